@@ -1,0 +1,53 @@
+// The one IR every backend prints from: a kernel's mask and score as Halide expressions over the
+// index variables, its run-time arguments and its options. Includes Halide.h: keep it out of
+// headers that the CLI, the LSP and the runtime include (use codegen/Lower.h there).
+#pragma once
+
+#include <Halide.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "codegen/KernelOptions.h"
+#include "frontend/Ast.h"
+
+namespace attn {
+
+/// A run-time argument of a kernel: a buffer (tensor parameter) or a scalar given at each call.
+struct KernelArg {
+  enum class Kind { Buffer, Scalar } kind;
+  std::string name;
+  ElemType elem = ElemType::F32;        ///< Buffer: element type; Scalar: I32/F32/Bool
+  std::vector<std::string> dims;        ///< Buffer: dimension names as declared
+  Halide::Internal::Parameter param;    ///< what the IR's loads / variables refer to
+};
+
+struct KernelIR {
+  std::string name;           ///< the kernel's name in its .attn file
+  std::string source_path;    ///< as given on the command line (for banners)
+  /// Bool. Over the index variables, scalar arguments and buffer loads. Constant true when the
+  /// kernel sets no mask.
+  Halide::Expr mask;
+  /// Float(32). Over `score`, the index variables, scalar arguments and buffer loads. The score
+  /// variable itself when the kernel sets no score.
+  Halide::Expr score;
+  std::vector<KernelArg> args;  ///< in declaration order
+  KernelOptions options;
+
+  const KernelArg* arg(const std::string& name) const {
+    for (const KernelArg& a : args)
+      if (a.name == name) return &a;
+    return nullptr;
+  }
+};
+
+/// The Int(32) variable for an index (`b`, `h`, `q`, `kv`) and the Float(32) `score` variable.
+Halide::Expr index_var(IndexVar v);
+Halide::Expr score_var();
+
+/// Buffer loads in the IR are Halide Image calls on the argument's Parameter; bool buffers are
+/// stored as UInt(8) and compared with zero.
+Halide::Type halide_elem_type(ElemType e);
+
+}  // namespace attn

@@ -1,0 +1,146 @@
+// The .attn abstract syntax tree. The parser fills syntax and ranges; Sema fills `ref` and `type`.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "frontend/Source.h"
+#include "frontend/Types.h"
+
+namespace attn {
+
+struct Decl;
+struct Param;
+struct Binding;
+struct Module;
+
+enum class ExprKind {
+  IntLit,    ///< 42
+  FloatLit,  ///< 1.5, 2e3
+  BoolLit,   ///< true, false
+  InfLit,    ///< inf
+  Name,      ///< causal, q, window
+  Unary,     ///< -x, !m            operands: [x]
+  Binary,    ///< a + b, a && b     operands: [a, b]; `op` is the spelling
+  Cond,      ///< c ? a : b         operands: [c, a, b]
+  Call,      ///< f(x, q = e)       operands: [callee]; `args`
+  Index,     ///< t[i, j]           operands: [tensor, i, j]
+  Pipe,      ///< s1 |> s2          operands: [s1, s2]
+  Let,       ///< let a = e; body   operands: [body]; `bindings`
+  Paren,     ///< (e)               operands: [e]
+  List,      ///< [a, b] (kernel options only)  operands: elements
+};
+
+/// The four index variables in scope everywhere.
+enum class IndexVar { B, H, Q, KV };
+inline constexpr const char* kIndexNames[] = {"b", "h", "q", "kv"};
+
+/// What a name refers to, filled by Sema.
+struct SymbolRef {
+  enum Kind { None, Decl, Param, Local, Index, Score, Builtin } kind = None;
+  const attn::Decl* decl = nullptr;        ///< Decl
+  const attn::Param* param = nullptr;      ///< Param (of `owner`)
+  const attn::Decl* owner = nullptr;       ///< Param: the declaration the parameter belongs to
+  const attn::Binding* local = nullptr;    ///< Local
+  IndexVar index = IndexVar::B;            ///< Index
+  std::string builtin;                     ///< Builtin function name
+};
+
+struct Expr;
+using ExprPtr = std::unique_ptr<Expr>;
+
+/// A call argument: positional (`name` empty) or named (`q = e`).
+struct Argument {
+  std::string name;
+  SourceRange name_range;
+  ExprPtr value;
+};
+
+/// `name = value` inside a `let`.
+struct Binding {
+  std::string name;
+  SourceRange name_range;
+  ExprPtr value;
+  Type type;  ///< filled by Sema
+};
+
+struct Expr {
+  ExprKind kind;
+  SourceRange range;
+  std::string text;  ///< Name: the identifier; Unary/Binary: the operator; literals: the spelling
+  int64_t int_value = 0;
+  double float_value = 0;
+  bool bool_value = false;
+  std::vector<ExprPtr> operands;
+  std::vector<Argument> args;
+  std::vector<Binding> bindings;
+
+  SymbolRef ref;  ///< Name: what it refers to (Sema)
+  Type type;      ///< the expression's type (Sema)
+
+  Expr(ExprKind k, SourceRange r) : kind(k), range(r) {}
+};
+
+struct Param {
+  std::string name;
+  SourceRange range;       ///< the whole `name: type`
+  SourceRange name_range;
+  Type type;
+};
+
+/// One `key = value;` line of a kernel.
+struct KernelItem {
+  std::string key;
+  SourceRange key_range;
+  SourceRange range;
+  ExprPtr value;
+};
+
+enum class DeclKind { Mask, Score, Fn, Kernel };
+
+struct Decl {
+  DeclKind kind;
+  std::string name;
+  SourceRange range;       ///< the whole declaration
+  SourceRange name_range;
+  bool has_param_list = false;
+  std::vector<Param> params;
+  Type result;             ///< Fn: the declared result; Mask/Score: mask/score
+  ExprPtr body;            ///< Mask/Score/Fn
+  std::vector<KernelItem> items;  ///< Kernel
+  std::string doc;         ///< the `///` (or `//`) comment block right above, without markers
+  const Module* module = nullptr;
+
+  const KernelItem* item(const std::string& key) const {
+    for (const KernelItem& i : items)
+      if (i.key == key) return &i;
+    return nullptr;
+  }
+};
+
+const char* decl_kind_name(DeclKind k);
+
+struct Import {
+  std::string spelling;    ///< "std.masks" or "relative/path.attn"
+  bool is_std = false;
+  SourceRange range;
+  const Module* target = nullptr;  ///< filled by the module loader
+};
+
+/// One parsed .attn file.
+struct Module {
+  FileId file = 0;
+  std::string name;        ///< "std.masks" for stdlib modules, else the path as given
+  std::vector<Import> imports;
+  std::vector<std::unique_ptr<Decl>> decls;
+
+  const Decl* find(const std::string& name) const {
+    for (const auto& d : decls)
+      if (d->name == name) return d.get();
+    return nullptr;
+  }
+};
+
+}  // namespace attn

@@ -1,0 +1,141 @@
+// The .attn language: masks, score modifiers, helper functions and kernels.
+// docs/language.md is the reference for this grammar; keep the two in step.
+grammar Attn;
+
+@lexer::members {
+  // `//` is floor division after an operand and a comment everywhere else.
+  // The lexer remembers the last token on the default channel to tell the two apart.
+  size_t lastSignificant_ = 0;
+
+  bool commentAllowed() const {
+    switch (lastSignificant_) {
+      case ID: case INT: case FLOAT: case RPAREN: case RBRACK: case TRUE: case FALSE: case INF:
+        return false;
+      default:
+        return true;
+    }
+  }
+
+  std::unique_ptr<antlr4::Token> nextToken() override {
+    auto token = antlr4::Lexer::nextToken();
+    if (token->getChannel() == antlr4::Token::DEFAULT_CHANNEL) lastSignificant_ = token->getType();
+    return token;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parser
+
+file      : item* EOF ;
+item      : importDecl | definition | kernelDecl ;
+
+importDecl : IMPORT (dottedName | STRING) SEMI ;
+dottedName : ID (DOT ID)* ;
+
+definition
+  : kind=(MASK | SCORE) name=ID paramList? ASSIGN expr SEMI        # MaskOrScoreDef
+  | FN name=ID paramList ARROW type ASSIGN expr SEMI              # FnDef
+  ;
+
+paramList : LPAREN (param (COMMA param)*)? RPAREN ;
+param     : name=ID COLON type ;
+
+type
+  : name=(INT_T | FLOAT_T | BOOL_T | MASK | SCORE)                               # ScalarType
+  | TENSOR LT elem=(I32_T | F32_T | BOOL_T) GT LBRACK dim (COMMA dim)* RBRACK      # TensorType
+  ;
+dim : ID | INT ;
+
+kernelDecl : KERNEL name=ID paramList? LBRACE kernelItem* RBRACE ;
+kernelItem : key=ID ASSIGN (expr | listValue) SEMI ;
+listValue  : LBRACK expr (COMMA expr)* RBRACK ;
+
+// Alternatives are listed from the tightest-binding to the loosest (ANTLR gives earlier
+// alternatives of a left-recursive rule the higher precedence).
+expr
+  : expr LPAREN (arg (COMMA arg)*)? RPAREN                           # CallExpr
+  | expr LBRACK expr (COMMA expr)* RBRACK                            # IndexExpr
+  | LPAREN expr RPAREN                                               # ParenExpr
+  | INT                                                              # IntLit
+  | FLOAT                                                            # FloatLit
+  | (TRUE | FALSE)                                                   # BoolLit
+  | INF                                                              # InfLit
+  | name=ID                                                          # NameExpr
+  | op=(MINUS | NOT) expr                                            # UnaryExpr
+  | expr op=(STAR | SLASH | FLOORDIV | PERCENT) expr                 # MulExpr
+  | expr op=(PLUS | MINUS) expr                                      # AddExpr
+  | expr op=(EQ | NE | LT | LE | GT | GE) expr                       # CmpExpr
+  | expr ANDAND expr                                                 # AndExpr
+  | expr OROR expr                                                   # OrExpr
+  | <assoc=right> expr QUESTION expr COLON expr                      # CondExpr
+  | expr PIPE expr                                                   # PipeExpr
+  | LET binding (COMMA binding)* SEMI expr                           # LetExpr
+  ;
+
+binding : name=ID ASSIGN expr ;
+arg     : (name=ID ASSIGN)? expr ;
+
+// ---------------------------------------------------------------------------------------------
+// Lexer
+
+IMPORT  : 'import' ;
+MASK    : 'mask' ;
+SCORE   : 'score' ;
+FN      : 'fn' ;
+KERNEL  : 'kernel' ;
+LET     : 'let' ;
+TENSOR  : 'tensor' ;
+INT_T   : 'int' ;
+FLOAT_T : 'float' ;
+BOOL_T  : 'bool' ;
+I32_T   : 'i32' ;
+F32_T   : 'f32' ;
+TRUE    : 'true' ;
+FALSE   : 'false' ;
+INF     : 'inf' ;
+
+DOC_COMMENT  : '///' {commentAllowed()}? ~[\r\n]* -> channel(2) ;
+LINE_COMMENT : '//' {commentAllowed()}? ~[\r\n]* -> channel(2) ;
+BLOCK_COMMENT: '/*' .*? '*/' -> channel(2) ;
+
+FLOORDIV : '//' ;
+PIPE     : '|>' ;
+OROR     : '||' ;
+ANDAND   : '&&' ;
+ARROW    : '->' ;
+EQ       : '==' ;
+NE       : '!=' ;
+LE       : '<=' ;
+GE       : '>=' ;
+LT       : '<' ;
+GT       : '>' ;
+ASSIGN   : '=' ;
+PLUS     : '+' ;
+MINUS    : '-' ;
+STAR     : '*' ;
+SLASH    : '/' ;
+PERCENT  : '%' ;
+NOT      : '!' ;
+QUESTION : '?' ;
+COLON    : ':' ;
+SEMI     : ';' ;
+COMMA    : ',' ;
+DOT      : '.' ;
+LPAREN   : '(' ;
+RPAREN   : ')' ;
+LBRACK   : '[' ;
+RBRACK   : ']' ;
+LBRACE   : '{' ;
+RBRACE   : '}' ;
+
+FLOAT  : DIGITS '.' DIGITS EXPONENT? | DIGITS EXPONENT ;
+INT    : DIGITS ;
+STRING : '"' (~["\\\r\n] | '\\' .)* '"' ;
+ID     : [a-zA-Z_] [a-zA-Z_0-9]* ;
+
+fragment DIGITS   : [0-9] ('_'? [0-9])* ;
+fragment EXPONENT : [eE] [+-]? [0-9]+ ;
+
+WS : [ \t\r\n]+ -> channel(HIDDEN) ;
+// Anything else is one bad character; the parser reports it with its location.
+BAD_CHAR : . ;

@@ -1,0 +1,125 @@
+// HostTensor element access and f16/bf16 conversions.
+#include "runtime/HostTensor.h"
+
+#include <cstring>
+#include <stdexcept>
+
+namespace attn {
+
+const char* scalar_type_name(ScalarType t) {
+  switch (t) {
+    case ScalarType::F32: return "f32";
+    case ScalarType::F16: return "f16";
+    case ScalarType::BF16: return "bf16";
+    case ScalarType::F64: return "f64";
+    case ScalarType::I32: return "i32";
+    case ScalarType::I64: return "i64";
+    case ScalarType::Bool: return "bool";
+    case ScalarType::U8: return "u8";
+  }
+  return "?";
+}
+
+size_t scalar_type_size(ScalarType t) {
+  switch (t) {
+    case ScalarType::F32: case ScalarType::I32: return 4;
+    case ScalarType::F16: case ScalarType::BF16: return 2;
+    case ScalarType::F64: case ScalarType::I64: return 8;
+    case ScalarType::Bool: case ScalarType::U8: return 1;
+  }
+  return 1;
+}
+
+HostTensor::HostTensor(ScalarType t, std::vector<int64_t> s) : type(t), shape(std::move(s)) {
+  bytes.assign(static_cast<size_t>(numel()) * scalar_type_size(t), 0);
+}
+
+int64_t HostTensor::numel() const {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return n;
+}
+
+std::string HostTensor::shape_string() const {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+double HostTensor::get(int64_t i) const {
+  switch (type) {
+    case ScalarType::F32: return data<float>()[i];
+    case ScalarType::F16: return f16_to_f32(data<uint16_t>()[i]);
+    case ScalarType::BF16: return bf16_to_f32(data<uint16_t>()[i]);
+    case ScalarType::F64: return data<double>()[i];
+    case ScalarType::I32: return data<int32_t>()[i];
+    case ScalarType::I64: return static_cast<double>(data<int64_t>()[i]);
+    case ScalarType::Bool: case ScalarType::U8: return data<uint8_t>()[i];
+  }
+  return 0;
+}
+
+void HostTensor::set(int64_t i, double v) {
+  switch (type) {
+    case ScalarType::F32: data<float>()[i] = static_cast<float>(v); break;
+    case ScalarType::F16: data<uint16_t>()[i] = f32_to_f16(static_cast<float>(v)); break;
+    case ScalarType::BF16: data<uint16_t>()[i] = f32_to_bf16(static_cast<float>(v)); break;
+    case ScalarType::F64: data<double>()[i] = v; break;
+    case ScalarType::I32: data<int32_t>()[i] = static_cast<int32_t>(v); break;
+    case ScalarType::I64: data<int64_t>()[i] = static_cast<int64_t>(v); break;
+    case ScalarType::Bool: data<uint8_t>()[i] = v != 0; break;
+    case ScalarType::U8: data<uint8_t>()[i] = static_cast<uint8_t>(v); break;
+  }
+}
+
+static uint32_t bits_of(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+
+static float float_of(uint32_t u) {
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+
+float f16_to_f32(uint16_t h) {
+  uint32_t sign = (h & 0x8000u) << 16, exp = (h >> 10) & 0x1f, man = h & 0x3ff;
+  if (exp == 0x1f) return float_of(sign | 0x7f800000u | (man << 13));
+  if (exp == 0) {
+    if (man == 0) return float_of(sign);
+    float f = static_cast<float>(man) * (1.0f / 16777216.0f);  // man * 2^-24
+    return sign ? -f : f;
+  }
+  return float_of(sign | ((exp + 112) << 23) | (man << 13));
+}
+
+uint16_t f32_to_f16(float f) {
+  uint32_t u = bits_of(f);
+  uint32_t sign = (u >> 16) & 0x8000u;
+  uint32_t abs = u & 0x7fffffffu;
+  if (abs >= 0x7f800000u) return static_cast<uint16_t>(sign | 0x7c00u | (abs > 0x7f800000u ? 0x200u : 0));
+  if (abs >= 0x477ff000u) return static_cast<uint16_t>(sign | 0x7c00u);  // rounds to infinity
+  if (abs < 0x38800000u) {  // subnormal or zero in f16
+    float a = float_of(abs);
+    // Adding 0.5 (2^-1) aligns the f16 subnormal ulp (2^-24) with the f32 ulp of 2^-1: the FPU
+    // rounds to nearest even for us.
+    float r = a + 0.5f;
+    return static_cast<uint16_t>(sign | (bits_of(r) - bits_of(0.5f)));
+  }
+  uint32_t man_odd = (abs >> 13) & 1u;
+  abs += 0xc8000fffu + man_odd;  // rebias exponent (-112 << 23) and round to nearest even
+  return static_cast<uint16_t>(sign | (abs >> 13));
+}
+
+float bf16_to_f32(uint16_t h) { return float_of(static_cast<uint32_t>(h) << 16); }
+
+uint16_t f32_to_bf16(float f) {
+  uint32_t u = bits_of(f);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((u >> 16) | 0x40u);  // quiet NaN
+  u += 0x7fffu + ((u >> 16) & 1u);
+  return static_cast<uint16_t>(u >> 16);
+}
+
+}  // namespace attn

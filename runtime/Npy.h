@@ -1,0 +1,22 @@
+// NumPy .npy files (format 1.0-3.0, little-endian, C order) to and from HostTensor.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+#include "runtime/HostTensor.h"
+
+namespace attn {
+
+/// Thrown with a message that names the file and what is wrong with it.
+struct NpyError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// Reads f32, f16, f64, i32, i64, bool and u8 arrays. bf16 has no NumPy dtype: it is read from
+/// and written as f32 by the CLI.
+HostTensor read_npy(const std::string& path);
+/// Writes atomically (a temporary file renamed into place).
+void write_npy(const std::string& path, const HostTensor& t);
+
+}  // namespace attn
