@@ -1,0 +1,40 @@
+// The index and score variables of the IR.
+#include "codegen/KernelIR.h"
+
+namespace attn {
+
+Halide::Expr index_var(IndexVar v) {
+  // One shared node per variable: IR built anywhere compares equal with `same_as` too.
+  static const Halide::Expr vars[] = {
+      Halide::Internal::Variable::make(Halide::Int(32), "b"),
+      Halide::Internal::Variable::make(Halide::Int(32), "h"),
+      Halide::Internal::Variable::make(Halide::Int(32), "q"),
+      Halide::Internal::Variable::make(Halide::Int(32), "kv"),
+  };
+  return vars[static_cast<int>(v)];
+}
+
+Halide::Expr score_var() {
+  static const Halide::Expr s = Halide::Internal::Variable::make(Halide::Float(32), "score");
+  return s;
+}
+
+Halide::Type halide_elem_type(ElemType e) {
+  switch (e) {
+    case ElemType::I32: return Halide::Int(32);
+    case ElemType::F32: return Halide::Float(32);
+    case ElemType::Bool: return Halide::UInt(8);
+  }
+  return Halide::Int(32);
+}
+
+const char* dtype_name(DType d) {
+  switch (d) {
+    case DType::F32: return "f32";
+    case DType::F16: return "f16";
+    case DType::BF16: return "bf16";
+  }
+  return "f32";
+}
+
+}  // namespace attn
