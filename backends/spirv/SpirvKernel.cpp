@@ -1,0 +1,411 @@
+// The flash-attention compute shader: one workgroup per (query tile, head, batch); `lanes`
+// invocations (one subgroup slice) per query row split the head dimension; K/V tiles are staged
+// in workgroup memory; online softmax in f32; the mask and score come from emit_expr.
+#include "backends/spirv/SpirvKernel.h"
+
+#include <spirv/unified1/GLSL.std.450.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+#include "backends/spirv/SpirvExpr.h"
+#include "codegen/KernelIR.h"
+
+namespace attn::spirv {
+
+using spv::Op;
+using spv::StorageClass;
+
+namespace {
+
+template <class E> uint32_t w(E e) { return static_cast<uint32_t>(e); }
+
+// A storage buffer: struct { T data[]; } at one binding.
+struct Ssbo {
+  Id var = 0, elem = 0, elem_ptr = 0;
+};
+
+class KernelEmitter {
+ public:
+  KernelEmitter(const KernelIR& ir, const SpirvConfig& c) : m_(c.spirv_version), ir_(ir), c_(c) {}
+
+  std::vector<uint32_t> run() {
+    declare();
+    Id fn = m_.begin_function(t_void_, m_.type_function(t_void_));
+    body();
+    m_.op_void(Op::OpReturn, {});
+    m_.end_function();
+    m_.entry_point(spv::ExecutionModel::GLCompute, fn, "main", interface_);
+    m_.execution_mode(fn, spv::ExecutionMode::LocalSize, {static_cast<uint32_t>(c_.workgroup_size()), 1, 1});
+    m_.name(fn, "main");
+    return m_.words();
+  }
+
+ private:
+  bool lists_all_globals() const { return c_.spirv_version >= 0x00010400; }
+
+  Ssbo ssbo(uint32_t binding, Id elem, uint32_t stride, const std::string& name, bool readonly) {
+    Id rt = m_.type_runtime_array(elem);
+    m_.decorate(rt, spv::Decoration::ArrayStride, {stride});
+    Id st = m_.type_struct({rt});
+    m_.decorate(st, spv::Decoration::Block);
+    m_.member_decorate(st, 0, spv::Decoration::Offset, {0});
+    if (readonly) m_.member_decorate(st, 0, spv::Decoration::NonWritable);
+    Ssbo s;
+    s.var = m_.global_variable(m_.type_pointer(StorageClass::StorageBuffer, st), StorageClass::StorageBuffer);
+    s.elem = elem;
+    s.elem_ptr = m_.type_pointer(StorageClass::StorageBuffer, elem);
+    m_.decorate(s.var, spv::Decoration::DescriptorSet, {0});
+    m_.decorate(s.var, spv::Decoration::Binding, {binding});
+    m_.name(s.var, name);
+    if (lists_all_globals()) interface_.push_back(s.var);
+    return s;
+  }
+
+  void declare() {
+    m_.capability(spv::Capability::Shader);
+    if (c_.f16_io) m_.capability(spv::Capability::StorageBuffer16BitAccess);
+    if (c_.lanes > 1) {
+      m_.capability(spv::Capability::GroupNonUniform);
+      m_.capability(spv::Capability::GroupNonUniformShuffle);
+    }
+    glsl_ = m_.import_ext("GLSL.std.450");
+    m_.memory_model(spv::AddressingModel::Logical, spv::MemoryModel::GLSL450);
+    t_void_ = m_.type_void();
+    t_bool_ = m_.type_bool();
+    t_i32_ = m_.type_int(32, true);
+    t_u32_ = m_.type_int(32, false);
+    t_f32_ = m_.type_float(32);
+    Id io = c_.f16_io ? m_.type_float(16) : t_f32_;
+    uint32_t io_stride = c_.f16_io ? 2 : 4;
+    q_ = ssbo(kQ, io, io_stride, "Q", true);
+    k_ = ssbo(kK, io, io_stride, "K", true);
+    v_ = ssbo(kV, io, io_stride, "V", true);
+    out_ = ssbo(kOut, io, io_stride, "Out", false);
+    lse_ = ssbo(kLse, t_f32_, 4, "LSE", false);
+    args_ = ssbo(kArgs, t_i32_, 4, "Args", true);
+    err_ = ssbo(kError, t_i32_, 4, "Error", false);
+    uint32_t binding = kFirstBuffer;
+    for (const KernelArg& a : ir_.args)
+      if (a.kind == KernelArg::Kind::Buffer)
+        bufs_[a.name] = ssbo(binding++, a.elem == ElemType::F32 ? t_f32_ : t_i32_, 4, a.name, true);
+
+    // Push constants: B, Hq, Hkv, Lq, Lkv.
+    std::vector<Id> members(kPushWords, t_i32_);
+    Id pc = m_.type_struct(members);
+    m_.decorate(pc, spv::Decoration::Block);
+    for (uint32_t i = 0; i < kPushWords; ++i) m_.member_decorate(pc, i, spv::Decoration::Offset, {4 * i});
+    pc_ = m_.global_variable(m_.type_pointer(StorageClass::PushConstant, pc), StorageClass::PushConstant);
+    m_.name(pc_, "Shape");
+    if (lists_all_globals()) interface_.push_back(pc_);
+
+    Id uvec3 = m_.type_vector(t_u32_, 3);
+    wg_id_ = m_.global_variable(m_.type_pointer(StorageClass::Input, uvec3), StorageClass::Input);
+    m_.decorate(wg_id_, spv::Decoration::BuiltIn, {w(spv::BuiltIn::WorkgroupId)});
+    lid_ = m_.global_variable(m_.type_pointer(StorageClass::Input, t_u32_), StorageClass::Input);
+    m_.decorate(lid_, spv::Decoration::BuiltIn, {w(spv::BuiltIn::LocalInvocationIndex)});
+    interface_.push_back(wg_id_);
+    interface_.push_back(lid_);
+
+    p_wg_f32_ = m_.type_pointer(StorageClass::Workgroup, t_f32_);
+    auto shared = [&](uint32_t n, const char* name) {
+      Id var = m_.global_variable(m_.type_pointer(StorageClass::Workgroup, m_.type_array(t_f32_, n)), StorageClass::Workgroup);
+      m_.name(var, name);
+      if (lists_all_globals()) interface_.push_back(var);
+      return var;
+    };
+    ks_ = shared(static_cast<uint32_t>(c_.block_kv * c_.head_dim), "Ktile");
+    vs_ = shared(static_cast<uint32_t>(c_.block_kv * c_.value_dim), "Vtile");
+    p_fn_f32_ = m_.type_pointer(StorageClass::Function, t_f32_);
+    p_fn_i32_ = m_.type_pointer(StorageClass::Function, t_i32_);
+  }
+
+  // --- small instruction helpers ---------------------------------------------------------------
+  Id ci(int v) { return m_.const_int(v); }
+  Id cf(float v) { return m_.const_float(v); }
+  Id iadd(Id a, Id b) { return m_.op(Op::OpIAdd, t_i32_, {a, b}); }
+  Id imul(Id a, Id b) { return m_.op(Op::OpIMul, t_i32_, {a, b}); }
+  Id idiv(Id a, Id b) { return m_.op(Op::OpSDiv, t_i32_, {a, b}); }
+  Id irem(Id a, Id b) { return m_.op(Op::OpSRem, t_i32_, {a, b}); }
+  Id ilt(Id a, Id b) { return m_.op(Op::OpSLessThan, t_bool_, {a, b}); }
+  Id land(Id a, Id b) { return m_.op(Op::OpLogicalAnd, t_bool_, {a, b}); }
+  Id fadd(Id a, Id b) { return m_.op(Op::OpFAdd, t_f32_, {a, b}); }
+  Id fsub(Id a, Id b) { return m_.op(Op::OpFSub, t_f32_, {a, b}); }
+  Id fmul(Id a, Id b) { return m_.op(Op::OpFMul, t_f32_, {a, b}); }
+  Id sel(Id type, Id c, Id a, Id b) { return m_.op(Op::OpSelect, type, {c, a, b}); }
+  Id ext(GLSLstd450 f, Id type, std::vector<Id> a) {
+    std::vector<uint32_t> ops{glsl_, static_cast<uint32_t>(f)};
+    ops.insert(ops.end(), a.begin(), a.end());
+    return m_.op(Op::OpExtInst, type, ops);
+  }
+  Id load(Id type, Id ptr) { return m_.op(Op::OpLoad, type, {ptr}); }
+  void store(Id ptr, Id value) { m_.op_void(Op::OpStore, {ptr, value}); }
+  Id var_f32(float init) {
+    Id v = m_.local_variable(p_fn_f32_);
+    store(v, cf(init));
+    return v;
+  }
+  Id ssbo_ptr(const Ssbo& s, Id index) { return m_.op(Op::OpAccessChain, s.elem_ptr, {s.var, ci(0), index}); }
+  // An element of an I/O buffer, as f32.
+  Id load_io(const Ssbo& s, Id index) {
+    Id x = load(s.elem, ssbo_ptr(s, index));
+    return c_.f16_io ? m_.op(Op::OpFConvert, t_f32_, {x}) : x;
+  }
+  Id shared_ptr(Id var, Id index) { return m_.op(Op::OpAccessChain, p_wg_f32_, {var, index}); }
+  void barrier() {
+    const uint32_t sem = w(spv::MemorySemanticsMask::AcquireRelease) | w(spv::MemorySemanticsMask::WorkgroupMemory);
+    m_.op_void(Op::OpControlBarrier, {m_.const_uint(w(spv::Scope::Workgroup)), m_.const_uint(w(spv::Scope::Workgroup)),
+                                      m_.const_uint(sem)});
+  }
+
+  // for (i = start; i < end; i += step) body(i): a structured loop with its test in the header.
+  void loop(Id start, Id end, Id step, const std::function<void(Id)>& body) {
+    Id var = m_.local_variable(p_fn_i32_);
+    store(var, start);
+    Id header = m_.id(), inner = m_.id(), cont = m_.id(), merge = m_.id();
+    m_.op_void(Op::OpBranch, {header});
+    m_.begin_block(header);
+    Id i = load(t_i32_, var);
+    Id cond = ilt(i, end);
+    m_.op_void(Op::OpLoopMerge, {merge, cont, w(spv::LoopControlMask::MaskNone)});
+    m_.op_void(Op::OpBranchConditional, {cond, inner, merge});
+    m_.begin_block(inner);
+    body(i);
+    m_.op_void(Op::OpBranch, {cont});
+    m_.begin_block(cont);
+    store(var, iadd(load(t_i32_, var), step));
+    m_.op_void(Op::OpBranch, {header});
+    m_.begin_block(merge);
+  }
+
+  // Records the first out-of-range buffer index in the error buffer.
+  void report(int buffer, int dim, Id index, Id size) {
+    Id scope = m_.const_uint(w(spv::Scope::Device)), relaxed = m_.const_uint(0);
+    Id old = m_.op(Op::OpAtomicCompareExchange, t_i32_, {ssbo_ptr(err_, ci(0)), scope, relaxed, relaxed, ci(1), ci(0)});
+    emit_if(m_, m_.op(Op::OpIEqual, t_bool_, {old, ci(0)}), [&] {
+      Id vals[] = {ci(buffer), ci(dim), index, size, b_, h_, qi_, kv_};
+      for (int i = 0; i < 8; ++i) store(ssbo_ptr(err_, ci(i + 1)), vals[i]);
+    });
+  }
+
+  // A bounds-checked load of a tensor argument: never reads outside the buffer.
+  Id load_buffer(const std::string& name, const std::vector<Id>& indices) {
+    int ordinal = 0, pos = 0;
+    for (size_t i = 0; i < ir_.args.size(); ++i) {
+      if (ir_.args[i].name == name) {
+        pos = static_cast<int>(i);
+        break;
+      }
+      if (ir_.args[i].kind == KernelArg::Kind::Buffer) ++ordinal;
+    }
+    const Ssbo& s = bufs_.at(name);
+    Id flat = ci(0), ok = m_.const_bool(true);
+    for (size_t d = 0; d < indices.size(); ++d) {
+      Id size = load(t_i32_, ssbo_ptr(args_, ci(arg_offsets_[pos] + static_cast<int>(d))));
+      Id x = indices[d];
+      Id in = land(m_.op(Op::OpSGreaterThanEqual, t_bool_, {x, ci(0)}), ilt(x, size));
+      emit_if(m_, m_.op(Op::OpLogicalNot, t_bool_, {in}), [&] { report(ordinal, static_cast<int>(d), x, size); });
+      ok = land(ok, in);
+      flat = iadd(imul(flat, size), x);
+    }
+    return load(s.elem, ssbo_ptr(s, sel(t_i32_, ok, flat, ci(0))));
+  }
+
+  // Sum over the `lanes` invocations of a row (they sit in one subgroup): a butterfly of shuffles.
+  Id row_sum(Id x) {
+    for (int off = c_.lanes / 2; off >= 1; off /= 2) {
+      Id other = m_.op(Op::OpGroupNonUniformShuffleXor, t_f32_, {m_.const_uint(w(spv::Scope::Subgroup)), x, m_.const_uint(static_cast<uint32_t>(off))});
+      x = fadd(x, other);
+    }
+    return x;
+  }
+
+  void body() {
+    const int R = c_.lanes, D = c_.head_dim, Dv = c_.value_dim, BK = c_.block_kv, WG = c_.workgroup_size();
+    const int NQ = (D + R - 1) / R, NV = (Dv + R - 1) / R;
+    const float neg_inf = -INFINITY;
+    Id wg = load(m_.type_vector(t_u32_, 3), wg_id_);
+    auto wg_i = [&](uint32_t k) { return m_.op(Op::OpBitcast, t_i32_, {m_.op(Op::OpCompositeExtract, t_u32_, {wg, k})}); };
+    Id lid = m_.op(Op::OpBitcast, t_i32_, {load(t_u32_, lid_)});
+    Id row = idiv(lid, ci(R)), lane = irem(lid, ci(R));
+    Id p_pc = m_.type_pointer(StorageClass::PushConstant, t_i32_);
+    auto shape = [&](int i) { return load(t_i32_, m_.op(Op::OpAccessChain, p_pc, {pc_, ci(i)})); };
+    Id Hq = shape(1), Hkv = shape(2), Lq = shape(3), Lkv = shape(4);
+    b_ = wg_i(2);
+    h_ = wg_i(1);
+    qi_ = iadd(imul(wg_i(0), ci(c_.rows)), row);
+    Id row_ok = ilt(qi_, Lq);
+    Id hk = idiv(h_, idiv(Hq, Hkv));
+
+    ExprEnv env;
+    env.glsl = glsl_;
+    env.b = b_;
+    env.h = h_;
+    env.q = qi_;
+    env.load = [this](const std::string& n, const std::vector<Id>& idx) { return load_buffer(n, idx); };
+    int offset = 0;
+    for (const KernelArg& a : ir_.args) {
+      arg_offsets_.push_back(offset);
+      if (a.kind == KernelArg::Kind::Buffer) {
+        offset += static_cast<int>(a.dims.size());
+        continue;
+      }
+      Id word = load(t_i32_, ssbo_ptr(args_, ci(offset++)));
+      Id v = a.elem == ElemType::F32 ? m_.op(Op::OpBitcast, t_f32_, {word})
+             : a.elem == ElemType::Bool ? m_.op(Op::OpINotEqual, t_bool_, {word, ci(0)})
+                                        : word;
+      env.scalars[a.name] = v;
+    }
+
+    // This lane's slice of the query row: d = lane + i * R.
+    Id row_base = imul(iadd(imul(b_, Hq), h_), Lq);
+    Id q_base = imul(iadd(row_base, qi_), ci(D));
+    std::vector<Id> qreg, acc;
+    for (int i = 0; i < NQ; ++i) {
+      Id d = iadd(lane, ci(i * R));
+      Id ok = (i + 1) * R <= D ? row_ok : land(row_ok, ilt(d, ci(D)));
+      Id x = load_io(q_, sel(t_i32_, ok, iadd(q_base, d), ci(0)));
+      Id r = m_.local_variable(p_fn_f32_);
+      store(r, sel(t_f32_, ok, x, cf(0)));
+      qreg.push_back(r);
+    }
+    for (int i = 0; i < NV; ++i) acc.push_back(var_f32(0));
+    Id m = var_f32(neg_inf), l = var_f32(0), tile_max = var_f32(neg_inf), sv = var_f32(neg_inf);
+    Id p_fn_scores = m_.type_pointer(StorageClass::Function, m_.type_array(t_f32_, static_cast<uint32_t>(BK)));
+    Id scores = m_.local_variable(p_fn_scores);
+    auto score_ptr = [&](Id j) { return m_.op(Op::OpAccessChain, p_fn_f32_, {scores, j}); };
+
+    Id kv_base = imul(iadd(imul(b_, Hkv), hk), Lkv);
+    Id tiles = idiv(iadd(Lkv, ci(BK - 1)), ci(BK));
+    const bool has_mask = !Halide::Internal::is_const_one(ir_.mask);
+    loop(ci(0), tiles, ci(1), [&](Id t) {
+      Id k0 = imul(t, ci(BK));
+      barrier();
+      // Stage the K and V tiles (zeros past the end).
+      auto stage = [&](const Ssbo& src, Id dst, int dim) {
+        loop(lid, ci(BK * dim), ci(WG), [&](Id idx) {
+          Id kv = iadd(k0, idiv(idx, ci(dim)));
+          Id ok = ilt(kv, Lkv);
+          Id at = iadd(imul(iadd(kv_base, kv), ci(dim)), irem(idx, ci(dim)));
+          Id x = load_io(src, sel(t_i32_, ok, at, ci(0)));
+          store(shared_ptr(dst, idx), sel(t_f32_, ok, x, cf(0)));
+        });
+      };
+      stage(k_, ks_, D);
+      stage(v_, vs_, Dv);
+      barrier();
+
+      store(tile_max, cf(neg_inf));
+      loop(ci(0), ci(BK), ci(1), [&](Id j) {
+        Id partial = cf(0);
+        for (int i = 0; i < NQ; ++i) {
+          Id d = iadd(lane, ci(i * R));
+          if ((i + 1) * R > D) d = ext(GLSLstd450SMin, t_i32_, {d, ci(D - 1)});
+          Id kx = load(t_f32_, shared_ptr(ks_, iadd(imul(j, ci(D)), d)));
+          partial = fadd(partial, fmul(load(t_f32_, qreg[i]), kx));
+        }
+        Id s = fmul(row_sum(partial), cf(c_.scale));
+        kv_ = iadd(k0, j);
+        env.kv = kv_;
+        store(sv, cf(neg_inf));
+        emit_if(m_, land(row_ok, ilt(kv_, Lkv)), [&] {
+          auto score = [&] {
+            ExprEnv senv = env;
+            senv.score = s;
+            store(sv, emit_expr(m_, senv, ir_.score));
+          };
+          if (has_mask) emit_if(m_, emit_expr(m_, env, ir_.mask), score);
+          else score();
+        });
+        Id x = load(t_f32_, sv);
+        store(score_ptr(j), x);
+        store(tile_max, ext(GLSLstd450FMax, t_f32_, {load(t_f32_, tile_max), x}));
+      });
+
+      // Online softmax: rescale by exp(m_old - m_new) and accumulate this tile. A row whose keys
+      // in this tile are all masked skips the tile.
+      Id m_old = load(t_f32_, m);
+      Id m_new = ext(GLSLstd450FMax, t_f32_, {m_old, load(t_f32_, tile_max)});
+      emit_if(m_, m_.op(Op::OpFOrdGreaterThan, t_bool_, {m_new, cf(neg_inf)}), [&] {
+        Id corr = ext(GLSLstd450Exp, t_f32_, {fsub(m_old, m_new)});
+        store(l, fmul(load(t_f32_, l), corr));
+        for (Id a : acc) store(a, fmul(load(t_f32_, a), corr));
+        loop(ci(0), ci(BK), ci(1), [&](Id j) {
+          Id p = ext(GLSLstd450Exp, t_f32_, {fsub(load(t_f32_, score_ptr(j)), m_new)});
+          store(l, fadd(load(t_f32_, l), p));
+          for (int i = 0; i < NV; ++i) {
+            Id d = iadd(lane, ci(i * R));
+            if ((i + 1) * R > Dv) d = ext(GLSLstd450SMin, t_i32_, {d, ci(Dv - 1)});
+            Id vx = load(t_f32_, shared_ptr(vs_, iadd(imul(j, ci(Dv)), d)));
+            store(acc[i], fadd(load(t_f32_, acc[i]), fmul(p, vx)));
+          }
+        });
+        store(m, m_new);
+      });
+    });
+
+    // Out = acc / l; a fully masked row (l == 0) gives 0 and LSE -inf.
+    emit_if(m_, row_ok, [&] {
+      Id lv = load(t_f32_, l);
+      Id has = m_.op(Op::OpFOrdGreaterThan, t_bool_, {lv, cf(0)});
+      Id inv = sel(t_f32_, has, m_.op(Op::OpFDiv, t_f32_, {cf(1), lv}), cf(0));
+      Id o_base = imul(iadd(row_base, qi_), ci(Dv));
+      for (int i = 0; i < NV; ++i) {
+        Id d = iadd(lane, ci(i * R));
+        auto write = [&] {
+          Id x = fmul(load(t_f32_, acc[i]), inv);
+          if (c_.f16_io) x = m_.op(Op::OpFConvert, out_.elem, {x});
+          store(ssbo_ptr(out_, iadd(o_base, d)), x);
+        };
+        if ((i + 1) * R > Dv) emit_if(m_, ilt(d, ci(Dv)), write);
+        else write();
+      }
+      if (c_.lse)
+        emit_if(m_, m_.op(Op::OpIEqual, t_bool_, {lane, ci(0)}), [&] {
+          Id lse = fadd(load(t_f32_, m), ext(GLSLstd450Log, t_f32_, {lv}));
+          store(ssbo_ptr(lse_, iadd(row_base, qi_)), sel(t_f32_, has, lse, cf(neg_inf)));
+        });
+    });
+  }
+
+  ModuleBuilder m_;
+  const KernelIR& ir_;
+  const SpirvConfig& c_;
+  Id glsl_ = 0, t_void_ = 0, t_bool_ = 0, t_i32_ = 0, t_u32_ = 0, t_f32_ = 0;
+  Ssbo q_, k_, v_, out_, lse_, args_, err_;
+  std::map<std::string, Ssbo> bufs_;
+  Id pc_ = 0, wg_id_ = 0, lid_ = 0, ks_ = 0, vs_ = 0, p_wg_f32_ = 0, p_fn_f32_ = 0, p_fn_i32_ = 0;
+  Id b_ = 0, h_ = 0, qi_ = 0, kv_ = 0;
+  std::vector<int> arg_offsets_;
+  std::vector<Id> interface_;
+};
+
+}  // namespace
+
+SpirvConfig choose_config(const KernelIR& ir, const SpirvTarget& target, int head_dim, int value_dim) {
+  SpirvConfig c;
+  const KernelOptions& o = ir.options;
+  c.head_dim = o.head_dim ? o.head_dim : head_dim ? head_dim : 64;
+  c.value_dim = o.value_dim ? o.value_dim : value_dim ? value_dim : c.head_dim;
+  c.lanes = 1;
+  if (target.subgroup_size > 1)
+    while (c.lanes * 2 <= std::min(target.subgroup_size, 32)) c.lanes *= 2;
+  c.rows = c.lanes == 1 ? 64 : 8;
+  const int budget = std::min(target.shared_bytes, 32768) - 512;
+  c.block_kv = o.block_kv ? o.block_kv : std::clamp(budget / ((c.head_dim + c.value_dim) * 4), 1, 32);
+  if (c.block_kv * (c.head_dim + c.value_dim) * 4 > target.shared_bytes)
+    throw std::runtime_error("head_dim " + std::to_string(c.head_dim) + " + value_dim " + std::to_string(c.value_dim) +
+                             " do not fit the device's shared memory (" + std::to_string(target.shared_bytes) + " bytes)");
+  c.f16_io = o.dtype == DType::F16 && target.f16_storage;
+  c.lse = o.lse;
+  c.scale = static_cast<float>(o.scale ? *o.scale : 1.0 / std::sqrt(static_cast<double>(c.head_dim)));
+  c.spirv_version = target.vulkan_minor >= 2 ? 0x00010500 : 0x00010300;
+  return c;
+}
+
+std::vector<uint32_t> emit_spirv_unchecked(const KernelIR& ir, const SpirvConfig& config) {
+  return KernelEmitter(ir, config).run();
+}
+
+}  // namespace attn::spirv
