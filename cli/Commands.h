@@ -34,12 +34,26 @@ struct RunOptions {
 };
 int run_run(const RunOptions& o);
 
+/// `attnc compile FILE -t TARGETS -o DIR` (targets so far: spirv).
+struct CompileOptions {
+  std::string file, out_dir;
+  std::vector<std::string> targets;
+};
+int run_compile(const CompileOptions& o);
+
 struct FmtOptions {
   std::vector<std::string> files;
   bool in_place = false;
   bool check = false;
 };
 int run_fmt(const FmtOptions& o);
+
+// --- SPIR-V target (cli/SpirvCommands.cpp) ---
+/// `attnc compile FILE -t spirv -o DIR`: writes KERNEL.spv and KERNEL.spv.h (the module embedded
+/// as a uint32_t array, with its layout) for every kernel of `file`.
+int compile_spirv_target(const std::string& file, const std::string& dir);
+/// `attnc dump --stage=spirv`: the disassembly of every kernel's module (or only `kernel`'s).
+int dump_spirv(const std::string& file, const std::string& kernel);
 
 /// Prints diagnostics of a loaded program to stderr; returns true when there were errors.
 bool report_diagnostics(const Program& p, bool color);

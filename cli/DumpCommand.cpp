@@ -1,4 +1,4 @@
-// `attnc dump --stage=ast|ir|hash FILE [KERNEL]`: print a compiler stage.
+// `attnc dump --stage=ast|ir|hash|spirv FILE [KERNEL]`: print a compiler stage.
 #include <iostream>
 
 #include "cli/Commands.h"
@@ -11,6 +11,7 @@ namespace attn::cli {
 int run_dump(const DumpOptions& o) {
   auto p = load_program(o.file);
   if (report_diagnostics(*p, false)) return 1;
+  if (o.stage == "spirv") return dump_spirv(o.file, o.kernel);
   if (o.stage == "ast") {
     std::cout << print_ast(*p->main(), p->sources);
     return 0;

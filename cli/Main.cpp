@@ -22,7 +22,7 @@ int main(int argc, char** argv) {
   auto* dump_cmd = app.add_subcommand("dump", "Print a compiler stage (ast, ir, hash)");
   dump_cmd->add_option("file", dump.file, ".attn file")->required();
   dump_cmd->add_option("kernel", dump.kernel, "only this kernel");
-  dump_cmd->add_option("--stage", dump.stage, "ast | ir | hash")->check(CLI::IsMember({"ast", "ir", "hash"}));
+  dump_cmd->add_option("--stage", dump.stage, "ast | ir | hash | spirv")->check(CLI::IsMember({"ast", "ir", "hash", "spirv"}));
 
   RunOptions run;
   auto* run_cmd = app.add_subcommand("run", "Run a kernel on .npy inputs");
@@ -34,8 +34,14 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--arg", run.args, "NAME=FILE.npy or NAME=VALUE for the kernel's arguments");
   run_cmd->add_option("-o,--out", run.out, "output [B, Hq, Lq, Dv] (.npy)")->required();
   run_cmd->add_option("--lse", run.lse, "log-sum-exp output [B, Hq, Lq] (.npy)");
-  run_cmd->add_option("-t,--target", run.target, "reference")->check(CLI::IsMember({"reference"}));
+  run_cmd->add_option("-t,--target", run.target, "reference | vulkan")->check(CLI::IsMember({"reference", "vulkan"}));
   run_cmd->add_option("--threads", run.threads, "threads (0: all cores)");
+
+  CompileOptions compile;
+  auto* compile_cmd = app.add_subcommand("compile", "Compile every kernel of a file for targets");
+  compile_cmd->add_option("file", compile.file, ".attn file")->required();
+  compile_cmd->add_option("-t,--target", compile.targets, "spirv")->delimiter(',')->required()->check(CLI::IsMember({"spirv"}));
+  compile_cmd->add_option("-o,--out", compile.out_dir, "output directory")->required();
 
   FmtOptions fmt;
   auto* fmt_cmd = app.add_subcommand("fmt", "Format .attn files");
@@ -49,5 +55,6 @@ int main(int argc, char** argv) {
   if (dump_cmd->parsed()) return run_dump(dump);
   if (run_cmd->parsed()) return run_run(run);
   if (fmt_cmd->parsed()) return run_fmt(fmt);
+  if (compile_cmd->parsed()) return run_compile(compile);
   return 0;
 }

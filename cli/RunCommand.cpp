@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "backends/reference/Reference.h"
+#include "backends/spirv/RunVulkan.h"
 #include "cli/Commands.h"
 #include "codegen/Lower.h"
 #include "frontend/Program.h"
@@ -83,7 +84,7 @@ int run_run(const RunOptions& o) {
         in.scalars[name] = v;
       }
     }
-    KernelOutputs out = run_reference(*ir, in, o.threads);
+    KernelOutputs out = o.target == "vulkan" ? run_vulkan(*ir, in) : run_reference(*ir, in, o.threads);
     write_output(o.out, out.out);
     if (!o.lse.empty()) {
       if (out.lse.shape.empty()) throw InputError("kernel '" + o.kernel + "' does not compute the LSE (set lse = true)");

@@ -1,0 +1,19 @@
+// Runs a kernel through the SPIR-V backend on the Vulkan device: the `-t vulkan` target.
+#pragma once
+
+#include "backends/reference/Reference.h"
+
+namespace attn {
+
+/// Device features the run may use; tests switch them off to cover the fallback paths.
+struct VulkanRunOptions {
+  bool subgroups = true;    ///< subgroup shuffles (else one invocation per query row)
+  bool f16_storage = true;  ///< f16 buffers (else f16 data travels as f32)
+};
+
+/// Validates `in` like the reference, compiles the kernel for the device and these shapes (cached
+/// per process), runs it and reads the results back. Throws InputError, EvalError (a buffer index
+/// out of range, named like the reference does), vk::VulkanError (no loader or device).
+KernelOutputs run_vulkan(const KernelIR& ir, const KernelInputs& in, const VulkanRunOptions& options = {});
+
+}  // namespace attn

@@ -1,0 +1,236 @@
+// The SPIR-V backend on lavapipe against the reference: every kernel of kernels.attn (and of
+// samples/ and stdlib/ when they hold kernels) on random inputs and shapes, GQA, LSE, fully masked
+// rows, f32/f16/bf16, both fallback paths; every emitted module valid; golden disassembly.
+#define BOOST_TEST_MODULE spirv
+#include <boost/test/unit_test.hpp>
+#include <cmath>
+#include <cstdlib>
+
+#include "backends/reference/EvalExpr.h"
+#include "backends/reference/Reference.h"
+#include "backends/spirv/RunVulkan.h"
+#include "backends/spirv/SpirvKernel.h"
+#include "codegen/KernelIR.h"
+#include "codegen/Lower.h"
+#include "frontend/Program.h"
+#include "tests/support/NaiveAttention.h"
+#include "tests/support/TestSupport.h"
+
+using namespace attn;
+using namespace attn::test;
+
+namespace {
+
+// Mesa's shader cache stays out of the home directory.
+struct MesaCache {
+  TempDir dir;
+  MesaCache() {
+    setenv("MESA_SHADER_CACHE_DISABLE", "true", 1);
+    setenv("XDG_CACHE_HOME", dir.path().c_str(), 1);
+  }
+};
+BOOST_TEST_GLOBAL_FIXTURE(MesaCache);
+
+std::unique_ptr<Program> load(const std::filesystem::path& file) {
+  auto p = load_program(file.string());
+  BOOST_REQUIRE_MESSAGE(!p->diags.has_errors(), render_diagnostics(p->diags, p->sources));
+  return p;
+}
+
+std::shared_ptr<const KernelIR> lower(const Program& p, const Decl& k) {
+  DiagnosticEngine diags;
+  auto ir = lower_kernel(p, k, diags);
+  BOOST_REQUIRE(ir);
+  return ir;
+}
+
+std::filesystem::path kernels_file() { return source_dir() / "tests/spirv/kernels.attn"; }
+
+ScalarType io_type(const KernelIR& ir) {
+  switch (ir.options.dtype) {
+    case DType::F16: return ScalarType::F16;
+    case DType::BF16: return ScalarType::BF16;
+    default: return ScalarType::F32;
+  }
+}
+
+double tolerance(ScalarType t) { return t == ScalarType::F32 ? 2e-4 : t == ScalarType::F16 ? 4e-3 : 3e-2; }
+
+struct Shape {
+  int B, Hq, Hkv, Lq, Lkv, D, Dv;
+};
+
+Shape random_shape(const KernelIR& ir, std::mt19937& rng, bool square) {
+  std::uniform_int_distribution<int> len(1, 90), dim(1, 40), heads(1, 2), group(1, 3), batch(1, 2);
+  Shape s{batch(rng), 0, heads(rng), len(rng), len(rng), dim(rng), dim(rng)};
+  s.Hq = s.Hkv * group(rng);
+  if (square) s.Lkv = s.Lq;
+  if (ir.options.head_dim) s.D = ir.options.head_dim;
+  if (ir.options.value_dim) s.Dv = ir.options.value_dim;
+  return s;
+}
+
+// Arguments that make sense for the kernels here: document ids and starts, head slopes, flags;
+// a generic filler for kernels from elsewhere (an index out of range is then checked as an error).
+void fill_args(const KernelIR& ir, const Shape& s, KernelInputs& in, std::mt19937& rng) {
+  const int len = std::max(s.Lq, s.Lkv);
+  std::vector<int> doc(static_cast<size_t>(len)), start{0};
+  for (int i = 0, cur = 0; i < len; ++i) {
+    if (i > 0 && rng() % 9 == 0) {
+      ++cur;
+      start.push_back(i);
+    }
+    doc[static_cast<size_t>(i)] = cur;
+  }
+  for (const KernelArg& a : ir.args) {
+    if (a.kind == KernelArg::Kind::Scalar) {
+      in.scalars[a.name] = a.elem == ElemType::F32 ? 0.5 + (rng() % 100) / 50.0 : a.elem == ElemType::Bool ? 1 : rng() % 8;
+      continue;
+    }
+    std::vector<int64_t> shape;
+    for (const std::string& d : a.dims)
+      shape.push_back(d == "heads" ? s.Hq : d == "docs" ? static_cast<int64_t>(start.size()) : len);
+    ScalarType t = a.elem == ElemType::F32 ? ScalarType::F32 : a.elem == ElemType::I32 ? ScalarType::I32 : ScalarType::Bool;
+    HostTensor x = random_tensor(ScalarType::F32, shape, rng);
+    HostTensor buf(t, shape);
+    for (int64_t i = 0; i < buf.numel(); ++i) {
+      if (t == ScalarType::F32) buf.set(i, x.get(i));
+      else if (t == ScalarType::Bool) buf.set(i, rng() % 11 == 0);
+      else if (a.name == "doc") buf.set(i, doc[static_cast<size_t>(i % len)]);
+      else if (a.name == "start") buf.set(i, start[static_cast<size_t>(i) % start.size()]);
+      else buf.set(i, static_cast<double>(rng() % static_cast<unsigned>(len)));
+    }
+    in.buffers[a.name] = buf;
+  }
+}
+
+double max_diff(const HostTensor& a, const HostTensor& b) {
+  BOOST_REQUIRE(a.shape == b.shape);
+  double worst = 0;
+  for (int64_t i = 0; i < a.numel(); ++i) {
+    double x = a.get(i), y = b.get(i);
+    if (std::isnan(x) || std::isnan(y)) return INFINITY;
+    if (std::isinf(x) || std::isinf(y)) {
+      if (x != y) return INFINITY;
+      continue;
+    }
+    worst = std::max(worst, std::fabs(x - y));
+  }
+  return worst;
+}
+
+// One random case of `ir` on Vulkan and the reference; an out-of-range index must fail on both.
+void compare(const KernelIR& ir, std::mt19937& rng, const VulkanRunOptions& options = {}, bool square = false) {
+  Shape s = random_shape(ir, rng, square || ir.args.size() > 1);
+  ScalarType t = io_type(ir);
+  KernelInputs in;
+  in.q = random_tensor(t, {s.B, s.Hq, s.Lq, s.D}, rng);
+  in.k = random_tensor(t, {s.B, s.Hkv, s.Lkv, s.D}, rng);
+  in.v = random_tensor(t, {s.B, s.Hkv, s.Lkv, s.Dv}, rng);
+  fill_args(ir, s, in, rng);
+  std::string where = ir.name + " B=" + std::to_string(s.B) + " Hq=" + std::to_string(s.Hq) + " Hkv=" + std::to_string(s.Hkv) +
+                      " Lq=" + std::to_string(s.Lq) + " Lkv=" + std::to_string(s.Lkv) + " D=" + std::to_string(s.D) +
+                      " Dv=" + std::to_string(s.Dv);
+  KernelOutputs want;
+  try {
+    want = run_reference(ir, in, 1);
+  } catch (const EvalError&) {
+    BOOST_CHECK_THROW(run_vulkan(ir, in, options), EvalError);
+    return;
+  }
+  KernelOutputs got = run_vulkan(ir, in, options);
+  double d = max_diff(got.out, want.out);
+  BOOST_TEST(d <= tolerance(t), where << ": out differs by " << d);
+  if (ir.options.lse) {
+    double dl = max_diff(got.lse, want.lse);
+    BOOST_TEST(dl <= 1e-3, where << ": lse differs by " << dl);
+  }
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(every_kernel_matches_the_reference) {
+  auto p = load(kernels_file());
+  std::mt19937 rng(11);
+  for (const Decl* k : p->kernels()) {
+    auto ir = lower(*p, *k);
+    for (int i = 0; i < 4; ++i) compare(*ir, rng);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(fallbacks_without_subgroups_or_f16_storage) {
+  auto p = load(kernels_file());
+  std::mt19937 rng(12);
+  for (const char* name : {"causal_lse", "packed_alibi", "half", "dims"}) {
+    auto ir = lower(*p, *p->kernel(name));
+    compare(*ir, rng, {false, true});
+    compare(*ir, rng, {true, false});
+  }
+}
+
+BOOST_AUTO_TEST_CASE(fully_masked_rows_give_zero_and_minus_infinity) {
+  auto p = load(kernels_file());
+  auto ir = lower(*p, *p->kernel("empty_rows"));
+  std::mt19937 rng(13);
+  KernelInputs in;
+  in.q = random_tensor(ScalarType::F32, {1, 2, 37, 8}, rng);
+  in.k = random_tensor(ScalarType::F32, {1, 1, 37, 8}, rng);
+  in.v = random_tensor(ScalarType::F32, {1, 1, 37, 5}, rng);
+  KernelOutputs out = run_vulkan(*ir, in);
+  for (int h = 0; h < 2; ++h)
+    for (int q = 0; q < 37; ++q) {
+      BOOST_TEST(std::isinf(out.lse.get(h * 37 + q)) == (q < 3));
+      for (int d = 0; d < 5; ++d) {
+        double x = out.out.get((h * 37 + q) * 5 + d);
+        BOOST_REQUIRE(!std::isnan(x));
+        if (q < 3) BOOST_TEST(x == 0.0);
+      }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(an_index_out_of_range_names_the_buffer_and_the_index) {
+  auto p = load_program_text("oob.attn", "kernel k(doc: tensor<i32>[len]) { mask = doc[q + 2] == doc[kv]; }");
+  BOOST_REQUIRE(!p->diags.has_errors());
+  auto ir = lower(*p, *p->kernel("k"));
+  std::mt19937 rng(14);
+  KernelInputs in;
+  in.q = random_tensor(ScalarType::F32, {1, 1, 10, 4}, rng);
+  in.k = random_tensor(ScalarType::F32, {1, 1, 10, 4}, rng);
+  in.v = random_tensor(ScalarType::F32, {1, 1, 10, 4}, rng);
+  in.buffers["doc"] = HostTensor(ScalarType::I32, {10});
+  try {
+    run_vulkan(*ir, in);
+    BOOST_FAIL("no error for doc[q + 2] at q = 8");
+  } catch (const EvalError& e) {
+    std::string msg = e.what();
+    BOOST_TEST(msg.find("buffer 'doc' index 1") != std::string::npos, msg);
+    BOOST_TEST(msg.find("out of range [0, 10)") != std::string::npos, msg);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(every_module_validates_in_every_configuration) {
+  auto p = load(kernels_file());
+  for (const Decl* k : p->kernels()) {
+    auto ir = lower(*p, *k);
+    for (int sg : {0, 8, 16, 32, 64})
+      for (int minor : {1, 2})
+        for (bool f16 : {false, true}) {
+          spirv::SpirvTarget t{minor, sg, f16, 32768};
+          spirv::SpirvConfig c = spirv::choose_config(*ir, t, 40, 24);
+          BOOST_CHECK_NO_THROW(spirv::compile_spirv(*ir, c));
+        }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(golden_disassembly) {
+  auto p = load(kernels_file());
+  bool update = std::getenv("ATTNC_UPDATE_GOLDEN") != nullptr;
+  for (const char* name : {"causal_lse", "packed_alibi"}) {
+    auto ir = lower(*p, *p->kernel(name));
+    spirv::SpirvConfig c = spirv::choose_config(*ir, spirv::SpirvTarget{1, 8, false, 32768}, 64, 64);
+    std::string text = spirv::disassemble_spirv(spirv::compile_spirv(*ir, c).words, c.spirv_version);
+    auto golden = source_dir() / "tests/golden/spirv" / (std::string(name) + ".spvasm");
+    if (update) write_file(golden, text);
+    BOOST_TEST(read_file(golden) == text, name << ": disassembly differs from " << golden << " (ATTNC_UPDATE_GOLDEN=1 regenerates)");
+  }
+}
