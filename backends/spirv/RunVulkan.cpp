@@ -45,7 +45,7 @@ const SpirvKernel& compiled(const KernelIR& ir, const spirv::SpirvConfig& c) {
   static std::map<std::string, SpirvKernel> cache;
   std::string key = kernel_hash(ir) + "/" + std::to_string(c.head_dim) + "/" + std::to_string(c.value_dim) + "/" +
                     std::to_string(c.lanes) + "/" + std::to_string(c.rows) + "/" + std::to_string(c.block_kv) + "/" +
-                    std::to_string(c.f16_io) + "/" + std::to_string(c.spirv_version);
+                    std::to_string(c.f16_io) + "/" + std::to_string(c.shared_tiles) + "/" + std::to_string(c.spirv_version);
   std::lock_guard<std::mutex> lock(mutex);
   auto it = cache.find(key);
   if (it == cache.end()) it = cache.emplace(key, spirv::compile_spirv(ir, c)).first;
@@ -74,6 +74,7 @@ KernelOutputs run_vulkan(const KernelIR& ir, const KernelInputs& in, const Vulka
   target.subgroup_size = options.subgroups ? info.subgroup_size : 0;
   target.f16_storage = options.f16_storage && info.f16_storage;
   target.shared_bytes = info.shared_bytes;
+  target.cpu = info.type == "cpu" && !options.shared_tiles_on_cpu;
   spirv::SpirvConfig config = spirv::choose_config(ir, target, static_cast<int>(D), static_cast<int>(Dv));
   const SpirvKernel& kernel = compiled(ir, config);
 

@@ -9,6 +9,7 @@ namespace attn {
 struct VulkanRunOptions {
   bool subgroups = true;    ///< subgroup shuffles (else one invocation per query row)
   bool f16_storage = true;  ///< f16 buffers (else f16 data travels as f32)
+  bool shared_tiles_on_cpu = false;  ///< stage K/V in workgroup memory on a CPU device too
 };
 
 /// Validates `in` like the reference, compiles the kernel for the device and these shapes (cached

@@ -115,8 +115,10 @@ class KernelEmitter {
       if (lists_all_globals()) interface_.push_back(var);
       return var;
     };
-    ks_ = shared(static_cast<uint32_t>(c_.block_kv * c_.head_dim), "Ktile");
-    vs_ = shared(static_cast<uint32_t>(c_.block_kv * c_.value_dim), "Vtile");
+    if (c_.shared_tiles) {
+      ks_ = shared(static_cast<uint32_t>(c_.block_kv * c_.head_dim), "Ktile");
+      vs_ = shared(static_cast<uint32_t>(c_.block_kv * c_.value_dim), "Vtile");
+    }
     p_fn_f32_ = m_.type_pointer(StorageClass::Function, t_f32_);
     p_fn_i32_ = m_.type_pointer(StorageClass::Function, t_i32_);
   }
@@ -179,14 +181,27 @@ class KernelEmitter {
     m_.begin_block(merge);
   }
 
-  // Records the first out-of-range buffer index in the error buffer.
-  void report(int buffer, int dim, Id index, Id size) {
-    Id scope = m_.const_uint(w(spv::Scope::Device)), relaxed = m_.const_uint(0);
-    Id old = m_.op(Op::OpAtomicCompareExchange, t_i32_, {ssbo_ptr(err_, ci(0)), scope, relaxed, relaxed, ci(1), ci(0)});
-    emit_if(m_, m_.op(Op::OpIEqual, t_bool_, {old, ci(0)}), [&] {
-      Id vals[] = {ci(buffer), ci(dim), index, size, b_, h_, qi_, kv_};
-      for (int i = 0; i < 8; ++i) store(ssbo_ptr(err_, ci(i + 1)), vals[i]);
+  // Publishes this invocation's first out-of-range index, if any: the first invocation to get
+  // there owns the error record. Deferred to the end so that the loops hold no atomics or
+  // branches (they multiply lavapipe's JIT time).
+  void publish_error() {
+    Id seen = m_.op(Op::OpINotEqual, t_bool_, {load(t_i32_, err_seen_), ci(0)});
+    emit_if(m_, seen, [&] {
+      Id scope = m_.const_uint(w(spv::Scope::Device)), relaxed = m_.const_uint(0);
+      Id old = m_.op(Op::OpAtomicCompareExchange, t_i32_, {ssbo_ptr(err_, ci(0)), scope, relaxed, relaxed, ci(1), ci(0)});
+      emit_if(m_, m_.op(Op::OpIEqual, t_bool_, {old, ci(0)}), [&] {
+        for (int i = 0; i < kErrorWords - 1; ++i) store(ssbo_ptr(err_, ci(i + 1)), load(t_i32_, err_record_[i]));
+      });
     });
+  }
+
+  // Remembers (buffer, dimension, index, size, b, h, q, kv) the first time `bad` holds.
+  void note_error(Id bad, int buffer, int dim, Id index, Id size) {
+    Id seen = load(t_i32_, err_seen_);
+    Id first = land(bad, m_.op(Op::OpIEqual, t_bool_, {seen, ci(0)}));
+    store(err_seen_, sel(t_i32_, bad, ci(1), seen));
+    Id vals[] = {ci(buffer), ci(dim), index, size, b_, h_, qi_, kv_};
+    for (int i = 0; i < kErrorWords - 1; ++i) store(err_record_[i], sel(t_i32_, first, vals[i], load(t_i32_, err_record_[i])));
   }
 
   // A bounds-checked load of a tensor argument: never reads outside the buffer.
@@ -205,7 +220,7 @@ class KernelEmitter {
       Id size = load(t_i32_, ssbo_ptr(args_, ci(arg_offsets_[pos] + static_cast<int>(d))));
       Id x = indices[d];
       Id in = land(m_.op(Op::OpSGreaterThanEqual, t_bool_, {x, ci(0)}), ilt(x, size));
-      emit_if(m_, m_.op(Op::OpLogicalNot, t_bool_, {in}), [&] { report(ordinal, static_cast<int>(d), x, size); });
+      note_error(m_.op(Op::OpLogicalNot, t_bool_, {in}), ordinal, static_cast<int>(d), x, size);
       ok = land(ok, in);
       flat = iadd(imul(flat, size), x);
     }
@@ -237,6 +252,13 @@ class KernelEmitter {
     qi_ = iadd(imul(wg_i(0), ci(c_.rows)), row);
     Id row_ok = ilt(qi_, Lq);
     Id hk = idiv(h_, idiv(Hq, Hkv));
+
+    err_seen_ = m_.local_variable(p_fn_i32_);
+    store(err_seen_, ci(0));
+    for (int i = 0; i < kErrorWords - 1; ++i) {
+      err_record_.push_back(m_.local_variable(p_fn_i32_));
+      store(err_record_.back(), ci(0));
+    }
 
     ExprEnv env;
     env.glsl = glsl_;
@@ -279,8 +301,17 @@ class KernelEmitter {
     Id kv_base = imul(iadd(imul(b_, Hkv), hk), Lkv);
     Id tiles = idiv(iadd(Lkv, ci(BK - 1)), ci(BK));
     const bool has_mask = !Halide::Internal::is_const_one(ir_.mask);
+    // Element d of key/value row j of the current tile: from the staged tile, or in place (the
+    // row clamped into range: rows past the end are masked anyway).
+    Id k0 = 0;
+    auto key_at = [&](Id j, Id d, const Ssbo& src, Id tile, int dim) {
+      if (c_.shared_tiles) return load(t_f32_, shared_ptr(tile, iadd(imul(j, ci(dim)), d)));
+      Id kv = ext(GLSLstd450SMin, t_i32_, {iadd(k0, j), m_.op(Op::OpISub, t_i32_, {Lkv, ci(1)})});
+      return load_io(src, iadd(imul(iadd(kv_base, kv), ci(dim)), d));
+    };
     loop(ci(0), tiles, ci(1), [&](Id t) {
-      Id k0 = imul(t, ci(BK));
+      k0 = imul(t, ci(BK));
+      if (c_.shared_tiles) {
       barrier();
       // Stage the K and V tiles (zeros past the end).
       auto stage = [&](const Ssbo& src, Id dst, int dim) {
@@ -295,6 +326,7 @@ class KernelEmitter {
       stage(k_, ks_, D);
       stage(v_, vs_, Dv);
       barrier();
+      }
 
       store(tile_max, cf(neg_inf));
       loop(ci(0), ci(BK), ci(1), [&](Id j) {
@@ -302,7 +334,7 @@ class KernelEmitter {
         for (int i = 0; i < NQ; ++i) {
           Id d = iadd(lane, ci(i * R));
           if ((i + 1) * R > D) d = ext(GLSLstd450SMin, t_i32_, {d, ci(D - 1)});
-          Id kx = load(t_f32_, shared_ptr(ks_, iadd(imul(j, ci(D)), d)));
+          Id kx = key_at(j, d, k_, ks_, D);
           partial = fadd(partial, fmul(load(t_f32_, qreg[i]), kx));
         }
         Id s = fmul(row_sum(partial), cf(c_.scale));
@@ -337,7 +369,7 @@ class KernelEmitter {
           for (int i = 0; i < NV; ++i) {
             Id d = iadd(lane, ci(i * R));
             if ((i + 1) * R > Dv) d = ext(GLSLstd450SMin, t_i32_, {d, ci(Dv - 1)});
-            Id vx = load(t_f32_, shared_ptr(vs_, iadd(imul(j, ci(Dv)), d)));
+            Id vx = key_at(j, d, v_, vs_, Dv);
             store(acc[i], fadd(load(t_f32_, acc[i]), fmul(p, vx)));
           }
         });
@@ -367,6 +399,7 @@ class KernelEmitter {
           store(ssbo_ptr(lse_, iadd(row_base, qi_)), sel(t_f32_, has, lse, cf(neg_inf)));
         });
     });
+    if (!bufs_.empty()) publish_error();
   }
 
   ModuleBuilder m_;
@@ -378,6 +411,8 @@ class KernelEmitter {
   Id pc_ = 0, wg_id_ = 0, lid_ = 0, ks_ = 0, vs_ = 0, p_wg_f32_ = 0, p_fn_f32_ = 0, p_fn_i32_ = 0;
   Id b_ = 0, h_ = 0, qi_ = 0, kv_ = 0;
   std::vector<int> arg_offsets_;
+  Id err_seen_ = 0;
+  std::vector<Id> err_record_;
   std::vector<Id> interface_;
 };
 
@@ -397,6 +432,7 @@ SpirvConfig choose_config(const KernelIR& ir, const SpirvTarget& target, int hea
   if (c.block_kv * (c.head_dim + c.value_dim) * 4 > target.shared_bytes)
     throw std::runtime_error("head_dim " + std::to_string(c.head_dim) + " + value_dim " + std::to_string(c.value_dim) +
                              " do not fit the device's shared memory (" + std::to_string(target.shared_bytes) + " bytes)");
+  c.shared_tiles = !target.cpu;
   c.f16_io = o.dtype == DType::F16 && target.f16_storage;
   c.lse = o.lse;
   c.scale = static_cast<float>(o.scale ? *o.scale : 1.0 / std::sqrt(static_cast<double>(c.head_dim)));

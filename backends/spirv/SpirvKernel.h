@@ -19,6 +19,10 @@ struct SpirvTarget {
   int subgroup_size = 0;      ///< 0: no subgroup shuffles (one invocation per query row)
   bool f16_storage = false;   ///< storageBuffer16BitAccess: f16 Q/K/V/Out stay f16 in memory
   int shared_bytes = 32768;   ///< maxComputeSharedMemorySize
+  /// A CPU device (lavapipe): K/V are read in place, since staging them in workgroup memory
+  /// buys nothing there and its barriers make llvmpipe compile every invocation as a coroutine
+  /// (about 10x the JIT time).
+  bool cpu = false;
 };
 
 /// The shape of the emitted shader. Derived from the kernel, the head dimensions and the target.
@@ -26,7 +30,8 @@ struct SpirvConfig {
   int head_dim = 0, value_dim = 0;
   int lanes = 1;          ///< invocations per query row (a power of two within one subgroup)
   int rows = 64;          ///< query rows per workgroup
-  int block_kv = 32;      ///< keys per shared-memory tile
+  int block_kv = 32;      ///< keys per tile
+  bool shared_tiles = true;  ///< stage K/V tiles in workgroup memory (else read them in place)
   bool f16_io = false;    ///< Q/K/V/Out are f16 in the storage buffers (else f32)
   bool lse = false;
   float scale = 1;
