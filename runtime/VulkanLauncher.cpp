@@ -364,9 +364,16 @@ class Device final : public VulkanDevice {
                                       : std::string("no Vulkan 1.1 device"));
     phys_ = devs[best];
 
+    VkPhysicalDeviceProperties basic;
+    api_.vkGetPhysicalDeviceProperties(phys_, &basic);
     auto sub = make_info<VkPhysicalDeviceSubgroupProperties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES);
+    auto size_control = make_info<VkPhysicalDeviceSubgroupSizeControlProperties>(
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES);
     auto props = make_info<VkPhysicalDeviceProperties2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
     props.pNext = &sub;
+    // Vulkan 1.3 devices may run a shader with fewer invocations per subgroup than they report
+    // (Intel compiles SIMD8/16/32): the minimum is what a row's lanes can rely on.
+    if (VK_API_VERSION_MINOR(std::min(api_version_, basic.apiVersion)) >= 3) sub.pNext = &size_control;
     api_.vkGetPhysicalDeviceProperties2(phys_, &props);
     const VkPhysicalDeviceProperties& p = props.properties;
     info_.name = p.deviceName;
@@ -375,7 +382,8 @@ class Device final : public VulkanDevice {
     info_.api_minor = static_cast<int>(VK_API_VERSION_MINOR(version));
     const VkSubgroupFeatureFlags ops = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_SHUFFLE_BIT;
     if ((sub.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) && (sub.supportedOperations & ops) == ops)
-      info_.subgroup_size = static_cast<int>(sub.subgroupSize);
+      info_.subgroup_size = static_cast<int>(size_control.minSubgroupSize ? std::min(sub.subgroupSize, size_control.minSubgroupSize)
+                                                                           : sub.subgroupSize);
     info_.shared_bytes = static_cast<int>(p.limits.maxComputeSharedMemorySize);
     for (int i = 0; i < 3; ++i) info_.max_groups[i] = p.limits.maxComputeWorkGroupCount[i];
     api_.vkGetPhysicalDeviceMemoryProperties(phys_, &memory_);

@@ -14,6 +14,7 @@
 #include "codegen/Lower.h"
 #include "frontend/Program.h"
 #include "runtime/Npy.h"
+#include "runtime/VulkanLauncher.h"
 #include "tests/support/NaiveAttention.h"
 #include "tests/support/TestSupport.h"
 
@@ -156,6 +157,17 @@ void compare(const KernelIR& ir, Dims dims, std::mt19937& rng, const VulkanRunOp
 }
 
 }  // namespace
+
+BOOST_AUTO_TEST_CASE(the_device_is_lavapipe_with_the_expected_subgroups) {
+  const vk::DeviceInfo& info = vk::VulkanDevice::get()->info();
+  BOOST_TEST_MESSAGE("Vulkan device: " << info.name << " (" << info.type << ", Vulkan 1." << info.api_minor << ", subgroup "
+                                       << info.subgroup_size << ", f16 storage " << info.f16_storage << ", shared "
+                                       << info.shared_bytes << " bytes)");
+  if (info.name.find("llvmpipe") == std::string::npos) return;
+  const char* width = std::getenv("LP_NATIVE_VECTOR_WIDTH");
+  BOOST_TEST(info.subgroup_size == (width && std::string(width) == "512" ? 16 : 8));
+  BOOST_TEST(info.f16_storage);
+}
 
 BOOST_AUTO_TEST_CASE(every_kernel_matches_the_reference) {
   auto p = load(kernels_file());
