@@ -75,6 +75,22 @@ void FlightRecorder::record(TraceEventKind kind, std::string_view key, std::stri
   record(e);
 }
 
+void FlightRecorder::record_error(std::string_view key, std::string_view target,
+                                  const std::string& message) {
+  TraceEvent e;
+  e.kind = TraceEventKind::Error;
+  copy_truncated(e.key, key.substr(0, 16));
+  copy_truncated(e.target, target);
+  copy_truncated(e.detail, message);
+  e.time_ns = now_ns();
+  std::lock_guard<std::mutex> lock(mutex_);
+  e.seq = next_;
+  ring_[next_ % ring_.size()] = e;
+  ++next_;
+  if (errors_.size() == kMaxErrors) errors_.erase(errors_.begin());
+  errors_.emplace_back(e.seq, message);
+}
+
 std::vector<TraceEvent> FlightRecorder::snapshot() const {
   std::lock_guard<std::mutex> lock(mutex_);
   std::vector<TraceEvent> out;
@@ -90,6 +106,11 @@ uint64_t FlightRecorder::total() const {
 
 std::string FlightRecorder::to_json() const {
   std::vector<TraceEvent> events = snapshot();
+  std::vector<std::pair<uint64_t, std::string>> errors;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    errors = errors_;
+  }
   uint64_t total_events = events.empty() ? 0 : events.back().seq + 1;
   nlohmann::json j;
   j["attnc_version"] = ATTNC_VERSION;
@@ -114,6 +135,9 @@ std::string FlightRecorder::to_json() const {
     list.push_back(std::move(o));
   }
   j["events"] = std::move(list);
+  nlohmann::json messages = nlohmann::json::array();
+  for (const auto& [seq, message] : errors) messages.push_back({{"seq", seq}, {"message", message}});
+  j["errors"] = std::move(messages);
   // Details are truncated byte-wise and may split a UTF-8 sequence: replace, never throw.
   return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
 }
@@ -133,13 +157,13 @@ const std::shared_ptr<FlightRecorder>& process_flight_recorder() {
   // Deliberately leaked: loaders and kernels destroyed during exit may still record.
   static const auto* recorder = [] {
     auto* r = new std::shared_ptr<FlightRecorder>(std::make_shared<FlightRecorder>(256));
-    if (const char* path = std::getenv("ATTNC_TRACE"); path && *path) {
-      std::atexit([] {
-        const char* p = std::getenv("ATTNC_TRACE");
-        if (p && *p && !process_flight_recorder()->dump(p))
-          std::fprintf(stderr, "attnc: warning: cannot write the flight recorder to %s\n", p);
-      });
-    }
+    // ATTNC_TRACE is read at exit, not now, so that setting it later (or in a forked child)
+    // still takes effect.
+    std::atexit([] {
+      const char* p = std::getenv("ATTNC_TRACE");
+      if (p && *p && !process_flight_recorder()->dump(p))
+        std::fprintf(stderr, "attnc: warning: cannot write the flight recorder to %s\n", p);
+    });
     return r;
   }();
   return *recorder;

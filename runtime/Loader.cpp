@@ -202,7 +202,7 @@ Kernel Loader::load_uncached(const KernelRequest& request, const Compiler& compi
 
 void Loader::fail(const LoadError& error, const std::string& key, const std::string& target) {
   ++counters_->errors;
-  recorder_->record(TraceEventKind::Error, key, target, error.what());
+  recorder_->record_error(key, target, error.what());
   std::string path = trace_dump_path();
   std::string where = recorder_->dump(path) ? "\n(flight recorder written to " + path + ")" : "";
   throw LoadError(error.kind(), error.what() + where);

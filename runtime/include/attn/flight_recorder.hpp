@@ -8,6 +8,7 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace attn {
@@ -26,7 +27,7 @@ struct TraceEvent {
   TraceEventKind kind = TraceEventKind::Error;
   int32_t status = 0;          ///< Launch return code, compiler exit status, ...
   char key[17] = {};           ///< First 16 hex digits of the cache key.
-  char target[8] = {};         ///< "cpu", "cuda", ...
+  char target[16] = {};        ///< "cpu", "cuda", ... (truncated)
   int64_t shape[3][4] = {};    ///< Launches: q, k, v shapes (unused dims 0).
   char detail[96] = {};        ///< A reason or the start of a message, truncated.
 };
@@ -42,11 +43,15 @@ class FlightRecorder {
   /// Convenience: an event with a key prefix, target and a detail string (truncated).
   void record(TraceEventKind kind, std::string_view key, std::string_view target,
               std::string_view detail = {}, int64_t duration_ns = -1, int32_t status = 0);
+  /// Records an Error event and keeps the full `message` (the last few are kept) for the dump;
+  /// errors are rare, so this one may allocate.
+  void record_error(std::string_view key, std::string_view target, const std::string& message);
   /// The retained events, oldest first.
   std::vector<TraceEvent> snapshot() const;
   /// Events recorded since creation (including ones the ring has dropped).
   uint64_t total() const;
-  /// The dump: {"capacity", "total", "dropped", "pid", "attnc_version", "events": [...]}.
+  /// The dump: {"capacity", "total", "dropped", "pid", "attnc_version", "events": [...],
+  /// "errors": [{"seq", "message"}]}.
   std::string to_json() const;
   /// Writes to_json() to `path` (atomically); returns false if it could not.
   bool dump(const std::string& path) const;
@@ -58,6 +63,8 @@ class FlightRecorder {
   mutable std::mutex mutex_;
   std::vector<TraceEvent> ring_;
   uint64_t next_ = 0;
+  std::vector<std::pair<uint64_t, std::string>> errors_;  // the last kMaxErrors full messages
+  static constexpr size_t kMaxErrors = 8;
 };
 
 /// The snake_case name of `kind` ("compile_start", ...).
