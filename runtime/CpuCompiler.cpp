@@ -3,10 +3,13 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <map>
+#include <mutex>
 #include <system_error>
 
 #include "attn/compiler.hpp"
 #include "runtime/HostIdentity.h"
+#include "runtime/Sha256.h"
 #include "runtime/SharedObject.h"
 #include "runtime/Subprocess.h"
 #include "runtime/TempDir.h"
@@ -38,7 +41,11 @@ class CpuCompiler : public Compiler {
   std::string target() const override { return "cpu"; }
 
   std::string fingerprint(const KernelRequest& request) const override {
+    // Hashed once per compiler command: this runs on every lookup, in-process hits included.
     std::vector<std::string> cxx = host_compiler_command();
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = fingerprints_.find(cxx);
+    if (it != fingerprints_.end()) return it->second;
     std::string s = "cxx:";
     for (const std::string& w : cxx) s += w + " ";
     try {
@@ -50,7 +57,9 @@ class CpuCompiler : public Compiler {
     s += "\nflags:";
     for (const char* f : kBaseFlags) s += std::string(f) + " ";
     s += "\ncpu:" + host_cpu_description();
-    return s;
+    std::string digest = to_hex(sha256(s.data(), s.size()));
+    fingerprints_.emplace(std::move(cxx), digest);
+    return digest;
   }
 
   std::vector<uint8_t> compile(const KernelRequest& request) const override {
@@ -101,6 +110,10 @@ class CpuCompiler : public Compiler {
                           "' (declare it extern \"C\")");
     return std::make_shared<CpuModule>(std::move(so), fn);
   }
+
+ private:
+  mutable std::mutex mutex_;
+  mutable std::map<std::vector<std::string>, std::string> fingerprints_;
 };
 
 }  // namespace

@@ -5,7 +5,6 @@
 #include <fstream>
 #include <map>
 #include <mutex>
-#include <sstream>
 
 #include "runtime/Subprocess.h"
 
@@ -54,8 +53,12 @@ const std::string& host_cpu_description() {
 std::vector<std::string> host_compiler_command() {
   std::vector<std::string> argv;
   if (const char* env = std::getenv("ATTNC_CXX")) {
-    std::istringstream words(env);
-    for (std::string w; words >> w;) argv.push_back(w);
+    for (const char* p = env; *p;) {
+      while (*p == ' ' || *p == '\t') ++p;
+      const char* start = p;
+      while (*p && *p != ' ' && *p != '\t') ++p;
+      if (p > start) argv.emplace_back(start, p);
+    }
   }
   if (argv.empty()) argv.push_back("c++");
   return argv;
