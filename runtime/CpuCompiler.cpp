@@ -40,7 +40,7 @@ class CpuCompiler : public Compiler {
  public:
   std::string target() const override { return "cpu"; }
 
-  std::string fingerprint(const KernelRequest& request) const override {
+  std::string fingerprint(const KernelRequest& /*request*/) const override {
     // Hashed once per compiler command: this runs on every lookup, in-process hits included.
     std::vector<std::string> cxx = host_compiler_command();
     std::lock_guard<std::mutex> lock(mutex_);

@@ -17,7 +17,7 @@ namespace {
 
 template <size_t N> void copy_truncated(char (&dst)[N], std::string_view src) {
   size_t n = std::min(src.size(), N - 1);
-  std::memcpy(dst, src.data(), n);
+  if (n > 0) std::memcpy(dst, src.data(), n);  // an empty view may have a null data()
   dst[n] = '\0';
 }
 

@@ -14,7 +14,9 @@ using Sha256Digest = std::array<uint8_t, 32>;
 /// An incremental SHA-256.
 class Sha256 {
  public:
+  /// Starts a digest; throws std::runtime_error if OpenSSL cannot.
   Sha256();
+  /// Frees the OpenSSL context.
   ~Sha256();
   Sha256(const Sha256&) = delete;
   Sha256& operator=(const Sha256&) = delete;

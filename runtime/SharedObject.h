@@ -15,6 +15,7 @@ class SharedObject {
   /// unlinks the file. Each load has its own path, so the dynamic loader never hands back an older
   /// object loaded under the same name. Throws std::runtime_error with dlerror()'s message.
   static std::shared_ptr<SharedObject> load(const std::vector<uint8_t>& bytes);
+  /// dlclose()s the object.
   ~SharedObject();
   SharedObject(const SharedObject&) = delete;
   SharedObject& operator=(const SharedObject&) = delete;

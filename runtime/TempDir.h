@@ -13,6 +13,7 @@ class TempDir {
  public:
   /// Creates `<temp_root()>/<prefix>XXXXXX`; throws std::system_error.
   explicit TempDir(const std::string& prefix);
+  /// Removes the folder and everything in it.
   ~TempDir();
   TempDir(const TempDir&) = delete;
   TempDir& operator=(const TempDir&) = delete;

@@ -64,7 +64,7 @@ class Kernel {
   std::shared_ptr<FlightRecorder> recorder_;
 };
 
-class DiskCache;
+class DiskCache;  // runtime/DiskCache.h
 
 /// Compiles, caches and loads kernels. Thread-safe: call get() from any thread.
 class Loader {
@@ -72,6 +72,7 @@ class Loader {
   /// A loader with the cpu compiler registered. Never fails: an unusable cache directory is
   /// one warning on stderr and a memory-only cache.
   explicit Loader(LoaderOptions options = {});
+  /// Drops the in-process table; kernels already handed out stay valid.
   ~Loader();
   Loader(const Loader&) = delete;
   Loader& operator=(const Loader&) = delete;
