@@ -13,9 +13,13 @@ constexpr char kMagic[8] = {'A', 'T', 'T', 'N', 'C', 'K', 'E', '\x01'};
 
 // Entries are only ever read on the machine (architecture) that wrote them: the key includes the
 // host CPU, so native byte order is fine.
-template <class T> void put(uint8_t* p, T v) { std::memcpy(p, &v, sizeof v); }
+template <class T>
+void put(uint8_t* p, T v) {
+  std::memcpy(p, &v, sizeof v);
+}
 
-template <class T> T get(const uint8_t* p) {
+template <class T>
+T get(const uint8_t* p) {
   T v;
   std::memcpy(&v, p, sizeof v);
   return v;
@@ -56,8 +60,7 @@ EntryProblem decode_cache_entry(const std::vector<uint8_t>& entry, const std::st
   const uint8_t* p = entry.data();
   if (std::memcmp(p, kMagic, 8) != 0) return EntryProblem::BadMagic;
   if (entry.size() < kCacheEntryHeaderSize) return EntryProblem::Truncated;
-  if (get<uint32_t>(p + 8) != kCacheEntryFormat ||
-      get<uint32_t>(p + 12) != kCacheEntryHeaderSize)
+  if (get<uint32_t>(p + 8) != kCacheEntryFormat || get<uint32_t>(p + 12) != kCacheEntryHeaderSize)
     return EntryProblem::OtherFormat;
   std::string k = key;
   k.resize(64, '\0');

@@ -19,8 +19,7 @@ namespace {
 
 // -fno-tree-sra: GCC's scalar replacement spills the vector accumulators of generated kernels
 // (stack.md); it is part of every key through fingerprint().
-const char* const kBaseFlags[] = {"-O2", "-std=c++17", "-shared", "-fPIC", "-march=native",
-                                  "-fno-tree-sra"};
+const char* const kBaseFlags[] = {"-O2", "-std=c++17", "-shared", "-fPIC", "-march=native", "-fno-tree-sra"};
 
 // Compiler diagnostics can be huge (template errors); keep the head, which has the first error.
 constexpr size_t kMaxDiagnostics = 16 * 1024;
@@ -66,8 +65,7 @@ class CpuCompiler : public Compiler {
     TempDir dir("attnc-build-");
     std::string src = dir.path() + "/kernel.cpp", out = dir.path() + "/kernel.so";
     if (!write_file(src, request.source.data(), request.source.size()))
-      throw LoadError(LoadErrorKind::CompileFailed,
-                      "cannot write " + src + ": " + std::strerror(errno));
+      throw LoadError(LoadErrorKind::CompileFailed, "cannot write " + src + ": " + std::strerror(errno));
     std::vector<std::string> argv = host_compiler_command();
     argv.insert(argv.end(), std::begin(kBaseFlags), std::end(kBaseFlags));
     argv.insert(argv.end(), request.flags.begin(), request.flags.end());
@@ -100,14 +98,12 @@ class CpuCompiler : public Compiler {
     try {
       so = SharedObject::load(artifact);
     } catch (const std::exception& e) {
-      throw LoadError(LoadErrorKind::LoadFailed,
-                      "cannot load kernel '" + request.entry + "': " + e.what());
+      throw LoadError(LoadErrorKind::LoadFailed, "cannot load kernel '" + request.entry + "': " + e.what());
     }
     auto fn = reinterpret_cast<attn_kernel_fn>(so->symbol(request.entry));
     if (!fn)
-      throw LoadError(LoadErrorKind::MissingEntry,
-                      "the compiled source exports no symbol '" + request.entry +
-                          "' (declare it extern \"C\")");
+      throw LoadError(LoadErrorKind::MissingEntry, "the compiled source exports no symbol '" + request.entry +
+                                                       "' (declare it extern \"C\")");
     return std::make_shared<CpuModule>(std::move(so), fn);
   }
 

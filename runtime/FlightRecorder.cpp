@@ -15,7 +15,8 @@
 namespace attn {
 namespace {
 
-template <size_t N> void copy_truncated(char (&dst)[N], std::string_view src) {
+template <size_t N>
+void copy_truncated(char (&dst)[N], std::string_view src) {
   size_t n = std::min(src.size(), N - 1);
   if (n > 0) std::memcpy(dst, src.data(), n);  // an empty view may have a null data()
   dst[n] = '\0';
@@ -75,8 +76,7 @@ void FlightRecorder::record(TraceEventKind kind, std::string_view key, std::stri
   record(e);
 }
 
-void FlightRecorder::record_error(std::string_view key, std::string_view target,
-                                  const std::string& message) {
+void FlightRecorder::record_error(std::string_view key, std::string_view target, const std::string& message) {
   TraceEvent e;
   e.kind = TraceEventKind::Error;
   copy_truncated(e.key, key.substr(0, 16));
@@ -130,8 +130,8 @@ std::string FlightRecorder::to_json() const {
     if (e.status != 0) o["status"] = e.status;
     if (e.detail[0]) o["detail"] = e.detail;
     if (e.kind == TraceEventKind::Launch)
-      o["shapes"] = {{"q", shape_json(e.shape[0])}, {"k", shape_json(e.shape[1])},
-                     {"v", shape_json(e.shape[2])}};
+      o["shapes"] = {
+          {"q", shape_json(e.shape[0])}, {"k", shape_json(e.shape[1])}, {"v", shape_json(e.shape[2])}};
     list.push_back(std::move(o));
   }
   j["events"] = std::move(list);

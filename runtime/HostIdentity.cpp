@@ -15,7 +15,10 @@ std::string read_cpuinfo() {
   std::ifstream in("/proc/cpuinfo");
   std::string line, model, flags;
   while (std::getline(in, line) && (model.empty() || flags.empty())) {
-    auto value = [&] { auto c = line.find(':'); return c == std::string::npos ? std::string() : line.substr(c + 1); };
+    auto value = [&] {
+      auto c = line.find(':');
+      return c == std::string::npos ? std::string() : line.substr(c + 1);
+    };
     if (model.empty() && line.rfind("model name", 0) == 0) model = value();
     // x86 says "flags", arm64 says "Features".
     if (flags.empty() && (line.rfind("flags", 0) == 0 || line.rfind("Features", 0) == 0)) flags = value();
@@ -28,16 +31,17 @@ std::string builtin_cpu_features() {
   std::string s = "builtin:";
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_cpu_init();
-#define ATTN_FEATURE(name) if (__builtin_cpu_supports(name)) s += name " ";
-  ATTN_FEATURE("sse4.2") ATTN_FEATURE("avx") ATTN_FEATURE("avx2") ATTN_FEATURE("fma")
-  ATTN_FEATURE("avx512f") ATTN_FEATURE("avx512bw") ATTN_FEATURE("avx512vl")
-  ATTN_FEATURE("avx512dq") ATTN_FEATURE("avx512vnni") ATTN_FEATURE("avx512bf16")
-  ATTN_FEATURE("avx512fp16")
+#define ATTN_FEATURE(name) \
+  if (__builtin_cpu_supports(name)) s += name " ";
+  ATTN_FEATURE("sse4.2")
+  ATTN_FEATURE("avx") ATTN_FEATURE("avx2") ATTN_FEATURE("fma") ATTN_FEATURE("avx512f")
+      ATTN_FEATURE("avx512bw") ATTN_FEATURE("avx512vl") ATTN_FEATURE("avx512dq") ATTN_FEATURE("avx512vnni")
+          ATTN_FEATURE("avx512bf16") ATTN_FEATURE("avx512fp16")
 #undef ATTN_FEATURE
 #else
   s += "unknown";
 #endif
-  return s;
+              return s;
 }
 
 }  // namespace

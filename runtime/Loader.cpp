@@ -29,8 +29,8 @@ void warn_once(const std::string& message) {
 }  // namespace
 
 struct Loader::Counters {
-  std::atomic<uint64_t> compiles{0}, memory_hits{0}, disk_hits{0}, disk_misses{0}, rejects{0},
-      disk_writes{0}, errors{0};
+  std::atomic<uint64_t> compiles{0}, memory_hits{0}, disk_hits{0}, disk_misses{0}, rejects{0}, disk_writes{0},
+      errors{0};
 };
 
 // One key's compile in progress or done; later requests wait on `result`.
@@ -137,8 +137,7 @@ Kernel Loader::get(const KernelRequest& request) {
   }
 }
 
-Kernel Loader::load_uncached(const KernelRequest& request, const Compiler& compiler,
-                             const std::string& key) {
+Kernel Loader::load_uncached(const KernelRequest& request, const Compiler& compiler, const std::string& key) {
   const std::string& target = request.target;
   if (disk_) {
     int64_t t0 = recorder_->now_ns();

@@ -41,8 +41,8 @@ attn_loader* attn_loader_create(const attn_loader_options* options) {
 
 void attn_loader_destroy(attn_loader* loader) { delete loader; }
 
-int attn_loader_get(attn_loader* loader, const attn_kernel_request* request, attn_kernel** out,
-                    char* error, size_t error_size) {
+int attn_loader_get(attn_loader* loader, const attn_kernel_request* request, attn_kernel** out, char* error,
+                    size_t error_size) {
   if (!loader || !request || !out || !request->source || !request->entry) {
     copy_message("attn_loader_get: null argument", error, error_size);
     return 1;

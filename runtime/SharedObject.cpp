@@ -17,8 +17,8 @@ namespace attn {
 
 std::shared_ptr<SharedObject> SharedObject::load(const std::vector<uint8_t>& bytes) {
   static std::atomic<uint64_t> counter{0};
-  std::string templ = temp_root() + "/attnc-so-" + std::to_string(getpid()) + "-" +
-                      std::to_string(counter++) + "-XXXXXX.so";
+  std::string templ =
+      temp_root() + "/attnc-so-" + std::to_string(getpid()) + "-" + std::to_string(counter++) + "-XXXXXX.so";
   std::vector<char> path(templ.begin(), templ.end());
   path.push_back('\0');
   int fd = mkostemps(path.data(), 3, O_CLOEXEC);

@@ -18,8 +18,7 @@ ProcessResult run_process(const std::vector<std::string>& argv) {
   // O_CLOEXEC so that children spawned concurrently by other threads do not inherit the write
   // end and hold our EOF back.
   int fds[2];
-  if (pipe2(fds, O_CLOEXEC) != 0)
-    throw std::system_error(errno, std::generic_category(), "pipe");
+  if (pipe2(fds, O_CLOEXEC) != 0) throw std::system_error(errno, std::generic_category(), "pipe");
 
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
@@ -54,8 +53,10 @@ ProcessResult run_process(const std::vector<std::string>& argv) {
   while (waitpid(pid, &status, 0) < 0) {
     if (errno != EINTR) throw std::system_error(errno, std::generic_category(), "waitpid");
   }
-  if (WIFEXITED(status)) result.exit_status = WEXITSTATUS(status);
-  else if (WIFSIGNALED(status)) result.exit_status = 128 + WTERMSIG(status);
+  if (WIFEXITED(status))
+    result.exit_status = WEXITSTATUS(status);
+  else if (WIFSIGNALED(status))
+    result.exit_status = 128 + WTERMSIG(status);
   return result;
 }
 

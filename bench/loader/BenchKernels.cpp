@@ -97,12 +97,13 @@ std::string attention_source(LayerKind kind) {
       defs += "#define NUM_BUFFERS 0\n#define MASK kv <= q\n#define SCORE 30.0f * tanhf(score / 30.0f)\n";
       break;
     case LayerKind::Alibi:
-      defs += "#define NUM_BUFFERS 1\n#define MASK kv <= q\n"
-              "#define SCORE score + ((const float*)a->buffers[0]->data)[h] * (float)(kv - q)\n";
+      defs +=
+          "#define NUM_BUFFERS 1\n#define MASK kv <= q\n"
+          "#define SCORE score + ((const float*)a->buffers[0]->data)[h] * (float)(kv - q)\n";
       break;
   }
-  return "// Hand-written stand-in for a generated attnc cpu kernel (" +
-         std::string(layer_kind_name(kind)) + ").\n" + abi + defs + kBody;
+  return "// Hand-written stand-in for a generated attnc cpu kernel (" + std::string(layer_kind_name(kind)) +
+         ").\n" + abi + defs + kBody;
 }
 
 KernelRequest attention_request(LayerKind kind) {

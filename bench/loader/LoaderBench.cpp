@@ -82,9 +82,12 @@ int run_model(int argc, char** argv) {
   int layers = 32;
   bool parallel = false;
   for (int i = 2; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--naive")) options.dedup = options.disk_cache = false;
-    else if (!std::strcmp(argv[i], "--parallel")) parallel = true;
-    else if (!std::strcmp(argv[i], "--layers") && i + 1 < argc) layers = std::atoi(argv[++i]);
+    if (!std::strcmp(argv[i], "--naive"))
+      options.dedup = options.disk_cache = false;
+    else if (!std::strcmp(argv[i], "--parallel"))
+      parallel = true;
+    else if (!std::strcmp(argv[i], "--layers") && i + 1 < argc)
+      layers = std::atoi(argv[++i]);
   }
   Loader loader(options);
   std::vector<KernelRequest> requests;
@@ -106,11 +109,11 @@ int run_model(int argc, char** argv) {
   double checksum = forward(stack, slopes, 128);
   double first_output_ms = ms_since(kMainStart);
   LoaderStats s = loader.stats();
-  std::printf("layers=%d distinct_kernels=%zu compiles=%llu memory_hits=%llu disk_hits=%llu "
-              "load_ms=%.1f first_output_ms=%.1f checksum=%.6g\n",
-              layers, requests.size(), (unsigned long long)s.compiles,
-              (unsigned long long)s.memory_hits, (unsigned long long)s.disk_hits, load_ms,
-              first_output_ms, checksum);
+  std::printf(
+      "layers=%d distinct_kernels=%zu compiles=%llu memory_hits=%llu disk_hits=%llu "
+      "load_ms=%.1f first_output_ms=%.1f checksum=%.6g\n",
+      layers, requests.size(), (unsigned long long)s.compiles, (unsigned long long)s.memory_hits,
+      (unsigned long long)s.disk_hits, load_ms, first_output_ms, checksum);
   return 0;
 }
 
@@ -148,10 +151,11 @@ int run_lookup() {
   for (int i = 0; i < 200; ++i) loader.key_of(big);
   double key_300k_us = ms_since(t0) * 1000.0 / 200;
 
-  std::printf("first_key_ms=%.2f disk_load_ms_avg=%.2f disk_load_ms_max=%.2f memory_hit_us=%.2f "
-              "source_bytes=%zu key_300k_us=%.1f\n",
-              first_key_ms, disk_ms_sum / requests.size(), disk_ms_max, hit_us,
-              requests[0].source.size(), key_300k_us);
+  std::printf(
+      "first_key_ms=%.2f disk_load_ms_avg=%.2f disk_load_ms_max=%.2f memory_hit_us=%.2f "
+      "source_bytes=%zu key_300k_us=%.1f\n",
+      first_key_ms, disk_ms_sum / requests.size(), disk_ms_max, hit_us, requests[0].source.size(),
+      key_300k_us);
   return 0;
 }
 

@@ -58,9 +58,8 @@ BOOST_AUTO_TEST_CASE(corrupted_payload_is_rebuilt) {
 }
 
 BOOST_AUTO_TEST_CASE(truncated_entry_is_rebuilt) {
-  check_rejected(*this, 2, "truncated", [](const std::string& path) {
-    fs::resize_file(path, fs::file_size(path) / 2);
-  });
+  check_rejected(*this, 2, "truncated",
+                 [](const std::string& path) { fs::resize_file(path, fs::file_size(path) / 2); });
   check_rejected(*this, 3, "truncated", [](const std::string& path) { fs::resize_file(path, 5); });
 }
 

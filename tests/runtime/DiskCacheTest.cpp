@@ -17,7 +17,8 @@ namespace attn::test {
 namespace {
 
 // Runs `body` with stderr sent to a file; returns what was written there.
-template <class F> std::string capture_stderr(const std::string& file, F body) {
+template <class F>
+std::string capture_stderr(const std::string& file, F body) {
   fflush(stderr);
   int saved = dup(2);
   int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);

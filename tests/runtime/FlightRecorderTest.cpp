@@ -60,7 +60,8 @@ BOOST_AUTO_TEST_CASE(dump_holds_the_loaders_events) {
   nlohmann::json j = nlohmann::json::parse(read_text(path));
   BOOST_TEST(j["attnc_version"].is_string());
   std::string key16 = k.key().substr(0, 16);
-  for (const char* kind : {"disk_miss", "compile_start", "compile_end", "disk_write", "memory_hit", "launch"}) {
+  for (const char* kind :
+       {"disk_miss", "compile_start", "compile_end", "disk_write", "memory_hit", "launch"}) {
     BOOST_TEST_CONTEXT(kind) {
       auto found = events_of_kind(j, kind);
       BOOST_REQUIRE(found.size() == 1u);

@@ -61,8 +61,9 @@ BOOST_AUTO_TEST_CASE(unknown_target_and_missing_compiler) {
     BOOST_FAIL("expected a LoadError");
   } catch (const LoadError& e) {
     BOOST_TEST((e.kind() == LoadErrorKind::UnknownTarget));
-    BOOST_TEST(std::string(e.what()).find("no compiler for target 'tpu' (available: cpu)") !=
-               std::string::npos, e.what());
+    BOOST_TEST(
+        std::string(e.what()).find("no compiler for target 'tpu' (available: cpu)") != std::string::npos,
+        e.what());
   }
   setenv("ATTNC_CXX", "/nonexistent/attnc-test-cxx", 1);
   BOOST_CHECK_EXCEPTION(loader.get(scale_kernel_request(2)), LoadError, [](const LoadError& e) {

@@ -1,7 +1,7 @@
 // One compile per key however many requests, from one thread or sixteen; distinct keys in parallel.
+#include <atomic>
 #include <boost/test/unit_test.hpp>
 #include <chrono>
-#include <atomic>
 #include <condition_variable>
 #include <set>
 #include <thread>

@@ -29,7 +29,8 @@ std::string scale_kernel_source(int factor, const std::string& entry) {
   std::ostringstream s;
   s << abi << R"(
 #include <stdio.h>
-extern "C" int )" << entry << R"((const attn_kernel_args* a) {
+extern "C" int )"
+    << entry << R"((const attn_kernel_args* a) {
   if (a->abi_version != ATTN_KERNEL_ABI_VERSION) {
     snprintf(a->error, a->error_size, "abi version %d", a->abi_version);
     return 1;
@@ -38,7 +39,8 @@ extern "C" int )" << entry << R"((const attn_kernel_args* a) {
   for (int i = 0; i < a->q->ndim; ++i) n *= a->q->shape[i];
   const float* q = (const float*)((const char*)a->q->data + a->q->byte_offset);
   float* out = (float*)((char*)a->out->data + a->out->byte_offset);
-  for (long i = 0; i < n; ++i) out[i] = q[i] * )" << factor << R"(.0f;
+  for (long i = 0; i < n; ++i) out[i] = q[i] * )"
+    << factor << R"(.0f;
   return 0;
 }
 )";

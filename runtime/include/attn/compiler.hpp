@@ -13,10 +13,10 @@ namespace attn {
 
 /// What to build: one kernel of one generated translation unit, for one target.
 struct KernelRequest {
-  std::string target = "cpu";       ///< "cpu" now; "cuda" and "vulkan" plug in as Compilers.
-  std::string source;               ///< The whole self-contained generated source text.
-  std::string entry;                ///< The exported `attn_kernel_fn` symbol to call.
-  std::vector<std::string> flags;   ///< Extra compiler flags the source needs (-fopenmp, -pthread).
+  std::string target = "cpu";      ///< "cpu" now; "cuda" and "vulkan" plug in as Compilers.
+  std::string source;              ///< The whole self-contained generated source text.
+  std::string entry;               ///< The exported `attn_kernel_fn` symbol to call.
+  std::vector<std::string> flags;  ///< Extra compiler flags the source needs (-fopenmp, -pthread).
 };
 
 /// Why a load failed; every LoadError carries one.
@@ -26,8 +26,7 @@ enum class LoadErrorKind { UnknownTarget, CompileFailed, LoadFailed, MissingEntr
 class LoadError : public std::runtime_error {
  public:
   /// Makes an error of `kind` with the full user-facing message.
-  LoadError(LoadErrorKind kind, const std::string& message)
-      : std::runtime_error(message), kind_(kind) {}
+  LoadError(LoadErrorKind kind, const std::string& message) : std::runtime_error(message), kind_(kind) {}
   /// The failure's category.
   LoadErrorKind kind() const { return kind_; }
 

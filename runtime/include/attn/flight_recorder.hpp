@@ -15,21 +15,30 @@ namespace attn {
 
 /// What happened. Names in the JSON dump are the snake_case of these.
 enum class TraceEventKind : uint8_t {
-  CompileStart, CompileEnd, MemoryHit, DiskHit, DiskMiss, DiskReject, DiskWrite, Evict,
-  Launch, Error, Warning
+  CompileStart,
+  CompileEnd,
+  MemoryHit,
+  DiskHit,
+  DiskMiss,
+  DiskReject,
+  DiskWrite,
+  Evict,
+  Launch,
+  Error,
+  Warning
 };
 
 /// One fixed-size record; filling it never allocates.
 struct TraceEvent {
-  uint64_t seq = 0;            ///< Position in the whole stream (0 = first event ever).
-  int64_t time_ns = 0;         ///< Since the recorder was created.
-  int64_t duration_ns = -1;    ///< Compile or launch duration; -1 when not timed.
+  uint64_t seq = 0;          ///< Position in the whole stream (0 = first event ever).
+  int64_t time_ns = 0;       ///< Since the recorder was created.
+  int64_t duration_ns = -1;  ///< Compile or launch duration; -1 when not timed.
   TraceEventKind kind = TraceEventKind::Error;
-  int32_t status = 0;          ///< Launch return code, compiler exit status, ...
-  char key[17] = {};           ///< First 16 hex digits of the cache key.
-  char target[16] = {};        ///< "cpu", "cuda", ... (truncated)
-  int64_t shape[3][4] = {};    ///< Launches: q, k, v shapes (unused dims 0).
-  char detail[96] = {};        ///< A reason or the start of a message, truncated.
+  int32_t status = 0;        ///< Launch return code, compiler exit status, ...
+  char key[17] = {};         ///< First 16 hex digits of the cache key.
+  char target[16] = {};      ///< "cpu", "cuda", ... (truncated)
+  int64_t shape[3][4] = {};  ///< Launches: q, k, v shapes (unused dims 0).
+  char detail[96] = {};      ///< A reason or the start of a message, truncated.
 };
 
 /// A thread-safe ring buffer of TraceEvents. A record is one short critical section (a copy

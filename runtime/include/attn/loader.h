@@ -18,18 +18,18 @@ typedef struct attn_kernel attn_kernel;
 
 /** Loader settings; zero-initialise, then set what differs from the defaults. */
 typedef struct attn_loader_options {
-  int no_dedup;            /**< non-zero: compile on every request (benchmarks) */
-  int no_disk_cache;       /**< non-zero: memory-only */
-  const char* cache_dir;   /**< NULL: ATTNC_CACHE_DIR, $XDG_CACHE_HOME/attnc, ~/.cache/attnc */
+  int no_dedup;          /**< non-zero: compile on every request (benchmarks) */
+  int no_disk_cache;     /**< non-zero: memory-only */
+  const char* cache_dir; /**< NULL: ATTNC_CACHE_DIR, $XDG_CACHE_HOME/attnc, ~/.cache/attnc */
 } attn_loader_options;
 
 /** One kernel to load: a generated translation unit and its entry symbol. */
 typedef struct attn_kernel_request {
-  const char* target;              /**< "cpu" (NULL means "cpu") */
-  const char* source;              /**< the generated source text */
-  size_t source_size;              /**< its length in bytes */
-  const char* entry;               /**< the exported attn_kernel_fn symbol */
-  const char* const* flags;        /**< extra compiler flags, e.g. "-fopenmp" */
+  const char* target;       /**< "cpu" (NULL means "cpu") */
+  const char* source;       /**< the generated source text */
+  size_t source_size;       /**< its length in bytes */
+  const char* entry;        /**< the exported attn_kernel_fn symbol */
+  const char* const* flags; /**< extra compiler flags, e.g. "-fopenmp" */
   int num_flags;
 } attn_kernel_request;
 
@@ -44,8 +44,8 @@ attn_loader* attn_loader_create(const attn_loader_options* options);
 void attn_loader_destroy(attn_loader* loader);
 /** Loads a kernel into *out. Returns 0, or non-zero with a message (compiler output included)
  *  written to error (truncated to error_size). */
-int attn_loader_get(attn_loader* loader, const attn_kernel_request* request, attn_kernel** out,
-                    char* error, size_t error_size);
+int attn_loader_get(attn_loader* loader, const attn_kernel_request* request, attn_kernel** out, char* error,
+                    size_t error_size);
 /** Fills *out with the loader's counters. */
 void attn_loader_stats_get(const attn_loader* loader, attn_loader_stats* out);
 /** Copies the flight recorder's JSON (NUL-terminated, truncated) into buf; returns the full

@@ -32,13 +32,13 @@ struct LoaderOptions {
 
 /// Counters of one Loader.
 struct LoaderStats {
-  uint64_t compiles = 0;      ///< Compiles performed (successful or not).
-  uint64_t memory_hits = 0;   ///< Requests served by the in-process table (incl. waiting on a compile).
-  uint64_t disk_hits = 0;     ///< Requests served by a verified disk entry.
-  uint64_t disk_misses = 0;   ///< Disk lookups that found no entry.
-  uint64_t rejects = 0;       ///< Disk entries rejected (corrupt, truncated, foreign).
-  uint64_t disk_writes = 0;   ///< Entries written to the disk cache.
-  uint64_t errors = 0;        ///< Requests that ended in a LoadError.
+  uint64_t compiles = 0;     ///< Compiles performed (successful or not).
+  uint64_t memory_hits = 0;  ///< Requests served by the in-process table (incl. waiting on a compile).
+  uint64_t disk_hits = 0;    ///< Requests served by a verified disk entry.
+  uint64_t disk_misses = 0;  ///< Disk lookups that found no entry.
+  uint64_t rejects = 0;      ///< Disk entries rejected (corrupt, truncated, foreign).
+  uint64_t disk_writes = 0;  ///< Entries written to the disk cache.
+  uint64_t errors = 0;       ///< Requests that ended in a LoadError.
 };
 
 /// A loaded kernel: a callable that keeps its code alive. Cheap to copy.
@@ -98,11 +98,9 @@ class Loader {
 
  private:
   struct Flight;
-  Kernel load_uncached(const KernelRequest& request, const Compiler& compiler,
-                       const std::string& key);
+  Kernel load_uncached(const KernelRequest& request, const Compiler& compiler, const std::string& key);
   std::shared_ptr<const Compiler> compiler_for(const std::string& target) const;
-  [[noreturn]] void fail(const LoadError& error, const std::string& key,
-                         const std::string& target);
+  [[noreturn]] void fail(const LoadError& error, const std::string& key, const std::string& target);
 
   LoaderOptions options_;
   std::shared_ptr<FlightRecorder> recorder_;
