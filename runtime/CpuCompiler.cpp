@@ -22,7 +22,7 @@ namespace {
 const char* const kBaseFlags[] = {"-O2", "-std=c++17", "-shared", "-fPIC", "-march=native", "-fno-tree-sra"};
 
 // Compiler diagnostics can be huge (template errors); keep the head, which has the first error.
-constexpr size_t kMaxDiagnostics = 16 * 1024;
+constexpr size_t kMaxDiagnostics = size_t{16} * 1024;
 
 class CpuModule : public KernelModule {
  public:
@@ -65,7 +65,8 @@ class CpuCompiler : public Compiler {
     TempDir dir("attnc-build-");
     std::string src = dir.path() + "/kernel.cpp", out = dir.path() + "/kernel.so";
     if (!write_file(src, request.source.data(), request.source.size()))
-      throw LoadError(LoadErrorKind::CompileFailed, "cannot write " + src + ": " + std::strerror(errno));
+      throw LoadError(LoadErrorKind::CompileFailed,
+                      "cannot write " + src + ": " + std::generic_category().message(errno));
     std::vector<std::string> argv = host_compiler_command();
     argv.insert(argv.end(), std::begin(kBaseFlags), std::end(kBaseFlags));
     argv.insert(argv.end(), request.flags.begin(), request.flags.end());

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <system_error>
 
 #include "attn/loader.hpp"
 #include "runtime/TempDir.h"
@@ -75,7 +76,7 @@ std::unique_ptr<DiskCache> DiskCache::open(const std::string& dir, uint64_t max_
   // Permission bits do not stop root: only an actual write tells.
   std::string probe = temp_name(dir, "probe");
   if (!write_file(probe, "", 0)) {
-    why = "cannot write to cache directory " + dir + ": " + std::strerror(errno);
+    why = "cannot write to cache directory " + dir + ": " + std::generic_category().message(errno);
     return nullptr;
   }
   ::unlink(probe.c_str());
@@ -93,7 +94,7 @@ DiskCache::Lookup DiskCache::read(const std::string& key) const {
   if (fd < 0) {
     if (errno == ENOENT) return result;
     result.status = Lookup::Rejected;
-    result.reason = std::string("unreadable: ") + std::strerror(errno);
+    result.reason = std::string("unreadable: ") + std::generic_category().message(errno);
     return result;
   }
   std::vector<uint8_t> bytes;
@@ -105,7 +106,7 @@ DiskCache::Lookup DiskCache::read(const std::string& key) const {
     if (n < 0) {
       if (errno == EINTR) continue;
       result.status = Lookup::Rejected;
-      result.reason = std::string("unreadable: ") + std::strerror(errno);
+      result.reason = std::string("unreadable: ") + std::generic_category().message(errno);
       ::close(fd);
       return result;
     }
@@ -129,14 +130,14 @@ std::string DiskCache::write(const std::string& key, const std::vector<uint8_t>&
   std::vector<uint8_t> entry = encode_cache_entry(key, payload);
   std::string tmp = temp_name(dir_, key);
   if (!write_file(tmp, entry.data(), entry.size())) {
-    std::string why = std::strerror(errno);
+    std::string why = std::generic_category().message(errno);
     ::unlink(tmp.c_str());
     return "cannot write " + tmp + ": " + why;
   }
   // rename(2) is atomic: readers see the old entry or the new one, never a mix; two processes
   // writing the same key both succeed and the last one's (identical-key, valid) entry stays.
   if (::rename(tmp.c_str(), entry_path(key).c_str()) != 0) {
-    std::string why = std::strerror(errno);
+    std::string why = std::generic_category().message(errno);
     ::unlink(tmp.c_str());
     return "cannot rename " + tmp + ": " + why;
   }

@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
+#include <system_error>
 
 #include "runtime/TempDir.h"
 
@@ -24,10 +25,10 @@ std::shared_ptr<SharedObject> SharedObject::load(const std::vector<uint8_t>& byt
   int fd = mkostemps(path.data(), 3, O_CLOEXEC);
   if (fd < 0)
     throw std::runtime_error("cannot create a temporary file under " + temp_root() + ": " +
-                             std::strerror(errno));
+                             std::generic_category().message(errno));
   ::close(fd);
   if (!write_file(path.data(), bytes.data(), bytes.size())) {
-    std::string why = std::strerror(errno);
+    std::string why = std::generic_category().message(errno);
     ::unlink(path.data());
     throw std::runtime_error(std::string("cannot write ") + path.data() + ": " + why);
   }
