@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -43,15 +44,29 @@ struct EntryFile {
 std::vector<EntryFile> list_entries(const std::string& dir) {
   std::vector<EntryFile> out;
   std::error_code ec;
-  for (const auto& de : fs::directory_iterator(dir, ec)) {
-    std::string name = de.path().filename().string();
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::string name = it->path().filename().string();
     if (name.empty() || name[0] == '.' || !ends_with(name, kCacheEntrySuffix)) continue;
     struct stat st;
-    if (::stat(de.path().c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
-    out.push_back({de.path().string(), name.substr(0, name.size() - std::strlen(kCacheEntrySuffix)),
+    if (::stat(it->path().c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
+    out.push_back({it->path().string(), name.substr(0, name.size() - std::strlen(kCacheEntrySuffix)),
                    static_cast<uint64_t>(st.st_size), st.st_mtim});
   }
   return out;
+}
+
+// Removes temporary files (ours, by name) last modified more than `min_age_s` ago: a writer
+// killed between write and rename leaves one behind.
+void remove_temporaries(const std::string& dir, time_t min_age_s) {
+  time_t now = time(nullptr);
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::string name = it->path().filename().string();
+    struct stat st;
+    if (name.size() < 2 || name[0] != '.' || !ends_with(name, ".tmp")) continue;
+    if (::stat(it->path().c_str(), &st) == 0 && now - st.st_mtim.tv_sec >= min_age_s)
+      ::unlink(it->path().c_str());
+  }
 }
 
 }  // namespace
@@ -150,6 +165,7 @@ void DiskCache::evict(const std::string& keep, std::vector<std::string>& evicted
   uint64_t total = 0;
   for (const EntryFile& e : entries) total += e.size;
   if (total <= max_bytes_) return;
+  remove_temporaries(dir_, 3600);
   std::sort(entries.begin(), entries.end(), [](const EntryFile& a, const EntryFile& b) {
     if (a.mtime.tv_sec != b.mtime.tv_sec) return a.mtime.tv_sec < b.mtime.tv_sec;
     if (a.mtime.tv_nsec != b.mtime.tv_nsec) return a.mtime.tv_nsec < b.mtime.tv_nsec;
@@ -188,11 +204,7 @@ uint64_t cache_clear(const std::string& dir) {
   uint64_t removed = 0;
   for (const EntryFile& e : list_entries(d))
     if (::unlink(e.path.c_str()) == 0) ++removed;
-  std::error_code ec;
-  for (const auto& de : fs::directory_iterator(d, ec)) {
-    std::string name = de.path().filename().string();
-    if (name.size() > 1 && name[0] == '.' && ends_with(name, ".tmp")) ::unlink(de.path().c_str());
-  }
+  remove_temporaries(d, 0);
   return removed;
 }
 

@@ -77,6 +77,13 @@ size_t attn_loader_trace_json(const attn_loader* loader, char* buf, size_t size)
   return json.size();
 }
 
+void attn_cache_stats_get(const char* dir, attn_cache_stats* out) {
+  attn::CacheStats s = attn::cache_stats(dir ? dir : "");
+  *out = {s.entries, s.bytes, s.max_bytes};
+}
+
+uint64_t attn_cache_clear(const char* dir) { return attn::cache_clear(dir ? dir : ""); }
+
 int attn_kernel_call(const attn_kernel* kernel, const attn_kernel_args* args) {
   return kernel->kernel(*args);
 }

@@ -180,6 +180,26 @@ BOOST_AUTO_TEST_CASE(eviction_drops_the_least_recently_used_entry) {
   BOOST_TEST(json.find(key_b.substr(0, 16)) != std::string::npos);
 }
 
+BOOST_AUTO_TEST_CASE(temporaries_of_killed_writers_are_swept) {
+  KernelRequest a = scale_kernel_request(2), b = scale_kernel_request(3);
+  Loader first(options());
+  first.get(a);
+  std::string stale = cache + "/.deadbeef.1234.0.tmp", fresh = cache + "/.cafe.1234.1.tmp";
+  BOOST_REQUIRE(write_file(stale, "partial", 7));
+  BOOST_REQUIRE(write_file(fresh, "partial", 7));
+  timespec two_hours_ago[2] = {{time(nullptr) - 7200, 0}, {time(nullptr) - 7200, 0}};
+  BOOST_REQUIRE(utimensat(AT_FDCWD, stale.c_str(), two_hours_ago, 0) == 0);
+  LoaderOptions o = options();
+  o.cache_max_bytes = 1;  // every write evicts, and eviction sweeps old temporaries
+  Loader second(o);
+  second.get(b);
+  BOOST_TEST(file_size(stale) == -1);
+  BOOST_TEST(file_size(fresh) == 7);        // may belong to a live writer
+  BOOST_TEST(cache_stats().entries == 1u);  // b only
+  BOOST_TEST(cache_clear() == 1u);
+  BOOST_TEST(file_size(fresh) == -1);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 }  // namespace attn::test

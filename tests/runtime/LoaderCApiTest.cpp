@@ -49,7 +49,13 @@ BOOST_AUTO_TEST_CASE(load_call_and_release) {
   attn_loader_trace_json(loader, json.data(), n + 1);
   BOOST_TEST(json.find("\"launch\"") != std::string::npos);
 
+  attn_cache_stats cs{};
+  attn_cache_stats_get(nullptr, &cs);  // ATTNC_CACHE_DIR
+  BOOST_TEST(cs.entries == 1u);
+  BOOST_TEST(cs.bytes > 0u);
+
   attn_loader_destroy(loader);  // kernels outlive their loader
+  BOOST_TEST(attn_cache_clear(cache.c_str()) == 1u);
   BOOST_TEST(attn_kernel_call(k2, &args) == 0);
   attn_kernel_release(k1);
   attn_kernel_release(k2);

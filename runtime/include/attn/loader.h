@@ -52,6 +52,16 @@ void attn_loader_stats_get(const attn_loader* loader, attn_loader_stats* out);
  *  length without the NUL, so a caller can size a second call. */
 size_t attn_loader_trace_json(const attn_loader* loader, char* buf, size_t size);
 
+/** The disk cache's contents (see attn::CacheStats). */
+typedef struct attn_cache_stats {
+  uint64_t entries, bytes, max_bytes;
+} attn_cache_stats;
+
+/** Counts the entries of the cache directory `dir` (NULL: the default one). */
+void attn_cache_stats_get(const char* dir, attn_cache_stats* out);
+/** Removes every entry of `dir` (NULL: the default one); returns how many went. */
+uint64_t attn_cache_clear(const char* dir);
+
 /** Runs a kernel (recording the launch); returns 0 or writes args->error. */
 int attn_kernel_call(const attn_kernel* kernel, const attn_kernel_args* args);
 /** The kernel's raw entry point (cpu), to call without recording. */
