@@ -9,7 +9,7 @@ grammar Attn;
 
   bool commentAllowed() const {
     switch (lastSignificant_) {
-      case ID: case INT: case FLOAT: case RPAREN: case RBRACK: case TRUE: case FALSE: case INF:
+      case ID: case SCORE: case INT: case FLOAT: case RPAREN: case RBRACK: case TRUE: case FALSE: case INF:
         return false;
       default:
         return true;
@@ -47,7 +47,7 @@ type
 dim : ID | INT ;
 
 kernelDecl : KERNEL name=ID paramList? LBRACE kernelItem* RBRACE ;
-kernelItem : key=ID ASSIGN (expr | listValue) SEMI ;
+kernelItem : key=(ID | MASK | SCORE) ASSIGN (expr | listValue) SEMI ;
 listValue  : LBRACK expr (COMMA expr)* RBRACK ;
 
 // Alternatives are listed from the tightest-binding to the loosest (ANTLR gives earlier
@@ -60,7 +60,7 @@ expr
   | FLOAT                                                            # FloatLit
   | (TRUE | FALSE)                                                   # BoolLit
   | INF                                                              # InfLit
-  | name=ID                                                          # NameExpr
+  | name=(ID | SCORE)                                                # NameExpr
   | op=(MINUS | NOT) expr                                            # UnaryExpr
   | expr op=(STAR | SLASH | FLOORDIV | PERCENT) expr                 # MulExpr
   | expr op=(PLUS | MINUS) expr                                      # AddExpr
@@ -73,7 +73,7 @@ expr
   ;
 
 binding : name=ID ASSIGN expr ;
-arg     : (name=ID ASSIGN)? expr ;
+arg     : (name=(ID | SCORE) ASSIGN)? expr ;
 
 // ---------------------------------------------------------------------------------------------
 // Lexer
