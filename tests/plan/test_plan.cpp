@@ -55,12 +55,18 @@ KernelArg scalar_arg(const std::string& name) {
 }
 HExpr scalar_var(const KernelArg& a) { return HI::Variable::make(Halide::Int(32), a.name, a.param); }
 
-int64_t fdiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
-int64_t fmod_(int64_t a, int64_t b) { return a - fdiv(a, b) * b; }
+// Halide's integer division and modulo: Euclidean, and 0 for a zero divisor.
+int64_t ediv(int64_t a, int64_t b) {
+  if (b == 0) return 0;
+  int64_t q = a / b, r = a % b;
+  if (r < 0) q += b > 0 ? -1 : 1;
+  return q;
+}
+int64_t emod(int64_t a, int64_t b) { return b == 0 ? 0 : a - ediv(a, b) * b; }
 
 using Oracle = std::function<bool(int64_t q, int64_t kv)>;
 
-// Checks every tile of the plan against the oracle; returns the number of tiles checked.
+// Checks every tile of the plan against the oracle.
 void check_grid(const TileGrid& g, const Oracle& allowed, const std::string& what) {
   BOOST_TEST_CONTEXT(what << " Lq=" << g.q_len << " Lkv=" << g.kv_len << " block " << g.block_q << "x" << g.block_kv) {
     for (int64_t qt = 0; qt < g.q_tiles; ++qt)
@@ -80,16 +86,271 @@ void check_grid(const TileGrid& g, const Oracle& allowed, const std::string& wha
   }
 }
 
+
+// The outcome of one plan on one size: a grid from the closed form alone and one refined per tile.
+struct Grids {
+  TileGrid closed, refined;
+};
+
+Grids plan_both(const TilePlan& plan, const TilePlanInputs& in) {
+  TilePlanProgram closed = tile_plan_program(plan), refined = closed;
+  closed.ranges_exact = true;
+  refined.ranges_exact = false;
+  return {plan_tile_grid(closed, in), plan_tile_grid(refined, in)};
+}
+
+// The closed form must never claim more than per-tile classification proves.
+void check_closed_within_refined(const Grids& g, const std::string& what, bool expect_equal) {
+  for (int64_t qt = 0; qt < g.closed.q_tiles; ++qt)
+    for (int64_t kt = 0; kt < g.closed.kv_tiles; ++kt) {
+      const TileKind c = g.closed.at(qt, kt), r = g.refined.at(qt, kt);
+      if (c != TileKind::Partial && c != r)
+        BOOST_ERROR(what << ": closed form says " << tile_kind_name(c) << " at (" << qt << ", " << kt
+                         << "), per-tile classification " << tile_kind_name(r));
+      if (expect_equal && c != r)
+        BOOST_ERROR(what << ": closed form " << tile_kind_name(c) << " != per tile " << tile_kind_name(r)
+                         << " at (" << qt << ", " << kt << ")");
+    }
+}
+
+const int kBlocks[] = {1, 2, 3, 5, 8, 16, 17, 32, 64};
+
+struct IndexCase {
+  std::string name;
+  HExpr mask;
+  Oracle oracle;
+  bool exact;  // with square tiles, the closed form matches per-tile classification exactly...
+  int align = 1;  // ...when the tile size divides this
+};
+
+std::vector<IndexCase> index_cases() {
+  HExpr q = Q(), kv = KV();
+  std::vector<IndexCase> v;
+  v.push_back({"causal", q >= kv, [](int64_t q, int64_t kv) { return q >= kv; }, true});
+  for (int w : {1, 7, 64, 100})
+    v.push_back({"window" + std::to_string(w), q >= kv && q - kv < w,
+                 [w](int64_t q, int64_t kv) { return q >= kv && q - kv < w; }, true});
+  v.push_back({"window-symmetric", Halide::cast<int>(Halide::abs(q - kv)) <= 20,
+               [](int64_t q, int64_t kv) { return std::abs(q - kv) <= 20; }, false});
+  for (int p : {1, 37, 128})
+    v.push_back({"prefix" + std::to_string(p), kv < p || q >= kv,
+                 [p](int64_t q, int64_t kv) { return kv < p || q >= kv; }, true, p});
+  for (int c : {16, 50})
+    v.push_back({"chunked" + std::to_string(c), q / c == kv / c && q >= kv,
+                 [c](int64_t q, int64_t kv) { return ediv(q, c) == ediv(kv, c) && q >= kv; }, false});
+  for (int d : {2, 3})
+    v.push_back({"dilated" + std::to_string(d), (q - kv) % d == 0 && q >= kv,
+                 [d](int64_t q, int64_t kv) { return emod(q - kv, d) == 0 && q >= kv; }, false});
+  {
+    const int w = 16, kw = 5, kh = 3, hgt = 16;
+    auto cl = [](HExpr x, int lo, int hi) { return Halide::clamp(x, lo, hi); };
+    HExpr qx = q % w, qy = q / w, kx = kv % w, ky = kv / w;
+    HExpr cx = cl(qx, kw / 2, w - 1 - kw / 2), cy = cl(qy, kh / 2, hgt - 1 - kh / 2);
+    HExpr m = Halide::cast<int>(Halide::abs(cx - kx)) <= kw / 2 && Halide::cast<int>(Halide::abs(cy - ky)) <= kh / 2;
+    v.push_back({"natten", m,
+                 [=](int64_t q, int64_t kv) {
+                   int64_t cx = std::clamp<int64_t>(emod(q, w), kw / 2, w - 1 - kw / 2);
+                   int64_t cy = std::clamp<int64_t>(ediv(q, w), kh / 2, hgt - 1 - kh / 2);
+                   return std::abs(cx - emod(kv, w)) <= kw / 2 && std::abs(cy - ediv(kv, w)) <= kh / 2;
+                 },
+                 false});
+  }
+  v.push_back({"none", Halide::Internal::const_true(), [](int64_t, int64_t) { return true; }, true});
+  v.push_back({"nothing", Halide::Internal::const_false(), [](int64_t, int64_t) { return false; }, true});
+  return v;
+}
+
 }  // namespace
 
-BOOST_AUTO_TEST_CASE(print_causal) {
-  for (HExpr m : {Q() >= KV(), Q() >= KV() && Q() - KV() < 256, KV() < 2048 || Q() >= KV(), Q() / 512 == KV() / 512,
-                 (Q() - KV()) % 4 == 0 && Q() >= KV()}) {
-    auto plan = plan_tiles(make_ir(m), {64, 64});
-    std::cout << print_tile_plan(*plan);
+BOOST_AUTO_TEST_CASE(index_only_masks_brute_force) {
+  std::mt19937 rng(7);
+  for (const IndexCase& c : index_cases()) {
+    for (int iter = 0; iter < 6; ++iter) {
+      const int bq = kBlocks[rng() % 9], bk = kBlocks[rng() % 9];
+      auto plan = plan_tiles(make_ir(c.mask), {bq, bk});
+      BOOST_TEST(plan->index_only);
+      const bool exact = c.exact && bq == bk && c.align % bk == 0;
+      if (exact) BOOST_TEST(plan->ranges_exact, c.name << " closed form not exact");
+      for (int sizes = 0; sizes < 3; ++sizes) {
+        TilePlanInputs in;
+        in.q_len = 1 + rng() % 300;
+        in.kv_len = sizes == 0 ? in.q_len : 1 + rng() % 300;
+        const Grids g = plan_both(*plan, in);
+        check_grid(g.closed, c.oracle, c.name + " (closed form)");
+        check_grid(g.refined, c.oracle, c.name + " (per tile)");
+        check_grid(plan_tile_grid(tile_plan_program(*plan), in), c.oracle, c.name);
+        check_closed_within_refined(g, c.name, exact);
+        // The element program agrees with the oracle.
+        const auto m = eval_element_mask(tile_plan_program(*plan), in, 0, std::min<int64_t>(in.q_len, 40), 0,
+                                         std::min<int64_t>(in.kv_len, 40));
+        for (int64_t i = 0; i < std::min<int64_t>(in.q_len, 40); ++i)
+          for (int64_t j = 0; j < std::min<int64_t>(in.kv_len, 40); ++j)
+            if (m[i * std::min<int64_t>(in.kv_len, 40) + j] != c.oracle(i, j))
+              BOOST_ERROR(c.name << ": element mask wrong at (" << i << ", " << j << ")");
+      }
+    }
   }
-  BufferArg doc = buffer_arg("doc", ElemType::I32);
-  KernelIR ir = make_ir(doc.load(Q()) == doc.load(KV()) && Q() >= KV());
-  ir.args.push_back(doc.arg);
-  std::cout << print_tile_plan(*plan_tiles(ir, {64, 64}));
+}
+
+BOOST_AUTO_TEST_CASE(closed_forms_are_tight) {
+  // Causal 64x64: kv tiles [0, qt) full, qt partial, nothing else.
+  auto plan = plan_tiles(make_ir(Q() >= KV()), {64, 64});
+  TilePlanInputs in;
+  in.q_len = in.kv_len = 64 * 10;
+  const TileGrid g = plan_tile_grid(tile_plan_program(*plan), in);
+  for (int64_t qt = 0; qt < 10; ++qt)
+    for (int64_t kt = 0; kt < 10; ++kt)
+      BOOST_TEST((g.at(qt, kt) == (kt < qt ? TileKind::Full : kt == qt ? TileKind::Partial : TileKind::Empty)));
+  BOOST_TEST(g.count(TileKind::Full) == 45);
+  BOOST_TEST(g.count(TileKind::Partial) == 10);
+  const MaskDensity d = mask_density(tile_plan_program(*plan), in, g);
+  BOOST_TEST(d.exact);
+  BOOST_TEST(d.density == (640.0 * 641 / 2) / (640.0 * 640), boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(!print_tile_plan(*plan).empty());
+}
+
+BOOST_AUTO_TEST_CASE(scalar_arguments) {
+  KernelArg off = scalar_arg("off");
+  KernelIR ir = make_ir(Q() + scalar_var(off) >= KV() && KV() + 40 > Q());
+  ir.args.push_back(off);
+  std::mt19937 rng(3);
+  for (int iter = 0; iter < 8; ++iter) {
+    const int bq = kBlocks[rng() % 9], bk = kBlocks[rng() % 9];
+    auto plan = plan_tiles(ir, {bq, bk});
+    for (int o : {-30, 0, 5, 77}) {
+      TilePlanInputs in;
+      in.q_len = 1 + rng() % 200;
+      in.kv_len = 1 + rng() % 200;
+      in.scalars["off"] = o;
+      const Grids g = plan_both(*plan, in);
+      Oracle oracle = [o](int64_t q, int64_t kv) { return q + o >= kv && kv + 40 > q; };
+      check_grid(g.closed, oracle, "offset (closed)");
+      check_grid(g.refined, oracle, "offset (per tile)");
+      check_closed_within_refined(g, "offset", false);
+    }
+  }
+  TilePlanInputs missing;
+  missing.q_len = missing.kv_len = 10;
+  BOOST_CHECK_THROW(plan_tile_grid(tile_plan_program(*plan_tiles(ir)), missing), std::invalid_argument);
+}
+
+namespace {
+
+// Sorted document ids in runs of random length, or unsorted small ids.
+std::vector<int32_t> random_docs(std::mt19937& rng, int64_t n, bool sorted) {
+  std::vector<int32_t> d(n);
+  int32_t id = 0;
+  int64_t left = 1 + rng() % 60;
+  for (int64_t i = 0; i < n; ++i) {
+    if (sorted) {
+      if (left-- == 0) {
+        ++id;
+        left = rng() % 60;
+      }
+      d[i] = id;
+    } else {
+      d[i] = static_cast<int32_t>(rng() % 3);
+    }
+  }
+  return d;
+}
+
+TileBuffer view(const std::vector<int32_t>& v) { return {TileBuffer::Elem::I32, v.data(), {static_cast<int64_t>(v.size())}}; }
+TileBuffer view(const std::vector<uint8_t>& v) { return {TileBuffer::Elem::U8, v.data(), {static_cast<int64_t>(v.size())}}; }
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(documents_and_global_tokens) {
+  BufferArg doc = buffer_arg("doc", ElemType::I32), start = buffer_arg("start", ElemType::I32),
+            global = buffer_arg("global", ElemType::Bool);
+  HExpr q = Q(), kv = KV();
+  HExpr same = doc.load(q) == doc.load(kv);
+  HExpr rel_causal = q - start.load(doc.load(q)) >= kv - start.load(doc.load(kv));
+  struct BufferCase {
+    std::string name;
+    HExpr mask;
+  };
+  std::vector<BufferCase> cases = {
+      {"documents", same},
+      {"documents-causal", same && q >= kv},
+      {"packed-relative", same && rel_causal},
+      {"global-tokens", global.load(kv) != 0 || global.load(q) != 0 || q >= kv},
+      {"documents-window", q >= kv && q - kv < 100 && same},
+  };
+  std::mt19937 rng(11);
+  for (const BufferCase& c : cases) {
+    KernelIR ir = make_ir(c.mask);
+    ir.args = {doc.arg, start.arg, global.arg};
+    for (int iter = 0; iter < 8; ++iter) {
+      const int bq = kBlocks[rng() % 9], bk = kBlocks[rng() % 9];
+      auto plan = plan_tiles(ir, {bq, bk});
+      BOOST_TEST(!plan->index_only);
+      const int64_t lq = 1 + rng() % 300, lkv = iter % 2 ? lq : 1 + rng() % 300, n = std::max(lq, lkv);
+      std::vector<int32_t> docs = random_docs(rng, n, iter % 4 != 3);
+      std::vector<int32_t> starts(n + 1, 0);
+      for (int64_t i = n - 1; i >= 0; --i) starts[docs[i]] = static_cast<int32_t>(i);
+      std::vector<uint8_t> glob(n);
+      for (auto& g : glob) g = rng() % 17 == 0;
+      TilePlanInputs in;
+      in.q_len = lq;
+      in.kv_len = lkv;
+      in.buffers = {{"doc", view(docs)}, {"start", view(starts)}, {"global", view(glob)}};
+      const TilePlanProgram& prog = tile_plan_program(*plan);
+      const auto m = eval_element_mask(prog, in, 0, lq, 0, lkv);
+      Oracle oracle = [&](int64_t q, int64_t kv) { return m[q * lkv + kv] != 0; };
+      // The element program itself against a direct computation.
+      for (int64_t i = 0; i < lq; ++i)
+        for (int64_t j = 0; j < lkv; ++j) {
+          const bool s = docs[i] == docs[j], rc = i - starts[docs[i]] >= j - starts[docs[j]];
+          bool want = s;
+          if (c.name == "documents-causal") want = s && i >= j;
+          if (c.name == "packed-relative") want = s && rc;
+          if (c.name == "global-tokens") want = glob[j] || glob[i] || i >= j;
+          if (c.name == "documents-window") want = s && i >= j && i - j < 100;
+          if (oracle(i, j) != want) {
+            BOOST_ERROR(c.name << ": element mask wrong at (" << i << ", " << j << ")");
+            i = lq;
+            break;
+          }
+        }
+      const TileGrid g = plan_tile_grid(prog, in);
+      check_grid(g, oracle, c.name);
+      if (iter % 4 != 3 && c.name == "documents" && bq >= 8 && bk >= 8)
+        BOOST_TEST(g.count(TileKind::Full) > 0, c.name << ": sorted documents give full tiles");
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(per_head_masks) {
+  BufferArg win = buffer_arg("win", ElemType::I32);
+  HExpr h = index_var(IndexVar::H);
+  KernelIR ir = make_ir(Q() >= KV() && Q() - KV() < win.load(h));
+  ir.args = {win.arg};
+  std::vector<int32_t> wins = {1, 30, 200, 5};
+  std::mt19937 rng(5);
+  for (int iter = 0; iter < 6; ++iter) {
+    auto plan = plan_tiles(ir, {kBlocks[rng() % 9], kBlocks[rng() % 9]});
+    TilePlanInputs in;
+    in.q_len = 1 + rng() % 250;
+    in.kv_len = 1 + rng() % 250;
+    in.buffers = {{"win", view(wins)}};
+    for (int hh = 0; hh < 4; ++hh) {
+      in.h_lo = in.h_hi = hh;
+      const int64_t w = wins[hh];
+      check_grid(plan_tile_grid(tile_plan_program(*plan), in),
+                 [w](int64_t q, int64_t kv) { return q >= kv && q - kv < w; }, "per head " + std::to_string(hh));
+    }
+    in.h_lo = 0;  // one plan for every head: Empty/Full must hold for all of them
+    in.h_hi = 3;
+    check_grid(plan_tile_grid(tile_plan_program(*plan), in), [&](int64_t q, int64_t kv) {
+      return q >= kv && q - kv < 1;  // Full must hold for the narrowest head...
+    }, "all heads (full)");
+    const TileGrid all = plan_tile_grid(tile_plan_program(*plan), in);
+    for (int64_t qt = 0; qt < all.q_tiles; ++qt)
+      for (int64_t kt = 0; kt < all.kv_tiles; ++kt)
+        if (all.at(qt, kt) == TileKind::Empty)  // ...and Empty for the widest
+          for (int64_t q = qt * all.block_q; q < std::min<int64_t>((qt + 1) * all.block_q, in.q_len); ++q)
+            for (int64_t kv = kt * all.block_kv; kv < std::min<int64_t>((kt + 1) * all.block_kv, in.kv_len); ++kv)
+              if (q >= kv && q - kv < 200) BOOST_ERROR("all heads: empty tile with an allowed element");
+  }
 }
