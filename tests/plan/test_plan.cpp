@@ -6,6 +6,7 @@
 #include <functional>
 #include <iostream>
 #include <random>
+#include <sstream>
 
 #include "codegen/KernelIR.h"
 #include "codegen/PlanTiles.h"
@@ -352,5 +353,143 @@ BOOST_AUTO_TEST_CASE(per_head_masks) {
           for (int64_t q = qt * all.block_q; q < std::min<int64_t>((qt + 1) * all.block_q, in.q_len); ++q)
             for (int64_t kv = kt * all.block_kv; kv < std::min<int64_t>((kt + 1) * all.block_kv, in.kv_len); ++kv)
               if (q >= kv && q - kv < 200) BOOST_ERROR("all heads: empty tile with an allowed element");
+  }
+}
+
+namespace {
+
+// Random masks: comparisons of random integer terms over q, kv and constants, combined with
+// && || !. Terms use + - * by a constant, Euclidean / and % (any nonzero divisor), min, max, select.
+class RandomMask {
+ public:
+  explicit RandomMask(uint32_t seed) : rng_(seed) {}
+  HExpr mask(int depth) {
+    const int k = depth <= 0 ? 0 : static_cast<int>(rng_() % 5);
+    if (k == 1) return mask(depth - 1) && mask(depth - 1);
+    if (k == 2) return mask(depth - 1) || mask(depth - 1);
+    if (k == 3) return !mask(depth - 1);
+    HExpr a = term(2), b = term(2);
+    switch (rng_() % 6) {
+      case 0: return a < b;
+      case 1: return a <= b;
+      case 2: return a == b;
+      case 3: return a != b;
+      case 4: return a > b;
+      default: return a >= b;
+    }
+  }
+
+ private:
+  int small() { return static_cast<int>(rng_() % 130) - 40; }
+  int divisor() {
+    int d = static_cast<int>(rng_() % 70) - 10;
+    return d == 0 ? 7 : d;
+  }
+  HExpr term(int depth) {
+    const int k = depth <= 0 ? static_cast<int>(rng_() % 3) : static_cast<int>(rng_() % 11);
+    switch (k) {
+      case 0: return Q();
+      case 1: return KV();
+      case 2: return small();
+      case 3: return term(depth - 1) + term(depth - 1);
+      case 4: return term(depth - 1) - term(depth - 1);
+      case 5: return term(depth - 1) * static_cast<int>(rng_() % 5 - 2);
+      case 6: return term(depth - 1) / divisor();
+      case 7: return term(depth - 1) % divisor();
+      case 8: return Halide::min(term(depth - 1), term(depth - 1));
+      case 9: return Halide::max(term(depth - 1), term(depth - 1));
+      default: return Halide::select(term(depth - 1) < term(depth - 1), term(depth - 1), term(depth - 1));
+    }
+  }
+  std::mt19937 rng_;
+};
+
+// A direct interpreter of the fuzzed IR (independent of tile programs): the oracle.
+int64_t eval_ir(const HExpr& e, int64_t q, int64_t kv) {
+  using namespace Halide::Internal;
+  auto ev = [&](const HExpr& x) { return eval_ir(x, q, kv); };
+  if (const auto* n = e.as<IntImm>()) return n->value;
+  if (const auto* n = e.as<UIntImm>()) return static_cast<int64_t>(n->value);
+  if (const auto* n = e.as<Variable>()) return n->name == "q" ? q : kv;
+  if (const auto* n = e.as<Add>()) return ev(n->a) + ev(n->b);
+  if (const auto* n = e.as<Sub>()) return ev(n->a) - ev(n->b);
+  if (const auto* n = e.as<Mul>()) return ev(n->a) * ev(n->b);
+  if (const auto* n = e.as<Div>()) return ediv(ev(n->a), ev(n->b));
+  if (const auto* n = e.as<Mod>()) return emod(ev(n->a), ev(n->b));
+  if (const auto* n = e.as<Min>()) return std::min(ev(n->a), ev(n->b));
+  if (const auto* n = e.as<Max>()) return std::max(ev(n->a), ev(n->b));
+  if (const auto* n = e.as<EQ>()) return ev(n->a) == ev(n->b);
+  if (const auto* n = e.as<NE>()) return ev(n->a) != ev(n->b);
+  if (const auto* n = e.as<LT>()) return ev(n->a) < ev(n->b);
+  if (const auto* n = e.as<LE>()) return ev(n->a) <= ev(n->b);
+  if (const auto* n = e.as<GT>()) return ev(n->a) > ev(n->b);
+  if (const auto* n = e.as<GE>()) return ev(n->a) >= ev(n->b);
+  if (const auto* n = e.as<And>()) return ev(n->a) && ev(n->b);
+  if (const auto* n = e.as<Or>()) return ev(n->a) || ev(n->b);
+  if (const auto* n = e.as<Not>()) return !ev(n->a);
+  if (const auto* n = e.as<Select>()) return ev(n->condition) ? ev(n->true_value) : ev(n->false_value);
+  BOOST_FAIL("unexpected node in fuzzed mask");
+  return 0;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(random_mask_fuzz) {
+  std::mt19937 rng(2024);
+  int partial = 0, decided = 0;
+  for (int i = 0; i < 300; ++i) {
+    RandomMask gen(rng());
+    const HExpr m = gen.mask(1 + i % 3);
+    std::ostringstream os;
+    os << m;
+    BOOST_TEST_CONTEXT("mask " << i << ": " << os.str()) {
+      const int bq = kBlocks[rng() % 9], bk = kBlocks[rng() % 9];
+      auto plan = plan_tiles(make_ir(m), {bq, bk});
+      TilePlanInputs in;
+      in.q_len = 1 + rng() % 160;
+      in.kv_len = 1 + rng() % 160;
+      Oracle oracle = [&](int64_t q, int64_t kv) { return eval_ir(m, q, kv) != 0; };
+      const Grids g = plan_both(*plan, in);
+      check_grid(g.closed, oracle, "fuzz (closed form)");
+      check_grid(g.refined, oracle, "fuzz (per tile)");
+      check_closed_within_refined(g, "fuzz", false);
+      const auto em = eval_element_mask(tile_plan_program(*plan), in, 0, in.q_len, 0, in.kv_len);
+      for (int64_t q = 0; q < in.q_len; ++q)
+        for (int64_t kv = 0; kv < in.kv_len; ++kv)
+          if ((em[q * in.kv_len + kv] != 0) != oracle(q, kv)) {
+            BOOST_ERROR("element program disagrees at (" << q << ", " << kv << ")");
+            q = in.q_len;
+            break;
+          }
+      partial += static_cast<int>(g.refined.count(TileKind::Partial));
+      decided += static_cast<int>(g.refined.count(TileKind::Full) + g.refined.count(TileKind::Empty));
+    }
+  }
+  std::cout << "fuzz: " << decided << " tiles decided, " << partial << " partial\n";
+}
+
+BOOST_AUTO_TEST_CASE(million_token_plans) {
+  // Timing only (printed, not asserted): a closed-form plan at 1M tokens needs no per-tile work.
+  struct Case {
+    const char* name;
+    HExpr mask;
+  };
+  HExpr q = Q(), kv = KV();
+  for (const Case& c : {Case{"causal", q >= kv}, Case{"sliding 4096", q >= kv && q - kv < 4096},
+                        Case{"prefix 2048", kv < 2048 || q >= kv}, Case{"chunked 8192", q / 8192 == kv / 8192}}) {
+    const auto t0 = std::chrono::steady_clock::now();
+    auto plan = plan_tiles(make_ir(c.mask), {64, 64});
+    const auto t1 = std::chrono::steady_clock::now();
+    TilePlanInputs in;
+    in.q_len = in.kv_len = 1 << 20;
+    const TileGrid g = plan_tile_grid(tile_plan_program(*plan), in);
+    const auto t2 = std::chrono::steady_clock::now();
+    const MaskDensity d = mask_density(tile_plan_program(*plan), in, g);
+    const auto t3 = std::chrono::steady_clock::now();
+    auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
+    std::cout << "1M " << c.name << ": plan_tiles " << ms(t0, t1) << " ms, grid " << ms(t1, t2) << " ms, density "
+              << d.density << (d.exact ? " (exact) " : " (estimated) ") << ms(t2, t3) << " ms; full "
+              << g.count(TileKind::Full) << ", partial " << g.count(TileKind::Partial) << "\n";
+    BOOST_TEST(g.q_tiles == 16384);
   }
 }
