@@ -10,6 +10,7 @@
 // load's index range, evaluated at run time by runtime/TilePlanner.
 #include "codegen/PlanTiles.h"
 
+#include <set>
 #include <sstream>
 
 #include "codegen/KernelIR.h"
@@ -28,8 +29,9 @@ Halide::Expr int_var(const std::string& name) { return Variable::make(Int(32), n
 bool is_int(const Halide::Type& t) { return (t.is_int() || t.is_uint()) && t.bits() > 1; }
 
 // Rewrites that give the bounds machinery something to work with: equalities become two
-// inequalities (and_condition_over_domain gives up on ==), and `x % c` gets the exact
-// `x - (x / c) * c` clamped to [0, c-1], which is tight when a tile stays inside one period.
+// inequalities (and_condition_over_domain gives up on ==), `x % c` gets the exact
+// `x - (x / c) * c` clamped to [0, c-1], which is tight when a tile stays inside one period, and
+// int32(abs(x)) becomes max(x, -x).
 class CanonicalizeForBounds : public IRMutator {
   using IRMutator::visit;
   Halide::Expr visit(const EQ* op) override {
@@ -41,6 +43,15 @@ class CanonicalizeForBounds : public IRMutator {
     if (!is_int(op->a.type())) return IRMutator::visit(op);
     Halide::Expr a = mutate(op->a), b = mutate(op->b);
     return a < b || b < a;
+  }
+  // int32(abs(x)) (what `abs` of an int lowers to): Halide bounds the unsigned abs, then gives
+  // up on the cast back; max(x, -x) is the same value and bounds well.
+  Halide::Expr visit(const Cast* op) override {
+    const Call* c = op->value.as<Call>();
+    if (!op->type.is_int() || !c || !c->is_intrinsic(Call::abs) || c->args[0].type() != op->type)
+      return IRMutator::visit(op);
+    Halide::Expr x = mutate(c->args[0]);
+    return max(x, make_zero(op->type) - x);
   }
   Halide::Expr visit(const Mod* op) override {
     const int64_t* c = as_const_int(op->b);
@@ -78,21 +89,23 @@ class ReplaceLoads : public IRMutator {
 
 class FindLoads : public IRVisitor {
  public:
-  bool found = false;
+  std::set<std::string> buffers;
 
  private:
   using IRVisitor::visit;
   void visit(const Call* op) override {
-    if (op->call_type == Call::Image) found = true;
+    if (op->call_type == Call::Image) buffers.insert(op->name);
     IRVisitor::visit(op);
   }
 };
 
-bool reads_buffer(const Halide::Expr& e) {
+std::set<std::string> buffers_read(const Halide::Expr& e) {
   FindLoads f;
   e.accept(&f);
-  return f.found;
+  return f.buffers;
 }
+
+bool reads_buffer(const Halide::Expr& e) { return !buffers_read(e).empty(); }
 
 // The top-level conjuncts of `e`.
 void conjuncts(const Halide::Expr& e, std::vector<Halide::Expr>& out) {
@@ -224,9 +237,10 @@ std::shared_ptr<const TilePlan> plan_tiles(const KernelIR& ir, const PlanTilesOp
 
   // The arguments the mask reads, in declaration order.
   std::vector<std::string> scalars, buffers;
+  const std::set<std::string> read = buffers_read(p.mask);
   for (const KernelArg& a : ir.args) {
     if (a.kind == KernelArg::Kind::Scalar && uses_var(p.mask, a.name)) scalars.push_back(a.name);
-    if (a.kind == KernelArg::Kind::Buffer) buffers.push_back(a.name);
+    if (a.kind == KernelArg::Kind::Buffer && read.count(a.name)) buffers.push_back(a.name);
   }
 
   // Per-tile conditions over the tile's bounds, loads replaced by bounded variables.
