@@ -197,7 +197,9 @@ bool ranges_look_exact(const TilePlanProgram& prog) {
   refined.ranges_exact = false;
   const int64_t bq = prog.block_q, bk = prog.block_kv;
   const int64_t sizes[][2] = {{bq * 37 + 5, bk * 37 + 5}, {bq * 20, bk * 45 + 1}, {bq * 45 + 3, bk * 20}};
-  for (double s : {0.0, 1.0, 100.0, 1000.0})
+  const std::vector<double> scalar_samples =
+      prog.scalars.empty() ? std::vector<double>{0.0} : std::vector<double>{0.0, 1.0, 100.0, 1000.0};
+  for (double s : scalar_samples)
     for (const auto& sz : sizes) {
       TilePlanInputs in;
       in.q_len = sz[0];
@@ -209,7 +211,6 @@ bool ranges_look_exact(const TilePlanProgram& prog) {
       for (size_t i = 0; i < a.runs.size(); ++i)
         if (a.runs[i].begin != b.runs[i].begin || a.runs[i].end != b.runs[i].end || a.runs[i].kind != b.runs[i].kind)
           return false;
-      if (prog.scalars.empty()) break;
     }
   return true;
 }

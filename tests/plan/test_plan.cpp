@@ -3,6 +3,9 @@
 #include <boost/test/unit_test.hpp>
 
 #include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <iostream>
 #include <random>
@@ -166,7 +169,7 @@ std::vector<IndexCase> index_cases() {
 BOOST_AUTO_TEST_CASE(index_only_masks_brute_force) {
   std::mt19937 rng(7);
   for (const IndexCase& c : index_cases()) {
-    for (int iter = 0; iter < 6; ++iter) {
+    for (int iter = 0; iter < 16; ++iter) {
       const int bq = kBlocks[rng() % 9], bk = kBlocks[rng() % 9];
       auto plan = plan_tiles(make_ir(c.mask), {bq, bk});
       BOOST_TEST(plan->index_only);
@@ -282,7 +285,7 @@ BOOST_AUTO_TEST_CASE(documents_and_global_tokens) {
   for (const BufferCase& c : cases) {
     KernelIR ir = make_ir(c.mask);
     ir.args = {doc.arg, start.arg, global.arg};
-    for (int iter = 0; iter < 8; ++iter) {
+    for (int iter = 0; iter < 24; ++iter) {
       const int bq = kBlocks[rng() % 9], bk = kBlocks[rng() % 9];
       auto plan = plan_tiles(ir, {bq, bk});
       BOOST_TEST(!plan->index_only);
@@ -437,7 +440,7 @@ int64_t eval_ir(const HExpr& e, int64_t q, int64_t kv) {
 BOOST_AUTO_TEST_CASE(random_mask_fuzz) {
   std::mt19937 rng(2024);
   int partial = 0, decided = 0;
-  for (int i = 0; i < 300; ++i) {
+  for (int i = 0; i < 1500; ++i) {
     RandomMask gen(rng());
     const HExpr m = gen.mask(1 + i % 3);
     std::ostringstream os;
@@ -492,4 +495,51 @@ BOOST_AUTO_TEST_CASE(million_token_plans) {
               << g.count(TileKind::Full) << ", partial " << g.count(TileKind::Partial) << "\n";
     BOOST_TEST(g.q_tiles == 16384);
   }
+}
+
+namespace {
+
+std::string run_attnc(const std::string& args, int& rc) {
+  const std::string out = (std::filesystem::temp_directory_path() / "attnc_plan_test.out").string();
+  rc = std::system((std::string(ATTNC_BINARY) + " " + args + " > " + out + " 2>&1").c_str());
+  std::ifstream in(out);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(mask_command) {
+  const auto dir = std::filesystem::temp_directory_path() / "attnc_plan_test";
+  std::filesystem::create_directories(dir);
+  const std::string src = (dir / "m.attn").string(), png = (dir / "sw.png").string(), svg = (dir / "sw.svg").string();
+  std::ofstream(src) << "import std.masks;\n"
+                        "mask sliding(window: int) = causal && q - kv < window;\n"
+                        "kernel sw { mask = sliding(4096); }\n"
+                        "kernel docs(doc: tensor<i32>[len]) { mask = doc[q] == doc[kv] && causal; }\n";
+  int rc = 0;
+  std::string out = run_attnc("mask " + src + " sw --len 1048576 --png " + png + " --svg " + svg, rc);
+  BOOST_TEST(rc == 0, out);
+  BOOST_TEST(out.find("16384 x 16384") != std::string::npos, out);
+  BOOST_TEST(out.find("full     1030176") != std::string::npos, out);
+  BOOST_TEST(out.find("closed form") != std::string::npos, out);
+  std::ifstream p(png, std::ios::binary);
+  char sig[8] = {};
+  p.read(sig, 8);
+  BOOST_TEST(std::string(sig + 1, 3) == "PNG");
+  BOOST_TEST(std::filesystem::file_size(svg) > 100u);
+
+  out = run_attnc("mask " + src + " sw --len 300 --len-kv 200 --block 16,32", rc);
+  BOOST_TEST(rc == 0, out);
+  BOOST_TEST(out.find("(exact") != std::string::npos, out);
+
+  out = run_attnc("mask " + src + " docs --len 100", rc);
+  BOOST_TEST(rc != 0);
+  BOOST_TEST(out.find("buffer 'doc'") != std::string::npos, out);
+
+  out = run_attnc("dump --stage=plan " + src + " sw", rc);
+  BOOST_TEST(rc == 0, out);
+  BOOST_TEST(out.find("key tiles of query tile qt") != std::string::npos, out);
+  std::filesystem::remove_all(dir);
 }
