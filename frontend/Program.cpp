@@ -34,6 +34,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
+constexpr uintmax_t kMaxSourceBytes = 64u << 20;
+
 class ModuleLoader {
  public:
   ModuleLoader(Program& p, const LoadOptions& o) : program_(p), options_(o) {}
@@ -100,8 +102,9 @@ class ModuleLoader {
       text = it->second;
       return true;
     }
+    // Only regular files, and not huge ones: an import of a device or a FIFO must not hang.
     std::error_code ec;
-    if (fs::is_directory(path, ec)) return false;
+    if (!fs::is_regular_file(path, ec) || fs::file_size(path, ec) > kMaxSourceBytes) return false;
     std::ifstream in(path, std::ios::binary);
     if (!in) return false;
     std::stringstream ss;
@@ -134,7 +137,7 @@ std::unique_ptr<Program> load_program(const std::string& path, const LoadOptions
   } else {
     std::error_code ec;
     std::ifstream in(path, std::ios::binary);
-    if (!in || std::filesystem::is_directory(path, ec)) {
+    if (!in || !std::filesystem::is_regular_file(path, ec) || std::filesystem::file_size(path, ec) > kMaxSourceBytes) {
       auto program = std::make_unique<Program>();
       FileId f = program->sources.add(path, "");
       program->diags.error({f, 0, 0}, "cannot open '" + path + "'");

@@ -3,11 +3,14 @@
 grammar Attn;
 
 @lexer::members {
-  // `//` is floor division after an operand and a comment everywhere else.
-  // The lexer remembers the last token on the default channel to tell the two apart.
+  // `//` is floor division after an operand on the same line, and a comment everywhere else
+  // (always at the start of a line). The lexer remembers the last token on the default channel
+  // and whether a line break came after it.
   size_t lastSignificant_ = 0;
+  bool atLineStart_ = true;
 
   bool commentAllowed() const {
+    if (atLineStart_) return true;
     switch (lastSignificant_) {
       case ID: case SCORE: case INT: case FLOAT: case RPAREN: case RBRACK: case TRUE: case FALSE: case INF:
         return false;
@@ -18,7 +21,12 @@ grammar Attn;
 
   std::unique_ptr<antlr4::Token> nextToken() override {
     auto token = antlr4::Lexer::nextToken();
-    if (token->getChannel() == antlr4::Token::DEFAULT_CHANNEL) lastSignificant_ = token->getType();
+    if (token->getType() == WS) {
+      if (token->getText().find('\n') != std::string::npos) atLineStart_ = true;
+    } else if (token->getChannel() == antlr4::Token::DEFAULT_CHANNEL) {
+      lastSignificant_ = token->getType();
+      atLineStart_ = false;
+    }
     return token;
   }
 }
