@@ -101,11 +101,27 @@ class TileClassifier {
 
   TileKind classify(int64_t kt) {
     for (size_t j = 0; j < kv_ops_.size(); ++j) regs_[kv_ops_[j]] = table_[kt * kv_ops_.size() + j];
+    return finish();
+  }
+
+  /// Classifies key tiles [k0, k1) of the current query tile as one box: Empty or Full then
+  /// holds for each of them (a condition proven over a box holds over its parts).
+  TileKind classify_range(int64_t k0, int64_t k1) {
+    inputs_[2] = static_cast<double>(k0 * plan_.block_kv);
+    inputs_[3] = static_cast<double>(std::min(k1 * plan_.block_kv, in_.kv_len) - 1);
+    prog_.run(regs_.data(), inputs_.data(), &buffers_, 2);
+    return finish();
+  }
+
+ private:
+  TileKind finish() {
     prog_.run(regs_.data(), inputs_.data(), &buffers_, 3);
     if (regs_[prog_.outputs[0]] != 0) return TileKind::Empty;
     if (regs_[prog_.outputs[1]] != 0) return TileKind::Full;
     return TileKind::Partial;
   }
+
+ public:
 
  private:
   const TilePlanProgram& plan_;
@@ -137,6 +153,22 @@ class ElementMask {
   std::vector<BufferRanges> buffers_;
   std::vector<double> x_, regs_;
 };
+
+// Classifies key tiles [k0, k1) of the current query tile by bisection: a span proven Empty or
+// Full as a whole is not split further, so long uniform stretches (documents, bands) cost
+// O(log(kv_tiles)) box tests instead of one test per tile. Small spans go tile by tile.
+void refine_span(TileGrid& g, TileClassifier& tiles, int64_t k0, int64_t k1, int64_t row_start) {
+  if (k0 >= k1) return;
+  if (k1 - k0 <= 4) {
+    for (int64_t kt = k0; kt < k1; ++kt) push_run(g, kt, kt + 1, tiles.classify(kt), row_start);
+    return;
+  }
+  const TileKind k = tiles.classify_range(k0, k1);
+  if (k != TileKind::Partial) return push_run(g, k0, k1, k, row_start);
+  const int64_t mid = k0 + (k1 - k0) / 2;
+  refine_span(g, tiles, k0, mid, row_start);
+  refine_span(g, tiles, mid, k1, row_start);
+}
 
 }  // namespace
 
@@ -197,9 +229,9 @@ TileGrid plan_tile_grid(const TilePlanProgram& plan, const TilePlanInputs& in) {
       continue;
     }
     tiles->set_query_tile(qt);
-    for (int64_t kt = L; kt < FL; ++kt) push_run(g, kt, kt + 1, tiles->classify(kt), row_start);
+    refine_span(g, *tiles, L, FL, row_start);
     push_run(g, FL, FH, TileKind::Full, row_start);
-    for (int64_t kt = FH; kt < H; ++kt) push_run(g, kt, kt + 1, tiles->classify(kt), row_start);
+    refine_span(g, *tiles, FH, H, row_start);
   }
   g.row_begin.push_back(static_cast<int64_t>(g.runs.size()));
   return g;
