@@ -495,6 +495,24 @@ BOOST_AUTO_TEST_CASE(million_token_plans) {
               << g.count(TileKind::Full) << ", partial " << g.count(TileKind::Partial) << "\n";
     BOOST_TEST(g.q_tiles == 16384);
   }
+  // The run-time planner on sorted documents (runs of 100..30000 tokens), causal.
+  BufferArg doc = buffer_arg("doc", ElemType::I32);
+  KernelIR ir = make_ir(doc.load(q) == doc.load(kv) && q >= kv);
+  ir.args = {doc.arg};
+  std::mt19937 rng(1);
+  std::vector<int32_t> docs(1 << 20);
+  for (size_t i = 0, id = 0; i < docs.size(); ++id)
+    for (size_t n = 100 + rng() % 30000; n-- && i < docs.size();) docs[i++] = static_cast<int32_t>(id);
+  const auto t0 = std::chrono::steady_clock::now();
+  auto plan = plan_tiles(ir, {64, 64});
+  TilePlanInputs in;
+  in.q_len = in.kv_len = 1 << 20;
+  in.buffers = {{"doc", view(docs)}};
+  const TileGrid g = plan_tile_grid(tile_plan_program(*plan), in);
+  const auto t1 = std::chrono::steady_clock::now();
+  std::cout << "1M documents (run-time planner): " << std::chrono::duration<double, std::milli>(t1 - t0).count()
+            << " ms; full " << g.count(TileKind::Full) << ", partial " << g.count(TileKind::Partial) << "\n";
+  BOOST_TEST(g.count(TileKind::Full) > 0);
 }
 
 namespace {
