@@ -254,9 +254,10 @@ int run_mask_command(const MaskCommandOptions& o) {
     std::cout << "  empty    " << empty << " (" << percent(empty, total) << ")\n";
     char dens[64];
     std::snprintf(dens, sizeof dens, "%.6g", d.density);
-    std::cout << "density " << dens
-              << (d.exact ? " (exact: partial tiles counted element by element)"
-                          : " (estimated: partial tiles sampled at " + std::to_string(d.samples) + " elements)")
+    std::cout << "density " << (d.lower_bound ? ">= " : "") << dens
+              << (d.lower_bound ? " (full tiles only: " + prog.element_error + ")"
+                  : d.exact     ? " (exact: partial tiles counted element by element)"
+                                : " (estimated: partial tiles sampled at " + std::to_string(d.samples) + " elements)")
               << "\n";
     std::cout << "plan: "
               << (prog.index_only ? (prog.ranges_exact ? "closed form" : "closed form, partial runs refined per tile")
@@ -265,7 +266,9 @@ int run_mask_command(const MaskCommandOptions& o) {
 
     if (!o.png.empty() || !o.svg.empty()) {
       const int64_t cq = std::min(o.corner, in.q_len), ckv = std::min(o.corner, in.kv_len);
-      const std::vector<uint8_t> corner = eval_element_mask(prog, in, 0, cq, 0, ckv);
+      // Without a per-element mask the corner panel shows nothing allowed (the reason is printed).
+      const std::vector<uint8_t> corner = prog.element_error.empty() ? eval_element_mask(prog, in, 0, cq, 0, ckv)
+                                                                     : std::vector<uint8_t>(cq * ckv, 0);
       const TileRaster raster = rasterize(grid, 512);
       if (!o.png.empty()) write_png(o.png, draw(raster, corner, cq, ckv));
       if (!o.svg.empty())

@@ -119,6 +119,15 @@ void conjuncts(const Halide::Expr& e, std::vector<Halide::Expr>& out) {
 
 bool uses_var(const Halide::Expr& e, const std::string& name) { return expr_uses_var(e, name); }
 
+// A condition that implies `cond` everywhere in `domain`; false where Halide's analysis fails.
+Halide::Expr proven_over(const Halide::Expr& cond, const Scope<Interval>& domain) {
+  try {
+    return simplify(and_condition_over_domain(canonicalize(cond), domain));
+  } catch (const Halide::Error&) {
+    return const_false();
+  }
+}
+
 // The key-tile ranges of one query tile from the symbolic tile conditions.
 std::vector<KeyTileRange> solve_ranges(const TilePlan& p, const Halide::Expr& tile_empty, const Halide::Expr& tile_full) {
   const Halide::Expr zero = 0, nk = p.kv_tiles;
@@ -186,7 +195,11 @@ void compile_program(TilePlan& p, const Halide::Expr& element_mask, const std::v
   }
 
   TileProgramBuilder element(with_scalars({"b", "h", "q", "kv"}), buffers);
-  prog.element = element.finish({element.emit_or(element_mask, 1)});
+  try {
+    prog.element = element.finish({element.emit(element_mask)});
+  } catch (const UnsupportedTileExpr& e) {
+    prog.element_error = e.what();
+  }
 }
 
 // Whether per-tile refinement changes nothing on a few sample sizes (a hint, not a proof).
@@ -255,15 +268,20 @@ std::shared_ptr<const TilePlan> plan_tiles(const KernelIR& ir, const PlanTilesOp
   scope.push("h", Interval(p.h_min, p.h_max));
   for (TileLoad& l : p.loads) {
     for (const Halide::Expr& arg : l.load.as<Call>()->args) {
-      Interval i = bounds_of_expr_in_scope(arg, scope);
+      Interval i = Interval::everything();
+      try {
+        i = bounds_of_expr_in_scope(arg, scope);
+      } catch (const Halide::Error&) {
+        // Unbounded: the whole buffer's min/max.
+      }
       l.index_min.push_back(i.has_lower_bound() ? simplify(i.min) : Interval::neg_inf());
       l.index_max.push_back(i.has_upper_bound() ? simplify(i.max) : Interval::pos_inf());
     }
     const Halide::Type t = l.load.type();
     scope.push(l.var, Interval(Variable::make(t, l.var + "_min"), Variable::make(t, l.var + "_max")));
   }
-  p.bounds_full = simplify(and_condition_over_domain(canonicalize(masked), scope));
-  p.bounds_empty = simplify(and_condition_over_domain(canonicalize(simplify(!masked)), scope));
+  p.bounds_full = proven_over(masked, scope);
+  p.bounds_empty = proven_over(simplify(!masked), scope);
 
   // Closed form on the symbolic tile, from the mask's index-only conjuncts.
   Halide::Expr relaxed = const_true();
@@ -279,9 +297,13 @@ std::shared_ptr<const TilePlan> plan_tiles(const KernelIR& ir, const PlanTilesOp
   Scope<Interval> tile;
   tile.push("q", Interval(p.qt * p.block_q, p.qt * p.block_q + (p.block_q - 1)));
   tile.push("kv", Interval(p.kt * p.block_kv, p.kt * p.block_kv + (p.block_kv - 1)));
-  p.tile_empty = simplify(and_condition_over_domain(canonicalize(simplify(!relaxed)), tile));
-  p.tile_full = p.index_only ? simplify(and_condition_over_domain(canonicalize(relaxed), tile)) : const_false();
-  p.ranges = solve_ranges(p, p.tile_empty, p.tile_full);
+  p.tile_empty = proven_over(simplify(!relaxed), tile);
+  p.tile_full = p.index_only ? proven_over(relaxed, tile) : const_false();
+  try {
+    p.ranges = solve_ranges(p, p.tile_empty, p.tile_full);
+  } catch (const Halide::Error&) {
+    p.ranges = {{0, 0, TileKind::Partial}, {0, 0, TileKind::Full}, {0, p.kv_tiles, TileKind::Partial}};
+  }
 
   compile_program(p, p.mask, scalars, buffers);
   p.ranges_exact = p.program.ranges_exact = ranges_look_exact(p.program);

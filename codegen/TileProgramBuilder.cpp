@@ -143,6 +143,19 @@ int32_t TileProgramBuilder::emit_uncached(const Halide::Expr& e) {
     if (n->is_intrinsic(Call::likely) || n->is_intrinsic(Call::likely_if_innermost) ||
         n->is_intrinsic(Call::promise_clamped) || n->is_intrinsic(Call::unsafe_promise_clamped))
       return emit(n->args[0]);
+    static const std::pair<const char*, TileMath> math[] = {
+        {"exp_f32", TileMath::Exp},     {"log_f32", TileMath::Log},     {"sqrt_f32", TileMath::Sqrt},
+        {"tanh_f32", TileMath::Tanh},   {"sin_f32", TileMath::Sin},     {"cos_f32", TileMath::Cos},
+        {"floor_f32", TileMath::Floor}, {"ceil_f32", TileMath::Ceil},   {"round_f32", TileMath::Round},
+        {"trunc_f32", TileMath::Trunc}, {"pow_f32", TileMath::Pow}};
+    for (const auto& [name, fn] : math)
+      if (n->name == name && !n->args.empty() && n->args.size() <= 2) {
+        op.code = TileOpCode::Math;
+        op.imm = static_cast<double>(fn);
+        op.a = emit(n->args[0]);
+        if (n->args.size() == 2) op.b = emit(n->args[1]);
+        return push(op);
+      }
     if (n->call_type == Call::Image) {
       int buffer = -1;
       for (size_t i = 0; i < prog_.buffers.size(); ++i)

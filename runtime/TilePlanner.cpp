@@ -137,6 +137,8 @@ class ElementMask {
  public:
   ElementMask(const TilePlanProgram& plan, const TilePlanInputs& in)
       : prog_(plan.element), buffers_(buffer_ranges(plan, in)), regs_(plan.element.ops.size()) {
+    if (!plan.element_error.empty())
+      throw std::invalid_argument("the mask cannot be evaluated per element: " + plan.element_error);
     x_ = {std::max(in.b_lo, 0.0), std::max(in.h_lo, 0.0), 0, 0};
     const std::vector<double> scalars = scalar_values(plan, in);
     x_.insert(x_.end(), scalars.begin(), scalars.end());
@@ -267,6 +269,12 @@ MaskDensity mask_density(const TilePlanProgram& plan, const TilePlanInputs& in, 
         cumulative.push_back(partial);
       }
     }
+  if (!plan.element_error.empty()) {
+    d.exact = false;
+    d.lower_bound = true;
+    d.density = allowed / (static_cast<double>(g.q_len) * static_cast<double>(g.kv_len));
+    return d;
+  }
   ElementMask mask(plan, in);
   if (partial <= exact_limit) {
     for (auto [qt, i] : partial_runs) {

@@ -54,6 +54,8 @@ struct TilePlanProgram {
   bool ranges_exact = false;
   /// The mask at one element. Inputs: b h q kv, scalars. Output: [allowed].
   TileProgram element;
+  /// Why `element` could not be compiled (an unsupported operation), or empty when it could.
+  std::string element_error;
   /// True when the mask reads no buffer (closed form only).
   bool index_only = true;
 };
@@ -72,16 +74,19 @@ struct TilePlanInputs {
 TileGrid plan_tile_grid(const TilePlanProgram& plan, const TilePlanInputs& inputs);
 
 /// Evaluates the element mask over [q0, q0+nq) x [kv0, kv0+nkv) into `out` (row-major, 0/1), for
-/// b = inputs.b_lo and h = inputs.h_lo clamped to >= 0 (pictures and brute-force checks).
+/// b = inputs.b_lo and h = inputs.h_lo clamped to >= 0 (pictures and brute-force checks). Throws
+/// std::invalid_argument when `element_error` is set, std::out_of_range for a bad buffer index.
 std::vector<uint8_t> eval_element_mask(const TilePlanProgram& plan, const TilePlanInputs& inputs,
                                        int64_t q0, int64_t nq, int64_t kv0, int64_t nkv);
 
 /// Fraction of allowed (q, kv) pairs: Full tiles count whole; Partial tiles are counted element by
 /// element when they hold at most `exact_limit` elements, else estimated from `samples` random
-/// elements of Partial tiles. `exact` tells which.
+/// elements of Partial tiles. `exact` tells which. When the mask cannot be evaluated per element
+/// (`element_error`), Partial tiles count as zero and `lower_bound` is set.
 struct MaskDensity {
   double density = 0;
   bool exact = true;
+  bool lower_bound = false;
   int64_t samples = 0;
 };
 MaskDensity mask_density(const TilePlanProgram& plan, const TilePlanInputs& inputs,

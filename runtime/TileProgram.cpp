@@ -125,6 +125,24 @@ double cast_value(double v, const TileOp& op) {
   return static_cast<double>(static_cast<int32_t>(static_cast<int64_t>(t)));
 }
 
+double math(TileMath f, double x, double y) {
+  const float v = static_cast<float>(x);
+  switch (f) {
+    case TileMath::Exp: return std::exp(v);
+    case TileMath::Log: return std::log(v);
+    case TileMath::Sqrt: return std::sqrt(v);
+    case TileMath::Tanh: return std::tanh(v);
+    case TileMath::Sin: return std::sin(v);
+    case TileMath::Cos: return std::cos(v);
+    case TileMath::Floor: return std::floor(v);
+    case TileMath::Ceil: return std::ceil(v);
+    case TileMath::Round: return std::nearbyint(v);
+    case TileMath::Trunc: return std::trunc(v);
+    case TileMath::Pow: return std::pow(v, static_cast<float>(y));
+  }
+  return 0;
+}
+
 }  // namespace
 
 void TileProgram::classify(const std::vector<uint8_t>& input_class) {
@@ -196,6 +214,7 @@ void TileProgram::run(double* regs, const double* inputs, const std::vector<Buff
         r = buf.at(flat);
         break;
       }
+      case TileOpCode::Math: r = math(static_cast<TileMath>(op.imm), x, y); break;
       case TileOpCode::LoadMin:
       case TileOpCode::LoadMax: {
         const int32_t rank = std::min<int32_t>(op.c, 8);
@@ -226,7 +245,7 @@ std::vector<double> TileProgram::eval(const std::vector<double>& in,
 std::string TileProgram::str() const {
   static const char* names[] = {"const", "input", "add", "sub", "mul", "div", "mod", "min",
                                 "max", "eq", "ne", "lt", "le", "and", "or", "not", "select",
-                                "abs", "cast", "load", "load_min", "load_max"};
+                                "abs", "cast", "load", "load_min", "load_max", "math"};
   std::ostringstream os;
   for (size_t i = 0; i < ops.size(); ++i) {
     const TileOp& op = ops[i];
@@ -243,6 +262,7 @@ std::string TileProgram::str() const {
         break;
       }
       case TileOpCode::Cast: os << " %" << op.a << " to " << op.imm << " bits"; break;
+      case TileOpCode::Math: os << " fn" << op.imm << " %" << op.a << (op.b >= 0 ? " %" + std::to_string(op.b) : ""); break;
       default:
         for (int32_t r : {op.a, op.b, op.c})
           if (r >= 0) os << " %" << r;

@@ -38,8 +38,11 @@ class BufferRanges {
 
 enum class TileOpCode : uint8_t {
   Const, Input, Add, Sub, Mul, Div, Mod, Min, Max, EQ, NE, LT, LE, And, Or, Not, Select,
-  Abs, Cast, Load, LoadMin, LoadMax,
+  Abs, Cast, Load, LoadMin, LoadMax, Math,
 };
+
+/// Float functions of TileOpCode::Math (in `imm`); Pow takes two operands.
+enum class TileMath : uint8_t { Exp, Log, Sqrt, Tanh, Sin, Cos, Floor, Ceil, Round, Trunc, Pow };
 
 /// One instruction; its result is the register with the instruction's index.
 struct TileOp {
@@ -51,7 +54,7 @@ struct TileOp {
 
 /// Straight-line code in SSA form. Input: `a` is the input slot. Load/LoadMin/LoadMax: `a` is the
 /// buffer, `b` the first of its operand registers in `operands` (Load: `c` indices; LoadMin/Max:
-/// `c` low bounds then `c` high bounds). Select: `a ? b : c`. Integers follow Halide (Euclidean
+/// `c` low bounds then `c` high bounds). Select: `a ? b : c`. Math: `imm` is a TileMath. Integers follow Halide (Euclidean
 /// `/` and `%`, x/0 = x%0 = 0); booleans are 0 and 1.
 struct TileProgram {
   std::vector<TileOp> ops;
