@@ -77,11 +77,12 @@ double BufferRanges::range(int64_t a, int64_t b, bool want_max) const {
   return r;
 }
 
-double BufferRanges::box(const double* lo, const double* hi, bool want_max) const {
+double BufferRanges::box(const double* lo, const double* hi, size_t n, bool want_max) const {
   const double whole = want_max ? all_max_ : all_min_;
   const size_t rank = buffer_.shape.size();
   if (buffer_.numel() == 0) return 0;
   if (rank == 0) return buffer_.at(0);
+  if (n != rank) return whole;
   std::vector<int64_t> a(rank), b(rank);
   int64_t rows = 1;
   for (size_t d = 0; d < rank; ++d) {
@@ -202,6 +203,10 @@ void TileProgram::run(double* regs, const double* inputs, const std::vector<Buff
       case TileOpCode::Cast: r = cast_value(x, op); break;
       case TileOpCode::Load: {
         const TileBuffer& buf = (*ranges)[op.a].buffer();
+        if (static_cast<size_t>(op.c) != buf.shape.size())
+          throw std::out_of_range("buffer '" + (op.a < static_cast<int32_t>(buffers.size()) ? buffers[op.a] : std::string("?")) +
+                                  "' has rank " + std::to_string(buf.shape.size()) + ", the mask indexes it with " +
+                                  std::to_string(op.c) + " indices");
         int64_t flat = 0;
         for (int32_t d = 0; d < op.c; ++d) {
           const double v = regs[operands[op.b + d]];
@@ -222,7 +227,7 @@ void TileProgram::run(double* regs, const double* inputs, const std::vector<Buff
           tmp_lo[d] = regs[operands[op.b + d]];
           tmp_hi[d] = regs[operands[op.b + op.c + d]];
         }
-        r = (*ranges)[op.a].box(tmp_lo, tmp_hi, op.code == TileOpCode::LoadMax);
+        r = (*ranges)[op.a].box(tmp_lo, tmp_hi, static_cast<size_t>(rank), op.code == TileOpCode::LoadMax);
         break;
       }
     }

@@ -25,9 +25,10 @@ class BufferRanges {
  public:
   explicit BufferRanges(const TileBuffer& buffer);
   const TileBuffer& buffer() const { return buffer_; }
-  /// Min (`want_max` false) or max of the buffer over the box [lo[d], hi[d]] (inclusive; rank
-  /// entries each). Bounds are clamped to the buffer; a box outside it gives the whole buffer's.
-  double box(const double* lo, const double* hi, bool want_max) const;
+  /// Min (`want_max` false) or max of the buffer over the box [lo[d], hi[d]] (inclusive, `n`
+  /// entries each). Bounds are clamped to the buffer; a box outside it, or `n` other than the
+  /// buffer's rank, gives the whole buffer's.
+  double box(const double* lo, const double* hi, size_t n, bool want_max) const;
 
  private:
   double range(int64_t a, int64_t b, bool want_max) const;  // flat [a, b]

@@ -14,6 +14,7 @@
 #include "codegen/KernelIR.h"
 #include "codegen/PlanTiles.h"
 #include "codegen/TilePlan.h"
+#include "runtime/TilePlanText.h"
 
 using namespace attn;
 using HExpr = Halide::Expr;
@@ -35,18 +36,19 @@ KernelIR make_ir(HExpr mask) {
 // A buffer argument `name` of i32 (or u8 for bool) elements and a load of it at `index`.
 struct BufferArg {
   KernelArg arg;
-  HExpr load(HExpr index) const {
-    return HI::Call::make(arg.param.type(), arg.name, {index}, HI::Call::Image, HI::FunctionPtr(),
-                          0, Halide::Buffer<>(), arg.param);
+  HExpr load(HExpr index) const { return load(std::vector<HExpr>{index}); }
+  HExpr load(std::vector<HExpr> index) const {
+    return HI::Call::make(arg.param.type(), arg.name, index, HI::Call::Image, HI::FunctionPtr(), 0,
+                          Halide::Buffer<>(), arg.param);
   }
 };
-BufferArg buffer_arg(const std::string& name, ElemType t) {
+BufferArg buffer_arg(const std::string& name, ElemType t, int rank = 1) {
   BufferArg b;
   b.arg.kind = KernelArg::Kind::Buffer;
   b.arg.name = name;
   b.arg.elem = t;
-  b.arg.dims = {"len"};
-  b.arg.param = HI::Parameter(halide_elem_type(t), true, 1, name);
+  for (int d = 0; d < rank; ++d) b.arg.dims.push_back("d" + std::to_string(d));
+  b.arg.param = HI::Parameter(halide_elem_type(t), true, rank, name);
   return b;
 }
 KernelArg scalar_arg(const std::string& name) {
@@ -159,6 +161,10 @@ std::vector<IndexCase> index_cases() {
                  },
                  false});
   }
+  v.push_back({"float-half", Halide::cast<float>(kv) <= Halide::cast<float>(q) * 0.5f,
+               [](int64_t q, int64_t kv) { return static_cast<float>(kv) <= static_cast<float>(q) * 0.5f; }, false});
+  v.push_back({"exp-or-causal", Halide::exp(Halide::cast<float>(q - kv)) > 2.0f || q >= kv,
+               [](int64_t q, int64_t kv) { return std::exp(static_cast<float>(q - kv)) > 2.0f || q >= kv; }, false});
   v.push_back({"none", Halide::Internal::const_true(), [](int64_t, int64_t) { return true; }, true});
   v.push_back({"nothing", Halide::Internal::const_false(), [](int64_t, int64_t) { return false; }, true});
   return v;
@@ -560,4 +566,86 @@ BOOST_AUTO_TEST_CASE(mask_command) {
   BOOST_TEST(rc == 0, out);
   BOOST_TEST(out.find("key tiles of query tile qt") != std::string::npos, out);
   std::filesystem::remove_all(dir);
+}
+
+BOOST_AUTO_TEST_CASE(two_dimensional_buffer) {
+  // A per-head key filter allow[h, kv] (bool), or causal.
+  BufferArg allow = buffer_arg("allow", ElemType::Bool, 2);
+  HExpr h = index_var(IndexVar::H);
+  KernelIR ir = make_ir(allow.load({h, KV()}) != 0 || Q() >= KV());
+  ir.args = {allow.arg};
+  std::mt19937 rng(9);
+  for (int iter = 0; iter < 12; ++iter) {
+    auto plan = plan_tiles(ir, {kBlocks[rng() % 9], kBlocks[rng() % 9]});
+    TilePlanInputs in;
+    in.q_len = 1 + rng() % 200;
+    in.kv_len = 1 + rng() % 200;
+    const int64_t heads = 3;
+    std::vector<uint8_t> a(static_cast<size_t>(heads * in.kv_len));
+    for (int64_t hh = 0; hh < heads; ++hh)  // head 0 allows nothing extra, head 1 a block, head 2 random
+      for (int64_t kv = 0; kv < in.kv_len; ++kv)
+        a[hh * in.kv_len + kv] = hh == 1 ? (kv >= 40 && kv < 90) : hh == 2 ? rng() % 5 == 0 : 0;
+    in.buffers = {{"allow", TileBuffer{TileBuffer::Elem::U8, a.data(), {heads, in.kv_len}}}};
+    for (int64_t hh = 0; hh < heads; ++hh) {
+      in.h_lo = in.h_hi = static_cast<double>(hh);
+      check_grid(plan_tile_grid(tile_plan_program(*plan), in),
+                 [&](int64_t q, int64_t kv) { return a[hh * in.kv_len + kv] != 0 || q >= kv; },
+                 "allow[h, kv], head " + std::to_string(hh));
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(buffer_ranges_brute_force) {
+  std::mt19937 rng(4);
+  for (int iter = 0; iter < 40; ++iter) {
+    const int64_t rows = 1 + rng() % 4, cols = 1 + rng() % 300;
+    std::vector<int32_t> v(static_cast<size_t>(rows * cols));
+    for (auto& x : v) x = static_cast<int32_t>(rng() % 1000) - 500;
+    const TileBuffer buf{TileBuffer::Elem::I32, v.data(), {rows, cols}};
+    const BufferRanges r(buf);
+    for (int k = 0; k < 50; ++k) {
+      double lo[2] = {static_cast<double>(rng() % rows), static_cast<double>(rng() % cols)};
+      double hi[2] = {lo[0] + rng() % rows, lo[1] + rng() % cols};
+      double mn = 1e9, mx = -1e9;
+      for (int64_t i = static_cast<int64_t>(lo[0]); i <= std::min<int64_t>(static_cast<int64_t>(hi[0]), rows - 1); ++i)
+        for (int64_t j = static_cast<int64_t>(lo[1]); j <= std::min<int64_t>(static_cast<int64_t>(hi[1]), cols - 1); ++j) {
+          mn = std::min<double>(mn, v[i * cols + j]);
+          mx = std::max<double>(mx, v[i * cols + j]);
+        }
+      BOOST_TEST(r.box(lo, hi, 2, false) == mn);
+      BOOST_TEST(r.box(lo, hi, 2, true) == mx);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(plan_text_round_trip) {
+  BufferArg doc = buffer_arg("doc", ElemType::I32);
+  KernelArg off = scalar_arg("off");
+  for (HExpr m : {Q() >= KV() && Q() - KV() < 100, doc.load(Q()) == doc.load(KV()) && Q() + scalar_var(off) >= KV(),
+                  Halide::exp(Halide::cast<float>(Q() - KV())) > 2.0f}) {
+    KernelIR ir = make_ir(m);
+    ir.args = {doc.arg, off};
+    auto plan = plan_tiles(ir, {16, 32});
+    const std::string text = write_tile_plan_program(tile_plan_program(*plan));
+    const TilePlanProgram back = read_tile_plan_program(text);
+    BOOST_TEST(write_tile_plan_program(back) == text);
+    std::vector<int32_t> docs(500);
+    for (size_t i = 0; i < docs.size(); ++i) docs[i] = static_cast<int32_t>(i / 77);
+    TilePlanInputs in;
+    in.q_len = 500;
+    in.kv_len = 450;
+    in.scalars["off"] = 3;
+    in.buffers = {{"doc", view(docs)}};
+    const TileGrid a = plan_tile_grid(tile_plan_program(*plan), in), b = plan_tile_grid(back, in);
+    BOOST_TEST(a.row_begin == b.row_begin);
+    BOOST_TEST(a.count(TileKind::Full) == b.count(TileKind::Full));
+    BOOST_TEST(a.count(TileKind::Partial) == b.count(TileKind::Partial));
+    // Truncations and corruptions are rejected, never run.
+    for (size_t cut : {size_t{0}, text.size() / 3, text.size() / 2, text.size() - 3})
+      BOOST_CHECK_THROW(read_tile_plan_program(text.substr(0, cut)), std::invalid_argument);
+    std::string bad = text;
+    const size_t ops = bad.find("ops ");
+    bad.replace(bad.find('\n', ops) + 1, 1, "99");
+    BOOST_CHECK_THROW(read_tile_plan_program(bad), std::invalid_argument);
+  }
 }
