@@ -164,11 +164,11 @@ struct BufferStore {
   TileBuffer add(HostTensor t) {
     TileBuffer b;
     b.shape = t.shape;
-    if (t.type == ScalarType::I32 || t.type == ScalarType::Bool || t.type == ScalarType::U8) {
+    if (t.type == ScalarType::I32 || t.type == ScalarType::F32 || t.type == ScalarType::Bool || t.type == ScalarType::U8) {
       tensors.push_back(std::move(t));
-      b.elem = tensors.back().type == ScalarType::I32 ? TileBuffer::Elem::I32 : TileBuffer::Elem::U8;
-      b.data = tensors.back().bytes.data();
-    } else if (t.type == ScalarType::I64) {
+      return tile_buffer_view(tensors.back());
+    }
+    if (t.type == ScalarType::I64) {
       auto& v = ints.emplace_back(static_cast<size_t>(t.numel()));
       for (int64_t i = 0; i < t.numel(); ++i) v[i] = static_cast<int32_t>(t.get(i));
       b.elem = TileBuffer::Elem::I32;

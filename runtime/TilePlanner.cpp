@@ -34,6 +34,22 @@ int64_t TileGrid::count(TileKind k) const {
   return n;
 }
 
+TileBuffer tile_buffer_view(const HostTensor& t) {
+  TileBuffer b;
+  b.shape = t.shape;
+  b.data = t.bytes.data();
+  switch (t.type) {
+    case ScalarType::I32: b.elem = TileBuffer::Elem::I32; break;
+    case ScalarType::F32: b.elem = TileBuffer::Elem::F32; break;
+    case ScalarType::Bool:
+    case ScalarType::U8: b.elem = TileBuffer::Elem::U8; break;
+    default:
+      throw std::invalid_argument(std::string("tile planning reads i32, f32, bool or u8 buffers, not ") +
+                                  scalar_type_name(t.type));
+  }
+  return b;
+}
+
 namespace {
 
 std::vector<double> scalar_values(const TilePlanProgram& plan, const TilePlanInputs& in) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/HostTensor.h"
 #include "runtime/TileProgram.h"
 
 namespace attn {
@@ -68,6 +69,10 @@ struct TilePlanInputs {
   std::map<std::string, double> scalars;       ///< by name; a missing one is an error
   std::map<std::string, TileBuffer> buffers;   ///< by name; a missing one is an error
 };
+
+/// A view of a host tensor for the planner (i32, f32, bool and u8 tensors; dense, row-major).
+/// Throws std::invalid_argument for other element types.
+TileBuffer tile_buffer_view(const HostTensor& t);
 
 /// Builds the concrete plan: closed-form ranges per query tile, refined per tile where needed
 /// (O(tiles) then, never O(q_len * kv_len)). Throws std::invalid_argument on missing inputs.
