@@ -120,7 +120,8 @@ double euclid_div(double a, double b) {
 
 double cast_value(double v, const TileOp& op) {
   if (op.is_float) return static_cast<float>(v);
-  const double t = std::trunc(v);
+  // Out-of-range conversions are undefined in Halide; here they saturate instead of being UB.
+  const double t = std::isnan(v) ? 0 : std::clamp(std::trunc(v), -9.2e18, 9.2e18);
   if (op.imm == 8) return static_cast<double>(static_cast<uint8_t>(static_cast<int64_t>(t)));
   if (op.imm == 1) return v != 0;
   return static_cast<double>(static_cast<int32_t>(static_cast<int64_t>(t)));
