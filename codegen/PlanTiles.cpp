@@ -133,10 +133,13 @@ std::vector<KeyTileRange> solve_ranges(const TilePlan& p, const Halide::Expr& ti
   const Halide::Expr zero = 0, nk = p.kv_tiles;
   Halide::Expr lo = zero, hi = nk;
   Interval outer = solve_for_outer_interval(simplify(!tile_empty), "kt");
-  if (outer.has_lower_bound() && !uses_var(outer.min, "kt")) lo = max(outer.min, zero);
-  if (outer.has_upper_bound() && !uses_var(outer.max, "kt")) hi = min(outer.max + 1, nk);
-  if (outer.is_empty()) hi = lo;
-  hi = max(hi, lo);
+  if (outer.is_empty()) {
+    hi = zero;  // every tile proven empty (no infinities leak into the Exprs)
+  } else {
+    if (outer.has_lower_bound() && !uses_var(outer.min, "kt")) lo = min(max(outer.min, zero), nk);
+    if (outer.has_upper_bound() && !uses_var(outer.max, "kt")) hi = min(outer.max + 1, nk);
+    hi = max(hi, lo);
+  }
   Halide::Expr flo = lo, fhi = lo;
   if (!is_const_zero(tile_full)) {
     Interval inner = solve_for_inner_interval(tile_full, "kt");

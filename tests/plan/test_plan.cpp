@@ -217,6 +217,25 @@ BOOST_AUTO_TEST_CASE(closed_forms_are_tight) {
   BOOST_TEST(d.exact);
   BOOST_TEST(d.density == (640.0 * 641 / 2) / (640.0 * 640), boost::test_tools::tolerance(1e-12));
   BOOST_TEST(!print_tile_plan(*plan).empty());
+
+  // Range ends stay within [0, kv_tiles] even for query tiles past the last key tile.
+  auto rev = plan_tiles(make_ir(Q() < KV()), {64, 64});
+  for (const KeyTileRange& r : rev->ranges)
+    for (int qt : {0, 5, 50})
+      for (HExpr e : {r.begin, r.end}) {
+        HExpr v = HI::simplify(HI::substitute("kv_tiles", 10, HI::substitute("qt", qt, e)));
+        const int64_t* c = HI::as_const_int(v);
+        BOOST_TEST_REQUIRE(c);
+        BOOST_TEST((*c >= 0 && *c <= 10));
+      }
+
+  // A mask that is never true: no key tiles at all, and no infinities in the Exprs.
+  auto none = plan_tiles(make_ir(Halide::Internal::const_false()), {64, 64});
+  for (const KeyTileRange& r : none->ranges) {
+    BOOST_TEST(!HI::expr_uses_var(r.begin, "pos_inf"));
+    BOOST_TEST(!HI::expr_uses_var(r.end, "pos_inf"));
+  }
+  BOOST_TEST(plan_tile_grid(tile_plan_program(*none), in).runs.empty());
 }
 
 BOOST_AUTO_TEST_CASE(scalar_arguments) {
