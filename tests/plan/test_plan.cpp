@@ -190,6 +190,14 @@ BOOST_AUTO_TEST_CASE(index_only_masks_brute_force) {
         check_grid(g.refined, c.oracle, c.name + " (per tile)");
         check_grid(plan_tile_grid(tile_plan_program(*plan), in), c.oracle, c.name);
         check_closed_within_refined(g, c.name, exact);
+        // The closed form's ends are ordered and within [0, kv_tiles] for any query tile.
+        for (int64_t qt : {int64_t{0}, g.closed.q_tiles / 2, g.closed.q_tiles + 3}) {
+          const double nk = static_cast<double>(g.closed.kv_tiles);
+          const auto r = tile_plan_program(*plan).ranges.eval({static_cast<double>(qt), static_cast<double>(g.closed.q_tiles), nk,
+                                                                static_cast<double>(in.q_len), static_cast<double>(in.kv_len), 0, 0});
+          BOOST_TEST((0 <= r[0] && r[0] <= r[1] && r[1] <= r[2] && r[2] <= r[3] && r[3] <= nk),
+                     c.name << ": ranges " << r[0] << " " << r[1] << " " << r[2] << " " << r[3] << " at qt " << qt);
+        }
         // The element program agrees with the oracle.
         const auto m = eval_element_mask(tile_plan_program(*plan), in, 0, std::min<int64_t>(in.q_len, 40), 0,
                                          std::min<int64_t>(in.kv_len, 40));
