@@ -150,9 +150,12 @@ std::vector<KeyTileRange> solve_ranges(const TilePlan& p, const Halide::Expr& ti
       fhi = inner.has_upper_bound() ? min(max(inner.max + 1, flo), hi) : hi;
     }
   }
-  return {{simplify(lo), simplify(flo), TileKind::Partial},
-          {simplify(flo), simplify(fhi), TileKind::Full},
-          {simplify(fhi), simplify(hi), TileKind::Partial}};
+  // Query tiles and tile counts are never negative: lets the simplifier drop max(qt, 0) & co.
+  Scope<Interval> natural;
+  natural.push("qt", Interval(0, Interval::pos_inf()));
+  natural.push("kv_tiles", Interval(0, Interval::pos_inf()));
+  auto s = [&](const Halide::Expr& e) { return simplify(e, true, natural); };
+  return {{s(lo), s(flo), TileKind::Partial}, {s(flo), s(fhi), TileKind::Full}, {s(fhi), s(hi), TileKind::Partial}};
 }
 
 // Compiles the plan's conditions and ranges into the Halide-free TilePlanProgram.
