@@ -10,6 +10,7 @@
 // load's index range, evaluated at run time by runtime/TilePlanner.
 #include "codegen/PlanTiles.h"
 
+#include <algorithm>
 #include <set>
 #include <sstream>
 
@@ -175,8 +176,13 @@ void compile_program(TilePlan& p, const Halide::Expr& element_mask, const std::v
   TileProgramBuilder tile(with_scalars({"q_min", "q_max", "kv_min", "kv_max", "b_min", "b_max", "h_min", "h_max"}), buffers);
   const double inf = std::numeric_limits<double>::infinity();
   for (const TileLoad& l : p.loads) {
-    int buffer = 0;
-    while (buffers[buffer] != l.buffer) ++buffer;
+    const auto it = std::find(buffers.begin(), buffers.end(), l.buffer);
+    if (it == buffers.end()) {  // not a kernel argument (hand-built IR): nothing is known
+      tile.bind(l.var + "_min", tile.emit_const(-inf));
+      tile.bind(l.var + "_max", tile.emit_const(inf));
+      continue;
+    }
+    const int buffer = static_cast<int>(it - buffers.begin());
     std::vector<int32_t> lo, hi;
     for (size_t d = 0; d < l.index_min.size(); ++d) {
       lo.push_back(tile.emit_or(l.index_min[d], -inf));

@@ -358,6 +358,18 @@ BOOST_AUTO_TEST_CASE(documents_and_global_tokens) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(load_of_an_undeclared_buffer) {
+  // IR whose load is not among the kernel's arguments: no crash, nothing proven about the load.
+  BufferArg doc = buffer_arg("doc", ElemType::I32);
+  auto plan = plan_tiles(make_ir(doc.load(Q()) == 0 && Q() >= KV()), {8, 8});
+  TilePlanInputs in;
+  in.q_len = in.kv_len = 40;
+  const TileGrid g = plan_tile_grid(tile_plan_program(*plan), in);
+  BOOST_TEST(g.count(TileKind::Full) == 0);
+  BOOST_TEST((g.at(0, 3) == TileKind::Empty));  // causal still prunes
+  BOOST_TEST(!tile_plan_program(*plan).element_error.empty());
+}
+
 BOOST_AUTO_TEST_CASE(per_head_masks) {
   BufferArg win = buffer_arg("win", ElemType::I32);
   HExpr h = index_var(IndexVar::H);
