@@ -532,7 +532,7 @@ BOOST_AUTO_TEST_CASE(million_token_plans) {
     in.q_len = in.kv_len = 1 << 20;
     const TileGrid g = plan_tile_grid(tile_plan_program(*plan), in);
     const auto t2 = std::chrono::steady_clock::now();
-    const MaskDensity d = mask_density(tile_plan_program(*plan), in, g);
+    const MaskDensity d = mask_density(tile_plan_program(*plan), in, g, int64_t{1} << 22, int64_t{1} << 16);
     const auto t3 = std::chrono::steady_clock::now();
     auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
     std::cout << "1M " << c.name << ": plan_tiles " << ms(t0, t1) << " ms, grid " << ms(t1, t2) << " ms, density "
