@@ -44,6 +44,10 @@ int main(int argc, char** argv) {
   fmt_cmd->add_flag("-i,--in-place", fmt.in_place, "rewrite the files");
   fmt_cmd->add_flag("--check", fmt.check, "exit 1 if a file is not formatted");
 
+  CacheOptions cache;
+  auto* cache_cmd = app.add_subcommand("cache", "The loader's disk cache: stats or clear");
+  cache_cmd->add_option("action", cache.action, "stats | clear")->check(CLI::IsMember({"stats", "clear"}));
+
   // --- attnc mask (cli/MaskCommand.h) ---------------------------------------------------------
   MaskCommandOptions mask;
   auto* mask_cmd = app.add_subcommand("mask", "Plan a kernel's tiles: counts, density, a picture");
@@ -66,6 +70,7 @@ int main(int argc, char** argv) {
   if (dump_cmd->parsed()) return run_dump(dump);
   if (run_cmd->parsed()) return run_run(run);
   if (fmt_cmd->parsed()) return run_fmt(fmt);
+  if (cache_cmd->parsed()) return run_cache(cache);
   if (mask_cmd->parsed()) return run_mask_command(mask);
   return 0;
 }
