@@ -20,7 +20,7 @@ int run_check(const CheckOptions& o);
 
 struct DumpOptions {
   std::string file;
-  std::string stage = "ir";  ///< ast | ir | hash
+  std::string stage = "ir";  ///< ast | ir | hash | plan
   std::string kernel;        ///< empty: every kernel
 };
 int run_dump(const DumpOptions& o);
@@ -47,6 +47,11 @@ struct FmtOptions {
   bool check = false;
 };
 int run_fmt(const FmtOptions& o);
+
+struct CacheOptions {
+  std::string action = "stats";  ///< stats | clear
+};
+int run_cache(const CacheOptions& o);
 
 // --- SPIR-V target (cli/SpirvCommands.cpp) ---
 /// `attnc compile FILE -t spirv -o DIR`: writes KERNEL.spv and KERNEL.spv.h (the module embedded
