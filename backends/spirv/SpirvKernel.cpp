@@ -11,6 +11,8 @@
 
 #include "backends/spirv/SpirvExpr.h"
 #include "codegen/KernelIR.h"
+#include "codegen/PlanTiles.h"
+#include "codegen/TilePlan.h"
 
 namespace attn::spirv {
 
@@ -28,7 +30,8 @@ struct Ssbo {
 
 class KernelEmitter {
  public:
-  KernelEmitter(const KernelIR& ir, const SpirvConfig& c) : m_(c.spirv_version), ir_(ir), c_(c) {}
+  KernelEmitter(const KernelIR& ir, const SpirvConfig& c, const TilePlan* plan)
+      : m_(c.spirv_version), ir_(ir), c_(c), plan_(plan) {}
 
   std::vector<uint32_t> run() {
     declare();
@@ -309,8 +312,29 @@ class KernelEmitter {
       Id kv = ext(GLSLstd450SMin, t_i32_, {iadd(k0, j), m_.op(Op::OpISub, t_i32_, {Lkv, ci(1)})});
       return load_io(src, iadd(imul(iadd(kv_base, kv), ci(dim)), d));
     };
-    loop(ci(0), tiles, ci(1), [&](Id t) {
+    // The key tiles to visit, [lo, hi), and those proven full, [full_lo, full_hi): the plan's
+    // closed forms for this query tile (uniform over the workgroup, as the barriers require).
+    Id lo = ci(0), hi = tiles, full_lo = ci(0), full_hi = ci(0);
+    if (plan_) {
+      ExprEnv penv = env;
+      penv.scalars[plan_->qt.as<Halide::Internal::Variable>()->name] = wg_i(0);
+      penv.scalars[plan_->kv_tiles.as<Halide::Internal::Variable>()->name] = tiles;
+      lo = hi = ci(0);
+      for (size_t i = 0; i < plan_->ranges.size(); ++i) {
+        const KeyTileRange& r = plan_->ranges[i];
+        Id begin = emit_expr(m_, penv, r.begin), end = emit_expr(m_, penv, r.end);
+        if (i == 0) lo = begin;
+        if (i + 1 == plan_->ranges.size()) hi = end;
+        if (r.kind == TileKind::Full) {
+          full_lo = begin;
+          full_hi = end;
+        }
+      }
+    }
+    Id allowed = m_.local_variable(p_fn_i32_);
+    loop(lo, hi, ci(1), [&](Id t) {
       k0 = imul(t, ci(BK));
+      Id full = land(m_.op(Op::OpSGreaterThanEqual, t_bool_, {t, full_lo}), ilt(t, full_hi));
       if (c_.shared_tiles) {
       barrier();
       // Stage the K and V tiles (zeros past the end).
@@ -347,8 +371,12 @@ class KernelEmitter {
             senv.score = s;
             store(sv, emit_expr(m_, senv, ir_.score));
           };
-          if (has_mask) emit_if(m_, emit_expr(m_, env, ir_.mask), score);
-          else score();
+          if (!has_mask) return score();
+          // Tiles the plan proves full skip the mask (and its buffer reads).
+          store(allowed, sel(t_i32_, full, ci(1), ci(0)));
+          emit_if(m_, m_.op(Op::OpLogicalNot, t_bool_, {full}),
+                  [&] { store(allowed, sel(t_i32_, emit_expr(m_, env, ir_.mask), ci(1), ci(0))); });
+          emit_if(m_, m_.op(Op::OpINotEqual, t_bool_, {load(t_i32_, allowed), ci(0)}), score);
         });
         Id x = load(t_f32_, sv);
         store(score_ptr(j), x);
@@ -405,6 +433,7 @@ class KernelEmitter {
   ModuleBuilder m_;
   const KernelIR& ir_;
   const SpirvConfig& c_;
+  const TilePlan* plan_;
   Id glsl_ = 0, t_void_ = 0, t_bool_ = 0, t_i32_ = 0, t_u32_ = 0, t_f32_ = 0;
   Ssbo q_, k_, v_, out_, lse_, args_, err_;
   std::map<std::string, Ssbo> bufs_;
@@ -440,8 +469,17 @@ SpirvConfig choose_config(const KernelIR& ir, const SpirvTarget& target, int hea
   return c;
 }
 
-std::vector<uint32_t> emit_spirv_unchecked(const KernelIR& ir, const SpirvConfig& config) {
-  return KernelEmitter(ir, config).run();
+std::vector<uint32_t> emit_spirv_unchecked(const KernelIR& ir, SpirvConfig& config) {
+  if (config.block_sparse) {
+    try {
+      auto plan = plan_tiles(ir, PlanTilesOptions{config.rows, config.block_kv});
+      return KernelEmitter(ir, config, plan.get()).run();
+    } catch (const std::logic_error&) {
+      // A range the printer cannot express: visit every tile instead (still correct).
+      config.block_sparse = false;
+    }
+  }
+  return KernelEmitter(ir, config, nullptr).run();
 }
 
 }  // namespace attn::spirv

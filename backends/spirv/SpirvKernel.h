@@ -32,6 +32,10 @@ struct SpirvConfig {
   int rows = 64;          ///< query rows per workgroup
   int block_kv = 32;      ///< keys per tile
   bool shared_tiles = true;  ///< stage K/V tiles in workgroup memory (else read them in place)
+  /// Visit only the key tiles the tile plan (codegen/PlanTiles.h, tiles rows x block_kv) does not
+  /// prove empty, and skip the mask on tiles it proves full. Cleared by compile_spirv when the
+  /// plan's ranges cannot be printed (the kernel then visits every tile).
+  bool block_sparse = true;
   bool f16_io = false;    ///< Q/K/V/Out are f16 in the storage buffers (else f32)
   bool lse = false;
   float scale = 1;

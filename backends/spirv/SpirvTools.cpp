@@ -8,7 +8,8 @@
 
 namespace attn::spirv {
 
-std::vector<uint32_t> emit_spirv_unchecked(const KernelIR& ir, const SpirvConfig& config);
+/// SpirvKernel.cpp: emits the module; clears config.block_sparse when the plan cannot be printed.
+std::vector<uint32_t> emit_spirv_unchecked(const KernelIR& ir, SpirvConfig& config);
 
 namespace {
 
@@ -49,7 +50,8 @@ void check(const std::vector<uint32_t>& words, uint32_t version, const KernelIR&
 }  // namespace
 
 std::vector<uint32_t> emit_spirv(const KernelIR& ir, const SpirvConfig& config) {
-  std::vector<uint32_t> words = emit_spirv_unchecked(ir, config);
+  SpirvConfig c = config;
+  std::vector<uint32_t> words = emit_spirv_unchecked(ir, c);
   check(words, config.spirv_version, ir, "emitted");
   return words;
 }
@@ -57,7 +59,8 @@ std::vector<uint32_t> emit_spirv(const KernelIR& ir, const SpirvConfig& config) 
 SpirvKernel compile_spirv(const KernelIR& ir, const SpirvConfig& config) {
   SpirvKernel k;
   k.config = config;
-  std::vector<uint32_t> words = emit_spirv(ir, config);
+  std::vector<uint32_t> words = emit_spirv_unchecked(ir, k.config);
+  check(words, config.spirv_version, ir, "emitted");
   spvtools::Optimizer opt(vulkan_env(config.spirv_version));
   std::string messages;
   opt.SetMessageConsumer([&](spv_message_level_t, const char*, const spv_position_t&, const char* msg) {

@@ -309,6 +309,15 @@ BOOST_AUTO_TEST_CASE(every_module_validates_in_every_configuration) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(key_tiles_come_from_the_tile_plan) {
+  auto p = load(kernels_file());
+  spirv::SpirvTarget t{1, 8, false, 32768};
+  for (const char* name : {"causal_lse", "sliding_window", "packed_alibi", "neighbourhood", "full"}) {
+    auto ir = lower(*p, *p->kernel(name));
+    BOOST_TEST(spirv::compile_spirv(*ir, spirv::choose_config(*ir, t, 32, 32)).config.block_sparse, name);
+  }
+}
+
 BOOST_AUTO_TEST_CASE(golden_disassembly) {
   auto p = load(kernels_file());
   bool update = std::getenv("ATTNC_UPDATE_GOLDEN") != nullptr;
