@@ -3,6 +3,7 @@
 // vkGetInstanceProcAddr / vkGetDeviceProcAddr, buffers are host-visible and coherent.
 #define VK_NO_PROTOTYPES
 #include "runtime/VulkanLauncher.h"
+#include "runtime/VulkanPipelineCache.h"
 
 #include <dlfcn.h>
 #include <vulkan/vulkan.h>
@@ -136,7 +137,6 @@ class Device final : public VulkanDevice {
       api_.vkDestroyDescriptorSetLayout(device_, p.set_layout, nullptr);
       api_.vkDestroyShaderModule(device_, p.module, nullptr);
     }
-    save_pipeline_cache();
     api_.vkDestroyPipelineCache(device_, cache_, nullptr);
     api_.vkDestroyCommandPool(device_, pool_, nullptr);
     api_.vkDestroyDevice(device_, nullptr);
@@ -319,10 +319,16 @@ class Device final : public VulkanDevice {
     cci.stage.pName = "main";
     cci.layout = p.layout;
     check(api_.vkCreateComputePipelines(device_, cache_, 1, &cci, nullptr, &p.pipeline), "vkCreateComputePipelines");
+    save_pipeline_cache();
     return pipelines_.emplace(spirv, p).first->second;
   }
 
-  std::string cache_key() const { return "vulkan-pipelines/" + info_.name; }
+  // One blob per device and driver build (the driver rejects a blob of another one anyway).
+  std::string cache_key() const {
+    std::string key = "vulkan-pipelines/" + info_.name + "/" + std::to_string(driver_version_) + "/";
+    for (uint8_t b : cache_uuid_) key += std::to_string(b) + ".";
+    return key;
+  }
 
   void save_pipeline_cache() {
     if (!store_) return;
@@ -377,6 +383,8 @@ class Device final : public VulkanDevice {
     api_.vkGetPhysicalDeviceProperties2(phys_, &props);
     const VkPhysicalDeviceProperties& p = props.properties;
     info_.name = p.deviceName;
+    driver_version_ = p.driverVersion;
+    std::memcpy(cache_uuid_, p.pipelineCacheUUID, VK_UUID_SIZE);
     info_.type = type_name(p.deviceType);
     uint32_t version = std::min(api_version_, p.apiVersion);
     info_.api_minor = static_cast<int>(VK_API_VERSION_MINOR(version));
@@ -439,6 +447,8 @@ class Device final : public VulkanDevice {
   VkCommandPool pool_ = VK_NULL_HANDLE;
   VkPipelineCache cache_ = VK_NULL_HANDLE;
   DeviceInfo info_;
+  uint32_t driver_version_ = 0;
+  uint8_t cache_uuid_[VK_UUID_SIZE] = {};
   std::map<std::vector<uint32_t>, Pipeline> pipelines_;
   std::shared_ptr<PipelineCacheStore> store_;
   std::mutex mutex_;
@@ -450,7 +460,10 @@ std::shared_ptr<VulkanDevice> VulkanDevice::get() {
   static std::mutex mutex;
   static std::shared_ptr<VulkanDevice> device;
   std::lock_guard<std::mutex> lock(mutex);
-  if (!device) device = std::make_shared<Device>();
+  if (!device) {
+    device = std::make_shared<Device>();
+    device->set_pipeline_cache_store(disk_pipeline_cache());
+  }
   return device;
 }
 

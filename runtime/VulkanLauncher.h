@@ -55,7 +55,8 @@ class VulkanDevice {
  public:
   /// The process-wide device, created on first use. `ATTNC_VULKAN_DEVICE` picks one by index or
   /// by a substring of its name; otherwise a discrete GPU is preferred, then integrated, virtual,
-  /// CPU. `ATTNC_VULKAN_LOADER` names the loader library (default libvulkan.so.1).
+  /// CPU. `ATTNC_VULKAN_LOADER` names the loader library (default libvulkan.so.1). Its pipeline
+  /// cache persists in the loader's disk cache (runtime/VulkanPipelineCache.h).
   static std::shared_ptr<VulkanDevice> get();
 
   virtual ~VulkanDevice() = default;

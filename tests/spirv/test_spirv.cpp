@@ -13,6 +13,7 @@
 #include "codegen/KernelIR.h"
 #include "codegen/Lower.h"
 #include "frontend/Program.h"
+#include "attn/loader.hpp"
 #include "runtime/Npy.h"
 #include "runtime/VulkanLauncher.h"
 #include "tests/support/NaiveAttention.h"
@@ -29,6 +30,7 @@ struct MesaCache {
   MesaCache() {
     setenv("MESA_SHADER_CACHE_DISABLE", "true", 1);
     setenv("XDG_CACHE_HOME", dir.path().c_str(), 1);
+    unsetenv("ATTNC_CACHE_DIR");
   }
 };
 BOOST_TEST_GLOBAL_FIXTURE(MesaCache);
@@ -307,6 +309,15 @@ BOOST_AUTO_TEST_CASE(every_module_validates_in_every_configuration) {
           BOOST_CHECK_NO_THROW(spirv::compile_spirv(*ir, c));
         }
   }
+}
+
+BOOST_AUTO_TEST_CASE(pipeline_cache_lands_in_the_disk_cache) {
+  auto p = load(kernels_file());
+  std::mt19937 rng(18);
+  compare(*lower(*p, *p->kernel("prefix")), {8, 8}, rng);
+  CacheStats stats = cache_stats();
+  BOOST_TEST(stats.dir.find(std::getenv("XDG_CACHE_HOME")) == 0, stats.dir);
+  BOOST_TEST(stats.entries >= 1u);
 }
 
 BOOST_AUTO_TEST_CASE(key_tiles_come_from_the_tile_plan) {
