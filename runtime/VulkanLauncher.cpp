@@ -35,7 +35,9 @@ namespace {
   X(vkUpdateDescriptorSets) X(vkCreateCommandPool) X(vkDestroyCommandPool)                         \
   X(vkAllocateCommandBuffers) X(vkFreeCommandBuffers) X(vkBeginCommandBuffer) X(vkEndCommandBuffer) X(vkCmdBindPipeline)   \
   X(vkCmdBindDescriptorSets) X(vkCmdPushConstants) X(vkCmdDispatch) X(vkCmdPipelineBarrier)        \
-  X(vkQueueSubmit) X(vkCreateFence) X(vkDestroyFence) X(vkWaitForFences)
+  X(vkQueueSubmit) X(vkCreateFence) X(vkDestroyFence) X(vkWaitForFences) X(vkCmdCopyBuffer)       \
+  X(vkCreateQueryPool) X(vkDestroyQueryPool) X(vkCmdResetQueryPool) X(vkCmdWriteTimestamp)         \
+  X(vkGetQueryPoolResults)
 
 // The loader library and the functions resolved from it.
 struct Api {
@@ -162,7 +164,7 @@ class Device final : public VulkanDevice {
     }
   }
 
-  void run(const Dispatch& d) override {
+  double run(const Dispatch& d) override {
     std::lock_guard<std::mutex> lock(mutex_);
     for (int i = 0; i < 3; ++i)
       if (d.groups[i] > info_.max_groups[i])
@@ -211,13 +213,45 @@ class Device final : public VulkanDevice {
     if (!d.push_constants.empty())
       api_.vkCmdPushConstants(res.cmd, p.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, static_cast<uint32_t>(d.push_constants.size()),
                               d.push_constants.data());
-    api_.vkCmdDispatch(res.cmd, d.groups[0], d.groups[1], d.groups[2]);
-    // Shader writes must be made visible to the host before it maps the results.
-    auto mb = make_info<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
-    mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-    mb.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-    api_.vkCmdPipelineBarrier(res.cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, nullptr, 0,
-                              nullptr);
+    if (info_.staging) {
+      for (size_t i = 0; i < d.buffers.size(); ++i) {
+        VkBufferCopy region{0, 0, res.buffers[i].bytes};
+        api_.vkCmdCopyBuffer(res.cmd, res.buffers[i].staging, res.buffers[i].buffer, 1, &region);
+      }
+      barrier(res.cmd, VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT,
+              VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
+    }
+    if (timestamps_) {
+      auto qci = make_info<VkQueryPoolCreateInfo>(VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO);
+      qci.queryType = VK_QUERY_TYPE_TIMESTAMP;
+      qci.queryCount = 2;
+      check(api_.vkCreateQueryPool(device_, &qci, nullptr, &res.queries), "vkCreateQueryPool");
+      api_.vkCmdResetQueryPool(res.cmd, res.queries, 0, 2);
+      api_.vkCmdWriteTimestamp(res.cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, res.queries, 0);
+    }
+    const int repeat = std::max(1, d.repeat);
+    for (int r = 0; r < repeat; ++r) {
+      if (r > 0)
+        barrier(res.cmd, VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT,
+                VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
+      api_.vkCmdDispatch(res.cmd, d.groups[0], d.groups[1], d.groups[2]);
+    }
+    if (timestamps_) api_.vkCmdWriteTimestamp(res.cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, res.queries, 1);
+    if (info_.staging) {
+      barrier(res.cmd, VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+              VK_PIPELINE_STAGE_TRANSFER_BIT);
+      for (size_t i = 0; i < d.buffers.size(); ++i)
+        if (d.buffers[i].read_back) {
+          VkBufferCopy region{0, 0, res.buffers[i].bytes};
+          api_.vkCmdCopyBuffer(res.cmd, res.buffers[i].buffer, res.buffers[i].staging, 1, &region);
+        }
+      barrier(res.cmd, VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_HOST_READ_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+              VK_PIPELINE_STAGE_HOST_BIT);
+    } else {
+      // Shader writes must be made visible to the host before it maps the results.
+      barrier(res.cmd, VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_HOST_READ_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+              VK_PIPELINE_STAGE_HOST_BIT);
+    }
     check(api_.vkEndCommandBuffer(res.cmd), "vkEndCommandBuffer");
     auto fci = make_info<VkFenceCreateInfo>(VK_STRUCTURE_TYPE_FENCE_CREATE_INFO);
     check(api_.vkCreateFence(device_, &fci, nullptr, &res.fence), "vkCreateFence");
@@ -229,25 +263,43 @@ class Device final : public VulkanDevice {
     for (size_t i = 0; i < d.buffers.size(); ++i)
       if (d.buffers[i].read_back)
         std::memcpy(d.buffers[i].data->data(), res.buffers[i].mapped, d.buffers[i].data->size());
+    if (!timestamps_) return -1;
+    uint64_t ticks[2] = {0, 0};
+    if (api_.vkGetQueryPoolResults(device_, res.queries, 0, 2, sizeof ticks, ticks, sizeof(uint64_t),
+                                   VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT) != VK_SUCCESS)
+      return -1;
+    return static_cast<double>(ticks[1] - ticks[0]) * timestamp_period_ns_ / 1e6 / repeat;
   }
 
  private:
+  // A storage buffer; with staging, `mapped` is the host-visible staging copy.
   struct Buffer {
-    VkBuffer buffer = VK_NULL_HANDLE;
-    VkDeviceMemory memory = VK_NULL_HANDLE;
+    VkBuffer buffer = VK_NULL_HANDLE, staging = VK_NULL_HANDLE;
+    VkDeviceMemory memory = VK_NULL_HANDLE, staging_memory = VK_NULL_HANDLE;
     void* mapped = nullptr;
+    VkDeviceSize bytes = 0;
   };
+
+  void barrier(VkCommandBuffer cmd, VkAccessFlags src, VkAccessFlags dst, VkPipelineStageFlags from, VkPipelineStageFlags to) {
+    auto mb = make_info<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
+    mb.srcAccessMask = src;
+    mb.dstAccessMask = dst;
+    api_.vkCmdPipelineBarrier(cmd, from, to, 0, 1, &mb, 0, nullptr, 0, nullptr);
+  }
   // Everything one dispatch creates, released however run() exits.
   struct Resources {
     Resources(Api& a, VkDevice d) : api(a), device(d) {}
     ~Resources() {
       if (fence) api.vkDestroyFence(device, fence, nullptr);
+      if (queries) api.vkDestroyQueryPool(device, queries, nullptr);
       if (pool) api.vkDestroyDescriptorPool(device, pool, nullptr);
       if (cmd) api.vkFreeCommandBuffers(device, cmd_pool, 1, &cmd);
       for (Buffer& b : buffers) {
-        if (b.mapped) api.vkUnmapMemory(device, b.memory);
-        if (b.buffer) api.vkDestroyBuffer(device, b.buffer, nullptr);
-        if (b.memory) api.vkFreeMemory(device, b.memory, nullptr);
+        if (b.mapped) api.vkUnmapMemory(device, b.staging ? b.staging_memory : b.memory);
+        for (VkBuffer x : {b.buffer, b.staging})
+          if (x) api.vkDestroyBuffer(device, x, nullptr);
+        for (VkDeviceMemory m : {b.memory, b.staging_memory})
+          if (m) api.vkFreeMemory(device, m, nullptr);
       }
     }
     Api& api;
@@ -257,36 +309,47 @@ class Device final : public VulkanDevice {
     VkCommandPool cmd_pool = VK_NULL_HANDLE;
     VkCommandBuffer cmd = VK_NULL_HANDLE;
     VkFence fence = VK_NULL_HANDLE;
+    VkQueryPool queries = VK_NULL_HANDLE;
   };
 
-  void make_buffer(const std::vector<uint8_t>& data, Resources& res) {
-    // Never zero-sized: element 0 of every buffer is readable (the shader's fallback index).
-    VkDeviceSize bytes = std::max<VkDeviceSize>(16, (data.size() + 3) / 4 * 4);
-    res.buffers.emplace_back();
-    Buffer& b = res.buffers.back();
+  // A buffer and its memory of the first type with `want` properties.
+  void allocate(VkDeviceSize bytes, VkBufferUsageFlags usage, VkMemoryPropertyFlags want, VkBuffer& buffer, VkDeviceMemory& memory) {
     auto ci = make_info<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
     ci.size = bytes;
-    ci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+    ci.usage = usage;
     ci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-    check(api_.vkCreateBuffer(device_, &ci, nullptr, &b.buffer), "vkCreateBuffer");
+    check(api_.vkCreateBuffer(device_, &ci, nullptr, &buffer), "vkCreateBuffer");
     VkMemoryRequirements req;
-    api_.vkGetBufferMemoryRequirements(device_, b.buffer, &req);
-    const VkMemoryPropertyFlags want = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    api_.vkGetBufferMemoryRequirements(device_, buffer, &req);
     uint32_t type = UINT32_MAX;
-    for (uint32_t i = 0; i < memory_.memoryTypeCount; ++i)
-      if ((req.memoryTypeBits & (1u << i)) && (memory_.memoryTypes[i].propertyFlags & want) == want) {
-        type = i;
-        break;
-      }
-    if (type == UINT32_MAX)
-      throw VulkanError("the device has no host-visible coherent memory for storage buffers");
+    for (uint32_t i = 0; i < memory_.memoryTypeCount && type == UINT32_MAX; ++i)
+      if ((req.memoryTypeBits & (1u << i)) && (memory_.memoryTypes[i].propertyFlags & want) == want) type = i;
+    if (type == UINT32_MAX) throw VulkanError("the device has no suitable memory type for storage buffers");
     auto ai = make_info<VkMemoryAllocateInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
     ai.allocationSize = req.size;
     ai.memoryTypeIndex = type;
-    check(api_.vkAllocateMemory(device_, &ai, nullptr, &b.memory), "vkAllocateMemory");
-    check(api_.vkBindBufferMemory(device_, b.buffer, b.memory, 0), "vkBindBufferMemory");
-    check(api_.vkMapMemory(device_, b.memory, 0, VK_WHOLE_SIZE, 0, &b.mapped), "vkMapMemory");
-    std::memset(b.mapped, 0, bytes);
+    check(api_.vkAllocateMemory(device_, &ai, nullptr, &memory), "vkAllocateMemory");
+    check(api_.vkBindBufferMemory(device_, buffer, memory, 0), "vkBindBufferMemory");
+  }
+
+  void make_buffer(const std::vector<uint8_t>& data, Resources& res) {
+    // Never zero-sized: element 0 of every buffer is readable (the shader's fallback index).
+    res.buffers.emplace_back();
+    Buffer& b = res.buffers.back();
+    b.bytes = std::max<VkDeviceSize>(16, (data.size() + 3) / 4 * 4);
+    const VkMemoryPropertyFlags host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    const VkBufferUsageFlags copy = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    VkDeviceMemory mapped_memory;
+    if (info_.staging) {
+      allocate(b.bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | copy, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, b.buffer, b.memory);
+      allocate(b.bytes, copy, host, b.staging, b.staging_memory);
+      mapped_memory = b.staging_memory;
+    } else {
+      allocate(b.bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, host, b.buffer, b.memory);
+      mapped_memory = b.memory;
+    }
+    check(api_.vkMapMemory(device_, mapped_memory, 0, VK_WHOLE_SIZE, 0, &b.mapped), "vkMapMemory");
+    std::memset(b.mapped, 0, b.bytes);
     if (!data.empty()) std::memcpy(b.mapped, data.data(), data.size());
   }
 
@@ -395,6 +458,10 @@ class Device final : public VulkanDevice {
     info_.shared_bytes = static_cast<int>(p.limits.maxComputeSharedMemorySize);
     for (int i = 0; i < 3; ++i) info_.max_groups[i] = p.limits.maxComputeWorkGroupCount[i];
     api_.vkGetPhysicalDeviceMemoryProperties(phys_, &memory_);
+    // A discrete GPU reading host memory over PCIe would measure the bus, not the kernel.
+    info_.staging = p.deviceType == VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU;
+    timestamp_period_ns_ = p.limits.timestampPeriod;
+    timestamps_ = p.limits.timestampComputeAndGraphics == VK_TRUE && timestamp_period_ns_ > 0;
   }
 
   void create_device() {
@@ -448,6 +515,8 @@ class Device final : public VulkanDevice {
   VkPipelineCache cache_ = VK_NULL_HANDLE;
   DeviceInfo info_;
   uint32_t driver_version_ = 0;
+  bool timestamps_ = false;
+  double timestamp_period_ns_ = 0;
   uint8_t cache_uuid_[VK_UUID_SIZE] = {};
   std::map<std::vector<uint32_t>, Pipeline> pipelines_;
   std::shared_ptr<PipelineCacheStore> store_;

@@ -24,6 +24,7 @@ struct DeviceInfo {
   int subgroup_size = 0;        ///< 0 when compute shaders cannot shuffle within subgroups
   bool f16_storage = false;     ///< storageBuffer16BitAccess
   int shared_bytes = 16384;     ///< maxComputeSharedMemorySize
+  bool staging = false;         ///< buffers live in device-local memory, filled through staging copies
   uint32_t max_groups[3] = {65535, 65535, 65535};
 };
 
@@ -48,6 +49,7 @@ struct Dispatch {
   std::vector<BufferBinding> buffers;   ///< descriptor set 0, binding i = buffers[i]
   std::vector<uint8_t> push_constants;  ///< a multiple of 4 bytes, at most 128
   uint32_t groups[3] = {1, 1, 1};
+  int repeat = 1;  ///< dispatches in a row (for timing); the results are those of the last
 };
 
 /// A Vulkan instance and logical device, shared by the process (pipelines are cached per module).
@@ -61,8 +63,10 @@ class VulkanDevice {
 
   virtual ~VulkanDevice() = default;
   virtual const DeviceInfo& info() const = 0;
-  /// Runs `d` to completion (buffers read back when asked). Throws VulkanError.
-  virtual void run(const Dispatch& d) = 0;
+  /// Runs `d` to completion (buffers read back when asked). Returns the GPU time of one dispatch
+  /// in milliseconds from timestamp queries (uploads and read-backs excluded), or -1 when the
+  /// queue has no timestamps. Throws VulkanError.
+  virtual double run(const Dispatch& d) = 0;
   /// Pipeline-cache persistence (null: none).
   virtual void set_pipeline_cache_store(std::shared_ptr<PipelineCacheStore> store) = 0;
 };

@@ -54,7 +54,7 @@ const SpirvKernel& compiled(const KernelIR& ir, const spirv::SpirvConfig& c) {
 
 }  // namespace
 
-KernelOutputs run_vulkan(const KernelIR& ir, const KernelInputs& in, const VulkanRunOptions& options) {
+KernelOutputs run_vulkan(const KernelIR& ir, const KernelInputs& in, const VulkanRunOptions& options, VulkanRunStats* stats) {
   validate_inputs(ir, in);
   const int64_t B = in.q.shape[0], Hq = in.q.shape[1], Lq = in.q.shape[2], D = in.q.shape[3];
   const int64_t Hkv = in.k.shape[1], Lkv = in.k.shape[2], Dv = in.v.shape[3];
@@ -120,7 +120,12 @@ KernelOutputs run_vulkan(const KernelIR& ir, const KernelInputs& in, const Vulka
   d.groups[0] = static_cast<uint32_t>((Lq + config.rows - 1) / config.rows);
   d.groups[1] = static_cast<uint32_t>(Hq);
   d.groups[2] = static_cast<uint32_t>(B);
-  device->run(d);
+  d.repeat = options.repeat;
+  double ms = device->run(d);
+  if (stats) {
+    stats->gpu_ms = ms;
+    stats->device = info.name;
+  }
 
   const int32_t* err = reinterpret_cast<const int32_t*>(data[spirv::kError].data());
   if (err[0]) {

@@ -1,6 +1,8 @@
 // Runs a kernel through the SPIR-V backend on the Vulkan device: the `-t vulkan` target.
 #pragma once
 
+#include <string>
+
 #include "backends/reference/Reference.h"
 
 namespace attn {
@@ -10,11 +12,19 @@ struct VulkanRunOptions {
   bool subgroups = true;    ///< subgroup shuffles (else one invocation per query row)
   bool f16_storage = true;  ///< f16 buffers (else f16 data travels as f32)
   bool shared_tiles_on_cpu = false;  ///< stage K/V in workgroup memory on a CPU device too
+  int repeat = 1;                    ///< dispatches in a row, for timing
+};
+
+/// What a run measured.
+struct VulkanRunStats {
+  double gpu_ms = -1;  ///< one dispatch, from GPU timestamps (-1: none)
+  std::string device;  ///< the device's name
 };
 
 /// Validates `in` like the reference, compiles the kernel for the device and these shapes (cached
 /// per process), runs it and reads the results back. Throws InputError, EvalError (a buffer index
 /// out of range, named like the reference does), vk::VulkanError (no loader or device).
-KernelOutputs run_vulkan(const KernelIR& ir, const KernelInputs& in, const VulkanRunOptions& options = {});
+KernelOutputs run_vulkan(const KernelIR& ir, const KernelInputs& in, const VulkanRunOptions& options = {},
+                         VulkanRunStats* stats = nullptr);
 
 }  // namespace attn
