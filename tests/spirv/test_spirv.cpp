@@ -8,6 +8,7 @@
 
 #include "backends/reference/EvalExpr.h"
 #include "backends/reference/Reference.h"
+#include "backends/spirv/ModuleBuilder.h"
 #include "backends/spirv/RunVulkan.h"
 #include "backends/spirv/SpirvKernel.h"
 #include "codegen/KernelIR.h"
@@ -159,6 +160,36 @@ void compare(const KernelIR& ir, Dims dims, std::mt19937& rng, const VulkanRunOp
 }
 
 }  // namespace
+
+BOOST_AUTO_TEST_CASE(module_builder_dedups_and_the_validator_names_errors) {
+  spirv::ModuleBuilder m(0x00010300);
+  BOOST_TEST(m.type_int(32, true) == m.type_int(32, true));
+  BOOST_TEST(m.type_int(32, true) != m.type_int(32, false));
+  BOOST_TEST(m.const_float(1.5f) == m.const_float(1.5f));
+  BOOST_TEST(m.const_int(1) != m.const_uint(1));
+  m.capability(spv::Capability::Shader);
+  m.capability(spv::Capability::Shader);
+  m.memory_model(spv::AddressingModel::Logical, spv::MemoryModel::GLSL450);
+  spirv::Id void_t = m.type_void();
+  spirv::Id fn = m.begin_function(void_t, m.type_function(void_t));
+  m.op_void(spv::Op::OpReturn, {});
+  m.end_function();
+  m.entry_point(spv::ExecutionModel::GLCompute, fn, "main", {});
+  m.execution_mode(fn, spv::ExecutionMode::LocalSize, {1, 1, 1});
+  std::vector<uint32_t> words = m.words();
+  BOOST_TEST(words[0] == spv::MagicNumber);
+  BOOST_TEST(spirv::validate_spirv(words, 0x00010300) == "");
+  std::string text = spirv::disassemble_spirv(words, 0x00010300);
+  BOOST_TEST(text.find("OpCapability Shader") == text.rfind("OpCapability Shader"), "capabilities are deduplicated");
+  // A function without its terminator: the validator says so.
+  spirv::ModuleBuilder bad(0x00010300);
+  bad.capability(spv::Capability::Shader);
+  bad.memory_model(spv::AddressingModel::Logical, spv::MemoryModel::GLSL450);
+  spirv::Id v = bad.type_void();
+  bad.begin_function(v, bad.type_function(v));
+  bad.end_function();
+  BOOST_TEST(spirv::validate_spirv(bad.words(), 0x00010300) != "");
+}
 
 BOOST_AUTO_TEST_CASE(the_device_is_lavapipe_with_the_expected_subgroups) {
   const vk::DeviceInfo& info = vk::VulkanDevice::get()->info();
