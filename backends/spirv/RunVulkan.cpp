@@ -71,7 +71,7 @@ KernelOutputs run_vulkan(const KernelIR& ir, const KernelInputs& in, const Vulka
   const vk::DeviceInfo& info = device->info();
   spirv::SpirvTarget target;
   target.vulkan_minor = info.api_minor;
-  target.subgroup_size = options.subgroups ? info.subgroup_size : 0;
+  target.subgroup_size = !options.subgroups ? 0 : options.assume_subgroup_size ? options.assume_subgroup_size : info.subgroup_size;
   target.f16_storage = options.f16_storage && info.f16_storage;
   target.shared_bytes = info.shared_bytes;
   target.cpu = info.type == "cpu" && !options.shared_tiles_on_cpu;
@@ -128,6 +128,12 @@ KernelOutputs run_vulkan(const KernelIR& ir, const KernelInputs& in, const Vulka
   }
 
   const int32_t* err = reinterpret_cast<const int32_t*>(data[spirv::kError].data());
+  if (err[0] == spirv::kSubgroupTooSmall) {
+    // The driver chose smaller subgroups than it reported: one invocation per row always works.
+    VulkanRunOptions fallback = options;
+    fallback.subgroups = false;
+    return run_vulkan(ir, in, fallback, stats);
+  }
   if (err[0]) {
     std::string name = err[1] >= 0 && static_cast<size_t>(err[1]) < kernel.buffers.size() ? kernel.buffers[err[1]] : "?";
     throw EvalError("buffer '" + name + "' index " + std::to_string(err[3]) + " is out of range [0, " + std::to_string(err[4]) +

@@ -13,6 +13,7 @@ struct VulkanRunOptions {
   bool f16_storage = true;  ///< f16 buffers (else f16 data travels as f32)
   bool shared_tiles_on_cpu = false;  ///< stage K/V in workgroup memory on a CPU device too
   int repeat = 1;                    ///< dispatches in a row, for timing
+  int assume_subgroup_size = 0;      ///< tests: pretend the device reported this subgroup size
 };
 
 /// What a run measured.

@@ -110,6 +110,11 @@ class KernelEmitter {
     m_.decorate(lid_, spv::Decoration::BuiltIn, {w(spv::BuiltIn::LocalInvocationIndex)});
     interface_.push_back(wg_id_);
     interface_.push_back(lid_);
+    if (c_.lanes > 1) {
+      sg_size_ = m_.global_variable(m_.type_pointer(StorageClass::Input, t_u32_), StorageClass::Input);
+      m_.decorate(sg_size_, spv::Decoration::BuiltIn, {w(spv::BuiltIn::SubgroupSize)});
+      interface_.push_back(sg_size_);
+    }
 
     p_wg_f32_ = m_.type_pointer(StorageClass::Workgroup, t_f32_);
     auto shared = [&](uint32_t n, const char* name) {
@@ -247,6 +252,12 @@ class KernelEmitter {
     auto wg_i = [&](uint32_t k) { return m_.op(Op::OpBitcast, t_i32_, {m_.op(Op::OpCompositeExtract, t_u32_, {wg, k})}); };
     Id lid = m_.op(Op::OpBitcast, t_i32_, {load(t_u32_, lid_)});
     Id row = idiv(lid, ci(R)), lane = irem(lid, ci(R));
+    if (sg_size_) {
+      // A row's lanes must share a subgroup: a device running this pipeline with smaller
+      // subgroups than it reported gets code kSubgroupTooSmall, and the host runs without them.
+      Id small = m_.op(Op::OpULessThan, t_bool_, {load(t_u32_, sg_size_), m_.const_uint(static_cast<uint32_t>(R))});
+      emit_if(m_, small, [&] { store(ssbo_ptr(err_, ci(0)), ci(kSubgroupTooSmall)); });
+    }
     Id p_pc = m_.type_pointer(StorageClass::PushConstant, t_i32_);
     auto shape = [&](int i) { return load(t_i32_, m_.op(Op::OpAccessChain, p_pc, {pc_, ci(i)})); };
     Id Hq = shape(1), Hkv = shape(2), Lq = shape(3), Lkv = shape(4);
@@ -437,7 +448,7 @@ class KernelEmitter {
   Id glsl_ = 0, t_void_ = 0, t_bool_ = 0, t_i32_ = 0, t_u32_ = 0, t_f32_ = 0;
   Ssbo q_, k_, v_, out_, lse_, args_, err_;
   std::map<std::string, Ssbo> bufs_;
-  Id pc_ = 0, wg_id_ = 0, lid_ = 0, ks_ = 0, vs_ = 0, p_wg_f32_ = 0, p_fn_f32_ = 0, p_fn_i32_ = 0;
+  Id pc_ = 0, wg_id_ = 0, lid_ = 0, sg_size_ = 0, ks_ = 0, vs_ = 0, p_wg_f32_ = 0, p_fn_f32_ = 0, p_fn_i32_ = 0;
   Id b_ = 0, h_ = 0, qi_ = 0, kv_ = 0;
   std::vector<int> arg_offsets_;
   Id err_seen_ = 0;

@@ -51,6 +51,8 @@ enum Binding : uint32_t { kQ = 0, kK, kV, kOut, kLse, kArgs, kError, kFirstBuffe
 /// The error record (kError): word 0 is set to 1 by the first out-of-range buffer index, which
 /// then writes the buffer's ordinal, the dimension, the index, the dimension's size, b, h, q, kv.
 constexpr int kErrorWords = 9;
+/// Word 0 of the error record when the pipeline ran with subgroups smaller than `lanes`.
+constexpr int kSubgroupTooSmall = 2;
 
 /// Push constants: B, Hq, Hkv, Lq, Lkv as i32.
 constexpr int kPushWords = 5;

@@ -279,6 +279,16 @@ BOOST_AUTO_TEST_CASE(command_line) {
   BOOST_TEST(r.output.find("ATTNC_VULKAN_DEVICE='no-such-device' matches no Vulkan 1.1 device") != std::string::npos, r.output);
 }
 
+// A device whose pipelines get smaller subgroups than it reports: the shader notices, the host
+// reruns with one invocation per row.
+BOOST_AUTO_TEST_CASE(subgroups_smaller_than_reported_fall_back) {
+  auto p = load(kernels_file());
+  std::mt19937 rng(19);
+  VulkanRunOptions o;
+  o.assume_subgroup_size = 32;
+  compare(*lower(*p, *p->kernel("causal_lse")), {5, 6}, rng, o);
+}
+
 // The GPU path: K/V tiles staged in workgroup memory between barriers (slow to JIT on lavapipe).
 BOOST_AUTO_TEST_CASE(shared_memory_tiles) {
   auto p = load(kernels_file());
