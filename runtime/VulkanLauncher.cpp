@@ -127,8 +127,15 @@ class Device final : public VulkanDevice {
  public:
   Device() {
     instance_ = open_instance(api_, api_version_);
-    pick_device();
-    create_device();
+    try {
+      pick_device();
+      create_device();
+    } catch (...) {
+      if (device_) api_.vkDestroyDevice(device_, nullptr);
+      api_.vkDestroyInstance(instance_, nullptr);
+      device_ = VK_NULL_HANDLE;
+      throw;
+    }
   }
 
   ~Device() override {
