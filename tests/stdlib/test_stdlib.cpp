@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <optional>
+#include <sstream>
 #include <random>
 #include <string>
 #include <vector>
@@ -395,6 +397,49 @@ BOOST_AUTO_TEST_CASE(every_stdlib_definition_has_a_case) {
       BOOST_TEST((std::find(covered.begin(), covered.end(), decl->name) != covered.end()),
                  module << " defines '" << decl->name << "' but no test case covers it");
   }
+}
+
+// Doc comments show examples as `kernel ...`, `mask = ...;` / `score = ...;` options, or
+// `fn-call` is VALUE: each must check and lower, and each stated value must hold.
+BOOST_AUTO_TEST_CASE(doc_comment_examples_hold) {
+  const std::string imports = "import std.masks;\nimport std.documents;\nimport std.scores;\n";
+  int examples = 0;
+  for (const auto& [module, text] : stdlib_modules()) {
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);) {
+      if (line.rfind("/// Example:", 0) != 0) continue;
+      for (size_t open = line.find('`'); open != std::string::npos; open = line.find('`', open)) {
+        size_t close = line.find('`', open + 1);
+        BOOST_TEST_REQUIRE(close != std::string::npos, module << ": unclosed ` in " << line);
+        std::string code = line.substr(open + 1, close - open - 1), rest = line.substr(close + 1);
+        open = close + 1;
+        std::string program;
+        std::optional<int> value;
+        if (code.rfind("kernel", 0) == 0) {
+          program = imports + code + "\n";
+        } else if (code.rfind("mask =", 0) == 0 || code.rfind("score =", 0) == 0) {
+          program = imports + "kernel k {\n  " + code + "\n}\n";
+        } else if (rest.rfind(" is ", 0) == 0) {
+          program = imports + "kernel k {\n  score = float(" + code + ");\n}\n";
+          value = std::stoi(rest.substr(4));
+        } else {
+          continue;
+        }
+        ++examples;
+        BOOST_TEST_CONTEXT(module << " example `" << code << "`") {
+          auto p = load_program_text("example.attn", program);
+          BOOST_TEST_REQUIRE(!p->diags.has_errors(), render_diagnostics(p->diags, p->sources));
+          for (const Decl* k : p->kernels()) {
+            DiagnosticEngine diags;
+            auto ir = lower_kernel(*p, *k, diags);
+            BOOST_TEST_REQUIRE(ir != nullptr);
+            if (value) BOOST_TEST(CompiledExpr(ir->score, *ir).eval(EvalPoint{}, ArgValues{}) == *value);
+          }
+        }
+      }
+    }
+  }
+  BOOST_TEST(examples >= 25);
 }
 
 BOOST_AUTO_TEST_CASE(stdlib_and_samples_check_without_diagnostics) {
