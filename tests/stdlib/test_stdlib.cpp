@@ -387,15 +387,18 @@ BOOST_AUTO_TEST_CASE(every_definition_matches_its_meaning) {
   }
 }
 
-BOOST_AUTO_TEST_CASE(every_stdlib_definition_has_a_case) {
+BOOST_AUTO_TEST_CASE(every_stdlib_definition_has_a_case_and_a_doc_comment) {
   std::vector<std::string> covered;
   for (const auto& c : cases()) covered.push_back(c.first.substr(0, c.first.find_first_of(" (")));
   for (const auto& [module, text] : stdlib_modules()) {
     auto program = load_program_text(module + ".attn", text);
     BOOST_TEST_REQUIRE(!program->diags.has_errors(), module << "\n" << render_diagnostics(program->diags, program->sources));
-    for (const auto& decl : program->main()->decls)
+    for (const auto& decl : program->main()->decls) {
       BOOST_TEST((std::find(covered.begin(), covered.end(), decl->name) != covered.end()),
                  module << " defines '" << decl->name << "' but no test case covers it");
+      BOOST_TEST(decl->doc.find("Example: `") != std::string::npos,
+                 module << ": '" << decl->name << "' needs a doc comment with an example");
+    }
   }
 }
 
