@@ -45,7 +45,7 @@ const SpirvKernel& compiled(const KernelIR& ir, const spirv::SpirvConfig& c) {
   static std::map<std::string, SpirvKernel> cache;
   std::string key = kernel_hash(ir) + "/" + std::to_string(c.head_dim) + "/" + std::to_string(c.value_dim) + "/" +
                     std::to_string(c.lanes) + "/" + std::to_string(c.rows) + "/" + std::to_string(c.block_kv) + "/" +
-                    std::to_string(c.f16_io) + "/" + std::to_string(c.shared_tiles) + "/" + std::to_string(c.block_sparse) + "/" + std::to_string(c.spirv_version);
+                    std::to_string(c.f16_io) + "/" + std::to_string(c.shared_tiles) + "/" + std::to_string(c.unroll_chunks) + "/" + std::to_string(c.block_sparse) + "/" + std::to_string(c.spirv_version);
   std::lock_guard<std::mutex> lock(mutex);
   auto it = cache.find(key);
   if (it == cache.end()) it = cache.emplace(key, spirv::compile_spirv(ir, c)).first;

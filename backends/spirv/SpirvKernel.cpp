@@ -297,16 +297,28 @@ class KernelEmitter {
     // This lane's slice of the query row: d = lane + i * R.
     Id row_base = imul(iadd(imul(b_, Hq), h_), Lq);
     Id q_base = imul(iadd(row_base, qi_), ci(D));
-    std::vector<Id> qreg, acc;
-    for (int i = 0; i < NQ; ++i) {
-      Id d = iadd(lane, ci(i * R));
-      Id ok = (i + 1) * R <= D ? row_ok : land(row_ok, ilt(d, ci(D)));
+    // Chunks d = lane + i * R of a row: unrolled with constant i on GPUs (registers), a loop on
+    // CPU devices (llvmpipe's JIT time grows with the code). `partial`: d may pass `dim`.
+    auto chunks = [&](int n, int dim, const std::function<void(Id i, Id d, bool partial)>& body) {
+      if (c_.unroll_chunks) {
+        for (int i = 0; i < n; ++i) body(ci(i), iadd(lane, ci(i * R)), (i + 1) * R > dim);
+      } else {
+        loop(ci(0), ci(n), ci(1), [&](Id i) { body(i, iadd(lane, imul(i, ci(R))), dim % R != 0); });
+      }
+    };
+    auto f32_array = [&](int n) {
+      return m_.local_variable(m_.type_pointer(StorageClass::Function, m_.type_array(t_f32_, static_cast<uint32_t>(n))));
+    };
+    Id qarr = f32_array(NQ), accarr = f32_array(NV);
+    auto qreg = [&](Id i) { return m_.op(Op::OpAccessChain, p_fn_f32_, {qarr, i}); };
+    auto acc = [&](Id i) { return m_.op(Op::OpAccessChain, p_fn_f32_, {accarr, i}); };
+    chunks(NQ, D, [&](Id i, Id d, bool partial) {
+      Id ok = partial ? land(row_ok, ilt(d, ci(D))) : row_ok;
       Id x = load_io(q_, sel(t_i32_, ok, iadd(q_base, d), ci(0)));
-      Id r = m_.local_variable(p_fn_f32_);
-      store(r, sel(t_f32_, ok, x, cf(0)));
-      qreg.push_back(r);
-    }
-    for (int i = 0; i < NV; ++i) acc.push_back(var_f32(0));
+      store(qreg(i), sel(t_f32_, ok, x, cf(0)));
+    });
+    chunks(NV, Dv, [&](Id i, Id, bool) { store(acc(i), cf(0)); });
+    Id partial_dot = m_.local_variable(p_fn_f32_);
     Id m = var_f32(neg_inf), l = var_f32(0), tile_max = var_f32(neg_inf), sv = var_f32(neg_inf);
     Id p_fn_scores = m_.type_pointer(StorageClass::Function, m_.type_array(t_f32_, static_cast<uint32_t>(BK)));
     Id scores = m_.local_variable(p_fn_scores);
@@ -365,14 +377,13 @@ class KernelEmitter {
 
       store(tile_max, cf(neg_inf));
       loop(ci(0), ci(BK), ci(1), [&](Id j) {
-        Id partial = cf(0);
-        for (int i = 0; i < NQ; ++i) {
-          Id d = iadd(lane, ci(i * R));
-          if ((i + 1) * R > D) d = ext(GLSLstd450SMin, t_i32_, {d, ci(D - 1)});
+        store(partial_dot, cf(0));
+        chunks(NQ, D, [&](Id i, Id d, bool partial) {
+          if (partial) d = ext(GLSLstd450SMin, t_i32_, {d, ci(D - 1)});
           Id kx = key_at(j, d, k_, ks_, D);
-          partial = fadd(partial, fmul(load(t_f32_, qreg[i]), kx));
-        }
-        Id s = fmul(row_sum(partial), cf(c_.scale));
+          store(partial_dot, fadd(load(t_f32_, partial_dot), fmul(load(t_f32_, qreg(i)), kx)));
+        });
+        Id s = fmul(row_sum(load(t_f32_, partial_dot)), cf(c_.scale));
         kv_ = iadd(k0, j);
         env.kv = kv_;
         store(sv, cf(neg_inf));
@@ -401,16 +412,15 @@ class KernelEmitter {
       emit_if(m_, m_.op(Op::OpFOrdGreaterThan, t_bool_, {m_new, cf(neg_inf)}), [&] {
         Id corr = ext(GLSLstd450Exp, t_f32_, {fsub(m_old, m_new)});
         store(l, fmul(load(t_f32_, l), corr));
-        for (Id a : acc) store(a, fmul(load(t_f32_, a), corr));
+        chunks(NV, Dv, [&](Id i, Id, bool) { store(acc(i), fmul(load(t_f32_, acc(i)), corr)); });
         loop(ci(0), ci(BK), ci(1), [&](Id j) {
           Id p = ext(GLSLstd450Exp, t_f32_, {fsub(load(t_f32_, score_ptr(j)), m_new)});
           store(l, fadd(load(t_f32_, l), p));
-          for (int i = 0; i < NV; ++i) {
-            Id d = iadd(lane, ci(i * R));
-            if ((i + 1) * R > Dv) d = ext(GLSLstd450SMin, t_i32_, {d, ci(Dv - 1)});
+          chunks(NV, Dv, [&](Id i, Id d, bool partial) {
+            if (partial) d = ext(GLSLstd450SMin, t_i32_, {d, ci(Dv - 1)});
             Id vx = key_at(j, d, v_, vs_, Dv);
-            store(acc[i], fadd(load(t_f32_, acc[i]), fmul(p, vx)));
-          }
+            store(acc(i), fadd(load(t_f32_, acc(i)), fmul(p, vx)));
+          });
         });
         store(m, m_new);
       });
@@ -422,16 +432,15 @@ class KernelEmitter {
       Id has = m_.op(Op::OpFOrdGreaterThan, t_bool_, {lv, cf(0)});
       Id inv = sel(t_f32_, has, m_.op(Op::OpFDiv, t_f32_, {cf(1), lv}), cf(0));
       Id o_base = imul(iadd(row_base, qi_), ci(Dv));
-      for (int i = 0; i < NV; ++i) {
-        Id d = iadd(lane, ci(i * R));
+      chunks(NV, Dv, [&](Id i, Id d, bool partial) {
         auto write = [&] {
-          Id x = fmul(load(t_f32_, acc[i]), inv);
+          Id x = fmul(load(t_f32_, acc(i)), inv);
           if (c_.f16_io) x = m_.op(Op::OpFConvert, out_.elem, {x});
           store(ssbo_ptr(out_, iadd(o_base, d)), x);
         };
-        if ((i + 1) * R > Dv) emit_if(m_, ilt(d, ci(Dv)), write);
+        if (partial) emit_if(m_, ilt(d, ci(Dv)), write);
         else write();
-      }
+      });
       if (c_.lse)
         emit_if(m_, m_.op(Op::OpIEqual, t_bool_, {lane, ci(0)}), [&] {
           Id lse = fadd(load(t_f32_, m), ext(GLSLstd450Log, t_f32_, {lv}));
@@ -473,6 +482,7 @@ SpirvConfig choose_config(const KernelIR& ir, const SpirvTarget& target, int hea
     throw std::runtime_error("head_dim " + std::to_string(c.head_dim) + " + value_dim " + std::to_string(c.value_dim) +
                              " do not fit the device's shared memory (" + std::to_string(target.shared_bytes) + " bytes)");
   c.shared_tiles = !target.cpu;
+  c.unroll_chunks = !target.cpu;
   c.f16_io = o.dtype == DType::F16 && target.f16_storage;
   c.lse = o.lse;
   c.scale = static_cast<float>(o.scale ? *o.scale : 1.0 / std::sqrt(static_cast<double>(c.head_dim)));

@@ -32,6 +32,7 @@ struct SpirvConfig {
   int rows = 64;          ///< query rows per workgroup
   int block_kv = 32;      ///< keys per tile
   bool shared_tiles = true;  ///< stage K/V tiles in workgroup memory (else read them in place)
+  bool unroll_chunks = true; ///< unroll a lane's head-dimension chunks (else loop over them)
   /// Visit only the key tiles the tile plan (codegen/PlanTiles.h, tiles rows x block_kv) does not
   /// prove empty, and skip the mask on tiles it proves full. Cleared by compile_spirv when the
   /// plan's ranges cannot be printed (the kernel then visits every tile).
