@@ -1,0 +1,153 @@
+// Builds the Funcs of a fused attention from a kernel's mask and score expressions.
+#include "backends/cpu/AttentionAlgorithm.h"
+
+#include <cmath>
+#include <limits>
+
+#include "backends/cpu/CheckedLoads.h"
+#include "backends/cpu/KeyRange.h"
+#include "backends/cpu/VectorMath.h"
+
+namespace attn::cpu {
+
+using namespace Halide;
+// attn:: has its own Expr and Param (the AST's); these names mean Halide's here.
+using Halide::Expr;
+using Halide::Param;
+using Halide::Argument;
+
+namespace {
+
+constexpr float kLog2e = 1.44269504088896341f;
+constexpr float kLn2 = 0.693147180559945309f;
+
+int round_up(int x, int m) { return (x + m - 1) / m * m; }
+
+bool is_identity_score(const KernelIR& ir) {
+  return !ir.score.defined() || Internal::equal(ir.score, score_var());
+}
+
+}  // namespace
+
+Geometry choose_geometry(const KernelIR& ir, const CpuTarget& target) {
+  Geometry g;
+  switch (target.isa) {
+    case CpuIsa::AVX512: g = {16, 32, 8, 16}; break;  // 32 zmm: 2x8 score accumulators
+    case CpuIsa::AVX2: g = {8, 16, 4, 8}; break;      // 16 ymm: 2x4
+    case CpuIsa::Portable: g = {4, 16, 2, 8}; break;  // 16 xmm-like registers: 4x2
+  }
+  g.head_dim = ir.options.head_dim;
+  g.value_dim = ir.options.value_dim ? ir.options.value_dim : ir.options.head_dim;
+  g.value_dim_padded = g.value_dim ? round_up(g.value_dim, g.vector_lanes) : 0;
+  return g;
+}
+
+AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g) {
+  AttentionAlgorithm a;
+  a.geometry = g;
+  a.q = ImageParam(Float(32), 5, "attn_q");
+  a.k = ImageParam(Float(32), 4, "attn_k");
+  a.v = ImageParam(Float(32), 4, "attn_v");
+  a.num_queries = Param<int>("attn_lq");
+  a.num_keys = Param<int>("attn_lk");
+  a.groups = Param<int>("attn_groups");
+  a.c = Var("c"), a.h = Var("hq"), a.b = Var("bt"), a.j = Var("j");
+  a.ii = Var("ii"), a.it = Var("it");
+  const Var &c = a.c, &h = a.h, &b = a.b, &j = a.j, &ii = a.ii, &it = a.it;
+  const int T = g.tile_q, KB = g.key_block;
+
+  Expr D = g.head_dim ? Expr(g.head_dim) : a.q.dim(0).extent();
+  a.value_cols = g.value_dim_padded ? Expr(g.value_dim_padded) : a.v.dim(0).extent();
+  Expr hk = h / a.groups;
+  Expr qi = it * T + ii;
+  const float inf = std::numeric_limits<float>::infinity();
+
+  // The scale (and log2(e) when no score modifier needs natural units) folded into Q.
+  bool identity = is_identity_score(ir);
+  Expr scale = ir.options.scale ? Expr((float)*ir.options.scale) : 1.0f / sqrt(cast<float>(D));
+  Expr q_scale = identity ? scale * kLog2e : scale;
+
+  a.qs = Func("qs");
+  a.qs(c, ii, it, h, b) = a.q(c, ii, it, h, b) * q_scale;
+
+  a.rd = RDom(0, D, "rd");
+  a.dot = Func("dot");
+  a.dot(j, ii, it, h, b) = 0.0f;
+  a.dot(j, ii, it, h, b) += a.qs(a.rd, ii, it, h, b) * a.k(a.rd, j, hk, b);
+
+  // Index variables of the IR -> this pipeline's coordinates.
+  auto bind = [&](Expr e) {
+    e = Internal::substitute("q", qi, e);
+    e = Internal::substitute("kv", Expr(j), e);
+    e = Internal::substitute("b", Expr(b), e);
+    e = Internal::substitute("h", Expr(h), e);
+    return e;
+  };
+  Expr active = qi < a.num_queries && j < a.num_keys;
+  Expr mask = ir.mask.defined() ? ir.mask : Internal::const_true();
+  Expr bound_mask = check_buffer_loads(bind(mask), active);
+  // Raw scores first, then score modifier and mask in their own pass: a select inside the score
+  // block makes Halide partition its loop by the mask and the accumulators leave registers.
+  a.scores = Func("scores");
+  a.scores(j, ii, it, h, b) = a.dot(j, ii, it, h, b);
+  Expr s = a.scores(j, ii, it, h, b);
+  if (!identity) {
+    Expr mod = vectorize_transcendentals(ir.score);
+    mod = Internal::substitute("score", s, mod);
+    s = check_buffer_loads(bind(mod), active) * kLog2e;
+  }
+  a.masked = Func("masked");
+  // An additive bias, not select(mask, s, -inf): Halide narrows the region of a call inside a select
+  // by its condition, and a mask-shaped region of `scores` is no longer a register block.
+  a.masked(j, ii, it, h, b) = is_const_one(bound_mask) ? s : s + select(bound_mask, 0.0f, -inf);
+
+  // Keys this query tile can see; the start is aligned to a key block so that score blocks stay
+  // inside the padded key buffer.
+  KeyRange range = key_range_for_query_tile(mask, it * T, T, a.num_keys);
+  // Kept in a Func: an opaque per-tile value, so that bounds inference does not solve the key loop's
+  // `where` for the tile index (which makes per-tile ranges symbolic and spills the accumulators).
+  a.key_range = Func("key_range");
+  a.key_range(it) = Tuple((range.lo / KB) * KB, range.hi);
+  a.rk = RDom(0, a.k.dim(1).extent(), "rk");
+  a.rk.where(a.rk >= a.key_range(it)[0] && a.rk < a.key_range(it)[1]);
+
+  a.row_max = Func("row_max");
+  a.row_max(ii, it, h, b) = -inf;
+  a.row_max(ii, it, h, b) = max(a.row_max(ii, it, h, b), a.masked(a.rk, ii, it, h, b));
+  Expr m = a.row_max(ii, it, h, b);
+  Expr m_safe = select(m == -inf, 0.0f, m);  // fully masked row: every exp gives 0
+
+  a.probs = Func("probs");
+  a.probs(j, ii, it, h, b) = exp2_nonpositive(a.masked(j, ii, it, h, b) - m_safe);
+
+  a.row_sum = Func("row_sum");
+  a.row_sum(ii, it, h, b) = 0.0f;
+  a.row_sum(ii, it, h, b) += a.probs(a.rk, ii, it, h, b);
+
+  a.pv = Func("pv");
+  a.pv(c, ii, it, h, b) = 0.0f;
+  a.pv(c, ii, it, h, b) += a.probs(a.rk, ii, it, h, b) * a.v(c, a.rk, hk, b);
+
+  Expr l = a.row_sum(ii, it, h, b);
+  Expr inv = select(l > 0.0f, 1.0f / l, 0.0f);
+  Expr lse = select(l > 0.0f, m * kLn2 + log(l), -inf);
+  Expr Dvp = a.value_cols;
+  a.normalized = Func("normalized");
+  a.normalized(c, ii, it, h, b) =
+      select(likely(c < Dvp), a.pv(min(c, Dvp - 1), ii, it, h, b) * inv, lse);
+
+  a.out = Func("attn_out");
+  a.out(c, ii, it, h, b) = a.normalized(c, ii, it, h, b);
+
+  a.args = {a.q, a.k, a.v, a.num_queries, a.num_keys, a.groups};
+  for (const KernelArg& arg : ir.args) {
+    const Internal::Parameter& p = arg.param;
+    if (arg.kind == KernelArg::Kind::Buffer)
+      a.args.emplace_back(p.name(), Halide::Argument::InputBuffer, p.type(), p.dimensions(), ArgumentEstimates{});
+    else
+      a.args.emplace_back(p.name(), Halide::Argument::InputScalar, p.type(), 0, ArgumentEstimates{});
+  }
+  return a;
+}
+
+}  // namespace attn::cpu

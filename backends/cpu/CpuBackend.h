@@ -1,0 +1,58 @@
+// The CPU backend's public face: generate vectorized C++ source for a kernel, and compile and run it.
+// Light header (no Halide.h): the CLI, tests and the loader include it.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "attn/kernel_abi.h"
+
+namespace attn {
+
+struct KernelIR;
+
+/// The instruction set the emitted C++ is scheduled for (vector width, register budget).
+enum class CpuIsa { AVX512, AVX2, Portable };
+
+/// "avx512", "avx2", "portable".
+const char* cpu_isa_name(CpuIsa isa);
+
+/// What the generated kernel is tuned for.
+struct CpuTarget {
+  CpuIsa isa = CpuIsa::AVX512;
+};
+
+/// The best target this machine runs (AVX-512F, else AVX2+FMA, else portable).
+CpuTarget host_cpu_target();
+
+/// A generated kernel: a C header (the ABI and the entry point) and a self-contained C++17 source
+/// that includes it as "<header_name>". Byte-for-byte deterministic for a given IR and target.
+struct CpuKernelSource {
+  std::string header;                      ///< declares `int entry(const attn_kernel_args*)`
+  std::string header_name;                 ///< file name the source includes, e.g. "causal.h"
+  std::string source;                      ///< the kernel, Halide's runtime glue and the wrapper
+  std::string entry;                       ///< exported C symbol, e.g. "attn_causal"
+  std::vector<std::string> compile_flags;  ///< recommended flags (optimization, ISA)
+};
+
+/// Generates the kernel's C++ source. Throws std::runtime_error on an internal failure.
+CpuKernelSource generate_cpu_kernel(const KernelIR& ir, const CpuTarget& target);
+
+/// A generated kernel compiled into a shared object and loaded into this process.
+class CpuKernel {
+ public:
+  virtual ~CpuKernel() = default;
+  /// Calls the kernel; returns 0 or a non-zero code with args.error filled in.
+  virtual int run(const attn_kernel_args& args) const = 0;
+  /// The entry point itself (valid while this object lives).
+  virtual attn_kernel_fn function() const = 0;
+};
+
+/// Compiles `src` with the host C++ compiler (clang++ if present, else g++; $ATTNC_CXX overrides)
+/// into a shared object under `work_dir` (a fresh temporary folder when empty) and loads it.
+/// Throws std::runtime_error with the compiler's output on failure.
+std::shared_ptr<CpuKernel> compile_cpu_kernel(const CpuKernelSource& src,
+                                              const std::string& work_dir = "");
+
+}  // namespace attn

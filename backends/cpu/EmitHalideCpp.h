@@ -1,0 +1,30 @@
+// Halide's C++ output for the scheduled pipeline, made deterministic and renamed per kernel.
+#pragma once
+
+#include <Halide.h>
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "backends/cpu/CpuBackend.h"
+
+namespace attn::cpu {
+
+/// The Halide target the C++ is generated for (user context, no bounds queries).
+Halide::Target halide_target(const CpuTarget& target);
+
+/// Halide's C++ for one pipeline and the runtime functions it calls (minus `halide_`).
+struct HalideCpp {
+  std::string code;
+  std::set<std::string> runtime_calls;
+};
+
+/// Lowers `out` to C++ as the function `fn_name(void* user_context, args..., out)`, renumbers
+/// Halide's temporaries in order of appearance (byte-for-byte stable output) and renames the
+/// runtime functions it calls from `halide_X` to `runtime_prefix + X` (see RuntimeGlue.h).
+HalideCpp emit_halide_cpp(Halide::Func out, const std::vector<Halide::Argument>& args,
+                            const std::string& fn_name, const Halide::Target& target,
+                            const std::string& runtime_prefix);
+
+}  // namespace attn::cpu
