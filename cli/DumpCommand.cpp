@@ -1,1 +1,42 @@
-// (in progress)
+// `attnc dump --stage=ast|ir|hash FILE [KERNEL]`: print a compiler stage.
+#include <iostream>
+
+#include "cli/Commands.h"
+#include "codegen/Lower.h"
+#include "frontend/PrintAst.h"
+#include "frontend/Program.h"
+
+namespace attn::cli {
+
+int run_dump(const DumpOptions& o) {
+  auto p = load_program(o.file);
+  if (report_diagnostics(*p, false)) return 1;
+  if (o.stage == "ast") {
+    std::cout << print_ast(*p->main(), p->sources);
+    return 0;
+  }
+  std::vector<const Decl*> kernels;
+  if (!o.kernel.empty()) {
+    const Decl* k = p->kernel(o.kernel);
+    if (!k) {
+      std::cerr << "attnc: error: " << o.file << " has no kernel '" << o.kernel << "'\n";
+      return 1;
+    }
+    kernels.push_back(k);
+  } else {
+    kernels = p->kernels();
+  }
+  for (const Decl* k : kernels) {
+    DiagnosticEngine diags;
+    auto ir = lower_kernel(*p, *k, diags);
+    if (!ir) {
+      std::cerr << render_diagnostics(diags, p->sources);
+      return 1;
+    }
+    if (o.stage == "hash") std::cout << kernel_hash(*ir) << "  " << k->name << "\n";
+    else std::cout << print_ir(*ir) << "  hash      " << kernel_hash(*ir) << "\n";
+  }
+  return 0;
+}
+
+}  // namespace attn::cli

@@ -1,1 +1,62 @@
-// (in progress)
+// `attnc fmt FILE... [-i] [--check]`: the canonical formatter.
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "cli/Commands.h"
+#include "frontend/Format.h"
+#include "frontend/Program.h"
+
+namespace attn::cli {
+
+int run_fmt(const FmtOptions& o) {
+  int status = 0;
+  for (const std::string& path : o.files) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+      std::cerr << "attnc: error: cannot open '" << path << "'\n";
+      status = 1;
+      continue;
+    }
+    std::stringstream ss;
+    ss << in.rdbuf();
+    std::string text = ss.str();
+    SourceManager sm;
+    DiagnosticEngine diags;
+    FileId file = sm.add(path, text);
+    std::optional<std::string> formatted = format_source(sm, file, diags);
+    if (!formatted) {
+      std::cerr << render_diagnostics(diags, sm);
+      status = 1;
+      continue;
+    }
+    if (o.check) {
+      if (*formatted != text) {
+        std::cerr << path << ": not formatted\n";
+        status = 1;
+      }
+    } else if (o.in_place) {
+      if (*formatted == text) continue;
+      std::string tmp = path + ".attnc-fmt.tmp";
+      {
+        std::ofstream out(tmp, std::ios::binary);
+        out << *formatted;
+        if (!out) {
+          std::cerr << "attnc: error: cannot write '" << tmp << "'\n";
+          status = 1;
+          continue;
+        }
+      }
+      if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+        std::cerr << "attnc: error: cannot replace '" << path << "'\n";
+        std::remove(tmp.c_str());
+        status = 1;
+      }
+    } else {
+      std::cout << *formatted;
+    }
+  }
+  return status;
+}
+
+}  // namespace attn::cli

@@ -1,9 +1,53 @@
 // attnc: the command line. CLI11 is included here only; subcommands live in their own files.
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 
+#include "attnc/Version.h"
+#include "cli/Commands.h"
+
 int main(int argc, char** argv) {
+  using namespace attn::cli;
   CLI::App app{"attnc: a compiler for attention variants"};
+  app.set_version_flag("--version", ATTNC_VERSION);
   app.require_subcommand(1);
+  bool color = ::isatty(2);
+
+  CheckOptions check;
+  auto* check_cmd = app.add_subcommand("check", "Check .attn files and print diagnostics");
+  check_cmd->add_option("files", check.files, ".attn files")->required();
+  check_cmd->add_option("--format", check.format, "text or json")->check(CLI::IsMember({"text", "json"}));
+
+  DumpOptions dump;
+  auto* dump_cmd = app.add_subcommand("dump", "Print a compiler stage (ast, ir, hash)");
+  dump_cmd->add_option("file", dump.file, ".attn file")->required();
+  dump_cmd->add_option("kernel", dump.kernel, "only this kernel");
+  dump_cmd->add_option("--stage", dump.stage, "ast | ir | hash")->check(CLI::IsMember({"ast", "ir", "hash"}));
+
+  RunOptions run;
+  auto* run_cmd = app.add_subcommand("run", "Run a kernel on .npy inputs");
+  run_cmd->add_option("file", run.file, ".attn file")->required();
+  run_cmd->add_option("kernel", run.kernel, "kernel name")->required();
+  run_cmd->add_option("--q", run.q, "queries [B, Hq, Lq, D] (.npy)")->required();
+  run_cmd->add_option("--k", run.k, "keys [B, Hkv, Lkv, D] (.npy)")->required();
+  run_cmd->add_option("--v", run.v, "values [B, Hkv, Lkv, Dv] (.npy)")->required();
+  run_cmd->add_option("--arg", run.args, "NAME=FILE.npy or NAME=VALUE for the kernel's arguments");
+  run_cmd->add_option("-o,--out", run.out, "output [B, Hq, Lq, Dv] (.npy)")->required();
+  run_cmd->add_option("--lse", run.lse, "log-sum-exp output [B, Hq, Lq] (.npy)");
+  run_cmd->add_option("-t,--target", run.target, "reference")->check(CLI::IsMember({"reference"}));
+  run_cmd->add_option("--threads", run.threads, "threads (0: all cores)");
+
+  FmtOptions fmt;
+  auto* fmt_cmd = app.add_subcommand("fmt", "Format .attn files");
+  fmt_cmd->add_option("files", fmt.files, ".attn files")->required();
+  fmt_cmd->add_flag("-i,--in-place", fmt.in_place, "rewrite the files");
+  fmt_cmd->add_flag("--check", fmt.check, "exit 1 if a file is not formatted");
+
   CLI11_PARSE(app, argc, argv);
+  check.color = color;
+  if (check_cmd->parsed()) return run_check(check);
+  if (dump_cmd->parsed()) return run_dump(dump);
+  if (run_cmd->parsed()) return run_run(run);
+  if (fmt_cmd->parsed()) return run_fmt(fmt);
   return 0;
 }

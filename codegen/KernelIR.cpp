@@ -1,5 +1,6 @@
 // The index and score variables of the IR.
 #include "codegen/KernelIR.h"
+#include "codegen/Lower.h"
 
 namespace attn {
 
@@ -27,6 +28,16 @@ Halide::Type halide_elem_type(ElemType e) {
   }
   return Halide::Int(32);
 }
+
+std::string kernel_name(const KernelIR& ir) { return ir.name; }
+
+std::vector<KernelArgInfo> kernel_args(const KernelIR& ir) {
+  std::vector<KernelArgInfo> out;
+  for (const KernelArg& a : ir.args) out.push_back({a.name, a.kind == KernelArg::Kind::Buffer, a.elem, a.dims});
+  return out;
+}
+
+const KernelOptions& kernel_options(const KernelIR& ir) { return ir.options; }
 
 const char* dtype_name(DType d) {
   switch (d) {

@@ -1,1 +1,444 @@
-// (in progress)
+// AST -> IR. A kernel's mask and score are evaluated symbolically: every definition they use is
+// inlined with its arguments bound, mask and score arguments are passed as closures (evaluated at
+// whatever indices they are applied to), and the result is simplified by Halide.
+#include "codegen/Lower.h"
+
+#include <cmath>
+#include <map>
+
+#include "codegen/KernelIR.h"
+#include "frontend/Sema.h"
+
+namespace attn {
+
+namespace {
+
+using Halide::Expr;
+namespace HI = Halide::Internal;
+
+struct Env;
+struct Closure;
+
+// A value during lowering: a Halide expression, a closure (mask or score modifier), or a tensor.
+struct Value {
+  Expr expr;
+  std::shared_ptr<const Closure> closure;
+  const KernelArg* tensor = nullptr;
+};
+
+// The index variables and the score at the point of evaluation, plus named values.
+struct Env {
+  Expr idx[4];
+  Expr score;
+  std::map<const void*, Value> names;  // keyed by Param* or Binding*
+};
+
+// A mask or score modifier that is not yet applied: a definition with bound arguments, an inline
+// expression with its environment, or a `|>` composition.
+struct Closure {
+  const Decl* decl = nullptr;
+  std::vector<Value> args;               // decl: one per parameter
+  const attn::Expr* inline_expr = nullptr;
+  std::shared_ptr<const Env> env;        // inline expression or index overrides: where they are evaluated
+  std::vector<const Argument*> overrides;  // named index (and score) arguments
+  std::shared_ptr<const Closure> first, second;  // a |> b
+  const Param* param = nullptr;          // a call of a mask/score parameter with overrides
+};
+
+class Lowering {
+ public:
+  Lowering(const Program& p, DiagnosticEngine& diags) : program_(p), diags_(diags) {}
+
+  std::shared_ptr<KernelIR> lower(const Decl& k) {
+    auto ir = std::make_shared<KernelIR>();
+    ir->name = k.name;
+    ir->source_path = program_.sources.path(k.module ? k.module->file : 0);
+    Env env;
+    for (int i = 0; i < 4; ++i) env.idx[i] = index_var(static_cast<IndexVar>(i));
+    env.score = score_var();
+    ir->args.reserve(k.params.size());
+    for (const Param& p : k.params) {
+      KernelArg a;
+      a.name = p.name;
+      if (p.type.kind == TypeKind::Tensor) {
+        a.kind = KernelArg::Kind::Buffer;
+        a.elem = p.type.elem;
+        a.dims = p.type.dims;
+        a.param = HI::Parameter(halide_elem_type(a.elem), true, static_cast<int>(a.dims.size()), p.name);
+      } else {
+        a.kind = KernelArg::Kind::Scalar;
+        a.elem = p.type.kind == TypeKind::Int ? ElemType::I32 : p.type.kind == TypeKind::Float ? ElemType::F32 : ElemType::Bool;
+        Halide::Type t = p.type.kind == TypeKind::Int ? Halide::Int(32) : p.type.kind == TypeKind::Float ? Halide::Float(32) : Halide::Bool();
+        a.param = HI::Parameter(t, false, 0, p.name);
+      }
+      ir->args.push_back(std::move(a));
+    }
+    for (size_t i = 0; i < k.params.size(); ++i) {
+      Value v;
+      if (ir->args[i].kind == KernelArg::Kind::Buffer) v.tensor = &ir->args[i];
+      else v.expr = HI::Variable::make(ir->args[i].param.type(), ir->args[i].name, ir->args[i].param);
+      env.names[&k.params[i]] = v;
+    }
+    auto shared_env = std::make_shared<const Env>(env);
+
+    ir->mask = HI::const_true();
+    ir->score = score_var();
+    for (const KernelItem& item : k.items) {
+      const attn::Expr& v = *item.value;
+      if (item.key == "mask") {
+        ir->mask = as_bool(eval(v, *shared_env), *shared_env);
+      } else if (item.key == "score") {
+        ir->score = as_float(eval(v, *shared_env), *shared_env);
+      } else if (item.key == "dtype") {
+        ir->options.dtype = v.text == "bf16" ? DType::BF16 : v.text == "f16" ? DType::F16 : DType::F32;
+      } else if (item.key == "head_dim") {
+        ir->options.head_dim = static_cast<int>(*constant_value(v));
+      } else if (item.key == "value_dim") {
+        ir->options.value_dim = static_cast<int>(*constant_value(v));
+      } else if (item.key == "scale") {
+        ir->options.scale = *constant_value(v);
+      } else if (item.key == "lse") {
+        ir->options.lse = v.bool_value;
+      } else if (item.key == "block") {
+        if (v.kind == ExprKind::List) {
+          ir->options.block_q = static_cast<int>(*constant_value(*v.operands[0]));
+          ir->options.block_kv = static_cast<int>(*constant_value(*v.operands[v.operands.size() > 1 ? 1 : 0]));
+        } else {
+          ir->options.block_q = ir->options.block_kv = static_cast<int>(*constant_value(v));
+        }
+      }
+    }
+    if (ir->options.value_dim == 0) ir->options.value_dim = ir->options.head_dim;
+    ir->mask = HI::simplify(ir->mask);
+    ir->score = HI::simplify(ir->score);
+    return ir;
+  }
+
+ private:
+  // ---- conversions -------------------------------------------------------------------------------
+
+  Expr as_bool(const Value& v, const Env& env) {
+    if (v.closure) return apply(*v.closure, env.idx, env.score);
+    Expr e = v.expr;
+    if (e.type().is_bool()) return e;
+    return e != HI::make_zero(e.type());  // bool buffers are UInt(8)
+  }
+
+  Expr as_float(const Value& v, const Env& env) {
+    if (v.closure) return apply(*v.closure, env.idx, env.score);
+    return to_float(v.expr);
+  }
+
+  static Expr to_float(const Expr& e) { return e.type().is_float() ? e : Halide::cast(Halide::Float(32), e); }
+
+  Expr force(const Value& v, const Env& env) {
+    if (v.closure) return apply(*v.closure, env.idx, env.score);
+    return v.expr;
+  }
+
+  // ---- closures ----------------------------------------------------------------------------------
+
+  // Evaluates a mask or score modifier at the given indices and incoming score.
+  Expr apply(const Closure& c, const Expr (&idx)[4], const Expr& score) {
+    if (c.first) {
+      Expr s1 = apply(*c.first, idx, score);
+      return apply(*c.second, idx, s1);
+    }
+    Expr at[4] = {idx[0], idx[1], idx[2], idx[3]};
+    Expr s = score;
+    if (!c.overrides.empty()) {
+      // Named arguments are evaluated where the closure is applied: `q` in `causal(q = q + 1)`
+      // is the index the closure is asked about.
+      Env where = *c.env;
+      for (int i = 0; i < 4; ++i) where.idx[i] = idx[i];
+      where.score = score;
+      for (const Argument* a : c.overrides) {
+        Expr v = force(eval(*a->value, where), where);
+        if (a->name == "score") s = to_float(v);
+        for (int i = 0; i < 4; ++i)
+          if (a->name == kIndexNames[i]) at[i] = v;
+      }
+    }
+    if (c.param) {
+      // A mask/score parameter applied with overrides: look the parameter's closure up.
+      const Value& inner = c.env->names.at(c.param);
+      return apply(*inner.closure, at, s);
+    }
+    Env env;
+    for (int i = 0; i < 4; ++i) env.idx[i] = at[i];
+    env.score = s;
+    if (c.inline_expr) {
+      env.names = c.env->names;
+      Value v = eval(*c.inline_expr, env);
+      return c.decl == nullptr && c.inline_expr->type.kind != TypeKind::Score && c.inline_expr->type.kind != TypeKind::Float &&
+                     c.inline_expr->type.kind != TypeKind::Int
+                 ? as_bool(v, env)
+                 : as_float(v, env);
+    }
+    for (size_t i = 0; i < c.decl->params.size(); ++i) env.names[&c.decl->params[i]] = c.args[i];
+    Value v = eval(*c.decl->body, env);
+    if (c.decl->kind == DeclKind::Mask) return as_bool(v, env);
+    return as_float(v, env);
+  }
+
+  // The closure a mask/score-typed expression denotes (for arguments and for `|>`).
+  std::shared_ptr<const Closure> closure_of(const attn::Expr& e, const Env& env) {
+    const attn::Expr* x = &e;
+    while (x->kind == ExprKind::Paren) x = x->operands[0].get();
+    if (x->kind == ExprKind::Name || x->kind == ExprKind::Call || x->kind == ExprKind::Pipe) {
+      Value v = eval(*x, env);
+      if (v.closure) return v.closure;
+    }
+    // An inline boolean or float expression passed as a mask or score argument.
+    auto c = std::make_shared<Closure>();
+    c->inline_expr = x;
+    c->env = std::make_shared<const Env>(env);
+    return c;
+  }
+
+  // ---- expressions -------------------------------------------------------------------------------
+
+  Value eval(const attn::Expr& e, const Env& env) { return eval_impl(e, env); }
+
+  static Value val(Expr e) {
+    Value v;
+    v.expr = std::move(e);
+    return v;
+  }
+
+  Value eval_impl(const attn::Expr& e, const Env& env) {
+    switch (e.kind) {
+      case ExprKind::IntLit: return val(Halide::Expr(static_cast<int32_t>(e.int_value)));
+      case ExprKind::FloatLit: return val(Halide::Expr(static_cast<float>(e.float_value)));
+      case ExprKind::InfLit: return val(HI::FloatImm::make(Halide::Float(32), INFINITY));
+      case ExprKind::BoolLit: return val(e.bool_value ? HI::const_true() : HI::const_false());
+      case ExprKind::Paren: return eval(*e.operands[0], env);
+      case ExprKind::Name: return eval_name(e, env);
+      case ExprKind::Unary: {
+        if (e.text == "!") return val(!as_bool(eval(*e.operands[0], env), env));
+        Expr x = value_expr(*e.operands[0], env);
+        return val(HI::make_zero(x.type()) - x);
+      }
+      case ExprKind::Binary: return val(binary(e, env));
+      case ExprKind::Pipe: {
+        auto c = std::make_shared<Closure>();
+        c->first = closure_of(*e.operands[0], env);
+        c->second = closure_of(*e.operands[1], env);
+        Value v;
+        v.closure = c;
+        return v;
+      }
+      case ExprKind::Cond: {
+        Expr cond = as_bool(eval(*e.operands[0], env), env);
+        Expr a = value_expr(*e.operands[1], env), b = value_expr(*e.operands[2], env);
+        unify(a, b);
+        return val(Halide::select(cond, a, b));
+      }
+      case ExprKind::Index: {
+        const Value& t = env.names.at(e.operands[0]->ref.param);
+        std::vector<Expr> args;
+        for (size_t i = 1; i < e.operands.size(); ++i) args.push_back(value_expr(*e.operands[i], env));
+        Expr load = HI::Call::make(t.tensor->param, args);
+        return val(t.tensor->elem == ElemType::Bool ? load != HI::make_zero(load.type()) : load);
+      }
+      case ExprKind::Call: return eval_call(e, env);
+      case ExprKind::Let: {
+        Env inner = env;
+        for (const Binding& b : e.bindings) {
+          Value v = eval(*b.value, inner);
+          inner.names[&b] = v;
+        }
+        return eval(*e.operands[0], inner);
+      }
+      case ExprKind::List: break;
+    }
+    return val(HI::const_false());
+  }
+
+  // The plain value of an expression: closures are applied here (masks -> bool, scores -> float).
+  Expr value_expr(const attn::Expr& e, const Env& env) {
+    Value v = eval(e, env);
+    if (!v.closure) return v.expr;
+    if (e.type.kind == TypeKind::Mask) return as_bool(v, env);
+    return as_float(v, env);
+  }
+
+  static void unify(Expr& a, Expr& b) {
+    if (a.type() == b.type()) return;
+    if (a.type().is_float() || b.type().is_float()) {
+      a = to_float(a);
+      b = to_float(b);
+    } else if (a.type().is_bool() != b.type().is_bool()) {
+      if (!a.type().is_bool()) a = a != HI::make_zero(a.type());
+      if (!b.type().is_bool()) b = b != HI::make_zero(b.type());
+    }
+  }
+
+  Value eval_name(const attn::Expr& e, const Env& env) {
+    switch (e.ref.kind) {
+      case SymbolRef::Index: return val(env.idx[static_cast<int>(e.ref.index)]);
+      case SymbolRef::Score: return val(env.score);
+      case SymbolRef::Param: return env.names.at(e.ref.param);
+      case SymbolRef::Local: return env.names.at(e.ref.local);
+      case SymbolRef::Decl: {
+        auto c = std::make_shared<Closure>();
+        c->decl = e.ref.decl;
+        Value v;
+        v.closure = c;
+        return v;
+      }
+      default: return val(HI::const_false());
+    }
+  }
+
+  Expr binary(const attn::Expr& e, const Env& env) {
+    const std::string& op = e.text;
+    if (op == "&&" || op == "||") {
+      Expr a = as_bool(eval(*e.operands[0], env), env), b = as_bool(eval(*e.operands[1], env), env);
+      return op == "&&" ? (a && b) : (a || b);
+    }
+    Expr a = value_expr(*e.operands[0], env), b = value_expr(*e.operands[1], env);
+    if (op == "/") return to_float(a) / to_float(b);
+    unify(a, b);
+    if (op == "+") return a + b;
+    if (op == "-") return a - b;
+    if (op == "*") return a * b;
+    if (op == "==") return a == b;
+    if (op == "!=") return a != b;
+    if (op == "<") return a < b;
+    if (op == "<=") return a <= b;
+    if (op == ">") return a > b;
+    if (op == ">=") return a >= b;
+    if (op == "//") return floor_div(a, b);
+    if (op == "%") return python_mod(a, b);
+    return a;
+  }
+
+  // Python's floor division. Halide's integer division is Euclidean (equal to floor for a
+  // positive divisor) and gives 0 for a zero divisor.
+  static Expr floor_div(const Expr& a, const Expr& b) {
+    if (a.type().is_float()) return Halide::floor(a / b);
+    if (HI::is_positive_const(b)) return a / b;
+    Expr zero = HI::make_zero(a.type());
+    return Halide::select(b < zero, (zero - a) / (zero - b), a / b);
+  }
+
+  // Python's modulo: the result has the sign of the divisor.
+  static Expr python_mod(const Expr& a, const Expr& b) {
+    if (a.type().is_float()) return a - b * Halide::floor(a / b);
+    if (HI::is_positive_const(b)) return a % b;
+    Expr zero = HI::make_zero(a.type());
+    return Halide::select(b < zero, zero - ((zero - a) % (zero - b)), a % b);
+  }
+
+  Value eval_call(const attn::Expr& e, const Env& env) {
+    const attn::Expr& callee = *e.operands[0];
+    if (callee.ref.kind == SymbolRef::Builtin) return val(builtin(callee.ref.builtin, e, env));
+    if (callee.ref.kind == SymbolRef::Param) {
+      auto c = std::make_shared<Closure>();
+      c->param = callee.ref.param;
+      c->env = std::make_shared<const Env>(env);
+      for (const Argument& a : e.args) c->overrides.push_back(&a);
+      Value v;
+      v.closure = c;
+      return v;
+    }
+    const Decl& d = *callee.ref.decl;
+    auto c = std::make_shared<Closure>();
+    c->decl = &d;
+    c->args.resize(d.params.size());
+    c->env = std::make_shared<const Env>(env);
+    size_t positional = 0;
+    for (const Argument& a : e.args) {
+      const Param* p = nullptr;
+      if (a.name.empty()) {
+        p = &d.params[positional++];
+      } else {
+        for (const Param& q : d.params)
+          if (q.name == a.name) p = &q;
+      }
+      if (!p) {
+        c->overrides.push_back(&a);
+        continue;
+      }
+      size_t i = static_cast<size_t>(p - d.params.data());
+      if (p->type.kind == TypeKind::Mask || p->type.kind == TypeKind::Score) {
+        c->args[i].closure = closure_of(*a.value, env);
+      } else if (p->type.kind == TypeKind::Tensor) {
+        c->args[i] = eval(*a.value, env);
+      } else {
+        Expr x = value_expr(*a.value, env);
+        if (p->type.kind == TypeKind::Float) x = to_float(x);
+        if (p->type.kind == TypeKind::Bool && !x.type().is_bool()) x = x != HI::make_zero(x.type());
+        c->args[i] = val(x);
+      }
+    }
+    if (d.kind == DeclKind::Fn) return val(apply_fn(*c, env));
+    Value v;
+    v.closure = c;
+    return v;
+  }
+
+  Expr apply_fn(const Closure& c, const Env& env) {
+    Env inner;
+    for (int i = 0; i < 4; ++i) inner.idx[i] = env.idx[i];
+    inner.score = env.score;
+    for (const Argument* a : c.overrides) {
+      Expr v = force(eval(*a->value, env), env);
+      for (int i = 0; i < 4; ++i)
+        if (a->name == kIndexNames[i]) inner.idx[i] = v;
+    }
+    for (size_t i = 0; i < c.decl->params.size(); ++i) inner.names[&c.decl->params[i]] = c.args[i];
+    Expr r = value_expr(*c.decl->body, inner);
+    switch (c.decl->result.kind) {
+      case TypeKind::Float: return to_float(r);
+      case TypeKind::Bool: return r.type().is_bool() ? r : r != HI::make_zero(r.type());
+      default: return r;
+    }
+  }
+
+  Expr builtin(const std::string& name, const attn::Expr& e, const Env& env) {
+    std::vector<Expr> a;
+    for (const Argument& arg : e.args) a.push_back(value_expr(*arg.value, env));
+    auto f = [&](size_t i) { return to_float(a[i]); };
+    if (name == "abs") return a[0].type().is_float() ? Halide::abs(a[0]) : Halide::cast(a[0].type(), Halide::abs(a[0]));
+    if (name == "min" || name == "max") {
+      unify(a[0], a[1]);
+      return name == "min" ? Halide::min(a[0], a[1]) : Halide::max(a[0], a[1]);
+    }
+    if (name == "clamp") {
+      unify(a[0], a[1]);
+      unify(a[0], a[2]);
+      unify(a[1], a[2]);
+      return Halide::min(Halide::max(a[0], a[1]), a[2]);
+    }
+    if (name == "exp") return Halide::exp(f(0));
+    if (name == "exp2") return Halide::pow(Expr(2.0f), f(0));
+    if (name == "log") return Halide::log(f(0));
+    if (name == "log2") return Halide::log(f(0)) * Expr(static_cast<float>(1.0 / std::log(2.0)));
+    if (name == "sqrt") return Halide::sqrt(f(0));
+    if (name == "rsqrt") return Expr(1.0f) / Halide::sqrt(f(0));
+    if (name == "tanh") return Halide::tanh(f(0));
+    if (name == "sigmoid") return Expr(1.0f) / (Expr(1.0f) + Halide::exp(Expr(0.0f) - f(0)));
+    if (name == "sin") return Halide::sin(f(0));
+    if (name == "cos") return Halide::cos(f(0));
+    if (name == "floor") return Halide::floor(f(0));
+    if (name == "ceil") return Halide::ceil(f(0));
+    if (name == "round") return Halide::round(f(0));
+    if (name == "float") return a[0].type().is_bool() ? Halide::select(a[0], Expr(1.0f), Expr(0.0f)) : f(0);
+    if (name == "int") return a[0].type().is_int() ? a[0] : Halide::cast(Halide::Int(32), a[0]);
+    return a[0];
+  }
+
+  const Program& program_;
+  DiagnosticEngine& diags_;
+};
+
+}  // namespace
+
+std::shared_ptr<const KernelIR> lower_kernel(const Program& program, const Decl& kernel, DiagnosticEngine& diags) {
+  if (program.diags.has_errors() || kernel.kind != DeclKind::Kernel) return nullptr;
+  return Lowering(program, diags).lower(kernel);
+}
+
+}  // namespace attn

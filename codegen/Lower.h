@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "codegen/KernelOptions.h"
 #include "frontend/Program.h"
 
 namespace attn {
@@ -15,6 +16,19 @@ struct KernelIR;
 /// while lowering (e.g. a mask option that is not a mask) go to `diags`; returns null then.
 std::shared_ptr<const KernelIR> lower_kernel(const Program& program, const Decl& kernel,
                                              DiagnosticEngine& diags);
+
+/// A run-time argument as seen from outside the IR.
+struct KernelArgInfo {
+  std::string name;
+  bool is_buffer = false;
+  ElemType elem = ElemType::F32;   ///< buffer element type, or the scalar's type (I32/F32/Bool)
+  std::vector<std::string> dims;   ///< buffers: the declared dimensions
+};
+
+/// The kernel's name, arguments and options, for code that does not include Halide.h.
+std::string kernel_name(const KernelIR& ir);
+std::vector<KernelArgInfo> kernel_args(const KernelIR& ir);
+const KernelOptions& kernel_options(const KernelIR& ir);
 
 /// The IR as text, for `attnc dump --stage=ir` and golden tests.
 std::string print_ir(const KernelIR& ir);

@@ -1,1 +1,43 @@
-// (in progress)
+// The IR as text: `attnc dump --stage=ir` and the IR golden tests.
+#include <sstream>
+
+#include "codegen/KernelIR.h"
+#include "codegen/Lower.h"
+#include "frontend/Types.h"
+
+namespace attn {
+
+std::string print_ir(const KernelIR& ir) {
+  std::ostringstream out;
+  out << "kernel " << ir.name << "\n";
+  for (const KernelArg& a : ir.args) {
+    if (a.kind == KernelArg::Kind::Buffer) {
+      Type t = Type::of(TypeKind::Tensor);
+      t.elem = a.elem;
+      t.dims = a.dims;
+      out << "  arg " << a.name << ": " << type_name(t) << "\n";
+    } else {
+      out << "  arg " << a.name << ": "
+          << (a.elem == ElemType::I32 ? "int" : a.elem == ElemType::F32 ? "float" : "bool") << " (run-time scalar)\n";
+    }
+  }
+  const KernelOptions& o = ir.options;
+  out << "  dtype     " << dtype_name(o.dtype) << "\n";
+  out << "  head_dim  " << (o.head_dim ? std::to_string(o.head_dim) : "any") << "\n";
+  out << "  value_dim " << (o.value_dim ? std::to_string(o.value_dim) : "head_dim") << "\n";
+  if (o.scale) {
+    std::ostringstream s;
+    s.precision(9);
+    s << *o.scale;
+    out << "  scale     " << s.str() << "\n";
+  } else {
+    out << "  scale     1/sqrt(head_dim)\n";
+  }
+  out << "  lse       " << (o.lse ? "true" : "false") << "\n";
+  if (o.block_q) out << "  block     [" << o.block_q << ", " << o.block_kv << "]\n";
+  out << "  mask      " << ir.mask << "\n";
+  out << "  score     " << ir.score << "\n";
+  return out.str();
+}
+
+}  // namespace attn

@@ -1,1 +1,491 @@
-// (in progress)
+// Parsing: ANTLR4 lexer and parser, syntax errors as located diagnostics, parse tree -> AST.
+#include "frontend/Parse.h"
+
+#include <algorithm>
+#include <charconv>
+
+#include "AttnLexer.h"
+#include "AttnParser.h"
+#include "antlr4-runtime.h"
+
+namespace attn {
+
+namespace {
+
+using grammar::AttnLexer;
+using grammar::AttnParser;
+
+// Deeper nesting than this is reported instead of parsed: the parser and every pass recurse.
+constexpr int kMaxNesting = 200;
+
+// Turns ANTLR's messages into ours ("expected ';'") and records where errors were.
+class SyntaxErrorListener : public antlr4::BaseErrorListener {
+ public:
+  SyntaxErrorListener(const SourceManager& sm, FileId file, DiagnosticEngine& diags)
+      : sm_(sm), file_(file), diags_(diags) {}
+
+  void syntaxError(antlr4::Recognizer*, antlr4::Token* offending, size_t line, size_t col,
+                   const std::string& msg, std::exception_ptr) override {
+    SourceRange r{file_, 0, 0};
+    if (offending && offending->getType() != antlr4::Token::EOF) {
+      r.begin = static_cast<uint32_t>(offending->getStartIndex());
+      r.end = static_cast<uint32_t>(offending->getStopIndex() + 1);
+    } else {
+      r.begin = r.end = sm_.offset(file_, {static_cast<uint32_t>(line), static_cast<uint32_t>(col + 1)});
+      if (offending && offending->getType() == antlr4::Token::EOF)
+        r.begin = r.end = static_cast<uint32_t>(sm_.text(file_).size());
+    }
+    // One error per offending token: ANTLR's recovery can report the same place twice.
+    if (!error_offsets.empty() && error_offsets.back() == r.begin) return;
+    error_offsets.push_back(r.begin);
+    std::string message = rewrite(msg, offending);
+    diags_.error(r, message);
+  }
+
+  std::vector<uint32_t> error_offsets;
+
+ private:
+  static std::string rewrite(const std::string& msg, antlr4::Token* offending) {
+    if (offending && offending->getType() == AttnLexer::BAD_CHAR)
+      return "invalid character '" + printable(offending->getText()) + "'";
+    auto starts = [&](const char* p) { return msg.rfind(p, 0) == 0; };
+    std::string at = offending ? describe(offending) : "end of file";
+    if (starts("missing ")) {
+      size_t a = msg.find(" at ");
+      return "expected " + msg.substr(8, a - 8) + " before " + at;
+    }
+    size_t exp = msg.find(" expecting ");
+    if (starts("mismatched input") || starts("extraneous input")) {
+      std::string e = exp == std::string::npos ? "" : msg.substr(exp + 11);
+      return "unexpected " + at + (e.empty() ? "" : "; expected " + e);
+    }
+    if (starts("no viable alternative")) return "unexpected " + at;
+    return msg;
+  }
+
+  static std::string describe(antlr4::Token* t) {
+    if (t->getType() == antlr4::Token::EOF) return "end of file";
+    return "'" + printable(t->getText()) + "'";
+  }
+
+  static std::string printable(const std::string& s) {
+    std::string out;
+    for (unsigned char c : s) {
+      if (c == 0x7f) out += "\\u{non-ASCII}";
+      else if (c < 0x20) {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "\\x%02x", c);
+        out += buf;
+      } else {
+        out += static_cast<char>(c);
+      }
+    }
+    return out;
+  }
+
+  const SourceManager& sm_;
+  FileId file_;
+  DiagnosticEngine& diags_;
+};
+
+// Builds AST nodes from the parse tree. Contexts that failed to parse are skipped.
+class AstBuilder {
+ public:
+  AstBuilder(FileId file, DiagnosticEngine& diags) : file_(file), diags_(diags) {}
+
+  SourceRange range(antlr4::ParserRuleContext* ctx) const {
+    auto* start = ctx->getStart();
+    auto* stop = ctx->getStop();
+    uint32_t b = static_cast<uint32_t>(start->getStartIndex());
+    uint32_t e = stop && stop->getType() != antlr4::Token::EOF && stop->getStopIndex() + 1 >= start->getStartIndex()
+                     ? static_cast<uint32_t>(stop->getStopIndex() + 1)
+                     : b;
+    return {file_, b, std::max(b, e)};
+  }
+
+  SourceRange range(antlr4::Token* t) const {
+    return {file_, static_cast<uint32_t>(t->getStartIndex()), static_cast<uint32_t>(t->getStopIndex() + 1)};
+  }
+
+  static bool ok(antlr4::Token* t) {
+    return t && t->getType() != antlr4::Token::EOF && t->getTokenIndex() != static_cast<size_t>(-1) &&
+           t->getStopIndex() + 1 > t->getStartIndex();
+  }
+
+  std::unique_ptr<Module> build(AttnParser::FileContext* file) {
+    auto m = std::make_unique<Module>();
+    m->file = file_;
+    for (auto* item : file->item()) {
+      if (auto* imp = item->importDecl()) {
+        Import i;
+        i.range = range(imp);
+        if (auto* dn = imp->dottedName()) {
+          i.spelling = dn->getText();
+          i.is_std = true;
+        } else if (auto* s = imp->STRING()) {
+          std::string t = s->getText();
+          i.spelling = t.size() >= 2 ? t.substr(1, t.size() - 2) : t;
+        } else {
+          continue;
+        }
+        m->imports.push_back(std::move(i));
+      } else if (auto* def = item->definition()) {
+        if (auto d = definition(def)) m->decls.push_back(std::move(d));
+      } else if (auto* k = item->kernelDecl()) {
+        if (auto d = kernel(k)) m->decls.push_back(std::move(d));
+      }
+    }
+    for (auto& d : m->decls) d->module = m.get();
+    return m;
+  }
+
+ private:
+  std::unique_ptr<Decl> definition(AttnParser::DefinitionContext* def) {
+    if (auto* ms = dynamic_cast<AttnParser::MaskOrScoreDefContext*>(def)) {
+      if (!ok(ms->name) || !ms->expr()) return nullptr;
+      bool is_mask = ms->kind->getType() == AttnLexer::MASK;
+      auto d = decl(is_mask ? DeclKind::Mask : DeclKind::Score, def, ms->name);
+      d->result = Type::of(is_mask ? TypeKind::Mask : TypeKind::Score);
+      if (ms->paramList()) {
+        d->has_param_list = true;
+        d->params = params(ms->paramList());
+      }
+      d->body = expr(ms->expr());
+      if (!d->body) return nullptr;
+      return d;
+    }
+    if (auto* fn = dynamic_cast<AttnParser::FnDefContext*>(def)) {
+      if (!ok(fn->name) || !fn->expr() || !fn->paramList() || !fn->type()) return nullptr;
+      auto d = decl(DeclKind::Fn, def, fn->name);
+      d->has_param_list = true;
+      d->params = params(fn->paramList());
+      d->result = type(fn->type());
+      d->body = expr(fn->expr());
+      if (!d->body) return nullptr;
+      return d;
+    }
+    return nullptr;
+  }
+
+  std::unique_ptr<Decl> kernel(AttnParser::KernelDeclContext* k) {
+    if (!ok(k->name)) return nullptr;
+    auto d = decl(DeclKind::Kernel, k, k->name);
+    if (k->paramList()) {
+      d->has_param_list = true;
+      d->params = params(k->paramList());
+    }
+    for (auto* it : k->kernelItem()) {
+      if (!ok(it->key)) continue;
+      KernelItem item;
+      item.key = it->key->getText();
+      item.key_range = range(it->key);
+      item.range = range(it);
+      if (auto* e = it->expr()) {
+        item.value = expr(e);
+      } else if (auto* l = it->listValue()) {
+        auto list = std::make_unique<Expr>(ExprKind::List, range(l));
+        for (auto* e : l->expr())
+          if (auto x = expr(e)) list->operands.push_back(std::move(x));
+        item.value = std::move(list);
+      }
+      if (item.value) d->items.push_back(std::move(item));
+    }
+    return d;
+  }
+
+  std::unique_ptr<Decl> decl(DeclKind kind, antlr4::ParserRuleContext* ctx, antlr4::Token* name) {
+    auto d = std::make_unique<Decl>();
+    d->kind = kind;
+    d->name = name->getText();
+    d->range = range(ctx);
+    d->name_range = range(name);
+    return d;
+  }
+
+  std::vector<Param> params(AttnParser::ParamListContext* pl) {
+    std::vector<Param> out;
+    for (auto* p : pl->param()) {
+      if (!ok(p->name) || !p->type()) continue;
+      Param param;
+      param.name = p->name->getText();
+      param.range = range(p);
+      param.name_range = range(p->name);
+      param.type = type(p->type());
+      out.push_back(std::move(param));
+    }
+    return out;
+  }
+
+  Type type(AttnParser::TypeContext* t) {
+    if (auto* s = dynamic_cast<AttnParser::ScalarTypeContext*>(t)) {
+      if (!s->name) return Type::error();
+      switch (s->name->getType()) {
+        case AttnLexer::INT_T: return Type::of(TypeKind::Int);
+        case AttnLexer::FLOAT_T: return Type::of(TypeKind::Float);
+        case AttnLexer::BOOL_T: return Type::of(TypeKind::Bool);
+        case AttnLexer::MASK: return Type::of(TypeKind::Mask);
+        case AttnLexer::SCORE: return Type::of(TypeKind::Score);
+      }
+      return Type::error();
+    }
+    if (auto* tt = dynamic_cast<AttnParser::TensorTypeContext*>(t)) {
+      Type ty = Type::of(TypeKind::Tensor);
+      if (!tt->elem) return Type::error();
+      switch (tt->elem->getType()) {
+        case AttnLexer::I32_T: ty.elem = ElemType::I32; break;
+        case AttnLexer::F32_T: ty.elem = ElemType::F32; break;
+        default: ty.elem = ElemType::Bool; break;
+      }
+      for (auto* d : tt->dim()) ty.dims.push_back(d->getText());
+      if (ty.dims.empty()) return Type::error();
+      return ty;
+    }
+    return Type::error();
+  }
+
+  ExprPtr make(ExprKind k, antlr4::ParserRuleContext* ctx) { return std::make_unique<Expr>(k, range(ctx)); }
+
+  // Returns null when the context (or a required child) did not parse.
+  ExprPtr expr(AttnParser::ExprContext* ctx) {
+    if (!ctx || !ctx->getStart() || !ctx->getStop()) return nullptr;
+    using P = AttnParser;
+    if (auto* c = dynamic_cast<P::IntLitContext*>(ctx)) {
+      auto e = make(ExprKind::IntLit, c);
+      e->text = c->getText();
+      std::string digits;
+      for (char ch : e->text)
+        if (ch != '_') digits += ch;
+      auto res = std::from_chars(digits.data(), digits.data() + digits.size(), e->int_value);
+      if (res.ec != std::errc() || e->int_value > 2147483647) {
+        diags_.error(e->range, "integer literal '" + e->text + "' does not fit in 32 bits");
+        e->int_value = 0;
+      }
+      return e;
+    }
+    if (auto* c = dynamic_cast<P::FloatLitContext*>(ctx)) {
+      auto e = make(ExprKind::FloatLit, c);
+      e->text = c->getText();
+      std::string digits;
+      for (char ch : e->text)
+        if (ch != '_') digits += ch;
+      e->float_value = std::strtod(digits.c_str(), nullptr);
+      return e;
+    }
+    if (auto* c = dynamic_cast<P::BoolLitContext*>(ctx)) {
+      auto e = make(ExprKind::BoolLit, c);
+      e->text = c->getText();
+      e->bool_value = e->text == "true";
+      return e;
+    }
+    if (auto* c = dynamic_cast<P::InfLitContext*>(ctx)) {
+      auto e = make(ExprKind::InfLit, c);
+      e->text = "inf";
+      return e;
+    }
+    if (auto* c = dynamic_cast<P::NameExprContext*>(ctx)) {
+      if (!ok(c->name)) return nullptr;
+      auto e = make(ExprKind::Name, c);
+      e->text = c->name->getText();
+      return e;
+    }
+    if (auto* c = dynamic_cast<P::ParenExprContext*>(ctx)) return unary_like(ExprKind::Paren, c, c->expr(), "");
+    if (auto* c = dynamic_cast<P::UnaryExprContext*>(ctx)) return unary_like(ExprKind::Unary, c, c->expr(), c->op->getText());
+    if (auto* c = dynamic_cast<P::MulExprContext*>(ctx)) return binary(c, c->expr(), c->op->getText());
+    if (auto* c = dynamic_cast<P::AddExprContext*>(ctx)) return binary(c, c->expr(), c->op->getText());
+    if (auto* c = dynamic_cast<P::CmpExprContext*>(ctx)) return binary(c, c->expr(), c->op->getText());
+    if (auto* c = dynamic_cast<P::AndExprContext*>(ctx)) return binary(c, c->expr(), "&&");
+    if (auto* c = dynamic_cast<P::OrExprContext*>(ctx)) return binary(c, c->expr(), "||");
+    if (auto* c = dynamic_cast<P::PipeExprContext*>(ctx)) {
+      auto e = binary(c, c->expr(), "|>");
+      if (e) e->kind = ExprKind::Pipe;
+      return e;
+    }
+    if (auto* c = dynamic_cast<P::CondExprContext*>(ctx)) {
+      auto parts = c->expr();
+      if (parts.size() != 3) return nullptr;
+      auto e = make(ExprKind::Cond, c);
+      for (auto* p : parts) {
+        auto x = expr(p);
+        if (!x) return nullptr;
+        e->operands.push_back(std::move(x));
+      }
+      return e;
+    }
+    if (auto* c = dynamic_cast<P::CallExprContext*>(ctx)) {
+      auto callee = expr(c->expr());
+      if (!callee) return nullptr;
+      auto e = make(ExprKind::Call, c);
+      e->operands.push_back(std::move(callee));
+      for (auto* a : c->arg()) {
+        Argument arg;
+        if (a->name) {
+          if (!ok(a->name)) return nullptr;
+          arg.name = a->name->getText();
+          arg.name_range = range(a->name);
+        }
+        arg.value = expr(a->expr());
+        if (!arg.value) return nullptr;
+        e->args.push_back(std::move(arg));
+      }
+      return e;
+    }
+    if (auto* c = dynamic_cast<P::IndexExprContext*>(ctx)) {
+      auto parts = c->expr();
+      if (parts.size() < 2) return nullptr;
+      auto e = make(ExprKind::Index, c);
+      for (auto* p : parts) {
+        auto x = expr(p);
+        if (!x) return nullptr;
+        e->operands.push_back(std::move(x));
+      }
+      return e;
+    }
+    if (auto* c = dynamic_cast<P::LetExprContext*>(ctx)) {
+      auto e = make(ExprKind::Let, c);
+      for (auto* b : c->binding()) {
+        if (!ok(b->name)) return nullptr;
+        Binding bind;
+        bind.name = b->name->getText();
+        bind.name_range = range(b->name);
+        bind.value = expr(b->expr());
+        if (!bind.value) return nullptr;
+        e->bindings.push_back(std::move(bind));
+      }
+      auto body = expr(c->expr());
+      if (!body || e->bindings.empty()) return nullptr;
+      e->operands.push_back(std::move(body));
+      return e;
+    }
+    return nullptr;
+  }
+
+  ExprPtr unary_like(ExprKind k, AttnParser::ExprContext* ctx, AttnParser::ExprContext* inner, std::string op) {
+    auto x = expr(inner);
+    if (!x) return nullptr;
+    auto e = make(k, ctx);
+    e->text = std::move(op);
+    e->operands.push_back(std::move(x));
+    return e;
+  }
+
+  ExprPtr binary(AttnParser::ExprContext* ctx, std::vector<AttnParser::ExprContext*> parts, std::string op) {
+    if (parts.size() != 2) return nullptr;
+    auto l = expr(parts[0]);
+    auto r = expr(parts[1]);
+    if (!l || !r) return nullptr;
+    auto e = make(ExprKind::Binary, ctx);
+    e->text = std::move(op);
+    e->operands.push_back(std::move(l));
+    e->operands.push_back(std::move(r));
+    return e;
+  }
+
+  FileId file_;
+  DiagnosticEngine& diags_;
+};
+
+// Validates UTF-8 and maps every non-ASCII byte to DEL (0x7f), so that ANTLR's code-point indices
+// equal byte offsets. Non-ASCII text is only legal inside comments and strings; elsewhere DEL
+// lexes as an invalid character.
+std::string to_lexer_text(const std::string& text, FileId file, DiagnosticEngine& diags) {
+  std::string out = text;
+  bool reported = false;
+  for (size_t i = 0; i < text.size();) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
+    bool valid = len > 0 && i + len <= text.size();
+    for (size_t k = 1; valid && k < len; ++k) valid = (static_cast<unsigned char>(text[i + k]) >> 6) == 0x2;
+    if (!valid) {
+      if (!reported)
+        diags.error({file, static_cast<uint32_t>(i), static_cast<uint32_t>(i + 1)}, "invalid UTF-8 in source file");
+      reported = true;
+      len = 1;
+    }
+    if (len > 1 || !valid || c == 0)
+      for (size_t k = 0; k < len; ++k) out[i + k] = '\x7f';
+    i += len;
+  }
+  return out;
+}
+
+// Doc comment of a declaration: the comment lines directly above it (no blank line between).
+std::string doc_comment(const SourceManager& sm, FileId file, const std::vector<Comment>& comments, const Decl& d) {
+  uint32_t line = sm.line_col(file, d.range.begin).line;
+  std::vector<std::string> lines;
+  for (auto it = comments.rbegin(); it != comments.rend(); ++it) {
+    if (it->range.begin >= d.range.begin) continue;
+    uint32_t end_line = sm.line_col(file, it->range.end > 0 ? it->range.end - 1 : 0).line;
+    LineCol begin = sm.line_col(file, it->range.begin);
+    if (end_line + 1 != line) break;
+    // Only whole-line comments count (not a trailing comment of the previous declaration).
+    std::string_view before = sm.line_text(file, begin.line).substr(0, begin.col - 1);
+    if (before.find_first_not_of(" \t") != std::string_view::npos) break;
+    std::string t = it->text;
+    if (t.rfind("///", 0) == 0) t = t.substr(3);
+    else if (t.rfind("//", 0) == 0) t = t.substr(2);
+    else if (t.rfind("/*", 0) == 0) t = t.substr(2, t.size() >= 4 ? t.size() - 4 : 0);
+    if (!t.empty() && t[0] == ' ') t = t.substr(1);
+    lines.push_back(t);
+    line = begin.line;
+  }
+  std::string doc;
+  for (auto it = lines.rbegin(); it != lines.rend(); ++it) doc += (doc.empty() ? "" : "\n") + *it;
+  return doc;
+}
+
+}  // namespace
+
+ParseResult parse_module(const SourceManager& sources, FileId file, DiagnosticEngine& diags) {
+  ParseResult result;
+  std::string text = to_lexer_text(sources.text(file), file, diags);
+  antlr4::ANTLRInputStream input(text);
+  AttnLexer lexer(&input);
+  lexer.removeErrorListeners();
+  SyntaxErrorListener listener(sources, file, diags);
+  lexer.addErrorListener(&listener);
+  antlr4::CommonTokenStream tokens(&lexer);
+  tokens.fill();
+
+  // The parser and every later pass recurse over nesting and operator chains: bound both, so
+  // that no input can exhaust the stack.
+  int depth = 0, prefix_run = 0, ops_in_statement = 0;
+  const char* too_deep = nullptr;
+  uint32_t deep_at = 0;
+  for (antlr4::Token* t : tokens.getTokens()) {
+    if (t->getChannel() == 2) {
+      uint32_t b = static_cast<uint32_t>(t->getStartIndex()), e = static_cast<uint32_t>(t->getStopIndex() + 1);
+      result.comments.push_back({{file, b, e}, sources.text(file).substr(b, e - b)});
+    }
+    if (t->getChannel() != antlr4::Token::DEFAULT_CHANNEL || too_deep) continue;
+    size_t ty = t->getType();
+    if (ty == AttnLexer::LPAREN || ty == AttnLexer::LBRACK || ty == AttnLexer::LBRACE) {
+      if (++depth > kMaxNesting) too_deep = "expression nested too deeply";
+    } else if (ty == AttnLexer::RPAREN || ty == AttnLexer::RBRACK || ty == AttnLexer::RBRACE) {
+      depth = std::max(0, depth - 1);
+    }
+    prefix_run = (ty == AttnLexer::MINUS || ty == AttnLexer::NOT || ty == AttnLexer::LET) ? prefix_run + 1 : 0;
+    if (prefix_run > kMaxNesting) too_deep = "expression nested too deeply";
+    ops_in_statement = ty == AttnLexer::SEMI ? 0 : ops_in_statement + 1;
+    if (ops_in_statement > 50 * kMaxNesting) too_deep = "statement too long";
+    if (too_deep) deep_at = static_cast<uint32_t>(t->getStartIndex());
+  }
+  if (too_deep) {
+    diags.error({file, deep_at, deep_at + 1},
+                std::string(too_deep) + " (attnc accepts " + std::to_string(kMaxNesting) + " levels of nesting and " +
+                    std::to_string(50 * kMaxNesting) + " tokens per statement)");
+    result.module = std::make_unique<Module>();
+    result.module->file = file;
+    return result;
+  }
+
+  AttnParser parser(&tokens);
+  parser.removeErrorListeners();
+  parser.addErrorListener(&listener);
+  AttnParser::FileContext* tree = parser.file();
+  AstBuilder builder(file, diags);
+  result.module = builder.build(tree);
+  for (auto& d : result.module->decls) d->doc = doc_comment(sources, file, result.comments, *d);
+  return result;
+}
+
+}  // namespace attn

@@ -1,1 +1,153 @@
-// (in progress)
+// Loading a program: the main file, its imports (stdlib modules built in, relative files from
+// disk or the caller's overlays), import cycles, then semantic checks.
+#include "frontend/Program.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "frontend/Parse.h"
+#include "frontend/Sema.h"
+
+namespace attn {
+
+const std::map<std::string, std::string>& embedded_stdlib();  // stdlib/ (generated)
+
+const std::map<std::string, std::string>& stdlib_modules() { return embedded_stdlib(); }
+
+const Decl* Program::kernel(const std::string& name) const {
+  if (!main()) return nullptr;
+  for (const auto& d : main()->decls)
+    if (d->kind == DeclKind::Kernel && d->name == name) return d.get();
+  return nullptr;
+}
+
+std::vector<const Decl*> Program::kernels() const {
+  std::vector<const Decl*> out;
+  if (main())
+    for (const auto& d : main()->decls)
+      if (d->kind == DeclKind::Kernel) out.push_back(d.get());
+  return out;
+}
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr uintmax_t kMaxSourceBytes = 64u << 20;
+
+class ModuleLoader {
+ public:
+  ModuleLoader(Program& p, const LoadOptions& o) : program_(p), options_(o) {}
+
+  // Parses one module and, depth first, everything it imports. `stack` holds the chain of
+  // modules being loaded, to name the cycle when an import closes one.
+  Module* load(const std::string& key, const std::string& display, std::string text) {
+    FileId file = program_.sources.add(display, std::move(text));
+    ParseResult parsed = parse_module(program_.sources, file, program_.diags);
+    Module* m = parsed.module.get();
+    m->name = key;
+    program_.modules.push_back(std::move(parsed.module));
+    loaded_[key] = m;
+    stack_.push_back(key);
+    for (Import& imp : m->imports) resolve_import(imp, key);
+    stack_.pop_back();
+    return m;
+  }
+
+ private:
+  void resolve_import(Import& imp, const std::string& importer) {
+    std::string key, display, text;
+    if (imp.is_std) {
+      key = imp.spelling;
+      const auto& std_modules = stdlib_modules();
+      auto it = std_modules.find(key);
+      if (key.rfind("std.", 0) != 0 || it == std_modules.end()) {
+        std::vector<std::string> names;
+        for (const auto& [n, _] : std_modules) names.push_back(n);
+        Diagnostic& d = program_.diags.error(imp.range, "unknown stdlib module '" + key + "'");
+        std::string guess = closest_name(key, names);
+        if (!guess.empty()) d.message += "; did you mean '" + guess + "'?";
+        return;
+      }
+      display = "stdlib/" + key.substr(4) + ".attn";
+      text = it->second;
+    } else {
+      fs::path base = importer.rfind("std.", 0) == 0 ? fs::path() : fs::path(importer).parent_path();
+      fs::path p = (base / imp.spelling).lexically_normal();
+      key = p.string();
+      display = key;
+      if (!read(key, text)) {
+        program_.diags.error(imp.range, "cannot open imported file '" + key + "'");
+        return;
+      }
+    }
+    for (size_t i = 0; i < stack_.size(); ++i) {
+      if (stack_[i] == key) {
+        std::string chain;
+        for (size_t j = i; j < stack_.size(); ++j) chain += stack_[j] + " -> ";
+        program_.diags.error(imp.range, "import cycle: " + chain + key);
+        return;
+      }
+    }
+    if (auto it = loaded_.find(key); it != loaded_.end()) {
+      imp.target = it->second;
+      return;
+    }
+    imp.target = load(key, display, std::move(text));
+  }
+
+  bool read(const std::string& path, std::string& text) {
+    if (auto it = options_.overlays.find(path); it != options_.overlays.end()) {
+      text = it->second;
+      return true;
+    }
+    // Only regular files, and not huge ones: an import of a device or a FIFO must not hang.
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec) || fs::file_size(path, ec) > kMaxSourceBytes) return false;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return false;
+    std::stringstream ss;
+    ss << in.rdbuf();
+    text = ss.str();
+    return true;
+  }
+
+  Program& program_;
+  const LoadOptions& options_;
+  std::map<std::string, Module*> loaded_;
+  std::vector<std::string> stack_;
+};
+
+}  // namespace
+
+std::unique_ptr<Program> load_program_text(const std::string& path, std::string text, const LoadOptions& options) {
+  auto program = std::make_unique<Program>();
+  ModuleLoader loader(*program, options);
+  loader.load(std::filesystem::path(path).lexically_normal().string(), path, std::move(text));
+  if (options.check) check_program(*program);
+  program->diags.sort_by_location();
+  return program;
+}
+
+std::unique_ptr<Program> load_program(const std::string& path, const LoadOptions& options) {
+  std::string text;
+  if (auto it = options.overlays.find(path); it != options.overlays.end()) {
+    text = it->second;
+  } else {
+    std::error_code ec;
+    std::ifstream in(path, std::ios::binary);
+    if (!in || !std::filesystem::is_regular_file(path, ec) || std::filesystem::file_size(path, ec) > kMaxSourceBytes) {
+      auto program = std::make_unique<Program>();
+      FileId f = program->sources.add(path, "");
+      program->diags.error({f, 0, 0}, "cannot open '" + path + "'");
+      return program;
+    }
+    std::stringstream ss;
+    ss << in.rdbuf();
+    text = ss.str();
+  }
+  return load_program_text(path, std::move(text), options);
+}
+
+}  // namespace attn

@@ -1,6 +1,8 @@
 // Semantic analysis: name resolution, types, arity and argument checks, recursion.
 #pragma once
 
+#include <optional>
+
 #include "frontend/Program.h"
 
 namespace attn {
@@ -26,5 +28,16 @@ struct KernelOptionInfo {
   const char* doc;
 };
 const std::vector<KernelOptionInfo>& kernel_options();
+
+}  // namespace attn
+
+namespace attn {
+
+/// The value of a constant expression of literals (+ - * / // % and parentheses, unary minus),
+/// or nothing when `e` is not constant. Used for kernel options.
+std::optional<double> constant_value(const Expr& e);
+
+/// True for `b`, `h`, `q`, `kv` (names that cannot be redefined).
+bool is_index_name(const std::string& name);
 
 }  // namespace attn

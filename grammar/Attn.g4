@@ -3,13 +3,16 @@
 grammar Attn;
 
 @lexer::members {
-  // `//` is floor division after an operand and a comment everywhere else.
-  // The lexer remembers the last token on the default channel to tell the two apart.
+  // `//` is floor division after an operand on the same line, and a comment everywhere else
+  // (always at the start of a line). The lexer remembers the last token on the default channel
+  // and whether a line break came after it.
   size_t lastSignificant_ = 0;
+  bool atLineStart_ = true;
 
   bool commentAllowed() const {
+    if (atLineStart_) return true;
     switch (lastSignificant_) {
-      case ID: case INT: case FLOAT: case RPAREN: case RBRACK: case TRUE: case FALSE: case INF:
+      case ID: case SCORE: case INT: case FLOAT: case RPAREN: case RBRACK: case TRUE: case FALSE: case INF:
         return false;
       default:
         return true;
@@ -18,7 +21,12 @@ grammar Attn;
 
   std::unique_ptr<antlr4::Token> nextToken() override {
     auto token = antlr4::Lexer::nextToken();
-    if (token->getChannel() == antlr4::Token::DEFAULT_CHANNEL) lastSignificant_ = token->getType();
+    if (token->getType() == WS) {
+      if (token->getText().find('\n') != std::string::npos) atLineStart_ = true;
+    } else if (token->getChannel() == antlr4::Token::DEFAULT_CHANNEL) {
+      lastSignificant_ = token->getType();
+      atLineStart_ = false;
+    }
     return token;
   }
 }
@@ -47,7 +55,7 @@ type
 dim : ID | INT ;
 
 kernelDecl : KERNEL name=ID paramList? LBRACE kernelItem* RBRACE ;
-kernelItem : key=ID ASSIGN (expr | listValue) SEMI ;
+kernelItem : key=(ID | MASK | SCORE) ASSIGN (expr | listValue) SEMI ;
 listValue  : LBRACK expr (COMMA expr)* RBRACK ;
 
 // Alternatives are listed from the tightest-binding to the loosest (ANTLR gives earlier
@@ -60,7 +68,7 @@ expr
   | FLOAT                                                            # FloatLit
   | (TRUE | FALSE)                                                   # BoolLit
   | INF                                                              # InfLit
-  | name=ID                                                          # NameExpr
+  | name=(ID | SCORE)                                                # NameExpr
   | op=(MINUS | NOT) expr                                            # UnaryExpr
   | expr op=(STAR | SLASH | FLOORDIV | PERCENT) expr                 # MulExpr
   | expr op=(PLUS | MINUS) expr                                      # AddExpr
@@ -73,7 +81,7 @@ expr
   ;
 
 binding : name=ID ASSIGN expr ;
-arg     : (name=ID ASSIGN)? expr ;
+arg     : (name=(ID | SCORE) ASSIGN)? expr ;
 
 // ---------------------------------------------------------------------------------------------
 // Lexer

@@ -1,1 +1,195 @@
-// (in progress)
+// CompiledExpr: flattening Halide IR into nodes and evaluating them at a point.
+#include "backends/reference/EvalExpr.h"
+
+#include <cmath>
+#include <sstream>
+
+namespace attn {
+
+namespace HI = Halide::Internal;
+
+namespace {
+
+enum class Op {
+  Imm, Index, Score, Scalar, Load,
+  Add, Sub, Mul, Div, Mod, Min, Max,
+  EQ, NE, LT, LE, GT, GE, And, Or, Not, Select, Cast,
+  Exp, Log, Tanh, Sqrt, Sin, Cos, Pow, Floor, Ceil, Round, Trunc, Abs,
+};
+
+}  // namespace
+
+struct CompiledExpr::Node {
+  Op op;
+  Halide::Type type;
+  double imm = 0;
+  int ref = 0;  // Index: which index; Scalar/Load: argument position
+  std::vector<int> kids;
+};
+
+CompiledExpr::CompiledExpr(const Halide::Expr& e, const KernelIR& ir) {
+  for (const KernelArg& a : ir.args) arg_names_.push_back(a.name);
+  root_ = add(e, ir);
+}
+CompiledExpr::~CompiledExpr() = default;
+CompiledExpr::CompiledExpr(CompiledExpr&&) noexcept = default;
+
+int CompiledExpr::add(const Halide::Expr& e, const KernelIR& ir) {
+  Node n{Op::Imm, e.type(), 0, 0, {}};
+  auto kids = [&](std::initializer_list<Halide::Expr> es) {
+    for (const Halide::Expr& k : es) n.kids.push_back(add(k, ir));
+  };
+  auto arg_index = [&](const std::string& name) {
+    for (size_t i = 0; i < ir.args.size(); ++i)
+      if (ir.args[i].name == name) return static_cast<int>(i);
+    throw std::logic_error("internal error: IR refers to unknown argument '" + name + "'");
+  };
+  if (const auto* i = e.as<HI::IntImm>()) n.imm = static_cast<double>(i->value);
+  else if (const auto* u = e.as<HI::UIntImm>()) n.imm = static_cast<double>(u->value);
+  else if (const auto* f = e.as<HI::FloatImm>()) n.imm = f->value;
+  else if (const auto* v = e.as<HI::Variable>()) {
+    if (v->name == "score") n.op = Op::Score;
+    else if (v->name == "b" || v->name == "h" || v->name == "q" || v->name == "kv") {
+      n.op = Op::Index;
+      n.ref = v->name == "b" ? 0 : v->name == "h" ? 1 : v->name == "q" ? 2 : 3;
+    } else {
+      n.op = Op::Scalar;
+      n.ref = arg_index(v->name);
+    }
+  }
+#define ATTN_BINARY(T)                      \
+  else if (const auto* x = e.as<HI::T>()) { \
+    n.op = Op::T;                           \
+    kids({x->a, x->b});                     \
+  }
+  ATTN_BINARY(Add) ATTN_BINARY(Sub) ATTN_BINARY(Mul) ATTN_BINARY(Div) ATTN_BINARY(Mod) ATTN_BINARY(Min)
+  ATTN_BINARY(Max) ATTN_BINARY(EQ) ATTN_BINARY(NE) ATTN_BINARY(LT) ATTN_BINARY(LE) ATTN_BINARY(GT) ATTN_BINARY(GE)
+  ATTN_BINARY(And) ATTN_BINARY(Or)
+#undef ATTN_BINARY
+  else if (const auto* x = e.as<HI::Not>()) {
+    n.op = Op::Not;
+    kids({x->a});
+  } else if (const auto* x = e.as<HI::Select>()) {
+    n.op = Op::Select;
+    kids({x->condition, x->true_value, x->false_value});
+  } else if (const auto* x = e.as<HI::Cast>()) {
+    n.op = Op::Cast;
+    kids({x->value});
+  } else if (const auto* c = e.as<HI::Call>()) {
+    if (c->call_type == HI::Call::Image || c->call_type == HI::Call::Halide) {
+      n.op = Op::Load;
+      n.ref = arg_index(c->name);
+    } else {
+      std::string name = c->name;
+      if (c->is_intrinsic(HI::Call::abs)) name = "abs";
+      for (const char* suffix : {"_f32", "_f64"})
+        if (name.size() > 4 && name.compare(name.size() - 4, 4, suffix) == 0) name.resize(name.size() - 4);
+      static const std::pair<const char*, Op> fns[] = {
+          {"exp", Op::Exp},     {"log", Op::Log},     {"tanh", Op::Tanh},   {"sqrt", Op::Sqrt},
+          {"sin", Op::Sin},     {"cos", Op::Cos},     {"pow", Op::Pow},     {"floor", Op::Floor},
+          {"ceil", Op::Ceil},   {"round", Op::Round}, {"trunc", Op::Trunc}, {"abs", Op::Abs},
+      };
+      bool found = false;
+      for (auto& [fname, op] : fns)
+        if (name == fname) {
+          n.op = op;
+          found = true;
+        }
+      if (!found) throw std::logic_error("internal error: the reference cannot evaluate call '" + c->name + "'");
+    }
+    for (const Halide::Expr& a : c->args) n.kids.push_back(add(a, ir));
+  } else {
+    std::ostringstream s;
+    s << e;
+    throw std::logic_error("internal error: the reference cannot evaluate IR node " + s.str());
+  }
+  nodes_.push_back(std::move(n));
+  return static_cast<int>(nodes_.size() - 1);
+}
+
+double CompiledExpr::eval(const EvalPoint& p, const ArgValues& args) const { return eval_node(root_, p, args); }
+
+double CompiledExpr::eval_node(int i, const EvalPoint& p, const ArgValues& args) const {
+  const Node& n = nodes_[i];
+  auto k = [&](int j) { return eval_node(n.kids[j], p, args); };
+  bool is_int = !n.type.is_float();
+  switch (n.op) {
+    case Op::Imm: return n.imm;
+    case Op::Index: return p.idx[n.ref];
+    case Op::Score: return p.score;
+    case Op::Scalar: return args.scalars[n.ref];
+    case Op::Load: {
+      const HostTensor& t = *args.buffers[n.ref];
+      int64_t flat = 0;
+      for (size_t d = 0; d < n.kids.size(); ++d) {
+        int64_t x = static_cast<int64_t>(k(static_cast<int>(d)));
+        if (d >= t.shape.size() || x < 0 || x >= t.shape[d]) {
+          std::string where = "b=" + std::to_string(p.idx[0]) + " h=" + std::to_string(p.idx[1]) +
+                              " q=" + std::to_string(p.idx[2]) + " kv=" + std::to_string(p.idx[3]);
+          throw EvalError("buffer '" + arg_names_[n.ref] + "' index " +
+                          std::to_string(x) + " is out of range [0, " +
+                          std::to_string(d < t.shape.size() ? t.shape[d] : 0) + ") in dimension " + std::to_string(d) +
+                          " (at " + where + ")");
+        }
+        flat = flat * t.shape[d] + x;
+      }
+      return t.get(flat);
+    }
+    case Op::Add: return k(0) + k(1);
+    case Op::Sub: return k(0) - k(1);
+    case Op::Mul: return k(0) * k(1);
+    case Op::Div: {
+      double a = k(0), b = k(1);
+      if (!is_int) return a / b;
+      // Halide integer division: Euclidean, and 0 for a zero divisor.
+      int64_t x = static_cast<int64_t>(a), y = static_cast<int64_t>(b);
+      if (y == 0) return 0;
+      int64_t q = x / y, r = x % y;
+      if (r < 0) q += y > 0 ? -1 : 1;
+      return static_cast<double>(q);
+    }
+    case Op::Mod: {
+      double a = k(0), b = k(1);
+      if (!is_int) return a - b * std::floor(a / b);
+      int64_t x = static_cast<int64_t>(a), y = static_cast<int64_t>(b);
+      if (y == 0) return 0;
+      int64_t r = x % y;
+      if (r < 0) r += y > 0 ? y : -y;
+      return static_cast<double>(r);
+    }
+    case Op::Min: return std::min(k(0), k(1));
+    case Op::Max: return std::max(k(0), k(1));
+    case Op::EQ: return k(0) == k(1);
+    case Op::NE: return k(0) != k(1);
+    case Op::LT: return k(0) < k(1);
+    case Op::LE: return k(0) <= k(1);
+    case Op::GT: return k(0) > k(1);
+    case Op::GE: return k(0) >= k(1);
+    case Op::And: return k(0) != 0 && k(1) != 0;
+    case Op::Or: return k(0) != 0 || k(1) != 0;
+    case Op::Not: return k(0) == 0;
+    case Op::Select: return k(0) != 0 ? k(1) : k(2);
+    case Op::Cast: {
+      double v = k(0);
+      if (n.type.is_float()) return v;
+      if (n.type.is_bool()) return v != 0;
+      if (std::isnan(v)) return 0;
+      return std::trunc(v);
+    }
+    case Op::Exp: return std::exp(k(0));
+    case Op::Log: return std::log(k(0));
+    case Op::Tanh: return std::tanh(k(0));
+    case Op::Sqrt: return std::sqrt(k(0));
+    case Op::Sin: return std::sin(k(0));
+    case Op::Cos: return std::cos(k(0));
+    case Op::Pow: return std::pow(k(0), k(1));
+    case Op::Floor: return std::floor(k(0));
+    case Op::Ceil: return std::ceil(k(0));
+    case Op::Round: return std::nearbyint(k(0));
+    case Op::Trunc: return std::trunc(k(0));
+    case Op::Abs: return std::fabs(k(0));
+  }
+  return 0;
+}
+
+}  // namespace attn

@@ -1,0 +1,50 @@
+// A plain evaluator of the IR's expressions at one point (b, h, q, kv, score), used by the
+// reference backend and by tests that check definitions element by element.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "codegen/KernelIR.h"
+#include "runtime/HostTensor.h"
+
+namespace attn {
+
+/// A run-time error while evaluating (a buffer index out of range); the message names the buffer,
+/// the index and the point.
+struct EvalError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// The values of a kernel's run-time arguments, by position in `KernelIR::args`.
+struct ArgValues {
+  std::vector<const HostTensor*> buffers;  ///< null for scalar arguments
+  std::vector<double> scalars;             ///< unused for buffer arguments
+};
+
+/// Where an expression is evaluated.
+struct EvalPoint {
+  int32_t idx[4] = {0, 0, 0, 0};  ///< b, h, q, kv
+  double score = 0;
+};
+
+/// An IR expression flattened once into a node array and evaluated many times. Integers are
+/// evaluated exactly (64-bit), floats in double precision.
+class CompiledExpr {
+ public:
+  CompiledExpr(const Halide::Expr& e, const KernelIR& ir);
+  ~CompiledExpr();
+  CompiledExpr(CompiledExpr&&) noexcept;
+  double eval(const EvalPoint& p, const ArgValues& args) const;
+
+ private:
+  struct Node;
+  int add(const Halide::Expr& e, const KernelIR& ir);
+  double eval_node(int n, const EvalPoint& p, const ArgValues& args) const;
+  std::vector<Node> nodes_;
+  std::vector<std::string> arg_names_;
+  int root_ = 0;
+};
+
+}  // namespace attn

@@ -1,0 +1,47 @@
+// The subcommands of attnc as plain functions over option structs; cli/Main.cpp parses the
+// command line (CLI11) into these. Each returns the process exit code.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace attn {
+struct Program;
+}
+
+namespace attn::cli {
+
+struct CheckOptions {
+  std::vector<std::string> files;
+  std::string format = "text";  ///< text | json
+  bool color = false;
+};
+int run_check(const CheckOptions& o);
+
+struct DumpOptions {
+  std::string file;
+  std::string stage = "ir";  ///< ast | ir | hash
+  std::string kernel;        ///< empty: every kernel
+};
+int run_dump(const DumpOptions& o);
+
+struct RunOptions {
+  std::string file, kernel;
+  std::string q, k, v, out, lse;
+  std::vector<std::string> args;  ///< NAME=file.npy or NAME=number
+  std::string target = "reference";
+  int threads = 0;
+};
+int run_run(const RunOptions& o);
+
+struct FmtOptions {
+  std::vector<std::string> files;
+  bool in_place = false;
+  bool check = false;
+};
+int run_fmt(const FmtOptions& o);
+
+/// Prints diagnostics of a loaded program to stderr; returns true when there were errors.
+bool report_diagnostics(const Program& p, bool color);
+
+}  // namespace attn::cli

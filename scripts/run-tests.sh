@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Sets up a fresh Debian 12 machine (packages), builds attnc and runs the default tests
+# (every label but gpu and perf).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+"$root/scripts/build.sh"
+cd "$root/build"
+ctest --output-on-failure -j "$(nproc)" -LE 'gpu|perf' --timeout 1500

@@ -1,0 +1,155 @@
+// The attnc binary end to end: run on .npy files (agreeing with an independent computation), the
+// errors a user can make on the command line, check/dump/fmt behaviour and exit codes.
+#define BOOST_TEST_MODULE cli
+#include <boost/test/unit_test.hpp>
+#include <cmath>
+
+#include "runtime/Npy.h"
+#include "tests/support/NaiveAttention.h"
+#include "tests/support/TestSupport.h"
+
+using namespace attn;
+using namespace attn::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string attnc(const std::string& args) { return attnc_binary() + " " + args; }
+
+struct Inputs {
+  TempDir dir;
+  std::string file;
+  HostTensor q, k, v;
+
+  Inputs(const std::string& source, std::vector<int64_t> qs, std::vector<int64_t> ks, std::vector<int64_t> vs) {
+    std::mt19937 rng(42);
+    q = random_tensor(ScalarType::F32, qs, rng);
+    k = random_tensor(ScalarType::F32, ks, rng);
+    v = random_tensor(ScalarType::F32, vs, rng);
+    write_npy(path("q.npy"), q);
+    write_npy(path("k.npy"), k);
+    write_npy(path("v.npy"), v);
+    file = path("k.attn");
+    write_file(file, source);
+  }
+  std::string path(const std::string& name) const { return (dir.path() / name).string(); }
+  std::string qkv() const { return "--q " + path("q.npy") + " --k " + path("k.npy") + " --v " + path("v.npy"); }
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(run_reference_matches_independent_computation) {
+  Inputs in("import std.masks;\nkernel c { mask = causal; lse = true; }\n", {2, 4, 37, 16}, {2, 2, 45, 16}, {2, 2, 45, 8});
+  auto r = run_command(attnc("run " + in.file + " c " + in.qkv() + " -o " + in.path("o.npy") + " --lse " + in.path("l.npy") +
+                             " -t reference"));
+  BOOST_REQUIRE_MESSAGE(r.status == 0, r.output);
+  HostTensor out = read_npy(in.path("o.npy")), lse = read_npy(in.path("l.npy"));
+  NaiveResult want = naive_attention(in.q, in.k, in.v, [](int, int, int q, int kv) { return q >= kv; },
+                                     [](double s, int, int, int, int) { return s; }, 0.25);
+  BOOST_REQUIRE(out.numel() == static_cast<int64_t>(want.out.size()));
+  double worst = 0;
+  for (int64_t i = 0; i < out.numel(); ++i) worst = std::max(worst, std::fabs(out.get(i) - want.out[i]));
+  for (int64_t i = 0; i < lse.numel(); ++i) worst = std::max(worst, std::fabs(lse.get(i) - want.lse[i]));
+  BOOST_TEST(worst <= 1e-6);
+}
+
+BOOST_AUTO_TEST_CASE(run_errors_are_clear_and_nonzero) {
+  Inputs in("kernel k(doc: tensor<i32>[len], offset: int) { mask = doc[q] == doc[kv] && q + offset >= kv; }\n",
+            {1, 2, 8, 4}, {1, 2, 8, 4}, {1, 2, 8, 4});
+  HostTensor doc(ScalarType::I32, {8});
+  write_npy(in.path("doc.npy"), doc);
+  HostTensor wrong(ScalarType::F32, {8});
+  write_npy(in.path("wrong.npy"), wrong);
+  write_file(in.path("garbage.npy"), "not a numpy file");
+  std::string base = "run " + in.file + " k " + in.qkv() + " -o " + in.path("o.npy");
+  struct Case {
+    std::string args, message;
+  } cases[] = {
+      {"--arg doc=" + in.path("doc.npy"), "missing scalar argument 'offset'"},
+      {"--arg offset=3", "missing tensor argument 'doc'"},
+      {"--arg doc=" + in.path("wrong.npy") + " --arg offset=3", "argument 'doc' must be i32, got f32"},
+      {"--arg doc=" + in.path("nope.npy") + " --arg offset=3", "nope.npy: cannot open"},
+      {"--arg doc=" + in.path("garbage.npy") + " --arg offset=3", "not a .npy file"},
+      {"--arg doc=" + in.path("doc.npy") + " --arg offset=x", "--arg offset: 'x' is not a number"},
+      {"--arg nothing=3", "kernel 'k' has no argument 'nothing'"},
+  };
+  for (const Case& c : cases) {
+    auto r = run_command(attnc(base + " " + c.args));
+    BOOST_TEST(r.status == 1, c.args);
+    BOOST_TEST(r.output.find(c.message) != std::string::npos, "expected '" << c.message << "' in: " << r.output);
+  }
+  auto r = run_command(attnc("run " + in.file + " missing " + in.qkv() + " -o " + in.path("o.npy")));
+  BOOST_TEST(r.status == 1);
+  BOOST_TEST(r.output.find("has no kernel 'missing'") != std::string::npos, r.output);
+  // Shapes that do not fit.
+  HostTensor q3(ScalarType::F32, {1, 3, 8, 4});
+  write_npy(in.path("q3.npy"), q3);
+  r = run_command(attnc("run " + in.file + " k --q " + in.path("q3.npy") + " --k " + in.path("k.npy") + " --v " +
+                        in.path("v.npy") + " -o " + in.path("o.npy") + " --arg doc=" + in.path("doc.npy") + " --arg offset=1"));
+  BOOST_TEST(r.status == 1);
+  BOOST_TEST(r.output.find("multiple of the key/value heads") != std::string::npos, r.output);
+  // A doc index out of range is a run-time error naming the buffer.
+  HostTensor bad(ScalarType::I32, {8});
+  for (int i = 0; i < 8; ++i) bad.set(i, 0);
+  HostTensor short_doc(ScalarType::I32, {4});
+  write_npy(in.path("short.npy"), short_doc);
+  r = run_command(attnc(base + " --arg doc=" + in.path("short.npy") + " --arg offset=1"));
+  BOOST_TEST(r.status == 1);
+  BOOST_TEST(r.output.find("buffer 'doc' index 4 is out of range [0, 4)") != std::string::npos, r.output);
+}
+
+BOOST_AUTO_TEST_CASE(check_reports_three_independent_errors) {
+  auto r = run_command(attnc("check tests/errors/cases/three_independent_errors.attn"));
+  BOOST_TEST(r.status == 1);
+  size_t errors = 0;
+  for (size_t p = 0; (p = r.output.find(": error: ", p)) != std::string::npos; ++p) ++errors;
+  BOOST_TEST(errors == 3u, r.output);
+  BOOST_TEST(r.output.find("three_independent_errors.attn:2:32: error: unknown name 'windw'") != std::string::npos, r.output);
+  BOOST_TEST(r.output.find("3 errors generated.") != std::string::npos);
+  auto j = run_command(attnc("check --format json tests/errors/cases/three_independent_errors.attn"));
+  BOOST_TEST(j.status == 1);
+  BOOST_TEST(j.output.find("\"message\": \"unknown name 'windw'; did you mean 'window'?\"") != std::string::npos, j.output);
+}
+
+BOOST_AUTO_TEST_CASE(check_passes_stdlib_and_samples) {
+  std::string files;
+  for (const auto& f : files_under(source_dir() / "stdlib", ".attn")) files += " " + f.string();
+  for (const auto& f : files_under(source_dir() / "samples", ".attn")) files += " " + f.string();
+  auto r = run_command(attnc("check" + files));
+  BOOST_TEST(r.status == 0, r.output);
+  BOOST_TEST(r.output.empty(), r.output);
+}
+
+BOOST_AUTO_TEST_CASE(dump_is_deterministic) {
+  for (const auto& f : files_under(source_dir() / "samples", ".attn")) {
+    for (const char* stage : {"ast", "ir"}) {
+      auto a = run_command(attnc(std::string("dump --stage=") + stage + " " + f.string()));
+      auto b = run_command(attnc(std::string("dump --stage=") + stage + " " + f.string()));
+      BOOST_TEST(a.status == 0, a.output);
+      BOOST_TEST(a.output == b.output);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(fmt_check_and_in_place) {
+  TempDir dir;
+  std::string file = (dir.path() / "x.attn").string();
+  write_file(file, "mask  a=q>=kv ;   // keep me\nkernel k{mask=a;}\n");
+  auto r = run_command(attnc("fmt --check " + file));
+  BOOST_TEST(r.status == 1);
+  r = run_command(attnc("fmt -i " + file));
+  BOOST_TEST(r.status == 0, r.output);
+  BOOST_TEST(read_file(file) == "mask a = q >= kv;  // keep me\nkernel k { mask = a; }\n");
+  r = run_command(attnc("fmt --check " + file));
+  BOOST_TEST(r.status == 0, r.output);
+  write_file(file, "mask a = (q >= kv;\n");
+  r = run_command(attnc("fmt " + file));
+  BOOST_TEST(r.status == 1);
+  BOOST_TEST(r.output.find("x.attn:1:18: error") != std::string::npos, r.output);
+}
+
+BOOST_AUTO_TEST_CASE(missing_file_is_an_error) {
+  auto r = run_command(attnc("check /nonexistent/file.attn"));
+  BOOST_TEST(r.status == 1);
+  BOOST_TEST(r.output.find("cannot open '/nonexistent/file.attn'") != std::string::npos, r.output);
+}

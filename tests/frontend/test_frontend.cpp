@@ -1,0 +1,147 @@
+// Frontend and lowering unit tests: lexing rules, doc comments, imports, named-argument
+// application, constant folding, the structural hash, and the formatter's idempotence.
+#define BOOST_TEST_MODULE frontend
+#include <boost/test/unit_test.hpp>
+#include <sstream>
+
+#include "codegen/KernelIR.h"
+#include "codegen/Lower.h"
+#include "frontend/Format.h"
+#include "frontend/Program.h"
+#include "tests/support/TestSupport.h"
+
+using namespace attn;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::unique_ptr<Program> load(const std::string& text) { return load_program_text("t.attn", text); }
+
+std::shared_ptr<const KernelIR> lower(const std::string& text, const std::string& kernel) {
+  auto p = load(text);
+  BOOST_REQUIRE_MESSAGE(!p->diags.has_errors(), render_diagnostics(p->diags, p->sources));
+  DiagnosticEngine diags;
+  auto ir = lower_kernel(*p, *p->kernel(kernel), diags);
+  BOOST_REQUIRE(ir);
+  return ir;
+}
+
+std::string str(const Halide::Expr& e) {
+  std::ostringstream s;
+  s << e;
+  return s.str();
+}
+
+std::string format(const std::string& text) {
+  SourceManager sm;
+  DiagnosticEngine diags;
+  FileId f = sm.add("t.attn", text);
+  auto out = format_source(sm, f, diags);
+  BOOST_REQUIRE_MESSAGE(out, render_diagnostics(diags, sm));
+  return *out;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(floor_division_and_comments) {
+  // After an operand `//` divides; at the start of a line or after `;` it comments.
+  auto ir = lower("mask m = q // 4 == kv // 4;  // same block of 4\n// a comment line\nkernel k { mask = m; }", "k");
+  BOOST_TEST(str(ir->mask) == "((q/4) == (kv/4))");
+}
+
+BOOST_AUTO_TEST_CASE(python_floor_division_and_modulo) {
+  // Negative divisors follow Python: -7 // 2 == -4, 7 // -2 == -4, -7 % 3 == 2, 7 % -3 == -2.
+  auto ir = lower("kernel k(d: int) { mask = (q - 7) // d == kv; }", "k");
+  BOOST_TEST(str(ir->mask).find("select") != std::string::npos);
+  auto c = lower("kernel k { mask = (0 - 7) // 2 == -4 && 7 // -2 == -4 && (0 - 7) % 3 == 2 && 7 % -3 == -2; }", "k");
+  BOOST_TEST(str(c->mask) == "(uint1)1");
+}
+
+BOOST_AUTO_TEST_CASE(doc_comments_attach_to_definitions) {
+  auto p = load("/// First line.\n/// Second line.\nmask a = q >= kv;\n\n// Not attached (blank line).\n\nmask b2 = q < kv;\n");
+  BOOST_TEST(p->main()->find("a")->doc == "First line.\nSecond line.");
+  BOOST_TEST(p->main()->find("b2")->doc.empty());
+}
+
+BOOST_AUTO_TEST_CASE(named_arguments_apply_at_other_indices) {
+  auto ir = lower("mask causal = q >= kv;\nkernel k { mask = causal(q = q + 8); }", "k");
+  BOOST_TEST(str(ir->mask) == "((kv + -8) <= q)");
+  auto packed = lower(R"(
+mask causal = q >= kv;
+mask packed(inner: mask, start: tensor<i32>[n]) = inner(q = q - start[q], kv = kv - start[kv]);
+kernel k(start: tensor<i32>[n]) { mask = packed(causal, start); }
+)", "k");
+  BOOST_TEST(str(packed->mask).find("start(q)") != std::string::npos);
+  BOOST_TEST(str(packed->mask).find("start(kv)") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(inline_mask_arguments_are_evaluated_where_applied) {
+  auto ir = lower(R"(
+mask shifted(inner: mask) = inner(q = q - 4);
+kernel k { mask = shifted(q >= kv); }
+)", "k");
+  BOOST_TEST(str(ir->mask) == "((kv + 4) <= q)");
+}
+
+BOOST_AUTO_TEST_CASE(score_pipes_apply_left_to_right) {
+  auto ir = lower("score plus(x: float) = score + x;\nscore times(x: float) = score * x;\n"
+                  "kernel k { score = plus(1.0) |> times(3.0); }", "k");
+  BOOST_TEST(str(ir->score) == "(((float32)score*3.000000f) + 3.000000f)");
+}
+
+BOOST_AUTO_TEST_CASE(constants_fold) {
+  auto ir = lower("mask w(window: int) = q - kv < window * 2 + 1;\nkernel k { mask = w(3); }", "k");
+  BOOST_TEST(str(ir->mask) == "(q < (kv + 7))");
+}
+
+BOOST_AUTO_TEST_CASE(hash_ignores_names_and_sees_meaning) {
+  auto a = lower("kernel first(doc: tensor<i32>[n]) { mask = doc[q] == doc[kv]; }", "first");
+  auto b = lower("kernel second(tokens: tensor<i32>[m]) { mask = tokens[q] == tokens[kv]; }", "second");
+  auto c = lower("kernel third(doc: tensor<i32>[n]) { mask = doc[q] != doc[kv]; }", "third");
+  auto d = lower("kernel k { score = score * 0.1; }", "k");
+  auto e = lower("kernel k { score = score * 0.10000001; }", "k");
+  auto f = lower("kernel k { score = score * 0.1; dtype = bf16; }", "k");
+  BOOST_TEST(kernel_hash(*a) == kernel_hash(*b));
+  BOOST_TEST(kernel_hash(*a) != kernel_hash(*c));
+  BOOST_TEST(kernel_hash(*d) != kernel_hash(*e));
+  BOOST_TEST(kernel_hash(*d) != kernel_hash(*f));
+}
+
+BOOST_AUTO_TEST_CASE(relative_imports) {
+  test::TempDir dir;
+  test::write_file(dir.path() / "lib.attn", "mask near = q - kv < 4 && q >= kv;\n");
+  test::write_file(dir.path() / "main.attn", "import \"lib.attn\";\nkernel k { mask = near; }\n");
+  auto p = load_program((dir.path() / "main.attn").string());
+  BOOST_TEST(!p->diags.has_errors(), render_diagnostics(p->diags, p->sources));
+}
+
+BOOST_AUTO_TEST_CASE(formatter_normalizes_and_keeps_comments) {
+  std::string in = "import std.masks;// all\n\n\n\nmask  w( n :int )=causal&&q-kv<n ;/* why */\n"
+                   "kernel k{\nmask=w(4);   // four\nblock=[64,32];\nscale = -0.5;\n}\n";
+  std::string out = format(in);
+  BOOST_TEST(out == "import std.masks;  // all\n\nmask w(n: int) = causal && q - kv < n;  /* why */\n"
+                    "kernel k {\n  mask = w(4);  // four\n  block = [64, 32];\n  scale = -0.5;\n}\n");
+  BOOST_TEST(format(out) == out);
+}
+
+BOOST_AUTO_TEST_CASE(formatter_is_idempotent_on_every_attn_file) {
+  std::vector<fs::path> files;
+  for (const char* dir : {"stdlib", "samples", "tests/golden", "tests/fuzz/corpus"})
+    for (const auto& f : test::files_under(test::source_dir() / dir, ".attn")) files.push_back(f);
+  for (const auto& f : test::files_under(test::source_dir() / "tests/errors/cases", ".attn")) files.push_back(f);
+  BOOST_TEST(files.size() > 40u);
+  for (const fs::path& f : files) {
+    SourceManager sm;
+    DiagnosticEngine diags;
+    auto once = format_source(sm, sm.add(f.string(), test::read_file(f)), diags);
+    if (!once) continue;  // files with syntax errors are not formatted
+    BOOST_TEST(format(*once) == *once, f << " is not stable under formatting");
+  }
+}
+
+BOOST_AUTO_TEST_CASE(stdlib_files_are_formatted) {
+  for (const auto& f : test::files_under(test::source_dir() / "stdlib", ".attn")) {
+    std::string text = test::read_file(f);
+    BOOST_TEST(format(text) == text, f << " is not formatted (run attnc fmt -i)");
+  }
+}
