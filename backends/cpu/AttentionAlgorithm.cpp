@@ -1,7 +1,9 @@
 // Builds the Funcs of a fused attention from a kernel's mask and score expressions.
 #include "backends/cpu/AttentionAlgorithm.h"
 
+#include <atomic>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include "backends/cpu/CheckedLoads.h"
@@ -29,6 +31,13 @@ bool is_identity_score(const KernelIR& ir) {
 
 }  // namespace
 
+std::string fresh_name_prefix() {
+  static std::atomic<int> next{0};
+  char buf[16];
+  snprintf(buf, sizeof buf, "k%06d_", next.fetch_add(1) % 1000000);
+  return buf;
+}
+
 Geometry choose_geometry(const KernelIR& ir, const CpuTarget& target) {
   Geometry g;
   switch (target.isa) {
@@ -42,7 +51,7 @@ Geometry choose_geometry(const KernelIR& ir, const CpuTarget& target) {
   return g;
 }
 
-AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g) {
+AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const std::string& prefix) {
   AttentionAlgorithm a;
   a.geometry = g;
   a.q = ImageParam(Float(32), 5, "attn_q");
@@ -67,11 +76,11 @@ AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g) {
   Expr scale = ir.options.scale ? Expr((float)*ir.options.scale) : 1.0f / sqrt(cast<float>(D));
   Expr q_scale = identity ? scale * kLog2e : scale;
 
-  a.qs = Func("qs");
+  a.qs = Func(prefix + "qs");
   a.qs(c, ii, it, h, b) = a.q(c, ii, it, h, b) * q_scale;
 
-  a.rd = RDom(0, D, "rd");
-  a.dot = Func("dot");
+  a.rd = RDom(0, D, prefix + "rd");
+  a.dot = Func(prefix + "dot");
   a.dot(j, ii, it, h, b) = 0.0f;
   a.dot(j, ii, it, h, b) += a.qs(a.rd, ii, it, h, b) * a.k(a.rd, j, hk, b);
 
@@ -83,20 +92,20 @@ AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g) {
     e = Internal::substitute("h", Expr(h), e);
     return e;
   };
-  Expr active = qi < a.num_queries && j < a.num_keys;
+  Expr inactive = qi >= a.num_queries || j >= a.num_keys;
   Expr mask = ir.mask.defined() ? ir.mask : Internal::const_true();
-  Expr bound_mask = check_buffer_loads(bind(mask), active);
+  Expr bound_mask = check_buffer_loads(bind(mask), inactive);
   // Raw scores first, then score modifier and mask in their own pass: a select inside the score
   // block makes Halide partition its loop by the mask and the accumulators leave registers.
-  a.scores = Func("scores");
+  a.scores = Func(prefix + "scores");
   a.scores(j, ii, it, h, b) = a.dot(j, ii, it, h, b);
   Expr s = a.scores(j, ii, it, h, b);
   if (!identity) {
     Expr mod = vectorize_transcendentals(ir.score);
     mod = Internal::substitute("score", s, mod);
-    s = check_buffer_loads(bind(mod), active) * kLog2e;
+    s = check_buffer_loads(bind(mod), inactive) * kLog2e;
   }
-  a.masked = Func("masked");
+  a.masked = Func(prefix + "masked");
   // An additive bias, not select(mask, s, -inf): Halide narrows the region of a call inside a select
   // by its condition, and a mask-shaped region of `scores` is no longer a register block.
   a.masked(j, ii, it, h, b) = is_const_one(bound_mask) ? s : s + select(bound_mask, 0.0f, -inf);
@@ -106,25 +115,25 @@ AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g) {
   KeyRange range = key_range_for_query_tile(mask, it * T, T, a.num_keys);
   // Kept in a Func: an opaque per-tile value, so that bounds inference does not solve the key loop's
   // `where` for the tile index (which makes per-tile ranges symbolic and spills the accumulators).
-  a.key_range = Func("key_range");
+  a.key_range = Func(prefix + "key_range");
   a.key_range(it) = Tuple((range.lo / KB) * KB, range.hi);
-  a.rk = RDom(0, a.k.dim(1).extent(), "rk");
+  a.rk = RDom(0, a.k.dim(1).extent(), prefix + "rk");
   a.rk.where(a.rk >= a.key_range(it)[0] && a.rk < a.key_range(it)[1]);
 
-  a.row_max = Func("row_max");
+  a.row_max = Func(prefix + "row_max");
   a.row_max(ii, it, h, b) = -inf;
   a.row_max(ii, it, h, b) = max(a.row_max(ii, it, h, b), a.masked(a.rk, ii, it, h, b));
   Expr m = a.row_max(ii, it, h, b);
   Expr m_safe = select(m == -inf, 0.0f, m);  // fully masked row: every exp gives 0
 
-  a.probs = Func("probs");
+  a.probs = Func(prefix + "probs");
   a.probs(j, ii, it, h, b) = exp2_nonpositive(a.masked(j, ii, it, h, b) - m_safe);
 
-  a.row_sum = Func("row_sum");
+  a.row_sum = Func(prefix + "row_sum");
   a.row_sum(ii, it, h, b) = 0.0f;
   a.row_sum(ii, it, h, b) += a.probs(a.rk, ii, it, h, b);
 
-  a.pv = Func("pv");
+  a.pv = Func(prefix + "pv");
   a.pv(c, ii, it, h, b) = 0.0f;
   a.pv(c, ii, it, h, b) += a.probs(a.rk, ii, it, h, b) * a.v(c, a.rk, hk, b);
 
@@ -132,11 +141,11 @@ AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g) {
   Expr inv = select(l > 0.0f, 1.0f / l, 0.0f);
   Expr lse = select(l > 0.0f, m * kLn2 + log(l), -inf);
   Expr Dvp = a.value_cols;
-  a.normalized = Func("normalized");
+  a.normalized = Func(prefix + "normalized");
   a.normalized(c, ii, it, h, b) =
       select(likely(c < Dvp), a.pv(min(c, Dvp - 1), ii, it, h, b) * inv, lse);
 
-  a.out = Func("attn_out");
+  a.out = Func(prefix + "attn_out");
   a.out(c, ii, it, h, b) = a.normalized(c, ii, it, h, b);
 
   a.args = {a.q, a.k, a.v, a.num_queries, a.num_keys, a.groups};

@@ -4,6 +4,7 @@
 
 #include <Halide.h>
 
+#include <string>
 #include <vector>
 
 #include "backends/cpu/CpuBackend.h"
@@ -40,6 +41,13 @@ struct AttentionAlgorithm {
   Geometry geometry;
 };
 
-AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g);
+/// `prefix` starts every Func and RDom name: Halide appends `$N` to a name used before in the
+/// process, and those suffixes change how the simplifier orders operands. A prefix never used before
+/// (see `fresh_name_prefix`) keeps the names, and so the emitted code, independent of history.
+AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const std::string& prefix);
+
+/// "k000123_": a prefix of fixed length that this process has not used yet (strip_name_prefixes
+/// removes it from the emitted code).
+std::string fresh_name_prefix();
 
 }  // namespace attn::cpu

@@ -15,7 +15,7 @@ namespace {
 
 class CheckLoads : public IRMutator {
  public:
-  explicit CheckLoads(Expr active) : active_(std::move(active)) {}
+  explicit CheckLoads(Expr inactive) : inactive_(std::move(inactive)) {}
 
  private:
   using IRMutator::visit;
@@ -48,14 +48,15 @@ class CheckLoads : public IRMutator {
     }
     Expr load = Call::make(op->type, op->name, clamped, Call::Image, op->func, op->value_index,
                            op->image, op->param);
-    return require(ok || !active_, load, "buffer '" + name + "' index", first_bad_index,
-                   "out of range [0,", first_bad_extent, ") in dimension", first_bad_dim);
+    // Halide prints the value first; the runtime glue starts the message at "buffer '".
+    return require(ok || inactive_, load, "buffer '" + name + "': index", first_bad_index,
+                   "out of range in dimension", first_bad_dim, "of extent", first_bad_extent);
   }
-  Expr active_;
+  Expr inactive_;
 };
 
 }  // namespace
 
-Expr check_buffer_loads(const Expr& e, const Expr& active) { return CheckLoads(active).mutate(e); }
+Expr check_buffer_loads(const Expr& e, const Expr& inactive) { return CheckLoads(inactive).mutate(e); }
 
 }  // namespace attn::cpu

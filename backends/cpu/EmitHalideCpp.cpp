@@ -34,6 +34,55 @@ std::string renumber_temporaries(const std::string& code) {
   return out;
 }
 
+// Func names carry a per-generation prefix "k000123_" (see fresh_name_prefix): drop it.
+std::string strip_name_prefixes(const std::string& code) {
+  static const std::regex prefix("k[0-9]{6}_");
+  return std::regex_replace(code, prefix, "");
+}
+
+// Halide makes names unique per process ("probs$3" in strings, "_probs__3_s0_j" in identifiers;
+// closure structs "s7", message buffers "b12"): number the variants of each name in order of appearance instead.
+std::string canonical_names(const std::string& code) {
+  static const std::regex word(R"([A-Za-z_][A-Za-z0-9_$]*)");
+  static const std::regex suffix(R"((\$|__)[0-9]+(?=_|\$|$))");
+  static const std::regex letter_number(R"(^[a-z][0-9]+$)");
+  std::map<std::string, std::map<std::string, int>> variants;  // base -> spelling -> index
+  std::map<char, std::map<std::string, int>> numbered;  // letter -> spelling -> index
+  std::string out;
+  out.reserve(code.size());
+  auto last = code.cbegin();
+  for (std::sregex_iterator it(code.begin(), code.end(), word), end; it != end; ++it) {
+    out.append(last, it->prefix().second);
+    last = it->suffix().first;
+    std::string w = it->str();
+    if (std::regex_match(w, letter_number)) {
+      auto& seen = numbered[w[0]];
+      auto [pos, fresh] = seen.emplace(w, (int)seen.size());
+      out += w[0] + std::to_string(pos->second);
+      continue;
+    }
+    std::string base = (w.find('$') == std::string::npos && w.find("__") == std::string::npos)
+                           ? w
+                           : std::regex_replace(w, suffix, "");
+    auto& spellings = variants[base];
+    auto [pos, fresh] = spellings.emplace(w, (int)spellings.size());
+    out += pos->second == 0 ? base : base + "_v" + std::to_string(pos->second);
+  }
+  out.append(last, code.cend());
+  return out;
+}
+
+// Two quirks of Halide 14's C output: a vector Not is printed as `!(x)`, which clang types as a
+// vector of char (compare with 0 instead); gathers start from an uninitialized vector, which clang
+// warns about (value-initialize it).
+std::string fix_c_quirks(const std::string& code) {
+  static const std::regex vector_not(R"((uint8x[0-9]+_t)(\s+const\s+_[0-9]+ = )!\((_[0-9]+)\);)");
+  static const std::regex uninitialized(R"(^(\s*(?!return\b)[A-Za-z0-9_]+ _[0-9]+);$)",
+                                        std::regex::ECMAScript | std::regex::multiline);
+  std::string out = std::regex_replace(code, vector_not, "$1$2$1_ops::eq($3, $1_ops::broadcast(0));");
+  return std::regex_replace(out, uninitialized, "$1{};");
+}
+
 // Only the code after the runtime header calls runtime functions; the header merely declares them.
 std::set<std::string> called_runtime_functions(const std::string& code) {
   std::set<std::string> used;
@@ -72,14 +121,14 @@ Target halide_target(const CpuTarget& target) {
 }
 
 HalideCpp emit_halide_cpp(Func out, const std::vector<Argument>& args, const std::string& fn_name,
-                            const Target& target, const std::string& runtime_prefix) {
+                          const Target& target, const std::string& runtime_prefix) {
   Module module = out.compile_to_module(args, fn_name, target);
   std::ostringstream os;
   {
     Internal::CodeGen_C cg(os, target, Internal::CodeGen_C::CPlusPlusImplementation);
     cg.compile(module);
   }
-  std::string code = renumber_temporaries(os.str());
+  std::string code = fix_c_quirks(renumber_temporaries(canonical_names(strip_name_prefixes(os.str()))));
   std::set<std::string> used = called_runtime_functions(code);
   return {rename_runtime_functions(code, used, runtime_prefix), used};
 }

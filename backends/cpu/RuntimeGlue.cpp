@@ -159,7 +159,9 @@ const std::map<std::string, std::string>& definitions() {
   return -1;
 })cpp"},
       {"error_requirement_failed", R"cpp(int @P@error_requirement_failed(void* uc, const char*, const char* message) {
-  fail(uc, "%s", message);
+  const char* start = strstr(message, "buffer '");  // skip the value Halide prints first
+  start = start ? start : message;
+  fail(uc, "%.*s", int(strcspn(start, "\n")), start);
   return -1;
 })cpp"},
       {"error_buffer_is_null", R"cpp(int @P@error_buffer_is_null(void* uc, const char* routine) {

@@ -38,6 +38,11 @@ class TranscendentalRewriter : public Internal::IRMutator {
       if (op->name == "exp_f32") return fast_exp2(a * kLog2e);
       if (op->name == "tanh_f32") return 1.0f - 2.0f / (fast_exp2(a * (2.0f * kLog2e)) + 1.0f);
     }
+    // exp2(x) arrives as pow(2, x).
+    if (op->call_type == Internal::Call::PureExtern && op->name == "pow_f32" && op->args.size() == 2) {
+      const double* base = Internal::as_const_float(op->args[0]);
+      if (base && *base == 2.0) return fast_exp2(mutate(op->args[1]));
+    }
     return IRMutator::visit(op);
   }
 };
