@@ -34,7 +34,7 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--arg", run.args, "NAME=FILE.npy or NAME=VALUE for the kernel's arguments");
   run_cmd->add_option("-o,--out", run.out, "output [B, Hq, Lq, Dv] (.npy)")->required();
   run_cmd->add_option("--lse", run.lse, "log-sum-exp output [B, Hq, Lq] (.npy)");
-  run_cmd->add_option("-t,--target", run.target, "reference")->check(CLI::IsMember({"reference"}));
+  run_cmd->add_option("-t,--target", run.target, "reference or cpu")->check(CLI::IsMember({"reference", "cpu"}));
   run_cmd->add_option("--threads", run.threads, "threads (0: all cores)");
 
   FmtOptions fmt;

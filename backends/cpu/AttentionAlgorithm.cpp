@@ -148,6 +148,22 @@ AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const
   a.out = Func(prefix + "attn_out");
   a.out(c, ii, it, h, b) = a.normalized(c, ii, it, h, b);
 
+  // The wrapper stages dense, padded copies: say so, so that row offsets are constants (or at
+  // least loop invariants) and the score loop's broadcasts need no index arithmetic.
+  Expr q_cols = g.head_dim ? Expr(g.head_dim) : a.q.dim(0).extent();
+  a.q.dim(0).set_min(0).set_stride(1).set_extent(q_cols);
+  a.q.dim(1).set_min(0).set_stride(q_cols).set_extent(T);
+  a.q.dim(2).set_min(0).set_stride(q_cols * T);
+  a.k.dim(0).set_min(0).set_stride(1).set_extent(q_cols);
+  a.k.dim(1).set_min(0).set_stride(q_cols);
+  a.v.dim(0).set_min(0).set_stride(1).set_extent(Dvp);
+  a.v.dim(1).set_min(0).set_stride(Dvp);
+  Halide::OutputImageParam o = a.out.output_buffer();
+  Expr out_cols = Dvp + g.vector_lanes;
+  o.dim(0).set_min(0).set_stride(1).set_extent(out_cols);
+  o.dim(1).set_min(0).set_stride(out_cols).set_extent(T);
+  o.dim(2).set_min(0).set_stride(out_cols * T);
+
   a.args = {a.q, a.k, a.v, a.num_queries, a.num_keys, a.groups};
   for (const KernelArg& arg : ir.args) {
     const Internal::Parameter& p = arg.param;

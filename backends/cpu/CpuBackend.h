@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "attn/kernel_abi.h"
+#include "backends/reference/Reference.h"
 
 namespace attn {
 
@@ -54,5 +55,10 @@ class CpuKernel {
 /// Throws std::runtime_error with the compiler's output on failure.
 std::shared_ptr<CpuKernel> compile_cpu_kernel(const CpuKernelSource& src,
                                               const std::string& work_dir = "");
+
+/// Generates, compiles (once per process and kernel) and runs `ir` on the host CPU: the CPU
+/// counterpart of run_reference, with the same inputs and outputs. Throws InputError for inputs that
+/// do not fit (the kernel's own message) and std::runtime_error for other failures.
+KernelOutputs run_cpu_kernel(const KernelIR& ir, const KernelInputs& in, int threads = 0);
 
 }  // namespace attn

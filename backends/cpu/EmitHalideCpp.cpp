@@ -1,7 +1,9 @@
 // compile_to_module + CodeGen_C, then text rewrites that keep the output stable and self-contained.
 #include "backends/cpu/EmitHalideCpp.h"
 
+#include <cstdlib>
 #include <map>
+#include <mutex>
 #include <regex>
 #include <sstream>
 
@@ -107,6 +109,16 @@ std::string rename_runtime_functions(std::string code, const std::set<std::strin
 }
 
 }  // namespace
+
+void stabilize_halide_name_counters() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    for (int c = 1; c < 128; ++c) {
+      std::string name = Internal::unique_name(char(c));
+      for (int n = std::atoi(name.c_str() + 1); n < 100000; ++n) Internal::unique_name(char(c));
+    }
+  });
+}
 
 Target halide_target(const CpuTarget& target) {
   std::vector<Target::Feature> features = {Target::UserContext, Target::NoBoundsQuery};

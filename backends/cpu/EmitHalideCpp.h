@@ -14,6 +14,12 @@ namespace attn::cpu {
 /// The Halide target the C++ is generated for (user context, no bounds queries).
 Halide::Target halide_target(const CpuTarget& target);
 
+/// Halide names temporaries "t123" from per-character counters, and the simplifier orders the
+/// operands of + and * by name: "t999" sorts after "t1000", so operand order would depend on how
+/// many names the process made before. Advancing every counter once to 100000 keeps the names of a
+/// generation at six digits (for about a hundred kernels per process), so their order is stable.
+void stabilize_halide_name_counters();
+
 /// Halide's C++ for one pipeline and the runtime functions it calls (minus `halide_`).
 struct HalideCpp {
   std::string code;

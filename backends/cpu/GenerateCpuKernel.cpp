@@ -64,6 +64,7 @@ std::string emit_header(const KernelIR& ir, const std::string& entry, const std:
 
 CpuKernelSource generate_cpu_kernel(const KernelIR& ir, const CpuTarget& target) {
   using namespace attn::cpu;
+  stabilize_halide_name_counters();
   Geometry g = choose_geometry(ir, target);
   AttentionAlgorithm algo = define_attention(ir, g, fresh_name_prefix());
   schedule_attention(algo);

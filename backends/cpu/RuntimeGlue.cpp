@@ -180,6 +180,66 @@ const std::map<std::string, std::string>& definitions() {
   fail(uc, "argument %s = %lld is above %lld", name, (long long)val, (long long)max_val);
   return -1;
 })cpp"},
+      {"error_constraints_make_required_region_smaller", R"cpp(int @P@error_constraints_make_required_region_smaller(void* uc, const char* name, int dim, int constrained_min, int constrained_extent, int required_min, int required_extent) {
+  fail(uc, "internal error: constraints on %s shrink dimension %d to [%d, +%d), [%d, +%d) is required", name, dim, constrained_min, constrained_extent, required_min, required_extent);
+  return -1;
+})cpp"},
+      {"error_param_too_small_u64", R"cpp(int @P@error_param_too_small_u64(void* uc, const char* name, uint64_t val, uint64_t min_val) {
+  fail(uc, "argument %s = %llu is below %llu", name, (unsigned long long)val, (unsigned long long)min_val);
+  return -1;
+})cpp"},
+      {"error_param_too_large_u64", R"cpp(int @P@error_param_too_large_u64(void* uc, const char* name, uint64_t val, uint64_t max_val) {
+  fail(uc, "argument %s = %llu is above %llu", name, (unsigned long long)val, (unsigned long long)max_val);
+  return -1;
+})cpp"},
+      {"error_param_too_small_f64", R"cpp(int @P@error_param_too_small_f64(void* uc, const char* name, double val, double min_val) {
+  fail(uc, "argument %s = %g is below %g", name, val, min_val);
+  return -1;
+})cpp"},
+      {"error_param_too_large_f64", R"cpp(int @P@error_param_too_large_f64(void* uc, const char* name, double val, double max_val) {
+  fail(uc, "argument %s = %g is above %g", name, val, max_val);
+  return -1;
+})cpp"},
+      {"error_bad_fold", R"cpp(int @P@error_bad_fold(void* uc, const char* func, const char* var, const char* loop) {
+  fail(uc, "internal error: bad storage fold of %s.%s in %s", func, var, loop);
+  return -1;
+})cpp"},
+      {"error_fold_factor_too_small", R"cpp(int @P@error_fold_factor_too_small(void* uc, const char* func, const char* var, int factor, const char* loop, int required) {
+  fail(uc, "internal error: fold factor %d of %s.%s in %s is below %d", factor, func, var, loop, required);
+  return -1;
+})cpp"},
+      {"error_specialize_fail", R"cpp(int @P@error_specialize_fail(void* uc, const char* message) {
+  fail(uc, "%s", message);
+  return -1;
+})cpp"},
+      {"error_unaligned_host_ptr", R"cpp(int @P@error_unaligned_host_ptr(void* uc, const char* name, int alignment) {
+  fail(uc, "buffer %s is not aligned to %d bytes", name, alignment);
+  return -1;
+})cpp"},
+      {"error_bounds_inference_call_failed", R"cpp(int @P@error_bounds_inference_call_failed(void* uc, const char* stage, int result) {
+  fail(uc, "internal error: bounds query of %s failed (%d)", stage, result);
+  return -1;
+})cpp"},
+      {"error_extern_stage_failed", R"cpp(int @P@error_extern_stage_failed(void* uc, const char* stage, int result) {
+  fail(uc, "internal error: %s failed (%d)", stage, result);
+  return -1;
+})cpp"},
+      {"error_no_device_interface", R"cpp(int @P@error_no_device_interface(void* uc) {
+  fail(uc, "internal error: no device interface");
+  return -1;
+})cpp"},
+      {"error_device_interface_no_device", R"cpp(int @P@error_device_interface_no_device(void* uc) {
+  fail(uc, "internal error: device interface without a device");
+  return -1;
+})cpp"},
+      {"error_host_and_device_dirty", R"cpp(int @P@error_host_and_device_dirty(void* uc) {
+  fail(uc, "internal error: host and device both dirty");
+  return -1;
+})cpp"},
+      {"error_device_crop_failed", R"cpp(int @P@error_device_crop_failed(void* uc) {
+  fail(uc, "internal error: device crop failed");
+  return -1;
+})cpp"},
   };
   return defs;
 }

@@ -1371,7 +1371,7 @@ extern int halide_error_extern_stage_failed(void *user_context, const char *exte
 /** Various other error conditions. See the enum above for a
  * description of each. */
 // @{
-extern int attn_alibi_softcap_rt_error_explicit_bounds_too_small(void *user_context, const char *func_name, const char *var_name,
+extern int halide_error_explicit_bounds_too_small(void *user_context, const char *func_name, const char *var_name,
                                                   int min_bound, int max_bound, int min_required, int max_required);
 extern int attn_alibi_softcap_rt_error_bad_type(void *user_context, const char *func_name,
                                  uint32_t type_given, uint32_t correct_type);  // N.B. The last two args are the bit representation of a halide_type_t
@@ -1385,7 +1385,7 @@ extern int attn_alibi_softcap_rt_error_buffer_allocation_too_large(void *user_co
 extern int attn_alibi_softcap_rt_error_buffer_extents_negative(void *user_context, const char *buffer_name, int dimension, int extent);
 extern int attn_alibi_softcap_rt_error_buffer_extents_too_large(void *user_context, const char *buffer_name,
                                                  int64_t actual_size, int64_t max_size);
-extern int halide_error_constraints_make_required_region_smaller(void *user_context, const char *buffer_name,
+extern int attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(void *user_context, const char *buffer_name,
                                                                  int dimension,
                                                                  int constrained_min, int constrained_extent,
                                                                  int required_min, int required_extent);
@@ -3342,11 +3342,11 @@ int attn_alibi_softcap_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context,
   int32_t f_29;
   int32_t f_30;
   int32_t f_31;
-  int32_t f_32;
+  float f_32;
   int32_t f_33;
   int32_t f_34;
   int32_t f_35;
-  float f_36;
+  int32_t f_36;
   int32_t f_37;
   int32_t f_38;
   int32_t f_39;
@@ -3356,12 +3356,8 @@ int attn_alibi_softcap_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context,
   int32_t f_43;
   int32_t f_44;
   int32_t f_45;
-  int32_t f_46;
-  int32_t f_47;
-  int32_t f_48;
-  int32_t f_49;
-  bool f_50;
-  bool f_51;
+  bool f_46;
+  bool f_47;
  } s0 = {
   _1,
   _1,
@@ -3370,10 +3366,6 @@ int attn_alibi_softcap_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context,
   _1,
   _1,
   _1,
-  0,
-  0,
-  0,
-  0,
   0,
   0,
   0,
@@ -3465,11 +3457,11 @@ int attn_alibi_softcap_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context,
  int32_t  const _34 = ((decltype(_closure_prototype))_closure_arg)->f_29;
  int32_t  const _35 = ((decltype(_closure_prototype))_closure_arg)->f_30;
  int32_t  const _36 = ((decltype(_closure_prototype))_closure_arg)->f_31;
- int32_t  const _37 = ((decltype(_closure_prototype))_closure_arg)->f_32;
+ float  const _37 = ((decltype(_closure_prototype))_closure_arg)->f_32;
  int32_t  const _38 = ((decltype(_closure_prototype))_closure_arg)->f_33;
  int32_t  const _39 = ((decltype(_closure_prototype))_closure_arg)->f_34;
  int32_t  const _40 = ((decltype(_closure_prototype))_closure_arg)->f_35;
- float  const _41 = ((decltype(_closure_prototype))_closure_arg)->f_36;
+ int32_t  const _41 = ((decltype(_closure_prototype))_closure_arg)->f_36;
  int32_t  const _42 = ((decltype(_closure_prototype))_closure_arg)->f_37;
  int32_t  const _43 = ((decltype(_closure_prototype))_closure_arg)->f_38;
  int32_t  const _44 = ((decltype(_closure_prototype))_closure_arg)->f_39;
@@ -3479,1173 +3471,1167 @@ int attn_alibi_softcap_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context,
  int32_t  const _48 = ((decltype(_closure_prototype))_closure_arg)->f_43;
  int32_t  const _49 = ((decltype(_closure_prototype))_closure_arg)->f_44;
  int32_t  const _50 = ((decltype(_closure_prototype))_closure_arg)->f_45;
- int32_t  const _51 = ((decltype(_closure_prototype))_closure_arg)->f_46;
- int32_t  const _52 = ((decltype(_closure_prototype))_closure_arg)->f_47;
- int32_t  const _53 = ((decltype(_closure_prototype))_closure_arg)->f_48;
- int32_t  const _54 = ((decltype(_closure_prototype))_closure_arg)->f_49;
- bool  const _55 = ((decltype(_closure_prototype))_closure_arg)->f_50;
- bool  const _56 = ((decltype(_closure_prototype))_closure_arg)->f_51;
- bool  const _57 = _attn_out_s0_it_t_t < 0;
+ bool  const _51 = ((decltype(_closure_prototype))_closure_arg)->f_46;
+ bool  const _52 = ((decltype(_closure_prototype))_closure_arg)->f_47;
+ bool  const _53 = _attn_out_s0_it_t_t < 0;
+ int32_t  const _54 = (int32_t)(_53 ? -1 : 0);
+ bool  const _55 = _49 == 0;
+ int32_t  const _56 = (int32_t)(_55 ? -1 : 0);
+ bool  const _57 = _49 < 0;
  int32_t  const _58 = (int32_t)(_57 ? -1 : 0);
- bool  const _59 = _53 == 0;
- int32_t  const _60 = (int32_t)(_59 ? -1 : 0);
- bool  const _61 = _53 < 0;
- int32_t  const _62 = (int32_t)(_61 ? -1 : 0);
- int32_t  const _63 = _attn_out_s0_it_t_t - _58;
- int32_t  const _64 = _53 - _60;
- int32_t  const _65 = _63 / _64;
- int32_t  const _66 = ~_62;
- int32_t  const _67 = _66 - _62;
- int32_t  const _68 = _58 & _67;
- int32_t  const _69 = _65 + _68;
- int32_t  const _70 = ~_60;
- int32_t  const _71 = _69 & _70;
- bool  const _72 = _29 == 0;
- int32_t  const _73 = (int32_t)(_72 ? -1 : 0);
- bool  const _74 = _29 < 0;
- int32_t  const _75 = (int32_t)(_74 ? -1 : 0);
- int32_t  const _76 = _53 | _60;
- int32_t  const _77 = _63 % _76;
- int32_t  const _78 = _53 ^ _62;
- int32_t  const _79 = _78 + _66;
- int32_t  const _80 = _58 & _79;
- int32_t  const _81 = _77 + _80;
- int32_t  const _82 = _81 & _70;
- int32_t  const _83 = _29 - _73;
- int32_t  const _84 = _82 / _83;
- int32_t  const _85 = ~_75;
- int32_t  const _86 = _85 - _75;
- int32_t  const _87 = 0 & _86;
- int32_t  const _88 = _84 + _87;
- int32_t  const _89 = ~_73;
- int32_t  const _90 = _88 & _89;
- int32_t  const _91 = _29 | _73;
- int32_t  const _92 = _82 % _91;
- int32_t  const _93 = _29 ^ _75;
- int32_t  const _94 = _93 + _85;
- int32_t  const _95 = 0 & _94;
- int32_t  const _96 = _92 + _95;
- int32_t  const _97 = _96 & _89;
+ int32_t  const _59 = _attn_out_s0_it_t_t - _54;
+ int32_t  const _60 = _49 - _56;
+ int32_t  const _61 = _59 / _60;
+ int32_t  const _62 = ~_58;
+ int32_t  const _63 = _62 - _58;
+ int32_t  const _64 = _54 & _63;
+ int32_t  const _65 = _61 + _64;
+ int32_t  const _66 = ~_56;
+ int32_t  const _67 = _65 & _66;
+ bool  const _68 = _26 == 0;
+ int32_t  const _69 = (int32_t)(_68 ? -1 : 0);
+ bool  const _70 = _26 < 0;
+ int32_t  const _71 = (int32_t)(_70 ? -1 : 0);
+ int32_t  const _72 = _49 | _56;
+ int32_t  const _73 = _59 % _72;
+ int32_t  const _74 = _49 ^ _58;
+ int32_t  const _75 = _74 + _62;
+ int32_t  const _76 = _54 & _75;
+ int32_t  const _77 = _73 + _76;
+ int32_t  const _78 = _77 & _66;
+ int32_t  const _79 = _26 - _69;
+ int32_t  const _80 = _78 / _79;
+ int32_t  const _81 = ~_71;
+ int32_t  const _82 = _81 - _71;
+ int32_t  const _83 = 0 & _82;
+ int32_t  const _84 = _80 + _83;
+ int32_t  const _85 = ~_69;
+ int32_t  const _86 = _84 & _85;
+ int32_t  const _87 = _26 | _69;
+ int32_t  const _88 = _78 % _87;
+ int32_t  const _89 = _26 ^ _71;
+ int32_t  const _90 = _89 + _81;
+ int32_t  const _91 = 0 & _90;
+ int32_t  const _92 = _88 + _91;
+ int32_t  const _93 = _92 & _85;
  {
-  int64_t  const _98 = _20;
-  int64_t  const _99 = _98 * 32;
-  int64_t  const _100 = (_99 > ((int64_t(1) << 31) - 1)) ? _99 : (_99 * 1);
-  int64_t  const _101 = (_100 > ((int64_t(1) << 31) - 1)) ? _100 : (_100 * 1);
-  int64_t  const _102 = (_101 > ((int64_t(1) << 31) - 1)) ? _101 : (_101 * 1);
-  if ((_102 > ((int64_t(1) << 31) - 1)) || ((_102 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+  int64_t  const _94 = _19;
+  int64_t  const _95 = _94 * 32;
+  int64_t  const _96 = (_95 > ((int64_t(1) << 31) - 1)) ? _95 : (_95 * 1);
+  int64_t  const _97 = (_96 > ((int64_t(1) << 31) - 1)) ? _96 : (_96 * 1);
+  int64_t  const _98 = (_97 > ((int64_t(1) << 31) - 1)) ? _97 : (_97 * 1);
+  if ((_98 > ((int64_t(1) << 31) - 1)) || ((_98 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
   {
    attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation qs\n");
    return -1;
   } // overflow test qs
-  int64_t  const _103 = _102;
-  float *_qs = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_103);
+  int64_t  const _99 = _98;
+  float *_qs = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_99);
   if (!_qs)
   {
-   int32_t  const _104 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-   return _104;
+   int32_t  const _100 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+   return _100;
   }
   HalideFreeHelper _qs_free(_ucon, _qs, attn_alibi_softcap_rt_free);
   // produce qs
-  int32_t  const _105 = _30 + _97;
-  int32_t  const _106 = _105 * _22;
-  int32_t  const _107 = _31 + _90;
-  int32_t  const _108 = _107 * _23;
-  int32_t  const _109 = _32 + _71;
-  int32_t  const _110 = _109 * _24;
-  int32_t  const _111 = _110 - _40;
-  int32_t  const _112 = _108 + _111;
-  int32_t  const _113 = _106 + _112;
+  int32_t  const _101 = _20 * _93;
+  int32_t  const _102 = _27 + _86;
+  int32_t  const _103 = _102 * _21;
+  int32_t  const _104 = _28 + _67;
+  int32_t  const _105 = _104 * _22;
+  int32_t  const _106 = _105 - _36;
+  int32_t  const _107 = _103 + _106;
+  int32_t  const _108 = _101 + _107;
   for (int _qs_s0_ii_ii = 0; _qs_s0_ii_ii < 0 + 2; _qs_s0_ii_ii++)
   {
-   int32_t  const _114 = _21 * _qs_s0_ii_ii;
-   int32_t  const _115 = _114 * 16;
-   int32_t  const _116 = _115 + _113;
-   for (int _qs_s0_c = 0; _qs_s0_c < 0 + _20; _qs_s0_c++)
+   int32_t  const _109 = _19 * _qs_s0_ii_ii;
+   int32_t  const _110 = _109 * 16;
+   int32_t  const _111 = _110 + _108;
+   for (int _qs_s0_c = 0; _qs_s0_c < 0 + _19; _qs_s0_c++)
    {
-    int32_t  const _117 = _qs_s0_c + _116;
-    int32x16_t  const _118 = int32x16_t_ops::ramp(_117, _21);
-    float16  const _119 = float16_ops::load_gather(_attn_q, _118);
-    float16  const _120 = float16_ops::broadcast(_41);
-    float16  const _121 = _119 * _120;
-    int32_t  const _122 = _qs_s0_c * 2;
-    int32_t  const _123 = _122 + _qs_s0_ii_ii;
-    int32_t  const _124 = _123 * 16;
-    float16_ops::store(_121, _qs, _124);
+    int32_t  const _112 = _qs_s0_c + _111;
+    int32x16_t  const _113 = int32x16_t_ops::ramp(_112, _19);
+    float16  const _114 = float16_ops::load_gather(_attn_q, _113);
+    float16  const _115 = float16_ops::broadcast(_37);
+    float16  const _116 = _114 * _115;
+    int32_t  const _117 = _qs_s0_c * 2;
+    int32_t  const _118 = _117 + _qs_s0_ii_ii;
+    int32_t  const _119 = _118 * 16;
+    float16_ops::store(_116, _qs, _119);
    } // for _qs_s0_c
   } // for _qs_s0_ii_ii
   {
-   int32_t  const _125 = _39 + -1;
-   int32_t  const _126 = _125 >> 3;
-   int32_t  const _127 = _126 * 8;
-   int32_t  const _128 = _127 + 8;
-   int64_t  const _129 = _128;
-   int64_t  const _130 = _129 * 32;
-   int64_t  const _131 = (_130 > ((int64_t(1) << 31) - 1)) ? _130 : (_130 * 1);
-   int64_t  const _132 = (_131 > ((int64_t(1) << 31) - 1)) ? _131 : (_131 * 1);
-   int64_t  const _133 = (_132 > ((int64_t(1) << 31) - 1)) ? _132 : (_132 * 1);
-   if ((_133 > ((int64_t(1) << 31) - 1)) || ((_133 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+   int32_t  const _120 = _35 + -1;
+   int32_t  const _121 = _120 >> 3;
+   int32_t  const _122 = _121 * 8;
+   int32_t  const _123 = _122 + 8;
+   int64_t  const _124 = _123;
+   int64_t  const _125 = _124 * 32;
+   int64_t  const _126 = (_125 > ((int64_t(1) << 31) - 1)) ? _125 : (_125 * 1);
+   int64_t  const _127 = (_126 > ((int64_t(1) << 31) - 1)) ? _126 : (_126 * 1);
+   int64_t  const _128 = (_127 > ((int64_t(1) << 31) - 1)) ? _127 : (_127 * 1);
+   if ((_128 > ((int64_t(1) << 31) - 1)) || ((_128 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
    {
     attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation scores\n");
     return -1;
    } // overflow test scores
-   int64_t  const _134 = _133;
-   float *_scores = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_134);
+   int64_t  const _129 = _128;
+   float *_scores = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_129);
    if (!_scores)
    {
-    int32_t  const _135 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-    return _135;
+    int32_t  const _130 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+    return _130;
    }
    HalideFreeHelper _scores_free(_ucon, _scores, attn_alibi_softcap_rt_free);
    // produce scores
    // consume qs
-   int32_t  const _136 = _39 + 7;
-   int32_t  const _137 = _136 >> 3;
-   int32_t  const _138 = _31 + _90;
-   bool  const _139 = _138 < 0;
-   int32_t  const _140 = (int32_t)(_139 ? -1 : 0);
-   bool  const _141 = _12 == 0;
-   int32_t  const _142 = (int32_t)(_141 ? -1 : 0);
-   bool  const _143 = _12 < 0;
-   int32_t  const _144 = (int32_t)(_143 ? -1 : 0);
-   int32_t  const _145 = _138 - _140;
-   int32_t  const _146 = _12 - _142;
-   int32_t  const _147 = _145 / _146;
-   int32_t  const _148 = ~_144;
-   int32_t  const _149 = _148 - _144;
-   int32_t  const _150 = _140 & _149;
-   int32_t  const _151 = _147 + _150;
-   int32_t  const _152 = ~_142;
-   int32_t  const _153 = _151 & _152;
-   int32_t  const _154 = _153 * _16;
-   int32_t  const _155 = _32 + _71;
-   int32_t  const _156 = _155 * _17;
-   int32_t  const _157 = _156 - _42;
-   int32_t  const _158 = _154 + _157;
-   for (int _scores_s0_j_jo = 0; _scores_s0_j_jo < 0 + _137; _scores_s0_j_jo++)
+   int32_t  const _131 = _35 + 7;
+   int32_t  const _132 = _131 >> 3;
+   int32_t  const _133 = _27 + _86;
+   bool  const _134 = _133 < 0;
+   int32_t  const _135 = (int32_t)(_134 ? -1 : 0);
+   bool  const _136 = _12 == 0;
+   int32_t  const _137 = (int32_t)(_136 ? -1 : 0);
+   bool  const _138 = _12 < 0;
+   int32_t  const _139 = (int32_t)(_138 ? -1 : 0);
+   int32_t  const _140 = _133 - _135;
+   int32_t  const _141 = _12 - _137;
+   int32_t  const _142 = _140 / _141;
+   int32_t  const _143 = ~_139;
+   int32_t  const _144 = _143 - _139;
+   int32_t  const _145 = _135 & _144;
+   int32_t  const _146 = _142 + _145;
+   int32_t  const _147 = ~_137;
+   int32_t  const _148 = _146 & _147;
+   int32_t  const _149 = _148 * _15;
+   int32_t  const _150 = _28 + _67;
+   int32_t  const _151 = _150 * _16;
+   int32_t  const _152 = _151 - _38;
+   int32_t  const _153 = _149 + _152;
+   for (int _scores_s0_j_jo = 0; _scores_s0_j_jo < 0 + _132; _scores_s0_j_jo++)
    {
     {
      float _dot[256];
      // produce dot
-     float  const _159 = float_from_bits(0 /* 0 */);
-     float16  const _160 = float16_ops::broadcast(_159);
-     float16_ops::store(_160, _dot, 0);
-     float  const _161 = float_from_bits(0 /* 0 */);
-     float16  const _162 = float16_ops::broadcast(_161);
-     float16_ops::store(_162, _dot, 32);
-     float  const _163 = float_from_bits(0 /* 0 */);
-     float16  const _164 = float16_ops::broadcast(_163);
-     float16_ops::store(_164, _dot, 64);
-     float  const _165 = float_from_bits(0 /* 0 */);
-     float16  const _166 = float16_ops::broadcast(_165);
-     float16_ops::store(_166, _dot, 96);
-     float  const _167 = float_from_bits(0 /* 0 */);
-     float16  const _168 = float16_ops::broadcast(_167);
-     float16_ops::store(_168, _dot, 128);
-     float  const _169 = float_from_bits(0 /* 0 */);
-     float16  const _170 = float16_ops::broadcast(_169);
-     float16_ops::store(_170, _dot, 160);
-     float  const _171 = float_from_bits(0 /* 0 */);
-     float16  const _172 = float16_ops::broadcast(_171);
-     float16_ops::store(_172, _dot, 192);
-     float  const _173 = float_from_bits(0 /* 0 */);
-     float16  const _174 = float16_ops::broadcast(_173);
-     float16_ops::store(_174, _dot, 224);
-     float  const _175 = float_from_bits(0 /* 0 */);
-     float16  const _176 = float16_ops::broadcast(_175);
-     float16_ops::store(_176, _dot, 16);
-     float  const _177 = float_from_bits(0 /* 0 */);
-     float16  const _178 = float16_ops::broadcast(_177);
-     float16_ops::store(_178, _dot, 48);
-     float  const _179 = float_from_bits(0 /* 0 */);
-     float16  const _180 = float16_ops::broadcast(_179);
-     float16_ops::store(_180, _dot, 80);
-     float  const _181 = float_from_bits(0 /* 0 */);
-     float16  const _182 = float16_ops::broadcast(_181);
-     float16_ops::store(_182, _dot, 112);
-     float  const _183 = float_from_bits(0 /* 0 */);
-     float16  const _184 = float16_ops::broadcast(_183);
-     float16_ops::store(_184, _dot, 144);
-     float  const _185 = float_from_bits(0 /* 0 */);
-     float16  const _186 = float16_ops::broadcast(_185);
-     float16_ops::store(_186, _dot, 176);
-     float  const _187 = float_from_bits(0 /* 0 */);
-     float16  const _188 = float16_ops::broadcast(_187);
-     float16_ops::store(_188, _dot, 208);
-     float  const _189 = float_from_bits(0 /* 0 */);
-     float16  const _190 = float16_ops::broadcast(_189);
-     float16_ops::store(_190, _dot, 240);
-     int32_t  const _191 = _scores_s0_j_jo * 8;
-     int32_t  const _192 = _15 * _scores_s0_j_jo;
-     int32_t  const _193 = _192 * 8;
-     int32_t  const _194 = _193 + _158;
-     int32_t  const _195 = _191 + 7;
-     int32_t  const _196 = _195 * _15;
-     int32_t  const _197 = _196 + _158;
-     int32_t  const _198 = _191 + 6;
-     int32_t  const _199 = _198 * _15;
-     int32_t  const _200 = _199 + _158;
-     int32_t  const _201 = _191 + 5;
-     int32_t  const _202 = _201 * _15;
-     int32_t  const _203 = _202 + _158;
-     int32_t  const _204 = _191 + 4;
-     int32_t  const _205 = _204 * _15;
-     int32_t  const _206 = _205 + _158;
-     int32_t  const _207 = _191 + 3;
-     int32_t  const _208 = _207 * _15;
-     int32_t  const _209 = _208 + _158;
-     int32_t  const _210 = _191 + 2;
-     int32_t  const _211 = _210 * _15;
-     int32_t  const _212 = _211 + _158;
-     int32_t  const _213 = _191 + 1;
-     int32_t  const _214 = _213 * _15;
-     int32_t  const _215 = _214 + _158;
-     for (int _dot_s1_rd__x = 0; _dot_s1_rd__x < 0 + _20; _dot_s1_rd__x++)
+     float  const _154 = float_from_bits(0 /* 0 */);
+     float16  const _155 = float16_ops::broadcast(_154);
+     float16_ops::store(_155, _dot, 0);
+     float  const _156 = float_from_bits(0 /* 0 */);
+     float16  const _157 = float16_ops::broadcast(_156);
+     float16_ops::store(_157, _dot, 32);
+     float  const _158 = float_from_bits(0 /* 0 */);
+     float16  const _159 = float16_ops::broadcast(_158);
+     float16_ops::store(_159, _dot, 64);
+     float  const _160 = float_from_bits(0 /* 0 */);
+     float16  const _161 = float16_ops::broadcast(_160);
+     float16_ops::store(_161, _dot, 96);
+     float  const _162 = float_from_bits(0 /* 0 */);
+     float16  const _163 = float16_ops::broadcast(_162);
+     float16_ops::store(_163, _dot, 128);
+     float  const _164 = float_from_bits(0 /* 0 */);
+     float16  const _165 = float16_ops::broadcast(_164);
+     float16_ops::store(_165, _dot, 160);
+     float  const _166 = float_from_bits(0 /* 0 */);
+     float16  const _167 = float16_ops::broadcast(_166);
+     float16_ops::store(_167, _dot, 192);
+     float  const _168 = float_from_bits(0 /* 0 */);
+     float16  const _169 = float16_ops::broadcast(_168);
+     float16_ops::store(_169, _dot, 224);
+     float  const _170 = float_from_bits(0 /* 0 */);
+     float16  const _171 = float16_ops::broadcast(_170);
+     float16_ops::store(_171, _dot, 16);
+     float  const _172 = float_from_bits(0 /* 0 */);
+     float16  const _173 = float16_ops::broadcast(_172);
+     float16_ops::store(_173, _dot, 48);
+     float  const _174 = float_from_bits(0 /* 0 */);
+     float16  const _175 = float16_ops::broadcast(_174);
+     float16_ops::store(_175, _dot, 80);
+     float  const _176 = float_from_bits(0 /* 0 */);
+     float16  const _177 = float16_ops::broadcast(_176);
+     float16_ops::store(_177, _dot, 112);
+     float  const _178 = float_from_bits(0 /* 0 */);
+     float16  const _179 = float16_ops::broadcast(_178);
+     float16_ops::store(_179, _dot, 144);
+     float  const _180 = float_from_bits(0 /* 0 */);
+     float16  const _181 = float16_ops::broadcast(_180);
+     float16_ops::store(_181, _dot, 176);
+     float  const _182 = float_from_bits(0 /* 0 */);
+     float16  const _183 = float16_ops::broadcast(_182);
+     float16_ops::store(_183, _dot, 208);
+     float  const _184 = float_from_bits(0 /* 0 */);
+     float16  const _185 = float16_ops::broadcast(_184);
+     float16_ops::store(_185, _dot, 240);
+     int32_t  const _186 = _scores_s0_j_jo * 8;
+     int32_t  const _187 = _19 * _scores_s0_j_jo;
+     int32_t  const _188 = _187 * 8;
+     int32_t  const _189 = _188 + _153;
+     int32_t  const _190 = _186 + 7;
+     int32_t  const _191 = _190 * _19;
+     int32_t  const _192 = _191 + _153;
+     int32_t  const _193 = _186 + 6;
+     int32_t  const _194 = _193 * _19;
+     int32_t  const _195 = _194 + _153;
+     int32_t  const _196 = _186 + 5;
+     int32_t  const _197 = _196 * _19;
+     int32_t  const _198 = _197 + _153;
+     int32_t  const _199 = _186 + 4;
+     int32_t  const _200 = _199 * _19;
+     int32_t  const _201 = _200 + _153;
+     int32_t  const _202 = _186 + 3;
+     int32_t  const _203 = _202 * _19;
+     int32_t  const _204 = _203 + _153;
+     int32_t  const _205 = _186 + 2;
+     int32_t  const _206 = _205 * _19;
+     int32_t  const _207 = _206 + _153;
+     int32_t  const _208 = _186 + 1;
+     int32_t  const _209 = _208 * _19;
+     int32_t  const _210 = _209 + _153;
+     for (int _dot_s1_rd__x = 0; _dot_s1_rd__x < 0 + _19; _dot_s1_rd__x++)
      {
-      float16  const _216 = float16_ops::load(_dot, 0);
-      int32_t  const _217 = _dot_s1_rd__x * 32;
-      float16  const _218 = float16_ops::load(_qs, _217);
-      int32_t  const _219 = _dot_s1_rd__x + _194;
-      float  const _220 = ((float const *)_attn_k)[_219];
-      float16  const _221 = float16_ops::broadcast(_220);
-      float16  const _222 = _218 * _221;
-      float16  const _223 = _216 + _222;
-      float16_ops::store(_223, _dot, 0);
-      float16  const _224 = float16_ops::load(_dot, 16);
-      int32_t  const _225 = _dot_s1_rd__x * 32;
-      int32_t  const _226 = _225 + 16;
-      float16  const _227 = float16_ops::load(_qs, _226);
-      int32_t  const _228 = _dot_s1_rd__x + _194;
-      float  const _229 = ((float const *)_attn_k)[_228];
-      float16  const _230 = float16_ops::broadcast(_229);
-      float16  const _231 = _227 * _230;
-      float16  const _232 = _224 + _231;
-      float16_ops::store(_232, _dot, 16);
-      float16  const _233 = float16_ops::load(_dot, 32);
-      int32_t  const _234 = _dot_s1_rd__x * 32;
-      float16  const _235 = float16_ops::load(_qs, _234);
-      int32_t  const _236 = _dot_s1_rd__x + _215;
-      float  const _237 = ((float const *)_attn_k)[_236];
-      float16  const _238 = float16_ops::broadcast(_237);
-      float16  const _239 = _235 * _238;
-      float16  const _240 = _233 + _239;
-      float16_ops::store(_240, _dot, 32);
-      float16  const _241 = float16_ops::load(_dot, 48);
-      int32_t  const _242 = _dot_s1_rd__x * 32;
-      int32_t  const _243 = _242 + 16;
-      float16  const _244 = float16_ops::load(_qs, _243);
-      int32_t  const _245 = _dot_s1_rd__x + _215;
-      float  const _246 = ((float const *)_attn_k)[_245];
-      float16  const _247 = float16_ops::broadcast(_246);
-      float16  const _248 = _244 * _247;
-      float16  const _249 = _241 + _248;
-      float16_ops::store(_249, _dot, 48);
-      float16  const _250 = float16_ops::load(_dot, 64);
-      int32_t  const _251 = _dot_s1_rd__x * 32;
-      float16  const _252 = float16_ops::load(_qs, _251);
-      int32_t  const _253 = _dot_s1_rd__x + _212;
-      float  const _254 = ((float const *)_attn_k)[_253];
-      float16  const _255 = float16_ops::broadcast(_254);
-      float16  const _256 = _252 * _255;
-      float16  const _257 = _250 + _256;
-      float16_ops::store(_257, _dot, 64);
-      float16  const _258 = float16_ops::load(_dot, 80);
-      int32_t  const _259 = _dot_s1_rd__x * 32;
-      int32_t  const _260 = _259 + 16;
-      float16  const _261 = float16_ops::load(_qs, _260);
-      int32_t  const _262 = _dot_s1_rd__x + _212;
-      float  const _263 = ((float const *)_attn_k)[_262];
-      float16  const _264 = float16_ops::broadcast(_263);
-      float16  const _265 = _261 * _264;
-      float16  const _266 = _258 + _265;
-      float16_ops::store(_266, _dot, 80);
-      float16  const _267 = float16_ops::load(_dot, 96);
-      int32_t  const _268 = _dot_s1_rd__x * 32;
-      float16  const _269 = float16_ops::load(_qs, _268);
-      int32_t  const _270 = _dot_s1_rd__x + _209;
-      float  const _271 = ((float const *)_attn_k)[_270];
-      float16  const _272 = float16_ops::broadcast(_271);
-      float16  const _273 = _269 * _272;
-      float16  const _274 = _267 + _273;
-      float16_ops::store(_274, _dot, 96);
-      float16  const _275 = float16_ops::load(_dot, 112);
-      int32_t  const _276 = _dot_s1_rd__x * 32;
-      int32_t  const _277 = _276 + 16;
-      float16  const _278 = float16_ops::load(_qs, _277);
-      int32_t  const _279 = _dot_s1_rd__x + _209;
-      float  const _280 = ((float const *)_attn_k)[_279];
-      float16  const _281 = float16_ops::broadcast(_280);
-      float16  const _282 = _278 * _281;
-      float16  const _283 = _275 + _282;
-      float16_ops::store(_283, _dot, 112);
-      float16  const _284 = float16_ops::load(_dot, 128);
-      int32_t  const _285 = _dot_s1_rd__x * 32;
-      float16  const _286 = float16_ops::load(_qs, _285);
-      int32_t  const _287 = _dot_s1_rd__x + _206;
-      float  const _288 = ((float const *)_attn_k)[_287];
-      float16  const _289 = float16_ops::broadcast(_288);
-      float16  const _290 = _286 * _289;
-      float16  const _291 = _284 + _290;
-      float16_ops::store(_291, _dot, 128);
-      float16  const _292 = float16_ops::load(_dot, 144);
-      int32_t  const _293 = _dot_s1_rd__x * 32;
-      int32_t  const _294 = _293 + 16;
-      float16  const _295 = float16_ops::load(_qs, _294);
-      int32_t  const _296 = _dot_s1_rd__x + _206;
-      float  const _297 = ((float const *)_attn_k)[_296];
-      float16  const _298 = float16_ops::broadcast(_297);
-      float16  const _299 = _295 * _298;
-      float16  const _300 = _292 + _299;
-      float16_ops::store(_300, _dot, 144);
-      float16  const _301 = float16_ops::load(_dot, 160);
-      int32_t  const _302 = _dot_s1_rd__x * 32;
-      float16  const _303 = float16_ops::load(_qs, _302);
-      int32_t  const _304 = _dot_s1_rd__x + _203;
-      float  const _305 = ((float const *)_attn_k)[_304];
-      float16  const _306 = float16_ops::broadcast(_305);
-      float16  const _307 = _303 * _306;
-      float16  const _308 = _301 + _307;
-      float16_ops::store(_308, _dot, 160);
-      float16  const _309 = float16_ops::load(_dot, 176);
-      int32_t  const _310 = _dot_s1_rd__x * 32;
-      int32_t  const _311 = _310 + 16;
-      float16  const _312 = float16_ops::load(_qs, _311);
-      int32_t  const _313 = _dot_s1_rd__x + _203;
-      float  const _314 = ((float const *)_attn_k)[_313];
-      float16  const _315 = float16_ops::broadcast(_314);
-      float16  const _316 = _312 * _315;
-      float16  const _317 = _309 + _316;
-      float16_ops::store(_317, _dot, 176);
-      float16  const _318 = float16_ops::load(_dot, 192);
-      int32_t  const _319 = _dot_s1_rd__x * 32;
-      float16  const _320 = float16_ops::load(_qs, _319);
-      int32_t  const _321 = _dot_s1_rd__x + _200;
-      float  const _322 = ((float const *)_attn_k)[_321];
-      float16  const _323 = float16_ops::broadcast(_322);
-      float16  const _324 = _320 * _323;
-      float16  const _325 = _318 + _324;
-      float16_ops::store(_325, _dot, 192);
-      float16  const _326 = float16_ops::load(_dot, 208);
-      int32_t  const _327 = _dot_s1_rd__x * 32;
-      int32_t  const _328 = _327 + 16;
-      float16  const _329 = float16_ops::load(_qs, _328);
-      int32_t  const _330 = _dot_s1_rd__x + _200;
-      float  const _331 = ((float const *)_attn_k)[_330];
-      float16  const _332 = float16_ops::broadcast(_331);
-      float16  const _333 = _329 * _332;
-      float16  const _334 = _326 + _333;
-      float16_ops::store(_334, _dot, 208);
-      float16  const _335 = float16_ops::load(_dot, 224);
-      int32_t  const _336 = _dot_s1_rd__x * 32;
-      float16  const _337 = float16_ops::load(_qs, _336);
-      int32_t  const _338 = _dot_s1_rd__x + _197;
-      float  const _339 = ((float const *)_attn_k)[_338];
-      float16  const _340 = float16_ops::broadcast(_339);
-      float16  const _341 = _337 * _340;
-      float16  const _342 = _335 + _341;
-      float16_ops::store(_342, _dot, 224);
-      float16  const _343 = float16_ops::load(_dot, 240);
-      int32_t  const _344 = _dot_s1_rd__x * 32;
-      int32_t  const _345 = _344 + 16;
-      float16  const _346 = float16_ops::load(_qs, _345);
-      int32_t  const _347 = _dot_s1_rd__x + _197;
-      float  const _348 = ((float const *)_attn_k)[_347];
-      float16  const _349 = float16_ops::broadcast(_348);
-      float16  const _350 = _346 * _349;
-      float16  const _351 = _343 + _350;
-      float16_ops::store(_351, _dot, 240);
+      float16  const _211 = float16_ops::load(_dot, 0);
+      int32_t  const _212 = _dot_s1_rd__x * 32;
+      float16  const _213 = float16_ops::load(_qs, _212);
+      int32_t  const _214 = _dot_s1_rd__x + _189;
+      float  const _215 = ((float const *)_attn_k)[_214];
+      float16  const _216 = float16_ops::broadcast(_215);
+      float16  const _217 = _213 * _216;
+      float16  const _218 = _211 + _217;
+      float16_ops::store(_218, _dot, 0);
+      float16  const _219 = float16_ops::load(_dot, 16);
+      int32_t  const _220 = _dot_s1_rd__x * 32;
+      int32_t  const _221 = _220 + 16;
+      float16  const _222 = float16_ops::load(_qs, _221);
+      int32_t  const _223 = _dot_s1_rd__x + _189;
+      float  const _224 = ((float const *)_attn_k)[_223];
+      float16  const _225 = float16_ops::broadcast(_224);
+      float16  const _226 = _222 * _225;
+      float16  const _227 = _219 + _226;
+      float16_ops::store(_227, _dot, 16);
+      float16  const _228 = float16_ops::load(_dot, 32);
+      int32_t  const _229 = _dot_s1_rd__x * 32;
+      float16  const _230 = float16_ops::load(_qs, _229);
+      int32_t  const _231 = _dot_s1_rd__x + _210;
+      float  const _232 = ((float const *)_attn_k)[_231];
+      float16  const _233 = float16_ops::broadcast(_232);
+      float16  const _234 = _230 * _233;
+      float16  const _235 = _228 + _234;
+      float16_ops::store(_235, _dot, 32);
+      float16  const _236 = float16_ops::load(_dot, 48);
+      int32_t  const _237 = _dot_s1_rd__x * 32;
+      int32_t  const _238 = _237 + 16;
+      float16  const _239 = float16_ops::load(_qs, _238);
+      int32_t  const _240 = _dot_s1_rd__x + _210;
+      float  const _241 = ((float const *)_attn_k)[_240];
+      float16  const _242 = float16_ops::broadcast(_241);
+      float16  const _243 = _239 * _242;
+      float16  const _244 = _236 + _243;
+      float16_ops::store(_244, _dot, 48);
+      float16  const _245 = float16_ops::load(_dot, 64);
+      int32_t  const _246 = _dot_s1_rd__x * 32;
+      float16  const _247 = float16_ops::load(_qs, _246);
+      int32_t  const _248 = _dot_s1_rd__x + _207;
+      float  const _249 = ((float const *)_attn_k)[_248];
+      float16  const _250 = float16_ops::broadcast(_249);
+      float16  const _251 = _247 * _250;
+      float16  const _252 = _245 + _251;
+      float16_ops::store(_252, _dot, 64);
+      float16  const _253 = float16_ops::load(_dot, 80);
+      int32_t  const _254 = _dot_s1_rd__x * 32;
+      int32_t  const _255 = _254 + 16;
+      float16  const _256 = float16_ops::load(_qs, _255);
+      int32_t  const _257 = _dot_s1_rd__x + _207;
+      float  const _258 = ((float const *)_attn_k)[_257];
+      float16  const _259 = float16_ops::broadcast(_258);
+      float16  const _260 = _256 * _259;
+      float16  const _261 = _253 + _260;
+      float16_ops::store(_261, _dot, 80);
+      float16  const _262 = float16_ops::load(_dot, 96);
+      int32_t  const _263 = _dot_s1_rd__x * 32;
+      float16  const _264 = float16_ops::load(_qs, _263);
+      int32_t  const _265 = _dot_s1_rd__x + _204;
+      float  const _266 = ((float const *)_attn_k)[_265];
+      float16  const _267 = float16_ops::broadcast(_266);
+      float16  const _268 = _264 * _267;
+      float16  const _269 = _262 + _268;
+      float16_ops::store(_269, _dot, 96);
+      float16  const _270 = float16_ops::load(_dot, 112);
+      int32_t  const _271 = _dot_s1_rd__x * 32;
+      int32_t  const _272 = _271 + 16;
+      float16  const _273 = float16_ops::load(_qs, _272);
+      int32_t  const _274 = _dot_s1_rd__x + _204;
+      float  const _275 = ((float const *)_attn_k)[_274];
+      float16  const _276 = float16_ops::broadcast(_275);
+      float16  const _277 = _273 * _276;
+      float16  const _278 = _270 + _277;
+      float16_ops::store(_278, _dot, 112);
+      float16  const _279 = float16_ops::load(_dot, 128);
+      int32_t  const _280 = _dot_s1_rd__x * 32;
+      float16  const _281 = float16_ops::load(_qs, _280);
+      int32_t  const _282 = _dot_s1_rd__x + _201;
+      float  const _283 = ((float const *)_attn_k)[_282];
+      float16  const _284 = float16_ops::broadcast(_283);
+      float16  const _285 = _281 * _284;
+      float16  const _286 = _279 + _285;
+      float16_ops::store(_286, _dot, 128);
+      float16  const _287 = float16_ops::load(_dot, 144);
+      int32_t  const _288 = _dot_s1_rd__x * 32;
+      int32_t  const _289 = _288 + 16;
+      float16  const _290 = float16_ops::load(_qs, _289);
+      int32_t  const _291 = _dot_s1_rd__x + _201;
+      float  const _292 = ((float const *)_attn_k)[_291];
+      float16  const _293 = float16_ops::broadcast(_292);
+      float16  const _294 = _290 * _293;
+      float16  const _295 = _287 + _294;
+      float16_ops::store(_295, _dot, 144);
+      float16  const _296 = float16_ops::load(_dot, 160);
+      int32_t  const _297 = _dot_s1_rd__x * 32;
+      float16  const _298 = float16_ops::load(_qs, _297);
+      int32_t  const _299 = _dot_s1_rd__x + _198;
+      float  const _300 = ((float const *)_attn_k)[_299];
+      float16  const _301 = float16_ops::broadcast(_300);
+      float16  const _302 = _298 * _301;
+      float16  const _303 = _296 + _302;
+      float16_ops::store(_303, _dot, 160);
+      float16  const _304 = float16_ops::load(_dot, 176);
+      int32_t  const _305 = _dot_s1_rd__x * 32;
+      int32_t  const _306 = _305 + 16;
+      float16  const _307 = float16_ops::load(_qs, _306);
+      int32_t  const _308 = _dot_s1_rd__x + _198;
+      float  const _309 = ((float const *)_attn_k)[_308];
+      float16  const _310 = float16_ops::broadcast(_309);
+      float16  const _311 = _307 * _310;
+      float16  const _312 = _304 + _311;
+      float16_ops::store(_312, _dot, 176);
+      float16  const _313 = float16_ops::load(_dot, 192);
+      int32_t  const _314 = _dot_s1_rd__x * 32;
+      float16  const _315 = float16_ops::load(_qs, _314);
+      int32_t  const _316 = _dot_s1_rd__x + _195;
+      float  const _317 = ((float const *)_attn_k)[_316];
+      float16  const _318 = float16_ops::broadcast(_317);
+      float16  const _319 = _315 * _318;
+      float16  const _320 = _313 + _319;
+      float16_ops::store(_320, _dot, 192);
+      float16  const _321 = float16_ops::load(_dot, 208);
+      int32_t  const _322 = _dot_s1_rd__x * 32;
+      int32_t  const _323 = _322 + 16;
+      float16  const _324 = float16_ops::load(_qs, _323);
+      int32_t  const _325 = _dot_s1_rd__x + _195;
+      float  const _326 = ((float const *)_attn_k)[_325];
+      float16  const _327 = float16_ops::broadcast(_326);
+      float16  const _328 = _324 * _327;
+      float16  const _329 = _321 + _328;
+      float16_ops::store(_329, _dot, 208);
+      float16  const _330 = float16_ops::load(_dot, 224);
+      int32_t  const _331 = _dot_s1_rd__x * 32;
+      float16  const _332 = float16_ops::load(_qs, _331);
+      int32_t  const _333 = _dot_s1_rd__x + _192;
+      float  const _334 = ((float const *)_attn_k)[_333];
+      float16  const _335 = float16_ops::broadcast(_334);
+      float16  const _336 = _332 * _335;
+      float16  const _337 = _330 + _336;
+      float16_ops::store(_337, _dot, 224);
+      float16  const _338 = float16_ops::load(_dot, 240);
+      int32_t  const _339 = _dot_s1_rd__x * 32;
+      int32_t  const _340 = _339 + 16;
+      float16  const _341 = float16_ops::load(_qs, _340);
+      int32_t  const _342 = _dot_s1_rd__x + _192;
+      float  const _343 = ((float const *)_attn_k)[_342];
+      float16  const _344 = float16_ops::broadcast(_343);
+      float16  const _345 = _341 * _344;
+      float16  const _346 = _338 + _345;
+      float16_ops::store(_346, _dot, 240);
      } // for _dot_s1_rd__x
      // consume dot
-     float16  const _352 = float16_ops::load(_dot, 0);
+     float16  const _347 = float16_ops::load(_dot, 0);
+     int32_t  const _348 = _scores_s0_j_jo * 256;
+     float16_ops::store(_347, _scores, _348);
+     float16  const _349 = float16_ops::load(_dot, 16);
+     int32_t  const _350 = _scores_s0_j_jo * 256;
+     int32_t  const _351 = _350 + 16;
+     float16_ops::store(_349, _scores, _351);
+     float16  const _352 = float16_ops::load(_dot, 32);
      int32_t  const _353 = _scores_s0_j_jo * 256;
-     float16_ops::store(_352, _scores, _353);
-     float16  const _354 = float16_ops::load(_dot, 16);
-     int32_t  const _355 = _scores_s0_j_jo * 256;
-     int32_t  const _356 = _355 + 16;
-     float16_ops::store(_354, _scores, _356);
-     float16  const _357 = float16_ops::load(_dot, 32);
-     int32_t  const _358 = _scores_s0_j_jo * 256;
-     int32_t  const _359 = _358 + 32;
-     float16_ops::store(_357, _scores, _359);
-     float16  const _360 = float16_ops::load(_dot, 48);
-     int32_t  const _361 = _scores_s0_j_jo * 256;
-     int32_t  const _362 = _361 + 48;
-     float16_ops::store(_360, _scores, _362);
-     float16  const _363 = float16_ops::load(_dot, 64);
-     int32_t  const _364 = _scores_s0_j_jo * 256;
-     int32_t  const _365 = _364 + 64;
-     float16_ops::store(_363, _scores, _365);
-     float16  const _366 = float16_ops::load(_dot, 80);
-     int32_t  const _367 = _scores_s0_j_jo * 256;
-     int32_t  const _368 = _367 + 80;
-     float16_ops::store(_366, _scores, _368);
-     float16  const _369 = float16_ops::load(_dot, 96);
-     int32_t  const _370 = _scores_s0_j_jo * 256;
-     int32_t  const _371 = _370 + 96;
-     float16_ops::store(_369, _scores, _371);
-     float16  const _372 = float16_ops::load(_dot, 112);
-     int32_t  const _373 = _scores_s0_j_jo * 256;
-     int32_t  const _374 = _373 + 112;
-     float16_ops::store(_372, _scores, _374);
-     float16  const _375 = float16_ops::load(_dot, 128);
-     int32_t  const _376 = _scores_s0_j_jo * 256;
-     int32_t  const _377 = _376 + 128;
-     float16_ops::store(_375, _scores, _377);
-     float16  const _378 = float16_ops::load(_dot, 144);
-     int32_t  const _379 = _scores_s0_j_jo * 256;
-     int32_t  const _380 = _379 + 144;
-     float16_ops::store(_378, _scores, _380);
-     float16  const _381 = float16_ops::load(_dot, 160);
-     int32_t  const _382 = _scores_s0_j_jo * 256;
-     int32_t  const _383 = _382 + 160;
-     float16_ops::store(_381, _scores, _383);
-     float16  const _384 = float16_ops::load(_dot, 176);
-     int32_t  const _385 = _scores_s0_j_jo * 256;
-     int32_t  const _386 = _385 + 176;
-     float16_ops::store(_384, _scores, _386);
-     float16  const _387 = float16_ops::load(_dot, 192);
-     int32_t  const _388 = _scores_s0_j_jo * 256;
-     int32_t  const _389 = _388 + 192;
-     float16_ops::store(_387, _scores, _389);
-     float16  const _390 = float16_ops::load(_dot, 208);
-     int32_t  const _391 = _scores_s0_j_jo * 256;
-     int32_t  const _392 = _391 + 208;
-     float16_ops::store(_390, _scores, _392);
-     float16  const _393 = float16_ops::load(_dot, 224);
-     int32_t  const _394 = _scores_s0_j_jo * 256;
-     int32_t  const _395 = _394 + 224;
-     float16_ops::store(_393, _scores, _395);
-     float16  const _396 = float16_ops::load(_dot, 240);
-     int32_t  const _397 = _scores_s0_j_jo * 256;
-     int32_t  const _398 = _397 + 240;
-     float16_ops::store(_396, _scores, _398);
+     int32_t  const _354 = _353 + 32;
+     float16_ops::store(_352, _scores, _354);
+     float16  const _355 = float16_ops::load(_dot, 48);
+     int32_t  const _356 = _scores_s0_j_jo * 256;
+     int32_t  const _357 = _356 + 48;
+     float16_ops::store(_355, _scores, _357);
+     float16  const _358 = float16_ops::load(_dot, 64);
+     int32_t  const _359 = _scores_s0_j_jo * 256;
+     int32_t  const _360 = _359 + 64;
+     float16_ops::store(_358, _scores, _360);
+     float16  const _361 = float16_ops::load(_dot, 80);
+     int32_t  const _362 = _scores_s0_j_jo * 256;
+     int32_t  const _363 = _362 + 80;
+     float16_ops::store(_361, _scores, _363);
+     float16  const _364 = float16_ops::load(_dot, 96);
+     int32_t  const _365 = _scores_s0_j_jo * 256;
+     int32_t  const _366 = _365 + 96;
+     float16_ops::store(_364, _scores, _366);
+     float16  const _367 = float16_ops::load(_dot, 112);
+     int32_t  const _368 = _scores_s0_j_jo * 256;
+     int32_t  const _369 = _368 + 112;
+     float16_ops::store(_367, _scores, _369);
+     float16  const _370 = float16_ops::load(_dot, 128);
+     int32_t  const _371 = _scores_s0_j_jo * 256;
+     int32_t  const _372 = _371 + 128;
+     float16_ops::store(_370, _scores, _372);
+     float16  const _373 = float16_ops::load(_dot, 144);
+     int32_t  const _374 = _scores_s0_j_jo * 256;
+     int32_t  const _375 = _374 + 144;
+     float16_ops::store(_373, _scores, _375);
+     float16  const _376 = float16_ops::load(_dot, 160);
+     int32_t  const _377 = _scores_s0_j_jo * 256;
+     int32_t  const _378 = _377 + 160;
+     float16_ops::store(_376, _scores, _378);
+     float16  const _379 = float16_ops::load(_dot, 176);
+     int32_t  const _380 = _scores_s0_j_jo * 256;
+     int32_t  const _381 = _380 + 176;
+     float16_ops::store(_379, _scores, _381);
+     float16  const _382 = float16_ops::load(_dot, 192);
+     int32_t  const _383 = _scores_s0_j_jo * 256;
+     int32_t  const _384 = _383 + 192;
+     float16_ops::store(_382, _scores, _384);
+     float16  const _385 = float16_ops::load(_dot, 208);
+     int32_t  const _386 = _scores_s0_j_jo * 256;
+     int32_t  const _387 = _386 + 208;
+     float16_ops::store(_385, _scores, _387);
+     float16  const _388 = float16_ops::load(_dot, 224);
+     int32_t  const _389 = _scores_s0_j_jo * 256;
+     int32_t  const _390 = _389 + 224;
+     float16_ops::store(_388, _scores, _390);
+     float16  const _391 = float16_ops::load(_dot, 240);
+     int32_t  const _392 = _scores_s0_j_jo * 256;
+     int32_t  const _393 = _392 + 240;
+     float16_ops::store(_391, _scores, _393);
     } // alloc _dot
    } // for _scores_s0_j_jo
    _qs_free.free();
-   int32_t  const _399 = ::halide_cpp_max(_14, _39);
+   int32_t  const _394 = ::halide_cpp_max(_14, _35);
    {
-    int64_t  const _400 = _399;
-    int64_t  const _401 = _400 * 32;
-    int64_t  const _402 = (_401 > ((int64_t(1) << 31) - 1)) ? _401 : (_401 * 1);
-    int64_t  const _403 = (_402 > ((int64_t(1) << 31) - 1)) ? _402 : (_402 * 1);
-    int64_t  const _404 = (_403 > ((int64_t(1) << 31) - 1)) ? _403 : (_403 * 1);
-    if ((_404 > ((int64_t(1) << 31) - 1)) || ((_404 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+    int64_t  const _395 = _394;
+    int64_t  const _396 = _395 * 32;
+    int64_t  const _397 = (_396 > ((int64_t(1) << 31) - 1)) ? _396 : (_396 * 1);
+    int64_t  const _398 = (_397 > ((int64_t(1) << 31) - 1)) ? _397 : (_397 * 1);
+    int64_t  const _399 = (_398 > ((int64_t(1) << 31) - 1)) ? _398 : (_398 * 1);
+    if ((_399 > ((int64_t(1) << 31) - 1)) || ((_399 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
     {
      attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation masked\n");
      return -1;
     } // overflow test masked
-    int64_t  const _405 = _404;
-    float *_masked = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_405);
+    int64_t  const _400 = _399;
+    float *_masked = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_400);
     if (!_masked)
     {
-     int32_t  const _406 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-     return _406;
+     int32_t  const _401 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+     return _401;
     }
     HalideFreeHelper _masked_free(_ucon, _masked, attn_alibi_softcap_rt_free);
     // produce masked
     // consume scores
-    int32_t  const _407 = _31 + _90;
-    bool  const _408 = _38 <= _407;
-    int32_t  const _409 = _37 + _38;
-    bool  const _410 = _407 < _409;
-    bool  const _411 = _408 && _410;
-    int32_t  const _412 = _31 - _38;
-    int32_t  const _413 = _412 + _90;
-    int32_t  const _414 = _37 + -1;
-    int32_t  const _415 = ::halide_cpp_min(_413, _414);
-    int32_t  const _416 = ::halide_cpp_max(_415, 0);
-    int32_t  const _417 = _30 + _97;
-    int32_t  const _418 = _417 * 32;
-    for (int _masked_s0_j = 0; _masked_s0_j < 0 + _39; _masked_s0_j++)
+    int32_t  const _402 = _27 + _86;
+    bool  const _403 = _34 <= _402;
+    int32_t  const _404 = _33 + _34;
+    bool  const _405 = _402 < _404;
+    bool  const _406 = _403 && _405;
+    int32_t  const _407 = _27 - _34;
+    int32_t  const _408 = _407 + _86;
+    int32_t  const _409 = _33 + -1;
+    int32_t  const _410 = ::halide_cpp_min(_408, _409);
+    int32_t  const _411 = ::halide_cpp_max(_410, 0);
+    int32_t  const _412 = _93 * 32;
+    for (int _masked_s0_j = 0; _masked_s0_j < 0 + _35; _masked_s0_j++)
     {
-     int32x16_t  const _419 = int32x16_t_ops::broadcast(_19);
-     int32x16_t  const _420 = int32x16_t_ops::ramp(_418, 1);
-     uint8x16_t  const _421 = int32x16_t_ops::le(_419, _420);
-     bool  const _422 = _18 <= _masked_s0_j;
-     uint8x16_t  const _423 = uint8x16_t_ops::broadcast(_422);
-     uint8x16_t  const _424 = uint8x16_t_ops::logical_or(_421, _423);
-     uint8x16_t  const _425 = uint8x16_t_ops::broadcast(_411);
-     uint8x16_t  const _426 = uint8x16_t_ops::logical_or(_424, _425);
-     float  const _427 = ((float const *)_slopes)[_416];
-     int32_t  const _428 = _masked_s0_j * 32;
-     float16  const _429 = float16_ops::load(_scores, _428);
-     float16 _430{};
-     bool  const _431 = _426[0];
-     if (!_431)
+     int32x16_t  const _413 = int32x16_t_ops::broadcast(_18);
+     int32x16_t  const _414 = int32x16_t_ops::ramp(_412, 1);
+     uint8x16_t  const _415 = int32x16_t_ops::le(_413, _414);
+     bool  const _416 = _17 <= _masked_s0_j;
+     uint8x16_t  const _417 = uint8x16_t_ops::broadcast(_416);
+     uint8x16_t  const _418 = uint8x16_t_ops::logical_or(_415, _417);
+     uint8x16_t  const _419 = uint8x16_t_ops::broadcast(_406);
+     uint8x16_t  const _420 = uint8x16_t_ops::logical_or(_418, _419);
+     float  const _421 = ((float const *)_slopes)[_411];
+     int32_t  const _422 = _masked_s0_j * 32;
+     float16  const _423 = float16_ops::load(_scores, _422);
+     float16 _424{};
+     bool  const _425 = _420[0];
+     if (!_425)
      {
-      bool  const _432 = _426[0];
+      bool  const _426 = _420[0];
       char b0[1024];
-      snprintf(b0, 1024, "%llu", (long long unsigned)(_432));
-      auto * const _433 = b0;
-      int32_t  const _434 = (int32_t)(_411 ? -1 : 0);
+      snprintf(b0, 1024, "%llu", (long long unsigned)(_426));
+      auto * const _427 = b0;
+      int32_t  const _428 = (int32_t)(_406 ? -1 : 0);
       char b1[1024];
-      snprintf(b1, 1024, "%f%s%lld%s%lld%s%lld%s", _427, " buffer 'slopes': index ", (long long)(_407), " out of range in dimension ", (long long)(_434), " of extent ", (long long)(_37), "\n");
-      auto * const _435 = b1;
-      int32_t  const _436 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _433, _435);
-      return _436;
+      snprintf(b1, 1024, "%f%s%lld%s%lld%s%lld%s", _421, " buffer 'slopes': index ", (long long)(_402), " out of range in dimension ", (long long)(_428), " of extent ", (long long)(_33), "\n");
+      auto * const _429 = b1;
+      int32_t  const _430 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _427, _429);
+      return _430;
      }
-     float  const _437 = _427;
-     float16  const _438 = float16_ops::replace(_430, 0, _437);
-     bool  const _439 = _426[1];
-     if (!_439)
+     float  const _431 = _421;
+     float16  const _432 = float16_ops::replace(_424, 0, _431);
+     bool  const _433 = _420[1];
+     if (!_433)
      {
-      bool  const _440 = _426[1];
+      bool  const _434 = _420[1];
       char b2[1024];
-      snprintf(b2, 1024, "%llu", (long long unsigned)(_440));
-      auto * const _441 = b2;
-      int32_t  const _442 = (int32_t)(_411 ? -1 : 0);
+      snprintf(b2, 1024, "%llu", (long long unsigned)(_434));
+      auto * const _435 = b2;
+      int32_t  const _436 = (int32_t)(_406 ? -1 : 0);
       char b3[1024];
-      snprintf(b3, 1024, "%f%s%lld%s%lld%s%lld%s", _427, " buffer 'slopes': index ", (long long)(_407), " out of range in dimension ", (long long)(_442), " of extent ", (long long)(_37), "\n");
-      auto * const _443 = b3;
-      int32_t  const _444 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _441, _443);
-      return _444;
+      snprintf(b3, 1024, "%f%s%lld%s%lld%s%lld%s", _421, " buffer 'slopes': index ", (long long)(_402), " out of range in dimension ", (long long)(_436), " of extent ", (long long)(_33), "\n");
+      auto * const _437 = b3;
+      int32_t  const _438 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _435, _437);
+      return _438;
      }
-     float  const _445 = _427;
-     float16  const _446 = float16_ops::replace(_438, 1, _445);
-     bool  const _447 = _426[2];
-     if (!_447)
+     float  const _439 = _421;
+     float16  const _440 = float16_ops::replace(_432, 1, _439);
+     bool  const _441 = _420[2];
+     if (!_441)
      {
-      bool  const _448 = _426[2];
+      bool  const _442 = _420[2];
       char b4[1024];
-      snprintf(b4, 1024, "%llu", (long long unsigned)(_448));
-      auto * const _449 = b4;
-      int32_t  const _450 = (int32_t)(_411 ? -1 : 0);
+      snprintf(b4, 1024, "%llu", (long long unsigned)(_442));
+      auto * const _443 = b4;
+      int32_t  const _444 = (int32_t)(_406 ? -1 : 0);
       char b5[1024];
-      snprintf(b5, 1024, "%f%s%lld%s%lld%s%lld%s", _427, " buffer 'slopes': index ", (long long)(_407), " out of range in dimension ", (long long)(_450), " of extent ", (long long)(_37), "\n");
-      auto * const _451 = b5;
-      int32_t  const _452 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _449, _451);
-      return _452;
+      snprintf(b5, 1024, "%f%s%lld%s%lld%s%lld%s", _421, " buffer 'slopes': index ", (long long)(_402), " out of range in dimension ", (long long)(_444), " of extent ", (long long)(_33), "\n");
+      auto * const _445 = b5;
+      int32_t  const _446 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _443, _445);
+      return _446;
      }
-     float  const _453 = _427;
-     float16  const _454 = float16_ops::replace(_446, 2, _453);
-     bool  const _455 = _426[3];
-     if (!_455)
+     float  const _447 = _421;
+     float16  const _448 = float16_ops::replace(_440, 2, _447);
+     bool  const _449 = _420[3];
+     if (!_449)
      {
-      bool  const _456 = _426[3];
+      bool  const _450 = _420[3];
       char b6[1024];
-      snprintf(b6, 1024, "%llu", (long long unsigned)(_456));
-      auto * const _457 = b6;
-      int32_t  const _458 = (int32_t)(_411 ? -1 : 0);
+      snprintf(b6, 1024, "%llu", (long long unsigned)(_450));
+      auto * const _451 = b6;
+      int32_t  const _452 = (int32_t)(_406 ? -1 : 0);
       char b7[1024];
-      snprintf(b7, 1024, "%f%s%lld%s%lld%s%lld%s", _427, " buffer 'slopes': index ", (long long)(_407), " out of range in dimension ", (long long)(_458), " of extent ", (long long)(_37), "\n");
-      auto * const _459 = b7;
-      int32_t  const _460 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _457, _459);
-      return _460;
+      snprintf(b7, 1024, "%f%s%lld%s%lld%s%lld%s", _421, " buffer 'slopes': index ", (long long)(_402), " out of range in dimension ", (long long)(_452), " of extent ", (long long)(_33), "\n");
+      auto * const _453 = b7;
+      int32_t  const _454 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _451, _453);
+      return _454;
      }
-     float  const _461 = _427;
-     float16  const _462 = float16_ops::replace(_454, 3, _461);
-     bool  const _463 = _426[4];
-     if (!_463)
+     float  const _455 = _421;
+     float16  const _456 = float16_ops::replace(_448, 3, _455);
+     bool  const _457 = _420[4];
+     if (!_457)
      {
-      bool  const _464 = _426[4];
+      bool  const _458 = _420[4];
       char b8[1024];
-      snprintf(b8, 1024, "%llu", (long long unsigned)(_464));
-      auto * const _465 = b8;
-      int32_t  const _466 = (int32_t)(_411 ? -1 : 0);
+      snprintf(b8, 1024, "%llu", (long long unsigned)(_458));
+      auto * const _459 = b8;
+      int32_t  const _460 = (int32_t)(_406 ? -1 : 0);
       char b9[1024];
-      snprintf(b9, 1024, "%f%s%lld%s%lld%s%lld%s", _427, " buffer 'slopes': index ", (long long)(_407), " out of range in dimension ", (long long)(_466), " of extent ", (long long)(_37), "\n");
-      auto * const _467 = b9;
-      int32_t  const _468 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _465, _467);
-      return _468;
+      snprintf(b9, 1024, "%f%s%lld%s%lld%s%lld%s", _421, " buffer 'slopes': index ", (long long)(_402), " out of range in dimension ", (long long)(_460), " of extent ", (long long)(_33), "\n");
+      auto * const _461 = b9;
+      int32_t  const _462 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _459, _461);
+      return _462;
      }
-     float  const _469 = _427;
-     float16  const _470 = float16_ops::replace(_462, 4, _469);
-     bool  const _471 = _426[5];
-     if (!_471)
+     float  const _463 = _421;
+     float16  const _464 = float16_ops::replace(_456, 4, _463);
+     bool  const _465 = _420[5];
+     if (!_465)
      {
-      bool  const _472 = _426[5];
+      bool  const _466 = _420[5];
       char b10[1024];
-      snprintf(b10, 1024, "%llu", (long long unsigned)(_472));
-      auto * const _473 = b10;
-      int32_t  const _474 = (int32_t)(_411 ? -1 : 0);
+      snprintf(b10, 1024, "%llu", (long long unsigned)(_466));
+      auto * const _467 = b10;
+      int32_t  const _468 = (int32_t)(_406 ? -1 : 0);
       char b11[1024];
-      snprintf(b11, 1024, "%f%s%lld%s%lld%s%lld%s", _427, " buffer 'slopes': index ", (long long)(_407), " out of range in dimension ", (long long)(_474), " of extent ", (long long)(_37), "\n");
-      auto * const _475 = b11;
-      int32_t  const _476 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _473, _475);
-      return _476;
+      snprintf(b11, 1024, "%f%s%lld%s%lld%s%lld%s", _421, " buffer 'slopes': index ", (long long)(_402), " out of range in dimension ", (long long)(_468), " of extent ", (long long)(_33), "\n");
+      auto * const _469 = b11;
+      int32_t  const _470 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _467, _469);
+      return _470;
      }
-     float  const _477 = _427;
-     float16  const _478 = float16_ops::replace(_470, 5, _477);
-     bool  const _479 = _426[6];
-     if (!_479)
+     float  const _471 = _421;
+     float16  const _472 = float16_ops::replace(_464, 5, _471);
+     bool  const _473 = _420[6];
+     if (!_473)
      {
-      bool  const _480 = _426[6];
+      bool  const _474 = _420[6];
       char b12[1024];
-      snprintf(b12, 1024, "%llu", (long long unsigned)(_480));
-      auto * const _481 = b12;
-      int32_t  const _482 = (int32_t)(_411 ? -1 : 0);
+      snprintf(b12, 1024, "%llu", (long long unsigned)(_474));
+      auto * const _475 = b12;
+      int32_t  const _476 = (int32_t)(_406 ? -1 : 0);
       char b13[1024];
-      snprintf(b13, 1024, "%f%s%lld%s%lld%s%lld%s", _427, " buffer 'slopes': index ", (long long)(_407), " out of range in dimension ", (long long)(_482), " of extent ", (long long)(_37), "\n");
-      auto * const _483 = b13;
-      int32_t  const _484 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _481, _483);
-      return _484;
+      snprintf(b13, 1024, "%f%s%lld%s%lld%s%lld%s", _421, " buffer 'slopes': index ", (long long)(_402), " out of range in dimension ", (long long)(_476), " of extent ", (long long)(_33), "\n");
+      auto * const _477 = b13;
+      int32_t  const _478 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _475, _477);
+      return _478;
      }
-     float  const _485 = _427;
-     float16  const _486 = float16_ops::replace(_478, 6, _485);
-     bool  const _487 = _426[7];
-     if (!_487)
+     float  const _479 = _421;
+     float16  const _480 = float16_ops::replace(_472, 6, _479);
+     bool  const _481 = _420[7];
+     if (!_481)
      {
-      bool  const _488 = _426[7];
+      bool  const _482 = _420[7];
       char b14[1024];
-      snprintf(b14, 1024, "%llu", (long long unsigned)(_488));
-      auto * const _489 = b14;
-      int32_t  const _490 = (int32_t)(_411 ? -1 : 0);
+      snprintf(b14, 1024, "%llu", (long long unsigned)(_482));
+      auto * const _483 = b14;
+      int32_t  const _484 = (int32_t)(_406 ? -1 : 0);
       char b15[1024];
-      snprintf(b15, 1024, "%f%s%lld%s%lld%s%lld%s", _427, " buffer 'slopes': index ", (long long)(_407), " out of range in dimension ", (long long)(_490), " of extent ", (long long)(_37), "\n");
-      auto * const _491 = b15;
-      int32_t  const _492 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _489, _491);
-      return _492;
+      snprintf(b15, 1024, "%f%s%lld%s%lld%s%lld%s", _421, " buffer 'slopes': index ", (long long)(_402), " out of range in dimension ", (long long)(_484), " of extent ", (long long)(_33), "\n");
+      auto * const _485 = b15;
+      int32_t  const _486 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _483, _485);
+      return _486;
      }
-     float  const _493 = _427;
-     float16  const _494 = float16_ops::replace(_486, 7, _493);
-     bool  const _495 = _426[8];
-     if (!_495)
+     float  const _487 = _421;
+     float16  const _488 = float16_ops::replace(_480, 7, _487);
+     bool  const _489 = _420[8];
+     if (!_489)
      {
-      bool  const _496 = _426[8];
+      bool  const _490 = _420[8];
       char b16[1024];
-      snprintf(b16, 1024, "%llu", (long long unsigned)(_496));
-      auto * const _497 = b16;
-      int32_t  const _498 = (int32_t)(_411 ? -1 : 0);
+      snprintf(b16, 1024, "%llu", (long long unsigned)(_490));
+      auto * const _491 = b16;
+      int32_t  const _492 = (int32_t)(_406 ? -1 : 0);
       char b17[1024];
-      snprintf(b17, 1024, "%f%s%lld%s%lld%s%lld%s", _427, " buffer 'slopes': index ", (long long)(_407), " out of range in dimension ", (long long)(_498), " of extent ", (long long)(_37), "\n");
-      auto * const _499 = b17;
-      int32_t  const _500 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _497, _499);
-      return _500;
+      snprintf(b17, 1024, "%f%s%lld%s%lld%s%lld%s", _421, " buffer 'slopes': index ", (long long)(_402), " out of range in dimension ", (long long)(_492), " of extent ", (long long)(_33), "\n");
+      auto * const _493 = b17;
+      int32_t  const _494 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _491, _493);
+      return _494;
      }
-     float  const _501 = _427;
-     float16  const _502 = float16_ops::replace(_494, 8, _501);
-     bool  const _503 = _426[9];
-     if (!_503)
+     float  const _495 = _421;
+     float16  const _496 = float16_ops::replace(_488, 8, _495);
+     bool  const _497 = _420[9];
+     if (!_497)
      {
-      bool  const _504 = _426[9];
+      bool  const _498 = _420[9];
       char b18[1024];
-      snprintf(b18, 1024, "%llu", (long long unsigned)(_504));
-      auto * const _505 = b18;
-      int32_t  const _506 = (int32_t)(_411 ? -1 : 0);
+      snprintf(b18, 1024, "%llu", (long long unsigned)(_498));
+      auto * const _499 = b18;
+      int32_t  const _500 = (int32_t)(_406 ? -1 : 0);
       char b19[1024];
-      snprintf(b19, 1024, "%f%s%lld%s%lld%s%lld%s", _427, " buffer 'slopes': index ", (long long)(_407), " out of range in dimension ", (long long)(_506), " of extent ", (long long)(_37), "\n");
-      auto * const _507 = b19;
-      int32_t  const _508 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _505, _507);
-      return _508;
+      snprintf(b19, 1024, "%f%s%lld%s%lld%s%lld%s", _421, " buffer 'slopes': index ", (long long)(_402), " out of range in dimension ", (long long)(_500), " of extent ", (long long)(_33), "\n");
+      auto * const _501 = b19;
+      int32_t  const _502 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _499, _501);
+      return _502;
      }
-     float  const _509 = _427;
-     float16  const _510 = float16_ops::replace(_502, 9, _509);
-     bool  const _511 = _426[10];
-     if (!_511)
+     float  const _503 = _421;
+     float16  const _504 = float16_ops::replace(_496, 9, _503);
+     bool  const _505 = _420[10];
+     if (!_505)
      {
-      bool  const _512 = _426[10];
+      bool  const _506 = _420[10];
       char b20[1024];
-      snprintf(b20, 1024, "%llu", (long long unsigned)(_512));
-      auto * const _513 = b20;
-      int32_t  const _514 = (int32_t)(_411 ? -1 : 0);
+      snprintf(b20, 1024, "%llu", (long long unsigned)(_506));
+      auto * const _507 = b20;
+      int32_t  const _508 = (int32_t)(_406 ? -1 : 0);
       char b21[1024];
-      snprintf(b21, 1024, "%f%s%lld%s%lld%s%lld%s", _427, " buffer 'slopes': index ", (long long)(_407), " out of range in dimension ", (long long)(_514), " of extent ", (long long)(_37), "\n");
-      auto * const _515 = b21;
-      int32_t  const _516 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _513, _515);
-      return _516;
+      snprintf(b21, 1024, "%f%s%lld%s%lld%s%lld%s", _421, " buffer 'slopes': index ", (long long)(_402), " out of range in dimension ", (long long)(_508), " of extent ", (long long)(_33), "\n");
+      auto * const _509 = b21;
+      int32_t  const _510 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _507, _509);
+      return _510;
      }
-     float  const _517 = _427;
-     float16  const _518 = float16_ops::replace(_510, 10, _517);
-     bool  const _519 = _426[11];
-     if (!_519)
+     float  const _511 = _421;
+     float16  const _512 = float16_ops::replace(_504, 10, _511);
+     bool  const _513 = _420[11];
+     if (!_513)
      {
-      bool  const _520 = _426[11];
+      bool  const _514 = _420[11];
       char b22[1024];
-      snprintf(b22, 1024, "%llu", (long long unsigned)(_520));
-      auto * const _521 = b22;
-      int32_t  const _522 = (int32_t)(_411 ? -1 : 0);
+      snprintf(b22, 1024, "%llu", (long long unsigned)(_514));
+      auto * const _515 = b22;
+      int32_t  const _516 = (int32_t)(_406 ? -1 : 0);
       char b23[1024];
-      snprintf(b23, 1024, "%f%s%lld%s%lld%s%lld%s", _427, " buffer 'slopes': index ", (long long)(_407), " out of range in dimension ", (long long)(_522), " of extent ", (long long)(_37), "\n");
-      auto * const _523 = b23;
-      int32_t  const _524 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _521, _523);
-      return _524;
+      snprintf(b23, 1024, "%f%s%lld%s%lld%s%lld%s", _421, " buffer 'slopes': index ", (long long)(_402), " out of range in dimension ", (long long)(_516), " of extent ", (long long)(_33), "\n");
+      auto * const _517 = b23;
+      int32_t  const _518 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _515, _517);
+      return _518;
      }
-     float  const _525 = _427;
-     float16  const _526 = float16_ops::replace(_518, 11, _525);
-     bool  const _527 = _426[12];
-     if (!_527)
+     float  const _519 = _421;
+     float16  const _520 = float16_ops::replace(_512, 11, _519);
+     bool  const _521 = _420[12];
+     if (!_521)
      {
-      bool  const _528 = _426[12];
+      bool  const _522 = _420[12];
       char b24[1024];
-      snprintf(b24, 1024, "%llu", (long long unsigned)(_528));
-      auto * const _529 = b24;
-      int32_t  const _530 = (int32_t)(_411 ? -1 : 0);
+      snprintf(b24, 1024, "%llu", (long long unsigned)(_522));
+      auto * const _523 = b24;
+      int32_t  const _524 = (int32_t)(_406 ? -1 : 0);
       char b25[1024];
-      snprintf(b25, 1024, "%f%s%lld%s%lld%s%lld%s", _427, " buffer 'slopes': index ", (long long)(_407), " out of range in dimension ", (long long)(_530), " of extent ", (long long)(_37), "\n");
-      auto * const _531 = b25;
-      int32_t  const _532 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _529, _531);
-      return _532;
+      snprintf(b25, 1024, "%f%s%lld%s%lld%s%lld%s", _421, " buffer 'slopes': index ", (long long)(_402), " out of range in dimension ", (long long)(_524), " of extent ", (long long)(_33), "\n");
+      auto * const _525 = b25;
+      int32_t  const _526 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _523, _525);
+      return _526;
      }
-     float  const _533 = _427;
-     float16  const _534 = float16_ops::replace(_526, 12, _533);
-     bool  const _535 = _426[13];
-     if (!_535)
+     float  const _527 = _421;
+     float16  const _528 = float16_ops::replace(_520, 12, _527);
+     bool  const _529 = _420[13];
+     if (!_529)
      {
-      bool  const _536 = _426[13];
+      bool  const _530 = _420[13];
       char b26[1024];
-      snprintf(b26, 1024, "%llu", (long long unsigned)(_536));
-      auto * const _537 = b26;
-      int32_t  const _538 = (int32_t)(_411 ? -1 : 0);
+      snprintf(b26, 1024, "%llu", (long long unsigned)(_530));
+      auto * const _531 = b26;
+      int32_t  const _532 = (int32_t)(_406 ? -1 : 0);
       char b27[1024];
-      snprintf(b27, 1024, "%f%s%lld%s%lld%s%lld%s", _427, " buffer 'slopes': index ", (long long)(_407), " out of range in dimension ", (long long)(_538), " of extent ", (long long)(_37), "\n");
-      auto * const _539 = b27;
-      int32_t  const _540 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _537, _539);
-      return _540;
+      snprintf(b27, 1024, "%f%s%lld%s%lld%s%lld%s", _421, " buffer 'slopes': index ", (long long)(_402), " out of range in dimension ", (long long)(_532), " of extent ", (long long)(_33), "\n");
+      auto * const _533 = b27;
+      int32_t  const _534 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _531, _533);
+      return _534;
      }
-     float  const _541 = _427;
-     float16  const _542 = float16_ops::replace(_534, 13, _541);
-     bool  const _543 = _426[14];
-     if (!_543)
+     float  const _535 = _421;
+     float16  const _536 = float16_ops::replace(_528, 13, _535);
+     bool  const _537 = _420[14];
+     if (!_537)
      {
-      bool  const _544 = _426[14];
+      bool  const _538 = _420[14];
       char b28[1024];
-      snprintf(b28, 1024, "%llu", (long long unsigned)(_544));
-      auto * const _545 = b28;
-      int32_t  const _546 = (int32_t)(_411 ? -1 : 0);
+      snprintf(b28, 1024, "%llu", (long long unsigned)(_538));
+      auto * const _539 = b28;
+      int32_t  const _540 = (int32_t)(_406 ? -1 : 0);
       char b29[1024];
-      snprintf(b29, 1024, "%f%s%lld%s%lld%s%lld%s", _427, " buffer 'slopes': index ", (long long)(_407), " out of range in dimension ", (long long)(_546), " of extent ", (long long)(_37), "\n");
-      auto * const _547 = b29;
-      int32_t  const _548 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _545, _547);
-      return _548;
+      snprintf(b29, 1024, "%f%s%lld%s%lld%s%lld%s", _421, " buffer 'slopes': index ", (long long)(_402), " out of range in dimension ", (long long)(_540), " of extent ", (long long)(_33), "\n");
+      auto * const _541 = b29;
+      int32_t  const _542 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _539, _541);
+      return _542;
      }
-     float  const _549 = _427;
-     float16  const _550 = float16_ops::replace(_542, 14, _549);
-     bool  const _551 = _426[15];
-     if (!_551)
+     float  const _543 = _421;
+     float16  const _544 = float16_ops::replace(_536, 14, _543);
+     bool  const _545 = _420[15];
+     if (!_545)
      {
-      bool  const _552 = _426[15];
+      bool  const _546 = _420[15];
       char b30[1024];
-      snprintf(b30, 1024, "%llu", (long long unsigned)(_552));
-      auto * const _553 = b30;
-      int32_t  const _554 = (int32_t)(_411 ? -1 : 0);
+      snprintf(b30, 1024, "%llu", (long long unsigned)(_546));
+      auto * const _547 = b30;
+      int32_t  const _548 = (int32_t)(_406 ? -1 : 0);
       char b31[1024];
-      snprintf(b31, 1024, "%f%s%lld%s%lld%s%lld%s", _427, " buffer 'slopes': index ", (long long)(_407), " out of range in dimension ", (long long)(_554), " of extent ", (long long)(_37), "\n");
-      auto * const _555 = b31;
-      int32_t  const _556 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _553, _555);
-      return _556;
+      snprintf(b31, 1024, "%f%s%lld%s%lld%s%lld%s", _421, " buffer 'slopes': index ", (long long)(_402), " out of range in dimension ", (long long)(_548), " of extent ", (long long)(_33), "\n");
+      auto * const _549 = b31;
+      int32_t  const _550 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _547, _549);
+      return _550;
      }
-     float  const _557 = _427;
-     float16  const _558 = float16_ops::replace(_550, 15, _557);
-     float16  const _559 = _558;
-     int32_t  const _560 = _masked_s0_j - _418;
-     int32x16_t  const _561 = int32x16_t_ops::ramp(_560, -1);
-     float16  const _562 = float16_ops::convert_from<int32x16_t>(_561);
-     float16  const _563 = _559 * _562;
-     float16  const _564 = _429 + _563;
-     float  const _565 = float_from_bits(1036319193 /* 0.0961797 */);
+     float  const _551 = _421;
+     float16  const _552 = float16_ops::replace(_544, 15, _551);
+     float16  const _553 = _552;
+     int32_t  const _554 = _masked_s0_j - _412;
+     int32x16_t  const _555 = int32x16_t_ops::ramp(_554, -1);
+     float16  const _556 = float16_ops::convert_from<int32x16_t>(_555);
+     float16  const _557 = _553 * _556;
+     float16  const _558 = _423 + _557;
+     float  const _559 = float_from_bits(1036319193 /* 0.0961797 */);
+     float16  const _560 = float16_ops::broadcast(_559);
+     float16  const _561 = _558 * _560;
+     float  const _562 = float_from_bits(1124073472 /* 128 */);
+     float16  const _563 = float16_ops::broadcast(_562);
+     float16  const _564 = float16_ops::min(_561, _563);
+     float  const _565 = float_from_bits(3271426048 /* -127 */);
      float16  const _566 = float16_ops::broadcast(_565);
-     float16  const _567 = _564 * _566;
-     float  const _568 = float_from_bits(1124073472 /* 128 */);
+     float16  const _567 = float16_ops::max(_564, _566);
+     float  const _568 = float_from_bits(1124007936 /* 127.5 */);
      float16  const _569 = float16_ops::broadcast(_568);
-     float16  const _570 = float16_ops::min(_567, _569);
-     float  const _571 = float_from_bits(3271426048 /* -127 */);
-     float16  const _572 = float16_ops::broadcast(_571);
-     float16  const _573 = float16_ops::max(_570, _572);
-     float  const _574 = float_from_bits(1124007936 /* 127.5 */);
-     float16  const _575 = float16_ops::broadcast(_574);
-     float16  const _576 = _573 + _575;
-     int32x16_t  const _577 = int32x16_t_ops::convert_from<float16>(_576);
-     int32x16_t  const _578 = int32x16_t_ops::broadcast(-127);
-     int32x16_t  const _579 = _577 + _578;
-     float16  const _580 = float16_ops::convert_from<int32x16_t>(_579);
-     float16  const _581 = _573 - _580;
-     float16  const _582 = float16_ops::broadcast(neg_inf_f32());
-     float  const _583 = float_from_bits(0 /* 0 */);
+     float16  const _570 = _567 + _569;
+     int32x16_t  const _571 = int32x16_t_ops::convert_from<float16>(_570);
+     int32x16_t  const _572 = int32x16_t_ops::broadcast(-127);
+     int32x16_t  const _573 = _571 + _572;
+     float16  const _574 = float16_ops::convert_from<int32x16_t>(_573);
+     float16  const _575 = _567 - _574;
+     float16  const _576 = float16_ops::broadcast(neg_inf_f32());
+     float  const _577 = float_from_bits(0 /* 0 */);
+     float16  const _578 = float16_ops::broadcast(_577);
+     int32x16_t  const _579 = int32x16_t_ops::ramp(_412, 1);
+     int32x16_t  const _580 = int32x16_t_ops::broadcast(_masked_s0_j);
+     uint8x16_t  const _581 = int32x16_t_ops::lt(_579, _580);
+     float16  const _582 = float16_ops::select(_581, _576, _578);
+     float  const _583 = float_from_bits(1073741824 /* 2 */);
      float16  const _584 = float16_ops::broadcast(_583);
-     int32x16_t  const _585 = int32x16_t_ops::ramp(_418, 1);
-     int32x16_t  const _586 = int32x16_t_ops::broadcast(_masked_s0_j);
-     uint8x16_t  const _587 = int32x16_t_ops::lt(_585, _586);
-     float16  const _588 = float16_ops::select(_587, _582, _584);
-     float  const _589 = float_from_bits(1073741824 /* 2 */);
+     uint32_t  const _585 = (uint32_t)(23ull);
+     uint32x16_t  const _586 = uint32x16_t_ops::broadcast(_585);
+     int32x16_t  const _587 = _571 << _586;
+     float16  const _588 = reinterpret<float16>(_587);
+     float  const _589 = float_from_bits(958452607 /* 0.000153376 */);
      float16  const _590 = float16_ops::broadcast(_589);
-     uint32_t  const _591 = (uint32_t)(23ull);
-     uint32x16_t  const _592 = uint32x16_t_ops::broadcast(_591);
-     int32x16_t  const _593 = _577 << _592;
-     float16  const _594 = reinterpret<float16>(_593);
-     float  const _595 = float_from_bits(958452607 /* 0.000153376 */);
-     float16  const _596 = float16_ops::broadcast(_595);
-     float16  const _597 = _581 * _596;
-     float  const _598 = float_from_bits(984588920 /* 0.00133999 */);
-     float16  const _599 = float16_ops::broadcast(_598);
-     float16  const _600 = _597 + _599;
-     float16  const _601 = _600 * _581;
-     float  const _602 = float_from_bits(1008572159 /* 0.00961852 */);
-     float16  const _603 = float16_ops::broadcast(_602);
-     float16  const _604 = _601 + _603;
-     float16  const _605 = _604 * _581;
-     float  const _606 = float_from_bits(1029920619 /* 0.0555033 */);
-     float16  const _607 = float16_ops::broadcast(_606);
-     float16  const _608 = _605 + _607;
-     float16  const _609 = _608 * _581;
-     float  const _610 = float_from_bits(1047920109 /* 0.240226 */);
-     float16  const _611 = float16_ops::broadcast(_610);
-     float16  const _612 = _609 + _611;
-     float16  const _613 = _612 * _581;
-     float  const _614 = float_from_bits(1060205080 /* 0.693147 */);
-     float16  const _615 = float16_ops::broadcast(_614);
-     float16  const _616 = _613 + _615;
-     float16  const _617 = _616 * _581;
-     float  const _618 = float_from_bits(1065353216 /* 1 */);
+     float16  const _591 = _575 * _590;
+     float  const _592 = float_from_bits(984588920 /* 0.00133999 */);
+     float16  const _593 = float16_ops::broadcast(_592);
+     float16  const _594 = _591 + _593;
+     float16  const _595 = _594 * _575;
+     float  const _596 = float_from_bits(1008572159 /* 0.00961852 */);
+     float16  const _597 = float16_ops::broadcast(_596);
+     float16  const _598 = _595 + _597;
+     float16  const _599 = _598 * _575;
+     float  const _600 = float_from_bits(1029920619 /* 0.0555033 */);
+     float16  const _601 = float16_ops::broadcast(_600);
+     float16  const _602 = _599 + _601;
+     float16  const _603 = _602 * _575;
+     float  const _604 = float_from_bits(1047920109 /* 0.240226 */);
+     float16  const _605 = float16_ops::broadcast(_604);
+     float16  const _606 = _603 + _605;
+     float16  const _607 = _606 * _575;
+     float  const _608 = float_from_bits(1060205080 /* 0.693147 */);
+     float16  const _609 = float16_ops::broadcast(_608);
+     float16  const _610 = _607 + _609;
+     float16  const _611 = _610 * _575;
+     float  const _612 = float_from_bits(1065353216 /* 1 */);
+     float16  const _613 = float16_ops::broadcast(_612);
+     float16  const _614 = _611 + _613;
+     float16  const _615 = _588 * _614;
+     float16  const _616 = _615 + _613;
+     float16  const _617 = _584 / _616;
+     float  const _618 = float_from_bits(3257737111 /* -43.2808 */);
      float16  const _619 = float16_ops::broadcast(_618);
-     float16  const _620 = _617 + _619;
-     float16  const _621 = _594 * _620;
-     float16  const _622 = _621 + _619;
-     float16  const _623 = _590 / _622;
-     float  const _624 = float_from_bits(3257737111 /* -43.2808 */);
-     float16  const _625 = float16_ops::broadcast(_624);
-     float16  const _626 = _623 * _625;
-     float16  const _627 = _588 + _626;
-     float  const _628 = float_from_bits(1110253463 /* 43.2808 */);
-     float16  const _629 = float16_ops::broadcast(_628);
-     float16  const _630 = _627 + _629;
-     int32_t  const _631 = _masked_s0_j * 32;
-     float16_ops::store(_630, _masked, _631);
-     int32_t  const _632 = _19 + -16;
-     int32x16_t  const _633 = int32x16_t_ops::broadcast(_632);
-     int32x16_t  const _634 = int32x16_t_ops::ramp(_418, 1);
-     uint8x16_t  const _635 = int32x16_t_ops::le(_633, _634);
-     bool  const _636 = _18 <= _masked_s0_j;
-     uint8x16_t  const _637 = uint8x16_t_ops::broadcast(_636);
-     uint8x16_t  const _638 = uint8x16_t_ops::logical_or(_635, _637);
-     uint8x16_t  const _639 = uint8x16_t_ops::broadcast(_411);
-     uint8x16_t  const _640 = uint8x16_t_ops::logical_or(_638, _639);
-     float  const _641 = ((float const *)_slopes)[_416];
-     int32_t  const _642 = _masked_s0_j * 32;
-     int32_t  const _643 = _642 + 16;
-     float16  const _644 = float16_ops::load(_scores, _643);
-     float16 _645{};
-     bool  const _646 = _640[0];
-     if (!_646)
+     float16  const _620 = _617 * _619;
+     float16  const _621 = _582 + _620;
+     float  const _622 = float_from_bits(1110253463 /* 43.2808 */);
+     float16  const _623 = float16_ops::broadcast(_622);
+     float16  const _624 = _621 + _623;
+     int32_t  const _625 = _masked_s0_j * 32;
+     float16_ops::store(_624, _masked, _625);
+     int32_t  const _626 = _18 + -16;
+     int32x16_t  const _627 = int32x16_t_ops::broadcast(_626);
+     int32x16_t  const _628 = int32x16_t_ops::ramp(_412, 1);
+     uint8x16_t  const _629 = int32x16_t_ops::le(_627, _628);
+     bool  const _630 = _17 <= _masked_s0_j;
+     uint8x16_t  const _631 = uint8x16_t_ops::broadcast(_630);
+     uint8x16_t  const _632 = uint8x16_t_ops::logical_or(_629, _631);
+     uint8x16_t  const _633 = uint8x16_t_ops::broadcast(_406);
+     uint8x16_t  const _634 = uint8x16_t_ops::logical_or(_632, _633);
+     float  const _635 = ((float const *)_slopes)[_411];
+     int32_t  const _636 = _masked_s0_j * 32;
+     int32_t  const _637 = _636 + 16;
+     float16  const _638 = float16_ops::load(_scores, _637);
+     float16 _639{};
+     bool  const _640 = _634[0];
+     if (!_640)
      {
-      bool  const _647 = _640[0];
+      bool  const _641 = _634[0];
       char b32[1024];
-      snprintf(b32, 1024, "%llu", (long long unsigned)(_647));
-      auto * const _648 = b32;
-      int32_t  const _649 = (int32_t)(_411 ? -1 : 0);
+      snprintf(b32, 1024, "%llu", (long long unsigned)(_641));
+      auto * const _642 = b32;
+      int32_t  const _643 = (int32_t)(_406 ? -1 : 0);
       char b33[1024];
-      snprintf(b33, 1024, "%f%s%lld%s%lld%s%lld%s", _641, " buffer 'slopes': index ", (long long)(_407), " out of range in dimension ", (long long)(_649), " of extent ", (long long)(_37), "\n");
-      auto * const _650 = b33;
-      int32_t  const _651 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _648, _650);
-      return _651;
+      snprintf(b33, 1024, "%f%s%lld%s%lld%s%lld%s", _635, " buffer 'slopes': index ", (long long)(_402), " out of range in dimension ", (long long)(_643), " of extent ", (long long)(_33), "\n");
+      auto * const _644 = b33;
+      int32_t  const _645 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _642, _644);
+      return _645;
      }
-     float  const _652 = _641;
-     float16  const _653 = float16_ops::replace(_645, 0, _652);
-     bool  const _654 = _640[1];
-     if (!_654)
+     float  const _646 = _635;
+     float16  const _647 = float16_ops::replace(_639, 0, _646);
+     bool  const _648 = _634[1];
+     if (!_648)
      {
-      bool  const _655 = _640[1];
+      bool  const _649 = _634[1];
       char b34[1024];
-      snprintf(b34, 1024, "%llu", (long long unsigned)(_655));
-      auto * const _656 = b34;
-      int32_t  const _657 = (int32_t)(_411 ? -1 : 0);
+      snprintf(b34, 1024, "%llu", (long long unsigned)(_649));
+      auto * const _650 = b34;
+      int32_t  const _651 = (int32_t)(_406 ? -1 : 0);
       char b35[1024];
-      snprintf(b35, 1024, "%f%s%lld%s%lld%s%lld%s", _641, " buffer 'slopes': index ", (long long)(_407), " out of range in dimension ", (long long)(_657), " of extent ", (long long)(_37), "\n");
-      auto * const _658 = b35;
-      int32_t  const _659 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _656, _658);
-      return _659;
+      snprintf(b35, 1024, "%f%s%lld%s%lld%s%lld%s", _635, " buffer 'slopes': index ", (long long)(_402), " out of range in dimension ", (long long)(_651), " of extent ", (long long)(_33), "\n");
+      auto * const _652 = b35;
+      int32_t  const _653 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _650, _652);
+      return _653;
      }
-     float  const _660 = _641;
-     float16  const _661 = float16_ops::replace(_653, 1, _660);
-     bool  const _662 = _640[2];
-     if (!_662)
+     float  const _654 = _635;
+     float16  const _655 = float16_ops::replace(_647, 1, _654);
+     bool  const _656 = _634[2];
+     if (!_656)
      {
-      bool  const _663 = _640[2];
+      bool  const _657 = _634[2];
       char b36[1024];
-      snprintf(b36, 1024, "%llu", (long long unsigned)(_663));
-      auto * const _664 = b36;
-      int32_t  const _665 = (int32_t)(_411 ? -1 : 0);
+      snprintf(b36, 1024, "%llu", (long long unsigned)(_657));
+      auto * const _658 = b36;
+      int32_t  const _659 = (int32_t)(_406 ? -1 : 0);
       char b37[1024];
-      snprintf(b37, 1024, "%f%s%lld%s%lld%s%lld%s", _641, " buffer 'slopes': index ", (long long)(_407), " out of range in dimension ", (long long)(_665), " of extent ", (long long)(_37), "\n");
-      auto * const _666 = b37;
-      int32_t  const _667 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _664, _666);
-      return _667;
+      snprintf(b37, 1024, "%f%s%lld%s%lld%s%lld%s", _635, " buffer 'slopes': index ", (long long)(_402), " out of range in dimension ", (long long)(_659), " of extent ", (long long)(_33), "\n");
+      auto * const _660 = b37;
+      int32_t  const _661 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _658, _660);
+      return _661;
      }
-     float  const _668 = _641;
-     float16  const _669 = float16_ops::replace(_661, 2, _668);
-     bool  const _670 = _640[3];
-     if (!_670)
+     float  const _662 = _635;
+     float16  const _663 = float16_ops::replace(_655, 2, _662);
+     bool  const _664 = _634[3];
+     if (!_664)
      {
-      bool  const _671 = _640[3];
+      bool  const _665 = _634[3];
       char b38[1024];
-      snprintf(b38, 1024, "%llu", (long long unsigned)(_671));
-      auto * const _672 = b38;
-      int32_t  const _673 = (int32_t)(_411 ? -1 : 0);
+      snprintf(b38, 1024, "%llu", (long long unsigned)(_665));
+      auto * const _666 = b38;
+      int32_t  const _667 = (int32_t)(_406 ? -1 : 0);
       char b39[1024];
-      snprintf(b39, 1024, "%f%s%lld%s%lld%s%lld%s", _641, " buffer 'slopes': index ", (long long)(_407), " out of range in dimension ", (long long)(_673), " of extent ", (long long)(_37), "\n");
-      auto * const _674 = b39;
-      int32_t  const _675 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _672, _674);
-      return _675;
+      snprintf(b39, 1024, "%f%s%lld%s%lld%s%lld%s", _635, " buffer 'slopes': index ", (long long)(_402), " out of range in dimension ", (long long)(_667), " of extent ", (long long)(_33), "\n");
+      auto * const _668 = b39;
+      int32_t  const _669 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _666, _668);
+      return _669;
      }
-     float  const _676 = _641;
-     float16  const _677 = float16_ops::replace(_669, 3, _676);
-     bool  const _678 = _640[4];
-     if (!_678)
+     float  const _670 = _635;
+     float16  const _671 = float16_ops::replace(_663, 3, _670);
+     bool  const _672 = _634[4];
+     if (!_672)
      {
-      bool  const _679 = _640[4];
+      bool  const _673 = _634[4];
       char b40[1024];
-      snprintf(b40, 1024, "%llu", (long long unsigned)(_679));
-      auto * const _680 = b40;
-      int32_t  const _681 = (int32_t)(_411 ? -1 : 0);
+      snprintf(b40, 1024, "%llu", (long long unsigned)(_673));
+      auto * const _674 = b40;
+      int32_t  const _675 = (int32_t)(_406 ? -1 : 0);
       char b41[1024];
-      snprintf(b41, 1024, "%f%s%lld%s%lld%s%lld%s", _641, " buffer 'slopes': index ", (long long)(_407), " out of range in dimension ", (long long)(_681), " of extent ", (long long)(_37), "\n");
-      auto * const _682 = b41;
-      int32_t  const _683 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _680, _682);
-      return _683;
+      snprintf(b41, 1024, "%f%s%lld%s%lld%s%lld%s", _635, " buffer 'slopes': index ", (long long)(_402), " out of range in dimension ", (long long)(_675), " of extent ", (long long)(_33), "\n");
+      auto * const _676 = b41;
+      int32_t  const _677 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _674, _676);
+      return _677;
      }
-     float  const _684 = _641;
-     float16  const _685 = float16_ops::replace(_677, 4, _684);
-     bool  const _686 = _640[5];
-     if (!_686)
+     float  const _678 = _635;
+     float16  const _679 = float16_ops::replace(_671, 4, _678);
+     bool  const _680 = _634[5];
+     if (!_680)
      {
-      bool  const _687 = _640[5];
+      bool  const _681 = _634[5];
       char b42[1024];
-      snprintf(b42, 1024, "%llu", (long long unsigned)(_687));
-      auto * const _688 = b42;
-      int32_t  const _689 = (int32_t)(_411 ? -1 : 0);
+      snprintf(b42, 1024, "%llu", (long long unsigned)(_681));
+      auto * const _682 = b42;
+      int32_t  const _683 = (int32_t)(_406 ? -1 : 0);
       char b43[1024];
-      snprintf(b43, 1024, "%f%s%lld%s%lld%s%lld%s", _641, " buffer 'slopes': index ", (long long)(_407), " out of range in dimension ", (long long)(_689), " of extent ", (long long)(_37), "\n");
-      auto * const _690 = b43;
-      int32_t  const _691 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _688, _690);
-      return _691;
+      snprintf(b43, 1024, "%f%s%lld%s%lld%s%lld%s", _635, " buffer 'slopes': index ", (long long)(_402), " out of range in dimension ", (long long)(_683), " of extent ", (long long)(_33), "\n");
+      auto * const _684 = b43;
+      int32_t  const _685 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _682, _684);
+      return _685;
      }
-     float  const _692 = _641;
-     float16  const _693 = float16_ops::replace(_685, 5, _692);
-     bool  const _694 = _640[6];
-     if (!_694)
+     float  const _686 = _635;
+     float16  const _687 = float16_ops::replace(_679, 5, _686);
+     bool  const _688 = _634[6];
+     if (!_688)
      {
-      bool  const _695 = _640[6];
+      bool  const _689 = _634[6];
       char b44[1024];
-      snprintf(b44, 1024, "%llu", (long long unsigned)(_695));
-      auto * const _696 = b44;
-      int32_t  const _697 = (int32_t)(_411 ? -1 : 0);
+      snprintf(b44, 1024, "%llu", (long long unsigned)(_689));
+      auto * const _690 = b44;
+      int32_t  const _691 = (int32_t)(_406 ? -1 : 0);
       char b45[1024];
-      snprintf(b45, 1024, "%f%s%lld%s%lld%s%lld%s", _641, " buffer 'slopes': index ", (long long)(_407), " out of range in dimension ", (long long)(_697), " of extent ", (long long)(_37), "\n");
-      auto * const _698 = b45;
-      int32_t  const _699 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _696, _698);
-      return _699;
+      snprintf(b45, 1024, "%f%s%lld%s%lld%s%lld%s", _635, " buffer 'slopes': index ", (long long)(_402), " out of range in dimension ", (long long)(_691), " of extent ", (long long)(_33), "\n");
+      auto * const _692 = b45;
+      int32_t  const _693 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _690, _692);
+      return _693;
      }
-     float  const _700 = _641;
-     float16  const _701 = float16_ops::replace(_693, 6, _700);
-     bool  const _702 = _640[7];
-     if (!_702)
+     float  const _694 = _635;
+     float16  const _695 = float16_ops::replace(_687, 6, _694);
+     bool  const _696 = _634[7];
+     if (!_696)
      {
-      bool  const _703 = _640[7];
+      bool  const _697 = _634[7];
       char b46[1024];
-      snprintf(b46, 1024, "%llu", (long long unsigned)(_703));
-      auto * const _704 = b46;
-      int32_t  const _705 = (int32_t)(_411 ? -1 : 0);
+      snprintf(b46, 1024, "%llu", (long long unsigned)(_697));
+      auto * const _698 = b46;
+      int32_t  const _699 = (int32_t)(_406 ? -1 : 0);
       char b47[1024];
-      snprintf(b47, 1024, "%f%s%lld%s%lld%s%lld%s", _641, " buffer 'slopes': index ", (long long)(_407), " out of range in dimension ", (long long)(_705), " of extent ", (long long)(_37), "\n");
-      auto * const _706 = b47;
-      int32_t  const _707 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _704, _706);
-      return _707;
+      snprintf(b47, 1024, "%f%s%lld%s%lld%s%lld%s", _635, " buffer 'slopes': index ", (long long)(_402), " out of range in dimension ", (long long)(_699), " of extent ", (long long)(_33), "\n");
+      auto * const _700 = b47;
+      int32_t  const _701 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _698, _700);
+      return _701;
      }
-     float  const _708 = _641;
-     float16  const _709 = float16_ops::replace(_701, 7, _708);
-     bool  const _710 = _640[8];
-     if (!_710)
+     float  const _702 = _635;
+     float16  const _703 = float16_ops::replace(_695, 7, _702);
+     bool  const _704 = _634[8];
+     if (!_704)
      {
-      bool  const _711 = _640[8];
+      bool  const _705 = _634[8];
       char b48[1024];
-      snprintf(b48, 1024, "%llu", (long long unsigned)(_711));
-      auto * const _712 = b48;
-      int32_t  const _713 = (int32_t)(_411 ? -1 : 0);
+      snprintf(b48, 1024, "%llu", (long long unsigned)(_705));
+      auto * const _706 = b48;
+      int32_t  const _707 = (int32_t)(_406 ? -1 : 0);
       char b49[1024];
-      snprintf(b49, 1024, "%f%s%lld%s%lld%s%lld%s", _641, " buffer 'slopes': index ", (long long)(_407), " out of range in dimension ", (long long)(_713), " of extent ", (long long)(_37), "\n");
-      auto * const _714 = b49;
-      int32_t  const _715 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _712, _714);
-      return _715;
+      snprintf(b49, 1024, "%f%s%lld%s%lld%s%lld%s", _635, " buffer 'slopes': index ", (long long)(_402), " out of range in dimension ", (long long)(_707), " of extent ", (long long)(_33), "\n");
+      auto * const _708 = b49;
+      int32_t  const _709 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _706, _708);
+      return _709;
      }
-     float  const _716 = _641;
-     float16  const _717 = float16_ops::replace(_709, 8, _716);
-     bool  const _718 = _640[9];
-     if (!_718)
+     float  const _710 = _635;
+     float16  const _711 = float16_ops::replace(_703, 8, _710);
+     bool  const _712 = _634[9];
+     if (!_712)
      {
-      bool  const _719 = _640[9];
+      bool  const _713 = _634[9];
       char b50[1024];
-      snprintf(b50, 1024, "%llu", (long long unsigned)(_719));
-      auto * const _720 = b50;
-      int32_t  const _721 = (int32_t)(_411 ? -1 : 0);
+      snprintf(b50, 1024, "%llu", (long long unsigned)(_713));
+      auto * const _714 = b50;
+      int32_t  const _715 = (int32_t)(_406 ? -1 : 0);
       char b51[1024];
-      snprintf(b51, 1024, "%f%s%lld%s%lld%s%lld%s", _641, " buffer 'slopes': index ", (long long)(_407), " out of range in dimension ", (long long)(_721), " of extent ", (long long)(_37), "\n");
-      auto * const _722 = b51;
-      int32_t  const _723 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _720, _722);
-      return _723;
+      snprintf(b51, 1024, "%f%s%lld%s%lld%s%lld%s", _635, " buffer 'slopes': index ", (long long)(_402), " out of range in dimension ", (long long)(_715), " of extent ", (long long)(_33), "\n");
+      auto * const _716 = b51;
+      int32_t  const _717 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _714, _716);
+      return _717;
      }
-     float  const _724 = _641;
-     float16  const _725 = float16_ops::replace(_717, 9, _724);
-     bool  const _726 = _640[10];
-     if (!_726)
+     float  const _718 = _635;
+     float16  const _719 = float16_ops::replace(_711, 9, _718);
+     bool  const _720 = _634[10];
+     if (!_720)
      {
-      bool  const _727 = _640[10];
+      bool  const _721 = _634[10];
       char b52[1024];
-      snprintf(b52, 1024, "%llu", (long long unsigned)(_727));
-      auto * const _728 = b52;
-      int32_t  const _729 = (int32_t)(_411 ? -1 : 0);
+      snprintf(b52, 1024, "%llu", (long long unsigned)(_721));
+      auto * const _722 = b52;
+      int32_t  const _723 = (int32_t)(_406 ? -1 : 0);
       char b53[1024];
-      snprintf(b53, 1024, "%f%s%lld%s%lld%s%lld%s", _641, " buffer 'slopes': index ", (long long)(_407), " out of range in dimension ", (long long)(_729), " of extent ", (long long)(_37), "\n");
-      auto * const _730 = b53;
-      int32_t  const _731 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _728, _730);
-      return _731;
+      snprintf(b53, 1024, "%f%s%lld%s%lld%s%lld%s", _635, " buffer 'slopes': index ", (long long)(_402), " out of range in dimension ", (long long)(_723), " of extent ", (long long)(_33), "\n");
+      auto * const _724 = b53;
+      int32_t  const _725 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _722, _724);
+      return _725;
      }
-     float  const _732 = _641;
-     float16  const _733 = float16_ops::replace(_725, 10, _732);
-     bool  const _734 = _640[11];
-     if (!_734)
+     float  const _726 = _635;
+     float16  const _727 = float16_ops::replace(_719, 10, _726);
+     bool  const _728 = _634[11];
+     if (!_728)
      {
-      bool  const _735 = _640[11];
+      bool  const _729 = _634[11];
       char b54[1024];
-      snprintf(b54, 1024, "%llu", (long long unsigned)(_735));
-      auto * const _736 = b54;
-      int32_t  const _737 = (int32_t)(_411 ? -1 : 0);
+      snprintf(b54, 1024, "%llu", (long long unsigned)(_729));
+      auto * const _730 = b54;
+      int32_t  const _731 = (int32_t)(_406 ? -1 : 0);
       char b55[1024];
-      snprintf(b55, 1024, "%f%s%lld%s%lld%s%lld%s", _641, " buffer 'slopes': index ", (long long)(_407), " out of range in dimension ", (long long)(_737), " of extent ", (long long)(_37), "\n");
-      auto * const _738 = b55;
-      int32_t  const _739 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _736, _738);
-      return _739;
+      snprintf(b55, 1024, "%f%s%lld%s%lld%s%lld%s", _635, " buffer 'slopes': index ", (long long)(_402), " out of range in dimension ", (long long)(_731), " of extent ", (long long)(_33), "\n");
+      auto * const _732 = b55;
+      int32_t  const _733 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _730, _732);
+      return _733;
      }
-     float  const _740 = _641;
-     float16  const _741 = float16_ops::replace(_733, 11, _740);
-     bool  const _742 = _640[12];
-     if (!_742)
+     float  const _734 = _635;
+     float16  const _735 = float16_ops::replace(_727, 11, _734);
+     bool  const _736 = _634[12];
+     if (!_736)
      {
-      bool  const _743 = _640[12];
+      bool  const _737 = _634[12];
       char b56[1024];
-      snprintf(b56, 1024, "%llu", (long long unsigned)(_743));
-      auto * const _744 = b56;
-      int32_t  const _745 = (int32_t)(_411 ? -1 : 0);
+      snprintf(b56, 1024, "%llu", (long long unsigned)(_737));
+      auto * const _738 = b56;
+      int32_t  const _739 = (int32_t)(_406 ? -1 : 0);
       char b57[1024];
-      snprintf(b57, 1024, "%f%s%lld%s%lld%s%lld%s", _641, " buffer 'slopes': index ", (long long)(_407), " out of range in dimension ", (long long)(_745), " of extent ", (long long)(_37), "\n");
-      auto * const _746 = b57;
-      int32_t  const _747 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _744, _746);
-      return _747;
+      snprintf(b57, 1024, "%f%s%lld%s%lld%s%lld%s", _635, " buffer 'slopes': index ", (long long)(_402), " out of range in dimension ", (long long)(_739), " of extent ", (long long)(_33), "\n");
+      auto * const _740 = b57;
+      int32_t  const _741 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _738, _740);
+      return _741;
      }
-     float  const _748 = _641;
-     float16  const _749 = float16_ops::replace(_741, 12, _748);
-     bool  const _750 = _640[13];
-     if (!_750)
+     float  const _742 = _635;
+     float16  const _743 = float16_ops::replace(_735, 12, _742);
+     bool  const _744 = _634[13];
+     if (!_744)
      {
-      bool  const _751 = _640[13];
+      bool  const _745 = _634[13];
       char b58[1024];
-      snprintf(b58, 1024, "%llu", (long long unsigned)(_751));
-      auto * const _752 = b58;
-      int32_t  const _753 = (int32_t)(_411 ? -1 : 0);
+      snprintf(b58, 1024, "%llu", (long long unsigned)(_745));
+      auto * const _746 = b58;
+      int32_t  const _747 = (int32_t)(_406 ? -1 : 0);
       char b59[1024];
-      snprintf(b59, 1024, "%f%s%lld%s%lld%s%lld%s", _641, " buffer 'slopes': index ", (long long)(_407), " out of range in dimension ", (long long)(_753), " of extent ", (long long)(_37), "\n");
-      auto * const _754 = b59;
-      int32_t  const _755 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _752, _754);
-      return _755;
+      snprintf(b59, 1024, "%f%s%lld%s%lld%s%lld%s", _635, " buffer 'slopes': index ", (long long)(_402), " out of range in dimension ", (long long)(_747), " of extent ", (long long)(_33), "\n");
+      auto * const _748 = b59;
+      int32_t  const _749 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _746, _748);
+      return _749;
      }
-     float  const _756 = _641;
-     float16  const _757 = float16_ops::replace(_749, 13, _756);
-     bool  const _758 = _640[14];
-     if (!_758)
+     float  const _750 = _635;
+     float16  const _751 = float16_ops::replace(_743, 13, _750);
+     bool  const _752 = _634[14];
+     if (!_752)
      {
-      bool  const _759 = _640[14];
+      bool  const _753 = _634[14];
       char b60[1024];
-      snprintf(b60, 1024, "%llu", (long long unsigned)(_759));
-      auto * const _760 = b60;
-      int32_t  const _761 = (int32_t)(_411 ? -1 : 0);
+      snprintf(b60, 1024, "%llu", (long long unsigned)(_753));
+      auto * const _754 = b60;
+      int32_t  const _755 = (int32_t)(_406 ? -1 : 0);
       char b61[1024];
-      snprintf(b61, 1024, "%f%s%lld%s%lld%s%lld%s", _641, " buffer 'slopes': index ", (long long)(_407), " out of range in dimension ", (long long)(_761), " of extent ", (long long)(_37), "\n");
-      auto * const _762 = b61;
-      int32_t  const _763 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _760, _762);
-      return _763;
+      snprintf(b61, 1024, "%f%s%lld%s%lld%s%lld%s", _635, " buffer 'slopes': index ", (long long)(_402), " out of range in dimension ", (long long)(_755), " of extent ", (long long)(_33), "\n");
+      auto * const _756 = b61;
+      int32_t  const _757 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _754, _756);
+      return _757;
      }
-     float  const _764 = _641;
-     float16  const _765 = float16_ops::replace(_757, 14, _764);
-     bool  const _766 = _640[15];
-     if (!_766)
+     float  const _758 = _635;
+     float16  const _759 = float16_ops::replace(_751, 14, _758);
+     bool  const _760 = _634[15];
+     if (!_760)
      {
-      bool  const _767 = _640[15];
+      bool  const _761 = _634[15];
       char b62[1024];
-      snprintf(b62, 1024, "%llu", (long long unsigned)(_767));
-      auto * const _768 = b62;
-      int32_t  const _769 = (int32_t)(_411 ? -1 : 0);
+      snprintf(b62, 1024, "%llu", (long long unsigned)(_761));
+      auto * const _762 = b62;
+      int32_t  const _763 = (int32_t)(_406 ? -1 : 0);
       char b63[1024];
-      snprintf(b63, 1024, "%f%s%lld%s%lld%s%lld%s", _641, " buffer 'slopes': index ", (long long)(_407), " out of range in dimension ", (long long)(_769), " of extent ", (long long)(_37), "\n");
-      auto * const _770 = b63;
-      int32_t  const _771 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _768, _770);
-      return _771;
+      snprintf(b63, 1024, "%f%s%lld%s%lld%s%lld%s", _635, " buffer 'slopes': index ", (long long)(_402), " out of range in dimension ", (long long)(_763), " of extent ", (long long)(_33), "\n");
+      auto * const _764 = b63;
+      int32_t  const _765 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _762, _764);
+      return _765;
      }
-     float  const _772 = _641;
-     float16  const _773 = float16_ops::replace(_765, 15, _772);
-     float16  const _774 = _773;
-     int32_t  const _775 = _masked_s0_j - _418;
-     int32_t  const _776 = _775 + -16;
-     int32x16_t  const _777 = int32x16_t_ops::ramp(_776, -1);
-     float16  const _778 = float16_ops::convert_from<int32x16_t>(_777);
-     float16  const _779 = _774 * _778;
-     float16  const _780 = _644 + _779;
-     float  const _781 = float_from_bits(1036319193 /* 0.0961797 */);
+     float  const _766 = _635;
+     float16  const _767 = float16_ops::replace(_759, 15, _766);
+     float16  const _768 = _767;
+     int32_t  const _769 = _masked_s0_j - _412;
+     int32_t  const _770 = _769 + -16;
+     int32x16_t  const _771 = int32x16_t_ops::ramp(_770, -1);
+     float16  const _772 = float16_ops::convert_from<int32x16_t>(_771);
+     float16  const _773 = _768 * _772;
+     float16  const _774 = _638 + _773;
+     float  const _775 = float_from_bits(1036319193 /* 0.0961797 */);
+     float16  const _776 = float16_ops::broadcast(_775);
+     float16  const _777 = _774 * _776;
+     float  const _778 = float_from_bits(1124073472 /* 128 */);
+     float16  const _779 = float16_ops::broadcast(_778);
+     float16  const _780 = float16_ops::min(_777, _779);
+     float  const _781 = float_from_bits(3271426048 /* -127 */);
      float16  const _782 = float16_ops::broadcast(_781);
-     float16  const _783 = _780 * _782;
-     float  const _784 = float_from_bits(1124073472 /* 128 */);
+     float16  const _783 = float16_ops::max(_780, _782);
+     float  const _784 = float_from_bits(1124007936 /* 127.5 */);
      float16  const _785 = float16_ops::broadcast(_784);
-     float16  const _786 = float16_ops::min(_783, _785);
-     float  const _787 = float_from_bits(3271426048 /* -127 */);
-     float16  const _788 = float16_ops::broadcast(_787);
-     float16  const _789 = float16_ops::max(_786, _788);
-     float  const _790 = float_from_bits(1124007936 /* 127.5 */);
-     float16  const _791 = float16_ops::broadcast(_790);
-     float16  const _792 = _789 + _791;
-     int32x16_t  const _793 = int32x16_t_ops::convert_from<float16>(_792);
-     int32x16_t  const _794 = int32x16_t_ops::broadcast(-127);
-     int32x16_t  const _795 = _793 + _794;
-     float16  const _796 = float16_ops::convert_from<int32x16_t>(_795);
-     float16  const _797 = _789 - _796;
-     float16  const _798 = float16_ops::broadcast(neg_inf_f32());
-     float  const _799 = float_from_bits(0 /* 0 */);
-     float16  const _800 = float16_ops::broadcast(_799);
-     int32x16_t  const _801 = int32x16_t_ops::ramp(_418, 1);
-     int32_t  const _802 = _masked_s0_j + -16;
-     int32x16_t  const _803 = int32x16_t_ops::broadcast(_802);
-     uint8x16_t  const _804 = int32x16_t_ops::lt(_801, _803);
-     float16  const _805 = float16_ops::select(_804, _798, _800);
-     float  const _806 = float_from_bits(1073741824 /* 2 */);
+     float16  const _786 = _783 + _785;
+     int32x16_t  const _787 = int32x16_t_ops::convert_from<float16>(_786);
+     int32x16_t  const _788 = int32x16_t_ops::broadcast(-127);
+     int32x16_t  const _789 = _787 + _788;
+     float16  const _790 = float16_ops::convert_from<int32x16_t>(_789);
+     float16  const _791 = _783 - _790;
+     float16  const _792 = float16_ops::broadcast(neg_inf_f32());
+     float  const _793 = float_from_bits(0 /* 0 */);
+     float16  const _794 = float16_ops::broadcast(_793);
+     int32x16_t  const _795 = int32x16_t_ops::ramp(_412, 1);
+     int32_t  const _796 = _masked_s0_j + -16;
+     int32x16_t  const _797 = int32x16_t_ops::broadcast(_796);
+     uint8x16_t  const _798 = int32x16_t_ops::lt(_795, _797);
+     float16  const _799 = float16_ops::select(_798, _792, _794);
+     float  const _800 = float_from_bits(1073741824 /* 2 */);
+     float16  const _801 = float16_ops::broadcast(_800);
+     uint32_t  const _802 = (uint32_t)(23ull);
+     uint32x16_t  const _803 = uint32x16_t_ops::broadcast(_802);
+     int32x16_t  const _804 = _787 << _803;
+     float16  const _805 = reinterpret<float16>(_804);
+     float  const _806 = float_from_bits(958452607 /* 0.000153376 */);
      float16  const _807 = float16_ops::broadcast(_806);
-     uint32_t  const _808 = (uint32_t)(23ull);
-     uint32x16_t  const _809 = uint32x16_t_ops::broadcast(_808);
-     int32x16_t  const _810 = _793 << _809;
-     float16  const _811 = reinterpret<float16>(_810);
-     float  const _812 = float_from_bits(958452607 /* 0.000153376 */);
-     float16  const _813 = float16_ops::broadcast(_812);
-     float16  const _814 = _797 * _813;
-     float  const _815 = float_from_bits(984588920 /* 0.00133999 */);
-     float16  const _816 = float16_ops::broadcast(_815);
-     float16  const _817 = _814 + _816;
-     float16  const _818 = _817 * _797;
-     float  const _819 = float_from_bits(1008572159 /* 0.00961852 */);
-     float16  const _820 = float16_ops::broadcast(_819);
-     float16  const _821 = _818 + _820;
-     float16  const _822 = _821 * _797;
-     float  const _823 = float_from_bits(1029920619 /* 0.0555033 */);
-     float16  const _824 = float16_ops::broadcast(_823);
-     float16  const _825 = _822 + _824;
-     float16  const _826 = _825 * _797;
-     float  const _827 = float_from_bits(1047920109 /* 0.240226 */);
-     float16  const _828 = float16_ops::broadcast(_827);
-     float16  const _829 = _826 + _828;
-     float16  const _830 = _829 * _797;
-     float  const _831 = float_from_bits(1060205080 /* 0.693147 */);
-     float16  const _832 = float16_ops::broadcast(_831);
-     float16  const _833 = _830 + _832;
-     float16  const _834 = _833 * _797;
-     float  const _835 = float_from_bits(1065353216 /* 1 */);
+     float16  const _808 = _791 * _807;
+     float  const _809 = float_from_bits(984588920 /* 0.00133999 */);
+     float16  const _810 = float16_ops::broadcast(_809);
+     float16  const _811 = _808 + _810;
+     float16  const _812 = _811 * _791;
+     float  const _813 = float_from_bits(1008572159 /* 0.00961852 */);
+     float16  const _814 = float16_ops::broadcast(_813);
+     float16  const _815 = _812 + _814;
+     float16  const _816 = _815 * _791;
+     float  const _817 = float_from_bits(1029920619 /* 0.0555033 */);
+     float16  const _818 = float16_ops::broadcast(_817);
+     float16  const _819 = _816 + _818;
+     float16  const _820 = _819 * _791;
+     float  const _821 = float_from_bits(1047920109 /* 0.240226 */);
+     float16  const _822 = float16_ops::broadcast(_821);
+     float16  const _823 = _820 + _822;
+     float16  const _824 = _823 * _791;
+     float  const _825 = float_from_bits(1060205080 /* 0.693147 */);
+     float16  const _826 = float16_ops::broadcast(_825);
+     float16  const _827 = _824 + _826;
+     float16  const _828 = _827 * _791;
+     float  const _829 = float_from_bits(1065353216 /* 1 */);
+     float16  const _830 = float16_ops::broadcast(_829);
+     float16  const _831 = _828 + _830;
+     float16  const _832 = _805 * _831;
+     float16  const _833 = _832 + _830;
+     float16  const _834 = _801 / _833;
+     float  const _835 = float_from_bits(3257737111 /* -43.2808 */);
      float16  const _836 = float16_ops::broadcast(_835);
-     float16  const _837 = _834 + _836;
-     float16  const _838 = _811 * _837;
-     float16  const _839 = _838 + _836;
-     float16  const _840 = _807 / _839;
-     float  const _841 = float_from_bits(3257737111 /* -43.2808 */);
-     float16  const _842 = float16_ops::broadcast(_841);
-     float16  const _843 = _840 * _842;
-     float16  const _844 = _805 + _843;
-     float  const _845 = float_from_bits(1110253463 /* 43.2808 */);
-     float16  const _846 = float16_ops::broadcast(_845);
-     float16  const _847 = _844 + _846;
-     int32_t  const _848 = _masked_s0_j * 32;
-     int32_t  const _849 = _848 + 16;
-     float16_ops::store(_847, _masked, _849);
+     float16  const _837 = _834 * _836;
+     float16  const _838 = _799 + _837;
+     float  const _839 = float_from_bits(1110253463 /* 43.2808 */);
+     float16  const _840 = float16_ops::broadcast(_839);
+     float16  const _841 = _838 + _840;
+     int32_t  const _842 = _masked_s0_j * 32;
+     int32_t  const _843 = _842 + 16;
+     float16_ops::store(_841, _masked, _843);
     } // for _masked_s0_j
     _scores_free.free();
     {
@@ -4653,167 +4639,167 @@ int attn_alibi_softcap_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context,
      // produce row_max
      for (int _row_max_s0_ii_ii = 0; _row_max_s0_ii_ii < 0 + 2; _row_max_s0_ii_ii++)
      {
-      float16  const _850 = float16_ops::broadcast(neg_inf_f32());
-      int32_t  const _851 = _row_max_s0_ii_ii * 16;
-      float16_ops::store(_850, _row_max, _851);
+      float16  const _844 = float16_ops::broadcast(neg_inf_f32());
+      int32_t  const _845 = _row_max_s0_ii_ii * 16;
+      float16_ops::store(_844, _row_max, _845);
      } // for _row_max_s0_ii_ii
      // consume masked
-     int32_t  const _852 = ((int32_t const *)_key_range_0)[_97];
-     int32_t  const _853 = ::halide_cpp_min(_852, _13);
-     int32_t  const _854 = ((int32_t const *)_key_range_1)[_97];
-     int32_t  const _855 = ::halide_cpp_min(_854, _13);
-     int32_t  const _856 = ::halide_cpp_max(_855, _853);
-     int32_t  const _857 = ::halide_cpp_max(_853, 0);
-     int32_t  const _858 = ::halide_cpp_max(_856, 0);
-     int32_t  const _859 = _858 - _857;
-     for (int _row_max_s1_rk__x_rebased = 0; _row_max_s1_rk__x_rebased < 0 + _859; _row_max_s1_rk__x_rebased++)
+     int32_t  const _846 = ((int32_t const *)_key_range_0)[_93];
+     int32_t  const _847 = ::halide_cpp_min(_846, _13);
+     int32_t  const _848 = ((int32_t const *)_key_range_1)[_93];
+     int32_t  const _849 = ::halide_cpp_min(_848, _13);
+     int32_t  const _850 = ::halide_cpp_max(_849, _847);
+     int32_t  const _851 = ::halide_cpp_max(_847, 0);
+     int32_t  const _852 = ::halide_cpp_max(_850, 0);
+     int32_t  const _853 = _852 - _851;
+     for (int _row_max_s1_rk__x_rebased = 0; _row_max_s1_rk__x_rebased < 0 + _853; _row_max_s1_rk__x_rebased++)
      {
-      float16  const _860 = float16_ops::load(_row_max, 0);
-      int32_t  const _861 = _row_max_s1_rk__x_rebased + _857;
-      int32_t  const _862 = _861 * 32;
+      float16  const _854 = float16_ops::load(_row_max, 0);
+      int32_t  const _855 = _row_max_s1_rk__x_rebased + _851;
+      int32_t  const _856 = _855 * 32;
+      float16  const _857 = float16_ops::load(_masked, _856);
+      float16  const _858 = float16_ops::max(_854, _857);
+      float16_ops::store(_858, _row_max, 0);
+      float16  const _859 = float16_ops::load(_row_max, 16);
+      int32_t  const _860 = _row_max_s1_rk__x_rebased + _851;
+      int32_t  const _861 = _860 * 32;
+      int32_t  const _862 = _861 + 16;
       float16  const _863 = float16_ops::load(_masked, _862);
-      float16  const _864 = float16_ops::max(_860, _863);
-      float16_ops::store(_864, _row_max, 0);
-      float16  const _865 = float16_ops::load(_row_max, 16);
-      int32_t  const _866 = _row_max_s1_rk__x_rebased + _857;
-      int32_t  const _867 = _866 * 32;
-      int32_t  const _868 = _867 + 16;
-      float16  const _869 = float16_ops::load(_masked, _868);
-      float16  const _870 = float16_ops::max(_865, _869);
-      float16_ops::store(_870, _row_max, 16);
+      float16  const _864 = float16_ops::max(_859, _863);
+      float16_ops::store(_864, _row_max, 16);
      } // for _row_max_s1_rk__x_rebased
-     int32_t  const _871 = ::halide_cpp_max(_14, _39);
+     int32_t  const _865 = ::halide_cpp_max(_14, _35);
      {
-      int64_t  const _872 = _871;
-      int64_t  const _873 = _872 * 32;
-      int64_t  const _874 = (_873 > ((int64_t(1) << 31) - 1)) ? _873 : (_873 * 1);
-      int64_t  const _875 = (_874 > ((int64_t(1) << 31) - 1)) ? _874 : (_874 * 1);
-      int64_t  const _876 = (_875 > ((int64_t(1) << 31) - 1)) ? _875 : (_875 * 1);
-      if ((_876 > ((int64_t(1) << 31) - 1)) || ((_876 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+      int64_t  const _866 = _865;
+      int64_t  const _867 = _866 * 32;
+      int64_t  const _868 = (_867 > ((int64_t(1) << 31) - 1)) ? _867 : (_867 * 1);
+      int64_t  const _869 = (_868 > ((int64_t(1) << 31) - 1)) ? _868 : (_868 * 1);
+      int64_t  const _870 = (_869 > ((int64_t(1) << 31) - 1)) ? _869 : (_869 * 1);
+      if ((_870 > ((int64_t(1) << 31) - 1)) || ((_870 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
       {
        attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation probs\n");
        return -1;
       } // overflow test probs
-      int64_t  const _877 = _876;
-      float *_probs = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_877);
+      int64_t  const _871 = _870;
+      float *_probs = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_871);
       if (!_probs)
       {
-       int32_t  const _878 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-       return _878;
+       int32_t  const _872 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+       return _872;
       }
       HalideFreeHelper _probs_free(_ucon, _probs, attn_alibi_softcap_rt_free);
       // produce probs
       // consume row_max
       // consume masked
-      for (int _probs_s0_j = 0; _probs_s0_j < 0 + _39; _probs_s0_j++)
+      for (int _probs_s0_j = 0; _probs_s0_j < 0 + _35; _probs_s0_j++)
       {
-       float16  const _879 = float16_ops::load(_row_max, 0);
-       int32_t  const _880 = _probs_s0_j * 32;
-       float16  const _881 = float16_ops::load(_masked, _880);
-       float  const _882 = float_from_bits(0 /* 0 */);
-       float16  const _883 = float16_ops::broadcast(_882);
-       float16  const _884 = float16_ops::broadcast(neg_inf_f32());
-       uint8x16_t  const _885 = float16_ops::eq(_879, _884);
-       float16  const _886 = float16_ops::select(_885, _883, _879);
-       float16  const _887 = _881 - _886;
-       float16  const _888 = float16_ops::min(_887, _883);
-       float  const _889 = float_from_bits(3271426048 /* -127 */);
-       float16  const _890 = float16_ops::broadcast(_889);
-       float16  const _891 = float16_ops::max(_888, _890);
-       float  const _892 = float_from_bits(1124007936 /* 127.5 */);
-       float16  const _893 = float16_ops::broadcast(_892);
-       float16  const _894 = _891 + _893;
-       int32x16_t  const _895 = int32x16_t_ops::convert_from<float16>(_894);
-       int32x16_t  const _896 = int32x16_t_ops::broadcast(-127);
-       int32x16_t  const _897 = _895 + _896;
-       float16  const _898 = float16_ops::convert_from<int32x16_t>(_897);
-       float16  const _899 = _891 - _898;
-       uint32_t  const _900 = (uint32_t)(23ull);
-       uint32x16_t  const _901 = uint32x16_t_ops::broadcast(_900);
-       int32x16_t  const _902 = _895 << _901;
-       float16  const _903 = reinterpret<float16>(_902);
-       float  const _904 = float_from_bits(958452607 /* 0.000153376 */);
-       float16  const _905 = float16_ops::broadcast(_904);
-       float16  const _906 = _899 * _905;
-       float  const _907 = float_from_bits(984588920 /* 0.00133999 */);
-       float16  const _908 = float16_ops::broadcast(_907);
-       float16  const _909 = _906 + _908;
-       float16  const _910 = _909 * _899;
-       float  const _911 = float_from_bits(1008572159 /* 0.00961852 */);
-       float16  const _912 = float16_ops::broadcast(_911);
-       float16  const _913 = _910 + _912;
-       float16  const _914 = _913 * _899;
-       float  const _915 = float_from_bits(1029920619 /* 0.0555033 */);
-       float16  const _916 = float16_ops::broadcast(_915);
-       float16  const _917 = _914 + _916;
-       float16  const _918 = _917 * _899;
-       float  const _919 = float_from_bits(1047920109 /* 0.240226 */);
-       float16  const _920 = float16_ops::broadcast(_919);
-       float16  const _921 = _918 + _920;
-       float16  const _922 = _921 * _899;
-       float  const _923 = float_from_bits(1060205080 /* 0.693147 */);
-       float16  const _924 = float16_ops::broadcast(_923);
-       float16  const _925 = _922 + _924;
-       float16  const _926 = _925 * _899;
-       float  const _927 = float_from_bits(1065353216 /* 1 */);
-       float16  const _928 = float16_ops::broadcast(_927);
-       float16  const _929 = _926 + _928;
-       float16  const _930 = _903 * _929;
-       float16_ops::store(_930, _probs, _880);
-       float16  const _931 = float16_ops::load(_row_max, 16);
-       int32_t  const _932 = _probs_s0_j * 32;
-       int32_t  const _933 = _932 + 16;
-       float16  const _934 = float16_ops::load(_masked, _933);
-       float  const _935 = float_from_bits(0 /* 0 */);
-       float16  const _936 = float16_ops::broadcast(_935);
-       float16  const _937 = float16_ops::broadcast(neg_inf_f32());
-       uint8x16_t  const _938 = float16_ops::eq(_931, _937);
-       float16  const _939 = float16_ops::select(_938, _936, _931);
-       float16  const _940 = _934 - _939;
-       float16  const _941 = float16_ops::min(_940, _936);
-       float  const _942 = float_from_bits(3271426048 /* -127 */);
-       float16  const _943 = float16_ops::broadcast(_942);
-       float16  const _944 = float16_ops::max(_941, _943);
-       float  const _945 = float_from_bits(1124007936 /* 127.5 */);
-       float16  const _946 = float16_ops::broadcast(_945);
-       float16  const _947 = _944 + _946;
-       int32x16_t  const _948 = int32x16_t_ops::convert_from<float16>(_947);
-       int32x16_t  const _949 = int32x16_t_ops::broadcast(-127);
-       int32x16_t  const _950 = _948 + _949;
-       float16  const _951 = float16_ops::convert_from<int32x16_t>(_950);
-       float16  const _952 = _944 - _951;
-       uint32_t  const _953 = (uint32_t)(23ull);
-       uint32x16_t  const _954 = uint32x16_t_ops::broadcast(_953);
-       int32x16_t  const _955 = _948 << _954;
-       float16  const _956 = reinterpret<float16>(_955);
-       float  const _957 = float_from_bits(958452607 /* 0.000153376 */);
-       float16  const _958 = float16_ops::broadcast(_957);
-       float16  const _959 = _952 * _958;
-       float  const _960 = float_from_bits(984588920 /* 0.00133999 */);
-       float16  const _961 = float16_ops::broadcast(_960);
-       float16  const _962 = _959 + _961;
-       float16  const _963 = _962 * _952;
-       float  const _964 = float_from_bits(1008572159 /* 0.00961852 */);
-       float16  const _965 = float16_ops::broadcast(_964);
-       float16  const _966 = _963 + _965;
-       float16  const _967 = _966 * _952;
-       float  const _968 = float_from_bits(1029920619 /* 0.0555033 */);
-       float16  const _969 = float16_ops::broadcast(_968);
-       float16  const _970 = _967 + _969;
-       float16  const _971 = _970 * _952;
-       float  const _972 = float_from_bits(1047920109 /* 0.240226 */);
-       float16  const _973 = float16_ops::broadcast(_972);
-       float16  const _974 = _971 + _973;
-       float16  const _975 = _974 * _952;
-       float  const _976 = float_from_bits(1060205080 /* 0.693147 */);
-       float16  const _977 = float16_ops::broadcast(_976);
-       float16  const _978 = _975 + _977;
-       float16  const _979 = _978 * _952;
-       float  const _980 = float_from_bits(1065353216 /* 1 */);
-       float16  const _981 = float16_ops::broadcast(_980);
-       float16  const _982 = _979 + _981;
-       float16  const _983 = _956 * _982;
-       float16_ops::store(_983, _probs, _933);
+       float16  const _873 = float16_ops::load(_row_max, 0);
+       int32_t  const _874 = _probs_s0_j * 32;
+       float16  const _875 = float16_ops::load(_masked, _874);
+       float  const _876 = float_from_bits(0 /* 0 */);
+       float16  const _877 = float16_ops::broadcast(_876);
+       float16  const _878 = float16_ops::broadcast(neg_inf_f32());
+       uint8x16_t  const _879 = float16_ops::eq(_873, _878);
+       float16  const _880 = float16_ops::select(_879, _877, _873);
+       float16  const _881 = _875 - _880;
+       float16  const _882 = float16_ops::min(_881, _877);
+       float  const _883 = float_from_bits(3271426048 /* -127 */);
+       float16  const _884 = float16_ops::broadcast(_883);
+       float16  const _885 = float16_ops::max(_882, _884);
+       float  const _886 = float_from_bits(1124007936 /* 127.5 */);
+       float16  const _887 = float16_ops::broadcast(_886);
+       float16  const _888 = _885 + _887;
+       int32x16_t  const _889 = int32x16_t_ops::convert_from<float16>(_888);
+       int32x16_t  const _890 = int32x16_t_ops::broadcast(-127);
+       int32x16_t  const _891 = _889 + _890;
+       float16  const _892 = float16_ops::convert_from<int32x16_t>(_891);
+       float16  const _893 = _885 - _892;
+       uint32_t  const _894 = (uint32_t)(23ull);
+       uint32x16_t  const _895 = uint32x16_t_ops::broadcast(_894);
+       int32x16_t  const _896 = _889 << _895;
+       float16  const _897 = reinterpret<float16>(_896);
+       float  const _898 = float_from_bits(958452607 /* 0.000153376 */);
+       float16  const _899 = float16_ops::broadcast(_898);
+       float16  const _900 = _893 * _899;
+       float  const _901 = float_from_bits(984588920 /* 0.00133999 */);
+       float16  const _902 = float16_ops::broadcast(_901);
+       float16  const _903 = _900 + _902;
+       float16  const _904 = _903 * _893;
+       float  const _905 = float_from_bits(1008572159 /* 0.00961852 */);
+       float16  const _906 = float16_ops::broadcast(_905);
+       float16  const _907 = _904 + _906;
+       float16  const _908 = _907 * _893;
+       float  const _909 = float_from_bits(1029920619 /* 0.0555033 */);
+       float16  const _910 = float16_ops::broadcast(_909);
+       float16  const _911 = _908 + _910;
+       float16  const _912 = _911 * _893;
+       float  const _913 = float_from_bits(1047920109 /* 0.240226 */);
+       float16  const _914 = float16_ops::broadcast(_913);
+       float16  const _915 = _912 + _914;
+       float16  const _916 = _915 * _893;
+       float  const _917 = float_from_bits(1060205080 /* 0.693147 */);
+       float16  const _918 = float16_ops::broadcast(_917);
+       float16  const _919 = _916 + _918;
+       float16  const _920 = _919 * _893;
+       float  const _921 = float_from_bits(1065353216 /* 1 */);
+       float16  const _922 = float16_ops::broadcast(_921);
+       float16  const _923 = _920 + _922;
+       float16  const _924 = _897 * _923;
+       float16_ops::store(_924, _probs, _874);
+       float16  const _925 = float16_ops::load(_row_max, 16);
+       int32_t  const _926 = _probs_s0_j * 32;
+       int32_t  const _927 = _926 + 16;
+       float16  const _928 = float16_ops::load(_masked, _927);
+       float  const _929 = float_from_bits(0 /* 0 */);
+       float16  const _930 = float16_ops::broadcast(_929);
+       float16  const _931 = float16_ops::broadcast(neg_inf_f32());
+       uint8x16_t  const _932 = float16_ops::eq(_925, _931);
+       float16  const _933 = float16_ops::select(_932, _930, _925);
+       float16  const _934 = _928 - _933;
+       float16  const _935 = float16_ops::min(_934, _930);
+       float  const _936 = float_from_bits(3271426048 /* -127 */);
+       float16  const _937 = float16_ops::broadcast(_936);
+       float16  const _938 = float16_ops::max(_935, _937);
+       float  const _939 = float_from_bits(1124007936 /* 127.5 */);
+       float16  const _940 = float16_ops::broadcast(_939);
+       float16  const _941 = _938 + _940;
+       int32x16_t  const _942 = int32x16_t_ops::convert_from<float16>(_941);
+       int32x16_t  const _943 = int32x16_t_ops::broadcast(-127);
+       int32x16_t  const _944 = _942 + _943;
+       float16  const _945 = float16_ops::convert_from<int32x16_t>(_944);
+       float16  const _946 = _938 - _945;
+       uint32_t  const _947 = (uint32_t)(23ull);
+       uint32x16_t  const _948 = uint32x16_t_ops::broadcast(_947);
+       int32x16_t  const _949 = _942 << _948;
+       float16  const _950 = reinterpret<float16>(_949);
+       float  const _951 = float_from_bits(958452607 /* 0.000153376 */);
+       float16  const _952 = float16_ops::broadcast(_951);
+       float16  const _953 = _946 * _952;
+       float  const _954 = float_from_bits(984588920 /* 0.00133999 */);
+       float16  const _955 = float16_ops::broadcast(_954);
+       float16  const _956 = _953 + _955;
+       float16  const _957 = _956 * _946;
+       float  const _958 = float_from_bits(1008572159 /* 0.00961852 */);
+       float16  const _959 = float16_ops::broadcast(_958);
+       float16  const _960 = _957 + _959;
+       float16  const _961 = _960 * _946;
+       float  const _962 = float_from_bits(1029920619 /* 0.0555033 */);
+       float16  const _963 = float16_ops::broadcast(_962);
+       float16  const _964 = _961 + _963;
+       float16  const _965 = _964 * _946;
+       float  const _966 = float_from_bits(1047920109 /* 0.240226 */);
+       float16  const _967 = float16_ops::broadcast(_966);
+       float16  const _968 = _965 + _967;
+       float16  const _969 = _968 * _946;
+       float  const _970 = float_from_bits(1060205080 /* 0.693147 */);
+       float16  const _971 = float16_ops::broadcast(_970);
+       float16  const _972 = _969 + _971;
+       float16  const _973 = _972 * _946;
+       float  const _974 = float_from_bits(1065353216 /* 1 */);
+       float16  const _975 = float16_ops::broadcast(_974);
+       float16  const _976 = _973 + _975;
+       float16  const _977 = _950 * _976;
+       float16_ops::store(_977, _probs, _927);
       } // for _probs_s0_j
       _masked_free.free();
       {
@@ -4821,783 +4807,783 @@ int attn_alibi_softcap_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context,
        // produce row_sum
        for (int _row_sum_s0_ii_ii = 0; _row_sum_s0_ii_ii < 0 + 2; _row_sum_s0_ii_ii++)
        {
-        float  const _984 = float_from_bits(0 /* 0 */);
-        float16  const _985 = float16_ops::broadcast(_984);
-        int32_t  const _986 = _row_sum_s0_ii_ii * 16;
-        float16_ops::store(_985, _row_sum, _986);
+        float  const _978 = float_from_bits(0 /* 0 */);
+        float16  const _979 = float16_ops::broadcast(_978);
+        int32_t  const _980 = _row_sum_s0_ii_ii * 16;
+        float16_ops::store(_979, _row_sum, _980);
        } // for _row_sum_s0_ii_ii
        // consume probs
-       int32_t  const _987 = ((int32_t const *)_key_range_0)[_97];
-       int32_t  const _988 = ::halide_cpp_min(_987, _13);
-       int32_t  const _989 = ((int32_t const *)_key_range_1)[_97];
-       int32_t  const _990 = ::halide_cpp_min(_989, _13);
-       int32_t  const _991 = ::halide_cpp_max(_990, _988);
-       int32_t  const _992 = ::halide_cpp_max(_988, 0);
-       int32_t  const _993 = ::halide_cpp_max(_991, 0);
-       int32_t  const _994 = _993 - _992;
-       for (int _row_sum_s1_rk__x_rebased = 0; _row_sum_s1_rk__x_rebased < 0 + _994; _row_sum_s1_rk__x_rebased++)
+       int32_t  const _981 = ((int32_t const *)_key_range_0)[_93];
+       int32_t  const _982 = ::halide_cpp_min(_981, _13);
+       int32_t  const _983 = ((int32_t const *)_key_range_1)[_93];
+       int32_t  const _984 = ::halide_cpp_min(_983, _13);
+       int32_t  const _985 = ::halide_cpp_max(_984, _982);
+       int32_t  const _986 = ::halide_cpp_max(_982, 0);
+       int32_t  const _987 = ::halide_cpp_max(_985, 0);
+       int32_t  const _988 = _987 - _986;
+       for (int _row_sum_s1_rk__x_rebased = 0; _row_sum_s1_rk__x_rebased < 0 + _988; _row_sum_s1_rk__x_rebased++)
        {
-        float16  const _995 = float16_ops::load(_row_sum, 0);
-        int32_t  const _996 = _row_sum_s1_rk__x_rebased + _992;
-        int32_t  const _997 = _996 * 32;
+        float16  const _989 = float16_ops::load(_row_sum, 0);
+        int32_t  const _990 = _row_sum_s1_rk__x_rebased + _986;
+        int32_t  const _991 = _990 * 32;
+        float16  const _992 = float16_ops::load(_probs, _991);
+        float16  const _993 = _989 + _992;
+        float16_ops::store(_993, _row_sum, 0);
+        float16  const _994 = float16_ops::load(_row_sum, 16);
+        int32_t  const _995 = _row_sum_s1_rk__x_rebased + _986;
+        int32_t  const _996 = _995 * 32;
+        int32_t  const _997 = _996 + 16;
         float16  const _998 = float16_ops::load(_probs, _997);
-        float16  const _999 = _995 + _998;
-        float16_ops::store(_999, _row_sum, 0);
-        float16  const _1000 = float16_ops::load(_row_sum, 16);
-        int32_t  const _1001 = _row_sum_s1_rk__x_rebased + _992;
-        int32_t  const _1002 = _1001 * 32;
-        int32_t  const _1003 = _1002 + 16;
-        float16  const _1004 = float16_ops::load(_probs, _1003);
-        float16  const _1005 = _1000 + _1004;
-        float16_ops::store(_1005, _row_sum, 16);
+        float16  const _999 = _994 + _998;
+        float16_ops::store(_999, _row_sum, 16);
        } // for _row_sum_s1_rk__x_rebased
-       int32_t  const _1006 = _97 + 1;
-       int32_t  const _1007 = ::halide_cpp_max(_1006, _29);
+       int32_t  const _1000 = _93 + 1;
+       int32_t  const _1001 = ::halide_cpp_max(_1000, _26);
        {
-        int32_t  const _1008 = _25 + 16;
-        int64_t  const _1009 = _1008;
-        int64_t  const _1010 = _1009 * 32;
-        int64_t  const _1011 = (_1010 > ((int64_t(1) << 31) - 1)) ? _1010 : (_1010 * _1007);
-        int64_t  const _1012 = (_1011 > ((int64_t(1) << 31) - 1)) ? _1011 : (_1011 * 1);
-        int64_t  const _1013 = (_1012 > ((int64_t(1) << 31) - 1)) ? _1012 : (_1012 * 1);
-        if ((_1013 > ((int64_t(1) << 31) - 1)) || ((_1013 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+        int32_t  const _1002 = _23 + 16;
+        int64_t  const _1003 = _1002;
+        int64_t  const _1004 = _1003 * 32;
+        int64_t  const _1005 = (_1004 > ((int64_t(1) << 31) - 1)) ? _1004 : (_1004 * _1001);
+        int64_t  const _1006 = (_1005 > ((int64_t(1) << 31) - 1)) ? _1005 : (_1005 * 1);
+        int64_t  const _1007 = (_1006 > ((int64_t(1) << 31) - 1)) ? _1006 : (_1006 * 1);
+        if ((_1007 > ((int64_t(1) << 31) - 1)) || ((_1007 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
         {
          attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation normalized\n");
          return -1;
         } // overflow test normalized
-        int64_t  const _1014 = _1013;
-        float *_normalized = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1014);
+        int64_t  const _1008 = _1007;
+        float *_normalized = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1008);
         if (!_normalized)
         {
-         int32_t  const _1015 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-         return _1015;
+         int32_t  const _1009 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+         return _1009;
         }
         HalideFreeHelper _normalized_free(_ucon, _normalized, attn_alibi_softcap_rt_free);
         // produce normalized
         // consume row_sum
         // consume probs
         // consume row_max
-        int32_t  const _1016 = _43 - _44;
-        int32_t  const _1017 = _1016 * 2;
-        int32_t  const _1018 = _1016 * 3;
-        int32_t  const _1019 = _1016 * 4;
-        int32_t  const _1020 = _1016 * 5;
-        int32_t  const _1021 = _1016 * 6;
-        int32_t  const _1022 = _1016 * 7;
-        int32_t  const _1023 = _1016 * 8;
-        int32_t  const _1024 = _1016 * 9;
-        int32_t  const _1025 = _1016 * 10;
-        int32_t  const _1026 = _1016 * 11;
-        int32_t  const _1027 = _1016 * 12;
-        int32_t  const _1028 = _1016 * 13;
-        int32_t  const _1029 = _1016 * 14;
-        int32_t  const _1030 = _1016 * 15;
-        int32_t  const _1031 = _25 * 32;
-        int32_t  const _1032 = _1031 + 512;
-        int32_t  const _1033 = _1032 * _97;
-        int32_t  const _1034 = _1030 - _44;
-        int32_t  const _1035 = _1029 - _44;
-        int32_t  const _1036 = _1028 - _44;
-        int32_t  const _1037 = _1027 - _44;
-        int32_t  const _1038 = _1026 - _44;
-        int32_t  const _1039 = _1025 - _44;
-        int32_t  const _1040 = _1024 - _44;
-        int32_t  const _1041 = _1023 - _44;
-        int32_t  const _1042 = _1022 - _44;
-        int32_t  const _1043 = _1021 - _44;
-        int32_t  const _1044 = _1020 - _44;
-        int32_t  const _1045 = _1019 - _44;
-        int32_t  const _1046 = _1018 - _44;
-        int32_t  const _1047 = _1017 - _44;
-        int32_t  const _1048 = _43 + _46;
-        int32_t  const _1049 = _1048 - _44;
-        int32_t  const _1050 = _31 + _90;
-        bool  const _1051 = _1050 < 0;
-        int32_t  const _1052 = (int32_t)(_1051 ? -1 : 0);
-        bool  const _1053 = _12 == 0;
-        int32_t  const _1054 = (int32_t)(_1053 ? -1 : 0);
-        bool  const _1055 = _12 < 0;
-        int32_t  const _1056 = (int32_t)(_1055 ? -1 : 0);
-        int32_t  const _1057 = _1050 - _1052;
-        int32_t  const _1058 = _12 - _1054;
-        int32_t  const _1059 = _1057 / _1058;
-        int32_t  const _1060 = ~_1056;
-        int32_t  const _1061 = _1060 - _1056;
-        int32_t  const _1062 = _1052 & _1061;
-        int32_t  const _1063 = _1059 + _1062;
-        int32_t  const _1064 = ~_1054;
-        int32_t  const _1065 = _1063 & _1064;
-        int32_t  const _1066 = _1065 * _27;
-        int32_t  const _1067 = _32 + _71;
-        int32_t  const _1068 = _1067 * _28;
-        int32_t  const _1069 = _1068 - _48;
-        int32_t  const _1070 = _1066 + _1069;
-        int32_t  const _1071 = _46 + _1030;
-        int32_t  const _1072 = _46 + _1029;
-        int32_t  const _1073 = _46 + _1028;
-        int32_t  const _1074 = _46 + _1027;
-        int32_t  const _1075 = _46 + _1026;
-        int32_t  const _1076 = _46 + _1025;
-        int32_t  const _1077 = _46 + _1024;
-        int32_t  const _1078 = _46 + _1023;
-        int32_t  const _1079 = _46 + _1022;
-        int32_t  const _1080 = _46 + _1021;
-        int32_t  const _1081 = _46 + _1020;
-        int32_t  const _1082 = _46 + _1019;
-        int32_t  const _1083 = _46 + _1018;
-        int32_t  const _1084 = _46 + _1017;
+        int32_t  const _1010 = _39 - _40;
+        int32_t  const _1011 = _1010 * 2;
+        int32_t  const _1012 = _1010 * 3;
+        int32_t  const _1013 = _1010 * 4;
+        int32_t  const _1014 = _1010 * 5;
+        int32_t  const _1015 = _1010 * 6;
+        int32_t  const _1016 = _1010 * 7;
+        int32_t  const _1017 = _1010 * 8;
+        int32_t  const _1018 = _1010 * 9;
+        int32_t  const _1019 = _1010 * 10;
+        int32_t  const _1020 = _1010 * 11;
+        int32_t  const _1021 = _1010 * 12;
+        int32_t  const _1022 = _1010 * 13;
+        int32_t  const _1023 = _1010 * 14;
+        int32_t  const _1024 = _1010 * 15;
+        int32_t  const _1025 = _23 * 32;
+        int32_t  const _1026 = _1025 + 512;
+        int32_t  const _1027 = _1026 * _93;
+        int32_t  const _1028 = _1024 - _40;
+        int32_t  const _1029 = _1023 - _40;
+        int32_t  const _1030 = _1022 - _40;
+        int32_t  const _1031 = _1021 - _40;
+        int32_t  const _1032 = _1020 - _40;
+        int32_t  const _1033 = _1019 - _40;
+        int32_t  const _1034 = _1018 - _40;
+        int32_t  const _1035 = _1017 - _40;
+        int32_t  const _1036 = _1016 - _40;
+        int32_t  const _1037 = _1015 - _40;
+        int32_t  const _1038 = _1014 - _40;
+        int32_t  const _1039 = _1013 - _40;
+        int32_t  const _1040 = _1012 - _40;
+        int32_t  const _1041 = _1011 - _40;
+        int32_t  const _1042 = _39 + _42;
+        int32_t  const _1043 = _1042 - _40;
+        int32_t  const _1044 = _27 + _86;
+        bool  const _1045 = _1044 < 0;
+        int32_t  const _1046 = (int32_t)(_1045 ? -1 : 0);
+        bool  const _1047 = _12 == 0;
+        int32_t  const _1048 = (int32_t)(_1047 ? -1 : 0);
+        bool  const _1049 = _12 < 0;
+        int32_t  const _1050 = (int32_t)(_1049 ? -1 : 0);
+        int32_t  const _1051 = _1044 - _1046;
+        int32_t  const _1052 = _12 - _1048;
+        int32_t  const _1053 = _1051 / _1052;
+        int32_t  const _1054 = ~_1050;
+        int32_t  const _1055 = _1054 - _1050;
+        int32_t  const _1056 = _1046 & _1055;
+        int32_t  const _1057 = _1053 + _1056;
+        int32_t  const _1058 = ~_1048;
+        int32_t  const _1059 = _1057 & _1058;
+        int32_t  const _1060 = _1059 * _24;
+        int32_t  const _1061 = _28 + _67;
+        int32_t  const _1062 = _1061 * _25;
+        int32_t  const _1063 = _1062 - _44;
+        int32_t  const _1064 = _1060 + _1063;
+        int32_t  const _1065 = _42 + _1024;
+        int32_t  const _1066 = _42 + _1023;
+        int32_t  const _1067 = _42 + _1022;
+        int32_t  const _1068 = _42 + _1021;
+        int32_t  const _1069 = _42 + _1020;
+        int32_t  const _1070 = _42 + _1019;
+        int32_t  const _1071 = _42 + _1018;
+        int32_t  const _1072 = _42 + _1017;
+        int32_t  const _1073 = _42 + _1016;
+        int32_t  const _1074 = _42 + _1015;
+        int32_t  const _1075 = _42 + _1014;
+        int32_t  const _1076 = _42 + _1013;
+        int32_t  const _1077 = _42 + _1012;
+        int32_t  const _1078 = _42 + _1011;
         for (int _normalized_s0_ii_ig = 0; _normalized_s0_ii_ig < 0 + 2; _normalized_s0_ii_ig++)
         {
          {
-          int32_t  const _1085 = _1016 + 16;
-          int64_t  const _1086 = _1085;
-          int64_t  const _1087 = _1086 * 16;
-          int64_t  const _1088 = (_1087 > ((int64_t(1) << 31) - 1)) ? _1087 : (_1087 * 1);
-          int64_t  const _1089 = (_1088 > ((int64_t(1) << 31) - 1)) ? _1088 : (_1088 * 1);
-          int64_t  const _1090 = (_1089 > ((int64_t(1) << 31) - 1)) ? _1089 : (_1089 * 1);
-          if ((_1090 > ((int64_t(1) << 31) - 1)) || ((_1090 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+          int32_t  const _1079 = _1010 + 16;
+          int64_t  const _1080 = _1079;
+          int64_t  const _1081 = _1080 * 16;
+          int64_t  const _1082 = (_1081 > ((int64_t(1) << 31) - 1)) ? _1081 : (_1081 * 1);
+          int64_t  const _1083 = (_1082 > ((int64_t(1) << 31) - 1)) ? _1082 : (_1082 * 1);
+          int64_t  const _1084 = (_1083 > ((int64_t(1) << 31) - 1)) ? _1083 : (_1083 * 1);
+          if ((_1084 > ((int64_t(1) << 31) - 1)) || ((_1084 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
           {
            attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation pv\n");
            return -1;
           } // overflow test pv
-          int64_t  const _1091 = _1090;
-          float *_pv = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1091);
+          int64_t  const _1085 = _1084;
+          float *_pv = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1085);
           if (!_pv)
           {
-           int32_t  const _1092 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-           return _1092;
+           int32_t  const _1086 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+           return _1086;
           }
           HalideFreeHelper _pv_free(_ucon, _pv, attn_alibi_softcap_rt_free);
           // produce pv
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _45; _pv_s0_c_c++)
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _41; _pv_s0_c_c++)
           {
-           int32_t  const _1093 = _pv_s0_c_c * 16;
-           int32_t  const _1094 = _1093 + _54;
-           float  const _1095 = float_from_bits(0 /* 0 */);
-           float16  const _1096 = float16_ops::broadcast(_1095);
-           int32_t  const _1097 = _1094 - _44;
-           int32_t  const _1098 = _1097 + 15;
-           float16_ops::store(_1096, _pv, _1098);
+           int32_t  const _1087 = _pv_s0_c_c * 16;
+           int32_t  const _1088 = _1087 + _50;
+           float  const _1089 = float_from_bits(0 /* 0 */);
+           float16  const _1090 = float16_ops::broadcast(_1089);
+           int32_t  const _1091 = _1088 - _40;
+           int32_t  const _1092 = _1091 + 15;
+           float16_ops::store(_1090, _pv, _1092);
           } // for _pv_s0_c_c
-          if (_55)
+          if (_51)
           {
+           float  const _1093 = float_from_bits(0 /* 0 */);
+           float16  const _1094 = float16_ops::broadcast(_1093);
+           int32_t  const _1095 = _42 + -16;
+           float16_ops::store(_1094, _pv, _1095);
+          } // if _51
+          int32_t  const _1096 = _1010 - _40;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _41; _pv_s0_c_c++)
+          {
+           int32_t  const _1097 = _pv_s0_c_c * 16;
+           int32_t  const _1098 = _1097 + _50;
            float  const _1099 = float_from_bits(0 /* 0 */);
            float16  const _1100 = float16_ops::broadcast(_1099);
-           int32_t  const _1101 = _46 + -16;
-           float16_ops::store(_1100, _pv, _1101);
-          } // if _55
-          int32_t  const _1102 = _1016 - _44;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _45; _pv_s0_c_c++)
-          {
-           int32_t  const _1103 = _pv_s0_c_c * 16;
-           int32_t  const _1104 = _1103 + _54;
-           float  const _1105 = float_from_bits(0 /* 0 */);
-           float16  const _1106 = float16_ops::broadcast(_1105);
-           int32_t  const _1107 = _1104 + _1102;
-           int32_t  const _1108 = _1107 + 31;
-           float16_ops::store(_1106, _pv, _1108);
+           int32_t  const _1101 = _1098 + _1096;
+           int32_t  const _1102 = _1101 + 31;
+           float16_ops::store(_1100, _pv, _1102);
           } // for _pv_s0_c_c
-          if (_55)
+          if (_51)
           {
-           float  const _1109 = float_from_bits(0 /* 0 */);
-           float16  const _1110 = float16_ops::broadcast(_1109);
-           float16_ops::store(_1110, _pv, _1049);
-          } // if _55
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _45; _pv_s0_c_c++)
+           float  const _1103 = float_from_bits(0 /* 0 */);
+           float16  const _1104 = float16_ops::broadcast(_1103);
+           float16_ops::store(_1104, _pv, _1043);
+          } // if _51
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _41; _pv_s0_c_c++)
           {
-           int32_t  const _1111 = _pv_s0_c_c * 16;
-           int32_t  const _1112 = _1111 + _54;
-           float  const _1113 = float_from_bits(0 /* 0 */);
-           float16  const _1114 = float16_ops::broadcast(_1113);
-           int32_t  const _1115 = _1112 + _1047;
-           int32_t  const _1116 = _1115 + 47;
-           float16_ops::store(_1114, _pv, _1116);
+           int32_t  const _1105 = _pv_s0_c_c * 16;
+           int32_t  const _1106 = _1105 + _50;
+           float  const _1107 = float_from_bits(0 /* 0 */);
+           float16  const _1108 = float16_ops::broadcast(_1107);
+           int32_t  const _1109 = _1106 + _1041;
+           int32_t  const _1110 = _1109 + 47;
+           float16_ops::store(_1108, _pv, _1110);
           } // for _pv_s0_c_c
-          if (_55)
+          if (_51)
           {
-           float  const _1117 = float_from_bits(0 /* 0 */);
-           float16  const _1118 = float16_ops::broadcast(_1117);
-           int32_t  const _1119 = _1084 + 16;
-           float16_ops::store(_1118, _pv, _1119);
-          } // if _55
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _45; _pv_s0_c_c++)
+           float  const _1111 = float_from_bits(0 /* 0 */);
+           float16  const _1112 = float16_ops::broadcast(_1111);
+           int32_t  const _1113 = _1078 + 16;
+           float16_ops::store(_1112, _pv, _1113);
+          } // if _51
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _41; _pv_s0_c_c++)
           {
-           int32_t  const _1120 = _pv_s0_c_c * 16;
-           int32_t  const _1121 = _1120 + _54;
-           float  const _1122 = float_from_bits(0 /* 0 */);
-           float16  const _1123 = float16_ops::broadcast(_1122);
-           int32_t  const _1124 = _1121 + _1046;
-           int32_t  const _1125 = _1124 + 63;
-           float16_ops::store(_1123, _pv, _1125);
+           int32_t  const _1114 = _pv_s0_c_c * 16;
+           int32_t  const _1115 = _1114 + _50;
+           float  const _1116 = float_from_bits(0 /* 0 */);
+           float16  const _1117 = float16_ops::broadcast(_1116);
+           int32_t  const _1118 = _1115 + _1040;
+           int32_t  const _1119 = _1118 + 63;
+           float16_ops::store(_1117, _pv, _1119);
           } // for _pv_s0_c_c
-          if (_55)
+          if (_51)
           {
-           float  const _1126 = float_from_bits(0 /* 0 */);
-           float16  const _1127 = float16_ops::broadcast(_1126);
-           int32_t  const _1128 = _1083 + 32;
-           float16_ops::store(_1127, _pv, _1128);
-          } // if _55
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _45; _pv_s0_c_c++)
+           float  const _1120 = float_from_bits(0 /* 0 */);
+           float16  const _1121 = float16_ops::broadcast(_1120);
+           int32_t  const _1122 = _1077 + 32;
+           float16_ops::store(_1121, _pv, _1122);
+          } // if _51
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _41; _pv_s0_c_c++)
           {
-           int32_t  const _1129 = _pv_s0_c_c * 16;
-           int32_t  const _1130 = _1129 + _54;
-           float  const _1131 = float_from_bits(0 /* 0 */);
-           float16  const _1132 = float16_ops::broadcast(_1131);
-           int32_t  const _1133 = _1130 + _1045;
-           int32_t  const _1134 = _1133 + 79;
-           float16_ops::store(_1132, _pv, _1134);
+           int32_t  const _1123 = _pv_s0_c_c * 16;
+           int32_t  const _1124 = _1123 + _50;
+           float  const _1125 = float_from_bits(0 /* 0 */);
+           float16  const _1126 = float16_ops::broadcast(_1125);
+           int32_t  const _1127 = _1124 + _1039;
+           int32_t  const _1128 = _1127 + 79;
+           float16_ops::store(_1126, _pv, _1128);
           } // for _pv_s0_c_c
-          if (_55)
+          if (_51)
           {
-           float  const _1135 = float_from_bits(0 /* 0 */);
-           float16  const _1136 = float16_ops::broadcast(_1135);
-           int32_t  const _1137 = _1082 + 48;
-           float16_ops::store(_1136, _pv, _1137);
-          } // if _55
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _45; _pv_s0_c_c++)
+           float  const _1129 = float_from_bits(0 /* 0 */);
+           float16  const _1130 = float16_ops::broadcast(_1129);
+           int32_t  const _1131 = _1076 + 48;
+           float16_ops::store(_1130, _pv, _1131);
+          } // if _51
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _41; _pv_s0_c_c++)
           {
-           int32_t  const _1138 = _pv_s0_c_c * 16;
-           int32_t  const _1139 = _1138 + _54;
-           float  const _1140 = float_from_bits(0 /* 0 */);
-           float16  const _1141 = float16_ops::broadcast(_1140);
-           int32_t  const _1142 = _1139 + _1044;
-           int32_t  const _1143 = _1142 + 95;
-           float16_ops::store(_1141, _pv, _1143);
+           int32_t  const _1132 = _pv_s0_c_c * 16;
+           int32_t  const _1133 = _1132 + _50;
+           float  const _1134 = float_from_bits(0 /* 0 */);
+           float16  const _1135 = float16_ops::broadcast(_1134);
+           int32_t  const _1136 = _1133 + _1038;
+           int32_t  const _1137 = _1136 + 95;
+           float16_ops::store(_1135, _pv, _1137);
           } // for _pv_s0_c_c
-          if (_55)
+          if (_51)
           {
-           float  const _1144 = float_from_bits(0 /* 0 */);
-           float16  const _1145 = float16_ops::broadcast(_1144);
-           int32_t  const _1146 = _1081 + 64;
-           float16_ops::store(_1145, _pv, _1146);
-          } // if _55
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _45; _pv_s0_c_c++)
+           float  const _1138 = float_from_bits(0 /* 0 */);
+           float16  const _1139 = float16_ops::broadcast(_1138);
+           int32_t  const _1140 = _1075 + 64;
+           float16_ops::store(_1139, _pv, _1140);
+          } // if _51
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _41; _pv_s0_c_c++)
           {
-           int32_t  const _1147 = _pv_s0_c_c * 16;
-           int32_t  const _1148 = _1147 + _54;
-           float  const _1149 = float_from_bits(0 /* 0 */);
-           float16  const _1150 = float16_ops::broadcast(_1149);
-           int32_t  const _1151 = _1148 + _1043;
-           int32_t  const _1152 = _1151 + 111;
-           float16_ops::store(_1150, _pv, _1152);
+           int32_t  const _1141 = _pv_s0_c_c * 16;
+           int32_t  const _1142 = _1141 + _50;
+           float  const _1143 = float_from_bits(0 /* 0 */);
+           float16  const _1144 = float16_ops::broadcast(_1143);
+           int32_t  const _1145 = _1142 + _1037;
+           int32_t  const _1146 = _1145 + 111;
+           float16_ops::store(_1144, _pv, _1146);
           } // for _pv_s0_c_c
-          if (_55)
+          if (_51)
           {
-           float  const _1153 = float_from_bits(0 /* 0 */);
-           float16  const _1154 = float16_ops::broadcast(_1153);
-           int32_t  const _1155 = _1080 + 80;
-           float16_ops::store(_1154, _pv, _1155);
-          } // if _55
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _45; _pv_s0_c_c++)
+           float  const _1147 = float_from_bits(0 /* 0 */);
+           float16  const _1148 = float16_ops::broadcast(_1147);
+           int32_t  const _1149 = _1074 + 80;
+           float16_ops::store(_1148, _pv, _1149);
+          } // if _51
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _41; _pv_s0_c_c++)
           {
-           int32_t  const _1156 = _pv_s0_c_c * 16;
-           int32_t  const _1157 = _1156 + _54;
-           float  const _1158 = float_from_bits(0 /* 0 */);
-           float16  const _1159 = float16_ops::broadcast(_1158);
-           int32_t  const _1160 = _1157 + _1042;
-           int32_t  const _1161 = _1160 + 127;
-           float16_ops::store(_1159, _pv, _1161);
+           int32_t  const _1150 = _pv_s0_c_c * 16;
+           int32_t  const _1151 = _1150 + _50;
+           float  const _1152 = float_from_bits(0 /* 0 */);
+           float16  const _1153 = float16_ops::broadcast(_1152);
+           int32_t  const _1154 = _1151 + _1036;
+           int32_t  const _1155 = _1154 + 127;
+           float16_ops::store(_1153, _pv, _1155);
           } // for _pv_s0_c_c
-          if (_55)
+          if (_51)
           {
-           float  const _1162 = float_from_bits(0 /* 0 */);
-           float16  const _1163 = float16_ops::broadcast(_1162);
-           int32_t  const _1164 = _1079 + 96;
-           float16_ops::store(_1163, _pv, _1164);
-          } // if _55
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _45; _pv_s0_c_c++)
+           float  const _1156 = float_from_bits(0 /* 0 */);
+           float16  const _1157 = float16_ops::broadcast(_1156);
+           int32_t  const _1158 = _1073 + 96;
+           float16_ops::store(_1157, _pv, _1158);
+          } // if _51
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _41; _pv_s0_c_c++)
           {
-           int32_t  const _1165 = _pv_s0_c_c * 16;
-           int32_t  const _1166 = _1165 + _54;
-           float  const _1167 = float_from_bits(0 /* 0 */);
-           float16  const _1168 = float16_ops::broadcast(_1167);
-           int32_t  const _1169 = _1166 + _1041;
-           int32_t  const _1170 = _1169 + 143;
-           float16_ops::store(_1168, _pv, _1170);
+           int32_t  const _1159 = _pv_s0_c_c * 16;
+           int32_t  const _1160 = _1159 + _50;
+           float  const _1161 = float_from_bits(0 /* 0 */);
+           float16  const _1162 = float16_ops::broadcast(_1161);
+           int32_t  const _1163 = _1160 + _1035;
+           int32_t  const _1164 = _1163 + 143;
+           float16_ops::store(_1162, _pv, _1164);
           } // for _pv_s0_c_c
-          if (_55)
+          if (_51)
           {
-           float  const _1171 = float_from_bits(0 /* 0 */);
-           float16  const _1172 = float16_ops::broadcast(_1171);
-           int32_t  const _1173 = _1078 + 112;
-           float16_ops::store(_1172, _pv, _1173);
-          } // if _55
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _45; _pv_s0_c_c++)
+           float  const _1165 = float_from_bits(0 /* 0 */);
+           float16  const _1166 = float16_ops::broadcast(_1165);
+           int32_t  const _1167 = _1072 + 112;
+           float16_ops::store(_1166, _pv, _1167);
+          } // if _51
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _41; _pv_s0_c_c++)
           {
-           int32_t  const _1174 = _pv_s0_c_c * 16;
-           int32_t  const _1175 = _1174 + _54;
-           float  const _1176 = float_from_bits(0 /* 0 */);
-           float16  const _1177 = float16_ops::broadcast(_1176);
-           int32_t  const _1178 = _1175 + _1040;
-           int32_t  const _1179 = _1178 + 159;
-           float16_ops::store(_1177, _pv, _1179);
+           int32_t  const _1168 = _pv_s0_c_c * 16;
+           int32_t  const _1169 = _1168 + _50;
+           float  const _1170 = float_from_bits(0 /* 0 */);
+           float16  const _1171 = float16_ops::broadcast(_1170);
+           int32_t  const _1172 = _1169 + _1034;
+           int32_t  const _1173 = _1172 + 159;
+           float16_ops::store(_1171, _pv, _1173);
           } // for _pv_s0_c_c
-          if (_55)
+          if (_51)
           {
-           float  const _1180 = float_from_bits(0 /* 0 */);
-           float16  const _1181 = float16_ops::broadcast(_1180);
-           int32_t  const _1182 = _1077 + 128;
-           float16_ops::store(_1181, _pv, _1182);
-          } // if _55
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _45; _pv_s0_c_c++)
+           float  const _1174 = float_from_bits(0 /* 0 */);
+           float16  const _1175 = float16_ops::broadcast(_1174);
+           int32_t  const _1176 = _1071 + 128;
+           float16_ops::store(_1175, _pv, _1176);
+          } // if _51
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _41; _pv_s0_c_c++)
           {
-           int32_t  const _1183 = _pv_s0_c_c * 16;
-           int32_t  const _1184 = _1183 + _54;
-           float  const _1185 = float_from_bits(0 /* 0 */);
-           float16  const _1186 = float16_ops::broadcast(_1185);
-           int32_t  const _1187 = _1184 + _1039;
-           int32_t  const _1188 = _1187 + 175;
-           float16_ops::store(_1186, _pv, _1188);
+           int32_t  const _1177 = _pv_s0_c_c * 16;
+           int32_t  const _1178 = _1177 + _50;
+           float  const _1179 = float_from_bits(0 /* 0 */);
+           float16  const _1180 = float16_ops::broadcast(_1179);
+           int32_t  const _1181 = _1178 + _1033;
+           int32_t  const _1182 = _1181 + 175;
+           float16_ops::store(_1180, _pv, _1182);
           } // for _pv_s0_c_c
-          if (_55)
+          if (_51)
           {
-           float  const _1189 = float_from_bits(0 /* 0 */);
-           float16  const _1190 = float16_ops::broadcast(_1189);
-           int32_t  const _1191 = _1076 + 144;
-           float16_ops::store(_1190, _pv, _1191);
-          } // if _55
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _45; _pv_s0_c_c++)
+           float  const _1183 = float_from_bits(0 /* 0 */);
+           float16  const _1184 = float16_ops::broadcast(_1183);
+           int32_t  const _1185 = _1070 + 144;
+           float16_ops::store(_1184, _pv, _1185);
+          } // if _51
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _41; _pv_s0_c_c++)
           {
-           int32_t  const _1192 = _pv_s0_c_c * 16;
-           int32_t  const _1193 = _1192 + _54;
-           float  const _1194 = float_from_bits(0 /* 0 */);
-           float16  const _1195 = float16_ops::broadcast(_1194);
-           int32_t  const _1196 = _1193 + _1038;
-           int32_t  const _1197 = _1196 + 191;
-           float16_ops::store(_1195, _pv, _1197);
+           int32_t  const _1186 = _pv_s0_c_c * 16;
+           int32_t  const _1187 = _1186 + _50;
+           float  const _1188 = float_from_bits(0 /* 0 */);
+           float16  const _1189 = float16_ops::broadcast(_1188);
+           int32_t  const _1190 = _1187 + _1032;
+           int32_t  const _1191 = _1190 + 191;
+           float16_ops::store(_1189, _pv, _1191);
           } // for _pv_s0_c_c
-          if (_55)
+          if (_51)
           {
-           float  const _1198 = float_from_bits(0 /* 0 */);
-           float16  const _1199 = float16_ops::broadcast(_1198);
-           int32_t  const _1200 = _1075 + 160;
-           float16_ops::store(_1199, _pv, _1200);
-          } // if _55
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _45; _pv_s0_c_c++)
+           float  const _1192 = float_from_bits(0 /* 0 */);
+           float16  const _1193 = float16_ops::broadcast(_1192);
+           int32_t  const _1194 = _1069 + 160;
+           float16_ops::store(_1193, _pv, _1194);
+          } // if _51
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _41; _pv_s0_c_c++)
           {
-           int32_t  const _1201 = _pv_s0_c_c * 16;
-           int32_t  const _1202 = _1201 + _54;
-           float  const _1203 = float_from_bits(0 /* 0 */);
-           float16  const _1204 = float16_ops::broadcast(_1203);
-           int32_t  const _1205 = _1202 + _1037;
-           int32_t  const _1206 = _1205 + 207;
-           float16_ops::store(_1204, _pv, _1206);
+           int32_t  const _1195 = _pv_s0_c_c * 16;
+           int32_t  const _1196 = _1195 + _50;
+           float  const _1197 = float_from_bits(0 /* 0 */);
+           float16  const _1198 = float16_ops::broadcast(_1197);
+           int32_t  const _1199 = _1196 + _1031;
+           int32_t  const _1200 = _1199 + 207;
+           float16_ops::store(_1198, _pv, _1200);
           } // for _pv_s0_c_c
-          if (_55)
+          if (_51)
           {
-           float  const _1207 = float_from_bits(0 /* 0 */);
-           float16  const _1208 = float16_ops::broadcast(_1207);
-           int32_t  const _1209 = _1074 + 176;
-           float16_ops::store(_1208, _pv, _1209);
-          } // if _55
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _45; _pv_s0_c_c++)
+           float  const _1201 = float_from_bits(0 /* 0 */);
+           float16  const _1202 = float16_ops::broadcast(_1201);
+           int32_t  const _1203 = _1068 + 176;
+           float16_ops::store(_1202, _pv, _1203);
+          } // if _51
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _41; _pv_s0_c_c++)
           {
-           int32_t  const _1210 = _pv_s0_c_c * 16;
-           int32_t  const _1211 = _1210 + _54;
-           float  const _1212 = float_from_bits(0 /* 0 */);
-           float16  const _1213 = float16_ops::broadcast(_1212);
-           int32_t  const _1214 = _1211 + _1036;
-           int32_t  const _1215 = _1214 + 223;
-           float16_ops::store(_1213, _pv, _1215);
+           int32_t  const _1204 = _pv_s0_c_c * 16;
+           int32_t  const _1205 = _1204 + _50;
+           float  const _1206 = float_from_bits(0 /* 0 */);
+           float16  const _1207 = float16_ops::broadcast(_1206);
+           int32_t  const _1208 = _1205 + _1030;
+           int32_t  const _1209 = _1208 + 223;
+           float16_ops::store(_1207, _pv, _1209);
           } // for _pv_s0_c_c
-          if (_55)
+          if (_51)
           {
-           float  const _1216 = float_from_bits(0 /* 0 */);
-           float16  const _1217 = float16_ops::broadcast(_1216);
-           int32_t  const _1218 = _1073 + 192;
-           float16_ops::store(_1217, _pv, _1218);
-          } // if _55
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _45; _pv_s0_c_c++)
+           float  const _1210 = float_from_bits(0 /* 0 */);
+           float16  const _1211 = float16_ops::broadcast(_1210);
+           int32_t  const _1212 = _1067 + 192;
+           float16_ops::store(_1211, _pv, _1212);
+          } // if _51
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _41; _pv_s0_c_c++)
           {
-           int32_t  const _1219 = _pv_s0_c_c * 16;
-           int32_t  const _1220 = _1219 + _54;
-           float  const _1221 = float_from_bits(0 /* 0 */);
-           float16  const _1222 = float16_ops::broadcast(_1221);
-           int32_t  const _1223 = _1220 + _1035;
-           int32_t  const _1224 = _1223 + 239;
-           float16_ops::store(_1222, _pv, _1224);
+           int32_t  const _1213 = _pv_s0_c_c * 16;
+           int32_t  const _1214 = _1213 + _50;
+           float  const _1215 = float_from_bits(0 /* 0 */);
+           float16  const _1216 = float16_ops::broadcast(_1215);
+           int32_t  const _1217 = _1214 + _1029;
+           int32_t  const _1218 = _1217 + 239;
+           float16_ops::store(_1216, _pv, _1218);
           } // for _pv_s0_c_c
-          if (_55)
+          if (_51)
           {
-           float  const _1225 = float_from_bits(0 /* 0 */);
-           float16  const _1226 = float16_ops::broadcast(_1225);
-           int32_t  const _1227 = _1072 + 208;
-           float16_ops::store(_1226, _pv, _1227);
-          } // if _55
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _45; _pv_s0_c_c++)
+           float  const _1219 = float_from_bits(0 /* 0 */);
+           float16  const _1220 = float16_ops::broadcast(_1219);
+           int32_t  const _1221 = _1066 + 208;
+           float16_ops::store(_1220, _pv, _1221);
+          } // if _51
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _41; _pv_s0_c_c++)
           {
-           int32_t  const _1228 = _pv_s0_c_c * 16;
-           int32_t  const _1229 = _1228 + _54;
-           float  const _1230 = float_from_bits(0 /* 0 */);
-           float16  const _1231 = float16_ops::broadcast(_1230);
-           int32_t  const _1232 = _1229 + _1034;
-           int32_t  const _1233 = _1232 + 255;
-           float16_ops::store(_1231, _pv, _1233);
+           int32_t  const _1222 = _pv_s0_c_c * 16;
+           int32_t  const _1223 = _1222 + _50;
+           float  const _1224 = float_from_bits(0 /* 0 */);
+           float16  const _1225 = float16_ops::broadcast(_1224);
+           int32_t  const _1226 = _1223 + _1028;
+           int32_t  const _1227 = _1226 + 255;
+           float16_ops::store(_1225, _pv, _1227);
           } // for _pv_s0_c_c
-          if (_55)
+          if (_51)
           {
-           float  const _1234 = float_from_bits(0 /* 0 */);
-           float16  const _1235 = float16_ops::broadcast(_1234);
-           int32_t  const _1236 = _1071 + 224;
-           float16_ops::store(_1235, _pv, _1236);
-          } // if _55
-          int32_t  const _1237 = _1016 - _44;
-          for (int _pv_s1_c_co = 0; _pv_s1_c_co < 0 + _47; _pv_s1_c_co++)
+           float  const _1228 = float_from_bits(0 /* 0 */);
+           float16  const _1229 = float16_ops::broadcast(_1228);
+           int32_t  const _1230 = _1065 + 224;
+           float16_ops::store(_1229, _pv, _1230);
+          } // if _51
+          int32_t  const _1231 = _1010 - _40;
+          for (int _pv_s1_c_co = 0; _pv_s1_c_co < 0 + _43; _pv_s1_c_co++)
           {
-           int32_t  const _1238 = _pv_s1_c_co * 16;
-           int32_t  const _1239 = _1238 + _54;
-           int32_t  const _1240 = ((int32_t const *)_key_range_0)[_97];
-           int32_t  const _1241 = ::halide_cpp_min(_1240, _13);
-           int32_t  const _1242 = ((int32_t const *)_key_range_1)[_97];
-           int32_t  const _1243 = ::halide_cpp_min(_1242, _13);
-           int32_t  const _1244 = ::halide_cpp_max(_1243, _1241);
-           int32_t  const _1245 = ::halide_cpp_max(_1241, 0);
-           int32_t  const _1246 = ::halide_cpp_max(_1244, 0);
-           int32_t  const _1247 = _1246 - _1245;
-           int32_t  const _1248 = _1239 - _44;
-           int32_t  const _1249 = _1239 + _1237;
-           int32_t  const _1250 = _1239 + _1070;
-           int32_t  const _1251 = _1239 + _1034;
-           int32_t  const _1252 = _1239 + _1035;
-           int32_t  const _1253 = _1239 + _1036;
-           int32_t  const _1254 = _1239 + _1037;
-           int32_t  const _1255 = _1239 + _1038;
-           int32_t  const _1256 = _1239 + _1039;
-           int32_t  const _1257 = _1239 + _1040;
-           int32_t  const _1258 = _1239 + _1041;
-           int32_t  const _1259 = _1239 + _1042;
-           int32_t  const _1260 = _1239 + _1043;
-           int32_t  const _1261 = _1239 + _1044;
-           int32_t  const _1262 = _1239 + _1045;
-           int32_t  const _1263 = _1239 + _1046;
-           int32_t  const _1264 = _1239 + _1047;
-           for (int _pv_s1_rk__x_rebased = 0; _pv_s1_rk__x_rebased < 0 + _1247; _pv_s1_rk__x_rebased++)
+           int32_t  const _1232 = _pv_s1_c_co * 16;
+           int32_t  const _1233 = _1232 + _50;
+           int32_t  const _1234 = ((int32_t const *)_key_range_0)[_93];
+           int32_t  const _1235 = ::halide_cpp_min(_1234, _13);
+           int32_t  const _1236 = ((int32_t const *)_key_range_1)[_93];
+           int32_t  const _1237 = ::halide_cpp_min(_1236, _13);
+           int32_t  const _1238 = ::halide_cpp_max(_1237, _1235);
+           int32_t  const _1239 = ::halide_cpp_max(_1235, 0);
+           int32_t  const _1240 = ::halide_cpp_max(_1238, 0);
+           int32_t  const _1241 = _1240 - _1239;
+           int32_t  const _1242 = _1233 - _40;
+           int32_t  const _1243 = _1233 + _1231;
+           int32_t  const _1244 = _1233 + _1064;
+           int32_t  const _1245 = _1233 + _1028;
+           int32_t  const _1246 = _1233 + _1029;
+           int32_t  const _1247 = _1233 + _1030;
+           int32_t  const _1248 = _1233 + _1031;
+           int32_t  const _1249 = _1233 + _1032;
+           int32_t  const _1250 = _1233 + _1033;
+           int32_t  const _1251 = _1233 + _1034;
+           int32_t  const _1252 = _1233 + _1035;
+           int32_t  const _1253 = _1233 + _1036;
+           int32_t  const _1254 = _1233 + _1037;
+           int32_t  const _1255 = _1233 + _1038;
+           int32_t  const _1256 = _1233 + _1039;
+           int32_t  const _1257 = _1233 + _1040;
+           int32_t  const _1258 = _1233 + _1041;
+           for (int _pv_s1_rk__x_rebased = 0; _pv_s1_rk__x_rebased < 0 + _1241; _pv_s1_rk__x_rebased++)
            {
-            int32_t  const _1265 = _pv_s1_rk__x_rebased + _1245;
-            int32_t  const _1266 = _1248 + 15;
-            float16  const _1267 = float16_ops::load(_pv, _1266);
-            int32_t  const _1268 = _26 * _1265;
-            int32_t  const _1269 = _1268 + _1250;
-            int32_t  const _1270 = _1269 + -1;
-            float16  const _1271 = float16_ops::load(_attn_v, _1270);
-            int32_t  const _1272 = _1265 * 2;
-            int32_t  const _1273 = _1272 + _normalized_s0_ii_ig;
-            int32_t  const _1274 = _1273 * 16;
-            float  const _1275 = _probs[_1274];
-            float16  const _1276 = float16_ops::broadcast(_1275);
-            float16  const _1277 = _1271 * _1276;
-            float16  const _1278 = _1267 + _1277;
-            float16_ops::store(_1278, _pv, _1266);
-            int32_t  const _1279 = _pv_s1_rk__x_rebased + _1245;
-            int32_t  const _1280 = _1249 + 31;
-            float16  const _1281 = float16_ops::load(_pv, _1280);
-            int32_t  const _1282 = _26 * _1279;
-            int32_t  const _1283 = _1282 + _1250;
-            int32_t  const _1284 = _1283 + -1;
-            float16  const _1285 = float16_ops::load(_attn_v, _1284);
-            int32_t  const _1286 = _1279 * 2;
-            int32_t  const _1287 = _1286 + _normalized_s0_ii_ig;
-            int32_t  const _1288 = _1287 * 16;
-            int32_t  const _1289 = _1288 + 1;
-            float  const _1290 = _probs[_1289];
-            float16  const _1291 = float16_ops::broadcast(_1290);
-            float16  const _1292 = _1285 * _1291;
-            float16  const _1293 = _1281 + _1292;
-            float16_ops::store(_1293, _pv, _1280);
-            int32_t  const _1294 = _pv_s1_rk__x_rebased + _1245;
-            int32_t  const _1295 = _1264 + 47;
-            float16  const _1296 = float16_ops::load(_pv, _1295);
-            int32_t  const _1297 = _26 * _1294;
-            int32_t  const _1298 = _1297 + _1250;
-            int32_t  const _1299 = _1298 + -1;
-            float16  const _1300 = float16_ops::load(_attn_v, _1299);
-            int32_t  const _1301 = _1294 * 2;
-            int32_t  const _1302 = _1301 + _normalized_s0_ii_ig;
-            int32_t  const _1303 = _1302 * 16;
-            int32_t  const _1304 = _1303 + 2;
-            float  const _1305 = _probs[_1304];
-            float16  const _1306 = float16_ops::broadcast(_1305);
-            float16  const _1307 = _1300 * _1306;
-            float16  const _1308 = _1296 + _1307;
-            float16_ops::store(_1308, _pv, _1295);
-            int32_t  const _1309 = _pv_s1_rk__x_rebased + _1245;
-            int32_t  const _1310 = _1263 + 63;
-            float16  const _1311 = float16_ops::load(_pv, _1310);
-            int32_t  const _1312 = _26 * _1309;
-            int32_t  const _1313 = _1312 + _1250;
-            int32_t  const _1314 = _1313 + -1;
-            float16  const _1315 = float16_ops::load(_attn_v, _1314);
-            int32_t  const _1316 = _1309 * 2;
-            int32_t  const _1317 = _1316 + _normalized_s0_ii_ig;
-            int32_t  const _1318 = _1317 * 16;
-            int32_t  const _1319 = _1318 + 3;
-            float  const _1320 = _probs[_1319];
-            float16  const _1321 = float16_ops::broadcast(_1320);
-            float16  const _1322 = _1315 * _1321;
-            float16  const _1323 = _1311 + _1322;
-            float16_ops::store(_1323, _pv, _1310);
-            int32_t  const _1324 = _pv_s1_rk__x_rebased + _1245;
-            int32_t  const _1325 = _1262 + 79;
-            float16  const _1326 = float16_ops::load(_pv, _1325);
-            int32_t  const _1327 = _26 * _1324;
-            int32_t  const _1328 = _1327 + _1250;
-            int32_t  const _1329 = _1328 + -1;
-            float16  const _1330 = float16_ops::load(_attn_v, _1329);
-            int32_t  const _1331 = _1324 * 2;
-            int32_t  const _1332 = _1331 + _normalized_s0_ii_ig;
-            int32_t  const _1333 = _1332 * 16;
-            int32_t  const _1334 = _1333 + 4;
-            float  const _1335 = _probs[_1334];
-            float16  const _1336 = float16_ops::broadcast(_1335);
-            float16  const _1337 = _1330 * _1336;
-            float16  const _1338 = _1326 + _1337;
-            float16_ops::store(_1338, _pv, _1325);
-            int32_t  const _1339 = _pv_s1_rk__x_rebased + _1245;
-            int32_t  const _1340 = _1261 + 95;
-            float16  const _1341 = float16_ops::load(_pv, _1340);
-            int32_t  const _1342 = _26 * _1339;
-            int32_t  const _1343 = _1342 + _1250;
-            int32_t  const _1344 = _1343 + -1;
-            float16  const _1345 = float16_ops::load(_attn_v, _1344);
-            int32_t  const _1346 = _1339 * 2;
-            int32_t  const _1347 = _1346 + _normalized_s0_ii_ig;
-            int32_t  const _1348 = _1347 * 16;
-            int32_t  const _1349 = _1348 + 5;
-            float  const _1350 = _probs[_1349];
-            float16  const _1351 = float16_ops::broadcast(_1350);
-            float16  const _1352 = _1345 * _1351;
-            float16  const _1353 = _1341 + _1352;
-            float16_ops::store(_1353, _pv, _1340);
-            int32_t  const _1354 = _pv_s1_rk__x_rebased + _1245;
-            int32_t  const _1355 = _1260 + 111;
-            float16  const _1356 = float16_ops::load(_pv, _1355);
-            int32_t  const _1357 = _26 * _1354;
-            int32_t  const _1358 = _1357 + _1250;
-            int32_t  const _1359 = _1358 + -1;
-            float16  const _1360 = float16_ops::load(_attn_v, _1359);
-            int32_t  const _1361 = _1354 * 2;
-            int32_t  const _1362 = _1361 + _normalized_s0_ii_ig;
-            int32_t  const _1363 = _1362 * 16;
-            int32_t  const _1364 = _1363 + 6;
-            float  const _1365 = _probs[_1364];
-            float16  const _1366 = float16_ops::broadcast(_1365);
-            float16  const _1367 = _1360 * _1366;
-            float16  const _1368 = _1356 + _1367;
-            float16_ops::store(_1368, _pv, _1355);
-            int32_t  const _1369 = _pv_s1_rk__x_rebased + _1245;
-            int32_t  const _1370 = _1259 + 127;
-            float16  const _1371 = float16_ops::load(_pv, _1370);
-            int32_t  const _1372 = _26 * _1369;
-            int32_t  const _1373 = _1372 + _1250;
-            int32_t  const _1374 = _1373 + -1;
-            float16  const _1375 = float16_ops::load(_attn_v, _1374);
-            int32_t  const _1376 = _1369 * 2;
-            int32_t  const _1377 = _1376 + _normalized_s0_ii_ig;
-            int32_t  const _1378 = _1377 * 16;
-            int32_t  const _1379 = _1378 + 7;
-            float  const _1380 = _probs[_1379];
-            float16  const _1381 = float16_ops::broadcast(_1380);
-            float16  const _1382 = _1375 * _1381;
-            float16  const _1383 = _1371 + _1382;
-            float16_ops::store(_1383, _pv, _1370);
-            int32_t  const _1384 = _pv_s1_rk__x_rebased + _1245;
-            int32_t  const _1385 = _1258 + 143;
-            float16  const _1386 = float16_ops::load(_pv, _1385);
-            int32_t  const _1387 = _26 * _1384;
-            int32_t  const _1388 = _1387 + _1250;
-            int32_t  const _1389 = _1388 + -1;
-            float16  const _1390 = float16_ops::load(_attn_v, _1389);
-            int32_t  const _1391 = _1384 * 2;
-            int32_t  const _1392 = _1391 + _normalized_s0_ii_ig;
-            int32_t  const _1393 = _1392 * 16;
-            int32_t  const _1394 = _1393 + 8;
-            float  const _1395 = _probs[_1394];
-            float16  const _1396 = float16_ops::broadcast(_1395);
-            float16  const _1397 = _1390 * _1396;
-            float16  const _1398 = _1386 + _1397;
-            float16_ops::store(_1398, _pv, _1385);
-            int32_t  const _1399 = _pv_s1_rk__x_rebased + _1245;
-            int32_t  const _1400 = _1257 + 159;
-            float16  const _1401 = float16_ops::load(_pv, _1400);
-            int32_t  const _1402 = _26 * _1399;
-            int32_t  const _1403 = _1402 + _1250;
-            int32_t  const _1404 = _1403 + -1;
-            float16  const _1405 = float16_ops::load(_attn_v, _1404);
-            int32_t  const _1406 = _1399 * 2;
-            int32_t  const _1407 = _1406 + _normalized_s0_ii_ig;
-            int32_t  const _1408 = _1407 * 16;
-            int32_t  const _1409 = _1408 + 9;
-            float  const _1410 = _probs[_1409];
-            float16  const _1411 = float16_ops::broadcast(_1410);
-            float16  const _1412 = _1405 * _1411;
-            float16  const _1413 = _1401 + _1412;
-            float16_ops::store(_1413, _pv, _1400);
-            int32_t  const _1414 = _pv_s1_rk__x_rebased + _1245;
-            int32_t  const _1415 = _1256 + 175;
-            float16  const _1416 = float16_ops::load(_pv, _1415);
-            int32_t  const _1417 = _26 * _1414;
-            int32_t  const _1418 = _1417 + _1250;
-            int32_t  const _1419 = _1418 + -1;
-            float16  const _1420 = float16_ops::load(_attn_v, _1419);
-            int32_t  const _1421 = _1414 * 2;
-            int32_t  const _1422 = _1421 + _normalized_s0_ii_ig;
-            int32_t  const _1423 = _1422 * 16;
-            int32_t  const _1424 = _1423 + 10;
-            float  const _1425 = _probs[_1424];
-            float16  const _1426 = float16_ops::broadcast(_1425);
-            float16  const _1427 = _1420 * _1426;
-            float16  const _1428 = _1416 + _1427;
-            float16_ops::store(_1428, _pv, _1415);
-            int32_t  const _1429 = _pv_s1_rk__x_rebased + _1245;
-            int32_t  const _1430 = _1255 + 191;
-            float16  const _1431 = float16_ops::load(_pv, _1430);
-            int32_t  const _1432 = _26 * _1429;
-            int32_t  const _1433 = _1432 + _1250;
-            int32_t  const _1434 = _1433 + -1;
-            float16  const _1435 = float16_ops::load(_attn_v, _1434);
-            int32_t  const _1436 = _1429 * 2;
-            int32_t  const _1437 = _1436 + _normalized_s0_ii_ig;
-            int32_t  const _1438 = _1437 * 16;
-            int32_t  const _1439 = _1438 + 11;
-            float  const _1440 = _probs[_1439];
-            float16  const _1441 = float16_ops::broadcast(_1440);
-            float16  const _1442 = _1435 * _1441;
-            float16  const _1443 = _1431 + _1442;
-            float16_ops::store(_1443, _pv, _1430);
-            int32_t  const _1444 = _pv_s1_rk__x_rebased + _1245;
-            int32_t  const _1445 = _1254 + 207;
-            float16  const _1446 = float16_ops::load(_pv, _1445);
-            int32_t  const _1447 = _26 * _1444;
-            int32_t  const _1448 = _1447 + _1250;
-            int32_t  const _1449 = _1448 + -1;
-            float16  const _1450 = float16_ops::load(_attn_v, _1449);
-            int32_t  const _1451 = _1444 * 2;
-            int32_t  const _1452 = _1451 + _normalized_s0_ii_ig;
-            int32_t  const _1453 = _1452 * 16;
-            int32_t  const _1454 = _1453 + 12;
-            float  const _1455 = _probs[_1454];
-            float16  const _1456 = float16_ops::broadcast(_1455);
-            float16  const _1457 = _1450 * _1456;
-            float16  const _1458 = _1446 + _1457;
-            float16_ops::store(_1458, _pv, _1445);
-            int32_t  const _1459 = _pv_s1_rk__x_rebased + _1245;
-            int32_t  const _1460 = _1253 + 223;
-            float16  const _1461 = float16_ops::load(_pv, _1460);
-            int32_t  const _1462 = _26 * _1459;
-            int32_t  const _1463 = _1462 + _1250;
-            int32_t  const _1464 = _1463 + -1;
-            float16  const _1465 = float16_ops::load(_attn_v, _1464);
-            int32_t  const _1466 = _1459 * 2;
-            int32_t  const _1467 = _1466 + _normalized_s0_ii_ig;
-            int32_t  const _1468 = _1467 * 16;
-            int32_t  const _1469 = _1468 + 13;
-            float  const _1470 = _probs[_1469];
-            float16  const _1471 = float16_ops::broadcast(_1470);
-            float16  const _1472 = _1465 * _1471;
-            float16  const _1473 = _1461 + _1472;
-            float16_ops::store(_1473, _pv, _1460);
-            int32_t  const _1474 = _pv_s1_rk__x_rebased + _1245;
-            int32_t  const _1475 = _1252 + 239;
-            float16  const _1476 = float16_ops::load(_pv, _1475);
-            int32_t  const _1477 = _26 * _1474;
-            int32_t  const _1478 = _1477 + _1250;
-            int32_t  const _1479 = _1478 + -1;
-            float16  const _1480 = float16_ops::load(_attn_v, _1479);
-            int32_t  const _1481 = _1474 * 2;
-            int32_t  const _1482 = _1481 + _normalized_s0_ii_ig;
-            int32_t  const _1483 = _1482 * 16;
-            int32_t  const _1484 = _1483 + 14;
-            float  const _1485 = _probs[_1484];
-            float16  const _1486 = float16_ops::broadcast(_1485);
-            float16  const _1487 = _1480 * _1486;
-            float16  const _1488 = _1476 + _1487;
-            float16_ops::store(_1488, _pv, _1475);
-            int32_t  const _1489 = _pv_s1_rk__x_rebased + _1245;
-            int32_t  const _1490 = _1251 + 255;
-            float16  const _1491 = float16_ops::load(_pv, _1490);
-            int32_t  const _1492 = _26 * _1489;
-            int32_t  const _1493 = _1492 + _1250;
-            int32_t  const _1494 = _1493 + -1;
-            float16  const _1495 = float16_ops::load(_attn_v, _1494);
-            int32_t  const _1496 = _1489 * 2;
-            int32_t  const _1497 = _1496 + _normalized_s0_ii_ig;
-            int32_t  const _1498 = _1497 * 16;
-            int32_t  const _1499 = _1498 + 15;
-            float  const _1500 = _probs[_1499];
-            float16  const _1501 = float16_ops::broadcast(_1500);
-            float16  const _1502 = _1495 * _1501;
-            float16  const _1503 = _1491 + _1502;
-            float16_ops::store(_1503, _pv, _1490);
+            int32_t  const _1259 = _pv_s1_rk__x_rebased + _1239;
+            int32_t  const _1260 = _1242 + 15;
+            float16  const _1261 = float16_ops::load(_pv, _1260);
+            int32_t  const _1262 = _23 * _1259;
+            int32_t  const _1263 = _1262 + _1244;
+            int32_t  const _1264 = _1263 + -1;
+            float16  const _1265 = float16_ops::load(_attn_v, _1264);
+            int32_t  const _1266 = _1259 * 2;
+            int32_t  const _1267 = _1266 + _normalized_s0_ii_ig;
+            int32_t  const _1268 = _1267 * 16;
+            float  const _1269 = _probs[_1268];
+            float16  const _1270 = float16_ops::broadcast(_1269);
+            float16  const _1271 = _1265 * _1270;
+            float16  const _1272 = _1261 + _1271;
+            float16_ops::store(_1272, _pv, _1260);
+            int32_t  const _1273 = _pv_s1_rk__x_rebased + _1239;
+            int32_t  const _1274 = _1243 + 31;
+            float16  const _1275 = float16_ops::load(_pv, _1274);
+            int32_t  const _1276 = _23 * _1273;
+            int32_t  const _1277 = _1276 + _1244;
+            int32_t  const _1278 = _1277 + -1;
+            float16  const _1279 = float16_ops::load(_attn_v, _1278);
+            int32_t  const _1280 = _1273 * 2;
+            int32_t  const _1281 = _1280 + _normalized_s0_ii_ig;
+            int32_t  const _1282 = _1281 * 16;
+            int32_t  const _1283 = _1282 + 1;
+            float  const _1284 = _probs[_1283];
+            float16  const _1285 = float16_ops::broadcast(_1284);
+            float16  const _1286 = _1279 * _1285;
+            float16  const _1287 = _1275 + _1286;
+            float16_ops::store(_1287, _pv, _1274);
+            int32_t  const _1288 = _pv_s1_rk__x_rebased + _1239;
+            int32_t  const _1289 = _1258 + 47;
+            float16  const _1290 = float16_ops::load(_pv, _1289);
+            int32_t  const _1291 = _23 * _1288;
+            int32_t  const _1292 = _1291 + _1244;
+            int32_t  const _1293 = _1292 + -1;
+            float16  const _1294 = float16_ops::load(_attn_v, _1293);
+            int32_t  const _1295 = _1288 * 2;
+            int32_t  const _1296 = _1295 + _normalized_s0_ii_ig;
+            int32_t  const _1297 = _1296 * 16;
+            int32_t  const _1298 = _1297 + 2;
+            float  const _1299 = _probs[_1298];
+            float16  const _1300 = float16_ops::broadcast(_1299);
+            float16  const _1301 = _1294 * _1300;
+            float16  const _1302 = _1290 + _1301;
+            float16_ops::store(_1302, _pv, _1289);
+            int32_t  const _1303 = _pv_s1_rk__x_rebased + _1239;
+            int32_t  const _1304 = _1257 + 63;
+            float16  const _1305 = float16_ops::load(_pv, _1304);
+            int32_t  const _1306 = _23 * _1303;
+            int32_t  const _1307 = _1306 + _1244;
+            int32_t  const _1308 = _1307 + -1;
+            float16  const _1309 = float16_ops::load(_attn_v, _1308);
+            int32_t  const _1310 = _1303 * 2;
+            int32_t  const _1311 = _1310 + _normalized_s0_ii_ig;
+            int32_t  const _1312 = _1311 * 16;
+            int32_t  const _1313 = _1312 + 3;
+            float  const _1314 = _probs[_1313];
+            float16  const _1315 = float16_ops::broadcast(_1314);
+            float16  const _1316 = _1309 * _1315;
+            float16  const _1317 = _1305 + _1316;
+            float16_ops::store(_1317, _pv, _1304);
+            int32_t  const _1318 = _pv_s1_rk__x_rebased + _1239;
+            int32_t  const _1319 = _1256 + 79;
+            float16  const _1320 = float16_ops::load(_pv, _1319);
+            int32_t  const _1321 = _23 * _1318;
+            int32_t  const _1322 = _1321 + _1244;
+            int32_t  const _1323 = _1322 + -1;
+            float16  const _1324 = float16_ops::load(_attn_v, _1323);
+            int32_t  const _1325 = _1318 * 2;
+            int32_t  const _1326 = _1325 + _normalized_s0_ii_ig;
+            int32_t  const _1327 = _1326 * 16;
+            int32_t  const _1328 = _1327 + 4;
+            float  const _1329 = _probs[_1328];
+            float16  const _1330 = float16_ops::broadcast(_1329);
+            float16  const _1331 = _1324 * _1330;
+            float16  const _1332 = _1320 + _1331;
+            float16_ops::store(_1332, _pv, _1319);
+            int32_t  const _1333 = _pv_s1_rk__x_rebased + _1239;
+            int32_t  const _1334 = _1255 + 95;
+            float16  const _1335 = float16_ops::load(_pv, _1334);
+            int32_t  const _1336 = _23 * _1333;
+            int32_t  const _1337 = _1336 + _1244;
+            int32_t  const _1338 = _1337 + -1;
+            float16  const _1339 = float16_ops::load(_attn_v, _1338);
+            int32_t  const _1340 = _1333 * 2;
+            int32_t  const _1341 = _1340 + _normalized_s0_ii_ig;
+            int32_t  const _1342 = _1341 * 16;
+            int32_t  const _1343 = _1342 + 5;
+            float  const _1344 = _probs[_1343];
+            float16  const _1345 = float16_ops::broadcast(_1344);
+            float16  const _1346 = _1339 * _1345;
+            float16  const _1347 = _1335 + _1346;
+            float16_ops::store(_1347, _pv, _1334);
+            int32_t  const _1348 = _pv_s1_rk__x_rebased + _1239;
+            int32_t  const _1349 = _1254 + 111;
+            float16  const _1350 = float16_ops::load(_pv, _1349);
+            int32_t  const _1351 = _23 * _1348;
+            int32_t  const _1352 = _1351 + _1244;
+            int32_t  const _1353 = _1352 + -1;
+            float16  const _1354 = float16_ops::load(_attn_v, _1353);
+            int32_t  const _1355 = _1348 * 2;
+            int32_t  const _1356 = _1355 + _normalized_s0_ii_ig;
+            int32_t  const _1357 = _1356 * 16;
+            int32_t  const _1358 = _1357 + 6;
+            float  const _1359 = _probs[_1358];
+            float16  const _1360 = float16_ops::broadcast(_1359);
+            float16  const _1361 = _1354 * _1360;
+            float16  const _1362 = _1350 + _1361;
+            float16_ops::store(_1362, _pv, _1349);
+            int32_t  const _1363 = _pv_s1_rk__x_rebased + _1239;
+            int32_t  const _1364 = _1253 + 127;
+            float16  const _1365 = float16_ops::load(_pv, _1364);
+            int32_t  const _1366 = _23 * _1363;
+            int32_t  const _1367 = _1366 + _1244;
+            int32_t  const _1368 = _1367 + -1;
+            float16  const _1369 = float16_ops::load(_attn_v, _1368);
+            int32_t  const _1370 = _1363 * 2;
+            int32_t  const _1371 = _1370 + _normalized_s0_ii_ig;
+            int32_t  const _1372 = _1371 * 16;
+            int32_t  const _1373 = _1372 + 7;
+            float  const _1374 = _probs[_1373];
+            float16  const _1375 = float16_ops::broadcast(_1374);
+            float16  const _1376 = _1369 * _1375;
+            float16  const _1377 = _1365 + _1376;
+            float16_ops::store(_1377, _pv, _1364);
+            int32_t  const _1378 = _pv_s1_rk__x_rebased + _1239;
+            int32_t  const _1379 = _1252 + 143;
+            float16  const _1380 = float16_ops::load(_pv, _1379);
+            int32_t  const _1381 = _23 * _1378;
+            int32_t  const _1382 = _1381 + _1244;
+            int32_t  const _1383 = _1382 + -1;
+            float16  const _1384 = float16_ops::load(_attn_v, _1383);
+            int32_t  const _1385 = _1378 * 2;
+            int32_t  const _1386 = _1385 + _normalized_s0_ii_ig;
+            int32_t  const _1387 = _1386 * 16;
+            int32_t  const _1388 = _1387 + 8;
+            float  const _1389 = _probs[_1388];
+            float16  const _1390 = float16_ops::broadcast(_1389);
+            float16  const _1391 = _1384 * _1390;
+            float16  const _1392 = _1380 + _1391;
+            float16_ops::store(_1392, _pv, _1379);
+            int32_t  const _1393 = _pv_s1_rk__x_rebased + _1239;
+            int32_t  const _1394 = _1251 + 159;
+            float16  const _1395 = float16_ops::load(_pv, _1394);
+            int32_t  const _1396 = _23 * _1393;
+            int32_t  const _1397 = _1396 + _1244;
+            int32_t  const _1398 = _1397 + -1;
+            float16  const _1399 = float16_ops::load(_attn_v, _1398);
+            int32_t  const _1400 = _1393 * 2;
+            int32_t  const _1401 = _1400 + _normalized_s0_ii_ig;
+            int32_t  const _1402 = _1401 * 16;
+            int32_t  const _1403 = _1402 + 9;
+            float  const _1404 = _probs[_1403];
+            float16  const _1405 = float16_ops::broadcast(_1404);
+            float16  const _1406 = _1399 * _1405;
+            float16  const _1407 = _1395 + _1406;
+            float16_ops::store(_1407, _pv, _1394);
+            int32_t  const _1408 = _pv_s1_rk__x_rebased + _1239;
+            int32_t  const _1409 = _1250 + 175;
+            float16  const _1410 = float16_ops::load(_pv, _1409);
+            int32_t  const _1411 = _23 * _1408;
+            int32_t  const _1412 = _1411 + _1244;
+            int32_t  const _1413 = _1412 + -1;
+            float16  const _1414 = float16_ops::load(_attn_v, _1413);
+            int32_t  const _1415 = _1408 * 2;
+            int32_t  const _1416 = _1415 + _normalized_s0_ii_ig;
+            int32_t  const _1417 = _1416 * 16;
+            int32_t  const _1418 = _1417 + 10;
+            float  const _1419 = _probs[_1418];
+            float16  const _1420 = float16_ops::broadcast(_1419);
+            float16  const _1421 = _1414 * _1420;
+            float16  const _1422 = _1410 + _1421;
+            float16_ops::store(_1422, _pv, _1409);
+            int32_t  const _1423 = _pv_s1_rk__x_rebased + _1239;
+            int32_t  const _1424 = _1249 + 191;
+            float16  const _1425 = float16_ops::load(_pv, _1424);
+            int32_t  const _1426 = _23 * _1423;
+            int32_t  const _1427 = _1426 + _1244;
+            int32_t  const _1428 = _1427 + -1;
+            float16  const _1429 = float16_ops::load(_attn_v, _1428);
+            int32_t  const _1430 = _1423 * 2;
+            int32_t  const _1431 = _1430 + _normalized_s0_ii_ig;
+            int32_t  const _1432 = _1431 * 16;
+            int32_t  const _1433 = _1432 + 11;
+            float  const _1434 = _probs[_1433];
+            float16  const _1435 = float16_ops::broadcast(_1434);
+            float16  const _1436 = _1429 * _1435;
+            float16  const _1437 = _1425 + _1436;
+            float16_ops::store(_1437, _pv, _1424);
+            int32_t  const _1438 = _pv_s1_rk__x_rebased + _1239;
+            int32_t  const _1439 = _1248 + 207;
+            float16  const _1440 = float16_ops::load(_pv, _1439);
+            int32_t  const _1441 = _23 * _1438;
+            int32_t  const _1442 = _1441 + _1244;
+            int32_t  const _1443 = _1442 + -1;
+            float16  const _1444 = float16_ops::load(_attn_v, _1443);
+            int32_t  const _1445 = _1438 * 2;
+            int32_t  const _1446 = _1445 + _normalized_s0_ii_ig;
+            int32_t  const _1447 = _1446 * 16;
+            int32_t  const _1448 = _1447 + 12;
+            float  const _1449 = _probs[_1448];
+            float16  const _1450 = float16_ops::broadcast(_1449);
+            float16  const _1451 = _1444 * _1450;
+            float16  const _1452 = _1440 + _1451;
+            float16_ops::store(_1452, _pv, _1439);
+            int32_t  const _1453 = _pv_s1_rk__x_rebased + _1239;
+            int32_t  const _1454 = _1247 + 223;
+            float16  const _1455 = float16_ops::load(_pv, _1454);
+            int32_t  const _1456 = _23 * _1453;
+            int32_t  const _1457 = _1456 + _1244;
+            int32_t  const _1458 = _1457 + -1;
+            float16  const _1459 = float16_ops::load(_attn_v, _1458);
+            int32_t  const _1460 = _1453 * 2;
+            int32_t  const _1461 = _1460 + _normalized_s0_ii_ig;
+            int32_t  const _1462 = _1461 * 16;
+            int32_t  const _1463 = _1462 + 13;
+            float  const _1464 = _probs[_1463];
+            float16  const _1465 = float16_ops::broadcast(_1464);
+            float16  const _1466 = _1459 * _1465;
+            float16  const _1467 = _1455 + _1466;
+            float16_ops::store(_1467, _pv, _1454);
+            int32_t  const _1468 = _pv_s1_rk__x_rebased + _1239;
+            int32_t  const _1469 = _1246 + 239;
+            float16  const _1470 = float16_ops::load(_pv, _1469);
+            int32_t  const _1471 = _23 * _1468;
+            int32_t  const _1472 = _1471 + _1244;
+            int32_t  const _1473 = _1472 + -1;
+            float16  const _1474 = float16_ops::load(_attn_v, _1473);
+            int32_t  const _1475 = _1468 * 2;
+            int32_t  const _1476 = _1475 + _normalized_s0_ii_ig;
+            int32_t  const _1477 = _1476 * 16;
+            int32_t  const _1478 = _1477 + 14;
+            float  const _1479 = _probs[_1478];
+            float16  const _1480 = float16_ops::broadcast(_1479);
+            float16  const _1481 = _1474 * _1480;
+            float16  const _1482 = _1470 + _1481;
+            float16_ops::store(_1482, _pv, _1469);
+            int32_t  const _1483 = _pv_s1_rk__x_rebased + _1239;
+            int32_t  const _1484 = _1245 + 255;
+            float16  const _1485 = float16_ops::load(_pv, _1484);
+            int32_t  const _1486 = _23 * _1483;
+            int32_t  const _1487 = _1486 + _1244;
+            int32_t  const _1488 = _1487 + -1;
+            float16  const _1489 = float16_ops::load(_attn_v, _1488);
+            int32_t  const _1490 = _1483 * 2;
+            int32_t  const _1491 = _1490 + _normalized_s0_ii_ig;
+            int32_t  const _1492 = _1491 * 16;
+            int32_t  const _1493 = _1492 + 15;
+            float  const _1494 = _probs[_1493];
+            float16  const _1495 = float16_ops::broadcast(_1494);
+            float16  const _1496 = _1489 * _1495;
+            float16  const _1497 = _1485 + _1496;
+            float16_ops::store(_1497, _pv, _1484);
            } // for _pv_s1_rk__x_rebased
           } // for _pv_s1_c_co
           // consume pv
-          int32_t  const _1504 = _normalized_s0_ii_ig * 16;
+          int32_t  const _1498 = _normalized_s0_ii_ig * 16;
           for (int _normalized_s0_ii_ir = 0; _normalized_s0_ii_ir < 0 + 16; _normalized_s0_ii_ir++)
           {
-           int32_t  const _1505 = _normalized_s0_ii_ir + _1504;
-           int32_t  const _1506 = _1016 + 16;
-           int32_t  const _1507 = _1506 * _normalized_s0_ii_ir;
-           int32_t  const _1508 = _1507 - _44;
-           int32_t  const _1509 = _25 + 16;
-           int32_t  const _1510 = _1509 * _1505;
-           int32_t  const _1511 = _1510 + _1033;
-           for (int _normalized_s0_c_c = 0; _normalized_s0_c_c < 0 + _49; _normalized_s0_c_c++)
+           int32_t  const _1499 = _normalized_s0_ii_ir + _1498;
+           int32_t  const _1500 = _1010 + 16;
+           int32_t  const _1501 = _1500 * _normalized_s0_ii_ir;
+           int32_t  const _1502 = _1501 - _40;
+           int32_t  const _1503 = _23 + 16;
+           int32_t  const _1504 = _1503 * _1499;
+           int32_t  const _1505 = _1504 + _1027;
+           for (int _normalized_s0_c_c = 0; _normalized_s0_c_c < 0 + _45; _normalized_s0_c_c++)
            {
-            float  const _1512 = _row_sum[_1505];
-            int32_t  const _1513 = _normalized_s0_c_c * 16;
-            int32_t  const _1514 = _1513 + _1508;
-            int32_t  const _1515 = _1514 + 16;
-            float16  const _1516 = float16_ops::load(_pv, _1515);
-            float  const _1517 = float_from_bits(1065353216 /* 1 */);
-            float  const _1518 = _1517 / _1512;
-            float  const _1519 = float_from_bits(0 /* 0 */);
-            bool  const _1520 = _1519 < _1512;
-            float  const _1521 = (float)(_1520 ? _1518 : _1519);
-            float16  const _1522 = float16_ops::broadcast(_1521);
-            float16  const _1523 = _1516 * _1522;
-            int32_t  const _1524 = _1513 + _1511;
-            float16_ops::store(_1523, _normalized, _1524);
+            float  const _1506 = _row_sum[_1499];
+            int32_t  const _1507 = _normalized_s0_c_c * 16;
+            int32_t  const _1508 = _1507 + _1502;
+            int32_t  const _1509 = _1508 + 16;
+            float16  const _1510 = float16_ops::load(_pv, _1509);
+            float  const _1511 = float_from_bits(1065353216 /* 1 */);
+            float  const _1512 = _1511 / _1506;
+            float  const _1513 = float_from_bits(0 /* 0 */);
+            bool  const _1514 = _1513 < _1506;
+            float  const _1515 = (float)(_1514 ? _1512 : _1513);
+            float16  const _1516 = float16_ops::broadcast(_1515);
+            float16  const _1517 = _1510 * _1516;
+            int32_t  const _1518 = _1507 + _1505;
+            float16_ops::store(_1517, _normalized, _1518);
            } // for _normalized_s0_c_c
-           int32_t  const _1525 = _1016 + 16;
-           int32_t  const _1526 = _1525 * _normalized_s0_ii_ir;
-           int32_t  const _1527 = _1526 - _44;
-           int32_t  const _1528 = _normalized_s0_ii_ir + _1504;
-           for (int _normalized_s0_c_c_rebased = 0; _normalized_s0_c_c_rebased < 0 + _50; _normalized_s0_c_c_rebased++)
+           int32_t  const _1519 = _1010 + 16;
+           int32_t  const _1520 = _1519 * _normalized_s0_ii_ir;
+           int32_t  const _1521 = _1520 - _40;
+           int32_t  const _1522 = _normalized_s0_ii_ir + _1498;
+           for (int _normalized_s0_c_c_rebased = 0; _normalized_s0_c_c_rebased < 0 + _46; _normalized_s0_c_c_rebased++)
            {
-            int32_t  const _1529 = _normalized_s0_c_c_rebased + _49;
-            int32_t  const _1530 = _1529 * 16;
-            int32_t  const _1531 = ::halide_cpp_min(_1530, _25);
-            float  const _1532 = _row_sum[_1528];
-            float  const _1533 = float_from_bits(0 /* 0 */);
-            bool  const _1534 = _1533 < _1532;
-            int32x16_t  const _1535 = int32x16_t_ops::ramp(_1531, 1);
-            int32_t  const _1536 = _25 + -1;
-            int32x16_t  const _1537 = int32x16_t_ops::broadcast(_1536);
-            int32x16_t  const _1538 = int32x16_t_ops::min(_1535, _1537);
-            int32_t  const _1539 = _1527 + 16;
-            int32x16_t  const _1540 = int32x16_t_ops::broadcast(_1539);
-            int32x16_t  const _1541 = _1538 + _1540;
-            float16  const _1542 = float16_ops::load_gather(_pv, _1541);
-            float  const _1543 = float_from_bits(1065353216 /* 1 */);
-            float  const _1544 = _1543 / _1532;
-            float  const _1545 = (float)(_1534 ? _1544 : _1533);
-            float16  const _1546 = float16_ops::broadcast(_1545);
-            float16  const _1547 = _1542 * _1546;
-            float  const _1548 = log_f32(_1532);
-            float  const _1549 = _row_max[_1528];
-            float  const _1550 = float_from_bits(1060205080 /* 0.693147 */);
-            float  const _1551 = _1549 * _1550;
-            float  const _1552 = _1548 + _1551;
-            float  const _1553 = (float)(_1534 ? _1552 : neg_inf_f32());
-            float16  const _1554 = float16_ops::broadcast(_1553);
-            int32x16_t  const _1555 = int32x16_t_ops::broadcast(_25);
-            uint8x16_t  const _1556 = int32x16_t_ops::lt(_1535, _1555);
-            float16  const _1557 = float16_ops::select(_1556, _1547, _1554);
-            int32_t  const _1558 = _25 + 16;
-            int32_t  const _1559 = _1558 * _1528;
-            int32_t  const _1560 = _1559 + _1033;
-            int32_t  const _1561 = _1560 + _1531;
-            float16_ops::store(_1557, _normalized, _1561);
+            int32_t  const _1523 = _normalized_s0_c_c_rebased + _45;
+            int32_t  const _1524 = _1523 * 16;
+            int32_t  const _1525 = ::halide_cpp_min(_1524, _23);
+            float  const _1526 = _row_sum[_1522];
+            float  const _1527 = float_from_bits(0 /* 0 */);
+            bool  const _1528 = _1527 < _1526;
+            int32x16_t  const _1529 = int32x16_t_ops::ramp(_1525, 1);
+            int32_t  const _1530 = _23 + -1;
+            int32x16_t  const _1531 = int32x16_t_ops::broadcast(_1530);
+            int32x16_t  const _1532 = int32x16_t_ops::min(_1529, _1531);
+            int32_t  const _1533 = _1521 + 16;
+            int32x16_t  const _1534 = int32x16_t_ops::broadcast(_1533);
+            int32x16_t  const _1535 = _1532 + _1534;
+            float16  const _1536 = float16_ops::load_gather(_pv, _1535);
+            float  const _1537 = float_from_bits(1065353216 /* 1 */);
+            float  const _1538 = _1537 / _1526;
+            float  const _1539 = (float)(_1528 ? _1538 : _1527);
+            float16  const _1540 = float16_ops::broadcast(_1539);
+            float16  const _1541 = _1536 * _1540;
+            float  const _1542 = log_f32(_1526);
+            float  const _1543 = _row_max[_1522];
+            float  const _1544 = float_from_bits(1060205080 /* 0.693147 */);
+            float  const _1545 = _1543 * _1544;
+            float  const _1546 = _1542 + _1545;
+            float  const _1547 = (float)(_1528 ? _1546 : neg_inf_f32());
+            float16  const _1548 = float16_ops::broadcast(_1547);
+            int32x16_t  const _1549 = int32x16_t_ops::broadcast(_23);
+            uint8x16_t  const _1550 = int32x16_t_ops::lt(_1529, _1549);
+            float16  const _1551 = float16_ops::select(_1550, _1541, _1548);
+            int32_t  const _1552 = _23 + 16;
+            int32_t  const _1553 = _1552 * _1522;
+            int32_t  const _1554 = _1553 + _1027;
+            int32_t  const _1555 = _1554 + _1525;
+            float16_ops::store(_1551, _normalized, _1555);
            } // for _normalized_s0_c_c_rebased
           } // for _normalized_s0_ii_ir
           _pv_free.free();
@@ -5605,118 +5591,117 @@ int attn_alibi_softcap_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context,
         } // for _normalized_s0_ii_ig
         _probs_free.free();
         // consume normalized
-        int32_t  const _1562 = _30 + _97;
-        int32_t  const _1563 = _1562 * _34;
-        int32_t  const _1564 = _31 + _90;
-        int32_t  const _1565 = _1564 * _35;
-        int32_t  const _1566 = _32 + _71;
-        int32_t  const _1567 = _1566 * _36;
-        int32_t  const _1568 = _25 * 32;
-        int32_t  const _1569 = _1568 + 512;
-        int32_t  const _1570 = _1569 * _1007;
-        bool  const _1571 = _attn_out_s0_it_t_t < 0;
-        int32_t  const _1572 = (int32_t)(_1571 ? -1 : 0);
-        bool  const _1573 = _53 == 0;
-        int32_t  const _1574 = (int32_t)(_1573 ? -1 : 0);
-        bool  const _1575 = _53 < 0;
-        int32_t  const _1576 = (int32_t)(_1575 ? -1 : 0);
-        int32_t  const _1577 = _attn_out_s0_it_t_t - _1572;
-        int32_t  const _1578 = _53 | _1574;
-        int32_t  const _1579 = _1577 % _1578;
-        int32_t  const _1580 = _53 ^ _1576;
-        int32_t  const _1581 = ~_1576;
-        int32_t  const _1582 = _1580 + _1581;
-        int32_t  const _1583 = _1572 & _1582;
-        int32_t  const _1584 = _1579 + _1583;
-        int32_t  const _1585 = ~_1574;
-        int32_t  const _1586 = _1584 & _1585;
-        int32_t  const _1587 = _1567 - _51;
-        int32_t  const _1588 = _1587 + _1565;
-        int32_t  const _1589 = _1588 + _1563;
-        int32_t  const _1590 = _52 + _1567;
-        int32_t  const _1591 = _1590 + _1565;
-        int32_t  const _1592 = _1591 + _1563;
+        int32_t  const _1556 = _93 * _30;
+        int32_t  const _1557 = _27 + _86;
+        int32_t  const _1558 = _1557 * _31;
+        int32_t  const _1559 = _28 + _67;
+        int32_t  const _1560 = _1559 * _32;
+        int32_t  const _1561 = _23 * 32;
+        int32_t  const _1562 = _1561 + 512;
+        int32_t  const _1563 = _1562 * _1001;
+        bool  const _1564 = _attn_out_s0_it_t_t < 0;
+        int32_t  const _1565 = (int32_t)(_1564 ? -1 : 0);
+        bool  const _1566 = _49 == 0;
+        int32_t  const _1567 = (int32_t)(_1566 ? -1 : 0);
+        bool  const _1568 = _49 < 0;
+        int32_t  const _1569 = (int32_t)(_1568 ? -1 : 0);
+        int32_t  const _1570 = _attn_out_s0_it_t_t - _1565;
+        int32_t  const _1571 = _49 | _1567;
+        int32_t  const _1572 = _1570 % _1571;
+        int32_t  const _1573 = _49 ^ _1569;
+        int32_t  const _1574 = ~_1569;
+        int32_t  const _1575 = _1573 + _1574;
+        int32_t  const _1576 = _1565 & _1575;
+        int32_t  const _1577 = _1572 + _1576;
+        int32_t  const _1578 = ~_1567;
+        int32_t  const _1579 = _1577 & _1578;
+        int32_t  const _1580 = _1560 - _47;
+        int32_t  const _1581 = _1580 + _1558;
+        int32_t  const _1582 = _1581 + _1556;
+        int32_t  const _1583 = _48 + _1560;
+        int32_t  const _1584 = _1583 + _1558;
+        int32_t  const _1585 = _1584 + _1556;
         for (int _attn_out_s0_ii = 0; _attn_out_s0_ii < 0 + 32; _attn_out_s0_ii++)
         {
-         int32_t  const _1593 = _25 + 16;
-         int32_t  const _1594 = _1593 * _attn_out_s0_ii;
-         bool  const _1595 = _1586 < 0;
-         int32_t  const _1596 = (int32_t)(_1595 ? -1 : 0);
-         bool  const _1597 = _29 == 0;
-         int32_t  const _1598 = (int32_t)(_1597 ? -1 : 0);
-         bool  const _1599 = _29 < 0;
-         int32_t  const _1600 = (int32_t)(_1599 ? -1 : 0);
-         int32_t  const _1601 = _1586 - _1596;
-         int32_t  const _1602 = _29 - _1598;
-         int32_t  const _1603 = _1601 / _1602;
-         int32_t  const _1604 = ~_1600;
-         int32_t  const _1605 = _1604 - _1600;
-         int32_t  const _1606 = _1596 & _1605;
-         int32_t  const _1607 = _1603 + _1606;
-         int32_t  const _1608 = ~_1598;
-         int32_t  const _1609 = _1607 & _1608;
-         int32_t  const _1610 = _1609 - _90;
-         int32_t  const _1611 = _1610 * _1570;
-         int32_t  const _1612 = _29 | _1598;
-         int32_t  const _1613 = _1601 % _1612;
-         int32_t  const _1614 = _29 ^ _1600;
-         int32_t  const _1615 = _1614 + _1604;
-         int32_t  const _1616 = _1596 & _1615;
-         int32_t  const _1617 = _1613 + _1616;
-         int32_t  const _1618 = _1617 & _1608;
-         int32_t  const _1619 = _1568 + 512;
-         int32_t  const _1620 = _1618 * _1619;
-         int32_t  const _1621 = _1611 + _1620;
-         int32_t  const _1622 = _1594 + _1621;
-         int32_t  const _1623 = _attn_out_s0_ii * _33;
-         int32_t  const _1624 = _1623 + _1589;
-         int32_t  const _1625 = _49 + 1;
-         for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + _1625; _attn_out_s0_c_c++)
+         int32_t  const _1586 = _23 + 16;
+         int32_t  const _1587 = _1586 * _attn_out_s0_ii;
+         bool  const _1588 = _1579 < 0;
+         int32_t  const _1589 = (int32_t)(_1588 ? -1 : 0);
+         bool  const _1590 = _26 == 0;
+         int32_t  const _1591 = (int32_t)(_1590 ? -1 : 0);
+         bool  const _1592 = _26 < 0;
+         int32_t  const _1593 = (int32_t)(_1592 ? -1 : 0);
+         int32_t  const _1594 = _1579 - _1589;
+         int32_t  const _1595 = _26 - _1591;
+         int32_t  const _1596 = _1594 / _1595;
+         int32_t  const _1597 = ~_1593;
+         int32_t  const _1598 = _1597 - _1593;
+         int32_t  const _1599 = _1589 & _1598;
+         int32_t  const _1600 = _1596 + _1599;
+         int32_t  const _1601 = ~_1591;
+         int32_t  const _1602 = _1600 & _1601;
+         int32_t  const _1603 = _1602 - _86;
+         int32_t  const _1604 = _1603 * _1563;
+         int32_t  const _1605 = _26 | _1591;
+         int32_t  const _1606 = _1594 % _1605;
+         int32_t  const _1607 = _26 ^ _1593;
+         int32_t  const _1608 = _1607 + _1597;
+         int32_t  const _1609 = _1589 & _1608;
+         int32_t  const _1610 = _1606 + _1609;
+         int32_t  const _1611 = _1610 & _1601;
+         int32_t  const _1612 = _1561 + 512;
+         int32_t  const _1613 = _1611 * _1612;
+         int32_t  const _1614 = _1604 + _1613;
+         int32_t  const _1615 = _1587 + _1614;
+         int32_t  const _1616 = _attn_out_s0_ii * _29;
+         int32_t  const _1617 = _1616 + _1582;
+         int32_t  const _1618 = _45 + 1;
+         for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + _1618; _attn_out_s0_c_c++)
          {
-          int32_t  const _1626 = _attn_out_s0_c_c * 16;
-          int32_t  const _1627 = _1626 + _1622;
-          float16  const _1628 = float16_ops::load(_normalized, _1627);
-          int32_t  const _1629 = _1626 + _1624;
-          float16_ops::store(_1628, _attn_out, _1629);
+          int32_t  const _1619 = _attn_out_s0_c_c * 16;
+          int32_t  const _1620 = _1619 + _1615;
+          float16  const _1621 = float16_ops::load(_normalized, _1620);
+          int32_t  const _1622 = _1619 + _1617;
+          float16_ops::store(_1621, _attn_out, _1622);
          } // for _attn_out_s0_c_c
-         if (_56)
+         if (_52)
          {
-          int32_t  const _1630 = _25 + 16;
-          int32_t  const _1631 = _1630 * _attn_out_s0_ii;
-          bool  const _1632 = _1586 < 0;
-          int32_t  const _1633 = (int32_t)(_1632 ? -1 : 0);
-          bool  const _1634 = _29 == 0;
-          int32_t  const _1635 = (int32_t)(_1634 ? -1 : 0);
-          bool  const _1636 = _29 < 0;
-          int32_t  const _1637 = (int32_t)(_1636 ? -1 : 0);
-          int32_t  const _1638 = _1586 - _1633;
-          int32_t  const _1639 = _29 | _1635;
-          int32_t  const _1640 = _1638 % _1639;
-          int32_t  const _1641 = _29 ^ _1637;
-          int32_t  const _1642 = ~_1637;
-          int32_t  const _1643 = _1641 + _1642;
-          int32_t  const _1644 = _1633 & _1643;
-          int32_t  const _1645 = _1640 + _1644;
-          int32_t  const _1646 = ~_1635;
-          int32_t  const _1647 = _1645 & _1646;
-          int32_t  const _1648 = _1568 + 512;
-          int32_t  const _1649 = _1647 * _1648;
-          int32_t  const _1650 = _29 - _1635;
-          int32_t  const _1651 = _1638 / _1650;
-          int32_t  const _1652 = _1642 - _1637;
-          int32_t  const _1653 = _1633 & _1652;
-          int32_t  const _1654 = _1651 + _1653;
-          int32_t  const _1655 = _1654 & _1646;
-          int32_t  const _1656 = _1655 - _90;
-          int32_t  const _1657 = _1656 * _1570;
-          int32_t  const _1658 = _1657 + _25;
-          int32_t  const _1659 = _1649 + _1658;
-          int32_t  const _1660 = _1631 + _1659;
-          float16  const _1661 = float16_ops::load(_normalized, _1660);
-          int32_t  const _1662 = _attn_out_s0_ii * _33;
-          int32_t  const _1663 = _1662 + _1592;
-          float16_ops::store(_1661, _attn_out, _1663);
-         } // if _56
+          int32_t  const _1623 = _23 + 16;
+          int32_t  const _1624 = _1623 * _attn_out_s0_ii;
+          bool  const _1625 = _1579 < 0;
+          int32_t  const _1626 = (int32_t)(_1625 ? -1 : 0);
+          bool  const _1627 = _26 == 0;
+          int32_t  const _1628 = (int32_t)(_1627 ? -1 : 0);
+          bool  const _1629 = _26 < 0;
+          int32_t  const _1630 = (int32_t)(_1629 ? -1 : 0);
+          int32_t  const _1631 = _1579 - _1626;
+          int32_t  const _1632 = _26 | _1628;
+          int32_t  const _1633 = _1631 % _1632;
+          int32_t  const _1634 = _26 ^ _1630;
+          int32_t  const _1635 = ~_1630;
+          int32_t  const _1636 = _1634 + _1635;
+          int32_t  const _1637 = _1626 & _1636;
+          int32_t  const _1638 = _1633 + _1637;
+          int32_t  const _1639 = ~_1628;
+          int32_t  const _1640 = _1638 & _1639;
+          int32_t  const _1641 = _1561 + 512;
+          int32_t  const _1642 = _1640 * _1641;
+          int32_t  const _1643 = _26 - _1628;
+          int32_t  const _1644 = _1631 / _1643;
+          int32_t  const _1645 = _1635 - _1630;
+          int32_t  const _1646 = _1626 & _1645;
+          int32_t  const _1647 = _1644 + _1646;
+          int32_t  const _1648 = _1647 & _1639;
+          int32_t  const _1649 = _1648 - _86;
+          int32_t  const _1650 = _1649 * _1563;
+          int32_t  const _1651 = _1650 + _23;
+          int32_t  const _1652 = _1642 + _1651;
+          int32_t  const _1653 = _1624 + _1652;
+          float16  const _1654 = float16_ops::load(_normalized, _1653);
+          int32_t  const _1655 = _attn_out_s0_ii * _29;
+          int32_t  const _1656 = _1655 + _1585;
+          float16_ops::store(_1654, _attn_out, _1656);
+         } // if _52
         } // for _attn_out_s0_ii
         _normalized_free.free();
        } // alloc _normalized
@@ -5731,869 +5716,944 @@ int attn_alibi_softcap_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context,
 HALIDE_FUNCTION_ATTRS
 int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer_t *_attn_q_buffer, struct halide_buffer_t *_attn_k_buffer, struct halide_buffer_t *_attn_v_buffer, int32_t _attn_lq, int32_t _attn_lk, int32_t _attn_groups, struct halide_buffer_t *_slopes_buffer, struct halide_buffer_t *_attn_out_buffer) {
  void * const _ucon = const_cast<void *>(__user_context);
- uint64_t  const _1664 = (uint64_t)(_slopes_buffer);
- uint64_t  const _1665 = (uint64_t)(0ull);
- bool  const _1666 = _1664 != _1665;
- if (!_1666)
+ uint64_t  const _1657 = (uint64_t)(_slopes_buffer);
+ uint64_t  const _1658 = (uint64_t)(0ull);
+ bool  const _1659 = _1657 != _1658;
+ if (!_1659)
  {
-  int32_t  const _1667 = attn_alibi_softcap_rt_error_buffer_argument_is_null(_ucon, "slopes");
-  return _1667;
+  int32_t  const _1660 = attn_alibi_softcap_rt_error_buffer_argument_is_null(_ucon, "slopes");
+  return _1660;
  }
- uint64_t  const _1668 = (uint64_t)(_attn_out_buffer);
- uint64_t  const _1669 = (uint64_t)(0ull);
- bool  const _1670 = _1668 != _1669;
- if (!_1670)
+ uint64_t  const _1661 = (uint64_t)(_attn_out_buffer);
+ uint64_t  const _1662 = (uint64_t)(0ull);
+ bool  const _1663 = _1661 != _1662;
+ if (!_1663)
  {
-  int32_t  const _1671 = attn_alibi_softcap_rt_error_buffer_argument_is_null(_ucon, "attn_out");
-  return _1671;
+  int32_t  const _1664 = attn_alibi_softcap_rt_error_buffer_argument_is_null(_ucon, "attn_out");
+  return _1664;
  }
- uint64_t  const _1672 = (uint64_t)(_attn_v_buffer);
- uint64_t  const _1673 = (uint64_t)(0ull);
- bool  const _1674 = _1672 != _1673;
- if (!_1674)
+ uint64_t  const _1665 = (uint64_t)(_attn_v_buffer);
+ uint64_t  const _1666 = (uint64_t)(0ull);
+ bool  const _1667 = _1665 != _1666;
+ if (!_1667)
  {
-  int32_t  const _1675 = attn_alibi_softcap_rt_error_buffer_argument_is_null(_ucon, "attn_v");
-  return _1675;
+  int32_t  const _1668 = attn_alibi_softcap_rt_error_buffer_argument_is_null(_ucon, "attn_v");
+  return _1668;
  }
- uint64_t  const _1676 = (uint64_t)(_attn_q_buffer);
- uint64_t  const _1677 = (uint64_t)(0ull);
- bool  const _1678 = _1676 != _1677;
- if (!_1678)
+ uint64_t  const _1669 = (uint64_t)(_attn_q_buffer);
+ uint64_t  const _1670 = (uint64_t)(0ull);
+ bool  const _1671 = _1669 != _1670;
+ if (!_1671)
  {
-  int32_t  const _1679 = attn_alibi_softcap_rt_error_buffer_argument_is_null(_ucon, "attn_q");
-  return _1679;
+  int32_t  const _1672 = attn_alibi_softcap_rt_error_buffer_argument_is_null(_ucon, "attn_q");
+  return _1672;
  }
- uint64_t  const _1680 = (uint64_t)(_attn_k_buffer);
- uint64_t  const _1681 = (uint64_t)(0ull);
- bool  const _1682 = _1680 != _1681;
- if (!_1682)
+ uint64_t  const _1673 = (uint64_t)(_attn_k_buffer);
+ uint64_t  const _1674 = (uint64_t)(0ull);
+ bool  const _1675 = _1673 != _1674;
+ if (!_1675)
  {
-  int32_t  const _1683 = attn_alibi_softcap_rt_error_buffer_argument_is_null(_ucon, "attn_k");
-  return _1683;
+  int32_t  const _1676 = attn_alibi_softcap_rt_error_buffer_argument_is_null(_ucon, "attn_k");
+  return _1676;
  }
- auto * const _1684 = _halide_buffer_get_host(_attn_k_buffer);
- auto _attn_k = _1684;
+ auto * const _1677 = _halide_buffer_get_host(_attn_k_buffer);
+ auto _attn_k = _1677;
  halide_unused(_attn_k);
- uint32_t  const _1685 = _halide_buffer_get_type(_attn_k_buffer);
- bool  const _1686 = _halide_buffer_get_device_dirty(_attn_k_buffer);
- int32_t  const _1687 = _halide_buffer_get_dimensions(_attn_k_buffer);
- int32_t  const _1688 = _halide_buffer_get_min(_attn_k_buffer, 0);
- int32_t  const _1689 = _halide_buffer_get_extent(_attn_k_buffer, 0);
- int32_t  const _1690 = _halide_buffer_get_stride(_attn_k_buffer, 0);
- int32_t  const _1691 = _halide_buffer_get_min(_attn_k_buffer, 1);
- int32_t  const _1692 = _halide_buffer_get_extent(_attn_k_buffer, 1);
- int32_t  const _1693 = _halide_buffer_get_stride(_attn_k_buffer, 1);
- int32_t  const _1694 = _halide_buffer_get_min(_attn_k_buffer, 2);
- int32_t  const _1695 = _halide_buffer_get_extent(_attn_k_buffer, 2);
- int32_t  const _1696 = _halide_buffer_get_stride(_attn_k_buffer, 2);
- int32_t  const _1697 = _halide_buffer_get_min(_attn_k_buffer, 3);
- int32_t  const _1698 = _halide_buffer_get_extent(_attn_k_buffer, 3);
- int32_t  const _1699 = _halide_buffer_get_stride(_attn_k_buffer, 3);
- auto * const _1700 = _halide_buffer_get_host(_attn_q_buffer);
- auto _attn_q = _1700;
+ uint32_t  const _1678 = _halide_buffer_get_type(_attn_k_buffer);
+ bool  const _1679 = _halide_buffer_get_device_dirty(_attn_k_buffer);
+ int32_t  const _1680 = _halide_buffer_get_dimensions(_attn_k_buffer);
+ int32_t  const _1681 = _halide_buffer_get_min(_attn_k_buffer, 0);
+ int32_t  const _1682 = _halide_buffer_get_extent(_attn_k_buffer, 0);
+ int32_t  const _1683 = _halide_buffer_get_stride(_attn_k_buffer, 0);
+ int32_t  const _1684 = _halide_buffer_get_min(_attn_k_buffer, 1);
+ int32_t  const _1685 = _halide_buffer_get_extent(_attn_k_buffer, 1);
+ int32_t  const _1686 = _halide_buffer_get_stride(_attn_k_buffer, 1);
+ int32_t  const _1687 = _halide_buffer_get_min(_attn_k_buffer, 2);
+ int32_t  const _1688 = _halide_buffer_get_extent(_attn_k_buffer, 2);
+ int32_t  const _1689 = _halide_buffer_get_stride(_attn_k_buffer, 2);
+ int32_t  const _1690 = _halide_buffer_get_min(_attn_k_buffer, 3);
+ int32_t  const _1691 = _halide_buffer_get_extent(_attn_k_buffer, 3);
+ int32_t  const _1692 = _halide_buffer_get_stride(_attn_k_buffer, 3);
+ auto * const _1693 = _halide_buffer_get_host(_attn_q_buffer);
+ auto _attn_q = _1693;
  halide_unused(_attn_q);
- uint32_t  const _1701 = _halide_buffer_get_type(_attn_q_buffer);
- bool  const _1702 = _halide_buffer_get_device_dirty(_attn_q_buffer);
- int32_t  const _1703 = _halide_buffer_get_dimensions(_attn_q_buffer);
- int32_t  const _1704 = _halide_buffer_get_min(_attn_q_buffer, 0);
- int32_t  const _1705 = _halide_buffer_get_extent(_attn_q_buffer, 0);
- int32_t  const _1706 = _halide_buffer_get_stride(_attn_q_buffer, 0);
- int32_t  const _1707 = _halide_buffer_get_min(_attn_q_buffer, 1);
- int32_t  const _1708 = _halide_buffer_get_extent(_attn_q_buffer, 1);
- int32_t  const _1709 = _halide_buffer_get_stride(_attn_q_buffer, 1);
- int32_t  const _1710 = _halide_buffer_get_min(_attn_q_buffer, 2);
- int32_t  const _1711 = _halide_buffer_get_extent(_attn_q_buffer, 2);
- int32_t  const _1712 = _halide_buffer_get_stride(_attn_q_buffer, 2);
- int32_t  const _1713 = _halide_buffer_get_min(_attn_q_buffer, 3);
- int32_t  const _1714 = _halide_buffer_get_extent(_attn_q_buffer, 3);
- int32_t  const _1715 = _halide_buffer_get_stride(_attn_q_buffer, 3);
- int32_t  const _1716 = _halide_buffer_get_min(_attn_q_buffer, 4);
- int32_t  const _1717 = _halide_buffer_get_extent(_attn_q_buffer, 4);
- int32_t  const _1718 = _halide_buffer_get_stride(_attn_q_buffer, 4);
- auto * const _1719 = _halide_buffer_get_host(_attn_v_buffer);
- auto _attn_v = _1719;
+ uint32_t  const _1694 = _halide_buffer_get_type(_attn_q_buffer);
+ bool  const _1695 = _halide_buffer_get_device_dirty(_attn_q_buffer);
+ int32_t  const _1696 = _halide_buffer_get_dimensions(_attn_q_buffer);
+ int32_t  const _1697 = _halide_buffer_get_min(_attn_q_buffer, 0);
+ int32_t  const _1698 = _halide_buffer_get_extent(_attn_q_buffer, 0);
+ int32_t  const _1699 = _halide_buffer_get_stride(_attn_q_buffer, 0);
+ int32_t  const _1700 = _halide_buffer_get_min(_attn_q_buffer, 1);
+ int32_t  const _1701 = _halide_buffer_get_extent(_attn_q_buffer, 1);
+ int32_t  const _1702 = _halide_buffer_get_stride(_attn_q_buffer, 1);
+ int32_t  const _1703 = _halide_buffer_get_min(_attn_q_buffer, 2);
+ int32_t  const _1704 = _halide_buffer_get_extent(_attn_q_buffer, 2);
+ int32_t  const _1705 = _halide_buffer_get_stride(_attn_q_buffer, 2);
+ int32_t  const _1706 = _halide_buffer_get_min(_attn_q_buffer, 3);
+ int32_t  const _1707 = _halide_buffer_get_extent(_attn_q_buffer, 3);
+ int32_t  const _1708 = _halide_buffer_get_stride(_attn_q_buffer, 3);
+ int32_t  const _1709 = _halide_buffer_get_min(_attn_q_buffer, 4);
+ int32_t  const _1710 = _halide_buffer_get_extent(_attn_q_buffer, 4);
+ int32_t  const _1711 = _halide_buffer_get_stride(_attn_q_buffer, 4);
+ auto * const _1712 = _halide_buffer_get_host(_attn_v_buffer);
+ auto _attn_v = _1712;
  halide_unused(_attn_v);
- uint32_t  const _1720 = _halide_buffer_get_type(_attn_v_buffer);
- bool  const _1721 = _halide_buffer_get_device_dirty(_attn_v_buffer);
- int32_t  const _1722 = _halide_buffer_get_dimensions(_attn_v_buffer);
- int32_t  const _1723 = _halide_buffer_get_min(_attn_v_buffer, 0);
- int32_t  const _1724 = _halide_buffer_get_extent(_attn_v_buffer, 0);
- int32_t  const _1725 = _halide_buffer_get_stride(_attn_v_buffer, 0);
- int32_t  const _1726 = _halide_buffer_get_min(_attn_v_buffer, 1);
- int32_t  const _1727 = _halide_buffer_get_extent(_attn_v_buffer, 1);
- int32_t  const _1728 = _halide_buffer_get_stride(_attn_v_buffer, 1);
- int32_t  const _1729 = _halide_buffer_get_min(_attn_v_buffer, 2);
- int32_t  const _1730 = _halide_buffer_get_extent(_attn_v_buffer, 2);
- int32_t  const _1731 = _halide_buffer_get_stride(_attn_v_buffer, 2);
- int32_t  const _1732 = _halide_buffer_get_min(_attn_v_buffer, 3);
- int32_t  const _1733 = _halide_buffer_get_extent(_attn_v_buffer, 3);
- int32_t  const _1734 = _halide_buffer_get_stride(_attn_v_buffer, 3);
- auto * const _1735 = _halide_buffer_get_host(_attn_out_buffer);
- auto _attn_out = _1735;
+ uint32_t  const _1713 = _halide_buffer_get_type(_attn_v_buffer);
+ bool  const _1714 = _halide_buffer_get_device_dirty(_attn_v_buffer);
+ int32_t  const _1715 = _halide_buffer_get_dimensions(_attn_v_buffer);
+ int32_t  const _1716 = _halide_buffer_get_min(_attn_v_buffer, 0);
+ int32_t  const _1717 = _halide_buffer_get_extent(_attn_v_buffer, 0);
+ int32_t  const _1718 = _halide_buffer_get_stride(_attn_v_buffer, 0);
+ int32_t  const _1719 = _halide_buffer_get_min(_attn_v_buffer, 1);
+ int32_t  const _1720 = _halide_buffer_get_extent(_attn_v_buffer, 1);
+ int32_t  const _1721 = _halide_buffer_get_stride(_attn_v_buffer, 1);
+ int32_t  const _1722 = _halide_buffer_get_min(_attn_v_buffer, 2);
+ int32_t  const _1723 = _halide_buffer_get_extent(_attn_v_buffer, 2);
+ int32_t  const _1724 = _halide_buffer_get_stride(_attn_v_buffer, 2);
+ int32_t  const _1725 = _halide_buffer_get_min(_attn_v_buffer, 3);
+ int32_t  const _1726 = _halide_buffer_get_extent(_attn_v_buffer, 3);
+ int32_t  const _1727 = _halide_buffer_get_stride(_attn_v_buffer, 3);
+ auto * const _1728 = _halide_buffer_get_host(_attn_out_buffer);
+ auto _attn_out = _1728;
  halide_unused(_attn_out);
- uint32_t  const _1736 = _halide_buffer_get_type(_attn_out_buffer);
- bool  const _1737 = _halide_buffer_get_device_dirty(_attn_out_buffer);
- int32_t  const _1738 = _halide_buffer_get_dimensions(_attn_out_buffer);
- int32_t  const _1739 = _halide_buffer_get_min(_attn_out_buffer, 0);
- int32_t  const _1740 = _halide_buffer_get_extent(_attn_out_buffer, 0);
- int32_t  const _1741 = _halide_buffer_get_stride(_attn_out_buffer, 0);
- int32_t  const _1742 = _halide_buffer_get_min(_attn_out_buffer, 1);
- int32_t  const _1743 = _halide_buffer_get_extent(_attn_out_buffer, 1);
- int32_t  const _1744 = _halide_buffer_get_stride(_attn_out_buffer, 1);
- int32_t  const _1745 = _halide_buffer_get_min(_attn_out_buffer, 2);
- int32_t  const _1746 = _halide_buffer_get_extent(_attn_out_buffer, 2);
- int32_t  const _1747 = _halide_buffer_get_stride(_attn_out_buffer, 2);
- int32_t  const _1748 = _halide_buffer_get_min(_attn_out_buffer, 3);
- int32_t  const _1749 = _halide_buffer_get_extent(_attn_out_buffer, 3);
- int32_t  const _1750 = _halide_buffer_get_stride(_attn_out_buffer, 3);
- int32_t  const _1751 = _halide_buffer_get_min(_attn_out_buffer, 4);
- int32_t  const _1752 = _halide_buffer_get_extent(_attn_out_buffer, 4);
- int32_t  const _1753 = _halide_buffer_get_stride(_attn_out_buffer, 4);
- auto * const _1754 = _halide_buffer_get_host(_slopes_buffer);
- auto _slopes = _1754;
+ uint32_t  const _1729 = _halide_buffer_get_type(_attn_out_buffer);
+ bool  const _1730 = _halide_buffer_get_device_dirty(_attn_out_buffer);
+ int32_t  const _1731 = _halide_buffer_get_dimensions(_attn_out_buffer);
+ int32_t  const _1732 = _halide_buffer_get_min(_attn_out_buffer, 0);
+ int32_t  const _1733 = _halide_buffer_get_extent(_attn_out_buffer, 0);
+ int32_t  const _1734 = _halide_buffer_get_stride(_attn_out_buffer, 0);
+ int32_t  const _1735 = _halide_buffer_get_min(_attn_out_buffer, 1);
+ int32_t  const _1736 = _halide_buffer_get_extent(_attn_out_buffer, 1);
+ int32_t  const _1737 = _halide_buffer_get_stride(_attn_out_buffer, 1);
+ int32_t  const _1738 = _halide_buffer_get_min(_attn_out_buffer, 2);
+ int32_t  const _1739 = _halide_buffer_get_extent(_attn_out_buffer, 2);
+ int32_t  const _1740 = _halide_buffer_get_stride(_attn_out_buffer, 2);
+ int32_t  const _1741 = _halide_buffer_get_min(_attn_out_buffer, 3);
+ int32_t  const _1742 = _halide_buffer_get_extent(_attn_out_buffer, 3);
+ int32_t  const _1743 = _halide_buffer_get_stride(_attn_out_buffer, 3);
+ int32_t  const _1744 = _halide_buffer_get_min(_attn_out_buffer, 4);
+ int32_t  const _1745 = _halide_buffer_get_extent(_attn_out_buffer, 4);
+ int32_t  const _1746 = _halide_buffer_get_stride(_attn_out_buffer, 4);
+ auto * const _1747 = _halide_buffer_get_host(_slopes_buffer);
+ auto _slopes = _1747;
  halide_unused(_slopes);
- uint32_t  const _1755 = _halide_buffer_get_type(_slopes_buffer);
- bool  const _1756 = _halide_buffer_get_device_dirty(_slopes_buffer);
- int32_t  const _1757 = _halide_buffer_get_dimensions(_slopes_buffer);
- int32_t  const _1758 = _halide_buffer_get_min(_slopes_buffer, 0);
- int32_t  const _1759 = _halide_buffer_get_extent(_slopes_buffer, 0);
- int32_t  const _1760 = _halide_buffer_get_stride(_slopes_buffer, 0);
- int32_t  const _1761 = ::halide_cpp_min(_1692, _attn_lk);
- bool  const _1762 = 0 < _attn_groups;
- bool  const _1763 = 0 < _1746;
- int32_t  const _1764 = _1746 * _1749;
- bool  const _1765 = _1746 == 0;
- int32_t  const _1766 = (int32_t)(_1765 ? -1 : 0);
- bool  const _1767 = _1746 < 0;
- int32_t  const _1768 = (int32_t)(_1767 ? -1 : 0);
- int32_t  const _1769 = -1 - _1764;
- int32_t  const _1770 = ::halide_cpp_max(_1764, 1);
- int32_t  const _1771 = _1770 + -1;
- int32_t  const _1772 = ::halide_cpp_max(_1769, _1771);
- int32_t  const _1773 = _1746 - _1766;
- int32_t  const _1774 = _1772 / _1773;
- int32_t  const _1775 = ~_1768;
- int32_t  const _1776 = _1775 - _1768;
- int32_t  const _1777 = 0 & _1776;
- int32_t  const _1778 = _1774 + _1777;
- int32_t  const _1779 = ~_1766;
- int32_t  const _1780 = _1778 & _1779;
- int32_t  const _1781 = (int32_t)(_1763 ? _1780 : 0);
- int32_t  const _1782 = (int32_t)(_1763 ? 0 : _1780);
- int32_t  const _1783 = (int32_t)(_1762 ? _1781 : _1782);
- int32_t  const _1784 = _1748 + _1783;
- bool  const _1785 = _1784 < 0;
- int32_t  const _1786 = (int32_t)(_1785 ? -1 : 0);
- bool  const _1787 = _attn_groups == 0;
- int32_t  const _1788 = (int32_t)(_1787 ? -1 : 0);
- bool  const _1789 = _attn_groups < 0;
- int32_t  const _1790 = (int32_t)(_1789 ? -1 : 0);
- int32_t  const _1791 = _1784 - _1786;
- int32_t  const _1792 = _attn_groups - _1788;
- int32_t  const _1793 = _1791 / _1792;
- int32_t  const _1794 = ~_1790;
- int32_t  const _1795 = _1794 - _1790;
- int32_t  const _1796 = _1786 & _1795;
- int32_t  const _1797 = _1793 + _1796;
- int32_t  const _1798 = ~_1788;
- int32_t  const _1799 = _1797 & _1798;
- int32_t  const _1800 = (int32_t)(_1762 ? _1782 : _1781);
- int32_t  const _1801 = _1748 + _1800;
- bool  const _1802 = _1801 < 0;
- int32_t  const _1803 = (int32_t)(_1802 ? -1 : 0);
- int32_t  const _1804 = _1801 - _1803;
- int32_t  const _1805 = _1804 / _1792;
- int32_t  const _1806 = _1803 & _1795;
- int32_t  const _1807 = _1805 + _1806;
- int32_t  const _1808 = _1807 & _1798;
- int32_t  const _1809 = _1799 - _1808;
- int32_t  const _1810 = _1752 * _1764;
- bool  const _1811 = _1810 < 1;
- int32_t  const _1812 = (int32_t)(_1811 ? -1 : 0);
- bool  const _1813 = _1764 == 0;
- int32_t  const _1814 = (int32_t)(_1813 ? -1 : 0);
- bool  const _1815 = _1764 < 0;
- int32_t  const _1816 = (int32_t)(_1815 ? -1 : 0);
- int32_t  const _1817 = _1810 - _1812;
- int32_t  const _1818 = _1817 + -1;
- int32_t  const _1819 = _1764 - _1814;
- int32_t  const _1820 = _1818 / _1819;
- int32_t  const _1821 = ~_1816;
- int32_t  const _1822 = _1821 - _1816;
- int32_t  const _1823 = _1812 & _1822;
- int32_t  const _1824 = _1820 + _1823;
- int32_t  const _1825 = ~_1814;
- int32_t  const _1826 = _1824 & _1825;
- int32_t  const _1827 = 0 - _1826;
- bool  const _1828 = 0 < _1764;
- int32_t  const _1829 = (int32_t)(_1828 ? _1826 : _1827);
- int32_t  const _1830 = (int32_t)(_1828 ? 0 : _1826);
- int32_t  const _1831 = 0 - _1746;
- int32_t  const _1832 = ::halide_cpp_max(_1831, _1746);
- int32_t  const _1833 = 0 - _1780;
- int32_t  const _1834 = (int32_t)(_1763 ? _1780 : _1833);
- int32_t  const _1835 = ::halide_cpp_min(_1724, 0);
- int32_t  const _1836 = ::halide_cpp_max(_1724, 0);
- int32_t  const _1837 = _1836 + 31;
- int32_t  const _1838 = _1837 >> 4;
- int32_t  const _1839 = _1838 * 16;
- int32_t  const _1840 = _1835 + _1839;
- int32_t  const _1841 = _1724 + 16;
+ uint32_t  const _1748 = _halide_buffer_get_type(_slopes_buffer);
+ bool  const _1749 = _halide_buffer_get_device_dirty(_slopes_buffer);
+ int32_t  const _1750 = _halide_buffer_get_dimensions(_slopes_buffer);
+ int32_t  const _1751 = _halide_buffer_get_min(_slopes_buffer, 0);
+ int32_t  const _1752 = _halide_buffer_get_extent(_slopes_buffer, 0);
+ int32_t  const _1753 = _halide_buffer_get_stride(_slopes_buffer, 0);
+ int32_t  const _1754 = ::halide_cpp_min(_1685, _attn_lk);
+ bool  const _1755 = 0 < _attn_groups;
+ bool  const _1756 = 0 < _1739;
+ int32_t  const _1757 = _1739 * _1742;
+ bool  const _1758 = _1739 == 0;
+ int32_t  const _1759 = (int32_t)(_1758 ? -1 : 0);
+ bool  const _1760 = _1739 < 0;
+ int32_t  const _1761 = (int32_t)(_1760 ? -1 : 0);
+ int32_t  const _1762 = -1 - _1757;
+ int32_t  const _1763 = ::halide_cpp_max(_1757, 1);
+ int32_t  const _1764 = _1763 + -1;
+ int32_t  const _1765 = ::halide_cpp_max(_1762, _1764);
+ int32_t  const _1766 = _1739 - _1759;
+ int32_t  const _1767 = _1765 / _1766;
+ int32_t  const _1768 = ~_1761;
+ int32_t  const _1769 = _1768 - _1761;
+ int32_t  const _1770 = 0 & _1769;
+ int32_t  const _1771 = _1767 + _1770;
+ int32_t  const _1772 = ~_1759;
+ int32_t  const _1773 = _1771 & _1772;
+ int32_t  const _1774 = (int32_t)(_1756 ? _1773 : 0);
+ int32_t  const _1775 = (int32_t)(_1756 ? 0 : _1773);
+ int32_t  const _1776 = (int32_t)(_1755 ? _1774 : _1775);
+ int32_t  const _1777 = _1741 + _1776;
+ bool  const _1778 = _1777 < 0;
+ int32_t  const _1779 = (int32_t)(_1778 ? -1 : 0);
+ bool  const _1780 = _attn_groups == 0;
+ int32_t  const _1781 = (int32_t)(_1780 ? -1 : 0);
+ bool  const _1782 = _attn_groups < 0;
+ int32_t  const _1783 = (int32_t)(_1782 ? -1 : 0);
+ int32_t  const _1784 = _1777 - _1779;
+ int32_t  const _1785 = _attn_groups - _1781;
+ int32_t  const _1786 = _1784 / _1785;
+ int32_t  const _1787 = ~_1783;
+ int32_t  const _1788 = _1787 - _1783;
+ int32_t  const _1789 = _1779 & _1788;
+ int32_t  const _1790 = _1786 + _1789;
+ int32_t  const _1791 = ~_1781;
+ int32_t  const _1792 = _1790 & _1791;
+ int32_t  const _1793 = (int32_t)(_1755 ? _1775 : _1774);
+ int32_t  const _1794 = _1741 + _1793;
+ bool  const _1795 = _1794 < 0;
+ int32_t  const _1796 = (int32_t)(_1795 ? -1 : 0);
+ int32_t  const _1797 = _1794 - _1796;
+ int32_t  const _1798 = _1797 / _1785;
+ int32_t  const _1799 = _1796 & _1788;
+ int32_t  const _1800 = _1798 + _1799;
+ int32_t  const _1801 = _1800 & _1791;
+ int32_t  const _1802 = _1792 - _1801;
+ int32_t  const _1803 = _1745 * _1757;
+ bool  const _1804 = _1803 < 1;
+ int32_t  const _1805 = (int32_t)(_1804 ? -1 : 0);
+ bool  const _1806 = _1757 == 0;
+ int32_t  const _1807 = (int32_t)(_1806 ? -1 : 0);
+ bool  const _1808 = _1757 < 0;
+ int32_t  const _1809 = (int32_t)(_1808 ? -1 : 0);
+ int32_t  const _1810 = _1803 - _1805;
+ int32_t  const _1811 = _1810 + -1;
+ int32_t  const _1812 = _1757 - _1807;
+ int32_t  const _1813 = _1811 / _1812;
+ int32_t  const _1814 = ~_1809;
+ int32_t  const _1815 = _1814 - _1809;
+ int32_t  const _1816 = _1805 & _1815;
+ int32_t  const _1817 = _1813 + _1816;
+ int32_t  const _1818 = ~_1807;
+ int32_t  const _1819 = _1817 & _1818;
+ int32_t  const _1820 = 0 - _1819;
+ bool  const _1821 = 0 < _1757;
+ int32_t  const _1822 = (int32_t)(_1821 ? _1819 : _1820);
+ int32_t  const _1823 = (int32_t)(_1821 ? 0 : _1819);
+ int32_t  const _1824 = 0 - _1739;
+ int32_t  const _1825 = ::halide_cpp_max(_1824, _1739);
+ int32_t  const _1826 = 0 - _1773;
+ int32_t  const _1827 = (int32_t)(_1756 ? _1773 : _1826);
+ int32_t  const _1828 = ::halide_cpp_min(_1717, 0);
+ int32_t  const _1829 = ::halide_cpp_max(_1717, 0);
+ int32_t  const _1830 = _1829 + 31;
+ int32_t  const _1831 = _1830 >> 4;
+ int32_t  const _1832 = _1831 * 16;
+ int32_t  const _1833 = _1828 + _1832;
+ int32_t  const _1834 = _1717 + 16;
+ int32_t  const _1835 = ::halide_cpp_min(_1833, _1834);
+ int32_t  const _1836 = ::halide_cpp_min(_1835, _1717);
+ int32_t  const _1837 = ::halide_cpp_min(_1717, 1);
+ int32_t  const _1838 = _1836 - _1837;
+ int32_t  const _1839 = _1752 + _1751;
+ int32_t  const _1840 = _1839 + -1;
+ int32_t  const _1841 = _1774 + _1741;
  int32_t  const _1842 = ::halide_cpp_min(_1840, _1841);
- int32_t  const _1843 = ::halide_cpp_min(_1842, _1724);
- int32_t  const _1844 = ::halide_cpp_min(_1724, 1);
- int32_t  const _1845 = _1843 - _1844;
- int32_t  const _1846 = _1759 + _1758;
- int32_t  const _1847 = _1846 + -1;
- int32_t  const _1848 = _1781 + _1748;
- int32_t  const _1849 = ::halide_cpp_min(_1847, _1848);
- int32_t  const _1850 = ::halide_cpp_max(_1849, _1758);
- int32_t  const _1851 = _1782 + _1748;
- int32_t  const _1852 = ::halide_cpp_min(_1847, _1851);
- int32_t  const _1853 = ::halide_cpp_max(_1852, _1758);
- int32_t  const _1854 = _1850 - _1853;
- uint32_t  const _1855 = (uint32_t)(73730ull);
- bool  const _1856 = _1685 == _1855;
- if (!_1856)
+ int32_t  const _1843 = ::halide_cpp_max(_1842, _1751);
+ int32_t  const _1844 = _1775 + _1741;
+ int32_t  const _1845 = ::halide_cpp_min(_1840, _1844);
+ int32_t  const _1846 = ::halide_cpp_max(_1845, _1751);
+ int32_t  const _1847 = _1843 - _1846;
+ bool  const _1848 = _halide_buffer_is_bounds_query(_attn_v_buffer);
+ bool  const _1849 = !(_1848);
+ bool  const _1850 = 1 <= _1717;
+ bool  const _1851 = _1849 || _1850;
+ if (!_1851)
  {
-  uint32_t  const _1857 = (uint32_t)(73730ull);
-  int32_t  const _1858 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_k", _1685, _1857);
+  int32_t  const _1852 = _1838 >> 4;
+  int32_t  const _1853 = _1852 * 16;
+  int32_t  const _1854 = _1853 + 15;
+  int32_t  const _1855 = _1717 + -1;
+  int32_t  const _1856 = _1853 + _1717;
+  int32_t  const _1857 = _1856 + 14;
+  int32_t  const _1858 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_v", 0, 0, _1854, _1855, _1857);
   return _1858;
  }
- bool  const _1859 = _1687 == 4;
- if (!_1859)
+ bool  const _1859 = _halide_buffer_is_bounds_query(_attn_out_buffer);
+ bool  const _1860 = !(_1859);
+ bool  const _1861 = 0 <= _1717;
+ int32_t  const _1862 = _1717 + -16;
+ int32_t  const _1863 = _1838 >> 4;
+ int32_t  const _1864 = _1863 * 16;
+ bool  const _1865 = _1862 <= _1864;
+ bool  const _1866 = _1861 && _1865;
+ bool  const _1867 = _1860 || _1866;
+ if (!_1867)
  {
-  int32_t  const _1860 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_k", _1687, 4);
-  return _1860;
+  int32_t  const _1868 = _1838 >> 4;
+  int32_t  const _1869 = _1868 * 16;
+  int32_t  const _1870 = _1869 + 31;
+  int32_t  const _1871 = ::halide_cpp_min(_1717, 0);
+  int32_t  const _1872 = _1717 + 15;
+  int32_t  const _1873 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Output buffer attn_out", 0, 0, _1870, _1871, _1872);
+  return _1873;
  }
- uint32_t  const _1861 = (uint32_t)(73730ull);
- bool  const _1862 = _1701 == _1861;
- if (!_1862)
+ uint32_t  const _1874 = (uint32_t)(73730ull);
+ bool  const _1875 = _1678 == _1874;
+ if (!_1875)
  {
-  uint32_t  const _1863 = (uint32_t)(73730ull);
-  int32_t  const _1864 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_q", _1701, _1863);
-  return _1864;
+  uint32_t  const _1876 = (uint32_t)(73730ull);
+  int32_t  const _1877 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_k", _1678, _1876);
+  return _1877;
  }
- bool  const _1865 = _1703 == 5;
- if (!_1865)
+ bool  const _1878 = _1680 == 4;
+ if (!_1878)
  {
-  int32_t  const _1866 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_q", _1703, 5);
-  return _1866;
+  int32_t  const _1879 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_k", _1680, 4);
+  return _1879;
  }
- uint32_t  const _1867 = (uint32_t)(73730ull);
- bool  const _1868 = _1720 == _1867;
- if (!_1868)
+ uint32_t  const _1880 = (uint32_t)(73730ull);
+ bool  const _1881 = _1694 == _1880;
+ if (!_1881)
  {
-  uint32_t  const _1869 = (uint32_t)(73730ull);
-  int32_t  const _1870 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_v", _1720, _1869);
-  return _1870;
+  uint32_t  const _1882 = (uint32_t)(73730ull);
+  int32_t  const _1883 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_q", _1694, _1882);
+  return _1883;
  }
- bool  const _1871 = _1722 == 4;
- if (!_1871)
+ bool  const _1884 = _1696 == 5;
+ if (!_1884)
  {
-  int32_t  const _1872 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_v", _1722, 4);
-  return _1872;
+  int32_t  const _1885 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_q", _1696, 5);
+  return _1885;
  }
- uint32_t  const _1873 = (uint32_t)(73730ull);
- bool  const _1874 = _1736 == _1873;
- if (!_1874)
+ uint32_t  const _1886 = (uint32_t)(73730ull);
+ bool  const _1887 = _1713 == _1886;
+ if (!_1887)
  {
-  uint32_t  const _1875 = (uint32_t)(73730ull);
-  int32_t  const _1876 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Output buffer attn_out", _1736, _1875);
-  return _1876;
+  uint32_t  const _1888 = (uint32_t)(73730ull);
+  int32_t  const _1889 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_v", _1713, _1888);
+  return _1889;
  }
- bool  const _1877 = _1738 == 5;
- if (!_1877)
+ bool  const _1890 = _1715 == 4;
+ if (!_1890)
  {
-  int32_t  const _1878 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Output buffer attn_out", _1738, 5);
-  return _1878;
+  int32_t  const _1891 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_v", _1715, 4);
+  return _1891;
  }
- uint32_t  const _1879 = (uint32_t)(73730ull);
- bool  const _1880 = _1755 == _1879;
- if (!_1880)
- {
-  uint32_t  const _1881 = (uint32_t)(73730ull);
-  int32_t  const _1882 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer slopes", _1755, _1881);
-  return _1882;
- }
- bool  const _1883 = _1757 == 1;
- if (!_1883)
- {
-  int32_t  const _1884 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer slopes", _1757, 1);
-  return _1884;
- }
- bool  const _1885 = _1688 <= 0;
- int32_t  const _1886 = _1689 + _1688;
- bool  const _1887 = _1705 <= _1886;
- bool  const _1888 = _1885 && _1887;
- if (!_1888)
- {
-  int32_t  const _1889 = _1705 + -1;
-  int32_t  const _1890 = _1689 + _1688;
-  int32_t  const _1891 = _1890 + -1;
-  int32_t  const _1892 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 0, 0, _1889, _1688, _1891);
-  return _1892;
- }
- bool  const _1893 = 0 <= _1689;
+ uint32_t  const _1892 = (uint32_t)(73730ull);
+ bool  const _1893 = _1729 == _1892;
  if (!_1893)
  {
-  int32_t  const _1894 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 0, _1689);
-  return _1894;
+  uint32_t  const _1894 = (uint32_t)(73730ull);
+  int32_t  const _1895 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Output buffer attn_out", _1729, _1894);
+  return _1895;
  }
- bool  const _1895 = _1691 <= 0;
- int32_t  const _1896 = _1761 + -1;
- int32_t  const _1897 = _1896 >> 3;
- int32_t  const _1898 = _1897 * 8;
- int32_t  const _1899 = _1898 + 8;
- int32_t  const _1900 = _1692 + _1691;
- bool  const _1901 = _1899 <= _1900;
- bool  const _1902 = _1895 && _1901;
+ bool  const _1896 = _1731 == 5;
+ if (!_1896)
+ {
+  int32_t  const _1897 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Output buffer attn_out", _1731, 5);
+  return _1897;
+ }
+ uint32_t  const _1898 = (uint32_t)(73730ull);
+ bool  const _1899 = _1748 == _1898;
+ if (!_1899)
+ {
+  uint32_t  const _1900 = (uint32_t)(73730ull);
+  int32_t  const _1901 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer slopes", _1748, _1900);
+  return _1901;
+ }
+ bool  const _1902 = _1750 == 1;
  if (!_1902)
  {
-  int32_t  const _1903 = _1761 + -1;
-  int32_t  const _1904 = _1903 >> 3;
-  int32_t  const _1905 = _1904 * 8;
-  int32_t  const _1906 = _1905 + 7;
-  int32_t  const _1907 = _1692 + _1691;
-  int32_t  const _1908 = _1907 + -1;
-  int32_t  const _1909 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 1, 0, _1906, _1691, _1908);
-  return _1909;
+  int32_t  const _1903 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer slopes", _1750, 1);
+  return _1903;
  }
- bool  const _1910 = 0 <= _1692;
- if (!_1910)
+ bool  const _1904 = _1681 <= 0;
+ int32_t  const _1905 = _1682 + _1681;
+ bool  const _1906 = _1698 <= _1905;
+ bool  const _1907 = _1904 && _1906;
+ if (!_1907)
  {
-  int32_t  const _1911 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 1, _1692);
+  int32_t  const _1908 = _1698 + -1;
+  int32_t  const _1909 = _1682 + _1681;
+  int32_t  const _1910 = _1909 + -1;
+  int32_t  const _1911 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 0, 0, _1908, _1681, _1910);
   return _1911;
  }
- bool  const _1912 = _1694 <= _1808;
- int32_t  const _1913 = _1809 + _1808;
- int32_t  const _1914 = _1913 + 1;
- int32_t  const _1915 = _1695 + _1694;
- bool  const _1916 = _1914 <= _1915;
- bool  const _1917 = _1912 && _1916;
- if (!_1917)
+ bool  const _1912 = 0 <= _1682;
+ if (!_1912)
  {
-  int32_t  const _1918 = _1809 + _1808;
-  int32_t  const _1919 = _1695 + _1694;
-  int32_t  const _1920 = _1919 + -1;
-  int32_t  const _1921 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 2, _1808, _1918, _1694, _1920);
-  return _1921;
+  int32_t  const _1913 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 0, _1682);
+  return _1913;
  }
- bool  const _1922 = 0 <= _1695;
- if (!_1922)
+ bool  const _1914 = _1684 <= 0;
+ int32_t  const _1915 = _1754 + -1;
+ int32_t  const _1916 = _1915 >> 3;
+ int32_t  const _1917 = _1916 * 8;
+ int32_t  const _1918 = _1917 + 8;
+ int32_t  const _1919 = _1685 + _1684;
+ bool  const _1920 = _1918 <= _1919;
+ bool  const _1921 = _1914 && _1920;
+ if (!_1921)
  {
-  int32_t  const _1923 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 2, _1695);
-  return _1923;
+  int32_t  const _1922 = _1754 + -1;
+  int32_t  const _1923 = _1922 >> 3;
+  int32_t  const _1924 = _1923 * 8;
+  int32_t  const _1925 = _1924 + 7;
+  int32_t  const _1926 = _1685 + _1684;
+  int32_t  const _1927 = _1926 + -1;
+  int32_t  const _1928 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 1, 0, _1925, _1684, _1927);
+  return _1928;
  }
- int32_t  const _1924 = _1830 + _1751;
- bool  const _1925 = _1697 <= _1924;
- int32_t  const _1926 = _1924 + _1829;
- int32_t  const _1927 = _1926 + 1;
- int32_t  const _1928 = _1698 + _1697;
- bool  const _1929 = _1927 <= _1928;
- bool  const _1930 = _1925 && _1929;
- if (!_1930)
+ bool  const _1929 = 0 <= _1685;
+ if (!_1929)
  {
-  int32_t  const _1931 = _1830 + _1751;
-  int32_t  const _1932 = _1931 + _1829;
-  int32_t  const _1933 = _1698 + _1697;
-  int32_t  const _1934 = _1933 + -1;
-  int32_t  const _1935 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 3, _1931, _1932, _1697, _1934);
-  return _1935;
+  int32_t  const _1930 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 1, _1685);
+  return _1930;
  }
- bool  const _1936 = 0 <= _1698;
+ bool  const _1931 = _1687 <= _1801;
+ int32_t  const _1932 = _1802 + _1801;
+ int32_t  const _1933 = _1932 + 1;
+ int32_t  const _1934 = _1688 + _1687;
+ bool  const _1935 = _1933 <= _1934;
+ bool  const _1936 = _1931 && _1935;
  if (!_1936)
  {
-  int32_t  const _1937 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 3, _1698);
-  return _1937;
+  int32_t  const _1937 = _1802 + _1801;
+  int32_t  const _1938 = _1688 + _1687;
+  int32_t  const _1939 = _1938 + -1;
+  int32_t  const _1940 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 2, _1801, _1937, _1687, _1939);
+  return _1940;
  }
- bool  const _1938 = _1704 <= 0;
- bool  const _1939 = 0 <= _1704;
- bool  const _1940 = _1938 && _1939;
- if (!_1940)
+ bool  const _1941 = 0 <= _1688;
+ if (!_1941)
  {
-  int32_t  const _1941 = _1705 + -1;
-  int32_t  const _1942 = _1705 + _1704;
-  int32_t  const _1943 = _1942 + -1;
-  int32_t  const _1944 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 0, 0, _1941, _1704, _1943);
-  return _1944;
+  int32_t  const _1942 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 2, _1688);
+  return _1942;
  }
- bool  const _1945 = 0 <= _1705;
- if (!_1945)
+ int32_t  const _1943 = _1823 + _1744;
+ bool  const _1944 = _1690 <= _1943;
+ int32_t  const _1945 = _1943 + _1822;
+ int32_t  const _1946 = _1945 + 1;
+ int32_t  const _1947 = _1691 + _1690;
+ bool  const _1948 = _1946 <= _1947;
+ bool  const _1949 = _1944 && _1948;
+ if (!_1949)
  {
-  int32_t  const _1946 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 0, _1705);
-  return _1946;
+  int32_t  const _1950 = _1823 + _1744;
+  int32_t  const _1951 = _1950 + _1822;
+  int32_t  const _1952 = _1691 + _1690;
+  int32_t  const _1953 = _1952 + -1;
+  int32_t  const _1954 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 3, _1950, _1951, _1690, _1953);
+  return _1954;
  }
- bool  const _1947 = _1707 <= 0;
- int32_t  const _1948 = _1708 + _1707;
- bool  const _1949 = 32 <= _1948;
- bool  const _1950 = _1947 && _1949;
- if (!_1950)
+ bool  const _1955 = 0 <= _1691;
+ if (!_1955)
  {
-  int32_t  const _1951 = _1708 + _1707;
-  int32_t  const _1952 = _1951 + -1;
-  int32_t  const _1953 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 1, 0, 31, _1707, _1952);
-  return _1953;
+  int32_t  const _1956 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 3, _1691);
+  return _1956;
  }
- bool  const _1954 = 0 <= _1708;
- if (!_1954)
+ bool  const _1957 = _1697 <= 0;
+ bool  const _1958 = 0 <= _1697;
+ bool  const _1959 = _1957 && _1958;
+ if (!_1959)
  {
-  int32_t  const _1955 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 1, _1708);
-  return _1955;
+  int32_t  const _1960 = _1698 + -1;
+  int32_t  const _1961 = _1698 + _1697;
+  int32_t  const _1962 = _1961 + -1;
+  int32_t  const _1963 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 0, 0, _1960, _1697, _1962);
+  return _1963;
  }
- bool  const _1956 = _1710 <= _1745;
- int32_t  const _1957 = ::halide_cpp_max(_1832, 1);
- int32_t  const _1958 = _1957 + _1745;
- int32_t  const _1959 = _1711 + _1710;
- bool  const _1960 = _1958 <= _1959;
- bool  const _1961 = _1956 && _1960;
- if (!_1961)
+ bool  const _1964 = 0 <= _1698;
+ if (!_1964)
  {
-  int32_t  const _1962 = ::halide_cpp_max(_1832, 1);
-  int32_t  const _1963 = _1962 + _1745;
-  int32_t  const _1964 = _1963 + -1;
-  int32_t  const _1965 = _1711 + _1710;
-  int32_t  const _1966 = _1965 + -1;
-  int32_t  const _1967 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 2, _1745, _1964, _1710, _1966);
-  return _1967;
+  int32_t  const _1965 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 0, _1698);
+  return _1965;
  }
- bool  const _1968 = 0 <= _1711;
- if (!_1968)
+ bool  const _1966 = _1700 <= 0;
+ int32_t  const _1967 = _1701 + _1700;
+ bool  const _1968 = 32 <= _1967;
+ bool  const _1969 = _1966 && _1968;
+ if (!_1969)
  {
-  int32_t  const _1969 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 2, _1711);
-  return _1969;
+  int32_t  const _1970 = _1701 + _1700;
+  int32_t  const _1971 = _1970 + -1;
+  int32_t  const _1972 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 1, 0, 31, _1700, _1971);
+  return _1972;
  }
- int32_t  const _1970 = _1782 + _1748;
- bool  const _1971 = _1713 <= _1970;
- int32_t  const _1972 = _1970 + _1834;
- int32_t  const _1973 = _1972 + 1;
- int32_t  const _1974 = _1714 + _1713;
- bool  const _1975 = _1973 <= _1974;
- bool  const _1976 = _1971 && _1975;
- if (!_1976)
+ bool  const _1973 = 0 <= _1701;
+ if (!_1973)
  {
-  int32_t  const _1977 = _1782 + _1748;
-  int32_t  const _1978 = _1977 + _1834;
-  int32_t  const _1979 = _1714 + _1713;
-  int32_t  const _1980 = _1979 + -1;
-  int32_t  const _1981 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 3, _1977, _1978, _1713, _1980);
-  return _1981;
+  int32_t  const _1974 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 1, _1701);
+  return _1974;
  }
- bool  const _1982 = 0 <= _1714;
- if (!_1982)
+ bool  const _1975 = _1703 <= 0;
+ int32_t  const _1976 = ::halide_cpp_max(_1825, 1);
+ int32_t  const _1977 = _1704 + _1703;
+ bool  const _1978 = _1976 <= _1977;
+ bool  const _1979 = _1975 && _1978;
+ if (!_1979)
  {
-  int32_t  const _1983 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 3, _1714);
-  return _1983;
+  int32_t  const _1980 = ::halide_cpp_max(_1825, 1);
+  int32_t  const _1981 = _1980 + -1;
+  int32_t  const _1982 = _1704 + _1703;
+  int32_t  const _1983 = _1982 + -1;
+  int32_t  const _1984 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 2, 0, _1981, _1703, _1983);
+  return _1984;
  }
- int32_t  const _1984 = _1830 + _1751;
- bool  const _1985 = _1716 <= _1984;
- int32_t  const _1986 = _1984 + _1829;
- int32_t  const _1987 = _1986 + 1;
- int32_t  const _1988 = _1717 + _1716;
- bool  const _1989 = _1987 <= _1988;
- bool  const _1990 = _1985 && _1989;
- if (!_1990)
+ bool  const _1985 = 0 <= _1704;
+ if (!_1985)
  {
-  int32_t  const _1991 = _1830 + _1751;
-  int32_t  const _1992 = _1991 + _1829;
-  int32_t  const _1993 = _1717 + _1716;
-  int32_t  const _1994 = _1993 + -1;
-  int32_t  const _1995 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 4, _1991, _1992, _1716, _1994);
-  return _1995;
+  int32_t  const _1986 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 2, _1704);
+  return _1986;
  }
- bool  const _1996 = 0 <= _1717;
- if (!_1996)
+ int32_t  const _1987 = _1775 + _1741;
+ bool  const _1988 = _1706 <= _1987;
+ int32_t  const _1989 = _1987 + _1827;
+ int32_t  const _1990 = _1989 + 1;
+ int32_t  const _1991 = _1707 + _1706;
+ bool  const _1992 = _1990 <= _1991;
+ bool  const _1993 = _1988 && _1992;
+ if (!_1993)
  {
-  int32_t  const _1997 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 4, _1717);
-  return _1997;
+  int32_t  const _1994 = _1775 + _1741;
+  int32_t  const _1995 = _1994 + _1827;
+  int32_t  const _1996 = _1707 + _1706;
+  int32_t  const _1997 = _1996 + -1;
+  int32_t  const _1998 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 3, _1994, _1995, _1706, _1997);
+  return _1998;
  }
- int32_t  const _1998 = ::halide_cpp_min(_1724, 1);
- int32_t  const _1999 = _1723 + 1;
- bool  const _2000 = _1999 <= _1998;
- int32_t  const _2001 = _1845 >> 4;
- int32_t  const _2002 = _2001 * 16;
- int32_t  const _2003 = _1998 + _2002;
- int32_t  const _2004 = _2003 + 15;
- int32_t  const _2005 = _1724 + _1723;
+ bool  const _1999 = 0 <= _1707;
+ if (!_1999)
+ {
+  int32_t  const _2000 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 3, _1707);
+  return _2000;
+ }
+ int32_t  const _2001 = _1823 + _1744;
+ bool  const _2002 = _1709 <= _2001;
+ int32_t  const _2003 = _2001 + _1822;
+ int32_t  const _2004 = _2003 + 1;
+ int32_t  const _2005 = _1710 + _1709;
  bool  const _2006 = _2004 <= _2005;
- bool  const _2007 = _2000 && _2006;
+ bool  const _2007 = _2002 && _2006;
  if (!_2007)
  {
-  int32_t  const _2008 = ::halide_cpp_min(_1724, 1);
-  int32_t  const _2009 = _2008 + -1;
-  int32_t  const _2010 = _1845 >> 4;
-  int32_t  const _2011 = _2010 * 16;
-  int32_t  const _2012 = _2008 + _2011;
-  int32_t  const _2013 = _2012 + 14;
-  int32_t  const _2014 = _1724 + _1723;
-  int32_t  const _2015 = _2014 + -1;
-  int32_t  const _2016 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 0, _2009, _2013, _1723, _2015);
-  return _2016;
+  int32_t  const _2008 = _1823 + _1744;
+  int32_t  const _2009 = _2008 + _1822;
+  int32_t  const _2010 = _1710 + _1709;
+  int32_t  const _2011 = _2010 + -1;
+  int32_t  const _2012 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 4, _2008, _2009, _1709, _2011);
+  return _2012;
  }
- bool  const _2017 = 0 <= _1724;
- if (!_2017)
+ bool  const _2013 = 0 <= _1710;
+ if (!_2013)
  {
-  int32_t  const _2018 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 0, _1724);
-  return _2018;
+  int32_t  const _2014 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 4, _1710);
+  return _2014;
  }
- bool  const _2019 = _1726 <= 0;
- int32_t  const _2020 = _1727 + _1726;
- bool  const _2021 = _1761 <= _2020;
- bool  const _2022 = _2019 && _2021;
- if (!_2022)
+ int32_t  const _2015 = ::halide_cpp_min(_1717, 1);
+ int32_t  const _2016 = _1716 + 1;
+ bool  const _2017 = _2016 <= _2015;
+ int32_t  const _2018 = _1838 >> 4;
+ int32_t  const _2019 = _2018 * 16;
+ int32_t  const _2020 = _2015 + _2019;
+ int32_t  const _2021 = _2020 + 15;
+ int32_t  const _2022 = _1717 + _1716;
+ bool  const _2023 = _2021 <= _2022;
+ bool  const _2024 = _2017 && _2023;
+ if (!_2024)
  {
-  int32_t  const _2023 = _1761 + -1;
-  int32_t  const _2024 = _1727 + _1726;
-  int32_t  const _2025 = _2024 + -1;
-  int32_t  const _2026 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 1, 0, _2023, _1726, _2025);
-  return _2026;
+  int32_t  const _2025 = ::halide_cpp_min(_1717, 1);
+  int32_t  const _2026 = _2025 + -1;
+  int32_t  const _2027 = _1838 >> 4;
+  int32_t  const _2028 = _2027 * 16;
+  int32_t  const _2029 = _2025 + _2028;
+  int32_t  const _2030 = _2029 + 14;
+  int32_t  const _2031 = _1717 + _1716;
+  int32_t  const _2032 = _2031 + -1;
+  int32_t  const _2033 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 0, _2026, _2030, _1716, _2032);
+  return _2033;
  }
- bool  const _2027 = 0 <= _1727;
- if (!_2027)
- {
-  int32_t  const _2028 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 1, _1727);
-  return _2028;
- }
- bool  const _2029 = _1729 <= _1808;
- int32_t  const _2030 = _1809 + _1808;
- int32_t  const _2031 = _2030 + 1;
- int32_t  const _2032 = _1730 + _1729;
- bool  const _2033 = _2031 <= _2032;
- bool  const _2034 = _2029 && _2033;
+ bool  const _2034 = 0 <= _1717;
  if (!_2034)
  {
-  int32_t  const _2035 = _1809 + _1808;
-  int32_t  const _2036 = _1730 + _1729;
-  int32_t  const _2037 = _2036 + -1;
-  int32_t  const _2038 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 2, _1808, _2035, _1729, _2037);
-  return _2038;
+  int32_t  const _2035 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 0, _1717);
+  return _2035;
  }
- bool  const _2039 = 0 <= _1730;
+ bool  const _2036 = _1719 <= 0;
+ int32_t  const _2037 = _1720 + _1719;
+ bool  const _2038 = _1754 <= _2037;
+ bool  const _2039 = _2036 && _2038;
  if (!_2039)
  {
-  int32_t  const _2040 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 2, _1730);
-  return _2040;
+  int32_t  const _2040 = _1754 + -1;
+  int32_t  const _2041 = _1720 + _1719;
+  int32_t  const _2042 = _2041 + -1;
+  int32_t  const _2043 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 1, 0, _2040, _1719, _2042);
+  return _2043;
  }
- int32_t  const _2041 = _1830 + _1751;
- bool  const _2042 = _1732 <= _2041;
- int32_t  const _2043 = _2041 + _1829;
- int32_t  const _2044 = _2043 + 1;
- int32_t  const _2045 = _1733 + _1732;
- bool  const _2046 = _2044 <= _2045;
- bool  const _2047 = _2042 && _2046;
- if (!_2047)
+ bool  const _2044 = 0 <= _1720;
+ if (!_2044)
  {
-  int32_t  const _2048 = _1830 + _1751;
-  int32_t  const _2049 = _2048 + _1829;
-  int32_t  const _2050 = _1733 + _1732;
-  int32_t  const _2051 = _2050 + -1;
-  int32_t  const _2052 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 3, _2048, _2049, _1732, _2051);
-  return _2052;
+  int32_t  const _2045 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 1, _1720);
+  return _2045;
  }
- bool  const _2053 = 0 <= _1733;
- if (!_2053)
+ bool  const _2046 = _1722 <= _1801;
+ int32_t  const _2047 = _1802 + _1801;
+ int32_t  const _2048 = _2047 + 1;
+ int32_t  const _2049 = _1723 + _1722;
+ bool  const _2050 = _2048 <= _2049;
+ bool  const _2051 = _2046 && _2050;
+ if (!_2051)
  {
-  int32_t  const _2054 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 3, _1733);
-  return _2054;
+  int32_t  const _2052 = _1802 + _1801;
+  int32_t  const _2053 = _1723 + _1722;
+  int32_t  const _2054 = _2053 + -1;
+  int32_t  const _2055 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 2, _1801, _2052, _1722, _2054);
+  return _2055;
  }
- bool  const _2055 = _1739 <= 0;
- int32_t  const _2056 = _1724 + 16;
- int32_t  const _2057 = _1740 + _1739;
- bool  const _2058 = _2056 <= _2057;
- bool  const _2059 = _2055 && _2058;
- if (!_2059)
+ bool  const _2056 = 0 <= _1723;
+ if (!_2056)
  {
-  int32_t  const _2060 = _1724 + 15;
-  int32_t  const _2061 = _1740 + _1739;
-  int32_t  const _2062 = _2061 + -1;
-  int32_t  const _2063 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 0, 0, _2060, _1739, _2062);
-  return _2063;
+  int32_t  const _2057 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 2, _1723);
+  return _2057;
  }
- bool  const _2064 = 0 <= _1740;
+ int32_t  const _2058 = _1823 + _1744;
+ bool  const _2059 = _1725 <= _2058;
+ int32_t  const _2060 = _2058 + _1822;
+ int32_t  const _2061 = _2060 + 1;
+ int32_t  const _2062 = _1726 + _1725;
+ bool  const _2063 = _2061 <= _2062;
+ bool  const _2064 = _2059 && _2063;
  if (!_2064)
  {
-  int32_t  const _2065 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 0, _1740);
-  return _2065;
+  int32_t  const _2065 = _1823 + _1744;
+  int32_t  const _2066 = _2065 + _1822;
+  int32_t  const _2067 = _1726 + _1725;
+  int32_t  const _2068 = _2067 + -1;
+  int32_t  const _2069 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 3, _2065, _2066, _1725, _2068);
+  return _2069;
  }
- bool  const _2066 = _1742 <= 0;
- int32_t  const _2067 = _1743 + _1742;
- bool  const _2068 = 32 <= _2067;
- bool  const _2069 = _2066 && _2068;
- if (!_2069)
+ bool  const _2070 = 0 <= _1726;
+ if (!_2070)
  {
-  int32_t  const _2070 = _1743 + _1742;
-  int32_t  const _2071 = _2070 + -1;
-  int32_t  const _2072 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 1, 0, 31, _1742, _2071);
-  return _2072;
+  int32_t  const _2071 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 3, _1726);
+  return _2071;
  }
- bool  const _2073 = 0 <= _1743;
- if (!_2073)
- {
-  int32_t  const _2074 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 1, _1743);
-  return _2074;
- }
- int32_t  const _2075 = ::halide_cpp_max(_1832, 1);
- bool  const _2076 = _2075 <= _1746;
+ bool  const _2072 = _1732 <= 0;
+ int32_t  const _2073 = _1717 + 16;
+ int32_t  const _2074 = _1733 + _1732;
+ bool  const _2075 = _2073 <= _2074;
+ bool  const _2076 = _2072 && _2075;
  if (!_2076)
  {
-  int32_t  const _2077 = ::halide_cpp_max(_1832, 1);
-  int32_t  const _2078 = _2077 + _1745;
+  int32_t  const _2077 = _1717 + 15;
+  int32_t  const _2078 = _1733 + _1732;
   int32_t  const _2079 = _2078 + -1;
-  int32_t  const _2080 = _1746 + _1745;
-  int32_t  const _2081 = _2080 + -1;
-  int32_t  const _2082 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 2, _1745, _2079, _1745, _2081);
+  int32_t  const _2080 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 0, 0, _2077, _1732, _2079);
+  return _2080;
+ }
+ bool  const _2081 = 0 <= _1733;
+ if (!_2081)
+ {
+  int32_t  const _2082 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 0, _1733);
   return _2082;
  }
- bool  const _2083 = 0 <= _1782;
- int32_t  const _2084 = _1782 + _1748;
- int32_t  const _2085 = _2084 + _1834;
- int32_t  const _2086 = _2085 + 1;
- int32_t  const _2087 = _1749 + _1748;
- bool  const _2088 = _2086 <= _2087;
- bool  const _2089 = _2083 && _2088;
- if (!_2089)
+ bool  const _2083 = _1735 <= 0;
+ int32_t  const _2084 = _1736 + _1735;
+ bool  const _2085 = 32 <= _2084;
+ bool  const _2086 = _2083 && _2085;
+ if (!_2086)
  {
-  int32_t  const _2090 = _1782 + _1748;
-  int32_t  const _2091 = _2090 + _1834;
-  int32_t  const _2092 = _1749 + _1748;
-  int32_t  const _2093 = _2092 + -1;
-  int32_t  const _2094 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 3, _2090, _2091, _1748, _2093);
-  return _2094;
+  int32_t  const _2087 = _1736 + _1735;
+  int32_t  const _2088 = _2087 + -1;
+  int32_t  const _2089 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 1, 0, 31, _1735, _2088);
+  return _2089;
  }
- bool  const _2095 = 0 <= _1749;
- if (!_2095)
+ bool  const _2090 = 0 <= _1736;
+ if (!_2090)
  {
-  int32_t  const _2096 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 3, _1749);
-  return _2096;
+  int32_t  const _2091 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 1, _1736);
+  return _2091;
  }
- bool  const _2097 = 0 <= _1830;
- int32_t  const _2098 = _1830 + _1751;
- int32_t  const _2099 = _2098 + _1829;
- int32_t  const _2100 = _2099 + 1;
- int32_t  const _2101 = _1752 + _1751;
- bool  const _2102 = _2100 <= _2101;
- bool  const _2103 = _2097 && _2102;
- if (!_2103)
+ bool  const _2092 = _1738 <= 0;
+ int32_t  const _2093 = ::halide_cpp_max(_1825, 1);
+ int32_t  const _2094 = _1739 + _1738;
+ bool  const _2095 = _2093 <= _2094;
+ bool  const _2096 = _2092 && _2095;
+ if (!_2096)
  {
-  int32_t  const _2104 = _1830 + _1751;
-  int32_t  const _2105 = _2104 + _1829;
-  int32_t  const _2106 = _1752 + _1751;
-  int32_t  const _2107 = _2106 + -1;
-  int32_t  const _2108 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 4, _2104, _2105, _1751, _2107);
-  return _2108;
+  int32_t  const _2097 = ::halide_cpp_max(_1825, 1);
+  int32_t  const _2098 = _2097 + -1;
+  int32_t  const _2099 = _1739 + _1738;
+  int32_t  const _2100 = _2099 + -1;
+  int32_t  const _2101 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 2, 0, _2098, _1738, _2100);
+  return _2101;
  }
- bool  const _2109 = 0 <= _1752;
- if (!_2109)
+ bool  const _2102 = 0 <= _1739;
+ if (!_2102)
  {
-  int32_t  const _2110 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 4, _1752);
-  return _2110;
+  int32_t  const _2103 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 2, _1739);
+  return _2103;
  }
- bool  const _2111 = _1758 <= _1853;
- int32_t  const _2112 = _1854 + _1853;
- int32_t  const _2113 = _2112 + 1;
- int32_t  const _2114 = _1759 + _1758;
- bool  const _2115 = _2113 <= _2114;
- bool  const _2116 = _2111 && _2115;
+ bool  const _2104 = 0 <= _1775;
+ int32_t  const _2105 = _1775 + _1741;
+ int32_t  const _2106 = _2105 + _1827;
+ int32_t  const _2107 = _2106 + 1;
+ int32_t  const _2108 = _1742 + _1741;
+ bool  const _2109 = _2107 <= _2108;
+ bool  const _2110 = _2104 && _2109;
+ if (!_2110)
+ {
+  int32_t  const _2111 = _1775 + _1741;
+  int32_t  const _2112 = _2111 + _1827;
+  int32_t  const _2113 = _1742 + _1741;
+  int32_t  const _2114 = _2113 + -1;
+  int32_t  const _2115 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 3, _2111, _2112, _1741, _2114);
+  return _2115;
+ }
+ bool  const _2116 = 0 <= _1742;
  if (!_2116)
  {
-  int32_t  const _2117 = _1854 + _1853;
-  int32_t  const _2118 = _1759 + _1758;
-  int32_t  const _2119 = _2118 + -1;
-  int32_t  const _2120 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer slopes", 0, _1853, _2117, _1758, _2119);
-  return _2120;
+  int32_t  const _2117 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 3, _1742);
+  return _2117;
  }
- bool  const _2121 = 0 <= _1759;
- if (!_2121)
+ bool  const _2118 = 0 <= _1823;
+ int32_t  const _2119 = _1823 + _1744;
+ int32_t  const _2120 = _2119 + _1822;
+ int32_t  const _2121 = _2120 + 1;
+ int32_t  const _2122 = _1745 + _1744;
+ bool  const _2123 = _2121 <= _2122;
+ bool  const _2124 = _2118 && _2123;
+ if (!_2124)
  {
-  int32_t  const _2122 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer slopes", 0, _1759);
-  return _2122;
+  int32_t  const _2125 = _1823 + _1744;
+  int32_t  const _2126 = _2125 + _1822;
+  int32_t  const _2127 = _1745 + _1744;
+  int32_t  const _2128 = _2127 + -1;
+  int32_t  const _2129 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 4, _2125, _2126, _1744, _2128);
+  return _2129;
  }
- bool  const _2123 = _1690 == 1;
- if (!_2123)
+ bool  const _2130 = 0 <= _1745;
+ if (!_2130)
  {
-  int32_t  const _2124 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.stride.0", _1690, "1", 1);
-  return _2124;
+  int32_t  const _2131 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 4, _1745);
+  return _2131;
  }
- bool  const _2125 = _1706 == 1;
- if (!_2125)
+ bool  const _2132 = _1751 <= _1846;
+ int32_t  const _2133 = _1847 + _1846;
+ int32_t  const _2134 = _2133 + 1;
+ int32_t  const _2135 = _1752 + _1751;
+ bool  const _2136 = _2134 <= _2135;
+ bool  const _2137 = _2132 && _2136;
+ if (!_2137)
  {
-  int32_t  const _2126 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.stride.0", _1706, "1", 1);
-  return _2126;
+  int32_t  const _2138 = _1847 + _1846;
+  int32_t  const _2139 = _1752 + _1751;
+  int32_t  const _2140 = _2139 + -1;
+  int32_t  const _2141 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer slopes", 0, _1846, _2138, _1751, _2140);
+  return _2141;
  }
- bool  const _2127 = _1725 == 1;
- if (!_2127)
+ bool  const _2142 = 0 <= _1752;
+ if (!_2142)
  {
-  int32_t  const _2128 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.stride.0", _1725, "1", 1);
-  return _2128;
+  int32_t  const _2143 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer slopes", 0, _1752);
+  return _2143;
  }
- bool  const _2129 = _1741 == 1;
- if (!_2129)
+ bool  const _2144 = _1683 == 1;
+ if (!_2144)
  {
-  int32_t  const _2130 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.stride.0", _1741, "1", 1);
-  return _2130;
+  int32_t  const _2145 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.stride.0", _1683, "1", 1);
+  return _2145;
  }
- bool  const _2131 = _1760 == 1;
- if (!_2131)
+ bool  const _2146 = _1681 == 0;
+ if (!_2146)
  {
-  int32_t  const _2132 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "slopes.stride.0", _1760, "1", 1);
-  return _2132;
+  int32_t  const _2147 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.min.0", _1681, "0", 0);
+  return _2147;
  }
- int64_t  const _2133 = (int64_t)(_1692);
- int64_t  const _2134 = (int64_t)(_1689);
- int64_t  const _2135 = _2133 * _2134;
- int64_t  const _2136 = (int64_t)(_1695);
- int64_t  const _2137 = _2135 * _2136;
- int64_t  const _2138 = (int64_t)(_1698);
- int64_t  const _2139 = _2137 * _2138;
- int64_t  const _2140 = (int64_t)(_1708);
- int64_t  const _2141 = (int64_t)(_1705);
- int64_t  const _2142 = _2140 * _2141;
- int64_t  const _2143 = (int64_t)(_1711);
- int64_t  const _2144 = _2142 * _2143;
- int64_t  const _2145 = (int64_t)(_1714);
- int64_t  const _2146 = _2144 * _2145;
- int64_t  const _2147 = (int64_t)(_1717);
- int64_t  const _2148 = _2146 * _2147;
- int64_t  const _2149 = (int64_t)(_1727);
- int64_t  const _2150 = (int64_t)(_1724);
- int64_t  const _2151 = _2149 * _2150;
- int64_t  const _2152 = (int64_t)(_1730);
- int64_t  const _2153 = _2151 * _2152;
- int64_t  const _2154 = (int64_t)(_1733);
- int64_t  const _2155 = _2153 * _2154;
- int64_t  const _2156 = (int64_t)(_1743);
- int64_t  const _2157 = (int64_t)(_1740);
- int64_t  const _2158 = _2156 * _2157;
- int64_t  const _2159 = (int64_t)(_1746);
- int64_t  const _2160 = _2158 * _2159;
- int64_t  const _2161 = (int64_t)(_1749);
- int64_t  const _2162 = _2160 * _2161;
- int64_t  const _2163 = (int64_t)(_1752);
- int64_t  const _2164 = _2162 * _2163;
- uint64_t  const _2165 = (uint64_t)(_1689);
- uint64_t  const _2166 = (uint64_t)(2147483647ull);
- bool  const _2167 = _2165 <= _2166;
- if (!_2167)
+ bool  const _2148 = _1682 == _1698;
+ if (!_2148)
  {
-  uint64_t  const _2168 = (uint64_t)(_1689);
-  uint64_t  const _2169 = (uint64_t)(2147483647ull);
-  int32_t  const _2170 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _2168, _2169);
-  return _2170;
+  int32_t  const _2149 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.extent.0", _1682, "attn_q.extent.0", _1698);
+  return _2149;
  }
- int64_t  const _2171 = (int64_t)(_1692);
- int64_t  const _2172 = (int64_t)(_1693);
- int64_t  const _2173 = _2171 * _2172;
- int64_t  const _2174 = (int64_t)(0ll);
- int64_t  const _2175 = _2174 - _2173;
- bool  const _2176 = _2173 > _2174;
- int64_t  const _2177 = (int64_t)(_2176 ? _2173 : _2175);
- uint64_t  const _2178 = (uint64_t)(_2177);
- uint64_t  const _2179 = _2178;
- uint64_t  const _2180 = (uint64_t)(2147483647ull);
- bool  const _2181 = _2179 <= _2180;
+ bool  const _2150 = _1686 == _1698;
+ if (!_2150)
+ {
+  int32_t  const _2151 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.stride.1", _1686, "attn_q.extent.0", _1698);
+  return _2151;
+ }
+ bool  const _2152 = _1684 == 0;
+ if (!_2152)
+ {
+  int32_t  const _2153 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.min.1", _1684, "0", 0);
+  return _2153;
+ }
+ bool  const _2154 = _1699 == 1;
+ if (!_2154)
+ {
+  int32_t  const _2155 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.stride.0", _1699, "1", 1);
+  return _2155;
+ }
+ bool  const _2156 = _1702 == _1698;
+ if (!_2156)
+ {
+  int32_t  const _2157 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.stride.1", _1702, "attn_q.extent.0", _1698);
+  return _2157;
+ }
+ bool  const _2158 = _1700 == 0;
+ if (!_2158)
+ {
+  int32_t  const _2159 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.min.1", _1700, "0", 0);
+  return _2159;
+ }
+ bool  const _2160 = _1701 == 32;
+ if (!_2160)
+ {
+  int32_t  const _2161 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.extent.1", _1701, "32", 32);
+  return _2161;
+ }
+ int32_t  const _2162 = _1698 * 32;
+ bool  const _2163 = _1705 == _2162;
+ if (!_2163)
+ {
+  int32_t  const _2164 = _1698 * 32;
+  int32_t  const _2165 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.stride.2", _1705, "(attn_q.extent.0*32)", _2164);
+  return _2165;
+ }
+ bool  const _2166 = _1703 == 0;
+ if (!_2166)
+ {
+  int32_t  const _2167 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.min.2", _1703, "0", 0);
+  return _2167;
+ }
+ bool  const _2168 = _1718 == 1;
+ if (!_2168)
+ {
+  int32_t  const _2169 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.stride.0", _1718, "1", 1);
+  return _2169;
+ }
+ bool  const _2170 = _1716 == 0;
+ if (!_2170)
+ {
+  int32_t  const _2171 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.min.0", _1716, "0", 0);
+  return _2171;
+ }
+ bool  const _2172 = _1721 == _1717;
+ if (!_2172)
+ {
+  int32_t  const _2173 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.stride.1", _1721, "attn_v.extent.0", _1717);
+  return _2173;
+ }
+ bool  const _2174 = _1719 == 0;
+ if (!_2174)
+ {
+  int32_t  const _2175 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.min.1", _1719, "0", 0);
+  return _2175;
+ }
+ bool  const _2176 = _1734 == 1;
+ if (!_2176)
+ {
+  int32_t  const _2177 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.stride.0", _1734, "1", 1);
+  return _2177;
+ }
+ bool  const _2178 = _1732 == 0;
+ if (!_2178)
+ {
+  int32_t  const _2179 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.min.0", _1732, "0", 0);
+  return _2179;
+ }
+ int32_t  const _2180 = _1717 + 16;
+ bool  const _2181 = _1733 == _2180;
  if (!_2181)
  {
-  int64_t  const _2182 = (int64_t)(_1692);
-  int64_t  const _2183 = (int64_t)(_1693);
-  int64_t  const _2184 = _2182 * _2183;
-  int64_t  const _2185 = (int64_t)(0ll);
-  int64_t  const _2186 = _2185 - _2184;
-  bool  const _2187 = _2184 > _2185;
-  int64_t  const _2188 = (int64_t)(_2187 ? _2184 : _2186);
-  uint64_t  const _2189 = (uint64_t)(_2188);
-  uint64_t  const _2190 = _2189;
-  uint64_t  const _2191 = (uint64_t)(2147483647ull);
-  int32_t  const _2192 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _2190, _2191);
-  return _2192;
+  int32_t  const _2182 = _1717 + 16;
+  int32_t  const _2183 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.extent.0", _1733, "(attn_v.extent.0 + 16)", _2182);
+  return _2183;
  }
- int64_t  const _2193 = (int64_t)(2147483647ll);
- bool  const _2194 = _2135 <= _2193;
+ int32_t  const _2184 = _1717 + 16;
+ bool  const _2185 = _1737 == _2184;
+ if (!_2185)
+ {
+  int32_t  const _2186 = _1717 + 16;
+  int32_t  const _2187 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.stride.1", _1737, "(attn_v.extent.0 + 16)", _2186);
+  return _2187;
+ }
+ bool  const _2188 = _1735 == 0;
+ if (!_2188)
+ {
+  int32_t  const _2189 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.min.1", _1735, "0", 0);
+  return _2189;
+ }
+ bool  const _2190 = _1736 == 32;
+ if (!_2190)
+ {
+  int32_t  const _2191 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.extent.1", _1736, "32", 32);
+  return _2191;
+ }
+ int32_t  const _2192 = _1717 * 32;
+ int32_t  const _2193 = _2192 + 512;
+ bool  const _2194 = _1740 == _2193;
  if (!_2194)
  {
-  int64_t  const _2195 = (int64_t)(2147483647ll);
-  int32_t  const _2196 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_k", _2135, _2195);
-  return _2196;
+  int32_t  const _2195 = _1717 * 32;
+  int32_t  const _2196 = _2195 + 512;
+  int32_t  const _2197 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.stride.2", _1740, "((attn_v.extent.0 + 16)*32)", _2196);
+  return _2197;
  }
- int64_t  const _2197 = (int64_t)(_1695);
- int64_t  const _2198 = (int64_t)(_1696);
- int64_t  const _2199 = _2197 * _2198;
- int64_t  const _2200 = (int64_t)(0ll);
- int64_t  const _2201 = _2200 - _2199;
- bool  const _2202 = _2199 > _2200;
- int64_t  const _2203 = (int64_t)(_2202 ? _2199 : _2201);
- uint64_t  const _2204 = (uint64_t)(_2203);
- uint64_t  const _2205 = _2204;
- uint64_t  const _2206 = (uint64_t)(2147483647ull);
- bool  const _2207 = _2205 <= _2206;
- if (!_2207)
+ bool  const _2198 = _1738 == 0;
+ if (!_2198)
  {
-  int64_t  const _2208 = (int64_t)(_1695);
-  int64_t  const _2209 = (int64_t)(_1696);
-  int64_t  const _2210 = _2208 * _2209;
-  int64_t  const _2211 = (int64_t)(0ll);
-  int64_t  const _2212 = _2211 - _2210;
-  bool  const _2213 = _2210 > _2211;
-  int64_t  const _2214 = (int64_t)(_2213 ? _2210 : _2212);
-  uint64_t  const _2215 = (uint64_t)(_2214);
-  uint64_t  const _2216 = _2215;
-  uint64_t  const _2217 = (uint64_t)(2147483647ull);
-  int32_t  const _2218 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _2216, _2217);
-  return _2218;
+  int32_t  const _2199 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.min.2", _1738, "0", 0);
+  return _2199;
  }
- int64_t  const _2219 = (int64_t)(2147483647ll);
- bool  const _2220 = _2137 <= _2219;
- if (!_2220)
+ bool  const _2200 = _1753 == 1;
+ if (!_2200)
  {
-  int64_t  const _2221 = (int64_t)(2147483647ll);
-  int32_t  const _2222 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_k", _2137, _2221);
-  return _2222;
+  int32_t  const _2201 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "slopes.stride.0", _1753, "1", 1);
+  return _2201;
  }
- int64_t  const _2223 = (int64_t)(_1698);
- int64_t  const _2224 = (int64_t)(_1699);
- int64_t  const _2225 = _2223 * _2224;
- int64_t  const _2226 = (int64_t)(0ll);
- int64_t  const _2227 = _2226 - _2225;
- bool  const _2228 = _2225 > _2226;
- int64_t  const _2229 = (int64_t)(_2228 ? _2225 : _2227);
- uint64_t  const _2230 = (uint64_t)(_2229);
- uint64_t  const _2231 = _2230;
- uint64_t  const _2232 = (uint64_t)(2147483647ull);
- bool  const _2233 = _2231 <= _2232;
- if (!_2233)
+ int64_t  const _2202 = (int64_t)(_1685);
+ int64_t  const _2203 = (int64_t)(_1698);
+ int64_t  const _2204 = _2202 * _2203;
+ int64_t  const _2205 = (int64_t)(_1688);
+ int64_t  const _2206 = _2204 * _2205;
+ int64_t  const _2207 = (int64_t)(_1691);
+ int64_t  const _2208 = _2206 * _2207;
+ int64_t  const _2209 = (int64_t)(_1704);
+ int64_t  const _2210 = _2203 * _2209;
+ int64_t  const _2211 = (int64_t)(_1707);
+ int64_t  const _2212 = _2210 * _2211;
+ int64_t  const _2213 = (int64_t)(_1710);
+ int64_t  const _2214 = _2212 * _2213;
+ int64_t  const _2215 = (int64_t)(_1720);
+ int64_t  const _2216 = (int64_t)(_1717);
+ int64_t  const _2217 = _2215 * _2216;
+ int64_t  const _2218 = (int64_t)(_1723);
+ int64_t  const _2219 = _2217 * _2218;
+ int64_t  const _2220 = (int64_t)(_1726);
+ int64_t  const _2221 = _2219 * _2220;
+ int64_t  const _2222 = (int64_t)(_1733);
+ int64_t  const _2223 = (int64_t)(_1739);
+ int64_t  const _2224 = _2222 * _2223;
+ int64_t  const _2225 = (int64_t)(_1742);
+ int64_t  const _2226 = _2224 * _2225;
+ int64_t  const _2227 = (int64_t)(_1745);
+ int64_t  const _2228 = _2226 * _2227;
+ uint64_t  const _2229 = (uint64_t)(_1698);
+ uint64_t  const _2230 = (uint64_t)(2147483647ull);
+ bool  const _2231 = _2229 <= _2230;
+ if (!_2231)
  {
-  int64_t  const _2234 = (int64_t)(_1698);
-  int64_t  const _2235 = (int64_t)(_1699);
-  int64_t  const _2236 = _2234 * _2235;
-  int64_t  const _2237 = (int64_t)(0ll);
-  int64_t  const _2238 = _2237 - _2236;
-  bool  const _2239 = _2236 > _2237;
-  int64_t  const _2240 = (int64_t)(_2239 ? _2236 : _2238);
-  uint64_t  const _2241 = (uint64_t)(_2240);
-  uint64_t  const _2242 = _2241;
-  uint64_t  const _2243 = (uint64_t)(2147483647ull);
-  int32_t  const _2244 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _2242, _2243);
-  return _2244;
+  uint64_t  const _2232 = (uint64_t)(_1698);
+  uint64_t  const _2233 = (uint64_t)(2147483647ull);
+  int32_t  const _2234 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _2232, _2233);
+  return _2234;
  }
- int64_t  const _2245 = (int64_t)(2147483647ll);
- bool  const _2246 = _2139 <= _2245;
- if (!_2246)
+ int64_t  const _2235 = (int64_t)(0ll);
+ int64_t  const _2236 = _2235 - _2204;
+ bool  const _2237 = _2204 > _2235;
+ int64_t  const _2238 = (int64_t)(_2237 ? _2204 : _2236);
+ uint64_t  const _2239 = (uint64_t)(_2238);
+ uint64_t  const _2240 = _2239;
+ uint64_t  const _2241 = (uint64_t)(2147483647ull);
+ bool  const _2242 = _2240 <= _2241;
+ if (!_2242)
  {
-  int64_t  const _2247 = (int64_t)(2147483647ll);
-  int32_t  const _2248 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_k", _2139, _2247);
-  return _2248;
+  int64_t  const _2243 = (int64_t)(0ll);
+  int64_t  const _2244 = _2243 - _2204;
+  bool  const _2245 = _2204 > _2243;
+  int64_t  const _2246 = (int64_t)(_2245 ? _2204 : _2244);
+  uint64_t  const _2247 = (uint64_t)(_2246);
+  uint64_t  const _2248 = _2247;
+  uint64_t  const _2249 = (uint64_t)(2147483647ull);
+  int32_t  const _2250 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _2248, _2249);
+  return _2250;
  }
- uint64_t  const _2249 = (uint64_t)(_1705);
- uint64_t  const _2250 = (uint64_t)(2147483647ull);
- bool  const _2251 = _2249 <= _2250;
- if (!_2251)
+ int64_t  const _2251 = (int64_t)(2147483647ll);
+ bool  const _2252 = _2204 <= _2251;
+ if (!_2252)
  {
-  uint64_t  const _2252 = (uint64_t)(_1705);
-  uint64_t  const _2253 = (uint64_t)(2147483647ull);
-  int32_t  const _2254 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _2252, _2253);
+  int64_t  const _2253 = (int64_t)(2147483647ll);
+  int32_t  const _2254 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_k", _2204, _2253);
   return _2254;
  }
- int64_t  const _2255 = (int64_t)(_1708);
- int64_t  const _2256 = (int64_t)(_1709);
+ int64_t  const _2255 = (int64_t)(_1688);
+ int64_t  const _2256 = (int64_t)(_1689);
  int64_t  const _2257 = _2255 * _2256;
  int64_t  const _2258 = (int64_t)(0ll);
  int64_t  const _2259 = _2258 - _2257;
@@ -6605,8 +6665,8 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
  bool  const _2265 = _2263 <= _2264;
  if (!_2265)
  {
-  int64_t  const _2266 = (int64_t)(_1708);
-  int64_t  const _2267 = (int64_t)(_1709);
+  int64_t  const _2266 = (int64_t)(_1688);
+  int64_t  const _2267 = (int64_t)(_1689);
   int64_t  const _2268 = _2266 * _2267;
   int64_t  const _2269 = (int64_t)(0ll);
   int64_t  const _2270 = _2269 - _2268;
@@ -6615,19 +6675,19 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
   uint64_t  const _2273 = (uint64_t)(_2272);
   uint64_t  const _2274 = _2273;
   uint64_t  const _2275 = (uint64_t)(2147483647ull);
-  int32_t  const _2276 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _2274, _2275);
+  int32_t  const _2276 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _2274, _2275);
   return _2276;
  }
  int64_t  const _2277 = (int64_t)(2147483647ll);
- bool  const _2278 = _2142 <= _2277;
+ bool  const _2278 = _2206 <= _2277;
  if (!_2278)
  {
   int64_t  const _2279 = (int64_t)(2147483647ll);
-  int32_t  const _2280 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_q", _2142, _2279);
+  int32_t  const _2280 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_k", _2206, _2279);
   return _2280;
  }
- int64_t  const _2281 = (int64_t)(_1711);
- int64_t  const _2282 = (int64_t)(_1712);
+ int64_t  const _2281 = (int64_t)(_1691);
+ int64_t  const _2282 = (int64_t)(_1692);
  int64_t  const _2283 = _2281 * _2282;
  int64_t  const _2284 = (int64_t)(0ll);
  int64_t  const _2285 = _2284 - _2283;
@@ -6639,8 +6699,8 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
  bool  const _2291 = _2289 <= _2290;
  if (!_2291)
  {
-  int64_t  const _2292 = (int64_t)(_1711);
-  int64_t  const _2293 = (int64_t)(_1712);
+  int64_t  const _2292 = (int64_t)(_1691);
+  int64_t  const _2293 = (int64_t)(_1692);
   int64_t  const _2294 = _2292 * _2293;
   int64_t  const _2295 = (int64_t)(0ll);
   int64_t  const _2296 = _2295 - _2294;
@@ -6649,53 +6709,57 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
   uint64_t  const _2299 = (uint64_t)(_2298);
   uint64_t  const _2300 = _2299;
   uint64_t  const _2301 = (uint64_t)(2147483647ull);
-  int32_t  const _2302 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _2300, _2301);
+  int32_t  const _2302 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _2300, _2301);
   return _2302;
  }
  int64_t  const _2303 = (int64_t)(2147483647ll);
- bool  const _2304 = _2144 <= _2303;
+ bool  const _2304 = _2208 <= _2303;
  if (!_2304)
  {
   int64_t  const _2305 = (int64_t)(2147483647ll);
-  int32_t  const _2306 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_q", _2144, _2305);
+  int32_t  const _2306 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_k", _2208, _2305);
   return _2306;
  }
- int64_t  const _2307 = (int64_t)(_1714);
- int64_t  const _2308 = (int64_t)(_1715);
- int64_t  const _2309 = _2307 * _2308;
- int64_t  const _2310 = (int64_t)(0ll);
- int64_t  const _2311 = _2310 - _2309;
- bool  const _2312 = _2309 > _2310;
- int64_t  const _2313 = (int64_t)(_2312 ? _2309 : _2311);
- uint64_t  const _2314 = (uint64_t)(_2313);
- uint64_t  const _2315 = _2314;
- uint64_t  const _2316 = (uint64_t)(2147483647ull);
- bool  const _2317 = _2315 <= _2316;
- if (!_2317)
+ uint64_t  const _2307 = (uint64_t)(_1698);
+ uint64_t  const _2308 = (uint64_t)(2147483647ull);
+ bool  const _2309 = _2307 <= _2308;
+ if (!_2309)
  {
-  int64_t  const _2318 = (int64_t)(_1714);
-  int64_t  const _2319 = (int64_t)(_1715);
-  int64_t  const _2320 = _2318 * _2319;
-  int64_t  const _2321 = (int64_t)(0ll);
-  int64_t  const _2322 = _2321 - _2320;
-  bool  const _2323 = _2320 > _2321;
-  int64_t  const _2324 = (int64_t)(_2323 ? _2320 : _2322);
-  uint64_t  const _2325 = (uint64_t)(_2324);
-  uint64_t  const _2326 = _2325;
-  uint64_t  const _2327 = (uint64_t)(2147483647ull);
-  int32_t  const _2328 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _2326, _2327);
-  return _2328;
+  uint64_t  const _2310 = (uint64_t)(_1698);
+  uint64_t  const _2311 = (uint64_t)(2147483647ull);
+  int32_t  const _2312 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _2310, _2311);
+  return _2312;
  }
- int64_t  const _2329 = (int64_t)(2147483647ll);
- bool  const _2330 = _2146 <= _2329;
- if (!_2330)
+ int64_t  const _2313 = (int64_t)(_1698);
+ int64_t  const _2314 = (int64_t)(32ll);
+ int64_t  const _2315 = _2313 * _2314;
+ uint64_t  const _2316 = (uint64_t)(_2315);
+ uint64_t  const _2317 = (uint64_t)(2147483647ull);
+ bool  const _2318 = _2316 <= _2317;
+ if (!_2318)
  {
+  int64_t  const _2319 = (int64_t)(_1698);
+  int64_t  const _2320 = (int64_t)(32ll);
+  int64_t  const _2321 = _2319 * _2320;
+  uint64_t  const _2322 = (uint64_t)(_2321);
+  uint64_t  const _2323 = (uint64_t)(2147483647ull);
+  int32_t  const _2324 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _2322, _2323);
+  return _2324;
+ }
+ int64_t  const _2325 = (int64_t)(_1698);
+ int64_t  const _2326 = (int64_t)(67108863ll);
+ bool  const _2327 = _2325 <= _2326;
+ if (!_2327)
+ {
+  int64_t  const _2328 = (int64_t)(_1698);
+  int64_t  const _2329 = (int64_t)(32ll);
+  int64_t  const _2330 = _2328 * _2329;
   int64_t  const _2331 = (int64_t)(2147483647ll);
-  int32_t  const _2332 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_q", _2146, _2331);
+  int32_t  const _2332 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_q", _2330, _2331);
   return _2332;
  }
- int64_t  const _2333 = (int64_t)(_1717);
- int64_t  const _2334 = (int64_t)(_1718);
+ int64_t  const _2333 = (int64_t)(_1704);
+ int64_t  const _2334 = (int64_t)(_1705);
  int64_t  const _2335 = _2333 * _2334;
  int64_t  const _2336 = (int64_t)(0ll);
  int64_t  const _2337 = _2336 - _2335;
@@ -6707,8 +6771,8 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
  bool  const _2343 = _2341 <= _2342;
  if (!_2343)
  {
-  int64_t  const _2344 = (int64_t)(_1717);
-  int64_t  const _2345 = (int64_t)(_1718);
+  int64_t  const _2344 = (int64_t)(_1704);
+  int64_t  const _2345 = (int64_t)(_1705);
   int64_t  const _2346 = _2344 * _2345;
   int64_t  const _2347 = (int64_t)(0ll);
   int64_t  const _2348 = _2347 - _2346;
@@ -6720,112 +6784,112 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
   int32_t  const _2354 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _2352, _2353);
   return _2354;
  }
- int64_t  const _2355 = (int64_t)(2147483647ll);
- bool  const _2356 = _2148 <= _2355;
+ int64_t  const _2355 = (int64_t)(67108863ll);
+ bool  const _2356 = _2210 <= _2355;
  if (!_2356)
  {
-  int64_t  const _2357 = (int64_t)(2147483647ll);
-  int32_t  const _2358 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_q", _2148, _2357);
-  return _2358;
+  int64_t  const _2357 = (int64_t)(32ll);
+  int64_t  const _2358 = _2210 * _2357;
+  int64_t  const _2359 = (int64_t)(2147483647ll);
+  int32_t  const _2360 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_q", _2358, _2359);
+  return _2360;
  }
- uint64_t  const _2359 = (uint64_t)(_1724);
- uint64_t  const _2360 = (uint64_t)(2147483647ull);
- bool  const _2361 = _2359 <= _2360;
- if (!_2361)
+ int64_t  const _2361 = (int64_t)(_1707);
+ int64_t  const _2362 = (int64_t)(_1708);
+ int64_t  const _2363 = _2361 * _2362;
+ int64_t  const _2364 = (int64_t)(0ll);
+ int64_t  const _2365 = _2364 - _2363;
+ bool  const _2366 = _2363 > _2364;
+ int64_t  const _2367 = (int64_t)(_2366 ? _2363 : _2365);
+ uint64_t  const _2368 = (uint64_t)(_2367);
+ uint64_t  const _2369 = _2368;
+ uint64_t  const _2370 = (uint64_t)(2147483647ull);
+ bool  const _2371 = _2369 <= _2370;
+ if (!_2371)
  {
-  uint64_t  const _2362 = (uint64_t)(_1724);
-  uint64_t  const _2363 = (uint64_t)(2147483647ull);
-  int32_t  const _2364 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _2362, _2363);
-  return _2364;
+  int64_t  const _2372 = (int64_t)(_1707);
+  int64_t  const _2373 = (int64_t)(_1708);
+  int64_t  const _2374 = _2372 * _2373;
+  int64_t  const _2375 = (int64_t)(0ll);
+  int64_t  const _2376 = _2375 - _2374;
+  bool  const _2377 = _2374 > _2375;
+  int64_t  const _2378 = (int64_t)(_2377 ? _2374 : _2376);
+  uint64_t  const _2379 = (uint64_t)(_2378);
+  uint64_t  const _2380 = _2379;
+  uint64_t  const _2381 = (uint64_t)(2147483647ull);
+  int32_t  const _2382 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _2380, _2381);
+  return _2382;
  }
- int64_t  const _2365 = (int64_t)(_1727);
- int64_t  const _2366 = (int64_t)(_1728);
- int64_t  const _2367 = _2365 * _2366;
- int64_t  const _2368 = (int64_t)(0ll);
- int64_t  const _2369 = _2368 - _2367;
- bool  const _2370 = _2367 > _2368;
- int64_t  const _2371 = (int64_t)(_2370 ? _2367 : _2369);
- uint64_t  const _2372 = (uint64_t)(_2371);
- uint64_t  const _2373 = _2372;
- uint64_t  const _2374 = (uint64_t)(2147483647ull);
- bool  const _2375 = _2373 <= _2374;
- if (!_2375)
+ int64_t  const _2383 = (int64_t)(67108863ll);
+ bool  const _2384 = _2212 <= _2383;
+ if (!_2384)
  {
-  int64_t  const _2376 = (int64_t)(_1727);
-  int64_t  const _2377 = (int64_t)(_1728);
-  int64_t  const _2378 = _2376 * _2377;
-  int64_t  const _2379 = (int64_t)(0ll);
-  int64_t  const _2380 = _2379 - _2378;
-  bool  const _2381 = _2378 > _2379;
-  int64_t  const _2382 = (int64_t)(_2381 ? _2378 : _2380);
-  uint64_t  const _2383 = (uint64_t)(_2382);
-  uint64_t  const _2384 = _2383;
-  uint64_t  const _2385 = (uint64_t)(2147483647ull);
-  int32_t  const _2386 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _2384, _2385);
-  return _2386;
+  int64_t  const _2385 = (int64_t)(32ll);
+  int64_t  const _2386 = _2212 * _2385;
+  int64_t  const _2387 = (int64_t)(2147483647ll);
+  int32_t  const _2388 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_q", _2386, _2387);
+  return _2388;
  }
- int64_t  const _2387 = (int64_t)(2147483647ll);
- bool  const _2388 = _2151 <= _2387;
- if (!_2388)
+ int64_t  const _2389 = (int64_t)(_1710);
+ int64_t  const _2390 = (int64_t)(_1711);
+ int64_t  const _2391 = _2389 * _2390;
+ int64_t  const _2392 = (int64_t)(0ll);
+ int64_t  const _2393 = _2392 - _2391;
+ bool  const _2394 = _2391 > _2392;
+ int64_t  const _2395 = (int64_t)(_2394 ? _2391 : _2393);
+ uint64_t  const _2396 = (uint64_t)(_2395);
+ uint64_t  const _2397 = _2396;
+ uint64_t  const _2398 = (uint64_t)(2147483647ull);
+ bool  const _2399 = _2397 <= _2398;
+ if (!_2399)
  {
-  int64_t  const _2389 = (int64_t)(2147483647ll);
-  int32_t  const _2390 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_v", _2151, _2389);
-  return _2390;
+  int64_t  const _2400 = (int64_t)(_1710);
+  int64_t  const _2401 = (int64_t)(_1711);
+  int64_t  const _2402 = _2400 * _2401;
+  int64_t  const _2403 = (int64_t)(0ll);
+  int64_t  const _2404 = _2403 - _2402;
+  bool  const _2405 = _2402 > _2403;
+  int64_t  const _2406 = (int64_t)(_2405 ? _2402 : _2404);
+  uint64_t  const _2407 = (uint64_t)(_2406);
+  uint64_t  const _2408 = _2407;
+  uint64_t  const _2409 = (uint64_t)(2147483647ull);
+  int32_t  const _2410 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _2408, _2409);
+  return _2410;
  }
- int64_t  const _2391 = (int64_t)(_1730);
- int64_t  const _2392 = (int64_t)(_1731);
- int64_t  const _2393 = _2391 * _2392;
- int64_t  const _2394 = (int64_t)(0ll);
- int64_t  const _2395 = _2394 - _2393;
- bool  const _2396 = _2393 > _2394;
- int64_t  const _2397 = (int64_t)(_2396 ? _2393 : _2395);
- uint64_t  const _2398 = (uint64_t)(_2397);
- uint64_t  const _2399 = _2398;
- uint64_t  const _2400 = (uint64_t)(2147483647ull);
- bool  const _2401 = _2399 <= _2400;
- if (!_2401)
+ int64_t  const _2411 = (int64_t)(67108863ll);
+ bool  const _2412 = _2214 <= _2411;
+ if (!_2412)
  {
-  int64_t  const _2402 = (int64_t)(_1730);
-  int64_t  const _2403 = (int64_t)(_1731);
-  int64_t  const _2404 = _2402 * _2403;
-  int64_t  const _2405 = (int64_t)(0ll);
-  int64_t  const _2406 = _2405 - _2404;
-  bool  const _2407 = _2404 > _2405;
-  int64_t  const _2408 = (int64_t)(_2407 ? _2404 : _2406);
-  uint64_t  const _2409 = (uint64_t)(_2408);
-  uint64_t  const _2410 = _2409;
-  uint64_t  const _2411 = (uint64_t)(2147483647ull);
-  int32_t  const _2412 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _2410, _2411);
-  return _2412;
- }
- int64_t  const _2413 = (int64_t)(2147483647ll);
- bool  const _2414 = _2153 <= _2413;
- if (!_2414)
- {
+  int64_t  const _2413 = (int64_t)(32ll);
+  int64_t  const _2414 = _2214 * _2413;
   int64_t  const _2415 = (int64_t)(2147483647ll);
-  int32_t  const _2416 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_v", _2153, _2415);
+  int32_t  const _2416 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_q", _2414, _2415);
   return _2416;
  }
- int64_t  const _2417 = (int64_t)(_1733);
- int64_t  const _2418 = (int64_t)(_1734);
- int64_t  const _2419 = _2417 * _2418;
- int64_t  const _2420 = (int64_t)(0ll);
- int64_t  const _2421 = _2420 - _2419;
- bool  const _2422 = _2419 > _2420;
- int64_t  const _2423 = (int64_t)(_2422 ? _2419 : _2421);
- uint64_t  const _2424 = (uint64_t)(_2423);
- uint64_t  const _2425 = _2424;
- uint64_t  const _2426 = (uint64_t)(2147483647ull);
- bool  const _2427 = _2425 <= _2426;
- if (!_2427)
+ uint64_t  const _2417 = (uint64_t)(_1717);
+ uint64_t  const _2418 = (uint64_t)(2147483647ull);
+ bool  const _2419 = _2417 <= _2418;
+ if (!_2419)
  {
-  int64_t  const _2428 = (int64_t)(_1733);
-  int64_t  const _2429 = (int64_t)(_1734);
-  int64_t  const _2430 = _2428 * _2429;
+  uint64_t  const _2420 = (uint64_t)(_1717);
+  uint64_t  const _2421 = (uint64_t)(2147483647ull);
+  int32_t  const _2422 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _2420, _2421);
+  return _2422;
+ }
+ int64_t  const _2423 = (int64_t)(0ll);
+ int64_t  const _2424 = _2423 - _2217;
+ bool  const _2425 = _2217 > _2423;
+ int64_t  const _2426 = (int64_t)(_2425 ? _2217 : _2424);
+ uint64_t  const _2427 = (uint64_t)(_2426);
+ uint64_t  const _2428 = _2427;
+ uint64_t  const _2429 = (uint64_t)(2147483647ull);
+ bool  const _2430 = _2428 <= _2429;
+ if (!_2430)
+ {
   int64_t  const _2431 = (int64_t)(0ll);
-  int64_t  const _2432 = _2431 - _2430;
-  bool  const _2433 = _2430 > _2431;
-  int64_t  const _2434 = (int64_t)(_2433 ? _2430 : _2432);
+  int64_t  const _2432 = _2431 - _2217;
+  bool  const _2433 = _2217 > _2431;
+  int64_t  const _2434 = (int64_t)(_2433 ? _2217 : _2432);
   uint64_t  const _2435 = (uint64_t)(_2434);
   uint64_t  const _2436 = _2435;
   uint64_t  const _2437 = (uint64_t)(2147483647ull);
@@ -6833,359 +6897,391 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
   return _2438;
  }
  int64_t  const _2439 = (int64_t)(2147483647ll);
- bool  const _2440 = _2155 <= _2439;
+ bool  const _2440 = _2217 <= _2439;
  if (!_2440)
  {
   int64_t  const _2441 = (int64_t)(2147483647ll);
-  int32_t  const _2442 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_v", _2155, _2441);
+  int32_t  const _2442 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_v", _2217, _2441);
   return _2442;
  }
- uint64_t  const _2443 = (uint64_t)(_1740);
- uint64_t  const _2444 = (uint64_t)(2147483647ull);
- bool  const _2445 = _2443 <= _2444;
- if (!_2445)
+ int64_t  const _2443 = (int64_t)(_1723);
+ int64_t  const _2444 = (int64_t)(_1724);
+ int64_t  const _2445 = _2443 * _2444;
+ int64_t  const _2446 = (int64_t)(0ll);
+ int64_t  const _2447 = _2446 - _2445;
+ bool  const _2448 = _2445 > _2446;
+ int64_t  const _2449 = (int64_t)(_2448 ? _2445 : _2447);
+ uint64_t  const _2450 = (uint64_t)(_2449);
+ uint64_t  const _2451 = _2450;
+ uint64_t  const _2452 = (uint64_t)(2147483647ull);
+ bool  const _2453 = _2451 <= _2452;
+ if (!_2453)
  {
-  uint64_t  const _2446 = (uint64_t)(_1740);
-  uint64_t  const _2447 = (uint64_t)(2147483647ull);
-  int32_t  const _2448 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _2446, _2447);
-  return _2448;
+  int64_t  const _2454 = (int64_t)(_1723);
+  int64_t  const _2455 = (int64_t)(_1724);
+  int64_t  const _2456 = _2454 * _2455;
+  int64_t  const _2457 = (int64_t)(0ll);
+  int64_t  const _2458 = _2457 - _2456;
+  bool  const _2459 = _2456 > _2457;
+  int64_t  const _2460 = (int64_t)(_2459 ? _2456 : _2458);
+  uint64_t  const _2461 = (uint64_t)(_2460);
+  uint64_t  const _2462 = _2461;
+  uint64_t  const _2463 = (uint64_t)(2147483647ull);
+  int32_t  const _2464 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _2462, _2463);
+  return _2464;
  }
- int64_t  const _2449 = (int64_t)(_1743);
- int64_t  const _2450 = (int64_t)(_1744);
- int64_t  const _2451 = _2449 * _2450;
- int64_t  const _2452 = (int64_t)(0ll);
- int64_t  const _2453 = _2452 - _2451;
- bool  const _2454 = _2451 > _2452;
- int64_t  const _2455 = (int64_t)(_2454 ? _2451 : _2453);
- uint64_t  const _2456 = (uint64_t)(_2455);
- uint64_t  const _2457 = _2456;
- uint64_t  const _2458 = (uint64_t)(2147483647ull);
- bool  const _2459 = _2457 <= _2458;
- if (!_2459)
+ int64_t  const _2465 = (int64_t)(2147483647ll);
+ bool  const _2466 = _2219 <= _2465;
+ if (!_2466)
  {
-  int64_t  const _2460 = (int64_t)(_1743);
-  int64_t  const _2461 = (int64_t)(_1744);
-  int64_t  const _2462 = _2460 * _2461;
-  int64_t  const _2463 = (int64_t)(0ll);
-  int64_t  const _2464 = _2463 - _2462;
-  bool  const _2465 = _2462 > _2463;
-  int64_t  const _2466 = (int64_t)(_2465 ? _2462 : _2464);
-  uint64_t  const _2467 = (uint64_t)(_2466);
-  uint64_t  const _2468 = _2467;
-  uint64_t  const _2469 = (uint64_t)(2147483647ull);
-  int32_t  const _2470 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _2468, _2469);
-  return _2470;
+  int64_t  const _2467 = (int64_t)(2147483647ll);
+  int32_t  const _2468 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_v", _2219, _2467);
+  return _2468;
  }
- int64_t  const _2471 = (int64_t)(2147483647ll);
- bool  const _2472 = _2158 <= _2471;
- if (!_2472)
+ int64_t  const _2469 = (int64_t)(_1726);
+ int64_t  const _2470 = (int64_t)(_1727);
+ int64_t  const _2471 = _2469 * _2470;
+ int64_t  const _2472 = (int64_t)(0ll);
+ int64_t  const _2473 = _2472 - _2471;
+ bool  const _2474 = _2471 > _2472;
+ int64_t  const _2475 = (int64_t)(_2474 ? _2471 : _2473);
+ uint64_t  const _2476 = (uint64_t)(_2475);
+ uint64_t  const _2477 = _2476;
+ uint64_t  const _2478 = (uint64_t)(2147483647ull);
+ bool  const _2479 = _2477 <= _2478;
+ if (!_2479)
  {
-  int64_t  const _2473 = (int64_t)(2147483647ll);
-  int32_t  const _2474 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_out", _2158, _2473);
-  return _2474;
+  int64_t  const _2480 = (int64_t)(_1726);
+  int64_t  const _2481 = (int64_t)(_1727);
+  int64_t  const _2482 = _2480 * _2481;
+  int64_t  const _2483 = (int64_t)(0ll);
+  int64_t  const _2484 = _2483 - _2482;
+  bool  const _2485 = _2482 > _2483;
+  int64_t  const _2486 = (int64_t)(_2485 ? _2482 : _2484);
+  uint64_t  const _2487 = (uint64_t)(_2486);
+  uint64_t  const _2488 = _2487;
+  uint64_t  const _2489 = (uint64_t)(2147483647ull);
+  int32_t  const _2490 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _2488, _2489);
+  return _2490;
  }
- int64_t  const _2475 = (int64_t)(_1746);
- int64_t  const _2476 = (int64_t)(_1747);
- int64_t  const _2477 = _2475 * _2476;
- int64_t  const _2478 = (int64_t)(0ll);
- int64_t  const _2479 = _2478 - _2477;
- bool  const _2480 = _2477 > _2478;
- int64_t  const _2481 = (int64_t)(_2480 ? _2477 : _2479);
- uint64_t  const _2482 = (uint64_t)(_2481);
- uint64_t  const _2483 = _2482;
- uint64_t  const _2484 = (uint64_t)(2147483647ull);
- bool  const _2485 = _2483 <= _2484;
- if (!_2485)
+ int64_t  const _2491 = (int64_t)(2147483647ll);
+ bool  const _2492 = _2221 <= _2491;
+ if (!_2492)
  {
-  int64_t  const _2486 = (int64_t)(_1746);
-  int64_t  const _2487 = (int64_t)(_1747);
-  int64_t  const _2488 = _2486 * _2487;
-  int64_t  const _2489 = (int64_t)(0ll);
-  int64_t  const _2490 = _2489 - _2488;
-  bool  const _2491 = _2488 > _2489;
-  int64_t  const _2492 = (int64_t)(_2491 ? _2488 : _2490);
-  uint64_t  const _2493 = (uint64_t)(_2492);
-  uint64_t  const _2494 = _2493;
-  uint64_t  const _2495 = (uint64_t)(2147483647ull);
-  int32_t  const _2496 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _2494, _2495);
-  return _2496;
+  int64_t  const _2493 = (int64_t)(2147483647ll);
+  int32_t  const _2494 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_v", _2221, _2493);
+  return _2494;
  }
- int64_t  const _2497 = (int64_t)(2147483647ll);
- bool  const _2498 = _2160 <= _2497;
- if (!_2498)
+ uint64_t  const _2495 = (uint64_t)(_1733);
+ uint64_t  const _2496 = (uint64_t)(2147483647ull);
+ bool  const _2497 = _2495 <= _2496;
+ if (!_2497)
  {
-  int64_t  const _2499 = (int64_t)(2147483647ll);
-  int32_t  const _2500 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_out", _2160, _2499);
+  uint64_t  const _2498 = (uint64_t)(_1733);
+  uint64_t  const _2499 = (uint64_t)(2147483647ull);
+  int32_t  const _2500 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _2498, _2499);
   return _2500;
  }
- int64_t  const _2501 = (int64_t)(_1749);
- int64_t  const _2502 = (int64_t)(_1750);
+ int64_t  const _2501 = (int64_t)(_1737);
+ int64_t  const _2502 = (int64_t)(32ll);
  int64_t  const _2503 = _2501 * _2502;
- int64_t  const _2504 = (int64_t)(0ll);
- int64_t  const _2505 = _2504 - _2503;
- bool  const _2506 = _2503 > _2504;
- int64_t  const _2507 = (int64_t)(_2506 ? _2503 : _2505);
- uint64_t  const _2508 = (uint64_t)(_2507);
- uint64_t  const _2509 = _2508;
- uint64_t  const _2510 = (uint64_t)(2147483647ull);
- bool  const _2511 = _2509 <= _2510;
- if (!_2511)
+ uint64_t  const _2504 = (uint64_t)(_2503);
+ uint64_t  const _2505 = (uint64_t)(2147483647ull);
+ bool  const _2506 = _2504 <= _2505;
+ if (!_2506)
  {
-  int64_t  const _2512 = (int64_t)(_1749);
-  int64_t  const _2513 = (int64_t)(_1750);
-  int64_t  const _2514 = _2512 * _2513;
-  int64_t  const _2515 = (int64_t)(0ll);
-  int64_t  const _2516 = _2515 - _2514;
-  bool  const _2517 = _2514 > _2515;
-  int64_t  const _2518 = (int64_t)(_2517 ? _2514 : _2516);
-  uint64_t  const _2519 = (uint64_t)(_2518);
-  uint64_t  const _2520 = _2519;
-  uint64_t  const _2521 = (uint64_t)(2147483647ull);
-  int32_t  const _2522 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _2520, _2521);
-  return _2522;
+  int64_t  const _2507 = (int64_t)(_1737);
+  int64_t  const _2508 = (int64_t)(32ll);
+  int64_t  const _2509 = _2507 * _2508;
+  uint64_t  const _2510 = (uint64_t)(_2509);
+  uint64_t  const _2511 = (uint64_t)(2147483647ull);
+  int32_t  const _2512 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _2510, _2511);
+  return _2512;
  }
- int64_t  const _2523 = (int64_t)(2147483647ll);
- bool  const _2524 = _2162 <= _2523;
- if (!_2524)
+ int64_t  const _2513 = (int64_t)(_1733);
+ int64_t  const _2514 = (int64_t)(67108863ll);
+ bool  const _2515 = _2513 <= _2514;
+ if (!_2515)
  {
-  int64_t  const _2525 = (int64_t)(2147483647ll);
-  int32_t  const _2526 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_out", _2162, _2525);
-  return _2526;
+  int64_t  const _2516 = (int64_t)(_1733);
+  int64_t  const _2517 = (int64_t)(32ll);
+  int64_t  const _2518 = _2516 * _2517;
+  int64_t  const _2519 = (int64_t)(2147483647ll);
+  int32_t  const _2520 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_out", _2518, _2519);
+  return _2520;
  }
- int64_t  const _2527 = (int64_t)(_1752);
- int64_t  const _2528 = (int64_t)(_1753);
- int64_t  const _2529 = _2527 * _2528;
- int64_t  const _2530 = (int64_t)(0ll);
- int64_t  const _2531 = _2530 - _2529;
- bool  const _2532 = _2529 > _2530;
- int64_t  const _2533 = (int64_t)(_2532 ? _2529 : _2531);
- uint64_t  const _2534 = (uint64_t)(_2533);
- uint64_t  const _2535 = _2534;
- uint64_t  const _2536 = (uint64_t)(2147483647ull);
- bool  const _2537 = _2535 <= _2536;
- if (!_2537)
+ int64_t  const _2521 = (int64_t)(_1739);
+ int64_t  const _2522 = (int64_t)(_1740);
+ int64_t  const _2523 = _2521 * _2522;
+ int64_t  const _2524 = (int64_t)(0ll);
+ int64_t  const _2525 = _2524 - _2523;
+ bool  const _2526 = _2523 > _2524;
+ int64_t  const _2527 = (int64_t)(_2526 ? _2523 : _2525);
+ uint64_t  const _2528 = (uint64_t)(_2527);
+ uint64_t  const _2529 = _2528;
+ uint64_t  const _2530 = (uint64_t)(2147483647ull);
+ bool  const _2531 = _2529 <= _2530;
+ if (!_2531)
  {
-  int64_t  const _2538 = (int64_t)(_1752);
-  int64_t  const _2539 = (int64_t)(_1753);
-  int64_t  const _2540 = _2538 * _2539;
-  int64_t  const _2541 = (int64_t)(0ll);
-  int64_t  const _2542 = _2541 - _2540;
-  bool  const _2543 = _2540 > _2541;
-  int64_t  const _2544 = (int64_t)(_2543 ? _2540 : _2542);
-  uint64_t  const _2545 = (uint64_t)(_2544);
-  uint64_t  const _2546 = _2545;
-  uint64_t  const _2547 = (uint64_t)(2147483647ull);
-  int32_t  const _2548 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _2546, _2547);
+  int64_t  const _2532 = (int64_t)(_1739);
+  int64_t  const _2533 = (int64_t)(_1740);
+  int64_t  const _2534 = _2532 * _2533;
+  int64_t  const _2535 = (int64_t)(0ll);
+  int64_t  const _2536 = _2535 - _2534;
+  bool  const _2537 = _2534 > _2535;
+  int64_t  const _2538 = (int64_t)(_2537 ? _2534 : _2536);
+  uint64_t  const _2539 = (uint64_t)(_2538);
+  uint64_t  const _2540 = _2539;
+  uint64_t  const _2541 = (uint64_t)(2147483647ull);
+  int32_t  const _2542 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _2540, _2541);
+  return _2542;
+ }
+ int64_t  const _2543 = (int64_t)(67108863ll);
+ bool  const _2544 = _2224 <= _2543;
+ if (!_2544)
+ {
+  int64_t  const _2545 = (int64_t)(32ll);
+  int64_t  const _2546 = _2224 * _2545;
+  int64_t  const _2547 = (int64_t)(2147483647ll);
+  int32_t  const _2548 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_out", _2546, _2547);
   return _2548;
  }
- int64_t  const _2549 = (int64_t)(2147483647ll);
- bool  const _2550 = _2164 <= _2549;
- if (!_2550)
- {
-  int64_t  const _2551 = (int64_t)(2147483647ll);
-  int32_t  const _2552 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_out", _2164, _2551);
-  return _2552;
- }
- uint64_t  const _2553 = (uint64_t)(_1759);
- uint64_t  const _2554 = (uint64_t)(2147483647ull);
- bool  const _2555 = _2553 <= _2554;
- if (!_2555)
- {
-  uint64_t  const _2556 = (uint64_t)(_1759);
-  uint64_t  const _2557 = (uint64_t)(2147483647ull);
-  int32_t  const _2558 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "slopes", _2556, _2557);
-  return _2558;
- }
- bool  const _2559 = !(_1686);
+ int64_t  const _2549 = (int64_t)(_1742);
+ int64_t  const _2550 = (int64_t)(_1743);
+ int64_t  const _2551 = _2549 * _2550;
+ int64_t  const _2552 = (int64_t)(0ll);
+ int64_t  const _2553 = _2552 - _2551;
+ bool  const _2554 = _2551 > _2552;
+ int64_t  const _2555 = (int64_t)(_2554 ? _2551 : _2553);
+ uint64_t  const _2556 = (uint64_t)(_2555);
+ uint64_t  const _2557 = _2556;
+ uint64_t  const _2558 = (uint64_t)(2147483647ull);
+ bool  const _2559 = _2557 <= _2558;
  if (!_2559)
  {
-  int32_t  const _2560 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_k");
-  return _2560;
+  int64_t  const _2560 = (int64_t)(_1742);
+  int64_t  const _2561 = (int64_t)(_1743);
+  int64_t  const _2562 = _2560 * _2561;
+  int64_t  const _2563 = (int64_t)(0ll);
+  int64_t  const _2564 = _2563 - _2562;
+  bool  const _2565 = _2562 > _2563;
+  int64_t  const _2566 = (int64_t)(_2565 ? _2562 : _2564);
+  uint64_t  const _2567 = (uint64_t)(_2566);
+  uint64_t  const _2568 = _2567;
+  uint64_t  const _2569 = (uint64_t)(2147483647ull);
+  int32_t  const _2570 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _2568, _2569);
+  return _2570;
  }
- bool  const _2561 = !(_1702);
- if (!_2561)
+ int64_t  const _2571 = (int64_t)(67108863ll);
+ bool  const _2572 = _2226 <= _2571;
+ if (!_2572)
  {
-  int32_t  const _2562 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_q");
-  return _2562;
- }
- bool  const _2563 = !(_1721);
- if (!_2563)
- {
-  int32_t  const _2564 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_v");
-  return _2564;
- }
- bool  const _2565 = !(_1737);
- if (!_2565)
- {
-  int32_t  const _2566 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Output buffer attn_out");
-  return _2566;
- }
- bool  const _2567 = !(_1756);
- if (!_2567)
- {
-  int32_t  const _2568 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer slopes");
-  return _2568;
- }
- uint64_t  const _2569 = (uint64_t)(0ull);
- auto * const _2570 = (void *)(_2569);
- bool  const _2571 = _attn_k != _2570;
- if (!_2571)
- {
-  int32_t  const _2572 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_k");
-  return _2572;
- }
- uint64_t  const _2573 = (uint64_t)(0ull);
- auto * const _2574 = (void *)(_2573);
- bool  const _2575 = _attn_q != _2574;
- if (!_2575)
- {
-  int32_t  const _2576 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_q");
+  int64_t  const _2573 = (int64_t)(32ll);
+  int64_t  const _2574 = _2226 * _2573;
+  int64_t  const _2575 = (int64_t)(2147483647ll);
+  int32_t  const _2576 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_out", _2574, _2575);
   return _2576;
  }
- uint64_t  const _2577 = (uint64_t)(0ull);
- auto * const _2578 = (void *)(_2577);
- bool  const _2579 = _attn_v != _2578;
- if (!_2579)
- {
-  int32_t  const _2580 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_v");
-  return _2580;
- }
- uint64_t  const _2581 = (uint64_t)(0ull);
- auto * const _2582 = (void *)(_2581);
- bool  const _2583 = _attn_out != _2582;
- if (!_2583)
- {
-  int32_t  const _2584 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Output buffer attn_out");
-  return _2584;
- }
- uint64_t  const _2585 = (uint64_t)(0ull);
- auto * const _2586 = (void *)(_2585);
- bool  const _2587 = _slopes != _2586;
+ int64_t  const _2577 = (int64_t)(_1745);
+ int64_t  const _2578 = (int64_t)(_1746);
+ int64_t  const _2579 = _2577 * _2578;
+ int64_t  const _2580 = (int64_t)(0ll);
+ int64_t  const _2581 = _2580 - _2579;
+ bool  const _2582 = _2579 > _2580;
+ int64_t  const _2583 = (int64_t)(_2582 ? _2579 : _2581);
+ uint64_t  const _2584 = (uint64_t)(_2583);
+ uint64_t  const _2585 = _2584;
+ uint64_t  const _2586 = (uint64_t)(2147483647ull);
+ bool  const _2587 = _2585 <= _2586;
  if (!_2587)
  {
-  int32_t  const _2588 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer slopes");
-  return _2588;
+  int64_t  const _2588 = (int64_t)(_1745);
+  int64_t  const _2589 = (int64_t)(_1746);
+  int64_t  const _2590 = _2588 * _2589;
+  int64_t  const _2591 = (int64_t)(0ll);
+  int64_t  const _2592 = _2591 - _2590;
+  bool  const _2593 = _2590 > _2591;
+  int64_t  const _2594 = (int64_t)(_2593 ? _2590 : _2592);
+  uint64_t  const _2595 = (uint64_t)(_2594);
+  uint64_t  const _2596 = _2595;
+  uint64_t  const _2597 = (uint64_t)(2147483647ull);
+  int32_t  const _2598 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _2596, _2597);
+  return _2598;
+ }
+ int64_t  const _2599 = (int64_t)(67108863ll);
+ bool  const _2600 = _2228 <= _2599;
+ if (!_2600)
+ {
+  int64_t  const _2601 = (int64_t)(32ll);
+  int64_t  const _2602 = _2228 * _2601;
+  int64_t  const _2603 = (int64_t)(2147483647ll);
+  int32_t  const _2604 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_out", _2602, _2603);
+  return _2604;
+ }
+ uint64_t  const _2605 = (uint64_t)(_1752);
+ uint64_t  const _2606 = (uint64_t)(2147483647ull);
+ bool  const _2607 = _2605 <= _2606;
+ if (!_2607)
+ {
+  uint64_t  const _2608 = (uint64_t)(_1752);
+  uint64_t  const _2609 = (uint64_t)(2147483647ull);
+  int32_t  const _2610 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "slopes", _2608, _2609);
+  return _2610;
+ }
+ bool  const _2611 = !(_1679);
+ if (!_2611)
+ {
+  int32_t  const _2612 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_k");
+  return _2612;
+ }
+ bool  const _2613 = !(_1695);
+ if (!_2613)
+ {
+  int32_t  const _2614 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_q");
+  return _2614;
+ }
+ bool  const _2615 = !(_1714);
+ if (!_2615)
+ {
+  int32_t  const _2616 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_v");
+  return _2616;
+ }
+ bool  const _2617 = !(_1730);
+ if (!_2617)
+ {
+  int32_t  const _2618 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Output buffer attn_out");
+  return _2618;
+ }
+ bool  const _2619 = !(_1749);
+ if (!_2619)
+ {
+  int32_t  const _2620 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer slopes");
+  return _2620;
+ }
+ uint64_t  const _2621 = (uint64_t)(0ull);
+ auto * const _2622 = (void *)(_2621);
+ bool  const _2623 = _attn_k != _2622;
+ if (!_2623)
+ {
+  int32_t  const _2624 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_k");
+  return _2624;
+ }
+ uint64_t  const _2625 = (uint64_t)(0ull);
+ auto * const _2626 = (void *)(_2625);
+ bool  const _2627 = _attn_q != _2626;
+ if (!_2627)
+ {
+  int32_t  const _2628 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_q");
+  return _2628;
+ }
+ uint64_t  const _2629 = (uint64_t)(0ull);
+ auto * const _2630 = (void *)(_2629);
+ bool  const _2631 = _attn_v != _2630;
+ if (!_2631)
+ {
+  int32_t  const _2632 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_v");
+  return _2632;
+ }
+ uint64_t  const _2633 = (uint64_t)(0ull);
+ auto * const _2634 = (void *)(_2633);
+ bool  const _2635 = _attn_out != _2634;
+ if (!_2635)
+ {
+  int32_t  const _2636 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Output buffer attn_out");
+  return _2636;
+ }
+ uint64_t  const _2637 = (uint64_t)(0ull);
+ auto * const _2638 = (void *)(_2637);
+ bool  const _2639 = _slopes != _2638;
+ if (!_2639)
+ {
+  int32_t  const _2640 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer slopes");
+  return _2640;
  }
  {
-  int64_t  const _2589 = _1746;
-  if ((_2589 > ((int64_t(1) << 31) - 1)) || ((_2589 * sizeof(int32_t )) > ((int64_t(1) << 31) - 1)))
+  int32_t  const _2641 = ::halide_cpp_max(_1739, 1);
+  int64_t  const _2642 = _2641;
+  if ((_2642 > ((int64_t(1) << 31) - 1)) || ((_2642 * sizeof(int32_t )) > ((int64_t(1) << 31) - 1)))
   {
    attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation key_range.0\n");
    return -1;
   } // overflow test key_range.0
-  int64_t  const _2590 = _2589;
-  int32_t *_key_range_0 = (int32_t  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(int32_t )*_2590);
+  int64_t  const _2643 = _2642;
+  int32_t *_key_range_0 = (int32_t  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(int32_t )*_2643);
   if (!_key_range_0)
   {
-   int32_t  const _2591 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-   return _2591;
+   int32_t  const _2644 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+   return _2644;
   }
   HalideFreeHelper _key_range_0_free(_ucon, _key_range_0, attn_alibi_softcap_rt_free);
   {
-   int64_t  const _2592 = _1746;
-   if ((_2592 > ((int64_t(1) << 31) - 1)) || ((_2592 * sizeof(int32_t )) > ((int64_t(1) << 31) - 1)))
+   int32_t  const _2645 = ::halide_cpp_max(_1739, 1);
+   int64_t  const _2646 = _2645;
+   if ((_2646 > ((int64_t(1) << 31) - 1)) || ((_2646 * sizeof(int32_t )) > ((int64_t(1) << 31) - 1)))
    {
     attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation key_range.1\n");
     return -1;
    } // overflow test key_range.1
-   int64_t  const _2593 = _2592;
-   int32_t *_key_range_1 = (int32_t  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(int32_t )*_2593);
+   int64_t  const _2647 = _2646;
+   int32_t *_key_range_1 = (int32_t  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(int32_t )*_2647);
    if (!_key_range_1)
    {
-    int32_t  const _2594 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-    return _2594;
+    int32_t  const _2648 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+    return _2648;
    }
    HalideFreeHelper _key_range_1_free(_ucon, _key_range_1, attn_alibi_softcap_rt_free);
    // produce key_range
-   for (int _key_range_s0_it_rebased = 0; _key_range_s0_it_rebased < 0 + _1746; _key_range_s0_it_rebased++)
+   for (int _key_range_s0_it = 0; _key_range_s0_it < 0 + _1739; _key_range_s0_it++)
    {
-    _key_range_0[_key_range_s0_it_rebased] = 0;
-    int32_t  const _2595 = _1745 + _key_range_s0_it_rebased;
-    int32_t  const _2596 = _2595 * 32;
-    int32_t  const _2597 = _2596 + 32;
-    int32_t  const _2598 = ::halide_cpp_min(_2597, _attn_lk);
-    _key_range_1[_key_range_s0_it_rebased] = _2598;
-   } // for _key_range_s0_it_rebased
-   bool  const _2599 = 0 <= _1742;
-   int32_t  const _2600 = _1743 + _1742;
-   bool  const _2601 = _2600 <= 32;
-   bool  const _2602 = _2599 && _2601;
-   if (!_2602)
-   {
-    int32_t  const _2603 = _1743 + _1742;
-    int32_t  const _2604 = _2603 + -1;
-    int32_t  const _2605 = attn_alibi_softcap_rt_error_explicit_bounds_too_small(_ucon, "ii", "attn_out", 0, 31, _1742, _2604);
-    return _2605;
-   }
-   bool  const _2606 = 0 <= _1739;
-   int32_t  const _2607 = _1740 + _1739;
-   int32_t  const _2608 = _2607 + -16;
-   bool  const _2609 = _2608 <= _1724;
-   bool  const _2610 = _2606 && _2609;
-   if (!_2610)
-   {
-    int32_t  const _2611 = _1724 + 15;
-    int32_t  const _2612 = _1740 + _1739;
-    int32_t  const _2613 = _2612 + -1;
-    int32_t  const _2614 = attn_alibi_softcap_rt_error_explicit_bounds_too_small(_ucon, "c", "attn_out", 0, _2611, _1739, _2613);
-    return _2614;
-   }
+    _key_range_0[_key_range_s0_it] = 0;
+    int32_t  const _2649 = _key_range_s0_it * 32;
+    int32_t  const _2650 = _2649 + 32;
+    int32_t  const _2651 = ::halide_cpp_min(_2650, _attn_lk);
+    _key_range_1[_key_range_s0_it] = _2651;
+   } // for _key_range_s0_it
    // produce attn_out
    // consume key_range
-   int32_t  const _2615 = _1748 * _1750;
-   int32_t  const _2616 = _1751 * _1753;
-   int32_t  const _2617 = _1745 * _1747;
-   int32_t  const _2618 = _1746 * _1749;
-   int32_t  const _2619 = _1724 & 15;
-   int32_t  const _2620 = ::halide_cpp_max(_1724, 1);
-   int32_t  const _2621 = ::halide_cpp_min(_1724, 1);
-   int32_t  const _2622 = _2620 & 15;
-   bool  const _2623 = _2622 != 0;
-   bool  const _2624 = _2619 != 0;
-   int32_t  const _2625 = _2620 + -1;
-   int32_t  const _2626 = _2625 >> 4;
-   int32_t  const _2627 = _2626 * 16;
-   int32_t  const _2628 = _2627 + _2621;
-   int32_t  const _2629 = _2628 + 15;
-   int32_t  const _2630 = ::halide_cpp_max(_2629, _1724);
-   int32_t  const _2631 = ::halide_cpp_max(_1724, 16);
-   int32_t  const _2632 = ::halide_cpp_min(_1724, 16);
-   int32_t  const _2633 = ::halide_cpp_min(_1692, _attn_lk);
-   float  const _2634 = float_from_bits(1065353216 /* 1 */);
-   float  const _2635 = (float)(_1705);
-   float  const _2636 = sqrt_f32(_2635);
-   float  const _2637 = _2634 / _2636;
-   int32_t  const _2638 = _2620 >> 4;
-   int32_t  const _2639 = _2620 + 15;
-   int32_t  const _2640 = _2639 >> 4;
-   int32_t  const _2641 = _2619 + 31;
-   int32_t  const _2642 = _2641 >> 4;
-   int32_t  const _2643 = _1724 >> 4;
-   int32_t  const _2644 = _1752 * _2618;
-   int32_t  const _2645 = _1724 - _2616;
-   int32_t  const _2646 = _2645 - _2617;
-   int32_t  const _2647 = _2646 - _2615;
-   int32_t  const _2648 = _2616 + _2617;
-   int32_t  const _2649 = _2648 + _2615;
-   int32_t  const _2650 = _1710 * _1712;
-   int32_t  const _2651 = _1707 * _1709;
-   int32_t  const _2652 = _1716 * _1718;
-   int32_t  const _2653 = _1713 * _1715;
-   int32_t  const _2654 = _2652 + _2653;
-   int32_t  const _2655 = _2651 + _2654;
-   int32_t  const _2656 = _2650 + _2655;
-   int32_t  const _2657 = _1726 * _1728;
-   int32_t  const _2658 = _1732 * _1734;
-   int32_t  const _2659 = _1729 * _1731;
-   int32_t  const _2660 = _2658 + _2659;
-   int32_t  const _2661 = _2657 + _2660;
-   int32_t  const _2662 = _2661 + _1723;
-   int32_t  const _2663 = _1691 * _1693;
-   int32_t  const _2664 = _1697 * _1699;
-   int32_t  const _2665 = _1694 * _1696;
-   int32_t  const _2666 = _2664 + _2665;
-   int32_t  const _2667 = _2663 + _2666;
-   int32_t  const _2668 = _2667 + _1688;
+   int32_t  const _2652 = _1741 * _1743;
+   int32_t  const _2653 = _1744 * _1746;
+   int32_t  const _2654 = _1739 * _1742;
+   int32_t  const _2655 = _1717 & 15;
+   int32_t  const _2656 = ::halide_cpp_max(_1717, 1);
+   int32_t  const _2657 = ::halide_cpp_min(_1717, 1);
+   int32_t  const _2658 = _2656 & 15;
+   bool  const _2659 = _2658 != 0;
+   bool  const _2660 = _2655 != 0;
+   int32_t  const _2661 = _2656 + -1;
+   int32_t  const _2662 = _2661 >> 4;
+   int32_t  const _2663 = _2662 * 16;
+   int32_t  const _2664 = _2663 + _2657;
+   int32_t  const _2665 = _2664 + 15;
+   int32_t  const _2666 = ::halide_cpp_max(_2665, _1717);
+   int32_t  const _2667 = ::halide_cpp_max(_1717, 16);
+   int32_t  const _2668 = ::halide_cpp_min(_1717, 16);
+   int32_t  const _2669 = ::halide_cpp_min(_1685, _attn_lk);
+   float  const _2670 = float_from_bits(1065353216 /* 1 */);
+   float  const _2671 = (float)(_1698);
+   float  const _2672 = sqrt_f32(_2671);
+   float  const _2673 = _2670 / _2672;
+   int32_t  const _2674 = _2656 >> 4;
+   int32_t  const _2675 = _2656 + 15;
+   int32_t  const _2676 = _2675 >> 4;
+   int32_t  const _2677 = _2655 + 31;
+   int32_t  const _2678 = _2677 >> 4;
+   int32_t  const _2679 = _1717 >> 4;
+   int32_t  const _2680 = _1745 * _2654;
+   int32_t  const _2681 = _1717 - _2652;
+   int32_t  const _2682 = _2681 - _2653;
+   int32_t  const _2683 = _2652 + _2653;
+   int32_t  const _2684 = _1722 * _1724;
+   int32_t  const _2685 = _1725 * _1727;
+   int32_t  const _2686 = _2684 + _2685;
+   int32_t  const _2687 = _1706 * _1708;
+   int32_t  const _2688 = _1709 * _1711;
+   int32_t  const _2689 = _2687 + _2688;
+   int32_t  const _2690 = _1687 * _1689;
+   int32_t  const _2691 = _1690 * _1692;
+   int32_t  const _2692 = _2690 + _2691;
    struct {
     void * f_0;
     void * f_1;
@@ -7219,11 +7315,11 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
     int32_t f_29;
     int32_t f_30;
     int32_t f_31;
-    int32_t f_32;
+    float f_32;
     int32_t f_33;
     int32_t f_34;
     int32_t f_35;
-    float f_36;
+    int32_t f_36;
     int32_t f_37;
     int32_t f_38;
     int32_t f_39;
@@ -7233,12 +7329,8 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
     int32_t f_43;
     int32_t f_44;
     int32_t f_45;
-    int32_t f_46;
-    int32_t f_47;
-    int32_t f_48;
-    int32_t f_49;
-    bool f_50;
-    bool f_51;
+    bool f_46;
+    bool f_47;
    } s1 = {
     _attn_k,
     _attn_q,
@@ -7248,60 +7340,56 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
     _key_range_1,
     _slopes,
     _attn_groups,
+    _1685,
+    _1754,
+    _1689,
     _1692,
-    _1761,
-    _1693,
-    _1696,
-    _1699,
     _attn_lk,
     _attn_lq,
+    _1698,
     _1705,
-    _1709,
-    _1712,
-    _1715,
-    _1718,
+    _1708,
+    _1711,
+    _1717,
     _1724,
-    _1728,
-    _1731,
-    _1734,
-    _1746,
-    _1745,
-    _1748,
-    _1751,
+    _1727,
+    _1739,
+    _1741,
     _1744,
-    _1747,
-    _1750,
-    _1753,
-    _1759,
-    _1758,
-    _2633,
-    _2656,
-    _2637,
+    _1737,
+    _1740,
+    _1743,
+    _1746,
+    _1752,
+    _1751,
+    _2669,
+    _2689,
+    _2673,
+    _2692,
+    _2666,
     _2668,
-    _2630,
-    _2632,
-    _2638,
-    _2631,
-    _2640,
-    _2662,
-    _2643,
-    _2642,
-    _2649,
-    _2647,
-    _2618,
-    _2621,
-    _2623,
-    _2624
+    _2674,
+    _2667,
+    _2676,
+    _2686,
+    _2679,
+    _2678,
+    _2683,
+    _2682,
+    _2654,
+    _2657,
+    _2659,
+    _2660
    };
-   auto * const _2669 = (&s1);
-   auto _parallel_closure = _2669;
+   auto * const _2693 = (&s1);
+   auto _parallel_closure = _2693;
    halide_unused(_parallel_closure);
-   auto * const _2670 = (uint8_t *)(_parallel_closure);
-   int32_t  const _2671 = attn_alibi_softcap_rt_do_par_for(_ucon, ::attn_alibi_softcap_pipeline_par_for_attn_out_s0_it_t_t, 0, _2644, _2670);
-   bool  const _2672 = _2671 == 0;
-   if (!_2672)
+   auto * const _2694 = (uint8_t *)(_parallel_closure);
+   int32_t  const _2695 = attn_alibi_softcap_rt_do_par_for(_ucon, ::attn_alibi_softcap_pipeline_par_for_attn_out_s0_it_t_t, 0, _2680, _2694);
+   bool  const _2696 = _2695 == 0;
+   if (!_2696)
    {
-    return _2671;
+    return _2695;
    }
    _key_range_0_free.free();
    _key_range_1_free.free();
@@ -7331,17 +7419,48 @@ const struct halide_filter_metadata_t *attn_alibi_softcap_pipeline_metadata() {
  const halide_scalar_value_t *scalar_min___user_context = nullptr;
  const halide_scalar_value_t *scalar_max___user_context = nullptr;
  const halide_scalar_value_t *scalar_estimate___user_context = nullptr;
- int64_t const *const *buffer_estimates__attn_q = nullptr;
+ static const int64_t const_0 = 0LL;
+ static const int64_t const_32 = 32LL;
+ static const int64_t * const buffer_estimates__attn_q[10] = {
+  &const_0,
+  nullptr,
+  &const_0,
+  &const_32,
+  &const_0,
+  nullptr,
+  nullptr,
+  nullptr,
+  nullptr,
+  nullptr,
+ };
  const halide_scalar_value_t *scalar_def__attn_q = nullptr;
  const halide_scalar_value_t *scalar_min__attn_q = nullptr;
  const halide_scalar_value_t *scalar_max__attn_q = nullptr;
  const halide_scalar_value_t *scalar_estimate__attn_q = nullptr;
- int64_t const *const *buffer_estimates__attn_k = nullptr;
+ static const int64_t * const buffer_estimates__attn_k[8] = {
+  &const_0,
+  nullptr,
+  &const_0,
+  nullptr,
+  nullptr,
+  nullptr,
+  nullptr,
+  nullptr,
+ };
  const halide_scalar_value_t *scalar_def__attn_k = nullptr;
  const halide_scalar_value_t *scalar_min__attn_k = nullptr;
  const halide_scalar_value_t *scalar_max__attn_k = nullptr;
  const halide_scalar_value_t *scalar_estimate__attn_k = nullptr;
- int64_t const *const *buffer_estimates__attn_v = nullptr;
+ static const int64_t * const buffer_estimates__attn_v[8] = {
+  &const_0,
+  nullptr,
+  &const_0,
+  nullptr,
+  nullptr,
+  nullptr,
+  nullptr,
+  nullptr,
+ };
  const halide_scalar_value_t *scalar_def__attn_v = nullptr;
  const halide_scalar_value_t *scalar_min__attn_v = nullptr;
  const halide_scalar_value_t *scalar_max__attn_v = nullptr;
@@ -7366,14 +7485,12 @@ const struct halide_filter_metadata_t *attn_alibi_softcap_pipeline_metadata() {
  const halide_scalar_value_t *scalar_min__slopes = nullptr;
  const halide_scalar_value_t *scalar_max__slopes = nullptr;
  const halide_scalar_value_t *scalar_estimate__slopes = nullptr;
- static const int64_t const_0 = 0LL;
- static const int64_t const_32 = 32LL;
  static const int64_t * const buffer_estimates__attn_out[10] = {
   &const_0,
   nullptr,
   &const_0,
   &const_32,
-  nullptr,
+  &const_0,
   nullptr,
   nullptr,
   nullptr,
@@ -7603,13 +7720,13 @@ int attn_alibi_softcap_rt_error_constraint_violated(void* uc, const char* var, i
   return -1;
 }
 
-int attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(void* uc, const char* name) {
-  fail(uc, "buffer '%s' lives on a device; this kernel runs on the CPU", name);
+int attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(void* uc, const char* name, int dim, int constrained_min, int constrained_extent, int required_min, int required_extent) {
+  fail(uc, "internal error: constraints on %s shrink dimension %d to [%d, +%d), [%d, +%d) is required", name, dim, constrained_min, constrained_extent, required_min, required_extent);
   return -1;
 }
 
-int attn_alibi_softcap_rt_error_explicit_bounds_too_small(void* uc, const char* func, const char* var, int min_bound, int max_bound, int min_required, int max_required) {
-  fail(uc, "internal error: bounds of %s.%s [%d, %d] do not cover [%d, %d]", func, var, min_bound, max_bound, min_required, max_required);
+int attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(void* uc, const char* name) {
+  fail(uc, "buffer '%s' lives on a device; this kernel runs on the CPU", name);
   return -1;
 }
 

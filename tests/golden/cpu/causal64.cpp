@@ -1371,7 +1371,7 @@ extern int halide_error_extern_stage_failed(void *user_context, const char *exte
 /** Various other error conditions. See the enum above for a
  * description of each. */
 // @{
-extern int attn_causal64_rt_error_explicit_bounds_too_small(void *user_context, const char *func_name, const char *var_name,
+extern int halide_error_explicit_bounds_too_small(void *user_context, const char *func_name, const char *var_name,
                                                   int min_bound, int max_bound, int min_required, int max_required);
 extern int attn_causal64_rt_error_bad_type(void *user_context, const char *func_name,
                                  uint32_t type_given, uint32_t correct_type);  // N.B. The last two args are the bit representation of a halide_type_t
@@ -3334,13 +3334,6 @@ int attn_causal64_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context, int3
   int32_t f_23;
   int32_t f_24;
   int32_t f_25;
-  int32_t f_26;
-  int32_t f_27;
-  int32_t f_28;
-  int32_t f_29;
-  int32_t f_30;
-  int32_t f_31;
-  int32_t f_32;
  } s0 = {
   _1,
   _1,
@@ -3348,13 +3341,6 @@ int attn_causal64_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context, int3
   _1,
   _1,
   _1,
-  0,
-  0,
-  0,
-  0,
-  0,
-  0,
-  0,
   0,
   0,
   0,
@@ -3417,482 +3403,463 @@ int attn_causal64_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context, int3
  int32_t  const _26 = ((decltype(_closure_prototype))_closure_arg)->f_23;
  int32_t  const _27 = ((decltype(_closure_prototype))_closure_arg)->f_24;
  int32_t  const _28 = ((decltype(_closure_prototype))_closure_arg)->f_25;
- int32_t  const _29 = ((decltype(_closure_prototype))_closure_arg)->f_26;
- int32_t  const _30 = ((decltype(_closure_prototype))_closure_arg)->f_27;
- int32_t  const _31 = ((decltype(_closure_prototype))_closure_arg)->f_28;
- int32_t  const _32 = ((decltype(_closure_prototype))_closure_arg)->f_29;
- int32_t  const _33 = ((decltype(_closure_prototype))_closure_arg)->f_30;
- int32_t  const _34 = ((decltype(_closure_prototype))_closure_arg)->f_31;
- int32_t  const _35 = ((decltype(_closure_prototype))_closure_arg)->f_32;
- bool  const _36 = _attn_out_s0_it_t_t < 0;
- int32_t  const _37 = (int32_t)(_36 ? -1 : 0);
- bool  const _38 = _35 == 0;
- int32_t  const _39 = (int32_t)(_38 ? -1 : 0);
- bool  const _40 = _35 < 0;
- int32_t  const _41 = (int32_t)(_40 ? -1 : 0);
- int32_t  const _42 = _attn_out_s0_it_t_t - _37;
- int32_t  const _43 = _35 - _39;
- int32_t  const _44 = _42 / _43;
- int32_t  const _45 = ~_41;
- int32_t  const _46 = _45 - _41;
- int32_t  const _47 = _37 & _46;
- int32_t  const _48 = _44 + _47;
- int32_t  const _49 = ~_39;
- int32_t  const _50 = _48 & _49;
- bool  const _51 = _22 == 0;
- int32_t  const _52 = (int32_t)(_51 ? -1 : 0);
- bool  const _53 = _22 < 0;
- int32_t  const _54 = (int32_t)(_53 ? -1 : 0);
- int32_t  const _55 = _35 | _39;
- int32_t  const _56 = _42 % _55;
- int32_t  const _57 = _35 ^ _41;
- int32_t  const _58 = _57 + _45;
- int32_t  const _59 = _37 & _58;
+ bool  const _29 = _attn_out_s0_it_t_t < 0;
+ int32_t  const _30 = (int32_t)(_29 ? -1 : 0);
+ bool  const _31 = _28 == 0;
+ int32_t  const _32 = (int32_t)(_31 ? -1 : 0);
+ bool  const _33 = _28 < 0;
+ int32_t  const _34 = (int32_t)(_33 ? -1 : 0);
+ int32_t  const _35 = _attn_out_s0_it_t_t - _30;
+ int32_t  const _36 = _28 - _32;
+ int32_t  const _37 = _35 / _36;
+ int32_t  const _38 = ~_34;
+ int32_t  const _39 = _38 - _34;
+ int32_t  const _40 = _30 & _39;
+ int32_t  const _41 = _37 + _40;
+ int32_t  const _42 = ~_32;
+ int32_t  const _43 = _41 & _42;
+ bool  const _44 = _18 == 0;
+ int32_t  const _45 = (int32_t)(_44 ? -1 : 0);
+ bool  const _46 = _18 < 0;
+ int32_t  const _47 = (int32_t)(_46 ? -1 : 0);
+ int32_t  const _48 = _28 | _32;
+ int32_t  const _49 = _35 % _48;
+ int32_t  const _50 = _28 ^ _34;
+ int32_t  const _51 = _50 + _38;
+ int32_t  const _52 = _30 & _51;
+ int32_t  const _53 = _49 + _52;
+ int32_t  const _54 = _53 & _42;
+ int32_t  const _55 = _18 - _45;
+ int32_t  const _56 = _54 / _55;
+ int32_t  const _57 = ~_47;
+ int32_t  const _58 = _57 - _47;
+ int32_t  const _59 = 0 & _58;
  int32_t  const _60 = _56 + _59;
- int32_t  const _61 = _60 & _49;
- int32_t  const _62 = _22 - _52;
- int32_t  const _63 = _61 / _62;
- int32_t  const _64 = ~_54;
- int32_t  const _65 = _64 - _54;
- int32_t  const _66 = 0 & _65;
- int32_t  const _67 = _63 + _66;
- int32_t  const _68 = ~_52;
- int32_t  const _69 = _67 & _68;
- int32_t  const _70 = _22 | _52;
- int32_t  const _71 = _61 % _70;
- int32_t  const _72 = _22 ^ _54;
- int32_t  const _73 = _72 + _64;
- int32_t  const _74 = 0 & _73;
- int32_t  const _75 = _71 + _74;
- int32_t  const _76 = _75 & _68;
+ int32_t  const _61 = ~_45;
+ int32_t  const _62 = _60 & _61;
+ int32_t  const _63 = _18 | _45;
+ int32_t  const _64 = _54 % _63;
+ int32_t  const _65 = _18 ^ _47;
+ int32_t  const _66 = _65 + _57;
+ int32_t  const _67 = 0 & _66;
+ int32_t  const _68 = _64 + _67;
+ int32_t  const _69 = _68 & _61;
  {
   float _qs[2048];
   // produce qs
-  int32_t  const _77 = _23 + _76;
-  int32_t  const _78 = _77 * _16;
-  int32_t  const _79 = _24 + _69;
-  int32_t  const _80 = _79 * _17;
-  int32_t  const _81 = _25 + _50;
-  int32_t  const _82 = _81 * _18;
-  int32_t  const _83 = _82 - _31;
-  int32_t  const _84 = _80 + _83;
-  int32_t  const _85 = _78 + _84;
+  int32_t  const _70 = _69 * 2048;
+  int32_t  const _71 = _19 + _62;
+  int32_t  const _72 = _71 * _14;
+  int32_t  const _73 = _20 + _43;
+  int32_t  const _74 = _73 * _15;
+  int32_t  const _75 = _74 - _24;
+  int32_t  const _76 = _72 + _75;
+  int32_t  const _77 = _70 + _76;
   for (int _qs_s0_ii_ii = 0; _qs_s0_ii_ii < 0 + 2; _qs_s0_ii_ii++)
   {
-   int32_t  const _86 = _15 * _qs_s0_ii_ii;
-   int32_t  const _87 = _86 * 16;
-   int32_t  const _88 = _87 + _85;
+   int32_t  const _78 = _qs_s0_ii_ii * 1024;
+   int32_t  const _79 = _78 + _77;
    for (int _qs_s0_c = 0; _qs_s0_c < 0 + 64; _qs_s0_c++)
    {
-    int32_t  const _89 = _qs_s0_c + _88;
-    int32x16_t  const _90 = int32x16_t_ops::ramp(_89, _15);
-    float16  const _91 = float16_ops::load_gather(_attn_q, _90);
-    float  const _92 = float_from_bits(1043900987 /* 0.180337 */);
-    float16  const _93 = float16_ops::broadcast(_92);
-    float16  const _94 = _91 * _93;
-    int32_t  const _95 = _qs_s0_c * 2;
-    int32_t  const _96 = _95 + _qs_s0_ii_ii;
-    int32_t  const _97 = _96 * 16;
-    float16_ops::store(_94, _qs, _97);
+    int32_t  const _80 = _qs_s0_c + _79;
+    int32x16_t  const _81 = int32x16_t_ops::ramp(_80, 64);
+    float16  const _82 = float16_ops::load_gather(_attn_q, _81);
+    float  const _83 = float_from_bits(1043900987 /* 0.180337 */);
+    float16  const _84 = float16_ops::broadcast(_83);
+    float16  const _85 = _82 * _84;
+    int32_t  const _86 = _qs_s0_c * 2;
+    int32_t  const _87 = _86 + _qs_s0_ii_ii;
+    int32_t  const _88 = _87 * 16;
+    float16_ops::store(_85, _qs, _88);
    } // for _qs_s0_c
   } // for _qs_s0_ii_ii
   {
-   int32_t  const _98 = _30 + -1;
-   int32_t  const _99 = _98 >> 3;
-   int32_t  const _100 = _99 * 8;
-   int32_t  const _101 = _100 + 8;
-   int64_t  const _102 = _101;
-   int64_t  const _103 = _102 * 32;
-   int64_t  const _104 = (_103 > ((int64_t(1) << 31) - 1)) ? _103 : (_103 * 1);
-   int64_t  const _105 = (_104 > ((int64_t(1) << 31) - 1)) ? _104 : (_104 * 1);
-   int64_t  const _106 = (_105 > ((int64_t(1) << 31) - 1)) ? _105 : (_105 * 1);
-   if ((_106 > ((int64_t(1) << 31) - 1)) || ((_106 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+   int32_t  const _89 = _23 + -1;
+   int32_t  const _90 = _89 >> 3;
+   int32_t  const _91 = _90 * 8;
+   int32_t  const _92 = _91 + 8;
+   int64_t  const _93 = _92;
+   int64_t  const _94 = _93 * 32;
+   int64_t  const _95 = (_94 > ((int64_t(1) << 31) - 1)) ? _94 : (_94 * 1);
+   int64_t  const _96 = (_95 > ((int64_t(1) << 31) - 1)) ? _95 : (_95 * 1);
+   int64_t  const _97 = (_96 > ((int64_t(1) << 31) - 1)) ? _96 : (_96 * 1);
+   if ((_97 > ((int64_t(1) << 31) - 1)) || ((_97 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
    {
     attn_causal64_rt_error(_ucon, "32-bit signed overflow computing size of allocation scores\n");
     return -1;
    } // overflow test scores
-   int64_t  const _107 = _106;
-   float *_scores = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_107);
+   int64_t  const _98 = _97;
+   float *_scores = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_98);
    if (!_scores)
    {
-    int32_t  const _108 = attn_causal64_rt_error_out_of_memory(_ucon);
-    return _108;
+    int32_t  const _99 = attn_causal64_rt_error_out_of_memory(_ucon);
+    return _99;
    }
    HalideFreeHelper _scores_free(_ucon, _scores, attn_causal64_rt_free);
    // produce scores
    // consume qs
-   int32_t  const _109 = _30 + 7;
-   int32_t  const _110 = _109 >> 3;
-   int32_t  const _111 = _24 + _69;
-   bool  const _112 = _111 < 0;
-   int32_t  const _113 = (int32_t)(_112 ? -1 : 0);
-   bool  const _114 = _9 == 0;
-   int32_t  const _115 = (int32_t)(_114 ? -1 : 0);
-   bool  const _116 = _9 < 0;
-   int32_t  const _117 = (int32_t)(_116 ? -1 : 0);
-   int32_t  const _118 = _111 - _113;
-   int32_t  const _119 = _9 - _115;
-   int32_t  const _120 = _118 / _119;
-   int32_t  const _121 = ~_117;
-   int32_t  const _122 = _121 - _117;
-   int32_t  const _123 = _113 & _122;
-   int32_t  const _124 = _120 + _123;
-   int32_t  const _125 = ~_115;
-   int32_t  const _126 = _124 & _125;
-   int32_t  const _127 = _126 * _13;
-   int32_t  const _128 = _25 + _50;
-   int32_t  const _129 = _128 * _14;
-   int32_t  const _130 = _129 - _32;
-   int32_t  const _131 = _127 + _130;
-   for (int _scores_s0_j_jo = 0; _scores_s0_j_jo < 0 + _110; _scores_s0_j_jo++)
+   int32_t  const _100 = _23 + 7;
+   int32_t  const _101 = _100 >> 3;
+   int32_t  const _102 = _19 + _62;
+   bool  const _103 = _102 < 0;
+   int32_t  const _104 = (int32_t)(_103 ? -1 : 0);
+   bool  const _105 = _9 == 0;
+   int32_t  const _106 = (int32_t)(_105 ? -1 : 0);
+   bool  const _107 = _9 < 0;
+   int32_t  const _108 = (int32_t)(_107 ? -1 : 0);
+   int32_t  const _109 = _102 - _104;
+   int32_t  const _110 = _9 - _106;
+   int32_t  const _111 = _109 / _110;
+   int32_t  const _112 = ~_108;
+   int32_t  const _113 = _112 - _108;
+   int32_t  const _114 = _104 & _113;
+   int32_t  const _115 = _111 + _114;
+   int32_t  const _116 = ~_106;
+   int32_t  const _117 = _115 & _116;
+   int32_t  const _118 = _117 * _12;
+   int32_t  const _119 = _20 + _43;
+   int32_t  const _120 = _119 * _13;
+   int32_t  const _121 = _120 - _25;
+   int32_t  const _122 = _118 + _121;
+   for (int _scores_s0_j_jo = 0; _scores_s0_j_jo < 0 + _101; _scores_s0_j_jo++)
    {
     {
      float _dot[256];
      // produce dot
-     float  const _132 = float_from_bits(0 /* 0 */);
-     float16  const _133 = float16_ops::broadcast(_132);
-     float16_ops::store(_133, _dot, 0);
-     float  const _134 = float_from_bits(0 /* 0 */);
-     float16  const _135 = float16_ops::broadcast(_134);
-     float16_ops::store(_135, _dot, 32);
-     float  const _136 = float_from_bits(0 /* 0 */);
-     float16  const _137 = float16_ops::broadcast(_136);
-     float16_ops::store(_137, _dot, 64);
-     float  const _138 = float_from_bits(0 /* 0 */);
-     float16  const _139 = float16_ops::broadcast(_138);
-     float16_ops::store(_139, _dot, 96);
-     float  const _140 = float_from_bits(0 /* 0 */);
-     float16  const _141 = float16_ops::broadcast(_140);
-     float16_ops::store(_141, _dot, 128);
-     float  const _142 = float_from_bits(0 /* 0 */);
-     float16  const _143 = float16_ops::broadcast(_142);
-     float16_ops::store(_143, _dot, 160);
-     float  const _144 = float_from_bits(0 /* 0 */);
-     float16  const _145 = float16_ops::broadcast(_144);
-     float16_ops::store(_145, _dot, 192);
-     float  const _146 = float_from_bits(0 /* 0 */);
-     float16  const _147 = float16_ops::broadcast(_146);
-     float16_ops::store(_147, _dot, 224);
-     float  const _148 = float_from_bits(0 /* 0 */);
-     float16  const _149 = float16_ops::broadcast(_148);
-     float16_ops::store(_149, _dot, 16);
-     float  const _150 = float_from_bits(0 /* 0 */);
-     float16  const _151 = float16_ops::broadcast(_150);
-     float16_ops::store(_151, _dot, 48);
-     float  const _152 = float_from_bits(0 /* 0 */);
-     float16  const _153 = float16_ops::broadcast(_152);
-     float16_ops::store(_153, _dot, 80);
-     float  const _154 = float_from_bits(0 /* 0 */);
-     float16  const _155 = float16_ops::broadcast(_154);
-     float16_ops::store(_155, _dot, 112);
-     float  const _156 = float_from_bits(0 /* 0 */);
-     float16  const _157 = float16_ops::broadcast(_156);
-     float16_ops::store(_157, _dot, 144);
-     float  const _158 = float_from_bits(0 /* 0 */);
-     float16  const _159 = float16_ops::broadcast(_158);
-     float16_ops::store(_159, _dot, 176);
-     float  const _160 = float_from_bits(0 /* 0 */);
-     float16  const _161 = float16_ops::broadcast(_160);
-     float16_ops::store(_161, _dot, 208);
-     float  const _162 = float_from_bits(0 /* 0 */);
-     float16  const _163 = float16_ops::broadcast(_162);
-     float16_ops::store(_163, _dot, 240);
-     int32_t  const _164 = _scores_s0_j_jo * 8;
-     int32_t  const _165 = _12 * _scores_s0_j_jo;
-     int32_t  const _166 = _165 * 8;
-     int32_t  const _167 = _166 + _131;
-     int32_t  const _168 = _164 + 7;
-     int32_t  const _169 = _168 * _12;
-     int32_t  const _170 = _169 + _131;
-     int32_t  const _171 = _164 + 6;
-     int32_t  const _172 = _171 * _12;
-     int32_t  const _173 = _172 + _131;
-     int32_t  const _174 = _164 + 5;
-     int32_t  const _175 = _174 * _12;
-     int32_t  const _176 = _175 + _131;
-     int32_t  const _177 = _164 + 4;
-     int32_t  const _178 = _177 * _12;
-     int32_t  const _179 = _178 + _131;
-     int32_t  const _180 = _164 + 3;
-     int32_t  const _181 = _180 * _12;
-     int32_t  const _182 = _181 + _131;
-     int32_t  const _183 = _164 + 2;
-     int32_t  const _184 = _183 * _12;
-     int32_t  const _185 = _184 + _131;
-     int32_t  const _186 = _164 + 1;
-     int32_t  const _187 = _186 * _12;
-     int32_t  const _188 = _187 + _131;
+     float  const _123 = float_from_bits(0 /* 0 */);
+     float16  const _124 = float16_ops::broadcast(_123);
+     float16_ops::store(_124, _dot, 0);
+     float  const _125 = float_from_bits(0 /* 0 */);
+     float16  const _126 = float16_ops::broadcast(_125);
+     float16_ops::store(_126, _dot, 32);
+     float  const _127 = float_from_bits(0 /* 0 */);
+     float16  const _128 = float16_ops::broadcast(_127);
+     float16_ops::store(_128, _dot, 64);
+     float  const _129 = float_from_bits(0 /* 0 */);
+     float16  const _130 = float16_ops::broadcast(_129);
+     float16_ops::store(_130, _dot, 96);
+     float  const _131 = float_from_bits(0 /* 0 */);
+     float16  const _132 = float16_ops::broadcast(_131);
+     float16_ops::store(_132, _dot, 128);
+     float  const _133 = float_from_bits(0 /* 0 */);
+     float16  const _134 = float16_ops::broadcast(_133);
+     float16_ops::store(_134, _dot, 160);
+     float  const _135 = float_from_bits(0 /* 0 */);
+     float16  const _136 = float16_ops::broadcast(_135);
+     float16_ops::store(_136, _dot, 192);
+     float  const _137 = float_from_bits(0 /* 0 */);
+     float16  const _138 = float16_ops::broadcast(_137);
+     float16_ops::store(_138, _dot, 224);
+     float  const _139 = float_from_bits(0 /* 0 */);
+     float16  const _140 = float16_ops::broadcast(_139);
+     float16_ops::store(_140, _dot, 16);
+     float  const _141 = float_from_bits(0 /* 0 */);
+     float16  const _142 = float16_ops::broadcast(_141);
+     float16_ops::store(_142, _dot, 48);
+     float  const _143 = float_from_bits(0 /* 0 */);
+     float16  const _144 = float16_ops::broadcast(_143);
+     float16_ops::store(_144, _dot, 80);
+     float  const _145 = float_from_bits(0 /* 0 */);
+     float16  const _146 = float16_ops::broadcast(_145);
+     float16_ops::store(_146, _dot, 112);
+     float  const _147 = float_from_bits(0 /* 0 */);
+     float16  const _148 = float16_ops::broadcast(_147);
+     float16_ops::store(_148, _dot, 144);
+     float  const _149 = float_from_bits(0 /* 0 */);
+     float16  const _150 = float16_ops::broadcast(_149);
+     float16_ops::store(_150, _dot, 176);
+     float  const _151 = float_from_bits(0 /* 0 */);
+     float16  const _152 = float16_ops::broadcast(_151);
+     float16_ops::store(_152, _dot, 208);
+     float  const _153 = float_from_bits(0 /* 0 */);
+     float16  const _154 = float16_ops::broadcast(_153);
+     float16_ops::store(_154, _dot, 240);
+     int32_t  const _155 = _scores_s0_j_jo * 512;
+     int32_t  const _156 = _155 + _122;
      for (int _dot_s1_rd__x = 0; _dot_s1_rd__x < 0 + 64; _dot_s1_rd__x++)
      {
-      float16  const _189 = float16_ops::load(_dot, 0);
-      int32_t  const _190 = _dot_s1_rd__x * 32;
-      float16  const _191 = float16_ops::load(_qs, _190);
-      int32_t  const _192 = _dot_s1_rd__x + _167;
-      float  const _193 = ((float const *)_attn_k)[_192];
-      float16  const _194 = float16_ops::broadcast(_193);
-      float16  const _195 = _191 * _194;
-      float16  const _196 = _189 + _195;
-      float16_ops::store(_196, _dot, 0);
-      float16  const _197 = float16_ops::load(_dot, 16);
-      int32_t  const _198 = _dot_s1_rd__x * 32;
-      int32_t  const _199 = _198 + 16;
-      float16  const _200 = float16_ops::load(_qs, _199);
-      int32_t  const _201 = _dot_s1_rd__x + _167;
-      float  const _202 = ((float const *)_attn_k)[_201];
-      float16  const _203 = float16_ops::broadcast(_202);
-      float16  const _204 = _200 * _203;
-      float16  const _205 = _197 + _204;
-      float16_ops::store(_205, _dot, 16);
-      float16  const _206 = float16_ops::load(_dot, 32);
-      int32_t  const _207 = _dot_s1_rd__x * 32;
-      float16  const _208 = float16_ops::load(_qs, _207);
-      int32_t  const _209 = _dot_s1_rd__x + _188;
-      float  const _210 = ((float const *)_attn_k)[_209];
-      float16  const _211 = float16_ops::broadcast(_210);
-      float16  const _212 = _208 * _211;
-      float16  const _213 = _206 + _212;
-      float16_ops::store(_213, _dot, 32);
-      float16  const _214 = float16_ops::load(_dot, 48);
-      int32_t  const _215 = _dot_s1_rd__x * 32;
-      int32_t  const _216 = _215 + 16;
-      float16  const _217 = float16_ops::load(_qs, _216);
-      int32_t  const _218 = _dot_s1_rd__x + _188;
-      float  const _219 = ((float const *)_attn_k)[_218];
-      float16  const _220 = float16_ops::broadcast(_219);
-      float16  const _221 = _217 * _220;
-      float16  const _222 = _214 + _221;
-      float16_ops::store(_222, _dot, 48);
-      float16  const _223 = float16_ops::load(_dot, 64);
-      int32_t  const _224 = _dot_s1_rd__x * 32;
-      float16  const _225 = float16_ops::load(_qs, _224);
-      int32_t  const _226 = _dot_s1_rd__x + _185;
+      float16  const _157 = float16_ops::load(_dot, 0);
+      int32_t  const _158 = _dot_s1_rd__x * 32;
+      float16  const _159 = float16_ops::load(_qs, _158);
+      int32_t  const _160 = _dot_s1_rd__x + _156;
+      float  const _161 = ((float const *)_attn_k)[_160];
+      float16  const _162 = float16_ops::broadcast(_161);
+      float16  const _163 = _159 * _162;
+      float16  const _164 = _157 + _163;
+      float16_ops::store(_164, _dot, 0);
+      float16  const _165 = float16_ops::load(_dot, 16);
+      int32_t  const _166 = _dot_s1_rd__x * 32;
+      int32_t  const _167 = _166 + 16;
+      float16  const _168 = float16_ops::load(_qs, _167);
+      int32_t  const _169 = _dot_s1_rd__x + _156;
+      float  const _170 = ((float const *)_attn_k)[_169];
+      float16  const _171 = float16_ops::broadcast(_170);
+      float16  const _172 = _168 * _171;
+      float16  const _173 = _165 + _172;
+      float16_ops::store(_173, _dot, 16);
+      float16  const _174 = float16_ops::load(_dot, 32);
+      int32_t  const _175 = _dot_s1_rd__x * 32;
+      float16  const _176 = float16_ops::load(_qs, _175);
+      int32_t  const _177 = _dot_s1_rd__x + _156;
+      int32_t  const _178 = _177 + 64;
+      float  const _179 = ((float const *)_attn_k)[_178];
+      float16  const _180 = float16_ops::broadcast(_179);
+      float16  const _181 = _176 * _180;
+      float16  const _182 = _174 + _181;
+      float16_ops::store(_182, _dot, 32);
+      float16  const _183 = float16_ops::load(_dot, 48);
+      int32_t  const _184 = _dot_s1_rd__x * 32;
+      int32_t  const _185 = _184 + 16;
+      float16  const _186 = float16_ops::load(_qs, _185);
+      int32_t  const _187 = _dot_s1_rd__x + _156;
+      int32_t  const _188 = _187 + 64;
+      float  const _189 = ((float const *)_attn_k)[_188];
+      float16  const _190 = float16_ops::broadcast(_189);
+      float16  const _191 = _186 * _190;
+      float16  const _192 = _183 + _191;
+      float16_ops::store(_192, _dot, 48);
+      float16  const _193 = float16_ops::load(_dot, 64);
+      int32_t  const _194 = _dot_s1_rd__x * 32;
+      float16  const _195 = float16_ops::load(_qs, _194);
+      int32_t  const _196 = _dot_s1_rd__x + _156;
+      int32_t  const _197 = _196 + 128;
+      float  const _198 = ((float const *)_attn_k)[_197];
+      float16  const _199 = float16_ops::broadcast(_198);
+      float16  const _200 = _195 * _199;
+      float16  const _201 = _193 + _200;
+      float16_ops::store(_201, _dot, 64);
+      float16  const _202 = float16_ops::load(_dot, 80);
+      int32_t  const _203 = _dot_s1_rd__x * 32;
+      int32_t  const _204 = _203 + 16;
+      float16  const _205 = float16_ops::load(_qs, _204);
+      int32_t  const _206 = _dot_s1_rd__x + _156;
+      int32_t  const _207 = _206 + 128;
+      float  const _208 = ((float const *)_attn_k)[_207];
+      float16  const _209 = float16_ops::broadcast(_208);
+      float16  const _210 = _205 * _209;
+      float16  const _211 = _202 + _210;
+      float16_ops::store(_211, _dot, 80);
+      float16  const _212 = float16_ops::load(_dot, 96);
+      int32_t  const _213 = _dot_s1_rd__x * 32;
+      float16  const _214 = float16_ops::load(_qs, _213);
+      int32_t  const _215 = _dot_s1_rd__x + _156;
+      int32_t  const _216 = _215 + 192;
+      float  const _217 = ((float const *)_attn_k)[_216];
+      float16  const _218 = float16_ops::broadcast(_217);
+      float16  const _219 = _214 * _218;
+      float16  const _220 = _212 + _219;
+      float16_ops::store(_220, _dot, 96);
+      float16  const _221 = float16_ops::load(_dot, 112);
+      int32_t  const _222 = _dot_s1_rd__x * 32;
+      int32_t  const _223 = _222 + 16;
+      float16  const _224 = float16_ops::load(_qs, _223);
+      int32_t  const _225 = _dot_s1_rd__x + _156;
+      int32_t  const _226 = _225 + 192;
       float  const _227 = ((float const *)_attn_k)[_226];
       float16  const _228 = float16_ops::broadcast(_227);
-      float16  const _229 = _225 * _228;
-      float16  const _230 = _223 + _229;
-      float16_ops::store(_230, _dot, 64);
-      float16  const _231 = float16_ops::load(_dot, 80);
+      float16  const _229 = _224 * _228;
+      float16  const _230 = _221 + _229;
+      float16_ops::store(_230, _dot, 112);
+      float16  const _231 = float16_ops::load(_dot, 128);
       int32_t  const _232 = _dot_s1_rd__x * 32;
-      int32_t  const _233 = _232 + 16;
-      float16  const _234 = float16_ops::load(_qs, _233);
-      int32_t  const _235 = _dot_s1_rd__x + _185;
+      float16  const _233 = float16_ops::load(_qs, _232);
+      int32_t  const _234 = _dot_s1_rd__x + _156;
+      int32_t  const _235 = _234 + 256;
       float  const _236 = ((float const *)_attn_k)[_235];
       float16  const _237 = float16_ops::broadcast(_236);
-      float16  const _238 = _234 * _237;
+      float16  const _238 = _233 * _237;
       float16  const _239 = _231 + _238;
-      float16_ops::store(_239, _dot, 80);
-      float16  const _240 = float16_ops::load(_dot, 96);
+      float16_ops::store(_239, _dot, 128);
+      float16  const _240 = float16_ops::load(_dot, 144);
       int32_t  const _241 = _dot_s1_rd__x * 32;
-      float16  const _242 = float16_ops::load(_qs, _241);
-      int32_t  const _243 = _dot_s1_rd__x + _182;
-      float  const _244 = ((float const *)_attn_k)[_243];
-      float16  const _245 = float16_ops::broadcast(_244);
-      float16  const _246 = _242 * _245;
-      float16  const _247 = _240 + _246;
-      float16_ops::store(_247, _dot, 96);
-      float16  const _248 = float16_ops::load(_dot, 112);
-      int32_t  const _249 = _dot_s1_rd__x * 32;
-      int32_t  const _250 = _249 + 16;
-      float16  const _251 = float16_ops::load(_qs, _250);
-      int32_t  const _252 = _dot_s1_rd__x + _182;
-      float  const _253 = ((float const *)_attn_k)[_252];
-      float16  const _254 = float16_ops::broadcast(_253);
-      float16  const _255 = _251 * _254;
-      float16  const _256 = _248 + _255;
-      float16_ops::store(_256, _dot, 112);
-      float16  const _257 = float16_ops::load(_dot, 128);
-      int32_t  const _258 = _dot_s1_rd__x * 32;
-      float16  const _259 = float16_ops::load(_qs, _258);
-      int32_t  const _260 = _dot_s1_rd__x + _179;
-      float  const _261 = ((float const *)_attn_k)[_260];
-      float16  const _262 = float16_ops::broadcast(_261);
-      float16  const _263 = _259 * _262;
-      float16  const _264 = _257 + _263;
-      float16_ops::store(_264, _dot, 128);
-      float16  const _265 = float16_ops::load(_dot, 144);
-      int32_t  const _266 = _dot_s1_rd__x * 32;
-      int32_t  const _267 = _266 + 16;
-      float16  const _268 = float16_ops::load(_qs, _267);
-      int32_t  const _269 = _dot_s1_rd__x + _179;
-      float  const _270 = ((float const *)_attn_k)[_269];
-      float16  const _271 = float16_ops::broadcast(_270);
-      float16  const _272 = _268 * _271;
-      float16  const _273 = _265 + _272;
-      float16_ops::store(_273, _dot, 144);
-      float16  const _274 = float16_ops::load(_dot, 160);
-      int32_t  const _275 = _dot_s1_rd__x * 32;
-      float16  const _276 = float16_ops::load(_qs, _275);
-      int32_t  const _277 = _dot_s1_rd__x + _176;
-      float  const _278 = ((float const *)_attn_k)[_277];
-      float16  const _279 = float16_ops::broadcast(_278);
-      float16  const _280 = _276 * _279;
-      float16  const _281 = _274 + _280;
-      float16_ops::store(_281, _dot, 160);
-      float16  const _282 = float16_ops::load(_dot, 176);
-      int32_t  const _283 = _dot_s1_rd__x * 32;
-      int32_t  const _284 = _283 + 16;
-      float16  const _285 = float16_ops::load(_qs, _284);
-      int32_t  const _286 = _dot_s1_rd__x + _176;
-      float  const _287 = ((float const *)_attn_k)[_286];
-      float16  const _288 = float16_ops::broadcast(_287);
-      float16  const _289 = _285 * _288;
-      float16  const _290 = _282 + _289;
-      float16_ops::store(_290, _dot, 176);
-      float16  const _291 = float16_ops::load(_dot, 192);
-      int32_t  const _292 = _dot_s1_rd__x * 32;
-      float16  const _293 = float16_ops::load(_qs, _292);
-      int32_t  const _294 = _dot_s1_rd__x + _173;
-      float  const _295 = ((float const *)_attn_k)[_294];
-      float16  const _296 = float16_ops::broadcast(_295);
-      float16  const _297 = _293 * _296;
-      float16  const _298 = _291 + _297;
-      float16_ops::store(_298, _dot, 192);
-      float16  const _299 = float16_ops::load(_dot, 208);
-      int32_t  const _300 = _dot_s1_rd__x * 32;
-      int32_t  const _301 = _300 + 16;
-      float16  const _302 = float16_ops::load(_qs, _301);
-      int32_t  const _303 = _dot_s1_rd__x + _173;
-      float  const _304 = ((float const *)_attn_k)[_303];
-      float16  const _305 = float16_ops::broadcast(_304);
-      float16  const _306 = _302 * _305;
-      float16  const _307 = _299 + _306;
-      float16_ops::store(_307, _dot, 208);
-      float16  const _308 = float16_ops::load(_dot, 224);
-      int32_t  const _309 = _dot_s1_rd__x * 32;
-      float16  const _310 = float16_ops::load(_qs, _309);
-      int32_t  const _311 = _dot_s1_rd__x + _170;
-      float  const _312 = ((float const *)_attn_k)[_311];
-      float16  const _313 = float16_ops::broadcast(_312);
-      float16  const _314 = _310 * _313;
-      float16  const _315 = _308 + _314;
-      float16_ops::store(_315, _dot, 224);
-      float16  const _316 = float16_ops::load(_dot, 240);
-      int32_t  const _317 = _dot_s1_rd__x * 32;
-      int32_t  const _318 = _317 + 16;
-      float16  const _319 = float16_ops::load(_qs, _318);
-      int32_t  const _320 = _dot_s1_rd__x + _170;
-      float  const _321 = ((float const *)_attn_k)[_320];
-      float16  const _322 = float16_ops::broadcast(_321);
-      float16  const _323 = _319 * _322;
-      float16  const _324 = _316 + _323;
-      float16_ops::store(_324, _dot, 240);
+      int32_t  const _242 = _241 + 16;
+      float16  const _243 = float16_ops::load(_qs, _242);
+      int32_t  const _244 = _dot_s1_rd__x + _156;
+      int32_t  const _245 = _244 + 256;
+      float  const _246 = ((float const *)_attn_k)[_245];
+      float16  const _247 = float16_ops::broadcast(_246);
+      float16  const _248 = _243 * _247;
+      float16  const _249 = _240 + _248;
+      float16_ops::store(_249, _dot, 144);
+      float16  const _250 = float16_ops::load(_dot, 160);
+      int32_t  const _251 = _dot_s1_rd__x * 32;
+      float16  const _252 = float16_ops::load(_qs, _251);
+      int32_t  const _253 = _dot_s1_rd__x + _156;
+      int32_t  const _254 = _253 + 320;
+      float  const _255 = ((float const *)_attn_k)[_254];
+      float16  const _256 = float16_ops::broadcast(_255);
+      float16  const _257 = _252 * _256;
+      float16  const _258 = _250 + _257;
+      float16_ops::store(_258, _dot, 160);
+      float16  const _259 = float16_ops::load(_dot, 176);
+      int32_t  const _260 = _dot_s1_rd__x * 32;
+      int32_t  const _261 = _260 + 16;
+      float16  const _262 = float16_ops::load(_qs, _261);
+      int32_t  const _263 = _dot_s1_rd__x + _156;
+      int32_t  const _264 = _263 + 320;
+      float  const _265 = ((float const *)_attn_k)[_264];
+      float16  const _266 = float16_ops::broadcast(_265);
+      float16  const _267 = _262 * _266;
+      float16  const _268 = _259 + _267;
+      float16_ops::store(_268, _dot, 176);
+      float16  const _269 = float16_ops::load(_dot, 192);
+      int32_t  const _270 = _dot_s1_rd__x * 32;
+      float16  const _271 = float16_ops::load(_qs, _270);
+      int32_t  const _272 = _dot_s1_rd__x + _156;
+      int32_t  const _273 = _272 + 384;
+      float  const _274 = ((float const *)_attn_k)[_273];
+      float16  const _275 = float16_ops::broadcast(_274);
+      float16  const _276 = _271 * _275;
+      float16  const _277 = _269 + _276;
+      float16_ops::store(_277, _dot, 192);
+      float16  const _278 = float16_ops::load(_dot, 208);
+      int32_t  const _279 = _dot_s1_rd__x * 32;
+      int32_t  const _280 = _279 + 16;
+      float16  const _281 = float16_ops::load(_qs, _280);
+      int32_t  const _282 = _dot_s1_rd__x + _156;
+      int32_t  const _283 = _282 + 384;
+      float  const _284 = ((float const *)_attn_k)[_283];
+      float16  const _285 = float16_ops::broadcast(_284);
+      float16  const _286 = _281 * _285;
+      float16  const _287 = _278 + _286;
+      float16_ops::store(_287, _dot, 208);
+      float16  const _288 = float16_ops::load(_dot, 224);
+      int32_t  const _289 = _dot_s1_rd__x * 32;
+      float16  const _290 = float16_ops::load(_qs, _289);
+      int32_t  const _291 = _dot_s1_rd__x + _156;
+      int32_t  const _292 = _291 + 448;
+      float  const _293 = ((float const *)_attn_k)[_292];
+      float16  const _294 = float16_ops::broadcast(_293);
+      float16  const _295 = _290 * _294;
+      float16  const _296 = _288 + _295;
+      float16_ops::store(_296, _dot, 224);
+      float16  const _297 = float16_ops::load(_dot, 240);
+      int32_t  const _298 = _dot_s1_rd__x * 32;
+      int32_t  const _299 = _298 + 16;
+      float16  const _300 = float16_ops::load(_qs, _299);
+      int32_t  const _301 = _dot_s1_rd__x + _156;
+      int32_t  const _302 = _301 + 448;
+      float  const _303 = ((float const *)_attn_k)[_302];
+      float16  const _304 = float16_ops::broadcast(_303);
+      float16  const _305 = _300 * _304;
+      float16  const _306 = _297 + _305;
+      float16_ops::store(_306, _dot, 240);
      } // for _dot_s1_rd__x
      // consume dot
-     float16  const _325 = float16_ops::load(_dot, 0);
-     int32_t  const _326 = _scores_s0_j_jo * 256;
-     float16_ops::store(_325, _scores, _326);
-     float16  const _327 = float16_ops::load(_dot, 16);
+     float16  const _307 = float16_ops::load(_dot, 0);
+     int32_t  const _308 = _scores_s0_j_jo * 256;
+     float16_ops::store(_307, _scores, _308);
+     float16  const _309 = float16_ops::load(_dot, 16);
+     int32_t  const _310 = _scores_s0_j_jo * 256;
+     int32_t  const _311 = _310 + 16;
+     float16_ops::store(_309, _scores, _311);
+     float16  const _312 = float16_ops::load(_dot, 32);
+     int32_t  const _313 = _scores_s0_j_jo * 256;
+     int32_t  const _314 = _313 + 32;
+     float16_ops::store(_312, _scores, _314);
+     float16  const _315 = float16_ops::load(_dot, 48);
+     int32_t  const _316 = _scores_s0_j_jo * 256;
+     int32_t  const _317 = _316 + 48;
+     float16_ops::store(_315, _scores, _317);
+     float16  const _318 = float16_ops::load(_dot, 64);
+     int32_t  const _319 = _scores_s0_j_jo * 256;
+     int32_t  const _320 = _319 + 64;
+     float16_ops::store(_318, _scores, _320);
+     float16  const _321 = float16_ops::load(_dot, 80);
+     int32_t  const _322 = _scores_s0_j_jo * 256;
+     int32_t  const _323 = _322 + 80;
+     float16_ops::store(_321, _scores, _323);
+     float16  const _324 = float16_ops::load(_dot, 96);
+     int32_t  const _325 = _scores_s0_j_jo * 256;
+     int32_t  const _326 = _325 + 96;
+     float16_ops::store(_324, _scores, _326);
+     float16  const _327 = float16_ops::load(_dot, 112);
      int32_t  const _328 = _scores_s0_j_jo * 256;
-     int32_t  const _329 = _328 + 16;
+     int32_t  const _329 = _328 + 112;
      float16_ops::store(_327, _scores, _329);
-     float16  const _330 = float16_ops::load(_dot, 32);
+     float16  const _330 = float16_ops::load(_dot, 128);
      int32_t  const _331 = _scores_s0_j_jo * 256;
-     int32_t  const _332 = _331 + 32;
+     int32_t  const _332 = _331 + 128;
      float16_ops::store(_330, _scores, _332);
-     float16  const _333 = float16_ops::load(_dot, 48);
+     float16  const _333 = float16_ops::load(_dot, 144);
      int32_t  const _334 = _scores_s0_j_jo * 256;
-     int32_t  const _335 = _334 + 48;
+     int32_t  const _335 = _334 + 144;
      float16_ops::store(_333, _scores, _335);
-     float16  const _336 = float16_ops::load(_dot, 64);
+     float16  const _336 = float16_ops::load(_dot, 160);
      int32_t  const _337 = _scores_s0_j_jo * 256;
-     int32_t  const _338 = _337 + 64;
+     int32_t  const _338 = _337 + 160;
      float16_ops::store(_336, _scores, _338);
-     float16  const _339 = float16_ops::load(_dot, 80);
+     float16  const _339 = float16_ops::load(_dot, 176);
      int32_t  const _340 = _scores_s0_j_jo * 256;
-     int32_t  const _341 = _340 + 80;
+     int32_t  const _341 = _340 + 176;
      float16_ops::store(_339, _scores, _341);
-     float16  const _342 = float16_ops::load(_dot, 96);
+     float16  const _342 = float16_ops::load(_dot, 192);
      int32_t  const _343 = _scores_s0_j_jo * 256;
-     int32_t  const _344 = _343 + 96;
+     int32_t  const _344 = _343 + 192;
      float16_ops::store(_342, _scores, _344);
-     float16  const _345 = float16_ops::load(_dot, 112);
+     float16  const _345 = float16_ops::load(_dot, 208);
      int32_t  const _346 = _scores_s0_j_jo * 256;
-     int32_t  const _347 = _346 + 112;
+     int32_t  const _347 = _346 + 208;
      float16_ops::store(_345, _scores, _347);
-     float16  const _348 = float16_ops::load(_dot, 128);
+     float16  const _348 = float16_ops::load(_dot, 224);
      int32_t  const _349 = _scores_s0_j_jo * 256;
-     int32_t  const _350 = _349 + 128;
+     int32_t  const _350 = _349 + 224;
      float16_ops::store(_348, _scores, _350);
-     float16  const _351 = float16_ops::load(_dot, 144);
+     float16  const _351 = float16_ops::load(_dot, 240);
      int32_t  const _352 = _scores_s0_j_jo * 256;
-     int32_t  const _353 = _352 + 144;
+     int32_t  const _353 = _352 + 240;
      float16_ops::store(_351, _scores, _353);
-     float16  const _354 = float16_ops::load(_dot, 160);
-     int32_t  const _355 = _scores_s0_j_jo * 256;
-     int32_t  const _356 = _355 + 160;
-     float16_ops::store(_354, _scores, _356);
-     float16  const _357 = float16_ops::load(_dot, 176);
-     int32_t  const _358 = _scores_s0_j_jo * 256;
-     int32_t  const _359 = _358 + 176;
-     float16_ops::store(_357, _scores, _359);
-     float16  const _360 = float16_ops::load(_dot, 192);
-     int32_t  const _361 = _scores_s0_j_jo * 256;
-     int32_t  const _362 = _361 + 192;
-     float16_ops::store(_360, _scores, _362);
-     float16  const _363 = float16_ops::load(_dot, 208);
-     int32_t  const _364 = _scores_s0_j_jo * 256;
-     int32_t  const _365 = _364 + 208;
-     float16_ops::store(_363, _scores, _365);
-     float16  const _366 = float16_ops::load(_dot, 224);
-     int32_t  const _367 = _scores_s0_j_jo * 256;
-     int32_t  const _368 = _367 + 224;
-     float16_ops::store(_366, _scores, _368);
-     float16  const _369 = float16_ops::load(_dot, 240);
-     int32_t  const _370 = _scores_s0_j_jo * 256;
-     int32_t  const _371 = _370 + 240;
-     float16_ops::store(_369, _scores, _371);
     } // alloc _dot
    } // for _scores_s0_j_jo
-   int32_t  const _372 = ::halide_cpp_max(_11, _30);
+   int32_t  const _354 = ::halide_cpp_max(_11, _23);
    {
-    int64_t  const _373 = _372;
-    int64_t  const _374 = _373 * 32;
-    int64_t  const _375 = (_374 > ((int64_t(1) << 31) - 1)) ? _374 : (_374 * 1);
-    int64_t  const _376 = (_375 > ((int64_t(1) << 31) - 1)) ? _375 : (_375 * 1);
-    int64_t  const _377 = (_376 > ((int64_t(1) << 31) - 1)) ? _376 : (_376 * 1);
-    if ((_377 > ((int64_t(1) << 31) - 1)) || ((_377 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+    int64_t  const _355 = _354;
+    int64_t  const _356 = _355 * 32;
+    int64_t  const _357 = (_356 > ((int64_t(1) << 31) - 1)) ? _356 : (_356 * 1);
+    int64_t  const _358 = (_357 > ((int64_t(1) << 31) - 1)) ? _357 : (_357 * 1);
+    int64_t  const _359 = (_358 > ((int64_t(1) << 31) - 1)) ? _358 : (_358 * 1);
+    if ((_359 > ((int64_t(1) << 31) - 1)) || ((_359 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
     {
      attn_causal64_rt_error(_ucon, "32-bit signed overflow computing size of allocation masked\n");
      return -1;
     } // overflow test masked
-    int64_t  const _378 = _377;
-    float *_masked = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_378);
+    int64_t  const _360 = _359;
+    float *_masked = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_360);
     if (!_masked)
     {
-     int32_t  const _379 = attn_causal64_rt_error_out_of_memory(_ucon);
-     return _379;
+     int32_t  const _361 = attn_causal64_rt_error_out_of_memory(_ucon);
+     return _361;
     }
     HalideFreeHelper _masked_free(_ucon, _masked, attn_causal64_rt_free);
     // produce masked
     // consume scores
-    int32_t  const _380 = _23 + _76;
-    int32_t  const _381 = _380 * 32;
-    for (int _masked_s0_j = 0; _masked_s0_j < 0 + _30; _masked_s0_j++)
+    int32_t  const _362 = _69 * 32;
+    for (int _masked_s0_j = 0; _masked_s0_j < 0 + _23; _masked_s0_j++)
     {
-     int32_t  const _382 = _masked_s0_j * 32;
-     float16  const _383 = float16_ops::load(_scores, _382);
-     float16  const _384 = float16_ops::broadcast(neg_inf_f32());
-     float  const _385 = float_from_bits(0 /* 0 */);
-     float16  const _386 = float16_ops::broadcast(_385);
-     int32x16_t  const _387 = int32x16_t_ops::ramp(_381, 1);
-     int32x16_t  const _388 = int32x16_t_ops::broadcast(_masked_s0_j);
-     uint8x16_t  const _389 = int32x16_t_ops::lt(_387, _388);
-     float16  const _390 = float16_ops::select(_389, _384, _386);
-     float16  const _391 = _383 + _390;
-     float16_ops::store(_391, _masked, _382);
-     int32_t  const _392 = _masked_s0_j * 32;
-     int32_t  const _393 = _392 + 16;
-     float16  const _394 = float16_ops::load(_scores, _393);
-     float16  const _395 = float16_ops::broadcast(neg_inf_f32());
-     float  const _396 = float_from_bits(0 /* 0 */);
-     float16  const _397 = float16_ops::broadcast(_396);
-     int32x16_t  const _398 = int32x16_t_ops::ramp(_381, 1);
-     int32_t  const _399 = _masked_s0_j + -16;
-     int32x16_t  const _400 = int32x16_t_ops::broadcast(_399);
-     uint8x16_t  const _401 = int32x16_t_ops::lt(_398, _400);
-     float16  const _402 = float16_ops::select(_401, _395, _397);
-     float16  const _403 = _394 + _402;
-     float16_ops::store(_403, _masked, _393);
+     int32_t  const _363 = _masked_s0_j * 32;
+     float16  const _364 = float16_ops::load(_scores, _363);
+     float16  const _365 = float16_ops::broadcast(neg_inf_f32());
+     float  const _366 = float_from_bits(0 /* 0 */);
+     float16  const _367 = float16_ops::broadcast(_366);
+     int32x16_t  const _368 = int32x16_t_ops::ramp(_362, 1);
+     int32x16_t  const _369 = int32x16_t_ops::broadcast(_masked_s0_j);
+     uint8x16_t  const _370 = int32x16_t_ops::lt(_368, _369);
+     float16  const _371 = float16_ops::select(_370, _365, _367);
+     float16  const _372 = _364 + _371;
+     float16_ops::store(_372, _masked, _363);
+     int32_t  const _373 = _masked_s0_j * 32;
+     int32_t  const _374 = _373 + 16;
+     float16  const _375 = float16_ops::load(_scores, _374);
+     float16  const _376 = float16_ops::broadcast(neg_inf_f32());
+     float  const _377 = float_from_bits(0 /* 0 */);
+     float16  const _378 = float16_ops::broadcast(_377);
+     int32x16_t  const _379 = int32x16_t_ops::ramp(_362, 1);
+     int32_t  const _380 = _masked_s0_j + -16;
+     int32x16_t  const _381 = int32x16_t_ops::broadcast(_380);
+     uint8x16_t  const _382 = int32x16_t_ops::lt(_379, _381);
+     float16  const _383 = float16_ops::select(_382, _376, _378);
+     float16  const _384 = _375 + _383;
+     float16_ops::store(_384, _masked, _374);
     } // for _masked_s0_j
     _scores_free.free();
     {
@@ -3900,167 +3867,167 @@ int attn_causal64_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context, int3
      // produce row_max
      for (int _row_max_s0_ii_ii = 0; _row_max_s0_ii_ii < 0 + 2; _row_max_s0_ii_ii++)
      {
-      float16  const _404 = float16_ops::broadcast(neg_inf_f32());
-      int32_t  const _405 = _row_max_s0_ii_ii * 16;
-      float16_ops::store(_404, _row_max, _405);
+      float16  const _385 = float16_ops::broadcast(neg_inf_f32());
+      int32_t  const _386 = _row_max_s0_ii_ii * 16;
+      float16_ops::store(_385, _row_max, _386);
      } // for _row_max_s0_ii_ii
      // consume masked
-     int32_t  const _406 = ((int32_t const *)_key_range_0)[_76];
-     int32_t  const _407 = ::halide_cpp_min(_406, _10);
-     int32_t  const _408 = ((int32_t const *)_key_range_1)[_76];
-     int32_t  const _409 = ::halide_cpp_min(_408, _10);
-     int32_t  const _410 = ::halide_cpp_max(_409, _407);
-     int32_t  const _411 = ::halide_cpp_max(_407, 0);
-     int32_t  const _412 = ::halide_cpp_max(_410, 0);
-     int32_t  const _413 = _412 - _411;
-     for (int _row_max_s1_rk__x_rebased = 0; _row_max_s1_rk__x_rebased < 0 + _413; _row_max_s1_rk__x_rebased++)
+     int32_t  const _387 = ((int32_t const *)_key_range_0)[_69];
+     int32_t  const _388 = ::halide_cpp_min(_387, _10);
+     int32_t  const _389 = ((int32_t const *)_key_range_1)[_69];
+     int32_t  const _390 = ::halide_cpp_min(_389, _10);
+     int32_t  const _391 = ::halide_cpp_max(_390, _388);
+     int32_t  const _392 = ::halide_cpp_max(_388, 0);
+     int32_t  const _393 = ::halide_cpp_max(_391, 0);
+     int32_t  const _394 = _393 - _392;
+     for (int _row_max_s1_rk__x_rebased = 0; _row_max_s1_rk__x_rebased < 0 + _394; _row_max_s1_rk__x_rebased++)
      {
-      float16  const _414 = float16_ops::load(_row_max, 0);
-      int32_t  const _415 = _row_max_s1_rk__x_rebased + _411;
-      int32_t  const _416 = _415 * 32;
-      float16  const _417 = float16_ops::load(_masked, _416);
-      float16  const _418 = float16_ops::max(_414, _417);
-      float16_ops::store(_418, _row_max, 0);
-      float16  const _419 = float16_ops::load(_row_max, 16);
-      int32_t  const _420 = _row_max_s1_rk__x_rebased + _411;
-      int32_t  const _421 = _420 * 32;
-      int32_t  const _422 = _421 + 16;
-      float16  const _423 = float16_ops::load(_masked, _422);
-      float16  const _424 = float16_ops::max(_419, _423);
-      float16_ops::store(_424, _row_max, 16);
+      float16  const _395 = float16_ops::load(_row_max, 0);
+      int32_t  const _396 = _row_max_s1_rk__x_rebased + _392;
+      int32_t  const _397 = _396 * 32;
+      float16  const _398 = float16_ops::load(_masked, _397);
+      float16  const _399 = float16_ops::max(_395, _398);
+      float16_ops::store(_399, _row_max, 0);
+      float16  const _400 = float16_ops::load(_row_max, 16);
+      int32_t  const _401 = _row_max_s1_rk__x_rebased + _392;
+      int32_t  const _402 = _401 * 32;
+      int32_t  const _403 = _402 + 16;
+      float16  const _404 = float16_ops::load(_masked, _403);
+      float16  const _405 = float16_ops::max(_400, _404);
+      float16_ops::store(_405, _row_max, 16);
      } // for _row_max_s1_rk__x_rebased
-     int32_t  const _425 = ::halide_cpp_max(_11, _30);
+     int32_t  const _406 = ::halide_cpp_max(_11, _23);
      {
-      int64_t  const _426 = _425;
-      int64_t  const _427 = _426 * 32;
-      int64_t  const _428 = (_427 > ((int64_t(1) << 31) - 1)) ? _427 : (_427 * 1);
-      int64_t  const _429 = (_428 > ((int64_t(1) << 31) - 1)) ? _428 : (_428 * 1);
-      int64_t  const _430 = (_429 > ((int64_t(1) << 31) - 1)) ? _429 : (_429 * 1);
-      if ((_430 > ((int64_t(1) << 31) - 1)) || ((_430 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+      int64_t  const _407 = _406;
+      int64_t  const _408 = _407 * 32;
+      int64_t  const _409 = (_408 > ((int64_t(1) << 31) - 1)) ? _408 : (_408 * 1);
+      int64_t  const _410 = (_409 > ((int64_t(1) << 31) - 1)) ? _409 : (_409 * 1);
+      int64_t  const _411 = (_410 > ((int64_t(1) << 31) - 1)) ? _410 : (_410 * 1);
+      if ((_411 > ((int64_t(1) << 31) - 1)) || ((_411 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
       {
        attn_causal64_rt_error(_ucon, "32-bit signed overflow computing size of allocation probs\n");
        return -1;
       } // overflow test probs
-      int64_t  const _431 = _430;
-      float *_probs = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_431);
+      int64_t  const _412 = _411;
+      float *_probs = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_412);
       if (!_probs)
       {
-       int32_t  const _432 = attn_causal64_rt_error_out_of_memory(_ucon);
-       return _432;
+       int32_t  const _413 = attn_causal64_rt_error_out_of_memory(_ucon);
+       return _413;
       }
       HalideFreeHelper _probs_free(_ucon, _probs, attn_causal64_rt_free);
       // produce probs
       // consume row_max
       // consume masked
-      for (int _probs_s0_j = 0; _probs_s0_j < 0 + _30; _probs_s0_j++)
+      for (int _probs_s0_j = 0; _probs_s0_j < 0 + _23; _probs_s0_j++)
       {
-       float16  const _433 = float16_ops::load(_row_max, 0);
-       int32_t  const _434 = _probs_s0_j * 32;
-       float16  const _435 = float16_ops::load(_masked, _434);
-       float  const _436 = float_from_bits(0 /* 0 */);
-       float16  const _437 = float16_ops::broadcast(_436);
-       float16  const _438 = float16_ops::broadcast(neg_inf_f32());
-       uint8x16_t  const _439 = float16_ops::eq(_433, _438);
-       float16  const _440 = float16_ops::select(_439, _437, _433);
-       float16  const _441 = _435 - _440;
-       float16  const _442 = float16_ops::min(_441, _437);
-       float  const _443 = float_from_bits(3271426048 /* -127 */);
-       float16  const _444 = float16_ops::broadcast(_443);
-       float16  const _445 = float16_ops::max(_442, _444);
-       float  const _446 = float_from_bits(1124007936 /* 127.5 */);
+       float16  const _414 = float16_ops::load(_row_max, 0);
+       int32_t  const _415 = _probs_s0_j * 32;
+       float16  const _416 = float16_ops::load(_masked, _415);
+       float  const _417 = float_from_bits(0 /* 0 */);
+       float16  const _418 = float16_ops::broadcast(_417);
+       float16  const _419 = float16_ops::broadcast(neg_inf_f32());
+       uint8x16_t  const _420 = float16_ops::eq(_414, _419);
+       float16  const _421 = float16_ops::select(_420, _418, _414);
+       float16  const _422 = _416 - _421;
+       float16  const _423 = float16_ops::min(_422, _418);
+       float  const _424 = float_from_bits(3271426048 /* -127 */);
+       float16  const _425 = float16_ops::broadcast(_424);
+       float16  const _426 = float16_ops::max(_423, _425);
+       float  const _427 = float_from_bits(1124007936 /* 127.5 */);
+       float16  const _428 = float16_ops::broadcast(_427);
+       float16  const _429 = _426 + _428;
+       int32x16_t  const _430 = int32x16_t_ops::convert_from<float16>(_429);
+       int32x16_t  const _431 = int32x16_t_ops::broadcast(-127);
+       int32x16_t  const _432 = _430 + _431;
+       float16  const _433 = float16_ops::convert_from<int32x16_t>(_432);
+       float16  const _434 = _426 - _433;
+       uint32_t  const _435 = (uint32_t)(23ull);
+       uint32x16_t  const _436 = uint32x16_t_ops::broadcast(_435);
+       int32x16_t  const _437 = _430 << _436;
+       float16  const _438 = reinterpret<float16>(_437);
+       float  const _439 = float_from_bits(958452607 /* 0.000153376 */);
+       float16  const _440 = float16_ops::broadcast(_439);
+       float16  const _441 = _434 * _440;
+       float  const _442 = float_from_bits(984588920 /* 0.00133999 */);
+       float16  const _443 = float16_ops::broadcast(_442);
+       float16  const _444 = _441 + _443;
+       float16  const _445 = _444 * _434;
+       float  const _446 = float_from_bits(1008572159 /* 0.00961852 */);
        float16  const _447 = float16_ops::broadcast(_446);
        float16  const _448 = _445 + _447;
-       int32x16_t  const _449 = int32x16_t_ops::convert_from<float16>(_448);
-       int32x16_t  const _450 = int32x16_t_ops::broadcast(-127);
-       int32x16_t  const _451 = _449 + _450;
-       float16  const _452 = float16_ops::convert_from<int32x16_t>(_451);
-       float16  const _453 = _445 - _452;
-       uint32_t  const _454 = (uint32_t)(23ull);
-       uint32x16_t  const _455 = uint32x16_t_ops::broadcast(_454);
-       int32x16_t  const _456 = _449 << _455;
-       float16  const _457 = reinterpret<float16>(_456);
-       float  const _458 = float_from_bits(958452607 /* 0.000153376 */);
+       float16  const _449 = _448 * _434;
+       float  const _450 = float_from_bits(1029920619 /* 0.0555033 */);
+       float16  const _451 = float16_ops::broadcast(_450);
+       float16  const _452 = _449 + _451;
+       float16  const _453 = _452 * _434;
+       float  const _454 = float_from_bits(1047920109 /* 0.240226 */);
+       float16  const _455 = float16_ops::broadcast(_454);
+       float16  const _456 = _453 + _455;
+       float16  const _457 = _456 * _434;
+       float  const _458 = float_from_bits(1060205080 /* 0.693147 */);
        float16  const _459 = float16_ops::broadcast(_458);
-       float16  const _460 = _453 * _459;
-       float  const _461 = float_from_bits(984588920 /* 0.00133999 */);
-       float16  const _462 = float16_ops::broadcast(_461);
-       float16  const _463 = _460 + _462;
-       float16  const _464 = _463 * _453;
-       float  const _465 = float_from_bits(1008572159 /* 0.00961852 */);
-       float16  const _466 = float16_ops::broadcast(_465);
-       float16  const _467 = _464 + _466;
-       float16  const _468 = _467 * _453;
-       float  const _469 = float_from_bits(1029920619 /* 0.0555033 */);
-       float16  const _470 = float16_ops::broadcast(_469);
-       float16  const _471 = _468 + _470;
-       float16  const _472 = _471 * _453;
-       float  const _473 = float_from_bits(1047920109 /* 0.240226 */);
-       float16  const _474 = float16_ops::broadcast(_473);
-       float16  const _475 = _472 + _474;
-       float16  const _476 = _475 * _453;
-       float  const _477 = float_from_bits(1060205080 /* 0.693147 */);
+       float16  const _460 = _457 + _459;
+       float16  const _461 = _460 * _434;
+       float  const _462 = float_from_bits(1065353216 /* 1 */);
+       float16  const _463 = float16_ops::broadcast(_462);
+       float16  const _464 = _461 + _463;
+       float16  const _465 = _438 * _464;
+       float16_ops::store(_465, _probs, _415);
+       float16  const _466 = float16_ops::load(_row_max, 16);
+       int32_t  const _467 = _probs_s0_j * 32;
+       int32_t  const _468 = _467 + 16;
+       float16  const _469 = float16_ops::load(_masked, _468);
+       float  const _470 = float_from_bits(0 /* 0 */);
+       float16  const _471 = float16_ops::broadcast(_470);
+       float16  const _472 = float16_ops::broadcast(neg_inf_f32());
+       uint8x16_t  const _473 = float16_ops::eq(_466, _472);
+       float16  const _474 = float16_ops::select(_473, _471, _466);
+       float16  const _475 = _469 - _474;
+       float16  const _476 = float16_ops::min(_475, _471);
+       float  const _477 = float_from_bits(3271426048 /* -127 */);
        float16  const _478 = float16_ops::broadcast(_477);
-       float16  const _479 = _476 + _478;
-       float16  const _480 = _479 * _453;
-       float  const _481 = float_from_bits(1065353216 /* 1 */);
-       float16  const _482 = float16_ops::broadcast(_481);
-       float16  const _483 = _480 + _482;
-       float16  const _484 = _457 * _483;
-       float16_ops::store(_484, _probs, _434);
-       float16  const _485 = float16_ops::load(_row_max, 16);
-       int32_t  const _486 = _probs_s0_j * 32;
-       int32_t  const _487 = _486 + 16;
-       float16  const _488 = float16_ops::load(_masked, _487);
-       float  const _489 = float_from_bits(0 /* 0 */);
-       float16  const _490 = float16_ops::broadcast(_489);
-       float16  const _491 = float16_ops::broadcast(neg_inf_f32());
-       uint8x16_t  const _492 = float16_ops::eq(_485, _491);
-       float16  const _493 = float16_ops::select(_492, _490, _485);
-       float16  const _494 = _488 - _493;
-       float16  const _495 = float16_ops::min(_494, _490);
-       float  const _496 = float_from_bits(3271426048 /* -127 */);
-       float16  const _497 = float16_ops::broadcast(_496);
-       float16  const _498 = float16_ops::max(_495, _497);
-       float  const _499 = float_from_bits(1124007936 /* 127.5 */);
+       float16  const _479 = float16_ops::max(_476, _478);
+       float  const _480 = float_from_bits(1124007936 /* 127.5 */);
+       float16  const _481 = float16_ops::broadcast(_480);
+       float16  const _482 = _479 + _481;
+       int32x16_t  const _483 = int32x16_t_ops::convert_from<float16>(_482);
+       int32x16_t  const _484 = int32x16_t_ops::broadcast(-127);
+       int32x16_t  const _485 = _483 + _484;
+       float16  const _486 = float16_ops::convert_from<int32x16_t>(_485);
+       float16  const _487 = _479 - _486;
+       uint32_t  const _488 = (uint32_t)(23ull);
+       uint32x16_t  const _489 = uint32x16_t_ops::broadcast(_488);
+       int32x16_t  const _490 = _483 << _489;
+       float16  const _491 = reinterpret<float16>(_490);
+       float  const _492 = float_from_bits(958452607 /* 0.000153376 */);
+       float16  const _493 = float16_ops::broadcast(_492);
+       float16  const _494 = _487 * _493;
+       float  const _495 = float_from_bits(984588920 /* 0.00133999 */);
+       float16  const _496 = float16_ops::broadcast(_495);
+       float16  const _497 = _494 + _496;
+       float16  const _498 = _497 * _487;
+       float  const _499 = float_from_bits(1008572159 /* 0.00961852 */);
        float16  const _500 = float16_ops::broadcast(_499);
        float16  const _501 = _498 + _500;
-       int32x16_t  const _502 = int32x16_t_ops::convert_from<float16>(_501);
-       int32x16_t  const _503 = int32x16_t_ops::broadcast(-127);
-       int32x16_t  const _504 = _502 + _503;
-       float16  const _505 = float16_ops::convert_from<int32x16_t>(_504);
-       float16  const _506 = _498 - _505;
-       uint32_t  const _507 = (uint32_t)(23ull);
-       uint32x16_t  const _508 = uint32x16_t_ops::broadcast(_507);
-       int32x16_t  const _509 = _502 << _508;
-       float16  const _510 = reinterpret<float16>(_509);
-       float  const _511 = float_from_bits(958452607 /* 0.000153376 */);
+       float16  const _502 = _501 * _487;
+       float  const _503 = float_from_bits(1029920619 /* 0.0555033 */);
+       float16  const _504 = float16_ops::broadcast(_503);
+       float16  const _505 = _502 + _504;
+       float16  const _506 = _505 * _487;
+       float  const _507 = float_from_bits(1047920109 /* 0.240226 */);
+       float16  const _508 = float16_ops::broadcast(_507);
+       float16  const _509 = _506 + _508;
+       float16  const _510 = _509 * _487;
+       float  const _511 = float_from_bits(1060205080 /* 0.693147 */);
        float16  const _512 = float16_ops::broadcast(_511);
-       float16  const _513 = _506 * _512;
-       float  const _514 = float_from_bits(984588920 /* 0.00133999 */);
-       float16  const _515 = float16_ops::broadcast(_514);
-       float16  const _516 = _513 + _515;
-       float16  const _517 = _516 * _506;
-       float  const _518 = float_from_bits(1008572159 /* 0.00961852 */);
-       float16  const _519 = float16_ops::broadcast(_518);
-       float16  const _520 = _517 + _519;
-       float16  const _521 = _520 * _506;
-       float  const _522 = float_from_bits(1029920619 /* 0.0555033 */);
-       float16  const _523 = float16_ops::broadcast(_522);
-       float16  const _524 = _521 + _523;
-       float16  const _525 = _524 * _506;
-       float  const _526 = float_from_bits(1047920109 /* 0.240226 */);
-       float16  const _527 = float16_ops::broadcast(_526);
-       float16  const _528 = _525 + _527;
-       float16  const _529 = _528 * _506;
-       float  const _530 = float_from_bits(1060205080 /* 0.693147 */);
-       float16  const _531 = float16_ops::broadcast(_530);
-       float16  const _532 = _529 + _531;
-       float16  const _533 = _532 * _506;
-       float  const _534 = float_from_bits(1065353216 /* 1 */);
-       float16  const _535 = float16_ops::broadcast(_534);
-       float16  const _536 = _533 + _535;
-       float16  const _537 = _510 * _536;
-       float16_ops::store(_537, _probs, _487);
+       float16  const _513 = _510 + _512;
+       float16  const _514 = _513 * _487;
+       float  const _515 = float_from_bits(1065353216 /* 1 */);
+       float16  const _516 = float16_ops::broadcast(_515);
+       float16  const _517 = _514 + _516;
+       float16  const _518 = _491 * _517;
+       float16_ops::store(_518, _probs, _468);
       } // for _probs_s0_j
       _masked_free.free();
       {
@@ -4068,82 +4035,82 @@ int attn_causal64_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context, int3
        // produce row_sum
        for (int _row_sum_s0_ii_ii = 0; _row_sum_s0_ii_ii < 0 + 2; _row_sum_s0_ii_ii++)
        {
-        float  const _538 = float_from_bits(0 /* 0 */);
-        float16  const _539 = float16_ops::broadcast(_538);
-        int32_t  const _540 = _row_sum_s0_ii_ii * 16;
-        float16_ops::store(_539, _row_sum, _540);
+        float  const _519 = float_from_bits(0 /* 0 */);
+        float16  const _520 = float16_ops::broadcast(_519);
+        int32_t  const _521 = _row_sum_s0_ii_ii * 16;
+        float16_ops::store(_520, _row_sum, _521);
        } // for _row_sum_s0_ii_ii
        // consume probs
-       int32_t  const _541 = ((int32_t const *)_key_range_0)[_76];
-       int32_t  const _542 = ::halide_cpp_min(_541, _10);
-       int32_t  const _543 = ((int32_t const *)_key_range_1)[_76];
-       int32_t  const _544 = ::halide_cpp_min(_543, _10);
-       int32_t  const _545 = ::halide_cpp_max(_544, _542);
-       int32_t  const _546 = ::halide_cpp_max(_542, 0);
-       int32_t  const _547 = ::halide_cpp_max(_545, 0);
-       int32_t  const _548 = _547 - _546;
-       for (int _row_sum_s1_rk__x_rebased = 0; _row_sum_s1_rk__x_rebased < 0 + _548; _row_sum_s1_rk__x_rebased++)
+       int32_t  const _522 = ((int32_t const *)_key_range_0)[_69];
+       int32_t  const _523 = ::halide_cpp_min(_522, _10);
+       int32_t  const _524 = ((int32_t const *)_key_range_1)[_69];
+       int32_t  const _525 = ::halide_cpp_min(_524, _10);
+       int32_t  const _526 = ::halide_cpp_max(_525, _523);
+       int32_t  const _527 = ::halide_cpp_max(_523, 0);
+       int32_t  const _528 = ::halide_cpp_max(_526, 0);
+       int32_t  const _529 = _528 - _527;
+       for (int _row_sum_s1_rk__x_rebased = 0; _row_sum_s1_rk__x_rebased < 0 + _529; _row_sum_s1_rk__x_rebased++)
        {
-        float16  const _549 = float16_ops::load(_row_sum, 0);
-        int32_t  const _550 = _row_sum_s1_rk__x_rebased + _546;
-        int32_t  const _551 = _550 * 32;
-        float16  const _552 = float16_ops::load(_probs, _551);
-        float16  const _553 = _549 + _552;
-        float16_ops::store(_553, _row_sum, 0);
-        float16  const _554 = float16_ops::load(_row_sum, 16);
-        int32_t  const _555 = _row_sum_s1_rk__x_rebased + _546;
-        int32_t  const _556 = _555 * 32;
-        int32_t  const _557 = _556 + 16;
-        float16  const _558 = float16_ops::load(_probs, _557);
-        float16  const _559 = _554 + _558;
-        float16_ops::store(_559, _row_sum, 16);
+        float16  const _530 = float16_ops::load(_row_sum, 0);
+        int32_t  const _531 = _row_sum_s1_rk__x_rebased + _527;
+        int32_t  const _532 = _531 * 32;
+        float16  const _533 = float16_ops::load(_probs, _532);
+        float16  const _534 = _530 + _533;
+        float16_ops::store(_534, _row_sum, 0);
+        float16  const _535 = float16_ops::load(_row_sum, 16);
+        int32_t  const _536 = _row_sum_s1_rk__x_rebased + _527;
+        int32_t  const _537 = _536 * 32;
+        int32_t  const _538 = _537 + 16;
+        float16  const _539 = float16_ops::load(_probs, _538);
+        float16  const _540 = _535 + _539;
+        float16_ops::store(_540, _row_sum, 16);
        } // for _row_sum_s1_rk__x_rebased
-       int32_t  const _560 = _76 + 1;
-       int32_t  const _561 = ::halide_cpp_max(_560, _22);
+       int32_t  const _541 = _69 + 1;
+       int32_t  const _542 = ::halide_cpp_max(_541, _18);
        {
-        int64_t  const _562 = 80;
-        int64_t  const _563 = _562 * 32;
-        int64_t  const _564 = (_563 > ((int64_t(1) << 31) - 1)) ? _563 : (_563 * _561);
-        int64_t  const _565 = (_564 > ((int64_t(1) << 31) - 1)) ? _564 : (_564 * 1);
-        int64_t  const _566 = (_565 > ((int64_t(1) << 31) - 1)) ? _565 : (_565 * 1);
-        if ((_566 > ((int64_t(1) << 31) - 1)) || ((_566 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+        int64_t  const _543 = 80;
+        int64_t  const _544 = _543 * 32;
+        int64_t  const _545 = (_544 > ((int64_t(1) << 31) - 1)) ? _544 : (_544 * _542);
+        int64_t  const _546 = (_545 > ((int64_t(1) << 31) - 1)) ? _545 : (_545 * 1);
+        int64_t  const _547 = (_546 > ((int64_t(1) << 31) - 1)) ? _546 : (_546 * 1);
+        if ((_547 > ((int64_t(1) << 31) - 1)) || ((_547 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
         {
          attn_causal64_rt_error(_ucon, "32-bit signed overflow computing size of allocation normalized\n");
          return -1;
         } // overflow test normalized
-        int64_t  const _567 = _566;
-        float *_normalized = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_567);
+        int64_t  const _548 = _547;
+        float *_normalized = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_548);
         if (!_normalized)
         {
-         int32_t  const _568 = attn_causal64_rt_error_out_of_memory(_ucon);
-         return _568;
+         int32_t  const _549 = attn_causal64_rt_error_out_of_memory(_ucon);
+         return _549;
         }
         HalideFreeHelper _normalized_free(_ucon, _normalized, attn_causal64_rt_free);
         // produce normalized
         // consume row_sum
         // consume probs
         // consume row_max
-        int32_t  const _569 = _24 + _69;
-        bool  const _570 = _569 < 0;
-        int32_t  const _571 = (int32_t)(_570 ? -1 : 0);
-        bool  const _572 = _9 == 0;
-        int32_t  const _573 = (int32_t)(_572 ? -1 : 0);
-        bool  const _574 = _9 < 0;
-        int32_t  const _575 = (int32_t)(_574 ? -1 : 0);
-        int32_t  const _576 = _569 - _571;
-        int32_t  const _577 = _9 - _573;
-        int32_t  const _578 = _576 / _577;
-        int32_t  const _579 = ~_575;
-        int32_t  const _580 = _579 - _575;
-        int32_t  const _581 = _571 & _580;
-        int32_t  const _582 = _578 + _581;
-        int32_t  const _583 = ~_573;
-        int32_t  const _584 = _582 & _583;
-        int32_t  const _585 = _584 * _20;
-        int32_t  const _586 = _25 + _50;
-        int32_t  const _587 = _586 * _21;
-        int32_t  const _588 = _587 - _33;
-        int32_t  const _589 = _585 + _588;
+        int32_t  const _550 = _19 + _62;
+        bool  const _551 = _550 < 0;
+        int32_t  const _552 = (int32_t)(_551 ? -1 : 0);
+        bool  const _553 = _9 == 0;
+        int32_t  const _554 = (int32_t)(_553 ? -1 : 0);
+        bool  const _555 = _9 < 0;
+        int32_t  const _556 = (int32_t)(_555 ? -1 : 0);
+        int32_t  const _557 = _550 - _552;
+        int32_t  const _558 = _9 - _554;
+        int32_t  const _559 = _557 / _558;
+        int32_t  const _560 = ~_556;
+        int32_t  const _561 = _560 - _556;
+        int32_t  const _562 = _552 & _561;
+        int32_t  const _563 = _559 + _562;
+        int32_t  const _564 = ~_554;
+        int32_t  const _565 = _563 & _564;
+        int32_t  const _566 = _565 * _16;
+        int32_t  const _567 = _20 + _43;
+        int32_t  const _568 = _567 * _17;
+        int32_t  const _569 = _568 - _26;
+        int32_t  const _570 = _566 + _569;
         for (int _normalized_s0_ii_ig = 0; _normalized_s0_ii_ig < 0 + 8; _normalized_s0_ii_ig++)
         {
          {
@@ -4151,392 +4118,391 @@ int attn_causal64_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context, int3
           // produce pv
           for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
           {
-           float  const _590 = float_from_bits(0 /* 0 */);
-           float16  const _591 = float16_ops::broadcast(_590);
-           int32_t  const _592 = _pv_s0_c_c * 16;
-           float16_ops::store(_591, _pv, _592);
+           float  const _571 = float_from_bits(0 /* 0 */);
+           float16  const _572 = float16_ops::broadcast(_571);
+           int32_t  const _573 = _pv_s0_c_c * 16;
+           float16_ops::store(_572, _pv, _573);
           } // for _pv_s0_c_c
           for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
           {
-           float  const _593 = float_from_bits(0 /* 0 */);
-           float16  const _594 = float16_ops::broadcast(_593);
-           int32_t  const _595 = _pv_s0_c_c * 16;
-           int32_t  const _596 = _595 + 64;
-           float16_ops::store(_594, _pv, _596);
+           float  const _574 = float_from_bits(0 /* 0 */);
+           float16  const _575 = float16_ops::broadcast(_574);
+           int32_t  const _576 = _pv_s0_c_c * 16;
+           int32_t  const _577 = _576 + 64;
+           float16_ops::store(_575, _pv, _577);
           } // for _pv_s0_c_c
           for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
           {
-           float  const _597 = float_from_bits(0 /* 0 */);
-           float16  const _598 = float16_ops::broadcast(_597);
-           int32_t  const _599 = _pv_s0_c_c * 16;
-           int32_t  const _600 = _599 + 128;
-           float16_ops::store(_598, _pv, _600);
+           float  const _578 = float_from_bits(0 /* 0 */);
+           float16  const _579 = float16_ops::broadcast(_578);
+           int32_t  const _580 = _pv_s0_c_c * 16;
+           int32_t  const _581 = _580 + 128;
+           float16_ops::store(_579, _pv, _581);
           } // for _pv_s0_c_c
           for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
           {
-           float  const _601 = float_from_bits(0 /* 0 */);
-           float16  const _602 = float16_ops::broadcast(_601);
-           int32_t  const _603 = _pv_s0_c_c * 16;
-           int32_t  const _604 = _603 + 192;
-           float16_ops::store(_602, _pv, _604);
+           float  const _582 = float_from_bits(0 /* 0 */);
+           float16  const _583 = float16_ops::broadcast(_582);
+           int32_t  const _584 = _pv_s0_c_c * 16;
+           int32_t  const _585 = _584 + 192;
+           float16_ops::store(_583, _pv, _585);
           } // for _pv_s0_c_c
-          int32_t  const _605 = ((int32_t const *)_key_range_0)[_76];
-          int32_t  const _606 = ::halide_cpp_min(_605, _10);
-          int32_t  const _607 = ((int32_t const *)_key_range_1)[_76];
-          int32_t  const _608 = ::halide_cpp_min(_607, _10);
-          int32_t  const _609 = ::halide_cpp_max(_608, _606);
-          int32_t  const _610 = ::halide_cpp_max(_606, 0);
-          int32_t  const _611 = ::halide_cpp_max(_609, 0);
-          int32_t  const _612 = _611 - _610;
-          for (int _pv_s1_rk__x_rebased = 0; _pv_s1_rk__x_rebased < 0 + _612; _pv_s1_rk__x_rebased++)
+          int32_t  const _586 = ((int32_t const *)_key_range_0)[_69];
+          int32_t  const _587 = ::halide_cpp_min(_586, _10);
+          int32_t  const _588 = ((int32_t const *)_key_range_1)[_69];
+          int32_t  const _589 = ::halide_cpp_min(_588, _10);
+          int32_t  const _590 = ::halide_cpp_max(_589, _587);
+          int32_t  const _591 = ::halide_cpp_max(_587, 0);
+          int32_t  const _592 = ::halide_cpp_max(_590, 0);
+          int32_t  const _593 = _592 - _591;
+          for (int _pv_s1_rk__x_rebased = 0; _pv_s1_rk__x_rebased < 0 + _593; _pv_s1_rk__x_rebased++)
           {
-           int32_t  const _613 = _pv_s1_rk__x_rebased + _610;
-           float16  const _614 = float16_ops::load(_pv, 0);
-           int32_t  const _615 = _19 * _613;
-           int32_t  const _616 = _615 + _589;
-           float16  const _617 = float16_ops::load(_attn_v, _616);
-           int32_t  const _618 = _613 * 8;
-           int32_t  const _619 = _618 + _normalized_s0_ii_ig;
-           int32_t  const _620 = _619 * 4;
-           float  const _621 = _probs[_620];
-           float16  const _622 = float16_ops::broadcast(_621);
-           float16  const _623 = _617 * _622;
-           float16  const _624 = _614 + _623;
-           float16_ops::store(_624, _pv, 0);
-           int32_t  const _625 = _pv_s1_rk__x_rebased + _610;
-           float16  const _626 = float16_ops::load(_pv, 16);
-           int32_t  const _627 = _19 * _625;
-           int32_t  const _628 = _627 + _589;
-           int32_t  const _629 = _628 + 16;
-           float16  const _630 = float16_ops::load(_attn_v, _629);
-           int32_t  const _631 = _625 * 8;
-           int32_t  const _632 = _631 + _normalized_s0_ii_ig;
-           int32_t  const _633 = _632 * 4;
-           float  const _634 = _probs[_633];
-           float16  const _635 = float16_ops::broadcast(_634);
-           float16  const _636 = _630 * _635;
-           float16  const _637 = _626 + _636;
-           float16_ops::store(_637, _pv, 16);
-           int32_t  const _638 = _pv_s1_rk__x_rebased + _610;
-           float16  const _639 = float16_ops::load(_pv, 32);
-           int32_t  const _640 = _19 * _638;
-           int32_t  const _641 = _640 + _589;
-           int32_t  const _642 = _641 + 32;
-           float16  const _643 = float16_ops::load(_attn_v, _642);
-           int32_t  const _644 = _638 * 8;
-           int32_t  const _645 = _644 + _normalized_s0_ii_ig;
-           int32_t  const _646 = _645 * 4;
-           float  const _647 = _probs[_646];
-           float16  const _648 = float16_ops::broadcast(_647);
-           float16  const _649 = _643 * _648;
-           float16  const _650 = _639 + _649;
-           float16_ops::store(_650, _pv, 32);
-           int32_t  const _651 = _pv_s1_rk__x_rebased + _610;
-           float16  const _652 = float16_ops::load(_pv, 48);
-           int32_t  const _653 = _19 * _651;
-           int32_t  const _654 = _653 + _589;
-           int32_t  const _655 = _654 + 48;
-           float16  const _656 = float16_ops::load(_attn_v, _655);
-           int32_t  const _657 = _651 * 8;
-           int32_t  const _658 = _657 + _normalized_s0_ii_ig;
-           int32_t  const _659 = _658 * 4;
-           float  const _660 = _probs[_659];
-           float16  const _661 = float16_ops::broadcast(_660);
-           float16  const _662 = _656 * _661;
-           float16  const _663 = _652 + _662;
-           float16_ops::store(_663, _pv, 48);
-           int32_t  const _664 = _pv_s1_rk__x_rebased + _610;
-           float16  const _665 = float16_ops::load(_pv, 64);
-           int32_t  const _666 = _19 * _664;
-           int32_t  const _667 = _666 + _589;
-           float16  const _668 = float16_ops::load(_attn_v, _667);
-           int32_t  const _669 = _664 * 8;
-           int32_t  const _670 = _669 + _normalized_s0_ii_ig;
-           int32_t  const _671 = _670 * 4;
-           int32_t  const _672 = _671 + 1;
-           float  const _673 = _probs[_672];
-           float16  const _674 = float16_ops::broadcast(_673);
-           float16  const _675 = _668 * _674;
-           float16  const _676 = _665 + _675;
-           float16_ops::store(_676, _pv, 64);
-           int32_t  const _677 = _pv_s1_rk__x_rebased + _610;
-           float16  const _678 = float16_ops::load(_pv, 80);
-           int32_t  const _679 = _19 * _677;
-           int32_t  const _680 = _679 + _589;
-           int32_t  const _681 = _680 + 16;
-           float16  const _682 = float16_ops::load(_attn_v, _681);
-           int32_t  const _683 = _677 * 8;
-           int32_t  const _684 = _683 + _normalized_s0_ii_ig;
-           int32_t  const _685 = _684 * 4;
-           int32_t  const _686 = _685 + 1;
-           float  const _687 = _probs[_686];
-           float16  const _688 = float16_ops::broadcast(_687);
-           float16  const _689 = _682 * _688;
-           float16  const _690 = _678 + _689;
-           float16_ops::store(_690, _pv, 80);
-           int32_t  const _691 = _pv_s1_rk__x_rebased + _610;
-           float16  const _692 = float16_ops::load(_pv, 96);
-           int32_t  const _693 = _19 * _691;
-           int32_t  const _694 = _693 + _589;
-           int32_t  const _695 = _694 + 32;
-           float16  const _696 = float16_ops::load(_attn_v, _695);
-           int32_t  const _697 = _691 * 8;
-           int32_t  const _698 = _697 + _normalized_s0_ii_ig;
-           int32_t  const _699 = _698 * 4;
-           int32_t  const _700 = _699 + 1;
-           float  const _701 = _probs[_700];
-           float16  const _702 = float16_ops::broadcast(_701);
-           float16  const _703 = _696 * _702;
-           float16  const _704 = _692 + _703;
-           float16_ops::store(_704, _pv, 96);
-           int32_t  const _705 = _pv_s1_rk__x_rebased + _610;
-           float16  const _706 = float16_ops::load(_pv, 112);
-           int32_t  const _707 = _19 * _705;
-           int32_t  const _708 = _707 + _589;
-           int32_t  const _709 = _708 + 48;
-           float16  const _710 = float16_ops::load(_attn_v, _709);
-           int32_t  const _711 = _705 * 8;
-           int32_t  const _712 = _711 + _normalized_s0_ii_ig;
-           int32_t  const _713 = _712 * 4;
-           int32_t  const _714 = _713 + 1;
-           float  const _715 = _probs[_714];
-           float16  const _716 = float16_ops::broadcast(_715);
-           float16  const _717 = _710 * _716;
-           float16  const _718 = _706 + _717;
-           float16_ops::store(_718, _pv, 112);
-           int32_t  const _719 = _pv_s1_rk__x_rebased + _610;
-           float16  const _720 = float16_ops::load(_pv, 128);
-           int32_t  const _721 = _19 * _719;
-           int32_t  const _722 = _721 + _589;
-           float16  const _723 = float16_ops::load(_attn_v, _722);
-           int32_t  const _724 = _719 * 8;
-           int32_t  const _725 = _724 + _normalized_s0_ii_ig;
-           int32_t  const _726 = _725 * 4;
-           int32_t  const _727 = _726 + 2;
-           float  const _728 = _probs[_727];
-           float16  const _729 = float16_ops::broadcast(_728);
-           float16  const _730 = _723 * _729;
-           float16  const _731 = _720 + _730;
-           float16_ops::store(_731, _pv, 128);
-           int32_t  const _732 = _pv_s1_rk__x_rebased + _610;
-           float16  const _733 = float16_ops::load(_pv, 144);
-           int32_t  const _734 = _19 * _732;
-           int32_t  const _735 = _734 + _589;
-           int32_t  const _736 = _735 + 16;
-           float16  const _737 = float16_ops::load(_attn_v, _736);
-           int32_t  const _738 = _732 * 8;
-           int32_t  const _739 = _738 + _normalized_s0_ii_ig;
-           int32_t  const _740 = _739 * 4;
-           int32_t  const _741 = _740 + 2;
-           float  const _742 = _probs[_741];
-           float16  const _743 = float16_ops::broadcast(_742);
-           float16  const _744 = _737 * _743;
-           float16  const _745 = _733 + _744;
-           float16_ops::store(_745, _pv, 144);
-           int32_t  const _746 = _pv_s1_rk__x_rebased + _610;
-           float16  const _747 = float16_ops::load(_pv, 160);
-           int32_t  const _748 = _19 * _746;
-           int32_t  const _749 = _748 + _589;
-           int32_t  const _750 = _749 + 32;
-           float16  const _751 = float16_ops::load(_attn_v, _750);
-           int32_t  const _752 = _746 * 8;
-           int32_t  const _753 = _752 + _normalized_s0_ii_ig;
-           int32_t  const _754 = _753 * 4;
-           int32_t  const _755 = _754 + 2;
-           float  const _756 = _probs[_755];
-           float16  const _757 = float16_ops::broadcast(_756);
-           float16  const _758 = _751 * _757;
-           float16  const _759 = _747 + _758;
-           float16_ops::store(_759, _pv, 160);
-           int32_t  const _760 = _pv_s1_rk__x_rebased + _610;
-           float16  const _761 = float16_ops::load(_pv, 176);
-           int32_t  const _762 = _19 * _760;
-           int32_t  const _763 = _762 + _589;
-           int32_t  const _764 = _763 + 48;
-           float16  const _765 = float16_ops::load(_attn_v, _764);
-           int32_t  const _766 = _760 * 8;
-           int32_t  const _767 = _766 + _normalized_s0_ii_ig;
-           int32_t  const _768 = _767 * 4;
-           int32_t  const _769 = _768 + 2;
-           float  const _770 = _probs[_769];
-           float16  const _771 = float16_ops::broadcast(_770);
-           float16  const _772 = _765 * _771;
-           float16  const _773 = _761 + _772;
-           float16_ops::store(_773, _pv, 176);
-           int32_t  const _774 = _pv_s1_rk__x_rebased + _610;
-           float16  const _775 = float16_ops::load(_pv, 192);
-           int32_t  const _776 = _19 * _774;
-           int32_t  const _777 = _776 + _589;
-           float16  const _778 = float16_ops::load(_attn_v, _777);
-           int32_t  const _779 = _774 * 8;
-           int32_t  const _780 = _779 + _normalized_s0_ii_ig;
-           int32_t  const _781 = _780 * 4;
-           int32_t  const _782 = _781 + 3;
-           float  const _783 = _probs[_782];
-           float16  const _784 = float16_ops::broadcast(_783);
-           float16  const _785 = _778 * _784;
-           float16  const _786 = _775 + _785;
-           float16_ops::store(_786, _pv, 192);
-           int32_t  const _787 = _pv_s1_rk__x_rebased + _610;
-           float16  const _788 = float16_ops::load(_pv, 208);
-           int32_t  const _789 = _19 * _787;
-           int32_t  const _790 = _789 + _589;
-           int32_t  const _791 = _790 + 16;
-           float16  const _792 = float16_ops::load(_attn_v, _791);
-           int32_t  const _793 = _787 * 8;
-           int32_t  const _794 = _793 + _normalized_s0_ii_ig;
-           int32_t  const _795 = _794 * 4;
-           int32_t  const _796 = _795 + 3;
-           float  const _797 = _probs[_796];
-           float16  const _798 = float16_ops::broadcast(_797);
-           float16  const _799 = _792 * _798;
-           float16  const _800 = _788 + _799;
-           float16_ops::store(_800, _pv, 208);
-           int32_t  const _801 = _pv_s1_rk__x_rebased + _610;
-           float16  const _802 = float16_ops::load(_pv, 224);
-           int32_t  const _803 = _19 * _801;
-           int32_t  const _804 = _803 + _589;
-           int32_t  const _805 = _804 + 32;
-           float16  const _806 = float16_ops::load(_attn_v, _805);
-           int32_t  const _807 = _801 * 8;
-           int32_t  const _808 = _807 + _normalized_s0_ii_ig;
-           int32_t  const _809 = _808 * 4;
-           int32_t  const _810 = _809 + 3;
-           float  const _811 = _probs[_810];
-           float16  const _812 = float16_ops::broadcast(_811);
-           float16  const _813 = _806 * _812;
-           float16  const _814 = _802 + _813;
-           float16_ops::store(_814, _pv, 224);
-           int32_t  const _815 = _pv_s1_rk__x_rebased + _610;
-           float16  const _816 = float16_ops::load(_pv, 240);
-           int32_t  const _817 = _19 * _815;
-           int32_t  const _818 = _817 + _589;
-           int32_t  const _819 = _818 + 48;
-           float16  const _820 = float16_ops::load(_attn_v, _819);
-           int32_t  const _821 = _815 * 8;
-           int32_t  const _822 = _821 + _normalized_s0_ii_ig;
-           int32_t  const _823 = _822 * 4;
-           int32_t  const _824 = _823 + 3;
-           float  const _825 = _probs[_824];
-           float16  const _826 = float16_ops::broadcast(_825);
-           float16  const _827 = _820 * _826;
-           float16  const _828 = _816 + _827;
-           float16_ops::store(_828, _pv, 240);
+           int32_t  const _594 = _pv_s1_rk__x_rebased + _591;
+           float16  const _595 = float16_ops::load(_pv, 0);
+           int32_t  const _596 = _594 * 64;
+           int32_t  const _597 = _596 + _570;
+           float16  const _598 = float16_ops::load(_attn_v, _597);
+           int32_t  const _599 = _594 * 8;
+           int32_t  const _600 = _599 + _normalized_s0_ii_ig;
+           int32_t  const _601 = _600 * 4;
+           float  const _602 = _probs[_601];
+           float16  const _603 = float16_ops::broadcast(_602);
+           float16  const _604 = _598 * _603;
+           float16  const _605 = _595 + _604;
+           float16_ops::store(_605, _pv, 0);
+           int32_t  const _606 = _pv_s1_rk__x_rebased + _591;
+           float16  const _607 = float16_ops::load(_pv, 16);
+           int32_t  const _608 = _606 * 64;
+           int32_t  const _609 = _608 + _570;
+           int32_t  const _610 = _609 + 16;
+           float16  const _611 = float16_ops::load(_attn_v, _610);
+           int32_t  const _612 = _606 * 8;
+           int32_t  const _613 = _612 + _normalized_s0_ii_ig;
+           int32_t  const _614 = _613 * 4;
+           float  const _615 = _probs[_614];
+           float16  const _616 = float16_ops::broadcast(_615);
+           float16  const _617 = _611 * _616;
+           float16  const _618 = _607 + _617;
+           float16_ops::store(_618, _pv, 16);
+           int32_t  const _619 = _pv_s1_rk__x_rebased + _591;
+           float16  const _620 = float16_ops::load(_pv, 32);
+           int32_t  const _621 = _619 * 64;
+           int32_t  const _622 = _621 + _570;
+           int32_t  const _623 = _622 + 32;
+           float16  const _624 = float16_ops::load(_attn_v, _623);
+           int32_t  const _625 = _619 * 8;
+           int32_t  const _626 = _625 + _normalized_s0_ii_ig;
+           int32_t  const _627 = _626 * 4;
+           float  const _628 = _probs[_627];
+           float16  const _629 = float16_ops::broadcast(_628);
+           float16  const _630 = _624 * _629;
+           float16  const _631 = _620 + _630;
+           float16_ops::store(_631, _pv, 32);
+           int32_t  const _632 = _pv_s1_rk__x_rebased + _591;
+           float16  const _633 = float16_ops::load(_pv, 48);
+           int32_t  const _634 = _632 * 64;
+           int32_t  const _635 = _634 + _570;
+           int32_t  const _636 = _635 + 48;
+           float16  const _637 = float16_ops::load(_attn_v, _636);
+           int32_t  const _638 = _632 * 8;
+           int32_t  const _639 = _638 + _normalized_s0_ii_ig;
+           int32_t  const _640 = _639 * 4;
+           float  const _641 = _probs[_640];
+           float16  const _642 = float16_ops::broadcast(_641);
+           float16  const _643 = _637 * _642;
+           float16  const _644 = _633 + _643;
+           float16_ops::store(_644, _pv, 48);
+           int32_t  const _645 = _pv_s1_rk__x_rebased + _591;
+           float16  const _646 = float16_ops::load(_pv, 64);
+           int32_t  const _647 = _645 * 64;
+           int32_t  const _648 = _647 + _570;
+           float16  const _649 = float16_ops::load(_attn_v, _648);
+           int32_t  const _650 = _645 * 8;
+           int32_t  const _651 = _650 + _normalized_s0_ii_ig;
+           int32_t  const _652 = _651 * 4;
+           int32_t  const _653 = _652 + 1;
+           float  const _654 = _probs[_653];
+           float16  const _655 = float16_ops::broadcast(_654);
+           float16  const _656 = _649 * _655;
+           float16  const _657 = _646 + _656;
+           float16_ops::store(_657, _pv, 64);
+           int32_t  const _658 = _pv_s1_rk__x_rebased + _591;
+           float16  const _659 = float16_ops::load(_pv, 80);
+           int32_t  const _660 = _658 * 64;
+           int32_t  const _661 = _660 + _570;
+           int32_t  const _662 = _661 + 16;
+           float16  const _663 = float16_ops::load(_attn_v, _662);
+           int32_t  const _664 = _658 * 8;
+           int32_t  const _665 = _664 + _normalized_s0_ii_ig;
+           int32_t  const _666 = _665 * 4;
+           int32_t  const _667 = _666 + 1;
+           float  const _668 = _probs[_667];
+           float16  const _669 = float16_ops::broadcast(_668);
+           float16  const _670 = _663 * _669;
+           float16  const _671 = _659 + _670;
+           float16_ops::store(_671, _pv, 80);
+           int32_t  const _672 = _pv_s1_rk__x_rebased + _591;
+           float16  const _673 = float16_ops::load(_pv, 96);
+           int32_t  const _674 = _672 * 64;
+           int32_t  const _675 = _674 + _570;
+           int32_t  const _676 = _675 + 32;
+           float16  const _677 = float16_ops::load(_attn_v, _676);
+           int32_t  const _678 = _672 * 8;
+           int32_t  const _679 = _678 + _normalized_s0_ii_ig;
+           int32_t  const _680 = _679 * 4;
+           int32_t  const _681 = _680 + 1;
+           float  const _682 = _probs[_681];
+           float16  const _683 = float16_ops::broadcast(_682);
+           float16  const _684 = _677 * _683;
+           float16  const _685 = _673 + _684;
+           float16_ops::store(_685, _pv, 96);
+           int32_t  const _686 = _pv_s1_rk__x_rebased + _591;
+           float16  const _687 = float16_ops::load(_pv, 112);
+           int32_t  const _688 = _686 * 64;
+           int32_t  const _689 = _688 + _570;
+           int32_t  const _690 = _689 + 48;
+           float16  const _691 = float16_ops::load(_attn_v, _690);
+           int32_t  const _692 = _686 * 8;
+           int32_t  const _693 = _692 + _normalized_s0_ii_ig;
+           int32_t  const _694 = _693 * 4;
+           int32_t  const _695 = _694 + 1;
+           float  const _696 = _probs[_695];
+           float16  const _697 = float16_ops::broadcast(_696);
+           float16  const _698 = _691 * _697;
+           float16  const _699 = _687 + _698;
+           float16_ops::store(_699, _pv, 112);
+           int32_t  const _700 = _pv_s1_rk__x_rebased + _591;
+           float16  const _701 = float16_ops::load(_pv, 128);
+           int32_t  const _702 = _700 * 64;
+           int32_t  const _703 = _702 + _570;
+           float16  const _704 = float16_ops::load(_attn_v, _703);
+           int32_t  const _705 = _700 * 8;
+           int32_t  const _706 = _705 + _normalized_s0_ii_ig;
+           int32_t  const _707 = _706 * 4;
+           int32_t  const _708 = _707 + 2;
+           float  const _709 = _probs[_708];
+           float16  const _710 = float16_ops::broadcast(_709);
+           float16  const _711 = _704 * _710;
+           float16  const _712 = _701 + _711;
+           float16_ops::store(_712, _pv, 128);
+           int32_t  const _713 = _pv_s1_rk__x_rebased + _591;
+           float16  const _714 = float16_ops::load(_pv, 144);
+           int32_t  const _715 = _713 * 64;
+           int32_t  const _716 = _715 + _570;
+           int32_t  const _717 = _716 + 16;
+           float16  const _718 = float16_ops::load(_attn_v, _717);
+           int32_t  const _719 = _713 * 8;
+           int32_t  const _720 = _719 + _normalized_s0_ii_ig;
+           int32_t  const _721 = _720 * 4;
+           int32_t  const _722 = _721 + 2;
+           float  const _723 = _probs[_722];
+           float16  const _724 = float16_ops::broadcast(_723);
+           float16  const _725 = _718 * _724;
+           float16  const _726 = _714 + _725;
+           float16_ops::store(_726, _pv, 144);
+           int32_t  const _727 = _pv_s1_rk__x_rebased + _591;
+           float16  const _728 = float16_ops::load(_pv, 160);
+           int32_t  const _729 = _727 * 64;
+           int32_t  const _730 = _729 + _570;
+           int32_t  const _731 = _730 + 32;
+           float16  const _732 = float16_ops::load(_attn_v, _731);
+           int32_t  const _733 = _727 * 8;
+           int32_t  const _734 = _733 + _normalized_s0_ii_ig;
+           int32_t  const _735 = _734 * 4;
+           int32_t  const _736 = _735 + 2;
+           float  const _737 = _probs[_736];
+           float16  const _738 = float16_ops::broadcast(_737);
+           float16  const _739 = _732 * _738;
+           float16  const _740 = _728 + _739;
+           float16_ops::store(_740, _pv, 160);
+           int32_t  const _741 = _pv_s1_rk__x_rebased + _591;
+           float16  const _742 = float16_ops::load(_pv, 176);
+           int32_t  const _743 = _741 * 64;
+           int32_t  const _744 = _743 + _570;
+           int32_t  const _745 = _744 + 48;
+           float16  const _746 = float16_ops::load(_attn_v, _745);
+           int32_t  const _747 = _741 * 8;
+           int32_t  const _748 = _747 + _normalized_s0_ii_ig;
+           int32_t  const _749 = _748 * 4;
+           int32_t  const _750 = _749 + 2;
+           float  const _751 = _probs[_750];
+           float16  const _752 = float16_ops::broadcast(_751);
+           float16  const _753 = _746 * _752;
+           float16  const _754 = _742 + _753;
+           float16_ops::store(_754, _pv, 176);
+           int32_t  const _755 = _pv_s1_rk__x_rebased + _591;
+           float16  const _756 = float16_ops::load(_pv, 192);
+           int32_t  const _757 = _755 * 64;
+           int32_t  const _758 = _757 + _570;
+           float16  const _759 = float16_ops::load(_attn_v, _758);
+           int32_t  const _760 = _755 * 8;
+           int32_t  const _761 = _760 + _normalized_s0_ii_ig;
+           int32_t  const _762 = _761 * 4;
+           int32_t  const _763 = _762 + 3;
+           float  const _764 = _probs[_763];
+           float16  const _765 = float16_ops::broadcast(_764);
+           float16  const _766 = _759 * _765;
+           float16  const _767 = _756 + _766;
+           float16_ops::store(_767, _pv, 192);
+           int32_t  const _768 = _pv_s1_rk__x_rebased + _591;
+           float16  const _769 = float16_ops::load(_pv, 208);
+           int32_t  const _770 = _768 * 64;
+           int32_t  const _771 = _770 + _570;
+           int32_t  const _772 = _771 + 16;
+           float16  const _773 = float16_ops::load(_attn_v, _772);
+           int32_t  const _774 = _768 * 8;
+           int32_t  const _775 = _774 + _normalized_s0_ii_ig;
+           int32_t  const _776 = _775 * 4;
+           int32_t  const _777 = _776 + 3;
+           float  const _778 = _probs[_777];
+           float16  const _779 = float16_ops::broadcast(_778);
+           float16  const _780 = _773 * _779;
+           float16  const _781 = _769 + _780;
+           float16_ops::store(_781, _pv, 208);
+           int32_t  const _782 = _pv_s1_rk__x_rebased + _591;
+           float16  const _783 = float16_ops::load(_pv, 224);
+           int32_t  const _784 = _782 * 64;
+           int32_t  const _785 = _784 + _570;
+           int32_t  const _786 = _785 + 32;
+           float16  const _787 = float16_ops::load(_attn_v, _786);
+           int32_t  const _788 = _782 * 8;
+           int32_t  const _789 = _788 + _normalized_s0_ii_ig;
+           int32_t  const _790 = _789 * 4;
+           int32_t  const _791 = _790 + 3;
+           float  const _792 = _probs[_791];
+           float16  const _793 = float16_ops::broadcast(_792);
+           float16  const _794 = _787 * _793;
+           float16  const _795 = _783 + _794;
+           float16_ops::store(_795, _pv, 224);
+           int32_t  const _796 = _pv_s1_rk__x_rebased + _591;
+           float16  const _797 = float16_ops::load(_pv, 240);
+           int32_t  const _798 = _796 * 64;
+           int32_t  const _799 = _798 + _570;
+           int32_t  const _800 = _799 + 48;
+           float16  const _801 = float16_ops::load(_attn_v, _800);
+           int32_t  const _802 = _796 * 8;
+           int32_t  const _803 = _802 + _normalized_s0_ii_ig;
+           int32_t  const _804 = _803 * 4;
+           int32_t  const _805 = _804 + 3;
+           float  const _806 = _probs[_805];
+           float16  const _807 = float16_ops::broadcast(_806);
+           float16  const _808 = _801 * _807;
+           float16  const _809 = _797 + _808;
+           float16_ops::store(_809, _pv, 240);
           } // for _pv_s1_rk__x_rebased
           // consume pv
-          int32_t  const _829 = _76 * 8;
-          int32_t  const _830 = _829 + _normalized_s0_ii_ig;
-          int32_t  const _831 = _830 * 4;
-          int32_t  const _832 = _normalized_s0_ii_ig * 4;
-          int32_t  const _833 = _76 * 160;
+          int32_t  const _810 = _69 * 8;
+          int32_t  const _811 = _810 + _normalized_s0_ii_ig;
+          int32_t  const _812 = _811 * 4;
+          int32_t  const _813 = _normalized_s0_ii_ig * 4;
+          int32_t  const _814 = _69 * 160;
           for (int _normalized_s0_ii_ir = 0; _normalized_s0_ii_ir < 0 + 4; _normalized_s0_ii_ir++)
           {
-           int32_t  const _834 = _normalized_s0_ii_ir + _832;
-           int32_t  const _835 = _normalized_s0_ii_ir * 4;
-           int32_t  const _836 = _834 * 5;
-           int32_t  const _837 = _836 + _833;
+           int32_t  const _815 = _normalized_s0_ii_ir + _813;
+           int32_t  const _816 = _normalized_s0_ii_ir * 4;
+           int32_t  const _817 = _815 * 5;
+           int32_t  const _818 = _817 + _814;
            for (int _normalized_s0_c_c = 0; _normalized_s0_c_c < 0 + 4; _normalized_s0_c_c++)
            {
-            float  const _838 = _row_sum[_834];
-            int32_t  const _839 = _normalized_s0_c_c + _835;
-            int32_t  const _840 = _839 * 16;
-            float16  const _841 = float16_ops::load(_pv, _840);
-            float  const _842 = float_from_bits(1065353216 /* 1 */);
-            float  const _843 = _842 / _838;
-            float  const _844 = float_from_bits(0 /* 0 */);
-            bool  const _845 = _844 < _838;
-            float  const _846 = (float)(_845 ? _843 : _844);
-            float16  const _847 = float16_ops::broadcast(_846);
-            float16  const _848 = _841 * _847;
-            int32_t  const _849 = _normalized_s0_c_c + _837;
-            int32_t  const _850 = _849 * 16;
-            float16_ops::store(_848, _normalized, _850);
+            float  const _819 = _row_sum[_815];
+            int32_t  const _820 = _normalized_s0_c_c + _816;
+            int32_t  const _821 = _820 * 16;
+            float16  const _822 = float16_ops::load(_pv, _821);
+            float  const _823 = float_from_bits(1065353216 /* 1 */);
+            float  const _824 = _823 / _819;
+            float  const _825 = float_from_bits(0 /* 0 */);
+            bool  const _826 = _825 < _819;
+            float  const _827 = (float)(_826 ? _824 : _825);
+            float16  const _828 = float16_ops::broadcast(_827);
+            float16  const _829 = _822 * _828;
+            int32_t  const _830 = _normalized_s0_c_c + _818;
+            int32_t  const _831 = _830 * 16;
+            float16_ops::store(_829, _normalized, _831);
            } // for _normalized_s0_c_c
-           int32_t  const _851 = _normalized_s0_ii_ir + _832;
-           float  const _852 = _row_sum[_851];
-           float  const _853 = log_f32(_852);
-           float  const _854 = _row_max[_851];
-           float  const _855 = float_from_bits(1060205080 /* 0.693147 */);
-           float  const _856 = _854 * _855;
-           float  const _857 = _853 + _856;
-           float  const _858 = float_from_bits(0 /* 0 */);
-           bool  const _859 = _858 < _852;
-           float  const _860 = (float)(_859 ? _857 : neg_inf_f32());
-           float16  const _861 = float16_ops::broadcast(_860);
-           int32_t  const _862 = _normalized_s0_ii_ir + _831;
-           int32_t  const _863 = _862 * 80;
-           int32_t  const _864 = _863 + 64;
-           float16_ops::store(_861, _normalized, _864);
+           int32_t  const _832 = _normalized_s0_ii_ir + _813;
+           float  const _833 = _row_sum[_832];
+           float  const _834 = log_f32(_833);
+           float  const _835 = _row_max[_832];
+           float  const _836 = float_from_bits(1060205080 /* 0.693147 */);
+           float  const _837 = _835 * _836;
+           float  const _838 = _834 + _837;
+           float  const _839 = float_from_bits(0 /* 0 */);
+           bool  const _840 = _839 < _833;
+           float  const _841 = (float)(_840 ? _838 : neg_inf_f32());
+           float16  const _842 = float16_ops::broadcast(_841);
+           int32_t  const _843 = _normalized_s0_ii_ir + _812;
+           int32_t  const _844 = _843 * 80;
+           int32_t  const _845 = _844 + 64;
+           float16_ops::store(_842, _normalized, _845);
           } // for _normalized_s0_ii_ir
          } // alloc _pv
         } // for _normalized_s0_ii_ig
         _probs_free.free();
         // consume normalized
-        bool  const _865 = _attn_out_s0_it_t_t < 0;
-        int32_t  const _866 = (int32_t)(_865 ? -1 : 0);
-        bool  const _867 = _35 == 0;
-        int32_t  const _868 = (int32_t)(_867 ? -1 : 0);
-        bool  const _869 = _35 < 0;
-        int32_t  const _870 = (int32_t)(_869 ? -1 : 0);
-        int32_t  const _871 = _attn_out_s0_it_t_t - _866;
-        int32_t  const _872 = _35 | _868;
-        int32_t  const _873 = _871 % _872;
-        int32_t  const _874 = _35 ^ _870;
-        int32_t  const _875 = ~_870;
-        int32_t  const _876 = _874 + _875;
-        int32_t  const _877 = _866 & _876;
-        int32_t  const _878 = _873 + _877;
-        int32_t  const _879 = ~_868;
-        int32_t  const _880 = _878 & _879;
-        int32_t  const _881 = _23 + _76;
-        int32_t  const _882 = _881 * _27;
-        int32_t  const _883 = _24 + _69;
-        int32_t  const _884 = _883 * _28;
-        int32_t  const _885 = _25 + _50;
-        int32_t  const _886 = _885 * _29;
-        int32_t  const _887 = _886 - _34;
-        int32_t  const _888 = _884 + _887;
-        int32_t  const _889 = _882 + _888;
+        int32_t  const _846 = _69 * 160;
+        bool  const _847 = _attn_out_s0_it_t_t < 0;
+        int32_t  const _848 = (int32_t)(_847 ? -1 : 0);
+        bool  const _849 = _28 == 0;
+        int32_t  const _850 = (int32_t)(_849 ? -1 : 0);
+        bool  const _851 = _28 < 0;
+        int32_t  const _852 = (int32_t)(_851 ? -1 : 0);
+        int32_t  const _853 = _attn_out_s0_it_t_t - _848;
+        int32_t  const _854 = _28 | _850;
+        int32_t  const _855 = _853 % _854;
+        int32_t  const _856 = _28 ^ _852;
+        int32_t  const _857 = ~_852;
+        int32_t  const _858 = _856 + _857;
+        int32_t  const _859 = _848 & _858;
+        int32_t  const _860 = _855 + _859;
+        int32_t  const _861 = ~_850;
+        int32_t  const _862 = _860 & _861;
+        int32_t  const _863 = _19 + _62;
+        int32_t  const _864 = _863 * _21;
+        int32_t  const _865 = _20 + _43;
+        int32_t  const _866 = _865 * _22;
+        int32_t  const _867 = _866 - _27;
+        int32_t  const _868 = _864 + _867;
         for (int _attn_out_s0_ii = 0; _attn_out_s0_ii < 0 + 32; _attn_out_s0_ii++)
         {
-         bool  const _890 = _880 < 0;
-         int32_t  const _891 = (int32_t)(_890 ? -1 : 0);
-         bool  const _892 = _22 == 0;
-         int32_t  const _893 = (int32_t)(_892 ? -1 : 0);
-         bool  const _894 = _22 < 0;
-         int32_t  const _895 = (int32_t)(_894 ? -1 : 0);
-         int32_t  const _896 = _880 - _891;
-         int32_t  const _897 = _22 - _893;
-         int32_t  const _898 = _896 / _897;
-         int32_t  const _899 = ~_895;
-         int32_t  const _900 = _899 - _895;
-         int32_t  const _901 = _891 & _900;
-         int32_t  const _902 = _898 + _901;
-         int32_t  const _903 = ~_893;
-         int32_t  const _904 = _902 & _903;
-         int32_t  const _905 = _904 - _69;
-         int32_t  const _906 = _905 * _561;
-         int32_t  const _907 = _22 | _893;
-         int32_t  const _908 = _896 % _907;
-         int32_t  const _909 = _22 ^ _895;
-         int32_t  const _910 = _909 + _899;
-         int32_t  const _911 = _891 & _910;
-         int32_t  const _912 = _908 + _911;
-         int32_t  const _913 = _912 & _903;
-         int32_t  const _914 = _906 + _913;
-         int32_t  const _915 = _914 * 32;
-         int32_t  const _916 = _915 + _attn_out_s0_ii;
-         int32_t  const _917 = _916 * 5;
-         int32_t  const _918 = _attn_out_s0_ii * _26;
-         int32_t  const _919 = _918 + _889;
+         bool  const _869 = _862 < 0;
+         int32_t  const _870 = (int32_t)(_869 ? -1 : 0);
+         bool  const _871 = _18 == 0;
+         int32_t  const _872 = (int32_t)(_871 ? -1 : 0);
+         bool  const _873 = _18 < 0;
+         int32_t  const _874 = (int32_t)(_873 ? -1 : 0);
+         int32_t  const _875 = _862 - _870;
+         int32_t  const _876 = _18 - _872;
+         int32_t  const _877 = _875 / _876;
+         int32_t  const _878 = ~_874;
+         int32_t  const _879 = _878 - _874;
+         int32_t  const _880 = _870 & _879;
+         int32_t  const _881 = _877 + _880;
+         int32_t  const _882 = ~_872;
+         int32_t  const _883 = _881 & _882;
+         int32_t  const _884 = _883 - _62;
+         int32_t  const _885 = _884 * _542;
+         int32_t  const _886 = _18 | _872;
+         int32_t  const _887 = _875 % _886;
+         int32_t  const _888 = _18 ^ _874;
+         int32_t  const _889 = _888 + _878;
+         int32_t  const _890 = _870 & _889;
+         int32_t  const _891 = _887 + _890;
+         int32_t  const _892 = _891 & _882;
+         int32_t  const _893 = _885 + _892;
+         int32_t  const _894 = _893 * 32;
+         int32_t  const _895 = _894 + _attn_out_s0_ii;
+         int32_t  const _896 = _895 * 5;
+         int32_t  const _897 = _attn_out_s0_ii * 5;
+         int32_t  const _898 = _897 + _846;
          for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + 5; _attn_out_s0_c_c++)
          {
-          int32_t  const _920 = _attn_out_s0_c_c + _917;
-          int32_t  const _921 = _920 * 16;
-          float16  const _922 = float16_ops::load(_normalized, _921);
-          int32_t  const _923 = _attn_out_s0_c_c * 16;
-          int32_t  const _924 = _923 + _919;
-          float16_ops::store(_922, _attn_out, _924);
+          int32_t  const _899 = _attn_out_s0_c_c + _896;
+          int32_t  const _900 = _899 * 16;
+          float16  const _901 = float16_ops::load(_normalized, _900);
+          int32_t  const _902 = _attn_out_s0_c_c + _898;
+          int32_t  const _903 = _902 * 16;
+          int32_t  const _904 = _903 + _868;
+          float16_ops::store(_901, _attn_out, _904);
          } // for _attn_out_s0_c_c
         } // for _attn_out_s0_ii
         _normalized_free.free();
@@ -4552,1317 +4518,1292 @@ int attn_causal64_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context, int3
 HALIDE_FUNCTION_ATTRS
 int attn_causal64_pipeline(void const *__user_context, struct halide_buffer_t *_attn_q_buffer, struct halide_buffer_t *_attn_k_buffer, struct halide_buffer_t *_attn_v_buffer, int32_t _attn_lq, int32_t _attn_lk, int32_t _attn_groups, struct halide_buffer_t *_attn_out_buffer) {
  void * const _ucon = const_cast<void *>(__user_context);
- uint64_t  const _925 = (uint64_t)(_attn_out_buffer);
- uint64_t  const _926 = (uint64_t)(0ull);
- bool  const _927 = _925 != _926;
- if (!_927)
+ uint64_t  const _905 = (uint64_t)(_attn_out_buffer);
+ uint64_t  const _906 = (uint64_t)(0ull);
+ bool  const _907 = _905 != _906;
+ if (!_907)
  {
-  int32_t  const _928 = attn_causal64_rt_error_buffer_argument_is_null(_ucon, "attn_out");
-  return _928;
+  int32_t  const _908 = attn_causal64_rt_error_buffer_argument_is_null(_ucon, "attn_out");
+  return _908;
  }
- uint64_t  const _929 = (uint64_t)(_attn_v_buffer);
- uint64_t  const _930 = (uint64_t)(0ull);
- bool  const _931 = _929 != _930;
- if (!_931)
+ uint64_t  const _909 = (uint64_t)(_attn_v_buffer);
+ uint64_t  const _910 = (uint64_t)(0ull);
+ bool  const _911 = _909 != _910;
+ if (!_911)
  {
-  int32_t  const _932 = attn_causal64_rt_error_buffer_argument_is_null(_ucon, "attn_v");
-  return _932;
+  int32_t  const _912 = attn_causal64_rt_error_buffer_argument_is_null(_ucon, "attn_v");
+  return _912;
  }
- uint64_t  const _933 = (uint64_t)(_attn_q_buffer);
- uint64_t  const _934 = (uint64_t)(0ull);
- bool  const _935 = _933 != _934;
- if (!_935)
+ uint64_t  const _913 = (uint64_t)(_attn_q_buffer);
+ uint64_t  const _914 = (uint64_t)(0ull);
+ bool  const _915 = _913 != _914;
+ if (!_915)
  {
-  int32_t  const _936 = attn_causal64_rt_error_buffer_argument_is_null(_ucon, "attn_q");
-  return _936;
+  int32_t  const _916 = attn_causal64_rt_error_buffer_argument_is_null(_ucon, "attn_q");
+  return _916;
  }
- uint64_t  const _937 = (uint64_t)(_attn_k_buffer);
- uint64_t  const _938 = (uint64_t)(0ull);
- bool  const _939 = _937 != _938;
- if (!_939)
+ uint64_t  const _917 = (uint64_t)(_attn_k_buffer);
+ uint64_t  const _918 = (uint64_t)(0ull);
+ bool  const _919 = _917 != _918;
+ if (!_919)
  {
-  int32_t  const _940 = attn_causal64_rt_error_buffer_argument_is_null(_ucon, "attn_k");
-  return _940;
+  int32_t  const _920 = attn_causal64_rt_error_buffer_argument_is_null(_ucon, "attn_k");
+  return _920;
  }
- auto * const _941 = _halide_buffer_get_host(_attn_k_buffer);
- auto _attn_k = _941;
+ auto * const _921 = _halide_buffer_get_host(_attn_k_buffer);
+ auto _attn_k = _921;
  halide_unused(_attn_k);
- uint32_t  const _942 = _halide_buffer_get_type(_attn_k_buffer);
- bool  const _943 = _halide_buffer_get_device_dirty(_attn_k_buffer);
- int32_t  const _944 = _halide_buffer_get_dimensions(_attn_k_buffer);
- int32_t  const _945 = _halide_buffer_get_min(_attn_k_buffer, 0);
- int32_t  const _946 = _halide_buffer_get_extent(_attn_k_buffer, 0);
- int32_t  const _947 = _halide_buffer_get_stride(_attn_k_buffer, 0);
- int32_t  const _948 = _halide_buffer_get_min(_attn_k_buffer, 1);
- int32_t  const _949 = _halide_buffer_get_extent(_attn_k_buffer, 1);
- int32_t  const _950 = _halide_buffer_get_stride(_attn_k_buffer, 1);
- int32_t  const _951 = _halide_buffer_get_min(_attn_k_buffer, 2);
- int32_t  const _952 = _halide_buffer_get_extent(_attn_k_buffer, 2);
- int32_t  const _953 = _halide_buffer_get_stride(_attn_k_buffer, 2);
- int32_t  const _954 = _halide_buffer_get_min(_attn_k_buffer, 3);
- int32_t  const _955 = _halide_buffer_get_extent(_attn_k_buffer, 3);
- int32_t  const _956 = _halide_buffer_get_stride(_attn_k_buffer, 3);
- auto * const _957 = _halide_buffer_get_host(_attn_q_buffer);
- auto _attn_q = _957;
+ uint32_t  const _922 = _halide_buffer_get_type(_attn_k_buffer);
+ bool  const _923 = _halide_buffer_get_device_dirty(_attn_k_buffer);
+ int32_t  const _924 = _halide_buffer_get_dimensions(_attn_k_buffer);
+ int32_t  const _925 = _halide_buffer_get_min(_attn_k_buffer, 0);
+ int32_t  const _926 = _halide_buffer_get_extent(_attn_k_buffer, 0);
+ int32_t  const _927 = _halide_buffer_get_stride(_attn_k_buffer, 0);
+ int32_t  const _928 = _halide_buffer_get_min(_attn_k_buffer, 1);
+ int32_t  const _929 = _halide_buffer_get_extent(_attn_k_buffer, 1);
+ int32_t  const _930 = _halide_buffer_get_stride(_attn_k_buffer, 1);
+ int32_t  const _931 = _halide_buffer_get_min(_attn_k_buffer, 2);
+ int32_t  const _932 = _halide_buffer_get_extent(_attn_k_buffer, 2);
+ int32_t  const _933 = _halide_buffer_get_stride(_attn_k_buffer, 2);
+ int32_t  const _934 = _halide_buffer_get_min(_attn_k_buffer, 3);
+ int32_t  const _935 = _halide_buffer_get_extent(_attn_k_buffer, 3);
+ int32_t  const _936 = _halide_buffer_get_stride(_attn_k_buffer, 3);
+ auto * const _937 = _halide_buffer_get_host(_attn_q_buffer);
+ auto _attn_q = _937;
  halide_unused(_attn_q);
- uint32_t  const _958 = _halide_buffer_get_type(_attn_q_buffer);
- bool  const _959 = _halide_buffer_get_device_dirty(_attn_q_buffer);
- int32_t  const _960 = _halide_buffer_get_dimensions(_attn_q_buffer);
- int32_t  const _961 = _halide_buffer_get_min(_attn_q_buffer, 0);
- int32_t  const _962 = _halide_buffer_get_extent(_attn_q_buffer, 0);
- int32_t  const _963 = _halide_buffer_get_stride(_attn_q_buffer, 0);
- int32_t  const _964 = _halide_buffer_get_min(_attn_q_buffer, 1);
- int32_t  const _965 = _halide_buffer_get_extent(_attn_q_buffer, 1);
- int32_t  const _966 = _halide_buffer_get_stride(_attn_q_buffer, 1);
- int32_t  const _967 = _halide_buffer_get_min(_attn_q_buffer, 2);
- int32_t  const _968 = _halide_buffer_get_extent(_attn_q_buffer, 2);
- int32_t  const _969 = _halide_buffer_get_stride(_attn_q_buffer, 2);
- int32_t  const _970 = _halide_buffer_get_min(_attn_q_buffer, 3);
- int32_t  const _971 = _halide_buffer_get_extent(_attn_q_buffer, 3);
- int32_t  const _972 = _halide_buffer_get_stride(_attn_q_buffer, 3);
- int32_t  const _973 = _halide_buffer_get_min(_attn_q_buffer, 4);
- int32_t  const _974 = _halide_buffer_get_extent(_attn_q_buffer, 4);
- int32_t  const _975 = _halide_buffer_get_stride(_attn_q_buffer, 4);
- auto * const _976 = _halide_buffer_get_host(_attn_v_buffer);
- auto _attn_v = _976;
+ uint32_t  const _938 = _halide_buffer_get_type(_attn_q_buffer);
+ bool  const _939 = _halide_buffer_get_device_dirty(_attn_q_buffer);
+ int32_t  const _940 = _halide_buffer_get_dimensions(_attn_q_buffer);
+ int32_t  const _941 = _halide_buffer_get_min(_attn_q_buffer, 0);
+ int32_t  const _942 = _halide_buffer_get_extent(_attn_q_buffer, 0);
+ int32_t  const _943 = _halide_buffer_get_stride(_attn_q_buffer, 0);
+ int32_t  const _944 = _halide_buffer_get_min(_attn_q_buffer, 1);
+ int32_t  const _945 = _halide_buffer_get_extent(_attn_q_buffer, 1);
+ int32_t  const _946 = _halide_buffer_get_stride(_attn_q_buffer, 1);
+ int32_t  const _947 = _halide_buffer_get_min(_attn_q_buffer, 2);
+ int32_t  const _948 = _halide_buffer_get_extent(_attn_q_buffer, 2);
+ int32_t  const _949 = _halide_buffer_get_stride(_attn_q_buffer, 2);
+ int32_t  const _950 = _halide_buffer_get_min(_attn_q_buffer, 3);
+ int32_t  const _951 = _halide_buffer_get_extent(_attn_q_buffer, 3);
+ int32_t  const _952 = _halide_buffer_get_stride(_attn_q_buffer, 3);
+ int32_t  const _953 = _halide_buffer_get_min(_attn_q_buffer, 4);
+ int32_t  const _954 = _halide_buffer_get_extent(_attn_q_buffer, 4);
+ int32_t  const _955 = _halide_buffer_get_stride(_attn_q_buffer, 4);
+ auto * const _956 = _halide_buffer_get_host(_attn_v_buffer);
+ auto _attn_v = _956;
  halide_unused(_attn_v);
- uint32_t  const _977 = _halide_buffer_get_type(_attn_v_buffer);
- bool  const _978 = _halide_buffer_get_device_dirty(_attn_v_buffer);
- int32_t  const _979 = _halide_buffer_get_dimensions(_attn_v_buffer);
- int32_t  const _980 = _halide_buffer_get_min(_attn_v_buffer, 0);
- int32_t  const _981 = _halide_buffer_get_extent(_attn_v_buffer, 0);
- int32_t  const _982 = _halide_buffer_get_stride(_attn_v_buffer, 0);
- int32_t  const _983 = _halide_buffer_get_min(_attn_v_buffer, 1);
- int32_t  const _984 = _halide_buffer_get_extent(_attn_v_buffer, 1);
- int32_t  const _985 = _halide_buffer_get_stride(_attn_v_buffer, 1);
- int32_t  const _986 = _halide_buffer_get_min(_attn_v_buffer, 2);
- int32_t  const _987 = _halide_buffer_get_extent(_attn_v_buffer, 2);
- int32_t  const _988 = _halide_buffer_get_stride(_attn_v_buffer, 2);
- int32_t  const _989 = _halide_buffer_get_min(_attn_v_buffer, 3);
- int32_t  const _990 = _halide_buffer_get_extent(_attn_v_buffer, 3);
- int32_t  const _991 = _halide_buffer_get_stride(_attn_v_buffer, 3);
- auto * const _992 = _halide_buffer_get_host(_attn_out_buffer);
- auto _attn_out = _992;
+ uint32_t  const _957 = _halide_buffer_get_type(_attn_v_buffer);
+ bool  const _958 = _halide_buffer_get_device_dirty(_attn_v_buffer);
+ int32_t  const _959 = _halide_buffer_get_dimensions(_attn_v_buffer);
+ int32_t  const _960 = _halide_buffer_get_min(_attn_v_buffer, 0);
+ int32_t  const _961 = _halide_buffer_get_extent(_attn_v_buffer, 0);
+ int32_t  const _962 = _halide_buffer_get_stride(_attn_v_buffer, 0);
+ int32_t  const _963 = _halide_buffer_get_min(_attn_v_buffer, 1);
+ int32_t  const _964 = _halide_buffer_get_extent(_attn_v_buffer, 1);
+ int32_t  const _965 = _halide_buffer_get_stride(_attn_v_buffer, 1);
+ int32_t  const _966 = _halide_buffer_get_min(_attn_v_buffer, 2);
+ int32_t  const _967 = _halide_buffer_get_extent(_attn_v_buffer, 2);
+ int32_t  const _968 = _halide_buffer_get_stride(_attn_v_buffer, 2);
+ int32_t  const _969 = _halide_buffer_get_min(_attn_v_buffer, 3);
+ int32_t  const _970 = _halide_buffer_get_extent(_attn_v_buffer, 3);
+ int32_t  const _971 = _halide_buffer_get_stride(_attn_v_buffer, 3);
+ auto * const _972 = _halide_buffer_get_host(_attn_out_buffer);
+ auto _attn_out = _972;
  halide_unused(_attn_out);
- uint32_t  const _993 = _halide_buffer_get_type(_attn_out_buffer);
- bool  const _994 = _halide_buffer_get_device_dirty(_attn_out_buffer);
- int32_t  const _995 = _halide_buffer_get_dimensions(_attn_out_buffer);
- int32_t  const _996 = _halide_buffer_get_min(_attn_out_buffer, 0);
- int32_t  const _997 = _halide_buffer_get_extent(_attn_out_buffer, 0);
- int32_t  const _998 = _halide_buffer_get_stride(_attn_out_buffer, 0);
- int32_t  const _999 = _halide_buffer_get_min(_attn_out_buffer, 1);
- int32_t  const _1000 = _halide_buffer_get_extent(_attn_out_buffer, 1);
- int32_t  const _1001 = _halide_buffer_get_stride(_attn_out_buffer, 1);
- int32_t  const _1002 = _halide_buffer_get_min(_attn_out_buffer, 2);
- int32_t  const _1003 = _halide_buffer_get_extent(_attn_out_buffer, 2);
- int32_t  const _1004 = _halide_buffer_get_stride(_attn_out_buffer, 2);
- int32_t  const _1005 = _halide_buffer_get_min(_attn_out_buffer, 3);
- int32_t  const _1006 = _halide_buffer_get_extent(_attn_out_buffer, 3);
- int32_t  const _1007 = _halide_buffer_get_stride(_attn_out_buffer, 3);
- int32_t  const _1008 = _halide_buffer_get_min(_attn_out_buffer, 4);
- int32_t  const _1009 = _halide_buffer_get_extent(_attn_out_buffer, 4);
- int32_t  const _1010 = _halide_buffer_get_stride(_attn_out_buffer, 4);
- int32_t  const _1011 = ::halide_cpp_min(_949, _attn_lk);
- bool  const _1012 = 0 < _attn_groups;
- bool  const _1013 = 0 < _1003;
- int32_t  const _1014 = _1003 * _1006;
- bool  const _1015 = _1003 == 0;
+ uint32_t  const _973 = _halide_buffer_get_type(_attn_out_buffer);
+ bool  const _974 = _halide_buffer_get_device_dirty(_attn_out_buffer);
+ int32_t  const _975 = _halide_buffer_get_dimensions(_attn_out_buffer);
+ int32_t  const _976 = _halide_buffer_get_min(_attn_out_buffer, 0);
+ int32_t  const _977 = _halide_buffer_get_extent(_attn_out_buffer, 0);
+ int32_t  const _978 = _halide_buffer_get_stride(_attn_out_buffer, 0);
+ int32_t  const _979 = _halide_buffer_get_min(_attn_out_buffer, 1);
+ int32_t  const _980 = _halide_buffer_get_extent(_attn_out_buffer, 1);
+ int32_t  const _981 = _halide_buffer_get_stride(_attn_out_buffer, 1);
+ int32_t  const _982 = _halide_buffer_get_min(_attn_out_buffer, 2);
+ int32_t  const _983 = _halide_buffer_get_extent(_attn_out_buffer, 2);
+ int32_t  const _984 = _halide_buffer_get_stride(_attn_out_buffer, 2);
+ int32_t  const _985 = _halide_buffer_get_min(_attn_out_buffer, 3);
+ int32_t  const _986 = _halide_buffer_get_extent(_attn_out_buffer, 3);
+ int32_t  const _987 = _halide_buffer_get_stride(_attn_out_buffer, 3);
+ int32_t  const _988 = _halide_buffer_get_min(_attn_out_buffer, 4);
+ int32_t  const _989 = _halide_buffer_get_extent(_attn_out_buffer, 4);
+ int32_t  const _990 = _halide_buffer_get_stride(_attn_out_buffer, 4);
+ int32_t  const _991 = ::halide_cpp_min(_929, _attn_lk);
+ bool  const _992 = 0 < _attn_groups;
+ bool  const _993 = 0 < _983;
+ int32_t  const _994 = _983 * _986;
+ bool  const _995 = _983 == 0;
+ int32_t  const _996 = (int32_t)(_995 ? -1 : 0);
+ bool  const _997 = _983 < 0;
+ int32_t  const _998 = (int32_t)(_997 ? -1 : 0);
+ int32_t  const _999 = -1 - _994;
+ int32_t  const _1000 = ::halide_cpp_max(_994, 1);
+ int32_t  const _1001 = _1000 + -1;
+ int32_t  const _1002 = ::halide_cpp_max(_999, _1001);
+ int32_t  const _1003 = _983 - _996;
+ int32_t  const _1004 = _1002 / _1003;
+ int32_t  const _1005 = ~_998;
+ int32_t  const _1006 = _1005 - _998;
+ int32_t  const _1007 = 0 & _1006;
+ int32_t  const _1008 = _1004 + _1007;
+ int32_t  const _1009 = ~_996;
+ int32_t  const _1010 = _1008 & _1009;
+ int32_t  const _1011 = (int32_t)(_993 ? _1010 : 0);
+ int32_t  const _1012 = (int32_t)(_993 ? 0 : _1010);
+ int32_t  const _1013 = (int32_t)(_992 ? _1011 : _1012);
+ int32_t  const _1014 = _985 + _1013;
+ bool  const _1015 = _1014 < 0;
  int32_t  const _1016 = (int32_t)(_1015 ? -1 : 0);
- bool  const _1017 = _1003 < 0;
+ bool  const _1017 = _attn_groups == 0;
  int32_t  const _1018 = (int32_t)(_1017 ? -1 : 0);
- int32_t  const _1019 = -1 - _1014;
- int32_t  const _1020 = ::halide_cpp_max(_1014, 1);
- int32_t  const _1021 = _1020 + -1;
- int32_t  const _1022 = ::halide_cpp_max(_1019, _1021);
- int32_t  const _1023 = _1003 - _1016;
- int32_t  const _1024 = _1022 / _1023;
- int32_t  const _1025 = ~_1018;
- int32_t  const _1026 = _1025 - _1018;
- int32_t  const _1027 = 0 & _1026;
- int32_t  const _1028 = _1024 + _1027;
- int32_t  const _1029 = ~_1016;
- int32_t  const _1030 = _1028 & _1029;
- int32_t  const _1031 = (int32_t)(_1013 ? _1030 : 0);
- int32_t  const _1032 = (int32_t)(_1013 ? 0 : _1030);
- int32_t  const _1033 = (int32_t)(_1012 ? _1031 : _1032);
- int32_t  const _1034 = _1005 + _1033;
- bool  const _1035 = _1034 < 0;
- int32_t  const _1036 = (int32_t)(_1035 ? -1 : 0);
- bool  const _1037 = _attn_groups == 0;
- int32_t  const _1038 = (int32_t)(_1037 ? -1 : 0);
- bool  const _1039 = _attn_groups < 0;
- int32_t  const _1040 = (int32_t)(_1039 ? -1 : 0);
- int32_t  const _1041 = _1034 - _1036;
- int32_t  const _1042 = _attn_groups - _1038;
- int32_t  const _1043 = _1041 / _1042;
- int32_t  const _1044 = ~_1040;
- int32_t  const _1045 = _1044 - _1040;
- int32_t  const _1046 = _1036 & _1045;
- int32_t  const _1047 = _1043 + _1046;
- int32_t  const _1048 = ~_1038;
- int32_t  const _1049 = _1047 & _1048;
- int32_t  const _1050 = (int32_t)(_1012 ? _1032 : _1031);
- int32_t  const _1051 = _1005 + _1050;
- bool  const _1052 = _1051 < 0;
- int32_t  const _1053 = (int32_t)(_1052 ? -1 : 0);
- int32_t  const _1054 = _1051 - _1053;
- int32_t  const _1055 = _1054 / _1042;
- int32_t  const _1056 = _1053 & _1045;
- int32_t  const _1057 = _1055 + _1056;
- int32_t  const _1058 = _1057 & _1048;
- int32_t  const _1059 = _1049 - _1058;
- int32_t  const _1060 = _1009 * _1014;
- bool  const _1061 = _1060 < 1;
- int32_t  const _1062 = (int32_t)(_1061 ? -1 : 0);
- bool  const _1063 = _1014 == 0;
- int32_t  const _1064 = (int32_t)(_1063 ? -1 : 0);
- bool  const _1065 = _1014 < 0;
- int32_t  const _1066 = (int32_t)(_1065 ? -1 : 0);
- int32_t  const _1067 = _1060 - _1062;
- int32_t  const _1068 = _1067 + -1;
- int32_t  const _1069 = _1014 - _1064;
- int32_t  const _1070 = _1068 / _1069;
- int32_t  const _1071 = ~_1066;
- int32_t  const _1072 = _1071 - _1066;
- int32_t  const _1073 = _1062 & _1072;
- int32_t  const _1074 = _1070 + _1073;
- int32_t  const _1075 = ~_1064;
- int32_t  const _1076 = _1074 & _1075;
- int32_t  const _1077 = 0 - _1076;
- bool  const _1078 = 0 < _1014;
- int32_t  const _1079 = (int32_t)(_1078 ? _1076 : _1077);
- int32_t  const _1080 = (int32_t)(_1078 ? 0 : _1076);
- int32_t  const _1081 = 0 - _1003;
- int32_t  const _1082 = ::halide_cpp_max(_1081, _1003);
- int32_t  const _1083 = 0 - _1030;
- int32_t  const _1084 = (int32_t)(_1013 ? _1030 : _1083);
- uint32_t  const _1085 = (uint32_t)(73730ull);
- bool  const _1086 = _942 == _1085;
- if (!_1086)
+ bool  const _1019 = _attn_groups < 0;
+ int32_t  const _1020 = (int32_t)(_1019 ? -1 : 0);
+ int32_t  const _1021 = _1014 - _1016;
+ int32_t  const _1022 = _attn_groups - _1018;
+ int32_t  const _1023 = _1021 / _1022;
+ int32_t  const _1024 = ~_1020;
+ int32_t  const _1025 = _1024 - _1020;
+ int32_t  const _1026 = _1016 & _1025;
+ int32_t  const _1027 = _1023 + _1026;
+ int32_t  const _1028 = ~_1018;
+ int32_t  const _1029 = _1027 & _1028;
+ int32_t  const _1030 = (int32_t)(_992 ? _1012 : _1011);
+ int32_t  const _1031 = _985 + _1030;
+ bool  const _1032 = _1031 < 0;
+ int32_t  const _1033 = (int32_t)(_1032 ? -1 : 0);
+ int32_t  const _1034 = _1031 - _1033;
+ int32_t  const _1035 = _1034 / _1022;
+ int32_t  const _1036 = _1033 & _1025;
+ int32_t  const _1037 = _1035 + _1036;
+ int32_t  const _1038 = _1037 & _1028;
+ int32_t  const _1039 = _1029 - _1038;
+ int32_t  const _1040 = _989 * _994;
+ bool  const _1041 = _1040 < 1;
+ int32_t  const _1042 = (int32_t)(_1041 ? -1 : 0);
+ bool  const _1043 = _994 == 0;
+ int32_t  const _1044 = (int32_t)(_1043 ? -1 : 0);
+ bool  const _1045 = _994 < 0;
+ int32_t  const _1046 = (int32_t)(_1045 ? -1 : 0);
+ int32_t  const _1047 = _1040 - _1042;
+ int32_t  const _1048 = _1047 + -1;
+ int32_t  const _1049 = _994 - _1044;
+ int32_t  const _1050 = _1048 / _1049;
+ int32_t  const _1051 = ~_1046;
+ int32_t  const _1052 = _1051 - _1046;
+ int32_t  const _1053 = _1042 & _1052;
+ int32_t  const _1054 = _1050 + _1053;
+ int32_t  const _1055 = ~_1044;
+ int32_t  const _1056 = _1054 & _1055;
+ int32_t  const _1057 = 0 - _1056;
+ bool  const _1058 = 0 < _994;
+ int32_t  const _1059 = (int32_t)(_1058 ? _1056 : _1057);
+ int32_t  const _1060 = (int32_t)(_1058 ? 0 : _1056);
+ int32_t  const _1061 = 0 - _983;
+ int32_t  const _1062 = ::halide_cpp_max(_1061, _983);
+ int32_t  const _1063 = 0 - _1010;
+ int32_t  const _1064 = (int32_t)(_993 ? _1010 : _1063);
+ uint32_t  const _1065 = (uint32_t)(73730ull);
+ bool  const _1066 = _922 == _1065;
+ if (!_1066)
  {
-  uint32_t  const _1087 = (uint32_t)(73730ull);
-  int32_t  const _1088 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_k", _942, _1087);
+  uint32_t  const _1067 = (uint32_t)(73730ull);
+  int32_t  const _1068 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_k", _922, _1067);
+  return _1068;
+ }
+ bool  const _1069 = _924 == 4;
+ if (!_1069)
+ {
+  int32_t  const _1070 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_k", _924, 4);
+  return _1070;
+ }
+ uint32_t  const _1071 = (uint32_t)(73730ull);
+ bool  const _1072 = _938 == _1071;
+ if (!_1072)
+ {
+  uint32_t  const _1073 = (uint32_t)(73730ull);
+  int32_t  const _1074 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_q", _938, _1073);
+  return _1074;
+ }
+ bool  const _1075 = _940 == 5;
+ if (!_1075)
+ {
+  int32_t  const _1076 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_q", _940, 5);
+  return _1076;
+ }
+ uint32_t  const _1077 = (uint32_t)(73730ull);
+ bool  const _1078 = _957 == _1077;
+ if (!_1078)
+ {
+  uint32_t  const _1079 = (uint32_t)(73730ull);
+  int32_t  const _1080 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_v", _957, _1079);
+  return _1080;
+ }
+ bool  const _1081 = _959 == 4;
+ if (!_1081)
+ {
+  int32_t  const _1082 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_v", _959, 4);
+  return _1082;
+ }
+ uint32_t  const _1083 = (uint32_t)(73730ull);
+ bool  const _1084 = _973 == _1083;
+ if (!_1084)
+ {
+  uint32_t  const _1085 = (uint32_t)(73730ull);
+  int32_t  const _1086 = attn_causal64_rt_error_bad_type(_ucon, "Output buffer attn_out", _973, _1085);
+  return _1086;
+ }
+ bool  const _1087 = _975 == 5;
+ if (!_1087)
+ {
+  int32_t  const _1088 = attn_causal64_rt_error_bad_dimensions(_ucon, "Output buffer attn_out", _975, 5);
   return _1088;
  }
- bool  const _1089 = _944 == 4;
- if (!_1089)
- {
-  int32_t  const _1090 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_k", _944, 4);
-  return _1090;
- }
- uint32_t  const _1091 = (uint32_t)(73730ull);
- bool  const _1092 = _958 == _1091;
+ bool  const _1089 = _925 <= 0;
+ int32_t  const _1090 = _926 + _925;
+ bool  const _1091 = 64 <= _1090;
+ bool  const _1092 = _1089 && _1091;
  if (!_1092)
  {
-  uint32_t  const _1093 = (uint32_t)(73730ull);
-  int32_t  const _1094 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_q", _958, _1093);
-  return _1094;
+  int32_t  const _1093 = _926 + _925;
+  int32_t  const _1094 = _1093 + -1;
+  int32_t  const _1095 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 0, 0, 63, _925, _1094);
+  return _1095;
  }
- bool  const _1095 = _960 == 5;
- if (!_1095)
+ bool  const _1096 = 0 <= _926;
+ if (!_1096)
  {
-  int32_t  const _1096 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_q", _960, 5);
-  return _1096;
+  int32_t  const _1097 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 0, _926);
+  return _1097;
  }
- uint32_t  const _1097 = (uint32_t)(73730ull);
- bool  const _1098 = _977 == _1097;
- if (!_1098)
+ bool  const _1098 = _928 <= 0;
+ int32_t  const _1099 = _991 + -1;
+ int32_t  const _1100 = _1099 >> 3;
+ int32_t  const _1101 = _1100 * 8;
+ int32_t  const _1102 = _1101 + 8;
+ int32_t  const _1103 = _929 + _928;
+ bool  const _1104 = _1102 <= _1103;
+ bool  const _1105 = _1098 && _1104;
+ if (!_1105)
  {
-  uint32_t  const _1099 = (uint32_t)(73730ull);
-  int32_t  const _1100 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_v", _977, _1099);
-  return _1100;
+  int32_t  const _1106 = _991 + -1;
+  int32_t  const _1107 = _1106 >> 3;
+  int32_t  const _1108 = _1107 * 8;
+  int32_t  const _1109 = _1108 + 7;
+  int32_t  const _1110 = _929 + _928;
+  int32_t  const _1111 = _1110 + -1;
+  int32_t  const _1112 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 1, 0, _1109, _928, _1111);
+  return _1112;
  }
- bool  const _1101 = _979 == 4;
- if (!_1101)
+ bool  const _1113 = 0 <= _929;
+ if (!_1113)
  {
-  int32_t  const _1102 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_v", _979, 4);
-  return _1102;
+  int32_t  const _1114 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 1, _929);
+  return _1114;
  }
- uint32_t  const _1103 = (uint32_t)(73730ull);
- bool  const _1104 = _993 == _1103;
- if (!_1104)
+ bool  const _1115 = _931 <= _1038;
+ int32_t  const _1116 = _1039 + _1038;
+ int32_t  const _1117 = _1116 + 1;
+ int32_t  const _1118 = _932 + _931;
+ bool  const _1119 = _1117 <= _1118;
+ bool  const _1120 = _1115 && _1119;
+ if (!_1120)
  {
-  uint32_t  const _1105 = (uint32_t)(73730ull);
-  int32_t  const _1106 = attn_causal64_rt_error_bad_type(_ucon, "Output buffer attn_out", _993, _1105);
-  return _1106;
+  int32_t  const _1121 = _1039 + _1038;
+  int32_t  const _1122 = _932 + _931;
+  int32_t  const _1123 = _1122 + -1;
+  int32_t  const _1124 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 2, _1038, _1121, _931, _1123);
+  return _1124;
  }
- bool  const _1107 = _995 == 5;
- if (!_1107)
- {
-  int32_t  const _1108 = attn_causal64_rt_error_bad_dimensions(_ucon, "Output buffer attn_out", _995, 5);
-  return _1108;
- }
- bool  const _1109 = _945 <= 0;
- int32_t  const _1110 = _946 + _945;
- bool  const _1111 = 64 <= _1110;
- bool  const _1112 = _1109 && _1111;
- if (!_1112)
- {
-  int32_t  const _1113 = _946 + _945;
-  int32_t  const _1114 = _1113 + -1;
-  int32_t  const _1115 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 0, 0, 63, _945, _1114);
-  return _1115;
- }
- bool  const _1116 = 0 <= _946;
- if (!_1116)
- {
-  int32_t  const _1117 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 0, _946);
-  return _1117;
- }
- bool  const _1118 = _948 <= 0;
- int32_t  const _1119 = _1011 + -1;
- int32_t  const _1120 = _1119 >> 3;
- int32_t  const _1121 = _1120 * 8;
- int32_t  const _1122 = _1121 + 8;
- int32_t  const _1123 = _949 + _948;
- bool  const _1124 = _1122 <= _1123;
- bool  const _1125 = _1118 && _1124;
+ bool  const _1125 = 0 <= _932;
  if (!_1125)
  {
-  int32_t  const _1126 = _1011 + -1;
-  int32_t  const _1127 = _1126 >> 3;
-  int32_t  const _1128 = _1127 * 8;
-  int32_t  const _1129 = _1128 + 7;
-  int32_t  const _1130 = _949 + _948;
-  int32_t  const _1131 = _1130 + -1;
-  int32_t  const _1132 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 1, 0, _1129, _948, _1131);
-  return _1132;
+  int32_t  const _1126 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 2, _932);
+  return _1126;
  }
- bool  const _1133 = 0 <= _949;
+ int32_t  const _1127 = _1060 + _988;
+ bool  const _1128 = _934 <= _1127;
+ int32_t  const _1129 = _1127 + _1059;
+ int32_t  const _1130 = _1129 + 1;
+ int32_t  const _1131 = _935 + _934;
+ bool  const _1132 = _1130 <= _1131;
+ bool  const _1133 = _1128 && _1132;
  if (!_1133)
  {
-  int32_t  const _1134 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 1, _949);
-  return _1134;
+  int32_t  const _1134 = _1060 + _988;
+  int32_t  const _1135 = _1134 + _1059;
+  int32_t  const _1136 = _935 + _934;
+  int32_t  const _1137 = _1136 + -1;
+  int32_t  const _1138 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 3, _1134, _1135, _934, _1137);
+  return _1138;
  }
- bool  const _1135 = _951 <= _1058;
- int32_t  const _1136 = _1059 + _1058;
- int32_t  const _1137 = _1136 + 1;
- int32_t  const _1138 = _952 + _951;
- bool  const _1139 = _1137 <= _1138;
- bool  const _1140 = _1135 && _1139;
- if (!_1140)
+ bool  const _1139 = 0 <= _935;
+ if (!_1139)
  {
-  int32_t  const _1141 = _1059 + _1058;
-  int32_t  const _1142 = _952 + _951;
-  int32_t  const _1143 = _1142 + -1;
-  int32_t  const _1144 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 2, _1058, _1141, _951, _1143);
-  return _1144;
+  int32_t  const _1140 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 3, _935);
+  return _1140;
  }
- bool  const _1145 = 0 <= _952;
- if (!_1145)
+ bool  const _1141 = _941 <= 0;
+ int32_t  const _1142 = _942 + _941;
+ bool  const _1143 = 64 <= _1142;
+ bool  const _1144 = _1141 && _1143;
+ if (!_1144)
  {
-  int32_t  const _1146 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 2, _952);
-  return _1146;
+  int32_t  const _1145 = _942 + _941;
+  int32_t  const _1146 = _1145 + -1;
+  int32_t  const _1147 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 0, 0, 63, _941, _1146);
+  return _1147;
  }
- int32_t  const _1147 = _1080 + _1008;
- bool  const _1148 = _954 <= _1147;
- int32_t  const _1149 = _1147 + _1079;
- int32_t  const _1150 = _1149 + 1;
- int32_t  const _1151 = _955 + _954;
- bool  const _1152 = _1150 <= _1151;
- bool  const _1153 = _1148 && _1152;
+ bool  const _1148 = 0 <= _942;
+ if (!_1148)
+ {
+  int32_t  const _1149 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 0, _942);
+  return _1149;
+ }
+ bool  const _1150 = _944 <= 0;
+ int32_t  const _1151 = _945 + _944;
+ bool  const _1152 = 32 <= _1151;
+ bool  const _1153 = _1150 && _1152;
  if (!_1153)
  {
-  int32_t  const _1154 = _1080 + _1008;
-  int32_t  const _1155 = _1154 + _1079;
-  int32_t  const _1156 = _955 + _954;
-  int32_t  const _1157 = _1156 + -1;
-  int32_t  const _1158 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 3, _1154, _1155, _954, _1157);
+  int32_t  const _1154 = _945 + _944;
+  int32_t  const _1155 = _1154 + -1;
+  int32_t  const _1156 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 1, 0, 31, _944, _1155);
+  return _1156;
+ }
+ bool  const _1157 = 0 <= _945;
+ if (!_1157)
+ {
+  int32_t  const _1158 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 1, _945);
   return _1158;
  }
- bool  const _1159 = 0 <= _955;
- if (!_1159)
+ bool  const _1159 = _947 <= 0;
+ int32_t  const _1160 = ::halide_cpp_max(_1062, 1);
+ int32_t  const _1161 = _948 + _947;
+ bool  const _1162 = _1160 <= _1161;
+ bool  const _1163 = _1159 && _1162;
+ if (!_1163)
  {
-  int32_t  const _1160 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 3, _955);
-  return _1160;
+  int32_t  const _1164 = ::halide_cpp_max(_1062, 1);
+  int32_t  const _1165 = _1164 + -1;
+  int32_t  const _1166 = _948 + _947;
+  int32_t  const _1167 = _1166 + -1;
+  int32_t  const _1168 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 2, 0, _1165, _947, _1167);
+  return _1168;
  }
- bool  const _1161 = _961 <= 0;
- int32_t  const _1162 = _962 + _961;
- bool  const _1163 = 64 <= _1162;
- bool  const _1164 = _1161 && _1163;
- if (!_1164)
+ bool  const _1169 = 0 <= _948;
+ if (!_1169)
  {
-  int32_t  const _1165 = _962 + _961;
-  int32_t  const _1166 = _1165 + -1;
-  int32_t  const _1167 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 0, 0, 63, _961, _1166);
-  return _1167;
+  int32_t  const _1170 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 2, _948);
+  return _1170;
  }
- bool  const _1168 = 0 <= _962;
- if (!_1168)
- {
-  int32_t  const _1169 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 0, _962);
-  return _1169;
- }
- bool  const _1170 = _964 <= 0;
- int32_t  const _1171 = _965 + _964;
- bool  const _1172 = 32 <= _1171;
- bool  const _1173 = _1170 && _1172;
- if (!_1173)
- {
-  int32_t  const _1174 = _965 + _964;
-  int32_t  const _1175 = _1174 + -1;
-  int32_t  const _1176 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 1, 0, 31, _964, _1175);
-  return _1176;
- }
- bool  const _1177 = 0 <= _965;
+ int32_t  const _1171 = _1012 + _985;
+ bool  const _1172 = _950 <= _1171;
+ int32_t  const _1173 = _1171 + _1064;
+ int32_t  const _1174 = _1173 + 1;
+ int32_t  const _1175 = _951 + _950;
+ bool  const _1176 = _1174 <= _1175;
+ bool  const _1177 = _1172 && _1176;
  if (!_1177)
  {
-  int32_t  const _1178 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 1, _965);
-  return _1178;
+  int32_t  const _1178 = _1012 + _985;
+  int32_t  const _1179 = _1178 + _1064;
+  int32_t  const _1180 = _951 + _950;
+  int32_t  const _1181 = _1180 + -1;
+  int32_t  const _1182 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 3, _1178, _1179, _950, _1181);
+  return _1182;
  }
- bool  const _1179 = _967 <= _1002;
- int32_t  const _1180 = ::halide_cpp_max(_1082, 1);
- int32_t  const _1181 = _1180 + _1002;
- int32_t  const _1182 = _968 + _967;
- bool  const _1183 = _1181 <= _1182;
- bool  const _1184 = _1179 && _1183;
- if (!_1184)
+ bool  const _1183 = 0 <= _951;
+ if (!_1183)
  {
-  int32_t  const _1185 = ::halide_cpp_max(_1082, 1);
-  int32_t  const _1186 = _1185 + _1002;
-  int32_t  const _1187 = _1186 + -1;
-  int32_t  const _1188 = _968 + _967;
-  int32_t  const _1189 = _1188 + -1;
-  int32_t  const _1190 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 2, _1002, _1187, _967, _1189);
-  return _1190;
+  int32_t  const _1184 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 3, _951);
+  return _1184;
  }
- bool  const _1191 = 0 <= _968;
+ int32_t  const _1185 = _1060 + _988;
+ bool  const _1186 = _953 <= _1185;
+ int32_t  const _1187 = _1185 + _1059;
+ int32_t  const _1188 = _1187 + 1;
+ int32_t  const _1189 = _954 + _953;
+ bool  const _1190 = _1188 <= _1189;
+ bool  const _1191 = _1186 && _1190;
  if (!_1191)
  {
-  int32_t  const _1192 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 2, _968);
-  return _1192;
+  int32_t  const _1192 = _1060 + _988;
+  int32_t  const _1193 = _1192 + _1059;
+  int32_t  const _1194 = _954 + _953;
+  int32_t  const _1195 = _1194 + -1;
+  int32_t  const _1196 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 4, _1192, _1193, _953, _1195);
+  return _1196;
  }
- int32_t  const _1193 = _1032 + _1005;
- bool  const _1194 = _970 <= _1193;
- int32_t  const _1195 = _1193 + _1084;
- int32_t  const _1196 = _1195 + 1;
- int32_t  const _1197 = _971 + _970;
- bool  const _1198 = _1196 <= _1197;
- bool  const _1199 = _1194 && _1198;
- if (!_1199)
+ bool  const _1197 = 0 <= _954;
+ if (!_1197)
  {
-  int32_t  const _1200 = _1032 + _1005;
-  int32_t  const _1201 = _1200 + _1084;
-  int32_t  const _1202 = _971 + _970;
-  int32_t  const _1203 = _1202 + -1;
-  int32_t  const _1204 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 3, _1200, _1201, _970, _1203);
-  return _1204;
+  int32_t  const _1198 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 4, _954);
+  return _1198;
  }
- bool  const _1205 = 0 <= _971;
- if (!_1205)
+ bool  const _1199 = _960 <= 0;
+ int32_t  const _1200 = _961 + _960;
+ bool  const _1201 = 64 <= _1200;
+ bool  const _1202 = _1199 && _1201;
+ if (!_1202)
  {
-  int32_t  const _1206 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 3, _971);
-  return _1206;
+  int32_t  const _1203 = _961 + _960;
+  int32_t  const _1204 = _1203 + -1;
+  int32_t  const _1205 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 0, 0, 63, _960, _1204);
+  return _1205;
  }
- int32_t  const _1207 = _1080 + _1008;
- bool  const _1208 = _973 <= _1207;
- int32_t  const _1209 = _1207 + _1079;
- int32_t  const _1210 = _1209 + 1;
- int32_t  const _1211 = _974 + _973;
- bool  const _1212 = _1210 <= _1211;
- bool  const _1213 = _1208 && _1212;
- if (!_1213)
+ bool  const _1206 = 0 <= _961;
+ if (!_1206)
  {
-  int32_t  const _1214 = _1080 + _1008;
-  int32_t  const _1215 = _1214 + _1079;
-  int32_t  const _1216 = _974 + _973;
-  int32_t  const _1217 = _1216 + -1;
-  int32_t  const _1218 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 4, _1214, _1215, _973, _1217);
-  return _1218;
+  int32_t  const _1207 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 0, _961);
+  return _1207;
  }
- bool  const _1219 = 0 <= _974;
- if (!_1219)
+ bool  const _1208 = _963 <= 0;
+ int32_t  const _1209 = _964 + _963;
+ bool  const _1210 = _991 <= _1209;
+ bool  const _1211 = _1208 && _1210;
+ if (!_1211)
  {
-  int32_t  const _1220 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 4, _974);
-  return _1220;
+  int32_t  const _1212 = _991 + -1;
+  int32_t  const _1213 = _964 + _963;
+  int32_t  const _1214 = _1213 + -1;
+  int32_t  const _1215 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 1, 0, _1212, _963, _1214);
+  return _1215;
  }
- bool  const _1221 = _980 <= 0;
- int32_t  const _1222 = _981 + _980;
- bool  const _1223 = 64 <= _1222;
- bool  const _1224 = _1221 && _1223;
- if (!_1224)
+ bool  const _1216 = 0 <= _964;
+ if (!_1216)
  {
-  int32_t  const _1225 = _981 + _980;
+  int32_t  const _1217 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 1, _964);
+  return _1217;
+ }
+ bool  const _1218 = _966 <= _1038;
+ int32_t  const _1219 = _1039 + _1038;
+ int32_t  const _1220 = _1219 + 1;
+ int32_t  const _1221 = _967 + _966;
+ bool  const _1222 = _1220 <= _1221;
+ bool  const _1223 = _1218 && _1222;
+ if (!_1223)
+ {
+  int32_t  const _1224 = _1039 + _1038;
+  int32_t  const _1225 = _967 + _966;
   int32_t  const _1226 = _1225 + -1;
-  int32_t  const _1227 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 0, 0, 63, _980, _1226);
+  int32_t  const _1227 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 2, _1038, _1224, _966, _1226);
   return _1227;
  }
- bool  const _1228 = 0 <= _981;
+ bool  const _1228 = 0 <= _967;
  if (!_1228)
  {
-  int32_t  const _1229 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 0, _981);
+  int32_t  const _1229 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 2, _967);
   return _1229;
  }
- bool  const _1230 = _983 <= 0;
- int32_t  const _1231 = _984 + _983;
- bool  const _1232 = _1011 <= _1231;
- bool  const _1233 = _1230 && _1232;
- if (!_1233)
+ int32_t  const _1230 = _1060 + _988;
+ bool  const _1231 = _969 <= _1230;
+ int32_t  const _1232 = _1230 + _1059;
+ int32_t  const _1233 = _1232 + 1;
+ int32_t  const _1234 = _970 + _969;
+ bool  const _1235 = _1233 <= _1234;
+ bool  const _1236 = _1231 && _1235;
+ if (!_1236)
  {
-  int32_t  const _1234 = _1011 + -1;
-  int32_t  const _1235 = _984 + _983;
-  int32_t  const _1236 = _1235 + -1;
-  int32_t  const _1237 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 1, 0, _1234, _983, _1236);
-  return _1237;
+  int32_t  const _1237 = _1060 + _988;
+  int32_t  const _1238 = _1237 + _1059;
+  int32_t  const _1239 = _970 + _969;
+  int32_t  const _1240 = _1239 + -1;
+  int32_t  const _1241 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 3, _1237, _1238, _969, _1240);
+  return _1241;
  }
- bool  const _1238 = 0 <= _984;
- if (!_1238)
+ bool  const _1242 = 0 <= _970;
+ if (!_1242)
  {
-  int32_t  const _1239 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 1, _984);
-  return _1239;
+  int32_t  const _1243 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 3, _970);
+  return _1243;
  }
- bool  const _1240 = _986 <= _1058;
- int32_t  const _1241 = _1059 + _1058;
- int32_t  const _1242 = _1241 + 1;
- int32_t  const _1243 = _987 + _986;
- bool  const _1244 = _1242 <= _1243;
- bool  const _1245 = _1240 && _1244;
- if (!_1245)
+ bool  const _1244 = _976 <= 0;
+ int32_t  const _1245 = _977 + _976;
+ bool  const _1246 = 80 <= _1245;
+ bool  const _1247 = _1244 && _1246;
+ if (!_1247)
  {
-  int32_t  const _1246 = _1059 + _1058;
-  int32_t  const _1247 = _987 + _986;
-  int32_t  const _1248 = _1247 + -1;
-  int32_t  const _1249 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 2, _1058, _1246, _986, _1248);
-  return _1249;
+  int32_t  const _1248 = _977 + _976;
+  int32_t  const _1249 = _1248 + -1;
+  int32_t  const _1250 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 0, 0, 79, _976, _1249);
+  return _1250;
  }
- bool  const _1250 = 0 <= _987;
- if (!_1250)
+ bool  const _1251 = 0 <= _977;
+ if (!_1251)
  {
-  int32_t  const _1251 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 2, _987);
-  return _1251;
+  int32_t  const _1252 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 0, _977);
+  return _1252;
  }
- int32_t  const _1252 = _1080 + _1008;
- bool  const _1253 = _989 <= _1252;
- int32_t  const _1254 = _1252 + _1079;
- int32_t  const _1255 = _1254 + 1;
- int32_t  const _1256 = _990 + _989;
- bool  const _1257 = _1255 <= _1256;
- bool  const _1258 = _1253 && _1257;
- if (!_1258)
+ bool  const _1253 = _979 <= 0;
+ int32_t  const _1254 = _980 + _979;
+ bool  const _1255 = 32 <= _1254;
+ bool  const _1256 = _1253 && _1255;
+ if (!_1256)
  {
-  int32_t  const _1259 = _1080 + _1008;
-  int32_t  const _1260 = _1259 + _1079;
-  int32_t  const _1261 = _990 + _989;
-  int32_t  const _1262 = _1261 + -1;
-  int32_t  const _1263 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 3, _1259, _1260, _989, _1262);
-  return _1263;
+  int32_t  const _1257 = _980 + _979;
+  int32_t  const _1258 = _1257 + -1;
+  int32_t  const _1259 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 1, 0, 31, _979, _1258);
+  return _1259;
  }
- bool  const _1264 = 0 <= _990;
- if (!_1264)
+ bool  const _1260 = 0 <= _980;
+ if (!_1260)
  {
-  int32_t  const _1265 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 3, _990);
-  return _1265;
+  int32_t  const _1261 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 1, _980);
+  return _1261;
  }
- bool  const _1266 = _996 <= 0;
- int32_t  const _1267 = _997 + _996;
- bool  const _1268 = 80 <= _1267;
- bool  const _1269 = _1266 && _1268;
- if (!_1269)
+ bool  const _1262 = _982 <= 0;
+ int32_t  const _1263 = ::halide_cpp_max(_1062, 1);
+ int32_t  const _1264 = _983 + _982;
+ bool  const _1265 = _1263 <= _1264;
+ bool  const _1266 = _1262 && _1265;
+ if (!_1266)
  {
-  int32_t  const _1270 = _997 + _996;
-  int32_t  const _1271 = _1270 + -1;
-  int32_t  const _1272 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 0, 0, 79, _996, _1271);
-  return _1272;
+  int32_t  const _1267 = ::halide_cpp_max(_1062, 1);
+  int32_t  const _1268 = _1267 + -1;
+  int32_t  const _1269 = _983 + _982;
+  int32_t  const _1270 = _1269 + -1;
+  int32_t  const _1271 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 2, 0, _1268, _982, _1270);
+  return _1271;
  }
- bool  const _1273 = 0 <= _997;
- if (!_1273)
+ bool  const _1272 = 0 <= _983;
+ if (!_1272)
  {
-  int32_t  const _1274 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 0, _997);
-  return _1274;
+  int32_t  const _1273 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 2, _983);
+  return _1273;
  }
- bool  const _1275 = _999 <= 0;
- int32_t  const _1276 = _1000 + _999;
- bool  const _1277 = 32 <= _1276;
- bool  const _1278 = _1275 && _1277;
- if (!_1278)
+ bool  const _1274 = 0 <= _1012;
+ int32_t  const _1275 = _1012 + _985;
+ int32_t  const _1276 = _1275 + _1064;
+ int32_t  const _1277 = _1276 + 1;
+ int32_t  const _1278 = _986 + _985;
+ bool  const _1279 = _1277 <= _1278;
+ bool  const _1280 = _1274 && _1279;
+ if (!_1280)
  {
-  int32_t  const _1279 = _1000 + _999;
-  int32_t  const _1280 = _1279 + -1;
-  int32_t  const _1281 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 1, 0, 31, _999, _1280);
-  return _1281;
+  int32_t  const _1281 = _1012 + _985;
+  int32_t  const _1282 = _1281 + _1064;
+  int32_t  const _1283 = _986 + _985;
+  int32_t  const _1284 = _1283 + -1;
+  int32_t  const _1285 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 3, _1281, _1282, _985, _1284);
+  return _1285;
  }
- bool  const _1282 = 0 <= _1000;
- if (!_1282)
+ bool  const _1286 = 0 <= _986;
+ if (!_1286)
  {
-  int32_t  const _1283 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 1, _1000);
-  return _1283;
+  int32_t  const _1287 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 3, _986);
+  return _1287;
  }
- int32_t  const _1284 = ::halide_cpp_max(_1082, 1);
- bool  const _1285 = _1284 <= _1003;
- if (!_1285)
+ bool  const _1288 = 0 <= _1060;
+ int32_t  const _1289 = _1060 + _988;
+ int32_t  const _1290 = _1289 + _1059;
+ int32_t  const _1291 = _1290 + 1;
+ int32_t  const _1292 = _989 + _988;
+ bool  const _1293 = _1291 <= _1292;
+ bool  const _1294 = _1288 && _1293;
+ if (!_1294)
  {
-  int32_t  const _1286 = ::halide_cpp_max(_1082, 1);
-  int32_t  const _1287 = _1286 + _1002;
-  int32_t  const _1288 = _1287 + -1;
-  int32_t  const _1289 = _1003 + _1002;
-  int32_t  const _1290 = _1289 + -1;
-  int32_t  const _1291 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 2, _1002, _1288, _1002, _1290);
-  return _1291;
+  int32_t  const _1295 = _1060 + _988;
+  int32_t  const _1296 = _1295 + _1059;
+  int32_t  const _1297 = _989 + _988;
+  int32_t  const _1298 = _1297 + -1;
+  int32_t  const _1299 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 4, _1295, _1296, _988, _1298);
+  return _1299;
  }
- bool  const _1292 = 0 <= _1032;
- int32_t  const _1293 = _1032 + _1005;
- int32_t  const _1294 = _1293 + _1084;
- int32_t  const _1295 = _1294 + 1;
- int32_t  const _1296 = _1006 + _1005;
- bool  const _1297 = _1295 <= _1296;
- bool  const _1298 = _1292 && _1297;
- if (!_1298)
+ bool  const _1300 = 0 <= _989;
+ if (!_1300)
  {
-  int32_t  const _1299 = _1032 + _1005;
-  int32_t  const _1300 = _1299 + _1084;
-  int32_t  const _1301 = _1006 + _1005;
-  int32_t  const _1302 = _1301 + -1;
-  int32_t  const _1303 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 3, _1299, _1300, _1005, _1302);
+  int32_t  const _1301 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 4, _989);
+  return _1301;
+ }
+ bool  const _1302 = _927 == 1;
+ if (!_1302)
+ {
+  int32_t  const _1303 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.stride.0", _927, "1", 1);
   return _1303;
  }
- bool  const _1304 = 0 <= _1006;
+ bool  const _1304 = _925 == 0;
  if (!_1304)
  {
-  int32_t  const _1305 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 3, _1006);
+  int32_t  const _1305 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.min.0", _925, "0", 0);
   return _1305;
  }
- bool  const _1306 = 0 <= _1080;
- int32_t  const _1307 = _1080 + _1008;
- int32_t  const _1308 = _1307 + _1079;
- int32_t  const _1309 = _1308 + 1;
- int32_t  const _1310 = _1009 + _1008;
- bool  const _1311 = _1309 <= _1310;
- bool  const _1312 = _1306 && _1311;
+ bool  const _1306 = _926 == 64;
+ if (!_1306)
+ {
+  int32_t  const _1307 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.extent.0", _926, "64", 64);
+  return _1307;
+ }
+ bool  const _1308 = _930 == 64;
+ if (!_1308)
+ {
+  int32_t  const _1309 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.stride.1", _930, "64", 64);
+  return _1309;
+ }
+ bool  const _1310 = _928 == 0;
+ if (!_1310)
+ {
+  int32_t  const _1311 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.min.1", _928, "0", 0);
+  return _1311;
+ }
+ bool  const _1312 = _943 == 1;
  if (!_1312)
  {
-  int32_t  const _1313 = _1080 + _1008;
-  int32_t  const _1314 = _1313 + _1079;
-  int32_t  const _1315 = _1009 + _1008;
-  int32_t  const _1316 = _1315 + -1;
-  int32_t  const _1317 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 4, _1313, _1314, _1008, _1316);
+  int32_t  const _1313 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.stride.0", _943, "1", 1);
+  return _1313;
+ }
+ bool  const _1314 = _941 == 0;
+ if (!_1314)
+ {
+  int32_t  const _1315 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.min.0", _941, "0", 0);
+  return _1315;
+ }
+ bool  const _1316 = _942 == 64;
+ if (!_1316)
+ {
+  int32_t  const _1317 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.extent.0", _942, "64", 64);
   return _1317;
  }
- bool  const _1318 = 0 <= _1009;
+ bool  const _1318 = _946 == 64;
  if (!_1318)
  {
-  int32_t  const _1319 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 4, _1009);
+  int32_t  const _1319 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.stride.1", _946, "64", 64);
   return _1319;
  }
- bool  const _1320 = _947 == 1;
+ bool  const _1320 = _944 == 0;
  if (!_1320)
  {
-  int32_t  const _1321 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.stride.0", _947, "1", 1);
+  int32_t  const _1321 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.min.1", _944, "0", 0);
   return _1321;
  }
- bool  const _1322 = _963 == 1;
+ bool  const _1322 = _945 == 32;
  if (!_1322)
  {
-  int32_t  const _1323 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.stride.0", _963, "1", 1);
+  int32_t  const _1323 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.extent.1", _945, "32", 32);
   return _1323;
  }
- bool  const _1324 = _982 == 1;
+ bool  const _1324 = _949 == 2048;
  if (!_1324)
  {
-  int32_t  const _1325 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.stride.0", _982, "1", 1);
+  int32_t  const _1325 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.stride.2", _949, "(64*32)", 2048);
   return _1325;
  }
- bool  const _1326 = _998 == 1;
+ bool  const _1326 = _947 == 0;
  if (!_1326)
  {
-  int32_t  const _1327 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.stride.0", _998, "1", 1);
+  int32_t  const _1327 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.min.2", _947, "0", 0);
   return _1327;
  }
- int64_t  const _1328 = (int64_t)(_949);
- int64_t  const _1329 = (int64_t)(_946);
- int64_t  const _1330 = _1328 * _1329;
- int64_t  const _1331 = (int64_t)(_952);
- int64_t  const _1332 = _1330 * _1331;
- int64_t  const _1333 = (int64_t)(_955);
- int64_t  const _1334 = _1332 * _1333;
- int64_t  const _1335 = (int64_t)(_965);
- int64_t  const _1336 = (int64_t)(_962);
- int64_t  const _1337 = _1335 * _1336;
- int64_t  const _1338 = (int64_t)(_968);
- int64_t  const _1339 = _1337 * _1338;
- int64_t  const _1340 = (int64_t)(_971);
- int64_t  const _1341 = _1339 * _1340;
- int64_t  const _1342 = (int64_t)(_974);
- int64_t  const _1343 = _1341 * _1342;
- int64_t  const _1344 = (int64_t)(_984);
- int64_t  const _1345 = (int64_t)(_981);
- int64_t  const _1346 = _1344 * _1345;
- int64_t  const _1347 = (int64_t)(_987);
- int64_t  const _1348 = _1346 * _1347;
- int64_t  const _1349 = (int64_t)(_990);
- int64_t  const _1350 = _1348 * _1349;
- int64_t  const _1351 = (int64_t)(_1000);
- int64_t  const _1352 = (int64_t)(_997);
- int64_t  const _1353 = _1351 * _1352;
- int64_t  const _1354 = (int64_t)(_1003);
- int64_t  const _1355 = _1353 * _1354;
- int64_t  const _1356 = (int64_t)(_1006);
- int64_t  const _1357 = _1355 * _1356;
- int64_t  const _1358 = (int64_t)(_1009);
- int64_t  const _1359 = _1357 * _1358;
- uint64_t  const _1360 = (uint64_t)(_946);
- uint64_t  const _1361 = (uint64_t)(2147483647ull);
- bool  const _1362 = _1360 <= _1361;
- if (!_1362)
+ bool  const _1328 = _962 == 1;
+ if (!_1328)
  {
-  uint64_t  const _1363 = (uint64_t)(_946);
-  uint64_t  const _1364 = (uint64_t)(2147483647ull);
-  int32_t  const _1365 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _1363, _1364);
-  return _1365;
+  int32_t  const _1329 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.stride.0", _962, "1", 1);
+  return _1329;
  }
- int64_t  const _1366 = (int64_t)(_949);
- int64_t  const _1367 = (int64_t)(_950);
+ bool  const _1330 = _960 == 0;
+ if (!_1330)
+ {
+  int32_t  const _1331 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.min.0", _960, "0", 0);
+  return _1331;
+ }
+ bool  const _1332 = _961 == 64;
+ if (!_1332)
+ {
+  int32_t  const _1333 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.extent.0", _961, "64", 64);
+  return _1333;
+ }
+ bool  const _1334 = _965 == 64;
+ if (!_1334)
+ {
+  int32_t  const _1335 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.stride.1", _965, "64", 64);
+  return _1335;
+ }
+ bool  const _1336 = _963 == 0;
+ if (!_1336)
+ {
+  int32_t  const _1337 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.min.1", _963, "0", 0);
+  return _1337;
+ }
+ bool  const _1338 = _978 == 1;
+ if (!_1338)
+ {
+  int32_t  const _1339 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.stride.0", _978, "1", 1);
+  return _1339;
+ }
+ bool  const _1340 = _976 == 0;
+ if (!_1340)
+ {
+  int32_t  const _1341 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.min.0", _976, "0", 0);
+  return _1341;
+ }
+ bool  const _1342 = _977 == 80;
+ if (!_1342)
+ {
+  int32_t  const _1343 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.extent.0", _977, "(64 + 16)", 80);
+  return _1343;
+ }
+ bool  const _1344 = _981 == 80;
+ if (!_1344)
+ {
+  int32_t  const _1345 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.stride.1", _981, "(64 + 16)", 80);
+  return _1345;
+ }
+ bool  const _1346 = _979 == 0;
+ if (!_1346)
+ {
+  int32_t  const _1347 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.min.1", _979, "0", 0);
+  return _1347;
+ }
+ bool  const _1348 = _980 == 32;
+ if (!_1348)
+ {
+  int32_t  const _1349 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.extent.1", _980, "32", 32);
+  return _1349;
+ }
+ bool  const _1350 = _984 == 2560;
+ if (!_1350)
+ {
+  int32_t  const _1351 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.stride.2", _984, "((64 + 16)*32)", 2560);
+  return _1351;
+ }
+ bool  const _1352 = _982 == 0;
+ if (!_1352)
+ {
+  int32_t  const _1353 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.min.2", _982, "0", 0);
+  return _1353;
+ }
+ int64_t  const _1354 = (int64_t)(_929);
+ int64_t  const _1355 = (int64_t)(_932);
+ int64_t  const _1356 = _1354 * _1355;
+ int64_t  const _1357 = (int64_t)(_935);
+ int64_t  const _1358 = _1356 * _1357;
+ int64_t  const _1359 = (int64_t)(_948);
+ int64_t  const _1360 = (int64_t)(_951);
+ int64_t  const _1361 = _1359 * _1360;
+ int64_t  const _1362 = (int64_t)(_954);
+ int64_t  const _1363 = _1361 * _1362;
+ int64_t  const _1364 = (int64_t)(_964);
+ int64_t  const _1365 = (int64_t)(_967);
+ int64_t  const _1366 = _1364 * _1365;
+ int64_t  const _1367 = (int64_t)(_970);
  int64_t  const _1368 = _1366 * _1367;
- int64_t  const _1369 = (int64_t)(0ll);
- int64_t  const _1370 = _1369 - _1368;
- bool  const _1371 = _1368 > _1369;
- int64_t  const _1372 = (int64_t)(_1371 ? _1368 : _1370);
- uint64_t  const _1373 = (uint64_t)(_1372);
- uint64_t  const _1374 = _1373;
- uint64_t  const _1375 = (uint64_t)(2147483647ull);
- bool  const _1376 = _1374 <= _1375;
- if (!_1376)
+ int64_t  const _1369 = (int64_t)(_983);
+ int64_t  const _1370 = (int64_t)(_986);
+ int64_t  const _1371 = _1369 * _1370;
+ int64_t  const _1372 = (int64_t)(_989);
+ int64_t  const _1373 = _1371 * _1372;
+ int64_t  const _1374 = (int64_t)(64ll);
+ int64_t  const _1375 = _1354 * _1374;
+ uint64_t  const _1376 = (uint64_t)(_1375);
+ uint64_t  const _1377 = (uint64_t)(2147483647ull);
+ bool  const _1378 = _1376 <= _1377;
+ if (!_1378)
  {
-  int64_t  const _1377 = (int64_t)(_949);
-  int64_t  const _1378 = (int64_t)(_950);
-  int64_t  const _1379 = _1377 * _1378;
-  int64_t  const _1380 = (int64_t)(0ll);
-  int64_t  const _1381 = _1380 - _1379;
-  bool  const _1382 = _1379 > _1380;
-  int64_t  const _1383 = (int64_t)(_1382 ? _1379 : _1381);
-  uint64_t  const _1384 = (uint64_t)(_1383);
-  uint64_t  const _1385 = _1384;
-  uint64_t  const _1386 = (uint64_t)(2147483647ull);
-  int32_t  const _1387 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _1385, _1386);
-  return _1387;
+  int64_t  const _1379 = (int64_t)(_929);
+  int64_t  const _1380 = (int64_t)(64ll);
+  int64_t  const _1381 = _1379 * _1380;
+  uint64_t  const _1382 = (uint64_t)(_1381);
+  uint64_t  const _1383 = (uint64_t)(2147483647ull);
+  int32_t  const _1384 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _1382, _1383);
+  return _1384;
  }
- int64_t  const _1388 = (int64_t)(2147483647ll);
- bool  const _1389 = _1330 <= _1388;
- if (!_1389)
+ int64_t  const _1385 = (int64_t)(_929);
+ int64_t  const _1386 = (int64_t)(33554431ll);
+ bool  const _1387 = _1385 <= _1386;
+ if (!_1387)
  {
-  int64_t  const _1390 = (int64_t)(2147483647ll);
-  int32_t  const _1391 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_k", _1330, _1390);
-  return _1391;
+  int64_t  const _1388 = (int64_t)(_929);
+  int64_t  const _1389 = (int64_t)(64ll);
+  int64_t  const _1390 = _1388 * _1389;
+  int64_t  const _1391 = (int64_t)(2147483647ll);
+  int32_t  const _1392 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_k", _1390, _1391);
+  return _1392;
  }
- int64_t  const _1392 = (int64_t)(_952);
- int64_t  const _1393 = (int64_t)(_953);
- int64_t  const _1394 = _1392 * _1393;
- int64_t  const _1395 = (int64_t)(0ll);
- int64_t  const _1396 = _1395 - _1394;
- bool  const _1397 = _1394 > _1395;
- int64_t  const _1398 = (int64_t)(_1397 ? _1394 : _1396);
- uint64_t  const _1399 = (uint64_t)(_1398);
- uint64_t  const _1400 = _1399;
- uint64_t  const _1401 = (uint64_t)(2147483647ull);
- bool  const _1402 = _1400 <= _1401;
- if (!_1402)
+ int64_t  const _1393 = (int64_t)(_932);
+ int64_t  const _1394 = (int64_t)(_933);
+ int64_t  const _1395 = _1393 * _1394;
+ int64_t  const _1396 = (int64_t)(0ll);
+ int64_t  const _1397 = _1396 - _1395;
+ bool  const _1398 = _1395 > _1396;
+ int64_t  const _1399 = (int64_t)(_1398 ? _1395 : _1397);
+ uint64_t  const _1400 = (uint64_t)(_1399);
+ uint64_t  const _1401 = _1400;
+ uint64_t  const _1402 = (uint64_t)(2147483647ull);
+ bool  const _1403 = _1401 <= _1402;
+ if (!_1403)
  {
-  int64_t  const _1403 = (int64_t)(_952);
-  int64_t  const _1404 = (int64_t)(_953);
-  int64_t  const _1405 = _1403 * _1404;
-  int64_t  const _1406 = (int64_t)(0ll);
-  int64_t  const _1407 = _1406 - _1405;
-  bool  const _1408 = _1405 > _1406;
-  int64_t  const _1409 = (int64_t)(_1408 ? _1405 : _1407);
-  uint64_t  const _1410 = (uint64_t)(_1409);
-  uint64_t  const _1411 = _1410;
-  uint64_t  const _1412 = (uint64_t)(2147483647ull);
-  int32_t  const _1413 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _1411, _1412);
-  return _1413;
+  int64_t  const _1404 = (int64_t)(_932);
+  int64_t  const _1405 = (int64_t)(_933);
+  int64_t  const _1406 = _1404 * _1405;
+  int64_t  const _1407 = (int64_t)(0ll);
+  int64_t  const _1408 = _1407 - _1406;
+  bool  const _1409 = _1406 > _1407;
+  int64_t  const _1410 = (int64_t)(_1409 ? _1406 : _1408);
+  uint64_t  const _1411 = (uint64_t)(_1410);
+  uint64_t  const _1412 = _1411;
+  uint64_t  const _1413 = (uint64_t)(2147483647ull);
+  int32_t  const _1414 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _1412, _1413);
+  return _1414;
  }
- int64_t  const _1414 = (int64_t)(2147483647ll);
- bool  const _1415 = _1332 <= _1414;
- if (!_1415)
+ int64_t  const _1415 = (int64_t)(33554431ll);
+ bool  const _1416 = _1356 <= _1415;
+ if (!_1416)
  {
-  int64_t  const _1416 = (int64_t)(2147483647ll);
-  int32_t  const _1417 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_k", _1332, _1416);
-  return _1417;
+  int64_t  const _1417 = (int64_t)(64ll);
+  int64_t  const _1418 = _1356 * _1417;
+  int64_t  const _1419 = (int64_t)(2147483647ll);
+  int32_t  const _1420 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_k", _1418, _1419);
+  return _1420;
  }
- int64_t  const _1418 = (int64_t)(_955);
- int64_t  const _1419 = (int64_t)(_956);
- int64_t  const _1420 = _1418 * _1419;
- int64_t  const _1421 = (int64_t)(0ll);
- int64_t  const _1422 = _1421 - _1420;
- bool  const _1423 = _1420 > _1421;
- int64_t  const _1424 = (int64_t)(_1423 ? _1420 : _1422);
- uint64_t  const _1425 = (uint64_t)(_1424);
- uint64_t  const _1426 = _1425;
- uint64_t  const _1427 = (uint64_t)(2147483647ull);
- bool  const _1428 = _1426 <= _1427;
- if (!_1428)
+ int64_t  const _1421 = (int64_t)(_935);
+ int64_t  const _1422 = (int64_t)(_936);
+ int64_t  const _1423 = _1421 * _1422;
+ int64_t  const _1424 = (int64_t)(0ll);
+ int64_t  const _1425 = _1424 - _1423;
+ bool  const _1426 = _1423 > _1424;
+ int64_t  const _1427 = (int64_t)(_1426 ? _1423 : _1425);
+ uint64_t  const _1428 = (uint64_t)(_1427);
+ uint64_t  const _1429 = _1428;
+ uint64_t  const _1430 = (uint64_t)(2147483647ull);
+ bool  const _1431 = _1429 <= _1430;
+ if (!_1431)
  {
-  int64_t  const _1429 = (int64_t)(_955);
-  int64_t  const _1430 = (int64_t)(_956);
-  int64_t  const _1431 = _1429 * _1430;
-  int64_t  const _1432 = (int64_t)(0ll);
-  int64_t  const _1433 = _1432 - _1431;
-  bool  const _1434 = _1431 > _1432;
-  int64_t  const _1435 = (int64_t)(_1434 ? _1431 : _1433);
-  uint64_t  const _1436 = (uint64_t)(_1435);
-  uint64_t  const _1437 = _1436;
-  uint64_t  const _1438 = (uint64_t)(2147483647ull);
-  int32_t  const _1439 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _1437, _1438);
-  return _1439;
+  int64_t  const _1432 = (int64_t)(_935);
+  int64_t  const _1433 = (int64_t)(_936);
+  int64_t  const _1434 = _1432 * _1433;
+  int64_t  const _1435 = (int64_t)(0ll);
+  int64_t  const _1436 = _1435 - _1434;
+  bool  const _1437 = _1434 > _1435;
+  int64_t  const _1438 = (int64_t)(_1437 ? _1434 : _1436);
+  uint64_t  const _1439 = (uint64_t)(_1438);
+  uint64_t  const _1440 = _1439;
+  uint64_t  const _1441 = (uint64_t)(2147483647ull);
+  int32_t  const _1442 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _1440, _1441);
+  return _1442;
  }
- int64_t  const _1440 = (int64_t)(2147483647ll);
- bool  const _1441 = _1334 <= _1440;
- if (!_1441)
+ int64_t  const _1443 = (int64_t)(33554431ll);
+ bool  const _1444 = _1358 <= _1443;
+ if (!_1444)
  {
-  int64_t  const _1442 = (int64_t)(2147483647ll);
-  int32_t  const _1443 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_k", _1334, _1442);
-  return _1443;
+  int64_t  const _1445 = (int64_t)(64ll);
+  int64_t  const _1446 = _1358 * _1445;
+  int64_t  const _1447 = (int64_t)(2147483647ll);
+  int32_t  const _1448 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_k", _1446, _1447);
+  return _1448;
  }
- uint64_t  const _1444 = (uint64_t)(_962);
- uint64_t  const _1445 = (uint64_t)(2147483647ull);
- bool  const _1446 = _1444 <= _1445;
- if (!_1446)
+ int64_t  const _1449 = (int64_t)(_948);
+ int64_t  const _1450 = (int64_t)(2048ll);
+ int64_t  const _1451 = _1449 * _1450;
+ uint64_t  const _1452 = (uint64_t)(_1451);
+ uint64_t  const _1453 = (uint64_t)(2147483647ull);
+ bool  const _1454 = _1452 <= _1453;
+ if (!_1454)
  {
-  uint64_t  const _1447 = (uint64_t)(_962);
-  uint64_t  const _1448 = (uint64_t)(2147483647ull);
-  int32_t  const _1449 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _1447, _1448);
-  return _1449;
+  int64_t  const _1455 = (int64_t)(_948);
+  int64_t  const _1456 = (int64_t)(2048ll);
+  int64_t  const _1457 = _1455 * _1456;
+  uint64_t  const _1458 = (uint64_t)(_1457);
+  uint64_t  const _1459 = (uint64_t)(2147483647ull);
+  int32_t  const _1460 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _1458, _1459);
+  return _1460;
  }
- int64_t  const _1450 = (int64_t)(_965);
- int64_t  const _1451 = (int64_t)(_966);
- int64_t  const _1452 = _1450 * _1451;
- int64_t  const _1453 = (int64_t)(0ll);
- int64_t  const _1454 = _1453 - _1452;
- bool  const _1455 = _1452 > _1453;
- int64_t  const _1456 = (int64_t)(_1455 ? _1452 : _1454);
- uint64_t  const _1457 = (uint64_t)(_1456);
- uint64_t  const _1458 = _1457;
- uint64_t  const _1459 = (uint64_t)(2147483647ull);
- bool  const _1460 = _1458 <= _1459;
- if (!_1460)
+ int64_t  const _1461 = (int64_t)(_948);
+ int64_t  const _1462 = (int64_t)(1048575ll);
+ bool  const _1463 = _1461 <= _1462;
+ if (!_1463)
  {
-  int64_t  const _1461 = (int64_t)(_965);
-  int64_t  const _1462 = (int64_t)(_966);
-  int64_t  const _1463 = _1461 * _1462;
-  int64_t  const _1464 = (int64_t)(0ll);
-  int64_t  const _1465 = _1464 - _1463;
-  bool  const _1466 = _1463 > _1464;
-  int64_t  const _1467 = (int64_t)(_1466 ? _1463 : _1465);
-  uint64_t  const _1468 = (uint64_t)(_1467);
-  uint64_t  const _1469 = _1468;
-  uint64_t  const _1470 = (uint64_t)(2147483647ull);
-  int32_t  const _1471 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _1469, _1470);
-  return _1471;
+  int64_t  const _1464 = (int64_t)(_948);
+  int64_t  const _1465 = (int64_t)(2048ll);
+  int64_t  const _1466 = _1464 * _1465;
+  int64_t  const _1467 = (int64_t)(2147483647ll);
+  int32_t  const _1468 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_q", _1466, _1467);
+  return _1468;
  }
- int64_t  const _1472 = (int64_t)(2147483647ll);
- bool  const _1473 = _1337 <= _1472;
- if (!_1473)
+ int64_t  const _1469 = (int64_t)(_951);
+ int64_t  const _1470 = (int64_t)(_952);
+ int64_t  const _1471 = _1469 * _1470;
+ int64_t  const _1472 = (int64_t)(0ll);
+ int64_t  const _1473 = _1472 - _1471;
+ bool  const _1474 = _1471 > _1472;
+ int64_t  const _1475 = (int64_t)(_1474 ? _1471 : _1473);
+ uint64_t  const _1476 = (uint64_t)(_1475);
+ uint64_t  const _1477 = _1476;
+ uint64_t  const _1478 = (uint64_t)(2147483647ull);
+ bool  const _1479 = _1477 <= _1478;
+ if (!_1479)
  {
-  int64_t  const _1474 = (int64_t)(2147483647ll);
-  int32_t  const _1475 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_q", _1337, _1474);
-  return _1475;
+  int64_t  const _1480 = (int64_t)(_951);
+  int64_t  const _1481 = (int64_t)(_952);
+  int64_t  const _1482 = _1480 * _1481;
+  int64_t  const _1483 = (int64_t)(0ll);
+  int64_t  const _1484 = _1483 - _1482;
+  bool  const _1485 = _1482 > _1483;
+  int64_t  const _1486 = (int64_t)(_1485 ? _1482 : _1484);
+  uint64_t  const _1487 = (uint64_t)(_1486);
+  uint64_t  const _1488 = _1487;
+  uint64_t  const _1489 = (uint64_t)(2147483647ull);
+  int32_t  const _1490 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _1488, _1489);
+  return _1490;
  }
- int64_t  const _1476 = (int64_t)(_968);
- int64_t  const _1477 = (int64_t)(_969);
- int64_t  const _1478 = _1476 * _1477;
- int64_t  const _1479 = (int64_t)(0ll);
- int64_t  const _1480 = _1479 - _1478;
- bool  const _1481 = _1478 > _1479;
- int64_t  const _1482 = (int64_t)(_1481 ? _1478 : _1480);
- uint64_t  const _1483 = (uint64_t)(_1482);
- uint64_t  const _1484 = _1483;
- uint64_t  const _1485 = (uint64_t)(2147483647ull);
- bool  const _1486 = _1484 <= _1485;
- if (!_1486)
+ int64_t  const _1491 = (int64_t)(1048575ll);
+ bool  const _1492 = _1361 <= _1491;
+ if (!_1492)
  {
-  int64_t  const _1487 = (int64_t)(_968);
-  int64_t  const _1488 = (int64_t)(_969);
-  int64_t  const _1489 = _1487 * _1488;
-  int64_t  const _1490 = (int64_t)(0ll);
-  int64_t  const _1491 = _1490 - _1489;
-  bool  const _1492 = _1489 > _1490;
-  int64_t  const _1493 = (int64_t)(_1492 ? _1489 : _1491);
-  uint64_t  const _1494 = (uint64_t)(_1493);
-  uint64_t  const _1495 = _1494;
-  uint64_t  const _1496 = (uint64_t)(2147483647ull);
-  int32_t  const _1497 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _1495, _1496);
-  return _1497;
+  int64_t  const _1493 = (int64_t)(2048ll);
+  int64_t  const _1494 = _1361 * _1493;
+  int64_t  const _1495 = (int64_t)(2147483647ll);
+  int32_t  const _1496 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_q", _1494, _1495);
+  return _1496;
  }
- int64_t  const _1498 = (int64_t)(2147483647ll);
- bool  const _1499 = _1339 <= _1498;
- if (!_1499)
+ int64_t  const _1497 = (int64_t)(_954);
+ int64_t  const _1498 = (int64_t)(_955);
+ int64_t  const _1499 = _1497 * _1498;
+ int64_t  const _1500 = (int64_t)(0ll);
+ int64_t  const _1501 = _1500 - _1499;
+ bool  const _1502 = _1499 > _1500;
+ int64_t  const _1503 = (int64_t)(_1502 ? _1499 : _1501);
+ uint64_t  const _1504 = (uint64_t)(_1503);
+ uint64_t  const _1505 = _1504;
+ uint64_t  const _1506 = (uint64_t)(2147483647ull);
+ bool  const _1507 = _1505 <= _1506;
+ if (!_1507)
  {
-  int64_t  const _1500 = (int64_t)(2147483647ll);
-  int32_t  const _1501 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_q", _1339, _1500);
-  return _1501;
+  int64_t  const _1508 = (int64_t)(_954);
+  int64_t  const _1509 = (int64_t)(_955);
+  int64_t  const _1510 = _1508 * _1509;
+  int64_t  const _1511 = (int64_t)(0ll);
+  int64_t  const _1512 = _1511 - _1510;
+  bool  const _1513 = _1510 > _1511;
+  int64_t  const _1514 = (int64_t)(_1513 ? _1510 : _1512);
+  uint64_t  const _1515 = (uint64_t)(_1514);
+  uint64_t  const _1516 = _1515;
+  uint64_t  const _1517 = (uint64_t)(2147483647ull);
+  int32_t  const _1518 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _1516, _1517);
+  return _1518;
  }
- int64_t  const _1502 = (int64_t)(_971);
- int64_t  const _1503 = (int64_t)(_972);
- int64_t  const _1504 = _1502 * _1503;
- int64_t  const _1505 = (int64_t)(0ll);
- int64_t  const _1506 = _1505 - _1504;
- bool  const _1507 = _1504 > _1505;
- int64_t  const _1508 = (int64_t)(_1507 ? _1504 : _1506);
- uint64_t  const _1509 = (uint64_t)(_1508);
- uint64_t  const _1510 = _1509;
- uint64_t  const _1511 = (uint64_t)(2147483647ull);
- bool  const _1512 = _1510 <= _1511;
- if (!_1512)
+ int64_t  const _1519 = (int64_t)(1048575ll);
+ bool  const _1520 = _1363 <= _1519;
+ if (!_1520)
  {
-  int64_t  const _1513 = (int64_t)(_971);
-  int64_t  const _1514 = (int64_t)(_972);
-  int64_t  const _1515 = _1513 * _1514;
-  int64_t  const _1516 = (int64_t)(0ll);
-  int64_t  const _1517 = _1516 - _1515;
-  bool  const _1518 = _1515 > _1516;
-  int64_t  const _1519 = (int64_t)(_1518 ? _1515 : _1517);
-  uint64_t  const _1520 = (uint64_t)(_1519);
-  uint64_t  const _1521 = _1520;
-  uint64_t  const _1522 = (uint64_t)(2147483647ull);
-  int32_t  const _1523 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _1521, _1522);
-  return _1523;
+  int64_t  const _1521 = (int64_t)(2048ll);
+  int64_t  const _1522 = _1363 * _1521;
+  int64_t  const _1523 = (int64_t)(2147483647ll);
+  int32_t  const _1524 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_q", _1522, _1523);
+  return _1524;
  }
- int64_t  const _1524 = (int64_t)(2147483647ll);
- bool  const _1525 = _1341 <= _1524;
- if (!_1525)
+ int64_t  const _1525 = (int64_t)(_964);
+ int64_t  const _1526 = (int64_t)(64ll);
+ int64_t  const _1527 = _1525 * _1526;
+ uint64_t  const _1528 = (uint64_t)(_1527);
+ uint64_t  const _1529 = (uint64_t)(2147483647ull);
+ bool  const _1530 = _1528 <= _1529;
+ if (!_1530)
  {
-  int64_t  const _1526 = (int64_t)(2147483647ll);
-  int32_t  const _1527 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_q", _1341, _1526);
-  return _1527;
+  int64_t  const _1531 = (int64_t)(_964);
+  int64_t  const _1532 = (int64_t)(64ll);
+  int64_t  const _1533 = _1531 * _1532;
+  uint64_t  const _1534 = (uint64_t)(_1533);
+  uint64_t  const _1535 = (uint64_t)(2147483647ull);
+  int32_t  const _1536 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _1534, _1535);
+  return _1536;
  }
- int64_t  const _1528 = (int64_t)(_974);
- int64_t  const _1529 = (int64_t)(_975);
- int64_t  const _1530 = _1528 * _1529;
- int64_t  const _1531 = (int64_t)(0ll);
- int64_t  const _1532 = _1531 - _1530;
- bool  const _1533 = _1530 > _1531;
- int64_t  const _1534 = (int64_t)(_1533 ? _1530 : _1532);
- uint64_t  const _1535 = (uint64_t)(_1534);
- uint64_t  const _1536 = _1535;
- uint64_t  const _1537 = (uint64_t)(2147483647ull);
- bool  const _1538 = _1536 <= _1537;
- if (!_1538)
+ int64_t  const _1537 = (int64_t)(_964);
+ int64_t  const _1538 = (int64_t)(33554431ll);
+ bool  const _1539 = _1537 <= _1538;
+ if (!_1539)
  {
-  int64_t  const _1539 = (int64_t)(_974);
-  int64_t  const _1540 = (int64_t)(_975);
-  int64_t  const _1541 = _1539 * _1540;
-  int64_t  const _1542 = (int64_t)(0ll);
-  int64_t  const _1543 = _1542 - _1541;
-  bool  const _1544 = _1541 > _1542;
-  int64_t  const _1545 = (int64_t)(_1544 ? _1541 : _1543);
-  uint64_t  const _1546 = (uint64_t)(_1545);
-  uint64_t  const _1547 = _1546;
-  uint64_t  const _1548 = (uint64_t)(2147483647ull);
-  int32_t  const _1549 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _1547, _1548);
-  return _1549;
+  int64_t  const _1540 = (int64_t)(_964);
+  int64_t  const _1541 = (int64_t)(64ll);
+  int64_t  const _1542 = _1540 * _1541;
+  int64_t  const _1543 = (int64_t)(2147483647ll);
+  int32_t  const _1544 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_v", _1542, _1543);
+  return _1544;
  }
- int64_t  const _1550 = (int64_t)(2147483647ll);
- bool  const _1551 = _1343 <= _1550;
- if (!_1551)
+ int64_t  const _1545 = (int64_t)(_967);
+ int64_t  const _1546 = (int64_t)(_968);
+ int64_t  const _1547 = _1545 * _1546;
+ int64_t  const _1548 = (int64_t)(0ll);
+ int64_t  const _1549 = _1548 - _1547;
+ bool  const _1550 = _1547 > _1548;
+ int64_t  const _1551 = (int64_t)(_1550 ? _1547 : _1549);
+ uint64_t  const _1552 = (uint64_t)(_1551);
+ uint64_t  const _1553 = _1552;
+ uint64_t  const _1554 = (uint64_t)(2147483647ull);
+ bool  const _1555 = _1553 <= _1554;
+ if (!_1555)
  {
-  int64_t  const _1552 = (int64_t)(2147483647ll);
-  int32_t  const _1553 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_q", _1343, _1552);
-  return _1553;
+  int64_t  const _1556 = (int64_t)(_967);
+  int64_t  const _1557 = (int64_t)(_968);
+  int64_t  const _1558 = _1556 * _1557;
+  int64_t  const _1559 = (int64_t)(0ll);
+  int64_t  const _1560 = _1559 - _1558;
+  bool  const _1561 = _1558 > _1559;
+  int64_t  const _1562 = (int64_t)(_1561 ? _1558 : _1560);
+  uint64_t  const _1563 = (uint64_t)(_1562);
+  uint64_t  const _1564 = _1563;
+  uint64_t  const _1565 = (uint64_t)(2147483647ull);
+  int32_t  const _1566 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _1564, _1565);
+  return _1566;
  }
- uint64_t  const _1554 = (uint64_t)(_981);
- uint64_t  const _1555 = (uint64_t)(2147483647ull);
- bool  const _1556 = _1554 <= _1555;
- if (!_1556)
+ int64_t  const _1567 = (int64_t)(33554431ll);
+ bool  const _1568 = _1366 <= _1567;
+ if (!_1568)
  {
-  uint64_t  const _1557 = (uint64_t)(_981);
-  uint64_t  const _1558 = (uint64_t)(2147483647ull);
-  int32_t  const _1559 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _1557, _1558);
-  return _1559;
+  int64_t  const _1569 = (int64_t)(64ll);
+  int64_t  const _1570 = _1366 * _1569;
+  int64_t  const _1571 = (int64_t)(2147483647ll);
+  int32_t  const _1572 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_v", _1570, _1571);
+  return _1572;
  }
- int64_t  const _1560 = (int64_t)(_984);
- int64_t  const _1561 = (int64_t)(_985);
- int64_t  const _1562 = _1560 * _1561;
- int64_t  const _1563 = (int64_t)(0ll);
- int64_t  const _1564 = _1563 - _1562;
- bool  const _1565 = _1562 > _1563;
- int64_t  const _1566 = (int64_t)(_1565 ? _1562 : _1564);
- uint64_t  const _1567 = (uint64_t)(_1566);
- uint64_t  const _1568 = _1567;
- uint64_t  const _1569 = (uint64_t)(2147483647ull);
- bool  const _1570 = _1568 <= _1569;
- if (!_1570)
- {
-  int64_t  const _1571 = (int64_t)(_984);
-  int64_t  const _1572 = (int64_t)(_985);
-  int64_t  const _1573 = _1571 * _1572;
-  int64_t  const _1574 = (int64_t)(0ll);
-  int64_t  const _1575 = _1574 - _1573;
-  bool  const _1576 = _1573 > _1574;
-  int64_t  const _1577 = (int64_t)(_1576 ? _1573 : _1575);
-  uint64_t  const _1578 = (uint64_t)(_1577);
-  uint64_t  const _1579 = _1578;
-  uint64_t  const _1580 = (uint64_t)(2147483647ull);
-  int32_t  const _1581 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _1579, _1580);
-  return _1581;
- }
- int64_t  const _1582 = (int64_t)(2147483647ll);
- bool  const _1583 = _1346 <= _1582;
+ int64_t  const _1573 = (int64_t)(_970);
+ int64_t  const _1574 = (int64_t)(_971);
+ int64_t  const _1575 = _1573 * _1574;
+ int64_t  const _1576 = (int64_t)(0ll);
+ int64_t  const _1577 = _1576 - _1575;
+ bool  const _1578 = _1575 > _1576;
+ int64_t  const _1579 = (int64_t)(_1578 ? _1575 : _1577);
+ uint64_t  const _1580 = (uint64_t)(_1579);
+ uint64_t  const _1581 = _1580;
+ uint64_t  const _1582 = (uint64_t)(2147483647ull);
+ bool  const _1583 = _1581 <= _1582;
  if (!_1583)
  {
-  int64_t  const _1584 = (int64_t)(2147483647ll);
-  int32_t  const _1585 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_v", _1346, _1584);
-  return _1585;
+  int64_t  const _1584 = (int64_t)(_970);
+  int64_t  const _1585 = (int64_t)(_971);
+  int64_t  const _1586 = _1584 * _1585;
+  int64_t  const _1587 = (int64_t)(0ll);
+  int64_t  const _1588 = _1587 - _1586;
+  bool  const _1589 = _1586 > _1587;
+  int64_t  const _1590 = (int64_t)(_1589 ? _1586 : _1588);
+  uint64_t  const _1591 = (uint64_t)(_1590);
+  uint64_t  const _1592 = _1591;
+  uint64_t  const _1593 = (uint64_t)(2147483647ull);
+  int32_t  const _1594 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _1592, _1593);
+  return _1594;
  }
- int64_t  const _1586 = (int64_t)(_987);
- int64_t  const _1587 = (int64_t)(_988);
- int64_t  const _1588 = _1586 * _1587;
- int64_t  const _1589 = (int64_t)(0ll);
- int64_t  const _1590 = _1589 - _1588;
- bool  const _1591 = _1588 > _1589;
- int64_t  const _1592 = (int64_t)(_1591 ? _1588 : _1590);
- uint64_t  const _1593 = (uint64_t)(_1592);
- uint64_t  const _1594 = _1593;
- uint64_t  const _1595 = (uint64_t)(2147483647ull);
- bool  const _1596 = _1594 <= _1595;
+ int64_t  const _1595 = (int64_t)(33554431ll);
+ bool  const _1596 = _1368 <= _1595;
  if (!_1596)
  {
-  int64_t  const _1597 = (int64_t)(_987);
-  int64_t  const _1598 = (int64_t)(_988);
-  int64_t  const _1599 = _1597 * _1598;
-  int64_t  const _1600 = (int64_t)(0ll);
-  int64_t  const _1601 = _1600 - _1599;
-  bool  const _1602 = _1599 > _1600;
-  int64_t  const _1603 = (int64_t)(_1602 ? _1599 : _1601);
-  uint64_t  const _1604 = (uint64_t)(_1603);
-  uint64_t  const _1605 = _1604;
-  uint64_t  const _1606 = (uint64_t)(2147483647ull);
-  int32_t  const _1607 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _1605, _1606);
-  return _1607;
+  int64_t  const _1597 = (int64_t)(64ll);
+  int64_t  const _1598 = _1368 * _1597;
+  int64_t  const _1599 = (int64_t)(2147483647ll);
+  int32_t  const _1600 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_v", _1598, _1599);
+  return _1600;
  }
- int64_t  const _1608 = (int64_t)(2147483647ll);
- bool  const _1609 = _1348 <= _1608;
- if (!_1609)
+ int64_t  const _1601 = (int64_t)(_983);
+ int64_t  const _1602 = (int64_t)(2560ll);
+ int64_t  const _1603 = _1601 * _1602;
+ uint64_t  const _1604 = (uint64_t)(_1603);
+ uint64_t  const _1605 = (uint64_t)(2147483647ull);
+ bool  const _1606 = _1604 <= _1605;
+ if (!_1606)
  {
-  int64_t  const _1610 = (int64_t)(2147483647ll);
-  int32_t  const _1611 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_v", _1348, _1610);
-  return _1611;
+  int64_t  const _1607 = (int64_t)(_983);
+  int64_t  const _1608 = (int64_t)(2560ll);
+  int64_t  const _1609 = _1607 * _1608;
+  uint64_t  const _1610 = (uint64_t)(_1609);
+  uint64_t  const _1611 = (uint64_t)(2147483647ull);
+  int32_t  const _1612 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _1610, _1611);
+  return _1612;
  }
- int64_t  const _1612 = (int64_t)(_990);
- int64_t  const _1613 = (int64_t)(_991);
- int64_t  const _1614 = _1612 * _1613;
- int64_t  const _1615 = (int64_t)(0ll);
- int64_t  const _1616 = _1615 - _1614;
- bool  const _1617 = _1614 > _1615;
- int64_t  const _1618 = (int64_t)(_1617 ? _1614 : _1616);
- uint64_t  const _1619 = (uint64_t)(_1618);
- uint64_t  const _1620 = _1619;
- uint64_t  const _1621 = (uint64_t)(2147483647ull);
- bool  const _1622 = _1620 <= _1621;
- if (!_1622)
+ int64_t  const _1613 = (int64_t)(_983);
+ int64_t  const _1614 = (int64_t)(838860ll);
+ bool  const _1615 = _1613 <= _1614;
+ if (!_1615)
  {
-  int64_t  const _1623 = (int64_t)(_990);
-  int64_t  const _1624 = (int64_t)(_991);
-  int64_t  const _1625 = _1623 * _1624;
-  int64_t  const _1626 = (int64_t)(0ll);
-  int64_t  const _1627 = _1626 - _1625;
-  bool  const _1628 = _1625 > _1626;
-  int64_t  const _1629 = (int64_t)(_1628 ? _1625 : _1627);
-  uint64_t  const _1630 = (uint64_t)(_1629);
-  uint64_t  const _1631 = _1630;
-  uint64_t  const _1632 = (uint64_t)(2147483647ull);
-  int32_t  const _1633 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _1631, _1632);
-  return _1633;
+  int64_t  const _1616 = (int64_t)(_983);
+  int64_t  const _1617 = (int64_t)(2560ll);
+  int64_t  const _1618 = _1616 * _1617;
+  int64_t  const _1619 = (int64_t)(2147483647ll);
+  int32_t  const _1620 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_out", _1618, _1619);
+  return _1620;
  }
- int64_t  const _1634 = (int64_t)(2147483647ll);
- bool  const _1635 = _1350 <= _1634;
- if (!_1635)
+ int64_t  const _1621 = (int64_t)(_986);
+ int64_t  const _1622 = (int64_t)(_987);
+ int64_t  const _1623 = _1621 * _1622;
+ int64_t  const _1624 = (int64_t)(0ll);
+ int64_t  const _1625 = _1624 - _1623;
+ bool  const _1626 = _1623 > _1624;
+ int64_t  const _1627 = (int64_t)(_1626 ? _1623 : _1625);
+ uint64_t  const _1628 = (uint64_t)(_1627);
+ uint64_t  const _1629 = _1628;
+ uint64_t  const _1630 = (uint64_t)(2147483647ull);
+ bool  const _1631 = _1629 <= _1630;
+ if (!_1631)
  {
-  int64_t  const _1636 = (int64_t)(2147483647ll);
-  int32_t  const _1637 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_v", _1350, _1636);
-  return _1637;
+  int64_t  const _1632 = (int64_t)(_986);
+  int64_t  const _1633 = (int64_t)(_987);
+  int64_t  const _1634 = _1632 * _1633;
+  int64_t  const _1635 = (int64_t)(0ll);
+  int64_t  const _1636 = _1635 - _1634;
+  bool  const _1637 = _1634 > _1635;
+  int64_t  const _1638 = (int64_t)(_1637 ? _1634 : _1636);
+  uint64_t  const _1639 = (uint64_t)(_1638);
+  uint64_t  const _1640 = _1639;
+  uint64_t  const _1641 = (uint64_t)(2147483647ull);
+  int32_t  const _1642 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _1640, _1641);
+  return _1642;
  }
- uint64_t  const _1638 = (uint64_t)(_997);
- uint64_t  const _1639 = (uint64_t)(2147483647ull);
- bool  const _1640 = _1638 <= _1639;
- if (!_1640)
+ int64_t  const _1643 = (int64_t)(838860ll);
+ bool  const _1644 = _1371 <= _1643;
+ if (!_1644)
  {
-  uint64_t  const _1641 = (uint64_t)(_997);
-  uint64_t  const _1642 = (uint64_t)(2147483647ull);
-  int32_t  const _1643 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _1641, _1642);
-  return _1643;
+  int64_t  const _1645 = (int64_t)(2560ll);
+  int64_t  const _1646 = _1371 * _1645;
+  int64_t  const _1647 = (int64_t)(2147483647ll);
+  int32_t  const _1648 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_out", _1646, _1647);
+  return _1648;
  }
- int64_t  const _1644 = (int64_t)(_1000);
- int64_t  const _1645 = (int64_t)(_1001);
- int64_t  const _1646 = _1644 * _1645;
- int64_t  const _1647 = (int64_t)(0ll);
- int64_t  const _1648 = _1647 - _1646;
- bool  const _1649 = _1646 > _1647;
- int64_t  const _1650 = (int64_t)(_1649 ? _1646 : _1648);
- uint64_t  const _1651 = (uint64_t)(_1650);
- uint64_t  const _1652 = _1651;
- uint64_t  const _1653 = (uint64_t)(2147483647ull);
- bool  const _1654 = _1652 <= _1653;
- if (!_1654)
+ int64_t  const _1649 = (int64_t)(_989);
+ int64_t  const _1650 = (int64_t)(_990);
+ int64_t  const _1651 = _1649 * _1650;
+ int64_t  const _1652 = (int64_t)(0ll);
+ int64_t  const _1653 = _1652 - _1651;
+ bool  const _1654 = _1651 > _1652;
+ int64_t  const _1655 = (int64_t)(_1654 ? _1651 : _1653);
+ uint64_t  const _1656 = (uint64_t)(_1655);
+ uint64_t  const _1657 = _1656;
+ uint64_t  const _1658 = (uint64_t)(2147483647ull);
+ bool  const _1659 = _1657 <= _1658;
+ if (!_1659)
  {
-  int64_t  const _1655 = (int64_t)(_1000);
-  int64_t  const _1656 = (int64_t)(_1001);
-  int64_t  const _1657 = _1655 * _1656;
-  int64_t  const _1658 = (int64_t)(0ll);
-  int64_t  const _1659 = _1658 - _1657;
-  bool  const _1660 = _1657 > _1658;
-  int64_t  const _1661 = (int64_t)(_1660 ? _1657 : _1659);
-  uint64_t  const _1662 = (uint64_t)(_1661);
-  uint64_t  const _1663 = _1662;
-  uint64_t  const _1664 = (uint64_t)(2147483647ull);
-  int32_t  const _1665 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _1663, _1664);
-  return _1665;
+  int64_t  const _1660 = (int64_t)(_989);
+  int64_t  const _1661 = (int64_t)(_990);
+  int64_t  const _1662 = _1660 * _1661;
+  int64_t  const _1663 = (int64_t)(0ll);
+  int64_t  const _1664 = _1663 - _1662;
+  bool  const _1665 = _1662 > _1663;
+  int64_t  const _1666 = (int64_t)(_1665 ? _1662 : _1664);
+  uint64_t  const _1667 = (uint64_t)(_1666);
+  uint64_t  const _1668 = _1667;
+  uint64_t  const _1669 = (uint64_t)(2147483647ull);
+  int32_t  const _1670 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _1668, _1669);
+  return _1670;
  }
- int64_t  const _1666 = (int64_t)(2147483647ll);
- bool  const _1667 = _1353 <= _1666;
- if (!_1667)
+ int64_t  const _1671 = (int64_t)(838860ll);
+ bool  const _1672 = _1373 <= _1671;
+ if (!_1672)
  {
-  int64_t  const _1668 = (int64_t)(2147483647ll);
-  int32_t  const _1669 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_out", _1353, _1668);
-  return _1669;
+  int64_t  const _1673 = (int64_t)(2560ll);
+  int64_t  const _1674 = _1373 * _1673;
+  int64_t  const _1675 = (int64_t)(2147483647ll);
+  int32_t  const _1676 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_out", _1674, _1675);
+  return _1676;
  }
- int64_t  const _1670 = (int64_t)(_1003);
- int64_t  const _1671 = (int64_t)(_1004);
- int64_t  const _1672 = _1670 * _1671;
- int64_t  const _1673 = (int64_t)(0ll);
- int64_t  const _1674 = _1673 - _1672;
- bool  const _1675 = _1672 > _1673;
- int64_t  const _1676 = (int64_t)(_1675 ? _1672 : _1674);
- uint64_t  const _1677 = (uint64_t)(_1676);
- uint64_t  const _1678 = _1677;
- uint64_t  const _1679 = (uint64_t)(2147483647ull);
- bool  const _1680 = _1678 <= _1679;
- if (!_1680)
+ bool  const _1677 = !(_923);
+ if (!_1677)
  {
-  int64_t  const _1681 = (int64_t)(_1003);
-  int64_t  const _1682 = (int64_t)(_1004);
-  int64_t  const _1683 = _1681 * _1682;
-  int64_t  const _1684 = (int64_t)(0ll);
-  int64_t  const _1685 = _1684 - _1683;
-  bool  const _1686 = _1683 > _1684;
-  int64_t  const _1687 = (int64_t)(_1686 ? _1683 : _1685);
-  uint64_t  const _1688 = (uint64_t)(_1687);
-  uint64_t  const _1689 = _1688;
-  uint64_t  const _1690 = (uint64_t)(2147483647ull);
-  int32_t  const _1691 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _1689, _1690);
-  return _1691;
+  int32_t  const _1678 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_k");
+  return _1678;
  }
- int64_t  const _1692 = (int64_t)(2147483647ll);
- bool  const _1693 = _1355 <= _1692;
- if (!_1693)
+ bool  const _1679 = !(_939);
+ if (!_1679)
  {
-  int64_t  const _1694 = (int64_t)(2147483647ll);
-  int32_t  const _1695 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_out", _1355, _1694);
-  return _1695;
+  int32_t  const _1680 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_q");
+  return _1680;
  }
- int64_t  const _1696 = (int64_t)(_1006);
- int64_t  const _1697 = (int64_t)(_1007);
- int64_t  const _1698 = _1696 * _1697;
- int64_t  const _1699 = (int64_t)(0ll);
- int64_t  const _1700 = _1699 - _1698;
- bool  const _1701 = _1698 > _1699;
- int64_t  const _1702 = (int64_t)(_1701 ? _1698 : _1700);
- uint64_t  const _1703 = (uint64_t)(_1702);
- uint64_t  const _1704 = _1703;
- uint64_t  const _1705 = (uint64_t)(2147483647ull);
- bool  const _1706 = _1704 <= _1705;
- if (!_1706)
+ bool  const _1681 = !(_958);
+ if (!_1681)
  {
-  int64_t  const _1707 = (int64_t)(_1006);
-  int64_t  const _1708 = (int64_t)(_1007);
-  int64_t  const _1709 = _1707 * _1708;
-  int64_t  const _1710 = (int64_t)(0ll);
-  int64_t  const _1711 = _1710 - _1709;
-  bool  const _1712 = _1709 > _1710;
-  int64_t  const _1713 = (int64_t)(_1712 ? _1709 : _1711);
-  uint64_t  const _1714 = (uint64_t)(_1713);
-  uint64_t  const _1715 = _1714;
-  uint64_t  const _1716 = (uint64_t)(2147483647ull);
-  int32_t  const _1717 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _1715, _1716);
-  return _1717;
+  int32_t  const _1682 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_v");
+  return _1682;
  }
- int64_t  const _1718 = (int64_t)(2147483647ll);
- bool  const _1719 = _1357 <= _1718;
- if (!_1719)
+ bool  const _1683 = !(_974);
+ if (!_1683)
  {
-  int64_t  const _1720 = (int64_t)(2147483647ll);
-  int32_t  const _1721 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_out", _1357, _1720);
-  return _1721;
+  int32_t  const _1684 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Output buffer attn_out");
+  return _1684;
  }
- int64_t  const _1722 = (int64_t)(_1009);
- int64_t  const _1723 = (int64_t)(_1010);
- int64_t  const _1724 = _1722 * _1723;
- int64_t  const _1725 = (int64_t)(0ll);
- int64_t  const _1726 = _1725 - _1724;
- bool  const _1727 = _1724 > _1725;
- int64_t  const _1728 = (int64_t)(_1727 ? _1724 : _1726);
- uint64_t  const _1729 = (uint64_t)(_1728);
- uint64_t  const _1730 = _1729;
- uint64_t  const _1731 = (uint64_t)(2147483647ull);
- bool  const _1732 = _1730 <= _1731;
- if (!_1732)
+ uint64_t  const _1685 = (uint64_t)(0ull);
+ auto * const _1686 = (void *)(_1685);
+ bool  const _1687 = _attn_k != _1686;
+ if (!_1687)
  {
-  int64_t  const _1733 = (int64_t)(_1009);
-  int64_t  const _1734 = (int64_t)(_1010);
-  int64_t  const _1735 = _1733 * _1734;
-  int64_t  const _1736 = (int64_t)(0ll);
-  int64_t  const _1737 = _1736 - _1735;
-  bool  const _1738 = _1735 > _1736;
-  int64_t  const _1739 = (int64_t)(_1738 ? _1735 : _1737);
-  uint64_t  const _1740 = (uint64_t)(_1739);
-  uint64_t  const _1741 = _1740;
-  uint64_t  const _1742 = (uint64_t)(2147483647ull);
-  int32_t  const _1743 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _1741, _1742);
-  return _1743;
+  int32_t  const _1688 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_k");
+  return _1688;
  }
- int64_t  const _1744 = (int64_t)(2147483647ll);
- bool  const _1745 = _1359 <= _1744;
- if (!_1745)
+ uint64_t  const _1689 = (uint64_t)(0ull);
+ auto * const _1690 = (void *)(_1689);
+ bool  const _1691 = _attn_q != _1690;
+ if (!_1691)
  {
-  int64_t  const _1746 = (int64_t)(2147483647ll);
-  int32_t  const _1747 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_out", _1359, _1746);
-  return _1747;
+  int32_t  const _1692 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_q");
+  return _1692;
  }
- bool  const _1748 = !(_943);
- if (!_1748)
+ uint64_t  const _1693 = (uint64_t)(0ull);
+ auto * const _1694 = (void *)(_1693);
+ bool  const _1695 = _attn_v != _1694;
+ if (!_1695)
  {
-  int32_t  const _1749 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_k");
-  return _1749;
+  int32_t  const _1696 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_v");
+  return _1696;
  }
- bool  const _1750 = !(_959);
- if (!_1750)
+ uint64_t  const _1697 = (uint64_t)(0ull);
+ auto * const _1698 = (void *)(_1697);
+ bool  const _1699 = _attn_out != _1698;
+ if (!_1699)
  {
-  int32_t  const _1751 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_q");
-  return _1751;
- }
- bool  const _1752 = !(_978);
- if (!_1752)
- {
-  int32_t  const _1753 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_v");
-  return _1753;
- }
- bool  const _1754 = !(_994);
- if (!_1754)
- {
-  int32_t  const _1755 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Output buffer attn_out");
-  return _1755;
- }
- uint64_t  const _1756 = (uint64_t)(0ull);
- auto * const _1757 = (void *)(_1756);
- bool  const _1758 = _attn_k != _1757;
- if (!_1758)
- {
-  int32_t  const _1759 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_k");
-  return _1759;
- }
- uint64_t  const _1760 = (uint64_t)(0ull);
- auto * const _1761 = (void *)(_1760);
- bool  const _1762 = _attn_q != _1761;
- if (!_1762)
- {
-  int32_t  const _1763 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_q");
-  return _1763;
- }
- uint64_t  const _1764 = (uint64_t)(0ull);
- auto * const _1765 = (void *)(_1764);
- bool  const _1766 = _attn_v != _1765;
- if (!_1766)
- {
-  int32_t  const _1767 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_v");
-  return _1767;
- }
- uint64_t  const _1768 = (uint64_t)(0ull);
- auto * const _1769 = (void *)(_1768);
- bool  const _1770 = _attn_out != _1769;
- if (!_1770)
- {
-  int32_t  const _1771 = attn_causal64_rt_error_host_is_null(_ucon, "Output buffer attn_out");
-  return _1771;
+  int32_t  const _1700 = attn_causal64_rt_error_host_is_null(_ucon, "Output buffer attn_out");
+  return _1700;
  }
  {
-  int64_t  const _1772 = _1003;
-  if ((_1772 > ((int64_t(1) << 31) - 1)) || ((_1772 * sizeof(int32_t )) > ((int64_t(1) << 31) - 1)))
+  int32_t  const _1701 = ::halide_cpp_max(_983, 1);
+  int64_t  const _1702 = _1701;
+  if ((_1702 > ((int64_t(1) << 31) - 1)) || ((_1702 * sizeof(int32_t )) > ((int64_t(1) << 31) - 1)))
   {
    attn_causal64_rt_error(_ucon, "32-bit signed overflow computing size of allocation key_range.0\n");
    return -1;
   } // overflow test key_range.0
-  int64_t  const _1773 = _1772;
-  int32_t *_key_range_0 = (int32_t  *)attn_causal64_rt_malloc(_ucon, sizeof(int32_t )*_1773);
+  int64_t  const _1703 = _1702;
+  int32_t *_key_range_0 = (int32_t  *)attn_causal64_rt_malloc(_ucon, sizeof(int32_t )*_1703);
   if (!_key_range_0)
   {
-   int32_t  const _1774 = attn_causal64_rt_error_out_of_memory(_ucon);
-   return _1774;
+   int32_t  const _1704 = attn_causal64_rt_error_out_of_memory(_ucon);
+   return _1704;
   }
   HalideFreeHelper _key_range_0_free(_ucon, _key_range_0, attn_causal64_rt_free);
   {
-   int64_t  const _1775 = _1003;
-   if ((_1775 > ((int64_t(1) << 31) - 1)) || ((_1775 * sizeof(int32_t )) > ((int64_t(1) << 31) - 1)))
+   int32_t  const _1705 = ::halide_cpp_max(_983, 1);
+   int64_t  const _1706 = _1705;
+   if ((_1706 > ((int64_t(1) << 31) - 1)) || ((_1706 * sizeof(int32_t )) > ((int64_t(1) << 31) - 1)))
    {
     attn_causal64_rt_error(_ucon, "32-bit signed overflow computing size of allocation key_range.1\n");
     return -1;
    } // overflow test key_range.1
-   int64_t  const _1776 = _1775;
-   int32_t *_key_range_1 = (int32_t  *)attn_causal64_rt_malloc(_ucon, sizeof(int32_t )*_1776);
+   int64_t  const _1707 = _1706;
+   int32_t *_key_range_1 = (int32_t  *)attn_causal64_rt_malloc(_ucon, sizeof(int32_t )*_1707);
    if (!_key_range_1)
    {
-    int32_t  const _1777 = attn_causal64_rt_error_out_of_memory(_ucon);
-    return _1777;
+    int32_t  const _1708 = attn_causal64_rt_error_out_of_memory(_ucon);
+    return _1708;
    }
    HalideFreeHelper _key_range_1_free(_ucon, _key_range_1, attn_causal64_rt_free);
    // produce key_range
-   for (int _key_range_s0_it_rebased = 0; _key_range_s0_it_rebased < 0 + _1003; _key_range_s0_it_rebased++)
+   for (int _key_range_s0_it = 0; _key_range_s0_it < 0 + _983; _key_range_s0_it++)
    {
-    _key_range_0[_key_range_s0_it_rebased] = 0;
-    int32_t  const _1778 = _1002 + _key_range_s0_it_rebased;
-    int32_t  const _1779 = _1778 * 32;
-    int32_t  const _1780 = _1779 + 32;
-    int32_t  const _1781 = ::halide_cpp_min(_1780, _attn_lk);
-    _key_range_1[_key_range_s0_it_rebased] = _1781;
-   } // for _key_range_s0_it_rebased
-   bool  const _1782 = 0 <= _999;
-   int32_t  const _1783 = _1000 + _999;
-   bool  const _1784 = _1783 <= 32;
-   bool  const _1785 = _1782 && _1784;
-   if (!_1785)
-   {
-    int32_t  const _1786 = _1000 + _999;
-    int32_t  const _1787 = _1786 + -1;
-    int32_t  const _1788 = attn_causal64_rt_error_explicit_bounds_too_small(_ucon, "ii", "attn_out", 0, 31, _999, _1787);
-    return _1788;
-   }
-   bool  const _1789 = 0 <= _996;
-   int32_t  const _1790 = _997 + _996;
-   bool  const _1791 = _1790 <= 80;
-   bool  const _1792 = _1789 && _1791;
-   if (!_1792)
-   {
-    int32_t  const _1793 = _997 + _996;
-    int32_t  const _1794 = _1793 + -1;
-    int32_t  const _1795 = attn_causal64_rt_error_explicit_bounds_too_small(_ucon, "c", "attn_out", 0, 79, _996, _1794);
-    return _1795;
-   }
+    _key_range_0[_key_range_s0_it] = 0;
+    int32_t  const _1709 = _key_range_s0_it * 32;
+    int32_t  const _1710 = _1709 + 32;
+    int32_t  const _1711 = ::halide_cpp_min(_1710, _attn_lk);
+    _key_range_1[_key_range_s0_it] = _1711;
+   } // for _key_range_s0_it
    // produce attn_out
    // consume key_range
-   int32_t  const _1796 = _1003 * _1006;
-   int32_t  const _1797 = ::halide_cpp_min(_949, _attn_lk);
-   int32_t  const _1798 = _1009 * _1796;
-   int32_t  const _1799 = _1005 * _1007;
-   int32_t  const _1800 = _1008 * _1010;
-   int32_t  const _1801 = _1002 * _1004;
-   int32_t  const _1802 = _1800 + _1801;
-   int32_t  const _1803 = _1799 + _1802;
-   int32_t  const _1804 = _983 * _985;
-   int32_t  const _1805 = _989 * _991;
-   int32_t  const _1806 = _986 * _988;
-   int32_t  const _1807 = _1805 + _1806;
-   int32_t  const _1808 = _1804 + _1807;
-   int32_t  const _1809 = _1808 + _980;
-   int32_t  const _1810 = _964 * _966;
-   int32_t  const _1811 = _967 * _969;
-   int32_t  const _1812 = _973 * _975;
-   int32_t  const _1813 = _970 * _972;
-   int32_t  const _1814 = _1812 + _1813;
-   int32_t  const _1815 = _1811 + _1814;
-   int32_t  const _1816 = _1810 + _1815;
-   int32_t  const _1817 = _1816 + _961;
-   int32_t  const _1818 = _948 * _950;
-   int32_t  const _1819 = _954 * _956;
-   int32_t  const _1820 = _951 * _953;
-   int32_t  const _1821 = _1819 + _1820;
-   int32_t  const _1822 = _1818 + _1821;
-   int32_t  const _1823 = _1822 + _945;
+   int32_t  const _1712 = _983 * _986;
+   int32_t  const _1713 = ::halide_cpp_min(_929, _attn_lk);
+   int32_t  const _1714 = _989 * _1712;
+   int32_t  const _1715 = _985 * _987;
+   int32_t  const _1716 = _988 * _990;
+   int32_t  const _1717 = _1715 + _1716;
+   int32_t  const _1718 = _966 * _968;
+   int32_t  const _1719 = _969 * _971;
+   int32_t  const _1720 = _1718 + _1719;
+   int32_t  const _1721 = _950 * _952;
+   int32_t  const _1722 = _953 * _955;
+   int32_t  const _1723 = _1721 + _1722;
+   int32_t  const _1724 = _931 * _933;
+   int32_t  const _1725 = _934 * _936;
+   int32_t  const _1726 = _1724 + _1725;
    struct {
     void * f_0;
     void * f_1;
@@ -5890,13 +5831,6 @@ int attn_causal64_pipeline(void const *__user_context, struct halide_buffer_t *_
     int32_t f_23;
     int32_t f_24;
     int32_t f_25;
-    int32_t f_26;
-    int32_t f_27;
-    int32_t f_28;
-    int32_t f_29;
-    int32_t f_30;
-    int32_t f_31;
-    int32_t f_32;
    } s1 = {
     _attn_k,
     _attn_q,
@@ -5905,42 +5839,35 @@ int attn_causal64_pipeline(void const *__user_context, struct halide_buffer_t *_
     _key_range_0,
     _key_range_1,
     _attn_groups,
-    _949,
-    _1011,
-    _950,
-    _953,
-    _956,
-    _966,
-    _969,
-    _972,
-    _975,
+    _929,
+    _991,
+    _933,
+    _936,
+    _952,
+    _955,
+    _968,
+    _971,
+    _983,
     _985,
     _988,
-    _991,
-    _1003,
-    _1002,
-    _1005,
-    _1008,
-    _1001,
-    _1004,
-    _1007,
-    _1010,
-    _1797,
-    _1817,
-    _1823,
-    _1809,
-    _1803,
-    _1796
+    _987,
+    _990,
+    _1713,
+    _1723,
+    _1726,
+    _1720,
+    _1717,
+    _1712
    };
-   auto * const _1824 = (&s1);
-   auto _parallel_closure = _1824;
+   auto * const _1727 = (&s1);
+   auto _parallel_closure = _1727;
    halide_unused(_parallel_closure);
-   auto * const _1825 = (uint8_t *)(_parallel_closure);
-   int32_t  const _1826 = attn_causal64_rt_do_par_for(_ucon, ::attn_causal64_pipeline_par_for_attn_out_s0_it_t_t, 0, _1798, _1825);
-   bool  const _1827 = _1826 == 0;
-   if (!_1827)
+   auto * const _1728 = (uint8_t *)(_parallel_closure);
+   int32_t  const _1729 = attn_causal64_rt_do_par_for(_ucon, ::attn_causal64_pipeline_par_for_attn_out_s0_it_t_t, 0, _1714, _1728);
+   bool  const _1730 = _1729 == 0;
+   if (!_1730)
    {
-    return _1826;
+    return _1729;
    }
    _key_range_0_free.free();
    _key_range_1_free.free();
@@ -5969,17 +5896,49 @@ const struct halide_filter_metadata_t *attn_causal64_pipeline_metadata() {
  const halide_scalar_value_t *scalar_min___user_context = nullptr;
  const halide_scalar_value_t *scalar_max___user_context = nullptr;
  const halide_scalar_value_t *scalar_estimate___user_context = nullptr;
- int64_t const *const *buffer_estimates__attn_q = nullptr;
+ static const int64_t const_0 = 0LL;
+ static const int64_t const_64 = 64LL;
+ static const int64_t const_32 = 32LL;
+ static const int64_t * const buffer_estimates__attn_q[10] = {
+  &const_0,
+  &const_64,
+  &const_0,
+  &const_32,
+  &const_0,
+  nullptr,
+  nullptr,
+  nullptr,
+  nullptr,
+  nullptr,
+ };
  const halide_scalar_value_t *scalar_def__attn_q = nullptr;
  const halide_scalar_value_t *scalar_min__attn_q = nullptr;
  const halide_scalar_value_t *scalar_max__attn_q = nullptr;
  const halide_scalar_value_t *scalar_estimate__attn_q = nullptr;
- int64_t const *const *buffer_estimates__attn_k = nullptr;
+ static const int64_t * const buffer_estimates__attn_k[8] = {
+  &const_0,
+  &const_64,
+  &const_0,
+  nullptr,
+  nullptr,
+  nullptr,
+  nullptr,
+  nullptr,
+ };
  const halide_scalar_value_t *scalar_def__attn_k = nullptr;
  const halide_scalar_value_t *scalar_min__attn_k = nullptr;
  const halide_scalar_value_t *scalar_max__attn_k = nullptr;
  const halide_scalar_value_t *scalar_estimate__attn_k = nullptr;
- int64_t const *const *buffer_estimates__attn_v = nullptr;
+ static const int64_t * const buffer_estimates__attn_v[8] = {
+  &const_0,
+  &const_64,
+  &const_0,
+  nullptr,
+  nullptr,
+  nullptr,
+  nullptr,
+  nullptr,
+ };
  const halide_scalar_value_t *scalar_def__attn_v = nullptr;
  const halide_scalar_value_t *scalar_min__attn_v = nullptr;
  const halide_scalar_value_t *scalar_max__attn_v = nullptr;
@@ -5999,14 +5958,12 @@ const struct halide_filter_metadata_t *attn_causal64_pipeline_metadata() {
  const halide_scalar_value_t *scalar_min__attn_groups = nullptr;
  const halide_scalar_value_t *scalar_max__attn_groups = nullptr;
  const halide_scalar_value_t *scalar_estimate__attn_groups = nullptr;
- static const int64_t const_0 = 0LL;
- static const int64_t const_32 = 32LL;
  static const int64_t * const buffer_estimates__attn_out[10] = {
   &const_0,
   nullptr,
   &const_0,
   &const_32,
-  nullptr,
+  &const_0,
   nullptr,
   nullptr,
   nullptr,
@@ -6227,11 +6184,6 @@ int attn_causal64_rt_error_constraint_violated(void* uc, const char* var, int va
 
 int attn_causal64_rt_error_device_dirty_with_no_device_support(void* uc, const char* name) {
   fail(uc, "buffer '%s' lives on a device; this kernel runs on the CPU", name);
-  return -1;
-}
-
-int attn_causal64_rt_error_explicit_bounds_too_small(void* uc, const char* func, const char* var, int min_bound, int max_bound, int min_required, int max_required) {
-  fail(uc, "internal error: bounds of %s.%s [%d, %d] do not cover [%d, %d]", func, var, min_bound, max_bound, min_required, max_required);
   return -1;
 }
 
