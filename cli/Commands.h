@@ -41,6 +41,11 @@ struct FmtOptions {
 };
 int run_fmt(const FmtOptions& o);
 
+struct CacheOptions {
+  std::string action = "stats";  ///< stats | clear
+};
+int run_cache(const CacheOptions& o);
+
 /// Prints diagnostics of a loaded program to stderr; returns true when there were errors.
 bool report_diagnostics(const Program& p, bool color);
 

@@ -43,11 +43,16 @@ int main(int argc, char** argv) {
   fmt_cmd->add_flag("-i,--in-place", fmt.in_place, "rewrite the files");
   fmt_cmd->add_flag("--check", fmt.check, "exit 1 if a file is not formatted");
 
+  CacheOptions cache;
+  auto* cache_cmd = app.add_subcommand("cache", "The loader's disk cache: stats or clear");
+  cache_cmd->add_option("action", cache.action, "stats | clear")->check(CLI::IsMember({"stats", "clear"}));
+
   CLI11_PARSE(app, argc, argv);
   check.color = color;
   if (check_cmd->parsed()) return run_check(check);
   if (dump_cmd->parsed()) return run_dump(dump);
   if (run_cmd->parsed()) return run_run(run);
   if (fmt_cmd->parsed()) return run_fmt(fmt);
+  if (cache_cmd->parsed()) return run_cache(cache);
   return 0;
 }

@@ -145,3 +145,8 @@ BOOST_AUTO_TEST_CASE(stdlib_files_are_formatted) {
     BOOST_TEST(format(text) == text, f << " is not formatted (run attnc fmt -i)");
   }
 }
+
+BOOST_AUTO_TEST_CASE(conversion_builtins_share_their_names_with_types) {
+  auto ir = lower("fn half(x: int) -> int = int(float(x) * 0.5);\nkernel k { mask = half(q) >= kv; }", "k");
+  BOOST_TEST(str(ir->mask).find("int32") != std::string::npos);
+}
