@@ -82,7 +82,10 @@ AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const
   a.rd = RDom(0, D, prefix + "rd");
   a.dot = Func(prefix + "dot");
   a.dot(j, ii, it, h, b) = 0.0f;
-  a.dot(j, ii, it, h, b) += a.qs(a.rd, ii, it, h, b) * a.k(a.rd, j, hk, b);
+  // Key rows clamped to the buffer: score blocks are rounded up to whole blocks of keys, and
+  // interval arithmetic over the per-tile ranges would otherwise demand a far larger K.
+  Expr key_row = min(j, a.k.dim(1).extent() - 1);
+  a.dot(j, ii, it, h, b) += a.qs(a.rd, ii, it, h, b) * a.k(a.rd, key_row, hk, b);
 
   // Index variables of the IR -> this pipeline's coordinates.
   auto bind = [&](Expr e) {
@@ -113,12 +116,11 @@ AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const
   // Keys this query tile can see; the start is aligned to a key block so that score blocks stay
   // inside the padded key buffer.
   KeyRange range = key_range_for_query_tile(mask, it * T, T, a.num_keys);
-  // Kept in a Func: an opaque per-tile value, so that bounds inference does not solve the key loop's
-  // `where` for the tile index (which makes per-tile ranges symbolic and spills the accumulators).
-  a.key_range = Func(prefix + "key_range");
-  a.key_range(it) = Tuple((range.lo / KB) * KB, range.hi);
   a.rk = RDom(0, a.k.dim(1).extent(), prefix + "rk");
-  a.rk.where(a.rk >= a.key_range(it)[0] && a.rk < a.key_range(it)[1]);
+  // An empty range has end == start, both within [0, Lk]: Halide sizes buffers from end - start of
+  // the loop trimmed to the key buffer, and a start past the buffer would make that negative.
+  Expr key_lo = min((range.lo / KB) * KB, a.num_keys), key_hi = max(min(range.hi, a.num_keys), key_lo);
+  a.rk.where(a.rk >= key_lo && a.rk < key_hi);
 
   a.row_max = Func(prefix + "row_max");
   a.row_max(ii, it, h, b) = -inf;

@@ -32,7 +32,6 @@ Geometry choose_geometry(const KernelIR& ir, const CpuTarget& target);
 struct AttentionAlgorithm {
   Halide::ImageParam q, k, v;
   Halide::Param<int> num_queries, num_keys, groups;  ///< Lq, Lk (unpadded), Hq / Hkv
-  Halide::Func key_range;  ///< (it) -> {first key, end key}: the tile plan
   Halide::Func qs, dot, scores, masked, row_max, probs, row_sum, pv, normalized, out;
   Halide::Var c, h, b, j, ii, it;
   Halide::RDom rd, rk;

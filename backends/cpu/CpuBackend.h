@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "attn/compiler.hpp"
 #include "attn/kernel_abi.h"
 #include "backends/reference/Reference.h"
 
@@ -40,6 +41,14 @@ struct CpuKernelSource {
 /// Generates the kernel's C++ source. Throws std::runtime_error on an internal failure.
 CpuKernelSource generate_cpu_kernel(const KernelIR& ir, const CpuTarget& target);
 
+/// The source with its header pasted in place of `#include "<header_name>"`: one file, as the
+/// loader (attn::Loader) takes it.
+std::string single_file_source(const CpuKernelSource& src);
+
+/// The loader request for `src`: target "cpu", the single-file source, its entry, and the flags
+/// that do not depend on the compiler (-ffp-contract=fast matters under -std=c++17).
+KernelRequest cpu_kernel_request(const CpuKernelSource& src);
+
 /// A generated kernel compiled into a shared object and loaded into this process.
 class CpuKernel {
  public:
@@ -50,11 +59,10 @@ class CpuKernel {
   virtual attn_kernel_fn function() const = 0;
 };
 
-/// Compiles `src` with the host C++ compiler (clang++ if present, else g++; $ATTNC_CXX overrides)
-/// into a shared object under `work_dir` (a fresh temporary folder when empty) and loads it.
-/// Throws std::runtime_error with the compiler's output on failure.
-std::shared_ptr<CpuKernel> compile_cpu_kernel(const CpuKernelSource& src,
-                                              const std::string& work_dir = "");
+/// Compiles and loads `src` through a process-wide attn::Loader (one compile per distinct source
+/// per process, the disk cache of ATTNC_CACHE_DIR; the host compiler is ATTNC_CXX, else c++).
+/// Throws attn::LoadError with the compiler's output on failure.
+std::shared_ptr<CpuKernel> compile_cpu_kernel(const CpuKernelSource& src);
 
 /// Generates, compiles (once per process and kernel) and runs `ir` on the host CPU: the CPU
 /// counterpart of run_reference, with the same inputs and outputs. Throws InputError for inputs that

@@ -74,6 +74,22 @@ std::string canonical_names(const std::string& code) {
   return out;
 }
 
+// Halide's vector min/max for clang is a lane loop that clang 14 does not always turn back into
+// vminps/vmaxps (the exp of every score went scalar): use clang's elementwise builtins there.
+std::string use_elementwise_min_max(std::string code) {
+  for (const char* op : {"max", "min"}) {
+    std::string cmp = std::string(op) == "max" ? ">" : "<";
+    std::string from = "#if defined(__GNUC__) && !defined(__clang__)\n"
+                       "        // TODO: GCC doesn't seem to recognize this pattern, and scalarizes instead\n"
+                       "        return a " + cmp + " b ? a : b;\n#else";
+    std::string to = "#if defined(ATTN_ELEMENTWISE_MIN_MAX)\n"
+                     "        return __builtin_elementwise_" + std::string(op) + "(a, b);\n" + from.substr(1).insert(0, "#el");
+    size_t at = code.find(from);
+    if (at != std::string::npos) code.replace(at, from.size(), to);
+  }
+  return code;
+}
+
 // Two quirks of Halide 14's C output: a vector Not is printed as `!(x)`, which clang types as a
 // vector of char (compare with 0 instead); gathers start from an uninitialized vector, which clang
 // warns about (value-initialize it).
@@ -140,7 +156,7 @@ HalideCpp emit_halide_cpp(Func out, const std::vector<Argument>& args, const std
     Internal::CodeGen_C cg(os, target, Internal::CodeGen_C::CPlusPlusImplementation);
     cg.compile(module);
   }
-  std::string code = fix_c_quirks(renumber_temporaries(canonical_names(strip_name_prefixes(os.str()))));
+  std::string code = use_elementwise_min_max(fix_c_quirks(renumber_temporaries(canonical_names(strip_name_prefixes(os.str())))));
   std::set<std::string> used = called_runtime_functions(code);
   return {rename_runtime_functions(code, used, runtime_prefix), used};
 }

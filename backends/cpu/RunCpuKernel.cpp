@@ -44,7 +44,7 @@ ScalarType io_type(DType d) {
 /// One compiled kernel per generated source in this process.
 std::shared_ptr<CpuKernel> compiled(const KernelIR& ir) {
   CpuKernelSource src = generate_cpu_kernel(ir, host_cpu_target());
-  return compile_cpu_kernel(src);  // caches by source text
+  return compile_cpu_kernel(src);  // the loader compiles each distinct source once
 }
 
 }  // namespace

@@ -42,9 +42,6 @@ void schedule_attention(AttentionAlgorithm& a) {
       .parallel(t)
       .vectorize(c, VL);
 
-  // The tile plan: key range per query tile, a few ints per tile.
-  a.key_range.compute_root();
-
   // Q of the tile, transposed so that one vector holds a column of query rows.
   a.qs.compute_at(a.out, t).reorder_storage(ii, c).vectorize(ii, VL);
 

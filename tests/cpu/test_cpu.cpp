@@ -97,11 +97,11 @@ void check(const std::string& name, const Shape& s, std::mt19937& rng, bool stri
   KernelInputs in = random_inputs(*c.ir, s, rng);
   KernelOutputs want = run_reference(*c.ir, in, 2);
   CpuRun got = run_cpu(c, in, c.ir->options.lse, strided);
-  BOOST_REQUIRE_MESSAGE(got.status == 0, name << ": " << got.error);
-  double tol = tolerance(io_type(*c.ir));
   std::string where = name + " B=" + std::to_string(s.B) + " Hq=" + std::to_string(s.Hq) + " Hkv=" +
                       std::to_string(s.Hkv) + " Lq=" + std::to_string(s.Lq) + " Lkv=" + std::to_string(s.Lkv) +
                       " D=" + std::to_string(s.D) + " Dv=" + std::to_string(s.Dv);
+  BOOST_REQUIRE_MESSAGE(got.status == 0, where << ": " << got.error);
+  double tol = tolerance(io_type(*c.ir));
   double d = max_abs_diff(got.outputs.out, want.out);
   BOOST_TEST(d <= tol, where << ": out differs by " << d);
   if (c.ir->options.lse) {
