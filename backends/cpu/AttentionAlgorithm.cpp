@@ -60,6 +60,10 @@ AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const
   a.num_queries = Param<int>("attn_lq");
   a.num_keys = Param<int>("attn_lk");
   a.groups = Param<int>("attn_groups");
+  // Ranges the wrapper guarantees; they also keep every parameter used in the emitted function.
+  a.num_queries.set_range(1, Expr());
+  a.num_keys.set_range(0, Expr());
+  a.groups.set_range(1, Expr());
   a.c = Var("c"), a.h = Var("hq"), a.b = Var("bt"), a.j = Var("j");
   a.ii = Var("ii"), a.it = Var("it");
   const Var &c = a.c, &h = a.h, &b = a.b, &j = a.j, &ii = a.ii, &it = a.it;
@@ -95,18 +99,20 @@ AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const
     e = Internal::substitute("h", Expr(h), e);
     return e;
   };
-  Expr inactive = qi >= a.num_queries || j >= a.num_keys;
+  // Buffer loads checked in the IR's own variables (q, kv), then bound to the pipeline's.
+  Expr q_var = index_var(IndexVar::Q), kv_var = index_var(IndexVar::KV);
+  Expr inactive = q_var >= a.num_queries || kv_var >= a.num_keys;
+  auto checked = [&](const Expr& e) { return check_buffer_loads(e, inactive, a.num_queries, a.num_keys); };
   Expr mask = ir.mask.defined() ? ir.mask : Internal::const_true();
-  Expr bound_mask = check_buffer_loads(bind(mask), inactive);
+  Expr bound_mask = bind(checked(mask));
   // Raw scores first, then score modifier and mask in their own pass: a select inside the score
   // block makes Halide partition its loop by the mask and the accumulators leave registers.
   a.scores = Func(prefix + "scores");
   a.scores(j, ii, it, h, b) = a.dot(j, ii, it, h, b);
   Expr s = a.scores(j, ii, it, h, b);
   if (!identity) {
-    Expr mod = vectorize_transcendentals(ir.score);
-    mod = Internal::substitute("score", s, mod);
-    s = check_buffer_loads(bind(mod), inactive) * kLog2e;
+    Expr mod = checked(vectorize_transcendentals(ir.score));
+    s = bind(Internal::substitute("score", s, mod)) * kLog2e;
   }
   a.masked = Func(prefix + "masked");
   // An additive bias, not select(mask, s, -inf): Halide narrows the region of a call inside a select

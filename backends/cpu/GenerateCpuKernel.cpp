@@ -78,6 +78,17 @@ CpuKernelSource generate_cpu_kernel(const KernelIR& ir, const CpuTarget& target)
   std::string prefix = src.entry + "_rt_";
   HalideCpp halide = emit_halide_cpp(algo.out, algo.args, pipeline, halide_target(target), prefix);
 
+  // Scalars a kernel ends up not reading (the query count when no buffer check needs it) would be
+  // -Wunused-parameter warnings in the pipeline function.
+  std::string signature = "int " + pipeline + "(";
+  size_t at = halide.code.find(signature);
+  if (at != std::string::npos && (at = halide.code.find(") {\n", at)) != std::string::npos) {
+    std::string uses;
+    for (const Halide::Argument& arg : algo.args)
+      if (arg.kind == Halide::Argument::InputScalar) uses += " (void)_" + arg.name + ";";
+    halide.code.insert(at + 4, uses.empty() ? "" : uses.substr(1) + "\n");
+  }
+
   WrapperSpec spec{src.entry, pipeline, ir.name, g, ir.options.dtype, ir.options.lse, ir.args};
   std::ostringstream s;
   s << "// attnc: CPU kernel '" << ir.name << "' (" << cpu_isa_name(target.isa) << ", "

@@ -3,13 +3,13 @@
 
 PyTorch: scaled_dot_product_attention (masks materialized where it has no flag for them) and
 flex_attention under torch.compile (block mask + score_mod). attnc: bench/cpu/attn_cpu_bench.
-GFLOP/s count only the unmasked work: 4 * B * H * L * L * D * density.
+GFLOP/s count only the unmasked work: 4 * B * H * L * L * D * density. Times are the best of
+--iters runs (attnc: best of two series, before and after PyTorch's): these machines are shared.
 
-  bench/.venv/bin/python bench/cpu/compare_torch.py --bin BUILD/bench/cpu [--len 4096]
+  ATTNC_CXX=bench/cpu/clangxx.sh bench/.venv/bin/python bench/cpu/compare_torch.py --bin BUILD/bench/cpu
 """
 import argparse
 import json
-import statistics
 import subprocess
 import time
 
@@ -20,13 +20,22 @@ VARIANTS = ["full", "causal", "sliding256", "alibi", "softcap", "documents"]
 
 
 def timed(fn, iters):
+    """Best of `iters` runs after a warm-up: the least disturbed run on a shared machine."""
     fn()  # warm-up (and compile)
     times = []
     for _ in range(iters):
         t0 = time.perf_counter()
         fn()
         times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+    return min(times)
+
+
+def attnc_time(a, variant, L, H, D):
+    out = subprocess.run([a.bin + "/attn_cpu_bench", "--len", str(L), "--heads", str(H), "--dim", str(D),
+                          "--threads", "2", "--iters", str(a.iters), variant],
+                         capture_output=True, text=True, check=True).stdout
+    r = json.loads(out.strip().splitlines()[-1])
+    return r["min_s"], r["generate_s"] + r["compile_s"]
 
 
 def torch_variants(L, H, doc_len, slopes):
@@ -101,10 +110,8 @@ def main():
     for variant in a.variants.split(","):
         dens = density(variant, L, doc)
         flops = 4.0 * B * H * L * L * D * dens
-        out = subprocess.run([a.bin + "/attn_cpu_bench", "--len", str(L), "--heads", str(H), "--dim", str(D),
-                              "--threads", "2", "--iters", str(a.iters), variant],
-                             capture_output=True, text=True, check=True).stdout
-        attnc = json.loads(out.strip().splitlines()[-1])
+        # attnc before and after PyTorch, best of both: load from other processes varies by the second.
+        t_attnc, attnc_compile = attnc_time(a, variant, L, H, D)
         call = sdpa_call(variant, q, k, v, L, slopes, doc)
         t_sdpa = timed(call, a.iters) if call else None
         bm = create_block_mask(masks[variant], None, None, L, L, device="cpu") if masks[variant] else None
@@ -113,8 +120,9 @@ def main():
         flex(q, k, v, score_mod=score_mod, block_mask=bm)
         flex_compile = time.perf_counter() - t0
         t_flex = timed(lambda: flex(q, k, v, score_mod=score_mod, block_mask=bm), a.iters)
-        rows.append(dict(variant=variant, density=dens, attnc_s=attnc["median_s"], sdpa_s=t_sdpa, flex_s=t_flex,
-                         flops=flops, flex_compile_s=flex_compile, attnc_compile_s=attnc["generate_s"] + attnc["compile_s"]))
+        t_attnc = min(t_attnc, attnc_time(a, variant, L, H, D)[0])
+        rows.append(dict(variant=variant, density=dens, attnc_s=t_attnc, sdpa_s=t_sdpa, flex_s=t_flex,
+                         flops=flops, flex_compile_s=flex_compile, attnc_compile_s=attnc_compile))
         print(json.dumps(rows[-1]), flush=True)
 
     gf = lambda f, t: f"{f / t / 1e9:7.1f}" if t else "    n/a"

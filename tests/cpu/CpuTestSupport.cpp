@@ -20,14 +20,16 @@ std::shared_ptr<const KernelIR> lower_text(const std::string& source, const std:
   return ir;
 }
 
-const CpuCompiled& compile_cpu(const std::string& source, const std::string& name) {
+const CpuCompiled& compile_cpu(const std::string& source, const std::string& name,
+                               std::optional<CpuTarget> target) {
   static std::map<std::string, CpuCompiled> cache;
-  std::string key = source + '\0' + name;
+  CpuTarget t = target ? *target : host_cpu_target();
+  std::string key = source + '\0' + name + '\0' + cpu_isa_name(t.isa);
   auto it = cache.find(key);
   if (it != cache.end()) return it->second;
   CpuCompiled c;
   c.ir = lower_text(source, name);
-  c.source = generate_cpu_kernel(*c.ir, host_cpu_target());
+  c.source = generate_cpu_kernel(*c.ir, t);
   c.kernel = compile_cpu_kernel(c.source);
   return cache.emplace(key, std::move(c)).first->second;
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "backends/cpu/CpuBackend.h"
@@ -19,8 +20,9 @@ struct CpuCompiled {
 };
 
 /// Lowers kernel `name` of `source` (fails the test on diagnostics), generates and compiles it for
-/// the host; cached by (source, name) for the whole test run.
-const CpuCompiled& compile_cpu(const std::string& source, const std::string& name);
+/// `target` (the host's best when unset); cached by (source, name, target) for the whole test run.
+const CpuCompiled& compile_cpu(const std::string& source, const std::string& name,
+                               std::optional<CpuTarget> target = std::nullopt);
 
 /// Lowers kernel `name` of `source`; fails the test on diagnostics.
 std::shared_ptr<const KernelIR> lower_text(const std::string& source, const std::string& name);

@@ -92,8 +92,9 @@ KernelInputs random_inputs(const KernelIR& ir, const Shape& s, std::mt19937& rng
 }
 
 // Runs kernel `name` on `shape` on the CPU and the reference; checks Out (and LSE).
-void check(const std::string& name, const Shape& s, std::mt19937& rng, bool strided = false) {
-  const CpuCompiled& c = compile_cpu(kProgram, name);
+void check(const std::string& name, const Shape& s, std::mt19937& rng, bool strided = false,
+           std::optional<CpuTarget> target = std::nullopt) {
+  const CpuCompiled& c = compile_cpu(kProgram, name, target);
   KernelInputs in = random_inputs(*c.ir, s, rng);
   KernelOutputs want = run_reference(*c.ir, in, 2);
   CpuRun got = run_cpu(c, in, c.ir->options.lse, strided);
@@ -116,7 +117,18 @@ BOOST_AUTO_TEST_CASE(every_kernel_on_random_shapes) {
   std::mt19937 rng(11);
   for (const char* name : {"dense", "causal_lse", "window37", "prefix50", "documents", "alibi_causal",
                            "softcap_causal", "exp2_score", "decode", "fixed64", "fixed128_v32"})
-    for (int i = 0; i < 3; ++i) check(name, random_shape(rng, i == 0 ? 600 : 130, *compile_cpu(kProgram, name).ir), rng);
+    for (int i = 0; i < 5; ++i) check(name, random_shape(rng, i == 0 ? 600 : 160, *compile_cpu(kProgram, name).ir), rng);
+}
+
+BOOST_AUTO_TEST_CASE(avx2_and_portable_schedules) {
+  // The other ISAs' schedules (vector width 8 and 4, smaller tiles), run on this host.
+  std::mt19937 rng(18);
+  for (CpuIsa isa : {CpuIsa::AVX2, CpuIsa::Portable}) {
+    if (isa == CpuIsa::AVX2 && host_cpu_target().isa == CpuIsa::Portable) continue;
+    for (const char* name : {"window37", "alibi_causal", "fixed128_v32"})
+      for (int i = 0; i < 2; ++i)
+        check(name, random_shape(rng, 150, *compile_cpu(kProgram, name).ir), rng, false, CpuTarget{isa});
+  }
 }
 
 BOOST_AUTO_TEST_CASE(half_precision_io) {

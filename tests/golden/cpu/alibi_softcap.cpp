@@ -1397,7 +1397,7 @@ extern int attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(
                                                                  int required_min, int required_extent);
 extern int attn_alibi_softcap_rt_error_constraint_violated(void *user_context, const char *var, int val,
                                             const char *constrained_var, int constrained_val);
-extern int halide_error_param_too_small_i64(void *user_context, const char *param_name,
+extern int attn_alibi_softcap_rt_error_param_too_small_i64(void *user_context, const char *param_name,
                                             int64_t val, int64_t min_val);
 extern int halide_error_param_too_small_u64(void *user_context, const char *param_name,
                                             uint64_t val, uint64_t min_val);
@@ -3347,8 +3347,8 @@ int attn_alibi_softcap_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context,
   int32_t f_24;
   int32_t f_25;
   int32_t f_26;
-  int32_t f_27;
-  float f_28;
+  float f_27;
+  int32_t f_28;
   int32_t f_29;
   int32_t f_30;
   int32_t f_31;
@@ -3361,16 +3361,14 @@ int attn_alibi_softcap_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context,
   int32_t f_38;
   int32_t f_39;
   int32_t f_40;
-  int32_t f_41;
+  bool f_41;
   bool f_42;
-  bool f_43;
  } s0 = {
   _1,
   _1,
   _1,
   _1,
   _1,
-  0,
   0,
   0,
   0,
@@ -3450,8 +3448,8 @@ int attn_alibi_softcap_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context,
  int32_t  const _29 = ((decltype(_closure_prototype))_closure_arg)->f_24;
  int32_t  const _30 = ((decltype(_closure_prototype))_closure_arg)->f_25;
  int32_t  const _31 = ((decltype(_closure_prototype))_closure_arg)->f_26;
- int32_t  const _32 = ((decltype(_closure_prototype))_closure_arg)->f_27;
- float  const _33 = ((decltype(_closure_prototype))_closure_arg)->f_28;
+ float  const _32 = ((decltype(_closure_prototype))_closure_arg)->f_27;
+ int32_t  const _33 = ((decltype(_closure_prototype))_closure_arg)->f_28;
  int32_t  const _34 = ((decltype(_closure_prototype))_closure_arg)->f_29;
  int32_t  const _35 = ((decltype(_closure_prototype))_closure_arg)->f_30;
  int32_t  const _36 = ((decltype(_closure_prototype))_closure_arg)->f_31;
@@ -3464,1191 +3462,684 @@ int attn_alibi_softcap_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context,
  int32_t  const _43 = ((decltype(_closure_prototype))_closure_arg)->f_38;
  int32_t  const _44 = ((decltype(_closure_prototype))_closure_arg)->f_39;
  int32_t  const _45 = ((decltype(_closure_prototype))_closure_arg)->f_40;
- int32_t  const _46 = ((decltype(_closure_prototype))_closure_arg)->f_41;
+ bool  const _46 = ((decltype(_closure_prototype))_closure_arg)->f_41;
  bool  const _47 = ((decltype(_closure_prototype))_closure_arg)->f_42;
- bool  const _48 = ((decltype(_closure_prototype))_closure_arg)->f_43;
- bool  const _49 = _attn_out_s0_it_t_t < 0;
- int32_t  const _50 = (int32_t)(_49 ? -1 : 0);
- bool  const _51 = _45 == 0;
- int32_t  const _52 = (int32_t)(_51 ? -1 : 0);
- bool  const _53 = _45 < 0;
- int32_t  const _54 = (int32_t)(_53 ? -1 : 0);
- int32_t  const _55 = _attn_out_s0_it_t_t - _50;
- int32_t  const _56 = _45 - _52;
- int32_t  const _57 = _55 / _56;
- int32_t  const _58 = ~_54;
- int32_t  const _59 = _58 - _54;
- int32_t  const _60 = _50 & _59;
- int32_t  const _61 = _57 + _60;
- int32_t  const _62 = ~_52;
- int32_t  const _63 = _61 & _62;
- bool  const _64 = _23 == 0;
- int32_t  const _65 = (int32_t)(_64 ? -1 : 0);
- bool  const _66 = _23 < 0;
- int32_t  const _67 = (int32_t)(_66 ? -1 : 0);
- int32_t  const _68 = _45 | _52;
- int32_t  const _69 = _55 % _68;
- int32_t  const _70 = _45 ^ _54;
- int32_t  const _71 = _70 + _58;
- int32_t  const _72 = _50 & _71;
- int32_t  const _73 = _69 + _72;
- int32_t  const _74 = _73 & _62;
- int32_t  const _75 = _23 - _65;
- int32_t  const _76 = _74 / _75;
- int32_t  const _77 = ~_67;
- int32_t  const _78 = _77 - _67;
- int32_t  const _79 = 0 & _78;
- int32_t  const _80 = _76 + _79;
- int32_t  const _81 = ~_65;
- int32_t  const _82 = _80 & _81;
- int32_t  const _83 = _23 | _65;
- int32_t  const _84 = _74 % _83;
- int32_t  const _85 = _23 ^ _67;
- int32_t  const _86 = _85 + _77;
- int32_t  const _87 = 0 & _86;
- int32_t  const _88 = _84 + _87;
- int32_t  const _89 = _88 & _81;
- int32_t  const _90 = _89 * 32;
- int32_t  const _91 = _90 + 32;
- int32_t  const _92 = ::halide_cpp_min(_91, _14);
- int32_t  const _93 = ::halide_cpp_min(_92, _11);
+ bool  const _48 = _attn_out_s0_it_t_t < 0;
+ int32_t  const _49 = (int32_t)(_48 ? -1 : 0);
+ bool  const _50 = _44 == 0;
+ int32_t  const _51 = (int32_t)(_50 ? -1 : 0);
+ bool  const _52 = _44 < 0;
+ int32_t  const _53 = (int32_t)(_52 ? -1 : 0);
+ int32_t  const _54 = _attn_out_s0_it_t_t - _49;
+ int32_t  const _55 = _44 - _51;
+ int32_t  const _56 = _54 / _55;
+ int32_t  const _57 = ~_53;
+ int32_t  const _58 = _57 - _53;
+ int32_t  const _59 = _49 & _58;
+ int32_t  const _60 = _56 + _59;
+ int32_t  const _61 = ~_51;
+ int32_t  const _62 = _60 & _61;
+ bool  const _63 = _22 == 0;
+ int32_t  const _64 = (int32_t)(_63 ? -1 : 0);
+ bool  const _65 = _22 < 0;
+ int32_t  const _66 = (int32_t)(_65 ? -1 : 0);
+ int32_t  const _67 = _44 | _51;
+ int32_t  const _68 = _54 % _67;
+ int32_t  const _69 = _44 ^ _53;
+ int32_t  const _70 = _69 + _57;
+ int32_t  const _71 = _49 & _70;
+ int32_t  const _72 = _68 + _71;
+ int32_t  const _73 = _72 & _61;
+ int32_t  const _74 = _22 - _64;
+ int32_t  const _75 = _73 / _74;
+ int32_t  const _76 = ~_66;
+ int32_t  const _77 = _76 - _66;
+ int32_t  const _78 = 0 & _77;
+ int32_t  const _79 = _75 + _78;
+ int32_t  const _80 = ~_64;
+ int32_t  const _81 = _79 & _80;
+ int32_t  const _82 = _22 | _64;
+ int32_t  const _83 = _73 % _82;
+ int32_t  const _84 = _22 ^ _66;
+ int32_t  const _85 = _84 + _76;
+ int32_t  const _86 = 0 & _85;
+ int32_t  const _87 = _83 + _86;
+ int32_t  const _88 = _87 & _80;
+ int32_t  const _89 = _88 * 32;
+ int32_t  const _90 = _89 + 32;
+ int32_t  const _91 = ::halide_cpp_min(_90, _14);
+ int32_t  const _92 = ::halide_cpp_min(_91, _11);
  {
-  int64_t  const _94 = _16;
-  int64_t  const _95 = _94 * 32;
+  int64_t  const _93 = _15;
+  int64_t  const _94 = _93 * 32;
+  int64_t  const _95 = (_94 > ((int64_t(1) << 31) - 1)) ? _94 : (_94 * 1);
   int64_t  const _96 = (_95 > ((int64_t(1) << 31) - 1)) ? _95 : (_95 * 1);
   int64_t  const _97 = (_96 > ((int64_t(1) << 31) - 1)) ? _96 : (_96 * 1);
-  int64_t  const _98 = (_97 > ((int64_t(1) << 31) - 1)) ? _97 : (_97 * 1);
-  if ((_98 > ((int64_t(1) << 31) - 1)) || ((_98 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+  if ((_97 > ((int64_t(1) << 31) - 1)) || ((_97 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
   {
    attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation qs\n");
    return -1;
   } // overflow test qs
-  int64_t  const _99 = _98;
-  float *_qs = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_99);
+  int64_t  const _98 = _97;
+  float *_qs = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_98);
   if (!_qs)
   {
-   int32_t  const _100 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-   return _100;
+   int32_t  const _99 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+   return _99;
   }
   HalideFreeHelper _qs_free(_ucon, _qs, attn_alibi_softcap_rt_free);
   // produce qs
-  int32_t  const _101 = _17 * _89;
-  int32_t  const _102 = _24 + _82;
-  int32_t  const _103 = _102 * _18;
-  int32_t  const _104 = _25 + _63;
-  int32_t  const _105 = _104 * _19;
-  int32_t  const _106 = _105 - _32;
-  int32_t  const _107 = _103 + _106;
-  int32_t  const _108 = _101 + _107;
+  int32_t  const _100 = _16 * _88;
+  int32_t  const _101 = _23 + _81;
+  int32_t  const _102 = _101 * _17;
+  int32_t  const _103 = _24 + _62;
+  int32_t  const _104 = _103 * _18;
+  int32_t  const _105 = _104 - _31;
+  int32_t  const _106 = _102 + _105;
+  int32_t  const _107 = _100 + _106;
   for (int _qs_s0_ii_ii = 0; _qs_s0_ii_ii < 0 + 2; _qs_s0_ii_ii++)
   {
-   int32_t  const _109 = _16 * _qs_s0_ii_ii;
-   int32_t  const _110 = _109 * 16;
-   int32_t  const _111 = _110 + _108;
-   for (int _qs_s0_c = 0; _qs_s0_c < 0 + _16; _qs_s0_c++)
+   int32_t  const _108 = _15 * _qs_s0_ii_ii;
+   int32_t  const _109 = _108 * 16;
+   int32_t  const _110 = _109 + _107;
+   for (int _qs_s0_c = 0; _qs_s0_c < 0 + _15; _qs_s0_c++)
    {
-    int32_t  const _112 = _qs_s0_c + _111;
-    int32x16_t  const _113 = int32x16_t_ops::ramp(_112, _16);
-    float16  const _114 = float16_ops::load_gather(_attn_q, _113);
-    float16  const _115 = float16_ops::broadcast(_33);
-    float16  const _116 = _114 * _115;
-    int32_t  const _117 = _qs_s0_c * 2;
-    int32_t  const _118 = _117 + _qs_s0_ii_ii;
-    int32_t  const _119 = _118 * 16;
-    float16_ops::store(_116, _qs, _119);
+    int32_t  const _111 = _qs_s0_c + _110;
+    int32x16_t  const _112 = int32x16_t_ops::ramp(_111, _15);
+    float16  const _113 = float16_ops::load_gather(_attn_q, _112);
+    float16  const _114 = float16_ops::broadcast(_32);
+    float16  const _115 = _113 * _114;
+    int32_t  const _116 = _qs_s0_c * 2;
+    int32_t  const _117 = _116 + _qs_s0_ii_ii;
+    int32_t  const _118 = _117 * 16;
+    float16_ops::store(_115, _qs, _118);
    } // for _qs_s0_c
   } // for _qs_s0_ii_ii
   {
-   int32_t  const _120 = _93 + -1;
-   int32_t  const _121 = _120 >> 3;
-   int32_t  const _122 = _121 * 8;
-   int32_t  const _123 = _122 + 8;
-   int64_t  const _124 = _123;
-   int64_t  const _125 = _124 * 32;
+   int32_t  const _119 = _92 + -1;
+   int32_t  const _120 = _119 >> 3;
+   int32_t  const _121 = _120 * 8;
+   int32_t  const _122 = _121 + 8;
+   int64_t  const _123 = _122;
+   int64_t  const _124 = _123 * 32;
+   int64_t  const _125 = (_124 > ((int64_t(1) << 31) - 1)) ? _124 : (_124 * 1);
    int64_t  const _126 = (_125 > ((int64_t(1) << 31) - 1)) ? _125 : (_125 * 1);
    int64_t  const _127 = (_126 > ((int64_t(1) << 31) - 1)) ? _126 : (_126 * 1);
-   int64_t  const _128 = (_127 > ((int64_t(1) << 31) - 1)) ? _127 : (_127 * 1);
-   if ((_128 > ((int64_t(1) << 31) - 1)) || ((_128 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+   if ((_127 > ((int64_t(1) << 31) - 1)) || ((_127 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
    {
     attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation scores\n");
     return -1;
    } // overflow test scores
-   int64_t  const _129 = _128;
-   float *_scores = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_129);
+   int64_t  const _128 = _127;
+   float *_scores = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_128);
    if (!_scores)
    {
-    int32_t  const _130 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-    return _130;
+    int32_t  const _129 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+    return _129;
    }
    HalideFreeHelper _scores_free(_ucon, _scores, attn_alibi_softcap_rt_free);
    // produce scores
    // consume qs
-   int32_t  const _131 = _93 + 7;
-   int32_t  const _132 = _131 >> 3;
-   int32_t  const _133 = _24 + _82;
-   bool  const _134 = _133 < 0;
-   int32_t  const _135 = (int32_t)(_134 ? -1 : 0);
-   bool  const _136 = _10 == 0;
-   int32_t  const _137 = (int32_t)(_136 ? -1 : 0);
-   bool  const _138 = _10 < 0;
-   int32_t  const _139 = (int32_t)(_138 ? -1 : 0);
-   int32_t  const _140 = _133 - _135;
-   int32_t  const _141 = _10 - _137;
-   int32_t  const _142 = _140 / _141;
-   int32_t  const _143 = ~_139;
-   int32_t  const _144 = _143 - _139;
-   int32_t  const _145 = _135 & _144;
-   int32_t  const _146 = _142 + _145;
-   int32_t  const _147 = ~_137;
-   int32_t  const _148 = _146 & _147;
-   int32_t  const _149 = _148 * _12;
-   int32_t  const _150 = _25 + _63;
-   int32_t  const _151 = _150 * _13;
-   int32_t  const _152 = _151 - _34;
-   int32_t  const _153 = _149 + _152;
-   for (int _scores_s0_j_jo = 0; _scores_s0_j_jo < 0 + _132; _scores_s0_j_jo++)
+   int32_t  const _130 = _92 + 7;
+   int32_t  const _131 = _130 >> 3;
+   int32_t  const _132 = _23 + _81;
+   bool  const _133 = _132 < 0;
+   int32_t  const _134 = (int32_t)(_133 ? -1 : 0);
+   bool  const _135 = _10 == 0;
+   int32_t  const _136 = (int32_t)(_135 ? -1 : 0);
+   bool  const _137 = _10 < 0;
+   int32_t  const _138 = (int32_t)(_137 ? -1 : 0);
+   int32_t  const _139 = _132 - _134;
+   int32_t  const _140 = _10 - _136;
+   int32_t  const _141 = _139 / _140;
+   int32_t  const _142 = ~_138;
+   int32_t  const _143 = _142 - _138;
+   int32_t  const _144 = _134 & _143;
+   int32_t  const _145 = _141 + _144;
+   int32_t  const _146 = ~_136;
+   int32_t  const _147 = _145 & _146;
+   int32_t  const _148 = _147 * _12;
+   int32_t  const _149 = _24 + _62;
+   int32_t  const _150 = _149 * _13;
+   int32_t  const _151 = _150 - _33;
+   int32_t  const _152 = _148 + _151;
+   for (int _scores_s0_j_jo = 0; _scores_s0_j_jo < 0 + _131; _scores_s0_j_jo++)
    {
     {
      float _dot[256];
      // produce dot
-     float  const _154 = float_from_bits(0 /* 0 */);
-     float16  const _155 = float16_ops::broadcast(_154);
-     float16_ops::store(_155, _dot, 0);
-     float  const _156 = float_from_bits(0 /* 0 */);
-     float16  const _157 = float16_ops::broadcast(_156);
-     float16_ops::store(_157, _dot, 32);
-     float  const _158 = float_from_bits(0 /* 0 */);
-     float16  const _159 = float16_ops::broadcast(_158);
-     float16_ops::store(_159, _dot, 64);
-     float  const _160 = float_from_bits(0 /* 0 */);
-     float16  const _161 = float16_ops::broadcast(_160);
-     float16_ops::store(_161, _dot, 96);
-     float  const _162 = float_from_bits(0 /* 0 */);
-     float16  const _163 = float16_ops::broadcast(_162);
-     float16_ops::store(_163, _dot, 128);
-     float  const _164 = float_from_bits(0 /* 0 */);
-     float16  const _165 = float16_ops::broadcast(_164);
-     float16_ops::store(_165, _dot, 160);
-     float  const _166 = float_from_bits(0 /* 0 */);
-     float16  const _167 = float16_ops::broadcast(_166);
-     float16_ops::store(_167, _dot, 192);
-     float  const _168 = float_from_bits(0 /* 0 */);
-     float16  const _169 = float16_ops::broadcast(_168);
-     float16_ops::store(_169, _dot, 224);
-     float  const _170 = float_from_bits(0 /* 0 */);
-     float16  const _171 = float16_ops::broadcast(_170);
-     float16_ops::store(_171, _dot, 16);
-     float  const _172 = float_from_bits(0 /* 0 */);
-     float16  const _173 = float16_ops::broadcast(_172);
-     float16_ops::store(_173, _dot, 48);
-     float  const _174 = float_from_bits(0 /* 0 */);
-     float16  const _175 = float16_ops::broadcast(_174);
-     float16_ops::store(_175, _dot, 80);
-     float  const _176 = float_from_bits(0 /* 0 */);
-     float16  const _177 = float16_ops::broadcast(_176);
-     float16_ops::store(_177, _dot, 112);
-     float  const _178 = float_from_bits(0 /* 0 */);
-     float16  const _179 = float16_ops::broadcast(_178);
-     float16_ops::store(_179, _dot, 144);
-     float  const _180 = float_from_bits(0 /* 0 */);
-     float16  const _181 = float16_ops::broadcast(_180);
-     float16_ops::store(_181, _dot, 176);
-     float  const _182 = float_from_bits(0 /* 0 */);
-     float16  const _183 = float16_ops::broadcast(_182);
-     float16_ops::store(_183, _dot, 208);
-     float  const _184 = float_from_bits(0 /* 0 */);
-     float16  const _185 = float16_ops::broadcast(_184);
-     float16_ops::store(_185, _dot, 240);
-     int32_t  const _186 = _scores_s0_j_jo * 8;
-     int32_t  const _187 = _11 + -1;
-     int32_t  const _188 = ::halide_cpp_min(_187, _186);
-     int32_t  const _189 = _188 * _16;
-     int32_t  const _190 = _189 + _153;
-     int32_t  const _191 = _186 + 8;
-     int32_t  const _192 = ::halide_cpp_min(_191, _11);
-     int32_t  const _193 = _192 + -1;
-     int32_t  const _194 = _193 * _16;
-     int32_t  const _195 = _194 + _153;
-     int32_t  const _196 = _186 + 7;
-     int32_t  const _197 = ::halide_cpp_min(_196, _11);
-     int32_t  const _198 = _197 + -1;
-     int32_t  const _199 = _198 * _16;
-     int32_t  const _200 = _199 + _153;
-     int32_t  const _201 = _186 + 6;
-     int32_t  const _202 = ::halide_cpp_min(_201, _11);
-     int32_t  const _203 = _202 + -1;
-     int32_t  const _204 = _203 * _16;
-     int32_t  const _205 = _204 + _153;
-     int32_t  const _206 = _186 + 5;
-     int32_t  const _207 = ::halide_cpp_min(_206, _11);
-     int32_t  const _208 = _207 + -1;
-     int32_t  const _209 = _208 * _16;
-     int32_t  const _210 = _209 + _153;
-     int32_t  const _211 = _186 + 4;
-     int32_t  const _212 = ::halide_cpp_min(_211, _11);
-     int32_t  const _213 = _212 + -1;
-     int32_t  const _214 = _213 * _16;
-     int32_t  const _215 = _214 + _153;
-     int32_t  const _216 = _186 + 3;
-     int32_t  const _217 = ::halide_cpp_min(_216, _11);
-     int32_t  const _218 = _217 + -1;
-     int32_t  const _219 = _218 * _16;
-     int32_t  const _220 = _219 + _153;
-     int32_t  const _221 = _186 + 2;
-     int32_t  const _222 = ::halide_cpp_min(_221, _11);
-     int32_t  const _223 = _222 + -1;
-     int32_t  const _224 = _223 * _16;
-     int32_t  const _225 = _224 + _153;
-     for (int _dot_s1_rd__x = 0; _dot_s1_rd__x < 0 + _16; _dot_s1_rd__x++)
+     float  const _153 = float_from_bits(0 /* 0 */);
+     float16  const _154 = float16_ops::broadcast(_153);
+     float16_ops::store(_154, _dot, 0);
+     float  const _155 = float_from_bits(0 /* 0 */);
+     float16  const _156 = float16_ops::broadcast(_155);
+     float16_ops::store(_156, _dot, 32);
+     float  const _157 = float_from_bits(0 /* 0 */);
+     float16  const _158 = float16_ops::broadcast(_157);
+     float16_ops::store(_158, _dot, 64);
+     float  const _159 = float_from_bits(0 /* 0 */);
+     float16  const _160 = float16_ops::broadcast(_159);
+     float16_ops::store(_160, _dot, 96);
+     float  const _161 = float_from_bits(0 /* 0 */);
+     float16  const _162 = float16_ops::broadcast(_161);
+     float16_ops::store(_162, _dot, 128);
+     float  const _163 = float_from_bits(0 /* 0 */);
+     float16  const _164 = float16_ops::broadcast(_163);
+     float16_ops::store(_164, _dot, 160);
+     float  const _165 = float_from_bits(0 /* 0 */);
+     float16  const _166 = float16_ops::broadcast(_165);
+     float16_ops::store(_166, _dot, 192);
+     float  const _167 = float_from_bits(0 /* 0 */);
+     float16  const _168 = float16_ops::broadcast(_167);
+     float16_ops::store(_168, _dot, 224);
+     float  const _169 = float_from_bits(0 /* 0 */);
+     float16  const _170 = float16_ops::broadcast(_169);
+     float16_ops::store(_170, _dot, 16);
+     float  const _171 = float_from_bits(0 /* 0 */);
+     float16  const _172 = float16_ops::broadcast(_171);
+     float16_ops::store(_172, _dot, 48);
+     float  const _173 = float_from_bits(0 /* 0 */);
+     float16  const _174 = float16_ops::broadcast(_173);
+     float16_ops::store(_174, _dot, 80);
+     float  const _175 = float_from_bits(0 /* 0 */);
+     float16  const _176 = float16_ops::broadcast(_175);
+     float16_ops::store(_176, _dot, 112);
+     float  const _177 = float_from_bits(0 /* 0 */);
+     float16  const _178 = float16_ops::broadcast(_177);
+     float16_ops::store(_178, _dot, 144);
+     float  const _179 = float_from_bits(0 /* 0 */);
+     float16  const _180 = float16_ops::broadcast(_179);
+     float16_ops::store(_180, _dot, 176);
+     float  const _181 = float_from_bits(0 /* 0 */);
+     float16  const _182 = float16_ops::broadcast(_181);
+     float16_ops::store(_182, _dot, 208);
+     float  const _183 = float_from_bits(0 /* 0 */);
+     float16  const _184 = float16_ops::broadcast(_183);
+     float16_ops::store(_184, _dot, 240);
+     int32_t  const _185 = _scores_s0_j_jo * 8;
+     int32_t  const _186 = _11 + -1;
+     int32_t  const _187 = ::halide_cpp_min(_186, _185);
+     int32_t  const _188 = _187 * _15;
+     int32_t  const _189 = _188 + _152;
+     int32_t  const _190 = _185 + 8;
+     int32_t  const _191 = ::halide_cpp_min(_190, _11);
+     int32_t  const _192 = _191 + -1;
+     int32_t  const _193 = _192 * _15;
+     int32_t  const _194 = _193 + _152;
+     int32_t  const _195 = _185 + 7;
+     int32_t  const _196 = ::halide_cpp_min(_195, _11);
+     int32_t  const _197 = _196 + -1;
+     int32_t  const _198 = _197 * _15;
+     int32_t  const _199 = _198 + _152;
+     int32_t  const _200 = _185 + 6;
+     int32_t  const _201 = ::halide_cpp_min(_200, _11);
+     int32_t  const _202 = _201 + -1;
+     int32_t  const _203 = _202 * _15;
+     int32_t  const _204 = _203 + _152;
+     int32_t  const _205 = _185 + 5;
+     int32_t  const _206 = ::halide_cpp_min(_205, _11);
+     int32_t  const _207 = _206 + -1;
+     int32_t  const _208 = _207 * _15;
+     int32_t  const _209 = _208 + _152;
+     int32_t  const _210 = _185 + 4;
+     int32_t  const _211 = ::halide_cpp_min(_210, _11);
+     int32_t  const _212 = _211 + -1;
+     int32_t  const _213 = _212 * _15;
+     int32_t  const _214 = _213 + _152;
+     int32_t  const _215 = _185 + 3;
+     int32_t  const _216 = ::halide_cpp_min(_215, _11);
+     int32_t  const _217 = _216 + -1;
+     int32_t  const _218 = _217 * _15;
+     int32_t  const _219 = _218 + _152;
+     int32_t  const _220 = _185 + 2;
+     int32_t  const _221 = ::halide_cpp_min(_220, _11);
+     int32_t  const _222 = _221 + -1;
+     int32_t  const _223 = _222 * _15;
+     int32_t  const _224 = _223 + _152;
+     for (int _dot_s1_rd__x = 0; _dot_s1_rd__x < 0 + _15; _dot_s1_rd__x++)
      {
-      float16  const _226 = float16_ops::load(_dot, 0);
-      int32_t  const _227 = _dot_s1_rd__x * 32;
-      float16  const _228 = float16_ops::load(_qs, _227);
-      int32_t  const _229 = _dot_s1_rd__x + _190;
-      float  const _230 = ((float const *)_attn_k)[_229];
-      float16  const _231 = float16_ops::broadcast(_230);
-      float16  const _232 = _228 * _231;
-      float16  const _233 = _226 + _232;
-      float16_ops::store(_233, _dot, 0);
-      float16  const _234 = float16_ops::load(_dot, 16);
-      int32_t  const _235 = _dot_s1_rd__x * 32;
-      int32_t  const _236 = _235 + 16;
-      float16  const _237 = float16_ops::load(_qs, _236);
-      int32_t  const _238 = _dot_s1_rd__x + _190;
-      float  const _239 = ((float const *)_attn_k)[_238];
-      float16  const _240 = float16_ops::broadcast(_239);
-      float16  const _241 = _237 * _240;
-      float16  const _242 = _234 + _241;
-      float16_ops::store(_242, _dot, 16);
-      float16  const _243 = float16_ops::load(_dot, 32);
-      int32_t  const _244 = _dot_s1_rd__x * 32;
-      float16  const _245 = float16_ops::load(_qs, _244);
-      int32_t  const _246 = _dot_s1_rd__x + _225;
-      float  const _247 = ((float const *)_attn_k)[_246];
-      float16  const _248 = float16_ops::broadcast(_247);
-      float16  const _249 = _245 * _248;
-      float16  const _250 = _243 + _249;
-      float16_ops::store(_250, _dot, 32);
-      float16  const _251 = float16_ops::load(_dot, 48);
-      int32_t  const _252 = _dot_s1_rd__x * 32;
-      int32_t  const _253 = _252 + 16;
-      float16  const _254 = float16_ops::load(_qs, _253);
-      int32_t  const _255 = _dot_s1_rd__x + _225;
-      float  const _256 = ((float const *)_attn_k)[_255];
-      float16  const _257 = float16_ops::broadcast(_256);
-      float16  const _258 = _254 * _257;
-      float16  const _259 = _251 + _258;
-      float16_ops::store(_259, _dot, 48);
-      float16  const _260 = float16_ops::load(_dot, 64);
-      int32_t  const _261 = _dot_s1_rd__x * 32;
-      float16  const _262 = float16_ops::load(_qs, _261);
-      int32_t  const _263 = _dot_s1_rd__x + _220;
-      float  const _264 = ((float const *)_attn_k)[_263];
-      float16  const _265 = float16_ops::broadcast(_264);
-      float16  const _266 = _262 * _265;
-      float16  const _267 = _260 + _266;
-      float16_ops::store(_267, _dot, 64);
-      float16  const _268 = float16_ops::load(_dot, 80);
-      int32_t  const _269 = _dot_s1_rd__x * 32;
-      int32_t  const _270 = _269 + 16;
-      float16  const _271 = float16_ops::load(_qs, _270);
-      int32_t  const _272 = _dot_s1_rd__x + _220;
-      float  const _273 = ((float const *)_attn_k)[_272];
-      float16  const _274 = float16_ops::broadcast(_273);
-      float16  const _275 = _271 * _274;
-      float16  const _276 = _268 + _275;
-      float16_ops::store(_276, _dot, 80);
-      float16  const _277 = float16_ops::load(_dot, 96);
-      int32_t  const _278 = _dot_s1_rd__x * 32;
-      float16  const _279 = float16_ops::load(_qs, _278);
-      int32_t  const _280 = _dot_s1_rd__x + _215;
-      float  const _281 = ((float const *)_attn_k)[_280];
-      float16  const _282 = float16_ops::broadcast(_281);
-      float16  const _283 = _279 * _282;
-      float16  const _284 = _277 + _283;
-      float16_ops::store(_284, _dot, 96);
-      float16  const _285 = float16_ops::load(_dot, 112);
-      int32_t  const _286 = _dot_s1_rd__x * 32;
-      int32_t  const _287 = _286 + 16;
-      float16  const _288 = float16_ops::load(_qs, _287);
-      int32_t  const _289 = _dot_s1_rd__x + _215;
-      float  const _290 = ((float const *)_attn_k)[_289];
-      float16  const _291 = float16_ops::broadcast(_290);
-      float16  const _292 = _288 * _291;
-      float16  const _293 = _285 + _292;
-      float16_ops::store(_293, _dot, 112);
-      float16  const _294 = float16_ops::load(_dot, 128);
-      int32_t  const _295 = _dot_s1_rd__x * 32;
-      float16  const _296 = float16_ops::load(_qs, _295);
-      int32_t  const _297 = _dot_s1_rd__x + _210;
-      float  const _298 = ((float const *)_attn_k)[_297];
-      float16  const _299 = float16_ops::broadcast(_298);
-      float16  const _300 = _296 * _299;
-      float16  const _301 = _294 + _300;
-      float16_ops::store(_301, _dot, 128);
-      float16  const _302 = float16_ops::load(_dot, 144);
-      int32_t  const _303 = _dot_s1_rd__x * 32;
-      int32_t  const _304 = _303 + 16;
-      float16  const _305 = float16_ops::load(_qs, _304);
-      int32_t  const _306 = _dot_s1_rd__x + _210;
-      float  const _307 = ((float const *)_attn_k)[_306];
-      float16  const _308 = float16_ops::broadcast(_307);
-      float16  const _309 = _305 * _308;
-      float16  const _310 = _302 + _309;
-      float16_ops::store(_310, _dot, 144);
-      float16  const _311 = float16_ops::load(_dot, 160);
-      int32_t  const _312 = _dot_s1_rd__x * 32;
-      float16  const _313 = float16_ops::load(_qs, _312);
-      int32_t  const _314 = _dot_s1_rd__x + _205;
-      float  const _315 = ((float const *)_attn_k)[_314];
-      float16  const _316 = float16_ops::broadcast(_315);
-      float16  const _317 = _313 * _316;
-      float16  const _318 = _311 + _317;
-      float16_ops::store(_318, _dot, 160);
-      float16  const _319 = float16_ops::load(_dot, 176);
-      int32_t  const _320 = _dot_s1_rd__x * 32;
-      int32_t  const _321 = _320 + 16;
-      float16  const _322 = float16_ops::load(_qs, _321);
-      int32_t  const _323 = _dot_s1_rd__x + _205;
-      float  const _324 = ((float const *)_attn_k)[_323];
-      float16  const _325 = float16_ops::broadcast(_324);
-      float16  const _326 = _322 * _325;
-      float16  const _327 = _319 + _326;
-      float16_ops::store(_327, _dot, 176);
-      float16  const _328 = float16_ops::load(_dot, 192);
-      int32_t  const _329 = _dot_s1_rd__x * 32;
-      float16  const _330 = float16_ops::load(_qs, _329);
-      int32_t  const _331 = _dot_s1_rd__x + _200;
-      float  const _332 = ((float const *)_attn_k)[_331];
-      float16  const _333 = float16_ops::broadcast(_332);
-      float16  const _334 = _330 * _333;
-      float16  const _335 = _328 + _334;
-      float16_ops::store(_335, _dot, 192);
-      float16  const _336 = float16_ops::load(_dot, 208);
-      int32_t  const _337 = _dot_s1_rd__x * 32;
-      int32_t  const _338 = _337 + 16;
-      float16  const _339 = float16_ops::load(_qs, _338);
-      int32_t  const _340 = _dot_s1_rd__x + _200;
-      float  const _341 = ((float const *)_attn_k)[_340];
-      float16  const _342 = float16_ops::broadcast(_341);
-      float16  const _343 = _339 * _342;
-      float16  const _344 = _336 + _343;
-      float16_ops::store(_344, _dot, 208);
-      float16  const _345 = float16_ops::load(_dot, 224);
-      int32_t  const _346 = _dot_s1_rd__x * 32;
-      float16  const _347 = float16_ops::load(_qs, _346);
-      int32_t  const _348 = _dot_s1_rd__x + _195;
-      float  const _349 = ((float const *)_attn_k)[_348];
-      float16  const _350 = float16_ops::broadcast(_349);
-      float16  const _351 = _347 * _350;
-      float16  const _352 = _345 + _351;
-      float16_ops::store(_352, _dot, 224);
-      float16  const _353 = float16_ops::load(_dot, 240);
-      int32_t  const _354 = _dot_s1_rd__x * 32;
-      int32_t  const _355 = _354 + 16;
-      float16  const _356 = float16_ops::load(_qs, _355);
-      int32_t  const _357 = _dot_s1_rd__x + _195;
-      float  const _358 = ((float const *)_attn_k)[_357];
-      float16  const _359 = float16_ops::broadcast(_358);
-      float16  const _360 = _356 * _359;
-      float16  const _361 = _353 + _360;
-      float16_ops::store(_361, _dot, 240);
+      float16  const _225 = float16_ops::load(_dot, 0);
+      int32_t  const _226 = _dot_s1_rd__x * 32;
+      float16  const _227 = float16_ops::load(_qs, _226);
+      int32_t  const _228 = _dot_s1_rd__x + _189;
+      float  const _229 = ((float const *)_attn_k)[_228];
+      float16  const _230 = float16_ops::broadcast(_229);
+      float16  const _231 = _227 * _230;
+      float16  const _232 = _225 + _231;
+      float16_ops::store(_232, _dot, 0);
+      float16  const _233 = float16_ops::load(_dot, 16);
+      int32_t  const _234 = _dot_s1_rd__x * 32;
+      int32_t  const _235 = _234 + 16;
+      float16  const _236 = float16_ops::load(_qs, _235);
+      int32_t  const _237 = _dot_s1_rd__x + _189;
+      float  const _238 = ((float const *)_attn_k)[_237];
+      float16  const _239 = float16_ops::broadcast(_238);
+      float16  const _240 = _236 * _239;
+      float16  const _241 = _233 + _240;
+      float16_ops::store(_241, _dot, 16);
+      float16  const _242 = float16_ops::load(_dot, 32);
+      int32_t  const _243 = _dot_s1_rd__x * 32;
+      float16  const _244 = float16_ops::load(_qs, _243);
+      int32_t  const _245 = _dot_s1_rd__x + _224;
+      float  const _246 = ((float const *)_attn_k)[_245];
+      float16  const _247 = float16_ops::broadcast(_246);
+      float16  const _248 = _244 * _247;
+      float16  const _249 = _242 + _248;
+      float16_ops::store(_249, _dot, 32);
+      float16  const _250 = float16_ops::load(_dot, 48);
+      int32_t  const _251 = _dot_s1_rd__x * 32;
+      int32_t  const _252 = _251 + 16;
+      float16  const _253 = float16_ops::load(_qs, _252);
+      int32_t  const _254 = _dot_s1_rd__x + _224;
+      float  const _255 = ((float const *)_attn_k)[_254];
+      float16  const _256 = float16_ops::broadcast(_255);
+      float16  const _257 = _253 * _256;
+      float16  const _258 = _250 + _257;
+      float16_ops::store(_258, _dot, 48);
+      float16  const _259 = float16_ops::load(_dot, 64);
+      int32_t  const _260 = _dot_s1_rd__x * 32;
+      float16  const _261 = float16_ops::load(_qs, _260);
+      int32_t  const _262 = _dot_s1_rd__x + _219;
+      float  const _263 = ((float const *)_attn_k)[_262];
+      float16  const _264 = float16_ops::broadcast(_263);
+      float16  const _265 = _261 * _264;
+      float16  const _266 = _259 + _265;
+      float16_ops::store(_266, _dot, 64);
+      float16  const _267 = float16_ops::load(_dot, 80);
+      int32_t  const _268 = _dot_s1_rd__x * 32;
+      int32_t  const _269 = _268 + 16;
+      float16  const _270 = float16_ops::load(_qs, _269);
+      int32_t  const _271 = _dot_s1_rd__x + _219;
+      float  const _272 = ((float const *)_attn_k)[_271];
+      float16  const _273 = float16_ops::broadcast(_272);
+      float16  const _274 = _270 * _273;
+      float16  const _275 = _267 + _274;
+      float16_ops::store(_275, _dot, 80);
+      float16  const _276 = float16_ops::load(_dot, 96);
+      int32_t  const _277 = _dot_s1_rd__x * 32;
+      float16  const _278 = float16_ops::load(_qs, _277);
+      int32_t  const _279 = _dot_s1_rd__x + _214;
+      float  const _280 = ((float const *)_attn_k)[_279];
+      float16  const _281 = float16_ops::broadcast(_280);
+      float16  const _282 = _278 * _281;
+      float16  const _283 = _276 + _282;
+      float16_ops::store(_283, _dot, 96);
+      float16  const _284 = float16_ops::load(_dot, 112);
+      int32_t  const _285 = _dot_s1_rd__x * 32;
+      int32_t  const _286 = _285 + 16;
+      float16  const _287 = float16_ops::load(_qs, _286);
+      int32_t  const _288 = _dot_s1_rd__x + _214;
+      float  const _289 = ((float const *)_attn_k)[_288];
+      float16  const _290 = float16_ops::broadcast(_289);
+      float16  const _291 = _287 * _290;
+      float16  const _292 = _284 + _291;
+      float16_ops::store(_292, _dot, 112);
+      float16  const _293 = float16_ops::load(_dot, 128);
+      int32_t  const _294 = _dot_s1_rd__x * 32;
+      float16  const _295 = float16_ops::load(_qs, _294);
+      int32_t  const _296 = _dot_s1_rd__x + _209;
+      float  const _297 = ((float const *)_attn_k)[_296];
+      float16  const _298 = float16_ops::broadcast(_297);
+      float16  const _299 = _295 * _298;
+      float16  const _300 = _293 + _299;
+      float16_ops::store(_300, _dot, 128);
+      float16  const _301 = float16_ops::load(_dot, 144);
+      int32_t  const _302 = _dot_s1_rd__x * 32;
+      int32_t  const _303 = _302 + 16;
+      float16  const _304 = float16_ops::load(_qs, _303);
+      int32_t  const _305 = _dot_s1_rd__x + _209;
+      float  const _306 = ((float const *)_attn_k)[_305];
+      float16  const _307 = float16_ops::broadcast(_306);
+      float16  const _308 = _304 * _307;
+      float16  const _309 = _301 + _308;
+      float16_ops::store(_309, _dot, 144);
+      float16  const _310 = float16_ops::load(_dot, 160);
+      int32_t  const _311 = _dot_s1_rd__x * 32;
+      float16  const _312 = float16_ops::load(_qs, _311);
+      int32_t  const _313 = _dot_s1_rd__x + _204;
+      float  const _314 = ((float const *)_attn_k)[_313];
+      float16  const _315 = float16_ops::broadcast(_314);
+      float16  const _316 = _312 * _315;
+      float16  const _317 = _310 + _316;
+      float16_ops::store(_317, _dot, 160);
+      float16  const _318 = float16_ops::load(_dot, 176);
+      int32_t  const _319 = _dot_s1_rd__x * 32;
+      int32_t  const _320 = _319 + 16;
+      float16  const _321 = float16_ops::load(_qs, _320);
+      int32_t  const _322 = _dot_s1_rd__x + _204;
+      float  const _323 = ((float const *)_attn_k)[_322];
+      float16  const _324 = float16_ops::broadcast(_323);
+      float16  const _325 = _321 * _324;
+      float16  const _326 = _318 + _325;
+      float16_ops::store(_326, _dot, 176);
+      float16  const _327 = float16_ops::load(_dot, 192);
+      int32_t  const _328 = _dot_s1_rd__x * 32;
+      float16  const _329 = float16_ops::load(_qs, _328);
+      int32_t  const _330 = _dot_s1_rd__x + _199;
+      float  const _331 = ((float const *)_attn_k)[_330];
+      float16  const _332 = float16_ops::broadcast(_331);
+      float16  const _333 = _329 * _332;
+      float16  const _334 = _327 + _333;
+      float16_ops::store(_334, _dot, 192);
+      float16  const _335 = float16_ops::load(_dot, 208);
+      int32_t  const _336 = _dot_s1_rd__x * 32;
+      int32_t  const _337 = _336 + 16;
+      float16  const _338 = float16_ops::load(_qs, _337);
+      int32_t  const _339 = _dot_s1_rd__x + _199;
+      float  const _340 = ((float const *)_attn_k)[_339];
+      float16  const _341 = float16_ops::broadcast(_340);
+      float16  const _342 = _338 * _341;
+      float16  const _343 = _335 + _342;
+      float16_ops::store(_343, _dot, 208);
+      float16  const _344 = float16_ops::load(_dot, 224);
+      int32_t  const _345 = _dot_s1_rd__x * 32;
+      float16  const _346 = float16_ops::load(_qs, _345);
+      int32_t  const _347 = _dot_s1_rd__x + _194;
+      float  const _348 = ((float const *)_attn_k)[_347];
+      float16  const _349 = float16_ops::broadcast(_348);
+      float16  const _350 = _346 * _349;
+      float16  const _351 = _344 + _350;
+      float16_ops::store(_351, _dot, 224);
+      float16  const _352 = float16_ops::load(_dot, 240);
+      int32_t  const _353 = _dot_s1_rd__x * 32;
+      int32_t  const _354 = _353 + 16;
+      float16  const _355 = float16_ops::load(_qs, _354);
+      int32_t  const _356 = _dot_s1_rd__x + _194;
+      float  const _357 = ((float const *)_attn_k)[_356];
+      float16  const _358 = float16_ops::broadcast(_357);
+      float16  const _359 = _355 * _358;
+      float16  const _360 = _352 + _359;
+      float16_ops::store(_360, _dot, 240);
      } // for _dot_s1_rd__x
      // consume dot
-     float16  const _362 = float16_ops::load(_dot, 0);
-     int32_t  const _363 = _scores_s0_j_jo * 256;
-     float16_ops::store(_362, _scores, _363);
-     float16  const _364 = float16_ops::load(_dot, 16);
-     int32_t  const _365 = _scores_s0_j_jo * 256;
-     int32_t  const _366 = _365 + 16;
-     float16_ops::store(_364, _scores, _366);
-     float16  const _367 = float16_ops::load(_dot, 32);
-     int32_t  const _368 = _scores_s0_j_jo * 256;
-     int32_t  const _369 = _368 + 32;
-     float16_ops::store(_367, _scores, _369);
-     float16  const _370 = float16_ops::load(_dot, 48);
-     int32_t  const _371 = _scores_s0_j_jo * 256;
-     int32_t  const _372 = _371 + 48;
-     float16_ops::store(_370, _scores, _372);
-     float16  const _373 = float16_ops::load(_dot, 64);
-     int32_t  const _374 = _scores_s0_j_jo * 256;
-     int32_t  const _375 = _374 + 64;
-     float16_ops::store(_373, _scores, _375);
-     float16  const _376 = float16_ops::load(_dot, 80);
-     int32_t  const _377 = _scores_s0_j_jo * 256;
-     int32_t  const _378 = _377 + 80;
-     float16_ops::store(_376, _scores, _378);
-     float16  const _379 = float16_ops::load(_dot, 96);
-     int32_t  const _380 = _scores_s0_j_jo * 256;
-     int32_t  const _381 = _380 + 96;
-     float16_ops::store(_379, _scores, _381);
-     float16  const _382 = float16_ops::load(_dot, 112);
-     int32_t  const _383 = _scores_s0_j_jo * 256;
-     int32_t  const _384 = _383 + 112;
-     float16_ops::store(_382, _scores, _384);
-     float16  const _385 = float16_ops::load(_dot, 128);
-     int32_t  const _386 = _scores_s0_j_jo * 256;
-     int32_t  const _387 = _386 + 128;
-     float16_ops::store(_385, _scores, _387);
-     float16  const _388 = float16_ops::load(_dot, 144);
-     int32_t  const _389 = _scores_s0_j_jo * 256;
-     int32_t  const _390 = _389 + 144;
-     float16_ops::store(_388, _scores, _390);
-     float16  const _391 = float16_ops::load(_dot, 160);
-     int32_t  const _392 = _scores_s0_j_jo * 256;
-     int32_t  const _393 = _392 + 160;
-     float16_ops::store(_391, _scores, _393);
-     float16  const _394 = float16_ops::load(_dot, 176);
-     int32_t  const _395 = _scores_s0_j_jo * 256;
-     int32_t  const _396 = _395 + 176;
-     float16_ops::store(_394, _scores, _396);
-     float16  const _397 = float16_ops::load(_dot, 192);
-     int32_t  const _398 = _scores_s0_j_jo * 256;
-     int32_t  const _399 = _398 + 192;
-     float16_ops::store(_397, _scores, _399);
-     float16  const _400 = float16_ops::load(_dot, 208);
-     int32_t  const _401 = _scores_s0_j_jo * 256;
-     int32_t  const _402 = _401 + 208;
-     float16_ops::store(_400, _scores, _402);
-     float16  const _403 = float16_ops::load(_dot, 224);
-     int32_t  const _404 = _scores_s0_j_jo * 256;
-     int32_t  const _405 = _404 + 224;
-     float16_ops::store(_403, _scores, _405);
-     float16  const _406 = float16_ops::load(_dot, 240);
-     int32_t  const _407 = _scores_s0_j_jo * 256;
-     int32_t  const _408 = _407 + 240;
-     float16_ops::store(_406, _scores, _408);
+     float16  const _361 = float16_ops::load(_dot, 0);
+     int32_t  const _362 = _scores_s0_j_jo * 256;
+     float16_ops::store(_361, _scores, _362);
+     float16  const _363 = float16_ops::load(_dot, 16);
+     int32_t  const _364 = _scores_s0_j_jo * 256;
+     int32_t  const _365 = _364 + 16;
+     float16_ops::store(_363, _scores, _365);
+     float16  const _366 = float16_ops::load(_dot, 32);
+     int32_t  const _367 = _scores_s0_j_jo * 256;
+     int32_t  const _368 = _367 + 32;
+     float16_ops::store(_366, _scores, _368);
+     float16  const _369 = float16_ops::load(_dot, 48);
+     int32_t  const _370 = _scores_s0_j_jo * 256;
+     int32_t  const _371 = _370 + 48;
+     float16_ops::store(_369, _scores, _371);
+     float16  const _372 = float16_ops::load(_dot, 64);
+     int32_t  const _373 = _scores_s0_j_jo * 256;
+     int32_t  const _374 = _373 + 64;
+     float16_ops::store(_372, _scores, _374);
+     float16  const _375 = float16_ops::load(_dot, 80);
+     int32_t  const _376 = _scores_s0_j_jo * 256;
+     int32_t  const _377 = _376 + 80;
+     float16_ops::store(_375, _scores, _377);
+     float16  const _378 = float16_ops::load(_dot, 96);
+     int32_t  const _379 = _scores_s0_j_jo * 256;
+     int32_t  const _380 = _379 + 96;
+     float16_ops::store(_378, _scores, _380);
+     float16  const _381 = float16_ops::load(_dot, 112);
+     int32_t  const _382 = _scores_s0_j_jo * 256;
+     int32_t  const _383 = _382 + 112;
+     float16_ops::store(_381, _scores, _383);
+     float16  const _384 = float16_ops::load(_dot, 128);
+     int32_t  const _385 = _scores_s0_j_jo * 256;
+     int32_t  const _386 = _385 + 128;
+     float16_ops::store(_384, _scores, _386);
+     float16  const _387 = float16_ops::load(_dot, 144);
+     int32_t  const _388 = _scores_s0_j_jo * 256;
+     int32_t  const _389 = _388 + 144;
+     float16_ops::store(_387, _scores, _389);
+     float16  const _390 = float16_ops::load(_dot, 160);
+     int32_t  const _391 = _scores_s0_j_jo * 256;
+     int32_t  const _392 = _391 + 160;
+     float16_ops::store(_390, _scores, _392);
+     float16  const _393 = float16_ops::load(_dot, 176);
+     int32_t  const _394 = _scores_s0_j_jo * 256;
+     int32_t  const _395 = _394 + 176;
+     float16_ops::store(_393, _scores, _395);
+     float16  const _396 = float16_ops::load(_dot, 192);
+     int32_t  const _397 = _scores_s0_j_jo * 256;
+     int32_t  const _398 = _397 + 192;
+     float16_ops::store(_396, _scores, _398);
+     float16  const _399 = float16_ops::load(_dot, 208);
+     int32_t  const _400 = _scores_s0_j_jo * 256;
+     int32_t  const _401 = _400 + 208;
+     float16_ops::store(_399, _scores, _401);
+     float16  const _402 = float16_ops::load(_dot, 224);
+     int32_t  const _403 = _scores_s0_j_jo * 256;
+     int32_t  const _404 = _403 + 224;
+     float16_ops::store(_402, _scores, _404);
+     float16  const _405 = float16_ops::load(_dot, 240);
+     int32_t  const _406 = _scores_s0_j_jo * 256;
+     int32_t  const _407 = _406 + 240;
+     float16_ops::store(_405, _scores, _407);
     } // alloc _dot
    } // for _scores_s0_j_jo
    _qs_free.free();
-   int32_t  const _409 = _89 * 32;
-   int32_t  const _410 = _409 + 32;
-   int32_t  const _411 = ::halide_cpp_min(_410, _14);
-   int32_t  const _412 = ::halide_cpp_min(_411, _11);
-   int32_t  const _413 = ::halide_cpp_max(_412, _93);
+   int32_t  const _408 = _88 * 32;
+   int32_t  const _409 = _408 + 32;
+   int32_t  const _410 = ::halide_cpp_min(_409, _14);
+   int32_t  const _411 = ::halide_cpp_min(_410, _11);
+   int32_t  const _412 = ::halide_cpp_max(_411, _92);
    {
-    int64_t  const _414 = _413;
-    int64_t  const _415 = _414 * 32;
+    int64_t  const _413 = _412;
+    int64_t  const _414 = _413 * 32;
+    int64_t  const _415 = (_414 > ((int64_t(1) << 31) - 1)) ? _414 : (_414 * 1);
     int64_t  const _416 = (_415 > ((int64_t(1) << 31) - 1)) ? _415 : (_415 * 1);
     int64_t  const _417 = (_416 > ((int64_t(1) << 31) - 1)) ? _416 : (_416 * 1);
-    int64_t  const _418 = (_417 > ((int64_t(1) << 31) - 1)) ? _417 : (_417 * 1);
-    if ((_418 > ((int64_t(1) << 31) - 1)) || ((_418 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+    if ((_417 > ((int64_t(1) << 31) - 1)) || ((_417 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
     {
      attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation masked\n");
      return -1;
     } // overflow test masked
-    int64_t  const _419 = _418;
-    float *_masked = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_419);
+    int64_t  const _418 = _417;
+    float *_masked = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_418);
     if (!_masked)
     {
-     int32_t  const _420 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-     return _420;
+     int32_t  const _419 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+     return _419;
     }
     HalideFreeHelper _masked_free(_ucon, _masked, attn_alibi_softcap_rt_free);
     // produce masked
     // consume scores
-    int32_t  const _421 = _24 + _82;
-    bool  const _422 = _31 <= _421;
-    int32_t  const _423 = _30 + _31;
-    bool  const _424 = _421 < _423;
-    bool  const _425 = _422 && _424;
-    int32_t  const _426 = _24 - _31;
-    int32_t  const _427 = _426 + _82;
-    int32_t  const _428 = _30 + -1;
-    int32_t  const _429 = ::halide_cpp_min(_427, _428);
-    int32_t  const _430 = ::halide_cpp_max(_429, 0);
-    int32_t  const _431 = _89 * 32;
-    for (int _masked_s0_j = 0; _masked_s0_j < 0 + _93; _masked_s0_j++)
+    int32_t  const _420 = _23 + _81;
+    bool  const _421 = _30 <= _420;
+    int32_t  const _422 = _29 + _30;
+    bool  const _423 = _420 < _422;
+    bool  const _424 = _421 && _423;
+    int32_t  const _425 = _23 - _30;
+    int32_t  const _426 = _425 + _81;
+    int32_t  const _427 = _29 + -1;
+    int32_t  const _428 = ::halide_cpp_min(_426, _427);
+    int32_t  const _429 = ::halide_cpp_max(_428, 0);
+    int32_t  const _430 = _88 * 32;
+    for (int _masked_s0_j = 0; _masked_s0_j < 0 + _92; _masked_s0_j++)
     {
-     int32x16_t  const _432 = int32x16_t_ops::broadcast(_15);
-     int32x16_t  const _433 = int32x16_t_ops::ramp(_431, 1);
-     uint8x16_t  const _434 = int32x16_t_ops::le(_432, _433);
-     bool  const _435 = _14 <= _masked_s0_j;
-     uint8x16_t  const _436 = uint8x16_t_ops::broadcast(_435);
-     uint8x16_t  const _437 = uint8x16_t_ops::logical_or(_434, _436);
-     uint8x16_t  const _438 = uint8x16_t_ops::broadcast(_425);
-     uint8x16_t  const _439 = uint8x16_t_ops::logical_or(_437, _438);
-     float  const _440 = ((float const *)_slopes)[_430];
-     int32_t  const _441 = _masked_s0_j * 32;
-     float16  const _442 = float16_ops::load(_scores, _441);
-     float16 _443{};
-     bool  const _444 = _439[0];
-     if (!_444)
+     float  const _431 = ((float const *)_slopes)[_429];
+     int32_t  const _432 = _masked_s0_j * 32;
+     float16  const _433 = float16_ops::load(_scores, _432);
+     int32_t  const _434 = _masked_s0_j - _430;
+     int32x16_t  const _435 = int32x16_t_ops::ramp(_434, -1);
+     float16  const _436 = float16_ops::convert_from<int32x16_t>(_435);
+     if (!_424)
      {
-      bool  const _445 = _439[0];
       char b0[1024];
-      snprintf(b0, 1024, "%llu", (long long unsigned)(_445));
-      auto * const _446 = b0;
-      int32_t  const _447 = (int32_t)(_425 ? -1 : 0);
+      snprintf(b0, 1024, "%llu", (long long unsigned)(_424));
+      auto * const _437 = b0;
+      int32_t  const _438 = (int32_t)(_424 ? -1 : 0);
       char b1[1024];
-      snprintf(b1, 1024, "%f%s%lld%s%lld%s%lld%s", _440, " buffer 'slopes': index ", (long long)(_421), " out of range in dimension ", (long long)(_447), " of extent ", (long long)(_30), "\n");
-      auto * const _448 = b1;
-      int32_t  const _449 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _446, _448);
-      return _449;
+      snprintf(b1, 1024, "%f%s%lld%s%lld%s%lld%s", _431, " buffer 'slopes': index ", (long long)(_420), " out of range in dimension ", (long long)(_438), " of extent ", (long long)(_29), "\n");
+      auto * const _439 = b1;
+      int32_t  const _440 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _437, _439);
+      return _440;
      }
-     float  const _450 = _440;
-     float16  const _451 = float16_ops::replace(_443, 0, _450);
-     bool  const _452 = _439[1];
-     if (!_452)
+     float  const _441 = _431;
+     float16  const _442 = float16_ops::broadcast(_441);
+     float16  const _443 = _436 * _442;
+     float16  const _444 = _433 + _443;
+     float  const _445 = float_from_bits(1036319193 /* 0.0961797 */);
+     float16  const _446 = float16_ops::broadcast(_445);
+     float16  const _447 = _444 * _446;
+     float  const _448 = float_from_bits(1124073472 /* 128 */);
+     float16  const _449 = float16_ops::broadcast(_448);
+     float16  const _450 = float16_ops::min(_447, _449);
+     float  const _451 = float_from_bits(3271426048 /* -127 */);
+     float16  const _452 = float16_ops::broadcast(_451);
+     float16  const _453 = float16_ops::max(_450, _452);
+     float  const _454 = float_from_bits(1124007936 /* 127.5 */);
+     float16  const _455 = float16_ops::broadcast(_454);
+     float16  const _456 = _453 + _455;
+     int32x16_t  const _457 = int32x16_t_ops::convert_from<float16>(_456);
+     int32x16_t  const _458 = int32x16_t_ops::broadcast(-127);
+     int32x16_t  const _459 = _457 + _458;
+     float16  const _460 = float16_ops::convert_from<int32x16_t>(_459);
+     float16  const _461 = _453 - _460;
+     float16  const _462 = float16_ops::broadcast(neg_inf_f32());
+     float  const _463 = float_from_bits(0 /* 0 */);
+     float16  const _464 = float16_ops::broadcast(_463);
+     int32x16_t  const _465 = int32x16_t_ops::ramp(_430, 1);
+     int32x16_t  const _466 = int32x16_t_ops::broadcast(_masked_s0_j);
+     uint8x16_t  const _467 = int32x16_t_ops::lt(_465, _466);
+     float16  const _468 = float16_ops::select(_467, _462, _464);
+     float  const _469 = float_from_bits(1073741824 /* 2 */);
+     float16  const _470 = float16_ops::broadcast(_469);
+     uint32_t  const _471 = (uint32_t)(23ull);
+     uint32x16_t  const _472 = uint32x16_t_ops::broadcast(_471);
+     int32x16_t  const _473 = _457 << _472;
+     float16  const _474 = reinterpret<float16>(_473);
+     float  const _475 = float_from_bits(958452607 /* 0.000153376 */);
+     float16  const _476 = float16_ops::broadcast(_475);
+     float16  const _477 = _461 * _476;
+     float  const _478 = float_from_bits(984588920 /* 0.00133999 */);
+     float16  const _479 = float16_ops::broadcast(_478);
+     float16  const _480 = _477 + _479;
+     float16  const _481 = _480 * _461;
+     float  const _482 = float_from_bits(1008572159 /* 0.00961852 */);
+     float16  const _483 = float16_ops::broadcast(_482);
+     float16  const _484 = _481 + _483;
+     float16  const _485 = _484 * _461;
+     float  const _486 = float_from_bits(1029920619 /* 0.0555033 */);
+     float16  const _487 = float16_ops::broadcast(_486);
+     float16  const _488 = _485 + _487;
+     float16  const _489 = _488 * _461;
+     float  const _490 = float_from_bits(1047920109 /* 0.240226 */);
+     float16  const _491 = float16_ops::broadcast(_490);
+     float16  const _492 = _489 + _491;
+     float16  const _493 = _492 * _461;
+     float  const _494 = float_from_bits(1060205080 /* 0.693147 */);
+     float16  const _495 = float16_ops::broadcast(_494);
+     float16  const _496 = _493 + _495;
+     float16  const _497 = _496 * _461;
+     float  const _498 = float_from_bits(1065353216 /* 1 */);
+     float16  const _499 = float16_ops::broadcast(_498);
+     float16  const _500 = _497 + _499;
+     float16  const _501 = _474 * _500;
+     float16  const _502 = _501 + _499;
+     float16  const _503 = _470 / _502;
+     float  const _504 = float_from_bits(3257737111 /* -43.2808 */);
+     float16  const _505 = float16_ops::broadcast(_504);
+     float16  const _506 = _503 * _505;
+     float16  const _507 = _468 + _506;
+     float  const _508 = float_from_bits(1110253463 /* 43.2808 */);
+     float16  const _509 = float16_ops::broadcast(_508);
+     float16  const _510 = _507 + _509;
+     int32_t  const _511 = _masked_s0_j * 32;
+     float16_ops::store(_510, _masked, _511);
+     int32_t  const _512 = _masked_s0_j * 32;
+     int32_t  const _513 = _512 + 16;
+     float16  const _514 = float16_ops::load(_scores, _513);
+     int32_t  const _515 = _masked_s0_j - _430;
+     int32_t  const _516 = _515 + -16;
+     int32x16_t  const _517 = int32x16_t_ops::ramp(_516, -1);
+     float16  const _518 = float16_ops::convert_from<int32x16_t>(_517);
+     if (!_424)
      {
-      bool  const _453 = _439[1];
       char b2[1024];
-      snprintf(b2, 1024, "%llu", (long long unsigned)(_453));
-      auto * const _454 = b2;
-      int32_t  const _455 = (int32_t)(_425 ? -1 : 0);
+      snprintf(b2, 1024, "%llu", (long long unsigned)(_424));
+      auto * const _519 = b2;
+      int32_t  const _520 = (int32_t)(_424 ? -1 : 0);
       char b3[1024];
-      snprintf(b3, 1024, "%f%s%lld%s%lld%s%lld%s", _440, " buffer 'slopes': index ", (long long)(_421), " out of range in dimension ", (long long)(_455), " of extent ", (long long)(_30), "\n");
-      auto * const _456 = b3;
-      int32_t  const _457 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _454, _456);
-      return _457;
+      snprintf(b3, 1024, "%f%s%lld%s%lld%s%lld%s", _431, " buffer 'slopes': index ", (long long)(_420), " out of range in dimension ", (long long)(_520), " of extent ", (long long)(_29), "\n");
+      auto * const _521 = b3;
+      int32_t  const _522 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _519, _521);
+      return _522;
      }
-     float  const _458 = _440;
-     float16  const _459 = float16_ops::replace(_451, 1, _458);
-     bool  const _460 = _439[2];
-     if (!_460)
-     {
-      bool  const _461 = _439[2];
-      char b4[1024];
-      snprintf(b4, 1024, "%llu", (long long unsigned)(_461));
-      auto * const _462 = b4;
-      int32_t  const _463 = (int32_t)(_425 ? -1 : 0);
-      char b5[1024];
-      snprintf(b5, 1024, "%f%s%lld%s%lld%s%lld%s", _440, " buffer 'slopes': index ", (long long)(_421), " out of range in dimension ", (long long)(_463), " of extent ", (long long)(_30), "\n");
-      auto * const _464 = b5;
-      int32_t  const _465 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _462, _464);
-      return _465;
-     }
-     float  const _466 = _440;
-     float16  const _467 = float16_ops::replace(_459, 2, _466);
-     bool  const _468 = _439[3];
-     if (!_468)
-     {
-      bool  const _469 = _439[3];
-      char b6[1024];
-      snprintf(b6, 1024, "%llu", (long long unsigned)(_469));
-      auto * const _470 = b6;
-      int32_t  const _471 = (int32_t)(_425 ? -1 : 0);
-      char b7[1024];
-      snprintf(b7, 1024, "%f%s%lld%s%lld%s%lld%s", _440, " buffer 'slopes': index ", (long long)(_421), " out of range in dimension ", (long long)(_471), " of extent ", (long long)(_30), "\n");
-      auto * const _472 = b7;
-      int32_t  const _473 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _470, _472);
-      return _473;
-     }
-     float  const _474 = _440;
-     float16  const _475 = float16_ops::replace(_467, 3, _474);
-     bool  const _476 = _439[4];
-     if (!_476)
-     {
-      bool  const _477 = _439[4];
-      char b8[1024];
-      snprintf(b8, 1024, "%llu", (long long unsigned)(_477));
-      auto * const _478 = b8;
-      int32_t  const _479 = (int32_t)(_425 ? -1 : 0);
-      char b9[1024];
-      snprintf(b9, 1024, "%f%s%lld%s%lld%s%lld%s", _440, " buffer 'slopes': index ", (long long)(_421), " out of range in dimension ", (long long)(_479), " of extent ", (long long)(_30), "\n");
-      auto * const _480 = b9;
-      int32_t  const _481 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _478, _480);
-      return _481;
-     }
-     float  const _482 = _440;
-     float16  const _483 = float16_ops::replace(_475, 4, _482);
-     bool  const _484 = _439[5];
-     if (!_484)
-     {
-      bool  const _485 = _439[5];
-      char b10[1024];
-      snprintf(b10, 1024, "%llu", (long long unsigned)(_485));
-      auto * const _486 = b10;
-      int32_t  const _487 = (int32_t)(_425 ? -1 : 0);
-      char b11[1024];
-      snprintf(b11, 1024, "%f%s%lld%s%lld%s%lld%s", _440, " buffer 'slopes': index ", (long long)(_421), " out of range in dimension ", (long long)(_487), " of extent ", (long long)(_30), "\n");
-      auto * const _488 = b11;
-      int32_t  const _489 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _486, _488);
-      return _489;
-     }
-     float  const _490 = _440;
-     float16  const _491 = float16_ops::replace(_483, 5, _490);
-     bool  const _492 = _439[6];
-     if (!_492)
-     {
-      bool  const _493 = _439[6];
-      char b12[1024];
-      snprintf(b12, 1024, "%llu", (long long unsigned)(_493));
-      auto * const _494 = b12;
-      int32_t  const _495 = (int32_t)(_425 ? -1 : 0);
-      char b13[1024];
-      snprintf(b13, 1024, "%f%s%lld%s%lld%s%lld%s", _440, " buffer 'slopes': index ", (long long)(_421), " out of range in dimension ", (long long)(_495), " of extent ", (long long)(_30), "\n");
-      auto * const _496 = b13;
-      int32_t  const _497 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _494, _496);
-      return _497;
-     }
-     float  const _498 = _440;
-     float16  const _499 = float16_ops::replace(_491, 6, _498);
-     bool  const _500 = _439[7];
-     if (!_500)
-     {
-      bool  const _501 = _439[7];
-      char b14[1024];
-      snprintf(b14, 1024, "%llu", (long long unsigned)(_501));
-      auto * const _502 = b14;
-      int32_t  const _503 = (int32_t)(_425 ? -1 : 0);
-      char b15[1024];
-      snprintf(b15, 1024, "%f%s%lld%s%lld%s%lld%s", _440, " buffer 'slopes': index ", (long long)(_421), " out of range in dimension ", (long long)(_503), " of extent ", (long long)(_30), "\n");
-      auto * const _504 = b15;
-      int32_t  const _505 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _502, _504);
-      return _505;
-     }
-     float  const _506 = _440;
-     float16  const _507 = float16_ops::replace(_499, 7, _506);
-     bool  const _508 = _439[8];
-     if (!_508)
-     {
-      bool  const _509 = _439[8];
-      char b16[1024];
-      snprintf(b16, 1024, "%llu", (long long unsigned)(_509));
-      auto * const _510 = b16;
-      int32_t  const _511 = (int32_t)(_425 ? -1 : 0);
-      char b17[1024];
-      snprintf(b17, 1024, "%f%s%lld%s%lld%s%lld%s", _440, " buffer 'slopes': index ", (long long)(_421), " out of range in dimension ", (long long)(_511), " of extent ", (long long)(_30), "\n");
-      auto * const _512 = b17;
-      int32_t  const _513 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _510, _512);
-      return _513;
-     }
-     float  const _514 = _440;
-     float16  const _515 = float16_ops::replace(_507, 8, _514);
-     bool  const _516 = _439[9];
-     if (!_516)
-     {
-      bool  const _517 = _439[9];
-      char b18[1024];
-      snprintf(b18, 1024, "%llu", (long long unsigned)(_517));
-      auto * const _518 = b18;
-      int32_t  const _519 = (int32_t)(_425 ? -1 : 0);
-      char b19[1024];
-      snprintf(b19, 1024, "%f%s%lld%s%lld%s%lld%s", _440, " buffer 'slopes': index ", (long long)(_421), " out of range in dimension ", (long long)(_519), " of extent ", (long long)(_30), "\n");
-      auto * const _520 = b19;
-      int32_t  const _521 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _518, _520);
-      return _521;
-     }
-     float  const _522 = _440;
-     float16  const _523 = float16_ops::replace(_515, 9, _522);
-     bool  const _524 = _439[10];
-     if (!_524)
-     {
-      bool  const _525 = _439[10];
-      char b20[1024];
-      snprintf(b20, 1024, "%llu", (long long unsigned)(_525));
-      auto * const _526 = b20;
-      int32_t  const _527 = (int32_t)(_425 ? -1 : 0);
-      char b21[1024];
-      snprintf(b21, 1024, "%f%s%lld%s%lld%s%lld%s", _440, " buffer 'slopes': index ", (long long)(_421), " out of range in dimension ", (long long)(_527), " of extent ", (long long)(_30), "\n");
-      auto * const _528 = b21;
-      int32_t  const _529 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _526, _528);
-      return _529;
-     }
-     float  const _530 = _440;
-     float16  const _531 = float16_ops::replace(_523, 10, _530);
-     bool  const _532 = _439[11];
-     if (!_532)
-     {
-      bool  const _533 = _439[11];
-      char b22[1024];
-      snprintf(b22, 1024, "%llu", (long long unsigned)(_533));
-      auto * const _534 = b22;
-      int32_t  const _535 = (int32_t)(_425 ? -1 : 0);
-      char b23[1024];
-      snprintf(b23, 1024, "%f%s%lld%s%lld%s%lld%s", _440, " buffer 'slopes': index ", (long long)(_421), " out of range in dimension ", (long long)(_535), " of extent ", (long long)(_30), "\n");
-      auto * const _536 = b23;
-      int32_t  const _537 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _534, _536);
-      return _537;
-     }
-     float  const _538 = _440;
-     float16  const _539 = float16_ops::replace(_531, 11, _538);
-     bool  const _540 = _439[12];
-     if (!_540)
-     {
-      bool  const _541 = _439[12];
-      char b24[1024];
-      snprintf(b24, 1024, "%llu", (long long unsigned)(_541));
-      auto * const _542 = b24;
-      int32_t  const _543 = (int32_t)(_425 ? -1 : 0);
-      char b25[1024];
-      snprintf(b25, 1024, "%f%s%lld%s%lld%s%lld%s", _440, " buffer 'slopes': index ", (long long)(_421), " out of range in dimension ", (long long)(_543), " of extent ", (long long)(_30), "\n");
-      auto * const _544 = b25;
-      int32_t  const _545 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _542, _544);
-      return _545;
-     }
-     float  const _546 = _440;
-     float16  const _547 = float16_ops::replace(_539, 12, _546);
-     bool  const _548 = _439[13];
-     if (!_548)
-     {
-      bool  const _549 = _439[13];
-      char b26[1024];
-      snprintf(b26, 1024, "%llu", (long long unsigned)(_549));
-      auto * const _550 = b26;
-      int32_t  const _551 = (int32_t)(_425 ? -1 : 0);
-      char b27[1024];
-      snprintf(b27, 1024, "%f%s%lld%s%lld%s%lld%s", _440, " buffer 'slopes': index ", (long long)(_421), " out of range in dimension ", (long long)(_551), " of extent ", (long long)(_30), "\n");
-      auto * const _552 = b27;
-      int32_t  const _553 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _550, _552);
-      return _553;
-     }
-     float  const _554 = _440;
-     float16  const _555 = float16_ops::replace(_547, 13, _554);
-     bool  const _556 = _439[14];
-     if (!_556)
-     {
-      bool  const _557 = _439[14];
-      char b28[1024];
-      snprintf(b28, 1024, "%llu", (long long unsigned)(_557));
-      auto * const _558 = b28;
-      int32_t  const _559 = (int32_t)(_425 ? -1 : 0);
-      char b29[1024];
-      snprintf(b29, 1024, "%f%s%lld%s%lld%s%lld%s", _440, " buffer 'slopes': index ", (long long)(_421), " out of range in dimension ", (long long)(_559), " of extent ", (long long)(_30), "\n");
-      auto * const _560 = b29;
-      int32_t  const _561 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _558, _560);
-      return _561;
-     }
-     float  const _562 = _440;
-     float16  const _563 = float16_ops::replace(_555, 14, _562);
-     bool  const _564 = _439[15];
-     if (!_564)
-     {
-      bool  const _565 = _439[15];
-      char b30[1024];
-      snprintf(b30, 1024, "%llu", (long long unsigned)(_565));
-      auto * const _566 = b30;
-      int32_t  const _567 = (int32_t)(_425 ? -1 : 0);
-      char b31[1024];
-      snprintf(b31, 1024, "%f%s%lld%s%lld%s%lld%s", _440, " buffer 'slopes': index ", (long long)(_421), " out of range in dimension ", (long long)(_567), " of extent ", (long long)(_30), "\n");
-      auto * const _568 = b31;
-      int32_t  const _569 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _566, _568);
-      return _569;
-     }
-     float  const _570 = _440;
-     float16  const _571 = float16_ops::replace(_563, 15, _570);
-     float16  const _572 = _571;
-     int32_t  const _573 = _masked_s0_j - _431;
-     int32x16_t  const _574 = int32x16_t_ops::ramp(_573, -1);
-     float16  const _575 = float16_ops::convert_from<int32x16_t>(_574);
-     float16  const _576 = _572 * _575;
-     float16  const _577 = _442 + _576;
-     float  const _578 = float_from_bits(1036319193 /* 0.0961797 */);
-     float16  const _579 = float16_ops::broadcast(_578);
-     float16  const _580 = _577 * _579;
-     float  const _581 = float_from_bits(1124073472 /* 128 */);
+     float  const _523 = _431;
+     float16  const _524 = float16_ops::broadcast(_523);
+     float16  const _525 = _518 * _524;
+     float16  const _526 = _514 + _525;
+     float  const _527 = float_from_bits(1036319193 /* 0.0961797 */);
+     float16  const _528 = float16_ops::broadcast(_527);
+     float16  const _529 = _526 * _528;
+     float  const _530 = float_from_bits(1124073472 /* 128 */);
+     float16  const _531 = float16_ops::broadcast(_530);
+     float16  const _532 = float16_ops::min(_529, _531);
+     float  const _533 = float_from_bits(3271426048 /* -127 */);
+     float16  const _534 = float16_ops::broadcast(_533);
+     float16  const _535 = float16_ops::max(_532, _534);
+     float  const _536 = float_from_bits(1124007936 /* 127.5 */);
+     float16  const _537 = float16_ops::broadcast(_536);
+     float16  const _538 = _535 + _537;
+     int32x16_t  const _539 = int32x16_t_ops::convert_from<float16>(_538);
+     int32x16_t  const _540 = int32x16_t_ops::broadcast(-127);
+     int32x16_t  const _541 = _539 + _540;
+     float16  const _542 = float16_ops::convert_from<int32x16_t>(_541);
+     float16  const _543 = _535 - _542;
+     float16  const _544 = float16_ops::broadcast(neg_inf_f32());
+     float  const _545 = float_from_bits(0 /* 0 */);
+     float16  const _546 = float16_ops::broadcast(_545);
+     int32x16_t  const _547 = int32x16_t_ops::ramp(_430, 1);
+     int32_t  const _548 = _masked_s0_j + -16;
+     int32x16_t  const _549 = int32x16_t_ops::broadcast(_548);
+     uint8x16_t  const _550 = int32x16_t_ops::lt(_547, _549);
+     float16  const _551 = float16_ops::select(_550, _544, _546);
+     float  const _552 = float_from_bits(1073741824 /* 2 */);
+     float16  const _553 = float16_ops::broadcast(_552);
+     uint32_t  const _554 = (uint32_t)(23ull);
+     uint32x16_t  const _555 = uint32x16_t_ops::broadcast(_554);
+     int32x16_t  const _556 = _539 << _555;
+     float16  const _557 = reinterpret<float16>(_556);
+     float  const _558 = float_from_bits(958452607 /* 0.000153376 */);
+     float16  const _559 = float16_ops::broadcast(_558);
+     float16  const _560 = _543 * _559;
+     float  const _561 = float_from_bits(984588920 /* 0.00133999 */);
+     float16  const _562 = float16_ops::broadcast(_561);
+     float16  const _563 = _560 + _562;
+     float16  const _564 = _563 * _543;
+     float  const _565 = float_from_bits(1008572159 /* 0.00961852 */);
+     float16  const _566 = float16_ops::broadcast(_565);
+     float16  const _567 = _564 + _566;
+     float16  const _568 = _567 * _543;
+     float  const _569 = float_from_bits(1029920619 /* 0.0555033 */);
+     float16  const _570 = float16_ops::broadcast(_569);
+     float16  const _571 = _568 + _570;
+     float16  const _572 = _571 * _543;
+     float  const _573 = float_from_bits(1047920109 /* 0.240226 */);
+     float16  const _574 = float16_ops::broadcast(_573);
+     float16  const _575 = _572 + _574;
+     float16  const _576 = _575 * _543;
+     float  const _577 = float_from_bits(1060205080 /* 0.693147 */);
+     float16  const _578 = float16_ops::broadcast(_577);
+     float16  const _579 = _576 + _578;
+     float16  const _580 = _579 * _543;
+     float  const _581 = float_from_bits(1065353216 /* 1 */);
      float16  const _582 = float16_ops::broadcast(_581);
-     float16  const _583 = float16_ops::min(_580, _582);
-     float  const _584 = float_from_bits(3271426048 /* -127 */);
-     float16  const _585 = float16_ops::broadcast(_584);
-     float16  const _586 = float16_ops::max(_583, _585);
-     float  const _587 = float_from_bits(1124007936 /* 127.5 */);
+     float16  const _583 = _580 + _582;
+     float16  const _584 = _557 * _583;
+     float16  const _585 = _584 + _582;
+     float16  const _586 = _553 / _585;
+     float  const _587 = float_from_bits(3257737111 /* -43.2808 */);
      float16  const _588 = float16_ops::broadcast(_587);
-     float16  const _589 = _586 + _588;
-     int32x16_t  const _590 = int32x16_t_ops::convert_from<float16>(_589);
-     int32x16_t  const _591 = int32x16_t_ops::broadcast(-127);
-     int32x16_t  const _592 = _590 + _591;
-     float16  const _593 = float16_ops::convert_from<int32x16_t>(_592);
-     float16  const _594 = _586 - _593;
-     float16  const _595 = float16_ops::broadcast(neg_inf_f32());
-     float  const _596 = float_from_bits(0 /* 0 */);
-     float16  const _597 = float16_ops::broadcast(_596);
-     int32x16_t  const _598 = int32x16_t_ops::ramp(_431, 1);
-     int32x16_t  const _599 = int32x16_t_ops::broadcast(_masked_s0_j);
-     uint8x16_t  const _600 = int32x16_t_ops::lt(_598, _599);
-     float16  const _601 = float16_ops::select(_600, _595, _597);
-     float  const _602 = float_from_bits(1073741824 /* 2 */);
-     float16  const _603 = float16_ops::broadcast(_602);
-     uint32_t  const _604 = (uint32_t)(23ull);
-     uint32x16_t  const _605 = uint32x16_t_ops::broadcast(_604);
-     int32x16_t  const _606 = _590 << _605;
-     float16  const _607 = reinterpret<float16>(_606);
-     float  const _608 = float_from_bits(958452607 /* 0.000153376 */);
-     float16  const _609 = float16_ops::broadcast(_608);
-     float16  const _610 = _594 * _609;
-     float  const _611 = float_from_bits(984588920 /* 0.00133999 */);
-     float16  const _612 = float16_ops::broadcast(_611);
-     float16  const _613 = _610 + _612;
-     float16  const _614 = _613 * _594;
-     float  const _615 = float_from_bits(1008572159 /* 0.00961852 */);
-     float16  const _616 = float16_ops::broadcast(_615);
-     float16  const _617 = _614 + _616;
-     float16  const _618 = _617 * _594;
-     float  const _619 = float_from_bits(1029920619 /* 0.0555033 */);
-     float16  const _620 = float16_ops::broadcast(_619);
-     float16  const _621 = _618 + _620;
-     float16  const _622 = _621 * _594;
-     float  const _623 = float_from_bits(1047920109 /* 0.240226 */);
-     float16  const _624 = float16_ops::broadcast(_623);
-     float16  const _625 = _622 + _624;
-     float16  const _626 = _625 * _594;
-     float  const _627 = float_from_bits(1060205080 /* 0.693147 */);
-     float16  const _628 = float16_ops::broadcast(_627);
-     float16  const _629 = _626 + _628;
-     float16  const _630 = _629 * _594;
-     float  const _631 = float_from_bits(1065353216 /* 1 */);
-     float16  const _632 = float16_ops::broadcast(_631);
-     float16  const _633 = _630 + _632;
-     float16  const _634 = _607 * _633;
-     float16  const _635 = _634 + _632;
-     float16  const _636 = _603 / _635;
-     float  const _637 = float_from_bits(3257737111 /* -43.2808 */);
-     float16  const _638 = float16_ops::broadcast(_637);
-     float16  const _639 = _636 * _638;
-     float16  const _640 = _601 + _639;
-     float  const _641 = float_from_bits(1110253463 /* 43.2808 */);
-     float16  const _642 = float16_ops::broadcast(_641);
-     float16  const _643 = _640 + _642;
-     int32_t  const _644 = _masked_s0_j * 32;
-     float16_ops::store(_643, _masked, _644);
-     int32_t  const _645 = _15 + -16;
-     int32x16_t  const _646 = int32x16_t_ops::broadcast(_645);
-     int32x16_t  const _647 = int32x16_t_ops::ramp(_431, 1);
-     uint8x16_t  const _648 = int32x16_t_ops::le(_646, _647);
-     bool  const _649 = _14 <= _masked_s0_j;
-     uint8x16_t  const _650 = uint8x16_t_ops::broadcast(_649);
-     uint8x16_t  const _651 = uint8x16_t_ops::logical_or(_648, _650);
-     uint8x16_t  const _652 = uint8x16_t_ops::broadcast(_425);
-     uint8x16_t  const _653 = uint8x16_t_ops::logical_or(_651, _652);
-     float  const _654 = ((float const *)_slopes)[_430];
-     int32_t  const _655 = _masked_s0_j * 32;
-     int32_t  const _656 = _655 + 16;
-     float16  const _657 = float16_ops::load(_scores, _656);
-     float16 _658{};
-     bool  const _659 = _653[0];
-     if (!_659)
-     {
-      bool  const _660 = _653[0];
-      char b32[1024];
-      snprintf(b32, 1024, "%llu", (long long unsigned)(_660));
-      auto * const _661 = b32;
-      int32_t  const _662 = (int32_t)(_425 ? -1 : 0);
-      char b33[1024];
-      snprintf(b33, 1024, "%f%s%lld%s%lld%s%lld%s", _654, " buffer 'slopes': index ", (long long)(_421), " out of range in dimension ", (long long)(_662), " of extent ", (long long)(_30), "\n");
-      auto * const _663 = b33;
-      int32_t  const _664 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _661, _663);
-      return _664;
-     }
-     float  const _665 = _654;
-     float16  const _666 = float16_ops::replace(_658, 0, _665);
-     bool  const _667 = _653[1];
-     if (!_667)
-     {
-      bool  const _668 = _653[1];
-      char b34[1024];
-      snprintf(b34, 1024, "%llu", (long long unsigned)(_668));
-      auto * const _669 = b34;
-      int32_t  const _670 = (int32_t)(_425 ? -1 : 0);
-      char b35[1024];
-      snprintf(b35, 1024, "%f%s%lld%s%lld%s%lld%s", _654, " buffer 'slopes': index ", (long long)(_421), " out of range in dimension ", (long long)(_670), " of extent ", (long long)(_30), "\n");
-      auto * const _671 = b35;
-      int32_t  const _672 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _669, _671);
-      return _672;
-     }
-     float  const _673 = _654;
-     float16  const _674 = float16_ops::replace(_666, 1, _673);
-     bool  const _675 = _653[2];
-     if (!_675)
-     {
-      bool  const _676 = _653[2];
-      char b36[1024];
-      snprintf(b36, 1024, "%llu", (long long unsigned)(_676));
-      auto * const _677 = b36;
-      int32_t  const _678 = (int32_t)(_425 ? -1 : 0);
-      char b37[1024];
-      snprintf(b37, 1024, "%f%s%lld%s%lld%s%lld%s", _654, " buffer 'slopes': index ", (long long)(_421), " out of range in dimension ", (long long)(_678), " of extent ", (long long)(_30), "\n");
-      auto * const _679 = b37;
-      int32_t  const _680 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _677, _679);
-      return _680;
-     }
-     float  const _681 = _654;
-     float16  const _682 = float16_ops::replace(_674, 2, _681);
-     bool  const _683 = _653[3];
-     if (!_683)
-     {
-      bool  const _684 = _653[3];
-      char b38[1024];
-      snprintf(b38, 1024, "%llu", (long long unsigned)(_684));
-      auto * const _685 = b38;
-      int32_t  const _686 = (int32_t)(_425 ? -1 : 0);
-      char b39[1024];
-      snprintf(b39, 1024, "%f%s%lld%s%lld%s%lld%s", _654, " buffer 'slopes': index ", (long long)(_421), " out of range in dimension ", (long long)(_686), " of extent ", (long long)(_30), "\n");
-      auto * const _687 = b39;
-      int32_t  const _688 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _685, _687);
-      return _688;
-     }
-     float  const _689 = _654;
-     float16  const _690 = float16_ops::replace(_682, 3, _689);
-     bool  const _691 = _653[4];
-     if (!_691)
-     {
-      bool  const _692 = _653[4];
-      char b40[1024];
-      snprintf(b40, 1024, "%llu", (long long unsigned)(_692));
-      auto * const _693 = b40;
-      int32_t  const _694 = (int32_t)(_425 ? -1 : 0);
-      char b41[1024];
-      snprintf(b41, 1024, "%f%s%lld%s%lld%s%lld%s", _654, " buffer 'slopes': index ", (long long)(_421), " out of range in dimension ", (long long)(_694), " of extent ", (long long)(_30), "\n");
-      auto * const _695 = b41;
-      int32_t  const _696 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _693, _695);
-      return _696;
-     }
-     float  const _697 = _654;
-     float16  const _698 = float16_ops::replace(_690, 4, _697);
-     bool  const _699 = _653[5];
-     if (!_699)
-     {
-      bool  const _700 = _653[5];
-      char b42[1024];
-      snprintf(b42, 1024, "%llu", (long long unsigned)(_700));
-      auto * const _701 = b42;
-      int32_t  const _702 = (int32_t)(_425 ? -1 : 0);
-      char b43[1024];
-      snprintf(b43, 1024, "%f%s%lld%s%lld%s%lld%s", _654, " buffer 'slopes': index ", (long long)(_421), " out of range in dimension ", (long long)(_702), " of extent ", (long long)(_30), "\n");
-      auto * const _703 = b43;
-      int32_t  const _704 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _701, _703);
-      return _704;
-     }
-     float  const _705 = _654;
-     float16  const _706 = float16_ops::replace(_698, 5, _705);
-     bool  const _707 = _653[6];
-     if (!_707)
-     {
-      bool  const _708 = _653[6];
-      char b44[1024];
-      snprintf(b44, 1024, "%llu", (long long unsigned)(_708));
-      auto * const _709 = b44;
-      int32_t  const _710 = (int32_t)(_425 ? -1 : 0);
-      char b45[1024];
-      snprintf(b45, 1024, "%f%s%lld%s%lld%s%lld%s", _654, " buffer 'slopes': index ", (long long)(_421), " out of range in dimension ", (long long)(_710), " of extent ", (long long)(_30), "\n");
-      auto * const _711 = b45;
-      int32_t  const _712 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _709, _711);
-      return _712;
-     }
-     float  const _713 = _654;
-     float16  const _714 = float16_ops::replace(_706, 6, _713);
-     bool  const _715 = _653[7];
-     if (!_715)
-     {
-      bool  const _716 = _653[7];
-      char b46[1024];
-      snprintf(b46, 1024, "%llu", (long long unsigned)(_716));
-      auto * const _717 = b46;
-      int32_t  const _718 = (int32_t)(_425 ? -1 : 0);
-      char b47[1024];
-      snprintf(b47, 1024, "%f%s%lld%s%lld%s%lld%s", _654, " buffer 'slopes': index ", (long long)(_421), " out of range in dimension ", (long long)(_718), " of extent ", (long long)(_30), "\n");
-      auto * const _719 = b47;
-      int32_t  const _720 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _717, _719);
-      return _720;
-     }
-     float  const _721 = _654;
-     float16  const _722 = float16_ops::replace(_714, 7, _721);
-     bool  const _723 = _653[8];
-     if (!_723)
-     {
-      bool  const _724 = _653[8];
-      char b48[1024];
-      snprintf(b48, 1024, "%llu", (long long unsigned)(_724));
-      auto * const _725 = b48;
-      int32_t  const _726 = (int32_t)(_425 ? -1 : 0);
-      char b49[1024];
-      snprintf(b49, 1024, "%f%s%lld%s%lld%s%lld%s", _654, " buffer 'slopes': index ", (long long)(_421), " out of range in dimension ", (long long)(_726), " of extent ", (long long)(_30), "\n");
-      auto * const _727 = b49;
-      int32_t  const _728 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _725, _727);
-      return _728;
-     }
-     float  const _729 = _654;
-     float16  const _730 = float16_ops::replace(_722, 8, _729);
-     bool  const _731 = _653[9];
-     if (!_731)
-     {
-      bool  const _732 = _653[9];
-      char b50[1024];
-      snprintf(b50, 1024, "%llu", (long long unsigned)(_732));
-      auto * const _733 = b50;
-      int32_t  const _734 = (int32_t)(_425 ? -1 : 0);
-      char b51[1024];
-      snprintf(b51, 1024, "%f%s%lld%s%lld%s%lld%s", _654, " buffer 'slopes': index ", (long long)(_421), " out of range in dimension ", (long long)(_734), " of extent ", (long long)(_30), "\n");
-      auto * const _735 = b51;
-      int32_t  const _736 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _733, _735);
-      return _736;
-     }
-     float  const _737 = _654;
-     float16  const _738 = float16_ops::replace(_730, 9, _737);
-     bool  const _739 = _653[10];
-     if (!_739)
-     {
-      bool  const _740 = _653[10];
-      char b52[1024];
-      snprintf(b52, 1024, "%llu", (long long unsigned)(_740));
-      auto * const _741 = b52;
-      int32_t  const _742 = (int32_t)(_425 ? -1 : 0);
-      char b53[1024];
-      snprintf(b53, 1024, "%f%s%lld%s%lld%s%lld%s", _654, " buffer 'slopes': index ", (long long)(_421), " out of range in dimension ", (long long)(_742), " of extent ", (long long)(_30), "\n");
-      auto * const _743 = b53;
-      int32_t  const _744 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _741, _743);
-      return _744;
-     }
-     float  const _745 = _654;
-     float16  const _746 = float16_ops::replace(_738, 10, _745);
-     bool  const _747 = _653[11];
-     if (!_747)
-     {
-      bool  const _748 = _653[11];
-      char b54[1024];
-      snprintf(b54, 1024, "%llu", (long long unsigned)(_748));
-      auto * const _749 = b54;
-      int32_t  const _750 = (int32_t)(_425 ? -1 : 0);
-      char b55[1024];
-      snprintf(b55, 1024, "%f%s%lld%s%lld%s%lld%s", _654, " buffer 'slopes': index ", (long long)(_421), " out of range in dimension ", (long long)(_750), " of extent ", (long long)(_30), "\n");
-      auto * const _751 = b55;
-      int32_t  const _752 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _749, _751);
-      return _752;
-     }
-     float  const _753 = _654;
-     float16  const _754 = float16_ops::replace(_746, 11, _753);
-     bool  const _755 = _653[12];
-     if (!_755)
-     {
-      bool  const _756 = _653[12];
-      char b56[1024];
-      snprintf(b56, 1024, "%llu", (long long unsigned)(_756));
-      auto * const _757 = b56;
-      int32_t  const _758 = (int32_t)(_425 ? -1 : 0);
-      char b57[1024];
-      snprintf(b57, 1024, "%f%s%lld%s%lld%s%lld%s", _654, " buffer 'slopes': index ", (long long)(_421), " out of range in dimension ", (long long)(_758), " of extent ", (long long)(_30), "\n");
-      auto * const _759 = b57;
-      int32_t  const _760 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _757, _759);
-      return _760;
-     }
-     float  const _761 = _654;
-     float16  const _762 = float16_ops::replace(_754, 12, _761);
-     bool  const _763 = _653[13];
-     if (!_763)
-     {
-      bool  const _764 = _653[13];
-      char b58[1024];
-      snprintf(b58, 1024, "%llu", (long long unsigned)(_764));
-      auto * const _765 = b58;
-      int32_t  const _766 = (int32_t)(_425 ? -1 : 0);
-      char b59[1024];
-      snprintf(b59, 1024, "%f%s%lld%s%lld%s%lld%s", _654, " buffer 'slopes': index ", (long long)(_421), " out of range in dimension ", (long long)(_766), " of extent ", (long long)(_30), "\n");
-      auto * const _767 = b59;
-      int32_t  const _768 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _765, _767);
-      return _768;
-     }
-     float  const _769 = _654;
-     float16  const _770 = float16_ops::replace(_762, 13, _769);
-     bool  const _771 = _653[14];
-     if (!_771)
-     {
-      bool  const _772 = _653[14];
-      char b60[1024];
-      snprintf(b60, 1024, "%llu", (long long unsigned)(_772));
-      auto * const _773 = b60;
-      int32_t  const _774 = (int32_t)(_425 ? -1 : 0);
-      char b61[1024];
-      snprintf(b61, 1024, "%f%s%lld%s%lld%s%lld%s", _654, " buffer 'slopes': index ", (long long)(_421), " out of range in dimension ", (long long)(_774), " of extent ", (long long)(_30), "\n");
-      auto * const _775 = b61;
-      int32_t  const _776 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _773, _775);
-      return _776;
-     }
-     float  const _777 = _654;
-     float16  const _778 = float16_ops::replace(_770, 14, _777);
-     bool  const _779 = _653[15];
-     if (!_779)
-     {
-      bool  const _780 = _653[15];
-      char b62[1024];
-      snprintf(b62, 1024, "%llu", (long long unsigned)(_780));
-      auto * const _781 = b62;
-      int32_t  const _782 = (int32_t)(_425 ? -1 : 0);
-      char b63[1024];
-      snprintf(b63, 1024, "%f%s%lld%s%lld%s%lld%s", _654, " buffer 'slopes': index ", (long long)(_421), " out of range in dimension ", (long long)(_782), " of extent ", (long long)(_30), "\n");
-      auto * const _783 = b63;
-      int32_t  const _784 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _781, _783);
-      return _784;
-     }
-     float  const _785 = _654;
-     float16  const _786 = float16_ops::replace(_778, 15, _785);
-     float16  const _787 = _786;
-     int32_t  const _788 = _masked_s0_j - _431;
-     int32_t  const _789 = _788 + -16;
-     int32x16_t  const _790 = int32x16_t_ops::ramp(_789, -1);
-     float16  const _791 = float16_ops::convert_from<int32x16_t>(_790);
-     float16  const _792 = _787 * _791;
-     float16  const _793 = _657 + _792;
-     float  const _794 = float_from_bits(1036319193 /* 0.0961797 */);
-     float16  const _795 = float16_ops::broadcast(_794);
-     float16  const _796 = _793 * _795;
-     float  const _797 = float_from_bits(1124073472 /* 128 */);
-     float16  const _798 = float16_ops::broadcast(_797);
-     float16  const _799 = float16_ops::min(_796, _798);
-     float  const _800 = float_from_bits(3271426048 /* -127 */);
-     float16  const _801 = float16_ops::broadcast(_800);
-     float16  const _802 = float16_ops::max(_799, _801);
-     float  const _803 = float_from_bits(1124007936 /* 127.5 */);
-     float16  const _804 = float16_ops::broadcast(_803);
-     float16  const _805 = _802 + _804;
-     int32x16_t  const _806 = int32x16_t_ops::convert_from<float16>(_805);
-     int32x16_t  const _807 = int32x16_t_ops::broadcast(-127);
-     int32x16_t  const _808 = _806 + _807;
-     float16  const _809 = float16_ops::convert_from<int32x16_t>(_808);
-     float16  const _810 = _802 - _809;
-     float16  const _811 = float16_ops::broadcast(neg_inf_f32());
-     float  const _812 = float_from_bits(0 /* 0 */);
-     float16  const _813 = float16_ops::broadcast(_812);
-     int32x16_t  const _814 = int32x16_t_ops::ramp(_431, 1);
-     int32_t  const _815 = _masked_s0_j + -16;
-     int32x16_t  const _816 = int32x16_t_ops::broadcast(_815);
-     uint8x16_t  const _817 = int32x16_t_ops::lt(_814, _816);
-     float16  const _818 = float16_ops::select(_817, _811, _813);
-     float  const _819 = float_from_bits(1073741824 /* 2 */);
-     float16  const _820 = float16_ops::broadcast(_819);
-     uint32_t  const _821 = (uint32_t)(23ull);
-     uint32x16_t  const _822 = uint32x16_t_ops::broadcast(_821);
-     int32x16_t  const _823 = _806 << _822;
-     float16  const _824 = reinterpret<float16>(_823);
-     float  const _825 = float_from_bits(958452607 /* 0.000153376 */);
-     float16  const _826 = float16_ops::broadcast(_825);
-     float16  const _827 = _810 * _826;
-     float  const _828 = float_from_bits(984588920 /* 0.00133999 */);
-     float16  const _829 = float16_ops::broadcast(_828);
-     float16  const _830 = _827 + _829;
-     float16  const _831 = _830 * _810;
-     float  const _832 = float_from_bits(1008572159 /* 0.00961852 */);
-     float16  const _833 = float16_ops::broadcast(_832);
-     float16  const _834 = _831 + _833;
-     float16  const _835 = _834 * _810;
-     float  const _836 = float_from_bits(1029920619 /* 0.0555033 */);
-     float16  const _837 = float16_ops::broadcast(_836);
-     float16  const _838 = _835 + _837;
-     float16  const _839 = _838 * _810;
-     float  const _840 = float_from_bits(1047920109 /* 0.240226 */);
-     float16  const _841 = float16_ops::broadcast(_840);
-     float16  const _842 = _839 + _841;
-     float16  const _843 = _842 * _810;
-     float  const _844 = float_from_bits(1060205080 /* 0.693147 */);
-     float16  const _845 = float16_ops::broadcast(_844);
-     float16  const _846 = _843 + _845;
-     float16  const _847 = _846 * _810;
-     float  const _848 = float_from_bits(1065353216 /* 1 */);
-     float16  const _849 = float16_ops::broadcast(_848);
-     float16  const _850 = _847 + _849;
-     float16  const _851 = _824 * _850;
-     float16  const _852 = _851 + _849;
-     float16  const _853 = _820 / _852;
-     float  const _854 = float_from_bits(3257737111 /* -43.2808 */);
-     float16  const _855 = float16_ops::broadcast(_854);
-     float16  const _856 = _853 * _855;
-     float16  const _857 = _818 + _856;
-     float  const _858 = float_from_bits(1110253463 /* 43.2808 */);
-     float16  const _859 = float16_ops::broadcast(_858);
-     float16  const _860 = _857 + _859;
-     int32_t  const _861 = _masked_s0_j * 32;
-     int32_t  const _862 = _861 + 16;
-     float16_ops::store(_860, _masked, _862);
+     float16  const _589 = _586 * _588;
+     float16  const _590 = _551 + _589;
+     float  const _591 = float_from_bits(1110253463 /* 43.2808 */);
+     float16  const _592 = float16_ops::broadcast(_591);
+     float16  const _593 = _590 + _592;
+     int32_t  const _594 = _masked_s0_j * 32;
+     int32_t  const _595 = _594 + 16;
+     float16_ops::store(_593, _masked, _595);
     } // for _masked_s0_j
     _scores_free.free();
     {
@@ -4656,166 +4147,165 @@ int attn_alibi_softcap_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context,
      // produce row_max
      for (int _row_max_s0_ii_ii = 0; _row_max_s0_ii_ii < 0 + 2; _row_max_s0_ii_ii++)
      {
-      float16  const _863 = float16_ops::broadcast(neg_inf_f32());
-      int32_t  const _864 = _row_max_s0_ii_ii * 16;
-      float16_ops::store(_863, _row_max, _864);
+      float16  const _596 = float16_ops::broadcast(neg_inf_f32());
+      int32_t  const _597 = _row_max_s0_ii_ii * 16;
+      float16_ops::store(_596, _row_max, _597);
      } // for _row_max_s0_ii_ii
      // consume masked
-     int32_t  const _865 = _89 * 32;
-     int32_t  const _866 = _865 + 32;
-     int32_t  const _867 = ::halide_cpp_min(_866, _14);
-     int32_t  const _868 = ::halide_cpp_min(_867, _11);
-     int32_t  const _869 = ::halide_cpp_max(_868, 0);
-     for (int _row_max_s1_rk__x = 0; _row_max_s1_rk__x < 0 + _869; _row_max_s1_rk__x++)
+     int32_t  const _598 = _88 * 32;
+     int32_t  const _599 = _598 + 32;
+     int32_t  const _600 = ::halide_cpp_min(_599, _14);
+     int32_t  const _601 = ::halide_cpp_min(_600, _11);
+     for (int _row_max_s1_rk__x = 0; _row_max_s1_rk__x < 0 + _601; _row_max_s1_rk__x++)
      {
-      float16  const _870 = float16_ops::load(_row_max, 0);
-      int32_t  const _871 = _row_max_s1_rk__x * 32;
-      float16  const _872 = float16_ops::load(_masked, _871);
-      float16  const _873 = float16_ops::max(_870, _872);
-      float16_ops::store(_873, _row_max, 0);
-      float16  const _874 = float16_ops::load(_row_max, 16);
-      int32_t  const _875 = _row_max_s1_rk__x * 32;
-      int32_t  const _876 = _875 + 16;
-      float16  const _877 = float16_ops::load(_masked, _876);
-      float16  const _878 = float16_ops::max(_874, _877);
-      float16_ops::store(_878, _row_max, 16);
+      float16  const _602 = float16_ops::load(_row_max, 0);
+      int32_t  const _603 = _row_max_s1_rk__x * 32;
+      float16  const _604 = float16_ops::load(_masked, _603);
+      float16  const _605 = float16_ops::max(_602, _604);
+      float16_ops::store(_605, _row_max, 0);
+      float16  const _606 = float16_ops::load(_row_max, 16);
+      int32_t  const _607 = _row_max_s1_rk__x * 32;
+      int32_t  const _608 = _607 + 16;
+      float16  const _609 = float16_ops::load(_masked, _608);
+      float16  const _610 = float16_ops::max(_606, _609);
+      float16_ops::store(_610, _row_max, 16);
      } // for _row_max_s1_rk__x
-     int32_t  const _879 = _89 * 32;
-     int32_t  const _880 = _879 + 32;
-     int32_t  const _881 = ::halide_cpp_min(_880, _14);
-     int32_t  const _882 = ::halide_cpp_min(_881, _11);
-     int32_t  const _883 = ::halide_cpp_max(_882, _93);
+     int32_t  const _611 = _88 * 32;
+     int32_t  const _612 = _611 + 32;
+     int32_t  const _613 = ::halide_cpp_min(_612, _14);
+     int32_t  const _614 = ::halide_cpp_min(_613, _11);
+     int32_t  const _615 = ::halide_cpp_max(_614, _92);
      {
-      int64_t  const _884 = _883;
-      int64_t  const _885 = _884 * 32;
-      int64_t  const _886 = (_885 > ((int64_t(1) << 31) - 1)) ? _885 : (_885 * 1);
-      int64_t  const _887 = (_886 > ((int64_t(1) << 31) - 1)) ? _886 : (_886 * 1);
-      int64_t  const _888 = (_887 > ((int64_t(1) << 31) - 1)) ? _887 : (_887 * 1);
-      if ((_888 > ((int64_t(1) << 31) - 1)) || ((_888 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+      int64_t  const _616 = _615;
+      int64_t  const _617 = _616 * 32;
+      int64_t  const _618 = (_617 > ((int64_t(1) << 31) - 1)) ? _617 : (_617 * 1);
+      int64_t  const _619 = (_618 > ((int64_t(1) << 31) - 1)) ? _618 : (_618 * 1);
+      int64_t  const _620 = (_619 > ((int64_t(1) << 31) - 1)) ? _619 : (_619 * 1);
+      if ((_620 > ((int64_t(1) << 31) - 1)) || ((_620 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
       {
        attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation probs\n");
        return -1;
       } // overflow test probs
-      int64_t  const _889 = _888;
-      float *_probs = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_889);
+      int64_t  const _621 = _620;
+      float *_probs = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_621);
       if (!_probs)
       {
-       int32_t  const _890 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-       return _890;
+       int32_t  const _622 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+       return _622;
       }
       HalideFreeHelper _probs_free(_ucon, _probs, attn_alibi_softcap_rt_free);
       // produce probs
       // consume row_max
       // consume masked
-      for (int _probs_s0_j = 0; _probs_s0_j < 0 + _93; _probs_s0_j++)
+      for (int _probs_s0_j = 0; _probs_s0_j < 0 + _92; _probs_s0_j++)
       {
-       float16  const _891 = float16_ops::load(_row_max, 0);
-       int32_t  const _892 = _probs_s0_j * 32;
-       float16  const _893 = float16_ops::load(_masked, _892);
-       float  const _894 = float_from_bits(0 /* 0 */);
-       float16  const _895 = float16_ops::broadcast(_894);
-       float16  const _896 = float16_ops::broadcast(neg_inf_f32());
-       uint8x16_t  const _897 = float16_ops::eq(_891, _896);
-       float16  const _898 = float16_ops::select(_897, _895, _891);
-       float16  const _899 = _893 - _898;
-       float16  const _900 = float16_ops::min(_899, _895);
-       float  const _901 = float_from_bits(3271426048 /* -127 */);
-       float16  const _902 = float16_ops::broadcast(_901);
-       float16  const _903 = float16_ops::max(_900, _902);
-       float  const _904 = float_from_bits(1124007936 /* 127.5 */);
-       float16  const _905 = float16_ops::broadcast(_904);
-       float16  const _906 = _903 + _905;
-       int32x16_t  const _907 = int32x16_t_ops::convert_from<float16>(_906);
-       int32x16_t  const _908 = int32x16_t_ops::broadcast(-127);
-       int32x16_t  const _909 = _907 + _908;
-       float16  const _910 = float16_ops::convert_from<int32x16_t>(_909);
-       float16  const _911 = _903 - _910;
-       uint32_t  const _912 = (uint32_t)(23ull);
-       uint32x16_t  const _913 = uint32x16_t_ops::broadcast(_912);
-       int32x16_t  const _914 = _907 << _913;
-       float16  const _915 = reinterpret<float16>(_914);
-       float  const _916 = float_from_bits(958452607 /* 0.000153376 */);
-       float16  const _917 = float16_ops::broadcast(_916);
-       float16  const _918 = _911 * _917;
-       float  const _919 = float_from_bits(984588920 /* 0.00133999 */);
-       float16  const _920 = float16_ops::broadcast(_919);
-       float16  const _921 = _918 + _920;
-       float16  const _922 = _921 * _911;
-       float  const _923 = float_from_bits(1008572159 /* 0.00961852 */);
-       float16  const _924 = float16_ops::broadcast(_923);
-       float16  const _925 = _922 + _924;
-       float16  const _926 = _925 * _911;
-       float  const _927 = float_from_bits(1029920619 /* 0.0555033 */);
-       float16  const _928 = float16_ops::broadcast(_927);
-       float16  const _929 = _926 + _928;
-       float16  const _930 = _929 * _911;
-       float  const _931 = float_from_bits(1047920109 /* 0.240226 */);
-       float16  const _932 = float16_ops::broadcast(_931);
-       float16  const _933 = _930 + _932;
-       float16  const _934 = _933 * _911;
-       float  const _935 = float_from_bits(1060205080 /* 0.693147 */);
-       float16  const _936 = float16_ops::broadcast(_935);
-       float16  const _937 = _934 + _936;
-       float16  const _938 = _937 * _911;
-       float  const _939 = float_from_bits(1065353216 /* 1 */);
-       float16  const _940 = float16_ops::broadcast(_939);
-       float16  const _941 = _938 + _940;
-       float16  const _942 = _915 * _941;
-       float16_ops::store(_942, _probs, _892);
-       float16  const _943 = float16_ops::load(_row_max, 16);
-       int32_t  const _944 = _probs_s0_j * 32;
-       int32_t  const _945 = _944 + 16;
-       float16  const _946 = float16_ops::load(_masked, _945);
-       float  const _947 = float_from_bits(0 /* 0 */);
-       float16  const _948 = float16_ops::broadcast(_947);
-       float16  const _949 = float16_ops::broadcast(neg_inf_f32());
-       uint8x16_t  const _950 = float16_ops::eq(_943, _949);
-       float16  const _951 = float16_ops::select(_950, _948, _943);
-       float16  const _952 = _946 - _951;
-       float16  const _953 = float16_ops::min(_952, _948);
-       float  const _954 = float_from_bits(3271426048 /* -127 */);
-       float16  const _955 = float16_ops::broadcast(_954);
-       float16  const _956 = float16_ops::max(_953, _955);
-       float  const _957 = float_from_bits(1124007936 /* 127.5 */);
-       float16  const _958 = float16_ops::broadcast(_957);
-       float16  const _959 = _956 + _958;
-       int32x16_t  const _960 = int32x16_t_ops::convert_from<float16>(_959);
-       int32x16_t  const _961 = int32x16_t_ops::broadcast(-127);
-       int32x16_t  const _962 = _960 + _961;
-       float16  const _963 = float16_ops::convert_from<int32x16_t>(_962);
-       float16  const _964 = _956 - _963;
-       uint32_t  const _965 = (uint32_t)(23ull);
-       uint32x16_t  const _966 = uint32x16_t_ops::broadcast(_965);
-       int32x16_t  const _967 = _960 << _966;
-       float16  const _968 = reinterpret<float16>(_967);
-       float  const _969 = float_from_bits(958452607 /* 0.000153376 */);
-       float16  const _970 = float16_ops::broadcast(_969);
-       float16  const _971 = _964 * _970;
-       float  const _972 = float_from_bits(984588920 /* 0.00133999 */);
-       float16  const _973 = float16_ops::broadcast(_972);
-       float16  const _974 = _971 + _973;
-       float16  const _975 = _974 * _964;
-       float  const _976 = float_from_bits(1008572159 /* 0.00961852 */);
-       float16  const _977 = float16_ops::broadcast(_976);
-       float16  const _978 = _975 + _977;
-       float16  const _979 = _978 * _964;
-       float  const _980 = float_from_bits(1029920619 /* 0.0555033 */);
-       float16  const _981 = float16_ops::broadcast(_980);
-       float16  const _982 = _979 + _981;
-       float16  const _983 = _982 * _964;
-       float  const _984 = float_from_bits(1047920109 /* 0.240226 */);
-       float16  const _985 = float16_ops::broadcast(_984);
-       float16  const _986 = _983 + _985;
-       float16  const _987 = _986 * _964;
-       float  const _988 = float_from_bits(1060205080 /* 0.693147 */);
-       float16  const _989 = float16_ops::broadcast(_988);
-       float16  const _990 = _987 + _989;
-       float16  const _991 = _990 * _964;
-       float  const _992 = float_from_bits(1065353216 /* 1 */);
-       float16  const _993 = float16_ops::broadcast(_992);
-       float16  const _994 = _991 + _993;
-       float16  const _995 = _968 * _994;
-       float16_ops::store(_995, _probs, _945);
+       float16  const _623 = float16_ops::load(_row_max, 0);
+       int32_t  const _624 = _probs_s0_j * 32;
+       float16  const _625 = float16_ops::load(_masked, _624);
+       float  const _626 = float_from_bits(0 /* 0 */);
+       float16  const _627 = float16_ops::broadcast(_626);
+       float16  const _628 = float16_ops::broadcast(neg_inf_f32());
+       uint8x16_t  const _629 = float16_ops::eq(_623, _628);
+       float16  const _630 = float16_ops::select(_629, _627, _623);
+       float16  const _631 = _625 - _630;
+       float16  const _632 = float16_ops::min(_631, _627);
+       float  const _633 = float_from_bits(3271426048 /* -127 */);
+       float16  const _634 = float16_ops::broadcast(_633);
+       float16  const _635 = float16_ops::max(_632, _634);
+       float  const _636 = float_from_bits(1124007936 /* 127.5 */);
+       float16  const _637 = float16_ops::broadcast(_636);
+       float16  const _638 = _635 + _637;
+       int32x16_t  const _639 = int32x16_t_ops::convert_from<float16>(_638);
+       int32x16_t  const _640 = int32x16_t_ops::broadcast(-127);
+       int32x16_t  const _641 = _639 + _640;
+       float16  const _642 = float16_ops::convert_from<int32x16_t>(_641);
+       float16  const _643 = _635 - _642;
+       uint32_t  const _644 = (uint32_t)(23ull);
+       uint32x16_t  const _645 = uint32x16_t_ops::broadcast(_644);
+       int32x16_t  const _646 = _639 << _645;
+       float16  const _647 = reinterpret<float16>(_646);
+       float  const _648 = float_from_bits(958452607 /* 0.000153376 */);
+       float16  const _649 = float16_ops::broadcast(_648);
+       float16  const _650 = _643 * _649;
+       float  const _651 = float_from_bits(984588920 /* 0.00133999 */);
+       float16  const _652 = float16_ops::broadcast(_651);
+       float16  const _653 = _650 + _652;
+       float16  const _654 = _653 * _643;
+       float  const _655 = float_from_bits(1008572159 /* 0.00961852 */);
+       float16  const _656 = float16_ops::broadcast(_655);
+       float16  const _657 = _654 + _656;
+       float16  const _658 = _657 * _643;
+       float  const _659 = float_from_bits(1029920619 /* 0.0555033 */);
+       float16  const _660 = float16_ops::broadcast(_659);
+       float16  const _661 = _658 + _660;
+       float16  const _662 = _661 * _643;
+       float  const _663 = float_from_bits(1047920109 /* 0.240226 */);
+       float16  const _664 = float16_ops::broadcast(_663);
+       float16  const _665 = _662 + _664;
+       float16  const _666 = _665 * _643;
+       float  const _667 = float_from_bits(1060205080 /* 0.693147 */);
+       float16  const _668 = float16_ops::broadcast(_667);
+       float16  const _669 = _666 + _668;
+       float16  const _670 = _669 * _643;
+       float  const _671 = float_from_bits(1065353216 /* 1 */);
+       float16  const _672 = float16_ops::broadcast(_671);
+       float16  const _673 = _670 + _672;
+       float16  const _674 = _647 * _673;
+       float16_ops::store(_674, _probs, _624);
+       float16  const _675 = float16_ops::load(_row_max, 16);
+       int32_t  const _676 = _probs_s0_j * 32;
+       int32_t  const _677 = _676 + 16;
+       float16  const _678 = float16_ops::load(_masked, _677);
+       float  const _679 = float_from_bits(0 /* 0 */);
+       float16  const _680 = float16_ops::broadcast(_679);
+       float16  const _681 = float16_ops::broadcast(neg_inf_f32());
+       uint8x16_t  const _682 = float16_ops::eq(_675, _681);
+       float16  const _683 = float16_ops::select(_682, _680, _675);
+       float16  const _684 = _678 - _683;
+       float16  const _685 = float16_ops::min(_684, _680);
+       float  const _686 = float_from_bits(3271426048 /* -127 */);
+       float16  const _687 = float16_ops::broadcast(_686);
+       float16  const _688 = float16_ops::max(_685, _687);
+       float  const _689 = float_from_bits(1124007936 /* 127.5 */);
+       float16  const _690 = float16_ops::broadcast(_689);
+       float16  const _691 = _688 + _690;
+       int32x16_t  const _692 = int32x16_t_ops::convert_from<float16>(_691);
+       int32x16_t  const _693 = int32x16_t_ops::broadcast(-127);
+       int32x16_t  const _694 = _692 + _693;
+       float16  const _695 = float16_ops::convert_from<int32x16_t>(_694);
+       float16  const _696 = _688 - _695;
+       uint32_t  const _697 = (uint32_t)(23ull);
+       uint32x16_t  const _698 = uint32x16_t_ops::broadcast(_697);
+       int32x16_t  const _699 = _692 << _698;
+       float16  const _700 = reinterpret<float16>(_699);
+       float  const _701 = float_from_bits(958452607 /* 0.000153376 */);
+       float16  const _702 = float16_ops::broadcast(_701);
+       float16  const _703 = _696 * _702;
+       float  const _704 = float_from_bits(984588920 /* 0.00133999 */);
+       float16  const _705 = float16_ops::broadcast(_704);
+       float16  const _706 = _703 + _705;
+       float16  const _707 = _706 * _696;
+       float  const _708 = float_from_bits(1008572159 /* 0.00961852 */);
+       float16  const _709 = float16_ops::broadcast(_708);
+       float16  const _710 = _707 + _709;
+       float16  const _711 = _710 * _696;
+       float  const _712 = float_from_bits(1029920619 /* 0.0555033 */);
+       float16  const _713 = float16_ops::broadcast(_712);
+       float16  const _714 = _711 + _713;
+       float16  const _715 = _714 * _696;
+       float  const _716 = float_from_bits(1047920109 /* 0.240226 */);
+       float16  const _717 = float16_ops::broadcast(_716);
+       float16  const _718 = _715 + _717;
+       float16  const _719 = _718 * _696;
+       float  const _720 = float_from_bits(1060205080 /* 0.693147 */);
+       float16  const _721 = float16_ops::broadcast(_720);
+       float16  const _722 = _719 + _721;
+       float16  const _723 = _722 * _696;
+       float  const _724 = float_from_bits(1065353216 /* 1 */);
+       float16  const _725 = float16_ops::broadcast(_724);
+       float16  const _726 = _723 + _725;
+       float16  const _727 = _700 * _726;
+       float16_ops::store(_727, _probs, _677);
       } // for _probs_s0_j
       _masked_free.free();
       {
@@ -4823,759 +4313,757 @@ int attn_alibi_softcap_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context,
        // produce row_sum
        for (int _row_sum_s0_ii_ii = 0; _row_sum_s0_ii_ii < 0 + 2; _row_sum_s0_ii_ii++)
        {
-        float  const _996 = float_from_bits(0 /* 0 */);
-        float16  const _997 = float16_ops::broadcast(_996);
-        int32_t  const _998 = _row_sum_s0_ii_ii * 16;
-        float16_ops::store(_997, _row_sum, _998);
+        float  const _728 = float_from_bits(0 /* 0 */);
+        float16  const _729 = float16_ops::broadcast(_728);
+        int32_t  const _730 = _row_sum_s0_ii_ii * 16;
+        float16_ops::store(_729, _row_sum, _730);
        } // for _row_sum_s0_ii_ii
        // consume probs
-       int32_t  const _999 = _89 * 32;
-       int32_t  const _1000 = _999 + 32;
-       int32_t  const _1001 = ::halide_cpp_min(_1000, _14);
-       int32_t  const _1002 = ::halide_cpp_min(_1001, _11);
-       int32_t  const _1003 = ::halide_cpp_max(_1002, 0);
-       for (int _row_sum_s1_rk__x = 0; _row_sum_s1_rk__x < 0 + _1003; _row_sum_s1_rk__x++)
+       int32_t  const _731 = _88 * 32;
+       int32_t  const _732 = _731 + 32;
+       int32_t  const _733 = ::halide_cpp_min(_732, _14);
+       int32_t  const _734 = ::halide_cpp_min(_733, _11);
+       for (int _row_sum_s1_rk__x = 0; _row_sum_s1_rk__x < 0 + _734; _row_sum_s1_rk__x++)
        {
-        float16  const _1004 = float16_ops::load(_row_sum, 0);
-        int32_t  const _1005 = _row_sum_s1_rk__x * 32;
-        float16  const _1006 = float16_ops::load(_probs, _1005);
-        float16  const _1007 = _1004 + _1006;
-        float16_ops::store(_1007, _row_sum, 0);
-        float16  const _1008 = float16_ops::load(_row_sum, 16);
-        int32_t  const _1009 = _row_sum_s1_rk__x * 32;
-        int32_t  const _1010 = _1009 + 16;
-        float16  const _1011 = float16_ops::load(_probs, _1010);
-        float16  const _1012 = _1008 + _1011;
-        float16_ops::store(_1012, _row_sum, 16);
+        float16  const _735 = float16_ops::load(_row_sum, 0);
+        int32_t  const _736 = _row_sum_s1_rk__x * 32;
+        float16  const _737 = float16_ops::load(_probs, _736);
+        float16  const _738 = _735 + _737;
+        float16_ops::store(_738, _row_sum, 0);
+        float16  const _739 = float16_ops::load(_row_sum, 16);
+        int32_t  const _740 = _row_sum_s1_rk__x * 32;
+        int32_t  const _741 = _740 + 16;
+        float16  const _742 = float16_ops::load(_probs, _741);
+        float16  const _743 = _739 + _742;
+        float16_ops::store(_743, _row_sum, 16);
        } // for _row_sum_s1_rk__x
-       int32_t  const _1013 = _89 + 1;
-       int32_t  const _1014 = ::halide_cpp_max(_1013, _23);
+       int32_t  const _744 = _88 + 1;
+       int32_t  const _745 = ::halide_cpp_max(_744, _22);
        {
-        int32_t  const _1015 = _20 + 16;
-        int64_t  const _1016 = _1015;
-        int64_t  const _1017 = _1016 * 32;
-        int64_t  const _1018 = (_1017 > ((int64_t(1) << 31) - 1)) ? _1017 : (_1017 * _1014);
-        int64_t  const _1019 = (_1018 > ((int64_t(1) << 31) - 1)) ? _1018 : (_1018 * 1);
-        int64_t  const _1020 = (_1019 > ((int64_t(1) << 31) - 1)) ? _1019 : (_1019 * 1);
-        if ((_1020 > ((int64_t(1) << 31) - 1)) || ((_1020 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+        int32_t  const _746 = _19 + 16;
+        int64_t  const _747 = _746;
+        int64_t  const _748 = _747 * 32;
+        int64_t  const _749 = (_748 > ((int64_t(1) << 31) - 1)) ? _748 : (_748 * _745);
+        int64_t  const _750 = (_749 > ((int64_t(1) << 31) - 1)) ? _749 : (_749 * 1);
+        int64_t  const _751 = (_750 > ((int64_t(1) << 31) - 1)) ? _750 : (_750 * 1);
+        if ((_751 > ((int64_t(1) << 31) - 1)) || ((_751 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
         {
          attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation normalized\n");
          return -1;
         } // overflow test normalized
-        int64_t  const _1021 = _1020;
-        float *_normalized = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1021);
+        int64_t  const _752 = _751;
+        float *_normalized = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_752);
         if (!_normalized)
         {
-         int32_t  const _1022 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-         return _1022;
+         int32_t  const _753 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+         return _753;
         }
         HalideFreeHelper _normalized_free(_ucon, _normalized, attn_alibi_softcap_rt_free);
         // produce normalized
         // consume row_sum
         // consume probs
         // consume row_max
-        int32_t  const _1023 = _35 - _36;
-        int32_t  const _1024 = _1023 * 2;
-        int32_t  const _1025 = _1023 * 3;
-        int32_t  const _1026 = _1023 * 4;
-        int32_t  const _1027 = _1023 * 5;
-        int32_t  const _1028 = _1023 * 6;
-        int32_t  const _1029 = _1023 * 7;
-        int32_t  const _1030 = _1023 * 8;
-        int32_t  const _1031 = _1023 * 9;
-        int32_t  const _1032 = _1023 * 10;
-        int32_t  const _1033 = _1023 * 11;
-        int32_t  const _1034 = _1023 * 12;
-        int32_t  const _1035 = _1023 * 13;
-        int32_t  const _1036 = _1023 * 14;
-        int32_t  const _1037 = _1023 * 15;
-        int32_t  const _1038 = _89 * 32;
-        int32_t  const _1039 = _1038 + 32;
-        int32_t  const _1040 = ::halide_cpp_min(_1039, _14);
-        int32_t  const _1041 = ::halide_cpp_min(_1040, _11);
-        int32_t  const _1042 = _20 * 32;
-        int32_t  const _1043 = _1042 + 512;
-        int32_t  const _1044 = _1043 * _89;
-        int32_t  const _1045 = _1037 - _36;
-        int32_t  const _1046 = _1036 - _36;
-        int32_t  const _1047 = _1035 - _36;
-        int32_t  const _1048 = _1034 - _36;
-        int32_t  const _1049 = _1033 - _36;
-        int32_t  const _1050 = _1032 - _36;
-        int32_t  const _1051 = _1031 - _36;
-        int32_t  const _1052 = _1030 - _36;
-        int32_t  const _1053 = _1029 - _36;
-        int32_t  const _1054 = _1028 - _36;
-        int32_t  const _1055 = _1027 - _36;
-        int32_t  const _1056 = _1026 - _36;
-        int32_t  const _1057 = _1025 - _36;
-        int32_t  const _1058 = _1024 - _36;
-        int32_t  const _1059 = _35 + _38;
-        int32_t  const _1060 = _1059 - _36;
-        int32_t  const _1061 = _24 + _82;
-        bool  const _1062 = _1061 < 0;
-        int32_t  const _1063 = (int32_t)(_1062 ? -1 : 0);
-        bool  const _1064 = _10 == 0;
-        int32_t  const _1065 = (int32_t)(_1064 ? -1 : 0);
-        bool  const _1066 = _10 < 0;
-        int32_t  const _1067 = (int32_t)(_1066 ? -1 : 0);
-        int32_t  const _1068 = _1061 - _1063;
-        int32_t  const _1069 = _10 - _1065;
-        int32_t  const _1070 = _1068 / _1069;
-        int32_t  const _1071 = ~_1067;
-        int32_t  const _1072 = _1071 - _1067;
-        int32_t  const _1073 = _1063 & _1072;
-        int32_t  const _1074 = _1070 + _1073;
-        int32_t  const _1075 = ~_1065;
-        int32_t  const _1076 = _1074 & _1075;
-        int32_t  const _1077 = _1076 * _21;
-        int32_t  const _1078 = _25 + _63;
-        int32_t  const _1079 = _1078 * _22;
-        int32_t  const _1080 = _1079 - _40;
-        int32_t  const _1081 = _1077 + _1080;
-        int32_t  const _1082 = _38 + _1037;
-        int32_t  const _1083 = _38 + _1036;
-        int32_t  const _1084 = _38 + _1035;
-        int32_t  const _1085 = _38 + _1034;
-        int32_t  const _1086 = _38 + _1033;
-        int32_t  const _1087 = _38 + _1032;
-        int32_t  const _1088 = _38 + _1031;
-        int32_t  const _1089 = _38 + _1030;
-        int32_t  const _1090 = _38 + _1029;
-        int32_t  const _1091 = _38 + _1028;
-        int32_t  const _1092 = _38 + _1027;
-        int32_t  const _1093 = _38 + _1026;
-        int32_t  const _1094 = _38 + _1025;
-        int32_t  const _1095 = _38 + _1024;
+        int32_t  const _754 = _34 - _35;
+        int32_t  const _755 = _754 * 2;
+        int32_t  const _756 = _754 * 3;
+        int32_t  const _757 = _754 * 4;
+        int32_t  const _758 = _754 * 5;
+        int32_t  const _759 = _754 * 6;
+        int32_t  const _760 = _754 * 7;
+        int32_t  const _761 = _754 * 8;
+        int32_t  const _762 = _754 * 9;
+        int32_t  const _763 = _754 * 10;
+        int32_t  const _764 = _754 * 11;
+        int32_t  const _765 = _754 * 12;
+        int32_t  const _766 = _754 * 13;
+        int32_t  const _767 = _754 * 14;
+        int32_t  const _768 = _754 * 15;
+        int32_t  const _769 = _88 * 32;
+        int32_t  const _770 = _769 + 32;
+        int32_t  const _771 = ::halide_cpp_min(_770, _14);
+        int32_t  const _772 = ::halide_cpp_min(_771, _11);
+        int32_t  const _773 = _19 * 32;
+        int32_t  const _774 = _773 + 512;
+        int32_t  const _775 = _774 * _88;
+        int32_t  const _776 = _768 - _35;
+        int32_t  const _777 = _767 - _35;
+        int32_t  const _778 = _766 - _35;
+        int32_t  const _779 = _765 - _35;
+        int32_t  const _780 = _764 - _35;
+        int32_t  const _781 = _763 - _35;
+        int32_t  const _782 = _762 - _35;
+        int32_t  const _783 = _761 - _35;
+        int32_t  const _784 = _760 - _35;
+        int32_t  const _785 = _759 - _35;
+        int32_t  const _786 = _758 - _35;
+        int32_t  const _787 = _757 - _35;
+        int32_t  const _788 = _756 - _35;
+        int32_t  const _789 = _755 - _35;
+        int32_t  const _790 = _34 + _37;
+        int32_t  const _791 = _790 - _35;
+        int32_t  const _792 = _23 + _81;
+        bool  const _793 = _792 < 0;
+        int32_t  const _794 = (int32_t)(_793 ? -1 : 0);
+        bool  const _795 = _10 == 0;
+        int32_t  const _796 = (int32_t)(_795 ? -1 : 0);
+        bool  const _797 = _10 < 0;
+        int32_t  const _798 = (int32_t)(_797 ? -1 : 0);
+        int32_t  const _799 = _792 - _794;
+        int32_t  const _800 = _10 - _796;
+        int32_t  const _801 = _799 / _800;
+        int32_t  const _802 = ~_798;
+        int32_t  const _803 = _802 - _798;
+        int32_t  const _804 = _794 & _803;
+        int32_t  const _805 = _801 + _804;
+        int32_t  const _806 = ~_796;
+        int32_t  const _807 = _805 & _806;
+        int32_t  const _808 = _807 * _20;
+        int32_t  const _809 = _24 + _62;
+        int32_t  const _810 = _809 * _21;
+        int32_t  const _811 = _810 - _39;
+        int32_t  const _812 = _808 + _811;
+        int32_t  const _813 = _37 + _768;
+        int32_t  const _814 = _37 + _767;
+        int32_t  const _815 = _37 + _766;
+        int32_t  const _816 = _37 + _765;
+        int32_t  const _817 = _37 + _764;
+        int32_t  const _818 = _37 + _763;
+        int32_t  const _819 = _37 + _762;
+        int32_t  const _820 = _37 + _761;
+        int32_t  const _821 = _37 + _760;
+        int32_t  const _822 = _37 + _759;
+        int32_t  const _823 = _37 + _758;
+        int32_t  const _824 = _37 + _757;
+        int32_t  const _825 = _37 + _756;
+        int32_t  const _826 = _37 + _755;
         for (int _normalized_s0_ii_ig = 0; _normalized_s0_ii_ig < 0 + 2; _normalized_s0_ii_ig++)
         {
          {
-          int32_t  const _1096 = _1023 + 16;
-          int64_t  const _1097 = _1096;
-          int64_t  const _1098 = _1097 * 16;
-          int64_t  const _1099 = (_1098 > ((int64_t(1) << 31) - 1)) ? _1098 : (_1098 * 1);
-          int64_t  const _1100 = (_1099 > ((int64_t(1) << 31) - 1)) ? _1099 : (_1099 * 1);
-          int64_t  const _1101 = (_1100 > ((int64_t(1) << 31) - 1)) ? _1100 : (_1100 * 1);
-          if ((_1101 > ((int64_t(1) << 31) - 1)) || ((_1101 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+          int32_t  const _827 = _754 + 16;
+          int64_t  const _828 = _827;
+          int64_t  const _829 = _828 * 16;
+          int64_t  const _830 = (_829 > ((int64_t(1) << 31) - 1)) ? _829 : (_829 * 1);
+          int64_t  const _831 = (_830 > ((int64_t(1) << 31) - 1)) ? _830 : (_830 * 1);
+          int64_t  const _832 = (_831 > ((int64_t(1) << 31) - 1)) ? _831 : (_831 * 1);
+          if ((_832 > ((int64_t(1) << 31) - 1)) || ((_832 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
           {
            attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation pv\n");
            return -1;
           } // overflow test pv
-          int64_t  const _1102 = _1101;
-          float *_pv = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1102);
+          int64_t  const _833 = _832;
+          float *_pv = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_833);
           if (!_pv)
           {
-           int32_t  const _1103 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-           return _1103;
+           int32_t  const _834 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+           return _834;
           }
           HalideFreeHelper _pv_free(_ucon, _pv, attn_alibi_softcap_rt_free);
           // produce pv
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _37; _pv_s0_c_c++)
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _36; _pv_s0_c_c++)
           {
-           int32_t  const _1104 = _pv_s0_c_c * 16;
-           int32_t  const _1105 = _1104 + _46;
-           float  const _1106 = float_from_bits(0 /* 0 */);
-           float16  const _1107 = float16_ops::broadcast(_1106);
-           int32_t  const _1108 = _1105 - _36;
-           int32_t  const _1109 = _1108 + 15;
-           float16_ops::store(_1107, _pv, _1109);
+           int32_t  const _835 = _pv_s0_c_c * 16;
+           int32_t  const _836 = _835 + _45;
+           float  const _837 = float_from_bits(0 /* 0 */);
+           float16  const _838 = float16_ops::broadcast(_837);
+           int32_t  const _839 = _836 - _35;
+           int32_t  const _840 = _839 + 15;
+           float16_ops::store(_838, _pv, _840);
           } // for _pv_s0_c_c
-          if (_47)
+          if (_46)
           {
-           float  const _1110 = float_from_bits(0 /* 0 */);
-           float16  const _1111 = float16_ops::broadcast(_1110);
-           int32_t  const _1112 = _38 + -16;
-           float16_ops::store(_1111, _pv, _1112);
-          } // if _47
-          int32_t  const _1113 = _1023 - _36;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _37; _pv_s0_c_c++)
+           float  const _841 = float_from_bits(0 /* 0 */);
+           float16  const _842 = float16_ops::broadcast(_841);
+           int32_t  const _843 = _37 + -16;
+           float16_ops::store(_842, _pv, _843);
+          } // if _46
+          int32_t  const _844 = _754 - _35;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _36; _pv_s0_c_c++)
           {
-           int32_t  const _1114 = _pv_s0_c_c * 16;
-           int32_t  const _1115 = _1114 + _46;
-           float  const _1116 = float_from_bits(0 /* 0 */);
-           float16  const _1117 = float16_ops::broadcast(_1116);
-           int32_t  const _1118 = _1115 + _1113;
-           int32_t  const _1119 = _1118 + 31;
-           float16_ops::store(_1117, _pv, _1119);
+           int32_t  const _845 = _pv_s0_c_c * 16;
+           int32_t  const _846 = _845 + _45;
+           float  const _847 = float_from_bits(0 /* 0 */);
+           float16  const _848 = float16_ops::broadcast(_847);
+           int32_t  const _849 = _846 + _844;
+           int32_t  const _850 = _849 + 31;
+           float16_ops::store(_848, _pv, _850);
           } // for _pv_s0_c_c
-          if (_47)
+          if (_46)
           {
-           float  const _1120 = float_from_bits(0 /* 0 */);
-           float16  const _1121 = float16_ops::broadcast(_1120);
-           float16_ops::store(_1121, _pv, _1060);
-          } // if _47
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _37; _pv_s0_c_c++)
+           float  const _851 = float_from_bits(0 /* 0 */);
+           float16  const _852 = float16_ops::broadcast(_851);
+           float16_ops::store(_852, _pv, _791);
+          } // if _46
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _36; _pv_s0_c_c++)
           {
-           int32_t  const _1122 = _pv_s0_c_c * 16;
-           int32_t  const _1123 = _1122 + _46;
-           float  const _1124 = float_from_bits(0 /* 0 */);
-           float16  const _1125 = float16_ops::broadcast(_1124);
-           int32_t  const _1126 = _1123 + _1058;
-           int32_t  const _1127 = _1126 + 47;
-           float16_ops::store(_1125, _pv, _1127);
+           int32_t  const _853 = _pv_s0_c_c * 16;
+           int32_t  const _854 = _853 + _45;
+           float  const _855 = float_from_bits(0 /* 0 */);
+           float16  const _856 = float16_ops::broadcast(_855);
+           int32_t  const _857 = _854 + _789;
+           int32_t  const _858 = _857 + 47;
+           float16_ops::store(_856, _pv, _858);
           } // for _pv_s0_c_c
-          if (_47)
+          if (_46)
           {
-           float  const _1128 = float_from_bits(0 /* 0 */);
-           float16  const _1129 = float16_ops::broadcast(_1128);
-           int32_t  const _1130 = _1095 + 16;
-           float16_ops::store(_1129, _pv, _1130);
-          } // if _47
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _37; _pv_s0_c_c++)
+           float  const _859 = float_from_bits(0 /* 0 */);
+           float16  const _860 = float16_ops::broadcast(_859);
+           int32_t  const _861 = _826 + 16;
+           float16_ops::store(_860, _pv, _861);
+          } // if _46
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _36; _pv_s0_c_c++)
           {
-           int32_t  const _1131 = _pv_s0_c_c * 16;
-           int32_t  const _1132 = _1131 + _46;
-           float  const _1133 = float_from_bits(0 /* 0 */);
-           float16  const _1134 = float16_ops::broadcast(_1133);
-           int32_t  const _1135 = _1132 + _1057;
-           int32_t  const _1136 = _1135 + 63;
-           float16_ops::store(_1134, _pv, _1136);
+           int32_t  const _862 = _pv_s0_c_c * 16;
+           int32_t  const _863 = _862 + _45;
+           float  const _864 = float_from_bits(0 /* 0 */);
+           float16  const _865 = float16_ops::broadcast(_864);
+           int32_t  const _866 = _863 + _788;
+           int32_t  const _867 = _866 + 63;
+           float16_ops::store(_865, _pv, _867);
           } // for _pv_s0_c_c
-          if (_47)
+          if (_46)
           {
-           float  const _1137 = float_from_bits(0 /* 0 */);
-           float16  const _1138 = float16_ops::broadcast(_1137);
-           int32_t  const _1139 = _1094 + 32;
-           float16_ops::store(_1138, _pv, _1139);
-          } // if _47
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _37; _pv_s0_c_c++)
+           float  const _868 = float_from_bits(0 /* 0 */);
+           float16  const _869 = float16_ops::broadcast(_868);
+           int32_t  const _870 = _825 + 32;
+           float16_ops::store(_869, _pv, _870);
+          } // if _46
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _36; _pv_s0_c_c++)
           {
-           int32_t  const _1140 = _pv_s0_c_c * 16;
-           int32_t  const _1141 = _1140 + _46;
-           float  const _1142 = float_from_bits(0 /* 0 */);
-           float16  const _1143 = float16_ops::broadcast(_1142);
-           int32_t  const _1144 = _1141 + _1056;
-           int32_t  const _1145 = _1144 + 79;
-           float16_ops::store(_1143, _pv, _1145);
+           int32_t  const _871 = _pv_s0_c_c * 16;
+           int32_t  const _872 = _871 + _45;
+           float  const _873 = float_from_bits(0 /* 0 */);
+           float16  const _874 = float16_ops::broadcast(_873);
+           int32_t  const _875 = _872 + _787;
+           int32_t  const _876 = _875 + 79;
+           float16_ops::store(_874, _pv, _876);
           } // for _pv_s0_c_c
-          if (_47)
+          if (_46)
           {
-           float  const _1146 = float_from_bits(0 /* 0 */);
-           float16  const _1147 = float16_ops::broadcast(_1146);
-           int32_t  const _1148 = _1093 + 48;
-           float16_ops::store(_1147, _pv, _1148);
-          } // if _47
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _37; _pv_s0_c_c++)
+           float  const _877 = float_from_bits(0 /* 0 */);
+           float16  const _878 = float16_ops::broadcast(_877);
+           int32_t  const _879 = _824 + 48;
+           float16_ops::store(_878, _pv, _879);
+          } // if _46
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _36; _pv_s0_c_c++)
           {
-           int32_t  const _1149 = _pv_s0_c_c * 16;
-           int32_t  const _1150 = _1149 + _46;
-           float  const _1151 = float_from_bits(0 /* 0 */);
-           float16  const _1152 = float16_ops::broadcast(_1151);
-           int32_t  const _1153 = _1150 + _1055;
-           int32_t  const _1154 = _1153 + 95;
-           float16_ops::store(_1152, _pv, _1154);
+           int32_t  const _880 = _pv_s0_c_c * 16;
+           int32_t  const _881 = _880 + _45;
+           float  const _882 = float_from_bits(0 /* 0 */);
+           float16  const _883 = float16_ops::broadcast(_882);
+           int32_t  const _884 = _881 + _786;
+           int32_t  const _885 = _884 + 95;
+           float16_ops::store(_883, _pv, _885);
           } // for _pv_s0_c_c
-          if (_47)
+          if (_46)
           {
-           float  const _1155 = float_from_bits(0 /* 0 */);
-           float16  const _1156 = float16_ops::broadcast(_1155);
-           int32_t  const _1157 = _1092 + 64;
-           float16_ops::store(_1156, _pv, _1157);
-          } // if _47
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _37; _pv_s0_c_c++)
+           float  const _886 = float_from_bits(0 /* 0 */);
+           float16  const _887 = float16_ops::broadcast(_886);
+           int32_t  const _888 = _823 + 64;
+           float16_ops::store(_887, _pv, _888);
+          } // if _46
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _36; _pv_s0_c_c++)
           {
-           int32_t  const _1158 = _pv_s0_c_c * 16;
-           int32_t  const _1159 = _1158 + _46;
-           float  const _1160 = float_from_bits(0 /* 0 */);
-           float16  const _1161 = float16_ops::broadcast(_1160);
-           int32_t  const _1162 = _1159 + _1054;
-           int32_t  const _1163 = _1162 + 111;
-           float16_ops::store(_1161, _pv, _1163);
+           int32_t  const _889 = _pv_s0_c_c * 16;
+           int32_t  const _890 = _889 + _45;
+           float  const _891 = float_from_bits(0 /* 0 */);
+           float16  const _892 = float16_ops::broadcast(_891);
+           int32_t  const _893 = _890 + _785;
+           int32_t  const _894 = _893 + 111;
+           float16_ops::store(_892, _pv, _894);
           } // for _pv_s0_c_c
-          if (_47)
+          if (_46)
           {
-           float  const _1164 = float_from_bits(0 /* 0 */);
-           float16  const _1165 = float16_ops::broadcast(_1164);
-           int32_t  const _1166 = _1091 + 80;
-           float16_ops::store(_1165, _pv, _1166);
-          } // if _47
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _37; _pv_s0_c_c++)
+           float  const _895 = float_from_bits(0 /* 0 */);
+           float16  const _896 = float16_ops::broadcast(_895);
+           int32_t  const _897 = _822 + 80;
+           float16_ops::store(_896, _pv, _897);
+          } // if _46
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _36; _pv_s0_c_c++)
           {
-           int32_t  const _1167 = _pv_s0_c_c * 16;
-           int32_t  const _1168 = _1167 + _46;
-           float  const _1169 = float_from_bits(0 /* 0 */);
-           float16  const _1170 = float16_ops::broadcast(_1169);
-           int32_t  const _1171 = _1168 + _1053;
-           int32_t  const _1172 = _1171 + 127;
-           float16_ops::store(_1170, _pv, _1172);
+           int32_t  const _898 = _pv_s0_c_c * 16;
+           int32_t  const _899 = _898 + _45;
+           float  const _900 = float_from_bits(0 /* 0 */);
+           float16  const _901 = float16_ops::broadcast(_900);
+           int32_t  const _902 = _899 + _784;
+           int32_t  const _903 = _902 + 127;
+           float16_ops::store(_901, _pv, _903);
           } // for _pv_s0_c_c
-          if (_47)
+          if (_46)
           {
-           float  const _1173 = float_from_bits(0 /* 0 */);
-           float16  const _1174 = float16_ops::broadcast(_1173);
-           int32_t  const _1175 = _1090 + 96;
-           float16_ops::store(_1174, _pv, _1175);
-          } // if _47
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _37; _pv_s0_c_c++)
+           float  const _904 = float_from_bits(0 /* 0 */);
+           float16  const _905 = float16_ops::broadcast(_904);
+           int32_t  const _906 = _821 + 96;
+           float16_ops::store(_905, _pv, _906);
+          } // if _46
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _36; _pv_s0_c_c++)
           {
-           int32_t  const _1176 = _pv_s0_c_c * 16;
-           int32_t  const _1177 = _1176 + _46;
-           float  const _1178 = float_from_bits(0 /* 0 */);
-           float16  const _1179 = float16_ops::broadcast(_1178);
-           int32_t  const _1180 = _1177 + _1052;
-           int32_t  const _1181 = _1180 + 143;
-           float16_ops::store(_1179, _pv, _1181);
+           int32_t  const _907 = _pv_s0_c_c * 16;
+           int32_t  const _908 = _907 + _45;
+           float  const _909 = float_from_bits(0 /* 0 */);
+           float16  const _910 = float16_ops::broadcast(_909);
+           int32_t  const _911 = _908 + _783;
+           int32_t  const _912 = _911 + 143;
+           float16_ops::store(_910, _pv, _912);
           } // for _pv_s0_c_c
-          if (_47)
+          if (_46)
           {
-           float  const _1182 = float_from_bits(0 /* 0 */);
-           float16  const _1183 = float16_ops::broadcast(_1182);
-           int32_t  const _1184 = _1089 + 112;
-           float16_ops::store(_1183, _pv, _1184);
-          } // if _47
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _37; _pv_s0_c_c++)
+           float  const _913 = float_from_bits(0 /* 0 */);
+           float16  const _914 = float16_ops::broadcast(_913);
+           int32_t  const _915 = _820 + 112;
+           float16_ops::store(_914, _pv, _915);
+          } // if _46
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _36; _pv_s0_c_c++)
           {
-           int32_t  const _1185 = _pv_s0_c_c * 16;
-           int32_t  const _1186 = _1185 + _46;
-           float  const _1187 = float_from_bits(0 /* 0 */);
-           float16  const _1188 = float16_ops::broadcast(_1187);
-           int32_t  const _1189 = _1186 + _1051;
-           int32_t  const _1190 = _1189 + 159;
-           float16_ops::store(_1188, _pv, _1190);
+           int32_t  const _916 = _pv_s0_c_c * 16;
+           int32_t  const _917 = _916 + _45;
+           float  const _918 = float_from_bits(0 /* 0 */);
+           float16  const _919 = float16_ops::broadcast(_918);
+           int32_t  const _920 = _917 + _782;
+           int32_t  const _921 = _920 + 159;
+           float16_ops::store(_919, _pv, _921);
           } // for _pv_s0_c_c
-          if (_47)
+          if (_46)
           {
-           float  const _1191 = float_from_bits(0 /* 0 */);
-           float16  const _1192 = float16_ops::broadcast(_1191);
-           int32_t  const _1193 = _1088 + 128;
-           float16_ops::store(_1192, _pv, _1193);
-          } // if _47
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _37; _pv_s0_c_c++)
+           float  const _922 = float_from_bits(0 /* 0 */);
+           float16  const _923 = float16_ops::broadcast(_922);
+           int32_t  const _924 = _819 + 128;
+           float16_ops::store(_923, _pv, _924);
+          } // if _46
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _36; _pv_s0_c_c++)
           {
-           int32_t  const _1194 = _pv_s0_c_c * 16;
-           int32_t  const _1195 = _1194 + _46;
-           float  const _1196 = float_from_bits(0 /* 0 */);
-           float16  const _1197 = float16_ops::broadcast(_1196);
-           int32_t  const _1198 = _1195 + _1050;
-           int32_t  const _1199 = _1198 + 175;
-           float16_ops::store(_1197, _pv, _1199);
+           int32_t  const _925 = _pv_s0_c_c * 16;
+           int32_t  const _926 = _925 + _45;
+           float  const _927 = float_from_bits(0 /* 0 */);
+           float16  const _928 = float16_ops::broadcast(_927);
+           int32_t  const _929 = _926 + _781;
+           int32_t  const _930 = _929 + 175;
+           float16_ops::store(_928, _pv, _930);
           } // for _pv_s0_c_c
-          if (_47)
+          if (_46)
           {
-           float  const _1200 = float_from_bits(0 /* 0 */);
-           float16  const _1201 = float16_ops::broadcast(_1200);
-           int32_t  const _1202 = _1087 + 144;
-           float16_ops::store(_1201, _pv, _1202);
-          } // if _47
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _37; _pv_s0_c_c++)
+           float  const _931 = float_from_bits(0 /* 0 */);
+           float16  const _932 = float16_ops::broadcast(_931);
+           int32_t  const _933 = _818 + 144;
+           float16_ops::store(_932, _pv, _933);
+          } // if _46
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _36; _pv_s0_c_c++)
           {
-           int32_t  const _1203 = _pv_s0_c_c * 16;
-           int32_t  const _1204 = _1203 + _46;
-           float  const _1205 = float_from_bits(0 /* 0 */);
-           float16  const _1206 = float16_ops::broadcast(_1205);
-           int32_t  const _1207 = _1204 + _1049;
-           int32_t  const _1208 = _1207 + 191;
-           float16_ops::store(_1206, _pv, _1208);
+           int32_t  const _934 = _pv_s0_c_c * 16;
+           int32_t  const _935 = _934 + _45;
+           float  const _936 = float_from_bits(0 /* 0 */);
+           float16  const _937 = float16_ops::broadcast(_936);
+           int32_t  const _938 = _935 + _780;
+           int32_t  const _939 = _938 + 191;
+           float16_ops::store(_937, _pv, _939);
           } // for _pv_s0_c_c
-          if (_47)
+          if (_46)
           {
-           float  const _1209 = float_from_bits(0 /* 0 */);
-           float16  const _1210 = float16_ops::broadcast(_1209);
-           int32_t  const _1211 = _1086 + 160;
-           float16_ops::store(_1210, _pv, _1211);
-          } // if _47
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _37; _pv_s0_c_c++)
+           float  const _940 = float_from_bits(0 /* 0 */);
+           float16  const _941 = float16_ops::broadcast(_940);
+           int32_t  const _942 = _817 + 160;
+           float16_ops::store(_941, _pv, _942);
+          } // if _46
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _36; _pv_s0_c_c++)
           {
-           int32_t  const _1212 = _pv_s0_c_c * 16;
-           int32_t  const _1213 = _1212 + _46;
-           float  const _1214 = float_from_bits(0 /* 0 */);
-           float16  const _1215 = float16_ops::broadcast(_1214);
-           int32_t  const _1216 = _1213 + _1048;
-           int32_t  const _1217 = _1216 + 207;
-           float16_ops::store(_1215, _pv, _1217);
+           int32_t  const _943 = _pv_s0_c_c * 16;
+           int32_t  const _944 = _943 + _45;
+           float  const _945 = float_from_bits(0 /* 0 */);
+           float16  const _946 = float16_ops::broadcast(_945);
+           int32_t  const _947 = _944 + _779;
+           int32_t  const _948 = _947 + 207;
+           float16_ops::store(_946, _pv, _948);
           } // for _pv_s0_c_c
-          if (_47)
+          if (_46)
           {
-           float  const _1218 = float_from_bits(0 /* 0 */);
-           float16  const _1219 = float16_ops::broadcast(_1218);
-           int32_t  const _1220 = _1085 + 176;
-           float16_ops::store(_1219, _pv, _1220);
-          } // if _47
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _37; _pv_s0_c_c++)
+           float  const _949 = float_from_bits(0 /* 0 */);
+           float16  const _950 = float16_ops::broadcast(_949);
+           int32_t  const _951 = _816 + 176;
+           float16_ops::store(_950, _pv, _951);
+          } // if _46
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _36; _pv_s0_c_c++)
           {
-           int32_t  const _1221 = _pv_s0_c_c * 16;
-           int32_t  const _1222 = _1221 + _46;
-           float  const _1223 = float_from_bits(0 /* 0 */);
-           float16  const _1224 = float16_ops::broadcast(_1223);
-           int32_t  const _1225 = _1222 + _1047;
-           int32_t  const _1226 = _1225 + 223;
-           float16_ops::store(_1224, _pv, _1226);
+           int32_t  const _952 = _pv_s0_c_c * 16;
+           int32_t  const _953 = _952 + _45;
+           float  const _954 = float_from_bits(0 /* 0 */);
+           float16  const _955 = float16_ops::broadcast(_954);
+           int32_t  const _956 = _953 + _778;
+           int32_t  const _957 = _956 + 223;
+           float16_ops::store(_955, _pv, _957);
           } // for _pv_s0_c_c
-          if (_47)
+          if (_46)
           {
-           float  const _1227 = float_from_bits(0 /* 0 */);
-           float16  const _1228 = float16_ops::broadcast(_1227);
-           int32_t  const _1229 = _1084 + 192;
-           float16_ops::store(_1228, _pv, _1229);
-          } // if _47
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _37; _pv_s0_c_c++)
+           float  const _958 = float_from_bits(0 /* 0 */);
+           float16  const _959 = float16_ops::broadcast(_958);
+           int32_t  const _960 = _815 + 192;
+           float16_ops::store(_959, _pv, _960);
+          } // if _46
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _36; _pv_s0_c_c++)
           {
-           int32_t  const _1230 = _pv_s0_c_c * 16;
-           int32_t  const _1231 = _1230 + _46;
-           float  const _1232 = float_from_bits(0 /* 0 */);
-           float16  const _1233 = float16_ops::broadcast(_1232);
-           int32_t  const _1234 = _1231 + _1046;
-           int32_t  const _1235 = _1234 + 239;
-           float16_ops::store(_1233, _pv, _1235);
+           int32_t  const _961 = _pv_s0_c_c * 16;
+           int32_t  const _962 = _961 + _45;
+           float  const _963 = float_from_bits(0 /* 0 */);
+           float16  const _964 = float16_ops::broadcast(_963);
+           int32_t  const _965 = _962 + _777;
+           int32_t  const _966 = _965 + 239;
+           float16_ops::store(_964, _pv, _966);
           } // for _pv_s0_c_c
-          if (_47)
+          if (_46)
           {
-           float  const _1236 = float_from_bits(0 /* 0 */);
-           float16  const _1237 = float16_ops::broadcast(_1236);
-           int32_t  const _1238 = _1083 + 208;
-           float16_ops::store(_1237, _pv, _1238);
-          } // if _47
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _37; _pv_s0_c_c++)
+           float  const _967 = float_from_bits(0 /* 0 */);
+           float16  const _968 = float16_ops::broadcast(_967);
+           int32_t  const _969 = _814 + 208;
+           float16_ops::store(_968, _pv, _969);
+          } // if _46
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _36; _pv_s0_c_c++)
           {
-           int32_t  const _1239 = _pv_s0_c_c * 16;
-           int32_t  const _1240 = _1239 + _46;
-           float  const _1241 = float_from_bits(0 /* 0 */);
-           float16  const _1242 = float16_ops::broadcast(_1241);
-           int32_t  const _1243 = _1240 + _1045;
-           int32_t  const _1244 = _1243 + 255;
-           float16_ops::store(_1242, _pv, _1244);
+           int32_t  const _970 = _pv_s0_c_c * 16;
+           int32_t  const _971 = _970 + _45;
+           float  const _972 = float_from_bits(0 /* 0 */);
+           float16  const _973 = float16_ops::broadcast(_972);
+           int32_t  const _974 = _971 + _776;
+           int32_t  const _975 = _974 + 255;
+           float16_ops::store(_973, _pv, _975);
           } // for _pv_s0_c_c
-          if (_47)
+          if (_46)
           {
-           float  const _1245 = float_from_bits(0 /* 0 */);
-           float16  const _1246 = float16_ops::broadcast(_1245);
-           int32_t  const _1247 = _1082 + 224;
-           float16_ops::store(_1246, _pv, _1247);
-          } // if _47
-          int32_t  const _1248 = ::halide_cpp_max(_1041, 0);
-          int32_t  const _1249 = _1023 - _36;
-          for (int _pv_s1_c_co = 0; _pv_s1_c_co < 0 + _39; _pv_s1_c_co++)
+           float  const _976 = float_from_bits(0 /* 0 */);
+           float16  const _977 = float16_ops::broadcast(_976);
+           int32_t  const _978 = _813 + 224;
+           float16_ops::store(_977, _pv, _978);
+          } // if _46
+          int32_t  const _979 = _754 - _35;
+          for (int _pv_s1_c_co = 0; _pv_s1_c_co < 0 + _38; _pv_s1_c_co++)
           {
-           int32_t  const _1250 = _pv_s1_c_co * 16;
-           int32_t  const _1251 = _1250 + _46;
-           int32_t  const _1252 = _1251 - _36;
-           int32_t  const _1253 = _1251 + _1249;
-           int32_t  const _1254 = _1251 + _1081;
-           int32_t  const _1255 = _1251 + _1045;
-           int32_t  const _1256 = _1251 + _1046;
-           int32_t  const _1257 = _1251 + _1047;
-           int32_t  const _1258 = _1251 + _1048;
-           int32_t  const _1259 = _1251 + _1049;
-           int32_t  const _1260 = _1251 + _1050;
-           int32_t  const _1261 = _1251 + _1051;
-           int32_t  const _1262 = _1251 + _1052;
-           int32_t  const _1263 = _1251 + _1053;
-           int32_t  const _1264 = _1251 + _1054;
-           int32_t  const _1265 = _1251 + _1055;
-           int32_t  const _1266 = _1251 + _1056;
-           int32_t  const _1267 = _1251 + _1057;
-           int32_t  const _1268 = _1251 + _1058;
-           for (int _pv_s1_rk__x = 0; _pv_s1_rk__x < 0 + _1248; _pv_s1_rk__x++)
+           int32_t  const _980 = _pv_s1_c_co * 16;
+           int32_t  const _981 = _980 + _45;
+           int32_t  const _982 = _981 - _35;
+           int32_t  const _983 = _981 + _979;
+           int32_t  const _984 = _981 + _812;
+           int32_t  const _985 = _981 + _776;
+           int32_t  const _986 = _981 + _777;
+           int32_t  const _987 = _981 + _778;
+           int32_t  const _988 = _981 + _779;
+           int32_t  const _989 = _981 + _780;
+           int32_t  const _990 = _981 + _781;
+           int32_t  const _991 = _981 + _782;
+           int32_t  const _992 = _981 + _783;
+           int32_t  const _993 = _981 + _784;
+           int32_t  const _994 = _981 + _785;
+           int32_t  const _995 = _981 + _786;
+           int32_t  const _996 = _981 + _787;
+           int32_t  const _997 = _981 + _788;
+           int32_t  const _998 = _981 + _789;
+           for (int _pv_s1_rk__x = 0; _pv_s1_rk__x < 0 + _772; _pv_s1_rk__x++)
            {
-            int32_t  const _1269 = _1252 + 15;
-            float16  const _1270 = float16_ops::load(_pv, _1269);
-            int32_t  const _1271 = _20 * _pv_s1_rk__x;
-            int32_t  const _1272 = _1271 + _1254;
-            int32_t  const _1273 = _1272 + -1;
-            float16  const _1274 = float16_ops::load(_attn_v, _1273);
-            int32_t  const _1275 = _pv_s1_rk__x * 2;
-            int32_t  const _1276 = _1275 + _normalized_s0_ii_ig;
-            int32_t  const _1277 = _1276 * 16;
-            float  const _1278 = _probs[_1277];
-            float16  const _1279 = float16_ops::broadcast(_1278);
-            float16  const _1280 = _1274 * _1279;
-            float16  const _1281 = _1270 + _1280;
-            float16_ops::store(_1281, _pv, _1269);
-            int32_t  const _1282 = _1253 + 31;
-            float16  const _1283 = float16_ops::load(_pv, _1282);
-            int32_t  const _1284 = _20 * _pv_s1_rk__x;
-            int32_t  const _1285 = _1284 + _1254;
-            int32_t  const _1286 = _1285 + -1;
-            float16  const _1287 = float16_ops::load(_attn_v, _1286);
-            int32_t  const _1288 = _pv_s1_rk__x * 2;
-            int32_t  const _1289 = _1288 + _normalized_s0_ii_ig;
-            int32_t  const _1290 = _1289 * 16;
-            int32_t  const _1291 = _1290 + 1;
-            float  const _1292 = _probs[_1291];
-            float16  const _1293 = float16_ops::broadcast(_1292);
-            float16  const _1294 = _1287 * _1293;
-            float16  const _1295 = _1283 + _1294;
-            float16_ops::store(_1295, _pv, _1282);
-            int32_t  const _1296 = _1268 + 47;
-            float16  const _1297 = float16_ops::load(_pv, _1296);
-            int32_t  const _1298 = _20 * _pv_s1_rk__x;
-            int32_t  const _1299 = _1298 + _1254;
-            int32_t  const _1300 = _1299 + -1;
-            float16  const _1301 = float16_ops::load(_attn_v, _1300);
-            int32_t  const _1302 = _pv_s1_rk__x * 2;
-            int32_t  const _1303 = _1302 + _normalized_s0_ii_ig;
-            int32_t  const _1304 = _1303 * 16;
-            int32_t  const _1305 = _1304 + 2;
-            float  const _1306 = _probs[_1305];
-            float16  const _1307 = float16_ops::broadcast(_1306);
-            float16  const _1308 = _1301 * _1307;
-            float16  const _1309 = _1297 + _1308;
-            float16_ops::store(_1309, _pv, _1296);
-            int32_t  const _1310 = _1267 + 63;
-            float16  const _1311 = float16_ops::load(_pv, _1310);
-            int32_t  const _1312 = _20 * _pv_s1_rk__x;
-            int32_t  const _1313 = _1312 + _1254;
-            int32_t  const _1314 = _1313 + -1;
-            float16  const _1315 = float16_ops::load(_attn_v, _1314);
-            int32_t  const _1316 = _pv_s1_rk__x * 2;
-            int32_t  const _1317 = _1316 + _normalized_s0_ii_ig;
-            int32_t  const _1318 = _1317 * 16;
-            int32_t  const _1319 = _1318 + 3;
-            float  const _1320 = _probs[_1319];
-            float16  const _1321 = float16_ops::broadcast(_1320);
-            float16  const _1322 = _1315 * _1321;
-            float16  const _1323 = _1311 + _1322;
-            float16_ops::store(_1323, _pv, _1310);
-            int32_t  const _1324 = _1266 + 79;
-            float16  const _1325 = float16_ops::load(_pv, _1324);
-            int32_t  const _1326 = _20 * _pv_s1_rk__x;
-            int32_t  const _1327 = _1326 + _1254;
-            int32_t  const _1328 = _1327 + -1;
-            float16  const _1329 = float16_ops::load(_attn_v, _1328);
-            int32_t  const _1330 = _pv_s1_rk__x * 2;
-            int32_t  const _1331 = _1330 + _normalized_s0_ii_ig;
-            int32_t  const _1332 = _1331 * 16;
-            int32_t  const _1333 = _1332 + 4;
-            float  const _1334 = _probs[_1333];
-            float16  const _1335 = float16_ops::broadcast(_1334);
-            float16  const _1336 = _1329 * _1335;
-            float16  const _1337 = _1325 + _1336;
-            float16_ops::store(_1337, _pv, _1324);
-            int32_t  const _1338 = _1265 + 95;
-            float16  const _1339 = float16_ops::load(_pv, _1338);
-            int32_t  const _1340 = _20 * _pv_s1_rk__x;
-            int32_t  const _1341 = _1340 + _1254;
-            int32_t  const _1342 = _1341 + -1;
-            float16  const _1343 = float16_ops::load(_attn_v, _1342);
-            int32_t  const _1344 = _pv_s1_rk__x * 2;
-            int32_t  const _1345 = _1344 + _normalized_s0_ii_ig;
-            int32_t  const _1346 = _1345 * 16;
-            int32_t  const _1347 = _1346 + 5;
-            float  const _1348 = _probs[_1347];
-            float16  const _1349 = float16_ops::broadcast(_1348);
-            float16  const _1350 = _1343 * _1349;
-            float16  const _1351 = _1339 + _1350;
-            float16_ops::store(_1351, _pv, _1338);
-            int32_t  const _1352 = _1264 + 111;
-            float16  const _1353 = float16_ops::load(_pv, _1352);
-            int32_t  const _1354 = _20 * _pv_s1_rk__x;
-            int32_t  const _1355 = _1354 + _1254;
-            int32_t  const _1356 = _1355 + -1;
-            float16  const _1357 = float16_ops::load(_attn_v, _1356);
-            int32_t  const _1358 = _pv_s1_rk__x * 2;
-            int32_t  const _1359 = _1358 + _normalized_s0_ii_ig;
-            int32_t  const _1360 = _1359 * 16;
-            int32_t  const _1361 = _1360 + 6;
-            float  const _1362 = _probs[_1361];
-            float16  const _1363 = float16_ops::broadcast(_1362);
-            float16  const _1364 = _1357 * _1363;
-            float16  const _1365 = _1353 + _1364;
-            float16_ops::store(_1365, _pv, _1352);
-            int32_t  const _1366 = _1263 + 127;
-            float16  const _1367 = float16_ops::load(_pv, _1366);
-            int32_t  const _1368 = _20 * _pv_s1_rk__x;
-            int32_t  const _1369 = _1368 + _1254;
-            int32_t  const _1370 = _1369 + -1;
-            float16  const _1371 = float16_ops::load(_attn_v, _1370);
-            int32_t  const _1372 = _pv_s1_rk__x * 2;
-            int32_t  const _1373 = _1372 + _normalized_s0_ii_ig;
-            int32_t  const _1374 = _1373 * 16;
-            int32_t  const _1375 = _1374 + 7;
-            float  const _1376 = _probs[_1375];
-            float16  const _1377 = float16_ops::broadcast(_1376);
-            float16  const _1378 = _1371 * _1377;
-            float16  const _1379 = _1367 + _1378;
-            float16_ops::store(_1379, _pv, _1366);
-            int32_t  const _1380 = _1262 + 143;
-            float16  const _1381 = float16_ops::load(_pv, _1380);
-            int32_t  const _1382 = _20 * _pv_s1_rk__x;
-            int32_t  const _1383 = _1382 + _1254;
-            int32_t  const _1384 = _1383 + -1;
-            float16  const _1385 = float16_ops::load(_attn_v, _1384);
-            int32_t  const _1386 = _pv_s1_rk__x * 2;
-            int32_t  const _1387 = _1386 + _normalized_s0_ii_ig;
-            int32_t  const _1388 = _1387 * 16;
-            int32_t  const _1389 = _1388 + 8;
-            float  const _1390 = _probs[_1389];
-            float16  const _1391 = float16_ops::broadcast(_1390);
-            float16  const _1392 = _1385 * _1391;
-            float16  const _1393 = _1381 + _1392;
-            float16_ops::store(_1393, _pv, _1380);
-            int32_t  const _1394 = _1261 + 159;
-            float16  const _1395 = float16_ops::load(_pv, _1394);
-            int32_t  const _1396 = _20 * _pv_s1_rk__x;
-            int32_t  const _1397 = _1396 + _1254;
-            int32_t  const _1398 = _1397 + -1;
-            float16  const _1399 = float16_ops::load(_attn_v, _1398);
-            int32_t  const _1400 = _pv_s1_rk__x * 2;
-            int32_t  const _1401 = _1400 + _normalized_s0_ii_ig;
-            int32_t  const _1402 = _1401 * 16;
-            int32_t  const _1403 = _1402 + 9;
-            float  const _1404 = _probs[_1403];
-            float16  const _1405 = float16_ops::broadcast(_1404);
-            float16  const _1406 = _1399 * _1405;
-            float16  const _1407 = _1395 + _1406;
-            float16_ops::store(_1407, _pv, _1394);
-            int32_t  const _1408 = _1260 + 175;
-            float16  const _1409 = float16_ops::load(_pv, _1408);
-            int32_t  const _1410 = _20 * _pv_s1_rk__x;
-            int32_t  const _1411 = _1410 + _1254;
-            int32_t  const _1412 = _1411 + -1;
-            float16  const _1413 = float16_ops::load(_attn_v, _1412);
-            int32_t  const _1414 = _pv_s1_rk__x * 2;
-            int32_t  const _1415 = _1414 + _normalized_s0_ii_ig;
-            int32_t  const _1416 = _1415 * 16;
-            int32_t  const _1417 = _1416 + 10;
-            float  const _1418 = _probs[_1417];
-            float16  const _1419 = float16_ops::broadcast(_1418);
-            float16  const _1420 = _1413 * _1419;
-            float16  const _1421 = _1409 + _1420;
-            float16_ops::store(_1421, _pv, _1408);
-            int32_t  const _1422 = _1259 + 191;
-            float16  const _1423 = float16_ops::load(_pv, _1422);
-            int32_t  const _1424 = _20 * _pv_s1_rk__x;
-            int32_t  const _1425 = _1424 + _1254;
-            int32_t  const _1426 = _1425 + -1;
-            float16  const _1427 = float16_ops::load(_attn_v, _1426);
-            int32_t  const _1428 = _pv_s1_rk__x * 2;
-            int32_t  const _1429 = _1428 + _normalized_s0_ii_ig;
-            int32_t  const _1430 = _1429 * 16;
-            int32_t  const _1431 = _1430 + 11;
-            float  const _1432 = _probs[_1431];
-            float16  const _1433 = float16_ops::broadcast(_1432);
-            float16  const _1434 = _1427 * _1433;
-            float16  const _1435 = _1423 + _1434;
-            float16_ops::store(_1435, _pv, _1422);
-            int32_t  const _1436 = _1258 + 207;
-            float16  const _1437 = float16_ops::load(_pv, _1436);
-            int32_t  const _1438 = _20 * _pv_s1_rk__x;
-            int32_t  const _1439 = _1438 + _1254;
-            int32_t  const _1440 = _1439 + -1;
-            float16  const _1441 = float16_ops::load(_attn_v, _1440);
-            int32_t  const _1442 = _pv_s1_rk__x * 2;
-            int32_t  const _1443 = _1442 + _normalized_s0_ii_ig;
-            int32_t  const _1444 = _1443 * 16;
-            int32_t  const _1445 = _1444 + 12;
-            float  const _1446 = _probs[_1445];
-            float16  const _1447 = float16_ops::broadcast(_1446);
-            float16  const _1448 = _1441 * _1447;
-            float16  const _1449 = _1437 + _1448;
-            float16_ops::store(_1449, _pv, _1436);
-            int32_t  const _1450 = _1257 + 223;
-            float16  const _1451 = float16_ops::load(_pv, _1450);
-            int32_t  const _1452 = _20 * _pv_s1_rk__x;
-            int32_t  const _1453 = _1452 + _1254;
-            int32_t  const _1454 = _1453 + -1;
-            float16  const _1455 = float16_ops::load(_attn_v, _1454);
-            int32_t  const _1456 = _pv_s1_rk__x * 2;
-            int32_t  const _1457 = _1456 + _normalized_s0_ii_ig;
-            int32_t  const _1458 = _1457 * 16;
-            int32_t  const _1459 = _1458 + 13;
-            float  const _1460 = _probs[_1459];
-            float16  const _1461 = float16_ops::broadcast(_1460);
-            float16  const _1462 = _1455 * _1461;
-            float16  const _1463 = _1451 + _1462;
-            float16_ops::store(_1463, _pv, _1450);
-            int32_t  const _1464 = _1256 + 239;
-            float16  const _1465 = float16_ops::load(_pv, _1464);
-            int32_t  const _1466 = _20 * _pv_s1_rk__x;
-            int32_t  const _1467 = _1466 + _1254;
-            int32_t  const _1468 = _1467 + -1;
-            float16  const _1469 = float16_ops::load(_attn_v, _1468);
-            int32_t  const _1470 = _pv_s1_rk__x * 2;
-            int32_t  const _1471 = _1470 + _normalized_s0_ii_ig;
-            int32_t  const _1472 = _1471 * 16;
-            int32_t  const _1473 = _1472 + 14;
-            float  const _1474 = _probs[_1473];
-            float16  const _1475 = float16_ops::broadcast(_1474);
-            float16  const _1476 = _1469 * _1475;
-            float16  const _1477 = _1465 + _1476;
-            float16_ops::store(_1477, _pv, _1464);
-            int32_t  const _1478 = _1255 + 255;
-            float16  const _1479 = float16_ops::load(_pv, _1478);
-            int32_t  const _1480 = _20 * _pv_s1_rk__x;
-            int32_t  const _1481 = _1480 + _1254;
-            int32_t  const _1482 = _1481 + -1;
-            float16  const _1483 = float16_ops::load(_attn_v, _1482);
-            int32_t  const _1484 = _pv_s1_rk__x * 2;
-            int32_t  const _1485 = _1484 + _normalized_s0_ii_ig;
-            int32_t  const _1486 = _1485 * 16;
-            int32_t  const _1487 = _1486 + 15;
-            float  const _1488 = _probs[_1487];
-            float16  const _1489 = float16_ops::broadcast(_1488);
-            float16  const _1490 = _1483 * _1489;
-            float16  const _1491 = _1479 + _1490;
-            float16_ops::store(_1491, _pv, _1478);
+            int32_t  const _999 = _982 + 15;
+            float16  const _1000 = float16_ops::load(_pv, _999);
+            int32_t  const _1001 = _19 * _pv_s1_rk__x;
+            int32_t  const _1002 = _1001 + _984;
+            int32_t  const _1003 = _1002 + -1;
+            float16  const _1004 = float16_ops::load(_attn_v, _1003);
+            int32_t  const _1005 = _pv_s1_rk__x * 2;
+            int32_t  const _1006 = _1005 + _normalized_s0_ii_ig;
+            int32_t  const _1007 = _1006 * 16;
+            float  const _1008 = _probs[_1007];
+            float16  const _1009 = float16_ops::broadcast(_1008);
+            float16  const _1010 = _1004 * _1009;
+            float16  const _1011 = _1000 + _1010;
+            float16_ops::store(_1011, _pv, _999);
+            int32_t  const _1012 = _983 + 31;
+            float16  const _1013 = float16_ops::load(_pv, _1012);
+            int32_t  const _1014 = _19 * _pv_s1_rk__x;
+            int32_t  const _1015 = _1014 + _984;
+            int32_t  const _1016 = _1015 + -1;
+            float16  const _1017 = float16_ops::load(_attn_v, _1016);
+            int32_t  const _1018 = _pv_s1_rk__x * 2;
+            int32_t  const _1019 = _1018 + _normalized_s0_ii_ig;
+            int32_t  const _1020 = _1019 * 16;
+            int32_t  const _1021 = _1020 + 1;
+            float  const _1022 = _probs[_1021];
+            float16  const _1023 = float16_ops::broadcast(_1022);
+            float16  const _1024 = _1017 * _1023;
+            float16  const _1025 = _1013 + _1024;
+            float16_ops::store(_1025, _pv, _1012);
+            int32_t  const _1026 = _998 + 47;
+            float16  const _1027 = float16_ops::load(_pv, _1026);
+            int32_t  const _1028 = _19 * _pv_s1_rk__x;
+            int32_t  const _1029 = _1028 + _984;
+            int32_t  const _1030 = _1029 + -1;
+            float16  const _1031 = float16_ops::load(_attn_v, _1030);
+            int32_t  const _1032 = _pv_s1_rk__x * 2;
+            int32_t  const _1033 = _1032 + _normalized_s0_ii_ig;
+            int32_t  const _1034 = _1033 * 16;
+            int32_t  const _1035 = _1034 + 2;
+            float  const _1036 = _probs[_1035];
+            float16  const _1037 = float16_ops::broadcast(_1036);
+            float16  const _1038 = _1031 * _1037;
+            float16  const _1039 = _1027 + _1038;
+            float16_ops::store(_1039, _pv, _1026);
+            int32_t  const _1040 = _997 + 63;
+            float16  const _1041 = float16_ops::load(_pv, _1040);
+            int32_t  const _1042 = _19 * _pv_s1_rk__x;
+            int32_t  const _1043 = _1042 + _984;
+            int32_t  const _1044 = _1043 + -1;
+            float16  const _1045 = float16_ops::load(_attn_v, _1044);
+            int32_t  const _1046 = _pv_s1_rk__x * 2;
+            int32_t  const _1047 = _1046 + _normalized_s0_ii_ig;
+            int32_t  const _1048 = _1047 * 16;
+            int32_t  const _1049 = _1048 + 3;
+            float  const _1050 = _probs[_1049];
+            float16  const _1051 = float16_ops::broadcast(_1050);
+            float16  const _1052 = _1045 * _1051;
+            float16  const _1053 = _1041 + _1052;
+            float16_ops::store(_1053, _pv, _1040);
+            int32_t  const _1054 = _996 + 79;
+            float16  const _1055 = float16_ops::load(_pv, _1054);
+            int32_t  const _1056 = _19 * _pv_s1_rk__x;
+            int32_t  const _1057 = _1056 + _984;
+            int32_t  const _1058 = _1057 + -1;
+            float16  const _1059 = float16_ops::load(_attn_v, _1058);
+            int32_t  const _1060 = _pv_s1_rk__x * 2;
+            int32_t  const _1061 = _1060 + _normalized_s0_ii_ig;
+            int32_t  const _1062 = _1061 * 16;
+            int32_t  const _1063 = _1062 + 4;
+            float  const _1064 = _probs[_1063];
+            float16  const _1065 = float16_ops::broadcast(_1064);
+            float16  const _1066 = _1059 * _1065;
+            float16  const _1067 = _1055 + _1066;
+            float16_ops::store(_1067, _pv, _1054);
+            int32_t  const _1068 = _995 + 95;
+            float16  const _1069 = float16_ops::load(_pv, _1068);
+            int32_t  const _1070 = _19 * _pv_s1_rk__x;
+            int32_t  const _1071 = _1070 + _984;
+            int32_t  const _1072 = _1071 + -1;
+            float16  const _1073 = float16_ops::load(_attn_v, _1072);
+            int32_t  const _1074 = _pv_s1_rk__x * 2;
+            int32_t  const _1075 = _1074 + _normalized_s0_ii_ig;
+            int32_t  const _1076 = _1075 * 16;
+            int32_t  const _1077 = _1076 + 5;
+            float  const _1078 = _probs[_1077];
+            float16  const _1079 = float16_ops::broadcast(_1078);
+            float16  const _1080 = _1073 * _1079;
+            float16  const _1081 = _1069 + _1080;
+            float16_ops::store(_1081, _pv, _1068);
+            int32_t  const _1082 = _994 + 111;
+            float16  const _1083 = float16_ops::load(_pv, _1082);
+            int32_t  const _1084 = _19 * _pv_s1_rk__x;
+            int32_t  const _1085 = _1084 + _984;
+            int32_t  const _1086 = _1085 + -1;
+            float16  const _1087 = float16_ops::load(_attn_v, _1086);
+            int32_t  const _1088 = _pv_s1_rk__x * 2;
+            int32_t  const _1089 = _1088 + _normalized_s0_ii_ig;
+            int32_t  const _1090 = _1089 * 16;
+            int32_t  const _1091 = _1090 + 6;
+            float  const _1092 = _probs[_1091];
+            float16  const _1093 = float16_ops::broadcast(_1092);
+            float16  const _1094 = _1087 * _1093;
+            float16  const _1095 = _1083 + _1094;
+            float16_ops::store(_1095, _pv, _1082);
+            int32_t  const _1096 = _993 + 127;
+            float16  const _1097 = float16_ops::load(_pv, _1096);
+            int32_t  const _1098 = _19 * _pv_s1_rk__x;
+            int32_t  const _1099 = _1098 + _984;
+            int32_t  const _1100 = _1099 + -1;
+            float16  const _1101 = float16_ops::load(_attn_v, _1100);
+            int32_t  const _1102 = _pv_s1_rk__x * 2;
+            int32_t  const _1103 = _1102 + _normalized_s0_ii_ig;
+            int32_t  const _1104 = _1103 * 16;
+            int32_t  const _1105 = _1104 + 7;
+            float  const _1106 = _probs[_1105];
+            float16  const _1107 = float16_ops::broadcast(_1106);
+            float16  const _1108 = _1101 * _1107;
+            float16  const _1109 = _1097 + _1108;
+            float16_ops::store(_1109, _pv, _1096);
+            int32_t  const _1110 = _992 + 143;
+            float16  const _1111 = float16_ops::load(_pv, _1110);
+            int32_t  const _1112 = _19 * _pv_s1_rk__x;
+            int32_t  const _1113 = _1112 + _984;
+            int32_t  const _1114 = _1113 + -1;
+            float16  const _1115 = float16_ops::load(_attn_v, _1114);
+            int32_t  const _1116 = _pv_s1_rk__x * 2;
+            int32_t  const _1117 = _1116 + _normalized_s0_ii_ig;
+            int32_t  const _1118 = _1117 * 16;
+            int32_t  const _1119 = _1118 + 8;
+            float  const _1120 = _probs[_1119];
+            float16  const _1121 = float16_ops::broadcast(_1120);
+            float16  const _1122 = _1115 * _1121;
+            float16  const _1123 = _1111 + _1122;
+            float16_ops::store(_1123, _pv, _1110);
+            int32_t  const _1124 = _991 + 159;
+            float16  const _1125 = float16_ops::load(_pv, _1124);
+            int32_t  const _1126 = _19 * _pv_s1_rk__x;
+            int32_t  const _1127 = _1126 + _984;
+            int32_t  const _1128 = _1127 + -1;
+            float16  const _1129 = float16_ops::load(_attn_v, _1128);
+            int32_t  const _1130 = _pv_s1_rk__x * 2;
+            int32_t  const _1131 = _1130 + _normalized_s0_ii_ig;
+            int32_t  const _1132 = _1131 * 16;
+            int32_t  const _1133 = _1132 + 9;
+            float  const _1134 = _probs[_1133];
+            float16  const _1135 = float16_ops::broadcast(_1134);
+            float16  const _1136 = _1129 * _1135;
+            float16  const _1137 = _1125 + _1136;
+            float16_ops::store(_1137, _pv, _1124);
+            int32_t  const _1138 = _990 + 175;
+            float16  const _1139 = float16_ops::load(_pv, _1138);
+            int32_t  const _1140 = _19 * _pv_s1_rk__x;
+            int32_t  const _1141 = _1140 + _984;
+            int32_t  const _1142 = _1141 + -1;
+            float16  const _1143 = float16_ops::load(_attn_v, _1142);
+            int32_t  const _1144 = _pv_s1_rk__x * 2;
+            int32_t  const _1145 = _1144 + _normalized_s0_ii_ig;
+            int32_t  const _1146 = _1145 * 16;
+            int32_t  const _1147 = _1146 + 10;
+            float  const _1148 = _probs[_1147];
+            float16  const _1149 = float16_ops::broadcast(_1148);
+            float16  const _1150 = _1143 * _1149;
+            float16  const _1151 = _1139 + _1150;
+            float16_ops::store(_1151, _pv, _1138);
+            int32_t  const _1152 = _989 + 191;
+            float16  const _1153 = float16_ops::load(_pv, _1152);
+            int32_t  const _1154 = _19 * _pv_s1_rk__x;
+            int32_t  const _1155 = _1154 + _984;
+            int32_t  const _1156 = _1155 + -1;
+            float16  const _1157 = float16_ops::load(_attn_v, _1156);
+            int32_t  const _1158 = _pv_s1_rk__x * 2;
+            int32_t  const _1159 = _1158 + _normalized_s0_ii_ig;
+            int32_t  const _1160 = _1159 * 16;
+            int32_t  const _1161 = _1160 + 11;
+            float  const _1162 = _probs[_1161];
+            float16  const _1163 = float16_ops::broadcast(_1162);
+            float16  const _1164 = _1157 * _1163;
+            float16  const _1165 = _1153 + _1164;
+            float16_ops::store(_1165, _pv, _1152);
+            int32_t  const _1166 = _988 + 207;
+            float16  const _1167 = float16_ops::load(_pv, _1166);
+            int32_t  const _1168 = _19 * _pv_s1_rk__x;
+            int32_t  const _1169 = _1168 + _984;
+            int32_t  const _1170 = _1169 + -1;
+            float16  const _1171 = float16_ops::load(_attn_v, _1170);
+            int32_t  const _1172 = _pv_s1_rk__x * 2;
+            int32_t  const _1173 = _1172 + _normalized_s0_ii_ig;
+            int32_t  const _1174 = _1173 * 16;
+            int32_t  const _1175 = _1174 + 12;
+            float  const _1176 = _probs[_1175];
+            float16  const _1177 = float16_ops::broadcast(_1176);
+            float16  const _1178 = _1171 * _1177;
+            float16  const _1179 = _1167 + _1178;
+            float16_ops::store(_1179, _pv, _1166);
+            int32_t  const _1180 = _987 + 223;
+            float16  const _1181 = float16_ops::load(_pv, _1180);
+            int32_t  const _1182 = _19 * _pv_s1_rk__x;
+            int32_t  const _1183 = _1182 + _984;
+            int32_t  const _1184 = _1183 + -1;
+            float16  const _1185 = float16_ops::load(_attn_v, _1184);
+            int32_t  const _1186 = _pv_s1_rk__x * 2;
+            int32_t  const _1187 = _1186 + _normalized_s0_ii_ig;
+            int32_t  const _1188 = _1187 * 16;
+            int32_t  const _1189 = _1188 + 13;
+            float  const _1190 = _probs[_1189];
+            float16  const _1191 = float16_ops::broadcast(_1190);
+            float16  const _1192 = _1185 * _1191;
+            float16  const _1193 = _1181 + _1192;
+            float16_ops::store(_1193, _pv, _1180);
+            int32_t  const _1194 = _986 + 239;
+            float16  const _1195 = float16_ops::load(_pv, _1194);
+            int32_t  const _1196 = _19 * _pv_s1_rk__x;
+            int32_t  const _1197 = _1196 + _984;
+            int32_t  const _1198 = _1197 + -1;
+            float16  const _1199 = float16_ops::load(_attn_v, _1198);
+            int32_t  const _1200 = _pv_s1_rk__x * 2;
+            int32_t  const _1201 = _1200 + _normalized_s0_ii_ig;
+            int32_t  const _1202 = _1201 * 16;
+            int32_t  const _1203 = _1202 + 14;
+            float  const _1204 = _probs[_1203];
+            float16  const _1205 = float16_ops::broadcast(_1204);
+            float16  const _1206 = _1199 * _1205;
+            float16  const _1207 = _1195 + _1206;
+            float16_ops::store(_1207, _pv, _1194);
+            int32_t  const _1208 = _985 + 255;
+            float16  const _1209 = float16_ops::load(_pv, _1208);
+            int32_t  const _1210 = _19 * _pv_s1_rk__x;
+            int32_t  const _1211 = _1210 + _984;
+            int32_t  const _1212 = _1211 + -1;
+            float16  const _1213 = float16_ops::load(_attn_v, _1212);
+            int32_t  const _1214 = _pv_s1_rk__x * 2;
+            int32_t  const _1215 = _1214 + _normalized_s0_ii_ig;
+            int32_t  const _1216 = _1215 * 16;
+            int32_t  const _1217 = _1216 + 15;
+            float  const _1218 = _probs[_1217];
+            float16  const _1219 = float16_ops::broadcast(_1218);
+            float16  const _1220 = _1213 * _1219;
+            float16  const _1221 = _1209 + _1220;
+            float16_ops::store(_1221, _pv, _1208);
            } // for _pv_s1_rk__x
           } // for _pv_s1_c_co
           // consume pv
-          int32_t  const _1492 = _normalized_s0_ii_ig * 16;
+          int32_t  const _1222 = _normalized_s0_ii_ig * 16;
           for (int _normalized_s0_ii_ir = 0; _normalized_s0_ii_ir < 0 + 16; _normalized_s0_ii_ir++)
           {
-           int32_t  const _1493 = _normalized_s0_ii_ir + _1492;
-           int32_t  const _1494 = _1023 + 16;
-           int32_t  const _1495 = _1494 * _normalized_s0_ii_ir;
-           int32_t  const _1496 = _1495 - _36;
-           int32_t  const _1497 = _20 + 16;
-           int32_t  const _1498 = _1497 * _1493;
-           int32_t  const _1499 = _1498 + _1044;
-           for (int _normalized_s0_c_c = 0; _normalized_s0_c_c < 0 + _41; _normalized_s0_c_c++)
+           int32_t  const _1223 = _normalized_s0_ii_ir + _1222;
+           int32_t  const _1224 = _754 + 16;
+           int32_t  const _1225 = _1224 * _normalized_s0_ii_ir;
+           int32_t  const _1226 = _1225 - _35;
+           int32_t  const _1227 = _19 + 16;
+           int32_t  const _1228 = _1227 * _1223;
+           int32_t  const _1229 = _1228 + _775;
+           for (int _normalized_s0_c_c = 0; _normalized_s0_c_c < 0 + _40; _normalized_s0_c_c++)
            {
-            float  const _1500 = _row_sum[_1493];
-            int32_t  const _1501 = _normalized_s0_c_c * 16;
-            int32_t  const _1502 = _1501 + _1496;
-            int32_t  const _1503 = _1502 + 16;
-            float16  const _1504 = float16_ops::load(_pv, _1503);
-            float  const _1505 = float_from_bits(1065353216 /* 1 */);
-            float  const _1506 = _1505 / _1500;
-            float  const _1507 = float_from_bits(0 /* 0 */);
-            bool  const _1508 = _1507 < _1500;
-            float  const _1509 = (float)(_1508 ? _1506 : _1507);
-            float16  const _1510 = float16_ops::broadcast(_1509);
-            float16  const _1511 = _1504 * _1510;
-            int32_t  const _1512 = _1501 + _1499;
-            float16_ops::store(_1511, _normalized, _1512);
+            float  const _1230 = _row_sum[_1223];
+            int32_t  const _1231 = _normalized_s0_c_c * 16;
+            int32_t  const _1232 = _1231 + _1226;
+            int32_t  const _1233 = _1232 + 16;
+            float16  const _1234 = float16_ops::load(_pv, _1233);
+            float  const _1235 = float_from_bits(1065353216 /* 1 */);
+            float  const _1236 = _1235 / _1230;
+            float  const _1237 = float_from_bits(0 /* 0 */);
+            bool  const _1238 = _1237 < _1230;
+            float  const _1239 = (float)(_1238 ? _1236 : _1237);
+            float16  const _1240 = float16_ops::broadcast(_1239);
+            float16  const _1241 = _1234 * _1240;
+            int32_t  const _1242 = _1231 + _1229;
+            float16_ops::store(_1241, _normalized, _1242);
            } // for _normalized_s0_c_c
-           int32_t  const _1513 = _1023 + 16;
-           int32_t  const _1514 = _1513 * _normalized_s0_ii_ir;
-           int32_t  const _1515 = _1514 - _36;
-           int32_t  const _1516 = _normalized_s0_ii_ir + _1492;
-           for (int _normalized_s0_c_c_rebased = 0; _normalized_s0_c_c_rebased < 0 + _42; _normalized_s0_c_c_rebased++)
+           int32_t  const _1243 = _754 + 16;
+           int32_t  const _1244 = _1243 * _normalized_s0_ii_ir;
+           int32_t  const _1245 = _1244 - _35;
+           int32_t  const _1246 = _normalized_s0_ii_ir + _1222;
+           for (int _normalized_s0_c_c_rebased = 0; _normalized_s0_c_c_rebased < 0 + _41; _normalized_s0_c_c_rebased++)
            {
-            int32_t  const _1517 = _normalized_s0_c_c_rebased + _41;
-            int32_t  const _1518 = _1517 * 16;
-            int32_t  const _1519 = ::halide_cpp_min(_1518, _20);
-            float  const _1520 = _row_sum[_1516];
-            float  const _1521 = float_from_bits(0 /* 0 */);
-            bool  const _1522 = _1521 < _1520;
-            int32x16_t  const _1523 = int32x16_t_ops::ramp(_1519, 1);
-            int32_t  const _1524 = _20 + -1;
-            int32x16_t  const _1525 = int32x16_t_ops::broadcast(_1524);
-            int32x16_t  const _1526 = int32x16_t_ops::min(_1523, _1525);
-            int32_t  const _1527 = _1515 + 16;
-            int32x16_t  const _1528 = int32x16_t_ops::broadcast(_1527);
-            int32x16_t  const _1529 = _1526 + _1528;
-            float16  const _1530 = float16_ops::load_gather(_pv, _1529);
-            float  const _1531 = float_from_bits(1065353216 /* 1 */);
-            float  const _1532 = _1531 / _1520;
-            float  const _1533 = (float)(_1522 ? _1532 : _1521);
-            float16  const _1534 = float16_ops::broadcast(_1533);
-            float16  const _1535 = _1530 * _1534;
-            float  const _1536 = log_f32(_1520);
-            float  const _1537 = _row_max[_1516];
-            float  const _1538 = float_from_bits(1060205080 /* 0.693147 */);
-            float  const _1539 = _1537 * _1538;
-            float  const _1540 = _1536 + _1539;
-            float  const _1541 = (float)(_1522 ? _1540 : neg_inf_f32());
-            float16  const _1542 = float16_ops::broadcast(_1541);
-            int32x16_t  const _1543 = int32x16_t_ops::broadcast(_20);
-            uint8x16_t  const _1544 = int32x16_t_ops::lt(_1523, _1543);
-            float16  const _1545 = float16_ops::select(_1544, _1535, _1542);
-            int32_t  const _1546 = _20 + 16;
-            int32_t  const _1547 = _1546 * _1516;
-            int32_t  const _1548 = _1547 + _1044;
-            int32_t  const _1549 = _1548 + _1519;
-            float16_ops::store(_1545, _normalized, _1549);
+            int32_t  const _1247 = _normalized_s0_c_c_rebased + _40;
+            int32_t  const _1248 = _1247 * 16;
+            int32_t  const _1249 = ::halide_cpp_min(_1248, _19);
+            float  const _1250 = _row_sum[_1246];
+            float  const _1251 = float_from_bits(0 /* 0 */);
+            bool  const _1252 = _1251 < _1250;
+            int32x16_t  const _1253 = int32x16_t_ops::ramp(_1249, 1);
+            int32_t  const _1254 = _19 + -1;
+            int32x16_t  const _1255 = int32x16_t_ops::broadcast(_1254);
+            int32x16_t  const _1256 = int32x16_t_ops::min(_1253, _1255);
+            int32_t  const _1257 = _1245 + 16;
+            int32x16_t  const _1258 = int32x16_t_ops::broadcast(_1257);
+            int32x16_t  const _1259 = _1256 + _1258;
+            float16  const _1260 = float16_ops::load_gather(_pv, _1259);
+            float  const _1261 = float_from_bits(1065353216 /* 1 */);
+            float  const _1262 = _1261 / _1250;
+            float  const _1263 = (float)(_1252 ? _1262 : _1251);
+            float16  const _1264 = float16_ops::broadcast(_1263);
+            float16  const _1265 = _1260 * _1264;
+            float  const _1266 = log_f32(_1250);
+            float  const _1267 = _row_max[_1246];
+            float  const _1268 = float_from_bits(1060205080 /* 0.693147 */);
+            float  const _1269 = _1267 * _1268;
+            float  const _1270 = _1266 + _1269;
+            float  const _1271 = (float)(_1252 ? _1270 : neg_inf_f32());
+            float16  const _1272 = float16_ops::broadcast(_1271);
+            int32x16_t  const _1273 = int32x16_t_ops::broadcast(_19);
+            uint8x16_t  const _1274 = int32x16_t_ops::lt(_1253, _1273);
+            float16  const _1275 = float16_ops::select(_1274, _1265, _1272);
+            int32_t  const _1276 = _19 + 16;
+            int32_t  const _1277 = _1276 * _1246;
+            int32_t  const _1278 = _1277 + _775;
+            int32_t  const _1279 = _1278 + _1249;
+            float16_ops::store(_1275, _normalized, _1279);
            } // for _normalized_s0_c_c_rebased
           } // for _normalized_s0_ii_ir
           _pv_free.free();
@@ -5583,117 +5071,117 @@ int attn_alibi_softcap_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context,
         } // for _normalized_s0_ii_ig
         _probs_free.free();
         // consume normalized
-        int32_t  const _1550 = _89 * _27;
-        int32_t  const _1551 = _24 + _82;
-        int32_t  const _1552 = _1551 * _28;
-        int32_t  const _1553 = _25 + _63;
-        int32_t  const _1554 = _1553 * _29;
-        int32_t  const _1555 = _20 * 32;
-        int32_t  const _1556 = _1555 + 512;
-        int32_t  const _1557 = _1556 * _1014;
-        bool  const _1558 = _attn_out_s0_it_t_t < 0;
-        int32_t  const _1559 = (int32_t)(_1558 ? -1 : 0);
-        bool  const _1560 = _45 == 0;
-        int32_t  const _1561 = (int32_t)(_1560 ? -1 : 0);
-        bool  const _1562 = _45 < 0;
-        int32_t  const _1563 = (int32_t)(_1562 ? -1 : 0);
-        int32_t  const _1564 = _attn_out_s0_it_t_t - _1559;
-        int32_t  const _1565 = _45 | _1561;
-        int32_t  const _1566 = _1564 % _1565;
-        int32_t  const _1567 = _45 ^ _1563;
-        int32_t  const _1568 = ~_1563;
-        int32_t  const _1569 = _1567 + _1568;
-        int32_t  const _1570 = _1559 & _1569;
-        int32_t  const _1571 = _1566 + _1570;
-        int32_t  const _1572 = ~_1561;
-        int32_t  const _1573 = _1571 & _1572;
-        int32_t  const _1574 = _1554 - _43;
-        int32_t  const _1575 = _1574 + _1552;
-        int32_t  const _1576 = _1575 + _1550;
-        int32_t  const _1577 = _44 + _1554;
-        int32_t  const _1578 = _1577 + _1552;
-        int32_t  const _1579 = _1578 + _1550;
+        int32_t  const _1280 = _88 * _26;
+        int32_t  const _1281 = _23 + _81;
+        int32_t  const _1282 = _1281 * _27;
+        int32_t  const _1283 = _24 + _62;
+        int32_t  const _1284 = _1283 * _28;
+        int32_t  const _1285 = _19 * 32;
+        int32_t  const _1286 = _1285 + 512;
+        int32_t  const _1287 = _1286 * _745;
+        bool  const _1288 = _attn_out_s0_it_t_t < 0;
+        int32_t  const _1289 = (int32_t)(_1288 ? -1 : 0);
+        bool  const _1290 = _44 == 0;
+        int32_t  const _1291 = (int32_t)(_1290 ? -1 : 0);
+        bool  const _1292 = _44 < 0;
+        int32_t  const _1293 = (int32_t)(_1292 ? -1 : 0);
+        int32_t  const _1294 = _attn_out_s0_it_t_t - _1289;
+        int32_t  const _1295 = _44 | _1291;
+        int32_t  const _1296 = _1294 % _1295;
+        int32_t  const _1297 = _44 ^ _1293;
+        int32_t  const _1298 = ~_1293;
+        int32_t  const _1299 = _1297 + _1298;
+        int32_t  const _1300 = _1289 & _1299;
+        int32_t  const _1301 = _1296 + _1300;
+        int32_t  const _1302 = ~_1291;
+        int32_t  const _1303 = _1301 & _1302;
+        int32_t  const _1304 = _1284 - _42;
+        int32_t  const _1305 = _1304 + _1282;
+        int32_t  const _1306 = _1305 + _1280;
+        int32_t  const _1307 = _43 + _1284;
+        int32_t  const _1308 = _1307 + _1282;
+        int32_t  const _1309 = _1308 + _1280;
         for (int _attn_out_s0_ii = 0; _attn_out_s0_ii < 0 + 32; _attn_out_s0_ii++)
         {
-         int32_t  const _1580 = _20 + 16;
-         int32_t  const _1581 = _1580 * _attn_out_s0_ii;
-         bool  const _1582 = _1573 < 0;
-         int32_t  const _1583 = (int32_t)(_1582 ? -1 : 0);
-         bool  const _1584 = _23 == 0;
-         int32_t  const _1585 = (int32_t)(_1584 ? -1 : 0);
-         bool  const _1586 = _23 < 0;
-         int32_t  const _1587 = (int32_t)(_1586 ? -1 : 0);
-         int32_t  const _1588 = _1573 - _1583;
-         int32_t  const _1589 = _23 - _1585;
-         int32_t  const _1590 = _1588 / _1589;
-         int32_t  const _1591 = ~_1587;
-         int32_t  const _1592 = _1591 - _1587;
-         int32_t  const _1593 = _1583 & _1592;
-         int32_t  const _1594 = _1590 + _1593;
-         int32_t  const _1595 = ~_1585;
-         int32_t  const _1596 = _1594 & _1595;
-         int32_t  const _1597 = _1596 - _82;
-         int32_t  const _1598 = _1597 * _1557;
-         int32_t  const _1599 = _23 | _1585;
-         int32_t  const _1600 = _1588 % _1599;
-         int32_t  const _1601 = _23 ^ _1587;
-         int32_t  const _1602 = _1601 + _1591;
-         int32_t  const _1603 = _1583 & _1602;
-         int32_t  const _1604 = _1600 + _1603;
-         int32_t  const _1605 = _1604 & _1595;
-         int32_t  const _1606 = _1555 + 512;
-         int32_t  const _1607 = _1605 * _1606;
-         int32_t  const _1608 = _1598 + _1607;
-         int32_t  const _1609 = _1581 + _1608;
-         int32_t  const _1610 = _attn_out_s0_ii * _26;
-         int32_t  const _1611 = _1610 + _1576;
-         int32_t  const _1612 = _41 + 1;
-         for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + _1612; _attn_out_s0_c_c++)
+         int32_t  const _1310 = _19 + 16;
+         int32_t  const _1311 = _1310 * _attn_out_s0_ii;
+         bool  const _1312 = _1303 < 0;
+         int32_t  const _1313 = (int32_t)(_1312 ? -1 : 0);
+         bool  const _1314 = _22 == 0;
+         int32_t  const _1315 = (int32_t)(_1314 ? -1 : 0);
+         bool  const _1316 = _22 < 0;
+         int32_t  const _1317 = (int32_t)(_1316 ? -1 : 0);
+         int32_t  const _1318 = _1303 - _1313;
+         int32_t  const _1319 = _22 - _1315;
+         int32_t  const _1320 = _1318 / _1319;
+         int32_t  const _1321 = ~_1317;
+         int32_t  const _1322 = _1321 - _1317;
+         int32_t  const _1323 = _1313 & _1322;
+         int32_t  const _1324 = _1320 + _1323;
+         int32_t  const _1325 = ~_1315;
+         int32_t  const _1326 = _1324 & _1325;
+         int32_t  const _1327 = _1326 - _81;
+         int32_t  const _1328 = _1327 * _1287;
+         int32_t  const _1329 = _22 | _1315;
+         int32_t  const _1330 = _1318 % _1329;
+         int32_t  const _1331 = _22 ^ _1317;
+         int32_t  const _1332 = _1331 + _1321;
+         int32_t  const _1333 = _1313 & _1332;
+         int32_t  const _1334 = _1330 + _1333;
+         int32_t  const _1335 = _1334 & _1325;
+         int32_t  const _1336 = _1285 + 512;
+         int32_t  const _1337 = _1335 * _1336;
+         int32_t  const _1338 = _1328 + _1337;
+         int32_t  const _1339 = _1311 + _1338;
+         int32_t  const _1340 = _attn_out_s0_ii * _25;
+         int32_t  const _1341 = _1340 + _1306;
+         int32_t  const _1342 = _40 + 1;
+         for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + _1342; _attn_out_s0_c_c++)
          {
-          int32_t  const _1613 = _attn_out_s0_c_c * 16;
-          int32_t  const _1614 = _1613 + _1609;
-          float16  const _1615 = float16_ops::load(_normalized, _1614);
-          int32_t  const _1616 = _1613 + _1611;
-          float16_ops::store(_1615, _attn_out, _1616);
+          int32_t  const _1343 = _attn_out_s0_c_c * 16;
+          int32_t  const _1344 = _1343 + _1339;
+          float16  const _1345 = float16_ops::load(_normalized, _1344);
+          int32_t  const _1346 = _1343 + _1341;
+          float16_ops::store(_1345, _attn_out, _1346);
          } // for _attn_out_s0_c_c
-         if (_48)
+         if (_47)
          {
-          int32_t  const _1617 = _20 + 16;
-          int32_t  const _1618 = _1617 * _attn_out_s0_ii;
-          bool  const _1619 = _1573 < 0;
-          int32_t  const _1620 = (int32_t)(_1619 ? -1 : 0);
-          bool  const _1621 = _23 == 0;
-          int32_t  const _1622 = (int32_t)(_1621 ? -1 : 0);
-          bool  const _1623 = _23 < 0;
-          int32_t  const _1624 = (int32_t)(_1623 ? -1 : 0);
-          int32_t  const _1625 = _1573 - _1620;
-          int32_t  const _1626 = _23 | _1622;
-          int32_t  const _1627 = _1625 % _1626;
-          int32_t  const _1628 = _23 ^ _1624;
-          int32_t  const _1629 = ~_1624;
-          int32_t  const _1630 = _1628 + _1629;
-          int32_t  const _1631 = _1620 & _1630;
-          int32_t  const _1632 = _1627 + _1631;
-          int32_t  const _1633 = ~_1622;
-          int32_t  const _1634 = _1632 & _1633;
-          int32_t  const _1635 = _1555 + 512;
-          int32_t  const _1636 = _1634 * _1635;
-          int32_t  const _1637 = _23 - _1622;
-          int32_t  const _1638 = _1625 / _1637;
-          int32_t  const _1639 = _1629 - _1624;
-          int32_t  const _1640 = _1620 & _1639;
-          int32_t  const _1641 = _1638 + _1640;
-          int32_t  const _1642 = _1641 & _1633;
-          int32_t  const _1643 = _1642 - _82;
-          int32_t  const _1644 = _1643 * _1557;
-          int32_t  const _1645 = _1644 + _20;
-          int32_t  const _1646 = _1636 + _1645;
-          int32_t  const _1647 = _1618 + _1646;
-          float16  const _1648 = float16_ops::load(_normalized, _1647);
-          int32_t  const _1649 = _attn_out_s0_ii * _26;
-          int32_t  const _1650 = _1649 + _1579;
-          float16_ops::store(_1648, _attn_out, _1650);
-         } // if _48
+          int32_t  const _1347 = _19 + 16;
+          int32_t  const _1348 = _1347 * _attn_out_s0_ii;
+          bool  const _1349 = _1303 < 0;
+          int32_t  const _1350 = (int32_t)(_1349 ? -1 : 0);
+          bool  const _1351 = _22 == 0;
+          int32_t  const _1352 = (int32_t)(_1351 ? -1 : 0);
+          bool  const _1353 = _22 < 0;
+          int32_t  const _1354 = (int32_t)(_1353 ? -1 : 0);
+          int32_t  const _1355 = _1303 - _1350;
+          int32_t  const _1356 = _22 | _1352;
+          int32_t  const _1357 = _1355 % _1356;
+          int32_t  const _1358 = _22 ^ _1354;
+          int32_t  const _1359 = ~_1354;
+          int32_t  const _1360 = _1358 + _1359;
+          int32_t  const _1361 = _1350 & _1360;
+          int32_t  const _1362 = _1357 + _1361;
+          int32_t  const _1363 = ~_1352;
+          int32_t  const _1364 = _1362 & _1363;
+          int32_t  const _1365 = _1285 + 512;
+          int32_t  const _1366 = _1364 * _1365;
+          int32_t  const _1367 = _22 - _1352;
+          int32_t  const _1368 = _1355 / _1367;
+          int32_t  const _1369 = _1359 - _1354;
+          int32_t  const _1370 = _1350 & _1369;
+          int32_t  const _1371 = _1368 + _1370;
+          int32_t  const _1372 = _1371 & _1363;
+          int32_t  const _1373 = _1372 - _81;
+          int32_t  const _1374 = _1373 * _1287;
+          int32_t  const _1375 = _1374 + _19;
+          int32_t  const _1376 = _1366 + _1375;
+          int32_t  const _1377 = _1348 + _1376;
+          float16  const _1378 = float16_ops::load(_normalized, _1377);
+          int32_t  const _1379 = _attn_out_s0_ii * _25;
+          int32_t  const _1380 = _1379 + _1309;
+          float16_ops::store(_1378, _attn_out, _1380);
+         } // if _47
         } // for _attn_out_s0_ii
         _normalized_free.free();
        } // alloc _normalized
@@ -5707,1555 +5195,1572 @@ int attn_alibi_softcap_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context,
 }
 HALIDE_FUNCTION_ATTRS
 int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer_t *_attn_q_buffer, struct halide_buffer_t *_attn_k_buffer, struct halide_buffer_t *_attn_v_buffer, int32_t _attn_lq, int32_t _attn_lk, int32_t _attn_groups, struct halide_buffer_t *_slopes_buffer, struct halide_buffer_t *_attn_out_buffer) {
+(void)_attn_lq; (void)_attn_lk; (void)_attn_groups;
  void * const _ucon = const_cast<void *>(__user_context);
- uint64_t  const _1651 = (uint64_t)(_slopes_buffer);
- uint64_t  const _1652 = (uint64_t)(0ull);
- bool  const _1653 = _1651 != _1652;
+ uint64_t  const _1381 = (uint64_t)(_slopes_buffer);
+ uint64_t  const _1382 = (uint64_t)(0ull);
+ bool  const _1383 = _1381 != _1382;
+ if (!_1383)
+ {
+  int32_t  const _1384 = attn_alibi_softcap_rt_error_buffer_argument_is_null(_ucon, "slopes");
+  return _1384;
+ }
+ uint64_t  const _1385 = (uint64_t)(_attn_out_buffer);
+ uint64_t  const _1386 = (uint64_t)(0ull);
+ bool  const _1387 = _1385 != _1386;
+ if (!_1387)
+ {
+  int32_t  const _1388 = attn_alibi_softcap_rt_error_buffer_argument_is_null(_ucon, "attn_out");
+  return _1388;
+ }
+ uint64_t  const _1389 = (uint64_t)(_attn_v_buffer);
+ uint64_t  const _1390 = (uint64_t)(0ull);
+ bool  const _1391 = _1389 != _1390;
+ if (!_1391)
+ {
+  int32_t  const _1392 = attn_alibi_softcap_rt_error_buffer_argument_is_null(_ucon, "attn_v");
+  return _1392;
+ }
+ uint64_t  const _1393 = (uint64_t)(_attn_q_buffer);
+ uint64_t  const _1394 = (uint64_t)(0ull);
+ bool  const _1395 = _1393 != _1394;
+ if (!_1395)
+ {
+  int32_t  const _1396 = attn_alibi_softcap_rt_error_buffer_argument_is_null(_ucon, "attn_q");
+  return _1396;
+ }
+ uint64_t  const _1397 = (uint64_t)(_attn_k_buffer);
+ uint64_t  const _1398 = (uint64_t)(0ull);
+ bool  const _1399 = _1397 != _1398;
+ if (!_1399)
+ {
+  int32_t  const _1400 = attn_alibi_softcap_rt_error_buffer_argument_is_null(_ucon, "attn_k");
+  return _1400;
+ }
+ auto * const _1401 = _halide_buffer_get_host(_attn_k_buffer);
+ auto _attn_k = _1401;
+ halide_unused(_attn_k);
+ uint32_t  const _1402 = _halide_buffer_get_type(_attn_k_buffer);
+ bool  const _1403 = _halide_buffer_get_device_dirty(_attn_k_buffer);
+ int32_t  const _1404 = _halide_buffer_get_dimensions(_attn_k_buffer);
+ int32_t  const _1405 = _halide_buffer_get_min(_attn_k_buffer, 0);
+ int32_t  const _1406 = _halide_buffer_get_extent(_attn_k_buffer, 0);
+ int32_t  const _1407 = _halide_buffer_get_stride(_attn_k_buffer, 0);
+ int32_t  const _1408 = _halide_buffer_get_min(_attn_k_buffer, 1);
+ int32_t  const _1409 = _halide_buffer_get_extent(_attn_k_buffer, 1);
+ int32_t  const _1410 = _halide_buffer_get_stride(_attn_k_buffer, 1);
+ int32_t  const _1411 = _halide_buffer_get_min(_attn_k_buffer, 2);
+ int32_t  const _1412 = _halide_buffer_get_extent(_attn_k_buffer, 2);
+ int32_t  const _1413 = _halide_buffer_get_stride(_attn_k_buffer, 2);
+ int32_t  const _1414 = _halide_buffer_get_min(_attn_k_buffer, 3);
+ int32_t  const _1415 = _halide_buffer_get_extent(_attn_k_buffer, 3);
+ int32_t  const _1416 = _halide_buffer_get_stride(_attn_k_buffer, 3);
+ auto * const _1417 = _halide_buffer_get_host(_attn_q_buffer);
+ auto _attn_q = _1417;
+ halide_unused(_attn_q);
+ uint32_t  const _1418 = _halide_buffer_get_type(_attn_q_buffer);
+ bool  const _1419 = _halide_buffer_get_device_dirty(_attn_q_buffer);
+ int32_t  const _1420 = _halide_buffer_get_dimensions(_attn_q_buffer);
+ int32_t  const _1421 = _halide_buffer_get_min(_attn_q_buffer, 0);
+ int32_t  const _1422 = _halide_buffer_get_extent(_attn_q_buffer, 0);
+ int32_t  const _1423 = _halide_buffer_get_stride(_attn_q_buffer, 0);
+ int32_t  const _1424 = _halide_buffer_get_min(_attn_q_buffer, 1);
+ int32_t  const _1425 = _halide_buffer_get_extent(_attn_q_buffer, 1);
+ int32_t  const _1426 = _halide_buffer_get_stride(_attn_q_buffer, 1);
+ int32_t  const _1427 = _halide_buffer_get_min(_attn_q_buffer, 2);
+ int32_t  const _1428 = _halide_buffer_get_extent(_attn_q_buffer, 2);
+ int32_t  const _1429 = _halide_buffer_get_stride(_attn_q_buffer, 2);
+ int32_t  const _1430 = _halide_buffer_get_min(_attn_q_buffer, 3);
+ int32_t  const _1431 = _halide_buffer_get_extent(_attn_q_buffer, 3);
+ int32_t  const _1432 = _halide_buffer_get_stride(_attn_q_buffer, 3);
+ int32_t  const _1433 = _halide_buffer_get_min(_attn_q_buffer, 4);
+ int32_t  const _1434 = _halide_buffer_get_extent(_attn_q_buffer, 4);
+ int32_t  const _1435 = _halide_buffer_get_stride(_attn_q_buffer, 4);
+ auto * const _1436 = _halide_buffer_get_host(_attn_v_buffer);
+ auto _attn_v = _1436;
+ halide_unused(_attn_v);
+ uint32_t  const _1437 = _halide_buffer_get_type(_attn_v_buffer);
+ bool  const _1438 = _halide_buffer_get_device_dirty(_attn_v_buffer);
+ int32_t  const _1439 = _halide_buffer_get_dimensions(_attn_v_buffer);
+ int32_t  const _1440 = _halide_buffer_get_min(_attn_v_buffer, 0);
+ int32_t  const _1441 = _halide_buffer_get_extent(_attn_v_buffer, 0);
+ int32_t  const _1442 = _halide_buffer_get_stride(_attn_v_buffer, 0);
+ int32_t  const _1443 = _halide_buffer_get_min(_attn_v_buffer, 1);
+ int32_t  const _1444 = _halide_buffer_get_extent(_attn_v_buffer, 1);
+ int32_t  const _1445 = _halide_buffer_get_stride(_attn_v_buffer, 1);
+ int32_t  const _1446 = _halide_buffer_get_min(_attn_v_buffer, 2);
+ int32_t  const _1447 = _halide_buffer_get_extent(_attn_v_buffer, 2);
+ int32_t  const _1448 = _halide_buffer_get_stride(_attn_v_buffer, 2);
+ int32_t  const _1449 = _halide_buffer_get_min(_attn_v_buffer, 3);
+ int32_t  const _1450 = _halide_buffer_get_extent(_attn_v_buffer, 3);
+ int32_t  const _1451 = _halide_buffer_get_stride(_attn_v_buffer, 3);
+ auto * const _1452 = _halide_buffer_get_host(_attn_out_buffer);
+ auto _attn_out = _1452;
+ halide_unused(_attn_out);
+ uint32_t  const _1453 = _halide_buffer_get_type(_attn_out_buffer);
+ bool  const _1454 = _halide_buffer_get_device_dirty(_attn_out_buffer);
+ int32_t  const _1455 = _halide_buffer_get_dimensions(_attn_out_buffer);
+ int32_t  const _1456 = _halide_buffer_get_min(_attn_out_buffer, 0);
+ int32_t  const _1457 = _halide_buffer_get_extent(_attn_out_buffer, 0);
+ int32_t  const _1458 = _halide_buffer_get_stride(_attn_out_buffer, 0);
+ int32_t  const _1459 = _halide_buffer_get_min(_attn_out_buffer, 1);
+ int32_t  const _1460 = _halide_buffer_get_extent(_attn_out_buffer, 1);
+ int32_t  const _1461 = _halide_buffer_get_stride(_attn_out_buffer, 1);
+ int32_t  const _1462 = _halide_buffer_get_min(_attn_out_buffer, 2);
+ int32_t  const _1463 = _halide_buffer_get_extent(_attn_out_buffer, 2);
+ int32_t  const _1464 = _halide_buffer_get_stride(_attn_out_buffer, 2);
+ int32_t  const _1465 = _halide_buffer_get_min(_attn_out_buffer, 3);
+ int32_t  const _1466 = _halide_buffer_get_extent(_attn_out_buffer, 3);
+ int32_t  const _1467 = _halide_buffer_get_stride(_attn_out_buffer, 3);
+ int32_t  const _1468 = _halide_buffer_get_min(_attn_out_buffer, 4);
+ int32_t  const _1469 = _halide_buffer_get_extent(_attn_out_buffer, 4);
+ int32_t  const _1470 = _halide_buffer_get_stride(_attn_out_buffer, 4);
+ auto * const _1471 = _halide_buffer_get_host(_slopes_buffer);
+ auto _slopes = _1471;
+ halide_unused(_slopes);
+ uint32_t  const _1472 = _halide_buffer_get_type(_slopes_buffer);
+ bool  const _1473 = _halide_buffer_get_device_dirty(_slopes_buffer);
+ int32_t  const _1474 = _halide_buffer_get_dimensions(_slopes_buffer);
+ int32_t  const _1475 = _halide_buffer_get_min(_slopes_buffer, 0);
+ int32_t  const _1476 = _halide_buffer_get_extent(_slopes_buffer, 0);
+ int32_t  const _1477 = _halide_buffer_get_stride(_slopes_buffer, 0);
+ int32_t  const _1478 = -1 - _1463;
+ int32_t  const _1479 = ::halide_cpp_max(_1463, 1);
+ int32_t  const _1480 = _1479 + -1;
+ int32_t  const _1481 = ::halide_cpp_max(_1478, _1480);
+ int32_t  const _1482 = _1481 * 32;
+ int32_t  const _1483 = _1482 + 32;
+ int32_t  const _1484 = ::halide_cpp_min(_1483, _attn_lk);
+ int32_t  const _1485 = ::halide_cpp_min(_1484, _1409);
+ int32_t  const _1486 = _1485 + -1;
+ int32_t  const _1487 = _1486 >> 3;
+ int32_t  const _1488 = _1487 * 8;
+ int32_t  const _1489 = _1488 + 8;
+ int32_t  const _1490 = ::halide_cpp_min(_1489, _1409);
+ int32_t  const _1491 = ::halide_cpp_min(_1409, 1);
+ int32_t  const _1492 = _1490 - _1491;
+ bool  const _1493 = 0 < _attn_groups;
+ bool  const _1494 = 0 < _1463;
+ int32_t  const _1495 = _1463 * _1466;
+ bool  const _1496 = _1463 == 0;
+ int32_t  const _1497 = (int32_t)(_1496 ? -1 : 0);
+ bool  const _1498 = _1463 < 0;
+ int32_t  const _1499 = (int32_t)(_1498 ? -1 : 0);
+ int32_t  const _1500 = -1 - _1495;
+ int32_t  const _1501 = ::halide_cpp_max(_1495, 1);
+ int32_t  const _1502 = _1501 + -1;
+ int32_t  const _1503 = ::halide_cpp_max(_1500, _1502);
+ int32_t  const _1504 = _1463 - _1497;
+ int32_t  const _1505 = _1503 / _1504;
+ int32_t  const _1506 = ~_1499;
+ int32_t  const _1507 = _1506 - _1499;
+ int32_t  const _1508 = 0 & _1507;
+ int32_t  const _1509 = _1505 + _1508;
+ int32_t  const _1510 = ~_1497;
+ int32_t  const _1511 = _1509 & _1510;
+ int32_t  const _1512 = (int32_t)(_1494 ? _1511 : 0);
+ int32_t  const _1513 = (int32_t)(_1494 ? 0 : _1511);
+ int32_t  const _1514 = (int32_t)(_1493 ? _1512 : _1513);
+ int32_t  const _1515 = _1465 + _1514;
+ bool  const _1516 = _1515 < 0;
+ int32_t  const _1517 = (int32_t)(_1516 ? -1 : 0);
+ bool  const _1518 = _attn_groups == 0;
+ int32_t  const _1519 = (int32_t)(_1518 ? -1 : 0);
+ bool  const _1520 = _attn_groups < 0;
+ int32_t  const _1521 = (int32_t)(_1520 ? -1 : 0);
+ int32_t  const _1522 = _1515 - _1517;
+ int32_t  const _1523 = _attn_groups - _1519;
+ int32_t  const _1524 = _1522 / _1523;
+ int32_t  const _1525 = ~_1521;
+ int32_t  const _1526 = _1525 - _1521;
+ int32_t  const _1527 = _1517 & _1526;
+ int32_t  const _1528 = _1524 + _1527;
+ int32_t  const _1529 = ~_1519;
+ int32_t  const _1530 = _1528 & _1529;
+ int32_t  const _1531 = (int32_t)(_1493 ? _1513 : _1512);
+ int32_t  const _1532 = _1465 + _1531;
+ bool  const _1533 = _1532 < 0;
+ int32_t  const _1534 = (int32_t)(_1533 ? -1 : 0);
+ int32_t  const _1535 = _1532 - _1534;
+ int32_t  const _1536 = _1535 / _1523;
+ int32_t  const _1537 = _1534 & _1526;
+ int32_t  const _1538 = _1536 + _1537;
+ int32_t  const _1539 = _1538 & _1529;
+ int32_t  const _1540 = _1530 - _1539;
+ int32_t  const _1541 = _1469 * _1495;
+ bool  const _1542 = _1541 < 1;
+ int32_t  const _1543 = (int32_t)(_1542 ? -1 : 0);
+ bool  const _1544 = _1495 == 0;
+ int32_t  const _1545 = (int32_t)(_1544 ? -1 : 0);
+ bool  const _1546 = _1495 < 0;
+ int32_t  const _1547 = (int32_t)(_1546 ? -1 : 0);
+ int32_t  const _1548 = _1541 - _1543;
+ int32_t  const _1549 = _1548 + -1;
+ int32_t  const _1550 = _1495 - _1545;
+ int32_t  const _1551 = _1549 / _1550;
+ int32_t  const _1552 = ~_1547;
+ int32_t  const _1553 = _1552 - _1547;
+ int32_t  const _1554 = _1543 & _1553;
+ int32_t  const _1555 = _1551 + _1554;
+ int32_t  const _1556 = ~_1545;
+ int32_t  const _1557 = _1555 & _1556;
+ int32_t  const _1558 = 0 - _1557;
+ bool  const _1559 = 0 < _1495;
+ int32_t  const _1560 = (int32_t)(_1559 ? _1557 : _1558);
+ int32_t  const _1561 = (int32_t)(_1559 ? 0 : _1557);
+ int32_t  const _1562 = 0 - _1463;
+ int32_t  const _1563 = ::halide_cpp_max(_1562, _1463);
+ int32_t  const _1564 = 0 - _1511;
+ int32_t  const _1565 = (int32_t)(_1494 ? _1511 : _1564);
+ int32_t  const _1566 = ::halide_cpp_min(_1441, 0);
+ int32_t  const _1567 = ::halide_cpp_max(_1441, 0);
+ int32_t  const _1568 = _1567 + 31;
+ int32_t  const _1569 = _1568 >> 4;
+ int32_t  const _1570 = _1569 * 16;
+ int32_t  const _1571 = _1566 + _1570;
+ int32_t  const _1572 = _1441 + 16;
+ int32_t  const _1573 = ::halide_cpp_min(_1571, _1572);
+ int32_t  const _1574 = ::halide_cpp_min(_1573, _1441);
+ int32_t  const _1575 = ::halide_cpp_min(_1441, 1);
+ int32_t  const _1576 = _1574 - _1575;
+ int32_t  const _1577 = _1476 + _1475;
+ int32_t  const _1578 = _1577 + -1;
+ int32_t  const _1579 = _1512 + _1465;
+ int32_t  const _1580 = ::halide_cpp_min(_1578, _1579);
+ int32_t  const _1581 = ::halide_cpp_max(_1580, _1475);
+ int32_t  const _1582 = _1513 + _1465;
+ int32_t  const _1583 = ::halide_cpp_min(_1578, _1582);
+ int32_t  const _1584 = ::halide_cpp_max(_1583, _1475);
+ int32_t  const _1585 = _1581 - _1584;
+ bool  const _1586 = _halide_buffer_is_bounds_query(_attn_k_buffer);
+ bool  const _1587 = !(_1586);
+ bool  const _1588 = 1 <= _1409;
+ bool  const _1589 = _1587 || _1588;
+ if (!_1589)
+ {
+  int32_t  const _1590 = _1409 + -1;
+  int32_t  const _1591 = _1409 + _1492;
+  int32_t  const _1592 = _1591 + -1;
+  int32_t  const _1593 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_k", 1, 0, _1492, _1590, _1592);
+  return _1593;
+ }
+ bool  const _1594 = _halide_buffer_is_bounds_query(_attn_v_buffer);
+ bool  const _1595 = !(_1594);
+ bool  const _1596 = 1 <= _1441;
+ bool  const _1597 = _1595 || _1596;
+ if (!_1597)
+ {
+  int32_t  const _1598 = _1576 >> 4;
+  int32_t  const _1599 = _1598 * 16;
+  int32_t  const _1600 = _1599 + 15;
+  int32_t  const _1601 = _1441 + -1;
+  int32_t  const _1602 = _1599 + _1441;
+  int32_t  const _1603 = _1602 + 14;
+  int32_t  const _1604 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_v", 0, 0, _1600, _1601, _1603);
+  return _1604;
+ }
+ bool  const _1605 = _halide_buffer_is_bounds_query(_attn_out_buffer);
+ bool  const _1606 = !(_1605);
+ bool  const _1607 = 0 <= _1441;
+ int32_t  const _1608 = _1441 + -16;
+ int32_t  const _1609 = _1576 >> 4;
+ int32_t  const _1610 = _1609 * 16;
+ bool  const _1611 = _1608 <= _1610;
+ bool  const _1612 = _1607 && _1611;
+ bool  const _1613 = _1606 || _1612;
+ if (!_1613)
+ {
+  int32_t  const _1614 = _1576 >> 4;
+  int32_t  const _1615 = _1614 * 16;
+  int32_t  const _1616 = _1615 + 31;
+  int32_t  const _1617 = ::halide_cpp_min(_1441, 0);
+  int32_t  const _1618 = _1441 + 15;
+  int32_t  const _1619 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Output buffer attn_out", 0, 0, _1616, _1617, _1618);
+  return _1619;
+ }
+ uint32_t  const _1620 = (uint32_t)(73730ull);
+ bool  const _1621 = _1402 == _1620;
+ if (!_1621)
+ {
+  uint32_t  const _1622 = (uint32_t)(73730ull);
+  int32_t  const _1623 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_k", _1402, _1622);
+  return _1623;
+ }
+ bool  const _1624 = _1404 == 4;
+ if (!_1624)
+ {
+  int32_t  const _1625 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_k", _1404, 4);
+  return _1625;
+ }
+ uint32_t  const _1626 = (uint32_t)(73730ull);
+ bool  const _1627 = _1418 == _1626;
+ if (!_1627)
+ {
+  uint32_t  const _1628 = (uint32_t)(73730ull);
+  int32_t  const _1629 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_q", _1418, _1628);
+  return _1629;
+ }
+ bool  const _1630 = _1420 == 5;
+ if (!_1630)
+ {
+  int32_t  const _1631 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_q", _1420, 5);
+  return _1631;
+ }
+ uint32_t  const _1632 = (uint32_t)(73730ull);
+ bool  const _1633 = _1437 == _1632;
+ if (!_1633)
+ {
+  uint32_t  const _1634 = (uint32_t)(73730ull);
+  int32_t  const _1635 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_v", _1437, _1634);
+  return _1635;
+ }
+ bool  const _1636 = _1439 == 4;
+ if (!_1636)
+ {
+  int32_t  const _1637 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_v", _1439, 4);
+  return _1637;
+ }
+ uint32_t  const _1638 = (uint32_t)(73730ull);
+ bool  const _1639 = _1453 == _1638;
+ if (!_1639)
+ {
+  uint32_t  const _1640 = (uint32_t)(73730ull);
+  int32_t  const _1641 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Output buffer attn_out", _1453, _1640);
+  return _1641;
+ }
+ bool  const _1642 = _1455 == 5;
+ if (!_1642)
+ {
+  int32_t  const _1643 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Output buffer attn_out", _1455, 5);
+  return _1643;
+ }
+ uint32_t  const _1644 = (uint32_t)(73730ull);
+ bool  const _1645 = _1472 == _1644;
+ if (!_1645)
+ {
+  uint32_t  const _1646 = (uint32_t)(73730ull);
+  int32_t  const _1647 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer slopes", _1472, _1646);
+  return _1647;
+ }
+ bool  const _1648 = _1474 == 1;
+ if (!_1648)
+ {
+  int32_t  const _1649 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer slopes", _1474, 1);
+  return _1649;
+ }
+ bool  const _1650 = _1405 <= 0;
+ int32_t  const _1651 = _1406 + _1405;
+ bool  const _1652 = _1422 <= _1651;
+ bool  const _1653 = _1650 && _1652;
  if (!_1653)
  {
-  int32_t  const _1654 = attn_alibi_softcap_rt_error_buffer_argument_is_null(_ucon, "slopes");
-  return _1654;
+  int32_t  const _1654 = _1422 + -1;
+  int32_t  const _1655 = _1406 + _1405;
+  int32_t  const _1656 = _1655 + -1;
+  int32_t  const _1657 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 0, 0, _1654, _1405, _1656);
+  return _1657;
  }
- uint64_t  const _1655 = (uint64_t)(_attn_out_buffer);
- uint64_t  const _1656 = (uint64_t)(0ull);
- bool  const _1657 = _1655 != _1656;
- if (!_1657)
+ bool  const _1658 = 0 <= _1406;
+ if (!_1658)
  {
-  int32_t  const _1658 = attn_alibi_softcap_rt_error_buffer_argument_is_null(_ucon, "attn_out");
-  return _1658;
+  int32_t  const _1659 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 0, _1406);
+  return _1659;
  }
- uint64_t  const _1659 = (uint64_t)(_attn_v_buffer);
- uint64_t  const _1660 = (uint64_t)(0ull);
- bool  const _1661 = _1659 != _1660;
- if (!_1661)
+ int32_t  const _1660 = ::halide_cpp_min(_1409, 1);
+ int32_t  const _1661 = _1408 + 1;
+ bool  const _1662 = _1661 <= _1660;
+ int32_t  const _1663 = _1660 + _1492;
+ int32_t  const _1664 = _1409 + _1408;
+ bool  const _1665 = _1663 <= _1664;
+ bool  const _1666 = _1662 && _1665;
+ if (!_1666)
  {
-  int32_t  const _1662 = attn_alibi_softcap_rt_error_buffer_argument_is_null(_ucon, "attn_v");
-  return _1662;
+  int32_t  const _1667 = ::halide_cpp_min(_1409, 1);
+  int32_t  const _1668 = _1667 + -1;
+  int32_t  const _1669 = _1667 + _1492;
+  int32_t  const _1670 = _1669 + -1;
+  int32_t  const _1671 = _1409 + _1408;
+  int32_t  const _1672 = _1671 + -1;
+  int32_t  const _1673 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 1, _1668, _1670, _1408, _1672);
+  return _1673;
  }
- uint64_t  const _1663 = (uint64_t)(_attn_q_buffer);
- uint64_t  const _1664 = (uint64_t)(0ull);
- bool  const _1665 = _1663 != _1664;
- if (!_1665)
+ bool  const _1674 = 0 <= _1409;
+ if (!_1674)
  {
-  int32_t  const _1666 = attn_alibi_softcap_rt_error_buffer_argument_is_null(_ucon, "attn_q");
-  return _1666;
+  int32_t  const _1675 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 1, _1409);
+  return _1675;
  }
- uint64_t  const _1667 = (uint64_t)(_attn_k_buffer);
- uint64_t  const _1668 = (uint64_t)(0ull);
- bool  const _1669 = _1667 != _1668;
- if (!_1669)
+ bool  const _1676 = _1411 <= _1539;
+ int32_t  const _1677 = _1540 + _1539;
+ int32_t  const _1678 = _1677 + 1;
+ int32_t  const _1679 = _1412 + _1411;
+ bool  const _1680 = _1678 <= _1679;
+ bool  const _1681 = _1676 && _1680;
+ if (!_1681)
  {
-  int32_t  const _1670 = attn_alibi_softcap_rt_error_buffer_argument_is_null(_ucon, "attn_k");
-  return _1670;
+  int32_t  const _1682 = _1540 + _1539;
+  int32_t  const _1683 = _1412 + _1411;
+  int32_t  const _1684 = _1683 + -1;
+  int32_t  const _1685 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 2, _1539, _1682, _1411, _1684);
+  return _1685;
  }
- auto * const _1671 = _halide_buffer_get_host(_attn_k_buffer);
- auto _attn_k = _1671;
- halide_unused(_attn_k);
- uint32_t  const _1672 = _halide_buffer_get_type(_attn_k_buffer);
- bool  const _1673 = _halide_buffer_get_device_dirty(_attn_k_buffer);
- int32_t  const _1674 = _halide_buffer_get_dimensions(_attn_k_buffer);
- int32_t  const _1675 = _halide_buffer_get_min(_attn_k_buffer, 0);
- int32_t  const _1676 = _halide_buffer_get_extent(_attn_k_buffer, 0);
- int32_t  const _1677 = _halide_buffer_get_stride(_attn_k_buffer, 0);
- int32_t  const _1678 = _halide_buffer_get_min(_attn_k_buffer, 1);
- int32_t  const _1679 = _halide_buffer_get_extent(_attn_k_buffer, 1);
- int32_t  const _1680 = _halide_buffer_get_stride(_attn_k_buffer, 1);
- int32_t  const _1681 = _halide_buffer_get_min(_attn_k_buffer, 2);
- int32_t  const _1682 = _halide_buffer_get_extent(_attn_k_buffer, 2);
- int32_t  const _1683 = _halide_buffer_get_stride(_attn_k_buffer, 2);
- int32_t  const _1684 = _halide_buffer_get_min(_attn_k_buffer, 3);
- int32_t  const _1685 = _halide_buffer_get_extent(_attn_k_buffer, 3);
- int32_t  const _1686 = _halide_buffer_get_stride(_attn_k_buffer, 3);
- auto * const _1687 = _halide_buffer_get_host(_attn_q_buffer);
- auto _attn_q = _1687;
- halide_unused(_attn_q);
- uint32_t  const _1688 = _halide_buffer_get_type(_attn_q_buffer);
- bool  const _1689 = _halide_buffer_get_device_dirty(_attn_q_buffer);
- int32_t  const _1690 = _halide_buffer_get_dimensions(_attn_q_buffer);
- int32_t  const _1691 = _halide_buffer_get_min(_attn_q_buffer, 0);
- int32_t  const _1692 = _halide_buffer_get_extent(_attn_q_buffer, 0);
- int32_t  const _1693 = _halide_buffer_get_stride(_attn_q_buffer, 0);
- int32_t  const _1694 = _halide_buffer_get_min(_attn_q_buffer, 1);
- int32_t  const _1695 = _halide_buffer_get_extent(_attn_q_buffer, 1);
- int32_t  const _1696 = _halide_buffer_get_stride(_attn_q_buffer, 1);
- int32_t  const _1697 = _halide_buffer_get_min(_attn_q_buffer, 2);
- int32_t  const _1698 = _halide_buffer_get_extent(_attn_q_buffer, 2);
- int32_t  const _1699 = _halide_buffer_get_stride(_attn_q_buffer, 2);
- int32_t  const _1700 = _halide_buffer_get_min(_attn_q_buffer, 3);
- int32_t  const _1701 = _halide_buffer_get_extent(_attn_q_buffer, 3);
- int32_t  const _1702 = _halide_buffer_get_stride(_attn_q_buffer, 3);
- int32_t  const _1703 = _halide_buffer_get_min(_attn_q_buffer, 4);
- int32_t  const _1704 = _halide_buffer_get_extent(_attn_q_buffer, 4);
- int32_t  const _1705 = _halide_buffer_get_stride(_attn_q_buffer, 4);
- auto * const _1706 = _halide_buffer_get_host(_attn_v_buffer);
- auto _attn_v = _1706;
- halide_unused(_attn_v);
- uint32_t  const _1707 = _halide_buffer_get_type(_attn_v_buffer);
- bool  const _1708 = _halide_buffer_get_device_dirty(_attn_v_buffer);
- int32_t  const _1709 = _halide_buffer_get_dimensions(_attn_v_buffer);
- int32_t  const _1710 = _halide_buffer_get_min(_attn_v_buffer, 0);
- int32_t  const _1711 = _halide_buffer_get_extent(_attn_v_buffer, 0);
- int32_t  const _1712 = _halide_buffer_get_stride(_attn_v_buffer, 0);
- int32_t  const _1713 = _halide_buffer_get_min(_attn_v_buffer, 1);
- int32_t  const _1714 = _halide_buffer_get_extent(_attn_v_buffer, 1);
- int32_t  const _1715 = _halide_buffer_get_stride(_attn_v_buffer, 1);
- int32_t  const _1716 = _halide_buffer_get_min(_attn_v_buffer, 2);
- int32_t  const _1717 = _halide_buffer_get_extent(_attn_v_buffer, 2);
- int32_t  const _1718 = _halide_buffer_get_stride(_attn_v_buffer, 2);
- int32_t  const _1719 = _halide_buffer_get_min(_attn_v_buffer, 3);
- int32_t  const _1720 = _halide_buffer_get_extent(_attn_v_buffer, 3);
- int32_t  const _1721 = _halide_buffer_get_stride(_attn_v_buffer, 3);
- auto * const _1722 = _halide_buffer_get_host(_attn_out_buffer);
- auto _attn_out = _1722;
- halide_unused(_attn_out);
- uint32_t  const _1723 = _halide_buffer_get_type(_attn_out_buffer);
- bool  const _1724 = _halide_buffer_get_device_dirty(_attn_out_buffer);
- int32_t  const _1725 = _halide_buffer_get_dimensions(_attn_out_buffer);
- int32_t  const _1726 = _halide_buffer_get_min(_attn_out_buffer, 0);
- int32_t  const _1727 = _halide_buffer_get_extent(_attn_out_buffer, 0);
- int32_t  const _1728 = _halide_buffer_get_stride(_attn_out_buffer, 0);
- int32_t  const _1729 = _halide_buffer_get_min(_attn_out_buffer, 1);
- int32_t  const _1730 = _halide_buffer_get_extent(_attn_out_buffer, 1);
- int32_t  const _1731 = _halide_buffer_get_stride(_attn_out_buffer, 1);
- int32_t  const _1732 = _halide_buffer_get_min(_attn_out_buffer, 2);
- int32_t  const _1733 = _halide_buffer_get_extent(_attn_out_buffer, 2);
- int32_t  const _1734 = _halide_buffer_get_stride(_attn_out_buffer, 2);
- int32_t  const _1735 = _halide_buffer_get_min(_attn_out_buffer, 3);
- int32_t  const _1736 = _halide_buffer_get_extent(_attn_out_buffer, 3);
- int32_t  const _1737 = _halide_buffer_get_stride(_attn_out_buffer, 3);
- int32_t  const _1738 = _halide_buffer_get_min(_attn_out_buffer, 4);
- int32_t  const _1739 = _halide_buffer_get_extent(_attn_out_buffer, 4);
- int32_t  const _1740 = _halide_buffer_get_stride(_attn_out_buffer, 4);
- auto * const _1741 = _halide_buffer_get_host(_slopes_buffer);
- auto _slopes = _1741;
- halide_unused(_slopes);
- uint32_t  const _1742 = _halide_buffer_get_type(_slopes_buffer);
- bool  const _1743 = _halide_buffer_get_device_dirty(_slopes_buffer);
- int32_t  const _1744 = _halide_buffer_get_dimensions(_slopes_buffer);
- int32_t  const _1745 = _halide_buffer_get_min(_slopes_buffer, 0);
- int32_t  const _1746 = _halide_buffer_get_extent(_slopes_buffer, 0);
- int32_t  const _1747 = _halide_buffer_get_stride(_slopes_buffer, 0);
- int32_t  const _1748 = -1 - _1733;
- int32_t  const _1749 = ::halide_cpp_max(_1733, 1);
- int32_t  const _1750 = _1749 + -1;
- int32_t  const _1751 = ::halide_cpp_max(_1748, _1750);
- int32_t  const _1752 = _1751 * 32;
- int32_t  const _1753 = _1752 + 32;
- int32_t  const _1754 = ::halide_cpp_min(_1753, _attn_lk);
- int32_t  const _1755 = ::halide_cpp_min(_1754, _1679);
- int32_t  const _1756 = _1755 + -1;
- int32_t  const _1757 = _1756 >> 3;
- int32_t  const _1758 = _1757 * 8;
- int32_t  const _1759 = _1758 + 8;
- int32_t  const _1760 = ::halide_cpp_min(_1759, _1679);
- int32_t  const _1761 = ::halide_cpp_min(_1679, 1);
- int32_t  const _1762 = _1760 - _1761;
- bool  const _1763 = 0 < _attn_groups;
- bool  const _1764 = 0 < _1733;
- int32_t  const _1765 = _1733 * _1736;
- bool  const _1766 = _1733 == 0;
- int32_t  const _1767 = (int32_t)(_1766 ? -1 : 0);
- bool  const _1768 = _1733 < 0;
- int32_t  const _1769 = (int32_t)(_1768 ? -1 : 0);
- int32_t  const _1770 = -1 - _1765;
- int32_t  const _1771 = ::halide_cpp_max(_1765, 1);
- int32_t  const _1772 = _1771 + -1;
- int32_t  const _1773 = ::halide_cpp_max(_1770, _1772);
- int32_t  const _1774 = _1733 - _1767;
- int32_t  const _1775 = _1773 / _1774;
- int32_t  const _1776 = ~_1769;
- int32_t  const _1777 = _1776 - _1769;
- int32_t  const _1778 = 0 & _1777;
- int32_t  const _1779 = _1775 + _1778;
- int32_t  const _1780 = ~_1767;
- int32_t  const _1781 = _1779 & _1780;
- int32_t  const _1782 = (int32_t)(_1764 ? _1781 : 0);
- int32_t  const _1783 = (int32_t)(_1764 ? 0 : _1781);
- int32_t  const _1784 = (int32_t)(_1763 ? _1782 : _1783);
- int32_t  const _1785 = _1735 + _1784;
- bool  const _1786 = _1785 < 0;
- int32_t  const _1787 = (int32_t)(_1786 ? -1 : 0);
- bool  const _1788 = _attn_groups == 0;
- int32_t  const _1789 = (int32_t)(_1788 ? -1 : 0);
- bool  const _1790 = _attn_groups < 0;
- int32_t  const _1791 = (int32_t)(_1790 ? -1 : 0);
- int32_t  const _1792 = _1785 - _1787;
- int32_t  const _1793 = _attn_groups - _1789;
- int32_t  const _1794 = _1792 / _1793;
- int32_t  const _1795 = ~_1791;
- int32_t  const _1796 = _1795 - _1791;
- int32_t  const _1797 = _1787 & _1796;
- int32_t  const _1798 = _1794 + _1797;
- int32_t  const _1799 = ~_1789;
- int32_t  const _1800 = _1798 & _1799;
- int32_t  const _1801 = (int32_t)(_1763 ? _1783 : _1782);
- int32_t  const _1802 = _1735 + _1801;
- bool  const _1803 = _1802 < 0;
- int32_t  const _1804 = (int32_t)(_1803 ? -1 : 0);
- int32_t  const _1805 = _1802 - _1804;
- int32_t  const _1806 = _1805 / _1793;
- int32_t  const _1807 = _1804 & _1796;
- int32_t  const _1808 = _1806 + _1807;
- int32_t  const _1809 = _1808 & _1799;
- int32_t  const _1810 = _1800 - _1809;
- int32_t  const _1811 = _1739 * _1765;
- bool  const _1812 = _1811 < 1;
- int32_t  const _1813 = (int32_t)(_1812 ? -1 : 0);
- bool  const _1814 = _1765 == 0;
- int32_t  const _1815 = (int32_t)(_1814 ? -1 : 0);
- bool  const _1816 = _1765 < 0;
- int32_t  const _1817 = (int32_t)(_1816 ? -1 : 0);
- int32_t  const _1818 = _1811 - _1813;
- int32_t  const _1819 = _1818 + -1;
- int32_t  const _1820 = _1765 - _1815;
- int32_t  const _1821 = _1819 / _1820;
- int32_t  const _1822 = ~_1817;
- int32_t  const _1823 = _1822 - _1817;
- int32_t  const _1824 = _1813 & _1823;
- int32_t  const _1825 = _1821 + _1824;
- int32_t  const _1826 = ~_1815;
- int32_t  const _1827 = _1825 & _1826;
- int32_t  const _1828 = 0 - _1827;
- bool  const _1829 = 0 < _1765;
- int32_t  const _1830 = (int32_t)(_1829 ? _1827 : _1828);
- int32_t  const _1831 = (int32_t)(_1829 ? 0 : _1827);
- int32_t  const _1832 = 0 - _1733;
- int32_t  const _1833 = ::halide_cpp_max(_1832, _1733);
- int32_t  const _1834 = 0 - _1781;
- int32_t  const _1835 = (int32_t)(_1764 ? _1781 : _1834);
- int32_t  const _1836 = ::halide_cpp_min(_1711, 0);
- int32_t  const _1837 = ::halide_cpp_max(_1711, 0);
- int32_t  const _1838 = _1837 + 31;
- int32_t  const _1839 = _1838 >> 4;
- int32_t  const _1840 = _1839 * 16;
- int32_t  const _1841 = _1836 + _1840;
- int32_t  const _1842 = _1711 + 16;
- int32_t  const _1843 = ::halide_cpp_min(_1841, _1842);
- int32_t  const _1844 = ::halide_cpp_min(_1843, _1711);
- int32_t  const _1845 = ::halide_cpp_min(_1711, 1);
- int32_t  const _1846 = _1844 - _1845;
- int32_t  const _1847 = _1746 + _1745;
- int32_t  const _1848 = _1847 + -1;
- int32_t  const _1849 = _1782 + _1735;
- int32_t  const _1850 = ::halide_cpp_min(_1848, _1849);
- int32_t  const _1851 = ::halide_cpp_max(_1850, _1745);
- int32_t  const _1852 = _1783 + _1735;
- int32_t  const _1853 = ::halide_cpp_min(_1848, _1852);
- int32_t  const _1854 = ::halide_cpp_max(_1853, _1745);
- int32_t  const _1855 = _1851 - _1854;
- bool  const _1856 = _halide_buffer_is_bounds_query(_attn_k_buffer);
- bool  const _1857 = !(_1856);
- bool  const _1858 = 1 <= _1679;
- bool  const _1859 = _1857 || _1858;
- if (!_1859)
+ bool  const _1686 = 0 <= _1412;
+ if (!_1686)
  {
-  int32_t  const _1860 = _1679 + -1;
-  int32_t  const _1861 = _1679 + _1762;
-  int32_t  const _1862 = _1861 + -1;
-  int32_t  const _1863 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_k", 1, 0, _1762, _1860, _1862);
-  return _1863;
+  int32_t  const _1687 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 2, _1412);
+  return _1687;
  }
- bool  const _1864 = _halide_buffer_is_bounds_query(_attn_v_buffer);
- bool  const _1865 = !(_1864);
- bool  const _1866 = 1 <= _1711;
- bool  const _1867 = _1865 || _1866;
- if (!_1867)
+ int32_t  const _1688 = _1561 + _1468;
+ bool  const _1689 = _1414 <= _1688;
+ int32_t  const _1690 = _1688 + _1560;
+ int32_t  const _1691 = _1690 + 1;
+ int32_t  const _1692 = _1415 + _1414;
+ bool  const _1693 = _1691 <= _1692;
+ bool  const _1694 = _1689 && _1693;
+ if (!_1694)
  {
-  int32_t  const _1868 = _1846 >> 4;
-  int32_t  const _1869 = _1868 * 16;
-  int32_t  const _1870 = _1869 + 15;
-  int32_t  const _1871 = _1711 + -1;
-  int32_t  const _1872 = _1869 + _1711;
-  int32_t  const _1873 = _1872 + 14;
-  int32_t  const _1874 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_v", 0, 0, _1870, _1871, _1873);
+  int32_t  const _1695 = _1561 + _1468;
+  int32_t  const _1696 = _1695 + _1560;
+  int32_t  const _1697 = _1415 + _1414;
+  int32_t  const _1698 = _1697 + -1;
+  int32_t  const _1699 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 3, _1695, _1696, _1414, _1698);
+  return _1699;
+ }
+ bool  const _1700 = 0 <= _1415;
+ if (!_1700)
+ {
+  int32_t  const _1701 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 3, _1415);
+  return _1701;
+ }
+ bool  const _1702 = _1421 <= 0;
+ bool  const _1703 = 0 <= _1421;
+ bool  const _1704 = _1702 && _1703;
+ if (!_1704)
+ {
+  int32_t  const _1705 = _1422 + -1;
+  int32_t  const _1706 = _1422 + _1421;
+  int32_t  const _1707 = _1706 + -1;
+  int32_t  const _1708 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 0, 0, _1705, _1421, _1707);
+  return _1708;
+ }
+ bool  const _1709 = 0 <= _1422;
+ if (!_1709)
+ {
+  int32_t  const _1710 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 0, _1422);
+  return _1710;
+ }
+ bool  const _1711 = _1424 <= 0;
+ int32_t  const _1712 = _1425 + _1424;
+ bool  const _1713 = 32 <= _1712;
+ bool  const _1714 = _1711 && _1713;
+ if (!_1714)
+ {
+  int32_t  const _1715 = _1425 + _1424;
+  int32_t  const _1716 = _1715 + -1;
+  int32_t  const _1717 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 1, 0, 31, _1424, _1716);
+  return _1717;
+ }
+ bool  const _1718 = 0 <= _1425;
+ if (!_1718)
+ {
+  int32_t  const _1719 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 1, _1425);
+  return _1719;
+ }
+ bool  const _1720 = _1427 <= 0;
+ int32_t  const _1721 = ::halide_cpp_max(_1563, 1);
+ int32_t  const _1722 = _1428 + _1427;
+ bool  const _1723 = _1721 <= _1722;
+ bool  const _1724 = _1720 && _1723;
+ if (!_1724)
+ {
+  int32_t  const _1725 = ::halide_cpp_max(_1563, 1);
+  int32_t  const _1726 = _1725 + -1;
+  int32_t  const _1727 = _1428 + _1427;
+  int32_t  const _1728 = _1727 + -1;
+  int32_t  const _1729 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 2, 0, _1726, _1427, _1728);
+  return _1729;
+ }
+ bool  const _1730 = 0 <= _1428;
+ if (!_1730)
+ {
+  int32_t  const _1731 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 2, _1428);
+  return _1731;
+ }
+ int32_t  const _1732 = _1513 + _1465;
+ bool  const _1733 = _1430 <= _1732;
+ int32_t  const _1734 = _1732 + _1565;
+ int32_t  const _1735 = _1734 + 1;
+ int32_t  const _1736 = _1431 + _1430;
+ bool  const _1737 = _1735 <= _1736;
+ bool  const _1738 = _1733 && _1737;
+ if (!_1738)
+ {
+  int32_t  const _1739 = _1513 + _1465;
+  int32_t  const _1740 = _1739 + _1565;
+  int32_t  const _1741 = _1431 + _1430;
+  int32_t  const _1742 = _1741 + -1;
+  int32_t  const _1743 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 3, _1739, _1740, _1430, _1742);
+  return _1743;
+ }
+ bool  const _1744 = 0 <= _1431;
+ if (!_1744)
+ {
+  int32_t  const _1745 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 3, _1431);
+  return _1745;
+ }
+ int32_t  const _1746 = _1561 + _1468;
+ bool  const _1747 = _1433 <= _1746;
+ int32_t  const _1748 = _1746 + _1560;
+ int32_t  const _1749 = _1748 + 1;
+ int32_t  const _1750 = _1434 + _1433;
+ bool  const _1751 = _1749 <= _1750;
+ bool  const _1752 = _1747 && _1751;
+ if (!_1752)
+ {
+  int32_t  const _1753 = _1561 + _1468;
+  int32_t  const _1754 = _1753 + _1560;
+  int32_t  const _1755 = _1434 + _1433;
+  int32_t  const _1756 = _1755 + -1;
+  int32_t  const _1757 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 4, _1753, _1754, _1433, _1756);
+  return _1757;
+ }
+ bool  const _1758 = 0 <= _1434;
+ if (!_1758)
+ {
+  int32_t  const _1759 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 4, _1434);
+  return _1759;
+ }
+ int32_t  const _1760 = ::halide_cpp_min(_1441, 1);
+ int32_t  const _1761 = _1440 + 1;
+ bool  const _1762 = _1761 <= _1760;
+ int32_t  const _1763 = _1576 >> 4;
+ int32_t  const _1764 = _1763 * 16;
+ int32_t  const _1765 = _1760 + _1764;
+ int32_t  const _1766 = _1765 + 15;
+ int32_t  const _1767 = _1441 + _1440;
+ bool  const _1768 = _1766 <= _1767;
+ bool  const _1769 = _1762 && _1768;
+ if (!_1769)
+ {
+  int32_t  const _1770 = ::halide_cpp_min(_1441, 1);
+  int32_t  const _1771 = _1770 + -1;
+  int32_t  const _1772 = _1576 >> 4;
+  int32_t  const _1773 = _1772 * 16;
+  int32_t  const _1774 = _1770 + _1773;
+  int32_t  const _1775 = _1774 + 14;
+  int32_t  const _1776 = _1441 + _1440;
+  int32_t  const _1777 = _1776 + -1;
+  int32_t  const _1778 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 0, _1771, _1775, _1440, _1777);
+  return _1778;
+ }
+ bool  const _1779 = 0 <= _1441;
+ if (!_1779)
+ {
+  int32_t  const _1780 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 0, _1441);
+  return _1780;
+ }
+ bool  const _1781 = _1443 <= 0;
+ int32_t  const _1782 = _1444 + _1443;
+ bool  const _1783 = _1485 <= _1782;
+ bool  const _1784 = _1781 && _1783;
+ if (!_1784)
+ {
+  int32_t  const _1785 = _1485 + -1;
+  int32_t  const _1786 = _1444 + _1443;
+  int32_t  const _1787 = _1786 + -1;
+  int32_t  const _1788 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 1, 0, _1785, _1443, _1787);
+  return _1788;
+ }
+ bool  const _1789 = 0 <= _1444;
+ if (!_1789)
+ {
+  int32_t  const _1790 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 1, _1444);
+  return _1790;
+ }
+ bool  const _1791 = _1446 <= _1539;
+ int32_t  const _1792 = _1540 + _1539;
+ int32_t  const _1793 = _1792 + 1;
+ int32_t  const _1794 = _1447 + _1446;
+ bool  const _1795 = _1793 <= _1794;
+ bool  const _1796 = _1791 && _1795;
+ if (!_1796)
+ {
+  int32_t  const _1797 = _1540 + _1539;
+  int32_t  const _1798 = _1447 + _1446;
+  int32_t  const _1799 = _1798 + -1;
+  int32_t  const _1800 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 2, _1539, _1797, _1446, _1799);
+  return _1800;
+ }
+ bool  const _1801 = 0 <= _1447;
+ if (!_1801)
+ {
+  int32_t  const _1802 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 2, _1447);
+  return _1802;
+ }
+ int32_t  const _1803 = _1561 + _1468;
+ bool  const _1804 = _1449 <= _1803;
+ int32_t  const _1805 = _1803 + _1560;
+ int32_t  const _1806 = _1805 + 1;
+ int32_t  const _1807 = _1450 + _1449;
+ bool  const _1808 = _1806 <= _1807;
+ bool  const _1809 = _1804 && _1808;
+ if (!_1809)
+ {
+  int32_t  const _1810 = _1561 + _1468;
+  int32_t  const _1811 = _1810 + _1560;
+  int32_t  const _1812 = _1450 + _1449;
+  int32_t  const _1813 = _1812 + -1;
+  int32_t  const _1814 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 3, _1810, _1811, _1449, _1813);
+  return _1814;
+ }
+ bool  const _1815 = 0 <= _1450;
+ if (!_1815)
+ {
+  int32_t  const _1816 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 3, _1450);
+  return _1816;
+ }
+ bool  const _1817 = _1456 <= 0;
+ int32_t  const _1818 = _1441 + 16;
+ int32_t  const _1819 = _1457 + _1456;
+ bool  const _1820 = _1818 <= _1819;
+ bool  const _1821 = _1817 && _1820;
+ if (!_1821)
+ {
+  int32_t  const _1822 = _1441 + 15;
+  int32_t  const _1823 = _1457 + _1456;
+  int32_t  const _1824 = _1823 + -1;
+  int32_t  const _1825 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 0, 0, _1822, _1456, _1824);
+  return _1825;
+ }
+ bool  const _1826 = 0 <= _1457;
+ if (!_1826)
+ {
+  int32_t  const _1827 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 0, _1457);
+  return _1827;
+ }
+ bool  const _1828 = _1459 <= 0;
+ int32_t  const _1829 = _1460 + _1459;
+ bool  const _1830 = 32 <= _1829;
+ bool  const _1831 = _1828 && _1830;
+ if (!_1831)
+ {
+  int32_t  const _1832 = _1460 + _1459;
+  int32_t  const _1833 = _1832 + -1;
+  int32_t  const _1834 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 1, 0, 31, _1459, _1833);
+  return _1834;
+ }
+ bool  const _1835 = 0 <= _1460;
+ if (!_1835)
+ {
+  int32_t  const _1836 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 1, _1460);
+  return _1836;
+ }
+ bool  const _1837 = _1462 <= 0;
+ int32_t  const _1838 = ::halide_cpp_max(_1563, 1);
+ int32_t  const _1839 = _1463 + _1462;
+ bool  const _1840 = _1838 <= _1839;
+ bool  const _1841 = _1837 && _1840;
+ if (!_1841)
+ {
+  int32_t  const _1842 = ::halide_cpp_max(_1563, 1);
+  int32_t  const _1843 = _1842 + -1;
+  int32_t  const _1844 = _1463 + _1462;
+  int32_t  const _1845 = _1844 + -1;
+  int32_t  const _1846 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 2, 0, _1843, _1462, _1845);
+  return _1846;
+ }
+ bool  const _1847 = 0 <= _1463;
+ if (!_1847)
+ {
+  int32_t  const _1848 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 2, _1463);
+  return _1848;
+ }
+ bool  const _1849 = 0 <= _1513;
+ int32_t  const _1850 = _1513 + _1465;
+ int32_t  const _1851 = _1850 + _1565;
+ int32_t  const _1852 = _1851 + 1;
+ int32_t  const _1853 = _1466 + _1465;
+ bool  const _1854 = _1852 <= _1853;
+ bool  const _1855 = _1849 && _1854;
+ if (!_1855)
+ {
+  int32_t  const _1856 = _1513 + _1465;
+  int32_t  const _1857 = _1856 + _1565;
+  int32_t  const _1858 = _1466 + _1465;
+  int32_t  const _1859 = _1858 + -1;
+  int32_t  const _1860 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 3, _1856, _1857, _1465, _1859);
+  return _1860;
+ }
+ bool  const _1861 = 0 <= _1466;
+ if (!_1861)
+ {
+  int32_t  const _1862 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 3, _1466);
+  return _1862;
+ }
+ bool  const _1863 = 0 <= _1561;
+ int32_t  const _1864 = _1561 + _1468;
+ int32_t  const _1865 = _1864 + _1560;
+ int32_t  const _1866 = _1865 + 1;
+ int32_t  const _1867 = _1469 + _1468;
+ bool  const _1868 = _1866 <= _1867;
+ bool  const _1869 = _1863 && _1868;
+ if (!_1869)
+ {
+  int32_t  const _1870 = _1561 + _1468;
+  int32_t  const _1871 = _1870 + _1560;
+  int32_t  const _1872 = _1469 + _1468;
+  int32_t  const _1873 = _1872 + -1;
+  int32_t  const _1874 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 4, _1870, _1871, _1468, _1873);
   return _1874;
  }
- bool  const _1875 = _halide_buffer_is_bounds_query(_attn_out_buffer);
- bool  const _1876 = !(_1875);
- bool  const _1877 = 0 <= _1711;
- int32_t  const _1878 = _1711 + -16;
- int32_t  const _1879 = _1846 >> 4;
- int32_t  const _1880 = _1879 * 16;
- bool  const _1881 = _1878 <= _1880;
- bool  const _1882 = _1877 && _1881;
- bool  const _1883 = _1876 || _1882;
- if (!_1883)
+ bool  const _1875 = 0 <= _1469;
+ if (!_1875)
  {
-  int32_t  const _1884 = _1846 >> 4;
-  int32_t  const _1885 = _1884 * 16;
-  int32_t  const _1886 = _1885 + 31;
-  int32_t  const _1887 = ::halide_cpp_min(_1711, 0);
-  int32_t  const _1888 = _1711 + 15;
-  int32_t  const _1889 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Output buffer attn_out", 0, 0, _1886, _1887, _1888);
-  return _1889;
+  int32_t  const _1876 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 4, _1469);
+  return _1876;
  }
- uint32_t  const _1890 = (uint32_t)(73730ull);
- bool  const _1891 = _1672 == _1890;
+ bool  const _1877 = _1475 <= _1584;
+ int32_t  const _1878 = _1585 + _1584;
+ int32_t  const _1879 = _1878 + 1;
+ int32_t  const _1880 = _1476 + _1475;
+ bool  const _1881 = _1879 <= _1880;
+ bool  const _1882 = _1877 && _1881;
+ if (!_1882)
+ {
+  int32_t  const _1883 = _1585 + _1584;
+  int32_t  const _1884 = _1476 + _1475;
+  int32_t  const _1885 = _1884 + -1;
+  int32_t  const _1886 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer slopes", 0, _1584, _1883, _1475, _1885);
+  return _1886;
+ }
+ bool  const _1887 = 0 <= _1476;
+ if (!_1887)
+ {
+  int32_t  const _1888 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer slopes", 0, _1476);
+  return _1888;
+ }
+ bool  const _1889 = _1407 == 1;
+ if (!_1889)
+ {
+  int32_t  const _1890 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.stride.0", _1407, "1", 1);
+  return _1890;
+ }
+ bool  const _1891 = _1405 == 0;
  if (!_1891)
  {
-  uint32_t  const _1892 = (uint32_t)(73730ull);
-  int32_t  const _1893 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_k", _1672, _1892);
-  return _1893;
+  int32_t  const _1892 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.min.0", _1405, "0", 0);
+  return _1892;
  }
- bool  const _1894 = _1674 == 4;
- if (!_1894)
+ bool  const _1893 = _1406 == _1422;
+ if (!_1893)
  {
-  int32_t  const _1895 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_k", _1674, 4);
-  return _1895;
+  int32_t  const _1894 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.extent.0", _1406, "attn_q.extent.0", _1422);
+  return _1894;
  }
- uint32_t  const _1896 = (uint32_t)(73730ull);
- bool  const _1897 = _1688 == _1896;
+ bool  const _1895 = _1410 == _1422;
+ if (!_1895)
+ {
+  int32_t  const _1896 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.stride.1", _1410, "attn_q.extent.0", _1422);
+  return _1896;
+ }
+ bool  const _1897 = _1408 == 0;
  if (!_1897)
  {
-  uint32_t  const _1898 = (uint32_t)(73730ull);
-  int32_t  const _1899 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_q", _1688, _1898);
-  return _1899;
+  int32_t  const _1898 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.min.1", _1408, "0", 0);
+  return _1898;
  }
- bool  const _1900 = _1690 == 5;
- if (!_1900)
+ bool  const _1899 = _1423 == 1;
+ if (!_1899)
  {
-  int32_t  const _1901 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_q", _1690, 5);
-  return _1901;
+  int32_t  const _1900 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.stride.0", _1423, "1", 1);
+  return _1900;
  }
- uint32_t  const _1902 = (uint32_t)(73730ull);
- bool  const _1903 = _1707 == _1902;
+ bool  const _1901 = _1426 == _1422;
+ if (!_1901)
+ {
+  int32_t  const _1902 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.stride.1", _1426, "attn_q.extent.0", _1422);
+  return _1902;
+ }
+ bool  const _1903 = _1424 == 0;
  if (!_1903)
  {
-  uint32_t  const _1904 = (uint32_t)(73730ull);
-  int32_t  const _1905 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_v", _1707, _1904);
-  return _1905;
+  int32_t  const _1904 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.min.1", _1424, "0", 0);
+  return _1904;
  }
- bool  const _1906 = _1709 == 4;
- if (!_1906)
+ bool  const _1905 = _1425 == 32;
+ if (!_1905)
  {
-  int32_t  const _1907 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_v", _1709, 4);
-  return _1907;
+  int32_t  const _1906 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.extent.1", _1425, "32", 32);
+  return _1906;
  }
- uint32_t  const _1908 = (uint32_t)(73730ull);
- bool  const _1909 = _1723 == _1908;
- if (!_1909)
+ int32_t  const _1907 = _1422 * 32;
+ bool  const _1908 = _1429 == _1907;
+ if (!_1908)
  {
-  uint32_t  const _1910 = (uint32_t)(73730ull);
-  int32_t  const _1911 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Output buffer attn_out", _1723, _1910);
-  return _1911;
+  int32_t  const _1909 = _1422 * 32;
+  int32_t  const _1910 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.stride.2", _1429, "(attn_q.extent.0*32)", _1909);
+  return _1910;
  }
- bool  const _1912 = _1725 == 5;
- if (!_1912)
+ bool  const _1911 = _1427 == 0;
+ if (!_1911)
  {
-  int32_t  const _1913 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Output buffer attn_out", _1725, 5);
-  return _1913;
+  int32_t  const _1912 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.min.2", _1427, "0", 0);
+  return _1912;
  }
- uint32_t  const _1914 = (uint32_t)(73730ull);
- bool  const _1915 = _1742 == _1914;
+ bool  const _1913 = _1442 == 1;
+ if (!_1913)
+ {
+  int32_t  const _1914 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.stride.0", _1442, "1", 1);
+  return _1914;
+ }
+ bool  const _1915 = _1440 == 0;
  if (!_1915)
  {
-  uint32_t  const _1916 = (uint32_t)(73730ull);
-  int32_t  const _1917 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer slopes", _1742, _1916);
-  return _1917;
+  int32_t  const _1916 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.min.0", _1440, "0", 0);
+  return _1916;
  }
- bool  const _1918 = _1744 == 1;
- if (!_1918)
+ bool  const _1917 = _1445 == _1441;
+ if (!_1917)
  {
-  int32_t  const _1919 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer slopes", _1744, 1);
-  return _1919;
+  int32_t  const _1918 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.stride.1", _1445, "attn_v.extent.0", _1441);
+  return _1918;
  }
- bool  const _1920 = _1675 <= 0;
- int32_t  const _1921 = _1676 + _1675;
- bool  const _1922 = _1692 <= _1921;
- bool  const _1923 = _1920 && _1922;
+ bool  const _1919 = _1443 == 0;
+ if (!_1919)
+ {
+  int32_t  const _1920 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.min.1", _1443, "0", 0);
+  return _1920;
+ }
+ bool  const _1921 = _1458 == 1;
+ if (!_1921)
+ {
+  int32_t  const _1922 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.stride.0", _1458, "1", 1);
+  return _1922;
+ }
+ bool  const _1923 = _1456 == 0;
  if (!_1923)
  {
-  int32_t  const _1924 = _1692 + -1;
-  int32_t  const _1925 = _1676 + _1675;
-  int32_t  const _1926 = _1925 + -1;
-  int32_t  const _1927 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 0, 0, _1924, _1675, _1926);
-  return _1927;
+  int32_t  const _1924 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.min.0", _1456, "0", 0);
+  return _1924;
  }
- bool  const _1928 = 0 <= _1676;
- if (!_1928)
+ int32_t  const _1925 = _1441 + 16;
+ bool  const _1926 = _1457 == _1925;
+ if (!_1926)
  {
-  int32_t  const _1929 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 0, _1676);
-  return _1929;
+  int32_t  const _1927 = _1441 + 16;
+  int32_t  const _1928 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.extent.0", _1457, "(attn_v.extent.0 + 16)", _1927);
+  return _1928;
  }
- int32_t  const _1930 = ::halide_cpp_min(_1679, 1);
- int32_t  const _1931 = _1678 + 1;
- bool  const _1932 = _1931 <= _1930;
- int32_t  const _1933 = _1930 + _1762;
- int32_t  const _1934 = _1679 + _1678;
- bool  const _1935 = _1933 <= _1934;
- bool  const _1936 = _1932 && _1935;
- if (!_1936)
+ int32_t  const _1929 = _1441 + 16;
+ bool  const _1930 = _1461 == _1929;
+ if (!_1930)
  {
-  int32_t  const _1937 = ::halide_cpp_min(_1679, 1);
-  int32_t  const _1938 = _1937 + -1;
-  int32_t  const _1939 = _1937 + _1762;
-  int32_t  const _1940 = _1939 + -1;
-  int32_t  const _1941 = _1679 + _1678;
-  int32_t  const _1942 = _1941 + -1;
-  int32_t  const _1943 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 1, _1938, _1940, _1678, _1942);
-  return _1943;
+  int32_t  const _1931 = _1441 + 16;
+  int32_t  const _1932 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.stride.1", _1461, "(attn_v.extent.0 + 16)", _1931);
+  return _1932;
  }
- bool  const _1944 = 0 <= _1679;
- if (!_1944)
+ bool  const _1933 = _1459 == 0;
+ if (!_1933)
  {
-  int32_t  const _1945 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 1, _1679);
-  return _1945;
+  int32_t  const _1934 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.min.1", _1459, "0", 0);
+  return _1934;
  }
- bool  const _1946 = _1681 <= _1809;
- int32_t  const _1947 = _1810 + _1809;
- int32_t  const _1948 = _1947 + 1;
- int32_t  const _1949 = _1682 + _1681;
- bool  const _1950 = _1948 <= _1949;
- bool  const _1951 = _1946 && _1950;
- if (!_1951)
+ bool  const _1935 = _1460 == 32;
+ if (!_1935)
  {
-  int32_t  const _1952 = _1810 + _1809;
-  int32_t  const _1953 = _1682 + _1681;
-  int32_t  const _1954 = _1953 + -1;
-  int32_t  const _1955 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 2, _1809, _1952, _1681, _1954);
-  return _1955;
+  int32_t  const _1936 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.extent.1", _1460, "32", 32);
+  return _1936;
  }
- bool  const _1956 = 0 <= _1682;
- if (!_1956)
+ int32_t  const _1937 = _1441 * 32;
+ int32_t  const _1938 = _1937 + 512;
+ bool  const _1939 = _1464 == _1938;
+ if (!_1939)
  {
-  int32_t  const _1957 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 2, _1682);
-  return _1957;
+  int32_t  const _1940 = _1441 * 32;
+  int32_t  const _1941 = _1940 + 512;
+  int32_t  const _1942 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.stride.2", _1464, "((attn_v.extent.0 + 16)*32)", _1941);
+  return _1942;
  }
- int32_t  const _1958 = _1831 + _1738;
- bool  const _1959 = _1684 <= _1958;
- int32_t  const _1960 = _1958 + _1830;
- int32_t  const _1961 = _1960 + 1;
- int32_t  const _1962 = _1685 + _1684;
- bool  const _1963 = _1961 <= _1962;
- bool  const _1964 = _1959 && _1963;
- if (!_1964)
+ bool  const _1943 = _1462 == 0;
+ if (!_1943)
  {
-  int32_t  const _1965 = _1831 + _1738;
-  int32_t  const _1966 = _1965 + _1830;
-  int32_t  const _1967 = _1685 + _1684;
-  int32_t  const _1968 = _1967 + -1;
-  int32_t  const _1969 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 3, _1965, _1966, _1684, _1968);
-  return _1969;
+  int32_t  const _1944 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.min.2", _1462, "0", 0);
+  return _1944;
  }
- bool  const _1970 = 0 <= _1685;
- if (!_1970)
+ bool  const _1945 = _1477 == 1;
+ if (!_1945)
  {
-  int32_t  const _1971 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 3, _1685);
-  return _1971;
+  int32_t  const _1946 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "slopes.stride.0", _1477, "1", 1);
+  return _1946;
  }
- bool  const _1972 = _1691 <= 0;
- bool  const _1973 = 0 <= _1691;
- bool  const _1974 = _1972 && _1973;
- if (!_1974)
+ int64_t  const _1947 = (int64_t)(_1409);
+ int64_t  const _1948 = (int64_t)(_1422);
+ int64_t  const _1949 = _1947 * _1948;
+ int64_t  const _1950 = (int64_t)(_1412);
+ int64_t  const _1951 = _1949 * _1950;
+ int64_t  const _1952 = (int64_t)(_1415);
+ int64_t  const _1953 = _1951 * _1952;
+ int64_t  const _1954 = (int64_t)(_1428);
+ int64_t  const _1955 = _1948 * _1954;
+ int64_t  const _1956 = (int64_t)(_1431);
+ int64_t  const _1957 = _1955 * _1956;
+ int64_t  const _1958 = (int64_t)(_1434);
+ int64_t  const _1959 = _1957 * _1958;
+ int64_t  const _1960 = (int64_t)(_1444);
+ int64_t  const _1961 = (int64_t)(_1441);
+ int64_t  const _1962 = _1960 * _1961;
+ int64_t  const _1963 = (int64_t)(_1447);
+ int64_t  const _1964 = _1962 * _1963;
+ int64_t  const _1965 = (int64_t)(_1450);
+ int64_t  const _1966 = _1964 * _1965;
+ int64_t  const _1967 = (int64_t)(_1457);
+ int64_t  const _1968 = (int64_t)(_1463);
+ int64_t  const _1969 = _1967 * _1968;
+ int64_t  const _1970 = (int64_t)(_1466);
+ int64_t  const _1971 = _1969 * _1970;
+ int64_t  const _1972 = (int64_t)(_1469);
+ int64_t  const _1973 = _1971 * _1972;
+ uint64_t  const _1974 = (uint64_t)(_1422);
+ uint64_t  const _1975 = (uint64_t)(2147483647ull);
+ bool  const _1976 = _1974 <= _1975;
+ if (!_1976)
  {
-  int32_t  const _1975 = _1692 + -1;
-  int32_t  const _1976 = _1692 + _1691;
-  int32_t  const _1977 = _1976 + -1;
-  int32_t  const _1978 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 0, 0, _1975, _1691, _1977);
-  return _1978;
+  uint64_t  const _1977 = (uint64_t)(_1422);
+  uint64_t  const _1978 = (uint64_t)(2147483647ull);
+  int32_t  const _1979 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _1977, _1978);
+  return _1979;
  }
- bool  const _1979 = 0 <= _1692;
- if (!_1979)
+ int64_t  const _1980 = (int64_t)(0ll);
+ int64_t  const _1981 = _1980 - _1949;
+ bool  const _1982 = _1949 > _1980;
+ int64_t  const _1983 = (int64_t)(_1982 ? _1949 : _1981);
+ uint64_t  const _1984 = (uint64_t)(_1983);
+ uint64_t  const _1985 = _1984;
+ uint64_t  const _1986 = (uint64_t)(2147483647ull);
+ bool  const _1987 = _1985 <= _1986;
+ if (!_1987)
  {
-  int32_t  const _1980 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 0, _1692);
-  return _1980;
+  int64_t  const _1988 = (int64_t)(0ll);
+  int64_t  const _1989 = _1988 - _1949;
+  bool  const _1990 = _1949 > _1988;
+  int64_t  const _1991 = (int64_t)(_1990 ? _1949 : _1989);
+  uint64_t  const _1992 = (uint64_t)(_1991);
+  uint64_t  const _1993 = _1992;
+  uint64_t  const _1994 = (uint64_t)(2147483647ull);
+  int32_t  const _1995 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _1993, _1994);
+  return _1995;
  }
- bool  const _1981 = _1694 <= 0;
- int32_t  const _1982 = _1695 + _1694;
- bool  const _1983 = 32 <= _1982;
- bool  const _1984 = _1981 && _1983;
- if (!_1984)
+ int64_t  const _1996 = (int64_t)(2147483647ll);
+ bool  const _1997 = _1949 <= _1996;
+ if (!_1997)
  {
-  int32_t  const _1985 = _1695 + _1694;
-  int32_t  const _1986 = _1985 + -1;
-  int32_t  const _1987 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 1, 0, 31, _1694, _1986);
-  return _1987;
- }
- bool  const _1988 = 0 <= _1695;
- if (!_1988)
- {
-  int32_t  const _1989 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 1, _1695);
-  return _1989;
- }
- bool  const _1990 = _1697 <= 0;
- int32_t  const _1991 = ::halide_cpp_max(_1833, 1);
- int32_t  const _1992 = _1698 + _1697;
- bool  const _1993 = _1991 <= _1992;
- bool  const _1994 = _1990 && _1993;
- if (!_1994)
- {
-  int32_t  const _1995 = ::halide_cpp_max(_1833, 1);
-  int32_t  const _1996 = _1995 + -1;
-  int32_t  const _1997 = _1698 + _1697;
-  int32_t  const _1998 = _1997 + -1;
-  int32_t  const _1999 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 2, 0, _1996, _1697, _1998);
+  int64_t  const _1998 = (int64_t)(2147483647ll);
+  int32_t  const _1999 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_k", _1949, _1998);
   return _1999;
  }
- bool  const _2000 = 0 <= _1698;
- if (!_2000)
+ int64_t  const _2000 = (int64_t)(_1412);
+ int64_t  const _2001 = (int64_t)(_1413);
+ int64_t  const _2002 = _2000 * _2001;
+ int64_t  const _2003 = (int64_t)(0ll);
+ int64_t  const _2004 = _2003 - _2002;
+ bool  const _2005 = _2002 > _2003;
+ int64_t  const _2006 = (int64_t)(_2005 ? _2002 : _2004);
+ uint64_t  const _2007 = (uint64_t)(_2006);
+ uint64_t  const _2008 = _2007;
+ uint64_t  const _2009 = (uint64_t)(2147483647ull);
+ bool  const _2010 = _2008 <= _2009;
+ if (!_2010)
  {
-  int32_t  const _2001 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 2, _1698);
-  return _2001;
+  int64_t  const _2011 = (int64_t)(_1412);
+  int64_t  const _2012 = (int64_t)(_1413);
+  int64_t  const _2013 = _2011 * _2012;
+  int64_t  const _2014 = (int64_t)(0ll);
+  int64_t  const _2015 = _2014 - _2013;
+  bool  const _2016 = _2013 > _2014;
+  int64_t  const _2017 = (int64_t)(_2016 ? _2013 : _2015);
+  uint64_t  const _2018 = (uint64_t)(_2017);
+  uint64_t  const _2019 = _2018;
+  uint64_t  const _2020 = (uint64_t)(2147483647ull);
+  int32_t  const _2021 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _2019, _2020);
+  return _2021;
  }
- int32_t  const _2002 = _1783 + _1735;
- bool  const _2003 = _1700 <= _2002;
- int32_t  const _2004 = _2002 + _1835;
- int32_t  const _2005 = _2004 + 1;
- int32_t  const _2006 = _1701 + _1700;
- bool  const _2007 = _2005 <= _2006;
- bool  const _2008 = _2003 && _2007;
- if (!_2008)
+ int64_t  const _2022 = (int64_t)(2147483647ll);
+ bool  const _2023 = _1951 <= _2022;
+ if (!_2023)
  {
-  int32_t  const _2009 = _1783 + _1735;
-  int32_t  const _2010 = _2009 + _1835;
-  int32_t  const _2011 = _1701 + _1700;
-  int32_t  const _2012 = _2011 + -1;
-  int32_t  const _2013 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 3, _2009, _2010, _1700, _2012);
-  return _2013;
+  int64_t  const _2024 = (int64_t)(2147483647ll);
+  int32_t  const _2025 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_k", _1951, _2024);
+  return _2025;
  }
- bool  const _2014 = 0 <= _1701;
- if (!_2014)
+ int64_t  const _2026 = (int64_t)(_1415);
+ int64_t  const _2027 = (int64_t)(_1416);
+ int64_t  const _2028 = _2026 * _2027;
+ int64_t  const _2029 = (int64_t)(0ll);
+ int64_t  const _2030 = _2029 - _2028;
+ bool  const _2031 = _2028 > _2029;
+ int64_t  const _2032 = (int64_t)(_2031 ? _2028 : _2030);
+ uint64_t  const _2033 = (uint64_t)(_2032);
+ uint64_t  const _2034 = _2033;
+ uint64_t  const _2035 = (uint64_t)(2147483647ull);
+ bool  const _2036 = _2034 <= _2035;
+ if (!_2036)
  {
-  int32_t  const _2015 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 3, _1701);
-  return _2015;
+  int64_t  const _2037 = (int64_t)(_1415);
+  int64_t  const _2038 = (int64_t)(_1416);
+  int64_t  const _2039 = _2037 * _2038;
+  int64_t  const _2040 = (int64_t)(0ll);
+  int64_t  const _2041 = _2040 - _2039;
+  bool  const _2042 = _2039 > _2040;
+  int64_t  const _2043 = (int64_t)(_2042 ? _2039 : _2041);
+  uint64_t  const _2044 = (uint64_t)(_2043);
+  uint64_t  const _2045 = _2044;
+  uint64_t  const _2046 = (uint64_t)(2147483647ull);
+  int32_t  const _2047 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _2045, _2046);
+  return _2047;
  }
- int32_t  const _2016 = _1831 + _1738;
- bool  const _2017 = _1703 <= _2016;
- int32_t  const _2018 = _2016 + _1830;
- int32_t  const _2019 = _2018 + 1;
- int32_t  const _2020 = _1704 + _1703;
- bool  const _2021 = _2019 <= _2020;
- bool  const _2022 = _2017 && _2021;
- if (!_2022)
- {
-  int32_t  const _2023 = _1831 + _1738;
-  int32_t  const _2024 = _2023 + _1830;
-  int32_t  const _2025 = _1704 + _1703;
-  int32_t  const _2026 = _2025 + -1;
-  int32_t  const _2027 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 4, _2023, _2024, _1703, _2026);
-  return _2027;
- }
- bool  const _2028 = 0 <= _1704;
- if (!_2028)
- {
-  int32_t  const _2029 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 4, _1704);
-  return _2029;
- }
- int32_t  const _2030 = ::halide_cpp_min(_1711, 1);
- int32_t  const _2031 = _1710 + 1;
- bool  const _2032 = _2031 <= _2030;
- int32_t  const _2033 = _1846 >> 4;
- int32_t  const _2034 = _2033 * 16;
- int32_t  const _2035 = _2030 + _2034;
- int32_t  const _2036 = _2035 + 15;
- int32_t  const _2037 = _1711 + _1710;
- bool  const _2038 = _2036 <= _2037;
- bool  const _2039 = _2032 && _2038;
- if (!_2039)
- {
-  int32_t  const _2040 = ::halide_cpp_min(_1711, 1);
-  int32_t  const _2041 = _2040 + -1;
-  int32_t  const _2042 = _1846 >> 4;
-  int32_t  const _2043 = _2042 * 16;
-  int32_t  const _2044 = _2040 + _2043;
-  int32_t  const _2045 = _2044 + 14;
-  int32_t  const _2046 = _1711 + _1710;
-  int32_t  const _2047 = _2046 + -1;
-  int32_t  const _2048 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 0, _2041, _2045, _1710, _2047);
-  return _2048;
- }
- bool  const _2049 = 0 <= _1711;
+ int64_t  const _2048 = (int64_t)(2147483647ll);
+ bool  const _2049 = _1953 <= _2048;
  if (!_2049)
  {
-  int32_t  const _2050 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 0, _1711);
-  return _2050;
+  int64_t  const _2050 = (int64_t)(2147483647ll);
+  int32_t  const _2051 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_k", _1953, _2050);
+  return _2051;
  }
- bool  const _2051 = _1713 <= 0;
- int32_t  const _2052 = _1714 + _1713;
- bool  const _2053 = _1755 <= _2052;
- bool  const _2054 = _2051 && _2053;
+ uint64_t  const _2052 = (uint64_t)(_1422);
+ uint64_t  const _2053 = (uint64_t)(2147483647ull);
+ bool  const _2054 = _2052 <= _2053;
  if (!_2054)
  {
-  int32_t  const _2055 = _1755 + -1;
-  int32_t  const _2056 = _1714 + _1713;
-  int32_t  const _2057 = _2056 + -1;
-  int32_t  const _2058 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 1, 0, _2055, _1713, _2057);
-  return _2058;
+  uint64_t  const _2055 = (uint64_t)(_1422);
+  uint64_t  const _2056 = (uint64_t)(2147483647ull);
+  int32_t  const _2057 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _2055, _2056);
+  return _2057;
  }
- bool  const _2059 = 0 <= _1714;
- if (!_2059)
+ int64_t  const _2058 = (int64_t)(_1422);
+ int64_t  const _2059 = (int64_t)(32ll);
+ int64_t  const _2060 = _2058 * _2059;
+ uint64_t  const _2061 = (uint64_t)(_2060);
+ uint64_t  const _2062 = (uint64_t)(2147483647ull);
+ bool  const _2063 = _2061 <= _2062;
+ if (!_2063)
  {
-  int32_t  const _2060 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 1, _1714);
-  return _2060;
+  int64_t  const _2064 = (int64_t)(_1422);
+  int64_t  const _2065 = (int64_t)(32ll);
+  int64_t  const _2066 = _2064 * _2065;
+  uint64_t  const _2067 = (uint64_t)(_2066);
+  uint64_t  const _2068 = (uint64_t)(2147483647ull);
+  int32_t  const _2069 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _2067, _2068);
+  return _2069;
  }
- bool  const _2061 = _1716 <= _1809;
- int32_t  const _2062 = _1810 + _1809;
- int32_t  const _2063 = _2062 + 1;
- int32_t  const _2064 = _1717 + _1716;
- bool  const _2065 = _2063 <= _2064;
- bool  const _2066 = _2061 && _2065;
- if (!_2066)
+ int64_t  const _2070 = (int64_t)(_1422);
+ int64_t  const _2071 = (int64_t)(67108863ll);
+ bool  const _2072 = _2070 <= _2071;
+ if (!_2072)
  {
-  int32_t  const _2067 = _1810 + _1809;
-  int32_t  const _2068 = _1717 + _1716;
-  int32_t  const _2069 = _2068 + -1;
-  int32_t  const _2070 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 2, _1809, _2067, _1716, _2069);
-  return _2070;
+  int64_t  const _2073 = (int64_t)(_1422);
+  int64_t  const _2074 = (int64_t)(32ll);
+  int64_t  const _2075 = _2073 * _2074;
+  int64_t  const _2076 = (int64_t)(2147483647ll);
+  int32_t  const _2077 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_q", _2075, _2076);
+  return _2077;
  }
- bool  const _2071 = 0 <= _1717;
- if (!_2071)
+ int64_t  const _2078 = (int64_t)(_1428);
+ int64_t  const _2079 = (int64_t)(_1429);
+ int64_t  const _2080 = _2078 * _2079;
+ int64_t  const _2081 = (int64_t)(0ll);
+ int64_t  const _2082 = _2081 - _2080;
+ bool  const _2083 = _2080 > _2081;
+ int64_t  const _2084 = (int64_t)(_2083 ? _2080 : _2082);
+ uint64_t  const _2085 = (uint64_t)(_2084);
+ uint64_t  const _2086 = _2085;
+ uint64_t  const _2087 = (uint64_t)(2147483647ull);
+ bool  const _2088 = _2086 <= _2087;
+ if (!_2088)
  {
-  int32_t  const _2072 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 2, _1717);
-  return _2072;
+  int64_t  const _2089 = (int64_t)(_1428);
+  int64_t  const _2090 = (int64_t)(_1429);
+  int64_t  const _2091 = _2089 * _2090;
+  int64_t  const _2092 = (int64_t)(0ll);
+  int64_t  const _2093 = _2092 - _2091;
+  bool  const _2094 = _2091 > _2092;
+  int64_t  const _2095 = (int64_t)(_2094 ? _2091 : _2093);
+  uint64_t  const _2096 = (uint64_t)(_2095);
+  uint64_t  const _2097 = _2096;
+  uint64_t  const _2098 = (uint64_t)(2147483647ull);
+  int32_t  const _2099 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _2097, _2098);
+  return _2099;
  }
- int32_t  const _2073 = _1831 + _1738;
- bool  const _2074 = _1719 <= _2073;
- int32_t  const _2075 = _2073 + _1830;
- int32_t  const _2076 = _2075 + 1;
- int32_t  const _2077 = _1720 + _1719;
- bool  const _2078 = _2076 <= _2077;
- bool  const _2079 = _2074 && _2078;
- if (!_2079)
- {
-  int32_t  const _2080 = _1831 + _1738;
-  int32_t  const _2081 = _2080 + _1830;
-  int32_t  const _2082 = _1720 + _1719;
-  int32_t  const _2083 = _2082 + -1;
-  int32_t  const _2084 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 3, _2080, _2081, _1719, _2083);
-  return _2084;
- }
- bool  const _2085 = 0 <= _1720;
- if (!_2085)
- {
-  int32_t  const _2086 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 3, _1720);
-  return _2086;
- }
- bool  const _2087 = _1726 <= 0;
- int32_t  const _2088 = _1711 + 16;
- int32_t  const _2089 = _1727 + _1726;
- bool  const _2090 = _2088 <= _2089;
- bool  const _2091 = _2087 && _2090;
- if (!_2091)
- {
-  int32_t  const _2092 = _1711 + 15;
-  int32_t  const _2093 = _1727 + _1726;
-  int32_t  const _2094 = _2093 + -1;
-  int32_t  const _2095 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 0, 0, _2092, _1726, _2094);
-  return _2095;
- }
- bool  const _2096 = 0 <= _1727;
- if (!_2096)
- {
-  int32_t  const _2097 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 0, _1727);
-  return _2097;
- }
- bool  const _2098 = _1729 <= 0;
- int32_t  const _2099 = _1730 + _1729;
- bool  const _2100 = 32 <= _2099;
- bool  const _2101 = _2098 && _2100;
+ int64_t  const _2100 = (int64_t)(67108863ll);
+ bool  const _2101 = _1955 <= _2100;
  if (!_2101)
  {
-  int32_t  const _2102 = _1730 + _1729;
-  int32_t  const _2103 = _2102 + -1;
-  int32_t  const _2104 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 1, 0, 31, _1729, _2103);
-  return _2104;
+  int64_t  const _2102 = (int64_t)(32ll);
+  int64_t  const _2103 = _1955 * _2102;
+  int64_t  const _2104 = (int64_t)(2147483647ll);
+  int32_t  const _2105 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_q", _2103, _2104);
+  return _2105;
  }
- bool  const _2105 = 0 <= _1730;
- if (!_2105)
+ int64_t  const _2106 = (int64_t)(_1431);
+ int64_t  const _2107 = (int64_t)(_1432);
+ int64_t  const _2108 = _2106 * _2107;
+ int64_t  const _2109 = (int64_t)(0ll);
+ int64_t  const _2110 = _2109 - _2108;
+ bool  const _2111 = _2108 > _2109;
+ int64_t  const _2112 = (int64_t)(_2111 ? _2108 : _2110);
+ uint64_t  const _2113 = (uint64_t)(_2112);
+ uint64_t  const _2114 = _2113;
+ uint64_t  const _2115 = (uint64_t)(2147483647ull);
+ bool  const _2116 = _2114 <= _2115;
+ if (!_2116)
  {
-  int32_t  const _2106 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 1, _1730);
-  return _2106;
+  int64_t  const _2117 = (int64_t)(_1431);
+  int64_t  const _2118 = (int64_t)(_1432);
+  int64_t  const _2119 = _2117 * _2118;
+  int64_t  const _2120 = (int64_t)(0ll);
+  int64_t  const _2121 = _2120 - _2119;
+  bool  const _2122 = _2119 > _2120;
+  int64_t  const _2123 = (int64_t)(_2122 ? _2119 : _2121);
+  uint64_t  const _2124 = (uint64_t)(_2123);
+  uint64_t  const _2125 = _2124;
+  uint64_t  const _2126 = (uint64_t)(2147483647ull);
+  int32_t  const _2127 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _2125, _2126);
+  return _2127;
  }
- bool  const _2107 = _1732 <= 0;
- int32_t  const _2108 = ::halide_cpp_max(_1833, 1);
- int32_t  const _2109 = _1733 + _1732;
- bool  const _2110 = _2108 <= _2109;
- bool  const _2111 = _2107 && _2110;
- if (!_2111)
+ int64_t  const _2128 = (int64_t)(67108863ll);
+ bool  const _2129 = _1957 <= _2128;
+ if (!_2129)
  {
-  int32_t  const _2112 = ::halide_cpp_max(_1833, 1);
-  int32_t  const _2113 = _2112 + -1;
-  int32_t  const _2114 = _1733 + _1732;
-  int32_t  const _2115 = _2114 + -1;
-  int32_t  const _2116 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 2, 0, _2113, _1732, _2115);
-  return _2116;
+  int64_t  const _2130 = (int64_t)(32ll);
+  int64_t  const _2131 = _1957 * _2130;
+  int64_t  const _2132 = (int64_t)(2147483647ll);
+  int32_t  const _2133 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_q", _2131, _2132);
+  return _2133;
  }
- bool  const _2117 = 0 <= _1733;
- if (!_2117)
+ int64_t  const _2134 = (int64_t)(_1434);
+ int64_t  const _2135 = (int64_t)(_1435);
+ int64_t  const _2136 = _2134 * _2135;
+ int64_t  const _2137 = (int64_t)(0ll);
+ int64_t  const _2138 = _2137 - _2136;
+ bool  const _2139 = _2136 > _2137;
+ int64_t  const _2140 = (int64_t)(_2139 ? _2136 : _2138);
+ uint64_t  const _2141 = (uint64_t)(_2140);
+ uint64_t  const _2142 = _2141;
+ uint64_t  const _2143 = (uint64_t)(2147483647ull);
+ bool  const _2144 = _2142 <= _2143;
+ if (!_2144)
  {
-  int32_t  const _2118 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 2, _1733);
-  return _2118;
+  int64_t  const _2145 = (int64_t)(_1434);
+  int64_t  const _2146 = (int64_t)(_1435);
+  int64_t  const _2147 = _2145 * _2146;
+  int64_t  const _2148 = (int64_t)(0ll);
+  int64_t  const _2149 = _2148 - _2147;
+  bool  const _2150 = _2147 > _2148;
+  int64_t  const _2151 = (int64_t)(_2150 ? _2147 : _2149);
+  uint64_t  const _2152 = (uint64_t)(_2151);
+  uint64_t  const _2153 = _2152;
+  uint64_t  const _2154 = (uint64_t)(2147483647ull);
+  int32_t  const _2155 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _2153, _2154);
+  return _2155;
  }
- bool  const _2119 = 0 <= _1783;
- int32_t  const _2120 = _1783 + _1735;
- int32_t  const _2121 = _2120 + _1835;
- int32_t  const _2122 = _2121 + 1;
- int32_t  const _2123 = _1736 + _1735;
- bool  const _2124 = _2122 <= _2123;
- bool  const _2125 = _2119 && _2124;
- if (!_2125)
- {
-  int32_t  const _2126 = _1783 + _1735;
-  int32_t  const _2127 = _2126 + _1835;
-  int32_t  const _2128 = _1736 + _1735;
-  int32_t  const _2129 = _2128 + -1;
-  int32_t  const _2130 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 3, _2126, _2127, _1735, _2129);
-  return _2130;
- }
- bool  const _2131 = 0 <= _1736;
- if (!_2131)
- {
-  int32_t  const _2132 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 3, _1736);
-  return _2132;
- }
- bool  const _2133 = 0 <= _1831;
- int32_t  const _2134 = _1831 + _1738;
- int32_t  const _2135 = _2134 + _1830;
- int32_t  const _2136 = _2135 + 1;
- int32_t  const _2137 = _1739 + _1738;
- bool  const _2138 = _2136 <= _2137;
- bool  const _2139 = _2133 && _2138;
- if (!_2139)
- {
-  int32_t  const _2140 = _1831 + _1738;
-  int32_t  const _2141 = _2140 + _1830;
-  int32_t  const _2142 = _1739 + _1738;
-  int32_t  const _2143 = _2142 + -1;
-  int32_t  const _2144 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 4, _2140, _2141, _1738, _2143);
-  return _2144;
- }
- bool  const _2145 = 0 <= _1739;
- if (!_2145)
- {
-  int32_t  const _2146 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 4, _1739);
-  return _2146;
- }
- bool  const _2147 = _1745 <= _1854;
- int32_t  const _2148 = _1855 + _1854;
- int32_t  const _2149 = _2148 + 1;
- int32_t  const _2150 = _1746 + _1745;
- bool  const _2151 = _2149 <= _2150;
- bool  const _2152 = _2147 && _2151;
- if (!_2152)
- {
-  int32_t  const _2153 = _1855 + _1854;
-  int32_t  const _2154 = _1746 + _1745;
-  int32_t  const _2155 = _2154 + -1;
-  int32_t  const _2156 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer slopes", 0, _1854, _2153, _1745, _2155);
-  return _2156;
- }
- bool  const _2157 = 0 <= _1746;
+ int64_t  const _2156 = (int64_t)(67108863ll);
+ bool  const _2157 = _1959 <= _2156;
  if (!_2157)
  {
-  int32_t  const _2158 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer slopes", 0, _1746);
-  return _2158;
+  int64_t  const _2158 = (int64_t)(32ll);
+  int64_t  const _2159 = _1959 * _2158;
+  int64_t  const _2160 = (int64_t)(2147483647ll);
+  int32_t  const _2161 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_q", _2159, _2160);
+  return _2161;
  }
- bool  const _2159 = _1677 == 1;
- if (!_2159)
+ uint64_t  const _2162 = (uint64_t)(_1441);
+ uint64_t  const _2163 = (uint64_t)(2147483647ull);
+ bool  const _2164 = _2162 <= _2163;
+ if (!_2164)
  {
-  int32_t  const _2160 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.stride.0", _1677, "1", 1);
-  return _2160;
+  uint64_t  const _2165 = (uint64_t)(_1441);
+  uint64_t  const _2166 = (uint64_t)(2147483647ull);
+  int32_t  const _2167 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _2165, _2166);
+  return _2167;
  }
- bool  const _2161 = _1675 == 0;
- if (!_2161)
- {
-  int32_t  const _2162 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.min.0", _1675, "0", 0);
-  return _2162;
- }
- bool  const _2163 = _1676 == _1692;
- if (!_2163)
- {
-  int32_t  const _2164 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.extent.0", _1676, "attn_q.extent.0", _1692);
-  return _2164;
- }
- bool  const _2165 = _1680 == _1692;
- if (!_2165)
- {
-  int32_t  const _2166 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.stride.1", _1680, "attn_q.extent.0", _1692);
-  return _2166;
- }
- bool  const _2167 = _1678 == 0;
- if (!_2167)
- {
-  int32_t  const _2168 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.min.1", _1678, "0", 0);
-  return _2168;
- }
- bool  const _2169 = _1693 == 1;
- if (!_2169)
- {
-  int32_t  const _2170 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.stride.0", _1693, "1", 1);
-  return _2170;
- }
- bool  const _2171 = _1696 == _1692;
- if (!_2171)
- {
-  int32_t  const _2172 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.stride.1", _1696, "attn_q.extent.0", _1692);
-  return _2172;
- }
- bool  const _2173 = _1694 == 0;
- if (!_2173)
- {
-  int32_t  const _2174 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.min.1", _1694, "0", 0);
-  return _2174;
- }
- bool  const _2175 = _1695 == 32;
+ int64_t  const _2168 = (int64_t)(0ll);
+ int64_t  const _2169 = _2168 - _1962;
+ bool  const _2170 = _1962 > _2168;
+ int64_t  const _2171 = (int64_t)(_2170 ? _1962 : _2169);
+ uint64_t  const _2172 = (uint64_t)(_2171);
+ uint64_t  const _2173 = _2172;
+ uint64_t  const _2174 = (uint64_t)(2147483647ull);
+ bool  const _2175 = _2173 <= _2174;
  if (!_2175)
  {
-  int32_t  const _2176 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.extent.1", _1695, "32", 32);
-  return _2176;
+  int64_t  const _2176 = (int64_t)(0ll);
+  int64_t  const _2177 = _2176 - _1962;
+  bool  const _2178 = _1962 > _2176;
+  int64_t  const _2179 = (int64_t)(_2178 ? _1962 : _2177);
+  uint64_t  const _2180 = (uint64_t)(_2179);
+  uint64_t  const _2181 = _2180;
+  uint64_t  const _2182 = (uint64_t)(2147483647ull);
+  int32_t  const _2183 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _2181, _2182);
+  return _2183;
  }
- int32_t  const _2177 = _1692 * 32;
- bool  const _2178 = _1699 == _2177;
- if (!_2178)
- {
-  int32_t  const _2179 = _1692 * 32;
-  int32_t  const _2180 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.stride.2", _1699, "(attn_q.extent.0*32)", _2179);
-  return _2180;
- }
- bool  const _2181 = _1697 == 0;
- if (!_2181)
- {
-  int32_t  const _2182 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.min.2", _1697, "0", 0);
-  return _2182;
- }
- bool  const _2183 = _1712 == 1;
- if (!_2183)
- {
-  int32_t  const _2184 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.stride.0", _1712, "1", 1);
-  return _2184;
- }
- bool  const _2185 = _1710 == 0;
+ int64_t  const _2184 = (int64_t)(2147483647ll);
+ bool  const _2185 = _1962 <= _2184;
  if (!_2185)
  {
-  int32_t  const _2186 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.min.0", _1710, "0", 0);
-  return _2186;
+  int64_t  const _2186 = (int64_t)(2147483647ll);
+  int32_t  const _2187 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_v", _1962, _2186);
+  return _2187;
  }
- bool  const _2187 = _1715 == _1711;
- if (!_2187)
+ int64_t  const _2188 = (int64_t)(_1447);
+ int64_t  const _2189 = (int64_t)(_1448);
+ int64_t  const _2190 = _2188 * _2189;
+ int64_t  const _2191 = (int64_t)(0ll);
+ int64_t  const _2192 = _2191 - _2190;
+ bool  const _2193 = _2190 > _2191;
+ int64_t  const _2194 = (int64_t)(_2193 ? _2190 : _2192);
+ uint64_t  const _2195 = (uint64_t)(_2194);
+ uint64_t  const _2196 = _2195;
+ uint64_t  const _2197 = (uint64_t)(2147483647ull);
+ bool  const _2198 = _2196 <= _2197;
+ if (!_2198)
  {
-  int32_t  const _2188 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.stride.1", _1715, "attn_v.extent.0", _1711);
-  return _2188;
+  int64_t  const _2199 = (int64_t)(_1447);
+  int64_t  const _2200 = (int64_t)(_1448);
+  int64_t  const _2201 = _2199 * _2200;
+  int64_t  const _2202 = (int64_t)(0ll);
+  int64_t  const _2203 = _2202 - _2201;
+  bool  const _2204 = _2201 > _2202;
+  int64_t  const _2205 = (int64_t)(_2204 ? _2201 : _2203);
+  uint64_t  const _2206 = (uint64_t)(_2205);
+  uint64_t  const _2207 = _2206;
+  uint64_t  const _2208 = (uint64_t)(2147483647ull);
+  int32_t  const _2209 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _2207, _2208);
+  return _2209;
  }
- bool  const _2189 = _1713 == 0;
- if (!_2189)
+ int64_t  const _2210 = (int64_t)(2147483647ll);
+ bool  const _2211 = _1964 <= _2210;
+ if (!_2211)
  {
-  int32_t  const _2190 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.min.1", _1713, "0", 0);
-  return _2190;
+  int64_t  const _2212 = (int64_t)(2147483647ll);
+  int32_t  const _2213 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_v", _1964, _2212);
+  return _2213;
  }
- bool  const _2191 = _1728 == 1;
- if (!_2191)
+ int64_t  const _2214 = (int64_t)(_1450);
+ int64_t  const _2215 = (int64_t)(_1451);
+ int64_t  const _2216 = _2214 * _2215;
+ int64_t  const _2217 = (int64_t)(0ll);
+ int64_t  const _2218 = _2217 - _2216;
+ bool  const _2219 = _2216 > _2217;
+ int64_t  const _2220 = (int64_t)(_2219 ? _2216 : _2218);
+ uint64_t  const _2221 = (uint64_t)(_2220);
+ uint64_t  const _2222 = _2221;
+ uint64_t  const _2223 = (uint64_t)(2147483647ull);
+ bool  const _2224 = _2222 <= _2223;
+ if (!_2224)
  {
-  int32_t  const _2192 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.stride.0", _1728, "1", 1);
-  return _2192;
+  int64_t  const _2225 = (int64_t)(_1450);
+  int64_t  const _2226 = (int64_t)(_1451);
+  int64_t  const _2227 = _2225 * _2226;
+  int64_t  const _2228 = (int64_t)(0ll);
+  int64_t  const _2229 = _2228 - _2227;
+  bool  const _2230 = _2227 > _2228;
+  int64_t  const _2231 = (int64_t)(_2230 ? _2227 : _2229);
+  uint64_t  const _2232 = (uint64_t)(_2231);
+  uint64_t  const _2233 = _2232;
+  uint64_t  const _2234 = (uint64_t)(2147483647ull);
+  int32_t  const _2235 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _2233, _2234);
+  return _2235;
  }
- bool  const _2193 = _1726 == 0;
- if (!_2193)
+ int64_t  const _2236 = (int64_t)(2147483647ll);
+ bool  const _2237 = _1966 <= _2236;
+ if (!_2237)
  {
-  int32_t  const _2194 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.min.0", _1726, "0", 0);
-  return _2194;
+  int64_t  const _2238 = (int64_t)(2147483647ll);
+  int32_t  const _2239 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_v", _1966, _2238);
+  return _2239;
  }
- int32_t  const _2195 = _1711 + 16;
- bool  const _2196 = _1727 == _2195;
- if (!_2196)
+ uint64_t  const _2240 = (uint64_t)(_1457);
+ uint64_t  const _2241 = (uint64_t)(2147483647ull);
+ bool  const _2242 = _2240 <= _2241;
+ if (!_2242)
  {
-  int32_t  const _2197 = _1711 + 16;
-  int32_t  const _2198 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.extent.0", _1727, "(attn_v.extent.0 + 16)", _2197);
-  return _2198;
+  uint64_t  const _2243 = (uint64_t)(_1457);
+  uint64_t  const _2244 = (uint64_t)(2147483647ull);
+  int32_t  const _2245 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _2243, _2244);
+  return _2245;
  }
- int32_t  const _2199 = _1711 + 16;
- bool  const _2200 = _1731 == _2199;
- if (!_2200)
+ int64_t  const _2246 = (int64_t)(_1461);
+ int64_t  const _2247 = (int64_t)(32ll);
+ int64_t  const _2248 = _2246 * _2247;
+ uint64_t  const _2249 = (uint64_t)(_2248);
+ uint64_t  const _2250 = (uint64_t)(2147483647ull);
+ bool  const _2251 = _2249 <= _2250;
+ if (!_2251)
  {
-  int32_t  const _2201 = _1711 + 16;
-  int32_t  const _2202 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.stride.1", _1731, "(attn_v.extent.0 + 16)", _2201);
-  return _2202;
+  int64_t  const _2252 = (int64_t)(_1461);
+  int64_t  const _2253 = (int64_t)(32ll);
+  int64_t  const _2254 = _2252 * _2253;
+  uint64_t  const _2255 = (uint64_t)(_2254);
+  uint64_t  const _2256 = (uint64_t)(2147483647ull);
+  int32_t  const _2257 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _2255, _2256);
+  return _2257;
  }
- bool  const _2203 = _1729 == 0;
- if (!_2203)
+ int64_t  const _2258 = (int64_t)(_1457);
+ int64_t  const _2259 = (int64_t)(67108863ll);
+ bool  const _2260 = _2258 <= _2259;
+ if (!_2260)
  {
-  int32_t  const _2204 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.min.1", _1729, "0", 0);
-  return _2204;
- }
- bool  const _2205 = _1730 == 32;
- if (!_2205)
- {
-  int32_t  const _2206 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.extent.1", _1730, "32", 32);
-  return _2206;
- }
- int32_t  const _2207 = _1711 * 32;
- int32_t  const _2208 = _2207 + 512;
- bool  const _2209 = _1734 == _2208;
- if (!_2209)
- {
-  int32_t  const _2210 = _1711 * 32;
-  int32_t  const _2211 = _2210 + 512;
-  int32_t  const _2212 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.stride.2", _1734, "((attn_v.extent.0 + 16)*32)", _2211);
-  return _2212;
- }
- bool  const _2213 = _1732 == 0;
- if (!_2213)
- {
-  int32_t  const _2214 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.min.2", _1732, "0", 0);
-  return _2214;
- }
- bool  const _2215 = _1747 == 1;
- if (!_2215)
- {
-  int32_t  const _2216 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "slopes.stride.0", _1747, "1", 1);
-  return _2216;
- }
- int64_t  const _2217 = (int64_t)(_1679);
- int64_t  const _2218 = (int64_t)(_1692);
- int64_t  const _2219 = _2217 * _2218;
- int64_t  const _2220 = (int64_t)(_1682);
- int64_t  const _2221 = _2219 * _2220;
- int64_t  const _2222 = (int64_t)(_1685);
- int64_t  const _2223 = _2221 * _2222;
- int64_t  const _2224 = (int64_t)(_1698);
- int64_t  const _2225 = _2218 * _2224;
- int64_t  const _2226 = (int64_t)(_1701);
- int64_t  const _2227 = _2225 * _2226;
- int64_t  const _2228 = (int64_t)(_1704);
- int64_t  const _2229 = _2227 * _2228;
- int64_t  const _2230 = (int64_t)(_1714);
- int64_t  const _2231 = (int64_t)(_1711);
- int64_t  const _2232 = _2230 * _2231;
- int64_t  const _2233 = (int64_t)(_1717);
- int64_t  const _2234 = _2232 * _2233;
- int64_t  const _2235 = (int64_t)(_1720);
- int64_t  const _2236 = _2234 * _2235;
- int64_t  const _2237 = (int64_t)(_1727);
- int64_t  const _2238 = (int64_t)(_1733);
- int64_t  const _2239 = _2237 * _2238;
- int64_t  const _2240 = (int64_t)(_1736);
- int64_t  const _2241 = _2239 * _2240;
- int64_t  const _2242 = (int64_t)(_1739);
- int64_t  const _2243 = _2241 * _2242;
- uint64_t  const _2244 = (uint64_t)(_1692);
- uint64_t  const _2245 = (uint64_t)(2147483647ull);
- bool  const _2246 = _2244 <= _2245;
- if (!_2246)
- {
-  uint64_t  const _2247 = (uint64_t)(_1692);
-  uint64_t  const _2248 = (uint64_t)(2147483647ull);
-  int32_t  const _2249 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _2247, _2248);
-  return _2249;
- }
- int64_t  const _2250 = (int64_t)(0ll);
- int64_t  const _2251 = _2250 - _2219;
- bool  const _2252 = _2219 > _2250;
- int64_t  const _2253 = (int64_t)(_2252 ? _2219 : _2251);
- uint64_t  const _2254 = (uint64_t)(_2253);
- uint64_t  const _2255 = _2254;
- uint64_t  const _2256 = (uint64_t)(2147483647ull);
- bool  const _2257 = _2255 <= _2256;
- if (!_2257)
- {
-  int64_t  const _2258 = (int64_t)(0ll);
-  int64_t  const _2259 = _2258 - _2219;
-  bool  const _2260 = _2219 > _2258;
-  int64_t  const _2261 = (int64_t)(_2260 ? _2219 : _2259);
-  uint64_t  const _2262 = (uint64_t)(_2261);
-  uint64_t  const _2263 = _2262;
-  uint64_t  const _2264 = (uint64_t)(2147483647ull);
-  int32_t  const _2265 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _2263, _2264);
+  int64_t  const _2261 = (int64_t)(_1457);
+  int64_t  const _2262 = (int64_t)(32ll);
+  int64_t  const _2263 = _2261 * _2262;
+  int64_t  const _2264 = (int64_t)(2147483647ll);
+  int32_t  const _2265 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_out", _2263, _2264);
   return _2265;
  }
- int64_t  const _2266 = (int64_t)(2147483647ll);
- bool  const _2267 = _2219 <= _2266;
- if (!_2267)
+ int64_t  const _2266 = (int64_t)(_1463);
+ int64_t  const _2267 = (int64_t)(_1464);
+ int64_t  const _2268 = _2266 * _2267;
+ int64_t  const _2269 = (int64_t)(0ll);
+ int64_t  const _2270 = _2269 - _2268;
+ bool  const _2271 = _2268 > _2269;
+ int64_t  const _2272 = (int64_t)(_2271 ? _2268 : _2270);
+ uint64_t  const _2273 = (uint64_t)(_2272);
+ uint64_t  const _2274 = _2273;
+ uint64_t  const _2275 = (uint64_t)(2147483647ull);
+ bool  const _2276 = _2274 <= _2275;
+ if (!_2276)
  {
-  int64_t  const _2268 = (int64_t)(2147483647ll);
-  int32_t  const _2269 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_k", _2219, _2268);
-  return _2269;
+  int64_t  const _2277 = (int64_t)(_1463);
+  int64_t  const _2278 = (int64_t)(_1464);
+  int64_t  const _2279 = _2277 * _2278;
+  int64_t  const _2280 = (int64_t)(0ll);
+  int64_t  const _2281 = _2280 - _2279;
+  bool  const _2282 = _2279 > _2280;
+  int64_t  const _2283 = (int64_t)(_2282 ? _2279 : _2281);
+  uint64_t  const _2284 = (uint64_t)(_2283);
+  uint64_t  const _2285 = _2284;
+  uint64_t  const _2286 = (uint64_t)(2147483647ull);
+  int32_t  const _2287 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _2285, _2286);
+  return _2287;
  }
- int64_t  const _2270 = (int64_t)(_1682);
- int64_t  const _2271 = (int64_t)(_1683);
- int64_t  const _2272 = _2270 * _2271;
- int64_t  const _2273 = (int64_t)(0ll);
- int64_t  const _2274 = _2273 - _2272;
- bool  const _2275 = _2272 > _2273;
- int64_t  const _2276 = (int64_t)(_2275 ? _2272 : _2274);
- uint64_t  const _2277 = (uint64_t)(_2276);
- uint64_t  const _2278 = _2277;
- uint64_t  const _2279 = (uint64_t)(2147483647ull);
- bool  const _2280 = _2278 <= _2279;
- if (!_2280)
+ int64_t  const _2288 = (int64_t)(67108863ll);
+ bool  const _2289 = _1969 <= _2288;
+ if (!_2289)
  {
-  int64_t  const _2281 = (int64_t)(_1682);
-  int64_t  const _2282 = (int64_t)(_1683);
-  int64_t  const _2283 = _2281 * _2282;
-  int64_t  const _2284 = (int64_t)(0ll);
-  int64_t  const _2285 = _2284 - _2283;
-  bool  const _2286 = _2283 > _2284;
-  int64_t  const _2287 = (int64_t)(_2286 ? _2283 : _2285);
-  uint64_t  const _2288 = (uint64_t)(_2287);
-  uint64_t  const _2289 = _2288;
-  uint64_t  const _2290 = (uint64_t)(2147483647ull);
-  int32_t  const _2291 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _2289, _2290);
-  return _2291;
+  int64_t  const _2290 = (int64_t)(32ll);
+  int64_t  const _2291 = _1969 * _2290;
+  int64_t  const _2292 = (int64_t)(2147483647ll);
+  int32_t  const _2293 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_out", _2291, _2292);
+  return _2293;
  }
- int64_t  const _2292 = (int64_t)(2147483647ll);
- bool  const _2293 = _2221 <= _2292;
- if (!_2293)
+ int64_t  const _2294 = (int64_t)(_1466);
+ int64_t  const _2295 = (int64_t)(_1467);
+ int64_t  const _2296 = _2294 * _2295;
+ int64_t  const _2297 = (int64_t)(0ll);
+ int64_t  const _2298 = _2297 - _2296;
+ bool  const _2299 = _2296 > _2297;
+ int64_t  const _2300 = (int64_t)(_2299 ? _2296 : _2298);
+ uint64_t  const _2301 = (uint64_t)(_2300);
+ uint64_t  const _2302 = _2301;
+ uint64_t  const _2303 = (uint64_t)(2147483647ull);
+ bool  const _2304 = _2302 <= _2303;
+ if (!_2304)
  {
-  int64_t  const _2294 = (int64_t)(2147483647ll);
-  int32_t  const _2295 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_k", _2221, _2294);
-  return _2295;
+  int64_t  const _2305 = (int64_t)(_1466);
+  int64_t  const _2306 = (int64_t)(_1467);
+  int64_t  const _2307 = _2305 * _2306;
+  int64_t  const _2308 = (int64_t)(0ll);
+  int64_t  const _2309 = _2308 - _2307;
+  bool  const _2310 = _2307 > _2308;
+  int64_t  const _2311 = (int64_t)(_2310 ? _2307 : _2309);
+  uint64_t  const _2312 = (uint64_t)(_2311);
+  uint64_t  const _2313 = _2312;
+  uint64_t  const _2314 = (uint64_t)(2147483647ull);
+  int32_t  const _2315 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _2313, _2314);
+  return _2315;
  }
- int64_t  const _2296 = (int64_t)(_1685);
- int64_t  const _2297 = (int64_t)(_1686);
- int64_t  const _2298 = _2296 * _2297;
- int64_t  const _2299 = (int64_t)(0ll);
- int64_t  const _2300 = _2299 - _2298;
- bool  const _2301 = _2298 > _2299;
- int64_t  const _2302 = (int64_t)(_2301 ? _2298 : _2300);
- uint64_t  const _2303 = (uint64_t)(_2302);
- uint64_t  const _2304 = _2303;
- uint64_t  const _2305 = (uint64_t)(2147483647ull);
- bool  const _2306 = _2304 <= _2305;
- if (!_2306)
+ int64_t  const _2316 = (int64_t)(67108863ll);
+ bool  const _2317 = _1971 <= _2316;
+ if (!_2317)
  {
-  int64_t  const _2307 = (int64_t)(_1685);
-  int64_t  const _2308 = (int64_t)(_1686);
-  int64_t  const _2309 = _2307 * _2308;
-  int64_t  const _2310 = (int64_t)(0ll);
-  int64_t  const _2311 = _2310 - _2309;
-  bool  const _2312 = _2309 > _2310;
-  int64_t  const _2313 = (int64_t)(_2312 ? _2309 : _2311);
-  uint64_t  const _2314 = (uint64_t)(_2313);
-  uint64_t  const _2315 = _2314;
-  uint64_t  const _2316 = (uint64_t)(2147483647ull);
-  int32_t  const _2317 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _2315, _2316);
-  return _2317;
- }
- int64_t  const _2318 = (int64_t)(2147483647ll);
- bool  const _2319 = _2223 <= _2318;
- if (!_2319)
- {
+  int64_t  const _2318 = (int64_t)(32ll);
+  int64_t  const _2319 = _1971 * _2318;
   int64_t  const _2320 = (int64_t)(2147483647ll);
-  int32_t  const _2321 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_k", _2223, _2320);
+  int32_t  const _2321 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_out", _2319, _2320);
   return _2321;
  }
- uint64_t  const _2322 = (uint64_t)(_1692);
- uint64_t  const _2323 = (uint64_t)(2147483647ull);
- bool  const _2324 = _2322 <= _2323;
- if (!_2324)
+ int64_t  const _2322 = (int64_t)(_1469);
+ int64_t  const _2323 = (int64_t)(_1470);
+ int64_t  const _2324 = _2322 * _2323;
+ int64_t  const _2325 = (int64_t)(0ll);
+ int64_t  const _2326 = _2325 - _2324;
+ bool  const _2327 = _2324 > _2325;
+ int64_t  const _2328 = (int64_t)(_2327 ? _2324 : _2326);
+ uint64_t  const _2329 = (uint64_t)(_2328);
+ uint64_t  const _2330 = _2329;
+ uint64_t  const _2331 = (uint64_t)(2147483647ull);
+ bool  const _2332 = _2330 <= _2331;
+ if (!_2332)
  {
-  uint64_t  const _2325 = (uint64_t)(_1692);
-  uint64_t  const _2326 = (uint64_t)(2147483647ull);
-  int32_t  const _2327 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _2325, _2326);
-  return _2327;
+  int64_t  const _2333 = (int64_t)(_1469);
+  int64_t  const _2334 = (int64_t)(_1470);
+  int64_t  const _2335 = _2333 * _2334;
+  int64_t  const _2336 = (int64_t)(0ll);
+  int64_t  const _2337 = _2336 - _2335;
+  bool  const _2338 = _2335 > _2336;
+  int64_t  const _2339 = (int64_t)(_2338 ? _2335 : _2337);
+  uint64_t  const _2340 = (uint64_t)(_2339);
+  uint64_t  const _2341 = _2340;
+  uint64_t  const _2342 = (uint64_t)(2147483647ull);
+  int32_t  const _2343 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _2341, _2342);
+  return _2343;
  }
- int64_t  const _2328 = (int64_t)(_1692);
- int64_t  const _2329 = (int64_t)(32ll);
- int64_t  const _2330 = _2328 * _2329;
- uint64_t  const _2331 = (uint64_t)(_2330);
- uint64_t  const _2332 = (uint64_t)(2147483647ull);
- bool  const _2333 = _2331 <= _2332;
- if (!_2333)
+ int64_t  const _2344 = (int64_t)(67108863ll);
+ bool  const _2345 = _1973 <= _2344;
+ if (!_2345)
  {
-  int64_t  const _2334 = (int64_t)(_1692);
-  int64_t  const _2335 = (int64_t)(32ll);
-  int64_t  const _2336 = _2334 * _2335;
-  uint64_t  const _2337 = (uint64_t)(_2336);
-  uint64_t  const _2338 = (uint64_t)(2147483647ull);
-  int32_t  const _2339 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _2337, _2338);
-  return _2339;
+  int64_t  const _2346 = (int64_t)(32ll);
+  int64_t  const _2347 = _1973 * _2346;
+  int64_t  const _2348 = (int64_t)(2147483647ll);
+  int32_t  const _2349 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_out", _2347, _2348);
+  return _2349;
  }
- int64_t  const _2340 = (int64_t)(_1692);
- int64_t  const _2341 = (int64_t)(67108863ll);
- bool  const _2342 = _2340 <= _2341;
- if (!_2342)
+ uint64_t  const _2350 = (uint64_t)(_1476);
+ uint64_t  const _2351 = (uint64_t)(2147483647ull);
+ bool  const _2352 = _2350 <= _2351;
+ if (!_2352)
  {
-  int64_t  const _2343 = (int64_t)(_1692);
-  int64_t  const _2344 = (int64_t)(32ll);
-  int64_t  const _2345 = _2343 * _2344;
-  int64_t  const _2346 = (int64_t)(2147483647ll);
-  int32_t  const _2347 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_q", _2345, _2346);
-  return _2347;
+  uint64_t  const _2353 = (uint64_t)(_1476);
+  uint64_t  const _2354 = (uint64_t)(2147483647ull);
+  int32_t  const _2355 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "slopes", _2353, _2354);
+  return _2355;
  }
- int64_t  const _2348 = (int64_t)(_1698);
- int64_t  const _2349 = (int64_t)(_1699);
- int64_t  const _2350 = _2348 * _2349;
- int64_t  const _2351 = (int64_t)(0ll);
- int64_t  const _2352 = _2351 - _2350;
- bool  const _2353 = _2350 > _2351;
- int64_t  const _2354 = (int64_t)(_2353 ? _2350 : _2352);
- uint64_t  const _2355 = (uint64_t)(_2354);
- uint64_t  const _2356 = _2355;
- uint64_t  const _2357 = (uint64_t)(2147483647ull);
- bool  const _2358 = _2356 <= _2357;
+ bool  const _2356 = !(_1403);
+ if (!_2356)
+ {
+  int32_t  const _2357 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_k");
+  return _2357;
+ }
+ bool  const _2358 = !(_1419);
  if (!_2358)
  {
-  int64_t  const _2359 = (int64_t)(_1698);
-  int64_t  const _2360 = (int64_t)(_1699);
-  int64_t  const _2361 = _2359 * _2360;
-  int64_t  const _2362 = (int64_t)(0ll);
-  int64_t  const _2363 = _2362 - _2361;
-  bool  const _2364 = _2361 > _2362;
-  int64_t  const _2365 = (int64_t)(_2364 ? _2361 : _2363);
-  uint64_t  const _2366 = (uint64_t)(_2365);
-  uint64_t  const _2367 = _2366;
-  uint64_t  const _2368 = (uint64_t)(2147483647ull);
-  int32_t  const _2369 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _2367, _2368);
+  int32_t  const _2359 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_q");
+  return _2359;
+ }
+ bool  const _2360 = !(_1438);
+ if (!_2360)
+ {
+  int32_t  const _2361 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_v");
+  return _2361;
+ }
+ bool  const _2362 = !(_1454);
+ if (!_2362)
+ {
+  int32_t  const _2363 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Output buffer attn_out");
+  return _2363;
+ }
+ bool  const _2364 = !(_1473);
+ if (!_2364)
+ {
+  int32_t  const _2365 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer slopes");
+  return _2365;
+ }
+ uint64_t  const _2366 = (uint64_t)(0ull);
+ auto * const _2367 = (void *)(_2366);
+ bool  const _2368 = _attn_k != _2367;
+ if (!_2368)
+ {
+  int32_t  const _2369 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_k");
   return _2369;
  }
- int64_t  const _2370 = (int64_t)(67108863ll);
- bool  const _2371 = _2225 <= _2370;
- if (!_2371)
+ uint64_t  const _2370 = (uint64_t)(0ull);
+ auto * const _2371 = (void *)(_2370);
+ bool  const _2372 = _attn_q != _2371;
+ if (!_2372)
  {
-  int64_t  const _2372 = (int64_t)(32ll);
-  int64_t  const _2373 = _2225 * _2372;
-  int64_t  const _2374 = (int64_t)(2147483647ll);
-  int32_t  const _2375 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_q", _2373, _2374);
-  return _2375;
+  int32_t  const _2373 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_q");
+  return _2373;
  }
- int64_t  const _2376 = (int64_t)(_1701);
- int64_t  const _2377 = (int64_t)(_1702);
- int64_t  const _2378 = _2376 * _2377;
- int64_t  const _2379 = (int64_t)(0ll);
- int64_t  const _2380 = _2379 - _2378;
- bool  const _2381 = _2378 > _2379;
- int64_t  const _2382 = (int64_t)(_2381 ? _2378 : _2380);
- uint64_t  const _2383 = (uint64_t)(_2382);
- uint64_t  const _2384 = _2383;
- uint64_t  const _2385 = (uint64_t)(2147483647ull);
- bool  const _2386 = _2384 <= _2385;
+ uint64_t  const _2374 = (uint64_t)(0ull);
+ auto * const _2375 = (void *)(_2374);
+ bool  const _2376 = _attn_v != _2375;
+ if (!_2376)
+ {
+  int32_t  const _2377 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_v");
+  return _2377;
+ }
+ uint64_t  const _2378 = (uint64_t)(0ull);
+ auto * const _2379 = (void *)(_2378);
+ bool  const _2380 = _attn_out != _2379;
+ if (!_2380)
+ {
+  int32_t  const _2381 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Output buffer attn_out");
+  return _2381;
+ }
+ uint64_t  const _2382 = (uint64_t)(0ull);
+ auto * const _2383 = (void *)(_2382);
+ bool  const _2384 = _slopes != _2383;
+ if (!_2384)
+ {
+  int32_t  const _2385 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer slopes");
+  return _2385;
+ }
+ bool  const _2386 = 0 <= _attn_lk;
  if (!_2386)
  {
-  int64_t  const _2387 = (int64_t)(_1701);
-  int64_t  const _2388 = (int64_t)(_1702);
-  int64_t  const _2389 = _2387 * _2388;
-  int64_t  const _2390 = (int64_t)(0ll);
-  int64_t  const _2391 = _2390 - _2389;
-  bool  const _2392 = _2389 > _2390;
-  int64_t  const _2393 = (int64_t)(_2392 ? _2389 : _2391);
-  uint64_t  const _2394 = (uint64_t)(_2393);
-  uint64_t  const _2395 = _2394;
-  uint64_t  const _2396 = (uint64_t)(2147483647ull);
-  int32_t  const _2397 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _2395, _2396);
-  return _2397;
+  int64_t  const _2387 = (int64_t)(_attn_lk);
+  int64_t  const _2388 = (int64_t)(0ll);
+  int32_t  const _2389 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_lk", _2387, _2388);
+  return _2389;
  }
- int64_t  const _2398 = (int64_t)(67108863ll);
- bool  const _2399 = _2227 <= _2398;
- if (!_2399)
+ bool  const _2390 = 1 <= _attn_groups;
+ if (!_2390)
  {
-  int64_t  const _2400 = (int64_t)(32ll);
-  int64_t  const _2401 = _2227 * _2400;
-  int64_t  const _2402 = (int64_t)(2147483647ll);
-  int32_t  const _2403 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_q", _2401, _2402);
-  return _2403;
- }
- int64_t  const _2404 = (int64_t)(_1704);
- int64_t  const _2405 = (int64_t)(_1705);
- int64_t  const _2406 = _2404 * _2405;
- int64_t  const _2407 = (int64_t)(0ll);
- int64_t  const _2408 = _2407 - _2406;
- bool  const _2409 = _2406 > _2407;
- int64_t  const _2410 = (int64_t)(_2409 ? _2406 : _2408);
- uint64_t  const _2411 = (uint64_t)(_2410);
- uint64_t  const _2412 = _2411;
- uint64_t  const _2413 = (uint64_t)(2147483647ull);
- bool  const _2414 = _2412 <= _2413;
- if (!_2414)
- {
-  int64_t  const _2415 = (int64_t)(_1704);
-  int64_t  const _2416 = (int64_t)(_1705);
-  int64_t  const _2417 = _2415 * _2416;
-  int64_t  const _2418 = (int64_t)(0ll);
-  int64_t  const _2419 = _2418 - _2417;
-  bool  const _2420 = _2417 > _2418;
-  int64_t  const _2421 = (int64_t)(_2420 ? _2417 : _2419);
-  uint64_t  const _2422 = (uint64_t)(_2421);
-  uint64_t  const _2423 = _2422;
-  uint64_t  const _2424 = (uint64_t)(2147483647ull);
-  int32_t  const _2425 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _2423, _2424);
-  return _2425;
- }
- int64_t  const _2426 = (int64_t)(67108863ll);
- bool  const _2427 = _2229 <= _2426;
- if (!_2427)
- {
-  int64_t  const _2428 = (int64_t)(32ll);
-  int64_t  const _2429 = _2229 * _2428;
-  int64_t  const _2430 = (int64_t)(2147483647ll);
-  int32_t  const _2431 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_q", _2429, _2430);
-  return _2431;
- }
- uint64_t  const _2432 = (uint64_t)(_1711);
- uint64_t  const _2433 = (uint64_t)(2147483647ull);
- bool  const _2434 = _2432 <= _2433;
- if (!_2434)
- {
-  uint64_t  const _2435 = (uint64_t)(_1711);
-  uint64_t  const _2436 = (uint64_t)(2147483647ull);
-  int32_t  const _2437 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _2435, _2436);
-  return _2437;
- }
- int64_t  const _2438 = (int64_t)(0ll);
- int64_t  const _2439 = _2438 - _2232;
- bool  const _2440 = _2232 > _2438;
- int64_t  const _2441 = (int64_t)(_2440 ? _2232 : _2439);
- uint64_t  const _2442 = (uint64_t)(_2441);
- uint64_t  const _2443 = _2442;
- uint64_t  const _2444 = (uint64_t)(2147483647ull);
- bool  const _2445 = _2443 <= _2444;
- if (!_2445)
- {
-  int64_t  const _2446 = (int64_t)(0ll);
-  int64_t  const _2447 = _2446 - _2232;
-  bool  const _2448 = _2232 > _2446;
-  int64_t  const _2449 = (int64_t)(_2448 ? _2232 : _2447);
-  uint64_t  const _2450 = (uint64_t)(_2449);
-  uint64_t  const _2451 = _2450;
-  uint64_t  const _2452 = (uint64_t)(2147483647ull);
-  int32_t  const _2453 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _2451, _2452);
-  return _2453;
- }
- int64_t  const _2454 = (int64_t)(2147483647ll);
- bool  const _2455 = _2232 <= _2454;
- if (!_2455)
- {
-  int64_t  const _2456 = (int64_t)(2147483647ll);
-  int32_t  const _2457 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_v", _2232, _2456);
-  return _2457;
- }
- int64_t  const _2458 = (int64_t)(_1717);
- int64_t  const _2459 = (int64_t)(_1718);
- int64_t  const _2460 = _2458 * _2459;
- int64_t  const _2461 = (int64_t)(0ll);
- int64_t  const _2462 = _2461 - _2460;
- bool  const _2463 = _2460 > _2461;
- int64_t  const _2464 = (int64_t)(_2463 ? _2460 : _2462);
- uint64_t  const _2465 = (uint64_t)(_2464);
- uint64_t  const _2466 = _2465;
- uint64_t  const _2467 = (uint64_t)(2147483647ull);
- bool  const _2468 = _2466 <= _2467;
- if (!_2468)
- {
-  int64_t  const _2469 = (int64_t)(_1717);
-  int64_t  const _2470 = (int64_t)(_1718);
-  int64_t  const _2471 = _2469 * _2470;
-  int64_t  const _2472 = (int64_t)(0ll);
-  int64_t  const _2473 = _2472 - _2471;
-  bool  const _2474 = _2471 > _2472;
-  int64_t  const _2475 = (int64_t)(_2474 ? _2471 : _2473);
-  uint64_t  const _2476 = (uint64_t)(_2475);
-  uint64_t  const _2477 = _2476;
-  uint64_t  const _2478 = (uint64_t)(2147483647ull);
-  int32_t  const _2479 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _2477, _2478);
-  return _2479;
- }
- int64_t  const _2480 = (int64_t)(2147483647ll);
- bool  const _2481 = _2234 <= _2480;
- if (!_2481)
- {
-  int64_t  const _2482 = (int64_t)(2147483647ll);
-  int32_t  const _2483 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_v", _2234, _2482);
-  return _2483;
- }
- int64_t  const _2484 = (int64_t)(_1720);
- int64_t  const _2485 = (int64_t)(_1721);
- int64_t  const _2486 = _2484 * _2485;
- int64_t  const _2487 = (int64_t)(0ll);
- int64_t  const _2488 = _2487 - _2486;
- bool  const _2489 = _2486 > _2487;
- int64_t  const _2490 = (int64_t)(_2489 ? _2486 : _2488);
- uint64_t  const _2491 = (uint64_t)(_2490);
- uint64_t  const _2492 = _2491;
- uint64_t  const _2493 = (uint64_t)(2147483647ull);
- bool  const _2494 = _2492 <= _2493;
- if (!_2494)
- {
-  int64_t  const _2495 = (int64_t)(_1720);
-  int64_t  const _2496 = (int64_t)(_1721);
-  int64_t  const _2497 = _2495 * _2496;
-  int64_t  const _2498 = (int64_t)(0ll);
-  int64_t  const _2499 = _2498 - _2497;
-  bool  const _2500 = _2497 > _2498;
-  int64_t  const _2501 = (int64_t)(_2500 ? _2497 : _2499);
-  uint64_t  const _2502 = (uint64_t)(_2501);
-  uint64_t  const _2503 = _2502;
-  uint64_t  const _2504 = (uint64_t)(2147483647ull);
-  int32_t  const _2505 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _2503, _2504);
-  return _2505;
- }
- int64_t  const _2506 = (int64_t)(2147483647ll);
- bool  const _2507 = _2236 <= _2506;
- if (!_2507)
- {
-  int64_t  const _2508 = (int64_t)(2147483647ll);
-  int32_t  const _2509 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_v", _2236, _2508);
-  return _2509;
- }
- uint64_t  const _2510 = (uint64_t)(_1727);
- uint64_t  const _2511 = (uint64_t)(2147483647ull);
- bool  const _2512 = _2510 <= _2511;
- if (!_2512)
- {
-  uint64_t  const _2513 = (uint64_t)(_1727);
-  uint64_t  const _2514 = (uint64_t)(2147483647ull);
-  int32_t  const _2515 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _2513, _2514);
-  return _2515;
- }
- int64_t  const _2516 = (int64_t)(_1731);
- int64_t  const _2517 = (int64_t)(32ll);
- int64_t  const _2518 = _2516 * _2517;
- uint64_t  const _2519 = (uint64_t)(_2518);
- uint64_t  const _2520 = (uint64_t)(2147483647ull);
- bool  const _2521 = _2519 <= _2520;
- if (!_2521)
- {
-  int64_t  const _2522 = (int64_t)(_1731);
-  int64_t  const _2523 = (int64_t)(32ll);
-  int64_t  const _2524 = _2522 * _2523;
-  uint64_t  const _2525 = (uint64_t)(_2524);
-  uint64_t  const _2526 = (uint64_t)(2147483647ull);
-  int32_t  const _2527 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _2525, _2526);
-  return _2527;
- }
- int64_t  const _2528 = (int64_t)(_1727);
- int64_t  const _2529 = (int64_t)(67108863ll);
- bool  const _2530 = _2528 <= _2529;
- if (!_2530)
- {
-  int64_t  const _2531 = (int64_t)(_1727);
-  int64_t  const _2532 = (int64_t)(32ll);
-  int64_t  const _2533 = _2531 * _2532;
-  int64_t  const _2534 = (int64_t)(2147483647ll);
-  int32_t  const _2535 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_out", _2533, _2534);
-  return _2535;
- }
- int64_t  const _2536 = (int64_t)(_1733);
- int64_t  const _2537 = (int64_t)(_1734);
- int64_t  const _2538 = _2536 * _2537;
- int64_t  const _2539 = (int64_t)(0ll);
- int64_t  const _2540 = _2539 - _2538;
- bool  const _2541 = _2538 > _2539;
- int64_t  const _2542 = (int64_t)(_2541 ? _2538 : _2540);
- uint64_t  const _2543 = (uint64_t)(_2542);
- uint64_t  const _2544 = _2543;
- uint64_t  const _2545 = (uint64_t)(2147483647ull);
- bool  const _2546 = _2544 <= _2545;
- if (!_2546)
- {
-  int64_t  const _2547 = (int64_t)(_1733);
-  int64_t  const _2548 = (int64_t)(_1734);
-  int64_t  const _2549 = _2547 * _2548;
-  int64_t  const _2550 = (int64_t)(0ll);
-  int64_t  const _2551 = _2550 - _2549;
-  bool  const _2552 = _2549 > _2550;
-  int64_t  const _2553 = (int64_t)(_2552 ? _2549 : _2551);
-  uint64_t  const _2554 = (uint64_t)(_2553);
-  uint64_t  const _2555 = _2554;
-  uint64_t  const _2556 = (uint64_t)(2147483647ull);
-  int32_t  const _2557 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _2555, _2556);
-  return _2557;
- }
- int64_t  const _2558 = (int64_t)(67108863ll);
- bool  const _2559 = _2239 <= _2558;
- if (!_2559)
- {
-  int64_t  const _2560 = (int64_t)(32ll);
-  int64_t  const _2561 = _2239 * _2560;
-  int64_t  const _2562 = (int64_t)(2147483647ll);
-  int32_t  const _2563 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_out", _2561, _2562);
-  return _2563;
- }
- int64_t  const _2564 = (int64_t)(_1736);
- int64_t  const _2565 = (int64_t)(_1737);
- int64_t  const _2566 = _2564 * _2565;
- int64_t  const _2567 = (int64_t)(0ll);
- int64_t  const _2568 = _2567 - _2566;
- bool  const _2569 = _2566 > _2567;
- int64_t  const _2570 = (int64_t)(_2569 ? _2566 : _2568);
- uint64_t  const _2571 = (uint64_t)(_2570);
- uint64_t  const _2572 = _2571;
- uint64_t  const _2573 = (uint64_t)(2147483647ull);
- bool  const _2574 = _2572 <= _2573;
- if (!_2574)
- {
-  int64_t  const _2575 = (int64_t)(_1736);
-  int64_t  const _2576 = (int64_t)(_1737);
-  int64_t  const _2577 = _2575 * _2576;
-  int64_t  const _2578 = (int64_t)(0ll);
-  int64_t  const _2579 = _2578 - _2577;
-  bool  const _2580 = _2577 > _2578;
-  int64_t  const _2581 = (int64_t)(_2580 ? _2577 : _2579);
-  uint64_t  const _2582 = (uint64_t)(_2581);
-  uint64_t  const _2583 = _2582;
-  uint64_t  const _2584 = (uint64_t)(2147483647ull);
-  int32_t  const _2585 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _2583, _2584);
-  return _2585;
- }
- int64_t  const _2586 = (int64_t)(67108863ll);
- bool  const _2587 = _2241 <= _2586;
- if (!_2587)
- {
-  int64_t  const _2588 = (int64_t)(32ll);
-  int64_t  const _2589 = _2241 * _2588;
-  int64_t  const _2590 = (int64_t)(2147483647ll);
-  int32_t  const _2591 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_out", _2589, _2590);
-  return _2591;
- }
- int64_t  const _2592 = (int64_t)(_1739);
- int64_t  const _2593 = (int64_t)(_1740);
- int64_t  const _2594 = _2592 * _2593;
- int64_t  const _2595 = (int64_t)(0ll);
- int64_t  const _2596 = _2595 - _2594;
- bool  const _2597 = _2594 > _2595;
- int64_t  const _2598 = (int64_t)(_2597 ? _2594 : _2596);
- uint64_t  const _2599 = (uint64_t)(_2598);
- uint64_t  const _2600 = _2599;
- uint64_t  const _2601 = (uint64_t)(2147483647ull);
- bool  const _2602 = _2600 <= _2601;
- if (!_2602)
- {
-  int64_t  const _2603 = (int64_t)(_1739);
-  int64_t  const _2604 = (int64_t)(_1740);
-  int64_t  const _2605 = _2603 * _2604;
-  int64_t  const _2606 = (int64_t)(0ll);
-  int64_t  const _2607 = _2606 - _2605;
-  bool  const _2608 = _2605 > _2606;
-  int64_t  const _2609 = (int64_t)(_2608 ? _2605 : _2607);
-  uint64_t  const _2610 = (uint64_t)(_2609);
-  uint64_t  const _2611 = _2610;
-  uint64_t  const _2612 = (uint64_t)(2147483647ull);
-  int32_t  const _2613 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _2611, _2612);
-  return _2613;
- }
- int64_t  const _2614 = (int64_t)(67108863ll);
- bool  const _2615 = _2243 <= _2614;
- if (!_2615)
- {
-  int64_t  const _2616 = (int64_t)(32ll);
-  int64_t  const _2617 = _2243 * _2616;
-  int64_t  const _2618 = (int64_t)(2147483647ll);
-  int32_t  const _2619 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_out", _2617, _2618);
-  return _2619;
- }
- uint64_t  const _2620 = (uint64_t)(_1746);
- uint64_t  const _2621 = (uint64_t)(2147483647ull);
- bool  const _2622 = _2620 <= _2621;
- if (!_2622)
- {
-  uint64_t  const _2623 = (uint64_t)(_1746);
-  uint64_t  const _2624 = (uint64_t)(2147483647ull);
-  int32_t  const _2625 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "slopes", _2623, _2624);
-  return _2625;
- }
- bool  const _2626 = !(_1673);
- if (!_2626)
- {
-  int32_t  const _2627 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_k");
-  return _2627;
- }
- bool  const _2628 = !(_1689);
- if (!_2628)
- {
-  int32_t  const _2629 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_q");
-  return _2629;
- }
- bool  const _2630 = !(_1708);
- if (!_2630)
- {
-  int32_t  const _2631 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_v");
-  return _2631;
- }
- bool  const _2632 = !(_1724);
- if (!_2632)
- {
-  int32_t  const _2633 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Output buffer attn_out");
-  return _2633;
- }
- bool  const _2634 = !(_1743);
- if (!_2634)
- {
-  int32_t  const _2635 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer slopes");
-  return _2635;
- }
- uint64_t  const _2636 = (uint64_t)(0ull);
- auto * const _2637 = (void *)(_2636);
- bool  const _2638 = _attn_k != _2637;
- if (!_2638)
- {
-  int32_t  const _2639 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_k");
-  return _2639;
- }
- uint64_t  const _2640 = (uint64_t)(0ull);
- auto * const _2641 = (void *)(_2640);
- bool  const _2642 = _attn_q != _2641;
- if (!_2642)
- {
-  int32_t  const _2643 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_q");
-  return _2643;
- }
- uint64_t  const _2644 = (uint64_t)(0ull);
- auto * const _2645 = (void *)(_2644);
- bool  const _2646 = _attn_v != _2645;
- if (!_2646)
- {
-  int32_t  const _2647 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_v");
-  return _2647;
- }
- uint64_t  const _2648 = (uint64_t)(0ull);
- auto * const _2649 = (void *)(_2648);
- bool  const _2650 = _attn_out != _2649;
- if (!_2650)
- {
-  int32_t  const _2651 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Output buffer attn_out");
-  return _2651;
- }
- uint64_t  const _2652 = (uint64_t)(0ull);
- auto * const _2653 = (void *)(_2652);
- bool  const _2654 = _slopes != _2653;
- if (!_2654)
- {
-  int32_t  const _2655 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer slopes");
-  return _2655;
+  int64_t  const _2391 = (int64_t)(_attn_groups);
+  int64_t  const _2392 = (int64_t)(1ll);
+  int32_t  const _2393 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_groups", _2391, _2392);
+  return _2393;
  }
  // produce attn_out
- int32_t  const _2656 = _1735 * _1737;
- int32_t  const _2657 = _1738 * _1740;
- int32_t  const _2658 = _1733 * _1736;
- int32_t  const _2659 = _1711 & 15;
- int32_t  const _2660 = ::halide_cpp_max(_1711, 1);
- int32_t  const _2661 = ::halide_cpp_min(_1711, 1);
- int32_t  const _2662 = _2660 & 15;
- bool  const _2663 = _2662 != 0;
- bool  const _2664 = _2659 != 0;
- int32_t  const _2665 = _2660 + -1;
- int32_t  const _2666 = _2665 >> 4;
- int32_t  const _2667 = _2666 * 16;
- int32_t  const _2668 = _2667 + _2661;
- int32_t  const _2669 = _2668 + 15;
- int32_t  const _2670 = ::halide_cpp_max(_2669, _1711);
- int32_t  const _2671 = ::halide_cpp_max(_1711, 16);
- int32_t  const _2672 = ::halide_cpp_min(_1711, 16);
- float  const _2673 = float_from_bits(1065353216 /* 1 */);
- float  const _2674 = (float)(_1692);
- float  const _2675 = sqrt_f32(_2674);
- float  const _2676 = _2673 / _2675;
- int32_t  const _2677 = _2660 >> 4;
- int32_t  const _2678 = _2660 + 15;
- int32_t  const _2679 = _2678 >> 4;
- int32_t  const _2680 = _2659 + 31;
- int32_t  const _2681 = _2680 >> 4;
- int32_t  const _2682 = _1711 >> 4;
- int32_t  const _2683 = _1739 * _2658;
- int32_t  const _2684 = _1711 - _2656;
- int32_t  const _2685 = _2684 - _2657;
- int32_t  const _2686 = _2656 + _2657;
- int32_t  const _2687 = _1716 * _1718;
- int32_t  const _2688 = _1719 * _1721;
- int32_t  const _2689 = _2687 + _2688;
- int32_t  const _2690 = _1700 * _1702;
- int32_t  const _2691 = _1703 * _1705;
- int32_t  const _2692 = _2690 + _2691;
- int32_t  const _2693 = _1681 * _1683;
- int32_t  const _2694 = _1684 * _1686;
- int32_t  const _2695 = _2693 + _2694;
+ int32_t  const _2394 = _1465 * _1467;
+ int32_t  const _2395 = _1468 * _1470;
+ int32_t  const _2396 = _1463 * _1466;
+ int32_t  const _2397 = _1441 & 15;
+ int32_t  const _2398 = ::halide_cpp_max(_1441, 1);
+ int32_t  const _2399 = ::halide_cpp_min(_1441, 1);
+ int32_t  const _2400 = _2398 & 15;
+ bool  const _2401 = _2400 != 0;
+ bool  const _2402 = _2397 != 0;
+ int32_t  const _2403 = _2398 + -1;
+ int32_t  const _2404 = _2403 >> 4;
+ int32_t  const _2405 = _2404 * 16;
+ int32_t  const _2406 = _2405 + _2399;
+ int32_t  const _2407 = _2406 + 15;
+ int32_t  const _2408 = ::halide_cpp_max(_2407, _1441);
+ int32_t  const _2409 = ::halide_cpp_max(_1441, 16);
+ int32_t  const _2410 = ::halide_cpp_min(_1441, 16);
+ float  const _2411 = float_from_bits(1065353216 /* 1 */);
+ float  const _2412 = (float)(_1422);
+ float  const _2413 = sqrt_f32(_2412);
+ float  const _2414 = _2411 / _2413;
+ int32_t  const _2415 = _2398 >> 4;
+ int32_t  const _2416 = _2398 + 15;
+ int32_t  const _2417 = _2416 >> 4;
+ int32_t  const _2418 = _2397 + 31;
+ int32_t  const _2419 = _2418 >> 4;
+ int32_t  const _2420 = _1441 >> 4;
+ int32_t  const _2421 = _1469 * _2396;
+ int32_t  const _2422 = _1441 - _2394;
+ int32_t  const _2423 = _2422 - _2395;
+ int32_t  const _2424 = _2394 + _2395;
+ int32_t  const _2425 = _1446 * _1448;
+ int32_t  const _2426 = _1449 * _1451;
+ int32_t  const _2427 = _2425 + _2426;
+ int32_t  const _2428 = _1430 * _1432;
+ int32_t  const _2429 = _1433 * _1435;
+ int32_t  const _2430 = _2428 + _2429;
+ int32_t  const _2431 = _1411 * _1413;
+ int32_t  const _2432 = _1414 * _1416;
+ int32_t  const _2433 = _2431 + _2432;
  struct {
   void * f_0;
   void * f_1;
@@ -7284,8 +6789,8 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
   int32_t f_24;
   int32_t f_25;
   int32_t f_26;
-  int32_t f_27;
-  float f_28;
+  float f_27;
+  int32_t f_28;
   int32_t f_29;
   int32_t f_30;
   int32_t f_31;
@@ -7298,9 +6803,8 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
   int32_t f_38;
   int32_t f_39;
   int32_t f_40;
-  int32_t f_41;
+  bool f_41;
   bool f_42;
-  bool f_43;
  } s1 = {
   _attn_k,
   _attn_q,
@@ -7308,54 +6812,53 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
   _attn_out,
   _slopes,
   _attn_groups,
-  _1679,
-  _1683,
-  _1686,
+  _1409,
+  _1413,
+  _1416,
   _attn_lk,
-  _attn_lq,
-  _1692,
-  _1699,
-  _1702,
-  _1705,
-  _1711,
-  _1718,
-  _1721,
-  _1733,
-  _1735,
-  _1738,
-  _1731,
-  _1734,
-  _1737,
-  _1740,
-  _1746,
-  _1745,
-  _2692,
-  _2676,
-  _2695,
-  _2670,
-  _2672,
-  _2677,
-  _2671,
-  _2679,
-  _2689,
-  _2682,
-  _2681,
-  _2686,
-  _2685,
-  _2658,
-  _2661,
-  _2663,
-  _2664
+  _1422,
+  _1429,
+  _1432,
+  _1435,
+  _1441,
+  _1448,
+  _1451,
+  _1463,
+  _1465,
+  _1468,
+  _1461,
+  _1464,
+  _1467,
+  _1470,
+  _1476,
+  _1475,
+  _2430,
+  _2414,
+  _2433,
+  _2408,
+  _2410,
+  _2415,
+  _2409,
+  _2417,
+  _2427,
+  _2420,
+  _2419,
+  _2424,
+  _2423,
+  _2396,
+  _2399,
+  _2401,
+  _2402
  };
- auto * const _2696 = (&s1);
- auto _parallel_closure = _2696;
+ auto * const _2434 = (&s1);
+ auto _parallel_closure = _2434;
  halide_unused(_parallel_closure);
- auto * const _2697 = (uint8_t *)(_parallel_closure);
- int32_t  const _2698 = attn_alibi_softcap_rt_do_par_for(_ucon, ::attn_alibi_softcap_pipeline_par_for_attn_out_s0_it_t_t, 0, _2683, _2697);
- bool  const _2699 = _2698 == 0;
- if (!_2699)
+ auto * const _2435 = (uint8_t *)(_parallel_closure);
+ int32_t  const _2436 = attn_alibi_softcap_rt_do_par_for(_ucon, ::attn_alibi_softcap_pipeline_par_for_attn_out_s0_it_t_t, 0, _2421, _2435);
+ bool  const _2437 = _2436 == 0;
+ if (!_2437)
  {
-  return _2698;
+  return _2436;
  }
  return 0;
 }
@@ -7428,18 +6931,21 @@ const struct halide_filter_metadata_t *attn_alibi_softcap_pipeline_metadata() {
  const halide_scalar_value_t *scalar_max__attn_v = nullptr;
  const halide_scalar_value_t *scalar_estimate__attn_v = nullptr;
  int64_t const *const *buffer_estimates__attn_lq = nullptr;
+ alignas(alignof(halide_scalar_value_t)) static const int32_t halide_scalar_value_0[2] = {1, 0};
  const halide_scalar_value_t *scalar_def__attn_lq = nullptr;
- const halide_scalar_value_t *scalar_min__attn_lq = nullptr;
+ const halide_scalar_value_t *scalar_min__attn_lq = (const halide_scalar_value_t *)&halide_scalar_value_0;
  const halide_scalar_value_t *scalar_max__attn_lq = nullptr;
  const halide_scalar_value_t *scalar_estimate__attn_lq = nullptr;
  int64_t const *const *buffer_estimates__attn_lk = nullptr;
+ alignas(alignof(halide_scalar_value_t)) static const int32_t halide_scalar_value_1[2] = {0, 0};
  const halide_scalar_value_t *scalar_def__attn_lk = nullptr;
- const halide_scalar_value_t *scalar_min__attn_lk = nullptr;
+ const halide_scalar_value_t *scalar_min__attn_lk = (const halide_scalar_value_t *)&halide_scalar_value_1;
  const halide_scalar_value_t *scalar_max__attn_lk = nullptr;
  const halide_scalar_value_t *scalar_estimate__attn_lk = nullptr;
  int64_t const *const *buffer_estimates__attn_groups = nullptr;
+ alignas(alignof(halide_scalar_value_t)) static const int32_t halide_scalar_value_2[2] = {1, 0};
  const halide_scalar_value_t *scalar_def__attn_groups = nullptr;
- const halide_scalar_value_t *scalar_min__attn_groups = nullptr;
+ const halide_scalar_value_t *scalar_min__attn_groups = (const halide_scalar_value_t *)&halide_scalar_value_2;
  const halide_scalar_value_t *scalar_max__attn_groups = nullptr;
  const halide_scalar_value_t *scalar_estimate__attn_groups = nullptr;
  int64_t const *const *buffer_estimates__slopes = nullptr;
@@ -7699,6 +7205,11 @@ int attn_alibi_softcap_rt_error_host_is_null(void* uc, const char* name) {
 
 int attn_alibi_softcap_rt_error_out_of_memory(void* uc) {
   fail(uc, "out of memory");
+  return -1;
+}
+
+int attn_alibi_softcap_rt_error_param_too_small_i64(void* uc, const char* name, int64_t val, int64_t min_val) {
+  fail(uc, "argument %s = %lld is below %lld", name, (long long)val, (long long)min_val);
   return -1;
 }
 

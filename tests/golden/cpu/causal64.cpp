@@ -1397,7 +1397,7 @@ extern int attn_causal64_rt_error_constraints_make_required_region_smaller(void 
                                                                  int required_min, int required_extent);
 extern int attn_causal64_rt_error_constraint_violated(void *user_context, const char *var, int val,
                                             const char *constrained_var, int constrained_val);
-extern int halide_error_param_too_small_i64(void *user_context, const char *param_name,
+extern int attn_causal64_rt_error_param_too_small_i64(void *user_context, const char *param_name,
                                             int64_t val, int64_t min_val);
 extern int halide_error_param_too_small_u64(void *user_context, const char *param_name,
                                             uint64_t val, uint64_t min_val);
@@ -3912,43 +3912,42 @@ int attn_causal64_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context, int3
      int32_t  const _424 = _423 + 32;
      int32_t  const _425 = ::halide_cpp_min(_424, _11);
      int32_t  const _426 = ::halide_cpp_min(_425, _8);
-     int32_t  const _427 = ::halide_cpp_max(_426, 0);
-     for (int _row_max_s1_rk__x = 0; _row_max_s1_rk__x < 0 + _427; _row_max_s1_rk__x++)
+     for (int _row_max_s1_rk__x = 0; _row_max_s1_rk__x < 0 + _426; _row_max_s1_rk__x++)
      {
-      float16  const _428 = float16_ops::load(_row_max, 0);
-      int32_t  const _429 = _row_max_s1_rk__x * 32;
-      float16  const _430 = float16_ops::load(_masked, _429);
-      float16  const _431 = float16_ops::max(_428, _430);
-      float16_ops::store(_431, _row_max, 0);
-      float16  const _432 = float16_ops::load(_row_max, 16);
-      int32_t  const _433 = _row_max_s1_rk__x * 32;
-      int32_t  const _434 = _433 + 16;
-      float16  const _435 = float16_ops::load(_masked, _434);
-      float16  const _436 = float16_ops::max(_432, _435);
-      float16_ops::store(_436, _row_max, 16);
+      float16  const _427 = float16_ops::load(_row_max, 0);
+      int32_t  const _428 = _row_max_s1_rk__x * 32;
+      float16  const _429 = float16_ops::load(_masked, _428);
+      float16  const _430 = float16_ops::max(_427, _429);
+      float16_ops::store(_430, _row_max, 0);
+      float16  const _431 = float16_ops::load(_row_max, 16);
+      int32_t  const _432 = _row_max_s1_rk__x * 32;
+      int32_t  const _433 = _432 + 16;
+      float16  const _434 = float16_ops::load(_masked, _433);
+      float16  const _435 = float16_ops::max(_431, _434);
+      float16_ops::store(_435, _row_max, 16);
      } // for _row_max_s1_rk__x
-     int32_t  const _437 = _66 * 32;
-     int32_t  const _438 = _437 + 32;
-     int32_t  const _439 = ::halide_cpp_min(_438, _11);
-     int32_t  const _440 = ::halide_cpp_min(_439, _8);
-     int32_t  const _441 = ::halide_cpp_max(_440, _70);
+     int32_t  const _436 = _66 * 32;
+     int32_t  const _437 = _436 + 32;
+     int32_t  const _438 = ::halide_cpp_min(_437, _11);
+     int32_t  const _439 = ::halide_cpp_min(_438, _8);
+     int32_t  const _440 = ::halide_cpp_max(_439, _70);
      {
-      int64_t  const _442 = _441;
-      int64_t  const _443 = _442 * 32;
+      int64_t  const _441 = _440;
+      int64_t  const _442 = _441 * 32;
+      int64_t  const _443 = (_442 > ((int64_t(1) << 31) - 1)) ? _442 : (_442 * 1);
       int64_t  const _444 = (_443 > ((int64_t(1) << 31) - 1)) ? _443 : (_443 * 1);
       int64_t  const _445 = (_444 > ((int64_t(1) << 31) - 1)) ? _444 : (_444 * 1);
-      int64_t  const _446 = (_445 > ((int64_t(1) << 31) - 1)) ? _445 : (_445 * 1);
-      if ((_446 > ((int64_t(1) << 31) - 1)) || ((_446 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+      if ((_445 > ((int64_t(1) << 31) - 1)) || ((_445 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
       {
        attn_causal64_rt_error(_ucon, "32-bit signed overflow computing size of allocation probs\n");
        return -1;
       } // overflow test probs
-      int64_t  const _447 = _446;
-      float *_probs = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_447);
+      int64_t  const _446 = _445;
+      float *_probs = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_446);
       if (!_probs)
       {
-       int32_t  const _448 = attn_causal64_rt_error_out_of_memory(_ucon);
-       return _448;
+       int32_t  const _447 = attn_causal64_rt_error_out_of_memory(_ucon);
+       return _447;
       }
       HalideFreeHelper _probs_free(_ucon, _probs, attn_causal64_rt_free);
       // produce probs
@@ -3956,113 +3955,113 @@ int attn_causal64_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context, int3
       // consume masked
       for (int _probs_s0_j = 0; _probs_s0_j < 0 + _70; _probs_s0_j++)
       {
-       float16  const _449 = float16_ops::load(_row_max, 0);
-       int32_t  const _450 = _probs_s0_j * 32;
-       float16  const _451 = float16_ops::load(_masked, _450);
-       float  const _452 = float_from_bits(0 /* 0 */);
-       float16  const _453 = float16_ops::broadcast(_452);
-       float16  const _454 = float16_ops::broadcast(neg_inf_f32());
-       uint8x16_t  const _455 = float16_ops::eq(_449, _454);
-       float16  const _456 = float16_ops::select(_455, _453, _449);
-       float16  const _457 = _451 - _456;
-       float16  const _458 = float16_ops::min(_457, _453);
-       float  const _459 = float_from_bits(3271426048 /* -127 */);
-       float16  const _460 = float16_ops::broadcast(_459);
-       float16  const _461 = float16_ops::max(_458, _460);
-       float  const _462 = float_from_bits(1124007936 /* 127.5 */);
-       float16  const _463 = float16_ops::broadcast(_462);
-       float16  const _464 = _461 + _463;
-       int32x16_t  const _465 = int32x16_t_ops::convert_from<float16>(_464);
-       int32x16_t  const _466 = int32x16_t_ops::broadcast(-127);
-       int32x16_t  const _467 = _465 + _466;
-       float16  const _468 = float16_ops::convert_from<int32x16_t>(_467);
-       float16  const _469 = _461 - _468;
-       uint32_t  const _470 = (uint32_t)(23ull);
-       uint32x16_t  const _471 = uint32x16_t_ops::broadcast(_470);
-       int32x16_t  const _472 = _465 << _471;
-       float16  const _473 = reinterpret<float16>(_472);
-       float  const _474 = float_from_bits(958452607 /* 0.000153376 */);
-       float16  const _475 = float16_ops::broadcast(_474);
-       float16  const _476 = _469 * _475;
-       float  const _477 = float_from_bits(984588920 /* 0.00133999 */);
-       float16  const _478 = float16_ops::broadcast(_477);
-       float16  const _479 = _476 + _478;
-       float16  const _480 = _479 * _469;
-       float  const _481 = float_from_bits(1008572159 /* 0.00961852 */);
-       float16  const _482 = float16_ops::broadcast(_481);
-       float16  const _483 = _480 + _482;
-       float16  const _484 = _483 * _469;
-       float  const _485 = float_from_bits(1029920619 /* 0.0555033 */);
-       float16  const _486 = float16_ops::broadcast(_485);
-       float16  const _487 = _484 + _486;
-       float16  const _488 = _487 * _469;
-       float  const _489 = float_from_bits(1047920109 /* 0.240226 */);
-       float16  const _490 = float16_ops::broadcast(_489);
-       float16  const _491 = _488 + _490;
-       float16  const _492 = _491 * _469;
-       float  const _493 = float_from_bits(1060205080 /* 0.693147 */);
-       float16  const _494 = float16_ops::broadcast(_493);
-       float16  const _495 = _492 + _494;
-       float16  const _496 = _495 * _469;
-       float  const _497 = float_from_bits(1065353216 /* 1 */);
-       float16  const _498 = float16_ops::broadcast(_497);
-       float16  const _499 = _496 + _498;
-       float16  const _500 = _473 * _499;
-       float16_ops::store(_500, _probs, _450);
-       float16  const _501 = float16_ops::load(_row_max, 16);
-       int32_t  const _502 = _probs_s0_j * 32;
-       int32_t  const _503 = _502 + 16;
-       float16  const _504 = float16_ops::load(_masked, _503);
-       float  const _505 = float_from_bits(0 /* 0 */);
-       float16  const _506 = float16_ops::broadcast(_505);
-       float16  const _507 = float16_ops::broadcast(neg_inf_f32());
-       uint8x16_t  const _508 = float16_ops::eq(_501, _507);
-       float16  const _509 = float16_ops::select(_508, _506, _501);
-       float16  const _510 = _504 - _509;
-       float16  const _511 = float16_ops::min(_510, _506);
-       float  const _512 = float_from_bits(3271426048 /* -127 */);
-       float16  const _513 = float16_ops::broadcast(_512);
-       float16  const _514 = float16_ops::max(_511, _513);
-       float  const _515 = float_from_bits(1124007936 /* 127.5 */);
-       float16  const _516 = float16_ops::broadcast(_515);
-       float16  const _517 = _514 + _516;
-       int32x16_t  const _518 = int32x16_t_ops::convert_from<float16>(_517);
-       int32x16_t  const _519 = int32x16_t_ops::broadcast(-127);
-       int32x16_t  const _520 = _518 + _519;
-       float16  const _521 = float16_ops::convert_from<int32x16_t>(_520);
-       float16  const _522 = _514 - _521;
-       uint32_t  const _523 = (uint32_t)(23ull);
-       uint32x16_t  const _524 = uint32x16_t_ops::broadcast(_523);
-       int32x16_t  const _525 = _518 << _524;
-       float16  const _526 = reinterpret<float16>(_525);
-       float  const _527 = float_from_bits(958452607 /* 0.000153376 */);
-       float16  const _528 = float16_ops::broadcast(_527);
-       float16  const _529 = _522 * _528;
-       float  const _530 = float_from_bits(984588920 /* 0.00133999 */);
-       float16  const _531 = float16_ops::broadcast(_530);
-       float16  const _532 = _529 + _531;
-       float16  const _533 = _532 * _522;
-       float  const _534 = float_from_bits(1008572159 /* 0.00961852 */);
-       float16  const _535 = float16_ops::broadcast(_534);
-       float16  const _536 = _533 + _535;
-       float16  const _537 = _536 * _522;
-       float  const _538 = float_from_bits(1029920619 /* 0.0555033 */);
-       float16  const _539 = float16_ops::broadcast(_538);
-       float16  const _540 = _537 + _539;
-       float16  const _541 = _540 * _522;
-       float  const _542 = float_from_bits(1047920109 /* 0.240226 */);
-       float16  const _543 = float16_ops::broadcast(_542);
-       float16  const _544 = _541 + _543;
-       float16  const _545 = _544 * _522;
-       float  const _546 = float_from_bits(1060205080 /* 0.693147 */);
-       float16  const _547 = float16_ops::broadcast(_546);
-       float16  const _548 = _545 + _547;
-       float16  const _549 = _548 * _522;
-       float  const _550 = float_from_bits(1065353216 /* 1 */);
-       float16  const _551 = float16_ops::broadcast(_550);
-       float16  const _552 = _549 + _551;
-       float16  const _553 = _526 * _552;
-       float16_ops::store(_553, _probs, _503);
+       float16  const _448 = float16_ops::load(_row_max, 0);
+       int32_t  const _449 = _probs_s0_j * 32;
+       float16  const _450 = float16_ops::load(_masked, _449);
+       float  const _451 = float_from_bits(0 /* 0 */);
+       float16  const _452 = float16_ops::broadcast(_451);
+       float16  const _453 = float16_ops::broadcast(neg_inf_f32());
+       uint8x16_t  const _454 = float16_ops::eq(_448, _453);
+       float16  const _455 = float16_ops::select(_454, _452, _448);
+       float16  const _456 = _450 - _455;
+       float16  const _457 = float16_ops::min(_456, _452);
+       float  const _458 = float_from_bits(3271426048 /* -127 */);
+       float16  const _459 = float16_ops::broadcast(_458);
+       float16  const _460 = float16_ops::max(_457, _459);
+       float  const _461 = float_from_bits(1124007936 /* 127.5 */);
+       float16  const _462 = float16_ops::broadcast(_461);
+       float16  const _463 = _460 + _462;
+       int32x16_t  const _464 = int32x16_t_ops::convert_from<float16>(_463);
+       int32x16_t  const _465 = int32x16_t_ops::broadcast(-127);
+       int32x16_t  const _466 = _464 + _465;
+       float16  const _467 = float16_ops::convert_from<int32x16_t>(_466);
+       float16  const _468 = _460 - _467;
+       uint32_t  const _469 = (uint32_t)(23ull);
+       uint32x16_t  const _470 = uint32x16_t_ops::broadcast(_469);
+       int32x16_t  const _471 = _464 << _470;
+       float16  const _472 = reinterpret<float16>(_471);
+       float  const _473 = float_from_bits(958452607 /* 0.000153376 */);
+       float16  const _474 = float16_ops::broadcast(_473);
+       float16  const _475 = _468 * _474;
+       float  const _476 = float_from_bits(984588920 /* 0.00133999 */);
+       float16  const _477 = float16_ops::broadcast(_476);
+       float16  const _478 = _475 + _477;
+       float16  const _479 = _478 * _468;
+       float  const _480 = float_from_bits(1008572159 /* 0.00961852 */);
+       float16  const _481 = float16_ops::broadcast(_480);
+       float16  const _482 = _479 + _481;
+       float16  const _483 = _482 * _468;
+       float  const _484 = float_from_bits(1029920619 /* 0.0555033 */);
+       float16  const _485 = float16_ops::broadcast(_484);
+       float16  const _486 = _483 + _485;
+       float16  const _487 = _486 * _468;
+       float  const _488 = float_from_bits(1047920109 /* 0.240226 */);
+       float16  const _489 = float16_ops::broadcast(_488);
+       float16  const _490 = _487 + _489;
+       float16  const _491 = _490 * _468;
+       float  const _492 = float_from_bits(1060205080 /* 0.693147 */);
+       float16  const _493 = float16_ops::broadcast(_492);
+       float16  const _494 = _491 + _493;
+       float16  const _495 = _494 * _468;
+       float  const _496 = float_from_bits(1065353216 /* 1 */);
+       float16  const _497 = float16_ops::broadcast(_496);
+       float16  const _498 = _495 + _497;
+       float16  const _499 = _472 * _498;
+       float16_ops::store(_499, _probs, _449);
+       float16  const _500 = float16_ops::load(_row_max, 16);
+       int32_t  const _501 = _probs_s0_j * 32;
+       int32_t  const _502 = _501 + 16;
+       float16  const _503 = float16_ops::load(_masked, _502);
+       float  const _504 = float_from_bits(0 /* 0 */);
+       float16  const _505 = float16_ops::broadcast(_504);
+       float16  const _506 = float16_ops::broadcast(neg_inf_f32());
+       uint8x16_t  const _507 = float16_ops::eq(_500, _506);
+       float16  const _508 = float16_ops::select(_507, _505, _500);
+       float16  const _509 = _503 - _508;
+       float16  const _510 = float16_ops::min(_509, _505);
+       float  const _511 = float_from_bits(3271426048 /* -127 */);
+       float16  const _512 = float16_ops::broadcast(_511);
+       float16  const _513 = float16_ops::max(_510, _512);
+       float  const _514 = float_from_bits(1124007936 /* 127.5 */);
+       float16  const _515 = float16_ops::broadcast(_514);
+       float16  const _516 = _513 + _515;
+       int32x16_t  const _517 = int32x16_t_ops::convert_from<float16>(_516);
+       int32x16_t  const _518 = int32x16_t_ops::broadcast(-127);
+       int32x16_t  const _519 = _517 + _518;
+       float16  const _520 = float16_ops::convert_from<int32x16_t>(_519);
+       float16  const _521 = _513 - _520;
+       uint32_t  const _522 = (uint32_t)(23ull);
+       uint32x16_t  const _523 = uint32x16_t_ops::broadcast(_522);
+       int32x16_t  const _524 = _517 << _523;
+       float16  const _525 = reinterpret<float16>(_524);
+       float  const _526 = float_from_bits(958452607 /* 0.000153376 */);
+       float16  const _527 = float16_ops::broadcast(_526);
+       float16  const _528 = _521 * _527;
+       float  const _529 = float_from_bits(984588920 /* 0.00133999 */);
+       float16  const _530 = float16_ops::broadcast(_529);
+       float16  const _531 = _528 + _530;
+       float16  const _532 = _531 * _521;
+       float  const _533 = float_from_bits(1008572159 /* 0.00961852 */);
+       float16  const _534 = float16_ops::broadcast(_533);
+       float16  const _535 = _532 + _534;
+       float16  const _536 = _535 * _521;
+       float  const _537 = float_from_bits(1029920619 /* 0.0555033 */);
+       float16  const _538 = float16_ops::broadcast(_537);
+       float16  const _539 = _536 + _538;
+       float16  const _540 = _539 * _521;
+       float  const _541 = float_from_bits(1047920109 /* 0.240226 */);
+       float16  const _542 = float16_ops::broadcast(_541);
+       float16  const _543 = _540 + _542;
+       float16  const _544 = _543 * _521;
+       float  const _545 = float_from_bits(1060205080 /* 0.693147 */);
+       float16  const _546 = float16_ops::broadcast(_545);
+       float16  const _547 = _544 + _546;
+       float16  const _548 = _547 * _521;
+       float  const _549 = float_from_bits(1065353216 /* 1 */);
+       float16  const _550 = float16_ops::broadcast(_549);
+       float16  const _551 = _548 + _550;
+       float16  const _552 = _525 * _551;
+       float16_ops::store(_552, _probs, _502);
       } // for _probs_s0_j
       _masked_free.free();
       {
@@ -4070,82 +4069,81 @@ int attn_causal64_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context, int3
        // produce row_sum
        for (int _row_sum_s0_ii_ii = 0; _row_sum_s0_ii_ii < 0 + 2; _row_sum_s0_ii_ii++)
        {
-        float  const _554 = float_from_bits(0 /* 0 */);
-        float16  const _555 = float16_ops::broadcast(_554);
-        int32_t  const _556 = _row_sum_s0_ii_ii * 16;
-        float16_ops::store(_555, _row_sum, _556);
+        float  const _553 = float_from_bits(0 /* 0 */);
+        float16  const _554 = float16_ops::broadcast(_553);
+        int32_t  const _555 = _row_sum_s0_ii_ii * 16;
+        float16_ops::store(_554, _row_sum, _555);
        } // for _row_sum_s0_ii_ii
        // consume probs
-       int32_t  const _557 = _66 * 32;
-       int32_t  const _558 = _557 + 32;
-       int32_t  const _559 = ::halide_cpp_min(_558, _11);
-       int32_t  const _560 = ::halide_cpp_min(_559, _8);
-       int32_t  const _561 = ::halide_cpp_max(_560, 0);
-       for (int _row_sum_s1_rk__x = 0; _row_sum_s1_rk__x < 0 + _561; _row_sum_s1_rk__x++)
+       int32_t  const _556 = _66 * 32;
+       int32_t  const _557 = _556 + 32;
+       int32_t  const _558 = ::halide_cpp_min(_557, _11);
+       int32_t  const _559 = ::halide_cpp_min(_558, _8);
+       for (int _row_sum_s1_rk__x = 0; _row_sum_s1_rk__x < 0 + _559; _row_sum_s1_rk__x++)
        {
-        float16  const _562 = float16_ops::load(_row_sum, 0);
-        int32_t  const _563 = _row_sum_s1_rk__x * 32;
-        float16  const _564 = float16_ops::load(_probs, _563);
-        float16  const _565 = _562 + _564;
-        float16_ops::store(_565, _row_sum, 0);
-        float16  const _566 = float16_ops::load(_row_sum, 16);
-        int32_t  const _567 = _row_sum_s1_rk__x * 32;
-        int32_t  const _568 = _567 + 16;
-        float16  const _569 = float16_ops::load(_probs, _568);
-        float16  const _570 = _566 + _569;
-        float16_ops::store(_570, _row_sum, 16);
+        float16  const _560 = float16_ops::load(_row_sum, 0);
+        int32_t  const _561 = _row_sum_s1_rk__x * 32;
+        float16  const _562 = float16_ops::load(_probs, _561);
+        float16  const _563 = _560 + _562;
+        float16_ops::store(_563, _row_sum, 0);
+        float16  const _564 = float16_ops::load(_row_sum, 16);
+        int32_t  const _565 = _row_sum_s1_rk__x * 32;
+        int32_t  const _566 = _565 + 16;
+        float16  const _567 = float16_ops::load(_probs, _566);
+        float16  const _568 = _564 + _567;
+        float16_ops::store(_568, _row_sum, 16);
        } // for _row_sum_s1_rk__x
-       int32_t  const _571 = _66 + 1;
-       int32_t  const _572 = ::halide_cpp_max(_571, _16);
+       int32_t  const _569 = _66 + 1;
+       int32_t  const _570 = ::halide_cpp_max(_569, _16);
        {
-        int64_t  const _573 = 80;
-        int64_t  const _574 = _573 * 32;
-        int64_t  const _575 = (_574 > ((int64_t(1) << 31) - 1)) ? _574 : (_574 * _572);
-        int64_t  const _576 = (_575 > ((int64_t(1) << 31) - 1)) ? _575 : (_575 * 1);
-        int64_t  const _577 = (_576 > ((int64_t(1) << 31) - 1)) ? _576 : (_576 * 1);
-        if ((_577 > ((int64_t(1) << 31) - 1)) || ((_577 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+        int64_t  const _571 = 80;
+        int64_t  const _572 = _571 * 32;
+        int64_t  const _573 = (_572 > ((int64_t(1) << 31) - 1)) ? _572 : (_572 * _570);
+        int64_t  const _574 = (_573 > ((int64_t(1) << 31) - 1)) ? _573 : (_573 * 1);
+        int64_t  const _575 = (_574 > ((int64_t(1) << 31) - 1)) ? _574 : (_574 * 1);
+        if ((_575 > ((int64_t(1) << 31) - 1)) || ((_575 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
         {
          attn_causal64_rt_error(_ucon, "32-bit signed overflow computing size of allocation normalized\n");
          return -1;
         } // overflow test normalized
-        int64_t  const _578 = _577;
-        float *_normalized = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_578);
+        int64_t  const _576 = _575;
+        float *_normalized = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_576);
         if (!_normalized)
         {
-         int32_t  const _579 = attn_causal64_rt_error_out_of_memory(_ucon);
-         return _579;
+         int32_t  const _577 = attn_causal64_rt_error_out_of_memory(_ucon);
+         return _577;
         }
         HalideFreeHelper _normalized_free(_ucon, _normalized, attn_causal64_rt_free);
         // produce normalized
         // consume row_sum
         // consume probs
         // consume row_max
-        int32_t  const _580 = _66 * 32;
-        int32_t  const _581 = _580 + 32;
-        int32_t  const _582 = ::halide_cpp_min(_581, _11);
-        int32_t  const _583 = ::halide_cpp_min(_582, _8);
-        int32_t  const _584 = _66 * 160;
-        int32_t  const _585 = _17 + _59;
-        bool  const _586 = _585 < 0;
+        int32_t  const _578 = _66 * 32;
+        int32_t  const _579 = _578 + 32;
+        int32_t  const _580 = ::halide_cpp_min(_579, _11);
+        int32_t  const _581 = ::halide_cpp_min(_580, _8);
+        int32_t  const _582 = _66 * 160;
+        int32_t  const _583 = _17 + _59;
+        bool  const _584 = _583 < 0;
+        int32_t  const _585 = (int32_t)(_584 ? -1 : 0);
+        bool  const _586 = _7 == 0;
         int32_t  const _587 = (int32_t)(_586 ? -1 : 0);
-        bool  const _588 = _7 == 0;
+        bool  const _588 = _7 < 0;
         int32_t  const _589 = (int32_t)(_588 ? -1 : 0);
-        bool  const _590 = _7 < 0;
-        int32_t  const _591 = (int32_t)(_590 ? -1 : 0);
-        int32_t  const _592 = _585 - _587;
-        int32_t  const _593 = _7 - _589;
-        int32_t  const _594 = _592 / _593;
-        int32_t  const _595 = ~_591;
-        int32_t  const _596 = _595 - _591;
-        int32_t  const _597 = _587 & _596;
-        int32_t  const _598 = _594 + _597;
-        int32_t  const _599 = ~_589;
-        int32_t  const _600 = _598 & _599;
-        int32_t  const _601 = _600 * _14;
-        int32_t  const _602 = _18 + _40;
-        int32_t  const _603 = _602 * _15;
-        int32_t  const _604 = _603 - _23;
-        int32_t  const _605 = _601 + _604;
+        int32_t  const _590 = _583 - _585;
+        int32_t  const _591 = _7 - _587;
+        int32_t  const _592 = _590 / _591;
+        int32_t  const _593 = ~_589;
+        int32_t  const _594 = _593 - _589;
+        int32_t  const _595 = _585 & _594;
+        int32_t  const _596 = _592 + _595;
+        int32_t  const _597 = ~_587;
+        int32_t  const _598 = _596 & _597;
+        int32_t  const _599 = _598 * _14;
+        int32_t  const _600 = _18 + _40;
+        int32_t  const _601 = _600 * _15;
+        int32_t  const _602 = _601 - _23;
+        int32_t  const _603 = _599 + _602;
         for (int _normalized_s0_ii_ig = 0; _normalized_s0_ii_ig < 0 + 8; _normalized_s0_ii_ig++)
         {
          {
@@ -4153,365 +4151,364 @@ int attn_causal64_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context, int3
           // produce pv
           for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
           {
-           float  const _606 = float_from_bits(0 /* 0 */);
-           float16  const _607 = float16_ops::broadcast(_606);
-           int32_t  const _608 = _pv_s0_c_c * 16;
-           float16_ops::store(_607, _pv, _608);
+           float  const _604 = float_from_bits(0 /* 0 */);
+           float16  const _605 = float16_ops::broadcast(_604);
+           int32_t  const _606 = _pv_s0_c_c * 16;
+           float16_ops::store(_605, _pv, _606);
           } // for _pv_s0_c_c
           for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
           {
-           float  const _609 = float_from_bits(0 /* 0 */);
-           float16  const _610 = float16_ops::broadcast(_609);
-           int32_t  const _611 = _pv_s0_c_c * 16;
-           int32_t  const _612 = _611 + 64;
-           float16_ops::store(_610, _pv, _612);
+           float  const _607 = float_from_bits(0 /* 0 */);
+           float16  const _608 = float16_ops::broadcast(_607);
+           int32_t  const _609 = _pv_s0_c_c * 16;
+           int32_t  const _610 = _609 + 64;
+           float16_ops::store(_608, _pv, _610);
           } // for _pv_s0_c_c
           for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
           {
-           float  const _613 = float_from_bits(0 /* 0 */);
-           float16  const _614 = float16_ops::broadcast(_613);
-           int32_t  const _615 = _pv_s0_c_c * 16;
-           int32_t  const _616 = _615 + 128;
-           float16_ops::store(_614, _pv, _616);
+           float  const _611 = float_from_bits(0 /* 0 */);
+           float16  const _612 = float16_ops::broadcast(_611);
+           int32_t  const _613 = _pv_s0_c_c * 16;
+           int32_t  const _614 = _613 + 128;
+           float16_ops::store(_612, _pv, _614);
           } // for _pv_s0_c_c
           for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
           {
-           float  const _617 = float_from_bits(0 /* 0 */);
-           float16  const _618 = float16_ops::broadcast(_617);
-           int32_t  const _619 = _pv_s0_c_c * 16;
-           int32_t  const _620 = _619 + 192;
-           float16_ops::store(_618, _pv, _620);
+           float  const _615 = float_from_bits(0 /* 0 */);
+           float16  const _616 = float16_ops::broadcast(_615);
+           int32_t  const _617 = _pv_s0_c_c * 16;
+           int32_t  const _618 = _617 + 192;
+           float16_ops::store(_616, _pv, _618);
           } // for _pv_s0_c_c
-          int32_t  const _621 = ::halide_cpp_max(_583, 0);
-          for (int _pv_s1_rk__x = 0; _pv_s1_rk__x < 0 + _621; _pv_s1_rk__x++)
+          for (int _pv_s1_rk__x = 0; _pv_s1_rk__x < 0 + _581; _pv_s1_rk__x++)
           {
-           float16  const _622 = float16_ops::load(_pv, 0);
-           int32_t  const _623 = _pv_s1_rk__x * 64;
-           int32_t  const _624 = _623 + _605;
-           float16  const _625 = float16_ops::load(_attn_v, _624);
-           int32_t  const _626 = _pv_s1_rk__x * 8;
-           int32_t  const _627 = _626 + _normalized_s0_ii_ig;
-           int32_t  const _628 = _627 * 4;
-           float  const _629 = _probs[_628];
-           float16  const _630 = float16_ops::broadcast(_629);
-           float16  const _631 = _625 * _630;
-           float16  const _632 = _622 + _631;
-           float16_ops::store(_632, _pv, 0);
-           float16  const _633 = float16_ops::load(_pv, 16);
-           int32_t  const _634 = _pv_s1_rk__x * 64;
-           int32_t  const _635 = _634 + _605;
-           int32_t  const _636 = _635 + 16;
-           float16  const _637 = float16_ops::load(_attn_v, _636);
-           int32_t  const _638 = _pv_s1_rk__x * 8;
-           int32_t  const _639 = _638 + _normalized_s0_ii_ig;
-           int32_t  const _640 = _639 * 4;
-           float  const _641 = _probs[_640];
-           float16  const _642 = float16_ops::broadcast(_641);
-           float16  const _643 = _637 * _642;
-           float16  const _644 = _633 + _643;
-           float16_ops::store(_644, _pv, 16);
-           float16  const _645 = float16_ops::load(_pv, 32);
-           int32_t  const _646 = _pv_s1_rk__x * 64;
-           int32_t  const _647 = _646 + _605;
-           int32_t  const _648 = _647 + 32;
-           float16  const _649 = float16_ops::load(_attn_v, _648);
-           int32_t  const _650 = _pv_s1_rk__x * 8;
-           int32_t  const _651 = _650 + _normalized_s0_ii_ig;
-           int32_t  const _652 = _651 * 4;
-           float  const _653 = _probs[_652];
-           float16  const _654 = float16_ops::broadcast(_653);
-           float16  const _655 = _649 * _654;
-           float16  const _656 = _645 + _655;
-           float16_ops::store(_656, _pv, 32);
-           float16  const _657 = float16_ops::load(_pv, 48);
-           int32_t  const _658 = _pv_s1_rk__x * 64;
-           int32_t  const _659 = _658 + _605;
-           int32_t  const _660 = _659 + 48;
-           float16  const _661 = float16_ops::load(_attn_v, _660);
-           int32_t  const _662 = _pv_s1_rk__x * 8;
-           int32_t  const _663 = _662 + _normalized_s0_ii_ig;
-           int32_t  const _664 = _663 * 4;
-           float  const _665 = _probs[_664];
-           float16  const _666 = float16_ops::broadcast(_665);
-           float16  const _667 = _661 * _666;
-           float16  const _668 = _657 + _667;
-           float16_ops::store(_668, _pv, 48);
-           float16  const _669 = float16_ops::load(_pv, 64);
-           int32_t  const _670 = _pv_s1_rk__x * 64;
-           int32_t  const _671 = _670 + _605;
-           float16  const _672 = float16_ops::load(_attn_v, _671);
-           int32_t  const _673 = _pv_s1_rk__x * 8;
-           int32_t  const _674 = _673 + _normalized_s0_ii_ig;
-           int32_t  const _675 = _674 * 4;
-           int32_t  const _676 = _675 + 1;
-           float  const _677 = _probs[_676];
-           float16  const _678 = float16_ops::broadcast(_677);
-           float16  const _679 = _672 * _678;
-           float16  const _680 = _669 + _679;
-           float16_ops::store(_680, _pv, 64);
-           float16  const _681 = float16_ops::load(_pv, 80);
-           int32_t  const _682 = _pv_s1_rk__x * 64;
-           int32_t  const _683 = _682 + _605;
-           int32_t  const _684 = _683 + 16;
-           float16  const _685 = float16_ops::load(_attn_v, _684);
-           int32_t  const _686 = _pv_s1_rk__x * 8;
-           int32_t  const _687 = _686 + _normalized_s0_ii_ig;
-           int32_t  const _688 = _687 * 4;
-           int32_t  const _689 = _688 + 1;
-           float  const _690 = _probs[_689];
-           float16  const _691 = float16_ops::broadcast(_690);
-           float16  const _692 = _685 * _691;
-           float16  const _693 = _681 + _692;
-           float16_ops::store(_693, _pv, 80);
-           float16  const _694 = float16_ops::load(_pv, 96);
-           int32_t  const _695 = _pv_s1_rk__x * 64;
-           int32_t  const _696 = _695 + _605;
-           int32_t  const _697 = _696 + 32;
-           float16  const _698 = float16_ops::load(_attn_v, _697);
-           int32_t  const _699 = _pv_s1_rk__x * 8;
-           int32_t  const _700 = _699 + _normalized_s0_ii_ig;
-           int32_t  const _701 = _700 * 4;
-           int32_t  const _702 = _701 + 1;
-           float  const _703 = _probs[_702];
-           float16  const _704 = float16_ops::broadcast(_703);
-           float16  const _705 = _698 * _704;
-           float16  const _706 = _694 + _705;
-           float16_ops::store(_706, _pv, 96);
-           float16  const _707 = float16_ops::load(_pv, 112);
-           int32_t  const _708 = _pv_s1_rk__x * 64;
-           int32_t  const _709 = _708 + _605;
-           int32_t  const _710 = _709 + 48;
-           float16  const _711 = float16_ops::load(_attn_v, _710);
-           int32_t  const _712 = _pv_s1_rk__x * 8;
-           int32_t  const _713 = _712 + _normalized_s0_ii_ig;
-           int32_t  const _714 = _713 * 4;
-           int32_t  const _715 = _714 + 1;
-           float  const _716 = _probs[_715];
-           float16  const _717 = float16_ops::broadcast(_716);
-           float16  const _718 = _711 * _717;
-           float16  const _719 = _707 + _718;
-           float16_ops::store(_719, _pv, 112);
-           float16  const _720 = float16_ops::load(_pv, 128);
-           int32_t  const _721 = _pv_s1_rk__x * 64;
-           int32_t  const _722 = _721 + _605;
-           float16  const _723 = float16_ops::load(_attn_v, _722);
-           int32_t  const _724 = _pv_s1_rk__x * 8;
-           int32_t  const _725 = _724 + _normalized_s0_ii_ig;
-           int32_t  const _726 = _725 * 4;
-           int32_t  const _727 = _726 + 2;
-           float  const _728 = _probs[_727];
-           float16  const _729 = float16_ops::broadcast(_728);
-           float16  const _730 = _723 * _729;
-           float16  const _731 = _720 + _730;
-           float16_ops::store(_731, _pv, 128);
-           float16  const _732 = float16_ops::load(_pv, 144);
-           int32_t  const _733 = _pv_s1_rk__x * 64;
-           int32_t  const _734 = _733 + _605;
-           int32_t  const _735 = _734 + 16;
-           float16  const _736 = float16_ops::load(_attn_v, _735);
-           int32_t  const _737 = _pv_s1_rk__x * 8;
-           int32_t  const _738 = _737 + _normalized_s0_ii_ig;
-           int32_t  const _739 = _738 * 4;
-           int32_t  const _740 = _739 + 2;
-           float  const _741 = _probs[_740];
-           float16  const _742 = float16_ops::broadcast(_741);
-           float16  const _743 = _736 * _742;
-           float16  const _744 = _732 + _743;
-           float16_ops::store(_744, _pv, 144);
-           float16  const _745 = float16_ops::load(_pv, 160);
-           int32_t  const _746 = _pv_s1_rk__x * 64;
-           int32_t  const _747 = _746 + _605;
-           int32_t  const _748 = _747 + 32;
-           float16  const _749 = float16_ops::load(_attn_v, _748);
-           int32_t  const _750 = _pv_s1_rk__x * 8;
-           int32_t  const _751 = _750 + _normalized_s0_ii_ig;
-           int32_t  const _752 = _751 * 4;
-           int32_t  const _753 = _752 + 2;
-           float  const _754 = _probs[_753];
-           float16  const _755 = float16_ops::broadcast(_754);
-           float16  const _756 = _749 * _755;
-           float16  const _757 = _745 + _756;
-           float16_ops::store(_757, _pv, 160);
-           float16  const _758 = float16_ops::load(_pv, 176);
-           int32_t  const _759 = _pv_s1_rk__x * 64;
-           int32_t  const _760 = _759 + _605;
-           int32_t  const _761 = _760 + 48;
-           float16  const _762 = float16_ops::load(_attn_v, _761);
-           int32_t  const _763 = _pv_s1_rk__x * 8;
-           int32_t  const _764 = _763 + _normalized_s0_ii_ig;
-           int32_t  const _765 = _764 * 4;
-           int32_t  const _766 = _765 + 2;
-           float  const _767 = _probs[_766];
-           float16  const _768 = float16_ops::broadcast(_767);
-           float16  const _769 = _762 * _768;
-           float16  const _770 = _758 + _769;
-           float16_ops::store(_770, _pv, 176);
-           float16  const _771 = float16_ops::load(_pv, 192);
-           int32_t  const _772 = _pv_s1_rk__x * 64;
-           int32_t  const _773 = _772 + _605;
-           float16  const _774 = float16_ops::load(_attn_v, _773);
-           int32_t  const _775 = _pv_s1_rk__x * 8;
-           int32_t  const _776 = _775 + _normalized_s0_ii_ig;
-           int32_t  const _777 = _776 * 4;
-           int32_t  const _778 = _777 + 3;
-           float  const _779 = _probs[_778];
-           float16  const _780 = float16_ops::broadcast(_779);
-           float16  const _781 = _774 * _780;
-           float16  const _782 = _771 + _781;
-           float16_ops::store(_782, _pv, 192);
-           float16  const _783 = float16_ops::load(_pv, 208);
-           int32_t  const _784 = _pv_s1_rk__x * 64;
-           int32_t  const _785 = _784 + _605;
-           int32_t  const _786 = _785 + 16;
-           float16  const _787 = float16_ops::load(_attn_v, _786);
-           int32_t  const _788 = _pv_s1_rk__x * 8;
-           int32_t  const _789 = _788 + _normalized_s0_ii_ig;
-           int32_t  const _790 = _789 * 4;
-           int32_t  const _791 = _790 + 3;
-           float  const _792 = _probs[_791];
-           float16  const _793 = float16_ops::broadcast(_792);
-           float16  const _794 = _787 * _793;
-           float16  const _795 = _783 + _794;
-           float16_ops::store(_795, _pv, 208);
-           float16  const _796 = float16_ops::load(_pv, 224);
-           int32_t  const _797 = _pv_s1_rk__x * 64;
-           int32_t  const _798 = _797 + _605;
-           int32_t  const _799 = _798 + 32;
-           float16  const _800 = float16_ops::load(_attn_v, _799);
-           int32_t  const _801 = _pv_s1_rk__x * 8;
-           int32_t  const _802 = _801 + _normalized_s0_ii_ig;
-           int32_t  const _803 = _802 * 4;
-           int32_t  const _804 = _803 + 3;
-           float  const _805 = _probs[_804];
-           float16  const _806 = float16_ops::broadcast(_805);
-           float16  const _807 = _800 * _806;
-           float16  const _808 = _796 + _807;
-           float16_ops::store(_808, _pv, 224);
-           float16  const _809 = float16_ops::load(_pv, 240);
-           int32_t  const _810 = _pv_s1_rk__x * 64;
-           int32_t  const _811 = _810 + _605;
-           int32_t  const _812 = _811 + 48;
-           float16  const _813 = float16_ops::load(_attn_v, _812);
-           int32_t  const _814 = _pv_s1_rk__x * 8;
-           int32_t  const _815 = _814 + _normalized_s0_ii_ig;
-           int32_t  const _816 = _815 * 4;
-           int32_t  const _817 = _816 + 3;
-           float  const _818 = _probs[_817];
-           float16  const _819 = float16_ops::broadcast(_818);
-           float16  const _820 = _813 * _819;
-           float16  const _821 = _809 + _820;
-           float16_ops::store(_821, _pv, 240);
+           float16  const _619 = float16_ops::load(_pv, 0);
+           int32_t  const _620 = _pv_s1_rk__x * 64;
+           int32_t  const _621 = _620 + _603;
+           float16  const _622 = float16_ops::load(_attn_v, _621);
+           int32_t  const _623 = _pv_s1_rk__x * 8;
+           int32_t  const _624 = _623 + _normalized_s0_ii_ig;
+           int32_t  const _625 = _624 * 4;
+           float  const _626 = _probs[_625];
+           float16  const _627 = float16_ops::broadcast(_626);
+           float16  const _628 = _622 * _627;
+           float16  const _629 = _619 + _628;
+           float16_ops::store(_629, _pv, 0);
+           float16  const _630 = float16_ops::load(_pv, 16);
+           int32_t  const _631 = _pv_s1_rk__x * 64;
+           int32_t  const _632 = _631 + _603;
+           int32_t  const _633 = _632 + 16;
+           float16  const _634 = float16_ops::load(_attn_v, _633);
+           int32_t  const _635 = _pv_s1_rk__x * 8;
+           int32_t  const _636 = _635 + _normalized_s0_ii_ig;
+           int32_t  const _637 = _636 * 4;
+           float  const _638 = _probs[_637];
+           float16  const _639 = float16_ops::broadcast(_638);
+           float16  const _640 = _634 * _639;
+           float16  const _641 = _630 + _640;
+           float16_ops::store(_641, _pv, 16);
+           float16  const _642 = float16_ops::load(_pv, 32);
+           int32_t  const _643 = _pv_s1_rk__x * 64;
+           int32_t  const _644 = _643 + _603;
+           int32_t  const _645 = _644 + 32;
+           float16  const _646 = float16_ops::load(_attn_v, _645);
+           int32_t  const _647 = _pv_s1_rk__x * 8;
+           int32_t  const _648 = _647 + _normalized_s0_ii_ig;
+           int32_t  const _649 = _648 * 4;
+           float  const _650 = _probs[_649];
+           float16  const _651 = float16_ops::broadcast(_650);
+           float16  const _652 = _646 * _651;
+           float16  const _653 = _642 + _652;
+           float16_ops::store(_653, _pv, 32);
+           float16  const _654 = float16_ops::load(_pv, 48);
+           int32_t  const _655 = _pv_s1_rk__x * 64;
+           int32_t  const _656 = _655 + _603;
+           int32_t  const _657 = _656 + 48;
+           float16  const _658 = float16_ops::load(_attn_v, _657);
+           int32_t  const _659 = _pv_s1_rk__x * 8;
+           int32_t  const _660 = _659 + _normalized_s0_ii_ig;
+           int32_t  const _661 = _660 * 4;
+           float  const _662 = _probs[_661];
+           float16  const _663 = float16_ops::broadcast(_662);
+           float16  const _664 = _658 * _663;
+           float16  const _665 = _654 + _664;
+           float16_ops::store(_665, _pv, 48);
+           float16  const _666 = float16_ops::load(_pv, 64);
+           int32_t  const _667 = _pv_s1_rk__x * 64;
+           int32_t  const _668 = _667 + _603;
+           float16  const _669 = float16_ops::load(_attn_v, _668);
+           int32_t  const _670 = _pv_s1_rk__x * 8;
+           int32_t  const _671 = _670 + _normalized_s0_ii_ig;
+           int32_t  const _672 = _671 * 4;
+           int32_t  const _673 = _672 + 1;
+           float  const _674 = _probs[_673];
+           float16  const _675 = float16_ops::broadcast(_674);
+           float16  const _676 = _669 * _675;
+           float16  const _677 = _666 + _676;
+           float16_ops::store(_677, _pv, 64);
+           float16  const _678 = float16_ops::load(_pv, 80);
+           int32_t  const _679 = _pv_s1_rk__x * 64;
+           int32_t  const _680 = _679 + _603;
+           int32_t  const _681 = _680 + 16;
+           float16  const _682 = float16_ops::load(_attn_v, _681);
+           int32_t  const _683 = _pv_s1_rk__x * 8;
+           int32_t  const _684 = _683 + _normalized_s0_ii_ig;
+           int32_t  const _685 = _684 * 4;
+           int32_t  const _686 = _685 + 1;
+           float  const _687 = _probs[_686];
+           float16  const _688 = float16_ops::broadcast(_687);
+           float16  const _689 = _682 * _688;
+           float16  const _690 = _678 + _689;
+           float16_ops::store(_690, _pv, 80);
+           float16  const _691 = float16_ops::load(_pv, 96);
+           int32_t  const _692 = _pv_s1_rk__x * 64;
+           int32_t  const _693 = _692 + _603;
+           int32_t  const _694 = _693 + 32;
+           float16  const _695 = float16_ops::load(_attn_v, _694);
+           int32_t  const _696 = _pv_s1_rk__x * 8;
+           int32_t  const _697 = _696 + _normalized_s0_ii_ig;
+           int32_t  const _698 = _697 * 4;
+           int32_t  const _699 = _698 + 1;
+           float  const _700 = _probs[_699];
+           float16  const _701 = float16_ops::broadcast(_700);
+           float16  const _702 = _695 * _701;
+           float16  const _703 = _691 + _702;
+           float16_ops::store(_703, _pv, 96);
+           float16  const _704 = float16_ops::load(_pv, 112);
+           int32_t  const _705 = _pv_s1_rk__x * 64;
+           int32_t  const _706 = _705 + _603;
+           int32_t  const _707 = _706 + 48;
+           float16  const _708 = float16_ops::load(_attn_v, _707);
+           int32_t  const _709 = _pv_s1_rk__x * 8;
+           int32_t  const _710 = _709 + _normalized_s0_ii_ig;
+           int32_t  const _711 = _710 * 4;
+           int32_t  const _712 = _711 + 1;
+           float  const _713 = _probs[_712];
+           float16  const _714 = float16_ops::broadcast(_713);
+           float16  const _715 = _708 * _714;
+           float16  const _716 = _704 + _715;
+           float16_ops::store(_716, _pv, 112);
+           float16  const _717 = float16_ops::load(_pv, 128);
+           int32_t  const _718 = _pv_s1_rk__x * 64;
+           int32_t  const _719 = _718 + _603;
+           float16  const _720 = float16_ops::load(_attn_v, _719);
+           int32_t  const _721 = _pv_s1_rk__x * 8;
+           int32_t  const _722 = _721 + _normalized_s0_ii_ig;
+           int32_t  const _723 = _722 * 4;
+           int32_t  const _724 = _723 + 2;
+           float  const _725 = _probs[_724];
+           float16  const _726 = float16_ops::broadcast(_725);
+           float16  const _727 = _720 * _726;
+           float16  const _728 = _717 + _727;
+           float16_ops::store(_728, _pv, 128);
+           float16  const _729 = float16_ops::load(_pv, 144);
+           int32_t  const _730 = _pv_s1_rk__x * 64;
+           int32_t  const _731 = _730 + _603;
+           int32_t  const _732 = _731 + 16;
+           float16  const _733 = float16_ops::load(_attn_v, _732);
+           int32_t  const _734 = _pv_s1_rk__x * 8;
+           int32_t  const _735 = _734 + _normalized_s0_ii_ig;
+           int32_t  const _736 = _735 * 4;
+           int32_t  const _737 = _736 + 2;
+           float  const _738 = _probs[_737];
+           float16  const _739 = float16_ops::broadcast(_738);
+           float16  const _740 = _733 * _739;
+           float16  const _741 = _729 + _740;
+           float16_ops::store(_741, _pv, 144);
+           float16  const _742 = float16_ops::load(_pv, 160);
+           int32_t  const _743 = _pv_s1_rk__x * 64;
+           int32_t  const _744 = _743 + _603;
+           int32_t  const _745 = _744 + 32;
+           float16  const _746 = float16_ops::load(_attn_v, _745);
+           int32_t  const _747 = _pv_s1_rk__x * 8;
+           int32_t  const _748 = _747 + _normalized_s0_ii_ig;
+           int32_t  const _749 = _748 * 4;
+           int32_t  const _750 = _749 + 2;
+           float  const _751 = _probs[_750];
+           float16  const _752 = float16_ops::broadcast(_751);
+           float16  const _753 = _746 * _752;
+           float16  const _754 = _742 + _753;
+           float16_ops::store(_754, _pv, 160);
+           float16  const _755 = float16_ops::load(_pv, 176);
+           int32_t  const _756 = _pv_s1_rk__x * 64;
+           int32_t  const _757 = _756 + _603;
+           int32_t  const _758 = _757 + 48;
+           float16  const _759 = float16_ops::load(_attn_v, _758);
+           int32_t  const _760 = _pv_s1_rk__x * 8;
+           int32_t  const _761 = _760 + _normalized_s0_ii_ig;
+           int32_t  const _762 = _761 * 4;
+           int32_t  const _763 = _762 + 2;
+           float  const _764 = _probs[_763];
+           float16  const _765 = float16_ops::broadcast(_764);
+           float16  const _766 = _759 * _765;
+           float16  const _767 = _755 + _766;
+           float16_ops::store(_767, _pv, 176);
+           float16  const _768 = float16_ops::load(_pv, 192);
+           int32_t  const _769 = _pv_s1_rk__x * 64;
+           int32_t  const _770 = _769 + _603;
+           float16  const _771 = float16_ops::load(_attn_v, _770);
+           int32_t  const _772 = _pv_s1_rk__x * 8;
+           int32_t  const _773 = _772 + _normalized_s0_ii_ig;
+           int32_t  const _774 = _773 * 4;
+           int32_t  const _775 = _774 + 3;
+           float  const _776 = _probs[_775];
+           float16  const _777 = float16_ops::broadcast(_776);
+           float16  const _778 = _771 * _777;
+           float16  const _779 = _768 + _778;
+           float16_ops::store(_779, _pv, 192);
+           float16  const _780 = float16_ops::load(_pv, 208);
+           int32_t  const _781 = _pv_s1_rk__x * 64;
+           int32_t  const _782 = _781 + _603;
+           int32_t  const _783 = _782 + 16;
+           float16  const _784 = float16_ops::load(_attn_v, _783);
+           int32_t  const _785 = _pv_s1_rk__x * 8;
+           int32_t  const _786 = _785 + _normalized_s0_ii_ig;
+           int32_t  const _787 = _786 * 4;
+           int32_t  const _788 = _787 + 3;
+           float  const _789 = _probs[_788];
+           float16  const _790 = float16_ops::broadcast(_789);
+           float16  const _791 = _784 * _790;
+           float16  const _792 = _780 + _791;
+           float16_ops::store(_792, _pv, 208);
+           float16  const _793 = float16_ops::load(_pv, 224);
+           int32_t  const _794 = _pv_s1_rk__x * 64;
+           int32_t  const _795 = _794 + _603;
+           int32_t  const _796 = _795 + 32;
+           float16  const _797 = float16_ops::load(_attn_v, _796);
+           int32_t  const _798 = _pv_s1_rk__x * 8;
+           int32_t  const _799 = _798 + _normalized_s0_ii_ig;
+           int32_t  const _800 = _799 * 4;
+           int32_t  const _801 = _800 + 3;
+           float  const _802 = _probs[_801];
+           float16  const _803 = float16_ops::broadcast(_802);
+           float16  const _804 = _797 * _803;
+           float16  const _805 = _793 + _804;
+           float16_ops::store(_805, _pv, 224);
+           float16  const _806 = float16_ops::load(_pv, 240);
+           int32_t  const _807 = _pv_s1_rk__x * 64;
+           int32_t  const _808 = _807 + _603;
+           int32_t  const _809 = _808 + 48;
+           float16  const _810 = float16_ops::load(_attn_v, _809);
+           int32_t  const _811 = _pv_s1_rk__x * 8;
+           int32_t  const _812 = _811 + _normalized_s0_ii_ig;
+           int32_t  const _813 = _812 * 4;
+           int32_t  const _814 = _813 + 3;
+           float  const _815 = _probs[_814];
+           float16  const _816 = float16_ops::broadcast(_815);
+           float16  const _817 = _810 * _816;
+           float16  const _818 = _806 + _817;
+           float16_ops::store(_818, _pv, 240);
           } // for _pv_s1_rk__x
           // consume pv
-          int32_t  const _822 = _normalized_s0_ii_ig * 4;
-          int32_t  const _823 = _580 + _822;
+          int32_t  const _819 = _normalized_s0_ii_ig * 4;
+          int32_t  const _820 = _578 + _819;
           for (int _normalized_s0_ii_ir = 0; _normalized_s0_ii_ir < 0 + 4; _normalized_s0_ii_ir++)
           {
-           int32_t  const _824 = _normalized_s0_ii_ir + _822;
-           int32_t  const _825 = _normalized_s0_ii_ir * 4;
-           int32_t  const _826 = _824 * 5;
-           int32_t  const _827 = _826 + _584;
+           int32_t  const _821 = _normalized_s0_ii_ir + _819;
+           int32_t  const _822 = _normalized_s0_ii_ir * 4;
+           int32_t  const _823 = _821 * 5;
+           int32_t  const _824 = _823 + _582;
            for (int _normalized_s0_c_c = 0; _normalized_s0_c_c < 0 + 4; _normalized_s0_c_c++)
            {
-            float  const _828 = _row_sum[_824];
-            int32_t  const _829 = _normalized_s0_c_c + _825;
-            int32_t  const _830 = _829 * 16;
-            float16  const _831 = float16_ops::load(_pv, _830);
-            float  const _832 = float_from_bits(1065353216 /* 1 */);
-            float  const _833 = _832 / _828;
-            float  const _834 = float_from_bits(0 /* 0 */);
-            bool  const _835 = _834 < _828;
-            float  const _836 = (float)(_835 ? _833 : _834);
-            float16  const _837 = float16_ops::broadcast(_836);
-            float16  const _838 = _831 * _837;
-            int32_t  const _839 = _normalized_s0_c_c + _827;
-            int32_t  const _840 = _839 * 16;
-            float16_ops::store(_838, _normalized, _840);
+            float  const _825 = _row_sum[_821];
+            int32_t  const _826 = _normalized_s0_c_c + _822;
+            int32_t  const _827 = _826 * 16;
+            float16  const _828 = float16_ops::load(_pv, _827);
+            float  const _829 = float_from_bits(1065353216 /* 1 */);
+            float  const _830 = _829 / _825;
+            float  const _831 = float_from_bits(0 /* 0 */);
+            bool  const _832 = _831 < _825;
+            float  const _833 = (float)(_832 ? _830 : _831);
+            float16  const _834 = float16_ops::broadcast(_833);
+            float16  const _835 = _828 * _834;
+            int32_t  const _836 = _normalized_s0_c_c + _824;
+            int32_t  const _837 = _836 * 16;
+            float16_ops::store(_835, _normalized, _837);
            } // for _normalized_s0_c_c
-           int32_t  const _841 = _normalized_s0_ii_ir + _822;
-           float  const _842 = _row_sum[_841];
-           float  const _843 = log_f32(_842);
-           float  const _844 = _row_max[_841];
-           float  const _845 = float_from_bits(1060205080 /* 0.693147 */);
-           float  const _846 = _844 * _845;
-           float  const _847 = _843 + _846;
-           float  const _848 = float_from_bits(0 /* 0 */);
-           bool  const _849 = _848 < _842;
-           float  const _850 = (float)(_849 ? _847 : neg_inf_f32());
-           float16  const _851 = float16_ops::broadcast(_850);
-           int32_t  const _852 = _normalized_s0_ii_ir + _823;
-           int32_t  const _853 = _852 * 80;
-           int32_t  const _854 = _853 + 64;
-           float16_ops::store(_851, _normalized, _854);
+           int32_t  const _838 = _normalized_s0_ii_ir + _819;
+           float  const _839 = _row_sum[_838];
+           float  const _840 = log_f32(_839);
+           float  const _841 = _row_max[_838];
+           float  const _842 = float_from_bits(1060205080 /* 0.693147 */);
+           float  const _843 = _841 * _842;
+           float  const _844 = _840 + _843;
+           float  const _845 = float_from_bits(0 /* 0 */);
+           bool  const _846 = _845 < _839;
+           float  const _847 = (float)(_846 ? _844 : neg_inf_f32());
+           float16  const _848 = float16_ops::broadcast(_847);
+           int32_t  const _849 = _normalized_s0_ii_ir + _820;
+           int32_t  const _850 = _849 * 80;
+           int32_t  const _851 = _850 + 64;
+           float16_ops::store(_848, _normalized, _851);
           } // for _normalized_s0_ii_ir
          } // alloc _pv
         } // for _normalized_s0_ii_ig
         _probs_free.free();
         // consume normalized
-        int32_t  const _855 = _66 * 160;
-        bool  const _856 = _attn_out_s0_it_t_t < 0;
-        int32_t  const _857 = (int32_t)(_856 ? -1 : 0);
-        bool  const _858 = _25 == 0;
-        int32_t  const _859 = (int32_t)(_858 ? -1 : 0);
-        bool  const _860 = _25 < 0;
-        int32_t  const _861 = (int32_t)(_860 ? -1 : 0);
-        int32_t  const _862 = _attn_out_s0_it_t_t - _857;
-        int32_t  const _863 = _25 | _859;
-        int32_t  const _864 = _862 % _863;
-        int32_t  const _865 = _25 ^ _861;
-        int32_t  const _866 = ~_861;
-        int32_t  const _867 = _865 + _866;
-        int32_t  const _868 = _857 & _867;
-        int32_t  const _869 = _864 + _868;
-        int32_t  const _870 = ~_859;
-        int32_t  const _871 = _869 & _870;
-        int32_t  const _872 = _17 + _59;
-        int32_t  const _873 = _872 * _19;
-        int32_t  const _874 = _18 + _40;
-        int32_t  const _875 = _874 * _20;
-        int32_t  const _876 = _875 - _24;
-        int32_t  const _877 = _873 + _876;
+        int32_t  const _852 = _66 * 160;
+        bool  const _853 = _attn_out_s0_it_t_t < 0;
+        int32_t  const _854 = (int32_t)(_853 ? -1 : 0);
+        bool  const _855 = _25 == 0;
+        int32_t  const _856 = (int32_t)(_855 ? -1 : 0);
+        bool  const _857 = _25 < 0;
+        int32_t  const _858 = (int32_t)(_857 ? -1 : 0);
+        int32_t  const _859 = _attn_out_s0_it_t_t - _854;
+        int32_t  const _860 = _25 | _856;
+        int32_t  const _861 = _859 % _860;
+        int32_t  const _862 = _25 ^ _858;
+        int32_t  const _863 = ~_858;
+        int32_t  const _864 = _862 + _863;
+        int32_t  const _865 = _854 & _864;
+        int32_t  const _866 = _861 + _865;
+        int32_t  const _867 = ~_856;
+        int32_t  const _868 = _866 & _867;
+        int32_t  const _869 = _17 + _59;
+        int32_t  const _870 = _869 * _19;
+        int32_t  const _871 = _18 + _40;
+        int32_t  const _872 = _871 * _20;
+        int32_t  const _873 = _872 - _24;
+        int32_t  const _874 = _870 + _873;
         for (int _attn_out_s0_ii = 0; _attn_out_s0_ii < 0 + 32; _attn_out_s0_ii++)
         {
-         bool  const _878 = _871 < 0;
-         int32_t  const _879 = (int32_t)(_878 ? -1 : 0);
-         bool  const _880 = _16 == 0;
-         int32_t  const _881 = (int32_t)(_880 ? -1 : 0);
-         bool  const _882 = _16 < 0;
-         int32_t  const _883 = (int32_t)(_882 ? -1 : 0);
-         int32_t  const _884 = _871 - _879;
-         int32_t  const _885 = _16 - _881;
-         int32_t  const _886 = _884 / _885;
-         int32_t  const _887 = ~_883;
-         int32_t  const _888 = _887 - _883;
-         int32_t  const _889 = _879 & _888;
-         int32_t  const _890 = _886 + _889;
-         int32_t  const _891 = ~_881;
-         int32_t  const _892 = _890 & _891;
-         int32_t  const _893 = _892 - _59;
-         int32_t  const _894 = _893 * _572;
-         int32_t  const _895 = _16 | _881;
-         int32_t  const _896 = _884 % _895;
-         int32_t  const _897 = _16 ^ _883;
-         int32_t  const _898 = _897 + _887;
-         int32_t  const _899 = _879 & _898;
-         int32_t  const _900 = _896 + _899;
-         int32_t  const _901 = _900 & _891;
-         int32_t  const _902 = _894 + _901;
-         int32_t  const _903 = _902 * 32;
-         int32_t  const _904 = _903 + _attn_out_s0_ii;
-         int32_t  const _905 = _904 * 5;
-         int32_t  const _906 = _attn_out_s0_ii * 5;
-         int32_t  const _907 = _906 + _855;
+         bool  const _875 = _868 < 0;
+         int32_t  const _876 = (int32_t)(_875 ? -1 : 0);
+         bool  const _877 = _16 == 0;
+         int32_t  const _878 = (int32_t)(_877 ? -1 : 0);
+         bool  const _879 = _16 < 0;
+         int32_t  const _880 = (int32_t)(_879 ? -1 : 0);
+         int32_t  const _881 = _868 - _876;
+         int32_t  const _882 = _16 - _878;
+         int32_t  const _883 = _881 / _882;
+         int32_t  const _884 = ~_880;
+         int32_t  const _885 = _884 - _880;
+         int32_t  const _886 = _876 & _885;
+         int32_t  const _887 = _883 + _886;
+         int32_t  const _888 = ~_878;
+         int32_t  const _889 = _887 & _888;
+         int32_t  const _890 = _889 - _59;
+         int32_t  const _891 = _890 * _570;
+         int32_t  const _892 = _16 | _878;
+         int32_t  const _893 = _881 % _892;
+         int32_t  const _894 = _16 ^ _880;
+         int32_t  const _895 = _894 + _884;
+         int32_t  const _896 = _876 & _895;
+         int32_t  const _897 = _893 + _896;
+         int32_t  const _898 = _897 & _888;
+         int32_t  const _899 = _891 + _898;
+         int32_t  const _900 = _899 * 32;
+         int32_t  const _901 = _900 + _attn_out_s0_ii;
+         int32_t  const _902 = _901 * 5;
+         int32_t  const _903 = _attn_out_s0_ii * 5;
+         int32_t  const _904 = _903 + _852;
          for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + 5; _attn_out_s0_c_c++)
          {
-          int32_t  const _908 = _attn_out_s0_c_c + _905;
+          int32_t  const _905 = _attn_out_s0_c_c + _902;
+          int32_t  const _906 = _905 * 16;
+          float16  const _907 = float16_ops::load(_normalized, _906);
+          int32_t  const _908 = _attn_out_s0_c_c + _904;
           int32_t  const _909 = _908 * 16;
-          float16  const _910 = float16_ops::load(_normalized, _909);
-          int32_t  const _911 = _attn_out_s0_c_c + _907;
-          int32_t  const _912 = _911 * 16;
-          int32_t  const _913 = _912 + _877;
-          float16_ops::store(_910, _attn_out, _913);
+          int32_t  const _910 = _909 + _874;
+          float16_ops::store(_907, _attn_out, _910);
          } // for _attn_out_s0_c_c
         } // for _attn_out_s0_ii
         _normalized_free.free();
@@ -4526,1275 +4523,1292 @@ int attn_causal64_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context, int3
 }
 HALIDE_FUNCTION_ATTRS
 int attn_causal64_pipeline(void const *__user_context, struct halide_buffer_t *_attn_q_buffer, struct halide_buffer_t *_attn_k_buffer, struct halide_buffer_t *_attn_v_buffer, int32_t _attn_lq, int32_t _attn_lk, int32_t _attn_groups, struct halide_buffer_t *_attn_out_buffer) {
+(void)_attn_lq; (void)_attn_lk; (void)_attn_groups;
  void * const _ucon = const_cast<void *>(__user_context);
- uint64_t  const _914 = (uint64_t)(_attn_out_buffer);
- uint64_t  const _915 = (uint64_t)(0ull);
- bool  const _916 = _914 != _915;
- if (!_916)
+ uint64_t  const _911 = (uint64_t)(_attn_out_buffer);
+ uint64_t  const _912 = (uint64_t)(0ull);
+ bool  const _913 = _911 != _912;
+ if (!_913)
  {
-  int32_t  const _917 = attn_causal64_rt_error_buffer_argument_is_null(_ucon, "attn_out");
-  return _917;
+  int32_t  const _914 = attn_causal64_rt_error_buffer_argument_is_null(_ucon, "attn_out");
+  return _914;
  }
- uint64_t  const _918 = (uint64_t)(_attn_v_buffer);
- uint64_t  const _919 = (uint64_t)(0ull);
- bool  const _920 = _918 != _919;
- if (!_920)
+ uint64_t  const _915 = (uint64_t)(_attn_v_buffer);
+ uint64_t  const _916 = (uint64_t)(0ull);
+ bool  const _917 = _915 != _916;
+ if (!_917)
  {
-  int32_t  const _921 = attn_causal64_rt_error_buffer_argument_is_null(_ucon, "attn_v");
-  return _921;
+  int32_t  const _918 = attn_causal64_rt_error_buffer_argument_is_null(_ucon, "attn_v");
+  return _918;
  }
- uint64_t  const _922 = (uint64_t)(_attn_q_buffer);
- uint64_t  const _923 = (uint64_t)(0ull);
- bool  const _924 = _922 != _923;
- if (!_924)
+ uint64_t  const _919 = (uint64_t)(_attn_q_buffer);
+ uint64_t  const _920 = (uint64_t)(0ull);
+ bool  const _921 = _919 != _920;
+ if (!_921)
  {
-  int32_t  const _925 = attn_causal64_rt_error_buffer_argument_is_null(_ucon, "attn_q");
-  return _925;
+  int32_t  const _922 = attn_causal64_rt_error_buffer_argument_is_null(_ucon, "attn_q");
+  return _922;
  }
- uint64_t  const _926 = (uint64_t)(_attn_k_buffer);
- uint64_t  const _927 = (uint64_t)(0ull);
- bool  const _928 = _926 != _927;
- if (!_928)
+ uint64_t  const _923 = (uint64_t)(_attn_k_buffer);
+ uint64_t  const _924 = (uint64_t)(0ull);
+ bool  const _925 = _923 != _924;
+ if (!_925)
  {
-  int32_t  const _929 = attn_causal64_rt_error_buffer_argument_is_null(_ucon, "attn_k");
-  return _929;
+  int32_t  const _926 = attn_causal64_rt_error_buffer_argument_is_null(_ucon, "attn_k");
+  return _926;
  }
- auto * const _930 = _halide_buffer_get_host(_attn_k_buffer);
- auto _attn_k = _930;
+ auto * const _927 = _halide_buffer_get_host(_attn_k_buffer);
+ auto _attn_k = _927;
  halide_unused(_attn_k);
- uint32_t  const _931 = _halide_buffer_get_type(_attn_k_buffer);
- bool  const _932 = _halide_buffer_get_device_dirty(_attn_k_buffer);
- int32_t  const _933 = _halide_buffer_get_dimensions(_attn_k_buffer);
- int32_t  const _934 = _halide_buffer_get_min(_attn_k_buffer, 0);
- int32_t  const _935 = _halide_buffer_get_extent(_attn_k_buffer, 0);
- int32_t  const _936 = _halide_buffer_get_stride(_attn_k_buffer, 0);
- int32_t  const _937 = _halide_buffer_get_min(_attn_k_buffer, 1);
- int32_t  const _938 = _halide_buffer_get_extent(_attn_k_buffer, 1);
- int32_t  const _939 = _halide_buffer_get_stride(_attn_k_buffer, 1);
- int32_t  const _940 = _halide_buffer_get_min(_attn_k_buffer, 2);
- int32_t  const _941 = _halide_buffer_get_extent(_attn_k_buffer, 2);
- int32_t  const _942 = _halide_buffer_get_stride(_attn_k_buffer, 2);
- int32_t  const _943 = _halide_buffer_get_min(_attn_k_buffer, 3);
- int32_t  const _944 = _halide_buffer_get_extent(_attn_k_buffer, 3);
- int32_t  const _945 = _halide_buffer_get_stride(_attn_k_buffer, 3);
- auto * const _946 = _halide_buffer_get_host(_attn_q_buffer);
- auto _attn_q = _946;
+ uint32_t  const _928 = _halide_buffer_get_type(_attn_k_buffer);
+ bool  const _929 = _halide_buffer_get_device_dirty(_attn_k_buffer);
+ int32_t  const _930 = _halide_buffer_get_dimensions(_attn_k_buffer);
+ int32_t  const _931 = _halide_buffer_get_min(_attn_k_buffer, 0);
+ int32_t  const _932 = _halide_buffer_get_extent(_attn_k_buffer, 0);
+ int32_t  const _933 = _halide_buffer_get_stride(_attn_k_buffer, 0);
+ int32_t  const _934 = _halide_buffer_get_min(_attn_k_buffer, 1);
+ int32_t  const _935 = _halide_buffer_get_extent(_attn_k_buffer, 1);
+ int32_t  const _936 = _halide_buffer_get_stride(_attn_k_buffer, 1);
+ int32_t  const _937 = _halide_buffer_get_min(_attn_k_buffer, 2);
+ int32_t  const _938 = _halide_buffer_get_extent(_attn_k_buffer, 2);
+ int32_t  const _939 = _halide_buffer_get_stride(_attn_k_buffer, 2);
+ int32_t  const _940 = _halide_buffer_get_min(_attn_k_buffer, 3);
+ int32_t  const _941 = _halide_buffer_get_extent(_attn_k_buffer, 3);
+ int32_t  const _942 = _halide_buffer_get_stride(_attn_k_buffer, 3);
+ auto * const _943 = _halide_buffer_get_host(_attn_q_buffer);
+ auto _attn_q = _943;
  halide_unused(_attn_q);
- uint32_t  const _947 = _halide_buffer_get_type(_attn_q_buffer);
- bool  const _948 = _halide_buffer_get_device_dirty(_attn_q_buffer);
- int32_t  const _949 = _halide_buffer_get_dimensions(_attn_q_buffer);
- int32_t  const _950 = _halide_buffer_get_min(_attn_q_buffer, 0);
- int32_t  const _951 = _halide_buffer_get_extent(_attn_q_buffer, 0);
- int32_t  const _952 = _halide_buffer_get_stride(_attn_q_buffer, 0);
- int32_t  const _953 = _halide_buffer_get_min(_attn_q_buffer, 1);
- int32_t  const _954 = _halide_buffer_get_extent(_attn_q_buffer, 1);
- int32_t  const _955 = _halide_buffer_get_stride(_attn_q_buffer, 1);
- int32_t  const _956 = _halide_buffer_get_min(_attn_q_buffer, 2);
- int32_t  const _957 = _halide_buffer_get_extent(_attn_q_buffer, 2);
- int32_t  const _958 = _halide_buffer_get_stride(_attn_q_buffer, 2);
- int32_t  const _959 = _halide_buffer_get_min(_attn_q_buffer, 3);
- int32_t  const _960 = _halide_buffer_get_extent(_attn_q_buffer, 3);
- int32_t  const _961 = _halide_buffer_get_stride(_attn_q_buffer, 3);
- int32_t  const _962 = _halide_buffer_get_min(_attn_q_buffer, 4);
- int32_t  const _963 = _halide_buffer_get_extent(_attn_q_buffer, 4);
- int32_t  const _964 = _halide_buffer_get_stride(_attn_q_buffer, 4);
- auto * const _965 = _halide_buffer_get_host(_attn_v_buffer);
- auto _attn_v = _965;
+ uint32_t  const _944 = _halide_buffer_get_type(_attn_q_buffer);
+ bool  const _945 = _halide_buffer_get_device_dirty(_attn_q_buffer);
+ int32_t  const _946 = _halide_buffer_get_dimensions(_attn_q_buffer);
+ int32_t  const _947 = _halide_buffer_get_min(_attn_q_buffer, 0);
+ int32_t  const _948 = _halide_buffer_get_extent(_attn_q_buffer, 0);
+ int32_t  const _949 = _halide_buffer_get_stride(_attn_q_buffer, 0);
+ int32_t  const _950 = _halide_buffer_get_min(_attn_q_buffer, 1);
+ int32_t  const _951 = _halide_buffer_get_extent(_attn_q_buffer, 1);
+ int32_t  const _952 = _halide_buffer_get_stride(_attn_q_buffer, 1);
+ int32_t  const _953 = _halide_buffer_get_min(_attn_q_buffer, 2);
+ int32_t  const _954 = _halide_buffer_get_extent(_attn_q_buffer, 2);
+ int32_t  const _955 = _halide_buffer_get_stride(_attn_q_buffer, 2);
+ int32_t  const _956 = _halide_buffer_get_min(_attn_q_buffer, 3);
+ int32_t  const _957 = _halide_buffer_get_extent(_attn_q_buffer, 3);
+ int32_t  const _958 = _halide_buffer_get_stride(_attn_q_buffer, 3);
+ int32_t  const _959 = _halide_buffer_get_min(_attn_q_buffer, 4);
+ int32_t  const _960 = _halide_buffer_get_extent(_attn_q_buffer, 4);
+ int32_t  const _961 = _halide_buffer_get_stride(_attn_q_buffer, 4);
+ auto * const _962 = _halide_buffer_get_host(_attn_v_buffer);
+ auto _attn_v = _962;
  halide_unused(_attn_v);
- uint32_t  const _966 = _halide_buffer_get_type(_attn_v_buffer);
- bool  const _967 = _halide_buffer_get_device_dirty(_attn_v_buffer);
- int32_t  const _968 = _halide_buffer_get_dimensions(_attn_v_buffer);
- int32_t  const _969 = _halide_buffer_get_min(_attn_v_buffer, 0);
- int32_t  const _970 = _halide_buffer_get_extent(_attn_v_buffer, 0);
- int32_t  const _971 = _halide_buffer_get_stride(_attn_v_buffer, 0);
- int32_t  const _972 = _halide_buffer_get_min(_attn_v_buffer, 1);
- int32_t  const _973 = _halide_buffer_get_extent(_attn_v_buffer, 1);
- int32_t  const _974 = _halide_buffer_get_stride(_attn_v_buffer, 1);
- int32_t  const _975 = _halide_buffer_get_min(_attn_v_buffer, 2);
- int32_t  const _976 = _halide_buffer_get_extent(_attn_v_buffer, 2);
- int32_t  const _977 = _halide_buffer_get_stride(_attn_v_buffer, 2);
- int32_t  const _978 = _halide_buffer_get_min(_attn_v_buffer, 3);
- int32_t  const _979 = _halide_buffer_get_extent(_attn_v_buffer, 3);
- int32_t  const _980 = _halide_buffer_get_stride(_attn_v_buffer, 3);
- auto * const _981 = _halide_buffer_get_host(_attn_out_buffer);
- auto _attn_out = _981;
+ uint32_t  const _963 = _halide_buffer_get_type(_attn_v_buffer);
+ bool  const _964 = _halide_buffer_get_device_dirty(_attn_v_buffer);
+ int32_t  const _965 = _halide_buffer_get_dimensions(_attn_v_buffer);
+ int32_t  const _966 = _halide_buffer_get_min(_attn_v_buffer, 0);
+ int32_t  const _967 = _halide_buffer_get_extent(_attn_v_buffer, 0);
+ int32_t  const _968 = _halide_buffer_get_stride(_attn_v_buffer, 0);
+ int32_t  const _969 = _halide_buffer_get_min(_attn_v_buffer, 1);
+ int32_t  const _970 = _halide_buffer_get_extent(_attn_v_buffer, 1);
+ int32_t  const _971 = _halide_buffer_get_stride(_attn_v_buffer, 1);
+ int32_t  const _972 = _halide_buffer_get_min(_attn_v_buffer, 2);
+ int32_t  const _973 = _halide_buffer_get_extent(_attn_v_buffer, 2);
+ int32_t  const _974 = _halide_buffer_get_stride(_attn_v_buffer, 2);
+ int32_t  const _975 = _halide_buffer_get_min(_attn_v_buffer, 3);
+ int32_t  const _976 = _halide_buffer_get_extent(_attn_v_buffer, 3);
+ int32_t  const _977 = _halide_buffer_get_stride(_attn_v_buffer, 3);
+ auto * const _978 = _halide_buffer_get_host(_attn_out_buffer);
+ auto _attn_out = _978;
  halide_unused(_attn_out);
- uint32_t  const _982 = _halide_buffer_get_type(_attn_out_buffer);
- bool  const _983 = _halide_buffer_get_device_dirty(_attn_out_buffer);
- int32_t  const _984 = _halide_buffer_get_dimensions(_attn_out_buffer);
- int32_t  const _985 = _halide_buffer_get_min(_attn_out_buffer, 0);
- int32_t  const _986 = _halide_buffer_get_extent(_attn_out_buffer, 0);
- int32_t  const _987 = _halide_buffer_get_stride(_attn_out_buffer, 0);
- int32_t  const _988 = _halide_buffer_get_min(_attn_out_buffer, 1);
- int32_t  const _989 = _halide_buffer_get_extent(_attn_out_buffer, 1);
- int32_t  const _990 = _halide_buffer_get_stride(_attn_out_buffer, 1);
- int32_t  const _991 = _halide_buffer_get_min(_attn_out_buffer, 2);
- int32_t  const _992 = _halide_buffer_get_extent(_attn_out_buffer, 2);
- int32_t  const _993 = _halide_buffer_get_stride(_attn_out_buffer, 2);
- int32_t  const _994 = _halide_buffer_get_min(_attn_out_buffer, 3);
- int32_t  const _995 = _halide_buffer_get_extent(_attn_out_buffer, 3);
- int32_t  const _996 = _halide_buffer_get_stride(_attn_out_buffer, 3);
- int32_t  const _997 = _halide_buffer_get_min(_attn_out_buffer, 4);
- int32_t  const _998 = _halide_buffer_get_extent(_attn_out_buffer, 4);
- int32_t  const _999 = _halide_buffer_get_stride(_attn_out_buffer, 4);
- int32_t  const _1000 = -1 - _992;
- int32_t  const _1001 = ::halide_cpp_max(_992, 1);
- int32_t  const _1002 = _1001 + -1;
- int32_t  const _1003 = ::halide_cpp_max(_1000, _1002);
- int32_t  const _1004 = _1003 * 32;
- int32_t  const _1005 = _1004 + 32;
- int32_t  const _1006 = ::halide_cpp_min(_1005, _attn_lk);
- int32_t  const _1007 = ::halide_cpp_min(_1006, _938);
- int32_t  const _1008 = _1007 + -1;
- int32_t  const _1009 = _1008 >> 3;
- int32_t  const _1010 = _1009 * 8;
- int32_t  const _1011 = _1010 + 8;
- int32_t  const _1012 = ::halide_cpp_min(_1011, _938);
- int32_t  const _1013 = ::halide_cpp_min(_938, 1);
- int32_t  const _1014 = _1012 - _1013;
- bool  const _1015 = 0 < _attn_groups;
- bool  const _1016 = 0 < _992;
- int32_t  const _1017 = _992 * _995;
- bool  const _1018 = _992 == 0;
- int32_t  const _1019 = (int32_t)(_1018 ? -1 : 0);
- bool  const _1020 = _992 < 0;
- int32_t  const _1021 = (int32_t)(_1020 ? -1 : 0);
- int32_t  const _1022 = -1 - _1017;
- int32_t  const _1023 = ::halide_cpp_max(_1017, 1);
- int32_t  const _1024 = _1023 + -1;
- int32_t  const _1025 = ::halide_cpp_max(_1022, _1024);
- int32_t  const _1026 = _992 - _1019;
- int32_t  const _1027 = _1025 / _1026;
- int32_t  const _1028 = ~_1021;
- int32_t  const _1029 = _1028 - _1021;
- int32_t  const _1030 = 0 & _1029;
- int32_t  const _1031 = _1027 + _1030;
- int32_t  const _1032 = ~_1019;
- int32_t  const _1033 = _1031 & _1032;
- int32_t  const _1034 = (int32_t)(_1016 ? _1033 : 0);
- int32_t  const _1035 = (int32_t)(_1016 ? 0 : _1033);
- int32_t  const _1036 = (int32_t)(_1015 ? _1034 : _1035);
- int32_t  const _1037 = _994 + _1036;
- bool  const _1038 = _1037 < 0;
- int32_t  const _1039 = (int32_t)(_1038 ? -1 : 0);
- bool  const _1040 = _attn_groups == 0;
- int32_t  const _1041 = (int32_t)(_1040 ? -1 : 0);
- bool  const _1042 = _attn_groups < 0;
- int32_t  const _1043 = (int32_t)(_1042 ? -1 : 0);
- int32_t  const _1044 = _1037 - _1039;
- int32_t  const _1045 = _attn_groups - _1041;
- int32_t  const _1046 = _1044 / _1045;
- int32_t  const _1047 = ~_1043;
- int32_t  const _1048 = _1047 - _1043;
- int32_t  const _1049 = _1039 & _1048;
- int32_t  const _1050 = _1046 + _1049;
- int32_t  const _1051 = ~_1041;
- int32_t  const _1052 = _1050 & _1051;
- int32_t  const _1053 = (int32_t)(_1015 ? _1035 : _1034);
- int32_t  const _1054 = _994 + _1053;
- bool  const _1055 = _1054 < 0;
- int32_t  const _1056 = (int32_t)(_1055 ? -1 : 0);
- int32_t  const _1057 = _1054 - _1056;
- int32_t  const _1058 = _1057 / _1045;
- int32_t  const _1059 = _1056 & _1048;
- int32_t  const _1060 = _1058 + _1059;
- int32_t  const _1061 = _1060 & _1051;
- int32_t  const _1062 = _1052 - _1061;
- int32_t  const _1063 = _998 * _1017;
- bool  const _1064 = _1063 < 1;
- int32_t  const _1065 = (int32_t)(_1064 ? -1 : 0);
- bool  const _1066 = _1017 == 0;
- int32_t  const _1067 = (int32_t)(_1066 ? -1 : 0);
- bool  const _1068 = _1017 < 0;
- int32_t  const _1069 = (int32_t)(_1068 ? -1 : 0);
- int32_t  const _1070 = _1063 - _1065;
- int32_t  const _1071 = _1070 + -1;
- int32_t  const _1072 = _1017 - _1067;
- int32_t  const _1073 = _1071 / _1072;
- int32_t  const _1074 = ~_1069;
- int32_t  const _1075 = _1074 - _1069;
- int32_t  const _1076 = _1065 & _1075;
- int32_t  const _1077 = _1073 + _1076;
- int32_t  const _1078 = ~_1067;
- int32_t  const _1079 = _1077 & _1078;
- int32_t  const _1080 = 0 - _1079;
- bool  const _1081 = 0 < _1017;
- int32_t  const _1082 = (int32_t)(_1081 ? _1079 : _1080);
- int32_t  const _1083 = (int32_t)(_1081 ? 0 : _1079);
- int32_t  const _1084 = 0 - _992;
- int32_t  const _1085 = ::halide_cpp_max(_1084, _992);
- int32_t  const _1086 = 0 - _1033;
- int32_t  const _1087 = (int32_t)(_1016 ? _1033 : _1086);
- bool  const _1088 = _halide_buffer_is_bounds_query(_attn_k_buffer);
- bool  const _1089 = !(_1088);
- bool  const _1090 = 1 <= _938;
- bool  const _1091 = _1089 || _1090;
- if (!_1091)
+ uint32_t  const _979 = _halide_buffer_get_type(_attn_out_buffer);
+ bool  const _980 = _halide_buffer_get_device_dirty(_attn_out_buffer);
+ int32_t  const _981 = _halide_buffer_get_dimensions(_attn_out_buffer);
+ int32_t  const _982 = _halide_buffer_get_min(_attn_out_buffer, 0);
+ int32_t  const _983 = _halide_buffer_get_extent(_attn_out_buffer, 0);
+ int32_t  const _984 = _halide_buffer_get_stride(_attn_out_buffer, 0);
+ int32_t  const _985 = _halide_buffer_get_min(_attn_out_buffer, 1);
+ int32_t  const _986 = _halide_buffer_get_extent(_attn_out_buffer, 1);
+ int32_t  const _987 = _halide_buffer_get_stride(_attn_out_buffer, 1);
+ int32_t  const _988 = _halide_buffer_get_min(_attn_out_buffer, 2);
+ int32_t  const _989 = _halide_buffer_get_extent(_attn_out_buffer, 2);
+ int32_t  const _990 = _halide_buffer_get_stride(_attn_out_buffer, 2);
+ int32_t  const _991 = _halide_buffer_get_min(_attn_out_buffer, 3);
+ int32_t  const _992 = _halide_buffer_get_extent(_attn_out_buffer, 3);
+ int32_t  const _993 = _halide_buffer_get_stride(_attn_out_buffer, 3);
+ int32_t  const _994 = _halide_buffer_get_min(_attn_out_buffer, 4);
+ int32_t  const _995 = _halide_buffer_get_extent(_attn_out_buffer, 4);
+ int32_t  const _996 = _halide_buffer_get_stride(_attn_out_buffer, 4);
+ int32_t  const _997 = -1 - _989;
+ int32_t  const _998 = ::halide_cpp_max(_989, 1);
+ int32_t  const _999 = _998 + -1;
+ int32_t  const _1000 = ::halide_cpp_max(_997, _999);
+ int32_t  const _1001 = _1000 * 32;
+ int32_t  const _1002 = _1001 + 32;
+ int32_t  const _1003 = ::halide_cpp_min(_1002, _attn_lk);
+ int32_t  const _1004 = ::halide_cpp_min(_1003, _935);
+ int32_t  const _1005 = _1004 + -1;
+ int32_t  const _1006 = _1005 >> 3;
+ int32_t  const _1007 = _1006 * 8;
+ int32_t  const _1008 = _1007 + 8;
+ int32_t  const _1009 = ::halide_cpp_min(_1008, _935);
+ int32_t  const _1010 = ::halide_cpp_min(_935, 1);
+ int32_t  const _1011 = _1009 - _1010;
+ bool  const _1012 = 0 < _attn_groups;
+ bool  const _1013 = 0 < _989;
+ int32_t  const _1014 = _989 * _992;
+ bool  const _1015 = _989 == 0;
+ int32_t  const _1016 = (int32_t)(_1015 ? -1 : 0);
+ bool  const _1017 = _989 < 0;
+ int32_t  const _1018 = (int32_t)(_1017 ? -1 : 0);
+ int32_t  const _1019 = -1 - _1014;
+ int32_t  const _1020 = ::halide_cpp_max(_1014, 1);
+ int32_t  const _1021 = _1020 + -1;
+ int32_t  const _1022 = ::halide_cpp_max(_1019, _1021);
+ int32_t  const _1023 = _989 - _1016;
+ int32_t  const _1024 = _1022 / _1023;
+ int32_t  const _1025 = ~_1018;
+ int32_t  const _1026 = _1025 - _1018;
+ int32_t  const _1027 = 0 & _1026;
+ int32_t  const _1028 = _1024 + _1027;
+ int32_t  const _1029 = ~_1016;
+ int32_t  const _1030 = _1028 & _1029;
+ int32_t  const _1031 = (int32_t)(_1013 ? _1030 : 0);
+ int32_t  const _1032 = (int32_t)(_1013 ? 0 : _1030);
+ int32_t  const _1033 = (int32_t)(_1012 ? _1031 : _1032);
+ int32_t  const _1034 = _991 + _1033;
+ bool  const _1035 = _1034 < 0;
+ int32_t  const _1036 = (int32_t)(_1035 ? -1 : 0);
+ bool  const _1037 = _attn_groups == 0;
+ int32_t  const _1038 = (int32_t)(_1037 ? -1 : 0);
+ bool  const _1039 = _attn_groups < 0;
+ int32_t  const _1040 = (int32_t)(_1039 ? -1 : 0);
+ int32_t  const _1041 = _1034 - _1036;
+ int32_t  const _1042 = _attn_groups - _1038;
+ int32_t  const _1043 = _1041 / _1042;
+ int32_t  const _1044 = ~_1040;
+ int32_t  const _1045 = _1044 - _1040;
+ int32_t  const _1046 = _1036 & _1045;
+ int32_t  const _1047 = _1043 + _1046;
+ int32_t  const _1048 = ~_1038;
+ int32_t  const _1049 = _1047 & _1048;
+ int32_t  const _1050 = (int32_t)(_1012 ? _1032 : _1031);
+ int32_t  const _1051 = _991 + _1050;
+ bool  const _1052 = _1051 < 0;
+ int32_t  const _1053 = (int32_t)(_1052 ? -1 : 0);
+ int32_t  const _1054 = _1051 - _1053;
+ int32_t  const _1055 = _1054 / _1042;
+ int32_t  const _1056 = _1053 & _1045;
+ int32_t  const _1057 = _1055 + _1056;
+ int32_t  const _1058 = _1057 & _1048;
+ int32_t  const _1059 = _1049 - _1058;
+ int32_t  const _1060 = _995 * _1014;
+ bool  const _1061 = _1060 < 1;
+ int32_t  const _1062 = (int32_t)(_1061 ? -1 : 0);
+ bool  const _1063 = _1014 == 0;
+ int32_t  const _1064 = (int32_t)(_1063 ? -1 : 0);
+ bool  const _1065 = _1014 < 0;
+ int32_t  const _1066 = (int32_t)(_1065 ? -1 : 0);
+ int32_t  const _1067 = _1060 - _1062;
+ int32_t  const _1068 = _1067 + -1;
+ int32_t  const _1069 = _1014 - _1064;
+ int32_t  const _1070 = _1068 / _1069;
+ int32_t  const _1071 = ~_1066;
+ int32_t  const _1072 = _1071 - _1066;
+ int32_t  const _1073 = _1062 & _1072;
+ int32_t  const _1074 = _1070 + _1073;
+ int32_t  const _1075 = ~_1064;
+ int32_t  const _1076 = _1074 & _1075;
+ int32_t  const _1077 = 0 - _1076;
+ bool  const _1078 = 0 < _1014;
+ int32_t  const _1079 = (int32_t)(_1078 ? _1076 : _1077);
+ int32_t  const _1080 = (int32_t)(_1078 ? 0 : _1076);
+ int32_t  const _1081 = 0 - _989;
+ int32_t  const _1082 = ::halide_cpp_max(_1081, _989);
+ int32_t  const _1083 = 0 - _1030;
+ int32_t  const _1084 = (int32_t)(_1013 ? _1030 : _1083);
+ bool  const _1085 = _halide_buffer_is_bounds_query(_attn_k_buffer);
+ bool  const _1086 = !(_1085);
+ bool  const _1087 = 1 <= _935;
+ bool  const _1088 = _1086 || _1087;
+ if (!_1088)
  {
-  int32_t  const _1092 = _938 + -1;
-  int32_t  const _1093 = _938 + _1014;
-  int32_t  const _1094 = _1093 + -1;
-  int32_t  const _1095 = attn_causal64_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_k", 1, 0, _1014, _1092, _1094);
-  return _1095;
+  int32_t  const _1089 = _935 + -1;
+  int32_t  const _1090 = _935 + _1011;
+  int32_t  const _1091 = _1090 + -1;
+  int32_t  const _1092 = attn_causal64_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_k", 1, 0, _1011, _1089, _1091);
+  return _1092;
  }
- uint32_t  const _1096 = (uint32_t)(73730ull);
- bool  const _1097 = _931 == _1096;
+ uint32_t  const _1093 = (uint32_t)(73730ull);
+ bool  const _1094 = _928 == _1093;
+ if (!_1094)
+ {
+  uint32_t  const _1095 = (uint32_t)(73730ull);
+  int32_t  const _1096 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_k", _928, _1095);
+  return _1096;
+ }
+ bool  const _1097 = _930 == 4;
  if (!_1097)
  {
-  uint32_t  const _1098 = (uint32_t)(73730ull);
-  int32_t  const _1099 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_k", _931, _1098);
-  return _1099;
+  int32_t  const _1098 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_k", _930, 4);
+  return _1098;
  }
- bool  const _1100 = _933 == 4;
+ uint32_t  const _1099 = (uint32_t)(73730ull);
+ bool  const _1100 = _944 == _1099;
  if (!_1100)
  {
-  int32_t  const _1101 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_k", _933, 4);
-  return _1101;
+  uint32_t  const _1101 = (uint32_t)(73730ull);
+  int32_t  const _1102 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_q", _944, _1101);
+  return _1102;
  }
- uint32_t  const _1102 = (uint32_t)(73730ull);
- bool  const _1103 = _947 == _1102;
+ bool  const _1103 = _946 == 5;
  if (!_1103)
  {
-  uint32_t  const _1104 = (uint32_t)(73730ull);
-  int32_t  const _1105 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_q", _947, _1104);
-  return _1105;
+  int32_t  const _1104 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_q", _946, 5);
+  return _1104;
  }
- bool  const _1106 = _949 == 5;
+ uint32_t  const _1105 = (uint32_t)(73730ull);
+ bool  const _1106 = _963 == _1105;
  if (!_1106)
  {
-  int32_t  const _1107 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_q", _949, 5);
-  return _1107;
+  uint32_t  const _1107 = (uint32_t)(73730ull);
+  int32_t  const _1108 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_v", _963, _1107);
+  return _1108;
  }
- uint32_t  const _1108 = (uint32_t)(73730ull);
- bool  const _1109 = _966 == _1108;
+ bool  const _1109 = _965 == 4;
  if (!_1109)
  {
-  uint32_t  const _1110 = (uint32_t)(73730ull);
-  int32_t  const _1111 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_v", _966, _1110);
-  return _1111;
+  int32_t  const _1110 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_v", _965, 4);
+  return _1110;
  }
- bool  const _1112 = _968 == 4;
+ uint32_t  const _1111 = (uint32_t)(73730ull);
+ bool  const _1112 = _979 == _1111;
  if (!_1112)
  {
-  int32_t  const _1113 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_v", _968, 4);
-  return _1113;
+  uint32_t  const _1113 = (uint32_t)(73730ull);
+  int32_t  const _1114 = attn_causal64_rt_error_bad_type(_ucon, "Output buffer attn_out", _979, _1113);
+  return _1114;
  }
- uint32_t  const _1114 = (uint32_t)(73730ull);
- bool  const _1115 = _982 == _1114;
+ bool  const _1115 = _981 == 5;
  if (!_1115)
  {
-  uint32_t  const _1116 = (uint32_t)(73730ull);
-  int32_t  const _1117 = attn_causal64_rt_error_bad_type(_ucon, "Output buffer attn_out", _982, _1116);
-  return _1117;
+  int32_t  const _1116 = attn_causal64_rt_error_bad_dimensions(_ucon, "Output buffer attn_out", _981, 5);
+  return _1116;
  }
- bool  const _1118 = _984 == 5;
- if (!_1118)
+ bool  const _1117 = _931 <= 0;
+ int32_t  const _1118 = _932 + _931;
+ bool  const _1119 = 64 <= _1118;
+ bool  const _1120 = _1117 && _1119;
+ if (!_1120)
  {
-  int32_t  const _1119 = attn_causal64_rt_error_bad_dimensions(_ucon, "Output buffer attn_out", _984, 5);
-  return _1119;
+  int32_t  const _1121 = _932 + _931;
+  int32_t  const _1122 = _1121 + -1;
+  int32_t  const _1123 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 0, 0, 63, _931, _1122);
+  return _1123;
  }
- bool  const _1120 = _934 <= 0;
- int32_t  const _1121 = _935 + _934;
- bool  const _1122 = 64 <= _1121;
- bool  const _1123 = _1120 && _1122;
- if (!_1123)
+ bool  const _1124 = 0 <= _932;
+ if (!_1124)
  {
-  int32_t  const _1124 = _935 + _934;
-  int32_t  const _1125 = _1124 + -1;
-  int32_t  const _1126 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 0, 0, 63, _934, _1125);
-  return _1126;
+  int32_t  const _1125 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 0, _932);
+  return _1125;
  }
- bool  const _1127 = 0 <= _935;
- if (!_1127)
+ int32_t  const _1126 = ::halide_cpp_min(_935, 1);
+ int32_t  const _1127 = _934 + 1;
+ bool  const _1128 = _1127 <= _1126;
+ int32_t  const _1129 = _1126 + _1011;
+ int32_t  const _1130 = _935 + _934;
+ bool  const _1131 = _1129 <= _1130;
+ bool  const _1132 = _1128 && _1131;
+ if (!_1132)
  {
-  int32_t  const _1128 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 0, _935);
-  return _1128;
+  int32_t  const _1133 = ::halide_cpp_min(_935, 1);
+  int32_t  const _1134 = _1133 + -1;
+  int32_t  const _1135 = _1133 + _1011;
+  int32_t  const _1136 = _1135 + -1;
+  int32_t  const _1137 = _935 + _934;
+  int32_t  const _1138 = _1137 + -1;
+  int32_t  const _1139 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 1, _1134, _1136, _934, _1138);
+  return _1139;
  }
- int32_t  const _1129 = ::halide_cpp_min(_938, 1);
- int32_t  const _1130 = _937 + 1;
- bool  const _1131 = _1130 <= _1129;
- int32_t  const _1132 = _1129 + _1014;
- int32_t  const _1133 = _938 + _937;
- bool  const _1134 = _1132 <= _1133;
- bool  const _1135 = _1131 && _1134;
- if (!_1135)
+ bool  const _1140 = 0 <= _935;
+ if (!_1140)
  {
-  int32_t  const _1136 = ::halide_cpp_min(_938, 1);
-  int32_t  const _1137 = _1136 + -1;
-  int32_t  const _1138 = _1136 + _1014;
-  int32_t  const _1139 = _1138 + -1;
-  int32_t  const _1140 = _938 + _937;
-  int32_t  const _1141 = _1140 + -1;
-  int32_t  const _1142 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 1, _1137, _1139, _937, _1141);
-  return _1142;
+  int32_t  const _1141 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 1, _935);
+  return _1141;
  }
- bool  const _1143 = 0 <= _938;
- if (!_1143)
+ bool  const _1142 = _937 <= _1058;
+ int32_t  const _1143 = _1059 + _1058;
+ int32_t  const _1144 = _1143 + 1;
+ int32_t  const _1145 = _938 + _937;
+ bool  const _1146 = _1144 <= _1145;
+ bool  const _1147 = _1142 && _1146;
+ if (!_1147)
  {
-  int32_t  const _1144 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 1, _938);
-  return _1144;
+  int32_t  const _1148 = _1059 + _1058;
+  int32_t  const _1149 = _938 + _937;
+  int32_t  const _1150 = _1149 + -1;
+  int32_t  const _1151 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 2, _1058, _1148, _937, _1150);
+  return _1151;
  }
- bool  const _1145 = _940 <= _1061;
- int32_t  const _1146 = _1062 + _1061;
- int32_t  const _1147 = _1146 + 1;
- int32_t  const _1148 = _941 + _940;
- bool  const _1149 = _1147 <= _1148;
- bool  const _1150 = _1145 && _1149;
- if (!_1150)
+ bool  const _1152 = 0 <= _938;
+ if (!_1152)
  {
-  int32_t  const _1151 = _1062 + _1061;
-  int32_t  const _1152 = _941 + _940;
-  int32_t  const _1153 = _1152 + -1;
-  int32_t  const _1154 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 2, _1061, _1151, _940, _1153);
-  return _1154;
+  int32_t  const _1153 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 2, _938);
+  return _1153;
  }
- bool  const _1155 = 0 <= _941;
- if (!_1155)
+ int32_t  const _1154 = _1080 + _994;
+ bool  const _1155 = _940 <= _1154;
+ int32_t  const _1156 = _1154 + _1079;
+ int32_t  const _1157 = _1156 + 1;
+ int32_t  const _1158 = _941 + _940;
+ bool  const _1159 = _1157 <= _1158;
+ bool  const _1160 = _1155 && _1159;
+ if (!_1160)
  {
-  int32_t  const _1156 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 2, _941);
-  return _1156;
+  int32_t  const _1161 = _1080 + _994;
+  int32_t  const _1162 = _1161 + _1079;
+  int32_t  const _1163 = _941 + _940;
+  int32_t  const _1164 = _1163 + -1;
+  int32_t  const _1165 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 3, _1161, _1162, _940, _1164);
+  return _1165;
  }
- int32_t  const _1157 = _1083 + _997;
- bool  const _1158 = _943 <= _1157;
- int32_t  const _1159 = _1157 + _1082;
- int32_t  const _1160 = _1159 + 1;
- int32_t  const _1161 = _944 + _943;
- bool  const _1162 = _1160 <= _1161;
- bool  const _1163 = _1158 && _1162;
- if (!_1163)
+ bool  const _1166 = 0 <= _941;
+ if (!_1166)
  {
-  int32_t  const _1164 = _1083 + _997;
-  int32_t  const _1165 = _1164 + _1082;
-  int32_t  const _1166 = _944 + _943;
-  int32_t  const _1167 = _1166 + -1;
-  int32_t  const _1168 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 3, _1164, _1165, _943, _1167);
-  return _1168;
+  int32_t  const _1167 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 3, _941);
+  return _1167;
  }
- bool  const _1169 = 0 <= _944;
- if (!_1169)
+ bool  const _1168 = _947 <= 0;
+ int32_t  const _1169 = _948 + _947;
+ bool  const _1170 = 64 <= _1169;
+ bool  const _1171 = _1168 && _1170;
+ if (!_1171)
  {
-  int32_t  const _1170 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 3, _944);
-  return _1170;
+  int32_t  const _1172 = _948 + _947;
+  int32_t  const _1173 = _1172 + -1;
+  int32_t  const _1174 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 0, 0, 63, _947, _1173);
+  return _1174;
  }
- bool  const _1171 = _950 <= 0;
- int32_t  const _1172 = _951 + _950;
- bool  const _1173 = 64 <= _1172;
- bool  const _1174 = _1171 && _1173;
- if (!_1174)
+ bool  const _1175 = 0 <= _948;
+ if (!_1175)
  {
-  int32_t  const _1175 = _951 + _950;
-  int32_t  const _1176 = _1175 + -1;
-  int32_t  const _1177 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 0, 0, 63, _950, _1176);
-  return _1177;
+  int32_t  const _1176 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 0, _948);
+  return _1176;
  }
- bool  const _1178 = 0 <= _951;
- if (!_1178)
+ bool  const _1177 = _950 <= 0;
+ int32_t  const _1178 = _951 + _950;
+ bool  const _1179 = 32 <= _1178;
+ bool  const _1180 = _1177 && _1179;
+ if (!_1180)
  {
-  int32_t  const _1179 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 0, _951);
-  return _1179;
+  int32_t  const _1181 = _951 + _950;
+  int32_t  const _1182 = _1181 + -1;
+  int32_t  const _1183 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 1, 0, 31, _950, _1182);
+  return _1183;
  }
- bool  const _1180 = _953 <= 0;
- int32_t  const _1181 = _954 + _953;
- bool  const _1182 = 32 <= _1181;
- bool  const _1183 = _1180 && _1182;
- if (!_1183)
+ bool  const _1184 = 0 <= _951;
+ if (!_1184)
  {
-  int32_t  const _1184 = _954 + _953;
-  int32_t  const _1185 = _1184 + -1;
-  int32_t  const _1186 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 1, 0, 31, _953, _1185);
-  return _1186;
+  int32_t  const _1185 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 1, _951);
+  return _1185;
  }
- bool  const _1187 = 0 <= _954;
- if (!_1187)
+ bool  const _1186 = _953 <= 0;
+ int32_t  const _1187 = ::halide_cpp_max(_1082, 1);
+ int32_t  const _1188 = _954 + _953;
+ bool  const _1189 = _1187 <= _1188;
+ bool  const _1190 = _1186 && _1189;
+ if (!_1190)
  {
-  int32_t  const _1188 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 1, _954);
-  return _1188;
+  int32_t  const _1191 = ::halide_cpp_max(_1082, 1);
+  int32_t  const _1192 = _1191 + -1;
+  int32_t  const _1193 = _954 + _953;
+  int32_t  const _1194 = _1193 + -1;
+  int32_t  const _1195 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 2, 0, _1192, _953, _1194);
+  return _1195;
  }
- bool  const _1189 = _956 <= 0;
- int32_t  const _1190 = ::halide_cpp_max(_1085, 1);
- int32_t  const _1191 = _957 + _956;
- bool  const _1192 = _1190 <= _1191;
- bool  const _1193 = _1189 && _1192;
- if (!_1193)
+ bool  const _1196 = 0 <= _954;
+ if (!_1196)
  {
-  int32_t  const _1194 = ::halide_cpp_max(_1085, 1);
-  int32_t  const _1195 = _1194 + -1;
-  int32_t  const _1196 = _957 + _956;
-  int32_t  const _1197 = _1196 + -1;
-  int32_t  const _1198 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 2, 0, _1195, _956, _1197);
-  return _1198;
+  int32_t  const _1197 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 2, _954);
+  return _1197;
  }
- bool  const _1199 = 0 <= _957;
- if (!_1199)
+ int32_t  const _1198 = _1032 + _991;
+ bool  const _1199 = _956 <= _1198;
+ int32_t  const _1200 = _1198 + _1084;
+ int32_t  const _1201 = _1200 + 1;
+ int32_t  const _1202 = _957 + _956;
+ bool  const _1203 = _1201 <= _1202;
+ bool  const _1204 = _1199 && _1203;
+ if (!_1204)
  {
-  int32_t  const _1200 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 2, _957);
-  return _1200;
+  int32_t  const _1205 = _1032 + _991;
+  int32_t  const _1206 = _1205 + _1084;
+  int32_t  const _1207 = _957 + _956;
+  int32_t  const _1208 = _1207 + -1;
+  int32_t  const _1209 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 3, _1205, _1206, _956, _1208);
+  return _1209;
  }
- int32_t  const _1201 = _1035 + _994;
- bool  const _1202 = _959 <= _1201;
- int32_t  const _1203 = _1201 + _1087;
- int32_t  const _1204 = _1203 + 1;
- int32_t  const _1205 = _960 + _959;
- bool  const _1206 = _1204 <= _1205;
- bool  const _1207 = _1202 && _1206;
- if (!_1207)
+ bool  const _1210 = 0 <= _957;
+ if (!_1210)
  {
-  int32_t  const _1208 = _1035 + _994;
-  int32_t  const _1209 = _1208 + _1087;
-  int32_t  const _1210 = _960 + _959;
-  int32_t  const _1211 = _1210 + -1;
-  int32_t  const _1212 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 3, _1208, _1209, _959, _1211);
-  return _1212;
+  int32_t  const _1211 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 3, _957);
+  return _1211;
  }
- bool  const _1213 = 0 <= _960;
- if (!_1213)
+ int32_t  const _1212 = _1080 + _994;
+ bool  const _1213 = _959 <= _1212;
+ int32_t  const _1214 = _1212 + _1079;
+ int32_t  const _1215 = _1214 + 1;
+ int32_t  const _1216 = _960 + _959;
+ bool  const _1217 = _1215 <= _1216;
+ bool  const _1218 = _1213 && _1217;
+ if (!_1218)
  {
-  int32_t  const _1214 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 3, _960);
-  return _1214;
+  int32_t  const _1219 = _1080 + _994;
+  int32_t  const _1220 = _1219 + _1079;
+  int32_t  const _1221 = _960 + _959;
+  int32_t  const _1222 = _1221 + -1;
+  int32_t  const _1223 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 4, _1219, _1220, _959, _1222);
+  return _1223;
  }
- int32_t  const _1215 = _1083 + _997;
- bool  const _1216 = _962 <= _1215;
- int32_t  const _1217 = _1215 + _1082;
- int32_t  const _1218 = _1217 + 1;
- int32_t  const _1219 = _963 + _962;
- bool  const _1220 = _1218 <= _1219;
- bool  const _1221 = _1216 && _1220;
- if (!_1221)
+ bool  const _1224 = 0 <= _960;
+ if (!_1224)
  {
-  int32_t  const _1222 = _1083 + _997;
-  int32_t  const _1223 = _1222 + _1082;
-  int32_t  const _1224 = _963 + _962;
-  int32_t  const _1225 = _1224 + -1;
-  int32_t  const _1226 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 4, _1222, _1223, _962, _1225);
-  return _1226;
+  int32_t  const _1225 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 4, _960);
+  return _1225;
  }
- bool  const _1227 = 0 <= _963;
- if (!_1227)
+ bool  const _1226 = _966 <= 0;
+ int32_t  const _1227 = _967 + _966;
+ bool  const _1228 = 64 <= _1227;
+ bool  const _1229 = _1226 && _1228;
+ if (!_1229)
  {
-  int32_t  const _1228 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 4, _963);
-  return _1228;
+  int32_t  const _1230 = _967 + _966;
+  int32_t  const _1231 = _1230 + -1;
+  int32_t  const _1232 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 0, 0, 63, _966, _1231);
+  return _1232;
  }
- bool  const _1229 = _969 <= 0;
- int32_t  const _1230 = _970 + _969;
- bool  const _1231 = 64 <= _1230;
- bool  const _1232 = _1229 && _1231;
- if (!_1232)
+ bool  const _1233 = 0 <= _967;
+ if (!_1233)
  {
-  int32_t  const _1233 = _970 + _969;
-  int32_t  const _1234 = _1233 + -1;
-  int32_t  const _1235 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 0, 0, 63, _969, _1234);
-  return _1235;
+  int32_t  const _1234 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 0, _967);
+  return _1234;
  }
- bool  const _1236 = 0 <= _970;
- if (!_1236)
+ bool  const _1235 = _969 <= 0;
+ int32_t  const _1236 = _970 + _969;
+ bool  const _1237 = _1004 <= _1236;
+ bool  const _1238 = _1235 && _1237;
+ if (!_1238)
  {
-  int32_t  const _1237 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 0, _970);
-  return _1237;
+  int32_t  const _1239 = _1004 + -1;
+  int32_t  const _1240 = _970 + _969;
+  int32_t  const _1241 = _1240 + -1;
+  int32_t  const _1242 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 1, 0, _1239, _969, _1241);
+  return _1242;
  }
- bool  const _1238 = _972 <= 0;
- int32_t  const _1239 = _973 + _972;
- bool  const _1240 = _1007 <= _1239;
- bool  const _1241 = _1238 && _1240;
- if (!_1241)
+ bool  const _1243 = 0 <= _970;
+ if (!_1243)
  {
-  int32_t  const _1242 = _1007 + -1;
-  int32_t  const _1243 = _973 + _972;
-  int32_t  const _1244 = _1243 + -1;
-  int32_t  const _1245 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 1, 0, _1242, _972, _1244);
-  return _1245;
+  int32_t  const _1244 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 1, _970);
+  return _1244;
  }
- bool  const _1246 = 0 <= _973;
- if (!_1246)
+ bool  const _1245 = _972 <= _1058;
+ int32_t  const _1246 = _1059 + _1058;
+ int32_t  const _1247 = _1246 + 1;
+ int32_t  const _1248 = _973 + _972;
+ bool  const _1249 = _1247 <= _1248;
+ bool  const _1250 = _1245 && _1249;
+ if (!_1250)
  {
-  int32_t  const _1247 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 1, _973);
-  return _1247;
+  int32_t  const _1251 = _1059 + _1058;
+  int32_t  const _1252 = _973 + _972;
+  int32_t  const _1253 = _1252 + -1;
+  int32_t  const _1254 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 2, _1058, _1251, _972, _1253);
+  return _1254;
  }
- bool  const _1248 = _975 <= _1061;
- int32_t  const _1249 = _1062 + _1061;
- int32_t  const _1250 = _1249 + 1;
- int32_t  const _1251 = _976 + _975;
- bool  const _1252 = _1250 <= _1251;
- bool  const _1253 = _1248 && _1252;
- if (!_1253)
+ bool  const _1255 = 0 <= _973;
+ if (!_1255)
  {
-  int32_t  const _1254 = _1062 + _1061;
-  int32_t  const _1255 = _976 + _975;
-  int32_t  const _1256 = _1255 + -1;
-  int32_t  const _1257 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 2, _1061, _1254, _975, _1256);
-  return _1257;
+  int32_t  const _1256 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 2, _973);
+  return _1256;
  }
- bool  const _1258 = 0 <= _976;
- if (!_1258)
+ int32_t  const _1257 = _1080 + _994;
+ bool  const _1258 = _975 <= _1257;
+ int32_t  const _1259 = _1257 + _1079;
+ int32_t  const _1260 = _1259 + 1;
+ int32_t  const _1261 = _976 + _975;
+ bool  const _1262 = _1260 <= _1261;
+ bool  const _1263 = _1258 && _1262;
+ if (!_1263)
  {
-  int32_t  const _1259 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 2, _976);
-  return _1259;
+  int32_t  const _1264 = _1080 + _994;
+  int32_t  const _1265 = _1264 + _1079;
+  int32_t  const _1266 = _976 + _975;
+  int32_t  const _1267 = _1266 + -1;
+  int32_t  const _1268 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 3, _1264, _1265, _975, _1267);
+  return _1268;
  }
- int32_t  const _1260 = _1083 + _997;
- bool  const _1261 = _978 <= _1260;
- int32_t  const _1262 = _1260 + _1082;
- int32_t  const _1263 = _1262 + 1;
- int32_t  const _1264 = _979 + _978;
- bool  const _1265 = _1263 <= _1264;
- bool  const _1266 = _1261 && _1265;
- if (!_1266)
+ bool  const _1269 = 0 <= _976;
+ if (!_1269)
  {
-  int32_t  const _1267 = _1083 + _997;
-  int32_t  const _1268 = _1267 + _1082;
-  int32_t  const _1269 = _979 + _978;
-  int32_t  const _1270 = _1269 + -1;
-  int32_t  const _1271 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 3, _1267, _1268, _978, _1270);
-  return _1271;
+  int32_t  const _1270 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 3, _976);
+  return _1270;
  }
- bool  const _1272 = 0 <= _979;
- if (!_1272)
+ bool  const _1271 = _982 <= 0;
+ int32_t  const _1272 = _983 + _982;
+ bool  const _1273 = 80 <= _1272;
+ bool  const _1274 = _1271 && _1273;
+ if (!_1274)
  {
-  int32_t  const _1273 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 3, _979);
-  return _1273;
+  int32_t  const _1275 = _983 + _982;
+  int32_t  const _1276 = _1275 + -1;
+  int32_t  const _1277 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 0, 0, 79, _982, _1276);
+  return _1277;
  }
- bool  const _1274 = _985 <= 0;
- int32_t  const _1275 = _986 + _985;
- bool  const _1276 = 80 <= _1275;
- bool  const _1277 = _1274 && _1276;
- if (!_1277)
+ bool  const _1278 = 0 <= _983;
+ if (!_1278)
  {
-  int32_t  const _1278 = _986 + _985;
-  int32_t  const _1279 = _1278 + -1;
-  int32_t  const _1280 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 0, 0, 79, _985, _1279);
-  return _1280;
+  int32_t  const _1279 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 0, _983);
+  return _1279;
  }
- bool  const _1281 = 0 <= _986;
- if (!_1281)
+ bool  const _1280 = _985 <= 0;
+ int32_t  const _1281 = _986 + _985;
+ bool  const _1282 = 32 <= _1281;
+ bool  const _1283 = _1280 && _1282;
+ if (!_1283)
  {
-  int32_t  const _1282 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 0, _986);
-  return _1282;
+  int32_t  const _1284 = _986 + _985;
+  int32_t  const _1285 = _1284 + -1;
+  int32_t  const _1286 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 1, 0, 31, _985, _1285);
+  return _1286;
  }
- bool  const _1283 = _988 <= 0;
- int32_t  const _1284 = _989 + _988;
- bool  const _1285 = 32 <= _1284;
- bool  const _1286 = _1283 && _1285;
- if (!_1286)
+ bool  const _1287 = 0 <= _986;
+ if (!_1287)
  {
-  int32_t  const _1287 = _989 + _988;
-  int32_t  const _1288 = _1287 + -1;
-  int32_t  const _1289 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 1, 0, 31, _988, _1288);
-  return _1289;
+  int32_t  const _1288 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 1, _986);
+  return _1288;
  }
- bool  const _1290 = 0 <= _989;
- if (!_1290)
+ bool  const _1289 = _988 <= 0;
+ int32_t  const _1290 = ::halide_cpp_max(_1082, 1);
+ int32_t  const _1291 = _989 + _988;
+ bool  const _1292 = _1290 <= _1291;
+ bool  const _1293 = _1289 && _1292;
+ if (!_1293)
  {
-  int32_t  const _1291 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 1, _989);
-  return _1291;
+  int32_t  const _1294 = ::halide_cpp_max(_1082, 1);
+  int32_t  const _1295 = _1294 + -1;
+  int32_t  const _1296 = _989 + _988;
+  int32_t  const _1297 = _1296 + -1;
+  int32_t  const _1298 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 2, 0, _1295, _988, _1297);
+  return _1298;
  }
- bool  const _1292 = _991 <= 0;
- int32_t  const _1293 = ::halide_cpp_max(_1085, 1);
- int32_t  const _1294 = _992 + _991;
- bool  const _1295 = _1293 <= _1294;
- bool  const _1296 = _1292 && _1295;
- if (!_1296)
+ bool  const _1299 = 0 <= _989;
+ if (!_1299)
  {
-  int32_t  const _1297 = ::halide_cpp_max(_1085, 1);
-  int32_t  const _1298 = _1297 + -1;
-  int32_t  const _1299 = _992 + _991;
-  int32_t  const _1300 = _1299 + -1;
-  int32_t  const _1301 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 2, 0, _1298, _991, _1300);
-  return _1301;
+  int32_t  const _1300 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 2, _989);
+  return _1300;
  }
- bool  const _1302 = 0 <= _992;
- if (!_1302)
+ bool  const _1301 = 0 <= _1032;
+ int32_t  const _1302 = _1032 + _991;
+ int32_t  const _1303 = _1302 + _1084;
+ int32_t  const _1304 = _1303 + 1;
+ int32_t  const _1305 = _992 + _991;
+ bool  const _1306 = _1304 <= _1305;
+ bool  const _1307 = _1301 && _1306;
+ if (!_1307)
  {
-  int32_t  const _1303 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 2, _992);
-  return _1303;
+  int32_t  const _1308 = _1032 + _991;
+  int32_t  const _1309 = _1308 + _1084;
+  int32_t  const _1310 = _992 + _991;
+  int32_t  const _1311 = _1310 + -1;
+  int32_t  const _1312 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 3, _1308, _1309, _991, _1311);
+  return _1312;
  }
- bool  const _1304 = 0 <= _1035;
- int32_t  const _1305 = _1035 + _994;
- int32_t  const _1306 = _1305 + _1087;
- int32_t  const _1307 = _1306 + 1;
- int32_t  const _1308 = _995 + _994;
- bool  const _1309 = _1307 <= _1308;
- bool  const _1310 = _1304 && _1309;
- if (!_1310)
+ bool  const _1313 = 0 <= _992;
+ if (!_1313)
  {
-  int32_t  const _1311 = _1035 + _994;
-  int32_t  const _1312 = _1311 + _1087;
-  int32_t  const _1313 = _995 + _994;
-  int32_t  const _1314 = _1313 + -1;
-  int32_t  const _1315 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 3, _1311, _1312, _994, _1314);
-  return _1315;
+  int32_t  const _1314 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 3, _992);
+  return _1314;
  }
- bool  const _1316 = 0 <= _995;
- if (!_1316)
+ bool  const _1315 = 0 <= _1080;
+ int32_t  const _1316 = _1080 + _994;
+ int32_t  const _1317 = _1316 + _1079;
+ int32_t  const _1318 = _1317 + 1;
+ int32_t  const _1319 = _995 + _994;
+ bool  const _1320 = _1318 <= _1319;
+ bool  const _1321 = _1315 && _1320;
+ if (!_1321)
  {
-  int32_t  const _1317 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 3, _995);
-  return _1317;
+  int32_t  const _1322 = _1080 + _994;
+  int32_t  const _1323 = _1322 + _1079;
+  int32_t  const _1324 = _995 + _994;
+  int32_t  const _1325 = _1324 + -1;
+  int32_t  const _1326 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 4, _1322, _1323, _994, _1325);
+  return _1326;
  }
- bool  const _1318 = 0 <= _1083;
- int32_t  const _1319 = _1083 + _997;
- int32_t  const _1320 = _1319 + _1082;
- int32_t  const _1321 = _1320 + 1;
- int32_t  const _1322 = _998 + _997;
- bool  const _1323 = _1321 <= _1322;
- bool  const _1324 = _1318 && _1323;
- if (!_1324)
+ bool  const _1327 = 0 <= _995;
+ if (!_1327)
  {
-  int32_t  const _1325 = _1083 + _997;
-  int32_t  const _1326 = _1325 + _1082;
-  int32_t  const _1327 = _998 + _997;
-  int32_t  const _1328 = _1327 + -1;
-  int32_t  const _1329 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 4, _1325, _1326, _997, _1328);
-  return _1329;
+  int32_t  const _1328 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 4, _995);
+  return _1328;
  }
- bool  const _1330 = 0 <= _998;
- if (!_1330)
+ bool  const _1329 = _933 == 1;
+ if (!_1329)
  {
-  int32_t  const _1331 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 4, _998);
-  return _1331;
+  int32_t  const _1330 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.stride.0", _933, "1", 1);
+  return _1330;
  }
- bool  const _1332 = _936 == 1;
- if (!_1332)
+ bool  const _1331 = _931 == 0;
+ if (!_1331)
  {
-  int32_t  const _1333 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.stride.0", _936, "1", 1);
-  return _1333;
+  int32_t  const _1332 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.min.0", _931, "0", 0);
+  return _1332;
  }
- bool  const _1334 = _934 == 0;
- if (!_1334)
+ bool  const _1333 = _932 == 64;
+ if (!_1333)
  {
-  int32_t  const _1335 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.min.0", _934, "0", 0);
-  return _1335;
+  int32_t  const _1334 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.extent.0", _932, "64", 64);
+  return _1334;
  }
- bool  const _1336 = _935 == 64;
- if (!_1336)
+ bool  const _1335 = _936 == 64;
+ if (!_1335)
  {
-  int32_t  const _1337 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.extent.0", _935, "64", 64);
-  return _1337;
+  int32_t  const _1336 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.stride.1", _936, "64", 64);
+  return _1336;
  }
- bool  const _1338 = _939 == 64;
- if (!_1338)
+ bool  const _1337 = _934 == 0;
+ if (!_1337)
  {
-  int32_t  const _1339 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.stride.1", _939, "64", 64);
-  return _1339;
+  int32_t  const _1338 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.min.1", _934, "0", 0);
+  return _1338;
  }
- bool  const _1340 = _937 == 0;
- if (!_1340)
+ bool  const _1339 = _949 == 1;
+ if (!_1339)
  {
-  int32_t  const _1341 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.min.1", _937, "0", 0);
-  return _1341;
+  int32_t  const _1340 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.stride.0", _949, "1", 1);
+  return _1340;
  }
- bool  const _1342 = _952 == 1;
- if (!_1342)
+ bool  const _1341 = _947 == 0;
+ if (!_1341)
  {
-  int32_t  const _1343 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.stride.0", _952, "1", 1);
-  return _1343;
+  int32_t  const _1342 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.min.0", _947, "0", 0);
+  return _1342;
  }
- bool  const _1344 = _950 == 0;
- if (!_1344)
+ bool  const _1343 = _948 == 64;
+ if (!_1343)
  {
-  int32_t  const _1345 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.min.0", _950, "0", 0);
-  return _1345;
+  int32_t  const _1344 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.extent.0", _948, "64", 64);
+  return _1344;
  }
- bool  const _1346 = _951 == 64;
- if (!_1346)
+ bool  const _1345 = _952 == 64;
+ if (!_1345)
  {
-  int32_t  const _1347 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.extent.0", _951, "64", 64);
-  return _1347;
+  int32_t  const _1346 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.stride.1", _952, "64", 64);
+  return _1346;
  }
- bool  const _1348 = _955 == 64;
- if (!_1348)
+ bool  const _1347 = _950 == 0;
+ if (!_1347)
  {
-  int32_t  const _1349 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.stride.1", _955, "64", 64);
-  return _1349;
+  int32_t  const _1348 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.min.1", _950, "0", 0);
+  return _1348;
  }
- bool  const _1350 = _953 == 0;
- if (!_1350)
+ bool  const _1349 = _951 == 32;
+ if (!_1349)
  {
-  int32_t  const _1351 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.min.1", _953, "0", 0);
-  return _1351;
+  int32_t  const _1350 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.extent.1", _951, "32", 32);
+  return _1350;
  }
- bool  const _1352 = _954 == 32;
- if (!_1352)
+ bool  const _1351 = _955 == 2048;
+ if (!_1351)
  {
-  int32_t  const _1353 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.extent.1", _954, "32", 32);
-  return _1353;
+  int32_t  const _1352 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.stride.2", _955, "(64*32)", 2048);
+  return _1352;
  }
- bool  const _1354 = _958 == 2048;
- if (!_1354)
+ bool  const _1353 = _953 == 0;
+ if (!_1353)
  {
-  int32_t  const _1355 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.stride.2", _958, "(64*32)", 2048);
-  return _1355;
+  int32_t  const _1354 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.min.2", _953, "0", 0);
+  return _1354;
  }
- bool  const _1356 = _956 == 0;
- if (!_1356)
+ bool  const _1355 = _968 == 1;
+ if (!_1355)
  {
-  int32_t  const _1357 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.min.2", _956, "0", 0);
-  return _1357;
+  int32_t  const _1356 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.stride.0", _968, "1", 1);
+  return _1356;
  }
- bool  const _1358 = _971 == 1;
- if (!_1358)
+ bool  const _1357 = _966 == 0;
+ if (!_1357)
  {
-  int32_t  const _1359 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.stride.0", _971, "1", 1);
-  return _1359;
+  int32_t  const _1358 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.min.0", _966, "0", 0);
+  return _1358;
  }
- bool  const _1360 = _969 == 0;
- if (!_1360)
+ bool  const _1359 = _967 == 64;
+ if (!_1359)
  {
-  int32_t  const _1361 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.min.0", _969, "0", 0);
-  return _1361;
+  int32_t  const _1360 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.extent.0", _967, "64", 64);
+  return _1360;
  }
- bool  const _1362 = _970 == 64;
- if (!_1362)
+ bool  const _1361 = _971 == 64;
+ if (!_1361)
  {
-  int32_t  const _1363 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.extent.0", _970, "64", 64);
-  return _1363;
+  int32_t  const _1362 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.stride.1", _971, "64", 64);
+  return _1362;
  }
- bool  const _1364 = _974 == 64;
- if (!_1364)
+ bool  const _1363 = _969 == 0;
+ if (!_1363)
  {
-  int32_t  const _1365 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.stride.1", _974, "64", 64);
-  return _1365;
+  int32_t  const _1364 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.min.1", _969, "0", 0);
+  return _1364;
  }
- bool  const _1366 = _972 == 0;
- if (!_1366)
+ bool  const _1365 = _984 == 1;
+ if (!_1365)
  {
-  int32_t  const _1367 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.min.1", _972, "0", 0);
-  return _1367;
+  int32_t  const _1366 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.stride.0", _984, "1", 1);
+  return _1366;
  }
- bool  const _1368 = _987 == 1;
- if (!_1368)
+ bool  const _1367 = _982 == 0;
+ if (!_1367)
  {
-  int32_t  const _1369 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.stride.0", _987, "1", 1);
-  return _1369;
+  int32_t  const _1368 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.min.0", _982, "0", 0);
+  return _1368;
  }
- bool  const _1370 = _985 == 0;
- if (!_1370)
+ bool  const _1369 = _983 == 80;
+ if (!_1369)
  {
-  int32_t  const _1371 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.min.0", _985, "0", 0);
-  return _1371;
+  int32_t  const _1370 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.extent.0", _983, "(64 + 16)", 80);
+  return _1370;
  }
- bool  const _1372 = _986 == 80;
- if (!_1372)
+ bool  const _1371 = _987 == 80;
+ if (!_1371)
  {
-  int32_t  const _1373 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.extent.0", _986, "(64 + 16)", 80);
-  return _1373;
+  int32_t  const _1372 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.stride.1", _987, "(64 + 16)", 80);
+  return _1372;
  }
- bool  const _1374 = _990 == 80;
- if (!_1374)
+ bool  const _1373 = _985 == 0;
+ if (!_1373)
  {
-  int32_t  const _1375 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.stride.1", _990, "(64 + 16)", 80);
-  return _1375;
+  int32_t  const _1374 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.min.1", _985, "0", 0);
+  return _1374;
  }
- bool  const _1376 = _988 == 0;
- if (!_1376)
+ bool  const _1375 = _986 == 32;
+ if (!_1375)
  {
-  int32_t  const _1377 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.min.1", _988, "0", 0);
-  return _1377;
+  int32_t  const _1376 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.extent.1", _986, "32", 32);
+  return _1376;
  }
- bool  const _1378 = _989 == 32;
- if (!_1378)
+ bool  const _1377 = _990 == 2560;
+ if (!_1377)
  {
-  int32_t  const _1379 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.extent.1", _989, "32", 32);
-  return _1379;
+  int32_t  const _1378 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.stride.2", _990, "((64 + 16)*32)", 2560);
+  return _1378;
  }
- bool  const _1380 = _993 == 2560;
- if (!_1380)
+ bool  const _1379 = _988 == 0;
+ if (!_1379)
  {
-  int32_t  const _1381 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.stride.2", _993, "((64 + 16)*32)", 2560);
-  return _1381;
+  int32_t  const _1380 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.min.2", _988, "0", 0);
+  return _1380;
  }
- bool  const _1382 = _991 == 0;
- if (!_1382)
- {
-  int32_t  const _1383 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.min.2", _991, "0", 0);
-  return _1383;
- }
- int64_t  const _1384 = (int64_t)(_938);
- int64_t  const _1385 = (int64_t)(_941);
- int64_t  const _1386 = _1384 * _1385;
- int64_t  const _1387 = (int64_t)(_944);
+ int64_t  const _1381 = (int64_t)(_935);
+ int64_t  const _1382 = (int64_t)(_938);
+ int64_t  const _1383 = _1381 * _1382;
+ int64_t  const _1384 = (int64_t)(_941);
+ int64_t  const _1385 = _1383 * _1384;
+ int64_t  const _1386 = (int64_t)(_954);
+ int64_t  const _1387 = (int64_t)(_957);
  int64_t  const _1388 = _1386 * _1387;
- int64_t  const _1389 = (int64_t)(_957);
- int64_t  const _1390 = (int64_t)(_960);
- int64_t  const _1391 = _1389 * _1390;
- int64_t  const _1392 = (int64_t)(_963);
+ int64_t  const _1389 = (int64_t)(_960);
+ int64_t  const _1390 = _1388 * _1389;
+ int64_t  const _1391 = (int64_t)(_970);
+ int64_t  const _1392 = (int64_t)(_973);
  int64_t  const _1393 = _1391 * _1392;
- int64_t  const _1394 = (int64_t)(_973);
- int64_t  const _1395 = (int64_t)(_976);
- int64_t  const _1396 = _1394 * _1395;
- int64_t  const _1397 = (int64_t)(_979);
+ int64_t  const _1394 = (int64_t)(_976);
+ int64_t  const _1395 = _1393 * _1394;
+ int64_t  const _1396 = (int64_t)(_989);
+ int64_t  const _1397 = (int64_t)(_992);
  int64_t  const _1398 = _1396 * _1397;
- int64_t  const _1399 = (int64_t)(_992);
- int64_t  const _1400 = (int64_t)(_995);
- int64_t  const _1401 = _1399 * _1400;
- int64_t  const _1402 = (int64_t)(_998);
- int64_t  const _1403 = _1401 * _1402;
- int64_t  const _1404 = (int64_t)(64ll);
- int64_t  const _1405 = _1384 * _1404;
- uint64_t  const _1406 = (uint64_t)(_1405);
- uint64_t  const _1407 = (uint64_t)(2147483647ull);
- bool  const _1408 = _1406 <= _1407;
- if (!_1408)
+ int64_t  const _1399 = (int64_t)(_995);
+ int64_t  const _1400 = _1398 * _1399;
+ int64_t  const _1401 = (int64_t)(64ll);
+ int64_t  const _1402 = _1381 * _1401;
+ uint64_t  const _1403 = (uint64_t)(_1402);
+ uint64_t  const _1404 = (uint64_t)(2147483647ull);
+ bool  const _1405 = _1403 <= _1404;
+ if (!_1405)
  {
-  int64_t  const _1409 = (int64_t)(_938);
-  int64_t  const _1410 = (int64_t)(64ll);
-  int64_t  const _1411 = _1409 * _1410;
-  uint64_t  const _1412 = (uint64_t)(_1411);
-  uint64_t  const _1413 = (uint64_t)(2147483647ull);
-  int32_t  const _1414 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _1412, _1413);
-  return _1414;
+  int64_t  const _1406 = (int64_t)(_935);
+  int64_t  const _1407 = (int64_t)(64ll);
+  int64_t  const _1408 = _1406 * _1407;
+  uint64_t  const _1409 = (uint64_t)(_1408);
+  uint64_t  const _1410 = (uint64_t)(2147483647ull);
+  int32_t  const _1411 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _1409, _1410);
+  return _1411;
  }
- int64_t  const _1415 = (int64_t)(_938);
- int64_t  const _1416 = (int64_t)(33554431ll);
- bool  const _1417 = _1415 <= _1416;
- if (!_1417)
+ int64_t  const _1412 = (int64_t)(_935);
+ int64_t  const _1413 = (int64_t)(33554431ll);
+ bool  const _1414 = _1412 <= _1413;
+ if (!_1414)
  {
-  int64_t  const _1418 = (int64_t)(_938);
-  int64_t  const _1419 = (int64_t)(64ll);
-  int64_t  const _1420 = _1418 * _1419;
-  int64_t  const _1421 = (int64_t)(2147483647ll);
-  int32_t  const _1422 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_k", _1420, _1421);
-  return _1422;
+  int64_t  const _1415 = (int64_t)(_935);
+  int64_t  const _1416 = (int64_t)(64ll);
+  int64_t  const _1417 = _1415 * _1416;
+  int64_t  const _1418 = (int64_t)(2147483647ll);
+  int32_t  const _1419 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_k", _1417, _1418);
+  return _1419;
  }
- int64_t  const _1423 = (int64_t)(_941);
- int64_t  const _1424 = (int64_t)(_942);
- int64_t  const _1425 = _1423 * _1424;
- int64_t  const _1426 = (int64_t)(0ll);
- int64_t  const _1427 = _1426 - _1425;
- bool  const _1428 = _1425 > _1426;
- int64_t  const _1429 = (int64_t)(_1428 ? _1425 : _1427);
- uint64_t  const _1430 = (uint64_t)(_1429);
- uint64_t  const _1431 = _1430;
- uint64_t  const _1432 = (uint64_t)(2147483647ull);
- bool  const _1433 = _1431 <= _1432;
- if (!_1433)
+ int64_t  const _1420 = (int64_t)(_938);
+ int64_t  const _1421 = (int64_t)(_939);
+ int64_t  const _1422 = _1420 * _1421;
+ int64_t  const _1423 = (int64_t)(0ll);
+ int64_t  const _1424 = _1423 - _1422;
+ bool  const _1425 = _1422 > _1423;
+ int64_t  const _1426 = (int64_t)(_1425 ? _1422 : _1424);
+ uint64_t  const _1427 = (uint64_t)(_1426);
+ uint64_t  const _1428 = _1427;
+ uint64_t  const _1429 = (uint64_t)(2147483647ull);
+ bool  const _1430 = _1428 <= _1429;
+ if (!_1430)
  {
-  int64_t  const _1434 = (int64_t)(_941);
-  int64_t  const _1435 = (int64_t)(_942);
-  int64_t  const _1436 = _1434 * _1435;
-  int64_t  const _1437 = (int64_t)(0ll);
-  int64_t  const _1438 = _1437 - _1436;
-  bool  const _1439 = _1436 > _1437;
-  int64_t  const _1440 = (int64_t)(_1439 ? _1436 : _1438);
-  uint64_t  const _1441 = (uint64_t)(_1440);
-  uint64_t  const _1442 = _1441;
-  uint64_t  const _1443 = (uint64_t)(2147483647ull);
-  int32_t  const _1444 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _1442, _1443);
-  return _1444;
+  int64_t  const _1431 = (int64_t)(_938);
+  int64_t  const _1432 = (int64_t)(_939);
+  int64_t  const _1433 = _1431 * _1432;
+  int64_t  const _1434 = (int64_t)(0ll);
+  int64_t  const _1435 = _1434 - _1433;
+  bool  const _1436 = _1433 > _1434;
+  int64_t  const _1437 = (int64_t)(_1436 ? _1433 : _1435);
+  uint64_t  const _1438 = (uint64_t)(_1437);
+  uint64_t  const _1439 = _1438;
+  uint64_t  const _1440 = (uint64_t)(2147483647ull);
+  int32_t  const _1441 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _1439, _1440);
+  return _1441;
  }
- int64_t  const _1445 = (int64_t)(33554431ll);
- bool  const _1446 = _1386 <= _1445;
- if (!_1446)
+ int64_t  const _1442 = (int64_t)(33554431ll);
+ bool  const _1443 = _1383 <= _1442;
+ if (!_1443)
  {
-  int64_t  const _1447 = (int64_t)(64ll);
-  int64_t  const _1448 = _1386 * _1447;
-  int64_t  const _1449 = (int64_t)(2147483647ll);
-  int32_t  const _1450 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_k", _1448, _1449);
-  return _1450;
+  int64_t  const _1444 = (int64_t)(64ll);
+  int64_t  const _1445 = _1383 * _1444;
+  int64_t  const _1446 = (int64_t)(2147483647ll);
+  int32_t  const _1447 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_k", _1445, _1446);
+  return _1447;
  }
- int64_t  const _1451 = (int64_t)(_944);
- int64_t  const _1452 = (int64_t)(_945);
- int64_t  const _1453 = _1451 * _1452;
- int64_t  const _1454 = (int64_t)(0ll);
- int64_t  const _1455 = _1454 - _1453;
- bool  const _1456 = _1453 > _1454;
- int64_t  const _1457 = (int64_t)(_1456 ? _1453 : _1455);
- uint64_t  const _1458 = (uint64_t)(_1457);
- uint64_t  const _1459 = _1458;
- uint64_t  const _1460 = (uint64_t)(2147483647ull);
- bool  const _1461 = _1459 <= _1460;
- if (!_1461)
+ int64_t  const _1448 = (int64_t)(_941);
+ int64_t  const _1449 = (int64_t)(_942);
+ int64_t  const _1450 = _1448 * _1449;
+ int64_t  const _1451 = (int64_t)(0ll);
+ int64_t  const _1452 = _1451 - _1450;
+ bool  const _1453 = _1450 > _1451;
+ int64_t  const _1454 = (int64_t)(_1453 ? _1450 : _1452);
+ uint64_t  const _1455 = (uint64_t)(_1454);
+ uint64_t  const _1456 = _1455;
+ uint64_t  const _1457 = (uint64_t)(2147483647ull);
+ bool  const _1458 = _1456 <= _1457;
+ if (!_1458)
  {
-  int64_t  const _1462 = (int64_t)(_944);
-  int64_t  const _1463 = (int64_t)(_945);
-  int64_t  const _1464 = _1462 * _1463;
-  int64_t  const _1465 = (int64_t)(0ll);
-  int64_t  const _1466 = _1465 - _1464;
-  bool  const _1467 = _1464 > _1465;
-  int64_t  const _1468 = (int64_t)(_1467 ? _1464 : _1466);
-  uint64_t  const _1469 = (uint64_t)(_1468);
-  uint64_t  const _1470 = _1469;
-  uint64_t  const _1471 = (uint64_t)(2147483647ull);
-  int32_t  const _1472 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _1470, _1471);
-  return _1472;
+  int64_t  const _1459 = (int64_t)(_941);
+  int64_t  const _1460 = (int64_t)(_942);
+  int64_t  const _1461 = _1459 * _1460;
+  int64_t  const _1462 = (int64_t)(0ll);
+  int64_t  const _1463 = _1462 - _1461;
+  bool  const _1464 = _1461 > _1462;
+  int64_t  const _1465 = (int64_t)(_1464 ? _1461 : _1463);
+  uint64_t  const _1466 = (uint64_t)(_1465);
+  uint64_t  const _1467 = _1466;
+  uint64_t  const _1468 = (uint64_t)(2147483647ull);
+  int32_t  const _1469 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _1467, _1468);
+  return _1469;
  }
- int64_t  const _1473 = (int64_t)(33554431ll);
- bool  const _1474 = _1388 <= _1473;
- if (!_1474)
+ int64_t  const _1470 = (int64_t)(33554431ll);
+ bool  const _1471 = _1385 <= _1470;
+ if (!_1471)
  {
-  int64_t  const _1475 = (int64_t)(64ll);
-  int64_t  const _1476 = _1388 * _1475;
-  int64_t  const _1477 = (int64_t)(2147483647ll);
-  int32_t  const _1478 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_k", _1476, _1477);
-  return _1478;
+  int64_t  const _1472 = (int64_t)(64ll);
+  int64_t  const _1473 = _1385 * _1472;
+  int64_t  const _1474 = (int64_t)(2147483647ll);
+  int32_t  const _1475 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_k", _1473, _1474);
+  return _1475;
  }
- int64_t  const _1479 = (int64_t)(_957);
- int64_t  const _1480 = (int64_t)(2048ll);
- int64_t  const _1481 = _1479 * _1480;
- uint64_t  const _1482 = (uint64_t)(_1481);
- uint64_t  const _1483 = (uint64_t)(2147483647ull);
- bool  const _1484 = _1482 <= _1483;
- if (!_1484)
+ int64_t  const _1476 = (int64_t)(_954);
+ int64_t  const _1477 = (int64_t)(2048ll);
+ int64_t  const _1478 = _1476 * _1477;
+ uint64_t  const _1479 = (uint64_t)(_1478);
+ uint64_t  const _1480 = (uint64_t)(2147483647ull);
+ bool  const _1481 = _1479 <= _1480;
+ if (!_1481)
  {
-  int64_t  const _1485 = (int64_t)(_957);
-  int64_t  const _1486 = (int64_t)(2048ll);
-  int64_t  const _1487 = _1485 * _1486;
-  uint64_t  const _1488 = (uint64_t)(_1487);
-  uint64_t  const _1489 = (uint64_t)(2147483647ull);
-  int32_t  const _1490 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _1488, _1489);
-  return _1490;
+  int64_t  const _1482 = (int64_t)(_954);
+  int64_t  const _1483 = (int64_t)(2048ll);
+  int64_t  const _1484 = _1482 * _1483;
+  uint64_t  const _1485 = (uint64_t)(_1484);
+  uint64_t  const _1486 = (uint64_t)(2147483647ull);
+  int32_t  const _1487 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _1485, _1486);
+  return _1487;
  }
- int64_t  const _1491 = (int64_t)(_957);
- int64_t  const _1492 = (int64_t)(1048575ll);
- bool  const _1493 = _1491 <= _1492;
- if (!_1493)
+ int64_t  const _1488 = (int64_t)(_954);
+ int64_t  const _1489 = (int64_t)(1048575ll);
+ bool  const _1490 = _1488 <= _1489;
+ if (!_1490)
  {
-  int64_t  const _1494 = (int64_t)(_957);
-  int64_t  const _1495 = (int64_t)(2048ll);
-  int64_t  const _1496 = _1494 * _1495;
-  int64_t  const _1497 = (int64_t)(2147483647ll);
-  int32_t  const _1498 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_q", _1496, _1497);
-  return _1498;
+  int64_t  const _1491 = (int64_t)(_954);
+  int64_t  const _1492 = (int64_t)(2048ll);
+  int64_t  const _1493 = _1491 * _1492;
+  int64_t  const _1494 = (int64_t)(2147483647ll);
+  int32_t  const _1495 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_q", _1493, _1494);
+  return _1495;
  }
- int64_t  const _1499 = (int64_t)(_960);
- int64_t  const _1500 = (int64_t)(_961);
- int64_t  const _1501 = _1499 * _1500;
- int64_t  const _1502 = (int64_t)(0ll);
- int64_t  const _1503 = _1502 - _1501;
- bool  const _1504 = _1501 > _1502;
- int64_t  const _1505 = (int64_t)(_1504 ? _1501 : _1503);
- uint64_t  const _1506 = (uint64_t)(_1505);
- uint64_t  const _1507 = _1506;
- uint64_t  const _1508 = (uint64_t)(2147483647ull);
- bool  const _1509 = _1507 <= _1508;
- if (!_1509)
+ int64_t  const _1496 = (int64_t)(_957);
+ int64_t  const _1497 = (int64_t)(_958);
+ int64_t  const _1498 = _1496 * _1497;
+ int64_t  const _1499 = (int64_t)(0ll);
+ int64_t  const _1500 = _1499 - _1498;
+ bool  const _1501 = _1498 > _1499;
+ int64_t  const _1502 = (int64_t)(_1501 ? _1498 : _1500);
+ uint64_t  const _1503 = (uint64_t)(_1502);
+ uint64_t  const _1504 = _1503;
+ uint64_t  const _1505 = (uint64_t)(2147483647ull);
+ bool  const _1506 = _1504 <= _1505;
+ if (!_1506)
  {
-  int64_t  const _1510 = (int64_t)(_960);
-  int64_t  const _1511 = (int64_t)(_961);
-  int64_t  const _1512 = _1510 * _1511;
-  int64_t  const _1513 = (int64_t)(0ll);
-  int64_t  const _1514 = _1513 - _1512;
-  bool  const _1515 = _1512 > _1513;
-  int64_t  const _1516 = (int64_t)(_1515 ? _1512 : _1514);
-  uint64_t  const _1517 = (uint64_t)(_1516);
-  uint64_t  const _1518 = _1517;
-  uint64_t  const _1519 = (uint64_t)(2147483647ull);
-  int32_t  const _1520 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _1518, _1519);
-  return _1520;
+  int64_t  const _1507 = (int64_t)(_957);
+  int64_t  const _1508 = (int64_t)(_958);
+  int64_t  const _1509 = _1507 * _1508;
+  int64_t  const _1510 = (int64_t)(0ll);
+  int64_t  const _1511 = _1510 - _1509;
+  bool  const _1512 = _1509 > _1510;
+  int64_t  const _1513 = (int64_t)(_1512 ? _1509 : _1511);
+  uint64_t  const _1514 = (uint64_t)(_1513);
+  uint64_t  const _1515 = _1514;
+  uint64_t  const _1516 = (uint64_t)(2147483647ull);
+  int32_t  const _1517 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _1515, _1516);
+  return _1517;
  }
- int64_t  const _1521 = (int64_t)(1048575ll);
- bool  const _1522 = _1391 <= _1521;
- if (!_1522)
+ int64_t  const _1518 = (int64_t)(1048575ll);
+ bool  const _1519 = _1388 <= _1518;
+ if (!_1519)
  {
-  int64_t  const _1523 = (int64_t)(2048ll);
-  int64_t  const _1524 = _1391 * _1523;
-  int64_t  const _1525 = (int64_t)(2147483647ll);
-  int32_t  const _1526 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_q", _1524, _1525);
-  return _1526;
+  int64_t  const _1520 = (int64_t)(2048ll);
+  int64_t  const _1521 = _1388 * _1520;
+  int64_t  const _1522 = (int64_t)(2147483647ll);
+  int32_t  const _1523 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_q", _1521, _1522);
+  return _1523;
  }
- int64_t  const _1527 = (int64_t)(_963);
- int64_t  const _1528 = (int64_t)(_964);
- int64_t  const _1529 = _1527 * _1528;
- int64_t  const _1530 = (int64_t)(0ll);
- int64_t  const _1531 = _1530 - _1529;
- bool  const _1532 = _1529 > _1530;
- int64_t  const _1533 = (int64_t)(_1532 ? _1529 : _1531);
- uint64_t  const _1534 = (uint64_t)(_1533);
- uint64_t  const _1535 = _1534;
- uint64_t  const _1536 = (uint64_t)(2147483647ull);
- bool  const _1537 = _1535 <= _1536;
- if (!_1537)
+ int64_t  const _1524 = (int64_t)(_960);
+ int64_t  const _1525 = (int64_t)(_961);
+ int64_t  const _1526 = _1524 * _1525;
+ int64_t  const _1527 = (int64_t)(0ll);
+ int64_t  const _1528 = _1527 - _1526;
+ bool  const _1529 = _1526 > _1527;
+ int64_t  const _1530 = (int64_t)(_1529 ? _1526 : _1528);
+ uint64_t  const _1531 = (uint64_t)(_1530);
+ uint64_t  const _1532 = _1531;
+ uint64_t  const _1533 = (uint64_t)(2147483647ull);
+ bool  const _1534 = _1532 <= _1533;
+ if (!_1534)
  {
-  int64_t  const _1538 = (int64_t)(_963);
-  int64_t  const _1539 = (int64_t)(_964);
-  int64_t  const _1540 = _1538 * _1539;
-  int64_t  const _1541 = (int64_t)(0ll);
-  int64_t  const _1542 = _1541 - _1540;
-  bool  const _1543 = _1540 > _1541;
-  int64_t  const _1544 = (int64_t)(_1543 ? _1540 : _1542);
-  uint64_t  const _1545 = (uint64_t)(_1544);
-  uint64_t  const _1546 = _1545;
-  uint64_t  const _1547 = (uint64_t)(2147483647ull);
-  int32_t  const _1548 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _1546, _1547);
-  return _1548;
+  int64_t  const _1535 = (int64_t)(_960);
+  int64_t  const _1536 = (int64_t)(_961);
+  int64_t  const _1537 = _1535 * _1536;
+  int64_t  const _1538 = (int64_t)(0ll);
+  int64_t  const _1539 = _1538 - _1537;
+  bool  const _1540 = _1537 > _1538;
+  int64_t  const _1541 = (int64_t)(_1540 ? _1537 : _1539);
+  uint64_t  const _1542 = (uint64_t)(_1541);
+  uint64_t  const _1543 = _1542;
+  uint64_t  const _1544 = (uint64_t)(2147483647ull);
+  int32_t  const _1545 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _1543, _1544);
+  return _1545;
  }
- int64_t  const _1549 = (int64_t)(1048575ll);
- bool  const _1550 = _1393 <= _1549;
- if (!_1550)
+ int64_t  const _1546 = (int64_t)(1048575ll);
+ bool  const _1547 = _1390 <= _1546;
+ if (!_1547)
  {
-  int64_t  const _1551 = (int64_t)(2048ll);
-  int64_t  const _1552 = _1393 * _1551;
-  int64_t  const _1553 = (int64_t)(2147483647ll);
-  int32_t  const _1554 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_q", _1552, _1553);
-  return _1554;
+  int64_t  const _1548 = (int64_t)(2048ll);
+  int64_t  const _1549 = _1390 * _1548;
+  int64_t  const _1550 = (int64_t)(2147483647ll);
+  int32_t  const _1551 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_q", _1549, _1550);
+  return _1551;
  }
- int64_t  const _1555 = (int64_t)(_973);
- int64_t  const _1556 = (int64_t)(64ll);
- int64_t  const _1557 = _1555 * _1556;
- uint64_t  const _1558 = (uint64_t)(_1557);
- uint64_t  const _1559 = (uint64_t)(2147483647ull);
- bool  const _1560 = _1558 <= _1559;
- if (!_1560)
+ int64_t  const _1552 = (int64_t)(_970);
+ int64_t  const _1553 = (int64_t)(64ll);
+ int64_t  const _1554 = _1552 * _1553;
+ uint64_t  const _1555 = (uint64_t)(_1554);
+ uint64_t  const _1556 = (uint64_t)(2147483647ull);
+ bool  const _1557 = _1555 <= _1556;
+ if (!_1557)
  {
-  int64_t  const _1561 = (int64_t)(_973);
-  int64_t  const _1562 = (int64_t)(64ll);
-  int64_t  const _1563 = _1561 * _1562;
-  uint64_t  const _1564 = (uint64_t)(_1563);
-  uint64_t  const _1565 = (uint64_t)(2147483647ull);
-  int32_t  const _1566 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _1564, _1565);
-  return _1566;
+  int64_t  const _1558 = (int64_t)(_970);
+  int64_t  const _1559 = (int64_t)(64ll);
+  int64_t  const _1560 = _1558 * _1559;
+  uint64_t  const _1561 = (uint64_t)(_1560);
+  uint64_t  const _1562 = (uint64_t)(2147483647ull);
+  int32_t  const _1563 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _1561, _1562);
+  return _1563;
  }
- int64_t  const _1567 = (int64_t)(_973);
- int64_t  const _1568 = (int64_t)(33554431ll);
- bool  const _1569 = _1567 <= _1568;
- if (!_1569)
+ int64_t  const _1564 = (int64_t)(_970);
+ int64_t  const _1565 = (int64_t)(33554431ll);
+ bool  const _1566 = _1564 <= _1565;
+ if (!_1566)
  {
-  int64_t  const _1570 = (int64_t)(_973);
-  int64_t  const _1571 = (int64_t)(64ll);
-  int64_t  const _1572 = _1570 * _1571;
-  int64_t  const _1573 = (int64_t)(2147483647ll);
-  int32_t  const _1574 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_v", _1572, _1573);
-  return _1574;
+  int64_t  const _1567 = (int64_t)(_970);
+  int64_t  const _1568 = (int64_t)(64ll);
+  int64_t  const _1569 = _1567 * _1568;
+  int64_t  const _1570 = (int64_t)(2147483647ll);
+  int32_t  const _1571 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_v", _1569, _1570);
+  return _1571;
  }
- int64_t  const _1575 = (int64_t)(_976);
- int64_t  const _1576 = (int64_t)(_977);
- int64_t  const _1577 = _1575 * _1576;
- int64_t  const _1578 = (int64_t)(0ll);
- int64_t  const _1579 = _1578 - _1577;
- bool  const _1580 = _1577 > _1578;
- int64_t  const _1581 = (int64_t)(_1580 ? _1577 : _1579);
- uint64_t  const _1582 = (uint64_t)(_1581);
- uint64_t  const _1583 = _1582;
- uint64_t  const _1584 = (uint64_t)(2147483647ull);
- bool  const _1585 = _1583 <= _1584;
- if (!_1585)
+ int64_t  const _1572 = (int64_t)(_973);
+ int64_t  const _1573 = (int64_t)(_974);
+ int64_t  const _1574 = _1572 * _1573;
+ int64_t  const _1575 = (int64_t)(0ll);
+ int64_t  const _1576 = _1575 - _1574;
+ bool  const _1577 = _1574 > _1575;
+ int64_t  const _1578 = (int64_t)(_1577 ? _1574 : _1576);
+ uint64_t  const _1579 = (uint64_t)(_1578);
+ uint64_t  const _1580 = _1579;
+ uint64_t  const _1581 = (uint64_t)(2147483647ull);
+ bool  const _1582 = _1580 <= _1581;
+ if (!_1582)
  {
-  int64_t  const _1586 = (int64_t)(_976);
-  int64_t  const _1587 = (int64_t)(_977);
-  int64_t  const _1588 = _1586 * _1587;
-  int64_t  const _1589 = (int64_t)(0ll);
-  int64_t  const _1590 = _1589 - _1588;
-  bool  const _1591 = _1588 > _1589;
-  int64_t  const _1592 = (int64_t)(_1591 ? _1588 : _1590);
-  uint64_t  const _1593 = (uint64_t)(_1592);
-  uint64_t  const _1594 = _1593;
-  uint64_t  const _1595 = (uint64_t)(2147483647ull);
-  int32_t  const _1596 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _1594, _1595);
-  return _1596;
+  int64_t  const _1583 = (int64_t)(_973);
+  int64_t  const _1584 = (int64_t)(_974);
+  int64_t  const _1585 = _1583 * _1584;
+  int64_t  const _1586 = (int64_t)(0ll);
+  int64_t  const _1587 = _1586 - _1585;
+  bool  const _1588 = _1585 > _1586;
+  int64_t  const _1589 = (int64_t)(_1588 ? _1585 : _1587);
+  uint64_t  const _1590 = (uint64_t)(_1589);
+  uint64_t  const _1591 = _1590;
+  uint64_t  const _1592 = (uint64_t)(2147483647ull);
+  int32_t  const _1593 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _1591, _1592);
+  return _1593;
  }
- int64_t  const _1597 = (int64_t)(33554431ll);
- bool  const _1598 = _1396 <= _1597;
- if (!_1598)
+ int64_t  const _1594 = (int64_t)(33554431ll);
+ bool  const _1595 = _1393 <= _1594;
+ if (!_1595)
  {
-  int64_t  const _1599 = (int64_t)(64ll);
-  int64_t  const _1600 = _1396 * _1599;
-  int64_t  const _1601 = (int64_t)(2147483647ll);
-  int32_t  const _1602 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_v", _1600, _1601);
-  return _1602;
+  int64_t  const _1596 = (int64_t)(64ll);
+  int64_t  const _1597 = _1393 * _1596;
+  int64_t  const _1598 = (int64_t)(2147483647ll);
+  int32_t  const _1599 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_v", _1597, _1598);
+  return _1599;
  }
- int64_t  const _1603 = (int64_t)(_979);
- int64_t  const _1604 = (int64_t)(_980);
- int64_t  const _1605 = _1603 * _1604;
- int64_t  const _1606 = (int64_t)(0ll);
- int64_t  const _1607 = _1606 - _1605;
- bool  const _1608 = _1605 > _1606;
- int64_t  const _1609 = (int64_t)(_1608 ? _1605 : _1607);
- uint64_t  const _1610 = (uint64_t)(_1609);
- uint64_t  const _1611 = _1610;
- uint64_t  const _1612 = (uint64_t)(2147483647ull);
- bool  const _1613 = _1611 <= _1612;
- if (!_1613)
+ int64_t  const _1600 = (int64_t)(_976);
+ int64_t  const _1601 = (int64_t)(_977);
+ int64_t  const _1602 = _1600 * _1601;
+ int64_t  const _1603 = (int64_t)(0ll);
+ int64_t  const _1604 = _1603 - _1602;
+ bool  const _1605 = _1602 > _1603;
+ int64_t  const _1606 = (int64_t)(_1605 ? _1602 : _1604);
+ uint64_t  const _1607 = (uint64_t)(_1606);
+ uint64_t  const _1608 = _1607;
+ uint64_t  const _1609 = (uint64_t)(2147483647ull);
+ bool  const _1610 = _1608 <= _1609;
+ if (!_1610)
  {
-  int64_t  const _1614 = (int64_t)(_979);
-  int64_t  const _1615 = (int64_t)(_980);
-  int64_t  const _1616 = _1614 * _1615;
-  int64_t  const _1617 = (int64_t)(0ll);
-  int64_t  const _1618 = _1617 - _1616;
-  bool  const _1619 = _1616 > _1617;
-  int64_t  const _1620 = (int64_t)(_1619 ? _1616 : _1618);
-  uint64_t  const _1621 = (uint64_t)(_1620);
-  uint64_t  const _1622 = _1621;
-  uint64_t  const _1623 = (uint64_t)(2147483647ull);
-  int32_t  const _1624 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _1622, _1623);
-  return _1624;
+  int64_t  const _1611 = (int64_t)(_976);
+  int64_t  const _1612 = (int64_t)(_977);
+  int64_t  const _1613 = _1611 * _1612;
+  int64_t  const _1614 = (int64_t)(0ll);
+  int64_t  const _1615 = _1614 - _1613;
+  bool  const _1616 = _1613 > _1614;
+  int64_t  const _1617 = (int64_t)(_1616 ? _1613 : _1615);
+  uint64_t  const _1618 = (uint64_t)(_1617);
+  uint64_t  const _1619 = _1618;
+  uint64_t  const _1620 = (uint64_t)(2147483647ull);
+  int32_t  const _1621 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _1619, _1620);
+  return _1621;
  }
- int64_t  const _1625 = (int64_t)(33554431ll);
- bool  const _1626 = _1398 <= _1625;
- if (!_1626)
+ int64_t  const _1622 = (int64_t)(33554431ll);
+ bool  const _1623 = _1395 <= _1622;
+ if (!_1623)
  {
-  int64_t  const _1627 = (int64_t)(64ll);
-  int64_t  const _1628 = _1398 * _1627;
-  int64_t  const _1629 = (int64_t)(2147483647ll);
-  int32_t  const _1630 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_v", _1628, _1629);
-  return _1630;
+  int64_t  const _1624 = (int64_t)(64ll);
+  int64_t  const _1625 = _1395 * _1624;
+  int64_t  const _1626 = (int64_t)(2147483647ll);
+  int32_t  const _1627 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_v", _1625, _1626);
+  return _1627;
  }
- int64_t  const _1631 = (int64_t)(_992);
- int64_t  const _1632 = (int64_t)(2560ll);
- int64_t  const _1633 = _1631 * _1632;
- uint64_t  const _1634 = (uint64_t)(_1633);
- uint64_t  const _1635 = (uint64_t)(2147483647ull);
- bool  const _1636 = _1634 <= _1635;
- if (!_1636)
+ int64_t  const _1628 = (int64_t)(_989);
+ int64_t  const _1629 = (int64_t)(2560ll);
+ int64_t  const _1630 = _1628 * _1629;
+ uint64_t  const _1631 = (uint64_t)(_1630);
+ uint64_t  const _1632 = (uint64_t)(2147483647ull);
+ bool  const _1633 = _1631 <= _1632;
+ if (!_1633)
  {
-  int64_t  const _1637 = (int64_t)(_992);
-  int64_t  const _1638 = (int64_t)(2560ll);
-  int64_t  const _1639 = _1637 * _1638;
-  uint64_t  const _1640 = (uint64_t)(_1639);
-  uint64_t  const _1641 = (uint64_t)(2147483647ull);
-  int32_t  const _1642 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _1640, _1641);
-  return _1642;
+  int64_t  const _1634 = (int64_t)(_989);
+  int64_t  const _1635 = (int64_t)(2560ll);
+  int64_t  const _1636 = _1634 * _1635;
+  uint64_t  const _1637 = (uint64_t)(_1636);
+  uint64_t  const _1638 = (uint64_t)(2147483647ull);
+  int32_t  const _1639 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _1637, _1638);
+  return _1639;
  }
- int64_t  const _1643 = (int64_t)(_992);
- int64_t  const _1644 = (int64_t)(838860ll);
- bool  const _1645 = _1643 <= _1644;
- if (!_1645)
+ int64_t  const _1640 = (int64_t)(_989);
+ int64_t  const _1641 = (int64_t)(838860ll);
+ bool  const _1642 = _1640 <= _1641;
+ if (!_1642)
  {
-  int64_t  const _1646 = (int64_t)(_992);
-  int64_t  const _1647 = (int64_t)(2560ll);
-  int64_t  const _1648 = _1646 * _1647;
-  int64_t  const _1649 = (int64_t)(2147483647ll);
-  int32_t  const _1650 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_out", _1648, _1649);
-  return _1650;
+  int64_t  const _1643 = (int64_t)(_989);
+  int64_t  const _1644 = (int64_t)(2560ll);
+  int64_t  const _1645 = _1643 * _1644;
+  int64_t  const _1646 = (int64_t)(2147483647ll);
+  int32_t  const _1647 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_out", _1645, _1646);
+  return _1647;
  }
- int64_t  const _1651 = (int64_t)(_995);
- int64_t  const _1652 = (int64_t)(_996);
- int64_t  const _1653 = _1651 * _1652;
- int64_t  const _1654 = (int64_t)(0ll);
- int64_t  const _1655 = _1654 - _1653;
- bool  const _1656 = _1653 > _1654;
- int64_t  const _1657 = (int64_t)(_1656 ? _1653 : _1655);
- uint64_t  const _1658 = (uint64_t)(_1657);
- uint64_t  const _1659 = _1658;
- uint64_t  const _1660 = (uint64_t)(2147483647ull);
- bool  const _1661 = _1659 <= _1660;
- if (!_1661)
+ int64_t  const _1648 = (int64_t)(_992);
+ int64_t  const _1649 = (int64_t)(_993);
+ int64_t  const _1650 = _1648 * _1649;
+ int64_t  const _1651 = (int64_t)(0ll);
+ int64_t  const _1652 = _1651 - _1650;
+ bool  const _1653 = _1650 > _1651;
+ int64_t  const _1654 = (int64_t)(_1653 ? _1650 : _1652);
+ uint64_t  const _1655 = (uint64_t)(_1654);
+ uint64_t  const _1656 = _1655;
+ uint64_t  const _1657 = (uint64_t)(2147483647ull);
+ bool  const _1658 = _1656 <= _1657;
+ if (!_1658)
  {
-  int64_t  const _1662 = (int64_t)(_995);
-  int64_t  const _1663 = (int64_t)(_996);
-  int64_t  const _1664 = _1662 * _1663;
-  int64_t  const _1665 = (int64_t)(0ll);
-  int64_t  const _1666 = _1665 - _1664;
-  bool  const _1667 = _1664 > _1665;
-  int64_t  const _1668 = (int64_t)(_1667 ? _1664 : _1666);
-  uint64_t  const _1669 = (uint64_t)(_1668);
-  uint64_t  const _1670 = _1669;
-  uint64_t  const _1671 = (uint64_t)(2147483647ull);
-  int32_t  const _1672 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _1670, _1671);
-  return _1672;
+  int64_t  const _1659 = (int64_t)(_992);
+  int64_t  const _1660 = (int64_t)(_993);
+  int64_t  const _1661 = _1659 * _1660;
+  int64_t  const _1662 = (int64_t)(0ll);
+  int64_t  const _1663 = _1662 - _1661;
+  bool  const _1664 = _1661 > _1662;
+  int64_t  const _1665 = (int64_t)(_1664 ? _1661 : _1663);
+  uint64_t  const _1666 = (uint64_t)(_1665);
+  uint64_t  const _1667 = _1666;
+  uint64_t  const _1668 = (uint64_t)(2147483647ull);
+  int32_t  const _1669 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _1667, _1668);
+  return _1669;
  }
- int64_t  const _1673 = (int64_t)(838860ll);
- bool  const _1674 = _1401 <= _1673;
- if (!_1674)
+ int64_t  const _1670 = (int64_t)(838860ll);
+ bool  const _1671 = _1398 <= _1670;
+ if (!_1671)
  {
-  int64_t  const _1675 = (int64_t)(2560ll);
-  int64_t  const _1676 = _1401 * _1675;
-  int64_t  const _1677 = (int64_t)(2147483647ll);
-  int32_t  const _1678 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_out", _1676, _1677);
-  return _1678;
+  int64_t  const _1672 = (int64_t)(2560ll);
+  int64_t  const _1673 = _1398 * _1672;
+  int64_t  const _1674 = (int64_t)(2147483647ll);
+  int32_t  const _1675 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_out", _1673, _1674);
+  return _1675;
  }
- int64_t  const _1679 = (int64_t)(_998);
- int64_t  const _1680 = (int64_t)(_999);
- int64_t  const _1681 = _1679 * _1680;
- int64_t  const _1682 = (int64_t)(0ll);
- int64_t  const _1683 = _1682 - _1681;
- bool  const _1684 = _1681 > _1682;
- int64_t  const _1685 = (int64_t)(_1684 ? _1681 : _1683);
- uint64_t  const _1686 = (uint64_t)(_1685);
- uint64_t  const _1687 = _1686;
- uint64_t  const _1688 = (uint64_t)(2147483647ull);
- bool  const _1689 = _1687 <= _1688;
- if (!_1689)
+ int64_t  const _1676 = (int64_t)(_995);
+ int64_t  const _1677 = (int64_t)(_996);
+ int64_t  const _1678 = _1676 * _1677;
+ int64_t  const _1679 = (int64_t)(0ll);
+ int64_t  const _1680 = _1679 - _1678;
+ bool  const _1681 = _1678 > _1679;
+ int64_t  const _1682 = (int64_t)(_1681 ? _1678 : _1680);
+ uint64_t  const _1683 = (uint64_t)(_1682);
+ uint64_t  const _1684 = _1683;
+ uint64_t  const _1685 = (uint64_t)(2147483647ull);
+ bool  const _1686 = _1684 <= _1685;
+ if (!_1686)
  {
-  int64_t  const _1690 = (int64_t)(_998);
-  int64_t  const _1691 = (int64_t)(_999);
-  int64_t  const _1692 = _1690 * _1691;
-  int64_t  const _1693 = (int64_t)(0ll);
-  int64_t  const _1694 = _1693 - _1692;
-  bool  const _1695 = _1692 > _1693;
-  int64_t  const _1696 = (int64_t)(_1695 ? _1692 : _1694);
-  uint64_t  const _1697 = (uint64_t)(_1696);
-  uint64_t  const _1698 = _1697;
-  uint64_t  const _1699 = (uint64_t)(2147483647ull);
-  int32_t  const _1700 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _1698, _1699);
-  return _1700;
+  int64_t  const _1687 = (int64_t)(_995);
+  int64_t  const _1688 = (int64_t)(_996);
+  int64_t  const _1689 = _1687 * _1688;
+  int64_t  const _1690 = (int64_t)(0ll);
+  int64_t  const _1691 = _1690 - _1689;
+  bool  const _1692 = _1689 > _1690;
+  int64_t  const _1693 = (int64_t)(_1692 ? _1689 : _1691);
+  uint64_t  const _1694 = (uint64_t)(_1693);
+  uint64_t  const _1695 = _1694;
+  uint64_t  const _1696 = (uint64_t)(2147483647ull);
+  int32_t  const _1697 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _1695, _1696);
+  return _1697;
  }
- int64_t  const _1701 = (int64_t)(838860ll);
- bool  const _1702 = _1403 <= _1701;
- if (!_1702)
+ int64_t  const _1698 = (int64_t)(838860ll);
+ bool  const _1699 = _1400 <= _1698;
+ if (!_1699)
  {
-  int64_t  const _1703 = (int64_t)(2560ll);
-  int64_t  const _1704 = _1403 * _1703;
-  int64_t  const _1705 = (int64_t)(2147483647ll);
-  int32_t  const _1706 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_out", _1704, _1705);
-  return _1706;
+  int64_t  const _1700 = (int64_t)(2560ll);
+  int64_t  const _1701 = _1400 * _1700;
+  int64_t  const _1702 = (int64_t)(2147483647ll);
+  int32_t  const _1703 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_out", _1701, _1702);
+  return _1703;
  }
- bool  const _1707 = !(_932);
- if (!_1707)
+ bool  const _1704 = !(_929);
+ if (!_1704)
  {
-  int32_t  const _1708 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_k");
-  return _1708;
+  int32_t  const _1705 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_k");
+  return _1705;
  }
- bool  const _1709 = !(_948);
- if (!_1709)
+ bool  const _1706 = !(_945);
+ if (!_1706)
  {
-  int32_t  const _1710 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_q");
-  return _1710;
+  int32_t  const _1707 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_q");
+  return _1707;
  }
- bool  const _1711 = !(_967);
- if (!_1711)
+ bool  const _1708 = !(_964);
+ if (!_1708)
  {
-  int32_t  const _1712 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_v");
-  return _1712;
+  int32_t  const _1709 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_v");
+  return _1709;
  }
- bool  const _1713 = !(_983);
- if (!_1713)
+ bool  const _1710 = !(_980);
+ if (!_1710)
  {
-  int32_t  const _1714 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Output buffer attn_out");
-  return _1714;
+  int32_t  const _1711 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Output buffer attn_out");
+  return _1711;
  }
- uint64_t  const _1715 = (uint64_t)(0ull);
- auto * const _1716 = (void *)(_1715);
- bool  const _1717 = _attn_k != _1716;
- if (!_1717)
+ uint64_t  const _1712 = (uint64_t)(0ull);
+ auto * const _1713 = (void *)(_1712);
+ bool  const _1714 = _attn_k != _1713;
+ if (!_1714)
  {
-  int32_t  const _1718 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_k");
-  return _1718;
+  int32_t  const _1715 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_k");
+  return _1715;
  }
- uint64_t  const _1719 = (uint64_t)(0ull);
- auto * const _1720 = (void *)(_1719);
- bool  const _1721 = _attn_q != _1720;
- if (!_1721)
+ uint64_t  const _1716 = (uint64_t)(0ull);
+ auto * const _1717 = (void *)(_1716);
+ bool  const _1718 = _attn_q != _1717;
+ if (!_1718)
  {
-  int32_t  const _1722 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_q");
-  return _1722;
+  int32_t  const _1719 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_q");
+  return _1719;
  }
- uint64_t  const _1723 = (uint64_t)(0ull);
- auto * const _1724 = (void *)(_1723);
- bool  const _1725 = _attn_v != _1724;
- if (!_1725)
+ uint64_t  const _1720 = (uint64_t)(0ull);
+ auto * const _1721 = (void *)(_1720);
+ bool  const _1722 = _attn_v != _1721;
+ if (!_1722)
  {
-  int32_t  const _1726 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_v");
-  return _1726;
+  int32_t  const _1723 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_v");
+  return _1723;
  }
- uint64_t  const _1727 = (uint64_t)(0ull);
- auto * const _1728 = (void *)(_1727);
- bool  const _1729 = _attn_out != _1728;
- if (!_1729)
+ uint64_t  const _1724 = (uint64_t)(0ull);
+ auto * const _1725 = (void *)(_1724);
+ bool  const _1726 = _attn_out != _1725;
+ if (!_1726)
  {
-  int32_t  const _1730 = attn_causal64_rt_error_host_is_null(_ucon, "Output buffer attn_out");
-  return _1730;
+  int32_t  const _1727 = attn_causal64_rt_error_host_is_null(_ucon, "Output buffer attn_out");
+  return _1727;
+ }
+ bool  const _1728 = 0 <= _attn_lk;
+ if (!_1728)
+ {
+  int64_t  const _1729 = (int64_t)(_attn_lk);
+  int64_t  const _1730 = (int64_t)(0ll);
+  int32_t  const _1731 = attn_causal64_rt_error_param_too_small_i64(_ucon, "attn_lk", _1729, _1730);
+  return _1731;
+ }
+ bool  const _1732 = 1 <= _attn_groups;
+ if (!_1732)
+ {
+  int64_t  const _1733 = (int64_t)(_attn_groups);
+  int64_t  const _1734 = (int64_t)(1ll);
+  int32_t  const _1735 = attn_causal64_rt_error_param_too_small_i64(_ucon, "attn_groups", _1733, _1734);
+  return _1735;
  }
  // produce attn_out
- int32_t  const _1731 = _992 * _995;
- int32_t  const _1732 = _998 * _1731;
- int32_t  const _1733 = _994 * _996;
- int32_t  const _1734 = _997 * _999;
- int32_t  const _1735 = _1733 + _1734;
- int32_t  const _1736 = _975 * _977;
- int32_t  const _1737 = _978 * _980;
- int32_t  const _1738 = _1736 + _1737;
- int32_t  const _1739 = _959 * _961;
- int32_t  const _1740 = _962 * _964;
- int32_t  const _1741 = _1739 + _1740;
- int32_t  const _1742 = _940 * _942;
- int32_t  const _1743 = _943 * _945;
- int32_t  const _1744 = _1742 + _1743;
+ int32_t  const _1736 = _989 * _992;
+ int32_t  const _1737 = _995 * _1736;
+ int32_t  const _1738 = _991 * _993;
+ int32_t  const _1739 = _994 * _996;
+ int32_t  const _1740 = _1738 + _1739;
+ int32_t  const _1741 = _972 * _974;
+ int32_t  const _1742 = _975 * _977;
+ int32_t  const _1743 = _1741 + _1742;
+ int32_t  const _1744 = _956 * _958;
+ int32_t  const _1745 = _959 * _961;
+ int32_t  const _1746 = _1744 + _1745;
+ int32_t  const _1747 = _937 * _939;
+ int32_t  const _1748 = _940 * _942;
+ int32_t  const _1749 = _1747 + _1748;
  struct {
   void * f_0;
   void * f_1;
@@ -5825,34 +5839,34 @@ int attn_causal64_pipeline(void const *__user_context, struct halide_buffer_t *_
   _attn_v,
   _attn_out,
   _attn_groups,
-  _938,
+  _935,
+  _939,
   _942,
-  _945,
   _attn_lk,
+  _958,
   _961,
-  _964,
+  _974,
   _977,
-  _980,
-  _992,
+  _989,
+  _991,
   _994,
-  _997,
+  _993,
   _996,
-  _999,
-  _1741,
-  _1744,
-  _1738,
-  _1735,
-  _1731
+  _1746,
+  _1749,
+  _1743,
+  _1740,
+  _1736
  };
- auto * const _1745 = (&s1);
- auto _parallel_closure = _1745;
+ auto * const _1750 = (&s1);
+ auto _parallel_closure = _1750;
  halide_unused(_parallel_closure);
- auto * const _1746 = (uint8_t *)(_parallel_closure);
- int32_t  const _1747 = attn_causal64_rt_do_par_for(_ucon, ::attn_causal64_pipeline_par_for_attn_out_s0_it_t_t, 0, _1732, _1746);
- bool  const _1748 = _1747 == 0;
- if (!_1748)
+ auto * const _1751 = (uint8_t *)(_parallel_closure);
+ int32_t  const _1752 = attn_causal64_rt_do_par_for(_ucon, ::attn_causal64_pipeline_par_for_attn_out_s0_it_t_t, 0, _1737, _1751);
+ bool  const _1753 = _1752 == 0;
+ if (!_1753)
  {
-  return _1747;
+  return _1752;
  }
  return 0;
 }
@@ -5925,18 +5939,21 @@ const struct halide_filter_metadata_t *attn_causal64_pipeline_metadata() {
  const halide_scalar_value_t *scalar_max__attn_v = nullptr;
  const halide_scalar_value_t *scalar_estimate__attn_v = nullptr;
  int64_t const *const *buffer_estimates__attn_lq = nullptr;
+ alignas(alignof(halide_scalar_value_t)) static const int32_t halide_scalar_value_0[2] = {1, 0};
  const halide_scalar_value_t *scalar_def__attn_lq = nullptr;
- const halide_scalar_value_t *scalar_min__attn_lq = nullptr;
+ const halide_scalar_value_t *scalar_min__attn_lq = (const halide_scalar_value_t *)&halide_scalar_value_0;
  const halide_scalar_value_t *scalar_max__attn_lq = nullptr;
  const halide_scalar_value_t *scalar_estimate__attn_lq = nullptr;
  int64_t const *const *buffer_estimates__attn_lk = nullptr;
+ alignas(alignof(halide_scalar_value_t)) static const int32_t halide_scalar_value_1[2] = {0, 0};
  const halide_scalar_value_t *scalar_def__attn_lk = nullptr;
- const halide_scalar_value_t *scalar_min__attn_lk = nullptr;
+ const halide_scalar_value_t *scalar_min__attn_lk = (const halide_scalar_value_t *)&halide_scalar_value_1;
  const halide_scalar_value_t *scalar_max__attn_lk = nullptr;
  const halide_scalar_value_t *scalar_estimate__attn_lk = nullptr;
  int64_t const *const *buffer_estimates__attn_groups = nullptr;
+ alignas(alignof(halide_scalar_value_t)) static const int32_t halide_scalar_value_2[2] = {1, 0};
  const halide_scalar_value_t *scalar_def__attn_groups = nullptr;
- const halide_scalar_value_t *scalar_min__attn_groups = nullptr;
+ const halide_scalar_value_t *scalar_min__attn_groups = (const halide_scalar_value_t *)&halide_scalar_value_2;
  const halide_scalar_value_t *scalar_max__attn_groups = nullptr;
  const halide_scalar_value_t *scalar_estimate__attn_groups = nullptr;
  static const int64_t * const buffer_estimates__attn_out[10] = {
@@ -6180,6 +6197,11 @@ int attn_causal64_rt_error_host_is_null(void* uc, const char* name) {
 
 int attn_causal64_rt_error_out_of_memory(void* uc) {
   fail(uc, "out of memory");
+  return -1;
+}
+
+int attn_causal64_rt_error_param_too_small_i64(void* uc, const char* name, int64_t val, int64_t min_val) {
+  fail(uc, "argument %s = %lld is below %lld", name, (long long)val, (long long)min_val);
   return -1;
 }
 
