@@ -7,7 +7,8 @@
 #include <limits>
 
 #include "backends/cpu/CheckedLoads.h"
-#include "backends/cpu/KeyRange.h"
+#include "codegen/PlanTiles.h"
+#include "codegen/TilePlan.h"
 #include "backends/cpu/VectorMath.h"
 
 namespace attn::cpu {
@@ -119,13 +120,27 @@ AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const
   // by its condition, and a mask-shaped region of `scores` is no longer a register block.
   a.masked(j, ii, it, h, b) = is_const_one(bound_mask) ? s : s + select(bound_mask, 0.0f, -inf);
 
-  // Keys this query tile can see; the start is aligned to a key block so that score blocks stay
-  // inside the padded key buffer.
-  KeyRange range = key_range_for_query_tile(mask, it * T, T, a.num_keys);
+  // Keys this query tile can see: the hull of the tile plan's key-tile runs (codegen/PlanTiles:
+  // Partial, Full, Partial, contiguous), in key blocks of KB so that score blocks start aligned.
+  // For masks that read buffers the plan's hull comes from their index-only conjuncts (empty
+  // tiles inside it are still visited).
+  auto plan = plan_tiles(ir, PlanTilesOptions{T, KB});
+  auto plan_expr = [&](Expr e) {
+    e = Internal::substitute("qt", Expr(it), e);
+    e = Internal::substitute("q_tiles", (a.num_queries + (T - 1)) / T, e);
+    e = Internal::substitute("kv_tiles", (a.num_keys + (KB - 1)) / KB, e);
+    e = Internal::substitute("q_len", Expr(a.num_queries), e);
+    e = Internal::substitute("kv_len", Expr(a.num_keys), e);
+    return bind(e);
+  };
   a.rk = RDom(0, a.k.dim(1).extent(), prefix + "rk");
   // An empty range has end == start, both within [0, Lk]: Halide sizes buffers from end - start of
   // the loop trimmed to the key buffer, and a start past the buffer would make that negative.
-  Expr key_lo = min((range.lo / KB) * KB, a.num_keys), key_hi = max(min(range.hi, a.num_keys), key_lo);
+  Expr key_lo = 0, key_hi = 0;
+  if (!plan->ranges.empty()) {
+    key_lo = min(plan_expr(plan->ranges.front().begin) * KB, a.num_keys);
+    key_hi = max(min(plan_expr(plan->ranges.back().end) * KB, a.num_keys), key_lo);
+  }
   a.rk.where(a.rk >= key_lo && a.rk < key_hi);
 
   a.row_max = Func(prefix + "row_max");

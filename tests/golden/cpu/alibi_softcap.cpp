@@ -3347,8 +3347,8 @@ int attn_alibi_softcap_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context,
   int32_t f_24;
   int32_t f_25;
   int32_t f_26;
-  float f_27;
-  int32_t f_28;
+  int32_t f_27;
+  float f_28;
   int32_t f_29;
   int32_t f_30;
   int32_t f_31;
@@ -3361,14 +3361,16 @@ int attn_alibi_softcap_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context,
   int32_t f_38;
   int32_t f_39;
   int32_t f_40;
-  bool f_41;
+  int32_t f_41;
   bool f_42;
+  bool f_43;
  } s0 = {
   _1,
   _1,
   _1,
   _1,
   _1,
+  0,
   0,
   0,
   0,
@@ -3448,8 +3450,8 @@ int attn_alibi_softcap_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context,
  int32_t  const _29 = ((decltype(_closure_prototype))_closure_arg)->f_24;
  int32_t  const _30 = ((decltype(_closure_prototype))_closure_arg)->f_25;
  int32_t  const _31 = ((decltype(_closure_prototype))_closure_arg)->f_26;
- float  const _32 = ((decltype(_closure_prototype))_closure_arg)->f_27;
- int32_t  const _33 = ((decltype(_closure_prototype))_closure_arg)->f_28;
+ int32_t  const _32 = ((decltype(_closure_prototype))_closure_arg)->f_27;
+ float  const _33 = ((decltype(_closure_prototype))_closure_arg)->f_28;
  int32_t  const _34 = ((decltype(_closure_prototype))_closure_arg)->f_29;
  int32_t  const _35 = ((decltype(_closure_prototype))_closure_arg)->f_30;
  int32_t  const _36 = ((decltype(_closure_prototype))_closure_arg)->f_31;
@@ -3462,684 +3464,689 @@ int attn_alibi_softcap_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context,
  int32_t  const _43 = ((decltype(_closure_prototype))_closure_arg)->f_38;
  int32_t  const _44 = ((decltype(_closure_prototype))_closure_arg)->f_39;
  int32_t  const _45 = ((decltype(_closure_prototype))_closure_arg)->f_40;
- bool  const _46 = ((decltype(_closure_prototype))_closure_arg)->f_41;
+ int32_t  const _46 = ((decltype(_closure_prototype))_closure_arg)->f_41;
  bool  const _47 = ((decltype(_closure_prototype))_closure_arg)->f_42;
- bool  const _48 = _attn_out_s0_it_t_t < 0;
- int32_t  const _49 = (int32_t)(_48 ? -1 : 0);
- bool  const _50 = _44 == 0;
- int32_t  const _51 = (int32_t)(_50 ? -1 : 0);
- bool  const _52 = _44 < 0;
- int32_t  const _53 = (int32_t)(_52 ? -1 : 0);
- int32_t  const _54 = _attn_out_s0_it_t_t - _49;
- int32_t  const _55 = _44 - _51;
- int32_t  const _56 = _54 / _55;
- int32_t  const _57 = ~_53;
- int32_t  const _58 = _57 - _53;
- int32_t  const _59 = _49 & _58;
- int32_t  const _60 = _56 + _59;
- int32_t  const _61 = ~_51;
- int32_t  const _62 = _60 & _61;
- bool  const _63 = _22 == 0;
- int32_t  const _64 = (int32_t)(_63 ? -1 : 0);
- bool  const _65 = _22 < 0;
- int32_t  const _66 = (int32_t)(_65 ? -1 : 0);
- int32_t  const _67 = _44 | _51;
- int32_t  const _68 = _54 % _67;
- int32_t  const _69 = _44 ^ _53;
- int32_t  const _70 = _69 + _57;
- int32_t  const _71 = _49 & _70;
- int32_t  const _72 = _68 + _71;
- int32_t  const _73 = _72 & _61;
- int32_t  const _74 = _22 - _64;
- int32_t  const _75 = _73 / _74;
- int32_t  const _76 = ~_66;
- int32_t  const _77 = _76 - _66;
- int32_t  const _78 = 0 & _77;
- int32_t  const _79 = _75 + _78;
- int32_t  const _80 = ~_64;
- int32_t  const _81 = _79 & _80;
- int32_t  const _82 = _22 | _64;
- int32_t  const _83 = _73 % _82;
- int32_t  const _84 = _22 ^ _66;
- int32_t  const _85 = _84 + _76;
- int32_t  const _86 = 0 & _85;
- int32_t  const _87 = _83 + _86;
- int32_t  const _88 = _87 & _80;
- int32_t  const _89 = _88 * 32;
- int32_t  const _90 = _89 + 32;
- int32_t  const _91 = ::halide_cpp_min(_90, _14);
- int32_t  const _92 = ::halide_cpp_min(_91, _11);
+ bool  const _48 = ((decltype(_closure_prototype))_closure_arg)->f_43;
+ bool  const _49 = _attn_out_s0_it_t_t < 0;
+ int32_t  const _50 = (int32_t)(_49 ? -1 : 0);
+ bool  const _51 = _45 == 0;
+ int32_t  const _52 = (int32_t)(_51 ? -1 : 0);
+ bool  const _53 = _45 < 0;
+ int32_t  const _54 = (int32_t)(_53 ? -1 : 0);
+ int32_t  const _55 = _attn_out_s0_it_t_t - _50;
+ int32_t  const _56 = _45 - _52;
+ int32_t  const _57 = _55 / _56;
+ int32_t  const _58 = ~_54;
+ int32_t  const _59 = _58 - _54;
+ int32_t  const _60 = _50 & _59;
+ int32_t  const _61 = _57 + _60;
+ int32_t  const _62 = ~_52;
+ int32_t  const _63 = _61 & _62;
+ bool  const _64 = _22 == 0;
+ int32_t  const _65 = (int32_t)(_64 ? -1 : 0);
+ bool  const _66 = _22 < 0;
+ int32_t  const _67 = (int32_t)(_66 ? -1 : 0);
+ int32_t  const _68 = _45 | _52;
+ int32_t  const _69 = _55 % _68;
+ int32_t  const _70 = _45 ^ _54;
+ int32_t  const _71 = _70 + _58;
+ int32_t  const _72 = _50 & _71;
+ int32_t  const _73 = _69 + _72;
+ int32_t  const _74 = _73 & _62;
+ int32_t  const _75 = _22 - _65;
+ int32_t  const _76 = _74 / _75;
+ int32_t  const _77 = ~_67;
+ int32_t  const _78 = _77 - _67;
+ int32_t  const _79 = 0 & _78;
+ int32_t  const _80 = _76 + _79;
+ int32_t  const _81 = ~_65;
+ int32_t  const _82 = _80 & _81;
+ int32_t  const _83 = _22 | _65;
+ int32_t  const _84 = _74 % _83;
+ int32_t  const _85 = _22 ^ _67;
+ int32_t  const _86 = _85 + _77;
+ int32_t  const _87 = 0 & _86;
+ int32_t  const _88 = _84 + _87;
+ int32_t  const _89 = _88 & _81;
+ int32_t  const _90 = _89 * 4;
+ int32_t  const _91 = _90 + 4;
+ int32_t  const _92 = ::halide_cpp_min(_91, _31);
+ int32_t  const _93 = _92 * 8;
+ int32_t  const _94 = ::halide_cpp_min(_93, _14);
+ int32_t  const _95 = ::halide_cpp_min(_94, _11);
  {
-  int64_t  const _93 = _15;
-  int64_t  const _94 = _93 * 32;
-  int64_t  const _95 = (_94 > ((int64_t(1) << 31) - 1)) ? _94 : (_94 * 1);
-  int64_t  const _96 = (_95 > ((int64_t(1) << 31) - 1)) ? _95 : (_95 * 1);
-  int64_t  const _97 = (_96 > ((int64_t(1) << 31) - 1)) ? _96 : (_96 * 1);
-  if ((_97 > ((int64_t(1) << 31) - 1)) || ((_97 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+  int64_t  const _96 = _15;
+  int64_t  const _97 = _96 * 32;
+  int64_t  const _98 = (_97 > ((int64_t(1) << 31) - 1)) ? _97 : (_97 * 1);
+  int64_t  const _99 = (_98 > ((int64_t(1) << 31) - 1)) ? _98 : (_98 * 1);
+  int64_t  const _100 = (_99 > ((int64_t(1) << 31) - 1)) ? _99 : (_99 * 1);
+  if ((_100 > ((int64_t(1) << 31) - 1)) || ((_100 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
   {
    attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation qs\n");
    return -1;
   } // overflow test qs
-  int64_t  const _98 = _97;
-  float *_qs = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_98);
+  int64_t  const _101 = _100;
+  float *_qs = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_101);
   if (!_qs)
   {
-   int32_t  const _99 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-   return _99;
+   int32_t  const _102 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+   return _102;
   }
   HalideFreeHelper _qs_free(_ucon, _qs, attn_alibi_softcap_rt_free);
   // produce qs
-  int32_t  const _100 = _16 * _88;
-  int32_t  const _101 = _23 + _81;
-  int32_t  const _102 = _101 * _17;
-  int32_t  const _103 = _24 + _62;
-  int32_t  const _104 = _103 * _18;
-  int32_t  const _105 = _104 - _31;
-  int32_t  const _106 = _102 + _105;
-  int32_t  const _107 = _100 + _106;
+  int32_t  const _103 = _16 * _89;
+  int32_t  const _104 = _23 + _82;
+  int32_t  const _105 = _104 * _17;
+  int32_t  const _106 = _24 + _63;
+  int32_t  const _107 = _106 * _18;
+  int32_t  const _108 = _107 - _32;
+  int32_t  const _109 = _105 + _108;
+  int32_t  const _110 = _103 + _109;
   for (int _qs_s0_ii_ii = 0; _qs_s0_ii_ii < 0 + 2; _qs_s0_ii_ii++)
   {
-   int32_t  const _108 = _15 * _qs_s0_ii_ii;
-   int32_t  const _109 = _108 * 16;
-   int32_t  const _110 = _109 + _107;
+   int32_t  const _111 = _15 * _qs_s0_ii_ii;
+   int32_t  const _112 = _111 * 16;
+   int32_t  const _113 = _112 + _110;
    for (int _qs_s0_c = 0; _qs_s0_c < 0 + _15; _qs_s0_c++)
    {
-    int32_t  const _111 = _qs_s0_c + _110;
-    int32x16_t  const _112 = int32x16_t_ops::ramp(_111, _15);
-    float16  const _113 = float16_ops::load_gather(_attn_q, _112);
-    float16  const _114 = float16_ops::broadcast(_32);
-    float16  const _115 = _113 * _114;
-    int32_t  const _116 = _qs_s0_c * 2;
-    int32_t  const _117 = _116 + _qs_s0_ii_ii;
-    int32_t  const _118 = _117 * 16;
-    float16_ops::store(_115, _qs, _118);
+    int32_t  const _114 = _qs_s0_c + _113;
+    int32x16_t  const _115 = int32x16_t_ops::ramp(_114, _15);
+    float16  const _116 = float16_ops::load_gather(_attn_q, _115);
+    float16  const _117 = float16_ops::broadcast(_33);
+    float16  const _118 = _116 * _117;
+    int32_t  const _119 = _qs_s0_c * 2;
+    int32_t  const _120 = _119 + _qs_s0_ii_ii;
+    int32_t  const _121 = _120 * 16;
+    float16_ops::store(_118, _qs, _121);
    } // for _qs_s0_c
   } // for _qs_s0_ii_ii
   {
-   int32_t  const _119 = _92 + -1;
-   int32_t  const _120 = _119 >> 3;
-   int32_t  const _121 = _120 * 8;
-   int32_t  const _122 = _121 + 8;
-   int64_t  const _123 = _122;
-   int64_t  const _124 = _123 * 32;
-   int64_t  const _125 = (_124 > ((int64_t(1) << 31) - 1)) ? _124 : (_124 * 1);
-   int64_t  const _126 = (_125 > ((int64_t(1) << 31) - 1)) ? _125 : (_125 * 1);
-   int64_t  const _127 = (_126 > ((int64_t(1) << 31) - 1)) ? _126 : (_126 * 1);
-   if ((_127 > ((int64_t(1) << 31) - 1)) || ((_127 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+   int32_t  const _122 = _95 + -1;
+   int32_t  const _123 = _122 >> 3;
+   int32_t  const _124 = _123 * 8;
+   int32_t  const _125 = _124 + 8;
+   int64_t  const _126 = _125;
+   int64_t  const _127 = _126 * 32;
+   int64_t  const _128 = (_127 > ((int64_t(1) << 31) - 1)) ? _127 : (_127 * 1);
+   int64_t  const _129 = (_128 > ((int64_t(1) << 31) - 1)) ? _128 : (_128 * 1);
+   int64_t  const _130 = (_129 > ((int64_t(1) << 31) - 1)) ? _129 : (_129 * 1);
+   if ((_130 > ((int64_t(1) << 31) - 1)) || ((_130 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
    {
     attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation scores\n");
     return -1;
    } // overflow test scores
-   int64_t  const _128 = _127;
-   float *_scores = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_128);
+   int64_t  const _131 = _130;
+   float *_scores = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_131);
    if (!_scores)
    {
-    int32_t  const _129 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-    return _129;
+    int32_t  const _132 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+    return _132;
    }
    HalideFreeHelper _scores_free(_ucon, _scores, attn_alibi_softcap_rt_free);
    // produce scores
    // consume qs
-   int32_t  const _130 = _92 + 7;
-   int32_t  const _131 = _130 >> 3;
-   int32_t  const _132 = _23 + _81;
-   bool  const _133 = _132 < 0;
-   int32_t  const _134 = (int32_t)(_133 ? -1 : 0);
-   bool  const _135 = _10 == 0;
-   int32_t  const _136 = (int32_t)(_135 ? -1 : 0);
-   bool  const _137 = _10 < 0;
-   int32_t  const _138 = (int32_t)(_137 ? -1 : 0);
-   int32_t  const _139 = _132 - _134;
-   int32_t  const _140 = _10 - _136;
-   int32_t  const _141 = _139 / _140;
-   int32_t  const _142 = ~_138;
-   int32_t  const _143 = _142 - _138;
-   int32_t  const _144 = _134 & _143;
-   int32_t  const _145 = _141 + _144;
-   int32_t  const _146 = ~_136;
-   int32_t  const _147 = _145 & _146;
-   int32_t  const _148 = _147 * _12;
-   int32_t  const _149 = _24 + _62;
-   int32_t  const _150 = _149 * _13;
-   int32_t  const _151 = _150 - _33;
-   int32_t  const _152 = _148 + _151;
-   for (int _scores_s0_j_jo = 0; _scores_s0_j_jo < 0 + _131; _scores_s0_j_jo++)
+   int32_t  const _133 = _95 + 7;
+   int32_t  const _134 = _133 >> 3;
+   int32_t  const _135 = _23 + _82;
+   bool  const _136 = _135 < 0;
+   int32_t  const _137 = (int32_t)(_136 ? -1 : 0);
+   bool  const _138 = _10 == 0;
+   int32_t  const _139 = (int32_t)(_138 ? -1 : 0);
+   bool  const _140 = _10 < 0;
+   int32_t  const _141 = (int32_t)(_140 ? -1 : 0);
+   int32_t  const _142 = _135 - _137;
+   int32_t  const _143 = _10 - _139;
+   int32_t  const _144 = _142 / _143;
+   int32_t  const _145 = ~_141;
+   int32_t  const _146 = _145 - _141;
+   int32_t  const _147 = _137 & _146;
+   int32_t  const _148 = _144 + _147;
+   int32_t  const _149 = ~_139;
+   int32_t  const _150 = _148 & _149;
+   int32_t  const _151 = _150 * _12;
+   int32_t  const _152 = _24 + _63;
+   int32_t  const _153 = _152 * _13;
+   int32_t  const _154 = _153 - _34;
+   int32_t  const _155 = _151 + _154;
+   for (int _scores_s0_j_jo = 0; _scores_s0_j_jo < 0 + _134; _scores_s0_j_jo++)
    {
     {
      float _dot[256];
      // produce dot
-     float  const _153 = float_from_bits(0 /* 0 */);
-     float16  const _154 = float16_ops::broadcast(_153);
-     float16_ops::store(_154, _dot, 0);
-     float  const _155 = float_from_bits(0 /* 0 */);
-     float16  const _156 = float16_ops::broadcast(_155);
-     float16_ops::store(_156, _dot, 32);
-     float  const _157 = float_from_bits(0 /* 0 */);
-     float16  const _158 = float16_ops::broadcast(_157);
-     float16_ops::store(_158, _dot, 64);
-     float  const _159 = float_from_bits(0 /* 0 */);
-     float16  const _160 = float16_ops::broadcast(_159);
-     float16_ops::store(_160, _dot, 96);
-     float  const _161 = float_from_bits(0 /* 0 */);
-     float16  const _162 = float16_ops::broadcast(_161);
-     float16_ops::store(_162, _dot, 128);
-     float  const _163 = float_from_bits(0 /* 0 */);
-     float16  const _164 = float16_ops::broadcast(_163);
-     float16_ops::store(_164, _dot, 160);
-     float  const _165 = float_from_bits(0 /* 0 */);
-     float16  const _166 = float16_ops::broadcast(_165);
-     float16_ops::store(_166, _dot, 192);
-     float  const _167 = float_from_bits(0 /* 0 */);
-     float16  const _168 = float16_ops::broadcast(_167);
-     float16_ops::store(_168, _dot, 224);
-     float  const _169 = float_from_bits(0 /* 0 */);
-     float16  const _170 = float16_ops::broadcast(_169);
-     float16_ops::store(_170, _dot, 16);
-     float  const _171 = float_from_bits(0 /* 0 */);
-     float16  const _172 = float16_ops::broadcast(_171);
-     float16_ops::store(_172, _dot, 48);
-     float  const _173 = float_from_bits(0 /* 0 */);
-     float16  const _174 = float16_ops::broadcast(_173);
-     float16_ops::store(_174, _dot, 80);
-     float  const _175 = float_from_bits(0 /* 0 */);
-     float16  const _176 = float16_ops::broadcast(_175);
-     float16_ops::store(_176, _dot, 112);
-     float  const _177 = float_from_bits(0 /* 0 */);
-     float16  const _178 = float16_ops::broadcast(_177);
-     float16_ops::store(_178, _dot, 144);
-     float  const _179 = float_from_bits(0 /* 0 */);
-     float16  const _180 = float16_ops::broadcast(_179);
-     float16_ops::store(_180, _dot, 176);
-     float  const _181 = float_from_bits(0 /* 0 */);
-     float16  const _182 = float16_ops::broadcast(_181);
-     float16_ops::store(_182, _dot, 208);
-     float  const _183 = float_from_bits(0 /* 0 */);
-     float16  const _184 = float16_ops::broadcast(_183);
-     float16_ops::store(_184, _dot, 240);
-     int32_t  const _185 = _scores_s0_j_jo * 8;
-     int32_t  const _186 = _11 + -1;
-     int32_t  const _187 = ::halide_cpp_min(_186, _185);
-     int32_t  const _188 = _187 * _15;
-     int32_t  const _189 = _188 + _152;
-     int32_t  const _190 = _185 + 8;
-     int32_t  const _191 = ::halide_cpp_min(_190, _11);
-     int32_t  const _192 = _191 + -1;
-     int32_t  const _193 = _192 * _15;
-     int32_t  const _194 = _193 + _152;
-     int32_t  const _195 = _185 + 7;
-     int32_t  const _196 = ::halide_cpp_min(_195, _11);
-     int32_t  const _197 = _196 + -1;
-     int32_t  const _198 = _197 * _15;
-     int32_t  const _199 = _198 + _152;
-     int32_t  const _200 = _185 + 6;
-     int32_t  const _201 = ::halide_cpp_min(_200, _11);
-     int32_t  const _202 = _201 + -1;
-     int32_t  const _203 = _202 * _15;
-     int32_t  const _204 = _203 + _152;
-     int32_t  const _205 = _185 + 5;
-     int32_t  const _206 = ::halide_cpp_min(_205, _11);
-     int32_t  const _207 = _206 + -1;
-     int32_t  const _208 = _207 * _15;
-     int32_t  const _209 = _208 + _152;
-     int32_t  const _210 = _185 + 4;
-     int32_t  const _211 = ::halide_cpp_min(_210, _11);
-     int32_t  const _212 = _211 + -1;
-     int32_t  const _213 = _212 * _15;
-     int32_t  const _214 = _213 + _152;
-     int32_t  const _215 = _185 + 3;
-     int32_t  const _216 = ::halide_cpp_min(_215, _11);
-     int32_t  const _217 = _216 + -1;
-     int32_t  const _218 = _217 * _15;
-     int32_t  const _219 = _218 + _152;
-     int32_t  const _220 = _185 + 2;
-     int32_t  const _221 = ::halide_cpp_min(_220, _11);
-     int32_t  const _222 = _221 + -1;
-     int32_t  const _223 = _222 * _15;
-     int32_t  const _224 = _223 + _152;
+     float  const _156 = float_from_bits(0 /* 0 */);
+     float16  const _157 = float16_ops::broadcast(_156);
+     float16_ops::store(_157, _dot, 0);
+     float  const _158 = float_from_bits(0 /* 0 */);
+     float16  const _159 = float16_ops::broadcast(_158);
+     float16_ops::store(_159, _dot, 32);
+     float  const _160 = float_from_bits(0 /* 0 */);
+     float16  const _161 = float16_ops::broadcast(_160);
+     float16_ops::store(_161, _dot, 64);
+     float  const _162 = float_from_bits(0 /* 0 */);
+     float16  const _163 = float16_ops::broadcast(_162);
+     float16_ops::store(_163, _dot, 96);
+     float  const _164 = float_from_bits(0 /* 0 */);
+     float16  const _165 = float16_ops::broadcast(_164);
+     float16_ops::store(_165, _dot, 128);
+     float  const _166 = float_from_bits(0 /* 0 */);
+     float16  const _167 = float16_ops::broadcast(_166);
+     float16_ops::store(_167, _dot, 160);
+     float  const _168 = float_from_bits(0 /* 0 */);
+     float16  const _169 = float16_ops::broadcast(_168);
+     float16_ops::store(_169, _dot, 192);
+     float  const _170 = float_from_bits(0 /* 0 */);
+     float16  const _171 = float16_ops::broadcast(_170);
+     float16_ops::store(_171, _dot, 224);
+     float  const _172 = float_from_bits(0 /* 0 */);
+     float16  const _173 = float16_ops::broadcast(_172);
+     float16_ops::store(_173, _dot, 16);
+     float  const _174 = float_from_bits(0 /* 0 */);
+     float16  const _175 = float16_ops::broadcast(_174);
+     float16_ops::store(_175, _dot, 48);
+     float  const _176 = float_from_bits(0 /* 0 */);
+     float16  const _177 = float16_ops::broadcast(_176);
+     float16_ops::store(_177, _dot, 80);
+     float  const _178 = float_from_bits(0 /* 0 */);
+     float16  const _179 = float16_ops::broadcast(_178);
+     float16_ops::store(_179, _dot, 112);
+     float  const _180 = float_from_bits(0 /* 0 */);
+     float16  const _181 = float16_ops::broadcast(_180);
+     float16_ops::store(_181, _dot, 144);
+     float  const _182 = float_from_bits(0 /* 0 */);
+     float16  const _183 = float16_ops::broadcast(_182);
+     float16_ops::store(_183, _dot, 176);
+     float  const _184 = float_from_bits(0 /* 0 */);
+     float16  const _185 = float16_ops::broadcast(_184);
+     float16_ops::store(_185, _dot, 208);
+     float  const _186 = float_from_bits(0 /* 0 */);
+     float16  const _187 = float16_ops::broadcast(_186);
+     float16_ops::store(_187, _dot, 240);
+     int32_t  const _188 = _scores_s0_j_jo * 8;
+     int32_t  const _189 = _11 + -1;
+     int32_t  const _190 = ::halide_cpp_min(_189, _188);
+     int32_t  const _191 = _190 * _15;
+     int32_t  const _192 = _191 + _155;
+     int32_t  const _193 = _188 + 8;
+     int32_t  const _194 = ::halide_cpp_min(_193, _11);
+     int32_t  const _195 = _194 + -1;
+     int32_t  const _196 = _195 * _15;
+     int32_t  const _197 = _196 + _155;
+     int32_t  const _198 = _188 + 7;
+     int32_t  const _199 = ::halide_cpp_min(_198, _11);
+     int32_t  const _200 = _199 + -1;
+     int32_t  const _201 = _200 * _15;
+     int32_t  const _202 = _201 + _155;
+     int32_t  const _203 = _188 + 6;
+     int32_t  const _204 = ::halide_cpp_min(_203, _11);
+     int32_t  const _205 = _204 + -1;
+     int32_t  const _206 = _205 * _15;
+     int32_t  const _207 = _206 + _155;
+     int32_t  const _208 = _188 + 5;
+     int32_t  const _209 = ::halide_cpp_min(_208, _11);
+     int32_t  const _210 = _209 + -1;
+     int32_t  const _211 = _210 * _15;
+     int32_t  const _212 = _211 + _155;
+     int32_t  const _213 = _188 + 4;
+     int32_t  const _214 = ::halide_cpp_min(_213, _11);
+     int32_t  const _215 = _214 + -1;
+     int32_t  const _216 = _215 * _15;
+     int32_t  const _217 = _216 + _155;
+     int32_t  const _218 = _188 + 3;
+     int32_t  const _219 = ::halide_cpp_min(_218, _11);
+     int32_t  const _220 = _219 + -1;
+     int32_t  const _221 = _220 * _15;
+     int32_t  const _222 = _221 + _155;
+     int32_t  const _223 = _188 + 2;
+     int32_t  const _224 = ::halide_cpp_min(_223, _11);
+     int32_t  const _225 = _224 + -1;
+     int32_t  const _226 = _225 * _15;
+     int32_t  const _227 = _226 + _155;
      for (int _dot_s1_rd__x = 0; _dot_s1_rd__x < 0 + _15; _dot_s1_rd__x++)
      {
-      float16  const _225 = float16_ops::load(_dot, 0);
-      int32_t  const _226 = _dot_s1_rd__x * 32;
-      float16  const _227 = float16_ops::load(_qs, _226);
-      int32_t  const _228 = _dot_s1_rd__x + _189;
-      float  const _229 = ((float const *)_attn_k)[_228];
-      float16  const _230 = float16_ops::broadcast(_229);
-      float16  const _231 = _227 * _230;
-      float16  const _232 = _225 + _231;
-      float16_ops::store(_232, _dot, 0);
-      float16  const _233 = float16_ops::load(_dot, 16);
-      int32_t  const _234 = _dot_s1_rd__x * 32;
-      int32_t  const _235 = _234 + 16;
-      float16  const _236 = float16_ops::load(_qs, _235);
-      int32_t  const _237 = _dot_s1_rd__x + _189;
-      float  const _238 = ((float const *)_attn_k)[_237];
-      float16  const _239 = float16_ops::broadcast(_238);
-      float16  const _240 = _236 * _239;
-      float16  const _241 = _233 + _240;
-      float16_ops::store(_241, _dot, 16);
-      float16  const _242 = float16_ops::load(_dot, 32);
-      int32_t  const _243 = _dot_s1_rd__x * 32;
-      float16  const _244 = float16_ops::load(_qs, _243);
-      int32_t  const _245 = _dot_s1_rd__x + _224;
-      float  const _246 = ((float const *)_attn_k)[_245];
-      float16  const _247 = float16_ops::broadcast(_246);
-      float16  const _248 = _244 * _247;
-      float16  const _249 = _242 + _248;
-      float16_ops::store(_249, _dot, 32);
-      float16  const _250 = float16_ops::load(_dot, 48);
-      int32_t  const _251 = _dot_s1_rd__x * 32;
-      int32_t  const _252 = _251 + 16;
-      float16  const _253 = float16_ops::load(_qs, _252);
-      int32_t  const _254 = _dot_s1_rd__x + _224;
-      float  const _255 = ((float const *)_attn_k)[_254];
-      float16  const _256 = float16_ops::broadcast(_255);
-      float16  const _257 = _253 * _256;
-      float16  const _258 = _250 + _257;
-      float16_ops::store(_258, _dot, 48);
-      float16  const _259 = float16_ops::load(_dot, 64);
-      int32_t  const _260 = _dot_s1_rd__x * 32;
-      float16  const _261 = float16_ops::load(_qs, _260);
-      int32_t  const _262 = _dot_s1_rd__x + _219;
-      float  const _263 = ((float const *)_attn_k)[_262];
-      float16  const _264 = float16_ops::broadcast(_263);
-      float16  const _265 = _261 * _264;
-      float16  const _266 = _259 + _265;
-      float16_ops::store(_266, _dot, 64);
-      float16  const _267 = float16_ops::load(_dot, 80);
-      int32_t  const _268 = _dot_s1_rd__x * 32;
-      int32_t  const _269 = _268 + 16;
-      float16  const _270 = float16_ops::load(_qs, _269);
-      int32_t  const _271 = _dot_s1_rd__x + _219;
-      float  const _272 = ((float const *)_attn_k)[_271];
-      float16  const _273 = float16_ops::broadcast(_272);
-      float16  const _274 = _270 * _273;
-      float16  const _275 = _267 + _274;
-      float16_ops::store(_275, _dot, 80);
-      float16  const _276 = float16_ops::load(_dot, 96);
-      int32_t  const _277 = _dot_s1_rd__x * 32;
-      float16  const _278 = float16_ops::load(_qs, _277);
-      int32_t  const _279 = _dot_s1_rd__x + _214;
-      float  const _280 = ((float const *)_attn_k)[_279];
-      float16  const _281 = float16_ops::broadcast(_280);
-      float16  const _282 = _278 * _281;
-      float16  const _283 = _276 + _282;
-      float16_ops::store(_283, _dot, 96);
-      float16  const _284 = float16_ops::load(_dot, 112);
-      int32_t  const _285 = _dot_s1_rd__x * 32;
-      int32_t  const _286 = _285 + 16;
-      float16  const _287 = float16_ops::load(_qs, _286);
-      int32_t  const _288 = _dot_s1_rd__x + _214;
-      float  const _289 = ((float const *)_attn_k)[_288];
-      float16  const _290 = float16_ops::broadcast(_289);
-      float16  const _291 = _287 * _290;
-      float16  const _292 = _284 + _291;
-      float16_ops::store(_292, _dot, 112);
-      float16  const _293 = float16_ops::load(_dot, 128);
-      int32_t  const _294 = _dot_s1_rd__x * 32;
-      float16  const _295 = float16_ops::load(_qs, _294);
-      int32_t  const _296 = _dot_s1_rd__x + _209;
-      float  const _297 = ((float const *)_attn_k)[_296];
-      float16  const _298 = float16_ops::broadcast(_297);
-      float16  const _299 = _295 * _298;
-      float16  const _300 = _293 + _299;
-      float16_ops::store(_300, _dot, 128);
-      float16  const _301 = float16_ops::load(_dot, 144);
-      int32_t  const _302 = _dot_s1_rd__x * 32;
-      int32_t  const _303 = _302 + 16;
-      float16  const _304 = float16_ops::load(_qs, _303);
-      int32_t  const _305 = _dot_s1_rd__x + _209;
-      float  const _306 = ((float const *)_attn_k)[_305];
-      float16  const _307 = float16_ops::broadcast(_306);
-      float16  const _308 = _304 * _307;
-      float16  const _309 = _301 + _308;
-      float16_ops::store(_309, _dot, 144);
-      float16  const _310 = float16_ops::load(_dot, 160);
-      int32_t  const _311 = _dot_s1_rd__x * 32;
-      float16  const _312 = float16_ops::load(_qs, _311);
-      int32_t  const _313 = _dot_s1_rd__x + _204;
-      float  const _314 = ((float const *)_attn_k)[_313];
-      float16  const _315 = float16_ops::broadcast(_314);
-      float16  const _316 = _312 * _315;
-      float16  const _317 = _310 + _316;
-      float16_ops::store(_317, _dot, 160);
-      float16  const _318 = float16_ops::load(_dot, 176);
-      int32_t  const _319 = _dot_s1_rd__x * 32;
-      int32_t  const _320 = _319 + 16;
-      float16  const _321 = float16_ops::load(_qs, _320);
-      int32_t  const _322 = _dot_s1_rd__x + _204;
-      float  const _323 = ((float const *)_attn_k)[_322];
-      float16  const _324 = float16_ops::broadcast(_323);
-      float16  const _325 = _321 * _324;
-      float16  const _326 = _318 + _325;
-      float16_ops::store(_326, _dot, 176);
-      float16  const _327 = float16_ops::load(_dot, 192);
-      int32_t  const _328 = _dot_s1_rd__x * 32;
-      float16  const _329 = float16_ops::load(_qs, _328);
-      int32_t  const _330 = _dot_s1_rd__x + _199;
-      float  const _331 = ((float const *)_attn_k)[_330];
-      float16  const _332 = float16_ops::broadcast(_331);
-      float16  const _333 = _329 * _332;
-      float16  const _334 = _327 + _333;
-      float16_ops::store(_334, _dot, 192);
-      float16  const _335 = float16_ops::load(_dot, 208);
-      int32_t  const _336 = _dot_s1_rd__x * 32;
-      int32_t  const _337 = _336 + 16;
-      float16  const _338 = float16_ops::load(_qs, _337);
-      int32_t  const _339 = _dot_s1_rd__x + _199;
-      float  const _340 = ((float const *)_attn_k)[_339];
-      float16  const _341 = float16_ops::broadcast(_340);
-      float16  const _342 = _338 * _341;
-      float16  const _343 = _335 + _342;
-      float16_ops::store(_343, _dot, 208);
-      float16  const _344 = float16_ops::load(_dot, 224);
-      int32_t  const _345 = _dot_s1_rd__x * 32;
-      float16  const _346 = float16_ops::load(_qs, _345);
-      int32_t  const _347 = _dot_s1_rd__x + _194;
-      float  const _348 = ((float const *)_attn_k)[_347];
-      float16  const _349 = float16_ops::broadcast(_348);
-      float16  const _350 = _346 * _349;
-      float16  const _351 = _344 + _350;
-      float16_ops::store(_351, _dot, 224);
-      float16  const _352 = float16_ops::load(_dot, 240);
-      int32_t  const _353 = _dot_s1_rd__x * 32;
-      int32_t  const _354 = _353 + 16;
-      float16  const _355 = float16_ops::load(_qs, _354);
-      int32_t  const _356 = _dot_s1_rd__x + _194;
-      float  const _357 = ((float const *)_attn_k)[_356];
-      float16  const _358 = float16_ops::broadcast(_357);
-      float16  const _359 = _355 * _358;
-      float16  const _360 = _352 + _359;
-      float16_ops::store(_360, _dot, 240);
+      float16  const _228 = float16_ops::load(_dot, 0);
+      int32_t  const _229 = _dot_s1_rd__x * 32;
+      float16  const _230 = float16_ops::load(_qs, _229);
+      int32_t  const _231 = _dot_s1_rd__x + _192;
+      float  const _232 = ((float const *)_attn_k)[_231];
+      float16  const _233 = float16_ops::broadcast(_232);
+      float16  const _234 = _230 * _233;
+      float16  const _235 = _228 + _234;
+      float16_ops::store(_235, _dot, 0);
+      float16  const _236 = float16_ops::load(_dot, 16);
+      int32_t  const _237 = _dot_s1_rd__x * 32;
+      int32_t  const _238 = _237 + 16;
+      float16  const _239 = float16_ops::load(_qs, _238);
+      int32_t  const _240 = _dot_s1_rd__x + _192;
+      float  const _241 = ((float const *)_attn_k)[_240];
+      float16  const _242 = float16_ops::broadcast(_241);
+      float16  const _243 = _239 * _242;
+      float16  const _244 = _236 + _243;
+      float16_ops::store(_244, _dot, 16);
+      float16  const _245 = float16_ops::load(_dot, 32);
+      int32_t  const _246 = _dot_s1_rd__x * 32;
+      float16  const _247 = float16_ops::load(_qs, _246);
+      int32_t  const _248 = _dot_s1_rd__x + _227;
+      float  const _249 = ((float const *)_attn_k)[_248];
+      float16  const _250 = float16_ops::broadcast(_249);
+      float16  const _251 = _247 * _250;
+      float16  const _252 = _245 + _251;
+      float16_ops::store(_252, _dot, 32);
+      float16  const _253 = float16_ops::load(_dot, 48);
+      int32_t  const _254 = _dot_s1_rd__x * 32;
+      int32_t  const _255 = _254 + 16;
+      float16  const _256 = float16_ops::load(_qs, _255);
+      int32_t  const _257 = _dot_s1_rd__x + _227;
+      float  const _258 = ((float const *)_attn_k)[_257];
+      float16  const _259 = float16_ops::broadcast(_258);
+      float16  const _260 = _256 * _259;
+      float16  const _261 = _253 + _260;
+      float16_ops::store(_261, _dot, 48);
+      float16  const _262 = float16_ops::load(_dot, 64);
+      int32_t  const _263 = _dot_s1_rd__x * 32;
+      float16  const _264 = float16_ops::load(_qs, _263);
+      int32_t  const _265 = _dot_s1_rd__x + _222;
+      float  const _266 = ((float const *)_attn_k)[_265];
+      float16  const _267 = float16_ops::broadcast(_266);
+      float16  const _268 = _264 * _267;
+      float16  const _269 = _262 + _268;
+      float16_ops::store(_269, _dot, 64);
+      float16  const _270 = float16_ops::load(_dot, 80);
+      int32_t  const _271 = _dot_s1_rd__x * 32;
+      int32_t  const _272 = _271 + 16;
+      float16  const _273 = float16_ops::load(_qs, _272);
+      int32_t  const _274 = _dot_s1_rd__x + _222;
+      float  const _275 = ((float const *)_attn_k)[_274];
+      float16  const _276 = float16_ops::broadcast(_275);
+      float16  const _277 = _273 * _276;
+      float16  const _278 = _270 + _277;
+      float16_ops::store(_278, _dot, 80);
+      float16  const _279 = float16_ops::load(_dot, 96);
+      int32_t  const _280 = _dot_s1_rd__x * 32;
+      float16  const _281 = float16_ops::load(_qs, _280);
+      int32_t  const _282 = _dot_s1_rd__x + _217;
+      float  const _283 = ((float const *)_attn_k)[_282];
+      float16  const _284 = float16_ops::broadcast(_283);
+      float16  const _285 = _281 * _284;
+      float16  const _286 = _279 + _285;
+      float16_ops::store(_286, _dot, 96);
+      float16  const _287 = float16_ops::load(_dot, 112);
+      int32_t  const _288 = _dot_s1_rd__x * 32;
+      int32_t  const _289 = _288 + 16;
+      float16  const _290 = float16_ops::load(_qs, _289);
+      int32_t  const _291 = _dot_s1_rd__x + _217;
+      float  const _292 = ((float const *)_attn_k)[_291];
+      float16  const _293 = float16_ops::broadcast(_292);
+      float16  const _294 = _290 * _293;
+      float16  const _295 = _287 + _294;
+      float16_ops::store(_295, _dot, 112);
+      float16  const _296 = float16_ops::load(_dot, 128);
+      int32_t  const _297 = _dot_s1_rd__x * 32;
+      float16  const _298 = float16_ops::load(_qs, _297);
+      int32_t  const _299 = _dot_s1_rd__x + _212;
+      float  const _300 = ((float const *)_attn_k)[_299];
+      float16  const _301 = float16_ops::broadcast(_300);
+      float16  const _302 = _298 * _301;
+      float16  const _303 = _296 + _302;
+      float16_ops::store(_303, _dot, 128);
+      float16  const _304 = float16_ops::load(_dot, 144);
+      int32_t  const _305 = _dot_s1_rd__x * 32;
+      int32_t  const _306 = _305 + 16;
+      float16  const _307 = float16_ops::load(_qs, _306);
+      int32_t  const _308 = _dot_s1_rd__x + _212;
+      float  const _309 = ((float const *)_attn_k)[_308];
+      float16  const _310 = float16_ops::broadcast(_309);
+      float16  const _311 = _307 * _310;
+      float16  const _312 = _304 + _311;
+      float16_ops::store(_312, _dot, 144);
+      float16  const _313 = float16_ops::load(_dot, 160);
+      int32_t  const _314 = _dot_s1_rd__x * 32;
+      float16  const _315 = float16_ops::load(_qs, _314);
+      int32_t  const _316 = _dot_s1_rd__x + _207;
+      float  const _317 = ((float const *)_attn_k)[_316];
+      float16  const _318 = float16_ops::broadcast(_317);
+      float16  const _319 = _315 * _318;
+      float16  const _320 = _313 + _319;
+      float16_ops::store(_320, _dot, 160);
+      float16  const _321 = float16_ops::load(_dot, 176);
+      int32_t  const _322 = _dot_s1_rd__x * 32;
+      int32_t  const _323 = _322 + 16;
+      float16  const _324 = float16_ops::load(_qs, _323);
+      int32_t  const _325 = _dot_s1_rd__x + _207;
+      float  const _326 = ((float const *)_attn_k)[_325];
+      float16  const _327 = float16_ops::broadcast(_326);
+      float16  const _328 = _324 * _327;
+      float16  const _329 = _321 + _328;
+      float16_ops::store(_329, _dot, 176);
+      float16  const _330 = float16_ops::load(_dot, 192);
+      int32_t  const _331 = _dot_s1_rd__x * 32;
+      float16  const _332 = float16_ops::load(_qs, _331);
+      int32_t  const _333 = _dot_s1_rd__x + _202;
+      float  const _334 = ((float const *)_attn_k)[_333];
+      float16  const _335 = float16_ops::broadcast(_334);
+      float16  const _336 = _332 * _335;
+      float16  const _337 = _330 + _336;
+      float16_ops::store(_337, _dot, 192);
+      float16  const _338 = float16_ops::load(_dot, 208);
+      int32_t  const _339 = _dot_s1_rd__x * 32;
+      int32_t  const _340 = _339 + 16;
+      float16  const _341 = float16_ops::load(_qs, _340);
+      int32_t  const _342 = _dot_s1_rd__x + _202;
+      float  const _343 = ((float const *)_attn_k)[_342];
+      float16  const _344 = float16_ops::broadcast(_343);
+      float16  const _345 = _341 * _344;
+      float16  const _346 = _338 + _345;
+      float16_ops::store(_346, _dot, 208);
+      float16  const _347 = float16_ops::load(_dot, 224);
+      int32_t  const _348 = _dot_s1_rd__x * 32;
+      float16  const _349 = float16_ops::load(_qs, _348);
+      int32_t  const _350 = _dot_s1_rd__x + _197;
+      float  const _351 = ((float const *)_attn_k)[_350];
+      float16  const _352 = float16_ops::broadcast(_351);
+      float16  const _353 = _349 * _352;
+      float16  const _354 = _347 + _353;
+      float16_ops::store(_354, _dot, 224);
+      float16  const _355 = float16_ops::load(_dot, 240);
+      int32_t  const _356 = _dot_s1_rd__x * 32;
+      int32_t  const _357 = _356 + 16;
+      float16  const _358 = float16_ops::load(_qs, _357);
+      int32_t  const _359 = _dot_s1_rd__x + _197;
+      float  const _360 = ((float const *)_attn_k)[_359];
+      float16  const _361 = float16_ops::broadcast(_360);
+      float16  const _362 = _358 * _361;
+      float16  const _363 = _355 + _362;
+      float16_ops::store(_363, _dot, 240);
      } // for _dot_s1_rd__x
      // consume dot
-     float16  const _361 = float16_ops::load(_dot, 0);
-     int32_t  const _362 = _scores_s0_j_jo * 256;
-     float16_ops::store(_361, _scores, _362);
-     float16  const _363 = float16_ops::load(_dot, 16);
-     int32_t  const _364 = _scores_s0_j_jo * 256;
-     int32_t  const _365 = _364 + 16;
-     float16_ops::store(_363, _scores, _365);
-     float16  const _366 = float16_ops::load(_dot, 32);
+     float16  const _364 = float16_ops::load(_dot, 0);
+     int32_t  const _365 = _scores_s0_j_jo * 256;
+     float16_ops::store(_364, _scores, _365);
+     float16  const _366 = float16_ops::load(_dot, 16);
      int32_t  const _367 = _scores_s0_j_jo * 256;
-     int32_t  const _368 = _367 + 32;
+     int32_t  const _368 = _367 + 16;
      float16_ops::store(_366, _scores, _368);
-     float16  const _369 = float16_ops::load(_dot, 48);
+     float16  const _369 = float16_ops::load(_dot, 32);
      int32_t  const _370 = _scores_s0_j_jo * 256;
-     int32_t  const _371 = _370 + 48;
+     int32_t  const _371 = _370 + 32;
      float16_ops::store(_369, _scores, _371);
-     float16  const _372 = float16_ops::load(_dot, 64);
+     float16  const _372 = float16_ops::load(_dot, 48);
      int32_t  const _373 = _scores_s0_j_jo * 256;
-     int32_t  const _374 = _373 + 64;
+     int32_t  const _374 = _373 + 48;
      float16_ops::store(_372, _scores, _374);
-     float16  const _375 = float16_ops::load(_dot, 80);
+     float16  const _375 = float16_ops::load(_dot, 64);
      int32_t  const _376 = _scores_s0_j_jo * 256;
-     int32_t  const _377 = _376 + 80;
+     int32_t  const _377 = _376 + 64;
      float16_ops::store(_375, _scores, _377);
-     float16  const _378 = float16_ops::load(_dot, 96);
+     float16  const _378 = float16_ops::load(_dot, 80);
      int32_t  const _379 = _scores_s0_j_jo * 256;
-     int32_t  const _380 = _379 + 96;
+     int32_t  const _380 = _379 + 80;
      float16_ops::store(_378, _scores, _380);
-     float16  const _381 = float16_ops::load(_dot, 112);
+     float16  const _381 = float16_ops::load(_dot, 96);
      int32_t  const _382 = _scores_s0_j_jo * 256;
-     int32_t  const _383 = _382 + 112;
+     int32_t  const _383 = _382 + 96;
      float16_ops::store(_381, _scores, _383);
-     float16  const _384 = float16_ops::load(_dot, 128);
+     float16  const _384 = float16_ops::load(_dot, 112);
      int32_t  const _385 = _scores_s0_j_jo * 256;
-     int32_t  const _386 = _385 + 128;
+     int32_t  const _386 = _385 + 112;
      float16_ops::store(_384, _scores, _386);
-     float16  const _387 = float16_ops::load(_dot, 144);
+     float16  const _387 = float16_ops::load(_dot, 128);
      int32_t  const _388 = _scores_s0_j_jo * 256;
-     int32_t  const _389 = _388 + 144;
+     int32_t  const _389 = _388 + 128;
      float16_ops::store(_387, _scores, _389);
-     float16  const _390 = float16_ops::load(_dot, 160);
+     float16  const _390 = float16_ops::load(_dot, 144);
      int32_t  const _391 = _scores_s0_j_jo * 256;
-     int32_t  const _392 = _391 + 160;
+     int32_t  const _392 = _391 + 144;
      float16_ops::store(_390, _scores, _392);
-     float16  const _393 = float16_ops::load(_dot, 176);
+     float16  const _393 = float16_ops::load(_dot, 160);
      int32_t  const _394 = _scores_s0_j_jo * 256;
-     int32_t  const _395 = _394 + 176;
+     int32_t  const _395 = _394 + 160;
      float16_ops::store(_393, _scores, _395);
-     float16  const _396 = float16_ops::load(_dot, 192);
+     float16  const _396 = float16_ops::load(_dot, 176);
      int32_t  const _397 = _scores_s0_j_jo * 256;
-     int32_t  const _398 = _397 + 192;
+     int32_t  const _398 = _397 + 176;
      float16_ops::store(_396, _scores, _398);
-     float16  const _399 = float16_ops::load(_dot, 208);
+     float16  const _399 = float16_ops::load(_dot, 192);
      int32_t  const _400 = _scores_s0_j_jo * 256;
-     int32_t  const _401 = _400 + 208;
+     int32_t  const _401 = _400 + 192;
      float16_ops::store(_399, _scores, _401);
-     float16  const _402 = float16_ops::load(_dot, 224);
+     float16  const _402 = float16_ops::load(_dot, 208);
      int32_t  const _403 = _scores_s0_j_jo * 256;
-     int32_t  const _404 = _403 + 224;
+     int32_t  const _404 = _403 + 208;
      float16_ops::store(_402, _scores, _404);
-     float16  const _405 = float16_ops::load(_dot, 240);
+     float16  const _405 = float16_ops::load(_dot, 224);
      int32_t  const _406 = _scores_s0_j_jo * 256;
-     int32_t  const _407 = _406 + 240;
+     int32_t  const _407 = _406 + 224;
      float16_ops::store(_405, _scores, _407);
+     float16  const _408 = float16_ops::load(_dot, 240);
+     int32_t  const _409 = _scores_s0_j_jo * 256;
+     int32_t  const _410 = _409 + 240;
+     float16_ops::store(_408, _scores, _410);
     } // alloc _dot
    } // for _scores_s0_j_jo
    _qs_free.free();
-   int32_t  const _408 = _88 * 32;
-   int32_t  const _409 = _408 + 32;
-   int32_t  const _410 = ::halide_cpp_min(_409, _14);
-   int32_t  const _411 = ::halide_cpp_min(_410, _11);
-   int32_t  const _412 = ::halide_cpp_max(_411, _92);
+   int32_t  const _411 = _89 * 4;
+   int32_t  const _412 = _411 + 4;
+   int32_t  const _413 = ::halide_cpp_min(_412, _31);
+   int32_t  const _414 = _413 * 8;
+   int32_t  const _415 = ::halide_cpp_min(_414, _14);
+   int32_t  const _416 = ::halide_cpp_min(_415, _11);
+   int32_t  const _417 = ::halide_cpp_max(_416, _95);
    {
-    int64_t  const _413 = _412;
-    int64_t  const _414 = _413 * 32;
-    int64_t  const _415 = (_414 > ((int64_t(1) << 31) - 1)) ? _414 : (_414 * 1);
-    int64_t  const _416 = (_415 > ((int64_t(1) << 31) - 1)) ? _415 : (_415 * 1);
-    int64_t  const _417 = (_416 > ((int64_t(1) << 31) - 1)) ? _416 : (_416 * 1);
-    if ((_417 > ((int64_t(1) << 31) - 1)) || ((_417 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+    int64_t  const _418 = _417;
+    int64_t  const _419 = _418 * 32;
+    int64_t  const _420 = (_419 > ((int64_t(1) << 31) - 1)) ? _419 : (_419 * 1);
+    int64_t  const _421 = (_420 > ((int64_t(1) << 31) - 1)) ? _420 : (_420 * 1);
+    int64_t  const _422 = (_421 > ((int64_t(1) << 31) - 1)) ? _421 : (_421 * 1);
+    if ((_422 > ((int64_t(1) << 31) - 1)) || ((_422 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
     {
      attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation masked\n");
      return -1;
     } // overflow test masked
-    int64_t  const _418 = _417;
-    float *_masked = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_418);
+    int64_t  const _423 = _422;
+    float *_masked = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_423);
     if (!_masked)
     {
-     int32_t  const _419 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-     return _419;
+     int32_t  const _424 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+     return _424;
     }
     HalideFreeHelper _masked_free(_ucon, _masked, attn_alibi_softcap_rt_free);
     // produce masked
     // consume scores
-    int32_t  const _420 = _23 + _81;
-    bool  const _421 = _30 <= _420;
-    int32_t  const _422 = _29 + _30;
-    bool  const _423 = _420 < _422;
-    bool  const _424 = _421 && _423;
-    int32_t  const _425 = _23 - _30;
-    int32_t  const _426 = _425 + _81;
-    int32_t  const _427 = _29 + -1;
-    int32_t  const _428 = ::halide_cpp_min(_426, _427);
-    int32_t  const _429 = ::halide_cpp_max(_428, 0);
-    int32_t  const _430 = _88 * 32;
-    for (int _masked_s0_j = 0; _masked_s0_j < 0 + _92; _masked_s0_j++)
+    int32_t  const _425 = _23 + _82;
+    bool  const _426 = _30 <= _425;
+    int32_t  const _427 = _29 + _30;
+    bool  const _428 = _425 < _427;
+    bool  const _429 = _426 && _428;
+    int32_t  const _430 = _23 - _30;
+    int32_t  const _431 = _430 + _82;
+    int32_t  const _432 = _29 + -1;
+    int32_t  const _433 = ::halide_cpp_min(_431, _432);
+    int32_t  const _434 = ::halide_cpp_max(_433, 0);
+    int32_t  const _435 = _89 * 32;
+    for (int _masked_s0_j = 0; _masked_s0_j < 0 + _95; _masked_s0_j++)
     {
-     float  const _431 = ((float const *)_slopes)[_429];
-     int32_t  const _432 = _masked_s0_j * 32;
-     float16  const _433 = float16_ops::load(_scores, _432);
-     int32_t  const _434 = _masked_s0_j - _430;
-     int32x16_t  const _435 = int32x16_t_ops::ramp(_434, -1);
-     float16  const _436 = float16_ops::convert_from<int32x16_t>(_435);
-     if (!_424)
+     float  const _436 = ((float const *)_slopes)[_434];
+     int32_t  const _437 = _masked_s0_j * 32;
+     float16  const _438 = float16_ops::load(_scores, _437);
+     int32_t  const _439 = _masked_s0_j - _435;
+     int32x16_t  const _440 = int32x16_t_ops::ramp(_439, -1);
+     float16  const _441 = float16_ops::convert_from<int32x16_t>(_440);
+     if (!_429)
      {
       char b0[1024];
-      snprintf(b0, 1024, "%llu", (long long unsigned)(_424));
-      auto * const _437 = b0;
-      int32_t  const _438 = (int32_t)(_424 ? -1 : 0);
+      snprintf(b0, 1024, "%llu", (long long unsigned)(_429));
+      auto * const _442 = b0;
+      int32_t  const _443 = (int32_t)(_429 ? -1 : 0);
       char b1[1024];
-      snprintf(b1, 1024, "%f%s%lld%s%lld%s%lld%s", _431, " buffer 'slopes': index ", (long long)(_420), " out of range in dimension ", (long long)(_438), " of extent ", (long long)(_29), "\n");
-      auto * const _439 = b1;
-      int32_t  const _440 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _437, _439);
-      return _440;
+      snprintf(b1, 1024, "%f%s%lld%s%lld%s%lld%s", _436, " buffer 'slopes': index ", (long long)(_425), " out of range in dimension ", (long long)(_443), " of extent ", (long long)(_29), "\n");
+      auto * const _444 = b1;
+      int32_t  const _445 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _442, _444);
+      return _445;
      }
-     float  const _441 = _431;
-     float16  const _442 = float16_ops::broadcast(_441);
-     float16  const _443 = _436 * _442;
-     float16  const _444 = _433 + _443;
-     float  const _445 = float_from_bits(1036319193 /* 0.0961797 */);
-     float16  const _446 = float16_ops::broadcast(_445);
-     float16  const _447 = _444 * _446;
-     float  const _448 = float_from_bits(1124073472 /* 128 */);
-     float16  const _449 = float16_ops::broadcast(_448);
-     float16  const _450 = float16_ops::min(_447, _449);
-     float  const _451 = float_from_bits(3271426048 /* -127 */);
-     float16  const _452 = float16_ops::broadcast(_451);
-     float16  const _453 = float16_ops::max(_450, _452);
-     float  const _454 = float_from_bits(1124007936 /* 127.5 */);
-     float16  const _455 = float16_ops::broadcast(_454);
-     float16  const _456 = _453 + _455;
-     int32x16_t  const _457 = int32x16_t_ops::convert_from<float16>(_456);
-     int32x16_t  const _458 = int32x16_t_ops::broadcast(-127);
-     int32x16_t  const _459 = _457 + _458;
-     float16  const _460 = float16_ops::convert_from<int32x16_t>(_459);
-     float16  const _461 = _453 - _460;
-     float16  const _462 = float16_ops::broadcast(neg_inf_f32());
-     float  const _463 = float_from_bits(0 /* 0 */);
-     float16  const _464 = float16_ops::broadcast(_463);
-     int32x16_t  const _465 = int32x16_t_ops::ramp(_430, 1);
-     int32x16_t  const _466 = int32x16_t_ops::broadcast(_masked_s0_j);
-     uint8x16_t  const _467 = int32x16_t_ops::lt(_465, _466);
-     float16  const _468 = float16_ops::select(_467, _462, _464);
-     float  const _469 = float_from_bits(1073741824 /* 2 */);
-     float16  const _470 = float16_ops::broadcast(_469);
-     uint32_t  const _471 = (uint32_t)(23ull);
-     uint32x16_t  const _472 = uint32x16_t_ops::broadcast(_471);
-     int32x16_t  const _473 = _457 << _472;
-     float16  const _474 = reinterpret<float16>(_473);
-     float  const _475 = float_from_bits(958452607 /* 0.000153376 */);
-     float16  const _476 = float16_ops::broadcast(_475);
-     float16  const _477 = _461 * _476;
-     float  const _478 = float_from_bits(984588920 /* 0.00133999 */);
-     float16  const _479 = float16_ops::broadcast(_478);
-     float16  const _480 = _477 + _479;
-     float16  const _481 = _480 * _461;
-     float  const _482 = float_from_bits(1008572159 /* 0.00961852 */);
-     float16  const _483 = float16_ops::broadcast(_482);
-     float16  const _484 = _481 + _483;
-     float16  const _485 = _484 * _461;
-     float  const _486 = float_from_bits(1029920619 /* 0.0555033 */);
-     float16  const _487 = float16_ops::broadcast(_486);
-     float16  const _488 = _485 + _487;
-     float16  const _489 = _488 * _461;
-     float  const _490 = float_from_bits(1047920109 /* 0.240226 */);
-     float16  const _491 = float16_ops::broadcast(_490);
-     float16  const _492 = _489 + _491;
-     float16  const _493 = _492 * _461;
-     float  const _494 = float_from_bits(1060205080 /* 0.693147 */);
-     float16  const _495 = float16_ops::broadcast(_494);
-     float16  const _496 = _493 + _495;
-     float16  const _497 = _496 * _461;
-     float  const _498 = float_from_bits(1065353216 /* 1 */);
-     float16  const _499 = float16_ops::broadcast(_498);
-     float16  const _500 = _497 + _499;
-     float16  const _501 = _474 * _500;
-     float16  const _502 = _501 + _499;
-     float16  const _503 = _470 / _502;
-     float  const _504 = float_from_bits(3257737111 /* -43.2808 */);
-     float16  const _505 = float16_ops::broadcast(_504);
-     float16  const _506 = _503 * _505;
-     float16  const _507 = _468 + _506;
-     float  const _508 = float_from_bits(1110253463 /* 43.2808 */);
-     float16  const _509 = float16_ops::broadcast(_508);
-     float16  const _510 = _507 + _509;
-     int32_t  const _511 = _masked_s0_j * 32;
-     float16_ops::store(_510, _masked, _511);
-     int32_t  const _512 = _masked_s0_j * 32;
-     int32_t  const _513 = _512 + 16;
-     float16  const _514 = float16_ops::load(_scores, _513);
-     int32_t  const _515 = _masked_s0_j - _430;
-     int32_t  const _516 = _515 + -16;
-     int32x16_t  const _517 = int32x16_t_ops::ramp(_516, -1);
-     float16  const _518 = float16_ops::convert_from<int32x16_t>(_517);
-     if (!_424)
+     float  const _446 = _436;
+     float16  const _447 = float16_ops::broadcast(_446);
+     float16  const _448 = _441 * _447;
+     float16  const _449 = _438 + _448;
+     float  const _450 = float_from_bits(1036319193 /* 0.0961797 */);
+     float16  const _451 = float16_ops::broadcast(_450);
+     float16  const _452 = _449 * _451;
+     float  const _453 = float_from_bits(1124073472 /* 128 */);
+     float16  const _454 = float16_ops::broadcast(_453);
+     float16  const _455 = float16_ops::min(_452, _454);
+     float  const _456 = float_from_bits(3271426048 /* -127 */);
+     float16  const _457 = float16_ops::broadcast(_456);
+     float16  const _458 = float16_ops::max(_455, _457);
+     float  const _459 = float_from_bits(1124007936 /* 127.5 */);
+     float16  const _460 = float16_ops::broadcast(_459);
+     float16  const _461 = _458 + _460;
+     int32x16_t  const _462 = int32x16_t_ops::convert_from<float16>(_461);
+     int32x16_t  const _463 = int32x16_t_ops::broadcast(-127);
+     int32x16_t  const _464 = _462 + _463;
+     float16  const _465 = float16_ops::convert_from<int32x16_t>(_464);
+     float16  const _466 = _458 - _465;
+     float16  const _467 = float16_ops::broadcast(neg_inf_f32());
+     float  const _468 = float_from_bits(0 /* 0 */);
+     float16  const _469 = float16_ops::broadcast(_468);
+     int32x16_t  const _470 = int32x16_t_ops::ramp(_435, 1);
+     int32x16_t  const _471 = int32x16_t_ops::broadcast(_masked_s0_j);
+     uint8x16_t  const _472 = int32x16_t_ops::lt(_470, _471);
+     float16  const _473 = float16_ops::select(_472, _467, _469);
+     float  const _474 = float_from_bits(1073741824 /* 2 */);
+     float16  const _475 = float16_ops::broadcast(_474);
+     uint32_t  const _476 = (uint32_t)(23ull);
+     uint32x16_t  const _477 = uint32x16_t_ops::broadcast(_476);
+     int32x16_t  const _478 = _462 << _477;
+     float16  const _479 = reinterpret<float16>(_478);
+     float  const _480 = float_from_bits(958452607 /* 0.000153376 */);
+     float16  const _481 = float16_ops::broadcast(_480);
+     float16  const _482 = _466 * _481;
+     float  const _483 = float_from_bits(984588920 /* 0.00133999 */);
+     float16  const _484 = float16_ops::broadcast(_483);
+     float16  const _485 = _482 + _484;
+     float16  const _486 = _485 * _466;
+     float  const _487 = float_from_bits(1008572159 /* 0.00961852 */);
+     float16  const _488 = float16_ops::broadcast(_487);
+     float16  const _489 = _486 + _488;
+     float16  const _490 = _489 * _466;
+     float  const _491 = float_from_bits(1029920619 /* 0.0555033 */);
+     float16  const _492 = float16_ops::broadcast(_491);
+     float16  const _493 = _490 + _492;
+     float16  const _494 = _493 * _466;
+     float  const _495 = float_from_bits(1047920109 /* 0.240226 */);
+     float16  const _496 = float16_ops::broadcast(_495);
+     float16  const _497 = _494 + _496;
+     float16  const _498 = _497 * _466;
+     float  const _499 = float_from_bits(1060205080 /* 0.693147 */);
+     float16  const _500 = float16_ops::broadcast(_499);
+     float16  const _501 = _498 + _500;
+     float16  const _502 = _501 * _466;
+     float  const _503 = float_from_bits(1065353216 /* 1 */);
+     float16  const _504 = float16_ops::broadcast(_503);
+     float16  const _505 = _502 + _504;
+     float16  const _506 = _479 * _505;
+     float16  const _507 = _506 + _504;
+     float16  const _508 = _475 / _507;
+     float  const _509 = float_from_bits(3257737111 /* -43.2808 */);
+     float16  const _510 = float16_ops::broadcast(_509);
+     float16  const _511 = _508 * _510;
+     float16  const _512 = _473 + _511;
+     float  const _513 = float_from_bits(1110253463 /* 43.2808 */);
+     float16  const _514 = float16_ops::broadcast(_513);
+     float16  const _515 = _512 + _514;
+     int32_t  const _516 = _masked_s0_j * 32;
+     float16_ops::store(_515, _masked, _516);
+     int32_t  const _517 = _masked_s0_j * 32;
+     int32_t  const _518 = _517 + 16;
+     float16  const _519 = float16_ops::load(_scores, _518);
+     int32_t  const _520 = _masked_s0_j - _435;
+     int32_t  const _521 = _520 + -16;
+     int32x16_t  const _522 = int32x16_t_ops::ramp(_521, -1);
+     float16  const _523 = float16_ops::convert_from<int32x16_t>(_522);
+     if (!_429)
      {
       char b2[1024];
-      snprintf(b2, 1024, "%llu", (long long unsigned)(_424));
-      auto * const _519 = b2;
-      int32_t  const _520 = (int32_t)(_424 ? -1 : 0);
+      snprintf(b2, 1024, "%llu", (long long unsigned)(_429));
+      auto * const _524 = b2;
+      int32_t  const _525 = (int32_t)(_429 ? -1 : 0);
       char b3[1024];
-      snprintf(b3, 1024, "%f%s%lld%s%lld%s%lld%s", _431, " buffer 'slopes': index ", (long long)(_420), " out of range in dimension ", (long long)(_520), " of extent ", (long long)(_29), "\n");
-      auto * const _521 = b3;
-      int32_t  const _522 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _519, _521);
-      return _522;
+      snprintf(b3, 1024, "%f%s%lld%s%lld%s%lld%s", _436, " buffer 'slopes': index ", (long long)(_425), " out of range in dimension ", (long long)(_525), " of extent ", (long long)(_29), "\n");
+      auto * const _526 = b3;
+      int32_t  const _527 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _524, _526);
+      return _527;
      }
-     float  const _523 = _431;
-     float16  const _524 = float16_ops::broadcast(_523);
-     float16  const _525 = _518 * _524;
-     float16  const _526 = _514 + _525;
-     float  const _527 = float_from_bits(1036319193 /* 0.0961797 */);
-     float16  const _528 = float16_ops::broadcast(_527);
-     float16  const _529 = _526 * _528;
-     float  const _530 = float_from_bits(1124073472 /* 128 */);
-     float16  const _531 = float16_ops::broadcast(_530);
-     float16  const _532 = float16_ops::min(_529, _531);
-     float  const _533 = float_from_bits(3271426048 /* -127 */);
-     float16  const _534 = float16_ops::broadcast(_533);
-     float16  const _535 = float16_ops::max(_532, _534);
-     float  const _536 = float_from_bits(1124007936 /* 127.5 */);
-     float16  const _537 = float16_ops::broadcast(_536);
-     float16  const _538 = _535 + _537;
-     int32x16_t  const _539 = int32x16_t_ops::convert_from<float16>(_538);
-     int32x16_t  const _540 = int32x16_t_ops::broadcast(-127);
-     int32x16_t  const _541 = _539 + _540;
-     float16  const _542 = float16_ops::convert_from<int32x16_t>(_541);
-     float16  const _543 = _535 - _542;
-     float16  const _544 = float16_ops::broadcast(neg_inf_f32());
-     float  const _545 = float_from_bits(0 /* 0 */);
-     float16  const _546 = float16_ops::broadcast(_545);
-     int32x16_t  const _547 = int32x16_t_ops::ramp(_430, 1);
-     int32_t  const _548 = _masked_s0_j + -16;
-     int32x16_t  const _549 = int32x16_t_ops::broadcast(_548);
-     uint8x16_t  const _550 = int32x16_t_ops::lt(_547, _549);
-     float16  const _551 = float16_ops::select(_550, _544, _546);
-     float  const _552 = float_from_bits(1073741824 /* 2 */);
-     float16  const _553 = float16_ops::broadcast(_552);
-     uint32_t  const _554 = (uint32_t)(23ull);
-     uint32x16_t  const _555 = uint32x16_t_ops::broadcast(_554);
-     int32x16_t  const _556 = _539 << _555;
-     float16  const _557 = reinterpret<float16>(_556);
-     float  const _558 = float_from_bits(958452607 /* 0.000153376 */);
-     float16  const _559 = float16_ops::broadcast(_558);
-     float16  const _560 = _543 * _559;
-     float  const _561 = float_from_bits(984588920 /* 0.00133999 */);
-     float16  const _562 = float16_ops::broadcast(_561);
-     float16  const _563 = _560 + _562;
-     float16  const _564 = _563 * _543;
-     float  const _565 = float_from_bits(1008572159 /* 0.00961852 */);
-     float16  const _566 = float16_ops::broadcast(_565);
-     float16  const _567 = _564 + _566;
-     float16  const _568 = _567 * _543;
-     float  const _569 = float_from_bits(1029920619 /* 0.0555033 */);
-     float16  const _570 = float16_ops::broadcast(_569);
-     float16  const _571 = _568 + _570;
-     float16  const _572 = _571 * _543;
-     float  const _573 = float_from_bits(1047920109 /* 0.240226 */);
-     float16  const _574 = float16_ops::broadcast(_573);
-     float16  const _575 = _572 + _574;
-     float16  const _576 = _575 * _543;
-     float  const _577 = float_from_bits(1060205080 /* 0.693147 */);
-     float16  const _578 = float16_ops::broadcast(_577);
-     float16  const _579 = _576 + _578;
-     float16  const _580 = _579 * _543;
-     float  const _581 = float_from_bits(1065353216 /* 1 */);
-     float16  const _582 = float16_ops::broadcast(_581);
-     float16  const _583 = _580 + _582;
-     float16  const _584 = _557 * _583;
-     float16  const _585 = _584 + _582;
-     float16  const _586 = _553 / _585;
-     float  const _587 = float_from_bits(3257737111 /* -43.2808 */);
-     float16  const _588 = float16_ops::broadcast(_587);
-     float16  const _589 = _586 * _588;
-     float16  const _590 = _551 + _589;
-     float  const _591 = float_from_bits(1110253463 /* 43.2808 */);
-     float16  const _592 = float16_ops::broadcast(_591);
-     float16  const _593 = _590 + _592;
-     int32_t  const _594 = _masked_s0_j * 32;
-     int32_t  const _595 = _594 + 16;
-     float16_ops::store(_593, _masked, _595);
+     float  const _528 = _436;
+     float16  const _529 = float16_ops::broadcast(_528);
+     float16  const _530 = _523 * _529;
+     float16  const _531 = _519 + _530;
+     float  const _532 = float_from_bits(1036319193 /* 0.0961797 */);
+     float16  const _533 = float16_ops::broadcast(_532);
+     float16  const _534 = _531 * _533;
+     float  const _535 = float_from_bits(1124073472 /* 128 */);
+     float16  const _536 = float16_ops::broadcast(_535);
+     float16  const _537 = float16_ops::min(_534, _536);
+     float  const _538 = float_from_bits(3271426048 /* -127 */);
+     float16  const _539 = float16_ops::broadcast(_538);
+     float16  const _540 = float16_ops::max(_537, _539);
+     float  const _541 = float_from_bits(1124007936 /* 127.5 */);
+     float16  const _542 = float16_ops::broadcast(_541);
+     float16  const _543 = _540 + _542;
+     int32x16_t  const _544 = int32x16_t_ops::convert_from<float16>(_543);
+     int32x16_t  const _545 = int32x16_t_ops::broadcast(-127);
+     int32x16_t  const _546 = _544 + _545;
+     float16  const _547 = float16_ops::convert_from<int32x16_t>(_546);
+     float16  const _548 = _540 - _547;
+     float16  const _549 = float16_ops::broadcast(neg_inf_f32());
+     float  const _550 = float_from_bits(0 /* 0 */);
+     float16  const _551 = float16_ops::broadcast(_550);
+     int32x16_t  const _552 = int32x16_t_ops::ramp(_435, 1);
+     int32_t  const _553 = _masked_s0_j + -16;
+     int32x16_t  const _554 = int32x16_t_ops::broadcast(_553);
+     uint8x16_t  const _555 = int32x16_t_ops::lt(_552, _554);
+     float16  const _556 = float16_ops::select(_555, _549, _551);
+     float  const _557 = float_from_bits(1073741824 /* 2 */);
+     float16  const _558 = float16_ops::broadcast(_557);
+     uint32_t  const _559 = (uint32_t)(23ull);
+     uint32x16_t  const _560 = uint32x16_t_ops::broadcast(_559);
+     int32x16_t  const _561 = _544 << _560;
+     float16  const _562 = reinterpret<float16>(_561);
+     float  const _563 = float_from_bits(958452607 /* 0.000153376 */);
+     float16  const _564 = float16_ops::broadcast(_563);
+     float16  const _565 = _548 * _564;
+     float  const _566 = float_from_bits(984588920 /* 0.00133999 */);
+     float16  const _567 = float16_ops::broadcast(_566);
+     float16  const _568 = _565 + _567;
+     float16  const _569 = _568 * _548;
+     float  const _570 = float_from_bits(1008572159 /* 0.00961852 */);
+     float16  const _571 = float16_ops::broadcast(_570);
+     float16  const _572 = _569 + _571;
+     float16  const _573 = _572 * _548;
+     float  const _574 = float_from_bits(1029920619 /* 0.0555033 */);
+     float16  const _575 = float16_ops::broadcast(_574);
+     float16  const _576 = _573 + _575;
+     float16  const _577 = _576 * _548;
+     float  const _578 = float_from_bits(1047920109 /* 0.240226 */);
+     float16  const _579 = float16_ops::broadcast(_578);
+     float16  const _580 = _577 + _579;
+     float16  const _581 = _580 * _548;
+     float  const _582 = float_from_bits(1060205080 /* 0.693147 */);
+     float16  const _583 = float16_ops::broadcast(_582);
+     float16  const _584 = _581 + _583;
+     float16  const _585 = _584 * _548;
+     float  const _586 = float_from_bits(1065353216 /* 1 */);
+     float16  const _587 = float16_ops::broadcast(_586);
+     float16  const _588 = _585 + _587;
+     float16  const _589 = _562 * _588;
+     float16  const _590 = _589 + _587;
+     float16  const _591 = _558 / _590;
+     float  const _592 = float_from_bits(3257737111 /* -43.2808 */);
+     float16  const _593 = float16_ops::broadcast(_592);
+     float16  const _594 = _591 * _593;
+     float16  const _595 = _556 + _594;
+     float  const _596 = float_from_bits(1110253463 /* 43.2808 */);
+     float16  const _597 = float16_ops::broadcast(_596);
+     float16  const _598 = _595 + _597;
+     int32_t  const _599 = _masked_s0_j * 32;
+     int32_t  const _600 = _599 + 16;
+     float16_ops::store(_598, _masked, _600);
     } // for _masked_s0_j
     _scores_free.free();
     {
@@ -4147,165 +4154,169 @@ int attn_alibi_softcap_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context,
      // produce row_max
      for (int _row_max_s0_ii_ii = 0; _row_max_s0_ii_ii < 0 + 2; _row_max_s0_ii_ii++)
      {
-      float16  const _596 = float16_ops::broadcast(neg_inf_f32());
-      int32_t  const _597 = _row_max_s0_ii_ii * 16;
-      float16_ops::store(_596, _row_max, _597);
+      float16  const _601 = float16_ops::broadcast(neg_inf_f32());
+      int32_t  const _602 = _row_max_s0_ii_ii * 16;
+      float16_ops::store(_601, _row_max, _602);
      } // for _row_max_s0_ii_ii
      // consume masked
-     int32_t  const _598 = _88 * 32;
-     int32_t  const _599 = _598 + 32;
-     int32_t  const _600 = ::halide_cpp_min(_599, _14);
-     int32_t  const _601 = ::halide_cpp_min(_600, _11);
-     for (int _row_max_s1_rk__x = 0; _row_max_s1_rk__x < 0 + _601; _row_max_s1_rk__x++)
+     int32_t  const _603 = _89 * 4;
+     int32_t  const _604 = _603 + 4;
+     int32_t  const _605 = ::halide_cpp_min(_604, _31);
+     int32_t  const _606 = _605 * 8;
+     int32_t  const _607 = ::halide_cpp_min(_606, _14);
+     int32_t  const _608 = ::halide_cpp_min(_607, _11);
+     for (int _row_max_s1_rk__x = 0; _row_max_s1_rk__x < 0 + _608; _row_max_s1_rk__x++)
      {
-      float16  const _602 = float16_ops::load(_row_max, 0);
-      int32_t  const _603 = _row_max_s1_rk__x * 32;
-      float16  const _604 = float16_ops::load(_masked, _603);
-      float16  const _605 = float16_ops::max(_602, _604);
-      float16_ops::store(_605, _row_max, 0);
-      float16  const _606 = float16_ops::load(_row_max, 16);
-      int32_t  const _607 = _row_max_s1_rk__x * 32;
-      int32_t  const _608 = _607 + 16;
-      float16  const _609 = float16_ops::load(_masked, _608);
-      float16  const _610 = float16_ops::max(_606, _609);
-      float16_ops::store(_610, _row_max, 16);
+      float16  const _609 = float16_ops::load(_row_max, 0);
+      int32_t  const _610 = _row_max_s1_rk__x * 32;
+      float16  const _611 = float16_ops::load(_masked, _610);
+      float16  const _612 = float16_ops::max(_609, _611);
+      float16_ops::store(_612, _row_max, 0);
+      float16  const _613 = float16_ops::load(_row_max, 16);
+      int32_t  const _614 = _row_max_s1_rk__x * 32;
+      int32_t  const _615 = _614 + 16;
+      float16  const _616 = float16_ops::load(_masked, _615);
+      float16  const _617 = float16_ops::max(_613, _616);
+      float16_ops::store(_617, _row_max, 16);
      } // for _row_max_s1_rk__x
-     int32_t  const _611 = _88 * 32;
-     int32_t  const _612 = _611 + 32;
-     int32_t  const _613 = ::halide_cpp_min(_612, _14);
-     int32_t  const _614 = ::halide_cpp_min(_613, _11);
-     int32_t  const _615 = ::halide_cpp_max(_614, _92);
+     int32_t  const _618 = _89 * 4;
+     int32_t  const _619 = _618 + 4;
+     int32_t  const _620 = ::halide_cpp_min(_619, _31);
+     int32_t  const _621 = _620 * 8;
+     int32_t  const _622 = ::halide_cpp_min(_621, _14);
+     int32_t  const _623 = ::halide_cpp_min(_622, _11);
+     int32_t  const _624 = ::halide_cpp_max(_623, _95);
      {
-      int64_t  const _616 = _615;
-      int64_t  const _617 = _616 * 32;
-      int64_t  const _618 = (_617 > ((int64_t(1) << 31) - 1)) ? _617 : (_617 * 1);
-      int64_t  const _619 = (_618 > ((int64_t(1) << 31) - 1)) ? _618 : (_618 * 1);
-      int64_t  const _620 = (_619 > ((int64_t(1) << 31) - 1)) ? _619 : (_619 * 1);
-      if ((_620 > ((int64_t(1) << 31) - 1)) || ((_620 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+      int64_t  const _625 = _624;
+      int64_t  const _626 = _625 * 32;
+      int64_t  const _627 = (_626 > ((int64_t(1) << 31) - 1)) ? _626 : (_626 * 1);
+      int64_t  const _628 = (_627 > ((int64_t(1) << 31) - 1)) ? _627 : (_627 * 1);
+      int64_t  const _629 = (_628 > ((int64_t(1) << 31) - 1)) ? _628 : (_628 * 1);
+      if ((_629 > ((int64_t(1) << 31) - 1)) || ((_629 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
       {
        attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation probs\n");
        return -1;
       } // overflow test probs
-      int64_t  const _621 = _620;
-      float *_probs = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_621);
+      int64_t  const _630 = _629;
+      float *_probs = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_630);
       if (!_probs)
       {
-       int32_t  const _622 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-       return _622;
+       int32_t  const _631 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+       return _631;
       }
       HalideFreeHelper _probs_free(_ucon, _probs, attn_alibi_softcap_rt_free);
       // produce probs
       // consume row_max
       // consume masked
-      for (int _probs_s0_j = 0; _probs_s0_j < 0 + _92; _probs_s0_j++)
+      for (int _probs_s0_j = 0; _probs_s0_j < 0 + _95; _probs_s0_j++)
       {
-       float16  const _623 = float16_ops::load(_row_max, 0);
-       int32_t  const _624 = _probs_s0_j * 32;
-       float16  const _625 = float16_ops::load(_masked, _624);
-       float  const _626 = float_from_bits(0 /* 0 */);
-       float16  const _627 = float16_ops::broadcast(_626);
-       float16  const _628 = float16_ops::broadcast(neg_inf_f32());
-       uint8x16_t  const _629 = float16_ops::eq(_623, _628);
-       float16  const _630 = float16_ops::select(_629, _627, _623);
-       float16  const _631 = _625 - _630;
-       float16  const _632 = float16_ops::min(_631, _627);
-       float  const _633 = float_from_bits(3271426048 /* -127 */);
-       float16  const _634 = float16_ops::broadcast(_633);
-       float16  const _635 = float16_ops::max(_632, _634);
-       float  const _636 = float_from_bits(1124007936 /* 127.5 */);
-       float16  const _637 = float16_ops::broadcast(_636);
-       float16  const _638 = _635 + _637;
-       int32x16_t  const _639 = int32x16_t_ops::convert_from<float16>(_638);
-       int32x16_t  const _640 = int32x16_t_ops::broadcast(-127);
-       int32x16_t  const _641 = _639 + _640;
-       float16  const _642 = float16_ops::convert_from<int32x16_t>(_641);
-       float16  const _643 = _635 - _642;
-       uint32_t  const _644 = (uint32_t)(23ull);
-       uint32x16_t  const _645 = uint32x16_t_ops::broadcast(_644);
-       int32x16_t  const _646 = _639 << _645;
-       float16  const _647 = reinterpret<float16>(_646);
-       float  const _648 = float_from_bits(958452607 /* 0.000153376 */);
-       float16  const _649 = float16_ops::broadcast(_648);
-       float16  const _650 = _643 * _649;
-       float  const _651 = float_from_bits(984588920 /* 0.00133999 */);
-       float16  const _652 = float16_ops::broadcast(_651);
-       float16  const _653 = _650 + _652;
-       float16  const _654 = _653 * _643;
-       float  const _655 = float_from_bits(1008572159 /* 0.00961852 */);
-       float16  const _656 = float16_ops::broadcast(_655);
-       float16  const _657 = _654 + _656;
-       float16  const _658 = _657 * _643;
-       float  const _659 = float_from_bits(1029920619 /* 0.0555033 */);
-       float16  const _660 = float16_ops::broadcast(_659);
-       float16  const _661 = _658 + _660;
-       float16  const _662 = _661 * _643;
-       float  const _663 = float_from_bits(1047920109 /* 0.240226 */);
-       float16  const _664 = float16_ops::broadcast(_663);
-       float16  const _665 = _662 + _664;
-       float16  const _666 = _665 * _643;
-       float  const _667 = float_from_bits(1060205080 /* 0.693147 */);
-       float16  const _668 = float16_ops::broadcast(_667);
-       float16  const _669 = _666 + _668;
-       float16  const _670 = _669 * _643;
-       float  const _671 = float_from_bits(1065353216 /* 1 */);
-       float16  const _672 = float16_ops::broadcast(_671);
-       float16  const _673 = _670 + _672;
-       float16  const _674 = _647 * _673;
-       float16_ops::store(_674, _probs, _624);
-       float16  const _675 = float16_ops::load(_row_max, 16);
-       int32_t  const _676 = _probs_s0_j * 32;
-       int32_t  const _677 = _676 + 16;
-       float16  const _678 = float16_ops::load(_masked, _677);
-       float  const _679 = float_from_bits(0 /* 0 */);
-       float16  const _680 = float16_ops::broadcast(_679);
-       float16  const _681 = float16_ops::broadcast(neg_inf_f32());
-       uint8x16_t  const _682 = float16_ops::eq(_675, _681);
-       float16  const _683 = float16_ops::select(_682, _680, _675);
-       float16  const _684 = _678 - _683;
-       float16  const _685 = float16_ops::min(_684, _680);
-       float  const _686 = float_from_bits(3271426048 /* -127 */);
-       float16  const _687 = float16_ops::broadcast(_686);
-       float16  const _688 = float16_ops::max(_685, _687);
-       float  const _689 = float_from_bits(1124007936 /* 127.5 */);
-       float16  const _690 = float16_ops::broadcast(_689);
-       float16  const _691 = _688 + _690;
-       int32x16_t  const _692 = int32x16_t_ops::convert_from<float16>(_691);
-       int32x16_t  const _693 = int32x16_t_ops::broadcast(-127);
-       int32x16_t  const _694 = _692 + _693;
-       float16  const _695 = float16_ops::convert_from<int32x16_t>(_694);
-       float16  const _696 = _688 - _695;
-       uint32_t  const _697 = (uint32_t)(23ull);
-       uint32x16_t  const _698 = uint32x16_t_ops::broadcast(_697);
-       int32x16_t  const _699 = _692 << _698;
-       float16  const _700 = reinterpret<float16>(_699);
-       float  const _701 = float_from_bits(958452607 /* 0.000153376 */);
-       float16  const _702 = float16_ops::broadcast(_701);
-       float16  const _703 = _696 * _702;
-       float  const _704 = float_from_bits(984588920 /* 0.00133999 */);
-       float16  const _705 = float16_ops::broadcast(_704);
-       float16  const _706 = _703 + _705;
-       float16  const _707 = _706 * _696;
-       float  const _708 = float_from_bits(1008572159 /* 0.00961852 */);
-       float16  const _709 = float16_ops::broadcast(_708);
-       float16  const _710 = _707 + _709;
-       float16  const _711 = _710 * _696;
-       float  const _712 = float_from_bits(1029920619 /* 0.0555033 */);
-       float16  const _713 = float16_ops::broadcast(_712);
-       float16  const _714 = _711 + _713;
-       float16  const _715 = _714 * _696;
-       float  const _716 = float_from_bits(1047920109 /* 0.240226 */);
-       float16  const _717 = float16_ops::broadcast(_716);
-       float16  const _718 = _715 + _717;
-       float16  const _719 = _718 * _696;
-       float  const _720 = float_from_bits(1060205080 /* 0.693147 */);
-       float16  const _721 = float16_ops::broadcast(_720);
-       float16  const _722 = _719 + _721;
-       float16  const _723 = _722 * _696;
-       float  const _724 = float_from_bits(1065353216 /* 1 */);
-       float16  const _725 = float16_ops::broadcast(_724);
-       float16  const _726 = _723 + _725;
-       float16  const _727 = _700 * _726;
-       float16_ops::store(_727, _probs, _677);
+       float16  const _632 = float16_ops::load(_row_max, 0);
+       int32_t  const _633 = _probs_s0_j * 32;
+       float16  const _634 = float16_ops::load(_masked, _633);
+       float  const _635 = float_from_bits(0 /* 0 */);
+       float16  const _636 = float16_ops::broadcast(_635);
+       float16  const _637 = float16_ops::broadcast(neg_inf_f32());
+       uint8x16_t  const _638 = float16_ops::eq(_632, _637);
+       float16  const _639 = float16_ops::select(_638, _636, _632);
+       float16  const _640 = _634 - _639;
+       float16  const _641 = float16_ops::min(_640, _636);
+       float  const _642 = float_from_bits(3271426048 /* -127 */);
+       float16  const _643 = float16_ops::broadcast(_642);
+       float16  const _644 = float16_ops::max(_641, _643);
+       float  const _645 = float_from_bits(1124007936 /* 127.5 */);
+       float16  const _646 = float16_ops::broadcast(_645);
+       float16  const _647 = _644 + _646;
+       int32x16_t  const _648 = int32x16_t_ops::convert_from<float16>(_647);
+       int32x16_t  const _649 = int32x16_t_ops::broadcast(-127);
+       int32x16_t  const _650 = _648 + _649;
+       float16  const _651 = float16_ops::convert_from<int32x16_t>(_650);
+       float16  const _652 = _644 - _651;
+       uint32_t  const _653 = (uint32_t)(23ull);
+       uint32x16_t  const _654 = uint32x16_t_ops::broadcast(_653);
+       int32x16_t  const _655 = _648 << _654;
+       float16  const _656 = reinterpret<float16>(_655);
+       float  const _657 = float_from_bits(958452607 /* 0.000153376 */);
+       float16  const _658 = float16_ops::broadcast(_657);
+       float16  const _659 = _652 * _658;
+       float  const _660 = float_from_bits(984588920 /* 0.00133999 */);
+       float16  const _661 = float16_ops::broadcast(_660);
+       float16  const _662 = _659 + _661;
+       float16  const _663 = _662 * _652;
+       float  const _664 = float_from_bits(1008572159 /* 0.00961852 */);
+       float16  const _665 = float16_ops::broadcast(_664);
+       float16  const _666 = _663 + _665;
+       float16  const _667 = _666 * _652;
+       float  const _668 = float_from_bits(1029920619 /* 0.0555033 */);
+       float16  const _669 = float16_ops::broadcast(_668);
+       float16  const _670 = _667 + _669;
+       float16  const _671 = _670 * _652;
+       float  const _672 = float_from_bits(1047920109 /* 0.240226 */);
+       float16  const _673 = float16_ops::broadcast(_672);
+       float16  const _674 = _671 + _673;
+       float16  const _675 = _674 * _652;
+       float  const _676 = float_from_bits(1060205080 /* 0.693147 */);
+       float16  const _677 = float16_ops::broadcast(_676);
+       float16  const _678 = _675 + _677;
+       float16  const _679 = _678 * _652;
+       float  const _680 = float_from_bits(1065353216 /* 1 */);
+       float16  const _681 = float16_ops::broadcast(_680);
+       float16  const _682 = _679 + _681;
+       float16  const _683 = _656 * _682;
+       float16_ops::store(_683, _probs, _633);
+       float16  const _684 = float16_ops::load(_row_max, 16);
+       int32_t  const _685 = _probs_s0_j * 32;
+       int32_t  const _686 = _685 + 16;
+       float16  const _687 = float16_ops::load(_masked, _686);
+       float  const _688 = float_from_bits(0 /* 0 */);
+       float16  const _689 = float16_ops::broadcast(_688);
+       float16  const _690 = float16_ops::broadcast(neg_inf_f32());
+       uint8x16_t  const _691 = float16_ops::eq(_684, _690);
+       float16  const _692 = float16_ops::select(_691, _689, _684);
+       float16  const _693 = _687 - _692;
+       float16  const _694 = float16_ops::min(_693, _689);
+       float  const _695 = float_from_bits(3271426048 /* -127 */);
+       float16  const _696 = float16_ops::broadcast(_695);
+       float16  const _697 = float16_ops::max(_694, _696);
+       float  const _698 = float_from_bits(1124007936 /* 127.5 */);
+       float16  const _699 = float16_ops::broadcast(_698);
+       float16  const _700 = _697 + _699;
+       int32x16_t  const _701 = int32x16_t_ops::convert_from<float16>(_700);
+       int32x16_t  const _702 = int32x16_t_ops::broadcast(-127);
+       int32x16_t  const _703 = _701 + _702;
+       float16  const _704 = float16_ops::convert_from<int32x16_t>(_703);
+       float16  const _705 = _697 - _704;
+       uint32_t  const _706 = (uint32_t)(23ull);
+       uint32x16_t  const _707 = uint32x16_t_ops::broadcast(_706);
+       int32x16_t  const _708 = _701 << _707;
+       float16  const _709 = reinterpret<float16>(_708);
+       float  const _710 = float_from_bits(958452607 /* 0.000153376 */);
+       float16  const _711 = float16_ops::broadcast(_710);
+       float16  const _712 = _705 * _711;
+       float  const _713 = float_from_bits(984588920 /* 0.00133999 */);
+       float16  const _714 = float16_ops::broadcast(_713);
+       float16  const _715 = _712 + _714;
+       float16  const _716 = _715 * _705;
+       float  const _717 = float_from_bits(1008572159 /* 0.00961852 */);
+       float16  const _718 = float16_ops::broadcast(_717);
+       float16  const _719 = _716 + _718;
+       float16  const _720 = _719 * _705;
+       float  const _721 = float_from_bits(1029920619 /* 0.0555033 */);
+       float16  const _722 = float16_ops::broadcast(_721);
+       float16  const _723 = _720 + _722;
+       float16  const _724 = _723 * _705;
+       float  const _725 = float_from_bits(1047920109 /* 0.240226 */);
+       float16  const _726 = float16_ops::broadcast(_725);
+       float16  const _727 = _724 + _726;
+       float16  const _728 = _727 * _705;
+       float  const _729 = float_from_bits(1060205080 /* 0.693147 */);
+       float16  const _730 = float16_ops::broadcast(_729);
+       float16  const _731 = _728 + _730;
+       float16  const _732 = _731 * _705;
+       float  const _733 = float_from_bits(1065353216 /* 1 */);
+       float16  const _734 = float16_ops::broadcast(_733);
+       float16  const _735 = _732 + _734;
+       float16  const _736 = _709 * _735;
+       float16_ops::store(_736, _probs, _686);
       } // for _probs_s0_j
       _masked_free.free();
       {
@@ -4313,757 +4324,761 @@ int attn_alibi_softcap_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context,
        // produce row_sum
        for (int _row_sum_s0_ii_ii = 0; _row_sum_s0_ii_ii < 0 + 2; _row_sum_s0_ii_ii++)
        {
-        float  const _728 = float_from_bits(0 /* 0 */);
-        float16  const _729 = float16_ops::broadcast(_728);
-        int32_t  const _730 = _row_sum_s0_ii_ii * 16;
-        float16_ops::store(_729, _row_sum, _730);
+        float  const _737 = float_from_bits(0 /* 0 */);
+        float16  const _738 = float16_ops::broadcast(_737);
+        int32_t  const _739 = _row_sum_s0_ii_ii * 16;
+        float16_ops::store(_738, _row_sum, _739);
        } // for _row_sum_s0_ii_ii
        // consume probs
-       int32_t  const _731 = _88 * 32;
-       int32_t  const _732 = _731 + 32;
-       int32_t  const _733 = ::halide_cpp_min(_732, _14);
-       int32_t  const _734 = ::halide_cpp_min(_733, _11);
-       for (int _row_sum_s1_rk__x = 0; _row_sum_s1_rk__x < 0 + _734; _row_sum_s1_rk__x++)
+       int32_t  const _740 = _89 * 4;
+       int32_t  const _741 = _740 + 4;
+       int32_t  const _742 = ::halide_cpp_min(_741, _31);
+       int32_t  const _743 = _742 * 8;
+       int32_t  const _744 = ::halide_cpp_min(_743, _14);
+       int32_t  const _745 = ::halide_cpp_min(_744, _11);
+       for (int _row_sum_s1_rk__x = 0; _row_sum_s1_rk__x < 0 + _745; _row_sum_s1_rk__x++)
        {
-        float16  const _735 = float16_ops::load(_row_sum, 0);
-        int32_t  const _736 = _row_sum_s1_rk__x * 32;
-        float16  const _737 = float16_ops::load(_probs, _736);
-        float16  const _738 = _735 + _737;
-        float16_ops::store(_738, _row_sum, 0);
-        float16  const _739 = float16_ops::load(_row_sum, 16);
-        int32_t  const _740 = _row_sum_s1_rk__x * 32;
-        int32_t  const _741 = _740 + 16;
-        float16  const _742 = float16_ops::load(_probs, _741);
-        float16  const _743 = _739 + _742;
-        float16_ops::store(_743, _row_sum, 16);
+        float16  const _746 = float16_ops::load(_row_sum, 0);
+        int32_t  const _747 = _row_sum_s1_rk__x * 32;
+        float16  const _748 = float16_ops::load(_probs, _747);
+        float16  const _749 = _746 + _748;
+        float16_ops::store(_749, _row_sum, 0);
+        float16  const _750 = float16_ops::load(_row_sum, 16);
+        int32_t  const _751 = _row_sum_s1_rk__x * 32;
+        int32_t  const _752 = _751 + 16;
+        float16  const _753 = float16_ops::load(_probs, _752);
+        float16  const _754 = _750 + _753;
+        float16_ops::store(_754, _row_sum, 16);
        } // for _row_sum_s1_rk__x
-       int32_t  const _744 = _88 + 1;
-       int32_t  const _745 = ::halide_cpp_max(_744, _22);
+       int32_t  const _755 = _89 + 1;
+       int32_t  const _756 = ::halide_cpp_max(_755, _22);
        {
-        int32_t  const _746 = _19 + 16;
-        int64_t  const _747 = _746;
-        int64_t  const _748 = _747 * 32;
-        int64_t  const _749 = (_748 > ((int64_t(1) << 31) - 1)) ? _748 : (_748 * _745);
-        int64_t  const _750 = (_749 > ((int64_t(1) << 31) - 1)) ? _749 : (_749 * 1);
-        int64_t  const _751 = (_750 > ((int64_t(1) << 31) - 1)) ? _750 : (_750 * 1);
-        if ((_751 > ((int64_t(1) << 31) - 1)) || ((_751 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+        int32_t  const _757 = _19 + 16;
+        int64_t  const _758 = _757;
+        int64_t  const _759 = _758 * 32;
+        int64_t  const _760 = (_759 > ((int64_t(1) << 31) - 1)) ? _759 : (_759 * _756);
+        int64_t  const _761 = (_760 > ((int64_t(1) << 31) - 1)) ? _760 : (_760 * 1);
+        int64_t  const _762 = (_761 > ((int64_t(1) << 31) - 1)) ? _761 : (_761 * 1);
+        if ((_762 > ((int64_t(1) << 31) - 1)) || ((_762 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
         {
          attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation normalized\n");
          return -1;
         } // overflow test normalized
-        int64_t  const _752 = _751;
-        float *_normalized = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_752);
+        int64_t  const _763 = _762;
+        float *_normalized = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_763);
         if (!_normalized)
         {
-         int32_t  const _753 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-         return _753;
+         int32_t  const _764 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+         return _764;
         }
         HalideFreeHelper _normalized_free(_ucon, _normalized, attn_alibi_softcap_rt_free);
         // produce normalized
         // consume row_sum
         // consume probs
         // consume row_max
-        int32_t  const _754 = _34 - _35;
-        int32_t  const _755 = _754 * 2;
-        int32_t  const _756 = _754 * 3;
-        int32_t  const _757 = _754 * 4;
-        int32_t  const _758 = _754 * 5;
-        int32_t  const _759 = _754 * 6;
-        int32_t  const _760 = _754 * 7;
-        int32_t  const _761 = _754 * 8;
-        int32_t  const _762 = _754 * 9;
-        int32_t  const _763 = _754 * 10;
-        int32_t  const _764 = _754 * 11;
-        int32_t  const _765 = _754 * 12;
-        int32_t  const _766 = _754 * 13;
-        int32_t  const _767 = _754 * 14;
-        int32_t  const _768 = _754 * 15;
-        int32_t  const _769 = _88 * 32;
-        int32_t  const _770 = _769 + 32;
-        int32_t  const _771 = ::halide_cpp_min(_770, _14);
-        int32_t  const _772 = ::halide_cpp_min(_771, _11);
-        int32_t  const _773 = _19 * 32;
-        int32_t  const _774 = _773 + 512;
-        int32_t  const _775 = _774 * _88;
-        int32_t  const _776 = _768 - _35;
-        int32_t  const _777 = _767 - _35;
-        int32_t  const _778 = _766 - _35;
-        int32_t  const _779 = _765 - _35;
-        int32_t  const _780 = _764 - _35;
-        int32_t  const _781 = _763 - _35;
-        int32_t  const _782 = _762 - _35;
-        int32_t  const _783 = _761 - _35;
-        int32_t  const _784 = _760 - _35;
-        int32_t  const _785 = _759 - _35;
-        int32_t  const _786 = _758 - _35;
-        int32_t  const _787 = _757 - _35;
-        int32_t  const _788 = _756 - _35;
-        int32_t  const _789 = _755 - _35;
-        int32_t  const _790 = _34 + _37;
-        int32_t  const _791 = _790 - _35;
-        int32_t  const _792 = _23 + _81;
-        bool  const _793 = _792 < 0;
-        int32_t  const _794 = (int32_t)(_793 ? -1 : 0);
-        bool  const _795 = _10 == 0;
-        int32_t  const _796 = (int32_t)(_795 ? -1 : 0);
-        bool  const _797 = _10 < 0;
-        int32_t  const _798 = (int32_t)(_797 ? -1 : 0);
-        int32_t  const _799 = _792 - _794;
-        int32_t  const _800 = _10 - _796;
-        int32_t  const _801 = _799 / _800;
-        int32_t  const _802 = ~_798;
-        int32_t  const _803 = _802 - _798;
-        int32_t  const _804 = _794 & _803;
-        int32_t  const _805 = _801 + _804;
-        int32_t  const _806 = ~_796;
-        int32_t  const _807 = _805 & _806;
-        int32_t  const _808 = _807 * _20;
-        int32_t  const _809 = _24 + _62;
-        int32_t  const _810 = _809 * _21;
-        int32_t  const _811 = _810 - _39;
-        int32_t  const _812 = _808 + _811;
-        int32_t  const _813 = _37 + _768;
-        int32_t  const _814 = _37 + _767;
-        int32_t  const _815 = _37 + _766;
-        int32_t  const _816 = _37 + _765;
-        int32_t  const _817 = _37 + _764;
-        int32_t  const _818 = _37 + _763;
-        int32_t  const _819 = _37 + _762;
-        int32_t  const _820 = _37 + _761;
-        int32_t  const _821 = _37 + _760;
-        int32_t  const _822 = _37 + _759;
-        int32_t  const _823 = _37 + _758;
-        int32_t  const _824 = _37 + _757;
-        int32_t  const _825 = _37 + _756;
-        int32_t  const _826 = _37 + _755;
+        int32_t  const _765 = _35 - _36;
+        int32_t  const _766 = _765 * 2;
+        int32_t  const _767 = _765 * 3;
+        int32_t  const _768 = _765 * 4;
+        int32_t  const _769 = _765 * 5;
+        int32_t  const _770 = _765 * 6;
+        int32_t  const _771 = _765 * 7;
+        int32_t  const _772 = _765 * 8;
+        int32_t  const _773 = _765 * 9;
+        int32_t  const _774 = _765 * 10;
+        int32_t  const _775 = _765 * 11;
+        int32_t  const _776 = _765 * 12;
+        int32_t  const _777 = _765 * 13;
+        int32_t  const _778 = _765 * 14;
+        int32_t  const _779 = _765 * 15;
+        int32_t  const _780 = _89 * 4;
+        int32_t  const _781 = _780 + 4;
+        int32_t  const _782 = ::halide_cpp_min(_781, _31);
+        int32_t  const _783 = _782 * 8;
+        int32_t  const _784 = ::halide_cpp_min(_783, _14);
+        int32_t  const _785 = ::halide_cpp_min(_784, _11);
+        int32_t  const _786 = _19 * 32;
+        int32_t  const _787 = _786 + 512;
+        int32_t  const _788 = _787 * _89;
+        int32_t  const _789 = _779 - _36;
+        int32_t  const _790 = _778 - _36;
+        int32_t  const _791 = _777 - _36;
+        int32_t  const _792 = _776 - _36;
+        int32_t  const _793 = _775 - _36;
+        int32_t  const _794 = _774 - _36;
+        int32_t  const _795 = _773 - _36;
+        int32_t  const _796 = _772 - _36;
+        int32_t  const _797 = _771 - _36;
+        int32_t  const _798 = _770 - _36;
+        int32_t  const _799 = _769 - _36;
+        int32_t  const _800 = _768 - _36;
+        int32_t  const _801 = _767 - _36;
+        int32_t  const _802 = _766 - _36;
+        int32_t  const _803 = _35 + _38;
+        int32_t  const _804 = _803 - _36;
+        int32_t  const _805 = _23 + _82;
+        bool  const _806 = _805 < 0;
+        int32_t  const _807 = (int32_t)(_806 ? -1 : 0);
+        bool  const _808 = _10 == 0;
+        int32_t  const _809 = (int32_t)(_808 ? -1 : 0);
+        bool  const _810 = _10 < 0;
+        int32_t  const _811 = (int32_t)(_810 ? -1 : 0);
+        int32_t  const _812 = _805 - _807;
+        int32_t  const _813 = _10 - _809;
+        int32_t  const _814 = _812 / _813;
+        int32_t  const _815 = ~_811;
+        int32_t  const _816 = _815 - _811;
+        int32_t  const _817 = _807 & _816;
+        int32_t  const _818 = _814 + _817;
+        int32_t  const _819 = ~_809;
+        int32_t  const _820 = _818 & _819;
+        int32_t  const _821 = _820 * _20;
+        int32_t  const _822 = _24 + _63;
+        int32_t  const _823 = _822 * _21;
+        int32_t  const _824 = _823 - _40;
+        int32_t  const _825 = _821 + _824;
+        int32_t  const _826 = _38 + _779;
+        int32_t  const _827 = _38 + _778;
+        int32_t  const _828 = _38 + _777;
+        int32_t  const _829 = _38 + _776;
+        int32_t  const _830 = _38 + _775;
+        int32_t  const _831 = _38 + _774;
+        int32_t  const _832 = _38 + _773;
+        int32_t  const _833 = _38 + _772;
+        int32_t  const _834 = _38 + _771;
+        int32_t  const _835 = _38 + _770;
+        int32_t  const _836 = _38 + _769;
+        int32_t  const _837 = _38 + _768;
+        int32_t  const _838 = _38 + _767;
+        int32_t  const _839 = _38 + _766;
         for (int _normalized_s0_ii_ig = 0; _normalized_s0_ii_ig < 0 + 2; _normalized_s0_ii_ig++)
         {
          {
-          int32_t  const _827 = _754 + 16;
-          int64_t  const _828 = _827;
-          int64_t  const _829 = _828 * 16;
-          int64_t  const _830 = (_829 > ((int64_t(1) << 31) - 1)) ? _829 : (_829 * 1);
-          int64_t  const _831 = (_830 > ((int64_t(1) << 31) - 1)) ? _830 : (_830 * 1);
-          int64_t  const _832 = (_831 > ((int64_t(1) << 31) - 1)) ? _831 : (_831 * 1);
-          if ((_832 > ((int64_t(1) << 31) - 1)) || ((_832 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+          int32_t  const _840 = _765 + 16;
+          int64_t  const _841 = _840;
+          int64_t  const _842 = _841 * 16;
+          int64_t  const _843 = (_842 > ((int64_t(1) << 31) - 1)) ? _842 : (_842 * 1);
+          int64_t  const _844 = (_843 > ((int64_t(1) << 31) - 1)) ? _843 : (_843 * 1);
+          int64_t  const _845 = (_844 > ((int64_t(1) << 31) - 1)) ? _844 : (_844 * 1);
+          if ((_845 > ((int64_t(1) << 31) - 1)) || ((_845 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
           {
            attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation pv\n");
            return -1;
           } // overflow test pv
-          int64_t  const _833 = _832;
-          float *_pv = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_833);
+          int64_t  const _846 = _845;
+          float *_pv = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_846);
           if (!_pv)
           {
-           int32_t  const _834 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-           return _834;
+           int32_t  const _847 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+           return _847;
           }
           HalideFreeHelper _pv_free(_ucon, _pv, attn_alibi_softcap_rt_free);
           // produce pv
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _36; _pv_s0_c_c++)
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _37; _pv_s0_c_c++)
           {
-           int32_t  const _835 = _pv_s0_c_c * 16;
-           int32_t  const _836 = _835 + _45;
-           float  const _837 = float_from_bits(0 /* 0 */);
-           float16  const _838 = float16_ops::broadcast(_837);
-           int32_t  const _839 = _836 - _35;
-           int32_t  const _840 = _839 + 15;
-           float16_ops::store(_838, _pv, _840);
+           int32_t  const _848 = _pv_s0_c_c * 16;
+           int32_t  const _849 = _848 + _46;
+           float  const _850 = float_from_bits(0 /* 0 */);
+           float16  const _851 = float16_ops::broadcast(_850);
+           int32_t  const _852 = _849 - _36;
+           int32_t  const _853 = _852 + 15;
+           float16_ops::store(_851, _pv, _853);
           } // for _pv_s0_c_c
-          if (_46)
+          if (_47)
           {
-           float  const _841 = float_from_bits(0 /* 0 */);
-           float16  const _842 = float16_ops::broadcast(_841);
-           int32_t  const _843 = _37 + -16;
-           float16_ops::store(_842, _pv, _843);
-          } // if _46
-          int32_t  const _844 = _754 - _35;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _36; _pv_s0_c_c++)
+           float  const _854 = float_from_bits(0 /* 0 */);
+           float16  const _855 = float16_ops::broadcast(_854);
+           int32_t  const _856 = _38 + -16;
+           float16_ops::store(_855, _pv, _856);
+          } // if _47
+          int32_t  const _857 = _765 - _36;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _37; _pv_s0_c_c++)
           {
-           int32_t  const _845 = _pv_s0_c_c * 16;
-           int32_t  const _846 = _845 + _45;
-           float  const _847 = float_from_bits(0 /* 0 */);
-           float16  const _848 = float16_ops::broadcast(_847);
-           int32_t  const _849 = _846 + _844;
-           int32_t  const _850 = _849 + 31;
-           float16_ops::store(_848, _pv, _850);
+           int32_t  const _858 = _pv_s0_c_c * 16;
+           int32_t  const _859 = _858 + _46;
+           float  const _860 = float_from_bits(0 /* 0 */);
+           float16  const _861 = float16_ops::broadcast(_860);
+           int32_t  const _862 = _859 + _857;
+           int32_t  const _863 = _862 + 31;
+           float16_ops::store(_861, _pv, _863);
           } // for _pv_s0_c_c
-          if (_46)
+          if (_47)
           {
-           float  const _851 = float_from_bits(0 /* 0 */);
-           float16  const _852 = float16_ops::broadcast(_851);
-           float16_ops::store(_852, _pv, _791);
-          } // if _46
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _36; _pv_s0_c_c++)
-          {
-           int32_t  const _853 = _pv_s0_c_c * 16;
-           int32_t  const _854 = _853 + _45;
-           float  const _855 = float_from_bits(0 /* 0 */);
-           float16  const _856 = float16_ops::broadcast(_855);
-           int32_t  const _857 = _854 + _789;
-           int32_t  const _858 = _857 + 47;
-           float16_ops::store(_856, _pv, _858);
-          } // for _pv_s0_c_c
-          if (_46)
-          {
-           float  const _859 = float_from_bits(0 /* 0 */);
-           float16  const _860 = float16_ops::broadcast(_859);
-           int32_t  const _861 = _826 + 16;
-           float16_ops::store(_860, _pv, _861);
-          } // if _46
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _36; _pv_s0_c_c++)
-          {
-           int32_t  const _862 = _pv_s0_c_c * 16;
-           int32_t  const _863 = _862 + _45;
            float  const _864 = float_from_bits(0 /* 0 */);
            float16  const _865 = float16_ops::broadcast(_864);
-           int32_t  const _866 = _863 + _788;
-           int32_t  const _867 = _866 + 63;
-           float16_ops::store(_865, _pv, _867);
-          } // for _pv_s0_c_c
-          if (_46)
+           float16_ops::store(_865, _pv, _804);
+          } // if _47
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _37; _pv_s0_c_c++)
           {
+           int32_t  const _866 = _pv_s0_c_c * 16;
+           int32_t  const _867 = _866 + _46;
            float  const _868 = float_from_bits(0 /* 0 */);
            float16  const _869 = float16_ops::broadcast(_868);
-           int32_t  const _870 = _825 + 32;
-           float16_ops::store(_869, _pv, _870);
-          } // if _46
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _36; _pv_s0_c_c++)
-          {
-           int32_t  const _871 = _pv_s0_c_c * 16;
-           int32_t  const _872 = _871 + _45;
-           float  const _873 = float_from_bits(0 /* 0 */);
-           float16  const _874 = float16_ops::broadcast(_873);
-           int32_t  const _875 = _872 + _787;
-           int32_t  const _876 = _875 + 79;
-           float16_ops::store(_874, _pv, _876);
+           int32_t  const _870 = _867 + _802;
+           int32_t  const _871 = _870 + 47;
+           float16_ops::store(_869, _pv, _871);
           } // for _pv_s0_c_c
-          if (_46)
+          if (_47)
           {
+           float  const _872 = float_from_bits(0 /* 0 */);
+           float16  const _873 = float16_ops::broadcast(_872);
+           int32_t  const _874 = _839 + 16;
+           float16_ops::store(_873, _pv, _874);
+          } // if _47
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _37; _pv_s0_c_c++)
+          {
+           int32_t  const _875 = _pv_s0_c_c * 16;
+           int32_t  const _876 = _875 + _46;
            float  const _877 = float_from_bits(0 /* 0 */);
            float16  const _878 = float16_ops::broadcast(_877);
-           int32_t  const _879 = _824 + 48;
-           float16_ops::store(_878, _pv, _879);
-          } // if _46
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _36; _pv_s0_c_c++)
-          {
-           int32_t  const _880 = _pv_s0_c_c * 16;
-           int32_t  const _881 = _880 + _45;
-           float  const _882 = float_from_bits(0 /* 0 */);
-           float16  const _883 = float16_ops::broadcast(_882);
-           int32_t  const _884 = _881 + _786;
-           int32_t  const _885 = _884 + 95;
-           float16_ops::store(_883, _pv, _885);
+           int32_t  const _879 = _876 + _801;
+           int32_t  const _880 = _879 + 63;
+           float16_ops::store(_878, _pv, _880);
           } // for _pv_s0_c_c
-          if (_46)
+          if (_47)
           {
+           float  const _881 = float_from_bits(0 /* 0 */);
+           float16  const _882 = float16_ops::broadcast(_881);
+           int32_t  const _883 = _838 + 32;
+           float16_ops::store(_882, _pv, _883);
+          } // if _47
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _37; _pv_s0_c_c++)
+          {
+           int32_t  const _884 = _pv_s0_c_c * 16;
+           int32_t  const _885 = _884 + _46;
            float  const _886 = float_from_bits(0 /* 0 */);
            float16  const _887 = float16_ops::broadcast(_886);
-           int32_t  const _888 = _823 + 64;
-           float16_ops::store(_887, _pv, _888);
-          } // if _46
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _36; _pv_s0_c_c++)
-          {
-           int32_t  const _889 = _pv_s0_c_c * 16;
-           int32_t  const _890 = _889 + _45;
-           float  const _891 = float_from_bits(0 /* 0 */);
-           float16  const _892 = float16_ops::broadcast(_891);
-           int32_t  const _893 = _890 + _785;
-           int32_t  const _894 = _893 + 111;
-           float16_ops::store(_892, _pv, _894);
+           int32_t  const _888 = _885 + _800;
+           int32_t  const _889 = _888 + 79;
+           float16_ops::store(_887, _pv, _889);
           } // for _pv_s0_c_c
-          if (_46)
+          if (_47)
           {
+           float  const _890 = float_from_bits(0 /* 0 */);
+           float16  const _891 = float16_ops::broadcast(_890);
+           int32_t  const _892 = _837 + 48;
+           float16_ops::store(_891, _pv, _892);
+          } // if _47
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _37; _pv_s0_c_c++)
+          {
+           int32_t  const _893 = _pv_s0_c_c * 16;
+           int32_t  const _894 = _893 + _46;
            float  const _895 = float_from_bits(0 /* 0 */);
            float16  const _896 = float16_ops::broadcast(_895);
-           int32_t  const _897 = _822 + 80;
-           float16_ops::store(_896, _pv, _897);
-          } // if _46
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _36; _pv_s0_c_c++)
-          {
-           int32_t  const _898 = _pv_s0_c_c * 16;
-           int32_t  const _899 = _898 + _45;
-           float  const _900 = float_from_bits(0 /* 0 */);
-           float16  const _901 = float16_ops::broadcast(_900);
-           int32_t  const _902 = _899 + _784;
-           int32_t  const _903 = _902 + 127;
-           float16_ops::store(_901, _pv, _903);
+           int32_t  const _897 = _894 + _799;
+           int32_t  const _898 = _897 + 95;
+           float16_ops::store(_896, _pv, _898);
           } // for _pv_s0_c_c
-          if (_46)
+          if (_47)
           {
+           float  const _899 = float_from_bits(0 /* 0 */);
+           float16  const _900 = float16_ops::broadcast(_899);
+           int32_t  const _901 = _836 + 64;
+           float16_ops::store(_900, _pv, _901);
+          } // if _47
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _37; _pv_s0_c_c++)
+          {
+           int32_t  const _902 = _pv_s0_c_c * 16;
+           int32_t  const _903 = _902 + _46;
            float  const _904 = float_from_bits(0 /* 0 */);
            float16  const _905 = float16_ops::broadcast(_904);
-           int32_t  const _906 = _821 + 96;
-           float16_ops::store(_905, _pv, _906);
-          } // if _46
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _36; _pv_s0_c_c++)
-          {
-           int32_t  const _907 = _pv_s0_c_c * 16;
-           int32_t  const _908 = _907 + _45;
-           float  const _909 = float_from_bits(0 /* 0 */);
-           float16  const _910 = float16_ops::broadcast(_909);
-           int32_t  const _911 = _908 + _783;
-           int32_t  const _912 = _911 + 143;
-           float16_ops::store(_910, _pv, _912);
+           int32_t  const _906 = _903 + _798;
+           int32_t  const _907 = _906 + 111;
+           float16_ops::store(_905, _pv, _907);
           } // for _pv_s0_c_c
-          if (_46)
+          if (_47)
           {
+           float  const _908 = float_from_bits(0 /* 0 */);
+           float16  const _909 = float16_ops::broadcast(_908);
+           int32_t  const _910 = _835 + 80;
+           float16_ops::store(_909, _pv, _910);
+          } // if _47
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _37; _pv_s0_c_c++)
+          {
+           int32_t  const _911 = _pv_s0_c_c * 16;
+           int32_t  const _912 = _911 + _46;
            float  const _913 = float_from_bits(0 /* 0 */);
            float16  const _914 = float16_ops::broadcast(_913);
-           int32_t  const _915 = _820 + 112;
-           float16_ops::store(_914, _pv, _915);
-          } // if _46
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _36; _pv_s0_c_c++)
-          {
-           int32_t  const _916 = _pv_s0_c_c * 16;
-           int32_t  const _917 = _916 + _45;
-           float  const _918 = float_from_bits(0 /* 0 */);
-           float16  const _919 = float16_ops::broadcast(_918);
-           int32_t  const _920 = _917 + _782;
-           int32_t  const _921 = _920 + 159;
-           float16_ops::store(_919, _pv, _921);
+           int32_t  const _915 = _912 + _797;
+           int32_t  const _916 = _915 + 127;
+           float16_ops::store(_914, _pv, _916);
           } // for _pv_s0_c_c
-          if (_46)
+          if (_47)
           {
+           float  const _917 = float_from_bits(0 /* 0 */);
+           float16  const _918 = float16_ops::broadcast(_917);
+           int32_t  const _919 = _834 + 96;
+           float16_ops::store(_918, _pv, _919);
+          } // if _47
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _37; _pv_s0_c_c++)
+          {
+           int32_t  const _920 = _pv_s0_c_c * 16;
+           int32_t  const _921 = _920 + _46;
            float  const _922 = float_from_bits(0 /* 0 */);
            float16  const _923 = float16_ops::broadcast(_922);
-           int32_t  const _924 = _819 + 128;
-           float16_ops::store(_923, _pv, _924);
-          } // if _46
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _36; _pv_s0_c_c++)
-          {
-           int32_t  const _925 = _pv_s0_c_c * 16;
-           int32_t  const _926 = _925 + _45;
-           float  const _927 = float_from_bits(0 /* 0 */);
-           float16  const _928 = float16_ops::broadcast(_927);
-           int32_t  const _929 = _926 + _781;
-           int32_t  const _930 = _929 + 175;
-           float16_ops::store(_928, _pv, _930);
+           int32_t  const _924 = _921 + _796;
+           int32_t  const _925 = _924 + 143;
+           float16_ops::store(_923, _pv, _925);
           } // for _pv_s0_c_c
-          if (_46)
+          if (_47)
           {
+           float  const _926 = float_from_bits(0 /* 0 */);
+           float16  const _927 = float16_ops::broadcast(_926);
+           int32_t  const _928 = _833 + 112;
+           float16_ops::store(_927, _pv, _928);
+          } // if _47
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _37; _pv_s0_c_c++)
+          {
+           int32_t  const _929 = _pv_s0_c_c * 16;
+           int32_t  const _930 = _929 + _46;
            float  const _931 = float_from_bits(0 /* 0 */);
            float16  const _932 = float16_ops::broadcast(_931);
-           int32_t  const _933 = _818 + 144;
-           float16_ops::store(_932, _pv, _933);
-          } // if _46
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _36; _pv_s0_c_c++)
-          {
-           int32_t  const _934 = _pv_s0_c_c * 16;
-           int32_t  const _935 = _934 + _45;
-           float  const _936 = float_from_bits(0 /* 0 */);
-           float16  const _937 = float16_ops::broadcast(_936);
-           int32_t  const _938 = _935 + _780;
-           int32_t  const _939 = _938 + 191;
-           float16_ops::store(_937, _pv, _939);
+           int32_t  const _933 = _930 + _795;
+           int32_t  const _934 = _933 + 159;
+           float16_ops::store(_932, _pv, _934);
           } // for _pv_s0_c_c
-          if (_46)
+          if (_47)
           {
+           float  const _935 = float_from_bits(0 /* 0 */);
+           float16  const _936 = float16_ops::broadcast(_935);
+           int32_t  const _937 = _832 + 128;
+           float16_ops::store(_936, _pv, _937);
+          } // if _47
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _37; _pv_s0_c_c++)
+          {
+           int32_t  const _938 = _pv_s0_c_c * 16;
+           int32_t  const _939 = _938 + _46;
            float  const _940 = float_from_bits(0 /* 0 */);
            float16  const _941 = float16_ops::broadcast(_940);
-           int32_t  const _942 = _817 + 160;
-           float16_ops::store(_941, _pv, _942);
-          } // if _46
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _36; _pv_s0_c_c++)
-          {
-           int32_t  const _943 = _pv_s0_c_c * 16;
-           int32_t  const _944 = _943 + _45;
-           float  const _945 = float_from_bits(0 /* 0 */);
-           float16  const _946 = float16_ops::broadcast(_945);
-           int32_t  const _947 = _944 + _779;
-           int32_t  const _948 = _947 + 207;
-           float16_ops::store(_946, _pv, _948);
+           int32_t  const _942 = _939 + _794;
+           int32_t  const _943 = _942 + 175;
+           float16_ops::store(_941, _pv, _943);
           } // for _pv_s0_c_c
-          if (_46)
+          if (_47)
           {
+           float  const _944 = float_from_bits(0 /* 0 */);
+           float16  const _945 = float16_ops::broadcast(_944);
+           int32_t  const _946 = _831 + 144;
+           float16_ops::store(_945, _pv, _946);
+          } // if _47
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _37; _pv_s0_c_c++)
+          {
+           int32_t  const _947 = _pv_s0_c_c * 16;
+           int32_t  const _948 = _947 + _46;
            float  const _949 = float_from_bits(0 /* 0 */);
            float16  const _950 = float16_ops::broadcast(_949);
-           int32_t  const _951 = _816 + 176;
-           float16_ops::store(_950, _pv, _951);
-          } // if _46
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _36; _pv_s0_c_c++)
-          {
-           int32_t  const _952 = _pv_s0_c_c * 16;
-           int32_t  const _953 = _952 + _45;
-           float  const _954 = float_from_bits(0 /* 0 */);
-           float16  const _955 = float16_ops::broadcast(_954);
-           int32_t  const _956 = _953 + _778;
-           int32_t  const _957 = _956 + 223;
-           float16_ops::store(_955, _pv, _957);
+           int32_t  const _951 = _948 + _793;
+           int32_t  const _952 = _951 + 191;
+           float16_ops::store(_950, _pv, _952);
           } // for _pv_s0_c_c
-          if (_46)
+          if (_47)
           {
+           float  const _953 = float_from_bits(0 /* 0 */);
+           float16  const _954 = float16_ops::broadcast(_953);
+           int32_t  const _955 = _830 + 160;
+           float16_ops::store(_954, _pv, _955);
+          } // if _47
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _37; _pv_s0_c_c++)
+          {
+           int32_t  const _956 = _pv_s0_c_c * 16;
+           int32_t  const _957 = _956 + _46;
            float  const _958 = float_from_bits(0 /* 0 */);
            float16  const _959 = float16_ops::broadcast(_958);
-           int32_t  const _960 = _815 + 192;
-           float16_ops::store(_959, _pv, _960);
-          } // if _46
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _36; _pv_s0_c_c++)
-          {
-           int32_t  const _961 = _pv_s0_c_c * 16;
-           int32_t  const _962 = _961 + _45;
-           float  const _963 = float_from_bits(0 /* 0 */);
-           float16  const _964 = float16_ops::broadcast(_963);
-           int32_t  const _965 = _962 + _777;
-           int32_t  const _966 = _965 + 239;
-           float16_ops::store(_964, _pv, _966);
+           int32_t  const _960 = _957 + _792;
+           int32_t  const _961 = _960 + 207;
+           float16_ops::store(_959, _pv, _961);
           } // for _pv_s0_c_c
-          if (_46)
+          if (_47)
           {
+           float  const _962 = float_from_bits(0 /* 0 */);
+           float16  const _963 = float16_ops::broadcast(_962);
+           int32_t  const _964 = _829 + 176;
+           float16_ops::store(_963, _pv, _964);
+          } // if _47
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _37; _pv_s0_c_c++)
+          {
+           int32_t  const _965 = _pv_s0_c_c * 16;
+           int32_t  const _966 = _965 + _46;
            float  const _967 = float_from_bits(0 /* 0 */);
            float16  const _968 = float16_ops::broadcast(_967);
-           int32_t  const _969 = _814 + 208;
-           float16_ops::store(_968, _pv, _969);
-          } // if _46
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _36; _pv_s0_c_c++)
-          {
-           int32_t  const _970 = _pv_s0_c_c * 16;
-           int32_t  const _971 = _970 + _45;
-           float  const _972 = float_from_bits(0 /* 0 */);
-           float16  const _973 = float16_ops::broadcast(_972);
-           int32_t  const _974 = _971 + _776;
-           int32_t  const _975 = _974 + 255;
-           float16_ops::store(_973, _pv, _975);
+           int32_t  const _969 = _966 + _791;
+           int32_t  const _970 = _969 + 223;
+           float16_ops::store(_968, _pv, _970);
           } // for _pv_s0_c_c
-          if (_46)
+          if (_47)
           {
+           float  const _971 = float_from_bits(0 /* 0 */);
+           float16  const _972 = float16_ops::broadcast(_971);
+           int32_t  const _973 = _828 + 192;
+           float16_ops::store(_972, _pv, _973);
+          } // if _47
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _37; _pv_s0_c_c++)
+          {
+           int32_t  const _974 = _pv_s0_c_c * 16;
+           int32_t  const _975 = _974 + _46;
            float  const _976 = float_from_bits(0 /* 0 */);
            float16  const _977 = float16_ops::broadcast(_976);
-           int32_t  const _978 = _813 + 224;
-           float16_ops::store(_977, _pv, _978);
-          } // if _46
-          int32_t  const _979 = _754 - _35;
-          for (int _pv_s1_c_co = 0; _pv_s1_c_co < 0 + _38; _pv_s1_c_co++)
+           int32_t  const _978 = _975 + _790;
+           int32_t  const _979 = _978 + 239;
+           float16_ops::store(_977, _pv, _979);
+          } // for _pv_s0_c_c
+          if (_47)
           {
-           int32_t  const _980 = _pv_s1_c_co * 16;
-           int32_t  const _981 = _980 + _45;
-           int32_t  const _982 = _981 - _35;
-           int32_t  const _983 = _981 + _979;
-           int32_t  const _984 = _981 + _812;
-           int32_t  const _985 = _981 + _776;
-           int32_t  const _986 = _981 + _777;
-           int32_t  const _987 = _981 + _778;
-           int32_t  const _988 = _981 + _779;
-           int32_t  const _989 = _981 + _780;
-           int32_t  const _990 = _981 + _781;
-           int32_t  const _991 = _981 + _782;
-           int32_t  const _992 = _981 + _783;
-           int32_t  const _993 = _981 + _784;
-           int32_t  const _994 = _981 + _785;
-           int32_t  const _995 = _981 + _786;
-           int32_t  const _996 = _981 + _787;
-           int32_t  const _997 = _981 + _788;
-           int32_t  const _998 = _981 + _789;
-           for (int _pv_s1_rk__x = 0; _pv_s1_rk__x < 0 + _772; _pv_s1_rk__x++)
+           float  const _980 = float_from_bits(0 /* 0 */);
+           float16  const _981 = float16_ops::broadcast(_980);
+           int32_t  const _982 = _827 + 208;
+           float16_ops::store(_981, _pv, _982);
+          } // if _47
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _37; _pv_s0_c_c++)
+          {
+           int32_t  const _983 = _pv_s0_c_c * 16;
+           int32_t  const _984 = _983 + _46;
+           float  const _985 = float_from_bits(0 /* 0 */);
+           float16  const _986 = float16_ops::broadcast(_985);
+           int32_t  const _987 = _984 + _789;
+           int32_t  const _988 = _987 + 255;
+           float16_ops::store(_986, _pv, _988);
+          } // for _pv_s0_c_c
+          if (_47)
+          {
+           float  const _989 = float_from_bits(0 /* 0 */);
+           float16  const _990 = float16_ops::broadcast(_989);
+           int32_t  const _991 = _826 + 224;
+           float16_ops::store(_990, _pv, _991);
+          } // if _47
+          int32_t  const _992 = _765 - _36;
+          for (int _pv_s1_c_co = 0; _pv_s1_c_co < 0 + _39; _pv_s1_c_co++)
+          {
+           int32_t  const _993 = _pv_s1_c_co * 16;
+           int32_t  const _994 = _993 + _46;
+           int32_t  const _995 = _994 - _36;
+           int32_t  const _996 = _994 + _992;
+           int32_t  const _997 = _994 + _825;
+           int32_t  const _998 = _994 + _789;
+           int32_t  const _999 = _994 + _790;
+           int32_t  const _1000 = _994 + _791;
+           int32_t  const _1001 = _994 + _792;
+           int32_t  const _1002 = _994 + _793;
+           int32_t  const _1003 = _994 + _794;
+           int32_t  const _1004 = _994 + _795;
+           int32_t  const _1005 = _994 + _796;
+           int32_t  const _1006 = _994 + _797;
+           int32_t  const _1007 = _994 + _798;
+           int32_t  const _1008 = _994 + _799;
+           int32_t  const _1009 = _994 + _800;
+           int32_t  const _1010 = _994 + _801;
+           int32_t  const _1011 = _994 + _802;
+           for (int _pv_s1_rk__x = 0; _pv_s1_rk__x < 0 + _785; _pv_s1_rk__x++)
            {
-            int32_t  const _999 = _982 + 15;
-            float16  const _1000 = float16_ops::load(_pv, _999);
-            int32_t  const _1001 = _19 * _pv_s1_rk__x;
-            int32_t  const _1002 = _1001 + _984;
-            int32_t  const _1003 = _1002 + -1;
-            float16  const _1004 = float16_ops::load(_attn_v, _1003);
-            int32_t  const _1005 = _pv_s1_rk__x * 2;
-            int32_t  const _1006 = _1005 + _normalized_s0_ii_ig;
-            int32_t  const _1007 = _1006 * 16;
-            float  const _1008 = _probs[_1007];
-            float16  const _1009 = float16_ops::broadcast(_1008);
-            float16  const _1010 = _1004 * _1009;
-            float16  const _1011 = _1000 + _1010;
-            float16_ops::store(_1011, _pv, _999);
-            int32_t  const _1012 = _983 + 31;
+            int32_t  const _1012 = _995 + 15;
             float16  const _1013 = float16_ops::load(_pv, _1012);
             int32_t  const _1014 = _19 * _pv_s1_rk__x;
-            int32_t  const _1015 = _1014 + _984;
+            int32_t  const _1015 = _1014 + _997;
             int32_t  const _1016 = _1015 + -1;
             float16  const _1017 = float16_ops::load(_attn_v, _1016);
             int32_t  const _1018 = _pv_s1_rk__x * 2;
             int32_t  const _1019 = _1018 + _normalized_s0_ii_ig;
             int32_t  const _1020 = _1019 * 16;
-            int32_t  const _1021 = _1020 + 1;
-            float  const _1022 = _probs[_1021];
-            float16  const _1023 = float16_ops::broadcast(_1022);
-            float16  const _1024 = _1017 * _1023;
-            float16  const _1025 = _1013 + _1024;
-            float16_ops::store(_1025, _pv, _1012);
-            int32_t  const _1026 = _998 + 47;
-            float16  const _1027 = float16_ops::load(_pv, _1026);
-            int32_t  const _1028 = _19 * _pv_s1_rk__x;
-            int32_t  const _1029 = _1028 + _984;
-            int32_t  const _1030 = _1029 + -1;
-            float16  const _1031 = float16_ops::load(_attn_v, _1030);
-            int32_t  const _1032 = _pv_s1_rk__x * 2;
-            int32_t  const _1033 = _1032 + _normalized_s0_ii_ig;
-            int32_t  const _1034 = _1033 * 16;
-            int32_t  const _1035 = _1034 + 2;
-            float  const _1036 = _probs[_1035];
-            float16  const _1037 = float16_ops::broadcast(_1036);
-            float16  const _1038 = _1031 * _1037;
-            float16  const _1039 = _1027 + _1038;
-            float16_ops::store(_1039, _pv, _1026);
-            int32_t  const _1040 = _997 + 63;
-            float16  const _1041 = float16_ops::load(_pv, _1040);
-            int32_t  const _1042 = _19 * _pv_s1_rk__x;
-            int32_t  const _1043 = _1042 + _984;
-            int32_t  const _1044 = _1043 + -1;
-            float16  const _1045 = float16_ops::load(_attn_v, _1044);
-            int32_t  const _1046 = _pv_s1_rk__x * 2;
-            int32_t  const _1047 = _1046 + _normalized_s0_ii_ig;
-            int32_t  const _1048 = _1047 * 16;
-            int32_t  const _1049 = _1048 + 3;
-            float  const _1050 = _probs[_1049];
-            float16  const _1051 = float16_ops::broadcast(_1050);
-            float16  const _1052 = _1045 * _1051;
-            float16  const _1053 = _1041 + _1052;
-            float16_ops::store(_1053, _pv, _1040);
-            int32_t  const _1054 = _996 + 79;
-            float16  const _1055 = float16_ops::load(_pv, _1054);
-            int32_t  const _1056 = _19 * _pv_s1_rk__x;
-            int32_t  const _1057 = _1056 + _984;
-            int32_t  const _1058 = _1057 + -1;
-            float16  const _1059 = float16_ops::load(_attn_v, _1058);
-            int32_t  const _1060 = _pv_s1_rk__x * 2;
-            int32_t  const _1061 = _1060 + _normalized_s0_ii_ig;
-            int32_t  const _1062 = _1061 * 16;
-            int32_t  const _1063 = _1062 + 4;
-            float  const _1064 = _probs[_1063];
-            float16  const _1065 = float16_ops::broadcast(_1064);
-            float16  const _1066 = _1059 * _1065;
-            float16  const _1067 = _1055 + _1066;
-            float16_ops::store(_1067, _pv, _1054);
-            int32_t  const _1068 = _995 + 95;
-            float16  const _1069 = float16_ops::load(_pv, _1068);
-            int32_t  const _1070 = _19 * _pv_s1_rk__x;
-            int32_t  const _1071 = _1070 + _984;
-            int32_t  const _1072 = _1071 + -1;
-            float16  const _1073 = float16_ops::load(_attn_v, _1072);
-            int32_t  const _1074 = _pv_s1_rk__x * 2;
-            int32_t  const _1075 = _1074 + _normalized_s0_ii_ig;
-            int32_t  const _1076 = _1075 * 16;
-            int32_t  const _1077 = _1076 + 5;
-            float  const _1078 = _probs[_1077];
-            float16  const _1079 = float16_ops::broadcast(_1078);
-            float16  const _1080 = _1073 * _1079;
-            float16  const _1081 = _1069 + _1080;
-            float16_ops::store(_1081, _pv, _1068);
-            int32_t  const _1082 = _994 + 111;
-            float16  const _1083 = float16_ops::load(_pv, _1082);
-            int32_t  const _1084 = _19 * _pv_s1_rk__x;
-            int32_t  const _1085 = _1084 + _984;
-            int32_t  const _1086 = _1085 + -1;
-            float16  const _1087 = float16_ops::load(_attn_v, _1086);
-            int32_t  const _1088 = _pv_s1_rk__x * 2;
-            int32_t  const _1089 = _1088 + _normalized_s0_ii_ig;
-            int32_t  const _1090 = _1089 * 16;
-            int32_t  const _1091 = _1090 + 6;
-            float  const _1092 = _probs[_1091];
-            float16  const _1093 = float16_ops::broadcast(_1092);
-            float16  const _1094 = _1087 * _1093;
-            float16  const _1095 = _1083 + _1094;
-            float16_ops::store(_1095, _pv, _1082);
-            int32_t  const _1096 = _993 + 127;
-            float16  const _1097 = float16_ops::load(_pv, _1096);
-            int32_t  const _1098 = _19 * _pv_s1_rk__x;
-            int32_t  const _1099 = _1098 + _984;
-            int32_t  const _1100 = _1099 + -1;
-            float16  const _1101 = float16_ops::load(_attn_v, _1100);
-            int32_t  const _1102 = _pv_s1_rk__x * 2;
-            int32_t  const _1103 = _1102 + _normalized_s0_ii_ig;
-            int32_t  const _1104 = _1103 * 16;
-            int32_t  const _1105 = _1104 + 7;
-            float  const _1106 = _probs[_1105];
-            float16  const _1107 = float16_ops::broadcast(_1106);
-            float16  const _1108 = _1101 * _1107;
-            float16  const _1109 = _1097 + _1108;
-            float16_ops::store(_1109, _pv, _1096);
-            int32_t  const _1110 = _992 + 143;
-            float16  const _1111 = float16_ops::load(_pv, _1110);
-            int32_t  const _1112 = _19 * _pv_s1_rk__x;
-            int32_t  const _1113 = _1112 + _984;
-            int32_t  const _1114 = _1113 + -1;
-            float16  const _1115 = float16_ops::load(_attn_v, _1114);
-            int32_t  const _1116 = _pv_s1_rk__x * 2;
-            int32_t  const _1117 = _1116 + _normalized_s0_ii_ig;
-            int32_t  const _1118 = _1117 * 16;
-            int32_t  const _1119 = _1118 + 8;
-            float  const _1120 = _probs[_1119];
-            float16  const _1121 = float16_ops::broadcast(_1120);
-            float16  const _1122 = _1115 * _1121;
-            float16  const _1123 = _1111 + _1122;
-            float16_ops::store(_1123, _pv, _1110);
-            int32_t  const _1124 = _991 + 159;
-            float16  const _1125 = float16_ops::load(_pv, _1124);
-            int32_t  const _1126 = _19 * _pv_s1_rk__x;
-            int32_t  const _1127 = _1126 + _984;
-            int32_t  const _1128 = _1127 + -1;
-            float16  const _1129 = float16_ops::load(_attn_v, _1128);
-            int32_t  const _1130 = _pv_s1_rk__x * 2;
-            int32_t  const _1131 = _1130 + _normalized_s0_ii_ig;
-            int32_t  const _1132 = _1131 * 16;
-            int32_t  const _1133 = _1132 + 9;
-            float  const _1134 = _probs[_1133];
-            float16  const _1135 = float16_ops::broadcast(_1134);
-            float16  const _1136 = _1129 * _1135;
-            float16  const _1137 = _1125 + _1136;
-            float16_ops::store(_1137, _pv, _1124);
-            int32_t  const _1138 = _990 + 175;
-            float16  const _1139 = float16_ops::load(_pv, _1138);
-            int32_t  const _1140 = _19 * _pv_s1_rk__x;
-            int32_t  const _1141 = _1140 + _984;
-            int32_t  const _1142 = _1141 + -1;
-            float16  const _1143 = float16_ops::load(_attn_v, _1142);
-            int32_t  const _1144 = _pv_s1_rk__x * 2;
-            int32_t  const _1145 = _1144 + _normalized_s0_ii_ig;
-            int32_t  const _1146 = _1145 * 16;
-            int32_t  const _1147 = _1146 + 10;
-            float  const _1148 = _probs[_1147];
-            float16  const _1149 = float16_ops::broadcast(_1148);
-            float16  const _1150 = _1143 * _1149;
-            float16  const _1151 = _1139 + _1150;
-            float16_ops::store(_1151, _pv, _1138);
-            int32_t  const _1152 = _989 + 191;
-            float16  const _1153 = float16_ops::load(_pv, _1152);
-            int32_t  const _1154 = _19 * _pv_s1_rk__x;
-            int32_t  const _1155 = _1154 + _984;
-            int32_t  const _1156 = _1155 + -1;
-            float16  const _1157 = float16_ops::load(_attn_v, _1156);
-            int32_t  const _1158 = _pv_s1_rk__x * 2;
-            int32_t  const _1159 = _1158 + _normalized_s0_ii_ig;
-            int32_t  const _1160 = _1159 * 16;
-            int32_t  const _1161 = _1160 + 11;
-            float  const _1162 = _probs[_1161];
-            float16  const _1163 = float16_ops::broadcast(_1162);
-            float16  const _1164 = _1157 * _1163;
-            float16  const _1165 = _1153 + _1164;
-            float16_ops::store(_1165, _pv, _1152);
-            int32_t  const _1166 = _988 + 207;
-            float16  const _1167 = float16_ops::load(_pv, _1166);
-            int32_t  const _1168 = _19 * _pv_s1_rk__x;
-            int32_t  const _1169 = _1168 + _984;
-            int32_t  const _1170 = _1169 + -1;
-            float16  const _1171 = float16_ops::load(_attn_v, _1170);
-            int32_t  const _1172 = _pv_s1_rk__x * 2;
-            int32_t  const _1173 = _1172 + _normalized_s0_ii_ig;
-            int32_t  const _1174 = _1173 * 16;
-            int32_t  const _1175 = _1174 + 12;
-            float  const _1176 = _probs[_1175];
-            float16  const _1177 = float16_ops::broadcast(_1176);
-            float16  const _1178 = _1171 * _1177;
-            float16  const _1179 = _1167 + _1178;
-            float16_ops::store(_1179, _pv, _1166);
-            int32_t  const _1180 = _987 + 223;
-            float16  const _1181 = float16_ops::load(_pv, _1180);
-            int32_t  const _1182 = _19 * _pv_s1_rk__x;
-            int32_t  const _1183 = _1182 + _984;
-            int32_t  const _1184 = _1183 + -1;
-            float16  const _1185 = float16_ops::load(_attn_v, _1184);
-            int32_t  const _1186 = _pv_s1_rk__x * 2;
-            int32_t  const _1187 = _1186 + _normalized_s0_ii_ig;
-            int32_t  const _1188 = _1187 * 16;
-            int32_t  const _1189 = _1188 + 13;
-            float  const _1190 = _probs[_1189];
-            float16  const _1191 = float16_ops::broadcast(_1190);
-            float16  const _1192 = _1185 * _1191;
-            float16  const _1193 = _1181 + _1192;
-            float16_ops::store(_1193, _pv, _1180);
-            int32_t  const _1194 = _986 + 239;
-            float16  const _1195 = float16_ops::load(_pv, _1194);
-            int32_t  const _1196 = _19 * _pv_s1_rk__x;
-            int32_t  const _1197 = _1196 + _984;
-            int32_t  const _1198 = _1197 + -1;
-            float16  const _1199 = float16_ops::load(_attn_v, _1198);
-            int32_t  const _1200 = _pv_s1_rk__x * 2;
-            int32_t  const _1201 = _1200 + _normalized_s0_ii_ig;
-            int32_t  const _1202 = _1201 * 16;
-            int32_t  const _1203 = _1202 + 14;
-            float  const _1204 = _probs[_1203];
-            float16  const _1205 = float16_ops::broadcast(_1204);
-            float16  const _1206 = _1199 * _1205;
-            float16  const _1207 = _1195 + _1206;
-            float16_ops::store(_1207, _pv, _1194);
-            int32_t  const _1208 = _985 + 255;
-            float16  const _1209 = float16_ops::load(_pv, _1208);
-            int32_t  const _1210 = _19 * _pv_s1_rk__x;
-            int32_t  const _1211 = _1210 + _984;
-            int32_t  const _1212 = _1211 + -1;
-            float16  const _1213 = float16_ops::load(_attn_v, _1212);
-            int32_t  const _1214 = _pv_s1_rk__x * 2;
-            int32_t  const _1215 = _1214 + _normalized_s0_ii_ig;
-            int32_t  const _1216 = _1215 * 16;
-            int32_t  const _1217 = _1216 + 15;
-            float  const _1218 = _probs[_1217];
-            float16  const _1219 = float16_ops::broadcast(_1218);
-            float16  const _1220 = _1213 * _1219;
-            float16  const _1221 = _1209 + _1220;
-            float16_ops::store(_1221, _pv, _1208);
+            float  const _1021 = _probs[_1020];
+            float16  const _1022 = float16_ops::broadcast(_1021);
+            float16  const _1023 = _1017 * _1022;
+            float16  const _1024 = _1013 + _1023;
+            float16_ops::store(_1024, _pv, _1012);
+            int32_t  const _1025 = _996 + 31;
+            float16  const _1026 = float16_ops::load(_pv, _1025);
+            int32_t  const _1027 = _19 * _pv_s1_rk__x;
+            int32_t  const _1028 = _1027 + _997;
+            int32_t  const _1029 = _1028 + -1;
+            float16  const _1030 = float16_ops::load(_attn_v, _1029);
+            int32_t  const _1031 = _pv_s1_rk__x * 2;
+            int32_t  const _1032 = _1031 + _normalized_s0_ii_ig;
+            int32_t  const _1033 = _1032 * 16;
+            int32_t  const _1034 = _1033 + 1;
+            float  const _1035 = _probs[_1034];
+            float16  const _1036 = float16_ops::broadcast(_1035);
+            float16  const _1037 = _1030 * _1036;
+            float16  const _1038 = _1026 + _1037;
+            float16_ops::store(_1038, _pv, _1025);
+            int32_t  const _1039 = _1011 + 47;
+            float16  const _1040 = float16_ops::load(_pv, _1039);
+            int32_t  const _1041 = _19 * _pv_s1_rk__x;
+            int32_t  const _1042 = _1041 + _997;
+            int32_t  const _1043 = _1042 + -1;
+            float16  const _1044 = float16_ops::load(_attn_v, _1043);
+            int32_t  const _1045 = _pv_s1_rk__x * 2;
+            int32_t  const _1046 = _1045 + _normalized_s0_ii_ig;
+            int32_t  const _1047 = _1046 * 16;
+            int32_t  const _1048 = _1047 + 2;
+            float  const _1049 = _probs[_1048];
+            float16  const _1050 = float16_ops::broadcast(_1049);
+            float16  const _1051 = _1044 * _1050;
+            float16  const _1052 = _1040 + _1051;
+            float16_ops::store(_1052, _pv, _1039);
+            int32_t  const _1053 = _1010 + 63;
+            float16  const _1054 = float16_ops::load(_pv, _1053);
+            int32_t  const _1055 = _19 * _pv_s1_rk__x;
+            int32_t  const _1056 = _1055 + _997;
+            int32_t  const _1057 = _1056 + -1;
+            float16  const _1058 = float16_ops::load(_attn_v, _1057);
+            int32_t  const _1059 = _pv_s1_rk__x * 2;
+            int32_t  const _1060 = _1059 + _normalized_s0_ii_ig;
+            int32_t  const _1061 = _1060 * 16;
+            int32_t  const _1062 = _1061 + 3;
+            float  const _1063 = _probs[_1062];
+            float16  const _1064 = float16_ops::broadcast(_1063);
+            float16  const _1065 = _1058 * _1064;
+            float16  const _1066 = _1054 + _1065;
+            float16_ops::store(_1066, _pv, _1053);
+            int32_t  const _1067 = _1009 + 79;
+            float16  const _1068 = float16_ops::load(_pv, _1067);
+            int32_t  const _1069 = _19 * _pv_s1_rk__x;
+            int32_t  const _1070 = _1069 + _997;
+            int32_t  const _1071 = _1070 + -1;
+            float16  const _1072 = float16_ops::load(_attn_v, _1071);
+            int32_t  const _1073 = _pv_s1_rk__x * 2;
+            int32_t  const _1074 = _1073 + _normalized_s0_ii_ig;
+            int32_t  const _1075 = _1074 * 16;
+            int32_t  const _1076 = _1075 + 4;
+            float  const _1077 = _probs[_1076];
+            float16  const _1078 = float16_ops::broadcast(_1077);
+            float16  const _1079 = _1072 * _1078;
+            float16  const _1080 = _1068 + _1079;
+            float16_ops::store(_1080, _pv, _1067);
+            int32_t  const _1081 = _1008 + 95;
+            float16  const _1082 = float16_ops::load(_pv, _1081);
+            int32_t  const _1083 = _19 * _pv_s1_rk__x;
+            int32_t  const _1084 = _1083 + _997;
+            int32_t  const _1085 = _1084 + -1;
+            float16  const _1086 = float16_ops::load(_attn_v, _1085);
+            int32_t  const _1087 = _pv_s1_rk__x * 2;
+            int32_t  const _1088 = _1087 + _normalized_s0_ii_ig;
+            int32_t  const _1089 = _1088 * 16;
+            int32_t  const _1090 = _1089 + 5;
+            float  const _1091 = _probs[_1090];
+            float16  const _1092 = float16_ops::broadcast(_1091);
+            float16  const _1093 = _1086 * _1092;
+            float16  const _1094 = _1082 + _1093;
+            float16_ops::store(_1094, _pv, _1081);
+            int32_t  const _1095 = _1007 + 111;
+            float16  const _1096 = float16_ops::load(_pv, _1095);
+            int32_t  const _1097 = _19 * _pv_s1_rk__x;
+            int32_t  const _1098 = _1097 + _997;
+            int32_t  const _1099 = _1098 + -1;
+            float16  const _1100 = float16_ops::load(_attn_v, _1099);
+            int32_t  const _1101 = _pv_s1_rk__x * 2;
+            int32_t  const _1102 = _1101 + _normalized_s0_ii_ig;
+            int32_t  const _1103 = _1102 * 16;
+            int32_t  const _1104 = _1103 + 6;
+            float  const _1105 = _probs[_1104];
+            float16  const _1106 = float16_ops::broadcast(_1105);
+            float16  const _1107 = _1100 * _1106;
+            float16  const _1108 = _1096 + _1107;
+            float16_ops::store(_1108, _pv, _1095);
+            int32_t  const _1109 = _1006 + 127;
+            float16  const _1110 = float16_ops::load(_pv, _1109);
+            int32_t  const _1111 = _19 * _pv_s1_rk__x;
+            int32_t  const _1112 = _1111 + _997;
+            int32_t  const _1113 = _1112 + -1;
+            float16  const _1114 = float16_ops::load(_attn_v, _1113);
+            int32_t  const _1115 = _pv_s1_rk__x * 2;
+            int32_t  const _1116 = _1115 + _normalized_s0_ii_ig;
+            int32_t  const _1117 = _1116 * 16;
+            int32_t  const _1118 = _1117 + 7;
+            float  const _1119 = _probs[_1118];
+            float16  const _1120 = float16_ops::broadcast(_1119);
+            float16  const _1121 = _1114 * _1120;
+            float16  const _1122 = _1110 + _1121;
+            float16_ops::store(_1122, _pv, _1109);
+            int32_t  const _1123 = _1005 + 143;
+            float16  const _1124 = float16_ops::load(_pv, _1123);
+            int32_t  const _1125 = _19 * _pv_s1_rk__x;
+            int32_t  const _1126 = _1125 + _997;
+            int32_t  const _1127 = _1126 + -1;
+            float16  const _1128 = float16_ops::load(_attn_v, _1127);
+            int32_t  const _1129 = _pv_s1_rk__x * 2;
+            int32_t  const _1130 = _1129 + _normalized_s0_ii_ig;
+            int32_t  const _1131 = _1130 * 16;
+            int32_t  const _1132 = _1131 + 8;
+            float  const _1133 = _probs[_1132];
+            float16  const _1134 = float16_ops::broadcast(_1133);
+            float16  const _1135 = _1128 * _1134;
+            float16  const _1136 = _1124 + _1135;
+            float16_ops::store(_1136, _pv, _1123);
+            int32_t  const _1137 = _1004 + 159;
+            float16  const _1138 = float16_ops::load(_pv, _1137);
+            int32_t  const _1139 = _19 * _pv_s1_rk__x;
+            int32_t  const _1140 = _1139 + _997;
+            int32_t  const _1141 = _1140 + -1;
+            float16  const _1142 = float16_ops::load(_attn_v, _1141);
+            int32_t  const _1143 = _pv_s1_rk__x * 2;
+            int32_t  const _1144 = _1143 + _normalized_s0_ii_ig;
+            int32_t  const _1145 = _1144 * 16;
+            int32_t  const _1146 = _1145 + 9;
+            float  const _1147 = _probs[_1146];
+            float16  const _1148 = float16_ops::broadcast(_1147);
+            float16  const _1149 = _1142 * _1148;
+            float16  const _1150 = _1138 + _1149;
+            float16_ops::store(_1150, _pv, _1137);
+            int32_t  const _1151 = _1003 + 175;
+            float16  const _1152 = float16_ops::load(_pv, _1151);
+            int32_t  const _1153 = _19 * _pv_s1_rk__x;
+            int32_t  const _1154 = _1153 + _997;
+            int32_t  const _1155 = _1154 + -1;
+            float16  const _1156 = float16_ops::load(_attn_v, _1155);
+            int32_t  const _1157 = _pv_s1_rk__x * 2;
+            int32_t  const _1158 = _1157 + _normalized_s0_ii_ig;
+            int32_t  const _1159 = _1158 * 16;
+            int32_t  const _1160 = _1159 + 10;
+            float  const _1161 = _probs[_1160];
+            float16  const _1162 = float16_ops::broadcast(_1161);
+            float16  const _1163 = _1156 * _1162;
+            float16  const _1164 = _1152 + _1163;
+            float16_ops::store(_1164, _pv, _1151);
+            int32_t  const _1165 = _1002 + 191;
+            float16  const _1166 = float16_ops::load(_pv, _1165);
+            int32_t  const _1167 = _19 * _pv_s1_rk__x;
+            int32_t  const _1168 = _1167 + _997;
+            int32_t  const _1169 = _1168 + -1;
+            float16  const _1170 = float16_ops::load(_attn_v, _1169);
+            int32_t  const _1171 = _pv_s1_rk__x * 2;
+            int32_t  const _1172 = _1171 + _normalized_s0_ii_ig;
+            int32_t  const _1173 = _1172 * 16;
+            int32_t  const _1174 = _1173 + 11;
+            float  const _1175 = _probs[_1174];
+            float16  const _1176 = float16_ops::broadcast(_1175);
+            float16  const _1177 = _1170 * _1176;
+            float16  const _1178 = _1166 + _1177;
+            float16_ops::store(_1178, _pv, _1165);
+            int32_t  const _1179 = _1001 + 207;
+            float16  const _1180 = float16_ops::load(_pv, _1179);
+            int32_t  const _1181 = _19 * _pv_s1_rk__x;
+            int32_t  const _1182 = _1181 + _997;
+            int32_t  const _1183 = _1182 + -1;
+            float16  const _1184 = float16_ops::load(_attn_v, _1183);
+            int32_t  const _1185 = _pv_s1_rk__x * 2;
+            int32_t  const _1186 = _1185 + _normalized_s0_ii_ig;
+            int32_t  const _1187 = _1186 * 16;
+            int32_t  const _1188 = _1187 + 12;
+            float  const _1189 = _probs[_1188];
+            float16  const _1190 = float16_ops::broadcast(_1189);
+            float16  const _1191 = _1184 * _1190;
+            float16  const _1192 = _1180 + _1191;
+            float16_ops::store(_1192, _pv, _1179);
+            int32_t  const _1193 = _1000 + 223;
+            float16  const _1194 = float16_ops::load(_pv, _1193);
+            int32_t  const _1195 = _19 * _pv_s1_rk__x;
+            int32_t  const _1196 = _1195 + _997;
+            int32_t  const _1197 = _1196 + -1;
+            float16  const _1198 = float16_ops::load(_attn_v, _1197);
+            int32_t  const _1199 = _pv_s1_rk__x * 2;
+            int32_t  const _1200 = _1199 + _normalized_s0_ii_ig;
+            int32_t  const _1201 = _1200 * 16;
+            int32_t  const _1202 = _1201 + 13;
+            float  const _1203 = _probs[_1202];
+            float16  const _1204 = float16_ops::broadcast(_1203);
+            float16  const _1205 = _1198 * _1204;
+            float16  const _1206 = _1194 + _1205;
+            float16_ops::store(_1206, _pv, _1193);
+            int32_t  const _1207 = _999 + 239;
+            float16  const _1208 = float16_ops::load(_pv, _1207);
+            int32_t  const _1209 = _19 * _pv_s1_rk__x;
+            int32_t  const _1210 = _1209 + _997;
+            int32_t  const _1211 = _1210 + -1;
+            float16  const _1212 = float16_ops::load(_attn_v, _1211);
+            int32_t  const _1213 = _pv_s1_rk__x * 2;
+            int32_t  const _1214 = _1213 + _normalized_s0_ii_ig;
+            int32_t  const _1215 = _1214 * 16;
+            int32_t  const _1216 = _1215 + 14;
+            float  const _1217 = _probs[_1216];
+            float16  const _1218 = float16_ops::broadcast(_1217);
+            float16  const _1219 = _1212 * _1218;
+            float16  const _1220 = _1208 + _1219;
+            float16_ops::store(_1220, _pv, _1207);
+            int32_t  const _1221 = _998 + 255;
+            float16  const _1222 = float16_ops::load(_pv, _1221);
+            int32_t  const _1223 = _19 * _pv_s1_rk__x;
+            int32_t  const _1224 = _1223 + _997;
+            int32_t  const _1225 = _1224 + -1;
+            float16  const _1226 = float16_ops::load(_attn_v, _1225);
+            int32_t  const _1227 = _pv_s1_rk__x * 2;
+            int32_t  const _1228 = _1227 + _normalized_s0_ii_ig;
+            int32_t  const _1229 = _1228 * 16;
+            int32_t  const _1230 = _1229 + 15;
+            float  const _1231 = _probs[_1230];
+            float16  const _1232 = float16_ops::broadcast(_1231);
+            float16  const _1233 = _1226 * _1232;
+            float16  const _1234 = _1222 + _1233;
+            float16_ops::store(_1234, _pv, _1221);
            } // for _pv_s1_rk__x
           } // for _pv_s1_c_co
           // consume pv
-          int32_t  const _1222 = _normalized_s0_ii_ig * 16;
+          int32_t  const _1235 = _normalized_s0_ii_ig * 16;
           for (int _normalized_s0_ii_ir = 0; _normalized_s0_ii_ir < 0 + 16; _normalized_s0_ii_ir++)
           {
-           int32_t  const _1223 = _normalized_s0_ii_ir + _1222;
-           int32_t  const _1224 = _754 + 16;
-           int32_t  const _1225 = _1224 * _normalized_s0_ii_ir;
-           int32_t  const _1226 = _1225 - _35;
-           int32_t  const _1227 = _19 + 16;
-           int32_t  const _1228 = _1227 * _1223;
-           int32_t  const _1229 = _1228 + _775;
-           for (int _normalized_s0_c_c = 0; _normalized_s0_c_c < 0 + _40; _normalized_s0_c_c++)
+           int32_t  const _1236 = _normalized_s0_ii_ir + _1235;
+           int32_t  const _1237 = _765 + 16;
+           int32_t  const _1238 = _1237 * _normalized_s0_ii_ir;
+           int32_t  const _1239 = _1238 - _36;
+           int32_t  const _1240 = _19 + 16;
+           int32_t  const _1241 = _1240 * _1236;
+           int32_t  const _1242 = _1241 + _788;
+           for (int _normalized_s0_c_c = 0; _normalized_s0_c_c < 0 + _41; _normalized_s0_c_c++)
            {
-            float  const _1230 = _row_sum[_1223];
-            int32_t  const _1231 = _normalized_s0_c_c * 16;
-            int32_t  const _1232 = _1231 + _1226;
-            int32_t  const _1233 = _1232 + 16;
-            float16  const _1234 = float16_ops::load(_pv, _1233);
-            float  const _1235 = float_from_bits(1065353216 /* 1 */);
-            float  const _1236 = _1235 / _1230;
-            float  const _1237 = float_from_bits(0 /* 0 */);
-            bool  const _1238 = _1237 < _1230;
-            float  const _1239 = (float)(_1238 ? _1236 : _1237);
-            float16  const _1240 = float16_ops::broadcast(_1239);
-            float16  const _1241 = _1234 * _1240;
-            int32_t  const _1242 = _1231 + _1229;
-            float16_ops::store(_1241, _normalized, _1242);
+            float  const _1243 = _row_sum[_1236];
+            int32_t  const _1244 = _normalized_s0_c_c * 16;
+            int32_t  const _1245 = _1244 + _1239;
+            int32_t  const _1246 = _1245 + 16;
+            float16  const _1247 = float16_ops::load(_pv, _1246);
+            float  const _1248 = float_from_bits(1065353216 /* 1 */);
+            float  const _1249 = _1248 / _1243;
+            float  const _1250 = float_from_bits(0 /* 0 */);
+            bool  const _1251 = _1250 < _1243;
+            float  const _1252 = (float)(_1251 ? _1249 : _1250);
+            float16  const _1253 = float16_ops::broadcast(_1252);
+            float16  const _1254 = _1247 * _1253;
+            int32_t  const _1255 = _1244 + _1242;
+            float16_ops::store(_1254, _normalized, _1255);
            } // for _normalized_s0_c_c
-           int32_t  const _1243 = _754 + 16;
-           int32_t  const _1244 = _1243 * _normalized_s0_ii_ir;
-           int32_t  const _1245 = _1244 - _35;
-           int32_t  const _1246 = _normalized_s0_ii_ir + _1222;
-           for (int _normalized_s0_c_c_rebased = 0; _normalized_s0_c_c_rebased < 0 + _41; _normalized_s0_c_c_rebased++)
+           int32_t  const _1256 = _765 + 16;
+           int32_t  const _1257 = _1256 * _normalized_s0_ii_ir;
+           int32_t  const _1258 = _1257 - _36;
+           int32_t  const _1259 = _normalized_s0_ii_ir + _1235;
+           for (int _normalized_s0_c_c_rebased = 0; _normalized_s0_c_c_rebased < 0 + _42; _normalized_s0_c_c_rebased++)
            {
-            int32_t  const _1247 = _normalized_s0_c_c_rebased + _40;
-            int32_t  const _1248 = _1247 * 16;
-            int32_t  const _1249 = ::halide_cpp_min(_1248, _19);
-            float  const _1250 = _row_sum[_1246];
-            float  const _1251 = float_from_bits(0 /* 0 */);
-            bool  const _1252 = _1251 < _1250;
-            int32x16_t  const _1253 = int32x16_t_ops::ramp(_1249, 1);
-            int32_t  const _1254 = _19 + -1;
-            int32x16_t  const _1255 = int32x16_t_ops::broadcast(_1254);
-            int32x16_t  const _1256 = int32x16_t_ops::min(_1253, _1255);
-            int32_t  const _1257 = _1245 + 16;
-            int32x16_t  const _1258 = int32x16_t_ops::broadcast(_1257);
-            int32x16_t  const _1259 = _1256 + _1258;
-            float16  const _1260 = float16_ops::load_gather(_pv, _1259);
-            float  const _1261 = float_from_bits(1065353216 /* 1 */);
-            float  const _1262 = _1261 / _1250;
-            float  const _1263 = (float)(_1252 ? _1262 : _1251);
-            float16  const _1264 = float16_ops::broadcast(_1263);
-            float16  const _1265 = _1260 * _1264;
-            float  const _1266 = log_f32(_1250);
-            float  const _1267 = _row_max[_1246];
-            float  const _1268 = float_from_bits(1060205080 /* 0.693147 */);
-            float  const _1269 = _1267 * _1268;
-            float  const _1270 = _1266 + _1269;
-            float  const _1271 = (float)(_1252 ? _1270 : neg_inf_f32());
-            float16  const _1272 = float16_ops::broadcast(_1271);
-            int32x16_t  const _1273 = int32x16_t_ops::broadcast(_19);
-            uint8x16_t  const _1274 = int32x16_t_ops::lt(_1253, _1273);
-            float16  const _1275 = float16_ops::select(_1274, _1265, _1272);
-            int32_t  const _1276 = _19 + 16;
-            int32_t  const _1277 = _1276 * _1246;
-            int32_t  const _1278 = _1277 + _775;
-            int32_t  const _1279 = _1278 + _1249;
-            float16_ops::store(_1275, _normalized, _1279);
+            int32_t  const _1260 = _normalized_s0_c_c_rebased + _41;
+            int32_t  const _1261 = _1260 * 16;
+            int32_t  const _1262 = ::halide_cpp_min(_1261, _19);
+            float  const _1263 = _row_sum[_1259];
+            float  const _1264 = float_from_bits(0 /* 0 */);
+            bool  const _1265 = _1264 < _1263;
+            int32x16_t  const _1266 = int32x16_t_ops::ramp(_1262, 1);
+            int32_t  const _1267 = _19 + -1;
+            int32x16_t  const _1268 = int32x16_t_ops::broadcast(_1267);
+            int32x16_t  const _1269 = int32x16_t_ops::min(_1266, _1268);
+            int32_t  const _1270 = _1258 + 16;
+            int32x16_t  const _1271 = int32x16_t_ops::broadcast(_1270);
+            int32x16_t  const _1272 = _1269 + _1271;
+            float16  const _1273 = float16_ops::load_gather(_pv, _1272);
+            float  const _1274 = float_from_bits(1065353216 /* 1 */);
+            float  const _1275 = _1274 / _1263;
+            float  const _1276 = (float)(_1265 ? _1275 : _1264);
+            float16  const _1277 = float16_ops::broadcast(_1276);
+            float16  const _1278 = _1273 * _1277;
+            float  const _1279 = log_f32(_1263);
+            float  const _1280 = _row_max[_1259];
+            float  const _1281 = float_from_bits(1060205080 /* 0.693147 */);
+            float  const _1282 = _1280 * _1281;
+            float  const _1283 = _1279 + _1282;
+            float  const _1284 = (float)(_1265 ? _1283 : neg_inf_f32());
+            float16  const _1285 = float16_ops::broadcast(_1284);
+            int32x16_t  const _1286 = int32x16_t_ops::broadcast(_19);
+            uint8x16_t  const _1287 = int32x16_t_ops::lt(_1266, _1286);
+            float16  const _1288 = float16_ops::select(_1287, _1278, _1285);
+            int32_t  const _1289 = _19 + 16;
+            int32_t  const _1290 = _1289 * _1259;
+            int32_t  const _1291 = _1290 + _788;
+            int32_t  const _1292 = _1291 + _1262;
+            float16_ops::store(_1288, _normalized, _1292);
            } // for _normalized_s0_c_c_rebased
           } // for _normalized_s0_ii_ir
           _pv_free.free();
@@ -5071,117 +5086,117 @@ int attn_alibi_softcap_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context,
         } // for _normalized_s0_ii_ig
         _probs_free.free();
         // consume normalized
-        int32_t  const _1280 = _88 * _26;
-        int32_t  const _1281 = _23 + _81;
-        int32_t  const _1282 = _1281 * _27;
-        int32_t  const _1283 = _24 + _62;
-        int32_t  const _1284 = _1283 * _28;
-        int32_t  const _1285 = _19 * 32;
-        int32_t  const _1286 = _1285 + 512;
-        int32_t  const _1287 = _1286 * _745;
-        bool  const _1288 = _attn_out_s0_it_t_t < 0;
-        int32_t  const _1289 = (int32_t)(_1288 ? -1 : 0);
-        bool  const _1290 = _44 == 0;
-        int32_t  const _1291 = (int32_t)(_1290 ? -1 : 0);
-        bool  const _1292 = _44 < 0;
-        int32_t  const _1293 = (int32_t)(_1292 ? -1 : 0);
-        int32_t  const _1294 = _attn_out_s0_it_t_t - _1289;
-        int32_t  const _1295 = _44 | _1291;
-        int32_t  const _1296 = _1294 % _1295;
-        int32_t  const _1297 = _44 ^ _1293;
-        int32_t  const _1298 = ~_1293;
-        int32_t  const _1299 = _1297 + _1298;
-        int32_t  const _1300 = _1289 & _1299;
-        int32_t  const _1301 = _1296 + _1300;
-        int32_t  const _1302 = ~_1291;
-        int32_t  const _1303 = _1301 & _1302;
-        int32_t  const _1304 = _1284 - _42;
-        int32_t  const _1305 = _1304 + _1282;
-        int32_t  const _1306 = _1305 + _1280;
-        int32_t  const _1307 = _43 + _1284;
-        int32_t  const _1308 = _1307 + _1282;
-        int32_t  const _1309 = _1308 + _1280;
+        int32_t  const _1293 = _89 * _26;
+        int32_t  const _1294 = _23 + _82;
+        int32_t  const _1295 = _1294 * _27;
+        int32_t  const _1296 = _24 + _63;
+        int32_t  const _1297 = _1296 * _28;
+        int32_t  const _1298 = _19 * 32;
+        int32_t  const _1299 = _1298 + 512;
+        int32_t  const _1300 = _1299 * _756;
+        bool  const _1301 = _attn_out_s0_it_t_t < 0;
+        int32_t  const _1302 = (int32_t)(_1301 ? -1 : 0);
+        bool  const _1303 = _45 == 0;
+        int32_t  const _1304 = (int32_t)(_1303 ? -1 : 0);
+        bool  const _1305 = _45 < 0;
+        int32_t  const _1306 = (int32_t)(_1305 ? -1 : 0);
+        int32_t  const _1307 = _attn_out_s0_it_t_t - _1302;
+        int32_t  const _1308 = _45 | _1304;
+        int32_t  const _1309 = _1307 % _1308;
+        int32_t  const _1310 = _45 ^ _1306;
+        int32_t  const _1311 = ~_1306;
+        int32_t  const _1312 = _1310 + _1311;
+        int32_t  const _1313 = _1302 & _1312;
+        int32_t  const _1314 = _1309 + _1313;
+        int32_t  const _1315 = ~_1304;
+        int32_t  const _1316 = _1314 & _1315;
+        int32_t  const _1317 = _1297 - _43;
+        int32_t  const _1318 = _1317 + _1295;
+        int32_t  const _1319 = _1318 + _1293;
+        int32_t  const _1320 = _44 + _1297;
+        int32_t  const _1321 = _1320 + _1295;
+        int32_t  const _1322 = _1321 + _1293;
         for (int _attn_out_s0_ii = 0; _attn_out_s0_ii < 0 + 32; _attn_out_s0_ii++)
         {
-         int32_t  const _1310 = _19 + 16;
-         int32_t  const _1311 = _1310 * _attn_out_s0_ii;
-         bool  const _1312 = _1303 < 0;
-         int32_t  const _1313 = (int32_t)(_1312 ? -1 : 0);
-         bool  const _1314 = _22 == 0;
-         int32_t  const _1315 = (int32_t)(_1314 ? -1 : 0);
-         bool  const _1316 = _22 < 0;
-         int32_t  const _1317 = (int32_t)(_1316 ? -1 : 0);
-         int32_t  const _1318 = _1303 - _1313;
-         int32_t  const _1319 = _22 - _1315;
-         int32_t  const _1320 = _1318 / _1319;
-         int32_t  const _1321 = ~_1317;
-         int32_t  const _1322 = _1321 - _1317;
-         int32_t  const _1323 = _1313 & _1322;
-         int32_t  const _1324 = _1320 + _1323;
-         int32_t  const _1325 = ~_1315;
-         int32_t  const _1326 = _1324 & _1325;
-         int32_t  const _1327 = _1326 - _81;
-         int32_t  const _1328 = _1327 * _1287;
-         int32_t  const _1329 = _22 | _1315;
-         int32_t  const _1330 = _1318 % _1329;
-         int32_t  const _1331 = _22 ^ _1317;
-         int32_t  const _1332 = _1331 + _1321;
-         int32_t  const _1333 = _1313 & _1332;
-         int32_t  const _1334 = _1330 + _1333;
-         int32_t  const _1335 = _1334 & _1325;
-         int32_t  const _1336 = _1285 + 512;
-         int32_t  const _1337 = _1335 * _1336;
-         int32_t  const _1338 = _1328 + _1337;
-         int32_t  const _1339 = _1311 + _1338;
-         int32_t  const _1340 = _attn_out_s0_ii * _25;
-         int32_t  const _1341 = _1340 + _1306;
-         int32_t  const _1342 = _40 + 1;
-         for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + _1342; _attn_out_s0_c_c++)
+         int32_t  const _1323 = _19 + 16;
+         int32_t  const _1324 = _1323 * _attn_out_s0_ii;
+         bool  const _1325 = _1316 < 0;
+         int32_t  const _1326 = (int32_t)(_1325 ? -1 : 0);
+         bool  const _1327 = _22 == 0;
+         int32_t  const _1328 = (int32_t)(_1327 ? -1 : 0);
+         bool  const _1329 = _22 < 0;
+         int32_t  const _1330 = (int32_t)(_1329 ? -1 : 0);
+         int32_t  const _1331 = _1316 - _1326;
+         int32_t  const _1332 = _22 - _1328;
+         int32_t  const _1333 = _1331 / _1332;
+         int32_t  const _1334 = ~_1330;
+         int32_t  const _1335 = _1334 - _1330;
+         int32_t  const _1336 = _1326 & _1335;
+         int32_t  const _1337 = _1333 + _1336;
+         int32_t  const _1338 = ~_1328;
+         int32_t  const _1339 = _1337 & _1338;
+         int32_t  const _1340 = _1339 - _82;
+         int32_t  const _1341 = _1340 * _1300;
+         int32_t  const _1342 = _22 | _1328;
+         int32_t  const _1343 = _1331 % _1342;
+         int32_t  const _1344 = _22 ^ _1330;
+         int32_t  const _1345 = _1344 + _1334;
+         int32_t  const _1346 = _1326 & _1345;
+         int32_t  const _1347 = _1343 + _1346;
+         int32_t  const _1348 = _1347 & _1338;
+         int32_t  const _1349 = _1298 + 512;
+         int32_t  const _1350 = _1348 * _1349;
+         int32_t  const _1351 = _1341 + _1350;
+         int32_t  const _1352 = _1324 + _1351;
+         int32_t  const _1353 = _attn_out_s0_ii * _25;
+         int32_t  const _1354 = _1353 + _1319;
+         int32_t  const _1355 = _41 + 1;
+         for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + _1355; _attn_out_s0_c_c++)
          {
-          int32_t  const _1343 = _attn_out_s0_c_c * 16;
-          int32_t  const _1344 = _1343 + _1339;
-          float16  const _1345 = float16_ops::load(_normalized, _1344);
-          int32_t  const _1346 = _1343 + _1341;
-          float16_ops::store(_1345, _attn_out, _1346);
+          int32_t  const _1356 = _attn_out_s0_c_c * 16;
+          int32_t  const _1357 = _1356 + _1352;
+          float16  const _1358 = float16_ops::load(_normalized, _1357);
+          int32_t  const _1359 = _1356 + _1354;
+          float16_ops::store(_1358, _attn_out, _1359);
          } // for _attn_out_s0_c_c
-         if (_47)
+         if (_48)
          {
-          int32_t  const _1347 = _19 + 16;
-          int32_t  const _1348 = _1347 * _attn_out_s0_ii;
-          bool  const _1349 = _1303 < 0;
-          int32_t  const _1350 = (int32_t)(_1349 ? -1 : 0);
-          bool  const _1351 = _22 == 0;
-          int32_t  const _1352 = (int32_t)(_1351 ? -1 : 0);
-          bool  const _1353 = _22 < 0;
-          int32_t  const _1354 = (int32_t)(_1353 ? -1 : 0);
-          int32_t  const _1355 = _1303 - _1350;
-          int32_t  const _1356 = _22 | _1352;
-          int32_t  const _1357 = _1355 % _1356;
-          int32_t  const _1358 = _22 ^ _1354;
-          int32_t  const _1359 = ~_1354;
-          int32_t  const _1360 = _1358 + _1359;
-          int32_t  const _1361 = _1350 & _1360;
-          int32_t  const _1362 = _1357 + _1361;
-          int32_t  const _1363 = ~_1352;
-          int32_t  const _1364 = _1362 & _1363;
-          int32_t  const _1365 = _1285 + 512;
-          int32_t  const _1366 = _1364 * _1365;
-          int32_t  const _1367 = _22 - _1352;
-          int32_t  const _1368 = _1355 / _1367;
-          int32_t  const _1369 = _1359 - _1354;
-          int32_t  const _1370 = _1350 & _1369;
-          int32_t  const _1371 = _1368 + _1370;
-          int32_t  const _1372 = _1371 & _1363;
-          int32_t  const _1373 = _1372 - _81;
-          int32_t  const _1374 = _1373 * _1287;
-          int32_t  const _1375 = _1374 + _19;
-          int32_t  const _1376 = _1366 + _1375;
-          int32_t  const _1377 = _1348 + _1376;
-          float16  const _1378 = float16_ops::load(_normalized, _1377);
-          int32_t  const _1379 = _attn_out_s0_ii * _25;
-          int32_t  const _1380 = _1379 + _1309;
-          float16_ops::store(_1378, _attn_out, _1380);
-         } // if _47
+          int32_t  const _1360 = _19 + 16;
+          int32_t  const _1361 = _1360 * _attn_out_s0_ii;
+          bool  const _1362 = _1316 < 0;
+          int32_t  const _1363 = (int32_t)(_1362 ? -1 : 0);
+          bool  const _1364 = _22 == 0;
+          int32_t  const _1365 = (int32_t)(_1364 ? -1 : 0);
+          bool  const _1366 = _22 < 0;
+          int32_t  const _1367 = (int32_t)(_1366 ? -1 : 0);
+          int32_t  const _1368 = _1316 - _1363;
+          int32_t  const _1369 = _22 | _1365;
+          int32_t  const _1370 = _1368 % _1369;
+          int32_t  const _1371 = _22 ^ _1367;
+          int32_t  const _1372 = ~_1367;
+          int32_t  const _1373 = _1371 + _1372;
+          int32_t  const _1374 = _1363 & _1373;
+          int32_t  const _1375 = _1370 + _1374;
+          int32_t  const _1376 = ~_1365;
+          int32_t  const _1377 = _1375 & _1376;
+          int32_t  const _1378 = _1298 + 512;
+          int32_t  const _1379 = _1377 * _1378;
+          int32_t  const _1380 = _22 - _1365;
+          int32_t  const _1381 = _1368 / _1380;
+          int32_t  const _1382 = _1372 - _1367;
+          int32_t  const _1383 = _1363 & _1382;
+          int32_t  const _1384 = _1381 + _1383;
+          int32_t  const _1385 = _1384 & _1376;
+          int32_t  const _1386 = _1385 - _82;
+          int32_t  const _1387 = _1386 * _1300;
+          int32_t  const _1388 = _1387 + _19;
+          int32_t  const _1389 = _1379 + _1388;
+          int32_t  const _1390 = _1361 + _1389;
+          float16  const _1391 = float16_ops::load(_normalized, _1390);
+          int32_t  const _1392 = _attn_out_s0_ii * _25;
+          int32_t  const _1393 = _1392 + _1322;
+          float16_ops::store(_1391, _attn_out, _1393);
+         } // if _48
         } // for _attn_out_s0_ii
         _normalized_free.free();
        } // alloc _normalized
@@ -5197,1570 +5212,1576 @@ HALIDE_FUNCTION_ATTRS
 int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer_t *_attn_q_buffer, struct halide_buffer_t *_attn_k_buffer, struct halide_buffer_t *_attn_v_buffer, int32_t _attn_lq, int32_t _attn_lk, int32_t _attn_groups, struct halide_buffer_t *_slopes_buffer, struct halide_buffer_t *_attn_out_buffer) {
 (void)_attn_lq; (void)_attn_lk; (void)_attn_groups;
  void * const _ucon = const_cast<void *>(__user_context);
- uint64_t  const _1381 = (uint64_t)(_slopes_buffer);
- uint64_t  const _1382 = (uint64_t)(0ull);
- bool  const _1383 = _1381 != _1382;
- if (!_1383)
+ uint64_t  const _1394 = (uint64_t)(_slopes_buffer);
+ uint64_t  const _1395 = (uint64_t)(0ull);
+ bool  const _1396 = _1394 != _1395;
+ if (!_1396)
  {
-  int32_t  const _1384 = attn_alibi_softcap_rt_error_buffer_argument_is_null(_ucon, "slopes");
-  return _1384;
+  int32_t  const _1397 = attn_alibi_softcap_rt_error_buffer_argument_is_null(_ucon, "slopes");
+  return _1397;
  }
- uint64_t  const _1385 = (uint64_t)(_attn_out_buffer);
- uint64_t  const _1386 = (uint64_t)(0ull);
- bool  const _1387 = _1385 != _1386;
- if (!_1387)
+ uint64_t  const _1398 = (uint64_t)(_attn_out_buffer);
+ uint64_t  const _1399 = (uint64_t)(0ull);
+ bool  const _1400 = _1398 != _1399;
+ if (!_1400)
  {
-  int32_t  const _1388 = attn_alibi_softcap_rt_error_buffer_argument_is_null(_ucon, "attn_out");
-  return _1388;
+  int32_t  const _1401 = attn_alibi_softcap_rt_error_buffer_argument_is_null(_ucon, "attn_out");
+  return _1401;
  }
- uint64_t  const _1389 = (uint64_t)(_attn_v_buffer);
- uint64_t  const _1390 = (uint64_t)(0ull);
- bool  const _1391 = _1389 != _1390;
- if (!_1391)
+ uint64_t  const _1402 = (uint64_t)(_attn_v_buffer);
+ uint64_t  const _1403 = (uint64_t)(0ull);
+ bool  const _1404 = _1402 != _1403;
+ if (!_1404)
  {
-  int32_t  const _1392 = attn_alibi_softcap_rt_error_buffer_argument_is_null(_ucon, "attn_v");
-  return _1392;
+  int32_t  const _1405 = attn_alibi_softcap_rt_error_buffer_argument_is_null(_ucon, "attn_v");
+  return _1405;
  }
- uint64_t  const _1393 = (uint64_t)(_attn_q_buffer);
- uint64_t  const _1394 = (uint64_t)(0ull);
- bool  const _1395 = _1393 != _1394;
- if (!_1395)
+ uint64_t  const _1406 = (uint64_t)(_attn_q_buffer);
+ uint64_t  const _1407 = (uint64_t)(0ull);
+ bool  const _1408 = _1406 != _1407;
+ if (!_1408)
  {
-  int32_t  const _1396 = attn_alibi_softcap_rt_error_buffer_argument_is_null(_ucon, "attn_q");
-  return _1396;
+  int32_t  const _1409 = attn_alibi_softcap_rt_error_buffer_argument_is_null(_ucon, "attn_q");
+  return _1409;
  }
- uint64_t  const _1397 = (uint64_t)(_attn_k_buffer);
- uint64_t  const _1398 = (uint64_t)(0ull);
- bool  const _1399 = _1397 != _1398;
- if (!_1399)
+ uint64_t  const _1410 = (uint64_t)(_attn_k_buffer);
+ uint64_t  const _1411 = (uint64_t)(0ull);
+ bool  const _1412 = _1410 != _1411;
+ if (!_1412)
  {
-  int32_t  const _1400 = attn_alibi_softcap_rt_error_buffer_argument_is_null(_ucon, "attn_k");
-  return _1400;
+  int32_t  const _1413 = attn_alibi_softcap_rt_error_buffer_argument_is_null(_ucon, "attn_k");
+  return _1413;
  }
- auto * const _1401 = _halide_buffer_get_host(_attn_k_buffer);
- auto _attn_k = _1401;
+ auto * const _1414 = _halide_buffer_get_host(_attn_k_buffer);
+ auto _attn_k = _1414;
  halide_unused(_attn_k);
- uint32_t  const _1402 = _halide_buffer_get_type(_attn_k_buffer);
- bool  const _1403 = _halide_buffer_get_device_dirty(_attn_k_buffer);
- int32_t  const _1404 = _halide_buffer_get_dimensions(_attn_k_buffer);
- int32_t  const _1405 = _halide_buffer_get_min(_attn_k_buffer, 0);
- int32_t  const _1406 = _halide_buffer_get_extent(_attn_k_buffer, 0);
- int32_t  const _1407 = _halide_buffer_get_stride(_attn_k_buffer, 0);
- int32_t  const _1408 = _halide_buffer_get_min(_attn_k_buffer, 1);
- int32_t  const _1409 = _halide_buffer_get_extent(_attn_k_buffer, 1);
- int32_t  const _1410 = _halide_buffer_get_stride(_attn_k_buffer, 1);
- int32_t  const _1411 = _halide_buffer_get_min(_attn_k_buffer, 2);
- int32_t  const _1412 = _halide_buffer_get_extent(_attn_k_buffer, 2);
- int32_t  const _1413 = _halide_buffer_get_stride(_attn_k_buffer, 2);
- int32_t  const _1414 = _halide_buffer_get_min(_attn_k_buffer, 3);
- int32_t  const _1415 = _halide_buffer_get_extent(_attn_k_buffer, 3);
- int32_t  const _1416 = _halide_buffer_get_stride(_attn_k_buffer, 3);
- auto * const _1417 = _halide_buffer_get_host(_attn_q_buffer);
- auto _attn_q = _1417;
+ uint32_t  const _1415 = _halide_buffer_get_type(_attn_k_buffer);
+ bool  const _1416 = _halide_buffer_get_device_dirty(_attn_k_buffer);
+ int32_t  const _1417 = _halide_buffer_get_dimensions(_attn_k_buffer);
+ int32_t  const _1418 = _halide_buffer_get_min(_attn_k_buffer, 0);
+ int32_t  const _1419 = _halide_buffer_get_extent(_attn_k_buffer, 0);
+ int32_t  const _1420 = _halide_buffer_get_stride(_attn_k_buffer, 0);
+ int32_t  const _1421 = _halide_buffer_get_min(_attn_k_buffer, 1);
+ int32_t  const _1422 = _halide_buffer_get_extent(_attn_k_buffer, 1);
+ int32_t  const _1423 = _halide_buffer_get_stride(_attn_k_buffer, 1);
+ int32_t  const _1424 = _halide_buffer_get_min(_attn_k_buffer, 2);
+ int32_t  const _1425 = _halide_buffer_get_extent(_attn_k_buffer, 2);
+ int32_t  const _1426 = _halide_buffer_get_stride(_attn_k_buffer, 2);
+ int32_t  const _1427 = _halide_buffer_get_min(_attn_k_buffer, 3);
+ int32_t  const _1428 = _halide_buffer_get_extent(_attn_k_buffer, 3);
+ int32_t  const _1429 = _halide_buffer_get_stride(_attn_k_buffer, 3);
+ auto * const _1430 = _halide_buffer_get_host(_attn_q_buffer);
+ auto _attn_q = _1430;
  halide_unused(_attn_q);
- uint32_t  const _1418 = _halide_buffer_get_type(_attn_q_buffer);
- bool  const _1419 = _halide_buffer_get_device_dirty(_attn_q_buffer);
- int32_t  const _1420 = _halide_buffer_get_dimensions(_attn_q_buffer);
- int32_t  const _1421 = _halide_buffer_get_min(_attn_q_buffer, 0);
- int32_t  const _1422 = _halide_buffer_get_extent(_attn_q_buffer, 0);
- int32_t  const _1423 = _halide_buffer_get_stride(_attn_q_buffer, 0);
- int32_t  const _1424 = _halide_buffer_get_min(_attn_q_buffer, 1);
- int32_t  const _1425 = _halide_buffer_get_extent(_attn_q_buffer, 1);
- int32_t  const _1426 = _halide_buffer_get_stride(_attn_q_buffer, 1);
- int32_t  const _1427 = _halide_buffer_get_min(_attn_q_buffer, 2);
- int32_t  const _1428 = _halide_buffer_get_extent(_attn_q_buffer, 2);
- int32_t  const _1429 = _halide_buffer_get_stride(_attn_q_buffer, 2);
- int32_t  const _1430 = _halide_buffer_get_min(_attn_q_buffer, 3);
- int32_t  const _1431 = _halide_buffer_get_extent(_attn_q_buffer, 3);
- int32_t  const _1432 = _halide_buffer_get_stride(_attn_q_buffer, 3);
- int32_t  const _1433 = _halide_buffer_get_min(_attn_q_buffer, 4);
- int32_t  const _1434 = _halide_buffer_get_extent(_attn_q_buffer, 4);
- int32_t  const _1435 = _halide_buffer_get_stride(_attn_q_buffer, 4);
- auto * const _1436 = _halide_buffer_get_host(_attn_v_buffer);
- auto _attn_v = _1436;
+ uint32_t  const _1431 = _halide_buffer_get_type(_attn_q_buffer);
+ bool  const _1432 = _halide_buffer_get_device_dirty(_attn_q_buffer);
+ int32_t  const _1433 = _halide_buffer_get_dimensions(_attn_q_buffer);
+ int32_t  const _1434 = _halide_buffer_get_min(_attn_q_buffer, 0);
+ int32_t  const _1435 = _halide_buffer_get_extent(_attn_q_buffer, 0);
+ int32_t  const _1436 = _halide_buffer_get_stride(_attn_q_buffer, 0);
+ int32_t  const _1437 = _halide_buffer_get_min(_attn_q_buffer, 1);
+ int32_t  const _1438 = _halide_buffer_get_extent(_attn_q_buffer, 1);
+ int32_t  const _1439 = _halide_buffer_get_stride(_attn_q_buffer, 1);
+ int32_t  const _1440 = _halide_buffer_get_min(_attn_q_buffer, 2);
+ int32_t  const _1441 = _halide_buffer_get_extent(_attn_q_buffer, 2);
+ int32_t  const _1442 = _halide_buffer_get_stride(_attn_q_buffer, 2);
+ int32_t  const _1443 = _halide_buffer_get_min(_attn_q_buffer, 3);
+ int32_t  const _1444 = _halide_buffer_get_extent(_attn_q_buffer, 3);
+ int32_t  const _1445 = _halide_buffer_get_stride(_attn_q_buffer, 3);
+ int32_t  const _1446 = _halide_buffer_get_min(_attn_q_buffer, 4);
+ int32_t  const _1447 = _halide_buffer_get_extent(_attn_q_buffer, 4);
+ int32_t  const _1448 = _halide_buffer_get_stride(_attn_q_buffer, 4);
+ auto * const _1449 = _halide_buffer_get_host(_attn_v_buffer);
+ auto _attn_v = _1449;
  halide_unused(_attn_v);
- uint32_t  const _1437 = _halide_buffer_get_type(_attn_v_buffer);
- bool  const _1438 = _halide_buffer_get_device_dirty(_attn_v_buffer);
- int32_t  const _1439 = _halide_buffer_get_dimensions(_attn_v_buffer);
- int32_t  const _1440 = _halide_buffer_get_min(_attn_v_buffer, 0);
- int32_t  const _1441 = _halide_buffer_get_extent(_attn_v_buffer, 0);
- int32_t  const _1442 = _halide_buffer_get_stride(_attn_v_buffer, 0);
- int32_t  const _1443 = _halide_buffer_get_min(_attn_v_buffer, 1);
- int32_t  const _1444 = _halide_buffer_get_extent(_attn_v_buffer, 1);
- int32_t  const _1445 = _halide_buffer_get_stride(_attn_v_buffer, 1);
- int32_t  const _1446 = _halide_buffer_get_min(_attn_v_buffer, 2);
- int32_t  const _1447 = _halide_buffer_get_extent(_attn_v_buffer, 2);
- int32_t  const _1448 = _halide_buffer_get_stride(_attn_v_buffer, 2);
- int32_t  const _1449 = _halide_buffer_get_min(_attn_v_buffer, 3);
- int32_t  const _1450 = _halide_buffer_get_extent(_attn_v_buffer, 3);
- int32_t  const _1451 = _halide_buffer_get_stride(_attn_v_buffer, 3);
- auto * const _1452 = _halide_buffer_get_host(_attn_out_buffer);
- auto _attn_out = _1452;
+ uint32_t  const _1450 = _halide_buffer_get_type(_attn_v_buffer);
+ bool  const _1451 = _halide_buffer_get_device_dirty(_attn_v_buffer);
+ int32_t  const _1452 = _halide_buffer_get_dimensions(_attn_v_buffer);
+ int32_t  const _1453 = _halide_buffer_get_min(_attn_v_buffer, 0);
+ int32_t  const _1454 = _halide_buffer_get_extent(_attn_v_buffer, 0);
+ int32_t  const _1455 = _halide_buffer_get_stride(_attn_v_buffer, 0);
+ int32_t  const _1456 = _halide_buffer_get_min(_attn_v_buffer, 1);
+ int32_t  const _1457 = _halide_buffer_get_extent(_attn_v_buffer, 1);
+ int32_t  const _1458 = _halide_buffer_get_stride(_attn_v_buffer, 1);
+ int32_t  const _1459 = _halide_buffer_get_min(_attn_v_buffer, 2);
+ int32_t  const _1460 = _halide_buffer_get_extent(_attn_v_buffer, 2);
+ int32_t  const _1461 = _halide_buffer_get_stride(_attn_v_buffer, 2);
+ int32_t  const _1462 = _halide_buffer_get_min(_attn_v_buffer, 3);
+ int32_t  const _1463 = _halide_buffer_get_extent(_attn_v_buffer, 3);
+ int32_t  const _1464 = _halide_buffer_get_stride(_attn_v_buffer, 3);
+ auto * const _1465 = _halide_buffer_get_host(_attn_out_buffer);
+ auto _attn_out = _1465;
  halide_unused(_attn_out);
- uint32_t  const _1453 = _halide_buffer_get_type(_attn_out_buffer);
- bool  const _1454 = _halide_buffer_get_device_dirty(_attn_out_buffer);
- int32_t  const _1455 = _halide_buffer_get_dimensions(_attn_out_buffer);
- int32_t  const _1456 = _halide_buffer_get_min(_attn_out_buffer, 0);
- int32_t  const _1457 = _halide_buffer_get_extent(_attn_out_buffer, 0);
- int32_t  const _1458 = _halide_buffer_get_stride(_attn_out_buffer, 0);
- int32_t  const _1459 = _halide_buffer_get_min(_attn_out_buffer, 1);
- int32_t  const _1460 = _halide_buffer_get_extent(_attn_out_buffer, 1);
- int32_t  const _1461 = _halide_buffer_get_stride(_attn_out_buffer, 1);
- int32_t  const _1462 = _halide_buffer_get_min(_attn_out_buffer, 2);
- int32_t  const _1463 = _halide_buffer_get_extent(_attn_out_buffer, 2);
- int32_t  const _1464 = _halide_buffer_get_stride(_attn_out_buffer, 2);
- int32_t  const _1465 = _halide_buffer_get_min(_attn_out_buffer, 3);
- int32_t  const _1466 = _halide_buffer_get_extent(_attn_out_buffer, 3);
- int32_t  const _1467 = _halide_buffer_get_stride(_attn_out_buffer, 3);
- int32_t  const _1468 = _halide_buffer_get_min(_attn_out_buffer, 4);
- int32_t  const _1469 = _halide_buffer_get_extent(_attn_out_buffer, 4);
- int32_t  const _1470 = _halide_buffer_get_stride(_attn_out_buffer, 4);
- auto * const _1471 = _halide_buffer_get_host(_slopes_buffer);
- auto _slopes = _1471;
+ uint32_t  const _1466 = _halide_buffer_get_type(_attn_out_buffer);
+ bool  const _1467 = _halide_buffer_get_device_dirty(_attn_out_buffer);
+ int32_t  const _1468 = _halide_buffer_get_dimensions(_attn_out_buffer);
+ int32_t  const _1469 = _halide_buffer_get_min(_attn_out_buffer, 0);
+ int32_t  const _1470 = _halide_buffer_get_extent(_attn_out_buffer, 0);
+ int32_t  const _1471 = _halide_buffer_get_stride(_attn_out_buffer, 0);
+ int32_t  const _1472 = _halide_buffer_get_min(_attn_out_buffer, 1);
+ int32_t  const _1473 = _halide_buffer_get_extent(_attn_out_buffer, 1);
+ int32_t  const _1474 = _halide_buffer_get_stride(_attn_out_buffer, 1);
+ int32_t  const _1475 = _halide_buffer_get_min(_attn_out_buffer, 2);
+ int32_t  const _1476 = _halide_buffer_get_extent(_attn_out_buffer, 2);
+ int32_t  const _1477 = _halide_buffer_get_stride(_attn_out_buffer, 2);
+ int32_t  const _1478 = _halide_buffer_get_min(_attn_out_buffer, 3);
+ int32_t  const _1479 = _halide_buffer_get_extent(_attn_out_buffer, 3);
+ int32_t  const _1480 = _halide_buffer_get_stride(_attn_out_buffer, 3);
+ int32_t  const _1481 = _halide_buffer_get_min(_attn_out_buffer, 4);
+ int32_t  const _1482 = _halide_buffer_get_extent(_attn_out_buffer, 4);
+ int32_t  const _1483 = _halide_buffer_get_stride(_attn_out_buffer, 4);
+ auto * const _1484 = _halide_buffer_get_host(_slopes_buffer);
+ auto _slopes = _1484;
  halide_unused(_slopes);
- uint32_t  const _1472 = _halide_buffer_get_type(_slopes_buffer);
- bool  const _1473 = _halide_buffer_get_device_dirty(_slopes_buffer);
- int32_t  const _1474 = _halide_buffer_get_dimensions(_slopes_buffer);
- int32_t  const _1475 = _halide_buffer_get_min(_slopes_buffer, 0);
- int32_t  const _1476 = _halide_buffer_get_extent(_slopes_buffer, 0);
- int32_t  const _1477 = _halide_buffer_get_stride(_slopes_buffer, 0);
- int32_t  const _1478 = -1 - _1463;
- int32_t  const _1479 = ::halide_cpp_max(_1463, 1);
- int32_t  const _1480 = _1479 + -1;
- int32_t  const _1481 = ::halide_cpp_max(_1478, _1480);
- int32_t  const _1482 = _1481 * 32;
- int32_t  const _1483 = _1482 + 32;
- int32_t  const _1484 = ::halide_cpp_min(_1483, _attn_lk);
- int32_t  const _1485 = ::halide_cpp_min(_1484, _1409);
- int32_t  const _1486 = _1485 + -1;
- int32_t  const _1487 = _1486 >> 3;
- int32_t  const _1488 = _1487 * 8;
- int32_t  const _1489 = _1488 + 8;
- int32_t  const _1490 = ::halide_cpp_min(_1489, _1409);
- int32_t  const _1491 = ::halide_cpp_min(_1409, 1);
- int32_t  const _1492 = _1490 - _1491;
- bool  const _1493 = 0 < _attn_groups;
- bool  const _1494 = 0 < _1463;
- int32_t  const _1495 = _1463 * _1466;
- bool  const _1496 = _1463 == 0;
- int32_t  const _1497 = (int32_t)(_1496 ? -1 : 0);
- bool  const _1498 = _1463 < 0;
- int32_t  const _1499 = (int32_t)(_1498 ? -1 : 0);
- int32_t  const _1500 = -1 - _1495;
- int32_t  const _1501 = ::halide_cpp_max(_1495, 1);
- int32_t  const _1502 = _1501 + -1;
- int32_t  const _1503 = ::halide_cpp_max(_1500, _1502);
- int32_t  const _1504 = _1463 - _1497;
- int32_t  const _1505 = _1503 / _1504;
- int32_t  const _1506 = ~_1499;
- int32_t  const _1507 = _1506 - _1499;
- int32_t  const _1508 = 0 & _1507;
- int32_t  const _1509 = _1505 + _1508;
- int32_t  const _1510 = ~_1497;
- int32_t  const _1511 = _1509 & _1510;
- int32_t  const _1512 = (int32_t)(_1494 ? _1511 : 0);
- int32_t  const _1513 = (int32_t)(_1494 ? 0 : _1511);
- int32_t  const _1514 = (int32_t)(_1493 ? _1512 : _1513);
- int32_t  const _1515 = _1465 + _1514;
- bool  const _1516 = _1515 < 0;
- int32_t  const _1517 = (int32_t)(_1516 ? -1 : 0);
- bool  const _1518 = _attn_groups == 0;
- int32_t  const _1519 = (int32_t)(_1518 ? -1 : 0);
- bool  const _1520 = _attn_groups < 0;
- int32_t  const _1521 = (int32_t)(_1520 ? -1 : 0);
- int32_t  const _1522 = _1515 - _1517;
- int32_t  const _1523 = _attn_groups - _1519;
- int32_t  const _1524 = _1522 / _1523;
- int32_t  const _1525 = ~_1521;
- int32_t  const _1526 = _1525 - _1521;
- int32_t  const _1527 = _1517 & _1526;
- int32_t  const _1528 = _1524 + _1527;
- int32_t  const _1529 = ~_1519;
- int32_t  const _1530 = _1528 & _1529;
- int32_t  const _1531 = (int32_t)(_1493 ? _1513 : _1512);
- int32_t  const _1532 = _1465 + _1531;
+ uint32_t  const _1485 = _halide_buffer_get_type(_slopes_buffer);
+ bool  const _1486 = _halide_buffer_get_device_dirty(_slopes_buffer);
+ int32_t  const _1487 = _halide_buffer_get_dimensions(_slopes_buffer);
+ int32_t  const _1488 = _halide_buffer_get_min(_slopes_buffer, 0);
+ int32_t  const _1489 = _halide_buffer_get_extent(_slopes_buffer, 0);
+ int32_t  const _1490 = _halide_buffer_get_stride(_slopes_buffer, 0);
+ int32_t  const _1491 = _attn_lk + 7;
+ int32_t  const _1492 = _1491 >> 3;
+ int32_t  const _1493 = -1 - _1476;
+ int32_t  const _1494 = ::halide_cpp_max(_1476, 1);
+ int32_t  const _1495 = _1494 + -1;
+ int32_t  const _1496 = ::halide_cpp_max(_1493, _1495);
+ int32_t  const _1497 = _1496 * 4;
+ int32_t  const _1498 = _1497 + 4;
+ int32_t  const _1499 = ::halide_cpp_min(_1492, _1498);
+ int32_t  const _1500 = _1499 * 8;
+ int32_t  const _1501 = ::halide_cpp_min(_1500, _attn_lk);
+ int32_t  const _1502 = ::halide_cpp_min(_1501, _1422);
+ int32_t  const _1503 = _1502 + -1;
+ int32_t  const _1504 = _1503 >> 3;
+ int32_t  const _1505 = _1504 * 8;
+ int32_t  const _1506 = _1505 + 8;
+ int32_t  const _1507 = ::halide_cpp_min(_1506, _1422);
+ int32_t  const _1508 = ::halide_cpp_min(_1422, 1);
+ int32_t  const _1509 = _1507 - _1508;
+ bool  const _1510 = 0 < _attn_groups;
+ bool  const _1511 = 0 < _1476;
+ int32_t  const _1512 = _1476 * _1479;
+ bool  const _1513 = _1476 == 0;
+ int32_t  const _1514 = (int32_t)(_1513 ? -1 : 0);
+ bool  const _1515 = _1476 < 0;
+ int32_t  const _1516 = (int32_t)(_1515 ? -1 : 0);
+ int32_t  const _1517 = -1 - _1512;
+ int32_t  const _1518 = ::halide_cpp_max(_1512, 1);
+ int32_t  const _1519 = _1518 + -1;
+ int32_t  const _1520 = ::halide_cpp_max(_1517, _1519);
+ int32_t  const _1521 = _1476 - _1514;
+ int32_t  const _1522 = _1520 / _1521;
+ int32_t  const _1523 = ~_1516;
+ int32_t  const _1524 = _1523 - _1516;
+ int32_t  const _1525 = 0 & _1524;
+ int32_t  const _1526 = _1522 + _1525;
+ int32_t  const _1527 = ~_1514;
+ int32_t  const _1528 = _1526 & _1527;
+ int32_t  const _1529 = (int32_t)(_1511 ? _1528 : 0);
+ int32_t  const _1530 = (int32_t)(_1511 ? 0 : _1528);
+ int32_t  const _1531 = (int32_t)(_1510 ? _1529 : _1530);
+ int32_t  const _1532 = _1478 + _1531;
  bool  const _1533 = _1532 < 0;
  int32_t  const _1534 = (int32_t)(_1533 ? -1 : 0);
- int32_t  const _1535 = _1532 - _1534;
- int32_t  const _1536 = _1535 / _1523;
- int32_t  const _1537 = _1534 & _1526;
- int32_t  const _1538 = _1536 + _1537;
- int32_t  const _1539 = _1538 & _1529;
- int32_t  const _1540 = _1530 - _1539;
- int32_t  const _1541 = _1469 * _1495;
- bool  const _1542 = _1541 < 1;
- int32_t  const _1543 = (int32_t)(_1542 ? -1 : 0);
- bool  const _1544 = _1495 == 0;
- int32_t  const _1545 = (int32_t)(_1544 ? -1 : 0);
- bool  const _1546 = _1495 < 0;
- int32_t  const _1547 = (int32_t)(_1546 ? -1 : 0);
- int32_t  const _1548 = _1541 - _1543;
- int32_t  const _1549 = _1548 + -1;
- int32_t  const _1550 = _1495 - _1545;
- int32_t  const _1551 = _1549 / _1550;
- int32_t  const _1552 = ~_1547;
- int32_t  const _1553 = _1552 - _1547;
- int32_t  const _1554 = _1543 & _1553;
- int32_t  const _1555 = _1551 + _1554;
- int32_t  const _1556 = ~_1545;
- int32_t  const _1557 = _1555 & _1556;
- int32_t  const _1558 = 0 - _1557;
- bool  const _1559 = 0 < _1495;
- int32_t  const _1560 = (int32_t)(_1559 ? _1557 : _1558);
- int32_t  const _1561 = (int32_t)(_1559 ? 0 : _1557);
- int32_t  const _1562 = 0 - _1463;
- int32_t  const _1563 = ::halide_cpp_max(_1562, _1463);
- int32_t  const _1564 = 0 - _1511;
- int32_t  const _1565 = (int32_t)(_1494 ? _1511 : _1564);
- int32_t  const _1566 = ::halide_cpp_min(_1441, 0);
- int32_t  const _1567 = ::halide_cpp_max(_1441, 0);
- int32_t  const _1568 = _1567 + 31;
- int32_t  const _1569 = _1568 >> 4;
- int32_t  const _1570 = _1569 * 16;
- int32_t  const _1571 = _1566 + _1570;
- int32_t  const _1572 = _1441 + 16;
- int32_t  const _1573 = ::halide_cpp_min(_1571, _1572);
- int32_t  const _1574 = ::halide_cpp_min(_1573, _1441);
- int32_t  const _1575 = ::halide_cpp_min(_1441, 1);
- int32_t  const _1576 = _1574 - _1575;
- int32_t  const _1577 = _1476 + _1475;
- int32_t  const _1578 = _1577 + -1;
- int32_t  const _1579 = _1512 + _1465;
- int32_t  const _1580 = ::halide_cpp_min(_1578, _1579);
- int32_t  const _1581 = ::halide_cpp_max(_1580, _1475);
- int32_t  const _1582 = _1513 + _1465;
- int32_t  const _1583 = ::halide_cpp_min(_1578, _1582);
- int32_t  const _1584 = ::halide_cpp_max(_1583, _1475);
- int32_t  const _1585 = _1581 - _1584;
- bool  const _1586 = _halide_buffer_is_bounds_query(_attn_k_buffer);
- bool  const _1587 = !(_1586);
- bool  const _1588 = 1 <= _1409;
- bool  const _1589 = _1587 || _1588;
- if (!_1589)
+ bool  const _1535 = _attn_groups == 0;
+ int32_t  const _1536 = (int32_t)(_1535 ? -1 : 0);
+ bool  const _1537 = _attn_groups < 0;
+ int32_t  const _1538 = (int32_t)(_1537 ? -1 : 0);
+ int32_t  const _1539 = _1532 - _1534;
+ int32_t  const _1540 = _attn_groups - _1536;
+ int32_t  const _1541 = _1539 / _1540;
+ int32_t  const _1542 = ~_1538;
+ int32_t  const _1543 = _1542 - _1538;
+ int32_t  const _1544 = _1534 & _1543;
+ int32_t  const _1545 = _1541 + _1544;
+ int32_t  const _1546 = ~_1536;
+ int32_t  const _1547 = _1545 & _1546;
+ int32_t  const _1548 = (int32_t)(_1510 ? _1530 : _1529);
+ int32_t  const _1549 = _1478 + _1548;
+ bool  const _1550 = _1549 < 0;
+ int32_t  const _1551 = (int32_t)(_1550 ? -1 : 0);
+ int32_t  const _1552 = _1549 - _1551;
+ int32_t  const _1553 = _1552 / _1540;
+ int32_t  const _1554 = _1551 & _1543;
+ int32_t  const _1555 = _1553 + _1554;
+ int32_t  const _1556 = _1555 & _1546;
+ int32_t  const _1557 = _1547 - _1556;
+ int32_t  const _1558 = _1482 * _1512;
+ bool  const _1559 = _1558 < 1;
+ int32_t  const _1560 = (int32_t)(_1559 ? -1 : 0);
+ bool  const _1561 = _1512 == 0;
+ int32_t  const _1562 = (int32_t)(_1561 ? -1 : 0);
+ bool  const _1563 = _1512 < 0;
+ int32_t  const _1564 = (int32_t)(_1563 ? -1 : 0);
+ int32_t  const _1565 = _1558 - _1560;
+ int32_t  const _1566 = _1565 + -1;
+ int32_t  const _1567 = _1512 - _1562;
+ int32_t  const _1568 = _1566 / _1567;
+ int32_t  const _1569 = ~_1564;
+ int32_t  const _1570 = _1569 - _1564;
+ int32_t  const _1571 = _1560 & _1570;
+ int32_t  const _1572 = _1568 + _1571;
+ int32_t  const _1573 = ~_1562;
+ int32_t  const _1574 = _1572 & _1573;
+ int32_t  const _1575 = 0 - _1574;
+ bool  const _1576 = 0 < _1512;
+ int32_t  const _1577 = (int32_t)(_1576 ? _1574 : _1575);
+ int32_t  const _1578 = (int32_t)(_1576 ? 0 : _1574);
+ int32_t  const _1579 = 0 - _1476;
+ int32_t  const _1580 = ::halide_cpp_max(_1579, _1476);
+ int32_t  const _1581 = 0 - _1528;
+ int32_t  const _1582 = (int32_t)(_1511 ? _1528 : _1581);
+ int32_t  const _1583 = ::halide_cpp_min(_1454, 0);
+ int32_t  const _1584 = ::halide_cpp_max(_1454, 0);
+ int32_t  const _1585 = _1584 + 31;
+ int32_t  const _1586 = _1585 >> 4;
+ int32_t  const _1587 = _1586 * 16;
+ int32_t  const _1588 = _1583 + _1587;
+ int32_t  const _1589 = _1454 + 16;
+ int32_t  const _1590 = ::halide_cpp_min(_1588, _1589);
+ int32_t  const _1591 = ::halide_cpp_min(_1590, _1454);
+ int32_t  const _1592 = ::halide_cpp_min(_1454, 1);
+ int32_t  const _1593 = _1591 - _1592;
+ int32_t  const _1594 = _1489 + _1488;
+ int32_t  const _1595 = _1594 + -1;
+ int32_t  const _1596 = _1529 + _1478;
+ int32_t  const _1597 = ::halide_cpp_min(_1595, _1596);
+ int32_t  const _1598 = ::halide_cpp_max(_1597, _1488);
+ int32_t  const _1599 = _1530 + _1478;
+ int32_t  const _1600 = ::halide_cpp_min(_1595, _1599);
+ int32_t  const _1601 = ::halide_cpp_max(_1600, _1488);
+ int32_t  const _1602 = _1598 - _1601;
+ bool  const _1603 = _halide_buffer_is_bounds_query(_attn_k_buffer);
+ bool  const _1604 = !(_1603);
+ bool  const _1605 = 1 <= _1422;
+ bool  const _1606 = _1604 || _1605;
+ if (!_1606)
  {
-  int32_t  const _1590 = _1409 + -1;
-  int32_t  const _1591 = _1409 + _1492;
-  int32_t  const _1592 = _1591 + -1;
-  int32_t  const _1593 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_k", 1, 0, _1492, _1590, _1592);
-  return _1593;
+  int32_t  const _1607 = _1422 + -1;
+  int32_t  const _1608 = _1422 + _1509;
+  int32_t  const _1609 = _1608 + -1;
+  int32_t  const _1610 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_k", 1, 0, _1509, _1607, _1609);
+  return _1610;
  }
- bool  const _1594 = _halide_buffer_is_bounds_query(_attn_v_buffer);
- bool  const _1595 = !(_1594);
- bool  const _1596 = 1 <= _1441;
- bool  const _1597 = _1595 || _1596;
- if (!_1597)
+ bool  const _1611 = _halide_buffer_is_bounds_query(_attn_v_buffer);
+ bool  const _1612 = !(_1611);
+ bool  const _1613 = 1 <= _1454;
+ bool  const _1614 = _1612 || _1613;
+ if (!_1614)
  {
-  int32_t  const _1598 = _1576 >> 4;
-  int32_t  const _1599 = _1598 * 16;
-  int32_t  const _1600 = _1599 + 15;
-  int32_t  const _1601 = _1441 + -1;
-  int32_t  const _1602 = _1599 + _1441;
-  int32_t  const _1603 = _1602 + 14;
-  int32_t  const _1604 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_v", 0, 0, _1600, _1601, _1603);
-  return _1604;
+  int32_t  const _1615 = _1593 >> 4;
+  int32_t  const _1616 = _1615 * 16;
+  int32_t  const _1617 = _1616 + 15;
+  int32_t  const _1618 = _1454 + -1;
+  int32_t  const _1619 = _1616 + _1454;
+  int32_t  const _1620 = _1619 + 14;
+  int32_t  const _1621 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_v", 0, 0, _1617, _1618, _1620);
+  return _1621;
  }
- bool  const _1605 = _halide_buffer_is_bounds_query(_attn_out_buffer);
- bool  const _1606 = !(_1605);
- bool  const _1607 = 0 <= _1441;
- int32_t  const _1608 = _1441 + -16;
- int32_t  const _1609 = _1576 >> 4;
- int32_t  const _1610 = _1609 * 16;
- bool  const _1611 = _1608 <= _1610;
- bool  const _1612 = _1607 && _1611;
- bool  const _1613 = _1606 || _1612;
- if (!_1613)
- {
-  int32_t  const _1614 = _1576 >> 4;
-  int32_t  const _1615 = _1614 * 16;
-  int32_t  const _1616 = _1615 + 31;
-  int32_t  const _1617 = ::halide_cpp_min(_1441, 0);
-  int32_t  const _1618 = _1441 + 15;
-  int32_t  const _1619 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Output buffer attn_out", 0, 0, _1616, _1617, _1618);
-  return _1619;
- }
- uint32_t  const _1620 = (uint32_t)(73730ull);
- bool  const _1621 = _1402 == _1620;
- if (!_1621)
- {
-  uint32_t  const _1622 = (uint32_t)(73730ull);
-  int32_t  const _1623 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_k", _1402, _1622);
-  return _1623;
- }
- bool  const _1624 = _1404 == 4;
- if (!_1624)
- {
-  int32_t  const _1625 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_k", _1404, 4);
-  return _1625;
- }
- uint32_t  const _1626 = (uint32_t)(73730ull);
- bool  const _1627 = _1418 == _1626;
- if (!_1627)
- {
-  uint32_t  const _1628 = (uint32_t)(73730ull);
-  int32_t  const _1629 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_q", _1418, _1628);
-  return _1629;
- }
- bool  const _1630 = _1420 == 5;
+ bool  const _1622 = _halide_buffer_is_bounds_query(_attn_out_buffer);
+ bool  const _1623 = !(_1622);
+ bool  const _1624 = 0 <= _1454;
+ int32_t  const _1625 = _1454 + -16;
+ int32_t  const _1626 = _1593 >> 4;
+ int32_t  const _1627 = _1626 * 16;
+ bool  const _1628 = _1625 <= _1627;
+ bool  const _1629 = _1624 && _1628;
+ bool  const _1630 = _1623 || _1629;
  if (!_1630)
  {
-  int32_t  const _1631 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_q", _1420, 5);
-  return _1631;
+  int32_t  const _1631 = _1593 >> 4;
+  int32_t  const _1632 = _1631 * 16;
+  int32_t  const _1633 = _1632 + 31;
+  int32_t  const _1634 = ::halide_cpp_min(_1454, 0);
+  int32_t  const _1635 = _1454 + 15;
+  int32_t  const _1636 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Output buffer attn_out", 0, 0, _1633, _1634, _1635);
+  return _1636;
  }
- uint32_t  const _1632 = (uint32_t)(73730ull);
- bool  const _1633 = _1437 == _1632;
- if (!_1633)
+ uint32_t  const _1637 = (uint32_t)(73730ull);
+ bool  const _1638 = _1415 == _1637;
+ if (!_1638)
  {
-  uint32_t  const _1634 = (uint32_t)(73730ull);
-  int32_t  const _1635 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_v", _1437, _1634);
-  return _1635;
+  uint32_t  const _1639 = (uint32_t)(73730ull);
+  int32_t  const _1640 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_k", _1415, _1639);
+  return _1640;
  }
- bool  const _1636 = _1439 == 4;
- if (!_1636)
+ bool  const _1641 = _1417 == 4;
+ if (!_1641)
  {
-  int32_t  const _1637 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_v", _1439, 4);
-  return _1637;
+  int32_t  const _1642 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_k", _1417, 4);
+  return _1642;
  }
- uint32_t  const _1638 = (uint32_t)(73730ull);
- bool  const _1639 = _1453 == _1638;
- if (!_1639)
+ uint32_t  const _1643 = (uint32_t)(73730ull);
+ bool  const _1644 = _1431 == _1643;
+ if (!_1644)
  {
-  uint32_t  const _1640 = (uint32_t)(73730ull);
-  int32_t  const _1641 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Output buffer attn_out", _1453, _1640);
-  return _1641;
+  uint32_t  const _1645 = (uint32_t)(73730ull);
+  int32_t  const _1646 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_q", _1431, _1645);
+  return _1646;
  }
- bool  const _1642 = _1455 == 5;
- if (!_1642)
+ bool  const _1647 = _1433 == 5;
+ if (!_1647)
  {
-  int32_t  const _1643 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Output buffer attn_out", _1455, 5);
-  return _1643;
+  int32_t  const _1648 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_q", _1433, 5);
+  return _1648;
  }
- uint32_t  const _1644 = (uint32_t)(73730ull);
- bool  const _1645 = _1472 == _1644;
- if (!_1645)
+ uint32_t  const _1649 = (uint32_t)(73730ull);
+ bool  const _1650 = _1450 == _1649;
+ if (!_1650)
  {
-  uint32_t  const _1646 = (uint32_t)(73730ull);
-  int32_t  const _1647 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer slopes", _1472, _1646);
-  return _1647;
+  uint32_t  const _1651 = (uint32_t)(73730ull);
+  int32_t  const _1652 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_v", _1450, _1651);
+  return _1652;
  }
- bool  const _1648 = _1474 == 1;
- if (!_1648)
- {
-  int32_t  const _1649 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer slopes", _1474, 1);
-  return _1649;
- }
- bool  const _1650 = _1405 <= 0;
- int32_t  const _1651 = _1406 + _1405;
- bool  const _1652 = _1422 <= _1651;
- bool  const _1653 = _1650 && _1652;
+ bool  const _1653 = _1452 == 4;
  if (!_1653)
  {
-  int32_t  const _1654 = _1422 + -1;
-  int32_t  const _1655 = _1406 + _1405;
-  int32_t  const _1656 = _1655 + -1;
-  int32_t  const _1657 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 0, 0, _1654, _1405, _1656);
-  return _1657;
+  int32_t  const _1654 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_v", _1452, 4);
+  return _1654;
  }
- bool  const _1658 = 0 <= _1406;
- if (!_1658)
+ uint32_t  const _1655 = (uint32_t)(73730ull);
+ bool  const _1656 = _1466 == _1655;
+ if (!_1656)
  {
-  int32_t  const _1659 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 0, _1406);
-  return _1659;
+  uint32_t  const _1657 = (uint32_t)(73730ull);
+  int32_t  const _1658 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Output buffer attn_out", _1466, _1657);
+  return _1658;
  }
- int32_t  const _1660 = ::halide_cpp_min(_1409, 1);
- int32_t  const _1661 = _1408 + 1;
- bool  const _1662 = _1661 <= _1660;
- int32_t  const _1663 = _1660 + _1492;
- int32_t  const _1664 = _1409 + _1408;
- bool  const _1665 = _1663 <= _1664;
- bool  const _1666 = _1662 && _1665;
- if (!_1666)
+ bool  const _1659 = _1468 == 5;
+ if (!_1659)
  {
-  int32_t  const _1667 = ::halide_cpp_min(_1409, 1);
-  int32_t  const _1668 = _1667 + -1;
-  int32_t  const _1669 = _1667 + _1492;
-  int32_t  const _1670 = _1669 + -1;
-  int32_t  const _1671 = _1409 + _1408;
-  int32_t  const _1672 = _1671 + -1;
-  int32_t  const _1673 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 1, _1668, _1670, _1408, _1672);
-  return _1673;
+  int32_t  const _1660 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Output buffer attn_out", _1468, 5);
+  return _1660;
  }
- bool  const _1674 = 0 <= _1409;
- if (!_1674)
+ uint32_t  const _1661 = (uint32_t)(73730ull);
+ bool  const _1662 = _1485 == _1661;
+ if (!_1662)
  {
-  int32_t  const _1675 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 1, _1409);
-  return _1675;
+  uint32_t  const _1663 = (uint32_t)(73730ull);
+  int32_t  const _1664 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer slopes", _1485, _1663);
+  return _1664;
  }
- bool  const _1676 = _1411 <= _1539;
- int32_t  const _1677 = _1540 + _1539;
- int32_t  const _1678 = _1677 + 1;
- int32_t  const _1679 = _1412 + _1411;
- bool  const _1680 = _1678 <= _1679;
- bool  const _1681 = _1676 && _1680;
- if (!_1681)
+ bool  const _1665 = _1487 == 1;
+ if (!_1665)
  {
-  int32_t  const _1682 = _1540 + _1539;
-  int32_t  const _1683 = _1412 + _1411;
-  int32_t  const _1684 = _1683 + -1;
-  int32_t  const _1685 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 2, _1539, _1682, _1411, _1684);
-  return _1685;
+  int32_t  const _1666 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer slopes", _1487, 1);
+  return _1666;
  }
- bool  const _1686 = 0 <= _1412;
- if (!_1686)
+ bool  const _1667 = _1418 <= 0;
+ int32_t  const _1668 = _1419 + _1418;
+ bool  const _1669 = _1435 <= _1668;
+ bool  const _1670 = _1667 && _1669;
+ if (!_1670)
  {
-  int32_t  const _1687 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 2, _1412);
-  return _1687;
+  int32_t  const _1671 = _1435 + -1;
+  int32_t  const _1672 = _1419 + _1418;
+  int32_t  const _1673 = _1672 + -1;
+  int32_t  const _1674 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 0, 0, _1671, _1418, _1673);
+  return _1674;
  }
- int32_t  const _1688 = _1561 + _1468;
- bool  const _1689 = _1414 <= _1688;
- int32_t  const _1690 = _1688 + _1560;
- int32_t  const _1691 = _1690 + 1;
- int32_t  const _1692 = _1415 + _1414;
- bool  const _1693 = _1691 <= _1692;
- bool  const _1694 = _1689 && _1693;
- if (!_1694)
+ bool  const _1675 = 0 <= _1419;
+ if (!_1675)
  {
-  int32_t  const _1695 = _1561 + _1468;
-  int32_t  const _1696 = _1695 + _1560;
-  int32_t  const _1697 = _1415 + _1414;
-  int32_t  const _1698 = _1697 + -1;
-  int32_t  const _1699 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 3, _1695, _1696, _1414, _1698);
-  return _1699;
+  int32_t  const _1676 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 0, _1419);
+  return _1676;
  }
- bool  const _1700 = 0 <= _1415;
- if (!_1700)
+ int32_t  const _1677 = ::halide_cpp_min(_1422, 1);
+ int32_t  const _1678 = _1421 + 1;
+ bool  const _1679 = _1678 <= _1677;
+ int32_t  const _1680 = _1677 + _1509;
+ int32_t  const _1681 = _1422 + _1421;
+ bool  const _1682 = _1680 <= _1681;
+ bool  const _1683 = _1679 && _1682;
+ if (!_1683)
  {
-  int32_t  const _1701 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 3, _1415);
-  return _1701;
+  int32_t  const _1684 = ::halide_cpp_min(_1422, 1);
+  int32_t  const _1685 = _1684 + -1;
+  int32_t  const _1686 = _1684 + _1509;
+  int32_t  const _1687 = _1686 + -1;
+  int32_t  const _1688 = _1422 + _1421;
+  int32_t  const _1689 = _1688 + -1;
+  int32_t  const _1690 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 1, _1685, _1687, _1421, _1689);
+  return _1690;
  }
- bool  const _1702 = _1421 <= 0;
- bool  const _1703 = 0 <= _1421;
- bool  const _1704 = _1702 && _1703;
- if (!_1704)
+ bool  const _1691 = 0 <= _1422;
+ if (!_1691)
  {
-  int32_t  const _1705 = _1422 + -1;
-  int32_t  const _1706 = _1422 + _1421;
-  int32_t  const _1707 = _1706 + -1;
-  int32_t  const _1708 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 0, 0, _1705, _1421, _1707);
-  return _1708;
+  int32_t  const _1692 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 1, _1422);
+  return _1692;
  }
- bool  const _1709 = 0 <= _1422;
- if (!_1709)
+ bool  const _1693 = _1424 <= _1556;
+ int32_t  const _1694 = _1557 + _1556;
+ int32_t  const _1695 = _1694 + 1;
+ int32_t  const _1696 = _1425 + _1424;
+ bool  const _1697 = _1695 <= _1696;
+ bool  const _1698 = _1693 && _1697;
+ if (!_1698)
  {
-  int32_t  const _1710 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 0, _1422);
-  return _1710;
+  int32_t  const _1699 = _1557 + _1556;
+  int32_t  const _1700 = _1425 + _1424;
+  int32_t  const _1701 = _1700 + -1;
+  int32_t  const _1702 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 2, _1556, _1699, _1424, _1701);
+  return _1702;
  }
- bool  const _1711 = _1424 <= 0;
- int32_t  const _1712 = _1425 + _1424;
- bool  const _1713 = 32 <= _1712;
- bool  const _1714 = _1711 && _1713;
- if (!_1714)
+ bool  const _1703 = 0 <= _1425;
+ if (!_1703)
  {
-  int32_t  const _1715 = _1425 + _1424;
-  int32_t  const _1716 = _1715 + -1;
-  int32_t  const _1717 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 1, 0, 31, _1424, _1716);
-  return _1717;
+  int32_t  const _1704 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 2, _1425);
+  return _1704;
  }
- bool  const _1718 = 0 <= _1425;
- if (!_1718)
+ int32_t  const _1705 = _1578 + _1481;
+ bool  const _1706 = _1427 <= _1705;
+ int32_t  const _1707 = _1705 + _1577;
+ int32_t  const _1708 = _1707 + 1;
+ int32_t  const _1709 = _1428 + _1427;
+ bool  const _1710 = _1708 <= _1709;
+ bool  const _1711 = _1706 && _1710;
+ if (!_1711)
  {
-  int32_t  const _1719 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 1, _1425);
-  return _1719;
+  int32_t  const _1712 = _1578 + _1481;
+  int32_t  const _1713 = _1712 + _1577;
+  int32_t  const _1714 = _1428 + _1427;
+  int32_t  const _1715 = _1714 + -1;
+  int32_t  const _1716 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 3, _1712, _1713, _1427, _1715);
+  return _1716;
  }
- bool  const _1720 = _1427 <= 0;
- int32_t  const _1721 = ::halide_cpp_max(_1563, 1);
- int32_t  const _1722 = _1428 + _1427;
- bool  const _1723 = _1721 <= _1722;
- bool  const _1724 = _1720 && _1723;
- if (!_1724)
+ bool  const _1717 = 0 <= _1428;
+ if (!_1717)
  {
-  int32_t  const _1725 = ::halide_cpp_max(_1563, 1);
-  int32_t  const _1726 = _1725 + -1;
-  int32_t  const _1727 = _1428 + _1427;
-  int32_t  const _1728 = _1727 + -1;
-  int32_t  const _1729 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 2, 0, _1726, _1427, _1728);
-  return _1729;
+  int32_t  const _1718 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 3, _1428);
+  return _1718;
  }
- bool  const _1730 = 0 <= _1428;
- if (!_1730)
+ bool  const _1719 = _1434 <= 0;
+ bool  const _1720 = 0 <= _1434;
+ bool  const _1721 = _1719 && _1720;
+ if (!_1721)
  {
-  int32_t  const _1731 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 2, _1428);
-  return _1731;
+  int32_t  const _1722 = _1435 + -1;
+  int32_t  const _1723 = _1435 + _1434;
+  int32_t  const _1724 = _1723 + -1;
+  int32_t  const _1725 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 0, 0, _1722, _1434, _1724);
+  return _1725;
  }
- int32_t  const _1732 = _1513 + _1465;
- bool  const _1733 = _1430 <= _1732;
- int32_t  const _1734 = _1732 + _1565;
- int32_t  const _1735 = _1734 + 1;
- int32_t  const _1736 = _1431 + _1430;
- bool  const _1737 = _1735 <= _1736;
- bool  const _1738 = _1733 && _1737;
- if (!_1738)
+ bool  const _1726 = 0 <= _1435;
+ if (!_1726)
  {
-  int32_t  const _1739 = _1513 + _1465;
-  int32_t  const _1740 = _1739 + _1565;
-  int32_t  const _1741 = _1431 + _1430;
-  int32_t  const _1742 = _1741 + -1;
-  int32_t  const _1743 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 3, _1739, _1740, _1430, _1742);
-  return _1743;
+  int32_t  const _1727 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 0, _1435);
+  return _1727;
  }
- bool  const _1744 = 0 <= _1431;
- if (!_1744)
+ bool  const _1728 = _1437 <= 0;
+ int32_t  const _1729 = _1438 + _1437;
+ bool  const _1730 = 32 <= _1729;
+ bool  const _1731 = _1728 && _1730;
+ if (!_1731)
  {
-  int32_t  const _1745 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 3, _1431);
-  return _1745;
+  int32_t  const _1732 = _1438 + _1437;
+  int32_t  const _1733 = _1732 + -1;
+  int32_t  const _1734 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 1, 0, 31, _1437, _1733);
+  return _1734;
  }
- int32_t  const _1746 = _1561 + _1468;
- bool  const _1747 = _1433 <= _1746;
- int32_t  const _1748 = _1746 + _1560;
- int32_t  const _1749 = _1748 + 1;
- int32_t  const _1750 = _1434 + _1433;
- bool  const _1751 = _1749 <= _1750;
- bool  const _1752 = _1747 && _1751;
- if (!_1752)
+ bool  const _1735 = 0 <= _1438;
+ if (!_1735)
  {
-  int32_t  const _1753 = _1561 + _1468;
-  int32_t  const _1754 = _1753 + _1560;
-  int32_t  const _1755 = _1434 + _1433;
-  int32_t  const _1756 = _1755 + -1;
-  int32_t  const _1757 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 4, _1753, _1754, _1433, _1756);
-  return _1757;
+  int32_t  const _1736 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 1, _1438);
+  return _1736;
  }
- bool  const _1758 = 0 <= _1434;
- if (!_1758)
+ bool  const _1737 = _1440 <= 0;
+ int32_t  const _1738 = ::halide_cpp_max(_1580, 1);
+ int32_t  const _1739 = _1441 + _1440;
+ bool  const _1740 = _1738 <= _1739;
+ bool  const _1741 = _1737 && _1740;
+ if (!_1741)
  {
-  int32_t  const _1759 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 4, _1434);
-  return _1759;
+  int32_t  const _1742 = ::halide_cpp_max(_1580, 1);
+  int32_t  const _1743 = _1742 + -1;
+  int32_t  const _1744 = _1441 + _1440;
+  int32_t  const _1745 = _1744 + -1;
+  int32_t  const _1746 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 2, 0, _1743, _1440, _1745);
+  return _1746;
  }
- int32_t  const _1760 = ::halide_cpp_min(_1441, 1);
- int32_t  const _1761 = _1440 + 1;
- bool  const _1762 = _1761 <= _1760;
- int32_t  const _1763 = _1576 >> 4;
- int32_t  const _1764 = _1763 * 16;
- int32_t  const _1765 = _1760 + _1764;
- int32_t  const _1766 = _1765 + 15;
- int32_t  const _1767 = _1441 + _1440;
+ bool  const _1747 = 0 <= _1441;
+ if (!_1747)
+ {
+  int32_t  const _1748 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 2, _1441);
+  return _1748;
+ }
+ int32_t  const _1749 = _1530 + _1478;
+ bool  const _1750 = _1443 <= _1749;
+ int32_t  const _1751 = _1749 + _1582;
+ int32_t  const _1752 = _1751 + 1;
+ int32_t  const _1753 = _1444 + _1443;
+ bool  const _1754 = _1752 <= _1753;
+ bool  const _1755 = _1750 && _1754;
+ if (!_1755)
+ {
+  int32_t  const _1756 = _1530 + _1478;
+  int32_t  const _1757 = _1756 + _1582;
+  int32_t  const _1758 = _1444 + _1443;
+  int32_t  const _1759 = _1758 + -1;
+  int32_t  const _1760 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 3, _1756, _1757, _1443, _1759);
+  return _1760;
+ }
+ bool  const _1761 = 0 <= _1444;
+ if (!_1761)
+ {
+  int32_t  const _1762 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 3, _1444);
+  return _1762;
+ }
+ int32_t  const _1763 = _1578 + _1481;
+ bool  const _1764 = _1446 <= _1763;
+ int32_t  const _1765 = _1763 + _1577;
+ int32_t  const _1766 = _1765 + 1;
+ int32_t  const _1767 = _1447 + _1446;
  bool  const _1768 = _1766 <= _1767;
- bool  const _1769 = _1762 && _1768;
+ bool  const _1769 = _1764 && _1768;
  if (!_1769)
  {
-  int32_t  const _1770 = ::halide_cpp_min(_1441, 1);
-  int32_t  const _1771 = _1770 + -1;
-  int32_t  const _1772 = _1576 >> 4;
-  int32_t  const _1773 = _1772 * 16;
-  int32_t  const _1774 = _1770 + _1773;
-  int32_t  const _1775 = _1774 + 14;
-  int32_t  const _1776 = _1441 + _1440;
-  int32_t  const _1777 = _1776 + -1;
-  int32_t  const _1778 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 0, _1771, _1775, _1440, _1777);
-  return _1778;
+  int32_t  const _1770 = _1578 + _1481;
+  int32_t  const _1771 = _1770 + _1577;
+  int32_t  const _1772 = _1447 + _1446;
+  int32_t  const _1773 = _1772 + -1;
+  int32_t  const _1774 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 4, _1770, _1771, _1446, _1773);
+  return _1774;
  }
- bool  const _1779 = 0 <= _1441;
- if (!_1779)
+ bool  const _1775 = 0 <= _1447;
+ if (!_1775)
  {
-  int32_t  const _1780 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 0, _1441);
-  return _1780;
+  int32_t  const _1776 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 4, _1447);
+  return _1776;
  }
- bool  const _1781 = _1443 <= 0;
- int32_t  const _1782 = _1444 + _1443;
- bool  const _1783 = _1485 <= _1782;
- bool  const _1784 = _1781 && _1783;
- if (!_1784)
+ int32_t  const _1777 = ::halide_cpp_min(_1454, 1);
+ int32_t  const _1778 = _1453 + 1;
+ bool  const _1779 = _1778 <= _1777;
+ int32_t  const _1780 = _1593 >> 4;
+ int32_t  const _1781 = _1780 * 16;
+ int32_t  const _1782 = _1777 + _1781;
+ int32_t  const _1783 = _1782 + 15;
+ int32_t  const _1784 = _1454 + _1453;
+ bool  const _1785 = _1783 <= _1784;
+ bool  const _1786 = _1779 && _1785;
+ if (!_1786)
  {
-  int32_t  const _1785 = _1485 + -1;
-  int32_t  const _1786 = _1444 + _1443;
-  int32_t  const _1787 = _1786 + -1;
-  int32_t  const _1788 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 1, 0, _1785, _1443, _1787);
-  return _1788;
+  int32_t  const _1787 = ::halide_cpp_min(_1454, 1);
+  int32_t  const _1788 = _1787 + -1;
+  int32_t  const _1789 = _1593 >> 4;
+  int32_t  const _1790 = _1789 * 16;
+  int32_t  const _1791 = _1787 + _1790;
+  int32_t  const _1792 = _1791 + 14;
+  int32_t  const _1793 = _1454 + _1453;
+  int32_t  const _1794 = _1793 + -1;
+  int32_t  const _1795 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 0, _1788, _1792, _1453, _1794);
+  return _1795;
  }
- bool  const _1789 = 0 <= _1444;
- if (!_1789)
- {
-  int32_t  const _1790 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 1, _1444);
-  return _1790;
- }
- bool  const _1791 = _1446 <= _1539;
- int32_t  const _1792 = _1540 + _1539;
- int32_t  const _1793 = _1792 + 1;
- int32_t  const _1794 = _1447 + _1446;
- bool  const _1795 = _1793 <= _1794;
- bool  const _1796 = _1791 && _1795;
+ bool  const _1796 = 0 <= _1454;
  if (!_1796)
  {
-  int32_t  const _1797 = _1540 + _1539;
-  int32_t  const _1798 = _1447 + _1446;
-  int32_t  const _1799 = _1798 + -1;
-  int32_t  const _1800 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 2, _1539, _1797, _1446, _1799);
-  return _1800;
+  int32_t  const _1797 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 0, _1454);
+  return _1797;
  }
- bool  const _1801 = 0 <= _1447;
+ bool  const _1798 = _1456 <= 0;
+ int32_t  const _1799 = _1457 + _1456;
+ bool  const _1800 = _1502 <= _1799;
+ bool  const _1801 = _1798 && _1800;
  if (!_1801)
  {
-  int32_t  const _1802 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 2, _1447);
-  return _1802;
+  int32_t  const _1802 = _1502 + -1;
+  int32_t  const _1803 = _1457 + _1456;
+  int32_t  const _1804 = _1803 + -1;
+  int32_t  const _1805 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 1, 0, _1802, _1456, _1804);
+  return _1805;
  }
- int32_t  const _1803 = _1561 + _1468;
- bool  const _1804 = _1449 <= _1803;
- int32_t  const _1805 = _1803 + _1560;
- int32_t  const _1806 = _1805 + 1;
- int32_t  const _1807 = _1450 + _1449;
- bool  const _1808 = _1806 <= _1807;
- bool  const _1809 = _1804 && _1808;
- if (!_1809)
+ bool  const _1806 = 0 <= _1457;
+ if (!_1806)
  {
-  int32_t  const _1810 = _1561 + _1468;
-  int32_t  const _1811 = _1810 + _1560;
-  int32_t  const _1812 = _1450 + _1449;
-  int32_t  const _1813 = _1812 + -1;
-  int32_t  const _1814 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 3, _1810, _1811, _1449, _1813);
-  return _1814;
+  int32_t  const _1807 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 1, _1457);
+  return _1807;
  }
- bool  const _1815 = 0 <= _1450;
- if (!_1815)
+ bool  const _1808 = _1459 <= _1556;
+ int32_t  const _1809 = _1557 + _1556;
+ int32_t  const _1810 = _1809 + 1;
+ int32_t  const _1811 = _1460 + _1459;
+ bool  const _1812 = _1810 <= _1811;
+ bool  const _1813 = _1808 && _1812;
+ if (!_1813)
  {
-  int32_t  const _1816 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 3, _1450);
-  return _1816;
+  int32_t  const _1814 = _1557 + _1556;
+  int32_t  const _1815 = _1460 + _1459;
+  int32_t  const _1816 = _1815 + -1;
+  int32_t  const _1817 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 2, _1556, _1814, _1459, _1816);
+  return _1817;
  }
- bool  const _1817 = _1456 <= 0;
- int32_t  const _1818 = _1441 + 16;
- int32_t  const _1819 = _1457 + _1456;
- bool  const _1820 = _1818 <= _1819;
- bool  const _1821 = _1817 && _1820;
- if (!_1821)
+ bool  const _1818 = 0 <= _1460;
+ if (!_1818)
  {
-  int32_t  const _1822 = _1441 + 15;
-  int32_t  const _1823 = _1457 + _1456;
-  int32_t  const _1824 = _1823 + -1;
-  int32_t  const _1825 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 0, 0, _1822, _1456, _1824);
-  return _1825;
+  int32_t  const _1819 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 2, _1460);
+  return _1819;
  }
- bool  const _1826 = 0 <= _1457;
+ int32_t  const _1820 = _1578 + _1481;
+ bool  const _1821 = _1462 <= _1820;
+ int32_t  const _1822 = _1820 + _1577;
+ int32_t  const _1823 = _1822 + 1;
+ int32_t  const _1824 = _1463 + _1462;
+ bool  const _1825 = _1823 <= _1824;
+ bool  const _1826 = _1821 && _1825;
  if (!_1826)
  {
-  int32_t  const _1827 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 0, _1457);
-  return _1827;
+  int32_t  const _1827 = _1578 + _1481;
+  int32_t  const _1828 = _1827 + _1577;
+  int32_t  const _1829 = _1463 + _1462;
+  int32_t  const _1830 = _1829 + -1;
+  int32_t  const _1831 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 3, _1827, _1828, _1462, _1830);
+  return _1831;
  }
- bool  const _1828 = _1459 <= 0;
- int32_t  const _1829 = _1460 + _1459;
- bool  const _1830 = 32 <= _1829;
- bool  const _1831 = _1828 && _1830;
- if (!_1831)
+ bool  const _1832 = 0 <= _1463;
+ if (!_1832)
  {
-  int32_t  const _1832 = _1460 + _1459;
-  int32_t  const _1833 = _1832 + -1;
-  int32_t  const _1834 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 1, 0, 31, _1459, _1833);
-  return _1834;
+  int32_t  const _1833 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 3, _1463);
+  return _1833;
  }
- bool  const _1835 = 0 <= _1460;
- if (!_1835)
+ bool  const _1834 = _1469 <= 0;
+ int32_t  const _1835 = _1454 + 16;
+ int32_t  const _1836 = _1470 + _1469;
+ bool  const _1837 = _1835 <= _1836;
+ bool  const _1838 = _1834 && _1837;
+ if (!_1838)
  {
-  int32_t  const _1836 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 1, _1460);
-  return _1836;
+  int32_t  const _1839 = _1454 + 15;
+  int32_t  const _1840 = _1470 + _1469;
+  int32_t  const _1841 = _1840 + -1;
+  int32_t  const _1842 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 0, 0, _1839, _1469, _1841);
+  return _1842;
  }
- bool  const _1837 = _1462 <= 0;
- int32_t  const _1838 = ::halide_cpp_max(_1563, 1);
- int32_t  const _1839 = _1463 + _1462;
- bool  const _1840 = _1838 <= _1839;
- bool  const _1841 = _1837 && _1840;
- if (!_1841)
+ bool  const _1843 = 0 <= _1470;
+ if (!_1843)
  {
-  int32_t  const _1842 = ::halide_cpp_max(_1563, 1);
-  int32_t  const _1843 = _1842 + -1;
-  int32_t  const _1844 = _1463 + _1462;
-  int32_t  const _1845 = _1844 + -1;
-  int32_t  const _1846 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 2, 0, _1843, _1462, _1845);
-  return _1846;
+  int32_t  const _1844 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 0, _1470);
+  return _1844;
  }
- bool  const _1847 = 0 <= _1463;
- if (!_1847)
+ bool  const _1845 = _1472 <= 0;
+ int32_t  const _1846 = _1473 + _1472;
+ bool  const _1847 = 32 <= _1846;
+ bool  const _1848 = _1845 && _1847;
+ if (!_1848)
  {
-  int32_t  const _1848 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 2, _1463);
-  return _1848;
+  int32_t  const _1849 = _1473 + _1472;
+  int32_t  const _1850 = _1849 + -1;
+  int32_t  const _1851 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 1, 0, 31, _1472, _1850);
+  return _1851;
  }
- bool  const _1849 = 0 <= _1513;
- int32_t  const _1850 = _1513 + _1465;
- int32_t  const _1851 = _1850 + _1565;
- int32_t  const _1852 = _1851 + 1;
- int32_t  const _1853 = _1466 + _1465;
- bool  const _1854 = _1852 <= _1853;
- bool  const _1855 = _1849 && _1854;
- if (!_1855)
+ bool  const _1852 = 0 <= _1473;
+ if (!_1852)
  {
-  int32_t  const _1856 = _1513 + _1465;
-  int32_t  const _1857 = _1856 + _1565;
-  int32_t  const _1858 = _1466 + _1465;
-  int32_t  const _1859 = _1858 + -1;
-  int32_t  const _1860 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 3, _1856, _1857, _1465, _1859);
-  return _1860;
+  int32_t  const _1853 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 1, _1473);
+  return _1853;
  }
- bool  const _1861 = 0 <= _1466;
- if (!_1861)
+ bool  const _1854 = _1475 <= 0;
+ int32_t  const _1855 = ::halide_cpp_max(_1580, 1);
+ int32_t  const _1856 = _1476 + _1475;
+ bool  const _1857 = _1855 <= _1856;
+ bool  const _1858 = _1854 && _1857;
+ if (!_1858)
  {
-  int32_t  const _1862 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 3, _1466);
-  return _1862;
+  int32_t  const _1859 = ::halide_cpp_max(_1580, 1);
+  int32_t  const _1860 = _1859 + -1;
+  int32_t  const _1861 = _1476 + _1475;
+  int32_t  const _1862 = _1861 + -1;
+  int32_t  const _1863 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 2, 0, _1860, _1475, _1862);
+  return _1863;
  }
- bool  const _1863 = 0 <= _1561;
- int32_t  const _1864 = _1561 + _1468;
- int32_t  const _1865 = _1864 + _1560;
- int32_t  const _1866 = _1865 + 1;
- int32_t  const _1867 = _1469 + _1468;
- bool  const _1868 = _1866 <= _1867;
- bool  const _1869 = _1863 && _1868;
- if (!_1869)
+ bool  const _1864 = 0 <= _1476;
+ if (!_1864)
  {
-  int32_t  const _1870 = _1561 + _1468;
-  int32_t  const _1871 = _1870 + _1560;
-  int32_t  const _1872 = _1469 + _1468;
-  int32_t  const _1873 = _1872 + -1;
-  int32_t  const _1874 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 4, _1870, _1871, _1468, _1873);
-  return _1874;
+  int32_t  const _1865 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 2, _1476);
+  return _1865;
  }
- bool  const _1875 = 0 <= _1469;
- if (!_1875)
+ bool  const _1866 = 0 <= _1530;
+ int32_t  const _1867 = _1530 + _1478;
+ int32_t  const _1868 = _1867 + _1582;
+ int32_t  const _1869 = _1868 + 1;
+ int32_t  const _1870 = _1479 + _1478;
+ bool  const _1871 = _1869 <= _1870;
+ bool  const _1872 = _1866 && _1871;
+ if (!_1872)
  {
-  int32_t  const _1876 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 4, _1469);
-  return _1876;
+  int32_t  const _1873 = _1530 + _1478;
+  int32_t  const _1874 = _1873 + _1582;
+  int32_t  const _1875 = _1479 + _1478;
+  int32_t  const _1876 = _1875 + -1;
+  int32_t  const _1877 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 3, _1873, _1874, _1478, _1876);
+  return _1877;
  }
- bool  const _1877 = _1475 <= _1584;
- int32_t  const _1878 = _1585 + _1584;
- int32_t  const _1879 = _1878 + 1;
- int32_t  const _1880 = _1476 + _1475;
- bool  const _1881 = _1879 <= _1880;
- bool  const _1882 = _1877 && _1881;
- if (!_1882)
+ bool  const _1878 = 0 <= _1479;
+ if (!_1878)
  {
-  int32_t  const _1883 = _1585 + _1584;
-  int32_t  const _1884 = _1476 + _1475;
-  int32_t  const _1885 = _1884 + -1;
-  int32_t  const _1886 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer slopes", 0, _1584, _1883, _1475, _1885);
-  return _1886;
+  int32_t  const _1879 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 3, _1479);
+  return _1879;
  }
- bool  const _1887 = 0 <= _1476;
- if (!_1887)
+ bool  const _1880 = 0 <= _1578;
+ int32_t  const _1881 = _1578 + _1481;
+ int32_t  const _1882 = _1881 + _1577;
+ int32_t  const _1883 = _1882 + 1;
+ int32_t  const _1884 = _1482 + _1481;
+ bool  const _1885 = _1883 <= _1884;
+ bool  const _1886 = _1880 && _1885;
+ if (!_1886)
  {
-  int32_t  const _1888 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer slopes", 0, _1476);
-  return _1888;
+  int32_t  const _1887 = _1578 + _1481;
+  int32_t  const _1888 = _1887 + _1577;
+  int32_t  const _1889 = _1482 + _1481;
+  int32_t  const _1890 = _1889 + -1;
+  int32_t  const _1891 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 4, _1887, _1888, _1481, _1890);
+  return _1891;
  }
- bool  const _1889 = _1407 == 1;
- if (!_1889)
+ bool  const _1892 = 0 <= _1482;
+ if (!_1892)
  {
-  int32_t  const _1890 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.stride.0", _1407, "1", 1);
-  return _1890;
+  int32_t  const _1893 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 4, _1482);
+  return _1893;
  }
- bool  const _1891 = _1405 == 0;
- if (!_1891)
- {
-  int32_t  const _1892 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.min.0", _1405, "0", 0);
-  return _1892;
- }
- bool  const _1893 = _1406 == _1422;
- if (!_1893)
- {
-  int32_t  const _1894 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.extent.0", _1406, "attn_q.extent.0", _1422);
-  return _1894;
- }
- bool  const _1895 = _1410 == _1422;
- if (!_1895)
- {
-  int32_t  const _1896 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.stride.1", _1410, "attn_q.extent.0", _1422);
-  return _1896;
- }
- bool  const _1897 = _1408 == 0;
- if (!_1897)
- {
-  int32_t  const _1898 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.min.1", _1408, "0", 0);
-  return _1898;
- }
- bool  const _1899 = _1423 == 1;
+ bool  const _1894 = _1488 <= _1601;
+ int32_t  const _1895 = _1602 + _1601;
+ int32_t  const _1896 = _1895 + 1;
+ int32_t  const _1897 = _1489 + _1488;
+ bool  const _1898 = _1896 <= _1897;
+ bool  const _1899 = _1894 && _1898;
  if (!_1899)
  {
-  int32_t  const _1900 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.stride.0", _1423, "1", 1);
-  return _1900;
+  int32_t  const _1900 = _1602 + _1601;
+  int32_t  const _1901 = _1489 + _1488;
+  int32_t  const _1902 = _1901 + -1;
+  int32_t  const _1903 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer slopes", 0, _1601, _1900, _1488, _1902);
+  return _1903;
  }
- bool  const _1901 = _1426 == _1422;
- if (!_1901)
+ bool  const _1904 = 0 <= _1489;
+ if (!_1904)
  {
-  int32_t  const _1902 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.stride.1", _1426, "attn_q.extent.0", _1422);
-  return _1902;
+  int32_t  const _1905 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer slopes", 0, _1489);
+  return _1905;
  }
- bool  const _1903 = _1424 == 0;
- if (!_1903)
+ bool  const _1906 = _1420 == 1;
+ if (!_1906)
  {
-  int32_t  const _1904 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.min.1", _1424, "0", 0);
-  return _1904;
+  int32_t  const _1907 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.stride.0", _1420, "1", 1);
+  return _1907;
  }
- bool  const _1905 = _1425 == 32;
- if (!_1905)
- {
-  int32_t  const _1906 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.extent.1", _1425, "32", 32);
-  return _1906;
- }
- int32_t  const _1907 = _1422 * 32;
- bool  const _1908 = _1429 == _1907;
+ bool  const _1908 = _1418 == 0;
  if (!_1908)
  {
-  int32_t  const _1909 = _1422 * 32;
-  int32_t  const _1910 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.stride.2", _1429, "(attn_q.extent.0*32)", _1909);
-  return _1910;
+  int32_t  const _1909 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.min.0", _1418, "0", 0);
+  return _1909;
  }
- bool  const _1911 = _1427 == 0;
- if (!_1911)
+ bool  const _1910 = _1419 == _1435;
+ if (!_1910)
  {
-  int32_t  const _1912 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.min.2", _1427, "0", 0);
-  return _1912;
+  int32_t  const _1911 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.extent.0", _1419, "attn_q.extent.0", _1435);
+  return _1911;
  }
- bool  const _1913 = _1442 == 1;
- if (!_1913)
+ bool  const _1912 = _1423 == _1435;
+ if (!_1912)
  {
-  int32_t  const _1914 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.stride.0", _1442, "1", 1);
-  return _1914;
+  int32_t  const _1913 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.stride.1", _1423, "attn_q.extent.0", _1435);
+  return _1913;
  }
- bool  const _1915 = _1440 == 0;
- if (!_1915)
+ bool  const _1914 = _1421 == 0;
+ if (!_1914)
  {
-  int32_t  const _1916 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.min.0", _1440, "0", 0);
-  return _1916;
+  int32_t  const _1915 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.min.1", _1421, "0", 0);
+  return _1915;
  }
- bool  const _1917 = _1445 == _1441;
- if (!_1917)
+ bool  const _1916 = _1436 == 1;
+ if (!_1916)
  {
-  int32_t  const _1918 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.stride.1", _1445, "attn_v.extent.0", _1441);
-  return _1918;
+  int32_t  const _1917 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.stride.0", _1436, "1", 1);
+  return _1917;
  }
- bool  const _1919 = _1443 == 0;
- if (!_1919)
+ bool  const _1918 = _1439 == _1435;
+ if (!_1918)
  {
-  int32_t  const _1920 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.min.1", _1443, "0", 0);
-  return _1920;
+  int32_t  const _1919 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.stride.1", _1439, "attn_q.extent.0", _1435);
+  return _1919;
  }
- bool  const _1921 = _1458 == 1;
- if (!_1921)
+ bool  const _1920 = _1437 == 0;
+ if (!_1920)
  {
-  int32_t  const _1922 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.stride.0", _1458, "1", 1);
-  return _1922;
+  int32_t  const _1921 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.min.1", _1437, "0", 0);
+  return _1921;
  }
- bool  const _1923 = _1456 == 0;
- if (!_1923)
+ bool  const _1922 = _1438 == 32;
+ if (!_1922)
  {
-  int32_t  const _1924 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.min.0", _1456, "0", 0);
-  return _1924;
+  int32_t  const _1923 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.extent.1", _1438, "32", 32);
+  return _1923;
  }
- int32_t  const _1925 = _1441 + 16;
- bool  const _1926 = _1457 == _1925;
- if (!_1926)
+ int32_t  const _1924 = _1435 * 32;
+ bool  const _1925 = _1442 == _1924;
+ if (!_1925)
  {
-  int32_t  const _1927 = _1441 + 16;
-  int32_t  const _1928 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.extent.0", _1457, "(attn_v.extent.0 + 16)", _1927);
-  return _1928;
+  int32_t  const _1926 = _1435 * 32;
+  int32_t  const _1927 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.stride.2", _1442, "(attn_q.extent.0*32)", _1926);
+  return _1927;
  }
- int32_t  const _1929 = _1441 + 16;
- bool  const _1930 = _1461 == _1929;
+ bool  const _1928 = _1440 == 0;
+ if (!_1928)
+ {
+  int32_t  const _1929 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.min.2", _1440, "0", 0);
+  return _1929;
+ }
+ bool  const _1930 = _1455 == 1;
  if (!_1930)
  {
-  int32_t  const _1931 = _1441 + 16;
-  int32_t  const _1932 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.stride.1", _1461, "(attn_v.extent.0 + 16)", _1931);
-  return _1932;
+  int32_t  const _1931 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.stride.0", _1455, "1", 1);
+  return _1931;
  }
- bool  const _1933 = _1459 == 0;
- if (!_1933)
+ bool  const _1932 = _1453 == 0;
+ if (!_1932)
  {
-  int32_t  const _1934 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.min.1", _1459, "0", 0);
-  return _1934;
+  int32_t  const _1933 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.min.0", _1453, "0", 0);
+  return _1933;
  }
- bool  const _1935 = _1460 == 32;
- if (!_1935)
+ bool  const _1934 = _1458 == _1454;
+ if (!_1934)
  {
-  int32_t  const _1936 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.extent.1", _1460, "32", 32);
-  return _1936;
+  int32_t  const _1935 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.stride.1", _1458, "attn_v.extent.0", _1454);
+  return _1935;
  }
- int32_t  const _1937 = _1441 * 32;
- int32_t  const _1938 = _1937 + 512;
- bool  const _1939 = _1464 == _1938;
- if (!_1939)
+ bool  const _1936 = _1456 == 0;
+ if (!_1936)
  {
-  int32_t  const _1940 = _1441 * 32;
-  int32_t  const _1941 = _1940 + 512;
-  int32_t  const _1942 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.stride.2", _1464, "((attn_v.extent.0 + 16)*32)", _1941);
-  return _1942;
+  int32_t  const _1937 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.min.1", _1456, "0", 0);
+  return _1937;
  }
- bool  const _1943 = _1462 == 0;
+ bool  const _1938 = _1471 == 1;
+ if (!_1938)
+ {
+  int32_t  const _1939 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.stride.0", _1471, "1", 1);
+  return _1939;
+ }
+ bool  const _1940 = _1469 == 0;
+ if (!_1940)
+ {
+  int32_t  const _1941 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.min.0", _1469, "0", 0);
+  return _1941;
+ }
+ int32_t  const _1942 = _1454 + 16;
+ bool  const _1943 = _1470 == _1942;
  if (!_1943)
  {
-  int32_t  const _1944 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.min.2", _1462, "0", 0);
-  return _1944;
+  int32_t  const _1944 = _1454 + 16;
+  int32_t  const _1945 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.extent.0", _1470, "(attn_v.extent.0 + 16)", _1944);
+  return _1945;
  }
- bool  const _1945 = _1477 == 1;
- if (!_1945)
+ int32_t  const _1946 = _1454 + 16;
+ bool  const _1947 = _1474 == _1946;
+ if (!_1947)
  {
-  int32_t  const _1946 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "slopes.stride.0", _1477, "1", 1);
-  return _1946;
+  int32_t  const _1948 = _1454 + 16;
+  int32_t  const _1949 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.stride.1", _1474, "(attn_v.extent.0 + 16)", _1948);
+  return _1949;
  }
- int64_t  const _1947 = (int64_t)(_1409);
- int64_t  const _1948 = (int64_t)(_1422);
- int64_t  const _1949 = _1947 * _1948;
- int64_t  const _1950 = (int64_t)(_1412);
- int64_t  const _1951 = _1949 * _1950;
- int64_t  const _1952 = (int64_t)(_1415);
- int64_t  const _1953 = _1951 * _1952;
- int64_t  const _1954 = (int64_t)(_1428);
- int64_t  const _1955 = _1948 * _1954;
- int64_t  const _1956 = (int64_t)(_1431);
- int64_t  const _1957 = _1955 * _1956;
- int64_t  const _1958 = (int64_t)(_1434);
- int64_t  const _1959 = _1957 * _1958;
- int64_t  const _1960 = (int64_t)(_1444);
- int64_t  const _1961 = (int64_t)(_1441);
- int64_t  const _1962 = _1960 * _1961;
- int64_t  const _1963 = (int64_t)(_1447);
- int64_t  const _1964 = _1962 * _1963;
- int64_t  const _1965 = (int64_t)(_1450);
+ bool  const _1950 = _1472 == 0;
+ if (!_1950)
+ {
+  int32_t  const _1951 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.min.1", _1472, "0", 0);
+  return _1951;
+ }
+ bool  const _1952 = _1473 == 32;
+ if (!_1952)
+ {
+  int32_t  const _1953 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.extent.1", _1473, "32", 32);
+  return _1953;
+ }
+ int32_t  const _1954 = _1454 * 32;
+ int32_t  const _1955 = _1954 + 512;
+ bool  const _1956 = _1477 == _1955;
+ if (!_1956)
+ {
+  int32_t  const _1957 = _1454 * 32;
+  int32_t  const _1958 = _1957 + 512;
+  int32_t  const _1959 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.stride.2", _1477, "((attn_v.extent.0 + 16)*32)", _1958);
+  return _1959;
+ }
+ bool  const _1960 = _1475 == 0;
+ if (!_1960)
+ {
+  int32_t  const _1961 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.min.2", _1475, "0", 0);
+  return _1961;
+ }
+ bool  const _1962 = _1490 == 1;
+ if (!_1962)
+ {
+  int32_t  const _1963 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "slopes.stride.0", _1490, "1", 1);
+  return _1963;
+ }
+ int64_t  const _1964 = (int64_t)(_1422);
+ int64_t  const _1965 = (int64_t)(_1435);
  int64_t  const _1966 = _1964 * _1965;
- int64_t  const _1967 = (int64_t)(_1457);
- int64_t  const _1968 = (int64_t)(_1463);
- int64_t  const _1969 = _1967 * _1968;
- int64_t  const _1970 = (int64_t)(_1466);
- int64_t  const _1971 = _1969 * _1970;
- int64_t  const _1972 = (int64_t)(_1469);
- int64_t  const _1973 = _1971 * _1972;
- uint64_t  const _1974 = (uint64_t)(_1422);
- uint64_t  const _1975 = (uint64_t)(2147483647ull);
- bool  const _1976 = _1974 <= _1975;
- if (!_1976)
+ int64_t  const _1967 = (int64_t)(_1425);
+ int64_t  const _1968 = _1966 * _1967;
+ int64_t  const _1969 = (int64_t)(_1428);
+ int64_t  const _1970 = _1968 * _1969;
+ int64_t  const _1971 = (int64_t)(_1441);
+ int64_t  const _1972 = _1965 * _1971;
+ int64_t  const _1973 = (int64_t)(_1444);
+ int64_t  const _1974 = _1972 * _1973;
+ int64_t  const _1975 = (int64_t)(_1447);
+ int64_t  const _1976 = _1974 * _1975;
+ int64_t  const _1977 = (int64_t)(_1457);
+ int64_t  const _1978 = (int64_t)(_1454);
+ int64_t  const _1979 = _1977 * _1978;
+ int64_t  const _1980 = (int64_t)(_1460);
+ int64_t  const _1981 = _1979 * _1980;
+ int64_t  const _1982 = (int64_t)(_1463);
+ int64_t  const _1983 = _1981 * _1982;
+ int64_t  const _1984 = (int64_t)(_1470);
+ int64_t  const _1985 = (int64_t)(_1476);
+ int64_t  const _1986 = _1984 * _1985;
+ int64_t  const _1987 = (int64_t)(_1479);
+ int64_t  const _1988 = _1986 * _1987;
+ int64_t  const _1989 = (int64_t)(_1482);
+ int64_t  const _1990 = _1988 * _1989;
+ uint64_t  const _1991 = (uint64_t)(_1435);
+ uint64_t  const _1992 = (uint64_t)(2147483647ull);
+ bool  const _1993 = _1991 <= _1992;
+ if (!_1993)
  {
-  uint64_t  const _1977 = (uint64_t)(_1422);
-  uint64_t  const _1978 = (uint64_t)(2147483647ull);
-  int32_t  const _1979 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _1977, _1978);
-  return _1979;
+  uint64_t  const _1994 = (uint64_t)(_1435);
+  uint64_t  const _1995 = (uint64_t)(2147483647ull);
+  int32_t  const _1996 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _1994, _1995);
+  return _1996;
  }
- int64_t  const _1980 = (int64_t)(0ll);
- int64_t  const _1981 = _1980 - _1949;
- bool  const _1982 = _1949 > _1980;
- int64_t  const _1983 = (int64_t)(_1982 ? _1949 : _1981);
- uint64_t  const _1984 = (uint64_t)(_1983);
- uint64_t  const _1985 = _1984;
- uint64_t  const _1986 = (uint64_t)(2147483647ull);
- bool  const _1987 = _1985 <= _1986;
- if (!_1987)
+ int64_t  const _1997 = (int64_t)(0ll);
+ int64_t  const _1998 = _1997 - _1966;
+ bool  const _1999 = _1966 > _1997;
+ int64_t  const _2000 = (int64_t)(_1999 ? _1966 : _1998);
+ uint64_t  const _2001 = (uint64_t)(_2000);
+ uint64_t  const _2002 = _2001;
+ uint64_t  const _2003 = (uint64_t)(2147483647ull);
+ bool  const _2004 = _2002 <= _2003;
+ if (!_2004)
  {
-  int64_t  const _1988 = (int64_t)(0ll);
-  int64_t  const _1989 = _1988 - _1949;
-  bool  const _1990 = _1949 > _1988;
-  int64_t  const _1991 = (int64_t)(_1990 ? _1949 : _1989);
-  uint64_t  const _1992 = (uint64_t)(_1991);
-  uint64_t  const _1993 = _1992;
-  uint64_t  const _1994 = (uint64_t)(2147483647ull);
-  int32_t  const _1995 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _1993, _1994);
-  return _1995;
+  int64_t  const _2005 = (int64_t)(0ll);
+  int64_t  const _2006 = _2005 - _1966;
+  bool  const _2007 = _1966 > _2005;
+  int64_t  const _2008 = (int64_t)(_2007 ? _1966 : _2006);
+  uint64_t  const _2009 = (uint64_t)(_2008);
+  uint64_t  const _2010 = _2009;
+  uint64_t  const _2011 = (uint64_t)(2147483647ull);
+  int32_t  const _2012 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _2010, _2011);
+  return _2012;
  }
- int64_t  const _1996 = (int64_t)(2147483647ll);
- bool  const _1997 = _1949 <= _1996;
- if (!_1997)
+ int64_t  const _2013 = (int64_t)(2147483647ll);
+ bool  const _2014 = _1966 <= _2013;
+ if (!_2014)
  {
-  int64_t  const _1998 = (int64_t)(2147483647ll);
-  int32_t  const _1999 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_k", _1949, _1998);
-  return _1999;
+  int64_t  const _2015 = (int64_t)(2147483647ll);
+  int32_t  const _2016 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_k", _1966, _2015);
+  return _2016;
  }
- int64_t  const _2000 = (int64_t)(_1412);
- int64_t  const _2001 = (int64_t)(_1413);
- int64_t  const _2002 = _2000 * _2001;
- int64_t  const _2003 = (int64_t)(0ll);
- int64_t  const _2004 = _2003 - _2002;
- bool  const _2005 = _2002 > _2003;
- int64_t  const _2006 = (int64_t)(_2005 ? _2002 : _2004);
- uint64_t  const _2007 = (uint64_t)(_2006);
- uint64_t  const _2008 = _2007;
- uint64_t  const _2009 = (uint64_t)(2147483647ull);
- bool  const _2010 = _2008 <= _2009;
- if (!_2010)
+ int64_t  const _2017 = (int64_t)(_1425);
+ int64_t  const _2018 = (int64_t)(_1426);
+ int64_t  const _2019 = _2017 * _2018;
+ int64_t  const _2020 = (int64_t)(0ll);
+ int64_t  const _2021 = _2020 - _2019;
+ bool  const _2022 = _2019 > _2020;
+ int64_t  const _2023 = (int64_t)(_2022 ? _2019 : _2021);
+ uint64_t  const _2024 = (uint64_t)(_2023);
+ uint64_t  const _2025 = _2024;
+ uint64_t  const _2026 = (uint64_t)(2147483647ull);
+ bool  const _2027 = _2025 <= _2026;
+ if (!_2027)
  {
-  int64_t  const _2011 = (int64_t)(_1412);
-  int64_t  const _2012 = (int64_t)(_1413);
-  int64_t  const _2013 = _2011 * _2012;
-  int64_t  const _2014 = (int64_t)(0ll);
-  int64_t  const _2015 = _2014 - _2013;
-  bool  const _2016 = _2013 > _2014;
-  int64_t  const _2017 = (int64_t)(_2016 ? _2013 : _2015);
-  uint64_t  const _2018 = (uint64_t)(_2017);
-  uint64_t  const _2019 = _2018;
-  uint64_t  const _2020 = (uint64_t)(2147483647ull);
-  int32_t  const _2021 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _2019, _2020);
-  return _2021;
+  int64_t  const _2028 = (int64_t)(_1425);
+  int64_t  const _2029 = (int64_t)(_1426);
+  int64_t  const _2030 = _2028 * _2029;
+  int64_t  const _2031 = (int64_t)(0ll);
+  int64_t  const _2032 = _2031 - _2030;
+  bool  const _2033 = _2030 > _2031;
+  int64_t  const _2034 = (int64_t)(_2033 ? _2030 : _2032);
+  uint64_t  const _2035 = (uint64_t)(_2034);
+  uint64_t  const _2036 = _2035;
+  uint64_t  const _2037 = (uint64_t)(2147483647ull);
+  int32_t  const _2038 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _2036, _2037);
+  return _2038;
  }
- int64_t  const _2022 = (int64_t)(2147483647ll);
- bool  const _2023 = _1951 <= _2022;
- if (!_2023)
+ int64_t  const _2039 = (int64_t)(2147483647ll);
+ bool  const _2040 = _1968 <= _2039;
+ if (!_2040)
  {
-  int64_t  const _2024 = (int64_t)(2147483647ll);
-  int32_t  const _2025 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_k", _1951, _2024);
-  return _2025;
+  int64_t  const _2041 = (int64_t)(2147483647ll);
+  int32_t  const _2042 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_k", _1968, _2041);
+  return _2042;
  }
- int64_t  const _2026 = (int64_t)(_1415);
- int64_t  const _2027 = (int64_t)(_1416);
- int64_t  const _2028 = _2026 * _2027;
- int64_t  const _2029 = (int64_t)(0ll);
- int64_t  const _2030 = _2029 - _2028;
- bool  const _2031 = _2028 > _2029;
- int64_t  const _2032 = (int64_t)(_2031 ? _2028 : _2030);
- uint64_t  const _2033 = (uint64_t)(_2032);
- uint64_t  const _2034 = _2033;
- uint64_t  const _2035 = (uint64_t)(2147483647ull);
- bool  const _2036 = _2034 <= _2035;
- if (!_2036)
+ int64_t  const _2043 = (int64_t)(_1428);
+ int64_t  const _2044 = (int64_t)(_1429);
+ int64_t  const _2045 = _2043 * _2044;
+ int64_t  const _2046 = (int64_t)(0ll);
+ int64_t  const _2047 = _2046 - _2045;
+ bool  const _2048 = _2045 > _2046;
+ int64_t  const _2049 = (int64_t)(_2048 ? _2045 : _2047);
+ uint64_t  const _2050 = (uint64_t)(_2049);
+ uint64_t  const _2051 = _2050;
+ uint64_t  const _2052 = (uint64_t)(2147483647ull);
+ bool  const _2053 = _2051 <= _2052;
+ if (!_2053)
  {
-  int64_t  const _2037 = (int64_t)(_1415);
-  int64_t  const _2038 = (int64_t)(_1416);
-  int64_t  const _2039 = _2037 * _2038;
-  int64_t  const _2040 = (int64_t)(0ll);
-  int64_t  const _2041 = _2040 - _2039;
-  bool  const _2042 = _2039 > _2040;
-  int64_t  const _2043 = (int64_t)(_2042 ? _2039 : _2041);
-  uint64_t  const _2044 = (uint64_t)(_2043);
-  uint64_t  const _2045 = _2044;
-  uint64_t  const _2046 = (uint64_t)(2147483647ull);
-  int32_t  const _2047 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _2045, _2046);
-  return _2047;
+  int64_t  const _2054 = (int64_t)(_1428);
+  int64_t  const _2055 = (int64_t)(_1429);
+  int64_t  const _2056 = _2054 * _2055;
+  int64_t  const _2057 = (int64_t)(0ll);
+  int64_t  const _2058 = _2057 - _2056;
+  bool  const _2059 = _2056 > _2057;
+  int64_t  const _2060 = (int64_t)(_2059 ? _2056 : _2058);
+  uint64_t  const _2061 = (uint64_t)(_2060);
+  uint64_t  const _2062 = _2061;
+  uint64_t  const _2063 = (uint64_t)(2147483647ull);
+  int32_t  const _2064 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _2062, _2063);
+  return _2064;
  }
- int64_t  const _2048 = (int64_t)(2147483647ll);
- bool  const _2049 = _1953 <= _2048;
- if (!_2049)
+ int64_t  const _2065 = (int64_t)(2147483647ll);
+ bool  const _2066 = _1970 <= _2065;
+ if (!_2066)
  {
-  int64_t  const _2050 = (int64_t)(2147483647ll);
-  int32_t  const _2051 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_k", _1953, _2050);
-  return _2051;
+  int64_t  const _2067 = (int64_t)(2147483647ll);
+  int32_t  const _2068 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_k", _1970, _2067);
+  return _2068;
  }
- uint64_t  const _2052 = (uint64_t)(_1422);
- uint64_t  const _2053 = (uint64_t)(2147483647ull);
- bool  const _2054 = _2052 <= _2053;
- if (!_2054)
+ uint64_t  const _2069 = (uint64_t)(_1435);
+ uint64_t  const _2070 = (uint64_t)(2147483647ull);
+ bool  const _2071 = _2069 <= _2070;
+ if (!_2071)
  {
-  uint64_t  const _2055 = (uint64_t)(_1422);
-  uint64_t  const _2056 = (uint64_t)(2147483647ull);
-  int32_t  const _2057 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _2055, _2056);
-  return _2057;
+  uint64_t  const _2072 = (uint64_t)(_1435);
+  uint64_t  const _2073 = (uint64_t)(2147483647ull);
+  int32_t  const _2074 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _2072, _2073);
+  return _2074;
  }
- int64_t  const _2058 = (int64_t)(_1422);
- int64_t  const _2059 = (int64_t)(32ll);
- int64_t  const _2060 = _2058 * _2059;
- uint64_t  const _2061 = (uint64_t)(_2060);
- uint64_t  const _2062 = (uint64_t)(2147483647ull);
- bool  const _2063 = _2061 <= _2062;
- if (!_2063)
+ int64_t  const _2075 = (int64_t)(_1435);
+ int64_t  const _2076 = (int64_t)(32ll);
+ int64_t  const _2077 = _2075 * _2076;
+ uint64_t  const _2078 = (uint64_t)(_2077);
+ uint64_t  const _2079 = (uint64_t)(2147483647ull);
+ bool  const _2080 = _2078 <= _2079;
+ if (!_2080)
  {
-  int64_t  const _2064 = (int64_t)(_1422);
-  int64_t  const _2065 = (int64_t)(32ll);
-  int64_t  const _2066 = _2064 * _2065;
-  uint64_t  const _2067 = (uint64_t)(_2066);
-  uint64_t  const _2068 = (uint64_t)(2147483647ull);
-  int32_t  const _2069 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _2067, _2068);
-  return _2069;
+  int64_t  const _2081 = (int64_t)(_1435);
+  int64_t  const _2082 = (int64_t)(32ll);
+  int64_t  const _2083 = _2081 * _2082;
+  uint64_t  const _2084 = (uint64_t)(_2083);
+  uint64_t  const _2085 = (uint64_t)(2147483647ull);
+  int32_t  const _2086 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _2084, _2085);
+  return _2086;
  }
- int64_t  const _2070 = (int64_t)(_1422);
- int64_t  const _2071 = (int64_t)(67108863ll);
- bool  const _2072 = _2070 <= _2071;
- if (!_2072)
+ int64_t  const _2087 = (int64_t)(_1435);
+ int64_t  const _2088 = (int64_t)(67108863ll);
+ bool  const _2089 = _2087 <= _2088;
+ if (!_2089)
  {
-  int64_t  const _2073 = (int64_t)(_1422);
-  int64_t  const _2074 = (int64_t)(32ll);
-  int64_t  const _2075 = _2073 * _2074;
-  int64_t  const _2076 = (int64_t)(2147483647ll);
-  int32_t  const _2077 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_q", _2075, _2076);
-  return _2077;
+  int64_t  const _2090 = (int64_t)(_1435);
+  int64_t  const _2091 = (int64_t)(32ll);
+  int64_t  const _2092 = _2090 * _2091;
+  int64_t  const _2093 = (int64_t)(2147483647ll);
+  int32_t  const _2094 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_q", _2092, _2093);
+  return _2094;
  }
- int64_t  const _2078 = (int64_t)(_1428);
- int64_t  const _2079 = (int64_t)(_1429);
- int64_t  const _2080 = _2078 * _2079;
- int64_t  const _2081 = (int64_t)(0ll);
- int64_t  const _2082 = _2081 - _2080;
- bool  const _2083 = _2080 > _2081;
- int64_t  const _2084 = (int64_t)(_2083 ? _2080 : _2082);
- uint64_t  const _2085 = (uint64_t)(_2084);
- uint64_t  const _2086 = _2085;
- uint64_t  const _2087 = (uint64_t)(2147483647ull);
- bool  const _2088 = _2086 <= _2087;
- if (!_2088)
+ int64_t  const _2095 = (int64_t)(_1441);
+ int64_t  const _2096 = (int64_t)(_1442);
+ int64_t  const _2097 = _2095 * _2096;
+ int64_t  const _2098 = (int64_t)(0ll);
+ int64_t  const _2099 = _2098 - _2097;
+ bool  const _2100 = _2097 > _2098;
+ int64_t  const _2101 = (int64_t)(_2100 ? _2097 : _2099);
+ uint64_t  const _2102 = (uint64_t)(_2101);
+ uint64_t  const _2103 = _2102;
+ uint64_t  const _2104 = (uint64_t)(2147483647ull);
+ bool  const _2105 = _2103 <= _2104;
+ if (!_2105)
  {
-  int64_t  const _2089 = (int64_t)(_1428);
-  int64_t  const _2090 = (int64_t)(_1429);
-  int64_t  const _2091 = _2089 * _2090;
-  int64_t  const _2092 = (int64_t)(0ll);
-  int64_t  const _2093 = _2092 - _2091;
-  bool  const _2094 = _2091 > _2092;
-  int64_t  const _2095 = (int64_t)(_2094 ? _2091 : _2093);
-  uint64_t  const _2096 = (uint64_t)(_2095);
-  uint64_t  const _2097 = _2096;
-  uint64_t  const _2098 = (uint64_t)(2147483647ull);
-  int32_t  const _2099 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _2097, _2098);
-  return _2099;
+  int64_t  const _2106 = (int64_t)(_1441);
+  int64_t  const _2107 = (int64_t)(_1442);
+  int64_t  const _2108 = _2106 * _2107;
+  int64_t  const _2109 = (int64_t)(0ll);
+  int64_t  const _2110 = _2109 - _2108;
+  bool  const _2111 = _2108 > _2109;
+  int64_t  const _2112 = (int64_t)(_2111 ? _2108 : _2110);
+  uint64_t  const _2113 = (uint64_t)(_2112);
+  uint64_t  const _2114 = _2113;
+  uint64_t  const _2115 = (uint64_t)(2147483647ull);
+  int32_t  const _2116 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _2114, _2115);
+  return _2116;
  }
- int64_t  const _2100 = (int64_t)(67108863ll);
- bool  const _2101 = _1955 <= _2100;
- if (!_2101)
+ int64_t  const _2117 = (int64_t)(67108863ll);
+ bool  const _2118 = _1972 <= _2117;
+ if (!_2118)
  {
-  int64_t  const _2102 = (int64_t)(32ll);
-  int64_t  const _2103 = _1955 * _2102;
-  int64_t  const _2104 = (int64_t)(2147483647ll);
-  int32_t  const _2105 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_q", _2103, _2104);
-  return _2105;
+  int64_t  const _2119 = (int64_t)(32ll);
+  int64_t  const _2120 = _1972 * _2119;
+  int64_t  const _2121 = (int64_t)(2147483647ll);
+  int32_t  const _2122 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_q", _2120, _2121);
+  return _2122;
  }
- int64_t  const _2106 = (int64_t)(_1431);
- int64_t  const _2107 = (int64_t)(_1432);
- int64_t  const _2108 = _2106 * _2107;
- int64_t  const _2109 = (int64_t)(0ll);
- int64_t  const _2110 = _2109 - _2108;
- bool  const _2111 = _2108 > _2109;
- int64_t  const _2112 = (int64_t)(_2111 ? _2108 : _2110);
- uint64_t  const _2113 = (uint64_t)(_2112);
- uint64_t  const _2114 = _2113;
- uint64_t  const _2115 = (uint64_t)(2147483647ull);
- bool  const _2116 = _2114 <= _2115;
- if (!_2116)
+ int64_t  const _2123 = (int64_t)(_1444);
+ int64_t  const _2124 = (int64_t)(_1445);
+ int64_t  const _2125 = _2123 * _2124;
+ int64_t  const _2126 = (int64_t)(0ll);
+ int64_t  const _2127 = _2126 - _2125;
+ bool  const _2128 = _2125 > _2126;
+ int64_t  const _2129 = (int64_t)(_2128 ? _2125 : _2127);
+ uint64_t  const _2130 = (uint64_t)(_2129);
+ uint64_t  const _2131 = _2130;
+ uint64_t  const _2132 = (uint64_t)(2147483647ull);
+ bool  const _2133 = _2131 <= _2132;
+ if (!_2133)
  {
-  int64_t  const _2117 = (int64_t)(_1431);
-  int64_t  const _2118 = (int64_t)(_1432);
-  int64_t  const _2119 = _2117 * _2118;
-  int64_t  const _2120 = (int64_t)(0ll);
-  int64_t  const _2121 = _2120 - _2119;
-  bool  const _2122 = _2119 > _2120;
-  int64_t  const _2123 = (int64_t)(_2122 ? _2119 : _2121);
-  uint64_t  const _2124 = (uint64_t)(_2123);
-  uint64_t  const _2125 = _2124;
-  uint64_t  const _2126 = (uint64_t)(2147483647ull);
-  int32_t  const _2127 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _2125, _2126);
-  return _2127;
+  int64_t  const _2134 = (int64_t)(_1444);
+  int64_t  const _2135 = (int64_t)(_1445);
+  int64_t  const _2136 = _2134 * _2135;
+  int64_t  const _2137 = (int64_t)(0ll);
+  int64_t  const _2138 = _2137 - _2136;
+  bool  const _2139 = _2136 > _2137;
+  int64_t  const _2140 = (int64_t)(_2139 ? _2136 : _2138);
+  uint64_t  const _2141 = (uint64_t)(_2140);
+  uint64_t  const _2142 = _2141;
+  uint64_t  const _2143 = (uint64_t)(2147483647ull);
+  int32_t  const _2144 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _2142, _2143);
+  return _2144;
  }
- int64_t  const _2128 = (int64_t)(67108863ll);
- bool  const _2129 = _1957 <= _2128;
- if (!_2129)
+ int64_t  const _2145 = (int64_t)(67108863ll);
+ bool  const _2146 = _1974 <= _2145;
+ if (!_2146)
  {
-  int64_t  const _2130 = (int64_t)(32ll);
-  int64_t  const _2131 = _1957 * _2130;
-  int64_t  const _2132 = (int64_t)(2147483647ll);
-  int32_t  const _2133 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_q", _2131, _2132);
-  return _2133;
+  int64_t  const _2147 = (int64_t)(32ll);
+  int64_t  const _2148 = _1974 * _2147;
+  int64_t  const _2149 = (int64_t)(2147483647ll);
+  int32_t  const _2150 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_q", _2148, _2149);
+  return _2150;
  }
- int64_t  const _2134 = (int64_t)(_1434);
- int64_t  const _2135 = (int64_t)(_1435);
- int64_t  const _2136 = _2134 * _2135;
- int64_t  const _2137 = (int64_t)(0ll);
- int64_t  const _2138 = _2137 - _2136;
- bool  const _2139 = _2136 > _2137;
- int64_t  const _2140 = (int64_t)(_2139 ? _2136 : _2138);
- uint64_t  const _2141 = (uint64_t)(_2140);
- uint64_t  const _2142 = _2141;
- uint64_t  const _2143 = (uint64_t)(2147483647ull);
- bool  const _2144 = _2142 <= _2143;
- if (!_2144)
+ int64_t  const _2151 = (int64_t)(_1447);
+ int64_t  const _2152 = (int64_t)(_1448);
+ int64_t  const _2153 = _2151 * _2152;
+ int64_t  const _2154 = (int64_t)(0ll);
+ int64_t  const _2155 = _2154 - _2153;
+ bool  const _2156 = _2153 > _2154;
+ int64_t  const _2157 = (int64_t)(_2156 ? _2153 : _2155);
+ uint64_t  const _2158 = (uint64_t)(_2157);
+ uint64_t  const _2159 = _2158;
+ uint64_t  const _2160 = (uint64_t)(2147483647ull);
+ bool  const _2161 = _2159 <= _2160;
+ if (!_2161)
  {
-  int64_t  const _2145 = (int64_t)(_1434);
-  int64_t  const _2146 = (int64_t)(_1435);
-  int64_t  const _2147 = _2145 * _2146;
-  int64_t  const _2148 = (int64_t)(0ll);
-  int64_t  const _2149 = _2148 - _2147;
-  bool  const _2150 = _2147 > _2148;
-  int64_t  const _2151 = (int64_t)(_2150 ? _2147 : _2149);
-  uint64_t  const _2152 = (uint64_t)(_2151);
-  uint64_t  const _2153 = _2152;
-  uint64_t  const _2154 = (uint64_t)(2147483647ull);
-  int32_t  const _2155 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _2153, _2154);
-  return _2155;
+  int64_t  const _2162 = (int64_t)(_1447);
+  int64_t  const _2163 = (int64_t)(_1448);
+  int64_t  const _2164 = _2162 * _2163;
+  int64_t  const _2165 = (int64_t)(0ll);
+  int64_t  const _2166 = _2165 - _2164;
+  bool  const _2167 = _2164 > _2165;
+  int64_t  const _2168 = (int64_t)(_2167 ? _2164 : _2166);
+  uint64_t  const _2169 = (uint64_t)(_2168);
+  uint64_t  const _2170 = _2169;
+  uint64_t  const _2171 = (uint64_t)(2147483647ull);
+  int32_t  const _2172 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _2170, _2171);
+  return _2172;
  }
- int64_t  const _2156 = (int64_t)(67108863ll);
- bool  const _2157 = _1959 <= _2156;
- if (!_2157)
+ int64_t  const _2173 = (int64_t)(67108863ll);
+ bool  const _2174 = _1976 <= _2173;
+ if (!_2174)
  {
-  int64_t  const _2158 = (int64_t)(32ll);
-  int64_t  const _2159 = _1959 * _2158;
-  int64_t  const _2160 = (int64_t)(2147483647ll);
-  int32_t  const _2161 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_q", _2159, _2160);
-  return _2161;
+  int64_t  const _2175 = (int64_t)(32ll);
+  int64_t  const _2176 = _1976 * _2175;
+  int64_t  const _2177 = (int64_t)(2147483647ll);
+  int32_t  const _2178 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_q", _2176, _2177);
+  return _2178;
  }
- uint64_t  const _2162 = (uint64_t)(_1441);
- uint64_t  const _2163 = (uint64_t)(2147483647ull);
- bool  const _2164 = _2162 <= _2163;
- if (!_2164)
+ uint64_t  const _2179 = (uint64_t)(_1454);
+ uint64_t  const _2180 = (uint64_t)(2147483647ull);
+ bool  const _2181 = _2179 <= _2180;
+ if (!_2181)
  {
-  uint64_t  const _2165 = (uint64_t)(_1441);
-  uint64_t  const _2166 = (uint64_t)(2147483647ull);
-  int32_t  const _2167 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _2165, _2166);
-  return _2167;
+  uint64_t  const _2182 = (uint64_t)(_1454);
+  uint64_t  const _2183 = (uint64_t)(2147483647ull);
+  int32_t  const _2184 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _2182, _2183);
+  return _2184;
  }
- int64_t  const _2168 = (int64_t)(0ll);
- int64_t  const _2169 = _2168 - _1962;
- bool  const _2170 = _1962 > _2168;
- int64_t  const _2171 = (int64_t)(_2170 ? _1962 : _2169);
- uint64_t  const _2172 = (uint64_t)(_2171);
- uint64_t  const _2173 = _2172;
- uint64_t  const _2174 = (uint64_t)(2147483647ull);
- bool  const _2175 = _2173 <= _2174;
- if (!_2175)
+ int64_t  const _2185 = (int64_t)(0ll);
+ int64_t  const _2186 = _2185 - _1979;
+ bool  const _2187 = _1979 > _2185;
+ int64_t  const _2188 = (int64_t)(_2187 ? _1979 : _2186);
+ uint64_t  const _2189 = (uint64_t)(_2188);
+ uint64_t  const _2190 = _2189;
+ uint64_t  const _2191 = (uint64_t)(2147483647ull);
+ bool  const _2192 = _2190 <= _2191;
+ if (!_2192)
  {
-  int64_t  const _2176 = (int64_t)(0ll);
-  int64_t  const _2177 = _2176 - _1962;
-  bool  const _2178 = _1962 > _2176;
-  int64_t  const _2179 = (int64_t)(_2178 ? _1962 : _2177);
-  uint64_t  const _2180 = (uint64_t)(_2179);
-  uint64_t  const _2181 = _2180;
-  uint64_t  const _2182 = (uint64_t)(2147483647ull);
-  int32_t  const _2183 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _2181, _2182);
-  return _2183;
+  int64_t  const _2193 = (int64_t)(0ll);
+  int64_t  const _2194 = _2193 - _1979;
+  bool  const _2195 = _1979 > _2193;
+  int64_t  const _2196 = (int64_t)(_2195 ? _1979 : _2194);
+  uint64_t  const _2197 = (uint64_t)(_2196);
+  uint64_t  const _2198 = _2197;
+  uint64_t  const _2199 = (uint64_t)(2147483647ull);
+  int32_t  const _2200 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _2198, _2199);
+  return _2200;
  }
- int64_t  const _2184 = (int64_t)(2147483647ll);
- bool  const _2185 = _1962 <= _2184;
- if (!_2185)
+ int64_t  const _2201 = (int64_t)(2147483647ll);
+ bool  const _2202 = _1979 <= _2201;
+ if (!_2202)
  {
-  int64_t  const _2186 = (int64_t)(2147483647ll);
-  int32_t  const _2187 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_v", _1962, _2186);
-  return _2187;
+  int64_t  const _2203 = (int64_t)(2147483647ll);
+  int32_t  const _2204 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_v", _1979, _2203);
+  return _2204;
  }
- int64_t  const _2188 = (int64_t)(_1447);
- int64_t  const _2189 = (int64_t)(_1448);
- int64_t  const _2190 = _2188 * _2189;
- int64_t  const _2191 = (int64_t)(0ll);
- int64_t  const _2192 = _2191 - _2190;
- bool  const _2193 = _2190 > _2191;
- int64_t  const _2194 = (int64_t)(_2193 ? _2190 : _2192);
- uint64_t  const _2195 = (uint64_t)(_2194);
- uint64_t  const _2196 = _2195;
- uint64_t  const _2197 = (uint64_t)(2147483647ull);
- bool  const _2198 = _2196 <= _2197;
- if (!_2198)
+ int64_t  const _2205 = (int64_t)(_1460);
+ int64_t  const _2206 = (int64_t)(_1461);
+ int64_t  const _2207 = _2205 * _2206;
+ int64_t  const _2208 = (int64_t)(0ll);
+ int64_t  const _2209 = _2208 - _2207;
+ bool  const _2210 = _2207 > _2208;
+ int64_t  const _2211 = (int64_t)(_2210 ? _2207 : _2209);
+ uint64_t  const _2212 = (uint64_t)(_2211);
+ uint64_t  const _2213 = _2212;
+ uint64_t  const _2214 = (uint64_t)(2147483647ull);
+ bool  const _2215 = _2213 <= _2214;
+ if (!_2215)
  {
-  int64_t  const _2199 = (int64_t)(_1447);
-  int64_t  const _2200 = (int64_t)(_1448);
-  int64_t  const _2201 = _2199 * _2200;
-  int64_t  const _2202 = (int64_t)(0ll);
-  int64_t  const _2203 = _2202 - _2201;
-  bool  const _2204 = _2201 > _2202;
-  int64_t  const _2205 = (int64_t)(_2204 ? _2201 : _2203);
-  uint64_t  const _2206 = (uint64_t)(_2205);
-  uint64_t  const _2207 = _2206;
-  uint64_t  const _2208 = (uint64_t)(2147483647ull);
-  int32_t  const _2209 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _2207, _2208);
-  return _2209;
+  int64_t  const _2216 = (int64_t)(_1460);
+  int64_t  const _2217 = (int64_t)(_1461);
+  int64_t  const _2218 = _2216 * _2217;
+  int64_t  const _2219 = (int64_t)(0ll);
+  int64_t  const _2220 = _2219 - _2218;
+  bool  const _2221 = _2218 > _2219;
+  int64_t  const _2222 = (int64_t)(_2221 ? _2218 : _2220);
+  uint64_t  const _2223 = (uint64_t)(_2222);
+  uint64_t  const _2224 = _2223;
+  uint64_t  const _2225 = (uint64_t)(2147483647ull);
+  int32_t  const _2226 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _2224, _2225);
+  return _2226;
  }
- int64_t  const _2210 = (int64_t)(2147483647ll);
- bool  const _2211 = _1964 <= _2210;
- if (!_2211)
+ int64_t  const _2227 = (int64_t)(2147483647ll);
+ bool  const _2228 = _1981 <= _2227;
+ if (!_2228)
  {
-  int64_t  const _2212 = (int64_t)(2147483647ll);
-  int32_t  const _2213 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_v", _1964, _2212);
-  return _2213;
+  int64_t  const _2229 = (int64_t)(2147483647ll);
+  int32_t  const _2230 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_v", _1981, _2229);
+  return _2230;
  }
- int64_t  const _2214 = (int64_t)(_1450);
- int64_t  const _2215 = (int64_t)(_1451);
- int64_t  const _2216 = _2214 * _2215;
- int64_t  const _2217 = (int64_t)(0ll);
- int64_t  const _2218 = _2217 - _2216;
- bool  const _2219 = _2216 > _2217;
- int64_t  const _2220 = (int64_t)(_2219 ? _2216 : _2218);
- uint64_t  const _2221 = (uint64_t)(_2220);
- uint64_t  const _2222 = _2221;
- uint64_t  const _2223 = (uint64_t)(2147483647ull);
- bool  const _2224 = _2222 <= _2223;
- if (!_2224)
+ int64_t  const _2231 = (int64_t)(_1463);
+ int64_t  const _2232 = (int64_t)(_1464);
+ int64_t  const _2233 = _2231 * _2232;
+ int64_t  const _2234 = (int64_t)(0ll);
+ int64_t  const _2235 = _2234 - _2233;
+ bool  const _2236 = _2233 > _2234;
+ int64_t  const _2237 = (int64_t)(_2236 ? _2233 : _2235);
+ uint64_t  const _2238 = (uint64_t)(_2237);
+ uint64_t  const _2239 = _2238;
+ uint64_t  const _2240 = (uint64_t)(2147483647ull);
+ bool  const _2241 = _2239 <= _2240;
+ if (!_2241)
  {
-  int64_t  const _2225 = (int64_t)(_1450);
-  int64_t  const _2226 = (int64_t)(_1451);
-  int64_t  const _2227 = _2225 * _2226;
-  int64_t  const _2228 = (int64_t)(0ll);
-  int64_t  const _2229 = _2228 - _2227;
-  bool  const _2230 = _2227 > _2228;
-  int64_t  const _2231 = (int64_t)(_2230 ? _2227 : _2229);
-  uint64_t  const _2232 = (uint64_t)(_2231);
-  uint64_t  const _2233 = _2232;
-  uint64_t  const _2234 = (uint64_t)(2147483647ull);
-  int32_t  const _2235 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _2233, _2234);
-  return _2235;
+  int64_t  const _2242 = (int64_t)(_1463);
+  int64_t  const _2243 = (int64_t)(_1464);
+  int64_t  const _2244 = _2242 * _2243;
+  int64_t  const _2245 = (int64_t)(0ll);
+  int64_t  const _2246 = _2245 - _2244;
+  bool  const _2247 = _2244 > _2245;
+  int64_t  const _2248 = (int64_t)(_2247 ? _2244 : _2246);
+  uint64_t  const _2249 = (uint64_t)(_2248);
+  uint64_t  const _2250 = _2249;
+  uint64_t  const _2251 = (uint64_t)(2147483647ull);
+  int32_t  const _2252 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _2250, _2251);
+  return _2252;
  }
- int64_t  const _2236 = (int64_t)(2147483647ll);
- bool  const _2237 = _1966 <= _2236;
- if (!_2237)
+ int64_t  const _2253 = (int64_t)(2147483647ll);
+ bool  const _2254 = _1983 <= _2253;
+ if (!_2254)
  {
-  int64_t  const _2238 = (int64_t)(2147483647ll);
-  int32_t  const _2239 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_v", _1966, _2238);
-  return _2239;
+  int64_t  const _2255 = (int64_t)(2147483647ll);
+  int32_t  const _2256 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_v", _1983, _2255);
+  return _2256;
  }
- uint64_t  const _2240 = (uint64_t)(_1457);
- uint64_t  const _2241 = (uint64_t)(2147483647ull);
- bool  const _2242 = _2240 <= _2241;
- if (!_2242)
+ uint64_t  const _2257 = (uint64_t)(_1470);
+ uint64_t  const _2258 = (uint64_t)(2147483647ull);
+ bool  const _2259 = _2257 <= _2258;
+ if (!_2259)
  {
-  uint64_t  const _2243 = (uint64_t)(_1457);
-  uint64_t  const _2244 = (uint64_t)(2147483647ull);
-  int32_t  const _2245 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _2243, _2244);
-  return _2245;
+  uint64_t  const _2260 = (uint64_t)(_1470);
+  uint64_t  const _2261 = (uint64_t)(2147483647ull);
+  int32_t  const _2262 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _2260, _2261);
+  return _2262;
  }
- int64_t  const _2246 = (int64_t)(_1461);
- int64_t  const _2247 = (int64_t)(32ll);
- int64_t  const _2248 = _2246 * _2247;
- uint64_t  const _2249 = (uint64_t)(_2248);
- uint64_t  const _2250 = (uint64_t)(2147483647ull);
- bool  const _2251 = _2249 <= _2250;
- if (!_2251)
+ int64_t  const _2263 = (int64_t)(_1474);
+ int64_t  const _2264 = (int64_t)(32ll);
+ int64_t  const _2265 = _2263 * _2264;
+ uint64_t  const _2266 = (uint64_t)(_2265);
+ uint64_t  const _2267 = (uint64_t)(2147483647ull);
+ bool  const _2268 = _2266 <= _2267;
+ if (!_2268)
  {
-  int64_t  const _2252 = (int64_t)(_1461);
-  int64_t  const _2253 = (int64_t)(32ll);
-  int64_t  const _2254 = _2252 * _2253;
-  uint64_t  const _2255 = (uint64_t)(_2254);
-  uint64_t  const _2256 = (uint64_t)(2147483647ull);
-  int32_t  const _2257 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _2255, _2256);
-  return _2257;
+  int64_t  const _2269 = (int64_t)(_1474);
+  int64_t  const _2270 = (int64_t)(32ll);
+  int64_t  const _2271 = _2269 * _2270;
+  uint64_t  const _2272 = (uint64_t)(_2271);
+  uint64_t  const _2273 = (uint64_t)(2147483647ull);
+  int32_t  const _2274 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _2272, _2273);
+  return _2274;
  }
- int64_t  const _2258 = (int64_t)(_1457);
- int64_t  const _2259 = (int64_t)(67108863ll);
- bool  const _2260 = _2258 <= _2259;
- if (!_2260)
+ int64_t  const _2275 = (int64_t)(_1470);
+ int64_t  const _2276 = (int64_t)(67108863ll);
+ bool  const _2277 = _2275 <= _2276;
+ if (!_2277)
  {
-  int64_t  const _2261 = (int64_t)(_1457);
-  int64_t  const _2262 = (int64_t)(32ll);
-  int64_t  const _2263 = _2261 * _2262;
-  int64_t  const _2264 = (int64_t)(2147483647ll);
-  int32_t  const _2265 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_out", _2263, _2264);
-  return _2265;
+  int64_t  const _2278 = (int64_t)(_1470);
+  int64_t  const _2279 = (int64_t)(32ll);
+  int64_t  const _2280 = _2278 * _2279;
+  int64_t  const _2281 = (int64_t)(2147483647ll);
+  int32_t  const _2282 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_out", _2280, _2281);
+  return _2282;
  }
- int64_t  const _2266 = (int64_t)(_1463);
- int64_t  const _2267 = (int64_t)(_1464);
- int64_t  const _2268 = _2266 * _2267;
- int64_t  const _2269 = (int64_t)(0ll);
- int64_t  const _2270 = _2269 - _2268;
- bool  const _2271 = _2268 > _2269;
- int64_t  const _2272 = (int64_t)(_2271 ? _2268 : _2270);
- uint64_t  const _2273 = (uint64_t)(_2272);
- uint64_t  const _2274 = _2273;
- uint64_t  const _2275 = (uint64_t)(2147483647ull);
- bool  const _2276 = _2274 <= _2275;
- if (!_2276)
+ int64_t  const _2283 = (int64_t)(_1476);
+ int64_t  const _2284 = (int64_t)(_1477);
+ int64_t  const _2285 = _2283 * _2284;
+ int64_t  const _2286 = (int64_t)(0ll);
+ int64_t  const _2287 = _2286 - _2285;
+ bool  const _2288 = _2285 > _2286;
+ int64_t  const _2289 = (int64_t)(_2288 ? _2285 : _2287);
+ uint64_t  const _2290 = (uint64_t)(_2289);
+ uint64_t  const _2291 = _2290;
+ uint64_t  const _2292 = (uint64_t)(2147483647ull);
+ bool  const _2293 = _2291 <= _2292;
+ if (!_2293)
  {
-  int64_t  const _2277 = (int64_t)(_1463);
-  int64_t  const _2278 = (int64_t)(_1464);
-  int64_t  const _2279 = _2277 * _2278;
-  int64_t  const _2280 = (int64_t)(0ll);
-  int64_t  const _2281 = _2280 - _2279;
-  bool  const _2282 = _2279 > _2280;
-  int64_t  const _2283 = (int64_t)(_2282 ? _2279 : _2281);
-  uint64_t  const _2284 = (uint64_t)(_2283);
-  uint64_t  const _2285 = _2284;
-  uint64_t  const _2286 = (uint64_t)(2147483647ull);
-  int32_t  const _2287 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _2285, _2286);
-  return _2287;
+  int64_t  const _2294 = (int64_t)(_1476);
+  int64_t  const _2295 = (int64_t)(_1477);
+  int64_t  const _2296 = _2294 * _2295;
+  int64_t  const _2297 = (int64_t)(0ll);
+  int64_t  const _2298 = _2297 - _2296;
+  bool  const _2299 = _2296 > _2297;
+  int64_t  const _2300 = (int64_t)(_2299 ? _2296 : _2298);
+  uint64_t  const _2301 = (uint64_t)(_2300);
+  uint64_t  const _2302 = _2301;
+  uint64_t  const _2303 = (uint64_t)(2147483647ull);
+  int32_t  const _2304 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _2302, _2303);
+  return _2304;
  }
- int64_t  const _2288 = (int64_t)(67108863ll);
- bool  const _2289 = _1969 <= _2288;
- if (!_2289)
+ int64_t  const _2305 = (int64_t)(67108863ll);
+ bool  const _2306 = _1986 <= _2305;
+ if (!_2306)
  {
-  int64_t  const _2290 = (int64_t)(32ll);
-  int64_t  const _2291 = _1969 * _2290;
-  int64_t  const _2292 = (int64_t)(2147483647ll);
-  int32_t  const _2293 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_out", _2291, _2292);
-  return _2293;
+  int64_t  const _2307 = (int64_t)(32ll);
+  int64_t  const _2308 = _1986 * _2307;
+  int64_t  const _2309 = (int64_t)(2147483647ll);
+  int32_t  const _2310 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_out", _2308, _2309);
+  return _2310;
  }
- int64_t  const _2294 = (int64_t)(_1466);
- int64_t  const _2295 = (int64_t)(_1467);
- int64_t  const _2296 = _2294 * _2295;
- int64_t  const _2297 = (int64_t)(0ll);
- int64_t  const _2298 = _2297 - _2296;
- bool  const _2299 = _2296 > _2297;
- int64_t  const _2300 = (int64_t)(_2299 ? _2296 : _2298);
- uint64_t  const _2301 = (uint64_t)(_2300);
- uint64_t  const _2302 = _2301;
- uint64_t  const _2303 = (uint64_t)(2147483647ull);
- bool  const _2304 = _2302 <= _2303;
- if (!_2304)
+ int64_t  const _2311 = (int64_t)(_1479);
+ int64_t  const _2312 = (int64_t)(_1480);
+ int64_t  const _2313 = _2311 * _2312;
+ int64_t  const _2314 = (int64_t)(0ll);
+ int64_t  const _2315 = _2314 - _2313;
+ bool  const _2316 = _2313 > _2314;
+ int64_t  const _2317 = (int64_t)(_2316 ? _2313 : _2315);
+ uint64_t  const _2318 = (uint64_t)(_2317);
+ uint64_t  const _2319 = _2318;
+ uint64_t  const _2320 = (uint64_t)(2147483647ull);
+ bool  const _2321 = _2319 <= _2320;
+ if (!_2321)
  {
-  int64_t  const _2305 = (int64_t)(_1466);
-  int64_t  const _2306 = (int64_t)(_1467);
-  int64_t  const _2307 = _2305 * _2306;
-  int64_t  const _2308 = (int64_t)(0ll);
-  int64_t  const _2309 = _2308 - _2307;
-  bool  const _2310 = _2307 > _2308;
-  int64_t  const _2311 = (int64_t)(_2310 ? _2307 : _2309);
-  uint64_t  const _2312 = (uint64_t)(_2311);
-  uint64_t  const _2313 = _2312;
-  uint64_t  const _2314 = (uint64_t)(2147483647ull);
-  int32_t  const _2315 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _2313, _2314);
-  return _2315;
+  int64_t  const _2322 = (int64_t)(_1479);
+  int64_t  const _2323 = (int64_t)(_1480);
+  int64_t  const _2324 = _2322 * _2323;
+  int64_t  const _2325 = (int64_t)(0ll);
+  int64_t  const _2326 = _2325 - _2324;
+  bool  const _2327 = _2324 > _2325;
+  int64_t  const _2328 = (int64_t)(_2327 ? _2324 : _2326);
+  uint64_t  const _2329 = (uint64_t)(_2328);
+  uint64_t  const _2330 = _2329;
+  uint64_t  const _2331 = (uint64_t)(2147483647ull);
+  int32_t  const _2332 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _2330, _2331);
+  return _2332;
  }
- int64_t  const _2316 = (int64_t)(67108863ll);
- bool  const _2317 = _1971 <= _2316;
- if (!_2317)
+ int64_t  const _2333 = (int64_t)(67108863ll);
+ bool  const _2334 = _1988 <= _2333;
+ if (!_2334)
  {
-  int64_t  const _2318 = (int64_t)(32ll);
-  int64_t  const _2319 = _1971 * _2318;
-  int64_t  const _2320 = (int64_t)(2147483647ll);
-  int32_t  const _2321 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_out", _2319, _2320);
-  return _2321;
+  int64_t  const _2335 = (int64_t)(32ll);
+  int64_t  const _2336 = _1988 * _2335;
+  int64_t  const _2337 = (int64_t)(2147483647ll);
+  int32_t  const _2338 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_out", _2336, _2337);
+  return _2338;
  }
- int64_t  const _2322 = (int64_t)(_1469);
- int64_t  const _2323 = (int64_t)(_1470);
- int64_t  const _2324 = _2322 * _2323;
- int64_t  const _2325 = (int64_t)(0ll);
- int64_t  const _2326 = _2325 - _2324;
- bool  const _2327 = _2324 > _2325;
- int64_t  const _2328 = (int64_t)(_2327 ? _2324 : _2326);
- uint64_t  const _2329 = (uint64_t)(_2328);
- uint64_t  const _2330 = _2329;
- uint64_t  const _2331 = (uint64_t)(2147483647ull);
- bool  const _2332 = _2330 <= _2331;
- if (!_2332)
+ int64_t  const _2339 = (int64_t)(_1482);
+ int64_t  const _2340 = (int64_t)(_1483);
+ int64_t  const _2341 = _2339 * _2340;
+ int64_t  const _2342 = (int64_t)(0ll);
+ int64_t  const _2343 = _2342 - _2341;
+ bool  const _2344 = _2341 > _2342;
+ int64_t  const _2345 = (int64_t)(_2344 ? _2341 : _2343);
+ uint64_t  const _2346 = (uint64_t)(_2345);
+ uint64_t  const _2347 = _2346;
+ uint64_t  const _2348 = (uint64_t)(2147483647ull);
+ bool  const _2349 = _2347 <= _2348;
+ if (!_2349)
  {
-  int64_t  const _2333 = (int64_t)(_1469);
-  int64_t  const _2334 = (int64_t)(_1470);
-  int64_t  const _2335 = _2333 * _2334;
-  int64_t  const _2336 = (int64_t)(0ll);
-  int64_t  const _2337 = _2336 - _2335;
-  bool  const _2338 = _2335 > _2336;
-  int64_t  const _2339 = (int64_t)(_2338 ? _2335 : _2337);
-  uint64_t  const _2340 = (uint64_t)(_2339);
-  uint64_t  const _2341 = _2340;
-  uint64_t  const _2342 = (uint64_t)(2147483647ull);
-  int32_t  const _2343 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _2341, _2342);
-  return _2343;
+  int64_t  const _2350 = (int64_t)(_1482);
+  int64_t  const _2351 = (int64_t)(_1483);
+  int64_t  const _2352 = _2350 * _2351;
+  int64_t  const _2353 = (int64_t)(0ll);
+  int64_t  const _2354 = _2353 - _2352;
+  bool  const _2355 = _2352 > _2353;
+  int64_t  const _2356 = (int64_t)(_2355 ? _2352 : _2354);
+  uint64_t  const _2357 = (uint64_t)(_2356);
+  uint64_t  const _2358 = _2357;
+  uint64_t  const _2359 = (uint64_t)(2147483647ull);
+  int32_t  const _2360 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _2358, _2359);
+  return _2360;
  }
- int64_t  const _2344 = (int64_t)(67108863ll);
- bool  const _2345 = _1973 <= _2344;
- if (!_2345)
- {
-  int64_t  const _2346 = (int64_t)(32ll);
-  int64_t  const _2347 = _1973 * _2346;
-  int64_t  const _2348 = (int64_t)(2147483647ll);
-  int32_t  const _2349 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_out", _2347, _2348);
-  return _2349;
- }
- uint64_t  const _2350 = (uint64_t)(_1476);
- uint64_t  const _2351 = (uint64_t)(2147483647ull);
- bool  const _2352 = _2350 <= _2351;
- if (!_2352)
- {
-  uint64_t  const _2353 = (uint64_t)(_1476);
-  uint64_t  const _2354 = (uint64_t)(2147483647ull);
-  int32_t  const _2355 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "slopes", _2353, _2354);
-  return _2355;
- }
- bool  const _2356 = !(_1403);
- if (!_2356)
- {
-  int32_t  const _2357 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_k");
-  return _2357;
- }
- bool  const _2358 = !(_1419);
- if (!_2358)
- {
-  int32_t  const _2359 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_q");
-  return _2359;
- }
- bool  const _2360 = !(_1438);
- if (!_2360)
- {
-  int32_t  const _2361 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_v");
-  return _2361;
- }
- bool  const _2362 = !(_1454);
+ int64_t  const _2361 = (int64_t)(67108863ll);
+ bool  const _2362 = _1990 <= _2361;
  if (!_2362)
  {
-  int32_t  const _2363 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Output buffer attn_out");
-  return _2363;
+  int64_t  const _2363 = (int64_t)(32ll);
+  int64_t  const _2364 = _1990 * _2363;
+  int64_t  const _2365 = (int64_t)(2147483647ll);
+  int32_t  const _2366 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_out", _2364, _2365);
+  return _2366;
  }
- bool  const _2364 = !(_1473);
- if (!_2364)
+ uint64_t  const _2367 = (uint64_t)(_1489);
+ uint64_t  const _2368 = (uint64_t)(2147483647ull);
+ bool  const _2369 = _2367 <= _2368;
+ if (!_2369)
  {
-  int32_t  const _2365 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer slopes");
-  return _2365;
+  uint64_t  const _2370 = (uint64_t)(_1489);
+  uint64_t  const _2371 = (uint64_t)(2147483647ull);
+  int32_t  const _2372 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "slopes", _2370, _2371);
+  return _2372;
  }
- uint64_t  const _2366 = (uint64_t)(0ull);
- auto * const _2367 = (void *)(_2366);
- bool  const _2368 = _attn_k != _2367;
- if (!_2368)
+ bool  const _2373 = !(_1416);
+ if (!_2373)
  {
-  int32_t  const _2369 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_k");
-  return _2369;
+  int32_t  const _2374 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_k");
+  return _2374;
  }
- uint64_t  const _2370 = (uint64_t)(0ull);
- auto * const _2371 = (void *)(_2370);
- bool  const _2372 = _attn_q != _2371;
- if (!_2372)
+ bool  const _2375 = !(_1432);
+ if (!_2375)
  {
-  int32_t  const _2373 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_q");
-  return _2373;
+  int32_t  const _2376 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_q");
+  return _2376;
  }
- uint64_t  const _2374 = (uint64_t)(0ull);
- auto * const _2375 = (void *)(_2374);
- bool  const _2376 = _attn_v != _2375;
- if (!_2376)
+ bool  const _2377 = !(_1451);
+ if (!_2377)
  {
-  int32_t  const _2377 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_v");
-  return _2377;
+  int32_t  const _2378 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_v");
+  return _2378;
  }
- uint64_t  const _2378 = (uint64_t)(0ull);
- auto * const _2379 = (void *)(_2378);
- bool  const _2380 = _attn_out != _2379;
- if (!_2380)
+ bool  const _2379 = !(_1467);
+ if (!_2379)
  {
-  int32_t  const _2381 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Output buffer attn_out");
-  return _2381;
+  int32_t  const _2380 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Output buffer attn_out");
+  return _2380;
  }
- uint64_t  const _2382 = (uint64_t)(0ull);
- auto * const _2383 = (void *)(_2382);
- bool  const _2384 = _slopes != _2383;
- if (!_2384)
+ bool  const _2381 = !(_1486);
+ if (!_2381)
  {
-  int32_t  const _2385 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer slopes");
-  return _2385;
+  int32_t  const _2382 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer slopes");
+  return _2382;
  }
- bool  const _2386 = 0 <= _attn_lk;
- if (!_2386)
+ uint64_t  const _2383 = (uint64_t)(0ull);
+ auto * const _2384 = (void *)(_2383);
+ bool  const _2385 = _attn_k != _2384;
+ if (!_2385)
  {
-  int64_t  const _2387 = (int64_t)(_attn_lk);
-  int64_t  const _2388 = (int64_t)(0ll);
-  int32_t  const _2389 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_lk", _2387, _2388);
-  return _2389;
+  int32_t  const _2386 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_k");
+  return _2386;
  }
- bool  const _2390 = 1 <= _attn_groups;
- if (!_2390)
+ uint64_t  const _2387 = (uint64_t)(0ull);
+ auto * const _2388 = (void *)(_2387);
+ bool  const _2389 = _attn_q != _2388;
+ if (!_2389)
  {
-  int64_t  const _2391 = (int64_t)(_attn_groups);
-  int64_t  const _2392 = (int64_t)(1ll);
-  int32_t  const _2393 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_groups", _2391, _2392);
-  return _2393;
+  int32_t  const _2390 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_q");
+  return _2390;
+ }
+ uint64_t  const _2391 = (uint64_t)(0ull);
+ auto * const _2392 = (void *)(_2391);
+ bool  const _2393 = _attn_v != _2392;
+ if (!_2393)
+ {
+  int32_t  const _2394 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_v");
+  return _2394;
+ }
+ uint64_t  const _2395 = (uint64_t)(0ull);
+ auto * const _2396 = (void *)(_2395);
+ bool  const _2397 = _attn_out != _2396;
+ if (!_2397)
+ {
+  int32_t  const _2398 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Output buffer attn_out");
+  return _2398;
+ }
+ uint64_t  const _2399 = (uint64_t)(0ull);
+ auto * const _2400 = (void *)(_2399);
+ bool  const _2401 = _slopes != _2400;
+ if (!_2401)
+ {
+  int32_t  const _2402 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer slopes");
+  return _2402;
+ }
+ bool  const _2403 = 0 <= _attn_lk;
+ if (!_2403)
+ {
+  int64_t  const _2404 = (int64_t)(_attn_lk);
+  int64_t  const _2405 = (int64_t)(0ll);
+  int32_t  const _2406 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_lk", _2404, _2405);
+  return _2406;
+ }
+ bool  const _2407 = 1 <= _attn_groups;
+ if (!_2407)
+ {
+  int64_t  const _2408 = (int64_t)(_attn_groups);
+  int64_t  const _2409 = (int64_t)(1ll);
+  int32_t  const _2410 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_groups", _2408, _2409);
+  return _2410;
  }
  // produce attn_out
- int32_t  const _2394 = _1465 * _1467;
- int32_t  const _2395 = _1468 * _1470;
- int32_t  const _2396 = _1463 * _1466;
- int32_t  const _2397 = _1441 & 15;
- int32_t  const _2398 = ::halide_cpp_max(_1441, 1);
- int32_t  const _2399 = ::halide_cpp_min(_1441, 1);
- int32_t  const _2400 = _2398 & 15;
- bool  const _2401 = _2400 != 0;
- bool  const _2402 = _2397 != 0;
- int32_t  const _2403 = _2398 + -1;
- int32_t  const _2404 = _2403 >> 4;
- int32_t  const _2405 = _2404 * 16;
- int32_t  const _2406 = _2405 + _2399;
- int32_t  const _2407 = _2406 + 15;
- int32_t  const _2408 = ::halide_cpp_max(_2407, _1441);
- int32_t  const _2409 = ::halide_cpp_max(_1441, 16);
- int32_t  const _2410 = ::halide_cpp_min(_1441, 16);
- float  const _2411 = float_from_bits(1065353216 /* 1 */);
- float  const _2412 = (float)(_1422);
- float  const _2413 = sqrt_f32(_2412);
- float  const _2414 = _2411 / _2413;
- int32_t  const _2415 = _2398 >> 4;
- int32_t  const _2416 = _2398 + 15;
- int32_t  const _2417 = _2416 >> 4;
- int32_t  const _2418 = _2397 + 31;
- int32_t  const _2419 = _2418 >> 4;
- int32_t  const _2420 = _1441 >> 4;
- int32_t  const _2421 = _1469 * _2396;
- int32_t  const _2422 = _1441 - _2394;
- int32_t  const _2423 = _2422 - _2395;
- int32_t  const _2424 = _2394 + _2395;
- int32_t  const _2425 = _1446 * _1448;
- int32_t  const _2426 = _1449 * _1451;
- int32_t  const _2427 = _2425 + _2426;
- int32_t  const _2428 = _1430 * _1432;
- int32_t  const _2429 = _1433 * _1435;
- int32_t  const _2430 = _2428 + _2429;
- int32_t  const _2431 = _1411 * _1413;
- int32_t  const _2432 = _1414 * _1416;
- int32_t  const _2433 = _2431 + _2432;
+ int32_t  const _2411 = _1478 * _1480;
+ int32_t  const _2412 = _1481 * _1483;
+ int32_t  const _2413 = _1476 * _1479;
+ int32_t  const _2414 = _1454 & 15;
+ int32_t  const _2415 = ::halide_cpp_max(_1454, 1);
+ int32_t  const _2416 = ::halide_cpp_min(_1454, 1);
+ int32_t  const _2417 = _2415 & 15;
+ bool  const _2418 = _2417 != 0;
+ bool  const _2419 = _2414 != 0;
+ int32_t  const _2420 = _2415 + -1;
+ int32_t  const _2421 = _2420 >> 4;
+ int32_t  const _2422 = _2421 * 16;
+ int32_t  const _2423 = _2422 + _2416;
+ int32_t  const _2424 = _2423 + 15;
+ int32_t  const _2425 = ::halide_cpp_max(_2424, _1454);
+ int32_t  const _2426 = ::halide_cpp_max(_1454, 16);
+ int32_t  const _2427 = ::halide_cpp_min(_1454, 16);
+ float  const _2428 = float_from_bits(1065353216 /* 1 */);
+ float  const _2429 = (float)(_1435);
+ float  const _2430 = sqrt_f32(_2429);
+ float  const _2431 = _2428 / _2430;
+ int32_t  const _2432 = _2415 >> 4;
+ int32_t  const _2433 = _2415 + 15;
+ int32_t  const _2434 = _2433 >> 4;
+ int32_t  const _2435 = _2414 + 31;
+ int32_t  const _2436 = _2435 >> 4;
+ int32_t  const _2437 = _attn_lk + 7;
+ int32_t  const _2438 = _2437 >> 3;
+ int32_t  const _2439 = _1454 >> 4;
+ int32_t  const _2440 = _1482 * _2413;
+ int32_t  const _2441 = _1454 - _2411;
+ int32_t  const _2442 = _2441 - _2412;
+ int32_t  const _2443 = _2411 + _2412;
+ int32_t  const _2444 = _1459 * _1461;
+ int32_t  const _2445 = _1462 * _1464;
+ int32_t  const _2446 = _2444 + _2445;
+ int32_t  const _2447 = _1443 * _1445;
+ int32_t  const _2448 = _1446 * _1448;
+ int32_t  const _2449 = _2447 + _2448;
+ int32_t  const _2450 = _1424 * _1426;
+ int32_t  const _2451 = _1427 * _1429;
+ int32_t  const _2452 = _2450 + _2451;
  struct {
   void * f_0;
   void * f_1;
@@ -6789,8 +6810,8 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
   int32_t f_24;
   int32_t f_25;
   int32_t f_26;
-  float f_27;
-  int32_t f_28;
+  int32_t f_27;
+  float f_28;
   int32_t f_29;
   int32_t f_30;
   int32_t f_31;
@@ -6803,8 +6824,9 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
   int32_t f_38;
   int32_t f_39;
   int32_t f_40;
-  bool f_41;
+  int32_t f_41;
   bool f_42;
+  bool f_43;
  } s1 = {
   _attn_k,
   _attn_q,
@@ -6812,53 +6834,54 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
   _attn_out,
   _slopes,
   _attn_groups,
-  _1409,
-  _1413,
-  _1416,
-  _attn_lk,
   _1422,
+  _1426,
   _1429,
-  _1432,
+  _attn_lk,
   _1435,
-  _1441,
+  _1442,
+  _1445,
   _1448,
-  _1451,
-  _1463,
-  _1465,
-  _1468,
+  _1454,
   _1461,
   _1464,
-  _1467,
-  _1470,
   _1476,
-  _1475,
-  _2430,
-  _2414,
-  _2433,
-  _2408,
-  _2410,
-  _2415,
-  _2409,
-  _2417,
+  _1478,
+  _1481,
+  _1474,
+  _1477,
+  _1480,
+  _1483,
+  _1489,
+  _1488,
+  _2438,
+  _2449,
+  _2431,
+  _2452,
+  _2425,
   _2427,
-  _2420,
-  _2419,
-  _2424,
-  _2423,
-  _2396,
-  _2399,
-  _2401,
-  _2402
+  _2432,
+  _2426,
+  _2434,
+  _2446,
+  _2439,
+  _2436,
+  _2443,
+  _2442,
+  _2413,
+  _2416,
+  _2418,
+  _2419
  };
- auto * const _2434 = (&s1);
- auto _parallel_closure = _2434;
+ auto * const _2453 = (&s1);
+ auto _parallel_closure = _2453;
  halide_unused(_parallel_closure);
- auto * const _2435 = (uint8_t *)(_parallel_closure);
- int32_t  const _2436 = attn_alibi_softcap_rt_do_par_for(_ucon, ::attn_alibi_softcap_pipeline_par_for_attn_out_s0_it_t_t, 0, _2421, _2435);
- bool  const _2437 = _2436 == 0;
- if (!_2437)
+ auto * const _2454 = (uint8_t *)(_parallel_closure);
+ int32_t  const _2455 = attn_alibi_softcap_rt_do_par_for(_ucon, ::attn_alibi_softcap_pipeline_par_for_attn_out_s0_it_t_t, 0, _2440, _2454);
+ bool  const _2456 = _2455 == 0;
+ if (!_2456)
  {
-  return _2436;
+  return _2455;
  }
  return 0;
 }

@@ -3341,11 +3341,13 @@ int attn_causal64_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context, int3
   int32_t f_20;
   int32_t f_21;
   int32_t f_22;
+  int32_t f_23;
  } s0 = {
   _1,
   _1,
   _1,
   _1,
+  0,
   0,
   0,
   0,
@@ -3400,502 +3402,507 @@ int attn_causal64_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context, int3
  int32_t  const _23 = ((decltype(_closure_prototype))_closure_arg)->f_20;
  int32_t  const _24 = ((decltype(_closure_prototype))_closure_arg)->f_21;
  int32_t  const _25 = ((decltype(_closure_prototype))_closure_arg)->f_22;
- bool  const _26 = _attn_out_s0_it_t_t < 0;
- int32_t  const _27 = (int32_t)(_26 ? -1 : 0);
- bool  const _28 = _25 == 0;
- int32_t  const _29 = (int32_t)(_28 ? -1 : 0);
- bool  const _30 = _25 < 0;
- int32_t  const _31 = (int32_t)(_30 ? -1 : 0);
- int32_t  const _32 = _attn_out_s0_it_t_t - _27;
- int32_t  const _33 = _25 - _29;
- int32_t  const _34 = _32 / _33;
- int32_t  const _35 = ~_31;
- int32_t  const _36 = _35 - _31;
- int32_t  const _37 = _27 & _36;
- int32_t  const _38 = _34 + _37;
- int32_t  const _39 = ~_29;
- int32_t  const _40 = _38 & _39;
- bool  const _41 = _16 == 0;
- int32_t  const _42 = (int32_t)(_41 ? -1 : 0);
- bool  const _43 = _16 < 0;
- int32_t  const _44 = (int32_t)(_43 ? -1 : 0);
- int32_t  const _45 = _25 | _29;
- int32_t  const _46 = _32 % _45;
- int32_t  const _47 = _25 ^ _31;
- int32_t  const _48 = _47 + _35;
- int32_t  const _49 = _27 & _48;
- int32_t  const _50 = _46 + _49;
- int32_t  const _51 = _50 & _39;
- int32_t  const _52 = _16 - _42;
- int32_t  const _53 = _51 / _52;
- int32_t  const _54 = ~_44;
- int32_t  const _55 = _54 - _44;
- int32_t  const _56 = 0 & _55;
- int32_t  const _57 = _53 + _56;
- int32_t  const _58 = ~_42;
- int32_t  const _59 = _57 & _58;
- int32_t  const _60 = _16 | _42;
- int32_t  const _61 = _51 % _60;
- int32_t  const _62 = _16 ^ _44;
- int32_t  const _63 = _62 + _54;
- int32_t  const _64 = 0 & _63;
- int32_t  const _65 = _61 + _64;
- int32_t  const _66 = _65 & _58;
- int32_t  const _67 = _66 * 32;
- int32_t  const _68 = _67 + 32;
- int32_t  const _69 = ::halide_cpp_min(_68, _11);
- int32_t  const _70 = ::halide_cpp_min(_69, _8);
+ int32_t  const _26 = ((decltype(_closure_prototype))_closure_arg)->f_23;
+ bool  const _27 = _attn_out_s0_it_t_t < 0;
+ int32_t  const _28 = (int32_t)(_27 ? -1 : 0);
+ bool  const _29 = _26 == 0;
+ int32_t  const _30 = (int32_t)(_29 ? -1 : 0);
+ bool  const _31 = _26 < 0;
+ int32_t  const _32 = (int32_t)(_31 ? -1 : 0);
+ int32_t  const _33 = _attn_out_s0_it_t_t - _28;
+ int32_t  const _34 = _26 - _30;
+ int32_t  const _35 = _33 / _34;
+ int32_t  const _36 = ~_32;
+ int32_t  const _37 = _36 - _32;
+ int32_t  const _38 = _28 & _37;
+ int32_t  const _39 = _35 + _38;
+ int32_t  const _40 = ~_30;
+ int32_t  const _41 = _39 & _40;
+ bool  const _42 = _16 == 0;
+ int32_t  const _43 = (int32_t)(_42 ? -1 : 0);
+ bool  const _44 = _16 < 0;
+ int32_t  const _45 = (int32_t)(_44 ? -1 : 0);
+ int32_t  const _46 = _26 | _30;
+ int32_t  const _47 = _33 % _46;
+ int32_t  const _48 = _26 ^ _32;
+ int32_t  const _49 = _48 + _36;
+ int32_t  const _50 = _28 & _49;
+ int32_t  const _51 = _47 + _50;
+ int32_t  const _52 = _51 & _40;
+ int32_t  const _53 = _16 - _43;
+ int32_t  const _54 = _52 / _53;
+ int32_t  const _55 = ~_45;
+ int32_t  const _56 = _55 - _45;
+ int32_t  const _57 = 0 & _56;
+ int32_t  const _58 = _54 + _57;
+ int32_t  const _59 = ~_43;
+ int32_t  const _60 = _58 & _59;
+ int32_t  const _61 = _16 | _43;
+ int32_t  const _62 = _52 % _61;
+ int32_t  const _63 = _16 ^ _45;
+ int32_t  const _64 = _63 + _55;
+ int32_t  const _65 = 0 & _64;
+ int32_t  const _66 = _62 + _65;
+ int32_t  const _67 = _66 & _59;
+ int32_t  const _68 = _67 * 4;
+ int32_t  const _69 = _68 + 4;
+ int32_t  const _70 = ::halide_cpp_min(_69, _21);
+ int32_t  const _71 = _70 * 8;
+ int32_t  const _72 = ::halide_cpp_min(_71, _11);
+ int32_t  const _73 = ::halide_cpp_min(_72, _8);
  {
   float _qs[2048];
   // produce qs
-  int32_t  const _71 = _66 * 2048;
-  int32_t  const _72 = _17 + _59;
-  int32_t  const _73 = _72 * _12;
-  int32_t  const _74 = _18 + _40;
-  int32_t  const _75 = _74 * _13;
-  int32_t  const _76 = _75 - _21;
-  int32_t  const _77 = _73 + _76;
-  int32_t  const _78 = _71 + _77;
+  int32_t  const _74 = _67 * 2048;
+  int32_t  const _75 = _17 + _60;
+  int32_t  const _76 = _75 * _12;
+  int32_t  const _77 = _18 + _41;
+  int32_t  const _78 = _77 * _13;
+  int32_t  const _79 = _78 - _22;
+  int32_t  const _80 = _76 + _79;
+  int32_t  const _81 = _74 + _80;
   for (int _qs_s0_ii_ii = 0; _qs_s0_ii_ii < 0 + 2; _qs_s0_ii_ii++)
   {
-   int32_t  const _79 = _qs_s0_ii_ii * 1024;
-   int32_t  const _80 = _79 + _78;
+   int32_t  const _82 = _qs_s0_ii_ii * 1024;
+   int32_t  const _83 = _82 + _81;
    for (int _qs_s0_c = 0; _qs_s0_c < 0 + 64; _qs_s0_c++)
    {
-    int32_t  const _81 = _qs_s0_c + _80;
-    int32x16_t  const _82 = int32x16_t_ops::ramp(_81, 64);
-    float16  const _83 = float16_ops::load_gather(_attn_q, _82);
-    float  const _84 = float_from_bits(1043900987 /* 0.180337 */);
-    float16  const _85 = float16_ops::broadcast(_84);
-    float16  const _86 = _83 * _85;
-    int32_t  const _87 = _qs_s0_c * 2;
-    int32_t  const _88 = _87 + _qs_s0_ii_ii;
-    int32_t  const _89 = _88 * 16;
-    float16_ops::store(_86, _qs, _89);
+    int32_t  const _84 = _qs_s0_c + _83;
+    int32x16_t  const _85 = int32x16_t_ops::ramp(_84, 64);
+    float16  const _86 = float16_ops::load_gather(_attn_q, _85);
+    float  const _87 = float_from_bits(1043900987 /* 0.180337 */);
+    float16  const _88 = float16_ops::broadcast(_87);
+    float16  const _89 = _86 * _88;
+    int32_t  const _90 = _qs_s0_c * 2;
+    int32_t  const _91 = _90 + _qs_s0_ii_ii;
+    int32_t  const _92 = _91 * 16;
+    float16_ops::store(_89, _qs, _92);
    } // for _qs_s0_c
   } // for _qs_s0_ii_ii
   {
-   int32_t  const _90 = _70 + -1;
-   int32_t  const _91 = _90 >> 3;
-   int32_t  const _92 = _91 * 8;
-   int32_t  const _93 = _92 + 8;
-   int64_t  const _94 = _93;
-   int64_t  const _95 = _94 * 32;
-   int64_t  const _96 = (_95 > ((int64_t(1) << 31) - 1)) ? _95 : (_95 * 1);
-   int64_t  const _97 = (_96 > ((int64_t(1) << 31) - 1)) ? _96 : (_96 * 1);
-   int64_t  const _98 = (_97 > ((int64_t(1) << 31) - 1)) ? _97 : (_97 * 1);
-   if ((_98 > ((int64_t(1) << 31) - 1)) || ((_98 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+   int32_t  const _93 = _73 + -1;
+   int32_t  const _94 = _93 >> 3;
+   int32_t  const _95 = _94 * 8;
+   int32_t  const _96 = _95 + 8;
+   int64_t  const _97 = _96;
+   int64_t  const _98 = _97 * 32;
+   int64_t  const _99 = (_98 > ((int64_t(1) << 31) - 1)) ? _98 : (_98 * 1);
+   int64_t  const _100 = (_99 > ((int64_t(1) << 31) - 1)) ? _99 : (_99 * 1);
+   int64_t  const _101 = (_100 > ((int64_t(1) << 31) - 1)) ? _100 : (_100 * 1);
+   if ((_101 > ((int64_t(1) << 31) - 1)) || ((_101 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
    {
     attn_causal64_rt_error(_ucon, "32-bit signed overflow computing size of allocation scores\n");
     return -1;
    } // overflow test scores
-   int64_t  const _99 = _98;
-   float *_scores = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_99);
+   int64_t  const _102 = _101;
+   float *_scores = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_102);
    if (!_scores)
    {
-    int32_t  const _100 = attn_causal64_rt_error_out_of_memory(_ucon);
-    return _100;
+    int32_t  const _103 = attn_causal64_rt_error_out_of_memory(_ucon);
+    return _103;
    }
    HalideFreeHelper _scores_free(_ucon, _scores, attn_causal64_rt_free);
    // produce scores
    // consume qs
-   int32_t  const _101 = _70 + 7;
-   int32_t  const _102 = _101 >> 3;
-   int32_t  const _103 = _17 + _59;
-   bool  const _104 = _103 < 0;
-   int32_t  const _105 = (int32_t)(_104 ? -1 : 0);
-   bool  const _106 = _7 == 0;
-   int32_t  const _107 = (int32_t)(_106 ? -1 : 0);
-   bool  const _108 = _7 < 0;
-   int32_t  const _109 = (int32_t)(_108 ? -1 : 0);
-   int32_t  const _110 = _103 - _105;
-   int32_t  const _111 = _7 - _107;
-   int32_t  const _112 = _110 / _111;
-   int32_t  const _113 = ~_109;
-   int32_t  const _114 = _113 - _109;
-   int32_t  const _115 = _105 & _114;
-   int32_t  const _116 = _112 + _115;
-   int32_t  const _117 = ~_107;
-   int32_t  const _118 = _116 & _117;
-   int32_t  const _119 = _118 * _9;
-   int32_t  const _120 = _18 + _40;
-   int32_t  const _121 = _120 * _10;
-   int32_t  const _122 = _121 - _22;
-   int32_t  const _123 = _119 + _122;
-   for (int _scores_s0_j_jo = 0; _scores_s0_j_jo < 0 + _102; _scores_s0_j_jo++)
+   int32_t  const _104 = _73 + 7;
+   int32_t  const _105 = _104 >> 3;
+   int32_t  const _106 = _17 + _60;
+   bool  const _107 = _106 < 0;
+   int32_t  const _108 = (int32_t)(_107 ? -1 : 0);
+   bool  const _109 = _7 == 0;
+   int32_t  const _110 = (int32_t)(_109 ? -1 : 0);
+   bool  const _111 = _7 < 0;
+   int32_t  const _112 = (int32_t)(_111 ? -1 : 0);
+   int32_t  const _113 = _106 - _108;
+   int32_t  const _114 = _7 - _110;
+   int32_t  const _115 = _113 / _114;
+   int32_t  const _116 = ~_112;
+   int32_t  const _117 = _116 - _112;
+   int32_t  const _118 = _108 & _117;
+   int32_t  const _119 = _115 + _118;
+   int32_t  const _120 = ~_110;
+   int32_t  const _121 = _119 & _120;
+   int32_t  const _122 = _121 * _9;
+   int32_t  const _123 = _18 + _41;
+   int32_t  const _124 = _123 * _10;
+   int32_t  const _125 = _124 - _23;
+   int32_t  const _126 = _122 + _125;
+   for (int _scores_s0_j_jo = 0; _scores_s0_j_jo < 0 + _105; _scores_s0_j_jo++)
    {
     {
      float _dot[256];
      // produce dot
-     float  const _124 = float_from_bits(0 /* 0 */);
-     float16  const _125 = float16_ops::broadcast(_124);
-     float16_ops::store(_125, _dot, 0);
-     float  const _126 = float_from_bits(0 /* 0 */);
-     float16  const _127 = float16_ops::broadcast(_126);
-     float16_ops::store(_127, _dot, 32);
-     float  const _128 = float_from_bits(0 /* 0 */);
-     float16  const _129 = float16_ops::broadcast(_128);
-     float16_ops::store(_129, _dot, 64);
-     float  const _130 = float_from_bits(0 /* 0 */);
-     float16  const _131 = float16_ops::broadcast(_130);
-     float16_ops::store(_131, _dot, 96);
-     float  const _132 = float_from_bits(0 /* 0 */);
-     float16  const _133 = float16_ops::broadcast(_132);
-     float16_ops::store(_133, _dot, 128);
-     float  const _134 = float_from_bits(0 /* 0 */);
-     float16  const _135 = float16_ops::broadcast(_134);
-     float16_ops::store(_135, _dot, 160);
-     float  const _136 = float_from_bits(0 /* 0 */);
-     float16  const _137 = float16_ops::broadcast(_136);
-     float16_ops::store(_137, _dot, 192);
-     float  const _138 = float_from_bits(0 /* 0 */);
-     float16  const _139 = float16_ops::broadcast(_138);
-     float16_ops::store(_139, _dot, 224);
-     float  const _140 = float_from_bits(0 /* 0 */);
-     float16  const _141 = float16_ops::broadcast(_140);
-     float16_ops::store(_141, _dot, 16);
-     float  const _142 = float_from_bits(0 /* 0 */);
-     float16  const _143 = float16_ops::broadcast(_142);
-     float16_ops::store(_143, _dot, 48);
-     float  const _144 = float_from_bits(0 /* 0 */);
-     float16  const _145 = float16_ops::broadcast(_144);
-     float16_ops::store(_145, _dot, 80);
-     float  const _146 = float_from_bits(0 /* 0 */);
-     float16  const _147 = float16_ops::broadcast(_146);
-     float16_ops::store(_147, _dot, 112);
-     float  const _148 = float_from_bits(0 /* 0 */);
-     float16  const _149 = float16_ops::broadcast(_148);
-     float16_ops::store(_149, _dot, 144);
-     float  const _150 = float_from_bits(0 /* 0 */);
-     float16  const _151 = float16_ops::broadcast(_150);
-     float16_ops::store(_151, _dot, 176);
-     float  const _152 = float_from_bits(0 /* 0 */);
-     float16  const _153 = float16_ops::broadcast(_152);
-     float16_ops::store(_153, _dot, 208);
-     float  const _154 = float_from_bits(0 /* 0 */);
-     float16  const _155 = float16_ops::broadcast(_154);
-     float16_ops::store(_155, _dot, 240);
-     int32_t  const _156 = _scores_s0_j_jo * 8;
-     int32_t  const _157 = _8 + -1;
-     int32_t  const _158 = ::halide_cpp_min(_157, _156);
-     int32_t  const _159 = _158 * 64;
-     int32_t  const _160 = _159 + _123;
-     int32_t  const _161 = _156 + 8;
-     int32_t  const _162 = ::halide_cpp_min(_161, _8);
-     int32_t  const _163 = _162 * 64;
-     int32_t  const _164 = _163 + _123;
-     int32_t  const _165 = _156 + 7;
-     int32_t  const _166 = ::halide_cpp_min(_165, _8);
-     int32_t  const _167 = _166 * 64;
-     int32_t  const _168 = _167 + _123;
-     int32_t  const _169 = _156 + 6;
-     int32_t  const _170 = ::halide_cpp_min(_169, _8);
-     int32_t  const _171 = _170 * 64;
-     int32_t  const _172 = _171 + _123;
-     int32_t  const _173 = _156 + 5;
-     int32_t  const _174 = ::halide_cpp_min(_173, _8);
-     int32_t  const _175 = _174 * 64;
-     int32_t  const _176 = _175 + _123;
-     int32_t  const _177 = _156 + 4;
-     int32_t  const _178 = ::halide_cpp_min(_177, _8);
-     int32_t  const _179 = _178 * 64;
-     int32_t  const _180 = _179 + _123;
-     int32_t  const _181 = _156 + 3;
-     int32_t  const _182 = ::halide_cpp_min(_181, _8);
-     int32_t  const _183 = _182 * 64;
-     int32_t  const _184 = _183 + _123;
-     int32_t  const _185 = _156 + 2;
-     int32_t  const _186 = ::halide_cpp_min(_185, _8);
-     int32_t  const _187 = _186 * 64;
-     int32_t  const _188 = _187 + _123;
+     float  const _127 = float_from_bits(0 /* 0 */);
+     float16  const _128 = float16_ops::broadcast(_127);
+     float16_ops::store(_128, _dot, 0);
+     float  const _129 = float_from_bits(0 /* 0 */);
+     float16  const _130 = float16_ops::broadcast(_129);
+     float16_ops::store(_130, _dot, 32);
+     float  const _131 = float_from_bits(0 /* 0 */);
+     float16  const _132 = float16_ops::broadcast(_131);
+     float16_ops::store(_132, _dot, 64);
+     float  const _133 = float_from_bits(0 /* 0 */);
+     float16  const _134 = float16_ops::broadcast(_133);
+     float16_ops::store(_134, _dot, 96);
+     float  const _135 = float_from_bits(0 /* 0 */);
+     float16  const _136 = float16_ops::broadcast(_135);
+     float16_ops::store(_136, _dot, 128);
+     float  const _137 = float_from_bits(0 /* 0 */);
+     float16  const _138 = float16_ops::broadcast(_137);
+     float16_ops::store(_138, _dot, 160);
+     float  const _139 = float_from_bits(0 /* 0 */);
+     float16  const _140 = float16_ops::broadcast(_139);
+     float16_ops::store(_140, _dot, 192);
+     float  const _141 = float_from_bits(0 /* 0 */);
+     float16  const _142 = float16_ops::broadcast(_141);
+     float16_ops::store(_142, _dot, 224);
+     float  const _143 = float_from_bits(0 /* 0 */);
+     float16  const _144 = float16_ops::broadcast(_143);
+     float16_ops::store(_144, _dot, 16);
+     float  const _145 = float_from_bits(0 /* 0 */);
+     float16  const _146 = float16_ops::broadcast(_145);
+     float16_ops::store(_146, _dot, 48);
+     float  const _147 = float_from_bits(0 /* 0 */);
+     float16  const _148 = float16_ops::broadcast(_147);
+     float16_ops::store(_148, _dot, 80);
+     float  const _149 = float_from_bits(0 /* 0 */);
+     float16  const _150 = float16_ops::broadcast(_149);
+     float16_ops::store(_150, _dot, 112);
+     float  const _151 = float_from_bits(0 /* 0 */);
+     float16  const _152 = float16_ops::broadcast(_151);
+     float16_ops::store(_152, _dot, 144);
+     float  const _153 = float_from_bits(0 /* 0 */);
+     float16  const _154 = float16_ops::broadcast(_153);
+     float16_ops::store(_154, _dot, 176);
+     float  const _155 = float_from_bits(0 /* 0 */);
+     float16  const _156 = float16_ops::broadcast(_155);
+     float16_ops::store(_156, _dot, 208);
+     float  const _157 = float_from_bits(0 /* 0 */);
+     float16  const _158 = float16_ops::broadcast(_157);
+     float16_ops::store(_158, _dot, 240);
+     int32_t  const _159 = _scores_s0_j_jo * 8;
+     int32_t  const _160 = _8 + -1;
+     int32_t  const _161 = ::halide_cpp_min(_160, _159);
+     int32_t  const _162 = _161 * 64;
+     int32_t  const _163 = _162 + _126;
+     int32_t  const _164 = _159 + 8;
+     int32_t  const _165 = ::halide_cpp_min(_164, _8);
+     int32_t  const _166 = _165 * 64;
+     int32_t  const _167 = _166 + _126;
+     int32_t  const _168 = _159 + 7;
+     int32_t  const _169 = ::halide_cpp_min(_168, _8);
+     int32_t  const _170 = _169 * 64;
+     int32_t  const _171 = _170 + _126;
+     int32_t  const _172 = _159 + 6;
+     int32_t  const _173 = ::halide_cpp_min(_172, _8);
+     int32_t  const _174 = _173 * 64;
+     int32_t  const _175 = _174 + _126;
+     int32_t  const _176 = _159 + 5;
+     int32_t  const _177 = ::halide_cpp_min(_176, _8);
+     int32_t  const _178 = _177 * 64;
+     int32_t  const _179 = _178 + _126;
+     int32_t  const _180 = _159 + 4;
+     int32_t  const _181 = ::halide_cpp_min(_180, _8);
+     int32_t  const _182 = _181 * 64;
+     int32_t  const _183 = _182 + _126;
+     int32_t  const _184 = _159 + 3;
+     int32_t  const _185 = ::halide_cpp_min(_184, _8);
+     int32_t  const _186 = _185 * 64;
+     int32_t  const _187 = _186 + _126;
+     int32_t  const _188 = _159 + 2;
+     int32_t  const _189 = ::halide_cpp_min(_188, _8);
+     int32_t  const _190 = _189 * 64;
+     int32_t  const _191 = _190 + _126;
      for (int _dot_s1_rd__x = 0; _dot_s1_rd__x < 0 + 64; _dot_s1_rd__x++)
      {
-      float16  const _189 = float16_ops::load(_dot, 0);
-      int32_t  const _190 = _dot_s1_rd__x * 32;
-      float16  const _191 = float16_ops::load(_qs, _190);
-      int32_t  const _192 = _dot_s1_rd__x + _160;
-      float  const _193 = ((float const *)_attn_k)[_192];
-      float16  const _194 = float16_ops::broadcast(_193);
-      float16  const _195 = _191 * _194;
-      float16  const _196 = _189 + _195;
-      float16_ops::store(_196, _dot, 0);
-      float16  const _197 = float16_ops::load(_dot, 16);
-      int32_t  const _198 = _dot_s1_rd__x * 32;
-      int32_t  const _199 = _198 + 16;
-      float16  const _200 = float16_ops::load(_qs, _199);
-      int32_t  const _201 = _dot_s1_rd__x + _160;
-      float  const _202 = ((float const *)_attn_k)[_201];
-      float16  const _203 = float16_ops::broadcast(_202);
-      float16  const _204 = _200 * _203;
-      float16  const _205 = _197 + _204;
-      float16_ops::store(_205, _dot, 16);
-      float16  const _206 = float16_ops::load(_dot, 32);
-      int32_t  const _207 = _dot_s1_rd__x * 32;
-      float16  const _208 = float16_ops::load(_qs, _207);
-      int32_t  const _209 = _dot_s1_rd__x + _188;
-      int32_t  const _210 = _209 + -64;
-      float  const _211 = ((float const *)_attn_k)[_210];
-      float16  const _212 = float16_ops::broadcast(_211);
-      float16  const _213 = _208 * _212;
-      float16  const _214 = _206 + _213;
-      float16_ops::store(_214, _dot, 32);
-      float16  const _215 = float16_ops::load(_dot, 48);
-      int32_t  const _216 = _dot_s1_rd__x * 32;
-      int32_t  const _217 = _216 + 16;
-      float16  const _218 = float16_ops::load(_qs, _217);
-      int32_t  const _219 = _dot_s1_rd__x + _188;
-      int32_t  const _220 = _219 + -64;
-      float  const _221 = ((float const *)_attn_k)[_220];
-      float16  const _222 = float16_ops::broadcast(_221);
-      float16  const _223 = _218 * _222;
-      float16  const _224 = _215 + _223;
-      float16_ops::store(_224, _dot, 48);
-      float16  const _225 = float16_ops::load(_dot, 64);
-      int32_t  const _226 = _dot_s1_rd__x * 32;
-      float16  const _227 = float16_ops::load(_qs, _226);
-      int32_t  const _228 = _dot_s1_rd__x + _184;
-      int32_t  const _229 = _228 + -64;
-      float  const _230 = ((float const *)_attn_k)[_229];
-      float16  const _231 = float16_ops::broadcast(_230);
-      float16  const _232 = _227 * _231;
-      float16  const _233 = _225 + _232;
-      float16_ops::store(_233, _dot, 64);
-      float16  const _234 = float16_ops::load(_dot, 80);
-      int32_t  const _235 = _dot_s1_rd__x * 32;
-      int32_t  const _236 = _235 + 16;
-      float16  const _237 = float16_ops::load(_qs, _236);
-      int32_t  const _238 = _dot_s1_rd__x + _184;
-      int32_t  const _239 = _238 + -64;
-      float  const _240 = ((float const *)_attn_k)[_239];
-      float16  const _241 = float16_ops::broadcast(_240);
-      float16  const _242 = _237 * _241;
-      float16  const _243 = _234 + _242;
-      float16_ops::store(_243, _dot, 80);
-      float16  const _244 = float16_ops::load(_dot, 96);
-      int32_t  const _245 = _dot_s1_rd__x * 32;
-      float16  const _246 = float16_ops::load(_qs, _245);
-      int32_t  const _247 = _dot_s1_rd__x + _180;
-      int32_t  const _248 = _247 + -64;
-      float  const _249 = ((float const *)_attn_k)[_248];
-      float16  const _250 = float16_ops::broadcast(_249);
-      float16  const _251 = _246 * _250;
-      float16  const _252 = _244 + _251;
-      float16_ops::store(_252, _dot, 96);
-      float16  const _253 = float16_ops::load(_dot, 112);
-      int32_t  const _254 = _dot_s1_rd__x * 32;
-      int32_t  const _255 = _254 + 16;
-      float16  const _256 = float16_ops::load(_qs, _255);
-      int32_t  const _257 = _dot_s1_rd__x + _180;
-      int32_t  const _258 = _257 + -64;
-      float  const _259 = ((float const *)_attn_k)[_258];
-      float16  const _260 = float16_ops::broadcast(_259);
-      float16  const _261 = _256 * _260;
-      float16  const _262 = _253 + _261;
-      float16_ops::store(_262, _dot, 112);
-      float16  const _263 = float16_ops::load(_dot, 128);
-      int32_t  const _264 = _dot_s1_rd__x * 32;
-      float16  const _265 = float16_ops::load(_qs, _264);
-      int32_t  const _266 = _dot_s1_rd__x + _176;
-      int32_t  const _267 = _266 + -64;
-      float  const _268 = ((float const *)_attn_k)[_267];
-      float16  const _269 = float16_ops::broadcast(_268);
-      float16  const _270 = _265 * _269;
-      float16  const _271 = _263 + _270;
-      float16_ops::store(_271, _dot, 128);
-      float16  const _272 = float16_ops::load(_dot, 144);
-      int32_t  const _273 = _dot_s1_rd__x * 32;
-      int32_t  const _274 = _273 + 16;
-      float16  const _275 = float16_ops::load(_qs, _274);
-      int32_t  const _276 = _dot_s1_rd__x + _176;
-      int32_t  const _277 = _276 + -64;
-      float  const _278 = ((float const *)_attn_k)[_277];
-      float16  const _279 = float16_ops::broadcast(_278);
-      float16  const _280 = _275 * _279;
-      float16  const _281 = _272 + _280;
-      float16_ops::store(_281, _dot, 144);
-      float16  const _282 = float16_ops::load(_dot, 160);
-      int32_t  const _283 = _dot_s1_rd__x * 32;
-      float16  const _284 = float16_ops::load(_qs, _283);
-      int32_t  const _285 = _dot_s1_rd__x + _172;
-      int32_t  const _286 = _285 + -64;
-      float  const _287 = ((float const *)_attn_k)[_286];
-      float16  const _288 = float16_ops::broadcast(_287);
-      float16  const _289 = _284 * _288;
-      float16  const _290 = _282 + _289;
-      float16_ops::store(_290, _dot, 160);
-      float16  const _291 = float16_ops::load(_dot, 176);
-      int32_t  const _292 = _dot_s1_rd__x * 32;
-      int32_t  const _293 = _292 + 16;
-      float16  const _294 = float16_ops::load(_qs, _293);
-      int32_t  const _295 = _dot_s1_rd__x + _172;
-      int32_t  const _296 = _295 + -64;
-      float  const _297 = ((float const *)_attn_k)[_296];
-      float16  const _298 = float16_ops::broadcast(_297);
-      float16  const _299 = _294 * _298;
-      float16  const _300 = _291 + _299;
-      float16_ops::store(_300, _dot, 176);
-      float16  const _301 = float16_ops::load(_dot, 192);
-      int32_t  const _302 = _dot_s1_rd__x * 32;
-      float16  const _303 = float16_ops::load(_qs, _302);
-      int32_t  const _304 = _dot_s1_rd__x + _168;
-      int32_t  const _305 = _304 + -64;
-      float  const _306 = ((float const *)_attn_k)[_305];
-      float16  const _307 = float16_ops::broadcast(_306);
-      float16  const _308 = _303 * _307;
-      float16  const _309 = _301 + _308;
-      float16_ops::store(_309, _dot, 192);
-      float16  const _310 = float16_ops::load(_dot, 208);
-      int32_t  const _311 = _dot_s1_rd__x * 32;
-      int32_t  const _312 = _311 + 16;
-      float16  const _313 = float16_ops::load(_qs, _312);
-      int32_t  const _314 = _dot_s1_rd__x + _168;
-      int32_t  const _315 = _314 + -64;
-      float  const _316 = ((float const *)_attn_k)[_315];
-      float16  const _317 = float16_ops::broadcast(_316);
-      float16  const _318 = _313 * _317;
-      float16  const _319 = _310 + _318;
-      float16_ops::store(_319, _dot, 208);
-      float16  const _320 = float16_ops::load(_dot, 224);
-      int32_t  const _321 = _dot_s1_rd__x * 32;
-      float16  const _322 = float16_ops::load(_qs, _321);
-      int32_t  const _323 = _dot_s1_rd__x + _164;
-      int32_t  const _324 = _323 + -64;
-      float  const _325 = ((float const *)_attn_k)[_324];
-      float16  const _326 = float16_ops::broadcast(_325);
-      float16  const _327 = _322 * _326;
-      float16  const _328 = _320 + _327;
-      float16_ops::store(_328, _dot, 224);
-      float16  const _329 = float16_ops::load(_dot, 240);
-      int32_t  const _330 = _dot_s1_rd__x * 32;
-      int32_t  const _331 = _330 + 16;
-      float16  const _332 = float16_ops::load(_qs, _331);
-      int32_t  const _333 = _dot_s1_rd__x + _164;
-      int32_t  const _334 = _333 + -64;
-      float  const _335 = ((float const *)_attn_k)[_334];
-      float16  const _336 = float16_ops::broadcast(_335);
-      float16  const _337 = _332 * _336;
-      float16  const _338 = _329 + _337;
-      float16_ops::store(_338, _dot, 240);
+      float16  const _192 = float16_ops::load(_dot, 0);
+      int32_t  const _193 = _dot_s1_rd__x * 32;
+      float16  const _194 = float16_ops::load(_qs, _193);
+      int32_t  const _195 = _dot_s1_rd__x + _163;
+      float  const _196 = ((float const *)_attn_k)[_195];
+      float16  const _197 = float16_ops::broadcast(_196);
+      float16  const _198 = _194 * _197;
+      float16  const _199 = _192 + _198;
+      float16_ops::store(_199, _dot, 0);
+      float16  const _200 = float16_ops::load(_dot, 16);
+      int32_t  const _201 = _dot_s1_rd__x * 32;
+      int32_t  const _202 = _201 + 16;
+      float16  const _203 = float16_ops::load(_qs, _202);
+      int32_t  const _204 = _dot_s1_rd__x + _163;
+      float  const _205 = ((float const *)_attn_k)[_204];
+      float16  const _206 = float16_ops::broadcast(_205);
+      float16  const _207 = _203 * _206;
+      float16  const _208 = _200 + _207;
+      float16_ops::store(_208, _dot, 16);
+      float16  const _209 = float16_ops::load(_dot, 32);
+      int32_t  const _210 = _dot_s1_rd__x * 32;
+      float16  const _211 = float16_ops::load(_qs, _210);
+      int32_t  const _212 = _dot_s1_rd__x + _191;
+      int32_t  const _213 = _212 + -64;
+      float  const _214 = ((float const *)_attn_k)[_213];
+      float16  const _215 = float16_ops::broadcast(_214);
+      float16  const _216 = _211 * _215;
+      float16  const _217 = _209 + _216;
+      float16_ops::store(_217, _dot, 32);
+      float16  const _218 = float16_ops::load(_dot, 48);
+      int32_t  const _219 = _dot_s1_rd__x * 32;
+      int32_t  const _220 = _219 + 16;
+      float16  const _221 = float16_ops::load(_qs, _220);
+      int32_t  const _222 = _dot_s1_rd__x + _191;
+      int32_t  const _223 = _222 + -64;
+      float  const _224 = ((float const *)_attn_k)[_223];
+      float16  const _225 = float16_ops::broadcast(_224);
+      float16  const _226 = _221 * _225;
+      float16  const _227 = _218 + _226;
+      float16_ops::store(_227, _dot, 48);
+      float16  const _228 = float16_ops::load(_dot, 64);
+      int32_t  const _229 = _dot_s1_rd__x * 32;
+      float16  const _230 = float16_ops::load(_qs, _229);
+      int32_t  const _231 = _dot_s1_rd__x + _187;
+      int32_t  const _232 = _231 + -64;
+      float  const _233 = ((float const *)_attn_k)[_232];
+      float16  const _234 = float16_ops::broadcast(_233);
+      float16  const _235 = _230 * _234;
+      float16  const _236 = _228 + _235;
+      float16_ops::store(_236, _dot, 64);
+      float16  const _237 = float16_ops::load(_dot, 80);
+      int32_t  const _238 = _dot_s1_rd__x * 32;
+      int32_t  const _239 = _238 + 16;
+      float16  const _240 = float16_ops::load(_qs, _239);
+      int32_t  const _241 = _dot_s1_rd__x + _187;
+      int32_t  const _242 = _241 + -64;
+      float  const _243 = ((float const *)_attn_k)[_242];
+      float16  const _244 = float16_ops::broadcast(_243);
+      float16  const _245 = _240 * _244;
+      float16  const _246 = _237 + _245;
+      float16_ops::store(_246, _dot, 80);
+      float16  const _247 = float16_ops::load(_dot, 96);
+      int32_t  const _248 = _dot_s1_rd__x * 32;
+      float16  const _249 = float16_ops::load(_qs, _248);
+      int32_t  const _250 = _dot_s1_rd__x + _183;
+      int32_t  const _251 = _250 + -64;
+      float  const _252 = ((float const *)_attn_k)[_251];
+      float16  const _253 = float16_ops::broadcast(_252);
+      float16  const _254 = _249 * _253;
+      float16  const _255 = _247 + _254;
+      float16_ops::store(_255, _dot, 96);
+      float16  const _256 = float16_ops::load(_dot, 112);
+      int32_t  const _257 = _dot_s1_rd__x * 32;
+      int32_t  const _258 = _257 + 16;
+      float16  const _259 = float16_ops::load(_qs, _258);
+      int32_t  const _260 = _dot_s1_rd__x + _183;
+      int32_t  const _261 = _260 + -64;
+      float  const _262 = ((float const *)_attn_k)[_261];
+      float16  const _263 = float16_ops::broadcast(_262);
+      float16  const _264 = _259 * _263;
+      float16  const _265 = _256 + _264;
+      float16_ops::store(_265, _dot, 112);
+      float16  const _266 = float16_ops::load(_dot, 128);
+      int32_t  const _267 = _dot_s1_rd__x * 32;
+      float16  const _268 = float16_ops::load(_qs, _267);
+      int32_t  const _269 = _dot_s1_rd__x + _179;
+      int32_t  const _270 = _269 + -64;
+      float  const _271 = ((float const *)_attn_k)[_270];
+      float16  const _272 = float16_ops::broadcast(_271);
+      float16  const _273 = _268 * _272;
+      float16  const _274 = _266 + _273;
+      float16_ops::store(_274, _dot, 128);
+      float16  const _275 = float16_ops::load(_dot, 144);
+      int32_t  const _276 = _dot_s1_rd__x * 32;
+      int32_t  const _277 = _276 + 16;
+      float16  const _278 = float16_ops::load(_qs, _277);
+      int32_t  const _279 = _dot_s1_rd__x + _179;
+      int32_t  const _280 = _279 + -64;
+      float  const _281 = ((float const *)_attn_k)[_280];
+      float16  const _282 = float16_ops::broadcast(_281);
+      float16  const _283 = _278 * _282;
+      float16  const _284 = _275 + _283;
+      float16_ops::store(_284, _dot, 144);
+      float16  const _285 = float16_ops::load(_dot, 160);
+      int32_t  const _286 = _dot_s1_rd__x * 32;
+      float16  const _287 = float16_ops::load(_qs, _286);
+      int32_t  const _288 = _dot_s1_rd__x + _175;
+      int32_t  const _289 = _288 + -64;
+      float  const _290 = ((float const *)_attn_k)[_289];
+      float16  const _291 = float16_ops::broadcast(_290);
+      float16  const _292 = _287 * _291;
+      float16  const _293 = _285 + _292;
+      float16_ops::store(_293, _dot, 160);
+      float16  const _294 = float16_ops::load(_dot, 176);
+      int32_t  const _295 = _dot_s1_rd__x * 32;
+      int32_t  const _296 = _295 + 16;
+      float16  const _297 = float16_ops::load(_qs, _296);
+      int32_t  const _298 = _dot_s1_rd__x + _175;
+      int32_t  const _299 = _298 + -64;
+      float  const _300 = ((float const *)_attn_k)[_299];
+      float16  const _301 = float16_ops::broadcast(_300);
+      float16  const _302 = _297 * _301;
+      float16  const _303 = _294 + _302;
+      float16_ops::store(_303, _dot, 176);
+      float16  const _304 = float16_ops::load(_dot, 192);
+      int32_t  const _305 = _dot_s1_rd__x * 32;
+      float16  const _306 = float16_ops::load(_qs, _305);
+      int32_t  const _307 = _dot_s1_rd__x + _171;
+      int32_t  const _308 = _307 + -64;
+      float  const _309 = ((float const *)_attn_k)[_308];
+      float16  const _310 = float16_ops::broadcast(_309);
+      float16  const _311 = _306 * _310;
+      float16  const _312 = _304 + _311;
+      float16_ops::store(_312, _dot, 192);
+      float16  const _313 = float16_ops::load(_dot, 208);
+      int32_t  const _314 = _dot_s1_rd__x * 32;
+      int32_t  const _315 = _314 + 16;
+      float16  const _316 = float16_ops::load(_qs, _315);
+      int32_t  const _317 = _dot_s1_rd__x + _171;
+      int32_t  const _318 = _317 + -64;
+      float  const _319 = ((float const *)_attn_k)[_318];
+      float16  const _320 = float16_ops::broadcast(_319);
+      float16  const _321 = _316 * _320;
+      float16  const _322 = _313 + _321;
+      float16_ops::store(_322, _dot, 208);
+      float16  const _323 = float16_ops::load(_dot, 224);
+      int32_t  const _324 = _dot_s1_rd__x * 32;
+      float16  const _325 = float16_ops::load(_qs, _324);
+      int32_t  const _326 = _dot_s1_rd__x + _167;
+      int32_t  const _327 = _326 + -64;
+      float  const _328 = ((float const *)_attn_k)[_327];
+      float16  const _329 = float16_ops::broadcast(_328);
+      float16  const _330 = _325 * _329;
+      float16  const _331 = _323 + _330;
+      float16_ops::store(_331, _dot, 224);
+      float16  const _332 = float16_ops::load(_dot, 240);
+      int32_t  const _333 = _dot_s1_rd__x * 32;
+      int32_t  const _334 = _333 + 16;
+      float16  const _335 = float16_ops::load(_qs, _334);
+      int32_t  const _336 = _dot_s1_rd__x + _167;
+      int32_t  const _337 = _336 + -64;
+      float  const _338 = ((float const *)_attn_k)[_337];
+      float16  const _339 = float16_ops::broadcast(_338);
+      float16  const _340 = _335 * _339;
+      float16  const _341 = _332 + _340;
+      float16_ops::store(_341, _dot, 240);
      } // for _dot_s1_rd__x
      // consume dot
-     float16  const _339 = float16_ops::load(_dot, 0);
-     int32_t  const _340 = _scores_s0_j_jo * 256;
-     float16_ops::store(_339, _scores, _340);
-     float16  const _341 = float16_ops::load(_dot, 16);
-     int32_t  const _342 = _scores_s0_j_jo * 256;
-     int32_t  const _343 = _342 + 16;
-     float16_ops::store(_341, _scores, _343);
-     float16  const _344 = float16_ops::load(_dot, 32);
+     float16  const _342 = float16_ops::load(_dot, 0);
+     int32_t  const _343 = _scores_s0_j_jo * 256;
+     float16_ops::store(_342, _scores, _343);
+     float16  const _344 = float16_ops::load(_dot, 16);
      int32_t  const _345 = _scores_s0_j_jo * 256;
-     int32_t  const _346 = _345 + 32;
+     int32_t  const _346 = _345 + 16;
      float16_ops::store(_344, _scores, _346);
-     float16  const _347 = float16_ops::load(_dot, 48);
+     float16  const _347 = float16_ops::load(_dot, 32);
      int32_t  const _348 = _scores_s0_j_jo * 256;
-     int32_t  const _349 = _348 + 48;
+     int32_t  const _349 = _348 + 32;
      float16_ops::store(_347, _scores, _349);
-     float16  const _350 = float16_ops::load(_dot, 64);
+     float16  const _350 = float16_ops::load(_dot, 48);
      int32_t  const _351 = _scores_s0_j_jo * 256;
-     int32_t  const _352 = _351 + 64;
+     int32_t  const _352 = _351 + 48;
      float16_ops::store(_350, _scores, _352);
-     float16  const _353 = float16_ops::load(_dot, 80);
+     float16  const _353 = float16_ops::load(_dot, 64);
      int32_t  const _354 = _scores_s0_j_jo * 256;
-     int32_t  const _355 = _354 + 80;
+     int32_t  const _355 = _354 + 64;
      float16_ops::store(_353, _scores, _355);
-     float16  const _356 = float16_ops::load(_dot, 96);
+     float16  const _356 = float16_ops::load(_dot, 80);
      int32_t  const _357 = _scores_s0_j_jo * 256;
-     int32_t  const _358 = _357 + 96;
+     int32_t  const _358 = _357 + 80;
      float16_ops::store(_356, _scores, _358);
-     float16  const _359 = float16_ops::load(_dot, 112);
+     float16  const _359 = float16_ops::load(_dot, 96);
      int32_t  const _360 = _scores_s0_j_jo * 256;
-     int32_t  const _361 = _360 + 112;
+     int32_t  const _361 = _360 + 96;
      float16_ops::store(_359, _scores, _361);
-     float16  const _362 = float16_ops::load(_dot, 128);
+     float16  const _362 = float16_ops::load(_dot, 112);
      int32_t  const _363 = _scores_s0_j_jo * 256;
-     int32_t  const _364 = _363 + 128;
+     int32_t  const _364 = _363 + 112;
      float16_ops::store(_362, _scores, _364);
-     float16  const _365 = float16_ops::load(_dot, 144);
+     float16  const _365 = float16_ops::load(_dot, 128);
      int32_t  const _366 = _scores_s0_j_jo * 256;
-     int32_t  const _367 = _366 + 144;
+     int32_t  const _367 = _366 + 128;
      float16_ops::store(_365, _scores, _367);
-     float16  const _368 = float16_ops::load(_dot, 160);
+     float16  const _368 = float16_ops::load(_dot, 144);
      int32_t  const _369 = _scores_s0_j_jo * 256;
-     int32_t  const _370 = _369 + 160;
+     int32_t  const _370 = _369 + 144;
      float16_ops::store(_368, _scores, _370);
-     float16  const _371 = float16_ops::load(_dot, 176);
+     float16  const _371 = float16_ops::load(_dot, 160);
      int32_t  const _372 = _scores_s0_j_jo * 256;
-     int32_t  const _373 = _372 + 176;
+     int32_t  const _373 = _372 + 160;
      float16_ops::store(_371, _scores, _373);
-     float16  const _374 = float16_ops::load(_dot, 192);
+     float16  const _374 = float16_ops::load(_dot, 176);
      int32_t  const _375 = _scores_s0_j_jo * 256;
-     int32_t  const _376 = _375 + 192;
+     int32_t  const _376 = _375 + 176;
      float16_ops::store(_374, _scores, _376);
-     float16  const _377 = float16_ops::load(_dot, 208);
+     float16  const _377 = float16_ops::load(_dot, 192);
      int32_t  const _378 = _scores_s0_j_jo * 256;
-     int32_t  const _379 = _378 + 208;
+     int32_t  const _379 = _378 + 192;
      float16_ops::store(_377, _scores, _379);
-     float16  const _380 = float16_ops::load(_dot, 224);
+     float16  const _380 = float16_ops::load(_dot, 208);
      int32_t  const _381 = _scores_s0_j_jo * 256;
-     int32_t  const _382 = _381 + 224;
+     int32_t  const _382 = _381 + 208;
      float16_ops::store(_380, _scores, _382);
-     float16  const _383 = float16_ops::load(_dot, 240);
+     float16  const _383 = float16_ops::load(_dot, 224);
      int32_t  const _384 = _scores_s0_j_jo * 256;
-     int32_t  const _385 = _384 + 240;
+     int32_t  const _385 = _384 + 224;
      float16_ops::store(_383, _scores, _385);
+     float16  const _386 = float16_ops::load(_dot, 240);
+     int32_t  const _387 = _scores_s0_j_jo * 256;
+     int32_t  const _388 = _387 + 240;
+     float16_ops::store(_386, _scores, _388);
     } // alloc _dot
    } // for _scores_s0_j_jo
-   int32_t  const _386 = _66 * 32;
-   int32_t  const _387 = _386 + 32;
-   int32_t  const _388 = ::halide_cpp_min(_387, _11);
-   int32_t  const _389 = ::halide_cpp_min(_388, _8);
-   int32_t  const _390 = ::halide_cpp_max(_389, _70);
+   int32_t  const _389 = _67 * 4;
+   int32_t  const _390 = _389 + 4;
+   int32_t  const _391 = ::halide_cpp_min(_390, _21);
+   int32_t  const _392 = _391 * 8;
+   int32_t  const _393 = ::halide_cpp_min(_392, _11);
+   int32_t  const _394 = ::halide_cpp_min(_393, _8);
+   int32_t  const _395 = ::halide_cpp_max(_394, _73);
    {
-    int64_t  const _391 = _390;
-    int64_t  const _392 = _391 * 32;
-    int64_t  const _393 = (_392 > ((int64_t(1) << 31) - 1)) ? _392 : (_392 * 1);
-    int64_t  const _394 = (_393 > ((int64_t(1) << 31) - 1)) ? _393 : (_393 * 1);
-    int64_t  const _395 = (_394 > ((int64_t(1) << 31) - 1)) ? _394 : (_394 * 1);
-    if ((_395 > ((int64_t(1) << 31) - 1)) || ((_395 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+    int64_t  const _396 = _395;
+    int64_t  const _397 = _396 * 32;
+    int64_t  const _398 = (_397 > ((int64_t(1) << 31) - 1)) ? _397 : (_397 * 1);
+    int64_t  const _399 = (_398 > ((int64_t(1) << 31) - 1)) ? _398 : (_398 * 1);
+    int64_t  const _400 = (_399 > ((int64_t(1) << 31) - 1)) ? _399 : (_399 * 1);
+    if ((_400 > ((int64_t(1) << 31) - 1)) || ((_400 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
     {
      attn_causal64_rt_error(_ucon, "32-bit signed overflow computing size of allocation masked\n");
      return -1;
     } // overflow test masked
-    int64_t  const _396 = _395;
-    float *_masked = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_396);
+    int64_t  const _401 = _400;
+    float *_masked = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_401);
     if (!_masked)
     {
-     int32_t  const _397 = attn_causal64_rt_error_out_of_memory(_ucon);
-     return _397;
+     int32_t  const _402 = attn_causal64_rt_error_out_of_memory(_ucon);
+     return _402;
     }
     HalideFreeHelper _masked_free(_ucon, _masked, attn_causal64_rt_free);
     // produce masked
     // consume scores
-    int32_t  const _398 = _66 * 32;
-    for (int _masked_s0_j = 0; _masked_s0_j < 0 + _70; _masked_s0_j++)
+    int32_t  const _403 = _67 * 32;
+    for (int _masked_s0_j = 0; _masked_s0_j < 0 + _73; _masked_s0_j++)
     {
-     int32_t  const _399 = _masked_s0_j * 32;
-     float16  const _400 = float16_ops::load(_scores, _399);
-     float16  const _401 = float16_ops::broadcast(neg_inf_f32());
-     float  const _402 = float_from_bits(0 /* 0 */);
-     float16  const _403 = float16_ops::broadcast(_402);
-     int32x16_t  const _404 = int32x16_t_ops::ramp(_398, 1);
-     int32x16_t  const _405 = int32x16_t_ops::broadcast(_masked_s0_j);
-     uint8x16_t  const _406 = int32x16_t_ops::lt(_404, _405);
-     float16  const _407 = float16_ops::select(_406, _401, _403);
-     float16  const _408 = _400 + _407;
-     float16_ops::store(_408, _masked, _399);
-     int32_t  const _409 = _masked_s0_j * 32;
-     int32_t  const _410 = _409 + 16;
-     float16  const _411 = float16_ops::load(_scores, _410);
-     float16  const _412 = float16_ops::broadcast(neg_inf_f32());
-     float  const _413 = float_from_bits(0 /* 0 */);
-     float16  const _414 = float16_ops::broadcast(_413);
-     int32x16_t  const _415 = int32x16_t_ops::ramp(_398, 1);
-     int32_t  const _416 = _masked_s0_j + -16;
-     int32x16_t  const _417 = int32x16_t_ops::broadcast(_416);
-     uint8x16_t  const _418 = int32x16_t_ops::lt(_415, _417);
-     float16  const _419 = float16_ops::select(_418, _412, _414);
-     float16  const _420 = _411 + _419;
-     float16_ops::store(_420, _masked, _410);
+     int32_t  const _404 = _masked_s0_j * 32;
+     float16  const _405 = float16_ops::load(_scores, _404);
+     float16  const _406 = float16_ops::broadcast(neg_inf_f32());
+     float  const _407 = float_from_bits(0 /* 0 */);
+     float16  const _408 = float16_ops::broadcast(_407);
+     int32x16_t  const _409 = int32x16_t_ops::ramp(_403, 1);
+     int32x16_t  const _410 = int32x16_t_ops::broadcast(_masked_s0_j);
+     uint8x16_t  const _411 = int32x16_t_ops::lt(_409, _410);
+     float16  const _412 = float16_ops::select(_411, _406, _408);
+     float16  const _413 = _405 + _412;
+     float16_ops::store(_413, _masked, _404);
+     int32_t  const _414 = _masked_s0_j * 32;
+     int32_t  const _415 = _414 + 16;
+     float16  const _416 = float16_ops::load(_scores, _415);
+     float16  const _417 = float16_ops::broadcast(neg_inf_f32());
+     float  const _418 = float_from_bits(0 /* 0 */);
+     float16  const _419 = float16_ops::broadcast(_418);
+     int32x16_t  const _420 = int32x16_t_ops::ramp(_403, 1);
+     int32_t  const _421 = _masked_s0_j + -16;
+     int32x16_t  const _422 = int32x16_t_ops::broadcast(_421);
+     uint8x16_t  const _423 = int32x16_t_ops::lt(_420, _422);
+     float16  const _424 = float16_ops::select(_423, _417, _419);
+     float16  const _425 = _416 + _424;
+     float16_ops::store(_425, _masked, _415);
     } // for _masked_s0_j
     _scores_free.free();
     {
@@ -3903,165 +3910,169 @@ int attn_causal64_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context, int3
      // produce row_max
      for (int _row_max_s0_ii_ii = 0; _row_max_s0_ii_ii < 0 + 2; _row_max_s0_ii_ii++)
      {
-      float16  const _421 = float16_ops::broadcast(neg_inf_f32());
-      int32_t  const _422 = _row_max_s0_ii_ii * 16;
-      float16_ops::store(_421, _row_max, _422);
+      float16  const _426 = float16_ops::broadcast(neg_inf_f32());
+      int32_t  const _427 = _row_max_s0_ii_ii * 16;
+      float16_ops::store(_426, _row_max, _427);
      } // for _row_max_s0_ii_ii
      // consume masked
-     int32_t  const _423 = _66 * 32;
-     int32_t  const _424 = _423 + 32;
-     int32_t  const _425 = ::halide_cpp_min(_424, _11);
-     int32_t  const _426 = ::halide_cpp_min(_425, _8);
-     for (int _row_max_s1_rk__x = 0; _row_max_s1_rk__x < 0 + _426; _row_max_s1_rk__x++)
+     int32_t  const _428 = _67 * 4;
+     int32_t  const _429 = _428 + 4;
+     int32_t  const _430 = ::halide_cpp_min(_429, _21);
+     int32_t  const _431 = _430 * 8;
+     int32_t  const _432 = ::halide_cpp_min(_431, _11);
+     int32_t  const _433 = ::halide_cpp_min(_432, _8);
+     for (int _row_max_s1_rk__x = 0; _row_max_s1_rk__x < 0 + _433; _row_max_s1_rk__x++)
      {
-      float16  const _427 = float16_ops::load(_row_max, 0);
-      int32_t  const _428 = _row_max_s1_rk__x * 32;
-      float16  const _429 = float16_ops::load(_masked, _428);
-      float16  const _430 = float16_ops::max(_427, _429);
-      float16_ops::store(_430, _row_max, 0);
-      float16  const _431 = float16_ops::load(_row_max, 16);
-      int32_t  const _432 = _row_max_s1_rk__x * 32;
-      int32_t  const _433 = _432 + 16;
-      float16  const _434 = float16_ops::load(_masked, _433);
-      float16  const _435 = float16_ops::max(_431, _434);
-      float16_ops::store(_435, _row_max, 16);
+      float16  const _434 = float16_ops::load(_row_max, 0);
+      int32_t  const _435 = _row_max_s1_rk__x * 32;
+      float16  const _436 = float16_ops::load(_masked, _435);
+      float16  const _437 = float16_ops::max(_434, _436);
+      float16_ops::store(_437, _row_max, 0);
+      float16  const _438 = float16_ops::load(_row_max, 16);
+      int32_t  const _439 = _row_max_s1_rk__x * 32;
+      int32_t  const _440 = _439 + 16;
+      float16  const _441 = float16_ops::load(_masked, _440);
+      float16  const _442 = float16_ops::max(_438, _441);
+      float16_ops::store(_442, _row_max, 16);
      } // for _row_max_s1_rk__x
-     int32_t  const _436 = _66 * 32;
-     int32_t  const _437 = _436 + 32;
-     int32_t  const _438 = ::halide_cpp_min(_437, _11);
-     int32_t  const _439 = ::halide_cpp_min(_438, _8);
-     int32_t  const _440 = ::halide_cpp_max(_439, _70);
+     int32_t  const _443 = _67 * 4;
+     int32_t  const _444 = _443 + 4;
+     int32_t  const _445 = ::halide_cpp_min(_444, _21);
+     int32_t  const _446 = _445 * 8;
+     int32_t  const _447 = ::halide_cpp_min(_446, _11);
+     int32_t  const _448 = ::halide_cpp_min(_447, _8);
+     int32_t  const _449 = ::halide_cpp_max(_448, _73);
      {
-      int64_t  const _441 = _440;
-      int64_t  const _442 = _441 * 32;
-      int64_t  const _443 = (_442 > ((int64_t(1) << 31) - 1)) ? _442 : (_442 * 1);
-      int64_t  const _444 = (_443 > ((int64_t(1) << 31) - 1)) ? _443 : (_443 * 1);
-      int64_t  const _445 = (_444 > ((int64_t(1) << 31) - 1)) ? _444 : (_444 * 1);
-      if ((_445 > ((int64_t(1) << 31) - 1)) || ((_445 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+      int64_t  const _450 = _449;
+      int64_t  const _451 = _450 * 32;
+      int64_t  const _452 = (_451 > ((int64_t(1) << 31) - 1)) ? _451 : (_451 * 1);
+      int64_t  const _453 = (_452 > ((int64_t(1) << 31) - 1)) ? _452 : (_452 * 1);
+      int64_t  const _454 = (_453 > ((int64_t(1) << 31) - 1)) ? _453 : (_453 * 1);
+      if ((_454 > ((int64_t(1) << 31) - 1)) || ((_454 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
       {
        attn_causal64_rt_error(_ucon, "32-bit signed overflow computing size of allocation probs\n");
        return -1;
       } // overflow test probs
-      int64_t  const _446 = _445;
-      float *_probs = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_446);
+      int64_t  const _455 = _454;
+      float *_probs = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_455);
       if (!_probs)
       {
-       int32_t  const _447 = attn_causal64_rt_error_out_of_memory(_ucon);
-       return _447;
+       int32_t  const _456 = attn_causal64_rt_error_out_of_memory(_ucon);
+       return _456;
       }
       HalideFreeHelper _probs_free(_ucon, _probs, attn_causal64_rt_free);
       // produce probs
       // consume row_max
       // consume masked
-      for (int _probs_s0_j = 0; _probs_s0_j < 0 + _70; _probs_s0_j++)
+      for (int _probs_s0_j = 0; _probs_s0_j < 0 + _73; _probs_s0_j++)
       {
-       float16  const _448 = float16_ops::load(_row_max, 0);
-       int32_t  const _449 = _probs_s0_j * 32;
-       float16  const _450 = float16_ops::load(_masked, _449);
-       float  const _451 = float_from_bits(0 /* 0 */);
-       float16  const _452 = float16_ops::broadcast(_451);
-       float16  const _453 = float16_ops::broadcast(neg_inf_f32());
-       uint8x16_t  const _454 = float16_ops::eq(_448, _453);
-       float16  const _455 = float16_ops::select(_454, _452, _448);
-       float16  const _456 = _450 - _455;
-       float16  const _457 = float16_ops::min(_456, _452);
-       float  const _458 = float_from_bits(3271426048 /* -127 */);
-       float16  const _459 = float16_ops::broadcast(_458);
-       float16  const _460 = float16_ops::max(_457, _459);
-       float  const _461 = float_from_bits(1124007936 /* 127.5 */);
-       float16  const _462 = float16_ops::broadcast(_461);
-       float16  const _463 = _460 + _462;
-       int32x16_t  const _464 = int32x16_t_ops::convert_from<float16>(_463);
-       int32x16_t  const _465 = int32x16_t_ops::broadcast(-127);
-       int32x16_t  const _466 = _464 + _465;
-       float16  const _467 = float16_ops::convert_from<int32x16_t>(_466);
-       float16  const _468 = _460 - _467;
-       uint32_t  const _469 = (uint32_t)(23ull);
-       uint32x16_t  const _470 = uint32x16_t_ops::broadcast(_469);
-       int32x16_t  const _471 = _464 << _470;
-       float16  const _472 = reinterpret<float16>(_471);
-       float  const _473 = float_from_bits(958452607 /* 0.000153376 */);
-       float16  const _474 = float16_ops::broadcast(_473);
-       float16  const _475 = _468 * _474;
-       float  const _476 = float_from_bits(984588920 /* 0.00133999 */);
-       float16  const _477 = float16_ops::broadcast(_476);
-       float16  const _478 = _475 + _477;
-       float16  const _479 = _478 * _468;
-       float  const _480 = float_from_bits(1008572159 /* 0.00961852 */);
-       float16  const _481 = float16_ops::broadcast(_480);
-       float16  const _482 = _479 + _481;
-       float16  const _483 = _482 * _468;
-       float  const _484 = float_from_bits(1029920619 /* 0.0555033 */);
-       float16  const _485 = float16_ops::broadcast(_484);
-       float16  const _486 = _483 + _485;
-       float16  const _487 = _486 * _468;
-       float  const _488 = float_from_bits(1047920109 /* 0.240226 */);
-       float16  const _489 = float16_ops::broadcast(_488);
-       float16  const _490 = _487 + _489;
-       float16  const _491 = _490 * _468;
-       float  const _492 = float_from_bits(1060205080 /* 0.693147 */);
-       float16  const _493 = float16_ops::broadcast(_492);
-       float16  const _494 = _491 + _493;
-       float16  const _495 = _494 * _468;
-       float  const _496 = float_from_bits(1065353216 /* 1 */);
-       float16  const _497 = float16_ops::broadcast(_496);
-       float16  const _498 = _495 + _497;
-       float16  const _499 = _472 * _498;
-       float16_ops::store(_499, _probs, _449);
-       float16  const _500 = float16_ops::load(_row_max, 16);
-       int32_t  const _501 = _probs_s0_j * 32;
-       int32_t  const _502 = _501 + 16;
-       float16  const _503 = float16_ops::load(_masked, _502);
-       float  const _504 = float_from_bits(0 /* 0 */);
-       float16  const _505 = float16_ops::broadcast(_504);
-       float16  const _506 = float16_ops::broadcast(neg_inf_f32());
-       uint8x16_t  const _507 = float16_ops::eq(_500, _506);
-       float16  const _508 = float16_ops::select(_507, _505, _500);
-       float16  const _509 = _503 - _508;
-       float16  const _510 = float16_ops::min(_509, _505);
-       float  const _511 = float_from_bits(3271426048 /* -127 */);
-       float16  const _512 = float16_ops::broadcast(_511);
-       float16  const _513 = float16_ops::max(_510, _512);
-       float  const _514 = float_from_bits(1124007936 /* 127.5 */);
-       float16  const _515 = float16_ops::broadcast(_514);
-       float16  const _516 = _513 + _515;
-       int32x16_t  const _517 = int32x16_t_ops::convert_from<float16>(_516);
-       int32x16_t  const _518 = int32x16_t_ops::broadcast(-127);
-       int32x16_t  const _519 = _517 + _518;
-       float16  const _520 = float16_ops::convert_from<int32x16_t>(_519);
-       float16  const _521 = _513 - _520;
-       uint32_t  const _522 = (uint32_t)(23ull);
-       uint32x16_t  const _523 = uint32x16_t_ops::broadcast(_522);
-       int32x16_t  const _524 = _517 << _523;
-       float16  const _525 = reinterpret<float16>(_524);
-       float  const _526 = float_from_bits(958452607 /* 0.000153376 */);
-       float16  const _527 = float16_ops::broadcast(_526);
-       float16  const _528 = _521 * _527;
-       float  const _529 = float_from_bits(984588920 /* 0.00133999 */);
-       float16  const _530 = float16_ops::broadcast(_529);
-       float16  const _531 = _528 + _530;
-       float16  const _532 = _531 * _521;
-       float  const _533 = float_from_bits(1008572159 /* 0.00961852 */);
-       float16  const _534 = float16_ops::broadcast(_533);
-       float16  const _535 = _532 + _534;
-       float16  const _536 = _535 * _521;
-       float  const _537 = float_from_bits(1029920619 /* 0.0555033 */);
-       float16  const _538 = float16_ops::broadcast(_537);
-       float16  const _539 = _536 + _538;
-       float16  const _540 = _539 * _521;
-       float  const _541 = float_from_bits(1047920109 /* 0.240226 */);
-       float16  const _542 = float16_ops::broadcast(_541);
-       float16  const _543 = _540 + _542;
-       float16  const _544 = _543 * _521;
-       float  const _545 = float_from_bits(1060205080 /* 0.693147 */);
-       float16  const _546 = float16_ops::broadcast(_545);
-       float16  const _547 = _544 + _546;
-       float16  const _548 = _547 * _521;
-       float  const _549 = float_from_bits(1065353216 /* 1 */);
-       float16  const _550 = float16_ops::broadcast(_549);
-       float16  const _551 = _548 + _550;
-       float16  const _552 = _525 * _551;
-       float16_ops::store(_552, _probs, _502);
+       float16  const _457 = float16_ops::load(_row_max, 0);
+       int32_t  const _458 = _probs_s0_j * 32;
+       float16  const _459 = float16_ops::load(_masked, _458);
+       float  const _460 = float_from_bits(0 /* 0 */);
+       float16  const _461 = float16_ops::broadcast(_460);
+       float16  const _462 = float16_ops::broadcast(neg_inf_f32());
+       uint8x16_t  const _463 = float16_ops::eq(_457, _462);
+       float16  const _464 = float16_ops::select(_463, _461, _457);
+       float16  const _465 = _459 - _464;
+       float16  const _466 = float16_ops::min(_465, _461);
+       float  const _467 = float_from_bits(3271426048 /* -127 */);
+       float16  const _468 = float16_ops::broadcast(_467);
+       float16  const _469 = float16_ops::max(_466, _468);
+       float  const _470 = float_from_bits(1124007936 /* 127.5 */);
+       float16  const _471 = float16_ops::broadcast(_470);
+       float16  const _472 = _469 + _471;
+       int32x16_t  const _473 = int32x16_t_ops::convert_from<float16>(_472);
+       int32x16_t  const _474 = int32x16_t_ops::broadcast(-127);
+       int32x16_t  const _475 = _473 + _474;
+       float16  const _476 = float16_ops::convert_from<int32x16_t>(_475);
+       float16  const _477 = _469 - _476;
+       uint32_t  const _478 = (uint32_t)(23ull);
+       uint32x16_t  const _479 = uint32x16_t_ops::broadcast(_478);
+       int32x16_t  const _480 = _473 << _479;
+       float16  const _481 = reinterpret<float16>(_480);
+       float  const _482 = float_from_bits(958452607 /* 0.000153376 */);
+       float16  const _483 = float16_ops::broadcast(_482);
+       float16  const _484 = _477 * _483;
+       float  const _485 = float_from_bits(984588920 /* 0.00133999 */);
+       float16  const _486 = float16_ops::broadcast(_485);
+       float16  const _487 = _484 + _486;
+       float16  const _488 = _487 * _477;
+       float  const _489 = float_from_bits(1008572159 /* 0.00961852 */);
+       float16  const _490 = float16_ops::broadcast(_489);
+       float16  const _491 = _488 + _490;
+       float16  const _492 = _491 * _477;
+       float  const _493 = float_from_bits(1029920619 /* 0.0555033 */);
+       float16  const _494 = float16_ops::broadcast(_493);
+       float16  const _495 = _492 + _494;
+       float16  const _496 = _495 * _477;
+       float  const _497 = float_from_bits(1047920109 /* 0.240226 */);
+       float16  const _498 = float16_ops::broadcast(_497);
+       float16  const _499 = _496 + _498;
+       float16  const _500 = _499 * _477;
+       float  const _501 = float_from_bits(1060205080 /* 0.693147 */);
+       float16  const _502 = float16_ops::broadcast(_501);
+       float16  const _503 = _500 + _502;
+       float16  const _504 = _503 * _477;
+       float  const _505 = float_from_bits(1065353216 /* 1 */);
+       float16  const _506 = float16_ops::broadcast(_505);
+       float16  const _507 = _504 + _506;
+       float16  const _508 = _481 * _507;
+       float16_ops::store(_508, _probs, _458);
+       float16  const _509 = float16_ops::load(_row_max, 16);
+       int32_t  const _510 = _probs_s0_j * 32;
+       int32_t  const _511 = _510 + 16;
+       float16  const _512 = float16_ops::load(_masked, _511);
+       float  const _513 = float_from_bits(0 /* 0 */);
+       float16  const _514 = float16_ops::broadcast(_513);
+       float16  const _515 = float16_ops::broadcast(neg_inf_f32());
+       uint8x16_t  const _516 = float16_ops::eq(_509, _515);
+       float16  const _517 = float16_ops::select(_516, _514, _509);
+       float16  const _518 = _512 - _517;
+       float16  const _519 = float16_ops::min(_518, _514);
+       float  const _520 = float_from_bits(3271426048 /* -127 */);
+       float16  const _521 = float16_ops::broadcast(_520);
+       float16  const _522 = float16_ops::max(_519, _521);
+       float  const _523 = float_from_bits(1124007936 /* 127.5 */);
+       float16  const _524 = float16_ops::broadcast(_523);
+       float16  const _525 = _522 + _524;
+       int32x16_t  const _526 = int32x16_t_ops::convert_from<float16>(_525);
+       int32x16_t  const _527 = int32x16_t_ops::broadcast(-127);
+       int32x16_t  const _528 = _526 + _527;
+       float16  const _529 = float16_ops::convert_from<int32x16_t>(_528);
+       float16  const _530 = _522 - _529;
+       uint32_t  const _531 = (uint32_t)(23ull);
+       uint32x16_t  const _532 = uint32x16_t_ops::broadcast(_531);
+       int32x16_t  const _533 = _526 << _532;
+       float16  const _534 = reinterpret<float16>(_533);
+       float  const _535 = float_from_bits(958452607 /* 0.000153376 */);
+       float16  const _536 = float16_ops::broadcast(_535);
+       float16  const _537 = _530 * _536;
+       float  const _538 = float_from_bits(984588920 /* 0.00133999 */);
+       float16  const _539 = float16_ops::broadcast(_538);
+       float16  const _540 = _537 + _539;
+       float16  const _541 = _540 * _530;
+       float  const _542 = float_from_bits(1008572159 /* 0.00961852 */);
+       float16  const _543 = float16_ops::broadcast(_542);
+       float16  const _544 = _541 + _543;
+       float16  const _545 = _544 * _530;
+       float  const _546 = float_from_bits(1029920619 /* 0.0555033 */);
+       float16  const _547 = float16_ops::broadcast(_546);
+       float16  const _548 = _545 + _547;
+       float16  const _549 = _548 * _530;
+       float  const _550 = float_from_bits(1047920109 /* 0.240226 */);
+       float16  const _551 = float16_ops::broadcast(_550);
+       float16  const _552 = _549 + _551;
+       float16  const _553 = _552 * _530;
+       float  const _554 = float_from_bits(1060205080 /* 0.693147 */);
+       float16  const _555 = float16_ops::broadcast(_554);
+       float16  const _556 = _553 + _555;
+       float16  const _557 = _556 * _530;
+       float  const _558 = float_from_bits(1065353216 /* 1 */);
+       float16  const _559 = float16_ops::broadcast(_558);
+       float16  const _560 = _557 + _559;
+       float16  const _561 = _534 * _560;
+       float16_ops::store(_561, _probs, _511);
       } // for _probs_s0_j
       _masked_free.free();
       {
@@ -4069,81 +4080,86 @@ int attn_causal64_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context, int3
        // produce row_sum
        for (int _row_sum_s0_ii_ii = 0; _row_sum_s0_ii_ii < 0 + 2; _row_sum_s0_ii_ii++)
        {
-        float  const _553 = float_from_bits(0 /* 0 */);
-        float16  const _554 = float16_ops::broadcast(_553);
-        int32_t  const _555 = _row_sum_s0_ii_ii * 16;
-        float16_ops::store(_554, _row_sum, _555);
+        float  const _562 = float_from_bits(0 /* 0 */);
+        float16  const _563 = float16_ops::broadcast(_562);
+        int32_t  const _564 = _row_sum_s0_ii_ii * 16;
+        float16_ops::store(_563, _row_sum, _564);
        } // for _row_sum_s0_ii_ii
        // consume probs
-       int32_t  const _556 = _66 * 32;
-       int32_t  const _557 = _556 + 32;
-       int32_t  const _558 = ::halide_cpp_min(_557, _11);
-       int32_t  const _559 = ::halide_cpp_min(_558, _8);
-       for (int _row_sum_s1_rk__x = 0; _row_sum_s1_rk__x < 0 + _559; _row_sum_s1_rk__x++)
+       int32_t  const _565 = _67 * 4;
+       int32_t  const _566 = _565 + 4;
+       int32_t  const _567 = ::halide_cpp_min(_566, _21);
+       int32_t  const _568 = _567 * 8;
+       int32_t  const _569 = ::halide_cpp_min(_568, _11);
+       int32_t  const _570 = ::halide_cpp_min(_569, _8);
+       for (int _row_sum_s1_rk__x = 0; _row_sum_s1_rk__x < 0 + _570; _row_sum_s1_rk__x++)
        {
-        float16  const _560 = float16_ops::load(_row_sum, 0);
-        int32_t  const _561 = _row_sum_s1_rk__x * 32;
-        float16  const _562 = float16_ops::load(_probs, _561);
-        float16  const _563 = _560 + _562;
-        float16_ops::store(_563, _row_sum, 0);
-        float16  const _564 = float16_ops::load(_row_sum, 16);
-        int32_t  const _565 = _row_sum_s1_rk__x * 32;
-        int32_t  const _566 = _565 + 16;
-        float16  const _567 = float16_ops::load(_probs, _566);
-        float16  const _568 = _564 + _567;
-        float16_ops::store(_568, _row_sum, 16);
+        float16  const _571 = float16_ops::load(_row_sum, 0);
+        int32_t  const _572 = _row_sum_s1_rk__x * 32;
+        float16  const _573 = float16_ops::load(_probs, _572);
+        float16  const _574 = _571 + _573;
+        float16_ops::store(_574, _row_sum, 0);
+        float16  const _575 = float16_ops::load(_row_sum, 16);
+        int32_t  const _576 = _row_sum_s1_rk__x * 32;
+        int32_t  const _577 = _576 + 16;
+        float16  const _578 = float16_ops::load(_probs, _577);
+        float16  const _579 = _575 + _578;
+        float16_ops::store(_579, _row_sum, 16);
        } // for _row_sum_s1_rk__x
-       int32_t  const _569 = _66 + 1;
-       int32_t  const _570 = ::halide_cpp_max(_569, _16);
+       int32_t  const _580 = _67 + 1;
+       int32_t  const _581 = ::halide_cpp_max(_580, _16);
        {
-        int64_t  const _571 = 80;
-        int64_t  const _572 = _571 * 32;
-        int64_t  const _573 = (_572 > ((int64_t(1) << 31) - 1)) ? _572 : (_572 * _570);
-        int64_t  const _574 = (_573 > ((int64_t(1) << 31) - 1)) ? _573 : (_573 * 1);
-        int64_t  const _575 = (_574 > ((int64_t(1) << 31) - 1)) ? _574 : (_574 * 1);
-        if ((_575 > ((int64_t(1) << 31) - 1)) || ((_575 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+        int64_t  const _582 = 80;
+        int64_t  const _583 = _582 * 32;
+        int64_t  const _584 = (_583 > ((int64_t(1) << 31) - 1)) ? _583 : (_583 * _581);
+        int64_t  const _585 = (_584 > ((int64_t(1) << 31) - 1)) ? _584 : (_584 * 1);
+        int64_t  const _586 = (_585 > ((int64_t(1) << 31) - 1)) ? _585 : (_585 * 1);
+        if ((_586 > ((int64_t(1) << 31) - 1)) || ((_586 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
         {
          attn_causal64_rt_error(_ucon, "32-bit signed overflow computing size of allocation normalized\n");
          return -1;
         } // overflow test normalized
-        int64_t  const _576 = _575;
-        float *_normalized = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_576);
+        int64_t  const _587 = _586;
+        float *_normalized = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_587);
         if (!_normalized)
         {
-         int32_t  const _577 = attn_causal64_rt_error_out_of_memory(_ucon);
-         return _577;
+         int32_t  const _588 = attn_causal64_rt_error_out_of_memory(_ucon);
+         return _588;
         }
         HalideFreeHelper _normalized_free(_ucon, _normalized, attn_causal64_rt_free);
         // produce normalized
         // consume row_sum
         // consume probs
         // consume row_max
-        int32_t  const _578 = _66 * 32;
-        int32_t  const _579 = _578 + 32;
-        int32_t  const _580 = ::halide_cpp_min(_579, _11);
-        int32_t  const _581 = ::halide_cpp_min(_580, _8);
-        int32_t  const _582 = _66 * 160;
-        int32_t  const _583 = _17 + _59;
-        bool  const _584 = _583 < 0;
-        int32_t  const _585 = (int32_t)(_584 ? -1 : 0);
-        bool  const _586 = _7 == 0;
-        int32_t  const _587 = (int32_t)(_586 ? -1 : 0);
-        bool  const _588 = _7 < 0;
-        int32_t  const _589 = (int32_t)(_588 ? -1 : 0);
-        int32_t  const _590 = _583 - _585;
-        int32_t  const _591 = _7 - _587;
-        int32_t  const _592 = _590 / _591;
-        int32_t  const _593 = ~_589;
-        int32_t  const _594 = _593 - _589;
-        int32_t  const _595 = _585 & _594;
-        int32_t  const _596 = _592 + _595;
-        int32_t  const _597 = ~_587;
-        int32_t  const _598 = _596 & _597;
-        int32_t  const _599 = _598 * _14;
-        int32_t  const _600 = _18 + _40;
-        int32_t  const _601 = _600 * _15;
-        int32_t  const _602 = _601 - _23;
-        int32_t  const _603 = _599 + _602;
+        int32_t  const _589 = _67 * 4;
+        int32_t  const _590 = _589 + 4;
+        int32_t  const _591 = ::halide_cpp_min(_590, _21);
+        int32_t  const _592 = _591 * 8;
+        int32_t  const _593 = ::halide_cpp_min(_592, _11);
+        int32_t  const _594 = ::halide_cpp_min(_593, _8);
+        int32_t  const _595 = _67 * 160;
+        int32_t  const _596 = _67 * 32;
+        int32_t  const _597 = _17 + _60;
+        bool  const _598 = _597 < 0;
+        int32_t  const _599 = (int32_t)(_598 ? -1 : 0);
+        bool  const _600 = _7 == 0;
+        int32_t  const _601 = (int32_t)(_600 ? -1 : 0);
+        bool  const _602 = _7 < 0;
+        int32_t  const _603 = (int32_t)(_602 ? -1 : 0);
+        int32_t  const _604 = _597 - _599;
+        int32_t  const _605 = _7 - _601;
+        int32_t  const _606 = _604 / _605;
+        int32_t  const _607 = ~_603;
+        int32_t  const _608 = _607 - _603;
+        int32_t  const _609 = _599 & _608;
+        int32_t  const _610 = _606 + _609;
+        int32_t  const _611 = ~_601;
+        int32_t  const _612 = _610 & _611;
+        int32_t  const _613 = _612 * _14;
+        int32_t  const _614 = _18 + _41;
+        int32_t  const _615 = _614 * _15;
+        int32_t  const _616 = _615 - _24;
+        int32_t  const _617 = _613 + _616;
         for (int _normalized_s0_ii_ig = 0; _normalized_s0_ii_ig < 0 + 8; _normalized_s0_ii_ig++)
         {
          {
@@ -4151,364 +4167,364 @@ int attn_causal64_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context, int3
           // produce pv
           for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
           {
-           float  const _604 = float_from_bits(0 /* 0 */);
-           float16  const _605 = float16_ops::broadcast(_604);
-           int32_t  const _606 = _pv_s0_c_c * 16;
-           float16_ops::store(_605, _pv, _606);
+           float  const _618 = float_from_bits(0 /* 0 */);
+           float16  const _619 = float16_ops::broadcast(_618);
+           int32_t  const _620 = _pv_s0_c_c * 16;
+           float16_ops::store(_619, _pv, _620);
           } // for _pv_s0_c_c
           for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
           {
-           float  const _607 = float_from_bits(0 /* 0 */);
-           float16  const _608 = float16_ops::broadcast(_607);
-           int32_t  const _609 = _pv_s0_c_c * 16;
-           int32_t  const _610 = _609 + 64;
-           float16_ops::store(_608, _pv, _610);
+           float  const _621 = float_from_bits(0 /* 0 */);
+           float16  const _622 = float16_ops::broadcast(_621);
+           int32_t  const _623 = _pv_s0_c_c * 16;
+           int32_t  const _624 = _623 + 64;
+           float16_ops::store(_622, _pv, _624);
           } // for _pv_s0_c_c
           for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
           {
-           float  const _611 = float_from_bits(0 /* 0 */);
-           float16  const _612 = float16_ops::broadcast(_611);
-           int32_t  const _613 = _pv_s0_c_c * 16;
-           int32_t  const _614 = _613 + 128;
-           float16_ops::store(_612, _pv, _614);
+           float  const _625 = float_from_bits(0 /* 0 */);
+           float16  const _626 = float16_ops::broadcast(_625);
+           int32_t  const _627 = _pv_s0_c_c * 16;
+           int32_t  const _628 = _627 + 128;
+           float16_ops::store(_626, _pv, _628);
           } // for _pv_s0_c_c
           for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
           {
-           float  const _615 = float_from_bits(0 /* 0 */);
-           float16  const _616 = float16_ops::broadcast(_615);
-           int32_t  const _617 = _pv_s0_c_c * 16;
-           int32_t  const _618 = _617 + 192;
-           float16_ops::store(_616, _pv, _618);
+           float  const _629 = float_from_bits(0 /* 0 */);
+           float16  const _630 = float16_ops::broadcast(_629);
+           int32_t  const _631 = _pv_s0_c_c * 16;
+           int32_t  const _632 = _631 + 192;
+           float16_ops::store(_630, _pv, _632);
           } // for _pv_s0_c_c
-          for (int _pv_s1_rk__x = 0; _pv_s1_rk__x < 0 + _581; _pv_s1_rk__x++)
+          for (int _pv_s1_rk__x = 0; _pv_s1_rk__x < 0 + _594; _pv_s1_rk__x++)
           {
-           float16  const _619 = float16_ops::load(_pv, 0);
-           int32_t  const _620 = _pv_s1_rk__x * 64;
-           int32_t  const _621 = _620 + _603;
-           float16  const _622 = float16_ops::load(_attn_v, _621);
-           int32_t  const _623 = _pv_s1_rk__x * 8;
-           int32_t  const _624 = _623 + _normalized_s0_ii_ig;
-           int32_t  const _625 = _624 * 4;
-           float  const _626 = _probs[_625];
-           float16  const _627 = float16_ops::broadcast(_626);
-           float16  const _628 = _622 * _627;
-           float16  const _629 = _619 + _628;
-           float16_ops::store(_629, _pv, 0);
-           float16  const _630 = float16_ops::load(_pv, 16);
-           int32_t  const _631 = _pv_s1_rk__x * 64;
-           int32_t  const _632 = _631 + _603;
-           int32_t  const _633 = _632 + 16;
-           float16  const _634 = float16_ops::load(_attn_v, _633);
-           int32_t  const _635 = _pv_s1_rk__x * 8;
-           int32_t  const _636 = _635 + _normalized_s0_ii_ig;
-           int32_t  const _637 = _636 * 4;
-           float  const _638 = _probs[_637];
-           float16  const _639 = float16_ops::broadcast(_638);
-           float16  const _640 = _634 * _639;
-           float16  const _641 = _630 + _640;
-           float16_ops::store(_641, _pv, 16);
-           float16  const _642 = float16_ops::load(_pv, 32);
-           int32_t  const _643 = _pv_s1_rk__x * 64;
-           int32_t  const _644 = _643 + _603;
-           int32_t  const _645 = _644 + 32;
-           float16  const _646 = float16_ops::load(_attn_v, _645);
-           int32_t  const _647 = _pv_s1_rk__x * 8;
-           int32_t  const _648 = _647 + _normalized_s0_ii_ig;
-           int32_t  const _649 = _648 * 4;
-           float  const _650 = _probs[_649];
-           float16  const _651 = float16_ops::broadcast(_650);
-           float16  const _652 = _646 * _651;
-           float16  const _653 = _642 + _652;
-           float16_ops::store(_653, _pv, 32);
-           float16  const _654 = float16_ops::load(_pv, 48);
-           int32_t  const _655 = _pv_s1_rk__x * 64;
-           int32_t  const _656 = _655 + _603;
-           int32_t  const _657 = _656 + 48;
-           float16  const _658 = float16_ops::load(_attn_v, _657);
-           int32_t  const _659 = _pv_s1_rk__x * 8;
-           int32_t  const _660 = _659 + _normalized_s0_ii_ig;
-           int32_t  const _661 = _660 * 4;
-           float  const _662 = _probs[_661];
-           float16  const _663 = float16_ops::broadcast(_662);
-           float16  const _664 = _658 * _663;
-           float16  const _665 = _654 + _664;
-           float16_ops::store(_665, _pv, 48);
-           float16  const _666 = float16_ops::load(_pv, 64);
-           int32_t  const _667 = _pv_s1_rk__x * 64;
-           int32_t  const _668 = _667 + _603;
-           float16  const _669 = float16_ops::load(_attn_v, _668);
-           int32_t  const _670 = _pv_s1_rk__x * 8;
-           int32_t  const _671 = _670 + _normalized_s0_ii_ig;
-           int32_t  const _672 = _671 * 4;
-           int32_t  const _673 = _672 + 1;
-           float  const _674 = _probs[_673];
-           float16  const _675 = float16_ops::broadcast(_674);
-           float16  const _676 = _669 * _675;
-           float16  const _677 = _666 + _676;
-           float16_ops::store(_677, _pv, 64);
-           float16  const _678 = float16_ops::load(_pv, 80);
-           int32_t  const _679 = _pv_s1_rk__x * 64;
-           int32_t  const _680 = _679 + _603;
-           int32_t  const _681 = _680 + 16;
-           float16  const _682 = float16_ops::load(_attn_v, _681);
-           int32_t  const _683 = _pv_s1_rk__x * 8;
-           int32_t  const _684 = _683 + _normalized_s0_ii_ig;
-           int32_t  const _685 = _684 * 4;
-           int32_t  const _686 = _685 + 1;
-           float  const _687 = _probs[_686];
-           float16  const _688 = float16_ops::broadcast(_687);
-           float16  const _689 = _682 * _688;
-           float16  const _690 = _678 + _689;
-           float16_ops::store(_690, _pv, 80);
-           float16  const _691 = float16_ops::load(_pv, 96);
-           int32_t  const _692 = _pv_s1_rk__x * 64;
-           int32_t  const _693 = _692 + _603;
-           int32_t  const _694 = _693 + 32;
-           float16  const _695 = float16_ops::load(_attn_v, _694);
-           int32_t  const _696 = _pv_s1_rk__x * 8;
-           int32_t  const _697 = _696 + _normalized_s0_ii_ig;
-           int32_t  const _698 = _697 * 4;
-           int32_t  const _699 = _698 + 1;
-           float  const _700 = _probs[_699];
-           float16  const _701 = float16_ops::broadcast(_700);
-           float16  const _702 = _695 * _701;
-           float16  const _703 = _691 + _702;
-           float16_ops::store(_703, _pv, 96);
-           float16  const _704 = float16_ops::load(_pv, 112);
-           int32_t  const _705 = _pv_s1_rk__x * 64;
-           int32_t  const _706 = _705 + _603;
-           int32_t  const _707 = _706 + 48;
-           float16  const _708 = float16_ops::load(_attn_v, _707);
-           int32_t  const _709 = _pv_s1_rk__x * 8;
-           int32_t  const _710 = _709 + _normalized_s0_ii_ig;
-           int32_t  const _711 = _710 * 4;
-           int32_t  const _712 = _711 + 1;
-           float  const _713 = _probs[_712];
-           float16  const _714 = float16_ops::broadcast(_713);
-           float16  const _715 = _708 * _714;
-           float16  const _716 = _704 + _715;
-           float16_ops::store(_716, _pv, 112);
-           float16  const _717 = float16_ops::load(_pv, 128);
-           int32_t  const _718 = _pv_s1_rk__x * 64;
-           int32_t  const _719 = _718 + _603;
-           float16  const _720 = float16_ops::load(_attn_v, _719);
-           int32_t  const _721 = _pv_s1_rk__x * 8;
-           int32_t  const _722 = _721 + _normalized_s0_ii_ig;
-           int32_t  const _723 = _722 * 4;
-           int32_t  const _724 = _723 + 2;
-           float  const _725 = _probs[_724];
-           float16  const _726 = float16_ops::broadcast(_725);
-           float16  const _727 = _720 * _726;
-           float16  const _728 = _717 + _727;
-           float16_ops::store(_728, _pv, 128);
-           float16  const _729 = float16_ops::load(_pv, 144);
-           int32_t  const _730 = _pv_s1_rk__x * 64;
-           int32_t  const _731 = _730 + _603;
-           int32_t  const _732 = _731 + 16;
-           float16  const _733 = float16_ops::load(_attn_v, _732);
-           int32_t  const _734 = _pv_s1_rk__x * 8;
-           int32_t  const _735 = _734 + _normalized_s0_ii_ig;
-           int32_t  const _736 = _735 * 4;
-           int32_t  const _737 = _736 + 2;
-           float  const _738 = _probs[_737];
-           float16  const _739 = float16_ops::broadcast(_738);
-           float16  const _740 = _733 * _739;
-           float16  const _741 = _729 + _740;
-           float16_ops::store(_741, _pv, 144);
-           float16  const _742 = float16_ops::load(_pv, 160);
-           int32_t  const _743 = _pv_s1_rk__x * 64;
-           int32_t  const _744 = _743 + _603;
-           int32_t  const _745 = _744 + 32;
-           float16  const _746 = float16_ops::load(_attn_v, _745);
-           int32_t  const _747 = _pv_s1_rk__x * 8;
-           int32_t  const _748 = _747 + _normalized_s0_ii_ig;
-           int32_t  const _749 = _748 * 4;
-           int32_t  const _750 = _749 + 2;
-           float  const _751 = _probs[_750];
-           float16  const _752 = float16_ops::broadcast(_751);
-           float16  const _753 = _746 * _752;
-           float16  const _754 = _742 + _753;
-           float16_ops::store(_754, _pv, 160);
-           float16  const _755 = float16_ops::load(_pv, 176);
-           int32_t  const _756 = _pv_s1_rk__x * 64;
-           int32_t  const _757 = _756 + _603;
-           int32_t  const _758 = _757 + 48;
-           float16  const _759 = float16_ops::load(_attn_v, _758);
-           int32_t  const _760 = _pv_s1_rk__x * 8;
-           int32_t  const _761 = _760 + _normalized_s0_ii_ig;
-           int32_t  const _762 = _761 * 4;
-           int32_t  const _763 = _762 + 2;
-           float  const _764 = _probs[_763];
-           float16  const _765 = float16_ops::broadcast(_764);
-           float16  const _766 = _759 * _765;
-           float16  const _767 = _755 + _766;
-           float16_ops::store(_767, _pv, 176);
-           float16  const _768 = float16_ops::load(_pv, 192);
-           int32_t  const _769 = _pv_s1_rk__x * 64;
-           int32_t  const _770 = _769 + _603;
-           float16  const _771 = float16_ops::load(_attn_v, _770);
-           int32_t  const _772 = _pv_s1_rk__x * 8;
-           int32_t  const _773 = _772 + _normalized_s0_ii_ig;
-           int32_t  const _774 = _773 * 4;
-           int32_t  const _775 = _774 + 3;
-           float  const _776 = _probs[_775];
-           float16  const _777 = float16_ops::broadcast(_776);
-           float16  const _778 = _771 * _777;
-           float16  const _779 = _768 + _778;
-           float16_ops::store(_779, _pv, 192);
-           float16  const _780 = float16_ops::load(_pv, 208);
-           int32_t  const _781 = _pv_s1_rk__x * 64;
-           int32_t  const _782 = _781 + _603;
-           int32_t  const _783 = _782 + 16;
-           float16  const _784 = float16_ops::load(_attn_v, _783);
-           int32_t  const _785 = _pv_s1_rk__x * 8;
-           int32_t  const _786 = _785 + _normalized_s0_ii_ig;
-           int32_t  const _787 = _786 * 4;
-           int32_t  const _788 = _787 + 3;
-           float  const _789 = _probs[_788];
-           float16  const _790 = float16_ops::broadcast(_789);
-           float16  const _791 = _784 * _790;
-           float16  const _792 = _780 + _791;
-           float16_ops::store(_792, _pv, 208);
-           float16  const _793 = float16_ops::load(_pv, 224);
-           int32_t  const _794 = _pv_s1_rk__x * 64;
-           int32_t  const _795 = _794 + _603;
-           int32_t  const _796 = _795 + 32;
-           float16  const _797 = float16_ops::load(_attn_v, _796);
-           int32_t  const _798 = _pv_s1_rk__x * 8;
-           int32_t  const _799 = _798 + _normalized_s0_ii_ig;
-           int32_t  const _800 = _799 * 4;
-           int32_t  const _801 = _800 + 3;
-           float  const _802 = _probs[_801];
-           float16  const _803 = float16_ops::broadcast(_802);
-           float16  const _804 = _797 * _803;
-           float16  const _805 = _793 + _804;
-           float16_ops::store(_805, _pv, 224);
-           float16  const _806 = float16_ops::load(_pv, 240);
-           int32_t  const _807 = _pv_s1_rk__x * 64;
-           int32_t  const _808 = _807 + _603;
-           int32_t  const _809 = _808 + 48;
-           float16  const _810 = float16_ops::load(_attn_v, _809);
-           int32_t  const _811 = _pv_s1_rk__x * 8;
-           int32_t  const _812 = _811 + _normalized_s0_ii_ig;
-           int32_t  const _813 = _812 * 4;
-           int32_t  const _814 = _813 + 3;
-           float  const _815 = _probs[_814];
-           float16  const _816 = float16_ops::broadcast(_815);
-           float16  const _817 = _810 * _816;
-           float16  const _818 = _806 + _817;
-           float16_ops::store(_818, _pv, 240);
+           float16  const _633 = float16_ops::load(_pv, 0);
+           int32_t  const _634 = _pv_s1_rk__x * 64;
+           int32_t  const _635 = _634 + _617;
+           float16  const _636 = float16_ops::load(_attn_v, _635);
+           int32_t  const _637 = _pv_s1_rk__x * 8;
+           int32_t  const _638 = _637 + _normalized_s0_ii_ig;
+           int32_t  const _639 = _638 * 4;
+           float  const _640 = _probs[_639];
+           float16  const _641 = float16_ops::broadcast(_640);
+           float16  const _642 = _636 * _641;
+           float16  const _643 = _633 + _642;
+           float16_ops::store(_643, _pv, 0);
+           float16  const _644 = float16_ops::load(_pv, 16);
+           int32_t  const _645 = _pv_s1_rk__x * 64;
+           int32_t  const _646 = _645 + _617;
+           int32_t  const _647 = _646 + 16;
+           float16  const _648 = float16_ops::load(_attn_v, _647);
+           int32_t  const _649 = _pv_s1_rk__x * 8;
+           int32_t  const _650 = _649 + _normalized_s0_ii_ig;
+           int32_t  const _651 = _650 * 4;
+           float  const _652 = _probs[_651];
+           float16  const _653 = float16_ops::broadcast(_652);
+           float16  const _654 = _648 * _653;
+           float16  const _655 = _644 + _654;
+           float16_ops::store(_655, _pv, 16);
+           float16  const _656 = float16_ops::load(_pv, 32);
+           int32_t  const _657 = _pv_s1_rk__x * 64;
+           int32_t  const _658 = _657 + _617;
+           int32_t  const _659 = _658 + 32;
+           float16  const _660 = float16_ops::load(_attn_v, _659);
+           int32_t  const _661 = _pv_s1_rk__x * 8;
+           int32_t  const _662 = _661 + _normalized_s0_ii_ig;
+           int32_t  const _663 = _662 * 4;
+           float  const _664 = _probs[_663];
+           float16  const _665 = float16_ops::broadcast(_664);
+           float16  const _666 = _660 * _665;
+           float16  const _667 = _656 + _666;
+           float16_ops::store(_667, _pv, 32);
+           float16  const _668 = float16_ops::load(_pv, 48);
+           int32_t  const _669 = _pv_s1_rk__x * 64;
+           int32_t  const _670 = _669 + _617;
+           int32_t  const _671 = _670 + 48;
+           float16  const _672 = float16_ops::load(_attn_v, _671);
+           int32_t  const _673 = _pv_s1_rk__x * 8;
+           int32_t  const _674 = _673 + _normalized_s0_ii_ig;
+           int32_t  const _675 = _674 * 4;
+           float  const _676 = _probs[_675];
+           float16  const _677 = float16_ops::broadcast(_676);
+           float16  const _678 = _672 * _677;
+           float16  const _679 = _668 + _678;
+           float16_ops::store(_679, _pv, 48);
+           float16  const _680 = float16_ops::load(_pv, 64);
+           int32_t  const _681 = _pv_s1_rk__x * 64;
+           int32_t  const _682 = _681 + _617;
+           float16  const _683 = float16_ops::load(_attn_v, _682);
+           int32_t  const _684 = _pv_s1_rk__x * 8;
+           int32_t  const _685 = _684 + _normalized_s0_ii_ig;
+           int32_t  const _686 = _685 * 4;
+           int32_t  const _687 = _686 + 1;
+           float  const _688 = _probs[_687];
+           float16  const _689 = float16_ops::broadcast(_688);
+           float16  const _690 = _683 * _689;
+           float16  const _691 = _680 + _690;
+           float16_ops::store(_691, _pv, 64);
+           float16  const _692 = float16_ops::load(_pv, 80);
+           int32_t  const _693 = _pv_s1_rk__x * 64;
+           int32_t  const _694 = _693 + _617;
+           int32_t  const _695 = _694 + 16;
+           float16  const _696 = float16_ops::load(_attn_v, _695);
+           int32_t  const _697 = _pv_s1_rk__x * 8;
+           int32_t  const _698 = _697 + _normalized_s0_ii_ig;
+           int32_t  const _699 = _698 * 4;
+           int32_t  const _700 = _699 + 1;
+           float  const _701 = _probs[_700];
+           float16  const _702 = float16_ops::broadcast(_701);
+           float16  const _703 = _696 * _702;
+           float16  const _704 = _692 + _703;
+           float16_ops::store(_704, _pv, 80);
+           float16  const _705 = float16_ops::load(_pv, 96);
+           int32_t  const _706 = _pv_s1_rk__x * 64;
+           int32_t  const _707 = _706 + _617;
+           int32_t  const _708 = _707 + 32;
+           float16  const _709 = float16_ops::load(_attn_v, _708);
+           int32_t  const _710 = _pv_s1_rk__x * 8;
+           int32_t  const _711 = _710 + _normalized_s0_ii_ig;
+           int32_t  const _712 = _711 * 4;
+           int32_t  const _713 = _712 + 1;
+           float  const _714 = _probs[_713];
+           float16  const _715 = float16_ops::broadcast(_714);
+           float16  const _716 = _709 * _715;
+           float16  const _717 = _705 + _716;
+           float16_ops::store(_717, _pv, 96);
+           float16  const _718 = float16_ops::load(_pv, 112);
+           int32_t  const _719 = _pv_s1_rk__x * 64;
+           int32_t  const _720 = _719 + _617;
+           int32_t  const _721 = _720 + 48;
+           float16  const _722 = float16_ops::load(_attn_v, _721);
+           int32_t  const _723 = _pv_s1_rk__x * 8;
+           int32_t  const _724 = _723 + _normalized_s0_ii_ig;
+           int32_t  const _725 = _724 * 4;
+           int32_t  const _726 = _725 + 1;
+           float  const _727 = _probs[_726];
+           float16  const _728 = float16_ops::broadcast(_727);
+           float16  const _729 = _722 * _728;
+           float16  const _730 = _718 + _729;
+           float16_ops::store(_730, _pv, 112);
+           float16  const _731 = float16_ops::load(_pv, 128);
+           int32_t  const _732 = _pv_s1_rk__x * 64;
+           int32_t  const _733 = _732 + _617;
+           float16  const _734 = float16_ops::load(_attn_v, _733);
+           int32_t  const _735 = _pv_s1_rk__x * 8;
+           int32_t  const _736 = _735 + _normalized_s0_ii_ig;
+           int32_t  const _737 = _736 * 4;
+           int32_t  const _738 = _737 + 2;
+           float  const _739 = _probs[_738];
+           float16  const _740 = float16_ops::broadcast(_739);
+           float16  const _741 = _734 * _740;
+           float16  const _742 = _731 + _741;
+           float16_ops::store(_742, _pv, 128);
+           float16  const _743 = float16_ops::load(_pv, 144);
+           int32_t  const _744 = _pv_s1_rk__x * 64;
+           int32_t  const _745 = _744 + _617;
+           int32_t  const _746 = _745 + 16;
+           float16  const _747 = float16_ops::load(_attn_v, _746);
+           int32_t  const _748 = _pv_s1_rk__x * 8;
+           int32_t  const _749 = _748 + _normalized_s0_ii_ig;
+           int32_t  const _750 = _749 * 4;
+           int32_t  const _751 = _750 + 2;
+           float  const _752 = _probs[_751];
+           float16  const _753 = float16_ops::broadcast(_752);
+           float16  const _754 = _747 * _753;
+           float16  const _755 = _743 + _754;
+           float16_ops::store(_755, _pv, 144);
+           float16  const _756 = float16_ops::load(_pv, 160);
+           int32_t  const _757 = _pv_s1_rk__x * 64;
+           int32_t  const _758 = _757 + _617;
+           int32_t  const _759 = _758 + 32;
+           float16  const _760 = float16_ops::load(_attn_v, _759);
+           int32_t  const _761 = _pv_s1_rk__x * 8;
+           int32_t  const _762 = _761 + _normalized_s0_ii_ig;
+           int32_t  const _763 = _762 * 4;
+           int32_t  const _764 = _763 + 2;
+           float  const _765 = _probs[_764];
+           float16  const _766 = float16_ops::broadcast(_765);
+           float16  const _767 = _760 * _766;
+           float16  const _768 = _756 + _767;
+           float16_ops::store(_768, _pv, 160);
+           float16  const _769 = float16_ops::load(_pv, 176);
+           int32_t  const _770 = _pv_s1_rk__x * 64;
+           int32_t  const _771 = _770 + _617;
+           int32_t  const _772 = _771 + 48;
+           float16  const _773 = float16_ops::load(_attn_v, _772);
+           int32_t  const _774 = _pv_s1_rk__x * 8;
+           int32_t  const _775 = _774 + _normalized_s0_ii_ig;
+           int32_t  const _776 = _775 * 4;
+           int32_t  const _777 = _776 + 2;
+           float  const _778 = _probs[_777];
+           float16  const _779 = float16_ops::broadcast(_778);
+           float16  const _780 = _773 * _779;
+           float16  const _781 = _769 + _780;
+           float16_ops::store(_781, _pv, 176);
+           float16  const _782 = float16_ops::load(_pv, 192);
+           int32_t  const _783 = _pv_s1_rk__x * 64;
+           int32_t  const _784 = _783 + _617;
+           float16  const _785 = float16_ops::load(_attn_v, _784);
+           int32_t  const _786 = _pv_s1_rk__x * 8;
+           int32_t  const _787 = _786 + _normalized_s0_ii_ig;
+           int32_t  const _788 = _787 * 4;
+           int32_t  const _789 = _788 + 3;
+           float  const _790 = _probs[_789];
+           float16  const _791 = float16_ops::broadcast(_790);
+           float16  const _792 = _785 * _791;
+           float16  const _793 = _782 + _792;
+           float16_ops::store(_793, _pv, 192);
+           float16  const _794 = float16_ops::load(_pv, 208);
+           int32_t  const _795 = _pv_s1_rk__x * 64;
+           int32_t  const _796 = _795 + _617;
+           int32_t  const _797 = _796 + 16;
+           float16  const _798 = float16_ops::load(_attn_v, _797);
+           int32_t  const _799 = _pv_s1_rk__x * 8;
+           int32_t  const _800 = _799 + _normalized_s0_ii_ig;
+           int32_t  const _801 = _800 * 4;
+           int32_t  const _802 = _801 + 3;
+           float  const _803 = _probs[_802];
+           float16  const _804 = float16_ops::broadcast(_803);
+           float16  const _805 = _798 * _804;
+           float16  const _806 = _794 + _805;
+           float16_ops::store(_806, _pv, 208);
+           float16  const _807 = float16_ops::load(_pv, 224);
+           int32_t  const _808 = _pv_s1_rk__x * 64;
+           int32_t  const _809 = _808 + _617;
+           int32_t  const _810 = _809 + 32;
+           float16  const _811 = float16_ops::load(_attn_v, _810);
+           int32_t  const _812 = _pv_s1_rk__x * 8;
+           int32_t  const _813 = _812 + _normalized_s0_ii_ig;
+           int32_t  const _814 = _813 * 4;
+           int32_t  const _815 = _814 + 3;
+           float  const _816 = _probs[_815];
+           float16  const _817 = float16_ops::broadcast(_816);
+           float16  const _818 = _811 * _817;
+           float16  const _819 = _807 + _818;
+           float16_ops::store(_819, _pv, 224);
+           float16  const _820 = float16_ops::load(_pv, 240);
+           int32_t  const _821 = _pv_s1_rk__x * 64;
+           int32_t  const _822 = _821 + _617;
+           int32_t  const _823 = _822 + 48;
+           float16  const _824 = float16_ops::load(_attn_v, _823);
+           int32_t  const _825 = _pv_s1_rk__x * 8;
+           int32_t  const _826 = _825 + _normalized_s0_ii_ig;
+           int32_t  const _827 = _826 * 4;
+           int32_t  const _828 = _827 + 3;
+           float  const _829 = _probs[_828];
+           float16  const _830 = float16_ops::broadcast(_829);
+           float16  const _831 = _824 * _830;
+           float16  const _832 = _820 + _831;
+           float16_ops::store(_832, _pv, 240);
           } // for _pv_s1_rk__x
           // consume pv
-          int32_t  const _819 = _normalized_s0_ii_ig * 4;
-          int32_t  const _820 = _578 + _819;
+          int32_t  const _833 = _normalized_s0_ii_ig * 4;
+          int32_t  const _834 = _596 + _833;
           for (int _normalized_s0_ii_ir = 0; _normalized_s0_ii_ir < 0 + 4; _normalized_s0_ii_ir++)
           {
-           int32_t  const _821 = _normalized_s0_ii_ir + _819;
-           int32_t  const _822 = _normalized_s0_ii_ir * 4;
-           int32_t  const _823 = _821 * 5;
-           int32_t  const _824 = _823 + _582;
+           int32_t  const _835 = _normalized_s0_ii_ir + _833;
+           int32_t  const _836 = _normalized_s0_ii_ir * 4;
+           int32_t  const _837 = _835 * 5;
+           int32_t  const _838 = _837 + _595;
            for (int _normalized_s0_c_c = 0; _normalized_s0_c_c < 0 + 4; _normalized_s0_c_c++)
            {
-            float  const _825 = _row_sum[_821];
-            int32_t  const _826 = _normalized_s0_c_c + _822;
-            int32_t  const _827 = _826 * 16;
-            float16  const _828 = float16_ops::load(_pv, _827);
-            float  const _829 = float_from_bits(1065353216 /* 1 */);
-            float  const _830 = _829 / _825;
-            float  const _831 = float_from_bits(0 /* 0 */);
-            bool  const _832 = _831 < _825;
-            float  const _833 = (float)(_832 ? _830 : _831);
-            float16  const _834 = float16_ops::broadcast(_833);
-            float16  const _835 = _828 * _834;
-            int32_t  const _836 = _normalized_s0_c_c + _824;
-            int32_t  const _837 = _836 * 16;
-            float16_ops::store(_835, _normalized, _837);
+            float  const _839 = _row_sum[_835];
+            int32_t  const _840 = _normalized_s0_c_c + _836;
+            int32_t  const _841 = _840 * 16;
+            float16  const _842 = float16_ops::load(_pv, _841);
+            float  const _843 = float_from_bits(1065353216 /* 1 */);
+            float  const _844 = _843 / _839;
+            float  const _845 = float_from_bits(0 /* 0 */);
+            bool  const _846 = _845 < _839;
+            float  const _847 = (float)(_846 ? _844 : _845);
+            float16  const _848 = float16_ops::broadcast(_847);
+            float16  const _849 = _842 * _848;
+            int32_t  const _850 = _normalized_s0_c_c + _838;
+            int32_t  const _851 = _850 * 16;
+            float16_ops::store(_849, _normalized, _851);
            } // for _normalized_s0_c_c
-           int32_t  const _838 = _normalized_s0_ii_ir + _819;
-           float  const _839 = _row_sum[_838];
-           float  const _840 = log_f32(_839);
-           float  const _841 = _row_max[_838];
-           float  const _842 = float_from_bits(1060205080 /* 0.693147 */);
-           float  const _843 = _841 * _842;
-           float  const _844 = _840 + _843;
-           float  const _845 = float_from_bits(0 /* 0 */);
-           bool  const _846 = _845 < _839;
-           float  const _847 = (float)(_846 ? _844 : neg_inf_f32());
-           float16  const _848 = float16_ops::broadcast(_847);
-           int32_t  const _849 = _normalized_s0_ii_ir + _820;
-           int32_t  const _850 = _849 * 80;
-           int32_t  const _851 = _850 + 64;
-           float16_ops::store(_848, _normalized, _851);
+           int32_t  const _852 = _normalized_s0_ii_ir + _833;
+           float  const _853 = _row_sum[_852];
+           float  const _854 = log_f32(_853);
+           float  const _855 = _row_max[_852];
+           float  const _856 = float_from_bits(1060205080 /* 0.693147 */);
+           float  const _857 = _855 * _856;
+           float  const _858 = _854 + _857;
+           float  const _859 = float_from_bits(0 /* 0 */);
+           bool  const _860 = _859 < _853;
+           float  const _861 = (float)(_860 ? _858 : neg_inf_f32());
+           float16  const _862 = float16_ops::broadcast(_861);
+           int32_t  const _863 = _normalized_s0_ii_ir + _834;
+           int32_t  const _864 = _863 * 80;
+           int32_t  const _865 = _864 + 64;
+           float16_ops::store(_862, _normalized, _865);
           } // for _normalized_s0_ii_ir
          } // alloc _pv
         } // for _normalized_s0_ii_ig
         _probs_free.free();
         // consume normalized
-        int32_t  const _852 = _66 * 160;
-        bool  const _853 = _attn_out_s0_it_t_t < 0;
-        int32_t  const _854 = (int32_t)(_853 ? -1 : 0);
-        bool  const _855 = _25 == 0;
-        int32_t  const _856 = (int32_t)(_855 ? -1 : 0);
-        bool  const _857 = _25 < 0;
-        int32_t  const _858 = (int32_t)(_857 ? -1 : 0);
-        int32_t  const _859 = _attn_out_s0_it_t_t - _854;
-        int32_t  const _860 = _25 | _856;
-        int32_t  const _861 = _859 % _860;
-        int32_t  const _862 = _25 ^ _858;
-        int32_t  const _863 = ~_858;
-        int32_t  const _864 = _862 + _863;
-        int32_t  const _865 = _854 & _864;
-        int32_t  const _866 = _861 + _865;
-        int32_t  const _867 = ~_856;
-        int32_t  const _868 = _866 & _867;
-        int32_t  const _869 = _17 + _59;
-        int32_t  const _870 = _869 * _19;
-        int32_t  const _871 = _18 + _40;
-        int32_t  const _872 = _871 * _20;
-        int32_t  const _873 = _872 - _24;
-        int32_t  const _874 = _870 + _873;
+        int32_t  const _866 = _67 * 160;
+        bool  const _867 = _attn_out_s0_it_t_t < 0;
+        int32_t  const _868 = (int32_t)(_867 ? -1 : 0);
+        bool  const _869 = _26 == 0;
+        int32_t  const _870 = (int32_t)(_869 ? -1 : 0);
+        bool  const _871 = _26 < 0;
+        int32_t  const _872 = (int32_t)(_871 ? -1 : 0);
+        int32_t  const _873 = _attn_out_s0_it_t_t - _868;
+        int32_t  const _874 = _26 | _870;
+        int32_t  const _875 = _873 % _874;
+        int32_t  const _876 = _26 ^ _872;
+        int32_t  const _877 = ~_872;
+        int32_t  const _878 = _876 + _877;
+        int32_t  const _879 = _868 & _878;
+        int32_t  const _880 = _875 + _879;
+        int32_t  const _881 = ~_870;
+        int32_t  const _882 = _880 & _881;
+        int32_t  const _883 = _17 + _60;
+        int32_t  const _884 = _883 * _19;
+        int32_t  const _885 = _18 + _41;
+        int32_t  const _886 = _885 * _20;
+        int32_t  const _887 = _886 - _25;
+        int32_t  const _888 = _884 + _887;
         for (int _attn_out_s0_ii = 0; _attn_out_s0_ii < 0 + 32; _attn_out_s0_ii++)
         {
-         bool  const _875 = _868 < 0;
-         int32_t  const _876 = (int32_t)(_875 ? -1 : 0);
-         bool  const _877 = _16 == 0;
-         int32_t  const _878 = (int32_t)(_877 ? -1 : 0);
-         bool  const _879 = _16 < 0;
-         int32_t  const _880 = (int32_t)(_879 ? -1 : 0);
-         int32_t  const _881 = _868 - _876;
-         int32_t  const _882 = _16 - _878;
-         int32_t  const _883 = _881 / _882;
-         int32_t  const _884 = ~_880;
-         int32_t  const _885 = _884 - _880;
-         int32_t  const _886 = _876 & _885;
-         int32_t  const _887 = _883 + _886;
-         int32_t  const _888 = ~_878;
-         int32_t  const _889 = _887 & _888;
-         int32_t  const _890 = _889 - _59;
-         int32_t  const _891 = _890 * _570;
-         int32_t  const _892 = _16 | _878;
-         int32_t  const _893 = _881 % _892;
-         int32_t  const _894 = _16 ^ _880;
-         int32_t  const _895 = _894 + _884;
-         int32_t  const _896 = _876 & _895;
-         int32_t  const _897 = _893 + _896;
-         int32_t  const _898 = _897 & _888;
-         int32_t  const _899 = _891 + _898;
-         int32_t  const _900 = _899 * 32;
-         int32_t  const _901 = _900 + _attn_out_s0_ii;
-         int32_t  const _902 = _901 * 5;
-         int32_t  const _903 = _attn_out_s0_ii * 5;
-         int32_t  const _904 = _903 + _852;
+         bool  const _889 = _882 < 0;
+         int32_t  const _890 = (int32_t)(_889 ? -1 : 0);
+         bool  const _891 = _16 == 0;
+         int32_t  const _892 = (int32_t)(_891 ? -1 : 0);
+         bool  const _893 = _16 < 0;
+         int32_t  const _894 = (int32_t)(_893 ? -1 : 0);
+         int32_t  const _895 = _882 - _890;
+         int32_t  const _896 = _16 - _892;
+         int32_t  const _897 = _895 / _896;
+         int32_t  const _898 = ~_894;
+         int32_t  const _899 = _898 - _894;
+         int32_t  const _900 = _890 & _899;
+         int32_t  const _901 = _897 + _900;
+         int32_t  const _902 = ~_892;
+         int32_t  const _903 = _901 & _902;
+         int32_t  const _904 = _903 - _60;
+         int32_t  const _905 = _904 * _581;
+         int32_t  const _906 = _16 | _892;
+         int32_t  const _907 = _895 % _906;
+         int32_t  const _908 = _16 ^ _894;
+         int32_t  const _909 = _908 + _898;
+         int32_t  const _910 = _890 & _909;
+         int32_t  const _911 = _907 + _910;
+         int32_t  const _912 = _911 & _902;
+         int32_t  const _913 = _905 + _912;
+         int32_t  const _914 = _913 * 32;
+         int32_t  const _915 = _914 + _attn_out_s0_ii;
+         int32_t  const _916 = _915 * 5;
+         int32_t  const _917 = _attn_out_s0_ii * 5;
+         int32_t  const _918 = _917 + _866;
          for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + 5; _attn_out_s0_c_c++)
          {
-          int32_t  const _905 = _attn_out_s0_c_c + _902;
-          int32_t  const _906 = _905 * 16;
-          float16  const _907 = float16_ops::load(_normalized, _906);
-          int32_t  const _908 = _attn_out_s0_c_c + _904;
-          int32_t  const _909 = _908 * 16;
-          int32_t  const _910 = _909 + _874;
-          float16_ops::store(_907, _attn_out, _910);
+          int32_t  const _919 = _attn_out_s0_c_c + _916;
+          int32_t  const _920 = _919 * 16;
+          float16  const _921 = float16_ops::load(_normalized, _920);
+          int32_t  const _922 = _attn_out_s0_c_c + _918;
+          int32_t  const _923 = _922 * 16;
+          int32_t  const _924 = _923 + _888;
+          float16_ops::store(_921, _attn_out, _924);
          } // for _attn_out_s0_c_c
         } // for _attn_out_s0_ii
         _normalized_free.free();
@@ -4525,1290 +4541,1296 @@ HALIDE_FUNCTION_ATTRS
 int attn_causal64_pipeline(void const *__user_context, struct halide_buffer_t *_attn_q_buffer, struct halide_buffer_t *_attn_k_buffer, struct halide_buffer_t *_attn_v_buffer, int32_t _attn_lq, int32_t _attn_lk, int32_t _attn_groups, struct halide_buffer_t *_attn_out_buffer) {
 (void)_attn_lq; (void)_attn_lk; (void)_attn_groups;
  void * const _ucon = const_cast<void *>(__user_context);
- uint64_t  const _911 = (uint64_t)(_attn_out_buffer);
- uint64_t  const _912 = (uint64_t)(0ull);
- bool  const _913 = _911 != _912;
- if (!_913)
+ uint64_t  const _925 = (uint64_t)(_attn_out_buffer);
+ uint64_t  const _926 = (uint64_t)(0ull);
+ bool  const _927 = _925 != _926;
+ if (!_927)
  {
-  int32_t  const _914 = attn_causal64_rt_error_buffer_argument_is_null(_ucon, "attn_out");
-  return _914;
+  int32_t  const _928 = attn_causal64_rt_error_buffer_argument_is_null(_ucon, "attn_out");
+  return _928;
  }
- uint64_t  const _915 = (uint64_t)(_attn_v_buffer);
- uint64_t  const _916 = (uint64_t)(0ull);
- bool  const _917 = _915 != _916;
- if (!_917)
+ uint64_t  const _929 = (uint64_t)(_attn_v_buffer);
+ uint64_t  const _930 = (uint64_t)(0ull);
+ bool  const _931 = _929 != _930;
+ if (!_931)
  {
-  int32_t  const _918 = attn_causal64_rt_error_buffer_argument_is_null(_ucon, "attn_v");
-  return _918;
+  int32_t  const _932 = attn_causal64_rt_error_buffer_argument_is_null(_ucon, "attn_v");
+  return _932;
  }
- uint64_t  const _919 = (uint64_t)(_attn_q_buffer);
- uint64_t  const _920 = (uint64_t)(0ull);
- bool  const _921 = _919 != _920;
- if (!_921)
+ uint64_t  const _933 = (uint64_t)(_attn_q_buffer);
+ uint64_t  const _934 = (uint64_t)(0ull);
+ bool  const _935 = _933 != _934;
+ if (!_935)
  {
-  int32_t  const _922 = attn_causal64_rt_error_buffer_argument_is_null(_ucon, "attn_q");
-  return _922;
+  int32_t  const _936 = attn_causal64_rt_error_buffer_argument_is_null(_ucon, "attn_q");
+  return _936;
  }
- uint64_t  const _923 = (uint64_t)(_attn_k_buffer);
- uint64_t  const _924 = (uint64_t)(0ull);
- bool  const _925 = _923 != _924;
- if (!_925)
+ uint64_t  const _937 = (uint64_t)(_attn_k_buffer);
+ uint64_t  const _938 = (uint64_t)(0ull);
+ bool  const _939 = _937 != _938;
+ if (!_939)
  {
-  int32_t  const _926 = attn_causal64_rt_error_buffer_argument_is_null(_ucon, "attn_k");
-  return _926;
+  int32_t  const _940 = attn_causal64_rt_error_buffer_argument_is_null(_ucon, "attn_k");
+  return _940;
  }
- auto * const _927 = _halide_buffer_get_host(_attn_k_buffer);
- auto _attn_k = _927;
+ auto * const _941 = _halide_buffer_get_host(_attn_k_buffer);
+ auto _attn_k = _941;
  halide_unused(_attn_k);
- uint32_t  const _928 = _halide_buffer_get_type(_attn_k_buffer);
- bool  const _929 = _halide_buffer_get_device_dirty(_attn_k_buffer);
- int32_t  const _930 = _halide_buffer_get_dimensions(_attn_k_buffer);
- int32_t  const _931 = _halide_buffer_get_min(_attn_k_buffer, 0);
- int32_t  const _932 = _halide_buffer_get_extent(_attn_k_buffer, 0);
- int32_t  const _933 = _halide_buffer_get_stride(_attn_k_buffer, 0);
- int32_t  const _934 = _halide_buffer_get_min(_attn_k_buffer, 1);
- int32_t  const _935 = _halide_buffer_get_extent(_attn_k_buffer, 1);
- int32_t  const _936 = _halide_buffer_get_stride(_attn_k_buffer, 1);
- int32_t  const _937 = _halide_buffer_get_min(_attn_k_buffer, 2);
- int32_t  const _938 = _halide_buffer_get_extent(_attn_k_buffer, 2);
- int32_t  const _939 = _halide_buffer_get_stride(_attn_k_buffer, 2);
- int32_t  const _940 = _halide_buffer_get_min(_attn_k_buffer, 3);
- int32_t  const _941 = _halide_buffer_get_extent(_attn_k_buffer, 3);
- int32_t  const _942 = _halide_buffer_get_stride(_attn_k_buffer, 3);
- auto * const _943 = _halide_buffer_get_host(_attn_q_buffer);
- auto _attn_q = _943;
+ uint32_t  const _942 = _halide_buffer_get_type(_attn_k_buffer);
+ bool  const _943 = _halide_buffer_get_device_dirty(_attn_k_buffer);
+ int32_t  const _944 = _halide_buffer_get_dimensions(_attn_k_buffer);
+ int32_t  const _945 = _halide_buffer_get_min(_attn_k_buffer, 0);
+ int32_t  const _946 = _halide_buffer_get_extent(_attn_k_buffer, 0);
+ int32_t  const _947 = _halide_buffer_get_stride(_attn_k_buffer, 0);
+ int32_t  const _948 = _halide_buffer_get_min(_attn_k_buffer, 1);
+ int32_t  const _949 = _halide_buffer_get_extent(_attn_k_buffer, 1);
+ int32_t  const _950 = _halide_buffer_get_stride(_attn_k_buffer, 1);
+ int32_t  const _951 = _halide_buffer_get_min(_attn_k_buffer, 2);
+ int32_t  const _952 = _halide_buffer_get_extent(_attn_k_buffer, 2);
+ int32_t  const _953 = _halide_buffer_get_stride(_attn_k_buffer, 2);
+ int32_t  const _954 = _halide_buffer_get_min(_attn_k_buffer, 3);
+ int32_t  const _955 = _halide_buffer_get_extent(_attn_k_buffer, 3);
+ int32_t  const _956 = _halide_buffer_get_stride(_attn_k_buffer, 3);
+ auto * const _957 = _halide_buffer_get_host(_attn_q_buffer);
+ auto _attn_q = _957;
  halide_unused(_attn_q);
- uint32_t  const _944 = _halide_buffer_get_type(_attn_q_buffer);
- bool  const _945 = _halide_buffer_get_device_dirty(_attn_q_buffer);
- int32_t  const _946 = _halide_buffer_get_dimensions(_attn_q_buffer);
- int32_t  const _947 = _halide_buffer_get_min(_attn_q_buffer, 0);
- int32_t  const _948 = _halide_buffer_get_extent(_attn_q_buffer, 0);
- int32_t  const _949 = _halide_buffer_get_stride(_attn_q_buffer, 0);
- int32_t  const _950 = _halide_buffer_get_min(_attn_q_buffer, 1);
- int32_t  const _951 = _halide_buffer_get_extent(_attn_q_buffer, 1);
- int32_t  const _952 = _halide_buffer_get_stride(_attn_q_buffer, 1);
- int32_t  const _953 = _halide_buffer_get_min(_attn_q_buffer, 2);
- int32_t  const _954 = _halide_buffer_get_extent(_attn_q_buffer, 2);
- int32_t  const _955 = _halide_buffer_get_stride(_attn_q_buffer, 2);
- int32_t  const _956 = _halide_buffer_get_min(_attn_q_buffer, 3);
- int32_t  const _957 = _halide_buffer_get_extent(_attn_q_buffer, 3);
- int32_t  const _958 = _halide_buffer_get_stride(_attn_q_buffer, 3);
- int32_t  const _959 = _halide_buffer_get_min(_attn_q_buffer, 4);
- int32_t  const _960 = _halide_buffer_get_extent(_attn_q_buffer, 4);
- int32_t  const _961 = _halide_buffer_get_stride(_attn_q_buffer, 4);
- auto * const _962 = _halide_buffer_get_host(_attn_v_buffer);
- auto _attn_v = _962;
+ uint32_t  const _958 = _halide_buffer_get_type(_attn_q_buffer);
+ bool  const _959 = _halide_buffer_get_device_dirty(_attn_q_buffer);
+ int32_t  const _960 = _halide_buffer_get_dimensions(_attn_q_buffer);
+ int32_t  const _961 = _halide_buffer_get_min(_attn_q_buffer, 0);
+ int32_t  const _962 = _halide_buffer_get_extent(_attn_q_buffer, 0);
+ int32_t  const _963 = _halide_buffer_get_stride(_attn_q_buffer, 0);
+ int32_t  const _964 = _halide_buffer_get_min(_attn_q_buffer, 1);
+ int32_t  const _965 = _halide_buffer_get_extent(_attn_q_buffer, 1);
+ int32_t  const _966 = _halide_buffer_get_stride(_attn_q_buffer, 1);
+ int32_t  const _967 = _halide_buffer_get_min(_attn_q_buffer, 2);
+ int32_t  const _968 = _halide_buffer_get_extent(_attn_q_buffer, 2);
+ int32_t  const _969 = _halide_buffer_get_stride(_attn_q_buffer, 2);
+ int32_t  const _970 = _halide_buffer_get_min(_attn_q_buffer, 3);
+ int32_t  const _971 = _halide_buffer_get_extent(_attn_q_buffer, 3);
+ int32_t  const _972 = _halide_buffer_get_stride(_attn_q_buffer, 3);
+ int32_t  const _973 = _halide_buffer_get_min(_attn_q_buffer, 4);
+ int32_t  const _974 = _halide_buffer_get_extent(_attn_q_buffer, 4);
+ int32_t  const _975 = _halide_buffer_get_stride(_attn_q_buffer, 4);
+ auto * const _976 = _halide_buffer_get_host(_attn_v_buffer);
+ auto _attn_v = _976;
  halide_unused(_attn_v);
- uint32_t  const _963 = _halide_buffer_get_type(_attn_v_buffer);
- bool  const _964 = _halide_buffer_get_device_dirty(_attn_v_buffer);
- int32_t  const _965 = _halide_buffer_get_dimensions(_attn_v_buffer);
- int32_t  const _966 = _halide_buffer_get_min(_attn_v_buffer, 0);
- int32_t  const _967 = _halide_buffer_get_extent(_attn_v_buffer, 0);
- int32_t  const _968 = _halide_buffer_get_stride(_attn_v_buffer, 0);
- int32_t  const _969 = _halide_buffer_get_min(_attn_v_buffer, 1);
- int32_t  const _970 = _halide_buffer_get_extent(_attn_v_buffer, 1);
- int32_t  const _971 = _halide_buffer_get_stride(_attn_v_buffer, 1);
- int32_t  const _972 = _halide_buffer_get_min(_attn_v_buffer, 2);
- int32_t  const _973 = _halide_buffer_get_extent(_attn_v_buffer, 2);
- int32_t  const _974 = _halide_buffer_get_stride(_attn_v_buffer, 2);
- int32_t  const _975 = _halide_buffer_get_min(_attn_v_buffer, 3);
- int32_t  const _976 = _halide_buffer_get_extent(_attn_v_buffer, 3);
- int32_t  const _977 = _halide_buffer_get_stride(_attn_v_buffer, 3);
- auto * const _978 = _halide_buffer_get_host(_attn_out_buffer);
- auto _attn_out = _978;
+ uint32_t  const _977 = _halide_buffer_get_type(_attn_v_buffer);
+ bool  const _978 = _halide_buffer_get_device_dirty(_attn_v_buffer);
+ int32_t  const _979 = _halide_buffer_get_dimensions(_attn_v_buffer);
+ int32_t  const _980 = _halide_buffer_get_min(_attn_v_buffer, 0);
+ int32_t  const _981 = _halide_buffer_get_extent(_attn_v_buffer, 0);
+ int32_t  const _982 = _halide_buffer_get_stride(_attn_v_buffer, 0);
+ int32_t  const _983 = _halide_buffer_get_min(_attn_v_buffer, 1);
+ int32_t  const _984 = _halide_buffer_get_extent(_attn_v_buffer, 1);
+ int32_t  const _985 = _halide_buffer_get_stride(_attn_v_buffer, 1);
+ int32_t  const _986 = _halide_buffer_get_min(_attn_v_buffer, 2);
+ int32_t  const _987 = _halide_buffer_get_extent(_attn_v_buffer, 2);
+ int32_t  const _988 = _halide_buffer_get_stride(_attn_v_buffer, 2);
+ int32_t  const _989 = _halide_buffer_get_min(_attn_v_buffer, 3);
+ int32_t  const _990 = _halide_buffer_get_extent(_attn_v_buffer, 3);
+ int32_t  const _991 = _halide_buffer_get_stride(_attn_v_buffer, 3);
+ auto * const _992 = _halide_buffer_get_host(_attn_out_buffer);
+ auto _attn_out = _992;
  halide_unused(_attn_out);
- uint32_t  const _979 = _halide_buffer_get_type(_attn_out_buffer);
- bool  const _980 = _halide_buffer_get_device_dirty(_attn_out_buffer);
- int32_t  const _981 = _halide_buffer_get_dimensions(_attn_out_buffer);
- int32_t  const _982 = _halide_buffer_get_min(_attn_out_buffer, 0);
- int32_t  const _983 = _halide_buffer_get_extent(_attn_out_buffer, 0);
- int32_t  const _984 = _halide_buffer_get_stride(_attn_out_buffer, 0);
- int32_t  const _985 = _halide_buffer_get_min(_attn_out_buffer, 1);
- int32_t  const _986 = _halide_buffer_get_extent(_attn_out_buffer, 1);
- int32_t  const _987 = _halide_buffer_get_stride(_attn_out_buffer, 1);
- int32_t  const _988 = _halide_buffer_get_min(_attn_out_buffer, 2);
- int32_t  const _989 = _halide_buffer_get_extent(_attn_out_buffer, 2);
- int32_t  const _990 = _halide_buffer_get_stride(_attn_out_buffer, 2);
- int32_t  const _991 = _halide_buffer_get_min(_attn_out_buffer, 3);
- int32_t  const _992 = _halide_buffer_get_extent(_attn_out_buffer, 3);
- int32_t  const _993 = _halide_buffer_get_stride(_attn_out_buffer, 3);
- int32_t  const _994 = _halide_buffer_get_min(_attn_out_buffer, 4);
- int32_t  const _995 = _halide_buffer_get_extent(_attn_out_buffer, 4);
- int32_t  const _996 = _halide_buffer_get_stride(_attn_out_buffer, 4);
- int32_t  const _997 = -1 - _989;
- int32_t  const _998 = ::halide_cpp_max(_989, 1);
- int32_t  const _999 = _998 + -1;
- int32_t  const _1000 = ::halide_cpp_max(_997, _999);
- int32_t  const _1001 = _1000 * 32;
- int32_t  const _1002 = _1001 + 32;
- int32_t  const _1003 = ::halide_cpp_min(_1002, _attn_lk);
- int32_t  const _1004 = ::halide_cpp_min(_1003, _935);
- int32_t  const _1005 = _1004 + -1;
- int32_t  const _1006 = _1005 >> 3;
- int32_t  const _1007 = _1006 * 8;
- int32_t  const _1008 = _1007 + 8;
- int32_t  const _1009 = ::halide_cpp_min(_1008, _935);
- int32_t  const _1010 = ::halide_cpp_min(_935, 1);
- int32_t  const _1011 = _1009 - _1010;
- bool  const _1012 = 0 < _attn_groups;
- bool  const _1013 = 0 < _989;
- int32_t  const _1014 = _989 * _992;
- bool  const _1015 = _989 == 0;
- int32_t  const _1016 = (int32_t)(_1015 ? -1 : 0);
- bool  const _1017 = _989 < 0;
- int32_t  const _1018 = (int32_t)(_1017 ? -1 : 0);
- int32_t  const _1019 = -1 - _1014;
- int32_t  const _1020 = ::halide_cpp_max(_1014, 1);
- int32_t  const _1021 = _1020 + -1;
- int32_t  const _1022 = ::halide_cpp_max(_1019, _1021);
- int32_t  const _1023 = _989 - _1016;
- int32_t  const _1024 = _1022 / _1023;
- int32_t  const _1025 = ~_1018;
- int32_t  const _1026 = _1025 - _1018;
- int32_t  const _1027 = 0 & _1026;
- int32_t  const _1028 = _1024 + _1027;
- int32_t  const _1029 = ~_1016;
- int32_t  const _1030 = _1028 & _1029;
- int32_t  const _1031 = (int32_t)(_1013 ? _1030 : 0);
- int32_t  const _1032 = (int32_t)(_1013 ? 0 : _1030);
- int32_t  const _1033 = (int32_t)(_1012 ? _1031 : _1032);
- int32_t  const _1034 = _991 + _1033;
- bool  const _1035 = _1034 < 0;
+ uint32_t  const _993 = _halide_buffer_get_type(_attn_out_buffer);
+ bool  const _994 = _halide_buffer_get_device_dirty(_attn_out_buffer);
+ int32_t  const _995 = _halide_buffer_get_dimensions(_attn_out_buffer);
+ int32_t  const _996 = _halide_buffer_get_min(_attn_out_buffer, 0);
+ int32_t  const _997 = _halide_buffer_get_extent(_attn_out_buffer, 0);
+ int32_t  const _998 = _halide_buffer_get_stride(_attn_out_buffer, 0);
+ int32_t  const _999 = _halide_buffer_get_min(_attn_out_buffer, 1);
+ int32_t  const _1000 = _halide_buffer_get_extent(_attn_out_buffer, 1);
+ int32_t  const _1001 = _halide_buffer_get_stride(_attn_out_buffer, 1);
+ int32_t  const _1002 = _halide_buffer_get_min(_attn_out_buffer, 2);
+ int32_t  const _1003 = _halide_buffer_get_extent(_attn_out_buffer, 2);
+ int32_t  const _1004 = _halide_buffer_get_stride(_attn_out_buffer, 2);
+ int32_t  const _1005 = _halide_buffer_get_min(_attn_out_buffer, 3);
+ int32_t  const _1006 = _halide_buffer_get_extent(_attn_out_buffer, 3);
+ int32_t  const _1007 = _halide_buffer_get_stride(_attn_out_buffer, 3);
+ int32_t  const _1008 = _halide_buffer_get_min(_attn_out_buffer, 4);
+ int32_t  const _1009 = _halide_buffer_get_extent(_attn_out_buffer, 4);
+ int32_t  const _1010 = _halide_buffer_get_stride(_attn_out_buffer, 4);
+ int32_t  const _1011 = _attn_lk + 7;
+ int32_t  const _1012 = _1011 >> 3;
+ int32_t  const _1013 = -1 - _1003;
+ int32_t  const _1014 = ::halide_cpp_max(_1003, 1);
+ int32_t  const _1015 = _1014 + -1;
+ int32_t  const _1016 = ::halide_cpp_max(_1013, _1015);
+ int32_t  const _1017 = _1016 * 4;
+ int32_t  const _1018 = _1017 + 4;
+ int32_t  const _1019 = ::halide_cpp_min(_1012, _1018);
+ int32_t  const _1020 = _1019 * 8;
+ int32_t  const _1021 = ::halide_cpp_min(_1020, _attn_lk);
+ int32_t  const _1022 = ::halide_cpp_min(_1021, _949);
+ int32_t  const _1023 = _1022 + -1;
+ int32_t  const _1024 = _1023 >> 3;
+ int32_t  const _1025 = _1024 * 8;
+ int32_t  const _1026 = _1025 + 8;
+ int32_t  const _1027 = ::halide_cpp_min(_1026, _949);
+ int32_t  const _1028 = ::halide_cpp_min(_949, 1);
+ int32_t  const _1029 = _1027 - _1028;
+ bool  const _1030 = 0 < _attn_groups;
+ bool  const _1031 = 0 < _1003;
+ int32_t  const _1032 = _1003 * _1006;
+ bool  const _1033 = _1003 == 0;
+ int32_t  const _1034 = (int32_t)(_1033 ? -1 : 0);
+ bool  const _1035 = _1003 < 0;
  int32_t  const _1036 = (int32_t)(_1035 ? -1 : 0);
- bool  const _1037 = _attn_groups == 0;
- int32_t  const _1038 = (int32_t)(_1037 ? -1 : 0);
- bool  const _1039 = _attn_groups < 0;
- int32_t  const _1040 = (int32_t)(_1039 ? -1 : 0);
- int32_t  const _1041 = _1034 - _1036;
- int32_t  const _1042 = _attn_groups - _1038;
- int32_t  const _1043 = _1041 / _1042;
- int32_t  const _1044 = ~_1040;
- int32_t  const _1045 = _1044 - _1040;
- int32_t  const _1046 = _1036 & _1045;
- int32_t  const _1047 = _1043 + _1046;
- int32_t  const _1048 = ~_1038;
- int32_t  const _1049 = _1047 & _1048;
- int32_t  const _1050 = (int32_t)(_1012 ? _1032 : _1031);
- int32_t  const _1051 = _991 + _1050;
- bool  const _1052 = _1051 < 0;
- int32_t  const _1053 = (int32_t)(_1052 ? -1 : 0);
- int32_t  const _1054 = _1051 - _1053;
- int32_t  const _1055 = _1054 / _1042;
- int32_t  const _1056 = _1053 & _1045;
- int32_t  const _1057 = _1055 + _1056;
- int32_t  const _1058 = _1057 & _1048;
- int32_t  const _1059 = _1049 - _1058;
- int32_t  const _1060 = _995 * _1014;
- bool  const _1061 = _1060 < 1;
- int32_t  const _1062 = (int32_t)(_1061 ? -1 : 0);
- bool  const _1063 = _1014 == 0;
- int32_t  const _1064 = (int32_t)(_1063 ? -1 : 0);
- bool  const _1065 = _1014 < 0;
- int32_t  const _1066 = (int32_t)(_1065 ? -1 : 0);
- int32_t  const _1067 = _1060 - _1062;
- int32_t  const _1068 = _1067 + -1;
- int32_t  const _1069 = _1014 - _1064;
- int32_t  const _1070 = _1068 / _1069;
- int32_t  const _1071 = ~_1066;
- int32_t  const _1072 = _1071 - _1066;
- int32_t  const _1073 = _1062 & _1072;
- int32_t  const _1074 = _1070 + _1073;
- int32_t  const _1075 = ~_1064;
- int32_t  const _1076 = _1074 & _1075;
- int32_t  const _1077 = 0 - _1076;
- bool  const _1078 = 0 < _1014;
- int32_t  const _1079 = (int32_t)(_1078 ? _1076 : _1077);
- int32_t  const _1080 = (int32_t)(_1078 ? 0 : _1076);
- int32_t  const _1081 = 0 - _989;
- int32_t  const _1082 = ::halide_cpp_max(_1081, _989);
- int32_t  const _1083 = 0 - _1030;
- int32_t  const _1084 = (int32_t)(_1013 ? _1030 : _1083);
- bool  const _1085 = _halide_buffer_is_bounds_query(_attn_k_buffer);
- bool  const _1086 = !(_1085);
- bool  const _1087 = 1 <= _935;
- bool  const _1088 = _1086 || _1087;
- if (!_1088)
- {
-  int32_t  const _1089 = _935 + -1;
-  int32_t  const _1090 = _935 + _1011;
-  int32_t  const _1091 = _1090 + -1;
-  int32_t  const _1092 = attn_causal64_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_k", 1, 0, _1011, _1089, _1091);
-  return _1092;
- }
- uint32_t  const _1093 = (uint32_t)(73730ull);
- bool  const _1094 = _928 == _1093;
- if (!_1094)
- {
-  uint32_t  const _1095 = (uint32_t)(73730ull);
-  int32_t  const _1096 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_k", _928, _1095);
-  return _1096;
- }
- bool  const _1097 = _930 == 4;
- if (!_1097)
- {
-  int32_t  const _1098 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_k", _930, 4);
-  return _1098;
- }
- uint32_t  const _1099 = (uint32_t)(73730ull);
- bool  const _1100 = _944 == _1099;
- if (!_1100)
- {
-  uint32_t  const _1101 = (uint32_t)(73730ull);
-  int32_t  const _1102 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_q", _944, _1101);
-  return _1102;
- }
- bool  const _1103 = _946 == 5;
- if (!_1103)
- {
-  int32_t  const _1104 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_q", _946, 5);
-  return _1104;
- }
- uint32_t  const _1105 = (uint32_t)(73730ull);
- bool  const _1106 = _963 == _1105;
+ int32_t  const _1037 = -1 - _1032;
+ int32_t  const _1038 = ::halide_cpp_max(_1032, 1);
+ int32_t  const _1039 = _1038 + -1;
+ int32_t  const _1040 = ::halide_cpp_max(_1037, _1039);
+ int32_t  const _1041 = _1003 - _1034;
+ int32_t  const _1042 = _1040 / _1041;
+ int32_t  const _1043 = ~_1036;
+ int32_t  const _1044 = _1043 - _1036;
+ int32_t  const _1045 = 0 & _1044;
+ int32_t  const _1046 = _1042 + _1045;
+ int32_t  const _1047 = ~_1034;
+ int32_t  const _1048 = _1046 & _1047;
+ int32_t  const _1049 = (int32_t)(_1031 ? _1048 : 0);
+ int32_t  const _1050 = (int32_t)(_1031 ? 0 : _1048);
+ int32_t  const _1051 = (int32_t)(_1030 ? _1049 : _1050);
+ int32_t  const _1052 = _1005 + _1051;
+ bool  const _1053 = _1052 < 0;
+ int32_t  const _1054 = (int32_t)(_1053 ? -1 : 0);
+ bool  const _1055 = _attn_groups == 0;
+ int32_t  const _1056 = (int32_t)(_1055 ? -1 : 0);
+ bool  const _1057 = _attn_groups < 0;
+ int32_t  const _1058 = (int32_t)(_1057 ? -1 : 0);
+ int32_t  const _1059 = _1052 - _1054;
+ int32_t  const _1060 = _attn_groups - _1056;
+ int32_t  const _1061 = _1059 / _1060;
+ int32_t  const _1062 = ~_1058;
+ int32_t  const _1063 = _1062 - _1058;
+ int32_t  const _1064 = _1054 & _1063;
+ int32_t  const _1065 = _1061 + _1064;
+ int32_t  const _1066 = ~_1056;
+ int32_t  const _1067 = _1065 & _1066;
+ int32_t  const _1068 = (int32_t)(_1030 ? _1050 : _1049);
+ int32_t  const _1069 = _1005 + _1068;
+ bool  const _1070 = _1069 < 0;
+ int32_t  const _1071 = (int32_t)(_1070 ? -1 : 0);
+ int32_t  const _1072 = _1069 - _1071;
+ int32_t  const _1073 = _1072 / _1060;
+ int32_t  const _1074 = _1071 & _1063;
+ int32_t  const _1075 = _1073 + _1074;
+ int32_t  const _1076 = _1075 & _1066;
+ int32_t  const _1077 = _1067 - _1076;
+ int32_t  const _1078 = _1009 * _1032;
+ bool  const _1079 = _1078 < 1;
+ int32_t  const _1080 = (int32_t)(_1079 ? -1 : 0);
+ bool  const _1081 = _1032 == 0;
+ int32_t  const _1082 = (int32_t)(_1081 ? -1 : 0);
+ bool  const _1083 = _1032 < 0;
+ int32_t  const _1084 = (int32_t)(_1083 ? -1 : 0);
+ int32_t  const _1085 = _1078 - _1080;
+ int32_t  const _1086 = _1085 + -1;
+ int32_t  const _1087 = _1032 - _1082;
+ int32_t  const _1088 = _1086 / _1087;
+ int32_t  const _1089 = ~_1084;
+ int32_t  const _1090 = _1089 - _1084;
+ int32_t  const _1091 = _1080 & _1090;
+ int32_t  const _1092 = _1088 + _1091;
+ int32_t  const _1093 = ~_1082;
+ int32_t  const _1094 = _1092 & _1093;
+ int32_t  const _1095 = 0 - _1094;
+ bool  const _1096 = 0 < _1032;
+ int32_t  const _1097 = (int32_t)(_1096 ? _1094 : _1095);
+ int32_t  const _1098 = (int32_t)(_1096 ? 0 : _1094);
+ int32_t  const _1099 = 0 - _1003;
+ int32_t  const _1100 = ::halide_cpp_max(_1099, _1003);
+ int32_t  const _1101 = 0 - _1048;
+ int32_t  const _1102 = (int32_t)(_1031 ? _1048 : _1101);
+ bool  const _1103 = _halide_buffer_is_bounds_query(_attn_k_buffer);
+ bool  const _1104 = !(_1103);
+ bool  const _1105 = 1 <= _949;
+ bool  const _1106 = _1104 || _1105;
  if (!_1106)
  {
-  uint32_t  const _1107 = (uint32_t)(73730ull);
-  int32_t  const _1108 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_v", _963, _1107);
-  return _1108;
- }
- bool  const _1109 = _965 == 4;
- if (!_1109)
- {
-  int32_t  const _1110 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_v", _965, 4);
+  int32_t  const _1107 = _949 + -1;
+  int32_t  const _1108 = _949 + _1029;
+  int32_t  const _1109 = _1108 + -1;
+  int32_t  const _1110 = attn_causal64_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_k", 1, 0, _1029, _1107, _1109);
   return _1110;
  }
  uint32_t  const _1111 = (uint32_t)(73730ull);
- bool  const _1112 = _979 == _1111;
+ bool  const _1112 = _942 == _1111;
  if (!_1112)
  {
   uint32_t  const _1113 = (uint32_t)(73730ull);
-  int32_t  const _1114 = attn_causal64_rt_error_bad_type(_ucon, "Output buffer attn_out", _979, _1113);
+  int32_t  const _1114 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_k", _942, _1113);
   return _1114;
  }
- bool  const _1115 = _981 == 5;
+ bool  const _1115 = _944 == 4;
  if (!_1115)
  {
-  int32_t  const _1116 = attn_causal64_rt_error_bad_dimensions(_ucon, "Output buffer attn_out", _981, 5);
+  int32_t  const _1116 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_k", _944, 4);
   return _1116;
  }
- bool  const _1117 = _931 <= 0;
- int32_t  const _1118 = _932 + _931;
- bool  const _1119 = 64 <= _1118;
- bool  const _1120 = _1117 && _1119;
- if (!_1120)
+ uint32_t  const _1117 = (uint32_t)(73730ull);
+ bool  const _1118 = _958 == _1117;
+ if (!_1118)
  {
-  int32_t  const _1121 = _932 + _931;
-  int32_t  const _1122 = _1121 + -1;
-  int32_t  const _1123 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 0, 0, 63, _931, _1122);
-  return _1123;
+  uint32_t  const _1119 = (uint32_t)(73730ull);
+  int32_t  const _1120 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_q", _958, _1119);
+  return _1120;
  }
- bool  const _1124 = 0 <= _932;
+ bool  const _1121 = _960 == 5;
+ if (!_1121)
+ {
+  int32_t  const _1122 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_q", _960, 5);
+  return _1122;
+ }
+ uint32_t  const _1123 = (uint32_t)(73730ull);
+ bool  const _1124 = _977 == _1123;
  if (!_1124)
  {
-  int32_t  const _1125 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 0, _932);
-  return _1125;
+  uint32_t  const _1125 = (uint32_t)(73730ull);
+  int32_t  const _1126 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_v", _977, _1125);
+  return _1126;
  }
- int32_t  const _1126 = ::halide_cpp_min(_935, 1);
- int32_t  const _1127 = _934 + 1;
- bool  const _1128 = _1127 <= _1126;
- int32_t  const _1129 = _1126 + _1011;
- int32_t  const _1130 = _935 + _934;
- bool  const _1131 = _1129 <= _1130;
- bool  const _1132 = _1128 && _1131;
- if (!_1132)
+ bool  const _1127 = _979 == 4;
+ if (!_1127)
  {
-  int32_t  const _1133 = ::halide_cpp_min(_935, 1);
-  int32_t  const _1134 = _1133 + -1;
-  int32_t  const _1135 = _1133 + _1011;
-  int32_t  const _1136 = _1135 + -1;
-  int32_t  const _1137 = _935 + _934;
-  int32_t  const _1138 = _1137 + -1;
-  int32_t  const _1139 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 1, _1134, _1136, _934, _1138);
-  return _1139;
+  int32_t  const _1128 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_v", _979, 4);
+  return _1128;
  }
- bool  const _1140 = 0 <= _935;
- if (!_1140)
+ uint32_t  const _1129 = (uint32_t)(73730ull);
+ bool  const _1130 = _993 == _1129;
+ if (!_1130)
  {
-  int32_t  const _1141 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 1, _935);
+  uint32_t  const _1131 = (uint32_t)(73730ull);
+  int32_t  const _1132 = attn_causal64_rt_error_bad_type(_ucon, "Output buffer attn_out", _993, _1131);
+  return _1132;
+ }
+ bool  const _1133 = _995 == 5;
+ if (!_1133)
+ {
+  int32_t  const _1134 = attn_causal64_rt_error_bad_dimensions(_ucon, "Output buffer attn_out", _995, 5);
+  return _1134;
+ }
+ bool  const _1135 = _945 <= 0;
+ int32_t  const _1136 = _946 + _945;
+ bool  const _1137 = 64 <= _1136;
+ bool  const _1138 = _1135 && _1137;
+ if (!_1138)
+ {
+  int32_t  const _1139 = _946 + _945;
+  int32_t  const _1140 = _1139 + -1;
+  int32_t  const _1141 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 0, 0, 63, _945, _1140);
   return _1141;
  }
- bool  const _1142 = _937 <= _1058;
- int32_t  const _1143 = _1059 + _1058;
- int32_t  const _1144 = _1143 + 1;
- int32_t  const _1145 = _938 + _937;
- bool  const _1146 = _1144 <= _1145;
- bool  const _1147 = _1142 && _1146;
- if (!_1147)
+ bool  const _1142 = 0 <= _946;
+ if (!_1142)
  {
-  int32_t  const _1148 = _1059 + _1058;
-  int32_t  const _1149 = _938 + _937;
-  int32_t  const _1150 = _1149 + -1;
-  int32_t  const _1151 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 2, _1058, _1148, _937, _1150);
-  return _1151;
+  int32_t  const _1143 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 0, _946);
+  return _1143;
  }
- bool  const _1152 = 0 <= _938;
- if (!_1152)
+ int32_t  const _1144 = ::halide_cpp_min(_949, 1);
+ int32_t  const _1145 = _948 + 1;
+ bool  const _1146 = _1145 <= _1144;
+ int32_t  const _1147 = _1144 + _1029;
+ int32_t  const _1148 = _949 + _948;
+ bool  const _1149 = _1147 <= _1148;
+ bool  const _1150 = _1146 && _1149;
+ if (!_1150)
  {
-  int32_t  const _1153 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 2, _938);
-  return _1153;
+  int32_t  const _1151 = ::halide_cpp_min(_949, 1);
+  int32_t  const _1152 = _1151 + -1;
+  int32_t  const _1153 = _1151 + _1029;
+  int32_t  const _1154 = _1153 + -1;
+  int32_t  const _1155 = _949 + _948;
+  int32_t  const _1156 = _1155 + -1;
+  int32_t  const _1157 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 1, _1152, _1154, _948, _1156);
+  return _1157;
  }
- int32_t  const _1154 = _1080 + _994;
- bool  const _1155 = _940 <= _1154;
- int32_t  const _1156 = _1154 + _1079;
- int32_t  const _1157 = _1156 + 1;
- int32_t  const _1158 = _941 + _940;
- bool  const _1159 = _1157 <= _1158;
- bool  const _1160 = _1155 && _1159;
- if (!_1160)
+ bool  const _1158 = 0 <= _949;
+ if (!_1158)
  {
-  int32_t  const _1161 = _1080 + _994;
-  int32_t  const _1162 = _1161 + _1079;
-  int32_t  const _1163 = _941 + _940;
-  int32_t  const _1164 = _1163 + -1;
-  int32_t  const _1165 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 3, _1161, _1162, _940, _1164);
-  return _1165;
+  int32_t  const _1159 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 1, _949);
+  return _1159;
  }
- bool  const _1166 = 0 <= _941;
- if (!_1166)
+ bool  const _1160 = _951 <= _1076;
+ int32_t  const _1161 = _1077 + _1076;
+ int32_t  const _1162 = _1161 + 1;
+ int32_t  const _1163 = _952 + _951;
+ bool  const _1164 = _1162 <= _1163;
+ bool  const _1165 = _1160 && _1164;
+ if (!_1165)
  {
-  int32_t  const _1167 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 3, _941);
-  return _1167;
+  int32_t  const _1166 = _1077 + _1076;
+  int32_t  const _1167 = _952 + _951;
+  int32_t  const _1168 = _1167 + -1;
+  int32_t  const _1169 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 2, _1076, _1166, _951, _1168);
+  return _1169;
  }
- bool  const _1168 = _947 <= 0;
- int32_t  const _1169 = _948 + _947;
- bool  const _1170 = 64 <= _1169;
- bool  const _1171 = _1168 && _1170;
- if (!_1171)
+ bool  const _1170 = 0 <= _952;
+ if (!_1170)
  {
-  int32_t  const _1172 = _948 + _947;
-  int32_t  const _1173 = _1172 + -1;
-  int32_t  const _1174 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 0, 0, 63, _947, _1173);
-  return _1174;
+  int32_t  const _1171 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 2, _952);
+  return _1171;
  }
- bool  const _1175 = 0 <= _948;
- if (!_1175)
+ int32_t  const _1172 = _1098 + _1008;
+ bool  const _1173 = _954 <= _1172;
+ int32_t  const _1174 = _1172 + _1097;
+ int32_t  const _1175 = _1174 + 1;
+ int32_t  const _1176 = _955 + _954;
+ bool  const _1177 = _1175 <= _1176;
+ bool  const _1178 = _1173 && _1177;
+ if (!_1178)
  {
-  int32_t  const _1176 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 0, _948);
-  return _1176;
- }
- bool  const _1177 = _950 <= 0;
- int32_t  const _1178 = _951 + _950;
- bool  const _1179 = 32 <= _1178;
- bool  const _1180 = _1177 && _1179;
- if (!_1180)
- {
-  int32_t  const _1181 = _951 + _950;
+  int32_t  const _1179 = _1098 + _1008;
+  int32_t  const _1180 = _1179 + _1097;
+  int32_t  const _1181 = _955 + _954;
   int32_t  const _1182 = _1181 + -1;
-  int32_t  const _1183 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 1, 0, 31, _950, _1182);
+  int32_t  const _1183 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 3, _1179, _1180, _954, _1182);
   return _1183;
  }
- bool  const _1184 = 0 <= _951;
+ bool  const _1184 = 0 <= _955;
  if (!_1184)
  {
-  int32_t  const _1185 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 1, _951);
+  int32_t  const _1185 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 3, _955);
   return _1185;
  }
- bool  const _1186 = _953 <= 0;
- int32_t  const _1187 = ::halide_cpp_max(_1082, 1);
- int32_t  const _1188 = _954 + _953;
- bool  const _1189 = _1187 <= _1188;
- bool  const _1190 = _1186 && _1189;
- if (!_1190)
+ bool  const _1186 = _961 <= 0;
+ int32_t  const _1187 = _962 + _961;
+ bool  const _1188 = 64 <= _1187;
+ bool  const _1189 = _1186 && _1188;
+ if (!_1189)
  {
-  int32_t  const _1191 = ::halide_cpp_max(_1082, 1);
-  int32_t  const _1192 = _1191 + -1;
-  int32_t  const _1193 = _954 + _953;
-  int32_t  const _1194 = _1193 + -1;
-  int32_t  const _1195 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 2, 0, _1192, _953, _1194);
-  return _1195;
+  int32_t  const _1190 = _962 + _961;
+  int32_t  const _1191 = _1190 + -1;
+  int32_t  const _1192 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 0, 0, 63, _961, _1191);
+  return _1192;
  }
- bool  const _1196 = 0 <= _954;
- if (!_1196)
+ bool  const _1193 = 0 <= _962;
+ if (!_1193)
  {
-  int32_t  const _1197 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 2, _954);
-  return _1197;
+  int32_t  const _1194 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 0, _962);
+  return _1194;
  }
- int32_t  const _1198 = _1032 + _991;
- bool  const _1199 = _956 <= _1198;
- int32_t  const _1200 = _1198 + _1084;
- int32_t  const _1201 = _1200 + 1;
- int32_t  const _1202 = _957 + _956;
- bool  const _1203 = _1201 <= _1202;
- bool  const _1204 = _1199 && _1203;
- if (!_1204)
+ bool  const _1195 = _964 <= 0;
+ int32_t  const _1196 = _965 + _964;
+ bool  const _1197 = 32 <= _1196;
+ bool  const _1198 = _1195 && _1197;
+ if (!_1198)
  {
-  int32_t  const _1205 = _1032 + _991;
-  int32_t  const _1206 = _1205 + _1084;
-  int32_t  const _1207 = _957 + _956;
-  int32_t  const _1208 = _1207 + -1;
-  int32_t  const _1209 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 3, _1205, _1206, _956, _1208);
-  return _1209;
+  int32_t  const _1199 = _965 + _964;
+  int32_t  const _1200 = _1199 + -1;
+  int32_t  const _1201 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 1, 0, 31, _964, _1200);
+  return _1201;
  }
- bool  const _1210 = 0 <= _957;
- if (!_1210)
+ bool  const _1202 = 0 <= _965;
+ if (!_1202)
  {
-  int32_t  const _1211 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 3, _957);
-  return _1211;
+  int32_t  const _1203 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 1, _965);
+  return _1203;
  }
- int32_t  const _1212 = _1080 + _994;
- bool  const _1213 = _959 <= _1212;
- int32_t  const _1214 = _1212 + _1079;
- int32_t  const _1215 = _1214 + 1;
- int32_t  const _1216 = _960 + _959;
- bool  const _1217 = _1215 <= _1216;
- bool  const _1218 = _1213 && _1217;
- if (!_1218)
+ bool  const _1204 = _967 <= 0;
+ int32_t  const _1205 = ::halide_cpp_max(_1100, 1);
+ int32_t  const _1206 = _968 + _967;
+ bool  const _1207 = _1205 <= _1206;
+ bool  const _1208 = _1204 && _1207;
+ if (!_1208)
  {
-  int32_t  const _1219 = _1080 + _994;
-  int32_t  const _1220 = _1219 + _1079;
-  int32_t  const _1221 = _960 + _959;
-  int32_t  const _1222 = _1221 + -1;
-  int32_t  const _1223 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 4, _1219, _1220, _959, _1222);
-  return _1223;
+  int32_t  const _1209 = ::halide_cpp_max(_1100, 1);
+  int32_t  const _1210 = _1209 + -1;
+  int32_t  const _1211 = _968 + _967;
+  int32_t  const _1212 = _1211 + -1;
+  int32_t  const _1213 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 2, 0, _1210, _967, _1212);
+  return _1213;
  }
- bool  const _1224 = 0 <= _960;
- if (!_1224)
+ bool  const _1214 = 0 <= _968;
+ if (!_1214)
  {
-  int32_t  const _1225 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 4, _960);
-  return _1225;
+  int32_t  const _1215 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 2, _968);
+  return _1215;
  }
- bool  const _1226 = _966 <= 0;
- int32_t  const _1227 = _967 + _966;
- bool  const _1228 = 64 <= _1227;
- bool  const _1229 = _1226 && _1228;
- if (!_1229)
+ int32_t  const _1216 = _1050 + _1005;
+ bool  const _1217 = _970 <= _1216;
+ int32_t  const _1218 = _1216 + _1102;
+ int32_t  const _1219 = _1218 + 1;
+ int32_t  const _1220 = _971 + _970;
+ bool  const _1221 = _1219 <= _1220;
+ bool  const _1222 = _1217 && _1221;
+ if (!_1222)
  {
-  int32_t  const _1230 = _967 + _966;
-  int32_t  const _1231 = _1230 + -1;
-  int32_t  const _1232 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 0, 0, 63, _966, _1231);
-  return _1232;
+  int32_t  const _1223 = _1050 + _1005;
+  int32_t  const _1224 = _1223 + _1102;
+  int32_t  const _1225 = _971 + _970;
+  int32_t  const _1226 = _1225 + -1;
+  int32_t  const _1227 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 3, _1223, _1224, _970, _1226);
+  return _1227;
  }
- bool  const _1233 = 0 <= _967;
- if (!_1233)
+ bool  const _1228 = 0 <= _971;
+ if (!_1228)
  {
-  int32_t  const _1234 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 0, _967);
-  return _1234;
+  int32_t  const _1229 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 3, _971);
+  return _1229;
  }
- bool  const _1235 = _969 <= 0;
- int32_t  const _1236 = _970 + _969;
- bool  const _1237 = _1004 <= _1236;
- bool  const _1238 = _1235 && _1237;
- if (!_1238)
+ int32_t  const _1230 = _1098 + _1008;
+ bool  const _1231 = _973 <= _1230;
+ int32_t  const _1232 = _1230 + _1097;
+ int32_t  const _1233 = _1232 + 1;
+ int32_t  const _1234 = _974 + _973;
+ bool  const _1235 = _1233 <= _1234;
+ bool  const _1236 = _1231 && _1235;
+ if (!_1236)
  {
-  int32_t  const _1239 = _1004 + -1;
-  int32_t  const _1240 = _970 + _969;
-  int32_t  const _1241 = _1240 + -1;
-  int32_t  const _1242 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 1, 0, _1239, _969, _1241);
-  return _1242;
+  int32_t  const _1237 = _1098 + _1008;
+  int32_t  const _1238 = _1237 + _1097;
+  int32_t  const _1239 = _974 + _973;
+  int32_t  const _1240 = _1239 + -1;
+  int32_t  const _1241 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 4, _1237, _1238, _973, _1240);
+  return _1241;
  }
- bool  const _1243 = 0 <= _970;
- if (!_1243)
+ bool  const _1242 = 0 <= _974;
+ if (!_1242)
  {
-  int32_t  const _1244 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 1, _970);
-  return _1244;
+  int32_t  const _1243 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 4, _974);
+  return _1243;
  }
- bool  const _1245 = _972 <= _1058;
- int32_t  const _1246 = _1059 + _1058;
- int32_t  const _1247 = _1246 + 1;
- int32_t  const _1248 = _973 + _972;
- bool  const _1249 = _1247 <= _1248;
- bool  const _1250 = _1245 && _1249;
- if (!_1250)
+ bool  const _1244 = _980 <= 0;
+ int32_t  const _1245 = _981 + _980;
+ bool  const _1246 = 64 <= _1245;
+ bool  const _1247 = _1244 && _1246;
+ if (!_1247)
  {
-  int32_t  const _1251 = _1059 + _1058;
-  int32_t  const _1252 = _973 + _972;
-  int32_t  const _1253 = _1252 + -1;
-  int32_t  const _1254 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 2, _1058, _1251, _972, _1253);
-  return _1254;
+  int32_t  const _1248 = _981 + _980;
+  int32_t  const _1249 = _1248 + -1;
+  int32_t  const _1250 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 0, 0, 63, _980, _1249);
+  return _1250;
  }
- bool  const _1255 = 0 <= _973;
- if (!_1255)
+ bool  const _1251 = 0 <= _981;
+ if (!_1251)
  {
-  int32_t  const _1256 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 2, _973);
-  return _1256;
+  int32_t  const _1252 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 0, _981);
+  return _1252;
  }
- int32_t  const _1257 = _1080 + _994;
- bool  const _1258 = _975 <= _1257;
- int32_t  const _1259 = _1257 + _1079;
- int32_t  const _1260 = _1259 + 1;
- int32_t  const _1261 = _976 + _975;
- bool  const _1262 = _1260 <= _1261;
- bool  const _1263 = _1258 && _1262;
- if (!_1263)
+ bool  const _1253 = _983 <= 0;
+ int32_t  const _1254 = _984 + _983;
+ bool  const _1255 = _1022 <= _1254;
+ bool  const _1256 = _1253 && _1255;
+ if (!_1256)
  {
-  int32_t  const _1264 = _1080 + _994;
-  int32_t  const _1265 = _1264 + _1079;
-  int32_t  const _1266 = _976 + _975;
-  int32_t  const _1267 = _1266 + -1;
-  int32_t  const _1268 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 3, _1264, _1265, _975, _1267);
-  return _1268;
+  int32_t  const _1257 = _1022 + -1;
+  int32_t  const _1258 = _984 + _983;
+  int32_t  const _1259 = _1258 + -1;
+  int32_t  const _1260 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 1, 0, _1257, _983, _1259);
+  return _1260;
  }
- bool  const _1269 = 0 <= _976;
- if (!_1269)
+ bool  const _1261 = 0 <= _984;
+ if (!_1261)
  {
-  int32_t  const _1270 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 3, _976);
-  return _1270;
+  int32_t  const _1262 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 1, _984);
+  return _1262;
  }
- bool  const _1271 = _982 <= 0;
- int32_t  const _1272 = _983 + _982;
- bool  const _1273 = 80 <= _1272;
- bool  const _1274 = _1271 && _1273;
- if (!_1274)
+ bool  const _1263 = _986 <= _1076;
+ int32_t  const _1264 = _1077 + _1076;
+ int32_t  const _1265 = _1264 + 1;
+ int32_t  const _1266 = _987 + _986;
+ bool  const _1267 = _1265 <= _1266;
+ bool  const _1268 = _1263 && _1267;
+ if (!_1268)
  {
-  int32_t  const _1275 = _983 + _982;
-  int32_t  const _1276 = _1275 + -1;
-  int32_t  const _1277 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 0, 0, 79, _982, _1276);
-  return _1277;
+  int32_t  const _1269 = _1077 + _1076;
+  int32_t  const _1270 = _987 + _986;
+  int32_t  const _1271 = _1270 + -1;
+  int32_t  const _1272 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 2, _1076, _1269, _986, _1271);
+  return _1272;
  }
- bool  const _1278 = 0 <= _983;
- if (!_1278)
+ bool  const _1273 = 0 <= _987;
+ if (!_1273)
  {
-  int32_t  const _1279 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 0, _983);
-  return _1279;
+  int32_t  const _1274 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 2, _987);
+  return _1274;
  }
- bool  const _1280 = _985 <= 0;
- int32_t  const _1281 = _986 + _985;
- bool  const _1282 = 32 <= _1281;
- bool  const _1283 = _1280 && _1282;
- if (!_1283)
+ int32_t  const _1275 = _1098 + _1008;
+ bool  const _1276 = _989 <= _1275;
+ int32_t  const _1277 = _1275 + _1097;
+ int32_t  const _1278 = _1277 + 1;
+ int32_t  const _1279 = _990 + _989;
+ bool  const _1280 = _1278 <= _1279;
+ bool  const _1281 = _1276 && _1280;
+ if (!_1281)
  {
-  int32_t  const _1284 = _986 + _985;
+  int32_t  const _1282 = _1098 + _1008;
+  int32_t  const _1283 = _1282 + _1097;
+  int32_t  const _1284 = _990 + _989;
   int32_t  const _1285 = _1284 + -1;
-  int32_t  const _1286 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 1, 0, 31, _985, _1285);
+  int32_t  const _1286 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 3, _1282, _1283, _989, _1285);
   return _1286;
  }
- bool  const _1287 = 0 <= _986;
+ bool  const _1287 = 0 <= _990;
  if (!_1287)
  {
-  int32_t  const _1288 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 1, _986);
+  int32_t  const _1288 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 3, _990);
   return _1288;
  }
- bool  const _1289 = _988 <= 0;
- int32_t  const _1290 = ::halide_cpp_max(_1082, 1);
- int32_t  const _1291 = _989 + _988;
- bool  const _1292 = _1290 <= _1291;
- bool  const _1293 = _1289 && _1292;
- if (!_1293)
+ bool  const _1289 = _996 <= 0;
+ int32_t  const _1290 = _997 + _996;
+ bool  const _1291 = 80 <= _1290;
+ bool  const _1292 = _1289 && _1291;
+ if (!_1292)
  {
-  int32_t  const _1294 = ::halide_cpp_max(_1082, 1);
-  int32_t  const _1295 = _1294 + -1;
-  int32_t  const _1296 = _989 + _988;
-  int32_t  const _1297 = _1296 + -1;
-  int32_t  const _1298 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 2, 0, _1295, _988, _1297);
-  return _1298;
+  int32_t  const _1293 = _997 + _996;
+  int32_t  const _1294 = _1293 + -1;
+  int32_t  const _1295 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 0, 0, 79, _996, _1294);
+  return _1295;
  }
- bool  const _1299 = 0 <= _989;
- if (!_1299)
+ bool  const _1296 = 0 <= _997;
+ if (!_1296)
  {
-  int32_t  const _1300 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 2, _989);
-  return _1300;
+  int32_t  const _1297 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 0, _997);
+  return _1297;
  }
- bool  const _1301 = 0 <= _1032;
- int32_t  const _1302 = _1032 + _991;
- int32_t  const _1303 = _1302 + _1084;
- int32_t  const _1304 = _1303 + 1;
- int32_t  const _1305 = _992 + _991;
- bool  const _1306 = _1304 <= _1305;
- bool  const _1307 = _1301 && _1306;
- if (!_1307)
+ bool  const _1298 = _999 <= 0;
+ int32_t  const _1299 = _1000 + _999;
+ bool  const _1300 = 32 <= _1299;
+ bool  const _1301 = _1298 && _1300;
+ if (!_1301)
  {
-  int32_t  const _1308 = _1032 + _991;
-  int32_t  const _1309 = _1308 + _1084;
-  int32_t  const _1310 = _992 + _991;
-  int32_t  const _1311 = _1310 + -1;
-  int32_t  const _1312 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 3, _1308, _1309, _991, _1311);
-  return _1312;
+  int32_t  const _1302 = _1000 + _999;
+  int32_t  const _1303 = _1302 + -1;
+  int32_t  const _1304 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 1, 0, 31, _999, _1303);
+  return _1304;
  }
- bool  const _1313 = 0 <= _992;
- if (!_1313)
+ bool  const _1305 = 0 <= _1000;
+ if (!_1305)
  {
-  int32_t  const _1314 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 3, _992);
-  return _1314;
+  int32_t  const _1306 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 1, _1000);
+  return _1306;
  }
- bool  const _1315 = 0 <= _1080;
- int32_t  const _1316 = _1080 + _994;
- int32_t  const _1317 = _1316 + _1079;
- int32_t  const _1318 = _1317 + 1;
- int32_t  const _1319 = _995 + _994;
- bool  const _1320 = _1318 <= _1319;
- bool  const _1321 = _1315 && _1320;
- if (!_1321)
+ bool  const _1307 = _1002 <= 0;
+ int32_t  const _1308 = ::halide_cpp_max(_1100, 1);
+ int32_t  const _1309 = _1003 + _1002;
+ bool  const _1310 = _1308 <= _1309;
+ bool  const _1311 = _1307 && _1310;
+ if (!_1311)
  {
-  int32_t  const _1322 = _1080 + _994;
-  int32_t  const _1323 = _1322 + _1079;
-  int32_t  const _1324 = _995 + _994;
-  int32_t  const _1325 = _1324 + -1;
-  int32_t  const _1326 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 4, _1322, _1323, _994, _1325);
-  return _1326;
+  int32_t  const _1312 = ::halide_cpp_max(_1100, 1);
+  int32_t  const _1313 = _1312 + -1;
+  int32_t  const _1314 = _1003 + _1002;
+  int32_t  const _1315 = _1314 + -1;
+  int32_t  const _1316 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 2, 0, _1313, _1002, _1315);
+  return _1316;
  }
- bool  const _1327 = 0 <= _995;
- if (!_1327)
+ bool  const _1317 = 0 <= _1003;
+ if (!_1317)
  {
-  int32_t  const _1328 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 4, _995);
-  return _1328;
+  int32_t  const _1318 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 2, _1003);
+  return _1318;
  }
- bool  const _1329 = _933 == 1;
- if (!_1329)
+ bool  const _1319 = 0 <= _1050;
+ int32_t  const _1320 = _1050 + _1005;
+ int32_t  const _1321 = _1320 + _1102;
+ int32_t  const _1322 = _1321 + 1;
+ int32_t  const _1323 = _1006 + _1005;
+ bool  const _1324 = _1322 <= _1323;
+ bool  const _1325 = _1319 && _1324;
+ if (!_1325)
  {
-  int32_t  const _1330 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.stride.0", _933, "1", 1);
+  int32_t  const _1326 = _1050 + _1005;
+  int32_t  const _1327 = _1326 + _1102;
+  int32_t  const _1328 = _1006 + _1005;
+  int32_t  const _1329 = _1328 + -1;
+  int32_t  const _1330 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 3, _1326, _1327, _1005, _1329);
   return _1330;
  }
- bool  const _1331 = _931 == 0;
+ bool  const _1331 = 0 <= _1006;
  if (!_1331)
  {
-  int32_t  const _1332 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.min.0", _931, "0", 0);
+  int32_t  const _1332 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 3, _1006);
   return _1332;
  }
- bool  const _1333 = _932 == 64;
- if (!_1333)
- {
-  int32_t  const _1334 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.extent.0", _932, "64", 64);
-  return _1334;
- }
- bool  const _1335 = _936 == 64;
- if (!_1335)
- {
-  int32_t  const _1336 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.stride.1", _936, "64", 64);
-  return _1336;
- }
- bool  const _1337 = _934 == 0;
- if (!_1337)
- {
-  int32_t  const _1338 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.min.1", _934, "0", 0);
-  return _1338;
- }
- bool  const _1339 = _949 == 1;
+ bool  const _1333 = 0 <= _1098;
+ int32_t  const _1334 = _1098 + _1008;
+ int32_t  const _1335 = _1334 + _1097;
+ int32_t  const _1336 = _1335 + 1;
+ int32_t  const _1337 = _1009 + _1008;
+ bool  const _1338 = _1336 <= _1337;
+ bool  const _1339 = _1333 && _1338;
  if (!_1339)
  {
-  int32_t  const _1340 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.stride.0", _949, "1", 1);
-  return _1340;
- }
- bool  const _1341 = _947 == 0;
- if (!_1341)
- {
-  int32_t  const _1342 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.min.0", _947, "0", 0);
-  return _1342;
- }
- bool  const _1343 = _948 == 64;
- if (!_1343)
- {
-  int32_t  const _1344 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.extent.0", _948, "64", 64);
+  int32_t  const _1340 = _1098 + _1008;
+  int32_t  const _1341 = _1340 + _1097;
+  int32_t  const _1342 = _1009 + _1008;
+  int32_t  const _1343 = _1342 + -1;
+  int32_t  const _1344 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 4, _1340, _1341, _1008, _1343);
   return _1344;
  }
- bool  const _1345 = _952 == 64;
+ bool  const _1345 = 0 <= _1009;
  if (!_1345)
  {
-  int32_t  const _1346 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.stride.1", _952, "64", 64);
+  int32_t  const _1346 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 4, _1009);
   return _1346;
  }
- bool  const _1347 = _950 == 0;
+ bool  const _1347 = _947 == 1;
  if (!_1347)
  {
-  int32_t  const _1348 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.min.1", _950, "0", 0);
+  int32_t  const _1348 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.stride.0", _947, "1", 1);
   return _1348;
  }
- bool  const _1349 = _951 == 32;
+ bool  const _1349 = _945 == 0;
  if (!_1349)
  {
-  int32_t  const _1350 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.extent.1", _951, "32", 32);
+  int32_t  const _1350 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.min.0", _945, "0", 0);
   return _1350;
  }
- bool  const _1351 = _955 == 2048;
+ bool  const _1351 = _946 == 64;
  if (!_1351)
  {
-  int32_t  const _1352 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.stride.2", _955, "(64*32)", 2048);
+  int32_t  const _1352 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.extent.0", _946, "64", 64);
   return _1352;
  }
- bool  const _1353 = _953 == 0;
+ bool  const _1353 = _950 == 64;
  if (!_1353)
  {
-  int32_t  const _1354 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.min.2", _953, "0", 0);
+  int32_t  const _1354 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.stride.1", _950, "64", 64);
   return _1354;
  }
- bool  const _1355 = _968 == 1;
+ bool  const _1355 = _948 == 0;
  if (!_1355)
  {
-  int32_t  const _1356 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.stride.0", _968, "1", 1);
+  int32_t  const _1356 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.min.1", _948, "0", 0);
   return _1356;
  }
- bool  const _1357 = _966 == 0;
+ bool  const _1357 = _963 == 1;
  if (!_1357)
  {
-  int32_t  const _1358 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.min.0", _966, "0", 0);
+  int32_t  const _1358 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.stride.0", _963, "1", 1);
   return _1358;
  }
- bool  const _1359 = _967 == 64;
+ bool  const _1359 = _961 == 0;
  if (!_1359)
  {
-  int32_t  const _1360 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.extent.0", _967, "64", 64);
+  int32_t  const _1360 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.min.0", _961, "0", 0);
   return _1360;
  }
- bool  const _1361 = _971 == 64;
+ bool  const _1361 = _962 == 64;
  if (!_1361)
  {
-  int32_t  const _1362 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.stride.1", _971, "64", 64);
+  int32_t  const _1362 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.extent.0", _962, "64", 64);
   return _1362;
  }
- bool  const _1363 = _969 == 0;
+ bool  const _1363 = _966 == 64;
  if (!_1363)
  {
-  int32_t  const _1364 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.min.1", _969, "0", 0);
+  int32_t  const _1364 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.stride.1", _966, "64", 64);
   return _1364;
  }
- bool  const _1365 = _984 == 1;
+ bool  const _1365 = _964 == 0;
  if (!_1365)
  {
-  int32_t  const _1366 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.stride.0", _984, "1", 1);
+  int32_t  const _1366 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.min.1", _964, "0", 0);
   return _1366;
  }
- bool  const _1367 = _982 == 0;
+ bool  const _1367 = _965 == 32;
  if (!_1367)
  {
-  int32_t  const _1368 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.min.0", _982, "0", 0);
+  int32_t  const _1368 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.extent.1", _965, "32", 32);
   return _1368;
  }
- bool  const _1369 = _983 == 80;
+ bool  const _1369 = _969 == 2048;
  if (!_1369)
  {
-  int32_t  const _1370 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.extent.0", _983, "(64 + 16)", 80);
+  int32_t  const _1370 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.stride.2", _969, "(64*32)", 2048);
   return _1370;
  }
- bool  const _1371 = _987 == 80;
+ bool  const _1371 = _967 == 0;
  if (!_1371)
  {
-  int32_t  const _1372 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.stride.1", _987, "(64 + 16)", 80);
+  int32_t  const _1372 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.min.2", _967, "0", 0);
   return _1372;
  }
- bool  const _1373 = _985 == 0;
+ bool  const _1373 = _982 == 1;
  if (!_1373)
  {
-  int32_t  const _1374 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.min.1", _985, "0", 0);
+  int32_t  const _1374 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.stride.0", _982, "1", 1);
   return _1374;
  }
- bool  const _1375 = _986 == 32;
+ bool  const _1375 = _980 == 0;
  if (!_1375)
  {
-  int32_t  const _1376 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.extent.1", _986, "32", 32);
+  int32_t  const _1376 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.min.0", _980, "0", 0);
   return _1376;
  }
- bool  const _1377 = _990 == 2560;
+ bool  const _1377 = _981 == 64;
  if (!_1377)
  {
-  int32_t  const _1378 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.stride.2", _990, "((64 + 16)*32)", 2560);
+  int32_t  const _1378 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.extent.0", _981, "64", 64);
   return _1378;
  }
- bool  const _1379 = _988 == 0;
+ bool  const _1379 = _985 == 64;
  if (!_1379)
  {
-  int32_t  const _1380 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.min.2", _988, "0", 0);
+  int32_t  const _1380 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.stride.1", _985, "64", 64);
   return _1380;
  }
- int64_t  const _1381 = (int64_t)(_935);
- int64_t  const _1382 = (int64_t)(_938);
- int64_t  const _1383 = _1381 * _1382;
- int64_t  const _1384 = (int64_t)(_941);
- int64_t  const _1385 = _1383 * _1384;
- int64_t  const _1386 = (int64_t)(_954);
- int64_t  const _1387 = (int64_t)(_957);
- int64_t  const _1388 = _1386 * _1387;
- int64_t  const _1389 = (int64_t)(_960);
- int64_t  const _1390 = _1388 * _1389;
- int64_t  const _1391 = (int64_t)(_970);
- int64_t  const _1392 = (int64_t)(_973);
- int64_t  const _1393 = _1391 * _1392;
- int64_t  const _1394 = (int64_t)(_976);
- int64_t  const _1395 = _1393 * _1394;
- int64_t  const _1396 = (int64_t)(_989);
- int64_t  const _1397 = (int64_t)(_992);
- int64_t  const _1398 = _1396 * _1397;
- int64_t  const _1399 = (int64_t)(_995);
- int64_t  const _1400 = _1398 * _1399;
- int64_t  const _1401 = (int64_t)(64ll);
- int64_t  const _1402 = _1381 * _1401;
- uint64_t  const _1403 = (uint64_t)(_1402);
- uint64_t  const _1404 = (uint64_t)(2147483647ull);
- bool  const _1405 = _1403 <= _1404;
- if (!_1405)
+ bool  const _1381 = _983 == 0;
+ if (!_1381)
  {
-  int64_t  const _1406 = (int64_t)(_935);
-  int64_t  const _1407 = (int64_t)(64ll);
-  int64_t  const _1408 = _1406 * _1407;
-  uint64_t  const _1409 = (uint64_t)(_1408);
-  uint64_t  const _1410 = (uint64_t)(2147483647ull);
-  int32_t  const _1411 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _1409, _1410);
-  return _1411;
+  int32_t  const _1382 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.min.1", _983, "0", 0);
+  return _1382;
  }
- int64_t  const _1412 = (int64_t)(_935);
- int64_t  const _1413 = (int64_t)(33554431ll);
- bool  const _1414 = _1412 <= _1413;
- if (!_1414)
+ bool  const _1383 = _998 == 1;
+ if (!_1383)
  {
-  int64_t  const _1415 = (int64_t)(_935);
-  int64_t  const _1416 = (int64_t)(64ll);
-  int64_t  const _1417 = _1415 * _1416;
-  int64_t  const _1418 = (int64_t)(2147483647ll);
-  int32_t  const _1419 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_k", _1417, _1418);
-  return _1419;
+  int32_t  const _1384 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.stride.0", _998, "1", 1);
+  return _1384;
  }
- int64_t  const _1420 = (int64_t)(_938);
- int64_t  const _1421 = (int64_t)(_939);
- int64_t  const _1422 = _1420 * _1421;
- int64_t  const _1423 = (int64_t)(0ll);
- int64_t  const _1424 = _1423 - _1422;
- bool  const _1425 = _1422 > _1423;
- int64_t  const _1426 = (int64_t)(_1425 ? _1422 : _1424);
- uint64_t  const _1427 = (uint64_t)(_1426);
- uint64_t  const _1428 = _1427;
- uint64_t  const _1429 = (uint64_t)(2147483647ull);
- bool  const _1430 = _1428 <= _1429;
- if (!_1430)
+ bool  const _1385 = _996 == 0;
+ if (!_1385)
  {
-  int64_t  const _1431 = (int64_t)(_938);
-  int64_t  const _1432 = (int64_t)(_939);
-  int64_t  const _1433 = _1431 * _1432;
-  int64_t  const _1434 = (int64_t)(0ll);
-  int64_t  const _1435 = _1434 - _1433;
-  bool  const _1436 = _1433 > _1434;
-  int64_t  const _1437 = (int64_t)(_1436 ? _1433 : _1435);
-  uint64_t  const _1438 = (uint64_t)(_1437);
-  uint64_t  const _1439 = _1438;
-  uint64_t  const _1440 = (uint64_t)(2147483647ull);
-  int32_t  const _1441 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _1439, _1440);
-  return _1441;
+  int32_t  const _1386 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.min.0", _996, "0", 0);
+  return _1386;
  }
- int64_t  const _1442 = (int64_t)(33554431ll);
- bool  const _1443 = _1383 <= _1442;
- if (!_1443)
+ bool  const _1387 = _997 == 80;
+ if (!_1387)
  {
-  int64_t  const _1444 = (int64_t)(64ll);
-  int64_t  const _1445 = _1383 * _1444;
-  int64_t  const _1446 = (int64_t)(2147483647ll);
-  int32_t  const _1447 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_k", _1445, _1446);
-  return _1447;
+  int32_t  const _1388 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.extent.0", _997, "(64 + 16)", 80);
+  return _1388;
  }
- int64_t  const _1448 = (int64_t)(_941);
- int64_t  const _1449 = (int64_t)(_942);
- int64_t  const _1450 = _1448 * _1449;
- int64_t  const _1451 = (int64_t)(0ll);
- int64_t  const _1452 = _1451 - _1450;
- bool  const _1453 = _1450 > _1451;
- int64_t  const _1454 = (int64_t)(_1453 ? _1450 : _1452);
- uint64_t  const _1455 = (uint64_t)(_1454);
- uint64_t  const _1456 = _1455;
- uint64_t  const _1457 = (uint64_t)(2147483647ull);
- bool  const _1458 = _1456 <= _1457;
- if (!_1458)
+ bool  const _1389 = _1001 == 80;
+ if (!_1389)
  {
-  int64_t  const _1459 = (int64_t)(_941);
-  int64_t  const _1460 = (int64_t)(_942);
-  int64_t  const _1461 = _1459 * _1460;
-  int64_t  const _1462 = (int64_t)(0ll);
-  int64_t  const _1463 = _1462 - _1461;
-  bool  const _1464 = _1461 > _1462;
-  int64_t  const _1465 = (int64_t)(_1464 ? _1461 : _1463);
-  uint64_t  const _1466 = (uint64_t)(_1465);
-  uint64_t  const _1467 = _1466;
-  uint64_t  const _1468 = (uint64_t)(2147483647ull);
-  int32_t  const _1469 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _1467, _1468);
-  return _1469;
+  int32_t  const _1390 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.stride.1", _1001, "(64 + 16)", 80);
+  return _1390;
  }
- int64_t  const _1470 = (int64_t)(33554431ll);
- bool  const _1471 = _1385 <= _1470;
- if (!_1471)
+ bool  const _1391 = _999 == 0;
+ if (!_1391)
  {
-  int64_t  const _1472 = (int64_t)(64ll);
-  int64_t  const _1473 = _1385 * _1472;
-  int64_t  const _1474 = (int64_t)(2147483647ll);
-  int32_t  const _1475 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_k", _1473, _1474);
-  return _1475;
+  int32_t  const _1392 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.min.1", _999, "0", 0);
+  return _1392;
  }
- int64_t  const _1476 = (int64_t)(_954);
- int64_t  const _1477 = (int64_t)(2048ll);
- int64_t  const _1478 = _1476 * _1477;
- uint64_t  const _1479 = (uint64_t)(_1478);
- uint64_t  const _1480 = (uint64_t)(2147483647ull);
- bool  const _1481 = _1479 <= _1480;
- if (!_1481)
+ bool  const _1393 = _1000 == 32;
+ if (!_1393)
  {
-  int64_t  const _1482 = (int64_t)(_954);
-  int64_t  const _1483 = (int64_t)(2048ll);
-  int64_t  const _1484 = _1482 * _1483;
-  uint64_t  const _1485 = (uint64_t)(_1484);
+  int32_t  const _1394 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.extent.1", _1000, "32", 32);
+  return _1394;
+ }
+ bool  const _1395 = _1004 == 2560;
+ if (!_1395)
+ {
+  int32_t  const _1396 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.stride.2", _1004, "((64 + 16)*32)", 2560);
+  return _1396;
+ }
+ bool  const _1397 = _1002 == 0;
+ if (!_1397)
+ {
+  int32_t  const _1398 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.min.2", _1002, "0", 0);
+  return _1398;
+ }
+ int64_t  const _1399 = (int64_t)(_949);
+ int64_t  const _1400 = (int64_t)(_952);
+ int64_t  const _1401 = _1399 * _1400;
+ int64_t  const _1402 = (int64_t)(_955);
+ int64_t  const _1403 = _1401 * _1402;
+ int64_t  const _1404 = (int64_t)(_968);
+ int64_t  const _1405 = (int64_t)(_971);
+ int64_t  const _1406 = _1404 * _1405;
+ int64_t  const _1407 = (int64_t)(_974);
+ int64_t  const _1408 = _1406 * _1407;
+ int64_t  const _1409 = (int64_t)(_984);
+ int64_t  const _1410 = (int64_t)(_987);
+ int64_t  const _1411 = _1409 * _1410;
+ int64_t  const _1412 = (int64_t)(_990);
+ int64_t  const _1413 = _1411 * _1412;
+ int64_t  const _1414 = (int64_t)(_1003);
+ int64_t  const _1415 = (int64_t)(_1006);
+ int64_t  const _1416 = _1414 * _1415;
+ int64_t  const _1417 = (int64_t)(_1009);
+ int64_t  const _1418 = _1416 * _1417;
+ int64_t  const _1419 = (int64_t)(64ll);
+ int64_t  const _1420 = _1399 * _1419;
+ uint64_t  const _1421 = (uint64_t)(_1420);
+ uint64_t  const _1422 = (uint64_t)(2147483647ull);
+ bool  const _1423 = _1421 <= _1422;
+ if (!_1423)
+ {
+  int64_t  const _1424 = (int64_t)(_949);
+  int64_t  const _1425 = (int64_t)(64ll);
+  int64_t  const _1426 = _1424 * _1425;
+  uint64_t  const _1427 = (uint64_t)(_1426);
+  uint64_t  const _1428 = (uint64_t)(2147483647ull);
+  int32_t  const _1429 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _1427, _1428);
+  return _1429;
+ }
+ int64_t  const _1430 = (int64_t)(_949);
+ int64_t  const _1431 = (int64_t)(33554431ll);
+ bool  const _1432 = _1430 <= _1431;
+ if (!_1432)
+ {
+  int64_t  const _1433 = (int64_t)(_949);
+  int64_t  const _1434 = (int64_t)(64ll);
+  int64_t  const _1435 = _1433 * _1434;
+  int64_t  const _1436 = (int64_t)(2147483647ll);
+  int32_t  const _1437 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_k", _1435, _1436);
+  return _1437;
+ }
+ int64_t  const _1438 = (int64_t)(_952);
+ int64_t  const _1439 = (int64_t)(_953);
+ int64_t  const _1440 = _1438 * _1439;
+ int64_t  const _1441 = (int64_t)(0ll);
+ int64_t  const _1442 = _1441 - _1440;
+ bool  const _1443 = _1440 > _1441;
+ int64_t  const _1444 = (int64_t)(_1443 ? _1440 : _1442);
+ uint64_t  const _1445 = (uint64_t)(_1444);
+ uint64_t  const _1446 = _1445;
+ uint64_t  const _1447 = (uint64_t)(2147483647ull);
+ bool  const _1448 = _1446 <= _1447;
+ if (!_1448)
+ {
+  int64_t  const _1449 = (int64_t)(_952);
+  int64_t  const _1450 = (int64_t)(_953);
+  int64_t  const _1451 = _1449 * _1450;
+  int64_t  const _1452 = (int64_t)(0ll);
+  int64_t  const _1453 = _1452 - _1451;
+  bool  const _1454 = _1451 > _1452;
+  int64_t  const _1455 = (int64_t)(_1454 ? _1451 : _1453);
+  uint64_t  const _1456 = (uint64_t)(_1455);
+  uint64_t  const _1457 = _1456;
+  uint64_t  const _1458 = (uint64_t)(2147483647ull);
+  int32_t  const _1459 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _1457, _1458);
+  return _1459;
+ }
+ int64_t  const _1460 = (int64_t)(33554431ll);
+ bool  const _1461 = _1401 <= _1460;
+ if (!_1461)
+ {
+  int64_t  const _1462 = (int64_t)(64ll);
+  int64_t  const _1463 = _1401 * _1462;
+  int64_t  const _1464 = (int64_t)(2147483647ll);
+  int32_t  const _1465 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_k", _1463, _1464);
+  return _1465;
+ }
+ int64_t  const _1466 = (int64_t)(_955);
+ int64_t  const _1467 = (int64_t)(_956);
+ int64_t  const _1468 = _1466 * _1467;
+ int64_t  const _1469 = (int64_t)(0ll);
+ int64_t  const _1470 = _1469 - _1468;
+ bool  const _1471 = _1468 > _1469;
+ int64_t  const _1472 = (int64_t)(_1471 ? _1468 : _1470);
+ uint64_t  const _1473 = (uint64_t)(_1472);
+ uint64_t  const _1474 = _1473;
+ uint64_t  const _1475 = (uint64_t)(2147483647ull);
+ bool  const _1476 = _1474 <= _1475;
+ if (!_1476)
+ {
+  int64_t  const _1477 = (int64_t)(_955);
+  int64_t  const _1478 = (int64_t)(_956);
+  int64_t  const _1479 = _1477 * _1478;
+  int64_t  const _1480 = (int64_t)(0ll);
+  int64_t  const _1481 = _1480 - _1479;
+  bool  const _1482 = _1479 > _1480;
+  int64_t  const _1483 = (int64_t)(_1482 ? _1479 : _1481);
+  uint64_t  const _1484 = (uint64_t)(_1483);
+  uint64_t  const _1485 = _1484;
   uint64_t  const _1486 = (uint64_t)(2147483647ull);
-  int32_t  const _1487 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _1485, _1486);
+  int32_t  const _1487 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _1485, _1486);
   return _1487;
  }
- int64_t  const _1488 = (int64_t)(_954);
- int64_t  const _1489 = (int64_t)(1048575ll);
- bool  const _1490 = _1488 <= _1489;
- if (!_1490)
+ int64_t  const _1488 = (int64_t)(33554431ll);
+ bool  const _1489 = _1403 <= _1488;
+ if (!_1489)
  {
-  int64_t  const _1491 = (int64_t)(_954);
-  int64_t  const _1492 = (int64_t)(2048ll);
-  int64_t  const _1493 = _1491 * _1492;
-  int64_t  const _1494 = (int64_t)(2147483647ll);
-  int32_t  const _1495 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_q", _1493, _1494);
-  return _1495;
+  int64_t  const _1490 = (int64_t)(64ll);
+  int64_t  const _1491 = _1403 * _1490;
+  int64_t  const _1492 = (int64_t)(2147483647ll);
+  int32_t  const _1493 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_k", _1491, _1492);
+  return _1493;
  }
- int64_t  const _1496 = (int64_t)(_957);
- int64_t  const _1497 = (int64_t)(_958);
- int64_t  const _1498 = _1496 * _1497;
- int64_t  const _1499 = (int64_t)(0ll);
- int64_t  const _1500 = _1499 - _1498;
- bool  const _1501 = _1498 > _1499;
- int64_t  const _1502 = (int64_t)(_1501 ? _1498 : _1500);
- uint64_t  const _1503 = (uint64_t)(_1502);
- uint64_t  const _1504 = _1503;
- uint64_t  const _1505 = (uint64_t)(2147483647ull);
- bool  const _1506 = _1504 <= _1505;
- if (!_1506)
+ int64_t  const _1494 = (int64_t)(_968);
+ int64_t  const _1495 = (int64_t)(2048ll);
+ int64_t  const _1496 = _1494 * _1495;
+ uint64_t  const _1497 = (uint64_t)(_1496);
+ uint64_t  const _1498 = (uint64_t)(2147483647ull);
+ bool  const _1499 = _1497 <= _1498;
+ if (!_1499)
  {
-  int64_t  const _1507 = (int64_t)(_957);
-  int64_t  const _1508 = (int64_t)(_958);
-  int64_t  const _1509 = _1507 * _1508;
-  int64_t  const _1510 = (int64_t)(0ll);
-  int64_t  const _1511 = _1510 - _1509;
-  bool  const _1512 = _1509 > _1510;
-  int64_t  const _1513 = (int64_t)(_1512 ? _1509 : _1511);
-  uint64_t  const _1514 = (uint64_t)(_1513);
-  uint64_t  const _1515 = _1514;
-  uint64_t  const _1516 = (uint64_t)(2147483647ull);
-  int32_t  const _1517 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _1515, _1516);
-  return _1517;
+  int64_t  const _1500 = (int64_t)(_968);
+  int64_t  const _1501 = (int64_t)(2048ll);
+  int64_t  const _1502 = _1500 * _1501;
+  uint64_t  const _1503 = (uint64_t)(_1502);
+  uint64_t  const _1504 = (uint64_t)(2147483647ull);
+  int32_t  const _1505 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _1503, _1504);
+  return _1505;
  }
- int64_t  const _1518 = (int64_t)(1048575ll);
- bool  const _1519 = _1388 <= _1518;
- if (!_1519)
+ int64_t  const _1506 = (int64_t)(_968);
+ int64_t  const _1507 = (int64_t)(1048575ll);
+ bool  const _1508 = _1506 <= _1507;
+ if (!_1508)
  {
-  int64_t  const _1520 = (int64_t)(2048ll);
-  int64_t  const _1521 = _1388 * _1520;
-  int64_t  const _1522 = (int64_t)(2147483647ll);
-  int32_t  const _1523 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_q", _1521, _1522);
-  return _1523;
+  int64_t  const _1509 = (int64_t)(_968);
+  int64_t  const _1510 = (int64_t)(2048ll);
+  int64_t  const _1511 = _1509 * _1510;
+  int64_t  const _1512 = (int64_t)(2147483647ll);
+  int32_t  const _1513 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_q", _1511, _1512);
+  return _1513;
  }
- int64_t  const _1524 = (int64_t)(_960);
- int64_t  const _1525 = (int64_t)(_961);
- int64_t  const _1526 = _1524 * _1525;
- int64_t  const _1527 = (int64_t)(0ll);
- int64_t  const _1528 = _1527 - _1526;
- bool  const _1529 = _1526 > _1527;
- int64_t  const _1530 = (int64_t)(_1529 ? _1526 : _1528);
- uint64_t  const _1531 = (uint64_t)(_1530);
- uint64_t  const _1532 = _1531;
- uint64_t  const _1533 = (uint64_t)(2147483647ull);
- bool  const _1534 = _1532 <= _1533;
- if (!_1534)
+ int64_t  const _1514 = (int64_t)(_971);
+ int64_t  const _1515 = (int64_t)(_972);
+ int64_t  const _1516 = _1514 * _1515;
+ int64_t  const _1517 = (int64_t)(0ll);
+ int64_t  const _1518 = _1517 - _1516;
+ bool  const _1519 = _1516 > _1517;
+ int64_t  const _1520 = (int64_t)(_1519 ? _1516 : _1518);
+ uint64_t  const _1521 = (uint64_t)(_1520);
+ uint64_t  const _1522 = _1521;
+ uint64_t  const _1523 = (uint64_t)(2147483647ull);
+ bool  const _1524 = _1522 <= _1523;
+ if (!_1524)
  {
-  int64_t  const _1535 = (int64_t)(_960);
-  int64_t  const _1536 = (int64_t)(_961);
-  int64_t  const _1537 = _1535 * _1536;
-  int64_t  const _1538 = (int64_t)(0ll);
-  int64_t  const _1539 = _1538 - _1537;
-  bool  const _1540 = _1537 > _1538;
-  int64_t  const _1541 = (int64_t)(_1540 ? _1537 : _1539);
-  uint64_t  const _1542 = (uint64_t)(_1541);
-  uint64_t  const _1543 = _1542;
-  uint64_t  const _1544 = (uint64_t)(2147483647ull);
-  int32_t  const _1545 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _1543, _1544);
-  return _1545;
+  int64_t  const _1525 = (int64_t)(_971);
+  int64_t  const _1526 = (int64_t)(_972);
+  int64_t  const _1527 = _1525 * _1526;
+  int64_t  const _1528 = (int64_t)(0ll);
+  int64_t  const _1529 = _1528 - _1527;
+  bool  const _1530 = _1527 > _1528;
+  int64_t  const _1531 = (int64_t)(_1530 ? _1527 : _1529);
+  uint64_t  const _1532 = (uint64_t)(_1531);
+  uint64_t  const _1533 = _1532;
+  uint64_t  const _1534 = (uint64_t)(2147483647ull);
+  int32_t  const _1535 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _1533, _1534);
+  return _1535;
  }
- int64_t  const _1546 = (int64_t)(1048575ll);
- bool  const _1547 = _1390 <= _1546;
- if (!_1547)
+ int64_t  const _1536 = (int64_t)(1048575ll);
+ bool  const _1537 = _1406 <= _1536;
+ if (!_1537)
  {
-  int64_t  const _1548 = (int64_t)(2048ll);
-  int64_t  const _1549 = _1390 * _1548;
-  int64_t  const _1550 = (int64_t)(2147483647ll);
-  int32_t  const _1551 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_q", _1549, _1550);
-  return _1551;
+  int64_t  const _1538 = (int64_t)(2048ll);
+  int64_t  const _1539 = _1406 * _1538;
+  int64_t  const _1540 = (int64_t)(2147483647ll);
+  int32_t  const _1541 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_q", _1539, _1540);
+  return _1541;
  }
- int64_t  const _1552 = (int64_t)(_970);
- int64_t  const _1553 = (int64_t)(64ll);
- int64_t  const _1554 = _1552 * _1553;
- uint64_t  const _1555 = (uint64_t)(_1554);
- uint64_t  const _1556 = (uint64_t)(2147483647ull);
- bool  const _1557 = _1555 <= _1556;
- if (!_1557)
+ int64_t  const _1542 = (int64_t)(_974);
+ int64_t  const _1543 = (int64_t)(_975);
+ int64_t  const _1544 = _1542 * _1543;
+ int64_t  const _1545 = (int64_t)(0ll);
+ int64_t  const _1546 = _1545 - _1544;
+ bool  const _1547 = _1544 > _1545;
+ int64_t  const _1548 = (int64_t)(_1547 ? _1544 : _1546);
+ uint64_t  const _1549 = (uint64_t)(_1548);
+ uint64_t  const _1550 = _1549;
+ uint64_t  const _1551 = (uint64_t)(2147483647ull);
+ bool  const _1552 = _1550 <= _1551;
+ if (!_1552)
  {
-  int64_t  const _1558 = (int64_t)(_970);
-  int64_t  const _1559 = (int64_t)(64ll);
-  int64_t  const _1560 = _1558 * _1559;
-  uint64_t  const _1561 = (uint64_t)(_1560);
+  int64_t  const _1553 = (int64_t)(_974);
+  int64_t  const _1554 = (int64_t)(_975);
+  int64_t  const _1555 = _1553 * _1554;
+  int64_t  const _1556 = (int64_t)(0ll);
+  int64_t  const _1557 = _1556 - _1555;
+  bool  const _1558 = _1555 > _1556;
+  int64_t  const _1559 = (int64_t)(_1558 ? _1555 : _1557);
+  uint64_t  const _1560 = (uint64_t)(_1559);
+  uint64_t  const _1561 = _1560;
   uint64_t  const _1562 = (uint64_t)(2147483647ull);
-  int32_t  const _1563 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _1561, _1562);
+  int32_t  const _1563 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _1561, _1562);
   return _1563;
  }
- int64_t  const _1564 = (int64_t)(_970);
- int64_t  const _1565 = (int64_t)(33554431ll);
- bool  const _1566 = _1564 <= _1565;
- if (!_1566)
+ int64_t  const _1564 = (int64_t)(1048575ll);
+ bool  const _1565 = _1408 <= _1564;
+ if (!_1565)
  {
-  int64_t  const _1567 = (int64_t)(_970);
-  int64_t  const _1568 = (int64_t)(64ll);
-  int64_t  const _1569 = _1567 * _1568;
-  int64_t  const _1570 = (int64_t)(2147483647ll);
-  int32_t  const _1571 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_v", _1569, _1570);
-  return _1571;
+  int64_t  const _1566 = (int64_t)(2048ll);
+  int64_t  const _1567 = _1408 * _1566;
+  int64_t  const _1568 = (int64_t)(2147483647ll);
+  int32_t  const _1569 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_q", _1567, _1568);
+  return _1569;
  }
- int64_t  const _1572 = (int64_t)(_973);
- int64_t  const _1573 = (int64_t)(_974);
- int64_t  const _1574 = _1572 * _1573;
- int64_t  const _1575 = (int64_t)(0ll);
- int64_t  const _1576 = _1575 - _1574;
- bool  const _1577 = _1574 > _1575;
- int64_t  const _1578 = (int64_t)(_1577 ? _1574 : _1576);
- uint64_t  const _1579 = (uint64_t)(_1578);
- uint64_t  const _1580 = _1579;
- uint64_t  const _1581 = (uint64_t)(2147483647ull);
- bool  const _1582 = _1580 <= _1581;
- if (!_1582)
+ int64_t  const _1570 = (int64_t)(_984);
+ int64_t  const _1571 = (int64_t)(64ll);
+ int64_t  const _1572 = _1570 * _1571;
+ uint64_t  const _1573 = (uint64_t)(_1572);
+ uint64_t  const _1574 = (uint64_t)(2147483647ull);
+ bool  const _1575 = _1573 <= _1574;
+ if (!_1575)
  {
-  int64_t  const _1583 = (int64_t)(_973);
-  int64_t  const _1584 = (int64_t)(_974);
-  int64_t  const _1585 = _1583 * _1584;
-  int64_t  const _1586 = (int64_t)(0ll);
-  int64_t  const _1587 = _1586 - _1585;
-  bool  const _1588 = _1585 > _1586;
-  int64_t  const _1589 = (int64_t)(_1588 ? _1585 : _1587);
-  uint64_t  const _1590 = (uint64_t)(_1589);
-  uint64_t  const _1591 = _1590;
-  uint64_t  const _1592 = (uint64_t)(2147483647ull);
-  int32_t  const _1593 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _1591, _1592);
-  return _1593;
+  int64_t  const _1576 = (int64_t)(_984);
+  int64_t  const _1577 = (int64_t)(64ll);
+  int64_t  const _1578 = _1576 * _1577;
+  uint64_t  const _1579 = (uint64_t)(_1578);
+  uint64_t  const _1580 = (uint64_t)(2147483647ull);
+  int32_t  const _1581 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _1579, _1580);
+  return _1581;
  }
- int64_t  const _1594 = (int64_t)(33554431ll);
- bool  const _1595 = _1393 <= _1594;
- if (!_1595)
+ int64_t  const _1582 = (int64_t)(_984);
+ int64_t  const _1583 = (int64_t)(33554431ll);
+ bool  const _1584 = _1582 <= _1583;
+ if (!_1584)
  {
-  int64_t  const _1596 = (int64_t)(64ll);
-  int64_t  const _1597 = _1393 * _1596;
-  int64_t  const _1598 = (int64_t)(2147483647ll);
-  int32_t  const _1599 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_v", _1597, _1598);
-  return _1599;
+  int64_t  const _1585 = (int64_t)(_984);
+  int64_t  const _1586 = (int64_t)(64ll);
+  int64_t  const _1587 = _1585 * _1586;
+  int64_t  const _1588 = (int64_t)(2147483647ll);
+  int32_t  const _1589 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_v", _1587, _1588);
+  return _1589;
  }
- int64_t  const _1600 = (int64_t)(_976);
- int64_t  const _1601 = (int64_t)(_977);
- int64_t  const _1602 = _1600 * _1601;
- int64_t  const _1603 = (int64_t)(0ll);
- int64_t  const _1604 = _1603 - _1602;
- bool  const _1605 = _1602 > _1603;
- int64_t  const _1606 = (int64_t)(_1605 ? _1602 : _1604);
- uint64_t  const _1607 = (uint64_t)(_1606);
- uint64_t  const _1608 = _1607;
- uint64_t  const _1609 = (uint64_t)(2147483647ull);
- bool  const _1610 = _1608 <= _1609;
- if (!_1610)
+ int64_t  const _1590 = (int64_t)(_987);
+ int64_t  const _1591 = (int64_t)(_988);
+ int64_t  const _1592 = _1590 * _1591;
+ int64_t  const _1593 = (int64_t)(0ll);
+ int64_t  const _1594 = _1593 - _1592;
+ bool  const _1595 = _1592 > _1593;
+ int64_t  const _1596 = (int64_t)(_1595 ? _1592 : _1594);
+ uint64_t  const _1597 = (uint64_t)(_1596);
+ uint64_t  const _1598 = _1597;
+ uint64_t  const _1599 = (uint64_t)(2147483647ull);
+ bool  const _1600 = _1598 <= _1599;
+ if (!_1600)
  {
-  int64_t  const _1611 = (int64_t)(_976);
-  int64_t  const _1612 = (int64_t)(_977);
-  int64_t  const _1613 = _1611 * _1612;
-  int64_t  const _1614 = (int64_t)(0ll);
-  int64_t  const _1615 = _1614 - _1613;
-  bool  const _1616 = _1613 > _1614;
-  int64_t  const _1617 = (int64_t)(_1616 ? _1613 : _1615);
-  uint64_t  const _1618 = (uint64_t)(_1617);
-  uint64_t  const _1619 = _1618;
-  uint64_t  const _1620 = (uint64_t)(2147483647ull);
-  int32_t  const _1621 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _1619, _1620);
-  return _1621;
+  int64_t  const _1601 = (int64_t)(_987);
+  int64_t  const _1602 = (int64_t)(_988);
+  int64_t  const _1603 = _1601 * _1602;
+  int64_t  const _1604 = (int64_t)(0ll);
+  int64_t  const _1605 = _1604 - _1603;
+  bool  const _1606 = _1603 > _1604;
+  int64_t  const _1607 = (int64_t)(_1606 ? _1603 : _1605);
+  uint64_t  const _1608 = (uint64_t)(_1607);
+  uint64_t  const _1609 = _1608;
+  uint64_t  const _1610 = (uint64_t)(2147483647ull);
+  int32_t  const _1611 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _1609, _1610);
+  return _1611;
  }
- int64_t  const _1622 = (int64_t)(33554431ll);
- bool  const _1623 = _1395 <= _1622;
- if (!_1623)
+ int64_t  const _1612 = (int64_t)(33554431ll);
+ bool  const _1613 = _1411 <= _1612;
+ if (!_1613)
  {
-  int64_t  const _1624 = (int64_t)(64ll);
-  int64_t  const _1625 = _1395 * _1624;
-  int64_t  const _1626 = (int64_t)(2147483647ll);
-  int32_t  const _1627 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_v", _1625, _1626);
-  return _1627;
+  int64_t  const _1614 = (int64_t)(64ll);
+  int64_t  const _1615 = _1411 * _1614;
+  int64_t  const _1616 = (int64_t)(2147483647ll);
+  int32_t  const _1617 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_v", _1615, _1616);
+  return _1617;
  }
- int64_t  const _1628 = (int64_t)(_989);
- int64_t  const _1629 = (int64_t)(2560ll);
- int64_t  const _1630 = _1628 * _1629;
- uint64_t  const _1631 = (uint64_t)(_1630);
- uint64_t  const _1632 = (uint64_t)(2147483647ull);
- bool  const _1633 = _1631 <= _1632;
- if (!_1633)
+ int64_t  const _1618 = (int64_t)(_990);
+ int64_t  const _1619 = (int64_t)(_991);
+ int64_t  const _1620 = _1618 * _1619;
+ int64_t  const _1621 = (int64_t)(0ll);
+ int64_t  const _1622 = _1621 - _1620;
+ bool  const _1623 = _1620 > _1621;
+ int64_t  const _1624 = (int64_t)(_1623 ? _1620 : _1622);
+ uint64_t  const _1625 = (uint64_t)(_1624);
+ uint64_t  const _1626 = _1625;
+ uint64_t  const _1627 = (uint64_t)(2147483647ull);
+ bool  const _1628 = _1626 <= _1627;
+ if (!_1628)
  {
-  int64_t  const _1634 = (int64_t)(_989);
-  int64_t  const _1635 = (int64_t)(2560ll);
-  int64_t  const _1636 = _1634 * _1635;
-  uint64_t  const _1637 = (uint64_t)(_1636);
+  int64_t  const _1629 = (int64_t)(_990);
+  int64_t  const _1630 = (int64_t)(_991);
+  int64_t  const _1631 = _1629 * _1630;
+  int64_t  const _1632 = (int64_t)(0ll);
+  int64_t  const _1633 = _1632 - _1631;
+  bool  const _1634 = _1631 > _1632;
+  int64_t  const _1635 = (int64_t)(_1634 ? _1631 : _1633);
+  uint64_t  const _1636 = (uint64_t)(_1635);
+  uint64_t  const _1637 = _1636;
   uint64_t  const _1638 = (uint64_t)(2147483647ull);
-  int32_t  const _1639 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _1637, _1638);
+  int32_t  const _1639 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _1637, _1638);
   return _1639;
  }
- int64_t  const _1640 = (int64_t)(_989);
- int64_t  const _1641 = (int64_t)(838860ll);
- bool  const _1642 = _1640 <= _1641;
- if (!_1642)
+ int64_t  const _1640 = (int64_t)(33554431ll);
+ bool  const _1641 = _1413 <= _1640;
+ if (!_1641)
  {
-  int64_t  const _1643 = (int64_t)(_989);
-  int64_t  const _1644 = (int64_t)(2560ll);
-  int64_t  const _1645 = _1643 * _1644;
-  int64_t  const _1646 = (int64_t)(2147483647ll);
-  int32_t  const _1647 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_out", _1645, _1646);
-  return _1647;
+  int64_t  const _1642 = (int64_t)(64ll);
+  int64_t  const _1643 = _1413 * _1642;
+  int64_t  const _1644 = (int64_t)(2147483647ll);
+  int32_t  const _1645 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_v", _1643, _1644);
+  return _1645;
  }
- int64_t  const _1648 = (int64_t)(_992);
- int64_t  const _1649 = (int64_t)(_993);
- int64_t  const _1650 = _1648 * _1649;
- int64_t  const _1651 = (int64_t)(0ll);
- int64_t  const _1652 = _1651 - _1650;
- bool  const _1653 = _1650 > _1651;
- int64_t  const _1654 = (int64_t)(_1653 ? _1650 : _1652);
- uint64_t  const _1655 = (uint64_t)(_1654);
- uint64_t  const _1656 = _1655;
- uint64_t  const _1657 = (uint64_t)(2147483647ull);
- bool  const _1658 = _1656 <= _1657;
- if (!_1658)
+ int64_t  const _1646 = (int64_t)(_1003);
+ int64_t  const _1647 = (int64_t)(2560ll);
+ int64_t  const _1648 = _1646 * _1647;
+ uint64_t  const _1649 = (uint64_t)(_1648);
+ uint64_t  const _1650 = (uint64_t)(2147483647ull);
+ bool  const _1651 = _1649 <= _1650;
+ if (!_1651)
  {
-  int64_t  const _1659 = (int64_t)(_992);
-  int64_t  const _1660 = (int64_t)(_993);
-  int64_t  const _1661 = _1659 * _1660;
-  int64_t  const _1662 = (int64_t)(0ll);
-  int64_t  const _1663 = _1662 - _1661;
-  bool  const _1664 = _1661 > _1662;
-  int64_t  const _1665 = (int64_t)(_1664 ? _1661 : _1663);
-  uint64_t  const _1666 = (uint64_t)(_1665);
-  uint64_t  const _1667 = _1666;
-  uint64_t  const _1668 = (uint64_t)(2147483647ull);
-  int32_t  const _1669 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _1667, _1668);
-  return _1669;
+  int64_t  const _1652 = (int64_t)(_1003);
+  int64_t  const _1653 = (int64_t)(2560ll);
+  int64_t  const _1654 = _1652 * _1653;
+  uint64_t  const _1655 = (uint64_t)(_1654);
+  uint64_t  const _1656 = (uint64_t)(2147483647ull);
+  int32_t  const _1657 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _1655, _1656);
+  return _1657;
  }
- int64_t  const _1670 = (int64_t)(838860ll);
- bool  const _1671 = _1398 <= _1670;
- if (!_1671)
+ int64_t  const _1658 = (int64_t)(_1003);
+ int64_t  const _1659 = (int64_t)(838860ll);
+ bool  const _1660 = _1658 <= _1659;
+ if (!_1660)
  {
-  int64_t  const _1672 = (int64_t)(2560ll);
-  int64_t  const _1673 = _1398 * _1672;
-  int64_t  const _1674 = (int64_t)(2147483647ll);
-  int32_t  const _1675 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_out", _1673, _1674);
-  return _1675;
+  int64_t  const _1661 = (int64_t)(_1003);
+  int64_t  const _1662 = (int64_t)(2560ll);
+  int64_t  const _1663 = _1661 * _1662;
+  int64_t  const _1664 = (int64_t)(2147483647ll);
+  int32_t  const _1665 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_out", _1663, _1664);
+  return _1665;
  }
- int64_t  const _1676 = (int64_t)(_995);
- int64_t  const _1677 = (int64_t)(_996);
- int64_t  const _1678 = _1676 * _1677;
- int64_t  const _1679 = (int64_t)(0ll);
- int64_t  const _1680 = _1679 - _1678;
- bool  const _1681 = _1678 > _1679;
- int64_t  const _1682 = (int64_t)(_1681 ? _1678 : _1680);
- uint64_t  const _1683 = (uint64_t)(_1682);
- uint64_t  const _1684 = _1683;
- uint64_t  const _1685 = (uint64_t)(2147483647ull);
- bool  const _1686 = _1684 <= _1685;
- if (!_1686)
+ int64_t  const _1666 = (int64_t)(_1006);
+ int64_t  const _1667 = (int64_t)(_1007);
+ int64_t  const _1668 = _1666 * _1667;
+ int64_t  const _1669 = (int64_t)(0ll);
+ int64_t  const _1670 = _1669 - _1668;
+ bool  const _1671 = _1668 > _1669;
+ int64_t  const _1672 = (int64_t)(_1671 ? _1668 : _1670);
+ uint64_t  const _1673 = (uint64_t)(_1672);
+ uint64_t  const _1674 = _1673;
+ uint64_t  const _1675 = (uint64_t)(2147483647ull);
+ bool  const _1676 = _1674 <= _1675;
+ if (!_1676)
  {
-  int64_t  const _1687 = (int64_t)(_995);
-  int64_t  const _1688 = (int64_t)(_996);
-  int64_t  const _1689 = _1687 * _1688;
-  int64_t  const _1690 = (int64_t)(0ll);
-  int64_t  const _1691 = _1690 - _1689;
-  bool  const _1692 = _1689 > _1690;
-  int64_t  const _1693 = (int64_t)(_1692 ? _1689 : _1691);
-  uint64_t  const _1694 = (uint64_t)(_1693);
-  uint64_t  const _1695 = _1694;
-  uint64_t  const _1696 = (uint64_t)(2147483647ull);
-  int32_t  const _1697 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _1695, _1696);
-  return _1697;
+  int64_t  const _1677 = (int64_t)(_1006);
+  int64_t  const _1678 = (int64_t)(_1007);
+  int64_t  const _1679 = _1677 * _1678;
+  int64_t  const _1680 = (int64_t)(0ll);
+  int64_t  const _1681 = _1680 - _1679;
+  bool  const _1682 = _1679 > _1680;
+  int64_t  const _1683 = (int64_t)(_1682 ? _1679 : _1681);
+  uint64_t  const _1684 = (uint64_t)(_1683);
+  uint64_t  const _1685 = _1684;
+  uint64_t  const _1686 = (uint64_t)(2147483647ull);
+  int32_t  const _1687 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _1685, _1686);
+  return _1687;
  }
- int64_t  const _1698 = (int64_t)(838860ll);
- bool  const _1699 = _1400 <= _1698;
- if (!_1699)
+ int64_t  const _1688 = (int64_t)(838860ll);
+ bool  const _1689 = _1416 <= _1688;
+ if (!_1689)
  {
-  int64_t  const _1700 = (int64_t)(2560ll);
-  int64_t  const _1701 = _1400 * _1700;
-  int64_t  const _1702 = (int64_t)(2147483647ll);
-  int32_t  const _1703 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_out", _1701, _1702);
-  return _1703;
+  int64_t  const _1690 = (int64_t)(2560ll);
+  int64_t  const _1691 = _1416 * _1690;
+  int64_t  const _1692 = (int64_t)(2147483647ll);
+  int32_t  const _1693 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_out", _1691, _1692);
+  return _1693;
  }
- bool  const _1704 = !(_929);
+ int64_t  const _1694 = (int64_t)(_1009);
+ int64_t  const _1695 = (int64_t)(_1010);
+ int64_t  const _1696 = _1694 * _1695;
+ int64_t  const _1697 = (int64_t)(0ll);
+ int64_t  const _1698 = _1697 - _1696;
+ bool  const _1699 = _1696 > _1697;
+ int64_t  const _1700 = (int64_t)(_1699 ? _1696 : _1698);
+ uint64_t  const _1701 = (uint64_t)(_1700);
+ uint64_t  const _1702 = _1701;
+ uint64_t  const _1703 = (uint64_t)(2147483647ull);
+ bool  const _1704 = _1702 <= _1703;
  if (!_1704)
  {
-  int32_t  const _1705 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_k");
-  return _1705;
- }
- bool  const _1706 = !(_945);
- if (!_1706)
- {
-  int32_t  const _1707 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_q");
-  return _1707;
- }
- bool  const _1708 = !(_964);
- if (!_1708)
- {
-  int32_t  const _1709 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_v");
-  return _1709;
- }
- bool  const _1710 = !(_980);
- if (!_1710)
- {
-  int32_t  const _1711 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Output buffer attn_out");
-  return _1711;
- }
- uint64_t  const _1712 = (uint64_t)(0ull);
- auto * const _1713 = (void *)(_1712);
- bool  const _1714 = _attn_k != _1713;
- if (!_1714)
- {
-  int32_t  const _1715 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_k");
+  int64_t  const _1705 = (int64_t)(_1009);
+  int64_t  const _1706 = (int64_t)(_1010);
+  int64_t  const _1707 = _1705 * _1706;
+  int64_t  const _1708 = (int64_t)(0ll);
+  int64_t  const _1709 = _1708 - _1707;
+  bool  const _1710 = _1707 > _1708;
+  int64_t  const _1711 = (int64_t)(_1710 ? _1707 : _1709);
+  uint64_t  const _1712 = (uint64_t)(_1711);
+  uint64_t  const _1713 = _1712;
+  uint64_t  const _1714 = (uint64_t)(2147483647ull);
+  int32_t  const _1715 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _1713, _1714);
   return _1715;
  }
- uint64_t  const _1716 = (uint64_t)(0ull);
- auto * const _1717 = (void *)(_1716);
- bool  const _1718 = _attn_q != _1717;
- if (!_1718)
+ int64_t  const _1716 = (int64_t)(838860ll);
+ bool  const _1717 = _1418 <= _1716;
+ if (!_1717)
  {
-  int32_t  const _1719 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_q");
-  return _1719;
+  int64_t  const _1718 = (int64_t)(2560ll);
+  int64_t  const _1719 = _1418 * _1718;
+  int64_t  const _1720 = (int64_t)(2147483647ll);
+  int32_t  const _1721 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_out", _1719, _1720);
+  return _1721;
  }
- uint64_t  const _1720 = (uint64_t)(0ull);
- auto * const _1721 = (void *)(_1720);
- bool  const _1722 = _attn_v != _1721;
+ bool  const _1722 = !(_943);
  if (!_1722)
  {
-  int32_t  const _1723 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_v");
+  int32_t  const _1723 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_k");
   return _1723;
  }
- uint64_t  const _1724 = (uint64_t)(0ull);
- auto * const _1725 = (void *)(_1724);
- bool  const _1726 = _attn_out != _1725;
+ bool  const _1724 = !(_959);
+ if (!_1724)
+ {
+  int32_t  const _1725 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_q");
+  return _1725;
+ }
+ bool  const _1726 = !(_978);
  if (!_1726)
  {
-  int32_t  const _1727 = attn_causal64_rt_error_host_is_null(_ucon, "Output buffer attn_out");
+  int32_t  const _1727 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_v");
   return _1727;
  }
- bool  const _1728 = 0 <= _attn_lk;
+ bool  const _1728 = !(_994);
  if (!_1728)
  {
-  int64_t  const _1729 = (int64_t)(_attn_lk);
-  int64_t  const _1730 = (int64_t)(0ll);
-  int32_t  const _1731 = attn_causal64_rt_error_param_too_small_i64(_ucon, "attn_lk", _1729, _1730);
-  return _1731;
+  int32_t  const _1729 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Output buffer attn_out");
+  return _1729;
  }
- bool  const _1732 = 1 <= _attn_groups;
+ uint64_t  const _1730 = (uint64_t)(0ull);
+ auto * const _1731 = (void *)(_1730);
+ bool  const _1732 = _attn_k != _1731;
  if (!_1732)
  {
-  int64_t  const _1733 = (int64_t)(_attn_groups);
-  int64_t  const _1734 = (int64_t)(1ll);
-  int32_t  const _1735 = attn_causal64_rt_error_param_too_small_i64(_ucon, "attn_groups", _1733, _1734);
-  return _1735;
+  int32_t  const _1733 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_k");
+  return _1733;
+ }
+ uint64_t  const _1734 = (uint64_t)(0ull);
+ auto * const _1735 = (void *)(_1734);
+ bool  const _1736 = _attn_q != _1735;
+ if (!_1736)
+ {
+  int32_t  const _1737 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_q");
+  return _1737;
+ }
+ uint64_t  const _1738 = (uint64_t)(0ull);
+ auto * const _1739 = (void *)(_1738);
+ bool  const _1740 = _attn_v != _1739;
+ if (!_1740)
+ {
+  int32_t  const _1741 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_v");
+  return _1741;
+ }
+ uint64_t  const _1742 = (uint64_t)(0ull);
+ auto * const _1743 = (void *)(_1742);
+ bool  const _1744 = _attn_out != _1743;
+ if (!_1744)
+ {
+  int32_t  const _1745 = attn_causal64_rt_error_host_is_null(_ucon, "Output buffer attn_out");
+  return _1745;
+ }
+ bool  const _1746 = 0 <= _attn_lk;
+ if (!_1746)
+ {
+  int64_t  const _1747 = (int64_t)(_attn_lk);
+  int64_t  const _1748 = (int64_t)(0ll);
+  int32_t  const _1749 = attn_causal64_rt_error_param_too_small_i64(_ucon, "attn_lk", _1747, _1748);
+  return _1749;
+ }
+ bool  const _1750 = 1 <= _attn_groups;
+ if (!_1750)
+ {
+  int64_t  const _1751 = (int64_t)(_attn_groups);
+  int64_t  const _1752 = (int64_t)(1ll);
+  int32_t  const _1753 = attn_causal64_rt_error_param_too_small_i64(_ucon, "attn_groups", _1751, _1752);
+  return _1753;
  }
  // produce attn_out
- int32_t  const _1736 = _989 * _992;
- int32_t  const _1737 = _995 * _1736;
- int32_t  const _1738 = _991 * _993;
- int32_t  const _1739 = _994 * _996;
- int32_t  const _1740 = _1738 + _1739;
- int32_t  const _1741 = _972 * _974;
- int32_t  const _1742 = _975 * _977;
- int32_t  const _1743 = _1741 + _1742;
- int32_t  const _1744 = _956 * _958;
- int32_t  const _1745 = _959 * _961;
- int32_t  const _1746 = _1744 + _1745;
- int32_t  const _1747 = _937 * _939;
- int32_t  const _1748 = _940 * _942;
- int32_t  const _1749 = _1747 + _1748;
+ int32_t  const _1754 = _1003 * _1006;
+ int32_t  const _1755 = _attn_lk + 7;
+ int32_t  const _1756 = _1755 >> 3;
+ int32_t  const _1757 = _1009 * _1754;
+ int32_t  const _1758 = _1005 * _1007;
+ int32_t  const _1759 = _1008 * _1010;
+ int32_t  const _1760 = _1758 + _1759;
+ int32_t  const _1761 = _986 * _988;
+ int32_t  const _1762 = _989 * _991;
+ int32_t  const _1763 = _1761 + _1762;
+ int32_t  const _1764 = _970 * _972;
+ int32_t  const _1765 = _973 * _975;
+ int32_t  const _1766 = _1764 + _1765;
+ int32_t  const _1767 = _951 * _953;
+ int32_t  const _1768 = _954 * _956;
+ int32_t  const _1769 = _1767 + _1768;
  struct {
   void * f_0;
   void * f_1;
@@ -5833,40 +5855,42 @@ int attn_causal64_pipeline(void const *__user_context, struct halide_buffer_t *_
   int32_t f_20;
   int32_t f_21;
   int32_t f_22;
+  int32_t f_23;
  } s1 = {
   _attn_k,
   _attn_q,
   _attn_v,
   _attn_out,
   _attn_groups,
-  _935,
-  _939,
-  _942,
+  _949,
+  _953,
+  _956,
   _attn_lk,
-  _958,
-  _961,
-  _974,
-  _977,
-  _989,
+  _972,
+  _975,
+  _988,
   _991,
-  _994,
-  _993,
-  _996,
-  _1746,
-  _1749,
-  _1743,
-  _1740,
-  _1736
+  _1003,
+  _1005,
+  _1008,
+  _1007,
+  _1010,
+  _1756,
+  _1766,
+  _1769,
+  _1763,
+  _1760,
+  _1754
  };
- auto * const _1750 = (&s1);
- auto _parallel_closure = _1750;
+ auto * const _1770 = (&s1);
+ auto _parallel_closure = _1770;
  halide_unused(_parallel_closure);
- auto * const _1751 = (uint8_t *)(_parallel_closure);
- int32_t  const _1752 = attn_causal64_rt_do_par_for(_ucon, ::attn_causal64_pipeline_par_for_attn_out_s0_it_t_t, 0, _1737, _1751);
- bool  const _1753 = _1752 == 0;
- if (!_1753)
+ auto * const _1771 = (uint8_t *)(_parallel_closure);
+ int32_t  const _1772 = attn_causal64_rt_do_par_for(_ucon, ::attn_causal64_pipeline_par_for_attn_out_s0_it_t_t, 0, _1757, _1771);
+ bool  const _1773 = _1772 == 0;
+ if (!_1773)
  {
-  return _1752;
+  return _1772;
  }
  return 0;
 }
