@@ -1,5 +1,6 @@
 // attnc: CPU kernel 'alibi_softcap' (avx512, bf16 I/O), Halide-scheduled. Generated; do not edit.
-// Build: c++ -std=c++17 -O3 -ffp-contract=fast -fno-math-errno -mavx2 -mfma -mf16c -mavx512f -mavx512vl -mavx512dq -mavx512bw -c alibi_softcap.cpp
+// Build: c++ -std=c++17 -O2 -ffp-contract=fast -fno-math-errno -mavx2 -mfma -mf16c -mavx512f -mavx512vl -mavx512dq -mavx512bw -c alibi_softcap.cpp
+// (clang++ is fastest; with g++ add -fno-tree-sra, or the accumulators leave registers.)
 // Entry: int attn_alibi_softcap(const attn_kernel_args*), declared in alibi_softcap.h.
 #include "alibi_softcap.h"
 

@@ -1,5 +1,6 @@
 // attnc: CPU kernel 'causal64' (avx512, f32 I/O), Halide-scheduled. Generated; do not edit.
-// Build: c++ -std=c++17 -O3 -ffp-contract=fast -fno-math-errno -mavx2 -mfma -mf16c -mavx512f -mavx512vl -mavx512dq -mavx512bw -c causal64.cpp
+// Build: c++ -std=c++17 -O2 -ffp-contract=fast -fno-math-errno -mavx2 -mfma -mf16c -mavx512f -mavx512vl -mavx512dq -mavx512bw -c causal64.cpp
+// (clang++ is fastest; with g++ add -fno-tree-sra, or the accumulators leave registers.)
 // Entry: int attn_causal64(const attn_kernel_args*), declared in causal64.h.
 #include "causal64.h"
 
