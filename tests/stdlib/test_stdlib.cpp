@@ -465,10 +465,9 @@ BOOST_AUTO_TEST_CASE(stdlib_and_samples_check_without_diagnostics) {
 
 // At T5's exact bucket boundaries (distance 16, 32, 64, ... for 32 buckets and max_distance 128)
 // f32 arithmetic, as the targets and Hugging Face's T5 compute it, gives the upper bucket
-// (log(2) / log(16) * 8 is 2.0f). The reference evaluator computes Float(32) nodes in double
-// with f32-rounded constants (log(2) * 2.8853900f = 1.99999997) and truncates to the lower
-// bucket. Expected to fail until the evaluator rounds each Float(32) result to f32.
-BOOST_AUTO_TEST_CASE(t5_bucket_boundaries, *boost::unit_test::expected_failures(2)) {
+// (log(2) / log(16) * 8 is 2.0f). The reference evaluator rounds every Float(32) result to f32,
+// so it agrees there (in double, log(2) * 2.8853900f = 1.99999997 would truncate to the lower bucket).
+BOOST_AUTO_TEST_CASE(t5_bucket_boundaries) {
   struct Config { int num_buckets, max_distance; bool bidirectional; };
   for (Config c : {Config{32, 128, true}, Config{32, 128, false}, Config{64, 256, true}}) {
     std::string text = "import std.scores;\nkernel k {\n  score = score + float(t5_bucket(kv - q, " +
