@@ -189,7 +189,10 @@ AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const
 
   a.args = {a.q, a.k, a.v, a.num_queries, a.num_keys, a.groups};
   for (const KernelArg& arg : ir.args) {
-    const Internal::Parameter& p = arg.param;
+    Internal::Parameter p = arg.param;
+    // Buffers arrive as DLPack views in declared dimension order with any strides; Halide's default
+    // stride-1 constraint on dimension 0 would reject [heads, buckets] tables (last dim contiguous).
+    if (arg.kind == KernelArg::Kind::Buffer) p.set_stride_constraint(0, Expr());
     if (arg.kind == KernelArg::Kind::Buffer)
       a.args.emplace_back(p.name(), Halide::Argument::InputBuffer, p.type(), p.dimensions(), ArgumentEstimates{});
     else

@@ -3349,8 +3349,8 @@ int attn_alibi_softcap_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context,
   int32_t f_25;
   int32_t f_26;
   int32_t f_27;
-  float f_28;
-  int32_t f_29;
+  int32_t f_28;
+  float f_29;
   int32_t f_30;
   int32_t f_31;
   int32_t f_32;
@@ -3363,14 +3363,16 @@ int attn_alibi_softcap_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context,
   int32_t f_39;
   int32_t f_40;
   int32_t f_41;
-  bool f_42;
+  int32_t f_42;
   bool f_43;
+  bool f_44;
  } s0 = {
   _1,
   _1,
   _1,
   _1,
   _1,
+  0,
   0,
   0,
   0,
@@ -3452,8 +3454,8 @@ int attn_alibi_softcap_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context,
  int32_t  const _30 = ((decltype(_closure_prototype))_closure_arg)->f_25;
  int32_t  const _31 = ((decltype(_closure_prototype))_closure_arg)->f_26;
  int32_t  const _32 = ((decltype(_closure_prototype))_closure_arg)->f_27;
- float  const _33 = ((decltype(_closure_prototype))_closure_arg)->f_28;
- int32_t  const _34 = ((decltype(_closure_prototype))_closure_arg)->f_29;
+ int32_t  const _33 = ((decltype(_closure_prototype))_closure_arg)->f_28;
+ float  const _34 = ((decltype(_closure_prototype))_closure_arg)->f_29;
  int32_t  const _35 = ((decltype(_closure_prototype))_closure_arg)->f_30;
  int32_t  const _36 = ((decltype(_closure_prototype))_closure_arg)->f_31;
  int32_t  const _37 = ((decltype(_closure_prototype))_closure_arg)->f_32;
@@ -3466,688 +3468,690 @@ int attn_alibi_softcap_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context,
  int32_t  const _44 = ((decltype(_closure_prototype))_closure_arg)->f_39;
  int32_t  const _45 = ((decltype(_closure_prototype))_closure_arg)->f_40;
  int32_t  const _46 = ((decltype(_closure_prototype))_closure_arg)->f_41;
- bool  const _47 = ((decltype(_closure_prototype))_closure_arg)->f_42;
+ int32_t  const _47 = ((decltype(_closure_prototype))_closure_arg)->f_42;
  bool  const _48 = ((decltype(_closure_prototype))_closure_arg)->f_43;
- bool  const _49 = _attn_out_s0_it_t_t < 0;
- int32_t  const _50 = (int32_t)(_49 ? -1 : 0);
- bool  const _51 = _45 == 0;
- int32_t  const _52 = (int32_t)(_51 ? -1 : 0);
- bool  const _53 = _45 < 0;
- int32_t  const _54 = (int32_t)(_53 ? -1 : 0);
- int32_t  const _55 = _attn_out_s0_it_t_t - _50;
- int32_t  const _56 = _45 - _52;
- int32_t  const _57 = _55 / _56;
- int32_t  const _58 = ~_54;
- int32_t  const _59 = _58 - _54;
- int32_t  const _60 = _50 & _59;
- int32_t  const _61 = _57 + _60;
- int32_t  const _62 = ~_52;
- int32_t  const _63 = _61 & _62;
- bool  const _64 = _22 == 0;
- int32_t  const _65 = (int32_t)(_64 ? -1 : 0);
- bool  const _66 = _22 < 0;
- int32_t  const _67 = (int32_t)(_66 ? -1 : 0);
- int32_t  const _68 = _45 | _52;
- int32_t  const _69 = _55 % _68;
- int32_t  const _70 = _45 ^ _54;
- int32_t  const _71 = _70 + _58;
- int32_t  const _72 = _50 & _71;
- int32_t  const _73 = _69 + _72;
- int32_t  const _74 = _73 & _62;
- int32_t  const _75 = _22 - _65;
- int32_t  const _76 = _74 / _75;
- int32_t  const _77 = ~_67;
- int32_t  const _78 = _77 - _67;
- int32_t  const _79 = 0 & _78;
- int32_t  const _80 = _76 + _79;
- int32_t  const _81 = ~_65;
- int32_t  const _82 = _80 & _81;
- int32_t  const _83 = _22 | _65;
- int32_t  const _84 = _74 % _83;
- int32_t  const _85 = _22 ^ _67;
- int32_t  const _86 = _85 + _77;
- int32_t  const _87 = 0 & _86;
- int32_t  const _88 = _84 + _87;
- int32_t  const _89 = _88 & _81;
- int32_t  const _90 = _89 * 4;
- int32_t  const _91 = _90 + 4;
- int32_t  const _92 = ::halide_cpp_min(_91, _31);
- int32_t  const _93 = _92 * 8;
- int32_t  const _94 = ::halide_cpp_min(_93, _14);
- int32_t  const _95 = ::halide_cpp_min(_94, _11);
+ bool  const _49 = ((decltype(_closure_prototype))_closure_arg)->f_44;
+ bool  const _50 = _attn_out_s0_it_t_t < 0;
+ int32_t  const _51 = (int32_t)(_50 ? -1 : 0);
+ bool  const _52 = _46 == 0;
+ int32_t  const _53 = (int32_t)(_52 ? -1 : 0);
+ bool  const _54 = _46 < 0;
+ int32_t  const _55 = (int32_t)(_54 ? -1 : 0);
+ int32_t  const _56 = _attn_out_s0_it_t_t - _51;
+ int32_t  const _57 = _46 - _53;
+ int32_t  const _58 = _56 / _57;
+ int32_t  const _59 = ~_55;
+ int32_t  const _60 = _59 - _55;
+ int32_t  const _61 = _51 & _60;
+ int32_t  const _62 = _58 + _61;
+ int32_t  const _63 = ~_53;
+ int32_t  const _64 = _62 & _63;
+ bool  const _65 = _22 == 0;
+ int32_t  const _66 = (int32_t)(_65 ? -1 : 0);
+ bool  const _67 = _22 < 0;
+ int32_t  const _68 = (int32_t)(_67 ? -1 : 0);
+ int32_t  const _69 = _46 | _53;
+ int32_t  const _70 = _56 % _69;
+ int32_t  const _71 = _46 ^ _55;
+ int32_t  const _72 = _71 + _59;
+ int32_t  const _73 = _51 & _72;
+ int32_t  const _74 = _70 + _73;
+ int32_t  const _75 = _74 & _63;
+ int32_t  const _76 = _22 - _66;
+ int32_t  const _77 = _75 / _76;
+ int32_t  const _78 = ~_68;
+ int32_t  const _79 = _78 - _68;
+ int32_t  const _80 = 0 & _79;
+ int32_t  const _81 = _77 + _80;
+ int32_t  const _82 = ~_66;
+ int32_t  const _83 = _81 & _82;
+ int32_t  const _84 = _22 | _66;
+ int32_t  const _85 = _75 % _84;
+ int32_t  const _86 = _22 ^ _68;
+ int32_t  const _87 = _86 + _78;
+ int32_t  const _88 = 0 & _87;
+ int32_t  const _89 = _85 + _88;
+ int32_t  const _90 = _89 & _82;
+ int32_t  const _91 = _90 * 4;
+ int32_t  const _92 = _91 + 4;
+ int32_t  const _93 = ::halide_cpp_min(_92, _32);
+ int32_t  const _94 = _93 * 8;
+ int32_t  const _95 = ::halide_cpp_min(_94, _14);
+ int32_t  const _96 = ::halide_cpp_min(_95, _11);
  {
-  int64_t  const _96 = _15;
-  int64_t  const _97 = _96 * 32;
-  int64_t  const _98 = (_97 > ((int64_t(1) << 31) - 1)) ? _97 : (_97 * 1);
+  int64_t  const _97 = _15;
+  int64_t  const _98 = _97 * 32;
   int64_t  const _99 = (_98 > ((int64_t(1) << 31) - 1)) ? _98 : (_98 * 1);
   int64_t  const _100 = (_99 > ((int64_t(1) << 31) - 1)) ? _99 : (_99 * 1);
-  if ((_100 > ((int64_t(1) << 31) - 1)) || ((_100 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+  int64_t  const _101 = (_100 > ((int64_t(1) << 31) - 1)) ? _100 : (_100 * 1);
+  if ((_101 > ((int64_t(1) << 31) - 1)) || ((_101 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
   {
    attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation qs\n");
    return -1;
   } // overflow test qs
-  int64_t  const _101 = _100;
-  float *_qs = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_101);
+  int64_t  const _102 = _101;
+  float *_qs = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_102);
   if (!_qs)
   {
-   int32_t  const _102 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-   return _102;
+   int32_t  const _103 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+   return _103;
   }
   HalideFreeHelper _qs_free(_ucon, _qs, attn_alibi_softcap_rt_free);
   // produce qs
-  int32_t  const _103 = _16 * _89;
-  int32_t  const _104 = _23 + _82;
-  int32_t  const _105 = _104 * _17;
-  int32_t  const _106 = _24 + _63;
-  int32_t  const _107 = _106 * _18;
-  int32_t  const _108 = _107 - _32;
-  int32_t  const _109 = _105 + _108;
-  int32_t  const _110 = _103 + _109;
+  int32_t  const _104 = _16 * _90;
+  int32_t  const _105 = _23 + _83;
+  int32_t  const _106 = _105 * _17;
+  int32_t  const _107 = _24 + _64;
+  int32_t  const _108 = _107 * _18;
+  int32_t  const _109 = _108 - _33;
+  int32_t  const _110 = _106 + _109;
+  int32_t  const _111 = _104 + _110;
   for (int _qs_s0_ii_ii = 0; _qs_s0_ii_ii < 0 + 2; _qs_s0_ii_ii++)
   {
-   int32_t  const _111 = _15 * _qs_s0_ii_ii;
-   int32_t  const _112 = _111 * 16;
-   int32_t  const _113 = _112 + _110;
+   int32_t  const _112 = _15 * _qs_s0_ii_ii;
+   int32_t  const _113 = _112 * 16;
+   int32_t  const _114 = _113 + _111;
    for (int _qs_s0_c = 0; _qs_s0_c < 0 + _15; _qs_s0_c++)
    {
-    int32_t  const _114 = _qs_s0_c + _113;
-    int32x16_t  const _115 = int32x16_t_ops::ramp(_114, _15);
-    float16  const _116 = float16_ops::load_gather(_attn_q, _115);
-    float16  const _117 = float16_ops::broadcast(_33);
-    float16  const _118 = _116 * _117;
-    int32_t  const _119 = _qs_s0_c * 2;
-    int32_t  const _120 = _119 + _qs_s0_ii_ii;
-    int32_t  const _121 = _120 * 16;
-    float16_ops::store(_118, _qs, _121);
+    int32_t  const _115 = _qs_s0_c + _114;
+    int32x16_t  const _116 = int32x16_t_ops::ramp(_115, _15);
+    float16  const _117 = float16_ops::load_gather(_attn_q, _116);
+    float16  const _118 = float16_ops::broadcast(_34);
+    float16  const _119 = _117 * _118;
+    int32_t  const _120 = _qs_s0_c * 2;
+    int32_t  const _121 = _120 + _qs_s0_ii_ii;
+    int32_t  const _122 = _121 * 16;
+    float16_ops::store(_119, _qs, _122);
    } // for _qs_s0_c
   } // for _qs_s0_ii_ii
   {
-   int32_t  const _122 = _95 + -1;
-   int32_t  const _123 = _122 >> 3;
-   int32_t  const _124 = _123 * 8;
-   int32_t  const _125 = _124 + 8;
-   int64_t  const _126 = _125;
-   int64_t  const _127 = _126 * 32;
-   int64_t  const _128 = (_127 > ((int64_t(1) << 31) - 1)) ? _127 : (_127 * 1);
+   int32_t  const _123 = _96 + -1;
+   int32_t  const _124 = _123 >> 3;
+   int32_t  const _125 = _124 * 8;
+   int32_t  const _126 = _125 + 8;
+   int64_t  const _127 = _126;
+   int64_t  const _128 = _127 * 32;
    int64_t  const _129 = (_128 > ((int64_t(1) << 31) - 1)) ? _128 : (_128 * 1);
    int64_t  const _130 = (_129 > ((int64_t(1) << 31) - 1)) ? _129 : (_129 * 1);
-   if ((_130 > ((int64_t(1) << 31) - 1)) || ((_130 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+   int64_t  const _131 = (_130 > ((int64_t(1) << 31) - 1)) ? _130 : (_130 * 1);
+   if ((_131 > ((int64_t(1) << 31) - 1)) || ((_131 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
    {
     attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation scores\n");
     return -1;
    } // overflow test scores
-   int64_t  const _131 = _130;
-   float *_scores = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_131);
+   int64_t  const _132 = _131;
+   float *_scores = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_132);
    if (!_scores)
    {
-    int32_t  const _132 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-    return _132;
+    int32_t  const _133 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+    return _133;
    }
    HalideFreeHelper _scores_free(_ucon, _scores, attn_alibi_softcap_rt_free);
    // produce scores
    // consume qs
-   int32_t  const _133 = _95 + 7;
-   int32_t  const _134 = _133 >> 3;
-   int32_t  const _135 = _23 + _82;
-   bool  const _136 = _135 < 0;
-   int32_t  const _137 = (int32_t)(_136 ? -1 : 0);
-   bool  const _138 = _10 == 0;
-   int32_t  const _139 = (int32_t)(_138 ? -1 : 0);
-   bool  const _140 = _10 < 0;
-   int32_t  const _141 = (int32_t)(_140 ? -1 : 0);
-   int32_t  const _142 = _135 - _137;
-   int32_t  const _143 = _10 - _139;
-   int32_t  const _144 = _142 / _143;
-   int32_t  const _145 = ~_141;
-   int32_t  const _146 = _145 - _141;
-   int32_t  const _147 = _137 & _146;
-   int32_t  const _148 = _144 + _147;
-   int32_t  const _149 = ~_139;
-   int32_t  const _150 = _148 & _149;
-   int32_t  const _151 = _150 * _12;
-   int32_t  const _152 = _24 + _63;
-   int32_t  const _153 = _152 * _13;
-   int32_t  const _154 = _153 - _34;
-   int32_t  const _155 = _151 + _154;
-   for (int _scores_s0_j_jo = 0; _scores_s0_j_jo < 0 + _134; _scores_s0_j_jo++)
+   int32_t  const _134 = _96 + 7;
+   int32_t  const _135 = _134 >> 3;
+   int32_t  const _136 = _23 + _83;
+   bool  const _137 = _136 < 0;
+   int32_t  const _138 = (int32_t)(_137 ? -1 : 0);
+   bool  const _139 = _10 == 0;
+   int32_t  const _140 = (int32_t)(_139 ? -1 : 0);
+   bool  const _141 = _10 < 0;
+   int32_t  const _142 = (int32_t)(_141 ? -1 : 0);
+   int32_t  const _143 = _136 - _138;
+   int32_t  const _144 = _10 - _140;
+   int32_t  const _145 = _143 / _144;
+   int32_t  const _146 = ~_142;
+   int32_t  const _147 = _146 - _142;
+   int32_t  const _148 = _138 & _147;
+   int32_t  const _149 = _145 + _148;
+   int32_t  const _150 = ~_140;
+   int32_t  const _151 = _149 & _150;
+   int32_t  const _152 = _151 * _12;
+   int32_t  const _153 = _24 + _64;
+   int32_t  const _154 = _153 * _13;
+   int32_t  const _155 = _154 - _35;
+   int32_t  const _156 = _152 + _155;
+   for (int _scores_s0_j_jo = 0; _scores_s0_j_jo < 0 + _135; _scores_s0_j_jo++)
    {
     {
      float _dot[256];
      // produce dot
-     float  const _156 = float_from_bits(0 /* 0 */);
-     float16  const _157 = float16_ops::broadcast(_156);
-     float16_ops::store(_157, _dot, 0);
-     float  const _158 = float_from_bits(0 /* 0 */);
-     float16  const _159 = float16_ops::broadcast(_158);
-     float16_ops::store(_159, _dot, 32);
-     float  const _160 = float_from_bits(0 /* 0 */);
-     float16  const _161 = float16_ops::broadcast(_160);
-     float16_ops::store(_161, _dot, 64);
-     float  const _162 = float_from_bits(0 /* 0 */);
-     float16  const _163 = float16_ops::broadcast(_162);
-     float16_ops::store(_163, _dot, 96);
-     float  const _164 = float_from_bits(0 /* 0 */);
-     float16  const _165 = float16_ops::broadcast(_164);
-     float16_ops::store(_165, _dot, 128);
-     float  const _166 = float_from_bits(0 /* 0 */);
-     float16  const _167 = float16_ops::broadcast(_166);
-     float16_ops::store(_167, _dot, 160);
-     float  const _168 = float_from_bits(0 /* 0 */);
-     float16  const _169 = float16_ops::broadcast(_168);
-     float16_ops::store(_169, _dot, 192);
-     float  const _170 = float_from_bits(0 /* 0 */);
-     float16  const _171 = float16_ops::broadcast(_170);
-     float16_ops::store(_171, _dot, 224);
-     float  const _172 = float_from_bits(0 /* 0 */);
-     float16  const _173 = float16_ops::broadcast(_172);
-     float16_ops::store(_173, _dot, 16);
-     float  const _174 = float_from_bits(0 /* 0 */);
-     float16  const _175 = float16_ops::broadcast(_174);
-     float16_ops::store(_175, _dot, 48);
-     float  const _176 = float_from_bits(0 /* 0 */);
-     float16  const _177 = float16_ops::broadcast(_176);
-     float16_ops::store(_177, _dot, 80);
-     float  const _178 = float_from_bits(0 /* 0 */);
-     float16  const _179 = float16_ops::broadcast(_178);
-     float16_ops::store(_179, _dot, 112);
-     float  const _180 = float_from_bits(0 /* 0 */);
-     float16  const _181 = float16_ops::broadcast(_180);
-     float16_ops::store(_181, _dot, 144);
-     float  const _182 = float_from_bits(0 /* 0 */);
-     float16  const _183 = float16_ops::broadcast(_182);
-     float16_ops::store(_183, _dot, 176);
-     float  const _184 = float_from_bits(0 /* 0 */);
-     float16  const _185 = float16_ops::broadcast(_184);
-     float16_ops::store(_185, _dot, 208);
-     float  const _186 = float_from_bits(0 /* 0 */);
-     float16  const _187 = float16_ops::broadcast(_186);
-     float16_ops::store(_187, _dot, 240);
-     int32_t  const _188 = _scores_s0_j_jo * 8;
-     int32_t  const _189 = _11 + -1;
-     int32_t  const _190 = ::halide_cpp_min(_189, _188);
-     int32_t  const _191 = _190 * _15;
-     int32_t  const _192 = _191 + _155;
-     int32_t  const _193 = _188 + 8;
-     int32_t  const _194 = ::halide_cpp_min(_193, _11);
-     int32_t  const _195 = _194 + -1;
-     int32_t  const _196 = _195 * _15;
-     int32_t  const _197 = _196 + _155;
-     int32_t  const _198 = _188 + 7;
-     int32_t  const _199 = ::halide_cpp_min(_198, _11);
-     int32_t  const _200 = _199 + -1;
-     int32_t  const _201 = _200 * _15;
-     int32_t  const _202 = _201 + _155;
-     int32_t  const _203 = _188 + 6;
-     int32_t  const _204 = ::halide_cpp_min(_203, _11);
-     int32_t  const _205 = _204 + -1;
-     int32_t  const _206 = _205 * _15;
-     int32_t  const _207 = _206 + _155;
-     int32_t  const _208 = _188 + 5;
-     int32_t  const _209 = ::halide_cpp_min(_208, _11);
-     int32_t  const _210 = _209 + -1;
-     int32_t  const _211 = _210 * _15;
-     int32_t  const _212 = _211 + _155;
-     int32_t  const _213 = _188 + 4;
-     int32_t  const _214 = ::halide_cpp_min(_213, _11);
-     int32_t  const _215 = _214 + -1;
-     int32_t  const _216 = _215 * _15;
-     int32_t  const _217 = _216 + _155;
-     int32_t  const _218 = _188 + 3;
-     int32_t  const _219 = ::halide_cpp_min(_218, _11);
-     int32_t  const _220 = _219 + -1;
-     int32_t  const _221 = _220 * _15;
-     int32_t  const _222 = _221 + _155;
-     int32_t  const _223 = _188 + 2;
-     int32_t  const _224 = ::halide_cpp_min(_223, _11);
-     int32_t  const _225 = _224 + -1;
-     int32_t  const _226 = _225 * _15;
-     int32_t  const _227 = _226 + _155;
+     float  const _157 = float_from_bits(0 /* 0 */);
+     float16  const _158 = float16_ops::broadcast(_157);
+     float16_ops::store(_158, _dot, 0);
+     float  const _159 = float_from_bits(0 /* 0 */);
+     float16  const _160 = float16_ops::broadcast(_159);
+     float16_ops::store(_160, _dot, 32);
+     float  const _161 = float_from_bits(0 /* 0 */);
+     float16  const _162 = float16_ops::broadcast(_161);
+     float16_ops::store(_162, _dot, 64);
+     float  const _163 = float_from_bits(0 /* 0 */);
+     float16  const _164 = float16_ops::broadcast(_163);
+     float16_ops::store(_164, _dot, 96);
+     float  const _165 = float_from_bits(0 /* 0 */);
+     float16  const _166 = float16_ops::broadcast(_165);
+     float16_ops::store(_166, _dot, 128);
+     float  const _167 = float_from_bits(0 /* 0 */);
+     float16  const _168 = float16_ops::broadcast(_167);
+     float16_ops::store(_168, _dot, 160);
+     float  const _169 = float_from_bits(0 /* 0 */);
+     float16  const _170 = float16_ops::broadcast(_169);
+     float16_ops::store(_170, _dot, 192);
+     float  const _171 = float_from_bits(0 /* 0 */);
+     float16  const _172 = float16_ops::broadcast(_171);
+     float16_ops::store(_172, _dot, 224);
+     float  const _173 = float_from_bits(0 /* 0 */);
+     float16  const _174 = float16_ops::broadcast(_173);
+     float16_ops::store(_174, _dot, 16);
+     float  const _175 = float_from_bits(0 /* 0 */);
+     float16  const _176 = float16_ops::broadcast(_175);
+     float16_ops::store(_176, _dot, 48);
+     float  const _177 = float_from_bits(0 /* 0 */);
+     float16  const _178 = float16_ops::broadcast(_177);
+     float16_ops::store(_178, _dot, 80);
+     float  const _179 = float_from_bits(0 /* 0 */);
+     float16  const _180 = float16_ops::broadcast(_179);
+     float16_ops::store(_180, _dot, 112);
+     float  const _181 = float_from_bits(0 /* 0 */);
+     float16  const _182 = float16_ops::broadcast(_181);
+     float16_ops::store(_182, _dot, 144);
+     float  const _183 = float_from_bits(0 /* 0 */);
+     float16  const _184 = float16_ops::broadcast(_183);
+     float16_ops::store(_184, _dot, 176);
+     float  const _185 = float_from_bits(0 /* 0 */);
+     float16  const _186 = float16_ops::broadcast(_185);
+     float16_ops::store(_186, _dot, 208);
+     float  const _187 = float_from_bits(0 /* 0 */);
+     float16  const _188 = float16_ops::broadcast(_187);
+     float16_ops::store(_188, _dot, 240);
+     int32_t  const _189 = _scores_s0_j_jo * 8;
+     int32_t  const _190 = _11 + -1;
+     int32_t  const _191 = ::halide_cpp_min(_190, _189);
+     int32_t  const _192 = _191 * _15;
+     int32_t  const _193 = _192 + _156;
+     int32_t  const _194 = _189 + 8;
+     int32_t  const _195 = ::halide_cpp_min(_194, _11);
+     int32_t  const _196 = _195 + -1;
+     int32_t  const _197 = _196 * _15;
+     int32_t  const _198 = _197 + _156;
+     int32_t  const _199 = _189 + 7;
+     int32_t  const _200 = ::halide_cpp_min(_199, _11);
+     int32_t  const _201 = _200 + -1;
+     int32_t  const _202 = _201 * _15;
+     int32_t  const _203 = _202 + _156;
+     int32_t  const _204 = _189 + 6;
+     int32_t  const _205 = ::halide_cpp_min(_204, _11);
+     int32_t  const _206 = _205 + -1;
+     int32_t  const _207 = _206 * _15;
+     int32_t  const _208 = _207 + _156;
+     int32_t  const _209 = _189 + 5;
+     int32_t  const _210 = ::halide_cpp_min(_209, _11);
+     int32_t  const _211 = _210 + -1;
+     int32_t  const _212 = _211 * _15;
+     int32_t  const _213 = _212 + _156;
+     int32_t  const _214 = _189 + 4;
+     int32_t  const _215 = ::halide_cpp_min(_214, _11);
+     int32_t  const _216 = _215 + -1;
+     int32_t  const _217 = _216 * _15;
+     int32_t  const _218 = _217 + _156;
+     int32_t  const _219 = _189 + 3;
+     int32_t  const _220 = ::halide_cpp_min(_219, _11);
+     int32_t  const _221 = _220 + -1;
+     int32_t  const _222 = _221 * _15;
+     int32_t  const _223 = _222 + _156;
+     int32_t  const _224 = _189 + 2;
+     int32_t  const _225 = ::halide_cpp_min(_224, _11);
+     int32_t  const _226 = _225 + -1;
+     int32_t  const _227 = _226 * _15;
+     int32_t  const _228 = _227 + _156;
      for (int _dot_s1_rd__x = 0; _dot_s1_rd__x < 0 + _15; _dot_s1_rd__x++)
      {
-      float16  const _228 = float16_ops::load(_dot, 0);
-      int32_t  const _229 = _dot_s1_rd__x * 32;
-      float16  const _230 = float16_ops::load(_qs, _229);
-      int32_t  const _231 = _dot_s1_rd__x + _192;
-      float  const _232 = ((float const *)_attn_k)[_231];
-      float16  const _233 = float16_ops::broadcast(_232);
-      float16  const _234 = _230 * _233;
-      float16  const _235 = _228 + _234;
-      float16_ops::store(_235, _dot, 0);
-      float16  const _236 = float16_ops::load(_dot, 16);
-      int32_t  const _237 = _dot_s1_rd__x * 32;
-      int32_t  const _238 = _237 + 16;
-      float16  const _239 = float16_ops::load(_qs, _238);
-      int32_t  const _240 = _dot_s1_rd__x + _192;
-      float  const _241 = ((float const *)_attn_k)[_240];
-      float16  const _242 = float16_ops::broadcast(_241);
-      float16  const _243 = _239 * _242;
-      float16  const _244 = _236 + _243;
-      float16_ops::store(_244, _dot, 16);
-      float16  const _245 = float16_ops::load(_dot, 32);
-      int32_t  const _246 = _dot_s1_rd__x * 32;
-      float16  const _247 = float16_ops::load(_qs, _246);
-      int32_t  const _248 = _dot_s1_rd__x + _227;
-      float  const _249 = ((float const *)_attn_k)[_248];
-      float16  const _250 = float16_ops::broadcast(_249);
-      float16  const _251 = _247 * _250;
-      float16  const _252 = _245 + _251;
-      float16_ops::store(_252, _dot, 32);
-      float16  const _253 = float16_ops::load(_dot, 48);
-      int32_t  const _254 = _dot_s1_rd__x * 32;
-      int32_t  const _255 = _254 + 16;
-      float16  const _256 = float16_ops::load(_qs, _255);
-      int32_t  const _257 = _dot_s1_rd__x + _227;
-      float  const _258 = ((float const *)_attn_k)[_257];
-      float16  const _259 = float16_ops::broadcast(_258);
-      float16  const _260 = _256 * _259;
-      float16  const _261 = _253 + _260;
-      float16_ops::store(_261, _dot, 48);
-      float16  const _262 = float16_ops::load(_dot, 64);
-      int32_t  const _263 = _dot_s1_rd__x * 32;
-      float16  const _264 = float16_ops::load(_qs, _263);
-      int32_t  const _265 = _dot_s1_rd__x + _222;
-      float  const _266 = ((float const *)_attn_k)[_265];
-      float16  const _267 = float16_ops::broadcast(_266);
-      float16  const _268 = _264 * _267;
-      float16  const _269 = _262 + _268;
-      float16_ops::store(_269, _dot, 64);
-      float16  const _270 = float16_ops::load(_dot, 80);
-      int32_t  const _271 = _dot_s1_rd__x * 32;
-      int32_t  const _272 = _271 + 16;
-      float16  const _273 = float16_ops::load(_qs, _272);
-      int32_t  const _274 = _dot_s1_rd__x + _222;
-      float  const _275 = ((float const *)_attn_k)[_274];
-      float16  const _276 = float16_ops::broadcast(_275);
-      float16  const _277 = _273 * _276;
-      float16  const _278 = _270 + _277;
-      float16_ops::store(_278, _dot, 80);
-      float16  const _279 = float16_ops::load(_dot, 96);
-      int32_t  const _280 = _dot_s1_rd__x * 32;
-      float16  const _281 = float16_ops::load(_qs, _280);
-      int32_t  const _282 = _dot_s1_rd__x + _217;
-      float  const _283 = ((float const *)_attn_k)[_282];
-      float16  const _284 = float16_ops::broadcast(_283);
-      float16  const _285 = _281 * _284;
-      float16  const _286 = _279 + _285;
-      float16_ops::store(_286, _dot, 96);
-      float16  const _287 = float16_ops::load(_dot, 112);
-      int32_t  const _288 = _dot_s1_rd__x * 32;
-      int32_t  const _289 = _288 + 16;
-      float16  const _290 = float16_ops::load(_qs, _289);
-      int32_t  const _291 = _dot_s1_rd__x + _217;
-      float  const _292 = ((float const *)_attn_k)[_291];
-      float16  const _293 = float16_ops::broadcast(_292);
-      float16  const _294 = _290 * _293;
-      float16  const _295 = _287 + _294;
-      float16_ops::store(_295, _dot, 112);
-      float16  const _296 = float16_ops::load(_dot, 128);
-      int32_t  const _297 = _dot_s1_rd__x * 32;
-      float16  const _298 = float16_ops::load(_qs, _297);
-      int32_t  const _299 = _dot_s1_rd__x + _212;
-      float  const _300 = ((float const *)_attn_k)[_299];
-      float16  const _301 = float16_ops::broadcast(_300);
-      float16  const _302 = _298 * _301;
-      float16  const _303 = _296 + _302;
-      float16_ops::store(_303, _dot, 128);
-      float16  const _304 = float16_ops::load(_dot, 144);
-      int32_t  const _305 = _dot_s1_rd__x * 32;
-      int32_t  const _306 = _305 + 16;
-      float16  const _307 = float16_ops::load(_qs, _306);
-      int32_t  const _308 = _dot_s1_rd__x + _212;
-      float  const _309 = ((float const *)_attn_k)[_308];
-      float16  const _310 = float16_ops::broadcast(_309);
-      float16  const _311 = _307 * _310;
-      float16  const _312 = _304 + _311;
-      float16_ops::store(_312, _dot, 144);
-      float16  const _313 = float16_ops::load(_dot, 160);
-      int32_t  const _314 = _dot_s1_rd__x * 32;
-      float16  const _315 = float16_ops::load(_qs, _314);
-      int32_t  const _316 = _dot_s1_rd__x + _207;
-      float  const _317 = ((float const *)_attn_k)[_316];
-      float16  const _318 = float16_ops::broadcast(_317);
-      float16  const _319 = _315 * _318;
-      float16  const _320 = _313 + _319;
-      float16_ops::store(_320, _dot, 160);
-      float16  const _321 = float16_ops::load(_dot, 176);
-      int32_t  const _322 = _dot_s1_rd__x * 32;
-      int32_t  const _323 = _322 + 16;
-      float16  const _324 = float16_ops::load(_qs, _323);
-      int32_t  const _325 = _dot_s1_rd__x + _207;
-      float  const _326 = ((float const *)_attn_k)[_325];
-      float16  const _327 = float16_ops::broadcast(_326);
-      float16  const _328 = _324 * _327;
-      float16  const _329 = _321 + _328;
-      float16_ops::store(_329, _dot, 176);
-      float16  const _330 = float16_ops::load(_dot, 192);
-      int32_t  const _331 = _dot_s1_rd__x * 32;
-      float16  const _332 = float16_ops::load(_qs, _331);
-      int32_t  const _333 = _dot_s1_rd__x + _202;
-      float  const _334 = ((float const *)_attn_k)[_333];
-      float16  const _335 = float16_ops::broadcast(_334);
-      float16  const _336 = _332 * _335;
-      float16  const _337 = _330 + _336;
-      float16_ops::store(_337, _dot, 192);
-      float16  const _338 = float16_ops::load(_dot, 208);
-      int32_t  const _339 = _dot_s1_rd__x * 32;
-      int32_t  const _340 = _339 + 16;
-      float16  const _341 = float16_ops::load(_qs, _340);
-      int32_t  const _342 = _dot_s1_rd__x + _202;
-      float  const _343 = ((float const *)_attn_k)[_342];
-      float16  const _344 = float16_ops::broadcast(_343);
-      float16  const _345 = _341 * _344;
-      float16  const _346 = _338 + _345;
-      float16_ops::store(_346, _dot, 208);
-      float16  const _347 = float16_ops::load(_dot, 224);
-      int32_t  const _348 = _dot_s1_rd__x * 32;
-      float16  const _349 = float16_ops::load(_qs, _348);
-      int32_t  const _350 = _dot_s1_rd__x + _197;
-      float  const _351 = ((float const *)_attn_k)[_350];
-      float16  const _352 = float16_ops::broadcast(_351);
-      float16  const _353 = _349 * _352;
-      float16  const _354 = _347 + _353;
-      float16_ops::store(_354, _dot, 224);
-      float16  const _355 = float16_ops::load(_dot, 240);
-      int32_t  const _356 = _dot_s1_rd__x * 32;
-      int32_t  const _357 = _356 + 16;
-      float16  const _358 = float16_ops::load(_qs, _357);
-      int32_t  const _359 = _dot_s1_rd__x + _197;
-      float  const _360 = ((float const *)_attn_k)[_359];
-      float16  const _361 = float16_ops::broadcast(_360);
-      float16  const _362 = _358 * _361;
-      float16  const _363 = _355 + _362;
-      float16_ops::store(_363, _dot, 240);
+      float16  const _229 = float16_ops::load(_dot, 0);
+      int32_t  const _230 = _dot_s1_rd__x * 32;
+      float16  const _231 = float16_ops::load(_qs, _230);
+      int32_t  const _232 = _dot_s1_rd__x + _193;
+      float  const _233 = ((float const *)_attn_k)[_232];
+      float16  const _234 = float16_ops::broadcast(_233);
+      float16  const _235 = _231 * _234;
+      float16  const _236 = _229 + _235;
+      float16_ops::store(_236, _dot, 0);
+      float16  const _237 = float16_ops::load(_dot, 16);
+      int32_t  const _238 = _dot_s1_rd__x * 32;
+      int32_t  const _239 = _238 + 16;
+      float16  const _240 = float16_ops::load(_qs, _239);
+      int32_t  const _241 = _dot_s1_rd__x + _193;
+      float  const _242 = ((float const *)_attn_k)[_241];
+      float16  const _243 = float16_ops::broadcast(_242);
+      float16  const _244 = _240 * _243;
+      float16  const _245 = _237 + _244;
+      float16_ops::store(_245, _dot, 16);
+      float16  const _246 = float16_ops::load(_dot, 32);
+      int32_t  const _247 = _dot_s1_rd__x * 32;
+      float16  const _248 = float16_ops::load(_qs, _247);
+      int32_t  const _249 = _dot_s1_rd__x + _228;
+      float  const _250 = ((float const *)_attn_k)[_249];
+      float16  const _251 = float16_ops::broadcast(_250);
+      float16  const _252 = _248 * _251;
+      float16  const _253 = _246 + _252;
+      float16_ops::store(_253, _dot, 32);
+      float16  const _254 = float16_ops::load(_dot, 48);
+      int32_t  const _255 = _dot_s1_rd__x * 32;
+      int32_t  const _256 = _255 + 16;
+      float16  const _257 = float16_ops::load(_qs, _256);
+      int32_t  const _258 = _dot_s1_rd__x + _228;
+      float  const _259 = ((float const *)_attn_k)[_258];
+      float16  const _260 = float16_ops::broadcast(_259);
+      float16  const _261 = _257 * _260;
+      float16  const _262 = _254 + _261;
+      float16_ops::store(_262, _dot, 48);
+      float16  const _263 = float16_ops::load(_dot, 64);
+      int32_t  const _264 = _dot_s1_rd__x * 32;
+      float16  const _265 = float16_ops::load(_qs, _264);
+      int32_t  const _266 = _dot_s1_rd__x + _223;
+      float  const _267 = ((float const *)_attn_k)[_266];
+      float16  const _268 = float16_ops::broadcast(_267);
+      float16  const _269 = _265 * _268;
+      float16  const _270 = _263 + _269;
+      float16_ops::store(_270, _dot, 64);
+      float16  const _271 = float16_ops::load(_dot, 80);
+      int32_t  const _272 = _dot_s1_rd__x * 32;
+      int32_t  const _273 = _272 + 16;
+      float16  const _274 = float16_ops::load(_qs, _273);
+      int32_t  const _275 = _dot_s1_rd__x + _223;
+      float  const _276 = ((float const *)_attn_k)[_275];
+      float16  const _277 = float16_ops::broadcast(_276);
+      float16  const _278 = _274 * _277;
+      float16  const _279 = _271 + _278;
+      float16_ops::store(_279, _dot, 80);
+      float16  const _280 = float16_ops::load(_dot, 96);
+      int32_t  const _281 = _dot_s1_rd__x * 32;
+      float16  const _282 = float16_ops::load(_qs, _281);
+      int32_t  const _283 = _dot_s1_rd__x + _218;
+      float  const _284 = ((float const *)_attn_k)[_283];
+      float16  const _285 = float16_ops::broadcast(_284);
+      float16  const _286 = _282 * _285;
+      float16  const _287 = _280 + _286;
+      float16_ops::store(_287, _dot, 96);
+      float16  const _288 = float16_ops::load(_dot, 112);
+      int32_t  const _289 = _dot_s1_rd__x * 32;
+      int32_t  const _290 = _289 + 16;
+      float16  const _291 = float16_ops::load(_qs, _290);
+      int32_t  const _292 = _dot_s1_rd__x + _218;
+      float  const _293 = ((float const *)_attn_k)[_292];
+      float16  const _294 = float16_ops::broadcast(_293);
+      float16  const _295 = _291 * _294;
+      float16  const _296 = _288 + _295;
+      float16_ops::store(_296, _dot, 112);
+      float16  const _297 = float16_ops::load(_dot, 128);
+      int32_t  const _298 = _dot_s1_rd__x * 32;
+      float16  const _299 = float16_ops::load(_qs, _298);
+      int32_t  const _300 = _dot_s1_rd__x + _213;
+      float  const _301 = ((float const *)_attn_k)[_300];
+      float16  const _302 = float16_ops::broadcast(_301);
+      float16  const _303 = _299 * _302;
+      float16  const _304 = _297 + _303;
+      float16_ops::store(_304, _dot, 128);
+      float16  const _305 = float16_ops::load(_dot, 144);
+      int32_t  const _306 = _dot_s1_rd__x * 32;
+      int32_t  const _307 = _306 + 16;
+      float16  const _308 = float16_ops::load(_qs, _307);
+      int32_t  const _309 = _dot_s1_rd__x + _213;
+      float  const _310 = ((float const *)_attn_k)[_309];
+      float16  const _311 = float16_ops::broadcast(_310);
+      float16  const _312 = _308 * _311;
+      float16  const _313 = _305 + _312;
+      float16_ops::store(_313, _dot, 144);
+      float16  const _314 = float16_ops::load(_dot, 160);
+      int32_t  const _315 = _dot_s1_rd__x * 32;
+      float16  const _316 = float16_ops::load(_qs, _315);
+      int32_t  const _317 = _dot_s1_rd__x + _208;
+      float  const _318 = ((float const *)_attn_k)[_317];
+      float16  const _319 = float16_ops::broadcast(_318);
+      float16  const _320 = _316 * _319;
+      float16  const _321 = _314 + _320;
+      float16_ops::store(_321, _dot, 160);
+      float16  const _322 = float16_ops::load(_dot, 176);
+      int32_t  const _323 = _dot_s1_rd__x * 32;
+      int32_t  const _324 = _323 + 16;
+      float16  const _325 = float16_ops::load(_qs, _324);
+      int32_t  const _326 = _dot_s1_rd__x + _208;
+      float  const _327 = ((float const *)_attn_k)[_326];
+      float16  const _328 = float16_ops::broadcast(_327);
+      float16  const _329 = _325 * _328;
+      float16  const _330 = _322 + _329;
+      float16_ops::store(_330, _dot, 176);
+      float16  const _331 = float16_ops::load(_dot, 192);
+      int32_t  const _332 = _dot_s1_rd__x * 32;
+      float16  const _333 = float16_ops::load(_qs, _332);
+      int32_t  const _334 = _dot_s1_rd__x + _203;
+      float  const _335 = ((float const *)_attn_k)[_334];
+      float16  const _336 = float16_ops::broadcast(_335);
+      float16  const _337 = _333 * _336;
+      float16  const _338 = _331 + _337;
+      float16_ops::store(_338, _dot, 192);
+      float16  const _339 = float16_ops::load(_dot, 208);
+      int32_t  const _340 = _dot_s1_rd__x * 32;
+      int32_t  const _341 = _340 + 16;
+      float16  const _342 = float16_ops::load(_qs, _341);
+      int32_t  const _343 = _dot_s1_rd__x + _203;
+      float  const _344 = ((float const *)_attn_k)[_343];
+      float16  const _345 = float16_ops::broadcast(_344);
+      float16  const _346 = _342 * _345;
+      float16  const _347 = _339 + _346;
+      float16_ops::store(_347, _dot, 208);
+      float16  const _348 = float16_ops::load(_dot, 224);
+      int32_t  const _349 = _dot_s1_rd__x * 32;
+      float16  const _350 = float16_ops::load(_qs, _349);
+      int32_t  const _351 = _dot_s1_rd__x + _198;
+      float  const _352 = ((float const *)_attn_k)[_351];
+      float16  const _353 = float16_ops::broadcast(_352);
+      float16  const _354 = _350 * _353;
+      float16  const _355 = _348 + _354;
+      float16_ops::store(_355, _dot, 224);
+      float16  const _356 = float16_ops::load(_dot, 240);
+      int32_t  const _357 = _dot_s1_rd__x * 32;
+      int32_t  const _358 = _357 + 16;
+      float16  const _359 = float16_ops::load(_qs, _358);
+      int32_t  const _360 = _dot_s1_rd__x + _198;
+      float  const _361 = ((float const *)_attn_k)[_360];
+      float16  const _362 = float16_ops::broadcast(_361);
+      float16  const _363 = _359 * _362;
+      float16  const _364 = _356 + _363;
+      float16_ops::store(_364, _dot, 240);
      } // for _dot_s1_rd__x
      // consume dot
-     float16  const _364 = float16_ops::load(_dot, 0);
-     int32_t  const _365 = _scores_s0_j_jo * 256;
-     float16_ops::store(_364, _scores, _365);
-     float16  const _366 = float16_ops::load(_dot, 16);
-     int32_t  const _367 = _scores_s0_j_jo * 256;
-     int32_t  const _368 = _367 + 16;
-     float16_ops::store(_366, _scores, _368);
-     float16  const _369 = float16_ops::load(_dot, 32);
-     int32_t  const _370 = _scores_s0_j_jo * 256;
-     int32_t  const _371 = _370 + 32;
-     float16_ops::store(_369, _scores, _371);
-     float16  const _372 = float16_ops::load(_dot, 48);
-     int32_t  const _373 = _scores_s0_j_jo * 256;
-     int32_t  const _374 = _373 + 48;
-     float16_ops::store(_372, _scores, _374);
-     float16  const _375 = float16_ops::load(_dot, 64);
-     int32_t  const _376 = _scores_s0_j_jo * 256;
-     int32_t  const _377 = _376 + 64;
-     float16_ops::store(_375, _scores, _377);
-     float16  const _378 = float16_ops::load(_dot, 80);
-     int32_t  const _379 = _scores_s0_j_jo * 256;
-     int32_t  const _380 = _379 + 80;
-     float16_ops::store(_378, _scores, _380);
-     float16  const _381 = float16_ops::load(_dot, 96);
-     int32_t  const _382 = _scores_s0_j_jo * 256;
-     int32_t  const _383 = _382 + 96;
-     float16_ops::store(_381, _scores, _383);
-     float16  const _384 = float16_ops::load(_dot, 112);
-     int32_t  const _385 = _scores_s0_j_jo * 256;
-     int32_t  const _386 = _385 + 112;
-     float16_ops::store(_384, _scores, _386);
-     float16  const _387 = float16_ops::load(_dot, 128);
-     int32_t  const _388 = _scores_s0_j_jo * 256;
-     int32_t  const _389 = _388 + 128;
-     float16_ops::store(_387, _scores, _389);
-     float16  const _390 = float16_ops::load(_dot, 144);
-     int32_t  const _391 = _scores_s0_j_jo * 256;
-     int32_t  const _392 = _391 + 144;
-     float16_ops::store(_390, _scores, _392);
-     float16  const _393 = float16_ops::load(_dot, 160);
-     int32_t  const _394 = _scores_s0_j_jo * 256;
-     int32_t  const _395 = _394 + 160;
-     float16_ops::store(_393, _scores, _395);
-     float16  const _396 = float16_ops::load(_dot, 176);
-     int32_t  const _397 = _scores_s0_j_jo * 256;
-     int32_t  const _398 = _397 + 176;
-     float16_ops::store(_396, _scores, _398);
-     float16  const _399 = float16_ops::load(_dot, 192);
-     int32_t  const _400 = _scores_s0_j_jo * 256;
-     int32_t  const _401 = _400 + 192;
-     float16_ops::store(_399, _scores, _401);
-     float16  const _402 = float16_ops::load(_dot, 208);
-     int32_t  const _403 = _scores_s0_j_jo * 256;
-     int32_t  const _404 = _403 + 208;
-     float16_ops::store(_402, _scores, _404);
-     float16  const _405 = float16_ops::load(_dot, 224);
-     int32_t  const _406 = _scores_s0_j_jo * 256;
-     int32_t  const _407 = _406 + 224;
-     float16_ops::store(_405, _scores, _407);
-     float16  const _408 = float16_ops::load(_dot, 240);
-     int32_t  const _409 = _scores_s0_j_jo * 256;
-     int32_t  const _410 = _409 + 240;
-     float16_ops::store(_408, _scores, _410);
+     float16  const _365 = float16_ops::load(_dot, 0);
+     int32_t  const _366 = _scores_s0_j_jo * 256;
+     float16_ops::store(_365, _scores, _366);
+     float16  const _367 = float16_ops::load(_dot, 16);
+     int32_t  const _368 = _scores_s0_j_jo * 256;
+     int32_t  const _369 = _368 + 16;
+     float16_ops::store(_367, _scores, _369);
+     float16  const _370 = float16_ops::load(_dot, 32);
+     int32_t  const _371 = _scores_s0_j_jo * 256;
+     int32_t  const _372 = _371 + 32;
+     float16_ops::store(_370, _scores, _372);
+     float16  const _373 = float16_ops::load(_dot, 48);
+     int32_t  const _374 = _scores_s0_j_jo * 256;
+     int32_t  const _375 = _374 + 48;
+     float16_ops::store(_373, _scores, _375);
+     float16  const _376 = float16_ops::load(_dot, 64);
+     int32_t  const _377 = _scores_s0_j_jo * 256;
+     int32_t  const _378 = _377 + 64;
+     float16_ops::store(_376, _scores, _378);
+     float16  const _379 = float16_ops::load(_dot, 80);
+     int32_t  const _380 = _scores_s0_j_jo * 256;
+     int32_t  const _381 = _380 + 80;
+     float16_ops::store(_379, _scores, _381);
+     float16  const _382 = float16_ops::load(_dot, 96);
+     int32_t  const _383 = _scores_s0_j_jo * 256;
+     int32_t  const _384 = _383 + 96;
+     float16_ops::store(_382, _scores, _384);
+     float16  const _385 = float16_ops::load(_dot, 112);
+     int32_t  const _386 = _scores_s0_j_jo * 256;
+     int32_t  const _387 = _386 + 112;
+     float16_ops::store(_385, _scores, _387);
+     float16  const _388 = float16_ops::load(_dot, 128);
+     int32_t  const _389 = _scores_s0_j_jo * 256;
+     int32_t  const _390 = _389 + 128;
+     float16_ops::store(_388, _scores, _390);
+     float16  const _391 = float16_ops::load(_dot, 144);
+     int32_t  const _392 = _scores_s0_j_jo * 256;
+     int32_t  const _393 = _392 + 144;
+     float16_ops::store(_391, _scores, _393);
+     float16  const _394 = float16_ops::load(_dot, 160);
+     int32_t  const _395 = _scores_s0_j_jo * 256;
+     int32_t  const _396 = _395 + 160;
+     float16_ops::store(_394, _scores, _396);
+     float16  const _397 = float16_ops::load(_dot, 176);
+     int32_t  const _398 = _scores_s0_j_jo * 256;
+     int32_t  const _399 = _398 + 176;
+     float16_ops::store(_397, _scores, _399);
+     float16  const _400 = float16_ops::load(_dot, 192);
+     int32_t  const _401 = _scores_s0_j_jo * 256;
+     int32_t  const _402 = _401 + 192;
+     float16_ops::store(_400, _scores, _402);
+     float16  const _403 = float16_ops::load(_dot, 208);
+     int32_t  const _404 = _scores_s0_j_jo * 256;
+     int32_t  const _405 = _404 + 208;
+     float16_ops::store(_403, _scores, _405);
+     float16  const _406 = float16_ops::load(_dot, 224);
+     int32_t  const _407 = _scores_s0_j_jo * 256;
+     int32_t  const _408 = _407 + 224;
+     float16_ops::store(_406, _scores, _408);
+     float16  const _409 = float16_ops::load(_dot, 240);
+     int32_t  const _410 = _scores_s0_j_jo * 256;
+     int32_t  const _411 = _410 + 240;
+     float16_ops::store(_409, _scores, _411);
     } // alloc _dot
    } // for _scores_s0_j_jo
    _qs_free.free();
-   int32_t  const _411 = _89 * 4;
-   int32_t  const _412 = _411 + 4;
-   int32_t  const _413 = ::halide_cpp_min(_412, _31);
-   int32_t  const _414 = _413 * 8;
-   int32_t  const _415 = ::halide_cpp_min(_414, _14);
-   int32_t  const _416 = ::halide_cpp_min(_415, _11);
-   int32_t  const _417 = ::halide_cpp_max(_416, _95);
+   int32_t  const _412 = _90 * 4;
+   int32_t  const _413 = _412 + 4;
+   int32_t  const _414 = ::halide_cpp_min(_413, _32);
+   int32_t  const _415 = _414 * 8;
+   int32_t  const _416 = ::halide_cpp_min(_415, _14);
+   int32_t  const _417 = ::halide_cpp_min(_416, _11);
+   int32_t  const _418 = ::halide_cpp_max(_417, _96);
    {
-    int64_t  const _418 = _417;
-    int64_t  const _419 = _418 * 32;
-    int64_t  const _420 = (_419 > ((int64_t(1) << 31) - 1)) ? _419 : (_419 * 1);
+    int64_t  const _419 = _418;
+    int64_t  const _420 = _419 * 32;
     int64_t  const _421 = (_420 > ((int64_t(1) << 31) - 1)) ? _420 : (_420 * 1);
     int64_t  const _422 = (_421 > ((int64_t(1) << 31) - 1)) ? _421 : (_421 * 1);
-    if ((_422 > ((int64_t(1) << 31) - 1)) || ((_422 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+    int64_t  const _423 = (_422 > ((int64_t(1) << 31) - 1)) ? _422 : (_422 * 1);
+    if ((_423 > ((int64_t(1) << 31) - 1)) || ((_423 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
     {
      attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation masked\n");
      return -1;
     } // overflow test masked
-    int64_t  const _423 = _422;
-    float *_masked = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_423);
+    int64_t  const _424 = _423;
+    float *_masked = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_424);
     if (!_masked)
     {
-     int32_t  const _424 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-     return _424;
+     int32_t  const _425 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+     return _425;
     }
     HalideFreeHelper _masked_free(_ucon, _masked, attn_alibi_softcap_rt_free);
     // produce masked
     // consume scores
-    int32_t  const _425 = _23 + _82;
-    bool  const _426 = _30 <= _425;
-    int32_t  const _427 = _29 + _30;
-    bool  const _428 = _425 < _427;
-    bool  const _429 = _426 && _428;
-    int32_t  const _430 = _23 - _30;
-    int32_t  const _431 = _430 + _82;
-    int32_t  const _432 = _29 + -1;
-    int32_t  const _433 = ::halide_cpp_min(_431, _432);
-    int32_t  const _434 = ::halide_cpp_max(_433, 0);
-    int32_t  const _435 = _89 * 32;
-    for (int _masked_s0_j = 0; _masked_s0_j < 0 + _95; _masked_s0_j++)
+    int32_t  const _426 = _23 + _83;
+    bool  const _427 = _30 <= _426;
+    int32_t  const _428 = _29 + _30;
+    bool  const _429 = _426 < _428;
+    bool  const _430 = _427 && _429;
+    int32_t  const _431 = _23 - _30;
+    int32_t  const _432 = _431 + _83;
+    int32_t  const _433 = _29 + -1;
+    int32_t  const _434 = ::halide_cpp_min(_432, _433);
+    int32_t  const _435 = ::halide_cpp_max(_434, 0);
+    int32_t  const _436 = _435 * _31;
+    int32_t  const _437 = _90 * 32;
+    for (int _masked_s0_j = 0; _masked_s0_j < 0 + _96; _masked_s0_j++)
     {
-     float  const _436 = ((float const *)_slopes)[_434];
-     int32_t  const _437 = _masked_s0_j * 32;
-     float16  const _438 = float16_ops::load(_scores, _437);
-     int32_t  const _439 = _masked_s0_j - _435;
-     int32x16_t  const _440 = int32x16_t_ops::ramp(_439, -1);
-     float16  const _441 = float16_ops::convert_from<int32x16_t>(_440);
-     if (!_429)
+     float  const _438 = ((float const *)_slopes)[_436];
+     int32_t  const _439 = _masked_s0_j * 32;
+     float16  const _440 = float16_ops::load(_scores, _439);
+     int32_t  const _441 = _masked_s0_j - _437;
+     int32x16_t  const _442 = int32x16_t_ops::ramp(_441, -1);
+     float16  const _443 = float16_ops::convert_from<int32x16_t>(_442);
+     if (!_430)
      {
       char b0[1024];
-      snprintf(b0, 1024, "%llu", (long long unsigned)(_429));
-      auto * const _442 = b0;
-      int32_t  const _443 = (int32_t)(_429 ? -1 : 0);
+      snprintf(b0, 1024, "%llu", (long long unsigned)(_430));
+      auto * const _444 = b0;
+      int32_t  const _445 = (int32_t)(_430 ? -1 : 0);
       char b1[1024];
-      snprintf(b1, 1024, "%f%s%lld%s%lld%s%lld%s", _436, " buffer 'slopes': index ", (long long)(_425), " out of range in dimension ", (long long)(_443), " of extent ", (long long)(_29), "\n");
-      auto * const _444 = b1;
-      int32_t  const _445 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _442, _444);
-      return _445;
+      snprintf(b1, 1024, "%f%s%lld%s%lld%s%lld%s", _438, " buffer 'slopes': index ", (long long)(_426), " out of range in dimension ", (long long)(_445), " of extent ", (long long)(_29), "\n");
+      auto * const _446 = b1;
+      int32_t  const _447 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _444, _446);
+      return _447;
      }
-     float  const _446 = _436;
-     float16  const _447 = float16_ops::broadcast(_446);
-     float16  const _448 = _441 * _447;
-     float16  const _449 = _438 + _448;
-     float  const _450 = float_from_bits(1036319193 /* 0.0961797 */);
-     float16  const _451 = float16_ops::broadcast(_450);
-     float16  const _452 = _449 * _451;
-     float  const _453 = float_from_bits(1124073472 /* 128 */);
-     float16  const _454 = float16_ops::broadcast(_453);
-     float16  const _455 = float16_ops::min(_452, _454);
-     float  const _456 = float_from_bits(3271426048 /* -127 */);
-     float16  const _457 = float16_ops::broadcast(_456);
-     float16  const _458 = float16_ops::max(_455, _457);
-     float  const _459 = float_from_bits(1124007936 /* 127.5 */);
-     float16  const _460 = float16_ops::broadcast(_459);
-     float16  const _461 = _458 + _460;
-     int32x16_t  const _462 = int32x16_t_ops::convert_from<float16>(_461);
-     int32x16_t  const _463 = int32x16_t_ops::broadcast(-127);
-     int32x16_t  const _464 = _462 + _463;
-     float16  const _465 = float16_ops::convert_from<int32x16_t>(_464);
-     float16  const _466 = _458 - _465;
-     float16  const _467 = float16_ops::broadcast(neg_inf_f32());
-     float  const _468 = float_from_bits(0 /* 0 */);
-     float16  const _469 = float16_ops::broadcast(_468);
-     int32x16_t  const _470 = int32x16_t_ops::ramp(_435, 1);
-     int32x16_t  const _471 = int32x16_t_ops::broadcast(_masked_s0_j);
-     uint8x16_t  const _472 = int32x16_t_ops::lt(_470, _471);
-     float16  const _473 = float16_ops::select(_472, _467, _469);
-     float  const _474 = float_from_bits(1073741824 /* 2 */);
-     float16  const _475 = float16_ops::broadcast(_474);
-     uint32_t  const _476 = (uint32_t)(23ull);
-     uint32x16_t  const _477 = uint32x16_t_ops::broadcast(_476);
-     int32x16_t  const _478 = _462 << _477;
-     float16  const _479 = reinterpret<float16>(_478);
-     float  const _480 = float_from_bits(958452607 /* 0.000153376 */);
-     float16  const _481 = float16_ops::broadcast(_480);
-     float16  const _482 = _466 * _481;
-     float  const _483 = float_from_bits(984588920 /* 0.00133999 */);
-     float16  const _484 = float16_ops::broadcast(_483);
-     float16  const _485 = _482 + _484;
-     float16  const _486 = _485 * _466;
-     float  const _487 = float_from_bits(1008572159 /* 0.00961852 */);
-     float16  const _488 = float16_ops::broadcast(_487);
-     float16  const _489 = _486 + _488;
-     float16  const _490 = _489 * _466;
-     float  const _491 = float_from_bits(1029920619 /* 0.0555033 */);
-     float16  const _492 = float16_ops::broadcast(_491);
-     float16  const _493 = _490 + _492;
-     float16  const _494 = _493 * _466;
-     float  const _495 = float_from_bits(1047920109 /* 0.240226 */);
-     float16  const _496 = float16_ops::broadcast(_495);
-     float16  const _497 = _494 + _496;
-     float16  const _498 = _497 * _466;
-     float  const _499 = float_from_bits(1060205080 /* 0.693147 */);
-     float16  const _500 = float16_ops::broadcast(_499);
-     float16  const _501 = _498 + _500;
-     float16  const _502 = _501 * _466;
-     float  const _503 = float_from_bits(1065353216 /* 1 */);
-     float16  const _504 = float16_ops::broadcast(_503);
-     float16  const _505 = _502 + _504;
-     float16  const _506 = _479 * _505;
-     float16  const _507 = _506 + _504;
-     float16  const _508 = _475 / _507;
-     float  const _509 = float_from_bits(3257737111 /* -43.2808 */);
-     float16  const _510 = float16_ops::broadcast(_509);
-     float16  const _511 = _508 * _510;
-     float16  const _512 = _473 + _511;
-     float  const _513 = float_from_bits(1110253463 /* 43.2808 */);
-     float16  const _514 = float16_ops::broadcast(_513);
-     float16  const _515 = _512 + _514;
-     int32_t  const _516 = _masked_s0_j * 32;
-     float16_ops::store(_515, _masked, _516);
-     int32_t  const _517 = _masked_s0_j * 32;
-     int32_t  const _518 = _517 + 16;
-     float16  const _519 = float16_ops::load(_scores, _518);
-     int32_t  const _520 = _masked_s0_j - _435;
-     int32_t  const _521 = _520 + -16;
-     int32x16_t  const _522 = int32x16_t_ops::ramp(_521, -1);
-     float16  const _523 = float16_ops::convert_from<int32x16_t>(_522);
-     if (!_429)
+     float  const _448 = _438;
+     float16  const _449 = float16_ops::broadcast(_448);
+     float16  const _450 = _443 * _449;
+     float16  const _451 = _440 + _450;
+     float  const _452 = float_from_bits(1036319193 /* 0.0961797 */);
+     float16  const _453 = float16_ops::broadcast(_452);
+     float16  const _454 = _451 * _453;
+     float  const _455 = float_from_bits(1124073472 /* 128 */);
+     float16  const _456 = float16_ops::broadcast(_455);
+     float16  const _457 = float16_ops::min(_454, _456);
+     float  const _458 = float_from_bits(3271426048 /* -127 */);
+     float16  const _459 = float16_ops::broadcast(_458);
+     float16  const _460 = float16_ops::max(_457, _459);
+     float  const _461 = float_from_bits(1124007936 /* 127.5 */);
+     float16  const _462 = float16_ops::broadcast(_461);
+     float16  const _463 = _460 + _462;
+     int32x16_t  const _464 = int32x16_t_ops::convert_from<float16>(_463);
+     int32x16_t  const _465 = int32x16_t_ops::broadcast(-127);
+     int32x16_t  const _466 = _464 + _465;
+     float16  const _467 = float16_ops::convert_from<int32x16_t>(_466);
+     float16  const _468 = _460 - _467;
+     float16  const _469 = float16_ops::broadcast(neg_inf_f32());
+     float  const _470 = float_from_bits(0 /* 0 */);
+     float16  const _471 = float16_ops::broadcast(_470);
+     int32x16_t  const _472 = int32x16_t_ops::ramp(_437, 1);
+     int32x16_t  const _473 = int32x16_t_ops::broadcast(_masked_s0_j);
+     uint8x16_t  const _474 = int32x16_t_ops::lt(_472, _473);
+     float16  const _475 = float16_ops::select(_474, _469, _471);
+     float  const _476 = float_from_bits(1073741824 /* 2 */);
+     float16  const _477 = float16_ops::broadcast(_476);
+     uint32_t  const _478 = (uint32_t)(23ull);
+     uint32x16_t  const _479 = uint32x16_t_ops::broadcast(_478);
+     int32x16_t  const _480 = _464 << _479;
+     float16  const _481 = reinterpret<float16>(_480);
+     float  const _482 = float_from_bits(958452607 /* 0.000153376 */);
+     float16  const _483 = float16_ops::broadcast(_482);
+     float16  const _484 = _468 * _483;
+     float  const _485 = float_from_bits(984588920 /* 0.00133999 */);
+     float16  const _486 = float16_ops::broadcast(_485);
+     float16  const _487 = _484 + _486;
+     float16  const _488 = _487 * _468;
+     float  const _489 = float_from_bits(1008572159 /* 0.00961852 */);
+     float16  const _490 = float16_ops::broadcast(_489);
+     float16  const _491 = _488 + _490;
+     float16  const _492 = _491 * _468;
+     float  const _493 = float_from_bits(1029920619 /* 0.0555033 */);
+     float16  const _494 = float16_ops::broadcast(_493);
+     float16  const _495 = _492 + _494;
+     float16  const _496 = _495 * _468;
+     float  const _497 = float_from_bits(1047920109 /* 0.240226 */);
+     float16  const _498 = float16_ops::broadcast(_497);
+     float16  const _499 = _496 + _498;
+     float16  const _500 = _499 * _468;
+     float  const _501 = float_from_bits(1060205080 /* 0.693147 */);
+     float16  const _502 = float16_ops::broadcast(_501);
+     float16  const _503 = _500 + _502;
+     float16  const _504 = _503 * _468;
+     float  const _505 = float_from_bits(1065353216 /* 1 */);
+     float16  const _506 = float16_ops::broadcast(_505);
+     float16  const _507 = _504 + _506;
+     float16  const _508 = _481 * _507;
+     float16  const _509 = _508 + _506;
+     float16  const _510 = _477 / _509;
+     float  const _511 = float_from_bits(3257737111 /* -43.2808 */);
+     float16  const _512 = float16_ops::broadcast(_511);
+     float16  const _513 = _510 * _512;
+     float16  const _514 = _475 + _513;
+     float  const _515 = float_from_bits(1110253463 /* 43.2808 */);
+     float16  const _516 = float16_ops::broadcast(_515);
+     float16  const _517 = _514 + _516;
+     int32_t  const _518 = _masked_s0_j * 32;
+     float16_ops::store(_517, _masked, _518);
+     int32_t  const _519 = _masked_s0_j * 32;
+     int32_t  const _520 = _519 + 16;
+     float16  const _521 = float16_ops::load(_scores, _520);
+     int32_t  const _522 = _masked_s0_j - _437;
+     int32_t  const _523 = _522 + -16;
+     int32x16_t  const _524 = int32x16_t_ops::ramp(_523, -1);
+     float16  const _525 = float16_ops::convert_from<int32x16_t>(_524);
+     if (!_430)
      {
       char b2[1024];
-      snprintf(b2, 1024, "%llu", (long long unsigned)(_429));
-      auto * const _524 = b2;
-      int32_t  const _525 = (int32_t)(_429 ? -1 : 0);
+      snprintf(b2, 1024, "%llu", (long long unsigned)(_430));
+      auto * const _526 = b2;
+      int32_t  const _527 = (int32_t)(_430 ? -1 : 0);
       char b3[1024];
-      snprintf(b3, 1024, "%f%s%lld%s%lld%s%lld%s", _436, " buffer 'slopes': index ", (long long)(_425), " out of range in dimension ", (long long)(_525), " of extent ", (long long)(_29), "\n");
-      auto * const _526 = b3;
-      int32_t  const _527 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _524, _526);
-      return _527;
+      snprintf(b3, 1024, "%f%s%lld%s%lld%s%lld%s", _438, " buffer 'slopes': index ", (long long)(_426), " out of range in dimension ", (long long)(_527), " of extent ", (long long)(_29), "\n");
+      auto * const _528 = b3;
+      int32_t  const _529 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _526, _528);
+      return _529;
      }
-     float  const _528 = _436;
-     float16  const _529 = float16_ops::broadcast(_528);
-     float16  const _530 = _523 * _529;
-     float16  const _531 = _519 + _530;
-     float  const _532 = float_from_bits(1036319193 /* 0.0961797 */);
-     float16  const _533 = float16_ops::broadcast(_532);
-     float16  const _534 = _531 * _533;
-     float  const _535 = float_from_bits(1124073472 /* 128 */);
-     float16  const _536 = float16_ops::broadcast(_535);
-     float16  const _537 = float16_ops::min(_534, _536);
-     float  const _538 = float_from_bits(3271426048 /* -127 */);
-     float16  const _539 = float16_ops::broadcast(_538);
-     float16  const _540 = float16_ops::max(_537, _539);
-     float  const _541 = float_from_bits(1124007936 /* 127.5 */);
-     float16  const _542 = float16_ops::broadcast(_541);
-     float16  const _543 = _540 + _542;
-     int32x16_t  const _544 = int32x16_t_ops::convert_from<float16>(_543);
-     int32x16_t  const _545 = int32x16_t_ops::broadcast(-127);
-     int32x16_t  const _546 = _544 + _545;
-     float16  const _547 = float16_ops::convert_from<int32x16_t>(_546);
-     float16  const _548 = _540 - _547;
-     float16  const _549 = float16_ops::broadcast(neg_inf_f32());
-     float  const _550 = float_from_bits(0 /* 0 */);
-     float16  const _551 = float16_ops::broadcast(_550);
-     int32x16_t  const _552 = int32x16_t_ops::ramp(_435, 1);
-     int32_t  const _553 = _masked_s0_j + -16;
-     int32x16_t  const _554 = int32x16_t_ops::broadcast(_553);
-     uint8x16_t  const _555 = int32x16_t_ops::lt(_552, _554);
-     float16  const _556 = float16_ops::select(_555, _549, _551);
-     float  const _557 = float_from_bits(1073741824 /* 2 */);
-     float16  const _558 = float16_ops::broadcast(_557);
-     uint32_t  const _559 = (uint32_t)(23ull);
-     uint32x16_t  const _560 = uint32x16_t_ops::broadcast(_559);
-     int32x16_t  const _561 = _544 << _560;
-     float16  const _562 = reinterpret<float16>(_561);
-     float  const _563 = float_from_bits(958452607 /* 0.000153376 */);
-     float16  const _564 = float16_ops::broadcast(_563);
-     float16  const _565 = _548 * _564;
-     float  const _566 = float_from_bits(984588920 /* 0.00133999 */);
-     float16  const _567 = float16_ops::broadcast(_566);
-     float16  const _568 = _565 + _567;
-     float16  const _569 = _568 * _548;
-     float  const _570 = float_from_bits(1008572159 /* 0.00961852 */);
-     float16  const _571 = float16_ops::broadcast(_570);
-     float16  const _572 = _569 + _571;
-     float16  const _573 = _572 * _548;
-     float  const _574 = float_from_bits(1029920619 /* 0.0555033 */);
-     float16  const _575 = float16_ops::broadcast(_574);
-     float16  const _576 = _573 + _575;
-     float16  const _577 = _576 * _548;
-     float  const _578 = float_from_bits(1047920109 /* 0.240226 */);
-     float16  const _579 = float16_ops::broadcast(_578);
-     float16  const _580 = _577 + _579;
-     float16  const _581 = _580 * _548;
-     float  const _582 = float_from_bits(1060205080 /* 0.693147 */);
-     float16  const _583 = float16_ops::broadcast(_582);
-     float16  const _584 = _581 + _583;
-     float16  const _585 = _584 * _548;
-     float  const _586 = float_from_bits(1065353216 /* 1 */);
-     float16  const _587 = float16_ops::broadcast(_586);
-     float16  const _588 = _585 + _587;
-     float16  const _589 = _562 * _588;
-     float16  const _590 = _589 + _587;
-     float16  const _591 = _558 / _590;
-     float  const _592 = float_from_bits(3257737111 /* -43.2808 */);
-     float16  const _593 = float16_ops::broadcast(_592);
-     float16  const _594 = _591 * _593;
-     float16  const _595 = _556 + _594;
-     float  const _596 = float_from_bits(1110253463 /* 43.2808 */);
-     float16  const _597 = float16_ops::broadcast(_596);
-     float16  const _598 = _595 + _597;
-     int32_t  const _599 = _masked_s0_j * 32;
-     int32_t  const _600 = _599 + 16;
-     float16_ops::store(_598, _masked, _600);
+     float  const _530 = _438;
+     float16  const _531 = float16_ops::broadcast(_530);
+     float16  const _532 = _525 * _531;
+     float16  const _533 = _521 + _532;
+     float  const _534 = float_from_bits(1036319193 /* 0.0961797 */);
+     float16  const _535 = float16_ops::broadcast(_534);
+     float16  const _536 = _533 * _535;
+     float  const _537 = float_from_bits(1124073472 /* 128 */);
+     float16  const _538 = float16_ops::broadcast(_537);
+     float16  const _539 = float16_ops::min(_536, _538);
+     float  const _540 = float_from_bits(3271426048 /* -127 */);
+     float16  const _541 = float16_ops::broadcast(_540);
+     float16  const _542 = float16_ops::max(_539, _541);
+     float  const _543 = float_from_bits(1124007936 /* 127.5 */);
+     float16  const _544 = float16_ops::broadcast(_543);
+     float16  const _545 = _542 + _544;
+     int32x16_t  const _546 = int32x16_t_ops::convert_from<float16>(_545);
+     int32x16_t  const _547 = int32x16_t_ops::broadcast(-127);
+     int32x16_t  const _548 = _546 + _547;
+     float16  const _549 = float16_ops::convert_from<int32x16_t>(_548);
+     float16  const _550 = _542 - _549;
+     float16  const _551 = float16_ops::broadcast(neg_inf_f32());
+     float  const _552 = float_from_bits(0 /* 0 */);
+     float16  const _553 = float16_ops::broadcast(_552);
+     int32x16_t  const _554 = int32x16_t_ops::ramp(_437, 1);
+     int32_t  const _555 = _masked_s0_j + -16;
+     int32x16_t  const _556 = int32x16_t_ops::broadcast(_555);
+     uint8x16_t  const _557 = int32x16_t_ops::lt(_554, _556);
+     float16  const _558 = float16_ops::select(_557, _551, _553);
+     float  const _559 = float_from_bits(1073741824 /* 2 */);
+     float16  const _560 = float16_ops::broadcast(_559);
+     uint32_t  const _561 = (uint32_t)(23ull);
+     uint32x16_t  const _562 = uint32x16_t_ops::broadcast(_561);
+     int32x16_t  const _563 = _546 << _562;
+     float16  const _564 = reinterpret<float16>(_563);
+     float  const _565 = float_from_bits(958452607 /* 0.000153376 */);
+     float16  const _566 = float16_ops::broadcast(_565);
+     float16  const _567 = _550 * _566;
+     float  const _568 = float_from_bits(984588920 /* 0.00133999 */);
+     float16  const _569 = float16_ops::broadcast(_568);
+     float16  const _570 = _567 + _569;
+     float16  const _571 = _570 * _550;
+     float  const _572 = float_from_bits(1008572159 /* 0.00961852 */);
+     float16  const _573 = float16_ops::broadcast(_572);
+     float16  const _574 = _571 + _573;
+     float16  const _575 = _574 * _550;
+     float  const _576 = float_from_bits(1029920619 /* 0.0555033 */);
+     float16  const _577 = float16_ops::broadcast(_576);
+     float16  const _578 = _575 + _577;
+     float16  const _579 = _578 * _550;
+     float  const _580 = float_from_bits(1047920109 /* 0.240226 */);
+     float16  const _581 = float16_ops::broadcast(_580);
+     float16  const _582 = _579 + _581;
+     float16  const _583 = _582 * _550;
+     float  const _584 = float_from_bits(1060205080 /* 0.693147 */);
+     float16  const _585 = float16_ops::broadcast(_584);
+     float16  const _586 = _583 + _585;
+     float16  const _587 = _586 * _550;
+     float  const _588 = float_from_bits(1065353216 /* 1 */);
+     float16  const _589 = float16_ops::broadcast(_588);
+     float16  const _590 = _587 + _589;
+     float16  const _591 = _564 * _590;
+     float16  const _592 = _591 + _589;
+     float16  const _593 = _560 / _592;
+     float  const _594 = float_from_bits(3257737111 /* -43.2808 */);
+     float16  const _595 = float16_ops::broadcast(_594);
+     float16  const _596 = _593 * _595;
+     float16  const _597 = _558 + _596;
+     float  const _598 = float_from_bits(1110253463 /* 43.2808 */);
+     float16  const _599 = float16_ops::broadcast(_598);
+     float16  const _600 = _597 + _599;
+     int32_t  const _601 = _masked_s0_j * 32;
+     int32_t  const _602 = _601 + 16;
+     float16_ops::store(_600, _masked, _602);
     } // for _masked_s0_j
     _scores_free.free();
     {
@@ -4155,169 +4159,169 @@ int attn_alibi_softcap_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context,
      // produce row_max
      for (int _row_max_s0_ii_ii = 0; _row_max_s0_ii_ii < 0 + 2; _row_max_s0_ii_ii++)
      {
-      float16  const _601 = float16_ops::broadcast(neg_inf_f32());
-      int32_t  const _602 = _row_max_s0_ii_ii * 16;
-      float16_ops::store(_601, _row_max, _602);
+      float16  const _603 = float16_ops::broadcast(neg_inf_f32());
+      int32_t  const _604 = _row_max_s0_ii_ii * 16;
+      float16_ops::store(_603, _row_max, _604);
      } // for _row_max_s0_ii_ii
      // consume masked
-     int32_t  const _603 = _89 * 4;
-     int32_t  const _604 = _603 + 4;
-     int32_t  const _605 = ::halide_cpp_min(_604, _31);
-     int32_t  const _606 = _605 * 8;
-     int32_t  const _607 = ::halide_cpp_min(_606, _14);
-     int32_t  const _608 = ::halide_cpp_min(_607, _11);
-     for (int _row_max_s1_rk__x = 0; _row_max_s1_rk__x < 0 + _608; _row_max_s1_rk__x++)
+     int32_t  const _605 = _90 * 4;
+     int32_t  const _606 = _605 + 4;
+     int32_t  const _607 = ::halide_cpp_min(_606, _32);
+     int32_t  const _608 = _607 * 8;
+     int32_t  const _609 = ::halide_cpp_min(_608, _14);
+     int32_t  const _610 = ::halide_cpp_min(_609, _11);
+     for (int _row_max_s1_rk__x = 0; _row_max_s1_rk__x < 0 + _610; _row_max_s1_rk__x++)
      {
-      float16  const _609 = float16_ops::load(_row_max, 0);
-      int32_t  const _610 = _row_max_s1_rk__x * 32;
-      float16  const _611 = float16_ops::load(_masked, _610);
-      float16  const _612 = float16_ops::max(_609, _611);
-      float16_ops::store(_612, _row_max, 0);
-      float16  const _613 = float16_ops::load(_row_max, 16);
-      int32_t  const _614 = _row_max_s1_rk__x * 32;
-      int32_t  const _615 = _614 + 16;
-      float16  const _616 = float16_ops::load(_masked, _615);
-      float16  const _617 = float16_ops::max(_613, _616);
-      float16_ops::store(_617, _row_max, 16);
+      float16  const _611 = float16_ops::load(_row_max, 0);
+      int32_t  const _612 = _row_max_s1_rk__x * 32;
+      float16  const _613 = float16_ops::load(_masked, _612);
+      float16  const _614 = float16_ops::max(_611, _613);
+      float16_ops::store(_614, _row_max, 0);
+      float16  const _615 = float16_ops::load(_row_max, 16);
+      int32_t  const _616 = _row_max_s1_rk__x * 32;
+      int32_t  const _617 = _616 + 16;
+      float16  const _618 = float16_ops::load(_masked, _617);
+      float16  const _619 = float16_ops::max(_615, _618);
+      float16_ops::store(_619, _row_max, 16);
      } // for _row_max_s1_rk__x
-     int32_t  const _618 = _89 * 4;
-     int32_t  const _619 = _618 + 4;
-     int32_t  const _620 = ::halide_cpp_min(_619, _31);
-     int32_t  const _621 = _620 * 8;
-     int32_t  const _622 = ::halide_cpp_min(_621, _14);
-     int32_t  const _623 = ::halide_cpp_min(_622, _11);
-     int32_t  const _624 = ::halide_cpp_max(_623, _95);
+     int32_t  const _620 = _90 * 4;
+     int32_t  const _621 = _620 + 4;
+     int32_t  const _622 = ::halide_cpp_min(_621, _32);
+     int32_t  const _623 = _622 * 8;
+     int32_t  const _624 = ::halide_cpp_min(_623, _14);
+     int32_t  const _625 = ::halide_cpp_min(_624, _11);
+     int32_t  const _626 = ::halide_cpp_max(_625, _96);
      {
-      int64_t  const _625 = _624;
-      int64_t  const _626 = _625 * 32;
-      int64_t  const _627 = (_626 > ((int64_t(1) << 31) - 1)) ? _626 : (_626 * 1);
-      int64_t  const _628 = (_627 > ((int64_t(1) << 31) - 1)) ? _627 : (_627 * 1);
+      int64_t  const _627 = _626;
+      int64_t  const _628 = _627 * 32;
       int64_t  const _629 = (_628 > ((int64_t(1) << 31) - 1)) ? _628 : (_628 * 1);
-      if ((_629 > ((int64_t(1) << 31) - 1)) || ((_629 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+      int64_t  const _630 = (_629 > ((int64_t(1) << 31) - 1)) ? _629 : (_629 * 1);
+      int64_t  const _631 = (_630 > ((int64_t(1) << 31) - 1)) ? _630 : (_630 * 1);
+      if ((_631 > ((int64_t(1) << 31) - 1)) || ((_631 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
       {
        attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation probs\n");
        return -1;
       } // overflow test probs
-      int64_t  const _630 = _629;
-      float *_probs = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_630);
+      int64_t  const _632 = _631;
+      float *_probs = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_632);
       if (!_probs)
       {
-       int32_t  const _631 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-       return _631;
+       int32_t  const _633 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+       return _633;
       }
       HalideFreeHelper _probs_free(_ucon, _probs, attn_alibi_softcap_rt_free);
       // produce probs
       // consume row_max
       // consume masked
-      for (int _probs_s0_j = 0; _probs_s0_j < 0 + _95; _probs_s0_j++)
+      for (int _probs_s0_j = 0; _probs_s0_j < 0 + _96; _probs_s0_j++)
       {
-       float16  const _632 = float16_ops::load(_row_max, 0);
-       int32_t  const _633 = _probs_s0_j * 32;
-       float16  const _634 = float16_ops::load(_masked, _633);
-       float  const _635 = float_from_bits(0 /* 0 */);
-       float16  const _636 = float16_ops::broadcast(_635);
-       float16  const _637 = float16_ops::broadcast(neg_inf_f32());
-       uint8x16_t  const _638 = float16_ops::eq(_632, _637);
-       float16  const _639 = float16_ops::select(_638, _636, _632);
-       float16  const _640 = _634 - _639;
-       float16  const _641 = float16_ops::min(_640, _636);
-       float  const _642 = float_from_bits(3271426048 /* -127 */);
-       float16  const _643 = float16_ops::broadcast(_642);
-       float16  const _644 = float16_ops::max(_641, _643);
-       float  const _645 = float_from_bits(1124007936 /* 127.5 */);
-       float16  const _646 = float16_ops::broadcast(_645);
-       float16  const _647 = _644 + _646;
-       int32x16_t  const _648 = int32x16_t_ops::convert_from<float16>(_647);
-       int32x16_t  const _649 = int32x16_t_ops::broadcast(-127);
-       int32x16_t  const _650 = _648 + _649;
-       float16  const _651 = float16_ops::convert_from<int32x16_t>(_650);
-       float16  const _652 = _644 - _651;
-       uint32_t  const _653 = (uint32_t)(23ull);
-       uint32x16_t  const _654 = uint32x16_t_ops::broadcast(_653);
-       int32x16_t  const _655 = _648 << _654;
-       float16  const _656 = reinterpret<float16>(_655);
-       float  const _657 = float_from_bits(958452607 /* 0.000153376 */);
-       float16  const _658 = float16_ops::broadcast(_657);
-       float16  const _659 = _652 * _658;
-       float  const _660 = float_from_bits(984588920 /* 0.00133999 */);
-       float16  const _661 = float16_ops::broadcast(_660);
-       float16  const _662 = _659 + _661;
-       float16  const _663 = _662 * _652;
-       float  const _664 = float_from_bits(1008572159 /* 0.00961852 */);
-       float16  const _665 = float16_ops::broadcast(_664);
-       float16  const _666 = _663 + _665;
-       float16  const _667 = _666 * _652;
-       float  const _668 = float_from_bits(1029920619 /* 0.0555033 */);
-       float16  const _669 = float16_ops::broadcast(_668);
-       float16  const _670 = _667 + _669;
-       float16  const _671 = _670 * _652;
-       float  const _672 = float_from_bits(1047920109 /* 0.240226 */);
-       float16  const _673 = float16_ops::broadcast(_672);
-       float16  const _674 = _671 + _673;
-       float16  const _675 = _674 * _652;
-       float  const _676 = float_from_bits(1060205080 /* 0.693147 */);
-       float16  const _677 = float16_ops::broadcast(_676);
-       float16  const _678 = _675 + _677;
-       float16  const _679 = _678 * _652;
-       float  const _680 = float_from_bits(1065353216 /* 1 */);
-       float16  const _681 = float16_ops::broadcast(_680);
-       float16  const _682 = _679 + _681;
-       float16  const _683 = _656 * _682;
-       float16_ops::store(_683, _probs, _633);
-       float16  const _684 = float16_ops::load(_row_max, 16);
-       int32_t  const _685 = _probs_s0_j * 32;
-       int32_t  const _686 = _685 + 16;
-       float16  const _687 = float16_ops::load(_masked, _686);
-       float  const _688 = float_from_bits(0 /* 0 */);
-       float16  const _689 = float16_ops::broadcast(_688);
-       float16  const _690 = float16_ops::broadcast(neg_inf_f32());
-       uint8x16_t  const _691 = float16_ops::eq(_684, _690);
-       float16  const _692 = float16_ops::select(_691, _689, _684);
-       float16  const _693 = _687 - _692;
-       float16  const _694 = float16_ops::min(_693, _689);
-       float  const _695 = float_from_bits(3271426048 /* -127 */);
-       float16  const _696 = float16_ops::broadcast(_695);
-       float16  const _697 = float16_ops::max(_694, _696);
-       float  const _698 = float_from_bits(1124007936 /* 127.5 */);
-       float16  const _699 = float16_ops::broadcast(_698);
-       float16  const _700 = _697 + _699;
-       int32x16_t  const _701 = int32x16_t_ops::convert_from<float16>(_700);
-       int32x16_t  const _702 = int32x16_t_ops::broadcast(-127);
-       int32x16_t  const _703 = _701 + _702;
-       float16  const _704 = float16_ops::convert_from<int32x16_t>(_703);
-       float16  const _705 = _697 - _704;
-       uint32_t  const _706 = (uint32_t)(23ull);
-       uint32x16_t  const _707 = uint32x16_t_ops::broadcast(_706);
-       int32x16_t  const _708 = _701 << _707;
-       float16  const _709 = reinterpret<float16>(_708);
-       float  const _710 = float_from_bits(958452607 /* 0.000153376 */);
-       float16  const _711 = float16_ops::broadcast(_710);
-       float16  const _712 = _705 * _711;
-       float  const _713 = float_from_bits(984588920 /* 0.00133999 */);
-       float16  const _714 = float16_ops::broadcast(_713);
-       float16  const _715 = _712 + _714;
-       float16  const _716 = _715 * _705;
-       float  const _717 = float_from_bits(1008572159 /* 0.00961852 */);
-       float16  const _718 = float16_ops::broadcast(_717);
-       float16  const _719 = _716 + _718;
-       float16  const _720 = _719 * _705;
-       float  const _721 = float_from_bits(1029920619 /* 0.0555033 */);
-       float16  const _722 = float16_ops::broadcast(_721);
-       float16  const _723 = _720 + _722;
-       float16  const _724 = _723 * _705;
-       float  const _725 = float_from_bits(1047920109 /* 0.240226 */);
-       float16  const _726 = float16_ops::broadcast(_725);
-       float16  const _727 = _724 + _726;
-       float16  const _728 = _727 * _705;
-       float  const _729 = float_from_bits(1060205080 /* 0.693147 */);
-       float16  const _730 = float16_ops::broadcast(_729);
-       float16  const _731 = _728 + _730;
-       float16  const _732 = _731 * _705;
-       float  const _733 = float_from_bits(1065353216 /* 1 */);
-       float16  const _734 = float16_ops::broadcast(_733);
-       float16  const _735 = _732 + _734;
-       float16  const _736 = _709 * _735;
-       float16_ops::store(_736, _probs, _686);
+       float16  const _634 = float16_ops::load(_row_max, 0);
+       int32_t  const _635 = _probs_s0_j * 32;
+       float16  const _636 = float16_ops::load(_masked, _635);
+       float  const _637 = float_from_bits(0 /* 0 */);
+       float16  const _638 = float16_ops::broadcast(_637);
+       float16  const _639 = float16_ops::broadcast(neg_inf_f32());
+       uint8x16_t  const _640 = float16_ops::eq(_634, _639);
+       float16  const _641 = float16_ops::select(_640, _638, _634);
+       float16  const _642 = _636 - _641;
+       float16  const _643 = float16_ops::min(_642, _638);
+       float  const _644 = float_from_bits(3271426048 /* -127 */);
+       float16  const _645 = float16_ops::broadcast(_644);
+       float16  const _646 = float16_ops::max(_643, _645);
+       float  const _647 = float_from_bits(1124007936 /* 127.5 */);
+       float16  const _648 = float16_ops::broadcast(_647);
+       float16  const _649 = _646 + _648;
+       int32x16_t  const _650 = int32x16_t_ops::convert_from<float16>(_649);
+       int32x16_t  const _651 = int32x16_t_ops::broadcast(-127);
+       int32x16_t  const _652 = _650 + _651;
+       float16  const _653 = float16_ops::convert_from<int32x16_t>(_652);
+       float16  const _654 = _646 - _653;
+       uint32_t  const _655 = (uint32_t)(23ull);
+       uint32x16_t  const _656 = uint32x16_t_ops::broadcast(_655);
+       int32x16_t  const _657 = _650 << _656;
+       float16  const _658 = reinterpret<float16>(_657);
+       float  const _659 = float_from_bits(958452607 /* 0.000153376 */);
+       float16  const _660 = float16_ops::broadcast(_659);
+       float16  const _661 = _654 * _660;
+       float  const _662 = float_from_bits(984588920 /* 0.00133999 */);
+       float16  const _663 = float16_ops::broadcast(_662);
+       float16  const _664 = _661 + _663;
+       float16  const _665 = _664 * _654;
+       float  const _666 = float_from_bits(1008572159 /* 0.00961852 */);
+       float16  const _667 = float16_ops::broadcast(_666);
+       float16  const _668 = _665 + _667;
+       float16  const _669 = _668 * _654;
+       float  const _670 = float_from_bits(1029920619 /* 0.0555033 */);
+       float16  const _671 = float16_ops::broadcast(_670);
+       float16  const _672 = _669 + _671;
+       float16  const _673 = _672 * _654;
+       float  const _674 = float_from_bits(1047920109 /* 0.240226 */);
+       float16  const _675 = float16_ops::broadcast(_674);
+       float16  const _676 = _673 + _675;
+       float16  const _677 = _676 * _654;
+       float  const _678 = float_from_bits(1060205080 /* 0.693147 */);
+       float16  const _679 = float16_ops::broadcast(_678);
+       float16  const _680 = _677 + _679;
+       float16  const _681 = _680 * _654;
+       float  const _682 = float_from_bits(1065353216 /* 1 */);
+       float16  const _683 = float16_ops::broadcast(_682);
+       float16  const _684 = _681 + _683;
+       float16  const _685 = _658 * _684;
+       float16_ops::store(_685, _probs, _635);
+       float16  const _686 = float16_ops::load(_row_max, 16);
+       int32_t  const _687 = _probs_s0_j * 32;
+       int32_t  const _688 = _687 + 16;
+       float16  const _689 = float16_ops::load(_masked, _688);
+       float  const _690 = float_from_bits(0 /* 0 */);
+       float16  const _691 = float16_ops::broadcast(_690);
+       float16  const _692 = float16_ops::broadcast(neg_inf_f32());
+       uint8x16_t  const _693 = float16_ops::eq(_686, _692);
+       float16  const _694 = float16_ops::select(_693, _691, _686);
+       float16  const _695 = _689 - _694;
+       float16  const _696 = float16_ops::min(_695, _691);
+       float  const _697 = float_from_bits(3271426048 /* -127 */);
+       float16  const _698 = float16_ops::broadcast(_697);
+       float16  const _699 = float16_ops::max(_696, _698);
+       float  const _700 = float_from_bits(1124007936 /* 127.5 */);
+       float16  const _701 = float16_ops::broadcast(_700);
+       float16  const _702 = _699 + _701;
+       int32x16_t  const _703 = int32x16_t_ops::convert_from<float16>(_702);
+       int32x16_t  const _704 = int32x16_t_ops::broadcast(-127);
+       int32x16_t  const _705 = _703 + _704;
+       float16  const _706 = float16_ops::convert_from<int32x16_t>(_705);
+       float16  const _707 = _699 - _706;
+       uint32_t  const _708 = (uint32_t)(23ull);
+       uint32x16_t  const _709 = uint32x16_t_ops::broadcast(_708);
+       int32x16_t  const _710 = _703 << _709;
+       float16  const _711 = reinterpret<float16>(_710);
+       float  const _712 = float_from_bits(958452607 /* 0.000153376 */);
+       float16  const _713 = float16_ops::broadcast(_712);
+       float16  const _714 = _707 * _713;
+       float  const _715 = float_from_bits(984588920 /* 0.00133999 */);
+       float16  const _716 = float16_ops::broadcast(_715);
+       float16  const _717 = _714 + _716;
+       float16  const _718 = _717 * _707;
+       float  const _719 = float_from_bits(1008572159 /* 0.00961852 */);
+       float16  const _720 = float16_ops::broadcast(_719);
+       float16  const _721 = _718 + _720;
+       float16  const _722 = _721 * _707;
+       float  const _723 = float_from_bits(1029920619 /* 0.0555033 */);
+       float16  const _724 = float16_ops::broadcast(_723);
+       float16  const _725 = _722 + _724;
+       float16  const _726 = _725 * _707;
+       float  const _727 = float_from_bits(1047920109 /* 0.240226 */);
+       float16  const _728 = float16_ops::broadcast(_727);
+       float16  const _729 = _726 + _728;
+       float16  const _730 = _729 * _707;
+       float  const _731 = float_from_bits(1060205080 /* 0.693147 */);
+       float16  const _732 = float16_ops::broadcast(_731);
+       float16  const _733 = _730 + _732;
+       float16  const _734 = _733 * _707;
+       float  const _735 = float_from_bits(1065353216 /* 1 */);
+       float16  const _736 = float16_ops::broadcast(_735);
+       float16  const _737 = _734 + _736;
+       float16  const _738 = _711 * _737;
+       float16_ops::store(_738, _probs, _688);
       } // for _probs_s0_j
       _masked_free.free();
       {
@@ -4325,761 +4329,761 @@ int attn_alibi_softcap_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context,
        // produce row_sum
        for (int _row_sum_s0_ii_ii = 0; _row_sum_s0_ii_ii < 0 + 2; _row_sum_s0_ii_ii++)
        {
-        float  const _737 = float_from_bits(0 /* 0 */);
-        float16  const _738 = float16_ops::broadcast(_737);
-        int32_t  const _739 = _row_sum_s0_ii_ii * 16;
-        float16_ops::store(_738, _row_sum, _739);
+        float  const _739 = float_from_bits(0 /* 0 */);
+        float16  const _740 = float16_ops::broadcast(_739);
+        int32_t  const _741 = _row_sum_s0_ii_ii * 16;
+        float16_ops::store(_740, _row_sum, _741);
        } // for _row_sum_s0_ii_ii
        // consume probs
-       int32_t  const _740 = _89 * 4;
-       int32_t  const _741 = _740 + 4;
-       int32_t  const _742 = ::halide_cpp_min(_741, _31);
-       int32_t  const _743 = _742 * 8;
-       int32_t  const _744 = ::halide_cpp_min(_743, _14);
-       int32_t  const _745 = ::halide_cpp_min(_744, _11);
-       for (int _row_sum_s1_rk__x = 0; _row_sum_s1_rk__x < 0 + _745; _row_sum_s1_rk__x++)
+       int32_t  const _742 = _90 * 4;
+       int32_t  const _743 = _742 + 4;
+       int32_t  const _744 = ::halide_cpp_min(_743, _32);
+       int32_t  const _745 = _744 * 8;
+       int32_t  const _746 = ::halide_cpp_min(_745, _14);
+       int32_t  const _747 = ::halide_cpp_min(_746, _11);
+       for (int _row_sum_s1_rk__x = 0; _row_sum_s1_rk__x < 0 + _747; _row_sum_s1_rk__x++)
        {
-        float16  const _746 = float16_ops::load(_row_sum, 0);
-        int32_t  const _747 = _row_sum_s1_rk__x * 32;
-        float16  const _748 = float16_ops::load(_probs, _747);
-        float16  const _749 = _746 + _748;
-        float16_ops::store(_749, _row_sum, 0);
-        float16  const _750 = float16_ops::load(_row_sum, 16);
-        int32_t  const _751 = _row_sum_s1_rk__x * 32;
-        int32_t  const _752 = _751 + 16;
-        float16  const _753 = float16_ops::load(_probs, _752);
-        float16  const _754 = _750 + _753;
-        float16_ops::store(_754, _row_sum, 16);
+        float16  const _748 = float16_ops::load(_row_sum, 0);
+        int32_t  const _749 = _row_sum_s1_rk__x * 32;
+        float16  const _750 = float16_ops::load(_probs, _749);
+        float16  const _751 = _748 + _750;
+        float16_ops::store(_751, _row_sum, 0);
+        float16  const _752 = float16_ops::load(_row_sum, 16);
+        int32_t  const _753 = _row_sum_s1_rk__x * 32;
+        int32_t  const _754 = _753 + 16;
+        float16  const _755 = float16_ops::load(_probs, _754);
+        float16  const _756 = _752 + _755;
+        float16_ops::store(_756, _row_sum, 16);
        } // for _row_sum_s1_rk__x
-       int32_t  const _755 = _89 + 1;
-       int32_t  const _756 = ::halide_cpp_max(_755, _22);
+       int32_t  const _757 = _90 + 1;
+       int32_t  const _758 = ::halide_cpp_max(_757, _22);
        {
-        int32_t  const _757 = _19 + 16;
-        int64_t  const _758 = _757;
-        int64_t  const _759 = _758 * 32;
-        int64_t  const _760 = (_759 > ((int64_t(1) << 31) - 1)) ? _759 : (_759 * _756);
-        int64_t  const _761 = (_760 > ((int64_t(1) << 31) - 1)) ? _760 : (_760 * 1);
-        int64_t  const _762 = (_761 > ((int64_t(1) << 31) - 1)) ? _761 : (_761 * 1);
-        if ((_762 > ((int64_t(1) << 31) - 1)) || ((_762 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+        int32_t  const _759 = _19 + 16;
+        int64_t  const _760 = _759;
+        int64_t  const _761 = _760 * 32;
+        int64_t  const _762 = (_761 > ((int64_t(1) << 31) - 1)) ? _761 : (_761 * _758);
+        int64_t  const _763 = (_762 > ((int64_t(1) << 31) - 1)) ? _762 : (_762 * 1);
+        int64_t  const _764 = (_763 > ((int64_t(1) << 31) - 1)) ? _763 : (_763 * 1);
+        if ((_764 > ((int64_t(1) << 31) - 1)) || ((_764 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
         {
          attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation normalized\n");
          return -1;
         } // overflow test normalized
-        int64_t  const _763 = _762;
-        float *_normalized = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_763);
+        int64_t  const _765 = _764;
+        float *_normalized = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_765);
         if (!_normalized)
         {
-         int32_t  const _764 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-         return _764;
+         int32_t  const _766 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+         return _766;
         }
         HalideFreeHelper _normalized_free(_ucon, _normalized, attn_alibi_softcap_rt_free);
         // produce normalized
         // consume row_sum
         // consume probs
         // consume row_max
-        int32_t  const _765 = _35 - _36;
-        int32_t  const _766 = _765 * 2;
-        int32_t  const _767 = _765 * 3;
-        int32_t  const _768 = _765 * 4;
-        int32_t  const _769 = _765 * 5;
-        int32_t  const _770 = _765 * 6;
-        int32_t  const _771 = _765 * 7;
-        int32_t  const _772 = _765 * 8;
-        int32_t  const _773 = _765 * 9;
-        int32_t  const _774 = _765 * 10;
-        int32_t  const _775 = _765 * 11;
-        int32_t  const _776 = _765 * 12;
-        int32_t  const _777 = _765 * 13;
-        int32_t  const _778 = _765 * 14;
-        int32_t  const _779 = _765 * 15;
-        int32_t  const _780 = _89 * 4;
-        int32_t  const _781 = _780 + 4;
-        int32_t  const _782 = ::halide_cpp_min(_781, _31);
-        int32_t  const _783 = _782 * 8;
-        int32_t  const _784 = ::halide_cpp_min(_783, _14);
-        int32_t  const _785 = ::halide_cpp_min(_784, _11);
-        int32_t  const _786 = _19 * 32;
-        int32_t  const _787 = _786 + 512;
-        int32_t  const _788 = _787 * _89;
-        int32_t  const _789 = _779 - _36;
-        int32_t  const _790 = _778 - _36;
-        int32_t  const _791 = _777 - _36;
-        int32_t  const _792 = _776 - _36;
-        int32_t  const _793 = _775 - _36;
-        int32_t  const _794 = _774 - _36;
-        int32_t  const _795 = _773 - _36;
-        int32_t  const _796 = _772 - _36;
-        int32_t  const _797 = _771 - _36;
-        int32_t  const _798 = _770 - _36;
-        int32_t  const _799 = _769 - _36;
-        int32_t  const _800 = _768 - _36;
-        int32_t  const _801 = _767 - _36;
-        int32_t  const _802 = _766 - _36;
-        int32_t  const _803 = _35 + _38;
-        int32_t  const _804 = _803 - _36;
-        int32_t  const _805 = _23 + _82;
-        bool  const _806 = _805 < 0;
-        int32_t  const _807 = (int32_t)(_806 ? -1 : 0);
-        bool  const _808 = _10 == 0;
+        int32_t  const _767 = _36 - _37;
+        int32_t  const _768 = _767 * 2;
+        int32_t  const _769 = _767 * 3;
+        int32_t  const _770 = _767 * 4;
+        int32_t  const _771 = _767 * 5;
+        int32_t  const _772 = _767 * 6;
+        int32_t  const _773 = _767 * 7;
+        int32_t  const _774 = _767 * 8;
+        int32_t  const _775 = _767 * 9;
+        int32_t  const _776 = _767 * 10;
+        int32_t  const _777 = _767 * 11;
+        int32_t  const _778 = _767 * 12;
+        int32_t  const _779 = _767 * 13;
+        int32_t  const _780 = _767 * 14;
+        int32_t  const _781 = _767 * 15;
+        int32_t  const _782 = _90 * 4;
+        int32_t  const _783 = _782 + 4;
+        int32_t  const _784 = ::halide_cpp_min(_783, _32);
+        int32_t  const _785 = _784 * 8;
+        int32_t  const _786 = ::halide_cpp_min(_785, _14);
+        int32_t  const _787 = ::halide_cpp_min(_786, _11);
+        int32_t  const _788 = _19 * 32;
+        int32_t  const _789 = _788 + 512;
+        int32_t  const _790 = _789 * _90;
+        int32_t  const _791 = _781 - _37;
+        int32_t  const _792 = _780 - _37;
+        int32_t  const _793 = _779 - _37;
+        int32_t  const _794 = _778 - _37;
+        int32_t  const _795 = _777 - _37;
+        int32_t  const _796 = _776 - _37;
+        int32_t  const _797 = _775 - _37;
+        int32_t  const _798 = _774 - _37;
+        int32_t  const _799 = _773 - _37;
+        int32_t  const _800 = _772 - _37;
+        int32_t  const _801 = _771 - _37;
+        int32_t  const _802 = _770 - _37;
+        int32_t  const _803 = _769 - _37;
+        int32_t  const _804 = _768 - _37;
+        int32_t  const _805 = _36 + _39;
+        int32_t  const _806 = _805 - _37;
+        int32_t  const _807 = _23 + _83;
+        bool  const _808 = _807 < 0;
         int32_t  const _809 = (int32_t)(_808 ? -1 : 0);
-        bool  const _810 = _10 < 0;
+        bool  const _810 = _10 == 0;
         int32_t  const _811 = (int32_t)(_810 ? -1 : 0);
-        int32_t  const _812 = _805 - _807;
-        int32_t  const _813 = _10 - _809;
-        int32_t  const _814 = _812 / _813;
-        int32_t  const _815 = ~_811;
-        int32_t  const _816 = _815 - _811;
-        int32_t  const _817 = _807 & _816;
-        int32_t  const _818 = _814 + _817;
-        int32_t  const _819 = ~_809;
-        int32_t  const _820 = _818 & _819;
-        int32_t  const _821 = _820 * _20;
-        int32_t  const _822 = _24 + _63;
-        int32_t  const _823 = _822 * _21;
-        int32_t  const _824 = _823 - _40;
-        int32_t  const _825 = _821 + _824;
-        int32_t  const _826 = _38 + _779;
-        int32_t  const _827 = _38 + _778;
-        int32_t  const _828 = _38 + _777;
-        int32_t  const _829 = _38 + _776;
-        int32_t  const _830 = _38 + _775;
-        int32_t  const _831 = _38 + _774;
-        int32_t  const _832 = _38 + _773;
-        int32_t  const _833 = _38 + _772;
-        int32_t  const _834 = _38 + _771;
-        int32_t  const _835 = _38 + _770;
-        int32_t  const _836 = _38 + _769;
-        int32_t  const _837 = _38 + _768;
-        int32_t  const _838 = _38 + _767;
-        int32_t  const _839 = _38 + _766;
+        bool  const _812 = _10 < 0;
+        int32_t  const _813 = (int32_t)(_812 ? -1 : 0);
+        int32_t  const _814 = _807 - _809;
+        int32_t  const _815 = _10 - _811;
+        int32_t  const _816 = _814 / _815;
+        int32_t  const _817 = ~_813;
+        int32_t  const _818 = _817 - _813;
+        int32_t  const _819 = _809 & _818;
+        int32_t  const _820 = _816 + _819;
+        int32_t  const _821 = ~_811;
+        int32_t  const _822 = _820 & _821;
+        int32_t  const _823 = _822 * _20;
+        int32_t  const _824 = _24 + _64;
+        int32_t  const _825 = _824 * _21;
+        int32_t  const _826 = _825 - _41;
+        int32_t  const _827 = _823 + _826;
+        int32_t  const _828 = _39 + _781;
+        int32_t  const _829 = _39 + _780;
+        int32_t  const _830 = _39 + _779;
+        int32_t  const _831 = _39 + _778;
+        int32_t  const _832 = _39 + _777;
+        int32_t  const _833 = _39 + _776;
+        int32_t  const _834 = _39 + _775;
+        int32_t  const _835 = _39 + _774;
+        int32_t  const _836 = _39 + _773;
+        int32_t  const _837 = _39 + _772;
+        int32_t  const _838 = _39 + _771;
+        int32_t  const _839 = _39 + _770;
+        int32_t  const _840 = _39 + _769;
+        int32_t  const _841 = _39 + _768;
         for (int _normalized_s0_ii_ig = 0; _normalized_s0_ii_ig < 0 + 2; _normalized_s0_ii_ig++)
         {
          {
-          int32_t  const _840 = _765 + 16;
-          int64_t  const _841 = _840;
-          int64_t  const _842 = _841 * 16;
-          int64_t  const _843 = (_842 > ((int64_t(1) << 31) - 1)) ? _842 : (_842 * 1);
-          int64_t  const _844 = (_843 > ((int64_t(1) << 31) - 1)) ? _843 : (_843 * 1);
+          int32_t  const _842 = _767 + 16;
+          int64_t  const _843 = _842;
+          int64_t  const _844 = _843 * 16;
           int64_t  const _845 = (_844 > ((int64_t(1) << 31) - 1)) ? _844 : (_844 * 1);
-          if ((_845 > ((int64_t(1) << 31) - 1)) || ((_845 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+          int64_t  const _846 = (_845 > ((int64_t(1) << 31) - 1)) ? _845 : (_845 * 1);
+          int64_t  const _847 = (_846 > ((int64_t(1) << 31) - 1)) ? _846 : (_846 * 1);
+          if ((_847 > ((int64_t(1) << 31) - 1)) || ((_847 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
           {
            attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation pv\n");
            return -1;
           } // overflow test pv
-          int64_t  const _846 = _845;
-          float *_pv = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_846);
+          int64_t  const _848 = _847;
+          float *_pv = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_848);
           if (!_pv)
           {
-           int32_t  const _847 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-           return _847;
+           int32_t  const _849 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+           return _849;
           }
           HalideFreeHelper _pv_free(_ucon, _pv, attn_alibi_softcap_rt_free);
           // produce pv
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _37; _pv_s0_c_c++)
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _38; _pv_s0_c_c++)
           {
-           int32_t  const _848 = _pv_s0_c_c * 16;
-           int32_t  const _849 = _848 + _46;
-           float  const _850 = float_from_bits(0 /* 0 */);
-           float16  const _851 = float16_ops::broadcast(_850);
-           int32_t  const _852 = _849 - _36;
-           int32_t  const _853 = _852 + 15;
-           float16_ops::store(_851, _pv, _853);
+           int32_t  const _850 = _pv_s0_c_c * 16;
+           int32_t  const _851 = _850 + _47;
+           float  const _852 = float_from_bits(0 /* 0 */);
+           float16  const _853 = float16_ops::broadcast(_852);
+           int32_t  const _854 = _851 - _37;
+           int32_t  const _855 = _854 + 15;
+           float16_ops::store(_853, _pv, _855);
           } // for _pv_s0_c_c
-          if (_47)
+          if (_48)
           {
-           float  const _854 = float_from_bits(0 /* 0 */);
-           float16  const _855 = float16_ops::broadcast(_854);
-           int32_t  const _856 = _38 + -16;
-           float16_ops::store(_855, _pv, _856);
-          } // if _47
-          int32_t  const _857 = _765 - _36;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _37; _pv_s0_c_c++)
+           float  const _856 = float_from_bits(0 /* 0 */);
+           float16  const _857 = float16_ops::broadcast(_856);
+           int32_t  const _858 = _39 + -16;
+           float16_ops::store(_857, _pv, _858);
+          } // if _48
+          int32_t  const _859 = _767 - _37;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _38; _pv_s0_c_c++)
           {
-           int32_t  const _858 = _pv_s0_c_c * 16;
-           int32_t  const _859 = _858 + _46;
-           float  const _860 = float_from_bits(0 /* 0 */);
-           float16  const _861 = float16_ops::broadcast(_860);
-           int32_t  const _862 = _859 + _857;
-           int32_t  const _863 = _862 + 31;
-           float16_ops::store(_861, _pv, _863);
+           int32_t  const _860 = _pv_s0_c_c * 16;
+           int32_t  const _861 = _860 + _47;
+           float  const _862 = float_from_bits(0 /* 0 */);
+           float16  const _863 = float16_ops::broadcast(_862);
+           int32_t  const _864 = _861 + _859;
+           int32_t  const _865 = _864 + 31;
+           float16_ops::store(_863, _pv, _865);
           } // for _pv_s0_c_c
-          if (_47)
+          if (_48)
           {
-           float  const _864 = float_from_bits(0 /* 0 */);
-           float16  const _865 = float16_ops::broadcast(_864);
-           float16_ops::store(_865, _pv, _804);
-          } // if _47
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _37; _pv_s0_c_c++)
+           float  const _866 = float_from_bits(0 /* 0 */);
+           float16  const _867 = float16_ops::broadcast(_866);
+           float16_ops::store(_867, _pv, _806);
+          } // if _48
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _38; _pv_s0_c_c++)
           {
-           int32_t  const _866 = _pv_s0_c_c * 16;
-           int32_t  const _867 = _866 + _46;
-           float  const _868 = float_from_bits(0 /* 0 */);
-           float16  const _869 = float16_ops::broadcast(_868);
-           int32_t  const _870 = _867 + _802;
-           int32_t  const _871 = _870 + 47;
-           float16_ops::store(_869, _pv, _871);
+           int32_t  const _868 = _pv_s0_c_c * 16;
+           int32_t  const _869 = _868 + _47;
+           float  const _870 = float_from_bits(0 /* 0 */);
+           float16  const _871 = float16_ops::broadcast(_870);
+           int32_t  const _872 = _869 + _804;
+           int32_t  const _873 = _872 + 47;
+           float16_ops::store(_871, _pv, _873);
           } // for _pv_s0_c_c
-          if (_47)
+          if (_48)
           {
-           float  const _872 = float_from_bits(0 /* 0 */);
-           float16  const _873 = float16_ops::broadcast(_872);
-           int32_t  const _874 = _839 + 16;
-           float16_ops::store(_873, _pv, _874);
-          } // if _47
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _37; _pv_s0_c_c++)
+           float  const _874 = float_from_bits(0 /* 0 */);
+           float16  const _875 = float16_ops::broadcast(_874);
+           int32_t  const _876 = _841 + 16;
+           float16_ops::store(_875, _pv, _876);
+          } // if _48
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _38; _pv_s0_c_c++)
           {
-           int32_t  const _875 = _pv_s0_c_c * 16;
-           int32_t  const _876 = _875 + _46;
-           float  const _877 = float_from_bits(0 /* 0 */);
-           float16  const _878 = float16_ops::broadcast(_877);
-           int32_t  const _879 = _876 + _801;
-           int32_t  const _880 = _879 + 63;
-           float16_ops::store(_878, _pv, _880);
+           int32_t  const _877 = _pv_s0_c_c * 16;
+           int32_t  const _878 = _877 + _47;
+           float  const _879 = float_from_bits(0 /* 0 */);
+           float16  const _880 = float16_ops::broadcast(_879);
+           int32_t  const _881 = _878 + _803;
+           int32_t  const _882 = _881 + 63;
+           float16_ops::store(_880, _pv, _882);
           } // for _pv_s0_c_c
-          if (_47)
+          if (_48)
           {
-           float  const _881 = float_from_bits(0 /* 0 */);
-           float16  const _882 = float16_ops::broadcast(_881);
-           int32_t  const _883 = _838 + 32;
-           float16_ops::store(_882, _pv, _883);
-          } // if _47
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _37; _pv_s0_c_c++)
+           float  const _883 = float_from_bits(0 /* 0 */);
+           float16  const _884 = float16_ops::broadcast(_883);
+           int32_t  const _885 = _840 + 32;
+           float16_ops::store(_884, _pv, _885);
+          } // if _48
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _38; _pv_s0_c_c++)
           {
-           int32_t  const _884 = _pv_s0_c_c * 16;
-           int32_t  const _885 = _884 + _46;
-           float  const _886 = float_from_bits(0 /* 0 */);
-           float16  const _887 = float16_ops::broadcast(_886);
-           int32_t  const _888 = _885 + _800;
-           int32_t  const _889 = _888 + 79;
-           float16_ops::store(_887, _pv, _889);
+           int32_t  const _886 = _pv_s0_c_c * 16;
+           int32_t  const _887 = _886 + _47;
+           float  const _888 = float_from_bits(0 /* 0 */);
+           float16  const _889 = float16_ops::broadcast(_888);
+           int32_t  const _890 = _887 + _802;
+           int32_t  const _891 = _890 + 79;
+           float16_ops::store(_889, _pv, _891);
           } // for _pv_s0_c_c
-          if (_47)
+          if (_48)
           {
-           float  const _890 = float_from_bits(0 /* 0 */);
-           float16  const _891 = float16_ops::broadcast(_890);
-           int32_t  const _892 = _837 + 48;
-           float16_ops::store(_891, _pv, _892);
-          } // if _47
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _37; _pv_s0_c_c++)
+           float  const _892 = float_from_bits(0 /* 0 */);
+           float16  const _893 = float16_ops::broadcast(_892);
+           int32_t  const _894 = _839 + 48;
+           float16_ops::store(_893, _pv, _894);
+          } // if _48
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _38; _pv_s0_c_c++)
           {
-           int32_t  const _893 = _pv_s0_c_c * 16;
-           int32_t  const _894 = _893 + _46;
-           float  const _895 = float_from_bits(0 /* 0 */);
-           float16  const _896 = float16_ops::broadcast(_895);
-           int32_t  const _897 = _894 + _799;
-           int32_t  const _898 = _897 + 95;
-           float16_ops::store(_896, _pv, _898);
+           int32_t  const _895 = _pv_s0_c_c * 16;
+           int32_t  const _896 = _895 + _47;
+           float  const _897 = float_from_bits(0 /* 0 */);
+           float16  const _898 = float16_ops::broadcast(_897);
+           int32_t  const _899 = _896 + _801;
+           int32_t  const _900 = _899 + 95;
+           float16_ops::store(_898, _pv, _900);
           } // for _pv_s0_c_c
-          if (_47)
+          if (_48)
           {
-           float  const _899 = float_from_bits(0 /* 0 */);
-           float16  const _900 = float16_ops::broadcast(_899);
-           int32_t  const _901 = _836 + 64;
-           float16_ops::store(_900, _pv, _901);
-          } // if _47
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _37; _pv_s0_c_c++)
+           float  const _901 = float_from_bits(0 /* 0 */);
+           float16  const _902 = float16_ops::broadcast(_901);
+           int32_t  const _903 = _838 + 64;
+           float16_ops::store(_902, _pv, _903);
+          } // if _48
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _38; _pv_s0_c_c++)
           {
-           int32_t  const _902 = _pv_s0_c_c * 16;
-           int32_t  const _903 = _902 + _46;
-           float  const _904 = float_from_bits(0 /* 0 */);
-           float16  const _905 = float16_ops::broadcast(_904);
-           int32_t  const _906 = _903 + _798;
-           int32_t  const _907 = _906 + 111;
-           float16_ops::store(_905, _pv, _907);
+           int32_t  const _904 = _pv_s0_c_c * 16;
+           int32_t  const _905 = _904 + _47;
+           float  const _906 = float_from_bits(0 /* 0 */);
+           float16  const _907 = float16_ops::broadcast(_906);
+           int32_t  const _908 = _905 + _800;
+           int32_t  const _909 = _908 + 111;
+           float16_ops::store(_907, _pv, _909);
           } // for _pv_s0_c_c
-          if (_47)
+          if (_48)
           {
-           float  const _908 = float_from_bits(0 /* 0 */);
-           float16  const _909 = float16_ops::broadcast(_908);
-           int32_t  const _910 = _835 + 80;
-           float16_ops::store(_909, _pv, _910);
-          } // if _47
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _37; _pv_s0_c_c++)
+           float  const _910 = float_from_bits(0 /* 0 */);
+           float16  const _911 = float16_ops::broadcast(_910);
+           int32_t  const _912 = _837 + 80;
+           float16_ops::store(_911, _pv, _912);
+          } // if _48
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _38; _pv_s0_c_c++)
           {
-           int32_t  const _911 = _pv_s0_c_c * 16;
-           int32_t  const _912 = _911 + _46;
-           float  const _913 = float_from_bits(0 /* 0 */);
-           float16  const _914 = float16_ops::broadcast(_913);
-           int32_t  const _915 = _912 + _797;
-           int32_t  const _916 = _915 + 127;
-           float16_ops::store(_914, _pv, _916);
+           int32_t  const _913 = _pv_s0_c_c * 16;
+           int32_t  const _914 = _913 + _47;
+           float  const _915 = float_from_bits(0 /* 0 */);
+           float16  const _916 = float16_ops::broadcast(_915);
+           int32_t  const _917 = _914 + _799;
+           int32_t  const _918 = _917 + 127;
+           float16_ops::store(_916, _pv, _918);
           } // for _pv_s0_c_c
-          if (_47)
+          if (_48)
           {
-           float  const _917 = float_from_bits(0 /* 0 */);
-           float16  const _918 = float16_ops::broadcast(_917);
-           int32_t  const _919 = _834 + 96;
-           float16_ops::store(_918, _pv, _919);
-          } // if _47
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _37; _pv_s0_c_c++)
+           float  const _919 = float_from_bits(0 /* 0 */);
+           float16  const _920 = float16_ops::broadcast(_919);
+           int32_t  const _921 = _836 + 96;
+           float16_ops::store(_920, _pv, _921);
+          } // if _48
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _38; _pv_s0_c_c++)
           {
-           int32_t  const _920 = _pv_s0_c_c * 16;
-           int32_t  const _921 = _920 + _46;
-           float  const _922 = float_from_bits(0 /* 0 */);
-           float16  const _923 = float16_ops::broadcast(_922);
-           int32_t  const _924 = _921 + _796;
-           int32_t  const _925 = _924 + 143;
-           float16_ops::store(_923, _pv, _925);
+           int32_t  const _922 = _pv_s0_c_c * 16;
+           int32_t  const _923 = _922 + _47;
+           float  const _924 = float_from_bits(0 /* 0 */);
+           float16  const _925 = float16_ops::broadcast(_924);
+           int32_t  const _926 = _923 + _798;
+           int32_t  const _927 = _926 + 143;
+           float16_ops::store(_925, _pv, _927);
           } // for _pv_s0_c_c
-          if (_47)
+          if (_48)
           {
-           float  const _926 = float_from_bits(0 /* 0 */);
-           float16  const _927 = float16_ops::broadcast(_926);
-           int32_t  const _928 = _833 + 112;
-           float16_ops::store(_927, _pv, _928);
-          } // if _47
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _37; _pv_s0_c_c++)
+           float  const _928 = float_from_bits(0 /* 0 */);
+           float16  const _929 = float16_ops::broadcast(_928);
+           int32_t  const _930 = _835 + 112;
+           float16_ops::store(_929, _pv, _930);
+          } // if _48
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _38; _pv_s0_c_c++)
           {
-           int32_t  const _929 = _pv_s0_c_c * 16;
-           int32_t  const _930 = _929 + _46;
-           float  const _931 = float_from_bits(0 /* 0 */);
-           float16  const _932 = float16_ops::broadcast(_931);
-           int32_t  const _933 = _930 + _795;
-           int32_t  const _934 = _933 + 159;
-           float16_ops::store(_932, _pv, _934);
+           int32_t  const _931 = _pv_s0_c_c * 16;
+           int32_t  const _932 = _931 + _47;
+           float  const _933 = float_from_bits(0 /* 0 */);
+           float16  const _934 = float16_ops::broadcast(_933);
+           int32_t  const _935 = _932 + _797;
+           int32_t  const _936 = _935 + 159;
+           float16_ops::store(_934, _pv, _936);
           } // for _pv_s0_c_c
-          if (_47)
+          if (_48)
           {
-           float  const _935 = float_from_bits(0 /* 0 */);
-           float16  const _936 = float16_ops::broadcast(_935);
-           int32_t  const _937 = _832 + 128;
-           float16_ops::store(_936, _pv, _937);
-          } // if _47
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _37; _pv_s0_c_c++)
+           float  const _937 = float_from_bits(0 /* 0 */);
+           float16  const _938 = float16_ops::broadcast(_937);
+           int32_t  const _939 = _834 + 128;
+           float16_ops::store(_938, _pv, _939);
+          } // if _48
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _38; _pv_s0_c_c++)
           {
-           int32_t  const _938 = _pv_s0_c_c * 16;
-           int32_t  const _939 = _938 + _46;
-           float  const _940 = float_from_bits(0 /* 0 */);
-           float16  const _941 = float16_ops::broadcast(_940);
-           int32_t  const _942 = _939 + _794;
-           int32_t  const _943 = _942 + 175;
-           float16_ops::store(_941, _pv, _943);
+           int32_t  const _940 = _pv_s0_c_c * 16;
+           int32_t  const _941 = _940 + _47;
+           float  const _942 = float_from_bits(0 /* 0 */);
+           float16  const _943 = float16_ops::broadcast(_942);
+           int32_t  const _944 = _941 + _796;
+           int32_t  const _945 = _944 + 175;
+           float16_ops::store(_943, _pv, _945);
           } // for _pv_s0_c_c
-          if (_47)
+          if (_48)
           {
-           float  const _944 = float_from_bits(0 /* 0 */);
-           float16  const _945 = float16_ops::broadcast(_944);
-           int32_t  const _946 = _831 + 144;
-           float16_ops::store(_945, _pv, _946);
-          } // if _47
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _37; _pv_s0_c_c++)
+           float  const _946 = float_from_bits(0 /* 0 */);
+           float16  const _947 = float16_ops::broadcast(_946);
+           int32_t  const _948 = _833 + 144;
+           float16_ops::store(_947, _pv, _948);
+          } // if _48
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _38; _pv_s0_c_c++)
           {
-           int32_t  const _947 = _pv_s0_c_c * 16;
-           int32_t  const _948 = _947 + _46;
-           float  const _949 = float_from_bits(0 /* 0 */);
-           float16  const _950 = float16_ops::broadcast(_949);
-           int32_t  const _951 = _948 + _793;
-           int32_t  const _952 = _951 + 191;
-           float16_ops::store(_950, _pv, _952);
+           int32_t  const _949 = _pv_s0_c_c * 16;
+           int32_t  const _950 = _949 + _47;
+           float  const _951 = float_from_bits(0 /* 0 */);
+           float16  const _952 = float16_ops::broadcast(_951);
+           int32_t  const _953 = _950 + _795;
+           int32_t  const _954 = _953 + 191;
+           float16_ops::store(_952, _pv, _954);
           } // for _pv_s0_c_c
-          if (_47)
+          if (_48)
           {
-           float  const _953 = float_from_bits(0 /* 0 */);
-           float16  const _954 = float16_ops::broadcast(_953);
-           int32_t  const _955 = _830 + 160;
-           float16_ops::store(_954, _pv, _955);
-          } // if _47
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _37; _pv_s0_c_c++)
+           float  const _955 = float_from_bits(0 /* 0 */);
+           float16  const _956 = float16_ops::broadcast(_955);
+           int32_t  const _957 = _832 + 160;
+           float16_ops::store(_956, _pv, _957);
+          } // if _48
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _38; _pv_s0_c_c++)
           {
-           int32_t  const _956 = _pv_s0_c_c * 16;
-           int32_t  const _957 = _956 + _46;
-           float  const _958 = float_from_bits(0 /* 0 */);
-           float16  const _959 = float16_ops::broadcast(_958);
-           int32_t  const _960 = _957 + _792;
-           int32_t  const _961 = _960 + 207;
-           float16_ops::store(_959, _pv, _961);
+           int32_t  const _958 = _pv_s0_c_c * 16;
+           int32_t  const _959 = _958 + _47;
+           float  const _960 = float_from_bits(0 /* 0 */);
+           float16  const _961 = float16_ops::broadcast(_960);
+           int32_t  const _962 = _959 + _794;
+           int32_t  const _963 = _962 + 207;
+           float16_ops::store(_961, _pv, _963);
           } // for _pv_s0_c_c
-          if (_47)
+          if (_48)
           {
-           float  const _962 = float_from_bits(0 /* 0 */);
-           float16  const _963 = float16_ops::broadcast(_962);
-           int32_t  const _964 = _829 + 176;
-           float16_ops::store(_963, _pv, _964);
-          } // if _47
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _37; _pv_s0_c_c++)
+           float  const _964 = float_from_bits(0 /* 0 */);
+           float16  const _965 = float16_ops::broadcast(_964);
+           int32_t  const _966 = _831 + 176;
+           float16_ops::store(_965, _pv, _966);
+          } // if _48
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _38; _pv_s0_c_c++)
           {
-           int32_t  const _965 = _pv_s0_c_c * 16;
-           int32_t  const _966 = _965 + _46;
-           float  const _967 = float_from_bits(0 /* 0 */);
-           float16  const _968 = float16_ops::broadcast(_967);
-           int32_t  const _969 = _966 + _791;
-           int32_t  const _970 = _969 + 223;
-           float16_ops::store(_968, _pv, _970);
+           int32_t  const _967 = _pv_s0_c_c * 16;
+           int32_t  const _968 = _967 + _47;
+           float  const _969 = float_from_bits(0 /* 0 */);
+           float16  const _970 = float16_ops::broadcast(_969);
+           int32_t  const _971 = _968 + _793;
+           int32_t  const _972 = _971 + 223;
+           float16_ops::store(_970, _pv, _972);
           } // for _pv_s0_c_c
-          if (_47)
+          if (_48)
           {
-           float  const _971 = float_from_bits(0 /* 0 */);
-           float16  const _972 = float16_ops::broadcast(_971);
-           int32_t  const _973 = _828 + 192;
-           float16_ops::store(_972, _pv, _973);
-          } // if _47
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _37; _pv_s0_c_c++)
+           float  const _973 = float_from_bits(0 /* 0 */);
+           float16  const _974 = float16_ops::broadcast(_973);
+           int32_t  const _975 = _830 + 192;
+           float16_ops::store(_974, _pv, _975);
+          } // if _48
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _38; _pv_s0_c_c++)
           {
-           int32_t  const _974 = _pv_s0_c_c * 16;
-           int32_t  const _975 = _974 + _46;
-           float  const _976 = float_from_bits(0 /* 0 */);
-           float16  const _977 = float16_ops::broadcast(_976);
-           int32_t  const _978 = _975 + _790;
-           int32_t  const _979 = _978 + 239;
-           float16_ops::store(_977, _pv, _979);
+           int32_t  const _976 = _pv_s0_c_c * 16;
+           int32_t  const _977 = _976 + _47;
+           float  const _978 = float_from_bits(0 /* 0 */);
+           float16  const _979 = float16_ops::broadcast(_978);
+           int32_t  const _980 = _977 + _792;
+           int32_t  const _981 = _980 + 239;
+           float16_ops::store(_979, _pv, _981);
           } // for _pv_s0_c_c
-          if (_47)
+          if (_48)
           {
-           float  const _980 = float_from_bits(0 /* 0 */);
-           float16  const _981 = float16_ops::broadcast(_980);
-           int32_t  const _982 = _827 + 208;
-           float16_ops::store(_981, _pv, _982);
-          } // if _47
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _37; _pv_s0_c_c++)
+           float  const _982 = float_from_bits(0 /* 0 */);
+           float16  const _983 = float16_ops::broadcast(_982);
+           int32_t  const _984 = _829 + 208;
+           float16_ops::store(_983, _pv, _984);
+          } // if _48
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _38; _pv_s0_c_c++)
           {
-           int32_t  const _983 = _pv_s0_c_c * 16;
-           int32_t  const _984 = _983 + _46;
-           float  const _985 = float_from_bits(0 /* 0 */);
-           float16  const _986 = float16_ops::broadcast(_985);
-           int32_t  const _987 = _984 + _789;
-           int32_t  const _988 = _987 + 255;
-           float16_ops::store(_986, _pv, _988);
+           int32_t  const _985 = _pv_s0_c_c * 16;
+           int32_t  const _986 = _985 + _47;
+           float  const _987 = float_from_bits(0 /* 0 */);
+           float16  const _988 = float16_ops::broadcast(_987);
+           int32_t  const _989 = _986 + _791;
+           int32_t  const _990 = _989 + 255;
+           float16_ops::store(_988, _pv, _990);
           } // for _pv_s0_c_c
-          if (_47)
+          if (_48)
           {
-           float  const _989 = float_from_bits(0 /* 0 */);
-           float16  const _990 = float16_ops::broadcast(_989);
-           int32_t  const _991 = _826 + 224;
-           float16_ops::store(_990, _pv, _991);
-          } // if _47
-          int32_t  const _992 = _765 - _36;
-          for (int _pv_s1_c_co = 0; _pv_s1_c_co < 0 + _39; _pv_s1_c_co++)
+           float  const _991 = float_from_bits(0 /* 0 */);
+           float16  const _992 = float16_ops::broadcast(_991);
+           int32_t  const _993 = _828 + 224;
+           float16_ops::store(_992, _pv, _993);
+          } // if _48
+          int32_t  const _994 = _767 - _37;
+          for (int _pv_s1_c_co = 0; _pv_s1_c_co < 0 + _40; _pv_s1_c_co++)
           {
-           int32_t  const _993 = _pv_s1_c_co * 16;
-           int32_t  const _994 = _993 + _46;
-           int32_t  const _995 = _994 - _36;
-           int32_t  const _996 = _994 + _992;
-           int32_t  const _997 = _994 + _825;
-           int32_t  const _998 = _994 + _789;
-           int32_t  const _999 = _994 + _790;
-           int32_t  const _1000 = _994 + _791;
-           int32_t  const _1001 = _994 + _792;
-           int32_t  const _1002 = _994 + _793;
-           int32_t  const _1003 = _994 + _794;
-           int32_t  const _1004 = _994 + _795;
-           int32_t  const _1005 = _994 + _796;
-           int32_t  const _1006 = _994 + _797;
-           int32_t  const _1007 = _994 + _798;
-           int32_t  const _1008 = _994 + _799;
-           int32_t  const _1009 = _994 + _800;
-           int32_t  const _1010 = _994 + _801;
-           int32_t  const _1011 = _994 + _802;
-           for (int _pv_s1_rk__x = 0; _pv_s1_rk__x < 0 + _785; _pv_s1_rk__x++)
+           int32_t  const _995 = _pv_s1_c_co * 16;
+           int32_t  const _996 = _995 + _47;
+           int32_t  const _997 = _996 - _37;
+           int32_t  const _998 = _996 + _994;
+           int32_t  const _999 = _996 + _827;
+           int32_t  const _1000 = _996 + _791;
+           int32_t  const _1001 = _996 + _792;
+           int32_t  const _1002 = _996 + _793;
+           int32_t  const _1003 = _996 + _794;
+           int32_t  const _1004 = _996 + _795;
+           int32_t  const _1005 = _996 + _796;
+           int32_t  const _1006 = _996 + _797;
+           int32_t  const _1007 = _996 + _798;
+           int32_t  const _1008 = _996 + _799;
+           int32_t  const _1009 = _996 + _800;
+           int32_t  const _1010 = _996 + _801;
+           int32_t  const _1011 = _996 + _802;
+           int32_t  const _1012 = _996 + _803;
+           int32_t  const _1013 = _996 + _804;
+           for (int _pv_s1_rk__x = 0; _pv_s1_rk__x < 0 + _787; _pv_s1_rk__x++)
            {
-            int32_t  const _1012 = _995 + 15;
-            float16  const _1013 = float16_ops::load(_pv, _1012);
-            int32_t  const _1014 = _19 * _pv_s1_rk__x;
-            int32_t  const _1015 = _1014 + _997;
-            int32_t  const _1016 = _1015 + -1;
-            float16  const _1017 = float16_ops::load(_attn_v, _1016);
-            int32_t  const _1018 = _pv_s1_rk__x * 2;
-            int32_t  const _1019 = _1018 + _normalized_s0_ii_ig;
-            int32_t  const _1020 = _1019 * 16;
-            float  const _1021 = _probs[_1020];
-            float16  const _1022 = float16_ops::broadcast(_1021);
-            float16  const _1023 = _1017 * _1022;
-            float16  const _1024 = _1013 + _1023;
-            float16_ops::store(_1024, _pv, _1012);
-            int32_t  const _1025 = _996 + 31;
-            float16  const _1026 = float16_ops::load(_pv, _1025);
-            int32_t  const _1027 = _19 * _pv_s1_rk__x;
-            int32_t  const _1028 = _1027 + _997;
-            int32_t  const _1029 = _1028 + -1;
-            float16  const _1030 = float16_ops::load(_attn_v, _1029);
-            int32_t  const _1031 = _pv_s1_rk__x * 2;
-            int32_t  const _1032 = _1031 + _normalized_s0_ii_ig;
-            int32_t  const _1033 = _1032 * 16;
-            int32_t  const _1034 = _1033 + 1;
-            float  const _1035 = _probs[_1034];
-            float16  const _1036 = float16_ops::broadcast(_1035);
-            float16  const _1037 = _1030 * _1036;
-            float16  const _1038 = _1026 + _1037;
-            float16_ops::store(_1038, _pv, _1025);
-            int32_t  const _1039 = _1011 + 47;
-            float16  const _1040 = float16_ops::load(_pv, _1039);
-            int32_t  const _1041 = _19 * _pv_s1_rk__x;
-            int32_t  const _1042 = _1041 + _997;
-            int32_t  const _1043 = _1042 + -1;
-            float16  const _1044 = float16_ops::load(_attn_v, _1043);
-            int32_t  const _1045 = _pv_s1_rk__x * 2;
-            int32_t  const _1046 = _1045 + _normalized_s0_ii_ig;
-            int32_t  const _1047 = _1046 * 16;
-            int32_t  const _1048 = _1047 + 2;
-            float  const _1049 = _probs[_1048];
-            float16  const _1050 = float16_ops::broadcast(_1049);
-            float16  const _1051 = _1044 * _1050;
-            float16  const _1052 = _1040 + _1051;
-            float16_ops::store(_1052, _pv, _1039);
-            int32_t  const _1053 = _1010 + 63;
-            float16  const _1054 = float16_ops::load(_pv, _1053);
-            int32_t  const _1055 = _19 * _pv_s1_rk__x;
-            int32_t  const _1056 = _1055 + _997;
-            int32_t  const _1057 = _1056 + -1;
-            float16  const _1058 = float16_ops::load(_attn_v, _1057);
-            int32_t  const _1059 = _pv_s1_rk__x * 2;
-            int32_t  const _1060 = _1059 + _normalized_s0_ii_ig;
-            int32_t  const _1061 = _1060 * 16;
-            int32_t  const _1062 = _1061 + 3;
-            float  const _1063 = _probs[_1062];
-            float16  const _1064 = float16_ops::broadcast(_1063);
-            float16  const _1065 = _1058 * _1064;
-            float16  const _1066 = _1054 + _1065;
-            float16_ops::store(_1066, _pv, _1053);
-            int32_t  const _1067 = _1009 + 79;
-            float16  const _1068 = float16_ops::load(_pv, _1067);
-            int32_t  const _1069 = _19 * _pv_s1_rk__x;
-            int32_t  const _1070 = _1069 + _997;
-            int32_t  const _1071 = _1070 + -1;
-            float16  const _1072 = float16_ops::load(_attn_v, _1071);
-            int32_t  const _1073 = _pv_s1_rk__x * 2;
-            int32_t  const _1074 = _1073 + _normalized_s0_ii_ig;
-            int32_t  const _1075 = _1074 * 16;
-            int32_t  const _1076 = _1075 + 4;
-            float  const _1077 = _probs[_1076];
-            float16  const _1078 = float16_ops::broadcast(_1077);
-            float16  const _1079 = _1072 * _1078;
-            float16  const _1080 = _1068 + _1079;
-            float16_ops::store(_1080, _pv, _1067);
-            int32_t  const _1081 = _1008 + 95;
-            float16  const _1082 = float16_ops::load(_pv, _1081);
-            int32_t  const _1083 = _19 * _pv_s1_rk__x;
-            int32_t  const _1084 = _1083 + _997;
-            int32_t  const _1085 = _1084 + -1;
-            float16  const _1086 = float16_ops::load(_attn_v, _1085);
-            int32_t  const _1087 = _pv_s1_rk__x * 2;
-            int32_t  const _1088 = _1087 + _normalized_s0_ii_ig;
-            int32_t  const _1089 = _1088 * 16;
-            int32_t  const _1090 = _1089 + 5;
-            float  const _1091 = _probs[_1090];
-            float16  const _1092 = float16_ops::broadcast(_1091);
-            float16  const _1093 = _1086 * _1092;
-            float16  const _1094 = _1082 + _1093;
-            float16_ops::store(_1094, _pv, _1081);
-            int32_t  const _1095 = _1007 + 111;
-            float16  const _1096 = float16_ops::load(_pv, _1095);
-            int32_t  const _1097 = _19 * _pv_s1_rk__x;
-            int32_t  const _1098 = _1097 + _997;
-            int32_t  const _1099 = _1098 + -1;
-            float16  const _1100 = float16_ops::load(_attn_v, _1099);
-            int32_t  const _1101 = _pv_s1_rk__x * 2;
-            int32_t  const _1102 = _1101 + _normalized_s0_ii_ig;
-            int32_t  const _1103 = _1102 * 16;
-            int32_t  const _1104 = _1103 + 6;
-            float  const _1105 = _probs[_1104];
-            float16  const _1106 = float16_ops::broadcast(_1105);
-            float16  const _1107 = _1100 * _1106;
-            float16  const _1108 = _1096 + _1107;
-            float16_ops::store(_1108, _pv, _1095);
-            int32_t  const _1109 = _1006 + 127;
-            float16  const _1110 = float16_ops::load(_pv, _1109);
-            int32_t  const _1111 = _19 * _pv_s1_rk__x;
-            int32_t  const _1112 = _1111 + _997;
-            int32_t  const _1113 = _1112 + -1;
-            float16  const _1114 = float16_ops::load(_attn_v, _1113);
-            int32_t  const _1115 = _pv_s1_rk__x * 2;
-            int32_t  const _1116 = _1115 + _normalized_s0_ii_ig;
-            int32_t  const _1117 = _1116 * 16;
-            int32_t  const _1118 = _1117 + 7;
-            float  const _1119 = _probs[_1118];
-            float16  const _1120 = float16_ops::broadcast(_1119);
-            float16  const _1121 = _1114 * _1120;
-            float16  const _1122 = _1110 + _1121;
-            float16_ops::store(_1122, _pv, _1109);
-            int32_t  const _1123 = _1005 + 143;
-            float16  const _1124 = float16_ops::load(_pv, _1123);
-            int32_t  const _1125 = _19 * _pv_s1_rk__x;
-            int32_t  const _1126 = _1125 + _997;
-            int32_t  const _1127 = _1126 + -1;
-            float16  const _1128 = float16_ops::load(_attn_v, _1127);
-            int32_t  const _1129 = _pv_s1_rk__x * 2;
-            int32_t  const _1130 = _1129 + _normalized_s0_ii_ig;
-            int32_t  const _1131 = _1130 * 16;
-            int32_t  const _1132 = _1131 + 8;
-            float  const _1133 = _probs[_1132];
-            float16  const _1134 = float16_ops::broadcast(_1133);
-            float16  const _1135 = _1128 * _1134;
-            float16  const _1136 = _1124 + _1135;
-            float16_ops::store(_1136, _pv, _1123);
-            int32_t  const _1137 = _1004 + 159;
-            float16  const _1138 = float16_ops::load(_pv, _1137);
-            int32_t  const _1139 = _19 * _pv_s1_rk__x;
-            int32_t  const _1140 = _1139 + _997;
-            int32_t  const _1141 = _1140 + -1;
-            float16  const _1142 = float16_ops::load(_attn_v, _1141);
-            int32_t  const _1143 = _pv_s1_rk__x * 2;
-            int32_t  const _1144 = _1143 + _normalized_s0_ii_ig;
-            int32_t  const _1145 = _1144 * 16;
-            int32_t  const _1146 = _1145 + 9;
-            float  const _1147 = _probs[_1146];
-            float16  const _1148 = float16_ops::broadcast(_1147);
-            float16  const _1149 = _1142 * _1148;
-            float16  const _1150 = _1138 + _1149;
-            float16_ops::store(_1150, _pv, _1137);
-            int32_t  const _1151 = _1003 + 175;
-            float16  const _1152 = float16_ops::load(_pv, _1151);
-            int32_t  const _1153 = _19 * _pv_s1_rk__x;
-            int32_t  const _1154 = _1153 + _997;
-            int32_t  const _1155 = _1154 + -1;
-            float16  const _1156 = float16_ops::load(_attn_v, _1155);
-            int32_t  const _1157 = _pv_s1_rk__x * 2;
-            int32_t  const _1158 = _1157 + _normalized_s0_ii_ig;
-            int32_t  const _1159 = _1158 * 16;
-            int32_t  const _1160 = _1159 + 10;
-            float  const _1161 = _probs[_1160];
-            float16  const _1162 = float16_ops::broadcast(_1161);
-            float16  const _1163 = _1156 * _1162;
-            float16  const _1164 = _1152 + _1163;
-            float16_ops::store(_1164, _pv, _1151);
-            int32_t  const _1165 = _1002 + 191;
-            float16  const _1166 = float16_ops::load(_pv, _1165);
-            int32_t  const _1167 = _19 * _pv_s1_rk__x;
-            int32_t  const _1168 = _1167 + _997;
-            int32_t  const _1169 = _1168 + -1;
-            float16  const _1170 = float16_ops::load(_attn_v, _1169);
-            int32_t  const _1171 = _pv_s1_rk__x * 2;
-            int32_t  const _1172 = _1171 + _normalized_s0_ii_ig;
-            int32_t  const _1173 = _1172 * 16;
-            int32_t  const _1174 = _1173 + 11;
-            float  const _1175 = _probs[_1174];
-            float16  const _1176 = float16_ops::broadcast(_1175);
-            float16  const _1177 = _1170 * _1176;
-            float16  const _1178 = _1166 + _1177;
-            float16_ops::store(_1178, _pv, _1165);
-            int32_t  const _1179 = _1001 + 207;
-            float16  const _1180 = float16_ops::load(_pv, _1179);
-            int32_t  const _1181 = _19 * _pv_s1_rk__x;
-            int32_t  const _1182 = _1181 + _997;
-            int32_t  const _1183 = _1182 + -1;
-            float16  const _1184 = float16_ops::load(_attn_v, _1183);
-            int32_t  const _1185 = _pv_s1_rk__x * 2;
-            int32_t  const _1186 = _1185 + _normalized_s0_ii_ig;
-            int32_t  const _1187 = _1186 * 16;
-            int32_t  const _1188 = _1187 + 12;
-            float  const _1189 = _probs[_1188];
-            float16  const _1190 = float16_ops::broadcast(_1189);
-            float16  const _1191 = _1184 * _1190;
-            float16  const _1192 = _1180 + _1191;
-            float16_ops::store(_1192, _pv, _1179);
-            int32_t  const _1193 = _1000 + 223;
-            float16  const _1194 = float16_ops::load(_pv, _1193);
-            int32_t  const _1195 = _19 * _pv_s1_rk__x;
-            int32_t  const _1196 = _1195 + _997;
-            int32_t  const _1197 = _1196 + -1;
-            float16  const _1198 = float16_ops::load(_attn_v, _1197);
-            int32_t  const _1199 = _pv_s1_rk__x * 2;
-            int32_t  const _1200 = _1199 + _normalized_s0_ii_ig;
-            int32_t  const _1201 = _1200 * 16;
-            int32_t  const _1202 = _1201 + 13;
-            float  const _1203 = _probs[_1202];
-            float16  const _1204 = float16_ops::broadcast(_1203);
-            float16  const _1205 = _1198 * _1204;
-            float16  const _1206 = _1194 + _1205;
-            float16_ops::store(_1206, _pv, _1193);
-            int32_t  const _1207 = _999 + 239;
-            float16  const _1208 = float16_ops::load(_pv, _1207);
-            int32_t  const _1209 = _19 * _pv_s1_rk__x;
-            int32_t  const _1210 = _1209 + _997;
-            int32_t  const _1211 = _1210 + -1;
-            float16  const _1212 = float16_ops::load(_attn_v, _1211);
-            int32_t  const _1213 = _pv_s1_rk__x * 2;
-            int32_t  const _1214 = _1213 + _normalized_s0_ii_ig;
-            int32_t  const _1215 = _1214 * 16;
-            int32_t  const _1216 = _1215 + 14;
-            float  const _1217 = _probs[_1216];
-            float16  const _1218 = float16_ops::broadcast(_1217);
-            float16  const _1219 = _1212 * _1218;
-            float16  const _1220 = _1208 + _1219;
-            float16_ops::store(_1220, _pv, _1207);
-            int32_t  const _1221 = _998 + 255;
-            float16  const _1222 = float16_ops::load(_pv, _1221);
-            int32_t  const _1223 = _19 * _pv_s1_rk__x;
-            int32_t  const _1224 = _1223 + _997;
-            int32_t  const _1225 = _1224 + -1;
-            float16  const _1226 = float16_ops::load(_attn_v, _1225);
-            int32_t  const _1227 = _pv_s1_rk__x * 2;
-            int32_t  const _1228 = _1227 + _normalized_s0_ii_ig;
-            int32_t  const _1229 = _1228 * 16;
-            int32_t  const _1230 = _1229 + 15;
-            float  const _1231 = _probs[_1230];
-            float16  const _1232 = float16_ops::broadcast(_1231);
-            float16  const _1233 = _1226 * _1232;
-            float16  const _1234 = _1222 + _1233;
-            float16_ops::store(_1234, _pv, _1221);
+            int32_t  const _1014 = _997 + 15;
+            float16  const _1015 = float16_ops::load(_pv, _1014);
+            int32_t  const _1016 = _19 * _pv_s1_rk__x;
+            int32_t  const _1017 = _1016 + _999;
+            int32_t  const _1018 = _1017 + -1;
+            float16  const _1019 = float16_ops::load(_attn_v, _1018);
+            int32_t  const _1020 = _pv_s1_rk__x * 2;
+            int32_t  const _1021 = _1020 + _normalized_s0_ii_ig;
+            int32_t  const _1022 = _1021 * 16;
+            float  const _1023 = _probs[_1022];
+            float16  const _1024 = float16_ops::broadcast(_1023);
+            float16  const _1025 = _1019 * _1024;
+            float16  const _1026 = _1015 + _1025;
+            float16_ops::store(_1026, _pv, _1014);
+            int32_t  const _1027 = _998 + 31;
+            float16  const _1028 = float16_ops::load(_pv, _1027);
+            int32_t  const _1029 = _19 * _pv_s1_rk__x;
+            int32_t  const _1030 = _1029 + _999;
+            int32_t  const _1031 = _1030 + -1;
+            float16  const _1032 = float16_ops::load(_attn_v, _1031);
+            int32_t  const _1033 = _pv_s1_rk__x * 2;
+            int32_t  const _1034 = _1033 + _normalized_s0_ii_ig;
+            int32_t  const _1035 = _1034 * 16;
+            int32_t  const _1036 = _1035 + 1;
+            float  const _1037 = _probs[_1036];
+            float16  const _1038 = float16_ops::broadcast(_1037);
+            float16  const _1039 = _1032 * _1038;
+            float16  const _1040 = _1028 + _1039;
+            float16_ops::store(_1040, _pv, _1027);
+            int32_t  const _1041 = _1013 + 47;
+            float16  const _1042 = float16_ops::load(_pv, _1041);
+            int32_t  const _1043 = _19 * _pv_s1_rk__x;
+            int32_t  const _1044 = _1043 + _999;
+            int32_t  const _1045 = _1044 + -1;
+            float16  const _1046 = float16_ops::load(_attn_v, _1045);
+            int32_t  const _1047 = _pv_s1_rk__x * 2;
+            int32_t  const _1048 = _1047 + _normalized_s0_ii_ig;
+            int32_t  const _1049 = _1048 * 16;
+            int32_t  const _1050 = _1049 + 2;
+            float  const _1051 = _probs[_1050];
+            float16  const _1052 = float16_ops::broadcast(_1051);
+            float16  const _1053 = _1046 * _1052;
+            float16  const _1054 = _1042 + _1053;
+            float16_ops::store(_1054, _pv, _1041);
+            int32_t  const _1055 = _1012 + 63;
+            float16  const _1056 = float16_ops::load(_pv, _1055);
+            int32_t  const _1057 = _19 * _pv_s1_rk__x;
+            int32_t  const _1058 = _1057 + _999;
+            int32_t  const _1059 = _1058 + -1;
+            float16  const _1060 = float16_ops::load(_attn_v, _1059);
+            int32_t  const _1061 = _pv_s1_rk__x * 2;
+            int32_t  const _1062 = _1061 + _normalized_s0_ii_ig;
+            int32_t  const _1063 = _1062 * 16;
+            int32_t  const _1064 = _1063 + 3;
+            float  const _1065 = _probs[_1064];
+            float16  const _1066 = float16_ops::broadcast(_1065);
+            float16  const _1067 = _1060 * _1066;
+            float16  const _1068 = _1056 + _1067;
+            float16_ops::store(_1068, _pv, _1055);
+            int32_t  const _1069 = _1011 + 79;
+            float16  const _1070 = float16_ops::load(_pv, _1069);
+            int32_t  const _1071 = _19 * _pv_s1_rk__x;
+            int32_t  const _1072 = _1071 + _999;
+            int32_t  const _1073 = _1072 + -1;
+            float16  const _1074 = float16_ops::load(_attn_v, _1073);
+            int32_t  const _1075 = _pv_s1_rk__x * 2;
+            int32_t  const _1076 = _1075 + _normalized_s0_ii_ig;
+            int32_t  const _1077 = _1076 * 16;
+            int32_t  const _1078 = _1077 + 4;
+            float  const _1079 = _probs[_1078];
+            float16  const _1080 = float16_ops::broadcast(_1079);
+            float16  const _1081 = _1074 * _1080;
+            float16  const _1082 = _1070 + _1081;
+            float16_ops::store(_1082, _pv, _1069);
+            int32_t  const _1083 = _1010 + 95;
+            float16  const _1084 = float16_ops::load(_pv, _1083);
+            int32_t  const _1085 = _19 * _pv_s1_rk__x;
+            int32_t  const _1086 = _1085 + _999;
+            int32_t  const _1087 = _1086 + -1;
+            float16  const _1088 = float16_ops::load(_attn_v, _1087);
+            int32_t  const _1089 = _pv_s1_rk__x * 2;
+            int32_t  const _1090 = _1089 + _normalized_s0_ii_ig;
+            int32_t  const _1091 = _1090 * 16;
+            int32_t  const _1092 = _1091 + 5;
+            float  const _1093 = _probs[_1092];
+            float16  const _1094 = float16_ops::broadcast(_1093);
+            float16  const _1095 = _1088 * _1094;
+            float16  const _1096 = _1084 + _1095;
+            float16_ops::store(_1096, _pv, _1083);
+            int32_t  const _1097 = _1009 + 111;
+            float16  const _1098 = float16_ops::load(_pv, _1097);
+            int32_t  const _1099 = _19 * _pv_s1_rk__x;
+            int32_t  const _1100 = _1099 + _999;
+            int32_t  const _1101 = _1100 + -1;
+            float16  const _1102 = float16_ops::load(_attn_v, _1101);
+            int32_t  const _1103 = _pv_s1_rk__x * 2;
+            int32_t  const _1104 = _1103 + _normalized_s0_ii_ig;
+            int32_t  const _1105 = _1104 * 16;
+            int32_t  const _1106 = _1105 + 6;
+            float  const _1107 = _probs[_1106];
+            float16  const _1108 = float16_ops::broadcast(_1107);
+            float16  const _1109 = _1102 * _1108;
+            float16  const _1110 = _1098 + _1109;
+            float16_ops::store(_1110, _pv, _1097);
+            int32_t  const _1111 = _1008 + 127;
+            float16  const _1112 = float16_ops::load(_pv, _1111);
+            int32_t  const _1113 = _19 * _pv_s1_rk__x;
+            int32_t  const _1114 = _1113 + _999;
+            int32_t  const _1115 = _1114 + -1;
+            float16  const _1116 = float16_ops::load(_attn_v, _1115);
+            int32_t  const _1117 = _pv_s1_rk__x * 2;
+            int32_t  const _1118 = _1117 + _normalized_s0_ii_ig;
+            int32_t  const _1119 = _1118 * 16;
+            int32_t  const _1120 = _1119 + 7;
+            float  const _1121 = _probs[_1120];
+            float16  const _1122 = float16_ops::broadcast(_1121);
+            float16  const _1123 = _1116 * _1122;
+            float16  const _1124 = _1112 + _1123;
+            float16_ops::store(_1124, _pv, _1111);
+            int32_t  const _1125 = _1007 + 143;
+            float16  const _1126 = float16_ops::load(_pv, _1125);
+            int32_t  const _1127 = _19 * _pv_s1_rk__x;
+            int32_t  const _1128 = _1127 + _999;
+            int32_t  const _1129 = _1128 + -1;
+            float16  const _1130 = float16_ops::load(_attn_v, _1129);
+            int32_t  const _1131 = _pv_s1_rk__x * 2;
+            int32_t  const _1132 = _1131 + _normalized_s0_ii_ig;
+            int32_t  const _1133 = _1132 * 16;
+            int32_t  const _1134 = _1133 + 8;
+            float  const _1135 = _probs[_1134];
+            float16  const _1136 = float16_ops::broadcast(_1135);
+            float16  const _1137 = _1130 * _1136;
+            float16  const _1138 = _1126 + _1137;
+            float16_ops::store(_1138, _pv, _1125);
+            int32_t  const _1139 = _1006 + 159;
+            float16  const _1140 = float16_ops::load(_pv, _1139);
+            int32_t  const _1141 = _19 * _pv_s1_rk__x;
+            int32_t  const _1142 = _1141 + _999;
+            int32_t  const _1143 = _1142 + -1;
+            float16  const _1144 = float16_ops::load(_attn_v, _1143);
+            int32_t  const _1145 = _pv_s1_rk__x * 2;
+            int32_t  const _1146 = _1145 + _normalized_s0_ii_ig;
+            int32_t  const _1147 = _1146 * 16;
+            int32_t  const _1148 = _1147 + 9;
+            float  const _1149 = _probs[_1148];
+            float16  const _1150 = float16_ops::broadcast(_1149);
+            float16  const _1151 = _1144 * _1150;
+            float16  const _1152 = _1140 + _1151;
+            float16_ops::store(_1152, _pv, _1139);
+            int32_t  const _1153 = _1005 + 175;
+            float16  const _1154 = float16_ops::load(_pv, _1153);
+            int32_t  const _1155 = _19 * _pv_s1_rk__x;
+            int32_t  const _1156 = _1155 + _999;
+            int32_t  const _1157 = _1156 + -1;
+            float16  const _1158 = float16_ops::load(_attn_v, _1157);
+            int32_t  const _1159 = _pv_s1_rk__x * 2;
+            int32_t  const _1160 = _1159 + _normalized_s0_ii_ig;
+            int32_t  const _1161 = _1160 * 16;
+            int32_t  const _1162 = _1161 + 10;
+            float  const _1163 = _probs[_1162];
+            float16  const _1164 = float16_ops::broadcast(_1163);
+            float16  const _1165 = _1158 * _1164;
+            float16  const _1166 = _1154 + _1165;
+            float16_ops::store(_1166, _pv, _1153);
+            int32_t  const _1167 = _1004 + 191;
+            float16  const _1168 = float16_ops::load(_pv, _1167);
+            int32_t  const _1169 = _19 * _pv_s1_rk__x;
+            int32_t  const _1170 = _1169 + _999;
+            int32_t  const _1171 = _1170 + -1;
+            float16  const _1172 = float16_ops::load(_attn_v, _1171);
+            int32_t  const _1173 = _pv_s1_rk__x * 2;
+            int32_t  const _1174 = _1173 + _normalized_s0_ii_ig;
+            int32_t  const _1175 = _1174 * 16;
+            int32_t  const _1176 = _1175 + 11;
+            float  const _1177 = _probs[_1176];
+            float16  const _1178 = float16_ops::broadcast(_1177);
+            float16  const _1179 = _1172 * _1178;
+            float16  const _1180 = _1168 + _1179;
+            float16_ops::store(_1180, _pv, _1167);
+            int32_t  const _1181 = _1003 + 207;
+            float16  const _1182 = float16_ops::load(_pv, _1181);
+            int32_t  const _1183 = _19 * _pv_s1_rk__x;
+            int32_t  const _1184 = _1183 + _999;
+            int32_t  const _1185 = _1184 + -1;
+            float16  const _1186 = float16_ops::load(_attn_v, _1185);
+            int32_t  const _1187 = _pv_s1_rk__x * 2;
+            int32_t  const _1188 = _1187 + _normalized_s0_ii_ig;
+            int32_t  const _1189 = _1188 * 16;
+            int32_t  const _1190 = _1189 + 12;
+            float  const _1191 = _probs[_1190];
+            float16  const _1192 = float16_ops::broadcast(_1191);
+            float16  const _1193 = _1186 * _1192;
+            float16  const _1194 = _1182 + _1193;
+            float16_ops::store(_1194, _pv, _1181);
+            int32_t  const _1195 = _1002 + 223;
+            float16  const _1196 = float16_ops::load(_pv, _1195);
+            int32_t  const _1197 = _19 * _pv_s1_rk__x;
+            int32_t  const _1198 = _1197 + _999;
+            int32_t  const _1199 = _1198 + -1;
+            float16  const _1200 = float16_ops::load(_attn_v, _1199);
+            int32_t  const _1201 = _pv_s1_rk__x * 2;
+            int32_t  const _1202 = _1201 + _normalized_s0_ii_ig;
+            int32_t  const _1203 = _1202 * 16;
+            int32_t  const _1204 = _1203 + 13;
+            float  const _1205 = _probs[_1204];
+            float16  const _1206 = float16_ops::broadcast(_1205);
+            float16  const _1207 = _1200 * _1206;
+            float16  const _1208 = _1196 + _1207;
+            float16_ops::store(_1208, _pv, _1195);
+            int32_t  const _1209 = _1001 + 239;
+            float16  const _1210 = float16_ops::load(_pv, _1209);
+            int32_t  const _1211 = _19 * _pv_s1_rk__x;
+            int32_t  const _1212 = _1211 + _999;
+            int32_t  const _1213 = _1212 + -1;
+            float16  const _1214 = float16_ops::load(_attn_v, _1213);
+            int32_t  const _1215 = _pv_s1_rk__x * 2;
+            int32_t  const _1216 = _1215 + _normalized_s0_ii_ig;
+            int32_t  const _1217 = _1216 * 16;
+            int32_t  const _1218 = _1217 + 14;
+            float  const _1219 = _probs[_1218];
+            float16  const _1220 = float16_ops::broadcast(_1219);
+            float16  const _1221 = _1214 * _1220;
+            float16  const _1222 = _1210 + _1221;
+            float16_ops::store(_1222, _pv, _1209);
+            int32_t  const _1223 = _1000 + 255;
+            float16  const _1224 = float16_ops::load(_pv, _1223);
+            int32_t  const _1225 = _19 * _pv_s1_rk__x;
+            int32_t  const _1226 = _1225 + _999;
+            int32_t  const _1227 = _1226 + -1;
+            float16  const _1228 = float16_ops::load(_attn_v, _1227);
+            int32_t  const _1229 = _pv_s1_rk__x * 2;
+            int32_t  const _1230 = _1229 + _normalized_s0_ii_ig;
+            int32_t  const _1231 = _1230 * 16;
+            int32_t  const _1232 = _1231 + 15;
+            float  const _1233 = _probs[_1232];
+            float16  const _1234 = float16_ops::broadcast(_1233);
+            float16  const _1235 = _1228 * _1234;
+            float16  const _1236 = _1224 + _1235;
+            float16_ops::store(_1236, _pv, _1223);
            } // for _pv_s1_rk__x
           } // for _pv_s1_c_co
           // consume pv
-          int32_t  const _1235 = _normalized_s0_ii_ig * 16;
+          int32_t  const _1237 = _normalized_s0_ii_ig * 16;
           for (int _normalized_s0_ii_ir = 0; _normalized_s0_ii_ir < 0 + 16; _normalized_s0_ii_ir++)
           {
-           int32_t  const _1236 = _normalized_s0_ii_ir + _1235;
-           int32_t  const _1237 = _765 + 16;
-           int32_t  const _1238 = _1237 * _normalized_s0_ii_ir;
-           int32_t  const _1239 = _1238 - _36;
-           int32_t  const _1240 = _19 + 16;
-           int32_t  const _1241 = _1240 * _1236;
-           int32_t  const _1242 = _1241 + _788;
-           for (int _normalized_s0_c_c = 0; _normalized_s0_c_c < 0 + _41; _normalized_s0_c_c++)
+           int32_t  const _1238 = _normalized_s0_ii_ir + _1237;
+           int32_t  const _1239 = _767 + 16;
+           int32_t  const _1240 = _1239 * _normalized_s0_ii_ir;
+           int32_t  const _1241 = _1240 - _37;
+           int32_t  const _1242 = _19 + 16;
+           int32_t  const _1243 = _1242 * _1238;
+           int32_t  const _1244 = _1243 + _790;
+           for (int _normalized_s0_c_c = 0; _normalized_s0_c_c < 0 + _42; _normalized_s0_c_c++)
            {
-            float  const _1243 = _row_sum[_1236];
-            int32_t  const _1244 = _normalized_s0_c_c * 16;
-            int32_t  const _1245 = _1244 + _1239;
-            int32_t  const _1246 = _1245 + 16;
-            float16  const _1247 = float16_ops::load(_pv, _1246);
-            float  const _1248 = float_from_bits(1065353216 /* 1 */);
-            float  const _1249 = _1248 / _1243;
-            float  const _1250 = float_from_bits(0 /* 0 */);
-            bool  const _1251 = _1250 < _1243;
-            float  const _1252 = (float)(_1251 ? _1249 : _1250);
-            float16  const _1253 = float16_ops::broadcast(_1252);
-            float16  const _1254 = _1247 * _1253;
-            int32_t  const _1255 = _1244 + _1242;
-            float16_ops::store(_1254, _normalized, _1255);
+            float  const _1245 = _row_sum[_1238];
+            int32_t  const _1246 = _normalized_s0_c_c * 16;
+            int32_t  const _1247 = _1246 + _1241;
+            int32_t  const _1248 = _1247 + 16;
+            float16  const _1249 = float16_ops::load(_pv, _1248);
+            float  const _1250 = float_from_bits(1065353216 /* 1 */);
+            float  const _1251 = _1250 / _1245;
+            float  const _1252 = float_from_bits(0 /* 0 */);
+            bool  const _1253 = _1252 < _1245;
+            float  const _1254 = (float)(_1253 ? _1251 : _1252);
+            float16  const _1255 = float16_ops::broadcast(_1254);
+            float16  const _1256 = _1249 * _1255;
+            int32_t  const _1257 = _1246 + _1244;
+            float16_ops::store(_1256, _normalized, _1257);
            } // for _normalized_s0_c_c
-           int32_t  const _1256 = _765 + 16;
-           int32_t  const _1257 = _1256 * _normalized_s0_ii_ir;
-           int32_t  const _1258 = _1257 - _36;
-           int32_t  const _1259 = _normalized_s0_ii_ir + _1235;
-           for (int _normalized_s0_c_c_rebased = 0; _normalized_s0_c_c_rebased < 0 + _42; _normalized_s0_c_c_rebased++)
+           int32_t  const _1258 = _767 + 16;
+           int32_t  const _1259 = _1258 * _normalized_s0_ii_ir;
+           int32_t  const _1260 = _1259 - _37;
+           int32_t  const _1261 = _normalized_s0_ii_ir + _1237;
+           for (int _normalized_s0_c_c_rebased = 0; _normalized_s0_c_c_rebased < 0 + _43; _normalized_s0_c_c_rebased++)
            {
-            int32_t  const _1260 = _normalized_s0_c_c_rebased + _41;
-            int32_t  const _1261 = _1260 * 16;
-            int32_t  const _1262 = ::halide_cpp_min(_1261, _19);
-            float  const _1263 = _row_sum[_1259];
-            float  const _1264 = float_from_bits(0 /* 0 */);
-            bool  const _1265 = _1264 < _1263;
-            int32x16_t  const _1266 = int32x16_t_ops::ramp(_1262, 1);
-            int32_t  const _1267 = _19 + -1;
-            int32x16_t  const _1268 = int32x16_t_ops::broadcast(_1267);
-            int32x16_t  const _1269 = int32x16_t_ops::min(_1266, _1268);
-            int32_t  const _1270 = _1258 + 16;
-            int32x16_t  const _1271 = int32x16_t_ops::broadcast(_1270);
-            int32x16_t  const _1272 = _1269 + _1271;
-            float16  const _1273 = float16_ops::load_gather(_pv, _1272);
-            float  const _1274 = float_from_bits(1065353216 /* 1 */);
-            float  const _1275 = _1274 / _1263;
-            float  const _1276 = (float)(_1265 ? _1275 : _1264);
-            float16  const _1277 = float16_ops::broadcast(_1276);
-            float16  const _1278 = _1273 * _1277;
-            float  const _1279 = log_f32(_1263);
-            float  const _1280 = _row_max[_1259];
-            float  const _1281 = float_from_bits(1060205080 /* 0.693147 */);
-            float  const _1282 = _1280 * _1281;
-            float  const _1283 = _1279 + _1282;
-            float  const _1284 = (float)(_1265 ? _1283 : neg_inf_f32());
-            float16  const _1285 = float16_ops::broadcast(_1284);
-            int32x16_t  const _1286 = int32x16_t_ops::broadcast(_19);
-            uint8x16_t  const _1287 = int32x16_t_ops::lt(_1266, _1286);
-            float16  const _1288 = float16_ops::select(_1287, _1278, _1285);
-            int32_t  const _1289 = _19 + 16;
-            int32_t  const _1290 = _1289 * _1259;
-            int32_t  const _1291 = _1290 + _788;
-            int32_t  const _1292 = _1291 + _1262;
-            float16_ops::store(_1288, _normalized, _1292);
+            int32_t  const _1262 = _normalized_s0_c_c_rebased + _42;
+            int32_t  const _1263 = _1262 * 16;
+            int32_t  const _1264 = ::halide_cpp_min(_1263, _19);
+            float  const _1265 = _row_sum[_1261];
+            float  const _1266 = float_from_bits(0 /* 0 */);
+            bool  const _1267 = _1266 < _1265;
+            int32x16_t  const _1268 = int32x16_t_ops::ramp(_1264, 1);
+            int32_t  const _1269 = _19 + -1;
+            int32x16_t  const _1270 = int32x16_t_ops::broadcast(_1269);
+            int32x16_t  const _1271 = int32x16_t_ops::min(_1268, _1270);
+            int32_t  const _1272 = _1260 + 16;
+            int32x16_t  const _1273 = int32x16_t_ops::broadcast(_1272);
+            int32x16_t  const _1274 = _1271 + _1273;
+            float16  const _1275 = float16_ops::load_gather(_pv, _1274);
+            float  const _1276 = float_from_bits(1065353216 /* 1 */);
+            float  const _1277 = _1276 / _1265;
+            float  const _1278 = (float)(_1267 ? _1277 : _1266);
+            float16  const _1279 = float16_ops::broadcast(_1278);
+            float16  const _1280 = _1275 * _1279;
+            float  const _1281 = log_f32(_1265);
+            float  const _1282 = _row_max[_1261];
+            float  const _1283 = float_from_bits(1060205080 /* 0.693147 */);
+            float  const _1284 = _1282 * _1283;
+            float  const _1285 = _1281 + _1284;
+            float  const _1286 = (float)(_1267 ? _1285 : neg_inf_f32());
+            float16  const _1287 = float16_ops::broadcast(_1286);
+            int32x16_t  const _1288 = int32x16_t_ops::broadcast(_19);
+            uint8x16_t  const _1289 = int32x16_t_ops::lt(_1268, _1288);
+            float16  const _1290 = float16_ops::select(_1289, _1280, _1287);
+            int32_t  const _1291 = _19 + 16;
+            int32_t  const _1292 = _1291 * _1261;
+            int32_t  const _1293 = _1292 + _790;
+            int32_t  const _1294 = _1293 + _1264;
+            float16_ops::store(_1290, _normalized, _1294);
            } // for _normalized_s0_c_c_rebased
           } // for _normalized_s0_ii_ir
           _pv_free.free();
@@ -5087,117 +5091,117 @@ int attn_alibi_softcap_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context,
         } // for _normalized_s0_ii_ig
         _probs_free.free();
         // consume normalized
-        int32_t  const _1293 = _89 * _26;
-        int32_t  const _1294 = _23 + _82;
-        int32_t  const _1295 = _1294 * _27;
-        int32_t  const _1296 = _24 + _63;
-        int32_t  const _1297 = _1296 * _28;
-        int32_t  const _1298 = _19 * 32;
-        int32_t  const _1299 = _1298 + 512;
-        int32_t  const _1300 = _1299 * _756;
-        bool  const _1301 = _attn_out_s0_it_t_t < 0;
-        int32_t  const _1302 = (int32_t)(_1301 ? -1 : 0);
-        bool  const _1303 = _45 == 0;
+        int32_t  const _1295 = _90 * _26;
+        int32_t  const _1296 = _23 + _83;
+        int32_t  const _1297 = _1296 * _27;
+        int32_t  const _1298 = _24 + _64;
+        int32_t  const _1299 = _1298 * _28;
+        int32_t  const _1300 = _19 * 32;
+        int32_t  const _1301 = _1300 + 512;
+        int32_t  const _1302 = _1301 * _758;
+        bool  const _1303 = _attn_out_s0_it_t_t < 0;
         int32_t  const _1304 = (int32_t)(_1303 ? -1 : 0);
-        bool  const _1305 = _45 < 0;
+        bool  const _1305 = _46 == 0;
         int32_t  const _1306 = (int32_t)(_1305 ? -1 : 0);
-        int32_t  const _1307 = _attn_out_s0_it_t_t - _1302;
-        int32_t  const _1308 = _45 | _1304;
-        int32_t  const _1309 = _1307 % _1308;
-        int32_t  const _1310 = _45 ^ _1306;
-        int32_t  const _1311 = ~_1306;
-        int32_t  const _1312 = _1310 + _1311;
-        int32_t  const _1313 = _1302 & _1312;
-        int32_t  const _1314 = _1309 + _1313;
-        int32_t  const _1315 = ~_1304;
-        int32_t  const _1316 = _1314 & _1315;
-        int32_t  const _1317 = _1297 - _43;
-        int32_t  const _1318 = _1317 + _1295;
-        int32_t  const _1319 = _1318 + _1293;
-        int32_t  const _1320 = _44 + _1297;
+        bool  const _1307 = _46 < 0;
+        int32_t  const _1308 = (int32_t)(_1307 ? -1 : 0);
+        int32_t  const _1309 = _attn_out_s0_it_t_t - _1304;
+        int32_t  const _1310 = _46 | _1306;
+        int32_t  const _1311 = _1309 % _1310;
+        int32_t  const _1312 = _46 ^ _1308;
+        int32_t  const _1313 = ~_1308;
+        int32_t  const _1314 = _1312 + _1313;
+        int32_t  const _1315 = _1304 & _1314;
+        int32_t  const _1316 = _1311 + _1315;
+        int32_t  const _1317 = ~_1306;
+        int32_t  const _1318 = _1316 & _1317;
+        int32_t  const _1319 = _1299 - _44;
+        int32_t  const _1320 = _1319 + _1297;
         int32_t  const _1321 = _1320 + _1295;
-        int32_t  const _1322 = _1321 + _1293;
+        int32_t  const _1322 = _45 + _1299;
+        int32_t  const _1323 = _1322 + _1297;
+        int32_t  const _1324 = _1323 + _1295;
         for (int _attn_out_s0_ii = 0; _attn_out_s0_ii < 0 + 32; _attn_out_s0_ii++)
         {
-         int32_t  const _1323 = _19 + 16;
-         int32_t  const _1324 = _1323 * _attn_out_s0_ii;
-         bool  const _1325 = _1316 < 0;
-         int32_t  const _1326 = (int32_t)(_1325 ? -1 : 0);
-         bool  const _1327 = _22 == 0;
+         int32_t  const _1325 = _19 + 16;
+         int32_t  const _1326 = _1325 * _attn_out_s0_ii;
+         bool  const _1327 = _1318 < 0;
          int32_t  const _1328 = (int32_t)(_1327 ? -1 : 0);
-         bool  const _1329 = _22 < 0;
+         bool  const _1329 = _22 == 0;
          int32_t  const _1330 = (int32_t)(_1329 ? -1 : 0);
-         int32_t  const _1331 = _1316 - _1326;
-         int32_t  const _1332 = _22 - _1328;
-         int32_t  const _1333 = _1331 / _1332;
-         int32_t  const _1334 = ~_1330;
-         int32_t  const _1335 = _1334 - _1330;
-         int32_t  const _1336 = _1326 & _1335;
-         int32_t  const _1337 = _1333 + _1336;
-         int32_t  const _1338 = ~_1328;
-         int32_t  const _1339 = _1337 & _1338;
-         int32_t  const _1340 = _1339 - _82;
-         int32_t  const _1341 = _1340 * _1300;
-         int32_t  const _1342 = _22 | _1328;
-         int32_t  const _1343 = _1331 % _1342;
-         int32_t  const _1344 = _22 ^ _1330;
-         int32_t  const _1345 = _1344 + _1334;
-         int32_t  const _1346 = _1326 & _1345;
-         int32_t  const _1347 = _1343 + _1346;
-         int32_t  const _1348 = _1347 & _1338;
-         int32_t  const _1349 = _1298 + 512;
-         int32_t  const _1350 = _1348 * _1349;
-         int32_t  const _1351 = _1341 + _1350;
-         int32_t  const _1352 = _1324 + _1351;
-         int32_t  const _1353 = _attn_out_s0_ii * _25;
-         int32_t  const _1354 = _1353 + _1319;
-         int32_t  const _1355 = _41 + 1;
-         for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + _1355; _attn_out_s0_c_c++)
+         bool  const _1331 = _22 < 0;
+         int32_t  const _1332 = (int32_t)(_1331 ? -1 : 0);
+         int32_t  const _1333 = _1318 - _1328;
+         int32_t  const _1334 = _22 - _1330;
+         int32_t  const _1335 = _1333 / _1334;
+         int32_t  const _1336 = ~_1332;
+         int32_t  const _1337 = _1336 - _1332;
+         int32_t  const _1338 = _1328 & _1337;
+         int32_t  const _1339 = _1335 + _1338;
+         int32_t  const _1340 = ~_1330;
+         int32_t  const _1341 = _1339 & _1340;
+         int32_t  const _1342 = _1341 - _83;
+         int32_t  const _1343 = _1342 * _1302;
+         int32_t  const _1344 = _22 | _1330;
+         int32_t  const _1345 = _1333 % _1344;
+         int32_t  const _1346 = _22 ^ _1332;
+         int32_t  const _1347 = _1346 + _1336;
+         int32_t  const _1348 = _1328 & _1347;
+         int32_t  const _1349 = _1345 + _1348;
+         int32_t  const _1350 = _1349 & _1340;
+         int32_t  const _1351 = _1300 + 512;
+         int32_t  const _1352 = _1350 * _1351;
+         int32_t  const _1353 = _1343 + _1352;
+         int32_t  const _1354 = _1326 + _1353;
+         int32_t  const _1355 = _attn_out_s0_ii * _25;
+         int32_t  const _1356 = _1355 + _1321;
+         int32_t  const _1357 = _42 + 1;
+         for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + _1357; _attn_out_s0_c_c++)
          {
-          int32_t  const _1356 = _attn_out_s0_c_c * 16;
-          int32_t  const _1357 = _1356 + _1352;
-          float16  const _1358 = float16_ops::load(_normalized, _1357);
-          int32_t  const _1359 = _1356 + _1354;
-          float16_ops::store(_1358, _attn_out, _1359);
+          int32_t  const _1358 = _attn_out_s0_c_c * 16;
+          int32_t  const _1359 = _1358 + _1354;
+          float16  const _1360 = float16_ops::load(_normalized, _1359);
+          int32_t  const _1361 = _1358 + _1356;
+          float16_ops::store(_1360, _attn_out, _1361);
          } // for _attn_out_s0_c_c
-         if (_48)
+         if (_49)
          {
-          int32_t  const _1360 = _19 + 16;
-          int32_t  const _1361 = _1360 * _attn_out_s0_ii;
-          bool  const _1362 = _1316 < 0;
-          int32_t  const _1363 = (int32_t)(_1362 ? -1 : 0);
-          bool  const _1364 = _22 == 0;
+          int32_t  const _1362 = _19 + 16;
+          int32_t  const _1363 = _1362 * _attn_out_s0_ii;
+          bool  const _1364 = _1318 < 0;
           int32_t  const _1365 = (int32_t)(_1364 ? -1 : 0);
-          bool  const _1366 = _22 < 0;
+          bool  const _1366 = _22 == 0;
           int32_t  const _1367 = (int32_t)(_1366 ? -1 : 0);
-          int32_t  const _1368 = _1316 - _1363;
-          int32_t  const _1369 = _22 | _1365;
-          int32_t  const _1370 = _1368 % _1369;
-          int32_t  const _1371 = _22 ^ _1367;
-          int32_t  const _1372 = ~_1367;
-          int32_t  const _1373 = _1371 + _1372;
-          int32_t  const _1374 = _1363 & _1373;
-          int32_t  const _1375 = _1370 + _1374;
-          int32_t  const _1376 = ~_1365;
-          int32_t  const _1377 = _1375 & _1376;
-          int32_t  const _1378 = _1298 + 512;
-          int32_t  const _1379 = _1377 * _1378;
-          int32_t  const _1380 = _22 - _1365;
-          int32_t  const _1381 = _1368 / _1380;
-          int32_t  const _1382 = _1372 - _1367;
-          int32_t  const _1383 = _1363 & _1382;
-          int32_t  const _1384 = _1381 + _1383;
-          int32_t  const _1385 = _1384 & _1376;
-          int32_t  const _1386 = _1385 - _82;
-          int32_t  const _1387 = _1386 * _1300;
-          int32_t  const _1388 = _1387 + _19;
-          int32_t  const _1389 = _1379 + _1388;
-          int32_t  const _1390 = _1361 + _1389;
-          float16  const _1391 = float16_ops::load(_normalized, _1390);
-          int32_t  const _1392 = _attn_out_s0_ii * _25;
-          int32_t  const _1393 = _1392 + _1322;
-          float16_ops::store(_1391, _attn_out, _1393);
-         } // if _48
+          bool  const _1368 = _22 < 0;
+          int32_t  const _1369 = (int32_t)(_1368 ? -1 : 0);
+          int32_t  const _1370 = _1318 - _1365;
+          int32_t  const _1371 = _22 | _1367;
+          int32_t  const _1372 = _1370 % _1371;
+          int32_t  const _1373 = _22 ^ _1369;
+          int32_t  const _1374 = ~_1369;
+          int32_t  const _1375 = _1373 + _1374;
+          int32_t  const _1376 = _1365 & _1375;
+          int32_t  const _1377 = _1372 + _1376;
+          int32_t  const _1378 = ~_1367;
+          int32_t  const _1379 = _1377 & _1378;
+          int32_t  const _1380 = _1300 + 512;
+          int32_t  const _1381 = _1379 * _1380;
+          int32_t  const _1382 = _22 - _1367;
+          int32_t  const _1383 = _1370 / _1382;
+          int32_t  const _1384 = _1374 - _1369;
+          int32_t  const _1385 = _1365 & _1384;
+          int32_t  const _1386 = _1383 + _1385;
+          int32_t  const _1387 = _1386 & _1378;
+          int32_t  const _1388 = _1387 - _83;
+          int32_t  const _1389 = _1388 * _1302;
+          int32_t  const _1390 = _1389 + _19;
+          int32_t  const _1391 = _1381 + _1390;
+          int32_t  const _1392 = _1363 + _1391;
+          float16  const _1393 = float16_ops::load(_normalized, _1392);
+          int32_t  const _1394 = _attn_out_s0_ii * _25;
+          int32_t  const _1395 = _1394 + _1324;
+          float16_ops::store(_1393, _attn_out, _1395);
+         } // if _49
         } // for _attn_out_s0_ii
         _normalized_free.free();
        } // alloc _normalized
@@ -5213,939 +5217,933 @@ HALIDE_FUNCTION_ATTRS
 int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer_t *_attn_q_buffer, struct halide_buffer_t *_attn_k_buffer, struct halide_buffer_t *_attn_v_buffer, int32_t _attn_lq, int32_t _attn_lk, int32_t _attn_groups, struct halide_buffer_t *_slopes_buffer, struct halide_buffer_t *_attn_out_buffer) {
 (void)_attn_lq; (void)_attn_lk; (void)_attn_groups;
  void * const _ucon = const_cast<void *>(__user_context);
- uint64_t  const _1394 = (uint64_t)(_slopes_buffer);
- uint64_t  const _1395 = (uint64_t)(0ull);
- bool  const _1396 = _1394 != _1395;
- if (!_1396)
+ uint64_t  const _1396 = (uint64_t)(_slopes_buffer);
+ uint64_t  const _1397 = (uint64_t)(0ull);
+ bool  const _1398 = _1396 != _1397;
+ if (!_1398)
  {
-  int32_t  const _1397 = attn_alibi_softcap_rt_error_buffer_argument_is_null(_ucon, "slopes");
-  return _1397;
+  int32_t  const _1399 = attn_alibi_softcap_rt_error_buffer_argument_is_null(_ucon, "slopes");
+  return _1399;
  }
- uint64_t  const _1398 = (uint64_t)(_attn_out_buffer);
- uint64_t  const _1399 = (uint64_t)(0ull);
- bool  const _1400 = _1398 != _1399;
- if (!_1400)
+ uint64_t  const _1400 = (uint64_t)(_attn_out_buffer);
+ uint64_t  const _1401 = (uint64_t)(0ull);
+ bool  const _1402 = _1400 != _1401;
+ if (!_1402)
  {
-  int32_t  const _1401 = attn_alibi_softcap_rt_error_buffer_argument_is_null(_ucon, "attn_out");
-  return _1401;
+  int32_t  const _1403 = attn_alibi_softcap_rt_error_buffer_argument_is_null(_ucon, "attn_out");
+  return _1403;
  }
- uint64_t  const _1402 = (uint64_t)(_attn_v_buffer);
- uint64_t  const _1403 = (uint64_t)(0ull);
- bool  const _1404 = _1402 != _1403;
- if (!_1404)
+ uint64_t  const _1404 = (uint64_t)(_attn_v_buffer);
+ uint64_t  const _1405 = (uint64_t)(0ull);
+ bool  const _1406 = _1404 != _1405;
+ if (!_1406)
  {
-  int32_t  const _1405 = attn_alibi_softcap_rt_error_buffer_argument_is_null(_ucon, "attn_v");
-  return _1405;
+  int32_t  const _1407 = attn_alibi_softcap_rt_error_buffer_argument_is_null(_ucon, "attn_v");
+  return _1407;
  }
- uint64_t  const _1406 = (uint64_t)(_attn_q_buffer);
- uint64_t  const _1407 = (uint64_t)(0ull);
- bool  const _1408 = _1406 != _1407;
- if (!_1408)
+ uint64_t  const _1408 = (uint64_t)(_attn_q_buffer);
+ uint64_t  const _1409 = (uint64_t)(0ull);
+ bool  const _1410 = _1408 != _1409;
+ if (!_1410)
  {
-  int32_t  const _1409 = attn_alibi_softcap_rt_error_buffer_argument_is_null(_ucon, "attn_q");
-  return _1409;
+  int32_t  const _1411 = attn_alibi_softcap_rt_error_buffer_argument_is_null(_ucon, "attn_q");
+  return _1411;
  }
- uint64_t  const _1410 = (uint64_t)(_attn_k_buffer);
- uint64_t  const _1411 = (uint64_t)(0ull);
- bool  const _1412 = _1410 != _1411;
- if (!_1412)
+ uint64_t  const _1412 = (uint64_t)(_attn_k_buffer);
+ uint64_t  const _1413 = (uint64_t)(0ull);
+ bool  const _1414 = _1412 != _1413;
+ if (!_1414)
  {
-  int32_t  const _1413 = attn_alibi_softcap_rt_error_buffer_argument_is_null(_ucon, "attn_k");
-  return _1413;
+  int32_t  const _1415 = attn_alibi_softcap_rt_error_buffer_argument_is_null(_ucon, "attn_k");
+  return _1415;
  }
- auto * const _1414 = _halide_buffer_get_host(_attn_k_buffer);
- auto _attn_k = _1414;
+ auto * const _1416 = _halide_buffer_get_host(_attn_k_buffer);
+ auto _attn_k = _1416;
  halide_unused(_attn_k);
- uint32_t  const _1415 = _halide_buffer_get_type(_attn_k_buffer);
- bool  const _1416 = _halide_buffer_get_device_dirty(_attn_k_buffer);
- int32_t  const _1417 = _halide_buffer_get_dimensions(_attn_k_buffer);
- int32_t  const _1418 = _halide_buffer_get_min(_attn_k_buffer, 0);
- int32_t  const _1419 = _halide_buffer_get_extent(_attn_k_buffer, 0);
- int32_t  const _1420 = _halide_buffer_get_stride(_attn_k_buffer, 0);
- int32_t  const _1421 = _halide_buffer_get_min(_attn_k_buffer, 1);
- int32_t  const _1422 = _halide_buffer_get_extent(_attn_k_buffer, 1);
- int32_t  const _1423 = _halide_buffer_get_stride(_attn_k_buffer, 1);
- int32_t  const _1424 = _halide_buffer_get_min(_attn_k_buffer, 2);
- int32_t  const _1425 = _halide_buffer_get_extent(_attn_k_buffer, 2);
- int32_t  const _1426 = _halide_buffer_get_stride(_attn_k_buffer, 2);
- int32_t  const _1427 = _halide_buffer_get_min(_attn_k_buffer, 3);
- int32_t  const _1428 = _halide_buffer_get_extent(_attn_k_buffer, 3);
- int32_t  const _1429 = _halide_buffer_get_stride(_attn_k_buffer, 3);
- auto * const _1430 = _halide_buffer_get_host(_attn_q_buffer);
- auto _attn_q = _1430;
+ uint32_t  const _1417 = _halide_buffer_get_type(_attn_k_buffer);
+ bool  const _1418 = _halide_buffer_get_device_dirty(_attn_k_buffer);
+ int32_t  const _1419 = _halide_buffer_get_dimensions(_attn_k_buffer);
+ int32_t  const _1420 = _halide_buffer_get_min(_attn_k_buffer, 0);
+ int32_t  const _1421 = _halide_buffer_get_extent(_attn_k_buffer, 0);
+ int32_t  const _1422 = _halide_buffer_get_stride(_attn_k_buffer, 0);
+ int32_t  const _1423 = _halide_buffer_get_min(_attn_k_buffer, 1);
+ int32_t  const _1424 = _halide_buffer_get_extent(_attn_k_buffer, 1);
+ int32_t  const _1425 = _halide_buffer_get_stride(_attn_k_buffer, 1);
+ int32_t  const _1426 = _halide_buffer_get_min(_attn_k_buffer, 2);
+ int32_t  const _1427 = _halide_buffer_get_extent(_attn_k_buffer, 2);
+ int32_t  const _1428 = _halide_buffer_get_stride(_attn_k_buffer, 2);
+ int32_t  const _1429 = _halide_buffer_get_min(_attn_k_buffer, 3);
+ int32_t  const _1430 = _halide_buffer_get_extent(_attn_k_buffer, 3);
+ int32_t  const _1431 = _halide_buffer_get_stride(_attn_k_buffer, 3);
+ auto * const _1432 = _halide_buffer_get_host(_attn_q_buffer);
+ auto _attn_q = _1432;
  halide_unused(_attn_q);
- uint32_t  const _1431 = _halide_buffer_get_type(_attn_q_buffer);
- bool  const _1432 = _halide_buffer_get_device_dirty(_attn_q_buffer);
- int32_t  const _1433 = _halide_buffer_get_dimensions(_attn_q_buffer);
- int32_t  const _1434 = _halide_buffer_get_min(_attn_q_buffer, 0);
- int32_t  const _1435 = _halide_buffer_get_extent(_attn_q_buffer, 0);
- int32_t  const _1436 = _halide_buffer_get_stride(_attn_q_buffer, 0);
- int32_t  const _1437 = _halide_buffer_get_min(_attn_q_buffer, 1);
- int32_t  const _1438 = _halide_buffer_get_extent(_attn_q_buffer, 1);
- int32_t  const _1439 = _halide_buffer_get_stride(_attn_q_buffer, 1);
- int32_t  const _1440 = _halide_buffer_get_min(_attn_q_buffer, 2);
- int32_t  const _1441 = _halide_buffer_get_extent(_attn_q_buffer, 2);
- int32_t  const _1442 = _halide_buffer_get_stride(_attn_q_buffer, 2);
- int32_t  const _1443 = _halide_buffer_get_min(_attn_q_buffer, 3);
- int32_t  const _1444 = _halide_buffer_get_extent(_attn_q_buffer, 3);
- int32_t  const _1445 = _halide_buffer_get_stride(_attn_q_buffer, 3);
- int32_t  const _1446 = _halide_buffer_get_min(_attn_q_buffer, 4);
- int32_t  const _1447 = _halide_buffer_get_extent(_attn_q_buffer, 4);
- int32_t  const _1448 = _halide_buffer_get_stride(_attn_q_buffer, 4);
- auto * const _1449 = _halide_buffer_get_host(_attn_v_buffer);
- auto _attn_v = _1449;
+ uint32_t  const _1433 = _halide_buffer_get_type(_attn_q_buffer);
+ bool  const _1434 = _halide_buffer_get_device_dirty(_attn_q_buffer);
+ int32_t  const _1435 = _halide_buffer_get_dimensions(_attn_q_buffer);
+ int32_t  const _1436 = _halide_buffer_get_min(_attn_q_buffer, 0);
+ int32_t  const _1437 = _halide_buffer_get_extent(_attn_q_buffer, 0);
+ int32_t  const _1438 = _halide_buffer_get_stride(_attn_q_buffer, 0);
+ int32_t  const _1439 = _halide_buffer_get_min(_attn_q_buffer, 1);
+ int32_t  const _1440 = _halide_buffer_get_extent(_attn_q_buffer, 1);
+ int32_t  const _1441 = _halide_buffer_get_stride(_attn_q_buffer, 1);
+ int32_t  const _1442 = _halide_buffer_get_min(_attn_q_buffer, 2);
+ int32_t  const _1443 = _halide_buffer_get_extent(_attn_q_buffer, 2);
+ int32_t  const _1444 = _halide_buffer_get_stride(_attn_q_buffer, 2);
+ int32_t  const _1445 = _halide_buffer_get_min(_attn_q_buffer, 3);
+ int32_t  const _1446 = _halide_buffer_get_extent(_attn_q_buffer, 3);
+ int32_t  const _1447 = _halide_buffer_get_stride(_attn_q_buffer, 3);
+ int32_t  const _1448 = _halide_buffer_get_min(_attn_q_buffer, 4);
+ int32_t  const _1449 = _halide_buffer_get_extent(_attn_q_buffer, 4);
+ int32_t  const _1450 = _halide_buffer_get_stride(_attn_q_buffer, 4);
+ auto * const _1451 = _halide_buffer_get_host(_attn_v_buffer);
+ auto _attn_v = _1451;
  halide_unused(_attn_v);
- uint32_t  const _1450 = _halide_buffer_get_type(_attn_v_buffer);
- bool  const _1451 = _halide_buffer_get_device_dirty(_attn_v_buffer);
- int32_t  const _1452 = _halide_buffer_get_dimensions(_attn_v_buffer);
- int32_t  const _1453 = _halide_buffer_get_min(_attn_v_buffer, 0);
- int32_t  const _1454 = _halide_buffer_get_extent(_attn_v_buffer, 0);
- int32_t  const _1455 = _halide_buffer_get_stride(_attn_v_buffer, 0);
- int32_t  const _1456 = _halide_buffer_get_min(_attn_v_buffer, 1);
- int32_t  const _1457 = _halide_buffer_get_extent(_attn_v_buffer, 1);
- int32_t  const _1458 = _halide_buffer_get_stride(_attn_v_buffer, 1);
- int32_t  const _1459 = _halide_buffer_get_min(_attn_v_buffer, 2);
- int32_t  const _1460 = _halide_buffer_get_extent(_attn_v_buffer, 2);
- int32_t  const _1461 = _halide_buffer_get_stride(_attn_v_buffer, 2);
- int32_t  const _1462 = _halide_buffer_get_min(_attn_v_buffer, 3);
- int32_t  const _1463 = _halide_buffer_get_extent(_attn_v_buffer, 3);
- int32_t  const _1464 = _halide_buffer_get_stride(_attn_v_buffer, 3);
- auto * const _1465 = _halide_buffer_get_host(_attn_out_buffer);
- auto _attn_out = _1465;
+ uint32_t  const _1452 = _halide_buffer_get_type(_attn_v_buffer);
+ bool  const _1453 = _halide_buffer_get_device_dirty(_attn_v_buffer);
+ int32_t  const _1454 = _halide_buffer_get_dimensions(_attn_v_buffer);
+ int32_t  const _1455 = _halide_buffer_get_min(_attn_v_buffer, 0);
+ int32_t  const _1456 = _halide_buffer_get_extent(_attn_v_buffer, 0);
+ int32_t  const _1457 = _halide_buffer_get_stride(_attn_v_buffer, 0);
+ int32_t  const _1458 = _halide_buffer_get_min(_attn_v_buffer, 1);
+ int32_t  const _1459 = _halide_buffer_get_extent(_attn_v_buffer, 1);
+ int32_t  const _1460 = _halide_buffer_get_stride(_attn_v_buffer, 1);
+ int32_t  const _1461 = _halide_buffer_get_min(_attn_v_buffer, 2);
+ int32_t  const _1462 = _halide_buffer_get_extent(_attn_v_buffer, 2);
+ int32_t  const _1463 = _halide_buffer_get_stride(_attn_v_buffer, 2);
+ int32_t  const _1464 = _halide_buffer_get_min(_attn_v_buffer, 3);
+ int32_t  const _1465 = _halide_buffer_get_extent(_attn_v_buffer, 3);
+ int32_t  const _1466 = _halide_buffer_get_stride(_attn_v_buffer, 3);
+ auto * const _1467 = _halide_buffer_get_host(_attn_out_buffer);
+ auto _attn_out = _1467;
  halide_unused(_attn_out);
- uint32_t  const _1466 = _halide_buffer_get_type(_attn_out_buffer);
- bool  const _1467 = _halide_buffer_get_device_dirty(_attn_out_buffer);
- int32_t  const _1468 = _halide_buffer_get_dimensions(_attn_out_buffer);
- int32_t  const _1469 = _halide_buffer_get_min(_attn_out_buffer, 0);
- int32_t  const _1470 = _halide_buffer_get_extent(_attn_out_buffer, 0);
- int32_t  const _1471 = _halide_buffer_get_stride(_attn_out_buffer, 0);
- int32_t  const _1472 = _halide_buffer_get_min(_attn_out_buffer, 1);
- int32_t  const _1473 = _halide_buffer_get_extent(_attn_out_buffer, 1);
- int32_t  const _1474 = _halide_buffer_get_stride(_attn_out_buffer, 1);
- int32_t  const _1475 = _halide_buffer_get_min(_attn_out_buffer, 2);
- int32_t  const _1476 = _halide_buffer_get_extent(_attn_out_buffer, 2);
- int32_t  const _1477 = _halide_buffer_get_stride(_attn_out_buffer, 2);
- int32_t  const _1478 = _halide_buffer_get_min(_attn_out_buffer, 3);
- int32_t  const _1479 = _halide_buffer_get_extent(_attn_out_buffer, 3);
- int32_t  const _1480 = _halide_buffer_get_stride(_attn_out_buffer, 3);
- int32_t  const _1481 = _halide_buffer_get_min(_attn_out_buffer, 4);
- int32_t  const _1482 = _halide_buffer_get_extent(_attn_out_buffer, 4);
- int32_t  const _1483 = _halide_buffer_get_stride(_attn_out_buffer, 4);
- auto * const _1484 = _halide_buffer_get_host(_slopes_buffer);
- auto _slopes = _1484;
+ uint32_t  const _1468 = _halide_buffer_get_type(_attn_out_buffer);
+ bool  const _1469 = _halide_buffer_get_device_dirty(_attn_out_buffer);
+ int32_t  const _1470 = _halide_buffer_get_dimensions(_attn_out_buffer);
+ int32_t  const _1471 = _halide_buffer_get_min(_attn_out_buffer, 0);
+ int32_t  const _1472 = _halide_buffer_get_extent(_attn_out_buffer, 0);
+ int32_t  const _1473 = _halide_buffer_get_stride(_attn_out_buffer, 0);
+ int32_t  const _1474 = _halide_buffer_get_min(_attn_out_buffer, 1);
+ int32_t  const _1475 = _halide_buffer_get_extent(_attn_out_buffer, 1);
+ int32_t  const _1476 = _halide_buffer_get_stride(_attn_out_buffer, 1);
+ int32_t  const _1477 = _halide_buffer_get_min(_attn_out_buffer, 2);
+ int32_t  const _1478 = _halide_buffer_get_extent(_attn_out_buffer, 2);
+ int32_t  const _1479 = _halide_buffer_get_stride(_attn_out_buffer, 2);
+ int32_t  const _1480 = _halide_buffer_get_min(_attn_out_buffer, 3);
+ int32_t  const _1481 = _halide_buffer_get_extent(_attn_out_buffer, 3);
+ int32_t  const _1482 = _halide_buffer_get_stride(_attn_out_buffer, 3);
+ int32_t  const _1483 = _halide_buffer_get_min(_attn_out_buffer, 4);
+ int32_t  const _1484 = _halide_buffer_get_extent(_attn_out_buffer, 4);
+ int32_t  const _1485 = _halide_buffer_get_stride(_attn_out_buffer, 4);
+ auto * const _1486 = _halide_buffer_get_host(_slopes_buffer);
+ auto _slopes = _1486;
  halide_unused(_slopes);
- uint32_t  const _1485 = _halide_buffer_get_type(_slopes_buffer);
- bool  const _1486 = _halide_buffer_get_device_dirty(_slopes_buffer);
- int32_t  const _1487 = _halide_buffer_get_dimensions(_slopes_buffer);
- int32_t  const _1488 = _halide_buffer_get_min(_slopes_buffer, 0);
- int32_t  const _1489 = _halide_buffer_get_extent(_slopes_buffer, 0);
- int32_t  const _1490 = _halide_buffer_get_stride(_slopes_buffer, 0);
- int32_t  const _1491 = _attn_lk + 7;
- int32_t  const _1492 = _1491 >> 3;
- int32_t  const _1493 = -1 - _1476;
- int32_t  const _1494 = ::halide_cpp_max(_1476, 1);
- int32_t  const _1495 = _1494 + -1;
- int32_t  const _1496 = ::halide_cpp_max(_1493, _1495);
- int32_t  const _1497 = _1496 * 4;
- int32_t  const _1498 = _1497 + 4;
- int32_t  const _1499 = ::halide_cpp_min(_1492, _1498);
- int32_t  const _1500 = _1499 * 8;
- int32_t  const _1501 = ::halide_cpp_min(_1500, _attn_lk);
- int32_t  const _1502 = ::halide_cpp_min(_1501, _1422);
- int32_t  const _1503 = _1502 + -1;
- int32_t  const _1504 = _1503 >> 3;
- int32_t  const _1505 = _1504 * 8;
- int32_t  const _1506 = _1505 + 8;
- int32_t  const _1507 = ::halide_cpp_min(_1506, _1422);
- int32_t  const _1508 = ::halide_cpp_min(_1422, 1);
- int32_t  const _1509 = _1507 - _1508;
- bool  const _1510 = 0 < _attn_groups;
- bool  const _1511 = 0 < _1476;
- int32_t  const _1512 = _1476 * _1479;
- bool  const _1513 = _1476 == 0;
- int32_t  const _1514 = (int32_t)(_1513 ? -1 : 0);
- bool  const _1515 = _1476 < 0;
+ uint32_t  const _1487 = _halide_buffer_get_type(_slopes_buffer);
+ bool  const _1488 = _halide_buffer_get_device_dirty(_slopes_buffer);
+ int32_t  const _1489 = _halide_buffer_get_dimensions(_slopes_buffer);
+ int32_t  const _1490 = _halide_buffer_get_min(_slopes_buffer, 0);
+ int32_t  const _1491 = _halide_buffer_get_extent(_slopes_buffer, 0);
+ int32_t  const _1492 = _halide_buffer_get_stride(_slopes_buffer, 0);
+ int32_t  const _1493 = _attn_lk + 7;
+ int32_t  const _1494 = _1493 >> 3;
+ int32_t  const _1495 = -1 - _1478;
+ int32_t  const _1496 = ::halide_cpp_max(_1478, 1);
+ int32_t  const _1497 = _1496 + -1;
+ int32_t  const _1498 = ::halide_cpp_max(_1495, _1497);
+ int32_t  const _1499 = _1498 * 4;
+ int32_t  const _1500 = _1499 + 4;
+ int32_t  const _1501 = ::halide_cpp_min(_1494, _1500);
+ int32_t  const _1502 = _1501 * 8;
+ int32_t  const _1503 = ::halide_cpp_min(_1502, _attn_lk);
+ int32_t  const _1504 = ::halide_cpp_min(_1503, _1424);
+ int32_t  const _1505 = _1504 + -1;
+ int32_t  const _1506 = _1505 >> 3;
+ int32_t  const _1507 = _1506 * 8;
+ int32_t  const _1508 = _1507 + 8;
+ int32_t  const _1509 = ::halide_cpp_min(_1508, _1424);
+ int32_t  const _1510 = ::halide_cpp_min(_1424, 1);
+ int32_t  const _1511 = _1509 - _1510;
+ bool  const _1512 = 0 < _attn_groups;
+ bool  const _1513 = 0 < _1478;
+ int32_t  const _1514 = _1478 * _1481;
+ bool  const _1515 = _1478 == 0;
  int32_t  const _1516 = (int32_t)(_1515 ? -1 : 0);
- int32_t  const _1517 = -1 - _1512;
- int32_t  const _1518 = ::halide_cpp_max(_1512, 1);
- int32_t  const _1519 = _1518 + -1;
- int32_t  const _1520 = ::halide_cpp_max(_1517, _1519);
- int32_t  const _1521 = _1476 - _1514;
- int32_t  const _1522 = _1520 / _1521;
- int32_t  const _1523 = ~_1516;
- int32_t  const _1524 = _1523 - _1516;
- int32_t  const _1525 = 0 & _1524;
- int32_t  const _1526 = _1522 + _1525;
- int32_t  const _1527 = ~_1514;
- int32_t  const _1528 = _1526 & _1527;
- int32_t  const _1529 = (int32_t)(_1511 ? _1528 : 0);
- int32_t  const _1530 = (int32_t)(_1511 ? 0 : _1528);
- int32_t  const _1531 = (int32_t)(_1510 ? _1529 : _1530);
- int32_t  const _1532 = _1478 + _1531;
- bool  const _1533 = _1532 < 0;
- int32_t  const _1534 = (int32_t)(_1533 ? -1 : 0);
- bool  const _1535 = _attn_groups == 0;
+ bool  const _1517 = _1478 < 0;
+ int32_t  const _1518 = (int32_t)(_1517 ? -1 : 0);
+ int32_t  const _1519 = -1 - _1514;
+ int32_t  const _1520 = ::halide_cpp_max(_1514, 1);
+ int32_t  const _1521 = _1520 + -1;
+ int32_t  const _1522 = ::halide_cpp_max(_1519, _1521);
+ int32_t  const _1523 = _1478 - _1516;
+ int32_t  const _1524 = _1522 / _1523;
+ int32_t  const _1525 = ~_1518;
+ int32_t  const _1526 = _1525 - _1518;
+ int32_t  const _1527 = 0 & _1526;
+ int32_t  const _1528 = _1524 + _1527;
+ int32_t  const _1529 = ~_1516;
+ int32_t  const _1530 = _1528 & _1529;
+ int32_t  const _1531 = (int32_t)(_1513 ? _1530 : 0);
+ int32_t  const _1532 = (int32_t)(_1513 ? 0 : _1530);
+ int32_t  const _1533 = (int32_t)(_1512 ? _1531 : _1532);
+ int32_t  const _1534 = _1480 + _1533;
+ bool  const _1535 = _1534 < 0;
  int32_t  const _1536 = (int32_t)(_1535 ? -1 : 0);
- bool  const _1537 = _attn_groups < 0;
+ bool  const _1537 = _attn_groups == 0;
  int32_t  const _1538 = (int32_t)(_1537 ? -1 : 0);
- int32_t  const _1539 = _1532 - _1534;
- int32_t  const _1540 = _attn_groups - _1536;
- int32_t  const _1541 = _1539 / _1540;
- int32_t  const _1542 = ~_1538;
- int32_t  const _1543 = _1542 - _1538;
- int32_t  const _1544 = _1534 & _1543;
- int32_t  const _1545 = _1541 + _1544;
- int32_t  const _1546 = ~_1536;
- int32_t  const _1547 = _1545 & _1546;
- int32_t  const _1548 = (int32_t)(_1510 ? _1530 : _1529);
- int32_t  const _1549 = _1478 + _1548;
- bool  const _1550 = _1549 < 0;
- int32_t  const _1551 = (int32_t)(_1550 ? -1 : 0);
- int32_t  const _1552 = _1549 - _1551;
- int32_t  const _1553 = _1552 / _1540;
- int32_t  const _1554 = _1551 & _1543;
- int32_t  const _1555 = _1553 + _1554;
- int32_t  const _1556 = _1555 & _1546;
- int32_t  const _1557 = _1547 - _1556;
- int32_t  const _1558 = _1482 * _1512;
- bool  const _1559 = _1558 < 1;
- int32_t  const _1560 = (int32_t)(_1559 ? -1 : 0);
- bool  const _1561 = _1512 == 0;
+ bool  const _1539 = _attn_groups < 0;
+ int32_t  const _1540 = (int32_t)(_1539 ? -1 : 0);
+ int32_t  const _1541 = _1534 - _1536;
+ int32_t  const _1542 = _attn_groups - _1538;
+ int32_t  const _1543 = _1541 / _1542;
+ int32_t  const _1544 = ~_1540;
+ int32_t  const _1545 = _1544 - _1540;
+ int32_t  const _1546 = _1536 & _1545;
+ int32_t  const _1547 = _1543 + _1546;
+ int32_t  const _1548 = ~_1538;
+ int32_t  const _1549 = _1547 & _1548;
+ int32_t  const _1550 = (int32_t)(_1512 ? _1532 : _1531);
+ int32_t  const _1551 = _1480 + _1550;
+ bool  const _1552 = _1551 < 0;
+ int32_t  const _1553 = (int32_t)(_1552 ? -1 : 0);
+ int32_t  const _1554 = _1551 - _1553;
+ int32_t  const _1555 = _1554 / _1542;
+ int32_t  const _1556 = _1553 & _1545;
+ int32_t  const _1557 = _1555 + _1556;
+ int32_t  const _1558 = _1557 & _1548;
+ int32_t  const _1559 = _1549 - _1558;
+ int32_t  const _1560 = _1484 * _1514;
+ bool  const _1561 = _1560 < 1;
  int32_t  const _1562 = (int32_t)(_1561 ? -1 : 0);
- bool  const _1563 = _1512 < 0;
+ bool  const _1563 = _1514 == 0;
  int32_t  const _1564 = (int32_t)(_1563 ? -1 : 0);
- int32_t  const _1565 = _1558 - _1560;
- int32_t  const _1566 = _1565 + -1;
- int32_t  const _1567 = _1512 - _1562;
- int32_t  const _1568 = _1566 / _1567;
- int32_t  const _1569 = ~_1564;
- int32_t  const _1570 = _1569 - _1564;
- int32_t  const _1571 = _1560 & _1570;
- int32_t  const _1572 = _1568 + _1571;
- int32_t  const _1573 = ~_1562;
- int32_t  const _1574 = _1572 & _1573;
- int32_t  const _1575 = 0 - _1574;
- bool  const _1576 = 0 < _1512;
- int32_t  const _1577 = (int32_t)(_1576 ? _1574 : _1575);
- int32_t  const _1578 = (int32_t)(_1576 ? 0 : _1574);
- int32_t  const _1579 = 0 - _1476;
- int32_t  const _1580 = ::halide_cpp_max(_1579, _1476);
- int32_t  const _1581 = 0 - _1528;
- int32_t  const _1582 = (int32_t)(_1511 ? _1528 : _1581);
- int32_t  const _1583 = ::halide_cpp_min(_1454, 0);
- int32_t  const _1584 = ::halide_cpp_max(_1454, 0);
- int32_t  const _1585 = _1584 + 31;
- int32_t  const _1586 = _1585 >> 4;
- int32_t  const _1587 = _1586 * 16;
- int32_t  const _1588 = _1583 + _1587;
- int32_t  const _1589 = _1454 + 16;
- int32_t  const _1590 = ::halide_cpp_min(_1588, _1589);
- int32_t  const _1591 = ::halide_cpp_min(_1590, _1454);
- int32_t  const _1592 = ::halide_cpp_min(_1454, 1);
- int32_t  const _1593 = _1591 - _1592;
- int32_t  const _1594 = _1489 + _1488;
- int32_t  const _1595 = _1594 + -1;
- int32_t  const _1596 = _1529 + _1478;
- int32_t  const _1597 = ::halide_cpp_min(_1595, _1596);
- int32_t  const _1598 = ::halide_cpp_max(_1597, _1488);
- int32_t  const _1599 = _1530 + _1478;
- int32_t  const _1600 = ::halide_cpp_min(_1595, _1599);
- int32_t  const _1601 = ::halide_cpp_max(_1600, _1488);
- int32_t  const _1602 = _1598 - _1601;
- bool  const _1603 = _halide_buffer_is_bounds_query(_attn_k_buffer);
- bool  const _1604 = !(_1603);
- bool  const _1605 = 1 <= _1422;
- bool  const _1606 = _1604 || _1605;
- if (!_1606)
+ bool  const _1565 = _1514 < 0;
+ int32_t  const _1566 = (int32_t)(_1565 ? -1 : 0);
+ int32_t  const _1567 = _1560 - _1562;
+ int32_t  const _1568 = _1567 + -1;
+ int32_t  const _1569 = _1514 - _1564;
+ int32_t  const _1570 = _1568 / _1569;
+ int32_t  const _1571 = ~_1566;
+ int32_t  const _1572 = _1571 - _1566;
+ int32_t  const _1573 = _1562 & _1572;
+ int32_t  const _1574 = _1570 + _1573;
+ int32_t  const _1575 = ~_1564;
+ int32_t  const _1576 = _1574 & _1575;
+ int32_t  const _1577 = 0 - _1576;
+ bool  const _1578 = 0 < _1514;
+ int32_t  const _1579 = (int32_t)(_1578 ? _1576 : _1577);
+ int32_t  const _1580 = (int32_t)(_1578 ? 0 : _1576);
+ int32_t  const _1581 = 0 - _1478;
+ int32_t  const _1582 = ::halide_cpp_max(_1581, _1478);
+ int32_t  const _1583 = 0 - _1530;
+ int32_t  const _1584 = (int32_t)(_1513 ? _1530 : _1583);
+ int32_t  const _1585 = ::halide_cpp_min(_1456, 0);
+ int32_t  const _1586 = ::halide_cpp_max(_1456, 0);
+ int32_t  const _1587 = _1586 + 31;
+ int32_t  const _1588 = _1587 >> 4;
+ int32_t  const _1589 = _1588 * 16;
+ int32_t  const _1590 = _1585 + _1589;
+ int32_t  const _1591 = _1456 + 16;
+ int32_t  const _1592 = ::halide_cpp_min(_1590, _1591);
+ int32_t  const _1593 = ::halide_cpp_min(_1592, _1456);
+ int32_t  const _1594 = ::halide_cpp_min(_1456, 1);
+ int32_t  const _1595 = _1593 - _1594;
+ int32_t  const _1596 = _1491 + _1490;
+ int32_t  const _1597 = _1596 + -1;
+ int32_t  const _1598 = _1531 + _1480;
+ int32_t  const _1599 = ::halide_cpp_min(_1597, _1598);
+ int32_t  const _1600 = ::halide_cpp_max(_1599, _1490);
+ int32_t  const _1601 = _1532 + _1480;
+ int32_t  const _1602 = ::halide_cpp_min(_1597, _1601);
+ int32_t  const _1603 = ::halide_cpp_max(_1602, _1490);
+ int32_t  const _1604 = _1600 - _1603;
+ bool  const _1605 = _halide_buffer_is_bounds_query(_attn_k_buffer);
+ bool  const _1606 = !(_1605);
+ bool  const _1607 = 1 <= _1424;
+ bool  const _1608 = _1606 || _1607;
+ if (!_1608)
  {
-  int32_t  const _1607 = _1422 + -1;
-  int32_t  const _1608 = _1422 + _1509;
-  int32_t  const _1609 = _1608 + -1;
-  int32_t  const _1610 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_k", 1, 0, _1509, _1607, _1609);
-  return _1610;
+  int32_t  const _1609 = _1424 + -1;
+  int32_t  const _1610 = _1424 + _1511;
+  int32_t  const _1611 = _1610 + -1;
+  int32_t  const _1612 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_k", 1, 0, _1511, _1609, _1611);
+  return _1612;
  }
- bool  const _1611 = _halide_buffer_is_bounds_query(_attn_v_buffer);
- bool  const _1612 = !(_1611);
- bool  const _1613 = 1 <= _1454;
- bool  const _1614 = _1612 || _1613;
- if (!_1614)
+ bool  const _1613 = _halide_buffer_is_bounds_query(_attn_v_buffer);
+ bool  const _1614 = !(_1613);
+ bool  const _1615 = 1 <= _1456;
+ bool  const _1616 = _1614 || _1615;
+ if (!_1616)
  {
-  int32_t  const _1615 = _1593 >> 4;
-  int32_t  const _1616 = _1615 * 16;
-  int32_t  const _1617 = _1616 + 15;
-  int32_t  const _1618 = _1454 + -1;
-  int32_t  const _1619 = _1616 + _1454;
-  int32_t  const _1620 = _1619 + 14;
-  int32_t  const _1621 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_v", 0, 0, _1617, _1618, _1620);
-  return _1621;
+  int32_t  const _1617 = _1595 >> 4;
+  int32_t  const _1618 = _1617 * 16;
+  int32_t  const _1619 = _1618 + 15;
+  int32_t  const _1620 = _1456 + -1;
+  int32_t  const _1621 = _1618 + _1456;
+  int32_t  const _1622 = _1621 + 14;
+  int32_t  const _1623 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_v", 0, 0, _1619, _1620, _1622);
+  return _1623;
  }
- bool  const _1622 = _halide_buffer_is_bounds_query(_attn_out_buffer);
- bool  const _1623 = !(_1622);
- bool  const _1624 = 0 <= _1454;
- int32_t  const _1625 = _1454 + -16;
- int32_t  const _1626 = _1593 >> 4;
- int32_t  const _1627 = _1626 * 16;
- bool  const _1628 = _1625 <= _1627;
- bool  const _1629 = _1624 && _1628;
- bool  const _1630 = _1623 || _1629;
- if (!_1630)
+ bool  const _1624 = _halide_buffer_is_bounds_query(_attn_out_buffer);
+ bool  const _1625 = !(_1624);
+ bool  const _1626 = 0 <= _1456;
+ int32_t  const _1627 = _1456 + -16;
+ int32_t  const _1628 = _1595 >> 4;
+ int32_t  const _1629 = _1628 * 16;
+ bool  const _1630 = _1627 <= _1629;
+ bool  const _1631 = _1626 && _1630;
+ bool  const _1632 = _1625 || _1631;
+ if (!_1632)
  {
-  int32_t  const _1631 = _1593 >> 4;
-  int32_t  const _1632 = _1631 * 16;
-  int32_t  const _1633 = _1632 + 31;
-  int32_t  const _1634 = ::halide_cpp_min(_1454, 0);
-  int32_t  const _1635 = _1454 + 15;
-  int32_t  const _1636 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Output buffer attn_out", 0, 0, _1633, _1634, _1635);
-  return _1636;
+  int32_t  const _1633 = _1595 >> 4;
+  int32_t  const _1634 = _1633 * 16;
+  int32_t  const _1635 = _1634 + 31;
+  int32_t  const _1636 = ::halide_cpp_min(_1456, 0);
+  int32_t  const _1637 = _1456 + 15;
+  int32_t  const _1638 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Output buffer attn_out", 0, 0, _1635, _1636, _1637);
+  return _1638;
  }
- uint32_t  const _1637 = (uint32_t)(73730ull);
- bool  const _1638 = _1415 == _1637;
- if (!_1638)
+ uint32_t  const _1639 = (uint32_t)(73730ull);
+ bool  const _1640 = _1417 == _1639;
+ if (!_1640)
  {
-  uint32_t  const _1639 = (uint32_t)(73730ull);
-  int32_t  const _1640 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_k", _1415, _1639);
-  return _1640;
- }
- bool  const _1641 = _1417 == 4;
- if (!_1641)
- {
-  int32_t  const _1642 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_k", _1417, 4);
+  uint32_t  const _1641 = (uint32_t)(73730ull);
+  int32_t  const _1642 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_k", _1417, _1641);
   return _1642;
  }
- uint32_t  const _1643 = (uint32_t)(73730ull);
- bool  const _1644 = _1431 == _1643;
- if (!_1644)
+ bool  const _1643 = _1419 == 4;
+ if (!_1643)
  {
-  uint32_t  const _1645 = (uint32_t)(73730ull);
-  int32_t  const _1646 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_q", _1431, _1645);
-  return _1646;
+  int32_t  const _1644 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_k", _1419, 4);
+  return _1644;
  }
- bool  const _1647 = _1433 == 5;
- if (!_1647)
+ uint32_t  const _1645 = (uint32_t)(73730ull);
+ bool  const _1646 = _1433 == _1645;
+ if (!_1646)
  {
-  int32_t  const _1648 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_q", _1433, 5);
+  uint32_t  const _1647 = (uint32_t)(73730ull);
+  int32_t  const _1648 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_q", _1433, _1647);
   return _1648;
  }
- uint32_t  const _1649 = (uint32_t)(73730ull);
- bool  const _1650 = _1450 == _1649;
- if (!_1650)
+ bool  const _1649 = _1435 == 5;
+ if (!_1649)
  {
-  uint32_t  const _1651 = (uint32_t)(73730ull);
-  int32_t  const _1652 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_v", _1450, _1651);
-  return _1652;
+  int32_t  const _1650 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_q", _1435, 5);
+  return _1650;
  }
- bool  const _1653 = _1452 == 4;
- if (!_1653)
+ uint32_t  const _1651 = (uint32_t)(73730ull);
+ bool  const _1652 = _1452 == _1651;
+ if (!_1652)
  {
-  int32_t  const _1654 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_v", _1452, 4);
+  uint32_t  const _1653 = (uint32_t)(73730ull);
+  int32_t  const _1654 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_v", _1452, _1653);
   return _1654;
  }
- uint32_t  const _1655 = (uint32_t)(73730ull);
- bool  const _1656 = _1466 == _1655;
- if (!_1656)
+ bool  const _1655 = _1454 == 4;
+ if (!_1655)
  {
-  uint32_t  const _1657 = (uint32_t)(73730ull);
-  int32_t  const _1658 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Output buffer attn_out", _1466, _1657);
-  return _1658;
+  int32_t  const _1656 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_v", _1454, 4);
+  return _1656;
  }
- bool  const _1659 = _1468 == 5;
- if (!_1659)
+ uint32_t  const _1657 = (uint32_t)(73730ull);
+ bool  const _1658 = _1468 == _1657;
+ if (!_1658)
  {
-  int32_t  const _1660 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Output buffer attn_out", _1468, 5);
+  uint32_t  const _1659 = (uint32_t)(73730ull);
+  int32_t  const _1660 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Output buffer attn_out", _1468, _1659);
   return _1660;
  }
- uint32_t  const _1661 = (uint32_t)(73730ull);
- bool  const _1662 = _1485 == _1661;
- if (!_1662)
+ bool  const _1661 = _1470 == 5;
+ if (!_1661)
  {
-  uint32_t  const _1663 = (uint32_t)(73730ull);
-  int32_t  const _1664 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer slopes", _1485, _1663);
-  return _1664;
+  int32_t  const _1662 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Output buffer attn_out", _1470, 5);
+  return _1662;
  }
- bool  const _1665 = _1487 == 1;
- if (!_1665)
+ uint32_t  const _1663 = (uint32_t)(73730ull);
+ bool  const _1664 = _1487 == _1663;
+ if (!_1664)
  {
-  int32_t  const _1666 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer slopes", _1487, 1);
+  uint32_t  const _1665 = (uint32_t)(73730ull);
+  int32_t  const _1666 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer slopes", _1487, _1665);
   return _1666;
  }
- bool  const _1667 = _1418 <= 0;
- int32_t  const _1668 = _1419 + _1418;
- bool  const _1669 = _1435 <= _1668;
- bool  const _1670 = _1667 && _1669;
- if (!_1670)
+ bool  const _1667 = _1489 == 1;
+ if (!_1667)
  {
-  int32_t  const _1671 = _1435 + -1;
-  int32_t  const _1672 = _1419 + _1418;
-  int32_t  const _1673 = _1672 + -1;
-  int32_t  const _1674 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 0, 0, _1671, _1418, _1673);
-  return _1674;
+  int32_t  const _1668 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer slopes", _1489, 1);
+  return _1668;
  }
- bool  const _1675 = 0 <= _1419;
- if (!_1675)
+ bool  const _1669 = _1420 <= 0;
+ int32_t  const _1670 = _1421 + _1420;
+ bool  const _1671 = _1437 <= _1670;
+ bool  const _1672 = _1669 && _1671;
+ if (!_1672)
  {
-  int32_t  const _1676 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 0, _1419);
+  int32_t  const _1673 = _1437 + -1;
+  int32_t  const _1674 = _1421 + _1420;
+  int32_t  const _1675 = _1674 + -1;
+  int32_t  const _1676 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 0, 0, _1673, _1420, _1675);
   return _1676;
  }
- int32_t  const _1677 = ::halide_cpp_min(_1422, 1);
- int32_t  const _1678 = _1421 + 1;
- bool  const _1679 = _1678 <= _1677;
- int32_t  const _1680 = _1677 + _1509;
- int32_t  const _1681 = _1422 + _1421;
- bool  const _1682 = _1680 <= _1681;
- bool  const _1683 = _1679 && _1682;
- if (!_1683)
+ bool  const _1677 = 0 <= _1421;
+ if (!_1677)
  {
-  int32_t  const _1684 = ::halide_cpp_min(_1422, 1);
-  int32_t  const _1685 = _1684 + -1;
-  int32_t  const _1686 = _1684 + _1509;
-  int32_t  const _1687 = _1686 + -1;
-  int32_t  const _1688 = _1422 + _1421;
-  int32_t  const _1689 = _1688 + -1;
-  int32_t  const _1690 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 1, _1685, _1687, _1421, _1689);
-  return _1690;
+  int32_t  const _1678 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 0, _1421);
+  return _1678;
  }
- bool  const _1691 = 0 <= _1422;
- if (!_1691)
+ int32_t  const _1679 = ::halide_cpp_min(_1424, 1);
+ int32_t  const _1680 = _1423 + 1;
+ bool  const _1681 = _1680 <= _1679;
+ int32_t  const _1682 = _1679 + _1511;
+ int32_t  const _1683 = _1424 + _1423;
+ bool  const _1684 = _1682 <= _1683;
+ bool  const _1685 = _1681 && _1684;
+ if (!_1685)
  {
-  int32_t  const _1692 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 1, _1422);
+  int32_t  const _1686 = ::halide_cpp_min(_1424, 1);
+  int32_t  const _1687 = _1686 + -1;
+  int32_t  const _1688 = _1686 + _1511;
+  int32_t  const _1689 = _1688 + -1;
+  int32_t  const _1690 = _1424 + _1423;
+  int32_t  const _1691 = _1690 + -1;
+  int32_t  const _1692 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 1, _1687, _1689, _1423, _1691);
   return _1692;
  }
- bool  const _1693 = _1424 <= _1556;
- int32_t  const _1694 = _1557 + _1556;
- int32_t  const _1695 = _1694 + 1;
- int32_t  const _1696 = _1425 + _1424;
- bool  const _1697 = _1695 <= _1696;
- bool  const _1698 = _1693 && _1697;
- if (!_1698)
+ bool  const _1693 = 0 <= _1424;
+ if (!_1693)
  {
-  int32_t  const _1699 = _1557 + _1556;
-  int32_t  const _1700 = _1425 + _1424;
-  int32_t  const _1701 = _1700 + -1;
-  int32_t  const _1702 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 2, _1556, _1699, _1424, _1701);
-  return _1702;
+  int32_t  const _1694 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 1, _1424);
+  return _1694;
  }
- bool  const _1703 = 0 <= _1425;
- if (!_1703)
+ bool  const _1695 = _1426 <= _1558;
+ int32_t  const _1696 = _1559 + _1558;
+ int32_t  const _1697 = _1696 + 1;
+ int32_t  const _1698 = _1427 + _1426;
+ bool  const _1699 = _1697 <= _1698;
+ bool  const _1700 = _1695 && _1699;
+ if (!_1700)
  {
-  int32_t  const _1704 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 2, _1425);
+  int32_t  const _1701 = _1559 + _1558;
+  int32_t  const _1702 = _1427 + _1426;
+  int32_t  const _1703 = _1702 + -1;
+  int32_t  const _1704 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 2, _1558, _1701, _1426, _1703);
   return _1704;
  }
- int32_t  const _1705 = _1578 + _1481;
- bool  const _1706 = _1427 <= _1705;
- int32_t  const _1707 = _1705 + _1577;
- int32_t  const _1708 = _1707 + 1;
- int32_t  const _1709 = _1428 + _1427;
- bool  const _1710 = _1708 <= _1709;
- bool  const _1711 = _1706 && _1710;
- if (!_1711)
+ bool  const _1705 = 0 <= _1427;
+ if (!_1705)
  {
-  int32_t  const _1712 = _1578 + _1481;
-  int32_t  const _1713 = _1712 + _1577;
-  int32_t  const _1714 = _1428 + _1427;
-  int32_t  const _1715 = _1714 + -1;
-  int32_t  const _1716 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 3, _1712, _1713, _1427, _1715);
-  return _1716;
+  int32_t  const _1706 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 2, _1427);
+  return _1706;
  }
- bool  const _1717 = 0 <= _1428;
- if (!_1717)
+ int32_t  const _1707 = _1580 + _1483;
+ bool  const _1708 = _1429 <= _1707;
+ int32_t  const _1709 = _1707 + _1579;
+ int32_t  const _1710 = _1709 + 1;
+ int32_t  const _1711 = _1430 + _1429;
+ bool  const _1712 = _1710 <= _1711;
+ bool  const _1713 = _1708 && _1712;
+ if (!_1713)
  {
-  int32_t  const _1718 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 3, _1428);
+  int32_t  const _1714 = _1580 + _1483;
+  int32_t  const _1715 = _1714 + _1579;
+  int32_t  const _1716 = _1430 + _1429;
+  int32_t  const _1717 = _1716 + -1;
+  int32_t  const _1718 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 3, _1714, _1715, _1429, _1717);
   return _1718;
  }
- bool  const _1719 = _1434 <= 0;
- bool  const _1720 = 0 <= _1434;
- bool  const _1721 = _1719 && _1720;
- if (!_1721)
+ bool  const _1719 = 0 <= _1430;
+ if (!_1719)
  {
-  int32_t  const _1722 = _1435 + -1;
-  int32_t  const _1723 = _1435 + _1434;
-  int32_t  const _1724 = _1723 + -1;
-  int32_t  const _1725 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 0, 0, _1722, _1434, _1724);
-  return _1725;
+  int32_t  const _1720 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 3, _1430);
+  return _1720;
  }
- bool  const _1726 = 0 <= _1435;
- if (!_1726)
+ bool  const _1721 = _1436 <= 0;
+ bool  const _1722 = 0 <= _1436;
+ bool  const _1723 = _1721 && _1722;
+ if (!_1723)
  {
-  int32_t  const _1727 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 0, _1435);
+  int32_t  const _1724 = _1437 + -1;
+  int32_t  const _1725 = _1437 + _1436;
+  int32_t  const _1726 = _1725 + -1;
+  int32_t  const _1727 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 0, 0, _1724, _1436, _1726);
   return _1727;
  }
- bool  const _1728 = _1437 <= 0;
- int32_t  const _1729 = _1438 + _1437;
- bool  const _1730 = 32 <= _1729;
- bool  const _1731 = _1728 && _1730;
- if (!_1731)
+ bool  const _1728 = 0 <= _1437;
+ if (!_1728)
  {
-  int32_t  const _1732 = _1438 + _1437;
-  int32_t  const _1733 = _1732 + -1;
-  int32_t  const _1734 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 1, 0, 31, _1437, _1733);
-  return _1734;
+  int32_t  const _1729 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 0, _1437);
+  return _1729;
  }
- bool  const _1735 = 0 <= _1438;
- if (!_1735)
+ bool  const _1730 = _1439 <= 0;
+ int32_t  const _1731 = _1440 + _1439;
+ bool  const _1732 = 32 <= _1731;
+ bool  const _1733 = _1730 && _1732;
+ if (!_1733)
  {
-  int32_t  const _1736 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 1, _1438);
+  int32_t  const _1734 = _1440 + _1439;
+  int32_t  const _1735 = _1734 + -1;
+  int32_t  const _1736 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 1, 0, 31, _1439, _1735);
   return _1736;
  }
- bool  const _1737 = _1440 <= 0;
- int32_t  const _1738 = ::halide_cpp_max(_1580, 1);
- int32_t  const _1739 = _1441 + _1440;
- bool  const _1740 = _1738 <= _1739;
- bool  const _1741 = _1737 && _1740;
- if (!_1741)
+ bool  const _1737 = 0 <= _1440;
+ if (!_1737)
  {
-  int32_t  const _1742 = ::halide_cpp_max(_1580, 1);
-  int32_t  const _1743 = _1742 + -1;
-  int32_t  const _1744 = _1441 + _1440;
-  int32_t  const _1745 = _1744 + -1;
-  int32_t  const _1746 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 2, 0, _1743, _1440, _1745);
-  return _1746;
+  int32_t  const _1738 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 1, _1440);
+  return _1738;
  }
- bool  const _1747 = 0 <= _1441;
- if (!_1747)
+ bool  const _1739 = _1442 <= 0;
+ int32_t  const _1740 = ::halide_cpp_max(_1582, 1);
+ int32_t  const _1741 = _1443 + _1442;
+ bool  const _1742 = _1740 <= _1741;
+ bool  const _1743 = _1739 && _1742;
+ if (!_1743)
  {
-  int32_t  const _1748 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 2, _1441);
+  int32_t  const _1744 = ::halide_cpp_max(_1582, 1);
+  int32_t  const _1745 = _1744 + -1;
+  int32_t  const _1746 = _1443 + _1442;
+  int32_t  const _1747 = _1746 + -1;
+  int32_t  const _1748 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 2, 0, _1745, _1442, _1747);
   return _1748;
  }
- int32_t  const _1749 = _1530 + _1478;
- bool  const _1750 = _1443 <= _1749;
- int32_t  const _1751 = _1749 + _1582;
- int32_t  const _1752 = _1751 + 1;
- int32_t  const _1753 = _1444 + _1443;
- bool  const _1754 = _1752 <= _1753;
- bool  const _1755 = _1750 && _1754;
- if (!_1755)
+ bool  const _1749 = 0 <= _1443;
+ if (!_1749)
  {
-  int32_t  const _1756 = _1530 + _1478;
-  int32_t  const _1757 = _1756 + _1582;
-  int32_t  const _1758 = _1444 + _1443;
-  int32_t  const _1759 = _1758 + -1;
-  int32_t  const _1760 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 3, _1756, _1757, _1443, _1759);
-  return _1760;
+  int32_t  const _1750 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 2, _1443);
+  return _1750;
  }
- bool  const _1761 = 0 <= _1444;
- if (!_1761)
+ int32_t  const _1751 = _1532 + _1480;
+ bool  const _1752 = _1445 <= _1751;
+ int32_t  const _1753 = _1751 + _1584;
+ int32_t  const _1754 = _1753 + 1;
+ int32_t  const _1755 = _1446 + _1445;
+ bool  const _1756 = _1754 <= _1755;
+ bool  const _1757 = _1752 && _1756;
+ if (!_1757)
  {
-  int32_t  const _1762 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 3, _1444);
+  int32_t  const _1758 = _1532 + _1480;
+  int32_t  const _1759 = _1758 + _1584;
+  int32_t  const _1760 = _1446 + _1445;
+  int32_t  const _1761 = _1760 + -1;
+  int32_t  const _1762 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 3, _1758, _1759, _1445, _1761);
   return _1762;
  }
- int32_t  const _1763 = _1578 + _1481;
- bool  const _1764 = _1446 <= _1763;
- int32_t  const _1765 = _1763 + _1577;
- int32_t  const _1766 = _1765 + 1;
- int32_t  const _1767 = _1447 + _1446;
- bool  const _1768 = _1766 <= _1767;
- bool  const _1769 = _1764 && _1768;
- if (!_1769)
+ bool  const _1763 = 0 <= _1446;
+ if (!_1763)
  {
-  int32_t  const _1770 = _1578 + _1481;
-  int32_t  const _1771 = _1770 + _1577;
-  int32_t  const _1772 = _1447 + _1446;
-  int32_t  const _1773 = _1772 + -1;
-  int32_t  const _1774 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 4, _1770, _1771, _1446, _1773);
-  return _1774;
+  int32_t  const _1764 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 3, _1446);
+  return _1764;
  }
- bool  const _1775 = 0 <= _1447;
- if (!_1775)
+ int32_t  const _1765 = _1580 + _1483;
+ bool  const _1766 = _1448 <= _1765;
+ int32_t  const _1767 = _1765 + _1579;
+ int32_t  const _1768 = _1767 + 1;
+ int32_t  const _1769 = _1449 + _1448;
+ bool  const _1770 = _1768 <= _1769;
+ bool  const _1771 = _1766 && _1770;
+ if (!_1771)
  {
-  int32_t  const _1776 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 4, _1447);
+  int32_t  const _1772 = _1580 + _1483;
+  int32_t  const _1773 = _1772 + _1579;
+  int32_t  const _1774 = _1449 + _1448;
+  int32_t  const _1775 = _1774 + -1;
+  int32_t  const _1776 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 4, _1772, _1773, _1448, _1775);
   return _1776;
  }
- int32_t  const _1777 = ::halide_cpp_min(_1454, 1);
- int32_t  const _1778 = _1453 + 1;
- bool  const _1779 = _1778 <= _1777;
- int32_t  const _1780 = _1593 >> 4;
- int32_t  const _1781 = _1780 * 16;
- int32_t  const _1782 = _1777 + _1781;
- int32_t  const _1783 = _1782 + 15;
- int32_t  const _1784 = _1454 + _1453;
- bool  const _1785 = _1783 <= _1784;
- bool  const _1786 = _1779 && _1785;
- if (!_1786)
+ bool  const _1777 = 0 <= _1449;
+ if (!_1777)
  {
-  int32_t  const _1787 = ::halide_cpp_min(_1454, 1);
-  int32_t  const _1788 = _1787 + -1;
-  int32_t  const _1789 = _1593 >> 4;
-  int32_t  const _1790 = _1789 * 16;
-  int32_t  const _1791 = _1787 + _1790;
-  int32_t  const _1792 = _1791 + 14;
-  int32_t  const _1793 = _1454 + _1453;
-  int32_t  const _1794 = _1793 + -1;
-  int32_t  const _1795 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 0, _1788, _1792, _1453, _1794);
-  return _1795;
+  int32_t  const _1778 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 4, _1449);
+  return _1778;
  }
- bool  const _1796 = 0 <= _1454;
- if (!_1796)
+ int32_t  const _1779 = ::halide_cpp_min(_1456, 1);
+ int32_t  const _1780 = _1455 + 1;
+ bool  const _1781 = _1780 <= _1779;
+ int32_t  const _1782 = _1595 >> 4;
+ int32_t  const _1783 = _1782 * 16;
+ int32_t  const _1784 = _1779 + _1783;
+ int32_t  const _1785 = _1784 + 15;
+ int32_t  const _1786 = _1456 + _1455;
+ bool  const _1787 = _1785 <= _1786;
+ bool  const _1788 = _1781 && _1787;
+ if (!_1788)
  {
-  int32_t  const _1797 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 0, _1454);
+  int32_t  const _1789 = ::halide_cpp_min(_1456, 1);
+  int32_t  const _1790 = _1789 + -1;
+  int32_t  const _1791 = _1595 >> 4;
+  int32_t  const _1792 = _1791 * 16;
+  int32_t  const _1793 = _1789 + _1792;
+  int32_t  const _1794 = _1793 + 14;
+  int32_t  const _1795 = _1456 + _1455;
+  int32_t  const _1796 = _1795 + -1;
+  int32_t  const _1797 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 0, _1790, _1794, _1455, _1796);
   return _1797;
  }
- bool  const _1798 = _1456 <= 0;
- int32_t  const _1799 = _1457 + _1456;
- bool  const _1800 = _1502 <= _1799;
- bool  const _1801 = _1798 && _1800;
- if (!_1801)
+ bool  const _1798 = 0 <= _1456;
+ if (!_1798)
  {
-  int32_t  const _1802 = _1502 + -1;
-  int32_t  const _1803 = _1457 + _1456;
-  int32_t  const _1804 = _1803 + -1;
-  int32_t  const _1805 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 1, 0, _1802, _1456, _1804);
-  return _1805;
+  int32_t  const _1799 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 0, _1456);
+  return _1799;
  }
- bool  const _1806 = 0 <= _1457;
- if (!_1806)
+ bool  const _1800 = _1458 <= 0;
+ int32_t  const _1801 = _1459 + _1458;
+ bool  const _1802 = _1504 <= _1801;
+ bool  const _1803 = _1800 && _1802;
+ if (!_1803)
  {
-  int32_t  const _1807 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 1, _1457);
+  int32_t  const _1804 = _1504 + -1;
+  int32_t  const _1805 = _1459 + _1458;
+  int32_t  const _1806 = _1805 + -1;
+  int32_t  const _1807 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 1, 0, _1804, _1458, _1806);
   return _1807;
  }
- bool  const _1808 = _1459 <= _1556;
- int32_t  const _1809 = _1557 + _1556;
- int32_t  const _1810 = _1809 + 1;
- int32_t  const _1811 = _1460 + _1459;
- bool  const _1812 = _1810 <= _1811;
- bool  const _1813 = _1808 && _1812;
- if (!_1813)
+ bool  const _1808 = 0 <= _1459;
+ if (!_1808)
  {
-  int32_t  const _1814 = _1557 + _1556;
-  int32_t  const _1815 = _1460 + _1459;
-  int32_t  const _1816 = _1815 + -1;
-  int32_t  const _1817 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 2, _1556, _1814, _1459, _1816);
-  return _1817;
+  int32_t  const _1809 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 1, _1459);
+  return _1809;
  }
- bool  const _1818 = 0 <= _1460;
- if (!_1818)
+ bool  const _1810 = _1461 <= _1558;
+ int32_t  const _1811 = _1559 + _1558;
+ int32_t  const _1812 = _1811 + 1;
+ int32_t  const _1813 = _1462 + _1461;
+ bool  const _1814 = _1812 <= _1813;
+ bool  const _1815 = _1810 && _1814;
+ if (!_1815)
  {
-  int32_t  const _1819 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 2, _1460);
+  int32_t  const _1816 = _1559 + _1558;
+  int32_t  const _1817 = _1462 + _1461;
+  int32_t  const _1818 = _1817 + -1;
+  int32_t  const _1819 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 2, _1558, _1816, _1461, _1818);
   return _1819;
  }
- int32_t  const _1820 = _1578 + _1481;
- bool  const _1821 = _1462 <= _1820;
- int32_t  const _1822 = _1820 + _1577;
- int32_t  const _1823 = _1822 + 1;
- int32_t  const _1824 = _1463 + _1462;
- bool  const _1825 = _1823 <= _1824;
- bool  const _1826 = _1821 && _1825;
- if (!_1826)
+ bool  const _1820 = 0 <= _1462;
+ if (!_1820)
  {
-  int32_t  const _1827 = _1578 + _1481;
-  int32_t  const _1828 = _1827 + _1577;
-  int32_t  const _1829 = _1463 + _1462;
-  int32_t  const _1830 = _1829 + -1;
-  int32_t  const _1831 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 3, _1827, _1828, _1462, _1830);
-  return _1831;
+  int32_t  const _1821 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 2, _1462);
+  return _1821;
  }
- bool  const _1832 = 0 <= _1463;
- if (!_1832)
+ int32_t  const _1822 = _1580 + _1483;
+ bool  const _1823 = _1464 <= _1822;
+ int32_t  const _1824 = _1822 + _1579;
+ int32_t  const _1825 = _1824 + 1;
+ int32_t  const _1826 = _1465 + _1464;
+ bool  const _1827 = _1825 <= _1826;
+ bool  const _1828 = _1823 && _1827;
+ if (!_1828)
  {
-  int32_t  const _1833 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 3, _1463);
+  int32_t  const _1829 = _1580 + _1483;
+  int32_t  const _1830 = _1829 + _1579;
+  int32_t  const _1831 = _1465 + _1464;
+  int32_t  const _1832 = _1831 + -1;
+  int32_t  const _1833 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 3, _1829, _1830, _1464, _1832);
   return _1833;
  }
- bool  const _1834 = _1469 <= 0;
- int32_t  const _1835 = _1454 + 16;
- int32_t  const _1836 = _1470 + _1469;
- bool  const _1837 = _1835 <= _1836;
- bool  const _1838 = _1834 && _1837;
- if (!_1838)
+ bool  const _1834 = 0 <= _1465;
+ if (!_1834)
  {
-  int32_t  const _1839 = _1454 + 15;
-  int32_t  const _1840 = _1470 + _1469;
-  int32_t  const _1841 = _1840 + -1;
-  int32_t  const _1842 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 0, 0, _1839, _1469, _1841);
-  return _1842;
+  int32_t  const _1835 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 3, _1465);
+  return _1835;
  }
- bool  const _1843 = 0 <= _1470;
- if (!_1843)
+ bool  const _1836 = _1471 <= 0;
+ int32_t  const _1837 = _1456 + 16;
+ int32_t  const _1838 = _1472 + _1471;
+ bool  const _1839 = _1837 <= _1838;
+ bool  const _1840 = _1836 && _1839;
+ if (!_1840)
  {
-  int32_t  const _1844 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 0, _1470);
+  int32_t  const _1841 = _1456 + 15;
+  int32_t  const _1842 = _1472 + _1471;
+  int32_t  const _1843 = _1842 + -1;
+  int32_t  const _1844 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 0, 0, _1841, _1471, _1843);
   return _1844;
  }
- bool  const _1845 = _1472 <= 0;
- int32_t  const _1846 = _1473 + _1472;
- bool  const _1847 = 32 <= _1846;
- bool  const _1848 = _1845 && _1847;
- if (!_1848)
+ bool  const _1845 = 0 <= _1472;
+ if (!_1845)
  {
-  int32_t  const _1849 = _1473 + _1472;
-  int32_t  const _1850 = _1849 + -1;
-  int32_t  const _1851 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 1, 0, 31, _1472, _1850);
-  return _1851;
+  int32_t  const _1846 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 0, _1472);
+  return _1846;
  }
- bool  const _1852 = 0 <= _1473;
- if (!_1852)
+ bool  const _1847 = _1474 <= 0;
+ int32_t  const _1848 = _1475 + _1474;
+ bool  const _1849 = 32 <= _1848;
+ bool  const _1850 = _1847 && _1849;
+ if (!_1850)
  {
-  int32_t  const _1853 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 1, _1473);
+  int32_t  const _1851 = _1475 + _1474;
+  int32_t  const _1852 = _1851 + -1;
+  int32_t  const _1853 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 1, 0, 31, _1474, _1852);
   return _1853;
  }
- bool  const _1854 = _1475 <= 0;
- int32_t  const _1855 = ::halide_cpp_max(_1580, 1);
- int32_t  const _1856 = _1476 + _1475;
- bool  const _1857 = _1855 <= _1856;
- bool  const _1858 = _1854 && _1857;
- if (!_1858)
+ bool  const _1854 = 0 <= _1475;
+ if (!_1854)
  {
-  int32_t  const _1859 = ::halide_cpp_max(_1580, 1);
-  int32_t  const _1860 = _1859 + -1;
-  int32_t  const _1861 = _1476 + _1475;
-  int32_t  const _1862 = _1861 + -1;
-  int32_t  const _1863 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 2, 0, _1860, _1475, _1862);
-  return _1863;
+  int32_t  const _1855 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 1, _1475);
+  return _1855;
  }
- bool  const _1864 = 0 <= _1476;
- if (!_1864)
+ bool  const _1856 = _1477 <= 0;
+ int32_t  const _1857 = ::halide_cpp_max(_1582, 1);
+ int32_t  const _1858 = _1478 + _1477;
+ bool  const _1859 = _1857 <= _1858;
+ bool  const _1860 = _1856 && _1859;
+ if (!_1860)
  {
-  int32_t  const _1865 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 2, _1476);
+  int32_t  const _1861 = ::halide_cpp_max(_1582, 1);
+  int32_t  const _1862 = _1861 + -1;
+  int32_t  const _1863 = _1478 + _1477;
+  int32_t  const _1864 = _1863 + -1;
+  int32_t  const _1865 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 2, 0, _1862, _1477, _1864);
   return _1865;
  }
- bool  const _1866 = 0 <= _1530;
- int32_t  const _1867 = _1530 + _1478;
- int32_t  const _1868 = _1867 + _1582;
- int32_t  const _1869 = _1868 + 1;
- int32_t  const _1870 = _1479 + _1478;
- bool  const _1871 = _1869 <= _1870;
- bool  const _1872 = _1866 && _1871;
- if (!_1872)
+ bool  const _1866 = 0 <= _1478;
+ if (!_1866)
  {
-  int32_t  const _1873 = _1530 + _1478;
-  int32_t  const _1874 = _1873 + _1582;
-  int32_t  const _1875 = _1479 + _1478;
-  int32_t  const _1876 = _1875 + -1;
-  int32_t  const _1877 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 3, _1873, _1874, _1478, _1876);
-  return _1877;
+  int32_t  const _1867 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 2, _1478);
+  return _1867;
  }
- bool  const _1878 = 0 <= _1479;
- if (!_1878)
+ bool  const _1868 = 0 <= _1532;
+ int32_t  const _1869 = _1532 + _1480;
+ int32_t  const _1870 = _1869 + _1584;
+ int32_t  const _1871 = _1870 + 1;
+ int32_t  const _1872 = _1481 + _1480;
+ bool  const _1873 = _1871 <= _1872;
+ bool  const _1874 = _1868 && _1873;
+ if (!_1874)
  {
-  int32_t  const _1879 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 3, _1479);
+  int32_t  const _1875 = _1532 + _1480;
+  int32_t  const _1876 = _1875 + _1584;
+  int32_t  const _1877 = _1481 + _1480;
+  int32_t  const _1878 = _1877 + -1;
+  int32_t  const _1879 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 3, _1875, _1876, _1480, _1878);
   return _1879;
  }
- bool  const _1880 = 0 <= _1578;
- int32_t  const _1881 = _1578 + _1481;
- int32_t  const _1882 = _1881 + _1577;
- int32_t  const _1883 = _1882 + 1;
- int32_t  const _1884 = _1482 + _1481;
- bool  const _1885 = _1883 <= _1884;
- bool  const _1886 = _1880 && _1885;
- if (!_1886)
+ bool  const _1880 = 0 <= _1481;
+ if (!_1880)
  {
-  int32_t  const _1887 = _1578 + _1481;
-  int32_t  const _1888 = _1887 + _1577;
-  int32_t  const _1889 = _1482 + _1481;
-  int32_t  const _1890 = _1889 + -1;
-  int32_t  const _1891 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 4, _1887, _1888, _1481, _1890);
-  return _1891;
+  int32_t  const _1881 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 3, _1481);
+  return _1881;
  }
- bool  const _1892 = 0 <= _1482;
- if (!_1892)
+ bool  const _1882 = 0 <= _1580;
+ int32_t  const _1883 = _1580 + _1483;
+ int32_t  const _1884 = _1883 + _1579;
+ int32_t  const _1885 = _1884 + 1;
+ int32_t  const _1886 = _1484 + _1483;
+ bool  const _1887 = _1885 <= _1886;
+ bool  const _1888 = _1882 && _1887;
+ if (!_1888)
  {
-  int32_t  const _1893 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 4, _1482);
+  int32_t  const _1889 = _1580 + _1483;
+  int32_t  const _1890 = _1889 + _1579;
+  int32_t  const _1891 = _1484 + _1483;
+  int32_t  const _1892 = _1891 + -1;
+  int32_t  const _1893 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 4, _1889, _1890, _1483, _1892);
   return _1893;
  }
- bool  const _1894 = _1488 <= _1601;
- int32_t  const _1895 = _1602 + _1601;
- int32_t  const _1896 = _1895 + 1;
- int32_t  const _1897 = _1489 + _1488;
- bool  const _1898 = _1896 <= _1897;
- bool  const _1899 = _1894 && _1898;
- if (!_1899)
+ bool  const _1894 = 0 <= _1484;
+ if (!_1894)
  {
-  int32_t  const _1900 = _1602 + _1601;
-  int32_t  const _1901 = _1489 + _1488;
-  int32_t  const _1902 = _1901 + -1;
-  int32_t  const _1903 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer slopes", 0, _1601, _1900, _1488, _1902);
-  return _1903;
+  int32_t  const _1895 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 4, _1484);
+  return _1895;
  }
- bool  const _1904 = 0 <= _1489;
- if (!_1904)
+ bool  const _1896 = _1490 <= _1603;
+ int32_t  const _1897 = _1604 + _1603;
+ int32_t  const _1898 = _1897 + 1;
+ int32_t  const _1899 = _1491 + _1490;
+ bool  const _1900 = _1898 <= _1899;
+ bool  const _1901 = _1896 && _1900;
+ if (!_1901)
  {
-  int32_t  const _1905 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer slopes", 0, _1489);
+  int32_t  const _1902 = _1604 + _1603;
+  int32_t  const _1903 = _1491 + _1490;
+  int32_t  const _1904 = _1903 + -1;
+  int32_t  const _1905 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer slopes", 0, _1603, _1902, _1490, _1904);
   return _1905;
  }
- bool  const _1906 = _1420 == 1;
+ bool  const _1906 = 0 <= _1491;
  if (!_1906)
  {
-  int32_t  const _1907 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.stride.0", _1420, "1", 1);
+  int32_t  const _1907 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer slopes", 0, _1491);
   return _1907;
  }
- bool  const _1908 = _1418 == 0;
+ bool  const _1908 = _1422 == 1;
  if (!_1908)
  {
-  int32_t  const _1909 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.min.0", _1418, "0", 0);
+  int32_t  const _1909 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.stride.0", _1422, "1", 1);
   return _1909;
  }
- bool  const _1910 = _1419 == _1435;
+ bool  const _1910 = _1420 == 0;
  if (!_1910)
  {
-  int32_t  const _1911 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.extent.0", _1419, "attn_q.extent.0", _1435);
+  int32_t  const _1911 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.min.0", _1420, "0", 0);
   return _1911;
  }
- bool  const _1912 = _1423 == _1435;
+ bool  const _1912 = _1421 == _1437;
  if (!_1912)
  {
-  int32_t  const _1913 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.stride.1", _1423, "attn_q.extent.0", _1435);
+  int32_t  const _1913 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.extent.0", _1421, "attn_q.extent.0", _1437);
   return _1913;
  }
- bool  const _1914 = _1421 == 0;
+ bool  const _1914 = _1425 == _1437;
  if (!_1914)
  {
-  int32_t  const _1915 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.min.1", _1421, "0", 0);
+  int32_t  const _1915 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.stride.1", _1425, "attn_q.extent.0", _1437);
   return _1915;
  }
- bool  const _1916 = _1436 == 1;
+ bool  const _1916 = _1423 == 0;
  if (!_1916)
  {
-  int32_t  const _1917 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.stride.0", _1436, "1", 1);
+  int32_t  const _1917 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.min.1", _1423, "0", 0);
   return _1917;
  }
- bool  const _1918 = _1439 == _1435;
+ bool  const _1918 = _1438 == 1;
  if (!_1918)
  {
-  int32_t  const _1919 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.stride.1", _1439, "attn_q.extent.0", _1435);
+  int32_t  const _1919 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.stride.0", _1438, "1", 1);
   return _1919;
  }
- bool  const _1920 = _1437 == 0;
+ bool  const _1920 = _1441 == _1437;
  if (!_1920)
  {
-  int32_t  const _1921 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.min.1", _1437, "0", 0);
+  int32_t  const _1921 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.stride.1", _1441, "attn_q.extent.0", _1437);
   return _1921;
  }
- bool  const _1922 = _1438 == 32;
+ bool  const _1922 = _1439 == 0;
  if (!_1922)
  {
-  int32_t  const _1923 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.extent.1", _1438, "32", 32);
+  int32_t  const _1923 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.min.1", _1439, "0", 0);
   return _1923;
  }
- int32_t  const _1924 = _1435 * 32;
- bool  const _1925 = _1442 == _1924;
- if (!_1925)
+ bool  const _1924 = _1440 == 32;
+ if (!_1924)
  {
-  int32_t  const _1926 = _1435 * 32;
-  int32_t  const _1927 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.stride.2", _1442, "(attn_q.extent.0*32)", _1926);
-  return _1927;
+  int32_t  const _1925 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.extent.1", _1440, "32", 32);
+  return _1925;
  }
- bool  const _1928 = _1440 == 0;
- if (!_1928)
+ int32_t  const _1926 = _1437 * 32;
+ bool  const _1927 = _1444 == _1926;
+ if (!_1927)
  {
-  int32_t  const _1929 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.min.2", _1440, "0", 0);
+  int32_t  const _1928 = _1437 * 32;
+  int32_t  const _1929 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.stride.2", _1444, "(attn_q.extent.0*32)", _1928);
   return _1929;
  }
- bool  const _1930 = _1455 == 1;
+ bool  const _1930 = _1442 == 0;
  if (!_1930)
  {
-  int32_t  const _1931 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.stride.0", _1455, "1", 1);
+  int32_t  const _1931 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.min.2", _1442, "0", 0);
   return _1931;
  }
- bool  const _1932 = _1453 == 0;
+ bool  const _1932 = _1457 == 1;
  if (!_1932)
  {
-  int32_t  const _1933 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.min.0", _1453, "0", 0);
+  int32_t  const _1933 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.stride.0", _1457, "1", 1);
   return _1933;
  }
- bool  const _1934 = _1458 == _1454;
+ bool  const _1934 = _1455 == 0;
  if (!_1934)
  {
-  int32_t  const _1935 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.stride.1", _1458, "attn_v.extent.0", _1454);
+  int32_t  const _1935 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.min.0", _1455, "0", 0);
   return _1935;
  }
- bool  const _1936 = _1456 == 0;
+ bool  const _1936 = _1460 == _1456;
  if (!_1936)
  {
-  int32_t  const _1937 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.min.1", _1456, "0", 0);
+  int32_t  const _1937 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.stride.1", _1460, "attn_v.extent.0", _1456);
   return _1937;
  }
- bool  const _1938 = _1471 == 1;
+ bool  const _1938 = _1458 == 0;
  if (!_1938)
  {
-  int32_t  const _1939 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.stride.0", _1471, "1", 1);
+  int32_t  const _1939 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.min.1", _1458, "0", 0);
   return _1939;
  }
- bool  const _1940 = _1469 == 0;
+ bool  const _1940 = _1473 == 1;
  if (!_1940)
  {
-  int32_t  const _1941 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.min.0", _1469, "0", 0);
+  int32_t  const _1941 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.stride.0", _1473, "1", 1);
   return _1941;
  }
- int32_t  const _1942 = _1454 + 16;
- bool  const _1943 = _1470 == _1942;
- if (!_1943)
+ bool  const _1942 = _1471 == 0;
+ if (!_1942)
  {
-  int32_t  const _1944 = _1454 + 16;
-  int32_t  const _1945 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.extent.0", _1470, "(attn_v.extent.0 + 16)", _1944);
-  return _1945;
+  int32_t  const _1943 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.min.0", _1471, "0", 0);
+  return _1943;
  }
- int32_t  const _1946 = _1454 + 16;
- bool  const _1947 = _1474 == _1946;
- if (!_1947)
+ int32_t  const _1944 = _1456 + 16;
+ bool  const _1945 = _1472 == _1944;
+ if (!_1945)
  {
-  int32_t  const _1948 = _1454 + 16;
-  int32_t  const _1949 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.stride.1", _1474, "(attn_v.extent.0 + 16)", _1948);
-  return _1949;
+  int32_t  const _1946 = _1456 + 16;
+  int32_t  const _1947 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.extent.0", _1472, "(attn_v.extent.0 + 16)", _1946);
+  return _1947;
  }
- bool  const _1950 = _1472 == 0;
- if (!_1950)
+ int32_t  const _1948 = _1456 + 16;
+ bool  const _1949 = _1476 == _1948;
+ if (!_1949)
  {
-  int32_t  const _1951 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.min.1", _1472, "0", 0);
+  int32_t  const _1950 = _1456 + 16;
+  int32_t  const _1951 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.stride.1", _1476, "(attn_v.extent.0 + 16)", _1950);
   return _1951;
  }
- bool  const _1952 = _1473 == 32;
+ bool  const _1952 = _1474 == 0;
  if (!_1952)
  {
-  int32_t  const _1953 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.extent.1", _1473, "32", 32);
+  int32_t  const _1953 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.min.1", _1474, "0", 0);
   return _1953;
  }
- int32_t  const _1954 = _1454 * 32;
- int32_t  const _1955 = _1954 + 512;
- bool  const _1956 = _1477 == _1955;
- if (!_1956)
+ bool  const _1954 = _1475 == 32;
+ if (!_1954)
  {
-  int32_t  const _1957 = _1454 * 32;
-  int32_t  const _1958 = _1957 + 512;
-  int32_t  const _1959 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.stride.2", _1477, "((attn_v.extent.0 + 16)*32)", _1958);
-  return _1959;
+  int32_t  const _1955 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.extent.1", _1475, "32", 32);
+  return _1955;
  }
- bool  const _1960 = _1475 == 0;
- if (!_1960)
+ int32_t  const _1956 = _1456 * 32;
+ int32_t  const _1957 = _1956 + 512;
+ bool  const _1958 = _1479 == _1957;
+ if (!_1958)
  {
-  int32_t  const _1961 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.min.2", _1475, "0", 0);
+  int32_t  const _1959 = _1456 * 32;
+  int32_t  const _1960 = _1959 + 512;
+  int32_t  const _1961 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.stride.2", _1479, "((attn_v.extent.0 + 16)*32)", _1960);
   return _1961;
  }
- bool  const _1962 = _1490 == 1;
+ bool  const _1962 = _1477 == 0;
  if (!_1962)
  {
-  int32_t  const _1963 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "slopes.stride.0", _1490, "1", 1);
+  int32_t  const _1963 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.min.2", _1477, "0", 0);
   return _1963;
  }
- int64_t  const _1964 = (int64_t)(_1422);
- int64_t  const _1965 = (int64_t)(_1435);
+ int64_t  const _1964 = (int64_t)(_1424);
+ int64_t  const _1965 = (int64_t)(_1437);
  int64_t  const _1966 = _1964 * _1965;
- int64_t  const _1967 = (int64_t)(_1425);
+ int64_t  const _1967 = (int64_t)(_1427);
  int64_t  const _1968 = _1966 * _1967;
- int64_t  const _1969 = (int64_t)(_1428);
+ int64_t  const _1969 = (int64_t)(_1430);
  int64_t  const _1970 = _1968 * _1969;
- int64_t  const _1971 = (int64_t)(_1441);
+ int64_t  const _1971 = (int64_t)(_1443);
  int64_t  const _1972 = _1965 * _1971;
- int64_t  const _1973 = (int64_t)(_1444);
+ int64_t  const _1973 = (int64_t)(_1446);
  int64_t  const _1974 = _1972 * _1973;
- int64_t  const _1975 = (int64_t)(_1447);
+ int64_t  const _1975 = (int64_t)(_1449);
  int64_t  const _1976 = _1974 * _1975;
- int64_t  const _1977 = (int64_t)(_1457);
- int64_t  const _1978 = (int64_t)(_1454);
+ int64_t  const _1977 = (int64_t)(_1459);
+ int64_t  const _1978 = (int64_t)(_1456);
  int64_t  const _1979 = _1977 * _1978;
- int64_t  const _1980 = (int64_t)(_1460);
+ int64_t  const _1980 = (int64_t)(_1462);
  int64_t  const _1981 = _1979 * _1980;
- int64_t  const _1982 = (int64_t)(_1463);
+ int64_t  const _1982 = (int64_t)(_1465);
  int64_t  const _1983 = _1981 * _1982;
- int64_t  const _1984 = (int64_t)(_1470);
- int64_t  const _1985 = (int64_t)(_1476);
+ int64_t  const _1984 = (int64_t)(_1472);
+ int64_t  const _1985 = (int64_t)(_1478);
  int64_t  const _1986 = _1984 * _1985;
- int64_t  const _1987 = (int64_t)(_1479);
+ int64_t  const _1987 = (int64_t)(_1481);
  int64_t  const _1988 = _1986 * _1987;
- int64_t  const _1989 = (int64_t)(_1482);
+ int64_t  const _1989 = (int64_t)(_1484);
  int64_t  const _1990 = _1988 * _1989;
- uint64_t  const _1991 = (uint64_t)(_1435);
+ uint64_t  const _1991 = (uint64_t)(_1437);
  uint64_t  const _1992 = (uint64_t)(2147483647ull);
  bool  const _1993 = _1991 <= _1992;
  if (!_1993)
  {
-  uint64_t  const _1994 = (uint64_t)(_1435);
+  uint64_t  const _1994 = (uint64_t)(_1437);
   uint64_t  const _1995 = (uint64_t)(2147483647ull);
   int32_t  const _1996 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _1994, _1995);
   return _1996;
@@ -6178,8 +6176,8 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
   int32_t  const _2016 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_k", _1966, _2015);
   return _2016;
  }
- int64_t  const _2017 = (int64_t)(_1425);
- int64_t  const _2018 = (int64_t)(_1426);
+ int64_t  const _2017 = (int64_t)(_1427);
+ int64_t  const _2018 = (int64_t)(_1428);
  int64_t  const _2019 = _2017 * _2018;
  int64_t  const _2020 = (int64_t)(0ll);
  int64_t  const _2021 = _2020 - _2019;
@@ -6191,8 +6189,8 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
  bool  const _2027 = _2025 <= _2026;
  if (!_2027)
  {
-  int64_t  const _2028 = (int64_t)(_1425);
-  int64_t  const _2029 = (int64_t)(_1426);
+  int64_t  const _2028 = (int64_t)(_1427);
+  int64_t  const _2029 = (int64_t)(_1428);
   int64_t  const _2030 = _2028 * _2029;
   int64_t  const _2031 = (int64_t)(0ll);
   int64_t  const _2032 = _2031 - _2030;
@@ -6212,8 +6210,8 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
   int32_t  const _2042 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_k", _1968, _2041);
   return _2042;
  }
- int64_t  const _2043 = (int64_t)(_1428);
- int64_t  const _2044 = (int64_t)(_1429);
+ int64_t  const _2043 = (int64_t)(_1430);
+ int64_t  const _2044 = (int64_t)(_1431);
  int64_t  const _2045 = _2043 * _2044;
  int64_t  const _2046 = (int64_t)(0ll);
  int64_t  const _2047 = _2046 - _2045;
@@ -6225,8 +6223,8 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
  bool  const _2053 = _2051 <= _2052;
  if (!_2053)
  {
-  int64_t  const _2054 = (int64_t)(_1428);
-  int64_t  const _2055 = (int64_t)(_1429);
+  int64_t  const _2054 = (int64_t)(_1430);
+  int64_t  const _2055 = (int64_t)(_1431);
   int64_t  const _2056 = _2054 * _2055;
   int64_t  const _2057 = (int64_t)(0ll);
   int64_t  const _2058 = _2057 - _2056;
@@ -6246,17 +6244,17 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
   int32_t  const _2068 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_k", _1970, _2067);
   return _2068;
  }
- uint64_t  const _2069 = (uint64_t)(_1435);
+ uint64_t  const _2069 = (uint64_t)(_1437);
  uint64_t  const _2070 = (uint64_t)(2147483647ull);
  bool  const _2071 = _2069 <= _2070;
  if (!_2071)
  {
-  uint64_t  const _2072 = (uint64_t)(_1435);
+  uint64_t  const _2072 = (uint64_t)(_1437);
   uint64_t  const _2073 = (uint64_t)(2147483647ull);
   int32_t  const _2074 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _2072, _2073);
   return _2074;
  }
- int64_t  const _2075 = (int64_t)(_1435);
+ int64_t  const _2075 = (int64_t)(_1437);
  int64_t  const _2076 = (int64_t)(32ll);
  int64_t  const _2077 = _2075 * _2076;
  uint64_t  const _2078 = (uint64_t)(_2077);
@@ -6264,7 +6262,7 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
  bool  const _2080 = _2078 <= _2079;
  if (!_2080)
  {
-  int64_t  const _2081 = (int64_t)(_1435);
+  int64_t  const _2081 = (int64_t)(_1437);
   int64_t  const _2082 = (int64_t)(32ll);
   int64_t  const _2083 = _2081 * _2082;
   uint64_t  const _2084 = (uint64_t)(_2083);
@@ -6272,20 +6270,20 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
   int32_t  const _2086 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _2084, _2085);
   return _2086;
  }
- int64_t  const _2087 = (int64_t)(_1435);
+ int64_t  const _2087 = (int64_t)(_1437);
  int64_t  const _2088 = (int64_t)(67108863ll);
  bool  const _2089 = _2087 <= _2088;
  if (!_2089)
  {
-  int64_t  const _2090 = (int64_t)(_1435);
+  int64_t  const _2090 = (int64_t)(_1437);
   int64_t  const _2091 = (int64_t)(32ll);
   int64_t  const _2092 = _2090 * _2091;
   int64_t  const _2093 = (int64_t)(2147483647ll);
   int32_t  const _2094 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_q", _2092, _2093);
   return _2094;
  }
- int64_t  const _2095 = (int64_t)(_1441);
- int64_t  const _2096 = (int64_t)(_1442);
+ int64_t  const _2095 = (int64_t)(_1443);
+ int64_t  const _2096 = (int64_t)(_1444);
  int64_t  const _2097 = _2095 * _2096;
  int64_t  const _2098 = (int64_t)(0ll);
  int64_t  const _2099 = _2098 - _2097;
@@ -6297,8 +6295,8 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
  bool  const _2105 = _2103 <= _2104;
  if (!_2105)
  {
-  int64_t  const _2106 = (int64_t)(_1441);
-  int64_t  const _2107 = (int64_t)(_1442);
+  int64_t  const _2106 = (int64_t)(_1443);
+  int64_t  const _2107 = (int64_t)(_1444);
   int64_t  const _2108 = _2106 * _2107;
   int64_t  const _2109 = (int64_t)(0ll);
   int64_t  const _2110 = _2109 - _2108;
@@ -6320,8 +6318,8 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
   int32_t  const _2122 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_q", _2120, _2121);
   return _2122;
  }
- int64_t  const _2123 = (int64_t)(_1444);
- int64_t  const _2124 = (int64_t)(_1445);
+ int64_t  const _2123 = (int64_t)(_1446);
+ int64_t  const _2124 = (int64_t)(_1447);
  int64_t  const _2125 = _2123 * _2124;
  int64_t  const _2126 = (int64_t)(0ll);
  int64_t  const _2127 = _2126 - _2125;
@@ -6333,8 +6331,8 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
  bool  const _2133 = _2131 <= _2132;
  if (!_2133)
  {
-  int64_t  const _2134 = (int64_t)(_1444);
-  int64_t  const _2135 = (int64_t)(_1445);
+  int64_t  const _2134 = (int64_t)(_1446);
+  int64_t  const _2135 = (int64_t)(_1447);
   int64_t  const _2136 = _2134 * _2135;
   int64_t  const _2137 = (int64_t)(0ll);
   int64_t  const _2138 = _2137 - _2136;
@@ -6356,8 +6354,8 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
   int32_t  const _2150 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_q", _2148, _2149);
   return _2150;
  }
- int64_t  const _2151 = (int64_t)(_1447);
- int64_t  const _2152 = (int64_t)(_1448);
+ int64_t  const _2151 = (int64_t)(_1449);
+ int64_t  const _2152 = (int64_t)(_1450);
  int64_t  const _2153 = _2151 * _2152;
  int64_t  const _2154 = (int64_t)(0ll);
  int64_t  const _2155 = _2154 - _2153;
@@ -6369,8 +6367,8 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
  bool  const _2161 = _2159 <= _2160;
  if (!_2161)
  {
-  int64_t  const _2162 = (int64_t)(_1447);
-  int64_t  const _2163 = (int64_t)(_1448);
+  int64_t  const _2162 = (int64_t)(_1449);
+  int64_t  const _2163 = (int64_t)(_1450);
   int64_t  const _2164 = _2162 * _2163;
   int64_t  const _2165 = (int64_t)(0ll);
   int64_t  const _2166 = _2165 - _2164;
@@ -6392,12 +6390,12 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
   int32_t  const _2178 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_q", _2176, _2177);
   return _2178;
  }
- uint64_t  const _2179 = (uint64_t)(_1454);
+ uint64_t  const _2179 = (uint64_t)(_1456);
  uint64_t  const _2180 = (uint64_t)(2147483647ull);
  bool  const _2181 = _2179 <= _2180;
  if (!_2181)
  {
-  uint64_t  const _2182 = (uint64_t)(_1454);
+  uint64_t  const _2182 = (uint64_t)(_1456);
   uint64_t  const _2183 = (uint64_t)(2147483647ull);
   int32_t  const _2184 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _2182, _2183);
   return _2184;
@@ -6430,8 +6428,8 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
   int32_t  const _2204 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_v", _1979, _2203);
   return _2204;
  }
- int64_t  const _2205 = (int64_t)(_1460);
- int64_t  const _2206 = (int64_t)(_1461);
+ int64_t  const _2205 = (int64_t)(_1462);
+ int64_t  const _2206 = (int64_t)(_1463);
  int64_t  const _2207 = _2205 * _2206;
  int64_t  const _2208 = (int64_t)(0ll);
  int64_t  const _2209 = _2208 - _2207;
@@ -6443,8 +6441,8 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
  bool  const _2215 = _2213 <= _2214;
  if (!_2215)
  {
-  int64_t  const _2216 = (int64_t)(_1460);
-  int64_t  const _2217 = (int64_t)(_1461);
+  int64_t  const _2216 = (int64_t)(_1462);
+  int64_t  const _2217 = (int64_t)(_1463);
   int64_t  const _2218 = _2216 * _2217;
   int64_t  const _2219 = (int64_t)(0ll);
   int64_t  const _2220 = _2219 - _2218;
@@ -6464,8 +6462,8 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
   int32_t  const _2230 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_v", _1981, _2229);
   return _2230;
  }
- int64_t  const _2231 = (int64_t)(_1463);
- int64_t  const _2232 = (int64_t)(_1464);
+ int64_t  const _2231 = (int64_t)(_1465);
+ int64_t  const _2232 = (int64_t)(_1466);
  int64_t  const _2233 = _2231 * _2232;
  int64_t  const _2234 = (int64_t)(0ll);
  int64_t  const _2235 = _2234 - _2233;
@@ -6477,8 +6475,8 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
  bool  const _2241 = _2239 <= _2240;
  if (!_2241)
  {
-  int64_t  const _2242 = (int64_t)(_1463);
-  int64_t  const _2243 = (int64_t)(_1464);
+  int64_t  const _2242 = (int64_t)(_1465);
+  int64_t  const _2243 = (int64_t)(_1466);
   int64_t  const _2244 = _2242 * _2243;
   int64_t  const _2245 = (int64_t)(0ll);
   int64_t  const _2246 = _2245 - _2244;
@@ -6498,17 +6496,17 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
   int32_t  const _2256 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_v", _1983, _2255);
   return _2256;
  }
- uint64_t  const _2257 = (uint64_t)(_1470);
+ uint64_t  const _2257 = (uint64_t)(_1472);
  uint64_t  const _2258 = (uint64_t)(2147483647ull);
  bool  const _2259 = _2257 <= _2258;
  if (!_2259)
  {
-  uint64_t  const _2260 = (uint64_t)(_1470);
+  uint64_t  const _2260 = (uint64_t)(_1472);
   uint64_t  const _2261 = (uint64_t)(2147483647ull);
   int32_t  const _2262 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _2260, _2261);
   return _2262;
  }
- int64_t  const _2263 = (int64_t)(_1474);
+ int64_t  const _2263 = (int64_t)(_1476);
  int64_t  const _2264 = (int64_t)(32ll);
  int64_t  const _2265 = _2263 * _2264;
  uint64_t  const _2266 = (uint64_t)(_2265);
@@ -6516,7 +6514,7 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
  bool  const _2268 = _2266 <= _2267;
  if (!_2268)
  {
-  int64_t  const _2269 = (int64_t)(_1474);
+  int64_t  const _2269 = (int64_t)(_1476);
   int64_t  const _2270 = (int64_t)(32ll);
   int64_t  const _2271 = _2269 * _2270;
   uint64_t  const _2272 = (uint64_t)(_2271);
@@ -6524,20 +6522,20 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
   int32_t  const _2274 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _2272, _2273);
   return _2274;
  }
- int64_t  const _2275 = (int64_t)(_1470);
+ int64_t  const _2275 = (int64_t)(_1472);
  int64_t  const _2276 = (int64_t)(67108863ll);
  bool  const _2277 = _2275 <= _2276;
  if (!_2277)
  {
-  int64_t  const _2278 = (int64_t)(_1470);
+  int64_t  const _2278 = (int64_t)(_1472);
   int64_t  const _2279 = (int64_t)(32ll);
   int64_t  const _2280 = _2278 * _2279;
   int64_t  const _2281 = (int64_t)(2147483647ll);
   int32_t  const _2282 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_out", _2280, _2281);
   return _2282;
  }
- int64_t  const _2283 = (int64_t)(_1476);
- int64_t  const _2284 = (int64_t)(_1477);
+ int64_t  const _2283 = (int64_t)(_1478);
+ int64_t  const _2284 = (int64_t)(_1479);
  int64_t  const _2285 = _2283 * _2284;
  int64_t  const _2286 = (int64_t)(0ll);
  int64_t  const _2287 = _2286 - _2285;
@@ -6549,8 +6547,8 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
  bool  const _2293 = _2291 <= _2292;
  if (!_2293)
  {
-  int64_t  const _2294 = (int64_t)(_1476);
-  int64_t  const _2295 = (int64_t)(_1477);
+  int64_t  const _2294 = (int64_t)(_1478);
+  int64_t  const _2295 = (int64_t)(_1479);
   int64_t  const _2296 = _2294 * _2295;
   int64_t  const _2297 = (int64_t)(0ll);
   int64_t  const _2298 = _2297 - _2296;
@@ -6572,8 +6570,8 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
   int32_t  const _2310 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_out", _2308, _2309);
   return _2310;
  }
- int64_t  const _2311 = (int64_t)(_1479);
- int64_t  const _2312 = (int64_t)(_1480);
+ int64_t  const _2311 = (int64_t)(_1481);
+ int64_t  const _2312 = (int64_t)(_1482);
  int64_t  const _2313 = _2311 * _2312;
  int64_t  const _2314 = (int64_t)(0ll);
  int64_t  const _2315 = _2314 - _2313;
@@ -6585,8 +6583,8 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
  bool  const _2321 = _2319 <= _2320;
  if (!_2321)
  {
-  int64_t  const _2322 = (int64_t)(_1479);
-  int64_t  const _2323 = (int64_t)(_1480);
+  int64_t  const _2322 = (int64_t)(_1481);
+  int64_t  const _2323 = (int64_t)(_1482);
   int64_t  const _2324 = _2322 * _2323;
   int64_t  const _2325 = (int64_t)(0ll);
   int64_t  const _2326 = _2325 - _2324;
@@ -6608,8 +6606,8 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
   int32_t  const _2338 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_out", _2336, _2337);
   return _2338;
  }
- int64_t  const _2339 = (int64_t)(_1482);
- int64_t  const _2340 = (int64_t)(_1483);
+ int64_t  const _2339 = (int64_t)(_1484);
+ int64_t  const _2340 = (int64_t)(_1485);
  int64_t  const _2341 = _2339 * _2340;
  int64_t  const _2342 = (int64_t)(0ll);
  int64_t  const _2343 = _2342 - _2341;
@@ -6621,8 +6619,8 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
  bool  const _2349 = _2347 <= _2348;
  if (!_2349)
  {
-  int64_t  const _2350 = (int64_t)(_1482);
-  int64_t  const _2351 = (int64_t)(_1483);
+  int64_t  const _2350 = (int64_t)(_1484);
+  int64_t  const _2351 = (int64_t)(_1485);
   int64_t  const _2352 = _2350 * _2351;
   int64_t  const _2353 = (int64_t)(0ll);
   int64_t  const _2354 = _2353 - _2352;
@@ -6644,145 +6642,161 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
   int32_t  const _2366 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_out", _2364, _2365);
   return _2366;
  }
- uint64_t  const _2367 = (uint64_t)(_1489);
- uint64_t  const _2368 = (uint64_t)(2147483647ull);
- bool  const _2369 = _2367 <= _2368;
- if (!_2369)
- {
-  uint64_t  const _2370 = (uint64_t)(_1489);
-  uint64_t  const _2371 = (uint64_t)(2147483647ull);
-  int32_t  const _2372 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "slopes", _2370, _2371);
-  return _2372;
- }
- bool  const _2373 = !(_1416);
- if (!_2373)
- {
-  int32_t  const _2374 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_k");
-  return _2374;
- }
- bool  const _2375 = !(_1432);
- if (!_2375)
- {
-  int32_t  const _2376 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_q");
-  return _2376;
- }
- bool  const _2377 = !(_1451);
+ int64_t  const _2367 = (int64_t)(_1491);
+ int64_t  const _2368 = (int64_t)(_1492);
+ int64_t  const _2369 = _2367 * _2368;
+ int64_t  const _2370 = (int64_t)(0ll);
+ int64_t  const _2371 = _2370 - _2369;
+ bool  const _2372 = _2369 > _2370;
+ int64_t  const _2373 = (int64_t)(_2372 ? _2369 : _2371);
+ uint64_t  const _2374 = (uint64_t)(_2373);
+ uint64_t  const _2375 = _2374;
+ uint64_t  const _2376 = (uint64_t)(2147483647ull);
+ bool  const _2377 = _2375 <= _2376;
  if (!_2377)
  {
-  int32_t  const _2378 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_v");
-  return _2378;
+  int64_t  const _2378 = (int64_t)(_1491);
+  int64_t  const _2379 = (int64_t)(_1492);
+  int64_t  const _2380 = _2378 * _2379;
+  int64_t  const _2381 = (int64_t)(0ll);
+  int64_t  const _2382 = _2381 - _2380;
+  bool  const _2383 = _2380 > _2381;
+  int64_t  const _2384 = (int64_t)(_2383 ? _2380 : _2382);
+  uint64_t  const _2385 = (uint64_t)(_2384);
+  uint64_t  const _2386 = _2385;
+  uint64_t  const _2387 = (uint64_t)(2147483647ull);
+  int32_t  const _2388 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "slopes", _2386, _2387);
+  return _2388;
  }
- bool  const _2379 = !(_1467);
- if (!_2379)
- {
-  int32_t  const _2380 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Output buffer attn_out");
-  return _2380;
- }
- bool  const _2381 = !(_1486);
- if (!_2381)
- {
-  int32_t  const _2382 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer slopes");
-  return _2382;
- }
- uint64_t  const _2383 = (uint64_t)(0ull);
- auto * const _2384 = (void *)(_2383);
- bool  const _2385 = _attn_k != _2384;
- if (!_2385)
- {
-  int32_t  const _2386 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_k");
-  return _2386;
- }
- uint64_t  const _2387 = (uint64_t)(0ull);
- auto * const _2388 = (void *)(_2387);
- bool  const _2389 = _attn_q != _2388;
+ bool  const _2389 = !(_1418);
  if (!_2389)
  {
-  int32_t  const _2390 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_q");
+  int32_t  const _2390 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_k");
   return _2390;
  }
- uint64_t  const _2391 = (uint64_t)(0ull);
- auto * const _2392 = (void *)(_2391);
- bool  const _2393 = _attn_v != _2392;
+ bool  const _2391 = !(_1434);
+ if (!_2391)
+ {
+  int32_t  const _2392 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_q");
+  return _2392;
+ }
+ bool  const _2393 = !(_1453);
  if (!_2393)
  {
-  int32_t  const _2394 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_v");
+  int32_t  const _2394 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_v");
   return _2394;
  }
- uint64_t  const _2395 = (uint64_t)(0ull);
- auto * const _2396 = (void *)(_2395);
- bool  const _2397 = _attn_out != _2396;
+ bool  const _2395 = !(_1469);
+ if (!_2395)
+ {
+  int32_t  const _2396 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Output buffer attn_out");
+  return _2396;
+ }
+ bool  const _2397 = !(_1488);
  if (!_2397)
  {
-  int32_t  const _2398 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Output buffer attn_out");
+  int32_t  const _2398 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer slopes");
   return _2398;
  }
  uint64_t  const _2399 = (uint64_t)(0ull);
  auto * const _2400 = (void *)(_2399);
- bool  const _2401 = _slopes != _2400;
+ bool  const _2401 = _attn_k != _2400;
  if (!_2401)
  {
-  int32_t  const _2402 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer slopes");
+  int32_t  const _2402 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_k");
   return _2402;
  }
- bool  const _2403 = 0 <= _attn_lk;
- if (!_2403)
+ uint64_t  const _2403 = (uint64_t)(0ull);
+ auto * const _2404 = (void *)(_2403);
+ bool  const _2405 = _attn_q != _2404;
+ if (!_2405)
  {
-  int64_t  const _2404 = (int64_t)(_attn_lk);
-  int64_t  const _2405 = (int64_t)(0ll);
-  int32_t  const _2406 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_lk", _2404, _2405);
+  int32_t  const _2406 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_q");
   return _2406;
  }
- bool  const _2407 = 1 <= _attn_groups;
- if (!_2407)
+ uint64_t  const _2407 = (uint64_t)(0ull);
+ auto * const _2408 = (void *)(_2407);
+ bool  const _2409 = _attn_v != _2408;
+ if (!_2409)
  {
-  int64_t  const _2408 = (int64_t)(_attn_groups);
-  int64_t  const _2409 = (int64_t)(1ll);
-  int32_t  const _2410 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_groups", _2408, _2409);
+  int32_t  const _2410 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_v");
   return _2410;
  }
+ uint64_t  const _2411 = (uint64_t)(0ull);
+ auto * const _2412 = (void *)(_2411);
+ bool  const _2413 = _attn_out != _2412;
+ if (!_2413)
+ {
+  int32_t  const _2414 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Output buffer attn_out");
+  return _2414;
+ }
+ uint64_t  const _2415 = (uint64_t)(0ull);
+ auto * const _2416 = (void *)(_2415);
+ bool  const _2417 = _slopes != _2416;
+ if (!_2417)
+ {
+  int32_t  const _2418 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer slopes");
+  return _2418;
+ }
+ bool  const _2419 = 0 <= _attn_lk;
+ if (!_2419)
+ {
+  int64_t  const _2420 = (int64_t)(_attn_lk);
+  int64_t  const _2421 = (int64_t)(0ll);
+  int32_t  const _2422 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_lk", _2420, _2421);
+  return _2422;
+ }
+ bool  const _2423 = 1 <= _attn_groups;
+ if (!_2423)
+ {
+  int64_t  const _2424 = (int64_t)(_attn_groups);
+  int64_t  const _2425 = (int64_t)(1ll);
+  int32_t  const _2426 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_groups", _2424, _2425);
+  return _2426;
+ }
  // produce attn_out
- int32_t  const _2411 = _1478 * _1480;
- int32_t  const _2412 = _1481 * _1483;
- int32_t  const _2413 = _1476 * _1479;
- int32_t  const _2414 = _1454 & 15;
- int32_t  const _2415 = ::halide_cpp_max(_1454, 1);
- int32_t  const _2416 = ::halide_cpp_min(_1454, 1);
- int32_t  const _2417 = _2415 & 15;
- bool  const _2418 = _2417 != 0;
- bool  const _2419 = _2414 != 0;
- int32_t  const _2420 = _2415 + -1;
- int32_t  const _2421 = _2420 >> 4;
- int32_t  const _2422 = _2421 * 16;
- int32_t  const _2423 = _2422 + _2416;
- int32_t  const _2424 = _2423 + 15;
- int32_t  const _2425 = ::halide_cpp_max(_2424, _1454);
- int32_t  const _2426 = ::halide_cpp_max(_1454, 16);
- int32_t  const _2427 = ::halide_cpp_min(_1454, 16);
- float  const _2428 = float_from_bits(1065353216 /* 1 */);
- float  const _2429 = (float)(_1435);
- float  const _2430 = sqrt_f32(_2429);
- float  const _2431 = _2428 / _2430;
- int32_t  const _2432 = _2415 >> 4;
- int32_t  const _2433 = _2415 + 15;
- int32_t  const _2434 = _2433 >> 4;
- int32_t  const _2435 = _2414 + 31;
- int32_t  const _2436 = _2435 >> 4;
- int32_t  const _2437 = _attn_lk + 7;
- int32_t  const _2438 = _2437 >> 3;
- int32_t  const _2439 = _1454 >> 4;
- int32_t  const _2440 = _1482 * _2413;
- int32_t  const _2441 = _1454 - _2411;
- int32_t  const _2442 = _2441 - _2412;
- int32_t  const _2443 = _2411 + _2412;
- int32_t  const _2444 = _1459 * _1461;
- int32_t  const _2445 = _1462 * _1464;
- int32_t  const _2446 = _2444 + _2445;
- int32_t  const _2447 = _1443 * _1445;
- int32_t  const _2448 = _1446 * _1448;
- int32_t  const _2449 = _2447 + _2448;
- int32_t  const _2450 = _1424 * _1426;
- int32_t  const _2451 = _1427 * _1429;
- int32_t  const _2452 = _2450 + _2451;
+ int32_t  const _2427 = _1480 * _1482;
+ int32_t  const _2428 = _1483 * _1485;
+ int32_t  const _2429 = _1478 * _1481;
+ int32_t  const _2430 = _1456 & 15;
+ int32_t  const _2431 = ::halide_cpp_max(_1456, 1);
+ int32_t  const _2432 = ::halide_cpp_min(_1456, 1);
+ int32_t  const _2433 = _2431 & 15;
+ bool  const _2434 = _2433 != 0;
+ bool  const _2435 = _2430 != 0;
+ int32_t  const _2436 = _2431 + -1;
+ int32_t  const _2437 = _2436 >> 4;
+ int32_t  const _2438 = _2437 * 16;
+ int32_t  const _2439 = _2438 + _2432;
+ int32_t  const _2440 = _2439 + 15;
+ int32_t  const _2441 = ::halide_cpp_max(_2440, _1456);
+ int32_t  const _2442 = ::halide_cpp_max(_1456, 16);
+ int32_t  const _2443 = ::halide_cpp_min(_1456, 16);
+ float  const _2444 = float_from_bits(1065353216 /* 1 */);
+ float  const _2445 = (float)(_1437);
+ float  const _2446 = sqrt_f32(_2445);
+ float  const _2447 = _2444 / _2446;
+ int32_t  const _2448 = _2431 >> 4;
+ int32_t  const _2449 = _2431 + 15;
+ int32_t  const _2450 = _2449 >> 4;
+ int32_t  const _2451 = _2430 + 31;
+ int32_t  const _2452 = _2451 >> 4;
+ int32_t  const _2453 = _attn_lk + 7;
+ int32_t  const _2454 = _2453 >> 3;
+ int32_t  const _2455 = _1456 >> 4;
+ int32_t  const _2456 = _1484 * _2429;
+ int32_t  const _2457 = _1456 - _2427;
+ int32_t  const _2458 = _2457 - _2428;
+ int32_t  const _2459 = _2427 + _2428;
+ int32_t  const _2460 = _1461 * _1463;
+ int32_t  const _2461 = _1464 * _1466;
+ int32_t  const _2462 = _2460 + _2461;
+ int32_t  const _2463 = _1445 * _1447;
+ int32_t  const _2464 = _1448 * _1450;
+ int32_t  const _2465 = _2463 + _2464;
+ int32_t  const _2466 = _1426 * _1428;
+ int32_t  const _2467 = _1429 * _1431;
+ int32_t  const _2468 = _2466 + _2467;
  struct {
   void * f_0;
   void * f_1;
@@ -6812,8 +6826,8 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
   int32_t f_25;
   int32_t f_26;
   int32_t f_27;
-  float f_28;
-  int32_t f_29;
+  int32_t f_28;
+  float f_29;
   int32_t f_30;
   int32_t f_31;
   int32_t f_32;
@@ -6826,8 +6840,9 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
   int32_t f_39;
   int32_t f_40;
   int32_t f_41;
-  bool f_42;
+  int32_t f_42;
   bool f_43;
+  bool f_44;
  } s1 = {
   _attn_k,
   _attn_q,
@@ -6835,54 +6850,55 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
   _attn_out,
   _slopes,
   _attn_groups,
-  _1422,
-  _1426,
-  _1429,
+  _1424,
+  _1428,
+  _1431,
   _attn_lk,
-  _1435,
-  _1442,
-  _1445,
-  _1448,
-  _1454,
-  _1461,
-  _1464,
-  _1476,
+  _1437,
+  _1444,
+  _1447,
+  _1450,
+  _1456,
+  _1463,
+  _1466,
   _1478,
-  _1481,
-  _1474,
-  _1477,
   _1480,
   _1483,
-  _1489,
-  _1488,
-  _2438,
-  _2449,
-  _2431,
-  _2452,
-  _2425,
-  _2427,
-  _2432,
-  _2426,
-  _2434,
-  _2446,
-  _2439,
-  _2436,
+  _1476,
+  _1479,
+  _1482,
+  _1485,
+  _1491,
+  _1490,
+  _1492,
+  _2454,
+  _2465,
+  _2447,
+  _2468,
+  _2441,
   _2443,
+  _2448,
   _2442,
-  _2413,
-  _2416,
-  _2418,
-  _2419
+  _2450,
+  _2462,
+  _2455,
+  _2452,
+  _2459,
+  _2458,
+  _2429,
+  _2432,
+  _2434,
+  _2435
  };
- auto * const _2453 = (&s1);
- auto _parallel_closure = _2453;
+ auto * const _2469 = (&s1);
+ auto _parallel_closure = _2469;
  halide_unused(_parallel_closure);
- auto * const _2454 = (uint8_t *)(_parallel_closure);
- int32_t  const _2455 = attn_alibi_softcap_rt_do_par_for(_ucon, ::attn_alibi_softcap_pipeline_par_for_attn_out_s0_it_t_t, 0, _2440, _2454);
- bool  const _2456 = _2455 == 0;
- if (!_2456)
+ auto * const _2470 = (uint8_t *)(_parallel_closure);
+ int32_t  const _2471 = attn_alibi_softcap_rt_do_par_for(_ucon, ::attn_alibi_softcap_pipeline_par_for_attn_out_s0_it_t_t, 0, _2456, _2470);
+ bool  const _2472 = _2471 == 0;
+ if (!_2472)
  {
-  return _2455;
+  return _2471;
  }
  return 0;
 }
@@ -7492,7 +7508,7 @@ bool view_buffer(void* uc, const DLTensor* t, const char* name, int ndim, halide
     int64_t extent = t->shape[d], stride = stride_of(t, d);
     if (extent < 0 || extent >= (int64_t(1) << 31) || stride >= (int64_t(1) << 31) || stride < -(int64_t(1) << 31))
       return fail(uc, "%s: buffer '%s' is too large", kKernelName, name), false;
-    v.dim[ndim - 1 - d] = halide_dimension_t{0, int32_t(extent), int32_t(stride), 0};
+    v.dim[d] = halide_dimension_t{0, int32_t(extent), int32_t(stride), 0};  // IR indices in declared order
   }
   if (!t->data && ndim > 0) return fail(uc, "%s: buffer '%s' has no data", kKernelName, name), false;
   v.buf.host = reinterpret_cast<uint8_t*>(const_cast<char*>(base_of(t)));

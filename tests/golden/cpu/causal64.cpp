@@ -6478,7 +6478,7 @@ bool view_buffer(void* uc, const DLTensor* t, const char* name, int ndim, halide
     int64_t extent = t->shape[d], stride = stride_of(t, d);
     if (extent < 0 || extent >= (int64_t(1) << 31) || stride >= (int64_t(1) << 31) || stride < -(int64_t(1) << 31))
       return fail(uc, "%s: buffer '%s' is too large", kKernelName, name), false;
-    v.dim[ndim - 1 - d] = halide_dimension_t{0, int32_t(extent), int32_t(stride), 0};
+    v.dim[d] = halide_dimension_t{0, int32_t(extent), int32_t(stride), 0};  // IR indices in declared order
   }
   if (!t->data && ndim > 0) return fail(uc, "%s: buffer '%s' has no data", kKernelName, name), false;
   v.buf.host = reinterpret_cast<uint8_t*>(const_cast<char*>(base_of(t)));
