@@ -52,7 +52,13 @@ CursorContext cursor_context(std::string_view text, uint32_t offset) {
   for (size_t i = 0; i < toks.size(); ++i) {
     const Token& t = toks[i];
     const Token* prev = i ? &toks[i - 1] : nullptr;
-    if (stack.empty() && starts_item(t) && (!prev || prev->is(";") || prev->is("}") || !in_item)) {
+    // A keyword at the start of a line begins the next item even when the one before is
+    // unfinished (half-typed code); `kernel`, `fn` and `import` can begin nothing else.
+    bool line_start = t.begin == 0 || text[t.begin - 1] == '\n';
+    bool always = t.is("kernel") || t.is("fn") || t.is("import");
+    if (starts_item(t) && ((line_start && (always || stack.empty())) ||
+                           (stack.empty() && (!prev || prev->is(";") || prev->is("}") || !in_item || always)))) {
+      stack.clear();
       in_item = true;
       item_start = i;
       c.item_keyword = std::string(t.text);
@@ -64,8 +70,18 @@ CursorContext cursor_context(std::string_view text, uint32_t offset) {
       continue;
     }
     if (t.is("(") || t.is("[") || t.is("{")) stack.push_back({t.text[0], i});
-    if ((t.is(")") || t.is("]") || t.is("}")) && !stack.empty()) stack.pop_back();
-    if (stack.empty() && (t.is(";") || t.is("}"))) in_item = false;
+    if (t.is(")") || t.is("]") || t.is("}")) {
+      // Close up to the matching opener: `}` also closes a `(` left open inside the block.
+      char open = t.is(")") ? '(' : t.is("]") ? '[' : '{';
+      for (size_t k = stack.size(); k > 0; --k)
+        if (stack[k - 1].ch == open) {
+          stack.resize(k - 1);
+          break;
+        }
+    }
+    // The `;` after let bindings continues the item; any other `;` at top level ends it.
+    bool ends_let = let_depth == static_cast<int>(stack.size()) && t.is(";");
+    if (stack.empty() && ((t.is(";") && !ends_let) || t.is("}"))) in_item = false;
     // Parameters: `name :` inside the item's first parenthesis.
     if (t.is(":") && prev && is_name(*prev) && stack.size() == 1 && stack[0].ch == '(' && stack[0].index == item_start + 2)
       c.params.push_back(std::string(prev->text));
@@ -73,7 +89,6 @@ CursorContext cursor_context(std::string_view text, uint32_t offset) {
     if (let_depth == static_cast<int>(stack.size()) && t.is("=") && prev && is_name(*prev) && i >= 2 &&
         (toks[i - 2].is("let") || toks[i - 2].is(",")))
       c.locals.push_back(std::string(prev->text));
-    bool ends_let = let_depth == static_cast<int>(stack.size()) && t.is(";");
     if ((t.is("{") || (t.is(";") && !ends_let)) && stack.size() == 1) key_start = i + 1;
     if (ends_let) let_depth = -1;
     if (let_depth > static_cast<int>(stack.size())) let_depth = -1;

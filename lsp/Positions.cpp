@@ -58,6 +58,11 @@ Position LineTable::position(uint32_t offset) const {
   return {static_cast<int>(line), col};
 }
 
+Range LineTable::range(uint32_t begin, uint32_t end) const {
+  while (end > begin && end < text_.size() && (static_cast<unsigned char>(text_[end]) >> 6) == 0x2) ++end;
+  return {position(begin), position(end)};
+}
+
 uint32_t LineTable::offset(Position p) const {
   if (p.line < 0) return 0;
   if (static_cast<size_t>(p.line) >= starts_.size()) return static_cast<uint32_t>(text_.size());

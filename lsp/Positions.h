@@ -31,7 +31,8 @@ class LineTable {
   /// The byte offset of a protocol position; a character past the line's end clamps to its end,
   /// a line past the last clamps to the end of the text.
   uint32_t offset(Position p) const;
-  Range range(uint32_t begin, uint32_t end) const { return {position(begin), position(end)}; }
+  /// The range of bytes [begin, end); an end inside a UTF-8 sequence extends to its end.
+  Range range(uint32_t begin, uint32_t end) const;
   size_t line_count() const { return starts_.size(); }
 
  private:
