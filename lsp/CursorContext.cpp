@@ -17,7 +17,25 @@ bool is_name(const Token& t) { return t.kind == TokenKind::Identifier || t.is("s
 
 CursorContext cursor_context(std::string_view text, uint32_t offset) {
   CursorContext c;
-  std::vector<Token> all = scan_tokens(text.substr(0, std::min<size_t>(offset, text.size())));
+  offset = static_cast<uint32_t>(std::min<size_t>(offset, text.size()));
+  // Only the current item matters: start at the last line that begins with an item keyword.
+  size_t start = 0;
+  for (size_t nl = text.rfind('\n', offset ? offset - 1 : 0); nl != std::string_view::npos && nl > 0;
+       nl = text.rfind('\n', nl - 1)) {
+    std::string_view line = text.substr(nl + 1, offset - (nl + 1));
+    bool item = false;
+    for (std::string_view kw : {"import ", "mask ", "score ", "fn ", "kernel "})
+      item = item || line.substr(0, kw.size()) == kw;
+    if (item) {
+      start = nl + 1;
+      break;
+    }
+  }
+  std::vector<Token> all = scan_tokens(text.substr(start, offset - start));
+  for (Token& t : all) {
+    t.begin += static_cast<uint32_t>(start);
+    t.end += static_cast<uint32_t>(start);
+  }
   // Inside a comment or string (a comment runs to the end of its line, which the cut keeps).
   if (!all.empty()) {
     const Token& last = all.back();

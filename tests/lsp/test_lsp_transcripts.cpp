@@ -179,6 +179,7 @@ BOOST_AUTO_TEST_CASE(framing_malformed_input_and_exit_codes) {
   in += frame(R"({"jsonrpc":"2.0","id":2,"method":"initialize","params":{"capabilities":{}}})");
   in += frame(R"({"jsonrpc":"2.0","method":"initialized","params":{}})");
   in += frame("{not json");
+  in += frame("{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"x\",\"params\":{\"s\":\"\xff\xfe\"}}");  // invalid UTF-8
   in += "X-Unknown: 1\r\n" + frame("[1, 2]");
   in += frame(R"({"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":")" + uri +
               R"(","languageId":"attn","version":1,"text":"mask m = q >= k;"}}})");
@@ -190,15 +191,16 @@ BOOST_AUTO_TEST_CASE(framing_malformed_input_and_exit_codes) {
                                    (dir.path() / "out").string());
   BOOST_TEST(r.status == 0, r.output);
   auto msgs = unframe(attn::test::read_file(dir.path() / "out"));
-  BOOST_REQUIRE_EQUAL(msgs.size(), 7u);
+  BOOST_REQUIRE_EQUAL(msgs.size(), 8u);
   BOOST_TEST(msgs[0]["error"]["code"] == -32002);
   BOOST_TEST(msgs[1]["result"]["capabilities"]["textDocumentSync"]["change"] == 2);
   BOOST_TEST(msgs[2]["error"]["code"] == -32700);
-  BOOST_TEST(msgs[3]["error"]["code"] == -32600);
-  BOOST_TEST(msgs[4]["method"] == "textDocument/publishDiagnostics");
-  BOOST_TEST(msgs[4]["params"]["diagnostics"][0]["message"].get<std::string>().find("unknown name 'k'") == 0u);
-  BOOST_TEST(msgs[5]["error"]["code"] == -32601);
-  BOOST_TEST(msgs[6]["result"].is_null());
+  BOOST_TEST(msgs[3]["error"]["code"] == -32700);
+  BOOST_TEST(msgs[4]["error"]["code"] == -32600);
+  BOOST_TEST(msgs[5]["method"] == "textDocument/publishDiagnostics");
+  BOOST_TEST(msgs[5]["params"]["diagnostics"][0]["message"].get<std::string>().find("unknown name 'k'") == 0u);
+  BOOST_TEST(msgs[6]["error"]["code"] == -32601);
+  BOOST_TEST(msgs[7]["result"].is_null());
 }
 
 BOOST_AUTO_TEST_CASE(end_of_input_without_exit_is_unclean_and_does_not_hang) {
@@ -218,6 +220,14 @@ BOOST_AUTO_TEST_CASE(check_all_features_runs_clean) {
   auto r = attn::test::run_command(attn::test::attnc_binary() + " check --all-features " + (dir.path() / "k.attn").string());
   BOOST_TEST(r.status == 0, r.output);
   BOOST_TEST(r.output.find(" 0 failures") != std::string::npos, r.output);
+}
+
+BOOST_AUTO_TEST_CASE(textmate_grammar_is_valid_json) {
+  json g = json::parse(attn::test::read_file(attn::test::source_dir() / "editors/attn.tmLanguage.json"));
+  BOOST_TEST(g["scopeName"] == "source.attn");
+  BOOST_TEST(g["repository"].contains("comments"));
+  json pkg = json::parse(attn::test::read_file(attn::test::source_dir() / "editors/vscode/package.json"));
+  BOOST_TEST(pkg["contributes"]["grammars"][0]["scopeName"] == "source.attn");
 }
 
 BOOST_AUTO_TEST_SUITE_END()
