@@ -2,11 +2,13 @@
 // protocol parameters into calls of the feature functions (lsp/Features.h).
 #include "lsp/Server.h"
 
+#include <filesystem>
 #include <iostream>
 #include <map>
 
 #include "attnc/Version.h"
 #include "lsp/Features.h"
+#include "lsp/Uri.h"
 
 namespace attn::lsp {
 
@@ -163,14 +165,20 @@ void Server::publish_diagnostics(const std::string& uri) {
 void Server::did_open(const json& params, const std::deque<json>& later) {
   const json& doc = field(params, "textDocument");
   std::string uri = string_field(doc, "uri");
-  docs_.open(uri, string_field(doc, "text"), doc.value("version", 0));
-  did_change(json{{"textDocument", {{"uri", uri}, {"version", doc.value("version", 0)}}}, {"contentChanges", json::array()}}, later);
+  std::string text = string_field(doc, "text");
+  int version = doc.contains("version") && doc["version"].is_number_integer() ? doc["version"].get<int>() : 0;
+  std::vector<std::string> importers = open_importers(uri_to_path(uri), uri);
+  docs_.open(uri, std::move(text), version);
+  publish_diagnostics(uri);
+  for (const std::string& other : importers) publish_diagnostics(other);
 }
 
 void Server::did_change(const json& params, const std::deque<json>& later) {
   const json& doc = field(params, "textDocument");
   std::string uri = string_field(doc, "uri");
   int version = doc.contains("version") && doc["version"].is_number_integer() ? doc["version"].get<int>() : 0;
+  const Document* before = docs_.find(uri);
+  std::vector<std::string> importers = before ? open_importers(before->path, uri) : std::vector<std::string>{};
   docs_.change(uri, field(params, "contentChanges"), version);
   // A burst of typing: only the last queued change of this document publishes.
   for (const json& m : later)
@@ -178,6 +186,22 @@ void Server::did_change(const json& params, const std::deque<json>& later) {
         m["params"].is_object() && m["params"].value("textDocument", json::object()).value("uri", "") == uri)
       return;
   publish_diagnostics(uri);
+  for (const std::string& other : importers) publish_diagnostics(other);
+}
+
+std::vector<std::string> Server::open_importers(const std::string& changed_path, const std::string& except) {
+  std::vector<std::string> out;
+  std::string path = std::filesystem::path(changed_path).lexically_normal().string();
+  for (const auto& [other, doc] : docs_.all()) {
+    if (other == except || !doc.analysis) continue;
+    const Program& p = *doc.analysis->program;
+    for (size_t f = 0; f < p.sources.size(); ++f)
+      if (f != doc.analysis->main_file && p.sources.path(static_cast<FileId>(f)) == path) {
+        out.push_back(other);
+        break;
+      }
+  }
+  return out;
 }
 
 void Server::did_close(const json& params, const std::deque<json>&) {

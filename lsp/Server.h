@@ -61,6 +61,8 @@ class Server {
   void reply(const json& id, const json& result);
   void reply_error(const json& id, int code, const std::string& message);
   void publish_diagnostics(const std::string& uri);
+  /// Open documents (but `except`) whose last analysis read the file at `path` (they import it).
+  std::vector<std::string> open_importers(const std::string& path, const std::string& except);
 
   std::shared_ptr<const Analysis> document(const json& params);
   uint32_t offset(const Analysis& a, const json& params);

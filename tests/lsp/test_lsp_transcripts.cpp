@@ -167,6 +167,36 @@ BOOST_AUTO_TEST_CASE(every_transcript) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(a_cancel_already_queued_cancels_the_request) {
+  std::vector<json> sent;
+  Server server([&](const json& m) { sent.push_back(m); });
+  server.handle({{"jsonrpc", "2.0"}, {"id", 1}, {"method", "initialize"}, {"params", json::object()}});
+  std::deque<json> later = {{{"jsonrpc", "2.0"}, {"method", "$/cancelRequest"}, {"params", {{"id", "r2"}}}}};
+  server.handle({{"jsonrpc", "2.0"}, {"id", "r2"}, {"method", "textDocument/documentSymbol"}, {"params", json::object()}}, later);
+  BOOST_REQUIRE_EQUAL(sent.size(), 2u);
+  BOOST_TEST(sent[1]["error"]["code"] == -32800);
+  BOOST_TEST(sent[1]["id"] == "r2");
+}
+
+BOOST_AUTO_TEST_CASE(queued_changes_publish_once) {
+  std::vector<json> sent;
+  Server server([&](const json& m) { sent.push_back(m); });
+  server.handle({{"jsonrpc", "2.0"}, {"id", 1}, {"method", "initialize"}, {"params", json::object()}});
+  auto change = [](int version, const std::string& text) {
+    return json{{"jsonrpc", "2.0"},
+                {"method", "textDocument/didChange"},
+                {"params", {{"textDocument", {{"uri", "file:///tmp/q.attn"}, {"version", version}}},
+                            {"contentChanges", {{{"text", text}}}}}}};
+  };
+  server.handle({{"jsonrpc", "2.0"}, {"method", "textDocument/didOpen"},
+                 {"params", {{"textDocument", {{"uri", "file:///tmp/q.attn"}, {"version", 1}, {"text", ""}}}}}});
+  server.handle(change(2, "mask m = q >= k;"), std::deque<json>{change(3, "mask m = q >= kv;")});
+  server.handle(change(3, "mask m = q >= kv;"));
+  BOOST_REQUIRE_EQUAL(sent.size(), 3u);  // initialize, didOpen's publication, version 3's
+  BOOST_TEST(sent[2]["params"]["version"] == 3);
+  BOOST_TEST(sent[2]["params"]["diagnostics"].empty());
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(stdio)
