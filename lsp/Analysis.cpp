@@ -29,8 +29,9 @@ class OccurrenceCollector {
       std::string_view text = sm.slice(imp.range);
       size_t at = text.find(imp.spelling);
       if (at == std::string_view::npos) continue;
-      Occurrence o = make(OccurrenceKind::Module, {imp.range.file, imp.range.begin + static_cast<uint32_t>(at),
-                                                   imp.range.begin + static_cast<uint32_t>(at + imp.spelling.size())});
+      Occurrence o =
+          make(OccurrenceKind::Module, {imp.range.file, imp.range.begin + static_cast<uint32_t>(at),
+                                        imp.range.begin + static_cast<uint32_t>(at + imp.spelling.size())});
       o.module = imp.target;
       o.target = {imp.target->file, 0, 0};
       o.name = imp.target->name;
@@ -168,10 +169,11 @@ uint32_t Analysis::offset_of(Position p) const { return lines(main_file).offset(
 
 const Occurrence* Analysis::occurrence_at(uint32_t offset) const {
   // Sorted by (file, begin): look at the few occurrences starting at or before `offset`.
-  auto it = std::upper_bound(occurrences.begin(), occurrences.end(), std::make_pair(main_file, offset),
-                             [](const std::pair<FileId, uint32_t>& k, const Occurrence& o) {
-                               return k.first != o.range.file ? k.first < o.range.file : k.second < o.range.begin;
-                             });
+  auto it =
+      std::upper_bound(occurrences.begin(), occurrences.end(), std::make_pair(main_file, offset),
+                       [](const std::pair<FileId, uint32_t>& k, const Occurrence& o) {
+                         return k.first != o.range.file ? k.first < o.range.file : k.second < o.range.begin;
+                       });
   const Occurrence* touching = nullptr;
   for (int n = 0; it != occurrences.begin() && n < 4; ++n) {
     --it;
@@ -221,7 +223,8 @@ const Decl* Analysis::decl_at(uint32_t offset) const {
   return nullptr;
 }
 
-std::shared_ptr<const Analysis> analyze(const std::string& uri, const std::string& path, const std::string& text,
+std::shared_ptr<const Analysis> analyze(const std::string& uri, const std::string& path,
+                                        const std::string& text,
                                         const std::map<std::string, std::string>& overlays) {
   auto a = std::make_shared<Analysis>();
   a->uri = uri;
@@ -232,9 +235,10 @@ std::shared_ptr<const Analysis> analyze(const std::string& uri, const std::strin
   if (const Module* m = a->program->main()) a->main_file = m->file;
   OccurrenceCollector collect(a->occurrences);
   for (const auto& m : a->program->modules) collect.module(*m, a->program->sources);
-  std::stable_sort(a->occurrences.begin(), a->occurrences.end(), [](const Occurrence& x, const Occurrence& y) {
-    return x.range.file != y.range.file ? x.range.file < y.range.file : x.range.begin < y.range.begin;
-  });
+  std::stable_sort(
+      a->occurrences.begin(), a->occurrences.end(), [](const Occurrence& x, const Occurrence& y) {
+        return x.range.file != y.range.file ? x.range.file < y.range.file : x.range.begin < y.range.begin;
+      });
   return a;
 }
 

@@ -22,11 +22,11 @@ struct Occurrence {
   SourceRange range;
   bool declaration = false;
   SourceRange target;
-  const Decl* decl = nullptr;        ///< Decl; Param: the owner
-  const Param* param = nullptr;      ///< Param
-  const Binding* local = nullptr;    ///< Local
-  const Module* module = nullptr;    ///< Module
-  std::string name;                  ///< the symbol's name (index, builtin, option, module, ...)
+  const Decl* decl = nullptr;      ///< Decl; Param: the owner
+  const Param* param = nullptr;    ///< Param
+  const Binding* local = nullptr;  ///< Local
+  const Module* module = nullptr;  ///< Module
+  std::string name;                ///< the symbol's name (index, builtin, option, module, ...)
 };
 
 /// A checked document and its index.
@@ -62,7 +62,8 @@ struct Analysis {
 };
 
 /// Loads `text` as the document at `path` (other open documents as `overlays`) and indexes it.
-std::shared_ptr<const Analysis> analyze(const std::string& uri, const std::string& path, const std::string& text,
+std::shared_ptr<const Analysis> analyze(const std::string& uri, const std::string& path,
+                                        const std::string& text,
                                         const std::map<std::string, std::string>& overlays);
 
 /// The signature of a declaration as written: `mask sliding(window: int)`, `fn f(x: int) -> int`.

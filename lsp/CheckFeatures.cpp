@@ -42,7 +42,8 @@ class Checker {
   void fail(const char* feature, uint32_t offset, const std::string& what) {
     ++result.failures;
     Position p = lines_.position(offset);
-    out_ << a_.path << ":" << p.line + 1 << ":" << p.character + 1 << ": " << feature << " failed: " << what << "\n";
+    out_ << a_.path << ":" << p.line + 1 << ":" << p.character + 1 << ": " << feature << " failed: " << what
+         << "\n";
   }
 
   // Every range in the main document must lie inside it and be ordered.
@@ -58,8 +59,8 @@ class Checker {
         if (value.contains(a_.uri)) check_ranges(value[a_.uri]);
       } else if (key != "range") {
         check_ranges(value);
-      }
-      else if (!j.contains("uri")) check_range(value);
+      } else if (!j.contains("uri"))
+        check_range(value);
   }
 
   void check_range(const json& r) {
@@ -68,8 +69,10 @@ class Checker {
       return p.line >= 0 && static_cast<size_t>(p.line) < lines_.line_count() && p.character >= 0 &&
              lines_.position(lines_.offset(p)) == p;
     };
-    if (!inside(range.start) || !inside(range.end)) problem_ = "range outside the document: " + r.dump();
-    else if (lines_.offset(range.end) < lines_.offset(range.start)) problem_ = "reversed range: " + r.dump();
+    if (!inside(range.start) || !inside(range.end))
+      problem_ = "range outside the document: " + r.dump();
+    else if (lines_.offset(range.end) < lines_.offset(range.start))
+      problem_ = "reversed range: " + r.dump();
   }
 
   const Analysis& a_;
@@ -115,9 +118,15 @@ FeatureCheck check_all_features(const std::string& path, std::ostream& out) {
         if (lines.position(back) != p) throw std::runtime_error("position does not round-trip");
         return json(nullptr);
       });
-      c.call("hover", off, [&] { auto h = hover(*a, off); return h ? json(*h) : json(nullptr); });
+      c.call("hover", off, [&] {
+        auto h = hover(*a, off);
+        return h ? json(*h) : json(nullptr);
+      });
       c.call("completion", off, [&] { return json(completion(*a, off)); });
-      c.call("signatureHelp", off, [&] { auto s = signature_help(*a, off); return s ? json(*s) : json(nullptr); });
+      c.call("signatureHelp", off, [&] {
+        auto s = signature_help(*a, off);
+        return s ? json(*s) : json(nullptr);
+      });
       c.call("definition", off, [&] { return json(definition(*a, off)); });
       c.call("references", off, [&] { return json(references(*a, off, true, all)); });
       c.call("prepareRename", off, [&] {
@@ -130,7 +139,8 @@ FeatureCheck check_all_features(const std::string& path, std::ostream& out) {
   }
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   out << path << ": " << tokens.size() << " tokens, " << diags << " diagnostics, " << c.result.calls
-      << " feature calls, " << c.result.failures << " failures (" << static_cast<int>(seconds * 1000) << " ms)\n";
+      << " feature calls, " << c.result.failures << " failures (" << static_cast<int>(seconds * 1000)
+      << " ms)\n";
   return c.result;
 }
 

@@ -26,7 +26,8 @@ class Collector {
 };
 
 CompletionItem decl_item(const Decl& d) {
-  return {d.name, d.kind == DeclKind::Kernel ? CompletionKind::Class : CompletionKind::Function, decl_signature(d), d.doc, ""};
+  return {d.name, d.kind == DeclKind::Kernel ? CompletionKind::Class : CompletionKind::Function,
+          decl_signature(d), d.doc, ""};
 }
 
 // The parameter types of the enclosing declaration, when it parsed.
@@ -44,8 +45,8 @@ void named_arguments(const Analysis& a, const CursorContext& c, Collector& out) 
   const Decl* callee = a.lookup(c.callee);
   if (!callee || callee->kind == DeclKind::Kernel) return;
   for (const Param& p : callee->params)
-    out.add({p.name + " =", CompletionKind::Field, type_name(p.type), "parameter of `" + decl_signature(*callee) + "`",
-             p.name + " = "});
+    out.add({p.name + " =", CompletionKind::Field, type_name(p.type),
+             "parameter of `" + decl_signature(*callee) + "`", p.name + " = "});
   if (callee->kind != DeclKind::Fn)
     for (int i = 0; i < 4; ++i)
       out.add({std::string(kIndexNames[i]) + " =", CompletionKind::Field, "int",
@@ -54,8 +55,10 @@ void named_arguments(const Analysis& a, const CursorContext& c, Collector& out) 
 }
 
 void expression_names(const Analysis& a, const CursorContext& c, Collector& out) {
-  for (auto it = c.locals.rbegin(); it != c.locals.rend(); ++it) out.add({*it, CompletionKind::Variable, "let", "", ""});
-  for (const std::string& p : c.params) out.add({p, CompletionKind::Variable, param_type(a, c, p), "parameter", ""});
+  for (auto it = c.locals.rbegin(); it != c.locals.rend(); ++it)
+    out.add({*it, CompletionKind::Variable, "let", "", ""});
+  for (const std::string& p : c.params)
+    out.add({p, CompletionKind::Variable, param_type(a, c, p), "parameter", ""});
   for (int i = 0; i < 4; ++i)
     out.add({kIndexNames[i], CompletionKind::Variable, "int", index_doc(static_cast<IndexVar>(i)), ""});
   if (c.score_in_scope) out.add({"score", CompletionKind::Variable, "float", "the raw attention score", ""});
@@ -67,7 +70,8 @@ void expression_names(const Analysis& a, const CursorContext& c, Collector& out)
         for (const auto& d : imp.target->decls)
           if (d->kind != DeclKind::Kernel) out.add(decl_item(*d));
   }
-  for (const BuiltinInfo& b : builtin_functions()) out.add({b.name, CompletionKind::Function, b.signature, b.doc, ""});
+  for (const BuiltinInfo& b : builtin_functions())
+    out.add({b.name, CompletionKind::Function, b.signature, b.doc, ""});
   for (const char* k : {"let", "true", "false", "inf"}) out.keyword(k);
 }
 
@@ -83,7 +87,8 @@ std::vector<CompletionItem> completion(const Analysis& a, uint32_t offset) {
       for (const char* k : {"import", "mask", "score", "fn", "kernel"}) out.keyword(k);
       break;
     case CursorContext::Import:
-      for (const auto& [name, _] : stdlib_modules()) out.add({name, CompletionKind::Module, "stdlib module", "", ""});
+      for (const auto& [name, _] : stdlib_modules())
+        out.add({name, CompletionKind::Module, "stdlib module", "", ""});
       break;
     case CursorContext::ImportStd:
       for (const auto& [name, _] : stdlib_modules())
@@ -97,8 +102,10 @@ std::vector<CompletionItem> completion(const Analysis& a, uint32_t offset) {
       for (const char* t : {"f32", "f16", "bf16"}) out.add({t, CompletionKind::EnumMember, "dtype", "", ""});
       break;
     case CursorContext::TypeName:
-      for (const char* t : {"int", "float", "bool", "mask", "score"}) out.add({t, CompletionKind::TypeParameter, "type", "", ""});
-      out.add({"tensor", CompletionKind::TypeParameter, "tensor<f32>[dims]", "a run-time buffer", "tensor<f32>[]"});
+      for (const char* t : {"int", "float", "bool", "mask", "score"})
+        out.add({t, CompletionKind::TypeParameter, "type", "", ""});
+      out.add({"tensor", CompletionKind::TypeParameter, "tensor<f32>[dims]", "a run-time buffer",
+               "tensor<f32>[]"});
       break;
     case CursorContext::Expression:
       if (c.in_call && c.at_arg_start) named_arguments(a, c, out);

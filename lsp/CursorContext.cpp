@@ -39,8 +39,9 @@ CursorContext cursor_context(std::string_view text, uint32_t offset) {
   // Inside a comment or string (a comment runs to the end of its line, which the cut keeps).
   if (!all.empty()) {
     const Token& last = all.back();
-    bool open_comment = last.kind == TokenKind::Comment &&
-                        (last.text.substr(0, 2) == "//" || last.text.size() < 4 || last.text.substr(last.text.size() - 2) != "*/");
+    bool open_comment =
+        last.kind == TokenKind::Comment && (last.text.substr(0, 2) == "//" || last.text.size() < 4 ||
+                                            last.text.substr(last.text.size() - 2) != "*/");
     bool open_string = last.kind == TokenKind::String && (last.text.size() < 2 || last.text.back() != '"');
     if (last.end == offset && (open_comment || open_string)) {
       c.where = CursorContext::Comment;
@@ -74,8 +75,9 @@ CursorContext cursor_context(std::string_view text, uint32_t offset) {
     // unfinished (half-typed code); `kernel`, `fn` and `import` can begin nothing else.
     bool line_start = t.begin == 0 || text[t.begin - 1] == '\n';
     bool always = t.is("kernel") || t.is("fn") || t.is("import");
-    if (starts_item(t) && ((line_start && (always || stack.empty())) ||
-                           (stack.empty() && (!prev || prev->is(";") || prev->is("}") || !in_item || always)))) {
+    if (starts_item(t) &&
+        ((line_start && (always || stack.empty())) ||
+         (stack.empty() && (!prev || prev->is(";") || prev->is("}") || !in_item || always)))) {
       stack.clear();
       in_item = true;
       item_start = i;
@@ -101,7 +103,8 @@ CursorContext cursor_context(std::string_view text, uint32_t offset) {
     bool ends_let = let_depth == static_cast<int>(stack.size()) && t.is(";");
     if (stack.empty() && ((t.is(";") && !ends_let) || t.is("}"))) in_item = false;
     // Parameters: `name :` inside the item's first parenthesis.
-    if (t.is(":") && prev && is_name(*prev) && stack.size() == 1 && stack[0].ch == '(' && stack[0].index == item_start + 2)
+    if (t.is(":") && prev && is_name(*prev) && stack.size() == 1 && stack[0].ch == '(' &&
+        stack[0].index == item_start + 2)
       c.params.push_back(std::string(prev->text));
     if (t.is("let")) let_depth = static_cast<int>(stack.size());
     if (let_depth == static_cast<int>(stack.size()) && t.is("=") && prev && is_name(*prev) && i >= 2 &&
@@ -134,8 +137,10 @@ CursorContext cursor_context(std::string_view text, uint32_t offset) {
     size_t arg_start = it->index + 1;
     for (size_t i = it->index + 1; i < toks.size(); ++i) {
       const Token& t = toks[i];
-      if (t.is("(") || t.is("[") || t.is("{")) ++depth;
-      else if (t.is(")") || t.is("]") || t.is("}")) --depth;
+      if (t.is("(") || t.is("[") || t.is("{"))
+        ++depth;
+      else if (t.is(")") || t.is("]") || t.is("}"))
+        --depth;
       else if (depth == 0 && t.is(",")) {
         ++c.arg_index;
         arg_start = i + 1;
@@ -153,7 +158,8 @@ CursorContext cursor_context(std::string_view text, uint32_t offset) {
     c.where = after_std ? CursorContext::ImportStd : CursorContext::Import;
     return c;
   }
-  if (prev && (prev->is(":") || prev->is("->")) && !stack.empty() && (stack.back().ch == '(' || prev->is("->"))) {
+  if (prev && (prev->is(":") || prev->is("->")) && !stack.empty() &&
+      (stack.back().ch == '(' || prev->is("->"))) {
     c.where = CursorContext::TypeName;
     return c;
   }

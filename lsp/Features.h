@@ -29,7 +29,8 @@ std::optional<SignatureHelp> signature_help(const Analysis& a, uint32_t offset);
 /// Where the symbol under `offset` is defined (another file, the stdlib included).
 std::vector<Location> definition(const Analysis& a, uint32_t offset);
 /// Every use of the symbol under `offset` in `a` and in the other open documents `others`.
-std::vector<Location> references(const Analysis& a, uint32_t offset, bool include_declaration, const Analyses& others);
+std::vector<Location> references(const Analysis& a, uint32_t offset, bool include_declaration,
+                                 const Analyses& others);
 
 /// The range and current name of a renamable symbol under `offset`.
 struct RenameTarget {

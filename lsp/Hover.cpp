@@ -21,14 +21,14 @@ std::string origin(const Analysis& a, const Decl& d) {
 
 std::string describe(const Analysis& a, const Occurrence& o) {
   switch (o.kind) {
-    case OccurrenceKind::Decl: return with_doc(code(decl_signature(*o.decl)), o.decl->doc) + origin(a, *o.decl);
+    case OccurrenceKind::Decl:
+      return with_doc(code(decl_signature(*o.decl)), o.decl->doc) + origin(a, *o.decl);
     case OccurrenceKind::Param: {
       std::string owner = o.decl ? std::string(decl_kind_name(o.decl->kind)) + " " + o.decl->name : "";
       return code("(parameter) " + o.param->name + ": " + type_name(o.param->type)) +
              (owner.empty() ? "" : "\n\nparameter of `" + owner + "`");
     }
-    case OccurrenceKind::Local:
-      return code("(let) " + o.local->name + ": " + type_name(o.local->type));
+    case OccurrenceKind::Local: return code("(let) " + o.local->name + ": " + type_name(o.local->type));
     case OccurrenceKind::Index:
       for (int i = 0; i < 4; ++i)
         if (o.name == kIndexNames[i])
@@ -51,7 +51,8 @@ std::string describe(const Analysis& a, const Occurrence& o) {
         std::string first = d->doc.substr(0, d->doc.find('\n'));
         list += "\n- `" + decl_signature(*d) + "`" + (first.empty() ? "" : ": " + first);
       }
-      return text + "\n\n*" + a.program->sources.path(o.module->file) + "*" + (list.empty() ? "" : "\n" + list);
+      return text + "\n\n*" + a.program->sources.path(o.module->file) + "*" +
+             (list.empty() ? "" : "\n" + list);
     }
   }
   return "";

@@ -67,7 +67,8 @@ uint32_t LineTable::offset(Position p) const {
   if (p.line < 0) return 0;
   if (static_cast<size_t>(p.line) >= starts_.size()) return static_cast<uint32_t>(text_.size());
   size_t i = starts_[static_cast<size_t>(p.line)];
-  size_t end = static_cast<size_t>(p.line) + 1 < starts_.size() ? starts_[static_cast<size_t>(p.line) + 1] - 1 : text_.size();
+  size_t end = static_cast<size_t>(p.line) + 1 < starts_.size() ? starts_[static_cast<size_t>(p.line) + 1] - 1
+                                                                : text_.size();
   int col = 0;
   while (i < end && col < p.character) {
     auto [len, units] = step(text_, i);

@@ -31,7 +31,8 @@ void to_json(json& j, const LspDiagnostic& d) {
   j = {{"range", d.range}, {"severity", d.severity}, {"source", "attnc"}, {"message", d.message}};
   if (!d.related.empty()) {
     json rel = json::array();
-    for (const RelatedInformation& r : d.related) rel.push_back({{"location", r.location}, {"message", r.message}});
+    for (const RelatedInformation& r : d.related)
+      rel.push_back({{"location", r.location}, {"message", r.message}});
     j["relatedInformation"] = rel;
   }
 }
@@ -67,7 +68,10 @@ void to_json(json& j, const SignatureHelp& s) {
 }
 
 void to_json(json& j, const DocumentSymbol& s) {
-  j = {{"name", s.name}, {"kind", static_cast<int>(s.kind)}, {"range", s.range}, {"selectionRange", s.selectionRange}};
+  j = {{"name", s.name},
+       {"kind", static_cast<int>(s.kind)},
+       {"range", s.range},
+       {"selectionRange", s.selectionRange}};
   if (!s.detail.empty()) j["detail"] = s.detail;
   if (!s.children.empty()) j["children"] = s.children;
 }

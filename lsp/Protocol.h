@@ -77,8 +77,17 @@ struct Hover {
 
 /// LSP CompletionItemKind values used here.
 enum class CompletionKind : int {
-  Function = 3, Field = 5, Variable = 6, Class = 7, Module = 9, Property = 10, Keyword = 14,
-  Snippet = 15, EnumMember = 20, Constant = 21, TypeParameter = 25,
+  Function = 3,
+  Field = 5,
+  Variable = 6,
+  Class = 7,
+  Module = 9,
+  Property = 10,
+  Keyword = 14,
+  Snippet = 15,
+  EnumMember = 20,
+  Constant = 21,
+  TypeParameter = 25,
 };
 
 struct CompletionItem {
@@ -106,7 +115,14 @@ struct SignatureHelp {
 };
 
 /// LSP SymbolKind values used here.
-enum class SymbolKind : int { Module = 2, Namespace = 3, Class = 5, Property = 7, Function = 12, Variable = 13 };
+enum class SymbolKind : int {
+  Module = 2,
+  Namespace = 3,
+  Class = 5,
+  Property = 7,
+  Function = 12,
+  Variable = 13
+};
 
 struct DocumentSymbol {
   std::string name;

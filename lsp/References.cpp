@@ -6,7 +6,8 @@
 
 namespace attn::lsp {
 
-std::vector<Location> references(const Analysis& a, uint32_t offset, bool include_declaration, const Analyses& others) {
+std::vector<Location> references(const Analysis& a, uint32_t offset, bool include_declaration,
+                                 const Analyses& others) {
   const Occurrence* o = a.occurrence_at(offset);
   if (!o) return {};
   std::string id = a.symbol_id(*o);

@@ -34,7 +34,8 @@ std::optional<RenameTarget> prepare_rename(const Analysis& a, uint32_t offset) {
   return RenameTarget{a.range_of(o->range), o->name};
 }
 
-WorkspaceEdit rename(const Analysis& a, uint32_t offset, const std::string& new_name, const Analyses& others) {
+WorkspaceEdit rename(const Analysis& a, uint32_t offset, const std::string& new_name,
+                     const Analyses& others) {
   const Occurrence* o = renamable(a, offset);
   if (!o) throw ProtocolError{RequestFailed, "nothing to rename here"};
   if (!valid_identifier(new_name) || is_keyword(new_name) || is_index_name(new_name) || new_name == "score")

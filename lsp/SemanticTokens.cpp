@@ -7,7 +7,21 @@ namespace attn::lsp {
 
 namespace {
 
-enum Type { Namespace, TypeName, Class, Function, Parameter, Variable, Property, Keyword, Comment, String, Number, Operator, EnumMember };
+enum Type {
+  Namespace,
+  TypeName,
+  Class,
+  Function,
+  Parameter,
+  Variable,
+  Property,
+  Keyword,
+  Comment,
+  String,
+  Number,
+  Operator,
+  EnumMember
+};
 enum Modifier { Declaration = 1, Readonly = 2, DefaultLibrary = 4, Documentation = 8 };
 
 struct Classified {
@@ -18,8 +32,7 @@ struct Classified {
 Classified classify_name(const Occurrence& o) {
   int decl = o.declaration ? Declaration : 0;
   switch (o.kind) {
-    case OccurrenceKind::Decl:
-      return {o.decl && o.decl->kind == DeclKind::Kernel ? Class : Function, decl};
+    case OccurrenceKind::Decl: return {o.decl && o.decl->kind == DeclKind::Kernel ? Class : Function, decl};
     case OccurrenceKind::Param: return {Parameter, decl};
     case OccurrenceKind::Local: return {Variable, decl | Readonly};
     case OccurrenceKind::Index:
@@ -57,9 +70,9 @@ Classified classify(const Analysis& a, const Token& t) {
 }  // namespace
 
 const std::vector<std::string>& semantic_token_types() {
-  static const std::vector<std::string> types = {"namespace", "type",   "class",  "function", "parameter",
-                                                 "variable",  "property", "keyword", "comment", "string",
-                                                 "number",    "operator", "enumMember"};
+  static const std::vector<std::string> types = {
+      "namespace", "type",    "class",  "function", "parameter", "variable",  "property",
+      "keyword",   "comment", "string", "number",   "operator",  "enumMember"};
   return types;
 }
 
@@ -78,7 +91,8 @@ std::vector<uint32_t> semantic_tokens(const Analysis& a) {
     int length = utf16_length(text.substr(b, e - b));
     if (length <= 0) return;
     data.push_back(static_cast<uint32_t>(start.line - prev.line));
-    data.push_back(static_cast<uint32_t>(start.line == prev.line ? start.character - prev.character : start.character));
+    data.push_back(
+        static_cast<uint32_t>(start.line == prev.line ? start.character - prev.character : start.character));
     data.push_back(static_cast<uint32_t>(length));
     data.push_back(static_cast<uint32_t>(c.type));
     data.push_back(static_cast<uint32_t>(c.modifiers));

@@ -48,7 +48,8 @@ const std::map<std::string, Server::Notification>& notification_table() {
 }
 
 const json& field(const json& j, const char* key) {
-  if (!j.is_object() || !j.contains(key)) throw ProtocolError{InvalidParams, std::string("missing '") + key + "'"};
+  if (!j.is_object() || !j.contains(key))
+    throw ProtocolError{InvalidParams, std::string("missing '") + key + "'"};
   return j.at(key);
 }
 
@@ -62,19 +63,24 @@ std::string string_field(const json& j, const char* key) {
 
 Server::Server(Send send) : send_(std::move(send)) {}
 
-void Server::reply(const json& id, const json& result) { send_({{"jsonrpc", "2.0"}, {"id", id}, {"result", result}}); }
+void Server::reply(const json& id, const json& result) {
+  send_({{"jsonrpc", "2.0"}, {"id", id}, {"result", result}});
+}
 
 void Server::reply_error(const json& id, int code, const std::string& message) {
   send_({{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", message}}}});
 }
 
-void Server::reject_unparsable(const std::string& what) { reply_error(nullptr, ParseError, "invalid JSON: " + what); }
+void Server::reject_unparsable(const std::string& what) {
+  reply_error(nullptr, ParseError, "invalid JSON: " + what);
+}
 
 void Server::handle(const json& message, const std::deque<json>& later) {
   if (!message.is_object()) return reply_error(nullptr, InvalidRequest, "a message must be a JSON object");
   bool has_id = message.contains("id");
   json id = has_id ? message["id"] : json(nullptr);
-  if (has_id && !id.is_number_integer() && !id.is_string()) return reply_error(nullptr, InvalidRequest, "invalid id");
+  if (has_id && !id.is_number_integer() && !id.is_string())
+    return reply_error(nullptr, InvalidRequest, "invalid id");
   if (!message.contains("method")) {
     if (!has_id) reply_error(nullptr, InvalidRequest, "a message needs a method or an id");
     return;  // a response to a request of ours: we send none, so there is nothing to match
@@ -104,14 +110,20 @@ void Server::handle(const json& message, const std::deque<json>& later) {
     if (it == request_table().end()) return reply_error(id, MethodNotFound, "unknown method: " + method);
     reply(id, (this->*(it->second))(params));
   } catch (const ProtocolError& e) {
-    if (has_id) reply_error(id, e.code, e.message);
-    else std::cerr << "attnc lsp: " << method << ": " << e.message << "\n";
+    if (has_id)
+      reply_error(id, e.code, e.message);
+    else
+      std::cerr << "attnc lsp: " << method << ": " << e.message << "\n";
   } catch (const json::exception& e) {
-    if (has_id) reply_error(id, InvalidParams, e.what());
-    else std::cerr << "attnc lsp: " << method << ": " << e.what() << "\n";
+    if (has_id)
+      reply_error(id, InvalidParams, e.what());
+    else
+      std::cerr << "attnc lsp: " << method << ": " << e.what() << "\n";
   } catch (const std::exception& e) {
-    if (has_id) reply_error(id, InternalError, e.what());
-    else std::cerr << "attnc lsp: " << method << ": " << e.what() << "\n";
+    if (has_id)
+      reply_error(id, InternalError, e.what());
+    else
+      std::cerr << "attnc lsp: " << method << ": " << e.what() << "\n";
   }
 }
 
@@ -178,7 +190,8 @@ void Server::did_change(const json& params, const std::deque<json>& later) {
   std::string uri = string_field(doc, "uri");
   int version = doc.contains("version") && doc["version"].is_number_integer() ? doc["version"].get<int>() : 0;
   const Document* before = docs_.find(uri);
-  std::vector<std::string> importers = before ? open_importers(before->path, uri) : std::vector<std::string>{};
+  std::vector<std::string> importers =
+      before ? open_importers(before->path, uri) : std::vector<std::string>{};
   docs_.change(uri, field(params, "contentChanges"), version);
   // A burst of typing: only the last queued change of this document publishes.
   for (const json& m : later)
@@ -225,7 +238,9 @@ std::shared_ptr<const Analysis> Server::document(const json& params) {
   return docs_.analysis(string_field(field(params, "textDocument"), "uri"));
 }
 
-uint32_t Server::offset(const Analysis& a, const json& params) { return a.offset_of(field(params, "position").get<Position>()); }
+uint32_t Server::offset(const Analysis& a, const json& params) {
+  return a.offset_of(field(params, "position").get<Position>());
+}
 
 std::vector<std::shared_ptr<const Analysis>> Server::open_analyses() {
   std::vector<std::shared_ptr<const Analysis>> out;
@@ -277,7 +292,9 @@ json Server::document_symbol(const json& params) { return lsp::document_symbols(
 
 json Server::formatting(const json& params) { return lsp::formatting(*document(params)); }
 
-json Server::semantic_tokens(const json& params) { return {{"data", lsp::semantic_tokens(*document(params))}}; }
+json Server::semantic_tokens(const json& params) {
+  return {{"data", lsp::semantic_tokens(*document(params))}};
+}
 
 json Server::code_action(const json& params) {
   auto a = document(params);

@@ -33,7 +33,8 @@ bool read_message(std::FILE* in, std::string& body) {
     }
     const std::string key = "content-length:";
     std::string lower;
-    for (char c : line.substr(0, key.size())) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (char c : line.substr(0, key.size()))
+      lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if (lower == key) {
       try {
         length = std::stoll(line.substr(key.size()));
@@ -111,10 +112,14 @@ int serve_stdio() {
       if (inbox->queue.empty()) break;
       next = std::move(inbox->queue.front());
       inbox->queue.pop_front();
-      for (const Incoming& i : inbox->queue) later.push_back(i.message);
+      // What the server needs to see ahead (cancellations, newer edits) is near; a bounded
+      // window keeps a long backlog from costing quadratic copies.
+      for (size_t i = 0; i < inbox->queue.size() && i < 256; ++i) later.push_back(inbox->queue[i].message);
     }
-    if (!next.error.empty()) server.reject_unparsable(next.error);
-    else server.handle(next.message, later);
+    if (!next.error.empty())
+      server.reject_unparsable(next.error);
+    else
+      server.handle(next.message, later);
   }
   std::fflush(out);
   // The end of input without `exit` counts as an unclean exit.

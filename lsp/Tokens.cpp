@@ -8,9 +8,9 @@ namespace attn::lsp {
 
 namespace {
 
-constexpr std::array<std::string_view, 15> kKeywords = {"import", "mask", "score", "fn",  "kernel",
-                                                        "let",    "tensor", "int", "float", "bool",
-                                                        "i32",    "f32",  "true",  "false", "inf"};
+constexpr std::array<std::string_view, 15> kKeywords = {"import", "mask",   "score", "fn",    "kernel",
+                                                        "let",    "tensor", "int",   "float", "bool",
+                                                        "i32",    "f32",    "true",  "false", "inf"};
 
 bool ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 bool ident_char(char c) { return ident_start(c) || (c >= '0' && c <= '9'); }

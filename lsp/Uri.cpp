@@ -25,7 +25,12 @@ std::string uri_to_path(const std::string& uri) {
   rest = rest.substr(slash);
   std::string out;
   for (size_t i = 0; i < rest.size(); ++i) {
-    auto hex = [](char c) { return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1; };
+    auto hex = [](char c) {
+      return c >= '0' && c <= '9'   ? c - '0'
+             : c >= 'a' && c <= 'f' ? c - 'a' + 10
+             : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                    : -1;
+    };
     if (rest[i] == '%' && i + 2 < rest.size() && hex(rest[i + 1]) >= 0 && hex(rest[i + 2]) >= 0) {
       out += static_cast<char>(hex(rest[i + 1]) * 16 + hex(rest[i + 2]));
       i += 2;

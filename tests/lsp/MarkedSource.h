@@ -15,7 +15,9 @@ struct MarkedSource {
 
   /// The protocol position of point `i` / range `i`.
   lsp::Position point(size_t i = 0) const { return lsp::LineTable(text).position(points.at(i)); }
-  lsp::Range range(size_t i) const { return lsp::LineTable(text).range(ranges.at(i).first, ranges.at(i).second); }
+  lsp::Range range(size_t i) const {
+    return lsp::LineTable(text).range(ranges.at(i).first, ranges.at(i).second);
+  }
 };
 
 inline MarkedSource parse_marked(const std::string& marked) {

@@ -37,7 +37,9 @@ std::vector<std::string> labels(const std::vector<CompletionItem>& items) {
   return out;
 }
 
-bool has(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
+bool has(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
 
 const char* kLibrary = R"(import std.masks;
 
@@ -64,7 +66,9 @@ BOOST_AUTO_TEST_CASE(utf16_columns_with_non_ascii) {
 }
 
 BOOST_AUTO_TEST_CASE(invalid_utf8_counts_one_unit_per_byte) {
-  std::string text = "a\xff\xfe" "b";
+  std::string text =
+      "a\xff\xfe"
+      "b";
   LineTable lines(text);
   BOOST_TEST(lines.position(3).character == 3);
   BOOST_TEST(lines.offset({0, 3}) == 3u);
@@ -72,12 +76,15 @@ BOOST_AUTO_TEST_CASE(invalid_utf8_counts_one_unit_per_byte) {
 
 BOOST_AUTO_TEST_CASE(incremental_changes_use_utf16_ranges) {
   std::string text = "// 𝄞 é\nmask m = q >= kv;\n";
-  nlohmann::json change = {{"range", {{"start", {{"line", 0}, {"character", 6}}}, {"end", {{"line", 0}, {"character", 7}}}}},
-                           {"text", "e"}};
+  nlohmann::json change = {
+      {"range", {{"start", {{"line", 0}, {"character", 6}}}, {"end", {{"line", 0}, {"character", 7}}}}},
+      {"text", "e"}};
   apply_content_change(text, change);
   BOOST_TEST(text == "// 𝄞 e\nmask m = q >= kv;\n");
-  apply_content_change(text, {{"range", {{"start", {{"line", 1}, {"character", 5}}}, {"end", {{"line", 1}, {"character", 6}}}}},
-                              {"text", "causal2"}});
+  apply_content_change(
+      text,
+      {{"range", {{"start", {{"line", 1}, {"character", 5}}}, {"end", {{"line", 1}, {"character", 6}}}}},
+       {"text", "causal2"}});
   BOOST_TEST(text == "// 𝄞 e\nmask causal2 = q >= kv;\n");
   apply_content_change(text, {{"text", "whole"}});
   BOOST_TEST(text == "whole");
@@ -88,7 +95,8 @@ BOOST_AUTO_TEST_SUITE_END()
 BOOST_AUTO_TEST_SUITE(features)
 
 BOOST_AUTO_TEST_CASE(hover_shows_signature_and_doc) {
-  Doc d(std::string(kLibrary) + "kernel k { mask = slid^ing(4); score = softcap(3.0) |> ta^nh; dty^pe = bf16; }\n");
+  Doc d(std::string(kLibrary) +
+        "kernel k { mask = slid^ing(4); score = softcap(3.0) |> ta^nh; dty^pe = bf16; }\n");
   auto h = hover(*d.a, d.at(0));
   BOOST_REQUIRE(h);
   BOOST_TEST(h->markdown.find("mask sliding(window: int)") != std::string::npos);
@@ -179,7 +187,8 @@ BOOST_AUTO_TEST_CASE(completion_of_kernel_keys_and_dtype) {
 
 BOOST_AUTO_TEST_CASE(completion_scopes) {
   Doc d(std::string(kLibrary) +
-        "score s(t: float) = let big = t * 2; ^\nmask n(lim: int) = ^\nkernel k { mask = sliding(^); score = ^ }\n");
+        "score s(t: float) = let big = t * 2; ^\nmask n(lim: int) = ^\nkernel k { mask = sliding(^); score = "
+        "^ }\n");
   auto in_score = labels(completion(*d.a, d.at(0)));
   for (const char* n : {"score", "t", "big", "q", "kv", "causal", "sliding", "softcap", "tanh", "let"})
     BOOST_TEST(has(in_score, n), n);
@@ -205,7 +214,9 @@ BOOST_AUTO_TEST_CASE(completion_in_half_typed_code) {
 }
 
 BOOST_AUTO_TEST_CASE(signature_help_tracks_the_argument) {
-  Doc d("fn f(a: int, b: float) -> float = a + b;\nmask m = f(1, ^) > 0.0 && clamp(q, ^;\nmask n = f(b = ^) > 0.0;\n");
+  Doc d(
+      "fn f(a: int, b: float) -> float = a + b;\nmask m = f(1, ^) > 0.0 && clamp(q, ^;\nmask n = f(b = ^) > "
+      "0.0;\n");
   auto s = signature_help(*d.a, d.at(0));
   BOOST_REQUIRE(s);
   BOOST_TEST(s->signatures[0].label == "fn f(a: int, b: float) -> float");
@@ -262,7 +273,8 @@ BOOST_AUTO_TEST_CASE(imported_file_deleted_while_open) {
 
 BOOST_AUTO_TEST_CASE(huge_and_invalid_documents) {
   std::string big = "import std.masks;\n";
-  for (int i = 0; i < 10000; ++i) big += "mask m" + std::to_string(i) + "(w: int) = causal && q - kv < w + " + std::to_string(i) + ";\n";
+  for (int i = 0; i < 10000; ++i)
+    big += "mask m" + std::to_string(i) + "(w: int) = causal && q - kv < w + " + std::to_string(i) + ";\n";
   auto t0 = std::chrono::steady_clock::now();
   auto a = analyze("file:///tmp/big.attn", "/tmp/big.attn", big, {});
   BOOST_TEST(diagnostics(*a).empty());

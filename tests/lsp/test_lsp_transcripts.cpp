@@ -3,9 +3,9 @@
 //
 // A transcript is {"files": {name: text}, "steps": [{"send": msg} | {"raw": text} | {"expect": msg}]}.
 // Files are written to a temporary folder; "${ROOT}" in any string is that folder's file:// URI and
-// "${STDLIB}" the folder holding the stdlib's files, "${DIR}" the folder's path. An expected message matches the next one the
-// server sent structurally (same keys, same values); the string "<any>" matches any value and is
-// how volatile fields (the version in serverInfo, long capability lists) are left out.
+// "${STDLIB}" the folder holding the stdlib's files, "${DIR}" the folder's path. An expected message matches
+// the next one the server sent structurally (same keys, same values); the string "<any>" matches any value
+// and is how volatile fields (the version in serverInfo, long capability lists) are left out.
 // ATTNC_UPDATE_TRANSCRIPTS=1 rewrites the expectations from what the server sends (nested "<any>"
 // kept; an expectation that is "<any>" as a whole is filled in).
 #include <boost/test/unit_test.hpp>
@@ -25,7 +25,8 @@ namespace {
 void substitute(json& j, const std::string& from, const std::string& to) {
   if (j.is_string()) {
     std::string s = j.get<std::string>();
-    for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);
+    for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+      s.replace(at, from.size(), to);
     j = s;
   } else if (j.is_structured()) {
     for (auto& x : j) substitute(x, from, to);
@@ -62,7 +63,9 @@ bool matches(const json& expected, const json& actual, std::string path, std::st
   }
   if (expected.is_array() && actual.is_array()) {
     if (expected.size() != actual.size())
-      return (why = path + ": " + std::to_string(actual.size()) + " elements, expected " + std::to_string(expected.size())), false;
+      return (why = path + ": " + std::to_string(actual.size()) + " elements, expected " +
+                    std::to_string(expected.size())),
+             false;
     for (size_t i = 0; i < expected.size(); ++i)
       if (!matches(expected[i], actual[i], path + "[" + std::to_string(i) + "]", why)) return false;
     return true;
@@ -94,8 +97,7 @@ void run_transcript(const fs::path& file) {
   std::string root = path_to_uri(dir.path().string());
   std::string stdlib = path_to_uri(fs::path(stdlib_file("std.masks")).parent_path().string());
   json files = t.value("files", json::object());
-  for (auto& [name, text] : files.items())
-    attn::test::write_file(dir.path() / name, text.get<std::string>());
+  for (auto& [name, text] : files.items()) attn::test::write_file(dir.path() / name, text.get<std::string>());
   std::deque<json> sent;
   Server server([&](const json& m) { sent.push_back(json::parse(dump_message(m))); });
   bool update = std::getenv("ATTNC_UPDATE_TRANSCRIPTS") != nullptr;
@@ -111,8 +113,10 @@ void run_transcript(const fs::path& file) {
       server.handle(step["send"]);
     } else if (step.contains("raw")) {
       json parsed = json::parse(step["raw"].get<std::string>(), nullptr, false);
-      if (parsed.is_discarded()) server.reject_unparsable("the body is not valid JSON");
-      else server.handle(parsed);
+      if (parsed.is_discarded())
+        server.reject_unparsable("the body is not valid JSON");
+      else
+        server.handle(parsed);
     } else if (step.contains("expect")) {
       BOOST_TEST_CONTEXT(file.filename().string() << " step " << i) {
         BOOST_REQUIRE_MESSAGE(!sent.empty(), "the server sent nothing; expected " << step["expect"].dump());
@@ -135,11 +139,14 @@ void run_transcript(const fs::path& file) {
       }
     }
   }
-  BOOST_TEST(sent.empty(), file.filename().string() << ": unexpected message " << (sent.empty() ? "" : sent.front().dump()));
+  BOOST_TEST(sent.empty(), file.filename().string()
+                               << ": unexpected message " << (sent.empty() ? "" : sent.front().dump()));
   if (update) attn::test::write_file(file, t.dump(2) + "\n");
 }
 
-std::string frame(const std::string& body) { return "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body; }
+std::string frame(const std::string& body) {
+  return "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+}
 
 // The framed messages of `attnc lsp`'s output.
 std::vector<json> unframe(const std::string& out) {
@@ -172,7 +179,11 @@ BOOST_AUTO_TEST_CASE(a_cancel_already_queued_cancels_the_request) {
   Server server([&](const json& m) { sent.push_back(m); });
   server.handle({{"jsonrpc", "2.0"}, {"id", 1}, {"method", "initialize"}, {"params", json::object()}});
   std::deque<json> later = {{{"jsonrpc", "2.0"}, {"method", "$/cancelRequest"}, {"params", {{"id", "r2"}}}}};
-  server.handle({{"jsonrpc", "2.0"}, {"id", "r2"}, {"method", "textDocument/documentSymbol"}, {"params", json::object()}}, later);
+  server.handle({{"jsonrpc", "2.0"},
+                 {"id", "r2"},
+                 {"method", "textDocument/documentSymbol"},
+                 {"params", json::object()}},
+                later);
   BOOST_REQUIRE_EQUAL(sent.size(), 2u);
   BOOST_TEST(sent[1]["error"]["code"] == -32800);
   BOOST_TEST(sent[1]["id"] == "r2");
@@ -185,11 +196,14 @@ BOOST_AUTO_TEST_CASE(queued_changes_publish_once) {
   auto change = [](int version, const std::string& text) {
     return json{{"jsonrpc", "2.0"},
                 {"method", "textDocument/didChange"},
-                {"params", {{"textDocument", {{"uri", "file:///tmp/q.attn"}, {"version", version}}},
-                            {"contentChanges", {{{"text", text}}}}}}};
+                {"params",
+                 {{"textDocument", {{"uri", "file:///tmp/q.attn"}, {"version", version}}},
+                  {"contentChanges", {{{"text", text}}}}}}};
   };
-  server.handle({{"jsonrpc", "2.0"}, {"method", "textDocument/didOpen"},
-                 {"params", {{"textDocument", {{"uri", "file:///tmp/q.attn"}, {"version", 1}, {"text", ""}}}}}});
+  server.handle(
+      {{"jsonrpc", "2.0"},
+       {"method", "textDocument/didOpen"},
+       {"params", {{"textDocument", {{"uri", "file:///tmp/q.attn"}, {"version", 1}, {"text", ""}}}}}});
   server.handle(change(2, "mask m = q >= k;"), std::deque<json>{change(3, "mask m = q >= kv;")});
   server.handle(change(3, "mask m = q >= kv;"));
   BOOST_REQUIRE_EQUAL(sent.size(), 3u);  // initialize, didOpen's publication, version 3's
@@ -209,7 +223,8 @@ BOOST_AUTO_TEST_CASE(framing_malformed_input_and_exit_codes) {
   in += frame(R"({"jsonrpc":"2.0","id":2,"method":"initialize","params":{"capabilities":{}}})");
   in += frame(R"({"jsonrpc":"2.0","method":"initialized","params":{}})");
   in += frame("{not json");
-  in += frame("{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"x\",\"params\":{\"s\":\"\xff\xfe\"}}");  // invalid UTF-8
+  in += frame(
+      "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"x\",\"params\":{\"s\":\"\xff\xfe\"}}");  // invalid UTF-8
   in += "X-Unknown: 1\r\n" + frame("[1, 2]");
   in += frame(R"({"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":")" + uri +
               R"(","languageId":"attn","version":1,"text":"mask m = q >= k;"}}})");
@@ -217,8 +232,8 @@ BOOST_AUTO_TEST_CASE(framing_malformed_input_and_exit_codes) {
   in += frame(R"({"jsonrpc":"2.0","id":4,"method":"shutdown"})");
   in += frame(R"({"jsonrpc":"2.0","method":"exit"})");
   attn::test::write_file(dir.path() / "in", in);
-  auto r = attn::test::run_command(attn::test::attnc_binary() + " lsp < " + (dir.path() / "in").string() + " > " +
-                                   (dir.path() / "out").string());
+  auto r = attn::test::run_command(attn::test::attnc_binary() + " lsp < " + (dir.path() / "in").string() +
+                                   " > " + (dir.path() / "out").string());
   BOOST_TEST(r.status == 0, r.output);
   auto msgs = unframe(attn::test::read_file(dir.path() / "out"));
   BOOST_REQUIRE_EQUAL(msgs.size(), 8u);
@@ -228,16 +243,19 @@ BOOST_AUTO_TEST_CASE(framing_malformed_input_and_exit_codes) {
   BOOST_TEST(msgs[3]["error"]["code"] == -32700);
   BOOST_TEST(msgs[4]["error"]["code"] == -32600);
   BOOST_TEST(msgs[5]["method"] == "textDocument/publishDiagnostics");
-  BOOST_TEST(msgs[5]["params"]["diagnostics"][0]["message"].get<std::string>().find("unknown name 'k'") == 0u);
+  BOOST_TEST(msgs[5]["params"]["diagnostics"][0]["message"].get<std::string>().find("unknown name 'k'") ==
+             0u);
   BOOST_TEST(msgs[6]["error"]["code"] == -32601);
   BOOST_TEST(msgs[7]["result"].is_null());
 }
 
 BOOST_AUTO_TEST_CASE(end_of_input_without_exit_is_unclean_and_does_not_hang) {
   attn::test::TempDir dir;
-  attn::test::write_file(dir.path() / "in", frame(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})") +
-                                                "Content-Length: 99\r\n\r\n{\"trunc");
-  auto r = attn::test::run_command(attn::test::attnc_binary() + " lsp < " + (dir.path() / "in").string() + " > /dev/null");
+  attn::test::write_file(dir.path() / "in",
+                         frame(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})") +
+                             "Content-Length: 99\r\n\r\n{\"trunc");
+  auto r = attn::test::run_command(attn::test::attnc_binary() + " lsp < " + (dir.path() / "in").string() +
+                                   " > /dev/null");
   BOOST_TEST(r.status != 0);
 }
 
@@ -247,7 +265,8 @@ BOOST_AUTO_TEST_CASE(check_all_features_runs_clean) {
                          "import std.masks;\n/// doc é\nmask w(n: int) = causal && q - kv < n;\n"
                          "score s(c: float) = let t = score / c; c * tanh(t);\n"
                          "kernel k { mask = w(n = 8); score = s(30.0); dtype = bf16; }\nmask broken = w(;\n");
-  auto r = attn::test::run_command(attn::test::attnc_binary() + " check --all-features " + (dir.path() / "k.attn").string());
+  auto r = attn::test::run_command(attn::test::attnc_binary() + " check --all-features " +
+                                   (dir.path() / "k.attn").string());
   BOOST_TEST(r.status == 0, r.output);
   BOOST_TEST(r.output.find(" 0 failures") != std::string::npos, r.output);
 }
