@@ -53,6 +53,7 @@ void to_json(json& j, const CompletionItem& c) {
   if (!c.detail.empty()) j["detail"] = c.detail;
   if (!c.documentation.empty()) j["documentation"] = {{"kind", "markdown"}, {"value", c.documentation}};
   if (!c.insertText.empty()) j["insertText"] = c.insertText;
+  if (!c.additionalTextEdits.empty()) j["additionalTextEdits"] = c.additionalTextEdits;
 }
 
 void to_json(json& j, const SignatureHelp& s) {

@@ -96,6 +96,7 @@ struct CompletionItem {
   std::string detail;
   std::string documentation;  ///< Markdown
   std::string insertText;     ///< empty: the label
+  std::vector<TextEdit> additionalTextEdits;  ///< e.g. the import a stdlib name needs
 };
 
 struct ParameterInformation {

@@ -202,6 +202,21 @@ BOOST_AUTO_TEST_CASE(completion_scopes) {
   BOOST_TEST(has(labels(completion(*d.a, d.at(3))), "score"));
 }
 
+BOOST_AUTO_TEST_CASE(completion_offers_stdlib_names_with_their_import) {
+  Doc d("mask local(w: int) = q - kv < w;\nmask m = local(4) && ca^\n");
+  auto items = completion(*d.a, d.at(0));
+  auto it = std::find_if(items.begin(), items.end(), [](const CompletionItem& i) { return i.label == "causal"; });
+  BOOST_REQUIRE(it != items.end());
+  BOOST_REQUIRE_EQUAL(it->additionalTextEdits.size(), 1u);
+  BOOST_TEST(it->additionalTextEdits[0].newText == "import std.masks;\n");
+  BOOST_TEST(it->additionalTextEdits[0].range.start.line == 0);
+  Doc imported("import std.masks;\nmask m = ca^\n");
+  auto again = completion(*imported.a, imported.at(0));
+  auto c = std::find_if(again.begin(), again.end(), [](const CompletionItem& i) { return i.label == "causal"; });
+  BOOST_REQUIRE(c != again.end());
+  BOOST_TEST(c->additionalTextEdits.empty());
+}
+
 BOOST_AUTO_TEST_CASE(completion_in_half_typed_code) {
   Doc d("import std.masks;\nmask sliding(window: int) = causal && q - kv < win^\n");
   auto items = labels(completion(*d.a, d.at(0)));
