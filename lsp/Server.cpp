@@ -47,6 +47,10 @@ const std::map<std::string, Server::Notification>& notification_table() {
   return table;
 }
 
+bool is_method(const json& m, const char* method) {
+  return m.is_object() && m.contains("method") && m["method"].is_string() && m["method"] == method;
+}
+
 const json& field(const json& j, const char* key) {
   if (!j.is_object() || !j.contains(key))
     throw ProtocolError{InvalidParams, std::string("missing '") + key + "'"};
@@ -102,8 +106,8 @@ void Server::handle(const json& message, const std::deque<json>& later) {
     std::string key = id.dump();
     bool cancelled = cancelled_.erase(key) > 0;
     for (const json& m : later)
-      if (m.is_object() && m.value("method", "") == "$/cancelRequest" && m.contains("params") &&
-          m["params"].is_object() && m["params"].contains("id") && m["params"]["id"].dump() == key)
+      if (is_method(m, "$/cancelRequest") && m.contains("params") && m["params"].is_object() &&
+          m["params"].contains("id") && m["params"]["id"].dump() == key)
         cancelled = true;
     if (cancelled) return reply_error(id, RequestCancelled, "request cancelled");
     auto it = request_table().find(method);
@@ -195,8 +199,9 @@ void Server::did_change(const json& params, const std::deque<json>& later) {
   docs_.change(uri, field(params, "contentChanges"), version);
   // A burst of typing: only the last queued change of this document publishes.
   for (const json& m : later)
-    if (m.is_object() && m.value("method", "") == "textDocument/didChange" && m.contains("params") &&
-        m["params"].is_object() && m["params"].value("textDocument", json::object()).value("uri", "") == uri)
+    if (is_method(m, "textDocument/didChange") && m.contains("params") && m["params"].is_object() &&
+        m["params"].contains("textDocument") && m["params"]["textDocument"].is_object() &&
+        m["params"]["textDocument"].value("uri", json()) == uri)
       return;
   publish_diagnostics(uri);
   for (const std::string& other : importers) publish_diagnostics(other);
