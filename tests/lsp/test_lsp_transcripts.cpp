@@ -271,6 +271,16 @@ BOOST_AUTO_TEST_CASE(check_all_features_runs_clean) {
   BOOST_TEST(r.output.find(" 0 failures") != std::string::npos, r.output);
 }
 
+BOOST_AUTO_TEST_CASE(check_all_features_on_every_error_case) {
+  // Broken code is where editors spend their time: every feature on every erroneous example.
+  std::string files;
+  for (const auto& f : attn::test::files_under(attn::test::source_dir() / "tests/errors/cases", ".attn"))
+    files += " " + f.string();
+  BOOST_REQUIRE(!files.empty());
+  auto r = attn::test::run_command(attn::test::attnc_binary() + " check --all-features" + files);
+  BOOST_TEST(r.status == 0, r.output);
+}
+
 BOOST_AUTO_TEST_CASE(textmate_grammar_is_valid_json) {
   json g = json::parse(attn::test::read_file(attn::test::source_dir() / "editors/attn.tmLanguage.json"));
   BOOST_TEST(g["scopeName"] == "source.attn");
