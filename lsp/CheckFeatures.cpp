@@ -129,6 +129,11 @@ FeatureCheck check_all_features(const std::string& path, std::ostream& out) {
       });
       c.call("definition", off, [&] { return json(definition(*a, off)); });
       c.call("references", off, [&] { return json(references(*a, off, true, all)); });
+      c.call("documentHighlight", off, [&] {
+        json out = json::array();
+        for (const Highlight& h : document_highlights(*a, off)) out.push_back({{"range", h.range}});
+        return out;
+      });
       c.call("prepareRename", off, [&] {
         auto r = prepare_rename(*a, off);
         return r ? json{{"range", r->range}, {"placeholder", r->placeholder}} : json(nullptr);

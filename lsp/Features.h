@@ -32,6 +32,14 @@ std::vector<Location> definition(const Analysis& a, uint32_t offset);
 std::vector<Location> references(const Analysis& a, uint32_t offset, bool include_declaration,
                                  const Analyses& others);
 
+/// A use of the symbol under the cursor in the same document (`write`: its declaration).
+struct Highlight {
+  Range range;
+  bool write = false;
+};
+/// Every occurrence, in the main file, of the symbol under `offset`.
+std::vector<Highlight> document_highlights(const Analysis& a, uint32_t offset);
+
 /// The range and current name of a renamable symbol under `offset`.
 struct RenameTarget {
   Range range;

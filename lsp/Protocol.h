@@ -94,8 +94,8 @@ struct CompletionItem {
   std::string label;
   CompletionKind kind = CompletionKind::Variable;
   std::string detail;
-  std::string documentation;  ///< Markdown
-  std::string insertText;     ///< empty: the label
+  std::string documentation;                  ///< Markdown
+  std::string insertText;                     ///< empty: the label
   std::vector<TextEdit> additionalTextEdits;  ///< e.g. the import a stdlib name needs
 };
 

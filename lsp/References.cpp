@@ -1,4 +1,5 @@
-// Feature: find references in the document, its imports and every other open document.
+// Feature: find references (the document, its imports, every other open document) and the
+// highlights of one symbol in the document.
 #include <algorithm>
 #include <set>
 
@@ -30,6 +31,17 @@ std::vector<Location> references(const Analysis& a, uint32_t offset, bool includ
     return std::make_pair(x.range.start.line, x.range.start.character) <
            std::make_pair(y.range.start.line, y.range.start.character);
   });
+  return out;
+}
+
+std::vector<Highlight> document_highlights(const Analysis& a, uint32_t offset) {
+  const Occurrence* o = a.occurrence_at(offset);
+  if (!o) return {};
+  std::string id = a.symbol_id(*o);
+  std::vector<Highlight> out;
+  for (const Occurrence& occ : a.occurrences)
+    if (occ.range.file == a.main_file && occ.kind == o->kind && occ.name == o->name && a.symbol_id(occ) == id)
+      out.push_back({a.range_of(occ.range), occ.declaration});
   return out;
 }
 

@@ -24,6 +24,7 @@ const std::map<std::string, Server::Request>& request_table() {
       {"textDocument/signatureHelp", &Server::signature_help},
       {"textDocument/definition", &Server::definition},
       {"textDocument/references", &Server::references},
+      {"textDocument/documentHighlight", &Server::document_highlight},
       {"textDocument/prepareRename", &Server::prepare_rename},
       {"textDocument/rename", &Server::rename},
       {"textDocument/documentSymbol", &Server::document_symbol},
@@ -144,6 +145,7 @@ json Server::initialize(const json&) {
       {"signatureHelpProvider", {{"triggerCharacters", {"(", ","}}}},
       {"definitionProvider", true},
       {"referencesProvider", true},
+      {"documentHighlightProvider", true},
       {"renameProvider", {{"prepareProvider", true}}},
       {"documentSymbolProvider", true},
       {"documentFormattingProvider", true},
@@ -279,6 +281,14 @@ json Server::references(const json& params) {
   auto a = document(params);
   bool decl = params.value("context", json::object()).value("includeDeclaration", true);
   return lsp::references(*a, offset(*a, params), decl, open_analyses());
+}
+
+json Server::document_highlight(const json& params) {
+  auto a = document(params);
+  json out = json::array();
+  for (const Highlight& h : lsp::document_highlights(*a, offset(*a, params)))
+    out.push_back({{"range", h.range}, {"kind", h.write ? 3 : 2}});
+  return out;
 }
 
 json Server::prepare_rename(const json& params) {

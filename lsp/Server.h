@@ -42,6 +42,7 @@ class Server {
   json signature_help(const json& params);
   json definition(const json& params);
   json references(const json& params);
+  json document_highlight(const json& params);
   json prepare_rename(const json& params);
   json rename(const json& params);
   json document_symbol(const json& params);

@@ -149,6 +149,10 @@ BOOST_AUTO_TEST_CASE(references_and_rename_cover_named_arguments) {
   auto refs = references(*d.a, d.at(0), true, {});
   BOOST_REQUIRE_EQUAL(refs.size(), 3u);
   for (size_t i = 0; i < 3; ++i) BOOST_TEST(refs[i].range == d.src.range(i));
+  auto highlights = document_highlights(*d.a, d.at(0));
+  BOOST_REQUIRE_EQUAL(highlights.size(), 3u);
+  BOOST_TEST(highlights[0].write);
+  BOOST_TEST(!highlights[1].write);
   auto prep = prepare_rename(*d.a, d.at(0));
   BOOST_REQUIRE(prep);
   BOOST_TEST(prep->placeholder == "w");
@@ -205,14 +209,16 @@ BOOST_AUTO_TEST_CASE(completion_scopes) {
 BOOST_AUTO_TEST_CASE(completion_offers_stdlib_names_with_their_import) {
   Doc d("mask local(w: int) = q - kv < w;\nmask m = local(4) && ca^\n");
   auto items = completion(*d.a, d.at(0));
-  auto it = std::find_if(items.begin(), items.end(), [](const CompletionItem& i) { return i.label == "causal"; });
+  auto it =
+      std::find_if(items.begin(), items.end(), [](const CompletionItem& i) { return i.label == "causal"; });
   BOOST_REQUIRE(it != items.end());
   BOOST_REQUIRE_EQUAL(it->additionalTextEdits.size(), 1u);
   BOOST_TEST(it->additionalTextEdits[0].newText == "import std.masks;\n");
   BOOST_TEST(it->additionalTextEdits[0].range.start.line == 0);
   Doc imported("import std.masks;\nmask m = ca^\n");
   auto again = completion(*imported.a, imported.at(0));
-  auto c = std::find_if(again.begin(), again.end(), [](const CompletionItem& i) { return i.label == "causal"; });
+  auto c =
+      std::find_if(again.begin(), again.end(), [](const CompletionItem& i) { return i.label == "causal"; });
   BOOST_REQUIRE(c != again.end());
   BOOST_TEST(c->additionalTextEdits.empty());
 }
