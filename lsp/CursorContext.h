@@ -9,6 +9,7 @@
 
 namespace attn::lsp {
 
+/// The editing context at a cursor position.
 struct CursorContext {
   enum Where {
     TopLevel,    ///< between items: a keyword starts the next one

@@ -9,6 +9,7 @@
 
 namespace attn::lsp {
 
+/// One open document.
 struct Document {
   std::string uri, path, text;
   int version = 0;

@@ -32,12 +32,14 @@ struct ProtocolError {
   std::string message;
 };
 
+/// A range in a document named by URI.
 struct Location {
   std::string uri;
   Range range;
   bool operator==(const Location&) const = default;
 };
 
+/// Replace `range` with `newText`.
 struct TextEdit {
   Range range;
   std::string newText;
@@ -48,6 +50,7 @@ struct WorkspaceEdit {
   std::map<std::string, std::vector<TextEdit>> changes;
 };
 
+/// A note of a diagnostic, at its own location.
 struct RelatedInformation {
   Location location;
   std::string message;
@@ -61,6 +64,7 @@ struct LspDiagnostic {
   std::vector<RelatedInformation> related;
 };
 
+/// A quick fix: a title and the edit it makes.
 struct CodeAction {
   std::string title;
   std::string kind = "quickfix";
@@ -90,6 +94,7 @@ enum class CompletionKind : int {
   TypeParameter = 25,
 };
 
+/// One completion candidate.
 struct CompletionItem {
   std::string label;
   CompletionKind kind = CompletionKind::Variable;
@@ -99,16 +104,19 @@ struct CompletionItem {
   std::vector<TextEdit> additionalTextEdits;  ///< e.g. the import a stdlib name needs
 };
 
+/// One parameter of a signature, as shown.
 struct ParameterInformation {
   std::string label;
 };
 
+/// A callable's signature for signature help.
 struct SignatureInformation {
   std::string label;
   std::string documentation;
   std::vector<ParameterInformation> parameters;
 };
 
+/// Signatures and the active parameter at the cursor.
 struct SignatureHelp {
   std::vector<SignatureInformation> signatures;
   int activeSignature = 0;
@@ -125,6 +133,7 @@ enum class SymbolKind : int {
   Variable = 13
 };
 
+/// One entry of the outline, with its children.
 struct DocumentSymbol {
   std::string name;
   std::string detail;

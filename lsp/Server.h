@@ -12,6 +12,7 @@
 
 namespace attn::lsp {
 
+/// The server state: lifecycle flags, open documents, pending cancellations.
 class Server {
  public:
   /// `send` writes one message to the client (the only way anything reaches it).

@@ -8,8 +8,10 @@
 
 namespace attn::lsp {
 
+/// What a scanned token is.
 enum class TokenKind { Keyword, Identifier, Number, String, Comment, Operator, Punctuation, Bad };
 
+/// One token: its kind and byte range in the scanned text.
 struct Token {
   TokenKind kind;
   uint32_t begin, end;
