@@ -20,7 +20,7 @@ int run_check(const CheckOptions& o);
 
 struct DumpOptions {
   std::string file;
-  std::string stage = "ir";  ///< ast | ir | hash
+  std::string stage = "ir";  ///< ast | ir | hash | plan
   std::string kernel;        ///< empty: every kernel
 };
 int run_dump(const DumpOptions& o);
@@ -40,6 +40,11 @@ struct FmtOptions {
   bool check = false;
 };
 int run_fmt(const FmtOptions& o);
+
+struct CacheOptions {
+  std::string action = "stats";  ///< stats | clear
+};
+int run_cache(const CacheOptions& o);
 
 /// `attnc lsp`: the language server on stdin/stdout.
 struct LspOptions {};

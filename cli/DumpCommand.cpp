@@ -1,8 +1,9 @@
-// `attnc dump --stage=ast|ir|hash FILE [KERNEL]`: print a compiler stage.
+// `attnc dump --stage=ast|ir|hash|plan FILE [KERNEL]`: print a compiler stage.
 #include <iostream>
 
 #include "cli/Commands.h"
 #include "codegen/Lower.h"
+#include "codegen/PlanTiles.h"
 #include "frontend/PrintAst.h"
 #include "frontend/Program.h"
 
@@ -33,7 +34,8 @@ int run_dump(const DumpOptions& o) {
       std::cerr << render_diagnostics(diags, p->sources);
       return 1;
     }
-    if (o.stage == "hash") std::cout << kernel_hash(*ir) << "  " << k->name << "\n";
+    if (o.stage == "plan") std::cout << "kernel " << k->name << "\n" << print_tile_plan(*plan_tiles(*ir));
+    else if (o.stage == "hash") std::cout << kernel_hash(*ir) << "  " << k->name << "\n";
     else std::cout << print_ir(*ir) << "  hash      " << kernel_hash(*ir) << "\n";
   }
   return 0;

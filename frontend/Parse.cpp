@@ -15,6 +15,8 @@ namespace {
 using grammar::AttnLexer;
 using grammar::AttnParser;
 
+static_assert(AttnLexer::kLineComment == AttnParser::LINE_COMMENT, "LINE_COMMENT numbering changed");
+
 // Deeper nesting than this is reported instead of parsed: the parser and every pass recurse.
 constexpr int kMaxNesting = 200;
 

@@ -2,12 +2,21 @@
 // docs/language.md is the reference for this grammar; keep the two in step.
 grammar Attn;
 
+// Comment tokens are made by the lexer's nextToken (see below), not by a rule.
+tokens { LINE_COMMENT }
+
 @lexer::members {
   // `//` is floor division after an operand on the same line, and a comment everywhere else
-  // (always at the start of a line). The lexer remembers the last token on the default channel
-  // and whether a line break came after it.
+  // (always at the start of a line). A rule cannot tell the two apart, so nextToken() does:
+  // when FLOORDIV is lexed where a comment is allowed, the rest of the line becomes one
+  // LINE_COMMENT token on the comment channel (2). No semantic predicates: they would disable
+  // the lexer's DFA cache.
   size_t lastSignificant_ = 0;
   bool atLineStart_ = true;
+
+  // The type of the tokens{} entry LINE_COMMENT, which ANTLR declares in the parser only: the next
+  // number after the last lexer rule (frontend/Parse.cpp checks this).
+  static constexpr size_t kLineComment = BAD_CHAR + 1;
 
   bool commentAllowed() const {
     if (atLineStart_) return true;
@@ -21,6 +30,18 @@ grammar Attn;
 
   std::unique_ptr<antlr4::Token> nextToken() override {
     auto token = antlr4::Lexer::nextToken();
+    if (token->getType() == FLOORDIV && commentAllowed()) {
+      auto* sim = getInterpreter<antlr4::atn::LexerATNSimulator>();
+      for (size_t c = _input->LA(1); c != antlr4::Token::EOF && c != '\n' && c != '\r'; c = _input->LA(1))
+        sim->consume(_input);
+      size_t start = token->getStartIndex(), stop = _input->index() - 1;
+      auto comment = std::make_unique<antlr4::CommonToken>(
+          std::make_pair(static_cast<antlr4::TokenSource*>(this), _input), kLineComment, 2, start, stop);
+      comment->setLine(token->getLine());
+      comment->setCharPositionInLine(token->getCharPositionInLine());
+      comment->setText(_input->getText(antlr4::misc::Interval(start, stop)));
+      return comment;
+    }
     if (token->getType() == WS) {
       if (token->getText().find('\n') != std::string::npos) atLineStart_ = true;
     } else if (token->getChannel() == antlr4::Token::DEFAULT_CHANNEL) {
@@ -68,7 +89,7 @@ expr
   | FLOAT                                                            # FloatLit
   | (TRUE | FALSE)                                                   # BoolLit
   | INF                                                              # InfLit
-  | name=(ID | SCORE)                                                # NameExpr
+  | name=(ID | SCORE | INT_T | FLOAT_T)                              # NameExpr
   | op=(MINUS | NOT) expr                                            # UnaryExpr
   | expr op=(STAR | SLASH | FLOORDIV | PERCENT) expr                 # MulExpr
   | expr op=(PLUS | MINUS) expr                                      # AddExpr
@@ -102,8 +123,6 @@ TRUE    : 'true' ;
 FALSE   : 'false' ;
 INF     : 'inf' ;
 
-DOC_COMMENT  : '///' {commentAllowed()}? ~[\r\n]* -> channel(2) ;
-LINE_COMMENT : '//' {commentAllowed()}? ~[\r\n]* -> channel(2) ;
 BLOCK_COMMENT: '/*' .*? '*/' -> channel(2) ;
 
 FLOORDIV : '//' ;
