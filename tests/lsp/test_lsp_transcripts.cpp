@@ -5,7 +5,8 @@
 // Files are written to a temporary folder; "${ROOT}" in any string is that folder's file:// URI and
 // "${STDLIB}" the folder holding the stdlib's files, "${DIR}" the folder's path. An expected message matches
 // the next one the server sent structurally (same keys, same values); the string "<any>" matches any value
-// and is how volatile fields (the version in serverInfo, long capability lists) are left out.
+// and is how volatile fields (the version in serverInfo, long capability lists, the parser's lists of
+// expected tokens in syntax errors) are left out.
 // ATTNC_UPDATE_TRANSCRIPTS=1 rewrites the expectations from what the server sends (nested "<any>"
 // kept; an expectation that is "<any>" as a whole is filled in).
 #include <boost/test/unit_test.hpp>
