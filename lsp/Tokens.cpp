@@ -32,19 +32,15 @@ bool is_keyword(std::string_view word) {
 
 std::vector<Token> scan_tokens(std::string_view s) {
   std::vector<Token> out;
-  const Token* last = nullptr;  // last significant token
+  constexpr size_t kNone = static_cast<size_t>(-1);
+  size_t last = kNone;  // index of the last significant (non-comment) token
   bool line_start = true;
   size_t i = 0;
   auto push = [&](TokenKind k, size_t b, size_t e) {
     out.push_back({k, static_cast<uint32_t>(b), static_cast<uint32_t>(e), s.substr(b, e - b)});
-    if (k != TokenKind::Comment) {
-      last = nullptr;  // refreshed below (the vector may have moved)
-      line_start = false;
-    }
+    if (k != TokenKind::Comment) line_start = false;
   };
-  size_t last_index = static_cast<size_t>(-1);
   while (i < s.size()) {
-    if (last_index != static_cast<size_t>(-1)) last = &out[last_index];
     char c = s[i];
     if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
       if (c == '\n') line_start = true;
@@ -52,7 +48,7 @@ std::vector<Token> scan_tokens(std::string_view s) {
       continue;
     }
     size_t b = i;
-    if (c == '/' && i + 1 < s.size() && s[i + 1] == '/' && (line_start || !last || !ends_operand(*last))) {
+    if (c == '/' && i + 1 < s.size() && s[i + 1] == '/' && (line_start || last == kNone || !ends_operand(out[last]))) {
       while (i < s.size() && s[i] != '\n') ++i;
       push(TokenKind::Comment, b, i);
       continue;
@@ -93,7 +89,7 @@ std::vector<Token> scan_tokens(std::string_view s) {
         out.back().text = s.substr(b, i - b);
       }
     }
-    last_index = out.size() - 1;
+    last = out.size() - 1;
   }
   return out;
 }
