@@ -48,7 +48,8 @@ std::vector<Token> scan_tokens(std::string_view s) {
       continue;
     }
     size_t b = i;
-    if (c == '/' && i + 1 < s.size() && s[i + 1] == '/' && (line_start || last == kNone || !ends_operand(out[last]))) {
+    if (c == '/' && i + 1 < s.size() && s[i + 1] == '/' &&
+        (line_start || last == kNone || !ends_operand(out[last]))) {
       while (i < s.size() && s[i] != '\n') ++i;
       push(TokenKind::Comment, b, i);
       continue;

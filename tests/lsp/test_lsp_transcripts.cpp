@@ -1,7 +1,8 @@
 // JSON-RPC transcripts (tests/lsp/transcripts/*.json) against the server in-process, and the
 // stdio transport of `attnc lsp` (framing, malformed input, exit codes).
 //
-// A transcript is {"files": {name: text}, "steps": [{"send": msg} | {"raw": text} | {"expect": msg}]}.
+// A transcript is {"files": {name: text},
+//                  "steps": [{"send": msg} | {"raw": text} | {"expect": msg} | {"delete": name}]}.
 // Files are written to a temporary folder; "${ROOT}" in any string is that folder's file:// URI and
 // "${STDLIB}" the folder holding the stdlib's files, "${DIR}" the folder's path. An expected message matches
 // the next one the server sent structurally (same keys, same values); the string "<any>" matches any value
@@ -112,6 +113,8 @@ void run_transcript(const fs::path& file) {
     substitute(step, "${DIR}", dir.path().string());
     if (step.contains("send")) {
       server.handle(step["send"]);
+    } else if (step.contains("delete")) {
+      fs::remove(dir.path() / step["delete"].get<std::string>());
     } else if (step.contains("raw")) {
       json parsed = json::parse(step["raw"].get<std::string>(), nullptr, false);
       if (parsed.is_discarded())
