@@ -38,8 +38,16 @@ int utf16_length(std::string_view s) {
 }
 
 LineTable::LineTable(std::string_view text) : text_(text), starts_{0} {
-  for (uint32_t i = 0; i < text.size(); ++i)
-    if (text[i] == '\n') starts_.push_back(i + 1);
+  bool ascii = true;
+  for (uint32_t i = 0; i < text.size(); ++i) {
+    if (static_cast<unsigned char>(text[i]) >= 0x80) ascii = false;
+    if (text[i] == '\n') {
+      starts_.push_back(i + 1);
+      ascii_.push_back(ascii);
+      ascii = true;
+    }
+  }
+  ascii_.push_back(ascii);
 }
 
 Position LineTable::position(uint32_t offset) const {
@@ -47,6 +55,8 @@ Position LineTable::position(uint32_t offset) const {
   auto it = std::upper_bound(starts_.begin(), starts_.end(), offset);
   size_t line = static_cast<size_t>(it - starts_.begin()) - 1;
   uint32_t start = starts_[line];
+  if (ascii_[line])
+    return {static_cast<int>(line), static_cast<int>(offset - start)};  // long lines stay O(1)
   // An offset inside a multi-byte sequence counts up to that sequence's start.
   int col = 0;
   for (size_t i = start; i < offset;) {
@@ -56,6 +66,23 @@ Position LineTable::position(uint32_t offset) const {
     col += units;
   }
   return {static_cast<int>(line), col};
+}
+
+Position PositionWalker::advance(uint32_t offset) {
+  offset = std::min<uint32_t>(offset, static_cast<uint32_t>(text_.size()));
+  while (at_ < offset) {
+    if (text_[at_] == '\n') {
+      ++pos_.line;
+      pos_.character = 0;
+      ++at_;
+      continue;
+    }
+    auto [len, units] = step(text_, at_);
+    if (at_ + len > offset) break;  // inside a sequence: count up to its start
+    at_ += static_cast<uint32_t>(len);
+    pos_.character += units;
+  }
+  return pos_;
 }
 
 Range LineTable::range(uint32_t begin, uint32_t end) const {
@@ -69,6 +96,8 @@ uint32_t LineTable::offset(Position p) const {
   size_t i = starts_[static_cast<size_t>(p.line)];
   size_t end = static_cast<size_t>(p.line) + 1 < starts_.size() ? starts_[static_cast<size_t>(p.line) + 1] - 1
                                                                 : text_.size();
+  if (ascii_[static_cast<size_t>(p.line)])
+    return static_cast<uint32_t>(std::min(i + static_cast<size_t>(std::max(p.character, 0)), end));
   int col = 0;
   while (i < end && col < p.character) {
     auto [len, units] = step(text_, i);

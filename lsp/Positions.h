@@ -38,6 +38,20 @@ class LineTable {
  private:
   std::string_view text_;
   std::vector<uint32_t> starts_;
+  std::vector<bool> ascii_;  ///< per line: only ASCII bytes (columns are byte counts)
+};
+
+/// Positions of increasing offsets in one pass (linear however long the lines are).
+class PositionWalker {
+ public:
+  explicit PositionWalker(std::string_view text) : text_(text) {}
+  /// The position of `offset`, which must not be below the previous call's.
+  Position advance(uint32_t offset);
+
+ private:
+  std::string_view text_;
+  uint32_t at_ = 0;
+  Position pos_;
 };
 
 /// The length of a UTF-8 sequence starting with byte `c` (1 for invalid lead bytes).

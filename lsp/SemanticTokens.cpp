@@ -83,11 +83,11 @@ const std::vector<std::string>& semantic_token_modifiers() {
 
 std::vector<uint32_t> semantic_tokens(const Analysis& a) {
   std::string_view text = a.text();
-  LineTable lines(text);
+  PositionWalker walker(text);
   std::vector<uint32_t> data;
   Position prev{0, 0};
   auto emit = [&](uint32_t b, uint32_t e, Classified c) {
-    Position start = lines.position(b);
+    Position start = walker.advance(b);
     int length = utf16_length(text.substr(b, e - b));
     if (length <= 0) return;
     data.push_back(static_cast<uint32_t>(start.line - prev.line));
