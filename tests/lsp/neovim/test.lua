@@ -88,6 +88,15 @@ local function test()
   assert(labels['causal'] and labels['window'] and labels['kv'] and labels['tanh'], 'names: ' .. vim.inspect(vim.tbl_keys(labels)))
   log('ok completion')
 
+  -- References of the parameter `window` (declaration and use) and signature help in the call.
+  local refs = request(client, buf, 'textDocument/references',
+    { textDocument = { uri = uri }, position = { line = 3, character = 15 }, context = { includeDeclaration = true } })
+  assert(#refs == 2, 'references: ' .. vim.inspect(refs))
+  local sig = request(client, buf, 'textDocument/signatureHelp',
+    { textDocument = { uri = uri }, position = { line = 5, character = 21 } })
+  assert(sig.signatures[1].label == 'mask sliding(window: int)', 'signature help: ' .. vim.inspect(sig))
+  log('ok references and signature help')
+
   -- Formatting through the client: the kernel line is normalized.
   vim.lsp.buf.formatting_sync(nil, timeout)
   local formatted = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
