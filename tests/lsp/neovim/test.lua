@@ -1,5 +1,6 @@
 -- Neovim 0.7 headless: attach `attnc lsp` to a buffer with the built-in client and check
--- diagnostics, hover, definition, completion and formatting. Exits 0 on success, 1 on failure.
+-- diagnostics, hover, definition, completion, references, signature help and formatting.
+-- Exits 0 on success, 1 on failure.
 local attnc = assert(os.getenv('ATTNC'), 'ATTNC is not set')
 local dir = assert(os.getenv('ATTNC_TEST_DIR'), 'ATTNC_TEST_DIR is not set')
 local timeout = 15000
