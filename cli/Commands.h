@@ -46,6 +46,16 @@ struct CacheOptions {
 };
 int run_cache(const CacheOptions& o);
 
+/// `attnc lsp`: the language server on stdin/stdout.
+struct LspOptions {};
+int run_lsp(const LspOptions& o);
+
+/// `attnc check --all-features FILE...`: every editor feature at every token (bug reports).
+struct CheckFeaturesOptions {
+  std::vector<std::string> files;
+};
+int run_check_features(const CheckFeaturesOptions& o);
+
 /// Prints diagnostics of a loaded program to stderr; returns true when there were errors.
 bool report_diagnostics(const Program& p, bool color);
 
