@@ -1,5 +1,6 @@
 // Language server features at marked positions (`^`, `[[range]]`), without JSON-RPC.
 #define BOOST_TEST_MODULE lsp
+#include <algorithm>
 #include <boost/test/unit_test.hpp>
 #include <chrono>
 
@@ -137,7 +138,10 @@ BOOST_AUTO_TEST_CASE(definition_in_file_and_stdlib) {
   BOOST_REQUIRE_EQUAL(std_def.size(), 1u);
   std::string file = uri_to_path(std_def[0].uri);
   BOOST_TEST(attn::test::read_file(file) == stdlib_modules().at("std.masks"));
-  BOOST_TEST(std_def[0].range.start.line == 1);
+  // The 0-based line of `mask causal` in the stdlib module, wherever it is.
+  const std::string& masks = stdlib_modules().at("std.masks");
+  int causal_line = static_cast<int>(std::count(masks.begin(), masks.begin() + masks.find("mask causal"), '\n'));
+  BOOST_TEST(std_def[0].range.start.line == causal_line);
 }
 
 BOOST_AUTO_TEST_CASE(definition_across_a_relative_import) {
