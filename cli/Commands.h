@@ -53,6 +53,16 @@ struct CacheOptions {
 };
 int run_cache(const CacheOptions& o);
 
+/// `attnc lsp`: the language server on stdin/stdout.
+struct LspOptions {};
+int run_lsp(const LspOptions& o);
+
+/// `attnc check --all-features FILE...`: every editor feature at every token (bug reports).
+struct CheckFeaturesOptions {
+  std::vector<std::string> files;
+};
+int run_check_features(const CheckFeaturesOptions& o);
+
 // --- SPIR-V target (cli/SpirvCommands.cpp) ---
 /// `attnc compile FILE -t spirv -o DIR`: writes KERNEL.spv and KERNEL.spv.h (the module embedded
 /// as a uint32_t array, with its layout) for every kernel of `file`.

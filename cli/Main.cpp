@@ -18,6 +18,8 @@ int main(int argc, char** argv) {
   auto* check_cmd = app.add_subcommand("check", "Check .attn files and print diagnostics");
   check_cmd->add_option("files", check.files, ".attn files")->required();
   check_cmd->add_option("--format", check.format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  bool all_features = false;
+  check_cmd->add_flag("--all-features", all_features, "run every editor feature at every token (like clangd --check)");
 
   DumpOptions dump;
   auto* dump_cmd = app.add_subcommand("dump", "Print a compiler stage (ast, ir, hash)");
@@ -35,7 +37,7 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--arg", run.args, "NAME=FILE.npy or NAME=VALUE for the kernel's arguments");
   run_cmd->add_option("-o,--out", run.out, "output [B, Hq, Lq, Dv] (.npy)")->required();
   run_cmd->add_option("--lse", run.lse, "log-sum-exp output [B, Hq, Lq] (.npy)");
-  run_cmd->add_option("-t,--target", run.target, "reference | vulkan")->check(CLI::IsMember({"reference", "vulkan"}));
+  run_cmd->add_option("-t,--target", run.target, "reference, cpu or vulkan")->check(CLI::IsMember({"reference", "cpu", "vulkan"}));
   run_cmd->add_option("--threads", run.threads, "threads (0: all cores)");
 
   CompileOptions compile;
@@ -70,9 +72,12 @@ int main(int argc, char** argv) {
   mask_cmd->add_option("--head", mask.head, "plan for this head only (masks that depend on h)");
   // ----------------------------------------------------------------------------------------------
 
+  auto* lsp_cmd = app.add_subcommand("lsp", "Language server on stdin/stdout");
+
   CLI11_PARSE(app, argc, argv);
   check.color = color;
-  if (check_cmd->parsed()) return run_check(check);
+  if (check_cmd->parsed()) return all_features ? run_check_features({check.files}) : run_check(check);
+  if (lsp_cmd->parsed()) return run_lsp({});
   if (dump_cmd->parsed()) return run_dump(dump);
   if (run_cmd->parsed()) return run_run(run);
   if (fmt_cmd->parsed()) return run_fmt(fmt);

@@ -2,6 +2,7 @@
 #include <charconv>
 #include <iostream>
 
+#include "backends/cpu/CpuBackend.h"
 #include "backends/reference/Reference.h"
 #include "backends/spirv/RunVulkan.h"
 #include "cli/Commands.h"
@@ -84,7 +85,9 @@ int run_run(const RunOptions& o) {
         in.scalars[name] = v;
       }
     }
-    KernelOutputs out = o.target == "vulkan" ? run_vulkan(*ir, in) : run_reference(*ir, in, o.threads);
+    KernelOutputs out = o.target == "cpu"      ? run_cpu_kernel(*ir, in, o.threads)
+                        : o.target == "vulkan" ? run_vulkan(*ir, in)
+                                               : run_reference(*ir, in, o.threads);
     write_output(o.out, out.out);
     if (!o.lse.empty()) {
       if (out.lse.shape.empty()) throw InputError("kernel '" + o.kernel + "' does not compute the LSE (set lse = true)");

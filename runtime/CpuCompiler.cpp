@@ -17,9 +17,16 @@
 namespace attn {
 namespace {
 
-// -fno-tree-sra: GCC's scalar replacement spills the vector accumulators of generated kernels
-// (stack.md); it is part of every key through fingerprint().
-const char* const kBaseFlags[] = {"-O2", "-std=c++17", "-shared", "-fPIC", "-march=native", "-fno-tree-sra"};
+const char* const kBaseFlags[] = {"-O2", "-std=c++17", "-shared", "-fPIC", "-march=native"};
+
+// The flags for one compiler. -fno-tree-sra: GCC's scalar replacement spills the vector
+// accumulators of generated kernels (stack.md); clang has no such option and rejects it.
+// Part of every key through fingerprint().
+std::vector<std::string> base_flags(const std::string& identity) {
+  std::vector<std::string> flags(std::begin(kBaseFlags), std::end(kBaseFlags));
+  if (identity.find("clang") == std::string::npos) flags.push_back("-fno-tree-sra");
+  return flags;
+}
 
 // Compiler diagnostics can be huge (template errors); keep the head, which has the first error.
 constexpr size_t kMaxDiagnostics = size_t{16} * 1024;
@@ -54,7 +61,7 @@ class CpuCompiler : public Compiler {
                       "cannot run the C++ compiler '" + cxx[0] + "' (set ATTNC_CXX): " + e.what());
     }
     s += "\nflags:";
-    for (const char* f : kBaseFlags) s += std::string(f) + " ";
+    for (const std::string& f : base_flags(compiler_identity(cxx))) s += f + " ";
     s += "\ncpu:" + host_cpu_description();
     std::string digest = to_hex(sha256(s.data(), s.size()));
     fingerprints_.emplace(std::move(cxx), digest);
@@ -68,7 +75,14 @@ class CpuCompiler : public Compiler {
       throw LoadError(LoadErrorKind::CompileFailed,
                       "cannot write " + src + ": " + std::generic_category().message(errno));
     std::vector<std::string> argv = host_compiler_command();
-    argv.insert(argv.end(), std::begin(kBaseFlags), std::end(kBaseFlags));
+    std::vector<std::string> flags;
+    try {
+      flags = base_flags(compiler_identity(argv));
+    } catch (const std::system_error& e) {
+      throw LoadError(LoadErrorKind::CompileFailed,
+                      "cannot run the C++ compiler '" + argv[0] + "' (set ATTNC_CXX): " + e.what());
+    }
+    argv.insert(argv.end(), flags.begin(), flags.end());
     argv.insert(argv.end(), request.flags.begin(), request.flags.end());
     argv.insert(argv.end(), {"-o", out, src});
     ProcessResult r;

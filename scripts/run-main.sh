@@ -10,7 +10,7 @@ cd "$root"
 echo "== attnc check: stdlib and samples"
 "$attnc" check stdlib/*.attn samples/*.attn && echo "all files check"
 
-echo "== attnc dump --stage=ir: every sample kernel"
+echo "== attnc dump --stage=hash: every sample kernel lowered to IR (structural hashes)"
 for f in samples/*.attn; do "$attnc" dump --stage=hash "$f"; done
 
 echo "== attnc run: a sample kernel on random inputs"

@@ -1,0 +1,204 @@
+// Builds the Funcs of a fused attention from a kernel's mask and score expressions.
+#include "backends/cpu/AttentionAlgorithm.h"
+
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include "backends/cpu/CheckedLoads.h"
+#include "codegen/PlanTiles.h"
+#include "codegen/TilePlan.h"
+#include "backends/cpu/VectorMath.h"
+
+namespace attn::cpu {
+
+using namespace Halide;
+// attn:: has its own Expr and Param (the AST's); these names mean Halide's here.
+using Halide::Expr;
+using Halide::Param;
+using Halide::Argument;
+
+namespace {
+
+constexpr float kLog2e = 1.44269504088896341f;
+constexpr float kLn2 = 0.693147180559945309f;
+
+int round_up(int x, int m) { return (x + m - 1) / m * m; }
+
+bool is_identity_score(const KernelIR& ir) {
+  return !ir.score.defined() || Internal::equal(ir.score, score_var());
+}
+
+}  // namespace
+
+std::string fresh_name_prefix() {
+  static std::atomic<int> next{0};
+  char buf[16];
+  snprintf(buf, sizeof buf, "k%06d_", next.fetch_add(1) % 1000000);
+  return buf;
+}
+
+Geometry choose_geometry(const KernelIR& ir, const CpuTarget& target) {
+  Geometry g;
+  switch (target.isa) {
+    case CpuIsa::AVX512: g = {16, 32, 8, 16}; break;  // 32 zmm: 2x8 score accumulators
+    case CpuIsa::AVX2: g = {8, 16, 4, 8}; break;      // 16 ymm: 2x4
+    case CpuIsa::Portable: g = {4, 16, 2, 8}; break;  // 16 xmm-like registers: 4x2
+  }
+  g.head_dim = ir.options.head_dim;
+  g.value_dim = ir.options.value_dim ? ir.options.value_dim : ir.options.head_dim;
+  g.value_dim_padded = g.value_dim ? round_up(g.value_dim, g.vector_lanes) : 0;
+  return g;
+}
+
+AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const std::string& prefix) {
+  AttentionAlgorithm a;
+  a.geometry = g;
+  a.q = ImageParam(Float(32), 5, "attn_q");
+  a.k = ImageParam(Float(32), 4, "attn_k");
+  a.v = ImageParam(Float(32), 4, "attn_v");
+  a.num_queries = Param<int>("attn_lq");
+  a.num_keys = Param<int>("attn_lk");
+  a.groups = Param<int>("attn_groups");
+  // Ranges the wrapper guarantees; they also keep every parameter used in the emitted function.
+  a.num_queries.set_range(1, Expr());
+  a.num_keys.set_range(0, Expr());
+  a.groups.set_range(1, Expr());
+  a.c = Var("c"), a.h = Var("hq"), a.b = Var("bt"), a.j = Var("j");
+  a.ii = Var("ii"), a.it = Var("it");
+  const Var &c = a.c, &h = a.h, &b = a.b, &j = a.j, &ii = a.ii, &it = a.it;
+  const int T = g.tile_q, KB = g.key_block;
+
+  Expr D = g.head_dim ? Expr(g.head_dim) : a.q.dim(0).extent();
+  a.value_cols = g.value_dim_padded ? Expr(g.value_dim_padded) : a.v.dim(0).extent();
+  Expr hk = h / a.groups;
+  Expr qi = it * T + ii;
+  const float inf = std::numeric_limits<float>::infinity();
+
+  // The scale (and log2(e) when no score modifier needs natural units) folded into Q.
+  bool identity = is_identity_score(ir);
+  Expr scale = ir.options.scale ? Expr((float)*ir.options.scale) : 1.0f / sqrt(cast<float>(D));
+  Expr q_scale = identity ? scale * kLog2e : scale;
+
+  a.qs = Func(prefix + "qs");
+  a.qs(c, ii, it, h, b) = a.q(c, ii, it, h, b) * q_scale;
+
+  a.rd = RDom(0, D, prefix + "rd");
+  a.dot = Func(prefix + "dot");
+  a.dot(j, ii, it, h, b) = 0.0f;
+  // Key rows clamped to the buffer: score blocks are rounded up to whole blocks of keys, and
+  // interval arithmetic over the per-tile ranges would otherwise demand a far larger K.
+  Expr key_row = min(j, a.k.dim(1).extent() - 1);
+  a.dot(j, ii, it, h, b) += a.qs(a.rd, ii, it, h, b) * a.k(a.rd, key_row, hk, b);
+
+  // Index variables of the IR -> this pipeline's coordinates.
+  auto bind = [&](Expr e) {
+    e = Internal::substitute("q", qi, e);
+    e = Internal::substitute("kv", Expr(j), e);
+    e = Internal::substitute("b", Expr(b), e);
+    e = Internal::substitute("h", Expr(h), e);
+    return e;
+  };
+  // Buffer loads checked in the IR's own variables (q, kv), then bound to the pipeline's.
+  Expr q_var = index_var(IndexVar::Q), kv_var = index_var(IndexVar::KV);
+  Expr inactive = q_var >= a.num_queries || kv_var >= a.num_keys;
+  auto checked = [&](const Expr& e) { return check_buffer_loads(e, inactive, a.num_queries, a.num_keys); };
+  Expr mask = ir.mask.defined() ? ir.mask : Internal::const_true();
+  Expr bound_mask = bind(checked(mask));
+  // Raw scores first, then score modifier and mask in their own pass: a select inside the score
+  // block makes Halide partition its loop by the mask and the accumulators leave registers.
+  a.scores = Func(prefix + "scores");
+  a.scores(j, ii, it, h, b) = a.dot(j, ii, it, h, b);
+  Expr s = a.scores(j, ii, it, h, b);
+  if (!identity) {
+    Expr mod = checked(vectorize_transcendentals(ir.score));
+    s = bind(Internal::substitute("score", s, mod)) * kLog2e;
+  }
+  a.masked = Func(prefix + "masked");
+  // An additive bias, not select(mask, s, -inf): Halide narrows the region of a call inside a select
+  // by its condition, and a mask-shaped region of `scores` is no longer a register block.
+  a.masked(j, ii, it, h, b) = is_const_one(bound_mask) ? s : s + select(bound_mask, 0.0f, -inf);
+
+  // Keys this query tile can see: the hull of the tile plan's key-tile runs (codegen/PlanTiles:
+  // Partial, Full, Partial, contiguous), in key blocks of KB so that score blocks start aligned.
+  // For masks that read buffers the plan's hull comes from their index-only conjuncts (empty
+  // tiles inside it are still visited).
+  auto plan = plan_tiles(ir, PlanTilesOptions{T, KB});
+  auto plan_expr = [&](Expr e) {
+    e = Internal::substitute("qt", Expr(it), e);
+    e = Internal::substitute("q_tiles", (a.num_queries + (T - 1)) / T, e);
+    e = Internal::substitute("kv_tiles", (a.num_keys + (KB - 1)) / KB, e);
+    e = Internal::substitute("q_len", Expr(a.num_queries), e);
+    e = Internal::substitute("kv_len", Expr(a.num_keys), e);
+    return bind(e);
+  };
+  a.rk = RDom(0, a.k.dim(1).extent(), prefix + "rk");
+  // An empty range has end == start, both within [0, Lk]: Halide sizes buffers from end - start of
+  // the loop trimmed to the key buffer, and a start past the buffer would make that negative.
+  Expr key_lo = 0, key_hi = 0;
+  if (!plan->ranges.empty()) {
+    key_lo = min(plan_expr(plan->ranges.front().begin) * KB, a.num_keys);
+    key_hi = max(min(plan_expr(plan->ranges.back().end) * KB, a.num_keys), key_lo);
+  }
+  a.rk.where(a.rk >= key_lo && a.rk < key_hi);
+
+  a.row_max = Func(prefix + "row_max");
+  a.row_max(ii, it, h, b) = -inf;
+  a.row_max(ii, it, h, b) = max(a.row_max(ii, it, h, b), a.masked(a.rk, ii, it, h, b));
+  Expr m = a.row_max(ii, it, h, b);
+  Expr m_safe = select(m == -inf, 0.0f, m);  // fully masked row: every exp gives 0
+
+  a.probs = Func(prefix + "probs");
+  a.probs(j, ii, it, h, b) = exp2_nonpositive(a.masked(j, ii, it, h, b) - m_safe);
+
+  a.row_sum = Func(prefix + "row_sum");
+  a.row_sum(ii, it, h, b) = 0.0f;
+  a.row_sum(ii, it, h, b) += a.probs(a.rk, ii, it, h, b);
+
+  a.pv = Func(prefix + "pv");
+  a.pv(c, ii, it, h, b) = 0.0f;
+  a.pv(c, ii, it, h, b) += a.probs(a.rk, ii, it, h, b) * a.v(c, a.rk, hk, b);
+
+  Expr l = a.row_sum(ii, it, h, b);
+  Expr inv = select(l > 0.0f, 1.0f / l, 0.0f);
+  Expr lse = select(l > 0.0f, m * kLn2 + log(l), -inf);
+  Expr Dvp = a.value_cols;
+  a.normalized = Func(prefix + "normalized");
+  a.normalized(c, ii, it, h, b) =
+      select(likely(c < Dvp), a.pv(min(c, Dvp - 1), ii, it, h, b) * inv, lse);
+
+  a.out = Func(prefix + "attn_out");
+  a.out(c, ii, it, h, b) = a.normalized(c, ii, it, h, b);
+
+  // The wrapper stages dense, padded copies: say so, so that row offsets are constants (or at
+  // least loop invariants) and the score loop's broadcasts need no index arithmetic.
+  Expr q_cols = g.head_dim ? Expr(g.head_dim) : a.q.dim(0).extent();
+  a.q.dim(0).set_min(0).set_stride(1).set_extent(q_cols);
+  a.q.dim(1).set_min(0).set_stride(q_cols).set_extent(T);
+  a.q.dim(2).set_min(0).set_stride(q_cols * T);
+  a.k.dim(0).set_min(0).set_stride(1).set_extent(q_cols);
+  a.k.dim(1).set_min(0).set_stride(q_cols);
+  a.v.dim(0).set_min(0).set_stride(1).set_extent(Dvp);
+  a.v.dim(1).set_min(0).set_stride(Dvp);
+  Halide::OutputImageParam o = a.out.output_buffer();
+  Expr out_cols = Dvp + g.vector_lanes;
+  o.dim(0).set_min(0).set_stride(1).set_extent(out_cols);
+  o.dim(1).set_min(0).set_stride(out_cols).set_extent(T);
+  o.dim(2).set_min(0).set_stride(out_cols * T);
+
+  a.args = {a.q, a.k, a.v, a.num_queries, a.num_keys, a.groups};
+  for (const KernelArg& arg : ir.args) {
+    Internal::Parameter p = arg.param;
+    // Buffers arrive as DLPack views in declared dimension order with any strides; Halide's default
+    // stride-1 constraint on dimension 0 would reject [heads, buckets] tables (last dim contiguous).
+    if (arg.kind == KernelArg::Kind::Buffer) p.set_stride_constraint(0, Expr());
+    if (arg.kind == KernelArg::Kind::Buffer)
+      a.args.emplace_back(p.name(), Halide::Argument::InputBuffer, p.type(), p.dimensions(), ArgumentEstimates{});
+    else
+      a.args.emplace_back(p.name(), Halide::Argument::InputScalar, p.type(), 0, ArgumentEstimates{});
+  }
+  return a;
+}
+
+}  // namespace attn::cpu

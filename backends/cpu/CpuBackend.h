@@ -1,0 +1,72 @@
+// The CPU backend's public face: generate vectorized C++ source for a kernel, and compile and run it.
+// Light header (no Halide.h): the CLI, tests and the loader include it.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "attn/compiler.hpp"
+#include "attn/kernel_abi.h"
+#include "backends/reference/Reference.h"
+
+namespace attn {
+
+struct KernelIR;
+
+/// The instruction set the emitted C++ is scheduled for (vector width, register budget).
+enum class CpuIsa { AVX512, AVX2, Portable };
+
+/// "avx512", "avx2", "portable".
+const char* cpu_isa_name(CpuIsa isa);
+
+/// What the generated kernel is tuned for.
+struct CpuTarget {
+  CpuIsa isa = CpuIsa::AVX512;
+};
+
+/// The best target this machine runs (AVX-512F, else AVX2+FMA, else portable).
+CpuTarget host_cpu_target();
+
+/// A generated kernel: a C header (the ABI and the entry point) and a self-contained C++17 source
+/// that includes it as "<header_name>". Byte-for-byte deterministic for a given IR and target.
+struct CpuKernelSource {
+  std::string header;                      ///< declares `int entry(const attn_kernel_args*)`
+  std::string header_name;                 ///< file name the source includes, e.g. "causal.h"
+  std::string source;                      ///< the kernel, Halide's runtime glue and the wrapper
+  std::string entry;                       ///< exported C symbol, e.g. "attn_causal"
+  std::vector<std::string> compile_flags;  ///< recommended flags (optimization, ISA)
+};
+
+/// Generates the kernel's C++ source. Throws std::runtime_error on an internal failure.
+CpuKernelSource generate_cpu_kernel(const KernelIR& ir, const CpuTarget& target);
+
+/// The source with its header pasted in place of `#include "<header_name>"`: one file, as the
+/// loader (attn::Loader) takes it.
+std::string single_file_source(const CpuKernelSource& src);
+
+/// The loader request for `src`: target "cpu", the single-file source, its entry, and the flags
+/// that do not depend on the compiler (-ffp-contract=fast matters under -std=c++17).
+KernelRequest cpu_kernel_request(const CpuKernelSource& src);
+
+/// A generated kernel compiled into a shared object and loaded into this process.
+class CpuKernel {
+ public:
+  virtual ~CpuKernel() = default;
+  /// Calls the kernel; returns 0 or a non-zero code with args.error filled in.
+  virtual int run(const attn_kernel_args& args) const = 0;
+  /// The entry point itself (valid while this object lives).
+  virtual attn_kernel_fn function() const = 0;
+};
+
+/// Compiles and loads `src` through a process-wide attn::Loader (one compile per distinct source
+/// per process, the disk cache of ATTNC_CACHE_DIR; the host compiler is ATTNC_CXX, else c++).
+/// Throws attn::LoadError with the compiler's output on failure.
+std::shared_ptr<CpuKernel> compile_cpu_kernel(const CpuKernelSource& src);
+
+/// Generates, compiles (once per process and kernel) and runs `ir` on the host CPU: the CPU
+/// counterpart of run_reference, with the same inputs and outputs. Throws InputError for inputs that
+/// do not fit (the kernel's own message) and std::runtime_error for other failures.
+KernelOutputs run_cpu_kernel(const KernelIR& ir, const KernelInputs& in, int threads = 0);
+
+}  // namespace attn

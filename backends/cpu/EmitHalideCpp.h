@@ -1,0 +1,37 @@
+// Halide's C++ output for the scheduled pipeline, made deterministic and renamed per kernel.
+#pragma once
+
+#include <Halide.h>
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "backends/cpu/CpuBackend.h"
+
+namespace attn::cpu {
+
+/// The Halide target the C++ is generated for (user context, no bounds queries).
+Halide::Target halide_target(const CpuTarget& target);
+
+/// Halide names temporaries "t123" from per-character counters, and the simplifier orders the
+/// operands of + and * by name: "t999" sorts after "t1000", so operand order would depend on how
+/// many names the process made before. Advancing every counter once to 100000 keeps the names of a
+/// generation at six digits (for about a hundred kernels per process), so their order is stable.
+void stabilize_halide_name_counters();
+
+/// Halide's C++ for one pipeline and the runtime functions it calls (minus `halide_`).
+struct HalideCpp {
+  std::string code;
+  std::set<std::string> runtime_calls;
+};
+
+/// Lowers `out` to C++ as the function `fn_name(void* user_context, args..., out)`, and makes the
+/// text independent of what this process generated before: Halide's temporaries and the variants of
+/// names it made unique per process (`probs$3`) numbered in order of appearance.
+/// Renames the runtime functions it calls from `halide_X` to `runtime_prefix + X` (RuntimeGlue.h).
+HalideCpp emit_halide_cpp(Halide::Func out, const std::vector<Halide::Argument>& args,
+                          const std::string& fn_name, const Halide::Target& target,
+                          const std::string& runtime_prefix);
+
+}  // namespace attn::cpu

@@ -1,0 +1,116 @@
+// generate_cpu_kernel: algorithm -> schedule -> Halide C++ -> runtime glue + ABI wrapper, as text.
+#include <cctype>
+#include <sstream>
+#include <stdexcept>
+
+#include "backends/cpu/AttentionAlgorithm.h"
+#include "backends/cpu/CpuBackend.h"
+#include "backends/cpu/EmitHalideCpp.h"
+#include "backends/cpu/KernelWrapper.h"
+#include "backends/cpu/RuntimeGlue.h"
+#include "backends/cpu/ScheduleAttention.h"
+
+namespace attn {
+
+namespace {
+
+#include "backends/cpu/KernelAbiText.inc"  // kKernelAbiText: runtime/include/attn/kernel_abi.h
+
+std::string c_identifier(const std::string& s) {
+  std::string out;
+  for (char ch : s) out += (isalnum((unsigned char)ch) || ch == '_') ? ch : '_';
+  return out;
+}
+
+std::vector<std::string> flags_for(CpuIsa isa) {
+  std::vector<std::string> f = {"-O2", "-ffp-contract=fast", "-fno-math-errno"};
+  if (isa == CpuIsa::AVX2 || isa == CpuIsa::AVX512)
+    for (const char* x : {"-mavx2", "-mfma", "-mf16c"}) f.push_back(x);
+  if (isa == CpuIsa::AVX512)
+    for (const char* x : {"-mavx512f", "-mavx512vl", "-mavx512dq", "-mavx512bw"}) f.push_back(x);
+  return f;
+}
+
+std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (const std::string& x : v) s += (s.empty() ? "" : " ") + x;
+  return s;
+}
+
+std::string describe_args(const KernelIR& ir) {
+  std::string s;
+  for (const KernelArg& a : ir.args) {
+    s += s.empty() ? "" : ", ";
+    s += a.name + (a.kind == KernelArg::Kind::Buffer ? " (buffer)" : " (scalar)");
+  }
+  return s.empty() ? "none" : s;
+}
+
+std::string emit_header(const KernelIR& ir, const std::string& entry, const std::string& guard) {
+  std::ostringstream h;
+  h << "/* attnc: C interface of the CPU kernel '" << ir.name << "'. Generated; do not edit. */\n"
+    << "#ifndef " << guard << "\n#define " << guard << "\n\n"
+    << kKernelAbiText << "\n"
+    << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n"
+    << "/** Runs kernel '" << ir.name << "' (I/O " << dtype_name(ir.options.dtype)
+    << "). Run-time arguments, in order: " << describe_args(ir) << ".\n"
+    << " *  Returns 0, or non-zero with a message in args->error. */\n"
+    << "int " << entry << "(const attn_kernel_args* args);\n\n"
+    << "#ifdef __cplusplus\n}  /* extern \"C\" */\n#endif\n\n#endif /* " << guard << " */\n";
+  return h.str();
+}
+
+}  // namespace
+
+CpuKernelSource generate_cpu_kernel(const KernelIR& ir, const CpuTarget& target) {
+  using namespace attn::cpu;
+  stabilize_halide_name_counters();
+  Geometry g = choose_geometry(ir, target);
+  AttentionAlgorithm algo = define_attention(ir, g, fresh_name_prefix());
+  schedule_attention(algo);
+
+  CpuKernelSource src;
+  std::string name = c_identifier(ir.name);
+  src.entry = "attn_" + name;
+  src.header_name = name + ".h";
+  src.compile_flags = flags_for(target.isa);
+  std::string pipeline = src.entry + "_pipeline";
+  std::string prefix = src.entry + "_rt_";
+  HalideCpp halide = emit_halide_cpp(algo.out, algo.args, pipeline, halide_target(target), prefix);
+
+  // Scalars a kernel ends up not reading (the query count when no buffer check needs it) would be
+  // -Wunused-parameter warnings in the pipeline function.
+  std::string signature = "int " + pipeline + "(";
+  size_t at = halide.code.find(signature);
+  if (at != std::string::npos && (at = halide.code.find(") {\n", at)) != std::string::npos) {
+    std::string uses;
+    for (const Halide::Argument& arg : algo.args)
+      if (arg.kind == Halide::Argument::InputScalar) uses += " (void)_" + arg.name + ";";
+    halide.code.insert(at + 4, uses.empty() ? "" : uses.substr(1) + "\n");
+  }
+
+  WrapperSpec spec{src.entry, pipeline, ir.name, g, ir.options.dtype, ir.options.lse, ir.args};
+  std::ostringstream s;
+  s << "// attnc: CPU kernel '" << ir.name << "' (" << cpu_isa_name(target.isa) << ", "
+    << dtype_name(ir.options.dtype) << " I/O), Halide-scheduled. Generated; do not edit.\n"
+    << "// Build: c++ -std=c++17 " << join(src.compile_flags) << " -c " << name << ".cpp\n"
+    << "// (clang++ is fastest; with g++ add -fno-tree-sra, or the accumulators leave registers.)\n"
+    << "// Entry: int " << src.entry << "(const attn_kernel_args*), declared in " << src.header_name
+    << ".\n"
+    << "#include \"" << src.header_name << "\"\n\n"
+    << "#include <atomic>\n#include <cmath>\n#include <cstdarg>\n#include <cstdio>\n#include <cstdlib>\n"
+    << "#include <cstring>\n#include <thread>\n#include <vector>\n\n"
+    << "#if defined(__clang__) && defined(__has_builtin)\n#if __has_builtin(__builtin_elementwise_max)\n"
+    << "#define ATTN_ELEMENTWISE_MIN_MAX 1  // vector min/max without a lane loop\n#endif\n#endif\n\n"
+    << "// ---- The Halide pipeline (Halide 14 CodeGen_C output) ----\n"
+    << halide.code << "\n"
+    << "// ---- The Halide runtime functions it calls ----\n"
+    << emit_runtime_glue(prefix, halide.runtime_calls) << "\n"
+    << "// ---- The attn_kernel_args entry point ----\n"
+    << emit_wrapper(spec);
+  src.source = s.str();
+  src.header = emit_header(ir, src.entry, "ATTN_GENERATED_" + name + "_H");
+  return src;
+}
+
+}  // namespace attn

@@ -1,0 +1,383 @@
+// Text of the ABI wrapper: a fixed part (conversions, checks, staging) and the per-kernel call.
+#include "backends/cpu/KernelWrapper.h"
+
+#include <sstream>
+
+namespace attn::cpu {
+
+namespace {
+
+// Everything that does not depend on the kernel's arguments.
+const char* kFixed = R"cpp(namespace {
+
+float half_to_float(uint16_t h) {
+  uint32_t sign = uint32_t(h & 0x8000u) << 16, exponent = (h >> 10) & 0x1fu, mantissa = h & 0x3ffu;
+  float f;
+  if (exponent == 0) {
+    f = float(mantissa) * 5.9604644775390625e-8f;  // subnormal: mantissa * 2^-24
+    return sign ? -f : f;
+  }
+  uint32_t bits = exponent == 31 ? (sign | 0x7f800000u | (mantissa << 13))
+                                 : (sign | ((exponent + 112) << 23) | (mantissa << 13));
+  memcpy(&f, &bits, 4);
+  return f;
+}
+
+uint16_t float_to_half(float f) {  // round to nearest even
+  uint32_t x;
+  memcpy(&x, &f, 4);
+  uint32_t sign = (x >> 16) & 0x8000u;
+  x &= 0x7fffffffu;
+  if (x >= 0x7f800000u) return uint16_t(sign | (x > 0x7f800000u ? 0x7e00u : 0x7c00u));
+  if (x >= 0x477ff000u) return uint16_t(sign | 0x7c00u);
+  if (x < 0x38800000u) {
+    float a;
+    memcpy(&a, &x, 4);
+    return uint16_t(sign | uint32_t(lrintf(a * 16777216.0f)));
+  }
+  x += 0xc8000fffu + ((x >> 13) & 1u);
+  return uint16_t(sign | (x >> 13));
+}
+
+float bf16_to_float(uint16_t h) {
+  uint32_t bits = uint32_t(h) << 16;
+  float f;
+  memcpy(&f, &bits, 4);
+  return f;
+}
+
+uint16_t float_to_bf16(float f) {  // round to nearest even
+  uint32_t x;
+  memcpy(&x, &f, 4);
+  if ((x & 0x7fffffffu) > 0x7f800000u) return uint16_t((x >> 16) | 0x40u);
+  return uint16_t((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
+}
+
+float read_io(const char* p) {
+  if (kIoType == IoType::F32) {
+    float f;
+    memcpy(&f, p, 4);
+    return f;
+  }
+  uint16_t h;
+  memcpy(&h, p, 2);
+  return kIoType == IoType::F16 ? half_to_float(h) : bf16_to_float(h);
+}
+
+void write_io(char* p, float f) {
+  if (kIoType == IoType::F32) {
+    memcpy(p, &f, 4);
+    return;
+  }
+  uint16_t h = kIoType == IoType::F16 ? float_to_half(f) : float_to_bf16(f);
+  memcpy(p, &h, 2);
+}
+
+int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
+
+const char* io_type_name() { return kIoType == IoType::F32 ? "f32" : kIoType == IoType::F16 ? "f16" : "bf16"; }
+
+bool is_io_type(DLDataType t) {
+  if (t.lanes != 1) return false;
+  if (kIoType == IoType::F32) return t.code == kDLFloat && t.bits == 32;
+  if (kIoType == IoType::F16) return t.code == kDLFloat && t.bits == 16;
+  return t.code == kDLBfloat && t.bits == 16;
+}
+
+/// Element stride of dimension d (compact row-major when the tensor has no strides).
+int64_t stride_of(const DLTensor* t, int d) {
+  if (t->strides) return t->strides[d];
+  int64_t s = 1;
+  for (int k = t->ndim - 1; k > d; --k) s *= t->shape[k];
+  return s;
+}
+
+const char* base_of(const DLTensor* t) { return static_cast<const char*>(t->data) + t->byte_offset; }
+
+/// Q, K, V, Out: on the CPU, `ndim`-D, the kernel's I/O type (f32 for LSE), last dim contiguous.
+bool check_tensor(void* uc, const DLTensor* t, const char* name, int ndim, bool is_f32) {
+  if (!t) return fail(uc, "%s: %s is NULL", kKernelName, name), false;
+  if (t->device.device_type != kDLCPU && t->device.device_type != kDLCUDAHost)
+    return fail(uc, "%s: %s is not in CPU memory", kKernelName, name), false;
+  if (t->ndim != ndim) return fail(uc, "%s: %s has %d dimensions, expected %d", kKernelName, name, t->ndim, ndim), false;
+  if (!t->data) return fail(uc, "%s: %s has no data", kKernelName, name), false;
+  bool type_ok = is_f32 ? (t->dtype.code == kDLFloat && t->dtype.bits == 32 && t->dtype.lanes == 1) : is_io_type(t->dtype);
+  if (!type_ok)
+    return fail(uc, "%s: %s has element type (code %d, %d bits), expected %s", kKernelName, name, int(t->dtype.code),
+                int(t->dtype.bits), is_f32 ? "f32" : io_type_name()), false;
+  for (int d = 0; d < ndim; ++d)
+    if (t->shape[d] < 0) return fail(uc, "%s: %s has a negative extent", kKernelName, name), false;
+  if (t->shape[ndim - 1] > 1 && stride_of(t, ndim - 1) != 1)
+    return fail(uc, "%s: the last dimension of %s is not contiguous (stride %lld)", kKernelName, name,
+                (long long)stride_of(t, ndim - 1)), false;
+  return true;
+}
+
+/// A padded f32 copy in Halide's dimension order (innermost first): [cols, rows, heads, batch].
+struct Staged {
+  float* data = nullptr;
+  halide_buffer_t buf{};
+  halide_dimension_t dim[4]{};
+  Staged() = default;
+  Staged(const Staged&) = delete;
+  Staged& operator=(const Staged&) = delete;
+  ~Staged() { free(data); }
+  /// rows_per_tile > 0 splits the rows into tiles: [cols, rows_per_tile, rows / rows_per_tile, ...].
+  bool allocate(void* uc, const char* name, int64_t cols, int64_t rows, int64_t heads, int64_t batch,
+                int64_t rows_per_tile = 0) {
+    int64_t n = cols * rows * heads * batch;
+    if (n >= (int64_t(1) << 31) / 4 || cols * rows >= (int64_t(1) << 31))
+      return fail(uc, "%s: %s is too large for this kernel (%lld elements)", kKernelName, name, (long long)n), false;
+    data = static_cast<float*>(aligned_alloc(64, size_t(round_up(n * 4 + 64, 64))));
+    if (!data) return fail(uc, "%s: out of memory staging %s", kKernelName, name), false;
+    int64_t extent[4] = {cols, rows, heads, batch}, stride = 1;
+    for (int d = 0; d < 4; ++d) {
+      dim[d] = halide_dimension_t{0, int32_t(extent[d]), int32_t(stride), 0};
+      stride *= extent[d];
+    }
+    row_stride = cols, head_stride = cols * rows, batch_stride = cols * rows * heads;
+    elements = n;
+    buf.host = reinterpret_cast<uint8_t*>(data);
+    buf.type = halide_type_t(halide_type_float, 32, 1);
+    buf.dimensions = 4;
+    buf.dim = dim;
+    if (rows_per_tile > 0) {
+      tiled[0] = dim[0];
+      tiled[1] = halide_dimension_t{0, int32_t(rows_per_tile), int32_t(cols), 0};
+      tiled[2] = halide_dimension_t{0, int32_t(rows / rows_per_tile), int32_t(cols * rows_per_tile), 0};
+      tiled[3] = dim[2];
+      tiled[4] = dim[3];
+      buf.dimensions = 5;
+      buf.dim = tiled;
+    }
+    return true;
+  }
+  float* row(int64_t r, int64_t h, int64_t b) const {
+    return data + (size_t(b) * batch_stride + size_t(h) * head_stride + size_t(r) * row_stride);
+  }
+  halide_dimension_t tiled[5]{};
+  int64_t row_stride = 0, head_stride = 0, batch_stride = 0, elements = 0;
+};
+
+/// Copies t ([B, H, L, C]) into s, converting to f32 and zero-filling the padding.
+int stage_in(void* uc, const DLTensor* t, Staged& s) {
+  int64_t B = t->shape[0], H = t->shape[1], L = t->shape[2], C = t->shape[3];
+  int64_t esize = t->dtype.bits / 8;
+  int64_t sb = stride_of(t, 0) * esize, sh = stride_of(t, 1) * esize, sl = stride_of(t, 2) * esize;
+  const char* base = base_of(t);
+  memset(s.data, 0, size_t(s.elements) * 4);
+  return parallel_for(uc, int(B * H), [&](int task) {
+    int64_t b = task / H, h = task % H;
+    for (int64_t r = 0; r < L; ++r) {
+      const char* src = base + b * sb + h * sh + r * sl;
+      float* dst = s.row(r, h, b);
+      if (kIoType == IoType::F32)
+        memcpy(dst, src, size_t(C) * 4);
+      else
+        for (int64_t c = 0; c < C; ++c) dst[c] = read_io(src + c * esize);
+    }
+    return 0;
+  });
+}
+
+/// A kernel buffer argument as a Halide buffer over the caller's memory (no copy).
+struct BufferView {
+  halide_buffer_t buf{};
+  halide_dimension_t dim[8]{};
+};
+
+bool view_buffer(void* uc, const DLTensor* t, const char* name, int ndim, halide_type_t type, BufferView& v) {
+  if (!t) return fail(uc, "%s: buffer '%s' is NULL", kKernelName, name), false;
+  if (t->device.device_type != kDLCPU && t->device.device_type != kDLCUDAHost)
+    return fail(uc, "%s: buffer '%s' is not in CPU memory", kKernelName, name), false;
+  if (t->ndim != ndim || ndim > 8)
+    return fail(uc, "%s: buffer '%s' has %d dimensions, expected %d", kKernelName, name, t->ndim, ndim), false;
+  bool is_bool = type.code == halide_type_uint;
+  bool ok = t->dtype.lanes == 1 && t->dtype.bits == type.bits &&
+            (is_bool ? (t->dtype.code == kDLUInt || t->dtype.code == kDLInt || t->dtype.code == 6)
+                     : (type.code == halide_type_int ? t->dtype.code == kDLInt : t->dtype.code == kDLFloat));
+  if (!ok)
+    return fail(uc, "%s: buffer '%s' has element type (code %d, %d bits), expected %s", kKernelName, name,
+                int(t->dtype.code), int(t->dtype.bits),
+                is_bool ? "bool (8 bits)" : type.code == halide_type_int ? "i32" : "f32"), false;
+  for (int d = 0; d < ndim; ++d) {
+    int64_t extent = t->shape[d], stride = stride_of(t, d);
+    if (extent < 0 || extent >= (int64_t(1) << 31) || stride >= (int64_t(1) << 31) || stride < -(int64_t(1) << 31))
+      return fail(uc, "%s: buffer '%s' is too large", kKernelName, name), false;
+    v.dim[d] = halide_dimension_t{0, int32_t(extent), int32_t(stride), 0};  // IR indices in declared order
+  }
+  if (!t->data && ndim > 0) return fail(uc, "%s: buffer '%s' has no data", kKernelName, name), false;
+  v.buf.host = reinterpret_cast<uint8_t*>(const_cast<char*>(base_of(t)));
+  v.buf.type = type;
+  v.buf.dimensions = ndim;
+  v.buf.dim = v.dim;
+  return true;
+}
+
+}  // namespace
+)cpp";
+
+const char* dtype_enum(DType d) {
+  switch (d) {
+    case DType::F32: return "IoType::F32";
+    case DType::F16: return "IoType::F16";
+    case DType::BF16: return "IoType::BF16";
+  }
+  return "IoType::F32";
+}
+
+std::string buffer_type(ElemType e) {
+  switch (e) {
+    case ElemType::I32: return "halide_type_t(halide_type_int, 32, 1)";
+    case ElemType::F32: return "halide_type_t(halide_type_float, 32, 1)";
+    case ElemType::Bool: return "halide_type_t(halide_type_uint, 8, 1)";
+  }
+  return "";
+}
+
+std::string scalar_value(const KernelArg& a, int index) {
+  std::string v = "args->scalars[" + std::to_string(index) + "]";
+  switch (a.elem) {
+    case ElemType::I32: return "int32_t(" + v + ")";
+    case ElemType::F32: return "float(" + v + ")";
+    case ElemType::Bool: return "(" + v + " != 0.0)";
+  }
+  return v;
+}
+
+std::string c_string(const std::string& s) {
+  std::string out = "\"";
+  for (char ch : s) {
+    if (ch == '"' || ch == '\\') out += '\\';
+    out += ch;
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
+std::string emit_wrapper(const WrapperSpec& spec) {
+  const Geometry& g = spec.geometry;
+  int num_buffers = 0, num_scalars = 0;
+  for (const KernelArg& a : spec.args) (a.kind == KernelArg::Kind::Buffer ? num_buffers : num_scalars)++;
+
+  std::ostringstream o;
+  o << "namespace {\n\nenum class IoType { F32, F16, BF16 };\n"
+    << "constexpr const char* kKernelName = " << c_string(spec.kernel) << ";\n"
+    << "constexpr int kLanes = " << g.vector_lanes << ", kTileQ = " << g.tile_q
+    << ", kKeyBlock = " << g.key_block << ";\n"
+    << "constexpr int64_t kHeadDim = " << g.head_dim << ", kValueDim = " << g.value_dim
+    << ";  // 0: any\n"
+    << "constexpr IoType kIoType = " << dtype_enum(spec.dtype) << ";\n"
+    << "constexpr bool kLseRequired = " << (spec.lse_required ? "true" : "false") << ";\n"
+    << "constexpr int kNumBuffers = " << num_buffers << ", kNumScalars = " << num_scalars << ";\n\n"
+    << "}  // namespace\n\n";
+  o << kFixed << "\n";
+
+  o << "extern \"C\" __attribute__((visibility(\"default\"))) int " << spec.entry << "(const attn_kernel_args* args) {\n"
+    << R"cpp(  if (!args) return -1;
+  unsigned hardware = std::thread::hardware_concurrency();
+  Context ctx{args->error, args->error_size, args->num_threads > 0 ? args->num_threads : (hardware ? int(hardware) : 1), false};
+  void* uc = &ctx;
+  if (args->error && args->error_size) args->error[0] = '\0';
+  if (args->abi_version != ATTN_KERNEL_ABI_VERSION)
+    return fail(uc, "%s: ABI version %d, expected %d", kKernelName, args->abi_version, ATTN_KERNEL_ABI_VERSION), -1;
+  if (!check_tensor(uc, args->q, "q", 4, false) || !check_tensor(uc, args->k, "k", 4, false) ||
+      !check_tensor(uc, args->v, "v", 4, false) || !check_tensor(uc, args->out, "out", 4, false))
+    return -1;
+  const int64_t* qs = args->q->shape;
+  const int64_t* ks = args->k->shape;
+  const int64_t* vs = args->v->shape;
+  const int64_t* os = args->out->shape;
+  int64_t B = qs[0], Hq = qs[1], Lq = qs[2], D = qs[3], Hkv = ks[1], Lk = ks[2], Dv = vs[3];
+  if (ks[0] != B || ks[3] != D)
+    return fail(uc, "%s: k has shape [%lld, %lld, %lld, %lld]; expected [%lld, Hkv, Lk, %lld] to match q", kKernelName,
+                (long long)ks[0], (long long)ks[1], (long long)ks[2], (long long)ks[3], (long long)B, (long long)D), -1;
+  if (vs[0] != B || vs[1] != Hkv || vs[2] != Lk)
+    return fail(uc, "%s: v has shape [%lld, %lld, %lld, %lld]; expected [%lld, %lld, %lld, Dv] to match k", kKernelName,
+                (long long)vs[0], (long long)vs[1], (long long)vs[2], (long long)vs[3], (long long)B, (long long)Hkv,
+                (long long)Lk), -1;
+  if (os[0] != B || os[1] != Hq || os[2] != Lq || os[3] != Dv)
+    return fail(uc, "%s: out has shape [%lld, %lld, %lld, %lld]; expected [%lld, %lld, %lld, %lld]", kKernelName,
+                (long long)os[0], (long long)os[1], (long long)os[2], (long long)os[3], (long long)B, (long long)Hq,
+                (long long)Lq, (long long)Dv), -1;
+  if (Hkv <= 0 || Hq % Hkv != 0)
+    return fail(uc, "%s: %lld query heads are not a multiple of %lld key/value heads", kKernelName, (long long)Hq,
+                (long long)Hkv), -1;
+  if ((kHeadDim && D != kHeadDim) || D <= 0)
+    return fail(uc, "%s: head dimension %lld, the kernel was compiled for %lld", kKernelName, (long long)D,
+                (long long)kHeadDim), -1;
+  if ((kValueDim && Dv != kValueDim) || Dv <= 0)
+    return fail(uc, "%s: value dimension %lld, the kernel was compiled for %lld", kKernelName, (long long)Dv,
+                (long long)kValueDim), -1;
+  if (kLseRequired && !args->lse)
+    return fail(uc, "%s: the kernel writes the log-sum-exp, but lse is NULL", kKernelName), -1;
+  if (args->lse) {
+    if (!check_tensor(uc, args->lse, "lse", 3, true)) return -1;
+    const int64_t* ls = args->lse->shape;
+    if (ls[0] != B || ls[1] != Hq || ls[2] != Lq)
+      return fail(uc, "%s: lse has shape [%lld, %lld, %lld]; expected [%lld, %lld, %lld]", kKernelName,
+                  (long long)ls[0], (long long)ls[1], (long long)ls[2], (long long)B, (long long)Hq, (long long)Lq), -1;
+  }
+  if (args->num_buffers != kNumBuffers || (kNumBuffers && !args->buffers))
+    return fail(uc, "%s: %d buffers given, the kernel takes %d", kKernelName, args->num_buffers, kNumBuffers), -1;
+  if (args->num_scalars != kNumScalars || (kNumScalars && !args->scalars))
+    return fail(uc, "%s: %d scalars given, the kernel takes %d", kKernelName, args->num_scalars, kNumScalars), -1;
+  if (B == 0 || Hq == 0 || Lq == 0) return 0;
+)cpp";
+  int bi = 0;
+  for (const KernelArg& a : spec.args) {
+    if (a.kind != KernelArg::Kind::Buffer) continue;
+    o << "  BufferView buffer" << bi << ";\n"
+      << "  if (!view_buffer(uc, args->buffers[" << bi << "], " << c_string(a.name) << ", " << a.dims.size()
+      << ", " << buffer_type(a.elem) << ", buffer" << bi << ")) return -1;\n";
+    ++bi;
+  }
+  o << R"cpp(  int64_t Lq_pad = round_up(Lq, kTileQ), Lk_pad = round_up(Lk > 0 ? Lk : 1, kKeyBlock);
+  int64_t Dv_pad = round_up(Dv, kLanes);
+  Staged q, k, v, out;
+  if (!q.allocate(uc, "q", D, Lq_pad, Hq, B, kTileQ) || !k.allocate(uc, "k", D, Lk_pad, Hkv, B) ||
+      !v.allocate(uc, "v", Dv_pad, Lk_pad, Hkv, B) || !out.allocate(uc, "out", Dv_pad + kLanes, Lq_pad, Hq, B, kTileQ))
+    return -1;
+  if (stage_in(uc, args->q, q) || stage_in(uc, args->k, k) || stage_in(uc, args->v, v)) return -1;
+)cpp";
+  o << "  int result = " << spec.pipeline << "(uc, &q.buf, &k.buf, &v.buf, int32_t(Lq), int32_t(Lk), int32_t(Hq / Hkv)";
+  bi = 0;
+  int si = 0;
+  for (const KernelArg& a : spec.args) {
+    if (a.kind == KernelArg::Kind::Buffer)
+      o << ", &buffer" << bi++ << ".buf";
+    else
+      o << ", " << scalar_value(a, si++);
+  }
+  o << ", &out.buf);\n";
+  o << R"cpp(  if (result != 0) {
+    if (!ctx.failed) fail(uc, "%s: the kernel failed (Halide error %d)", kKernelName, result);
+    return result;
+  }
+  // Out and LSE back to the caller's layout and type.
+  char* out_base = static_cast<char*>(args->out->data) + args->out->byte_offset;
+  int64_t esize = args->out->dtype.bits / 8;
+  int64_t ob = stride_of(args->out, 0) * esize, oh = stride_of(args->out, 1) * esize, ol = stride_of(args->out, 2) * esize;
+  char* lse_base = args->lse ? static_cast<char*>(args->lse->data) + args->lse->byte_offset : nullptr;
+  int64_t lb = args->lse ? stride_of(args->lse, 0) : 0, lh = args->lse ? stride_of(args->lse, 1) : 0;
+  int64_t ll = args->lse ? stride_of(args->lse, 2) : 0;
+  return parallel_for(uc, int(B * Hq), [&](int task) {
+    int64_t b = task / Hq, h = task % Hq;
+    for (int64_t r = 0; r < Lq; ++r) {
+      const float* src = out.row(r, h, b);
+      char* dst = out_base + b * ob + h * oh + r * ol;
+      if (kIoType == IoType::F32)
+        memcpy(dst, src, size_t(Dv) * 4);
+      else
+        for (int64_t c = 0; c < Dv; ++c) write_io(dst + c * esize, src[c]);
+      if (lse_base) reinterpret_cast<float*>(lse_base)[b * lb + h * lh + r * ll] = src[Dv_pad];
+    }
+    return 0;
+  });
+}
+)cpp";
+  return o.str();
+}
+
+}  // namespace attn::cpu

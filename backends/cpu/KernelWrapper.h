@@ -1,0 +1,26 @@
+// The exported C entry point of an emitted kernel: checks the attn_kernel_args it is given, stages
+// Q/K/V into padded f32 tiles, calls the Halide pipeline and writes Out and LSE back.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "backends/cpu/AttentionAlgorithm.h"
+
+namespace attn::cpu {
+
+/// What the wrapper needs to know about a kernel.
+struct WrapperSpec {
+  std::string entry;     ///< exported symbol
+  std::string pipeline;  ///< the Halide pipeline function it calls
+  std::string kernel;    ///< the kernel's .attn name, for messages
+  Geometry geometry;
+  DType dtype = DType::F32;
+  bool lse_required = false;
+  std::vector<KernelArg> args;  ///< the kernel's run-time arguments, in declaration order
+};
+
+/// C++ text of the wrapper (uses the runtime glue's Context, fail and parallel_for).
+std::string emit_wrapper(const WrapperSpec& spec);
+
+}  // namespace attn::cpu

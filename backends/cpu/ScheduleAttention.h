@@ -1,0 +1,12 @@
+// The hand schedule of the attention Funcs: query tiles in parallel, register-blocked QK^T and PV,
+// row reductions vectorized over query rows.
+#pragma once
+
+#include "backends/cpu/AttentionAlgorithm.h"
+
+namespace attn::cpu {
+
+/// Schedules `a` for the ISA its geometry was chosen for.
+void schedule_attention(AttentionAlgorithm& a);
+
+}  // namespace attn::cpu

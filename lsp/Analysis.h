@@ -1,0 +1,74 @@
+// One open document, loaded and checked by the frontend, with every name occurrence indexed: the
+// shared input of the features (hover, definition, references, rename, tokens).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "frontend/Program.h"
+#include "lsp/Protocol.h"
+
+namespace attn::lsp {
+
+/// What a name in the source stands for.
+enum class OccurrenceKind { Decl, Param, Local, Index, Score, Builtin, KernelOption, Module };
+
+/// One written name and what it refers to. `target` is the defining name's range (for Decl,
+/// Param, Local, and the first byte of a Module's file); invalid for the others.
+struct Occurrence {
+  OccurrenceKind kind;
+  SourceRange range;
+  bool declaration = false;
+  SourceRange target;
+  const Decl* decl = nullptr;      ///< Decl; Param: the owner
+  const Param* param = nullptr;    ///< Param
+  const Binding* local = nullptr;  ///< Local
+  const Module* module = nullptr;  ///< Module
+  std::string name;                ///< the symbol's name (index, builtin, option, module, ...)
+};
+
+/// A checked document and its index.
+struct Analysis {
+  std::string uri, path;
+  std::unique_ptr<Program> program;
+  FileId main_file = 0;
+  std::vector<Occurrence> occurrences;  ///< every file of the program, sorted by file and offset
+
+  const std::string& text() const { return program->sources.text(main_file); }
+  const Module* main() const { return program->main(); }
+  /// The module parsed from `file` (nullptr if none).
+  const Module* module_of(FileId file) const;
+  /// The URI an editor opens for `file` (stdlib modules: see stdlib_file()).
+  std::string uri_of(FileId file) const;
+  /// A protocol range in `file`'s text.
+  Range range_of(SourceRange r) const;
+  Location location_of(SourceRange r) const;
+  /// The occurrence in the main file under `offset` (an identifier touching it), or nullptr.
+  const Occurrence* occurrence_at(uint32_t offset) const;
+  /// A key that names the same symbol in any program ("decl:/a.attn#12", "builtin:abs").
+  std::string symbol_id(const Occurrence& o) const;
+  /// The declaration of `name` visible at top level of the main module (own, then imported).
+  const Decl* lookup(const std::string& name) const;
+  /// The innermost declaration of the main module whose range contains `offset`.
+  const Decl* decl_at(uint32_t offset) const;
+  /// Offset of a protocol position in the main file.
+  uint32_t offset_of(Position p) const;
+
+ private:
+  mutable std::map<FileId, std::unique_ptr<LineTable>> lines_;
+  const LineTable& lines(FileId file) const;
+};
+
+/// Loads `text` as the document at `path` (other open documents as `overlays`) and indexes it.
+std::shared_ptr<const Analysis> analyze(const std::string& uri, const std::string& path,
+                                        const std::string& text,
+                                        const std::map<std::string, std::string>& overlays);
+
+/// The signature of a declaration as written: `mask sliding(window: int)`, `fn f(x: int) -> int`.
+std::string decl_signature(const Decl& d);
+/// A short description of an index variable.
+const char* index_doc(IndexVar v);
+
+}  // namespace attn::lsp

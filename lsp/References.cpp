@@ -1,0 +1,48 @@
+// Feature: find references (the document, its imports, every other open document) and the
+// highlights of one symbol in the document.
+#include <algorithm>
+#include <set>
+
+#include "lsp/Features.h"
+
+namespace attn::lsp {
+
+std::vector<Location> references(const Analysis& a, uint32_t offset, bool include_declaration,
+                                 const Analyses& others) {
+  const Occurrence* o = a.occurrence_at(offset);
+  if (!o) return {};
+  std::string id = a.symbol_id(*o);
+  std::vector<Location> out;
+  std::set<std::tuple<std::string, int, int>> seen;
+  auto scan = [&](const Analysis& x) {
+    for (const Occurrence& occ : x.occurrences) {
+      if (occ.declaration && !include_declaration) continue;
+      if (occ.kind != o->kind || occ.name != o->name || x.symbol_id(occ) != id) continue;
+      Location l = x.location_of(occ.range);
+      if (seen.insert({l.uri, l.range.start.line, l.range.start.character}).second) out.push_back(l);
+    }
+  };
+  scan(a);
+  for (const auto& other : others)
+    if (other && other.get() != &a) scan(*other);
+  std::stable_sort(out.begin(), out.end(), [&](const Location& x, const Location& y) {
+    if ((x.uri == a.uri) != (y.uri == a.uri)) return x.uri == a.uri;
+    if (x.uri != y.uri) return x.uri < y.uri;
+    return std::make_pair(x.range.start.line, x.range.start.character) <
+           std::make_pair(y.range.start.line, y.range.start.character);
+  });
+  return out;
+}
+
+std::vector<Highlight> document_highlights(const Analysis& a, uint32_t offset) {
+  const Occurrence* o = a.occurrence_at(offset);
+  if (!o) return {};
+  std::string id = a.symbol_id(*o);
+  std::vector<Highlight> out;
+  for (const Occurrence& occ : a.occurrences)
+    if (occ.range.file == a.main_file && occ.kind == o->kind && occ.name == o->name && a.symbol_id(occ) == id)
+      out.push_back({a.range_of(occ.range), occ.declaration});
+  return out;
+}
+
+}  // namespace attn::lsp

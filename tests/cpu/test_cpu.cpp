@@ -1,0 +1,319 @@
+// The CPU backend against the reference on random inputs and shapes (lengths 1..600, head dims
+// 16..256, GQA, value_dim != head_dim, strided views, f32/f16/bf16) for every kind of mask and
+// score; fully masked rows; buffer index errors; deterministic and warning-free emitted C++;
+// golden emitted C++ (regenerate with ATTNC_UPDATE_GOLDEN=1).
+#define BOOST_TEST_MODULE cpu
+#include <boost/test/unit_test.hpp>
+#include <cmath>
+#include <random>
+
+#include "frontend/Program.h"
+#include "tests/cpu/CpuTestSupport.h"
+#include "tests/support/NaiveAttention.h"
+#include "tests/support/TestSupport.h"
+
+using namespace attn;
+using namespace attn::test;
+
+namespace {
+
+// One program, many kernels: each is compiled once and reused across shapes.
+const char* kProgram = R"attn(
+import std.masks;
+mask sliding(window: int) = causal && q - kv < window;
+score softcap(cap: float) = cap * tanh(score / cap);
+score alibi(slopes: tensor<f32>[heads]) = score + slopes[h] * (kv - q);
+
+kernel dense { lse = true; }
+kernel causal_lse { mask = causal; lse = true; }
+kernel window37 { mask = sliding(37); lse = true; }
+kernel prefix50 { mask = kv < 50 || causal; }
+kernel documents(doc: tensor<i32>[len]) { mask = causal && doc[q] == doc[kv]; lse = true; }
+kernel alibi_causal(slopes: tensor<f32>[heads]) { mask = causal; score = alibi(slopes); }
+kernel softcap_causal { mask = causal; score = softcap(20.0); lse = true; }
+kernel exp2_score { score = exp2(score) * 0.5; }
+kernel decode(offset: int) { mask = kv <= q + offset; }
+kernel first_rows { mask = q < 3 && causal; lse = true; }
+kernel dense_f16 { dtype = f16; lse = true; }
+kernel causal_bf16 { mask = causal; dtype = bf16; }
+kernel window_f16 { mask = sliding(100); dtype = f16; }
+kernel fixed64 { mask = causal; head_dim = 64; lse = true; }
+kernel fixed128_v32 { mask = sliding(300); head_dim = 128; value_dim = 32; }
+)attn";
+
+struct Shape {
+  int64_t B, Hq, Hkv, Lq, Lkv, D, Dv;
+};
+
+double tolerance(ScalarType t) { return t == ScalarType::F32 ? 2e-4 : t == ScalarType::F16 ? 1e-2 : 6e-2; }
+
+ScalarType io_type(const KernelIR& ir) {
+  return ir.options.dtype == DType::F16 ? ScalarType::F16 : ir.options.dtype == DType::BF16 ? ScalarType::BF16 : ScalarType::F32;
+}
+
+Shape random_shape(std::mt19937& rng, int64_t max_len, const KernelIR& ir) {
+  static const int64_t dims[] = {16, 24, 40, 64, 100, 128, 256};
+  std::uniform_int_distribution<int64_t> len(1, max_len), heads(1, 2), group(1, 3), batch(1, 2);
+  std::uniform_int_distribution<size_t> dim(0, 6);
+  Shape s;
+  s.B = batch(rng), s.Hkv = heads(rng), s.Hq = s.Hkv * group(rng);
+  s.Lq = len(rng), s.Lkv = len(rng);
+  s.D = ir.options.head_dim ? ir.options.head_dim : dims[dim(rng)];
+  s.Dv = ir.options.value_dim ? ir.options.value_dim : ir.options.head_dim ? s.D : dims[dim(rng)];
+  return s;
+}
+
+KernelInputs random_inputs(const KernelIR& ir, const Shape& s, std::mt19937& rng) {
+  KernelInputs in;
+  ScalarType t = io_type(ir);
+  in.q = random_tensor(t, {s.B, s.Hq, s.Lq, s.D}, rng);
+  in.k = random_tensor(t, {s.B, s.Hkv, s.Lkv, s.D}, rng);
+  in.v = random_tensor(t, {s.B, s.Hkv, s.Lkv, s.Dv}, rng);
+  for (const KernelArg& a : ir.args) {
+    if (a.name == "slopes") {
+      HostTensor slopes(ScalarType::F32, {s.Hq});
+      for (int64_t h = 0; h < s.Hq; ++h) slopes.set(h, std::exp2(-8.0 * double(h + 1) / double(s.Hq)));
+      in.buffers["slopes"] = slopes;
+    } else if (a.name == "doc") {
+      // Documents of random lengths covering max(Lq, Lkv) positions.
+      int64_t n = std::max(s.Lq, s.Lkv);
+      HostTensor doc(ScalarType::I32, {n});
+      std::uniform_int_distribution<int> cut(0, 40);
+      int d = 0;
+      for (int64_t i = 0; i < n; ++i) {
+        if (cut(rng) == 0) ++d;
+        doc.set(i, d);
+      }
+      in.buffers["doc"] = doc;
+    } else if (a.name == "offset") {
+      in.scalars["offset"] = double(s.Lkv - s.Lq);
+    }
+  }
+  return in;
+}
+
+// Runs kernel `name` on `shape` on the CPU and the reference; checks Out (and LSE).
+void check(const std::string& name, const Shape& s, std::mt19937& rng, bool strided = false,
+           std::optional<CpuTarget> target = std::nullopt) {
+  const CpuCompiled& c = compile_cpu(kProgram, name, target);
+  KernelInputs in = random_inputs(*c.ir, s, rng);
+  KernelOutputs want = run_reference(*c.ir, in, 2);
+  CpuRun got = run_cpu(c, in, c.ir->options.lse, strided);
+  std::string where = name + " B=" + std::to_string(s.B) + " Hq=" + std::to_string(s.Hq) + " Hkv=" +
+                      std::to_string(s.Hkv) + " Lq=" + std::to_string(s.Lq) + " Lkv=" + std::to_string(s.Lkv) +
+                      " D=" + std::to_string(s.D) + " Dv=" + std::to_string(s.Dv);
+  BOOST_REQUIRE_MESSAGE(got.status == 0, where << ": " << got.error);
+  double tol = tolerance(io_type(*c.ir));
+  double d = max_abs_diff(got.outputs.out, want.out);
+  BOOST_TEST(d <= tol, where << ": out differs by " << d);
+  if (c.ir->options.lse) {
+    double dl = max_abs_diff(got.outputs.lse, want.lse);
+    BOOST_TEST(dl <= 5 * tol, where << ": lse differs by " << dl);
+  }
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(every_kernel_on_random_shapes) {
+  std::mt19937 rng(11);
+  for (const char* name : {"dense", "causal_lse", "window37", "prefix50", "documents", "alibi_causal",
+                           "softcap_causal", "exp2_score", "decode", "fixed64", "fixed128_v32"})
+    for (int i = 0; i < 5; ++i) check(name, random_shape(rng, i == 0 ? 600 : 160, *compile_cpu(kProgram, name).ir), rng);
+}
+
+BOOST_AUTO_TEST_CASE(avx2_and_portable_schedules) {
+  // The other ISAs' schedules (vector width 8 and 4, smaller tiles), run on this host.
+  std::mt19937 rng(18);
+  for (CpuIsa isa : {CpuIsa::AVX2, CpuIsa::Portable}) {
+    if (isa == CpuIsa::AVX2 && host_cpu_target().isa == CpuIsa::Portable) continue;
+    for (const char* name : {"window37", "alibi_causal", "fixed128_v32"})
+      for (int i = 0; i < 2; ++i)
+        check(name, random_shape(rng, 150, *compile_cpu(kProgram, name).ir), rng, false, CpuTarget{isa});
+  }
+}
+
+BOOST_AUTO_TEST_CASE(half_precision_io) {
+  std::mt19937 rng(12);
+  for (const char* name : {"dense_f16", "causal_bf16", "window_f16"})
+    for (int i = 0; i < 3; ++i) check(name, random_shape(rng, i == 0 ? 400 : 90, *compile_cpu(kProgram, name).ir), rng);
+}
+
+BOOST_AUTO_TEST_CASE(tile_edges_and_many_lengths) {
+  // Lengths around the query tile (32) and key block (8) sizes, one compiled kernel for all.
+  std::mt19937 rng(13);
+  for (int64_t L : {1, 2, 7, 8, 9, 31, 32, 33, 63, 64, 65, 257})
+    check("causal_lse", Shape{1, 2, 1, L, L + (L % 3), 16, 24}, rng);
+}
+
+BOOST_AUTO_TEST_CASE(strided_views) {
+  std::mt19937 rng(14);
+  check("window37", Shape{2, 4, 2, 77, 90, 40, 24}, rng, true);
+  check("causal_bf16", Shape{1, 2, 2, 45, 45, 64, 64}, rng, true);
+}
+
+BOOST_AUTO_TEST_CASE(fully_masked_rows_give_zero_and_minus_infinity) {
+  std::mt19937 rng(15);
+  const CpuCompiled& c = compile_cpu(kProgram, "first_rows");
+  Shape s{1, 2, 1, 70, 70, 32, 32};
+  KernelInputs in = random_inputs(*c.ir, s, rng);
+  CpuRun got = run_cpu(c, in, true);
+  BOOST_REQUIRE_MESSAGE(got.status == 0, got.error);
+  for (int64_t h = 0; h < 2; ++h)
+    for (int64_t q = 3; q < 70; ++q) {
+      BOOST_TEST(got.outputs.lse.get(h * 70 + q) == -INFINITY);
+      for (int64_t d = 0; d < 32; ++d) BOOST_TEST(got.outputs.out.get((h * 70 + q) * 32 + d) == 0.0);
+    }
+  check("first_rows", s, rng);
+}
+
+BOOST_AUTO_TEST_CASE(buffer_index_out_of_range_is_an_error) {
+  std::mt19937 rng(16);
+  const CpuCompiled& c = compile_cpu(kProgram, "documents");
+  Shape s{1, 1, 1, 50, 50, 16, 16};
+  KernelInputs in = random_inputs(*c.ir, s, rng);
+  in.buffers["doc"] = HostTensor(ScalarType::I32, {40});  // shorter than the sequence
+  CpuRun got = run_cpu(c, in, true);
+  BOOST_TEST(got.status != 0);
+  BOOST_TEST(got.error.find("'doc'") != std::string::npos, got.error);
+  BOOST_TEST(got.error.find("index") != std::string::npos, got.error);
+}
+
+BOOST_AUTO_TEST_CASE(argument_errors_are_messages) {
+  std::mt19937 rng(17);
+  const CpuCompiled& c = compile_cpu(kProgram, "fixed64");
+  KernelInputs in = random_inputs(*c.ir, Shape{1, 3, 2, 8, 8, 64, 64}, rng);  // 3 heads over 2
+  CpuRun got = run_cpu(c, in, true);
+  BOOST_TEST(got.status != 0);
+  BOOST_TEST(got.error.find("multiple") != std::string::npos, got.error);
+  KernelInputs in2 = random_inputs(*c.ir, Shape{1, 2, 2, 8, 8, 64, 64}, rng);
+  in2.q = random_tensor(ScalarType::F32, {1, 2, 8, 32}, rng);
+  got = run_cpu(c, in2, true);
+  BOOST_TEST(got.status != 0);
+  BOOST_TEST(!got.error.empty());
+}
+
+BOOST_AUTO_TEST_CASE(emitted_source_is_deterministic_and_warning_free) {
+  auto ir = lower_text(kProgram, "alibi_causal");
+  CpuTarget avx512{CpuIsa::AVX512};
+  CpuKernelSource a = generate_cpu_kernel(*ir, avx512);
+  CpuKernelSource b = generate_cpu_kernel(*ir, avx512);
+  TempDir dir;
+  BOOST_TEST((a.source == b.source && a.header == b.header));
+  if (a.source != b.source) {
+    write_file("/tmp/attnc_det_a.cpp", a.source);
+    write_file("/tmp/attnc_det_b.cpp", b.source);
+  }
+  write_file(dir.path() / a.header_name, a.header);
+  write_file(dir.path() / "k.cpp", a.source);
+  for (std::string cxx : {"g++", "clang++"}) {
+    if (run_command("command -v " + cxx).status != 0) continue;
+    std::string cmd = cxx + " -std=c++17 -Wall -Wextra -Werror -O1 -mavx512f -mavx512vl -mavx512dq -mavx512bw -mfma -c -I" +
+                      dir.path().string() + " " + (dir.path() / "k.cpp").string() + " -o " +
+                      (dir.path() / "k.o").string();
+    CommandResult r = run_command(cmd);
+    BOOST_TEST(r.status == 0, cxx << ":\n" << r.output.substr(0, 4000));
+  }
+}
+
+BOOST_AUTO_TEST_CASE(golden_emitted_cpp) {
+  namespace fs = std::filesystem;
+  const char* golden = R"attn(
+import std.masks;
+score softcap(cap: float) = cap * tanh(score / cap);
+score alibi(slopes: tensor<f32>[heads]) = score + slopes[h] * (kv - q);
+kernel causal64 { mask = causal; head_dim = 64; }
+kernel alibi_softcap(slopes: tensor<f32>[heads]) { mask = causal; score = alibi(slopes) |> softcap(30.0); dtype = bf16; lse = true; }
+)attn";
+  for (const char* name : {"causal64", "alibi_softcap"}) {
+    CpuKernelSource src = generate_cpu_kernel(*lower_text(golden, name), CpuTarget{CpuIsa::AVX512});
+    for (auto [file, text] : {std::pair{src.header_name, src.header}, std::pair{std::string(name) + ".cpp", src.source}}) {
+      fs::path expected = source_dir() / "tests/golden/cpu" / file;
+      if (std::getenv("ATTNC_UPDATE_GOLDEN")) {
+        write_file(expected, text);
+        continue;
+      }
+      BOOST_REQUIRE_MESSAGE(fs::exists(expected), expected << " is missing (run with ATTNC_UPDATE_GOLDEN=1)");
+      bool same = read_file(expected) == text;
+      BOOST_TEST(same, expected << " differs from the emitted code (written to " << file << ".actual in $TMPDIR)");
+      if (!same) write_file(fs::temp_directory_path() / (file + ".actual"), text);
+    }
+  }
+}
+
+namespace {
+
+// Inputs for a sample kernel's own arguments, sized from their declared dimension names.
+void sample_arguments(const KernelIR& ir, const Shape& s, KernelInputs& in, std::mt19937& rng) {
+  int64_t len = std::max(s.Lq, s.Lkv);
+  std::vector<int> doc(static_cast<size_t>(len));
+  std::vector<int> starts;
+  for (int64_t i = 0, d = -1; i < len; ++i) {
+    if (i % 37 == 0) {
+      ++d;
+      starts.push_back(int(i));
+    }
+    doc[size_t(i)] = int(d);
+  }
+  auto extent = [&](const std::string& dim) -> int64_t {
+    if (dim == "len") return len;
+    if (dim == "heads") return s.Hq;
+    if (dim == "docs") return int64_t(starts.size());
+    return 32;
+  };
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  for (const KernelArg& a : ir.args) {
+    if (a.kind == KernelArg::Kind::Scalar) {
+      in.scalars[a.name] = a.name == "offset" ? double(s.Lkv - s.Lq) : 1.0;
+      continue;
+    }
+    std::vector<int64_t> shape;
+    for (const std::string& d : a.dims) shape.push_back(extent(d));
+    ScalarType t = a.elem == ElemType::F32 ? ScalarType::F32 : a.elem == ElemType::I32 ? ScalarType::I32 : ScalarType::Bool;
+    HostTensor buf(t, shape);
+    for (int64_t i = 0; i < buf.numel(); ++i) {
+      if (a.name == "doc") buf.set(i, doc[size_t(i)]);
+      else if (a.name == "start") buf.set(i, starts[size_t(i)]);
+      else if (t == ScalarType::Bool) buf.set(i, unit(rng) < 0.1 ? 1 : 0);
+      else if (t == ScalarType::I32) buf.set(i, int(unit(rng) * 4));
+      else buf.set(i, unit(rng) - 0.5);
+    }
+    in.buffers[a.name] = buf;
+  }
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(every_sample_kernel) {
+  // samples/*.attn against the reference; an input the reference rejects must fail here too.
+  std::mt19937 rng(19);
+  for (const auto& file : files_under(source_dir() / "samples", ".attn")) {
+    std::string text = read_file(file);
+    auto program = load_program_text(file.filename().string(), text);
+    if (program->diags.has_errors()) continue;  // the frontend tests own these
+    for (const Decl* k : program->kernels()) {
+      const CpuCompiled& c = compile_cpu(text, k->name);
+      const KernelOptions& o = c.ir->options;
+      bool decode = k->name.find("decode") != std::string::npos;
+      Shape s{1, 2, 1, decode ? 3 : 90, 130, o.head_dim ? o.head_dim : 32, 0};
+      s.Dv = o.value_dim ? o.value_dim : s.D;
+      KernelInputs in = random_inputs(*c.ir, s, rng);
+      sample_arguments(*c.ir, s, in, rng);
+      std::string where = file.filename().string() + ":" + k->name;
+      KernelOutputs want;
+      bool reference_failed = false;
+      try {
+        want = run_reference(*c.ir, in, 2);
+      } catch (const std::exception& e) {
+        reference_failed = true;
+      }
+      CpuRun got = run_cpu(c, in, o.lse);
+      if (reference_failed) {
+        BOOST_TEST(got.status != 0, where << ": the reference rejected the inputs, the CPU kernel did not");
+        continue;
+      }
+      BOOST_REQUIRE_MESSAGE(got.status == 0, where << ": " << got.error);
+      double d = max_abs_diff(got.outputs.out, want.out);
+      BOOST_TEST(d <= tolerance(io_type(*c.ir)), where << ": out differs by " << d);
+    }
+  }
+}

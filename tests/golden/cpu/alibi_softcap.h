@@ -1,0 +1,57 @@
+/* attnc: C interface of the CPU kernel 'alibi_softcap'. Generated; do not edit. */
+#ifndef ATTN_GENERATED_alibi_softcap_H
+#define ATTN_GENERATED_alibi_softcap_H
+
+/* The C ABI of every kernel attnc generates for the CPU: what the loader calls through dlsym
+ * and what a project that checks in generated sources calls directly. Plain C, DLPack tensors. */
+#ifndef ATTN_KERNEL_ABI_H
+#define ATTN_KERNEL_ABI_H
+
+#include <dlpack/dlpack.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The version of this struct; a kernel rejects arguments of another version. */
+#define ATTN_KERNEL_ABI_VERSION 1
+
+typedef struct attn_kernel_args {
+  int abi_version;               /**< ATTN_KERNEL_ABI_VERSION */
+  const DLTensor* q;             /**< [B, Hq, Lq, D] */
+  const DLTensor* k;             /**< [B, Hkv, Lkv, D] */
+  const DLTensor* v;             /**< [B, Hkv, Lkv, Dv] */
+  DLTensor* out;                 /**< [B, Hq, Lq, Dv] */
+  DLTensor* lse;                 /**< [B, Hq, Lq] f32, or NULL */
+  const DLTensor* const* buffers; /**< the kernel's tensor parameters, in declaration order */
+  int num_buffers;
+  const double* scalars;         /**< the kernel's scalar parameters, in declaration order */
+  int num_scalars;
+  int num_threads;               /**< 0: as many as the machine has */
+  char* error;                   /**< receives a message when the kernel returns non-zero */
+  size_t error_size;
+} attn_kernel_args;
+
+/** Returns 0 on success; otherwise writes a message to args->error. */
+typedef int (*attn_kernel_fn)(const attn_kernel_args* args);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ATTN_KERNEL_ABI_H */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Runs kernel 'alibi_softcap' (I/O bf16). Run-time arguments, in order: slopes (buffer).
+ *  Returns 0, or non-zero with a message in args->error. */
+int attn_alibi_softcap(const attn_kernel_args* args);
+
+#ifdef __cplusplus
+}  /* extern "C" */
+#endif
+
+#endif /* ATTN_GENERATED_alibi_softcap_H */
