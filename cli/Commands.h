@@ -41,6 +41,18 @@ struct FmtOptions {
 };
 int run_fmt(const FmtOptions& o);
 
+/// `attnc compile FILE -t TARGETS -o DIR`: per kernel, each target's sources and a header, plus
+/// DIR/manifest.json. Output is deterministic (no timestamps, no absolute paths).
+struct CompileOptions {
+  std::string file;
+  std::vector<std::string> targets;  ///< cuda (cpu, spirv plug in through cli/CompileTargets.h)
+  std::string out_dir;
+  std::string kernel;                ///< empty: every kernel
+  int cuda_sm = 80;                  ///< the CUDA tile table's architecture
+  int head_dim = 0;                  ///< for kernels that leave head_dim open (0: 128)
+};
+int run_compile(const CompileOptions& o);
+
 /// Prints diagnostics of a loaded program to stderr; returns true when there were errors.
 bool report_diagnostics(const Program& p, bool color);
 

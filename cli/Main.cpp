@@ -34,7 +34,7 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--arg", run.args, "NAME=FILE.npy or NAME=VALUE for the kernel's arguments");
   run_cmd->add_option("-o,--out", run.out, "output [B, Hq, Lq, Dv] (.npy)")->required();
   run_cmd->add_option("--lse", run.lse, "log-sum-exp output [B, Hq, Lq] (.npy)");
-  run_cmd->add_option("-t,--target", run.target, "reference")->check(CLI::IsMember({"reference"}));
+  run_cmd->add_option("-t,--target", run.target, "reference | cuda")->check(CLI::IsMember({"reference", "cuda"}));
   run_cmd->add_option("--threads", run.threads, "threads (0: all cores)");
 
   FmtOptions fmt;
@@ -43,11 +43,22 @@ int main(int argc, char** argv) {
   fmt_cmd->add_flag("-i,--in-place", fmt.in_place, "rewrite the files");
   fmt_cmd->add_flag("--check", fmt.check, "exit 1 if a file is not formatted");
 
+  // attnc compile (cli/CompileCommand.cpp; per-target writers in cli/CompileTargets.h).
+  CompileOptions compile;
+  auto* compile_cmd = app.add_subcommand("compile", "Write each kernel's sources for the targets");
+  compile_cmd->add_option("file", compile.file, ".attn file")->required();
+  compile_cmd->add_option("-t,--target", compile.targets, "targets (comma-separated): cuda")->delimiter(',')->required();
+  compile_cmd->add_option("-o,--out", compile.out_dir, "output folder")->required();
+  compile_cmd->add_option("--kernel", compile.kernel, "only this kernel");
+  compile_cmd->add_option("--cuda-sm", compile.cuda_sm, "CUDA architecture for the tile table (80, 90, ...)");
+  compile_cmd->add_option("--head-dim", compile.head_dim, "head_dim for kernels that leave it open (default 128)");
+
   CLI11_PARSE(app, argc, argv);
   check.color = color;
   if (check_cmd->parsed()) return run_check(check);
   if (dump_cmd->parsed()) return run_dump(dump);
   if (run_cmd->parsed()) return run_run(run);
   if (fmt_cmd->parsed()) return run_fmt(fmt);
+  if (compile_cmd->parsed()) return run_compile(compile);
   return 0;
 }

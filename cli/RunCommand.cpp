@@ -4,6 +4,7 @@
 
 #include "backends/reference/Reference.h"
 #include "cli/Commands.h"
+#include "cli/CompileTargets.h"
 #include "codegen/Lower.h"
 #include "frontend/Program.h"
 #include "runtime/Npy.h"
@@ -83,7 +84,16 @@ int run_run(const RunOptions& o) {
         in.scalars[name] = v;
       }
     }
-    KernelOutputs out = run_reference(*ir, in, o.threads);
+    KernelOutputs out;
+    if (o.target == "cuda") {
+#ifdef ATTNC_HAVE_CUDA
+      out = run_cuda_target(*ir, in);
+#else
+      throw InputError("this attnc was built without the CUDA target");
+#endif
+    } else {
+      out = run_reference(*ir, in, o.threads);
+    }
     write_output(o.out, out.out);
     if (!o.lse.empty()) {
       if (out.lse.shape.empty()) throw InputError("kernel '" + o.kernel + "' does not compute the LSE (set lse = true)");

@@ -1,0 +1,24 @@
+// What a launcher needs to know about a generated CUDA kernel besides its cubin: the entry
+// point, the launch shape and the tensor layout it expects.
+#pragma once
+
+#include <string>
+
+#include "runtime/HostTensor.h"
+
+namespace attn {
+
+/// Written by the CUDA printer next to the source; read by CudaLauncher (and by generated host
+/// code, as macros in the header).
+struct CudaLaunchInfo {
+  std::string entry;         ///< the extern "C" __global__ function
+  int threads = 0;           ///< block size
+  int block_m = 0;           ///< query rows per CTA: grid.x = ceil(Lq / block_m)
+  int smem_bytes = 0;        ///< dynamic shared memory per CTA
+  int head_dim = 0;          ///< D the kernel was specialized for
+  int value_dim = 0;         ///< Dv
+  ScalarType dtype = ScalarType::F32;  ///< Q/K/V/Out element type
+  bool needs_16b_rows = false;  ///< rows (and bases) of Q/K/V must be 16-byte aligned (cp.async)
+};
+
+}  // namespace attn

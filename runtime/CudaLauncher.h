@@ -1,0 +1,42 @@
+// Runs a generated CUDA kernel on host tensors: uploads, fills the parameter block, launches,
+// downloads, and turns the device error word into a clear error.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "runtime/CudaDriver.h"
+#include "runtime/CudaLaunch.h"
+#include "runtime/HostTensor.h"
+
+namespace attn {
+
+/// A tensor argument of the kernel, in declaration order.
+struct CudaTensorArg {
+  std::string name;
+  const HostTensor* tensor = nullptr;
+};
+
+struct CudaLaunchRequest {
+  const HostTensor* q = nullptr;  ///< [B, Hq, Lq, D] in the kernel's dtype
+  const HostTensor* k = nullptr;  ///< [B, Hkv, Lkv, D]
+  const HostTensor* v = nullptr;  ///< [B, Hkv, Lkv, Dv]
+  std::vector<CudaTensorArg> buffers;
+  std::vector<double> scalars;    ///< scalar arguments in declaration order
+  double scale = 0;               ///< softmax scale
+  bool lse = false;               ///< also return the log-sum-exp
+  int timed_repeats = 0;          ///< launches timed after the first (results unchanged)
+};
+
+struct CudaLaunchResult {
+  HostTensor out;                 ///< [B, Hq, Lq, Dv]
+  HostTensor lse;                 ///< [B, Hq, Lq] f32 when requested
+  std::vector<float> times_ms;    ///< one per timed repeat
+};
+
+/// Launches `info.entry` of `module`. Throws CudaError on a driver failure, and with
+/// "buffer 'NAME' index I is out of range [0, N) in dimension D" when the kernel reported one.
+CudaLaunchResult launch_cuda_kernel(CudaDevice& device, const CudaModule& module, const CudaLaunchInfo& info,
+                                    const CudaLaunchRequest& request);
+
+}  // namespace attn
