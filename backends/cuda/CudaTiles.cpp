@@ -39,11 +39,12 @@ CudaTileConfig choose_cuda_tiles(int sm, DType dtype, int head_dim, int value_di
       c.q_in_regs = d <= 64;  // at 128, 32 more registers per thread would spill
       c.stages = d <= 64 || sm >= 90 ? 3 : 2;
     } else {
-      // 16 x 256 f32 of O per warp already fills half the register file: 4 warps, Q from smem.
+      // 16 x 256 f32 of O per warp already fills half the register file: 4 warps, Q from smem,
+      // 16-key tiles (32 keys spill a few bytes), a deeper ring to hide their latency.
       c.block_m = 64;
       c.warps = 4;
-      c.stages = 2;
-      c.block_n = 32;
+      c.stages = 3;
+      c.block_n = 16;
     }
     while (c.stages > 1 && cuda_shared_bytes(c, dtype, head_dim, value_dim) > cuda_max_shared_bytes(sm)) --c.stages;
     return c;
