@@ -335,12 +335,15 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS) ATTN_ENTRY(const attn
       for (int c = 0; c < VC; ++c) acc[r][c] *= scale_old;
     }
     for (int j = 0; j < BN; ++j) {
+      float pj[ROWS];  // key j's weight in each of the warp's rows
+#pragma unroll
+      for (int r = 0; r < ROWS; ++r) pj[r] = __shfl_sync(0xffffffffu, s[r], j);
 #pragma unroll
       for (int c = 0; c < VC; ++c) {
         const int col = lane + 32 * c;
         const float v = (DV % 32 == 0 || col < DV) ? sV[j * DV + col] : 0.f;
 #pragma unroll
-        for (int r = 0; r < ROWS; ++r) acc[r][c] += __shfl_sync(0xffffffffu, s[r], j) * v;
+        for (int r = 0; r < ROWS; ++r) acc[r][c] += pj[r] * v;
       }
     }
   }
