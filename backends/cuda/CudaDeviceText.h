@@ -6,7 +6,8 @@
 
 namespace attn {
 
-/// The text of `name` ("attn_common.cuh", "attn_tiles.cuh", "attn_fwd_mma.cuh",
+/// The text of `name` ("attn_common.cuh", "attn_tiles.cuh", "attn_mma_layout.cuh",
+/// "attn_fwd_mma.cuh",
 /// "attn_fwd_simt.cuh", "cuda_abi.h"); throws std::logic_error for any other name.
 const std::string& cuda_device_text(const std::string& name);
 

@@ -200,6 +200,7 @@ CudaKernelSource print_cuda_kernel(const KernelIR& ir, const CudaPrintOptions& o
   cu << cuda_device_text("attn_common.cuh") << "\n";
   cu << device_functions(ir, tile_conditions(ir.mask));
   cu << cuda_device_text("attn_tiles.cuh") << "\n";
+  if (t.mma) cu << cuda_device_text("attn_mma_layout.cuh") << "\n";
   cu << cuda_device_text(t.mma ? "attn_fwd_mma.cuh" : "attn_fwd_simt.cuh") << "\n";
   cu << "#if !defined(__CUDACC_RTC__)\n"
         "// ---- Host launcher (nvcc builds only) -------------------------------------------------\n"

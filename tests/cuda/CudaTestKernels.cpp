@@ -22,7 +22,8 @@ void lower_all(const Program& p, const std::string& origin, std::vector<TestKern
 
 }  // namespace
 
-std::string stdlib_kernels_text(const std::string& module, const Program& program) {
+std::string stdlib_kernels_text(const std::string& module, const Program& program,
+                                const std::vector<std::string>& dtypes) {
   std::string text = "import std.masks;\nimport " + module + ";\n";
   const Module* mod = nullptr;
   for (const auto& m : program.modules)
@@ -53,14 +54,15 @@ std::string stdlib_kernels_text(const std::string& module, const Program& progra
     }
     if (skip) continue;
     const std::string call = d->name + (d->has_param_list ? "(" + call_args + ")" : "");
-    text += "kernel std_" + d->name + (kernel_params.empty() ? "" : "(" + kernel_params + ")") + " { " +
-            (d->kind == DeclKind::Mask ? "mask = " + call : "mask = causal; score = " + call) +
-            "; dtype = bf16; head_dim = 128; }\n";
+    for (const std::string& dtype : dtypes)  // f32 is the default and has no keyword
+      text += "kernel std_" + d->name + "_" + dtype + (kernel_params.empty() ? "" : "(" + kernel_params + ")") + " { " +
+              (d->kind == DeclKind::Mask ? "mask = " + call : "mask = causal; score = " + call) +
+              (dtype == "f32" ? "" : "; dtype = " + dtype) + "; head_dim = 128; }\n";
   }
   return text;
 }
 
-std::vector<TestKernel> cuda_test_kernels(std::vector<std::string>& errors) {
+std::vector<TestKernel> cuda_test_kernels(std::vector<std::string>& errors, const std::vector<std::string>& stdlib_dtypes) {
   std::vector<TestKernel> out;
   for (const char* dir : {"tests/cuda", "samples"})
     for (const auto& f : files_under(source_dir() / dir, ".attn")) {
@@ -70,7 +72,7 @@ std::vector<TestKernel> cuda_test_kernels(std::vector<std::string>& errors) {
   for (const auto& [module, _] : stdlib_modules()) {
     // Load the module once to see its definitions, then lower a wrapper kernel per definition.
     auto probe = load_program_text("<" + module + ">", "import " + module + ";\n");
-    auto p = load_program_text("<" + module + " kernels>", stdlib_kernels_text(module, *probe));
+    auto p = load_program_text("<" + module + " kernels>", stdlib_kernels_text(module, *probe, stdlib_dtypes));
     lower_all(*p, module, out, errors);
   }
   return out;

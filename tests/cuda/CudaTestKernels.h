@@ -17,10 +17,14 @@ struct TestKernel {
   std::shared_ptr<const KernelIR> ir;
 };
 
-/// Every test kernel; a file that does not lower fails the calling test via the returned errors.
-std::vector<TestKernel> cuda_test_kernels(std::vector<std::string>& errors);
+/// Every test kernel; lowering errors are appended to `errors`. Stdlib definitions are wrapped
+/// once per dtype in `stdlib_dtypes` ("bf16", "f16", "f32"), with head_dim 128.
+std::vector<TestKernel> cuda_test_kernels(std::vector<std::string>& errors,
+                                          const std::vector<std::string>& stdlib_dtypes = {"bf16"});
 
-/// The .attn text of one kernel per definition of the stdlib module `module` (e.g. std.masks).
-std::string stdlib_kernels_text(const std::string& module, const Program& program);
+/// The .attn text of one kernel per definition of the stdlib module `module` (e.g. std.masks)
+/// and per dtype.
+std::string stdlib_kernels_text(const std::string& module, const Program& program,
+                                const std::vector<std::string>& dtypes);
 
 }  // namespace attn::test

@@ -60,26 +60,6 @@ __device__ __forceinline__ unsigned pack2(float lo, float hi) {
   return *reinterpret_cast<unsigned*>(&v);
 }
 
-/// Offset of element (row, col) in a swizzled tile with `COLS` columns (a multiple of 64):
-/// the 16-byte chunk index is XORed with the row's low 3 bits.
-template <int COLS>
-__device__ __forceinline__ int swz(int row, int col) {
-  return row * COLS + ((((col >> 3) ^ (row & 7))) << 3) + (col & 7);
-}
-
-/// Column offsets of 16-byte chunk pairs in a swizzled row whose low row bits are `m`, for the
-/// chunk parity `t`: chunk 2 * pair + t sits at element at(pair). Only four patterns exist (the
-/// XOR touches three bits), so unrolled loops address ldmatrix with 4 registers + immediates
-/// instead of one register per step.
-struct SwizzledPairs {
-  int off[4];
-  __device__ __forceinline__ SwizzledPairs(int t, int m) {
-#pragma unroll
-    for (int i = 0; i < 4; ++i) off[i] = ((2 * i + t) ^ m) << 3;
-  }
-  __device__ __forceinline__ int at(int pair) const { return (pair >> 2) * 64 + off[pair & 3]; }
-};
-
 /// Starts copying rows [0, valid_rows) of a ROWS x COLS tile (row stride `stride` elements) into
 /// swizzled shared memory; rows past valid_rows are zero-filled and never read from global.
 template <int ROWS, int COLS>
@@ -155,13 +135,12 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
   unsigned qf[D / 16][4];
   bool q_loaded = false;
 #endif
-  const int r_base = warp * 16 + lane / 4;  // tile rows r_base and r_base + 8
   // ldmatrix addresses: each lane's row within the tile, and its swizzled column patterns
   // (every row a lane addresses has the same low 3 bits, lane % 8).
-  const attn_elem* q_row = sQ + (warp * 16 + lane % 16) * D;
-  const int k_row = (lane % 8 + (lane / 16) * 8) * D;
-  const int v_row = (lane % 8 + ((lane / 8) % 2) * 8) * DV;
-  const SwizzledPairs q_cols(lane / 16, lane % 8), k_cols((lane / 8) % 2, lane % 8), v_cols(lane / 16, lane % 8);
+  const attn_elem* q_row = sQ + (warp * 16 + q_lane_row(lane)) * D;
+  const int k_row = k_lane_row(lane) * D;
+  const int v_row = v_lane_row(lane) * DV;
+  const SwizzledPairs q_cols = q_lane_cols(lane), k_cols = k_lane_cols(lane), v_cols = v_lane_cols(lane);
 
   int stage = 0;
   for (int kt = kt_first; kt < kt_end; kt = next_key_tile(p, b, h, q_lo, q_hi, kt, kt_end, BN)) {
@@ -217,7 +196,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
     for (int j = 0; j < NB; ++j) {
 #pragma unroll
       for (int e = 0; e < 4; ++e) {
-        const int q = q0 + r_base + (e / 2) * 8, kv = k0 + j * 8 + (lane % 4) * 2 + (e % 2);
+        const int q = q0 + warp * 16 + acc_row(lane, e), kv = k0 + j * 8 + acc_col(lane, e);
         s_acc[j][e] = log2_score(p, s_acc[j][e], b, h, q, kv, checked);
         tile_max[e / 2] = fmaxf(tile_max[e / 2], s_acc[j][e]);
       }
@@ -271,13 +250,13 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
   for (int r = 0; r < 2; ++r) {
     const float sum = quad_sum(row_sum[r]);
     const float inv = sum > 0.f ? 1.f / sum : 0.f;
-    const int q = q0 + r_base + r * 8;
+    const int q = q0 + warp * 16 + acc_row(lane, 2 * r);
     if (q < p.q_len) {
       attn_elem* gO = static_cast<attn_elem*>(p.out) + b * p.out_stride[0] + h * p.out_stride[1] + q * p.out_stride[2];
 #pragma unroll
       for (int j = 0; j < OB; ++j) {
         const unsigned v = pack2(acc[j][2 * r] * inv, acc[j][2 * r + 1] * inv);
-        *reinterpret_cast<unsigned*>(gO + j * 8 + (lane % 4) * 2) = v;
+        *reinterpret_cast<unsigned*>(gO + j * 8 + acc_col(lane, 0)) = v;
       }
       if (p.lse && lane % 4 == 0)
         p.lse[b * p.lse_stride[0] + h * p.lse_stride[1] + q * p.lse_stride[2]] =
