@@ -53,6 +53,11 @@ struct CompileOptions {
 };
 int run_compile(const CompileOptions& o);
 
+struct CacheOptions {
+  std::string action = "stats";  ///< stats | clear
+};
+int run_cache(const CacheOptions& o);
+
 /// Prints diagnostics of a loaded program to stderr; returns true when there were errors.
 bool report_diagnostics(const Program& p, bool color);
 

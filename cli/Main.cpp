@@ -53,6 +53,10 @@ int main(int argc, char** argv) {
   compile_cmd->add_option("--cuda-sm", compile.cuda_sm, "CUDA architecture for the tile table (80, 90, ...)");
   compile_cmd->add_option("--head-dim", compile.head_dim, "head_dim for kernels that leave it open (default 128)");
 
+  CacheOptions cache;
+  auto* cache_cmd = app.add_subcommand("cache", "The loader's disk cache: stats or clear");
+  cache_cmd->add_option("action", cache.action, "stats | clear")->check(CLI::IsMember({"stats", "clear"}));
+
   CLI11_PARSE(app, argc, argv);
   check.color = color;
   if (check_cmd->parsed()) return run_check(check);
@@ -60,5 +64,6 @@ int main(int argc, char** argv) {
   if (run_cmd->parsed()) return run_run(run);
   if (fmt_cmd->parsed()) return run_fmt(fmt);
   if (compile_cmd->parsed()) return run_compile(compile);
+  if (cache_cmd->parsed()) return run_cache(cache);
   return 0;
 }

@@ -385,7 +385,10 @@ class Checker {
     if (const Decl* d = lookup_decl(n, e.range, true)) {
       e.ref.kind = SymbolRef::Decl;
       e.ref.decl = d;
-      if (current_) uses_[current_].insert(d);
+      if (current_) {
+        auto& used = uses_[current_];
+        if (std::find(used.begin(), used.end(), d) == used.end()) used.push_back(d);
+      }
       uses_at_[{current_, d}] = e.range;
       if (as_callee) return Type::of(TypeKind::Error);  // the call computes the type
       switch (d->kind) {
@@ -661,7 +664,7 @@ class Checker {
   Module* module_ = nullptr;
   const Decl* current_ = nullptr;
   std::map<const Module*, std::map<std::string, const Decl*>> own_names_;
-  std::map<const Decl*, std::set<const Decl*>> uses_;
+  std::map<const Decl*, std::vector<const Decl*>> uses_;  // in order of first use: messages are stable
   std::map<std::pair<const Decl*, const Decl*>, SourceRange> uses_at_;
 };
 

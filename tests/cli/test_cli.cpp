@@ -153,3 +153,14 @@ BOOST_AUTO_TEST_CASE(missing_file_is_an_error) {
   BOOST_TEST(r.status == 1);
   BOOST_TEST(r.output.find("cannot open '/nonexistent/file.attn'") != std::string::npos, r.output);
 }
+
+BOOST_AUTO_TEST_CASE(cache_stats_and_clear) {
+  TempDir dir;
+  std::string env = "ATTNC_CACHE_DIR=" + (dir.path() / "cache").string() + " ";
+  auto r = run_command(env + attnc("cache stats"));
+  BOOST_TEST(r.status == 0, r.output);
+  BOOST_TEST(r.output.find("entries:         0") != std::string::npos, r.output);
+  r = run_command(env + attnc("cache clear"));
+  BOOST_TEST(r.status == 0, r.output);
+  BOOST_TEST(r.output.find("removed 0 entries") != std::string::npos, r.output);
+}

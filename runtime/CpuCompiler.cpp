@@ -1,0 +1,120 @@
+// The cpu target: the host C++ compiler turns generated source into a shared object, dlopen'ed.
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <mutex>
+#include <system_error>
+
+#include "attn/compiler.hpp"
+#include "runtime/HostIdentity.h"
+#include "runtime/Sha256.h"
+#include "runtime/SharedObject.h"
+#include "runtime/Subprocess.h"
+#include "runtime/TempDir.h"
+
+namespace attn {
+namespace {
+
+// -fno-tree-sra: GCC's scalar replacement spills the vector accumulators of generated kernels
+// (stack.md); it is part of every key through fingerprint().
+const char* const kBaseFlags[] = {"-O2", "-std=c++17", "-shared", "-fPIC", "-march=native", "-fno-tree-sra"};
+
+// Compiler diagnostics can be huge (template errors); keep the head, which has the first error.
+constexpr size_t kMaxDiagnostics = size_t{16} * 1024;
+
+class CpuModule : public KernelModule {
+ public:
+  CpuModule(std::shared_ptr<SharedObject> so, attn_kernel_fn fn) : so_(std::move(so)), fn_(fn) {}
+  int invoke(const attn_kernel_args* args) const override { return fn_(args); }
+  attn_kernel_fn entry() const override { return fn_; }
+
+ private:
+  std::shared_ptr<SharedObject> so_;
+  attn_kernel_fn fn_;
+};
+
+class CpuCompiler : public Compiler {
+ public:
+  std::string target() const override { return "cpu"; }
+
+  std::string fingerprint(const KernelRequest& /*request*/) const override {
+    // Hashed once per compiler command: this runs on every lookup, in-process hits included.
+    std::vector<std::string> cxx = host_compiler_command();
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = fingerprints_.find(cxx);
+    if (it != fingerprints_.end()) return it->second;
+    std::string s = "cxx:";
+    for (const std::string& w : cxx) s += w + " ";
+    try {
+      s += "\nidentity:" + compiler_identity(cxx);
+    } catch (const std::system_error& e) {
+      throw LoadError(LoadErrorKind::CompileFailed,
+                      "cannot run the C++ compiler '" + cxx[0] + "' (set ATTNC_CXX): " + e.what());
+    }
+    s += "\nflags:";
+    for (const char* f : kBaseFlags) s += std::string(f) + " ";
+    s += "\ncpu:" + host_cpu_description();
+    std::string digest = to_hex(sha256(s.data(), s.size()));
+    fingerprints_.emplace(std::move(cxx), digest);
+    return digest;
+  }
+
+  std::vector<uint8_t> compile(const KernelRequest& request) const override {
+    TempDir dir("attnc-build-");
+    std::string src = dir.path() + "/kernel.cpp", out = dir.path() + "/kernel.so";
+    if (!write_file(src, request.source.data(), request.source.size()))
+      throw LoadError(LoadErrorKind::CompileFailed,
+                      "cannot write " + src + ": " + std::generic_category().message(errno));
+    std::vector<std::string> argv = host_compiler_command();
+    argv.insert(argv.end(), std::begin(kBaseFlags), std::end(kBaseFlags));
+    argv.insert(argv.end(), request.flags.begin(), request.flags.end());
+    argv.insert(argv.end(), {"-o", out, src});
+    ProcessResult r;
+    try {
+      r = run_process(argv);
+    } catch (const std::system_error& e) {
+      throw LoadError(LoadErrorKind::CompileFailed,
+                      "cannot run the C++ compiler '" + argv[0] + "' (set ATTNC_CXX): " + e.what());
+    }
+    if (r.exit_status != 0) {
+      std::string diag = r.output.size() > kMaxDiagnostics
+                             ? r.output.substr(0, kMaxDiagnostics) + "\n[... output truncated]"
+                             : r.output;
+      throw LoadError(LoadErrorKind::CompileFailed,
+                      "compiling kernel '" + request.entry + "' for cpu failed: " + argv[0] +
+                          " exited with status " + std::to_string(r.exit_status) + ":\n" + diag);
+    }
+    std::ifstream in(out, std::ios::binary);
+    std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (bytes.empty())
+      throw LoadError(LoadErrorKind::CompileFailed, "the C++ compiler produced no output at " + out);
+    return bytes;
+  }
+
+  std::shared_ptr<const KernelModule> load(const std::vector<uint8_t>& artifact,
+                                           const KernelRequest& request) const override {
+    std::shared_ptr<SharedObject> so;
+    try {
+      so = SharedObject::load(artifact);
+    } catch (const std::exception& e) {
+      throw LoadError(LoadErrorKind::LoadFailed, "cannot load kernel '" + request.entry + "': " + e.what());
+    }
+    auto fn = reinterpret_cast<attn_kernel_fn>(so->symbol(request.entry));
+    if (!fn)
+      throw LoadError(LoadErrorKind::MissingEntry, "the compiled source exports no symbol '" + request.entry +
+                                                       "' (declare it extern \"C\")");
+    return std::make_shared<CpuModule>(std::move(so), fn);
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  mutable std::map<std::vector<std::string>, std::string> fingerprints_;
+};
+
+}  // namespace
+
+std::unique_ptr<Compiler> make_cpu_compiler() { return std::make_unique<CpuCompiler>(); }
+
+}  // namespace attn

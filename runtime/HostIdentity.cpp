@@ -1,0 +1,86 @@
+// Host CPU and compiler identity for cpu cache keys.
+#include "runtime/HostIdentity.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <mutex>
+
+#include "runtime/Subprocess.h"
+
+namespace attn {
+namespace {
+
+std::string read_cpuinfo() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line, model, flags;
+  while (std::getline(in, line) && (model.empty() || flags.empty())) {
+    auto value = [&] {
+      auto c = line.find(':');
+      return c == std::string::npos ? std::string() : line.substr(c + 1);
+    };
+    if (model.empty() && line.rfind("model name", 0) == 0) model = value();
+    // x86 says "flags", arm64 says "Features".
+    if (flags.empty() && (line.rfind("flags", 0) == 0 || line.rfind("Features", 0) == 0)) flags = value();
+  }
+  if (flags.empty()) return {};
+  return "model:" + model + ";flags:" + flags;
+}
+
+std::string builtin_cpu_features() {
+  std::string s = "builtin:";
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_cpu_init();
+#define ATTN_FEATURE(name) \
+  if (__builtin_cpu_supports(name)) s += name " ";
+  ATTN_FEATURE("sse4.2")
+  ATTN_FEATURE("avx")
+  ATTN_FEATURE("avx2") ATTN_FEATURE("fma") ATTN_FEATURE("avx512f") ATTN_FEATURE("avx512bw")
+      ATTN_FEATURE("avx512vl") ATTN_FEATURE("avx512dq") ATTN_FEATURE("avx512vnni") ATTN_FEATURE("avx512bf16")
+          ATTN_FEATURE("avx512fp16")
+#undef ATTN_FEATURE
+#else
+  s += "unknown";
+#endif
+              return s;
+}
+
+}  // namespace
+
+const std::string& host_cpu_description() {
+  static const std::string description = [] {
+    std::string s = read_cpuinfo();
+    return s.empty() ? builtin_cpu_features() : s;
+  }();
+  return description;
+}
+
+std::vector<std::string> host_compiler_command() {
+  std::vector<std::string> argv;
+  if (const char* env = std::getenv("ATTNC_CXX")) {
+    for (const char* p = env; *p;) {
+      while (*p == ' ' || *p == '\t') ++p;
+      const char* start = p;
+      while (*p && *p != ' ' && *p != '\t') ++p;
+      if (p > start) argv.emplace_back(start, p);
+    }
+  }
+  if (argv.empty()) argv.push_back("c++");
+  return argv;
+}
+
+std::string compiler_identity(const std::vector<std::string>& compiler) {
+  static std::mutex mutex;
+  static std::map<std::vector<std::string>, std::string> known;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = known.find(compiler);
+  if (it != known.end()) return it->second;
+  std::vector<std::string> argv = compiler;
+  argv.push_back("--version");
+  ProcessResult r = run_process(argv);
+  std::string id = "exit " + std::to_string(r.exit_status) + ": " + r.output;
+  known.emplace(compiler, id);
+  return id;
+}
+
+}  // namespace attn

@@ -1,0 +1,20 @@
+// What about this machine and its toolchain changes a compiled kernel: parts of every cpu cache key.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace attn {
+
+/// The host CPU's model name and feature flags (/proc/cpuinfo, else __builtin_cpu_supports);
+/// computed once per process.
+const std::string& host_cpu_description();
+
+/// The C++ compiler to use: ATTNC_CXX split on blanks (so "ccache g++" works), else {"c++"}.
+std::vector<std::string> host_compiler_command();
+
+/// The output of `<compiler> --version`, computed once per process per command; throws
+/// std::system_error if the compiler cannot run.
+std::string compiler_identity(const std::vector<std::string>& compiler);
+
+}  // namespace attn

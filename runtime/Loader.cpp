@@ -1,0 +1,229 @@
+// attn::Loader: content-hash keys, single-flight compiles, the disk cache, the flight recorder.
+#include "attn/loader.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <future>
+#include <set>
+
+#include "attnc/Version.h"
+#include "runtime/DiskCache.h"
+#include "runtime/Sha256.h"
+#include "runtime/TempDir.h"
+
+namespace attn {
+namespace {
+
+// Bump when the key's composition changes, so old entries stop matching.
+constexpr const char* kKeyScheme = "attnc-kernel-key/1";
+
+// Warnings about the cache go to stderr once per process per message, however many loaders.
+void warn_once(const std::string& message) {
+  static std::mutex mutex;
+  static std::set<std::string> said;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (said.insert(message).second) std::fprintf(stderr, "attnc: warning: %s\n", message.c_str());
+}
+
+}  // namespace
+
+struct Loader::Counters {
+  std::atomic<uint64_t> compiles{0}, memory_hits{0}, disk_hits{0}, disk_misses{0}, rejects{0}, disk_writes{0},
+      errors{0};
+};
+
+// One key's compile in progress or done; later requests wait on `result`.
+struct Loader::Flight {
+  std::promise<Kernel> promise;
+  std::shared_future<Kernel> result = promise.get_future().share();
+};
+
+Loader::Loader(LoaderOptions options)
+    : options_(std::move(options)), counters_(std::make_unique<Counters>()) {
+  recorder_ = options_.recorder ? options_.recorder : process_flight_recorder();
+  compilers_["cpu"] = make_cpu_compiler();
+  if (options_.disk_cache) {
+    std::string dir = options_.cache_dir.empty() ? default_cache_dir() : options_.cache_dir;
+    uint64_t max = options_.cache_max_bytes ? *options_.cache_max_bytes : cache_max_bytes_from_env();
+    std::string why;
+    disk_ = DiskCache::open(dir, max, why);
+    if (!disk_) {
+      recorder_->record(TraceEventKind::Warning, {}, {}, why);
+      warn_once(why + "; kernels are cached in memory only");
+    }
+  }
+}
+
+Loader::~Loader() = default;
+
+void Loader::add_compiler(std::unique_ptr<Compiler> compiler) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::string target = compiler->target();
+  compilers_[target] = std::move(compiler);
+}
+
+std::shared_ptr<const Compiler> Loader::compiler_for(const std::string& target) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = compilers_.find(target);
+  if (it != compilers_.end()) return it->second;
+  std::string known;
+  for (const auto& [name, c] : compilers_) known += (known.empty() ? "" : ", ") + name;
+  throw LoadError(LoadErrorKind::UnknownTarget,
+                  "no compiler for target '" + target + "' (available: " + known + ")");
+}
+
+std::string Loader::key_for(const KernelRequest& request, const Compiler& compiler) {
+  Sha256 h;
+  h.update_field(kKeyScheme);
+  h.update_field(ATTNC_VERSION);
+  h.update_field(request.target);
+  h.update_field(request.entry);
+  h.update_field(request.source);
+  h.update_field(std::to_string(request.flags.size()));
+  for (const std::string& f : request.flags) h.update_field(f);
+  h.update_field(compiler.fingerprint(request));
+  return to_hex(h.finish());
+}
+
+std::string Loader::key_of(const KernelRequest& request) const {
+  return key_for(request, *compiler_for(request.target));
+}
+
+Kernel Loader::get(const KernelRequest& request) {
+  std::shared_ptr<const Compiler> compiler;
+  std::string key;
+  try {
+    compiler = compiler_for(request.target);
+    key = key_for(request, *compiler);
+  } catch (const LoadError& e) {
+    fail(e, key, request.target);
+  }
+  if (!options_.dedup) return load_uncached(request, *compiler, key);
+
+  std::shared_ptr<Flight> flight;
+  bool owner = false;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto [it, inserted] = flights_.try_emplace(key);
+    if (inserted) it->second = std::make_shared<Flight>();
+    flight = it->second;
+    owner = inserted;
+  }
+  if (!owner) {
+    try {
+      Kernel k = flight->result.get();
+      ++counters_->memory_hits;
+      recorder_->record(TraceEventKind::MemoryHit, key, request.target);
+      return k;
+    } catch (const LoadError&) {
+      ++counters_->errors;
+      throw;
+    }
+  }
+  try {
+    Kernel k = load_uncached(request, *compiler, key);
+    flight->promise.set_value(k);
+    return k;
+  } catch (...) {
+    // Forget the failure so a later request retries (the cause may be transient); the requests
+    // already waiting get this error.
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      flights_.erase(key);
+    }
+    flight->promise.set_exception(std::current_exception());
+    throw;
+  }
+}
+
+Kernel Loader::load_uncached(const KernelRequest& request, const Compiler& compiler, const std::string& key) {
+  const std::string& target = request.target;
+  if (disk_) {
+    int64_t t0 = recorder_->now_ns();
+    DiskCache::Lookup found = disk_->read(key);
+    if (found.status == DiskCache::Lookup::Hit) {
+      try {
+        Kernel k(compiler.load(found.payload, request), key, recorder_);
+        ++counters_->disk_hits;
+        recorder_->record(TraceEventKind::DiskHit, key, target, {}, recorder_->now_ns() - t0);
+        return k;
+      } catch (const LoadError& e) {
+        // A verified entry that does not load (a foreign toolchain's object with a colliding
+        // key is the only way): rebuild it like any other bad entry.
+        found.status = DiskCache::Lookup::Rejected;
+        found.reason = std::string("does not load: ") + e.what();
+      }
+    }
+    if (found.status == DiskCache::Lookup::Rejected) {
+      ++counters_->rejects;
+      recorder_->record(TraceEventKind::DiskReject, key, target, found.reason);
+    } else {
+      ++counters_->disk_misses;
+      recorder_->record(TraceEventKind::DiskMiss, key, target);
+    }
+  }
+
+  ++counters_->compiles;
+  recorder_->record(TraceEventKind::CompileStart, key, target, request.entry);
+  int64_t t0 = recorder_->now_ns();
+  std::vector<uint8_t> artifact;
+  std::shared_ptr<const KernelModule> module;
+  try {
+    artifact = compiler.compile(request);
+    recorder_->record(TraceEventKind::CompileEnd, key, target, request.entry, recorder_->now_ns() - t0);
+    module = compiler.load(artifact, request);
+  } catch (const LoadError& e) {
+    if (e.kind() == LoadErrorKind::CompileFailed)
+      recorder_->record(TraceEventKind::CompileEnd, key, target, "failed", recorder_->now_ns() - t0, 1);
+    fail(e, key, target);
+  } catch (const std::exception& e) {
+    fail(LoadError(LoadErrorKind::Internal, std::string("loading a kernel failed: ") + e.what()), key,
+         target);
+  }
+
+  // Written only once it has loaded and its entry resolved: the cache never holds a bad object.
+  if (disk_) {
+    std::vector<std::string> evicted;
+    std::string error = disk_->write(key, artifact, evicted);
+    if (error.empty()) {
+      ++counters_->disk_writes;
+      recorder_->record(TraceEventKind::DiskWrite, key, target, {}, -1,
+                        static_cast<int32_t>(artifact.size()));
+    } else {
+      recorder_->record(TraceEventKind::Warning, key, target, error);
+      warn_once(error);
+    }
+    for (const std::string& k : evicted) recorder_->record(TraceEventKind::Evict, k, {});
+  }
+  return Kernel(std::move(module), key, recorder_);
+}
+
+void Loader::fail(const LoadError& error, const std::string& key, const std::string& target) {
+  ++counters_->errors;
+  recorder_->record_error(key, target, error.what());
+  std::string path = trace_dump_path();
+  std::string where = recorder_->dump(path) ? "\n(flight recorder written to " + path + ")" : "";
+  throw LoadError(error.kind(), error.what() + where);
+}
+
+LoaderStats Loader::stats() const {
+  LoaderStats s;
+  s.compiles = counters_->compiles;
+  s.memory_hits = counters_->memory_hits;
+  s.disk_hits = counters_->disk_hits;
+  s.disk_misses = counters_->disk_misses;
+  s.rejects = counters_->rejects;
+  s.disk_writes = counters_->disk_writes;
+  s.errors = counters_->errors;
+  return s;
+}
+
+std::string Loader::cache_dir() const { return disk_ ? disk_->dir() : std::string(); }
+
+std::string trace_dump_path() {
+  if (const char* p = std::getenv("ATTNC_TRACE"); p && *p) return p;
+  return temp_root() + "/attnc-trace-" + std::to_string(getpid()) + ".json";
+}
+
+}  // namespace attn

@@ -1,0 +1,19 @@
+// Runs a program without a shell (posix_spawnp) and captures its stdout and stderr.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace attn {
+
+/// How a child process ended.
+struct ProcessResult {
+  int exit_status = -1;  ///< The exit code; 128 + signal number when killed by a signal.
+  std::string output;    ///< stdout and stderr, interleaved as written.
+};
+
+/// Runs argv[0] (looked up in PATH) with argv; throws std::system_error if it cannot start.
+/// Safe to call from several threads at once.
+ProcessResult run_process(const std::vector<std::string>& argv);
+
+}  // namespace attn

@@ -1,0 +1,68 @@
+// The per-target plug-in point of the loader: how a kernel request becomes artifact bytes and a callable.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "attn/kernel_abi.h"
+
+namespace attn {
+
+/// What to build: one kernel of one generated translation unit, for one target.
+struct KernelRequest {
+  std::string target = "cpu";      ///< "cpu" now; "cuda" and "vulkan" plug in as Compilers.
+  std::string source;              ///< The whole self-contained generated source text.
+  std::string entry;               ///< The exported `attn_kernel_fn` symbol to call.
+  std::vector<std::string> flags;  ///< Extra compiler flags the source needs (-fopenmp, -pthread).
+};
+
+/// Why a load failed; every LoadError carries one.
+enum class LoadErrorKind { UnknownTarget, CompileFailed, LoadFailed, MissingEntry, Internal };
+
+/// A failure to produce a kernel. The message is complete (it includes the compiler's output).
+class LoadError : public std::runtime_error {
+ public:
+  /// Makes an error of `kind` with the full user-facing message.
+  LoadError(LoadErrorKind kind, const std::string& message) : std::runtime_error(message), kind_(kind) {}
+  /// The failure's category.
+  LoadErrorKind kind() const { return kind_; }
+
+ private:
+  LoadErrorKind kind_;
+};
+
+/// A loaded artifact: keeps its code alive and calls its entry.
+class KernelModule {
+ public:
+  virtual ~KernelModule() = default;
+  /// Runs the kernel; returns 0 or writes a message to args->error.
+  virtual int invoke(const attn_kernel_args* args) const = 0;
+  /// The raw C entry where the target has one (cpu), otherwise nullptr.
+  virtual attn_kernel_fn entry() const { return nullptr; }
+};
+
+/// Compiles and loads kernels for one target. Implementations must be thread-safe: the loader
+/// calls compile() for distinct keys from several threads at once.
+class Compiler {
+ public:
+  virtual ~Compiler() = default;
+  /// The target name requests use ("cpu").
+  virtual std::string target() const = 0;
+  /// Everything besides the request that changes the artifact (flags, host CPU, compiler
+  /// identity); hashed into the cache key.
+  virtual std::string fingerprint(const KernelRequest& request) const = 0;
+  /// Builds the artifact bytes; throws LoadError(CompileFailed) with the tool's diagnostics.
+  virtual std::vector<uint8_t> compile(const KernelRequest& request) const = 0;
+  /// Loads artifact bytes (fresh or from the disk cache) and resolves request.entry; throws
+  /// LoadError(LoadFailed or MissingEntry).
+  virtual std::shared_ptr<const KernelModule> load(const std::vector<uint8_t>& artifact,
+                                                   const KernelRequest& request) const = 0;
+};
+
+/// The host C++ compiler backend: `ATTNC_CXX` (or `c++`) into a shared object, dlopen'ed.
+std::unique_ptr<Compiler> make_cpu_compiler();
+
+}  // namespace attn

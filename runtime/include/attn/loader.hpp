@@ -1,0 +1,133 @@
+// The run-time loader: each distinct kernel compiled once per process, kept in a verified disk cache.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "attn/compiler.hpp"
+#include "attn/flight_recorder.hpp"
+#include "attn/kernel_abi.h"
+
+namespace attn {
+
+/// How a Loader behaves. Empty/unset fields come from the environment.
+struct LoaderOptions {
+  /// One compile per key per process, concurrent requests waiting for it. Off: every get()
+  /// compiles (a naive loader, for benchmarks).
+  bool dedup = true;
+  /// Use the on-disk cache. Off: memory only.
+  bool disk_cache = true;
+  /// Cache directory; empty: ATTNC_CACHE_DIR, else $XDG_CACHE_HOME/attnc, else ~/.cache/attnc.
+  std::string cache_dir;
+  /// Cache size limit in bytes; unset: ATTNC_CACHE_MAX_MB (default 1024 MB).
+  std::optional<uint64_t> cache_max_bytes;
+  /// Where events go; null: the process-wide recorder (dumped at exit under ATTNC_TRACE).
+  std::shared_ptr<FlightRecorder> recorder;
+};
+
+/// Counters of one Loader.
+struct LoaderStats {
+  uint64_t compiles = 0;     ///< Compiles performed (successful or not).
+  uint64_t memory_hits = 0;  ///< Requests served by the in-process table (incl. waiting on a compile).
+  uint64_t disk_hits = 0;    ///< Requests served by a verified disk entry.
+  uint64_t disk_misses = 0;  ///< Disk lookups that found no entry.
+  uint64_t rejects = 0;      ///< Disk entries rejected (corrupt, truncated, foreign).
+  uint64_t disk_writes = 0;  ///< Entries written to the disk cache.
+  uint64_t errors = 0;       ///< Requests that ended in a LoadError.
+};
+
+/// A loaded kernel: a callable that keeps its code alive. Cheap to copy.
+class Kernel {
+ public:
+  /// An empty kernel (operator bool is false).
+  Kernel() = default;
+  /// Wraps a module; used by the Loader.
+  Kernel(std::shared_ptr<const KernelModule> module, std::string key,
+         std::shared_ptr<FlightRecorder> recorder);
+  /// Runs the kernel (recording a launch event with shapes); returns 0 or writes args.error.
+  int operator()(const attn_kernel_args& args) const;
+  /// The raw C entry (cpu), for callers that want no recording at all.
+  attn_kernel_fn entry() const { return module_ ? module_->entry() : nullptr; }
+  /// The cache key (64 hex digits).
+  const std::string& key() const { return key_; }
+  /// True if this holds a kernel.
+  explicit operator bool() const { return module_ != nullptr; }
+
+ private:
+  std::shared_ptr<const KernelModule> module_;
+  std::string key_;
+  std::shared_ptr<FlightRecorder> recorder_;
+};
+
+class DiskCache;  // runtime/DiskCache.h
+
+/// Compiles, caches and loads kernels. Thread-safe: call get() from any thread.
+class Loader {
+ public:
+  /// A loader with the cpu compiler registered. Never fails: an unusable cache directory is
+  /// one warning on stderr and a memory-only cache.
+  explicit Loader(LoaderOptions options = {});
+  /// Drops the in-process table; kernels already handed out stay valid.
+  ~Loader();
+  Loader(const Loader&) = delete;
+  Loader& operator=(const Loader&) = delete;
+
+  /// The kernel for `request`: from memory, the disk cache, or a compile. Throws LoadError
+  /// (and dumps the flight recorder, see trace_dump_path()).
+  Kernel get(const KernelRequest& request);
+  /// The cache key of `request` (64 hex digits of SHA-256); throws LoadError(UnknownTarget).
+  std::string key_of(const KernelRequest& request) const;
+  /// The key of `request` for `compiler` (no lookup of the target).
+  static std::string key_for(const KernelRequest& request, const Compiler& compiler);
+  /// Registers (or replaces) the compiler for compiler->target().
+  void add_compiler(std::unique_ptr<Compiler> compiler);
+
+  /// A snapshot of the counters.
+  LoaderStats stats() const;
+  /// The recorder this loader writes to.
+  FlightRecorder& recorder() const { return *recorder_; }
+  /// The flight recorder as JSON.
+  std::string trace_json() const { return recorder_->to_json(); }
+  /// The disk cache directory in use; empty when memory-only.
+  std::string cache_dir() const;
+
+ private:
+  struct Flight;
+  Kernel load_uncached(const KernelRequest& request, const Compiler& compiler, const std::string& key);
+  std::shared_ptr<const Compiler> compiler_for(const std::string& target) const;
+  [[noreturn]] void fail(const LoadError& error, const std::string& key, const std::string& target);
+
+  LoaderOptions options_;
+  std::shared_ptr<FlightRecorder> recorder_;
+  std::unique_ptr<DiskCache> disk_;
+  mutable std::mutex mutex_;
+  std::map<std::string, std::shared_ptr<const Compiler>> compilers_;
+  std::map<std::string, std::shared_ptr<Flight>> flights_;
+  struct Counters;
+  std::unique_ptr<Counters> counters_;
+};
+
+/// The disk cache's contents, for `attnc cache stats`.
+struct CacheStats {
+  std::string dir;         ///< The directory looked at.
+  uint64_t entries = 0;    ///< Entry files.
+  uint64_t bytes = 0;      ///< Their total size.
+  uint64_t max_bytes = 0;  ///< The configured limit (ATTNC_CACHE_MAX_MB).
+};
+
+/// The cache directory the environment selects (ATTNC_CACHE_DIR, XDG_CACHE_HOME, HOME).
+std::string default_cache_dir();
+/// Counts the entries of `dir` (default_cache_dir() when empty). A missing dir has none.
+CacheStats cache_stats(const std::string& dir = {});
+/// Removes every entry (and stale temporary file) of `dir`; returns how many entries went.
+uint64_t cache_clear(const std::string& dir = {});
+/// Where Loader::get writes the flight recorder on failure: $ATTNC_TRACE, or
+/// $TMPDIR/attnc-trace-<pid>.json.
+std::string trace_dump_path();
+
+}  // namespace attn

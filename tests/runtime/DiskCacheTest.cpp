@@ -1,0 +1,205 @@
+// The disk cache: warm starts, two processes filling one entry, an unwritable directory, eviction.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <boost/test/unit_test.hpp>
+#include <filesystem>
+#include <thread>
+
+#include "TestKernels.h"
+#include "runtime/DiskCache.h"
+
+namespace fs = std::filesystem;
+
+namespace attn::test {
+namespace {
+
+// Runs `body` with stderr sent to a file; returns what was written there.
+template <class F>
+std::string capture_stderr(const std::string& file, F body) {
+  fflush(stderr);
+  int saved = dup(2);
+  int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  dup2(fd, 2);
+  ::close(fd);
+  body();
+  fflush(stderr);
+  dup2(saved, 2);
+  ::close(saved);
+  return read_text(file);
+}
+
+size_t count_lines_with(const std::string& text, const std::string& needle) {
+  size_t n = 0;
+  for (size_t p = text.find(needle); p != std::string::npos; p = text.find(needle, p + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+BOOST_FIXTURE_TEST_SUITE(disk_cache, CacheFixture)
+
+BOOST_AUTO_TEST_CASE(second_loader_starts_warm) {
+  KernelRequest r = scale_kernel_request(2);
+  {
+    Loader cold(options());
+    BOOST_TEST(run_scale(cold.get(r), 2.0f) == 4.0f);
+    BOOST_TEST(cold.stats().compiles == 1u);
+    BOOST_TEST(cold.cache_dir() == cache);
+  }
+  Loader warm(options());
+  BOOST_TEST(run_scale(warm.get(r), 2.0f) == 4.0f);
+  BOOST_TEST(warm.stats().compiles == 0u);
+  BOOST_TEST(warm.stats().disk_hits == 1u);
+  CacheStats cs = cache_stats();
+  BOOST_TEST(cs.dir == cache);
+  BOOST_TEST(cs.entries == 1u);
+  BOOST_TEST(cs.bytes == static_cast<uint64_t>(file_size(cache + "/" + warm.key_of(r) + ".entry")));
+  BOOST_TEST(cache_clear() == 1u);
+  BOOST_TEST(cache_stats().entries == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(two_processes_fill_one_entry_at_once) {
+  KernelRequest r = scale_kernel_request(5);
+  int gate[2];
+  BOOST_REQUIRE(pipe(gate) == 0);
+  pid_t children[2];
+  for (pid_t& child : children) {
+    std::fflush(nullptr);  // children must not repeat buffered test output
+    child = fork();
+    BOOST_REQUIRE(child >= 0);
+    if (child == 0) {
+      ::close(gate[1]);
+      char c;
+      (void)!::read(gate[0], &c, 1);  // released together when the parent closes the pipe
+      int status = 1;
+      try {
+        Loader loader(options());
+        float x[4] = {1, 2, 3, 4}, out[4] = {};
+        int64_t shape[4] = {1, 1, 1, 4};
+        DLTensor t{};
+        t.data = x;
+        t.ndim = 4;
+        t.shape = shape;
+        t.dtype = DLDataType{kDLFloat, 32, 1};
+        DLTensor o = t;
+        o.data = out;
+        attn_kernel_args a{};
+        a.abi_version = ATTN_KERNEL_ABI_VERSION;
+        a.q = a.k = a.v = &t;
+        a.out = &o;
+        Kernel k = loader.get(r);
+        status = k(a) == 0 && out[0] == 5.0f && loader.stats().compiles == 1 ? 0 : 2;
+      } catch (...) {
+        status = 3;
+      }
+      _exit(status);
+    }
+  }
+  ::close(gate[0]);
+  ::close(gate[1]);
+  for (pid_t child : children) {
+    int status = 0;
+    BOOST_REQUIRE(waitpid(child, &status, 0) == child);
+    BOOST_TEST(WIFEXITED(status));
+    BOOST_TEST(WEXITSTATUS(status) == 0);
+  }
+  Loader after(options());
+  BOOST_TEST(run_scale(after.get(r), 1.0f) == 5.0f);
+  BOOST_TEST(after.stats().disk_hits == 1u);
+  BOOST_TEST(after.stats().compiles == 0u);
+  size_t files = 0;
+  for (const auto& e : fs::directory_iterator(cache)) {
+    ++files;
+    BOOST_TEST(e.path().extension() == ".entry");  // no temporary files left behind
+  }
+  BOOST_TEST(files == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(unwritable_cache_dir_means_memory_only_and_one_warning) {
+  std::vector<std::string> bad = {"/dev/null/attnc-cache"};  // under a regular file
+  std::string file = root->path() + "/a-file";
+  BOOST_REQUIRE(write_file(file, "x", 1));
+  bad.push_back(file);  // a file where the directory should be
+  if (geteuid() != 0) {
+    // chmod does not stop root, so this case only means something for other users.
+    std::string ro = root->path() + "/read-only";
+    fs::create_directory(ro);
+    ::chmod(ro.c_str(), 0500);
+    bad.push_back(ro);
+  }
+  for (const std::string& dir : bad) {
+    BOOST_TEST_CONTEXT("cache dir " << dir) {
+      setenv("ATTNC_CACHE_DIR", dir.c_str(), 1);
+      std::string err = capture_stderr(root->path() + "/stderr.txt", [&] {
+        for (int i = 0; i < 2; ++i) {
+          Loader loader(options());
+          BOOST_TEST(loader.cache_dir().empty());
+          BOOST_TEST(run_scale(loader.get(scale_kernel_request(2)), 1.0f) == 2.0f);
+          BOOST_TEST(loader.stats().compiles == 1u);
+          BOOST_TEST(loader.stats().disk_writes == 0u);
+          BOOST_TEST(loader.trace_json().find("\"warning\"") != std::string::npos);
+        }
+      });
+      BOOST_TEST(count_lines_with(err, "attnc: warning:") == 1u, err);
+      BOOST_TEST(err.find(dir) != std::string::npos, err);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(eviction_drops_the_least_recently_used_entry) {
+  KernelRequest a = scale_kernel_request(2), b = scale_kernel_request(3), c = scale_kernel_request(4);
+  std::string key_a, key_b, key_c;
+  {
+    Loader loader(options());
+    key_a = loader.key_of(a);
+    key_b = loader.key_of(b);
+    key_c = loader.key_of(c);
+    loader.get(a);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // mtimes are coarse
+    loader.get(b);
+  }
+  long long entry = file_size(cache + "/" + key_a + ".entry");
+  BOOST_REQUIRE(entry > 0);
+  // Room for two entries and a half.
+  setenv("ATTNC_CACHE_MAX_MB", std::to_string(2.5 * entry / (1024.0 * 1024.0)).c_str(), 1);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  Loader loader(options());
+  BOOST_TEST(run_scale(loader.get(a), 1.0f) == 2.0f);  // a disk hit refreshes a
+  BOOST_TEST(loader.stats().disk_hits == 1u);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  BOOST_TEST(run_scale(loader.get(c), 1.0f) == 4.0f);  // writing c evicts b, the oldest
+  BOOST_TEST(file_size(cache + "/" + key_a + ".entry") > 0);
+  BOOST_TEST(file_size(cache + "/" + key_b + ".entry") == -1);
+  BOOST_TEST(file_size(cache + "/" + key_c + ".entry") > 0);
+  BOOST_TEST(cache_stats().entries == 2u);
+  std::string json = loader.trace_json();
+  BOOST_TEST(json.find("\"evict\"") != std::string::npos);
+  BOOST_TEST(json.find(key_b.substr(0, 16)) != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(temporaries_of_killed_writers_are_swept) {
+  KernelRequest a = scale_kernel_request(2), b = scale_kernel_request(3);
+  Loader first(options());
+  first.get(a);
+  std::string stale = cache + "/.deadbeef.1234.0.tmp", fresh = cache + "/.cafe.1234.1.tmp";
+  BOOST_REQUIRE(write_file(stale, "partial", 7));
+  BOOST_REQUIRE(write_file(fresh, "partial", 7));
+  timespec two_hours_ago[2] = {{time(nullptr) - 7200, 0}, {time(nullptr) - 7200, 0}};
+  BOOST_REQUIRE(utimensat(AT_FDCWD, stale.c_str(), two_hours_ago, 0) == 0);
+  LoaderOptions o = options();
+  o.cache_max_bytes = 1;  // every write evicts, and eviction sweeps old temporaries
+  Loader second(o);
+  second.get(b);
+  BOOST_TEST(file_size(stale) == -1);
+  BOOST_TEST(file_size(fresh) == 7);        // may belong to a live writer
+  BOOST_TEST(cache_stats().entries == 1u);  // b only
+  BOOST_TEST(cache_clear() == 1u);
+  BOOST_TEST(file_size(fresh) == -1);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+}  // namespace attn::test

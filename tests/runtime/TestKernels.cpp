@@ -1,0 +1,100 @@
+// Hand-written ABI kernels and the per-test cache directory fixture.
+#include "TestKernels.h"
+
+#include <sys/stat.h>
+
+#include <boost/test/unit_test.hpp>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace attn::test {
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+long long file_size(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0 ? static_cast<long long>(st.st_size) : -1;
+}
+
+std::string scale_kernel_source(int factor, const std::string& entry) {
+  // Self-contained like generated sources: the ABI header's text is part of the unit.
+  static const std::string abi = read_text(ATTNC_SOURCE_DIR "/runtime/include/attn/kernel_abi.h");
+  BOOST_REQUIRE(!abi.empty());
+  std::ostringstream s;
+  s << abi << R"(
+#include <stdio.h>
+extern "C" int )"
+    << entry << R"((const attn_kernel_args* a) {
+  if (a->abi_version != ATTN_KERNEL_ABI_VERSION) {
+    snprintf(a->error, a->error_size, "abi version %d", a->abi_version);
+    return 1;
+  }
+  long n = 1;
+  for (int i = 0; i < a->q->ndim; ++i) n *= a->q->shape[i];
+  const float* q = (const float*)((const char*)a->q->data + a->q->byte_offset);
+  float* out = (float*)((char*)a->out->data + a->out->byte_offset);
+  for (long i = 0; i < n; ++i) out[i] = q[i] * )"
+    << factor << R"(.0f;
+  return 0;
+}
+)";
+  return s.str();
+}
+
+KernelRequest scale_kernel_request(int factor, const std::string& entry) {
+  KernelRequest r;
+  r.target = "cpu";
+  r.source = scale_kernel_source(factor, entry);
+  r.entry = entry;
+  return r;
+}
+
+float run_scale(const Kernel& kernel, float x) {
+  float q[4] = {x, x + 1, x + 2, x + 3}, out[4] = {};
+  int64_t shape[4] = {1, 1, 1, 4};
+  DLTensor tq{}, tout{};
+  tq.data = q;
+  tq.ndim = 4;
+  tq.shape = shape;
+  tq.dtype = DLDataType{kDLFloat, 32, 1};
+  tq.device = DLDevice{kDLCPU, 0};
+  tout = tq;
+  tout.data = out;
+  char error[256] = {};
+  attn_kernel_args args{};
+  args.abi_version = ATTN_KERNEL_ABI_VERSION;
+  args.q = args.k = args.v = &tq;
+  args.out = &tout;
+  args.error = error;
+  args.error_size = sizeof error;
+  int rc = kernel(args);
+  BOOST_REQUIRE_MESSAGE(rc == 0, "kernel failed: " << error);
+  return out[0];
+}
+
+CacheFixture::CacheFixture() : root(std::make_unique<TempDir>("attnc-loader-test-")) {
+  cache = root->path() + "/cache";
+  setenv("ATTNC_CACHE_DIR", cache.c_str(), 1);
+  setenv("ATTNC_TRACE", (root->path() + "/trace.json").c_str(), 1);
+  unsetenv("ATTNC_CACHE_MAX_MB");
+}
+
+CacheFixture::~CacheFixture() {
+  unsetenv("ATTNC_CACHE_DIR");
+  unsetenv("ATTNC_TRACE");
+  unsetenv("ATTNC_CACHE_MAX_MB");
+}
+
+LoaderOptions CacheFixture::options() const {
+  LoaderOptions o;
+  o.recorder = std::make_shared<FlightRecorder>(256);
+  return o;
+}
+
+}  // namespace attn::test

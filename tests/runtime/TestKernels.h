@@ -1,0 +1,35 @@
+// Hand-written kernels implementing the CPU kernel ABI, and a fixture with a fresh cache directory.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "attn/loader.hpp"
+#include "runtime/TempDir.h"
+
+namespace attn::test {
+
+/// A self-contained translation unit exporting `entry`, which writes out = q * factor.
+std::string scale_kernel_source(int factor, const std::string& entry = "scale_kernel");
+/// The request for scale_kernel_source(factor, entry) on the cpu.
+KernelRequest scale_kernel_request(int factor, const std::string& entry = "scale_kernel");
+/// Runs `kernel` on q = {x, x+1, x+2, x+3} ([1,1,1,4] f32) and returns out[0]; fails the test on
+/// a non-zero return.
+float run_scale(const Kernel& kernel, float x);
+
+/// A fresh ATTNC_CACHE_DIR (and ATTNC_TRACE inside it) for one test; restores the environment.
+struct CacheFixture {
+  CacheFixture();
+  ~CacheFixture();
+  std::unique_ptr<TempDir> root;  ///< Holds cache/ and anything else the test writes.
+  std::string cache;              ///< The cache directory (not created yet).
+  /// Options using `cache` and a private recorder.
+  LoaderOptions options() const;
+};
+
+/// The size in bytes of `path`, or -1.
+long long file_size(const std::string& path);
+/// The whole file at `path`.
+std::string read_text(const std::string& path);
+
+}  // namespace attn::test
