@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "runtime/HostTensor.h"
 
@@ -18,6 +19,8 @@ struct CudaLaunchInfo {
   int head_dim = 0;          ///< D the kernel was specialized for
   int value_dim = 0;         ///< Dv
   ScalarType dtype = ScalarType::F32;  ///< Q/K/V/Out element type
+  double scale = 0;          ///< the softmax scale (a kernel option, fixed at compile time)
+  std::vector<std::string> buffer_names;  ///< tensor arguments in order, for error messages
   bool needs_16b_rows = false;  ///< rows (and bases) of Q/K/V must be 16-byte aligned (cp.async)
 };
 

@@ -1,12 +1,11 @@
-// Running a kernel on a CUDA GPU end to end: print, NVRTC-compile (memoized per process), load,
-// launch. `attnc run -t cuda`, the GPU tests and the GPU benchmark use it.
+// Running a kernel on a CUDA GPU end to end: print, compile through attn::Loader (NVRTC, disk
+// cache), launch through the kernel's DLPack entry. `attnc run -t cuda`, the GPU tests and the GPU benchmark use it.
 #pragma once
 
 #include <vector>
 
 #include "backends/cuda/CudaTiles.h"
 #include "backends/reference/Reference.h"
-#include "runtime/PtxasReport.h"
 
 namespace attn {
 
@@ -18,9 +17,8 @@ struct CudaRunOptions {
 struct CudaRunResult {
   KernelOutputs outputs;
   CudaTileConfig tiles;
-  PtxasFunction resources;         ///< the kernel's registers/spills
-  double compile_seconds = 0;      ///< NVRTC time (0 when the cubin was already compiled)
-  std::vector<float> times_ms;
+  double compile_seconds = 0;      ///< time to get the kernel from the loader (compile or cache)
+  std::vector<float> times_ms;     ///< wall time of each timed launch (synchronous)
 };
 
 /// Runs `ir` on `in`, specialized to the inputs' head dims and the device's architecture.

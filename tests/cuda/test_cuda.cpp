@@ -11,6 +11,8 @@
 #include "backends/cuda/CudaPrinter.h"
 #include "backends/cuda/CudaRun.h"
 #include "codegen/KernelIR.h"
+#include "attn/loader.hpp"
+#include "runtime/CudaCompiler.h"
 #include "runtime/CudaDriver.h"
 #include "runtime/Npy.h"
 #include "runtime/Nvrtc.h"
@@ -174,4 +176,56 @@ BOOST_AUTO_TEST_CASE(no_driver_is_a_clear_error) {
                              " --v " + in + " -o " + (d / "o.npy").string() + " -t cuda");
   BOOST_TEST(r.status == 1);
   BOOST_TEST(r.output == "attnc: error: " + why + "\n");
+}
+
+BOOST_AUTO_TEST_CASE(launch_info_round_trips_through_the_source) {
+  std::vector<std::string> errors;
+  for (const test::TestKernel& k : test::cuda_test_kernels(errors)) {
+    CudaKernelSource src = print_cuda_kernel(*k.ir, {});
+    CudaLaunchInfo got = parse_cuda_launch_info(src.cu);
+    const CudaLaunchInfo& want = src.launch;
+    BOOST_TEST(got.entry == want.entry);
+    BOOST_TEST(got.threads == want.threads);
+    BOOST_TEST(got.block_m == want.block_m);
+    BOOST_TEST(got.smem_bytes == want.smem_bytes);
+    BOOST_TEST(got.head_dim == want.head_dim);
+    BOOST_TEST(got.value_dim == want.value_dim);
+    BOOST_TEST(static_cast<int>(got.dtype) == static_cast<int>(want.dtype));
+    BOOST_TEST(got.scale == want.scale);
+    BOOST_TEST(got.buffer_names == want.buffer_names);
+    BOOST_TEST(got.needs_16b_rows == want.needs_16b_rows);
+  }
+}
+
+// The loader's cuda target: NVRTC compiles without a GPU; loading says why it cannot.
+BOOST_AUTO_TEST_CASE(loader_cuda_target_without_a_gpu) {
+  std::vector<std::string> errors;
+  std::vector<test::TestKernel> kernels = test::cuda_test_kernels(errors);
+  BOOST_REQUIRE(!kernels.empty());
+  CudaKernelSource src = print_cuda_kernel(*kernels.front().ir, {});
+  KernelRequest req{"cuda", src.cu, src.launch.entry, {}};
+  std::unique_ptr<Compiler> c = make_cuda_compiler({"sm_80", 0});
+  BOOST_TEST(c->target() == "cuda");
+  BOOST_TEST(c->fingerprint(req).find("arch sm_80") != std::string::npos);
+  std::vector<uint8_t> cubin = c->compile(req);
+  BOOST_TEST(cubin.size() > 1000u);
+  std::string why;
+  if (cuda_driver_available(&why)) return;
+  BOOST_CHECK_EXCEPTION(c->load(cubin, req), LoadError, [&](const LoadError& e) {
+    return e.kind() == LoadErrorKind::LoadFailed && std::string(e.what()) == why;
+  });
+  test::TempDir cache;
+  LoaderOptions lo;
+  lo.cache_dir = cache.path().string();
+  Loader loader(lo);
+  loader.add_compiler(make_cuda_compiler({"sm_80", 0}));
+  BOOST_CHECK_EXCEPTION(loader.get(req), LoadError, [&](const LoadError& e) {
+    return std::string(e.what()).find(why) != std::string::npos;
+  });
+  BOOST_TEST(loader.stats().compiles == 1u);
+  // A broken source is a compile error with NVRTC's message.
+  KernelRequest bad{"cuda", src.cu + "\nthis is not C++;\n", src.launch.entry, {}};
+  BOOST_CHECK_EXCEPTION(c->compile(bad), LoadError, [](const LoadError& e) {
+    return e.kind() == LoadErrorKind::CompileFailed && std::string(e.what()).find("NVRTC failed") != std::string::npos;
+  });
 }

@@ -63,6 +63,8 @@ typedef struct attn_cuda_params {
 #define ATTN_STAGES 2
 #define ATTN_Q_IN_REGS 0
 #define ATTN_SMEM_BYTES 98304
+#define ATTN_BUFFER_NAMES "" /* tensor arguments, for error messages */
+#define ATTN_SCALE 0.088388347648318433 /* softmax scale; the launcher passes it in p.scale */
 
 // ---- attnc device library: element types, math helpers, bounds-checked buffer loads ----------
 // (Fixed text shared by every generated kernel; the kernel-specific parts come before it.)

@@ -59,6 +59,7 @@ typedef struct attn_cuda_params {
 #define ATTN_CAUSAL_BF16_128_HEAD_DIM 128
 #define ATTN_CAUSAL_BF16_128_VALUE_DIM 128
 #define ATTN_CAUSAL_BF16_128_DTYPE "bf16"
+#define ATTN_CAUSAL_BF16_128_SCALE 0.088388347648318433 /* p.scale; p.scale_log2 = scale * log2(e) */
 
 #ifdef __cplusplus
 extern "C" {

@@ -62,6 +62,8 @@ typedef struct attn_cuda_params {
 #define ATTN_WARPS 4
 #define ATTN_ROWS 8
 #define ATTN_SMEM_BYTES 24704
+#define ATTN_BUFFER_NAMES "doc" /* tensor arguments, for error messages */
+#define ATTN_SCALE 0.125 /* softmax scale; the launcher passes it in p.scale */
 
 // ---- attnc device library: element types, math helpers, bounds-checked buffer loads ----------
 // (Fixed text shared by every generated kernel; the kernel-specific parts come before it.)

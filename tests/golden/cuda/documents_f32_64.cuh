@@ -59,6 +59,7 @@ typedef struct attn_cuda_params {
 #define ATTN_DOCUMENTS_F32_64_HEAD_DIM 64
 #define ATTN_DOCUMENTS_F32_64_VALUE_DIM 64
 #define ATTN_DOCUMENTS_F32_64_DTYPE "f32"
+#define ATTN_DOCUMENTS_F32_64_SCALE 0.125 /* p.scale; p.scale_log2 = scale * log2(e) */
 #define ATTN_DOCUMENTS_F32_64_BUFFER_DOC 0
 
 #ifdef __cplusplus
