@@ -54,7 +54,7 @@ def main():
         ratio = at / ft if at and ft else None
         lines.append(f"| {name} | {d:.3f} | {fmt(r.get('ms_median'), '.3f')} | {fmt(at, '.0f')} | "
                      f"{fmt(f.get('ms_median'), '.3f')} | {fmt(ft, '.0f')} | {fmt(ratio, '.2f')} | "
-                     f"{fmt(r.get('cold_compile_s'), '.2f')} | {fmt(r.get('warm_load_ms'), '.2f')} | "
+                     f"{fmt(r.get('loader_cold_s', r.get('cold_compile_s')), '.2f')} | {fmt(r.get('warm_load_ms'), '.2f')} | "
                      f"{fmt(f.get('first_call_s'), '.1f')} | {r.get('tiles', '-')} | {r.get('registers', '-')} |")
         if "error" in r:
             lines.append(f"|  | attnc error: {r['error']} |||||||||||")
