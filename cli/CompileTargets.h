@@ -31,6 +31,8 @@ TargetWriter target_writer(const std::string& target);
 
 /// CUDA (cli/CudaCommands.cpp): <kernel>.cu and <kernel>.cuh.
 std::vector<std::string> write_cuda_target(const KernelIR& ir, const CompileContext& ctx, const std::filesystem::path& dir);
+/// The .cu of a kernel (default options), for `attnc dump --stage=cuda`.
+std::string dump_cuda_target(const KernelIR& ir);
 /// Runs a kernel on the GPU for `attnc run -t cuda`.
 KernelOutputs run_cuda_target(const KernelIR& ir, const KernelInputs& in);
 

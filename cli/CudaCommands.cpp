@@ -21,6 +21,8 @@ std::vector<std::string> write_cuda_target(const KernelIR& ir, const CompileCont
   return {name + ".cu", name + ".cuh"};
 }
 
+std::string dump_cuda_target(const KernelIR& ir) { return print_cuda_kernel(ir, {}).cu; }
+
 KernelOutputs run_cuda_target(const KernelIR& ir, const KernelInputs& in) { return run_cuda(ir, in).outputs; }
 
 }  // namespace attn::cli

@@ -19,10 +19,10 @@ int main(int argc, char** argv) {
   check_cmd->add_option("--format", check.format, "text or json")->check(CLI::IsMember({"text", "json"}));
 
   DumpOptions dump;
-  auto* dump_cmd = app.add_subcommand("dump", "Print a compiler stage (ast, ir, hash)");
+  auto* dump_cmd = app.add_subcommand("dump", "Print a compiler stage (ast, ir, hash, cuda)");
   dump_cmd->add_option("file", dump.file, ".attn file")->required();
   dump_cmd->add_option("kernel", dump.kernel, "only this kernel");
-  dump_cmd->add_option("--stage", dump.stage, "ast | ir | hash")->check(CLI::IsMember({"ast", "ir", "hash"}));
+  dump_cmd->add_option("--stage", dump.stage, "ast | ir | hash | cuda")->check(CLI::IsMember({"ast", "ir", "hash", "cuda"}));
 
   RunOptions run;
   auto* run_cmd = app.add_subcommand("run", "Run a kernel on .npy inputs");
