@@ -211,6 +211,7 @@ CudaKernelSource print_cuda_kernel(const KernelIR& ir, const CudaPrintOptions& o
   cu << "#define ATTN_BUFFER_NAMES \"" << names << "\" /* tensor arguments, for error messages */\n";
   cu << "#define ATTN_SCALE " << scale_text << " /* softmax scale; the launcher passes it in p.scale */\n\n";
   cu << cuda_device_text("attn_common.cuh") << "\n";
+  cu << cuda_device_text("attn_expr.cuh") << "\n";
   cu << device_functions(ir, tile_conditions(ir.mask));
   cu << cuda_device_text("attn_tiles.cuh") << "\n";
   if (t.mma) cu << cuda_device_text("attn_mma_layout.cuh") << "\n";

@@ -4,11 +4,18 @@
 #define BOOST_TEST_MODULE cuda
 #include <boost/test/unit_test.hpp>
 
+#include <dlfcn.h>
+
+#include <cmath>
 #include <cstdlib>
 #include <map>
+#include <random>
 #include <sstream>
 
+#include "attn/cuda_abi.h"
+#include "backends/cuda/CudaDeviceText.h"
 #include "backends/cuda/CudaPrinter.h"
+#include "backends/reference/EvalExpr.h"
 #include "backends/cuda/CudaRun.h"
 #include "codegen/KernelIR.h"
 #include "attn/loader.hpp"
@@ -228,4 +235,146 @@ BOOST_AUTO_TEST_CASE(loader_cuda_target_without_a_gpu) {
   BOOST_CHECK_EXCEPTION(c->compile(bad), LoadError, [](const LoadError& e) {
     return e.kind() == LoadErrorKind::CompileFailed && std::string(e.what()).find("NVRTC failed") != std::string::npos;
   });
+}
+
+// The printed mask, score and tile conditions, compiled for the host with the same expression
+// library the kernels use (attn_expr.cuh), agree with the reference evaluator point by point;
+// tile conditions are sound over random tiles.
+BOOST_AUTO_TEST_CASE(printed_expressions_match_the_reference) {
+  std::vector<std::string> errors;
+  std::vector<test::TestKernel> kernels = test::cuda_test_kernels(errors);
+  std::string src =
+      "#include <cmath>\n#include <cstdlib>\n#include <cstring>\n"
+      "#define __device__\n#define __forceinline__ inline\n#define ATTN_HD inline\n"
+      "inline float __int_as_float(int i) { float f; std::memcpy(&f, &i, 4); return f; }\n"
+      "inline int atomicCAS(int* p, int c, int v) { int o = *p; if (o == c) *p = v; return o; }\n"
+      "inline int min(int a, int b) { return a < b ? a : b; }\n"
+      "inline int max(int a, int b) { return a > b ? a : b; }\n";
+  src += cuda_device_text("cuda_abi.h") + cuda_device_text("attn_expr.cuh");
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    const std::string k = "k" + std::to_string(i);
+    src += "namespace " + k + " {\n" + print_cuda_device_functions(*kernels[i].ir) + "}\n";
+    src += "extern \"C\" bool " + k + "_mask(int b, int h, int q, int kv, const attn_cuda_params* p) { return " + k +
+           "::attn_mask(b, h, q, kv, *p); }\n";
+    src += "extern \"C\" float " + k + "_score(float s, int b, int h, int q, int kv, const attn_cuda_params* p) { return " +
+           k + "::attn_score(s, b, h, q, kv, *p); }\n";
+    src += "extern \"C\" bool " + k + "_empty(int b, int h, int a, int c, int d, int e, const attn_cuda_params* p) { return " +
+           k + "::attn_tile_empty(b, h, a, c, d, e, *p); }\n";
+    src += "extern \"C\" bool " + k + "_full(int b, int h, int a, int c, int d, int e, const attn_cuda_params* p) { return " +
+           k + "::attn_tile_full(b, h, a, c, d, e, *p); }\n";
+  }
+  test::TempDir tmp;
+  test::write_file(tmp.path() / "exprs.cpp", src);
+  auto cc = test::run_command("c++ -std=c++17 -O1 -w -shared -fPIC -o " + (tmp.path() / "exprs.so").string() + " " +
+                              (tmp.path() / "exprs.cpp").string());
+  BOOST_REQUIRE_MESSAGE(cc.status == 0, cc.output);
+  void* so = dlopen((tmp.path() / "exprs.so").c_str(), RTLD_NOW);
+  BOOST_REQUIRE(so);
+
+  std::mt19937 rng(99);
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    const KernelIR& ir = *kernels[i].ir;
+    const std::string k = "k" + std::to_string(i);
+    using MaskFn = bool (*)(int, int, int, int, const attn_cuda_params*);
+    using ScoreFn = float (*)(float, int, int, int, int, const attn_cuda_params*);
+    using TileFn = bool (*)(int, int, int, int, int, int, const attn_cuda_params*);
+    auto mask_fn = reinterpret_cast<MaskFn>(dlsym(so, (k + "_mask").c_str()));
+    auto score_fn = reinterpret_cast<ScoreFn>(dlsym(so, (k + "_score").c_str()));
+    auto empty_fn = reinterpret_cast<TileFn>(dlsym(so, (k + "_empty").c_str()));
+    auto full_fn = reinterpret_cast<TileFn>(dlsym(so, (k + "_full").c_str()));
+    BOOST_REQUIRE(mask_fn && score_fn && empty_fn && full_fn);
+
+    // Arguments: buffers of 400 elements per dimension (4 for `heads`), scalars 16.
+    std::vector<HostTensor> tensors;
+    tensors.reserve(ir.args.size());
+    ArgValues values;
+    attn_cuda_params p{};
+    attn_cuda_error err{};
+    p.error = &err;
+    int buffer = 0, scalar = 0;
+    for (const KernelArg& a : ir.args) {
+      if (a.kind == KernelArg::Kind::Scalar) {
+        values.buffers.push_back(nullptr);
+        values.scalars.push_back(16);
+        p.scalars[scalar++] = 16;
+        continue;
+      }
+      std::vector<int64_t> shape;
+      for (const std::string& d : a.dims) shape.push_back(d == "heads" ? 4 : 400);
+      const ScalarType t = a.elem == ElemType::I32 ? ScalarType::I32 : a.elem == ElemType::F32 ? ScalarType::F32 : ScalarType::Bool;
+      tensors.emplace_back(t, shape);
+      HostTensor& x = tensors.back();
+      for (int64_t j = 0; j < x.numel(); ++j)
+        x.set(j, t == ScalarType::I32 ? static_cast<double>(j / 37) : t == ScalarType::F32 ? 0.01 * static_cast<double>(rng() % 200) - 1 : rng() % 7 == 0);
+      values.buffers.push_back(&x);
+      values.scalars.push_back(0);
+      attn_cuda_buffer& b = p.buffers[buffer++];
+      b.data = x.bytes.data();
+      b.rank = static_cast<int>(shape.size());
+      long long stride = 1;
+      for (int d = b.rank - 1; d >= 0; --d) {
+        b.shape[d] = shape[static_cast<size_t>(d)];
+        b.stride[d] = stride;
+        stride *= b.shape[d];
+      }
+    }
+    CompiledExpr mask(ir.mask, ir), score(ir.score, ir);
+    auto ref_mask = [&](int b, int h, int q, int kv, bool& ok) {
+      EvalPoint pt;
+      pt.idx[0] = b, pt.idx[1] = h, pt.idx[2] = q, pt.idx[3] = kv;
+      try {
+        ok = true;
+        return mask.eval(pt, values) != 0;
+      } catch (const EvalError&) {
+        ok = false;
+        return false;
+      }
+    };
+    int mismatches = 0;
+    for (int n = 0; n < 3000 && mismatches < 5; ++n) {
+      const int b = static_cast<int>(rng() % 2), h = static_cast<int>(rng() % 4), q = static_cast<int>(rng() % 300),
+                kv = static_cast<int>(rng() % 300);
+      bool ok = false;
+      err.flag = 0;
+      const bool want = ref_mask(b, h, q, kv, ok), got = mask_fn(b, h, q, kv, &p);
+      if (!ok) {
+        BOOST_TEST(err.flag == 1, kernels[i].label << ": no error reported at q=" << q << " kv=" << kv);
+        continue;
+      }
+      if (got != want) {
+        ++mismatches;
+        BOOST_ERROR(kernels[i].label << ": mask(" << b << ", " << h << ", " << q << ", " << kv << ") = " << got);
+      }
+      if (!want) continue;
+      EvalPoint pt;
+      pt.idx[0] = b, pt.idx[1] = h, pt.idx[2] = q, pt.idx[3] = kv;
+      pt.score = 0.01 * static_cast<double>(static_cast<int>(rng() % 2000) - 1000);
+      const double ws = score.eval(pt, values);
+      const float gs = score_fn(static_cast<float>(pt.score), b, h, q, kv, &p);
+      if (!(std::abs(gs - ws) <= 1e-4 * std::max(1.0, std::abs(ws)))) {
+        ++mismatches;
+        BOOST_ERROR(kernels[i].label << ": score at " << q << ", " << kv << ": " << gs << " vs " << ws);
+      }
+    }
+    for (int n = 0; n < 200; ++n) {
+      const int b = static_cast<int>(rng() % 2), h = static_cast<int>(rng() % 4);
+      const int q_lo = static_cast<int>(rng() % 280), kv_lo = static_cast<int>(rng() % 280);
+      const int q_hi = std::min(299, q_lo + static_cast<int>(rng() % 48)), kv_hi = std::min(299, kv_lo + static_cast<int>(rng() % 48));
+      const bool empty = empty_fn(b, h, q_lo, q_hi, kv_lo, kv_hi, &p), full = full_fn(b, h, q_lo, q_hi, kv_lo, kv_hi, &p);
+      if (!empty && !full) continue;
+      BOOST_TEST(!(empty && full), kernels[i].label << ": a tile both empty and full");
+      for (int q = q_lo; q <= q_hi; ++q)
+        for (int kv = kv_lo; kv <= kv_hi; ++kv) {
+          bool ok = false;
+          const bool m = ref_mask(b, h, q, kv, ok);
+          if (ok && m != full) {
+            BOOST_ERROR(kernels[i].label << ": tile [" << q_lo << ", " << q_hi << "] x [" << kv_lo << ", " << kv_hi << "] is "
+                                         << (full ? "full" : "empty") << " but mask(" << q << ", " << kv << ") = " << m);
+            q = q_hi;
+            break;
+          }
+        }
+    }
+  }
+  dlclose(so);
 }
