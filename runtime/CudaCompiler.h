@@ -21,8 +21,4 @@ struct CudaCompilerOptions {
 /// `arch` is set; load() throws LoadError(LoadFailed, "no CUDA driver: ...").
 std::unique_ptr<Compiler> make_cuda_compiler(const CudaCompilerOptions& options = {});
 
-/// The launch shape a generated .cu declares in its configuration macros; throws
-/// std::invalid_argument when the source does not carry them.
-CudaLaunchInfo parse_cuda_launch_info(const std::string& source);
-
 }  // namespace attn

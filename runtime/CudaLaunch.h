@@ -24,4 +24,8 @@ struct CudaLaunchInfo {
   bool needs_16b_rows = false;  ///< rows (and bases) of Q/K/V must be 16-byte aligned (cp.async)
 };
 
+/// The launch shape a generated .cu declares in its configuration macros; throws
+/// std::invalid_argument when the source does not carry them.
+CudaLaunchInfo parse_cuda_launch_info(const std::string& source);
+
 }  // namespace attn

@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstring>
 
-#include "attn/cuda_abi.h"
 
 namespace attn {
 
@@ -19,8 +18,7 @@ void strides3(const HostTensor& t, long long (&s)[3]) {
 
 }  // namespace
 
-CudaLaunchResult launch_cuda_kernel(CudaDevice& device, const CudaModule& module, const CudaLaunchInfo& info,
-                                    const CudaLaunchRequest& r) {
+CudaPreparedLaunch prepare_cuda_launch(CudaDevice& device, const CudaLaunchInfo& info, const CudaLaunchRequest& r) {
   if (r.buffers.size() > ATTN_CUDA_MAX_BUFFERS || r.scalars.size() > ATTN_CUDA_MAX_SCALARS)
     throw CudaError("too many kernel arguments for the CUDA parameter block");
   for (const HostTensor* t : {r.q, r.k, r.v}) {
@@ -34,34 +32,37 @@ CudaLaunchResult launch_cuda_kernel(CudaDevice& device, const CudaModule& module
   if (B > 65535 || Hq > 65535) throw CudaError("batch and head counts must be at most 65535 on CUDA");
   if (Lq > INT32_MAX || r.k->shape[2] > INT32_MAX) throw CudaError("sequence lengths must fit in 32 bits");
 
-  auto upload = [&](const HostTensor& t) {
-    CudaBuffer b = device.alloc(t.bytes.size());
-    device.upload(b, t.bytes.data(), t.bytes.size());
-    return b;
+  CudaPreparedLaunch L;
+  L.memory.reserve(6 + r.buffers.size());  // stable addresses for the pointers below
+  auto upload = [&](const HostTensor& t) -> const CudaBuffer& {
+    L.memory.push_back(device.alloc(t.bytes.size()));
+    device.upload(L.memory.back(), t.bytes.data(), t.bytes.size());
+    return L.memory.back();
   };
-  CudaBuffer dq = upload(*r.q), dk = upload(*r.k), dv = upload(*r.v);
-  CudaLaunchResult result;
-  result.out = HostTensor(info.dtype, {B, Hq, Lq, Dv});
-  CudaBuffer dout = device.alloc(result.out.bytes.size());
-  CudaBuffer dlse;
-  if (r.lse) {
-    result.lse = HostTensor(ScalarType::F32, {B, Hq, Lq});
-    dlse = device.alloc(result.lse.bytes.size());
-  }
-  CudaBuffer derr = device.alloc(sizeof(attn_cuda_error));
-  device.zero(derr);
-
-  attn_cuda_params p;
+  auto ptr = [](const CudaBuffer& b) { return reinterpret_cast<void*>(b.ptr()); };
+  attn_cuda_params& p = L.params;
   std::memset(&p, 0, sizeof p);
-  p.q = reinterpret_cast<const void*>(dq.ptr());
-  p.k = reinterpret_cast<const void*>(dk.ptr());
-  p.v = reinterpret_cast<const void*>(dv.ptr());
-  p.out = reinterpret_cast<void*>(dout.ptr());
-  p.lse = r.lse ? reinterpret_cast<float*>(dlse.ptr()) : nullptr;
+  p.q = ptr(upload(*r.q));
+  p.k = ptr(upload(*r.k));
+  p.v = ptr(upload(*r.v));
+  L.out = HostTensor(info.dtype, {B, Hq, Lq, Dv});
+  L.memory.push_back(device.alloc(L.out.bytes.size()));
+  L.out_memory = &L.memory.back();
+  p.out = ptr(*L.out_memory);
+  if (r.lse) {
+    L.lse = HostTensor(ScalarType::F32, {B, Hq, Lq});
+    L.memory.push_back(device.alloc(L.lse.bytes.size()));
+    L.lse_memory = &L.memory.back();
+    p.lse = static_cast<float*>(ptr(*L.lse_memory));
+  }
+  L.memory.push_back(device.alloc(sizeof(attn_cuda_error)));
+  L.error_memory = &L.memory.back();
+  device.zero(*L.error_memory);
+  p.error = static_cast<attn_cuda_error*>(ptr(*L.error_memory));
   strides3(*r.q, p.q_stride);
   strides3(*r.k, p.k_stride);
   strides3(*r.v, p.v_stride);
-  strides3(result.out, p.out_stride);
+  strides3(L.out, p.out_stride);
   p.lse_stride[2] = 1;
   p.lse_stride[1] = Lq;
   p.lse_stride[0] = Hq * Lq;
@@ -72,13 +73,11 @@ CudaLaunchResult launch_cuda_kernel(CudaDevice& device, const CudaModule& module
   p.kv_len = static_cast<int>(r.k->shape[2]);
   p.scale = static_cast<float>(r.scale);
   p.scale_log2 = static_cast<float>(r.scale / std::log(2.0));
-  std::vector<CudaBuffer> buffers;
   for (size_t i = 0; i < r.buffers.size(); ++i) {
     const HostTensor& t = *r.buffers[i].tensor;
     if (t.shape.size() > ATTN_CUDA_MAX_RANK) throw CudaError("tensor argument '" + r.buffers[i].name + "' has too many dimensions");
-    buffers.push_back(upload(t));
     attn_cuda_buffer& b = p.buffers[i];
-    b.data = reinterpret_cast<const void*>(buffers.back().ptr());
+    b.data = ptr(upload(t));
     b.rank = static_cast<int>(t.shape.size());
     long long stride = 1;
     for (int d = b.rank - 1; d >= 0; --d) {
@@ -88,22 +87,29 @@ CudaLaunchResult launch_cuda_kernel(CudaDevice& device, const CudaModule& module
     }
   }
   for (size_t i = 0; i < r.scalars.size(); ++i) p.scalars[i] = r.scalars[i];
-  p.error = reinterpret_cast<attn_cuda_error*>(derr.ptr());
+  L.grid[0] = static_cast<unsigned>((Lq + info.block_m - 1) / info.block_m);
+  L.grid[1] = static_cast<unsigned>(Hq);
+  L.grid[2] = static_cast<unsigned>(B);
+  return L;
+}
 
-  const unsigned grid[3] = {static_cast<unsigned>((Lq + info.block_m - 1) / info.block_m), static_cast<unsigned>(Hq),
-                            static_cast<unsigned>(B)};
+CudaLaunchResult launch_cuda_kernel(CudaDevice& device, const CudaModule& module, const CudaLaunchInfo& info,
+                                    const CudaLaunchRequest& r) {
+  CudaPreparedLaunch L = prepare_cuda_launch(device, info, r);
+  const attn_cuda_params& p = L.params;
+  CudaLaunchResult result;
   auto launch = [&] {
-    device.launch(module, info.entry, grid, static_cast<unsigned>(info.threads), static_cast<unsigned>(info.smem_bytes), &p,
+    device.launch(module, info.entry, L.grid, static_cast<unsigned>(info.threads), static_cast<unsigned>(info.smem_bytes), &p,
                   sizeof p);
   };
-  if (Lq > 0) {
+  if (p.q_len > 0) {
     launch();
     device.synchronize();
     for (int i = 0; i < r.timed_repeats; ++i) result.times_ms.push_back(device.time_ms(launch));
   }
 
   attn_cuda_error err;
-  device.download(&err, derr, sizeof err);
+  device.download(&err, *L.error_memory, sizeof err);
   if (err.flag) {
     std::string name = err.buffer >= 0 && static_cast<size_t>(err.buffer) < r.buffers.size() ? r.buffers[err.buffer].name : "?";
     long long extent = 0;
@@ -113,8 +119,12 @@ CudaLaunchResult launch_cuda_kernel(CudaDevice& device, const CudaModule& module
     throw CudaError("buffer '" + name + "' index " + std::to_string(err.index) + " is out of range [0, " +
                     std::to_string(extent) + ") in dimension " + std::to_string(err.dim));
   }
-  device.download(result.out.bytes.data(), dout, result.out.bytes.size());
-  if (r.lse) device.download(result.lse.bytes.data(), dlse, result.lse.bytes.size());
+  result.out = std::move(L.out);
+  device.download(result.out.bytes.data(), *L.out_memory, result.out.bytes.size());
+  if (r.lse) {
+    result.lse = std::move(L.lse);
+    device.download(result.lse.bytes.data(), *L.lse_memory, result.lse.bytes.size());
+  }
   return result;
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "attn/cuda_abi.h"
 #include "runtime/CudaDriver.h"
 #include "runtime/CudaLaunch.h"
 #include "runtime/HostTensor.h"
@@ -33,6 +34,21 @@ struct CudaLaunchResult {
   HostTensor lse;                 ///< [B, Hq, Lq] f32 when requested
   std::vector<float> times_ms;    ///< one per timed repeat
 };
+
+/// Device copies of a request's tensors and the parameter block that points at them.
+struct CudaPreparedLaunch {
+  std::vector<CudaBuffer> memory;  ///< q, k, v, out, lse, error word, buffers
+  attn_cuda_params params{};
+  unsigned grid[3] = {1, 1, 1};
+  HostTensor out, lse;             ///< host tensors of the right shape for the results
+  const CudaBuffer* out_memory = nullptr;
+  const CudaBuffer* lse_memory = nullptr;
+  const CudaBuffer* error_memory = nullptr;
+};
+
+/// Uploads `request`'s tensors and fills the parameter block (for callers that launch more than
+/// the kernel itself, e.g. a GPU reference). Throws CudaError.
+CudaPreparedLaunch prepare_cuda_launch(CudaDevice& device, const CudaLaunchInfo& info, const CudaLaunchRequest& request);
 
 /// Launches `info.entry` of `module`. Throws CudaError on a driver failure, and with
 /// "buffer 'NAME' index I is out of range [0, N) in dimension D" when the kernel reported one.

@@ -209,6 +209,17 @@ CudaKernelSource print_cuda_kernel(const KernelIR& ir, const CudaPrintOptions& o
       out.launch.buffer_names.push_back(a.name);
     }
   cu << "#define ATTN_BUFFER_NAMES \"" << names << "\" /* tensor arguments, for error messages */\n";
+  std::string sig;
+  for (const KernelArg& a : ir.args) {
+    sig += (sig.empty() ? "" : " ") + a.name + ":" + elem_type_name(a.elem);
+    if (a.kind == KernelArg::Kind::Buffer) {
+      sig += "[";
+      for (size_t i = 0; i < a.dims.size(); ++i) sig += (i ? "," : "") + a.dims[i];
+      sig += "]";
+    }
+  }
+  cu << "#define ATTN_ARGS \"" << sig << "\" /* run-time arguments in order: buffers [dims], scalars */\n";
+  cu << "#define ATTN_LSE " << (opt.lse ? 1 : 0) << "\n";
   cu << "#define ATTN_SCALE " << scale_text << " /* softmax scale; the launcher passes it in p.scale */\n\n";
   cu << cuda_device_text("attn_common.cuh") << "\n";
   cu << cuda_device_text("attn_expr.cuh") << "\n";

@@ -64,6 +64,8 @@ typedef struct attn_cuda_params {
 #define ATTN_Q_IN_REGS 0
 #define ATTN_SMEM_BYTES 98304
 #define ATTN_BUFFER_NAMES "" /* tensor arguments, for error messages */
+#define ATTN_ARGS "" /* run-time arguments in order: buffers [dims], scalars */
+#define ATTN_LSE 1
 #define ATTN_SCALE 0.088388347648318433 /* softmax scale; the launcher passes it in p.scale */
 
 // ---- attnc device library: element types, hardware math, warp reductions ---------------------

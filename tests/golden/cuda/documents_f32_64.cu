@@ -63,6 +63,8 @@ typedef struct attn_cuda_params {
 #define ATTN_ROWS 8
 #define ATTN_SMEM_BYTES 24704
 #define ATTN_BUFFER_NAMES "doc" /* tensor arguments, for error messages */
+#define ATTN_ARGS "doc:i32[len]" /* run-time arguments in order: buffers [dims], scalars */
+#define ATTN_LSE 0
 #define ATTN_SCALE 0.125 /* softmax scale; the launcher passes it in p.scale */
 
 // ---- attnc device library: element types, hardware math, warp reductions ---------------------
