@@ -20,7 +20,7 @@ int run_check(const CheckOptions& o);
 
 struct DumpOptions {
   std::string file;
-  std::string stage = "ir";  ///< ast | ir | hash
+  std::string stage = "ir";  ///< ast | ir | hash | plan
   std::string kernel;        ///< empty: every kernel
 };
 int run_dump(const DumpOptions& o);

@@ -1,9 +1,10 @@
-// `attnc dump --stage=ast|ir|hash|cuda FILE [KERNEL]`: print a compiler stage.
+// `attnc dump --stage=ast|ir|hash|plan|cuda FILE [KERNEL]`: print a compiler stage.
 #include <iostream>
 
 #include "cli/Commands.h"
 #include "cli/CompileTargets.h"
 #include "codegen/Lower.h"
+#include "codegen/PlanTiles.h"
 #include "frontend/PrintAst.h"
 #include "frontend/Program.h"
 
@@ -46,6 +47,8 @@ int run_dump(const DumpOptions& o) {
       std::cerr << "attnc: error: this attnc was built without the CUDA target\n";
       return 1;
 #endif
+    } else if (o.stage == "plan") {
+      std::cout << "kernel " << k->name << "\n" << print_tile_plan(*plan_tiles(*ir));
     } else if (o.stage == "hash") std::cout << kernel_hash(*ir) << "  " << k->name << "\n";
     else std::cout << print_ir(*ir) << "  hash      " << kernel_hash(*ir) << "\n";
   }

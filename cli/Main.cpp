@@ -5,6 +5,7 @@
 
 #include "attnc/Version.h"
 #include "cli/Commands.h"
+#include "cli/MaskCommand.h"
 
 int main(int argc, char** argv) {
   using namespace attn::cli;
@@ -19,10 +20,10 @@ int main(int argc, char** argv) {
   check_cmd->add_option("--format", check.format, "text or json")->check(CLI::IsMember({"text", "json"}));
 
   DumpOptions dump;
-  auto* dump_cmd = app.add_subcommand("dump", "Print a compiler stage (ast, ir, hash, cuda)");
+  auto* dump_cmd = app.add_subcommand("dump", "Print a compiler stage (ast, ir, hash, plan, cuda)");
   dump_cmd->add_option("file", dump.file, ".attn file")->required();
   dump_cmd->add_option("kernel", dump.kernel, "only this kernel");
-  dump_cmd->add_option("--stage", dump.stage, "ast | ir | hash | cuda")->check(CLI::IsMember({"ast", "ir", "hash", "cuda"}));
+  dump_cmd->add_option("--stage", dump.stage, "ast | ir | hash | plan | cuda")->check(CLI::IsMember({"ast", "ir", "hash", "plan", "cuda"}));
 
   RunOptions run;
   auto* run_cmd = app.add_subcommand("run", "Run a kernel on .npy inputs");
@@ -57,6 +58,22 @@ int main(int argc, char** argv) {
   auto* cache_cmd = app.add_subcommand("cache", "The loader's disk cache: stats or clear");
   cache_cmd->add_option("action", cache.action, "stats | clear")->check(CLI::IsMember({"stats", "clear"}));
 
+  // --- attnc mask (cli/MaskCommand.h) ---------------------------------------------------------
+  MaskCommandOptions mask;
+  auto* mask_cmd = app.add_subcommand("mask", "Plan a kernel's tiles: counts, density, a picture");
+  mask_cmd->add_option("file", mask.file, ".attn file")->required();
+  mask_cmd->add_option("kernel", mask.kernel, "kernel name")->required();
+  mask_cmd->add_option("--len", mask.len, "query length")->required()->check(CLI::PositiveNumber);
+  mask_cmd->add_option("--len-kv", mask.len_kv, "key length (default: --len)")->check(CLI::PositiveNumber);
+  mask_cmd->add_option("--block", mask.block, "tile sizes BQ,BK (default: the kernel's block, else 64,64)");
+  mask_cmd->add_option("--png", mask.png, "draw the plan into this PNG file");
+  mask_cmd->add_option("--svg", mask.svg, "draw the plan into this SVG file");
+  mask_cmd->add_option("--corner", mask.corner, "element panel: the top-left N x N elements (default 64)")
+      ->check(CLI::Range(int64_t{1}, int64_t{1024}));
+  mask_cmd->add_option("--arg", mask.args, "NAME=FILE.npy or NAME=VALUE for the mask's arguments");
+  mask_cmd->add_option("--head", mask.head, "plan for this head only (masks that depend on h)");
+  // ----------------------------------------------------------------------------------------------
+
   CLI11_PARSE(app, argc, argv);
   check.color = color;
   if (check_cmd->parsed()) return run_check(check);
@@ -65,5 +82,6 @@ int main(int argc, char** argv) {
   if (fmt_cmd->parsed()) return run_fmt(fmt);
   if (compile_cmd->parsed()) return run_compile(compile);
   if (cache_cmd->parsed()) return run_cache(cache);
+  if (mask_cmd->parsed()) return run_mask_command(mask);
   return 0;
 }

@@ -16,6 +16,7 @@ for f in samples/*.attn; do "$attnc" dump --stage=hash "$f"; done
 echo "== attnc run: a sample kernel on random inputs"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-"$root/build/samples/make_inputs" "$work" 1 4 2 256 64
-"$attnc" run samples/gemma2.attn gemma2_global --q "$work/q.npy" --k "$work/k.npy" --v "$work/v.npy" -o "$work/out.npy" -t reference
+"$root/build/samples/make_inputs" "$work" 1 4 256 256 2
+"$attnc" run samples/gemma2.attn gemma2_global --q "$work/q.npy" --k "$work/k.npy" --v "$work/v.npy" -o "$work/out.npy" --lse "$work/lse.npy" -t reference
 "$root/build/samples/print_npy" "$work/out.npy"
+"$root/build/samples/print_npy" "$work/lse.npy"

@@ -1,0 +1,185 @@
+// Halide expressions -> TilePrograms (see TileProgramBuilder.h).
+#include "codegen/TileProgramBuilder.h"
+
+#include <cmath>
+#include <limits>
+
+namespace attn {
+
+using namespace Halide;
+using namespace Halide::Internal;
+
+TileProgramBuilder::TileProgramBuilder(std::vector<std::string> inputs, std::vector<std::string> buffers) {
+  prog_.inputs = std::move(inputs);
+  prog_.buffers = std::move(buffers);
+  for (size_t i = 0; i < prog_.inputs.size(); ++i) {
+    TileOp op;
+    op.code = TileOpCode::Input;
+    op.a = static_cast<int32_t>(i);
+    bind(prog_.inputs[i], push(op));
+  }
+}
+
+void TileProgramBuilder::bind(const std::string& name, int32_t reg) { names_[name].push_back(reg); }
+
+int32_t TileProgramBuilder::push(TileOp op) {
+  prog_.ops.push_back(op);
+  return static_cast<int32_t>(prog_.ops.size() - 1);
+}
+
+int32_t TileProgramBuilder::emit_const(double v) {
+  TileOp op;
+  op.code = TileOpCode::Const;
+  op.imm = v;
+  op.is_float = std::floor(v) != v && std::isfinite(v);
+  return push(op);
+}
+
+int32_t TileProgramBuilder::emit_load_bound(int buffer, const std::vector<int32_t>& lo,
+                                            const std::vector<int32_t>& hi, bool max) {
+  TileOp op;
+  op.code = max ? TileOpCode::LoadMax : TileOpCode::LoadMin;
+  op.a = buffer;
+  op.b = static_cast<int32_t>(prog_.operands.size());
+  op.c = static_cast<int32_t>(lo.size());
+  prog_.operands.insert(prog_.operands.end(), lo.begin(), lo.end());
+  prog_.operands.insert(prog_.operands.end(), hi.begin(), hi.end());
+  return push(op);
+}
+
+int32_t TileProgramBuilder::emit(const Halide::Expr& e) {
+  auto it = memo_.find(e.get());
+  if (it != memo_.end()) return it->second;
+  const int32_t r = emit_uncached(e);
+  // Let-bound names may shadow: only memoize nodes outside any let (the common case).
+  memo_[e.get()] = r;
+  keep_.push_back(e);
+  return r;
+}
+
+int32_t TileProgramBuilder::emit_or(const Halide::Expr& e, double fallback) {
+  try {
+    return emit(e);
+  } catch (const UnsupportedTileExpr&) {
+    return emit_const(fallback);
+  }
+}
+
+int32_t TileProgramBuilder::emit_uncached(const Halide::Expr& e) {
+  TileOp op;
+  op.is_float = e.type().is_float();
+  auto binary = [&](TileOpCode code, const Halide::Expr& a, const Halide::Expr& b) {
+    op.code = code;
+    op.a = emit(a);
+    op.b = emit(b);
+    op.is_float = a.type().is_float();
+    if (code == TileOpCode::EQ || code == TileOpCode::NE || code == TileOpCode::LT ||
+        code == TileOpCode::LE || code == TileOpCode::And || code == TileOpCode::Or)
+      op.is_float = false;
+    return push(op);
+  };
+  if (const auto* n = e.as<IntImm>()) return emit_const(static_cast<double>(n->value));
+  if (const auto* n = e.as<UIntImm>()) return emit_const(static_cast<double>(n->value));
+  if (const auto* n = e.as<FloatImm>()) {
+    const int32_t r = emit_const(n->value);
+    prog_.ops[r].is_float = true;
+    return r;
+  }
+  if (const auto* n = e.as<Variable>()) {
+    if (n->name == "pos_inf") return emit_const(std::numeric_limits<double>::infinity());
+    if (n->name == "neg_inf") return emit_const(-std::numeric_limits<double>::infinity());
+    auto b = names_.find(n->name);
+    if (b == names_.end() || b->second.empty()) throw UnsupportedTileExpr("unbound variable '" + n->name + "'");
+    return b->second.back();
+  }
+  if (const auto* n = e.as<Cast>()) {
+    op.code = TileOpCode::Cast;
+    op.a = emit(n->value);
+    op.imm = n->type.bits();
+    return push(op);
+  }
+  if (const auto* n = e.as<Add>()) return binary(TileOpCode::Add, n->a, n->b);
+  if (const auto* n = e.as<Sub>()) return binary(TileOpCode::Sub, n->a, n->b);
+  if (const auto* n = e.as<Mul>()) return binary(TileOpCode::Mul, n->a, n->b);
+  if (const auto* n = e.as<Div>()) return binary(TileOpCode::Div, n->a, n->b);
+  if (const auto* n = e.as<Mod>()) return binary(TileOpCode::Mod, n->a, n->b);
+  if (const auto* n = e.as<Min>()) return binary(TileOpCode::Min, n->a, n->b);
+  if (const auto* n = e.as<Max>()) return binary(TileOpCode::Max, n->a, n->b);
+  if (const auto* n = e.as<EQ>()) return binary(TileOpCode::EQ, n->a, n->b);
+  if (const auto* n = e.as<NE>()) return binary(TileOpCode::NE, n->a, n->b);
+  if (const auto* n = e.as<LT>()) return binary(TileOpCode::LT, n->a, n->b);
+  if (const auto* n = e.as<LE>()) return binary(TileOpCode::LE, n->a, n->b);
+  if (const auto* n = e.as<GT>()) return binary(TileOpCode::LT, n->b, n->a);
+  if (const auto* n = e.as<GE>()) return binary(TileOpCode::LE, n->b, n->a);
+  if (const auto* n = e.as<And>()) return binary(TileOpCode::And, n->a, n->b);
+  if (const auto* n = e.as<Or>()) return binary(TileOpCode::Or, n->a, n->b);
+  if (const auto* n = e.as<Not>()) {
+    op.code = TileOpCode::Not;
+    op.a = emit(n->a);
+    return push(op);
+  }
+  if (const auto* n = e.as<Select>()) {
+    op.code = TileOpCode::Select;
+    op.a = emit(n->condition);
+    op.b = emit(n->true_value);
+    op.c = emit(n->false_value);
+    return push(op);
+  }
+  if (const auto* n = e.as<Let>()) {
+    bind(n->name, emit(n->value));
+    // The body is emitted uncached: its nodes may mean something else outside this let.
+    auto saved = memo_;
+    const int32_t r = emit(n->body);
+    memo_ = std::move(saved);
+    names_[n->name].pop_back();
+    return r;
+  }
+  if (const auto* n = e.as<Call>()) {
+    if (n->is_intrinsic(Call::abs)) {
+      op.code = TileOpCode::Abs;
+      op.a = emit(n->args[0]);
+      return push(op);
+    }
+    if (n->is_intrinsic(Call::likely) || n->is_intrinsic(Call::likely_if_innermost) ||
+        n->is_intrinsic(Call::promise_clamped) || n->is_intrinsic(Call::unsafe_promise_clamped))
+      return emit(n->args[0]);
+    static const std::pair<const char*, TileMath> math[] = {
+        {"exp_f32", TileMath::Exp},     {"log_f32", TileMath::Log},     {"sqrt_f32", TileMath::Sqrt},
+        {"tanh_f32", TileMath::Tanh},   {"sin_f32", TileMath::Sin},     {"cos_f32", TileMath::Cos},
+        {"floor_f32", TileMath::Floor}, {"ceil_f32", TileMath::Ceil},   {"round_f32", TileMath::Round},
+        {"trunc_f32", TileMath::Trunc}, {"pow_f32", TileMath::Pow}};
+    for (const auto& [name, fn] : math)
+      if (n->name == name && !n->args.empty() && n->args.size() <= 2) {
+        op.code = TileOpCode::Math;
+        op.imm = static_cast<double>(fn);
+        op.a = emit(n->args[0]);
+        if (n->args.size() == 2) op.b = emit(n->args[1]);
+        return push(op);
+      }
+    if (n->call_type == Call::Image) {
+      int buffer = -1;
+      for (size_t i = 0; i < prog_.buffers.size(); ++i)
+        if (prog_.buffers[i] == n->name) buffer = static_cast<int>(i);
+      if (buffer < 0) throw UnsupportedTileExpr("unknown buffer '" + n->name + "'");
+      std::vector<int32_t> idx;
+      for (const Halide::Expr& a : n->args) idx.push_back(emit(a));
+      op.code = TileOpCode::Load;
+      op.a = buffer;
+      op.b = static_cast<int32_t>(prog_.operands.size());
+      op.c = static_cast<int32_t>(idx.size());
+      prog_.operands.insert(prog_.operands.end(), idx.begin(), idx.end());
+      return push(op);
+    }
+    throw UnsupportedTileExpr("unsupported call '" + n->name + "'");
+  }
+  std::ostringstream os;
+  os << e;
+  throw UnsupportedTileExpr("unsupported expression: " + os.str());
+}
+
+TileProgram TileProgramBuilder::finish(std::vector<int32_t> outputs) {
+  prog_.outputs = std::move(outputs);
+  return prog_;
+}
+
+}  // namespace attn
