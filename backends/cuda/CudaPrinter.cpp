@@ -12,6 +12,8 @@
 #include "backends/cuda/CudaDeviceText.h"
 #include "codegen/KernelIR.h"
 #include "codegen/Lower.h"
+#include "codegen/PlanTiles.h"
+#include "codegen/TilePlan.h"
 
 namespace attn {
 
@@ -58,16 +60,19 @@ class CudaExprPrinter : public CExprPrinter {
 /// Variables a printed tile condition may use besides scalar arguments.
 const std::set<std::string> kTileVars = {"b", "h", "q_lo", "q_hi", "kv_lo", "kv_hi"};
 
-/// Finds what a printed tile condition may not use: buffer loads and the per-element indices.
+/// Finds what a printed tile condition or range may not use: buffer loads and variables other
+/// than `allowed` and scalar arguments.
 class TileConditionCheck : public HI::IRVisitor {
  public:
+  explicit TileConditionCheck(const std::set<std::string>& allowed) : allowed_(allowed) {}
   bool ok = true;
 
  private:
   using HI::IRVisitor::visit;
   void visit(const HI::Variable* v) override {
-    if (!v->param.defined() && !kTileVars.count(v->name)) ok = false;
+    if (!v->param.defined() && !allowed_.count(v->name)) ok = false;
   }
+  const std::set<std::string>& allowed_;
   void visit(const HI::Call* c) override {
     if (c->call_type == HI::Call::Image || c->call_type == HI::Call::Halide) ok = false;
     HI::IRVisitor::visit(c);
@@ -75,8 +80,8 @@ class TileConditionCheck : public HI::IRVisitor {
 };
 
 /// True when `e` reads no buffer and names only tile variables and scalar arguments.
-bool printable_tile_condition(const Halide::Expr& e) {
-  TileConditionCheck check;
+bool printable_tile_condition(const Halide::Expr& e, const std::set<std::string>& allowed = kTileVars) {
+  TileConditionCheck check(allowed);
   e.accept(&check);
   return check.ok;
 }
@@ -108,7 +113,40 @@ TileConditions tile_conditions(const Halide::Expr& mask) {
 
 bool is_const_true(const Halide::Expr& e) { return HI::is_const_one(e); }
 
-std::string device_functions(const KernelIR& ir, const TileConditions& tiles) {
+/// The tile plan's closed-form key-tile runs of query tile `qt` as a device function; one run
+/// over every tile when the plan has none that can be printed.
+std::string key_ranges_function(const KernelIR& ir, int block_m, int block_n) {
+  CudaExprPrinter pr(ir);
+  std::shared_ptr<const TilePlan> plan = plan_tiles(ir, {block_m, block_n});
+  static const std::set<std::string> vars = {"qt", "kv_tiles", "b", "h"};
+  std::vector<KeyTileRange> ranges;
+  for (const KeyTileRange& r : plan->ranges) {
+    if (r.kind == TileKind::Empty) continue;
+    if (!printable_tile_condition(r.begin, vars) || !printable_tile_condition(r.end, vars)) {
+      ranges.clear();
+      break;
+    }
+    ranges.push_back(r);
+  }
+  std::ostringstream s;
+  const bool planned = !ranges.empty();
+  s << "/// Runs of key tiles that query tile qt (" << block_m << " rows) visits, " << block_n << " keys each:\n";
+  s << "/// [begin[i], end[i]), all allowed when full[i]. "
+    << (planned ? "Closed forms from the tile plan (codegen/PlanTiles)." : "Every tile (no closed form).") << "\n";
+  s << "#define ATTN_KEY_RANGES " << (planned ? ranges.size() : 1) << "\n";
+  s << "__device__ __forceinline__ void attn_key_tile_ranges(int b, int h, int qt, int kv_tiles, const attn_cuda_params& p,\n"
+    << "                                                     int* begin, int* end, bool* full) {\n";
+  if (!planned) s << "  begin[0] = 0;\n  end[0] = kv_tiles;\n  full[0] = false;\n";
+  for (size_t i = 0; i < ranges.size(); ++i) {
+    s << "  begin[" << i << "] = " << pr.print(ranges[i].begin) << ";\n";
+    s << "  end[" << i << "] = " << pr.print(ranges[i].end) << ";\n";
+    s << "  full[" << i << "] = " << (ranges[i].kind == TileKind::Full ? "true" : "false") << ";\n";
+  }
+  s << "}\n\n";
+  return s.str();
+}
+
+std::string device_functions(const KernelIR& ir, const TileConditions& tiles, const std::string& key_ranges) {
   CudaExprPrinter pr(ir);
   std::ostringstream s;
   const bool has_mask = !is_const_true(ir.mask);
@@ -130,11 +168,7 @@ std::string device_functions(const KernelIR& ir, const TileConditions& tiles) {
   s << "__device__ __forceinline__ bool attn_tile_full(int b, int h, int q_lo, int q_hi, int kv_lo, int kv_hi,\n"
     << "                                               const attn_cuda_params& p) {\n";
   s << "  return " << pr.print(tiles.full) << ";\n}\n\n";
-  s << "/// Key tiles [*begin, *end) that query rows [q_lo, q_hi] may visit. Every tile here; tiles the\n";
-  s << "/// mask rules out are skipped one by one (attn_tile_empty). Closed-form ranges plug in here.\n";
-  s << "__device__ __forceinline__ void attn_key_tile_range(int b, int h, int q_lo, int q_hi, int kv_tiles,\n"
-    << "                                                    const attn_cuda_params& p, int* begin, int* end) {\n";
-  s << "  *begin = 0;\n  *end = kv_tiles;\n}\n\n";
+  s << key_ranges;
   return s.str();
 }
 
@@ -153,7 +187,9 @@ ScalarType scalar_type(DType d) {
 
 }  // namespace
 
-std::string print_cuda_device_functions(const KernelIR& ir) { return device_functions(ir, tile_conditions(ir.mask)); }
+std::string print_cuda_device_functions(const KernelIR& ir) {
+  return device_functions(ir, tile_conditions(ir.mask), key_ranges_function(ir, 64, 64));
+}
 
 CudaKernelSource print_cuda_kernel(const KernelIR& ir, const CudaPrintOptions& o) {
   int buffers = 0, scalars = 0;
@@ -223,7 +259,7 @@ CudaKernelSource print_cuda_kernel(const KernelIR& ir, const CudaPrintOptions& o
   cu << "#define ATTN_SCALE " << scale_text << " /* softmax scale; the launcher passes it in p.scale */\n\n";
   cu << cuda_device_text("attn_common.cuh") << "\n";
   cu << cuda_device_text("attn_expr.cuh") << "\n";
-  cu << device_functions(ir, tile_conditions(ir.mask));
+  cu << device_functions(ir, tile_conditions(ir.mask), key_ranges_function(ir, t.block_m, t.block_n));
   cu << cuda_device_text("attn_tiles.cuh") << "\n";
   if (t.mma) cu << cuda_device_text("attn_mma_layout.cuh") << "\n";
   cu << cuda_device_text(t.mma ? "attn_fwd_mma.cuh" : "attn_fwd_simt.cuh") << "\n";

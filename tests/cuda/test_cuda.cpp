@@ -262,6 +262,8 @@ BOOST_AUTO_TEST_CASE(printed_expressions_match_the_reference) {
            k + "::attn_tile_empty(b, h, a, c, d, e, *p); }\n";
     src += "extern \"C\" bool " + k + "_full(int b, int h, int a, int c, int d, int e, const attn_cuda_params* p) { return " +
            k + "::attn_tile_full(b, h, a, c, d, e, *p); }\n";
+    src += "extern \"C\" int " + k + "_ranges(int b, int h, int qt, int n, const attn_cuda_params* p, int* x, int* y, bool* f) { " +
+           k + "::attn_key_tile_ranges(b, h, qt, n, *p, x, y, f); return ATTN_KEY_RANGES; }\n";
   }
   test::TempDir tmp;
   test::write_file(tmp.path() / "exprs.cpp", src);
@@ -282,7 +284,9 @@ BOOST_AUTO_TEST_CASE(printed_expressions_match_the_reference) {
     auto score_fn = reinterpret_cast<ScoreFn>(dlsym(so, (k + "_score").c_str()));
     auto empty_fn = reinterpret_cast<TileFn>(dlsym(so, (k + "_empty").c_str()));
     auto full_fn = reinterpret_cast<TileFn>(dlsym(so, (k + "_full").c_str()));
-    BOOST_REQUIRE(mask_fn && score_fn && empty_fn && full_fn);
+    using RangesFn = int (*)(int, int, int, int, const attn_cuda_params*, int*, int*, bool*);
+    auto ranges_fn = reinterpret_cast<RangesFn>(dlsym(so, (k + "_ranges").c_str()));
+    BOOST_REQUIRE(mask_fn && score_fn && empty_fn && full_fn && ranges_fn);
 
     // Arguments: buffers of 400 elements per dimension (4 for `heads`), scalars 16.
     std::vector<HostTensor> tensors;
@@ -354,6 +358,31 @@ BOOST_AUTO_TEST_CASE(printed_expressions_match_the_reference) {
       if (!(std::abs(gs - ws) <= 1e-4 * std::max(1.0, std::abs(ws)))) {
         ++mismatches;
         BOOST_ERROR(kernels[i].label << ": score at " << q << ", " << kv << ": " << gs << " vs " << ws);
+      }
+    }
+    // The plan's key-tile runs (64 x 64 tiles, 300 positions): tiles outside them are empty,
+    // tiles in a full run are full.
+    for (int qt = 0; qt < 5; ++qt) {
+      int begin[8], end[8];
+      bool full[8];
+      const int runs = ranges_fn(0, 0, qt, 5, &p, begin, end, full);
+      for (int kt = 0; kt < 5; ++kt) {
+        int in_run = -1;
+        for (int r = 0; r < runs; ++r)
+          if (begin[r] <= kt && kt < end[r]) in_run = r;
+        if (in_run >= 0 && !full[in_run]) continue;
+        for (int q = qt * 64; q < std::min(300, qt * 64 + 64); ++q)
+          for (int kv = kt * 64; kv < std::min(300, kt * 64 + 64); ++kv) {
+            bool ok = false;
+            const bool m = ref_mask(0, 0, q, kv, ok);
+            if (ok && m != (in_run >= 0)) {
+              BOOST_ERROR(kernels[i].label << ": key tile " << kt << " of query tile " << qt << " is "
+                                           << (in_run >= 0 ? "in a full run" : "outside the runs") << " but mask(" << q << ", "
+                                           << kv << ") = " << m);
+              q = 300;
+              break;
+            }
+          }
       }
     }
     for (int n = 0; n < 200; ++n) {

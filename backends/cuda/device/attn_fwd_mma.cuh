@@ -103,12 +103,10 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
   const attn_elem* gK = static_cast<const attn_elem*>(p.k) + b * p.k_stride[0] + kvh * p.k_stride[1];
   const attn_elem* gV = static_cast<const attn_elem*>(p.v) + b * p.v_stride[0] + kvh * p.v_stride[1];
 
-  // Key tiles to visit: the plan's range, minus the tiles the mask rules out.
-  const int kv_tiles = (p.kv_len + BN - 1) / BN;
-  int kt_begin = 0, kt_end = kv_tiles;
-  attn_key_tile_range(b, h, q_lo, q_hi, kv_tiles, p, &kt_begin, &kt_end);
-  kt_end = min(kt_end, kv_tiles);
-  const int kt_first = next_key_tile(p, b, h, q_lo, q_hi, kt_begin - 1, kt_end, BN);
+  // Key tiles to visit: the plan's runs, minus the tiles the mask rules out.
+  const KeyTiles tiles(p, b, h, blockIdx.x, q_lo, q_hi, (p.kv_len + BN - 1) / BN);
+  const int kt_end = tiles.kv_tiles;
+  const int kt_first = tiles.next(p, -1, BN);
 
   // Prologue: Q in its own group, then the first STAGES - 1 key/value tiles (empty groups keep
   // the count uniform).
@@ -121,7 +119,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
       const int rows = min(BN, p.kv_len - fetch * BN);
       load_tile_async<BN, D>(sK + s * BN * D, gK + fetch * BN * p.k_stride[2], p.k_stride[2], rows, tid);
       load_tile_async<BN, DV>(sV + s * BN * DV, gV + fetch * BN * p.v_stride[2], p.v_stride[2], rows, tid);
-      fetch = next_key_tile(p, b, h, q_lo, q_hi, fetch, kt_end, BN);
+      fetch = tiles.next(p, fetch, BN);
     }
     cp_async_commit();
   }
@@ -143,14 +141,14 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
   const SwizzledPairs q_cols = q_lane_cols(lane), k_cols = k_lane_cols(lane), v_cols = v_lane_cols(lane);
 
   int stage = 0;
-  for (int kt = kt_first; kt < kt_end; kt = next_key_tile(p, b, h, q_lo, q_hi, kt, kt_end, BN)) {
+  for (int kt = kt_first; kt < kt_end; kt = tiles.next(p, kt, BN)) {
     {  // Refill the stage consumed last iteration.
       const int s = (stage + STAGES - 1) % STAGES;
       if (fetch < kt_end) {
         const int rows = min(BN, p.kv_len - fetch * BN);
         load_tile_async<BN, D>(sK + s * BN * D, gK + fetch * BN * p.k_stride[2], p.k_stride[2], rows, tid);
         load_tile_async<BN, DV>(sV + s * BN * DV, gV + fetch * BN * p.v_stride[2], p.v_stride[2], rows, tid);
-        fetch = next_key_tile(p, b, h, q_lo, q_hi, fetch, kt_end, BN);
+        fetch = tiles.next(p, fetch, BN);
       }
       cp_async_commit();
     }
@@ -189,8 +187,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
 
     // Scores, mask and online softmax. Full tiles (all keys allowed, no padding) skip the mask.
     const int k0 = kt * BN;
-    const int kv_hi = min(k0 + BN, p.kv_len) - 1;
-    const bool checked = !(k0 + BN <= p.kv_len && q0 + BM <= p.q_len && attn_tile_full(b, h, q_lo, q_hi, k0, kv_hi, p));
+    const bool checked = !tiles.unchecked(p, kt, q0, BM, BN);
     float tile_max[2] = {-inf(), -inf()};
 #pragma unroll
     for (int j = 0; j < NB; ++j) {

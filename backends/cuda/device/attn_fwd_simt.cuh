@@ -32,10 +32,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS) ATTN_ENTRY(const attn
     sQ[i] = r < q_rows ? to_f32(gQ[r * p.q_stride[2] + c]) : 0.f;
   }
 
-  const int kv_tiles = (p.kv_len + BN - 1) / BN;
-  int kt_begin = 0, kt_end = kv_tiles;
-  attn_key_tile_range(b, h, q_lo, q_hi, kv_tiles, p, &kt_begin, &kt_end);
-  kt_end = min(kt_end, kv_tiles);
+  const KeyTiles tiles(p, b, h, blockIdx.x, q_lo, q_hi, (p.kv_len + BN - 1) / BN);
 
   float acc[ROWS][VC];
   float row_max[ROWS], row_sum[ROWS];
@@ -47,8 +44,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS) ATTN_ENTRY(const attn
     for (int c = 0; c < VC; ++c) acc[r][c] = 0.f;
   }
 
-  for (int kt = next_key_tile(p, b, h, q_lo, q_hi, kt_begin - 1, kt_end, BN); kt < kt_end;
-       kt = next_key_tile(p, b, h, q_lo, q_hi, kt, kt_end, BN)) {
+  for (int kt = tiles.next(p, -1, BN); kt < tiles.kv_tiles; kt = tiles.next(p, kt, BN)) {
     const int k0 = kt * BN;
     const int k_rows = min(BN, p.kv_len - k0);
     __syncthreads();  // the previous tile is consumed
@@ -70,8 +66,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS) ATTN_ENTRY(const attn
 #pragma unroll
       for (int r = 0; r < ROWS; ++r) s[r] += sQ[(warp * ROWS + r) * D + d] * k;
     }
-    const int kv_hi = min(k0 + BN, p.kv_len) - 1;
-    const bool checked = !(k0 + BN <= p.kv_len && q0 + BM <= p.q_len && attn_tile_full(b, h, q_lo, q_hi, k0, kv_hi, p));
+    const bool checked = !tiles.unchecked(p, kt, q0, BM, BN);
 #pragma unroll
     for (int r = 0; r < ROWS; ++r) {
       const int q = q0 + warp * ROWS + r;

@@ -1,15 +1,51 @@
 // ---- attnc device library: tile iteration and the per-element score ----------------------
 namespace attn_dev {
 
-/// The key tile after `kt` that the mask does not rule out, or `end`.
-__device__ __forceinline__ int next_key_tile(const attn_cuda_params& p, int b, int h, int q_lo, int q_hi, int kt,
-                                             int end, int block_n) {
-  for (++kt; kt < end; ++kt) {
-    const int kv_lo = kt * block_n, kv_hi = min(kv_lo + block_n, p.kv_len) - 1;
-    if (!attn_tile_empty(b, h, q_lo, q_hi, kv_lo, kv_hi, p)) break;
+/// The key tiles one CTA visits: the plan's runs, minus tiles the mask provably rules out.
+struct KeyTiles {
+  int begin[ATTN_KEY_RANGES], end[ATTN_KEY_RANGES];
+  bool full[ATTN_KEY_RANGES];
+  int b, h, q_lo, q_hi, kv_tiles;
+
+  __device__ __forceinline__ KeyTiles(const attn_cuda_params& p, int b_, int h_, int qt, int q_lo_, int q_hi_, int tiles)
+      : b(b_), h(h_), q_lo(q_lo_), q_hi(q_hi_), kv_tiles(tiles) {
+    attn_key_tile_ranges(b, h, qt, kv_tiles, p, begin, end, full);
+#pragma unroll
+    for (int r = 0; r < ATTN_KEY_RANGES; ++r) end[r] = min(end[r], kv_tiles);
   }
-  return kt;
-}
+
+  /// True when a plan run classifies tile kt as all allowed.
+  __device__ __forceinline__ bool planned_full(int kt) const {
+    bool f = false;
+#pragma unroll
+    for (int r = 0; r < ATTN_KEY_RANGES; ++r) f |= full[r] && begin[r] <= kt && kt < end[r];
+    return f;
+  }
+
+  /// The tile to visit after `kt` (pass -1 for the first), or kv_tiles when there is none.
+  __device__ __forceinline__ int next(const attn_cuda_params& p, int kt, int block_n) const {
+    for (;;) {
+      int t = kv_tiles;
+#pragma unroll
+      for (int r = 0; r < ATTN_KEY_RANGES; ++r) {
+        const int c = max(kt + 1, begin[r]);
+        if (c < end[r]) t = min(t, c);
+      }
+      if (t >= kv_tiles) return kv_tiles;
+      const int kv_lo = t * block_n, kv_hi = min(kv_lo + block_n, p.kv_len) - 1;
+      if (planned_full(t) || !attn_tile_empty(b, h, q_lo, q_hi, kv_lo, kv_hi, p)) return t;
+      kt = t;
+    }
+  }
+
+  /// True when tile kt needs neither the mask nor bounds tests: all allowed, no padding rows
+  /// (q0 + block_m <= q_len) or keys.
+  __device__ __forceinline__ bool unchecked(const attn_cuda_params& p, int kt, int q0, int block_m, int block_n) const {
+    const int k0 = kt * block_n;
+    if (k0 + block_n > p.kv_len || q0 + block_m > p.q_len) return false;
+    return planned_full(kt) || attn_tile_full(b, h, q_lo, q_hi, k0, k0 + block_n - 1, p);
+  }
+};
 
 /// The score of one (q, kv) element in log2 units, -inf where the key is dropped. `dot` is
 /// Q.K in f32. `checked`: the tile is partial (or has padding): test bounds and the mask.

@@ -223,26 +223,70 @@ __device__ __forceinline__ bool attn_tile_full(int b, int h, int q_lo, int q_hi,
   return (kv_hi <= q_lo);
 }
 
-/// Key tiles [*begin, *end) that query rows [q_lo, q_hi] may visit. Every tile here; tiles the
-/// mask rules out are skipped one by one (attn_tile_empty). Closed-form ranges plug in here.
-__device__ __forceinline__ void attn_key_tile_range(int b, int h, int q_lo, int q_hi, int kv_tiles,
-                                                    const attn_cuda_params& p, int* begin, int* end) {
-  *begin = 0;
-  *end = kv_tiles;
+/// Runs of key tiles that query tile qt (128 rows) visits, 64 keys each:
+/// [begin[i], end[i]), all allowed when full[i]. Closed forms from the tile plan (codegen/PlanTiles).
+#define ATTN_KEY_RANGES 3
+__device__ __forceinline__ void attn_key_tile_ranges(int b, int h, int qt, int kv_tiles, const attn_cuda_params& p,
+                                                     int* begin, int* end, bool* full) {
+  begin[0] = 0;
+  end[0] = 0;
+  full[0] = false;
+  begin[1] = 0;
+  end[1] = min(min(((qt * 2) + 2), kv_tiles), (qt * 2));
+  full[1] = true;
+  begin[2] = min(min(((qt * 2) + 2), kv_tiles), (qt * 2));
+  end[2] = min(((qt * 2) + 2), kv_tiles);
+  full[2] = false;
 }
 
 // ---- attnc device library: tile iteration and the per-element score ----------------------
 namespace attn_dev {
 
-/// The key tile after `kt` that the mask does not rule out, or `end`.
-__device__ __forceinline__ int next_key_tile(const attn_cuda_params& p, int b, int h, int q_lo, int q_hi, int kt,
-                                             int end, int block_n) {
-  for (++kt; kt < end; ++kt) {
-    const int kv_lo = kt * block_n, kv_hi = min(kv_lo + block_n, p.kv_len) - 1;
-    if (!attn_tile_empty(b, h, q_lo, q_hi, kv_lo, kv_hi, p)) break;
+/// The key tiles one CTA visits: the plan's runs, minus tiles the mask provably rules out.
+struct KeyTiles {
+  int begin[ATTN_KEY_RANGES], end[ATTN_KEY_RANGES];
+  bool full[ATTN_KEY_RANGES];
+  int b, h, q_lo, q_hi, kv_tiles;
+
+  __device__ __forceinline__ KeyTiles(const attn_cuda_params& p, int b_, int h_, int qt, int q_lo_, int q_hi_, int tiles)
+      : b(b_), h(h_), q_lo(q_lo_), q_hi(q_hi_), kv_tiles(tiles) {
+    attn_key_tile_ranges(b, h, qt, kv_tiles, p, begin, end, full);
+#pragma unroll
+    for (int r = 0; r < ATTN_KEY_RANGES; ++r) end[r] = min(end[r], kv_tiles);
   }
-  return kt;
-}
+
+  /// True when a plan run classifies tile kt as all allowed.
+  __device__ __forceinline__ bool planned_full(int kt) const {
+    bool f = false;
+#pragma unroll
+    for (int r = 0; r < ATTN_KEY_RANGES; ++r) f |= full[r] && begin[r] <= kt && kt < end[r];
+    return f;
+  }
+
+  /// The tile to visit after `kt` (pass -1 for the first), or kv_tiles when there is none.
+  __device__ __forceinline__ int next(const attn_cuda_params& p, int kt, int block_n) const {
+    for (;;) {
+      int t = kv_tiles;
+#pragma unroll
+      for (int r = 0; r < ATTN_KEY_RANGES; ++r) {
+        const int c = max(kt + 1, begin[r]);
+        if (c < end[r]) t = min(t, c);
+      }
+      if (t >= kv_tiles) return kv_tiles;
+      const int kv_lo = t * block_n, kv_hi = min(kv_lo + block_n, p.kv_len) - 1;
+      if (planned_full(t) || !attn_tile_empty(b, h, q_lo, q_hi, kv_lo, kv_hi, p)) return t;
+      kt = t;
+    }
+  }
+
+  /// True when tile kt needs neither the mask nor bounds tests: all allowed, no padding rows
+  /// (q0 + block_m <= q_len) or keys.
+  __device__ __forceinline__ bool unchecked(const attn_cuda_params& p, int kt, int q0, int block_m, int block_n) const {
+    const int k0 = kt * block_n;
+    if (k0 + block_n > p.kv_len || q0 + block_m > p.q_len) return false;
+    return planned_full(kt) || attn_tile_full(b, h, q_lo, q_hi, k0, k0 + block_n - 1, p);
+  }
+};
 
 /// The score of one (q, kv) element in log2 units, -inf where the key is dropped. `dot` is
 /// Q.K in f32. `checked`: the tile is partial (or has padding): test bounds and the mask.
@@ -424,12 +468,10 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
   const attn_elem* gK = static_cast<const attn_elem*>(p.k) + b * p.k_stride[0] + kvh * p.k_stride[1];
   const attn_elem* gV = static_cast<const attn_elem*>(p.v) + b * p.v_stride[0] + kvh * p.v_stride[1];
 
-  // Key tiles to visit: the plan's range, minus the tiles the mask rules out.
-  const int kv_tiles = (p.kv_len + BN - 1) / BN;
-  int kt_begin = 0, kt_end = kv_tiles;
-  attn_key_tile_range(b, h, q_lo, q_hi, kv_tiles, p, &kt_begin, &kt_end);
-  kt_end = min(kt_end, kv_tiles);
-  const int kt_first = next_key_tile(p, b, h, q_lo, q_hi, kt_begin - 1, kt_end, BN);
+  // Key tiles to visit: the plan's runs, minus the tiles the mask rules out.
+  const KeyTiles tiles(p, b, h, blockIdx.x, q_lo, q_hi, (p.kv_len + BN - 1) / BN);
+  const int kt_end = tiles.kv_tiles;
+  const int kt_first = tiles.next(p, -1, BN);
 
   // Prologue: Q in its own group, then the first STAGES - 1 key/value tiles (empty groups keep
   // the count uniform).
@@ -442,7 +484,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
       const int rows = min(BN, p.kv_len - fetch * BN);
       load_tile_async<BN, D>(sK + s * BN * D, gK + fetch * BN * p.k_stride[2], p.k_stride[2], rows, tid);
       load_tile_async<BN, DV>(sV + s * BN * DV, gV + fetch * BN * p.v_stride[2], p.v_stride[2], rows, tid);
-      fetch = next_key_tile(p, b, h, q_lo, q_hi, fetch, kt_end, BN);
+      fetch = tiles.next(p, fetch, BN);
     }
     cp_async_commit();
   }
@@ -464,14 +506,14 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
   const SwizzledPairs q_cols = q_lane_cols(lane), k_cols = k_lane_cols(lane), v_cols = v_lane_cols(lane);
 
   int stage = 0;
-  for (int kt = kt_first; kt < kt_end; kt = next_key_tile(p, b, h, q_lo, q_hi, kt, kt_end, BN)) {
+  for (int kt = kt_first; kt < kt_end; kt = tiles.next(p, kt, BN)) {
     {  // Refill the stage consumed last iteration.
       const int s = (stage + STAGES - 1) % STAGES;
       if (fetch < kt_end) {
         const int rows = min(BN, p.kv_len - fetch * BN);
         load_tile_async<BN, D>(sK + s * BN * D, gK + fetch * BN * p.k_stride[2], p.k_stride[2], rows, tid);
         load_tile_async<BN, DV>(sV + s * BN * DV, gV + fetch * BN * p.v_stride[2], p.v_stride[2], rows, tid);
-        fetch = next_key_tile(p, b, h, q_lo, q_hi, fetch, kt_end, BN);
+        fetch = tiles.next(p, fetch, BN);
       }
       cp_async_commit();
     }
@@ -510,8 +552,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
 
     // Scores, mask and online softmax. Full tiles (all keys allowed, no padding) skip the mask.
     const int k0 = kt * BN;
-    const int kv_hi = min(k0 + BN, p.kv_len) - 1;
-    const bool checked = !(k0 + BN <= p.kv_len && q0 + BM <= p.q_len && attn_tile_full(b, h, q_lo, q_hi, k0, kv_hi, p));
+    const bool checked = !tiles.unchecked(p, kt, q0, BM, BN);
     float tile_max[2] = {-inf(), -inf()};
 #pragma unroll
     for (int j = 0; j < NB; ++j) {
