@@ -30,6 +30,25 @@ CudaLaunchInfo parse_cuda_launch_info(const std::string& source) {
     info.buffer_names.push_back(names.substr(pos, comma == std::string::npos ? comma : comma - pos));
     pos = comma == std::string::npos ? comma : comma + 1;
   }
+  info.block_n = std::stoi(macro("ATTN_BN"));
+  {
+    std::string args = macro("ATTN_ARGS");
+    args = args.substr(1, args.find('"', 1) - 1);
+    size_t pos = 0;
+    while (pos < args.size()) {
+      size_t space = args.find(' ', pos);
+      if (space == std::string::npos) space = args.size();
+      const std::string word = args.substr(pos, space - pos);
+      if (word.find('[') == std::string::npos) info.scalar_names.push_back(word.substr(0, word.find(':')));
+      pos = space + 1;
+    }
+  }
+  const std::string begin = "/* attn-tile-plan:", end = "attn-tile-plan-end */";
+  const size_t b = source.find(begin);
+  if (b != std::string::npos) {
+    const size_t text = source.find('\n', b) + 1, e = source.find(end, text);
+    if (e != std::string::npos) info.tile_plan = source.substr(text, e - text);
+  }
   info.needs_16b_rows = source.find("\n#define ATTN_STAGES ") != std::string::npos;
   return info;
 }

@@ -20,7 +20,10 @@ struct CudaLaunchInfo {
   int value_dim = 0;         ///< Dv
   ScalarType dtype = ScalarType::F32;  ///< Q/K/V/Out element type
   double scale = 0;          ///< the softmax scale (a kernel option, fixed at compile time)
+  int block_n = 0;           ///< keys per tile
   std::vector<std::string> buffer_names;  ///< tensor arguments in order, for error messages
+  std::vector<std::string> scalar_names;  ///< scalar arguments in order
+  std::string tile_plan;     ///< the run-time planner's program (masks that read buffers), or empty
   bool needs_16b_rows = false;  ///< rows (and bases) of Q/K/V must be 16-byte aligned (cp.async)
 };
 

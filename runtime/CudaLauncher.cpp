@@ -1,6 +1,9 @@
 // The CUDA launcher: device copies of every tensor (contiguous row-major), one parameter block.
 #include "runtime/CudaLauncher.h"
 
+#include "runtime/TilePlanText.h"
+#include "runtime/TilePlanner.h"
+
 #include <cmath>
 #include <cstring>
 
@@ -33,7 +36,7 @@ CudaPreparedLaunch prepare_cuda_launch(CudaDevice& device, const CudaLaunchInfo&
   if (Lq > INT32_MAX || r.k->shape[2] > INT32_MAX) throw CudaError("sequence lengths must fit in 32 bits");
 
   CudaPreparedLaunch L;
-  L.memory.reserve(6 + r.buffers.size());  // stable addresses for the pointers below
+  L.memory.reserve(8 + r.buffers.size());  // stable addresses for the pointers below
   auto upload = [&](const HostTensor& t) -> const CudaBuffer& {
     L.memory.push_back(device.alloc(t.bytes.size()));
     device.upload(L.memory.back(), t.bytes.data(), t.bytes.size());
@@ -87,6 +90,28 @@ CudaPreparedLaunch prepare_cuda_launch(CudaDevice& device, const CudaLaunchInfo&
     }
   }
   for (size_t i = 0; i < r.scalars.size(); ++i) p.scalars[i] = r.scalars[i];
+  if (!info.tile_plan.empty() && Lq > 0 && r.k->shape[2] > 0) {
+    // A mask that reads buffers: classify tiles from the buffers (O(tiles)) for the kernel.
+    TilePlanProgram program = read_tile_plan_program(info.tile_plan);
+    if (program.block_q == info.block_m && program.block_kv == info.block_n) {
+      TilePlanInputs in;
+      in.q_len = Lq;
+      in.kv_len = r.k->shape[2];
+      for (size_t i = 0; i < info.scalar_names.size() && i < r.scalars.size(); ++i) in.scalars[info.scalar_names[i]] = r.scalars[i];
+      for (const CudaTensorArg& b : r.buffers) in.buffers[b.name] = tile_buffer_view(*b.tensor);
+      const TileGrid grid = plan_tile_grid(program, in);
+      std::vector<int> rows(grid.row_begin.begin(), grid.row_begin.end()), runs;
+      for (const TileRun& run : grid.runs)
+        runs.insert(runs.end(), {static_cast<int>(run.begin), static_cast<int>(run.end), run.kind == TileKind::Full ? 2 : 1});
+      if (runs.empty()) runs.assign(3, 0);
+      L.memory.push_back(device.alloc(rows.size() * sizeof(int)));
+      device.upload(L.memory.back(), rows.data(), rows.size() * sizeof(int));
+      p.tile_rows = static_cast<const int*>(ptr(L.memory.back()));
+      L.memory.push_back(device.alloc(runs.size() * sizeof(int)));
+      device.upload(L.memory.back(), runs.data(), runs.size() * sizeof(int));
+      p.tile_runs = static_cast<const int*>(ptr(L.memory.back()));
+    }
+  }
   L.grid[0] = static_cast<unsigned>((Lq + info.block_m - 1) / info.block_m);
   L.grid[1] = static_cast<unsigned>(Hq);
   L.grid[2] = static_cast<unsigned>(B);

@@ -14,6 +14,7 @@
 #include "codegen/Lower.h"
 #include "codegen/PlanTiles.h"
 #include "codegen/TilePlan.h"
+#include "runtime/TilePlanText.h"
 
 namespace attn {
 
@@ -115,7 +116,7 @@ bool is_const_true(const Halide::Expr& e) { return HI::is_const_one(e); }
 
 /// The tile plan's closed-form key-tile runs of query tile `qt` as a device function; one run
 /// over every tile when the plan has none that can be printed.
-std::string key_ranges_function(const KernelIR& ir, int block_m, int block_n) {
+std::string key_ranges_function(const KernelIR& ir, int block_m, int block_n, std::string* plan_text = nullptr) {
   CudaExprPrinter pr(ir);
   std::shared_ptr<const TilePlan> plan = plan_tiles(ir, {block_m, block_n});
   static const std::set<std::string> vars = {"qt", "kv_tiles", "b", "h"};
@@ -143,6 +144,14 @@ std::string key_ranges_function(const KernelIR& ir, int block_m, int block_n) {
     s << "  full[" << i << "] = " << (ranges[i].kind == TileKind::Full ? "true" : "false") << ";\n";
   }
   s << "}\n\n";
+  if (!plan->index_only) {
+    // Masks that read buffers: the launcher classifies tiles from the buffers (runtime/
+    // TilePlanner.h) and passes the runs in p.tile_runs; the text below is its program.
+    const std::string text = write_tile_plan_program(tile_plan_program(*plan));
+    if (plan_text) *plan_text = text;
+    s << "/* attn-tile-plan: the run-time planner's program for this mask (read by the launcher)\n"
+      << text << "attn-tile-plan-end */\n\n";
+  }
   return s.str();
 }
 
@@ -212,7 +221,18 @@ CudaKernelSource print_cuda_kernel(const KernelIR& ir, const CudaPrintOptions& o
     throw std::invalid_argument("the tensor-core CUDA kernel does not support this dtype/head dimension");
   const std::string entry = "attn_fwd_" + ir.name;
   const double scale = opt.scale ? *opt.scale : 1.0 / std::sqrt(static_cast<double>(d));
-  out.launch = {entry, t.warps * 32, t.block_m, cuda_shared_bytes(t, opt.dtype, d, dv), d, dv, scalar_type(opt.dtype), scale, {}, t.mma};
+  out.launch.entry = entry;
+  out.launch.threads = t.warps * 32;
+  out.launch.block_m = t.block_m;
+  out.launch.block_n = t.block_n;
+  out.launch.smem_bytes = cuda_shared_bytes(t, opt.dtype, d, dv);
+  out.launch.head_dim = d;
+  out.launch.value_dim = dv;
+  out.launch.dtype = scalar_type(opt.dtype);
+  out.launch.scale = scale;
+  out.launch.needs_16b_rows = t.mma;
+  for (const KernelArg& a : ir.args)
+    if (a.kind == KernelArg::Kind::Scalar) out.launch.scalar_names.push_back(a.name);
   char scale_text[32];
   std::snprintf(scale_text, sizeof scale_text, "%.17g", scale);
 
@@ -259,7 +279,7 @@ CudaKernelSource print_cuda_kernel(const KernelIR& ir, const CudaPrintOptions& o
   cu << "#define ATTN_SCALE " << scale_text << " /* softmax scale; the launcher passes it in p.scale */\n\n";
   cu << cuda_device_text("attn_common.cuh") << "\n";
   cu << cuda_device_text("attn_expr.cuh") << "\n";
-  cu << device_functions(ir, tile_conditions(ir.mask), key_ranges_function(ir, t.block_m, t.block_n));
+  cu << device_functions(ir, tile_conditions(ir.mask), key_ranges_function(ir, t.block_m, t.block_n, &out.launch.tile_plan));
   cu << cuda_device_text("attn_tiles.cuh") << "\n";
   if (t.mma) cu << cuda_device_text("attn_mma_layout.cuh") << "\n";
   cu << cuda_device_text(t.mma ? "attn_fwd_mma.cuh" : "attn_fwd_simt.cuh") << "\n";

@@ -3,7 +3,8 @@
 // with NVRTC, run on random inputs with odd lengths and GQA, and compared with a naive f64
 // forward appended to the same source (attn_reference.cuh); --bench times a folder of variants.
 // Build: c++ -std=c++20 -O2 -I. -Iruntime/include bench/gpu/kit_check.cpp runtime/{Nvrtc,
-//   PtxasReport,CudaDriver,CudaLauncher,CudaLaunch,HostTensor}.cpp -ldl -o kit_check
+//   PtxasReport,CudaDriver,CudaLauncher,CudaLaunch,HostTensor,TileProgram,TilePlanner,
+//   TilePlanText}.cpp -ldl -o kit_check
 #include <algorithm>
 #include <chrono>
 #include <cmath>

@@ -81,7 +81,8 @@ else
   step "kit: build kit_check"
   CXX=${CXX:-$(command -v c++ || command -v g++ || echo nvcc)}
   KIT_SRC=(bench/gpu/kit_check.cpp runtime/Nvrtc.cpp runtime/PtxasReport.cpp runtime/CudaDriver.cpp
-           runtime/CudaLauncher.cpp runtime/CudaLaunch.cpp runtime/HostTensor.cpp)
+           runtime/CudaLauncher.cpp runtime/CudaLaunch.cpp runtime/HostTensor.cpp runtime/TileProgram.cpp
+           runtime/TilePlanner.cpp runtime/TilePlanText.cpp)
   (cd "$ROOT" && "$CXX" -std=c++20 -O2 -I. -Iruntime/include "${KIT_SRC[@]}" -ldl -o "$WORK/kit_check")
   step "kit: every kernel of bench/gpu/kit/check against the f64 GPU reference"
   KIT_ARGS=(bench/gpu/kit/check --reference backends/cuda/device/attn_reference.cuh)

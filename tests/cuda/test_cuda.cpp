@@ -23,6 +23,8 @@
 #include "runtime/CudaDriver.h"
 #include "runtime/Npy.h"
 #include "runtime/Nvrtc.h"
+#include "runtime/TilePlanText.h"
+#include "runtime/TilePlanner.h"
 #include "tests/cuda/CudaTestKernels.h"
 #include "tests/support/TestSupport.h"
 
@@ -201,6 +203,9 @@ BOOST_AUTO_TEST_CASE(launch_info_round_trips_through_the_source) {
     BOOST_TEST(got.scale == want.scale);
     BOOST_TEST(got.buffer_names == want.buffer_names);
     BOOST_TEST(got.needs_16b_rows == want.needs_16b_rows);
+    BOOST_TEST(got.block_n == want.block_n);
+    BOOST_TEST(got.scalar_names == want.scalar_names);
+    BOOST_TEST(got.tile_plan == want.tile_plan);
   }
 }
 
@@ -406,4 +411,31 @@ BOOST_AUTO_TEST_CASE(printed_expressions_match_the_reference) {
     }
   }
   dlclose(so);
+}
+
+// Masks that read buffers carry the run-time planner's program; the launcher's planning step
+// (the part that needs no GPU) turns it into runs that skip other documents' tiles.
+BOOST_AUTO_TEST_CASE(buffer_masks_carry_a_run_time_plan) {
+  std::vector<std::string> errors;
+  for (const test::TestKernel& k : test::cuda_test_kernels(errors)) {
+    if (kernel_name(*k.ir) != "documents_bf16_128") continue;
+    CudaKernelSource src = print_cuda_kernel(*k.ir, {});
+    CudaLaunchInfo info = parse_cuda_launch_info(src.cu);
+    BOOST_REQUIRE(!info.tile_plan.empty());
+    TilePlanProgram program = read_tile_plan_program(info.tile_plan);
+    BOOST_TEST(program.block_q == info.block_m);
+    BOOST_TEST(program.block_kv == info.block_n);
+    HostTensor doc(ScalarType::I32, {8192});
+    for (int64_t i = 0; i < 8192; ++i) doc.data<int32_t>()[i] = static_cast<int32_t>(i / 1130);
+    TilePlanInputs in;
+    in.q_len = in.kv_len = 8192;
+    in.buffers["doc"] = tile_buffer_view(doc);
+    TileGrid grid = plan_tile_grid(program, in);
+    const double visited = static_cast<double>(grid.count(TileKind::Full) + grid.count(TileKind::Partial)) /
+                           static_cast<double>(grid.q_tiles * grid.kv_tiles);
+    BOOST_TEST(visited < 0.15, "visits " << visited << " of the tiles");
+    BOOST_TEST(grid.count(TileKind::Full) > 0);
+  }
+  for (const test::TestKernel& k : test::cuda_test_kernels(errors))
+    if (kernel_name(*k.ir) == "causal_bf16_128") BOOST_TEST(parse_cuda_launch_info(print_cuda_kernel(*k.ir, {}).cu).tile_plan.empty());
 }

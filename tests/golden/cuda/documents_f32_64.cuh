@@ -48,6 +48,11 @@ typedef struct attn_cuda_params {
   attn_cuda_buffer buffers[ATTN_CUDA_MAX_BUFFERS];
   double scalars[ATTN_CUDA_MAX_SCALARS];
   attn_cuda_error* error; /**< zeroed device memory, or 0 (accesses are still clamped) */
+  /** Optional run-time tile plan (masks that read buffers): the key-tile runs of query tile qt
+   *  are tile_runs[3 r .. 3 r + 2] = {begin, end, kind (1 partial, 2 full)} for r in
+   *  [tile_rows[qt], tile_rows[qt + 1]). 0: the source's closed-form runs. */
+  const int* tile_rows;
+  const int* tile_runs;
 } attn_cuda_params;
 
 #endif /* ATTN_CUDA_ABI_H */

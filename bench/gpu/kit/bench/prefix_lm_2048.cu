@@ -47,6 +47,11 @@ typedef struct attn_cuda_params {
   attn_cuda_buffer buffers[ATTN_CUDA_MAX_BUFFERS];
   double scalars[ATTN_CUDA_MAX_SCALARS];
   attn_cuda_error* error; /**< zeroed device memory, or 0 (accesses are still clamped) */
+  /** Optional run-time tile plan (masks that read buffers): the key-tile runs of query tile qt
+   *  are tile_runs[3 r .. 3 r + 2] = {begin, end, kind (1 partial, 2 full)} for r in
+   *  [tile_rows[qt], tile_rows[qt + 1]). 0: the source's closed-form runs. */
+  const int* tile_rows;
+  const int* tile_runs;
 } attn_cuda_params;
 
 #endif /* ATTN_CUDA_ABI_H */
@@ -247,17 +252,29 @@ struct KeyTiles {
   int begin[ATTN_KEY_RANGES], end[ATTN_KEY_RANGES];
   bool full[ATTN_KEY_RANGES];
   int b, h, q_lo, q_hi, kv_tiles;
+  const int* runs;  // the run-time plan's runs of this query tile (or 0)
+  int run_lo, run_hi;
 
   __device__ __forceinline__ KeyTiles(const attn_cuda_params& p, int b_, int h_, int qt, int q_lo_, int q_hi_, int tiles)
-      : b(b_), h(h_), q_lo(q_lo_), q_hi(q_hi_), kv_tiles(tiles) {
+      : b(b_), h(h_), q_lo(q_lo_), q_hi(q_hi_), kv_tiles(tiles), runs(p.tile_runs), run_lo(0), run_hi(0) {
     attn_key_tile_ranges(b, h, qt, kv_tiles, p, begin, end, full);
 #pragma unroll
     for (int r = 0; r < ATTN_KEY_RANGES; ++r) end[r] = min(end[r], kv_tiles);
+    if (runs && p.tile_rows) {
+      run_lo = p.tile_rows[qt];
+      run_hi = p.tile_rows[qt + 1];
+    } else {
+      runs = 0;
+    }
   }
 
   /// True when a plan run classifies tile kt as all allowed.
   __device__ __forceinline__ bool planned_full(int kt) const {
     bool f = false;
+    if (runs) {
+      for (int r = run_lo; r < run_hi; ++r) f |= runs[3 * r + 2] == 2 && runs[3 * r] <= kt && kt < runs[3 * r + 1];
+      return f;
+    }
 #pragma unroll
     for (int r = 0; r < ATTN_KEY_RANGES; ++r) f |= full[r] && begin[r] <= kt && kt < end[r];
     return f;
@@ -265,6 +282,13 @@ struct KeyTiles {
 
   /// The tile to visit after `kt` (pass -1 for the first), or kv_tiles when there is none.
   __device__ __forceinline__ int next(const attn_cuda_params& p, int kt, int block_n) const {
+    if (runs) {  // sorted, disjoint, never empty: exact
+      for (int r = run_lo; r < run_hi; ++r) {
+        const int c = max(kt + 1, runs[3 * r]);
+        if (c < min(runs[3 * r + 1], kv_tiles)) return c;
+      }
+      return kv_tiles;
+    }
     for (;;) {
       int t = kv_tiles;
 #pragma unroll
