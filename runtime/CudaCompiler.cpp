@@ -8,6 +8,7 @@
 
 #include "attn/cuda_abi.h"
 #include "runtime/CudaDriver.h"
+#include "runtime/CudaLauncher.h"
 #include "runtime/Nvrtc.h"
 
 namespace attn {
@@ -103,6 +104,27 @@ class CudaModuleAdapter : public KernelModule {
     for (int i = 0; i < a->num_scalars; ++i) p.scalars[i] = a->scalars[i];
     std::lock_guard<std::mutex> lock(mutex_);  // one error word per module
     try {
+      // Masks that read buffers: plan the tiles from host copies of the buffers.
+      CudaBuffer rows, runs;
+      if (!info_.tile_plan.empty()) {
+        std::vector<HostTensor> host;
+        std::vector<CudaTensorArg> named;
+        host.reserve(static_cast<size_t>(a->num_buffers));
+        for (int i = 0; i < a->num_buffers; ++i) {
+          const DLTensor* t = a->buffers[i];
+          const ScalarType st = t->dtype.code == kDLInt ? ScalarType::I32 : t->dtype.code == kDLFloat ? ScalarType::F32 : ScalarType::U8;
+          host.emplace_back(st, std::vector<int64_t>(t->shape, t->shape + t->ndim));
+          if (t->device.device_type != kDLCUDA) return fail(a, "the cuda target takes tensors in GPU memory (kDLCUDA)");
+          CudaBuffer view = CudaBuffer::borrow(reinterpret_cast<uint64_t>(data_of(t)), host.back().bytes.size());
+          device_->download(host.back().bytes.data(), view, host.back().bytes.size());
+          named.push_back({i < static_cast<int>(info_.buffer_names.size()) ? info_.buffer_names[i] : "", &host.back()});
+        }
+        std::vector<double> scalars(a->scalars, a->scalars + a->num_scalars);
+        if (upload_tile_plan(*device_, info_, p.q_len, p.kv_len, scalars, named, rows, runs)) {
+          p.tile_rows = reinterpret_cast<const int*>(rows.ptr());
+          p.tile_runs = reinterpret_cast<const int*>(runs.ptr());
+        }
+      }
       device_->zero(error_);
       p.error = reinterpret_cast<attn_cuda_error*>(error_.ptr());
       if (p.q_len > 0) {

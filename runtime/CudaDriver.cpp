@@ -122,16 +122,17 @@ bool cuda_driver_available(std::string* why) {
 
 CudaBuffer& CudaBuffer::operator=(CudaBuffer&& o) noexcept {
   if (this != &o) {
-    if (ptr_) api().cuMemFree(ptr_);
+    if (ptr_ && owned_) api().cuMemFree(ptr_);
     ptr_ = o.ptr_;
     size_ = o.size_;
+    owned_ = o.owned_;
     o.ptr_ = 0;
   }
   return *this;
 }
 
 CudaBuffer::~CudaBuffer() {
-  if (ptr_) api().cuMemFree(ptr_);
+  if (ptr_ && owned_) api().cuMemFree(ptr_);
 }
 
 std::shared_ptr<CudaDevice> CudaDevice::open(int ordinal) {

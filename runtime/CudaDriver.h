@@ -26,16 +26,25 @@ class CudaModule;
 class CudaBuffer {
  public:
   CudaBuffer() = default;
-  CudaBuffer(CudaBuffer&& o) noexcept : ptr_(o.ptr_), size_(o.size_) { o.ptr_ = 0; }
+  CudaBuffer(CudaBuffer&& o) noexcept : ptr_(o.ptr_), size_(o.size_), owned_(o.owned_) { o.ptr_ = 0; }
   CudaBuffer& operator=(CudaBuffer&& o) noexcept;
   ~CudaBuffer();
   uint64_t ptr() const { return ptr_; }
   size_t size() const { return size_; }
+  /// A view of device memory owned elsewhere (not freed by this object).
+  static CudaBuffer borrow(uint64_t ptr, size_t size) {
+    CudaBuffer b;
+    b.ptr_ = ptr;
+    b.size_ = size;
+    b.owned_ = false;
+    return b;
+  }
 
  private:
   friend class CudaDevice;
   uint64_t ptr_ = 0;
   size_t size_ = 0;
+  bool owned_ = true;
 };
 
 /// One GPU (its primary context, made current on the calling thread by every method).

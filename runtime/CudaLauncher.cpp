@@ -21,6 +21,29 @@ void strides3(const HostTensor& t, long long (&s)[3]) {
 
 }  // namespace
 
+bool upload_tile_plan(CudaDevice& device, const CudaLaunchInfo& info, int64_t q_len, int64_t kv_len,
+                      const std::vector<double>& scalars, const std::vector<CudaTensorArg>& buffers, CudaBuffer& rows_memory,
+                      CudaBuffer& runs_memory) {
+  if (info.tile_plan.empty() || q_len <= 0 || kv_len <= 0) return false;
+  TilePlanProgram program = read_tile_plan_program(info.tile_plan);
+  if (program.block_q != info.block_m || program.block_kv != info.block_n) return false;
+  TilePlanInputs in;
+  in.q_len = q_len;
+  in.kv_len = kv_len;
+  for (size_t i = 0; i < info.scalar_names.size() && i < scalars.size(); ++i) in.scalars[info.scalar_names[i]] = scalars[i];
+  for (const CudaTensorArg& b : buffers) in.buffers[b.name] = tile_buffer_view(*b.tensor);
+  const TileGrid grid = plan_tile_grid(program, in);
+  std::vector<int> rows(grid.row_begin.begin(), grid.row_begin.end()), runs;
+  for (const TileRun& run : grid.runs)
+    runs.insert(runs.end(), {static_cast<int>(run.begin), static_cast<int>(run.end), run.kind == TileKind::Full ? 2 : 1});
+  if (runs.empty()) runs.assign(3, 0);
+  rows_memory = device.alloc(rows.size() * sizeof(int));
+  device.upload(rows_memory, rows.data(), rows.size() * sizeof(int));
+  runs_memory = device.alloc(runs.size() * sizeof(int));
+  device.upload(runs_memory, runs.data(), runs.size() * sizeof(int));
+  return true;
+}
+
 CudaPreparedLaunch prepare_cuda_launch(CudaDevice& device, const CudaLaunchInfo& info, const CudaLaunchRequest& r) {
   if (r.buffers.size() > ATTN_CUDA_MAX_BUFFERS || r.scalars.size() > ATTN_CUDA_MAX_SCALARS)
     throw CudaError("too many kernel arguments for the CUDA parameter block");
@@ -90,27 +113,11 @@ CudaPreparedLaunch prepare_cuda_launch(CudaDevice& device, const CudaLaunchInfo&
     }
   }
   for (size_t i = 0; i < r.scalars.size(); ++i) p.scalars[i] = r.scalars[i];
-  if (!info.tile_plan.empty() && Lq > 0 && r.k->shape[2] > 0) {
-    // A mask that reads buffers: classify tiles from the buffers (O(tiles)) for the kernel.
-    TilePlanProgram program = read_tile_plan_program(info.tile_plan);
-    if (program.block_q == info.block_m && program.block_kv == info.block_n) {
-      TilePlanInputs in;
-      in.q_len = Lq;
-      in.kv_len = r.k->shape[2];
-      for (size_t i = 0; i < info.scalar_names.size() && i < r.scalars.size(); ++i) in.scalars[info.scalar_names[i]] = r.scalars[i];
-      for (const CudaTensorArg& b : r.buffers) in.buffers[b.name] = tile_buffer_view(*b.tensor);
-      const TileGrid grid = plan_tile_grid(program, in);
-      std::vector<int> rows(grid.row_begin.begin(), grid.row_begin.end()), runs;
-      for (const TileRun& run : grid.runs)
-        runs.insert(runs.end(), {static_cast<int>(run.begin), static_cast<int>(run.end), run.kind == TileKind::Full ? 2 : 1});
-      if (runs.empty()) runs.assign(3, 0);
-      L.memory.push_back(device.alloc(rows.size() * sizeof(int)));
-      device.upload(L.memory.back(), rows.data(), rows.size() * sizeof(int));
-      p.tile_rows = static_cast<const int*>(ptr(L.memory.back()));
-      L.memory.push_back(device.alloc(runs.size() * sizeof(int)));
-      device.upload(L.memory.back(), runs.data(), runs.size() * sizeof(int));
-      p.tile_runs = static_cast<const int*>(ptr(L.memory.back()));
-    }
+  L.memory.push_back(CudaBuffer());
+  L.memory.push_back(CudaBuffer());
+  if (upload_tile_plan(device, info, Lq, r.k->shape[2], r.scalars, r.buffers, L.memory[L.memory.size() - 2], L.memory.back())) {
+    p.tile_rows = static_cast<const int*>(ptr(L.memory[L.memory.size() - 2]));
+    p.tile_runs = static_cast<const int*>(ptr(L.memory.back()));
   }
   L.grid[0] = static_cast<unsigned>((Lq + info.block_m - 1) / info.block_m);
   L.grid[1] = static_cast<unsigned>(Hq);

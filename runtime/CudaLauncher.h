@@ -46,6 +46,13 @@ struct CudaPreparedLaunch {
   const CudaBuffer* error_memory = nullptr;
 };
 
+/// For kernels whose source carries a run-time tile plan (masks that read buffers): plans the
+/// tiles from host copies of the buffers (O(tiles)) and uploads the runs for p.tile_rows and
+/// p.tile_runs. Returns false (nothing uploaded) when the kernel has no such plan.
+bool upload_tile_plan(CudaDevice& device, const CudaLaunchInfo& info, int64_t q_len, int64_t kv_len,
+                      const std::vector<double>& scalars, const std::vector<CudaTensorArg>& buffers, CudaBuffer& rows_memory,
+                      CudaBuffer& runs_memory);
+
 /// Uploads `request`'s tensors and fills the parameter block (for callers that launch more than
 /// the kernel itself, e.g. a GPU reference). Throws CudaError.
 CudaPreparedLaunch prepare_cuda_launch(CudaDevice& device, const CudaLaunchInfo& info, const CudaLaunchRequest& request);
