@@ -24,13 +24,14 @@ struct CompileContext {
 
 /// Writes one kernel's files for a target into `dir`; returns their names relative to `dir`.
 using TargetWriter = std::vector<std::string> (*)(const KernelIR& ir, const CompileContext& ctx,
-                                                   const std::filesystem::path& dir);
+                                                  const std::filesystem::path& dir);
 
 /// The writer of `target`, or nullptr when this build has no such target.
 TargetWriter target_writer(const std::string& target);
 
 /// CUDA (cli/CudaCommands.cpp): <kernel>.cu and <kernel>.cuh.
-std::vector<std::string> write_cuda_target(const KernelIR& ir, const CompileContext& ctx, const std::filesystem::path& dir);
+std::vector<std::string> write_cuda_target(const KernelIR& ir, const CompileContext& ctx,
+                                           const std::filesystem::path& dir);
 /// The .cu of a kernel (default options), for `attnc dump --stage=cuda`.
 std::string dump_cuda_target(const KernelIR& ir);
 /// Runs a kernel on the GPU for `attnc run -t cuda`.

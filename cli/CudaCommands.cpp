@@ -8,7 +8,8 @@
 
 namespace attn::cli {
 
-std::vector<std::string> write_cuda_target(const KernelIR& ir, const CompileContext& ctx, const std::filesystem::path& dir) {
+std::vector<std::string> write_cuda_target(const KernelIR& ir, const CompileContext& ctx,
+                                           const std::filesystem::path& dir) {
   CudaPrintOptions po;
   po.sm = ctx.cuda_sm;
   po.head_dim = ctx.head_dim;

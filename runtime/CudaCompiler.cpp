@@ -46,23 +46,30 @@ const void* data_of(const DLTensor* t) { return static_cast<const char*>(t->data
 
 class CudaModuleAdapter : public KernelModule {
  public:
-  CudaModuleAdapter(std::shared_ptr<CudaDevice> device, std::shared_ptr<CudaModule> module, CudaLaunchInfo info)
-      : device_(std::move(device)), module_(std::move(module)), info_(std::move(info)), error_(device_->alloc(sizeof(attn_cuda_error))) {}
+  CudaModuleAdapter(std::shared_ptr<CudaDevice> device, std::shared_ptr<CudaModule> module,
+                    CudaLaunchInfo info)
+      : device_(std::move(device)),
+        module_(std::move(module)),
+        info_(std::move(info)),
+        error_(device_->alloc(sizeof(attn_cuda_error))) {}
 
   int invoke(const attn_kernel_args* a) const override {
     if (!a || a->abi_version != ATTN_KERNEL_ABI_VERSION) return fail(a, "attn_kernel_args version mismatch");
     const DLTensor* qkv[] = {a->q, a->k, a->v, a->out};
     for (const DLTensor* t : qkv) {
       if (!t || t->ndim != 4) return fail(a, "q, k, v and out must be 4-D tensors [B, H, L, D]");
-      if (t->device.device_type != kDLCUDA) return fail(a, "the cuda target takes tensors in GPU memory (kDLCUDA)");
-      if (!dtype_is(t, info_.dtype)) return fail(a, std::string("q, k, v and out must be ") + scalar_type_name(info_.dtype));
+      if (t->device.device_type != kDLCUDA)
+        return fail(a, "the cuda target takes tensors in GPU memory (kDLCUDA)");
+      if (!dtype_is(t, info_.dtype))
+        return fail(a, std::string("q, k, v and out must be ") + scalar_type_name(info_.dtype));
       if (strides_of(t)[3] != 1) return fail(a, "the last dimension of q, k, v and out must be contiguous");
-      if (info_.needs_16b_rows && ((reinterpret_cast<uintptr_t>(data_of(t)) % 16) != 0 || strides_of(t)[2] % 8 != 0))
+      if (info_.needs_16b_rows &&
+          ((reinterpret_cast<uintptr_t>(data_of(t)) % 16) != 0 || strides_of(t)[2] % 8 != 0))
         return fail(a, "the tensor-core kernel needs 16-byte aligned rows");
     }
     if (a->q->shape[3] != info_.head_dim || a->v->shape[3] != info_.value_dim)
-      return fail(a, "the kernel was compiled for head_dim " + std::to_string(info_.head_dim) + " and value_dim " +
-                         std::to_string(info_.value_dim));
+      return fail(a, "the kernel was compiled for head_dim " + std::to_string(info_.head_dim) +
+                         " and value_dim " + std::to_string(info_.value_dim));
     if (a->num_buffers > ATTN_CUDA_MAX_BUFFERS || a->num_scalars > ATTN_CUDA_MAX_SCALARS)
       return fail(a, "too many kernel arguments");
     attn_cuda_params p;
@@ -87,7 +94,8 @@ class CudaModuleAdapter : public KernelModule {
     p.kv_heads = static_cast<int>(a->k->shape[1]);
     p.q_len = static_cast<int>(a->q->shape[2]);
     p.kv_len = static_cast<int>(a->k->shape[2]);
-    if (p.kv_heads <= 0 || p.q_heads % p.kv_heads != 0) return fail(a, "query heads must be a multiple of key/value heads");
+    if (p.kv_heads <= 0 || p.q_heads % p.kv_heads != 0)
+      return fail(a, "query heads must be a multiple of key/value heads");
     p.scale = static_cast<float>(info_.scale);
     p.scale_log2 = static_cast<float>(info_.scale * 1.4426950408889634);
     for (int i = 0; i < a->num_buffers; ++i) {
@@ -112,12 +120,17 @@ class CudaModuleAdapter : public KernelModule {
         host.reserve(static_cast<size_t>(a->num_buffers));
         for (int i = 0; i < a->num_buffers; ++i) {
           const DLTensor* t = a->buffers[i];
-          const ScalarType st = t->dtype.code == kDLInt ? ScalarType::I32 : t->dtype.code == kDLFloat ? ScalarType::F32 : ScalarType::U8;
+          const ScalarType st = t->dtype.code == kDLInt     ? ScalarType::I32
+                                : t->dtype.code == kDLFloat ? ScalarType::F32
+                                                            : ScalarType::U8;
           host.emplace_back(st, std::vector<int64_t>(t->shape, t->shape + t->ndim));
-          if (t->device.device_type != kDLCUDA) return fail(a, "the cuda target takes tensors in GPU memory (kDLCUDA)");
-          CudaBuffer view = CudaBuffer::borrow(reinterpret_cast<uint64_t>(data_of(t)), host.back().bytes.size());
+          if (t->device.device_type != kDLCUDA)
+            return fail(a, "the cuda target takes tensors in GPU memory (kDLCUDA)");
+          CudaBuffer view =
+              CudaBuffer::borrow(reinterpret_cast<uint64_t>(data_of(t)), host.back().bytes.size());
           device_->download(host.back().bytes.data(), view, host.back().bytes.size());
-          named.push_back({i < static_cast<int>(info_.buffer_names.size()) ? info_.buffer_names[i] : "", &host.back()});
+          named.push_back(
+              {i < static_cast<int>(info_.buffer_names.size()) ? info_.buffer_names[i] : "", &host.back()});
         }
         std::vector<double> scalars(a->scalars, a->scalars + a->num_scalars);
         if (upload_tile_plan(*device_, info_, p.q_len, p.kv_len, scalars, named, rows, runs)) {
@@ -137,12 +150,15 @@ class CudaModuleAdapter : public KernelModule {
       attn_cuda_error err;
       device_->download(&err, error_, sizeof err);
       if (err.flag) {
-        const bool known = err.buffer >= 0 && err.buffer < a->num_buffers && err.dim >= 0 && err.dim < a->buffers[err.buffer]->ndim;
-        const std::string name = err.buffer >= 0 && static_cast<size_t>(err.buffer) < info_.buffer_names.size()
-                                     ? info_.buffer_names[err.buffer] : std::to_string(err.buffer);
+        const bool known = err.buffer >= 0 && err.buffer < a->num_buffers && err.dim >= 0 &&
+                           err.dim < a->buffers[err.buffer]->ndim;
+        const std::string name =
+            err.buffer >= 0 && static_cast<size_t>(err.buffer) < info_.buffer_names.size()
+                ? info_.buffer_names[err.buffer]
+                : std::to_string(err.buffer);
         return fail(a, "buffer '" + name + "' index " + std::to_string(err.index) + " is out of range [0, " +
-                           std::to_string(known ? a->buffers[err.buffer]->shape[err.dim] : 0) + ") in dimension " +
-                           std::to_string(err.dim));
+                           std::to_string(known ? a->buffers[err.buffer]->shape[err.dim] : 0) +
+                           ") in dimension " + std::to_string(err.dim));
       }
     } catch (const CudaError& e) {
       return fail(a, e.what());
@@ -192,7 +208,8 @@ class CudaCompiler : public Compiler {
       throw LoadError(LoadErrorKind::LoadFailed, e.what());
     }
     if (info.entry != request.entry)
-      throw LoadError(LoadErrorKind::MissingEntry, "the source's kernel is '" + info.entry + "', not '" + request.entry + "'");
+      throw LoadError(LoadErrorKind::MissingEntry,
+                      "the source's kernel is '" + info.entry + "', not '" + request.entry + "'");
     try {
       std::shared_ptr<CudaDevice> dev = device();
       std::shared_ptr<CudaModule> module = dev->load(artifact);
@@ -219,7 +236,8 @@ class CudaCompiler : public Compiler {
       const int sm = device()->sm();
       return "sm_" + std::to_string(sm) + (sm == 90 ? "a" : "");
     } catch (const CudaError& e) {
-      throw LoadError(LoadErrorKind::CompileFailed, std::string(e.what()) + " (set an arch to compile without a GPU)");
+      throw LoadError(LoadErrorKind::CompileFailed,
+                      std::string(e.what()) + " (set an arch to compile without a GPU)");
     }
   }
 

@@ -15,10 +15,10 @@ using CUdevice = int;
 using CUdeviceptr = unsigned long long;
 using Handle = void*;
 
-constexpr CUresult kNoDevice = 100;                 // CUDA_ERROR_NO_DEVICE
+constexpr CUresult kNoDevice = 100;                  // CUDA_ERROR_NO_DEVICE
 constexpr int kAttrCcMajor = 75, kAttrCcMinor = 76;  // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_*
-constexpr int kAttrSmemOptin = 97;                  // ..._MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
-constexpr int kFuncMaxDynamicSmem = 8;              // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+constexpr int kAttrSmemOptin = 97;                   // ..._MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
+constexpr int kFuncMaxDynamicSmem = 8;               // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
 
 struct DriverApi {
   void* handle = nullptr;
@@ -42,8 +42,8 @@ struct DriverApi {
   CUresult (*cuModuleUnload)(Handle) = nullptr;
   CUresult (*cuModuleGetFunction)(Handle*, Handle, const char*) = nullptr;
   CUresult (*cuFuncSetAttribute)(Handle, int, int) = nullptr;
-  CUresult (*cuLaunchKernel)(Handle, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, Handle,
-                             void**, void**) = nullptr;
+  CUresult (*cuLaunchKernel)(Handle, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                             Handle, void**, void**) = nullptr;
   CUresult (*cuEventCreate)(Handle*, unsigned) = nullptr;
   CUresult (*cuEventRecord)(Handle, Handle) = nullptr;
   CUresult (*cuEventSynchronize)(Handle) = nullptr;
@@ -67,32 +67,40 @@ const DriverApi& api() {
       a.error = "no CUDA driver: libcuda.so.1 could not be loaded (is the NVIDIA driver installed?)";
       return;
     }
-    bool ok = resolve(a.handle, "cuInit", a.cuInit) && resolve(a.handle, "cuDeviceGetCount", a.cuDeviceGetCount) &&
-              resolve(a.handle, "cuDeviceGet", a.cuDeviceGet) && resolve(a.handle, "cuDeviceGetName", a.cuDeviceGetName) &&
-              resolve(a.handle, "cuDeviceGetAttribute", a.cuDeviceGetAttribute) &&
-              resolve(a.handle, "cuDevicePrimaryCtxRetain", a.cuDevicePrimaryCtxRetain) &&
-              resolve(a.handle, "cuDevicePrimaryCtxRelease_v2", a.cuDevicePrimaryCtxRelease) &&
-              resolve(a.handle, "cuCtxSetCurrent", a.cuCtxSetCurrent) &&
-              resolve(a.handle, "cuCtxSynchronize", a.cuCtxSynchronize) && resolve(a.handle, "cuMemAlloc_v2", a.cuMemAlloc) &&
-              resolve(a.handle, "cuMemFree_v2", a.cuMemFree) && resolve(a.handle, "cuMemcpyHtoD_v2", a.cuMemcpyHtoD) &&
-              resolve(a.handle, "cuMemcpyDtoH_v2", a.cuMemcpyDtoH) && resolve(a.handle, "cuMemsetD8_v2", a.cuMemsetD8) &&
-              resolve(a.handle, "cuModuleLoadData", a.cuModuleLoadData) &&
-              resolve(a.handle, "cuModuleUnload", a.cuModuleUnload) &&
-              resolve(a.handle, "cuModuleGetFunction", a.cuModuleGetFunction) &&
-              resolve(a.handle, "cuFuncSetAttribute", a.cuFuncSetAttribute) &&
-              resolve(a.handle, "cuLaunchKernel", a.cuLaunchKernel) && resolve(a.handle, "cuEventCreate", a.cuEventCreate) &&
-              resolve(a.handle, "cuEventRecord", a.cuEventRecord) &&
-              resolve(a.handle, "cuEventSynchronize", a.cuEventSynchronize) &&
-              resolve(a.handle, "cuEventElapsedTime", a.cuEventElapsedTime) &&
-              resolve(a.handle, "cuEventDestroy_v2", a.cuEventDestroy) && resolve(a.handle, "cuGetErrorName", a.cuGetErrorName);
+    bool ok =
+        resolve(a.handle, "cuInit", a.cuInit) && resolve(a.handle, "cuDeviceGetCount", a.cuDeviceGetCount) &&
+        resolve(a.handle, "cuDeviceGet", a.cuDeviceGet) &&
+        resolve(a.handle, "cuDeviceGetName", a.cuDeviceGetName) &&
+        resolve(a.handle, "cuDeviceGetAttribute", a.cuDeviceGetAttribute) &&
+        resolve(a.handle, "cuDevicePrimaryCtxRetain", a.cuDevicePrimaryCtxRetain) &&
+        resolve(a.handle, "cuDevicePrimaryCtxRelease_v2", a.cuDevicePrimaryCtxRelease) &&
+        resolve(a.handle, "cuCtxSetCurrent", a.cuCtxSetCurrent) &&
+        resolve(a.handle, "cuCtxSynchronize", a.cuCtxSynchronize) &&
+        resolve(a.handle, "cuMemAlloc_v2", a.cuMemAlloc) && resolve(a.handle, "cuMemFree_v2", a.cuMemFree) &&
+        resolve(a.handle, "cuMemcpyHtoD_v2", a.cuMemcpyHtoD) &&
+        resolve(a.handle, "cuMemcpyDtoH_v2", a.cuMemcpyDtoH) &&
+        resolve(a.handle, "cuMemsetD8_v2", a.cuMemsetD8) &&
+        resolve(a.handle, "cuModuleLoadData", a.cuModuleLoadData) &&
+        resolve(a.handle, "cuModuleUnload", a.cuModuleUnload) &&
+        resolve(a.handle, "cuModuleGetFunction", a.cuModuleGetFunction) &&
+        resolve(a.handle, "cuFuncSetAttribute", a.cuFuncSetAttribute) &&
+        resolve(a.handle, "cuLaunchKernel", a.cuLaunchKernel) &&
+        resolve(a.handle, "cuEventCreate", a.cuEventCreate) &&
+        resolve(a.handle, "cuEventRecord", a.cuEventRecord) &&
+        resolve(a.handle, "cuEventSynchronize", a.cuEventSynchronize) &&
+        resolve(a.handle, "cuEventElapsedTime", a.cuEventElapsedTime) &&
+        resolve(a.handle, "cuEventDestroy_v2", a.cuEventDestroy) &&
+        resolve(a.handle, "cuGetErrorName", a.cuGetErrorName);
     if (!ok) {
       a.error = "no CUDA driver: libcuda.so.1 lacks entry points attnc needs (driver too old?)";
       a.handle = nullptr;
       return;
     }
     a.init_status = a.cuInit(0);
-    if (a.init_status == kNoDevice) a.error = "no CUDA device: the driver found no GPU";
-    else if (a.init_status != 0) a.error = "no usable CUDA driver: cuInit failed (error " + std::to_string(a.init_status) + ")";
+    if (a.init_status == kNoDevice)
+      a.error = "no CUDA device: the driver found no GPU";
+    else if (a.init_status != 0)
+      a.error = "no usable CUDA driver: cuInit failed (error " + std::to_string(a.init_status) + ")";
   });
   return a;
 }
@@ -141,7 +149,8 @@ std::shared_ptr<CudaDevice> CudaDevice::open(int ordinal) {
   check(a.cuDeviceGetCount(&count), "cuDeviceGetCount");
   if (count == 0) throw CudaError("no CUDA device: the driver found no GPU");
   if (ordinal < 0 || ordinal >= count)
-    throw CudaError("no CUDA device " + std::to_string(ordinal) + " (there are " + std::to_string(count) + ")");
+    throw CudaError("no CUDA device " + std::to_string(ordinal) + " (there are " + std::to_string(count) +
+                    ")");
   std::shared_ptr<CudaDevice> d(new CudaDevice);
   d->ordinal_ = ordinal;
   CUdevice dev = 0;
@@ -202,16 +211,18 @@ std::shared_ptr<CudaModule> CudaDevice::load(const std::vector<uint8_t>& cubin) 
   return m;
 }
 
-void CudaDevice::launch(const CudaModule& module, const std::string& entry, const unsigned (&grid)[3], unsigned threads,
-                        unsigned smem_bytes, const void* params, size_t param_bytes) {
+void CudaDevice::launch(const CudaModule& module, const std::string& entry, const unsigned (&grid)[3],
+                        unsigned threads, unsigned smem_bytes, const void* params, size_t param_bytes) {
   make_current();
   void* fn = module.function(entry);
-  check(api().cuFuncSetAttribute(fn, kFuncMaxDynamicSmem, static_cast<int>(smem_bytes)), "cuFuncSetAttribute");
+  check(api().cuFuncSetAttribute(fn, kFuncMaxDynamicSmem, static_cast<int>(smem_bytes)),
+        "cuFuncSetAttribute");
   // The parameter block travels as one by-value argument.
   void* args[] = {const_cast<void*>(params)};
   (void)param_bytes;
-  check(api().cuLaunchKernel(fn, grid[0], grid[1], grid[2], threads, 1, 1, smem_bytes, nullptr, args, nullptr),
-        "cuLaunchKernel");
+  check(
+      api().cuLaunchKernel(fn, grid[0], grid[1], grid[2], threads, 1, 1, smem_bytes, nullptr, args, nullptr),
+      "cuLaunchKernel");
 }
 
 void CudaDevice::synchronize() {

@@ -21,7 +21,9 @@ CudaLaunchInfo parse_cuda_launch_info(const std::string& source) {
   info.smem_bytes = std::stoi(macro("ATTN_SMEM_BYTES"));
   info.head_dim = std::stoi(macro("ATTN_D"));
   info.value_dim = std::stoi(macro("ATTN_DV"));
-  info.dtype = macro("ATTN_DTYPE_BF16") == "1" ? ScalarType::BF16 : macro("ATTN_DTYPE_F16") == "1" ? ScalarType::F16 : ScalarType::F32;
+  info.dtype = macro("ATTN_DTYPE_BF16") == "1"  ? ScalarType::BF16
+               : macro("ATTN_DTYPE_F16") == "1" ? ScalarType::F16
+                                                : ScalarType::F32;
   info.scale = std::stod(macro("ATTN_SCALE"));
   std::string names = macro("ATTN_BUFFER_NAMES");
   names = names.substr(1, names.find('"', 1) - 1);

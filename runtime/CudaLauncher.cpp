@@ -7,7 +7,6 @@
 #include <cmath>
 #include <cstring>
 
-
 namespace attn {
 
 namespace {
@@ -22,20 +21,22 @@ void strides3(const HostTensor& t, long long (&s)[3]) {
 }  // namespace
 
 bool upload_tile_plan(CudaDevice& device, const CudaLaunchInfo& info, int64_t q_len, int64_t kv_len,
-                      const std::vector<double>& scalars, const std::vector<CudaTensorArg>& buffers, CudaBuffer& rows_memory,
-                      CudaBuffer& runs_memory) {
+                      const std::vector<double>& scalars, const std::vector<CudaTensorArg>& buffers,
+                      CudaBuffer& rows_memory, CudaBuffer& runs_memory) {
   if (info.tile_plan.empty() || q_len <= 0 || kv_len <= 0) return false;
   TilePlanProgram program = read_tile_plan_program(info.tile_plan);
   if (program.block_q != info.block_m || program.block_kv != info.block_n) return false;
   TilePlanInputs in;
   in.q_len = q_len;
   in.kv_len = kv_len;
-  for (size_t i = 0; i < info.scalar_names.size() && i < scalars.size(); ++i) in.scalars[info.scalar_names[i]] = scalars[i];
+  for (size_t i = 0; i < info.scalar_names.size() && i < scalars.size(); ++i)
+    in.scalars[info.scalar_names[i]] = scalars[i];
   for (const CudaTensorArg& b : buffers) in.buffers[b.name] = tile_buffer_view(*b.tensor);
   const TileGrid grid = plan_tile_grid(program, in);
   std::vector<int> rows(grid.row_begin.begin(), grid.row_begin.end()), runs;
   for (const TileRun& run : grid.runs)
-    runs.insert(runs.end(), {static_cast<int>(run.begin), static_cast<int>(run.end), run.kind == TileKind::Full ? 2 : 1});
+    runs.insert(runs.end(),
+                {static_cast<int>(run.begin), static_cast<int>(run.end), run.kind == TileKind::Full ? 2 : 1});
   if (runs.empty()) runs.assign(3, 0);
   rows_memory = device.alloc(rows.size() * sizeof(int));
   device.upload(rows_memory, rows.data(), rows.size() * sizeof(int));
@@ -44,16 +45,19 @@ bool upload_tile_plan(CudaDevice& device, const CudaLaunchInfo& info, int64_t q_
   return true;
 }
 
-CudaPreparedLaunch prepare_cuda_launch(CudaDevice& device, const CudaLaunchInfo& info, const CudaLaunchRequest& r) {
+CudaPreparedLaunch prepare_cuda_launch(CudaDevice& device, const CudaLaunchInfo& info,
+                                       const CudaLaunchRequest& r) {
   if (r.buffers.size() > ATTN_CUDA_MAX_BUFFERS || r.scalars.size() > ATTN_CUDA_MAX_SCALARS)
     throw CudaError("too many kernel arguments for the CUDA parameter block");
   for (const HostTensor* t : {r.q, r.k, r.v}) {
     if (!t || t->shape.size() != 4) throw CudaError("q, k and v must be 4-D tensors");
-    if (t->type != info.dtype) throw CudaError(std::string("q, k and v must be ") + scalar_type_name(info.dtype));
+    if (t->type != info.dtype)
+      throw CudaError(std::string("q, k and v must be ") + scalar_type_name(info.dtype));
   }
   if (r.q->shape[3] != info.head_dim || r.v->shape[3] != info.value_dim)
-    throw CudaError("the kernel was compiled for head_dim " + std::to_string(info.head_dim) + " and value_dim " +
-                    std::to_string(info.value_dim) + ", got " + r.q->shape_string() + " and " + r.v->shape_string());
+    throw CudaError("the kernel was compiled for head_dim " + std::to_string(info.head_dim) +
+                    " and value_dim " + std::to_string(info.value_dim) + ", got " + r.q->shape_string() +
+                    " and " + r.v->shape_string());
   const int64_t B = r.q->shape[0], Hq = r.q->shape[1], Lq = r.q->shape[2], Dv = r.v->shape[3];
   if (B > 65535 || Hq > 65535) throw CudaError("batch and head counts must be at most 65535 on CUDA");
   if (Lq > INT32_MAX || r.k->shape[2] > INT32_MAX) throw CudaError("sequence lengths must fit in 32 bits");
@@ -101,7 +105,8 @@ CudaPreparedLaunch prepare_cuda_launch(CudaDevice& device, const CudaLaunchInfo&
   p.scale_log2 = static_cast<float>(r.scale / std::log(2.0));
   for (size_t i = 0; i < r.buffers.size(); ++i) {
     const HostTensor& t = *r.buffers[i].tensor;
-    if (t.shape.size() > ATTN_CUDA_MAX_RANK) throw CudaError("tensor argument '" + r.buffers[i].name + "' has too many dimensions");
+    if (t.shape.size() > ATTN_CUDA_MAX_RANK)
+      throw CudaError("tensor argument '" + r.buffers[i].name + "' has too many dimensions");
     attn_cuda_buffer& b = p.buffers[i];
     b.data = ptr(upload(t));
     b.rank = static_cast<int>(t.shape.size());
@@ -115,7 +120,8 @@ CudaPreparedLaunch prepare_cuda_launch(CudaDevice& device, const CudaLaunchInfo&
   for (size_t i = 0; i < r.scalars.size(); ++i) p.scalars[i] = r.scalars[i];
   L.memory.push_back(CudaBuffer());
   L.memory.push_back(CudaBuffer());
-  if (upload_tile_plan(device, info, Lq, r.k->shape[2], r.scalars, r.buffers, L.memory[L.memory.size() - 2], L.memory.back())) {
+  if (upload_tile_plan(device, info, Lq, r.k->shape[2], r.scalars, r.buffers, L.memory[L.memory.size() - 2],
+                       L.memory.back())) {
     p.tile_rows = static_cast<const int*>(ptr(L.memory[L.memory.size() - 2]));
     p.tile_runs = static_cast<const int*>(ptr(L.memory.back()));
   }
@@ -131,8 +137,8 @@ CudaLaunchResult launch_cuda_kernel(CudaDevice& device, const CudaModule& module
   const attn_cuda_params& p = L.params;
   CudaLaunchResult result;
   auto launch = [&] {
-    device.launch(module, info.entry, L.grid, static_cast<unsigned>(info.threads), static_cast<unsigned>(info.smem_bytes), &p,
-                  sizeof p);
+    device.launch(module, info.entry, L.grid, static_cast<unsigned>(info.threads),
+                  static_cast<unsigned>(info.smem_bytes), &p, sizeof p);
   };
   if (p.q_len > 0) {
     launch();
@@ -143,7 +149,9 @@ CudaLaunchResult launch_cuda_kernel(CudaDevice& device, const CudaModule& module
   attn_cuda_error err;
   device.download(&err, *L.error_memory, sizeof err);
   if (err.flag) {
-    std::string name = err.buffer >= 0 && static_cast<size_t>(err.buffer) < r.buffers.size() ? r.buffers[err.buffer].name : "?";
+    std::string name = err.buffer >= 0 && static_cast<size_t>(err.buffer) < r.buffers.size()
+                           ? r.buffers[err.buffer].name
+                           : "?";
     long long extent = 0;
     if (err.buffer >= 0 && static_cast<size_t>(err.buffer) < r.buffers.size() && err.dim >= 0 &&
         static_cast<size_t>(err.dim) < r.buffers[err.buffer].tensor->shape.size())

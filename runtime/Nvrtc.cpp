@@ -55,13 +55,18 @@ const NvrtcApi& api() {
       a.error = "NVRTC not found (libnvrtc.so; set ATTNC_NVRTC to its path)";
       return;
     }
-    bool ok = resolve(a.handle, "nvrtcCreateProgram", a.create) && resolve(a.handle, "nvrtcCompileProgram", a.compile) &&
-              resolve(a.handle, "nvrtcGetProgramLogSize", a.log_size) && resolve(a.handle, "nvrtcGetProgramLog", a.log) &&
-              resolve(a.handle, "nvrtcGetCUBINSize", a.cubin_size) && resolve(a.handle, "nvrtcGetCUBIN", a.cubin) &&
+    bool ok = resolve(a.handle, "nvrtcCreateProgram", a.create) &&
+              resolve(a.handle, "nvrtcCompileProgram", a.compile) &&
+              resolve(a.handle, "nvrtcGetProgramLogSize", a.log_size) &&
+              resolve(a.handle, "nvrtcGetProgramLog", a.log) &&
+              resolve(a.handle, "nvrtcGetCUBINSize", a.cubin_size) &&
+              resolve(a.handle, "nvrtcGetCUBIN", a.cubin) &&
               resolve(a.handle, "nvrtcDestroyProgram", a.destroy) &&
-              resolve(a.handle, "nvrtcGetErrorString", a.error_string) && resolve(a.handle, "nvrtcVersion", a.version);
+              resolve(a.handle, "nvrtcGetErrorString", a.error_string) &&
+              resolve(a.handle, "nvrtcVersion", a.version);
     if (!ok) {
-      a.error = "the NVRTC library found lacks entry points attnc needs (cubin output needs CUDA 11.1 or newer)";
+      a.error =
+          "the NVRTC library found lacks entry points attnc needs (cubin output needs CUDA 11.1 or newer)";
       a.handle = nullptr;
     }
   });
@@ -112,8 +117,8 @@ NvrtcResult nvrtc_compile(const std::string& source, const std::string& name, co
   while (!out.log.empty() && (out.log.back() == '\0' || out.log.back() == '\n')) out.log.pop_back();
   if (status != 0) {
     a.destroy(&prog);
-    throw CudaCompileError("NVRTC failed to compile " + name + " for " + options.arch + " (" + a.error_string(status) +
-                           "):\n" + out.log);
+    throw CudaCompileError("NVRTC failed to compile " + name + " for " + options.arch + " (" +
+                           a.error_string(status) + "):\n" + out.log);
   }
   a.cubin_size(prog, &n);
   out.cubin.resize(n);

@@ -26,9 +26,9 @@ struct NvrtcOptions {
 
 struct NvrtcResult {
   std::vector<uint8_t> cubin;
-  std::string log;       ///< NVRTC's log (warnings, ptxas -v lines)
-  PtxasReport report;    ///< parsed from the log
-  double seconds = 0;    ///< wall time of the compile
+  std::string log;     ///< NVRTC's log (warnings, ptxas -v lines)
+  PtxasReport report;  ///< parsed from the log
+  double seconds = 0;  ///< wall time of the compile
 };
 
 /// True when libnvrtc can be loaded here.

@@ -16,7 +16,8 @@ const PtxasFunction* PtxasReport::find(const std::string& name) const {
 PtxasReport parse_ptxas_report(const std::string& log) {
   static const std::regex entry(R"(Compiling entry function '([^']+)' for '([^']+)')");
   static const std::regex props(R"(Function properties for ([^\s]+))");
-  static const std::regex frame(R"((\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads)");
+  static const std::regex frame(
+      R"((\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads)");
   static const std::regex used(R"(Used (\d+) registers)");
   static const std::regex smem(R"((\d+) bytes smem)");
   static const std::regex cmem(R"((\d+) bytes cmem\[0\])");

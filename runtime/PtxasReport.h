@@ -9,13 +9,13 @@ namespace attn {
 /// One compiled function's resources.
 struct PtxasFunction {
   std::string name;
-  std::string arch;          ///< "sm_80"
+  std::string arch;  ///< "sm_80"
   int registers = 0;
-  int stack_frame = 0;       ///< bytes
-  int spill_stores = 0;      ///< bytes
-  int spill_loads = 0;       ///< bytes
-  int static_shared = 0;     ///< bytes of static __shared__ (dynamic shared memory is not listed)
-  int constant = 0;          ///< bytes of cmem[0] (the parameter bank)
+  int stack_frame = 0;    ///< bytes
+  int spill_stores = 0;   ///< bytes
+  int spill_loads = 0;    ///< bytes
+  int static_shared = 0;  ///< bytes of static __shared__ (dynamic shared memory is not listed)
+  int constant = 0;       ///< bytes of cmem[0] (the parameter bank)
 };
 
 struct PtxasReport {

@@ -140,7 +140,8 @@ std::string CExprPrinter::print_call(const HI::Call* c) {
   std::string name = c->name;
   for (const char* suffix : {"_f32", "_f64"})
     if (name.size() > 4 && name.compare(name.size() - 4, 4, suffix) == 0) name.resize(name.size() - 4);
-  static const char* const kMath[] = {"exp", "log", "tanh", "sqrt", "sin", "cos", "floor", "ceil", "round", "trunc"};
+  static const char* const kMath[] = {"exp", "log",   "tanh", "sqrt",  "sin",
+                                      "cos", "floor", "ceil", "round", "trunc"};
   for (const char* fn : kMath)
     if (name == fn && args.size() == 1) return math_function(fn) + "(" + args[0] + ")";
   if (name == "pow" && args.size() == 2) {

@@ -46,8 +46,9 @@ class CudaExprPrinter : public CExprPrinter {
     return "attn_dev::mod_f32(" + a + ", " + b + ")";
   }
   std::string load(const KernelArg& arg, int buffer, const std::vector<std::string>& index) override {
-    std::string s = "attn_dev::load" + std::to_string(index.size()) + "<" + type_name(halide_elem_type(arg.elem)) +
-                    ">(p, " + std::to_string(buffer) + " /* " + arg.name + " */";
+    std::string s = "attn_dev::load" + std::to_string(index.size()) + "<" +
+                    type_name(halide_elem_type(arg.elem)) + ">(p, " + std::to_string(buffer) + " /* " +
+                    arg.name + " */";
     for (const std::string& i : index) s += ", " + i;
     return s + ")";
   }
@@ -116,7 +117,8 @@ bool is_const_true(const Halide::Expr& e) { return HI::is_const_one(e); }
 
 /// The tile plan's closed-form key-tile runs of query tile `qt` as a device function; one run
 /// over every tile when the plan has none that can be printed.
-std::string key_ranges_function(const KernelIR& ir, int block_m, int block_n, std::string* plan_text = nullptr) {
+std::string key_ranges_function(const KernelIR& ir, int block_m, int block_n,
+                                std::string* plan_text = nullptr) {
   CudaExprPrinter pr(ir);
   std::shared_ptr<const TilePlan> plan = plan_tiles(ir, {block_m, block_n});
   static const std::set<std::string> vars = {"qt", "kv_tiles", "b", "h"};
@@ -131,11 +133,14 @@ std::string key_ranges_function(const KernelIR& ir, int block_m, int block_n, st
   }
   std::ostringstream s;
   const bool planned = !ranges.empty();
-  s << "/// Runs of key tiles that query tile qt (" << block_m << " rows) visits, " << block_n << " keys each:\n";
+  s << "/// Runs of key tiles that query tile qt (" << block_m << " rows) visits, " << block_n
+    << " keys each:\n";
   s << "/// [begin[i], end[i]), all allowed when full[i]. "
-    << (planned ? "Closed forms from the tile plan (codegen/PlanTiles)." : "Every tile (no closed form).") << "\n";
+    << (planned ? "Closed forms from the tile plan (codegen/PlanTiles)." : "Every tile (no closed form).")
+    << "\n";
   s << "#define ATTN_KEY_RANGES " << (planned ? ranges.size() : 1) << "\n";
-  s << "__device__ __forceinline__ void attn_key_tile_ranges(int b, int h, int qt, int kv_tiles, const attn_cuda_params& p,\n"
+  s << "__device__ __forceinline__ void attn_key_tile_ranges(int b, int h, int qt, int kv_tiles, const "
+       "attn_cuda_params& p,\n"
     << "                                                     int* begin, int* end, bool* full) {\n";
   if (!planned) s << "  begin[0] = 0;\n  end[0] = kv_tiles;\n  full[0] = false;\n";
   for (size_t i = 0; i < ranges.size(); ++i) {
@@ -164,17 +169,21 @@ std::string device_functions(const KernelIR& ir, const TileConditions& tiles, co
   s << "#define ATTN_HAS_MASK " << (has_mask ? 1 : 0) << "\n";
   s << "#define ATTN_HAS_SCORE " << (has_score ? 1 : 0) << "\n\n";
   s << "/// True when query q may attend to key kv.\n";
-  s << "__device__ __forceinline__ bool attn_mask(int b, int h, int q, int kv, const attn_cuda_params& p) {\n";
+  s << "__device__ __forceinline__ bool attn_mask(int b, int h, int q, int kv, const attn_cuda_params& p) "
+       "{\n";
   s << "  return " << pr.print(ir.mask) << ";\n}\n\n";
   s << "/// The rewritten score (natural units) of an allowed key.\n";
-  s << "__device__ __forceinline__ float attn_score(float score, int b, int h, int q, int kv, const attn_cuda_params& p) {\n";
+  s << "__device__ __forceinline__ float attn_score(float score, int b, int h, int q, int kv, const "
+       "attn_cuda_params& p) {\n";
   s << "  return " << pr.print(ir.score) << ";\n}\n\n";
   s << "/// Sufficient conditions (interval analysis) that every (q, kv) of a tile is masked out /\n";
   s << "/// allowed; q in [q_lo, q_hi], kv in [kv_lo, kv_hi], all within the lengths.\n";
-  s << "__device__ __forceinline__ bool attn_tile_empty(int b, int h, int q_lo, int q_hi, int kv_lo, int kv_hi,\n"
+  s << "__device__ __forceinline__ bool attn_tile_empty(int b, int h, int q_lo, int q_hi, int kv_lo, int "
+       "kv_hi,\n"
     << "                                                const attn_cuda_params& p) {\n";
   s << "  return " << pr.print(tiles.empty) << ";\n}\n";
-  s << "__device__ __forceinline__ bool attn_tile_full(int b, int h, int q_lo, int q_hi, int kv_lo, int kv_hi,\n"
+  s << "__device__ __forceinline__ bool attn_tile_full(int b, int h, int q_lo, int q_hi, int kv_lo, int "
+       "kv_hi,\n"
     << "                                               const attn_cuda_params& p) {\n";
   s << "  return " << pr.print(tiles.full) << ";\n}\n\n";
   s << key_ranges;
@@ -205,7 +214,8 @@ CudaKernelSource print_cuda_kernel(const KernelIR& ir, const CudaPrintOptions& o
   for (const KernelArg& a : ir.args) {
     (a.kind == KernelArg::Kind::Buffer ? buffers : scalars)++;
     if (a.kind == KernelArg::Kind::Buffer && a.dims.size() > 4)
-      throw std::invalid_argument("CUDA kernels take tensor arguments of at most 4 dimensions ('" + a.name + "')");
+      throw std::invalid_argument("CUDA kernels take tensor arguments of at most 4 dimensions ('" + a.name +
+                                  "')");
   }
   if (buffers > 8 || scalars > 8)
     throw std::invalid_argument("CUDA kernels take at most 8 tensor and 8 scalar arguments");
@@ -213,7 +223,8 @@ CudaKernelSource print_cuda_kernel(const KernelIR& ir, const CudaPrintOptions& o
   const int d = opt.head_dim ? opt.head_dim : o.head_dim ? o.head_dim : 128;
   const int dv = opt.value_dim ? opt.value_dim : o.value_dim ? o.value_dim : d;
   if (d > 256 || dv > 256)
-    throw std::invalid_argument("CUDA kernels support head dimensions up to 256 (got " + std::to_string(std::max(d, dv)) + ")");
+    throw std::invalid_argument("CUDA kernels support head dimensions up to 256 (got " +
+                                std::to_string(std::max(d, dv)) + ")");
   CudaKernelSource out;
   out.tiles = o.tiles ? *o.tiles : choose_cuda_tiles(o.sm, opt.dtype, d, dv);
   const CudaTileConfig& t = out.tiles;
@@ -237,10 +248,11 @@ CudaKernelSource print_cuda_kernel(const KernelIR& ir, const CudaPrintOptions& o
   std::snprintf(scale_text, sizeof scale_text, "%.17g", scale);
 
   std::ostringstream banner;
-  banner << "// Generated by attnc from " << (o.source_name.empty() ? "<input>" : o.source_name) << ", kernel '" << ir.name
-         << "'.\n// Kernel hash " << (o.source_hash.empty() ? kernel_hash(ir) : o.source_hash) << ". Do not edit.\n"
-         << "// dtype " << dtype_name(opt.dtype) << ", head_dim " << d << ", value_dim " << dv << "; " << describe(t)
-         << " (tile table for sm_" << o.sm << ").\n";
+  banner << "// Generated by attnc from " << (o.source_name.empty() ? "<input>" : o.source_name)
+         << ", kernel '" << ir.name << "'.\n// Kernel hash "
+         << (o.source_hash.empty() ? kernel_hash(ir) : o.source_hash) << ". Do not edit.\n"
+         << "// dtype " << dtype_name(opt.dtype) << ", head_dim " << d << ", value_dim " << dv << "; "
+         << describe(t) << " (tile table for sm_" << o.sm << ").\n";
 
   const std::string macro = "ATTN_" + upper(ir.name);
   std::ostringstream cu;
@@ -255,8 +267,10 @@ CudaKernelSource print_cuda_kernel(const KernelIR& ir, const CudaPrintOptions& o
   cu << "#define ATTN_D " << d << "\n#define ATTN_DV " << dv << "\n";
   cu << "#define ATTN_BM " << t.block_m << "\n#define ATTN_BN " << t.block_n << "\n";
   cu << "#define ATTN_WARPS " << t.warps << "\n";
-  if (t.mma) cu << "#define ATTN_STAGES " << t.stages << "\n#define ATTN_Q_IN_REGS " << (t.q_in_regs ? 1 : 0) << "\n";
-  else cu << "#define ATTN_ROWS " << t.rows_per_warp << "\n";
+  if (t.mma)
+    cu << "#define ATTN_STAGES " << t.stages << "\n#define ATTN_Q_IN_REGS " << (t.q_in_regs ? 1 : 0) << "\n";
+  else
+    cu << "#define ATTN_ROWS " << t.rows_per_warp << "\n";
   cu << "#define ATTN_SMEM_BYTES " << out.launch.smem_bytes << "\n";
   std::string names;
   for (const KernelArg& a : ir.args)
@@ -279,7 +293,8 @@ CudaKernelSource print_cuda_kernel(const KernelIR& ir, const CudaPrintOptions& o
   cu << "#define ATTN_SCALE " << scale_text << " /* softmax scale; the launcher passes it in p.scale */\n\n";
   cu << cuda_device_text("attn_common.cuh") << "\n";
   cu << cuda_device_text("attn_expr.cuh") << "\n";
-  cu << device_functions(ir, tile_conditions(ir.mask), key_ranges_function(ir, t.block_m, t.block_n, &out.launch.tile_plan));
+  cu << device_functions(ir, tile_conditions(ir.mask),
+                         key_ranges_function(ir, t.block_m, t.block_n, &out.launch.tile_plan));
   cu << cuda_device_text("attn_tiles.cuh") << "\n";
   if (t.mma) cu << cuda_device_text("attn_mma_layout.cuh") << "\n";
   cu << cuda_device_text(t.mma ? "attn_fwd_mma.cuh" : "attn_fwd_simt.cuh") << "\n";
@@ -287,11 +302,18 @@ CudaKernelSource print_cuda_kernel(const KernelIR& ir, const CudaPrintOptions& o
         "// ---- Host launcher (nvcc builds only) -------------------------------------------------\n"
         "#include <cuda_runtime.h>\n\n"
         "/// Launches the kernel on `stream` (a cudaStream_t); returns a cudaError_t.\n"
-        "extern \"C\" int " << entry << "_launch(const attn_cuda_params* p, void* stream) {\n"
-        "  cudaError_t e = cudaFuncSetAttribute(" << entry << ", cudaFuncAttributeMaxDynamicSharedMemorySize, ATTN_SMEM_BYTES);\n"
+        "extern \"C\" int "
+     << entry
+     << "_launch(const attn_cuda_params* p, void* stream) {\n"
+        "  cudaError_t e = cudaFuncSetAttribute("
+     << entry
+     << ", cudaFuncAttributeMaxDynamicSharedMemorySize, ATTN_SMEM_BYTES);\n"
         "  if (e != cudaSuccess) return (int)e;\n"
-        "  const dim3 grid((unsigned)((p->q_len + ATTN_BM - 1) / ATTN_BM), (unsigned)p->q_heads, (unsigned)p->batch);\n"
-        "  " << entry << "<<<grid, ATTN_THREADS, ATTN_SMEM_BYTES, (cudaStream_t)stream>>>(*p);\n"
+        "  const dim3 grid((unsigned)((p->q_len + ATTN_BM - 1) / ATTN_BM), (unsigned)p->q_heads, "
+        "(unsigned)p->batch);\n"
+        "  "
+     << entry
+     << "<<<grid, ATTN_THREADS, ATTN_SMEM_BYTES, (cudaStream_t)stream>>>(*p);\n"
         "  return (int)cudaGetLastError();\n"
         "}\n"
         "#endif\n";
@@ -311,10 +333,12 @@ CudaKernelSource print_cuda_kernel(const KernelIR& ir, const CudaPrintOptions& o
   hd << "#define " << macro << "_SCALE " << scale_text << " /* p.scale; p.scale_log2 = scale * log2(e) */\n";
   int position = 0;
   for (const KernelArg& a : ir.args)
-    if (a.kind == KernelArg::Kind::Buffer) hd << "#define " << macro << "_BUFFER_" << upper(a.name) << " " << position++ << "\n";
+    if (a.kind == KernelArg::Kind::Buffer)
+      hd << "#define " << macro << "_BUFFER_" << upper(a.name) << " " << position++ << "\n";
   position = 0;
   for (const KernelArg& a : ir.args)
-    if (a.kind == KernelArg::Kind::Scalar) hd << "#define " << macro << "_SCALAR_" << upper(a.name) << " " << position++ << "\n";
+    if (a.kind == KernelArg::Kind::Scalar)
+      hd << "#define " << macro << "_SCALAR_" << upper(a.name) << " " << position++ << "\n";
   hd << "\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n";
   hd << "/** Launches the kernel (host code built by nvcc from the .cu); `stream` is a cudaStream_t.\n"
         " *  Returns a cudaError_t (0 on success). */\n";

@@ -14,18 +14,18 @@ struct KernelIR;
 
 /// What to specialize the kernel for.
 struct CudaPrintOptions {
-  int sm = 80;          ///< compute capability the tile table targets (80, 86, 89, 90, ...)
-  int head_dim = 0;     ///< D when the kernel leaves it open (0: the kernel's, else 128)
-  int value_dim = 0;    ///< Dv when the kernel leaves it open (0: head_dim)
+  int sm = 80;                          ///< compute capability the tile table targets (80, 86, 89, 90, ...)
+  int head_dim = 0;                     ///< D when the kernel leaves it open (0: the kernel's, else 128)
+  int value_dim = 0;                    ///< Dv when the kernel leaves it open (0: head_dim)
   std::optional<CudaTileConfig> tiles;  ///< the autotuner's choice; unset: the table's
-  std::string source_name;  ///< the .attn file as named in banners (no absolute paths)
-  std::string source_hash;  ///< the kernel's content hash, for the banner
+  std::string source_name;              ///< the .attn file as named in banners (no absolute paths)
+  std::string source_hash;              ///< the kernel's content hash, for the banner
 };
 
 /// One generated kernel.
 struct CudaKernelSource {
-  std::string cu;       ///< the translation unit: kernel, device functions, host launcher (nvcc only)
-  std::string header;   ///< C declarations: parameter block, launch macros, launcher
+  std::string cu;      ///< the translation unit: kernel, device functions, host launcher (nvcc only)
+  std::string header;  ///< C declarations: parameter block, launch macros, launcher
   CudaTileConfig tiles;
   CudaLaunchInfo launch;
 };

@@ -44,7 +44,8 @@ struct DeviceTensor {
   std::vector<int64_t> shape;
   DLTensor dl{};
 
-  DeviceTensor(CudaDevice& device, const HostTensor& t, bool upload) : buffer(device.alloc(t.bytes.size())), shape(t.shape) {
+  DeviceTensor(CudaDevice& device, const HostTensor& t, bool upload)
+      : buffer(device.alloc(t.bytes.size())), shape(t.shape) {
     if (upload) device.upload(buffer, t.bytes.data(), t.bytes.size());
     dl.data = reinterpret_cast<void*>(buffer.ptr());
     dl.device = {kDLCUDA, 0};
@@ -118,8 +119,9 @@ CudaRunResult run_cuda(const KernelIR& ir, const KernelInputs& in, const CudaRun
   for (int i = 0; i <= options.timed_repeats; ++i) {
     const auto t = std::chrono::steady_clock::now();
     if (kernel(args) != 0) throw CudaError(error);
-    if (i > 0) result.times_ms.push_back(static_cast<float>(
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count()));
+    if (i > 0)
+      result.times_ms.push_back(static_cast<float>(
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count()));
   }
   device->download(out_host.bytes.data(), out.buffer, out_host.bytes.size());
   if (lse) device->download(lse_host.bytes.data(), lse->buffer, lse_host.bytes.size());

@@ -1,5 +1,6 @@
 // Running a kernel on a CUDA GPU end to end: print, compile through attn::Loader (NVRTC, disk
-// cache), launch through the kernel's DLPack entry. `attnc run -t cuda`, the GPU tests and the GPU benchmark use it.
+// cache), launch through the kernel's DLPack entry. `attnc run -t cuda`, the GPU tests and the GPU benchmark
+// use it.
 #pragma once
 
 #include <vector>
@@ -17,8 +18,8 @@ struct CudaRunOptions {
 struct CudaRunResult {
   KernelOutputs outputs;
   CudaTileConfig tiles;
-  double compile_seconds = 0;      ///< time to get the kernel from the loader (compile or cache)
-  std::vector<float> times_ms;     ///< wall time of each timed launch (synchronous)
+  double compile_seconds = 0;   ///< time to get the kernel from the loader (compile or cache)
+  std::vector<float> times_ms;  ///< wall time of each timed launch (synchronous)
 };
 
 /// Runs `ir` on `in`, specialized to the inputs' head dims and the device's architecture.

@@ -9,10 +9,10 @@ namespace attn {
 int cuda_max_shared_bytes(int sm) {
   switch (sm) {
     case 80:
-    case 87: return 166912;   // A100 / Orin: 163 KB
+    case 87: return 166912;  // A100 / Orin: 163 KB
     case 86:
     case 89:
-    case 120: return 101376;  // consumer Ampere/Ada/Blackwell: 99 KB
+    case 120: return 101376;                    // consumer Ampere/Ada/Blackwell: 99 KB
     default: return sm >= 90 ? 232448 : 49152;  // Hopper and datacenter Blackwell: 227 KB
   }
 }
@@ -46,7 +46,8 @@ CudaTileConfig choose_cuda_tiles(int sm, DType dtype, int head_dim, int value_di
       c.stages = 3;
       c.block_n = 16;
     }
-    while (c.stages > 1 && cuda_shared_bytes(c, dtype, head_dim, value_dim) > cuda_max_shared_bytes(sm)) --c.stages;
+    while (c.stages > 1 && cuda_shared_bytes(c, dtype, head_dim, value_dim) > cuda_max_shared_bytes(sm))
+      --c.stages;
     return c;
   }
   c.warps = 4;
@@ -61,7 +62,8 @@ CudaTileConfig choose_cuda_tiles(int sm, DType dtype, int head_dim, int value_di
 
 std::string describe(const CudaTileConfig& c) {
   std::string s = c.mma ? "mma" : "simt";
-  s += " " + std::to_string(c.block_m) + "x" + std::to_string(c.block_n) + " warps=" + std::to_string(c.warps);
+  s +=
+      " " + std::to_string(c.block_m) + "x" + std::to_string(c.block_n) + " warps=" + std::to_string(c.warps);
   if (c.mma) s += " stages=" + std::to_string(c.stages) + (c.q_in_regs ? " q-in-regs" : "");
   return s;
 }

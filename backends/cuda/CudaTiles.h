@@ -13,12 +13,12 @@ namespace attn {
 /// 256); otherwise the SIMT kernel (any dtype and head dim).
 struct CudaTileConfig {
   bool mma = false;
-  int block_m = 0;        ///< query rows per CTA
-  int block_n = 0;        ///< keys per tile
-  int warps = 0;          ///< warps per CTA
-  int stages = 1;         ///< cp.async pipeline depth (mma)
-  int rows_per_warp = 0;  ///< query rows per warp (SIMT)
-  bool q_in_regs = false; ///< Q fragments stay in registers (mma, head dim <= 128)
+  int block_m = 0;         ///< query rows per CTA
+  int block_n = 0;         ///< keys per tile
+  int warps = 0;           ///< warps per CTA
+  int stages = 1;          ///< cp.async pipeline depth (mma)
+  int rows_per_warp = 0;   ///< query rows per warp (SIMT)
+  bool q_in_regs = false;  ///< Q fragments stay in registers (mma, head dim <= 128)
 };
 
 /// Largest dynamic shared memory per block on compute capability `sm` (80, 86, 89, 90, ...).

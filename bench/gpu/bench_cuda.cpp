@@ -14,11 +14,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "attn/loader.hpp"
 #include "backends/cuda/CudaPrinter.h"
 #include "codegen/KernelIR.h"
 #include "codegen/Lower.h"
 #include "frontend/Program.h"
-#include "attn/loader.hpp"
 #include "runtime/CudaCompiler.h"
 #include "runtime/CudaLauncher.h"
 #include "runtime/Nvrtc.h"
@@ -55,15 +55,23 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     std::string s = argv[i];
     auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
-    if (s == "--dry-run") a.dry_run = true;
-    else if (s == "--json") a.json = next();
-    else if (s == "--variants") a.variants = next();
-    else if (s == "--only") a.only = next();
-    else if (s == "--sm") a.sm = std::stoi(next());
-    else if (s == "--len") a.L = std::stoll(next());
-    else if (s == "--repeats") a.repeats = std::stoi(next());
+    if (s == "--dry-run")
+      a.dry_run = true;
+    else if (s == "--json")
+      a.json = next();
+    else if (s == "--variants")
+      a.variants = next();
+    else if (s == "--only")
+      a.only = next();
+    else if (s == "--sm")
+      a.sm = std::stoi(next());
+    else if (s == "--len")
+      a.L = std::stoll(next());
+    else if (s == "--repeats")
+      a.repeats = std::stoi(next());
     else {
-      std::cerr << "usage: bench_cuda [--dry-run] [--json FILE] [--variants FILE] [--only KERNEL] [--sm N] [--len L] [--repeats N]\n";
+      std::cerr << "usage: bench_cuda [--dry-run] [--json FILE] [--variants FILE] [--only KERNEL] [--sm N] "
+                   "[--len L] [--repeats N]\n";
       return 2;
     }
   }
@@ -120,8 +128,8 @@ int main(int argc, char** argv) {
       r["spill_bytes"] = f->spill_stores + f->spill_loads;
     }
     r["smem_bytes"] = src.launch.smem_bytes;
-    std::cerr << decl->name << ": cold compile " << r["cold_compile_s"].get<double>() << " s, " << r["tiles"].get<std::string>()
-              << "\n";
+    std::cerr << decl->name << ": cold compile " << r["cold_compile_s"].get<double>() << " s, "
+              << r["tiles"].get<std::string>() << "\n";
     if (device) {
       // The loader's path, as an application sees it: cold (empty disk cache: print was done above,
       // NVRTC, module load) and warm (a new Loader on the same cache: disk hit, module load).
@@ -159,11 +167,13 @@ int main(int argc, char** argv) {
         if (arg.kind != KernelArg::Kind::Buffer) continue;
         if (arg.name == "doc") {  // documents of 1130 tokens (density ~0.069 causal), as in torch_baseline.py
           buffers.emplace_back(ScalarType::I32, std::vector<int64_t>{a.L});
-          for (int64_t i = 0; i < a.L; ++i) buffers.back().data<int32_t>()[i] = static_cast<int32_t>(i / 1130);
+          for (int64_t i = 0; i < a.L; ++i)
+            buffers.back().data<int32_t>()[i] = static_cast<int32_t>(i / 1130);
         } else {  // ALiBi slopes 2^(-8 (h + 1) / H)
           buffers.emplace_back(ScalarType::F32, std::vector<int64_t>{a.H});
           for (int64_t h = 0; h < a.H; ++h)
-            buffers.back().data<float>()[h] = std::pow(2.f, -8.f * static_cast<float>(h + 1) / static_cast<float>(a.H));
+            buffers.back().data<float>()[h] =
+                std::pow(2.f, -8.f * static_cast<float>(h + 1) / static_cast<float>(a.H));
         }
         req.buffers.push_back({arg.name, &buffers.back()});
       }
@@ -182,7 +192,9 @@ int main(int argc, char** argv) {
     out["variants"][decl->name] = r;
   }
   const std::string text = out.dump(2) + "\n";
-  if (a.json.empty()) std::cout << text;
-  else std::ofstream(a.json) << text;
+  if (a.json.empty())
+    std::cout << text;
+  else
+    std::ofstream(a.json) << text;
   return 0;
 }

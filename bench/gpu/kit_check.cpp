@@ -71,8 +71,8 @@ HostTensor random_tensor(ScalarType t, std::vector<int64_t> shape, std::mt19937&
 
 /// Buffers for a run: document ids (sorted, ~1/97 boundaries) or zero starts for i32, slopes for
 /// f32, sparse flags for bool; `heads` dimensions get Hq, the rest the longer length.
-std::vector<HostTensor> make_buffers(const std::vector<ArgSpec>& args, int64_t hq, int64_t len, std::mt19937& rng,
-                                     bool documents_1130) {
+std::vector<HostTensor> make_buffers(const std::vector<ArgSpec>& args, int64_t hq, int64_t len,
+                                     std::mt19937& rng, bool documents_1130) {
   std::vector<HostTensor> out;
   for (const ArgSpec& a : args) {
     if (!a.buffer) continue;
@@ -82,14 +82,17 @@ std::vector<HostTensor> make_buffers(const std::vector<ArgSpec>& args, int64_t h
       HostTensor x(ScalarType::I32, shape);
       int64_t doc = 0;
       for (int64_t i = 0; i < x.numel(); ++i) {
-        if (documents_1130) doc = i / 1130;
-        else if (i > 0 && rng() % 97 == 0) ++doc;
+        if (documents_1130)
+          doc = i / 1130;
+        else if (i > 0 && rng() % 97 == 0)
+          ++doc;
         x.set(i, a.name == "start" ? 0.0 : static_cast<double>(doc));
       }
       out.push_back(std::move(x));
     } else if (a.elem == "f32") {
       HostTensor x(ScalarType::F32, shape);
-      for (int64_t i = 0; i < x.numel(); ++i) x.set(i, std::pow(2.0, -8.0 * static_cast<double>(i + 1) / static_cast<double>(hq)));
+      for (int64_t i = 0; i < x.numel(); ++i)
+        x.set(i, std::pow(2.0, -8.0 * static_cast<double>(i + 1) / static_cast<double>(hq)));
       out.push_back(std::move(x));
     } else {
       HostTensor x(ScalarType::Bool, shape);
@@ -125,8 +128,10 @@ CudaLaunchRequest request_for(const Kit& k, const HostTensor& q, const HostTenso
   r.v = &v;
   size_t b = 0;
   for (const ArgSpec& a : k.args) {
-    if (a.buffer) r.buffers.push_back({a.name, &buffers[b++]});
-    else r.scalars.push_back(16);
+    if (a.buffer)
+      r.buffers.push_back({a.name, &buffers[b++]});
+    else
+      r.scalars.push_back(16);
   }
   r.scale = k.info.scale;
   r.lse = k.lse;
@@ -134,7 +139,8 @@ CudaLaunchRequest request_for(const Kit& k, const HostTensor& q, const HostTenso
 }
 
 /// Checks one kernel against the f64 reference on several shapes; returns the failures.
-int check_kernel(CudaDevice& device, const Kit& k, const std::string& arch, const std::string& reference, std::mt19937& rng) {
+int check_kernel(CudaDevice& device, const Kit& k, const std::string& arch, const std::string& reference,
+                 std::mt19937& rng) {
   NvrtcOptions no;
   no.arch = arch;
   NvrtcResult nv = nvrtc_compile(k.source + "\n" + reference, k.cu.filename().string(), no);
@@ -164,7 +170,8 @@ int check_kernel(CudaDevice& device, const Kit& k, const std::string& arch, cons
     device.synchronize();
     attn_cuda_error err;
     device.download(&err, *L.error_memory, sizeof err);
-    std::vector<double> want(static_cast<size_t>(rows * k.info.value_dim)), want_lse(static_cast<size_t>(rows));
+    std::vector<double> want(static_cast<size_t>(rows * k.info.value_dim)),
+        want_lse(static_cast<size_t>(rows));
     device.download(want.data(), ref_out, want.size() * sizeof(double));
     device.download(want_lse.data(), ref_lse, want_lse.size() * sizeof(double));
     std::string what = k.cu.stem().string() + " Lq=" + std::to_string(lq) + " Lkv=" + std::to_string(lkv);
@@ -194,8 +201,8 @@ int check_kernel(CudaDevice& device, const Kit& k, const std::string& arch, cons
       }
     const bool ok = worst <= tol && worst_lse <= 1e-2;
     if (!ok) ++failures;
-    std::cout << (ok ? "ok   " : "FAIL ") << what << ": max |err| " << worst << (k.lse ? " lse " + std::to_string(worst_lse) : "")
-              << "\n";
+    std::cout << (ok ? "ok   " : "FAIL ") << what << ": max |err| " << worst
+              << (k.lse ? " lse " + std::to_string(worst_lse) : "") << "\n";
   }
   return failures;
 }
@@ -210,12 +217,18 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
-    if (a == "--dry-run") dry = true;
-    else if (a == "--bench") bench_dir = next();
-    else if (a == "--json") json = next();
-    else if (a == "--len") len = std::stoll(next());
-    else if (a == "--reference") reference = next();
-    else check_dirs.push_back(a);
+    if (a == "--dry-run")
+      dry = true;
+    else if (a == "--bench")
+      bench_dir = next();
+    else if (a == "--json")
+      json = next();
+    else if (a == "--len")
+      len = std::stoll(next());
+    else if (a == "--reference")
+      reference = next();
+    else
+      check_dirs.push_back(a);
   }
   std::shared_ptr<CudaDevice> device;
   std::string arch = "sm_90a";
@@ -245,8 +258,8 @@ int main(int argc, char** argv) {
           no.arch = arch;
           NvrtcResult nv = nvrtc_compile(k.source + "\n" + ref_text, f.filename().string(), no);
           const PtxasFunction* fn = nv.report.find(k.info.entry);
-          std::cout << "compiled " << f.stem().string() << " (" << arch << "): " << (fn ? fn->registers : 0) << " registers, "
-                    << (fn ? fn->spill_stores : 0) << " B spills\n";
+          std::cout << "compiled " << f.stem().string() << " (" << arch << "): " << (fn ? fn->registers : 0)
+                    << " registers, " << (fn ? fn->spill_stores : 0) << " B spills\n";
           continue;
         }
         failures += check_kernel(*device, k, arch, ref_text, rng);
@@ -260,9 +273,10 @@ int main(int argc, char** argv) {
 
   if (!bench_dir.empty() && !json.empty()) {
     std::ostringstream out;
-    out << "{\n  \"device\": \"" << (device ? device->name() : "none (dry run)") << "\",\n  \"sm\": "
-        << (device ? device->sm() : 90) << ",\n  \"nvrtc\": \"" << nvrtc_version() << "\",\n  \"shape\": {\"B\": 4, \"H\": 16, \"L\": "
-        << len << ", \"D\": 128, \"dtype\": \"bf16\"},\n  \"variants\": {";
+    out << "{\n  \"device\": \"" << (device ? device->name() : "none (dry run)")
+        << "\",\n  \"sm\": " << (device ? device->sm() : 90) << ",\n  \"nvrtc\": \"" << nvrtc_version()
+        << "\",\n  \"shape\": {\"B\": 4, \"H\": 16, \"L\": " << len
+        << ", \"D\": 128, \"dtype\": \"bf16\"},\n  \"variants\": {";
     std::vector<fs::path> files;
     for (const auto& e : fs::directory_iterator(bench_dir))
       if (e.path().extension() == ".cu") files.push_back(e.path());
@@ -276,14 +290,17 @@ int main(int argc, char** argv) {
       NvrtcResult nv = nvrtc_compile(k.source, f.filename().string(), no);
       const double cold = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       const PtxasFunction* fn = nv.report.find(k.info.entry);
-      out << sep << "    \"" << f.stem().string() << "\": {\"cold_compile_s\": " << cold << ", \"registers\": " << (fn ? fn->registers : 0)
-          << ", \"spill_bytes\": " << (fn ? fn->spill_stores + fn->spill_loads : 0) << ", \"smem_bytes\": " << k.info.smem_bytes;
+      out << sep << "    \"" << f.stem().string() << "\": {\"cold_compile_s\": " << cold
+          << ", \"registers\": " << (fn ? fn->registers : 0)
+          << ", \"spill_bytes\": " << (fn ? fn->spill_stores + fn->spill_loads : 0)
+          << ", \"smem_bytes\": " << k.info.smem_bytes;
       sep = ",\n";
       if (device) {
         const auto t1 = std::chrono::steady_clock::now();
         std::shared_ptr<CudaModule> module = device->load(nv.cubin);
         module->function(k.info.entry);
-        out << ", \"warm_load_ms\": " << 1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+        out << ", \"warm_load_ms\": "
+            << 1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
         HostTensor q = random_tensor(k.info.dtype, {4, 16, len, k.info.head_dim}, rng);
         HostTensor kt = random_tensor(k.info.dtype, {4, 16, len, k.info.head_dim}, rng);
         HostTensor v = random_tensor(k.info.dtype, {4, 16, len, k.info.value_dim}, rng);

@@ -7,7 +7,8 @@
 int main() {
   for (const auto& [module, _] : attn::stdlib_modules()) {
     auto probe = attn::load_program_text("<" + module + ">", "import " + module + ";\n");
-    std::cout << "// " << module << "\n" << attn::test::stdlib_kernels_text(module, *probe, {"bf16", "f16", "f32"}) << "\n";
+    std::cout << "// " << module << "\n"
+              << attn::test::stdlib_kernels_text(module, *probe, {"bf16", "f16", "f32"}) << "\n";
   }
   return 0;
 }

@@ -13,12 +13,12 @@
 #include <sstream>
 
 #include "attn/cuda_abi.h"
+#include "attn/loader.hpp"
 #include "backends/cuda/CudaDeviceText.h"
 #include "backends/cuda/CudaPrinter.h"
-#include "backends/reference/EvalExpr.h"
 #include "backends/cuda/CudaRun.h"
+#include "backends/reference/EvalExpr.h"
 #include "codegen/KernelIR.h"
-#include "attn/loader.hpp"
 #include "runtime/CudaCompiler.h"
 #include "runtime/CudaDriver.h"
 #include "runtime/Npy.h"
@@ -51,8 +51,10 @@ void check_golden(const fs::path& expected_file, const std::string& actual) {
     test::write_file(expected_file, actual);
     return;
   }
-  BOOST_REQUIRE_MESSAGE(fs::exists(expected_file), expected_file << " is missing (run with ATTNC_UPDATE_GOLDEN=1)");
-  BOOST_TEST(test::read_file(expected_file) == actual, expected_file << " differs (ATTNC_UPDATE_GOLDEN=1 regenerates)");
+  BOOST_REQUIRE_MESSAGE(fs::exists(expected_file),
+                        expected_file << " is missing (run with ATTNC_UPDATE_GOLDEN=1)");
+  BOOST_TEST(test::read_file(expected_file) == actual,
+             expected_file << " differs (ATTNC_UPDATE_GOLDEN=1 regenerates)");
 }
 
 }  // namespace
@@ -83,7 +85,8 @@ BOOST_AUTO_TEST_CASE(tile_table_fits_every_architecture) {
       for (int d : {32, 64, 80, 128, 256})
         for (int dv : {64, d}) {
           CudaTileConfig c = choose_cuda_tiles(sm, dt, d, dv);
-          BOOST_TEST(cuda_shared_bytes(c, dt, d, dv) <= cuda_max_shared_bytes(sm), describe(c) << " sm_" << sm << " d=" << d);
+          BOOST_TEST(cuda_shared_bytes(c, dt, d, dv) <= cuda_max_shared_bytes(sm),
+                     describe(c) << " sm_" << sm << " d=" << d);
           BOOST_TEST(c.mma == cuda_mma_supported(dt, d, dv));
         }
 }
@@ -114,7 +117,8 @@ BOOST_AUTO_TEST_CASE(every_kernel_compiles_with_nvrtc) {
       BOOST_REQUIRE_MESSAGE(f, k.label << ": no ptxas report for " << src.launch.entry << " in:\n" << r.log);
       BOOST_TEST(f->spill_stores == 0, k.label << " " << arch << " spills " << f->spill_stores << " bytes");
       BOOST_TEST(f->spill_loads == 0, k.label << " " << arch << " spills " << f->spill_loads << " bytes");
-      BOOST_TEST(f->static_shared + src.launch.smem_bytes <= cuda_max_shared_bytes(sm), k.label << " " << arch);
+      BOOST_TEST(f->static_shared + src.launch.smem_bytes <= cuda_max_shared_bytes(sm),
+                 k.label << " " << arch);
       table << k.label << " " << arch << ": " << describe(src.tiles) << ", " << f->registers << " registers, "
             << src.launch.smem_bytes << " B dynamic smem, " << f->spill_stores << " B spills\n";
     }
@@ -142,12 +146,14 @@ BOOST_AUTO_TEST_CASE(golden_sources) {
 
 BOOST_AUTO_TEST_CASE(attnc_compile_output_builds_with_nvcc) {
   test::TempDir tmp;
-  auto r = test::run_command(test::attnc_binary() + " compile tests/cuda/kernels.attn -t cuda -o " + tmp.path().string());
+  auto r = test::run_command(test::attnc_binary() + " compile tests/cuda/kernels.attn -t cuda -o " +
+                             tmp.path().string());
   BOOST_REQUIRE_MESSAGE(r.status == 0, r.output);
   BOOST_TEST(fs::exists(tmp.path() / "manifest.json"));
   // Deterministic: a second run writes the same bytes.
   test::TempDir tmp2;
-  test::run_command(test::attnc_binary() + " compile tests/cuda/kernels.attn -t cuda -o " + tmp2.path().string());
+  test::run_command(test::attnc_binary() + " compile tests/cuda/kernels.attn -t cuda -o " +
+                    tmp2.path().string());
   for (const char* f : {"causal_bf16_128.cu", "alibi_bf16_128.cuh", "manifest.json"})
     BOOST_TEST(test::read_file(tmp.path() / f) == test::read_file(tmp2.path() / f), f);
   if (test::run_command("command -v nvcc").status != 0) {
@@ -156,13 +162,15 @@ BOOST_AUTO_TEST_CASE(attnc_compile_output_builds_with_nvcc) {
   }
   // One tensor-core and one SIMT kernel, host launcher included; the header compiles as C.
   for (const char* k : {"alibi_bf16_128", "documents_f32_64"}) {
-    auto c = test::run_command("cd " + tmp.path().string() + " && nvcc -arch=sm_80 -c " + k + ".cu -o " + k + ".o");
+    auto c = test::run_command("cd " + tmp.path().string() + " && nvcc -arch=sm_80 -c " + k + ".cu -o " + k +
+                               ".o");
     BOOST_TEST(c.status == 0, k << ":\n" << c.output);
     BOOST_TEST(c.output.find("warning") == std::string::npos, k << ":\n" << c.output);
   }
-  auto h = test::run_command("cd " + tmp.path().string() +
-                             " && printf '#include \"alibi_bf16_128.cuh\"\\nint main(void){return 0;}\\n' > h.c && cc -std=c99 "
-                             "-Wall -Wextra -Werror -c h.c -o h.o");
+  auto h = test::run_command(
+      "cd " + tmp.path().string() +
+      " && printf '#include \"alibi_bf16_128.cuh\"\\nint main(void){return 0;}\\n' > h.c && cc -std=c99 "
+      "-Wall -Wextra -Werror -c h.c -o h.o");
   BOOST_TEST(h.status == 0, h.output);
 }
 
@@ -172,8 +180,11 @@ BOOST_AUTO_TEST_CASE(no_driver_is_a_clear_error) {
     BOOST_TEST_MESSAGE("a CUDA device is present: the no-driver path is not exercised here");
     return;
   }
-  BOOST_TEST((why.find("no CUDA driver") != std::string::npos || why.find("no CUDA device") != std::string::npos), why);
-  BOOST_CHECK_EXCEPTION(CudaDevice::open(), CudaError, [&](const CudaError& e) { return std::string(e.what()) == why; });
+  BOOST_TEST(
+      (why.find("no CUDA driver") != std::string::npos || why.find("no CUDA device") != std::string::npos),
+      why);
+  BOOST_CHECK_EXCEPTION(CudaDevice::open(), CudaError,
+                        [&](const CudaError& e) { return std::string(e.what()) == why; });
   // The command line says the same, and fails with status 1.
   test::TempDir tmp;
   const fs::path d = tmp.path();
@@ -181,8 +192,8 @@ BOOST_AUTO_TEST_CASE(no_driver_is_a_clear_error) {
   for (int64_t i = 0; i < x.numel(); ++i) x.set(i, 0.01 * static_cast<double>(i % 7));
   write_npy((d / "x.npy").string(), x);
   const std::string in = (d / "x.npy").string();
-  auto r = test::run_command(test::attnc_binary() + " run tests/cuda/kernels.attn causal_f32_128 --q " + in + " --k " + in +
-                             " --v " + in + " -o " + (d / "o.npy").string() + " -t cuda");
+  auto r = test::run_command(test::attnc_binary() + " run tests/cuda/kernels.attn causal_f32_128 --q " + in +
+                             " --k " + in + " --v " + in + " -o " + (d / "o.npy").string() + " -t cuda");
   BOOST_TEST(r.status == 1);
   BOOST_TEST(r.output == "attnc: error: " + why + "\n");
 }
@@ -238,7 +249,8 @@ BOOST_AUTO_TEST_CASE(loader_cuda_target_without_a_gpu) {
   // A broken source is a compile error with NVRTC's message.
   KernelRequest bad{"cuda", src.cu + "\nthis is not C++;\n", src.launch.entry, {}};
   BOOST_CHECK_EXCEPTION(c->compile(bad), LoadError, [](const LoadError& e) {
-    return e.kind() == LoadErrorKind::CompileFailed && std::string(e.what()).find("NVRTC failed") != std::string::npos;
+    return e.kind() == LoadErrorKind::CompileFailed &&
+           std::string(e.what()).find("NVRTC failed") != std::string::npos;
   });
 }
 
@@ -259,21 +271,26 @@ BOOST_AUTO_TEST_CASE(printed_expressions_match_the_reference) {
   for (size_t i = 0; i < kernels.size(); ++i) {
     const std::string k = "k" + std::to_string(i);
     src += "namespace " + k + " {\n" + print_cuda_device_functions(*kernels[i].ir) + "}\n";
-    src += "extern \"C\" bool " + k + "_mask(int b, int h, int q, int kv, const attn_cuda_params* p) { return " + k +
+    src += "extern \"C\" bool " + k +
+           "_mask(int b, int h, int q, int kv, const attn_cuda_params* p) { return " + k +
            "::attn_mask(b, h, q, kv, *p); }\n";
-    src += "extern \"C\" float " + k + "_score(float s, int b, int h, int q, int kv, const attn_cuda_params* p) { return " +
-           k + "::attn_score(s, b, h, q, kv, *p); }\n";
-    src += "extern \"C\" bool " + k + "_empty(int b, int h, int a, int c, int d, int e, const attn_cuda_params* p) { return " +
-           k + "::attn_tile_empty(b, h, a, c, d, e, *p); }\n";
-    src += "extern \"C\" bool " + k + "_full(int b, int h, int a, int c, int d, int e, const attn_cuda_params* p) { return " +
-           k + "::attn_tile_full(b, h, a, c, d, e, *p); }\n";
-    src += "extern \"C\" int " + k + "_ranges(int b, int h, int qt, int n, const attn_cuda_params* p, int* x, int* y, bool* f) { " +
-           k + "::attn_key_tile_ranges(b, h, qt, n, *p, x, y, f); return ATTN_KEY_RANGES; }\n";
+    src += "extern \"C\" float " + k +
+           "_score(float s, int b, int h, int q, int kv, const attn_cuda_params* p) { return " + k +
+           "::attn_score(s, b, h, q, kv, *p); }\n";
+    src += "extern \"C\" bool " + k +
+           "_empty(int b, int h, int a, int c, int d, int e, const attn_cuda_params* p) { return " + k +
+           "::attn_tile_empty(b, h, a, c, d, e, *p); }\n";
+    src += "extern \"C\" bool " + k +
+           "_full(int b, int h, int a, int c, int d, int e, const attn_cuda_params* p) { return " + k +
+           "::attn_tile_full(b, h, a, c, d, e, *p); }\n";
+    src += "extern \"C\" int " + k +
+           "_ranges(int b, int h, int qt, int n, const attn_cuda_params* p, int* x, int* y, bool* f) { " + k +
+           "::attn_key_tile_ranges(b, h, qt, n, *p, x, y, f); return ATTN_KEY_RANGES; }\n";
   }
   test::TempDir tmp;
   test::write_file(tmp.path() / "exprs.cpp", src);
-  auto cc = test::run_command("c++ -std=c++17 -O1 -w -shared -fPIC -o " + (tmp.path() / "exprs.so").string() + " " +
-                              (tmp.path() / "exprs.cpp").string());
+  auto cc = test::run_command("c++ -std=c++17 -O1 -w -shared -fPIC -o " + (tmp.path() / "exprs.so").string() +
+                              " " + (tmp.path() / "exprs.cpp").string());
   BOOST_REQUIRE_MESSAGE(cc.status == 0, cc.output);
   void* so = dlopen((tmp.path() / "exprs.so").c_str(), RTLD_NOW);
   BOOST_REQUIRE(so);
@@ -310,11 +327,15 @@ BOOST_AUTO_TEST_CASE(printed_expressions_match_the_reference) {
       }
       std::vector<int64_t> shape;
       for (const std::string& d : a.dims) shape.push_back(d == "heads" ? 4 : 400);
-      const ScalarType t = a.elem == ElemType::I32 ? ScalarType::I32 : a.elem == ElemType::F32 ? ScalarType::F32 : ScalarType::Bool;
+      const ScalarType t = a.elem == ElemType::I32   ? ScalarType::I32
+                           : a.elem == ElemType::F32 ? ScalarType::F32
+                                                     : ScalarType::Bool;
       tensors.emplace_back(t, shape);
       HostTensor& x = tensors.back();
       for (int64_t j = 0; j < x.numel(); ++j)
-        x.set(j, t == ScalarType::I32 ? static_cast<double>(j / 37) : t == ScalarType::F32 ? 0.01 * static_cast<double>(rng() % 200) - 1 : rng() % 7 == 0);
+        x.set(j, t == ScalarType::I32   ? static_cast<double>(j / 37)
+                 : t == ScalarType::F32 ? 0.01 * static_cast<double>(rng() % 200) - 1
+                                        : rng() % 7 == 0);
       values.buffers.push_back(&x);
       values.scalars.push_back(0);
       attn_cuda_buffer& b = p.buffers[buffer++];
@@ -341,8 +362,8 @@ BOOST_AUTO_TEST_CASE(printed_expressions_match_the_reference) {
     };
     int mismatches = 0;
     for (int n = 0; n < 3000 && mismatches < 5; ++n) {
-      const int b = static_cast<int>(rng() % 2), h = static_cast<int>(rng() % 4), q = static_cast<int>(rng() % 300),
-                kv = static_cast<int>(rng() % 300);
+      const int b = static_cast<int>(rng() % 2), h = static_cast<int>(rng() % 4),
+                q = static_cast<int>(rng() % 300), kv = static_cast<int>(rng() % 300);
       bool ok = false;
       err.flag = 0;
       const bool want = ref_mask(b, h, q, kv, ok), got = mask_fn(b, h, q, kv, &p);
@@ -352,7 +373,8 @@ BOOST_AUTO_TEST_CASE(printed_expressions_match_the_reference) {
       }
       if (got != want) {
         ++mismatches;
-        BOOST_ERROR(kernels[i].label << ": mask(" << b << ", " << h << ", " << q << ", " << kv << ") = " << got);
+        BOOST_ERROR(kernels[i].label << ": mask(" << b << ", " << h << ", " << q << ", " << kv
+                                     << ") = " << got);
       }
       if (!want) continue;
       EvalPoint pt;
@@ -382,8 +404,8 @@ BOOST_AUTO_TEST_CASE(printed_expressions_match_the_reference) {
             const bool m = ref_mask(0, 0, q, kv, ok);
             if (ok && m != (in_run >= 0)) {
               BOOST_ERROR(kernels[i].label << ": key tile " << kt << " of query tile " << qt << " is "
-                                           << (in_run >= 0 ? "in a full run" : "outside the runs") << " but mask(" << q << ", "
-                                           << kv << ") = " << m);
+                                           << (in_run >= 0 ? "in a full run" : "outside the runs")
+                                           << " but mask(" << q << ", " << kv << ") = " << m);
               q = 300;
               break;
             }
@@ -393,8 +415,10 @@ BOOST_AUTO_TEST_CASE(printed_expressions_match_the_reference) {
     for (int n = 0; n < 200; ++n) {
       const int b = static_cast<int>(rng() % 2), h = static_cast<int>(rng() % 4);
       const int q_lo = static_cast<int>(rng() % 280), kv_lo = static_cast<int>(rng() % 280);
-      const int q_hi = std::min(299, q_lo + static_cast<int>(rng() % 48)), kv_hi = std::min(299, kv_lo + static_cast<int>(rng() % 48));
-      const bool empty = empty_fn(b, h, q_lo, q_hi, kv_lo, kv_hi, &p), full = full_fn(b, h, q_lo, q_hi, kv_lo, kv_hi, &p);
+      const int q_hi = std::min(299, q_lo + static_cast<int>(rng() % 48)),
+                kv_hi = std::min(299, kv_lo + static_cast<int>(rng() % 48));
+      const bool empty = empty_fn(b, h, q_lo, q_hi, kv_lo, kv_hi, &p),
+                 full = full_fn(b, h, q_lo, q_hi, kv_lo, kv_hi, &p);
       if (!empty && !full) continue;
       BOOST_TEST(!(empty && full), kernels[i].label << ": a tile both empty and full");
       for (int q = q_lo; q <= q_hi; ++q)
@@ -402,8 +426,9 @@ BOOST_AUTO_TEST_CASE(printed_expressions_match_the_reference) {
           bool ok = false;
           const bool m = ref_mask(b, h, q, kv, ok);
           if (ok && m != full) {
-            BOOST_ERROR(kernels[i].label << ": tile [" << q_lo << ", " << q_hi << "] x [" << kv_lo << ", " << kv_hi << "] is "
-                                         << (full ? "full" : "empty") << " but mask(" << q << ", " << kv << ") = " << m);
+            BOOST_ERROR(kernels[i].label << ": tile [" << q_lo << ", " << q_hi << "] x [" << kv_lo << ", "
+                                         << kv_hi << "] is " << (full ? "full" : "empty") << " but mask(" << q
+                                         << ", " << kv << ") = " << m);
             q = q_hi;
             break;
           }
@@ -437,5 +462,6 @@ BOOST_AUTO_TEST_CASE(buffer_masks_carry_a_run_time_plan) {
     BOOST_TEST(grid.count(TileKind::Full) > 0);
   }
   for (const test::TestKernel& k : test::cuda_test_kernels(errors))
-    if (kernel_name(*k.ir) == "causal_bf16_128") BOOST_TEST(parse_cuda_launch_info(print_cuda_kernel(*k.ir, {}).cu).tile_plan.empty());
+    if (kernel_name(*k.ir) == "causal_bf16_128")
+      BOOST_TEST(parse_cuda_launch_info(print_cuda_kernel(*k.ir, {}).cu).tile_plan.empty());
 }

@@ -102,7 +102,8 @@ BOOST_AUTO_TEST_CASE(every_kernel_matches_the_reference) {
         const double a = got.outputs.out.get(i), b = ref.out.get(i);
         worst = std::max(worst, std::isnan(a) ? INFINITY : std::abs(a - b));
       }
-      BOOST_TEST(worst <= tolerance(k.ir->options.dtype), k.label << " Lq=" << lq << " Lkv=" << lkv << ": max |err| " << worst);
+      BOOST_TEST(worst <= tolerance(k.ir->options.dtype),
+                 k.label << " Lq=" << lq << " Lkv=" << lkv << ": max |err| " << worst);
       if (k.ir->options.lse) {
         double lse_worst = 0;
         for (int64_t i = 0; i < ref.lse.numel(); ++i) {

@@ -31,8 +31,10 @@ Warp4 ldmatrix_x4(const std::vector<float>& smem, const std::array<int, 32>& add
   for (int i = 0; i < 4; ++i)
     for (int t = 0; t < 32; ++t) {
       auto m = [&](int r, int c) { return smem.at(static_cast<size_t>(addr[i * 8 + r] + c)); };
-      if (!trans) out[t][i] = {m(t / 4, 2 * (t % 4)), m(t / 4, 2 * (t % 4) + 1)};
-      else out[t][i] = {m(2 * (t % 4), t / 4), m(2 * (t % 4) + 1, t / 4)};
+      if (!trans)
+        out[t][i] = {m(t / 4, 2 * (t % 4)), m(t / 4, 2 * (t % 4) + 1)};
+      else
+        out[t][i] = {m(2 * (t % 4), t / 4), m(2 * (t % 4) + 1, t / 4)};
     }
   return out;
 }
@@ -133,7 +135,8 @@ void check_warp_products() {
           for (int d = 0; d < D; ++d) sv += Q[r * D + d] * K[kv * D + d];
           want += sv * V[kv * DV + c];
         }
-        BOOST_REQUIRE_MESSAGE(o[j][l][e] == want, "O(" << r << ", " << c << ") D=" << D << " DV=" << DV << " BN=" << BN);
+        BOOST_REQUIRE_MESSAGE(o[j][l][e] == want,
+                              "O(" << r << ", " << c << ") D=" << D << " DV=" << DV << " BN=" << BN);
       }
 }
 
