@@ -98,6 +98,8 @@ class Formatter {
     if (c == AttnLexer::RPAREN || c == AttnLexer::RBRACK) return "";
     if (p == AttnLexer::DOT || c == AttnLexer::DOT) return "";
     if (prev_unary) return "";
+    // `int(x)` and `float(x)` are calls although their names are type keywords.
+    if (c == AttnLexer::LPAREN && (p == AttnLexer::INT_T || p == AttnLexer::FLOAT_T)) return "";
     if (c == AttnLexer::LPAREN || c == AttnLexer::LBRACK) return is_operand_end(p) || type_closed_ ? "" : " ";
     if (p == AttnLexer::TENSOR && c == AttnLexer::LT) return "";
     if (in_angle_ || (c == AttnLexer::GT && angle_closing_)) return "";

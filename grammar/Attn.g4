@@ -89,7 +89,7 @@ expr
   | FLOAT                                                            # FloatLit
   | (TRUE | FALSE)                                                   # BoolLit
   | INF                                                              # InfLit
-  | name=(ID | SCORE | INT_T | FLOAT_T)                              # NameExpr
+  | name=(ID | SCORE | INT_T | FLOAT_T | F32_T)                      # NameExpr
   | op=(MINUS | NOT) expr                                            # UnaryExpr
   | expr op=(STAR | SLASH | FLOORDIV | PERCENT) expr                 # MulExpr
   | expr op=(PLUS | MINUS) expr                                      # AddExpr

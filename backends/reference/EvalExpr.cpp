@@ -110,6 +110,13 @@ int CompiledExpr::add(const Halide::Expr& e, const KernelIR& ir) {
 double CompiledExpr::eval(const EvalPoint& p, const ArgValues& args) const { return eval_node(root_, p, args); }
 
 double CompiledExpr::eval_node(int i, const EvalPoint& p, const ArgValues& args) const {
+  double v = eval_value(i, p, args);
+  // Float(32) results are rounded to f32, as every target computes them: a float truncated to an
+  // int (T5's buckets) must land on the same side of a boundary everywhere.
+  return nodes_[i].type.is_float() && nodes_[i].type.bits() == 32 ? static_cast<double>(static_cast<float>(v)) : v;
+}
+
+double CompiledExpr::eval_value(int i, const EvalPoint& p, const ArgValues& args) const {
   const Node& n = nodes_[i];
   auto k = [&](int j) { return eval_node(n.kids[j], p, args); };
   bool is_int = !n.type.is_float();

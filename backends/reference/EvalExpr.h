@@ -30,7 +30,7 @@ struct EvalPoint {
 };
 
 /// An IR expression flattened once into a node array and evaluated many times. Integers are
-/// evaluated exactly (64-bit), floats in double precision.
+/// evaluated exactly (64-bit); each Float(32) operation is computed in double and rounded to f32.
 class CompiledExpr {
  public:
   CompiledExpr(const Halide::Expr& e, const KernelIR& ir);
@@ -42,6 +42,7 @@ class CompiledExpr {
   struct Node;
   int add(const Halide::Expr& e, const KernelIR& ir);
   double eval_node(int n, const EvalPoint& p, const ArgValues& args) const;
+  double eval_value(int n, const EvalPoint& p, const ArgValues& args) const;
   std::vector<Node> nodes_;
   std::vector<std::string> arg_names_;
   int root_ = 0;

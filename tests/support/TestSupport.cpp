@@ -27,6 +27,7 @@ std::string read_file(const fs::path& p) {
 }
 
 void write_file(const fs::path& p, const std::string& text) {
+  if (p.has_parent_path()) fs::create_directories(p.parent_path());
   std::ofstream out(p, std::ios::binary);
   out << text;
   if (!out) throw std::runtime_error("cannot write " + p.string());
