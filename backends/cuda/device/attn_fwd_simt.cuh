@@ -70,7 +70,8 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS) ATTN_ENTRY(const attn
 #pragma unroll
     for (int r = 0; r < ROWS; ++r) {
       const int q = q0 + warp * ROWS + r;
-      const float x = log2_score(p, s[r], b, h, q, k0 + lane, checked);
+      const float x =
+          checked && !element_allowed(p, b, h, q, k0 + lane) ? -inf() : log2_score(p, s[r], b, h, q, k0 + lane);
       const float m = fmaxf(row_max[r], warp_max(x));
       const float base = m == -inf() ? 0.f : m;
       const float scale_old = exp2_approx(row_max[r] - base);

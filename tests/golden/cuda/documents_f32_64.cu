@@ -382,16 +382,18 @@ struct KeyTiles {
   }
 };
 
-/// The score of one (q, kv) element in log2 units, -inf where the key is dropped. `dot` is
-/// Q.K in f32. `checked`: the tile is partial (or has padding): test bounds and the mask.
-__device__ __forceinline__ float log2_score(const attn_cuda_params& p, float dot, int b, int h, int q, int kv,
-                                            bool checked) {
-  if (checked) {
-    if (q >= p.q_len || kv >= p.kv_len) return -inf();
+/// True when key kv is allowed for query q: within the lengths and the mask.
+__device__ __forceinline__ bool element_allowed(const attn_cuda_params& p, int b, int h, int q, int kv) {
+  if (q >= p.q_len || kv >= p.kv_len) return false;
 #if ATTN_HAS_MASK
-    if (!attn_mask(b, h, q, kv, p)) return -inf();
+  return attn_mask(b, h, q, kv, p);
+#else
+  return true;
 #endif
-  }
+}
+
+/// The score of an allowed (q, kv) element in log2 units; `dot` is Q.K in f32.
+__device__ __forceinline__ float log2_score(const attn_cuda_params& p, float dot, int b, int h, int q, int kv) {
 #if ATTN_HAS_SCORE
   return attn_score(dot * p.scale, b, h, q, kv, p) * 1.4426950408889634f;
 #else
@@ -473,7 +475,8 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS) ATTN_ENTRY(const attn
 #pragma unroll
     for (int r = 0; r < ROWS; ++r) {
       const int q = q0 + warp * ROWS + r;
-      const float x = log2_score(p, s[r], b, h, q, k0 + lane, checked);
+      const float x =
+          checked && !element_allowed(p, b, h, q, k0 + lane) ? -inf() : log2_score(p, s[r], b, h, q, k0 + lane);
       const float m = fmaxf(row_max[r], warp_max(x));
       const float base = m == -inf() ? 0.f : m;
       const float scale_old = exp2_approx(row_max[r] - base);

@@ -312,16 +312,18 @@ struct KeyTiles {
   }
 };
 
-/// The score of one (q, kv) element in log2 units, -inf where the key is dropped. `dot` is
-/// Q.K in f32. `checked`: the tile is partial (or has padding): test bounds and the mask.
-__device__ __forceinline__ float log2_score(const attn_cuda_params& p, float dot, int b, int h, int q, int kv,
-                                            bool checked) {
-  if (checked) {
-    if (q >= p.q_len || kv >= p.kv_len) return -inf();
+/// True when key kv is allowed for query q: within the lengths and the mask.
+__device__ __forceinline__ bool element_allowed(const attn_cuda_params& p, int b, int h, int q, int kv) {
+  if (q >= p.q_len || kv >= p.kv_len) return false;
 #if ATTN_HAS_MASK
-    if (!attn_mask(b, h, q, kv, p)) return -inf();
+  return attn_mask(b, h, q, kv, p);
+#else
+  return true;
 #endif
-  }
+}
+
+/// The score of an allowed (q, kv) element in log2 units; `dot` is Q.K in f32.
+__device__ __forceinline__ float log2_score(const attn_cuda_params& p, float dot, int b, int h, int q, int kv) {
 #if ATTN_HAS_SCORE
   return attn_score(dot * p.scale, b, h, q, kv, p) * 1.4426950408889634f;
 #else
@@ -577,13 +579,24 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
     // Scores, mask and online softmax. Full tiles (all keys allowed, no padding) skip the mask.
     const int k0 = kt * BN;
     const bool checked = !tiles.unchecked(p, kt, q0, BM, BN);
+    // Partial tiles: the mask first, one element per iteration of a rolled loop (a mask that
+    // reads buffers, unrolled over 32 elements, would spill), then the scores of allowed keys.
+    unsigned allowed = ~0u;
+    if (checked) {
+      allowed = 0;
+#pragma unroll 1
+      for (int i = 0; i < NB * 4; ++i) {
+        const int q = q0 + warp * 16 + acc_row(lane, i % 4), kv = k0 + (i / 4) * 8 + acc_col(lane, i % 4);
+        allowed |= static_cast<unsigned>(element_allowed(p, b, h, q, kv)) << i;
+      }
+    }
     float tile_max[2] = {-inf(), -inf()};
 #pragma unroll
     for (int j = 0; j < NB; ++j) {
 #pragma unroll
       for (int e = 0; e < 4; ++e) {
         const int q = q0 + warp * 16 + acc_row(lane, e), kv = k0 + j * 8 + acc_col(lane, e);
-        s_acc[j][e] = log2_score(p, s_acc[j][e], b, h, q, kv, checked);
+        s_acc[j][e] = (allowed >> (j * 4 + e)) & 1u ? log2_score(p, s_acc[j][e], b, h, q, kv) : -inf();
         tile_max[e / 2] = fmaxf(tile_max[e / 2], s_acc[j][e]);
       }
     }
