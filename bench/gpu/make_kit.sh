@@ -2,7 +2,8 @@
 # Writes bench/gpu/kit/: the generated CUDA sources that bench/gpu/kit_check.cpp checks and times
 # on a GPU machine that cannot build attnc itself. Run after building attnc (default build dir
 # build-cuda, or ATTNC_BUILD_DIR); commit the result.
-#   check/  tests/cuda/kernels.attn and one wrapper per stdlib definition in bf16, f16, f32
+#   check/  tests/cuda/kernels.attn, samples/*.attn and one wrapper per stdlib definition in bf16,
+#           f16 and f32
 #   bench/  bench/gpu/variants.attn (targets.md's rows)
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -18,6 +19,10 @@ cd "$ROOT"
 "$BUILD/cli/attnc" compile tests/cuda/kernels.attn -t cuda --cuda-sm "$SM" -o "$KIT/check"
 "$BUILD/cli/attnc" compile "$TMP/stdlib_kernels.attn" -t cuda --cuda-sm "$SM" -o "$TMP/std"
 cp "$TMP"/std/*.cu "$KIT/check/"
+for f in samples/*.attn; do
+  "$BUILD/cli/attnc" compile "$f" -t cuda --cuda-sm "$SM" -o "$TMP/samples"
+done
+cp "$TMP"/samples/*.cu "$KIT/check/"
 "$BUILD/cli/attnc" compile bench/gpu/variants.attn -t cuda --cuda-sm "$SM" -o "$KIT/bench"
 rm -f "$KIT"/check/*.cuh "$KIT"/bench/*.cuh "$KIT"/check/manifest.json "$KIT"/bench/manifest.json
 echo "kit: $(ls "$KIT/check" | wc -l) kernels to check, $(ls "$KIT/bench" | wc -l) to time (sm_$SM)"

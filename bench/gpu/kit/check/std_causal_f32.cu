@@ -341,7 +341,7 @@ __device__ __forceinline__ float log2_score(const attn_cuda_params& p, float dot
 
 /// The forward kernel. Grid: (ceil(Lq / ATTN_BM), Hq, B); block: ATTN_THREADS; dynamic shared
 /// memory: ATTN_SMEM_BYTES.
-extern "C" __global__ void __launch_bounds__(ATTN_THREADS) ATTN_ENTRY(const attn_cuda_params p) {
+extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const attn_cuda_params p) {
   using namespace attn_dev;
   constexpr int D = ATTN_D, DV = ATTN_DV, BM = ATTN_BM, BN = 32, ROWS = ATTN_ROWS;
   constexpr int KP = D + 1;              // padded K row
