@@ -41,6 +41,19 @@ struct FmtOptions {
 };
 int run_fmt(const FmtOptions& o);
 
+/// `attnc compile FILE -t TARGETS -o DIR`: per kernel, each target's sources and a header, plus
+/// DIR/manifest.json. Output is deterministic (no timestamps, no absolute paths).
+struct CompileOptions {
+  std::string file;
+  std::vector<std::string> targets;  ///< cpu, cuda (each plugs in through cli/CompileTargets.h)
+  std::string out_dir;
+  std::string kernel;                ///< empty: every kernel
+  int cuda_sm = 80;                  ///< the CUDA tile table's architecture
+  int head_dim = 0;                  ///< for kernels that leave head_dim open (0: 128)
+  std::string cpu_isa = "avx512";    ///< avx512 | avx2 | portable | host (host is machine-dependent)
+};
+int run_compile(const CompileOptions& o);
+
 struct CacheOptions {
   std::string action = "stats";  ///< stats | clear
 };

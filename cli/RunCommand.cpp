@@ -5,6 +5,7 @@
 #include "backends/cpu/CpuBackend.h"
 #include "backends/reference/Reference.h"
 #include "cli/Commands.h"
+#include "cli/CompileTargets.h"
 #include "codegen/Lower.h"
 #include "frontend/Program.h"
 #include "runtime/Npy.h"
@@ -84,7 +85,18 @@ int run_run(const RunOptions& o) {
         in.scalars[name] = v;
       }
     }
-    KernelOutputs out = o.target == "cpu" ? run_cpu_kernel(*ir, in, o.threads) : run_reference(*ir, in, o.threads);
+    KernelOutputs out;
+    if (o.target == "cuda") {
+#ifdef ATTNC_HAVE_CUDA
+      out = run_cuda_target(*ir, in);
+#else
+      throw InputError("this attnc was built without the CUDA target");
+#endif
+    } else if (o.target == "cpu") {
+      out = run_cpu_kernel(*ir, in, o.threads);
+    } else {
+      out = run_reference(*ir, in, o.threads);
+    }
     write_output(o.out, out.out);
     if (!o.lse.empty()) {
       if (out.lse.shape.empty()) throw InputError("kernel '" + o.kernel + "' does not compute the LSE (set lse = true)");
