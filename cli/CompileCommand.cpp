@@ -1,10 +1,12 @@
 // `attnc compile FILE -t TARGETS -o DIR`: lowers every kernel once and hands it to each target's
 // writer; records what was written in DIR/manifest.json.
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 
 #include <nlohmann/json.hpp>
 
+#include "backends/cpu/CpuBackend.h"
 #include "cli/Commands.h"
 #include "cli/CompileTargets.h"
 #include "codegen/Lower.h"
@@ -78,7 +80,10 @@ int run_compile(const CompileOptions& o) {
     entry["head_dim"] = opts.head_dim;
     entry["value_dim"] = opts.value_dim;
     entry["lse"] = opts.lse;
-    entry["cpu_entry"] = "attn_" + k->name;
+    if (std::find(o.targets.begin(), o.targets.end(), "cpu") != o.targets.end()) {
+      entry["cpu_entry"] = "attn_" + k->name;
+      entry["cpu_flags"] = cpu_required_flags();
+    }
     for (const std::string& t : o.targets) {
       try {
         entry["files"][t] = target_writer(t)(*ir, ctx, o.out_dir);
