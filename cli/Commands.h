@@ -54,6 +54,19 @@ struct CompileOptions {
 };
 int run_compile(const CompileOptions& o);
 
+struct BenchOptions {
+  std::string file, kernel;
+  std::string shape;               ///< "B,H,L,D" (queries and keys of length L)
+  int kv_heads = 0;                ///< 0: H (no grouping)
+  int value_dim = 0;               ///< 0: D
+  std::string target = "cpu";
+  std::string dtype;               ///< empty: the kernel's own
+  std::vector<std::string> args;   ///< NAME=FILE.npy or NAME=VALUE
+  int warmup = 1, iters = 10, threads = 0;
+  bool json = false;
+};
+int run_bench(const BenchOptions& o);
+
 struct CacheOptions {
   std::string action = "stats";  ///< stats | clear
 };

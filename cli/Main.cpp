@@ -58,6 +58,23 @@ int main(int argc, char** argv) {
   compile_cmd->add_option("--cpu-isa", compile.cpu_isa, "cpu target ISA: avx512 (default), avx2, portable, host")
       ->check(CLI::IsMember({"avx512", "avx2", "portable", "host"}));
 
+  BenchOptions bench;
+  auto* bench_cmd = app.add_subcommand("bench", "Time a kernel: median/min/max and GFLOP/s of the unmasked work");
+  bench_cmd->add_option("file", bench.file, ".attn file")->required();
+  bench_cmd->add_option("kernel", bench.kernel, "kernel name")->required();
+  bench_cmd->add_option("--shape", bench.shape, "B,H,L,D")->required();
+  bench_cmd->add_option("--kv-heads", bench.kv_heads, "key/value heads (default H)");
+  bench_cmd->add_option("--value-dim", bench.value_dim, "value head dimension (default D)");
+  bench_cmd->add_option("-t,--target", bench.target, "reference | cpu | cuda (default cpu)")
+      ->check(CLI::IsMember({"reference", "cpu", "cuda"}));
+  bench_cmd->add_option("--dtype", bench.dtype, "f32 | f16 | bf16 (default: the kernel's)")
+      ->check(CLI::IsMember({"f32", "f16", "bf16"}));
+  bench_cmd->add_option("--arg", bench.args, "NAME=FILE.npy or NAME=VALUE for the kernel's arguments");
+  bench_cmd->add_option("--warmup", bench.warmup, "untimed runs first (default 1)");
+  bench_cmd->add_option("--iters", bench.iters, "timed runs (default 10)")->check(CLI::PositiveNumber);
+  bench_cmd->add_option("--threads", bench.threads, "threads (0: all cores)");
+  bench_cmd->add_flag("--json", bench.json, "print the result as JSON");
+
   CacheOptions cache;
   auto* cache_cmd = app.add_subcommand("cache", "The loader's disk cache: stats or clear");
   cache_cmd->add_option("action", cache.action, "stats | clear")->check(CLI::IsMember({"stats", "clear"}));
@@ -89,6 +106,7 @@ int main(int argc, char** argv) {
   if (fmt_cmd->parsed()) return run_fmt(fmt);
   if (compile_cmd->parsed()) return run_compile(compile);
   if (cache_cmd->parsed()) return run_cache(cache);
+  if (bench_cmd->parsed()) return run_bench(bench);
   if (mask_cmd->parsed()) return run_mask_command(mask);
   return 0;
 }

@@ -186,3 +186,19 @@ BOOST_AUTO_TEST_CASE(compile_cpu_is_deterministic_and_builds) {
   BOOST_TEST(bad.status == 1);
   BOOST_TEST(bad.output.find("unknown or unavailable target 'nosuch'") != std::string::npos, bad.output);
 }
+
+BOOST_AUTO_TEST_CASE(bench_reports_times_and_rates) {
+  TempDir dir;
+  std::string file = (dir.path() / "b.attn").string();
+  write_file(file, "kernel c { mask = q >= kv; }\n");
+  auto r = run_command(attnc("bench " + file + " c --shape 1,2,64,16 -t reference --iters 3 --json"));
+  BOOST_REQUIRE_MESSAGE(r.status == 0, r.output);
+  BOOST_TEST(r.output.find("\"median\"") != std::string::npos, r.output);
+  BOOST_TEST(r.output.find("\"density\": 0.5078125") != std::string::npos, r.output);  // (64*65/2) / 64^2
+  auto table = run_command(attnc("bench " + file + " c --shape 1,2,64,16 -t reference --iters 2"));
+  BOOST_TEST(table.status == 0, table.output);
+  BOOST_TEST(table.output.find("GFLOP/s") != std::string::npos, table.output);
+  auto bad = run_command(attnc("bench " + file + " c --shape 1,2,x,16"));
+  BOOST_TEST(bad.status == 1);
+  BOOST_TEST(bad.output.find("'x' is not a positive integer") != std::string::npos, bad.output);
+}
