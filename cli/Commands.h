@@ -34,19 +34,38 @@ struct RunOptions {
 };
 int run_run(const RunOptions& o);
 
-/// `attnc compile FILE -t TARGETS -o DIR` (targets so far: spirv).
-struct CompileOptions {
-  std::string file, out_dir;
-  std::vector<std::string> targets;
-};
-int run_compile(const CompileOptions& o);
-
 struct FmtOptions {
   std::vector<std::string> files;
   bool in_place = false;
   bool check = false;
 };
 int run_fmt(const FmtOptions& o);
+
+/// `attnc compile FILE -t TARGETS -o DIR`: per kernel, each target's sources and a header, plus
+/// DIR/manifest.json. Output is deterministic (no timestamps, no absolute paths).
+struct CompileOptions {
+  std::string file;
+  std::vector<std::string> targets;  ///< cpu, cuda (each plugs in through cli/CompileTargets.h)
+  std::string out_dir;
+  std::string kernel;                ///< empty: every kernel
+  int cuda_sm = 80;                  ///< the CUDA tile table's architecture
+  int head_dim = 0;                  ///< for kernels that leave head_dim open (0: 128)
+  std::string cpu_isa = "avx512";    ///< avx512 | avx2 | portable | host (host is machine-dependent)
+};
+int run_compile(const CompileOptions& o);
+
+struct BenchOptions {
+  std::string file, kernel;
+  std::string shape;               ///< "B,H,L,D" (queries and keys of length L)
+  int kv_heads = 0;                ///< 0: H (no grouping)
+  int value_dim = 0;               ///< 0: D
+  std::string target = "cpu";
+  std::string dtype;               ///< empty: the kernel's own
+  std::vector<std::string> args;   ///< NAME=FILE.npy or NAME=VALUE
+  int warmup = 1, iters = 10, threads = 0;
+  bool json = false;
+};
+int run_bench(const BenchOptions& o);
 
 struct CacheOptions {
   std::string action = "stats";  ///< stats | clear
@@ -62,13 +81,6 @@ struct CheckFeaturesOptions {
   std::vector<std::string> files;
 };
 int run_check_features(const CheckFeaturesOptions& o);
-
-// --- SPIR-V target (cli/SpirvCommands.cpp) ---
-/// `attnc compile FILE -t spirv -o DIR`: writes KERNEL.spv and KERNEL.spv.h (the module embedded
-/// as a uint32_t array, with its layout) for every kernel of `file`.
-int compile_spirv_target(const std::string& file, const std::string& dir);
-/// `attnc dump --stage=spirv`: the disassembly of every kernel's module (or only `kernel`'s).
-int dump_spirv(const std::string& file, const std::string& kernel);
 
 /// Prints diagnostics of a loaded program to stderr; returns true when there were errors.
 bool report_diagnostics(const Program& p, bool color);

@@ -22,10 +22,10 @@ int main(int argc, char** argv) {
   check_cmd->add_flag("--all-features", all_features, "run every editor feature at every token (like clangd --check)");
 
   DumpOptions dump;
-  auto* dump_cmd = app.add_subcommand("dump", "Print a compiler stage (ast, ir, hash)");
+  auto* dump_cmd = app.add_subcommand("dump", "Print a compiler stage (ast, ir, hash, plan, cpu, cuda, spirv)");
   dump_cmd->add_option("file", dump.file, ".attn file")->required();
   dump_cmd->add_option("kernel", dump.kernel, "only this kernel");
-  dump_cmd->add_option("--stage", dump.stage, "ast | ir | hash | plan | spirv")->check(CLI::IsMember({"ast", "ir", "hash", "plan", "spirv"}));
+  dump_cmd->add_option("--stage", dump.stage, "ast | ir | hash | plan | cpu | cuda | spirv")->check(CLI::IsMember({"ast", "ir", "hash", "plan", "cpu", "cuda", "spirv"}));
 
   RunOptions run;
   auto* run_cmd = app.add_subcommand("run", "Run a kernel on .npy inputs");
@@ -37,20 +37,43 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--arg", run.args, "NAME=FILE.npy or NAME=VALUE for the kernel's arguments");
   run_cmd->add_option("-o,--out", run.out, "output [B, Hq, Lq, Dv] (.npy)")->required();
   run_cmd->add_option("--lse", run.lse, "log-sum-exp output [B, Hq, Lq] (.npy)");
-  run_cmd->add_option("-t,--target", run.target, "reference, cpu or vulkan")->check(CLI::IsMember({"reference", "cpu", "vulkan"}));
+  run_cmd->add_option("-t,--target", run.target, "reference | cpu | cuda | vulkan")->check(CLI::IsMember({"reference", "cpu", "cuda", "vulkan"}));
   run_cmd->add_option("--threads", run.threads, "threads (0: all cores)");
-
-  CompileOptions compile;
-  auto* compile_cmd = app.add_subcommand("compile", "Compile every kernel of a file for targets");
-  compile_cmd->add_option("file", compile.file, ".attn file")->required();
-  compile_cmd->add_option("-t,--target", compile.targets, "spirv")->delimiter(',')->required()->check(CLI::IsMember({"spirv"}));
-  compile_cmd->add_option("-o,--out", compile.out_dir, "output directory")->required();
 
   FmtOptions fmt;
   auto* fmt_cmd = app.add_subcommand("fmt", "Format .attn files");
   fmt_cmd->add_option("files", fmt.files, ".attn files")->required();
   fmt_cmd->add_flag("-i,--in-place", fmt.in_place, "rewrite the files");
   fmt_cmd->add_flag("--check", fmt.check, "exit 1 if a file is not formatted");
+
+  // attnc compile (cli/CompileCommand.cpp; per-target writers in cli/CompileTargets.h).
+  CompileOptions compile;
+  auto* compile_cmd = app.add_subcommand("compile", "Write each kernel's sources for the targets");
+  compile_cmd->add_option("file", compile.file, ".attn file")->required();
+  compile_cmd->add_option("-t,--target", compile.targets, "targets (comma-separated): cpu, cuda, spirv")->delimiter(',')->required();
+  compile_cmd->add_option("-o,--out", compile.out_dir, "output folder")->required();
+  compile_cmd->add_option("--kernel", compile.kernel, "only this kernel");
+  compile_cmd->add_option("--cuda-sm", compile.cuda_sm, "CUDA architecture for the tile table (80, 90, ...)");
+  compile_cmd->add_option("--head-dim", compile.head_dim, "head_dim for kernels that leave it open (default 128)");
+  compile_cmd->add_option("--cpu-isa", compile.cpu_isa, "cpu target ISA: avx512 (default), avx2, portable, host")
+      ->check(CLI::IsMember({"avx512", "avx2", "portable", "host"}));
+
+  BenchOptions bench;
+  auto* bench_cmd = app.add_subcommand("bench", "Time a kernel: median/min/max and GFLOP/s of the unmasked work");
+  bench_cmd->add_option("file", bench.file, ".attn file")->required();
+  bench_cmd->add_option("kernel", bench.kernel, "kernel name")->required();
+  bench_cmd->add_option("--shape", bench.shape, "B,H,L,D")->required();
+  bench_cmd->add_option("--kv-heads", bench.kv_heads, "key/value heads (default H)");
+  bench_cmd->add_option("--value-dim", bench.value_dim, "value head dimension (default D)");
+  bench_cmd->add_option("-t,--target", bench.target, "reference | cpu | cuda (default cpu)")
+      ->check(CLI::IsMember({"reference", "cpu", "cuda"}));
+  bench_cmd->add_option("--dtype", bench.dtype, "f32 | f16 | bf16 (default: the kernel's)")
+      ->check(CLI::IsMember({"f32", "f16", "bf16"}));
+  bench_cmd->add_option("--arg", bench.args, "NAME=FILE.npy or NAME=VALUE for the kernel's arguments");
+  bench_cmd->add_option("--warmup", bench.warmup, "untimed runs first (default 1)");
+  bench_cmd->add_option("--iters", bench.iters, "timed runs (default 10)")->check(CLI::PositiveNumber);
+  bench_cmd->add_option("--threads", bench.threads, "threads (0: all cores)");
+  bench_cmd->add_flag("--json", bench.json, "print the result as JSON");
 
   CacheOptions cache;
   auto* cache_cmd = app.add_subcommand("cache", "The loader's disk cache: stats or clear");
@@ -81,8 +104,9 @@ int main(int argc, char** argv) {
   if (dump_cmd->parsed()) return run_dump(dump);
   if (run_cmd->parsed()) return run_run(run);
   if (fmt_cmd->parsed()) return run_fmt(fmt);
-  if (cache_cmd->parsed()) return run_cache(cache);
-  if (mask_cmd->parsed()) return run_mask_command(mask);
   if (compile_cmd->parsed()) return run_compile(compile);
+  if (cache_cmd->parsed()) return run_cache(cache);
+  if (bench_cmd->parsed()) return run_bench(bench);
+  if (mask_cmd->parsed()) return run_mask_command(mask);
   return 0;
 }

@@ -1,13 +1,8 @@
 // `attnc run FILE KERNEL --q --k --v [--arg NAME=...] -o OUT [--lse LSE] -t TARGET`.
-#include <charconv>
 #include <iostream>
 
-#include "backends/cpu/CpuBackend.h"
-#include "backends/reference/Reference.h"
-#include "backends/spirv/RunVulkan.h"
 #include "cli/Commands.h"
-#include "codegen/Lower.h"
-#include "frontend/Program.h"
+#include "cli/KernelSession.h"
 #include "runtime/Npy.h"
 
 namespace attn::cli {
@@ -39,55 +34,16 @@ void write_output(const std::string& path, const HostTensor& t) {
 }  // namespace
 
 int run_run(const RunOptions& o) {
-  auto p = load_program(o.file);
-  if (report_diagnostics(*p, false)) return 1;
-  const Decl* k = p->kernel(o.kernel);
-  if (!k) {
-    std::cerr << "attnc: error: " << o.file << " has no kernel '" << o.kernel << "'\n";
-    return 1;
-  }
-  DiagnosticEngine diags;
-  auto ir = lower_kernel(*p, *k, diags);
-  if (!ir) {
-    std::cerr << render_diagnostics(diags, p->sources);
-    return 1;
-  }
+  auto ir = load_kernel(o.file, o.kernel);
+  if (!ir) return 1;
   try {
-    const KernelOptions& opts = kernel_options(*ir);
-    ScalarType dtype = opts.dtype == DType::BF16 ? ScalarType::BF16 : opts.dtype == DType::F16 ? ScalarType::F16 : ScalarType::F32;
-    std::vector<KernelArgInfo> sig = kernel_args(*ir);
-    auto find_arg = [&](const std::string& name) -> const KernelArgInfo* {
-      for (const KernelArgInfo& a : sig)
-        if (a.name == name) return &a;
-      return nullptr;
-    };
+    ScalarType dtype = io_scalar_type(*ir);
     KernelInputs in;
     in.q = read_input(o.q, dtype);
     in.k = read_input(o.k, dtype);
     in.v = read_input(o.v, dtype);
-    for (const std::string& a : o.args) {
-      size_t eq = a.find('=');
-      if (eq == std::string::npos || eq == 0)
-        throw InputError("--arg '" + a + "' must be NAME=FILE.npy or NAME=VALUE");
-      std::string name = a.substr(0, eq), value = a.substr(eq + 1);
-      const KernelArgInfo* info = find_arg(name);
-      if (!info)
-        throw InputError("kernel '" + o.kernel + "' has no argument '" + name + "'");
-      if (info->is_buffer) {
-        in.buffers[name] = read_npy(value);
-      } else {
-        double v = 0;
-        auto res = std::from_chars(value.data(), value.data() + value.size(), v);
-        if (value == "true") v = 1;
-        else if (value == "false") v = 0;
-        else if (res.ec != std::errc() || res.ptr != value.data() + value.size())
-          throw InputError("--arg " + name + ": '" + value + "' is not a number");
-        in.scalars[name] = v;
-      }
-    }
-    KernelOutputs out = o.target == "cpu"      ? run_cpu_kernel(*ir, in, o.threads)
-                        : o.target == "vulkan" ? run_vulkan(*ir, in)
-                                               : run_reference(*ir, in, o.threads);
+    bind_kernel_args(*ir, o.args, in);
+    KernelOutputs out = run_on_target(o.target, *ir, in, o.threads);
     write_output(o.out, out.out);
     if (!o.lse.empty()) {
       if (out.lse.shape.empty()) throw InputError("kernel '" + o.kernel + "' does not compute the LSE (set lse = true)");

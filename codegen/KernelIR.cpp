@@ -39,6 +39,12 @@ std::vector<KernelArgInfo> kernel_args(const KernelIR& ir) {
 
 const KernelOptions& kernel_options(const KernelIR& ir) { return ir.options; }
 
+std::shared_ptr<const KernelIR> with_dtype(const KernelIR& ir, DType dtype) {
+  auto copy = std::make_shared<KernelIR>(ir);
+  copy->options.dtype = dtype;
+  return copy;
+}
+
 const char* dtype_name(DType d) {
   switch (d) {
     case DType::F32: return "f32";

@@ -30,6 +30,9 @@ std::string kernel_name(const KernelIR& ir);
 std::vector<KernelArgInfo> kernel_args(const KernelIR& ir);
 const KernelOptions& kernel_options(const KernelIR& ir);
 
+/// A copy of `ir` with another I/O dtype (`attnc bench --dtype`); its hash changes accordingly.
+std::shared_ptr<const KernelIR> with_dtype(const KernelIR& ir, DType dtype);
+
 /// The IR as text, for `attnc dump --stage=ir` and golden tests.
 std::string print_ir(const KernelIR& ir);
 

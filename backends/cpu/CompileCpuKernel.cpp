@@ -31,6 +31,8 @@ std::string single_file_source(const CpuKernelSource& src) {
   return out;
 }
 
+std::vector<std::string> cpu_required_flags() { return {"-ffp-contract=fast", "-fno-math-errno", "-pthread"}; }
+
 KernelRequest cpu_kernel_request(const CpuKernelSource& src) {
   KernelRequest r;
   r.target = "cpu";
@@ -38,7 +40,7 @@ KernelRequest cpu_kernel_request(const CpuKernelSource& src) {
   r.entry = src.entry;
   // The loader chooses the compiler and the optimization level (-O2 -fno-tree-sra -march=native);
   // these are the flags every compiler needs for this code.
-  r.flags = {"-ffp-contract=fast", "-fno-math-errno", "-pthread"};
+  r.flags = cpu_required_flags();
   return r;
 }
 

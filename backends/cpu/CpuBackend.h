@@ -45,6 +45,10 @@ CpuKernelSource generate_cpu_kernel(const KernelIR& ir, const CpuTarget& target)
 /// loader (attn::Loader) takes it.
 std::string single_file_source(const CpuKernelSource& src);
 
+/// The flags every compiler needs for generated CPU kernels, beyond optimization and -march
+/// (written to `attnc compile`'s manifest as "cpu_flags").
+std::vector<std::string> cpu_required_flags();
+
 /// The loader request for `src`: target "cpu", the single-file source, its entry, and the flags
 /// that do not depend on the compiler (-ffp-contract=fast matters under -std=c++17).
 KernelRequest cpu_kernel_request(const CpuKernelSource& src);

@@ -5,6 +5,7 @@
 
 #include "backends/cpu/CpuBackend.h"
 #include "codegen/KernelIR.h"
+#include "codegen/Lower.h"
 
 namespace attn {
 
@@ -41,10 +42,20 @@ ScalarType io_type(DType d) {
   return d == DType::F16 ? ScalarType::F16 : d == DType::BF16 ? ScalarType::BF16 : ScalarType::F32;
 }
 
-/// One compiled kernel per generated source in this process.
+/// One compiled kernel per distinct kernel in this process: generating the source (Halide) takes
+/// ~0.4 s, so it is done once per structural hash, not once per call.
 std::shared_ptr<CpuKernel> compiled(const KernelIR& ir) {
+  static std::mutex mutex;
+  static std::map<std::string, std::shared_ptr<CpuKernel>> kernels;
+  const std::string key = kernel_hash(ir);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (auto it = kernels.find(key); it != kernels.end()) return it->second;
+  }
   CpuKernelSource src = generate_cpu_kernel(ir, host_cpu_target());
-  return compile_cpu_kernel(src);  // the loader compiles each distinct source once
+  auto kernel = compile_cpu_kernel(src);  // the loader compiles each distinct source once
+  std::lock_guard<std::mutex> lock(mutex);
+  return kernels.emplace(key, kernel).first->second;
 }
 
 }  // namespace

@@ -164,3 +164,41 @@ BOOST_AUTO_TEST_CASE(cache_stats_and_clear) {
   BOOST_TEST(r.status == 0, r.output);
   BOOST_TEST(r.output.find("removed 0 entries") != std::string::npos, r.output);
 }
+
+BOOST_AUTO_TEST_CASE(compile_cpu_is_deterministic_and_builds) {
+  TempDir a, b;
+  auto r1 = run_command(attnc("compile samples/gemma2.attn -t cpu -o " + a.path().string()));
+  auto r2 = run_command(attnc("compile samples/gemma2.attn -t cpu -o " + b.path().string()));
+  BOOST_REQUIRE_MESSAGE(r1.status == 0, r1.output);
+  BOOST_REQUIRE_MESSAGE(r2.status == 0, r2.output);
+  size_t files = 0;
+  for (const auto& f : files_under(a.path(), "")) {
+    ++files;
+    BOOST_TEST(read_file(f) == read_file(b.path() / f.filename()), f.filename() << " differs between runs");
+    // No absolute paths or timestamps leak into the output.
+    BOOST_TEST(read_file(f).find(a.path().string()) == std::string::npos);
+  }
+  BOOST_TEST(files == 5u);  // two kernels x (.cpp, .h) + manifest.json
+  auto cc = run_command("c++ -std=c++17 -fsyntax-only -mavx512f -mfma -Wall -Wextra -Werror -I" + a.path().string() + " " +
+                        (a.path() / "gemma2_local.cpp").string());
+  BOOST_TEST(cc.status == 0, cc.output);
+  auto bad = run_command(attnc("compile samples/gemma2.attn -t nosuch -o " + a.path().string()));
+  BOOST_TEST(bad.status == 1);
+  BOOST_TEST(bad.output.find("unknown or unavailable target 'nosuch'") != std::string::npos, bad.output);
+}
+
+BOOST_AUTO_TEST_CASE(bench_reports_times_and_rates) {
+  TempDir dir;
+  std::string file = (dir.path() / "b.attn").string();
+  write_file(file, "kernel c { mask = q >= kv; }\n");
+  auto r = run_command(attnc("bench " + file + " c --shape 1,2,64,16 -t reference --iters 3 --json"));
+  BOOST_REQUIRE_MESSAGE(r.status == 0, r.output);
+  BOOST_TEST(r.output.find("\"median\"") != std::string::npos, r.output);
+  BOOST_TEST(r.output.find("\"density\": 0.5078125") != std::string::npos, r.output);  // (64*65/2) / 64^2
+  auto table = run_command(attnc("bench " + file + " c --shape 1,2,64,16 -t reference --iters 2"));
+  BOOST_TEST(table.status == 0, table.output);
+  BOOST_TEST(table.output.find("GFLOP/s") != std::string::npos, table.output);
+  auto bad = run_command(attnc("bench " + file + " c --shape 1,2,x,16"));
+  BOOST_TEST(bad.status == 1);
+  BOOST_TEST(bad.output.find("'x' is not a positive integer") != std::string::npos, bad.output);
+}

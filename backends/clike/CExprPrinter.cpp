@@ -1,0 +1,156 @@
+// CExprPrinter: a recursive walk over the Halide expression nodes the IR contains.
+#include "backends/clike/CExprPrinter.h"
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+#include <stdexcept>
+
+namespace attn {
+
+namespace HI = Halide::Internal;
+
+namespace {
+
+std::string paren(const std::string& s) { return "(" + s + ")"; }
+
+[[noreturn]] void unsupported(const Halide::Expr& e, const std::string& what) {
+  std::ostringstream s;
+  s << "internal error: the C-family printer cannot print " << what << ": " << e;
+  throw std::logic_error(s.str());
+}
+
+}  // namespace
+
+std::string CExprPrinter::type_name(const Halide::Type& t) {
+  if (t.is_bool()) return "bool";
+  if (t.is_float() && t.bits() == 32) return "float";
+  if (t.is_float() && t.bits() == 64) return "double";
+  if (t.is_int() && t.bits() == 32) return "int";
+  if (t.is_int() && t.bits() == 64) return "long long";
+  if (t.is_uint() && t.bits() == 8) return "unsigned char";
+  if (t.is_uint() && t.bits() == 32) return "unsigned";
+  if (t.is_uint() && t.bits() == 64) return "unsigned long long";
+  std::ostringstream s;
+  s << "internal error: the C-family printer has no type for " << t;
+  throw std::logic_error(s.str());
+}
+
+std::string CExprPrinter::float_literal(double v) {
+  if (!std::isfinite(v)) return special_float(v);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  std::string s = buf;
+  if (s.find_first_of(".e") == std::string::npos) s += ".0";
+  return s + "f";
+}
+
+std::string CExprPrinter::print(const Halide::Expr& e) {
+  if (const auto* i = e.as<HI::IntImm>()) {
+    if (i->type.bits() == 32 && i->value == INT32_MIN) return "(-2147483647 - 1)";
+    std::string s = std::to_string(i->value);
+    if (i->type.bits() == 64) s += "LL";
+    return i->value < 0 ? paren(s) : s;
+  }
+  if (const auto* u = e.as<HI::UIntImm>()) {
+    if (u->type.is_bool()) return u->value ? "true" : "false";
+    return "((" + type_name(u->type) + ")" + std::to_string(u->value) + "u)";
+  }
+  if (const auto* f = e.as<HI::FloatImm>()) {
+    std::string s = float_literal(f->value);
+    return f->value < 0 ? paren(s) : s;
+  }
+  if (const auto* v = e.as<HI::Variable>()) {
+    if (v->param.defined()) {
+      int position = 0;
+      for (const KernelArg& a : ir_.args) {
+        if (a.kind != KernelArg::Kind::Scalar) continue;
+        if (a.name == v->name) return scalar(a, position);
+        ++position;
+      }
+      unsupported(e, "an unknown scalar argument");
+    }
+    return variable(v->name);
+  }
+  auto binary = [&](const char* op, const Halide::Expr& a, const Halide::Expr& b) {
+    return paren(print(a) + " " + op + " " + print(b));
+  };
+  if (const auto* x = e.as<HI::Add>()) return binary("+", x->a, x->b);
+  if (const auto* x = e.as<HI::Sub>()) return binary("-", x->a, x->b);
+  if (const auto* x = e.as<HI::Mul>()) return binary("*", x->a, x->b);
+  if (const auto* x = e.as<HI::Div>()) {
+    if (x->type.is_float()) return binary("/", x->a, x->b);
+    return int_div(print(x->a), print(x->b));
+  }
+  if (const auto* x = e.as<HI::Mod>()) {
+    if (x->type.is_float()) return float_mod(print(x->a), print(x->b));
+    return int_mod(print(x->a), print(x->b));
+  }
+  if (const auto* x = e.as<HI::Min>()) {
+    if (x->type.is_float()) return math_function("fmin") + "(" + print(x->a) + ", " + print(x->b) + ")";
+    return "min(" + print(x->a) + ", " + print(x->b) + ")";
+  }
+  if (const auto* x = e.as<HI::Max>()) {
+    if (x->type.is_float()) return math_function("fmax") + "(" + print(x->a) + ", " + print(x->b) + ")";
+    return "max(" + print(x->a) + ", " + print(x->b) + ")";
+  }
+  if (const auto* x = e.as<HI::EQ>()) return binary("==", x->a, x->b);
+  if (const auto* x = e.as<HI::NE>()) return binary("!=", x->a, x->b);
+  if (const auto* x = e.as<HI::LT>()) return binary("<", x->a, x->b);
+  if (const auto* x = e.as<HI::LE>()) return binary("<=", x->a, x->b);
+  if (const auto* x = e.as<HI::GT>()) return binary(">", x->a, x->b);
+  if (const auto* x = e.as<HI::GE>()) return binary(">=", x->a, x->b);
+  if (const auto* x = e.as<HI::And>()) return binary("&&", x->a, x->b);
+  if (const auto* x = e.as<HI::Or>()) return binary("||", x->a, x->b);
+  if (const auto* x = e.as<HI::Not>()) return "!" + paren(print(x->a));
+  if (const auto* x = e.as<HI::Select>())
+    return paren(print(x->condition) + " ? " + print(x->true_value) + " : " + print(x->false_value));
+  if (const auto* x = e.as<HI::Cast>()) {
+    if (x->type.is_bool()) return paren(print(x->value) + " != 0");
+    return "((" + type_name(x->type) + ")" + print(x->value) + ")";
+  }
+  if (const auto* c = e.as<HI::Call>()) return print_call(c);
+  if (const auto* l = e.as<HI::Let>())
+    return print(Halide::Internal::substitute_in_all_lets(Halide::Expr(l)));
+  unsupported(e, "this node");
+}
+
+std::string CExprPrinter::print_call(const HI::Call* c) {
+  const Halide::Expr self(c);
+  if (c->call_type == HI::Call::Image || c->call_type == HI::Call::Halide) {
+    int position = 0;
+    for (const KernelArg& a : ir_.args) {
+      if (a.kind != KernelArg::Kind::Buffer) continue;
+      if (a.name == c->name) {
+        std::vector<std::string> index;
+        for (const Halide::Expr& i : c->args) index.push_back(print(i));
+        return load(a, position, index);
+      }
+      ++position;
+    }
+    unsupported(self, "a load of an unknown buffer");
+  }
+  std::vector<std::string> args;
+  for (const Halide::Expr& a : c->args) args.push_back(print(a));
+  if (c->is_intrinsic(HI::Call::abs)) {
+    if (c->args[0].type().is_float()) return math_function("fabs") + "(" + args[0] + ")";
+    // Halide's abs of an int is unsigned; the IR casts it back.
+    return "((" + type_name(c->type) + ")abs(" + args[0] + "))";
+  }
+  std::string name = c->name;
+  for (const char* suffix : {"_f32", "_f64"})
+    if (name.size() > 4 && name.compare(name.size() - 4, 4, suffix) == 0) name.resize(name.size() - 4);
+  static const char* const kMath[] = {"exp", "log",   "tanh", "sqrt",  "sin",
+                                      "cos", "floor", "ceil", "round", "trunc"};
+  for (const char* fn : kMath)
+    if (name == fn && args.size() == 1) return math_function(fn) + "(" + args[0] + ")";
+  if (name == "pow" && args.size() == 2) {
+    // exp2(x) lowers to pow(2, x): print it as the target's exp2.
+    if (const auto* base = c->args[0].as<HI::FloatImm>(); base && base->value == 2.0)
+      return math_function("exp2") + "(" + args[1] + ")";
+    return math_function("pow") + "(" + args[0] + ", " + args[1] + ")";
+  }
+  unsupported(self, "the call '" + c->name + "'");
+}
+
+}  // namespace attn

@@ -1,0 +1,351 @@
+// CudaPrinter: the mask, score and tile conditions printed from the IR as device functions,
+// followed by the fixed device library and the forward kernel chosen by the tile table.
+#include "backends/cuda/CudaPrinter.h"
+
+#include <cmath>
+#include <cstdio>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include "backends/clike/CExprPrinter.h"
+#include "backends/cuda/CudaDeviceText.h"
+#include "codegen/KernelIR.h"
+#include "codegen/Lower.h"
+#include "codegen/PlanTiles.h"
+#include "codegen/TilePlan.h"
+#include "runtime/TilePlanText.h"
+
+namespace attn {
+
+namespace HI = Halide::Internal;
+
+namespace {
+
+/// CUDA spellings of the C-family hooks.
+class CudaExprPrinter : public CExprPrinter {
+ public:
+  using CExprPrinter::CExprPrinter;
+
+ protected:
+  std::string special_float(double v) override {
+    if (v != v) return "attn_dev::nan()";
+    return v > 0 ? "attn_dev::inf()" : "(-attn_dev::inf())";
+  }
+  std::string math_function(const std::string& name) override {
+    if (name == "round") return "rintf";  // the IR rounds half to even
+    return name + "f";
+  }
+  std::string int_div(const std::string& a, const std::string& b) override {
+    return "attn_dev::div_i32(" + a + ", " + b + ")";
+  }
+  std::string int_mod(const std::string& a, const std::string& b) override {
+    return "attn_dev::mod_i32(" + a + ", " + b + ")";
+  }
+  std::string float_mod(const std::string& a, const std::string& b) override {
+    return "attn_dev::mod_f32(" + a + ", " + b + ")";
+  }
+  std::string load(const KernelArg& arg, int buffer, const std::vector<std::string>& index) override {
+    std::string s = "attn_dev::load" + std::to_string(index.size()) + "<" +
+                    type_name(halide_elem_type(arg.elem)) + ">(p, " + std::to_string(buffer) + " /* " +
+                    arg.name + " */";
+    for (const std::string& i : index) s += ", " + i;
+    return s + ")";
+  }
+  std::string scalar(const KernelArg& arg, int position) override {
+    const std::string v = "p.scalars[" + std::to_string(position) + "] /* " + arg.name + " */";
+    if (arg.elem == ElemType::Bool) return "(" + v + " != 0.0)";
+    return "((" + std::string(arg.elem == ElemType::I32 ? "int" : "float") + ")" + v + ")";
+  }
+};
+
+/// Variables a printed tile condition may use besides scalar arguments.
+const std::set<std::string> kTileVars = {"b", "h", "q_lo", "q_hi", "kv_lo", "kv_hi"};
+
+/// Finds what a printed tile condition or range may not use: buffer loads and variables other
+/// than `allowed` and scalar arguments.
+class TileConditionCheck : public HI::IRVisitor {
+ public:
+  explicit TileConditionCheck(const std::set<std::string>& allowed) : allowed_(allowed) {}
+  bool ok = true;
+
+ private:
+  using HI::IRVisitor::visit;
+  void visit(const HI::Variable* v) override {
+    if (!v->param.defined() && !allowed_.count(v->name)) ok = false;
+  }
+  const std::set<std::string>& allowed_;
+  void visit(const HI::Call* c) override {
+    if (c->call_type == HI::Call::Image || c->call_type == HI::Call::Halide) ok = false;
+    HI::IRVisitor::visit(c);
+  }
+};
+
+/// True when `e` reads no buffer and names only tile variables and scalar arguments.
+bool printable_tile_condition(const Halide::Expr& e, const std::set<std::string>& allowed = kTileVars) {
+  TileConditionCheck check(allowed);
+  e.accept(&check);
+  return check.ok;
+}
+
+/// Sufficient conditions, over one (query tile, key tile), that the mask is false everywhere
+/// (`empty`) or true everywhere (`full`): interval analysis of the mask with q in [q_lo, q_hi]
+/// and kv in [kv_lo, kv_hi]. What cannot be proven is `false` (the tile is then partial).
+struct TileConditions {
+  Halide::Expr empty, full;
+};
+
+TileConditions tile_conditions(const Halide::Expr& mask) {
+  auto var = [](const char* n) { return HI::Variable::make(Halide::Int(32), n); };
+  HI::Scope<HI::Interval> scope;
+  scope.push("q", HI::Interval(var("q_lo"), var("q_hi")));
+  scope.push("kv", HI::Interval(var("kv_lo"), var("kv_hi")));
+  TileConditions t{Halide::Internal::const_false(), Halide::Internal::const_false()};
+  HI::Interval iv = HI::bounds_of_expr_in_scope(mask, scope);
+  if (iv.has_upper_bound()) {
+    Halide::Expr e = HI::simplify(!iv.max);
+    if (printable_tile_condition(e)) t.empty = e;
+  }
+  if (iv.has_lower_bound()) {
+    Halide::Expr e = HI::simplify(iv.min);
+    if (printable_tile_condition(e)) t.full = e;
+  }
+  return t;
+}
+
+bool is_const_true(const Halide::Expr& e) { return HI::is_const_one(e); }
+
+/// The tile plan's closed-form key-tile runs of query tile `qt` as a device function; one run
+/// over every tile when the plan has none that can be printed.
+std::string key_ranges_function(const KernelIR& ir, int block_m, int block_n,
+                                std::string* plan_text = nullptr) {
+  CudaExprPrinter pr(ir);
+  std::shared_ptr<const TilePlan> plan = plan_tiles(ir, {block_m, block_n});
+  static const std::set<std::string> vars = {"qt", "kv_tiles", "b", "h"};
+  std::vector<KeyTileRange> ranges;
+  for (const KeyTileRange& r : plan->ranges) {
+    if (r.kind == TileKind::Empty) continue;
+    if (!printable_tile_condition(r.begin, vars) || !printable_tile_condition(r.end, vars)) {
+      ranges.clear();
+      break;
+    }
+    ranges.push_back(r);
+  }
+  std::ostringstream s;
+  const bool planned = !ranges.empty();
+  s << "/// Runs of key tiles that query tile qt (" << block_m << " rows) visits, " << block_n
+    << " keys each:\n";
+  s << "/// [begin[i], end[i]), all allowed when full[i]. "
+    << (planned ? "Closed forms from the tile plan (codegen/PlanTiles)." : "Every tile (no closed form).")
+    << "\n";
+  s << "#define ATTN_KEY_RANGES " << (planned ? ranges.size() : 1) << "\n";
+  s << "__device__ __forceinline__ void attn_key_tile_ranges(int b, int h, int qt, int kv_tiles, const "
+       "attn_cuda_params& p,\n"
+    << "                                                     int* begin, int* end, bool* full) {\n";
+  if (!planned) s << "  begin[0] = 0;\n  end[0] = kv_tiles;\n  full[0] = false;\n";
+  for (size_t i = 0; i < ranges.size(); ++i) {
+    s << "  begin[" << i << "] = " << pr.print(ranges[i].begin) << ";\n";
+    s << "  end[" << i << "] = " << pr.print(ranges[i].end) << ";\n";
+    s << "  full[" << i << "] = " << (ranges[i].kind == TileKind::Full ? "true" : "false") << ";\n";
+  }
+  s << "}\n\n";
+  if (!plan->index_only) {
+    // Masks that read buffers: the launcher classifies tiles from the buffers (runtime/
+    // TilePlanner.h) and passes the runs in p.tile_runs; the text below is its program.
+    const std::string text = write_tile_plan_program(tile_plan_program(*plan));
+    if (plan_text) *plan_text = text;
+    s << "/* attn-tile-plan: the run-time planner's program for this mask (read by the launcher)\n"
+      << text << "attn-tile-plan-end */\n\n";
+  }
+  return s.str();
+}
+
+std::string device_functions(const KernelIR& ir, const TileConditions& tiles, const std::string& key_ranges) {
+  CudaExprPrinter pr(ir);
+  std::ostringstream s;
+  const bool has_mask = !is_const_true(ir.mask);
+  const bool has_score = !ir.score.same_as(score_var());
+  s << "// ---- The kernel's mask and score, printed from the IR ----------------------------------\n";
+  s << "#define ATTN_HAS_MASK " << (has_mask ? 1 : 0) << "\n";
+  s << "#define ATTN_HAS_SCORE " << (has_score ? 1 : 0) << "\n\n";
+  s << "/// True when query q may attend to key kv.\n";
+  s << "__device__ __forceinline__ bool attn_mask(int b, int h, int q, int kv, const attn_cuda_params& p) "
+       "{\n";
+  s << "  return " << pr.print(ir.mask) << ";\n}\n\n";
+  s << "/// The rewritten score (natural units) of an allowed key.\n";
+  s << "__device__ __forceinline__ float attn_score(float score, int b, int h, int q, int kv, const "
+       "attn_cuda_params& p) {\n";
+  s << "  return " << pr.print(ir.score) << ";\n}\n\n";
+  s << "/// Sufficient conditions (interval analysis) that every (q, kv) of a tile is masked out /\n";
+  s << "/// allowed; q in [q_lo, q_hi], kv in [kv_lo, kv_hi], all within the lengths.\n";
+  s << "__device__ __forceinline__ bool attn_tile_empty(int b, int h, int q_lo, int q_hi, int kv_lo, int "
+       "kv_hi,\n"
+    << "                                                const attn_cuda_params& p) {\n";
+  s << "  return " << pr.print(tiles.empty) << ";\n}\n";
+  s << "__device__ __forceinline__ bool attn_tile_full(int b, int h, int q_lo, int q_hi, int kv_lo, int "
+       "kv_hi,\n"
+    << "                                               const attn_cuda_params& p) {\n";
+  s << "  return " << pr.print(tiles.full) << ";\n}\n\n";
+  s << key_ranges;
+  return s.str();
+}
+
+std::string upper(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+ScalarType scalar_type(DType d) {
+  switch (d) {
+    case DType::F16: return ScalarType::F16;
+    case DType::BF16: return ScalarType::BF16;
+    default: return ScalarType::F32;
+  }
+}
+
+}  // namespace
+
+std::string print_cuda_device_functions(const KernelIR& ir) {
+  return device_functions(ir, tile_conditions(ir.mask), key_ranges_function(ir, 64, 64));
+}
+
+CudaKernelSource print_cuda_kernel(const KernelIR& ir, const CudaPrintOptions& o) {
+  int buffers = 0, scalars = 0;
+  for (const KernelArg& a : ir.args) {
+    (a.kind == KernelArg::Kind::Buffer ? buffers : scalars)++;
+    if (a.kind == KernelArg::Kind::Buffer && a.dims.size() > 4)
+      throw std::invalid_argument("CUDA kernels take tensor arguments of at most 4 dimensions ('" + a.name +
+                                  "')");
+  }
+  if (buffers > 8 || scalars > 8)
+    throw std::invalid_argument("CUDA kernels take at most 8 tensor and 8 scalar arguments");
+  const KernelOptions& opt = ir.options;
+  const int d = opt.head_dim ? opt.head_dim : o.head_dim ? o.head_dim : 128;
+  const int dv = opt.value_dim ? opt.value_dim : o.value_dim ? o.value_dim : d;
+  if (d > 256 || dv > 256)
+    throw std::invalid_argument("CUDA kernels support head dimensions up to 256 (got " +
+                                std::to_string(std::max(d, dv)) + ")");
+  CudaKernelSource out;
+  out.tiles = o.tiles ? *o.tiles : choose_cuda_tiles(o.sm, opt.dtype, d, dv);
+  const CudaTileConfig& t = out.tiles;
+  if (t.mma && !cuda_mma_supported(opt.dtype, d, dv))
+    throw std::invalid_argument("the tensor-core CUDA kernel does not support this dtype/head dimension");
+  const std::string entry = "attn_fwd_" + ir.name;
+  const double scale = opt.scale ? *opt.scale : 1.0 / std::sqrt(static_cast<double>(d));
+  out.launch.entry = entry;
+  out.launch.threads = t.warps * 32;
+  out.launch.block_m = t.block_m;
+  out.launch.block_n = t.block_n;
+  out.launch.smem_bytes = cuda_shared_bytes(t, opt.dtype, d, dv);
+  out.launch.head_dim = d;
+  out.launch.value_dim = dv;
+  out.launch.dtype = scalar_type(opt.dtype);
+  out.launch.scale = scale;
+  out.launch.needs_16b_rows = t.mma;
+  for (const KernelArg& a : ir.args)
+    if (a.kind == KernelArg::Kind::Scalar) out.launch.scalar_names.push_back(a.name);
+  char scale_text[32];
+  std::snprintf(scale_text, sizeof scale_text, "%.17g", scale);
+
+  std::ostringstream banner;
+  banner << "// Generated by attnc from " << (o.source_name.empty() ? "<input>" : o.source_name)
+         << ", kernel '" << ir.name << "'.\n// Kernel hash "
+         << (o.source_hash.empty() ? kernel_hash(ir) : o.source_hash) << ". Do not edit.\n"
+         << "// dtype " << dtype_name(opt.dtype) << ", head_dim " << d << ", value_dim " << dv << "; "
+         << describe(t) << " (tile table for sm_" << o.sm << ").\n";
+
+  const std::string macro = "ATTN_" + upper(ir.name);
+  std::ostringstream cu;
+  cu << banner.str();
+  cu << "// Compiles with NVRTC (the loader) or nvcc (-arch=sm_80 or newer); nvcc also builds the\n"
+        "// host launcher at the end.\n\n";
+  cu << cuda_device_text("cuda_abi.h") << "\n";
+  cu << "// ---- Configuration ----------------------------------------------------------------\n";
+  cu << "#define ATTN_ENTRY " << entry << "\n";
+  cu << "#define ATTN_DTYPE_BF16 " << (opt.dtype == DType::BF16) << "\n";
+  cu << "#define ATTN_DTYPE_F16 " << (opt.dtype == DType::F16) << "\n";
+  cu << "#define ATTN_D " << d << "\n#define ATTN_DV " << dv << "\n";
+  cu << "#define ATTN_BM " << t.block_m << "\n#define ATTN_BN " << t.block_n << "\n";
+  cu << "#define ATTN_WARPS " << t.warps << "\n";
+  if (t.mma)
+    cu << "#define ATTN_STAGES " << t.stages << "\n#define ATTN_Q_IN_REGS " << (t.q_in_regs ? 1 : 0) << "\n";
+  else
+    cu << "#define ATTN_ROWS " << t.rows_per_warp << "\n";
+  cu << "#define ATTN_SMEM_BYTES " << out.launch.smem_bytes << "\n";
+  std::string names;
+  for (const KernelArg& a : ir.args)
+    if (a.kind == KernelArg::Kind::Buffer) {
+      names += (names.empty() ? "" : ",") + a.name;
+      out.launch.buffer_names.push_back(a.name);
+    }
+  cu << "#define ATTN_BUFFER_NAMES \"" << names << "\" /* tensor arguments, for error messages */\n";
+  std::string sig;
+  for (const KernelArg& a : ir.args) {
+    sig += (sig.empty() ? "" : " ") + a.name + ":" + elem_type_name(a.elem);
+    if (a.kind == KernelArg::Kind::Buffer) {
+      sig += "[";
+      for (size_t i = 0; i < a.dims.size(); ++i) sig += (i ? "," : "") + a.dims[i];
+      sig += "]";
+    }
+  }
+  cu << "#define ATTN_ARGS \"" << sig << "\" /* run-time arguments in order: buffers [dims], scalars */\n";
+  cu << "#define ATTN_LSE " << (opt.lse ? 1 : 0) << "\n";
+  cu << "#define ATTN_SCALE " << scale_text << " /* softmax scale; the launcher passes it in p.scale */\n\n";
+  cu << cuda_device_text("attn_common.cuh") << "\n";
+  cu << cuda_device_text("attn_expr.cuh") << "\n";
+  cu << device_functions(ir, tile_conditions(ir.mask),
+                         key_ranges_function(ir, t.block_m, t.block_n, &out.launch.tile_plan));
+  cu << cuda_device_text("attn_tiles.cuh") << "\n";
+  if (t.mma) cu << cuda_device_text("attn_mma_layout.cuh") << "\n";
+  cu << cuda_device_text(t.mma ? "attn_fwd_mma.cuh" : "attn_fwd_simt.cuh") << "\n";
+  cu << "#if !defined(__CUDACC_RTC__)\n"
+        "// ---- Host launcher (nvcc builds only) -------------------------------------------------\n"
+        "#include <cuda_runtime.h>\n\n"
+        "/// Launches the kernel on `stream` (a cudaStream_t); returns a cudaError_t.\n"
+        "extern \"C\" int "
+     << entry
+     << "_launch(const attn_cuda_params* p, void* stream) {\n"
+        "  cudaError_t e = cudaFuncSetAttribute("
+     << entry
+     << ", cudaFuncAttributeMaxDynamicSharedMemorySize, ATTN_SMEM_BYTES);\n"
+        "  if (e != cudaSuccess) return (int)e;\n"
+        "  const dim3 grid((unsigned)((p->q_len + ATTN_BM - 1) / ATTN_BM), (unsigned)p->q_heads, "
+        "(unsigned)p->batch);\n"
+        "  "
+     << entry
+     << "<<<grid, ATTN_THREADS, ATTN_SMEM_BYTES, (cudaStream_t)stream>>>(*p);\n"
+        "  return (int)cudaGetLastError();\n"
+        "}\n"
+        "#endif\n";
+  out.cu = cu.str();
+
+  std::ostringstream hd;
+  hd << banner.str();
+  hd << "// Host-side declarations for " << entry << ".cu.\n";
+  hd << "#ifndef " << macro << "_CUDA_H\n#define " << macro << "_CUDA_H\n\n";
+  hd << cuda_device_text("cuda_abi.h") << "\n";
+  hd << "#define " << macro << "_ENTRY \"" << entry << "\"\n";
+  hd << "#define " << macro << "_THREADS " << out.launch.threads << "\n";
+  hd << "#define " << macro << "_BLOCK_M " << t.block_m << " /* grid = (ceil(Lq / BLOCK_M), Hq, B) */\n";
+  hd << "#define " << macro << "_SMEM_BYTES " << out.launch.smem_bytes << "\n";
+  hd << "#define " << macro << "_HEAD_DIM " << d << "\n#define " << macro << "_VALUE_DIM " << dv << "\n";
+  hd << "#define " << macro << "_DTYPE \"" << dtype_name(opt.dtype) << "\"\n";
+  hd << "#define " << macro << "_SCALE " << scale_text << " /* p.scale; p.scale_log2 = scale * log2(e) */\n";
+  int position = 0;
+  for (const KernelArg& a : ir.args)
+    if (a.kind == KernelArg::Kind::Buffer)
+      hd << "#define " << macro << "_BUFFER_" << upper(a.name) << " " << position++ << "\n";
+  position = 0;
+  for (const KernelArg& a : ir.args)
+    if (a.kind == KernelArg::Kind::Scalar)
+      hd << "#define " << macro << "_SCALAR_" << upper(a.name) << " " << position++ << "\n";
+  hd << "\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n";
+  hd << "/** Launches the kernel (host code built by nvcc from the .cu); `stream` is a cudaStream_t.\n"
+        " *  Returns a cudaError_t (0 on success). */\n";
+  hd << "int " << entry << "_launch(const attn_cuda_params* p, void* stream);\n";
+  hd << "#ifdef __cplusplus\n}\n#endif\n\n#endif\n";
+  out.header = hd.str();
+  return out;
+}
+
+}  // namespace attn

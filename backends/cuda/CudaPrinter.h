@@ -1,0 +1,40 @@
+// The CUDA backend: a kernel's IR -> one self-contained CUDA C++ translation unit (for NVRTC or
+// nvcc) and a C header. Light header (no Halide.h).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "backends/cuda/CudaTiles.h"
+#include "runtime/CudaLaunch.h"
+
+namespace attn {
+
+struct KernelIR;
+
+/// What to specialize the kernel for.
+struct CudaPrintOptions {
+  int sm = 80;                          ///< compute capability the tile table targets (80, 86, 89, 90, ...)
+  int head_dim = 0;                     ///< D when the kernel leaves it open (0: the kernel's, else 128)
+  int value_dim = 0;                    ///< Dv when the kernel leaves it open (0: head_dim)
+  std::optional<CudaTileConfig> tiles;  ///< the autotuner's choice; unset: the table's
+  std::string source_name;              ///< the .attn file as named in banners (no absolute paths)
+  std::string source_hash;              ///< the kernel's content hash, for the banner
+};
+
+/// One generated kernel.
+struct CudaKernelSource {
+  std::string cu;      ///< the translation unit: kernel, device functions, host launcher (nvcc only)
+  std::string header;  ///< C declarations: parameter block, launch macros, launcher
+  CudaTileConfig tiles;
+  CudaLaunchInfo launch;
+};
+
+/// Prints `ir` as CUDA. Throws std::invalid_argument when the kernel cannot be expressed (more
+/// arguments than the parameter block holds, an unsupported head dimension).
+CudaKernelSource print_cuda_kernel(const KernelIR& ir, const CudaPrintOptions& options);
+
+/// The mask and score as CUDA device functions only (for dumps and tests).
+std::string print_cuda_device_functions(const KernelIR& ir);
+
+}  // namespace attn

@@ -1,0 +1,113 @@
+// ---- attnc device library: the SIMT forward kernel (f32, and head dims the MMA path lacks) ----
+// One CTA owns ATTN_BM = ATTN_WARPS * ATTN_ROWS query rows; each warp owns ATTN_ROWS of them.
+// A key tile of 32 rows sits in shared memory as f32 (K padded by one column: conflict-free);
+// lane j scores key j of the tile for all of the warp's rows, then the warp accumulates P V with
+// lane c owning output columns c, c + 32, ...
+#define ATTN_THREADS (ATTN_WARPS * 32)
+
+/// The forward kernel. Grid: (ceil(Lq / ATTN_BM), Hq, B); block: ATTN_THREADS; dynamic shared
+/// memory: ATTN_SMEM_BYTES.
+extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const attn_cuda_params p) {
+  using namespace attn_dev;
+  constexpr int D = ATTN_D, DV = ATTN_DV, BM = ATTN_BM, BN = 32, ROWS = ATTN_ROWS;
+  constexpr int KP = D + 1;              // padded K row
+  constexpr int VC = (DV + 31) / 32;     // output columns per lane
+  extern __shared__ __align__(16) unsigned char attn_smem[];
+  float* sQ = reinterpret_cast<float*>(attn_smem);  // [BM][D]
+  float* sK = sQ + BM * D;                          // [BN][KP]
+  float* sV = sK + BN * KP;                         // [BN][DV]
+
+  const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+  const int b = blockIdx.z, h = blockIdx.y;
+  const int kvh = h / (p.q_heads / p.kv_heads);  // grouped-query attention
+  const int q0 = blockIdx.x * BM;
+  const int q_rows = min(BM, p.q_len - q0);
+  const int q_lo = q0, q_hi = q0 + q_rows - 1;
+  const attn_elem* gQ = static_cast<const attn_elem*>(p.q) + b * p.q_stride[0] + h * p.q_stride[1] + q0 * p.q_stride[2];
+  const attn_elem* gK = static_cast<const attn_elem*>(p.k) + b * p.k_stride[0] + kvh * p.k_stride[1];
+  const attn_elem* gV = static_cast<const attn_elem*>(p.v) + b * p.v_stride[0] + kvh * p.v_stride[1];
+
+  for (int i = tid; i < BM * D; i += ATTN_THREADS) {
+    const int r = i / D, c = i % D;
+    sQ[i] = r < q_rows ? to_f32(gQ[r * p.q_stride[2] + c]) : 0.f;
+  }
+
+  const KeyTiles tiles(p, b, h, blockIdx.x, q_lo, q_hi, (p.kv_len + BN - 1) / BN);
+
+  float acc[ROWS][VC];
+  float row_max[ROWS], row_sum[ROWS];
+#pragma unroll
+  for (int r = 0; r < ROWS; ++r) {
+    row_max[r] = -inf();
+    row_sum[r] = 0.f;
+#pragma unroll
+    for (int c = 0; c < VC; ++c) acc[r][c] = 0.f;
+  }
+
+  for (int kt = tiles.next(p, -1, BN); kt < tiles.kv_tiles; kt = tiles.next(p, kt, BN)) {
+    const int k0 = kt * BN;
+    const int k_rows = min(BN, p.kv_len - k0);
+    __syncthreads();  // the previous tile is consumed
+    for (int i = tid; i < BN * D; i += ATTN_THREADS) {
+      const int r = i / D, c = i % D;
+      sK[r * KP + c] = r < k_rows ? to_f32(gK[(k0 + r) * p.k_stride[2] + c]) : 0.f;
+    }
+    for (int i = tid; i < BN * DV; i += ATTN_THREADS) {
+      const int r = i / DV, c = i % DV;
+      sV[i] = r < k_rows ? to_f32(gV[(k0 + r) * p.v_stride[2] + c]) : 0.f;
+    }
+    __syncthreads();
+
+    float s[ROWS];
+#pragma unroll
+    for (int r = 0; r < ROWS; ++r) s[r] = 0.f;
+    for (int d = 0; d < D; ++d) {
+      const float k = sK[lane * KP + d];
+#pragma unroll
+      for (int r = 0; r < ROWS; ++r) s[r] += sQ[(warp * ROWS + r) * D + d] * k;
+    }
+    const bool checked = !tiles.unchecked(p, kt, q0, BM, BN);
+#pragma unroll
+    for (int r = 0; r < ROWS; ++r) {
+      const int q = q0 + warp * ROWS + r;
+      const float x =
+          checked && !element_allowed(p, b, h, q, k0 + lane) ? -inf() : log2_score(p, s[r], b, h, q, k0 + lane);
+      const float m = fmaxf(row_max[r], warp_max(x));
+      const float base = m == -inf() ? 0.f : m;
+      const float scale_old = exp2_approx(row_max[r] - base);
+      row_max[r] = m;
+      s[r] = exp2_approx(x - base);
+      row_sum[r] = row_sum[r] * scale_old + warp_sum(s[r]);
+#pragma unroll
+      for (int c = 0; c < VC; ++c) acc[r][c] *= scale_old;
+    }
+    for (int j = 0; j < BN; ++j) {
+      float pj[ROWS];  // key j's weight in each of the warp's rows
+#pragma unroll
+      for (int r = 0; r < ROWS; ++r) pj[r] = __shfl_sync(0xffffffffu, s[r], j);
+#pragma unroll
+      for (int c = 0; c < VC; ++c) {
+        const int col = lane + 32 * c;
+        const float v = (DV % 32 == 0 || col < DV) ? sV[j * DV + col] : 0.f;
+#pragma unroll
+        for (int r = 0; r < ROWS; ++r) acc[r][c] += pj[r] * v;
+      }
+    }
+  }
+
+#pragma unroll
+  for (int r = 0; r < ROWS; ++r) {
+    const int q = q0 + warp * ROWS + r;
+    if (q >= p.q_len) continue;
+    const float inv = row_sum[r] > 0.f ? 1.f / row_sum[r] : 0.f;
+    attn_elem* gO = static_cast<attn_elem*>(p.out) + b * p.out_stride[0] + h * p.out_stride[1] + q * p.out_stride[2];
+#pragma unroll
+    for (int c = 0; c < VC; ++c) {
+      const int col = lane + 32 * c;
+      if (DV % 32 == 0 || col < DV) from_f32(acc[r][c] * inv, gO + col);
+    }
+    if (p.lse && lane == 0)
+      p.lse[b * p.lse_stride[0] + h * p.lse_stride[1] + q * p.lse_stride[2]] =
+          row_sum[r] > 0.f ? row_max[r] * 0.6931471805599453f + logf(row_sum[r]) : -inf();
+  }
+}

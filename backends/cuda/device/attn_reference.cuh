@@ -1,0 +1,42 @@
+// ---- attnc device library: a naive forward in double precision, for checks on a GPU ---------
+// Appended to a generated kernel's source by bench/gpu/kit_check.cpp (never by the printer): one
+// thread per (b, h, q) row, the mask and score functions of the same source, two passes.
+struct attn_ref_params {
+  attn_cuda_params p;
+  double* out;  // [B, Hq, Lq, Dv]
+  double* lse;  // [B, Hq, Lq]
+};
+
+extern "C" __global__ void attn_reference_fwd(const attn_ref_params r) {
+  const attn_cuda_params& p = r.p;
+  const long long row = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (row >= static_cast<long long>(p.batch) * p.q_heads * p.q_len) return;
+  const int q = static_cast<int>(row % p.q_len), h = static_cast<int>((row / p.q_len) % p.q_heads);
+  const int b = static_cast<int>(row / (static_cast<long long>(p.q_len) * p.q_heads));
+  const int kvh = h / (p.q_heads / p.kv_heads);
+  const attn_elem* qr = static_cast<const attn_elem*>(p.q) + b * p.q_stride[0] + h * p.q_stride[1] + q * p.q_stride[2];
+  auto score_at = [&](int kv) -> double {
+    if (!attn_mask(b, h, q, kv, p)) return -attn_dev::inf();
+    const attn_elem* kr = static_cast<const attn_elem*>(p.k) + b * p.k_stride[0] + kvh * p.k_stride[1] + kv * p.k_stride[2];
+    double dot = 0;
+    for (int d = 0; d < ATTN_D; ++d) dot += static_cast<double>(attn_dev::to_f32(qr[d])) * attn_dev::to_f32(kr[d]);
+    return attn_score(static_cast<float>(dot * p.scale), b, h, q, kv, p);
+  };
+  double m = -attn_dev::inf();
+  for (int kv = 0; kv < p.kv_len; ++kv) m = fmax(m, score_at(kv));
+  double acc[ATTN_DV];
+  for (int c = 0; c < ATTN_DV; ++c) acc[c] = 0;
+  double sum = 0;
+  if (m != -attn_dev::inf()) {
+    for (int kv = 0; kv < p.kv_len; ++kv) {
+      const double s = score_at(kv);
+      if (s == -attn_dev::inf()) continue;
+      const double w = exp(s - m);
+      sum += w;
+      const attn_elem* vr = static_cast<const attn_elem*>(p.v) + b * p.v_stride[0] + kvh * p.v_stride[1] + kv * p.v_stride[2];
+      for (int c = 0; c < ATTN_DV; ++c) acc[c] += w * attn_dev::to_f32(vr[c]);
+    }
+  }
+  for (int c = 0; c < ATTN_DV; ++c) r.out[row * ATTN_DV + c] = sum > 0 ? acc[c] / sum : 0.0;
+  r.lse[row] = sum > 0 ? m + log(sum) : -attn_dev::inf();
+}

@@ -1,0 +1,200 @@
+// bench_cuda: attnc's side of the GPU benchmark. Per variant of bench/gpu/variants.attn: cold
+// compile (print + NVRTC), the loader's cold get and warm get (disk cache hit + module load),
+// kernel time (CUDA events), ptxas resources; JSON on stdout or --json FILE. --dry-run stops
+// before the device (works without one).
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <random>
+
+#include <nlohmann/json.hpp>
+
+#include "attn/loader.hpp"
+#include "backends/cuda/CudaPrinter.h"
+#include "codegen/KernelIR.h"
+#include "codegen/Lower.h"
+#include "frontend/Program.h"
+#include "runtime/CudaCompiler.h"
+#include "runtime/CudaLauncher.h"
+#include "runtime/Nvrtc.h"
+
+using namespace attn;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+struct Args {
+  std::string variants = "bench/gpu/variants.attn";
+  std::string json;
+  std::string only;
+  bool dry_run = false;
+  int sm = 0;  // 0: the device's (90 in a dry run)
+  int64_t B = 4, H = 16, L = 8192, D = 128;
+  int repeats = 20;
+};
+
+HostTensor random_bf16(std::vector<int64_t> shape, std::mt19937& rng) {
+  HostTensor t(ScalarType::BF16, std::move(shape));
+  std::normal_distribution<float> n(0.f, 1.f);
+  uint16_t* p = t.data<uint16_t>();
+  for (int64_t i = 0; i < t.numel(); ++i) p[i] = f32_to_bf16(n(rng));
+  return t;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Args a;
+  for (int i = 1; i < argc; ++i) {
+    std::string s = argv[i];
+    auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
+    if (s == "--dry-run")
+      a.dry_run = true;
+    else if (s == "--json")
+      a.json = next();
+    else if (s == "--variants")
+      a.variants = next();
+    else if (s == "--only")
+      a.only = next();
+    else if (s == "--sm")
+      a.sm = std::stoi(next());
+    else if (s == "--len")
+      a.L = std::stoll(next());
+    else if (s == "--repeats")
+      a.repeats = std::stoi(next());
+    else {
+      std::cerr << "usage: bench_cuda [--dry-run] [--json FILE] [--variants FILE] [--only KERNEL] [--sm N] "
+                   "[--len L] [--repeats N]\n";
+      return 2;
+    }
+  }
+  std::shared_ptr<CudaDevice> device;
+  if (!a.dry_run) {
+    try {
+      device = CudaDevice::open();
+    } catch (const CudaError& e) {
+      std::cerr << "bench_cuda: " << e.what() << " (use --dry-run to stop before the device)\n";
+      return 1;
+    }
+  }
+  const int sm = a.sm ? a.sm : device ? device->sm() : 90;
+  auto program = load_program(a.variants);
+  if (program->diags.has_errors()) {
+    std::cerr << render_diagnostics(program->diags, program->sources);
+    return 1;
+  }
+  nlohmann::ordered_json out;
+  out["device"] = device ? device->name() : "none (dry run)";
+  out["sm"] = sm;
+  out["nvrtc"] = nvrtc_version();
+  out["shape"] = {{"B", a.B}, {"H", a.H}, {"L", a.L}, {"D", a.D}, {"dtype", "bf16"}};
+  std::mt19937 rng(42);
+  HostTensor q, k, v;
+  if (device) {
+    q = random_bf16({a.B, a.H, a.L, a.D}, rng);
+    k = random_bf16({a.B, a.H, a.L, a.D}, rng);
+    v = random_bf16({a.B, a.H, a.L, a.D}, rng);
+  }
+  for (const Decl* decl : program->kernels()) {
+    if (!a.only.empty() && decl->name != a.only) continue;
+    nlohmann::ordered_json r;
+    DiagnosticEngine diags;
+    auto ir = lower_kernel(*program, *decl, diags);
+    if (!ir) {
+      std::cerr << render_diagnostics(diags, program->sources);
+      return 1;
+    }
+    // Cold compile: everything from the IR to a cubin, as the loader does on a cache miss.
+    const auto t0 = Clock::now();
+    CudaPrintOptions po;
+    po.sm = sm;
+    CudaKernelSource src = print_cuda_kernel(*ir, po);
+    const double print_s = seconds_since(t0);
+    r["print_ms"] = 1e3 * print_s;
+    NvrtcOptions no;
+    no.arch = "sm_" + std::to_string(sm) + (sm == 90 ? "a" : "");
+    NvrtcResult nv = nvrtc_compile(src.cu, src.launch.entry + ".cu", no);
+    r["cold_compile_s"] = seconds_since(t0);
+    r["tiles"] = describe(src.tiles);
+    if (const PtxasFunction* f = nv.report.find(src.launch.entry)) {
+      r["registers"] = f->registers;
+      r["spill_bytes"] = f->spill_stores + f->spill_loads;
+    }
+    r["smem_bytes"] = src.launch.smem_bytes;
+    std::cerr << decl->name << ": cold compile " << r["cold_compile_s"].get<double>() << " s, "
+              << r["tiles"].get<std::string>() << "\n";
+    if (device) {
+      // The loader's path, as an application sees it: cold (empty disk cache: print was done above,
+      // NVRTC, module load) and warm (a new Loader on the same cache: disk hit, module load).
+      char dir_template[] = "/tmp/attnc-bench-cache-XXXXXX";
+      LoaderOptions lo;
+      lo.cache_dir = mkdtemp(dir_template);
+      const KernelRequest request{"cuda", src.cu, src.launch.entry, {}};
+      {
+        Loader cold(lo);
+        cold.add_compiler(make_cuda_compiler());
+        const auto t1 = Clock::now();
+        cold.get(request);
+        r["loader_cold_s"] = print_s + seconds_since(t1);  // IR -> source -> cubin -> module
+      }
+      {
+        Loader warm(lo);
+        warm.add_compiler(make_cuda_compiler());
+        const auto t2 = Clock::now();
+        warm.get(request);
+        r["warm_load_ms"] = 1e3 * seconds_since(t2);
+        r["warm_disk_hits"] = warm.stats().disk_hits;
+      }
+      std::filesystem::remove_all(lo.cache_dir);
+      std::shared_ptr<CudaModule> module = device->load(nv.cubin);
+
+      CudaLaunchRequest req;
+      req.q = &q;
+      req.k = &k;
+      req.v = &v;
+      req.scale = 1.0 / std::sqrt(static_cast<double>(a.D));
+      req.timed_repeats = a.repeats;
+      std::vector<HostTensor> buffers;
+      buffers.reserve(ir->args.size());
+      for (const KernelArg& arg : ir->args) {
+        if (arg.kind != KernelArg::Kind::Buffer) continue;
+        if (arg.name == "doc") {  // documents of 1130 tokens (density ~0.069 causal), as in torch_baseline.py
+          buffers.emplace_back(ScalarType::I32, std::vector<int64_t>{a.L});
+          for (int64_t i = 0; i < a.L; ++i)
+            buffers.back().data<int32_t>()[i] = static_cast<int32_t>(i / 1130);
+        } else {  // ALiBi slopes 2^(-8 (h + 1) / H)
+          buffers.emplace_back(ScalarType::F32, std::vector<int64_t>{a.H});
+          for (int64_t h = 0; h < a.H; ++h)
+            buffers.back().data<float>()[h] =
+                std::pow(2.f, -8.f * static_cast<float>(h + 1) / static_cast<float>(a.H));
+        }
+        req.buffers.push_back({arg.name, &buffers.back()});
+      }
+      try {
+        CudaLaunchResult res = launch_cuda_kernel(*device, *module, src.launch, req);
+        std::vector<float> t = res.times_ms;
+        std::sort(t.begin(), t.end());
+        r["ms_median"] = t[t.size() / 2];
+        r["ms_min"] = t.front();
+        std::cerr << "  " << t[t.size() / 2] << " ms (median of " << t.size() << ")\n";
+      } catch (const std::exception& e) {
+        r["error"] = e.what();
+        std::cerr << "  error: " << e.what() << "\n";
+      }
+    }
+    out["variants"][decl->name] = r;
+  }
+  const std::string text = out.dump(2) + "\n";
+  if (a.json.empty())
+    std::cout << text;
+  else
+    std::ofstream(a.json) << text;
+  return 0;
+}

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Writes bench/gpu/kit/: the generated CUDA sources that bench/gpu/kit_check.cpp checks and times
+# on a GPU machine that cannot build attnc itself. Run after building attnc (default build dir
+# build-cuda, or ATTNC_BUILD_DIR); commit the result.
+#   check/  tests/cuda/kernels.attn, samples/*.attn and one wrapper per stdlib definition in bf16,
+#           f16 and f32
+#   bench/  bench/gpu/variants.attn (targets.md's rows)
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=${ATTNC_BUILD_DIR:-$ROOT/../build-cuda}
+SM=${ATTNC_CUDA_SM:-90}
+KIT=$ROOT/bench/gpu/kit
+rm -rf "$KIT"
+mkdir -p "$KIT/check" "$KIT/bench"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+"$BUILD/tests/cuda/cuda_stdlib_kernels" >"$TMP/stdlib_kernels.attn"
+cd "$ROOT"
+"$BUILD/cli/attnc" compile tests/cuda/kernels.attn -t cuda --cuda-sm "$SM" -o "$KIT/check"
+"$BUILD/cli/attnc" compile "$TMP/stdlib_kernels.attn" -t cuda --cuda-sm "$SM" -o "$TMP/std"
+cp "$TMP"/std/*.cu "$KIT/check/"
+for f in samples/*.attn; do
+  "$BUILD/cli/attnc" compile "$f" -t cuda --cuda-sm "$SM" -o "$TMP/samples"
+done
+cp "$TMP"/samples/*.cu "$KIT/check/"
+"$BUILD/cli/attnc" compile bench/gpu/variants.attn -t cuda --cuda-sm "$SM" -o "$KIT/bench"
+rm -f "$KIT"/check/*.cuh "$KIT"/bench/*.cuh "$KIT"/check/manifest.json "$KIT"/bench/manifest.json
+echo "kit: $(ls "$KIT/check" | wc -l) kernels to check, $(ls "$KIT/bench" | wc -l) to time (sm_$SM)"

@@ -1,0 +1,135 @@
+// `attnc bench FILE KERNEL --shape B,H,L,D [-t TARGET] [--dtype T]`: warm-up, timed runs, and the
+// rate of the unmasked work (the tile plan's density), as a table or JSON.
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <sstream>
+
+#include "cli/Commands.h"
+#include "cli/KernelSession.h"
+#include "codegen/Lower.h"
+#include "codegen/PlanTiles.h"
+#include "runtime/TilePlanner.h"
+
+namespace attn::cli {
+
+namespace {
+
+std::vector<int64_t> parse_shape(const std::string& text) {
+  std::vector<int64_t> dims;
+  std::stringstream ss(text);
+  std::string part;
+  while (std::getline(ss, part, ',')) {
+    try {
+      size_t used = 0;
+      long long v = std::stoll(part, &used);
+      if (used != part.size() || v <= 0) throw std::invalid_argument(part);
+      dims.push_back(v);
+    } catch (const std::exception&) {
+      throw InputError("--shape '" + text + "': '" + part + "' is not a positive integer");
+    }
+  }
+  if (dims.size() != 4) throw InputError("--shape must be B,H,L,D (got '" + text + "')");
+  return dims;
+}
+
+HostTensor random_tensor(ScalarType type, std::vector<int64_t> shape, std::mt19937& rng) {
+  HostTensor t(type, std::move(shape));
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  for (int64_t i = 0; i < t.numel(); ++i) t.set(i, normal(rng));
+  return t;
+}
+
+// Fraction of (q, kv) pairs the mask allows, from the tile plan (exact or sampled).
+MaskDensity density_of(const KernelIR& ir, const KernelInputs& in, int64_t L) {
+  auto plan = plan_tiles(ir);  // owns the program below
+  const TilePlanProgram& prog = tile_plan_program(*plan);
+  TilePlanInputs pi;
+  pi.q_len = pi.kv_len = L;
+  pi.scalars = in.scalars;
+  for (const auto& [name, t] : in.buffers) pi.buffers[name] = tile_buffer_view(t);
+  TileGrid grid = plan_tile_grid(prog, pi);
+  return mask_density(prog, pi, grid);
+}
+
+}  // namespace
+
+int run_bench(const BenchOptions& o) {
+  auto ir = load_kernel(o.file, o.kernel);
+  if (!ir) return 1;
+  try {
+    if (!o.dtype.empty())
+      ir = with_dtype(*ir, o.dtype == "bf16" ? DType::BF16 : o.dtype == "f16" ? DType::F16 : DType::F32);
+    std::vector<int64_t> s = parse_shape(o.shape);
+    const int64_t B = s[0], H = s[1], L = s[2], D = s[3];
+    const int64_t Hkv = o.kv_heads > 0 ? o.kv_heads : H, Dv = o.value_dim > 0 ? o.value_dim : D;
+    std::mt19937 rng(2026);
+    ScalarType type = io_scalar_type(*ir);
+    KernelInputs in;
+    in.q = random_tensor(type, {B, H, L, D}, rng);
+    in.k = random_tensor(type, {B, Hkv, L, D}, rng);
+    in.v = random_tensor(type, {B, Hkv, L, Dv}, rng);
+    bind_kernel_args(*ir, o.args, in);
+    validate_inputs(*ir, in);
+
+    MaskDensity density = density_of(*ir, in, L);
+    const double flops = 2.0 * double(B) * double(H) * double(L) * double(L) * double(D + Dv) * density.density;
+
+    const bool progress = !o.json && ::isatty(2);
+    std::vector<double> ms;
+    for (int i = 0; i < o.warmup + o.iters; ++i) {
+      bool timed = i >= o.warmup;
+      if (progress)
+        std::fprintf(stderr, "\r%s %d/%d ", timed ? "run   " : "warm-up", timed ? i - o.warmup + 1 : i + 1,
+                     timed ? o.iters : o.warmup);
+      auto t0 = std::chrono::steady_clock::now();
+      (void)run_on_target(o.target, *ir, in, o.threads);
+      double t = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      if (timed) ms.push_back(t);
+      if (progress) std::fprintf(stderr, "%9.3f ms", t);
+    }
+    if (progress) std::fprintf(stderr, "\r%40s\r", "");
+    std::vector<double> sorted = ms;
+    std::sort(sorted.begin(), sorted.end());
+    double median = sorted.size() % 2 ? sorted[sorted.size() / 2]
+                                      : 0.5 * (sorted[sorted.size() / 2 - 1] + sorted[sorted.size() / 2]);
+    double gflops = flops / (median * 1e-3) / 1e9;
+    std::string shape = std::to_string(B) + "x" + std::to_string(H) + "x" + std::to_string(L) + "x" + std::to_string(D);
+    if (o.json) {
+      nlohmann::ordered_json j;
+      j["kernel"] = o.kernel;
+      j["target"] = o.target;
+      j["shape"] = {{"B", B}, {"H", H}, {"Hkv", Hkv}, {"L", L}, {"D", D}, {"Dv", Dv}};
+      j["dtype"] = scalar_type_name(type);
+      j["density"] = density.density;
+      j["density_exact"] = density.exact;
+      j["iters"] = o.iters;
+      j["ms"] = {{"median", median}, {"min", sorted.front()}, {"max", sorted.back()}, {"all", ms}};
+      j["gflops"] = gflops;
+      std::cout << j.dump(2) << "\n";
+      return 0;
+    }
+    char line[512];
+    std::snprintf(line, sizeof line, "%-20s %-9s %-18s %-5s %8s %10s %10s %10s %10s\n", "kernel", "target", "shape B,H,L,D",
+                  "dtype", "density", "median ms", "min ms", "max ms", "GFLOP/s");
+    std::cout << line;
+    std::snprintf(line, sizeof line, "%-20s %-9s %-18s %-5s %8.4f %10.3f %10.3f %10.3f %10.1f\n", o.kernel.c_str(),
+                  o.target.c_str(), shape.c_str(), scalar_type_name(type), density.density, median, sorted.front(),
+                  sorted.back(), gflops);
+    std::cout << line;
+    std::cout << "GFLOP/s counts the unmasked work only: 2*B*H*L*L*(D+Dv)*density"
+              << (density.exact ? "" : " (density sampled)") << "; " << o.iters << " timed runs after " << o.warmup
+              << " warm-up\n";
+  } catch (const std::exception& e) {
+    std::cerr << "attnc: error: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace attn::cli

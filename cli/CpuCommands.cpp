@@ -1,0 +1,33 @@
+// The cpu target of `attnc compile` and `attnc dump --stage=cpu`.
+#include <fstream>
+
+#include "backends/cpu/CpuBackend.h"
+#include "cli/CompileTargets.h"
+#include "codegen/Lower.h"
+
+namespace attn::cli {
+
+namespace {
+
+// `host` follows this machine; the named ISAs give the same output on every machine.
+CpuTarget cpu_target_named(const std::string& isa) {
+  if (isa == "host") return host_cpu_target();
+  CpuTarget t;
+  t.isa = isa == "avx2" ? CpuIsa::AVX2 : isa == "portable" ? CpuIsa::Portable : CpuIsa::AVX512;
+  return t;
+}
+
+}  // namespace
+
+std::vector<std::string> write_cpu_target(const KernelIR& ir, const CompileContext& ctx,
+                                          const std::filesystem::path& dir) {
+  CpuKernelSource src = generate_cpu_kernel(ir, cpu_target_named(ctx.cpu_isa));
+  const std::string name = kernel_name(ir);
+  std::ofstream(dir / (name + ".cpp"), std::ios::binary) << src.source;
+  std::ofstream(dir / src.header_name, std::ios::binary) << src.header;
+  return {name + ".cpp", src.header_name};
+}
+
+std::string dump_cpu_target(const KernelIR& ir) { return generate_cpu_kernel(ir, host_cpu_target()).source; }
+
+}  // namespace attn::cli

@@ -1,0 +1,255 @@
+// CudaCompiler: keys include NVRTC's version and the target arch; the artifact is the cubin;
+// a module fills the parameter block from DLPack tensors and launches through the driver.
+#include "runtime/CudaCompiler.h"
+
+#include <cstring>
+#include <mutex>
+#include <stdexcept>
+
+#include "attn/cuda_abi.h"
+#include "runtime/CudaDriver.h"
+#include "runtime/CudaLauncher.h"
+#include "runtime/Nvrtc.h"
+
+namespace attn {
+
+namespace {
+
+int fail(const attn_kernel_args* args, const std::string& message) {
+  if (args && args->error && args->error_size) {
+    std::strncpy(args->error, message.c_str(), args->error_size - 1);
+    args->error[args->error_size - 1] = '\0';
+  }
+  return 1;
+}
+
+bool dtype_is(const DLTensor* t, ScalarType s) {
+  switch (s) {
+    case ScalarType::BF16: return t->dtype.code == kDLBfloat && t->dtype.bits == 16;
+    case ScalarType::F16: return t->dtype.code == kDLFloat && t->dtype.bits == 16;
+    default: return t->dtype.code == kDLFloat && t->dtype.bits == 32;
+  }
+}
+
+/// Element strides of a DLPack tensor (compact row-major when `strides` is null).
+std::vector<long long> strides_of(const DLTensor* t) {
+  std::vector<long long> s(static_cast<size_t>(t->ndim));
+  long long acc = 1;
+  for (int d = t->ndim - 1; d >= 0; --d) {
+    s[d] = t->strides ? t->strides[d] : acc;
+    acc *= t->shape[d];
+  }
+  return s;
+}
+
+const void* data_of(const DLTensor* t) { return static_cast<const char*>(t->data) + t->byte_offset; }
+
+class CudaModuleAdapter : public KernelModule {
+ public:
+  CudaModuleAdapter(std::shared_ptr<CudaDevice> device, std::shared_ptr<CudaModule> module,
+                    CudaLaunchInfo info)
+      : device_(std::move(device)),
+        module_(std::move(module)),
+        info_(std::move(info)),
+        error_(device_->alloc(sizeof(attn_cuda_error))) {}
+
+  int invoke(const attn_kernel_args* a) const override {
+    if (!a || a->abi_version != ATTN_KERNEL_ABI_VERSION) return fail(a, "attn_kernel_args version mismatch");
+    const DLTensor* qkv[] = {a->q, a->k, a->v, a->out};
+    for (const DLTensor* t : qkv) {
+      if (!t || t->ndim != 4) return fail(a, "q, k, v and out must be 4-D tensors [B, H, L, D]");
+      if (t->device.device_type != kDLCUDA)
+        return fail(a, "the cuda target takes tensors in GPU memory (kDLCUDA)");
+      if (!dtype_is(t, info_.dtype))
+        return fail(a, std::string("q, k, v and out must be ") + scalar_type_name(info_.dtype));
+      if (strides_of(t)[3] != 1) return fail(a, "the last dimension of q, k, v and out must be contiguous");
+      if (info_.needs_16b_rows &&
+          ((reinterpret_cast<uintptr_t>(data_of(t)) % 16) != 0 || strides_of(t)[2] % 8 != 0))
+        return fail(a, "the tensor-core kernel needs 16-byte aligned rows");
+    }
+    if (a->q->shape[3] != info_.head_dim || a->v->shape[3] != info_.value_dim)
+      return fail(a, "the kernel was compiled for head_dim " + std::to_string(info_.head_dim) +
+                         " and value_dim " + std::to_string(info_.value_dim));
+    if (a->num_buffers > ATTN_CUDA_MAX_BUFFERS || a->num_scalars > ATTN_CUDA_MAX_SCALARS)
+      return fail(a, "too many kernel arguments");
+    attn_cuda_params p;
+    std::memset(&p, 0, sizeof p);
+    p.q = data_of(a->q);
+    p.k = data_of(a->k);
+    p.v = data_of(a->v);
+    p.out = const_cast<void*>(data_of(a->out));
+    const DLTensor* const* tensors[] = {&a->q, &a->k, &a->v, const_cast<const DLTensor* const*>(&a->out)};
+    long long* strides[] = {p.q_stride, p.k_stride, p.v_stride, p.out_stride};
+    for (int i = 0; i < 4; ++i) {
+      std::vector<long long> s = strides_of(*tensors[i]);
+      for (int d = 0; d < 3; ++d) strides[i][d] = s[d];
+    }
+    if (a->lse) {
+      std::vector<long long> s = strides_of(a->lse);
+      p.lse = static_cast<float*>(const_cast<void*>(data_of(a->lse)));
+      for (int d = 0; d < 3 && d < a->lse->ndim; ++d) p.lse_stride[d] = s[d];
+    }
+    p.batch = static_cast<int>(a->q->shape[0]);
+    p.q_heads = static_cast<int>(a->q->shape[1]);
+    p.kv_heads = static_cast<int>(a->k->shape[1]);
+    p.q_len = static_cast<int>(a->q->shape[2]);
+    p.kv_len = static_cast<int>(a->k->shape[2]);
+    if (p.kv_heads <= 0 || p.q_heads % p.kv_heads != 0)
+      return fail(a, "query heads must be a multiple of key/value heads");
+    p.scale = static_cast<float>(info_.scale);
+    p.scale_log2 = static_cast<float>(info_.scale * 1.4426950408889634);
+    for (int i = 0; i < a->num_buffers; ++i) {
+      const DLTensor* t = a->buffers[i];
+      if (t->ndim > ATTN_CUDA_MAX_RANK) return fail(a, "tensor arguments have at most 4 dimensions");
+      std::vector<long long> s = strides_of(t);
+      p.buffers[i].data = data_of(t);
+      p.buffers[i].rank = t->ndim;
+      for (int d = 0; d < t->ndim; ++d) {
+        p.buffers[i].shape[d] = t->shape[d];
+        p.buffers[i].stride[d] = s[d];
+      }
+    }
+    for (int i = 0; i < a->num_scalars; ++i) p.scalars[i] = a->scalars[i];
+    std::lock_guard<std::mutex> lock(mutex_);  // one error word per module
+    try {
+      // Masks that read buffers: plan the tiles from host copies of the buffers.
+      CudaBuffer rows, runs;
+      if (!info_.tile_plan.empty()) {
+        std::vector<HostTensor> host;
+        std::vector<CudaTensorArg> named;
+        host.reserve(static_cast<size_t>(a->num_buffers));
+        for (int i = 0; i < a->num_buffers; ++i) {
+          const DLTensor* t = a->buffers[i];
+          const ScalarType st = t->dtype.code == kDLInt     ? ScalarType::I32
+                                : t->dtype.code == kDLFloat ? ScalarType::F32
+                                                            : ScalarType::U8;
+          host.emplace_back(st, std::vector<int64_t>(t->shape, t->shape + t->ndim));
+          if (t->device.device_type != kDLCUDA)
+            return fail(a, "the cuda target takes tensors in GPU memory (kDLCUDA)");
+          CudaBuffer view =
+              CudaBuffer::borrow(reinterpret_cast<uint64_t>(data_of(t)), host.back().bytes.size());
+          device_->download(host.back().bytes.data(), view, host.back().bytes.size());
+          named.push_back(
+              {i < static_cast<int>(info_.buffer_names.size()) ? info_.buffer_names[i] : "", &host.back()});
+        }
+        std::vector<double> scalars(a->scalars, a->scalars + a->num_scalars);
+        if (upload_tile_plan(*device_, info_, p.q_len, p.kv_len, scalars, named, rows, runs)) {
+          p.tile_rows = reinterpret_cast<const int*>(rows.ptr());
+          p.tile_runs = reinterpret_cast<const int*>(runs.ptr());
+        }
+      }
+      device_->zero(error_);
+      p.error = reinterpret_cast<attn_cuda_error*>(error_.ptr());
+      if (p.q_len > 0) {
+        const unsigned grid[3] = {static_cast<unsigned>((p.q_len + info_.block_m - 1) / info_.block_m),
+                                  static_cast<unsigned>(p.q_heads), static_cast<unsigned>(p.batch)};
+        device_->launch(*module_, info_.entry, grid, static_cast<unsigned>(info_.threads),
+                        static_cast<unsigned>(info_.smem_bytes), &p, sizeof p);
+        device_->synchronize();
+      }
+      attn_cuda_error err;
+      device_->download(&err, error_, sizeof err);
+      if (err.flag) {
+        const bool known = err.buffer >= 0 && err.buffer < a->num_buffers && err.dim >= 0 &&
+                           err.dim < a->buffers[err.buffer]->ndim;
+        const std::string name =
+            err.buffer >= 0 && static_cast<size_t>(err.buffer) < info_.buffer_names.size()
+                ? info_.buffer_names[err.buffer]
+                : std::to_string(err.buffer);
+        return fail(a, "buffer '" + name + "' index " + std::to_string(err.index) + " is out of range [0, " +
+                           std::to_string(known ? a->buffers[err.buffer]->shape[err.dim] : 0) +
+                           ") in dimension " + std::to_string(err.dim));
+      }
+    } catch (const CudaError& e) {
+      return fail(a, e.what());
+    }
+    return 0;
+  }
+
+ private:
+  std::shared_ptr<CudaDevice> device_;
+  std::shared_ptr<CudaModule> module_;
+  CudaLaunchInfo info_;
+  CudaBuffer error_;
+  mutable std::mutex mutex_;
+};
+
+class CudaCompiler : public Compiler {
+ public:
+  explicit CudaCompiler(CudaCompilerOptions o) : options_(std::move(o)) {}
+
+  std::string target() const override { return "cuda"; }
+
+  std::string fingerprint(const KernelRequest&) const override {
+    try {
+      return "nvrtc " + nvrtc_version() + " arch " + arch() + " include " + nvrtc_include_dir({});
+    } catch (const CudaCompileError& e) {
+      throw LoadError(LoadErrorKind::CompileFailed, e.what());
+    }
+  }
+
+  std::vector<uint8_t> compile(const KernelRequest& request) const override {
+    NvrtcOptions o;
+    o.arch = arch();
+    o.extra = request.flags;
+    try {
+      return nvrtc_compile(request.source, request.entry + ".cu", o).cubin;
+    } catch (const CudaCompileError& e) {
+      throw LoadError(LoadErrorKind::CompileFailed, e.what());
+    }
+  }
+
+  std::shared_ptr<const KernelModule> load(const std::vector<uint8_t>& artifact,
+                                           const KernelRequest& request) const override {
+    CudaLaunchInfo info;
+    try {
+      info = parse_cuda_launch_info(request.source);
+    } catch (const std::invalid_argument& e) {
+      throw LoadError(LoadErrorKind::LoadFailed, e.what());
+    }
+    if (info.entry != request.entry)
+      throw LoadError(LoadErrorKind::MissingEntry,
+                      "the source's kernel is '" + info.entry + "', not '" + request.entry + "'");
+    try {
+      std::shared_ptr<CudaDevice> dev = device();
+      std::shared_ptr<CudaModule> module = dev->load(artifact);
+      try {
+        module->function(request.entry);
+      } catch (const CudaError& e) {
+        throw LoadError(LoadErrorKind::MissingEntry, e.what());
+      }
+      return std::make_shared<CudaModuleAdapter>(dev, module, info);
+    } catch (const CudaError& e) {
+      throw LoadError(LoadErrorKind::LoadFailed, e.what());
+    }
+  }
+
+ private:
+  std::shared_ptr<CudaDevice> device() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!device_) device_ = CudaDevice::open(options_.device);
+    return device_;
+  }
+  std::string arch() const {
+    if (!options_.arch.empty()) return options_.arch;
+    try {
+      const int sm = device()->sm();
+      return "sm_" + std::to_string(sm) + (sm == 90 ? "a" : "");
+    } catch (const CudaError& e) {
+      throw LoadError(LoadErrorKind::CompileFailed,
+                      std::string(e.what()) + " (set an arch to compile without a GPU)");
+    }
+  }
+
+  CudaCompilerOptions options_;
+  mutable std::mutex mutex_;
+  mutable std::shared_ptr<CudaDevice> device_;
+};
+
+}  // namespace
+
+std::unique_ptr<Compiler> make_cuda_compiler(const CudaCompilerOptions& options) {
+  return std::make_unique<CudaCompiler>(options);
+}
+
+}  // namespace attn

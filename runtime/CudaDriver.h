@@ -1,0 +1,107 @@
+// The CUDA driver API, loaded with dlopen("libcuda.so.1") (never linked): one device's primary
+// context, device memory, modules and launches. Without a driver or a GPU every entry point
+// throws CudaError with a clear message ("no CUDA driver", "no CUDA device").
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace attn {
+
+/// A CUDA driver or device failure; the message names the call and the driver's error.
+struct CudaError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// True when libcuda.so.1 loads and cuInit succeeds with at least one device.
+bool cuda_driver_available(std::string* why = nullptr);
+
+class CudaModule;
+
+/// Device memory owned by this object.
+class CudaBuffer {
+ public:
+  CudaBuffer() = default;
+  CudaBuffer(CudaBuffer&& o) noexcept : ptr_(o.ptr_), size_(o.size_), owned_(o.owned_) { o.ptr_ = 0; }
+  CudaBuffer& operator=(CudaBuffer&& o) noexcept;
+  ~CudaBuffer();
+  uint64_t ptr() const { return ptr_; }
+  size_t size() const { return size_; }
+  /// A view of device memory owned elsewhere (not freed by this object).
+  static CudaBuffer borrow(uint64_t ptr, size_t size) {
+    CudaBuffer b;
+    b.ptr_ = ptr;
+    b.size_ = size;
+    b.owned_ = false;
+    return b;
+  }
+
+ private:
+  friend class CudaDevice;
+  uint64_t ptr_ = 0;
+  size_t size_ = 0;
+  bool owned_ = true;
+};
+
+/// One GPU (its primary context, made current on the calling thread by every method).
+class CudaDevice {
+ public:
+  /// Opens device `ordinal`; throws CudaError ("no CUDA driver: ...", "no CUDA device").
+  static std::shared_ptr<CudaDevice> open(int ordinal = 0);
+  ~CudaDevice();
+
+  std::string name() const { return name_; }
+  /// Compute capability as major * 10 + minor (80, 90, ...).
+  int sm() const { return sm_; }
+  /// The opt-in dynamic shared memory limit per block, bytes.
+  int max_shared_per_block() const { return max_smem_; }
+
+  CudaBuffer alloc(size_t bytes);
+  void upload(const CudaBuffer& dst, const void* src, size_t bytes);
+  void download(void* dst, const CudaBuffer& src, size_t bytes);
+  void zero(const CudaBuffer& dst);
+
+  /// Loads a cubin; throws CudaError when the driver rejects it (wrong architecture, ...).
+  std::shared_ptr<CudaModule> load(const std::vector<uint8_t>& cubin);
+  /// Launches `entry` of `module` with one by-value parameter block of `param_bytes`.
+  void launch(const CudaModule& module, const std::string& entry, const unsigned (&grid)[3], unsigned threads,
+              unsigned smem_bytes, const void* params, size_t param_bytes);
+  /// Waits for all launches; a fault in a kernel surfaces here.
+  void synchronize();
+  /// Milliseconds one call of `work` takes on the device, measured with events.
+  template <class F>
+  float time_ms(F&& work) {
+    record_start();
+    work();
+    return record_stop();
+  }
+
+ private:
+  CudaDevice() = default;
+  void make_current() const;
+  void record_start();
+  float record_stop();
+  int ordinal_ = 0;
+  void* ctx_ = nullptr;
+  void* events_[2] = {nullptr, nullptr};
+  std::string name_;
+  int sm_ = 0, max_smem_ = 0;
+};
+
+/// A loaded module; functions are looked up by name.
+class CudaModule {
+ public:
+  ~CudaModule();
+  /// The CUfunction handle of `entry`; throws CudaError when it is missing.
+  void* function(const std::string& entry) const;
+
+ private:
+  friend class CudaDevice;
+  void* module_ = nullptr;
+};
+
+}  // namespace attn

@@ -1,0 +1,34 @@
+// What a launcher needs to know about a generated CUDA kernel besides its cubin: the entry
+// point, the launch shape and the tensor layout it expects.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "runtime/HostTensor.h"
+
+namespace attn {
+
+/// Written by the CUDA printer next to the source; read by CudaLauncher (and by generated host
+/// code, as macros in the header).
+struct CudaLaunchInfo {
+  std::string entry;                      ///< the extern "C" __global__ function
+  int threads = 0;                        ///< block size
+  int block_m = 0;                        ///< query rows per CTA: grid.x = ceil(Lq / block_m)
+  int smem_bytes = 0;                     ///< dynamic shared memory per CTA
+  int head_dim = 0;                       ///< D the kernel was specialized for
+  int value_dim = 0;                      ///< Dv
+  ScalarType dtype = ScalarType::F32;     ///< Q/K/V/Out element type
+  double scale = 0;                       ///< the softmax scale (a kernel option, fixed at compile time)
+  int block_n = 0;                        ///< keys per tile
+  std::vector<std::string> buffer_names;  ///< tensor arguments in order, for error messages
+  std::vector<std::string> scalar_names;  ///< scalar arguments in order
+  std::string tile_plan;        ///< the run-time planner's program (masks that read buffers), or empty
+  bool needs_16b_rows = false;  ///< rows (and bases) of Q/K/V must be 16-byte aligned (cp.async)
+};
+
+/// The launch shape a generated .cu declares in its configuration macros; throws
+/// std::invalid_argument when the source does not carry them.
+CudaLaunchInfo parse_cuda_launch_info(const std::string& source);
+
+}  // namespace attn

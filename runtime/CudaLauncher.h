@@ -1,0 +1,66 @@
+// Runs a generated CUDA kernel on host tensors: uploads, fills the parameter block, launches,
+// downloads, and turns the device error word into a clear error.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "attn/cuda_abi.h"
+#include "runtime/CudaDriver.h"
+#include "runtime/CudaLaunch.h"
+#include "runtime/HostTensor.h"
+
+namespace attn {
+
+/// A tensor argument of the kernel, in declaration order.
+struct CudaTensorArg {
+  std::string name;
+  const HostTensor* tensor = nullptr;
+};
+
+struct CudaLaunchRequest {
+  const HostTensor* q = nullptr;  ///< [B, Hq, Lq, D] in the kernel's dtype
+  const HostTensor* k = nullptr;  ///< [B, Hkv, Lkv, D]
+  const HostTensor* v = nullptr;  ///< [B, Hkv, Lkv, Dv]
+  std::vector<CudaTensorArg> buffers;
+  std::vector<double> scalars;  ///< scalar arguments in declaration order
+  double scale = 0;             ///< softmax scale
+  bool lse = false;             ///< also return the log-sum-exp
+  int timed_repeats = 0;        ///< launches timed after the first (results unchanged)
+};
+
+struct CudaLaunchResult {
+  HostTensor out;               ///< [B, Hq, Lq, Dv]
+  HostTensor lse;               ///< [B, Hq, Lq] f32 when requested
+  std::vector<float> times_ms;  ///< one per timed repeat
+};
+
+/// Device copies of a request's tensors and the parameter block that points at them.
+struct CudaPreparedLaunch {
+  std::vector<CudaBuffer> memory;  ///< q, k, v, out, lse, error word, buffers
+  attn_cuda_params params{};
+  unsigned grid[3] = {1, 1, 1};
+  HostTensor out, lse;  ///< host tensors of the right shape for the results
+  const CudaBuffer* out_memory = nullptr;
+  const CudaBuffer* lse_memory = nullptr;
+  const CudaBuffer* error_memory = nullptr;
+};
+
+/// For kernels whose source carries a run-time tile plan (masks that read buffers): plans the
+/// tiles from host copies of the buffers (O(tiles)) and uploads the runs for p.tile_rows and
+/// p.tile_runs. Returns false (nothing uploaded) when the kernel has no such plan.
+bool upload_tile_plan(CudaDevice& device, const CudaLaunchInfo& info, int64_t q_len, int64_t kv_len,
+                      const std::vector<double>& scalars, const std::vector<CudaTensorArg>& buffers,
+                      CudaBuffer& rows_memory, CudaBuffer& runs_memory);
+
+/// Uploads `request`'s tensors and fills the parameter block (for callers that launch more than
+/// the kernel itself, e.g. a GPU reference). Throws CudaError.
+CudaPreparedLaunch prepare_cuda_launch(CudaDevice& device, const CudaLaunchInfo& info,
+                                       const CudaLaunchRequest& request);
+
+/// Launches `info.entry` of `module`. Throws CudaError on a driver failure, and with
+/// "buffer 'NAME' index I is out of range [0, N) in dimension D" when the kernel reported one.
+CudaLaunchResult launch_cuda_kernel(CudaDevice& device, const CudaModule& module, const CudaLaunchInfo& info,
+                                    const CudaLaunchRequest& request);
+
+}  // namespace attn

@@ -1,0 +1,51 @@
+/* The parameter block of every CUDA kernel attnc generates: filled by the launcher (runtime/) or
+ * by a project's own host code, passed by value as the kernel's only argument. Plain C; the
+ * generated .cu embeds this text verbatim (same include guard), so it compiles on its own. */
+#ifndef ATTN_CUDA_ABI_H
+#define ATTN_CUDA_ABI_H
+
+/** Limits of the parameter block (a kernel with more run-time arguments is rejected). */
+#define ATTN_CUDA_MAX_BUFFERS 8
+#define ATTN_CUDA_MAX_SCALARS 8
+#define ATTN_CUDA_MAX_RANK 4
+
+/** A tensor argument of the kernel: device pointer, shape and strides in elements. */
+typedef struct attn_cuda_buffer {
+  const void* data;
+  long long shape[ATTN_CUDA_MAX_RANK];
+  long long stride[ATTN_CUDA_MAX_RANK];
+  int rank;
+  int reserved;
+} attn_cuda_buffer;
+
+/** The device error word: the first out-of-range buffer access of a launch (flag != 0). */
+typedef struct attn_cuda_error {
+  int flag;
+  int buffer; /**< position of the buffer among the kernel's tensor arguments */
+  int dim;    /**< the dimension whose index was out of range */
+  int reserved;
+  long long index;
+} attn_cuda_error;
+
+/** Everything a launch needs. Strides are in elements: [0] batch, [1] head, [2] row. */
+typedef struct attn_cuda_params {
+  const void* q;   /**< [B, Hq, Lq, D], kernel dtype */
+  const void* k;   /**< [B, Hkv, Lkv, D] */
+  const void* v;   /**< [B, Hkv, Lkv, Dv] */
+  void* out;       /**< [B, Hq, Lq, Dv] */
+  float* lse;      /**< [B, Hq, Lq] f32, or 0 */
+  long long q_stride[3], k_stride[3], v_stride[3], out_stride[3], lse_stride[3];
+  int batch, q_heads, kv_heads, q_len, kv_len, reserved;
+  float scale;      /**< softmax scale (natural units) */
+  float scale_log2; /**< scale * log2(e) */
+  attn_cuda_buffer buffers[ATTN_CUDA_MAX_BUFFERS];
+  double scalars[ATTN_CUDA_MAX_SCALARS];
+  attn_cuda_error* error; /**< zeroed device memory, or 0 (accesses are still clamped) */
+  /** Optional run-time tile plan (masks that read buffers): the key-tile runs of query tile qt
+   *  are tile_runs[3 r .. 3 r + 2] = {begin, end, kind (1 partial, 2 full)} for r in
+   *  [tile_rows[qt], tile_rows[qt + 1]). 0: the source's closed-form runs. */
+  const int* tile_rows;
+  const int* tile_runs;
+} attn_cuda_params;
+
+#endif /* ATTN_CUDA_ABI_H */

@@ -1,0 +1,469 @@
+// CUDA backend tests that need no GPU: every test kernel compiles with NVRTC for sm_80 and
+// sm_90a without spills and within shared memory; golden sources; nvcc compiles `attnc compile`
+// output; the driver's absence is a clear error.
+#define BOOST_TEST_MODULE cuda
+#include <boost/test/unit_test.hpp>
+
+#include <dlfcn.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <random>
+#include <sstream>
+
+#include "attn/cuda_abi.h"
+#include "attn/loader.hpp"
+#include "backends/cuda/CudaDeviceText.h"
+#include "backends/cuda/CudaPrinter.h"
+#include "backends/cuda/CudaRun.h"
+#include "backends/reference/EvalExpr.h"
+#include "codegen/KernelIR.h"
+#include "runtime/CudaCompiler.h"
+#include "runtime/CudaDriver.h"
+#include "runtime/Npy.h"
+#include "runtime/Nvrtc.h"
+#include "runtime/TilePlanText.h"
+#include "runtime/TilePlanner.h"
+#include "tests/cuda/CudaTestKernels.h"
+#include "tests/support/TestSupport.h"
+
+using namespace attn;
+namespace fs = std::filesystem;
+
+namespace {
+
+/// NVRTC results by (arch, source): identical sources compile once per run.
+const NvrtcResult& compile_once(const std::string& source, const std::string& name, const std::string& arch) {
+  static std::map<std::string, NvrtcResult> cache;
+  const std::string key = arch + "\n" + source;
+  auto it = cache.find(key);
+  if (it == cache.end()) {
+    NvrtcOptions o;
+    o.arch = arch;
+    it = cache.emplace(key, nvrtc_compile(source, name, o)).first;
+  }
+  return it->second;
+}
+
+void check_golden(const fs::path& expected_file, const std::string& actual) {
+  if (std::getenv("ATTNC_UPDATE_GOLDEN")) {
+    test::write_file(expected_file, actual);
+    return;
+  }
+  BOOST_REQUIRE_MESSAGE(fs::exists(expected_file),
+                        expected_file << " is missing (run with ATTNC_UPDATE_GOLDEN=1)");
+  BOOST_TEST(test::read_file(expected_file) == actual,
+             expected_file << " differs (ATTNC_UPDATE_GOLDEN=1 regenerates)");
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(ptxas_report_is_parsed) {
+  const std::string log =
+      "ptxas info    : 0 bytes gmem\n"
+      "ptxas info    : Compiling entry function 'attn_fwd_x' for 'sm_80'\n"
+      "ptxas info    : Function properties for attn_fwd_x\n"
+      "    16 bytes stack frame, 8 bytes spill stores, 4 bytes spill loads\n"
+      "ptxas info    : Used 168 registers, used 1 barriers, 1024 bytes smem, 1256 bytes cmem[0]\n";
+  PtxasReport r = parse_ptxas_report(log);
+  BOOST_REQUIRE_EQUAL(r.functions.size(), 1u);
+  const PtxasFunction* f = r.find("attn_fwd_x");
+  BOOST_REQUIRE(f);
+  BOOST_TEST(f->arch == "sm_80");
+  BOOST_TEST(f->registers == 168);
+  BOOST_TEST(f->stack_frame == 16);
+  BOOST_TEST(f->spill_stores == 8);
+  BOOST_TEST(f->spill_loads == 4);
+  BOOST_TEST(f->static_shared == 1024);
+  BOOST_TEST(f->constant == 1256);
+}
+
+BOOST_AUTO_TEST_CASE(tile_table_fits_every_architecture) {
+  for (int sm : {80, 86, 89, 90})
+    for (DType dt : {DType::F32, DType::F16, DType::BF16})
+      for (int d : {32, 64, 80, 128, 256})
+        for (int dv : {64, d}) {
+          CudaTileConfig c = choose_cuda_tiles(sm, dt, d, dv);
+          BOOST_TEST(cuda_shared_bytes(c, dt, d, dv) <= cuda_max_shared_bytes(sm),
+                     describe(c) << " sm_" << sm << " d=" << d);
+          BOOST_TEST(c.mma == cuda_mma_supported(dt, d, dv));
+        }
+}
+
+// The whole variant list for two architectures. Each distinct source compiles once.
+BOOST_AUTO_TEST_CASE(every_kernel_compiles_with_nvrtc) {
+  BOOST_REQUIRE_MESSAGE(nvrtc_available(), "NVRTC is not available");
+  std::vector<std::string> errors;
+  // Stdlib wrappers in bf16 (tensor cores) and f32 (SIMT); f16 differs from bf16 only in the
+  // mma/convert instructions and is covered by tests/cuda/kernels.attn.
+  std::vector<test::TestKernel> kernels = test::cuda_test_kernels(errors, {"bf16", "f32"});
+  for (const std::string& e : errors) BOOST_ERROR(e);
+  BOOST_TEST(kernels.size() >= 17u);
+  std::ostringstream table;
+  table << "NVRTC " << nvrtc_version() << "\n";
+  for (const test::TestKernel& k : kernels) {
+    for (auto [sm, arch] : {std::pair{80, "sm_80"}, std::pair{90, "sm_90a"}}) {
+      CudaPrintOptions po;
+      po.sm = sm;
+      CudaKernelSource src = print_cuda_kernel(*k.ir, po);
+      NvrtcResult r;
+      try {
+        r = compile_once(src.cu, src.launch.entry + ".cu", arch);
+      } catch (const CudaCompileError& e) {
+        BOOST_ERROR(k.label << " (" << arch << "): " << e.what());
+        continue;
+      }
+      BOOST_TEST(!r.cubin.empty());
+      const PtxasFunction* f = r.report.find(src.launch.entry);
+      BOOST_REQUIRE_MESSAGE(f, k.label << ": no ptxas report for " << src.launch.entry << " in:\n" << r.log);
+      BOOST_TEST(f->spill_stores == 0, k.label << " " << arch << " spills " << f->spill_stores << " bytes");
+      BOOST_TEST(f->spill_loads == 0, k.label << " " << arch << " spills " << f->spill_loads << " bytes");
+      BOOST_TEST(f->static_shared + src.launch.smem_bytes <= cuda_max_shared_bytes(sm),
+                 k.label << " " << arch);
+      table << k.label << " " << arch << ": " << describe(src.tiles) << ", " << f->registers << " registers, "
+            << src.launch.smem_bytes << " B dynamic smem, " << f->spill_stores << " B spills\n";
+    }
+  }
+  BOOST_TEST_MESSAGE(table.str());
+  if (const char* path = std::getenv("ATTNC_CUDA_REPORT")) test::write_file(path, table.str());
+}
+
+BOOST_AUTO_TEST_CASE(golden_sources) {
+  std::vector<std::string> errors;
+  fs::path dir = test::source_dir() / "tests/golden/cuda";
+  int found = 0;
+  for (const test::TestKernel& k : test::cuda_test_kernels(errors)) {
+    const std::string name = kernel_name(*k.ir);
+    if (name != "causal_bf16_128" && name != "documents_f32_64") continue;
+    ++found;
+    CudaPrintOptions po;
+    po.source_name = "kernels.attn";
+    CudaKernelSource src = print_cuda_kernel(*k.ir, po);
+    check_golden(dir / (name + ".cu"), src.cu);
+    check_golden(dir / (name + ".cuh"), src.header);
+  }
+  BOOST_TEST(found == 2);
+}
+
+BOOST_AUTO_TEST_CASE(attnc_compile_output_builds_with_nvcc) {
+  test::TempDir tmp;
+  auto r = test::run_command(test::attnc_binary() + " compile tests/cuda/kernels.attn -t cuda -o " +
+                             tmp.path().string());
+  BOOST_REQUIRE_MESSAGE(r.status == 0, r.output);
+  BOOST_TEST(fs::exists(tmp.path() / "manifest.json"));
+  // Deterministic: a second run writes the same bytes.
+  test::TempDir tmp2;
+  test::run_command(test::attnc_binary() + " compile tests/cuda/kernels.attn -t cuda -o " +
+                    tmp2.path().string());
+  for (const char* f : {"causal_bf16_128.cu", "alibi_bf16_128.cuh", "manifest.json"})
+    BOOST_TEST(test::read_file(tmp.path() / f) == test::read_file(tmp2.path() / f), f);
+  if (test::run_command("command -v nvcc").status != 0) {
+    BOOST_TEST_MESSAGE("nvcc not on the PATH: skipping the offline build");
+    return;
+  }
+  // One tensor-core and one SIMT kernel, host launcher included; the header compiles as C.
+  for (const char* k : {"alibi_bf16_128", "documents_f32_64"}) {
+    auto c = test::run_command("cd " + tmp.path().string() + " && nvcc -arch=sm_80 -c " + k + ".cu -o " + k +
+                               ".o");
+    BOOST_TEST(c.status == 0, k << ":\n" << c.output);
+    BOOST_TEST(c.output.find("warning") == std::string::npos, k << ":\n" << c.output);
+  }
+  auto h = test::run_command(
+      "cd " + tmp.path().string() +
+      " && printf '#include \"alibi_bf16_128.cuh\"\\nint main(void){return 0;}\\n' > h.c && cc -std=c99 "
+      "-Wall -Wextra -Werror -c h.c -o h.o");
+  BOOST_TEST(h.status == 0, h.output);
+}
+
+BOOST_AUTO_TEST_CASE(no_driver_is_a_clear_error) {
+  std::string why;
+  if (cuda_driver_available(&why)) {
+    BOOST_TEST_MESSAGE("a CUDA device is present: the no-driver path is not exercised here");
+    return;
+  }
+  BOOST_TEST(
+      (why.find("no CUDA driver") != std::string::npos || why.find("no CUDA device") != std::string::npos),
+      why);
+  BOOST_CHECK_EXCEPTION(CudaDevice::open(), CudaError,
+                        [&](const CudaError& e) { return std::string(e.what()) == why; });
+  // The command line says the same, and fails with status 1.
+  test::TempDir tmp;
+  const fs::path d = tmp.path();
+  HostTensor x(ScalarType::F32, {1, 1, 4, 128});
+  for (int64_t i = 0; i < x.numel(); ++i) x.set(i, 0.01 * static_cast<double>(i % 7));
+  write_npy((d / "x.npy").string(), x);
+  const std::string in = (d / "x.npy").string();
+  auto r = test::run_command(test::attnc_binary() + " run tests/cuda/kernels.attn causal_f32_128 --q " + in +
+                             " --k " + in + " --v " + in + " -o " + (d / "o.npy").string() + " -t cuda");
+  BOOST_TEST(r.status == 1);
+  BOOST_TEST(r.output == "attnc: error: " + why + "\n");
+}
+
+BOOST_AUTO_TEST_CASE(launch_info_round_trips_through_the_source) {
+  std::vector<std::string> errors;
+  for (const test::TestKernel& k : test::cuda_test_kernels(errors)) {
+    CudaKernelSource src = print_cuda_kernel(*k.ir, {});
+    CudaLaunchInfo got = parse_cuda_launch_info(src.cu);
+    const CudaLaunchInfo& want = src.launch;
+    BOOST_TEST(got.entry == want.entry);
+    BOOST_TEST(got.threads == want.threads);
+    BOOST_TEST(got.block_m == want.block_m);
+    BOOST_TEST(got.smem_bytes == want.smem_bytes);
+    BOOST_TEST(got.head_dim == want.head_dim);
+    BOOST_TEST(got.value_dim == want.value_dim);
+    BOOST_TEST(static_cast<int>(got.dtype) == static_cast<int>(want.dtype));
+    BOOST_TEST(got.scale == want.scale);
+    BOOST_TEST(got.buffer_names == want.buffer_names);
+    BOOST_TEST(got.needs_16b_rows == want.needs_16b_rows);
+    BOOST_TEST(got.block_n == want.block_n);
+    BOOST_TEST(got.scalar_names == want.scalar_names);
+    BOOST_TEST(got.tile_plan == want.tile_plan);
+  }
+}
+
+// The loader's cuda target: NVRTC compiles without a GPU; loading says why it cannot.
+BOOST_AUTO_TEST_CASE(loader_cuda_target_without_a_gpu) {
+  std::vector<std::string> errors;
+  std::vector<test::TestKernel> kernels = test::cuda_test_kernels(errors);
+  BOOST_REQUIRE(!kernels.empty());
+  CudaKernelSource src = print_cuda_kernel(*kernels.front().ir, {});
+  KernelRequest req{"cuda", src.cu, src.launch.entry, {}};
+  std::unique_ptr<Compiler> c = make_cuda_compiler({"sm_80", 0});
+  BOOST_TEST(c->target() == "cuda");
+  BOOST_TEST(c->fingerprint(req).find("arch sm_80") != std::string::npos);
+  std::vector<uint8_t> cubin = c->compile(req);
+  BOOST_TEST(cubin.size() > 1000u);
+  std::string why;
+  if (cuda_driver_available(&why)) return;
+  BOOST_CHECK_EXCEPTION(c->load(cubin, req), LoadError, [&](const LoadError& e) {
+    return e.kind() == LoadErrorKind::LoadFailed && std::string(e.what()) == why;
+  });
+  test::TempDir cache;
+  LoaderOptions lo;
+  lo.cache_dir = cache.path().string();
+  Loader loader(lo);
+  loader.add_compiler(make_cuda_compiler({"sm_80", 0}));
+  BOOST_CHECK_EXCEPTION(loader.get(req), LoadError, [&](const LoadError& e) {
+    return std::string(e.what()).find(why) != std::string::npos;
+  });
+  BOOST_TEST(loader.stats().compiles == 1u);
+  // A broken source is a compile error with NVRTC's message.
+  KernelRequest bad{"cuda", src.cu + "\nthis is not C++;\n", src.launch.entry, {}};
+  BOOST_CHECK_EXCEPTION(c->compile(bad), LoadError, [](const LoadError& e) {
+    return e.kind() == LoadErrorKind::CompileFailed &&
+           std::string(e.what()).find("NVRTC failed") != std::string::npos;
+  });
+}
+
+// The printed mask, score and tile conditions, compiled for the host with the same expression
+// library the kernels use (attn_expr.cuh), agree with the reference evaluator point by point;
+// tile conditions are sound over random tiles.
+BOOST_AUTO_TEST_CASE(printed_expressions_match_the_reference) {
+  std::vector<std::string> errors;
+  std::vector<test::TestKernel> kernels = test::cuda_test_kernels(errors);
+  std::string src =
+      "#include <cmath>\n#include <cstdlib>\n#include <cstring>\n"
+      "#define __device__\n#define __forceinline__ inline\n#define ATTN_HD inline\n"
+      "inline float __int_as_float(int i) { float f; std::memcpy(&f, &i, 4); return f; }\n"
+      "inline int atomicCAS(int* p, int c, int v) { int o = *p; if (o == c) *p = v; return o; }\n"
+      "inline int min(int a, int b) { return a < b ? a : b; }\n"
+      "inline int max(int a, int b) { return a > b ? a : b; }\n";
+  src += cuda_device_text("cuda_abi.h") + cuda_device_text("attn_expr.cuh");
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    const std::string k = "k" + std::to_string(i);
+    src += "namespace " + k + " {\n" + print_cuda_device_functions(*kernels[i].ir) + "}\n";
+    src += "extern \"C\" bool " + k +
+           "_mask(int b, int h, int q, int kv, const attn_cuda_params* p) { return " + k +
+           "::attn_mask(b, h, q, kv, *p); }\n";
+    src += "extern \"C\" float " + k +
+           "_score(float s, int b, int h, int q, int kv, const attn_cuda_params* p) { return " + k +
+           "::attn_score(s, b, h, q, kv, *p); }\n";
+    src += "extern \"C\" bool " + k +
+           "_empty(int b, int h, int a, int c, int d, int e, const attn_cuda_params* p) { return " + k +
+           "::attn_tile_empty(b, h, a, c, d, e, *p); }\n";
+    src += "extern \"C\" bool " + k +
+           "_full(int b, int h, int a, int c, int d, int e, const attn_cuda_params* p) { return " + k +
+           "::attn_tile_full(b, h, a, c, d, e, *p); }\n";
+    src += "extern \"C\" int " + k +
+           "_ranges(int b, int h, int qt, int n, const attn_cuda_params* p, int* x, int* y, bool* f) { " + k +
+           "::attn_key_tile_ranges(b, h, qt, n, *p, x, y, f); return ATTN_KEY_RANGES; }\n";
+  }
+  test::TempDir tmp;
+  test::write_file(tmp.path() / "exprs.cpp", src);
+  auto cc = test::run_command("c++ -std=c++17 -O1 -w -shared -fPIC -o " + (tmp.path() / "exprs.so").string() +
+                              " " + (tmp.path() / "exprs.cpp").string());
+  BOOST_REQUIRE_MESSAGE(cc.status == 0, cc.output);
+  void* so = dlopen((tmp.path() / "exprs.so").c_str(), RTLD_NOW);
+  BOOST_REQUIRE(so);
+
+  std::mt19937 rng(99);
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    const KernelIR& ir = *kernels[i].ir;
+    const std::string k = "k" + std::to_string(i);
+    using MaskFn = bool (*)(int, int, int, int, const attn_cuda_params*);
+    using ScoreFn = float (*)(float, int, int, int, int, const attn_cuda_params*);
+    using TileFn = bool (*)(int, int, int, int, int, int, const attn_cuda_params*);
+    auto mask_fn = reinterpret_cast<MaskFn>(dlsym(so, (k + "_mask").c_str()));
+    auto score_fn = reinterpret_cast<ScoreFn>(dlsym(so, (k + "_score").c_str()));
+    auto empty_fn = reinterpret_cast<TileFn>(dlsym(so, (k + "_empty").c_str()));
+    auto full_fn = reinterpret_cast<TileFn>(dlsym(so, (k + "_full").c_str()));
+    using RangesFn = int (*)(int, int, int, int, const attn_cuda_params*, int*, int*, bool*);
+    auto ranges_fn = reinterpret_cast<RangesFn>(dlsym(so, (k + "_ranges").c_str()));
+    BOOST_REQUIRE(mask_fn && score_fn && empty_fn && full_fn && ranges_fn);
+
+    // Arguments: buffers of 400 elements per dimension (4 for `heads`), scalars 16.
+    std::vector<HostTensor> tensors;
+    tensors.reserve(ir.args.size());
+    ArgValues values;
+    attn_cuda_params p{};
+    attn_cuda_error err{};
+    p.error = &err;
+    int buffer = 0, scalar = 0;
+    for (const KernelArg& a : ir.args) {
+      if (a.kind == KernelArg::Kind::Scalar) {
+        values.buffers.push_back(nullptr);
+        values.scalars.push_back(16);
+        p.scalars[scalar++] = 16;
+        continue;
+      }
+      std::vector<int64_t> shape;
+      for (const std::string& d : a.dims) shape.push_back(d == "heads" ? 4 : 400);
+      const ScalarType t = a.elem == ElemType::I32   ? ScalarType::I32
+                           : a.elem == ElemType::F32 ? ScalarType::F32
+                                                     : ScalarType::Bool;
+      tensors.emplace_back(t, shape);
+      HostTensor& x = tensors.back();
+      for (int64_t j = 0; j < x.numel(); ++j)
+        x.set(j, t == ScalarType::I32   ? static_cast<double>(j / 37)
+                 : t == ScalarType::F32 ? 0.01 * static_cast<double>(rng() % 200) - 1
+                                        : rng() % 7 == 0);
+      values.buffers.push_back(&x);
+      values.scalars.push_back(0);
+      attn_cuda_buffer& b = p.buffers[buffer++];
+      b.data = x.bytes.data();
+      b.rank = static_cast<int>(shape.size());
+      long long stride = 1;
+      for (int d = b.rank - 1; d >= 0; --d) {
+        b.shape[d] = shape[static_cast<size_t>(d)];
+        b.stride[d] = stride;
+        stride *= b.shape[d];
+      }
+    }
+    CompiledExpr mask(ir.mask, ir), score(ir.score, ir);
+    auto ref_mask = [&](int b, int h, int q, int kv, bool& ok) {
+      EvalPoint pt;
+      pt.idx[0] = b, pt.idx[1] = h, pt.idx[2] = q, pt.idx[3] = kv;
+      try {
+        ok = true;
+        return mask.eval(pt, values) != 0;
+      } catch (const EvalError&) {
+        ok = false;
+        return false;
+      }
+    };
+    int mismatches = 0;
+    for (int n = 0; n < 3000 && mismatches < 5; ++n) {
+      const int b = static_cast<int>(rng() % 2), h = static_cast<int>(rng() % 4),
+                q = static_cast<int>(rng() % 300), kv = static_cast<int>(rng() % 300);
+      bool ok = false;
+      err.flag = 0;
+      const bool want = ref_mask(b, h, q, kv, ok), got = mask_fn(b, h, q, kv, &p);
+      if (!ok) {
+        BOOST_TEST(err.flag == 1, kernels[i].label << ": no error reported at q=" << q << " kv=" << kv);
+        continue;
+      }
+      if (got != want) {
+        ++mismatches;
+        BOOST_ERROR(kernels[i].label << ": mask(" << b << ", " << h << ", " << q << ", " << kv
+                                     << ") = " << got);
+      }
+      if (!want) continue;
+      EvalPoint pt;
+      pt.idx[0] = b, pt.idx[1] = h, pt.idx[2] = q, pt.idx[3] = kv;
+      pt.score = 0.01 * static_cast<double>(static_cast<int>(rng() % 2000) - 1000);
+      const double ws = score.eval(pt, values);
+      const float gs = score_fn(static_cast<float>(pt.score), b, h, q, kv, &p);
+      if (!(std::abs(gs - ws) <= 1e-4 * std::max(1.0, std::abs(ws)))) {
+        ++mismatches;
+        BOOST_ERROR(kernels[i].label << ": score at " << q << ", " << kv << ": " << gs << " vs " << ws);
+      }
+    }
+    // The plan's key-tile runs (64 x 64 tiles, 300 positions): tiles outside them are empty,
+    // tiles in a full run are full.
+    for (int qt = 0; qt < 5; ++qt) {
+      int begin[8], end[8];
+      bool full[8];
+      const int runs = ranges_fn(0, 0, qt, 5, &p, begin, end, full);
+      for (int kt = 0; kt < 5; ++kt) {
+        int in_run = -1;
+        for (int r = 0; r < runs; ++r)
+          if (begin[r] <= kt && kt < end[r]) in_run = r;
+        if (in_run >= 0 && !full[in_run]) continue;
+        for (int q = qt * 64; q < std::min(300, qt * 64 + 64); ++q)
+          for (int kv = kt * 64; kv < std::min(300, kt * 64 + 64); ++kv) {
+            bool ok = false;
+            const bool m = ref_mask(0, 0, q, kv, ok);
+            if (ok && m != (in_run >= 0)) {
+              BOOST_ERROR(kernels[i].label << ": key tile " << kt << " of query tile " << qt << " is "
+                                           << (in_run >= 0 ? "in a full run" : "outside the runs")
+                                           << " but mask(" << q << ", " << kv << ") = " << m);
+              q = 300;
+              break;
+            }
+          }
+      }
+    }
+    for (int n = 0; n < 200; ++n) {
+      const int b = static_cast<int>(rng() % 2), h = static_cast<int>(rng() % 4);
+      const int q_lo = static_cast<int>(rng() % 280), kv_lo = static_cast<int>(rng() % 280);
+      const int q_hi = std::min(299, q_lo + static_cast<int>(rng() % 48)),
+                kv_hi = std::min(299, kv_lo + static_cast<int>(rng() % 48));
+      const bool empty = empty_fn(b, h, q_lo, q_hi, kv_lo, kv_hi, &p),
+                 full = full_fn(b, h, q_lo, q_hi, kv_lo, kv_hi, &p);
+      if (!empty && !full) continue;
+      BOOST_TEST(!(empty && full), kernels[i].label << ": a tile both empty and full");
+      for (int q = q_lo; q <= q_hi; ++q)
+        for (int kv = kv_lo; kv <= kv_hi; ++kv) {
+          bool ok = false;
+          const bool m = ref_mask(b, h, q, kv, ok);
+          if (ok && m != full) {
+            BOOST_ERROR(kernels[i].label << ": tile [" << q_lo << ", " << q_hi << "] x [" << kv_lo << ", "
+                                         << kv_hi << "] is " << (full ? "full" : "empty") << " but mask(" << q
+                                         << ", " << kv << ") = " << m);
+            q = q_hi;
+            break;
+          }
+        }
+    }
+  }
+  dlclose(so);
+}
+
+// Masks that read buffers carry the run-time planner's program; the launcher's planning step
+// (the part that needs no GPU) turns it into runs that skip other documents' tiles.
+BOOST_AUTO_TEST_CASE(buffer_masks_carry_a_run_time_plan) {
+  std::vector<std::string> errors;
+  for (const test::TestKernel& k : test::cuda_test_kernels(errors)) {
+    if (kernel_name(*k.ir) != "documents_bf16_128") continue;
+    CudaKernelSource src = print_cuda_kernel(*k.ir, {});
+    CudaLaunchInfo info = parse_cuda_launch_info(src.cu);
+    BOOST_REQUIRE(!info.tile_plan.empty());
+    TilePlanProgram program = read_tile_plan_program(info.tile_plan);
+    BOOST_TEST(program.block_q == info.block_m);
+    BOOST_TEST(program.block_kv == info.block_n);
+    HostTensor doc(ScalarType::I32, {8192});
+    for (int64_t i = 0; i < 8192; ++i) doc.data<int32_t>()[i] = static_cast<int32_t>(i / 1130);
+    TilePlanInputs in;
+    in.q_len = in.kv_len = 8192;
+    in.buffers["doc"] = tile_buffer_view(doc);
+    TileGrid grid = plan_tile_grid(program, in);
+    const double visited = static_cast<double>(grid.count(TileKind::Full) + grid.count(TileKind::Partial)) /
+                           static_cast<double>(grid.q_tiles * grid.kv_tiles);
+    BOOST_TEST(visited < 0.15, "visits " << visited << " of the tiles");
+    BOOST_TEST(grid.count(TileKind::Full) > 0);
+  }
+  for (const test::TestKernel& k : test::cuda_test_kernels(errors))
+    if (kernel_name(*k.ir) == "causal_bf16_128")
+      BOOST_TEST(parse_cuda_launch_info(print_cuda_kernel(*k.ir, {}).cu).tile_plan.empty());
+}
