@@ -283,13 +283,12 @@ void sample_arguments(const KernelIR& ir, const Shape& s, KernelInputs& in, std:
 
 }  // namespace
 
-BOOST_AUTO_TEST_CASE(every_sample_kernel) {
-  // samples/*.attn against the reference; an input the reference rejects must fail here too.
-  std::mt19937 rng(19);
-  for (const auto& file : files_under(source_dir() / "samples", ".attn")) {
+// Every kernel of `files` against the reference; an input the reference rejects must fail here too.
+static void check_kernel_files(const std::vector<std::filesystem::path>& files, std::mt19937& rng) {
+  for (const auto& file : files) {
     std::string text = read_file(file);
     auto program = load_program_text(file.filename().string(), text);
-    if (program->diags.has_errors()) continue;  // the frontend tests own these
+    BOOST_REQUIRE_MESSAGE(!program->diags.has_errors(), render_diagnostics(program->diags, program->sources));
     for (const Decl* k : program->kernels()) {
       const CpuCompiled& c = compile_cpu(text, k->name);
       const KernelOptions& o = c.ir->options;
@@ -314,6 +313,18 @@ BOOST_AUTO_TEST_CASE(every_sample_kernel) {
       BOOST_REQUIRE_MESSAGE(got.status == 0, where << ": " << got.error);
       double d = max_abs_diff(got.outputs.out, want.out);
       BOOST_TEST(d <= tolerance(io_type(*c.ir)), where << ": out differs by " << d);
+      if (o.lse) BOOST_TEST(max_abs_diff(got.outputs.lse, want.lse) <= 5 * tolerance(io_type(*c.ir)), where << ": lse");
     }
   }
+}
+
+BOOST_AUTO_TEST_CASE(every_sample_kernel) {
+  std::mt19937 rng(19);
+  check_kernel_files(files_under(source_dir() / "samples", ".attn"), rng);
+}
+
+BOOST_AUTO_TEST_CASE(every_stdlib_definition) {
+  // tests/kernels/stdlib_kernels.attn has one kernel per stdlib definition.
+  std::mt19937 rng(23);
+  check_kernel_files({source_dir() / "tests/kernels/stdlib_kernels.attn"}, rng);
 }

@@ -225,7 +225,7 @@ BOOST_AUTO_TEST_CASE(fallbacks_without_subgroups_or_f16_storage) {
 
 // Every stdlib definition, one kernel each.
 BOOST_AUTO_TEST_CASE(every_stdlib_definition_matches_the_reference) {
-  auto p = load(source_dir() / "tests/spirv/stdlib_kernels.attn");
+  auto p = load(source_dir() / "tests/kernels/stdlib_kernels.attn");
   std::mt19937 rng(20);
   size_t n = 0;
   for (const Decl* k : p->kernels()) {
