@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Writes bench/gpu/kit/: the generated CUDA sources that bench/gpu/kit_check.cpp checks and times
 # on a GPU machine that cannot build attnc itself. Run after building attnc (default build dir
-# build-cuda, or ATTNC_BUILD_DIR); commit the result.
+# build/, or ATTNC_BUILD_DIR), just before a GPU session: the kit is generated, not checked in
+# (git ignores it; pass `bench/gpu/kit` in the device tool's `carry` list).
 #   check/  tests/cuda/kernels.attn, samples/*.attn and one wrapper per stdlib definition in bf16,
 #           f16 and f32
 #   bench/  bench/gpu/variants.attn (targets.md's rows)
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-BUILD=${ATTNC_BUILD_DIR:-$ROOT/../build-cuda}
+BUILD=${ATTNC_BUILD_DIR:-$ROOT/build}
 SM=${ATTNC_CUDA_SM:-90}
 KIT=$ROOT/bench/gpu/kit
 rm -rf "$KIT"

@@ -8,7 +8,7 @@
 # under $TMPDIR instead of bench/results/.
 #
 # If attnc cannot be built there (the GPU machine may lack Halide, ANTLR or Boost), it falls back to
-# the kit: bench/gpu/kit/ holds generated sources (bench/gpu/make_kit.sh, committed), and
+# the kit: bench/gpu/kit/ holds generated sources (made by bench/gpu/make_kit.sh before the session and carried along; not checked in), and
 # bench/gpu/kit_check.cpp, built with only a C++ compiler and the CUDA toolkit, checks them against
 # a naive f64 forward on the GPU and times the variants. `--kit` forces that mode.
 #
