@@ -54,7 +54,8 @@ class CudaModuleAdapter : public KernelModule {
         error_(device_->alloc(sizeof(attn_cuda_error))) {}
 
   int invoke(const attn_kernel_args* a) const override {
-    if (!a || a->abi_version != ATTN_KERNEL_ABI_VERSION) return fail(a, "attn_kernel_args version mismatch");
+    if (!a || a->abi_version < 1 || a->abi_version > ATTN_KERNEL_ABI_VERSION)
+      return fail(a, "attn_kernel_args version mismatch");
     const DLTensor* qkv[] = {a->q, a->k, a->v, a->out};
     for (const DLTensor* t : qkv) {
       if (!t || t->ndim != 4) return fail(a, "q, k, v and out must be 4-D tensors [B, H, L, D]");

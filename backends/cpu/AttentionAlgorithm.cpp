@@ -52,6 +52,20 @@ Geometry choose_geometry(const KernelIR& ir, const CpuTarget& target) {
   return g;
 }
 
+}  // namespace attn::cpu
+
+namespace attn {
+
+CpuTiles cpu_kernel_tiles(const CpuTarget& target) {
+  KernelIR ir;
+  cpu::Geometry g = cpu::choose_geometry(ir, target);
+  return {g.tile_q, g.key_block};
+}
+
+}  // namespace attn
+
+namespace attn::cpu {
+
 AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const std::string& prefix) {
   AttentionAlgorithm a;
   a.geometry = g;
@@ -122,8 +136,8 @@ AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const
 
   // Keys this query tile can see: the hull of the tile plan's key-tile runs (codegen/PlanTiles:
   // Partial, Full, Partial, contiguous), in key blocks of KB so that score blocks start aligned.
-  // For masks that read buffers the plan's hull comes from their index-only conjuncts (empty
-  // tiles inside it are still visited).
+  // For masks that read buffers the closed-form hull comes from their index-only conjuncts; the
+  // run-time plan narrows it per tile below (empty tiles between non-empty runs are still visited).
   auto plan = plan_tiles(ir, PlanTilesOptions{T, KB});
   auto plan_expr = [&](Expr e) {
     e = Internal::substitute("qt", Expr(it), e);
@@ -142,6 +156,15 @@ AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const
     key_hi = max(min(plan_expr(plan->ranges.back().end) * KB, a.num_keys), key_lo);
   }
   a.rk.where(a.rk >= key_lo && a.rk < key_hi);
+  // Buffer masks: also the run-time plan's per-tile hull (the wrapper clamps it to [0, Lk]), in
+  // whole key blocks. A separate predicate: one that loads is opaque to bounds inference.
+  a.has_kv_range = !plan->index_only;
+  if (a.has_kv_range) {
+    a.kv_range = ImageParam(Int(32), 2, "attn_kv_range");
+    a.kv_range.dim(0).set_min(0).set_stride(1).set_extent(2);
+    a.kv_range.dim(1).set_min(0).set_stride(2);
+    a.rk.where(a.rk >= a.kv_range(0, it) / KB * KB && a.rk < (a.kv_range(1, it) + (KB - 1)) / KB * KB);
+  }
 
   a.row_max = Func(prefix + "row_max");
   a.row_max(ii, it, h, b) = -inf;
@@ -188,6 +211,7 @@ AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const
   o.dim(2).set_min(0).set_stride(out_cols * T);
 
   a.args = {a.q, a.k, a.v, a.num_queries, a.num_keys, a.groups};
+  if (a.has_kv_range) a.args.push_back(a.kv_range);
   for (const KernelArg& arg : ir.args) {
     Internal::Parameter p = arg.param;
     // Buffers arrive as DLPack views in declared dimension order with any strides; Halide's default

@@ -31,6 +31,10 @@ Geometry choose_geometry(const KernelIR& ir, const CpuTarget& target);
 /// holds Out in columns [0, Dv_pad) and the log-sum-exp in the next `lanes` columns.
 struct AttentionAlgorithm {
   Halide::ImageParam q, k, v;
+  /// Masks that read buffers: per query tile, keys [lo, hi) (int32 [2, tiles]) outside which the
+  /// mask is false, from the run-time planner via the wrapper; narrows the closed-form hull.
+  Halide::ImageParam kv_range;
+  bool has_kv_range = false;
   Halide::Param<int> num_queries, num_keys, groups;  ///< Lq, Lk (unpadded), Hq / Hkv
   Halide::Func qs, dot, scores, masked, row_max, probs, row_sum, pv, normalized, out;
   Halide::Var c, h, b, j, ii, it;

@@ -9,6 +9,7 @@
 #include "attn/compiler.hpp"
 #include "attn/kernel_abi.h"
 #include "backends/reference/Reference.h"
+#include "runtime/TilePlanner.h"
 
 namespace attn {
 
@@ -27,6 +28,21 @@ struct CpuTarget {
 
 /// The best target this machine runs (AVX-512F, else AVX2+FMA, else portable).
 CpuTarget host_cpu_target();
+
+/// Query rows per tile and keys per block of the kernels generated for `target`.
+struct CpuTiles {
+  int tile_q = 32, key_block = 8;
+};
+CpuTiles cpu_kernel_tiles(const CpuTarget& target);
+
+/// attn_kernel_args::kv_ranges for `ir` on `inputs` (lengths, scalars and buffers by name), from
+/// the run-time tile planner in the host kernel's tiles (the plan program is made once per kernel
+/// and process). Empty when the mask reads no buffer: the kernel's closed-form ranges are the plan.
+struct CpuKeyRanges {
+  int64_t block_q = 0;
+  std::vector<int64_t> ranges;  ///< [lo, hi) per block of block_q query rows
+};
+CpuKeyRanges cpu_key_ranges(const KernelIR& ir, const TilePlanInputs& inputs);
 
 /// A generated kernel: a C header (the ABI and the entry point) and a self-contained C++17 source
 /// that includes it as "<header_name>". Byte-for-byte deterministic for a given IR and target.

@@ -280,8 +280,9 @@ std::string emit_wrapper(const WrapperSpec& spec) {
   Context ctx{args->error, args->error_size, args->num_threads > 0 ? args->num_threads : (hardware ? int(hardware) : 1), false};
   void* uc = &ctx;
   if (args->error && args->error_size) args->error[0] = '\0';
-  if (args->abi_version != ATTN_KERNEL_ABI_VERSION)
-    return fail(uc, "%s: ABI version %d, expected %d", kKernelName, args->abi_version, ATTN_KERNEL_ABI_VERSION), -1;
+  if (args->abi_version < 1 || args->abi_version > ATTN_KERNEL_ABI_VERSION)
+    return fail(uc, "%s: ABI version %d, expected 1 to %d", kKernelName, args->abi_version, ATTN_KERNEL_ABI_VERSION),
+           -1;
   if (!check_tensor(uc, args->q, "q", 4, false) || !check_tensor(uc, args->k, "k", 4, false) ||
       !check_tensor(uc, args->v, "v", 4, false) || !check_tensor(uc, args->out, "out", 4, false))
     return -1;
@@ -341,7 +342,36 @@ std::string emit_wrapper(const WrapperSpec& spec) {
     return -1;
   if (stage_in(uc, args->q, q) || stage_in(uc, args->k, k) || stage_in(uc, args->v, v)) return -1;
 )cpp";
-  o << "  int result = " << spec.pipeline << "(uc, &q.buf, &k.buf, &v.buf, int32_t(Lq), int32_t(Lk), int32_t(Hq / Hkv)";
+  if (spec.kv_range)
+    o << R"cpp(  // Keys per query tile: the hull of the caller's ranges (version 2) over the tile's rows, else all.
+  const int64_t* given = args->abi_version >= 2 ? args->kv_ranges : nullptr;
+  int64_t given_block = given ? args->kv_ranges_block_q : 0;
+  if (given && given_block <= 0)
+    return fail(uc, "%s: kv_ranges_block_q is %lld", kKernelName, (long long)given_block), -1;
+  int64_t tiles = Lq_pad / kTileQ;
+  std::vector<int32_t> kv_range(size_t(2 * tiles));
+  for (int64_t t = 0; t < tiles; ++t) {
+    int64_t lo = 0, hi = Lk;
+    if (given) {
+      lo = Lk, hi = 0;
+      int64_t last_row = t * kTileQ + kTileQ < Lq ? t * kTileQ + kTileQ - 1 : Lq - 1;
+      for (int64_t blk = t * kTileQ / given_block; blk <= last_row / given_block; ++blk) {
+        int64_t a = given[2 * blk] > 0 ? given[2 * blk] : 0, e = given[2 * blk + 1] < Lk ? given[2 * blk + 1] : Lk;
+        if (a < e) lo = a < lo ? a : lo, hi = e > hi ? e : hi;
+      }
+      if (lo >= hi) lo = hi = 0;
+    }
+    kv_range[size_t(2 * t)] = int32_t(lo), kv_range[size_t(2 * t + 1)] = int32_t(hi);
+  }
+  halide_dimension_t kv_range_dim[2] = {{0, 2, 1, 0}, {0, int32_t(tiles), 2, 0}};
+  halide_buffer_t kv_range_buf{};
+  kv_range_buf.host = reinterpret_cast<uint8_t*>(kv_range.data());
+  kv_range_buf.type = halide_type_t(halide_type_int, 32, 1);
+  kv_range_buf.dimensions = 2;
+  kv_range_buf.dim = kv_range_dim;
+)cpp";
+  o << "  int result = " << spec.pipeline << "(uc, &q.buf, &k.buf, &v.buf, int32_t(Lq), int32_t(Lk), int32_t(Hq / Hkv)"
+    << (spec.kv_range ? ", &kv_range_buf" : "");
   bi = 0;
   int si = 0;
   for (const KernelArg& a : spec.args) {

@@ -18,6 +18,7 @@ struct WrapperSpec {
   DType dtype = DType::F32;
   bool lse_required = false;
   std::vector<KernelArg> args;  ///< the kernel's run-time arguments, in declaration order
+  bool kv_range = false;        ///< the pipeline takes per-tile key ranges (AttentionAlgorithm::kv_range)
 };
 
 /// C++ text of the wrapper (uses the runtime glue's Context, fail and parallel_for).

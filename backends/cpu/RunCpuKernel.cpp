@@ -1,4 +1,5 @@
 // run_cpu_kernel: HostTensors in, the compiled kernel through the attn_kernel_args ABI, HostTensors out.
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -6,6 +7,7 @@
 #include "backends/cpu/CpuBackend.h"
 #include "codegen/KernelIR.h"
 #include "codegen/Lower.h"
+#include "codegen/PlanTiles.h"
 
 namespace attn {
 
@@ -58,7 +60,40 @@ std::shared_ptr<CpuKernel> compiled(const KernelIR& ir) {
   return kernels.emplace(key, kernel).first->second;
 }
 
+/// The plan program of `ir` in the host kernel's tiles, made once per kernel (plan_tiles runs
+/// Halide's interval analysis).
+std::shared_ptr<const TilePlan> plan_for(const KernelIR& ir, CpuTiles tiles) {
+  static std::mutex mutex;
+  static std::map<std::string, std::shared_ptr<const TilePlan>> plans;
+  const std::string key = kernel_hash(ir) + "/" + std::to_string(tiles.tile_q) + "x" + std::to_string(tiles.key_block);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (auto it = plans.find(key); it != plans.end()) return it->second;
+  }
+  auto plan = plan_tiles(ir, PlanTilesOptions{tiles.tile_q, tiles.key_block});
+  std::lock_guard<std::mutex> lock(mutex);
+  return plans.emplace(key, plan).first->second;
+}
+
 }  // namespace
+
+CpuKeyRanges cpu_key_ranges(const KernelIR& ir, const TilePlanInputs& inputs) {
+  CpuTiles tiles = cpu_kernel_tiles(host_cpu_target());
+  auto plan = plan_for(ir, tiles);
+  const TilePlanProgram& program = tile_plan_program(*plan);
+  CpuKeyRanges out;
+  if (program.index_only) return out;
+  TileGrid grid = plan_tile_grid(program, inputs);
+  out.block_q = grid.block_q;
+  out.ranges.resize(size_t(2 * grid.q_tiles));
+  for (int64_t qt = 0; qt < grid.q_tiles; ++qt) {
+    int64_t first = grid.row_begin[size_t(qt)], last = grid.row_begin[size_t(qt) + 1];
+    if (first == last) continue;  // every key tile empty: [0, 0)
+    out.ranges[size_t(2 * qt)] = grid.runs[size_t(first)].begin * grid.block_kv;
+    out.ranges[size_t(2 * qt + 1)] = std::min(grid.runs[size_t(last - 1)].end * grid.block_kv, grid.kv_len);
+  }
+  return out;
+}
 
 KernelOutputs run_cpu_kernel(const KernelIR& ir, const KernelInputs& in, int threads) {
   if (in.q.shape.size() != 4 || in.k.shape.size() != 4 || in.v.shape.size() != 4)
@@ -85,6 +120,18 @@ KernelOutputs run_cpu_kernel(const KernelIR& ir, const KernelInputs& in, int thr
       scalars.push_back(it->second);
     }
   }
+  // Buffer masks: the run-time plan's key ranges per query tile (the kernel skips the rest). Inputs
+  // the planner cannot read (a buffer of another element type) leave the kernel to report them.
+  CpuKeyRanges ranges;
+  try {
+    TilePlanInputs plan_inputs;
+    plan_inputs.q_len = in.q.shape[2], plan_inputs.kv_len = in.k.shape[2];
+    plan_inputs.scalars = in.scalars;
+    for (const auto& [name, tensor] : in.buffers) plan_inputs.buffers[name] = tile_buffer_view(tensor);
+    ranges = cpu_key_ranges(ir, plan_inputs);
+  } catch (const std::logic_error&) {  // invalid_argument, out_of_range
+    ranges = {};
+  }
   char error[1024] = "";
   attn_kernel_args args{};
   args.abi_version = ATTN_KERNEL_ABI_VERSION;
@@ -92,6 +139,8 @@ KernelOutputs run_cpu_kernel(const KernelIR& ir, const KernelInputs& in, int thr
   args.buffers = buffers.data(), args.num_buffers = int(buffers.size());
   args.scalars = scalars.data(), args.num_scalars = int(scalars.size());
   args.num_threads = threads, args.error = error, args.error_size = sizeof error;
+  args.kv_ranges = ranges.ranges.empty() ? nullptr : ranges.ranges.data();
+  args.kv_ranges_block_q = ranges.block_q;
   if (compiled(ir)->run(args) != 0) throw InputError(error[0] ? error : "the CPU kernel failed");
   return out;
 }

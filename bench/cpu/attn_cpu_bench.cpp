@@ -99,6 +99,14 @@ int main(int argc, char** argv) {
     args.q = &tq, args.k = &tk, args.v = &tv, args.out = &to;
     args.buffers = buffers.data(), args.num_buffers = int(buffers.size());
     args.num_threads = o.threads, args.error = error, args.error_size = sizeof error;
+    // What run_cpu_kernel passes: the run-time plan's key ranges (documents; empty otherwise).
+    attn::TilePlanInputs plan_inputs;
+    plan_inputs.q_len = plan_inputs.kv_len = L;
+    if (variant == "documents") plan_inputs.buffers["doc"] = {attn::TileBuffer::Elem::I32, doc.data(), {L}};
+    if (variant == "alibi") plan_inputs.buffers["slopes"] = {attn::TileBuffer::Elem::F32, slopes.data(), {H}};
+    attn::CpuKeyRanges ranges = attn::cpu_key_ranges(ir, plan_inputs);
+    args.kv_ranges = ranges.ranges.empty() ? nullptr : ranges.ranges.data();
+    args.kv_ranges_block_q = ranges.block_q;
     std::vector<double> times, cpu_times;
     for (int it = 0; it < o.iters + 1; ++it) {
       auto s = std::chrono::steady_clock::now();

@@ -97,7 +97,8 @@ struct View {
 
 }  // namespace
 
-CpuRun run_cpu(const CpuCompiled& c, const KernelInputs& in_const, bool with_lse, bool strided, int threads) {
+CpuRun run_cpu(const CpuCompiled& c, const KernelInputs& in_const, bool with_lse, bool strided, int threads,
+               const CpuKeyRanges* ranges, int abi_version) {
   KernelInputs in = in_const;  // views need mutable bytes
   CpuRun r;
   int64_t B = in.q.shape[0], Hq = in.q.shape[1], Lq = in.q.shape[2], Dv = in.v.shape[3];
@@ -123,12 +124,13 @@ CpuRun run_cpu(const CpuCompiled& c, const KernelInputs& in_const, bool with_lse
   }
   char error[1024] = "";
   attn_kernel_args args{};
-  args.abi_version = ATTN_KERNEL_ABI_VERSION;
+  args.abi_version = abi_version;
   args.q = &q.t, args.k = &k.t, args.v = &v.t, args.out = &out.t;
   args.lse = lse ? &lse->t : nullptr;
   args.buffers = buffers.data(), args.num_buffers = int(buffers.size());
   args.scalars = scalars.data(), args.num_scalars = int(scalars.size());
   args.num_threads = threads, args.error = error, args.error_size = sizeof error;
+  if (ranges) args.kv_ranges = ranges->ranges.data(), args.kv_ranges_block_q = ranges->block_q;
   r.status = c.kernel->run(args);
   r.error = error;
   out.unpad();

@@ -35,8 +35,10 @@ struct CpuRun {
 };
 
 /// Runs `c` on `in`. `strided` passes Q/K/V/Out as views with padding between rows and heads.
+/// `ranges` fills attn_kernel_args::kv_ranges; `abi_version` is the version the call claims.
 CpuRun run_cpu(const CpuCompiled& c, const KernelInputs& in, bool with_lse, bool strided = false,
-               int threads = 2);
+               int threads = 2, const CpuKeyRanges* ranges = nullptr,
+               int abi_version = ATTN_KERNEL_ABI_VERSION);
 
 /// Largest |a - b| over all elements; equal infinities count as 0, a NaN as infinity.
 double max_abs_diff(const HostTensor& a, const HostTensor& b);

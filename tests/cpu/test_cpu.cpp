@@ -121,6 +121,52 @@ BOOST_AUTO_TEST_CASE(every_kernel_on_random_shapes) {
     for (int i = 0; i < 5; ++i) check(name, random_shape(rng, i == 0 ? 600 : 160, *compile_cpu(kProgram, name).ir), rng);
 }
 
+BOOST_AUTO_TEST_CASE(documents_with_planned_key_ranges) {
+  // The run-time plan's key ranges (what run_cpu_kernel passes) on random layouts, sorted and with
+  // unsorted ids (a tile's hull then spans every document it meets), against the reference. A
+  // version-1 caller gets the closed-form hull: the kernel must not read the fields after error_size,
+  // so they hold ranges that would drop every key.
+  std::mt19937 rng(23);
+  const CpuCompiled& c = compile_cpu(kProgram, "documents");
+  for (int i = 0; i < 8; ++i) {
+    Shape s = random_shape(rng, i < 2 ? 700 : 200, *c.ir);
+    KernelInputs in = random_inputs(*c.ir, s, rng);
+    HostTensor& doc = in.buffers["doc"];
+    if (i % 2) {
+      std::uniform_int_distribution<int> id(0, 1 + i);
+      for (int64_t j = 0; j < doc.numel(); ++j) doc.set(j, id(rng));
+    }
+    TilePlanInputs plan;
+    plan.q_len = s.Lq, plan.kv_len = s.Lkv;
+    plan.buffers["doc"] = tile_buffer_view(doc);
+    CpuKeyRanges ranges = cpu_key_ranges(*c.ir, plan);
+    BOOST_REQUIRE_EQUAL(ranges.ranges.size(), size_t(2 * ((s.Lq + ranges.block_q - 1) / ranges.block_q)));
+    CpuKeyRanges nothing{ranges.block_q, std::vector<int64_t>(ranges.ranges.size(), 0)};
+    KernelOutputs want = run_reference(*c.ir, in, 2);
+    std::string where = "documents #" + std::to_string(i) + " Lq=" + std::to_string(s.Lq) +
+                        " Lkv=" + std::to_string(s.Lkv);
+    for (int version : {ATTN_KERNEL_ABI_VERSION, 1}) {
+      CpuRun got = run_cpu(c, in, true, false, 2, version == 1 ? &nothing : &ranges, version);
+      BOOST_REQUIRE_MESSAGE(got.status == 0, where << ": " << got.error);
+      double d = max_abs_diff(got.outputs.out, want.out), dl = max_abs_diff(got.outputs.lse, want.lse);
+      BOOST_TEST(d <= 2e-4, where << " v" << version << ": out differs by " << d);
+      BOOST_TEST(dl <= 1e-3, where << " v" << version << ": lse differs by " << dl);
+    }
+    KernelOutputs end_to_end = run_cpu_kernel(*c.ir, in, 2);
+    BOOST_TEST(max_abs_diff(end_to_end.out, want.out) <= 2e-4, where << ": run_cpu_kernel");
+  }
+  // Sorted documents of 64 tokens: the last query tile's range starts at its document.
+  const int64_t n = 512;
+  HostTensor doc(ScalarType::I32, {n});
+  for (int64_t j = 0; j < n; ++j) doc.set(j, int(j / 64));
+  TilePlanInputs plan;
+  plan.q_len = plan.kv_len = n;
+  plan.buffers["doc"] = tile_buffer_view(doc);
+  CpuKeyRanges ranges = cpu_key_ranges(*c.ir, plan);
+  BOOST_TEST(ranges.ranges[ranges.ranges.size() - 2] == n - 64);
+  BOOST_TEST(ranges.ranges.back() == n);
+}
+
 BOOST_AUTO_TEST_CASE(avx2_and_portable_schedules) {
   // The other ISAs' schedules (vector width 8 and 4, smaller tiles), run on this host.
   std::mt19937 rng(18);
@@ -193,25 +239,28 @@ BOOST_AUTO_TEST_CASE(argument_errors_are_messages) {
 }
 
 BOOST_AUTO_TEST_CASE(emitted_source_is_deterministic_and_warning_free) {
-  auto ir = lower_text(kProgram, "alibi_causal");
-  CpuTarget avx512{CpuIsa::AVX512};
-  CpuKernelSource a = generate_cpu_kernel(*ir, avx512);
-  CpuKernelSource b = generate_cpu_kernel(*ir, avx512);
-  TempDir dir;
-  BOOST_TEST((a.source == b.source && a.header == b.header));
-  if (a.source != b.source) {
-    write_file("/tmp/attnc_det_a.cpp", a.source);
-    write_file("/tmp/attnc_det_b.cpp", b.source);
-  }
-  write_file(dir.path() / a.header_name, a.header);
-  write_file(dir.path() / "k.cpp", a.source);
-  for (std::string cxx : {"g++", "clang++"}) {
-    if (run_command("command -v " + cxx).status != 0) continue;
-    std::string cmd = cxx + " -std=c++17 -Wall -Wextra -Werror -O1 -mavx512f -mavx512vl -mavx512dq -mavx512bw -mfma -c -I" +
-                      dir.path().string() + " " + (dir.path() / "k.cpp").string() + " -o " +
-                      (dir.path() / "k.o").string();
-    CommandResult r = run_command(cmd);
-    BOOST_TEST(r.status == 0, cxx << ":\n" << r.output.substr(0, 4000));
+  // alibi_causal: closed-form key ranges; documents: also the run-time ranges' wrapper code.
+  for (const char* name : {"alibi_causal", "documents"}) {
+    auto ir = lower_text(kProgram, name);
+    CpuTarget avx512{CpuIsa::AVX512};
+    CpuKernelSource a = generate_cpu_kernel(*ir, avx512);
+    CpuKernelSource b = generate_cpu_kernel(*ir, avx512);
+    TempDir dir;
+    BOOST_TEST((a.source == b.source && a.header == b.header));
+    if (a.source != b.source) {
+      write_file("/tmp/attnc_det_a.cpp", a.source);
+      write_file("/tmp/attnc_det_b.cpp", b.source);
+    }
+    write_file(dir.path() / a.header_name, a.header);
+    write_file(dir.path() / "k.cpp", a.source);
+    for (std::string cxx : {"g++", "clang++"}) {
+      if (run_command("command -v " + cxx).status != 0) continue;
+      std::string cmd = cxx + " -std=c++17 -Wall -Wextra -Werror -O1 -mavx512f -mavx512vl -mavx512dq -mavx512bw -mfma -c -I" +
+                        dir.path().string() + " " + (dir.path() / "k.cpp").string() + " -o " +
+                        (dir.path() / "k.o").string();
+      CommandResult r = run_command(cmd);
+      BOOST_TEST(r.status == 0, name << ", " << cxx << ":\n" << r.output.substr(0, 4000));
+    }
   }
 }
 

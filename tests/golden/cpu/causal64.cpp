@@ -6496,8 +6496,9 @@ extern "C" __attribute__((visibility("default"))) int attn_causal64(const attn_k
   Context ctx{args->error, args->error_size, args->num_threads > 0 ? args->num_threads : (hardware ? int(hardware) : 1), false};
   void* uc = &ctx;
   if (args->error && args->error_size) args->error[0] = '\0';
-  if (args->abi_version != ATTN_KERNEL_ABI_VERSION)
-    return fail(uc, "%s: ABI version %d, expected %d", kKernelName, args->abi_version, ATTN_KERNEL_ABI_VERSION), -1;
+  if (args->abi_version < 1 || args->abi_version > ATTN_KERNEL_ABI_VERSION)
+    return fail(uc, "%s: ABI version %d, expected 1 to %d", kKernelName, args->abi_version, ATTN_KERNEL_ABI_VERSION),
+           -1;
   if (!check_tensor(uc, args->q, "q", 4, false) || !check_tensor(uc, args->k, "k", 4, false) ||
       !check_tensor(uc, args->v, "v", 4, false) || !check_tensor(uc, args->out, "out", 4, false))
     return -1;

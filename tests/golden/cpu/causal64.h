@@ -9,13 +9,15 @@
 
 #include <dlpack/dlpack.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/** The version of this struct; a kernel rejects arguments of another version. */
-#define ATTN_KERNEL_ABI_VERSION 1
+/** The version of this struct. Versions only append fields: a kernel accepts every version up to
+ *  its own and reads only the fields the caller's version has (version 1 ends at error_size). */
+#define ATTN_KERNEL_ABI_VERSION 2
 
 typedef struct attn_kernel_args {
   int abi_version;               /**< ATTN_KERNEL_ABI_VERSION */
@@ -31,6 +33,13 @@ typedef struct attn_kernel_args {
   int num_threads;               /**< 0: as many as the machine has */
   char* error;                   /**< receives a message when the kernel returns non-zero */
   size_t error_size;
+  /* Version 2. */
+  /** NULL, or 2 entries per block of kv_ranges_block_q query rows (ceil(Lq / kv_ranges_block_q)
+   *  blocks): keys [lo, hi) outside which the mask is false for every row of the block, in every
+   *  batch and head. A kernel whose mask reads buffers then skips the keys outside; others ignore
+   *  it. attn::run_cpu_kernel fills it from the run-time tile planner. */
+  const int64_t* kv_ranges;
+  int64_t kv_ranges_block_q;
 } attn_kernel_args;
 
 /** Returns 0 on success; otherwise writes a message to args->error. */
