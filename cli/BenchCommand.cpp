@@ -78,7 +78,8 @@ int run_bench(const BenchOptions& o) {
     validate_inputs(*ir, in);
 
     MaskDensity density = density_of(*ir, in, L);
-    const double flops = 2.0 * double(B) * double(H) * double(L) * double(L) * double(D + Dv) * density.density;
+    const double flops =
+        2.0 * double(B) * double(H) * double(L) * double(L) * double(D + Dv) * density.density;
 
     const bool progress = !o.json && ::isatty(2);
     std::vector<double> ms;
@@ -99,7 +100,8 @@ int run_bench(const BenchOptions& o) {
     double median = sorted.size() % 2 ? sorted[sorted.size() / 2]
                                       : 0.5 * (sorted[sorted.size() / 2 - 1] + sorted[sorted.size() / 2]);
     double gflops = flops / (median * 1e-3) / 1e9;
-    std::string shape = std::to_string(B) + "x" + std::to_string(H) + "x" + std::to_string(L) + "x" + std::to_string(D);
+    std::string shape =
+        std::to_string(B) + "x" + std::to_string(H) + "x" + std::to_string(L) + "x" + std::to_string(D);
     if (o.json) {
       nlohmann::ordered_json j;
       j["kernel"] = o.kernel;
@@ -115,16 +117,16 @@ int run_bench(const BenchOptions& o) {
       return 0;
     }
     char line[512];
-    std::snprintf(line, sizeof line, "%-20s %-9s %-18s %-5s %8s %10s %10s %10s %10s\n", "kernel", "target", "shape B,H,L,D",
-                  "dtype", "density", "median ms", "min ms", "max ms", "GFLOP/s");
+    std::snprintf(line, sizeof line, "%-20s %-9s %-18s %-5s %8s %10s %10s %10s %10s\n", "kernel", "target",
+                  "shape B,H,L,D", "dtype", "density", "median ms", "min ms", "max ms", "GFLOP/s");
     std::cout << line;
-    std::snprintf(line, sizeof line, "%-20s %-9s %-18s %-5s %8.4f %10.3f %10.3f %10.3f %10.1f\n", o.kernel.c_str(),
-                  o.target.c_str(), shape.c_str(), scalar_type_name(type), density.density, median, sorted.front(),
-                  sorted.back(), gflops);
+    std::snprintf(line, sizeof line, "%-20s %-9s %-18s %-5s %8.4f %10.3f %10.3f %10.3f %10.1f\n",
+                  o.kernel.c_str(), o.target.c_str(), shape.c_str(), scalar_type_name(type), density.density,
+                  median, sorted.front(), sorted.back(), gflops);
     std::cout << line;
     std::cout << "GFLOP/s counts the unmasked work only: 2*B*H*L*L*(D+Dv)*density"
-              << (density.exact ? "" : " (density sampled)") << "; " << o.iters << " timed runs after " << o.warmup
-              << " warm-up\n";
+              << (density.exact ? "" : " (density sampled)") << "; " << o.iters << " timed runs after "
+              << o.warmup << " warm-up\n";
   } catch (const std::exception& e) {
     std::cerr << "attnc: error: " << e.what() << "\n";
     return 1;

@@ -10,14 +10,15 @@ int run_cache(const CacheOptions& o) {
   try {
     if (o.action == "clear") {
       uint64_t removed = cache_clear();
-      std::cout << "removed " << removed << " entr" << (removed == 1 ? "y" : "ies") << " from " << default_cache_dir()
-                << "\n";
+      std::cout << "removed " << removed << " entr" << (removed == 1 ? "y" : "ies") << " from "
+                << default_cache_dir() << "\n";
       return 0;
     }
     CacheStats s = cache_stats();
     std::cout << "cache directory: " << (s.dir.empty() ? "(none: memory only)" : s.dir) << "\n"
               << "entries:         " << s.entries << "\n"
-              << "size:            " << s.bytes / 1024 << " KiB of " << s.max_bytes / (1024 * 1024) << " MiB\n";
+              << "size:            " << s.bytes / 1024 << " KiB of " << s.max_bytes / (1024 * 1024)
+              << " MiB\n";
     return 0;
   } catch (const std::exception& e) {
     std::cerr << "attnc: error: " << e.what() << "\n";

@@ -47,21 +47,21 @@ struct CompileOptions {
   std::string file;
   std::vector<std::string> targets;  ///< cpu, cuda (each plugs in through cli/CompileTargets.h)
   std::string out_dir;
-  std::string kernel;                ///< empty: every kernel
-  int cuda_sm = 80;                  ///< the CUDA tile table's architecture
-  int head_dim = 0;                  ///< for kernels that leave head_dim open (0: 128)
-  std::string cpu_isa = "avx512";    ///< avx512 | avx2 | portable | host (host is machine-dependent)
+  std::string kernel;              ///< empty: every kernel
+  int cuda_sm = 80;                ///< the CUDA tile table's architecture
+  int head_dim = 0;                ///< for kernels that leave head_dim open (0: 128)
+  std::string cpu_isa = "avx512";  ///< avx512 | avx2 | portable | host (host is machine-dependent)
 };
 int run_compile(const CompileOptions& o);
 
 struct BenchOptions {
   std::string file, kernel;
-  std::string shape;               ///< "B,H,L,D" (queries and keys of length L)
-  int kv_heads = 0;                ///< 0: H (no grouping)
-  int value_dim = 0;               ///< 0: D
+  std::string shape;  ///< "B,H,L,D" (queries and keys of length L)
+  int kv_heads = 0;   ///< 0: H (no grouping)
+  int value_dim = 0;  ///< 0: D
   std::string target = "cpu";
-  std::string dtype;               ///< empty: the kernel's own
-  std::vector<std::string> args;   ///< NAME=FILE.npy or NAME=VALUE
+  std::string dtype;              ///< empty: the kernel's own
+  std::vector<std::string> args;  ///< NAME=FILE.npy or NAME=VALUE
   int warmup = 1, iters = 10, threads = 0;
   bool json = false;
 };

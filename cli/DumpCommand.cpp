@@ -58,8 +58,10 @@ int run_dump(const DumpOptions& o) {
       }
     } else if (o.stage == "plan") {
       std::cout << "kernel " << k->name << "\n" << print_tile_plan(*plan_tiles(*ir));
-    } else if (o.stage == "hash") std::cout << kernel_hash(*ir) << "  " << k->name << "\n";
-    else std::cout << print_ir(*ir) << "  hash      " << kernel_hash(*ir) << "\n";
+    } else if (o.stage == "hash")
+      std::cout << kernel_hash(*ir) << "  " << k->name << "\n";
+    else
+      std::cout << print_ir(*ir) << "  hash      " << kernel_hash(*ir) << "\n";
   }
   return 0;
 }

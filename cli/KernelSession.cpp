@@ -40,7 +40,8 @@ void bind_kernel_args(const KernelIR& ir, const std::vector<std::string>& args, 
   std::vector<KernelArgInfo> sig = kernel_args(ir);
   for (const std::string& a : args) {
     size_t eq = a.find('=');
-    if (eq == std::string::npos || eq == 0) throw InputError("--arg '" + a + "' must be NAME=FILE.npy or NAME=VALUE");
+    if (eq == std::string::npos || eq == 0)
+      throw InputError("--arg '" + a + "' must be NAME=FILE.npy or NAME=VALUE");
     std::string name = a.substr(0, eq), value = a.substr(eq + 1);
     const KernelArgInfo* info = nullptr;
     for (const KernelArgInfo& s : sig)
@@ -52,8 +53,10 @@ void bind_kernel_args(const KernelIR& ir, const std::vector<std::string>& args, 
     }
     double v = 0;
     auto res = std::from_chars(value.data(), value.data() + value.size(), v);
-    if (value == "true") v = 1;
-    else if (value == "false") v = 0;
+    if (value == "true")
+      v = 1;
+    else if (value == "false")
+      v = 0;
     else if (res.ec != std::errc() || res.ptr != value.data() + value.size())
       throw InputError("--arg " + name + ": '" + value + "' is not a number");
     in.scalars[name] = v;
@@ -68,7 +71,8 @@ std::vector<std::string> run_targets() {
   return t;
 }
 
-KernelOutputs run_on_target(const std::string& target, const KernelIR& ir, const KernelInputs& in, int threads) {
+KernelOutputs run_on_target(const std::string& target, const KernelIR& ir, const KernelInputs& in,
+                            int threads) {
   if (target == "cuda") {
 #ifdef ATTNC_HAVE_CUDA
     return run_cuda_target(ir, in);

@@ -28,6 +28,7 @@ void bind_kernel_args(const KernelIR& ir, const std::vector<std::string>& args, 
 std::vector<std::string> run_targets();
 
 /// Runs the kernel on `target` (reference, cpu, cuda).
-KernelOutputs run_on_target(const std::string& target, const KernelIR& ir, const KernelInputs& in, int threads);
+KernelOutputs run_on_target(const std::string& target, const KernelIR& ir, const KernelInputs& in,
+                            int threads);
 
 }  // namespace attn::cli

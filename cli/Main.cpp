@@ -19,13 +19,16 @@ int main(int argc, char** argv) {
   check_cmd->add_option("files", check.files, ".attn files")->required();
   check_cmd->add_option("--format", check.format, "text or json")->check(CLI::IsMember({"text", "json"}));
   bool all_features = false;
-  check_cmd->add_flag("--all-features", all_features, "run every editor feature at every token (like clangd --check)");
+  check_cmd->add_flag("--all-features", all_features,
+                      "run every editor feature at every token (like clangd --check)");
 
   DumpOptions dump;
-  auto* dump_cmd = app.add_subcommand("dump", "Print a compiler stage (ast, ir, hash, plan, cpu, cuda, spirv)");
+  auto* dump_cmd =
+      app.add_subcommand("dump", "Print a compiler stage (ast, ir, hash, plan, cpu, cuda, spirv)");
   dump_cmd->add_option("file", dump.file, ".attn file")->required();
   dump_cmd->add_option("kernel", dump.kernel, "only this kernel");
-  dump_cmd->add_option("--stage", dump.stage, "ast | ir | hash | plan | cpu | cuda | spirv")->check(CLI::IsMember({"ast", "ir", "hash", "plan", "cpu", "cuda", "spirv"}));
+  dump_cmd->add_option("--stage", dump.stage, "ast | ir | hash | plan | cpu | cuda | spirv")
+      ->check(CLI::IsMember({"ast", "ir", "hash", "plan", "cpu", "cuda", "spirv"}));
 
   RunOptions run;
   auto* run_cmd = app.add_subcommand("run", "Run a kernel on .npy inputs");
@@ -37,7 +40,8 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--arg", run.args, "NAME=FILE.npy or NAME=VALUE for the kernel's arguments");
   run_cmd->add_option("-o,--out", run.out, "output [B, Hq, Lq, Dv] (.npy)")->required();
   run_cmd->add_option("--lse", run.lse, "log-sum-exp output [B, Hq, Lq] (.npy)");
-  run_cmd->add_option("-t,--target", run.target, "reference | cpu | cuda | vulkan")->check(CLI::IsMember({"reference", "cpu", "cuda", "vulkan"}));
+  run_cmd->add_option("-t,--target", run.target, "reference | cpu | cuda | vulkan")
+      ->check(CLI::IsMember({"reference", "cpu", "cuda", "vulkan"}));
   run_cmd->add_option("--threads", run.threads, "threads (0: all cores)");
 
   FmtOptions fmt;
@@ -50,16 +54,21 @@ int main(int argc, char** argv) {
   CompileOptions compile;
   auto* compile_cmd = app.add_subcommand("compile", "Write each kernel's sources for the targets");
   compile_cmd->add_option("file", compile.file, ".attn file")->required();
-  compile_cmd->add_option("-t,--target", compile.targets, "targets (comma-separated): cpu, cuda, spirv")->delimiter(',')->required();
+  compile_cmd->add_option("-t,--target", compile.targets, "targets (comma-separated): cpu, cuda, spirv")
+      ->delimiter(',')
+      ->required();
   compile_cmd->add_option("-o,--out", compile.out_dir, "output folder")->required();
   compile_cmd->add_option("--kernel", compile.kernel, "only this kernel");
   compile_cmd->add_option("--cuda-sm", compile.cuda_sm, "CUDA architecture for the tile table (80, 90, ...)");
-  compile_cmd->add_option("--head-dim", compile.head_dim, "head_dim for kernels that leave it open (default 128)");
-  compile_cmd->add_option("--cpu-isa", compile.cpu_isa, "cpu target ISA: avx512 (default), avx2, portable, host")
+  compile_cmd->add_option("--head-dim", compile.head_dim,
+                          "head_dim for kernels that leave it open (default 128)");
+  compile_cmd
+      ->add_option("--cpu-isa", compile.cpu_isa, "cpu target ISA: avx512 (default), avx2, portable, host")
       ->check(CLI::IsMember({"avx512", "avx2", "portable", "host"}));
 
   BenchOptions bench;
-  auto* bench_cmd = app.add_subcommand("bench", "Time a kernel: median/min/max and GFLOP/s of the unmasked work");
+  auto* bench_cmd =
+      app.add_subcommand("bench", "Time a kernel: median/min/max and GFLOP/s of the unmasked work");
   bench_cmd->add_option("file", bench.file, ".attn file")->required();
   bench_cmd->add_option("kernel", bench.kernel, "kernel name")->required();
   bench_cmd->add_option("--shape", bench.shape, "B,H,L,D")->required();

@@ -29,8 +29,8 @@ struct MaskError : std::runtime_error {
 struct Rgb {
   uint8_t r, g, b;
 };
-constexpr Rgb kBackground{255, 255, 255}, kEmpty{236, 239, 243}, kPartial{245, 166, 35},
-    kFull{43, 108, 176}, kAllowed{26, 32, 44}, kMasked{226, 232, 240};
+constexpr Rgb kBackground{255, 255, 255}, kEmpty{236, 239, 243}, kPartial{245, 166, 35}, kFull{43, 108, 176},
+    kAllowed{26, 32, 44}, kMasked{226, 232, 240};
 
 // An RGB picture: the tile plan on the left, the corner's element mask on the right.
 struct Picture {
@@ -121,8 +121,10 @@ void write_svg(const std::string& path, const TileRaster& t, const std::vector<u
   const int64_t tile_px = std::max<int64_t>(1, 512 / std::max(t.cols, t.rows));
   const int64_t elem_px = std::max<int64_t>(1, 256 / std::max<int64_t>({cq, ckv, 1}));
   const int64_t margin = 8, gap = 16, x0 = margin + t.cols * tile_px + gap;
-  const int64_t w = x0 + ckv * elem_px + margin, h = margin + std::max(t.rows * tile_px, cq * elem_px) + margin;
-  os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << w << "\" height=\"" << h << "\" shape-rendering=\"crispEdges\">\n"
+  const int64_t w = x0 + ckv * elem_px + margin,
+                h = margin + std::max(t.rows * tile_px, cq * elem_px) + margin;
+  os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << w << "\" height=\"" << h
+     << "\" shape-rendering=\"crispEdges\">\n"
      << "<title>" << title << "</title>\n<style>.e{fill:#eceff3}.p{fill:#f5a623}.f{fill:#2b6cb0}"
      << ".a{fill:#1a202c}.m{fill:#e2e8f0}</style>\n<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n";
   auto runs = [&](int64_t rows, int64_t cols, auto value, auto cls, int64_t px, int64_t ox) {
@@ -135,10 +137,14 @@ void write_svg(const std::string& path, const TileRaster& t, const std::vector<u
         x = e;
       }
   };
-  runs(t.rows, t.cols, [&](int64_t y, int64_t x) { return t.kind[y * t.cols + x]; },
-       [](uint8_t k) { return k == 2 ? "p" : k == 1 ? "f" : "e"; }, tile_px, margin);
-  runs(cq, ckv, [&](int64_t y, int64_t x) { return corner[y * ckv + x]; },
-       [](uint8_t k) { return k ? "a" : "m"; }, elem_px, x0);
+  runs(
+      t.rows, t.cols, [&](int64_t y, int64_t x) { return t.kind[y * t.cols + x]; },
+      [](uint8_t k) { return k == 2   ? "p"
+                             : k == 1 ? "f"
+                                      : "e"; }, tile_px, margin);
+  runs(
+      cq, ckv, [&](int64_t y, int64_t x) { return corner[y * ckv + x]; },
+      [](uint8_t k) { return k ? "a" : "m"; }, elem_px, x0);
   os << "</svg>\n";
   if (!os.flush()) throw MaskError("cannot write '" + path + "'");
 }
@@ -164,7 +170,8 @@ struct BufferStore {
   TileBuffer add(HostTensor t) {
     TileBuffer b;
     b.shape = t.shape;
-    if (t.type == ScalarType::I32 || t.type == ScalarType::F32 || t.type == ScalarType::Bool || t.type == ScalarType::U8) {
+    if (t.type == ScalarType::I32 || t.type == ScalarType::F32 || t.type == ScalarType::Bool ||
+        t.type == ScalarType::U8) {
       tensors.push_back(std::move(t));
       return tile_buffer_view(tensors.back());
     }
@@ -185,7 +192,8 @@ struct BufferStore {
 
 std::string percent(int64_t n, int64_t total) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.4g%%", total ? 100.0 * static_cast<double>(n) / static_cast<double>(total) : 0.0);
+  std::snprintf(buf, sizeof buf, "%.4g%%",
+                total ? 100.0 * static_cast<double>(n) / static_cast<double>(total) : 0.0);
   return buf;
 }
 
@@ -221,16 +229,19 @@ int run_mask_command(const MaskCommandOptions& o) {
     const std::vector<KernelArgInfo> sig = kernel_args(*ir);
     for (const std::string& a : o.args) {
       const size_t eq = a.find('=');
-      if (eq == std::string::npos || eq == 0) throw MaskError("--arg '" + a + "' must be NAME=FILE.npy or NAME=VALUE");
+      if (eq == std::string::npos || eq == 0)
+        throw MaskError("--arg '" + a + "' must be NAME=FILE.npy or NAME=VALUE");
       const std::string name = a.substr(0, eq), value = a.substr(eq + 1);
-      auto info = std::find_if(sig.begin(), sig.end(), [&](const KernelArgInfo& i) { return i.name == name; });
+      auto info =
+          std::find_if(sig.begin(), sig.end(), [&](const KernelArgInfo& i) { return i.name == name; });
       if (info == sig.end()) throw MaskError("kernel '" + o.kernel + "' has no argument '" + name + "'");
       if (info->is_buffer) {
         in.buffers[name] = store.add(read_npy(value));
       } else {
         char* end = nullptr;
         const double v = value == "true" ? 1 : value == "false" ? 0 : std::strtod(value.c_str(), &end);
-        if (end && (end == value.c_str() || *end)) throw MaskError("--arg " + name + ": '" + value + "' is not a number");
+        if (end && (end == value.c_str() || *end))
+          throw MaskError("--arg " + name + ": '" + value + "' is not a number");
         in.scalars[name] = v;
       }
     }
@@ -247,8 +258,8 @@ int run_mask_command(const MaskCommandOptions& o) {
     const int64_t total = grid.q_tiles * grid.kv_tiles, full = grid.count(TileKind::Full),
                   partial = grid.count(TileKind::Partial), empty = total - full - partial;
     auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
-    std::cout << "kernel " << o.kernel << ": Lq = " << in.q_len << ", Lkv = " << in.kv_len << ", tiles " << bq << "x"
-              << bk << " (" << grid.q_tiles << " x " << grid.kv_tiles << " = " << total << ")\n";
+    std::cout << "kernel " << o.kernel << ": Lq = " << in.q_len << ", Lkv = " << in.kv_len << ", tiles " << bq
+              << "x" << bk << " (" << grid.q_tiles << " x " << grid.kv_tiles << " = " << total << ")\n";
     std::cout << "  full     " << full << " (" << percent(full, total) << ")\n";
     std::cout << "  partial  " << partial << " (" << percent(partial, total) << ")\n";
     std::cout << "  empty    " << empty << " (" << percent(empty, total) << ")\n";
@@ -256,25 +267,29 @@ int run_mask_command(const MaskCommandOptions& o) {
     std::snprintf(dens, sizeof dens, "%.6g", d.density);
     std::cout << "density " << (d.lower_bound ? ">= " : "") << dens
               << (d.lower_bound ? " (full tiles only: " + prog.element_error + ")"
-                  : d.exact     ? " (exact: partial tiles counted element by element)"
-                                : " (estimated: partial tiles sampled at " + std::to_string(d.samples) + " elements)")
+                  : d.exact
+                      ? " (exact: partial tiles counted element by element)"
+                      : " (estimated: partial tiles sampled at " + std::to_string(d.samples) + " elements)")
               << "\n";
     std::cout << "plan: "
-              << (prog.index_only ? (prog.ranges_exact ? "closed form" : "closed form, partial runs refined per tile")
-                                  : "run-time planner (the mask reads buffers)")
+              << (prog.index_only
+                      ? (prog.ranges_exact ? "closed form" : "closed form, partial runs refined per tile")
+                      : "run-time planner (the mask reads buffers)")
               << "; " << ms(t0, t1) << " ms to plan, " << ms(t1, t2) << " ms for the density\n";
 
     if (!o.png.empty() || !o.svg.empty()) {
       const int64_t cq = std::min(o.corner, in.q_len), ckv = std::min(o.corner, in.kv_len);
       // Without a per-element mask the corner panel shows nothing allowed (the reason is printed).
-      const std::vector<uint8_t> corner = prog.element_error.empty() ? eval_element_mask(prog, in, 0, cq, 0, ckv)
-                                                                     : std::vector<uint8_t>(cq * ckv, 0);
+      const std::vector<uint8_t> corner = prog.element_error.empty()
+                                              ? eval_element_mask(prog, in, 0, cq, 0, ckv)
+                                              : std::vector<uint8_t>(cq * ckv, 0);
       const TileRaster raster = rasterize(grid, 512);
       if (!o.png.empty()) write_png(o.png, draw(raster, corner, cq, ckv));
       if (!o.svg.empty())
         write_svg(o.svg, raster, corner, cq, ckv,
-                  o.kernel + ": tile plan (" + std::to_string(raster.tiles_per_cell) + " tile(s) per cell) and the top-left " +
-                      std::to_string(cq) + "x" + std::to_string(ckv) + " elements");
+                  o.kernel + ": tile plan (" + std::to_string(raster.tiles_per_cell) +
+                      " tile(s) per cell) and the top-left " + std::to_string(cq) + "x" +
+                      std::to_string(ckv) + " elements");
     }
   } catch (const std::exception& e) {
     std::cerr << "attnc: error: " << e.what() << "\n";

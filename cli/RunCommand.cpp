@@ -16,8 +16,9 @@ HostTensor read_input(const std::string& path, ScalarType want) {
   if (t.type == want) return t;
   bool convertible = (t.type == ScalarType::F32 && (want == ScalarType::BF16 || want == ScalarType::F16));
   if (!convertible)
-    throw InputError(path + ": expected a " + scalar_type_name(want == ScalarType::BF16 ? ScalarType::F32 : want) +
-                     " array, got " + scalar_type_name(t.type));
+    throw InputError(path + ": expected a " +
+                     scalar_type_name(want == ScalarType::BF16 ? ScalarType::F32 : want) + " array, got " +
+                     scalar_type_name(t.type));
   HostTensor c(want, t.shape);
   for (int64_t i = 0; i < t.numel(); ++i) c.set(i, t.get(i));
   return c;
@@ -46,7 +47,8 @@ int run_run(const RunOptions& o) {
     KernelOutputs out = run_on_target(o.target, *ir, in, o.threads);
     write_output(o.out, out.out);
     if (!o.lse.empty()) {
-      if (out.lse.shape.empty()) throw InputError("kernel '" + o.kernel + "' does not compute the LSE (set lse = true)");
+      if (out.lse.shape.empty())
+        throw InputError("kernel '" + o.kernel + "' does not compute the LSE (set lse = true)");
       write_npy(o.lse, out.lse);
     }
   } catch (const std::exception& e) {

@@ -70,11 +70,12 @@ std::string kernel_hash(const KernelIR& ir) {
   s.precision(17);
   s << "attnc-ir-v1\n";
   for (const KernelArg& a : ir.args)
-    s << (a.kind == KernelArg::Kind::Buffer ? "buffer " : "scalar ") << elem_type_name(a.elem) << " rank " << a.dims.size()
-      << "\n";
+    s << (a.kind == KernelArg::Kind::Buffer ? "buffer " : "scalar ") << elem_type_name(a.elem) << " rank "
+      << a.dims.size() << "\n";
   const KernelOptions& o = ir.options;
-  s << "dtype " << dtype_name(o.dtype) << " head_dim " << o.head_dim << " value_dim " << o.value_dim << " scale "
-    << (o.scale ? *o.scale : -1.0) << " lse " << o.lse << " block " << o.block_q << "x" << o.block_kv << "\n";
+  s << "dtype " << dtype_name(o.dtype) << " head_dim " << o.head_dim << " value_dim " << o.value_dim
+    << " scale " << (o.scale ? *o.scale : -1.0) << " lse " << o.lse << " block " << o.block_q << "x"
+    << o.block_kv << "\n";
   s << "mask " << canon.mutate(ir.mask) << "\n";
   s << "score " << canon.mutate(ir.score) << "\n";
   return sha256_hex(s.str());

@@ -33,7 +33,8 @@ std::string kernel_name(const KernelIR& ir) { return ir.name; }
 
 std::vector<KernelArgInfo> kernel_args(const KernelIR& ir) {
   std::vector<KernelArgInfo> out;
-  for (const KernelArg& a : ir.args) out.push_back({a.name, a.kind == KernelArg::Kind::Buffer, a.elem, a.dims});
+  for (const KernelArg& a : ir.args)
+    out.push_back({a.name, a.kind == KernelArg::Kind::Buffer, a.elem, a.dims});
   return out;
 }
 

@@ -18,14 +18,14 @@ namespace attn {
 struct KernelArg {
   enum class Kind { Buffer, Scalar } kind;
   std::string name;
-  ElemType elem = ElemType::F32;        ///< Buffer: element type; Scalar: I32/F32/Bool
-  std::vector<std::string> dims;        ///< Buffer: dimension names as declared
-  Halide::Internal::Parameter param;    ///< what the IR's loads / variables refer to
+  ElemType elem = ElemType::F32;      ///< Buffer: element type; Scalar: I32/F32/Bool
+  std::vector<std::string> dims;      ///< Buffer: dimension names as declared
+  Halide::Internal::Parameter param;  ///< what the IR's loads / variables refer to
 };
 
 struct KernelIR {
-  std::string name;           ///< the kernel's name in its .attn file
-  std::string source_path;    ///< as given on the command line (for banners)
+  std::string name;         ///< the kernel's name in its .attn file
+  std::string source_path;  ///< as given on the command line (for banners)
   /// Bool. Over the index variables, scalar arguments and buffer loads. Constant true when the
   /// kernel sets no mask.
   Halide::Expr mask;

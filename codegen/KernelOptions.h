@@ -12,11 +12,11 @@ const char* dtype_name(DType d);
 
 struct KernelOptions {
   DType dtype = DType::F32;
-  int head_dim = 0;               ///< 0: any (taken from the inputs at run time)
-  int value_dim = 0;              ///< 0: same as head_dim
-  std::optional<double> scale;    ///< unset: 1/sqrt(head_dim)
-  bool lse = false;               ///< write the log-sum-exp
-  int block_q = 0;                ///< 0: chosen by the target
+  int head_dim = 0;             ///< 0: any (taken from the inputs at run time)
+  int value_dim = 0;            ///< 0: same as head_dim
+  std::optional<double> scale;  ///< unset: 1/sqrt(head_dim)
+  bool lse = false;             ///< write the log-sum-exp
+  int block_q = 0;              ///< 0: chosen by the target
   int block_kv = 0;
 };
 

@@ -37,12 +37,12 @@ struct Env {
 // expression with its environment, or a `|>` composition.
 struct Closure {
   const Decl* decl = nullptr;
-  std::vector<Value> args;               // decl: one per parameter
+  std::vector<Value> args;  // decl: one per parameter
   const attn::Expr* inline_expr = nullptr;
-  std::shared_ptr<const Env> env;        // inline expression or index overrides: where they are evaluated
+  std::shared_ptr<const Env> env;          // inline expression or index overrides: where they are evaluated
   std::vector<const Argument*> overrides;  // named index (and score) arguments
   std::shared_ptr<const Closure> first, second;  // a |> b
-  const Param* param = nullptr;          // a call of a mask/score parameter with overrides
+  const Param* param = nullptr;                  // a call of a mask/score parameter with overrides
 };
 
 class Lowering {
@@ -67,16 +67,22 @@ class Lowering {
         a.param = HI::Parameter(halide_elem_type(a.elem), true, static_cast<int>(a.dims.size()), p.name);
       } else {
         a.kind = KernelArg::Kind::Scalar;
-        a.elem = p.type.kind == TypeKind::Int ? ElemType::I32 : p.type.kind == TypeKind::Float ? ElemType::F32 : ElemType::Bool;
-        Halide::Type t = p.type.kind == TypeKind::Int ? Halide::Int(32) : p.type.kind == TypeKind::Float ? Halide::Float(32) : Halide::Bool();
+        a.elem = p.type.kind == TypeKind::Int     ? ElemType::I32
+                 : p.type.kind == TypeKind::Float ? ElemType::F32
+                                                  : ElemType::Bool;
+        Halide::Type t = p.type.kind == TypeKind::Int     ? Halide::Int(32)
+                         : p.type.kind == TypeKind::Float ? Halide::Float(32)
+                                                          : Halide::Bool();
         a.param = HI::Parameter(t, false, 0, p.name);
       }
       ir->args.push_back(std::move(a));
     }
     for (size_t i = 0; i < k.params.size(); ++i) {
       Value v;
-      if (ir->args[i].kind == KernelArg::Kind::Buffer) v.tensor = &ir->args[i];
-      else v.expr = HI::Variable::make(ir->args[i].param.type(), ir->args[i].name, ir->args[i].param);
+      if (ir->args[i].kind == KernelArg::Kind::Buffer)
+        v.tensor = &ir->args[i];
+      else
+        v.expr = HI::Variable::make(ir->args[i].param.type(), ir->args[i].name, ir->args[i].param);
       env.names[&k.params[i]] = v;
     }
     auto shared_env = std::make_shared<const Env>(env);
@@ -102,7 +108,8 @@ class Lowering {
       } else if (item.key == "block") {
         if (v.kind == ExprKind::List) {
           ir->options.block_q = static_cast<int>(*constant_value(*v.operands[0]));
-          ir->options.block_kv = static_cast<int>(*constant_value(*v.operands[v.operands.size() > 1 ? 1 : 0]));
+          ir->options.block_kv =
+              static_cast<int>(*constant_value(*v.operands[v.operands.size() > 1 ? 1 : 0]));
         } else {
           ir->options.block_q = ir->options.block_kv = static_cast<int>(*constant_value(v));
         }
@@ -170,8 +177,8 @@ class Lowering {
     if (c.inline_expr) {
       env.names = c.env->names;
       Value v = eval(*c.inline_expr, env);
-      return c.decl == nullptr && c.inline_expr->type.kind != TypeKind::Score && c.inline_expr->type.kind != TypeKind::Float &&
-                     c.inline_expr->type.kind != TypeKind::Int
+      return c.decl == nullptr && c.inline_expr->type.kind != TypeKind::Score &&
+                     c.inline_expr->type.kind != TypeKind::Float && c.inline_expr->type.kind != TypeKind::Int
                  ? as_bool(v, env)
                  : as_float(v, env);
     }
@@ -401,7 +408,8 @@ class Lowering {
     std::vector<Expr> a;
     for (const Argument& arg : e.args) a.push_back(value_expr(*arg.value, env));
     auto f = [&](size_t i) { return to_float(a[i]); };
-    if (name == "abs") return a[0].type().is_float() ? Halide::abs(a[0]) : Halide::cast(a[0].type(), Halide::abs(a[0]));
+    if (name == "abs")
+      return a[0].type().is_float() ? Halide::abs(a[0]) : Halide::cast(a[0].type(), Halide::abs(a[0]));
     if (name == "min" || name == "max") {
       unify(a[0], a[1]);
       return name == "min" ? Halide::min(a[0], a[1]) : Halide::max(a[0], a[1]);
@@ -436,7 +444,8 @@ class Lowering {
 
 }  // namespace
 
-std::shared_ptr<const KernelIR> lower_kernel(const Program& program, const Decl& kernel, DiagnosticEngine& diags) {
+std::shared_ptr<const KernelIR> lower_kernel(const Program& program, const Decl& kernel,
+                                             DiagnosticEngine& diags) {
   if (program.diags.has_errors() || kernel.kind != DeclKind::Kernel) return nullptr;
   return Lowering(program, diags).lower(kernel);
 }

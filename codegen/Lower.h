@@ -21,8 +21,8 @@ std::shared_ptr<const KernelIR> lower_kernel(const Program& program, const Decl&
 struct KernelArgInfo {
   std::string name;
   bool is_buffer = false;
-  ElemType elem = ElemType::F32;   ///< buffer element type, or the scalar's type (I32/F32/Bool)
-  std::vector<std::string> dims;   ///< buffers: the declared dimensions
+  ElemType elem = ElemType::F32;  ///< buffer element type, or the scalar's type (I32/F32/Bool)
+  std::vector<std::string> dims;  ///< buffers: the declared dimensions
 };
 
 /// The kernel's name, arguments and options, for code that does not include Halide.h.

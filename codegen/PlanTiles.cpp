@@ -75,8 +75,8 @@ class ReplaceLoads : public IRMutator {
     if (op->call_type != Call::Image) return IRMutator::visit(op);
     std::vector<Halide::Expr> args;
     for (const Halide::Expr& a : op->args) args.push_back(mutate(a));
-    Halide::Expr load = Call::make(op->type, op->name, args, op->call_type, op->func, op->value_index,
-                           op->image, op->param);
+    Halide::Expr load =
+        Call::make(op->type, op->name, args, op->call_type, op->func, op->value_index, op->image, op->param);
     for (const TileLoad& l : loads)
       if (equal(l.load, load)) return Variable::make(op->type, l.var);
     TileLoad l;
@@ -130,7 +130,8 @@ Halide::Expr proven_over(const Halide::Expr& cond, const Scope<Interval>& domain
 }
 
 // The key-tile ranges of one query tile from the symbolic tile conditions.
-std::vector<KeyTileRange> solve_ranges(const TilePlan& p, const Halide::Expr& tile_empty, const Halide::Expr& tile_full) {
+std::vector<KeyTileRange> solve_ranges(const TilePlan& p, const Halide::Expr& tile_empty,
+                                       const Halide::Expr& tile_full) {
   const Halide::Expr zero = 0, nk = p.kv_tiles;
   Halide::Expr lo = zero, hi = nk;
   Interval outer = solve_for_outer_interval(simplify(!tile_empty), "kt");
@@ -156,7 +157,9 @@ std::vector<KeyTileRange> solve_ranges(const TilePlan& p, const Halide::Expr& ti
   natural.push("qt", Interval(0, Interval::pos_inf()));
   natural.push("kv_tiles", Interval(0, Interval::pos_inf()));
   auto s = [&](const Halide::Expr& e) { return simplify(e, true, natural); };
-  return {{s(lo), s(flo), TileKind::Partial}, {s(flo), s(fhi), TileKind::Full}, {s(fhi), s(hi), TileKind::Partial}};
+  return {{s(lo), s(flo), TileKind::Partial},
+          {s(flo), s(fhi), TileKind::Full},
+          {s(fhi), s(hi), TileKind::Partial}};
 }
 
 // Compiles the plan's conditions and ranges into the Halide-free TilePlanProgram.
@@ -173,7 +176,8 @@ void compile_program(TilePlan& p, const Halide::Expr& element_mask, const std::v
     return v;
   };
 
-  TileProgramBuilder tile(with_scalars({"q_min", "q_max", "kv_min", "kv_max", "b_min", "b_max", "h_min", "h_max"}), buffers);
+  TileProgramBuilder tile(
+      with_scalars({"q_min", "q_max", "kv_min", "kv_max", "b_min", "b_max", "h_min", "h_max"}), buffers);
   const double inf = std::numeric_limits<double>::infinity();
   for (const TileLoad& l : p.loads) {
     const auto it = std::find(buffers.begin(), buffers.end(), l.buffer);
@@ -194,7 +198,8 @@ void compile_program(TilePlan& p, const Halide::Expr& element_mask, const std::v
   const int32_t e = tile.emit_or(p.bounds_empty, 0), f = tile.emit_or(p.bounds_full, 0);
   prog.tile = tile.finish({e, f});
 
-  TileProgramBuilder ranges(with_scalars({"qt", "q_tiles", "kv_tiles", "q_len", "kv_len", "b", "h"}), buffers);
+  TileProgramBuilder ranges(with_scalars({"qt", "q_tiles", "kv_tiles", "q_len", "kv_len", "b", "h"}),
+                            buffers);
   try {
     std::vector<int32_t> out = {ranges.emit(p.ranges[0].begin), ranges.emit(p.ranges[1].begin),
                                 ranges.emit(p.ranges[1].end), ranges.emit(p.ranges[2].end)};
@@ -234,7 +239,8 @@ bool ranges_look_exact(const TilePlanProgram& prog) {
       const TileGrid a = plan_tile_grid(closed, in), b = plan_tile_grid(refined, in);
       if (a.row_begin != b.row_begin) return false;
       for (size_t i = 0; i < a.runs.size(); ++i)
-        if (a.runs[i].begin != b.runs[i].begin || a.runs[i].end != b.runs[i].end || a.runs[i].kind != b.runs[i].kind)
+        if (a.runs[i].begin != b.runs[i].begin || a.runs[i].end != b.runs[i].end ||
+            a.runs[i].kind != b.runs[i].kind)
           return false;
     }
   return true;
@@ -332,7 +338,8 @@ std::string print_tile_plan(const TilePlan& p) {
   os << "  key tiles of query tile qt (others empty):\n";
   for (const KeyTileRange& r : p.ranges) {
     if (equal(r.begin, r.end)) continue;
-    os << "    " << (r.kind == TileKind::Full ? "full    " : "partial ") << "[" << r.begin << ", " << r.end << ")\n";
+    os << "    " << (r.kind == TileKind::Full ? "full    " : "partial ") << "[" << r.begin << ", " << r.end
+       << ")\n";
   }
   os << "  ranges exact: " << (p.ranges_exact ? "yes" : "no (partial runs are refined per tile)") << "\n";
   os << "  tile (qt, kt) empty if: " << p.tile_empty << "\n";

@@ -18,7 +18,10 @@ std::string print_ir(const KernelIR& ir) {
       out << "  arg " << a.name << ": " << type_name(t) << "\n";
     } else {
       out << "  arg " << a.name << ": "
-          << (a.elem == ElemType::I32 ? "int" : a.elem == ElemType::F32 ? "float" : "bool") << " (run-time scalar)\n";
+          << (a.elem == ElemType::I32   ? "int"
+              : a.elem == ElemType::F32 ? "float"
+                                        : "bool")
+          << " (run-time scalar)\n";
     }
   }
   const KernelOptions& o = ir.options;

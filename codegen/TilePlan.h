@@ -21,9 +21,9 @@ struct KeyTileRange {
 /// A buffer load of the mask, replaced in the per-tile conditions by the variables
 /// `<var>_min`/`<var>_max`: the buffer's min/max over the box [index_min, index_max].
 struct TileLoad {
-  std::string var;                 ///< "ld0", ...
-  std::string buffer;              ///< the kernel argument it reads
-  Halide::Expr load;               ///< the original load (inner loads replaced by their vars)
+  std::string var;                                 ///< "ld0", ...
+  std::string buffer;                              ///< the kernel argument it reads
+  Halide::Expr load;                               ///< the original load (inner loads replaced by their vars)
   std::vector<Halide::Expr> index_min, index_max;  ///< per dimension, over the tile's ranges
 };
 

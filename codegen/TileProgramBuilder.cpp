@@ -89,7 +89,8 @@ int32_t TileProgramBuilder::emit_uncached(const Halide::Expr& e) {
     if (n->name == "pos_inf") return emit_const(std::numeric_limits<double>::infinity());
     if (n->name == "neg_inf") return emit_const(-std::numeric_limits<double>::infinity());
     auto b = names_.find(n->name);
-    if (b == names_.end() || b->second.empty()) throw UnsupportedTileExpr("unbound variable '" + n->name + "'");
+    if (b == names_.end() || b->second.empty())
+      throw UnsupportedTileExpr("unbound variable '" + n->name + "'");
     return b->second.back();
   }
   if (const auto* n = e.as<Cast>()) {
@@ -144,9 +145,9 @@ int32_t TileProgramBuilder::emit_uncached(const Halide::Expr& e) {
         n->is_intrinsic(Call::promise_clamped) || n->is_intrinsic(Call::unsafe_promise_clamped))
       return emit(n->args[0]);
     static const std::pair<const char*, TileMath> math[] = {
-        {"exp_f32", TileMath::Exp},     {"log_f32", TileMath::Log},     {"sqrt_f32", TileMath::Sqrt},
-        {"tanh_f32", TileMath::Tanh},   {"sin_f32", TileMath::Sin},     {"cos_f32", TileMath::Cos},
-        {"floor_f32", TileMath::Floor}, {"ceil_f32", TileMath::Ceil},   {"round_f32", TileMath::Round},
+        {"exp_f32", TileMath::Exp},     {"log_f32", TileMath::Log},   {"sqrt_f32", TileMath::Sqrt},
+        {"tanh_f32", TileMath::Tanh},   {"sin_f32", TileMath::Sin},   {"cos_f32", TileMath::Cos},
+        {"floor_f32", TileMath::Floor}, {"ceil_f32", TileMath::Ceil}, {"round_f32", TileMath::Round},
         {"trunc_f32", TileMath::Trunc}, {"pow_f32", TileMath::Pow}};
     for (const auto& [name, fn] : math)
       if (n->name == name && !n->args.empty() && n->args.size() <= 2) {

@@ -32,7 +32,8 @@ class TileProgramBuilder {
   int32_t emit_or(const Halide::Expr& e, double fallback);
   int32_t emit_const(double v);
   /// Emits the min or max of buffer `buffer` over the box [lo, hi] (one register per dimension).
-  int32_t emit_load_bound(int buffer, const std::vector<int32_t>& lo, const std::vector<int32_t>& hi, bool max);
+  int32_t emit_load_bound(int buffer, const std::vector<int32_t>& lo, const std::vector<int32_t>& hi,
+                          bool max);
   /// The finished program returning `outputs`.
   TileProgram finish(std::vector<int32_t> outputs);
 

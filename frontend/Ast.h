@@ -40,12 +40,12 @@ inline constexpr const char* kIndexNames[] = {"b", "h", "q", "kv"};
 /// What a name refers to, filled by Sema.
 struct SymbolRef {
   enum Kind { None, Decl, Param, Local, Index, Score, Builtin } kind = None;
-  const attn::Decl* decl = nullptr;        ///< Decl
-  const attn::Param* param = nullptr;      ///< Param (of `owner`)
-  const attn::Decl* owner = nullptr;       ///< Param: the declaration the parameter belongs to
-  const attn::Binding* local = nullptr;    ///< Local
-  IndexVar index = IndexVar::B;            ///< Index
-  std::string builtin;                     ///< Builtin function name
+  const attn::Decl* decl = nullptr;      ///< Decl
+  const attn::Param* param = nullptr;    ///< Param (of `owner`)
+  const attn::Decl* owner = nullptr;     ///< Param: the declaration the parameter belongs to
+  const attn::Binding* local = nullptr;  ///< Local
+  IndexVar index = IndexVar::B;          ///< Index
+  std::string builtin;                   ///< Builtin function name
 };
 
 struct Expr;
@@ -85,7 +85,7 @@ struct Expr {
 
 struct Param {
   std::string name;
-  SourceRange range;       ///< the whole `name: type`
+  SourceRange range;  ///< the whole `name: type`
   SourceRange name_range;
   Type type;
 };
@@ -103,14 +103,14 @@ enum class DeclKind { Mask, Score, Fn, Kernel };
 struct Decl {
   DeclKind kind;
   std::string name;
-  SourceRange range;       ///< the whole declaration
+  SourceRange range;  ///< the whole declaration
   SourceRange name_range;
   bool has_param_list = false;
   std::vector<Param> params;
-  Type result;             ///< Fn: the declared result; Mask/Score: mask/score
-  ExprPtr body;            ///< Mask/Score/Fn
+  Type result;                    ///< Fn: the declared result; Mask/Score: mask/score
+  ExprPtr body;                   ///< Mask/Score/Fn
   std::vector<KernelItem> items;  ///< Kernel
-  std::string doc;         ///< the `///` (or `//`) comment block right above, without markers
+  std::string doc;                ///< the `///` (or `//`) comment block right above, without markers
   const Module* module = nullptr;
 
   const KernelItem* item(const std::string& key) const {
@@ -123,7 +123,7 @@ struct Decl {
 const char* decl_kind_name(DeclKind k);
 
 struct Import {
-  std::string spelling;    ///< "std.masks" or "relative/path.attn"
+  std::string spelling;  ///< "std.masks" or "relative/path.attn"
   bool is_std = false;
   SourceRange range;
   const Module* target = nullptr;  ///< filled by the module loader
@@ -132,7 +132,7 @@ struct Import {
 /// One parsed .attn file.
 struct Module {
   FileId file = 0;
-  std::string name;        ///< "std.masks" for stdlib modules, else the path as given
+  std::string name;  ///< "std.masks" for stdlib modules, else the path as given
   std::vector<Import> imports;
   std::vector<std::unique_ptr<Decl>> decls;
 

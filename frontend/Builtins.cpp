@@ -36,7 +36,8 @@ const BuiltinInfo* find_builtin(const std::string& name) {
 
 const std::vector<KernelOptionInfo>& kernel_options() {
   static const std::vector<KernelOptionInfo> table = {
-      {"mask", "Where a query may look: a mask name, a call, or a boolean expression (all keys when absent)."},
+      {"mask",
+       "Where a query may look: a mask name, a call, or a boolean expression (all keys when absent)."},
       {"score", "How a raw score is rewritten: a score modifier, a `|>` chain, or an expression of `score`."},
       {"dtype", "Element type of Q, K, V and Out: f32 (default), f16 or bf16. Accumulation is always f32."},
       {"head_dim", "The head dimension D of Q and K (any when absent)."},

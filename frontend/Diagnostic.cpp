@@ -94,12 +94,14 @@ nlohmann::json range_json(SourceRange r, const SourceManager& sm) {
 }
 
 nlohmann::json diag_json(const Diagnostic& d, const SourceManager& sm) {
-  nlohmann::json j = {{"severity", severity_name(d.severity)}, {"message", d.message}, {"range", range_json(d.range, sm)}};
+  nlohmann::json j = {
+      {"severity", severity_name(d.severity)}, {"message", d.message}, {"range", range_json(d.range, sm)}};
   nlohmann::json notes = nlohmann::json::array();
   for (const Diagnostic& n : d.notes) notes.push_back(diag_json(n, sm));
   j["notes"] = notes;
   nlohmann::json fixes = nlohmann::json::array();
-  for (const FixIt& f : d.fixes) fixes.push_back({{"range", range_json(f.range, sm)}, {"replacement", f.replacement}});
+  for (const FixIt& f : d.fixes)
+    fixes.push_back({{"range", range_json(f.range, sm)}, {"replacement", f.replacement}});
   j["fixes"] = fixes;
   return j;
 }

@@ -20,11 +20,16 @@ struct Tok {
 
 bool is_operand_end(size_t t) {
   switch (t) {
-    case AttnLexer::ID: case AttnLexer::SCORE: case AttnLexer::INT: case AttnLexer::FLOAT: case AttnLexer::RPAREN:
-    case AttnLexer::RBRACK: case AttnLexer::TRUE: case AttnLexer::FALSE: case AttnLexer::INF:
-      return true;
-    default:
-      return false;
+    case AttnLexer::ID:
+    case AttnLexer::SCORE:
+    case AttnLexer::INT:
+    case AttnLexer::FLOAT:
+    case AttnLexer::RPAREN:
+    case AttnLexer::RBRACK:
+    case AttnLexer::TRUE:
+    case AttnLexer::FALSE:
+    case AttnLexer::INF: return true;
+    default: return false;
   }
 }
 
@@ -115,7 +120,9 @@ class Formatter {
       case AttnLexer::LT:
         if (prev_sig == AttnLexer::TENSOR) in_angle_ = true;
         break;
-      case AttnLexer::I32_T: case AttnLexer::F32_T: case AttnLexer::BOOL_T:
+      case AttnLexer::I32_T:
+      case AttnLexer::F32_T:
+      case AttnLexer::BOOL_T:
         if (in_angle_) {
           in_angle_ = false;
           angle_closing_ = true;
@@ -126,16 +133,16 @@ class Formatter {
           type_closed_ = true;
         break;
       case AttnLexer::QUESTION: ++ternaries_; break;
-      case AttnLexer::LPAREN: case AttnLexer::LBRACK: ++paren_depth_; break;
-      case AttnLexer::RPAREN: case AttnLexer::RBRACK: paren_depth_ = std::max(0, paren_depth_ - 1); break;
+      case AttnLexer::LPAREN:
+      case AttnLexer::LBRACK: ++paren_depth_; break;
+      case AttnLexer::RPAREN:
+      case AttnLexer::RBRACK: paren_depth_ = std::max(0, paren_depth_ - 1); break;
       case AttnLexer::LET: ++lets_; break;
       case AttnLexer::LBRACE:
         ++brace_depth_;
         in_statement_ = false;
         return;
-      case AttnLexer::RBRACE:
-        in_statement_ = false;
-        return;
+      case AttnLexer::RBRACE: in_statement_ = false; return;
       case AttnLexer::SEMI:
         if (lets_ > 0) {
           --lets_;
@@ -180,8 +187,8 @@ std::optional<std::string> format_source(const SourceManager& sm, FileId file, D
   std::vector<Tok> toks;
   for (auto t = lexer.nextToken(); t->getType() != antlr4::Token::EOF; t = lexer.nextToken()) {
     if (t->getType() == AttnLexer::WS) continue;
-    toks.push_back({t->getType(), static_cast<uint32_t>(t->getStartIndex()), static_cast<uint32_t>(t->getStopIndex() + 1),
-                    t->getChannel() == 2});
+    toks.push_back({t->getType(), static_cast<uint32_t>(t->getStartIndex()),
+                    static_cast<uint32_t>(t->getStopIndex() + 1), t->getChannel() == 2});
   }
   return Formatter(sm.text(file), std::move(toks)).run();
 }

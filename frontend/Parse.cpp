@@ -73,7 +73,8 @@ class SyntaxErrorListener : public antlr4::BaseErrorListener {
   static std::string printable(const std::string& s) {
     std::string out;
     for (unsigned char c : s) {
-      if (c == 0x7f) out += "\\u{non-ASCII}";
+      if (c == 0x7f)
+        out += "\\u{non-ASCII}";
       else if (c < 0x20) {
         char buf[8];
         std::snprintf(buf, sizeof buf, "\\x%02x", c);
@@ -99,9 +100,10 @@ class AstBuilder {
     auto* start = ctx->getStart();
     auto* stop = ctx->getStop();
     uint32_t b = static_cast<uint32_t>(start->getStartIndex());
-    uint32_t e = stop && stop->getType() != antlr4::Token::EOF && stop->getStopIndex() + 1 >= start->getStartIndex()
-                     ? static_cast<uint32_t>(stop->getStopIndex() + 1)
-                     : b;
+    uint32_t e =
+        stop && stop->getType() != antlr4::Token::EOF && stop->getStopIndex() + 1 >= start->getStartIndex()
+            ? static_cast<uint32_t>(stop->getStopIndex() + 1)
+            : b;
     return {file_, b, std::max(b, e)};
   }
 
@@ -290,8 +292,10 @@ class AstBuilder {
       e->text = c->name->getText();
       return e;
     }
-    if (auto* c = dynamic_cast<P::ParenExprContext*>(ctx)) return unary_like(ExprKind::Paren, c, c->expr(), "");
-    if (auto* c = dynamic_cast<P::UnaryExprContext*>(ctx)) return unary_like(ExprKind::Unary, c, c->expr(), c->op->getText());
+    if (auto* c = dynamic_cast<P::ParenExprContext*>(ctx))
+      return unary_like(ExprKind::Paren, c, c->expr(), "");
+    if (auto* c = dynamic_cast<P::UnaryExprContext*>(ctx))
+      return unary_like(ExprKind::Unary, c, c->expr(), c->op->getText());
     if (auto* c = dynamic_cast<P::MulExprContext*>(ctx)) return binary(c, c->expr(), c->op->getText());
     if (auto* c = dynamic_cast<P::AddExprContext*>(ctx)) return binary(c, c->expr(), c->op->getText());
     if (auto* c = dynamic_cast<P::CmpExprContext*>(ctx)) return binary(c, c->expr(), c->op->getText());
@@ -361,7 +365,8 @@ class AstBuilder {
     return nullptr;
   }
 
-  ExprPtr unary_like(ExprKind k, AttnParser::ExprContext* ctx, AttnParser::ExprContext* inner, std::string op) {
+  ExprPtr unary_like(ExprKind k, AttnParser::ExprContext* ctx, AttnParser::ExprContext* inner,
+                     std::string op) {
     auto x = expr(inner);
     if (!x) return nullptr;
     auto e = make(k, ctx);
@@ -399,7 +404,8 @@ std::string to_lexer_text(const std::string& text, FileId file, DiagnosticEngine
     for (size_t k = 1; valid && k < len; ++k) valid = (static_cast<unsigned char>(text[i + k]) >> 6) == 0x2;
     if (!valid) {
       if (!reported)
-        diags.error({file, static_cast<uint32_t>(i), static_cast<uint32_t>(i + 1)}, "invalid UTF-8 in source file");
+        diags.error({file, static_cast<uint32_t>(i), static_cast<uint32_t>(i + 1)},
+                    "invalid UTF-8 in source file");
       reported = true;
       len = 1;
     }
@@ -411,7 +417,8 @@ std::string to_lexer_text(const std::string& text, FileId file, DiagnosticEngine
 }
 
 // Doc comment of a declaration: the comment lines directly above it (no blank line between).
-std::string doc_comment(const SourceManager& sm, FileId file, const std::vector<Comment>& comments, const Decl& d) {
+std::string doc_comment(const SourceManager& sm, FileId file, const std::vector<Comment>& comments,
+                        const Decl& d) {
   uint32_t line = sm.line_col(file, d.range.begin).line;
   std::vector<std::string> lines;
   for (auto it = comments.rbegin(); it != comments.rend(); ++it) {
@@ -423,9 +430,12 @@ std::string doc_comment(const SourceManager& sm, FileId file, const std::vector<
     std::string_view before = sm.line_text(file, begin.line).substr(0, begin.col - 1);
     if (before.find_first_not_of(" \t") != std::string_view::npos) break;
     std::string t = it->text;
-    if (t.rfind("///", 0) == 0) t = t.substr(3);
-    else if (t.rfind("//", 0) == 0) t = t.substr(2);
-    else if (t.rfind("/*", 0) == 0) t = t.substr(2, t.size() >= 4 ? t.size() - 4 : 0);
+    if (t.rfind("///", 0) == 0)
+      t = t.substr(3);
+    else if (t.rfind("//", 0) == 0)
+      t = t.substr(2);
+    else if (t.rfind("/*", 0) == 0)
+      t = t.substr(2, t.size() >= 4 ? t.size() - 4 : 0);
     if (!t.empty() && t[0] == ' ') t = t.substr(1);
     lines.push_back(t);
     line = begin.line;
@@ -455,7 +465,8 @@ ParseResult parse_module(const SourceManager& sources, FileId file, DiagnosticEn
   uint32_t deep_at = 0;
   for (antlr4::Token* t : tokens.getTokens()) {
     if (t->getChannel() == 2) {
-      uint32_t b = static_cast<uint32_t>(t->getStartIndex()), e = static_cast<uint32_t>(t->getStopIndex() + 1);
+      uint32_t b = static_cast<uint32_t>(t->getStartIndex()),
+               e = static_cast<uint32_t>(t->getStopIndex() + 1);
       result.comments.push_back({{file, b, e}, sources.text(file).substr(b, e - b)});
     }
     if (t->getChannel() != antlr4::Token::DEFAULT_CHANNEL || too_deep) continue;
@@ -465,7 +476,8 @@ ParseResult parse_module(const SourceManager& sources, FileId file, DiagnosticEn
     } else if (ty == AttnLexer::RPAREN || ty == AttnLexer::RBRACK || ty == AttnLexer::RBRACE) {
       depth = std::max(0, depth - 1);
     }
-    prefix_run = (ty == AttnLexer::MINUS || ty == AttnLexer::NOT || ty == AttnLexer::LET) ? prefix_run + 1 : 0;
+    prefix_run =
+        (ty == AttnLexer::MINUS || ty == AttnLexer::NOT || ty == AttnLexer::LET) ? prefix_run + 1 : 0;
     if (prefix_run > kMaxNesting) too_deep = "expression nested too deeply";
     ops_in_statement = ty == AttnLexer::SEMI ? 0 : ops_in_statement + 1;
     if (ops_in_statement > 50 * kMaxNesting) too_deep = "statement too long";
@@ -473,8 +485,8 @@ ParseResult parse_module(const SourceManager& sources, FileId file, DiagnosticEn
   }
   if (too_deep) {
     diags.error({file, deep_at, deep_at + 1},
-                std::string(too_deep) + " (attnc accepts " + std::to_string(kMaxNesting) + " levels of nesting and " +
-                    std::to_string(50 * kMaxNesting) + " tokens per statement)");
+                std::string(too_deep) + " (attnc accepts " + std::to_string(kMaxNesting) +
+                    " levels of nesting and " + std::to_string(50 * kMaxNesting) + " tokens per statement)");
     result.module = std::make_unique<Module>();
     result.module->file = file;
     return result;

@@ -121,7 +121,8 @@ class ModuleLoader {
 
 }  // namespace
 
-std::unique_ptr<Program> load_program_text(const std::string& path, std::string text, const LoadOptions& options) {
+std::unique_ptr<Program> load_program_text(const std::string& path, std::string text,
+                                           const LoadOptions& options) {
   auto program = std::make_unique<Program>();
   ModuleLoader loader(*program, options);
   loader.load(std::filesystem::path(path).lexically_normal().string(), path, std::move(text));
@@ -137,7 +138,8 @@ std::unique_ptr<Program> load_program(const std::string& path, const LoadOptions
   } else {
     std::error_code ec;
     std::ifstream in(path, std::ios::binary);
-    if (!in || !std::filesystem::is_regular_file(path, ec) || std::filesystem::file_size(path, ec) > kMaxSourceBytes) {
+    if (!in || !std::filesystem::is_regular_file(path, ec) ||
+        std::filesystem::file_size(path, ec) > kMaxSourceBytes) {
       auto program = std::make_unique<Program>();
       FileId f = program->sources.add(path, "");
       program->diags.error({f, 0, 0}, "cannot open '" + path + "'");

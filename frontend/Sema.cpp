@@ -10,7 +10,9 @@
 
 namespace attn {
 
-bool is_index_name(const std::string& name) { return name == "b" || name == "h" || name == "q" || name == "kv"; }
+bool is_index_name(const std::string& name) {
+  return name == "b" || name == "h" || name == "q" || name == "kv";
+}
 
 std::optional<double> constant_value(const Expr& e) {
   switch (e.kind) {
@@ -149,11 +151,11 @@ class Checker {
         add_note(diag, it->second->name_range, "previous parameter is here");
       }
       if (d.kind == DeclKind::Kernel && (p.type.kind == TypeKind::Mask || p.type.kind == TypeKind::Score))
-        diags_.error(p.range, "kernel parameters are run-time arguments; '" + p.name + "' cannot be of type " +
-                                  type_name(p.type));
+        diags_.error(p.range, "kernel parameters are run-time arguments; '" + p.name +
+                                  "' cannot be of type " + type_name(p.type));
       if (d.kind == DeclKind::Fn && (p.type.kind == TypeKind::Mask || p.type.kind == TypeKind::Score))
-        diags_.error(p.range, "fn parameters are values; '" + p.name + "' cannot be of type " + type_name(p.type) +
-                                  " (use a mask or score definition)");
+        diags_.error(p.range, "fn parameters are values; '" + p.name + "' cannot be of type " +
+                                  type_name(p.type) + " (use a mask or score definition)");
     }
   }
 
@@ -166,7 +168,8 @@ class Checker {
       case DeclKind::Mask: {
         Type t = check(*d.body, c);
         if (!t.is_error() && !boolish(t))
-          diags_.error(d.body->range, "mask '" + d.name + "' must be a boolean expression, found " + describe(*d.body, t));
+          diags_.error(d.body->range,
+                       "mask '" + d.name + "' must be a boolean expression, found " + describe(*d.body, t));
         break;
       }
       case DeclKind::Score: {
@@ -184,8 +187,8 @@ class Checker {
         }
         Type t = check(*d.body, c);
         if (!t.is_error() && !assignable(t, d.result))
-          diags_.error(d.body->range, "fn '" + d.name + "' returns " + type_name(d.result) + " but its body is " +
-                                          describe(*d.body, t));
+          diags_.error(d.body->range, "fn '" + d.name + "' returns " + type_name(d.result) +
+                                          " but its body is " + describe(*d.body, t));
         break;
       }
       case DeclKind::Kernel: check_kernel(d); break;
@@ -200,7 +203,8 @@ class Checker {
       case TypeKind::Bool: return boolish(from);
       case TypeKind::Mask: return boolish(from);
       case TypeKind::Score: return from.kind == TypeKind::Score || from.is_numeric();
-      case TypeKind::Tensor: return from.kind == TypeKind::Tensor && from.elem == to.elem && from.dims.size() == to.dims.size();
+      case TypeKind::Tensor:
+        return from.kind == TypeKind::Tensor && from.elem == to.elem && from.dims.size() == to.dims.size();
       case TypeKind::Error: return true;
     }
     return false;
@@ -243,7 +247,8 @@ class Checker {
         auto value = constant_value(v);
         if (!value || !std::isfinite(*value)) diags_.error(v.range, "scale must be a finite constant");
       } else if (key == "lse" || key == "backward") {
-        if (v.kind != ExprKind::BoolLit) diags_.error(v.range, key + " must be true or false");
+        if (v.kind != ExprKind::BoolLit)
+          diags_.error(v.range, key + " must be true or false");
         else if (key == "backward" && v.bool_value)
           diags_.error(v.range, "backward = true is not supported yet");
       } else if (key == "block") {
@@ -257,7 +262,8 @@ class Checker {
           auto value = constant_value(*p);
           good = good && value && *value == std::floor(*value) && *value >= 1 && *value <= 1024;
         }
-        if (!good) diags_.error(v.range, "block must be an integer or a list [block_q, block_kv] of integers 1..1024");
+        if (!good)
+          diags_.error(v.range, "block must be an integer or a list [block_q, block_kv] of integers 1..1024");
       } else {
         std::vector<std::string> keys;
         for (const KernelOptionInfo& o : kernel_options()) keys.push_back(o.key);
@@ -267,7 +273,8 @@ class Checker {
     }
   }
 
-  void suggest(Diagnostic& d, SourceRange at, const std::string& name, const std::vector<std::string>& candidates) {
+  void suggest(Diagnostic& d, SourceRange at, const std::string& name,
+               const std::vector<std::string>& candidates) {
     std::string guess = closest_name(name, candidates);
     if (guess.empty()) return;
     d.message += "; did you mean '" + guess + "'?";
@@ -298,10 +305,14 @@ class Checker {
         Type t = check(*e.operands[0], c);
         if (t.is_error()) return t;
         if (e.text == "!") {
-          if (!boolish(t)) return error_at(e.operands[0]->range, "operator '!' expects a boolean, found " + describe(*e.operands[0], t));
+          if (!boolish(t))
+            return error_at(e.operands[0]->range,
+                            "operator '!' expects a boolean, found " + describe(*e.operands[0], t));
           return Type::of(TypeKind::Bool);
         }
-        if (!t.is_numeric()) return error_at(e.operands[0]->range, "operator '-' expects a number, found " + describe(*e.operands[0], t));
+        if (!t.is_numeric())
+          return error_at(e.operands[0]->range,
+                          "operator '-' expects a number, found " + describe(*e.operands[0], t));
         return t;
       }
       case ExprKind::Binary: return check_binary(e, c);
@@ -311,7 +322,8 @@ class Checker {
         for (int i = 0; i < 2; ++i) {
           const Type& t = i == 0 ? a : b;
           if (t.kind != TypeKind::Score)
-            return error_at(e.operands[i]->range, "'|>' composes score modifiers; found " + describe(*e.operands[i], t));
+            return error_at(e.operands[i]->range,
+                            "'|>' composes score modifiers; found " + describe(*e.operands[i], t));
         }
         return Type::of(TypeKind::Score);
       }
@@ -319,14 +331,15 @@ class Checker {
         Type cond = check(*e.operands[0], c);
         Type a = check(*e.operands[1], c), b = check(*e.operands[2], c);
         if (!cond.is_error() && !boolish(cond))
-          error_at(e.operands[0]->range, "condition must be a boolean, found " + describe(*e.operands[0], cond));
+          error_at(e.operands[0]->range,
+                   "condition must be a boolean, found " + describe(*e.operands[0], cond));
         if (a.is_error() || b.is_error() || cond.is_error()) return Type::error();
         a = as_value(a, c);
         b = as_value(b, c);
         if (a.is_numeric() && b.is_numeric()) return numeric_join(a, b);
         if (boolish(a) && boolish(b)) return Type::of(TypeKind::Bool);
-        return error_at(e.range, "the branches of '?:' have different types: " + describe(*e.operands[1], a) + " and " +
-                                     describe(*e.operands[2], b));
+        return error_at(e.range, "the branches of '?:' have different types: " + describe(*e.operands[1], a) +
+                                     " and " + describe(*e.operands[2], b));
       }
       case ExprKind::Index: return check_index(e, c);
       case ExprKind::Call: return check_call(e, c);
@@ -395,12 +408,14 @@ class Checker {
         case DeclKind::Mask:
         case DeclKind::Score: {
           if (!d->params.empty())
-            return error_at(e.range, std::string(d->kind == DeclKind::Mask ? "mask '" : "score modifier '") + n +
-                                         "' takes " + count(d->params.size(), "argument") + "; call it as " + n + "(...)");
+            return error_at(e.range, std::string(d->kind == DeclKind::Mask ? "mask '" : "score modifier '") +
+                                         n + "' takes " + count(d->params.size(), "argument") +
+                                         "; call it as " + n + "(...)");
           return Type::of(d->kind == DeclKind::Mask ? TypeKind::Mask : TypeKind::Score);
         }
         case DeclKind::Fn: return error_at(e.range, "fn '" + n + "' must be called");
-        case DeclKind::Kernel: return error_at(e.range, "'" + n + "' is a kernel and cannot be used in an expression");
+        case DeclKind::Kernel:
+          return error_at(e.range, "'" + n + "' is a kernel and cannot be used in an expression");
       }
     }
     if (find_builtin(n)) {
@@ -423,10 +438,11 @@ class Checker {
     if (a.is_error() || b.is_error()) return Type::error();
     const std::string& op = e.text;
     auto bad = [&](const char* expected) {
-      const Expr& culprit = *e.operands[(op == "&&" || op == "||") ? (boolish(a) ? 1 : 0)
-                                                                   : (a.is_numeric() ? 1 : 0)];
+      const Expr& culprit =
+          *e.operands[(op == "&&" || op == "||") ? (boolish(a) ? 1 : 0) : (a.is_numeric() ? 1 : 0)];
       const Type& t = &culprit == e.operands[0].get() ? a : b;
-      return error_at(culprit.range, "operator '" + op + "' expects " + expected + ", found " + describe(culprit, t));
+      return error_at(culprit.range,
+                      "operator '" + op + "' expects " + expected + ", found " + describe(culprit, t));
     };
     if (op == "&&" || op == "||") {
       if (!boolish(a) || !boolish(b)) return bad("booleans");
@@ -435,7 +451,8 @@ class Checker {
     if (op == "==" || op == "!=") {
       if (a.is_numeric() && b.is_numeric()) return Type::of(TypeKind::Bool);
       if (boolish(a) && boolish(b)) return Type::of(TypeKind::Bool);
-      return error_at(e.range, "cannot compare " + describe(*e.operands[0], a) + " with " + describe(*e.operands[1], b));
+      return error_at(
+          e.range, "cannot compare " + describe(*e.operands[0], a) + " with " + describe(*e.operands[1], b));
     }
     if (!a.is_numeric() || !b.is_numeric()) return bad("numbers");
     if (op == "<" || op == "<=" || op == ">" || op == ">=") return Type::of(TypeKind::Bool);
@@ -456,11 +473,12 @@ class Checker {
       }
     }
     if (bt.is_error()) return bt;
-    if (bt.kind != TypeKind::Tensor) return error_at(base.range, "'" + base.text + "' is not a tensor; it is " + describe(base, bt));
+    if (bt.kind != TypeKind::Tensor)
+      return error_at(base.range, "'" + base.text + "' is not a tensor; it is " + describe(base, bt));
     size_t n = e.operands.size() - 1;
     if (n != bt.dims.size())
-      return error_at(e.range, "tensor '" + base.text + "' has " + count(bt.dims.size(), "dimension") + " but is indexed with " +
-                                   std::to_string(n));
+      return error_at(e.range, "tensor '" + base.text + "' has " + count(bt.dims.size(), "dimension") +
+                                   " but is indexed with " + std::to_string(n));
     if (!ok) return Type::error();
     switch (bt.elem) {
       case ElemType::I32: return Type::of(TypeKind::Int);
@@ -484,7 +502,8 @@ class Checker {
     }
     if (r.kind == SymbolRef::Builtin) return check_builtin_call(e, c);
     if (r.kind == SymbolRef::Decl && r.decl->kind != DeclKind::Kernel) return check_decl_call(e, *r.decl, c);
-    if (r.kind == SymbolRef::Param && (r.param->type.kind == TypeKind::Mask || r.param->type.kind == TypeKind::Score)) {
+    if (r.kind == SymbolRef::Param &&
+        (r.param->type.kind == TypeKind::Mask || r.param->type.kind == TypeKind::Score)) {
       bool is_score = r.param->type.kind == TypeKind::Score;
       for (Argument& a : e.args) {
         Type t = check(*a.value, c);
@@ -493,9 +512,11 @@ class Checker {
                                        "' takes only named index arguments (q = ..., kv = ...)");
         } else if (is_index_name(a.name)) {
           if (!t.is_error() && t.kind != TypeKind::Int)
-            error_at(a.value->range, "index argument '" + a.name + "' must be an int, found " + describe(*a.value, t));
+            error_at(a.value->range,
+                     "index argument '" + a.name + "' must be an int, found " + describe(*a.value, t));
         } else if (is_score && a.name == "score") {
-          if (!t.is_error() && !t.is_numeric()) error_at(a.value->range, "'score' must be a float, found " + describe(*a.value, t));
+          if (!t.is_error() && !t.is_numeric())
+            error_at(a.value->range, "'score' must be a float, found " + describe(*a.value, t));
         } else {
           error_at(a.name_range, "unknown argument '" + a.name + "': a " + (is_score ? "score" : "mask") +
                                      " parameter takes only b, h, q, kv" + (is_score ? ", score" : ""));
@@ -522,8 +543,10 @@ class Checker {
         error_at(a.name_range, std::string("builtin '") + info->name + "' takes no named arguments");
         err = true;
       }
-      if (!t.is_error() && !t.is_numeric() && !(std::string(info->name) == "float" && t.kind == TypeKind::Bool)) {
-        error_at(a.value->range, std::string("builtin '") + info->name + "' expects a number, found " + describe(*a.value, t));
+      if (!t.is_error() && !t.is_numeric() &&
+          !(std::string(info->name) == "float" && t.kind == TypeKind::Bool)) {
+        error_at(a.value->range, std::string("builtin '") + info->name + "' expects a number, found " +
+                                     describe(*a.value, t));
         err = true;
       }
       err = err || t.is_error();
@@ -531,8 +554,8 @@ class Checker {
     }
     int n = static_cast<int>(e.args.size());
     if (n < info->min_args || n > info->max_args)
-      return error_at(e.range, std::string("builtin '") + info->name + "' takes " + count(info->min_args, "argument") +
-                                   ", got " + std::to_string(n));
+      return error_at(e.range, std::string("builtin '") + info->name + "' takes " +
+                                   count(info->min_args, "argument") + ", got " + std::to_string(n));
     if (err) return Type::error();
     std::string name = info->name;
     if (name == "int") return Type::of(TypeKind::Int);
@@ -543,7 +566,9 @@ class Checker {
   }
 
   Type check_decl_call(Expr& e, const Decl& d, Context& c) {
-    std::string what = std::string(d.kind == DeclKind::Mask ? "mask" : d.kind == DeclKind::Score ? "score modifier" : "fn") +
+    std::string what = std::string(d.kind == DeclKind::Mask    ? "mask"
+                                   : d.kind == DeclKind::Score ? "score modifier"
+                                                               : "fn") +
                        " '" + d.name + "'";
     std::vector<const Argument*> bound(d.params.size(), nullptr);
     std::set<std::string> overrides;
@@ -559,8 +584,11 @@ class Checker {
         }
         if (positional >= d.params.size()) {
           err = true;
-          error_at(a.value->range, "too many arguments to " + what + ": expected " + std::to_string(d.params.size()) +
-                                       ", got " + std::to_string(std::count_if(e.args.begin(), e.args.end(), [](const Argument& x) { return x.name.empty(); })));
+          error_at(a.value->range,
+                   "too many arguments to " + what + ": expected " + std::to_string(d.params.size()) +
+                       ", got " +
+                       std::to_string(std::count_if(e.args.begin(), e.args.end(),
+                                                    [](const Argument& x) { return x.name.empty(); })));
           break;
         }
         bound[positional] = &a;
@@ -575,12 +603,14 @@ class Checker {
           error_at(a.name_range, "argument '" + a.name + "' given twice");
         } else if (!t.is_error() && (a.name == "score" ? !t.is_numeric() : t.kind != TypeKind::Int)) {
           err = true;
-          error_at(a.value->range, "index argument '" + a.name + "' must be " + (a.name == "score" ? "a float" : "an int") +
-                                       ", found " + describe(*a.value, t));
+          error_at(a.value->range, "index argument '" + a.name + "' must be " +
+                                       (a.name == "score" ? "a float" : "an int") + ", found " +
+                                       describe(*a.value, t));
         }
         continue;
       }
-      auto it = std::find_if(d.params.begin(), d.params.end(), [&](const Param& p) { return p.name == a.name; });
+      auto it =
+          std::find_if(d.params.begin(), d.params.end(), [&](const Param& p) { return p.name == a.name; });
       if (it == d.params.end()) {
         err = true;
         std::vector<std::string> names;
@@ -601,7 +631,8 @@ class Checker {
     }
     for (size_t i = 0; i < d.params.size(); ++i)
       if (!bound[i] && !err) {
-        Diagnostic& diag = diags_.error(e.range, "missing argument '" + d.params[i].name + "' in call to " + what);
+        Diagnostic& diag =
+            diags_.error(e.range, "missing argument '" + d.params[i].name + "' in call to " + what);
         add_note(diag, d.params[i].range, "parameter declared here");
         err = true;
       }
@@ -626,7 +657,9 @@ class Checker {
     if (!ok) {
       err = true;
       diags_.error(a.value->range, "argument '" + p.name + "' of " + what + " expects " +
-                                       (p.type.kind == TypeKind::Mask ? "a mask" : p.type.kind == TypeKind::Score ? "a score modifier" : type_name(p.type)) +
+                                       (p.type.kind == TypeKind::Mask    ? "a mask"
+                                        : p.type.kind == TypeKind::Score ? "a score modifier"
+                                                                         : type_name(p.type)) +
                                        ", found " + describe(*a.value, t));
     }
   }

@@ -11,15 +11,23 @@ enum class ElemType { I32, F32, Bool };
 
 struct Type {
   TypeKind kind = TypeKind::Error;
-  ElemType elem = ElemType::F32;      ///< Tensor
-  std::vector<std::string> dims;      ///< Tensor: dimension names or sizes as written
+  ElemType elem = ElemType::F32;  ///< Tensor
+  std::vector<std::string> dims;  ///< Tensor: dimension names or sizes as written
 
   static Type error() { return {}; }
-  static Type of(TypeKind k) { Type t; t.kind = k; return t; }
+  static Type of(TypeKind k) {
+    Type t;
+    t.kind = k;
+    return t;
+  }
   bool is_error() const { return kind == TypeKind::Error; }
-  bool is_scalar() const { return kind == TypeKind::Bool || kind == TypeKind::Int || kind == TypeKind::Float; }
+  bool is_scalar() const {
+    return kind == TypeKind::Bool || kind == TypeKind::Int || kind == TypeKind::Float;
+  }
   bool is_numeric() const { return kind == TypeKind::Int || kind == TypeKind::Float; }
-  bool operator==(const Type& o) const { return kind == o.kind && (kind != TypeKind::Tensor || (elem == o.elem && dims.size() == o.dims.size())); }
+  bool operator==(const Type& o) const {
+    return kind == o.kind && (kind != TypeKind::Tensor || (elem == o.elem && dims.size() == o.dims.size()));
+  }
 };
 
 /// "int", "tensor<f32>[heads]", "mask", ...

@@ -35,8 +35,9 @@ std::string builtin_cpu_features() {
   if (__builtin_cpu_supports(name)) s += name " ";
   ATTN_FEATURE("sse4.2")
   ATTN_FEATURE("avx")
-  ATTN_FEATURE("avx2") ATTN_FEATURE("fma") ATTN_FEATURE("avx512f") ATTN_FEATURE("avx512bw")
-      ATTN_FEATURE("avx512vl") ATTN_FEATURE("avx512dq") ATTN_FEATURE("avx512vnni") ATTN_FEATURE("avx512bf16")
+  ATTN_FEATURE("avx2")
+  ATTN_FEATURE("fma") ATTN_FEATURE("avx512f") ATTN_FEATURE("avx512bw") ATTN_FEATURE("avx512vl")
+      ATTN_FEATURE("avx512dq") ATTN_FEATURE("avx512vnni") ATTN_FEATURE("avx512bf16")
           ATTN_FEATURE("avx512fp16")
 #undef ATTN_FEATURE
 #else

@@ -22,10 +22,14 @@ const char* scalar_type_name(ScalarType t) {
 
 size_t scalar_type_size(ScalarType t) {
   switch (t) {
-    case ScalarType::F32: case ScalarType::I32: return 4;
-    case ScalarType::F16: case ScalarType::BF16: return 2;
-    case ScalarType::F64: case ScalarType::I64: return 8;
-    case ScalarType::Bool: case ScalarType::U8: return 1;
+    case ScalarType::F32:
+    case ScalarType::I32: return 4;
+    case ScalarType::F16:
+    case ScalarType::BF16: return 2;
+    case ScalarType::F64:
+    case ScalarType::I64: return 8;
+    case ScalarType::Bool:
+    case ScalarType::U8: return 1;
   }
   return 1;
 }
@@ -54,7 +58,8 @@ double HostTensor::get(int64_t i) const {
     case ScalarType::F64: return data<double>()[i];
     case ScalarType::I32: return data<int32_t>()[i];
     case ScalarType::I64: return static_cast<double>(data<int64_t>()[i]);
-    case ScalarType::Bool: case ScalarType::U8: return data<uint8_t>()[i];
+    case ScalarType::Bool:
+    case ScalarType::U8: return data<uint8_t>()[i];
   }
   return 0;
 }
@@ -101,7 +106,7 @@ uint16_t f32_to_f16(float f) {
   uint32_t abs = u & 0x7fffffffu;
   if (abs >= 0x7f800000u) return static_cast<uint16_t>(sign | 0x7c00u | (abs > 0x7f800000u ? 0x200u : 0));
   if (abs >= 0x477ff000u) return static_cast<uint16_t>(sign | 0x7c00u);  // rounds to infinity
-  if (abs < 0x38800000u) {  // subnormal or zero in f16
+  if (abs < 0x38800000u) {                                               // subnormal or zero in f16
     float a = float_of(abs);
     // Adding 0.5 (2^-1) aligns the f16 subnormal ulp (2^-24) with the f32 ulp of 2^-1: the FPU
     // rounds to nearest even for us.

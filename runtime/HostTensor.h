@@ -23,8 +23,14 @@ struct HostTensor {
   double get(int64_t i) const;
   /// Stores v at element i, rounding to the tensor's type (round to nearest even for f16/bf16).
   void set(int64_t i, double v);
-  template <class T> T* data() { return reinterpret_cast<T*>(bytes.data()); }
-  template <class T> const T* data() const { return reinterpret_cast<const T*>(bytes.data()); }
+  template <class T>
+  T* data() {
+    return reinterpret_cast<T*>(bytes.data());
+  }
+  template <class T>
+  const T* data() const {
+    return reinterpret_cast<const T*>(bytes.data());
+  }
   std::string shape_string() const;  ///< "[2, 4, 128, 64]"
 };
 

@@ -1,11 +1,11 @@
 // .npy reader and writer.
 #include "runtime/Npy.h"
 
+#include <unistd.h>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
-#include <unistd.h>
 
 namespace attn {
 
@@ -17,13 +17,11 @@ struct DescrInfo {
 };
 
 constexpr DescrInfo kDescrs[] = {
-    {"<f4", ScalarType::F32}, {"<f2", ScalarType::F16}, {"<f8", ScalarType::F64}, {"<i4", ScalarType::I32},
+    {"<f4", ScalarType::F32}, {"<f2", ScalarType::F16},  {"<f8", ScalarType::F64}, {"<i4", ScalarType::I32},
     {"<i8", ScalarType::I64}, {"|b1", ScalarType::Bool}, {"|u1", ScalarType::U8},
 };
 
-[[noreturn]] void fail(const std::string& path, const std::string& why) {
-  throw NpyError(path + ": " + why);
-}
+[[noreturn]] void fail(const std::string& path, const std::string& why) { throw NpyError(path + ": " + why); }
 
 // Finds `'key':` in the header dict and returns the text after it.
 std::string header_value(const std::string& header, const std::string& key, const std::string& path) {
@@ -40,7 +38,8 @@ HostTensor read_npy(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) fail(path, std::string("cannot open: ") + std::strerror(errno));
   char magic[8];
-  if (!in.read(magic, 8) || std::memcmp(magic, "\x93NUMPY", 6) != 0) fail(path, "not a .npy file (bad magic)");
+  if (!in.read(magic, 8) || std::memcmp(magic, "\x93NUMPY", 6) != 0)
+    fail(path, "not a .npy file (bad magic)");
   int major = static_cast<unsigned char>(magic[6]);
   uint32_t header_len = 0;
   if (major == 1) {
@@ -67,7 +66,8 @@ HostTensor read_npy(const std::string& path) {
   for (const DescrInfo& d : kDescrs)
     if (descr == d.descr) info = &d;
   if (!info)
-    fail(path, "unsupported dtype '" + descr + "' (supported: f32, f16, f64, i32, i64, bool, u8; little-endian)");
+    fail(path,
+         "unsupported dtype '" + descr + "' (supported: f32, f16, f64, i32, i64, bool, u8; little-endian)");
 
   std::string fortran = header_value(header, "fortran_order", path);
   if (fortran.find("True") < fortran.find(',')) fail(path, "Fortran-order arrays are not supported");
@@ -102,9 +102,11 @@ void write_npy(const std::string& path, const HostTensor& t) {
     if (d.type == t.type) descr = d.descr;
   if (!descr) throw NpyError(path + ": cannot write " + scalar_type_name(t.type) + " as .npy");
   std::string shape = "(";
-  for (size_t i = 0; i < t.shape.size(); ++i) shape += std::to_string(t.shape[i]) + (t.shape.size() == 1 || i + 1 < t.shape.size() ? "," : "");
+  for (size_t i = 0; i < t.shape.size(); ++i)
+    shape += std::to_string(t.shape[i]) + (t.shape.size() == 1 || i + 1 < t.shape.size() ? "," : "");
   shape += ")";
-  std::string header = std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': " + shape + ", }";
+  std::string header =
+      std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': " + shape + ", }";
   size_t total = 10 + header.size() + 1;
   header += std::string((64 - total % 64) % 64, ' ') + "\n";
   std::string tmp = path + ".tmp." + std::to_string(::getpid());
@@ -112,7 +114,8 @@ void write_npy(const std::string& path, const HostTensor& t) {
     std::ofstream out(tmp, std::ios::binary);
     if (!out) throw NpyError(path + ": cannot write: " + std::strerror(errno));
     out.write("\x93NUMPY\x01\x00", 8);
-    unsigned char len[2] = {static_cast<unsigned char>(header.size() & 0xff), static_cast<unsigned char>(header.size() >> 8)};
+    unsigned char len[2] = {static_cast<unsigned char>(header.size() & 0xff),
+                            static_cast<unsigned char>(header.size() >> 8)};
     out.write(reinterpret_cast<const char*>(len), 2);
     out.write(header.data(), static_cast<std::streamsize>(header.size()));
     out.write(reinterpret_cast<const char*>(t.bytes.data()), static_cast<std::streamsize>(t.bytes.size()));

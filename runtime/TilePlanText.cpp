@@ -44,7 +44,8 @@ class Reader {
     std::string w;
     if (!(is_ >> w) || w != word) fail("expected '" + word + "'");
   }
-  template <class T> T get() {
+  template <class T>
+  T get() {
     T v{};
     if (!(is_ >> v)) fail("expected a value");
     return v;
@@ -121,7 +122,8 @@ class Reader {
         case TileOpCode::LoadMax: {
           if (op.a < 0 || static_cast<size_t>(op.a) >= p.buffers.size()) fail("bad buffer");
           const int32_t n = op.code == TileOpCode::Load ? op.c : 2 * op.c;
-          if (op.c < 0 || op.c > 8 || op.b < 0 || static_cast<size_t>(op.b) + n > p.operands.size()) fail("bad operands");
+          if (op.c < 0 || op.c > 8 || op.b < 0 || static_cast<size_t>(op.b) + n > p.operands.size())
+            fail("bad operands");
           for (int32_t k = 0; k < n; ++k) reg(p.operands[op.b + k], i);
           break;
         }
@@ -133,9 +135,7 @@ class Reader {
           if (op.imm < 0 || op.imm > static_cast<double>(TileMath::Pow)) fail("bad math function");
           if (op.b >= 0) reg(op.b, i);
           break;
-        case TileOpCode::Select:
-          reg(op.a, i), reg(op.b, i), reg(op.c, i);
-          break;
+        case TileOpCode::Select: reg(op.a, i), reg(op.b, i), reg(op.c, i); break;
         default: reg(op.a, i), reg(op.b, i);
       }
     }

@@ -2,8 +2,8 @@
 #include "runtime/TilePlanner.h"
 
 #include <algorithm>
-#include <memory>
 #include <cmath>
+#include <memory>
 #include <random>
 #include <stdexcept>
 
@@ -138,7 +138,6 @@ class TileClassifier {
   }
 
  public:
-
  private:
   const TilePlanProgram& plan_;
   const TilePlanInputs& in_;
@@ -215,13 +214,18 @@ TileGrid plan_tile_grid(const TilePlanProgram& plan, const TilePlanInputs& in) {
   const bool ranges_valid = !(((uses & 1) && in.b_lo != in.b_hi) || ((uses & 2) && in.h_lo != in.h_hi));
   const bool refine = !plan.ranges_exact || !ranges_valid;
 
-  std::vector<double> rin = {0, static_cast<double>(g.q_tiles), static_cast<double>(g.kv_tiles),
-                             static_cast<double>(in.q_len), static_cast<double>(in.kv_len),
-                             in.b_lo, in.h_lo};
+  std::vector<double> rin = {0,
+                             static_cast<double>(g.q_tiles),
+                             static_cast<double>(g.kv_tiles),
+                             static_cast<double>(in.q_len),
+                             static_cast<double>(in.kv_len),
+                             in.b_lo,
+                             in.h_lo};
   rin.insert(rin.end(), scalars.begin(), scalars.end());
   std::vector<double> regs(ranges.ops.size());
   std::unique_ptr<TileClassifier> tiles;
-  if (refine && g.q_tiles > 0) tiles = std::make_unique<TileClassifier>(plan, in, scalars, buffers, g.kv_tiles);
+  if (refine && g.q_tiles > 0)
+    tiles = std::make_unique<TileClassifier>(plan, in, scalars, buffers, g.kv_tiles);
 
   const double nk = static_cast<double>(g.kv_tiles);
   g.row_begin.reserve(g.q_tiles + 1);
@@ -238,8 +242,8 @@ TileGrid plan_tile_grid(const TilePlanProgram& plan, const TilePlanInputs& in) {
       flo = std::clamp(out(1), lo, hi);
       fhi = std::clamp(out(2), flo, hi);
     }
-    const auto L = static_cast<int64_t>(lo), FL = static_cast<int64_t>(flo),
-               FH = static_cast<int64_t>(fhi), H = static_cast<int64_t>(hi);
+    const auto L = static_cast<int64_t>(lo), FL = static_cast<int64_t>(flo), FH = static_cast<int64_t>(fhi),
+               H = static_cast<int64_t>(hi);
     if (!refine) {
       push_run(g, L, FL, TileKind::Partial, row_start);
       push_run(g, FL, FH, TileKind::Full, row_start);
@@ -255,8 +259,8 @@ TileGrid plan_tile_grid(const TilePlanProgram& plan, const TilePlanInputs& in) {
   return g;
 }
 
-std::vector<uint8_t> eval_element_mask(const TilePlanProgram& plan, const TilePlanInputs& in,
-                                       int64_t q0, int64_t nq, int64_t kv0, int64_t nkv) {
+std::vector<uint8_t> eval_element_mask(const TilePlanProgram& plan, const TilePlanInputs& in, int64_t q0,
+                                       int64_t nq, int64_t kv0, int64_t nkv) {
   ElementMask mask(plan, in);
   std::vector<uint8_t> out(static_cast<size_t>(nq * nkv));
   for (int64_t i = 0; i < nq; ++i)

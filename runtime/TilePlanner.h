@@ -66,8 +66,8 @@ struct TilePlanInputs {
   int64_t q_len = 0, kv_len = 0;
   /// Heads (or batches) the plan must hold for: [lo, hi]; by default every value.
   double b_lo = -1e300, b_hi = 1e300, h_lo = -1e300, h_hi = 1e300;
-  std::map<std::string, double> scalars;       ///< by name; a missing one is an error
-  std::map<std::string, TileBuffer> buffers;   ///< by name; a missing one is an error
+  std::map<std::string, double> scalars;      ///< by name; a missing one is an error
+  std::map<std::string, TileBuffer> buffers;  ///< by name; a missing one is an error
 };
 
 /// A view of a host tensor for the planner (i32, f32, bool and u8 tensors; dense, row-major).
@@ -81,8 +81,8 @@ TileGrid plan_tile_grid(const TilePlanProgram& plan, const TilePlanInputs& input
 /// Evaluates the element mask over [q0, q0+nq) x [kv0, kv0+nkv) into `out` (row-major, 0/1), for
 /// b = inputs.b_lo and h = inputs.h_lo clamped to >= 0 (pictures and brute-force checks). Throws
 /// std::invalid_argument when `element_error` is set, std::out_of_range for a bad buffer index.
-std::vector<uint8_t> eval_element_mask(const TilePlanProgram& plan, const TilePlanInputs& inputs,
-                                       int64_t q0, int64_t nq, int64_t kv0, int64_t nkv);
+std::vector<uint8_t> eval_element_mask(const TilePlanProgram& plan, const TilePlanInputs& inputs, int64_t q0,
+                                       int64_t nq, int64_t kv0, int64_t nkv);
 
 /// Fraction of allowed (q, kv) pairs: Full tiles count whole; Partial tiles are counted element by
 /// element when they hold at most `exact_limit` elements, else estimated from `samples` random
@@ -94,8 +94,7 @@ struct MaskDensity {
   bool lower_bound = false;
   int64_t samples = 0;
 };
-MaskDensity mask_density(const TilePlanProgram& plan, const TilePlanInputs& inputs,
-                         const TileGrid& grid, int64_t exact_limit = int64_t{1} << 22,
-                         int64_t samples = int64_t{1} << 20);
+MaskDensity mask_density(const TilePlanProgram& plan, const TilePlanInputs& inputs, const TileGrid& grid,
+                         int64_t exact_limit = int64_t{1} << 22, int64_t samples = int64_t{1} << 20);
 
 }  // namespace attn

@@ -57,8 +57,7 @@ BufferRanges::BufferRanges(const TileBuffer& buffer) : buffer_(buffer) {
 }
 
 double BufferRanges::range(int64_t a, int64_t b, bool want_max) const {
-  double r = want_max ? -std::numeric_limits<double>::infinity()
-                      : std::numeric_limits<double>::infinity();
+  double r = want_max ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
   auto take = [&](double v) { r = want_max ? std::max(r, v) : std::min(r, v); };
   int64_t ba = a / kBlock, bb = b / kBlock;
   if (bb - ba < 2) {
@@ -94,8 +93,7 @@ double BufferRanges::box(const double* lo, const double* hi, size_t n, bool want
     if (d + 1 < rank) rows *= b[d] - a[d] + 1;
   }
   if (rows > kMaxRows) return whole;
-  double r = want_max ? -std::numeric_limits<double>::infinity()
-                      : std::numeric_limits<double>::infinity();
+  double r = want_max ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
   std::vector<int64_t> idx(a.begin(), a.end() - 1);
   for (int64_t row = 0; row < rows; ++row) {
     int64_t base = 0;
@@ -157,7 +155,9 @@ void TileProgram::classify(const std::vector<uint8_t>& input_class) {
     };
     switch (op.code) {
       case TileOpCode::Const: break;
-      case TileOpCode::Input: c = op.a < static_cast<int32_t>(input_class.size()) ? input_class[op.a] : 0; break;
+      case TileOpCode::Input:
+        c = op.a < static_cast<int32_t>(input_class.size()) ? input_class[op.a] : 0;
+        break;
       case TileOpCode::Load:
         for (int32_t k = 0; k < op.c; ++k) use(operands[op.b + k]);
         break;
@@ -187,8 +187,10 @@ void TileProgram::run(double* regs, const double* inputs, const std::vector<Buff
       case TileOpCode::Mul: r = x * y; break;
       case TileOpCode::Div: r = op.is_float ? x / y : euclid_div(x, y); break;
       case TileOpCode::Mod:
-        if (op.is_float) r = x - y * std::floor(x / y);
-        else r = y == 0 ? 0 : x - euclid_div(x, y) * y;
+        if (op.is_float)
+          r = x - y * std::floor(x / y);
+        else
+          r = y == 0 ? 0 : x - euclid_div(x, y) * y;
         break;
       case TileOpCode::Min: r = std::min(x, y); break;
       case TileOpCode::Max: r = std::max(x, y); break;
@@ -205,16 +207,18 @@ void TileProgram::run(double* regs, const double* inputs, const std::vector<Buff
       case TileOpCode::Load: {
         const TileBuffer& buf = (*ranges)[op.a].buffer();
         if (static_cast<size_t>(op.c) != buf.shape.size())
-          throw std::out_of_range("buffer '" + (op.a < static_cast<int32_t>(buffers.size()) ? buffers[op.a] : std::string("?")) +
-                                  "' has rank " + std::to_string(buf.shape.size()) + ", the mask indexes it with " +
-                                  std::to_string(op.c) + " indices");
+          throw std::out_of_range(
+              "buffer '" + (op.a < static_cast<int32_t>(buffers.size()) ? buffers[op.a] : std::string("?")) +
+              "' has rank " + std::to_string(buf.shape.size()) + ", the mask indexes it with " +
+              std::to_string(op.c) + " indices");
         int64_t flat = 0;
         for (int32_t d = 0; d < op.c; ++d) {
           const double v = regs[operands[op.b + d]];
           const int64_t ext = d < static_cast<int32_t>(buf.shape.size()) ? buf.shape[d] : 1;
           if (!(v >= 0 && v < static_cast<double>(ext)))
-            throw std::out_of_range("index " + std::to_string(static_cast<int64_t>(v)) +
-                                    " out of range of buffer '" + (op.a < static_cast<int32_t>(buffers.size()) ? buffers[op.a] : std::string("?")) + "'");
+            throw std::out_of_range(
+                "index " + std::to_string(static_cast<int64_t>(v)) + " out of range of buffer '" +
+                (op.a < static_cast<int32_t>(buffers.size()) ? buffers[op.a] : std::string("?")) + "'");
           flat = flat * ext + static_cast<int64_t>(v);
         }
         r = buf.at(flat);
@@ -249,16 +253,18 @@ std::vector<double> TileProgram::eval(const std::vector<double>& in,
 }
 
 std::string TileProgram::str() const {
-  static const char* names[] = {"const", "input", "add", "sub", "mul", "div", "mod", "min",
-                                "max", "eq", "ne", "lt", "le", "and", "or", "not", "select",
-                                "abs", "cast", "load", "load_min", "load_max", "math"};
+  static const char* names[] = {"const",  "input", "add",  "sub",  "mul",      "div",      "mod", "min",
+                                "max",    "eq",    "ne",   "lt",   "le",       "and",      "or",  "not",
+                                "select", "abs",   "cast", "load", "load_min", "load_max", "math"};
   std::ostringstream os;
   for (size_t i = 0; i < ops.size(); ++i) {
     const TileOp& op = ops[i];
     os << "  %" << i << " = " << names[static_cast<int>(op.code)] << (op.is_float ? ".f" : "");
     switch (op.code) {
       case TileOpCode::Const: os << ' ' << op.imm; break;
-      case TileOpCode::Input: os << ' ' << (op.a < static_cast<int32_t>(inputs.size()) ? inputs[op.a] : "?"); break;
+      case TileOpCode::Input:
+        os << ' ' << (op.a < static_cast<int32_t>(inputs.size()) ? inputs[op.a] : "?");
+        break;
       case TileOpCode::Load:
       case TileOpCode::LoadMin:
       case TileOpCode::LoadMax: {
@@ -268,7 +274,9 @@ std::string TileProgram::str() const {
         break;
       }
       case TileOpCode::Cast: os << " %" << op.a << " to " << op.imm << " bits"; break;
-      case TileOpCode::Math: os << " fn" << op.imm << " %" << op.a << (op.b >= 0 ? " %" + std::to_string(op.b) : ""); break;
+      case TileOpCode::Math:
+        os << " fn" << op.imm << " %" << op.a << (op.b >= 0 ? " %" + std::to_string(op.b) : "");
+        break;
       default:
         for (int32_t r : {op.a, op.b, op.c})
           if (r >= 0) os << " %" << r;

@@ -38,8 +38,29 @@ class BufferRanges {
 };
 
 enum class TileOpCode : uint8_t {
-  Const, Input, Add, Sub, Mul, Div, Mod, Min, Max, EQ, NE, LT, LE, And, Or, Not, Select,
-  Abs, Cast, Load, LoadMin, LoadMax, Math,
+  Const,
+  Input,
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Mod,
+  Min,
+  Max,
+  EQ,
+  NE,
+  LT,
+  LE,
+  And,
+  Or,
+  Not,
+  Select,
+  Abs,
+  Cast,
+  Load,
+  LoadMin,
+  LoadMax,
+  Math,
 };
 
 /// Float functions of TileOpCode::Math (in `imm`); Pow takes two operands.
@@ -48,21 +69,22 @@ enum class TileMath : uint8_t { Exp, Log, Sqrt, Tanh, Sin, Cos, Floor, Ceil, Rou
 /// One instruction; its result is the register with the instruction's index.
 struct TileOp {
   TileOpCode code = TileOpCode::Const;
-  bool is_float = false;  ///< float semantics (f32 rounding) rather than integer ones
+  bool is_float = false;           ///< float semantics (f32 rounding) rather than integer ones
   int32_t a = -1, b = -1, c = -1;  ///< operand registers; see TileProgram::ops
   double imm = 0;                  ///< Const: the value; Cast: target bits (8, 32)
 };
 
 /// Straight-line code in SSA form. Input: `a` is the input slot. Load/LoadMin/LoadMax: `a` is the
 /// buffer, `b` the first of its operand registers in `operands` (Load: `c` indices; LoadMin/Max:
-/// `c` low bounds then `c` high bounds). Select: `a ? b : c`. Math: `imm` is a TileMath. Integers follow Halide (Euclidean
+/// `c` low bounds then `c` high bounds). Select: `a ? b : c`. Math: `imm` is a TileMath. Integers follow
+/// Halide (Euclidean
 /// `/` and `%`, x/0 = x%0 = 0); booleans are 0 and 1.
 struct TileProgram {
   std::vector<TileOp> ops;
   std::vector<int32_t> operands;
-  std::vector<int32_t> outputs;       ///< registers holding the results
-  std::vector<std::string> inputs;    ///< input slot names (for printing)
-  std::vector<std::string> buffers;   ///< buffer slot names
+  std::vector<int32_t> outputs;      ///< registers holding the results
+  std::vector<std::string> inputs;   ///< input slot names (for printing)
+  std::vector<std::string> buffers;  ///< buffer slot names
   /// Per op: which of the input slots marked in `input_class` it depends on (bit set).
   std::vector<uint8_t> op_class;
 

@@ -19,25 +19,28 @@ namespace attn::vk {
 namespace {
 
 #define ATTN_VK_INSTANCE_FNS(X)                                                                    \
-  X(vkDestroyInstance) X(vkEnumeratePhysicalDevices) X(vkGetPhysicalDeviceProperties)              \
-  X(vkGetPhysicalDeviceProperties2) X(vkGetPhysicalDeviceFeatures2)                                \
-  X(vkGetPhysicalDeviceQueueFamilyProperties) X(vkGetPhysicalDeviceMemoryProperties)               \
-  X(vkCreateDevice) X(vkGetDeviceProcAddr)
+  X(vkDestroyInstance)                                                                             \
+  X(vkEnumeratePhysicalDevices) X(vkGetPhysicalDeviceProperties) X(vkGetPhysicalDeviceProperties2) \
+      X(vkGetPhysicalDeviceFeatures2) X(vkGetPhysicalDeviceQueueFamilyProperties)                  \
+          X(vkGetPhysicalDeviceMemoryProperties) X(vkCreateDevice) X(vkGetDeviceProcAddr)
 
-#define ATTN_VK_DEVICE_FNS(X)                                                                      \
-  X(vkDestroyDevice) X(vkGetDeviceQueue) X(vkCreateBuffer) X(vkDestroyBuffer)                      \
-  X(vkGetBufferMemoryRequirements) X(vkAllocateMemory) X(vkFreeMemory) X(vkBindBufferMemory)       \
-  X(vkMapMemory) X(vkUnmapMemory) X(vkCreateShaderModule) X(vkDestroyShaderModule)                 \
-  X(vkCreateDescriptorSetLayout) X(vkDestroyDescriptorSetLayout) X(vkCreatePipelineLayout)         \
-  X(vkDestroyPipelineLayout) X(vkCreatePipelineCache) X(vkDestroyPipelineCache)                    \
-  X(vkGetPipelineCacheData) X(vkCreateComputePipelines) X(vkDestroyPipeline)                       \
-  X(vkCreateDescriptorPool) X(vkDestroyDescriptorPool) X(vkAllocateDescriptorSets)                 \
-  X(vkUpdateDescriptorSets) X(vkCreateCommandPool) X(vkDestroyCommandPool)                         \
-  X(vkAllocateCommandBuffers) X(vkFreeCommandBuffers) X(vkBeginCommandBuffer) X(vkEndCommandBuffer) X(vkCmdBindPipeline)   \
-  X(vkCmdBindDescriptorSets) X(vkCmdPushConstants) X(vkCmdDispatch) X(vkCmdPipelineBarrier)        \
-  X(vkQueueSubmit) X(vkCreateFence) X(vkDestroyFence) X(vkWaitForFences) X(vkCmdCopyBuffer)       \
-  X(vkCreateQueryPool) X(vkDestroyQueryPool) X(vkCmdResetQueryPool) X(vkCmdWriteTimestamp)         \
-  X(vkGetQueryPoolResults)
+#define ATTN_VK_DEVICE_FNS(X)                                                                               \
+  X(vkDestroyDevice)                                                                                        \
+  X(vkGetDeviceQueue) X(vkCreateBuffer) X(vkDestroyBuffer) X(vkGetBufferMemoryRequirements)                 \
+      X(vkAllocateMemory) X(vkFreeMemory) X(vkBindBufferMemory) X(vkMapMemory) X(vkUnmapMemory)             \
+          X(vkCreateShaderModule) X(vkDestroyShaderModule) X(vkCreateDescriptorSetLayout)                   \
+              X(vkDestroyDescriptorSetLayout) X(vkCreatePipelineLayout) X(vkDestroyPipelineLayout)          \
+                  X(vkCreatePipelineCache) X(vkDestroyPipelineCache) X(vkGetPipelineCacheData)              \
+                      X(vkCreateComputePipelines) X(vkDestroyPipeline) X(vkCreateDescriptorPool)            \
+                          X(vkDestroyDescriptorPool) X(vkAllocateDescriptorSets) X(vkUpdateDescriptorSets)  \
+                              X(vkCreateCommandPool) X(vkDestroyCommandPool) X(vkAllocateCommandBuffers)    \
+                                  X(vkFreeCommandBuffers) X(vkBeginCommandBuffer) X(vkEndCommandBuffer)     \
+                                      X(vkCmdBindPipeline) X(vkCmdBindDescriptorSets) X(vkCmdPushConstants) \
+                                          X(vkCmdDispatch) X(vkCmdPipelineBarrier) X(vkQueueSubmit)         \
+                                              X(vkCreateFence) X(vkDestroyFence) X(vkWaitForFences)         \
+                                                  X(vkCmdCopyBuffer) X(vkCreateQueryPool)                   \
+                                                      X(vkDestroyQueryPool) X(vkCmdResetQueryPool)          \
+                                                          X(vkCmdWriteTimestamp) X(vkGetQueryPoolResults)
 
 // The loader library and the functions resolved from it.
 struct Api {
@@ -52,7 +55,8 @@ struct Api {
 };
 
 // A zeroed Vulkan info struct with its sType set.
-template <class T> T make_info(VkStructureType type) {
+template <class T>
+T make_info(VkStructureType type) {
   T x{};
   x.sType = type;
   return x;
@@ -90,11 +94,14 @@ VkInstance open_instance(Api& api, uint32_t& api_version) {
   if (!api.lib)
     throw VulkanError("no Vulkan loader: cannot load " + path + " (install libvulkan1 and a driver such as " +
                       "mesa-vulkan-drivers, or set ATTNC_VULKAN_LOADER to the loader library)");
-  api.vkGetInstanceProcAddr = reinterpret_cast<PFN_vkGetInstanceProcAddr>(dlsym(api.lib, "vkGetInstanceProcAddr"));
-  if (!api.vkGetInstanceProcAddr) throw VulkanError(path + " is not a Vulkan loader (no vkGetInstanceProcAddr)");
-  api.vkCreateInstance = reinterpret_cast<PFN_vkCreateInstance>(api.vkGetInstanceProcAddr(nullptr, "vkCreateInstance"));
-  api.vkEnumerateInstanceVersion =
-      reinterpret_cast<PFN_vkEnumerateInstanceVersion>(api.vkGetInstanceProcAddr(nullptr, "vkEnumerateInstanceVersion"));
+  api.vkGetInstanceProcAddr =
+      reinterpret_cast<PFN_vkGetInstanceProcAddr>(dlsym(api.lib, "vkGetInstanceProcAddr"));
+  if (!api.vkGetInstanceProcAddr)
+    throw VulkanError(path + " is not a Vulkan loader (no vkGetInstanceProcAddr)");
+  api.vkCreateInstance =
+      reinterpret_cast<PFN_vkCreateInstance>(api.vkGetInstanceProcAddr(nullptr, "vkCreateInstance"));
+  api.vkEnumerateInstanceVersion = reinterpret_cast<PFN_vkEnumerateInstanceVersion>(
+      api.vkGetInstanceProcAddr(nullptr, "vkEnumerateInstanceVersion"));
   uint32_t loader_version = VK_API_VERSION_1_0;
   if (api.vkEnumerateInstanceVersion) api.vkEnumerateInstanceVersion(&loader_version);
   if (VK_API_VERSION_MINOR(loader_version) < 1 && VK_API_VERSION_MAJOR(loader_version) == 1)
@@ -108,7 +115,9 @@ VkInstance open_instance(Api& api, uint32_t& api_version) {
   ci.pApplicationInfo = &app;
   VkInstance instance = VK_NULL_HANDLE;
   VkResult r = api.vkCreateInstance(&ci, nullptr, &instance);
-  if (r == VK_ERROR_INCOMPATIBLE_DRIVER) throw VulkanError("no Vulkan driver (VK_ERROR_INCOMPATIBLE_DRIVER): install one, e.g. mesa-vulkan-drivers");
+  if (r == VK_ERROR_INCOMPATIBLE_DRIVER)
+    throw VulkanError(
+        "no Vulkan driver (VK_ERROR_INCOMPATIBLE_DRIVER): install one, e.g. mesa-vulkan-drivers");
   check(r, "vkCreateInstance");
 #define ATTN_LOAD(f) api.f = reinterpret_cast<PFN_##f>(api.vkGetInstanceProcAddr(instance, #f));
   ATTN_VK_INSTANCE_FNS(ATTN_LOAD)
@@ -175,9 +184,11 @@ class Device final : public VulkanDevice {
     std::lock_guard<std::mutex> lock(mutex_);
     for (int i = 0; i < 3; ++i)
       if (d.groups[i] > info_.max_groups[i])
-        throw VulkanError("dispatch of " + std::to_string(d.groups[i]) + " workgroups in dimension " + std::to_string(i) +
-                          " exceeds the device's limit of " + std::to_string(info_.max_groups[i]));
-    const Pipeline& p = pipeline(*d.spirv, static_cast<uint32_t>(d.buffers.size()), static_cast<uint32_t>(d.push_constants.size()));
+        throw VulkanError("dispatch of " + std::to_string(d.groups[i]) + " workgroups in dimension " +
+                          std::to_string(i) + " exceeds the device's limit of " +
+                          std::to_string(info_.max_groups[i]));
+    const Pipeline& p = pipeline(*d.spirv, static_cast<uint32_t>(d.buffers.size()),
+                                 static_cast<uint32_t>(d.push_constants.size()));
     Resources res(api_, device_);
     for (const BufferBinding& b : d.buffers) make_buffer(*b.data, res);
 
@@ -218,8 +229,8 @@ class Device final : public VulkanDevice {
     api_.vkCmdBindPipeline(res.cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline);
     api_.vkCmdBindDescriptorSets(res.cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0, 1, &set, 0, nullptr);
     if (!d.push_constants.empty())
-      api_.vkCmdPushConstants(res.cmd, p.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, static_cast<uint32_t>(d.push_constants.size()),
-                              d.push_constants.data());
+      api_.vkCmdPushConstants(res.cmd, p.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                              static_cast<uint32_t>(d.push_constants.size()), d.push_constants.data());
     if (info_.staging) {
       for (size_t i = 0; i < d.buffers.size(); ++i) {
         VkBufferCopy region{0, 0, res.buffers[i].bytes};
@@ -245,8 +256,8 @@ class Device final : public VulkanDevice {
     }
     if (timestamps_) api_.vkCmdWriteTimestamp(res.cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, res.queries, 1);
     if (info_.staging) {
-      barrier(res.cmd, VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-              VK_PIPELINE_STAGE_TRANSFER_BIT);
+      barrier(res.cmd, VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT,
+              VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT);
       for (size_t i = 0; i < d.buffers.size(); ++i)
         if (d.buffers[i].read_back) {
           VkBufferCopy region{0, 0, res.buffers[i].bytes};
@@ -256,8 +267,8 @@ class Device final : public VulkanDevice {
               VK_PIPELINE_STAGE_HOST_BIT);
     } else {
       // Shader writes must be made visible to the host before it maps the results.
-      barrier(res.cmd, VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_HOST_READ_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-              VK_PIPELINE_STAGE_HOST_BIT);
+      barrier(res.cmd, VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_HOST_READ_BIT,
+              VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT);
     }
     check(api_.vkEndCommandBuffer(res.cmd), "vkEndCommandBuffer");
     auto fci = make_info<VkFenceCreateInfo>(VK_STRUCTURE_TYPE_FENCE_CREATE_INFO);
@@ -287,7 +298,8 @@ class Device final : public VulkanDevice {
     VkDeviceSize bytes = 0;
   };
 
-  void barrier(VkCommandBuffer cmd, VkAccessFlags src, VkAccessFlags dst, VkPipelineStageFlags from, VkPipelineStageFlags to) {
+  void barrier(VkCommandBuffer cmd, VkAccessFlags src, VkAccessFlags dst, VkPipelineStageFlags from,
+               VkPipelineStageFlags to) {
     auto mb = make_info<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
     mb.srcAccessMask = src;
     mb.dstAccessMask = dst;
@@ -320,7 +332,8 @@ class Device final : public VulkanDevice {
   };
 
   // A buffer and its memory of the first type with `want` properties.
-  void allocate(VkDeviceSize bytes, VkBufferUsageFlags usage, VkMemoryPropertyFlags want, VkBuffer& buffer, VkDeviceMemory& memory) {
+  void allocate(VkDeviceSize bytes, VkBufferUsageFlags usage, VkMemoryPropertyFlags want, VkBuffer& buffer,
+                VkDeviceMemory& memory) {
     auto ci = make_info<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
     ci.size = bytes;
     ci.usage = usage;
@@ -344,11 +357,13 @@ class Device final : public VulkanDevice {
     res.buffers.emplace_back();
     Buffer& b = res.buffers.back();
     b.bytes = std::max<VkDeviceSize>(16, (data.size() + 3) / 4 * 4);
-    const VkMemoryPropertyFlags host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    const VkMemoryPropertyFlags host =
+        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
     const VkBufferUsageFlags copy = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
     VkDeviceMemory mapped_memory;
     if (info_.staging) {
-      allocate(b.bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | copy, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, b.buffer, b.memory);
+      allocate(b.bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | copy, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
+               b.buffer, b.memory);
       allocate(b.bytes, copy, host, b.staging, b.staging_memory);
       mapped_memory = b.staging_memory;
     } else {
@@ -371,10 +386,12 @@ class Device final : public VulkanDevice {
     std::vector<VkDescriptorSetLayoutBinding> b(bindings);
     for (uint32_t i = 0; i < bindings; ++i)
       b[i] = {i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
-    auto lci = make_info<VkDescriptorSetLayoutCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO);
+    auto lci =
+        make_info<VkDescriptorSetLayoutCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO);
     lci.bindingCount = bindings;
     lci.pBindings = b.data();
-    check(api_.vkCreateDescriptorSetLayout(device_, &lci, nullptr, &p.set_layout), "vkCreateDescriptorSetLayout");
+    check(api_.vkCreateDescriptorSetLayout(device_, &lci, nullptr, &p.set_layout),
+          "vkCreateDescriptorSetLayout");
     VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes};
     auto plci = make_info<VkPipelineLayoutCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO);
     plci.setLayoutCount = 1;
@@ -383,12 +400,14 @@ class Device final : public VulkanDevice {
     plci.pPushConstantRanges = &range;
     check(api_.vkCreatePipelineLayout(device_, &plci, nullptr, &p.layout), "vkCreatePipelineLayout");
     auto cci = make_info<VkComputePipelineCreateInfo>(VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
-    cci.stage = make_info<VkPipelineShaderStageCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO);
+    cci.stage =
+        make_info<VkPipelineShaderStageCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO);
     cci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
     cci.stage.module = p.module;
     cci.stage.pName = "main";
     cci.layout = p.layout;
-    check(api_.vkCreateComputePipelines(device_, cache_, 1, &cci, nullptr, &p.pipeline), "vkCreateComputePipelines");
+    check(api_.vkCreateComputePipelines(device_, cache_, 1, &cci, nullptr, &p.pipeline),
+          "vkCreateComputePipelines");
     save_pipeline_cache();
     return pipelines_.emplace(spirv, p).first->second;
   }
@@ -416,7 +435,10 @@ class Device final : public VulkanDevice {
     check(api_.vkEnumeratePhysicalDevices(instance_, &n, nullptr), "vkEnumeratePhysicalDevices");
     std::vector<VkPhysicalDevice> devs(n);
     check(api_.vkEnumeratePhysicalDevices(instance_, &n, devs.data()), "vkEnumeratePhysicalDevices");
-    if (devs.empty()) throw VulkanError("no Vulkan device: the loader found no driver with a device (install mesa-vulkan-drivers for lavapipe)");
+    if (devs.empty())
+      throw VulkanError(
+          "no Vulkan device: the loader found no driver with a device (install mesa-vulkan-drivers for "
+          "lavapipe)");
     const char* want = std::getenv("ATTNC_VULKAN_DEVICE");
     int best = -1;
     for (uint32_t i = 0; i < n; ++i) {
@@ -424,7 +446,8 @@ class Device final : public VulkanDevice {
       api_.vkGetPhysicalDeviceProperties(devs[i], &p);
       if (VK_API_VERSION_MINOR(p.apiVersion) < 1 && VK_API_VERSION_MAJOR(p.apiVersion) == 1) continue;
       if (want && *want) {
-        bool numeric = std::all_of(want, want + std::strlen(want), [](char c) { return c >= '0' && c <= '9'; });
+        bool numeric =
+            std::all_of(want, want + std::strlen(want), [](char c) { return c >= '0' && c <= '9'; });
         if (numeric ? std::atoi(want) == static_cast<int>(i) : std::strstr(p.deviceName, want) != nullptr) {
           best = static_cast<int>(i);
           break;
@@ -436,13 +459,15 @@ class Device final : public VulkanDevice {
       if (best < 0 || type_rank(p.deviceType) < type_rank(bp.deviceType)) best = static_cast<int>(i);
     }
     if (best < 0)
-      throw VulkanError(want && *want ? "ATTNC_VULKAN_DEVICE='" + std::string(want) + "' matches no Vulkan 1.1 device"
-                                      : std::string("no Vulkan 1.1 device"));
+      throw VulkanError(want && *want
+                            ? "ATTNC_VULKAN_DEVICE='" + std::string(want) + "' matches no Vulkan 1.1 device"
+                            : std::string("no Vulkan 1.1 device"));
     phys_ = devs[best];
 
     VkPhysicalDeviceProperties basic;
     api_.vkGetPhysicalDeviceProperties(phys_, &basic);
-    auto sub = make_info<VkPhysicalDeviceSubgroupProperties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES);
+    auto sub =
+        make_info<VkPhysicalDeviceSubgroupProperties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES);
     auto size_control = make_info<VkPhysicalDeviceSubgroupSizeControlProperties>(
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES);
     auto props = make_info<VkPhysicalDeviceProperties2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
@@ -460,8 +485,9 @@ class Device final : public VulkanDevice {
     info_.api_minor = static_cast<int>(VK_API_VERSION_MINOR(version));
     const VkSubgroupFeatureFlags ops = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_SHUFFLE_BIT;
     if ((sub.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) && (sub.supportedOperations & ops) == ops)
-      info_.subgroup_size = static_cast<int>(size_control.minSubgroupSize ? std::min(sub.subgroupSize, size_control.minSubgroupSize)
-                                                                           : sub.subgroupSize);
+      info_.subgroup_size = static_cast<int>(size_control.minSubgroupSize
+                                                 ? std::min(sub.subgroupSize, size_control.minSubgroupSize)
+                                                 : sub.subgroupSize);
     info_.shared_bytes = static_cast<int>(p.limits.maxComputeSharedMemorySize);
     for (int i = 0; i < 3; ++i) info_.max_groups[i] = p.limits.maxComputeWorkGroupCount[i];
     api_.vkGetPhysicalDeviceMemoryProperties(phys_, &memory_);
@@ -481,12 +507,14 @@ class Device final : public VulkanDevice {
       if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) family = i;
     if (family == UINT32_MAX) throw VulkanError("the Vulkan device " + info_.name + " has no compute queue");
 
-    auto f16 = make_info<VkPhysicalDevice16BitStorageFeatures>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES);
+    auto f16 = make_info<VkPhysicalDevice16BitStorageFeatures>(
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES);
     auto features = make_info<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
     features.pNext = &f16;
     api_.vkGetPhysicalDeviceFeatures2(phys_, &features);
     info_.f16_storage = f16.storageBuffer16BitAccess == VK_TRUE;
-    auto enable = make_info<VkPhysicalDevice16BitStorageFeatures>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES);
+    auto enable = make_info<VkPhysicalDevice16BitStorageFeatures>(
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES);
     enable.storageBuffer16BitAccess = f16.storageBuffer16BitAccess;
 
     float priority = 1.0f;

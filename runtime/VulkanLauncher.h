@@ -19,12 +19,12 @@ struct VulkanError : std::runtime_error {
 /// What the chosen device offers to the compiler.
 struct DeviceInfo {
   std::string name;
-  std::string type;             ///< discrete, integrated, virtual, cpu, other
-  int api_minor = 1;            ///< Vulkan 1.x usable with this instance and device
-  int subgroup_size = 0;        ///< 0 when compute shaders cannot shuffle within subgroups
-  bool f16_storage = false;     ///< storageBuffer16BitAccess
-  int shared_bytes = 16384;     ///< maxComputeSharedMemorySize
-  bool staging = false;         ///< buffers live in device-local memory, filled through staging copies
+  std::string type;          ///< discrete, integrated, virtual, cpu, other
+  int api_minor = 1;         ///< Vulkan 1.x usable with this instance and device
+  int subgroup_size = 0;     ///< 0 when compute shaders cannot shuffle within subgroups
+  bool f16_storage = false;  ///< storageBuffer16BitAccess
+  int shared_bytes = 16384;  ///< maxComputeSharedMemorySize
+  bool staging = false;      ///< buffers live in device-local memory, filled through staging copies
   uint32_t max_groups[3] = {65535, 65535, 65535};
 };
 

@@ -25,7 +25,9 @@ class DiskStore final : public PipelineCacheStore {
 
  private:
   // Cache file names stay plain hex whatever the device name holds.
-  static std::string entry_key(const std::string& key) { return "vkpipe-" + to_hex(sha256(key.data(), key.size())); }
+  static std::string entry_key(const std::string& key) {
+    return "vkpipe-" + to_hex(sha256(key.data(), key.size()));
+  }
   std::unique_ptr<DiskCache> cache_;
 };
 

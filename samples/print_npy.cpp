@@ -16,7 +16,8 @@ int main(int argc, char** argv) {
     int64_t nans = 0;
     for (int64_t i = 0; i < t.numel(); ++i) {
       double v = t.get(i);
-      if (std::isnan(v)) ++nans;
+      if (std::isnan(v))
+        ++nans;
       else {
         sum += v;
         abs_max = std::max(abs_max, std::fabs(v));

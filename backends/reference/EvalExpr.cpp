@@ -11,10 +11,41 @@ namespace HI = Halide::Internal;
 namespace {
 
 enum class Op {
-  Imm, Index, Score, Scalar, Load,
-  Add, Sub, Mul, Div, Mod, Min, Max,
-  EQ, NE, LT, LE, GT, GE, And, Or, Not, Select, Cast,
-  Exp, Log, Tanh, Sqrt, Sin, Cos, Pow, Floor, Ceil, Round, Trunc, Abs,
+  Imm,
+  Index,
+  Score,
+  Scalar,
+  Load,
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Mod,
+  Min,
+  Max,
+  EQ,
+  NE,
+  LT,
+  LE,
+  GT,
+  GE,
+  And,
+  Or,
+  Not,
+  Select,
+  Cast,
+  Exp,
+  Log,
+  Tanh,
+  Sqrt,
+  Sin,
+  Cos,
+  Pow,
+  Floor,
+  Ceil,
+  Round,
+  Trunc,
+  Abs,
 };
 
 }  // namespace
@@ -44,11 +75,15 @@ int CompiledExpr::add(const Halide::Expr& e, const KernelIR& ir) {
       if (ir.args[i].name == name) return static_cast<int>(i);
     throw std::logic_error("internal error: IR refers to unknown argument '" + name + "'");
   };
-  if (const auto* i = e.as<HI::IntImm>()) n.imm = static_cast<double>(i->value);
-  else if (const auto* u = e.as<HI::UIntImm>()) n.imm = static_cast<double>(u->value);
-  else if (const auto* f = e.as<HI::FloatImm>()) n.imm = f->value;
+  if (const auto* i = e.as<HI::IntImm>())
+    n.imm = static_cast<double>(i->value);
+  else if (const auto* u = e.as<HI::UIntImm>())
+    n.imm = static_cast<double>(u->value);
+  else if (const auto* f = e.as<HI::FloatImm>())
+    n.imm = f->value;
   else if (const auto* v = e.as<HI::Variable>()) {
-    if (v->name == "score") n.op = Op::Score;
+    if (v->name == "score")
+      n.op = Op::Score;
     else if (v->name == "b" || v->name == "h" || v->name == "q" || v->name == "kv") {
       n.op = Op::Index;
       n.ref = v->name == "b" ? 0 : v->name == "h" ? 1 : v->name == "q" ? 2 : 3;
@@ -62,20 +97,24 @@ int CompiledExpr::add(const Halide::Expr& e, const KernelIR& ir) {
     n.op = Op::T;                           \
     kids({x->a, x->b});                     \
   }
-  ATTN_BINARY(Add) ATTN_BINARY(Sub) ATTN_BINARY(Mul) ATTN_BINARY(Div) ATTN_BINARY(Mod) ATTN_BINARY(Min)
-  ATTN_BINARY(Max) ATTN_BINARY(EQ) ATTN_BINARY(NE) ATTN_BINARY(LT) ATTN_BINARY(LE) ATTN_BINARY(GT) ATTN_BINARY(GE)
-  ATTN_BINARY(And) ATTN_BINARY(Or)
+  ATTN_BINARY(Add)
+  ATTN_BINARY(Sub) ATTN_BINARY(Mul) ATTN_BINARY(Div) ATTN_BINARY(Mod) ATTN_BINARY(Min) ATTN_BINARY(Max)
+      ATTN_BINARY(EQ) ATTN_BINARY(NE) ATTN_BINARY(LT) ATTN_BINARY(LE) ATTN_BINARY(GT) ATTN_BINARY(GE)
+          ATTN_BINARY(And) ATTN_BINARY(Or)
 #undef ATTN_BINARY
-  else if (const auto* x = e.as<HI::Not>()) {
+              else if (const auto* x = e.as<HI::Not>()) {
     n.op = Op::Not;
     kids({x->a});
-  } else if (const auto* x = e.as<HI::Select>()) {
+  }
+  else if (const auto* x = e.as<HI::Select>()) {
     n.op = Op::Select;
     kids({x->condition, x->true_value, x->false_value});
-  } else if (const auto* x = e.as<HI::Cast>()) {
+  }
+  else if (const auto* x = e.as<HI::Cast>()) {
     n.op = Op::Cast;
     kids({x->value});
-  } else if (const auto* c = e.as<HI::Call>()) {
+  }
+  else if (const auto* c = e.as<HI::Call>()) {
     if (c->call_type == HI::Call::Image || c->call_type == HI::Call::Halide) {
       n.op = Op::Load;
       n.ref = arg_index(c->name);
@@ -85,9 +124,9 @@ int CompiledExpr::add(const Halide::Expr& e, const KernelIR& ir) {
       for (const char* suffix : {"_f32", "_f64"})
         if (name.size() > 4 && name.compare(name.size() - 4, 4, suffix) == 0) name.resize(name.size() - 4);
       static const std::pair<const char*, Op> fns[] = {
-          {"exp", Op::Exp},     {"log", Op::Log},     {"tanh", Op::Tanh},   {"sqrt", Op::Sqrt},
-          {"sin", Op::Sin},     {"cos", Op::Cos},     {"pow", Op::Pow},     {"floor", Op::Floor},
-          {"ceil", Op::Ceil},   {"round", Op::Round}, {"trunc", Op::Trunc}, {"abs", Op::Abs},
+          {"exp", Op::Exp},   {"log", Op::Log},     {"tanh", Op::Tanh},   {"sqrt", Op::Sqrt},
+          {"sin", Op::Sin},   {"cos", Op::Cos},     {"pow", Op::Pow},     {"floor", Op::Floor},
+          {"ceil", Op::Ceil}, {"round", Op::Round}, {"trunc", Op::Trunc}, {"abs", Op::Abs},
       };
       bool found = false;
       for (auto& [fname, op] : fns)
@@ -95,10 +134,12 @@ int CompiledExpr::add(const Halide::Expr& e, const KernelIR& ir) {
           n.op = op;
           found = true;
         }
-      if (!found) throw std::logic_error("internal error: the reference cannot evaluate call '" + c->name + "'");
+      if (!found)
+        throw std::logic_error("internal error: the reference cannot evaluate call '" + c->name + "'");
     }
     for (const Halide::Expr& a : c->args) n.kids.push_back(add(a, ir));
-  } else {
+  }
+  else {
     std::ostringstream s;
     s << e;
     throw std::logic_error("internal error: the reference cannot evaluate IR node " + s.str());
@@ -107,13 +148,16 @@ int CompiledExpr::add(const Halide::Expr& e, const KernelIR& ir) {
   return static_cast<int>(nodes_.size() - 1);
 }
 
-double CompiledExpr::eval(const EvalPoint& p, const ArgValues& args) const { return eval_node(root_, p, args); }
+double CompiledExpr::eval(const EvalPoint& p, const ArgValues& args) const {
+  return eval_node(root_, p, args);
+}
 
 double CompiledExpr::eval_node(int i, const EvalPoint& p, const ArgValues& args) const {
   double v = eval_value(i, p, args);
   // Float(32) results are rounded to f32, as every target computes them: a float truncated to an
   // int (T5's buckets) must land on the same side of a boundary everywhere.
-  return nodes_[i].type.is_float() && nodes_[i].type.bits() == 32 ? static_cast<double>(static_cast<float>(v)) : v;
+  return nodes_[i].type.is_float() && nodes_[i].type.bits() == 32 ? static_cast<double>(static_cast<float>(v))
+                                                                  : v;
 }
 
 double CompiledExpr::eval_value(int i, const EvalPoint& p, const ArgValues& args) const {
@@ -133,10 +177,9 @@ double CompiledExpr::eval_value(int i, const EvalPoint& p, const ArgValues& args
         if (d >= t.shape.size() || x < 0 || x >= t.shape[d]) {
           std::string where = "b=" + std::to_string(p.idx[0]) + " h=" + std::to_string(p.idx[1]) +
                               " q=" + std::to_string(p.idx[2]) + " kv=" + std::to_string(p.idx[3]);
-          throw EvalError("buffer '" + arg_names_[n.ref] + "' index " +
-                          std::to_string(x) + " is out of range [0, " +
-                          std::to_string(d < t.shape.size() ? t.shape[d] : 0) + ") in dimension " + std::to_string(d) +
-                          " (at " + where + ")");
+          throw EvalError("buffer '" + arg_names_[n.ref] + "' index " + std::to_string(x) +
+                          " is out of range [0, " + std::to_string(d < t.shape.size() ? t.shape[d] : 0) +
+                          ") in dimension " + std::to_string(d) + " (at " + where + ")");
         }
         flat = flat * t.shape[d] + x;
       }

@@ -38,40 +38,52 @@ void validate_inputs(const KernelIR& ir, const KernelInputs& in) {
   const std::pair<const char*, const HostTensor*> qkv[] = {{"q", &in.q}, {"k", &in.k}, {"v", &in.v}};
   for (auto [name, t] : qkv) {
     if (t->shape.size() != 4)
-      throw InputError(std::string(name) + " must have 4 dimensions [B, H, L, D], got shape " + t->shape_string());
+      throw InputError(std::string(name) + " must have 4 dimensions [B, H, L, D], got shape " +
+                       t->shape_string());
     if (t->type != want)
-      throw InputError(std::string(name) + " must be " + scalar_type_name(want) + " (kernel '" + ir.name + "' has dtype " +
-                       dtype_name(ir.options.dtype) + "), got " + scalar_type_name(t->type));
+      throw InputError(std::string(name) + " must be " + scalar_type_name(want) + " (kernel '" + ir.name +
+                       "' has dtype " + dtype_name(ir.options.dtype) + "), got " + scalar_type_name(t->type));
   }
   const auto &q = in.q.shape, &k = in.k.shape, &v = in.v.shape;
   if (q[0] != k[0] || k[0] != v[0])
-    throw InputError("batch sizes differ: q " + in.q.shape_string() + ", k " + in.k.shape_string() + ", v " + in.v.shape_string());
-  if (k[1] != v[1]) throw InputError("k and v must have the same number of heads: k " + in.k.shape_string() + ", v " + in.v.shape_string());
+    throw InputError("batch sizes differ: q " + in.q.shape_string() + ", k " + in.k.shape_string() + ", v " +
+                     in.v.shape_string());
+  if (k[1] != v[1])
+    throw InputError("k and v must have the same number of heads: k " + in.k.shape_string() + ", v " +
+                     in.v.shape_string());
   if (k[1] == 0 || q[1] % k[1] != 0)
-    throw InputError("the query heads (" + std::to_string(q[1]) + ") must be a multiple of the key/value heads (" +
-                     std::to_string(k[1]) + ")");
-  if (k[2] != v[2]) throw InputError("k and v must have the same length: k " + in.k.shape_string() + ", v " + in.v.shape_string());
-  if (q[3] != k[3]) throw InputError("q and k must have the same head dimension: q " + in.q.shape_string() + ", k " + in.k.shape_string());
+    throw InputError("the query heads (" + std::to_string(q[1]) +
+                     ") must be a multiple of the key/value heads (" + std::to_string(k[1]) + ")");
+  if (k[2] != v[2])
+    throw InputError("k and v must have the same length: k " + in.k.shape_string() + ", v " +
+                     in.v.shape_string());
+  if (q[3] != k[3])
+    throw InputError("q and k must have the same head dimension: q " + in.q.shape_string() + ", k " +
+                     in.k.shape_string());
   if (q[3] == 0) throw InputError("the head dimension must not be 0");
   if (ir.options.head_dim && q[3] != ir.options.head_dim)
-    throw InputError("kernel '" + ir.name + "' has head_dim " + std::to_string(ir.options.head_dim) + " but q has " + std::to_string(q[3]));
+    throw InputError("kernel '" + ir.name + "' has head_dim " + std::to_string(ir.options.head_dim) +
+                     " but q has " + std::to_string(q[3]));
   if (ir.options.value_dim && v[3] != ir.options.value_dim)
-    throw InputError("kernel '" + ir.name + "' has value_dim " + std::to_string(ir.options.value_dim) + " but v has " + std::to_string(v[3]));
+    throw InputError("kernel '" + ir.name + "' has value_dim " + std::to_string(ir.options.value_dim) +
+                     " but v has " + std::to_string(v[3]));
   for (const KernelArg& a : ir.args) {
     if (a.kind == KernelArg::Kind::Buffer) {
       auto it = in.buffers.find(a.name);
-      if (it == in.buffers.end()) throw InputError("missing tensor argument '" + a.name + "' (--arg " + a.name + "=FILE.npy)");
+      if (it == in.buffers.end())
+        throw InputError("missing tensor argument '" + a.name + "' (--arg " + a.name + "=FILE.npy)");
       const HostTensor& t = it->second;
       if (t.type != elem_scalar(a.elem))
-        throw InputError("argument '" + a.name + "' must be " + elem_type_name(a.elem) + ", got " + scalar_type_name(t.type));
+        throw InputError("argument '" + a.name + "' must be " + elem_type_name(a.elem) + ", got " +
+                         scalar_type_name(t.type));
       if (t.shape.size() != a.dims.size())
-        throw InputError("argument '" + a.name + "' must have " + std::to_string(a.dims.size()) + " dimension(s), got shape " +
-                         t.shape_string());
+        throw InputError("argument '" + a.name + "' must have " + std::to_string(a.dims.size()) +
+                         " dimension(s), got shape " + t.shape_string());
       for (size_t d = 0; d < a.dims.size(); ++d) {
         const std::string& dim = a.dims[d];
         if (!dim.empty() && std::isdigit(static_cast<unsigned char>(dim[0])) && std::stoll(dim) != t.shape[d])
-          throw InputError("argument '" + a.name + "' dimension " + std::to_string(d) + " must be " + dim + ", got " +
-                           std::to_string(t.shape[d]));
+          throw InputError("argument '" + a.name + "' dimension " + std::to_string(d) + " must be " + dim +
+                           ", got " + std::to_string(t.shape[d]));
       }
     } else if (!in.scalars.count(a.name)) {
       throw InputError("missing scalar argument '" + a.name + "' (--arg " + a.name + "=VALUE)");

@@ -8,7 +8,10 @@ namespace attn::spirv {
 
 namespace {
 uint32_t word(spv::Op op) { return static_cast<uint32_t>(op); }
-template <class E> uint32_t w(E e) { return static_cast<uint32_t>(e); }
+template <class E>
+uint32_t w(E e) {
+  return static_cast<uint32_t>(e);
+}
 }  // namespace
 
 ModuleBuilder::ModuleBuilder(uint32_t version) : version_(version) {}
@@ -33,7 +36,9 @@ void ModuleBuilder::capability(spv::Capability c) {
   capabilities_.insert(capabilities_.end(), probe.begin(), probe.end());
 }
 
-void ModuleBuilder::extension(const std::string& name) { emit(extensions_, spv::Op::OpExtension, string_words(name)); }
+void ModuleBuilder::extension(const std::string& name) {
+  emit(extensions_, spv::Op::OpExtension, string_words(name));
+}
 
 Id ModuleBuilder::import_ext(const std::string& name) {
   auto it = imported_.find(name);
@@ -51,7 +56,8 @@ void ModuleBuilder::memory_model(spv::AddressingModel a, spv::MemoryModel m) {
   emit(memory_model_, spv::Op::OpMemoryModel, {w(a), w(m)});
 }
 
-void ModuleBuilder::entry_point(spv::ExecutionModel model, Id fn, const std::string& name, const std::vector<Id>& interface) {
+void ModuleBuilder::entry_point(spv::ExecutionModel model, Id fn, const std::string& name,
+                                const std::vector<Id>& interface) {
   std::vector<uint32_t> ops{w(model), fn};
   for (uint32_t x : string_words(name)) ops.push_back(x);
   ops.insert(ops.end(), interface.begin(), interface.end());
@@ -76,7 +82,8 @@ void ModuleBuilder::decorate(Id target, spv::Decoration d, const std::vector<uin
   emit(annotations_, spv::Op::OpDecorate, ops);
 }
 
-void ModuleBuilder::member_decorate(Id type, uint32_t member, spv::Decoration d, const std::vector<uint32_t>& literals) {
+void ModuleBuilder::member_decorate(Id type, uint32_t member, spv::Decoration d,
+                                    const std::vector<uint32_t>& literals) {
   std::vector<uint32_t> ops{type, member, w(d)};
   ops.insert(ops.end(), literals.begin(), literals.end());
   emit(annotations_, spv::Op::OpMemberDecorate, ops);
@@ -97,11 +104,17 @@ Id ModuleBuilder::type(spv::Op op, const std::vector<uint32_t>& operands) {
 
 Id ModuleBuilder::type_void() { return type(spv::Op::OpTypeVoid, {}); }
 Id ModuleBuilder::type_bool() { return type(spv::Op::OpTypeBool, {}); }
-Id ModuleBuilder::type_int(uint32_t bits, bool is_signed) { return type(spv::Op::OpTypeInt, {bits, is_signed ? 1u : 0u}); }
+Id ModuleBuilder::type_int(uint32_t bits, bool is_signed) {
+  return type(spv::Op::OpTypeInt, {bits, is_signed ? 1u : 0u});
+}
 Id ModuleBuilder::type_float(uint32_t bits) { return type(spv::Op::OpTypeFloat, {bits}); }
 Id ModuleBuilder::type_vector(Id elem, uint32_t count) { return type(spv::Op::OpTypeVector, {elem, count}); }
-Id ModuleBuilder::type_pointer(spv::StorageClass sc, Id pointee) { return type(spv::Op::OpTypePointer, {w(sc), pointee}); }
-Id ModuleBuilder::type_array(Id elem, uint32_t length) { return type(spv::Op::OpTypeArray, {elem, const_uint(length)}); }
+Id ModuleBuilder::type_pointer(spv::StorageClass sc, Id pointee) {
+  return type(spv::Op::OpTypePointer, {w(sc), pointee});
+}
+Id ModuleBuilder::type_array(Id elem, uint32_t length) {
+  return type(spv::Op::OpTypeArray, {elem, const_uint(length)});
+}
 Id ModuleBuilder::type_function(Id ret, const std::vector<Id>& params) {
   std::vector<uint32_t> ops{ret};
   ops.insert(ops.end(), params.begin(), params.end());
@@ -200,8 +213,8 @@ void ModuleBuilder::op_void(spv::Op o, const std::vector<uint32_t>& operands) { 
 
 std::vector<uint32_t> ModuleBuilder::words() const {
   std::vector<uint32_t> out{spv::MagicNumber, version_, 0 /* generator */, next_id_, 0};
-  for (const auto* s : {&capabilities_, &extensions_, &imports_, &memory_model_, &entry_points_, &modes_, &names_,
-                        &annotations_, &globals_, &functions_})
+  for (const auto* s : {&capabilities_, &extensions_, &imports_, &memory_model_, &entry_points_, &modes_,
+                        &names_, &annotations_, &globals_, &functions_})
     out.insert(out.end(), s->begin(), s->end());
   return out;
 }

@@ -29,12 +29,14 @@ class ModuleBuilder {
   /// OpExtInstImport (deduplicated by name).
   Id import_ext(const std::string& name);
   void memory_model(spv::AddressingModel a, spv::MemoryModel m);
-  void entry_point(spv::ExecutionModel model, Id fn, const std::string& name, const std::vector<Id>& interface);
+  void entry_point(spv::ExecutionModel model, Id fn, const std::string& name,
+                   const std::vector<Id>& interface);
   void execution_mode(Id fn, spv::ExecutionMode mode, const std::vector<uint32_t>& literals);
   /// OpName: debug names make the disassembly readable.
   void name(Id target, const std::string& name);
   void decorate(Id target, spv::Decoration d, const std::vector<uint32_t>& literals = {});
-  void member_decorate(Id type, uint32_t member, spv::Decoration d, const std::vector<uint32_t>& literals = {});
+  void member_decorate(Id type, uint32_t member, spv::Decoration d,
+                       const std::vector<uint32_t>& literals = {});
 
   // --- types (deduplicated, except structs which carry their own decorations) ----------------
   Id type_void();
@@ -59,7 +61,8 @@ class ModuleBuilder {
 
   // --- functions and blocks --------------------------------------------------------------------
   /// Starts a function and its entry block; returns the function's id.
-  Id begin_function(Id ret, Id fn_type, spv::FunctionControlMask control = spv::FunctionControlMask::MaskNone);
+  Id begin_function(Id ret, Id fn_type,
+                    spv::FunctionControlMask control = spv::FunctionControlMask::MaskNone);
   void end_function();
   /// A Function-storage variable, hoisted into the entry block as the spec requires.
   Id local_variable(Id pointer_type);

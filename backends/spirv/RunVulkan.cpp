@@ -43,9 +43,11 @@ std::vector<uint8_t> buffer_bytes(const HostTensor& t) {
 const SpirvKernel& compiled(const KernelIR& ir, const spirv::SpirvConfig& c) {
   static std::mutex mutex;
   static std::map<std::string, SpirvKernel> cache;
-  std::string key = kernel_hash(ir) + "/" + std::to_string(c.head_dim) + "/" + std::to_string(c.value_dim) + "/" +
-                    std::to_string(c.lanes) + "/" + std::to_string(c.rows) + "/" + std::to_string(c.block_kv) + "/" +
-                    std::to_string(c.f16_io) + "/" + std::to_string(c.shared_tiles) + "/" + std::to_string(c.unroll_chunks) + "/" + std::to_string(c.block_sparse) + "/" + std::to_string(c.spirv_version);
+  std::string key = kernel_hash(ir) + "/" + std::to_string(c.head_dim) + "/" + std::to_string(c.value_dim) +
+                    "/" + std::to_string(c.lanes) + "/" + std::to_string(c.rows) + "/" +
+                    std::to_string(c.block_kv) + "/" + std::to_string(c.f16_io) + "/" +
+                    std::to_string(c.shared_tiles) + "/" + std::to_string(c.unroll_chunks) + "/" +
+                    std::to_string(c.block_sparse) + "/" + std::to_string(c.spirv_version);
   std::lock_guard<std::mutex> lock(mutex);
   auto it = cache.find(key);
   if (it == cache.end()) it = cache.emplace(key, spirv::compile_spirv(ir, c)).first;
@@ -54,7 +56,8 @@ const SpirvKernel& compiled(const KernelIR& ir, const spirv::SpirvConfig& c) {
 
 }  // namespace
 
-KernelOutputs run_vulkan(const KernelIR& ir, const KernelInputs& in, const VulkanRunOptions& options, VulkanRunStats* stats) {
+KernelOutputs run_vulkan(const KernelIR& ir, const KernelInputs& in, const VulkanRunOptions& options,
+                         VulkanRunStats* stats) {
   validate_inputs(ir, in);
   const int64_t B = in.q.shape[0], Hq = in.q.shape[1], Lq = in.q.shape[2], D = in.q.shape[3];
   const int64_t Hkv = in.k.shape[1], Lkv = in.k.shape[2], Dv = in.v.shape[3];
@@ -65,13 +68,16 @@ KernelOutputs run_vulkan(const KernelIR& ir, const KernelInputs& in, const Vulka
   const int64_t limit = int64_t(1) << 31;
   for (const HostTensor* t : {&in.q, &in.k, &in.v, static_cast<const HostTensor*>(&result.out)})
     if (t->numel() >= limit)
-      throw InputError("tensor " + t->shape_string() + " has 2^31 elements or more: too large for the Vulkan kernel's 32-bit indexing");
+      throw InputError("tensor " + t->shape_string() +
+                       " has 2^31 elements or more: too large for the Vulkan kernel's 32-bit indexing");
 
   auto device = vk::VulkanDevice::get();
   const vk::DeviceInfo& info = device->info();
   spirv::SpirvTarget target;
   target.vulkan_minor = info.api_minor;
-  target.subgroup_size = !options.subgroups ? 0 : options.assume_subgroup_size ? options.assume_subgroup_size : info.subgroup_size;
+  target.subgroup_size = !options.subgroups             ? 0
+                         : options.assume_subgroup_size ? options.assume_subgroup_size
+                                                        : info.subgroup_size;
   target.f16_storage = options.f16_storage && info.f16_storage;
   target.shared_bytes = info.shared_bytes;
   target.cpu = info.type == "cpu" && !options.shared_tiles_on_cpu;
@@ -92,7 +98,8 @@ KernelOutputs run_vulkan(const KernelIR& ir, const KernelInputs& in, const Vulka
     if (a.kind == KernelArg::Kind::Buffer) {
       const HostTensor& t = in.buffers.at(a.name);
       for (size_t d = 0; d < t.shape.size(); ++d) {
-        if (t.shape[d] >= limit) throw InputError("argument '" + a.name + "' is too large for 32-bit indexing");
+        if (t.shape[d] >= limit)
+          throw InputError("argument '" + a.name + "' is too large for 32-bit indexing");
         words[at + d] = static_cast<int32_t>(t.shape[d]);
       }
       continue;
@@ -107,14 +114,16 @@ KernelOutputs run_vulkan(const KernelIR& ir, const KernelInputs& in, const Vulka
   }
   data[spirv::kArgs] = words_bytes(words);
   data[spirv::kError].assign(spirv::kErrorWords * 4, 0);
-  for (size_t i = 0; i < kernel.buffers.size(); ++i) data[spirv::kFirstBuffer + i] = buffer_bytes(in.buffers.at(kernel.buffers[i]));
+  for (size_t i = 0; i < kernel.buffers.size(); ++i)
+    data[spirv::kFirstBuffer + i] = buffer_bytes(in.buffers.at(kernel.buffers[i]));
 
   vk::Dispatch d;
   d.spirv = &kernel.words;
   for (size_t i = 0; i < data.size(); ++i)
     d.buffers.push_back({&data[i], i == spirv::kOut || i == spirv::kLse || i == spirv::kError});
-  int32_t push[spirv::kPushWords] = {static_cast<int32_t>(B), static_cast<int32_t>(Hq), static_cast<int32_t>(Hkv),
-                                     static_cast<int32_t>(Lq), static_cast<int32_t>(Lkv)};
+  int32_t push[spirv::kPushWords] = {static_cast<int32_t>(B), static_cast<int32_t>(Hq),
+                                     static_cast<int32_t>(Hkv), static_cast<int32_t>(Lq),
+                                     static_cast<int32_t>(Lkv)};
   d.push_constants.resize(sizeof push);
   std::memcpy(d.push_constants.data(), push, sizeof push);
   d.groups[0] = static_cast<uint32_t>((Lq + config.rows - 1) / config.rows);
@@ -135,9 +144,11 @@ KernelOutputs run_vulkan(const KernelIR& ir, const KernelInputs& in, const Vulka
     return run_vulkan(ir, in, fallback, stats);
   }
   if (err[0]) {
-    std::string name = err[1] >= 0 && static_cast<size_t>(err[1]) < kernel.buffers.size() ? kernel.buffers[err[1]] : "?";
-    throw EvalError("buffer '" + name + "' index " + std::to_string(err[3]) + " is out of range [0, " + std::to_string(err[4]) +
-                    ") in dimension " + std::to_string(err[2]) + " (at b=" + std::to_string(err[5]) + " h=" + std::to_string(err[6]) +
+    std::string name =
+        err[1] >= 0 && static_cast<size_t>(err[1]) < kernel.buffers.size() ? kernel.buffers[err[1]] : "?";
+    throw EvalError("buffer '" + name + "' index " + std::to_string(err[3]) + " is out of range [0, " +
+                    std::to_string(err[4]) + ") in dimension " + std::to_string(err[2]) +
+                    " (at b=" + std::to_string(err[5]) + " h=" + std::to_string(err[6]) +
                     " q=" + std::to_string(err[7]) + " kv=" + std::to_string(err[8]) + ")");
   }
   const std::vector<uint8_t>& out = data[spirv::kOut];

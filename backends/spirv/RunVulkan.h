@@ -9,8 +9,8 @@ namespace attn {
 
 /// Device features the run may use; tests switch them off to cover the fallback paths.
 struct VulkanRunOptions {
-  bool subgroups = true;    ///< subgroup shuffles (else one invocation per query row)
-  bool f16_storage = true;  ///< f16 buffers (else f16 data travels as f32)
+  bool subgroups = true;             ///< subgroup shuffles (else one invocation per query row)
+  bool f16_storage = true;           ///< f16 buffers (else f16 data travels as f32)
   bool shared_tiles_on_cpu = false;  ///< stage K/V in workgroup memory on a CPU device too
   int repeat = 1;                    ///< dispatches in a row, for timing
   int assume_subgroup_size = 0;      ///< tests: pretend the device reported this subgroup size

@@ -79,40 +79,55 @@ class Emitter {
       return t.is_bool() ? m_.const_bool(u->value != 0) : m_.const_int(static_cast<int32_t>(u->value));
     if (const auto* f = e.as<HI::FloatImm>()) return m_.const_float(static_cast<float>(f->value));
     if (const auto* v = e.as<HI::Variable>()) return variable(v->name);
-    if (const auto* x = e.as<HI::Add>()) return m_.op(is_f ? Op::OpFAdd : Op::OpIAdd, ty, {emit(x->a), emit(x->b)});
-    if (const auto* x = e.as<HI::Sub>()) return m_.op(is_f ? Op::OpFSub : Op::OpISub, ty, {emit(x->a), emit(x->b)});
-    if (const auto* x = e.as<HI::Mul>()) return m_.op(is_f ? Op::OpFMul : Op::OpIMul, ty, {emit(x->a), emit(x->b)});
-    if (const auto* x = e.as<HI::Div>()) return is_f ? m_.op(Op::OpFDiv, ty, {emit(x->a), emit(x->b)}) : int_div(emit(x->a), emit(x->b), false);
+    if (const auto* x = e.as<HI::Add>())
+      return m_.op(is_f ? Op::OpFAdd : Op::OpIAdd, ty, {emit(x->a), emit(x->b)});
+    if (const auto* x = e.as<HI::Sub>())
+      return m_.op(is_f ? Op::OpFSub : Op::OpISub, ty, {emit(x->a), emit(x->b)});
+    if (const auto* x = e.as<HI::Mul>())
+      return m_.op(is_f ? Op::OpFMul : Op::OpIMul, ty, {emit(x->a), emit(x->b)});
+    if (const auto* x = e.as<HI::Div>())
+      return is_f ? m_.op(Op::OpFDiv, ty, {emit(x->a), emit(x->b)}) : int_div(emit(x->a), emit(x->b), false);
     if (const auto* x = e.as<HI::Mod>()) {
       Id a = emit(x->a), b = emit(x->b);
       if (!is_f) return int_div(a, b, true);
       Id fl = glsl(GLSLstd450Floor, ty, {m_.op(Op::OpFDiv, ty, {a, b})});
       return m_.op(Op::OpFSub, ty, {a, m_.op(Op::OpFMul, ty, {b, fl})});
     }
-    if (const auto* x = e.as<HI::Min>()) return glsl(is_f ? GLSLstd450FMin : GLSLstd450SMin, ty, {emit(x->a), emit(x->b)});
-    if (const auto* x = e.as<HI::Max>()) return glsl(is_f ? GLSLstd450FMax : GLSLstd450SMax, ty, {emit(x->a), emit(x->b)});
-    if (const auto* x = e.as<HI::EQ>()) return compare(x->a, x->b, Op::OpFOrdEqual, Op::OpIEqual, Op::OpLogicalEqual);
-    if (const auto* x = e.as<HI::NE>()) return compare(x->a, x->b, Op::OpFUnordNotEqual, Op::OpINotEqual, Op::OpLogicalNotEqual);
-    if (const auto* x = e.as<HI::LT>()) return compare(x->a, x->b, Op::OpFOrdLessThan, Op::OpSLessThan, Op::OpNop);
-    if (const auto* x = e.as<HI::LE>()) return compare(x->a, x->b, Op::OpFOrdLessThanEqual, Op::OpSLessThanEqual, Op::OpNop);
-    if (const auto* x = e.as<HI::GT>()) return compare(x->a, x->b, Op::OpFOrdGreaterThan, Op::OpSGreaterThan, Op::OpNop);
-    if (const auto* x = e.as<HI::GE>()) return compare(x->a, x->b, Op::OpFOrdGreaterThanEqual, Op::OpSGreaterThanEqual, Op::OpNop);
+    if (const auto* x = e.as<HI::Min>())
+      return glsl(is_f ? GLSLstd450FMin : GLSLstd450SMin, ty, {emit(x->a), emit(x->b)});
+    if (const auto* x = e.as<HI::Max>())
+      return glsl(is_f ? GLSLstd450FMax : GLSLstd450SMax, ty, {emit(x->a), emit(x->b)});
+    if (const auto* x = e.as<HI::EQ>())
+      return compare(x->a, x->b, Op::OpFOrdEqual, Op::OpIEqual, Op::OpLogicalEqual);
+    if (const auto* x = e.as<HI::NE>())
+      return compare(x->a, x->b, Op::OpFUnordNotEqual, Op::OpINotEqual, Op::OpLogicalNotEqual);
+    if (const auto* x = e.as<HI::LT>())
+      return compare(x->a, x->b, Op::OpFOrdLessThan, Op::OpSLessThan, Op::OpNop);
+    if (const auto* x = e.as<HI::LE>())
+      return compare(x->a, x->b, Op::OpFOrdLessThanEqual, Op::OpSLessThanEqual, Op::OpNop);
+    if (const auto* x = e.as<HI::GT>())
+      return compare(x->a, x->b, Op::OpFOrdGreaterThan, Op::OpSGreaterThan, Op::OpNop);
+    if (const auto* x = e.as<HI::GE>())
+      return compare(x->a, x->b, Op::OpFOrdGreaterThanEqual, Op::OpSGreaterThanEqual, Op::OpNop);
     if (const auto* x = e.as<HI::And>()) {
       Id a = emit(x->a);
       if (!reads_buffer(x->b)) return m_.op(Op::OpLogicalAnd, ty, {a, emit(x->b)});
-      return branch(ty, a, [&] { return emit(x->b); }, [&] { return m_.const_bool(false); });
+      return branch(
+          ty, a, [&] { return emit(x->b); }, [&] { return m_.const_bool(false); });
     }
     if (const auto* x = e.as<HI::Or>()) {
       Id a = emit(x->a);
       if (!reads_buffer(x->b)) return m_.op(Op::OpLogicalOr, ty, {a, emit(x->b)});
-      return branch(ty, a, [&] { return m_.const_bool(true); }, [&] { return emit(x->b); });
+      return branch(
+          ty, a, [&] { return m_.const_bool(true); }, [&] { return emit(x->b); });
     }
     if (const auto* x = e.as<HI::Not>()) return m_.op(Op::OpLogicalNot, ty, {emit(x->a)});
     if (const auto* x = e.as<HI::Select>()) {
       Id c = emit(x->condition);
       if (!reads_buffer(x->true_value) && !reads_buffer(x->false_value))
         return select(ty, c, emit(x->true_value), emit(x->false_value));
-      return branch(ty, c, [&] { return emit(x->true_value); }, [&] { return emit(x->false_value); });
+      return branch(
+          ty, c, [&] { return emit(x->true_value); }, [&] { return emit(x->false_value); });
     }
     if (const auto* x = e.as<HI::Cast>()) return cast(t, x->value);
     if (const auto* c = e.as<HI::Call>()) return call(c, ty);
@@ -132,7 +147,8 @@ class Emitter {
       return env_.score;
     }
     auto it = env_.scalars.find(name);
-    if (it == env_.scalars.end()) throw std::logic_error("internal error: IR refers to unknown argument '" + name + "'");
+    if (it == env_.scalars.end())
+      throw std::logic_error("internal error: IR refers to unknown argument '" + name + "'");
     return it->second;
   }
 
@@ -174,7 +190,8 @@ class Emitter {
     Id ty = type_of(to), bt = m_.type_bool();
     if (from.is_bool()) {
       if (to.is_bool()) return v;
-      return to.is_float() ? select(ty, v, m_.const_float(1), m_.const_float(0)) : select(ty, v, m_.const_int(1), m_.const_int(0));
+      return to.is_float() ? select(ty, v, m_.const_float(1), m_.const_float(0))
+                           : select(ty, v, m_.const_int(1), m_.const_int(0));
     }
     if (from.is_float()) {
       if (to.is_float()) return v;
@@ -207,9 +224,9 @@ class Emitter {
       if (name.size() > 4 && name.compare(name.size() - 4, 4, suffix) == 0) name.resize(name.size() - 4);
     if (name == "tanh") return tanh(a[0]);
     static const std::pair<const char*, GLSLstd450> fns[] = {
-        {"exp", GLSLstd450Exp},     {"log", GLSLstd450Log},     {"sqrt", GLSLstd450Sqrt},
-        {"sin", GLSLstd450Sin},     {"cos", GLSLstd450Cos},     {"pow", GLSLstd450Pow},
-        {"floor", GLSLstd450Floor}, {"ceil", GLSLstd450Ceil},   {"round", GLSLstd450RoundEven},
+        {"exp", GLSLstd450Exp},     {"log", GLSLstd450Log},   {"sqrt", GLSLstd450Sqrt},
+        {"sin", GLSLstd450Sin},     {"cos", GLSLstd450Cos},   {"pow", GLSLstd450Pow},
+        {"floor", GLSLstd450Floor}, {"ceil", GLSLstd450Ceil}, {"round", GLSLstd450RoundEven},
         {"trunc", GLSLstd450Trunc},
     };
     for (auto& [fname, op] : fns)

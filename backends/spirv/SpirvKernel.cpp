@@ -21,7 +21,10 @@ using spv::StorageClass;
 
 namespace {
 
-template <class E> uint32_t w(E e) { return static_cast<uint32_t>(e); }
+template <class E>
+uint32_t w(E e) {
+  return static_cast<uint32_t>(e);
+}
 
 // A storage buffer: struct { T data[]; } at one binding.
 struct Ssbo {
@@ -118,7 +121,8 @@ class KernelEmitter {
 
     p_wg_f32_ = m_.type_pointer(StorageClass::Workgroup, t_f32_);
     auto shared = [&](uint32_t n, const char* name) {
-      Id var = m_.global_variable(m_.type_pointer(StorageClass::Workgroup, m_.type_array(t_f32_, n)), StorageClass::Workgroup);
+      Id var = m_.global_variable(m_.type_pointer(StorageClass::Workgroup, m_.type_array(t_f32_, n)),
+                                  StorageClass::Workgroup);
       m_.name(var, name);
       if (lists_all_globals()) interface_.push_back(var);
       return var;
@@ -164,9 +168,10 @@ class KernelEmitter {
   }
   Id shared_ptr(Id var, Id index) { return m_.op(Op::OpAccessChain, p_wg_f32_, {var, index}); }
   void barrier() {
-    const uint32_t sem = w(spv::MemorySemanticsMask::AcquireRelease) | w(spv::MemorySemanticsMask::WorkgroupMemory);
-    m_.op_void(Op::OpControlBarrier, {m_.const_uint(w(spv::Scope::Workgroup)), m_.const_uint(w(spv::Scope::Workgroup)),
-                                      m_.const_uint(sem)});
+    const uint32_t sem =
+        w(spv::MemorySemanticsMask::AcquireRelease) | w(spv::MemorySemanticsMask::WorkgroupMemory);
+    m_.op_void(Op::OpControlBarrier, {m_.const_uint(w(spv::Scope::Workgroup)),
+                                      m_.const_uint(w(spv::Scope::Workgroup)), m_.const_uint(sem)});
   }
 
   // for (i = start; i < end; i += step) body(i): a structured loop with its test in the header.
@@ -179,7 +184,9 @@ class KernelEmitter {
     Id i = load(t_i32_, var);
     Id cond = ilt(i, end);
     // On CPU devices unrolling only multiplies llvmpipe's JIT time.
-    m_.op_void(Op::OpLoopMerge, {merge, cont, w(c_.unroll_chunks ? spv::LoopControlMask::MaskNone : spv::LoopControlMask::DontUnroll)});
+    m_.op_void(Op::OpLoopMerge,
+               {merge, cont,
+                w(c_.unroll_chunks ? spv::LoopControlMask::MaskNone : spv::LoopControlMask::DontUnroll)});
     m_.op_void(Op::OpBranchConditional, {cond, inner, merge});
     m_.begin_block(inner);
     body(i);
@@ -197,9 +204,11 @@ class KernelEmitter {
     Id seen = m_.op(Op::OpINotEqual, t_bool_, {load(t_i32_, err_seen_), ci(0)});
     emit_if(m_, seen, [&] {
       Id scope = m_.const_uint(w(spv::Scope::Device)), relaxed = m_.const_uint(0);
-      Id old = m_.op(Op::OpAtomicCompareExchange, t_i32_, {ssbo_ptr(err_, ci(0)), scope, relaxed, relaxed, ci(1), ci(0)});
+      Id old = m_.op(Op::OpAtomicCompareExchange, t_i32_,
+                     {ssbo_ptr(err_, ci(0)), scope, relaxed, relaxed, ci(1), ci(0)});
       emit_if(m_, m_.op(Op::OpIEqual, t_bool_, {old, ci(0)}), [&] {
-        for (int i = 0; i < kErrorWords - 1; ++i) store(ssbo_ptr(err_, ci(i + 1)), load(t_i32_, err_record_[i]));
+        for (int i = 0; i < kErrorWords - 1; ++i)
+          store(ssbo_ptr(err_, ci(i + 1)), load(t_i32_, err_record_[i]));
       });
     });
   }
@@ -210,7 +219,8 @@ class KernelEmitter {
     Id first = land(bad, m_.op(Op::OpIEqual, t_bool_, {seen, ci(0)}));
     store(err_seen_, sel(t_i32_, bad, ci(1), seen));
     Id vals[] = {ci(buffer), ci(dim), index, size, b_, h_, qi_, kv_};
-    for (int i = 0; i < kErrorWords - 1; ++i) store(err_record_[i], sel(t_i32_, first, vals[i], load(t_i32_, err_record_[i])));
+    for (int i = 0; i < kErrorWords - 1; ++i)
+      store(err_record_[i], sel(t_i32_, first, vals[i], load(t_i32_, err_record_[i])));
   }
 
   // A bounds-checked load of a tensor argument: never reads outside the buffer.
@@ -239,7 +249,9 @@ class KernelEmitter {
   // Sum over the `lanes` invocations of a row (they sit in one subgroup): a butterfly of shuffles.
   Id row_sum(Id x) {
     for (int off = c_.lanes / 2; off >= 1; off /= 2) {
-      Id other = m_.op(Op::OpGroupNonUniformShuffleXor, t_f32_, {m_.const_uint(w(spv::Scope::Subgroup)), x, m_.const_uint(static_cast<uint32_t>(off))});
+      Id other =
+          m_.op(Op::OpGroupNonUniformShuffleXor, t_f32_,
+                {m_.const_uint(w(spv::Scope::Subgroup)), x, m_.const_uint(static_cast<uint32_t>(off))});
       x = fadd(x, other);
     }
     return x;
@@ -250,13 +262,16 @@ class KernelEmitter {
     const int NQ = (D + R - 1) / R, NV = (Dv + R - 1) / R;
     const float neg_inf = -INFINITY;
     Id wg = load(m_.type_vector(t_u32_, 3), wg_id_);
-    auto wg_i = [&](uint32_t k) { return m_.op(Op::OpBitcast, t_i32_, {m_.op(Op::OpCompositeExtract, t_u32_, {wg, k})}); };
+    auto wg_i = [&](uint32_t k) {
+      return m_.op(Op::OpBitcast, t_i32_, {m_.op(Op::OpCompositeExtract, t_u32_, {wg, k})});
+    };
     Id lid = m_.op(Op::OpBitcast, t_i32_, {load(t_u32_, lid_)});
     Id row = idiv(lid, ci(R)), lane = irem(lid, ci(R));
     if (sg_size_) {
       // A row's lanes must share a subgroup: a device running this pipeline with smaller
       // subgroups than it reported gets code kSubgroupTooSmall, and the host runs without them.
-      Id small = m_.op(Op::OpULessThan, t_bool_, {load(t_u32_, sg_size_), m_.const_uint(static_cast<uint32_t>(R))});
+      Id small =
+          m_.op(Op::OpULessThan, t_bool_, {load(t_u32_, sg_size_), m_.const_uint(static_cast<uint32_t>(R))});
       emit_if(m_, small, [&] { store(ssbo_ptr(err_, ci(0)), ci(kSubgroupTooSmall)); });
     }
     Id p_pc = m_.type_pointer(StorageClass::PushConstant, t_i32_);
@@ -289,7 +304,7 @@ class KernelEmitter {
         continue;
       }
       Id word = load(t_i32_, ssbo_ptr(args_, ci(offset++)));
-      Id v = a.elem == ElemType::F32 ? m_.op(Op::OpBitcast, t_f32_, {word})
+      Id v = a.elem == ElemType::F32    ? m_.op(Op::OpBitcast, t_f32_, {word})
              : a.elem == ElemType::Bool ? m_.op(Op::OpINotEqual, t_bool_, {word, ci(0)})
                                         : word;
       env.scalars[a.name] = v;
@@ -308,7 +323,8 @@ class KernelEmitter {
       }
     };
     auto f32_array = [&](int n) {
-      return m_.local_variable(m_.type_pointer(StorageClass::Function, m_.type_array(t_f32_, static_cast<uint32_t>(n))));
+      return m_.local_variable(
+          m_.type_pointer(StorageClass::Function, m_.type_array(t_f32_, static_cast<uint32_t>(n))));
     };
     Id qarr = f32_array(NQ), accarr = f32_array(NV);
     auto qreg = [&](Id i) { return m_.op(Op::OpAccessChain, p_fn_f32_, {qarr, i}); };
@@ -321,7 +337,8 @@ class KernelEmitter {
     chunks(NV, Dv, [&](Id i, Id, bool) { store(acc(i), cf(0)); });
     Id partial_dot = m_.local_variable(p_fn_f32_);
     Id m = var_f32(neg_inf), l = var_f32(0), tile_max = var_f32(neg_inf), sv = var_f32(neg_inf);
-    Id p_fn_scores = m_.type_pointer(StorageClass::Function, m_.type_array(t_f32_, static_cast<uint32_t>(BK)));
+    Id p_fn_scores =
+        m_.type_pointer(StorageClass::Function, m_.type_array(t_f32_, static_cast<uint32_t>(BK)));
     Id scores = m_.local_variable(p_fn_scores);
     auto score_ptr = [&](Id j) { return m_.op(Op::OpAccessChain, p_fn_f32_, {scores, j}); };
 
@@ -360,20 +377,20 @@ class KernelEmitter {
       k0 = imul(t, ci(BK));
       Id full = land(m_.op(Op::OpSGreaterThanEqual, t_bool_, {t, full_lo}), ilt(t, full_hi));
       if (c_.shared_tiles) {
-      barrier();
-      // Stage the K and V tiles (zeros past the end).
-      auto stage = [&](const Ssbo& src, Id dst, int dim) {
-        loop(lid, ci(BK * dim), ci(WG), [&](Id idx) {
-          Id kv = iadd(k0, idiv(idx, ci(dim)));
-          Id ok = ilt(kv, Lkv);
-          Id at = iadd(imul(iadd(kv_base, kv), ci(dim)), irem(idx, ci(dim)));
-          Id x = load_io(src, sel(t_i32_, ok, at, ci(0)));
-          store(shared_ptr(dst, idx), sel(t_f32_, ok, x, cf(0)));
-        });
-      };
-      stage(k_, ks_, D);
-      stage(v_, vs_, Dv);
-      barrier();
+        barrier();
+        // Stage the K and V tiles (zeros past the end).
+        auto stage = [&](const Ssbo& src, Id dst, int dim) {
+          loop(lid, ci(BK * dim), ci(WG), [&](Id idx) {
+            Id kv = iadd(k0, idiv(idx, ci(dim)));
+            Id ok = ilt(kv, Lkv);
+            Id at = iadd(imul(iadd(kv_base, kv), ci(dim)), irem(idx, ci(dim)));
+            Id x = load_io(src, sel(t_i32_, ok, at, ci(0)));
+            store(shared_ptr(dst, idx), sel(t_f32_, ok, x, cf(0)));
+          });
+        };
+        stage(k_, ks_, D);
+        stage(v_, vs_, Dv);
+        barrier();
       }
 
       store(tile_max, cf(neg_inf));
@@ -439,8 +456,10 @@ class KernelEmitter {
           if (c_.f16_io) x = m_.op(Op::OpFConvert, out_.elem, {x});
           store(ssbo_ptr(out_, iadd(o_base, d)), x);
         };
-        if (partial) emit_if(m_, ilt(d, ci(Dv)), write);
-        else write();
+        if (partial)
+          emit_if(m_, ilt(d, ci(Dv)), write);
+        else
+          write();
       });
       if (c_.lse)
         emit_if(m_, m_.op(Op::OpIEqual, t_bool_, {lane, ci(0)}), [&] {
@@ -458,7 +477,8 @@ class KernelEmitter {
   Id glsl_ = 0, t_void_ = 0, t_bool_ = 0, t_i32_ = 0, t_u32_ = 0, t_f32_ = 0;
   Ssbo q_, k_, v_, out_, lse_, args_, err_;
   std::map<std::string, Ssbo> bufs_;
-  Id pc_ = 0, wg_id_ = 0, lid_ = 0, sg_size_ = 0, ks_ = 0, vs_ = 0, p_wg_f32_ = 0, p_fn_f32_ = 0, p_fn_i32_ = 0;
+  Id pc_ = 0, wg_id_ = 0, lid_ = 0, sg_size_ = 0, ks_ = 0, vs_ = 0, p_wg_f32_ = 0, p_fn_f32_ = 0,
+     p_fn_i32_ = 0;
   Id b_ = 0, h_ = 0, qi_ = 0, kv_ = 0;
   std::vector<int> arg_offsets_;
   Id err_seen_ = 0;
@@ -480,8 +500,9 @@ SpirvConfig choose_config(const KernelIR& ir, const SpirvTarget& target, int hea
   const int budget = std::min(target.shared_bytes, 32768) - 512;
   c.block_kv = o.block_kv ? o.block_kv : std::clamp(budget / ((c.head_dim + c.value_dim) * 4), 1, 32);
   if (c.block_kv * (c.head_dim + c.value_dim) * 4 > target.shared_bytes)
-    throw std::runtime_error("head_dim " + std::to_string(c.head_dim) + " + value_dim " + std::to_string(c.value_dim) +
-                             " do not fit the device's shared memory (" + std::to_string(target.shared_bytes) + " bytes)");
+    throw std::runtime_error("head_dim " + std::to_string(c.head_dim) + " + value_dim " +
+                             std::to_string(c.value_dim) + " do not fit the device's shared memory (" +
+                             std::to_string(target.shared_bytes) + " bytes)");
   c.shared_tiles = !target.cpu;
   c.unroll_chunks = !target.cpu;
   c.f16_io = o.dtype == DType::F16 && target.f16_storage;

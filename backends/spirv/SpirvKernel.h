@@ -15,10 +15,10 @@ namespace attn::spirv {
 
 /// What the device offers (queried by the launcher; defaults describe a generic Vulkan 1.1 GPU).
 struct SpirvTarget {
-  int vulkan_minor = 1;       ///< 1: SPIR-V 1.3 / Vulkan 1.1; 2 or more: SPIR-V 1.5 / Vulkan 1.2
-  int subgroup_size = 0;      ///< 0: no subgroup shuffles (one invocation per query row)
-  bool f16_storage = false;   ///< storageBuffer16BitAccess: f16 Q/K/V/Out stay f16 in memory
-  int shared_bytes = 32768;   ///< maxComputeSharedMemorySize
+  int vulkan_minor = 1;      ///< 1: SPIR-V 1.3 / Vulkan 1.1; 2 or more: SPIR-V 1.5 / Vulkan 1.2
+  int subgroup_size = 0;     ///< 0: no subgroup shuffles (one invocation per query row)
+  bool f16_storage = false;  ///< storageBuffer16BitAccess: f16 Q/K/V/Out stay f16 in memory
+  int shared_bytes = 32768;  ///< maxComputeSharedMemorySize
   /// A CPU device (lavapipe): K/V are read in place, since staging them in workgroup memory
   /// buys nothing there and its barriers make llvmpipe compile every invocation as a coroutine
   /// (about 10x the JIT time).
@@ -28,16 +28,16 @@ struct SpirvTarget {
 /// The shape of the emitted shader. Derived from the kernel, the head dimensions and the target.
 struct SpirvConfig {
   int head_dim = 0, value_dim = 0;
-  int lanes = 1;          ///< invocations per query row (a power of two within one subgroup)
-  int rows = 64;          ///< query rows per workgroup
-  int block_kv = 32;      ///< keys per tile
-  bool shared_tiles = true;  ///< stage K/V tiles in workgroup memory (else read them in place)
-  bool unroll_chunks = true; ///< unroll a lane's head-dimension chunks (else loop over them)
+  int lanes = 1;              ///< invocations per query row (a power of two within one subgroup)
+  int rows = 64;              ///< query rows per workgroup
+  int block_kv = 32;          ///< keys per tile
+  bool shared_tiles = true;   ///< stage K/V tiles in workgroup memory (else read them in place)
+  bool unroll_chunks = true;  ///< unroll a lane's head-dimension chunks (else loop over them)
   /// Visit only the key tiles the tile plan (codegen/PlanTiles.h, tiles rows x block_kv) does not
   /// prove empty, and skip the mask on tiles it proves full. Cleared by compile_spirv when the
   /// plan's ranges cannot be printed (the kernel then visits every tile).
   bool block_sparse = true;
-  bool f16_io = false;    ///< Q/K/V/Out are f16 in the storage buffers (else f32)
+  bool f16_io = false;  ///< Q/K/V/Out are f16 in the storage buffers (else f32)
   bool lse = false;
   float scale = 1;
   uint32_t spirv_version = 0x00010300;
@@ -60,7 +60,7 @@ constexpr int kPushWords = 5;
 
 /// A compiled kernel: SPIR-V words and what the launcher needs to bind and dispatch it.
 struct SpirvKernel {
-  std::vector<uint32_t> words;       ///< validated and optimized
+  std::vector<uint32_t> words;  ///< validated and optimized
   SpirvConfig config;
   std::vector<std::string> buffers;  ///< tensor arguments, in binding order
   /// Word offset of each argument (declaration order) in the kArgs buffer; a scalar takes one

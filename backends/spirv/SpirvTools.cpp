@@ -17,7 +17,6 @@ spv_target_env vulkan_env(uint32_t spirv_version) {
   return spirv_version >= 0x00010500 ? SPV_ENV_VULKAN_1_2 : SPV_ENV_VULKAN_1_1;
 }
 
-
 }  // namespace
 
 std::string validate_spirv(const std::vector<uint32_t>& words, uint32_t spirv_version) {
@@ -33,7 +32,8 @@ std::string validate_spirv(const std::vector<uint32_t>& words, uint32_t spirv_ve
 std::string disassemble_spirv(const std::vector<uint32_t>& words, uint32_t spirv_version) {
   spvtools::SpirvTools tools(vulkan_env(spirv_version));
   std::string text;
-  if (!tools.Disassemble(words, &text, SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES | SPV_BINARY_TO_TEXT_OPTION_INDENT))
+  if (!tools.Disassemble(words, &text,
+                         SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES | SPV_BINARY_TO_TEXT_OPTION_INDENT))
     return "; (the module could not be disassembled)\n";
   return text;
 }
@@ -43,8 +43,8 @@ namespace {
 void check(const std::vector<uint32_t>& words, uint32_t version, const KernelIR& ir, const char* stage) {
   std::string errors = validate_spirv(words, version);
   if (!errors.empty())
-    throw SpirvInternalError("internal error: the SPIR-V " + std::string(stage) + " module for kernel '" + ir.name +
-                             "' is invalid:\n" + errors + disassemble_spirv(words, version));
+    throw SpirvInternalError("internal error: the SPIR-V " + std::string(stage) + " module for kernel '" +
+                             ir.name + "' is invalid:\n" + errors + disassemble_spirv(words, version));
 }
 
 }  // namespace
@@ -68,8 +68,8 @@ SpirvKernel compile_spirv(const KernelIR& ir, const SpirvConfig& config) {
   });
   opt.RegisterPerformancePasses();
   if (!opt.Run(words.data(), words.size(), &k.words))
-    throw SpirvInternalError("internal error: the SPIR-V optimizer failed on kernel '" + ir.name + "':\n" + messages +
-                             disassemble_spirv(words, config.spirv_version));
+    throw SpirvInternalError("internal error: the SPIR-V optimizer failed on kernel '" + ir.name + "':\n" +
+                             messages + disassemble_spirv(words, config.spirv_version));
   check(k.words, config.spirv_version, ir, "optimized");
   int offset = 0;
   for (const KernelArg& a : ir.args) {

@@ -2,10 +2,10 @@
 // Usage: attn_cpu_bench [--len L] [--heads H] [--dim D] [--threads T] [--iters N] [--dump DIR] VARIANT...
 #include <algorithm>
 #include <chrono>
-#include <ctime>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <random>
 #include <string>
@@ -54,13 +54,20 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&] { return i + 1 < argc ? std::string(argv[++i]) : std::string(); };
-    if (a == "--len") o.len = std::stoi(next());
-    else if (a == "--heads") o.heads = std::stoi(next());
-    else if (a == "--dim") o.dim = std::stoi(next());
-    else if (a == "--threads") o.threads = std::stoi(next());
-    else if (a == "--iters") o.iters = std::stoi(next());
-    else if (a == "--dump") o.dump = next();
-    else o.variants.push_back(a);
+    if (a == "--len")
+      o.len = std::stoi(next());
+    else if (a == "--heads")
+      o.heads = std::stoi(next());
+    else if (a == "--dim")
+      o.dim = std::stoi(next());
+    else if (a == "--threads")
+      o.threads = std::stoi(next());
+    else if (a == "--iters")
+      o.iters = std::stoi(next());
+    else if (a == "--dump")
+      o.dump = next();
+    else
+      o.variants.push_back(a);
   }
   if (o.variants.empty()) o.variants = attn::bench::variant_names();
   const int L = o.len, H = o.heads, D = o.dim;
@@ -136,7 +143,8 @@ int main(int argc, char** argv) {
         for (int j = 0; j < L; ++j) {
           if (!allowed(variant, i, j, doc)) continue;
           double dot = 0;
-          for (int d = 0; d < D; ++d) dot += double(q[(size_t(h) * L + i) * D + d]) * k[(size_t(h) * L + j) * D + d];
+          for (int d = 0; d < D; ++d)
+            dot += double(q[(size_t(h) * L + i) * D + d]) * k[(size_t(h) * L + j) * D + d];
           s[j] = modify(variant, dot / std::sqrt(double(D)), h, i, j, slopes);
           m = std::max(m, s[j]);
         }
@@ -149,10 +157,12 @@ int main(int argc, char** argv) {
         for (int d = 0; d < D; ++d)
           max_err = std::max(max_err, std::abs(acc[d] / l - out[(size_t(h) * L + i) * D + d]));
       }
-    printf("{\"variant\": \"%s\", \"density\": %.4f, \"median_s\": %.5f, \"min_s\": %.5f, \"gflops\": %.1f, "
-           "\"cpu_s\": %.5f, \"generate_s\": %.2f, \"compile_s\": %.2f, \"max_abs_err\": %.2e}\n",
-           variant.c_str(), density, times[times.size() / 2], times[0], flops / times[times.size() / 2] / 1e9, cpu_times[0],
-           std::chrono::duration<double>(t1 - t0).count(), std::chrono::duration<double>(t2 - t1).count(), max_err);
+    printf(
+        "{\"variant\": \"%s\", \"density\": %.4f, \"median_s\": %.5f, \"min_s\": %.5f, \"gflops\": %.1f, "
+        "\"cpu_s\": %.5f, \"generate_s\": %.2f, \"compile_s\": %.2f, \"max_abs_err\": %.2e}\n",
+        variant.c_str(), density, times[times.size() / 2], times[0], flops / times[times.size() / 2] / 1e9,
+        cpu_times[0], std::chrono::duration<double>(t1 - t0).count(),
+        std::chrono::duration<double>(t2 - t1).count(), max_err);
     fflush(stdout);
   }
   return 0;

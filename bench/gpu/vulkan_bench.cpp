@@ -28,7 +28,9 @@ HostTensor random_tensor(ScalarType t, std::vector<int64_t> shape, std::mt19937&
 // Inputs of the bench kernels: documents of ~1/16 of the length (targets.md's density), slopes.
 KernelInputs make_inputs(const KernelIR& ir, int B, int H, int L, int D, std::mt19937& rng) {
   const KernelOptions& o = kernel_options(ir);
-  ScalarType t = o.dtype == DType::BF16 ? ScalarType::BF16 : o.dtype == DType::F16 ? ScalarType::F16 : ScalarType::F32;
+  ScalarType t = o.dtype == DType::BF16  ? ScalarType::BF16
+                 : o.dtype == DType::F16 ? ScalarType::F16
+                                         : ScalarType::F32;
   KernelInputs in;
   in.q = random_tensor(t, {B, H, L, D}, rng);
   in.k = random_tensor(t, {B, H, L, D}, rng);
@@ -95,8 +97,9 @@ int main(int argc, char** argv) {
     VulkanRunStats stats;
     run_vulkan(*ir, in, opt, &stats);
     double flops = 4.0 * B * H * double(L) * L * D * density;
-    std::printf("%-16s %-28s B=%d H=%d L=%d D=%d density %.3f  max|err| %.2e  %.3f ms  %.1f TFLOP/s\n", argv[2],
-                stats.device.c_str(), B, H, L, D, density, err, stats.gpu_ms, stats.gpu_ms > 0 ? flops / stats.gpu_ms / 1e9 : 0.0);
+    std::printf("%-16s %-28s B=%d H=%d L=%d D=%d density %.3f  max|err| %.2e  %.3f ms  %.1f TFLOP/s\n",
+                argv[2], stats.device.c_str(), B, H, L, D, density, err, stats.gpu_ms,
+                stats.gpu_ms > 0 ? flops / stats.gpu_ms / 1e9 : 0.0);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "attn_vulkan_bench: error: %s\n", e.what());
     return 1;

@@ -63,7 +63,8 @@ struct Tensor {
 };
 
 // y[L, out] = x[L, in] * w[in, out]
-void matmul(const std::vector<float>& x, const std::vector<float>& w, std::vector<float>& y, int64_t in, int64_t out) {
+void matmul(const std::vector<float>& x, const std::vector<float>& w, std::vector<float>& y, int64_t in,
+            int64_t out) {
   for (int64_t i = 0; i < kLength; ++i)
     for (int64_t o = 0; o < out; ++o) {
       float s = 0;
@@ -83,8 +84,10 @@ int main(int argc, char** argv) {
   int layers = 32;
   bool naive = false;
   for (int i = 2; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--naive") == 0) naive = true;
-    else if (std::strcmp(argv[i], "--layers") == 0 && i + 1 < argc) layers = std::atoi(argv[++i]);
+    if (std::strcmp(argv[i], "--naive") == 0)
+      naive = true;
+    else if (std::strcmp(argv[i], "--layers") == 0 && i + 1 < argc)
+      layers = std::atoi(argv[++i]);
   }
   try {
     nlohmann::json manifest = nlohmann::json::parse(read_text(dir + "/manifest.json"));
@@ -110,7 +113,8 @@ int main(int argc, char** argv) {
     Tensor slopes({kHeads});
     for (int64_t h = 0; h < kHeads; ++h) slopes.data[h] = -std::pow(2.0f, -8.0f * (h + 1) / kHeads);
     const DLTensor* buffers[] = {&slopes.dl};
-    Tensor q({1, kHeads, kLength, kHeadDim}), k({1, kHeads, kLength, kHeadDim}), v({1, kHeads, kLength, kHeadDim});
+    Tensor q({1, kHeads, kLength, kHeadDim}), k({1, kHeads, kLength, kHeadDim}),
+        v({1, kHeads, kLength, kHeadDim});
     Tensor out({1, kHeads, kLength, kHeadDim});
     std::vector<float> proj(kLength * kModel), y(kLength * kModel);
     double first_output_ms = 0;
@@ -139,18 +143,22 @@ int main(int argc, char** argv) {
       args.num_buffers = has_slopes[kind] ? 1 : 0;
       args.error = error;
       args.error_size = sizeof error;
-      if (kernel(args) != 0) throw std::runtime_error(std::string("layer ") + std::to_string(layer) + ": " + error);
+      if (kernel(args) != 0)
+        throw std::runtime_error(std::string("layer ") + std::to_string(layer) + ": " + error);
       for (int64_t i = 0; i < kLength; ++i)
         for (int64_t h = 0; h < kHeads; ++h)
-          for (int64_t d = 0; d < kHeadDim; ++d) proj[i * kModel + h * kHeadDim + d] = out.data[(h * kLength + i) * kHeadDim + d];
+          for (int64_t d = 0; d < kHeadDim; ++d)
+            proj[i * kModel + h * kHeadDim + d] = out.data[(h * kLength + i) * kHeadDim + d];
       std::vector<float> wo = random(kModel * kModel, scale);
       matmul(proj, wo, y, kModel, kModel);
       // Residual connection, then RMS normalization of each position.
       for (int64_t i = 0; i < kLength; ++i) {
         double ss = 0;
-        for (int64_t c = 0; c < kModel; ++c) ss += double(x[i * kModel + c] + y[i * kModel + c]) * (x[i * kModel + c] + y[i * kModel + c]);
+        for (int64_t c = 0; c < kModel; ++c)
+          ss += double(x[i * kModel + c] + y[i * kModel + c]) * (x[i * kModel + c] + y[i * kModel + c]);
         float inv = 1.0f / std::sqrt(static_cast<float>(ss / kModel) + 1e-6f);
-        for (int64_t c = 0; c < kModel; ++c) x[i * kModel + c] = (x[i * kModel + c] + y[i * kModel + c]) * inv;
+        for (int64_t c = 0; c < kModel; ++c)
+          x[i * kModel + c] = (x[i * kModel + c] + y[i * kModel + c]) * inv;
       }
       if (layer == 0)
         first_output_ms = std::chrono::duration<double, std::milli>(Clock::now() - kProcessStart).count();

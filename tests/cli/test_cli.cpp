@@ -21,7 +21,8 @@ struct Inputs {
   std::string file;
   HostTensor q, k, v;
 
-  Inputs(const std::string& source, std::vector<int64_t> qs, std::vector<int64_t> ks, std::vector<int64_t> vs) {
+  Inputs(const std::string& source, std::vector<int64_t> qs, std::vector<int64_t> ks,
+         std::vector<int64_t> vs) {
     std::mt19937 rng(42);
     q = random_tensor(ScalarType::F32, qs, rng);
     k = random_tensor(ScalarType::F32, ks, rng);
@@ -33,19 +34,23 @@ struct Inputs {
     write_file(file, source);
   }
   std::string path(const std::string& name) const { return (dir.path() / name).string(); }
-  std::string qkv() const { return "--q " + path("q.npy") + " --k " + path("k.npy") + " --v " + path("v.npy"); }
+  std::string qkv() const {
+    return "--q " + path("q.npy") + " --k " + path("k.npy") + " --v " + path("v.npy");
+  }
 };
 
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(run_reference_matches_independent_computation) {
-  Inputs in("import std.masks;\nkernel c { mask = causal; lse = true; }\n", {2, 4, 37, 16}, {2, 2, 45, 16}, {2, 2, 45, 8});
-  auto r = run_command(attnc("run " + in.file + " c " + in.qkv() + " -o " + in.path("o.npy") + " --lse " + in.path("l.npy") +
-                             " -t reference"));
+  Inputs in("import std.masks;\nkernel c { mask = causal; lse = true; }\n", {2, 4, 37, 16}, {2, 2, 45, 16},
+            {2, 2, 45, 8});
+  auto r = run_command(attnc("run " + in.file + " c " + in.qkv() + " -o " + in.path("o.npy") + " --lse " +
+                             in.path("l.npy") + " -t reference"));
   BOOST_REQUIRE_MESSAGE(r.status == 0, r.output);
   HostTensor out = read_npy(in.path("o.npy")), lse = read_npy(in.path("l.npy"));
-  NaiveResult want = naive_attention(in.q, in.k, in.v, [](int, int, int q, int kv) { return q >= kv; },
-                                     [](double s, int, int, int, int) { return s; }, 0.25);
+  NaiveResult want = naive_attention(
+      in.q, in.k, in.v, [](int, int, int q, int kv) { return q >= kv; },
+      [](double s, int, int, int, int) { return s; }, 0.25);
   BOOST_REQUIRE(out.numel() == static_cast<int64_t>(want.out.size()));
   double worst = 0;
   for (int64_t i = 0; i < out.numel(); ++i) worst = std::max(worst, std::fabs(out.get(i) - want.out[i]));
@@ -54,8 +59,9 @@ BOOST_AUTO_TEST_CASE(run_reference_matches_independent_computation) {
 }
 
 BOOST_AUTO_TEST_CASE(run_errors_are_clear_and_nonzero) {
-  Inputs in("kernel k(doc: tensor<i32>[len], offset: int) { mask = doc[q] == doc[kv] && q + offset >= kv; }\n",
-            {1, 2, 8, 4}, {1, 2, 8, 4}, {1, 2, 8, 4});
+  Inputs in(
+      "kernel k(doc: tensor<i32>[len], offset: int) { mask = doc[q] == doc[kv] && q + offset >= kv; }\n",
+      {1, 2, 8, 4}, {1, 2, 8, 4}, {1, 2, 8, 4});
   HostTensor doc(ScalarType::I32, {8});
   write_npy(in.path("doc.npy"), doc);
   HostTensor wrong(ScalarType::F32, {8});
@@ -76,7 +82,8 @@ BOOST_AUTO_TEST_CASE(run_errors_are_clear_and_nonzero) {
   for (const Case& c : cases) {
     auto r = run_command(attnc(base + " " + c.args));
     BOOST_TEST(r.status == 1, c.args);
-    BOOST_TEST(r.output.find(c.message) != std::string::npos, "expected '" << c.message << "' in: " << r.output);
+    BOOST_TEST(r.output.find(c.message) != std::string::npos,
+               "expected '" << c.message << "' in: " << r.output);
   }
   auto r = run_command(attnc("run " + in.file + " missing " + in.qkv() + " -o " + in.path("o.npy")));
   BOOST_TEST(r.status == 1);
@@ -84,8 +91,9 @@ BOOST_AUTO_TEST_CASE(run_errors_are_clear_and_nonzero) {
   // Shapes that do not fit.
   HostTensor q3(ScalarType::F32, {1, 3, 8, 4});
   write_npy(in.path("q3.npy"), q3);
-  r = run_command(attnc("run " + in.file + " k --q " + in.path("q3.npy") + " --k " + in.path("k.npy") + " --v " +
-                        in.path("v.npy") + " -o " + in.path("o.npy") + " --arg doc=" + in.path("doc.npy") + " --arg offset=1"));
+  r = run_command(attnc("run " + in.file + " k --q " + in.path("q3.npy") + " --k " + in.path("k.npy") +
+                        " --v " + in.path("v.npy") + " -o " + in.path("o.npy") +
+                        " --arg doc=" + in.path("doc.npy") + " --arg offset=1"));
   BOOST_TEST(r.status == 1);
   BOOST_TEST(r.output.find("multiple of the key/value heads") != std::string::npos, r.output);
   // A doc index out of range is a run-time error naming the buffer.
@@ -104,11 +112,15 @@ BOOST_AUTO_TEST_CASE(check_reports_three_independent_errors) {
   size_t errors = 0;
   for (size_t p = 0; (p = r.output.find(": error: ", p)) != std::string::npos; ++p) ++errors;
   BOOST_TEST(errors == 3u, r.output);
-  BOOST_TEST(r.output.find("three_independent_errors.attn:2:32: error: unknown name 'windw'") != std::string::npos, r.output);
+  BOOST_TEST(
+      r.output.find("three_independent_errors.attn:2:32: error: unknown name 'windw'") != std::string::npos,
+      r.output);
   BOOST_TEST(r.output.find("3 errors generated.") != std::string::npos);
   auto j = run_command(attnc("check --format json tests/errors/cases/three_independent_errors.attn"));
   BOOST_TEST(j.status == 1);
-  BOOST_TEST(j.output.find("\"message\": \"unknown name 'windw'; did you mean 'window'?\"") != std::string::npos, j.output);
+  BOOST_TEST(
+      j.output.find("\"message\": \"unknown name 'windw'; did you mean 'window'?\"") != std::string::npos,
+      j.output);
 }
 
 BOOST_AUTO_TEST_CASE(check_passes_stdlib_and_samples) {
@@ -179,8 +191,8 @@ BOOST_AUTO_TEST_CASE(compile_cpu_is_deterministic_and_builds) {
     BOOST_TEST(read_file(f).find(a.path().string()) == std::string::npos);
   }
   BOOST_TEST(files == 5u);  // two kernels x (.cpp, .h) + manifest.json
-  auto cc = run_command("c++ -std=c++17 -fsyntax-only -mavx512f -mfma -Wall -Wextra -Werror -I" + a.path().string() + " " +
-                        (a.path() / "gemma2_local.cpp").string());
+  auto cc = run_command("c++ -std=c++17 -fsyntax-only -mavx512f -mfma -Wall -Wextra -Werror -I" +
+                        a.path().string() + " " + (a.path() / "gemma2_local.cpp").string());
   BOOST_TEST(cc.status == 0, cc.output);
   auto bad = run_command(attnc("compile samples/gemma2.attn -t nosuch -o " + a.path().string()));
   BOOST_TEST(bad.status == 1);

@@ -48,7 +48,9 @@ struct Shape {
 double tolerance(ScalarType t) { return t == ScalarType::F32 ? 2e-4 : t == ScalarType::F16 ? 1e-2 : 6e-2; }
 
 ScalarType io_type(const KernelIR& ir) {
-  return ir.options.dtype == DType::F16 ? ScalarType::F16 : ir.options.dtype == DType::BF16 ? ScalarType::BF16 : ScalarType::F32;
+  return ir.options.dtype == DType::F16    ? ScalarType::F16
+         : ir.options.dtype == DType::BF16 ? ScalarType::BF16
+                                           : ScalarType::F32;
 }
 
 Shape random_shape(std::mt19937& rng, int64_t max_len, const KernelIR& ir) {
@@ -99,9 +101,10 @@ void check(const std::string& name, const Shape& s, std::mt19937& rng, bool stri
   KernelInputs in = random_inputs(*c.ir, s, rng);
   KernelOutputs want = run_reference(*c.ir, in, 2);
   CpuRun got = run_cpu(c, in, c.ir->options.lse, strided);
-  std::string where = name + " B=" + std::to_string(s.B) + " Hq=" + std::to_string(s.Hq) + " Hkv=" +
-                      std::to_string(s.Hkv) + " Lq=" + std::to_string(s.Lq) + " Lkv=" + std::to_string(s.Lkv) +
-                      " D=" + std::to_string(s.D) + " Dv=" + std::to_string(s.Dv);
+  std::string where = name + " B=" + std::to_string(s.B) + " Hq=" + std::to_string(s.Hq) +
+                      " Hkv=" + std::to_string(s.Hkv) + " Lq=" + std::to_string(s.Lq) +
+                      " Lkv=" + std::to_string(s.Lkv) + " D=" + std::to_string(s.D) +
+                      " Dv=" + std::to_string(s.Dv);
   BOOST_REQUIRE_MESSAGE(got.status == 0, where << ": " << got.error);
   double tol = tolerance(io_type(*c.ir));
   double d = max_abs_diff(got.outputs.out, want.out);
@@ -118,7 +121,8 @@ BOOST_AUTO_TEST_CASE(every_kernel_on_random_shapes) {
   std::mt19937 rng(11);
   for (const char* name : {"dense", "causal_lse", "window37", "prefix50", "documents", "alibi_causal",
                            "softcap_causal", "exp2_score", "decode", "fixed64", "fixed128_v32"})
-    for (int i = 0; i < 5; ++i) check(name, random_shape(rng, i == 0 ? 600 : 160, *compile_cpu(kProgram, name).ir), rng);
+    for (int i = 0; i < 5; ++i)
+      check(name, random_shape(rng, i == 0 ? 600 : 160, *compile_cpu(kProgram, name).ir), rng);
 }
 
 BOOST_AUTO_TEST_CASE(documents_with_planned_key_ranges) {
@@ -143,8 +147,8 @@ BOOST_AUTO_TEST_CASE(documents_with_planned_key_ranges) {
     BOOST_REQUIRE_EQUAL(ranges.ranges.size(), size_t(2 * ((s.Lq + ranges.block_q - 1) / ranges.block_q)));
     CpuKeyRanges nothing{ranges.block_q, std::vector<int64_t>(ranges.ranges.size(), 0)};
     KernelOutputs want = run_reference(*c.ir, in, 2);
-    std::string where = "documents #" + std::to_string(i) + " Lq=" + std::to_string(s.Lq) +
-                        " Lkv=" + std::to_string(s.Lkv);
+    std::string where =
+        "documents #" + std::to_string(i) + " Lq=" + std::to_string(s.Lq) + " Lkv=" + std::to_string(s.Lkv);
     for (int version : {ATTN_KERNEL_ABI_VERSION, 1}) {
       CpuRun got = run_cpu(c, in, true, false, 2, version == 1 ? &nothing : &ranges, version);
       BOOST_REQUIRE_MESSAGE(got.status == 0, where << ": " << got.error);
@@ -181,7 +185,8 @@ BOOST_AUTO_TEST_CASE(avx2_and_portable_schedules) {
 BOOST_AUTO_TEST_CASE(half_precision_io) {
   std::mt19937 rng(12);
   for (const char* name : {"dense_f16", "causal_bf16", "window_f16"})
-    for (int i = 0; i < 3; ++i) check(name, random_shape(rng, i == 0 ? 400 : 90, *compile_cpu(kProgram, name).ir), rng);
+    for (int i = 0; i < 3; ++i)
+      check(name, random_shape(rng, i == 0 ? 400 : 90, *compile_cpu(kProgram, name).ir), rng);
 }
 
 BOOST_AUTO_TEST_CASE(tile_edges_and_many_lengths) {
@@ -255,9 +260,11 @@ BOOST_AUTO_TEST_CASE(emitted_source_is_deterministic_and_warning_free) {
     write_file(dir.path() / "k.cpp", a.source);
     for (std::string cxx : {"g++", "clang++"}) {
       if (run_command("command -v " + cxx).status != 0) continue;
-      std::string cmd = cxx + " -std=c++17 -Wall -Wextra -Werror -O1 -mavx512f -mavx512vl -mavx512dq -mavx512bw -mfma -c -I" +
-                        dir.path().string() + " " + (dir.path() / "k.cpp").string() + " -o " +
-                        (dir.path() / "k.o").string();
+      std::string cmd =
+          cxx +
+          " -std=c++17 -Wall -Wextra -Werror -O1 -mavx512f -mavx512vl -mavx512dq -mavx512bw -mfma -c -I" +
+          dir.path().string() + " " + (dir.path() / "k.cpp").string() + " -o " +
+          (dir.path() / "k.o").string();
       CommandResult r = run_command(cmd);
       BOOST_TEST(r.status == 0, name << ", " << cxx << ":\n" << r.output.substr(0, 4000));
     }
@@ -275,7 +282,8 @@ kernel alibi_softcap(slopes: tensor<f32>[heads]) { mask = causal; score = alibi(
 )attn";
   for (const char* name : {"causal64", "alibi_softcap"}) {
     CpuKernelSource src = generate_cpu_kernel(*lower_text(golden, name), CpuTarget{CpuIsa::AVX512});
-    for (auto [file, text] : {std::pair{src.header_name, src.header}, std::pair{std::string(name) + ".cpp", src.source}}) {
+    for (auto [file, text] :
+         {std::pair{src.header_name, src.header}, std::pair{std::string(name) + ".cpp", src.source}}) {
       fs::path expected = source_dir() / "tests/golden/cpu" / file;
       if (std::getenv("ATTNC_UPDATE_GOLDEN")) {
         write_file(expected, text);
@@ -283,7 +291,8 @@ kernel alibi_softcap(slopes: tensor<f32>[heads]) { mask = causal; score = alibi(
       }
       BOOST_REQUIRE_MESSAGE(fs::exists(expected), expected << " is missing (run with ATTNC_UPDATE_GOLDEN=1)");
       bool same = read_file(expected) == text;
-      BOOST_TEST(same, expected << " differs from the emitted code (written to " << file << ".actual in $TMPDIR)");
+      BOOST_TEST(same,
+                 expected << " differs from the emitted code (written to " << file << ".actual in $TMPDIR)");
       if (!same) write_file(fs::temp_directory_path() / (file + ".actual"), text);
     }
   }
@@ -317,14 +326,21 @@ void sample_arguments(const KernelIR& ir, const Shape& s, KernelInputs& in, std:
     }
     std::vector<int64_t> shape;
     for (const std::string& d : a.dims) shape.push_back(extent(d));
-    ScalarType t = a.elem == ElemType::F32 ? ScalarType::F32 : a.elem == ElemType::I32 ? ScalarType::I32 : ScalarType::Bool;
+    ScalarType t = a.elem == ElemType::F32   ? ScalarType::F32
+                   : a.elem == ElemType::I32 ? ScalarType::I32
+                                             : ScalarType::Bool;
     HostTensor buf(t, shape);
     for (int64_t i = 0; i < buf.numel(); ++i) {
-      if (a.name == "doc") buf.set(i, doc[size_t(i)]);
-      else if (a.name == "start") buf.set(i, starts[size_t(i)]);
-      else if (t == ScalarType::Bool) buf.set(i, unit(rng) < 0.1 ? 1 : 0);
-      else if (t == ScalarType::I32) buf.set(i, int(unit(rng) * 4));
-      else buf.set(i, unit(rng) - 0.5);
+      if (a.name == "doc")
+        buf.set(i, doc[size_t(i)]);
+      else if (a.name == "start")
+        buf.set(i, starts[size_t(i)]);
+      else if (t == ScalarType::Bool)
+        buf.set(i, unit(rng) < 0.1 ? 1 : 0);
+      else if (t == ScalarType::I32)
+        buf.set(i, int(unit(rng) * 4));
+      else
+        buf.set(i, unit(rng) - 0.5);
     }
     in.buffers[a.name] = buf;
   }
@@ -362,7 +378,9 @@ static void check_kernel_files(const std::vector<std::filesystem::path>& files, 
       BOOST_REQUIRE_MESSAGE(got.status == 0, where << ": " << got.error);
       double d = max_abs_diff(got.outputs.out, want.out);
       BOOST_TEST(d <= tolerance(io_type(*c.ir)), where << ": out differs by " << d);
-      if (o.lse) BOOST_TEST(max_abs_diff(got.outputs.lse, want.lse) <= 5 * tolerance(io_type(*c.ir)), where << ": lse");
+      if (o.lse)
+        BOOST_TEST(max_abs_diff(got.outputs.lse, want.lse) <= 5 * tolerance(io_type(*c.ir)),
+                   where << ": lse");
     }
   }
 }

@@ -45,7 +45,8 @@ std::string format(const std::string& text) {
 
 BOOST_AUTO_TEST_CASE(floor_division_and_comments) {
   // After an operand `//` divides; at the start of a line or after `;` it comments.
-  auto ir = lower("mask m = q // 4 == kv // 4;  // same block of 4\n// a comment line\nkernel k { mask = m; }", "k");
+  auto ir = lower(
+      "mask m = q // 4 == kv // 4;  // same block of 4\n// a comment line\nkernel k { mask = m; }", "k");
   BOOST_TEST(str(ir->mask) == "((q/4) == (kv/4))");
 }
 
@@ -53,12 +54,15 @@ BOOST_AUTO_TEST_CASE(python_floor_division_and_modulo) {
   // Negative divisors follow Python: -7 // 2 == -4, 7 // -2 == -4, -7 % 3 == 2, 7 % -3 == -2.
   auto ir = lower("kernel k(d: int) { mask = (q - 7) // d == kv; }", "k");
   BOOST_TEST(str(ir->mask).find("select") != std::string::npos);
-  auto c = lower("kernel k { mask = (0 - 7) // 2 == -4 && 7 // -2 == -4 && (0 - 7) % 3 == 2 && 7 % -3 == -2; }", "k");
+  auto c = lower(
+      "kernel k { mask = (0 - 7) // 2 == -4 && 7 // -2 == -4 && (0 - 7) % 3 == 2 && 7 % -3 == -2; }", "k");
   BOOST_TEST(str(c->mask) == "(uint1)1");
 }
 
 BOOST_AUTO_TEST_CASE(doc_comments_attach_to_definitions) {
-  auto p = load("/// First line.\n/// Second line.\nmask a = q >= kv;\n\n// Not attached (blank line).\n\nmask b2 = q < kv;\n");
+  auto p = load(
+      "/// First line.\n/// Second line.\nmask a = q >= kv;\n\n// Not attached (blank line).\n\nmask b2 = q "
+      "< kv;\n");
   BOOST_TEST(p->main()->find("a")->doc == "First line.\nSecond line.");
   BOOST_TEST(p->main()->find("b2")->doc.empty());
 }
@@ -70,7 +74,8 @@ BOOST_AUTO_TEST_CASE(named_arguments_apply_at_other_indices) {
 mask causal = q >= kv;
 mask packed(inner: mask, start: tensor<i32>[n]) = inner(q = q - start[q], kv = kv - start[kv]);
 kernel k(start: tensor<i32>[n]) { mask = packed(causal, start); }
-)", "k");
+)",
+                      "k");
   BOOST_TEST(str(packed->mask).find("start(q)") != std::string::npos);
   BOOST_TEST(str(packed->mask).find("start(kv)") != std::string::npos);
 }
@@ -79,13 +84,16 @@ BOOST_AUTO_TEST_CASE(inline_mask_arguments_are_evaluated_where_applied) {
   auto ir = lower(R"(
 mask shifted(inner: mask) = inner(q = q - 4);
 kernel k { mask = shifted(q >= kv); }
-)", "k");
+)",
+                  "k");
   BOOST_TEST(str(ir->mask) == "((kv + 4) <= q)");
 }
 
 BOOST_AUTO_TEST_CASE(score_pipes_apply_left_to_right) {
-  auto ir = lower("score plus(x: float) = score + x;\nscore times(x: float) = score * x;\n"
-                  "kernel k { score = plus(1.0) |> times(3.0); }", "k");
+  auto ir = lower(
+      "score plus(x: float) = score + x;\nscore times(x: float) = score * x;\n"
+      "kernel k { score = plus(1.0) |> times(3.0); }",
+      "k");
   BOOST_TEST(str(ir->score) == "(((float32)score*3.000000f) + 3.000000f)");
 }
 
@@ -116,11 +124,13 @@ BOOST_AUTO_TEST_CASE(relative_imports) {
 }
 
 BOOST_AUTO_TEST_CASE(formatter_normalizes_and_keeps_comments) {
-  std::string in = "import std.masks;// all\n\n\n\nmask  w( n :int )=causal&&q-kv<n ;/* why */\n"
-                   "kernel k{\nmask=w(4);   // four\nblock=[64,32];\nscale = -0.5;\n}\n";
+  std::string in =
+      "import std.masks;// all\n\n\n\nmask  w( n :int )=causal&&q-kv<n ;/* why */\n"
+      "kernel k{\nmask=w(4);   // four\nblock=[64,32];\nscale = -0.5;\n}\n";
   std::string out = format(in);
-  BOOST_TEST(out == "import std.masks;  // all\n\nmask w(n: int) = causal && q - kv < n;  /* why */\n"
-                    "kernel k {\n  mask = w(4);  // four\n  block = [64, 32];\n  scale = -0.5;\n}\n");
+  BOOST_TEST(out ==
+             "import std.masks;  // all\n\nmask w(n: int) = causal && q - kv < n;  /* why */\n"
+             "kernel k {\n  mask = w(4);  // four\n  block = [64, 32];\n  scale = -0.5;\n}\n");
   BOOST_TEST(format(out) == out);
 }
 
@@ -130,7 +140,8 @@ BOOST_AUTO_TEST_CASE(formatter_is_idempotent_on_every_attn_file) {
     for (const auto& f : test::files_under(test::source_dir() / dir, ".attn")) files.push_back(f);
   // Fuzzer-found inputs too: whatever parses must format stably.
   for (const auto& f : test::files_under(test::source_dir() / "tests/fuzz/corpus", "")) files.push_back(f);
-  for (const auto& f : test::files_under(test::source_dir() / "tests/errors/cases", ".attn")) files.push_back(f);
+  for (const auto& f : test::files_under(test::source_dir() / "tests/errors/cases", ".attn"))
+    files.push_back(f);
   BOOST_TEST(files.size() > 40u);
   for (const fs::path& f : files) {
     SourceManager sm;

@@ -20,7 +20,9 @@ std::vector<std::string> seeds() {
   return out;
 }
 
-void run(const std::string& s) { test::fuzz_frontend_one(reinterpret_cast<const uint8_t*>(s.data()), s.size()); }
+void run(const std::string& s) {
+  test::fuzz_frontend_one(reinterpret_cast<const uint8_t*>(s.data()), s.size());
+}
 
 }  // namespace
 
@@ -32,7 +34,8 @@ BOOST_AUTO_TEST_CASE(corpus_replays_without_crashing) {
 
 BOOST_AUTO_TEST_CASE(mutations_do_not_crash) {
   std::mt19937 rng(2026);
-  const std::string alphabet = "()[]{}<>;,.:=!?|&+-*/%\"' \n\tqkvbhscore0123456789maskletfnkerneltensorimportinf";
+  const std::string alphabet =
+      "()[]{}<>;,.:=!?|&+-*/%\"' \n\tqkvbhscore0123456789maskletfnkerneltensorimportinf";
   auto all = seeds();
   for (const std::string& seed : all) {
     for (int i = 0; i < 30; ++i) {

@@ -140,7 +140,8 @@ BOOST_AUTO_TEST_CASE(definition_in_file_and_stdlib) {
   BOOST_TEST(attn::test::read_file(file) == stdlib_modules().at("std.masks"));
   // The 0-based line of `mask causal` in the stdlib module, wherever it is.
   const std::string& masks = stdlib_modules().at("std.masks");
-  int causal_line = static_cast<int>(std::count(masks.begin(), masks.begin() + masks.find("mask causal"), '\n'));
+  int causal_line =
+      static_cast<int>(std::count(masks.begin(), masks.begin() + masks.find("mask causal"), '\n'));
   BOOST_TEST(std_def[0].range.start.line == causal_line);
 }
 

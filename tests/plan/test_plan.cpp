@@ -74,7 +74,8 @@ using Oracle = std::function<bool(int64_t q, int64_t kv)>;
 
 // Checks every tile of the plan against the oracle.
 void check_grid(const TileGrid& g, const Oracle& allowed, const std::string& what) {
-  BOOST_TEST_CONTEXT(what << " Lq=" << g.q_len << " Lkv=" << g.kv_len << " block " << g.block_q << "x" << g.block_kv) {
+  BOOST_TEST_CONTEXT(what << " Lq=" << g.q_len << " Lkv=" << g.kv_len << " block " << g.block_q << "x"
+                          << g.block_kv) {
     for (int64_t qt = 0; qt < g.q_tiles; ++qt)
       for (int64_t kt = 0; kt < g.kv_tiles; ++kt) {
         const TileKind k = g.at(qt, kt);
@@ -86,12 +87,13 @@ void check_grid(const TileGrid& g, const Oracle& allowed, const std::string& wha
             any |= a;
             all &= a;
           }
-        if (k == TileKind::Empty && any) BOOST_ERROR("empty tile (" << qt << ", " << kt << ") has an allowed element");
-        if (k == TileKind::Full && !all) BOOST_ERROR("full tile (" << qt << ", " << kt << ") has a masked element");
+        if (k == TileKind::Empty && any)
+          BOOST_ERROR("empty tile (" << qt << ", " << kt << ") has an allowed element");
+        if (k == TileKind::Full && !all)
+          BOOST_ERROR("full tile (" << qt << ", " << kt << ") has a masked element");
       }
   }
 }
-
 
 // The outcome of one plan on one size: a grid from the closed form alone and one refined per tile.
 struct Grids {
@@ -125,7 +127,7 @@ struct IndexCase {
   std::string name;
   HExpr mask;
   Oracle oracle;
-  bool exact;  // with square tiles, the closed form matches per-tile classification exactly...
+  bool exact;     // with square tiles, the closed form matches per-tile classification exactly...
   int align = 1;  // ...when the tile size divides this
 };
 
@@ -152,7 +154,8 @@ std::vector<IndexCase> index_cases() {
     auto cl = [](HExpr x, int lo, int hi) { return Halide::clamp(x, lo, hi); };
     HExpr qx = q % w, qy = q / w, kx = kv % w, ky = kv / w;
     HExpr cx = cl(qx, kw / 2, w - 1 - kw / 2), cy = cl(qy, kh / 2, hgt - 1 - kh / 2);
-    HExpr m = Halide::cast<int>(Halide::abs(cx - kx)) <= kw / 2 && Halide::cast<int>(Halide::abs(cy - ky)) <= kh / 2;
+    HExpr m = Halide::cast<int>(Halide::abs(cx - kx)) <= kw / 2 &&
+              Halide::cast<int>(Halide::abs(cy - ky)) <= kh / 2;
     v.push_back({"natten", m,
                  [=](int64_t q, int64_t kv) {
                    int64_t cx = std::clamp<int64_t>(emod(q, w), kw / 2, w - 1 - kw / 2);
@@ -162,9 +165,11 @@ std::vector<IndexCase> index_cases() {
                  false});
   }
   v.push_back({"float-half", Halide::cast<float>(kv) <= Halide::cast<float>(q) * 0.5f,
-               [](int64_t q, int64_t kv) { return static_cast<float>(kv) <= static_cast<float>(q) * 0.5f; }, false});
+               [](int64_t q, int64_t kv) { return static_cast<float>(kv) <= static_cast<float>(q) * 0.5f; },
+               false});
   v.push_back({"exp-or-causal", Halide::exp(Halide::cast<float>(q - kv)) > 2.0f || q >= kv,
-               [](int64_t q, int64_t kv) { return std::exp(static_cast<float>(q - kv)) > 2.0f || q >= kv; }, false});
+               [](int64_t q, int64_t kv) { return std::exp(static_cast<float>(q - kv)) > 2.0f || q >= kv; },
+               false});
   v.push_back({"none", Halide::Internal::const_true(), [](int64_t, int64_t) { return true; }, true});
   v.push_back({"nothing", Halide::Internal::const_false(), [](int64_t, int64_t) { return false; }, true});
   return v;
@@ -193,10 +198,12 @@ BOOST_AUTO_TEST_CASE(index_only_masks_brute_force) {
         // The closed form's ends are ordered and within [0, kv_tiles] for any query tile.
         for (int64_t qt : {int64_t{0}, g.closed.q_tiles / 2, g.closed.q_tiles + 3}) {
           const double nk = static_cast<double>(g.closed.kv_tiles);
-          const auto r = tile_plan_program(*plan).ranges.eval({static_cast<double>(qt), static_cast<double>(g.closed.q_tiles), nk,
-                                                                static_cast<double>(in.q_len), static_cast<double>(in.kv_len), 0, 0});
-          BOOST_TEST((0 <= r[0] && r[0] <= r[1] && r[1] <= r[2] && r[2] <= r[3] && r[3] <= nk),
-                     c.name << ": ranges " << r[0] << " " << r[1] << " " << r[2] << " " << r[3] << " at qt " << qt);
+          const auto r = tile_plan_program(*plan).ranges.eval(
+              {static_cast<double>(qt), static_cast<double>(g.closed.q_tiles), nk,
+               static_cast<double>(in.q_len), static_cast<double>(in.kv_len), 0, 0});
+          BOOST_TEST(
+              (0 <= r[0] && r[0] <= r[1] && r[1] <= r[2] && r[2] <= r[3] && r[3] <= nk),
+              c.name << ": ranges " << r[0] << " " << r[1] << " " << r[2] << " " << r[3] << " at qt " << qt);
         }
         // The element program agrees with the oracle.
         const auto m = eval_element_mask(tile_plan_program(*plan), in, 0, std::min<int64_t>(in.q_len, 40), 0,
@@ -218,7 +225,9 @@ BOOST_AUTO_TEST_CASE(closed_forms_are_tight) {
   const TileGrid g = plan_tile_grid(tile_plan_program(*plan), in);
   for (int64_t qt = 0; qt < 10; ++qt)
     for (int64_t kt = 0; kt < 10; ++kt)
-      BOOST_TEST((g.at(qt, kt) == (kt < qt ? TileKind::Full : kt == qt ? TileKind::Partial : TileKind::Empty)));
+      BOOST_TEST((g.at(qt, kt) == (kt < qt    ? TileKind::Full
+                                   : kt == qt ? TileKind::Partial
+                                              : TileKind::Empty)));
   BOOST_TEST(g.count(TileKind::Full) == 45);
   BOOST_TEST(g.count(TileKind::Partial) == 10);
   const MaskDensity d = mask_density(tile_plan_program(*plan), in, g);
@@ -292,8 +301,12 @@ std::vector<int32_t> random_docs(std::mt19937& rng, int64_t n, bool sorted) {
   return d;
 }
 
-TileBuffer view(const std::vector<int32_t>& v) { return {TileBuffer::Elem::I32, v.data(), {static_cast<int64_t>(v.size())}}; }
-TileBuffer view(const std::vector<uint8_t>& v) { return {TileBuffer::Elem::U8, v.data(), {static_cast<int64_t>(v.size())}}; }
+TileBuffer view(const std::vector<int32_t>& v) {
+  return {TileBuffer::Elem::I32, v.data(), {static_cast<int64_t>(v.size())}};
+}
+TileBuffer view(const std::vector<uint8_t>& v) {
+  return {TileBuffer::Elem::U8, v.data(), {static_cast<int64_t>(v.size())}};
+}
 
 }  // namespace
 
@@ -386,20 +399,25 @@ BOOST_AUTO_TEST_CASE(per_head_masks) {
     for (int hh = 0; hh < 4; ++hh) {
       in.h_lo = in.h_hi = hh;
       const int64_t w = wins[hh];
-      check_grid(plan_tile_grid(tile_plan_program(*plan), in),
-                 [w](int64_t q, int64_t kv) { return q >= kv && q - kv < w; }, "per head " + std::to_string(hh));
+      check_grid(
+          plan_tile_grid(tile_plan_program(*plan), in),
+          [w](int64_t q, int64_t kv) { return q >= kv && q - kv < w; }, "per head " + std::to_string(hh));
     }
     in.h_lo = 0;  // one plan for every head: Empty/Full must hold for all of them
     in.h_hi = 3;
-    check_grid(plan_tile_grid(tile_plan_program(*plan), in), [&](int64_t q, int64_t kv) {
-      return q >= kv && q - kv < 1;  // Full must hold for the narrowest head...
-    }, "all heads (full)");
+    check_grid(
+        plan_tile_grid(tile_plan_program(*plan), in),
+        [&](int64_t q, int64_t kv) {
+          return q >= kv && q - kv < 1;  // Full must hold for the narrowest head...
+        },
+        "all heads (full)");
     const TileGrid all = plan_tile_grid(tile_plan_program(*plan), in);
     for (int64_t qt = 0; qt < all.q_tiles; ++qt)
       for (int64_t kt = 0; kt < all.kv_tiles; ++kt)
         if (all.at(qt, kt) == TileKind::Empty)  // ...and Empty for the widest
           for (int64_t q = qt * all.block_q; q < std::min<int64_t>((qt + 1) * all.block_q, in.q_len); ++q)
-            for (int64_t kv = kt * all.block_kv; kv < std::min<int64_t>((kt + 1) * all.block_kv, in.kv_len); ++kv)
+            for (int64_t kv = kt * all.block_kv; kv < std::min<int64_t>((kt + 1) * all.block_kv, in.kv_len);
+                 ++kv)
               if (q >= kv && q - kv < 200) BOOST_ERROR("all heads: empty tile with an allowed element");
   }
 }
@@ -523,8 +541,9 @@ BOOST_AUTO_TEST_CASE(million_token_plans) {
     HExpr mask;
   };
   HExpr q = Q(), kv = KV();
-  for (const Case& c : {Case{"causal", q >= kv}, Case{"sliding 4096", q >= kv && q - kv < 4096},
-                        Case{"prefix 2048", kv < 2048 || q >= kv}, Case{"chunked 8192", q / 8192 == kv / 8192}}) {
+  for (const Case& c :
+       {Case{"causal", q >= kv}, Case{"sliding 4096", q >= kv && q - kv < 4096},
+        Case{"prefix 2048", kv < 2048 || q >= kv}, Case{"chunked 8192", q / 8192 == kv / 8192}}) {
     const auto t0 = std::chrono::steady_clock::now();
     auto plan = plan_tiles(make_ir(c.mask), {64, 64});
     const auto t1 = std::chrono::steady_clock::now();
@@ -535,9 +554,10 @@ BOOST_AUTO_TEST_CASE(million_token_plans) {
     const MaskDensity d = mask_density(tile_plan_program(*plan), in, g, int64_t{1} << 22, int64_t{1} << 16);
     const auto t3 = std::chrono::steady_clock::now();
     auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
-    std::cout << "1M " << c.name << ": plan_tiles " << ms(t0, t1) << " ms, grid " << ms(t1, t2) << " ms, density "
-              << d.density << (d.exact ? " (exact) " : " (estimated) ") << ms(t2, t3) << " ms; full "
-              << g.count(TileKind::Full) << ", partial " << g.count(TileKind::Partial) << "\n";
+    std::cout << "1M " << c.name << ": plan_tiles " << ms(t0, t1) << " ms, grid " << ms(t1, t2)
+              << " ms, density " << d.density << (d.exact ? " (exact) " : " (estimated) ") << ms(t2, t3)
+              << " ms; full " << g.count(TileKind::Full) << ", partial " << g.count(TileKind::Partial)
+              << "\n";
     BOOST_TEST(g.q_tiles == 16384);
   }
   // The run-time planner on sorted documents (runs of 100..30000 tokens), causal.
@@ -555,8 +575,9 @@ BOOST_AUTO_TEST_CASE(million_token_plans) {
   in.buffers = {{"doc", view(docs)}};
   const TileGrid g = plan_tile_grid(tile_plan_program(*plan), in);
   const auto t1 = std::chrono::steady_clock::now();
-  std::cout << "1M documents (run-time planner): " << std::chrono::duration<double, std::milli>(t1 - t0).count()
-            << " ms; full " << g.count(TileKind::Full) << ", partial " << g.count(TileKind::Partial) << "\n";
+  std::cout << "1M documents (run-time planner): "
+            << std::chrono::duration<double, std::milli>(t1 - t0).count() << " ms; full "
+            << g.count(TileKind::Full) << ", partial " << g.count(TileKind::Partial) << "\n";
   BOOST_TEST(g.count(TileKind::Full) > 0);
 }
 
@@ -576,7 +597,8 @@ std::string run_attnc(const std::string& args, int& rc) {
 BOOST_AUTO_TEST_CASE(mask_command) {
   const auto dir = std::filesystem::temp_directory_path() / "attnc_plan_test";
   std::filesystem::create_directories(dir);
-  const std::string src = (dir / "m.attn").string(), png = (dir / "sw.png").string(), svg = (dir / "sw.svg").string();
+  const std::string src = (dir / "m.attn").string(), png = (dir / "sw.png").string(),
+                    svg = (dir / "sw.svg").string();
   std::ofstream(src) << "import std.masks;\n"
                         "mask sliding(window: int) = causal && q - kv < window;\n"
                         "kernel sw { mask = sliding(4096); }\n"
@@ -627,9 +649,10 @@ BOOST_AUTO_TEST_CASE(two_dimensional_buffer) {
     in.buffers = {{"allow", TileBuffer{TileBuffer::Elem::U8, a.data(), {heads, in.kv_len}}}};
     for (int64_t hh = 0; hh < heads; ++hh) {
       in.h_lo = in.h_hi = static_cast<double>(hh);
-      check_grid(plan_tile_grid(tile_plan_program(*plan), in),
-                 [&](int64_t q, int64_t kv) { return a[hh * in.kv_len + kv] != 0 || q >= kv; },
-                 "allow[h, kv], head " + std::to_string(hh));
+      check_grid(
+          plan_tile_grid(tile_plan_program(*plan), in),
+          [&](int64_t q, int64_t kv) { return a[hh * in.kv_len + kv] != 0 || q >= kv; },
+          "allow[h, kv], head " + std::to_string(hh));
     }
   }
 }
@@ -646,8 +669,10 @@ BOOST_AUTO_TEST_CASE(buffer_ranges_brute_force) {
       double lo[2] = {static_cast<double>(rng() % rows), static_cast<double>(rng() % cols)};
       double hi[2] = {lo[0] + rng() % rows, lo[1] + rng() % cols};
       double mn = 1e9, mx = -1e9;
-      for (int64_t i = static_cast<int64_t>(lo[0]); i <= std::min<int64_t>(static_cast<int64_t>(hi[0]), rows - 1); ++i)
-        for (int64_t j = static_cast<int64_t>(lo[1]); j <= std::min<int64_t>(static_cast<int64_t>(hi[1]), cols - 1); ++j) {
+      for (int64_t i = static_cast<int64_t>(lo[0]);
+           i <= std::min<int64_t>(static_cast<int64_t>(hi[0]), rows - 1); ++i)
+        for (int64_t j = static_cast<int64_t>(lo[1]);
+             j <= std::min<int64_t>(static_cast<int64_t>(hi[1]), cols - 1); ++j) {
           mn = std::min<double>(mn, v[i * cols + j]);
           mx = std::max<double>(mx, v[i * cols + j]);
         }
@@ -660,8 +685,9 @@ BOOST_AUTO_TEST_CASE(buffer_ranges_brute_force) {
 BOOST_AUTO_TEST_CASE(plan_text_round_trip) {
   BufferArg doc = buffer_arg("doc", ElemType::I32);
   KernelArg off = scalar_arg("off");
-  for (HExpr m : {Q() >= KV() && Q() - KV() < 100, doc.load(Q()) == doc.load(KV()) && Q() + scalar_var(off) >= KV(),
-                  Halide::exp(Halide::cast<float>(Q() - KV())) > 2.0f}) {
+  for (HExpr m :
+       {Q() >= KV() && Q() - KV() < 100, doc.load(Q()) == doc.load(KV()) && Q() + scalar_var(off) >= KV(),
+        Halide::exp(Halide::cast<float>(Q() - KV())) > 2.0f}) {
     KernelIR ir = make_ir(m);
     ir.args = {doc.arg, off};
     auto plan = plan_tiles(ir, {16, 32});

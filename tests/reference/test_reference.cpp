@@ -77,8 +77,9 @@ Shape random_shape(std::mt19937& rng) {
 BOOST_AUTO_TEST_CASE(full_attention_random_shapes) {
   std::mt19937 rng(1);
   for (int i = 0; i < 20; ++i)
-    compare("kernel k { lse = true; }", "k", random_shape(rng), [](int, int, int, int) { return true; },
-            [](double s, int, int, int, int) { return s; }, rng);
+    compare(
+        "kernel k { lse = true; }", "k", random_shape(rng), [](int, int, int, int) { return true; },
+        [](double s, int, int, int, int) { return s; }, rng);
 }
 
 BOOST_AUTO_TEST_CASE(causal_and_windows) {
@@ -92,11 +93,15 @@ kernel box { mask = abs(q - kv) <= 3; }
 )";
   for (int i = 0; i < 10; ++i) {
     Shape s = random_shape(rng);
-    compare(src, "c", s, [](int, int, int q, int kv) { return q >= kv; }, [](double x, int, int, int, int) { return x; }, rng);
-    compare(src, "w", s, [](int, int, int q, int kv) { return q >= kv && q - kv < 5; },
-            [](double x, int, int, int, int) { return x; }, rng);
-    compare(src, "box", s, [](int, int, int q, int kv) { return std::abs(q - kv) <= 3; },
-            [](double x, int, int, int, int) { return x; }, rng);
+    compare(
+        src, "c", s, [](int, int, int q, int kv) { return q >= kv; },
+        [](double x, int, int, int, int) { return x; }, rng);
+    compare(
+        src, "w", s, [](int, int, int q, int kv) { return q >= kv && q - kv < 5; },
+        [](double x, int, int, int, int) { return x; }, rng);
+    compare(
+        src, "box", s, [](int, int, int q, int kv) { return std::abs(q - kv) <= 3; },
+        [](double x, int, int, int, int) { return x; }, rng);
   }
 }
 
@@ -112,17 +117,19 @@ kernel pd(doc: tensor<i32>[len]) { mask = docs(doc); lse = true; }
 )";
   for (int i = 0; i < 8; ++i) {
     Shape s = random_shape(rng);
-    compare(src, "sc", s, [](int, int, int, int) { return true; },
-            [](double x, int, int, int, int) { return 2.0 * std::tanh(x / 2.0); }, rng);
+    compare(
+        src, "sc", s, [](int, int, int, int) { return true; },
+        [](double x, int, int, int, int) { return 2.0 * std::tanh(x / 2.0); }, rng);
     KernelInputs in;
     in.buffers["slopes"] = random_tensor(ScalarType::F32, {s.Hq}, rng);
     const HostTensor& slopes = in.buffers["slopes"];
-    compare(src, "al", s, [](int, int, int, int) { return true; },
-            [&](double x, int, int h, int q, int kv) {
-              double a = x + slopes.get(h) * (kv - q);
-              return 3.0 * std::tanh(a / 3.0);
-            },
-            rng, in, ScalarType::F32, 1e-5);
+    compare(
+        src, "al", s, [](int, int, int, int) { return true; },
+        [&](double x, int, int h, int q, int kv) {
+          double a = x + slopes.get(h) * (kv - q);
+          return 3.0 * std::tanh(a / 3.0);
+        },
+        rng, in, ScalarType::F32, 1e-5);
     Shape sq = s;
     sq.Lkv = sq.Lq;
     KernelInputs docs;
@@ -133,8 +140,9 @@ kernel pd(doc: tensor<i32>[len]) { mask = docs(doc); lse = true; }
       doc.set(j, cur);
     }
     docs.buffers["doc"] = doc;
-    compare(src, "pd", sq, [&](int, int, int q, int kv) { return doc.get(q) == doc.get(kv) && q >= kv; },
-            [](double x, int, int, int, int) { return x; }, rng, docs);
+    compare(
+        src, "pd", sq, [&](int, int, int q, int kv) { return doc.get(q) == doc.get(kv) && q >= kv; },
+        [](double x, int, int, int, int) { return x; }, rng, docs);
   }
 }
 
@@ -166,12 +174,14 @@ BOOST_AUTO_TEST_CASE(fully_masked_rows_give_zero_and_minus_infinity) {
 BOOST_AUTO_TEST_CASE(half_precision_inputs) {
   std::mt19937 rng(5);
   for (ScalarType t : {ScalarType::F16, ScalarType::BF16}) {
-    std::string src = std::string("kernel k { mask = q >= kv; dtype = ") + (t == ScalarType::F16 ? "f16" : "bf16") + "; }";
+    std::string src =
+        std::string("kernel k { mask = q >= kv; dtype = ") + (t == ScalarType::F16 ? "f16" : "bf16") + "; }";
     Shape s{1, 2, 1, 33, 33, 16, 8};
     // Output rounding to f16/bf16 is the only difference from the double computation on the same
     // (already rounded) inputs.
-    compare(src, "k", s, [](int, int, int q, int kv) { return q >= kv; }, [](double x, int, int, int, int) { return x; },
-            rng, {}, t, t == ScalarType::F16 ? 2e-3 : 1.6e-2);
+    compare(
+        src, "k", s, [](int, int, int q, int kv) { return q >= kv; },
+        [](double x, int, int, int, int) { return x; }, rng, {}, t, t == ScalarType::F16 ? 2e-3 : 1.6e-2);
   }
 }
 
@@ -179,8 +189,10 @@ BOOST_AUTO_TEST_CASE(scalar_arguments) {
   std::mt19937 rng(6);
   KernelInputs in;
   in.scalars["offset"] = 10;
-  compare("kernel k(offset: int) { mask = q + offset >= kv; }", "k", Shape{1, 1, 1, 5, 20, 8, 8},
-          [](int, int, int q, int kv) { return q + 10 >= kv; }, [](double x, int, int, int, int) { return x; }, rng, in);
+  compare(
+      "kernel k(offset: int) { mask = q + offset >= kv; }", "k", Shape{1, 1, 1, 5, 20, 8, 8},
+      [](int, int, int q, int kv) { return q + 10 >= kv; }, [](double x, int, int, int, int) { return x; },
+      rng, in);
 }
 
 BOOST_AUTO_TEST_CASE(buffer_index_out_of_range_is_an_error) {

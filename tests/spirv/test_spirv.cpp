@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "attn/loader.hpp"
 #include "backends/reference/EvalExpr.h"
 #include "backends/reference/Reference.h"
 #include "backends/spirv/ModuleBuilder.h"
@@ -14,7 +15,6 @@
 #include "codegen/KernelIR.h"
 #include "codegen/Lower.h"
 #include "frontend/Program.h"
-#include "attn/loader.hpp"
 #include "runtime/Npy.h"
 #include "runtime/VulkanLauncher.h"
 #include "tests/support/NaiveAttention.h"
@@ -96,7 +96,9 @@ void fill_args(const KernelIR& ir, const Shape& s, KernelInputs& in, std::mt1993
   }
   for (const KernelArg& a : ir.args) {
     if (a.kind == KernelArg::Kind::Scalar) {
-      in.scalars[a.name] = a.elem == ElemType::F32 ? 0.5 + (rng() % 100) / 50.0 : a.elem == ElemType::Bool ? 1 : rng() % 8;
+      in.scalars[a.name] = a.elem == ElemType::F32    ? 0.5 + (rng() % 100) / 50.0
+                           : a.elem == ElemType::Bool ? 1
+                                                      : rng() % 8;
       continue;
     }
     std::vector<int64_t> shape;
@@ -105,15 +107,22 @@ void fill_args(const KernelIR& ir, const Shape& s, KernelInputs& in, std::mt1993
                       : d == "docs"                   ? static_cast<int64_t>(start.size())
                       : d == "span" || d == "buckets" ? 64
                                                       : len);
-    ScalarType t = a.elem == ElemType::F32 ? ScalarType::F32 : a.elem == ElemType::I32 ? ScalarType::I32 : ScalarType::Bool;
+    ScalarType t = a.elem == ElemType::F32   ? ScalarType::F32
+                   : a.elem == ElemType::I32 ? ScalarType::I32
+                                             : ScalarType::Bool;
     HostTensor x = random_tensor(ScalarType::F32, shape, rng);
     HostTensor buf(t, shape);
     for (int64_t i = 0; i < buf.numel(); ++i) {
-      if (t == ScalarType::F32) buf.set(i, x.get(i));
-      else if (t == ScalarType::Bool) buf.set(i, rng() % 11 == 0);
-      else if (a.name == "doc") buf.set(i, doc[static_cast<size_t>(i % len)]);
-      else if (a.name == "start") buf.set(i, start[static_cast<size_t>(i) % start.size()]);
-      else buf.set(i, static_cast<double>(rng() % static_cast<unsigned>(len)));
+      if (t == ScalarType::F32)
+        buf.set(i, x.get(i));
+      else if (t == ScalarType::Bool)
+        buf.set(i, rng() % 11 == 0);
+      else if (a.name == "doc")
+        buf.set(i, doc[static_cast<size_t>(i % len)]);
+      else if (a.name == "start")
+        buf.set(i, start[static_cast<size_t>(i) % start.size()]);
+      else
+        buf.set(i, static_cast<double>(rng() % static_cast<unsigned>(len)));
     }
     in.buffers[a.name] = buf;
   }
@@ -143,8 +152,9 @@ void compare(const KernelIR& ir, Dims dims, std::mt19937& rng, const VulkanRunOp
   in.k = random_tensor(t, {s.B, s.Hkv, s.Lkv, s.D}, rng);
   in.v = random_tensor(t, {s.B, s.Hkv, s.Lkv, s.Dv}, rng);
   fill_args(ir, s, in, rng);
-  std::string where = ir.name + " B=" + std::to_string(s.B) + " Hq=" + std::to_string(s.Hq) + " Hkv=" + std::to_string(s.Hkv) +
-                      " Lq=" + std::to_string(s.Lq) + " Lkv=" + std::to_string(s.Lkv) + " D=" + std::to_string(s.D) +
+  std::string where = ir.name + " B=" + std::to_string(s.B) + " Hq=" + std::to_string(s.Hq) +
+                      " Hkv=" + std::to_string(s.Hkv) + " Lq=" + std::to_string(s.Lq) +
+                      " Lkv=" + std::to_string(s.Lkv) + " D=" + std::to_string(s.D) +
                       " Dv=" + std::to_string(s.Dv);
   KernelOutputs want;
   try {
@@ -183,7 +193,8 @@ BOOST_AUTO_TEST_CASE(module_builder_dedups_and_the_validator_names_errors) {
   BOOST_TEST(words[0] == spv::MagicNumber);
   BOOST_TEST(spirv::validate_spirv(words, 0x00010300) == "");
   std::string text = spirv::disassemble_spirv(words, 0x00010300);
-  BOOST_TEST(text.find("OpCapability Shader") == text.rfind("OpCapability Shader"), "capabilities are deduplicated");
+  BOOST_TEST(text.find("OpCapability Shader") == text.rfind("OpCapability Shader"),
+             "capabilities are deduplicated");
   // A function without its terminator: the validator says so.
   spirv::ModuleBuilder bad(0x00010300);
   bad.capability(spv::Capability::Shader);
@@ -196,9 +207,9 @@ BOOST_AUTO_TEST_CASE(module_builder_dedups_and_the_validator_names_errors) {
 
 BOOST_AUTO_TEST_CASE(the_device_is_lavapipe_with_the_expected_subgroups) {
   const vk::DeviceInfo& info = vk::VulkanDevice::get()->info();
-  BOOST_TEST_MESSAGE("Vulkan device: " << info.name << " (" << info.type << ", Vulkan 1." << info.api_minor << ", subgroup "
-                                       << info.subgroup_size << ", f16 storage " << info.f16_storage << ", shared "
-                                       << info.shared_bytes << " bytes)");
+  BOOST_TEST_MESSAGE("Vulkan device: " << info.name << " (" << info.type << ", Vulkan 1." << info.api_minor
+                                       << ", subgroup " << info.subgroup_size << ", f16 storage "
+                                       << info.f16_storage << ", shared " << info.shared_bytes << " bytes)");
   if (info.name.find("llvmpipe") == std::string::npos) return;
   const char* width = std::getenv("LP_NATIVE_VECTOR_WIDTH");
   BOOST_TEST(info.subgroup_size == (width && std::string(width) == "512" ? 16 : 8));
@@ -219,7 +230,8 @@ BOOST_AUTO_TEST_CASE(every_kernel_matches_the_reference) {
 BOOST_AUTO_TEST_CASE(fallbacks_without_subgroups_or_f16_storage) {
   auto p = load(kernels_file());
   std::mt19937 rng(12);
-  for (const char* name : {"causal_lse", "packed_alibi"}) compare(*lower(*p, *p->kernel(name)), {5, 6}, rng, {false, true, false});
+  for (const char* name : {"causal_lse", "packed_alibi"})
+    compare(*lower(*p, *p->kernel(name)), {5, 6}, rng, {false, true, false});
   compare(*lower(*p, *p->kernel("half")), {13, 20}, rng, {true, false, false});
 }
 
@@ -276,9 +288,11 @@ BOOST_AUTO_TEST_CASE(command_line) {
   BOOST_TEST(r.output.find("OpEntryPoint GLCompute %main \"main\"") != std::string::npos, r.output);
 
   std::mt19937 rng(17);
-  for (const char* t : {"q", "k", "v"}) write_npy((dir.path() / (std::string(t) + ".npy")).string(), random_tensor(ScalarType::F32, {1, 2, 9, 8}, rng));
-  std::string qkv = " --q " + (dir.path() / "q.npy").string() + " --k " + (dir.path() / "k.npy").string() + " --v " +
-                    (dir.path() / "v.npy").string() + " -o " + (dir.path() / "o.npy").string();
+  for (const char* t : {"q", "k", "v"})
+    write_npy((dir.path() / (std::string(t) + ".npy")).string(),
+              random_tensor(ScalarType::F32, {1, 2, 9, 8}, rng));
+  std::string qkv = " --q " + (dir.path() / "q.npy").string() + " --k " + (dir.path() / "k.npy").string() +
+                    " --v " + (dir.path() / "v.npy").string() + " -o " + (dir.path() / "o.npy").string();
   r = run_command(attnc + " run " + file + " causal_lse" + qkv + " -t vulkan");
   BOOST_REQUIRE_MESSAGE(r.status == 0, r.output);
   HostTensor got = read_npy((dir.path() / "o.npy").string());
@@ -286,12 +300,16 @@ BOOST_AUTO_TEST_CASE(command_line) {
   BOOST_REQUIRE_MESSAGE(r.status == 0, r.output);
   BOOST_TEST(max_diff(got, read_npy((dir.path() / "o.npy").string())) <= 1e-5);
 
-  r = run_command("ATTNC_VULKAN_LOADER=/nonexistent/libvulkan.so.1 " + attnc + " run " + file + " causal_lse" + qkv + " -t vulkan");
+  r = run_command("ATTNC_VULKAN_LOADER=/nonexistent/libvulkan.so.1 " + attnc + " run " + file +
+                  " causal_lse" + qkv + " -t vulkan");
   BOOST_TEST(r.status == 1);
   BOOST_TEST(r.output.find("attnc: error: no Vulkan loader") != std::string::npos, r.output);
-  r = run_command("ATTNC_VULKAN_DEVICE=no-such-device " + attnc + " run " + file + " causal_lse" + qkv + " -t vulkan");
+  r = run_command("ATTNC_VULKAN_DEVICE=no-such-device " + attnc + " run " + file + " causal_lse" + qkv +
+                  " -t vulkan");
   BOOST_TEST(r.status == 1);
-  BOOST_TEST(r.output.find("ATTNC_VULKAN_DEVICE='no-such-device' matches no Vulkan 1.1 device") != std::string::npos, r.output);
+  BOOST_TEST(
+      r.output.find("ATTNC_VULKAN_DEVICE='no-such-device' matches no Vulkan 1.1 device") != std::string::npos,
+      r.output);
 }
 
 // A device whose pipelines get smaller subgroups than it reports: the shader notices, the host
@@ -360,10 +378,10 @@ BOOST_AUTO_TEST_CASE(every_module_validates_in_every_configuration) {
     auto ir = lower(*p, *k);
     for (int sg : {0, 8, 64})
       for (int minor : {1, 2}) {
-          spirv::SpirvTarget t{minor, sg, sg == 8, 32768};
-          spirv::SpirvConfig c = spirv::choose_config(*ir, t, 40, 24);
-          BOOST_CHECK_NO_THROW(spirv::compile_spirv(*ir, c));
-        }
+        spirv::SpirvTarget t{minor, sg, sg == 8, 32768};
+        spirv::SpirvConfig c = spirv::choose_config(*ir, t, 40, 24);
+        BOOST_CHECK_NO_THROW(spirv::compile_spirv(*ir, c));
+      }
   }
 }
 
@@ -394,6 +412,7 @@ BOOST_AUTO_TEST_CASE(golden_disassembly) {
     std::string text = spirv::disassemble_spirv(spirv::compile_spirv(*ir, c).words, c.spirv_version);
     auto golden = source_dir() / "tests/golden/spirv" / (std::string(name) + ".spvasm");
     if (update) write_file(golden, text);
-    BOOST_TEST(read_file(golden) == text, name << ": disassembly differs from " << golden << " (ATTNC_UPDATE_GOLDEN=1 regenerates)");
+    BOOST_TEST(read_file(golden) == text,
+               name << ": disassembly differs from " << golden << " (ATTNC_UPDATE_GOLDEN=1 regenerates)");
   }
 }

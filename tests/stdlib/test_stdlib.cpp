@@ -8,8 +8,8 @@
 #include <filesystem>
 #include <functional>
 #include <optional>
-#include <sstream>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -24,17 +24,17 @@ using namespace attn;
 namespace {
 
 constexpr int kHeads = 8;
-constexpr int kLen = 240;        ///< positions 0..kLen-1 for q and kv
-constexpr int kTableSpan = 64;   ///< the second extent of `table`
+constexpr int kLen = 240;       ///< positions 0..kLen-1 for q and kv
+constexpr int kTableSpan = 64;  ///< the second extent of `table`
 
 /// The run-time buffers every test kernel may declare, filled at random for each round.
 struct Buffers {
-  std::vector<int32_t> doc;      ///< [kLen] document ids, contiguous runs 0, 0, 1, 1, 1, 2, ...
-  std::vector<int32_t> start;    ///< [docs] first position of each document
-  std::vector<uint8_t> flags;    ///< [kLen] global-token flags
-  std::vector<float> slopes;     ///< [kHeads]
-  std::vector<float> table;      ///< [kHeads, kTableSpan] row-major
-  int32_t offset = 0;            ///< the scalar kernel argument `offset`
+  std::vector<int32_t> doc;    ///< [kLen] document ids, contiguous runs 0, 0, 1, 1, 1, 2, ...
+  std::vector<int32_t> start;  ///< [docs] first position of each document
+  std::vector<uint8_t> flags;  ///< [kLen] global-token flags
+  std::vector<float> slopes;   ///< [kHeads]
+  std::vector<float> table;    ///< [kHeads, kTableSpan] row-major
+  int32_t offset = 0;          ///< the scalar kernel argument `offset`
 };
 
 /// One evaluation point.
@@ -89,12 +89,16 @@ const std::string kParams =
 Instance mask_case(const std::string& option, std::function<double(const Point&, const Buffers&)> f) {
   return {"import std.masks;\nimport std.documents;\nimport std.scores;\nkernel k" + kParams +
               " {\n  mask = " + option + ";\n}\n",
-          true, std::move(f), {}};
+          true,
+          std::move(f),
+          {}};
 }
 Instance score_case(const std::string& option, std::function<double(const Point&, const Buffers&)> f) {
   return {"import std.masks;\nimport std.documents;\nimport std.scores;\nkernel k" + kParams +
               " {\n  score = " + option + ";\n}\n",
-          false, std::move(f), {}};
+          false,
+          std::move(f),
+          {}};
 }
 
 /// T5's bucket, written from the description in the paper's code: sign half, exact small
@@ -112,7 +116,8 @@ int t5_bucket_ref(int rel, int num_buckets, int max_distance, bool bidirectional
   }
   int exact = n / 2;
   if (dist < exact) return bucket + dist;
-  float ratio = std::log(static_cast<float>(dist) / exact) / std::log(static_cast<float>(max_distance) / exact);
+  float ratio =
+      std::log(static_cast<float>(dist) / exact) / std::log(static_cast<float>(max_distance) / exact);
   int large = exact + static_cast<int>(ratio * (n - exact));
   return bucket + std::min(large, n - 1);
 }
@@ -143,22 +148,27 @@ std::vector<std::pair<std::string, std::function<Instance(Rng&)>>> cases() {
   using P = const Point&;
   using B = const Buffers&;
   std::vector<std::pair<std::string, std::function<Instance(Rng&)>>> all;
-  auto add = [&](std::string name, std::function<Instance(Rng&)> f) { all.emplace_back(std::move(name), std::move(f)); };
+  auto add = [&](std::string name, std::function<Instance(Rng&)> f) {
+    all.emplace_back(std::move(name), std::move(f));
+  };
 
   // std.masks
   add("full", [](Rng&) { return mask_case("full", [](P, B) { return 1.0; }); });
   add("causal", [](Rng&) { return mask_case("causal", [](P p, B) { return double(p.kv <= p.q); }); });
   add("causal at other indices", [](Rng& r) {
     int d = uniform(r, -20, 20);
-    return mask_case("causal(q = q + " + num(d) + ", kv = kv)", [d](P p, B) { return double(p.kv <= p.q + d); });
+    return mask_case("causal(q = q + " + num(d) + ", kv = kv)",
+                     [d](P p, B) { return double(p.kv <= p.q + d); });
   });
   add("sliding_window", [](Rng& r) {
     int w = uniform(r, 1, 80);
-    return mask_case("sliding_window(" + num(w) + ")", [w](P p, B) { return double(p.kv <= p.q && p.kv > p.q - w); });
+    return mask_case("sliding_window(" + num(w) + ")",
+                     [w](P p, B) { return double(p.kv <= p.q && p.kv > p.q - w); });
   });
   add("bidirectional_window", [](Rng& r) {
     int rad = uniform(r, 0, 80);
-    return mask_case("bidirectional_window(" + num(rad) + ")", [rad](P p, B) { return double(std::abs(p.q - p.kv) <= rad); });
+    return mask_case("bidirectional_window(" + num(rad) + ")",
+                     [rad](P p, B) { return double(std::abs(p.q - p.kv) <= rad); });
   });
   add("dilated_sliding_window", [](Rng& r) {
     int w = uniform(r, 1, 30), d = uniform(r, 1, 5);
@@ -174,11 +184,13 @@ std::vector<std::pair<std::string, std::function<Instance(Rng&)>>> cases() {
   });
   add("chunked", [](Rng& r) {
     int c = uniform(r, 1, 70);
-    return mask_case("chunked(" + num(c) + ")", [c](P p, B) { return double(p.kv <= p.q && p.q - p.q % c <= p.kv); });
+    return mask_case("chunked(" + num(c) + ")",
+                     [c](P p, B) { return double(p.kv <= p.q && p.q - p.q % c <= p.kv); });
   });
   add("block_causal", [](Rng& r) {
     int c = uniform(r, 1, 70);
-    return mask_case("block_causal(" + num(c) + ")", [c](P p, B) { return double(p.kv < (p.q / c + 1) * c); });
+    return mask_case("block_causal(" + num(c) + ")",
+                     [c](P p, B) { return double(p.kv < (p.q / c + 1) * c); });
   });
   add("block_diagonal", [](Rng& r) {
     int c = uniform(r, 1, 70);
@@ -186,14 +198,14 @@ std::vector<std::pair<std::string, std::function<Instance(Rng&)>>> cases() {
   });
   add("longformer", [](Rng& r) {
     int rad = uniform(r, 0, 40), g = uniform(r, 0, 8);
-    return mask_case("longformer(" + num(rad) + ", " + num(g) + ")",
-                     [rad, g](P p, B) { return double(std::abs(p.q - p.kv) <= rad || std::min(p.q, p.kv) < g); });
+    return mask_case("longformer(" + num(rad) + ", " + num(g) + ")", [rad, g](P p, B) {
+      return double(std::abs(p.q - p.kv) <= rad || std::min(p.q, p.kv) < g);
+    });
   });
   add("sinks_window", [](Rng& r) {
     int s = uniform(r, 0, 8), w = uniform(r, 1, 60);
-    return mask_case("sinks_window(" + num(s) + ", " + num(w) + ")", [s, w](P p, B) {
-      return double(p.kv <= p.q && (p.kv < s || p.kv > p.q - w));
-    });
+    return mask_case("sinks_window(" + num(s) + ", " + num(w) + ")",
+                     [s, w](P p, B) { return double(p.kv <= p.q && (p.kv < s || p.kv > p.q - w)); });
   });
   add("sinks_window shifted by a run-time offset", [](Rng& r) {
     int s = uniform(r, 0, 8), w = uniform(r, 1, 400);
@@ -214,7 +226,8 @@ std::vector<std::pair<std::string, std::function<Instance(Rng&)>>> cases() {
     return mask_case("same_document(doc)", [](P p, B s) { return double(s.doc[p.q] == s.doc[p.kv]); });
   });
   add("document_causal", [](Rng&) {
-    return mask_case("document_causal(doc)", [](P p, B s) { return double(s.doc[p.q] == s.doc[p.kv] && p.kv <= p.q); });
+    return mask_case("document_causal(doc)",
+                     [](P p, B s) { return double(s.doc[p.q] == s.doc[p.kv] && p.kv <= p.q); });
   });
   add("packed(causal)", [](Rng&) {
     return mask_case("packed(causal, doc, start)", [](P p, B s) {
@@ -224,13 +237,13 @@ std::vector<std::pair<std::string, std::function<Instance(Rng&)>>> cases() {
   add("packed(prefix_lm)", [](Rng& r) {
     int n = uniform(r, 0, 30);
     return mask_case("packed(prefix_lm(" + num(n) + "), doc, start)", [n](P p, B s) {
-      return double(s.doc[p.q] == s.doc[p.kv] && (rel_pos(s, p.kv) <= rel_pos(s, p.q) || rel_pos(s, p.kv) < n));
+      return double(s.doc[p.q] == s.doc[p.kv] &&
+                    (rel_pos(s, p.kv) <= rel_pos(s, p.q) || rel_pos(s, p.kv) < n));
     });
   });
   add("with_global", [](Rng&) {
-    return mask_case("with_global(causal, flags)", [](P p, B s) {
-      return double(p.kv <= p.q || s.flags[p.q] || s.flags[p.kv]);
-    });
+    return mask_case("with_global(causal, flags)",
+                     [](P p, B s) { return double(p.kv <= p.q || s.flags[p.q] || s.flags[p.kv]); });
   });
   add("longformer_flags", [](Rng& r) {
     int rad = uniform(r, 0, 40);
@@ -251,7 +264,8 @@ std::vector<std::pair<std::string, std::function<Instance(Rng&)>>> cases() {
   });
   add("softcap", [](Rng& r) {
     float cap = uniform_f(r, 1.0f, 60.0f);
-    return score_case("softcap(" + flt(cap) + ")", [cap = std::stod(flt(cap))](P p, B) { return cap * std::tanh(p.score / cap); });
+    return score_case("softcap(" + flt(cap) + ")",
+                      [cap = std::stod(flt(cap))](P p, B) { return cap * std::tanh(p.score / cap); });
   });
   add("scaled", [](Rng& r) {
     float f = uniform_f(r, -4.0f, 4.0f);
@@ -282,11 +296,12 @@ std::vector<std::pair<std::string, std::function<Instance(Rng&)>>> cases() {
     return inst;
   });
   add("t5_bucket", [](Rng&) {
-    Instance inst = score_case("score + float(t5_bucket(kv - q, 32, 128, true) * 100 + t5_bucket(kv - q, 32, 128, false))",
-                      [](P p, B) {
-                        return p.score + t5_bucket_ref(p.kv - p.q, 32, 128, true) * 100 +
-                               t5_bucket_ref(p.kv - p.q, 32, 128, false);
-                      });
+    Instance inst = score_case(
+        "score + float(t5_bucket(kv - q, 32, 128, true) * 100 + t5_bucket(kv - q, 32, 128, false))",
+        [](P p, B) {
+          return p.score + t5_bucket_ref(p.kv - p.q, 32, 128, true) * 100 +
+                 t5_bucket_ref(p.kv - p.q, 32, 128, false);
+        });
     inst.skip = [](P p) {
       return t5_on_boundary(p.kv - p.q, 32, 128, true) || t5_on_boundary(p.kv - p.q, 32, 128, false);
     };
@@ -340,8 +355,8 @@ bool same_value(double got, double want, bool is_mask) {
   return std::abs(got - want) <= 1e-5 * std::max(1.0, std::abs(want));
 }
 
-constexpr int kRounds = 12;    ///< random constants and buffers per definition
-constexpr int kPoints = 400;   ///< random points per round
+constexpr int kRounds = 12;   ///< random constants and buffers per definition
+constexpr int kPoints = 400;  ///< random points per round
 
 }  // namespace
 
@@ -375,8 +390,8 @@ BOOST_AUTO_TEST_CASE(every_definition_matches_its_meaning) {
           trues += want != 0;
           if (!same_value(got, want, inst.is_mask)) {
             ++mismatches;
-            BOOST_ERROR("at b=" << p.b << " h=" << p.h << " q=" << p.q << " kv=" << p.kv << " score=" << p.score
-                                << ": lowered " << got << ", expected " << want << "\n"
+            BOOST_ERROR("at b=" << p.b << " h=" << p.h << " q=" << p.q << " kv=" << p.kv << " score="
+                                << p.score << ": lowered " << got << ", expected " << want << "\n"
                                 << inst.text << "IR: " << print_ir(*ir));
           }
         }
@@ -392,7 +407,9 @@ BOOST_AUTO_TEST_CASE(every_stdlib_definition_has_a_case_and_a_doc_comment) {
   for (const auto& c : cases()) covered.push_back(c.first.substr(0, c.first.find_first_of(" (")));
   for (const auto& [module, text] : stdlib_modules()) {
     auto program = load_program_text(module + ".attn", text);
-    BOOST_TEST_REQUIRE(!program->diags.has_errors(), module << "\n" << render_diagnostics(program->diags, program->sources));
+    BOOST_TEST_REQUIRE(!program->diags.has_errors(),
+                       module << "\n"
+                              << render_diagnostics(program->diags, program->sources));
     for (const auto& decl : program->main()->decls) {
       BOOST_TEST((std::find(covered.begin(), covered.end(), decl->name) != covered.end()),
                  module << " defines '" << decl->name << "' but no test case covers it");
@@ -448,12 +465,14 @@ BOOST_AUTO_TEST_CASE(doc_comment_examples_hold) {
 BOOST_AUTO_TEST_CASE(stdlib_and_samples_check_without_diagnostics) {
   std::vector<std::string> paths;
   for (const char* dir : {"stdlib", "samples"})
-    for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(ATTNC_SOURCE_DIR) / dir))
+    for (const auto& entry :
+         std::filesystem::directory_iterator(std::filesystem::path(ATTNC_SOURCE_DIR) / dir))
       if (entry.path().extension() == ".attn") paths.push_back(entry.path().string());
   BOOST_TEST(paths.size() >= 9u);
   for (const std::string& path : paths) {
     auto program = load_program(path);
-    BOOST_TEST(program->diags.all().empty(), path << "\n" << render_diagnostics(program->diags, program->sources));
+    BOOST_TEST(program->diags.all().empty(), path << "\n"
+                                                  << render_diagnostics(program->diags, program->sources));
     if (program->diags.has_errors()) continue;
     for (const Decl* k : program->kernels()) {
       DiagnosticEngine diags;
@@ -462,13 +481,15 @@ BOOST_AUTO_TEST_CASE(stdlib_and_samples_check_without_diagnostics) {
   }
 }
 
-
 // At T5's exact bucket boundaries (distance 16, 32, 64, ... for 32 buckets and max_distance 128)
 // f32 arithmetic, as the targets and Hugging Face's T5 compute it, gives the upper bucket
 // (log(2) / log(16) * 8 is 2.0f). The reference evaluator rounds every Float(32) result to f32,
 // so it agrees there (in double, log(2) * 2.8853900f = 1.99999997 would truncate to the lower bucket).
 BOOST_AUTO_TEST_CASE(t5_bucket_boundaries) {
-  struct Config { int num_buckets, max_distance; bool bidirectional; };
+  struct Config {
+    int num_buckets, max_distance;
+    bool bidirectional;
+  };
   for (Config c : {Config{32, 128, true}, Config{32, 128, false}, Config{64, 256, true}}) {
     std::string text = "import std.scores;\nkernel k {\n  score = score + float(t5_bucket(kv - q, " +
                        num(c.num_buckets) + ", " + num(c.max_distance) + ", " +

@@ -18,10 +18,11 @@ struct NaiveResult {
   std::vector<double> lse;  ///< [B, Hq, Lq]
 };
 
-inline NaiveResult naive_attention(const HostTensor& q, const HostTensor& k, const HostTensor& v, const MaskFn& mask,
-                                   const ScoreFn& score, double scale) {
+inline NaiveResult naive_attention(const HostTensor& q, const HostTensor& k, const HostTensor& v,
+                                   const MaskFn& mask, const ScoreFn& score, double scale) {
   int B = static_cast<int>(q.shape[0]), Hq = static_cast<int>(q.shape[1]), Lq = static_cast<int>(q.shape[2]);
-  int D = static_cast<int>(q.shape[3]), Hkv = static_cast<int>(k.shape[1]), Lkv = static_cast<int>(k.shape[2]);
+  int D = static_cast<int>(q.shape[3]), Hkv = static_cast<int>(k.shape[1]),
+      Lkv = static_cast<int>(k.shape[2]);
   int Dv = static_cast<int>(v.shape[3]);
   NaiveResult r;
   r.out.assign(static_cast<size_t>(B) * Hq * Lq * Dv, 0.0);
@@ -36,7 +37,8 @@ inline NaiveResult naive_attention(const HostTensor& q, const HostTensor& k, con
           if (!mask(b, h, i, j)) continue;
           double dot = 0;
           for (int d = 0; d < D; ++d)
-            dot += q.get(((int64_t(b) * Hq + h) * Lq + i) * D + d) * k.get(((int64_t(b) * Hkv + hk) * Lkv + j) * D + d);
+            dot += q.get(((int64_t(b) * Hq + h) * Lq + i) * D + d) *
+                   k.get(((int64_t(b) * Hkv + hk) * Lkv + j) * D + d);
           s[j] = score(scale * dot, b, h, i, j);
           m = std::max(m, s[j]);
         }
@@ -47,7 +49,8 @@ inline NaiveResult naive_attention(const HostTensor& q, const HostTensor& k, con
           if (s[j] == -INFINITY) continue;
           double w = std::exp(s[j] - m);
           sum += w;
-          for (int d = 0; d < Dv; ++d) r.out[o * Dv + d] += w * v.get(((int64_t(b) * Hkv + hk) * Lkv + j) * Dv + d);
+          for (int d = 0; d < Dv; ++d)
+            r.out[o * Dv + d] += w * v.get(((int64_t(b) * Hkv + hk) * Lkv + j) * Dv + d);
         }
         for (int d = 0; d < Dv; ++d) r.out[o * Dv + d] /= sum;
         r.lse[o] = m + std::log(sum);
