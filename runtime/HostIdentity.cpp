@@ -32,18 +32,23 @@ std::string builtin_cpu_features() {
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_cpu_init();
 #define ATTN_FEATURE(name) \
-  if (__builtin_cpu_supports(name)) s += name " ";
-  ATTN_FEATURE("sse4.2")
-  ATTN_FEATURE("avx")
-  ATTN_FEATURE("avx2")
-  ATTN_FEATURE("fma") ATTN_FEATURE("avx512f") ATTN_FEATURE("avx512bw") ATTN_FEATURE("avx512vl")
-      ATTN_FEATURE("avx512dq") ATTN_FEATURE("avx512vnni") ATTN_FEATURE("avx512bf16")
-          ATTN_FEATURE("avx512fp16")
+  if (__builtin_cpu_supports(name)) s += name " "
+  ATTN_FEATURE("sse4.2");
+  ATTN_FEATURE("avx");
+  ATTN_FEATURE("avx2");
+  ATTN_FEATURE("fma");
+  ATTN_FEATURE("avx512f");
+  ATTN_FEATURE("avx512bw");
+  ATTN_FEATURE("avx512vl");
+  ATTN_FEATURE("avx512dq");
+  ATTN_FEATURE("avx512vnni");
+  ATTN_FEATURE("avx512bf16");
+  ATTN_FEATURE("avx512fp16");
 #undef ATTN_FEATURE
 #else
   s += "unknown";
 #endif
-              return s;
+  return s;
 }
 
 }  // namespace

@@ -18,29 +18,68 @@ namespace attn::vk {
 
 namespace {
 
-#define ATTN_VK_INSTANCE_FNS(X)                                                                    \
-  X(vkDestroyInstance)                                                                             \
-  X(vkEnumeratePhysicalDevices) X(vkGetPhysicalDeviceProperties) X(vkGetPhysicalDeviceProperties2) \
-      X(vkGetPhysicalDeviceFeatures2) X(vkGetPhysicalDeviceQueueFamilyProperties)                  \
-          X(vkGetPhysicalDeviceMemoryProperties) X(vkCreateDevice) X(vkGetDeviceProcAddr)
+// clang-format off
+#define ATTN_VK_INSTANCE_FNS(X) \
+  X(vkDestroyInstance) \
+  X(vkEnumeratePhysicalDevices) \
+  X(vkGetPhysicalDeviceProperties) \
+  X(vkGetPhysicalDeviceProperties2) \
+  X(vkGetPhysicalDeviceFeatures2) \
+  X(vkGetPhysicalDeviceQueueFamilyProperties) \
+  X(vkGetPhysicalDeviceMemoryProperties) \
+  X(vkCreateDevice) \
+  X(vkGetDeviceProcAddr)
+// clang-format on
 
-#define ATTN_VK_DEVICE_FNS(X)                                                                               \
-  X(vkDestroyDevice)                                                                                        \
-  X(vkGetDeviceQueue) X(vkCreateBuffer) X(vkDestroyBuffer) X(vkGetBufferMemoryRequirements)                 \
-      X(vkAllocateMemory) X(vkFreeMemory) X(vkBindBufferMemory) X(vkMapMemory) X(vkUnmapMemory)             \
-          X(vkCreateShaderModule) X(vkDestroyShaderModule) X(vkCreateDescriptorSetLayout)                   \
-              X(vkDestroyDescriptorSetLayout) X(vkCreatePipelineLayout) X(vkDestroyPipelineLayout)          \
-                  X(vkCreatePipelineCache) X(vkDestroyPipelineCache) X(vkGetPipelineCacheData)              \
-                      X(vkCreateComputePipelines) X(vkDestroyPipeline) X(vkCreateDescriptorPool)            \
-                          X(vkDestroyDescriptorPool) X(vkAllocateDescriptorSets) X(vkUpdateDescriptorSets)  \
-                              X(vkCreateCommandPool) X(vkDestroyCommandPool) X(vkAllocateCommandBuffers)    \
-                                  X(vkFreeCommandBuffers) X(vkBeginCommandBuffer) X(vkEndCommandBuffer)     \
-                                      X(vkCmdBindPipeline) X(vkCmdBindDescriptorSets) X(vkCmdPushConstants) \
-                                          X(vkCmdDispatch) X(vkCmdPipelineBarrier) X(vkQueueSubmit)         \
-                                              X(vkCreateFence) X(vkDestroyFence) X(vkWaitForFences)         \
-                                                  X(vkCmdCopyBuffer) X(vkCreateQueryPool)                   \
-                                                      X(vkDestroyQueryPool) X(vkCmdResetQueryPool)          \
-                                                          X(vkCmdWriteTimestamp) X(vkGetQueryPoolResults)
+// clang-format off
+#define ATTN_VK_DEVICE_FNS(X) \
+  X(vkDestroyDevice) \
+  X(vkGetDeviceQueue) \
+  X(vkCreateBuffer) \
+  X(vkDestroyBuffer) \
+  X(vkGetBufferMemoryRequirements) \
+  X(vkAllocateMemory) \
+  X(vkFreeMemory) \
+  X(vkBindBufferMemory) \
+  X(vkMapMemory) \
+  X(vkUnmapMemory) \
+  X(vkCreateShaderModule) \
+  X(vkDestroyShaderModule) \
+  X(vkCreateDescriptorSetLayout) \
+  X(vkDestroyDescriptorSetLayout) \
+  X(vkCreatePipelineLayout) \
+  X(vkDestroyPipelineLayout) \
+  X(vkCreatePipelineCache) \
+  X(vkDestroyPipelineCache) \
+  X(vkGetPipelineCacheData) \
+  X(vkCreateComputePipelines) \
+  X(vkDestroyPipeline) \
+  X(vkCreateDescriptorPool) \
+  X(vkDestroyDescriptorPool) \
+  X(vkAllocateDescriptorSets) \
+  X(vkUpdateDescriptorSets) \
+  X(vkCreateCommandPool) \
+  X(vkDestroyCommandPool) \
+  X(vkAllocateCommandBuffers) \
+  X(vkFreeCommandBuffers) \
+  X(vkBeginCommandBuffer) \
+  X(vkEndCommandBuffer) \
+  X(vkCmdBindPipeline) \
+  X(vkCmdBindDescriptorSets) \
+  X(vkCmdPushConstants) \
+  X(vkCmdDispatch) \
+  X(vkCmdPipelineBarrier) \
+  X(vkQueueSubmit) \
+  X(vkCreateFence) \
+  X(vkDestroyFence) \
+  X(vkWaitForFences) \
+  X(vkCmdCopyBuffer) \
+  X(vkCreateQueryPool) \
+  X(vkDestroyQueryPool) \
+  X(vkCmdResetQueryPool) \
+  X(vkCmdWriteTimestamp) \
+  X(vkGetQueryPoolResults)
+// clang-format on
 
 // The loader library and the functions resolved from it.
 struct Api {

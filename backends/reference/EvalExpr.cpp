@@ -70,6 +70,13 @@ int CompiledExpr::add(const Halide::Expr& e, const KernelIR& ir) {
   auto kids = [&](std::initializer_list<Halide::Expr> es) {
     for (const Halide::Expr& k : es) n.kids.push_back(add(k, ir));
   };
+  // Every binary node has operands `a` and `b`.
+  auto binary = [&](const auto* x, Op op) {
+    if (!x) return false;
+    n.op = op;
+    kids({x->a, x->b});
+    return true;
+  };
   auto arg_index = [&](const std::string& name) {
     for (size_t i = 0; i < ir.args.size(); ++i)
       if (ir.args[i].name == name) return static_cast<int>(i);
@@ -91,30 +98,25 @@ int CompiledExpr::add(const Halide::Expr& e, const KernelIR& ir) {
       n.op = Op::Scalar;
       n.ref = arg_index(v->name);
     }
-  }
-#define ATTN_BINARY(T)                      \
-  else if (const auto* x = e.as<HI::T>()) { \
-    n.op = Op::T;                           \
-    kids({x->a, x->b});                     \
-  }
-  ATTN_BINARY(Add)
-  ATTN_BINARY(Sub) ATTN_BINARY(Mul) ATTN_BINARY(Div) ATTN_BINARY(Mod) ATTN_BINARY(Min) ATTN_BINARY(Max)
-      ATTN_BINARY(EQ) ATTN_BINARY(NE) ATTN_BINARY(LT) ATTN_BINARY(LE) ATTN_BINARY(GT) ATTN_BINARY(GE)
-          ATTN_BINARY(And) ATTN_BINARY(Or)
-#undef ATTN_BINARY
-              else if (const auto* x = e.as<HI::Not>()) {
+  } else if (binary(e.as<HI::Add>(), Op::Add) || binary(e.as<HI::Sub>(), Op::Sub) ||
+             binary(e.as<HI::Mul>(), Op::Mul) || binary(e.as<HI::Div>(), Op::Div) ||
+             binary(e.as<HI::Mod>(), Op::Mod) || binary(e.as<HI::Min>(), Op::Min) ||
+             binary(e.as<HI::Max>(), Op::Max) || binary(e.as<HI::EQ>(), Op::EQ) ||
+             binary(e.as<HI::NE>(), Op::NE) || binary(e.as<HI::LT>(), Op::LT) ||
+             binary(e.as<HI::LE>(), Op::LE) || binary(e.as<HI::GT>(), Op::GT) ||
+             binary(e.as<HI::GE>(), Op::GE) || binary(e.as<HI::And>(), Op::And) ||
+             binary(e.as<HI::Or>(), Op::Or)) {
+    // n.op and the two operands are set.
+  } else if (const auto* x = e.as<HI::Not>()) {
     n.op = Op::Not;
     kids({x->a});
-  }
-  else if (const auto* x = e.as<HI::Select>()) {
+  } else if (const auto* x = e.as<HI::Select>()) {
     n.op = Op::Select;
     kids({x->condition, x->true_value, x->false_value});
-  }
-  else if (const auto* x = e.as<HI::Cast>()) {
+  } else if (const auto* x = e.as<HI::Cast>()) {
     n.op = Op::Cast;
     kids({x->value});
-  }
-  else if (const auto* c = e.as<HI::Call>()) {
+  } else if (const auto* c = e.as<HI::Call>()) {
     if (c->call_type == HI::Call::Image || c->call_type == HI::Call::Halide) {
       n.op = Op::Load;
       n.ref = arg_index(c->name);
@@ -138,8 +140,7 @@ int CompiledExpr::add(const Halide::Expr& e, const KernelIR& ir) {
         throw std::logic_error("internal error: the reference cannot evaluate call '" + c->name + "'");
     }
     for (const Halide::Expr& a : c->args) n.kids.push_back(add(a, ir));
-  }
-  else {
+  } else {
     std::ostringstream s;
     s << e;
     throw std::logic_error("internal error: the reference cannot evaluate IR node " + s.str());

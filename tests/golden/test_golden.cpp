@@ -27,7 +27,8 @@ void check_golden(const fs::path& expected_file, const std::string& actual) {
     test::write_file(expected_file, actual);
     return;
   }
-  BOOST_REQUIRE_MESSAGE(fs::exists(expected_file), expected_file << " is missing (run with ATTNC_UPDATE_GOLDEN=1)");
+  BOOST_REQUIRE_MESSAGE(fs::exists(expected_file),
+                        expected_file << " is missing (run with ATTNC_UPDATE_GOLDEN=1)");
   std::string expected = test::read_file(expected_file);
   BOOST_TEST(expected == actual, expected_file << " differs; actual:\n" << actual);
 }
