@@ -20,18 +20,18 @@ extern "C" {
 #define ATTN_KERNEL_ABI_VERSION 2
 
 typedef struct attn_kernel_args {
-  int abi_version;               /**< ATTN_KERNEL_ABI_VERSION */
-  const DLTensor* q;             /**< [B, Hq, Lq, D] */
-  const DLTensor* k;             /**< [B, Hkv, Lkv, D] */
-  const DLTensor* v;             /**< [B, Hkv, Lkv, Dv] */
-  DLTensor* out;                 /**< [B, Hq, Lq, Dv] */
-  DLTensor* lse;                 /**< [B, Hq, Lq] f32, or NULL */
+  int abi_version;                /**< ATTN_KERNEL_ABI_VERSION */
+  const DLTensor* q;              /**< [B, Hq, Lq, D] */
+  const DLTensor* k;              /**< [B, Hkv, Lkv, D] */
+  const DLTensor* v;              /**< [B, Hkv, Lkv, Dv] */
+  DLTensor* out;                  /**< [B, Hq, Lq, Dv] */
+  DLTensor* lse;                  /**< [B, Hq, Lq] f32, or NULL */
   const DLTensor* const* buffers; /**< the kernel's tensor parameters, in declaration order */
   int num_buffers;
-  const double* scalars;         /**< the kernel's scalar parameters, in declaration order */
+  const double* scalars; /**< the kernel's scalar parameters, in declaration order */
   int num_scalars;
-  int num_threads;               /**< 0: as many as the machine has */
-  char* error;                   /**< receives a message when the kernel returns non-zero */
+  int num_threads; /**< 0: as many as the machine has */
+  char* error;     /**< receives a message when the kernel returns non-zero */
   size_t error_size;
   /* Version 2. */
   /** NULL, or 2 entries per block of kv_ranges_block_q query rows (ceil(Lq / kv_ranges_block_q)

@@ -35,11 +35,11 @@ typedef struct attn_cuda_error {
 
 /** Everything a launch needs. Strides are in elements: [0] batch, [1] head, [2] row. */
 typedef struct attn_cuda_params {
-  const void* q;   /**< [B, Hq, Lq, D], kernel dtype */
-  const void* k;   /**< [B, Hkv, Lkv, D] */
-  const void* v;   /**< [B, Hkv, Lkv, Dv] */
-  void* out;       /**< [B, Hq, Lq, Dv] */
-  float* lse;      /**< [B, Hq, Lq] f32, or 0 */
+  const void* q; /**< [B, Hq, Lq, D], kernel dtype */
+  const void* k; /**< [B, Hkv, Lkv, D] */
+  const void* v; /**< [B, Hkv, Lkv, Dv] */
+  void* out;     /**< [B, Hq, Lq, Dv] */
+  float* lse;    /**< [B, Hq, Lq] f32, or 0 */
   long long q_stride[3], k_stride[3], v_stride[3], out_stride[3], lse_stride[3];
   int batch, q_heads, kv_heads, q_len, kv_len, reserved;
   float scale;      /**< softmax scale (natural units) */
