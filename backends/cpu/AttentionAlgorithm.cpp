@@ -69,25 +69,29 @@ namespace attn::cpu {
 AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const std::string& prefix) {
   AttentionAlgorithm a;
   a.geometry = g;
-  a.q = ImageParam(Float(32), 5, "attn_q");
-  a.k = ImageParam(Float(32), 4, "attn_k");
-  a.v = ImageParam(Float(32), 4, "attn_v");
+  a.q = ImageParam(Float(32), 2, "attn_q");
+  a.k = ImageParam(Float(32), 2, "attn_k");
+  a.v = ImageParam(Float(32), 2, "attn_v");
   a.num_queries = Param<int>("attn_lq");
   a.num_keys = Param<int>("attn_lk");
-  a.groups = Param<int>("attn_groups");
+  a.tile = Param<int>("attn_tile");
+  a.head = Param<int>("attn_head");
+  a.batch = Param<int>("attn_batch");
+  a.kv_lo = Param<int>("attn_kv_lo");
+  a.kv_hi = Param<int>("attn_kv_hi");
   // Ranges the wrapper guarantees; they also keep every parameter used in the emitted function.
   a.num_queries.set_range(1, Expr());
   a.num_keys.set_range(0, Expr());
-  a.groups.set_range(1, Expr());
-  a.c = Var("c"), a.h = Var("hq"), a.b = Var("bt"), a.j = Var("j");
-  a.ii = Var("ii"), a.it = Var("it");
-  const Var &c = a.c, &h = a.h, &b = a.b, &j = a.j, &ii = a.ii, &it = a.it;
+  a.tile.set_range(0, Expr());
+  a.head.set_range(0, Expr());
+  a.batch.set_range(0, Expr());
+  a.c = Var("c"), a.j = Var("j"), a.ii = Var("ii");
+  const Var &c = a.c, &j = a.j, &ii = a.ii;
   const int T = g.tile_q, KB = g.key_block;
 
   Expr D = g.head_dim ? Expr(g.head_dim) : a.q.dim(0).extent();
   a.value_cols = g.value_dim_padded ? Expr(g.value_dim_padded) : a.v.dim(0).extent();
-  Expr hk = h / a.groups;
-  Expr qi = it * T + ii;
+  Expr qi = a.tile * T + ii;
   const float inf = std::numeric_limits<float>::infinity();
 
   // The scale (and log2(e) when no score modifier needs natural units) folded into Q.
@@ -96,22 +100,21 @@ AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const
   Expr q_scale = identity ? scale * kLog2e : scale;
 
   a.qs = Func(prefix + "qs");
-  a.qs(c, ii, it, h, b) = a.q(c, ii, it, h, b) * q_scale;
+  a.qs(c, ii) = a.q(c, ii) * q_scale;
 
   a.rd = RDom(0, D, prefix + "rd");
   a.dot = Func(prefix + "dot");
-  a.dot(j, ii, it, h, b) = 0.0f;
-  // Key rows clamped to the buffer: score blocks are rounded up to whole blocks of keys, and
-  // interval arithmetic over the per-tile ranges would otherwise demand a far larger K.
+  a.dot(j, ii) = 0.0f;
+  // Key rows clamped to the buffer: score blocks are rounded up to whole blocks of keys.
   Expr key_row = min(j, a.k.dim(1).extent() - 1);
-  a.dot(j, ii, it, h, b) += a.qs(a.rd, ii, it, h, b) * a.k(a.rd, key_row, hk, b);
+  a.dot(j, ii) += a.qs(a.rd, ii) * a.k(a.rd, key_row);
 
   // Index variables of the IR -> this pipeline's coordinates.
   auto bind = [&](Expr e) {
     e = Internal::substitute("q", qi, e);
     e = Internal::substitute("kv", Expr(j), e);
-    e = Internal::substitute("b", Expr(b), e);
-    e = Internal::substitute("h", Expr(h), e);
+    e = Internal::substitute("b", Expr(a.batch), e);
+    e = Internal::substitute("h", Expr(a.head), e);
     return e;
   };
   // Buffer loads checked in the IR's own variables (q, kv), then bound to the pipeline's.
@@ -123,8 +126,8 @@ AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const
   // Raw scores first, then score modifier and mask in their own pass: a select inside the score
   // block makes Halide partition its loop by the mask and the accumulators leave registers.
   a.scores = Func(prefix + "scores");
-  a.scores(j, ii, it, h, b) = a.dot(j, ii, it, h, b);
-  Expr s = a.scores(j, ii, it, h, b);
+  a.scores(j, ii) = a.dot(j, ii);
+  Expr s = a.scores(j, ii);
   if (!identity) {
     Expr mod = checked(vectorize_transcendentals(ir.score));
     s = bind(Internal::substitute("score", s, mod)) * kLog2e;
@@ -132,74 +135,68 @@ AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const
   a.masked = Func(prefix + "masked");
   // An additive bias, not select(mask, s, -inf): Halide narrows the region of a call inside a select
   // by its condition, and a mask-shaped region of `scores` is no longer a register block.
-  a.masked(j, ii, it, h, b) = is_const_one(bound_mask) ? s : s + select(bound_mask, 0.0f, -inf);
+  a.masked(j, ii) = is_const_one(bound_mask) ? s : s + select(bound_mask, 0.0f, -inf);
 
-  // Keys this query tile can see: the hull of the tile plan's key-tile runs (codegen/PlanTiles:
-  // Partial, Full, Partial, contiguous), in key blocks of KB so that score blocks start aligned.
-  // For masks that read buffers the closed-form hull comes from their index-only conjuncts; the
-  // run-time plan narrows it per tile below (empty tiles between non-empty runs are still visited).
+  // Keys this tile can see: the hull of the tile plan's key-tile runs (codegen/PlanTiles: Partial,
+  // Full, Partial, contiguous) intersected with the wrapper's window, in key blocks of KB so that
+  // score blocks start aligned. For masks that read buffers the closed-form hull comes from their
+  // index-only conjuncts and the window from the run-time plan. Empty tiles between non-empty runs
+  // inside the hull are still visited.
   auto plan = plan_tiles(ir, PlanTilesOptions{T, KB});
+  a.uses_kv_ranges = !plan->index_only;
   auto plan_expr = [&](Expr e) {
-    e = Internal::substitute("qt", Expr(it), e);
+    e = Internal::substitute("qt", Expr(a.tile), e);
     e = Internal::substitute("q_tiles", (a.num_queries + (T - 1)) / T, e);
     e = Internal::substitute("kv_tiles", (a.num_keys + (KB - 1)) / KB, e);
     e = Internal::substitute("q_len", Expr(a.num_queries), e);
     e = Internal::substitute("kv_len", Expr(a.num_keys), e);
     return bind(e);
   };
-  a.rk = RDom(0, a.k.dim(1).extent(), prefix + "rk");
-  // An empty range has end == start, both within [0, Lk]: Halide sizes buffers from end - start of
-  // the loop trimmed to the key buffer, and a start past the buffer would make that negative.
   Expr key_lo = 0, key_hi = 0;
   if (!plan->ranges.empty()) {
-    key_lo = min(plan_expr(plan->ranges.front().begin) * KB, a.num_keys);
-    key_hi = max(min(plan_expr(plan->ranges.back().end) * KB, a.num_keys), key_lo);
+    key_lo = plan_expr(plan->ranges.front().begin) * KB;
+    key_hi = plan_expr(plan->ranges.back().end) * KB;
   }
-  a.rk.where(a.rk >= key_lo && a.rk < key_hi);
-  // Buffer masks: also the run-time plan's per-tile hull (the wrapper clamps it to [0, Lk]), in
-  // whole key blocks. A separate predicate: one that loads is opaque to bounds inference.
-  a.has_kv_range = !plan->index_only;
-  if (a.has_kv_range) {
-    a.kv_range = ImageParam(Int(32), 2, "attn_kv_range");
-    a.kv_range.dim(0).set_min(0).set_stride(1).set_extent(2);
-    a.kv_range.dim(1).set_min(0).set_stride(2);
-    a.rk.where(a.rk >= a.kv_range(0, it) / KB * KB && a.rk < (a.kv_range(1, it) + (KB - 1)) / KB * KB);
-  }
+  key_lo = max(key_lo, a.kv_lo / KB * KB);
+  key_hi = min(key_hi, (a.kv_hi + (KB - 1)) / KB * KB);
+  // An empty window has end == start, both within [0, Lk]: Halide sizes buffers from end - start of
+  // the loop, and a start past the buffer would make that negative.
+  key_lo = clamp(key_lo, 0, a.num_keys);
+  key_hi = clamp(key_hi, key_lo, a.num_keys);
+  a.rk = RDom(key_lo, key_hi - key_lo, prefix + "rk");
 
   a.row_max = Func(prefix + "row_max");
-  a.row_max(ii, it, h, b) = -inf;
-  a.row_max(ii, it, h, b) = max(a.row_max(ii, it, h, b), a.masked(a.rk, ii, it, h, b));
-  Expr m = a.row_max(ii, it, h, b);
+  a.row_max(ii) = -inf;
+  a.row_max(ii) = max(a.row_max(ii), a.masked(a.rk, ii));
+  Expr m = a.row_max(ii);
   Expr m_safe = select(m == -inf, 0.0f, m);  // fully masked row: every exp gives 0
 
   a.probs = Func(prefix + "probs");
-  a.probs(j, ii, it, h, b) = exp2_nonpositive(a.masked(j, ii, it, h, b) - m_safe);
+  a.probs(j, ii) = exp2_nonpositive(a.masked(j, ii) - m_safe);
 
   a.row_sum = Func(prefix + "row_sum");
-  a.row_sum(ii, it, h, b) = 0.0f;
-  a.row_sum(ii, it, h, b) += a.probs(a.rk, ii, it, h, b);
+  a.row_sum(ii) = 0.0f;
+  a.row_sum(ii) += a.probs(a.rk, ii);
 
   a.pv = Func(prefix + "pv");
-  a.pv(c, ii, it, h, b) = 0.0f;
-  a.pv(c, ii, it, h, b) += a.probs(a.rk, ii, it, h, b) * a.v(c, a.rk, hk, b);
+  a.pv(c, ii) = 0.0f;
+  a.pv(c, ii) += a.probs(a.rk, ii) * a.v(c, a.rk);
 
-  Expr l = a.row_sum(ii, it, h, b);
+  Expr l = a.row_sum(ii);
   Expr inv = select(l > 0.0f, 1.0f / l, 0.0f);
   Expr lse = select(l > 0.0f, m * kLn2 + log(l), -inf);
   Expr Dvp = a.value_cols;
   a.normalized = Func(prefix + "normalized");
-  a.normalized(c, ii, it, h, b) =
-      select(likely(c < Dvp), a.pv(min(c, Dvp - 1), ii, it, h, b) * inv, lse);
+  a.normalized(c, ii) = select(likely(c < Dvp), a.pv(min(c, Dvp - 1), ii) * inv, lse);
 
   a.out = Func(prefix + "attn_out");
-  a.out(c, ii, it, h, b) = a.normalized(c, ii, it, h, b);
+  a.out(c, ii) = a.normalized(c, ii);
 
   // The wrapper stages dense, padded copies: say so, so that row offsets are constants (or at
   // least loop invariants) and the score loop's broadcasts need no index arithmetic.
   Expr q_cols = g.head_dim ? Expr(g.head_dim) : a.q.dim(0).extent();
   a.q.dim(0).set_min(0).set_stride(1).set_extent(q_cols);
   a.q.dim(1).set_min(0).set_stride(q_cols).set_extent(T);
-  a.q.dim(2).set_min(0).set_stride(q_cols * T);
   a.k.dim(0).set_min(0).set_stride(1).set_extent(q_cols);
   a.k.dim(1).set_min(0).set_stride(q_cols);
   a.v.dim(0).set_min(0).set_stride(1).set_extent(Dvp);
@@ -208,10 +205,8 @@ AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const
   Expr out_cols = Dvp + g.vector_lanes;
   o.dim(0).set_min(0).set_stride(1).set_extent(out_cols);
   o.dim(1).set_min(0).set_stride(out_cols).set_extent(T);
-  o.dim(2).set_min(0).set_stride(out_cols * T);
 
-  a.args = {a.q, a.k, a.v, a.num_queries, a.num_keys, a.groups};
-  if (a.has_kv_range) a.args.push_back(a.kv_range);
+  a.args = {a.q, a.k, a.v, a.num_queries, a.num_keys, a.tile, a.head, a.batch, a.kv_lo, a.kv_hi};
   for (const KernelArg& arg : ir.args) {
     Internal::Parameter p = arg.param;
     // Buffers arrive as DLPack views in declared dimension order with any strides; Halide's default

@@ -25,22 +25,26 @@ struct Geometry {
 
 Geometry choose_geometry(const KernelIR& ir, const CpuTarget& target);
 
-/// The Funcs and parameters of one kernel. Inputs are the wrapper's staged f32 copies, in Halide
-/// order (innermost first), queries split into tiles: q [D, tile_q, Lq_pad / tile_q, Hq, B],
-/// k [D, Lk_pad, Hkv, B], v [Dv_pad, Lk_pad, Hkv, B]; out [Dv_pad + lanes, tile_q, tiles, Hq, B]
-/// holds Out in columns [0, Dv_pad) and the log-sum-exp in the next `lanes` columns.
+/// The Funcs and parameters of one kernel, computing ONE task: a tile of tile_q query rows of one
+/// query head of one batch entry against the keys of a window. The wrapper runs the tasks in
+/// parallel and hands each the staged f32 copies (Halide order, innermost first): q [D, tile_q]
+/// (the tile's rows), k [D, Lk_pad] and v [Dv_pad, Lk_pad] (the key/value head it reads), out
+/// [Dv_pad + lanes, tile_q] (Out in columns [0, Dv_pad), the log-sum-exp in the next `lanes`).
+/// Every bound is a scalar at the call, so Halide sizes the scores of a task by its own window.
 struct AttentionAlgorithm {
   Halide::ImageParam q, k, v;
-  /// Masks that read buffers: per query tile, keys [lo, hi) (int32 [2, tiles]) outside which the
-  /// mask is false, from the run-time planner via the wrapper; narrows the closed-form hull.
-  Halide::ImageParam kv_range;
-  bool has_kv_range = false;
-  Halide::Param<int> num_queries, num_keys, groups;  ///< Lq, Lk (unpadded), Hq / Hkv
+  Halide::Param<int> num_queries, num_keys;  ///< Lq, Lk (unpadded)
+  Halide::Param<int> tile, head, batch;      ///< the task: query tile index, query head, batch
+  /// Keys [lo, hi) outside which the mask is false for this tile (the run-time plan's hull for
+  /// masks that read buffers, else [0, Lk)); intersected with the closed-form hull of the plan.
+  Halide::Param<int> kv_lo, kv_hi;
+  /// The mask reads buffers: the wrapper narrows kv_lo/kv_hi by attn_kernel_args::kv_ranges.
+  bool uses_kv_ranges = false;
   Halide::Func qs, dot, scores, masked, row_max, probs, row_sum, pv, normalized, out;
-  Halide::Var c, h, b, j, ii, it;
+  Halide::Var c, j, ii;
   Halide::RDom rd, rk;
-  Halide::Expr value_cols;                            ///< Dv_pad
-  std::vector<Halide::Argument> args;                 ///< inputs, in the wrapper's order
+  Halide::Expr value_cols;             ///< Dv_pad
+  std::vector<Halide::Argument> args;  ///< inputs, in the wrapper's order
   Geometry geometry;
 };
 

@@ -90,7 +90,7 @@ CpuKernelSource generate_cpu_kernel(const KernelIR& ir, const CpuTarget& target)
   }
 
   WrapperSpec spec{src.entry, pipeline, ir.name, g, ir.options.dtype, ir.options.lse, ir.args};
-  spec.kv_range = algo.has_kv_range;
+  spec.kv_ranges = algo.uses_kv_ranges;
   std::ostringstream s;
   s << "// attnc: CPU kernel '" << ir.name << "' (" << cpu_isa_name(target.isa) << ", "
     << dtype_name(ir.options.dtype) << " I/O), Halide-scheduled. Generated; do not edit.\n"

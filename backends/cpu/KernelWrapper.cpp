@@ -100,7 +100,9 @@ bool check_tensor(void* uc, const DLTensor* t, const char* name, int ndim, bool 
   if (t->device.device_type != kDLCPU && t->device.device_type != kDLCUDAHost)
     return fail(uc, "%s: %s is not in CPU memory", kKernelName, name), false;
   if (t->ndim != ndim) return fail(uc, "%s: %s has %d dimensions, expected %d", kKernelName, name, t->ndim, ndim), false;
-  if (!t->data) return fail(uc, "%s: %s has no data", kKernelName, name), false;
+  int64_t elements = 1;
+  for (int d = 0; d < ndim; ++d) elements *= t->shape[d] > 0 ? t->shape[d] : 0;
+  if (!t->data && elements > 0) return fail(uc, "%s: %s has no data", kKernelName, name), false;
   bool type_ok = is_f32 ? (t->dtype.code == kDLFloat && t->dtype.bits == 32 && t->dtype.lanes == 1) : is_io_type(t->dtype);
   if (!type_ok)
     return fail(uc, "%s: %s has element type (code %d, %d bits), expected %s", kKernelName, name, int(t->dtype.code),
@@ -113,72 +115,71 @@ bool check_tensor(void* uc, const DLTensor* t, const char* name, int ndim, bool 
   return true;
 }
 
-/// A padded f32 copy in Halide's dimension order (innermost first): [cols, rows, heads, batch].
-struct Staged {
-  float* data = nullptr;
-  halide_buffer_t buf{};
-  halide_dimension_t dim[4]{};
-  Staged() = default;
-  Staged(const Staged&) = delete;
-  Staged& operator=(const Staged&) = delete;
-  ~Staged() { free(data); }
-  /// rows_per_tile > 0 splits the rows into tiles: [cols, rows_per_tile, rows / rows_per_tile, ...].
-  bool allocate(void* uc, const char* name, int64_t cols, int64_t rows, int64_t heads, int64_t batch,
-                int64_t rows_per_tile = 0) {
-    int64_t n = cols * rows * heads * batch;
-    if (n >= (int64_t(1) << 31) / 4 || cols * rows >= (int64_t(1) << 31))
-      return fail(uc, "%s: %s is too large for this kernel (%lld elements)", kKernelName, name, (long long)n), false;
-    data = static_cast<float*>(aligned_alloc(64, size_t(round_up(n * 4 + 64, 64))));
-    if (!data) return fail(uc, "%s: out of memory staging %s", kKernelName, name), false;
-    int64_t extent[4] = {cols, rows, heads, batch}, stride = 1;
-    for (int d = 0; d < 4; ++d) {
-      dim[d] = halide_dimension_t{0, int32_t(extent[d]), int32_t(stride), 0};
-      stride *= extent[d];
-    }
-    row_stride = cols, head_stride = cols * rows, batch_stride = cols * rows * heads;
-    elements = n;
-    buf.host = reinterpret_cast<uint8_t*>(data);
-    buf.type = halide_type_t(halide_type_float, 32, 1);
-    buf.dimensions = 4;
-    buf.dim = dim;
-    if (rows_per_tile > 0) {
-      tiled[0] = dim[0];
-      tiled[1] = halide_dimension_t{0, int32_t(rows_per_tile), int32_t(cols), 0};
-      tiled[2] = halide_dimension_t{0, int32_t(rows / rows_per_tile), int32_t(cols * rows_per_tile), 0};
-      tiled[3] = dim[2];
-      tiled[4] = dim[3];
-      buf.dimensions = 5;
-      buf.dim = tiled;
-    }
-    return true;
-  }
-  float* row(int64_t r, int64_t h, int64_t b) const {
-    return data + (size_t(b) * batch_stride + size_t(h) * head_stride + size_t(r) * row_stride);
-  }
-  halide_dimension_t tiled[5]{};
-  int64_t row_stride = 0, head_stride = 0, batch_stride = 0, elements = 0;
+/// K or V as the tasks read them: rows of `cols` f32, one [L, cols] plane per (head, batch). The
+/// caller's memory itself when it already is that (f32, rows of exactly `cols` floats, dense), else a
+/// converted copy with the columns past the tensor's zero-filled.
+struct KeySide {
+  const float* base = nullptr;
+  int64_t head_stride = 0, batch_stride = 0;  // in floats
+  float* copy = nullptr;
+  KeySide() = default;
+  KeySide(const KeySide&) = delete;
+  KeySide& operator=(const KeySide&) = delete;
+  ~KeySide() { free(copy); }
+  const float* plane(int64_t h, int64_t b) const { return base + b * batch_stride + h * head_stride; }
 };
 
-/// Copies t ([B, H, L, C]) into s, converting to f32 and zero-filling the padding.
-int stage_in(void* uc, const DLTensor* t, Staged& s) {
+bool prepare_key_side(void* uc, const DLTensor* t, const char* name, int64_t cols, KeySide& s) {
   int64_t B = t->shape[0], H = t->shape[1], L = t->shape[2], C = t->shape[3];
+  if (L * cols >= (int64_t(1) << 31))
+    return fail(uc, "%s: %s has too many rows for this kernel (%lld)", kKernelName, name, (long long)L), false;
+  const char* base = base_of(t);
+  if (kIoType == IoType::F32 && C == cols && (L <= 1 || stride_of(t, 2) == cols) &&
+      reinterpret_cast<uintptr_t>(base) % alignof(float) == 0) {
+    s.base = reinterpret_cast<const float*>(base);
+    s.head_stride = stride_of(t, 1), s.batch_stride = stride_of(t, 0);
+    return true;
+  }
+  int64_t n = B * H * L * cols;
+  s.copy = static_cast<float*>(aligned_alloc(64, size_t(round_up(n * 4 + 64, 64))));
+  if (!s.copy) return fail(uc, "%s: out of memory converting %s", kKernelName, name), false;
+  s.base = s.copy, s.head_stride = L * cols, s.batch_stride = H * L * cols;
   int64_t esize = t->dtype.bits / 8;
   int64_t sb = stride_of(t, 0) * esize, sh = stride_of(t, 1) * esize, sl = stride_of(t, 2) * esize;
-  const char* base = base_of(t);
-  memset(s.data, 0, size_t(s.elements) * 4);
   return parallel_for(uc, int(B * H), [&](int task) {
     int64_t b = task / H, h = task % H;
     for (int64_t r = 0; r < L; ++r) {
       const char* src = base + b * sb + h * sh + r * sl;
-      float* dst = s.row(r, h, b);
+      float* dst = s.copy + b * s.batch_stride + h * s.head_stride + r * cols;
       if (kIoType == IoType::F32)
         memcpy(dst, src, size_t(C) * 4);
       else
         for (int64_t c = 0; c < C; ++c) dst[c] = read_io(src + c * esize);
+      memset(dst + C, 0, size_t(cols - C) * 4);
     }
     return 0;
-  });
+  }) == 0;
 }
+
+/// `rows` dense rows of `cols` floats from `first`, as the 2-D Halide buffer [cols, rows] a task reads.
+struct Plane {
+  halide_buffer_t buf{};
+  halide_dimension_t dim[2]{};
+  Plane(const float* first, int64_t cols, int64_t rows) {
+    dim[0] = halide_dimension_t{0, int32_t(cols), 1, 0};
+    dim[1] = halide_dimension_t{0, int32_t(rows), int32_t(cols), 0};
+    buf.host = reinterpret_cast<uint8_t*>(const_cast<float*>(first));
+    buf.type = halide_type_t(halide_type_float, 32, 1);
+    buf.dimensions = 2;
+    buf.dim = dim;
+  }
+};
+
+/// Per-thread scratch of a task: its query tile in, its output tile out.
+struct TaskScratch {
+  std::vector<float> q, out;
+};
+thread_local TaskScratch task_scratch;
 
 /// A kernel buffer argument as a Halide buffer over the caller's memory (no copy).
 struct BufferView {
@@ -264,8 +265,7 @@ std::string emit_wrapper(const WrapperSpec& spec) {
   std::ostringstream o;
   o << "namespace {\n\nenum class IoType { F32, F16, BF16 };\n"
     << "constexpr const char* kKernelName = " << c_string(spec.kernel) << ";\n"
-    << "constexpr int kLanes = " << g.vector_lanes << ", kTileQ = " << g.tile_q
-    << ", kKeyBlock = " << g.key_block << ";\n"
+    << "constexpr int kLanes = " << g.vector_lanes << ", kTileQ = " << g.tile_q << ";\n"
     << "constexpr int64_t kHeadDim = " << g.head_dim << ", kValueDim = " << g.value_dim
     << ";  // 0: any\n"
     << "constexpr IoType kIoType = " << dtype_enum(spec.dtype) << ";\n"
@@ -326,30 +326,47 @@ std::string emit_wrapper(const WrapperSpec& spec) {
     return fail(uc, "%s: %d scalars given, the kernel takes %d", kKernelName, args->num_scalars, kNumScalars), -1;
   if (B == 0 || Hq == 0 || Lq == 0) return 0;
 )cpp";
-  int bi = 0;
-  for (const KernelArg& a : spec.args) {
+  for (int bi = 0; const KernelArg& a : spec.args) {
     if (a.kind != KernelArg::Kind::Buffer) continue;
     o << "  BufferView buffer" << bi << ";\n"
       << "  if (!view_buffer(uc, args->buffers[" << bi << "], " << c_string(a.name) << ", " << a.dims.size()
       << ", " << buffer_type(a.elem) << ", buffer" << bi << ")) return -1;\n";
     ++bi;
   }
-  o << R"cpp(  int64_t Lq_pad = round_up(Lq, kTileQ), Lk_pad = round_up(Lk > 0 ? Lk : 1, kKeyBlock);
+  o << R"cpp(  char* out_base = static_cast<char*>(args->out->data) + args->out->byte_offset;
+  int64_t esize = args->out->dtype.bits / 8;
+  int64_t ob = stride_of(args->out, 0) * esize, oh = stride_of(args->out, 1) * esize, ol = stride_of(args->out, 2) * esize;
+  float* lse_base = args->lse ? reinterpret_cast<float*>(static_cast<char*>(args->lse->data) + args->lse->byte_offset) : nullptr;
+  int64_t lb = args->lse ? stride_of(args->lse, 0) : 0, lh = args->lse ? stride_of(args->lse, 1) : 0;
+  int64_t ll = args->lse ? stride_of(args->lse, 2) : 0;
+  if (Lk == 0) {  // no keys: every row is fully masked
+    for (int64_t b = 0; b < B; ++b)
+      for (int64_t h = 0; h < Hq; ++h)
+        for (int64_t r = 0; r < Lq; ++r) {
+          for (int64_t c = 0; c < Dv; ++c) write_io(out_base + b * ob + h * oh + r * ol + c * esize, 0.0f);
+          if (lse_base) lse_base[b * lb + h * lh + r * ll] = -INFINITY;
+        }
+    return 0;
+  }
   int64_t Dv_pad = round_up(Dv, kLanes);
-  Staged q, k, v, out;
-  if (!q.allocate(uc, "q", D, Lq_pad, Hq, B, kTileQ) || !k.allocate(uc, "k", D, Lk_pad, Hkv, B) ||
-      !v.allocate(uc, "v", Dv_pad, Lk_pad, Hkv, B) || !out.allocate(uc, "out", Dv_pad + kLanes, Lq_pad, Hq, B, kTileQ))
-    return -1;
-  if (stage_in(uc, args->q, q) || stage_in(uc, args->k, k) || stage_in(uc, args->v, v)) return -1;
+  KeySide k, v;
+  if (!prepare_key_side(uc, args->k, "k", D, k) || !prepare_key_side(uc, args->v, "v", Dv_pad, v)) return -1;
+  const char* q_base = base_of(args->q);
+  int64_t q_esize = args->q->dtype.bits / 8;
+  int64_t qb = stride_of(args->q, 0) * q_esize, qh = stride_of(args->q, 1) * q_esize, ql = stride_of(args->q, 2) * q_esize;
+  // Keys each query tile may see, [lo, hi): all of them, or for a mask that reads buffers the hull
+  // of the caller's ranges (version 2) over the tile's rows. The pipeline intersects it with the
+  // mask's closed-form hull.
+  int64_t tiles = (Lq + kTileQ - 1) / kTileQ;
+  if (tiles * Hq * B >= (int64_t(1) << 31))
+    return fail(uc, "%s: too many query tiles (%lld)", kKernelName, (long long)(tiles * Hq * B)), -1;
+  std::vector<int32_t> window(size_t(2 * tiles));
 )cpp";
-  if (spec.kv_range)
-    o << R"cpp(  // Keys per query tile: the hull of the caller's ranges (version 2) over the tile's rows, else all.
-  const int64_t* given = args->abi_version >= 2 ? args->kv_ranges : nullptr;
-  int64_t given_block = given ? args->kv_ranges_block_q : 0;
+  o << (spec.kv_ranges ? "  const int64_t* given = args->abi_version >= 2 ? args->kv_ranges : nullptr;\n"
+                       : "  const int64_t* given = nullptr;  // the mask reads no buffer: kv_ranges unused\n");
+  o << R"cpp(  int64_t given_block = given ? args->kv_ranges_block_q : 0;
   if (given && given_block <= 0)
     return fail(uc, "%s: kv_ranges_block_q is %lld", kKernelName, (long long)given_block), -1;
-  int64_t tiles = Lq_pad / kTileQ;
-  std::vector<int32_t> kv_range(size_t(2 * tiles));
   for (int64_t t = 0; t < tiles; ++t) {
     int64_t lo = 0, hi = Lk;
     if (given) {
@@ -361,18 +378,37 @@ std::string emit_wrapper(const WrapperSpec& spec) {
       }
       if (lo >= hi) lo = hi = 0;
     }
-    kv_range[size_t(2 * t)] = int32_t(lo), kv_range[size_t(2 * t + 1)] = int32_t(hi);
+    window[size_t(2 * t)] = int32_t(lo), window[size_t(2 * t + 1)] = int32_t(hi);
   }
-  halide_dimension_t kv_range_dim[2] = {{0, 2, 1, 0}, {0, int32_t(tiles), 2, 0}};
-  halide_buffer_t kv_range_buf{};
-  kv_range_buf.host = reinterpret_cast<uint8_t*>(kv_range.data());
-  kv_range_buf.type = halide_type_t(halide_type_int, 32, 1);
-  kv_range_buf.dimensions = 2;
-  kv_range_buf.dim = kv_range_dim;
+  // One task per (query tile, query head, batch entry), tiles innermost: neighbouring tasks read
+  // the same key/value head.
+  int64_t groups = Hq / Hkv;
+  return parallel_for(uc, int(tiles * Hq * B), [&](int task) {
+    int64_t t = task % tiles, h = task / tiles % Hq, b = task / tiles / Hq;
+    int64_t row0 = t * kTileQ, rows = Lq - row0 < kTileQ ? Lq - row0 : kTileQ;
+    TaskScratch& scratch = task_scratch;
+    scratch.q.resize(size_t(kTileQ * D));
+    scratch.out.resize(size_t(kTileQ * (Dv_pad + kLanes)));
+    // The tile's queries as f32 (rows past Lq zero).
+    for (int64_t r = 0; r < kTileQ; ++r) {
+      float* dst = scratch.q.data() + r * D;
+      if (r >= rows) {
+        memset(dst, 0, size_t(D) * 4);
+        continue;
+      }
+      const char* src = q_base + b * qb + h * qh + (row0 + r) * ql;
+      if (kIoType == IoType::F32)
+        memcpy(dst, src, size_t(D) * 4);
+      else
+        for (int64_t c = 0; c < D; ++c) dst[c] = read_io(src + c * q_esize);
+    }
+    Plane q_tile(scratch.q.data(), D, kTileQ), out_tile(scratch.out.data(), Dv_pad + kLanes, kTileQ);
+    Plane k_head(k.plane(h / groups, b), D, Lk), v_head(v.plane(h / groups, b), Dv_pad, Lk);
 )cpp";
-  o << "  int result = " << spec.pipeline << "(uc, &q.buf, &k.buf, &v.buf, int32_t(Lq), int32_t(Lk), int32_t(Hq / Hkv)"
-    << (spec.kv_range ? ", &kv_range_buf" : "");
-  bi = 0;
+  o << "    int result = " << spec.pipeline
+    << "(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(Lq), int32_t(Lk), int32_t(t), int32_t(h), int32_t(b),\n"
+    << "        window[size_t(2 * t)], window[size_t(2 * t + 1)]";
+  int bi = 0;
   int si = 0;
   for (const KernelArg& a : spec.args) {
     if (a.kind == KernelArg::Kind::Buffer)
@@ -380,28 +416,20 @@ std::string emit_wrapper(const WrapperSpec& spec) {
     else
       o << ", " << scalar_value(a, si++);
   }
-  o << ", &out.buf);\n";
-  o << R"cpp(  if (result != 0) {
-    if (!ctx.failed) fail(uc, "%s: the kernel failed (Halide error %d)", kKernelName, result);
-    return result;
-  }
-  // Out and LSE back to the caller's layout and type.
-  char* out_base = static_cast<char*>(args->out->data) + args->out->byte_offset;
-  int64_t esize = args->out->dtype.bits / 8;
-  int64_t ob = stride_of(args->out, 0) * esize, oh = stride_of(args->out, 1) * esize, ol = stride_of(args->out, 2) * esize;
-  char* lse_base = args->lse ? static_cast<char*>(args->lse->data) + args->lse->byte_offset : nullptr;
-  int64_t lb = args->lse ? stride_of(args->lse, 0) : 0, lh = args->lse ? stride_of(args->lse, 1) : 0;
-  int64_t ll = args->lse ? stride_of(args->lse, 2) : 0;
-  return parallel_for(uc, int(B * Hq), [&](int task) {
-    int64_t b = task / Hq, h = task % Hq;
-    for (int64_t r = 0; r < Lq; ++r) {
-      const float* src = out.row(r, h, b);
-      char* dst = out_base + b * ob + h * oh + r * ol;
+  o << ", &out_tile.buf);\n";
+  o << R"cpp(    if (result != 0) {
+      if (!ctx.failed) fail(uc, "%s: the kernel failed (Halide error %d)", kKernelName, result);
+      return result;
+    }
+    // Out and LSE of the tile's real rows, in the caller's layout and type.
+    for (int64_t r = 0; r < rows; ++r) {
+      const float* src = scratch.out.data() + r * (Dv_pad + kLanes);
+      char* dst = out_base + b * ob + h * oh + (row0 + r) * ol;
       if (kIoType == IoType::F32)
         memcpy(dst, src, size_t(Dv) * 4);
       else
         for (int64_t c = 0; c < Dv; ++c) write_io(dst + c * esize, src[c]);
-      if (lse_base) reinterpret_cast<float*>(lse_base)[b * lb + h * lh + r * ll] = src[Dv_pad];
+      if (lse_base) lse_base[b * lb + h * lh + (row0 + r) * ll] = src[Dv_pad];
     }
     return 0;
   });

@@ -1,5 +1,6 @@
 // The exported C entry point of an emitted kernel: checks the attn_kernel_args it is given, stages
-// Q/K/V into padded f32 tiles, calls the Halide pipeline and writes Out and LSE back.
+// Q/K/V into padded f32 tiles, runs the Halide pipeline once per (query tile, head, batch) task in
+// parallel, each on its own key window, and writes Out and LSE back.
 #pragma once
 
 #include <string>
@@ -18,7 +19,7 @@ struct WrapperSpec {
   DType dtype = DType::F32;
   bool lse_required = false;
   std::vector<KernelArg> args;  ///< the kernel's run-time arguments, in declaration order
-  bool kv_range = false;        ///< the pipeline takes per-tile key ranges (AttentionAlgorithm::kv_range)
+  bool kv_ranges = false;       ///< narrow each tile's key window by attn_kernel_args::kv_ranges
 };
 
 /// C++ text of the wrapper (uses the runtime glue's Context, fail and parallel_for).

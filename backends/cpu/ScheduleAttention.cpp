@@ -1,5 +1,5 @@
 // Measured on AVX-512 (stack.md): 2x8 zmm score accumulators with d innermost, 16 PV accumulators
-// (rows x value vectors), scores and probabilities stored per query tile.
+// (rows x value vectors), scores and probabilities stored per task (one query tile of one head).
 #include "backends/cpu/ScheduleAttention.h"
 
 namespace attn::cpu {
@@ -29,24 +29,19 @@ int largest_power_of_two_at_most(int n) {
 void schedule_attention(AttentionAlgorithm& a) {
   const Geometry& g = a.geometry;
   const int VL = g.vector_lanes, T = g.tile_q, KB = g.key_block;
-  Var &c = a.c, &h = a.h, &b = a.b, &j = a.j, &ii = a.ii;
-  Var t("t"), jo("jo"), ji("ji"), ig("ig"), ir("ir"), iio("iio"), iiv("iiv");
+  Var &c = a.c, &j = a.j, &ii = a.ii;
+  Var jo("jo"), ji("ji"), ig("ig"), ir("ir"), iio("iio"), iiv("iiv");
   Var co("co"), ci("ci");
   RVar rk = a.rk.x, rd = a.rd.x;
 
-  // One parallel task per (query tile, head, batch).
-  a.out.bound(c, 0, a.value_cols + VL)
-      .bound(ii, 0, T)
-      .fuse(a.it, h, t)
-      .fuse(t, b, t)
-      .parallel(t)
-      .vectorize(c, VL);
+  // The pipeline is one task (query tile, head, batch); the wrapper runs the tasks in parallel.
+  a.out.bound(c, 0, a.value_cols + VL).bound(ii, 0, T).vectorize(c, VL);
 
   // Q of the tile, transposed so that one vector holds a column of query rows.
-  a.qs.compute_at(a.out, t).reorder_storage(ii, c).vectorize(ii, VL);
+  a.qs.compute_root().reorder_storage(ii, c).vectorize(ii, VL);
 
   // Scores in blocks of (tile rows) x KB keys; the accumulator stays in registers.
-  a.scores.compute_at(a.out, t)
+  a.scores.compute_root()
       .reorder_storage(ii, j)
       .split(j, jo, ji, KB, TailStrategy::RoundUp)
       .reorder(ii, ji, jo)
@@ -58,7 +53,7 @@ void schedule_attention(AttentionAlgorithm& a) {
 
   // Score modifier and mask, one pass over the tile's scores (Halide partitions the key loop, so
   // blocks the mask keeps whole skip it).
-  a.masked.compute_at(a.out, t)
+  a.masked.compute_root()
       .reorder_storage(ii, j)
       .split(ii, iio, iiv, VL)
       .reorder(iiv, iio, j)
@@ -66,22 +61,22 @@ void schedule_attention(AttentionAlgorithm& a) {
       .unroll(iio);
 
   // Row reductions vectorized over the tile's rows.
-  a.row_max.compute_at(a.out, t).vectorize(ii, VL);
+  a.row_max.compute_root().vectorize(ii, VL);
   a.row_max.update().split(ii, iio, iiv, VL).reorder(iiv, iio, rk).vectorize(iiv).unroll(iio);
-  a.probs.compute_at(a.out, t)
+  a.probs.compute_root()
       .reorder_storage(ii, j)
       .split(ii, iio, iiv, VL)
       .reorder(iiv, iio, j)
       .vectorize(iiv)
       .unroll(iio);
-  a.row_sum.compute_at(a.out, t).vectorize(ii, VL);
+  a.row_sum.compute_root().vectorize(ii, VL);
   a.row_sum.update().split(ii, iio, iiv, VL).reorder(iiv, iio, rk).vectorize(iiv).unroll(iio);
 
   // PV: R rows x U value vectors of accumulators; each V row is loaded once per R rows.
   int vectors = g.value_dim_padded ? g.value_dim_padded / VL : 1;
   int U = largest_divisor_at_most(vectors, g.accumulators);
   int R = std::min(T, largest_power_of_two_at_most(std::max(1, g.accumulators / U)));
-  a.normalized.compute_at(a.out, t).split(ii, ig, ir, R).reorder(c, ir, ig).vectorize(c, VL);
+  a.normalized.compute_root().split(ii, ig, ir, R).reorder(c, ir, ig).vectorize(c, VL);
   a.pv.compute_at(a.normalized, ig).vectorize(c, VL).unroll(ii);
   a.pv.update()
       .split(c, co, ci, U * VL, TailStrategy::RoundUp)

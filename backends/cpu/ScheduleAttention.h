@@ -1,4 +1,4 @@
-// The hand schedule of the attention Funcs: query tiles in parallel, register-blocked QK^T and PV,
+// The hand schedule of one attention task's Funcs: register-blocked QK^T and PV,
 // row reductions vectorized over query rows.
 #pragma once
 

@@ -196,6 +196,21 @@ BOOST_AUTO_TEST_CASE(tile_edges_and_many_lengths) {
     check("causal_lse", Shape{1, 2, 1, L, L + (L % 3), 16, 24}, rng);
 }
 
+BOOST_AUTO_TEST_CASE(no_keys_gives_zero_and_minus_infinity) {
+  // Lkv = 0: every row is fully masked, in every dtype path (the wrapper answers without tasks).
+  std::mt19937 rng(16);
+  for (const char* name : {"causal_lse", "dense_f16"}) {
+    const CpuCompiled& c = compile_cpu(kProgram, name);
+    Shape s{1, 2, 1, 37, 0, 16, 16};
+    KernelInputs in = random_inputs(*c.ir, s, rng);
+    CpuRun got = run_cpu(c, in, true);
+    BOOST_REQUIRE_MESSAGE(got.status == 0, name << ": " << got.error);
+    for (int64_t i = 0; i < got.outputs.out.numel(); ++i) BOOST_TEST(got.outputs.out.get(i) == 0.0);
+    for (int64_t i = 0; i < got.outputs.lse.numel(); ++i) BOOST_TEST(got.outputs.lse.get(i) == -INFINITY);
+    check(name, s, rng);
+  }
+}
+
 BOOST_AUTO_TEST_CASE(strided_views) {
   std::mt19937 rng(14);
   check("window37", Shape{2, 4, 2, 77, 90, 40, 24}, rng, true);

@@ -328,7 +328,7 @@ extern int halide_mutex_array_lock(struct halide_mutex_array *array, int entry);
 extern int halide_mutex_array_unlock(struct halide_mutex_array *array, int entry);
 //@}
 
-/** Define attn_alibi_softcap_rt_do_par_for to replace the default thread pool
+/** Define halide_do_par_for to replace the default thread pool
  * implementation. halide_shutdown_thread_pool can also be called to
  * release resources used by the default thread pool on platforms
  * where it makes sense. See Func::set_custom_do_task and
@@ -338,7 +338,7 @@ extern int halide_mutex_array_unlock(struct halide_mutex_array *array, int entry
  */
 //@{
 typedef int (*halide_task_t)(void *user_context, int task_number, uint8_t *closure);
-extern int attn_alibi_softcap_rt_do_par_for(void *user_context,
+extern int halide_do_par_for(void *user_context,
                              halide_task_t task,
                              int min, int size, uint8_t *closure);
 extern void halide_shutdown_thread_pool();
@@ -510,7 +510,7 @@ extern void halide_join_thread(struct halide_thread *);
  * n > 1  : use a pool of exactly n threads.
  *
  * (Note that this is only guaranteed when using the default implementations
- * of attn_alibi_softcap_rt_do_par_for(); custom implementations may completely ignore values
+ * of halide_do_par_for(); custom implementations may completely ignore values
  * passed to halide_set_num_threads().)
  */
 extern int halide_set_num_threads(int n);
@@ -3314,1894 +3314,2472 @@ extern "C" {
 #endif
 
 HALIDE_FUNCTION_ATTRS
-int attn_alibi_softcap_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context, int32_t _attn_out_s0_it_t_t, uint8_t *_closure_arg) {
+int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer_t *_attn_q_buffer, struct halide_buffer_t *_attn_k_buffer, struct halide_buffer_t *_attn_v_buffer, int32_t _attn_lq, int32_t _attn_lk, int32_t _attn_tile, int32_t _attn_head, int32_t _attn_batch, int32_t _attn_kv_lo, int32_t _attn_kv_hi, struct halide_buffer_t *_slopes_buffer, struct halide_buffer_t *_attn_out_buffer) {
+(void)_attn_lq; (void)_attn_lk; (void)_attn_tile; (void)_attn_head; (void)_attn_batch; (void)_attn_kv_lo; (void)_attn_kv_hi;
  void * const _ucon = const_cast<void *>(__user_context);
- uint64_t  const _0 = (uint64_t)(0ull);
- auto * const _1 = (void *)(_0);
- float  const _2 = float_from_bits(0 /* 0 */);
- bool  const _3 = (bool)(0ull);
- struct {
-  void * f_0;
-  void * f_1;
-  void * f_2;
-  void * f_3;
-  void * f_4;
-  int32_t f_5;
-  int32_t f_6;
-  int32_t f_7;
-  int32_t f_8;
-  int32_t f_9;
-  int32_t f_10;
-  int32_t f_11;
-  int32_t f_12;
-  int32_t f_13;
-  int32_t f_14;
-  int32_t f_15;
-  int32_t f_16;
-  int32_t f_17;
-  int32_t f_18;
-  int32_t f_19;
-  int32_t f_20;
-  int32_t f_21;
-  int32_t f_22;
-  int32_t f_23;
-  int32_t f_24;
-  int32_t f_25;
-  int32_t f_26;
-  int32_t f_27;
-  int32_t f_28;
-  float f_29;
-  int32_t f_30;
-  int32_t f_31;
-  int32_t f_32;
-  int32_t f_33;
-  int32_t f_34;
-  int32_t f_35;
-  int32_t f_36;
-  int32_t f_37;
-  int32_t f_38;
-  int32_t f_39;
-  int32_t f_40;
-  int32_t f_41;
-  int32_t f_42;
-  bool f_43;
-  bool f_44;
- } s0 = {
-  _1,
-  _1,
-  _1,
-  _1,
-  _1,
-  0,
-  0,
-  0,
-  0,
-  0,
-  0,
-  0,
-  0,
-  0,
-  0,
-  0,
-  0,
-  0,
-  0,
-  0,
-  0,
-  0,
-  0,
-  0,
-  0,
-  0,
-  0,
-  0,
-  0,
-  _2,
-  0,
-  0,
-  0,
-  0,
-  0,
-  0,
-  0,
-  0,
-  0,
-  0,
-  0,
-  0,
-  0,
-  _3,
-  _3
- };
- auto * const _4 = (&s0);
- auto _closure_prototype = _4;
- halide_unused(_closure_prototype);
- auto * const _5 = ((decltype(_closure_prototype))_closure_arg)->f_0;
- auto _attn_k = _5;
- halide_unused(_attn_k);
- auto * const _6 = ((decltype(_closure_prototype))_closure_arg)->f_1;
- auto _attn_q = _6;
- halide_unused(_attn_q);
- auto * const _7 = ((decltype(_closure_prototype))_closure_arg)->f_2;
- auto _attn_v = _7;
- halide_unused(_attn_v);
- auto * const _8 = ((decltype(_closure_prototype))_closure_arg)->f_3;
- auto _attn_out = _8;
- halide_unused(_attn_out);
- auto * const _9 = ((decltype(_closure_prototype))_closure_arg)->f_4;
- auto _slopes = _9;
- halide_unused(_slopes);
- int32_t  const _10 = ((decltype(_closure_prototype))_closure_arg)->f_5;
- int32_t  const _11 = ((decltype(_closure_prototype))_closure_arg)->f_6;
- int32_t  const _12 = ((decltype(_closure_prototype))_closure_arg)->f_7;
- int32_t  const _13 = ((decltype(_closure_prototype))_closure_arg)->f_8;
- int32_t  const _14 = ((decltype(_closure_prototype))_closure_arg)->f_9;
- int32_t  const _15 = ((decltype(_closure_prototype))_closure_arg)->f_10;
- int32_t  const _16 = ((decltype(_closure_prototype))_closure_arg)->f_11;
- int32_t  const _17 = ((decltype(_closure_prototype))_closure_arg)->f_12;
- int32_t  const _18 = ((decltype(_closure_prototype))_closure_arg)->f_13;
- int32_t  const _19 = ((decltype(_closure_prototype))_closure_arg)->f_14;
- int32_t  const _20 = ((decltype(_closure_prototype))_closure_arg)->f_15;
- int32_t  const _21 = ((decltype(_closure_prototype))_closure_arg)->f_16;
- int32_t  const _22 = ((decltype(_closure_prototype))_closure_arg)->f_17;
- int32_t  const _23 = ((decltype(_closure_prototype))_closure_arg)->f_18;
- int32_t  const _24 = ((decltype(_closure_prototype))_closure_arg)->f_19;
- int32_t  const _25 = ((decltype(_closure_prototype))_closure_arg)->f_20;
- int32_t  const _26 = ((decltype(_closure_prototype))_closure_arg)->f_21;
- int32_t  const _27 = ((decltype(_closure_prototype))_closure_arg)->f_22;
- int32_t  const _28 = ((decltype(_closure_prototype))_closure_arg)->f_23;
- int32_t  const _29 = ((decltype(_closure_prototype))_closure_arg)->f_24;
- int32_t  const _30 = ((decltype(_closure_prototype))_closure_arg)->f_25;
- int32_t  const _31 = ((decltype(_closure_prototype))_closure_arg)->f_26;
- int32_t  const _32 = ((decltype(_closure_prototype))_closure_arg)->f_27;
- int32_t  const _33 = ((decltype(_closure_prototype))_closure_arg)->f_28;
- float  const _34 = ((decltype(_closure_prototype))_closure_arg)->f_29;
- int32_t  const _35 = ((decltype(_closure_prototype))_closure_arg)->f_30;
- int32_t  const _36 = ((decltype(_closure_prototype))_closure_arg)->f_31;
- int32_t  const _37 = ((decltype(_closure_prototype))_closure_arg)->f_32;
- int32_t  const _38 = ((decltype(_closure_prototype))_closure_arg)->f_33;
- int32_t  const _39 = ((decltype(_closure_prototype))_closure_arg)->f_34;
- int32_t  const _40 = ((decltype(_closure_prototype))_closure_arg)->f_35;
- int32_t  const _41 = ((decltype(_closure_prototype))_closure_arg)->f_36;
- int32_t  const _42 = ((decltype(_closure_prototype))_closure_arg)->f_37;
- int32_t  const _43 = ((decltype(_closure_prototype))_closure_arg)->f_38;
- int32_t  const _44 = ((decltype(_closure_prototype))_closure_arg)->f_39;
- int32_t  const _45 = ((decltype(_closure_prototype))_closure_arg)->f_40;
- int32_t  const _46 = ((decltype(_closure_prototype))_closure_arg)->f_41;
- int32_t  const _47 = ((decltype(_closure_prototype))_closure_arg)->f_42;
- bool  const _48 = ((decltype(_closure_prototype))_closure_arg)->f_43;
- bool  const _49 = ((decltype(_closure_prototype))_closure_arg)->f_44;
- bool  const _50 = _attn_out_s0_it_t_t < 0;
- int32_t  const _51 = (int32_t)(_50 ? -1 : 0);
- bool  const _52 = _46 == 0;
- int32_t  const _53 = (int32_t)(_52 ? -1 : 0);
- bool  const _54 = _46 < 0;
- int32_t  const _55 = (int32_t)(_54 ? -1 : 0);
- int32_t  const _56 = _attn_out_s0_it_t_t - _51;
- int32_t  const _57 = _46 - _53;
- int32_t  const _58 = _56 / _57;
- int32_t  const _59 = ~_55;
- int32_t  const _60 = _59 - _55;
- int32_t  const _61 = _51 & _60;
- int32_t  const _62 = _58 + _61;
- int32_t  const _63 = ~_53;
- int32_t  const _64 = _62 & _63;
- bool  const _65 = _22 == 0;
- int32_t  const _66 = (int32_t)(_65 ? -1 : 0);
- bool  const _67 = _22 < 0;
- int32_t  const _68 = (int32_t)(_67 ? -1 : 0);
- int32_t  const _69 = _46 | _53;
- int32_t  const _70 = _56 % _69;
- int32_t  const _71 = _46 ^ _55;
- int32_t  const _72 = _71 + _59;
- int32_t  const _73 = _51 & _72;
- int32_t  const _74 = _70 + _73;
- int32_t  const _75 = _74 & _63;
- int32_t  const _76 = _22 - _66;
- int32_t  const _77 = _75 / _76;
- int32_t  const _78 = ~_68;
- int32_t  const _79 = _78 - _68;
- int32_t  const _80 = 0 & _79;
- int32_t  const _81 = _77 + _80;
- int32_t  const _82 = ~_66;
- int32_t  const _83 = _81 & _82;
- int32_t  const _84 = _22 | _66;
- int32_t  const _85 = _75 % _84;
- int32_t  const _86 = _22 ^ _68;
- int32_t  const _87 = _86 + _78;
- int32_t  const _88 = 0 & _87;
- int32_t  const _89 = _85 + _88;
- int32_t  const _90 = _89 & _82;
- int32_t  const _91 = _90 * 4;
- int32_t  const _92 = _91 + 4;
- int32_t  const _93 = ::halide_cpp_min(_92, _32);
- int32_t  const _94 = _93 * 8;
- int32_t  const _95 = ::halide_cpp_min(_94, _14);
- int32_t  const _96 = ::halide_cpp_min(_95, _11);
+ uint64_t  const _0 = (uint64_t)(_slopes_buffer);
+ uint64_t  const _1 = (uint64_t)(0ull);
+ bool  const _2 = _0 != _1;
+ if (!_2)
  {
-  int64_t  const _97 = _15;
-  int64_t  const _98 = _97 * 32;
-  int64_t  const _99 = (_98 > ((int64_t(1) << 31) - 1)) ? _98 : (_98 * 1);
-  int64_t  const _100 = (_99 > ((int64_t(1) << 31) - 1)) ? _99 : (_99 * 1);
-  int64_t  const _101 = (_100 > ((int64_t(1) << 31) - 1)) ? _100 : (_100 * 1);
-  if ((_101 > ((int64_t(1) << 31) - 1)) || ((_101 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+  int32_t  const _3 = attn_alibi_softcap_rt_error_buffer_argument_is_null(_ucon, "slopes");
+  return _3;
+ }
+ uint64_t  const _4 = (uint64_t)(_attn_out_buffer);
+ uint64_t  const _5 = (uint64_t)(0ull);
+ bool  const _6 = _4 != _5;
+ if (!_6)
+ {
+  int32_t  const _7 = attn_alibi_softcap_rt_error_buffer_argument_is_null(_ucon, "attn_out");
+  return _7;
+ }
+ uint64_t  const _8 = (uint64_t)(_attn_v_buffer);
+ uint64_t  const _9 = (uint64_t)(0ull);
+ bool  const _10 = _8 != _9;
+ if (!_10)
+ {
+  int32_t  const _11 = attn_alibi_softcap_rt_error_buffer_argument_is_null(_ucon, "attn_v");
+  return _11;
+ }
+ uint64_t  const _12 = (uint64_t)(_attn_q_buffer);
+ uint64_t  const _13 = (uint64_t)(0ull);
+ bool  const _14 = _12 != _13;
+ if (!_14)
+ {
+  int32_t  const _15 = attn_alibi_softcap_rt_error_buffer_argument_is_null(_ucon, "attn_q");
+  return _15;
+ }
+ uint64_t  const _16 = (uint64_t)(_attn_k_buffer);
+ uint64_t  const _17 = (uint64_t)(0ull);
+ bool  const _18 = _16 != _17;
+ if (!_18)
+ {
+  int32_t  const _19 = attn_alibi_softcap_rt_error_buffer_argument_is_null(_ucon, "attn_k");
+  return _19;
+ }
+ auto * const _20 = _halide_buffer_get_host(_attn_k_buffer);
+ auto _attn_k = _20;
+ halide_unused(_attn_k);
+ uint32_t  const _21 = _halide_buffer_get_type(_attn_k_buffer);
+ bool  const _22 = _halide_buffer_get_device_dirty(_attn_k_buffer);
+ int32_t  const _23 = _halide_buffer_get_dimensions(_attn_k_buffer);
+ int32_t  const _24 = _halide_buffer_get_min(_attn_k_buffer, 0);
+ int32_t  const _25 = _halide_buffer_get_extent(_attn_k_buffer, 0);
+ int32_t  const _26 = _halide_buffer_get_stride(_attn_k_buffer, 0);
+ int32_t  const _27 = _halide_buffer_get_min(_attn_k_buffer, 1);
+ int32_t  const _28 = _halide_buffer_get_extent(_attn_k_buffer, 1);
+ int32_t  const _29 = _halide_buffer_get_stride(_attn_k_buffer, 1);
+ auto * const _30 = _halide_buffer_get_host(_attn_q_buffer);
+ auto _attn_q = _30;
+ halide_unused(_attn_q);
+ uint32_t  const _31 = _halide_buffer_get_type(_attn_q_buffer);
+ bool  const _32 = _halide_buffer_get_device_dirty(_attn_q_buffer);
+ int32_t  const _33 = _halide_buffer_get_dimensions(_attn_q_buffer);
+ int32_t  const _34 = _halide_buffer_get_min(_attn_q_buffer, 0);
+ int32_t  const _35 = _halide_buffer_get_extent(_attn_q_buffer, 0);
+ int32_t  const _36 = _halide_buffer_get_stride(_attn_q_buffer, 0);
+ int32_t  const _37 = _halide_buffer_get_min(_attn_q_buffer, 1);
+ int32_t  const _38 = _halide_buffer_get_extent(_attn_q_buffer, 1);
+ int32_t  const _39 = _halide_buffer_get_stride(_attn_q_buffer, 1);
+ auto * const _40 = _halide_buffer_get_host(_attn_v_buffer);
+ auto _attn_v = _40;
+ halide_unused(_attn_v);
+ uint32_t  const _41 = _halide_buffer_get_type(_attn_v_buffer);
+ bool  const _42 = _halide_buffer_get_device_dirty(_attn_v_buffer);
+ int32_t  const _43 = _halide_buffer_get_dimensions(_attn_v_buffer);
+ int32_t  const _44 = _halide_buffer_get_min(_attn_v_buffer, 0);
+ int32_t  const _45 = _halide_buffer_get_extent(_attn_v_buffer, 0);
+ int32_t  const _46 = _halide_buffer_get_stride(_attn_v_buffer, 0);
+ int32_t  const _47 = _halide_buffer_get_min(_attn_v_buffer, 1);
+ int32_t  const _48 = _halide_buffer_get_extent(_attn_v_buffer, 1);
+ int32_t  const _49 = _halide_buffer_get_stride(_attn_v_buffer, 1);
+ auto * const _50 = _halide_buffer_get_host(_attn_out_buffer);
+ auto _attn_out = _50;
+ halide_unused(_attn_out);
+ uint32_t  const _51 = _halide_buffer_get_type(_attn_out_buffer);
+ bool  const _52 = _halide_buffer_get_device_dirty(_attn_out_buffer);
+ int32_t  const _53 = _halide_buffer_get_dimensions(_attn_out_buffer);
+ int32_t  const _54 = _halide_buffer_get_min(_attn_out_buffer, 0);
+ int32_t  const _55 = _halide_buffer_get_extent(_attn_out_buffer, 0);
+ int32_t  const _56 = _halide_buffer_get_stride(_attn_out_buffer, 0);
+ int32_t  const _57 = _halide_buffer_get_min(_attn_out_buffer, 1);
+ int32_t  const _58 = _halide_buffer_get_extent(_attn_out_buffer, 1);
+ int32_t  const _59 = _halide_buffer_get_stride(_attn_out_buffer, 1);
+ auto * const _60 = _halide_buffer_get_host(_slopes_buffer);
+ auto _slopes = _60;
+ halide_unused(_slopes);
+ uint32_t  const _61 = _halide_buffer_get_type(_slopes_buffer);
+ bool  const _62 = _halide_buffer_get_device_dirty(_slopes_buffer);
+ int32_t  const _63 = _halide_buffer_get_dimensions(_slopes_buffer);
+ int32_t  const _64 = _halide_buffer_get_min(_slopes_buffer, 0);
+ int32_t  const _65 = _halide_buffer_get_extent(_slopes_buffer, 0);
+ int32_t  const _66 = _halide_buffer_get_stride(_slopes_buffer, 0);
+ int32_t  const _67 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
+ int32_t  const _68 = _67 + 7;
+ int32_t  const _69 = _68 >> 3;
+ int32_t  const _70 = _attn_tile * 4;
+ int32_t  const _71 = _70 + 4;
+ int32_t  const _72 = ::halide_cpp_min(_69, _71);
+ int32_t  const _73 = _attn_kv_lo >> 3;
+ int32_t  const _74 = ::halide_cpp_max(_72, _73);
+ int32_t  const _75 = ::halide_cpp_max(_74, 0);
+ int32_t  const _76 = _75 * 8;
+ int32_t  const _77 = ::halide_cpp_min(_76, _attn_lk);
+ int32_t  const _78 = ::halide_cpp_max(_73, 0);
+ int32_t  const _79 = _78 * 8;
+ int32_t  const _80 = ::halide_cpp_min(_79, _attn_lk);
+ int32_t  const _81 = ::halide_cpp_max(_80, 0);
+ int32_t  const _82 = ::halide_cpp_max(_77, 0);
+ int32_t  const _83 = _82 - _81;
+ int32_t  const _84 = _83 + -1;
+ int32_t  const _85 = _84 >> 3;
+ int32_t  const _86 = _85 * 8;
+ int32_t  const _87 = _81 + _86;
+ int32_t  const _88 = _87 + 8;
+ int32_t  const _89 = ::halide_cpp_min(_88, _28);
+ int32_t  const _90 = _28 + -1;
+ int32_t  const _91 = ::halide_cpp_min(_81, _90);
+ int32_t  const _92 = _89 - _91;
+ int32_t  const _93 = _65 + _64;
+ int32_t  const _94 = _93 + -1;
+ int32_t  const _95 = ::halide_cpp_min(_94, _attn_head);
+ int32_t  const _96 = ::halide_cpp_max(_95, _64);
+ bool  const _97 = _halide_buffer_is_bounds_query(_attn_k_buffer);
+ bool  const _98 = !(_97);
+ bool  const _99 = 0 <= _91;
+ bool  const _100 = _91 <= 0;
+ bool  const _101 = _99 && _100;
+ bool  const _102 = _98 || _101;
+ if (!_102)
+ {
+  int32_t  const _103 = _92 + -1;
+  int32_t  const _104 = _92 + _91;
+  int32_t  const _105 = _104 + -1;
+  int32_t  const _106 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_k", 1, 0, _103, _91, _105);
+  return _106;
+ }
+ bool  const _107 = _halide_buffer_is_bounds_query(_attn_v_buffer);
+ bool  const _108 = !(_107);
+ bool  const _109 = 1 <= _45;
+ bool  const _110 = _108 || _109;
+ if (!_110)
+ {
+  int32_t  const _111 = _45 + -1;
+  int32_t  const _112 = _45 + 14;
+  int32_t  const _113 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_v", 0, 0, 15, _111, _112);
+  return _113;
+ }
+ bool  const _114 = _halide_buffer_is_bounds_query(_attn_v_buffer);
+ bool  const _115 = !(_114);
+ bool  const _116 = _80 <= 0;
+ bool  const _117 = _115 || _116;
+ if (!_117)
+ {
+  int32_t  const _118 = _83 + -1;
+  int32_t  const _119 = _83 + _80;
+  int32_t  const _120 = _119 + -1;
+  int32_t  const _121 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_v", 1, 0, _118, _80, _120);
+  return _121;
+ }
+ bool  const _122 = _halide_buffer_is_bounds_query(_attn_out_buffer);
+ bool  const _123 = !(_122);
+ bool  const _124 = 0 <= _45;
+ int32_t  const _125 = _45 + -16;
+ int32_t  const _126 = ::halide_cpp_max(_45, 1);
+ int32_t  const _127 = _126 + -1;
+ int32_t  const _128 = _127 >> 4;
+ int32_t  const _129 = _128 * 16;
+ bool  const _130 = _125 <= _129;
+ bool  const _131 = _124 && _130;
+ bool  const _132 = _123 || _131;
+ if (!_132)
+ {
+  int32_t  const _133 = ::halide_cpp_max(_45, 1);
+  int32_t  const _134 = _133 + -1;
+  int32_t  const _135 = _134 >> 4;
+  int32_t  const _136 = _135 * 16;
+  int32_t  const _137 = _136 + 31;
+  int32_t  const _138 = ::halide_cpp_min(_45, 0);
+  int32_t  const _139 = _45 + 15;
+  int32_t  const _140 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Output buffer attn_out", 0, 0, _137, _138, _139);
+  return _140;
+ }
+ uint32_t  const _141 = (uint32_t)(73730ull);
+ bool  const _142 = _21 == _141;
+ if (!_142)
+ {
+  uint32_t  const _143 = (uint32_t)(73730ull);
+  int32_t  const _144 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_k", _21, _143);
+  return _144;
+ }
+ bool  const _145 = _23 == 2;
+ if (!_145)
+ {
+  int32_t  const _146 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_k", _23, 2);
+  return _146;
+ }
+ uint32_t  const _147 = (uint32_t)(73730ull);
+ bool  const _148 = _31 == _147;
+ if (!_148)
+ {
+  uint32_t  const _149 = (uint32_t)(73730ull);
+  int32_t  const _150 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_q", _31, _149);
+  return _150;
+ }
+ bool  const _151 = _33 == 2;
+ if (!_151)
+ {
+  int32_t  const _152 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_q", _33, 2);
+  return _152;
+ }
+ uint32_t  const _153 = (uint32_t)(73730ull);
+ bool  const _154 = _41 == _153;
+ if (!_154)
+ {
+  uint32_t  const _155 = (uint32_t)(73730ull);
+  int32_t  const _156 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_v", _41, _155);
+  return _156;
+ }
+ bool  const _157 = _43 == 2;
+ if (!_157)
+ {
+  int32_t  const _158 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_v", _43, 2);
+  return _158;
+ }
+ uint32_t  const _159 = (uint32_t)(73730ull);
+ bool  const _160 = _51 == _159;
+ if (!_160)
+ {
+  uint32_t  const _161 = (uint32_t)(73730ull);
+  int32_t  const _162 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Output buffer attn_out", _51, _161);
+  return _162;
+ }
+ bool  const _163 = _53 == 2;
+ if (!_163)
+ {
+  int32_t  const _164 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Output buffer attn_out", _53, 2);
+  return _164;
+ }
+ uint32_t  const _165 = (uint32_t)(73730ull);
+ bool  const _166 = _61 == _165;
+ if (!_166)
+ {
+  uint32_t  const _167 = (uint32_t)(73730ull);
+  int32_t  const _168 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer slopes", _61, _167);
+  return _168;
+ }
+ bool  const _169 = _63 == 1;
+ if (!_169)
+ {
+  int32_t  const _170 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer slopes", _63, 1);
+  return _170;
+ }
+ bool  const _171 = _24 <= 0;
+ int32_t  const _172 = _25 + _24;
+ bool  const _173 = _35 <= _172;
+ bool  const _174 = _171 && _173;
+ if (!_174)
+ {
+  int32_t  const _175 = _35 + -1;
+  int32_t  const _176 = _25 + _24;
+  int32_t  const _177 = _176 + -1;
+  int32_t  const _178 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 0, 0, _175, _24, _177);
+  return _178;
+ }
+ bool  const _179 = 0 <= _25;
+ if (!_179)
+ {
+  int32_t  const _180 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 0, _25);
+  return _180;
+ }
+ bool  const _181 = _27 <= _91;
+ int32_t  const _182 = _92 + _91;
+ int32_t  const _183 = _28 + _27;
+ bool  const _184 = _182 <= _183;
+ bool  const _185 = _181 && _184;
+ if (!_185)
+ {
+  int32_t  const _186 = _92 + _91;
+  int32_t  const _187 = _186 + -1;
+  int32_t  const _188 = _28 + _27;
+  int32_t  const _189 = _188 + -1;
+  int32_t  const _190 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 1, _91, _187, _27, _189);
+  return _190;
+ }
+ bool  const _191 = 0 <= _28;
+ if (!_191)
+ {
+  int32_t  const _192 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 1, _28);
+  return _192;
+ }
+ bool  const _193 = _34 <= 0;
+ bool  const _194 = 0 <= _34;
+ bool  const _195 = _193 && _194;
+ if (!_195)
+ {
+  int32_t  const _196 = _35 + -1;
+  int32_t  const _197 = _35 + _34;
+  int32_t  const _198 = _197 + -1;
+  int32_t  const _199 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 0, 0, _196, _34, _198);
+  return _199;
+ }
+ bool  const _200 = 0 <= _35;
+ if (!_200)
+ {
+  int32_t  const _201 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 0, _35);
+  return _201;
+ }
+ bool  const _202 = _37 <= 0;
+ int32_t  const _203 = _38 + _37;
+ bool  const _204 = 32 <= _203;
+ bool  const _205 = _202 && _204;
+ if (!_205)
+ {
+  int32_t  const _206 = _38 + _37;
+  int32_t  const _207 = _206 + -1;
+  int32_t  const _208 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 1, 0, 31, _37, _207);
+  return _208;
+ }
+ bool  const _209 = 0 <= _38;
+ if (!_209)
+ {
+  int32_t  const _210 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 1, _38);
+  return _210;
+ }
+ int32_t  const _211 = ::halide_cpp_min(_45, 1);
+ int32_t  const _212 = _44 + 1;
+ bool  const _213 = _212 <= _211;
+ int32_t  const _214 = ::halide_cpp_max(_45, 1);
+ int32_t  const _215 = _214 + -1;
+ int32_t  const _216 = _215 >> 4;
+ int32_t  const _217 = _216 * 16;
+ int32_t  const _218 = _211 + _217;
+ int32_t  const _219 = _218 + 15;
+ int32_t  const _220 = _45 + _44;
+ bool  const _221 = _219 <= _220;
+ bool  const _222 = _213 && _221;
+ if (!_222)
+ {
+  int32_t  const _223 = ::halide_cpp_min(_45, 1);
+  int32_t  const _224 = _223 + -1;
+  int32_t  const _225 = ::halide_cpp_max(_45, 1);
+  int32_t  const _226 = _225 + -1;
+  int32_t  const _227 = _226 >> 4;
+  int32_t  const _228 = _227 * 16;
+  int32_t  const _229 = _223 + _228;
+  int32_t  const _230 = _229 + 14;
+  int32_t  const _231 = _45 + _44;
+  int32_t  const _232 = _231 + -1;
+  int32_t  const _233 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 0, _224, _230, _44, _232);
+  return _233;
+ }
+ bool  const _234 = 0 <= _45;
+ if (!_234)
+ {
+  int32_t  const _235 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 0, _45);
+  return _235;
+ }
+ int32_t  const _236 = ::halide_cpp_max(_80, 0);
+ bool  const _237 = _47 <= _236;
+ int32_t  const _238 = _236 + _83;
+ int32_t  const _239 = _48 + _47;
+ bool  const _240 = _238 <= _239;
+ bool  const _241 = _237 && _240;
+ if (!_241)
+ {
+  int32_t  const _242 = ::halide_cpp_max(_80, 0);
+  int32_t  const _243 = _242 + _83;
+  int32_t  const _244 = _243 + -1;
+  int32_t  const _245 = _48 + _47;
+  int32_t  const _246 = _245 + -1;
+  int32_t  const _247 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 1, _242, _244, _47, _246);
+  return _247;
+ }
+ bool  const _248 = 0 <= _48;
+ if (!_248)
+ {
+  int32_t  const _249 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 1, _48);
+  return _249;
+ }
+ bool  const _250 = _54 <= 0;
+ int32_t  const _251 = _45 + 16;
+ int32_t  const _252 = _55 + _54;
+ bool  const _253 = _251 <= _252;
+ bool  const _254 = _250 && _253;
+ if (!_254)
+ {
+  int32_t  const _255 = _45 + 15;
+  int32_t  const _256 = _55 + _54;
+  int32_t  const _257 = _256 + -1;
+  int32_t  const _258 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 0, 0, _255, _54, _257);
+  return _258;
+ }
+ bool  const _259 = 0 <= _55;
+ if (!_259)
+ {
+  int32_t  const _260 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 0, _55);
+  return _260;
+ }
+ bool  const _261 = _57 <= 0;
+ int32_t  const _262 = _58 + _57;
+ bool  const _263 = 32 <= _262;
+ bool  const _264 = _261 && _263;
+ if (!_264)
+ {
+  int32_t  const _265 = _58 + _57;
+  int32_t  const _266 = _265 + -1;
+  int32_t  const _267 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 1, 0, 31, _57, _266);
+  return _267;
+ }
+ bool  const _268 = 0 <= _58;
+ if (!_268)
+ {
+  int32_t  const _269 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 1, _58);
+  return _269;
+ }
+ bool  const _270 = _64 <= _96;
+ int32_t  const _271 = _96 + 1;
+ int32_t  const _272 = _65 + _64;
+ bool  const _273 = _271 <= _272;
+ bool  const _274 = _270 && _273;
+ if (!_274)
+ {
+  int32_t  const _275 = _65 + _64;
+  int32_t  const _276 = _275 + -1;
+  int32_t  const _277 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer slopes", 0, _96, _96, _64, _276);
+  return _277;
+ }
+ bool  const _278 = 0 <= _65;
+ if (!_278)
+ {
+  int32_t  const _279 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer slopes", 0, _65);
+  return _279;
+ }
+ bool  const _280 = _26 == 1;
+ if (!_280)
+ {
+  int32_t  const _281 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.stride.0", _26, "1", 1);
+  return _281;
+ }
+ bool  const _282 = _24 == 0;
+ if (!_282)
+ {
+  int32_t  const _283 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.min.0", _24, "0", 0);
+  return _283;
+ }
+ bool  const _284 = _25 == _35;
+ if (!_284)
+ {
+  int32_t  const _285 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.extent.0", _25, "attn_q.extent.0", _35);
+  return _285;
+ }
+ bool  const _286 = _29 == _35;
+ if (!_286)
+ {
+  int32_t  const _287 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.stride.1", _29, "attn_q.extent.0", _35);
+  return _287;
+ }
+ bool  const _288 = _27 == 0;
+ if (!_288)
+ {
+  int32_t  const _289 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.min.1", _27, "0", 0);
+  return _289;
+ }
+ bool  const _290 = _36 == 1;
+ if (!_290)
+ {
+  int32_t  const _291 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.stride.0", _36, "1", 1);
+  return _291;
+ }
+ bool  const _292 = _39 == _35;
+ if (!_292)
+ {
+  int32_t  const _293 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.stride.1", _39, "attn_q.extent.0", _35);
+  return _293;
+ }
+ bool  const _294 = _37 == 0;
+ if (!_294)
+ {
+  int32_t  const _295 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.min.1", _37, "0", 0);
+  return _295;
+ }
+ bool  const _296 = _38 == 32;
+ if (!_296)
+ {
+  int32_t  const _297 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.extent.1", _38, "32", 32);
+  return _297;
+ }
+ bool  const _298 = _46 == 1;
+ if (!_298)
+ {
+  int32_t  const _299 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.stride.0", _46, "1", 1);
+  return _299;
+ }
+ bool  const _300 = _44 == 0;
+ if (!_300)
+ {
+  int32_t  const _301 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.min.0", _44, "0", 0);
+  return _301;
+ }
+ bool  const _302 = _49 == _45;
+ if (!_302)
+ {
+  int32_t  const _303 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.stride.1", _49, "attn_v.extent.0", _45);
+  return _303;
+ }
+ bool  const _304 = _47 == 0;
+ if (!_304)
+ {
+  int32_t  const _305 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.min.1", _47, "0", 0);
+  return _305;
+ }
+ bool  const _306 = _56 == 1;
+ if (!_306)
+ {
+  int32_t  const _307 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.stride.0", _56, "1", 1);
+  return _307;
+ }
+ bool  const _308 = _54 == 0;
+ if (!_308)
+ {
+  int32_t  const _309 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.min.0", _54, "0", 0);
+  return _309;
+ }
+ int32_t  const _310 = _45 + 16;
+ bool  const _311 = _55 == _310;
+ if (!_311)
+ {
+  int32_t  const _312 = _45 + 16;
+  int32_t  const _313 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.extent.0", _55, "(attn_v.extent.0 + 16)", _312);
+  return _313;
+ }
+ int32_t  const _314 = _45 + 16;
+ bool  const _315 = _59 == _314;
+ if (!_315)
+ {
+  int32_t  const _316 = _45 + 16;
+  int32_t  const _317 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.stride.1", _59, "(attn_v.extent.0 + 16)", _316);
+  return _317;
+ }
+ bool  const _318 = _57 == 0;
+ if (!_318)
+ {
+  int32_t  const _319 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.min.1", _57, "0", 0);
+  return _319;
+ }
+ bool  const _320 = _58 == 32;
+ if (!_320)
+ {
+  int32_t  const _321 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.extent.1", _58, "32", 32);
+  return _321;
+ }
+ int64_t  const _322 = (int64_t)(_28);
+ int64_t  const _323 = (int64_t)(_35);
+ int64_t  const _324 = _322 * _323;
+ int64_t  const _325 = (int64_t)(_48);
+ int64_t  const _326 = (int64_t)(_45);
+ int64_t  const _327 = _325 * _326;
+ uint64_t  const _328 = (uint64_t)(_35);
+ uint64_t  const _329 = (uint64_t)(2147483647ull);
+ bool  const _330 = _328 <= _329;
+ if (!_330)
+ {
+  uint64_t  const _331 = (uint64_t)(_35);
+  uint64_t  const _332 = (uint64_t)(2147483647ull);
+  int32_t  const _333 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _331, _332);
+  return _333;
+ }
+ int64_t  const _334 = (int64_t)(0ll);
+ int64_t  const _335 = _334 - _324;
+ bool  const _336 = _324 > _334;
+ int64_t  const _337 = (int64_t)(_336 ? _324 : _335);
+ uint64_t  const _338 = (uint64_t)(_337);
+ uint64_t  const _339 = _338;
+ uint64_t  const _340 = (uint64_t)(2147483647ull);
+ bool  const _341 = _339 <= _340;
+ if (!_341)
+ {
+  int64_t  const _342 = (int64_t)(0ll);
+  int64_t  const _343 = _342 - _324;
+  bool  const _344 = _324 > _342;
+  int64_t  const _345 = (int64_t)(_344 ? _324 : _343);
+  uint64_t  const _346 = (uint64_t)(_345);
+  uint64_t  const _347 = _346;
+  uint64_t  const _348 = (uint64_t)(2147483647ull);
+  int32_t  const _349 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _347, _348);
+  return _349;
+ }
+ int64_t  const _350 = (int64_t)(2147483647ll);
+ bool  const _351 = _324 <= _350;
+ if (!_351)
+ {
+  int64_t  const _352 = (int64_t)(2147483647ll);
+  int32_t  const _353 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_k", _324, _352);
+  return _353;
+ }
+ uint64_t  const _354 = (uint64_t)(_35);
+ uint64_t  const _355 = (uint64_t)(2147483647ull);
+ bool  const _356 = _354 <= _355;
+ if (!_356)
+ {
+  uint64_t  const _357 = (uint64_t)(_35);
+  uint64_t  const _358 = (uint64_t)(2147483647ull);
+  int32_t  const _359 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _357, _358);
+  return _359;
+ }
+ int64_t  const _360 = (int64_t)(_35);
+ int64_t  const _361 = (int64_t)(32ll);
+ int64_t  const _362 = _360 * _361;
+ uint64_t  const _363 = (uint64_t)(_362);
+ uint64_t  const _364 = (uint64_t)(2147483647ull);
+ bool  const _365 = _363 <= _364;
+ if (!_365)
+ {
+  int64_t  const _366 = (int64_t)(_35);
+  int64_t  const _367 = (int64_t)(32ll);
+  int64_t  const _368 = _366 * _367;
+  uint64_t  const _369 = (uint64_t)(_368);
+  uint64_t  const _370 = (uint64_t)(2147483647ull);
+  int32_t  const _371 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _369, _370);
+  return _371;
+ }
+ int64_t  const _372 = (int64_t)(_35);
+ int64_t  const _373 = (int64_t)(67108863ll);
+ bool  const _374 = _372 <= _373;
+ if (!_374)
+ {
+  int64_t  const _375 = (int64_t)(_35);
+  int64_t  const _376 = (int64_t)(32ll);
+  int64_t  const _377 = _375 * _376;
+  int64_t  const _378 = (int64_t)(2147483647ll);
+  int32_t  const _379 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_q", _377, _378);
+  return _379;
+ }
+ uint64_t  const _380 = (uint64_t)(_45);
+ uint64_t  const _381 = (uint64_t)(2147483647ull);
+ bool  const _382 = _380 <= _381;
+ if (!_382)
+ {
+  uint64_t  const _383 = (uint64_t)(_45);
+  uint64_t  const _384 = (uint64_t)(2147483647ull);
+  int32_t  const _385 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _383, _384);
+  return _385;
+ }
+ int64_t  const _386 = (int64_t)(0ll);
+ int64_t  const _387 = _386 - _327;
+ bool  const _388 = _327 > _386;
+ int64_t  const _389 = (int64_t)(_388 ? _327 : _387);
+ uint64_t  const _390 = (uint64_t)(_389);
+ uint64_t  const _391 = _390;
+ uint64_t  const _392 = (uint64_t)(2147483647ull);
+ bool  const _393 = _391 <= _392;
+ if (!_393)
+ {
+  int64_t  const _394 = (int64_t)(0ll);
+  int64_t  const _395 = _394 - _327;
+  bool  const _396 = _327 > _394;
+  int64_t  const _397 = (int64_t)(_396 ? _327 : _395);
+  uint64_t  const _398 = (uint64_t)(_397);
+  uint64_t  const _399 = _398;
+  uint64_t  const _400 = (uint64_t)(2147483647ull);
+  int32_t  const _401 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _399, _400);
+  return _401;
+ }
+ int64_t  const _402 = (int64_t)(2147483647ll);
+ bool  const _403 = _327 <= _402;
+ if (!_403)
+ {
+  int64_t  const _404 = (int64_t)(2147483647ll);
+  int32_t  const _405 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_v", _327, _404);
+  return _405;
+ }
+ uint64_t  const _406 = (uint64_t)(_55);
+ uint64_t  const _407 = (uint64_t)(2147483647ull);
+ bool  const _408 = _406 <= _407;
+ if (!_408)
+ {
+  uint64_t  const _409 = (uint64_t)(_55);
+  uint64_t  const _410 = (uint64_t)(2147483647ull);
+  int32_t  const _411 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _409, _410);
+  return _411;
+ }
+ int64_t  const _412 = (int64_t)(_59);
+ int64_t  const _413 = (int64_t)(32ll);
+ int64_t  const _414 = _412 * _413;
+ uint64_t  const _415 = (uint64_t)(_414);
+ uint64_t  const _416 = (uint64_t)(2147483647ull);
+ bool  const _417 = _415 <= _416;
+ if (!_417)
+ {
+  int64_t  const _418 = (int64_t)(_59);
+  int64_t  const _419 = (int64_t)(32ll);
+  int64_t  const _420 = _418 * _419;
+  uint64_t  const _421 = (uint64_t)(_420);
+  uint64_t  const _422 = (uint64_t)(2147483647ull);
+  int32_t  const _423 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _421, _422);
+  return _423;
+ }
+ int64_t  const _424 = (int64_t)(_55);
+ int64_t  const _425 = (int64_t)(67108863ll);
+ bool  const _426 = _424 <= _425;
+ if (!_426)
+ {
+  int64_t  const _427 = (int64_t)(_55);
+  int64_t  const _428 = (int64_t)(32ll);
+  int64_t  const _429 = _427 * _428;
+  int64_t  const _430 = (int64_t)(2147483647ll);
+  int32_t  const _431 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_out", _429, _430);
+  return _431;
+ }
+ int64_t  const _432 = (int64_t)(_65);
+ int64_t  const _433 = (int64_t)(_66);
+ int64_t  const _434 = _432 * _433;
+ int64_t  const _435 = (int64_t)(0ll);
+ int64_t  const _436 = _435 - _434;
+ bool  const _437 = _434 > _435;
+ int64_t  const _438 = (int64_t)(_437 ? _434 : _436);
+ uint64_t  const _439 = (uint64_t)(_438);
+ uint64_t  const _440 = _439;
+ uint64_t  const _441 = (uint64_t)(2147483647ull);
+ bool  const _442 = _440 <= _441;
+ if (!_442)
+ {
+  int64_t  const _443 = (int64_t)(_65);
+  int64_t  const _444 = (int64_t)(_66);
+  int64_t  const _445 = _443 * _444;
+  int64_t  const _446 = (int64_t)(0ll);
+  int64_t  const _447 = _446 - _445;
+  bool  const _448 = _445 > _446;
+  int64_t  const _449 = (int64_t)(_448 ? _445 : _447);
+  uint64_t  const _450 = (uint64_t)(_449);
+  uint64_t  const _451 = _450;
+  uint64_t  const _452 = (uint64_t)(2147483647ull);
+  int32_t  const _453 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "slopes", _451, _452);
+  return _453;
+ }
+ bool  const _454 = !(_22);
+ if (!_454)
+ {
+  int32_t  const _455 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_k");
+  return _455;
+ }
+ bool  const _456 = !(_32);
+ if (!_456)
+ {
+  int32_t  const _457 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_q");
+  return _457;
+ }
+ bool  const _458 = !(_42);
+ if (!_458)
+ {
+  int32_t  const _459 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_v");
+  return _459;
+ }
+ bool  const _460 = !(_52);
+ if (!_460)
+ {
+  int32_t  const _461 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Output buffer attn_out");
+  return _461;
+ }
+ bool  const _462 = !(_62);
+ if (!_462)
+ {
+  int32_t  const _463 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer slopes");
+  return _463;
+ }
+ uint64_t  const _464 = (uint64_t)(0ull);
+ auto * const _465 = (void *)(_464);
+ bool  const _466 = _attn_k != _465;
+ if (!_466)
+ {
+  int32_t  const _467 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_k");
+  return _467;
+ }
+ uint64_t  const _468 = (uint64_t)(0ull);
+ auto * const _469 = (void *)(_468);
+ bool  const _470 = _attn_q != _469;
+ if (!_470)
+ {
+  int32_t  const _471 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_q");
+  return _471;
+ }
+ uint64_t  const _472 = (uint64_t)(0ull);
+ auto * const _473 = (void *)(_472);
+ bool  const _474 = _attn_v != _473;
+ if (!_474)
+ {
+  int32_t  const _475 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_v");
+  return _475;
+ }
+ uint64_t  const _476 = (uint64_t)(0ull);
+ auto * const _477 = (void *)(_476);
+ bool  const _478 = _attn_out != _477;
+ if (!_478)
+ {
+  int32_t  const _479 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Output buffer attn_out");
+  return _479;
+ }
+ uint64_t  const _480 = (uint64_t)(0ull);
+ auto * const _481 = (void *)(_480);
+ bool  const _482 = _slopes != _481;
+ if (!_482)
+ {
+  int32_t  const _483 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer slopes");
+  return _483;
+ }
+ bool  const _484 = 0 <= _attn_tile;
+ if (!_484)
+ {
+  int64_t  const _485 = (int64_t)(_attn_tile);
+  int64_t  const _486 = (int64_t)(0ll);
+  int32_t  const _487 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_tile", _485, _486);
+  return _487;
+ }
+ bool  const _488 = 0 <= _attn_head;
+ if (!_488)
+ {
+  int64_t  const _489 = (int64_t)(_attn_head);
+  int64_t  const _490 = (int64_t)(0ll);
+  int32_t  const _491 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_head", _489, _490);
+  return _491;
+ }
+ {
+  int64_t  const _492 = _35;
+  int64_t  const _493 = _492 * 32;
+  if ((_493 > ((int64_t(1) << 31) - 1)) || ((_493 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
   {
    attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation qs\n");
    return -1;
   } // overflow test qs
-  int64_t  const _102 = _101;
-  float *_qs = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_102);
+  int64_t  const _494 = _493;
+  float *_qs = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_494);
   if (!_qs)
   {
-   int32_t  const _103 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-   return _103;
+   int32_t  const _495 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+   return _495;
   }
   HalideFreeHelper _qs_free(_ucon, _qs, attn_alibi_softcap_rt_free);
   // produce qs
-  int32_t  const _104 = _16 * _90;
-  int32_t  const _105 = _23 + _83;
-  int32_t  const _106 = _105 * _17;
-  int32_t  const _107 = _24 + _64;
-  int32_t  const _108 = _107 * _18;
-  int32_t  const _109 = _108 - _33;
-  int32_t  const _110 = _106 + _109;
-  int32_t  const _111 = _104 + _110;
+  float  const _496 = float_from_bits(1065353216 /* 1 */);
+  float  const _497 = (float)(_35);
+  float  const _498 = sqrt_f32(_497);
+  float  const _499 = _496 / _498;
   for (int _qs_s0_ii_ii = 0; _qs_s0_ii_ii < 0 + 2; _qs_s0_ii_ii++)
   {
-   int32_t  const _112 = _15 * _qs_s0_ii_ii;
-   int32_t  const _113 = _112 * 16;
-   int32_t  const _114 = _113 + _111;
-   for (int _qs_s0_c = 0; _qs_s0_c < 0 + _15; _qs_s0_c++)
+   int32_t  const _500 = _35 * _qs_s0_ii_ii;
+   int32_t  const _501 = _500 * 16;
+   for (int _qs_s0_c = 0; _qs_s0_c < 0 + _35; _qs_s0_c++)
    {
-    int32_t  const _115 = _qs_s0_c + _114;
-    int32x16_t  const _116 = int32x16_t_ops::ramp(_115, _15);
-    float16  const _117 = float16_ops::load_gather(_attn_q, _116);
-    float16  const _118 = float16_ops::broadcast(_34);
-    float16  const _119 = _117 * _118;
-    int32_t  const _120 = _qs_s0_c * 2;
-    int32_t  const _121 = _120 + _qs_s0_ii_ii;
-    int32_t  const _122 = _121 * 16;
-    float16_ops::store(_119, _qs, _122);
+    int32_t  const _502 = _qs_s0_c + _501;
+    int32x16_t  const _503 = int32x16_t_ops::ramp(_502, _35);
+    float16  const _504 = float16_ops::load_gather(_attn_q, _503);
+    float16  const _505 = float16_ops::broadcast(_499);
+    float16  const _506 = _504 * _505;
+    int32_t  const _507 = _qs_s0_c * 2;
+    int32_t  const _508 = _507 + _qs_s0_ii_ii;
+    int32_t  const _509 = _508 * 16;
+    float16_ops::store(_506, _qs, _509);
    } // for _qs_s0_c
   } // for _qs_s0_ii_ii
+  int32_t  const _510 = ::halide_cpp_max(_80, 0);
+  int32_t  const _511 = ::halide_cpp_max(_77, 0);
+  int32_t  const _512 = _511 - _510;
+  int32_t  const _513 = _512 + -1;
+  int32_t  const _514 = _513 >> 3;
+  int32_t  const _515 = _514 * 8;
+  int32_t  const _516 = _510 + _515;
+  int32_t  const _517 = _516 + 8;
+  int32_t  const _518 = ::halide_cpp_max(_517, _77);
+  int32_t  const _519 = ::halide_cpp_max(_518, 0);
+  int32_t  const _520 = _519 - _510;
   {
-   int32_t  const _123 = _96 + -1;
-   int32_t  const _124 = _123 >> 3;
-   int32_t  const _125 = _124 * 8;
-   int32_t  const _126 = _125 + 8;
-   int64_t  const _127 = _126;
-   int64_t  const _128 = _127 * 32;
-   int64_t  const _129 = (_128 > ((int64_t(1) << 31) - 1)) ? _128 : (_128 * 1);
-   int64_t  const _130 = (_129 > ((int64_t(1) << 31) - 1)) ? _129 : (_129 * 1);
-   int64_t  const _131 = (_130 > ((int64_t(1) << 31) - 1)) ? _130 : (_130 * 1);
-   if ((_131 > ((int64_t(1) << 31) - 1)) || ((_131 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+   int64_t  const _521 = _520;
+   int64_t  const _522 = _521 * 32;
+   if ((_522 > ((int64_t(1) << 31) - 1)) || ((_522 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
    {
     attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation scores\n");
     return -1;
    } // overflow test scores
-   int64_t  const _132 = _131;
-   float *_scores = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_132);
+   int64_t  const _523 = _522;
+   float *_scores = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_523);
    if (!_scores)
    {
-    int32_t  const _133 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-    return _133;
+    int32_t  const _524 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+    return _524;
    }
    HalideFreeHelper _scores_free(_ucon, _scores, attn_alibi_softcap_rt_free);
+   int32_t  const _525 = ::halide_cpp_max(_77, 0);
+   int32_t  const _526 = ::halide_cpp_max(_80, 0);
+   int32_t  const _527 = _525 - _526;
    // produce scores
    // consume qs
-   int32_t  const _134 = _96 + 7;
-   int32_t  const _135 = _134 >> 3;
-   int32_t  const _136 = _23 + _83;
-   bool  const _137 = _136 < 0;
-   int32_t  const _138 = (int32_t)(_137 ? -1 : 0);
-   bool  const _139 = _10 == 0;
-   int32_t  const _140 = (int32_t)(_139 ? -1 : 0);
-   bool  const _141 = _10 < 0;
-   int32_t  const _142 = (int32_t)(_141 ? -1 : 0);
-   int32_t  const _143 = _136 - _138;
-   int32_t  const _144 = _10 - _140;
-   int32_t  const _145 = _143 / _144;
-   int32_t  const _146 = ~_142;
-   int32_t  const _147 = _146 - _142;
-   int32_t  const _148 = _138 & _147;
-   int32_t  const _149 = _145 + _148;
-   int32_t  const _150 = ~_140;
-   int32_t  const _151 = _149 & _150;
-   int32_t  const _152 = _151 * _12;
-   int32_t  const _153 = _24 + _64;
-   int32_t  const _154 = _153 * _13;
-   int32_t  const _155 = _154 - _35;
-   int32_t  const _156 = _152 + _155;
-   for (int _scores_s0_j_jo = 0; _scores_s0_j_jo < 0 + _135; _scores_s0_j_jo++)
+   int32_t  const _528 = _527 + 7;
+   int32_t  const _529 = _528 >> 3;
+   for (int _scores_s0_j_jo = 0; _scores_s0_j_jo < 0 + _529; _scores_s0_j_jo++)
    {
+    int32_t  const _530 = _scores_s0_j_jo * 8;
+    int32_t  const _531 = _530 + _526;
     {
      float _dot[256];
      // produce dot
-     float  const _157 = float_from_bits(0 /* 0 */);
-     float16  const _158 = float16_ops::broadcast(_157);
-     float16_ops::store(_158, _dot, 0);
-     float  const _159 = float_from_bits(0 /* 0 */);
-     float16  const _160 = float16_ops::broadcast(_159);
-     float16_ops::store(_160, _dot, 32);
-     float  const _161 = float_from_bits(0 /* 0 */);
-     float16  const _162 = float16_ops::broadcast(_161);
-     float16_ops::store(_162, _dot, 64);
-     float  const _163 = float_from_bits(0 /* 0 */);
-     float16  const _164 = float16_ops::broadcast(_163);
-     float16_ops::store(_164, _dot, 96);
-     float  const _165 = float_from_bits(0 /* 0 */);
-     float16  const _166 = float16_ops::broadcast(_165);
-     float16_ops::store(_166, _dot, 128);
-     float  const _167 = float_from_bits(0 /* 0 */);
-     float16  const _168 = float16_ops::broadcast(_167);
-     float16_ops::store(_168, _dot, 160);
-     float  const _169 = float_from_bits(0 /* 0 */);
-     float16  const _170 = float16_ops::broadcast(_169);
-     float16_ops::store(_170, _dot, 192);
-     float  const _171 = float_from_bits(0 /* 0 */);
-     float16  const _172 = float16_ops::broadcast(_171);
-     float16_ops::store(_172, _dot, 224);
-     float  const _173 = float_from_bits(0 /* 0 */);
-     float16  const _174 = float16_ops::broadcast(_173);
-     float16_ops::store(_174, _dot, 16);
-     float  const _175 = float_from_bits(0 /* 0 */);
-     float16  const _176 = float16_ops::broadcast(_175);
-     float16_ops::store(_176, _dot, 48);
-     float  const _177 = float_from_bits(0 /* 0 */);
-     float16  const _178 = float16_ops::broadcast(_177);
-     float16_ops::store(_178, _dot, 80);
-     float  const _179 = float_from_bits(0 /* 0 */);
-     float16  const _180 = float16_ops::broadcast(_179);
-     float16_ops::store(_180, _dot, 112);
-     float  const _181 = float_from_bits(0 /* 0 */);
-     float16  const _182 = float16_ops::broadcast(_181);
-     float16_ops::store(_182, _dot, 144);
-     float  const _183 = float_from_bits(0 /* 0 */);
-     float16  const _184 = float16_ops::broadcast(_183);
-     float16_ops::store(_184, _dot, 176);
-     float  const _185 = float_from_bits(0 /* 0 */);
-     float16  const _186 = float16_ops::broadcast(_185);
-     float16_ops::store(_186, _dot, 208);
-     float  const _187 = float_from_bits(0 /* 0 */);
-     float16  const _188 = float16_ops::broadcast(_187);
-     float16_ops::store(_188, _dot, 240);
-     int32_t  const _189 = _scores_s0_j_jo * 8;
-     int32_t  const _190 = _11 + -1;
-     int32_t  const _191 = ::halide_cpp_min(_190, _189);
-     int32_t  const _192 = _191 * _15;
-     int32_t  const _193 = _192 + _156;
-     int32_t  const _194 = _189 + 8;
-     int32_t  const _195 = ::halide_cpp_min(_194, _11);
-     int32_t  const _196 = _195 + -1;
-     int32_t  const _197 = _196 * _15;
-     int32_t  const _198 = _197 + _156;
-     int32_t  const _199 = _189 + 7;
-     int32_t  const _200 = ::halide_cpp_min(_199, _11);
-     int32_t  const _201 = _200 + -1;
-     int32_t  const _202 = _201 * _15;
-     int32_t  const _203 = _202 + _156;
-     int32_t  const _204 = _189 + 6;
-     int32_t  const _205 = ::halide_cpp_min(_204, _11);
-     int32_t  const _206 = _205 + -1;
-     int32_t  const _207 = _206 * _15;
-     int32_t  const _208 = _207 + _156;
-     int32_t  const _209 = _189 + 5;
-     int32_t  const _210 = ::halide_cpp_min(_209, _11);
-     int32_t  const _211 = _210 + -1;
-     int32_t  const _212 = _211 * _15;
-     int32_t  const _213 = _212 + _156;
-     int32_t  const _214 = _189 + 4;
-     int32_t  const _215 = ::halide_cpp_min(_214, _11);
-     int32_t  const _216 = _215 + -1;
-     int32_t  const _217 = _216 * _15;
-     int32_t  const _218 = _217 + _156;
-     int32_t  const _219 = _189 + 3;
-     int32_t  const _220 = ::halide_cpp_min(_219, _11);
-     int32_t  const _221 = _220 + -1;
-     int32_t  const _222 = _221 * _15;
-     int32_t  const _223 = _222 + _156;
-     int32_t  const _224 = _189 + 2;
-     int32_t  const _225 = ::halide_cpp_min(_224, _11);
-     int32_t  const _226 = _225 + -1;
-     int32_t  const _227 = _226 * _15;
-     int32_t  const _228 = _227 + _156;
-     for (int _dot_s1_rd__x = 0; _dot_s1_rd__x < 0 + _15; _dot_s1_rd__x++)
+     float  const _532 = float_from_bits(0 /* 0 */);
+     float16  const _533 = float16_ops::broadcast(_532);
+     float16_ops::store(_533, _dot, 0);
+     float  const _534 = float_from_bits(0 /* 0 */);
+     float16  const _535 = float16_ops::broadcast(_534);
+     float16_ops::store(_535, _dot, 32);
+     float  const _536 = float_from_bits(0 /* 0 */);
+     float16  const _537 = float16_ops::broadcast(_536);
+     float16_ops::store(_537, _dot, 64);
+     float  const _538 = float_from_bits(0 /* 0 */);
+     float16  const _539 = float16_ops::broadcast(_538);
+     float16_ops::store(_539, _dot, 96);
+     float  const _540 = float_from_bits(0 /* 0 */);
+     float16  const _541 = float16_ops::broadcast(_540);
+     float16_ops::store(_541, _dot, 128);
+     float  const _542 = float_from_bits(0 /* 0 */);
+     float16  const _543 = float16_ops::broadcast(_542);
+     float16_ops::store(_543, _dot, 160);
+     float  const _544 = float_from_bits(0 /* 0 */);
+     float16  const _545 = float16_ops::broadcast(_544);
+     float16_ops::store(_545, _dot, 192);
+     float  const _546 = float_from_bits(0 /* 0 */);
+     float16  const _547 = float16_ops::broadcast(_546);
+     float16_ops::store(_547, _dot, 224);
+     float  const _548 = float_from_bits(0 /* 0 */);
+     float16  const _549 = float16_ops::broadcast(_548);
+     float16_ops::store(_549, _dot, 16);
+     float  const _550 = float_from_bits(0 /* 0 */);
+     float16  const _551 = float16_ops::broadcast(_550);
+     float16_ops::store(_551, _dot, 48);
+     float  const _552 = float_from_bits(0 /* 0 */);
+     float16  const _553 = float16_ops::broadcast(_552);
+     float16_ops::store(_553, _dot, 80);
+     float  const _554 = float_from_bits(0 /* 0 */);
+     float16  const _555 = float16_ops::broadcast(_554);
+     float16_ops::store(_555, _dot, 112);
+     float  const _556 = float_from_bits(0 /* 0 */);
+     float16  const _557 = float16_ops::broadcast(_556);
+     float16_ops::store(_557, _dot, 144);
+     float  const _558 = float_from_bits(0 /* 0 */);
+     float16  const _559 = float16_ops::broadcast(_558);
+     float16_ops::store(_559, _dot, 176);
+     float  const _560 = float_from_bits(0 /* 0 */);
+     float16  const _561 = float16_ops::broadcast(_560);
+     float16_ops::store(_561, _dot, 208);
+     float  const _562 = float_from_bits(0 /* 0 */);
+     float16  const _563 = float16_ops::broadcast(_562);
+     float16_ops::store(_563, _dot, 240);
+     int32_t  const _564 = _28 + -1;
+     int32_t  const _565 = ::halide_cpp_min(_564, _531);
+     int32_t  const _566 = _565 * _35;
+     int32_t  const _567 = _531 + 8;
+     int32_t  const _568 = ::halide_cpp_min(_567, _28);
+     int32_t  const _569 = _568 + -1;
+     int32_t  const _570 = _569 * _35;
+     int32_t  const _571 = _531 + 7;
+     int32_t  const _572 = ::halide_cpp_min(_571, _28);
+     int32_t  const _573 = _572 + -1;
+     int32_t  const _574 = _573 * _35;
+     int32_t  const _575 = _531 + 6;
+     int32_t  const _576 = ::halide_cpp_min(_575, _28);
+     int32_t  const _577 = _576 + -1;
+     int32_t  const _578 = _577 * _35;
+     int32_t  const _579 = _531 + 5;
+     int32_t  const _580 = ::halide_cpp_min(_579, _28);
+     int32_t  const _581 = _580 + -1;
+     int32_t  const _582 = _581 * _35;
+     int32_t  const _583 = _531 + 4;
+     int32_t  const _584 = ::halide_cpp_min(_583, _28);
+     int32_t  const _585 = _584 + -1;
+     int32_t  const _586 = _585 * _35;
+     int32_t  const _587 = _531 + 3;
+     int32_t  const _588 = ::halide_cpp_min(_587, _28);
+     int32_t  const _589 = _588 + -1;
+     int32_t  const _590 = _589 * _35;
+     int32_t  const _591 = _531 + 2;
+     int32_t  const _592 = ::halide_cpp_min(_591, _28);
+     int32_t  const _593 = _592 + -1;
+     int32_t  const _594 = _593 * _35;
+     for (int _dot_s1_rd__x = 0; _dot_s1_rd__x < 0 + _35; _dot_s1_rd__x++)
      {
-      float16  const _229 = float16_ops::load(_dot, 0);
-      int32_t  const _230 = _dot_s1_rd__x * 32;
-      float16  const _231 = float16_ops::load(_qs, _230);
-      int32_t  const _232 = _dot_s1_rd__x + _193;
-      float  const _233 = ((float const *)_attn_k)[_232];
-      float16  const _234 = float16_ops::broadcast(_233);
-      float16  const _235 = _231 * _234;
-      float16  const _236 = _229 + _235;
-      float16_ops::store(_236, _dot, 0);
-      float16  const _237 = float16_ops::load(_dot, 16);
-      int32_t  const _238 = _dot_s1_rd__x * 32;
-      int32_t  const _239 = _238 + 16;
-      float16  const _240 = float16_ops::load(_qs, _239);
-      int32_t  const _241 = _dot_s1_rd__x + _193;
-      float  const _242 = ((float const *)_attn_k)[_241];
-      float16  const _243 = float16_ops::broadcast(_242);
-      float16  const _244 = _240 * _243;
-      float16  const _245 = _237 + _244;
-      float16_ops::store(_245, _dot, 16);
-      float16  const _246 = float16_ops::load(_dot, 32);
-      int32_t  const _247 = _dot_s1_rd__x * 32;
-      float16  const _248 = float16_ops::load(_qs, _247);
-      int32_t  const _249 = _dot_s1_rd__x + _228;
-      float  const _250 = ((float const *)_attn_k)[_249];
-      float16  const _251 = float16_ops::broadcast(_250);
-      float16  const _252 = _248 * _251;
-      float16  const _253 = _246 + _252;
-      float16_ops::store(_253, _dot, 32);
-      float16  const _254 = float16_ops::load(_dot, 48);
-      int32_t  const _255 = _dot_s1_rd__x * 32;
-      int32_t  const _256 = _255 + 16;
-      float16  const _257 = float16_ops::load(_qs, _256);
-      int32_t  const _258 = _dot_s1_rd__x + _228;
-      float  const _259 = ((float const *)_attn_k)[_258];
-      float16  const _260 = float16_ops::broadcast(_259);
-      float16  const _261 = _257 * _260;
-      float16  const _262 = _254 + _261;
-      float16_ops::store(_262, _dot, 48);
-      float16  const _263 = float16_ops::load(_dot, 64);
-      int32_t  const _264 = _dot_s1_rd__x * 32;
-      float16  const _265 = float16_ops::load(_qs, _264);
-      int32_t  const _266 = _dot_s1_rd__x + _223;
-      float  const _267 = ((float const *)_attn_k)[_266];
-      float16  const _268 = float16_ops::broadcast(_267);
-      float16  const _269 = _265 * _268;
-      float16  const _270 = _263 + _269;
-      float16_ops::store(_270, _dot, 64);
-      float16  const _271 = float16_ops::load(_dot, 80);
-      int32_t  const _272 = _dot_s1_rd__x * 32;
-      int32_t  const _273 = _272 + 16;
-      float16  const _274 = float16_ops::load(_qs, _273);
-      int32_t  const _275 = _dot_s1_rd__x + _223;
-      float  const _276 = ((float const *)_attn_k)[_275];
-      float16  const _277 = float16_ops::broadcast(_276);
-      float16  const _278 = _274 * _277;
-      float16  const _279 = _271 + _278;
-      float16_ops::store(_279, _dot, 80);
-      float16  const _280 = float16_ops::load(_dot, 96);
-      int32_t  const _281 = _dot_s1_rd__x * 32;
-      float16  const _282 = float16_ops::load(_qs, _281);
-      int32_t  const _283 = _dot_s1_rd__x + _218;
-      float  const _284 = ((float const *)_attn_k)[_283];
-      float16  const _285 = float16_ops::broadcast(_284);
-      float16  const _286 = _282 * _285;
-      float16  const _287 = _280 + _286;
-      float16_ops::store(_287, _dot, 96);
-      float16  const _288 = float16_ops::load(_dot, 112);
-      int32_t  const _289 = _dot_s1_rd__x * 32;
-      int32_t  const _290 = _289 + 16;
-      float16  const _291 = float16_ops::load(_qs, _290);
-      int32_t  const _292 = _dot_s1_rd__x + _218;
-      float  const _293 = ((float const *)_attn_k)[_292];
-      float16  const _294 = float16_ops::broadcast(_293);
-      float16  const _295 = _291 * _294;
-      float16  const _296 = _288 + _295;
-      float16_ops::store(_296, _dot, 112);
-      float16  const _297 = float16_ops::load(_dot, 128);
-      int32_t  const _298 = _dot_s1_rd__x * 32;
-      float16  const _299 = float16_ops::load(_qs, _298);
-      int32_t  const _300 = _dot_s1_rd__x + _213;
-      float  const _301 = ((float const *)_attn_k)[_300];
-      float16  const _302 = float16_ops::broadcast(_301);
-      float16  const _303 = _299 * _302;
-      float16  const _304 = _297 + _303;
-      float16_ops::store(_304, _dot, 128);
-      float16  const _305 = float16_ops::load(_dot, 144);
-      int32_t  const _306 = _dot_s1_rd__x * 32;
-      int32_t  const _307 = _306 + 16;
-      float16  const _308 = float16_ops::load(_qs, _307);
-      int32_t  const _309 = _dot_s1_rd__x + _213;
-      float  const _310 = ((float const *)_attn_k)[_309];
-      float16  const _311 = float16_ops::broadcast(_310);
-      float16  const _312 = _308 * _311;
-      float16  const _313 = _305 + _312;
-      float16_ops::store(_313, _dot, 144);
-      float16  const _314 = float16_ops::load(_dot, 160);
-      int32_t  const _315 = _dot_s1_rd__x * 32;
-      float16  const _316 = float16_ops::load(_qs, _315);
-      int32_t  const _317 = _dot_s1_rd__x + _208;
-      float  const _318 = ((float const *)_attn_k)[_317];
-      float16  const _319 = float16_ops::broadcast(_318);
-      float16  const _320 = _316 * _319;
-      float16  const _321 = _314 + _320;
-      float16_ops::store(_321, _dot, 160);
-      float16  const _322 = float16_ops::load(_dot, 176);
-      int32_t  const _323 = _dot_s1_rd__x * 32;
-      int32_t  const _324 = _323 + 16;
-      float16  const _325 = float16_ops::load(_qs, _324);
-      int32_t  const _326 = _dot_s1_rd__x + _208;
-      float  const _327 = ((float const *)_attn_k)[_326];
-      float16  const _328 = float16_ops::broadcast(_327);
-      float16  const _329 = _325 * _328;
-      float16  const _330 = _322 + _329;
-      float16_ops::store(_330, _dot, 176);
-      float16  const _331 = float16_ops::load(_dot, 192);
-      int32_t  const _332 = _dot_s1_rd__x * 32;
-      float16  const _333 = float16_ops::load(_qs, _332);
-      int32_t  const _334 = _dot_s1_rd__x + _203;
-      float  const _335 = ((float const *)_attn_k)[_334];
-      float16  const _336 = float16_ops::broadcast(_335);
-      float16  const _337 = _333 * _336;
-      float16  const _338 = _331 + _337;
-      float16_ops::store(_338, _dot, 192);
-      float16  const _339 = float16_ops::load(_dot, 208);
-      int32_t  const _340 = _dot_s1_rd__x * 32;
-      int32_t  const _341 = _340 + 16;
-      float16  const _342 = float16_ops::load(_qs, _341);
-      int32_t  const _343 = _dot_s1_rd__x + _203;
-      float  const _344 = ((float const *)_attn_k)[_343];
-      float16  const _345 = float16_ops::broadcast(_344);
-      float16  const _346 = _342 * _345;
-      float16  const _347 = _339 + _346;
-      float16_ops::store(_347, _dot, 208);
-      float16  const _348 = float16_ops::load(_dot, 224);
-      int32_t  const _349 = _dot_s1_rd__x * 32;
-      float16  const _350 = float16_ops::load(_qs, _349);
-      int32_t  const _351 = _dot_s1_rd__x + _198;
-      float  const _352 = ((float const *)_attn_k)[_351];
-      float16  const _353 = float16_ops::broadcast(_352);
-      float16  const _354 = _350 * _353;
-      float16  const _355 = _348 + _354;
-      float16_ops::store(_355, _dot, 224);
-      float16  const _356 = float16_ops::load(_dot, 240);
-      int32_t  const _357 = _dot_s1_rd__x * 32;
-      int32_t  const _358 = _357 + 16;
-      float16  const _359 = float16_ops::load(_qs, _358);
-      int32_t  const _360 = _dot_s1_rd__x + _198;
-      float  const _361 = ((float const *)_attn_k)[_360];
-      float16  const _362 = float16_ops::broadcast(_361);
-      float16  const _363 = _359 * _362;
-      float16  const _364 = _356 + _363;
-      float16_ops::store(_364, _dot, 240);
+      float16  const _595 = float16_ops::load(_dot, 0);
+      int32_t  const _596 = _dot_s1_rd__x * 32;
+      float16  const _597 = float16_ops::load(_qs, _596);
+      int32_t  const _598 = _dot_s1_rd__x + _566;
+      float  const _599 = ((float const *)_attn_k)[_598];
+      float16  const _600 = float16_ops::broadcast(_599);
+      float16  const _601 = _597 * _600;
+      float16  const _602 = _595 + _601;
+      float16_ops::store(_602, _dot, 0);
+      float16  const _603 = float16_ops::load(_dot, 16);
+      int32_t  const _604 = _dot_s1_rd__x * 32;
+      int32_t  const _605 = _604 + 16;
+      float16  const _606 = float16_ops::load(_qs, _605);
+      int32_t  const _607 = _dot_s1_rd__x + _566;
+      float  const _608 = ((float const *)_attn_k)[_607];
+      float16  const _609 = float16_ops::broadcast(_608);
+      float16  const _610 = _606 * _609;
+      float16  const _611 = _603 + _610;
+      float16_ops::store(_611, _dot, 16);
+      float16  const _612 = float16_ops::load(_dot, 32);
+      int32_t  const _613 = _dot_s1_rd__x * 32;
+      float16  const _614 = float16_ops::load(_qs, _613);
+      int32_t  const _615 = _dot_s1_rd__x + _594;
+      float  const _616 = ((float const *)_attn_k)[_615];
+      float16  const _617 = float16_ops::broadcast(_616);
+      float16  const _618 = _614 * _617;
+      float16  const _619 = _612 + _618;
+      float16_ops::store(_619, _dot, 32);
+      float16  const _620 = float16_ops::load(_dot, 48);
+      int32_t  const _621 = _dot_s1_rd__x * 32;
+      int32_t  const _622 = _621 + 16;
+      float16  const _623 = float16_ops::load(_qs, _622);
+      int32_t  const _624 = _dot_s1_rd__x + _594;
+      float  const _625 = ((float const *)_attn_k)[_624];
+      float16  const _626 = float16_ops::broadcast(_625);
+      float16  const _627 = _623 * _626;
+      float16  const _628 = _620 + _627;
+      float16_ops::store(_628, _dot, 48);
+      float16  const _629 = float16_ops::load(_dot, 64);
+      int32_t  const _630 = _dot_s1_rd__x * 32;
+      float16  const _631 = float16_ops::load(_qs, _630);
+      int32_t  const _632 = _dot_s1_rd__x + _590;
+      float  const _633 = ((float const *)_attn_k)[_632];
+      float16  const _634 = float16_ops::broadcast(_633);
+      float16  const _635 = _631 * _634;
+      float16  const _636 = _629 + _635;
+      float16_ops::store(_636, _dot, 64);
+      float16  const _637 = float16_ops::load(_dot, 80);
+      int32_t  const _638 = _dot_s1_rd__x * 32;
+      int32_t  const _639 = _638 + 16;
+      float16  const _640 = float16_ops::load(_qs, _639);
+      int32_t  const _641 = _dot_s1_rd__x + _590;
+      float  const _642 = ((float const *)_attn_k)[_641];
+      float16  const _643 = float16_ops::broadcast(_642);
+      float16  const _644 = _640 * _643;
+      float16  const _645 = _637 + _644;
+      float16_ops::store(_645, _dot, 80);
+      float16  const _646 = float16_ops::load(_dot, 96);
+      int32_t  const _647 = _dot_s1_rd__x * 32;
+      float16  const _648 = float16_ops::load(_qs, _647);
+      int32_t  const _649 = _dot_s1_rd__x + _586;
+      float  const _650 = ((float const *)_attn_k)[_649];
+      float16  const _651 = float16_ops::broadcast(_650);
+      float16  const _652 = _648 * _651;
+      float16  const _653 = _646 + _652;
+      float16_ops::store(_653, _dot, 96);
+      float16  const _654 = float16_ops::load(_dot, 112);
+      int32_t  const _655 = _dot_s1_rd__x * 32;
+      int32_t  const _656 = _655 + 16;
+      float16  const _657 = float16_ops::load(_qs, _656);
+      int32_t  const _658 = _dot_s1_rd__x + _586;
+      float  const _659 = ((float const *)_attn_k)[_658];
+      float16  const _660 = float16_ops::broadcast(_659);
+      float16  const _661 = _657 * _660;
+      float16  const _662 = _654 + _661;
+      float16_ops::store(_662, _dot, 112);
+      float16  const _663 = float16_ops::load(_dot, 128);
+      int32_t  const _664 = _dot_s1_rd__x * 32;
+      float16  const _665 = float16_ops::load(_qs, _664);
+      int32_t  const _666 = _dot_s1_rd__x + _582;
+      float  const _667 = ((float const *)_attn_k)[_666];
+      float16  const _668 = float16_ops::broadcast(_667);
+      float16  const _669 = _665 * _668;
+      float16  const _670 = _663 + _669;
+      float16_ops::store(_670, _dot, 128);
+      float16  const _671 = float16_ops::load(_dot, 144);
+      int32_t  const _672 = _dot_s1_rd__x * 32;
+      int32_t  const _673 = _672 + 16;
+      float16  const _674 = float16_ops::load(_qs, _673);
+      int32_t  const _675 = _dot_s1_rd__x + _582;
+      float  const _676 = ((float const *)_attn_k)[_675];
+      float16  const _677 = float16_ops::broadcast(_676);
+      float16  const _678 = _674 * _677;
+      float16  const _679 = _671 + _678;
+      float16_ops::store(_679, _dot, 144);
+      float16  const _680 = float16_ops::load(_dot, 160);
+      int32_t  const _681 = _dot_s1_rd__x * 32;
+      float16  const _682 = float16_ops::load(_qs, _681);
+      int32_t  const _683 = _dot_s1_rd__x + _578;
+      float  const _684 = ((float const *)_attn_k)[_683];
+      float16  const _685 = float16_ops::broadcast(_684);
+      float16  const _686 = _682 * _685;
+      float16  const _687 = _680 + _686;
+      float16_ops::store(_687, _dot, 160);
+      float16  const _688 = float16_ops::load(_dot, 176);
+      int32_t  const _689 = _dot_s1_rd__x * 32;
+      int32_t  const _690 = _689 + 16;
+      float16  const _691 = float16_ops::load(_qs, _690);
+      int32_t  const _692 = _dot_s1_rd__x + _578;
+      float  const _693 = ((float const *)_attn_k)[_692];
+      float16  const _694 = float16_ops::broadcast(_693);
+      float16  const _695 = _691 * _694;
+      float16  const _696 = _688 + _695;
+      float16_ops::store(_696, _dot, 176);
+      float16  const _697 = float16_ops::load(_dot, 192);
+      int32_t  const _698 = _dot_s1_rd__x * 32;
+      float16  const _699 = float16_ops::load(_qs, _698);
+      int32_t  const _700 = _dot_s1_rd__x + _574;
+      float  const _701 = ((float const *)_attn_k)[_700];
+      float16  const _702 = float16_ops::broadcast(_701);
+      float16  const _703 = _699 * _702;
+      float16  const _704 = _697 + _703;
+      float16_ops::store(_704, _dot, 192);
+      float16  const _705 = float16_ops::load(_dot, 208);
+      int32_t  const _706 = _dot_s1_rd__x * 32;
+      int32_t  const _707 = _706 + 16;
+      float16  const _708 = float16_ops::load(_qs, _707);
+      int32_t  const _709 = _dot_s1_rd__x + _574;
+      float  const _710 = ((float const *)_attn_k)[_709];
+      float16  const _711 = float16_ops::broadcast(_710);
+      float16  const _712 = _708 * _711;
+      float16  const _713 = _705 + _712;
+      float16_ops::store(_713, _dot, 208);
+      float16  const _714 = float16_ops::load(_dot, 224);
+      int32_t  const _715 = _dot_s1_rd__x * 32;
+      float16  const _716 = float16_ops::load(_qs, _715);
+      int32_t  const _717 = _dot_s1_rd__x + _570;
+      float  const _718 = ((float const *)_attn_k)[_717];
+      float16  const _719 = float16_ops::broadcast(_718);
+      float16  const _720 = _716 * _719;
+      float16  const _721 = _714 + _720;
+      float16_ops::store(_721, _dot, 224);
+      float16  const _722 = float16_ops::load(_dot, 240);
+      int32_t  const _723 = _dot_s1_rd__x * 32;
+      int32_t  const _724 = _723 + 16;
+      float16  const _725 = float16_ops::load(_qs, _724);
+      int32_t  const _726 = _dot_s1_rd__x + _570;
+      float  const _727 = ((float const *)_attn_k)[_726];
+      float16  const _728 = float16_ops::broadcast(_727);
+      float16  const _729 = _725 * _728;
+      float16  const _730 = _722 + _729;
+      float16_ops::store(_730, _dot, 240);
      } // for _dot_s1_rd__x
      // consume dot
-     float16  const _365 = float16_ops::load(_dot, 0);
-     int32_t  const _366 = _scores_s0_j_jo * 256;
-     float16_ops::store(_365, _scores, _366);
-     float16  const _367 = float16_ops::load(_dot, 16);
-     int32_t  const _368 = _scores_s0_j_jo * 256;
-     int32_t  const _369 = _368 + 16;
-     float16_ops::store(_367, _scores, _369);
-     float16  const _370 = float16_ops::load(_dot, 32);
-     int32_t  const _371 = _scores_s0_j_jo * 256;
-     int32_t  const _372 = _371 + 32;
-     float16_ops::store(_370, _scores, _372);
-     float16  const _373 = float16_ops::load(_dot, 48);
-     int32_t  const _374 = _scores_s0_j_jo * 256;
-     int32_t  const _375 = _374 + 48;
-     float16_ops::store(_373, _scores, _375);
-     float16  const _376 = float16_ops::load(_dot, 64);
-     int32_t  const _377 = _scores_s0_j_jo * 256;
-     int32_t  const _378 = _377 + 64;
-     float16_ops::store(_376, _scores, _378);
-     float16  const _379 = float16_ops::load(_dot, 80);
-     int32_t  const _380 = _scores_s0_j_jo * 256;
-     int32_t  const _381 = _380 + 80;
-     float16_ops::store(_379, _scores, _381);
-     float16  const _382 = float16_ops::load(_dot, 96);
-     int32_t  const _383 = _scores_s0_j_jo * 256;
-     int32_t  const _384 = _383 + 96;
-     float16_ops::store(_382, _scores, _384);
-     float16  const _385 = float16_ops::load(_dot, 112);
-     int32_t  const _386 = _scores_s0_j_jo * 256;
-     int32_t  const _387 = _386 + 112;
-     float16_ops::store(_385, _scores, _387);
-     float16  const _388 = float16_ops::load(_dot, 128);
-     int32_t  const _389 = _scores_s0_j_jo * 256;
-     int32_t  const _390 = _389 + 128;
-     float16_ops::store(_388, _scores, _390);
-     float16  const _391 = float16_ops::load(_dot, 144);
-     int32_t  const _392 = _scores_s0_j_jo * 256;
-     int32_t  const _393 = _392 + 144;
-     float16_ops::store(_391, _scores, _393);
-     float16  const _394 = float16_ops::load(_dot, 160);
-     int32_t  const _395 = _scores_s0_j_jo * 256;
-     int32_t  const _396 = _395 + 160;
-     float16_ops::store(_394, _scores, _396);
-     float16  const _397 = float16_ops::load(_dot, 176);
-     int32_t  const _398 = _scores_s0_j_jo * 256;
-     int32_t  const _399 = _398 + 176;
-     float16_ops::store(_397, _scores, _399);
-     float16  const _400 = float16_ops::load(_dot, 192);
-     int32_t  const _401 = _scores_s0_j_jo * 256;
-     int32_t  const _402 = _401 + 192;
-     float16_ops::store(_400, _scores, _402);
-     float16  const _403 = float16_ops::load(_dot, 208);
-     int32_t  const _404 = _scores_s0_j_jo * 256;
-     int32_t  const _405 = _404 + 208;
-     float16_ops::store(_403, _scores, _405);
-     float16  const _406 = float16_ops::load(_dot, 224);
-     int32_t  const _407 = _scores_s0_j_jo * 256;
-     int32_t  const _408 = _407 + 224;
-     float16_ops::store(_406, _scores, _408);
-     float16  const _409 = float16_ops::load(_dot, 240);
-     int32_t  const _410 = _scores_s0_j_jo * 256;
-     int32_t  const _411 = _410 + 240;
-     float16_ops::store(_409, _scores, _411);
+     float16  const _731 = float16_ops::load(_dot, 0);
+     int32_t  const _732 = _531 - _526;
+     int32_t  const _733 = _732 * 32;
+     float16_ops::store(_731, _scores, _733);
+     float16  const _734 = float16_ops::load(_dot, 16);
+     int32_t  const _735 = _531 - _526;
+     int32_t  const _736 = _735 * 32;
+     int32_t  const _737 = _736 + 16;
+     float16_ops::store(_734, _scores, _737);
+     float16  const _738 = float16_ops::load(_dot, 32);
+     int32_t  const _739 = _531 - _526;
+     int32_t  const _740 = _739 * 32;
+     int32_t  const _741 = _740 + 32;
+     float16_ops::store(_738, _scores, _741);
+     float16  const _742 = float16_ops::load(_dot, 48);
+     int32_t  const _743 = _531 - _526;
+     int32_t  const _744 = _743 * 32;
+     int32_t  const _745 = _744 + 48;
+     float16_ops::store(_742, _scores, _745);
+     float16  const _746 = float16_ops::load(_dot, 64);
+     int32_t  const _747 = _531 - _526;
+     int32_t  const _748 = _747 * 32;
+     int32_t  const _749 = _748 + 64;
+     float16_ops::store(_746, _scores, _749);
+     float16  const _750 = float16_ops::load(_dot, 80);
+     int32_t  const _751 = _531 - _526;
+     int32_t  const _752 = _751 * 32;
+     int32_t  const _753 = _752 + 80;
+     float16_ops::store(_750, _scores, _753);
+     float16  const _754 = float16_ops::load(_dot, 96);
+     int32_t  const _755 = _531 - _526;
+     int32_t  const _756 = _755 * 32;
+     int32_t  const _757 = _756 + 96;
+     float16_ops::store(_754, _scores, _757);
+     float16  const _758 = float16_ops::load(_dot, 112);
+     int32_t  const _759 = _531 - _526;
+     int32_t  const _760 = _759 * 32;
+     int32_t  const _761 = _760 + 112;
+     float16_ops::store(_758, _scores, _761);
+     float16  const _762 = float16_ops::load(_dot, 128);
+     int32_t  const _763 = _531 - _526;
+     int32_t  const _764 = _763 * 32;
+     int32_t  const _765 = _764 + 128;
+     float16_ops::store(_762, _scores, _765);
+     float16  const _766 = float16_ops::load(_dot, 144);
+     int32_t  const _767 = _531 - _526;
+     int32_t  const _768 = _767 * 32;
+     int32_t  const _769 = _768 + 144;
+     float16_ops::store(_766, _scores, _769);
+     float16  const _770 = float16_ops::load(_dot, 160);
+     int32_t  const _771 = _531 - _526;
+     int32_t  const _772 = _771 * 32;
+     int32_t  const _773 = _772 + 160;
+     float16_ops::store(_770, _scores, _773);
+     float16  const _774 = float16_ops::load(_dot, 176);
+     int32_t  const _775 = _531 - _526;
+     int32_t  const _776 = _775 * 32;
+     int32_t  const _777 = _776 + 176;
+     float16_ops::store(_774, _scores, _777);
+     float16  const _778 = float16_ops::load(_dot, 192);
+     int32_t  const _779 = _531 - _526;
+     int32_t  const _780 = _779 * 32;
+     int32_t  const _781 = _780 + 192;
+     float16_ops::store(_778, _scores, _781);
+     float16  const _782 = float16_ops::load(_dot, 208);
+     int32_t  const _783 = _531 - _526;
+     int32_t  const _784 = _783 * 32;
+     int32_t  const _785 = _784 + 208;
+     float16_ops::store(_782, _scores, _785);
+     float16  const _786 = float16_ops::load(_dot, 224);
+     int32_t  const _787 = _531 - _526;
+     int32_t  const _788 = _787 * 32;
+     int32_t  const _789 = _788 + 224;
+     float16_ops::store(_786, _scores, _789);
+     float16  const _790 = float16_ops::load(_dot, 240);
+     int32_t  const _791 = _531 - _526;
+     int32_t  const _792 = _791 * 32;
+     int32_t  const _793 = _792 + 240;
+     float16_ops::store(_790, _scores, _793);
     } // alloc _dot
    } // for _scores_s0_j_jo
    _qs_free.free();
-   int32_t  const _412 = _90 * 4;
-   int32_t  const _413 = _412 + 4;
-   int32_t  const _414 = ::halide_cpp_min(_413, _32);
-   int32_t  const _415 = _414 * 8;
-   int32_t  const _416 = ::halide_cpp_min(_415, _14);
-   int32_t  const _417 = ::halide_cpp_min(_416, _11);
-   int32_t  const _418 = ::halide_cpp_max(_417, _96);
    {
-    int64_t  const _419 = _418;
-    int64_t  const _420 = _419 * 32;
-    int64_t  const _421 = (_420 > ((int64_t(1) << 31) - 1)) ? _420 : (_420 * 1);
-    int64_t  const _422 = (_421 > ((int64_t(1) << 31) - 1)) ? _421 : (_421 * 1);
-    int64_t  const _423 = (_422 > ((int64_t(1) << 31) - 1)) ? _422 : (_422 * 1);
-    if ((_423 > ((int64_t(1) << 31) - 1)) || ((_423 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+    int64_t  const _794 = _527;
+    int64_t  const _795 = _794 * 32;
+    if ((_795 > ((int64_t(1) << 31) - 1)) || ((_795 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
     {
      attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation masked\n");
      return -1;
     } // overflow test masked
-    int64_t  const _424 = _423;
-    float *_masked = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_424);
+    int64_t  const _796 = _795;
+    float *_masked = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_796);
     if (!_masked)
     {
-     int32_t  const _425 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-     return _425;
+     int32_t  const _797 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+     return _797;
     }
     HalideFreeHelper _masked_free(_ucon, _masked, attn_alibi_softcap_rt_free);
+    int32_t  const _798 = ::halide_cpp_max(_77, 0);
+    int32_t  const _799 = ::halide_cpp_max(_80, 0);
+    int32_t  const _800 = _798 - _799;
     // produce masked
     // consume scores
-    int32_t  const _426 = _23 + _83;
-    bool  const _427 = _30 <= _426;
-    int32_t  const _428 = _29 + _30;
-    bool  const _429 = _426 < _428;
-    bool  const _430 = _427 && _429;
-    int32_t  const _431 = _23 - _30;
-    int32_t  const _432 = _431 + _83;
-    int32_t  const _433 = _29 + -1;
-    int32_t  const _434 = ::halide_cpp_min(_432, _433);
-    int32_t  const _435 = ::halide_cpp_max(_434, 0);
-    int32_t  const _436 = _435 * _31;
-    int32_t  const _437 = _90 * 32;
-    for (int _masked_s0_j = 0; _masked_s0_j < 0 + _96; _masked_s0_j++)
+    int32_t  const _801 = _attn_tile * 32;
+    bool  const _802 = _64 <= _attn_head;
+    int32_t  const _803 = _65 + _64;
+    bool  const _804 = _attn_head < _803;
+    bool  const _805 = _802 && _804;
+    int32_t  const _806 = _attn_head - _64;
+    int32_t  const _807 = _65 + -1;
+    int32_t  const _808 = ::halide_cpp_min(_806, _807);
+    int32_t  const _809 = ::halide_cpp_max(_808, 0);
+    int32_t  const _810 = _809 * _66;
+    for (int _masked_s0_j_rebased = 0; _masked_s0_j_rebased < 0 + _800; _masked_s0_j_rebased++)
     {
-     float  const _438 = ((float const *)_slopes)[_436];
-     int32_t  const _439 = _masked_s0_j * 32;
-     float16  const _440 = float16_ops::load(_scores, _439);
-     int32_t  const _441 = _masked_s0_j - _437;
-     int32x16_t  const _442 = int32x16_t_ops::ramp(_441, -1);
-     float16  const _443 = float16_ops::convert_from<int32x16_t>(_442);
-     if (!_430)
+     float  const _811 = ((float const *)_slopes)[_810];
+     int32_t  const _812 = _masked_s0_j_rebased * 32;
+     float16  const _813 = float16_ops::load(_scores, _812);
+     int32_t  const _814 = _799 - _801;
+     int32_t  const _815 = _814 + _masked_s0_j_rebased;
+     int32x16_t  const _816 = int32x16_t_ops::ramp(_815, -1);
+     float16  const _817 = float16_ops::convert_from<int32x16_t>(_816);
+     if (!_805)
      {
       char b0[1024];
-      snprintf(b0, 1024, "%llu", (long long unsigned)(_430));
-      auto * const _444 = b0;
-      int32_t  const _445 = (int32_t)(_430 ? -1 : 0);
+      snprintf(b0, 1024, "%llu", (long long unsigned)(_805));
+      auto * const _818 = b0;
+      int32_t  const _819 = (int32_t)(_805 ? -1 : 0);
       char b1[1024];
-      snprintf(b1, 1024, "%f%s%lld%s%lld%s%lld%s", _438, " buffer 'slopes': index ", (long long)(_426), " out of range in dimension ", (long long)(_445), " of extent ", (long long)(_29), "\n");
-      auto * const _446 = b1;
-      int32_t  const _447 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _444, _446);
-      return _447;
+      snprintf(b1, 1024, "%f%s%lld%s%lld%s%lld%s", _811, " buffer 'slopes': index ", (long long)(_attn_head), " out of range in dimension ", (long long)(_819), " of extent ", (long long)(_65), "\n");
+      auto * const _820 = b1;
+      int32_t  const _821 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _818, _820);
+      return _821;
      }
-     float  const _448 = _438;
-     float16  const _449 = float16_ops::broadcast(_448);
-     float16  const _450 = _443 * _449;
-     float16  const _451 = _440 + _450;
-     float  const _452 = float_from_bits(1036319193 /* 0.0961797 */);
-     float16  const _453 = float16_ops::broadcast(_452);
-     float16  const _454 = _451 * _453;
-     float  const _455 = float_from_bits(1124073472 /* 128 */);
-     float16  const _456 = float16_ops::broadcast(_455);
-     float16  const _457 = float16_ops::min(_454, _456);
-     float  const _458 = float_from_bits(3271426048 /* -127 */);
-     float16  const _459 = float16_ops::broadcast(_458);
-     float16  const _460 = float16_ops::max(_457, _459);
-     float  const _461 = float_from_bits(1124007936 /* 127.5 */);
-     float16  const _462 = float16_ops::broadcast(_461);
-     float16  const _463 = _460 + _462;
-     int32x16_t  const _464 = int32x16_t_ops::convert_from<float16>(_463);
-     int32x16_t  const _465 = int32x16_t_ops::broadcast(-127);
-     int32x16_t  const _466 = _464 + _465;
-     float16  const _467 = float16_ops::convert_from<int32x16_t>(_466);
-     float16  const _468 = _460 - _467;
-     float16  const _469 = float16_ops::broadcast(neg_inf_f32());
-     float  const _470 = float_from_bits(0 /* 0 */);
-     float16  const _471 = float16_ops::broadcast(_470);
-     int32x16_t  const _472 = int32x16_t_ops::ramp(_437, 1);
-     int32x16_t  const _473 = int32x16_t_ops::broadcast(_masked_s0_j);
-     uint8x16_t  const _474 = int32x16_t_ops::lt(_472, _473);
-     float16  const _475 = float16_ops::select(_474, _469, _471);
-     float  const _476 = float_from_bits(1073741824 /* 2 */);
-     float16  const _477 = float16_ops::broadcast(_476);
-     uint32_t  const _478 = (uint32_t)(23ull);
-     uint32x16_t  const _479 = uint32x16_t_ops::broadcast(_478);
-     int32x16_t  const _480 = _464 << _479;
-     float16  const _481 = reinterpret<float16>(_480);
-     float  const _482 = float_from_bits(958452607 /* 0.000153376 */);
-     float16  const _483 = float16_ops::broadcast(_482);
-     float16  const _484 = _468 * _483;
-     float  const _485 = float_from_bits(984588920 /* 0.00133999 */);
-     float16  const _486 = float16_ops::broadcast(_485);
-     float16  const _487 = _484 + _486;
-     float16  const _488 = _487 * _468;
-     float  const _489 = float_from_bits(1008572159 /* 0.00961852 */);
-     float16  const _490 = float16_ops::broadcast(_489);
-     float16  const _491 = _488 + _490;
-     float16  const _492 = _491 * _468;
-     float  const _493 = float_from_bits(1029920619 /* 0.0555033 */);
-     float16  const _494 = float16_ops::broadcast(_493);
-     float16  const _495 = _492 + _494;
-     float16  const _496 = _495 * _468;
-     float  const _497 = float_from_bits(1047920109 /* 0.240226 */);
-     float16  const _498 = float16_ops::broadcast(_497);
-     float16  const _499 = _496 + _498;
-     float16  const _500 = _499 * _468;
-     float  const _501 = float_from_bits(1060205080 /* 0.693147 */);
-     float16  const _502 = float16_ops::broadcast(_501);
-     float16  const _503 = _500 + _502;
-     float16  const _504 = _503 * _468;
-     float  const _505 = float_from_bits(1065353216 /* 1 */);
-     float16  const _506 = float16_ops::broadcast(_505);
-     float16  const _507 = _504 + _506;
-     float16  const _508 = _481 * _507;
-     float16  const _509 = _508 + _506;
-     float16  const _510 = _477 / _509;
-     float  const _511 = float_from_bits(3257737111 /* -43.2808 */);
-     float16  const _512 = float16_ops::broadcast(_511);
-     float16  const _513 = _510 * _512;
-     float16  const _514 = _475 + _513;
-     float  const _515 = float_from_bits(1110253463 /* 43.2808 */);
-     float16  const _516 = float16_ops::broadcast(_515);
-     float16  const _517 = _514 + _516;
-     int32_t  const _518 = _masked_s0_j * 32;
-     float16_ops::store(_517, _masked, _518);
-     int32_t  const _519 = _masked_s0_j * 32;
-     int32_t  const _520 = _519 + 16;
-     float16  const _521 = float16_ops::load(_scores, _520);
-     int32_t  const _522 = _masked_s0_j - _437;
-     int32_t  const _523 = _522 + -16;
-     int32x16_t  const _524 = int32x16_t_ops::ramp(_523, -1);
-     float16  const _525 = float16_ops::convert_from<int32x16_t>(_524);
-     if (!_430)
+     float  const _822 = _811;
+     float16  const _823 = float16_ops::broadcast(_822);
+     float16  const _824 = _817 * _823;
+     float16  const _825 = _813 + _824;
+     float  const _826 = float_from_bits(1036319193 /* 0.0961797 */);
+     float16  const _827 = float16_ops::broadcast(_826);
+     float16  const _828 = _825 * _827;
+     float  const _829 = float_from_bits(1124073472 /* 128 */);
+     float16  const _830 = float16_ops::broadcast(_829);
+     float16  const _831 = float16_ops::min(_828, _830);
+     float  const _832 = float_from_bits(3271426048 /* -127 */);
+     float16  const _833 = float16_ops::broadcast(_832);
+     float16  const _834 = float16_ops::max(_831, _833);
+     float  const _835 = float_from_bits(1124007936 /* 127.5 */);
+     float16  const _836 = float16_ops::broadcast(_835);
+     float16  const _837 = _834 + _836;
+     int32x16_t  const _838 = int32x16_t_ops::convert_from<float16>(_837);
+     int32x16_t  const _839 = int32x16_t_ops::broadcast(-127);
+     int32x16_t  const _840 = _838 + _839;
+     float16  const _841 = float16_ops::convert_from<int32x16_t>(_840);
+     float16  const _842 = _834 - _841;
+     float16  const _843 = float16_ops::broadcast(neg_inf_f32());
+     float  const _844 = float_from_bits(0 /* 0 */);
+     float16  const _845 = float16_ops::broadcast(_844);
+     int32x16_t  const _846 = int32x16_t_ops::ramp(_801, 1);
+     int32_t  const _847 = _masked_s0_j_rebased + _799;
+     int32x16_t  const _848 = int32x16_t_ops::broadcast(_847);
+     uint8x16_t  const _849 = int32x16_t_ops::lt(_846, _848);
+     float16  const _850 = float16_ops::select(_849, _843, _845);
+     float  const _851 = float_from_bits(1073741824 /* 2 */);
+     float16  const _852 = float16_ops::broadcast(_851);
+     uint32_t  const _853 = (uint32_t)(23ull);
+     uint32x16_t  const _854 = uint32x16_t_ops::broadcast(_853);
+     int32x16_t  const _855 = _838 << _854;
+     float16  const _856 = reinterpret<float16>(_855);
+     float  const _857 = float_from_bits(958452607 /* 0.000153376 */);
+     float16  const _858 = float16_ops::broadcast(_857);
+     float16  const _859 = _842 * _858;
+     float  const _860 = float_from_bits(984588920 /* 0.00133999 */);
+     float16  const _861 = float16_ops::broadcast(_860);
+     float16  const _862 = _859 + _861;
+     float16  const _863 = _862 * _842;
+     float  const _864 = float_from_bits(1008572159 /* 0.00961852 */);
+     float16  const _865 = float16_ops::broadcast(_864);
+     float16  const _866 = _863 + _865;
+     float16  const _867 = _866 * _842;
+     float  const _868 = float_from_bits(1029920619 /* 0.0555033 */);
+     float16  const _869 = float16_ops::broadcast(_868);
+     float16  const _870 = _867 + _869;
+     float16  const _871 = _870 * _842;
+     float  const _872 = float_from_bits(1047920109 /* 0.240226 */);
+     float16  const _873 = float16_ops::broadcast(_872);
+     float16  const _874 = _871 + _873;
+     float16  const _875 = _874 * _842;
+     float  const _876 = float_from_bits(1060205080 /* 0.693147 */);
+     float16  const _877 = float16_ops::broadcast(_876);
+     float16  const _878 = _875 + _877;
+     float16  const _879 = _878 * _842;
+     float  const _880 = float_from_bits(1065353216 /* 1 */);
+     float16  const _881 = float16_ops::broadcast(_880);
+     float16  const _882 = _879 + _881;
+     float16  const _883 = _856 * _882;
+     float16  const _884 = _883 + _881;
+     float16  const _885 = _852 / _884;
+     float  const _886 = float_from_bits(3257737111 /* -43.2808 */);
+     float16  const _887 = float16_ops::broadcast(_886);
+     float16  const _888 = _885 * _887;
+     float16  const _889 = _850 + _888;
+     float  const _890 = float_from_bits(1110253463 /* 43.2808 */);
+     float16  const _891 = float16_ops::broadcast(_890);
+     float16  const _892 = _889 + _891;
+     int32_t  const _893 = _masked_s0_j_rebased * 32;
+     float16_ops::store(_892, _masked, _893);
+     int32_t  const _894 = _masked_s0_j_rebased * 32;
+     int32_t  const _895 = _894 + 16;
+     float16  const _896 = float16_ops::load(_scores, _895);
+     int32_t  const _897 = _799 - _801;
+     int32_t  const _898 = _897 + _masked_s0_j_rebased;
+     int32_t  const _899 = _898 + -16;
+     int32x16_t  const _900 = int32x16_t_ops::ramp(_899, -1);
+     float16  const _901 = float16_ops::convert_from<int32x16_t>(_900);
+     if (!_805)
      {
       char b2[1024];
-      snprintf(b2, 1024, "%llu", (long long unsigned)(_430));
-      auto * const _526 = b2;
-      int32_t  const _527 = (int32_t)(_430 ? -1 : 0);
+      snprintf(b2, 1024, "%llu", (long long unsigned)(_805));
+      auto * const _902 = b2;
+      int32_t  const _903 = (int32_t)(_805 ? -1 : 0);
       char b3[1024];
-      snprintf(b3, 1024, "%f%s%lld%s%lld%s%lld%s", _438, " buffer 'slopes': index ", (long long)(_426), " out of range in dimension ", (long long)(_527), " of extent ", (long long)(_29), "\n");
-      auto * const _528 = b3;
-      int32_t  const _529 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _526, _528);
-      return _529;
+      snprintf(b3, 1024, "%f%s%lld%s%lld%s%lld%s", _811, " buffer 'slopes': index ", (long long)(_attn_head), " out of range in dimension ", (long long)(_903), " of extent ", (long long)(_65), "\n");
+      auto * const _904 = b3;
+      int32_t  const _905 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _902, _904);
+      return _905;
      }
-     float  const _530 = _438;
-     float16  const _531 = float16_ops::broadcast(_530);
-     float16  const _532 = _525 * _531;
-     float16  const _533 = _521 + _532;
-     float  const _534 = float_from_bits(1036319193 /* 0.0961797 */);
-     float16  const _535 = float16_ops::broadcast(_534);
-     float16  const _536 = _533 * _535;
-     float  const _537 = float_from_bits(1124073472 /* 128 */);
-     float16  const _538 = float16_ops::broadcast(_537);
-     float16  const _539 = float16_ops::min(_536, _538);
-     float  const _540 = float_from_bits(3271426048 /* -127 */);
-     float16  const _541 = float16_ops::broadcast(_540);
-     float16  const _542 = float16_ops::max(_539, _541);
-     float  const _543 = float_from_bits(1124007936 /* 127.5 */);
-     float16  const _544 = float16_ops::broadcast(_543);
-     float16  const _545 = _542 + _544;
-     int32x16_t  const _546 = int32x16_t_ops::convert_from<float16>(_545);
-     int32x16_t  const _547 = int32x16_t_ops::broadcast(-127);
-     int32x16_t  const _548 = _546 + _547;
-     float16  const _549 = float16_ops::convert_from<int32x16_t>(_548);
-     float16  const _550 = _542 - _549;
-     float16  const _551 = float16_ops::broadcast(neg_inf_f32());
-     float  const _552 = float_from_bits(0 /* 0 */);
-     float16  const _553 = float16_ops::broadcast(_552);
-     int32x16_t  const _554 = int32x16_t_ops::ramp(_437, 1);
-     int32_t  const _555 = _masked_s0_j + -16;
-     int32x16_t  const _556 = int32x16_t_ops::broadcast(_555);
-     uint8x16_t  const _557 = int32x16_t_ops::lt(_554, _556);
-     float16  const _558 = float16_ops::select(_557, _551, _553);
-     float  const _559 = float_from_bits(1073741824 /* 2 */);
-     float16  const _560 = float16_ops::broadcast(_559);
-     uint32_t  const _561 = (uint32_t)(23ull);
-     uint32x16_t  const _562 = uint32x16_t_ops::broadcast(_561);
-     int32x16_t  const _563 = _546 << _562;
-     float16  const _564 = reinterpret<float16>(_563);
-     float  const _565 = float_from_bits(958452607 /* 0.000153376 */);
-     float16  const _566 = float16_ops::broadcast(_565);
-     float16  const _567 = _550 * _566;
-     float  const _568 = float_from_bits(984588920 /* 0.00133999 */);
-     float16  const _569 = float16_ops::broadcast(_568);
-     float16  const _570 = _567 + _569;
-     float16  const _571 = _570 * _550;
-     float  const _572 = float_from_bits(1008572159 /* 0.00961852 */);
-     float16  const _573 = float16_ops::broadcast(_572);
-     float16  const _574 = _571 + _573;
-     float16  const _575 = _574 * _550;
-     float  const _576 = float_from_bits(1029920619 /* 0.0555033 */);
-     float16  const _577 = float16_ops::broadcast(_576);
-     float16  const _578 = _575 + _577;
-     float16  const _579 = _578 * _550;
-     float  const _580 = float_from_bits(1047920109 /* 0.240226 */);
-     float16  const _581 = float16_ops::broadcast(_580);
-     float16  const _582 = _579 + _581;
-     float16  const _583 = _582 * _550;
-     float  const _584 = float_from_bits(1060205080 /* 0.693147 */);
-     float16  const _585 = float16_ops::broadcast(_584);
-     float16  const _586 = _583 + _585;
-     float16  const _587 = _586 * _550;
-     float  const _588 = float_from_bits(1065353216 /* 1 */);
-     float16  const _589 = float16_ops::broadcast(_588);
-     float16  const _590 = _587 + _589;
-     float16  const _591 = _564 * _590;
-     float16  const _592 = _591 + _589;
-     float16  const _593 = _560 / _592;
-     float  const _594 = float_from_bits(3257737111 /* -43.2808 */);
-     float16  const _595 = float16_ops::broadcast(_594);
-     float16  const _596 = _593 * _595;
-     float16  const _597 = _558 + _596;
-     float  const _598 = float_from_bits(1110253463 /* 43.2808 */);
-     float16  const _599 = float16_ops::broadcast(_598);
-     float16  const _600 = _597 + _599;
-     int32_t  const _601 = _masked_s0_j * 32;
-     int32_t  const _602 = _601 + 16;
-     float16_ops::store(_600, _masked, _602);
-    } // for _masked_s0_j
+     float  const _906 = _811;
+     float16  const _907 = float16_ops::broadcast(_906);
+     float16  const _908 = _901 * _907;
+     float16  const _909 = _896 + _908;
+     float  const _910 = float_from_bits(1036319193 /* 0.0961797 */);
+     float16  const _911 = float16_ops::broadcast(_910);
+     float16  const _912 = _909 * _911;
+     float  const _913 = float_from_bits(1124073472 /* 128 */);
+     float16  const _914 = float16_ops::broadcast(_913);
+     float16  const _915 = float16_ops::min(_912, _914);
+     float  const _916 = float_from_bits(3271426048 /* -127 */);
+     float16  const _917 = float16_ops::broadcast(_916);
+     float16  const _918 = float16_ops::max(_915, _917);
+     float  const _919 = float_from_bits(1124007936 /* 127.5 */);
+     float16  const _920 = float16_ops::broadcast(_919);
+     float16  const _921 = _918 + _920;
+     int32x16_t  const _922 = int32x16_t_ops::convert_from<float16>(_921);
+     int32x16_t  const _923 = int32x16_t_ops::broadcast(-127);
+     int32x16_t  const _924 = _922 + _923;
+     float16  const _925 = float16_ops::convert_from<int32x16_t>(_924);
+     float16  const _926 = _918 - _925;
+     float16  const _927 = float16_ops::broadcast(neg_inf_f32());
+     float  const _928 = float_from_bits(0 /* 0 */);
+     float16  const _929 = float16_ops::broadcast(_928);
+     int32x16_t  const _930 = int32x16_t_ops::ramp(_801, 1);
+     int32_t  const _931 = _masked_s0_j_rebased + _799;
+     int32_t  const _932 = _931 + -16;
+     int32x16_t  const _933 = int32x16_t_ops::broadcast(_932);
+     uint8x16_t  const _934 = int32x16_t_ops::lt(_930, _933);
+     float16  const _935 = float16_ops::select(_934, _927, _929);
+     float  const _936 = float_from_bits(1073741824 /* 2 */);
+     float16  const _937 = float16_ops::broadcast(_936);
+     uint32_t  const _938 = (uint32_t)(23ull);
+     uint32x16_t  const _939 = uint32x16_t_ops::broadcast(_938);
+     int32x16_t  const _940 = _922 << _939;
+     float16  const _941 = reinterpret<float16>(_940);
+     float  const _942 = float_from_bits(958452607 /* 0.000153376 */);
+     float16  const _943 = float16_ops::broadcast(_942);
+     float16  const _944 = _926 * _943;
+     float  const _945 = float_from_bits(984588920 /* 0.00133999 */);
+     float16  const _946 = float16_ops::broadcast(_945);
+     float16  const _947 = _944 + _946;
+     float16  const _948 = _947 * _926;
+     float  const _949 = float_from_bits(1008572159 /* 0.00961852 */);
+     float16  const _950 = float16_ops::broadcast(_949);
+     float16  const _951 = _948 + _950;
+     float16  const _952 = _951 * _926;
+     float  const _953 = float_from_bits(1029920619 /* 0.0555033 */);
+     float16  const _954 = float16_ops::broadcast(_953);
+     float16  const _955 = _952 + _954;
+     float16  const _956 = _955 * _926;
+     float  const _957 = float_from_bits(1047920109 /* 0.240226 */);
+     float16  const _958 = float16_ops::broadcast(_957);
+     float16  const _959 = _956 + _958;
+     float16  const _960 = _959 * _926;
+     float  const _961 = float_from_bits(1060205080 /* 0.693147 */);
+     float16  const _962 = float16_ops::broadcast(_961);
+     float16  const _963 = _960 + _962;
+     float16  const _964 = _963 * _926;
+     float  const _965 = float_from_bits(1065353216 /* 1 */);
+     float16  const _966 = float16_ops::broadcast(_965);
+     float16  const _967 = _964 + _966;
+     float16  const _968 = _941 * _967;
+     float16  const _969 = _968 + _966;
+     float16  const _970 = _937 / _969;
+     float  const _971 = float_from_bits(3257737111 /* -43.2808 */);
+     float16  const _972 = float16_ops::broadcast(_971);
+     float16  const _973 = _970 * _972;
+     float16  const _974 = _935 + _973;
+     float  const _975 = float_from_bits(1110253463 /* 43.2808 */);
+     float16  const _976 = float16_ops::broadcast(_975);
+     float16  const _977 = _974 + _976;
+     int32_t  const _978 = _masked_s0_j_rebased * 32;
+     int32_t  const _979 = _978 + 16;
+     float16_ops::store(_977, _masked, _979);
+    } // for _masked_s0_j_rebased
     _scores_free.free();
     {
      float _row_max[32];
+     int32_t  const _980 = ::halide_cpp_max(_77, 0);
+     int32_t  const _981 = ::halide_cpp_max(_80, 0);
+     int32_t  const _982 = _980 - _981;
      // produce row_max
      for (int _row_max_s0_ii_ii = 0; _row_max_s0_ii_ii < 0 + 2; _row_max_s0_ii_ii++)
      {
-      float16  const _603 = float16_ops::broadcast(neg_inf_f32());
-      int32_t  const _604 = _row_max_s0_ii_ii * 16;
-      float16_ops::store(_603, _row_max, _604);
+      float16  const _983 = float16_ops::broadcast(neg_inf_f32());
+      int32_t  const _984 = _row_max_s0_ii_ii * 16;
+      float16_ops::store(_983, _row_max, _984);
      } // for _row_max_s0_ii_ii
      // consume masked
-     int32_t  const _605 = _90 * 4;
-     int32_t  const _606 = _605 + 4;
-     int32_t  const _607 = ::halide_cpp_min(_606, _32);
-     int32_t  const _608 = _607 * 8;
-     int32_t  const _609 = ::halide_cpp_min(_608, _14);
-     int32_t  const _610 = ::halide_cpp_min(_609, _11);
-     for (int _row_max_s1_rk__x = 0; _row_max_s1_rk__x < 0 + _610; _row_max_s1_rk__x++)
+     for (int _row_max_s1_rk__x_rebased = 0; _row_max_s1_rk__x_rebased < 0 + _982; _row_max_s1_rk__x_rebased++)
      {
-      float16  const _611 = float16_ops::load(_row_max, 0);
-      int32_t  const _612 = _row_max_s1_rk__x * 32;
-      float16  const _613 = float16_ops::load(_masked, _612);
-      float16  const _614 = float16_ops::max(_611, _613);
-      float16_ops::store(_614, _row_max, 0);
-      float16  const _615 = float16_ops::load(_row_max, 16);
-      int32_t  const _616 = _row_max_s1_rk__x * 32;
-      int32_t  const _617 = _616 + 16;
-      float16  const _618 = float16_ops::load(_masked, _617);
-      float16  const _619 = float16_ops::max(_615, _618);
-      float16_ops::store(_619, _row_max, 16);
-     } // for _row_max_s1_rk__x
-     int32_t  const _620 = _90 * 4;
-     int32_t  const _621 = _620 + 4;
-     int32_t  const _622 = ::halide_cpp_min(_621, _32);
-     int32_t  const _623 = _622 * 8;
-     int32_t  const _624 = ::halide_cpp_min(_623, _14);
-     int32_t  const _625 = ::halide_cpp_min(_624, _11);
-     int32_t  const _626 = ::halide_cpp_max(_625, _96);
+      float16  const _985 = float16_ops::load(_row_max, 0);
+      int32_t  const _986 = _row_max_s1_rk__x_rebased * 32;
+      float16  const _987 = float16_ops::load(_masked, _986);
+      float16  const _988 = float16_ops::max(_985, _987);
+      float16_ops::store(_988, _row_max, 0);
+      float16  const _989 = float16_ops::load(_row_max, 16);
+      int32_t  const _990 = _row_max_s1_rk__x_rebased * 32;
+      int32_t  const _991 = _990 + 16;
+      float16  const _992 = float16_ops::load(_masked, _991);
+      float16  const _993 = float16_ops::max(_989, _992);
+      float16_ops::store(_993, _row_max, 16);
+     } // for _row_max_s1_rk__x_rebased
      {
-      int64_t  const _627 = _626;
-      int64_t  const _628 = _627 * 32;
-      int64_t  const _629 = (_628 > ((int64_t(1) << 31) - 1)) ? _628 : (_628 * 1);
-      int64_t  const _630 = (_629 > ((int64_t(1) << 31) - 1)) ? _629 : (_629 * 1);
-      int64_t  const _631 = (_630 > ((int64_t(1) << 31) - 1)) ? _630 : (_630 * 1);
-      if ((_631 > ((int64_t(1) << 31) - 1)) || ((_631 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+      int64_t  const _994 = _982;
+      int64_t  const _995 = _994 * 32;
+      if ((_995 > ((int64_t(1) << 31) - 1)) || ((_995 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
       {
        attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation probs\n");
        return -1;
       } // overflow test probs
-      int64_t  const _632 = _631;
-      float *_probs = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_632);
+      int64_t  const _996 = _995;
+      float *_probs = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_996);
       if (!_probs)
       {
-       int32_t  const _633 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-       return _633;
+       int32_t  const _997 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+       return _997;
       }
       HalideFreeHelper _probs_free(_ucon, _probs, attn_alibi_softcap_rt_free);
+      int32_t  const _998 = ::halide_cpp_max(_77, 0);
+      int32_t  const _999 = ::halide_cpp_max(_80, 0);
+      int32_t  const _1000 = _998 - _999;
       // produce probs
       // consume row_max
       // consume masked
-      for (int _probs_s0_j = 0; _probs_s0_j < 0 + _96; _probs_s0_j++)
+      for (int _probs_s0_j_rebased = 0; _probs_s0_j_rebased < 0 + _1000; _probs_s0_j_rebased++)
       {
-       float16  const _634 = float16_ops::load(_row_max, 0);
-       int32_t  const _635 = _probs_s0_j * 32;
-       float16  const _636 = float16_ops::load(_masked, _635);
-       float  const _637 = float_from_bits(0 /* 0 */);
-       float16  const _638 = float16_ops::broadcast(_637);
-       float16  const _639 = float16_ops::broadcast(neg_inf_f32());
-       uint8x16_t  const _640 = float16_ops::eq(_634, _639);
-       float16  const _641 = float16_ops::select(_640, _638, _634);
-       float16  const _642 = _636 - _641;
-       float16  const _643 = float16_ops::min(_642, _638);
-       float  const _644 = float_from_bits(3271426048 /* -127 */);
-       float16  const _645 = float16_ops::broadcast(_644);
-       float16  const _646 = float16_ops::max(_643, _645);
-       float  const _647 = float_from_bits(1124007936 /* 127.5 */);
-       float16  const _648 = float16_ops::broadcast(_647);
-       float16  const _649 = _646 + _648;
-       int32x16_t  const _650 = int32x16_t_ops::convert_from<float16>(_649);
-       int32x16_t  const _651 = int32x16_t_ops::broadcast(-127);
-       int32x16_t  const _652 = _650 + _651;
-       float16  const _653 = float16_ops::convert_from<int32x16_t>(_652);
-       float16  const _654 = _646 - _653;
-       uint32_t  const _655 = (uint32_t)(23ull);
-       uint32x16_t  const _656 = uint32x16_t_ops::broadcast(_655);
-       int32x16_t  const _657 = _650 << _656;
-       float16  const _658 = reinterpret<float16>(_657);
-       float  const _659 = float_from_bits(958452607 /* 0.000153376 */);
-       float16  const _660 = float16_ops::broadcast(_659);
-       float16  const _661 = _654 * _660;
-       float  const _662 = float_from_bits(984588920 /* 0.00133999 */);
-       float16  const _663 = float16_ops::broadcast(_662);
-       float16  const _664 = _661 + _663;
-       float16  const _665 = _664 * _654;
-       float  const _666 = float_from_bits(1008572159 /* 0.00961852 */);
-       float16  const _667 = float16_ops::broadcast(_666);
-       float16  const _668 = _665 + _667;
-       float16  const _669 = _668 * _654;
-       float  const _670 = float_from_bits(1029920619 /* 0.0555033 */);
-       float16  const _671 = float16_ops::broadcast(_670);
-       float16  const _672 = _669 + _671;
-       float16  const _673 = _672 * _654;
-       float  const _674 = float_from_bits(1047920109 /* 0.240226 */);
-       float16  const _675 = float16_ops::broadcast(_674);
-       float16  const _676 = _673 + _675;
-       float16  const _677 = _676 * _654;
-       float  const _678 = float_from_bits(1060205080 /* 0.693147 */);
-       float16  const _679 = float16_ops::broadcast(_678);
-       float16  const _680 = _677 + _679;
-       float16  const _681 = _680 * _654;
-       float  const _682 = float_from_bits(1065353216 /* 1 */);
-       float16  const _683 = float16_ops::broadcast(_682);
-       float16  const _684 = _681 + _683;
-       float16  const _685 = _658 * _684;
-       float16_ops::store(_685, _probs, _635);
-       float16  const _686 = float16_ops::load(_row_max, 16);
-       int32_t  const _687 = _probs_s0_j * 32;
-       int32_t  const _688 = _687 + 16;
-       float16  const _689 = float16_ops::load(_masked, _688);
-       float  const _690 = float_from_bits(0 /* 0 */);
-       float16  const _691 = float16_ops::broadcast(_690);
-       float16  const _692 = float16_ops::broadcast(neg_inf_f32());
-       uint8x16_t  const _693 = float16_ops::eq(_686, _692);
-       float16  const _694 = float16_ops::select(_693, _691, _686);
-       float16  const _695 = _689 - _694;
-       float16  const _696 = float16_ops::min(_695, _691);
-       float  const _697 = float_from_bits(3271426048 /* -127 */);
-       float16  const _698 = float16_ops::broadcast(_697);
-       float16  const _699 = float16_ops::max(_696, _698);
-       float  const _700 = float_from_bits(1124007936 /* 127.5 */);
-       float16  const _701 = float16_ops::broadcast(_700);
-       float16  const _702 = _699 + _701;
-       int32x16_t  const _703 = int32x16_t_ops::convert_from<float16>(_702);
-       int32x16_t  const _704 = int32x16_t_ops::broadcast(-127);
-       int32x16_t  const _705 = _703 + _704;
-       float16  const _706 = float16_ops::convert_from<int32x16_t>(_705);
-       float16  const _707 = _699 - _706;
-       uint32_t  const _708 = (uint32_t)(23ull);
-       uint32x16_t  const _709 = uint32x16_t_ops::broadcast(_708);
-       int32x16_t  const _710 = _703 << _709;
-       float16  const _711 = reinterpret<float16>(_710);
-       float  const _712 = float_from_bits(958452607 /* 0.000153376 */);
-       float16  const _713 = float16_ops::broadcast(_712);
-       float16  const _714 = _707 * _713;
-       float  const _715 = float_from_bits(984588920 /* 0.00133999 */);
-       float16  const _716 = float16_ops::broadcast(_715);
-       float16  const _717 = _714 + _716;
-       float16  const _718 = _717 * _707;
-       float  const _719 = float_from_bits(1008572159 /* 0.00961852 */);
-       float16  const _720 = float16_ops::broadcast(_719);
-       float16  const _721 = _718 + _720;
-       float16  const _722 = _721 * _707;
-       float  const _723 = float_from_bits(1029920619 /* 0.0555033 */);
-       float16  const _724 = float16_ops::broadcast(_723);
-       float16  const _725 = _722 + _724;
-       float16  const _726 = _725 * _707;
-       float  const _727 = float_from_bits(1047920109 /* 0.240226 */);
-       float16  const _728 = float16_ops::broadcast(_727);
-       float16  const _729 = _726 + _728;
-       float16  const _730 = _729 * _707;
-       float  const _731 = float_from_bits(1060205080 /* 0.693147 */);
-       float16  const _732 = float16_ops::broadcast(_731);
-       float16  const _733 = _730 + _732;
-       float16  const _734 = _733 * _707;
-       float  const _735 = float_from_bits(1065353216 /* 1 */);
-       float16  const _736 = float16_ops::broadcast(_735);
-       float16  const _737 = _734 + _736;
-       float16  const _738 = _711 * _737;
-       float16_ops::store(_738, _probs, _688);
-      } // for _probs_s0_j
+       float16  const _1001 = float16_ops::load(_row_max, 0);
+       int32_t  const _1002 = _probs_s0_j_rebased * 32;
+       float16  const _1003 = float16_ops::load(_masked, _1002);
+       float  const _1004 = float_from_bits(0 /* 0 */);
+       float16  const _1005 = float16_ops::broadcast(_1004);
+       float16  const _1006 = float16_ops::broadcast(neg_inf_f32());
+       uint8x16_t  const _1007 = float16_ops::eq(_1001, _1006);
+       float16  const _1008 = float16_ops::select(_1007, _1005, _1001);
+       float16  const _1009 = _1003 - _1008;
+       float16  const _1010 = float16_ops::min(_1009, _1005);
+       float  const _1011 = float_from_bits(3271426048 /* -127 */);
+       float16  const _1012 = float16_ops::broadcast(_1011);
+       float16  const _1013 = float16_ops::max(_1010, _1012);
+       float  const _1014 = float_from_bits(1124007936 /* 127.5 */);
+       float16  const _1015 = float16_ops::broadcast(_1014);
+       float16  const _1016 = _1013 + _1015;
+       int32x16_t  const _1017 = int32x16_t_ops::convert_from<float16>(_1016);
+       int32x16_t  const _1018 = int32x16_t_ops::broadcast(-127);
+       int32x16_t  const _1019 = _1017 + _1018;
+       float16  const _1020 = float16_ops::convert_from<int32x16_t>(_1019);
+       float16  const _1021 = _1013 - _1020;
+       uint32_t  const _1022 = (uint32_t)(23ull);
+       uint32x16_t  const _1023 = uint32x16_t_ops::broadcast(_1022);
+       int32x16_t  const _1024 = _1017 << _1023;
+       float16  const _1025 = reinterpret<float16>(_1024);
+       float  const _1026 = float_from_bits(958452607 /* 0.000153376 */);
+       float16  const _1027 = float16_ops::broadcast(_1026);
+       float16  const _1028 = _1021 * _1027;
+       float  const _1029 = float_from_bits(984588920 /* 0.00133999 */);
+       float16  const _1030 = float16_ops::broadcast(_1029);
+       float16  const _1031 = _1028 + _1030;
+       float16  const _1032 = _1031 * _1021;
+       float  const _1033 = float_from_bits(1008572159 /* 0.00961852 */);
+       float16  const _1034 = float16_ops::broadcast(_1033);
+       float16  const _1035 = _1032 + _1034;
+       float16  const _1036 = _1035 * _1021;
+       float  const _1037 = float_from_bits(1029920619 /* 0.0555033 */);
+       float16  const _1038 = float16_ops::broadcast(_1037);
+       float16  const _1039 = _1036 + _1038;
+       float16  const _1040 = _1039 * _1021;
+       float  const _1041 = float_from_bits(1047920109 /* 0.240226 */);
+       float16  const _1042 = float16_ops::broadcast(_1041);
+       float16  const _1043 = _1040 + _1042;
+       float16  const _1044 = _1043 * _1021;
+       float  const _1045 = float_from_bits(1060205080 /* 0.693147 */);
+       float16  const _1046 = float16_ops::broadcast(_1045);
+       float16  const _1047 = _1044 + _1046;
+       float16  const _1048 = _1047 * _1021;
+       float  const _1049 = float_from_bits(1065353216 /* 1 */);
+       float16  const _1050 = float16_ops::broadcast(_1049);
+       float16  const _1051 = _1048 + _1050;
+       float16  const _1052 = _1025 * _1051;
+       float16_ops::store(_1052, _probs, _1002);
+       float16  const _1053 = float16_ops::load(_row_max, 16);
+       int32_t  const _1054 = _probs_s0_j_rebased * 32;
+       int32_t  const _1055 = _1054 + 16;
+       float16  const _1056 = float16_ops::load(_masked, _1055);
+       float  const _1057 = float_from_bits(0 /* 0 */);
+       float16  const _1058 = float16_ops::broadcast(_1057);
+       float16  const _1059 = float16_ops::broadcast(neg_inf_f32());
+       uint8x16_t  const _1060 = float16_ops::eq(_1053, _1059);
+       float16  const _1061 = float16_ops::select(_1060, _1058, _1053);
+       float16  const _1062 = _1056 - _1061;
+       float16  const _1063 = float16_ops::min(_1062, _1058);
+       float  const _1064 = float_from_bits(3271426048 /* -127 */);
+       float16  const _1065 = float16_ops::broadcast(_1064);
+       float16  const _1066 = float16_ops::max(_1063, _1065);
+       float  const _1067 = float_from_bits(1124007936 /* 127.5 */);
+       float16  const _1068 = float16_ops::broadcast(_1067);
+       float16  const _1069 = _1066 + _1068;
+       int32x16_t  const _1070 = int32x16_t_ops::convert_from<float16>(_1069);
+       int32x16_t  const _1071 = int32x16_t_ops::broadcast(-127);
+       int32x16_t  const _1072 = _1070 + _1071;
+       float16  const _1073 = float16_ops::convert_from<int32x16_t>(_1072);
+       float16  const _1074 = _1066 - _1073;
+       uint32_t  const _1075 = (uint32_t)(23ull);
+       uint32x16_t  const _1076 = uint32x16_t_ops::broadcast(_1075);
+       int32x16_t  const _1077 = _1070 << _1076;
+       float16  const _1078 = reinterpret<float16>(_1077);
+       float  const _1079 = float_from_bits(958452607 /* 0.000153376 */);
+       float16  const _1080 = float16_ops::broadcast(_1079);
+       float16  const _1081 = _1074 * _1080;
+       float  const _1082 = float_from_bits(984588920 /* 0.00133999 */);
+       float16  const _1083 = float16_ops::broadcast(_1082);
+       float16  const _1084 = _1081 + _1083;
+       float16  const _1085 = _1084 * _1074;
+       float  const _1086 = float_from_bits(1008572159 /* 0.00961852 */);
+       float16  const _1087 = float16_ops::broadcast(_1086);
+       float16  const _1088 = _1085 + _1087;
+       float16  const _1089 = _1088 * _1074;
+       float  const _1090 = float_from_bits(1029920619 /* 0.0555033 */);
+       float16  const _1091 = float16_ops::broadcast(_1090);
+       float16  const _1092 = _1089 + _1091;
+       float16  const _1093 = _1092 * _1074;
+       float  const _1094 = float_from_bits(1047920109 /* 0.240226 */);
+       float16  const _1095 = float16_ops::broadcast(_1094);
+       float16  const _1096 = _1093 + _1095;
+       float16  const _1097 = _1096 * _1074;
+       float  const _1098 = float_from_bits(1060205080 /* 0.693147 */);
+       float16  const _1099 = float16_ops::broadcast(_1098);
+       float16  const _1100 = _1097 + _1099;
+       float16  const _1101 = _1100 * _1074;
+       float  const _1102 = float_from_bits(1065353216 /* 1 */);
+       float16  const _1103 = float16_ops::broadcast(_1102);
+       float16  const _1104 = _1101 + _1103;
+       float16  const _1105 = _1078 * _1104;
+       float16_ops::store(_1105, _probs, _1055);
+      } // for _probs_s0_j_rebased
       _masked_free.free();
       {
        float _row_sum[32];
        // produce row_sum
        for (int _row_sum_s0_ii_ii = 0; _row_sum_s0_ii_ii < 0 + 2; _row_sum_s0_ii_ii++)
        {
-        float  const _739 = float_from_bits(0 /* 0 */);
-        float16  const _740 = float16_ops::broadcast(_739);
-        int32_t  const _741 = _row_sum_s0_ii_ii * 16;
-        float16_ops::store(_740, _row_sum, _741);
+        float  const _1106 = float_from_bits(0 /* 0 */);
+        float16  const _1107 = float16_ops::broadcast(_1106);
+        int32_t  const _1108 = _row_sum_s0_ii_ii * 16;
+        float16_ops::store(_1107, _row_sum, _1108);
        } // for _row_sum_s0_ii_ii
        // consume probs
-       int32_t  const _742 = _90 * 4;
-       int32_t  const _743 = _742 + 4;
-       int32_t  const _744 = ::halide_cpp_min(_743, _32);
-       int32_t  const _745 = _744 * 8;
-       int32_t  const _746 = ::halide_cpp_min(_745, _14);
-       int32_t  const _747 = ::halide_cpp_min(_746, _11);
-       for (int _row_sum_s1_rk__x = 0; _row_sum_s1_rk__x < 0 + _747; _row_sum_s1_rk__x++)
+       for (int _row_sum_s1_rk__x_rebased = 0; _row_sum_s1_rk__x_rebased < 0 + _83; _row_sum_s1_rk__x_rebased++)
        {
-        float16  const _748 = float16_ops::load(_row_sum, 0);
-        int32_t  const _749 = _row_sum_s1_rk__x * 32;
-        float16  const _750 = float16_ops::load(_probs, _749);
-        float16  const _751 = _748 + _750;
-        float16_ops::store(_751, _row_sum, 0);
-        float16  const _752 = float16_ops::load(_row_sum, 16);
-        int32_t  const _753 = _row_sum_s1_rk__x * 32;
-        int32_t  const _754 = _753 + 16;
-        float16  const _755 = float16_ops::load(_probs, _754);
-        float16  const _756 = _752 + _755;
-        float16_ops::store(_756, _row_sum, 16);
-       } // for _row_sum_s1_rk__x
-       int32_t  const _757 = _90 + 1;
-       int32_t  const _758 = ::halide_cpp_max(_757, _22);
+        float16  const _1109 = float16_ops::load(_row_sum, 0);
+        int32_t  const _1110 = _row_sum_s1_rk__x_rebased * 32;
+        float16  const _1111 = float16_ops::load(_probs, _1110);
+        float16  const _1112 = _1109 + _1111;
+        float16_ops::store(_1112, _row_sum, 0);
+        float16  const _1113 = float16_ops::load(_row_sum, 16);
+        int32_t  const _1114 = _row_sum_s1_rk__x_rebased * 32;
+        int32_t  const _1115 = _1114 + 16;
+        float16  const _1116 = float16_ops::load(_probs, _1115);
+        float16  const _1117 = _1113 + _1116;
+        float16_ops::store(_1117, _row_sum, 16);
+       } // for _row_sum_s1_rk__x_rebased
        {
-        int32_t  const _759 = _19 + 16;
-        int64_t  const _760 = _759;
-        int64_t  const _761 = _760 * 32;
-        int64_t  const _762 = (_761 > ((int64_t(1) << 31) - 1)) ? _761 : (_761 * _758);
-        int64_t  const _763 = (_762 > ((int64_t(1) << 31) - 1)) ? _762 : (_762 * 1);
-        int64_t  const _764 = (_763 > ((int64_t(1) << 31) - 1)) ? _763 : (_763 * 1);
-        if ((_764 > ((int64_t(1) << 31) - 1)) || ((_764 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+        int32_t  const _1118 = _45 + 16;
+        int64_t  const _1119 = _1118;
+        int64_t  const _1120 = _1119 * 32;
+        if ((_1120 > ((int64_t(1) << 31) - 1)) || ((_1120 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
         {
          attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation normalized\n");
          return -1;
         } // overflow test normalized
-        int64_t  const _765 = _764;
-        float *_normalized = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_765);
+        int64_t  const _1121 = _1120;
+        float *_normalized = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1121);
         if (!_normalized)
         {
-         int32_t  const _766 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-         return _766;
+         int32_t  const _1122 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+         return _1122;
         }
         HalideFreeHelper _normalized_free(_ucon, _normalized, attn_alibi_softcap_rt_free);
         // produce normalized
         // consume row_sum
         // consume probs
         // consume row_max
-        int32_t  const _767 = _36 - _37;
-        int32_t  const _768 = _767 * 2;
-        int32_t  const _769 = _767 * 3;
-        int32_t  const _770 = _767 * 4;
-        int32_t  const _771 = _767 * 5;
-        int32_t  const _772 = _767 * 6;
-        int32_t  const _773 = _767 * 7;
-        int32_t  const _774 = _767 * 8;
-        int32_t  const _775 = _767 * 9;
-        int32_t  const _776 = _767 * 10;
-        int32_t  const _777 = _767 * 11;
-        int32_t  const _778 = _767 * 12;
-        int32_t  const _779 = _767 * 13;
-        int32_t  const _780 = _767 * 14;
-        int32_t  const _781 = _767 * 15;
-        int32_t  const _782 = _90 * 4;
-        int32_t  const _783 = _782 + 4;
-        int32_t  const _784 = ::halide_cpp_min(_783, _32);
-        int32_t  const _785 = _784 * 8;
-        int32_t  const _786 = ::halide_cpp_min(_785, _14);
-        int32_t  const _787 = ::halide_cpp_min(_786, _11);
-        int32_t  const _788 = _19 * 32;
-        int32_t  const _789 = _788 + 512;
-        int32_t  const _790 = _789 * _90;
-        int32_t  const _791 = _781 - _37;
-        int32_t  const _792 = _780 - _37;
-        int32_t  const _793 = _779 - _37;
-        int32_t  const _794 = _778 - _37;
-        int32_t  const _795 = _777 - _37;
-        int32_t  const _796 = _776 - _37;
-        int32_t  const _797 = _775 - _37;
-        int32_t  const _798 = _774 - _37;
-        int32_t  const _799 = _773 - _37;
-        int32_t  const _800 = _772 - _37;
-        int32_t  const _801 = _771 - _37;
-        int32_t  const _802 = _770 - _37;
-        int32_t  const _803 = _769 - _37;
-        int32_t  const _804 = _768 - _37;
-        int32_t  const _805 = _36 + _39;
-        int32_t  const _806 = _805 - _37;
-        int32_t  const _807 = _23 + _83;
-        bool  const _808 = _807 < 0;
-        int32_t  const _809 = (int32_t)(_808 ? -1 : 0);
-        bool  const _810 = _10 == 0;
-        int32_t  const _811 = (int32_t)(_810 ? -1 : 0);
-        bool  const _812 = _10 < 0;
-        int32_t  const _813 = (int32_t)(_812 ? -1 : 0);
-        int32_t  const _814 = _807 - _809;
-        int32_t  const _815 = _10 - _811;
-        int32_t  const _816 = _814 / _815;
-        int32_t  const _817 = ~_813;
-        int32_t  const _818 = _817 - _813;
-        int32_t  const _819 = _809 & _818;
-        int32_t  const _820 = _816 + _819;
-        int32_t  const _821 = ~_811;
-        int32_t  const _822 = _820 & _821;
-        int32_t  const _823 = _822 * _20;
-        int32_t  const _824 = _24 + _64;
-        int32_t  const _825 = _824 * _21;
-        int32_t  const _826 = _825 - _41;
-        int32_t  const _827 = _823 + _826;
-        int32_t  const _828 = _39 + _781;
-        int32_t  const _829 = _39 + _780;
-        int32_t  const _830 = _39 + _779;
-        int32_t  const _831 = _39 + _778;
-        int32_t  const _832 = _39 + _777;
-        int32_t  const _833 = _39 + _776;
-        int32_t  const _834 = _39 + _775;
-        int32_t  const _835 = _39 + _774;
-        int32_t  const _836 = _39 + _773;
-        int32_t  const _837 = _39 + _772;
-        int32_t  const _838 = _39 + _771;
-        int32_t  const _839 = _39 + _770;
-        int32_t  const _840 = _39 + _769;
-        int32_t  const _841 = _39 + _768;
+        int32_t  const _1123 = ::halide_cpp_max(_80, 0);
+        int32_t  const _1124 = ::halide_cpp_max(_45, 1);
+        int32_t  const _1125 = ::halide_cpp_min(_45, 1);
+        int32_t  const _1126 = _1124 & 15;
+        bool  const _1127 = _1126 != 0;
+        int32_t  const _1128 = _1124 + -1;
+        int32_t  const _1129 = _1128 >> 4;
+        int32_t  const _1130 = _1129 * 16;
+        int32_t  const _1131 = _1130 + _1125;
+        int32_t  const _1132 = _1131 + 15;
+        int32_t  const _1133 = ::halide_cpp_max(_1132, _45);
+        int32_t  const _1134 = ::halide_cpp_max(_45, 16);
+        int32_t  const _1135 = ::halide_cpp_min(_45, 16);
+        int32_t  const _1136 = _1124 >> 4;
+        int32_t  const _1137 = _1124 + 15;
+        int32_t  const _1138 = _1137 >> 4;
+        int32_t  const _1139 = _45 & 15;
+        int32_t  const _1140 = _1139 + 31;
+        int32_t  const _1141 = _1140 >> 4;
+        int32_t  const _1142 = _45 >> 4;
+        int32_t  const _1143 = ::halide_cpp_max(_77, 0);
+        int32_t  const _1144 = _1143 - _1123;
         for (int _normalized_s0_ii_ig = 0; _normalized_s0_ii_ig < 0 + 2; _normalized_s0_ii_ig++)
         {
          {
-          int32_t  const _842 = _767 + 16;
-          int64_t  const _843 = _842;
-          int64_t  const _844 = _843 * 16;
-          int64_t  const _845 = (_844 > ((int64_t(1) << 31) - 1)) ? _844 : (_844 * 1);
-          int64_t  const _846 = (_845 > ((int64_t(1) << 31) - 1)) ? _845 : (_845 * 1);
-          int64_t  const _847 = (_846 > ((int64_t(1) << 31) - 1)) ? _846 : (_846 * 1);
-          if ((_847 > ((int64_t(1) << 31) - 1)) || ((_847 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+          int32_t  const _1145 = _1133 - _1135;
+          int32_t  const _1146 = _1145 + 16;
+          int64_t  const _1147 = _1146;
+          int64_t  const _1148 = _1147 * 16;
+          if ((_1148 > ((int64_t(1) << 31) - 1)) || ((_1148 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
           {
            attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation pv\n");
            return -1;
           } // overflow test pv
-          int64_t  const _848 = _847;
-          float *_pv = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_848);
+          int64_t  const _1149 = _1148;
+          float *_pv = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1149);
           if (!_pv)
           {
-           int32_t  const _849 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-           return _849;
+           int32_t  const _1150 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+           return _1150;
           }
           HalideFreeHelper _pv_free(_ucon, _pv, attn_alibi_softcap_rt_free);
           // produce pv
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _38; _pv_s0_c_c++)
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1136; _pv_s0_c_c++)
           {
-           int32_t  const _850 = _pv_s0_c_c * 16;
-           int32_t  const _851 = _850 + _47;
-           float  const _852 = float_from_bits(0 /* 0 */);
-           float16  const _853 = float16_ops::broadcast(_852);
-           int32_t  const _854 = _851 - _37;
-           int32_t  const _855 = _854 + 15;
-           float16_ops::store(_853, _pv, _855);
+           int32_t  const _1151 = _pv_s0_c_c * 16;
+           int32_t  const _1152 = _1151 + _1125;
+           float  const _1153 = float_from_bits(0 /* 0 */);
+           float16  const _1154 = float16_ops::broadcast(_1153);
+           int32_t  const _1155 = _1152 - _1135;
+           int32_t  const _1156 = _1155 + 15;
+           float16_ops::store(_1154, _pv, _1156);
           } // for _pv_s0_c_c
-          if (_48)
+          if (_1127)
           {
-           float  const _856 = float_from_bits(0 /* 0 */);
-           float16  const _857 = float16_ops::broadcast(_856);
-           int32_t  const _858 = _39 + -16;
-           float16_ops::store(_857, _pv, _858);
-          } // if _48
-          int32_t  const _859 = _767 - _37;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _38; _pv_s0_c_c++)
+           float  const _1157 = float_from_bits(0 /* 0 */);
+           float16  const _1158 = float16_ops::broadcast(_1157);
+           int32_t  const _1159 = _1134 + -16;
+           float16_ops::store(_1158, _pv, _1159);
+          } // if _1127
+          int32_t  const _1160 = _1133 - _1135;
+          int32_t  const _1161 = _1160 - _1135;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1136; _pv_s0_c_c++)
           {
-           int32_t  const _860 = _pv_s0_c_c * 16;
-           int32_t  const _861 = _860 + _47;
-           float  const _862 = float_from_bits(0 /* 0 */);
-           float16  const _863 = float16_ops::broadcast(_862);
-           int32_t  const _864 = _861 + _859;
-           int32_t  const _865 = _864 + 31;
-           float16_ops::store(_863, _pv, _865);
+           int32_t  const _1162 = _pv_s0_c_c * 16;
+           int32_t  const _1163 = _1162 + _1125;
+           float  const _1164 = float_from_bits(0 /* 0 */);
+           float16  const _1165 = float16_ops::broadcast(_1164);
+           int32_t  const _1166 = _1163 + _1161;
+           int32_t  const _1167 = _1166 + 31;
+           float16_ops::store(_1165, _pv, _1167);
           } // for _pv_s0_c_c
-          if (_48)
+          if (_1127)
           {
-           float  const _866 = float_from_bits(0 /* 0 */);
-           float16  const _867 = float16_ops::broadcast(_866);
-           float16_ops::store(_867, _pv, _806);
-          } // if _48
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _38; _pv_s0_c_c++)
+           float  const _1168 = float_from_bits(0 /* 0 */);
+           float16  const _1169 = float16_ops::broadcast(_1168);
+           int32_t  const _1170 = _1133 + _1134;
+           int32_t  const _1171 = _1170 - _1135;
+           float16_ops::store(_1169, _pv, _1171);
+          } // if _1127
+          int32_t  const _1172 = _1133 - _1135;
+          int32_t  const _1173 = _1172 * 2;
+          int32_t  const _1174 = _1173 - _1135;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1136; _pv_s0_c_c++)
           {
-           int32_t  const _868 = _pv_s0_c_c * 16;
-           int32_t  const _869 = _868 + _47;
-           float  const _870 = float_from_bits(0 /* 0 */);
-           float16  const _871 = float16_ops::broadcast(_870);
-           int32_t  const _872 = _869 + _804;
-           int32_t  const _873 = _872 + 47;
-           float16_ops::store(_871, _pv, _873);
+           int32_t  const _1175 = _pv_s0_c_c * 16;
+           int32_t  const _1176 = _1175 + _1125;
+           float  const _1177 = float_from_bits(0 /* 0 */);
+           float16  const _1178 = float16_ops::broadcast(_1177);
+           int32_t  const _1179 = _1176 + _1174;
+           int32_t  const _1180 = _1179 + 47;
+           float16_ops::store(_1178, _pv, _1180);
           } // for _pv_s0_c_c
-          if (_48)
+          if (_1127)
           {
-           float  const _874 = float_from_bits(0 /* 0 */);
-           float16  const _875 = float16_ops::broadcast(_874);
-           int32_t  const _876 = _841 + 16;
-           float16_ops::store(_875, _pv, _876);
-          } // if _48
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _38; _pv_s0_c_c++)
+           float  const _1181 = float_from_bits(0 /* 0 */);
+           float16  const _1182 = float16_ops::broadcast(_1181);
+           int32_t  const _1183 = _1133 - _1135;
+           int32_t  const _1184 = _1183 * 2;
+           int32_t  const _1185 = _1184 + _1134;
+           int32_t  const _1186 = _1185 + 16;
+           float16_ops::store(_1182, _pv, _1186);
+          } // if _1127
+          int32_t  const _1187 = _1133 - _1135;
+          int32_t  const _1188 = _1187 * 3;
+          int32_t  const _1189 = _1188 - _1135;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1136; _pv_s0_c_c++)
           {
-           int32_t  const _877 = _pv_s0_c_c * 16;
-           int32_t  const _878 = _877 + _47;
-           float  const _879 = float_from_bits(0 /* 0 */);
-           float16  const _880 = float16_ops::broadcast(_879);
-           int32_t  const _881 = _878 + _803;
-           int32_t  const _882 = _881 + 63;
-           float16_ops::store(_880, _pv, _882);
+           int32_t  const _1190 = _pv_s0_c_c * 16;
+           int32_t  const _1191 = _1190 + _1125;
+           float  const _1192 = float_from_bits(0 /* 0 */);
+           float16  const _1193 = float16_ops::broadcast(_1192);
+           int32_t  const _1194 = _1191 + _1189;
+           int32_t  const _1195 = _1194 + 63;
+           float16_ops::store(_1193, _pv, _1195);
           } // for _pv_s0_c_c
-          if (_48)
+          if (_1127)
           {
-           float  const _883 = float_from_bits(0 /* 0 */);
-           float16  const _884 = float16_ops::broadcast(_883);
-           int32_t  const _885 = _840 + 32;
-           float16_ops::store(_884, _pv, _885);
-          } // if _48
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _38; _pv_s0_c_c++)
+           float  const _1196 = float_from_bits(0 /* 0 */);
+           float16  const _1197 = float16_ops::broadcast(_1196);
+           int32_t  const _1198 = _1133 - _1135;
+           int32_t  const _1199 = _1198 * 3;
+           int32_t  const _1200 = _1199 + _1134;
+           int32_t  const _1201 = _1200 + 32;
+           float16_ops::store(_1197, _pv, _1201);
+          } // if _1127
+          int32_t  const _1202 = _1133 - _1135;
+          int32_t  const _1203 = _1202 * 4;
+          int32_t  const _1204 = _1203 - _1135;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1136; _pv_s0_c_c++)
           {
-           int32_t  const _886 = _pv_s0_c_c * 16;
-           int32_t  const _887 = _886 + _47;
-           float  const _888 = float_from_bits(0 /* 0 */);
-           float16  const _889 = float16_ops::broadcast(_888);
-           int32_t  const _890 = _887 + _802;
-           int32_t  const _891 = _890 + 79;
-           float16_ops::store(_889, _pv, _891);
+           int32_t  const _1205 = _pv_s0_c_c * 16;
+           int32_t  const _1206 = _1205 + _1125;
+           float  const _1207 = float_from_bits(0 /* 0 */);
+           float16  const _1208 = float16_ops::broadcast(_1207);
+           int32_t  const _1209 = _1206 + _1204;
+           int32_t  const _1210 = _1209 + 79;
+           float16_ops::store(_1208, _pv, _1210);
           } // for _pv_s0_c_c
-          if (_48)
+          if (_1127)
           {
-           float  const _892 = float_from_bits(0 /* 0 */);
-           float16  const _893 = float16_ops::broadcast(_892);
-           int32_t  const _894 = _839 + 48;
-           float16_ops::store(_893, _pv, _894);
-          } // if _48
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _38; _pv_s0_c_c++)
+           float  const _1211 = float_from_bits(0 /* 0 */);
+           float16  const _1212 = float16_ops::broadcast(_1211);
+           int32_t  const _1213 = _1133 - _1135;
+           int32_t  const _1214 = _1213 * 4;
+           int32_t  const _1215 = _1214 + _1134;
+           int32_t  const _1216 = _1215 + 48;
+           float16_ops::store(_1212, _pv, _1216);
+          } // if _1127
+          int32_t  const _1217 = _1133 - _1135;
+          int32_t  const _1218 = _1217 * 5;
+          int32_t  const _1219 = _1218 - _1135;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1136; _pv_s0_c_c++)
           {
-           int32_t  const _895 = _pv_s0_c_c * 16;
-           int32_t  const _896 = _895 + _47;
-           float  const _897 = float_from_bits(0 /* 0 */);
-           float16  const _898 = float16_ops::broadcast(_897);
-           int32_t  const _899 = _896 + _801;
-           int32_t  const _900 = _899 + 95;
-           float16_ops::store(_898, _pv, _900);
+           int32_t  const _1220 = _pv_s0_c_c * 16;
+           int32_t  const _1221 = _1220 + _1125;
+           float  const _1222 = float_from_bits(0 /* 0 */);
+           float16  const _1223 = float16_ops::broadcast(_1222);
+           int32_t  const _1224 = _1221 + _1219;
+           int32_t  const _1225 = _1224 + 95;
+           float16_ops::store(_1223, _pv, _1225);
           } // for _pv_s0_c_c
-          if (_48)
+          if (_1127)
           {
-           float  const _901 = float_from_bits(0 /* 0 */);
-           float16  const _902 = float16_ops::broadcast(_901);
-           int32_t  const _903 = _838 + 64;
-           float16_ops::store(_902, _pv, _903);
-          } // if _48
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _38; _pv_s0_c_c++)
+           float  const _1226 = float_from_bits(0 /* 0 */);
+           float16  const _1227 = float16_ops::broadcast(_1226);
+           int32_t  const _1228 = _1133 - _1135;
+           int32_t  const _1229 = _1228 * 5;
+           int32_t  const _1230 = _1229 + _1134;
+           int32_t  const _1231 = _1230 + 64;
+           float16_ops::store(_1227, _pv, _1231);
+          } // if _1127
+          int32_t  const _1232 = _1133 - _1135;
+          int32_t  const _1233 = _1232 * 6;
+          int32_t  const _1234 = _1233 - _1135;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1136; _pv_s0_c_c++)
           {
-           int32_t  const _904 = _pv_s0_c_c * 16;
-           int32_t  const _905 = _904 + _47;
-           float  const _906 = float_from_bits(0 /* 0 */);
-           float16  const _907 = float16_ops::broadcast(_906);
-           int32_t  const _908 = _905 + _800;
-           int32_t  const _909 = _908 + 111;
-           float16_ops::store(_907, _pv, _909);
+           int32_t  const _1235 = _pv_s0_c_c * 16;
+           int32_t  const _1236 = _1235 + _1125;
+           float  const _1237 = float_from_bits(0 /* 0 */);
+           float16  const _1238 = float16_ops::broadcast(_1237);
+           int32_t  const _1239 = _1236 + _1234;
+           int32_t  const _1240 = _1239 + 111;
+           float16_ops::store(_1238, _pv, _1240);
           } // for _pv_s0_c_c
-          if (_48)
+          if (_1127)
           {
-           float  const _910 = float_from_bits(0 /* 0 */);
-           float16  const _911 = float16_ops::broadcast(_910);
-           int32_t  const _912 = _837 + 80;
-           float16_ops::store(_911, _pv, _912);
-          } // if _48
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _38; _pv_s0_c_c++)
+           float  const _1241 = float_from_bits(0 /* 0 */);
+           float16  const _1242 = float16_ops::broadcast(_1241);
+           int32_t  const _1243 = _1133 - _1135;
+           int32_t  const _1244 = _1243 * 6;
+           int32_t  const _1245 = _1244 + _1134;
+           int32_t  const _1246 = _1245 + 80;
+           float16_ops::store(_1242, _pv, _1246);
+          } // if _1127
+          int32_t  const _1247 = _1133 - _1135;
+          int32_t  const _1248 = _1247 * 7;
+          int32_t  const _1249 = _1248 - _1135;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1136; _pv_s0_c_c++)
           {
-           int32_t  const _913 = _pv_s0_c_c * 16;
-           int32_t  const _914 = _913 + _47;
-           float  const _915 = float_from_bits(0 /* 0 */);
-           float16  const _916 = float16_ops::broadcast(_915);
-           int32_t  const _917 = _914 + _799;
-           int32_t  const _918 = _917 + 127;
-           float16_ops::store(_916, _pv, _918);
+           int32_t  const _1250 = _pv_s0_c_c * 16;
+           int32_t  const _1251 = _1250 + _1125;
+           float  const _1252 = float_from_bits(0 /* 0 */);
+           float16  const _1253 = float16_ops::broadcast(_1252);
+           int32_t  const _1254 = _1251 + _1249;
+           int32_t  const _1255 = _1254 + 127;
+           float16_ops::store(_1253, _pv, _1255);
           } // for _pv_s0_c_c
-          if (_48)
+          if (_1127)
           {
-           float  const _919 = float_from_bits(0 /* 0 */);
-           float16  const _920 = float16_ops::broadcast(_919);
-           int32_t  const _921 = _836 + 96;
-           float16_ops::store(_920, _pv, _921);
-          } // if _48
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _38; _pv_s0_c_c++)
+           float  const _1256 = float_from_bits(0 /* 0 */);
+           float16  const _1257 = float16_ops::broadcast(_1256);
+           int32_t  const _1258 = _1133 - _1135;
+           int32_t  const _1259 = _1258 * 7;
+           int32_t  const _1260 = _1259 + _1134;
+           int32_t  const _1261 = _1260 + 96;
+           float16_ops::store(_1257, _pv, _1261);
+          } // if _1127
+          int32_t  const _1262 = _1133 - _1135;
+          int32_t  const _1263 = _1262 * 8;
+          int32_t  const _1264 = _1263 - _1135;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1136; _pv_s0_c_c++)
           {
-           int32_t  const _922 = _pv_s0_c_c * 16;
-           int32_t  const _923 = _922 + _47;
-           float  const _924 = float_from_bits(0 /* 0 */);
-           float16  const _925 = float16_ops::broadcast(_924);
-           int32_t  const _926 = _923 + _798;
-           int32_t  const _927 = _926 + 143;
-           float16_ops::store(_925, _pv, _927);
+           int32_t  const _1265 = _pv_s0_c_c * 16;
+           int32_t  const _1266 = _1265 + _1125;
+           float  const _1267 = float_from_bits(0 /* 0 */);
+           float16  const _1268 = float16_ops::broadcast(_1267);
+           int32_t  const _1269 = _1266 + _1264;
+           int32_t  const _1270 = _1269 + 143;
+           float16_ops::store(_1268, _pv, _1270);
           } // for _pv_s0_c_c
-          if (_48)
+          if (_1127)
           {
-           float  const _928 = float_from_bits(0 /* 0 */);
-           float16  const _929 = float16_ops::broadcast(_928);
-           int32_t  const _930 = _835 + 112;
-           float16_ops::store(_929, _pv, _930);
-          } // if _48
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _38; _pv_s0_c_c++)
+           float  const _1271 = float_from_bits(0 /* 0 */);
+           float16  const _1272 = float16_ops::broadcast(_1271);
+           int32_t  const _1273 = _1133 - _1135;
+           int32_t  const _1274 = _1273 * 8;
+           int32_t  const _1275 = _1274 + _1134;
+           int32_t  const _1276 = _1275 + 112;
+           float16_ops::store(_1272, _pv, _1276);
+          } // if _1127
+          int32_t  const _1277 = _1133 - _1135;
+          int32_t  const _1278 = _1277 * 9;
+          int32_t  const _1279 = _1278 - _1135;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1136; _pv_s0_c_c++)
           {
-           int32_t  const _931 = _pv_s0_c_c * 16;
-           int32_t  const _932 = _931 + _47;
-           float  const _933 = float_from_bits(0 /* 0 */);
-           float16  const _934 = float16_ops::broadcast(_933);
-           int32_t  const _935 = _932 + _797;
-           int32_t  const _936 = _935 + 159;
-           float16_ops::store(_934, _pv, _936);
+           int32_t  const _1280 = _pv_s0_c_c * 16;
+           int32_t  const _1281 = _1280 + _1125;
+           float  const _1282 = float_from_bits(0 /* 0 */);
+           float16  const _1283 = float16_ops::broadcast(_1282);
+           int32_t  const _1284 = _1281 + _1279;
+           int32_t  const _1285 = _1284 + 159;
+           float16_ops::store(_1283, _pv, _1285);
           } // for _pv_s0_c_c
-          if (_48)
+          if (_1127)
           {
-           float  const _937 = float_from_bits(0 /* 0 */);
-           float16  const _938 = float16_ops::broadcast(_937);
-           int32_t  const _939 = _834 + 128;
-           float16_ops::store(_938, _pv, _939);
-          } // if _48
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _38; _pv_s0_c_c++)
+           float  const _1286 = float_from_bits(0 /* 0 */);
+           float16  const _1287 = float16_ops::broadcast(_1286);
+           int32_t  const _1288 = _1133 - _1135;
+           int32_t  const _1289 = _1288 * 9;
+           int32_t  const _1290 = _1289 + _1134;
+           int32_t  const _1291 = _1290 + 128;
+           float16_ops::store(_1287, _pv, _1291);
+          } // if _1127
+          int32_t  const _1292 = _1133 - _1135;
+          int32_t  const _1293 = _1292 * 10;
+          int32_t  const _1294 = _1293 - _1135;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1136; _pv_s0_c_c++)
           {
-           int32_t  const _940 = _pv_s0_c_c * 16;
-           int32_t  const _941 = _940 + _47;
-           float  const _942 = float_from_bits(0 /* 0 */);
-           float16  const _943 = float16_ops::broadcast(_942);
-           int32_t  const _944 = _941 + _796;
-           int32_t  const _945 = _944 + 175;
-           float16_ops::store(_943, _pv, _945);
+           int32_t  const _1295 = _pv_s0_c_c * 16;
+           int32_t  const _1296 = _1295 + _1125;
+           float  const _1297 = float_from_bits(0 /* 0 */);
+           float16  const _1298 = float16_ops::broadcast(_1297);
+           int32_t  const _1299 = _1296 + _1294;
+           int32_t  const _1300 = _1299 + 175;
+           float16_ops::store(_1298, _pv, _1300);
           } // for _pv_s0_c_c
-          if (_48)
+          if (_1127)
           {
-           float  const _946 = float_from_bits(0 /* 0 */);
-           float16  const _947 = float16_ops::broadcast(_946);
-           int32_t  const _948 = _833 + 144;
-           float16_ops::store(_947, _pv, _948);
-          } // if _48
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _38; _pv_s0_c_c++)
+           float  const _1301 = float_from_bits(0 /* 0 */);
+           float16  const _1302 = float16_ops::broadcast(_1301);
+           int32_t  const _1303 = _1133 - _1135;
+           int32_t  const _1304 = _1303 * 10;
+           int32_t  const _1305 = _1304 + _1134;
+           int32_t  const _1306 = _1305 + 144;
+           float16_ops::store(_1302, _pv, _1306);
+          } // if _1127
+          int32_t  const _1307 = _1133 - _1135;
+          int32_t  const _1308 = _1307 * 11;
+          int32_t  const _1309 = _1308 - _1135;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1136; _pv_s0_c_c++)
           {
-           int32_t  const _949 = _pv_s0_c_c * 16;
-           int32_t  const _950 = _949 + _47;
-           float  const _951 = float_from_bits(0 /* 0 */);
-           float16  const _952 = float16_ops::broadcast(_951);
-           int32_t  const _953 = _950 + _795;
-           int32_t  const _954 = _953 + 191;
-           float16_ops::store(_952, _pv, _954);
+           int32_t  const _1310 = _pv_s0_c_c * 16;
+           int32_t  const _1311 = _1310 + _1125;
+           float  const _1312 = float_from_bits(0 /* 0 */);
+           float16  const _1313 = float16_ops::broadcast(_1312);
+           int32_t  const _1314 = _1311 + _1309;
+           int32_t  const _1315 = _1314 + 191;
+           float16_ops::store(_1313, _pv, _1315);
           } // for _pv_s0_c_c
-          if (_48)
+          if (_1127)
           {
-           float  const _955 = float_from_bits(0 /* 0 */);
-           float16  const _956 = float16_ops::broadcast(_955);
-           int32_t  const _957 = _832 + 160;
-           float16_ops::store(_956, _pv, _957);
-          } // if _48
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _38; _pv_s0_c_c++)
+           float  const _1316 = float_from_bits(0 /* 0 */);
+           float16  const _1317 = float16_ops::broadcast(_1316);
+           int32_t  const _1318 = _1133 - _1135;
+           int32_t  const _1319 = _1318 * 11;
+           int32_t  const _1320 = _1319 + _1134;
+           int32_t  const _1321 = _1320 + 160;
+           float16_ops::store(_1317, _pv, _1321);
+          } // if _1127
+          int32_t  const _1322 = _1133 - _1135;
+          int32_t  const _1323 = _1322 * 12;
+          int32_t  const _1324 = _1323 - _1135;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1136; _pv_s0_c_c++)
           {
-           int32_t  const _958 = _pv_s0_c_c * 16;
-           int32_t  const _959 = _958 + _47;
-           float  const _960 = float_from_bits(0 /* 0 */);
-           float16  const _961 = float16_ops::broadcast(_960);
-           int32_t  const _962 = _959 + _794;
-           int32_t  const _963 = _962 + 207;
-           float16_ops::store(_961, _pv, _963);
+           int32_t  const _1325 = _pv_s0_c_c * 16;
+           int32_t  const _1326 = _1325 + _1125;
+           float  const _1327 = float_from_bits(0 /* 0 */);
+           float16  const _1328 = float16_ops::broadcast(_1327);
+           int32_t  const _1329 = _1326 + _1324;
+           int32_t  const _1330 = _1329 + 207;
+           float16_ops::store(_1328, _pv, _1330);
           } // for _pv_s0_c_c
-          if (_48)
+          if (_1127)
           {
-           float  const _964 = float_from_bits(0 /* 0 */);
-           float16  const _965 = float16_ops::broadcast(_964);
-           int32_t  const _966 = _831 + 176;
-           float16_ops::store(_965, _pv, _966);
-          } // if _48
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _38; _pv_s0_c_c++)
+           float  const _1331 = float_from_bits(0 /* 0 */);
+           float16  const _1332 = float16_ops::broadcast(_1331);
+           int32_t  const _1333 = _1133 - _1135;
+           int32_t  const _1334 = _1333 * 12;
+           int32_t  const _1335 = _1334 + _1134;
+           int32_t  const _1336 = _1335 + 176;
+           float16_ops::store(_1332, _pv, _1336);
+          } // if _1127
+          int32_t  const _1337 = _1133 - _1135;
+          int32_t  const _1338 = _1337 * 13;
+          int32_t  const _1339 = _1338 - _1135;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1136; _pv_s0_c_c++)
           {
-           int32_t  const _967 = _pv_s0_c_c * 16;
-           int32_t  const _968 = _967 + _47;
-           float  const _969 = float_from_bits(0 /* 0 */);
-           float16  const _970 = float16_ops::broadcast(_969);
-           int32_t  const _971 = _968 + _793;
-           int32_t  const _972 = _971 + 223;
-           float16_ops::store(_970, _pv, _972);
+           int32_t  const _1340 = _pv_s0_c_c * 16;
+           int32_t  const _1341 = _1340 + _1125;
+           float  const _1342 = float_from_bits(0 /* 0 */);
+           float16  const _1343 = float16_ops::broadcast(_1342);
+           int32_t  const _1344 = _1341 + _1339;
+           int32_t  const _1345 = _1344 + 223;
+           float16_ops::store(_1343, _pv, _1345);
           } // for _pv_s0_c_c
-          if (_48)
+          if (_1127)
           {
-           float  const _973 = float_from_bits(0 /* 0 */);
-           float16  const _974 = float16_ops::broadcast(_973);
-           int32_t  const _975 = _830 + 192;
-           float16_ops::store(_974, _pv, _975);
-          } // if _48
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _38; _pv_s0_c_c++)
+           float  const _1346 = float_from_bits(0 /* 0 */);
+           float16  const _1347 = float16_ops::broadcast(_1346);
+           int32_t  const _1348 = _1133 - _1135;
+           int32_t  const _1349 = _1348 * 13;
+           int32_t  const _1350 = _1349 + _1134;
+           int32_t  const _1351 = _1350 + 192;
+           float16_ops::store(_1347, _pv, _1351);
+          } // if _1127
+          int32_t  const _1352 = _1133 - _1135;
+          int32_t  const _1353 = _1352 * 14;
+          int32_t  const _1354 = _1353 - _1135;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1136; _pv_s0_c_c++)
           {
-           int32_t  const _976 = _pv_s0_c_c * 16;
-           int32_t  const _977 = _976 + _47;
-           float  const _978 = float_from_bits(0 /* 0 */);
-           float16  const _979 = float16_ops::broadcast(_978);
-           int32_t  const _980 = _977 + _792;
-           int32_t  const _981 = _980 + 239;
-           float16_ops::store(_979, _pv, _981);
+           int32_t  const _1355 = _pv_s0_c_c * 16;
+           int32_t  const _1356 = _1355 + _1125;
+           float  const _1357 = float_from_bits(0 /* 0 */);
+           float16  const _1358 = float16_ops::broadcast(_1357);
+           int32_t  const _1359 = _1356 + _1354;
+           int32_t  const _1360 = _1359 + 239;
+           float16_ops::store(_1358, _pv, _1360);
           } // for _pv_s0_c_c
-          if (_48)
+          if (_1127)
           {
-           float  const _982 = float_from_bits(0 /* 0 */);
-           float16  const _983 = float16_ops::broadcast(_982);
-           int32_t  const _984 = _829 + 208;
-           float16_ops::store(_983, _pv, _984);
-          } // if _48
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _38; _pv_s0_c_c++)
+           float  const _1361 = float_from_bits(0 /* 0 */);
+           float16  const _1362 = float16_ops::broadcast(_1361);
+           int32_t  const _1363 = _1133 - _1135;
+           int32_t  const _1364 = _1363 * 14;
+           int32_t  const _1365 = _1364 + _1134;
+           int32_t  const _1366 = _1365 + 208;
+           float16_ops::store(_1362, _pv, _1366);
+          } // if _1127
+          int32_t  const _1367 = _1133 - _1135;
+          int32_t  const _1368 = _1367 * 15;
+          int32_t  const _1369 = _1368 - _1135;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1136; _pv_s0_c_c++)
           {
-           int32_t  const _985 = _pv_s0_c_c * 16;
-           int32_t  const _986 = _985 + _47;
-           float  const _987 = float_from_bits(0 /* 0 */);
-           float16  const _988 = float16_ops::broadcast(_987);
-           int32_t  const _989 = _986 + _791;
-           int32_t  const _990 = _989 + 255;
-           float16_ops::store(_988, _pv, _990);
+           int32_t  const _1370 = _pv_s0_c_c * 16;
+           int32_t  const _1371 = _1370 + _1125;
+           float  const _1372 = float_from_bits(0 /* 0 */);
+           float16  const _1373 = float16_ops::broadcast(_1372);
+           int32_t  const _1374 = _1371 + _1369;
+           int32_t  const _1375 = _1374 + 255;
+           float16_ops::store(_1373, _pv, _1375);
           } // for _pv_s0_c_c
-          if (_48)
+          if (_1127)
           {
-           float  const _991 = float_from_bits(0 /* 0 */);
-           float16  const _992 = float16_ops::broadcast(_991);
-           int32_t  const _993 = _828 + 224;
-           float16_ops::store(_992, _pv, _993);
-          } // if _48
-          int32_t  const _994 = _767 - _37;
-          for (int _pv_s1_c_co = 0; _pv_s1_c_co < 0 + _40; _pv_s1_c_co++)
+           float  const _1376 = float_from_bits(0 /* 0 */);
+           float16  const _1377 = float16_ops::broadcast(_1376);
+           int32_t  const _1378 = _1133 - _1135;
+           int32_t  const _1379 = _1378 * 15;
+           int32_t  const _1380 = _1379 + _1134;
+           int32_t  const _1381 = _1380 + 224;
+           float16_ops::store(_1377, _pv, _1381);
+          } // if _1127
+          int32_t  const _1382 = _1133 - _1135;
+          int32_t  const _1383 = _1382 * 15;
+          int32_t  const _1384 = _1383 - _1135;
+          int32_t  const _1385 = _1382 * 14;
+          int32_t  const _1386 = _1385 - _1135;
+          int32_t  const _1387 = _1382 * 13;
+          int32_t  const _1388 = _1387 - _1135;
+          int32_t  const _1389 = _1382 * 12;
+          int32_t  const _1390 = _1389 - _1135;
+          int32_t  const _1391 = _1382 * 11;
+          int32_t  const _1392 = _1391 - _1135;
+          int32_t  const _1393 = _1382 * 10;
+          int32_t  const _1394 = _1393 - _1135;
+          int32_t  const _1395 = _1382 * 9;
+          int32_t  const _1396 = _1395 - _1135;
+          int32_t  const _1397 = _1382 * 8;
+          int32_t  const _1398 = _1397 - _1135;
+          int32_t  const _1399 = _1382 * 7;
+          int32_t  const _1400 = _1399 - _1135;
+          int32_t  const _1401 = _1382 * 6;
+          int32_t  const _1402 = _1401 - _1135;
+          int32_t  const _1403 = _1382 * 5;
+          int32_t  const _1404 = _1403 - _1135;
+          int32_t  const _1405 = _1382 * 4;
+          int32_t  const _1406 = _1405 - _1135;
+          int32_t  const _1407 = _1382 * 3;
+          int32_t  const _1408 = _1407 - _1135;
+          int32_t  const _1409 = _1382 * 2;
+          int32_t  const _1410 = _1409 - _1135;
+          int32_t  const _1411 = _1382 - _1135;
+          for (int _pv_s1_c_co = 0; _pv_s1_c_co < 0 + _1138; _pv_s1_c_co++)
           {
-           int32_t  const _995 = _pv_s1_c_co * 16;
-           int32_t  const _996 = _995 + _47;
-           int32_t  const _997 = _996 - _37;
-           int32_t  const _998 = _996 + _994;
-           int32_t  const _999 = _996 + _827;
-           int32_t  const _1000 = _996 + _791;
-           int32_t  const _1001 = _996 + _792;
-           int32_t  const _1002 = _996 + _793;
-           int32_t  const _1003 = _996 + _794;
-           int32_t  const _1004 = _996 + _795;
-           int32_t  const _1005 = _996 + _796;
-           int32_t  const _1006 = _996 + _797;
-           int32_t  const _1007 = _996 + _798;
-           int32_t  const _1008 = _996 + _799;
-           int32_t  const _1009 = _996 + _800;
-           int32_t  const _1010 = _996 + _801;
-           int32_t  const _1011 = _996 + _802;
-           int32_t  const _1012 = _996 + _803;
-           int32_t  const _1013 = _996 + _804;
-           for (int _pv_s1_rk__x = 0; _pv_s1_rk__x < 0 + _787; _pv_s1_rk__x++)
+           int32_t  const _1412 = _pv_s1_c_co * 16;
+           int32_t  const _1413 = _1412 + _1125;
+           int32_t  const _1414 = _1413 - _1135;
+           int32_t  const _1415 = _1413 + _1384;
+           int32_t  const _1416 = _1413 + _1386;
+           int32_t  const _1417 = _1413 + _1388;
+           int32_t  const _1418 = _1413 + _1390;
+           int32_t  const _1419 = _1413 + _1392;
+           int32_t  const _1420 = _1413 + _1394;
+           int32_t  const _1421 = _1413 + _1396;
+           int32_t  const _1422 = _1413 + _1398;
+           int32_t  const _1423 = _1413 + _1400;
+           int32_t  const _1424 = _1413 + _1402;
+           int32_t  const _1425 = _1413 + _1404;
+           int32_t  const _1426 = _1413 + _1406;
+           int32_t  const _1427 = _1413 + _1408;
+           int32_t  const _1428 = _1413 + _1410;
+           int32_t  const _1429 = _1413 + _1411;
+           for (int _pv_s1_rk__x_rebased = 0; _pv_s1_rk__x_rebased < 0 + _1144; _pv_s1_rk__x_rebased++)
            {
-            int32_t  const _1014 = _997 + 15;
-            float16  const _1015 = float16_ops::load(_pv, _1014);
-            int32_t  const _1016 = _19 * _pv_s1_rk__x;
-            int32_t  const _1017 = _1016 + _999;
-            int32_t  const _1018 = _1017 + -1;
-            float16  const _1019 = float16_ops::load(_attn_v, _1018);
-            int32_t  const _1020 = _pv_s1_rk__x * 2;
-            int32_t  const _1021 = _1020 + _normalized_s0_ii_ig;
-            int32_t  const _1022 = _1021 * 16;
-            float  const _1023 = _probs[_1022];
-            float16  const _1024 = float16_ops::broadcast(_1023);
-            float16  const _1025 = _1019 * _1024;
-            float16  const _1026 = _1015 + _1025;
-            float16_ops::store(_1026, _pv, _1014);
-            int32_t  const _1027 = _998 + 31;
-            float16  const _1028 = float16_ops::load(_pv, _1027);
-            int32_t  const _1029 = _19 * _pv_s1_rk__x;
-            int32_t  const _1030 = _1029 + _999;
-            int32_t  const _1031 = _1030 + -1;
-            float16  const _1032 = float16_ops::load(_attn_v, _1031);
-            int32_t  const _1033 = _pv_s1_rk__x * 2;
-            int32_t  const _1034 = _1033 + _normalized_s0_ii_ig;
-            int32_t  const _1035 = _1034 * 16;
-            int32_t  const _1036 = _1035 + 1;
-            float  const _1037 = _probs[_1036];
-            float16  const _1038 = float16_ops::broadcast(_1037);
-            float16  const _1039 = _1032 * _1038;
-            float16  const _1040 = _1028 + _1039;
-            float16_ops::store(_1040, _pv, _1027);
-            int32_t  const _1041 = _1013 + 47;
-            float16  const _1042 = float16_ops::load(_pv, _1041);
-            int32_t  const _1043 = _19 * _pv_s1_rk__x;
-            int32_t  const _1044 = _1043 + _999;
-            int32_t  const _1045 = _1044 + -1;
-            float16  const _1046 = float16_ops::load(_attn_v, _1045);
-            int32_t  const _1047 = _pv_s1_rk__x * 2;
-            int32_t  const _1048 = _1047 + _normalized_s0_ii_ig;
-            int32_t  const _1049 = _1048 * 16;
-            int32_t  const _1050 = _1049 + 2;
-            float  const _1051 = _probs[_1050];
-            float16  const _1052 = float16_ops::broadcast(_1051);
-            float16  const _1053 = _1046 * _1052;
-            float16  const _1054 = _1042 + _1053;
-            float16_ops::store(_1054, _pv, _1041);
-            int32_t  const _1055 = _1012 + 63;
-            float16  const _1056 = float16_ops::load(_pv, _1055);
-            int32_t  const _1057 = _19 * _pv_s1_rk__x;
-            int32_t  const _1058 = _1057 + _999;
-            int32_t  const _1059 = _1058 + -1;
-            float16  const _1060 = float16_ops::load(_attn_v, _1059);
-            int32_t  const _1061 = _pv_s1_rk__x * 2;
-            int32_t  const _1062 = _1061 + _normalized_s0_ii_ig;
-            int32_t  const _1063 = _1062 * 16;
-            int32_t  const _1064 = _1063 + 3;
-            float  const _1065 = _probs[_1064];
-            float16  const _1066 = float16_ops::broadcast(_1065);
-            float16  const _1067 = _1060 * _1066;
-            float16  const _1068 = _1056 + _1067;
-            float16_ops::store(_1068, _pv, _1055);
-            int32_t  const _1069 = _1011 + 79;
-            float16  const _1070 = float16_ops::load(_pv, _1069);
-            int32_t  const _1071 = _19 * _pv_s1_rk__x;
-            int32_t  const _1072 = _1071 + _999;
-            int32_t  const _1073 = _1072 + -1;
-            float16  const _1074 = float16_ops::load(_attn_v, _1073);
-            int32_t  const _1075 = _pv_s1_rk__x * 2;
-            int32_t  const _1076 = _1075 + _normalized_s0_ii_ig;
-            int32_t  const _1077 = _1076 * 16;
-            int32_t  const _1078 = _1077 + 4;
-            float  const _1079 = _probs[_1078];
-            float16  const _1080 = float16_ops::broadcast(_1079);
-            float16  const _1081 = _1074 * _1080;
-            float16  const _1082 = _1070 + _1081;
-            float16_ops::store(_1082, _pv, _1069);
-            int32_t  const _1083 = _1010 + 95;
-            float16  const _1084 = float16_ops::load(_pv, _1083);
-            int32_t  const _1085 = _19 * _pv_s1_rk__x;
-            int32_t  const _1086 = _1085 + _999;
-            int32_t  const _1087 = _1086 + -1;
-            float16  const _1088 = float16_ops::load(_attn_v, _1087);
-            int32_t  const _1089 = _pv_s1_rk__x * 2;
-            int32_t  const _1090 = _1089 + _normalized_s0_ii_ig;
-            int32_t  const _1091 = _1090 * 16;
-            int32_t  const _1092 = _1091 + 5;
-            float  const _1093 = _probs[_1092];
-            float16  const _1094 = float16_ops::broadcast(_1093);
-            float16  const _1095 = _1088 * _1094;
-            float16  const _1096 = _1084 + _1095;
-            float16_ops::store(_1096, _pv, _1083);
-            int32_t  const _1097 = _1009 + 111;
-            float16  const _1098 = float16_ops::load(_pv, _1097);
-            int32_t  const _1099 = _19 * _pv_s1_rk__x;
-            int32_t  const _1100 = _1099 + _999;
-            int32_t  const _1101 = _1100 + -1;
-            float16  const _1102 = float16_ops::load(_attn_v, _1101);
-            int32_t  const _1103 = _pv_s1_rk__x * 2;
-            int32_t  const _1104 = _1103 + _normalized_s0_ii_ig;
-            int32_t  const _1105 = _1104 * 16;
-            int32_t  const _1106 = _1105 + 6;
-            float  const _1107 = _probs[_1106];
-            float16  const _1108 = float16_ops::broadcast(_1107);
-            float16  const _1109 = _1102 * _1108;
-            float16  const _1110 = _1098 + _1109;
-            float16_ops::store(_1110, _pv, _1097);
-            int32_t  const _1111 = _1008 + 127;
-            float16  const _1112 = float16_ops::load(_pv, _1111);
-            int32_t  const _1113 = _19 * _pv_s1_rk__x;
-            int32_t  const _1114 = _1113 + _999;
-            int32_t  const _1115 = _1114 + -1;
-            float16  const _1116 = float16_ops::load(_attn_v, _1115);
-            int32_t  const _1117 = _pv_s1_rk__x * 2;
-            int32_t  const _1118 = _1117 + _normalized_s0_ii_ig;
-            int32_t  const _1119 = _1118 * 16;
-            int32_t  const _1120 = _1119 + 7;
-            float  const _1121 = _probs[_1120];
-            float16  const _1122 = float16_ops::broadcast(_1121);
-            float16  const _1123 = _1116 * _1122;
-            float16  const _1124 = _1112 + _1123;
-            float16_ops::store(_1124, _pv, _1111);
-            int32_t  const _1125 = _1007 + 143;
-            float16  const _1126 = float16_ops::load(_pv, _1125);
-            int32_t  const _1127 = _19 * _pv_s1_rk__x;
-            int32_t  const _1128 = _1127 + _999;
-            int32_t  const _1129 = _1128 + -1;
-            float16  const _1130 = float16_ops::load(_attn_v, _1129);
-            int32_t  const _1131 = _pv_s1_rk__x * 2;
-            int32_t  const _1132 = _1131 + _normalized_s0_ii_ig;
-            int32_t  const _1133 = _1132 * 16;
-            int32_t  const _1134 = _1133 + 8;
-            float  const _1135 = _probs[_1134];
-            float16  const _1136 = float16_ops::broadcast(_1135);
-            float16  const _1137 = _1130 * _1136;
-            float16  const _1138 = _1126 + _1137;
-            float16_ops::store(_1138, _pv, _1125);
-            int32_t  const _1139 = _1006 + 159;
-            float16  const _1140 = float16_ops::load(_pv, _1139);
-            int32_t  const _1141 = _19 * _pv_s1_rk__x;
-            int32_t  const _1142 = _1141 + _999;
-            int32_t  const _1143 = _1142 + -1;
-            float16  const _1144 = float16_ops::load(_attn_v, _1143);
-            int32_t  const _1145 = _pv_s1_rk__x * 2;
-            int32_t  const _1146 = _1145 + _normalized_s0_ii_ig;
-            int32_t  const _1147 = _1146 * 16;
-            int32_t  const _1148 = _1147 + 9;
-            float  const _1149 = _probs[_1148];
-            float16  const _1150 = float16_ops::broadcast(_1149);
-            float16  const _1151 = _1144 * _1150;
-            float16  const _1152 = _1140 + _1151;
-            float16_ops::store(_1152, _pv, _1139);
-            int32_t  const _1153 = _1005 + 175;
-            float16  const _1154 = float16_ops::load(_pv, _1153);
-            int32_t  const _1155 = _19 * _pv_s1_rk__x;
-            int32_t  const _1156 = _1155 + _999;
-            int32_t  const _1157 = _1156 + -1;
-            float16  const _1158 = float16_ops::load(_attn_v, _1157);
-            int32_t  const _1159 = _pv_s1_rk__x * 2;
-            int32_t  const _1160 = _1159 + _normalized_s0_ii_ig;
-            int32_t  const _1161 = _1160 * 16;
-            int32_t  const _1162 = _1161 + 10;
-            float  const _1163 = _probs[_1162];
-            float16  const _1164 = float16_ops::broadcast(_1163);
-            float16  const _1165 = _1158 * _1164;
-            float16  const _1166 = _1154 + _1165;
-            float16_ops::store(_1166, _pv, _1153);
-            int32_t  const _1167 = _1004 + 191;
-            float16  const _1168 = float16_ops::load(_pv, _1167);
-            int32_t  const _1169 = _19 * _pv_s1_rk__x;
-            int32_t  const _1170 = _1169 + _999;
-            int32_t  const _1171 = _1170 + -1;
-            float16  const _1172 = float16_ops::load(_attn_v, _1171);
-            int32_t  const _1173 = _pv_s1_rk__x * 2;
-            int32_t  const _1174 = _1173 + _normalized_s0_ii_ig;
-            int32_t  const _1175 = _1174 * 16;
-            int32_t  const _1176 = _1175 + 11;
-            float  const _1177 = _probs[_1176];
-            float16  const _1178 = float16_ops::broadcast(_1177);
-            float16  const _1179 = _1172 * _1178;
-            float16  const _1180 = _1168 + _1179;
-            float16_ops::store(_1180, _pv, _1167);
-            int32_t  const _1181 = _1003 + 207;
-            float16  const _1182 = float16_ops::load(_pv, _1181);
-            int32_t  const _1183 = _19 * _pv_s1_rk__x;
-            int32_t  const _1184 = _1183 + _999;
-            int32_t  const _1185 = _1184 + -1;
-            float16  const _1186 = float16_ops::load(_attn_v, _1185);
-            int32_t  const _1187 = _pv_s1_rk__x * 2;
-            int32_t  const _1188 = _1187 + _normalized_s0_ii_ig;
-            int32_t  const _1189 = _1188 * 16;
-            int32_t  const _1190 = _1189 + 12;
-            float  const _1191 = _probs[_1190];
-            float16  const _1192 = float16_ops::broadcast(_1191);
-            float16  const _1193 = _1186 * _1192;
-            float16  const _1194 = _1182 + _1193;
-            float16_ops::store(_1194, _pv, _1181);
-            int32_t  const _1195 = _1002 + 223;
-            float16  const _1196 = float16_ops::load(_pv, _1195);
-            int32_t  const _1197 = _19 * _pv_s1_rk__x;
-            int32_t  const _1198 = _1197 + _999;
-            int32_t  const _1199 = _1198 + -1;
-            float16  const _1200 = float16_ops::load(_attn_v, _1199);
-            int32_t  const _1201 = _pv_s1_rk__x * 2;
-            int32_t  const _1202 = _1201 + _normalized_s0_ii_ig;
-            int32_t  const _1203 = _1202 * 16;
-            int32_t  const _1204 = _1203 + 13;
-            float  const _1205 = _probs[_1204];
-            float16  const _1206 = float16_ops::broadcast(_1205);
-            float16  const _1207 = _1200 * _1206;
-            float16  const _1208 = _1196 + _1207;
-            float16_ops::store(_1208, _pv, _1195);
-            int32_t  const _1209 = _1001 + 239;
-            float16  const _1210 = float16_ops::load(_pv, _1209);
-            int32_t  const _1211 = _19 * _pv_s1_rk__x;
-            int32_t  const _1212 = _1211 + _999;
-            int32_t  const _1213 = _1212 + -1;
-            float16  const _1214 = float16_ops::load(_attn_v, _1213);
-            int32_t  const _1215 = _pv_s1_rk__x * 2;
-            int32_t  const _1216 = _1215 + _normalized_s0_ii_ig;
-            int32_t  const _1217 = _1216 * 16;
-            int32_t  const _1218 = _1217 + 14;
-            float  const _1219 = _probs[_1218];
-            float16  const _1220 = float16_ops::broadcast(_1219);
-            float16  const _1221 = _1214 * _1220;
-            float16  const _1222 = _1210 + _1221;
-            float16_ops::store(_1222, _pv, _1209);
-            int32_t  const _1223 = _1000 + 255;
-            float16  const _1224 = float16_ops::load(_pv, _1223);
-            int32_t  const _1225 = _19 * _pv_s1_rk__x;
-            int32_t  const _1226 = _1225 + _999;
-            int32_t  const _1227 = _1226 + -1;
-            float16  const _1228 = float16_ops::load(_attn_v, _1227);
-            int32_t  const _1229 = _pv_s1_rk__x * 2;
-            int32_t  const _1230 = _1229 + _normalized_s0_ii_ig;
-            int32_t  const _1231 = _1230 * 16;
-            int32_t  const _1232 = _1231 + 15;
-            float  const _1233 = _probs[_1232];
-            float16  const _1234 = float16_ops::broadcast(_1233);
-            float16  const _1235 = _1228 * _1234;
-            float16  const _1236 = _1224 + _1235;
-            float16_ops::store(_1236, _pv, _1223);
-           } // for _pv_s1_rk__x
+            int32_t  const _1430 = _1414 + 15;
+            float16  const _1431 = float16_ops::load(_pv, _1430);
+            int32_t  const _1432 = _pv_s1_rk__x_rebased + _1123;
+            int32_t  const _1433 = _1432 * _45;
+            int32_t  const _1434 = _1433 + _1413;
+            int32_t  const _1435 = _1434 + -1;
+            float16  const _1436 = float16_ops::load(_attn_v, _1435);
+            int32_t  const _1437 = _pv_s1_rk__x_rebased * 2;
+            int32_t  const _1438 = _1437 + _normalized_s0_ii_ig;
+            int32_t  const _1439 = _1438 * 16;
+            float  const _1440 = _probs[_1439];
+            float16  const _1441 = float16_ops::broadcast(_1440);
+            float16  const _1442 = _1436 * _1441;
+            float16  const _1443 = _1431 + _1442;
+            float16_ops::store(_1443, _pv, _1430);
+            int32_t  const _1444 = _1429 + 31;
+            float16  const _1445 = float16_ops::load(_pv, _1444);
+            int32_t  const _1446 = _pv_s1_rk__x_rebased + _1123;
+            int32_t  const _1447 = _1446 * _45;
+            int32_t  const _1448 = _1447 + _1413;
+            int32_t  const _1449 = _1448 + -1;
+            float16  const _1450 = float16_ops::load(_attn_v, _1449);
+            int32_t  const _1451 = _pv_s1_rk__x_rebased * 2;
+            int32_t  const _1452 = _1451 + _normalized_s0_ii_ig;
+            int32_t  const _1453 = _1452 * 16;
+            int32_t  const _1454 = _1453 + 1;
+            float  const _1455 = _probs[_1454];
+            float16  const _1456 = float16_ops::broadcast(_1455);
+            float16  const _1457 = _1450 * _1456;
+            float16  const _1458 = _1445 + _1457;
+            float16_ops::store(_1458, _pv, _1444);
+            int32_t  const _1459 = _1428 + 47;
+            float16  const _1460 = float16_ops::load(_pv, _1459);
+            int32_t  const _1461 = _pv_s1_rk__x_rebased + _1123;
+            int32_t  const _1462 = _1461 * _45;
+            int32_t  const _1463 = _1462 + _1413;
+            int32_t  const _1464 = _1463 + -1;
+            float16  const _1465 = float16_ops::load(_attn_v, _1464);
+            int32_t  const _1466 = _pv_s1_rk__x_rebased * 2;
+            int32_t  const _1467 = _1466 + _normalized_s0_ii_ig;
+            int32_t  const _1468 = _1467 * 16;
+            int32_t  const _1469 = _1468 + 2;
+            float  const _1470 = _probs[_1469];
+            float16  const _1471 = float16_ops::broadcast(_1470);
+            float16  const _1472 = _1465 * _1471;
+            float16  const _1473 = _1460 + _1472;
+            float16_ops::store(_1473, _pv, _1459);
+            int32_t  const _1474 = _1427 + 63;
+            float16  const _1475 = float16_ops::load(_pv, _1474);
+            int32_t  const _1476 = _pv_s1_rk__x_rebased + _1123;
+            int32_t  const _1477 = _1476 * _45;
+            int32_t  const _1478 = _1477 + _1413;
+            int32_t  const _1479 = _1478 + -1;
+            float16  const _1480 = float16_ops::load(_attn_v, _1479);
+            int32_t  const _1481 = _pv_s1_rk__x_rebased * 2;
+            int32_t  const _1482 = _1481 + _normalized_s0_ii_ig;
+            int32_t  const _1483 = _1482 * 16;
+            int32_t  const _1484 = _1483 + 3;
+            float  const _1485 = _probs[_1484];
+            float16  const _1486 = float16_ops::broadcast(_1485);
+            float16  const _1487 = _1480 * _1486;
+            float16  const _1488 = _1475 + _1487;
+            float16_ops::store(_1488, _pv, _1474);
+            int32_t  const _1489 = _1426 + 79;
+            float16  const _1490 = float16_ops::load(_pv, _1489);
+            int32_t  const _1491 = _pv_s1_rk__x_rebased + _1123;
+            int32_t  const _1492 = _1491 * _45;
+            int32_t  const _1493 = _1492 + _1413;
+            int32_t  const _1494 = _1493 + -1;
+            float16  const _1495 = float16_ops::load(_attn_v, _1494);
+            int32_t  const _1496 = _pv_s1_rk__x_rebased * 2;
+            int32_t  const _1497 = _1496 + _normalized_s0_ii_ig;
+            int32_t  const _1498 = _1497 * 16;
+            int32_t  const _1499 = _1498 + 4;
+            float  const _1500 = _probs[_1499];
+            float16  const _1501 = float16_ops::broadcast(_1500);
+            float16  const _1502 = _1495 * _1501;
+            float16  const _1503 = _1490 + _1502;
+            float16_ops::store(_1503, _pv, _1489);
+            int32_t  const _1504 = _1425 + 95;
+            float16  const _1505 = float16_ops::load(_pv, _1504);
+            int32_t  const _1506 = _pv_s1_rk__x_rebased + _1123;
+            int32_t  const _1507 = _1506 * _45;
+            int32_t  const _1508 = _1507 + _1413;
+            int32_t  const _1509 = _1508 + -1;
+            float16  const _1510 = float16_ops::load(_attn_v, _1509);
+            int32_t  const _1511 = _pv_s1_rk__x_rebased * 2;
+            int32_t  const _1512 = _1511 + _normalized_s0_ii_ig;
+            int32_t  const _1513 = _1512 * 16;
+            int32_t  const _1514 = _1513 + 5;
+            float  const _1515 = _probs[_1514];
+            float16  const _1516 = float16_ops::broadcast(_1515);
+            float16  const _1517 = _1510 * _1516;
+            float16  const _1518 = _1505 + _1517;
+            float16_ops::store(_1518, _pv, _1504);
+            int32_t  const _1519 = _1424 + 111;
+            float16  const _1520 = float16_ops::load(_pv, _1519);
+            int32_t  const _1521 = _pv_s1_rk__x_rebased + _1123;
+            int32_t  const _1522 = _1521 * _45;
+            int32_t  const _1523 = _1522 + _1413;
+            int32_t  const _1524 = _1523 + -1;
+            float16  const _1525 = float16_ops::load(_attn_v, _1524);
+            int32_t  const _1526 = _pv_s1_rk__x_rebased * 2;
+            int32_t  const _1527 = _1526 + _normalized_s0_ii_ig;
+            int32_t  const _1528 = _1527 * 16;
+            int32_t  const _1529 = _1528 + 6;
+            float  const _1530 = _probs[_1529];
+            float16  const _1531 = float16_ops::broadcast(_1530);
+            float16  const _1532 = _1525 * _1531;
+            float16  const _1533 = _1520 + _1532;
+            float16_ops::store(_1533, _pv, _1519);
+            int32_t  const _1534 = _1423 + 127;
+            float16  const _1535 = float16_ops::load(_pv, _1534);
+            int32_t  const _1536 = _pv_s1_rk__x_rebased + _1123;
+            int32_t  const _1537 = _1536 * _45;
+            int32_t  const _1538 = _1537 + _1413;
+            int32_t  const _1539 = _1538 + -1;
+            float16  const _1540 = float16_ops::load(_attn_v, _1539);
+            int32_t  const _1541 = _pv_s1_rk__x_rebased * 2;
+            int32_t  const _1542 = _1541 + _normalized_s0_ii_ig;
+            int32_t  const _1543 = _1542 * 16;
+            int32_t  const _1544 = _1543 + 7;
+            float  const _1545 = _probs[_1544];
+            float16  const _1546 = float16_ops::broadcast(_1545);
+            float16  const _1547 = _1540 * _1546;
+            float16  const _1548 = _1535 + _1547;
+            float16_ops::store(_1548, _pv, _1534);
+            int32_t  const _1549 = _1422 + 143;
+            float16  const _1550 = float16_ops::load(_pv, _1549);
+            int32_t  const _1551 = _pv_s1_rk__x_rebased + _1123;
+            int32_t  const _1552 = _1551 * _45;
+            int32_t  const _1553 = _1552 + _1413;
+            int32_t  const _1554 = _1553 + -1;
+            float16  const _1555 = float16_ops::load(_attn_v, _1554);
+            int32_t  const _1556 = _pv_s1_rk__x_rebased * 2;
+            int32_t  const _1557 = _1556 + _normalized_s0_ii_ig;
+            int32_t  const _1558 = _1557 * 16;
+            int32_t  const _1559 = _1558 + 8;
+            float  const _1560 = _probs[_1559];
+            float16  const _1561 = float16_ops::broadcast(_1560);
+            float16  const _1562 = _1555 * _1561;
+            float16  const _1563 = _1550 + _1562;
+            float16_ops::store(_1563, _pv, _1549);
+            int32_t  const _1564 = _1421 + 159;
+            float16  const _1565 = float16_ops::load(_pv, _1564);
+            int32_t  const _1566 = _pv_s1_rk__x_rebased + _1123;
+            int32_t  const _1567 = _1566 * _45;
+            int32_t  const _1568 = _1567 + _1413;
+            int32_t  const _1569 = _1568 + -1;
+            float16  const _1570 = float16_ops::load(_attn_v, _1569);
+            int32_t  const _1571 = _pv_s1_rk__x_rebased * 2;
+            int32_t  const _1572 = _1571 + _normalized_s0_ii_ig;
+            int32_t  const _1573 = _1572 * 16;
+            int32_t  const _1574 = _1573 + 9;
+            float  const _1575 = _probs[_1574];
+            float16  const _1576 = float16_ops::broadcast(_1575);
+            float16  const _1577 = _1570 * _1576;
+            float16  const _1578 = _1565 + _1577;
+            float16_ops::store(_1578, _pv, _1564);
+            int32_t  const _1579 = _1420 + 175;
+            float16  const _1580 = float16_ops::load(_pv, _1579);
+            int32_t  const _1581 = _pv_s1_rk__x_rebased + _1123;
+            int32_t  const _1582 = _1581 * _45;
+            int32_t  const _1583 = _1582 + _1413;
+            int32_t  const _1584 = _1583 + -1;
+            float16  const _1585 = float16_ops::load(_attn_v, _1584);
+            int32_t  const _1586 = _pv_s1_rk__x_rebased * 2;
+            int32_t  const _1587 = _1586 + _normalized_s0_ii_ig;
+            int32_t  const _1588 = _1587 * 16;
+            int32_t  const _1589 = _1588 + 10;
+            float  const _1590 = _probs[_1589];
+            float16  const _1591 = float16_ops::broadcast(_1590);
+            float16  const _1592 = _1585 * _1591;
+            float16  const _1593 = _1580 + _1592;
+            float16_ops::store(_1593, _pv, _1579);
+            int32_t  const _1594 = _1419 + 191;
+            float16  const _1595 = float16_ops::load(_pv, _1594);
+            int32_t  const _1596 = _pv_s1_rk__x_rebased + _1123;
+            int32_t  const _1597 = _1596 * _45;
+            int32_t  const _1598 = _1597 + _1413;
+            int32_t  const _1599 = _1598 + -1;
+            float16  const _1600 = float16_ops::load(_attn_v, _1599);
+            int32_t  const _1601 = _pv_s1_rk__x_rebased * 2;
+            int32_t  const _1602 = _1601 + _normalized_s0_ii_ig;
+            int32_t  const _1603 = _1602 * 16;
+            int32_t  const _1604 = _1603 + 11;
+            float  const _1605 = _probs[_1604];
+            float16  const _1606 = float16_ops::broadcast(_1605);
+            float16  const _1607 = _1600 * _1606;
+            float16  const _1608 = _1595 + _1607;
+            float16_ops::store(_1608, _pv, _1594);
+            int32_t  const _1609 = _1418 + 207;
+            float16  const _1610 = float16_ops::load(_pv, _1609);
+            int32_t  const _1611 = _pv_s1_rk__x_rebased + _1123;
+            int32_t  const _1612 = _1611 * _45;
+            int32_t  const _1613 = _1612 + _1413;
+            int32_t  const _1614 = _1613 + -1;
+            float16  const _1615 = float16_ops::load(_attn_v, _1614);
+            int32_t  const _1616 = _pv_s1_rk__x_rebased * 2;
+            int32_t  const _1617 = _1616 + _normalized_s0_ii_ig;
+            int32_t  const _1618 = _1617 * 16;
+            int32_t  const _1619 = _1618 + 12;
+            float  const _1620 = _probs[_1619];
+            float16  const _1621 = float16_ops::broadcast(_1620);
+            float16  const _1622 = _1615 * _1621;
+            float16  const _1623 = _1610 + _1622;
+            float16_ops::store(_1623, _pv, _1609);
+            int32_t  const _1624 = _1417 + 223;
+            float16  const _1625 = float16_ops::load(_pv, _1624);
+            int32_t  const _1626 = _pv_s1_rk__x_rebased + _1123;
+            int32_t  const _1627 = _1626 * _45;
+            int32_t  const _1628 = _1627 + _1413;
+            int32_t  const _1629 = _1628 + -1;
+            float16  const _1630 = float16_ops::load(_attn_v, _1629);
+            int32_t  const _1631 = _pv_s1_rk__x_rebased * 2;
+            int32_t  const _1632 = _1631 + _normalized_s0_ii_ig;
+            int32_t  const _1633 = _1632 * 16;
+            int32_t  const _1634 = _1633 + 13;
+            float  const _1635 = _probs[_1634];
+            float16  const _1636 = float16_ops::broadcast(_1635);
+            float16  const _1637 = _1630 * _1636;
+            float16  const _1638 = _1625 + _1637;
+            float16_ops::store(_1638, _pv, _1624);
+            int32_t  const _1639 = _1416 + 239;
+            float16  const _1640 = float16_ops::load(_pv, _1639);
+            int32_t  const _1641 = _pv_s1_rk__x_rebased + _1123;
+            int32_t  const _1642 = _1641 * _45;
+            int32_t  const _1643 = _1642 + _1413;
+            int32_t  const _1644 = _1643 + -1;
+            float16  const _1645 = float16_ops::load(_attn_v, _1644);
+            int32_t  const _1646 = _pv_s1_rk__x_rebased * 2;
+            int32_t  const _1647 = _1646 + _normalized_s0_ii_ig;
+            int32_t  const _1648 = _1647 * 16;
+            int32_t  const _1649 = _1648 + 14;
+            float  const _1650 = _probs[_1649];
+            float16  const _1651 = float16_ops::broadcast(_1650);
+            float16  const _1652 = _1645 * _1651;
+            float16  const _1653 = _1640 + _1652;
+            float16_ops::store(_1653, _pv, _1639);
+            int32_t  const _1654 = _1415 + 255;
+            float16  const _1655 = float16_ops::load(_pv, _1654);
+            int32_t  const _1656 = _pv_s1_rk__x_rebased + _1123;
+            int32_t  const _1657 = _1656 * _45;
+            int32_t  const _1658 = _1657 + _1413;
+            int32_t  const _1659 = _1658 + -1;
+            float16  const _1660 = float16_ops::load(_attn_v, _1659);
+            int32_t  const _1661 = _pv_s1_rk__x_rebased * 2;
+            int32_t  const _1662 = _1661 + _normalized_s0_ii_ig;
+            int32_t  const _1663 = _1662 * 16;
+            int32_t  const _1664 = _1663 + 15;
+            float  const _1665 = _probs[_1664];
+            float16  const _1666 = float16_ops::broadcast(_1665);
+            float16  const _1667 = _1660 * _1666;
+            float16  const _1668 = _1655 + _1667;
+            float16_ops::store(_1668, _pv, _1654);
+           } // for _pv_s1_rk__x_rebased
           } // for _pv_s1_c_co
           // consume pv
-          int32_t  const _1237 = _normalized_s0_ii_ig * 16;
+          int32_t  const _1669 = _normalized_s0_ii_ig * 16;
+          int32_t  const _1670 = _1133 - _1135;
           for (int _normalized_s0_ii_ir = 0; _normalized_s0_ii_ir < 0 + 16; _normalized_s0_ii_ir++)
           {
-           int32_t  const _1238 = _normalized_s0_ii_ir + _1237;
-           int32_t  const _1239 = _767 + 16;
-           int32_t  const _1240 = _1239 * _normalized_s0_ii_ir;
-           int32_t  const _1241 = _1240 - _37;
-           int32_t  const _1242 = _19 + 16;
-           int32_t  const _1243 = _1242 * _1238;
-           int32_t  const _1244 = _1243 + _790;
-           for (int _normalized_s0_c_c = 0; _normalized_s0_c_c < 0 + _42; _normalized_s0_c_c++)
+           int32_t  const _1671 = _normalized_s0_ii_ir + _1669;
+           int32_t  const _1672 = _45 + 16;
+           int32_t  const _1673 = _1672 * _1671;
+           int32_t  const _1674 = _1670 + 16;
+           int32_t  const _1675 = _1674 * _normalized_s0_ii_ir;
+           int32_t  const _1676 = _1675 - _1135;
+           for (int _normalized_s0_c_c = 0; _normalized_s0_c_c < 0 + _1142; _normalized_s0_c_c++)
            {
-            float  const _1245 = _row_sum[_1238];
-            int32_t  const _1246 = _normalized_s0_c_c * 16;
-            int32_t  const _1247 = _1246 + _1241;
-            int32_t  const _1248 = _1247 + 16;
-            float16  const _1249 = float16_ops::load(_pv, _1248);
-            float  const _1250 = float_from_bits(1065353216 /* 1 */);
-            float  const _1251 = _1250 / _1245;
-            float  const _1252 = float_from_bits(0 /* 0 */);
-            bool  const _1253 = _1252 < _1245;
-            float  const _1254 = (float)(_1253 ? _1251 : _1252);
-            float16  const _1255 = float16_ops::broadcast(_1254);
-            float16  const _1256 = _1249 * _1255;
-            int32_t  const _1257 = _1246 + _1244;
-            float16_ops::store(_1256, _normalized, _1257);
+            float  const _1677 = _row_sum[_1671];
+            int32_t  const _1678 = _normalized_s0_c_c * 16;
+            int32_t  const _1679 = _1678 + _1676;
+            int32_t  const _1680 = _1679 + 16;
+            float16  const _1681 = float16_ops::load(_pv, _1680);
+            float  const _1682 = float_from_bits(1065353216 /* 1 */);
+            float  const _1683 = _1682 / _1677;
+            float  const _1684 = float_from_bits(0 /* 0 */);
+            bool  const _1685 = _1684 < _1677;
+            float  const _1686 = (float)(_1685 ? _1683 : _1684);
+            float16  const _1687 = float16_ops::broadcast(_1686);
+            float16  const _1688 = _1681 * _1687;
+            int32_t  const _1689 = _1678 + _1673;
+            float16_ops::store(_1688, _normalized, _1689);
            } // for _normalized_s0_c_c
-           int32_t  const _1258 = _767 + 16;
-           int32_t  const _1259 = _1258 * _normalized_s0_ii_ir;
-           int32_t  const _1260 = _1259 - _37;
-           int32_t  const _1261 = _normalized_s0_ii_ir + _1237;
-           for (int _normalized_s0_c_c_rebased = 0; _normalized_s0_c_c_rebased < 0 + _43; _normalized_s0_c_c_rebased++)
+           int32_t  const _1690 = _1670 + 16;
+           int32_t  const _1691 = _1690 * _normalized_s0_ii_ir;
+           int32_t  const _1692 = _1691 - _1135;
+           int32_t  const _1693 = _normalized_s0_ii_ir + _1669;
+           for (int _normalized_s0_c_c_rebased = 0; _normalized_s0_c_c_rebased < 0 + _1141; _normalized_s0_c_c_rebased++)
            {
-            int32_t  const _1262 = _normalized_s0_c_c_rebased + _42;
-            int32_t  const _1263 = _1262 * 16;
-            int32_t  const _1264 = ::halide_cpp_min(_1263, _19);
-            float  const _1265 = _row_sum[_1261];
-            float  const _1266 = float_from_bits(0 /* 0 */);
-            bool  const _1267 = _1266 < _1265;
-            int32x16_t  const _1268 = int32x16_t_ops::ramp(_1264, 1);
-            int32_t  const _1269 = _19 + -1;
-            int32x16_t  const _1270 = int32x16_t_ops::broadcast(_1269);
-            int32x16_t  const _1271 = int32x16_t_ops::min(_1268, _1270);
-            int32_t  const _1272 = _1260 + 16;
-            int32x16_t  const _1273 = int32x16_t_ops::broadcast(_1272);
-            int32x16_t  const _1274 = _1271 + _1273;
-            float16  const _1275 = float16_ops::load_gather(_pv, _1274);
-            float  const _1276 = float_from_bits(1065353216 /* 1 */);
-            float  const _1277 = _1276 / _1265;
-            float  const _1278 = (float)(_1267 ? _1277 : _1266);
-            float16  const _1279 = float16_ops::broadcast(_1278);
-            float16  const _1280 = _1275 * _1279;
-            float  const _1281 = log_f32(_1265);
-            float  const _1282 = _row_max[_1261];
-            float  const _1283 = float_from_bits(1060205080 /* 0.693147 */);
-            float  const _1284 = _1282 * _1283;
-            float  const _1285 = _1281 + _1284;
-            float  const _1286 = (float)(_1267 ? _1285 : neg_inf_f32());
-            float16  const _1287 = float16_ops::broadcast(_1286);
-            int32x16_t  const _1288 = int32x16_t_ops::broadcast(_19);
-            uint8x16_t  const _1289 = int32x16_t_ops::lt(_1268, _1288);
-            float16  const _1290 = float16_ops::select(_1289, _1280, _1287);
-            int32_t  const _1291 = _19 + 16;
-            int32_t  const _1292 = _1291 * _1261;
-            int32_t  const _1293 = _1292 + _790;
-            int32_t  const _1294 = _1293 + _1264;
-            float16_ops::store(_1290, _normalized, _1294);
+            int32_t  const _1694 = _normalized_s0_c_c_rebased + _1142;
+            int32_t  const _1695 = _1694 * 16;
+            int32_t  const _1696 = ::halide_cpp_min(_1695, _45);
+            float  const _1697 = _row_sum[_1693];
+            float  const _1698 = float_from_bits(0 /* 0 */);
+            bool  const _1699 = _1698 < _1697;
+            int32x16_t  const _1700 = int32x16_t_ops::ramp(_1696, 1);
+            int32_t  const _1701 = _45 + -1;
+            int32x16_t  const _1702 = int32x16_t_ops::broadcast(_1701);
+            int32x16_t  const _1703 = int32x16_t_ops::min(_1700, _1702);
+            int32_t  const _1704 = _1692 + 16;
+            int32x16_t  const _1705 = int32x16_t_ops::broadcast(_1704);
+            int32x16_t  const _1706 = _1703 + _1705;
+            float16  const _1707 = float16_ops::load_gather(_pv, _1706);
+            float  const _1708 = float_from_bits(1065353216 /* 1 */);
+            float  const _1709 = _1708 / _1697;
+            float  const _1710 = (float)(_1699 ? _1709 : _1698);
+            float16  const _1711 = float16_ops::broadcast(_1710);
+            float16  const _1712 = _1707 * _1711;
+            float  const _1713 = log_f32(_1697);
+            float  const _1714 = _row_max[_1693];
+            float  const _1715 = float_from_bits(1060205080 /* 0.693147 */);
+            float  const _1716 = _1714 * _1715;
+            float  const _1717 = _1713 + _1716;
+            float  const _1718 = (float)(_1699 ? _1717 : neg_inf_f32());
+            float16  const _1719 = float16_ops::broadcast(_1718);
+            int32x16_t  const _1720 = int32x16_t_ops::broadcast(_45);
+            uint8x16_t  const _1721 = int32x16_t_ops::lt(_1700, _1720);
+            float16  const _1722 = float16_ops::select(_1721, _1712, _1719);
+            int32_t  const _1723 = _45 + 16;
+            int32_t  const _1724 = _1723 * _1693;
+            int32_t  const _1725 = _1724 + _1696;
+            float16_ops::store(_1722, _normalized, _1725);
            } // for _normalized_s0_c_c_rebased
           } // for _normalized_s0_ii_ir
           _pv_free.free();
          } // alloc _pv
         } // for _normalized_s0_ii_ig
         _probs_free.free();
+        // produce attn_out
         // consume normalized
-        int32_t  const _1295 = _90 * _26;
-        int32_t  const _1296 = _23 + _83;
-        int32_t  const _1297 = _1296 * _27;
-        int32_t  const _1298 = _24 + _64;
-        int32_t  const _1299 = _1298 * _28;
-        int32_t  const _1300 = _19 * 32;
-        int32_t  const _1301 = _1300 + 512;
-        int32_t  const _1302 = _1301 * _758;
-        bool  const _1303 = _attn_out_s0_it_t_t < 0;
-        int32_t  const _1304 = (int32_t)(_1303 ? -1 : 0);
-        bool  const _1305 = _46 == 0;
-        int32_t  const _1306 = (int32_t)(_1305 ? -1 : 0);
-        bool  const _1307 = _46 < 0;
-        int32_t  const _1308 = (int32_t)(_1307 ? -1 : 0);
-        int32_t  const _1309 = _attn_out_s0_it_t_t - _1304;
-        int32_t  const _1310 = _46 | _1306;
-        int32_t  const _1311 = _1309 % _1310;
-        int32_t  const _1312 = _46 ^ _1308;
-        int32_t  const _1313 = ~_1308;
-        int32_t  const _1314 = _1312 + _1313;
-        int32_t  const _1315 = _1304 & _1314;
-        int32_t  const _1316 = _1311 + _1315;
-        int32_t  const _1317 = ~_1306;
-        int32_t  const _1318 = _1316 & _1317;
-        int32_t  const _1319 = _1299 - _44;
-        int32_t  const _1320 = _1319 + _1297;
-        int32_t  const _1321 = _1320 + _1295;
-        int32_t  const _1322 = _45 + _1299;
-        int32_t  const _1323 = _1322 + _1297;
-        int32_t  const _1324 = _1323 + _1295;
+        int32_t  const _1726 = _45 & 15;
+        bool  const _1727 = _1726 != 0;
+        int32_t  const _1728 = _45 >> 4;
         for (int _attn_out_s0_ii = 0; _attn_out_s0_ii < 0 + 32; _attn_out_s0_ii++)
         {
-         int32_t  const _1325 = _19 + 16;
-         int32_t  const _1326 = _1325 * _attn_out_s0_ii;
-         bool  const _1327 = _1318 < 0;
-         int32_t  const _1328 = (int32_t)(_1327 ? -1 : 0);
-         bool  const _1329 = _22 == 0;
-         int32_t  const _1330 = (int32_t)(_1329 ? -1 : 0);
-         bool  const _1331 = _22 < 0;
-         int32_t  const _1332 = (int32_t)(_1331 ? -1 : 0);
-         int32_t  const _1333 = _1318 - _1328;
-         int32_t  const _1334 = _22 - _1330;
-         int32_t  const _1335 = _1333 / _1334;
-         int32_t  const _1336 = ~_1332;
-         int32_t  const _1337 = _1336 - _1332;
-         int32_t  const _1338 = _1328 & _1337;
-         int32_t  const _1339 = _1335 + _1338;
-         int32_t  const _1340 = ~_1330;
-         int32_t  const _1341 = _1339 & _1340;
-         int32_t  const _1342 = _1341 - _83;
-         int32_t  const _1343 = _1342 * _1302;
-         int32_t  const _1344 = _22 | _1330;
-         int32_t  const _1345 = _1333 % _1344;
-         int32_t  const _1346 = _22 ^ _1332;
-         int32_t  const _1347 = _1346 + _1336;
-         int32_t  const _1348 = _1328 & _1347;
-         int32_t  const _1349 = _1345 + _1348;
-         int32_t  const _1350 = _1349 & _1340;
-         int32_t  const _1351 = _1300 + 512;
-         int32_t  const _1352 = _1350 * _1351;
-         int32_t  const _1353 = _1343 + _1352;
-         int32_t  const _1354 = _1326 + _1353;
-         int32_t  const _1355 = _attn_out_s0_ii * _25;
-         int32_t  const _1356 = _1355 + _1321;
-         int32_t  const _1357 = _42 + 1;
-         for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + _1357; _attn_out_s0_c_c++)
+         int32_t  const _1729 = _45 + 16;
+         int32_t  const _1730 = _1729 * _attn_out_s0_ii;
+         int32_t  const _1731 = _attn_out_s0_ii * _59;
+         int32_t  const _1732 = _1728 + 1;
+         for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + _1732; _attn_out_s0_c_c++)
          {
-          int32_t  const _1358 = _attn_out_s0_c_c * 16;
-          int32_t  const _1359 = _1358 + _1354;
-          float16  const _1360 = float16_ops::load(_normalized, _1359);
-          int32_t  const _1361 = _1358 + _1356;
-          float16_ops::store(_1360, _attn_out, _1361);
+          int32_t  const _1733 = _attn_out_s0_c_c * 16;
+          int32_t  const _1734 = _1733 + _1730;
+          float16  const _1735 = float16_ops::load(_normalized, _1734);
+          int32_t  const _1736 = _1733 + _1731;
+          float16_ops::store(_1735, _attn_out, _1736);
          } // for _attn_out_s0_c_c
-         if (_49)
+         if (_1727)
          {
-          int32_t  const _1362 = _19 + 16;
-          int32_t  const _1363 = _1362 * _attn_out_s0_ii;
-          bool  const _1364 = _1318 < 0;
-          int32_t  const _1365 = (int32_t)(_1364 ? -1 : 0);
-          bool  const _1366 = _22 == 0;
-          int32_t  const _1367 = (int32_t)(_1366 ? -1 : 0);
-          bool  const _1368 = _22 < 0;
-          int32_t  const _1369 = (int32_t)(_1368 ? -1 : 0);
-          int32_t  const _1370 = _1318 - _1365;
-          int32_t  const _1371 = _22 | _1367;
-          int32_t  const _1372 = _1370 % _1371;
-          int32_t  const _1373 = _22 ^ _1369;
-          int32_t  const _1374 = ~_1369;
-          int32_t  const _1375 = _1373 + _1374;
-          int32_t  const _1376 = _1365 & _1375;
-          int32_t  const _1377 = _1372 + _1376;
-          int32_t  const _1378 = ~_1367;
-          int32_t  const _1379 = _1377 & _1378;
-          int32_t  const _1380 = _1300 + 512;
-          int32_t  const _1381 = _1379 * _1380;
-          int32_t  const _1382 = _22 - _1367;
-          int32_t  const _1383 = _1370 / _1382;
-          int32_t  const _1384 = _1374 - _1369;
-          int32_t  const _1385 = _1365 & _1384;
-          int32_t  const _1386 = _1383 + _1385;
-          int32_t  const _1387 = _1386 & _1378;
-          int32_t  const _1388 = _1387 - _83;
-          int32_t  const _1389 = _1388 * _1302;
-          int32_t  const _1390 = _1389 + _19;
-          int32_t  const _1391 = _1381 + _1390;
-          int32_t  const _1392 = _1363 + _1391;
-          float16  const _1393 = float16_ops::load(_normalized, _1392);
-          int32_t  const _1394 = _attn_out_s0_ii * _25;
-          int32_t  const _1395 = _1394 + _1324;
-          float16_ops::store(_1393, _attn_out, _1395);
-         } // if _49
+          int32_t  const _1737 = _45 + 16;
+          int32_t  const _1738 = _1737 * _attn_out_s0_ii;
+          int32_t  const _1739 = _1738 + _45;
+          float16  const _1740 = float16_ops::load(_normalized, _1739);
+          int32_t  const _1741 = _attn_out_s0_ii * _59;
+          int32_t  const _1742 = _1741 + _45;
+          float16_ops::store(_1740, _attn_out, _1742);
+         } // if _1727
         } // for _attn_out_s0_ii
         _normalized_free.free();
        } // alloc _normalized
@@ -5211,1695 +5789,6 @@ int attn_alibi_softcap_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context,
    } // alloc _masked
   } // alloc _scores
  } // alloc _qs
- return 0;
-}
-HALIDE_FUNCTION_ATTRS
-int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer_t *_attn_q_buffer, struct halide_buffer_t *_attn_k_buffer, struct halide_buffer_t *_attn_v_buffer, int32_t _attn_lq, int32_t _attn_lk, int32_t _attn_groups, struct halide_buffer_t *_slopes_buffer, struct halide_buffer_t *_attn_out_buffer) {
-(void)_attn_lq; (void)_attn_lk; (void)_attn_groups;
- void * const _ucon = const_cast<void *>(__user_context);
- uint64_t  const _1396 = (uint64_t)(_slopes_buffer);
- uint64_t  const _1397 = (uint64_t)(0ull);
- bool  const _1398 = _1396 != _1397;
- if (!_1398)
- {
-  int32_t  const _1399 = attn_alibi_softcap_rt_error_buffer_argument_is_null(_ucon, "slopes");
-  return _1399;
- }
- uint64_t  const _1400 = (uint64_t)(_attn_out_buffer);
- uint64_t  const _1401 = (uint64_t)(0ull);
- bool  const _1402 = _1400 != _1401;
- if (!_1402)
- {
-  int32_t  const _1403 = attn_alibi_softcap_rt_error_buffer_argument_is_null(_ucon, "attn_out");
-  return _1403;
- }
- uint64_t  const _1404 = (uint64_t)(_attn_v_buffer);
- uint64_t  const _1405 = (uint64_t)(0ull);
- bool  const _1406 = _1404 != _1405;
- if (!_1406)
- {
-  int32_t  const _1407 = attn_alibi_softcap_rt_error_buffer_argument_is_null(_ucon, "attn_v");
-  return _1407;
- }
- uint64_t  const _1408 = (uint64_t)(_attn_q_buffer);
- uint64_t  const _1409 = (uint64_t)(0ull);
- bool  const _1410 = _1408 != _1409;
- if (!_1410)
- {
-  int32_t  const _1411 = attn_alibi_softcap_rt_error_buffer_argument_is_null(_ucon, "attn_q");
-  return _1411;
- }
- uint64_t  const _1412 = (uint64_t)(_attn_k_buffer);
- uint64_t  const _1413 = (uint64_t)(0ull);
- bool  const _1414 = _1412 != _1413;
- if (!_1414)
- {
-  int32_t  const _1415 = attn_alibi_softcap_rt_error_buffer_argument_is_null(_ucon, "attn_k");
-  return _1415;
- }
- auto * const _1416 = _halide_buffer_get_host(_attn_k_buffer);
- auto _attn_k = _1416;
- halide_unused(_attn_k);
- uint32_t  const _1417 = _halide_buffer_get_type(_attn_k_buffer);
- bool  const _1418 = _halide_buffer_get_device_dirty(_attn_k_buffer);
- int32_t  const _1419 = _halide_buffer_get_dimensions(_attn_k_buffer);
- int32_t  const _1420 = _halide_buffer_get_min(_attn_k_buffer, 0);
- int32_t  const _1421 = _halide_buffer_get_extent(_attn_k_buffer, 0);
- int32_t  const _1422 = _halide_buffer_get_stride(_attn_k_buffer, 0);
- int32_t  const _1423 = _halide_buffer_get_min(_attn_k_buffer, 1);
- int32_t  const _1424 = _halide_buffer_get_extent(_attn_k_buffer, 1);
- int32_t  const _1425 = _halide_buffer_get_stride(_attn_k_buffer, 1);
- int32_t  const _1426 = _halide_buffer_get_min(_attn_k_buffer, 2);
- int32_t  const _1427 = _halide_buffer_get_extent(_attn_k_buffer, 2);
- int32_t  const _1428 = _halide_buffer_get_stride(_attn_k_buffer, 2);
- int32_t  const _1429 = _halide_buffer_get_min(_attn_k_buffer, 3);
- int32_t  const _1430 = _halide_buffer_get_extent(_attn_k_buffer, 3);
- int32_t  const _1431 = _halide_buffer_get_stride(_attn_k_buffer, 3);
- auto * const _1432 = _halide_buffer_get_host(_attn_q_buffer);
- auto _attn_q = _1432;
- halide_unused(_attn_q);
- uint32_t  const _1433 = _halide_buffer_get_type(_attn_q_buffer);
- bool  const _1434 = _halide_buffer_get_device_dirty(_attn_q_buffer);
- int32_t  const _1435 = _halide_buffer_get_dimensions(_attn_q_buffer);
- int32_t  const _1436 = _halide_buffer_get_min(_attn_q_buffer, 0);
- int32_t  const _1437 = _halide_buffer_get_extent(_attn_q_buffer, 0);
- int32_t  const _1438 = _halide_buffer_get_stride(_attn_q_buffer, 0);
- int32_t  const _1439 = _halide_buffer_get_min(_attn_q_buffer, 1);
- int32_t  const _1440 = _halide_buffer_get_extent(_attn_q_buffer, 1);
- int32_t  const _1441 = _halide_buffer_get_stride(_attn_q_buffer, 1);
- int32_t  const _1442 = _halide_buffer_get_min(_attn_q_buffer, 2);
- int32_t  const _1443 = _halide_buffer_get_extent(_attn_q_buffer, 2);
- int32_t  const _1444 = _halide_buffer_get_stride(_attn_q_buffer, 2);
- int32_t  const _1445 = _halide_buffer_get_min(_attn_q_buffer, 3);
- int32_t  const _1446 = _halide_buffer_get_extent(_attn_q_buffer, 3);
- int32_t  const _1447 = _halide_buffer_get_stride(_attn_q_buffer, 3);
- int32_t  const _1448 = _halide_buffer_get_min(_attn_q_buffer, 4);
- int32_t  const _1449 = _halide_buffer_get_extent(_attn_q_buffer, 4);
- int32_t  const _1450 = _halide_buffer_get_stride(_attn_q_buffer, 4);
- auto * const _1451 = _halide_buffer_get_host(_attn_v_buffer);
- auto _attn_v = _1451;
- halide_unused(_attn_v);
- uint32_t  const _1452 = _halide_buffer_get_type(_attn_v_buffer);
- bool  const _1453 = _halide_buffer_get_device_dirty(_attn_v_buffer);
- int32_t  const _1454 = _halide_buffer_get_dimensions(_attn_v_buffer);
- int32_t  const _1455 = _halide_buffer_get_min(_attn_v_buffer, 0);
- int32_t  const _1456 = _halide_buffer_get_extent(_attn_v_buffer, 0);
- int32_t  const _1457 = _halide_buffer_get_stride(_attn_v_buffer, 0);
- int32_t  const _1458 = _halide_buffer_get_min(_attn_v_buffer, 1);
- int32_t  const _1459 = _halide_buffer_get_extent(_attn_v_buffer, 1);
- int32_t  const _1460 = _halide_buffer_get_stride(_attn_v_buffer, 1);
- int32_t  const _1461 = _halide_buffer_get_min(_attn_v_buffer, 2);
- int32_t  const _1462 = _halide_buffer_get_extent(_attn_v_buffer, 2);
- int32_t  const _1463 = _halide_buffer_get_stride(_attn_v_buffer, 2);
- int32_t  const _1464 = _halide_buffer_get_min(_attn_v_buffer, 3);
- int32_t  const _1465 = _halide_buffer_get_extent(_attn_v_buffer, 3);
- int32_t  const _1466 = _halide_buffer_get_stride(_attn_v_buffer, 3);
- auto * const _1467 = _halide_buffer_get_host(_attn_out_buffer);
- auto _attn_out = _1467;
- halide_unused(_attn_out);
- uint32_t  const _1468 = _halide_buffer_get_type(_attn_out_buffer);
- bool  const _1469 = _halide_buffer_get_device_dirty(_attn_out_buffer);
- int32_t  const _1470 = _halide_buffer_get_dimensions(_attn_out_buffer);
- int32_t  const _1471 = _halide_buffer_get_min(_attn_out_buffer, 0);
- int32_t  const _1472 = _halide_buffer_get_extent(_attn_out_buffer, 0);
- int32_t  const _1473 = _halide_buffer_get_stride(_attn_out_buffer, 0);
- int32_t  const _1474 = _halide_buffer_get_min(_attn_out_buffer, 1);
- int32_t  const _1475 = _halide_buffer_get_extent(_attn_out_buffer, 1);
- int32_t  const _1476 = _halide_buffer_get_stride(_attn_out_buffer, 1);
- int32_t  const _1477 = _halide_buffer_get_min(_attn_out_buffer, 2);
- int32_t  const _1478 = _halide_buffer_get_extent(_attn_out_buffer, 2);
- int32_t  const _1479 = _halide_buffer_get_stride(_attn_out_buffer, 2);
- int32_t  const _1480 = _halide_buffer_get_min(_attn_out_buffer, 3);
- int32_t  const _1481 = _halide_buffer_get_extent(_attn_out_buffer, 3);
- int32_t  const _1482 = _halide_buffer_get_stride(_attn_out_buffer, 3);
- int32_t  const _1483 = _halide_buffer_get_min(_attn_out_buffer, 4);
- int32_t  const _1484 = _halide_buffer_get_extent(_attn_out_buffer, 4);
- int32_t  const _1485 = _halide_buffer_get_stride(_attn_out_buffer, 4);
- auto * const _1486 = _halide_buffer_get_host(_slopes_buffer);
- auto _slopes = _1486;
- halide_unused(_slopes);
- uint32_t  const _1487 = _halide_buffer_get_type(_slopes_buffer);
- bool  const _1488 = _halide_buffer_get_device_dirty(_slopes_buffer);
- int32_t  const _1489 = _halide_buffer_get_dimensions(_slopes_buffer);
- int32_t  const _1490 = _halide_buffer_get_min(_slopes_buffer, 0);
- int32_t  const _1491 = _halide_buffer_get_extent(_slopes_buffer, 0);
- int32_t  const _1492 = _halide_buffer_get_stride(_slopes_buffer, 0);
- int32_t  const _1493 = _attn_lk + 7;
- int32_t  const _1494 = _1493 >> 3;
- int32_t  const _1495 = -1 - _1478;
- int32_t  const _1496 = ::halide_cpp_max(_1478, 1);
- int32_t  const _1497 = _1496 + -1;
- int32_t  const _1498 = ::halide_cpp_max(_1495, _1497);
- int32_t  const _1499 = _1498 * 4;
- int32_t  const _1500 = _1499 + 4;
- int32_t  const _1501 = ::halide_cpp_min(_1494, _1500);
- int32_t  const _1502 = _1501 * 8;
- int32_t  const _1503 = ::halide_cpp_min(_1502, _attn_lk);
- int32_t  const _1504 = ::halide_cpp_min(_1503, _1424);
- int32_t  const _1505 = _1504 + -1;
- int32_t  const _1506 = _1505 >> 3;
- int32_t  const _1507 = _1506 * 8;
- int32_t  const _1508 = _1507 + 8;
- int32_t  const _1509 = ::halide_cpp_min(_1508, _1424);
- int32_t  const _1510 = ::halide_cpp_min(_1424, 1);
- int32_t  const _1511 = _1509 - _1510;
- bool  const _1512 = 0 < _attn_groups;
- bool  const _1513 = 0 < _1478;
- int32_t  const _1514 = _1478 * _1481;
- bool  const _1515 = _1478 == 0;
- int32_t  const _1516 = (int32_t)(_1515 ? -1 : 0);
- bool  const _1517 = _1478 < 0;
- int32_t  const _1518 = (int32_t)(_1517 ? -1 : 0);
- int32_t  const _1519 = -1 - _1514;
- int32_t  const _1520 = ::halide_cpp_max(_1514, 1);
- int32_t  const _1521 = _1520 + -1;
- int32_t  const _1522 = ::halide_cpp_max(_1519, _1521);
- int32_t  const _1523 = _1478 - _1516;
- int32_t  const _1524 = _1522 / _1523;
- int32_t  const _1525 = ~_1518;
- int32_t  const _1526 = _1525 - _1518;
- int32_t  const _1527 = 0 & _1526;
- int32_t  const _1528 = _1524 + _1527;
- int32_t  const _1529 = ~_1516;
- int32_t  const _1530 = _1528 & _1529;
- int32_t  const _1531 = (int32_t)(_1513 ? _1530 : 0);
- int32_t  const _1532 = (int32_t)(_1513 ? 0 : _1530);
- int32_t  const _1533 = (int32_t)(_1512 ? _1531 : _1532);
- int32_t  const _1534 = _1480 + _1533;
- bool  const _1535 = _1534 < 0;
- int32_t  const _1536 = (int32_t)(_1535 ? -1 : 0);
- bool  const _1537 = _attn_groups == 0;
- int32_t  const _1538 = (int32_t)(_1537 ? -1 : 0);
- bool  const _1539 = _attn_groups < 0;
- int32_t  const _1540 = (int32_t)(_1539 ? -1 : 0);
- int32_t  const _1541 = _1534 - _1536;
- int32_t  const _1542 = _attn_groups - _1538;
- int32_t  const _1543 = _1541 / _1542;
- int32_t  const _1544 = ~_1540;
- int32_t  const _1545 = _1544 - _1540;
- int32_t  const _1546 = _1536 & _1545;
- int32_t  const _1547 = _1543 + _1546;
- int32_t  const _1548 = ~_1538;
- int32_t  const _1549 = _1547 & _1548;
- int32_t  const _1550 = (int32_t)(_1512 ? _1532 : _1531);
- int32_t  const _1551 = _1480 + _1550;
- bool  const _1552 = _1551 < 0;
- int32_t  const _1553 = (int32_t)(_1552 ? -1 : 0);
- int32_t  const _1554 = _1551 - _1553;
- int32_t  const _1555 = _1554 / _1542;
- int32_t  const _1556 = _1553 & _1545;
- int32_t  const _1557 = _1555 + _1556;
- int32_t  const _1558 = _1557 & _1548;
- int32_t  const _1559 = _1549 - _1558;
- int32_t  const _1560 = _1484 * _1514;
- bool  const _1561 = _1560 < 1;
- int32_t  const _1562 = (int32_t)(_1561 ? -1 : 0);
- bool  const _1563 = _1514 == 0;
- int32_t  const _1564 = (int32_t)(_1563 ? -1 : 0);
- bool  const _1565 = _1514 < 0;
- int32_t  const _1566 = (int32_t)(_1565 ? -1 : 0);
- int32_t  const _1567 = _1560 - _1562;
- int32_t  const _1568 = _1567 + -1;
- int32_t  const _1569 = _1514 - _1564;
- int32_t  const _1570 = _1568 / _1569;
- int32_t  const _1571 = ~_1566;
- int32_t  const _1572 = _1571 - _1566;
- int32_t  const _1573 = _1562 & _1572;
- int32_t  const _1574 = _1570 + _1573;
- int32_t  const _1575 = ~_1564;
- int32_t  const _1576 = _1574 & _1575;
- int32_t  const _1577 = 0 - _1576;
- bool  const _1578 = 0 < _1514;
- int32_t  const _1579 = (int32_t)(_1578 ? _1576 : _1577);
- int32_t  const _1580 = (int32_t)(_1578 ? 0 : _1576);
- int32_t  const _1581 = 0 - _1478;
- int32_t  const _1582 = ::halide_cpp_max(_1581, _1478);
- int32_t  const _1583 = 0 - _1530;
- int32_t  const _1584 = (int32_t)(_1513 ? _1530 : _1583);
- int32_t  const _1585 = ::halide_cpp_min(_1456, 0);
- int32_t  const _1586 = ::halide_cpp_max(_1456, 0);
- int32_t  const _1587 = _1586 + 31;
- int32_t  const _1588 = _1587 >> 4;
- int32_t  const _1589 = _1588 * 16;
- int32_t  const _1590 = _1585 + _1589;
- int32_t  const _1591 = _1456 + 16;
- int32_t  const _1592 = ::halide_cpp_min(_1590, _1591);
- int32_t  const _1593 = ::halide_cpp_min(_1592, _1456);
- int32_t  const _1594 = ::halide_cpp_min(_1456, 1);
- int32_t  const _1595 = _1593 - _1594;
- int32_t  const _1596 = _1491 + _1490;
- int32_t  const _1597 = _1596 + -1;
- int32_t  const _1598 = _1531 + _1480;
- int32_t  const _1599 = ::halide_cpp_min(_1597, _1598);
- int32_t  const _1600 = ::halide_cpp_max(_1599, _1490);
- int32_t  const _1601 = _1532 + _1480;
- int32_t  const _1602 = ::halide_cpp_min(_1597, _1601);
- int32_t  const _1603 = ::halide_cpp_max(_1602, _1490);
- int32_t  const _1604 = _1600 - _1603;
- bool  const _1605 = _halide_buffer_is_bounds_query(_attn_k_buffer);
- bool  const _1606 = !(_1605);
- bool  const _1607 = 1 <= _1424;
- bool  const _1608 = _1606 || _1607;
- if (!_1608)
- {
-  int32_t  const _1609 = _1424 + -1;
-  int32_t  const _1610 = _1424 + _1511;
-  int32_t  const _1611 = _1610 + -1;
-  int32_t  const _1612 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_k", 1, 0, _1511, _1609, _1611);
-  return _1612;
- }
- bool  const _1613 = _halide_buffer_is_bounds_query(_attn_v_buffer);
- bool  const _1614 = !(_1613);
- bool  const _1615 = 1 <= _1456;
- bool  const _1616 = _1614 || _1615;
- if (!_1616)
- {
-  int32_t  const _1617 = _1595 >> 4;
-  int32_t  const _1618 = _1617 * 16;
-  int32_t  const _1619 = _1618 + 15;
-  int32_t  const _1620 = _1456 + -1;
-  int32_t  const _1621 = _1618 + _1456;
-  int32_t  const _1622 = _1621 + 14;
-  int32_t  const _1623 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_v", 0, 0, _1619, _1620, _1622);
-  return _1623;
- }
- bool  const _1624 = _halide_buffer_is_bounds_query(_attn_out_buffer);
- bool  const _1625 = !(_1624);
- bool  const _1626 = 0 <= _1456;
- int32_t  const _1627 = _1456 + -16;
- int32_t  const _1628 = _1595 >> 4;
- int32_t  const _1629 = _1628 * 16;
- bool  const _1630 = _1627 <= _1629;
- bool  const _1631 = _1626 && _1630;
- bool  const _1632 = _1625 || _1631;
- if (!_1632)
- {
-  int32_t  const _1633 = _1595 >> 4;
-  int32_t  const _1634 = _1633 * 16;
-  int32_t  const _1635 = _1634 + 31;
-  int32_t  const _1636 = ::halide_cpp_min(_1456, 0);
-  int32_t  const _1637 = _1456 + 15;
-  int32_t  const _1638 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Output buffer attn_out", 0, 0, _1635, _1636, _1637);
-  return _1638;
- }
- uint32_t  const _1639 = (uint32_t)(73730ull);
- bool  const _1640 = _1417 == _1639;
- if (!_1640)
- {
-  uint32_t  const _1641 = (uint32_t)(73730ull);
-  int32_t  const _1642 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_k", _1417, _1641);
-  return _1642;
- }
- bool  const _1643 = _1419 == 4;
- if (!_1643)
- {
-  int32_t  const _1644 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_k", _1419, 4);
-  return _1644;
- }
- uint32_t  const _1645 = (uint32_t)(73730ull);
- bool  const _1646 = _1433 == _1645;
- if (!_1646)
- {
-  uint32_t  const _1647 = (uint32_t)(73730ull);
-  int32_t  const _1648 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_q", _1433, _1647);
-  return _1648;
- }
- bool  const _1649 = _1435 == 5;
- if (!_1649)
- {
-  int32_t  const _1650 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_q", _1435, 5);
-  return _1650;
- }
- uint32_t  const _1651 = (uint32_t)(73730ull);
- bool  const _1652 = _1452 == _1651;
- if (!_1652)
- {
-  uint32_t  const _1653 = (uint32_t)(73730ull);
-  int32_t  const _1654 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_v", _1452, _1653);
-  return _1654;
- }
- bool  const _1655 = _1454 == 4;
- if (!_1655)
- {
-  int32_t  const _1656 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_v", _1454, 4);
-  return _1656;
- }
- uint32_t  const _1657 = (uint32_t)(73730ull);
- bool  const _1658 = _1468 == _1657;
- if (!_1658)
- {
-  uint32_t  const _1659 = (uint32_t)(73730ull);
-  int32_t  const _1660 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Output buffer attn_out", _1468, _1659);
-  return _1660;
- }
- bool  const _1661 = _1470 == 5;
- if (!_1661)
- {
-  int32_t  const _1662 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Output buffer attn_out", _1470, 5);
-  return _1662;
- }
- uint32_t  const _1663 = (uint32_t)(73730ull);
- bool  const _1664 = _1487 == _1663;
- if (!_1664)
- {
-  uint32_t  const _1665 = (uint32_t)(73730ull);
-  int32_t  const _1666 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer slopes", _1487, _1665);
-  return _1666;
- }
- bool  const _1667 = _1489 == 1;
- if (!_1667)
- {
-  int32_t  const _1668 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer slopes", _1489, 1);
-  return _1668;
- }
- bool  const _1669 = _1420 <= 0;
- int32_t  const _1670 = _1421 + _1420;
- bool  const _1671 = _1437 <= _1670;
- bool  const _1672 = _1669 && _1671;
- if (!_1672)
- {
-  int32_t  const _1673 = _1437 + -1;
-  int32_t  const _1674 = _1421 + _1420;
-  int32_t  const _1675 = _1674 + -1;
-  int32_t  const _1676 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 0, 0, _1673, _1420, _1675);
-  return _1676;
- }
- bool  const _1677 = 0 <= _1421;
- if (!_1677)
- {
-  int32_t  const _1678 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 0, _1421);
-  return _1678;
- }
- int32_t  const _1679 = ::halide_cpp_min(_1424, 1);
- int32_t  const _1680 = _1423 + 1;
- bool  const _1681 = _1680 <= _1679;
- int32_t  const _1682 = _1679 + _1511;
- int32_t  const _1683 = _1424 + _1423;
- bool  const _1684 = _1682 <= _1683;
- bool  const _1685 = _1681 && _1684;
- if (!_1685)
- {
-  int32_t  const _1686 = ::halide_cpp_min(_1424, 1);
-  int32_t  const _1687 = _1686 + -1;
-  int32_t  const _1688 = _1686 + _1511;
-  int32_t  const _1689 = _1688 + -1;
-  int32_t  const _1690 = _1424 + _1423;
-  int32_t  const _1691 = _1690 + -1;
-  int32_t  const _1692 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 1, _1687, _1689, _1423, _1691);
-  return _1692;
- }
- bool  const _1693 = 0 <= _1424;
- if (!_1693)
- {
-  int32_t  const _1694 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 1, _1424);
-  return _1694;
- }
- bool  const _1695 = _1426 <= _1558;
- int32_t  const _1696 = _1559 + _1558;
- int32_t  const _1697 = _1696 + 1;
- int32_t  const _1698 = _1427 + _1426;
- bool  const _1699 = _1697 <= _1698;
- bool  const _1700 = _1695 && _1699;
- if (!_1700)
- {
-  int32_t  const _1701 = _1559 + _1558;
-  int32_t  const _1702 = _1427 + _1426;
-  int32_t  const _1703 = _1702 + -1;
-  int32_t  const _1704 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 2, _1558, _1701, _1426, _1703);
-  return _1704;
- }
- bool  const _1705 = 0 <= _1427;
- if (!_1705)
- {
-  int32_t  const _1706 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 2, _1427);
-  return _1706;
- }
- int32_t  const _1707 = _1580 + _1483;
- bool  const _1708 = _1429 <= _1707;
- int32_t  const _1709 = _1707 + _1579;
- int32_t  const _1710 = _1709 + 1;
- int32_t  const _1711 = _1430 + _1429;
- bool  const _1712 = _1710 <= _1711;
- bool  const _1713 = _1708 && _1712;
- if (!_1713)
- {
-  int32_t  const _1714 = _1580 + _1483;
-  int32_t  const _1715 = _1714 + _1579;
-  int32_t  const _1716 = _1430 + _1429;
-  int32_t  const _1717 = _1716 + -1;
-  int32_t  const _1718 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 3, _1714, _1715, _1429, _1717);
-  return _1718;
- }
- bool  const _1719 = 0 <= _1430;
- if (!_1719)
- {
-  int32_t  const _1720 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 3, _1430);
-  return _1720;
- }
- bool  const _1721 = _1436 <= 0;
- bool  const _1722 = 0 <= _1436;
- bool  const _1723 = _1721 && _1722;
- if (!_1723)
- {
-  int32_t  const _1724 = _1437 + -1;
-  int32_t  const _1725 = _1437 + _1436;
-  int32_t  const _1726 = _1725 + -1;
-  int32_t  const _1727 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 0, 0, _1724, _1436, _1726);
-  return _1727;
- }
- bool  const _1728 = 0 <= _1437;
- if (!_1728)
- {
-  int32_t  const _1729 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 0, _1437);
-  return _1729;
- }
- bool  const _1730 = _1439 <= 0;
- int32_t  const _1731 = _1440 + _1439;
- bool  const _1732 = 32 <= _1731;
- bool  const _1733 = _1730 && _1732;
- if (!_1733)
- {
-  int32_t  const _1734 = _1440 + _1439;
-  int32_t  const _1735 = _1734 + -1;
-  int32_t  const _1736 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 1, 0, 31, _1439, _1735);
-  return _1736;
- }
- bool  const _1737 = 0 <= _1440;
- if (!_1737)
- {
-  int32_t  const _1738 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 1, _1440);
-  return _1738;
- }
- bool  const _1739 = _1442 <= 0;
- int32_t  const _1740 = ::halide_cpp_max(_1582, 1);
- int32_t  const _1741 = _1443 + _1442;
- bool  const _1742 = _1740 <= _1741;
- bool  const _1743 = _1739 && _1742;
- if (!_1743)
- {
-  int32_t  const _1744 = ::halide_cpp_max(_1582, 1);
-  int32_t  const _1745 = _1744 + -1;
-  int32_t  const _1746 = _1443 + _1442;
-  int32_t  const _1747 = _1746 + -1;
-  int32_t  const _1748 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 2, 0, _1745, _1442, _1747);
-  return _1748;
- }
- bool  const _1749 = 0 <= _1443;
- if (!_1749)
- {
-  int32_t  const _1750 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 2, _1443);
-  return _1750;
- }
- int32_t  const _1751 = _1532 + _1480;
- bool  const _1752 = _1445 <= _1751;
- int32_t  const _1753 = _1751 + _1584;
- int32_t  const _1754 = _1753 + 1;
- int32_t  const _1755 = _1446 + _1445;
- bool  const _1756 = _1754 <= _1755;
- bool  const _1757 = _1752 && _1756;
- if (!_1757)
- {
-  int32_t  const _1758 = _1532 + _1480;
-  int32_t  const _1759 = _1758 + _1584;
-  int32_t  const _1760 = _1446 + _1445;
-  int32_t  const _1761 = _1760 + -1;
-  int32_t  const _1762 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 3, _1758, _1759, _1445, _1761);
-  return _1762;
- }
- bool  const _1763 = 0 <= _1446;
- if (!_1763)
- {
-  int32_t  const _1764 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 3, _1446);
-  return _1764;
- }
- int32_t  const _1765 = _1580 + _1483;
- bool  const _1766 = _1448 <= _1765;
- int32_t  const _1767 = _1765 + _1579;
- int32_t  const _1768 = _1767 + 1;
- int32_t  const _1769 = _1449 + _1448;
- bool  const _1770 = _1768 <= _1769;
- bool  const _1771 = _1766 && _1770;
- if (!_1771)
- {
-  int32_t  const _1772 = _1580 + _1483;
-  int32_t  const _1773 = _1772 + _1579;
-  int32_t  const _1774 = _1449 + _1448;
-  int32_t  const _1775 = _1774 + -1;
-  int32_t  const _1776 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 4, _1772, _1773, _1448, _1775);
-  return _1776;
- }
- bool  const _1777 = 0 <= _1449;
- if (!_1777)
- {
-  int32_t  const _1778 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 4, _1449);
-  return _1778;
- }
- int32_t  const _1779 = ::halide_cpp_min(_1456, 1);
- int32_t  const _1780 = _1455 + 1;
- bool  const _1781 = _1780 <= _1779;
- int32_t  const _1782 = _1595 >> 4;
- int32_t  const _1783 = _1782 * 16;
- int32_t  const _1784 = _1779 + _1783;
- int32_t  const _1785 = _1784 + 15;
- int32_t  const _1786 = _1456 + _1455;
- bool  const _1787 = _1785 <= _1786;
- bool  const _1788 = _1781 && _1787;
- if (!_1788)
- {
-  int32_t  const _1789 = ::halide_cpp_min(_1456, 1);
-  int32_t  const _1790 = _1789 + -1;
-  int32_t  const _1791 = _1595 >> 4;
-  int32_t  const _1792 = _1791 * 16;
-  int32_t  const _1793 = _1789 + _1792;
-  int32_t  const _1794 = _1793 + 14;
-  int32_t  const _1795 = _1456 + _1455;
-  int32_t  const _1796 = _1795 + -1;
-  int32_t  const _1797 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 0, _1790, _1794, _1455, _1796);
-  return _1797;
- }
- bool  const _1798 = 0 <= _1456;
- if (!_1798)
- {
-  int32_t  const _1799 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 0, _1456);
-  return _1799;
- }
- bool  const _1800 = _1458 <= 0;
- int32_t  const _1801 = _1459 + _1458;
- bool  const _1802 = _1504 <= _1801;
- bool  const _1803 = _1800 && _1802;
- if (!_1803)
- {
-  int32_t  const _1804 = _1504 + -1;
-  int32_t  const _1805 = _1459 + _1458;
-  int32_t  const _1806 = _1805 + -1;
-  int32_t  const _1807 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 1, 0, _1804, _1458, _1806);
-  return _1807;
- }
- bool  const _1808 = 0 <= _1459;
- if (!_1808)
- {
-  int32_t  const _1809 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 1, _1459);
-  return _1809;
- }
- bool  const _1810 = _1461 <= _1558;
- int32_t  const _1811 = _1559 + _1558;
- int32_t  const _1812 = _1811 + 1;
- int32_t  const _1813 = _1462 + _1461;
- bool  const _1814 = _1812 <= _1813;
- bool  const _1815 = _1810 && _1814;
- if (!_1815)
- {
-  int32_t  const _1816 = _1559 + _1558;
-  int32_t  const _1817 = _1462 + _1461;
-  int32_t  const _1818 = _1817 + -1;
-  int32_t  const _1819 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 2, _1558, _1816, _1461, _1818);
-  return _1819;
- }
- bool  const _1820 = 0 <= _1462;
- if (!_1820)
- {
-  int32_t  const _1821 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 2, _1462);
-  return _1821;
- }
- int32_t  const _1822 = _1580 + _1483;
- bool  const _1823 = _1464 <= _1822;
- int32_t  const _1824 = _1822 + _1579;
- int32_t  const _1825 = _1824 + 1;
- int32_t  const _1826 = _1465 + _1464;
- bool  const _1827 = _1825 <= _1826;
- bool  const _1828 = _1823 && _1827;
- if (!_1828)
- {
-  int32_t  const _1829 = _1580 + _1483;
-  int32_t  const _1830 = _1829 + _1579;
-  int32_t  const _1831 = _1465 + _1464;
-  int32_t  const _1832 = _1831 + -1;
-  int32_t  const _1833 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 3, _1829, _1830, _1464, _1832);
-  return _1833;
- }
- bool  const _1834 = 0 <= _1465;
- if (!_1834)
- {
-  int32_t  const _1835 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 3, _1465);
-  return _1835;
- }
- bool  const _1836 = _1471 <= 0;
- int32_t  const _1837 = _1456 + 16;
- int32_t  const _1838 = _1472 + _1471;
- bool  const _1839 = _1837 <= _1838;
- bool  const _1840 = _1836 && _1839;
- if (!_1840)
- {
-  int32_t  const _1841 = _1456 + 15;
-  int32_t  const _1842 = _1472 + _1471;
-  int32_t  const _1843 = _1842 + -1;
-  int32_t  const _1844 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 0, 0, _1841, _1471, _1843);
-  return _1844;
- }
- bool  const _1845 = 0 <= _1472;
- if (!_1845)
- {
-  int32_t  const _1846 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 0, _1472);
-  return _1846;
- }
- bool  const _1847 = _1474 <= 0;
- int32_t  const _1848 = _1475 + _1474;
- bool  const _1849 = 32 <= _1848;
- bool  const _1850 = _1847 && _1849;
- if (!_1850)
- {
-  int32_t  const _1851 = _1475 + _1474;
-  int32_t  const _1852 = _1851 + -1;
-  int32_t  const _1853 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 1, 0, 31, _1474, _1852);
-  return _1853;
- }
- bool  const _1854 = 0 <= _1475;
- if (!_1854)
- {
-  int32_t  const _1855 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 1, _1475);
-  return _1855;
- }
- bool  const _1856 = _1477 <= 0;
- int32_t  const _1857 = ::halide_cpp_max(_1582, 1);
- int32_t  const _1858 = _1478 + _1477;
- bool  const _1859 = _1857 <= _1858;
- bool  const _1860 = _1856 && _1859;
- if (!_1860)
- {
-  int32_t  const _1861 = ::halide_cpp_max(_1582, 1);
-  int32_t  const _1862 = _1861 + -1;
-  int32_t  const _1863 = _1478 + _1477;
-  int32_t  const _1864 = _1863 + -1;
-  int32_t  const _1865 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 2, 0, _1862, _1477, _1864);
-  return _1865;
- }
- bool  const _1866 = 0 <= _1478;
- if (!_1866)
- {
-  int32_t  const _1867 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 2, _1478);
-  return _1867;
- }
- bool  const _1868 = 0 <= _1532;
- int32_t  const _1869 = _1532 + _1480;
- int32_t  const _1870 = _1869 + _1584;
- int32_t  const _1871 = _1870 + 1;
- int32_t  const _1872 = _1481 + _1480;
- bool  const _1873 = _1871 <= _1872;
- bool  const _1874 = _1868 && _1873;
- if (!_1874)
- {
-  int32_t  const _1875 = _1532 + _1480;
-  int32_t  const _1876 = _1875 + _1584;
-  int32_t  const _1877 = _1481 + _1480;
-  int32_t  const _1878 = _1877 + -1;
-  int32_t  const _1879 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 3, _1875, _1876, _1480, _1878);
-  return _1879;
- }
- bool  const _1880 = 0 <= _1481;
- if (!_1880)
- {
-  int32_t  const _1881 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 3, _1481);
-  return _1881;
- }
- bool  const _1882 = 0 <= _1580;
- int32_t  const _1883 = _1580 + _1483;
- int32_t  const _1884 = _1883 + _1579;
- int32_t  const _1885 = _1884 + 1;
- int32_t  const _1886 = _1484 + _1483;
- bool  const _1887 = _1885 <= _1886;
- bool  const _1888 = _1882 && _1887;
- if (!_1888)
- {
-  int32_t  const _1889 = _1580 + _1483;
-  int32_t  const _1890 = _1889 + _1579;
-  int32_t  const _1891 = _1484 + _1483;
-  int32_t  const _1892 = _1891 + -1;
-  int32_t  const _1893 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 4, _1889, _1890, _1483, _1892);
-  return _1893;
- }
- bool  const _1894 = 0 <= _1484;
- if (!_1894)
- {
-  int32_t  const _1895 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 4, _1484);
-  return _1895;
- }
- bool  const _1896 = _1490 <= _1603;
- int32_t  const _1897 = _1604 + _1603;
- int32_t  const _1898 = _1897 + 1;
- int32_t  const _1899 = _1491 + _1490;
- bool  const _1900 = _1898 <= _1899;
- bool  const _1901 = _1896 && _1900;
- if (!_1901)
- {
-  int32_t  const _1902 = _1604 + _1603;
-  int32_t  const _1903 = _1491 + _1490;
-  int32_t  const _1904 = _1903 + -1;
-  int32_t  const _1905 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer slopes", 0, _1603, _1902, _1490, _1904);
-  return _1905;
- }
- bool  const _1906 = 0 <= _1491;
- if (!_1906)
- {
-  int32_t  const _1907 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer slopes", 0, _1491);
-  return _1907;
- }
- bool  const _1908 = _1422 == 1;
- if (!_1908)
- {
-  int32_t  const _1909 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.stride.0", _1422, "1", 1);
-  return _1909;
- }
- bool  const _1910 = _1420 == 0;
- if (!_1910)
- {
-  int32_t  const _1911 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.min.0", _1420, "0", 0);
-  return _1911;
- }
- bool  const _1912 = _1421 == _1437;
- if (!_1912)
- {
-  int32_t  const _1913 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.extent.0", _1421, "attn_q.extent.0", _1437);
-  return _1913;
- }
- bool  const _1914 = _1425 == _1437;
- if (!_1914)
- {
-  int32_t  const _1915 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.stride.1", _1425, "attn_q.extent.0", _1437);
-  return _1915;
- }
- bool  const _1916 = _1423 == 0;
- if (!_1916)
- {
-  int32_t  const _1917 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.min.1", _1423, "0", 0);
-  return _1917;
- }
- bool  const _1918 = _1438 == 1;
- if (!_1918)
- {
-  int32_t  const _1919 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.stride.0", _1438, "1", 1);
-  return _1919;
- }
- bool  const _1920 = _1441 == _1437;
- if (!_1920)
- {
-  int32_t  const _1921 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.stride.1", _1441, "attn_q.extent.0", _1437);
-  return _1921;
- }
- bool  const _1922 = _1439 == 0;
- if (!_1922)
- {
-  int32_t  const _1923 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.min.1", _1439, "0", 0);
-  return _1923;
- }
- bool  const _1924 = _1440 == 32;
- if (!_1924)
- {
-  int32_t  const _1925 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.extent.1", _1440, "32", 32);
-  return _1925;
- }
- int32_t  const _1926 = _1437 * 32;
- bool  const _1927 = _1444 == _1926;
- if (!_1927)
- {
-  int32_t  const _1928 = _1437 * 32;
-  int32_t  const _1929 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.stride.2", _1444, "(attn_q.extent.0*32)", _1928);
-  return _1929;
- }
- bool  const _1930 = _1442 == 0;
- if (!_1930)
- {
-  int32_t  const _1931 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.min.2", _1442, "0", 0);
-  return _1931;
- }
- bool  const _1932 = _1457 == 1;
- if (!_1932)
- {
-  int32_t  const _1933 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.stride.0", _1457, "1", 1);
-  return _1933;
- }
- bool  const _1934 = _1455 == 0;
- if (!_1934)
- {
-  int32_t  const _1935 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.min.0", _1455, "0", 0);
-  return _1935;
- }
- bool  const _1936 = _1460 == _1456;
- if (!_1936)
- {
-  int32_t  const _1937 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.stride.1", _1460, "attn_v.extent.0", _1456);
-  return _1937;
- }
- bool  const _1938 = _1458 == 0;
- if (!_1938)
- {
-  int32_t  const _1939 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.min.1", _1458, "0", 0);
-  return _1939;
- }
- bool  const _1940 = _1473 == 1;
- if (!_1940)
- {
-  int32_t  const _1941 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.stride.0", _1473, "1", 1);
-  return _1941;
- }
- bool  const _1942 = _1471 == 0;
- if (!_1942)
- {
-  int32_t  const _1943 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.min.0", _1471, "0", 0);
-  return _1943;
- }
- int32_t  const _1944 = _1456 + 16;
- bool  const _1945 = _1472 == _1944;
- if (!_1945)
- {
-  int32_t  const _1946 = _1456 + 16;
-  int32_t  const _1947 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.extent.0", _1472, "(attn_v.extent.0 + 16)", _1946);
-  return _1947;
- }
- int32_t  const _1948 = _1456 + 16;
- bool  const _1949 = _1476 == _1948;
- if (!_1949)
- {
-  int32_t  const _1950 = _1456 + 16;
-  int32_t  const _1951 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.stride.1", _1476, "(attn_v.extent.0 + 16)", _1950);
-  return _1951;
- }
- bool  const _1952 = _1474 == 0;
- if (!_1952)
- {
-  int32_t  const _1953 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.min.1", _1474, "0", 0);
-  return _1953;
- }
- bool  const _1954 = _1475 == 32;
- if (!_1954)
- {
-  int32_t  const _1955 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.extent.1", _1475, "32", 32);
-  return _1955;
- }
- int32_t  const _1956 = _1456 * 32;
- int32_t  const _1957 = _1956 + 512;
- bool  const _1958 = _1479 == _1957;
- if (!_1958)
- {
-  int32_t  const _1959 = _1456 * 32;
-  int32_t  const _1960 = _1959 + 512;
-  int32_t  const _1961 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.stride.2", _1479, "((attn_v.extent.0 + 16)*32)", _1960);
-  return _1961;
- }
- bool  const _1962 = _1477 == 0;
- if (!_1962)
- {
-  int32_t  const _1963 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.min.2", _1477, "0", 0);
-  return _1963;
- }
- int64_t  const _1964 = (int64_t)(_1424);
- int64_t  const _1965 = (int64_t)(_1437);
- int64_t  const _1966 = _1964 * _1965;
- int64_t  const _1967 = (int64_t)(_1427);
- int64_t  const _1968 = _1966 * _1967;
- int64_t  const _1969 = (int64_t)(_1430);
- int64_t  const _1970 = _1968 * _1969;
- int64_t  const _1971 = (int64_t)(_1443);
- int64_t  const _1972 = _1965 * _1971;
- int64_t  const _1973 = (int64_t)(_1446);
- int64_t  const _1974 = _1972 * _1973;
- int64_t  const _1975 = (int64_t)(_1449);
- int64_t  const _1976 = _1974 * _1975;
- int64_t  const _1977 = (int64_t)(_1459);
- int64_t  const _1978 = (int64_t)(_1456);
- int64_t  const _1979 = _1977 * _1978;
- int64_t  const _1980 = (int64_t)(_1462);
- int64_t  const _1981 = _1979 * _1980;
- int64_t  const _1982 = (int64_t)(_1465);
- int64_t  const _1983 = _1981 * _1982;
- int64_t  const _1984 = (int64_t)(_1472);
- int64_t  const _1985 = (int64_t)(_1478);
- int64_t  const _1986 = _1984 * _1985;
- int64_t  const _1987 = (int64_t)(_1481);
- int64_t  const _1988 = _1986 * _1987;
- int64_t  const _1989 = (int64_t)(_1484);
- int64_t  const _1990 = _1988 * _1989;
- uint64_t  const _1991 = (uint64_t)(_1437);
- uint64_t  const _1992 = (uint64_t)(2147483647ull);
- bool  const _1993 = _1991 <= _1992;
- if (!_1993)
- {
-  uint64_t  const _1994 = (uint64_t)(_1437);
-  uint64_t  const _1995 = (uint64_t)(2147483647ull);
-  int32_t  const _1996 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _1994, _1995);
-  return _1996;
- }
- int64_t  const _1997 = (int64_t)(0ll);
- int64_t  const _1998 = _1997 - _1966;
- bool  const _1999 = _1966 > _1997;
- int64_t  const _2000 = (int64_t)(_1999 ? _1966 : _1998);
- uint64_t  const _2001 = (uint64_t)(_2000);
- uint64_t  const _2002 = _2001;
- uint64_t  const _2003 = (uint64_t)(2147483647ull);
- bool  const _2004 = _2002 <= _2003;
- if (!_2004)
- {
-  int64_t  const _2005 = (int64_t)(0ll);
-  int64_t  const _2006 = _2005 - _1966;
-  bool  const _2007 = _1966 > _2005;
-  int64_t  const _2008 = (int64_t)(_2007 ? _1966 : _2006);
-  uint64_t  const _2009 = (uint64_t)(_2008);
-  uint64_t  const _2010 = _2009;
-  uint64_t  const _2011 = (uint64_t)(2147483647ull);
-  int32_t  const _2012 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _2010, _2011);
-  return _2012;
- }
- int64_t  const _2013 = (int64_t)(2147483647ll);
- bool  const _2014 = _1966 <= _2013;
- if (!_2014)
- {
-  int64_t  const _2015 = (int64_t)(2147483647ll);
-  int32_t  const _2016 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_k", _1966, _2015);
-  return _2016;
- }
- int64_t  const _2017 = (int64_t)(_1427);
- int64_t  const _2018 = (int64_t)(_1428);
- int64_t  const _2019 = _2017 * _2018;
- int64_t  const _2020 = (int64_t)(0ll);
- int64_t  const _2021 = _2020 - _2019;
- bool  const _2022 = _2019 > _2020;
- int64_t  const _2023 = (int64_t)(_2022 ? _2019 : _2021);
- uint64_t  const _2024 = (uint64_t)(_2023);
- uint64_t  const _2025 = _2024;
- uint64_t  const _2026 = (uint64_t)(2147483647ull);
- bool  const _2027 = _2025 <= _2026;
- if (!_2027)
- {
-  int64_t  const _2028 = (int64_t)(_1427);
-  int64_t  const _2029 = (int64_t)(_1428);
-  int64_t  const _2030 = _2028 * _2029;
-  int64_t  const _2031 = (int64_t)(0ll);
-  int64_t  const _2032 = _2031 - _2030;
-  bool  const _2033 = _2030 > _2031;
-  int64_t  const _2034 = (int64_t)(_2033 ? _2030 : _2032);
-  uint64_t  const _2035 = (uint64_t)(_2034);
-  uint64_t  const _2036 = _2035;
-  uint64_t  const _2037 = (uint64_t)(2147483647ull);
-  int32_t  const _2038 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _2036, _2037);
-  return _2038;
- }
- int64_t  const _2039 = (int64_t)(2147483647ll);
- bool  const _2040 = _1968 <= _2039;
- if (!_2040)
- {
-  int64_t  const _2041 = (int64_t)(2147483647ll);
-  int32_t  const _2042 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_k", _1968, _2041);
-  return _2042;
- }
- int64_t  const _2043 = (int64_t)(_1430);
- int64_t  const _2044 = (int64_t)(_1431);
- int64_t  const _2045 = _2043 * _2044;
- int64_t  const _2046 = (int64_t)(0ll);
- int64_t  const _2047 = _2046 - _2045;
- bool  const _2048 = _2045 > _2046;
- int64_t  const _2049 = (int64_t)(_2048 ? _2045 : _2047);
- uint64_t  const _2050 = (uint64_t)(_2049);
- uint64_t  const _2051 = _2050;
- uint64_t  const _2052 = (uint64_t)(2147483647ull);
- bool  const _2053 = _2051 <= _2052;
- if (!_2053)
- {
-  int64_t  const _2054 = (int64_t)(_1430);
-  int64_t  const _2055 = (int64_t)(_1431);
-  int64_t  const _2056 = _2054 * _2055;
-  int64_t  const _2057 = (int64_t)(0ll);
-  int64_t  const _2058 = _2057 - _2056;
-  bool  const _2059 = _2056 > _2057;
-  int64_t  const _2060 = (int64_t)(_2059 ? _2056 : _2058);
-  uint64_t  const _2061 = (uint64_t)(_2060);
-  uint64_t  const _2062 = _2061;
-  uint64_t  const _2063 = (uint64_t)(2147483647ull);
-  int32_t  const _2064 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _2062, _2063);
-  return _2064;
- }
- int64_t  const _2065 = (int64_t)(2147483647ll);
- bool  const _2066 = _1970 <= _2065;
- if (!_2066)
- {
-  int64_t  const _2067 = (int64_t)(2147483647ll);
-  int32_t  const _2068 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_k", _1970, _2067);
-  return _2068;
- }
- uint64_t  const _2069 = (uint64_t)(_1437);
- uint64_t  const _2070 = (uint64_t)(2147483647ull);
- bool  const _2071 = _2069 <= _2070;
- if (!_2071)
- {
-  uint64_t  const _2072 = (uint64_t)(_1437);
-  uint64_t  const _2073 = (uint64_t)(2147483647ull);
-  int32_t  const _2074 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _2072, _2073);
-  return _2074;
- }
- int64_t  const _2075 = (int64_t)(_1437);
- int64_t  const _2076 = (int64_t)(32ll);
- int64_t  const _2077 = _2075 * _2076;
- uint64_t  const _2078 = (uint64_t)(_2077);
- uint64_t  const _2079 = (uint64_t)(2147483647ull);
- bool  const _2080 = _2078 <= _2079;
- if (!_2080)
- {
-  int64_t  const _2081 = (int64_t)(_1437);
-  int64_t  const _2082 = (int64_t)(32ll);
-  int64_t  const _2083 = _2081 * _2082;
-  uint64_t  const _2084 = (uint64_t)(_2083);
-  uint64_t  const _2085 = (uint64_t)(2147483647ull);
-  int32_t  const _2086 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _2084, _2085);
-  return _2086;
- }
- int64_t  const _2087 = (int64_t)(_1437);
- int64_t  const _2088 = (int64_t)(67108863ll);
- bool  const _2089 = _2087 <= _2088;
- if (!_2089)
- {
-  int64_t  const _2090 = (int64_t)(_1437);
-  int64_t  const _2091 = (int64_t)(32ll);
-  int64_t  const _2092 = _2090 * _2091;
-  int64_t  const _2093 = (int64_t)(2147483647ll);
-  int32_t  const _2094 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_q", _2092, _2093);
-  return _2094;
- }
- int64_t  const _2095 = (int64_t)(_1443);
- int64_t  const _2096 = (int64_t)(_1444);
- int64_t  const _2097 = _2095 * _2096;
- int64_t  const _2098 = (int64_t)(0ll);
- int64_t  const _2099 = _2098 - _2097;
- bool  const _2100 = _2097 > _2098;
- int64_t  const _2101 = (int64_t)(_2100 ? _2097 : _2099);
- uint64_t  const _2102 = (uint64_t)(_2101);
- uint64_t  const _2103 = _2102;
- uint64_t  const _2104 = (uint64_t)(2147483647ull);
- bool  const _2105 = _2103 <= _2104;
- if (!_2105)
- {
-  int64_t  const _2106 = (int64_t)(_1443);
-  int64_t  const _2107 = (int64_t)(_1444);
-  int64_t  const _2108 = _2106 * _2107;
-  int64_t  const _2109 = (int64_t)(0ll);
-  int64_t  const _2110 = _2109 - _2108;
-  bool  const _2111 = _2108 > _2109;
-  int64_t  const _2112 = (int64_t)(_2111 ? _2108 : _2110);
-  uint64_t  const _2113 = (uint64_t)(_2112);
-  uint64_t  const _2114 = _2113;
-  uint64_t  const _2115 = (uint64_t)(2147483647ull);
-  int32_t  const _2116 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _2114, _2115);
-  return _2116;
- }
- int64_t  const _2117 = (int64_t)(67108863ll);
- bool  const _2118 = _1972 <= _2117;
- if (!_2118)
- {
-  int64_t  const _2119 = (int64_t)(32ll);
-  int64_t  const _2120 = _1972 * _2119;
-  int64_t  const _2121 = (int64_t)(2147483647ll);
-  int32_t  const _2122 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_q", _2120, _2121);
-  return _2122;
- }
- int64_t  const _2123 = (int64_t)(_1446);
- int64_t  const _2124 = (int64_t)(_1447);
- int64_t  const _2125 = _2123 * _2124;
- int64_t  const _2126 = (int64_t)(0ll);
- int64_t  const _2127 = _2126 - _2125;
- bool  const _2128 = _2125 > _2126;
- int64_t  const _2129 = (int64_t)(_2128 ? _2125 : _2127);
- uint64_t  const _2130 = (uint64_t)(_2129);
- uint64_t  const _2131 = _2130;
- uint64_t  const _2132 = (uint64_t)(2147483647ull);
- bool  const _2133 = _2131 <= _2132;
- if (!_2133)
- {
-  int64_t  const _2134 = (int64_t)(_1446);
-  int64_t  const _2135 = (int64_t)(_1447);
-  int64_t  const _2136 = _2134 * _2135;
-  int64_t  const _2137 = (int64_t)(0ll);
-  int64_t  const _2138 = _2137 - _2136;
-  bool  const _2139 = _2136 > _2137;
-  int64_t  const _2140 = (int64_t)(_2139 ? _2136 : _2138);
-  uint64_t  const _2141 = (uint64_t)(_2140);
-  uint64_t  const _2142 = _2141;
-  uint64_t  const _2143 = (uint64_t)(2147483647ull);
-  int32_t  const _2144 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _2142, _2143);
-  return _2144;
- }
- int64_t  const _2145 = (int64_t)(67108863ll);
- bool  const _2146 = _1974 <= _2145;
- if (!_2146)
- {
-  int64_t  const _2147 = (int64_t)(32ll);
-  int64_t  const _2148 = _1974 * _2147;
-  int64_t  const _2149 = (int64_t)(2147483647ll);
-  int32_t  const _2150 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_q", _2148, _2149);
-  return _2150;
- }
- int64_t  const _2151 = (int64_t)(_1449);
- int64_t  const _2152 = (int64_t)(_1450);
- int64_t  const _2153 = _2151 * _2152;
- int64_t  const _2154 = (int64_t)(0ll);
- int64_t  const _2155 = _2154 - _2153;
- bool  const _2156 = _2153 > _2154;
- int64_t  const _2157 = (int64_t)(_2156 ? _2153 : _2155);
- uint64_t  const _2158 = (uint64_t)(_2157);
- uint64_t  const _2159 = _2158;
- uint64_t  const _2160 = (uint64_t)(2147483647ull);
- bool  const _2161 = _2159 <= _2160;
- if (!_2161)
- {
-  int64_t  const _2162 = (int64_t)(_1449);
-  int64_t  const _2163 = (int64_t)(_1450);
-  int64_t  const _2164 = _2162 * _2163;
-  int64_t  const _2165 = (int64_t)(0ll);
-  int64_t  const _2166 = _2165 - _2164;
-  bool  const _2167 = _2164 > _2165;
-  int64_t  const _2168 = (int64_t)(_2167 ? _2164 : _2166);
-  uint64_t  const _2169 = (uint64_t)(_2168);
-  uint64_t  const _2170 = _2169;
-  uint64_t  const _2171 = (uint64_t)(2147483647ull);
-  int32_t  const _2172 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _2170, _2171);
-  return _2172;
- }
- int64_t  const _2173 = (int64_t)(67108863ll);
- bool  const _2174 = _1976 <= _2173;
- if (!_2174)
- {
-  int64_t  const _2175 = (int64_t)(32ll);
-  int64_t  const _2176 = _1976 * _2175;
-  int64_t  const _2177 = (int64_t)(2147483647ll);
-  int32_t  const _2178 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_q", _2176, _2177);
-  return _2178;
- }
- uint64_t  const _2179 = (uint64_t)(_1456);
- uint64_t  const _2180 = (uint64_t)(2147483647ull);
- bool  const _2181 = _2179 <= _2180;
- if (!_2181)
- {
-  uint64_t  const _2182 = (uint64_t)(_1456);
-  uint64_t  const _2183 = (uint64_t)(2147483647ull);
-  int32_t  const _2184 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _2182, _2183);
-  return _2184;
- }
- int64_t  const _2185 = (int64_t)(0ll);
- int64_t  const _2186 = _2185 - _1979;
- bool  const _2187 = _1979 > _2185;
- int64_t  const _2188 = (int64_t)(_2187 ? _1979 : _2186);
- uint64_t  const _2189 = (uint64_t)(_2188);
- uint64_t  const _2190 = _2189;
- uint64_t  const _2191 = (uint64_t)(2147483647ull);
- bool  const _2192 = _2190 <= _2191;
- if (!_2192)
- {
-  int64_t  const _2193 = (int64_t)(0ll);
-  int64_t  const _2194 = _2193 - _1979;
-  bool  const _2195 = _1979 > _2193;
-  int64_t  const _2196 = (int64_t)(_2195 ? _1979 : _2194);
-  uint64_t  const _2197 = (uint64_t)(_2196);
-  uint64_t  const _2198 = _2197;
-  uint64_t  const _2199 = (uint64_t)(2147483647ull);
-  int32_t  const _2200 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _2198, _2199);
-  return _2200;
- }
- int64_t  const _2201 = (int64_t)(2147483647ll);
- bool  const _2202 = _1979 <= _2201;
- if (!_2202)
- {
-  int64_t  const _2203 = (int64_t)(2147483647ll);
-  int32_t  const _2204 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_v", _1979, _2203);
-  return _2204;
- }
- int64_t  const _2205 = (int64_t)(_1462);
- int64_t  const _2206 = (int64_t)(_1463);
- int64_t  const _2207 = _2205 * _2206;
- int64_t  const _2208 = (int64_t)(0ll);
- int64_t  const _2209 = _2208 - _2207;
- bool  const _2210 = _2207 > _2208;
- int64_t  const _2211 = (int64_t)(_2210 ? _2207 : _2209);
- uint64_t  const _2212 = (uint64_t)(_2211);
- uint64_t  const _2213 = _2212;
- uint64_t  const _2214 = (uint64_t)(2147483647ull);
- bool  const _2215 = _2213 <= _2214;
- if (!_2215)
- {
-  int64_t  const _2216 = (int64_t)(_1462);
-  int64_t  const _2217 = (int64_t)(_1463);
-  int64_t  const _2218 = _2216 * _2217;
-  int64_t  const _2219 = (int64_t)(0ll);
-  int64_t  const _2220 = _2219 - _2218;
-  bool  const _2221 = _2218 > _2219;
-  int64_t  const _2222 = (int64_t)(_2221 ? _2218 : _2220);
-  uint64_t  const _2223 = (uint64_t)(_2222);
-  uint64_t  const _2224 = _2223;
-  uint64_t  const _2225 = (uint64_t)(2147483647ull);
-  int32_t  const _2226 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _2224, _2225);
-  return _2226;
- }
- int64_t  const _2227 = (int64_t)(2147483647ll);
- bool  const _2228 = _1981 <= _2227;
- if (!_2228)
- {
-  int64_t  const _2229 = (int64_t)(2147483647ll);
-  int32_t  const _2230 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_v", _1981, _2229);
-  return _2230;
- }
- int64_t  const _2231 = (int64_t)(_1465);
- int64_t  const _2232 = (int64_t)(_1466);
- int64_t  const _2233 = _2231 * _2232;
- int64_t  const _2234 = (int64_t)(0ll);
- int64_t  const _2235 = _2234 - _2233;
- bool  const _2236 = _2233 > _2234;
- int64_t  const _2237 = (int64_t)(_2236 ? _2233 : _2235);
- uint64_t  const _2238 = (uint64_t)(_2237);
- uint64_t  const _2239 = _2238;
- uint64_t  const _2240 = (uint64_t)(2147483647ull);
- bool  const _2241 = _2239 <= _2240;
- if (!_2241)
- {
-  int64_t  const _2242 = (int64_t)(_1465);
-  int64_t  const _2243 = (int64_t)(_1466);
-  int64_t  const _2244 = _2242 * _2243;
-  int64_t  const _2245 = (int64_t)(0ll);
-  int64_t  const _2246 = _2245 - _2244;
-  bool  const _2247 = _2244 > _2245;
-  int64_t  const _2248 = (int64_t)(_2247 ? _2244 : _2246);
-  uint64_t  const _2249 = (uint64_t)(_2248);
-  uint64_t  const _2250 = _2249;
-  uint64_t  const _2251 = (uint64_t)(2147483647ull);
-  int32_t  const _2252 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _2250, _2251);
-  return _2252;
- }
- int64_t  const _2253 = (int64_t)(2147483647ll);
- bool  const _2254 = _1983 <= _2253;
- if (!_2254)
- {
-  int64_t  const _2255 = (int64_t)(2147483647ll);
-  int32_t  const _2256 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_v", _1983, _2255);
-  return _2256;
- }
- uint64_t  const _2257 = (uint64_t)(_1472);
- uint64_t  const _2258 = (uint64_t)(2147483647ull);
- bool  const _2259 = _2257 <= _2258;
- if (!_2259)
- {
-  uint64_t  const _2260 = (uint64_t)(_1472);
-  uint64_t  const _2261 = (uint64_t)(2147483647ull);
-  int32_t  const _2262 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _2260, _2261);
-  return _2262;
- }
- int64_t  const _2263 = (int64_t)(_1476);
- int64_t  const _2264 = (int64_t)(32ll);
- int64_t  const _2265 = _2263 * _2264;
- uint64_t  const _2266 = (uint64_t)(_2265);
- uint64_t  const _2267 = (uint64_t)(2147483647ull);
- bool  const _2268 = _2266 <= _2267;
- if (!_2268)
- {
-  int64_t  const _2269 = (int64_t)(_1476);
-  int64_t  const _2270 = (int64_t)(32ll);
-  int64_t  const _2271 = _2269 * _2270;
-  uint64_t  const _2272 = (uint64_t)(_2271);
-  uint64_t  const _2273 = (uint64_t)(2147483647ull);
-  int32_t  const _2274 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _2272, _2273);
-  return _2274;
- }
- int64_t  const _2275 = (int64_t)(_1472);
- int64_t  const _2276 = (int64_t)(67108863ll);
- bool  const _2277 = _2275 <= _2276;
- if (!_2277)
- {
-  int64_t  const _2278 = (int64_t)(_1472);
-  int64_t  const _2279 = (int64_t)(32ll);
-  int64_t  const _2280 = _2278 * _2279;
-  int64_t  const _2281 = (int64_t)(2147483647ll);
-  int32_t  const _2282 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_out", _2280, _2281);
-  return _2282;
- }
- int64_t  const _2283 = (int64_t)(_1478);
- int64_t  const _2284 = (int64_t)(_1479);
- int64_t  const _2285 = _2283 * _2284;
- int64_t  const _2286 = (int64_t)(0ll);
- int64_t  const _2287 = _2286 - _2285;
- bool  const _2288 = _2285 > _2286;
- int64_t  const _2289 = (int64_t)(_2288 ? _2285 : _2287);
- uint64_t  const _2290 = (uint64_t)(_2289);
- uint64_t  const _2291 = _2290;
- uint64_t  const _2292 = (uint64_t)(2147483647ull);
- bool  const _2293 = _2291 <= _2292;
- if (!_2293)
- {
-  int64_t  const _2294 = (int64_t)(_1478);
-  int64_t  const _2295 = (int64_t)(_1479);
-  int64_t  const _2296 = _2294 * _2295;
-  int64_t  const _2297 = (int64_t)(0ll);
-  int64_t  const _2298 = _2297 - _2296;
-  bool  const _2299 = _2296 > _2297;
-  int64_t  const _2300 = (int64_t)(_2299 ? _2296 : _2298);
-  uint64_t  const _2301 = (uint64_t)(_2300);
-  uint64_t  const _2302 = _2301;
-  uint64_t  const _2303 = (uint64_t)(2147483647ull);
-  int32_t  const _2304 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _2302, _2303);
-  return _2304;
- }
- int64_t  const _2305 = (int64_t)(67108863ll);
- bool  const _2306 = _1986 <= _2305;
- if (!_2306)
- {
-  int64_t  const _2307 = (int64_t)(32ll);
-  int64_t  const _2308 = _1986 * _2307;
-  int64_t  const _2309 = (int64_t)(2147483647ll);
-  int32_t  const _2310 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_out", _2308, _2309);
-  return _2310;
- }
- int64_t  const _2311 = (int64_t)(_1481);
- int64_t  const _2312 = (int64_t)(_1482);
- int64_t  const _2313 = _2311 * _2312;
- int64_t  const _2314 = (int64_t)(0ll);
- int64_t  const _2315 = _2314 - _2313;
- bool  const _2316 = _2313 > _2314;
- int64_t  const _2317 = (int64_t)(_2316 ? _2313 : _2315);
- uint64_t  const _2318 = (uint64_t)(_2317);
- uint64_t  const _2319 = _2318;
- uint64_t  const _2320 = (uint64_t)(2147483647ull);
- bool  const _2321 = _2319 <= _2320;
- if (!_2321)
- {
-  int64_t  const _2322 = (int64_t)(_1481);
-  int64_t  const _2323 = (int64_t)(_1482);
-  int64_t  const _2324 = _2322 * _2323;
-  int64_t  const _2325 = (int64_t)(0ll);
-  int64_t  const _2326 = _2325 - _2324;
-  bool  const _2327 = _2324 > _2325;
-  int64_t  const _2328 = (int64_t)(_2327 ? _2324 : _2326);
-  uint64_t  const _2329 = (uint64_t)(_2328);
-  uint64_t  const _2330 = _2329;
-  uint64_t  const _2331 = (uint64_t)(2147483647ull);
-  int32_t  const _2332 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _2330, _2331);
-  return _2332;
- }
- int64_t  const _2333 = (int64_t)(67108863ll);
- bool  const _2334 = _1988 <= _2333;
- if (!_2334)
- {
-  int64_t  const _2335 = (int64_t)(32ll);
-  int64_t  const _2336 = _1988 * _2335;
-  int64_t  const _2337 = (int64_t)(2147483647ll);
-  int32_t  const _2338 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_out", _2336, _2337);
-  return _2338;
- }
- int64_t  const _2339 = (int64_t)(_1484);
- int64_t  const _2340 = (int64_t)(_1485);
- int64_t  const _2341 = _2339 * _2340;
- int64_t  const _2342 = (int64_t)(0ll);
- int64_t  const _2343 = _2342 - _2341;
- bool  const _2344 = _2341 > _2342;
- int64_t  const _2345 = (int64_t)(_2344 ? _2341 : _2343);
- uint64_t  const _2346 = (uint64_t)(_2345);
- uint64_t  const _2347 = _2346;
- uint64_t  const _2348 = (uint64_t)(2147483647ull);
- bool  const _2349 = _2347 <= _2348;
- if (!_2349)
- {
-  int64_t  const _2350 = (int64_t)(_1484);
-  int64_t  const _2351 = (int64_t)(_1485);
-  int64_t  const _2352 = _2350 * _2351;
-  int64_t  const _2353 = (int64_t)(0ll);
-  int64_t  const _2354 = _2353 - _2352;
-  bool  const _2355 = _2352 > _2353;
-  int64_t  const _2356 = (int64_t)(_2355 ? _2352 : _2354);
-  uint64_t  const _2357 = (uint64_t)(_2356);
-  uint64_t  const _2358 = _2357;
-  uint64_t  const _2359 = (uint64_t)(2147483647ull);
-  int32_t  const _2360 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _2358, _2359);
-  return _2360;
- }
- int64_t  const _2361 = (int64_t)(67108863ll);
- bool  const _2362 = _1990 <= _2361;
- if (!_2362)
- {
-  int64_t  const _2363 = (int64_t)(32ll);
-  int64_t  const _2364 = _1990 * _2363;
-  int64_t  const _2365 = (int64_t)(2147483647ll);
-  int32_t  const _2366 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_out", _2364, _2365);
-  return _2366;
- }
- int64_t  const _2367 = (int64_t)(_1491);
- int64_t  const _2368 = (int64_t)(_1492);
- int64_t  const _2369 = _2367 * _2368;
- int64_t  const _2370 = (int64_t)(0ll);
- int64_t  const _2371 = _2370 - _2369;
- bool  const _2372 = _2369 > _2370;
- int64_t  const _2373 = (int64_t)(_2372 ? _2369 : _2371);
- uint64_t  const _2374 = (uint64_t)(_2373);
- uint64_t  const _2375 = _2374;
- uint64_t  const _2376 = (uint64_t)(2147483647ull);
- bool  const _2377 = _2375 <= _2376;
- if (!_2377)
- {
-  int64_t  const _2378 = (int64_t)(_1491);
-  int64_t  const _2379 = (int64_t)(_1492);
-  int64_t  const _2380 = _2378 * _2379;
-  int64_t  const _2381 = (int64_t)(0ll);
-  int64_t  const _2382 = _2381 - _2380;
-  bool  const _2383 = _2380 > _2381;
-  int64_t  const _2384 = (int64_t)(_2383 ? _2380 : _2382);
-  uint64_t  const _2385 = (uint64_t)(_2384);
-  uint64_t  const _2386 = _2385;
-  uint64_t  const _2387 = (uint64_t)(2147483647ull);
-  int32_t  const _2388 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "slopes", _2386, _2387);
-  return _2388;
- }
- bool  const _2389 = !(_1418);
- if (!_2389)
- {
-  int32_t  const _2390 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_k");
-  return _2390;
- }
- bool  const _2391 = !(_1434);
- if (!_2391)
- {
-  int32_t  const _2392 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_q");
-  return _2392;
- }
- bool  const _2393 = !(_1453);
- if (!_2393)
- {
-  int32_t  const _2394 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_v");
-  return _2394;
- }
- bool  const _2395 = !(_1469);
- if (!_2395)
- {
-  int32_t  const _2396 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Output buffer attn_out");
-  return _2396;
- }
- bool  const _2397 = !(_1488);
- if (!_2397)
- {
-  int32_t  const _2398 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer slopes");
-  return _2398;
- }
- uint64_t  const _2399 = (uint64_t)(0ull);
- auto * const _2400 = (void *)(_2399);
- bool  const _2401 = _attn_k != _2400;
- if (!_2401)
- {
-  int32_t  const _2402 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_k");
-  return _2402;
- }
- uint64_t  const _2403 = (uint64_t)(0ull);
- auto * const _2404 = (void *)(_2403);
- bool  const _2405 = _attn_q != _2404;
- if (!_2405)
- {
-  int32_t  const _2406 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_q");
-  return _2406;
- }
- uint64_t  const _2407 = (uint64_t)(0ull);
- auto * const _2408 = (void *)(_2407);
- bool  const _2409 = _attn_v != _2408;
- if (!_2409)
- {
-  int32_t  const _2410 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_v");
-  return _2410;
- }
- uint64_t  const _2411 = (uint64_t)(0ull);
- auto * const _2412 = (void *)(_2411);
- bool  const _2413 = _attn_out != _2412;
- if (!_2413)
- {
-  int32_t  const _2414 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Output buffer attn_out");
-  return _2414;
- }
- uint64_t  const _2415 = (uint64_t)(0ull);
- auto * const _2416 = (void *)(_2415);
- bool  const _2417 = _slopes != _2416;
- if (!_2417)
- {
-  int32_t  const _2418 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer slopes");
-  return _2418;
- }
- bool  const _2419 = 0 <= _attn_lk;
- if (!_2419)
- {
-  int64_t  const _2420 = (int64_t)(_attn_lk);
-  int64_t  const _2421 = (int64_t)(0ll);
-  int32_t  const _2422 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_lk", _2420, _2421);
-  return _2422;
- }
- bool  const _2423 = 1 <= _attn_groups;
- if (!_2423)
- {
-  int64_t  const _2424 = (int64_t)(_attn_groups);
-  int64_t  const _2425 = (int64_t)(1ll);
-  int32_t  const _2426 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_groups", _2424, _2425);
-  return _2426;
- }
- // produce attn_out
- int32_t  const _2427 = _1480 * _1482;
- int32_t  const _2428 = _1483 * _1485;
- int32_t  const _2429 = _1478 * _1481;
- int32_t  const _2430 = _1456 & 15;
- int32_t  const _2431 = ::halide_cpp_max(_1456, 1);
- int32_t  const _2432 = ::halide_cpp_min(_1456, 1);
- int32_t  const _2433 = _2431 & 15;
- bool  const _2434 = _2433 != 0;
- bool  const _2435 = _2430 != 0;
- int32_t  const _2436 = _2431 + -1;
- int32_t  const _2437 = _2436 >> 4;
- int32_t  const _2438 = _2437 * 16;
- int32_t  const _2439 = _2438 + _2432;
- int32_t  const _2440 = _2439 + 15;
- int32_t  const _2441 = ::halide_cpp_max(_2440, _1456);
- int32_t  const _2442 = ::halide_cpp_max(_1456, 16);
- int32_t  const _2443 = ::halide_cpp_min(_1456, 16);
- float  const _2444 = float_from_bits(1065353216 /* 1 */);
- float  const _2445 = (float)(_1437);
- float  const _2446 = sqrt_f32(_2445);
- float  const _2447 = _2444 / _2446;
- int32_t  const _2448 = _2431 >> 4;
- int32_t  const _2449 = _2431 + 15;
- int32_t  const _2450 = _2449 >> 4;
- int32_t  const _2451 = _2430 + 31;
- int32_t  const _2452 = _2451 >> 4;
- int32_t  const _2453 = _attn_lk + 7;
- int32_t  const _2454 = _2453 >> 3;
- int32_t  const _2455 = _1456 >> 4;
- int32_t  const _2456 = _1484 * _2429;
- int32_t  const _2457 = _1456 - _2427;
- int32_t  const _2458 = _2457 - _2428;
- int32_t  const _2459 = _2427 + _2428;
- int32_t  const _2460 = _1461 * _1463;
- int32_t  const _2461 = _1464 * _1466;
- int32_t  const _2462 = _2460 + _2461;
- int32_t  const _2463 = _1445 * _1447;
- int32_t  const _2464 = _1448 * _1450;
- int32_t  const _2465 = _2463 + _2464;
- int32_t  const _2466 = _1426 * _1428;
- int32_t  const _2467 = _1429 * _1431;
- int32_t  const _2468 = _2466 + _2467;
- struct {
-  void * f_0;
-  void * f_1;
-  void * f_2;
-  void * f_3;
-  void * f_4;
-  int32_t f_5;
-  int32_t f_6;
-  int32_t f_7;
-  int32_t f_8;
-  int32_t f_9;
-  int32_t f_10;
-  int32_t f_11;
-  int32_t f_12;
-  int32_t f_13;
-  int32_t f_14;
-  int32_t f_15;
-  int32_t f_16;
-  int32_t f_17;
-  int32_t f_18;
-  int32_t f_19;
-  int32_t f_20;
-  int32_t f_21;
-  int32_t f_22;
-  int32_t f_23;
-  int32_t f_24;
-  int32_t f_25;
-  int32_t f_26;
-  int32_t f_27;
-  int32_t f_28;
-  float f_29;
-  int32_t f_30;
-  int32_t f_31;
-  int32_t f_32;
-  int32_t f_33;
-  int32_t f_34;
-  int32_t f_35;
-  int32_t f_36;
-  int32_t f_37;
-  int32_t f_38;
-  int32_t f_39;
-  int32_t f_40;
-  int32_t f_41;
-  int32_t f_42;
-  bool f_43;
-  bool f_44;
- } s1 = {
-  _attn_k,
-  _attn_q,
-  _attn_v,
-  _attn_out,
-  _slopes,
-  _attn_groups,
-  _1424,
-  _1428,
-  _1431,
-  _attn_lk,
-  _1437,
-  _1444,
-  _1447,
-  _1450,
-  _1456,
-  _1463,
-  _1466,
-  _1478,
-  _1480,
-  _1483,
-  _1476,
-  _1479,
-  _1482,
-  _1485,
-  _1491,
-  _1490,
-  _1492,
-  _2454,
-  _2465,
-  _2447,
-  _2468,
-  _2441,
-  _2443,
-  _2448,
-  _2442,
-  _2450,
-  _2462,
-  _2455,
-  _2452,
-  _2459,
-  _2458,
-  _2429,
-  _2432,
-  _2434,
-  _2435
- };
- auto * const _2469 = (&s1);
- auto _parallel_closure = _2469;
- halide_unused(_parallel_closure);
- auto * const _2470 = (uint8_t *)(_parallel_closure);
- int32_t  const _2471 = attn_alibi_softcap_rt_do_par_for(_ucon, ::attn_alibi_softcap_pipeline_par_for_attn_out_s0_it_t_t, 0, _2456, _2470);
- bool  const _2472 = _2471 == 0;
- if (!_2472)
- {
-  return _2471;
- }
  return 0;
 }
 
@@ -6913,8 +5802,12 @@ int attn_alibi_softcap_pipeline_argv(void **args) {
   *(int32_t const *)args[4],
   *(int32_t const *)args[5],
   *(int32_t const *)args[6],
-  (halide_buffer_t *)args[7],
-  (halide_buffer_t *)args[8]
+  *(int32_t const *)args[7],
+  *(int32_t const *)args[8],
+  *(int32_t const *)args[9],
+  *(int32_t const *)args[10],
+  (halide_buffer_t *)args[11],
+  (halide_buffer_t *)args[12]
 );
 }
 HALIDE_FUNCTION_ATTRS
@@ -6926,44 +5819,30 @@ const struct halide_filter_metadata_t *attn_alibi_softcap_pipeline_metadata() {
  const halide_scalar_value_t *scalar_estimate___user_context = nullptr;
  static const int64_t const_0 = 0LL;
  static const int64_t const_32 = 32LL;
- static const int64_t * const buffer_estimates__attn_q[10] = {
+ static const int64_t * const buffer_estimates__attn_q[4] = {
   &const_0,
   nullptr,
   &const_0,
   &const_32,
-  &const_0,
-  nullptr,
-  nullptr,
-  nullptr,
-  nullptr,
-  nullptr,
  };
  const halide_scalar_value_t *scalar_def__attn_q = nullptr;
  const halide_scalar_value_t *scalar_min__attn_q = nullptr;
  const halide_scalar_value_t *scalar_max__attn_q = nullptr;
  const halide_scalar_value_t *scalar_estimate__attn_q = nullptr;
- static const int64_t * const buffer_estimates__attn_k[8] = {
+ static const int64_t * const buffer_estimates__attn_k[4] = {
   &const_0,
   nullptr,
   &const_0,
-  nullptr,
-  nullptr,
-  nullptr,
-  nullptr,
   nullptr,
  };
  const halide_scalar_value_t *scalar_def__attn_k = nullptr;
  const halide_scalar_value_t *scalar_min__attn_k = nullptr;
  const halide_scalar_value_t *scalar_max__attn_k = nullptr;
  const halide_scalar_value_t *scalar_estimate__attn_k = nullptr;
- static const int64_t * const buffer_estimates__attn_v[8] = {
+ static const int64_t * const buffer_estimates__attn_v[4] = {
   &const_0,
   nullptr,
   &const_0,
-  nullptr,
-  nullptr,
-  nullptr,
-  nullptr,
   nullptr,
  };
  const halide_scalar_value_t *scalar_def__attn_v = nullptr;
@@ -6982,34 +5861,50 @@ const struct halide_filter_metadata_t *attn_alibi_softcap_pipeline_metadata() {
  const halide_scalar_value_t *scalar_min__attn_lk = (const halide_scalar_value_t *)&halide_scalar_value_1;
  const halide_scalar_value_t *scalar_max__attn_lk = nullptr;
  const halide_scalar_value_t *scalar_estimate__attn_lk = nullptr;
- int64_t const *const *buffer_estimates__attn_groups = nullptr;
- alignas(alignof(halide_scalar_value_t)) static const int32_t halide_scalar_value_2[2] = {1, 0};
- const halide_scalar_value_t *scalar_def__attn_groups = nullptr;
- const halide_scalar_value_t *scalar_min__attn_groups = (const halide_scalar_value_t *)&halide_scalar_value_2;
- const halide_scalar_value_t *scalar_max__attn_groups = nullptr;
- const halide_scalar_value_t *scalar_estimate__attn_groups = nullptr;
+ int64_t const *const *buffer_estimates__attn_tile = nullptr;
+ alignas(alignof(halide_scalar_value_t)) static const int32_t halide_scalar_value_2[2] = {0, 0};
+ const halide_scalar_value_t *scalar_def__attn_tile = nullptr;
+ const halide_scalar_value_t *scalar_min__attn_tile = (const halide_scalar_value_t *)&halide_scalar_value_2;
+ const halide_scalar_value_t *scalar_max__attn_tile = nullptr;
+ const halide_scalar_value_t *scalar_estimate__attn_tile = nullptr;
+ int64_t const *const *buffer_estimates__attn_head = nullptr;
+ alignas(alignof(halide_scalar_value_t)) static const int32_t halide_scalar_value_3[2] = {0, 0};
+ const halide_scalar_value_t *scalar_def__attn_head = nullptr;
+ const halide_scalar_value_t *scalar_min__attn_head = (const halide_scalar_value_t *)&halide_scalar_value_3;
+ const halide_scalar_value_t *scalar_max__attn_head = nullptr;
+ const halide_scalar_value_t *scalar_estimate__attn_head = nullptr;
+ int64_t const *const *buffer_estimates__attn_batch = nullptr;
+ alignas(alignof(halide_scalar_value_t)) static const int32_t halide_scalar_value_4[2] = {0, 0};
+ const halide_scalar_value_t *scalar_def__attn_batch = nullptr;
+ const halide_scalar_value_t *scalar_min__attn_batch = (const halide_scalar_value_t *)&halide_scalar_value_4;
+ const halide_scalar_value_t *scalar_max__attn_batch = nullptr;
+ const halide_scalar_value_t *scalar_estimate__attn_batch = nullptr;
+ int64_t const *const *buffer_estimates__attn_kv_lo = nullptr;
+ const halide_scalar_value_t *scalar_def__attn_kv_lo = nullptr;
+ const halide_scalar_value_t *scalar_min__attn_kv_lo = nullptr;
+ const halide_scalar_value_t *scalar_max__attn_kv_lo = nullptr;
+ const halide_scalar_value_t *scalar_estimate__attn_kv_lo = nullptr;
+ int64_t const *const *buffer_estimates__attn_kv_hi = nullptr;
+ const halide_scalar_value_t *scalar_def__attn_kv_hi = nullptr;
+ const halide_scalar_value_t *scalar_min__attn_kv_hi = nullptr;
+ const halide_scalar_value_t *scalar_max__attn_kv_hi = nullptr;
+ const halide_scalar_value_t *scalar_estimate__attn_kv_hi = nullptr;
  int64_t const *const *buffer_estimates__slopes = nullptr;
  const halide_scalar_value_t *scalar_def__slopes = nullptr;
  const halide_scalar_value_t *scalar_min__slopes = nullptr;
  const halide_scalar_value_t *scalar_max__slopes = nullptr;
  const halide_scalar_value_t *scalar_estimate__slopes = nullptr;
- static const int64_t * const buffer_estimates__attn_out[10] = {
+ static const int64_t * const buffer_estimates__attn_out[4] = {
   &const_0,
   nullptr,
   &const_0,
   &const_32,
-  &const_0,
-  nullptr,
-  nullptr,
-  nullptr,
-  nullptr,
-  nullptr,
  };
  const halide_scalar_value_t *scalar_def__attn_out = nullptr;
  const halide_scalar_value_t *scalar_min__attn_out = nullptr;
  const halide_scalar_value_t *scalar_max__attn_out = nullptr;
  const halide_scalar_value_t *scalar_estimate__attn_out = nullptr;
- static const halide_filter_argument_t args[9] = {
+ static const halide_filter_argument_t args[13] = {
   {
    "__user_context",
    halide_argument_kind_input_scalar,
@@ -7024,7 +5919,7 @@ const struct halide_filter_metadata_t *attn_alibi_softcap_pipeline_metadata() {
   {
    "attn_q",
    halide_argument_kind_input_buffer,
-   5,
+   2,
    {halide_type_float, 32, 1},
    scalar_def__attn_q,
    scalar_min__attn_q,
@@ -7035,7 +5930,7 @@ const struct halide_filter_metadata_t *attn_alibi_softcap_pipeline_metadata() {
   {
    "attn_k",
    halide_argument_kind_input_buffer,
-   4,
+   2,
    {halide_type_float, 32, 1},
    scalar_def__attn_k,
    scalar_min__attn_k,
@@ -7046,7 +5941,7 @@ const struct halide_filter_metadata_t *attn_alibi_softcap_pipeline_metadata() {
   {
    "attn_v",
    halide_argument_kind_input_buffer,
-   4,
+   2,
    {halide_type_float, 32, 1},
    scalar_def__attn_v,
    scalar_min__attn_v,
@@ -7077,15 +5972,59 @@ const struct halide_filter_metadata_t *attn_alibi_softcap_pipeline_metadata() {
    buffer_estimates__attn_lk,
    },
   {
-   "attn_groups",
+   "attn_tile",
    halide_argument_kind_input_scalar,
    0,
    {halide_type_int, 32, 1},
-   scalar_def__attn_groups,
-   scalar_min__attn_groups,
-   scalar_max__attn_groups,
-   scalar_estimate__attn_groups,
-   buffer_estimates__attn_groups,
+   scalar_def__attn_tile,
+   scalar_min__attn_tile,
+   scalar_max__attn_tile,
+   scalar_estimate__attn_tile,
+   buffer_estimates__attn_tile,
+   },
+  {
+   "attn_head",
+   halide_argument_kind_input_scalar,
+   0,
+   {halide_type_int, 32, 1},
+   scalar_def__attn_head,
+   scalar_min__attn_head,
+   scalar_max__attn_head,
+   scalar_estimate__attn_head,
+   buffer_estimates__attn_head,
+   },
+  {
+   "attn_batch",
+   halide_argument_kind_input_scalar,
+   0,
+   {halide_type_int, 32, 1},
+   scalar_def__attn_batch,
+   scalar_min__attn_batch,
+   scalar_max__attn_batch,
+   scalar_estimate__attn_batch,
+   buffer_estimates__attn_batch,
+   },
+  {
+   "attn_kv_lo",
+   halide_argument_kind_input_scalar,
+   0,
+   {halide_type_int, 32, 1},
+   scalar_def__attn_kv_lo,
+   scalar_min__attn_kv_lo,
+   scalar_max__attn_kv_lo,
+   scalar_estimate__attn_kv_lo,
+   buffer_estimates__attn_kv_lo,
+   },
+  {
+   "attn_kv_hi",
+   halide_argument_kind_input_scalar,
+   0,
+   {halide_type_int, 32, 1},
+   scalar_def__attn_kv_hi,
+   scalar_min__attn_kv_hi,
+   scalar_max__attn_kv_hi,
+   scalar_estimate__attn_kv_hi,
+   buffer_estimates__attn_kv_hi,
    },
   {
    "slopes",
@@ -7101,7 +6040,7 @@ const struct halide_filter_metadata_t *attn_alibi_softcap_pipeline_metadata() {
   {
    "attn_out",
    halide_argument_kind_output_buffer,
-   5,
+   2,
    {halide_type_float, 32, 1},
    scalar_def__attn_out,
    scalar_min__attn_out,
@@ -7112,7 +6051,7 @@ const struct halide_filter_metadata_t *attn_alibi_softcap_pipeline_metadata() {
   };
  static const halide_filter_metadata_t md = {
   halide_filter_metadata_t::VERSION,
-  9,
+  13,
   args,
   "x0-64-linux-avx-avx2-avx512-avx512_skylake-f16c-fma-no_bounds_query-sse41-user_context",
   "attn_alibi_softcap_pipeline",
@@ -7180,10 +6119,6 @@ constexpr size_t kHeader = 64;  // keeps the payload 64-byte aligned
 }  // namespace
 
 extern "C" {
-int attn_alibi_softcap_rt_do_par_for(void* user_context, halide_task_t task, int min, int size, uint8_t* closure) {
-  return parallel_for(user_context, size, [&](int i) { return task(user_context, min + i, closure); });
-}
-
 void attn_alibi_softcap_rt_error(void* user_context, const char* message) {
   fail(user_context, "%s", message);
 }
@@ -7304,7 +6239,7 @@ namespace {
 
 enum class IoType { F32, F16, BF16 };
 constexpr const char* kKernelName = "alibi_softcap";
-constexpr int kLanes = 16, kTileQ = 32, kKeyBlock = 8;
+constexpr int kLanes = 16, kTileQ = 32;
 constexpr int64_t kHeadDim = 0, kValueDim = 0;  // 0: any
 constexpr IoType kIoType = IoType::BF16;
 constexpr bool kLseRequired = true;
@@ -7404,7 +6339,9 @@ bool check_tensor(void* uc, const DLTensor* t, const char* name, int ndim, bool 
   if (t->device.device_type != kDLCPU && t->device.device_type != kDLCUDAHost)
     return fail(uc, "%s: %s is not in CPU memory", kKernelName, name), false;
   if (t->ndim != ndim) return fail(uc, "%s: %s has %d dimensions, expected %d", kKernelName, name, t->ndim, ndim), false;
-  if (!t->data) return fail(uc, "%s: %s has no data", kKernelName, name), false;
+  int64_t elements = 1;
+  for (int d = 0; d < ndim; ++d) elements *= t->shape[d] > 0 ? t->shape[d] : 0;
+  if (!t->data && elements > 0) return fail(uc, "%s: %s has no data", kKernelName, name), false;
   bool type_ok = is_f32 ? (t->dtype.code == kDLFloat && t->dtype.bits == 32 && t->dtype.lanes == 1) : is_io_type(t->dtype);
   if (!type_ok)
     return fail(uc, "%s: %s has element type (code %d, %d bits), expected %s", kKernelName, name, int(t->dtype.code),
@@ -7417,72 +6354,71 @@ bool check_tensor(void* uc, const DLTensor* t, const char* name, int ndim, bool 
   return true;
 }
 
-/// A padded f32 copy in Halide's dimension order (innermost first): [cols, rows, heads, batch].
-struct Staged {
-  float* data = nullptr;
-  halide_buffer_t buf{};
-  halide_dimension_t dim[4]{};
-  Staged() = default;
-  Staged(const Staged&) = delete;
-  Staged& operator=(const Staged&) = delete;
-  ~Staged() { free(data); }
-  /// rows_per_tile > 0 splits the rows into tiles: [cols, rows_per_tile, rows / rows_per_tile, ...].
-  bool allocate(void* uc, const char* name, int64_t cols, int64_t rows, int64_t heads, int64_t batch,
-                int64_t rows_per_tile = 0) {
-    int64_t n = cols * rows * heads * batch;
-    if (n >= (int64_t(1) << 31) / 4 || cols * rows >= (int64_t(1) << 31))
-      return fail(uc, "%s: %s is too large for this kernel (%lld elements)", kKernelName, name, (long long)n), false;
-    data = static_cast<float*>(aligned_alloc(64, size_t(round_up(n * 4 + 64, 64))));
-    if (!data) return fail(uc, "%s: out of memory staging %s", kKernelName, name), false;
-    int64_t extent[4] = {cols, rows, heads, batch}, stride = 1;
-    for (int d = 0; d < 4; ++d) {
-      dim[d] = halide_dimension_t{0, int32_t(extent[d]), int32_t(stride), 0};
-      stride *= extent[d];
-    }
-    row_stride = cols, head_stride = cols * rows, batch_stride = cols * rows * heads;
-    elements = n;
-    buf.host = reinterpret_cast<uint8_t*>(data);
-    buf.type = halide_type_t(halide_type_float, 32, 1);
-    buf.dimensions = 4;
-    buf.dim = dim;
-    if (rows_per_tile > 0) {
-      tiled[0] = dim[0];
-      tiled[1] = halide_dimension_t{0, int32_t(rows_per_tile), int32_t(cols), 0};
-      tiled[2] = halide_dimension_t{0, int32_t(rows / rows_per_tile), int32_t(cols * rows_per_tile), 0};
-      tiled[3] = dim[2];
-      tiled[4] = dim[3];
-      buf.dimensions = 5;
-      buf.dim = tiled;
-    }
-    return true;
-  }
-  float* row(int64_t r, int64_t h, int64_t b) const {
-    return data + (size_t(b) * batch_stride + size_t(h) * head_stride + size_t(r) * row_stride);
-  }
-  halide_dimension_t tiled[5]{};
-  int64_t row_stride = 0, head_stride = 0, batch_stride = 0, elements = 0;
+/// K or V as the tasks read them: rows of `cols` f32, one [L, cols] plane per (head, batch). The
+/// caller's memory itself when it already is that (f32, rows of exactly `cols` floats, dense), else a
+/// converted copy with the columns past the tensor's zero-filled.
+struct KeySide {
+  const float* base = nullptr;
+  int64_t head_stride = 0, batch_stride = 0;  // in floats
+  float* copy = nullptr;
+  KeySide() = default;
+  KeySide(const KeySide&) = delete;
+  KeySide& operator=(const KeySide&) = delete;
+  ~KeySide() { free(copy); }
+  const float* plane(int64_t h, int64_t b) const { return base + b * batch_stride + h * head_stride; }
 };
 
-/// Copies t ([B, H, L, C]) into s, converting to f32 and zero-filling the padding.
-int stage_in(void* uc, const DLTensor* t, Staged& s) {
+bool prepare_key_side(void* uc, const DLTensor* t, const char* name, int64_t cols, KeySide& s) {
   int64_t B = t->shape[0], H = t->shape[1], L = t->shape[2], C = t->shape[3];
+  if (L * cols >= (int64_t(1) << 31))
+    return fail(uc, "%s: %s has too many rows for this kernel (%lld)", kKernelName, name, (long long)L), false;
+  const char* base = base_of(t);
+  if (kIoType == IoType::F32 && C == cols && (L <= 1 || stride_of(t, 2) == cols) &&
+      reinterpret_cast<uintptr_t>(base) % alignof(float) == 0) {
+    s.base = reinterpret_cast<const float*>(base);
+    s.head_stride = stride_of(t, 1), s.batch_stride = stride_of(t, 0);
+    return true;
+  }
+  int64_t n = B * H * L * cols;
+  s.copy = static_cast<float*>(aligned_alloc(64, size_t(round_up(n * 4 + 64, 64))));
+  if (!s.copy) return fail(uc, "%s: out of memory converting %s", kKernelName, name), false;
+  s.base = s.copy, s.head_stride = L * cols, s.batch_stride = H * L * cols;
   int64_t esize = t->dtype.bits / 8;
   int64_t sb = stride_of(t, 0) * esize, sh = stride_of(t, 1) * esize, sl = stride_of(t, 2) * esize;
-  const char* base = base_of(t);
-  memset(s.data, 0, size_t(s.elements) * 4);
   return parallel_for(uc, int(B * H), [&](int task) {
     int64_t b = task / H, h = task % H;
     for (int64_t r = 0; r < L; ++r) {
       const char* src = base + b * sb + h * sh + r * sl;
-      float* dst = s.row(r, h, b);
+      float* dst = s.copy + b * s.batch_stride + h * s.head_stride + r * cols;
       if (kIoType == IoType::F32)
         memcpy(dst, src, size_t(C) * 4);
       else
         for (int64_t c = 0; c < C; ++c) dst[c] = read_io(src + c * esize);
+      memset(dst + C, 0, size_t(cols - C) * 4);
     }
     return 0;
-  });
+  }) == 0;
 }
+
+/// `rows` dense rows of `cols` floats from `first`, as the 2-D Halide buffer [cols, rows] a task reads.
+struct Plane {
+  halide_buffer_t buf{};
+  halide_dimension_t dim[2]{};
+  Plane(const float* first, int64_t cols, int64_t rows) {
+    dim[0] = halide_dimension_t{0, int32_t(cols), 1, 0};
+    dim[1] = halide_dimension_t{0, int32_t(rows), int32_t(cols), 0};
+    buf.host = reinterpret_cast<uint8_t*>(const_cast<float*>(first));
+    buf.type = halide_type_t(halide_type_float, 32, 1);
+    buf.dimensions = 2;
+    buf.dim = dim;
+  }
+};
+
+/// Per-thread scratch of a task: its query tile in, its output tile out.
+struct TaskScratch {
+  std::vector<float> q, out;
+};
+thread_local TaskScratch task_scratch;
 
 /// A kernel buffer argument as a Halide buffer over the caller's memory (no copy).
 struct BufferView {
@@ -7573,35 +6509,90 @@ extern "C" __attribute__((visibility("default"))) int attn_alibi_softcap(const a
   if (B == 0 || Hq == 0 || Lq == 0) return 0;
   BufferView buffer0;
   if (!view_buffer(uc, args->buffers[0], "slopes", 1, halide_type_t(halide_type_float, 32, 1), buffer0)) return -1;
-  int64_t Lq_pad = round_up(Lq, kTileQ), Lk_pad = round_up(Lk > 0 ? Lk : 1, kKeyBlock);
-  int64_t Dv_pad = round_up(Dv, kLanes);
-  Staged q, k, v, out;
-  if (!q.allocate(uc, "q", D, Lq_pad, Hq, B, kTileQ) || !k.allocate(uc, "k", D, Lk_pad, Hkv, B) ||
-      !v.allocate(uc, "v", Dv_pad, Lk_pad, Hkv, B) || !out.allocate(uc, "out", Dv_pad + kLanes, Lq_pad, Hq, B, kTileQ))
-    return -1;
-  if (stage_in(uc, args->q, q) || stage_in(uc, args->k, k) || stage_in(uc, args->v, v)) return -1;
-  int result = attn_alibi_softcap_pipeline(uc, &q.buf, &k.buf, &v.buf, int32_t(Lq), int32_t(Lk), int32_t(Hq / Hkv), &buffer0.buf, &out.buf);
-  if (result != 0) {
-    if (!ctx.failed) fail(uc, "%s: the kernel failed (Halide error %d)", kKernelName, result);
-    return result;
-  }
-  // Out and LSE back to the caller's layout and type.
   char* out_base = static_cast<char*>(args->out->data) + args->out->byte_offset;
   int64_t esize = args->out->dtype.bits / 8;
   int64_t ob = stride_of(args->out, 0) * esize, oh = stride_of(args->out, 1) * esize, ol = stride_of(args->out, 2) * esize;
-  char* lse_base = args->lse ? static_cast<char*>(args->lse->data) + args->lse->byte_offset : nullptr;
+  float* lse_base = args->lse ? reinterpret_cast<float*>(static_cast<char*>(args->lse->data) + args->lse->byte_offset) : nullptr;
   int64_t lb = args->lse ? stride_of(args->lse, 0) : 0, lh = args->lse ? stride_of(args->lse, 1) : 0;
   int64_t ll = args->lse ? stride_of(args->lse, 2) : 0;
-  return parallel_for(uc, int(B * Hq), [&](int task) {
-    int64_t b = task / Hq, h = task % Hq;
-    for (int64_t r = 0; r < Lq; ++r) {
-      const float* src = out.row(r, h, b);
-      char* dst = out_base + b * ob + h * oh + r * ol;
+  if (Lk == 0) {  // no keys: every row is fully masked
+    for (int64_t b = 0; b < B; ++b)
+      for (int64_t h = 0; h < Hq; ++h)
+        for (int64_t r = 0; r < Lq; ++r) {
+          for (int64_t c = 0; c < Dv; ++c) write_io(out_base + b * ob + h * oh + r * ol + c * esize, 0.0f);
+          if (lse_base) lse_base[b * lb + h * lh + r * ll] = -INFINITY;
+        }
+    return 0;
+  }
+  int64_t Dv_pad = round_up(Dv, kLanes);
+  KeySide k, v;
+  if (!prepare_key_side(uc, args->k, "k", D, k) || !prepare_key_side(uc, args->v, "v", Dv_pad, v)) return -1;
+  const char* q_base = base_of(args->q);
+  int64_t q_esize = args->q->dtype.bits / 8;
+  int64_t qb = stride_of(args->q, 0) * q_esize, qh = stride_of(args->q, 1) * q_esize, ql = stride_of(args->q, 2) * q_esize;
+  // Keys each query tile may see, [lo, hi): all of them, or for a mask that reads buffers the hull
+  // of the caller's ranges (version 2) over the tile's rows. The pipeline intersects it with the
+  // mask's closed-form hull.
+  int64_t tiles = (Lq + kTileQ - 1) / kTileQ;
+  if (tiles * Hq * B >= (int64_t(1) << 31))
+    return fail(uc, "%s: too many query tiles (%lld)", kKernelName, (long long)(tiles * Hq * B)), -1;
+  std::vector<int32_t> window(size_t(2 * tiles));
+  const int64_t* given = nullptr;  // the mask reads no buffer: kv_ranges unused
+  int64_t given_block = given ? args->kv_ranges_block_q : 0;
+  if (given && given_block <= 0)
+    return fail(uc, "%s: kv_ranges_block_q is %lld", kKernelName, (long long)given_block), -1;
+  for (int64_t t = 0; t < tiles; ++t) {
+    int64_t lo = 0, hi = Lk;
+    if (given) {
+      lo = Lk, hi = 0;
+      int64_t last_row = t * kTileQ + kTileQ < Lq ? t * kTileQ + kTileQ - 1 : Lq - 1;
+      for (int64_t blk = t * kTileQ / given_block; blk <= last_row / given_block; ++blk) {
+        int64_t a = given[2 * blk] > 0 ? given[2 * blk] : 0, e = given[2 * blk + 1] < Lk ? given[2 * blk + 1] : Lk;
+        if (a < e) lo = a < lo ? a : lo, hi = e > hi ? e : hi;
+      }
+      if (lo >= hi) lo = hi = 0;
+    }
+    window[size_t(2 * t)] = int32_t(lo), window[size_t(2 * t + 1)] = int32_t(hi);
+  }
+  // One task per (query tile, query head, batch entry), tiles innermost: neighbouring tasks read
+  // the same key/value head.
+  int64_t groups = Hq / Hkv;
+  return parallel_for(uc, int(tiles * Hq * B), [&](int task) {
+    int64_t t = task % tiles, h = task / tiles % Hq, b = task / tiles / Hq;
+    int64_t row0 = t * kTileQ, rows = Lq - row0 < kTileQ ? Lq - row0 : kTileQ;
+    TaskScratch& scratch = task_scratch;
+    scratch.q.resize(size_t(kTileQ * D));
+    scratch.out.resize(size_t(kTileQ * (Dv_pad + kLanes)));
+    // The tile's queries as f32 (rows past Lq zero).
+    for (int64_t r = 0; r < kTileQ; ++r) {
+      float* dst = scratch.q.data() + r * D;
+      if (r >= rows) {
+        memset(dst, 0, size_t(D) * 4);
+        continue;
+      }
+      const char* src = q_base + b * qb + h * qh + (row0 + r) * ql;
+      if (kIoType == IoType::F32)
+        memcpy(dst, src, size_t(D) * 4);
+      else
+        for (int64_t c = 0; c < D; ++c) dst[c] = read_io(src + c * q_esize);
+    }
+    Plane q_tile(scratch.q.data(), D, kTileQ), out_tile(scratch.out.data(), Dv_pad + kLanes, kTileQ);
+    Plane k_head(k.plane(h / groups, b), D, Lk), v_head(v.plane(h / groups, b), Dv_pad, Lk);
+    int result = attn_alibi_softcap_pipeline(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(Lq), int32_t(Lk), int32_t(t), int32_t(h), int32_t(b),
+        window[size_t(2 * t)], window[size_t(2 * t + 1)], &buffer0.buf, &out_tile.buf);
+    if (result != 0) {
+      if (!ctx.failed) fail(uc, "%s: the kernel failed (Halide error %d)", kKernelName, result);
+      return result;
+    }
+    // Out and LSE of the tile's real rows, in the caller's layout and type.
+    for (int64_t r = 0; r < rows; ++r) {
+      const float* src = scratch.out.data() + r * (Dv_pad + kLanes);
+      char* dst = out_base + b * ob + h * oh + (row0 + r) * ol;
       if (kIoType == IoType::F32)
         memcpy(dst, src, size_t(Dv) * 4);
       else
         for (int64_t c = 0; c < Dv; ++c) write_io(dst + c * esize, src[c]);
-      if (lse_base) reinterpret_cast<float*>(lse_base)[b * lb + h * lh + r * ll] = src[Dv_pad];
+      if (lse_base) lse_base[b * lb + h * lh + (row0 + r) * ll] = src[Dv_pad];
     }
     return 0;
   });

@@ -328,7 +328,7 @@ extern int halide_mutex_array_lock(struct halide_mutex_array *array, int entry);
 extern int halide_mutex_array_unlock(struct halide_mutex_array *array, int entry);
 //@}
 
-/** Define attn_causal64_rt_do_par_for to replace the default thread pool
+/** Define halide_do_par_for to replace the default thread pool
  * implementation. halide_shutdown_thread_pool can also be called to
  * release resources used by the default thread pool on platforms
  * where it makes sense. See Func::set_custom_do_task and
@@ -338,7 +338,7 @@ extern int halide_mutex_array_unlock(struct halide_mutex_array *array, int entry
  */
 //@{
 typedef int (*halide_task_t)(void *user_context, int task_number, uint8_t *closure);
-extern int attn_causal64_rt_do_par_for(void *user_context,
+extern int halide_do_par_for(void *user_context,
                              halide_task_t task,
                              int min, int size, uint8_t *closure);
 extern void halide_shutdown_thread_pool();
@@ -510,7 +510,7 @@ extern void halide_join_thread(struct halide_thread *);
  * n > 1  : use a pool of exactly n threads.
  *
  * (Note that this is only guaranteed when using the default implementations
- * of attn_causal64_rt_do_par_for(); custom implementations may completely ignore values
+ * of halide_do_par_for(); custom implementations may completely ignore values
  * passed to halide_set_num_threads().)
  */
 extern int halide_set_num_threads(int n);
@@ -3314,853 +3314,1223 @@ extern "C" {
 #endif
 
 HALIDE_FUNCTION_ATTRS
-int attn_causal64_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context, int32_t _attn_out_s0_it_t_t, uint8_t *_closure_arg) {
+int attn_causal64_pipeline(void const *__user_context, struct halide_buffer_t *_attn_q_buffer, struct halide_buffer_t *_attn_k_buffer, struct halide_buffer_t *_attn_v_buffer, int32_t _attn_lq, int32_t _attn_lk, int32_t _attn_tile, int32_t _attn_head, int32_t _attn_batch, int32_t _attn_kv_lo, int32_t _attn_kv_hi, struct halide_buffer_t *_attn_out_buffer) {
+(void)_attn_lq; (void)_attn_lk; (void)_attn_tile; (void)_attn_head; (void)_attn_batch; (void)_attn_kv_lo; (void)_attn_kv_hi;
  void * const _ucon = const_cast<void *>(__user_context);
- uint64_t  const _0 = (uint64_t)(0ull);
- auto * const _1 = (void *)(_0);
- struct {
-  void * f_0;
-  void * f_1;
-  void * f_2;
-  void * f_3;
-  int32_t f_4;
-  int32_t f_5;
-  int32_t f_6;
-  int32_t f_7;
-  int32_t f_8;
-  int32_t f_9;
-  int32_t f_10;
-  int32_t f_11;
-  int32_t f_12;
-  int32_t f_13;
-  int32_t f_14;
-  int32_t f_15;
-  int32_t f_16;
-  int32_t f_17;
-  int32_t f_18;
-  int32_t f_19;
-  int32_t f_20;
-  int32_t f_21;
-  int32_t f_22;
-  int32_t f_23;
- } s0 = {
-  _1,
-  _1,
-  _1,
-  _1,
-  0,
-  0,
-  0,
-  0,
-  0,
-  0,
-  0,
-  0,
-  0,
-  0,
-  0,
-  0,
-  0,
-  0,
-  0,
-  0,
-  0,
-  0,
-  0,
-  0
- };
- auto * const _2 = (&s0);
- auto _closure_prototype = _2;
- halide_unused(_closure_prototype);
- auto * const _3 = ((decltype(_closure_prototype))_closure_arg)->f_0;
- auto _attn_k = _3;
+ uint64_t  const _0 = (uint64_t)(_attn_out_buffer);
+ uint64_t  const _1 = (uint64_t)(0ull);
+ bool  const _2 = _0 != _1;
+ if (!_2)
+ {
+  int32_t  const _3 = attn_causal64_rt_error_buffer_argument_is_null(_ucon, "attn_out");
+  return _3;
+ }
+ uint64_t  const _4 = (uint64_t)(_attn_v_buffer);
+ uint64_t  const _5 = (uint64_t)(0ull);
+ bool  const _6 = _4 != _5;
+ if (!_6)
+ {
+  int32_t  const _7 = attn_causal64_rt_error_buffer_argument_is_null(_ucon, "attn_v");
+  return _7;
+ }
+ uint64_t  const _8 = (uint64_t)(_attn_q_buffer);
+ uint64_t  const _9 = (uint64_t)(0ull);
+ bool  const _10 = _8 != _9;
+ if (!_10)
+ {
+  int32_t  const _11 = attn_causal64_rt_error_buffer_argument_is_null(_ucon, "attn_q");
+  return _11;
+ }
+ uint64_t  const _12 = (uint64_t)(_attn_k_buffer);
+ uint64_t  const _13 = (uint64_t)(0ull);
+ bool  const _14 = _12 != _13;
+ if (!_14)
+ {
+  int32_t  const _15 = attn_causal64_rt_error_buffer_argument_is_null(_ucon, "attn_k");
+  return _15;
+ }
+ auto * const _16 = _halide_buffer_get_host(_attn_k_buffer);
+ auto _attn_k = _16;
  halide_unused(_attn_k);
- auto * const _4 = ((decltype(_closure_prototype))_closure_arg)->f_1;
- auto _attn_q = _4;
+ uint32_t  const _17 = _halide_buffer_get_type(_attn_k_buffer);
+ bool  const _18 = _halide_buffer_get_device_dirty(_attn_k_buffer);
+ int32_t  const _19 = _halide_buffer_get_dimensions(_attn_k_buffer);
+ int32_t  const _20 = _halide_buffer_get_min(_attn_k_buffer, 0);
+ int32_t  const _21 = _halide_buffer_get_extent(_attn_k_buffer, 0);
+ int32_t  const _22 = _halide_buffer_get_stride(_attn_k_buffer, 0);
+ int32_t  const _23 = _halide_buffer_get_min(_attn_k_buffer, 1);
+ int32_t  const _24 = _halide_buffer_get_extent(_attn_k_buffer, 1);
+ int32_t  const _25 = _halide_buffer_get_stride(_attn_k_buffer, 1);
+ auto * const _26 = _halide_buffer_get_host(_attn_q_buffer);
+ auto _attn_q = _26;
  halide_unused(_attn_q);
- auto * const _5 = ((decltype(_closure_prototype))_closure_arg)->f_2;
- auto _attn_v = _5;
+ uint32_t  const _27 = _halide_buffer_get_type(_attn_q_buffer);
+ bool  const _28 = _halide_buffer_get_device_dirty(_attn_q_buffer);
+ int32_t  const _29 = _halide_buffer_get_dimensions(_attn_q_buffer);
+ int32_t  const _30 = _halide_buffer_get_min(_attn_q_buffer, 0);
+ int32_t  const _31 = _halide_buffer_get_extent(_attn_q_buffer, 0);
+ int32_t  const _32 = _halide_buffer_get_stride(_attn_q_buffer, 0);
+ int32_t  const _33 = _halide_buffer_get_min(_attn_q_buffer, 1);
+ int32_t  const _34 = _halide_buffer_get_extent(_attn_q_buffer, 1);
+ int32_t  const _35 = _halide_buffer_get_stride(_attn_q_buffer, 1);
+ auto * const _36 = _halide_buffer_get_host(_attn_v_buffer);
+ auto _attn_v = _36;
  halide_unused(_attn_v);
- auto * const _6 = ((decltype(_closure_prototype))_closure_arg)->f_3;
- auto _attn_out = _6;
+ uint32_t  const _37 = _halide_buffer_get_type(_attn_v_buffer);
+ bool  const _38 = _halide_buffer_get_device_dirty(_attn_v_buffer);
+ int32_t  const _39 = _halide_buffer_get_dimensions(_attn_v_buffer);
+ int32_t  const _40 = _halide_buffer_get_min(_attn_v_buffer, 0);
+ int32_t  const _41 = _halide_buffer_get_extent(_attn_v_buffer, 0);
+ int32_t  const _42 = _halide_buffer_get_stride(_attn_v_buffer, 0);
+ int32_t  const _43 = _halide_buffer_get_min(_attn_v_buffer, 1);
+ int32_t  const _44 = _halide_buffer_get_extent(_attn_v_buffer, 1);
+ int32_t  const _45 = _halide_buffer_get_stride(_attn_v_buffer, 1);
+ auto * const _46 = _halide_buffer_get_host(_attn_out_buffer);
+ auto _attn_out = _46;
  halide_unused(_attn_out);
- int32_t  const _7 = ((decltype(_closure_prototype))_closure_arg)->f_4;
- int32_t  const _8 = ((decltype(_closure_prototype))_closure_arg)->f_5;
- int32_t  const _9 = ((decltype(_closure_prototype))_closure_arg)->f_6;
- int32_t  const _10 = ((decltype(_closure_prototype))_closure_arg)->f_7;
- int32_t  const _11 = ((decltype(_closure_prototype))_closure_arg)->f_8;
- int32_t  const _12 = ((decltype(_closure_prototype))_closure_arg)->f_9;
- int32_t  const _13 = ((decltype(_closure_prototype))_closure_arg)->f_10;
- int32_t  const _14 = ((decltype(_closure_prototype))_closure_arg)->f_11;
- int32_t  const _15 = ((decltype(_closure_prototype))_closure_arg)->f_12;
- int32_t  const _16 = ((decltype(_closure_prototype))_closure_arg)->f_13;
- int32_t  const _17 = ((decltype(_closure_prototype))_closure_arg)->f_14;
- int32_t  const _18 = ((decltype(_closure_prototype))_closure_arg)->f_15;
- int32_t  const _19 = ((decltype(_closure_prototype))_closure_arg)->f_16;
- int32_t  const _20 = ((decltype(_closure_prototype))_closure_arg)->f_17;
- int32_t  const _21 = ((decltype(_closure_prototype))_closure_arg)->f_18;
- int32_t  const _22 = ((decltype(_closure_prototype))_closure_arg)->f_19;
- int32_t  const _23 = ((decltype(_closure_prototype))_closure_arg)->f_20;
- int32_t  const _24 = ((decltype(_closure_prototype))_closure_arg)->f_21;
- int32_t  const _25 = ((decltype(_closure_prototype))_closure_arg)->f_22;
- int32_t  const _26 = ((decltype(_closure_prototype))_closure_arg)->f_23;
- bool  const _27 = _attn_out_s0_it_t_t < 0;
- int32_t  const _28 = (int32_t)(_27 ? -1 : 0);
- bool  const _29 = _26 == 0;
- int32_t  const _30 = (int32_t)(_29 ? -1 : 0);
- bool  const _31 = _26 < 0;
- int32_t  const _32 = (int32_t)(_31 ? -1 : 0);
- int32_t  const _33 = _attn_out_s0_it_t_t - _28;
- int32_t  const _34 = _26 - _30;
- int32_t  const _35 = _33 / _34;
- int32_t  const _36 = ~_32;
- int32_t  const _37 = _36 - _32;
- int32_t  const _38 = _28 & _37;
- int32_t  const _39 = _35 + _38;
- int32_t  const _40 = ~_30;
- int32_t  const _41 = _39 & _40;
- bool  const _42 = _16 == 0;
- int32_t  const _43 = (int32_t)(_42 ? -1 : 0);
- bool  const _44 = _16 < 0;
- int32_t  const _45 = (int32_t)(_44 ? -1 : 0);
- int32_t  const _46 = _26 | _30;
- int32_t  const _47 = _33 % _46;
- int32_t  const _48 = _26 ^ _32;
- int32_t  const _49 = _48 + _36;
- int32_t  const _50 = _28 & _49;
- int32_t  const _51 = _47 + _50;
- int32_t  const _52 = _51 & _40;
- int32_t  const _53 = _16 - _43;
- int32_t  const _54 = _52 / _53;
- int32_t  const _55 = ~_45;
- int32_t  const _56 = _55 - _45;
- int32_t  const _57 = 0 & _56;
- int32_t  const _58 = _54 + _57;
- int32_t  const _59 = ~_43;
- int32_t  const _60 = _58 & _59;
- int32_t  const _61 = _16 | _43;
- int32_t  const _62 = _52 % _61;
- int32_t  const _63 = _16 ^ _45;
- int32_t  const _64 = _63 + _55;
- int32_t  const _65 = 0 & _64;
- int32_t  const _66 = _62 + _65;
- int32_t  const _67 = _66 & _59;
- int32_t  const _68 = _67 * 4;
- int32_t  const _69 = _68 + 4;
- int32_t  const _70 = ::halide_cpp_min(_69, _21);
- int32_t  const _71 = _70 * 8;
- int32_t  const _72 = ::halide_cpp_min(_71, _11);
- int32_t  const _73 = ::halide_cpp_min(_72, _8);
+ uint32_t  const _47 = _halide_buffer_get_type(_attn_out_buffer);
+ bool  const _48 = _halide_buffer_get_device_dirty(_attn_out_buffer);
+ int32_t  const _49 = _halide_buffer_get_dimensions(_attn_out_buffer);
+ int32_t  const _50 = _halide_buffer_get_min(_attn_out_buffer, 0);
+ int32_t  const _51 = _halide_buffer_get_extent(_attn_out_buffer, 0);
+ int32_t  const _52 = _halide_buffer_get_stride(_attn_out_buffer, 0);
+ int32_t  const _53 = _halide_buffer_get_min(_attn_out_buffer, 1);
+ int32_t  const _54 = _halide_buffer_get_extent(_attn_out_buffer, 1);
+ int32_t  const _55 = _halide_buffer_get_stride(_attn_out_buffer, 1);
+ int32_t  const _56 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
+ int32_t  const _57 = _56 + 7;
+ int32_t  const _58 = _57 >> 3;
+ int32_t  const _59 = _attn_tile * 4;
+ int32_t  const _60 = _59 + 4;
+ int32_t  const _61 = ::halide_cpp_min(_58, _60);
+ int32_t  const _62 = _attn_kv_lo >> 3;
+ int32_t  const _63 = ::halide_cpp_max(_61, _62);
+ int32_t  const _64 = ::halide_cpp_max(_63, 0);
+ int32_t  const _65 = _64 * 8;
+ int32_t  const _66 = ::halide_cpp_min(_65, _attn_lk);
+ int32_t  const _67 = ::halide_cpp_max(_62, 0);
+ int32_t  const _68 = _67 * 8;
+ int32_t  const _69 = ::halide_cpp_min(_68, _attn_lk);
+ int32_t  const _70 = ::halide_cpp_max(_69, 0);
+ int32_t  const _71 = ::halide_cpp_max(_66, 0);
+ int32_t  const _72 = _71 - _70;
+ int32_t  const _73 = _72 + -1;
+ int32_t  const _74 = _73 >> 3;
+ int32_t  const _75 = _74 * 8;
+ int32_t  const _76 = _70 + _75;
+ int32_t  const _77 = _76 + 8;
+ int32_t  const _78 = ::halide_cpp_min(_77, _24);
+ int32_t  const _79 = _24 + -1;
+ int32_t  const _80 = ::halide_cpp_min(_70, _79);
+ int32_t  const _81 = _78 - _80;
+ bool  const _82 = _halide_buffer_is_bounds_query(_attn_k_buffer);
+ bool  const _83 = !(_82);
+ bool  const _84 = 0 <= _80;
+ bool  const _85 = _80 <= 0;
+ bool  const _86 = _84 && _85;
+ bool  const _87 = _83 || _86;
+ if (!_87)
+ {
+  int32_t  const _88 = _81 + -1;
+  int32_t  const _89 = _81 + _80;
+  int32_t  const _90 = _89 + -1;
+  int32_t  const _91 = attn_causal64_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_k", 1, 0, _88, _80, _90);
+  return _91;
+ }
+ bool  const _92 = _halide_buffer_is_bounds_query(_attn_v_buffer);
+ bool  const _93 = !(_92);
+ bool  const _94 = _69 <= 0;
+ bool  const _95 = _93 || _94;
+ if (!_95)
+ {
+  int32_t  const _96 = _72 + -1;
+  int32_t  const _97 = _72 + _69;
+  int32_t  const _98 = _97 + -1;
+  int32_t  const _99 = attn_causal64_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_v", 1, 0, _96, _69, _98);
+  return _99;
+ }
+ uint32_t  const _100 = (uint32_t)(73730ull);
+ bool  const _101 = _17 == _100;
+ if (!_101)
+ {
+  uint32_t  const _102 = (uint32_t)(73730ull);
+  int32_t  const _103 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_k", _17, _102);
+  return _103;
+ }
+ bool  const _104 = _19 == 2;
+ if (!_104)
+ {
+  int32_t  const _105 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_k", _19, 2);
+  return _105;
+ }
+ uint32_t  const _106 = (uint32_t)(73730ull);
+ bool  const _107 = _27 == _106;
+ if (!_107)
+ {
+  uint32_t  const _108 = (uint32_t)(73730ull);
+  int32_t  const _109 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_q", _27, _108);
+  return _109;
+ }
+ bool  const _110 = _29 == 2;
+ if (!_110)
+ {
+  int32_t  const _111 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_q", _29, 2);
+  return _111;
+ }
+ uint32_t  const _112 = (uint32_t)(73730ull);
+ bool  const _113 = _37 == _112;
+ if (!_113)
+ {
+  uint32_t  const _114 = (uint32_t)(73730ull);
+  int32_t  const _115 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_v", _37, _114);
+  return _115;
+ }
+ bool  const _116 = _39 == 2;
+ if (!_116)
+ {
+  int32_t  const _117 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_v", _39, 2);
+  return _117;
+ }
+ uint32_t  const _118 = (uint32_t)(73730ull);
+ bool  const _119 = _47 == _118;
+ if (!_119)
+ {
+  uint32_t  const _120 = (uint32_t)(73730ull);
+  int32_t  const _121 = attn_causal64_rt_error_bad_type(_ucon, "Output buffer attn_out", _47, _120);
+  return _121;
+ }
+ bool  const _122 = _49 == 2;
+ if (!_122)
+ {
+  int32_t  const _123 = attn_causal64_rt_error_bad_dimensions(_ucon, "Output buffer attn_out", _49, 2);
+  return _123;
+ }
+ bool  const _124 = _20 <= 0;
+ int32_t  const _125 = _21 + _20;
+ bool  const _126 = 64 <= _125;
+ bool  const _127 = _124 && _126;
+ if (!_127)
+ {
+  int32_t  const _128 = _21 + _20;
+  int32_t  const _129 = _128 + -1;
+  int32_t  const _130 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 0, 0, 63, _20, _129);
+  return _130;
+ }
+ bool  const _131 = 0 <= _21;
+ if (!_131)
+ {
+  int32_t  const _132 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 0, _21);
+  return _132;
+ }
+ bool  const _133 = _23 <= _80;
+ int32_t  const _134 = _81 + _80;
+ int32_t  const _135 = _24 + _23;
+ bool  const _136 = _134 <= _135;
+ bool  const _137 = _133 && _136;
+ if (!_137)
+ {
+  int32_t  const _138 = _81 + _80;
+  int32_t  const _139 = _138 + -1;
+  int32_t  const _140 = _24 + _23;
+  int32_t  const _141 = _140 + -1;
+  int32_t  const _142 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 1, _80, _139, _23, _141);
+  return _142;
+ }
+ bool  const _143 = 0 <= _24;
+ if (!_143)
+ {
+  int32_t  const _144 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 1, _24);
+  return _144;
+ }
+ bool  const _145 = _30 <= 0;
+ int32_t  const _146 = _31 + _30;
+ bool  const _147 = 64 <= _146;
+ bool  const _148 = _145 && _147;
+ if (!_148)
+ {
+  int32_t  const _149 = _31 + _30;
+  int32_t  const _150 = _149 + -1;
+  int32_t  const _151 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 0, 0, 63, _30, _150);
+  return _151;
+ }
+ bool  const _152 = 0 <= _31;
+ if (!_152)
+ {
+  int32_t  const _153 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 0, _31);
+  return _153;
+ }
+ bool  const _154 = _33 <= 0;
+ int32_t  const _155 = _34 + _33;
+ bool  const _156 = 32 <= _155;
+ bool  const _157 = _154 && _156;
+ if (!_157)
+ {
+  int32_t  const _158 = _34 + _33;
+  int32_t  const _159 = _158 + -1;
+  int32_t  const _160 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 1, 0, 31, _33, _159);
+  return _160;
+ }
+ bool  const _161 = 0 <= _34;
+ if (!_161)
+ {
+  int32_t  const _162 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 1, _34);
+  return _162;
+ }
+ bool  const _163 = _40 <= 0;
+ int32_t  const _164 = _41 + _40;
+ bool  const _165 = 64 <= _164;
+ bool  const _166 = _163 && _165;
+ if (!_166)
+ {
+  int32_t  const _167 = _41 + _40;
+  int32_t  const _168 = _167 + -1;
+  int32_t  const _169 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 0, 0, 63, _40, _168);
+  return _169;
+ }
+ bool  const _170 = 0 <= _41;
+ if (!_170)
+ {
+  int32_t  const _171 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 0, _41);
+  return _171;
+ }
+ int32_t  const _172 = ::halide_cpp_max(_69, 0);
+ bool  const _173 = _43 <= _172;
+ int32_t  const _174 = _172 + _72;
+ int32_t  const _175 = _44 + _43;
+ bool  const _176 = _174 <= _175;
+ bool  const _177 = _173 && _176;
+ if (!_177)
+ {
+  int32_t  const _178 = ::halide_cpp_max(_69, 0);
+  int32_t  const _179 = _178 + _72;
+  int32_t  const _180 = _179 + -1;
+  int32_t  const _181 = _44 + _43;
+  int32_t  const _182 = _181 + -1;
+  int32_t  const _183 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 1, _178, _180, _43, _182);
+  return _183;
+ }
+ bool  const _184 = 0 <= _44;
+ if (!_184)
+ {
+  int32_t  const _185 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 1, _44);
+  return _185;
+ }
+ bool  const _186 = _50 <= 0;
+ int32_t  const _187 = _51 + _50;
+ bool  const _188 = 80 <= _187;
+ bool  const _189 = _186 && _188;
+ if (!_189)
+ {
+  int32_t  const _190 = _51 + _50;
+  int32_t  const _191 = _190 + -1;
+  int32_t  const _192 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 0, 0, 79, _50, _191);
+  return _192;
+ }
+ bool  const _193 = 0 <= _51;
+ if (!_193)
+ {
+  int32_t  const _194 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 0, _51);
+  return _194;
+ }
+ bool  const _195 = _53 <= 0;
+ int32_t  const _196 = _54 + _53;
+ bool  const _197 = 32 <= _196;
+ bool  const _198 = _195 && _197;
+ if (!_198)
+ {
+  int32_t  const _199 = _54 + _53;
+  int32_t  const _200 = _199 + -1;
+  int32_t  const _201 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 1, 0, 31, _53, _200);
+  return _201;
+ }
+ bool  const _202 = 0 <= _54;
+ if (!_202)
+ {
+  int32_t  const _203 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 1, _54);
+  return _203;
+ }
+ bool  const _204 = _22 == 1;
+ if (!_204)
+ {
+  int32_t  const _205 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.stride.0", _22, "1", 1);
+  return _205;
+ }
+ bool  const _206 = _20 == 0;
+ if (!_206)
+ {
+  int32_t  const _207 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.min.0", _20, "0", 0);
+  return _207;
+ }
+ bool  const _208 = _21 == 64;
+ if (!_208)
+ {
+  int32_t  const _209 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.extent.0", _21, "64", 64);
+  return _209;
+ }
+ bool  const _210 = _25 == 64;
+ if (!_210)
+ {
+  int32_t  const _211 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.stride.1", _25, "64", 64);
+  return _211;
+ }
+ bool  const _212 = _23 == 0;
+ if (!_212)
+ {
+  int32_t  const _213 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.min.1", _23, "0", 0);
+  return _213;
+ }
+ bool  const _214 = _32 == 1;
+ if (!_214)
+ {
+  int32_t  const _215 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.stride.0", _32, "1", 1);
+  return _215;
+ }
+ bool  const _216 = _30 == 0;
+ if (!_216)
+ {
+  int32_t  const _217 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.min.0", _30, "0", 0);
+  return _217;
+ }
+ bool  const _218 = _31 == 64;
+ if (!_218)
+ {
+  int32_t  const _219 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.extent.0", _31, "64", 64);
+  return _219;
+ }
+ bool  const _220 = _35 == 64;
+ if (!_220)
+ {
+  int32_t  const _221 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.stride.1", _35, "64", 64);
+  return _221;
+ }
+ bool  const _222 = _33 == 0;
+ if (!_222)
+ {
+  int32_t  const _223 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.min.1", _33, "0", 0);
+  return _223;
+ }
+ bool  const _224 = _34 == 32;
+ if (!_224)
+ {
+  int32_t  const _225 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.extent.1", _34, "32", 32);
+  return _225;
+ }
+ bool  const _226 = _42 == 1;
+ if (!_226)
+ {
+  int32_t  const _227 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.stride.0", _42, "1", 1);
+  return _227;
+ }
+ bool  const _228 = _40 == 0;
+ if (!_228)
+ {
+  int32_t  const _229 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.min.0", _40, "0", 0);
+  return _229;
+ }
+ bool  const _230 = _41 == 64;
+ if (!_230)
+ {
+  int32_t  const _231 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.extent.0", _41, "64", 64);
+  return _231;
+ }
+ bool  const _232 = _45 == 64;
+ if (!_232)
+ {
+  int32_t  const _233 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.stride.1", _45, "64", 64);
+  return _233;
+ }
+ bool  const _234 = _43 == 0;
+ if (!_234)
+ {
+  int32_t  const _235 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.min.1", _43, "0", 0);
+  return _235;
+ }
+ bool  const _236 = _52 == 1;
+ if (!_236)
+ {
+  int32_t  const _237 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.stride.0", _52, "1", 1);
+  return _237;
+ }
+ bool  const _238 = _50 == 0;
+ if (!_238)
+ {
+  int32_t  const _239 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.min.0", _50, "0", 0);
+  return _239;
+ }
+ bool  const _240 = _51 == 80;
+ if (!_240)
+ {
+  int32_t  const _241 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.extent.0", _51, "(64 + 16)", 80);
+  return _241;
+ }
+ bool  const _242 = _55 == 80;
+ if (!_242)
+ {
+  int32_t  const _243 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.stride.1", _55, "(64 + 16)", 80);
+  return _243;
+ }
+ bool  const _244 = _53 == 0;
+ if (!_244)
+ {
+  int32_t  const _245 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.min.1", _53, "0", 0);
+  return _245;
+ }
+ bool  const _246 = _54 == 32;
+ if (!_246)
+ {
+  int32_t  const _247 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.extent.1", _54, "32", 32);
+  return _247;
+ }
+ int64_t  const _248 = (int64_t)(_24);
+ int64_t  const _249 = (int64_t)(64ll);
+ int64_t  const _250 = _248 * _249;
+ uint64_t  const _251 = (uint64_t)(_250);
+ uint64_t  const _252 = (uint64_t)(2147483647ull);
+ bool  const _253 = _251 <= _252;
+ if (!_253)
+ {
+  int64_t  const _254 = (int64_t)(_24);
+  int64_t  const _255 = (int64_t)(64ll);
+  int64_t  const _256 = _254 * _255;
+  uint64_t  const _257 = (uint64_t)(_256);
+  uint64_t  const _258 = (uint64_t)(2147483647ull);
+  int32_t  const _259 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _257, _258);
+  return _259;
+ }
+ int64_t  const _260 = (int64_t)(_24);
+ int64_t  const _261 = (int64_t)(33554431ll);
+ bool  const _262 = _260 <= _261;
+ if (!_262)
+ {
+  int64_t  const _263 = (int64_t)(_24);
+  int64_t  const _264 = (int64_t)(64ll);
+  int64_t  const _265 = _263 * _264;
+  int64_t  const _266 = (int64_t)(2147483647ll);
+  int32_t  const _267 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_k", _265, _266);
+  return _267;
+ }
+ int64_t  const _268 = (int64_t)(_44);
+ int64_t  const _269 = (int64_t)(64ll);
+ int64_t  const _270 = _268 * _269;
+ uint64_t  const _271 = (uint64_t)(_270);
+ uint64_t  const _272 = (uint64_t)(2147483647ull);
+ bool  const _273 = _271 <= _272;
+ if (!_273)
+ {
+  int64_t  const _274 = (int64_t)(_44);
+  int64_t  const _275 = (int64_t)(64ll);
+  int64_t  const _276 = _274 * _275;
+  uint64_t  const _277 = (uint64_t)(_276);
+  uint64_t  const _278 = (uint64_t)(2147483647ull);
+  int32_t  const _279 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _277, _278);
+  return _279;
+ }
+ int64_t  const _280 = (int64_t)(_44);
+ int64_t  const _281 = (int64_t)(33554431ll);
+ bool  const _282 = _280 <= _281;
+ if (!_282)
+ {
+  int64_t  const _283 = (int64_t)(_44);
+  int64_t  const _284 = (int64_t)(64ll);
+  int64_t  const _285 = _283 * _284;
+  int64_t  const _286 = (int64_t)(2147483647ll);
+  int32_t  const _287 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_v", _285, _286);
+  return _287;
+ }
+ bool  const _288 = !(_18);
+ if (!_288)
+ {
+  int32_t  const _289 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_k");
+  return _289;
+ }
+ bool  const _290 = !(_28);
+ if (!_290)
+ {
+  int32_t  const _291 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_q");
+  return _291;
+ }
+ bool  const _292 = !(_38);
+ if (!_292)
+ {
+  int32_t  const _293 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_v");
+  return _293;
+ }
+ bool  const _294 = !(_48);
+ if (!_294)
+ {
+  int32_t  const _295 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Output buffer attn_out");
+  return _295;
+ }
+ uint64_t  const _296 = (uint64_t)(0ull);
+ auto * const _297 = (void *)(_296);
+ bool  const _298 = _attn_k != _297;
+ if (!_298)
+ {
+  int32_t  const _299 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_k");
+  return _299;
+ }
+ uint64_t  const _300 = (uint64_t)(0ull);
+ auto * const _301 = (void *)(_300);
+ bool  const _302 = _attn_q != _301;
+ if (!_302)
+ {
+  int32_t  const _303 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_q");
+  return _303;
+ }
+ uint64_t  const _304 = (uint64_t)(0ull);
+ auto * const _305 = (void *)(_304);
+ bool  const _306 = _attn_v != _305;
+ if (!_306)
+ {
+  int32_t  const _307 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_v");
+  return _307;
+ }
+ uint64_t  const _308 = (uint64_t)(0ull);
+ auto * const _309 = (void *)(_308);
+ bool  const _310 = _attn_out != _309;
+ if (!_310)
+ {
+  int32_t  const _311 = attn_causal64_rt_error_host_is_null(_ucon, "Output buffer attn_out");
+  return _311;
+ }
+ bool  const _312 = 0 <= _attn_tile;
+ if (!_312)
+ {
+  int64_t  const _313 = (int64_t)(_attn_tile);
+  int64_t  const _314 = (int64_t)(0ll);
+  int32_t  const _315 = attn_causal64_rt_error_param_too_small_i64(_ucon, "attn_tile", _313, _314);
+  return _315;
+ }
  {
   float _qs[2048];
   // produce qs
-  int32_t  const _74 = _67 * 2048;
-  int32_t  const _75 = _17 + _60;
-  int32_t  const _76 = _75 * _12;
-  int32_t  const _77 = _18 + _41;
-  int32_t  const _78 = _77 * _13;
-  int32_t  const _79 = _78 - _22;
-  int32_t  const _80 = _76 + _79;
-  int32_t  const _81 = _74 + _80;
   for (int _qs_s0_ii_ii = 0; _qs_s0_ii_ii < 0 + 2; _qs_s0_ii_ii++)
   {
-   int32_t  const _82 = _qs_s0_ii_ii * 1024;
-   int32_t  const _83 = _82 + _81;
    for (int _qs_s0_c = 0; _qs_s0_c < 0 + 64; _qs_s0_c++)
    {
-    int32_t  const _84 = _qs_s0_c + _83;
-    int32x16_t  const _85 = int32x16_t_ops::ramp(_84, 64);
-    float16  const _86 = float16_ops::load_gather(_attn_q, _85);
-    float  const _87 = float_from_bits(1043900987 /* 0.180337 */);
-    float16  const _88 = float16_ops::broadcast(_87);
-    float16  const _89 = _86 * _88;
-    int32_t  const _90 = _qs_s0_c * 2;
-    int32_t  const _91 = _90 + _qs_s0_ii_ii;
-    int32_t  const _92 = _91 * 16;
-    float16_ops::store(_89, _qs, _92);
+    int32_t  const _316 = _qs_s0_ii_ii * 1024;
+    int32_t  const _317 = _316 + _qs_s0_c;
+    int32x16_t  const _318 = int32x16_t_ops::ramp(_317, 64);
+    float16  const _319 = float16_ops::load_gather(_attn_q, _318);
+    float  const _320 = float_from_bits(1043900987 /* 0.180337 */);
+    float16  const _321 = float16_ops::broadcast(_320);
+    float16  const _322 = _319 * _321;
+    int32_t  const _323 = _qs_s0_c * 2;
+    int32_t  const _324 = _323 + _qs_s0_ii_ii;
+    int32_t  const _325 = _324 * 16;
+    float16_ops::store(_322, _qs, _325);
    } // for _qs_s0_c
   } // for _qs_s0_ii_ii
+  int32_t  const _326 = ::halide_cpp_max(_69, 0);
+  int32_t  const _327 = ::halide_cpp_max(_66, 0);
+  int32_t  const _328 = _327 - _326;
+  int32_t  const _329 = _328 + -1;
+  int32_t  const _330 = _329 >> 3;
+  int32_t  const _331 = _330 * 8;
+  int32_t  const _332 = _326 + _331;
+  int32_t  const _333 = _332 + 8;
+  int32_t  const _334 = ::halide_cpp_max(_333, _66);
+  int32_t  const _335 = ::halide_cpp_max(_334, 0);
+  int32_t  const _336 = _335 - _326;
   {
-   int32_t  const _93 = _73 + -1;
-   int32_t  const _94 = _93 >> 3;
-   int32_t  const _95 = _94 * 8;
-   int32_t  const _96 = _95 + 8;
-   int64_t  const _97 = _96;
-   int64_t  const _98 = _97 * 32;
-   int64_t  const _99 = (_98 > ((int64_t(1) << 31) - 1)) ? _98 : (_98 * 1);
-   int64_t  const _100 = (_99 > ((int64_t(1) << 31) - 1)) ? _99 : (_99 * 1);
-   int64_t  const _101 = (_100 > ((int64_t(1) << 31) - 1)) ? _100 : (_100 * 1);
-   if ((_101 > ((int64_t(1) << 31) - 1)) || ((_101 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+   int64_t  const _337 = _336;
+   int64_t  const _338 = _337 * 32;
+   if ((_338 > ((int64_t(1) << 31) - 1)) || ((_338 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
    {
     attn_causal64_rt_error(_ucon, "32-bit signed overflow computing size of allocation scores\n");
     return -1;
    } // overflow test scores
-   int64_t  const _102 = _101;
-   float *_scores = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_102);
+   int64_t  const _339 = _338;
+   float *_scores = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_339);
    if (!_scores)
    {
-    int32_t  const _103 = attn_causal64_rt_error_out_of_memory(_ucon);
-    return _103;
+    int32_t  const _340 = attn_causal64_rt_error_out_of_memory(_ucon);
+    return _340;
    }
    HalideFreeHelper _scores_free(_ucon, _scores, attn_causal64_rt_free);
+   int32_t  const _341 = ::halide_cpp_max(_66, 0);
+   int32_t  const _342 = ::halide_cpp_max(_69, 0);
+   int32_t  const _343 = _341 - _342;
    // produce scores
    // consume qs
-   int32_t  const _104 = _73 + 7;
-   int32_t  const _105 = _104 >> 3;
-   int32_t  const _106 = _17 + _60;
-   bool  const _107 = _106 < 0;
-   int32_t  const _108 = (int32_t)(_107 ? -1 : 0);
-   bool  const _109 = _7 == 0;
-   int32_t  const _110 = (int32_t)(_109 ? -1 : 0);
-   bool  const _111 = _7 < 0;
-   int32_t  const _112 = (int32_t)(_111 ? -1 : 0);
-   int32_t  const _113 = _106 - _108;
-   int32_t  const _114 = _7 - _110;
-   int32_t  const _115 = _113 / _114;
-   int32_t  const _116 = ~_112;
-   int32_t  const _117 = _116 - _112;
-   int32_t  const _118 = _108 & _117;
-   int32_t  const _119 = _115 + _118;
-   int32_t  const _120 = ~_110;
-   int32_t  const _121 = _119 & _120;
-   int32_t  const _122 = _121 * _9;
-   int32_t  const _123 = _18 + _41;
-   int32_t  const _124 = _123 * _10;
-   int32_t  const _125 = _124 - _23;
-   int32_t  const _126 = _122 + _125;
-   for (int _scores_s0_j_jo = 0; _scores_s0_j_jo < 0 + _105; _scores_s0_j_jo++)
+   int32_t  const _344 = _343 + 7;
+   int32_t  const _345 = _344 >> 3;
+   for (int _scores_s0_j_jo = 0; _scores_s0_j_jo < 0 + _345; _scores_s0_j_jo++)
    {
+    int32_t  const _346 = _scores_s0_j_jo * 8;
+    int32_t  const _347 = _346 + _342;
     {
      float _dot[256];
      // produce dot
-     float  const _127 = float_from_bits(0 /* 0 */);
-     float16  const _128 = float16_ops::broadcast(_127);
-     float16_ops::store(_128, _dot, 0);
-     float  const _129 = float_from_bits(0 /* 0 */);
-     float16  const _130 = float16_ops::broadcast(_129);
-     float16_ops::store(_130, _dot, 32);
-     float  const _131 = float_from_bits(0 /* 0 */);
-     float16  const _132 = float16_ops::broadcast(_131);
-     float16_ops::store(_132, _dot, 64);
-     float  const _133 = float_from_bits(0 /* 0 */);
-     float16  const _134 = float16_ops::broadcast(_133);
-     float16_ops::store(_134, _dot, 96);
-     float  const _135 = float_from_bits(0 /* 0 */);
-     float16  const _136 = float16_ops::broadcast(_135);
-     float16_ops::store(_136, _dot, 128);
-     float  const _137 = float_from_bits(0 /* 0 */);
-     float16  const _138 = float16_ops::broadcast(_137);
-     float16_ops::store(_138, _dot, 160);
-     float  const _139 = float_from_bits(0 /* 0 */);
-     float16  const _140 = float16_ops::broadcast(_139);
-     float16_ops::store(_140, _dot, 192);
-     float  const _141 = float_from_bits(0 /* 0 */);
-     float16  const _142 = float16_ops::broadcast(_141);
-     float16_ops::store(_142, _dot, 224);
-     float  const _143 = float_from_bits(0 /* 0 */);
-     float16  const _144 = float16_ops::broadcast(_143);
-     float16_ops::store(_144, _dot, 16);
-     float  const _145 = float_from_bits(0 /* 0 */);
-     float16  const _146 = float16_ops::broadcast(_145);
-     float16_ops::store(_146, _dot, 48);
-     float  const _147 = float_from_bits(0 /* 0 */);
-     float16  const _148 = float16_ops::broadcast(_147);
-     float16_ops::store(_148, _dot, 80);
-     float  const _149 = float_from_bits(0 /* 0 */);
-     float16  const _150 = float16_ops::broadcast(_149);
-     float16_ops::store(_150, _dot, 112);
-     float  const _151 = float_from_bits(0 /* 0 */);
-     float16  const _152 = float16_ops::broadcast(_151);
-     float16_ops::store(_152, _dot, 144);
-     float  const _153 = float_from_bits(0 /* 0 */);
-     float16  const _154 = float16_ops::broadcast(_153);
-     float16_ops::store(_154, _dot, 176);
-     float  const _155 = float_from_bits(0 /* 0 */);
-     float16  const _156 = float16_ops::broadcast(_155);
-     float16_ops::store(_156, _dot, 208);
-     float  const _157 = float_from_bits(0 /* 0 */);
-     float16  const _158 = float16_ops::broadcast(_157);
-     float16_ops::store(_158, _dot, 240);
-     int32_t  const _159 = _scores_s0_j_jo * 8;
-     int32_t  const _160 = _8 + -1;
-     int32_t  const _161 = ::halide_cpp_min(_160, _159);
-     int32_t  const _162 = _161 * 64;
-     int32_t  const _163 = _162 + _126;
-     int32_t  const _164 = _159 + 8;
-     int32_t  const _165 = ::halide_cpp_min(_164, _8);
-     int32_t  const _166 = _165 * 64;
-     int32_t  const _167 = _166 + _126;
-     int32_t  const _168 = _159 + 7;
-     int32_t  const _169 = ::halide_cpp_min(_168, _8);
-     int32_t  const _170 = _169 * 64;
-     int32_t  const _171 = _170 + _126;
-     int32_t  const _172 = _159 + 6;
-     int32_t  const _173 = ::halide_cpp_min(_172, _8);
-     int32_t  const _174 = _173 * 64;
-     int32_t  const _175 = _174 + _126;
-     int32_t  const _176 = _159 + 5;
-     int32_t  const _177 = ::halide_cpp_min(_176, _8);
-     int32_t  const _178 = _177 * 64;
-     int32_t  const _179 = _178 + _126;
-     int32_t  const _180 = _159 + 4;
-     int32_t  const _181 = ::halide_cpp_min(_180, _8);
-     int32_t  const _182 = _181 * 64;
-     int32_t  const _183 = _182 + _126;
-     int32_t  const _184 = _159 + 3;
-     int32_t  const _185 = ::halide_cpp_min(_184, _8);
-     int32_t  const _186 = _185 * 64;
-     int32_t  const _187 = _186 + _126;
-     int32_t  const _188 = _159 + 2;
-     int32_t  const _189 = ::halide_cpp_min(_188, _8);
-     int32_t  const _190 = _189 * 64;
-     int32_t  const _191 = _190 + _126;
+     float  const _348 = float_from_bits(0 /* 0 */);
+     float16  const _349 = float16_ops::broadcast(_348);
+     float16_ops::store(_349, _dot, 0);
+     float  const _350 = float_from_bits(0 /* 0 */);
+     float16  const _351 = float16_ops::broadcast(_350);
+     float16_ops::store(_351, _dot, 32);
+     float  const _352 = float_from_bits(0 /* 0 */);
+     float16  const _353 = float16_ops::broadcast(_352);
+     float16_ops::store(_353, _dot, 64);
+     float  const _354 = float_from_bits(0 /* 0 */);
+     float16  const _355 = float16_ops::broadcast(_354);
+     float16_ops::store(_355, _dot, 96);
+     float  const _356 = float_from_bits(0 /* 0 */);
+     float16  const _357 = float16_ops::broadcast(_356);
+     float16_ops::store(_357, _dot, 128);
+     float  const _358 = float_from_bits(0 /* 0 */);
+     float16  const _359 = float16_ops::broadcast(_358);
+     float16_ops::store(_359, _dot, 160);
+     float  const _360 = float_from_bits(0 /* 0 */);
+     float16  const _361 = float16_ops::broadcast(_360);
+     float16_ops::store(_361, _dot, 192);
+     float  const _362 = float_from_bits(0 /* 0 */);
+     float16  const _363 = float16_ops::broadcast(_362);
+     float16_ops::store(_363, _dot, 224);
+     float  const _364 = float_from_bits(0 /* 0 */);
+     float16  const _365 = float16_ops::broadcast(_364);
+     float16_ops::store(_365, _dot, 16);
+     float  const _366 = float_from_bits(0 /* 0 */);
+     float16  const _367 = float16_ops::broadcast(_366);
+     float16_ops::store(_367, _dot, 48);
+     float  const _368 = float_from_bits(0 /* 0 */);
+     float16  const _369 = float16_ops::broadcast(_368);
+     float16_ops::store(_369, _dot, 80);
+     float  const _370 = float_from_bits(0 /* 0 */);
+     float16  const _371 = float16_ops::broadcast(_370);
+     float16_ops::store(_371, _dot, 112);
+     float  const _372 = float_from_bits(0 /* 0 */);
+     float16  const _373 = float16_ops::broadcast(_372);
+     float16_ops::store(_373, _dot, 144);
+     float  const _374 = float_from_bits(0 /* 0 */);
+     float16  const _375 = float16_ops::broadcast(_374);
+     float16_ops::store(_375, _dot, 176);
+     float  const _376 = float_from_bits(0 /* 0 */);
+     float16  const _377 = float16_ops::broadcast(_376);
+     float16_ops::store(_377, _dot, 208);
+     float  const _378 = float_from_bits(0 /* 0 */);
+     float16  const _379 = float16_ops::broadcast(_378);
+     float16_ops::store(_379, _dot, 240);
+     int32_t  const _380 = _347 + 8;
+     int32_t  const _381 = ::halide_cpp_min(_380, _24);
+     int32_t  const _382 = _381 * 64;
+     int32_t  const _383 = _347 + 7;
+     int32_t  const _384 = ::halide_cpp_min(_383, _24);
+     int32_t  const _385 = _384 * 64;
+     int32_t  const _386 = _347 + 6;
+     int32_t  const _387 = ::halide_cpp_min(_386, _24);
+     int32_t  const _388 = _387 * 64;
+     int32_t  const _389 = _347 + 5;
+     int32_t  const _390 = ::halide_cpp_min(_389, _24);
+     int32_t  const _391 = _390 * 64;
+     int32_t  const _392 = _347 + 4;
+     int32_t  const _393 = ::halide_cpp_min(_392, _24);
+     int32_t  const _394 = _393 * 64;
+     int32_t  const _395 = _347 + 3;
+     int32_t  const _396 = ::halide_cpp_min(_395, _24);
+     int32_t  const _397 = _396 * 64;
+     int32_t  const _398 = _347 + 2;
+     int32_t  const _399 = ::halide_cpp_min(_398, _24);
+     int32_t  const _400 = _399 * 64;
+     int32_t  const _401 = _24 + -1;
+     int32_t  const _402 = ::halide_cpp_min(_401, _347);
+     int32_t  const _403 = _402 * 64;
      for (int _dot_s1_rd__x = 0; _dot_s1_rd__x < 0 + 64; _dot_s1_rd__x++)
      {
-      float16  const _192 = float16_ops::load(_dot, 0);
-      int32_t  const _193 = _dot_s1_rd__x * 32;
-      float16  const _194 = float16_ops::load(_qs, _193);
-      int32_t  const _195 = _dot_s1_rd__x + _163;
-      float  const _196 = ((float const *)_attn_k)[_195];
-      float16  const _197 = float16_ops::broadcast(_196);
-      float16  const _198 = _194 * _197;
-      float16  const _199 = _192 + _198;
-      float16_ops::store(_199, _dot, 0);
-      float16  const _200 = float16_ops::load(_dot, 16);
-      int32_t  const _201 = _dot_s1_rd__x * 32;
-      int32_t  const _202 = _201 + 16;
-      float16  const _203 = float16_ops::load(_qs, _202);
-      int32_t  const _204 = _dot_s1_rd__x + _163;
-      float  const _205 = ((float const *)_attn_k)[_204];
-      float16  const _206 = float16_ops::broadcast(_205);
-      float16  const _207 = _203 * _206;
-      float16  const _208 = _200 + _207;
-      float16_ops::store(_208, _dot, 16);
-      float16  const _209 = float16_ops::load(_dot, 32);
-      int32_t  const _210 = _dot_s1_rd__x * 32;
-      float16  const _211 = float16_ops::load(_qs, _210);
-      int32_t  const _212 = _dot_s1_rd__x + _191;
-      int32_t  const _213 = _212 + -64;
-      float  const _214 = ((float const *)_attn_k)[_213];
-      float16  const _215 = float16_ops::broadcast(_214);
-      float16  const _216 = _211 * _215;
-      float16  const _217 = _209 + _216;
-      float16_ops::store(_217, _dot, 32);
-      float16  const _218 = float16_ops::load(_dot, 48);
-      int32_t  const _219 = _dot_s1_rd__x * 32;
-      int32_t  const _220 = _219 + 16;
-      float16  const _221 = float16_ops::load(_qs, _220);
-      int32_t  const _222 = _dot_s1_rd__x + _191;
-      int32_t  const _223 = _222 + -64;
-      float  const _224 = ((float const *)_attn_k)[_223];
-      float16  const _225 = float16_ops::broadcast(_224);
-      float16  const _226 = _221 * _225;
-      float16  const _227 = _218 + _226;
-      float16_ops::store(_227, _dot, 48);
-      float16  const _228 = float16_ops::load(_dot, 64);
-      int32_t  const _229 = _dot_s1_rd__x * 32;
-      float16  const _230 = float16_ops::load(_qs, _229);
-      int32_t  const _231 = _dot_s1_rd__x + _187;
-      int32_t  const _232 = _231 + -64;
-      float  const _233 = ((float const *)_attn_k)[_232];
-      float16  const _234 = float16_ops::broadcast(_233);
-      float16  const _235 = _230 * _234;
-      float16  const _236 = _228 + _235;
-      float16_ops::store(_236, _dot, 64);
-      float16  const _237 = float16_ops::load(_dot, 80);
-      int32_t  const _238 = _dot_s1_rd__x * 32;
-      int32_t  const _239 = _238 + 16;
-      float16  const _240 = float16_ops::load(_qs, _239);
-      int32_t  const _241 = _dot_s1_rd__x + _187;
-      int32_t  const _242 = _241 + -64;
-      float  const _243 = ((float const *)_attn_k)[_242];
-      float16  const _244 = float16_ops::broadcast(_243);
-      float16  const _245 = _240 * _244;
-      float16  const _246 = _237 + _245;
-      float16_ops::store(_246, _dot, 80);
-      float16  const _247 = float16_ops::load(_dot, 96);
-      int32_t  const _248 = _dot_s1_rd__x * 32;
-      float16  const _249 = float16_ops::load(_qs, _248);
-      int32_t  const _250 = _dot_s1_rd__x + _183;
-      int32_t  const _251 = _250 + -64;
-      float  const _252 = ((float const *)_attn_k)[_251];
-      float16  const _253 = float16_ops::broadcast(_252);
-      float16  const _254 = _249 * _253;
-      float16  const _255 = _247 + _254;
-      float16_ops::store(_255, _dot, 96);
-      float16  const _256 = float16_ops::load(_dot, 112);
-      int32_t  const _257 = _dot_s1_rd__x * 32;
-      int32_t  const _258 = _257 + 16;
-      float16  const _259 = float16_ops::load(_qs, _258);
-      int32_t  const _260 = _dot_s1_rd__x + _183;
-      int32_t  const _261 = _260 + -64;
-      float  const _262 = ((float const *)_attn_k)[_261];
-      float16  const _263 = float16_ops::broadcast(_262);
-      float16  const _264 = _259 * _263;
-      float16  const _265 = _256 + _264;
-      float16_ops::store(_265, _dot, 112);
-      float16  const _266 = float16_ops::load(_dot, 128);
-      int32_t  const _267 = _dot_s1_rd__x * 32;
-      float16  const _268 = float16_ops::load(_qs, _267);
-      int32_t  const _269 = _dot_s1_rd__x + _179;
-      int32_t  const _270 = _269 + -64;
-      float  const _271 = ((float const *)_attn_k)[_270];
-      float16  const _272 = float16_ops::broadcast(_271);
-      float16  const _273 = _268 * _272;
-      float16  const _274 = _266 + _273;
-      float16_ops::store(_274, _dot, 128);
-      float16  const _275 = float16_ops::load(_dot, 144);
-      int32_t  const _276 = _dot_s1_rd__x * 32;
-      int32_t  const _277 = _276 + 16;
-      float16  const _278 = float16_ops::load(_qs, _277);
-      int32_t  const _279 = _dot_s1_rd__x + _179;
-      int32_t  const _280 = _279 + -64;
-      float  const _281 = ((float const *)_attn_k)[_280];
-      float16  const _282 = float16_ops::broadcast(_281);
-      float16  const _283 = _278 * _282;
-      float16  const _284 = _275 + _283;
-      float16_ops::store(_284, _dot, 144);
-      float16  const _285 = float16_ops::load(_dot, 160);
-      int32_t  const _286 = _dot_s1_rd__x * 32;
-      float16  const _287 = float16_ops::load(_qs, _286);
-      int32_t  const _288 = _dot_s1_rd__x + _175;
-      int32_t  const _289 = _288 + -64;
-      float  const _290 = ((float const *)_attn_k)[_289];
-      float16  const _291 = float16_ops::broadcast(_290);
-      float16  const _292 = _287 * _291;
-      float16  const _293 = _285 + _292;
-      float16_ops::store(_293, _dot, 160);
-      float16  const _294 = float16_ops::load(_dot, 176);
-      int32_t  const _295 = _dot_s1_rd__x * 32;
-      int32_t  const _296 = _295 + 16;
-      float16  const _297 = float16_ops::load(_qs, _296);
-      int32_t  const _298 = _dot_s1_rd__x + _175;
-      int32_t  const _299 = _298 + -64;
-      float  const _300 = ((float const *)_attn_k)[_299];
-      float16  const _301 = float16_ops::broadcast(_300);
-      float16  const _302 = _297 * _301;
-      float16  const _303 = _294 + _302;
-      float16_ops::store(_303, _dot, 176);
-      float16  const _304 = float16_ops::load(_dot, 192);
-      int32_t  const _305 = _dot_s1_rd__x * 32;
-      float16  const _306 = float16_ops::load(_qs, _305);
-      int32_t  const _307 = _dot_s1_rd__x + _171;
-      int32_t  const _308 = _307 + -64;
-      float  const _309 = ((float const *)_attn_k)[_308];
-      float16  const _310 = float16_ops::broadcast(_309);
-      float16  const _311 = _306 * _310;
-      float16  const _312 = _304 + _311;
-      float16_ops::store(_312, _dot, 192);
-      float16  const _313 = float16_ops::load(_dot, 208);
-      int32_t  const _314 = _dot_s1_rd__x * 32;
-      int32_t  const _315 = _314 + 16;
-      float16  const _316 = float16_ops::load(_qs, _315);
-      int32_t  const _317 = _dot_s1_rd__x + _171;
-      int32_t  const _318 = _317 + -64;
-      float  const _319 = ((float const *)_attn_k)[_318];
-      float16  const _320 = float16_ops::broadcast(_319);
-      float16  const _321 = _316 * _320;
-      float16  const _322 = _313 + _321;
-      float16_ops::store(_322, _dot, 208);
-      float16  const _323 = float16_ops::load(_dot, 224);
-      int32_t  const _324 = _dot_s1_rd__x * 32;
-      float16  const _325 = float16_ops::load(_qs, _324);
-      int32_t  const _326 = _dot_s1_rd__x + _167;
-      int32_t  const _327 = _326 + -64;
-      float  const _328 = ((float const *)_attn_k)[_327];
-      float16  const _329 = float16_ops::broadcast(_328);
-      float16  const _330 = _325 * _329;
-      float16  const _331 = _323 + _330;
-      float16_ops::store(_331, _dot, 224);
-      float16  const _332 = float16_ops::load(_dot, 240);
-      int32_t  const _333 = _dot_s1_rd__x * 32;
-      int32_t  const _334 = _333 + 16;
-      float16  const _335 = float16_ops::load(_qs, _334);
-      int32_t  const _336 = _dot_s1_rd__x + _167;
-      int32_t  const _337 = _336 + -64;
-      float  const _338 = ((float const *)_attn_k)[_337];
-      float16  const _339 = float16_ops::broadcast(_338);
-      float16  const _340 = _335 * _339;
-      float16  const _341 = _332 + _340;
-      float16_ops::store(_341, _dot, 240);
+      float16  const _404 = float16_ops::load(_dot, 0);
+      int32_t  const _405 = _dot_s1_rd__x * 32;
+      float16  const _406 = float16_ops::load(_qs, _405);
+      int32_t  const _407 = _dot_s1_rd__x + _403;
+      float  const _408 = ((float const *)_attn_k)[_407];
+      float16  const _409 = float16_ops::broadcast(_408);
+      float16  const _410 = _406 * _409;
+      float16  const _411 = _404 + _410;
+      float16_ops::store(_411, _dot, 0);
+      float16  const _412 = float16_ops::load(_dot, 16);
+      int32_t  const _413 = _dot_s1_rd__x * 32;
+      int32_t  const _414 = _413 + 16;
+      float16  const _415 = float16_ops::load(_qs, _414);
+      int32_t  const _416 = _dot_s1_rd__x + _403;
+      float  const _417 = ((float const *)_attn_k)[_416];
+      float16  const _418 = float16_ops::broadcast(_417);
+      float16  const _419 = _415 * _418;
+      float16  const _420 = _412 + _419;
+      float16_ops::store(_420, _dot, 16);
+      float16  const _421 = float16_ops::load(_dot, 32);
+      int32_t  const _422 = _dot_s1_rd__x * 32;
+      float16  const _423 = float16_ops::load(_qs, _422);
+      int32_t  const _424 = _dot_s1_rd__x + _400;
+      int32_t  const _425 = _424 + -64;
+      float  const _426 = ((float const *)_attn_k)[_425];
+      float16  const _427 = float16_ops::broadcast(_426);
+      float16  const _428 = _423 * _427;
+      float16  const _429 = _421 + _428;
+      float16_ops::store(_429, _dot, 32);
+      float16  const _430 = float16_ops::load(_dot, 48);
+      int32_t  const _431 = _dot_s1_rd__x * 32;
+      int32_t  const _432 = _431 + 16;
+      float16  const _433 = float16_ops::load(_qs, _432);
+      int32_t  const _434 = _dot_s1_rd__x + _400;
+      int32_t  const _435 = _434 + -64;
+      float  const _436 = ((float const *)_attn_k)[_435];
+      float16  const _437 = float16_ops::broadcast(_436);
+      float16  const _438 = _433 * _437;
+      float16  const _439 = _430 + _438;
+      float16_ops::store(_439, _dot, 48);
+      float16  const _440 = float16_ops::load(_dot, 64);
+      int32_t  const _441 = _dot_s1_rd__x * 32;
+      float16  const _442 = float16_ops::load(_qs, _441);
+      int32_t  const _443 = _dot_s1_rd__x + _397;
+      int32_t  const _444 = _443 + -64;
+      float  const _445 = ((float const *)_attn_k)[_444];
+      float16  const _446 = float16_ops::broadcast(_445);
+      float16  const _447 = _442 * _446;
+      float16  const _448 = _440 + _447;
+      float16_ops::store(_448, _dot, 64);
+      float16  const _449 = float16_ops::load(_dot, 80);
+      int32_t  const _450 = _dot_s1_rd__x * 32;
+      int32_t  const _451 = _450 + 16;
+      float16  const _452 = float16_ops::load(_qs, _451);
+      int32_t  const _453 = _dot_s1_rd__x + _397;
+      int32_t  const _454 = _453 + -64;
+      float  const _455 = ((float const *)_attn_k)[_454];
+      float16  const _456 = float16_ops::broadcast(_455);
+      float16  const _457 = _452 * _456;
+      float16  const _458 = _449 + _457;
+      float16_ops::store(_458, _dot, 80);
+      float16  const _459 = float16_ops::load(_dot, 96);
+      int32_t  const _460 = _dot_s1_rd__x * 32;
+      float16  const _461 = float16_ops::load(_qs, _460);
+      int32_t  const _462 = _dot_s1_rd__x + _394;
+      int32_t  const _463 = _462 + -64;
+      float  const _464 = ((float const *)_attn_k)[_463];
+      float16  const _465 = float16_ops::broadcast(_464);
+      float16  const _466 = _461 * _465;
+      float16  const _467 = _459 + _466;
+      float16_ops::store(_467, _dot, 96);
+      float16  const _468 = float16_ops::load(_dot, 112);
+      int32_t  const _469 = _dot_s1_rd__x * 32;
+      int32_t  const _470 = _469 + 16;
+      float16  const _471 = float16_ops::load(_qs, _470);
+      int32_t  const _472 = _dot_s1_rd__x + _394;
+      int32_t  const _473 = _472 + -64;
+      float  const _474 = ((float const *)_attn_k)[_473];
+      float16  const _475 = float16_ops::broadcast(_474);
+      float16  const _476 = _471 * _475;
+      float16  const _477 = _468 + _476;
+      float16_ops::store(_477, _dot, 112);
+      float16  const _478 = float16_ops::load(_dot, 128);
+      int32_t  const _479 = _dot_s1_rd__x * 32;
+      float16  const _480 = float16_ops::load(_qs, _479);
+      int32_t  const _481 = _dot_s1_rd__x + _391;
+      int32_t  const _482 = _481 + -64;
+      float  const _483 = ((float const *)_attn_k)[_482];
+      float16  const _484 = float16_ops::broadcast(_483);
+      float16  const _485 = _480 * _484;
+      float16  const _486 = _478 + _485;
+      float16_ops::store(_486, _dot, 128);
+      float16  const _487 = float16_ops::load(_dot, 144);
+      int32_t  const _488 = _dot_s1_rd__x * 32;
+      int32_t  const _489 = _488 + 16;
+      float16  const _490 = float16_ops::load(_qs, _489);
+      int32_t  const _491 = _dot_s1_rd__x + _391;
+      int32_t  const _492 = _491 + -64;
+      float  const _493 = ((float const *)_attn_k)[_492];
+      float16  const _494 = float16_ops::broadcast(_493);
+      float16  const _495 = _490 * _494;
+      float16  const _496 = _487 + _495;
+      float16_ops::store(_496, _dot, 144);
+      float16  const _497 = float16_ops::load(_dot, 160);
+      int32_t  const _498 = _dot_s1_rd__x * 32;
+      float16  const _499 = float16_ops::load(_qs, _498);
+      int32_t  const _500 = _dot_s1_rd__x + _388;
+      int32_t  const _501 = _500 + -64;
+      float  const _502 = ((float const *)_attn_k)[_501];
+      float16  const _503 = float16_ops::broadcast(_502);
+      float16  const _504 = _499 * _503;
+      float16  const _505 = _497 + _504;
+      float16_ops::store(_505, _dot, 160);
+      float16  const _506 = float16_ops::load(_dot, 176);
+      int32_t  const _507 = _dot_s1_rd__x * 32;
+      int32_t  const _508 = _507 + 16;
+      float16  const _509 = float16_ops::load(_qs, _508);
+      int32_t  const _510 = _dot_s1_rd__x + _388;
+      int32_t  const _511 = _510 + -64;
+      float  const _512 = ((float const *)_attn_k)[_511];
+      float16  const _513 = float16_ops::broadcast(_512);
+      float16  const _514 = _509 * _513;
+      float16  const _515 = _506 + _514;
+      float16_ops::store(_515, _dot, 176);
+      float16  const _516 = float16_ops::load(_dot, 192);
+      int32_t  const _517 = _dot_s1_rd__x * 32;
+      float16  const _518 = float16_ops::load(_qs, _517);
+      int32_t  const _519 = _dot_s1_rd__x + _385;
+      int32_t  const _520 = _519 + -64;
+      float  const _521 = ((float const *)_attn_k)[_520];
+      float16  const _522 = float16_ops::broadcast(_521);
+      float16  const _523 = _518 * _522;
+      float16  const _524 = _516 + _523;
+      float16_ops::store(_524, _dot, 192);
+      float16  const _525 = float16_ops::load(_dot, 208);
+      int32_t  const _526 = _dot_s1_rd__x * 32;
+      int32_t  const _527 = _526 + 16;
+      float16  const _528 = float16_ops::load(_qs, _527);
+      int32_t  const _529 = _dot_s1_rd__x + _385;
+      int32_t  const _530 = _529 + -64;
+      float  const _531 = ((float const *)_attn_k)[_530];
+      float16  const _532 = float16_ops::broadcast(_531);
+      float16  const _533 = _528 * _532;
+      float16  const _534 = _525 + _533;
+      float16_ops::store(_534, _dot, 208);
+      float16  const _535 = float16_ops::load(_dot, 224);
+      int32_t  const _536 = _dot_s1_rd__x * 32;
+      float16  const _537 = float16_ops::load(_qs, _536);
+      int32_t  const _538 = _dot_s1_rd__x + _382;
+      int32_t  const _539 = _538 + -64;
+      float  const _540 = ((float const *)_attn_k)[_539];
+      float16  const _541 = float16_ops::broadcast(_540);
+      float16  const _542 = _537 * _541;
+      float16  const _543 = _535 + _542;
+      float16_ops::store(_543, _dot, 224);
+      float16  const _544 = float16_ops::load(_dot, 240);
+      int32_t  const _545 = _dot_s1_rd__x * 32;
+      int32_t  const _546 = _545 + 16;
+      float16  const _547 = float16_ops::load(_qs, _546);
+      int32_t  const _548 = _dot_s1_rd__x + _382;
+      int32_t  const _549 = _548 + -64;
+      float  const _550 = ((float const *)_attn_k)[_549];
+      float16  const _551 = float16_ops::broadcast(_550);
+      float16  const _552 = _547 * _551;
+      float16  const _553 = _544 + _552;
+      float16_ops::store(_553, _dot, 240);
      } // for _dot_s1_rd__x
      // consume dot
-     float16  const _342 = float16_ops::load(_dot, 0);
-     int32_t  const _343 = _scores_s0_j_jo * 256;
-     float16_ops::store(_342, _scores, _343);
-     float16  const _344 = float16_ops::load(_dot, 16);
-     int32_t  const _345 = _scores_s0_j_jo * 256;
-     int32_t  const _346 = _345 + 16;
-     float16_ops::store(_344, _scores, _346);
-     float16  const _347 = float16_ops::load(_dot, 32);
-     int32_t  const _348 = _scores_s0_j_jo * 256;
-     int32_t  const _349 = _348 + 32;
-     float16_ops::store(_347, _scores, _349);
-     float16  const _350 = float16_ops::load(_dot, 48);
-     int32_t  const _351 = _scores_s0_j_jo * 256;
-     int32_t  const _352 = _351 + 48;
-     float16_ops::store(_350, _scores, _352);
-     float16  const _353 = float16_ops::load(_dot, 64);
-     int32_t  const _354 = _scores_s0_j_jo * 256;
-     int32_t  const _355 = _354 + 64;
-     float16_ops::store(_353, _scores, _355);
-     float16  const _356 = float16_ops::load(_dot, 80);
-     int32_t  const _357 = _scores_s0_j_jo * 256;
-     int32_t  const _358 = _357 + 80;
-     float16_ops::store(_356, _scores, _358);
-     float16  const _359 = float16_ops::load(_dot, 96);
-     int32_t  const _360 = _scores_s0_j_jo * 256;
-     int32_t  const _361 = _360 + 96;
-     float16_ops::store(_359, _scores, _361);
-     float16  const _362 = float16_ops::load(_dot, 112);
-     int32_t  const _363 = _scores_s0_j_jo * 256;
-     int32_t  const _364 = _363 + 112;
-     float16_ops::store(_362, _scores, _364);
-     float16  const _365 = float16_ops::load(_dot, 128);
-     int32_t  const _366 = _scores_s0_j_jo * 256;
-     int32_t  const _367 = _366 + 128;
-     float16_ops::store(_365, _scores, _367);
-     float16  const _368 = float16_ops::load(_dot, 144);
-     int32_t  const _369 = _scores_s0_j_jo * 256;
-     int32_t  const _370 = _369 + 144;
-     float16_ops::store(_368, _scores, _370);
-     float16  const _371 = float16_ops::load(_dot, 160);
-     int32_t  const _372 = _scores_s0_j_jo * 256;
-     int32_t  const _373 = _372 + 160;
-     float16_ops::store(_371, _scores, _373);
-     float16  const _374 = float16_ops::load(_dot, 176);
-     int32_t  const _375 = _scores_s0_j_jo * 256;
-     int32_t  const _376 = _375 + 176;
-     float16_ops::store(_374, _scores, _376);
-     float16  const _377 = float16_ops::load(_dot, 192);
-     int32_t  const _378 = _scores_s0_j_jo * 256;
-     int32_t  const _379 = _378 + 192;
-     float16_ops::store(_377, _scores, _379);
-     float16  const _380 = float16_ops::load(_dot, 208);
-     int32_t  const _381 = _scores_s0_j_jo * 256;
-     int32_t  const _382 = _381 + 208;
-     float16_ops::store(_380, _scores, _382);
-     float16  const _383 = float16_ops::load(_dot, 224);
-     int32_t  const _384 = _scores_s0_j_jo * 256;
-     int32_t  const _385 = _384 + 224;
-     float16_ops::store(_383, _scores, _385);
-     float16  const _386 = float16_ops::load(_dot, 240);
-     int32_t  const _387 = _scores_s0_j_jo * 256;
-     int32_t  const _388 = _387 + 240;
-     float16_ops::store(_386, _scores, _388);
+     float16  const _554 = float16_ops::load(_dot, 0);
+     int32_t  const _555 = _347 - _342;
+     int32_t  const _556 = _555 * 32;
+     float16_ops::store(_554, _scores, _556);
+     float16  const _557 = float16_ops::load(_dot, 16);
+     int32_t  const _558 = _347 - _342;
+     int32_t  const _559 = _558 * 32;
+     int32_t  const _560 = _559 + 16;
+     float16_ops::store(_557, _scores, _560);
+     float16  const _561 = float16_ops::load(_dot, 32);
+     int32_t  const _562 = _347 - _342;
+     int32_t  const _563 = _562 * 32;
+     int32_t  const _564 = _563 + 32;
+     float16_ops::store(_561, _scores, _564);
+     float16  const _565 = float16_ops::load(_dot, 48);
+     int32_t  const _566 = _347 - _342;
+     int32_t  const _567 = _566 * 32;
+     int32_t  const _568 = _567 + 48;
+     float16_ops::store(_565, _scores, _568);
+     float16  const _569 = float16_ops::load(_dot, 64);
+     int32_t  const _570 = _347 - _342;
+     int32_t  const _571 = _570 * 32;
+     int32_t  const _572 = _571 + 64;
+     float16_ops::store(_569, _scores, _572);
+     float16  const _573 = float16_ops::load(_dot, 80);
+     int32_t  const _574 = _347 - _342;
+     int32_t  const _575 = _574 * 32;
+     int32_t  const _576 = _575 + 80;
+     float16_ops::store(_573, _scores, _576);
+     float16  const _577 = float16_ops::load(_dot, 96);
+     int32_t  const _578 = _347 - _342;
+     int32_t  const _579 = _578 * 32;
+     int32_t  const _580 = _579 + 96;
+     float16_ops::store(_577, _scores, _580);
+     float16  const _581 = float16_ops::load(_dot, 112);
+     int32_t  const _582 = _347 - _342;
+     int32_t  const _583 = _582 * 32;
+     int32_t  const _584 = _583 + 112;
+     float16_ops::store(_581, _scores, _584);
+     float16  const _585 = float16_ops::load(_dot, 128);
+     int32_t  const _586 = _347 - _342;
+     int32_t  const _587 = _586 * 32;
+     int32_t  const _588 = _587 + 128;
+     float16_ops::store(_585, _scores, _588);
+     float16  const _589 = float16_ops::load(_dot, 144);
+     int32_t  const _590 = _347 - _342;
+     int32_t  const _591 = _590 * 32;
+     int32_t  const _592 = _591 + 144;
+     float16_ops::store(_589, _scores, _592);
+     float16  const _593 = float16_ops::load(_dot, 160);
+     int32_t  const _594 = _347 - _342;
+     int32_t  const _595 = _594 * 32;
+     int32_t  const _596 = _595 + 160;
+     float16_ops::store(_593, _scores, _596);
+     float16  const _597 = float16_ops::load(_dot, 176);
+     int32_t  const _598 = _347 - _342;
+     int32_t  const _599 = _598 * 32;
+     int32_t  const _600 = _599 + 176;
+     float16_ops::store(_597, _scores, _600);
+     float16  const _601 = float16_ops::load(_dot, 192);
+     int32_t  const _602 = _347 - _342;
+     int32_t  const _603 = _602 * 32;
+     int32_t  const _604 = _603 + 192;
+     float16_ops::store(_601, _scores, _604);
+     float16  const _605 = float16_ops::load(_dot, 208);
+     int32_t  const _606 = _347 - _342;
+     int32_t  const _607 = _606 * 32;
+     int32_t  const _608 = _607 + 208;
+     float16_ops::store(_605, _scores, _608);
+     float16  const _609 = float16_ops::load(_dot, 224);
+     int32_t  const _610 = _347 - _342;
+     int32_t  const _611 = _610 * 32;
+     int32_t  const _612 = _611 + 224;
+     float16_ops::store(_609, _scores, _612);
+     float16  const _613 = float16_ops::load(_dot, 240);
+     int32_t  const _614 = _347 - _342;
+     int32_t  const _615 = _614 * 32;
+     int32_t  const _616 = _615 + 240;
+     float16_ops::store(_613, _scores, _616);
     } // alloc _dot
    } // for _scores_s0_j_jo
-   int32_t  const _389 = _67 * 4;
-   int32_t  const _390 = _389 + 4;
-   int32_t  const _391 = ::halide_cpp_min(_390, _21);
-   int32_t  const _392 = _391 * 8;
-   int32_t  const _393 = ::halide_cpp_min(_392, _11);
-   int32_t  const _394 = ::halide_cpp_min(_393, _8);
-   int32_t  const _395 = ::halide_cpp_max(_394, _73);
    {
-    int64_t  const _396 = _395;
-    int64_t  const _397 = _396 * 32;
-    int64_t  const _398 = (_397 > ((int64_t(1) << 31) - 1)) ? _397 : (_397 * 1);
-    int64_t  const _399 = (_398 > ((int64_t(1) << 31) - 1)) ? _398 : (_398 * 1);
-    int64_t  const _400 = (_399 > ((int64_t(1) << 31) - 1)) ? _399 : (_399 * 1);
-    if ((_400 > ((int64_t(1) << 31) - 1)) || ((_400 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+    int64_t  const _617 = _343;
+    int64_t  const _618 = _617 * 32;
+    if ((_618 > ((int64_t(1) << 31) - 1)) || ((_618 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
     {
      attn_causal64_rt_error(_ucon, "32-bit signed overflow computing size of allocation masked\n");
      return -1;
     } // overflow test masked
-    int64_t  const _401 = _400;
-    float *_masked = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_401);
+    int64_t  const _619 = _618;
+    float *_masked = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_619);
     if (!_masked)
     {
-     int32_t  const _402 = attn_causal64_rt_error_out_of_memory(_ucon);
-     return _402;
+     int32_t  const _620 = attn_causal64_rt_error_out_of_memory(_ucon);
+     return _620;
     }
     HalideFreeHelper _masked_free(_ucon, _masked, attn_causal64_rt_free);
+    int32_t  const _621 = ::halide_cpp_max(_66, 0);
+    int32_t  const _622 = ::halide_cpp_max(_69, 0);
+    int32_t  const _623 = _621 - _622;
     // produce masked
     // consume scores
-    int32_t  const _403 = _67 * 32;
-    for (int _masked_s0_j = 0; _masked_s0_j < 0 + _73; _masked_s0_j++)
+    int32_t  const _624 = _attn_tile * 32;
+    for (int _masked_s0_j_rebased = 0; _masked_s0_j_rebased < 0 + _623; _masked_s0_j_rebased++)
     {
-     int32_t  const _404 = _masked_s0_j * 32;
-     float16  const _405 = float16_ops::load(_scores, _404);
-     float16  const _406 = float16_ops::broadcast(neg_inf_f32());
-     float  const _407 = float_from_bits(0 /* 0 */);
-     float16  const _408 = float16_ops::broadcast(_407);
-     int32x16_t  const _409 = int32x16_t_ops::ramp(_403, 1);
-     int32x16_t  const _410 = int32x16_t_ops::broadcast(_masked_s0_j);
-     uint8x16_t  const _411 = int32x16_t_ops::lt(_409, _410);
-     float16  const _412 = float16_ops::select(_411, _406, _408);
-     float16  const _413 = _405 + _412;
-     float16_ops::store(_413, _masked, _404);
-     int32_t  const _414 = _masked_s0_j * 32;
-     int32_t  const _415 = _414 + 16;
-     float16  const _416 = float16_ops::load(_scores, _415);
-     float16  const _417 = float16_ops::broadcast(neg_inf_f32());
-     float  const _418 = float_from_bits(0 /* 0 */);
-     float16  const _419 = float16_ops::broadcast(_418);
-     int32x16_t  const _420 = int32x16_t_ops::ramp(_403, 1);
-     int32_t  const _421 = _masked_s0_j + -16;
-     int32x16_t  const _422 = int32x16_t_ops::broadcast(_421);
-     uint8x16_t  const _423 = int32x16_t_ops::lt(_420, _422);
-     float16  const _424 = float16_ops::select(_423, _417, _419);
-     float16  const _425 = _416 + _424;
-     float16_ops::store(_425, _masked, _415);
-    } // for _masked_s0_j
+     int32_t  const _625 = _masked_s0_j_rebased * 32;
+     float16  const _626 = float16_ops::load(_scores, _625);
+     float16  const _627 = float16_ops::broadcast(neg_inf_f32());
+     float  const _628 = float_from_bits(0 /* 0 */);
+     float16  const _629 = float16_ops::broadcast(_628);
+     int32x16_t  const _630 = int32x16_t_ops::ramp(_624, 1);
+     int32_t  const _631 = _masked_s0_j_rebased + _622;
+     int32x16_t  const _632 = int32x16_t_ops::broadcast(_631);
+     uint8x16_t  const _633 = int32x16_t_ops::lt(_630, _632);
+     float16  const _634 = float16_ops::select(_633, _627, _629);
+     float16  const _635 = _626 + _634;
+     float16_ops::store(_635, _masked, _625);
+     int32_t  const _636 = _masked_s0_j_rebased * 32;
+     int32_t  const _637 = _636 + 16;
+     float16  const _638 = float16_ops::load(_scores, _637);
+     float16  const _639 = float16_ops::broadcast(neg_inf_f32());
+     float  const _640 = float_from_bits(0 /* 0 */);
+     float16  const _641 = float16_ops::broadcast(_640);
+     int32x16_t  const _642 = int32x16_t_ops::ramp(_624, 1);
+     int32_t  const _643 = _masked_s0_j_rebased + _622;
+     int32_t  const _644 = _643 + -16;
+     int32x16_t  const _645 = int32x16_t_ops::broadcast(_644);
+     uint8x16_t  const _646 = int32x16_t_ops::lt(_642, _645);
+     float16  const _647 = float16_ops::select(_646, _639, _641);
+     float16  const _648 = _638 + _647;
+     float16_ops::store(_648, _masked, _637);
+    } // for _masked_s0_j_rebased
     _scores_free.free();
     {
      float _row_max[32];
+     int32_t  const _649 = ::halide_cpp_max(_66, 0);
+     int32_t  const _650 = ::halide_cpp_max(_69, 0);
+     int32_t  const _651 = _649 - _650;
      // produce row_max
      for (int _row_max_s0_ii_ii = 0; _row_max_s0_ii_ii < 0 + 2; _row_max_s0_ii_ii++)
      {
-      float16  const _426 = float16_ops::broadcast(neg_inf_f32());
-      int32_t  const _427 = _row_max_s0_ii_ii * 16;
-      float16_ops::store(_426, _row_max, _427);
+      float16  const _652 = float16_ops::broadcast(neg_inf_f32());
+      int32_t  const _653 = _row_max_s0_ii_ii * 16;
+      float16_ops::store(_652, _row_max, _653);
      } // for _row_max_s0_ii_ii
      // consume masked
-     int32_t  const _428 = _67 * 4;
-     int32_t  const _429 = _428 + 4;
-     int32_t  const _430 = ::halide_cpp_min(_429, _21);
-     int32_t  const _431 = _430 * 8;
-     int32_t  const _432 = ::halide_cpp_min(_431, _11);
-     int32_t  const _433 = ::halide_cpp_min(_432, _8);
-     for (int _row_max_s1_rk__x = 0; _row_max_s1_rk__x < 0 + _433; _row_max_s1_rk__x++)
+     for (int _row_max_s1_rk__x_rebased = 0; _row_max_s1_rk__x_rebased < 0 + _651; _row_max_s1_rk__x_rebased++)
      {
-      float16  const _434 = float16_ops::load(_row_max, 0);
-      int32_t  const _435 = _row_max_s1_rk__x * 32;
-      float16  const _436 = float16_ops::load(_masked, _435);
-      float16  const _437 = float16_ops::max(_434, _436);
-      float16_ops::store(_437, _row_max, 0);
-      float16  const _438 = float16_ops::load(_row_max, 16);
-      int32_t  const _439 = _row_max_s1_rk__x * 32;
-      int32_t  const _440 = _439 + 16;
-      float16  const _441 = float16_ops::load(_masked, _440);
-      float16  const _442 = float16_ops::max(_438, _441);
-      float16_ops::store(_442, _row_max, 16);
-     } // for _row_max_s1_rk__x
-     int32_t  const _443 = _67 * 4;
-     int32_t  const _444 = _443 + 4;
-     int32_t  const _445 = ::halide_cpp_min(_444, _21);
-     int32_t  const _446 = _445 * 8;
-     int32_t  const _447 = ::halide_cpp_min(_446, _11);
-     int32_t  const _448 = ::halide_cpp_min(_447, _8);
-     int32_t  const _449 = ::halide_cpp_max(_448, _73);
+      float16  const _654 = float16_ops::load(_row_max, 0);
+      int32_t  const _655 = _row_max_s1_rk__x_rebased * 32;
+      float16  const _656 = float16_ops::load(_masked, _655);
+      float16  const _657 = float16_ops::max(_654, _656);
+      float16_ops::store(_657, _row_max, 0);
+      float16  const _658 = float16_ops::load(_row_max, 16);
+      int32_t  const _659 = _row_max_s1_rk__x_rebased * 32;
+      int32_t  const _660 = _659 + 16;
+      float16  const _661 = float16_ops::load(_masked, _660);
+      float16  const _662 = float16_ops::max(_658, _661);
+      float16_ops::store(_662, _row_max, 16);
+     } // for _row_max_s1_rk__x_rebased
      {
-      int64_t  const _450 = _449;
-      int64_t  const _451 = _450 * 32;
-      int64_t  const _452 = (_451 > ((int64_t(1) << 31) - 1)) ? _451 : (_451 * 1);
-      int64_t  const _453 = (_452 > ((int64_t(1) << 31) - 1)) ? _452 : (_452 * 1);
-      int64_t  const _454 = (_453 > ((int64_t(1) << 31) - 1)) ? _453 : (_453 * 1);
-      if ((_454 > ((int64_t(1) << 31) - 1)) || ((_454 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+      int64_t  const _663 = _651;
+      int64_t  const _664 = _663 * 32;
+      if ((_664 > ((int64_t(1) << 31) - 1)) || ((_664 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
       {
        attn_causal64_rt_error(_ucon, "32-bit signed overflow computing size of allocation probs\n");
        return -1;
       } // overflow test probs
-      int64_t  const _455 = _454;
-      float *_probs = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_455);
+      int64_t  const _665 = _664;
+      float *_probs = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_665);
       if (!_probs)
       {
-       int32_t  const _456 = attn_causal64_rt_error_out_of_memory(_ucon);
-       return _456;
+       int32_t  const _666 = attn_causal64_rt_error_out_of_memory(_ucon);
+       return _666;
       }
       HalideFreeHelper _probs_free(_ucon, _probs, attn_causal64_rt_free);
+      int32_t  const _667 = ::halide_cpp_max(_66, 0);
+      int32_t  const _668 = ::halide_cpp_max(_69, 0);
+      int32_t  const _669 = _667 - _668;
       // produce probs
       // consume row_max
       // consume masked
-      for (int _probs_s0_j = 0; _probs_s0_j < 0 + _73; _probs_s0_j++)
+      for (int _probs_s0_j_rebased = 0; _probs_s0_j_rebased < 0 + _669; _probs_s0_j_rebased++)
       {
-       float16  const _457 = float16_ops::load(_row_max, 0);
-       int32_t  const _458 = _probs_s0_j * 32;
-       float16  const _459 = float16_ops::load(_masked, _458);
-       float  const _460 = float_from_bits(0 /* 0 */);
-       float16  const _461 = float16_ops::broadcast(_460);
-       float16  const _462 = float16_ops::broadcast(neg_inf_f32());
-       uint8x16_t  const _463 = float16_ops::eq(_457, _462);
-       float16  const _464 = float16_ops::select(_463, _461, _457);
-       float16  const _465 = _459 - _464;
-       float16  const _466 = float16_ops::min(_465, _461);
-       float  const _467 = float_from_bits(3271426048 /* -127 */);
-       float16  const _468 = float16_ops::broadcast(_467);
-       float16  const _469 = float16_ops::max(_466, _468);
-       float  const _470 = float_from_bits(1124007936 /* 127.5 */);
-       float16  const _471 = float16_ops::broadcast(_470);
-       float16  const _472 = _469 + _471;
-       int32x16_t  const _473 = int32x16_t_ops::convert_from<float16>(_472);
-       int32x16_t  const _474 = int32x16_t_ops::broadcast(-127);
-       int32x16_t  const _475 = _473 + _474;
-       float16  const _476 = float16_ops::convert_from<int32x16_t>(_475);
-       float16  const _477 = _469 - _476;
-       uint32_t  const _478 = (uint32_t)(23ull);
-       uint32x16_t  const _479 = uint32x16_t_ops::broadcast(_478);
-       int32x16_t  const _480 = _473 << _479;
-       float16  const _481 = reinterpret<float16>(_480);
-       float  const _482 = float_from_bits(958452607 /* 0.000153376 */);
-       float16  const _483 = float16_ops::broadcast(_482);
-       float16  const _484 = _477 * _483;
-       float  const _485 = float_from_bits(984588920 /* 0.00133999 */);
-       float16  const _486 = float16_ops::broadcast(_485);
-       float16  const _487 = _484 + _486;
-       float16  const _488 = _487 * _477;
-       float  const _489 = float_from_bits(1008572159 /* 0.00961852 */);
-       float16  const _490 = float16_ops::broadcast(_489);
-       float16  const _491 = _488 + _490;
-       float16  const _492 = _491 * _477;
-       float  const _493 = float_from_bits(1029920619 /* 0.0555033 */);
-       float16  const _494 = float16_ops::broadcast(_493);
-       float16  const _495 = _492 + _494;
-       float16  const _496 = _495 * _477;
-       float  const _497 = float_from_bits(1047920109 /* 0.240226 */);
-       float16  const _498 = float16_ops::broadcast(_497);
-       float16  const _499 = _496 + _498;
-       float16  const _500 = _499 * _477;
-       float  const _501 = float_from_bits(1060205080 /* 0.693147 */);
-       float16  const _502 = float16_ops::broadcast(_501);
-       float16  const _503 = _500 + _502;
-       float16  const _504 = _503 * _477;
-       float  const _505 = float_from_bits(1065353216 /* 1 */);
-       float16  const _506 = float16_ops::broadcast(_505);
-       float16  const _507 = _504 + _506;
-       float16  const _508 = _481 * _507;
-       float16_ops::store(_508, _probs, _458);
-       float16  const _509 = float16_ops::load(_row_max, 16);
-       int32_t  const _510 = _probs_s0_j * 32;
-       int32_t  const _511 = _510 + 16;
-       float16  const _512 = float16_ops::load(_masked, _511);
-       float  const _513 = float_from_bits(0 /* 0 */);
-       float16  const _514 = float16_ops::broadcast(_513);
-       float16  const _515 = float16_ops::broadcast(neg_inf_f32());
-       uint8x16_t  const _516 = float16_ops::eq(_509, _515);
-       float16  const _517 = float16_ops::select(_516, _514, _509);
-       float16  const _518 = _512 - _517;
-       float16  const _519 = float16_ops::min(_518, _514);
-       float  const _520 = float_from_bits(3271426048 /* -127 */);
-       float16  const _521 = float16_ops::broadcast(_520);
-       float16  const _522 = float16_ops::max(_519, _521);
-       float  const _523 = float_from_bits(1124007936 /* 127.5 */);
-       float16  const _524 = float16_ops::broadcast(_523);
-       float16  const _525 = _522 + _524;
-       int32x16_t  const _526 = int32x16_t_ops::convert_from<float16>(_525);
-       int32x16_t  const _527 = int32x16_t_ops::broadcast(-127);
-       int32x16_t  const _528 = _526 + _527;
-       float16  const _529 = float16_ops::convert_from<int32x16_t>(_528);
-       float16  const _530 = _522 - _529;
-       uint32_t  const _531 = (uint32_t)(23ull);
-       uint32x16_t  const _532 = uint32x16_t_ops::broadcast(_531);
-       int32x16_t  const _533 = _526 << _532;
-       float16  const _534 = reinterpret<float16>(_533);
-       float  const _535 = float_from_bits(958452607 /* 0.000153376 */);
-       float16  const _536 = float16_ops::broadcast(_535);
-       float16  const _537 = _530 * _536;
-       float  const _538 = float_from_bits(984588920 /* 0.00133999 */);
-       float16  const _539 = float16_ops::broadcast(_538);
-       float16  const _540 = _537 + _539;
-       float16  const _541 = _540 * _530;
-       float  const _542 = float_from_bits(1008572159 /* 0.00961852 */);
-       float16  const _543 = float16_ops::broadcast(_542);
-       float16  const _544 = _541 + _543;
-       float16  const _545 = _544 * _530;
-       float  const _546 = float_from_bits(1029920619 /* 0.0555033 */);
-       float16  const _547 = float16_ops::broadcast(_546);
-       float16  const _548 = _545 + _547;
-       float16  const _549 = _548 * _530;
-       float  const _550 = float_from_bits(1047920109 /* 0.240226 */);
-       float16  const _551 = float16_ops::broadcast(_550);
-       float16  const _552 = _549 + _551;
-       float16  const _553 = _552 * _530;
-       float  const _554 = float_from_bits(1060205080 /* 0.693147 */);
-       float16  const _555 = float16_ops::broadcast(_554);
-       float16  const _556 = _553 + _555;
-       float16  const _557 = _556 * _530;
-       float  const _558 = float_from_bits(1065353216 /* 1 */);
-       float16  const _559 = float16_ops::broadcast(_558);
-       float16  const _560 = _557 + _559;
-       float16  const _561 = _534 * _560;
-       float16_ops::store(_561, _probs, _511);
-      } // for _probs_s0_j
+       float16  const _670 = float16_ops::load(_row_max, 0);
+       int32_t  const _671 = _probs_s0_j_rebased * 32;
+       float16  const _672 = float16_ops::load(_masked, _671);
+       float  const _673 = float_from_bits(0 /* 0 */);
+       float16  const _674 = float16_ops::broadcast(_673);
+       float16  const _675 = float16_ops::broadcast(neg_inf_f32());
+       uint8x16_t  const _676 = float16_ops::eq(_670, _675);
+       float16  const _677 = float16_ops::select(_676, _674, _670);
+       float16  const _678 = _672 - _677;
+       float16  const _679 = float16_ops::min(_678, _674);
+       float  const _680 = float_from_bits(3271426048 /* -127 */);
+       float16  const _681 = float16_ops::broadcast(_680);
+       float16  const _682 = float16_ops::max(_679, _681);
+       float  const _683 = float_from_bits(1124007936 /* 127.5 */);
+       float16  const _684 = float16_ops::broadcast(_683);
+       float16  const _685 = _682 + _684;
+       int32x16_t  const _686 = int32x16_t_ops::convert_from<float16>(_685);
+       int32x16_t  const _687 = int32x16_t_ops::broadcast(-127);
+       int32x16_t  const _688 = _686 + _687;
+       float16  const _689 = float16_ops::convert_from<int32x16_t>(_688);
+       float16  const _690 = _682 - _689;
+       uint32_t  const _691 = (uint32_t)(23ull);
+       uint32x16_t  const _692 = uint32x16_t_ops::broadcast(_691);
+       int32x16_t  const _693 = _686 << _692;
+       float16  const _694 = reinterpret<float16>(_693);
+       float  const _695 = float_from_bits(958452607 /* 0.000153376 */);
+       float16  const _696 = float16_ops::broadcast(_695);
+       float16  const _697 = _690 * _696;
+       float  const _698 = float_from_bits(984588920 /* 0.00133999 */);
+       float16  const _699 = float16_ops::broadcast(_698);
+       float16  const _700 = _697 + _699;
+       float16  const _701 = _700 * _690;
+       float  const _702 = float_from_bits(1008572159 /* 0.00961852 */);
+       float16  const _703 = float16_ops::broadcast(_702);
+       float16  const _704 = _701 + _703;
+       float16  const _705 = _704 * _690;
+       float  const _706 = float_from_bits(1029920619 /* 0.0555033 */);
+       float16  const _707 = float16_ops::broadcast(_706);
+       float16  const _708 = _705 + _707;
+       float16  const _709 = _708 * _690;
+       float  const _710 = float_from_bits(1047920109 /* 0.240226 */);
+       float16  const _711 = float16_ops::broadcast(_710);
+       float16  const _712 = _709 + _711;
+       float16  const _713 = _712 * _690;
+       float  const _714 = float_from_bits(1060205080 /* 0.693147 */);
+       float16  const _715 = float16_ops::broadcast(_714);
+       float16  const _716 = _713 + _715;
+       float16  const _717 = _716 * _690;
+       float  const _718 = float_from_bits(1065353216 /* 1 */);
+       float16  const _719 = float16_ops::broadcast(_718);
+       float16  const _720 = _717 + _719;
+       float16  const _721 = _694 * _720;
+       float16_ops::store(_721, _probs, _671);
+       float16  const _722 = float16_ops::load(_row_max, 16);
+       int32_t  const _723 = _probs_s0_j_rebased * 32;
+       int32_t  const _724 = _723 + 16;
+       float16  const _725 = float16_ops::load(_masked, _724);
+       float  const _726 = float_from_bits(0 /* 0 */);
+       float16  const _727 = float16_ops::broadcast(_726);
+       float16  const _728 = float16_ops::broadcast(neg_inf_f32());
+       uint8x16_t  const _729 = float16_ops::eq(_722, _728);
+       float16  const _730 = float16_ops::select(_729, _727, _722);
+       float16  const _731 = _725 - _730;
+       float16  const _732 = float16_ops::min(_731, _727);
+       float  const _733 = float_from_bits(3271426048 /* -127 */);
+       float16  const _734 = float16_ops::broadcast(_733);
+       float16  const _735 = float16_ops::max(_732, _734);
+       float  const _736 = float_from_bits(1124007936 /* 127.5 */);
+       float16  const _737 = float16_ops::broadcast(_736);
+       float16  const _738 = _735 + _737;
+       int32x16_t  const _739 = int32x16_t_ops::convert_from<float16>(_738);
+       int32x16_t  const _740 = int32x16_t_ops::broadcast(-127);
+       int32x16_t  const _741 = _739 + _740;
+       float16  const _742 = float16_ops::convert_from<int32x16_t>(_741);
+       float16  const _743 = _735 - _742;
+       uint32_t  const _744 = (uint32_t)(23ull);
+       uint32x16_t  const _745 = uint32x16_t_ops::broadcast(_744);
+       int32x16_t  const _746 = _739 << _745;
+       float16  const _747 = reinterpret<float16>(_746);
+       float  const _748 = float_from_bits(958452607 /* 0.000153376 */);
+       float16  const _749 = float16_ops::broadcast(_748);
+       float16  const _750 = _743 * _749;
+       float  const _751 = float_from_bits(984588920 /* 0.00133999 */);
+       float16  const _752 = float16_ops::broadcast(_751);
+       float16  const _753 = _750 + _752;
+       float16  const _754 = _753 * _743;
+       float  const _755 = float_from_bits(1008572159 /* 0.00961852 */);
+       float16  const _756 = float16_ops::broadcast(_755);
+       float16  const _757 = _754 + _756;
+       float16  const _758 = _757 * _743;
+       float  const _759 = float_from_bits(1029920619 /* 0.0555033 */);
+       float16  const _760 = float16_ops::broadcast(_759);
+       float16  const _761 = _758 + _760;
+       float16  const _762 = _761 * _743;
+       float  const _763 = float_from_bits(1047920109 /* 0.240226 */);
+       float16  const _764 = float16_ops::broadcast(_763);
+       float16  const _765 = _762 + _764;
+       float16  const _766 = _765 * _743;
+       float  const _767 = float_from_bits(1060205080 /* 0.693147 */);
+       float16  const _768 = float16_ops::broadcast(_767);
+       float16  const _769 = _766 + _768;
+       float16  const _770 = _769 * _743;
+       float  const _771 = float_from_bits(1065353216 /* 1 */);
+       float16  const _772 = float16_ops::broadcast(_771);
+       float16  const _773 = _770 + _772;
+       float16  const _774 = _747 * _773;
+       float16_ops::store(_774, _probs, _724);
+      } // for _probs_s0_j_rebased
       _masked_free.free();
       {
        float _row_sum[32];
        // produce row_sum
        for (int _row_sum_s0_ii_ii = 0; _row_sum_s0_ii_ii < 0 + 2; _row_sum_s0_ii_ii++)
        {
-        float  const _562 = float_from_bits(0 /* 0 */);
-        float16  const _563 = float16_ops::broadcast(_562);
-        int32_t  const _564 = _row_sum_s0_ii_ii * 16;
-        float16_ops::store(_563, _row_sum, _564);
+        float  const _775 = float_from_bits(0 /* 0 */);
+        float16  const _776 = float16_ops::broadcast(_775);
+        int32_t  const _777 = _row_sum_s0_ii_ii * 16;
+        float16_ops::store(_776, _row_sum, _777);
        } // for _row_sum_s0_ii_ii
        // consume probs
-       int32_t  const _565 = _67 * 4;
-       int32_t  const _566 = _565 + 4;
-       int32_t  const _567 = ::halide_cpp_min(_566, _21);
-       int32_t  const _568 = _567 * 8;
-       int32_t  const _569 = ::halide_cpp_min(_568, _11);
-       int32_t  const _570 = ::halide_cpp_min(_569, _8);
-       for (int _row_sum_s1_rk__x = 0; _row_sum_s1_rk__x < 0 + _570; _row_sum_s1_rk__x++)
+       for (int _row_sum_s1_rk__x_rebased = 0; _row_sum_s1_rk__x_rebased < 0 + _72; _row_sum_s1_rk__x_rebased++)
        {
-        float16  const _571 = float16_ops::load(_row_sum, 0);
-        int32_t  const _572 = _row_sum_s1_rk__x * 32;
-        float16  const _573 = float16_ops::load(_probs, _572);
-        float16  const _574 = _571 + _573;
-        float16_ops::store(_574, _row_sum, 0);
-        float16  const _575 = float16_ops::load(_row_sum, 16);
-        int32_t  const _576 = _row_sum_s1_rk__x * 32;
-        int32_t  const _577 = _576 + 16;
-        float16  const _578 = float16_ops::load(_probs, _577);
-        float16  const _579 = _575 + _578;
-        float16_ops::store(_579, _row_sum, 16);
-       } // for _row_sum_s1_rk__x
-       int32_t  const _580 = _67 + 1;
-       int32_t  const _581 = ::halide_cpp_max(_580, _16);
+        float16  const _778 = float16_ops::load(_row_sum, 0);
+        int32_t  const _779 = _row_sum_s1_rk__x_rebased * 32;
+        float16  const _780 = float16_ops::load(_probs, _779);
+        float16  const _781 = _778 + _780;
+        float16_ops::store(_781, _row_sum, 0);
+        float16  const _782 = float16_ops::load(_row_sum, 16);
+        int32_t  const _783 = _row_sum_s1_rk__x_rebased * 32;
+        int32_t  const _784 = _783 + 16;
+        float16  const _785 = float16_ops::load(_probs, _784);
+        float16  const _786 = _782 + _785;
+        float16_ops::store(_786, _row_sum, 16);
+       } // for _row_sum_s1_rk__x_rebased
        {
-        int64_t  const _582 = 80;
-        int64_t  const _583 = _582 * 32;
-        int64_t  const _584 = (_583 > ((int64_t(1) << 31) - 1)) ? _583 : (_583 * _581);
-        int64_t  const _585 = (_584 > ((int64_t(1) << 31) - 1)) ? _584 : (_584 * 1);
-        int64_t  const _586 = (_585 > ((int64_t(1) << 31) - 1)) ? _585 : (_585 * 1);
-        if ((_586 > ((int64_t(1) << 31) - 1)) || ((_586 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
-        {
-         attn_causal64_rt_error(_ucon, "32-bit signed overflow computing size of allocation normalized\n");
-         return -1;
-        } // overflow test normalized
-        int64_t  const _587 = _586;
-        float *_normalized = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_587);
-        if (!_normalized)
-        {
-         int32_t  const _588 = attn_causal64_rt_error_out_of_memory(_ucon);
-         return _588;
-        }
-        HalideFreeHelper _normalized_free(_ucon, _normalized, attn_causal64_rt_free);
+        float _normalized[2560];
         // produce normalized
         // consume row_sum
         // consume probs
         // consume row_max
-        int32_t  const _589 = _67 * 4;
-        int32_t  const _590 = _589 + 4;
-        int32_t  const _591 = ::halide_cpp_min(_590, _21);
-        int32_t  const _592 = _591 * 8;
-        int32_t  const _593 = ::halide_cpp_min(_592, _11);
-        int32_t  const _594 = ::halide_cpp_min(_593, _8);
-        int32_t  const _595 = _67 * 160;
-        int32_t  const _596 = _67 * 32;
-        int32_t  const _597 = _17 + _60;
-        bool  const _598 = _597 < 0;
-        int32_t  const _599 = (int32_t)(_598 ? -1 : 0);
-        bool  const _600 = _7 == 0;
-        int32_t  const _601 = (int32_t)(_600 ? -1 : 0);
-        bool  const _602 = _7 < 0;
-        int32_t  const _603 = (int32_t)(_602 ? -1 : 0);
-        int32_t  const _604 = _597 - _599;
-        int32_t  const _605 = _7 - _601;
-        int32_t  const _606 = _604 / _605;
-        int32_t  const _607 = ~_603;
-        int32_t  const _608 = _607 - _603;
-        int32_t  const _609 = _599 & _608;
-        int32_t  const _610 = _606 + _609;
-        int32_t  const _611 = ~_601;
-        int32_t  const _612 = _610 & _611;
-        int32_t  const _613 = _612 * _14;
-        int32_t  const _614 = _18 + _41;
-        int32_t  const _615 = _614 * _15;
-        int32_t  const _616 = _615 - _24;
-        int32_t  const _617 = _613 + _616;
+        int32_t  const _787 = ::halide_cpp_max(_69, 0);
+        int32_t  const _788 = ::halide_cpp_max(_66, 0);
+        int32_t  const _789 = _788 - _787;
         for (int _normalized_s0_ii_ig = 0; _normalized_s0_ii_ig < 0 + 8; _normalized_s0_ii_ig++)
         {
          {
@@ -4168,367 +4538,309 @@ int attn_causal64_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context, int3
           // produce pv
           for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
           {
-           float  const _618 = float_from_bits(0 /* 0 */);
-           float16  const _619 = float16_ops::broadcast(_618);
-           int32_t  const _620 = _pv_s0_c_c * 16;
-           float16_ops::store(_619, _pv, _620);
-          } // for _pv_s0_c_c
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
-          {
-           float  const _621 = float_from_bits(0 /* 0 */);
-           float16  const _622 = float16_ops::broadcast(_621);
-           int32_t  const _623 = _pv_s0_c_c * 16;
-           int32_t  const _624 = _623 + 64;
-           float16_ops::store(_622, _pv, _624);
-          } // for _pv_s0_c_c
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
-          {
-           float  const _625 = float_from_bits(0 /* 0 */);
-           float16  const _626 = float16_ops::broadcast(_625);
-           int32_t  const _627 = _pv_s0_c_c * 16;
-           int32_t  const _628 = _627 + 128;
-           float16_ops::store(_626, _pv, _628);
-          } // for _pv_s0_c_c
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
-          {
-           float  const _629 = float_from_bits(0 /* 0 */);
-           float16  const _630 = float16_ops::broadcast(_629);
-           int32_t  const _631 = _pv_s0_c_c * 16;
-           int32_t  const _632 = _631 + 192;
-           float16_ops::store(_630, _pv, _632);
-          } // for _pv_s0_c_c
-          for (int _pv_s1_rk__x = 0; _pv_s1_rk__x < 0 + _594; _pv_s1_rk__x++)
-          {
-           float16  const _633 = float16_ops::load(_pv, 0);
-           int32_t  const _634 = _pv_s1_rk__x * 64;
-           int32_t  const _635 = _634 + _617;
-           float16  const _636 = float16_ops::load(_attn_v, _635);
-           int32_t  const _637 = _pv_s1_rk__x * 8;
-           int32_t  const _638 = _637 + _normalized_s0_ii_ig;
-           int32_t  const _639 = _638 * 4;
-           float  const _640 = _probs[_639];
-           float16  const _641 = float16_ops::broadcast(_640);
-           float16  const _642 = _636 * _641;
-           float16  const _643 = _633 + _642;
-           float16_ops::store(_643, _pv, 0);
-           float16  const _644 = float16_ops::load(_pv, 16);
-           int32_t  const _645 = _pv_s1_rk__x * 64;
-           int32_t  const _646 = _645 + _617;
-           int32_t  const _647 = _646 + 16;
-           float16  const _648 = float16_ops::load(_attn_v, _647);
-           int32_t  const _649 = _pv_s1_rk__x * 8;
-           int32_t  const _650 = _649 + _normalized_s0_ii_ig;
-           int32_t  const _651 = _650 * 4;
-           float  const _652 = _probs[_651];
-           float16  const _653 = float16_ops::broadcast(_652);
-           float16  const _654 = _648 * _653;
-           float16  const _655 = _644 + _654;
-           float16_ops::store(_655, _pv, 16);
-           float16  const _656 = float16_ops::load(_pv, 32);
-           int32_t  const _657 = _pv_s1_rk__x * 64;
-           int32_t  const _658 = _657 + _617;
-           int32_t  const _659 = _658 + 32;
-           float16  const _660 = float16_ops::load(_attn_v, _659);
-           int32_t  const _661 = _pv_s1_rk__x * 8;
-           int32_t  const _662 = _661 + _normalized_s0_ii_ig;
-           int32_t  const _663 = _662 * 4;
-           float  const _664 = _probs[_663];
-           float16  const _665 = float16_ops::broadcast(_664);
-           float16  const _666 = _660 * _665;
-           float16  const _667 = _656 + _666;
-           float16_ops::store(_667, _pv, 32);
-           float16  const _668 = float16_ops::load(_pv, 48);
-           int32_t  const _669 = _pv_s1_rk__x * 64;
-           int32_t  const _670 = _669 + _617;
-           int32_t  const _671 = _670 + 48;
-           float16  const _672 = float16_ops::load(_attn_v, _671);
-           int32_t  const _673 = _pv_s1_rk__x * 8;
-           int32_t  const _674 = _673 + _normalized_s0_ii_ig;
-           int32_t  const _675 = _674 * 4;
-           float  const _676 = _probs[_675];
-           float16  const _677 = float16_ops::broadcast(_676);
-           float16  const _678 = _672 * _677;
-           float16  const _679 = _668 + _678;
-           float16_ops::store(_679, _pv, 48);
-           float16  const _680 = float16_ops::load(_pv, 64);
-           int32_t  const _681 = _pv_s1_rk__x * 64;
-           int32_t  const _682 = _681 + _617;
-           float16  const _683 = float16_ops::load(_attn_v, _682);
-           int32_t  const _684 = _pv_s1_rk__x * 8;
-           int32_t  const _685 = _684 + _normalized_s0_ii_ig;
-           int32_t  const _686 = _685 * 4;
-           int32_t  const _687 = _686 + 1;
-           float  const _688 = _probs[_687];
-           float16  const _689 = float16_ops::broadcast(_688);
-           float16  const _690 = _683 * _689;
-           float16  const _691 = _680 + _690;
-           float16_ops::store(_691, _pv, 64);
-           float16  const _692 = float16_ops::load(_pv, 80);
-           int32_t  const _693 = _pv_s1_rk__x * 64;
-           int32_t  const _694 = _693 + _617;
-           int32_t  const _695 = _694 + 16;
-           float16  const _696 = float16_ops::load(_attn_v, _695);
-           int32_t  const _697 = _pv_s1_rk__x * 8;
-           int32_t  const _698 = _697 + _normalized_s0_ii_ig;
-           int32_t  const _699 = _698 * 4;
-           int32_t  const _700 = _699 + 1;
-           float  const _701 = _probs[_700];
-           float16  const _702 = float16_ops::broadcast(_701);
-           float16  const _703 = _696 * _702;
-           float16  const _704 = _692 + _703;
-           float16_ops::store(_704, _pv, 80);
-           float16  const _705 = float16_ops::load(_pv, 96);
-           int32_t  const _706 = _pv_s1_rk__x * 64;
-           int32_t  const _707 = _706 + _617;
-           int32_t  const _708 = _707 + 32;
-           float16  const _709 = float16_ops::load(_attn_v, _708);
-           int32_t  const _710 = _pv_s1_rk__x * 8;
-           int32_t  const _711 = _710 + _normalized_s0_ii_ig;
-           int32_t  const _712 = _711 * 4;
-           int32_t  const _713 = _712 + 1;
-           float  const _714 = _probs[_713];
-           float16  const _715 = float16_ops::broadcast(_714);
-           float16  const _716 = _709 * _715;
-           float16  const _717 = _705 + _716;
-           float16_ops::store(_717, _pv, 96);
-           float16  const _718 = float16_ops::load(_pv, 112);
-           int32_t  const _719 = _pv_s1_rk__x * 64;
-           int32_t  const _720 = _719 + _617;
-           int32_t  const _721 = _720 + 48;
-           float16  const _722 = float16_ops::load(_attn_v, _721);
-           int32_t  const _723 = _pv_s1_rk__x * 8;
-           int32_t  const _724 = _723 + _normalized_s0_ii_ig;
-           int32_t  const _725 = _724 * 4;
-           int32_t  const _726 = _725 + 1;
-           float  const _727 = _probs[_726];
-           float16  const _728 = float16_ops::broadcast(_727);
-           float16  const _729 = _722 * _728;
-           float16  const _730 = _718 + _729;
-           float16_ops::store(_730, _pv, 112);
-           float16  const _731 = float16_ops::load(_pv, 128);
-           int32_t  const _732 = _pv_s1_rk__x * 64;
-           int32_t  const _733 = _732 + _617;
-           float16  const _734 = float16_ops::load(_attn_v, _733);
-           int32_t  const _735 = _pv_s1_rk__x * 8;
-           int32_t  const _736 = _735 + _normalized_s0_ii_ig;
-           int32_t  const _737 = _736 * 4;
-           int32_t  const _738 = _737 + 2;
-           float  const _739 = _probs[_738];
-           float16  const _740 = float16_ops::broadcast(_739);
-           float16  const _741 = _734 * _740;
-           float16  const _742 = _731 + _741;
-           float16_ops::store(_742, _pv, 128);
-           float16  const _743 = float16_ops::load(_pv, 144);
-           int32_t  const _744 = _pv_s1_rk__x * 64;
-           int32_t  const _745 = _744 + _617;
-           int32_t  const _746 = _745 + 16;
-           float16  const _747 = float16_ops::load(_attn_v, _746);
-           int32_t  const _748 = _pv_s1_rk__x * 8;
-           int32_t  const _749 = _748 + _normalized_s0_ii_ig;
-           int32_t  const _750 = _749 * 4;
-           int32_t  const _751 = _750 + 2;
-           float  const _752 = _probs[_751];
-           float16  const _753 = float16_ops::broadcast(_752);
-           float16  const _754 = _747 * _753;
-           float16  const _755 = _743 + _754;
-           float16_ops::store(_755, _pv, 144);
-           float16  const _756 = float16_ops::load(_pv, 160);
-           int32_t  const _757 = _pv_s1_rk__x * 64;
-           int32_t  const _758 = _757 + _617;
-           int32_t  const _759 = _758 + 32;
-           float16  const _760 = float16_ops::load(_attn_v, _759);
-           int32_t  const _761 = _pv_s1_rk__x * 8;
-           int32_t  const _762 = _761 + _normalized_s0_ii_ig;
-           int32_t  const _763 = _762 * 4;
-           int32_t  const _764 = _763 + 2;
-           float  const _765 = _probs[_764];
-           float16  const _766 = float16_ops::broadcast(_765);
-           float16  const _767 = _760 * _766;
-           float16  const _768 = _756 + _767;
-           float16_ops::store(_768, _pv, 160);
-           float16  const _769 = float16_ops::load(_pv, 176);
-           int32_t  const _770 = _pv_s1_rk__x * 64;
-           int32_t  const _771 = _770 + _617;
-           int32_t  const _772 = _771 + 48;
-           float16  const _773 = float16_ops::load(_attn_v, _772);
-           int32_t  const _774 = _pv_s1_rk__x * 8;
-           int32_t  const _775 = _774 + _normalized_s0_ii_ig;
-           int32_t  const _776 = _775 * 4;
-           int32_t  const _777 = _776 + 2;
-           float  const _778 = _probs[_777];
-           float16  const _779 = float16_ops::broadcast(_778);
-           float16  const _780 = _773 * _779;
-           float16  const _781 = _769 + _780;
-           float16_ops::store(_781, _pv, 176);
-           float16  const _782 = float16_ops::load(_pv, 192);
-           int32_t  const _783 = _pv_s1_rk__x * 64;
-           int32_t  const _784 = _783 + _617;
-           float16  const _785 = float16_ops::load(_attn_v, _784);
-           int32_t  const _786 = _pv_s1_rk__x * 8;
-           int32_t  const _787 = _786 + _normalized_s0_ii_ig;
-           int32_t  const _788 = _787 * 4;
-           int32_t  const _789 = _788 + 3;
-           float  const _790 = _probs[_789];
+           float  const _790 = float_from_bits(0 /* 0 */);
            float16  const _791 = float16_ops::broadcast(_790);
-           float16  const _792 = _785 * _791;
-           float16  const _793 = _782 + _792;
-           float16_ops::store(_793, _pv, 192);
-           float16  const _794 = float16_ops::load(_pv, 208);
-           int32_t  const _795 = _pv_s1_rk__x * 64;
-           int32_t  const _796 = _795 + _617;
-           int32_t  const _797 = _796 + 16;
-           float16  const _798 = float16_ops::load(_attn_v, _797);
-           int32_t  const _799 = _pv_s1_rk__x * 8;
-           int32_t  const _800 = _799 + _normalized_s0_ii_ig;
-           int32_t  const _801 = _800 * 4;
-           int32_t  const _802 = _801 + 3;
-           float  const _803 = _probs[_802];
-           float16  const _804 = float16_ops::broadcast(_803);
-           float16  const _805 = _798 * _804;
-           float16  const _806 = _794 + _805;
-           float16_ops::store(_806, _pv, 208);
-           float16  const _807 = float16_ops::load(_pv, 224);
-           int32_t  const _808 = _pv_s1_rk__x * 64;
-           int32_t  const _809 = _808 + _617;
-           int32_t  const _810 = _809 + 32;
-           float16  const _811 = float16_ops::load(_attn_v, _810);
-           int32_t  const _812 = _pv_s1_rk__x * 8;
-           int32_t  const _813 = _812 + _normalized_s0_ii_ig;
-           int32_t  const _814 = _813 * 4;
-           int32_t  const _815 = _814 + 3;
-           float  const _816 = _probs[_815];
-           float16  const _817 = float16_ops::broadcast(_816);
-           float16  const _818 = _811 * _817;
-           float16  const _819 = _807 + _818;
-           float16_ops::store(_819, _pv, 224);
-           float16  const _820 = float16_ops::load(_pv, 240);
-           int32_t  const _821 = _pv_s1_rk__x * 64;
-           int32_t  const _822 = _821 + _617;
-           int32_t  const _823 = _822 + 48;
-           float16  const _824 = float16_ops::load(_attn_v, _823);
-           int32_t  const _825 = _pv_s1_rk__x * 8;
-           int32_t  const _826 = _825 + _normalized_s0_ii_ig;
-           int32_t  const _827 = _826 * 4;
-           int32_t  const _828 = _827 + 3;
-           float  const _829 = _probs[_828];
-           float16  const _830 = float16_ops::broadcast(_829);
-           float16  const _831 = _824 * _830;
-           float16  const _832 = _820 + _831;
-           float16_ops::store(_832, _pv, 240);
-          } // for _pv_s1_rk__x
+           int32_t  const _792 = _pv_s0_c_c * 16;
+           float16_ops::store(_791, _pv, _792);
+          } // for _pv_s0_c_c
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
+          {
+           float  const _793 = float_from_bits(0 /* 0 */);
+           float16  const _794 = float16_ops::broadcast(_793);
+           int32_t  const _795 = _pv_s0_c_c * 16;
+           int32_t  const _796 = _795 + 64;
+           float16_ops::store(_794, _pv, _796);
+          } // for _pv_s0_c_c
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
+          {
+           float  const _797 = float_from_bits(0 /* 0 */);
+           float16  const _798 = float16_ops::broadcast(_797);
+           int32_t  const _799 = _pv_s0_c_c * 16;
+           int32_t  const _800 = _799 + 128;
+           float16_ops::store(_798, _pv, _800);
+          } // for _pv_s0_c_c
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
+          {
+           float  const _801 = float_from_bits(0 /* 0 */);
+           float16  const _802 = float16_ops::broadcast(_801);
+           int32_t  const _803 = _pv_s0_c_c * 16;
+           int32_t  const _804 = _803 + 192;
+           float16_ops::store(_802, _pv, _804);
+          } // for _pv_s0_c_c
+          for (int _pv_s1_rk__x_rebased = 0; _pv_s1_rk__x_rebased < 0 + _789; _pv_s1_rk__x_rebased++)
+          {
+           float16  const _805 = float16_ops::load(_pv, 0);
+           int32_t  const _806 = _pv_s1_rk__x_rebased + _787;
+           int32_t  const _807 = _806 * 64;
+           float16  const _808 = float16_ops::load(_attn_v, _807);
+           int32_t  const _809 = _pv_s1_rk__x_rebased * 8;
+           int32_t  const _810 = _809 + _normalized_s0_ii_ig;
+           int32_t  const _811 = _810 * 4;
+           float  const _812 = _probs[_811];
+           float16  const _813 = float16_ops::broadcast(_812);
+           float16  const _814 = _808 * _813;
+           float16  const _815 = _805 + _814;
+           float16_ops::store(_815, _pv, 0);
+           float16  const _816 = float16_ops::load(_pv, 16);
+           int32_t  const _817 = _pv_s1_rk__x_rebased + _787;
+           int32_t  const _818 = _817 * 64;
+           int32_t  const _819 = _818 + 16;
+           float16  const _820 = float16_ops::load(_attn_v, _819);
+           int32_t  const _821 = _pv_s1_rk__x_rebased * 8;
+           int32_t  const _822 = _821 + _normalized_s0_ii_ig;
+           int32_t  const _823 = _822 * 4;
+           float  const _824 = _probs[_823];
+           float16  const _825 = float16_ops::broadcast(_824);
+           float16  const _826 = _820 * _825;
+           float16  const _827 = _816 + _826;
+           float16_ops::store(_827, _pv, 16);
+           float16  const _828 = float16_ops::load(_pv, 32);
+           int32_t  const _829 = _pv_s1_rk__x_rebased + _787;
+           int32_t  const _830 = _829 * 64;
+           int32_t  const _831 = _830 + 32;
+           float16  const _832 = float16_ops::load(_attn_v, _831);
+           int32_t  const _833 = _pv_s1_rk__x_rebased * 8;
+           int32_t  const _834 = _833 + _normalized_s0_ii_ig;
+           int32_t  const _835 = _834 * 4;
+           float  const _836 = _probs[_835];
+           float16  const _837 = float16_ops::broadcast(_836);
+           float16  const _838 = _832 * _837;
+           float16  const _839 = _828 + _838;
+           float16_ops::store(_839, _pv, 32);
+           float16  const _840 = float16_ops::load(_pv, 48);
+           int32_t  const _841 = _pv_s1_rk__x_rebased + _787;
+           int32_t  const _842 = _841 * 64;
+           int32_t  const _843 = _842 + 48;
+           float16  const _844 = float16_ops::load(_attn_v, _843);
+           int32_t  const _845 = _pv_s1_rk__x_rebased * 8;
+           int32_t  const _846 = _845 + _normalized_s0_ii_ig;
+           int32_t  const _847 = _846 * 4;
+           float  const _848 = _probs[_847];
+           float16  const _849 = float16_ops::broadcast(_848);
+           float16  const _850 = _844 * _849;
+           float16  const _851 = _840 + _850;
+           float16_ops::store(_851, _pv, 48);
+           float16  const _852 = float16_ops::load(_pv, 64);
+           int32_t  const _853 = _pv_s1_rk__x_rebased + _787;
+           int32_t  const _854 = _853 * 64;
+           float16  const _855 = float16_ops::load(_attn_v, _854);
+           int32_t  const _856 = _pv_s1_rk__x_rebased * 8;
+           int32_t  const _857 = _856 + _normalized_s0_ii_ig;
+           int32_t  const _858 = _857 * 4;
+           int32_t  const _859 = _858 + 1;
+           float  const _860 = _probs[_859];
+           float16  const _861 = float16_ops::broadcast(_860);
+           float16  const _862 = _855 * _861;
+           float16  const _863 = _852 + _862;
+           float16_ops::store(_863, _pv, 64);
+           float16  const _864 = float16_ops::load(_pv, 80);
+           int32_t  const _865 = _pv_s1_rk__x_rebased + _787;
+           int32_t  const _866 = _865 * 64;
+           int32_t  const _867 = _866 + 16;
+           float16  const _868 = float16_ops::load(_attn_v, _867);
+           int32_t  const _869 = _pv_s1_rk__x_rebased * 8;
+           int32_t  const _870 = _869 + _normalized_s0_ii_ig;
+           int32_t  const _871 = _870 * 4;
+           int32_t  const _872 = _871 + 1;
+           float  const _873 = _probs[_872];
+           float16  const _874 = float16_ops::broadcast(_873);
+           float16  const _875 = _868 * _874;
+           float16  const _876 = _864 + _875;
+           float16_ops::store(_876, _pv, 80);
+           float16  const _877 = float16_ops::load(_pv, 96);
+           int32_t  const _878 = _pv_s1_rk__x_rebased + _787;
+           int32_t  const _879 = _878 * 64;
+           int32_t  const _880 = _879 + 32;
+           float16  const _881 = float16_ops::load(_attn_v, _880);
+           int32_t  const _882 = _pv_s1_rk__x_rebased * 8;
+           int32_t  const _883 = _882 + _normalized_s0_ii_ig;
+           int32_t  const _884 = _883 * 4;
+           int32_t  const _885 = _884 + 1;
+           float  const _886 = _probs[_885];
+           float16  const _887 = float16_ops::broadcast(_886);
+           float16  const _888 = _881 * _887;
+           float16  const _889 = _877 + _888;
+           float16_ops::store(_889, _pv, 96);
+           float16  const _890 = float16_ops::load(_pv, 112);
+           int32_t  const _891 = _pv_s1_rk__x_rebased + _787;
+           int32_t  const _892 = _891 * 64;
+           int32_t  const _893 = _892 + 48;
+           float16  const _894 = float16_ops::load(_attn_v, _893);
+           int32_t  const _895 = _pv_s1_rk__x_rebased * 8;
+           int32_t  const _896 = _895 + _normalized_s0_ii_ig;
+           int32_t  const _897 = _896 * 4;
+           int32_t  const _898 = _897 + 1;
+           float  const _899 = _probs[_898];
+           float16  const _900 = float16_ops::broadcast(_899);
+           float16  const _901 = _894 * _900;
+           float16  const _902 = _890 + _901;
+           float16_ops::store(_902, _pv, 112);
+           float16  const _903 = float16_ops::load(_pv, 128);
+           int32_t  const _904 = _pv_s1_rk__x_rebased + _787;
+           int32_t  const _905 = _904 * 64;
+           float16  const _906 = float16_ops::load(_attn_v, _905);
+           int32_t  const _907 = _pv_s1_rk__x_rebased * 8;
+           int32_t  const _908 = _907 + _normalized_s0_ii_ig;
+           int32_t  const _909 = _908 * 4;
+           int32_t  const _910 = _909 + 2;
+           float  const _911 = _probs[_910];
+           float16  const _912 = float16_ops::broadcast(_911);
+           float16  const _913 = _906 * _912;
+           float16  const _914 = _903 + _913;
+           float16_ops::store(_914, _pv, 128);
+           float16  const _915 = float16_ops::load(_pv, 144);
+           int32_t  const _916 = _pv_s1_rk__x_rebased + _787;
+           int32_t  const _917 = _916 * 64;
+           int32_t  const _918 = _917 + 16;
+           float16  const _919 = float16_ops::load(_attn_v, _918);
+           int32_t  const _920 = _pv_s1_rk__x_rebased * 8;
+           int32_t  const _921 = _920 + _normalized_s0_ii_ig;
+           int32_t  const _922 = _921 * 4;
+           int32_t  const _923 = _922 + 2;
+           float  const _924 = _probs[_923];
+           float16  const _925 = float16_ops::broadcast(_924);
+           float16  const _926 = _919 * _925;
+           float16  const _927 = _915 + _926;
+           float16_ops::store(_927, _pv, 144);
+           float16  const _928 = float16_ops::load(_pv, 160);
+           int32_t  const _929 = _pv_s1_rk__x_rebased + _787;
+           int32_t  const _930 = _929 * 64;
+           int32_t  const _931 = _930 + 32;
+           float16  const _932 = float16_ops::load(_attn_v, _931);
+           int32_t  const _933 = _pv_s1_rk__x_rebased * 8;
+           int32_t  const _934 = _933 + _normalized_s0_ii_ig;
+           int32_t  const _935 = _934 * 4;
+           int32_t  const _936 = _935 + 2;
+           float  const _937 = _probs[_936];
+           float16  const _938 = float16_ops::broadcast(_937);
+           float16  const _939 = _932 * _938;
+           float16  const _940 = _928 + _939;
+           float16_ops::store(_940, _pv, 160);
+           float16  const _941 = float16_ops::load(_pv, 176);
+           int32_t  const _942 = _pv_s1_rk__x_rebased + _787;
+           int32_t  const _943 = _942 * 64;
+           int32_t  const _944 = _943 + 48;
+           float16  const _945 = float16_ops::load(_attn_v, _944);
+           int32_t  const _946 = _pv_s1_rk__x_rebased * 8;
+           int32_t  const _947 = _946 + _normalized_s0_ii_ig;
+           int32_t  const _948 = _947 * 4;
+           int32_t  const _949 = _948 + 2;
+           float  const _950 = _probs[_949];
+           float16  const _951 = float16_ops::broadcast(_950);
+           float16  const _952 = _945 * _951;
+           float16  const _953 = _941 + _952;
+           float16_ops::store(_953, _pv, 176);
+           float16  const _954 = float16_ops::load(_pv, 192);
+           int32_t  const _955 = _pv_s1_rk__x_rebased + _787;
+           int32_t  const _956 = _955 * 64;
+           float16  const _957 = float16_ops::load(_attn_v, _956);
+           int32_t  const _958 = _pv_s1_rk__x_rebased * 8;
+           int32_t  const _959 = _958 + _normalized_s0_ii_ig;
+           int32_t  const _960 = _959 * 4;
+           int32_t  const _961 = _960 + 3;
+           float  const _962 = _probs[_961];
+           float16  const _963 = float16_ops::broadcast(_962);
+           float16  const _964 = _957 * _963;
+           float16  const _965 = _954 + _964;
+           float16_ops::store(_965, _pv, 192);
+           float16  const _966 = float16_ops::load(_pv, 208);
+           int32_t  const _967 = _pv_s1_rk__x_rebased + _787;
+           int32_t  const _968 = _967 * 64;
+           int32_t  const _969 = _968 + 16;
+           float16  const _970 = float16_ops::load(_attn_v, _969);
+           int32_t  const _971 = _pv_s1_rk__x_rebased * 8;
+           int32_t  const _972 = _971 + _normalized_s0_ii_ig;
+           int32_t  const _973 = _972 * 4;
+           int32_t  const _974 = _973 + 3;
+           float  const _975 = _probs[_974];
+           float16  const _976 = float16_ops::broadcast(_975);
+           float16  const _977 = _970 * _976;
+           float16  const _978 = _966 + _977;
+           float16_ops::store(_978, _pv, 208);
+           float16  const _979 = float16_ops::load(_pv, 224);
+           int32_t  const _980 = _pv_s1_rk__x_rebased + _787;
+           int32_t  const _981 = _980 * 64;
+           int32_t  const _982 = _981 + 32;
+           float16  const _983 = float16_ops::load(_attn_v, _982);
+           int32_t  const _984 = _pv_s1_rk__x_rebased * 8;
+           int32_t  const _985 = _984 + _normalized_s0_ii_ig;
+           int32_t  const _986 = _985 * 4;
+           int32_t  const _987 = _986 + 3;
+           float  const _988 = _probs[_987];
+           float16  const _989 = float16_ops::broadcast(_988);
+           float16  const _990 = _983 * _989;
+           float16  const _991 = _979 + _990;
+           float16_ops::store(_991, _pv, 224);
+           float16  const _992 = float16_ops::load(_pv, 240);
+           int32_t  const _993 = _pv_s1_rk__x_rebased + _787;
+           int32_t  const _994 = _993 * 64;
+           int32_t  const _995 = _994 + 48;
+           float16  const _996 = float16_ops::load(_attn_v, _995);
+           int32_t  const _997 = _pv_s1_rk__x_rebased * 8;
+           int32_t  const _998 = _997 + _normalized_s0_ii_ig;
+           int32_t  const _999 = _998 * 4;
+           int32_t  const _1000 = _999 + 3;
+           float  const _1001 = _probs[_1000];
+           float16  const _1002 = float16_ops::broadcast(_1001);
+           float16  const _1003 = _996 * _1002;
+           float16  const _1004 = _992 + _1003;
+           float16_ops::store(_1004, _pv, 240);
+          } // for _pv_s1_rk__x_rebased
           // consume pv
-          int32_t  const _833 = _normalized_s0_ii_ig * 4;
-          int32_t  const _834 = _596 + _833;
+          int32_t  const _1005 = _normalized_s0_ii_ig * 4;
           for (int _normalized_s0_ii_ir = 0; _normalized_s0_ii_ir < 0 + 4; _normalized_s0_ii_ir++)
           {
-           int32_t  const _835 = _normalized_s0_ii_ir + _833;
-           int32_t  const _836 = _normalized_s0_ii_ir * 4;
-           int32_t  const _837 = _835 * 5;
-           int32_t  const _838 = _837 + _595;
+           int32_t  const _1006 = _normalized_s0_ii_ir + _1005;
+           int32_t  const _1007 = _normalized_s0_ii_ir * 4;
            for (int _normalized_s0_c_c = 0; _normalized_s0_c_c < 0 + 4; _normalized_s0_c_c++)
            {
-            float  const _839 = _row_sum[_835];
-            int32_t  const _840 = _normalized_s0_c_c + _836;
-            int32_t  const _841 = _840 * 16;
-            float16  const _842 = float16_ops::load(_pv, _841);
-            float  const _843 = float_from_bits(1065353216 /* 1 */);
-            float  const _844 = _843 / _839;
-            float  const _845 = float_from_bits(0 /* 0 */);
-            bool  const _846 = _845 < _839;
-            float  const _847 = (float)(_846 ? _844 : _845);
-            float16  const _848 = float16_ops::broadcast(_847);
-            float16  const _849 = _842 * _848;
-            int32_t  const _850 = _normalized_s0_c_c + _838;
-            int32_t  const _851 = _850 * 16;
-            float16_ops::store(_849, _normalized, _851);
+            float  const _1008 = _row_sum[_1006];
+            int32_t  const _1009 = _normalized_s0_c_c + _1007;
+            int32_t  const _1010 = _1009 * 16;
+            float16  const _1011 = float16_ops::load(_pv, _1010);
+            float  const _1012 = float_from_bits(1065353216 /* 1 */);
+            float  const _1013 = _1012 / _1008;
+            float  const _1014 = float_from_bits(0 /* 0 */);
+            bool  const _1015 = _1014 < _1008;
+            float  const _1016 = (float)(_1015 ? _1013 : _1014);
+            float16  const _1017 = float16_ops::broadcast(_1016);
+            float16  const _1018 = _1011 * _1017;
+            int32_t  const _1019 = _1006 * 5;
+            int32_t  const _1020 = _1019 + _normalized_s0_c_c;
+            int32_t  const _1021 = _1020 * 16;
+            float16_ops::store(_1018, _normalized, _1021);
            } // for _normalized_s0_c_c
-           int32_t  const _852 = _normalized_s0_ii_ir + _833;
-           float  const _853 = _row_sum[_852];
-           float  const _854 = log_f32(_853);
-           float  const _855 = _row_max[_852];
-           float  const _856 = float_from_bits(1060205080 /* 0.693147 */);
-           float  const _857 = _855 * _856;
-           float  const _858 = _854 + _857;
-           float  const _859 = float_from_bits(0 /* 0 */);
-           bool  const _860 = _859 < _853;
-           float  const _861 = (float)(_860 ? _858 : neg_inf_f32());
-           float16  const _862 = float16_ops::broadcast(_861);
-           int32_t  const _863 = _normalized_s0_ii_ir + _834;
-           int32_t  const _864 = _863 * 80;
-           int32_t  const _865 = _864 + 64;
-           float16_ops::store(_862, _normalized, _865);
+           int32_t  const _1022 = _normalized_s0_ii_ir + _1005;
+           float  const _1023 = _row_sum[_1022];
+           float  const _1024 = log_f32(_1023);
+           float  const _1025 = _row_max[_1022];
+           float  const _1026 = float_from_bits(1060205080 /* 0.693147 */);
+           float  const _1027 = _1025 * _1026;
+           float  const _1028 = _1024 + _1027;
+           float  const _1029 = float_from_bits(0 /* 0 */);
+           bool  const _1030 = _1029 < _1023;
+           float  const _1031 = (float)(_1030 ? _1028 : neg_inf_f32());
+           float16  const _1032 = float16_ops::broadcast(_1031);
+           int32_t  const _1033 = _1022 * 80;
+           int32_t  const _1034 = _1033 + 64;
+           float16_ops::store(_1032, _normalized, _1034);
           } // for _normalized_s0_ii_ir
          } // alloc _pv
         } // for _normalized_s0_ii_ig
         _probs_free.free();
+        // produce attn_out
         // consume normalized
-        int32_t  const _866 = _67 * 160;
-        bool  const _867 = _attn_out_s0_it_t_t < 0;
-        int32_t  const _868 = (int32_t)(_867 ? -1 : 0);
-        bool  const _869 = _26 == 0;
-        int32_t  const _870 = (int32_t)(_869 ? -1 : 0);
-        bool  const _871 = _26 < 0;
-        int32_t  const _872 = (int32_t)(_871 ? -1 : 0);
-        int32_t  const _873 = _attn_out_s0_it_t_t - _868;
-        int32_t  const _874 = _26 | _870;
-        int32_t  const _875 = _873 % _874;
-        int32_t  const _876 = _26 ^ _872;
-        int32_t  const _877 = ~_872;
-        int32_t  const _878 = _876 + _877;
-        int32_t  const _879 = _868 & _878;
-        int32_t  const _880 = _875 + _879;
-        int32_t  const _881 = ~_870;
-        int32_t  const _882 = _880 & _881;
-        int32_t  const _883 = _17 + _60;
-        int32_t  const _884 = _883 * _19;
-        int32_t  const _885 = _18 + _41;
-        int32_t  const _886 = _885 * _20;
-        int32_t  const _887 = _886 - _25;
-        int32_t  const _888 = _884 + _887;
         for (int _attn_out_s0_ii = 0; _attn_out_s0_ii < 0 + 32; _attn_out_s0_ii++)
         {
-         bool  const _889 = _882 < 0;
-         int32_t  const _890 = (int32_t)(_889 ? -1 : 0);
-         bool  const _891 = _16 == 0;
-         int32_t  const _892 = (int32_t)(_891 ? -1 : 0);
-         bool  const _893 = _16 < 0;
-         int32_t  const _894 = (int32_t)(_893 ? -1 : 0);
-         int32_t  const _895 = _882 - _890;
-         int32_t  const _896 = _16 - _892;
-         int32_t  const _897 = _895 / _896;
-         int32_t  const _898 = ~_894;
-         int32_t  const _899 = _898 - _894;
-         int32_t  const _900 = _890 & _899;
-         int32_t  const _901 = _897 + _900;
-         int32_t  const _902 = ~_892;
-         int32_t  const _903 = _901 & _902;
-         int32_t  const _904 = _903 - _60;
-         int32_t  const _905 = _904 * _581;
-         int32_t  const _906 = _16 | _892;
-         int32_t  const _907 = _895 % _906;
-         int32_t  const _908 = _16 ^ _894;
-         int32_t  const _909 = _908 + _898;
-         int32_t  const _910 = _890 & _909;
-         int32_t  const _911 = _907 + _910;
-         int32_t  const _912 = _911 & _902;
-         int32_t  const _913 = _905 + _912;
-         int32_t  const _914 = _913 * 32;
-         int32_t  const _915 = _914 + _attn_out_s0_ii;
-         int32_t  const _916 = _915 * 5;
-         int32_t  const _917 = _attn_out_s0_ii * 5;
-         int32_t  const _918 = _917 + _866;
+         int32_t  const _1035 = _attn_out_s0_ii * 5;
          for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + 5; _attn_out_s0_c_c++)
          {
-          int32_t  const _919 = _attn_out_s0_c_c + _916;
-          int32_t  const _920 = _919 * 16;
-          float16  const _921 = float16_ops::load(_normalized, _920);
-          int32_t  const _922 = _attn_out_s0_c_c + _918;
-          int32_t  const _923 = _922 * 16;
-          int32_t  const _924 = _923 + _888;
-          float16_ops::store(_921, _attn_out, _924);
+          int32_t  const _1036 = _attn_out_s0_c_c + _1035;
+          int32_t  const _1037 = _1036 * 16;
+          float16  const _1038 = float16_ops::load(_normalized, _1037);
+          float16_ops::store(_1038, _attn_out, _1037);
          } // for _attn_out_s0_c_c
         } // for _attn_out_s0_ii
-        _normalized_free.free();
        } // alloc _normalized
       } // alloc _row_sum
      } // alloc _probs
@@ -4536,1363 +4848,6 @@ int attn_causal64_pipeline_par_for_attn_out_s0_it_t_t(void *__user_context, int3
    } // alloc _masked
   } // alloc _scores
  } // alloc _qs
- return 0;
-}
-HALIDE_FUNCTION_ATTRS
-int attn_causal64_pipeline(void const *__user_context, struct halide_buffer_t *_attn_q_buffer, struct halide_buffer_t *_attn_k_buffer, struct halide_buffer_t *_attn_v_buffer, int32_t _attn_lq, int32_t _attn_lk, int32_t _attn_groups, struct halide_buffer_t *_attn_out_buffer) {
-(void)_attn_lq; (void)_attn_lk; (void)_attn_groups;
- void * const _ucon = const_cast<void *>(__user_context);
- uint64_t  const _925 = (uint64_t)(_attn_out_buffer);
- uint64_t  const _926 = (uint64_t)(0ull);
- bool  const _927 = _925 != _926;
- if (!_927)
- {
-  int32_t  const _928 = attn_causal64_rt_error_buffer_argument_is_null(_ucon, "attn_out");
-  return _928;
- }
- uint64_t  const _929 = (uint64_t)(_attn_v_buffer);
- uint64_t  const _930 = (uint64_t)(0ull);
- bool  const _931 = _929 != _930;
- if (!_931)
- {
-  int32_t  const _932 = attn_causal64_rt_error_buffer_argument_is_null(_ucon, "attn_v");
-  return _932;
- }
- uint64_t  const _933 = (uint64_t)(_attn_q_buffer);
- uint64_t  const _934 = (uint64_t)(0ull);
- bool  const _935 = _933 != _934;
- if (!_935)
- {
-  int32_t  const _936 = attn_causal64_rt_error_buffer_argument_is_null(_ucon, "attn_q");
-  return _936;
- }
- uint64_t  const _937 = (uint64_t)(_attn_k_buffer);
- uint64_t  const _938 = (uint64_t)(0ull);
- bool  const _939 = _937 != _938;
- if (!_939)
- {
-  int32_t  const _940 = attn_causal64_rt_error_buffer_argument_is_null(_ucon, "attn_k");
-  return _940;
- }
- auto * const _941 = _halide_buffer_get_host(_attn_k_buffer);
- auto _attn_k = _941;
- halide_unused(_attn_k);
- uint32_t  const _942 = _halide_buffer_get_type(_attn_k_buffer);
- bool  const _943 = _halide_buffer_get_device_dirty(_attn_k_buffer);
- int32_t  const _944 = _halide_buffer_get_dimensions(_attn_k_buffer);
- int32_t  const _945 = _halide_buffer_get_min(_attn_k_buffer, 0);
- int32_t  const _946 = _halide_buffer_get_extent(_attn_k_buffer, 0);
- int32_t  const _947 = _halide_buffer_get_stride(_attn_k_buffer, 0);
- int32_t  const _948 = _halide_buffer_get_min(_attn_k_buffer, 1);
- int32_t  const _949 = _halide_buffer_get_extent(_attn_k_buffer, 1);
- int32_t  const _950 = _halide_buffer_get_stride(_attn_k_buffer, 1);
- int32_t  const _951 = _halide_buffer_get_min(_attn_k_buffer, 2);
- int32_t  const _952 = _halide_buffer_get_extent(_attn_k_buffer, 2);
- int32_t  const _953 = _halide_buffer_get_stride(_attn_k_buffer, 2);
- int32_t  const _954 = _halide_buffer_get_min(_attn_k_buffer, 3);
- int32_t  const _955 = _halide_buffer_get_extent(_attn_k_buffer, 3);
- int32_t  const _956 = _halide_buffer_get_stride(_attn_k_buffer, 3);
- auto * const _957 = _halide_buffer_get_host(_attn_q_buffer);
- auto _attn_q = _957;
- halide_unused(_attn_q);
- uint32_t  const _958 = _halide_buffer_get_type(_attn_q_buffer);
- bool  const _959 = _halide_buffer_get_device_dirty(_attn_q_buffer);
- int32_t  const _960 = _halide_buffer_get_dimensions(_attn_q_buffer);
- int32_t  const _961 = _halide_buffer_get_min(_attn_q_buffer, 0);
- int32_t  const _962 = _halide_buffer_get_extent(_attn_q_buffer, 0);
- int32_t  const _963 = _halide_buffer_get_stride(_attn_q_buffer, 0);
- int32_t  const _964 = _halide_buffer_get_min(_attn_q_buffer, 1);
- int32_t  const _965 = _halide_buffer_get_extent(_attn_q_buffer, 1);
- int32_t  const _966 = _halide_buffer_get_stride(_attn_q_buffer, 1);
- int32_t  const _967 = _halide_buffer_get_min(_attn_q_buffer, 2);
- int32_t  const _968 = _halide_buffer_get_extent(_attn_q_buffer, 2);
- int32_t  const _969 = _halide_buffer_get_stride(_attn_q_buffer, 2);
- int32_t  const _970 = _halide_buffer_get_min(_attn_q_buffer, 3);
- int32_t  const _971 = _halide_buffer_get_extent(_attn_q_buffer, 3);
- int32_t  const _972 = _halide_buffer_get_stride(_attn_q_buffer, 3);
- int32_t  const _973 = _halide_buffer_get_min(_attn_q_buffer, 4);
- int32_t  const _974 = _halide_buffer_get_extent(_attn_q_buffer, 4);
- int32_t  const _975 = _halide_buffer_get_stride(_attn_q_buffer, 4);
- auto * const _976 = _halide_buffer_get_host(_attn_v_buffer);
- auto _attn_v = _976;
- halide_unused(_attn_v);
- uint32_t  const _977 = _halide_buffer_get_type(_attn_v_buffer);
- bool  const _978 = _halide_buffer_get_device_dirty(_attn_v_buffer);
- int32_t  const _979 = _halide_buffer_get_dimensions(_attn_v_buffer);
- int32_t  const _980 = _halide_buffer_get_min(_attn_v_buffer, 0);
- int32_t  const _981 = _halide_buffer_get_extent(_attn_v_buffer, 0);
- int32_t  const _982 = _halide_buffer_get_stride(_attn_v_buffer, 0);
- int32_t  const _983 = _halide_buffer_get_min(_attn_v_buffer, 1);
- int32_t  const _984 = _halide_buffer_get_extent(_attn_v_buffer, 1);
- int32_t  const _985 = _halide_buffer_get_stride(_attn_v_buffer, 1);
- int32_t  const _986 = _halide_buffer_get_min(_attn_v_buffer, 2);
- int32_t  const _987 = _halide_buffer_get_extent(_attn_v_buffer, 2);
- int32_t  const _988 = _halide_buffer_get_stride(_attn_v_buffer, 2);
- int32_t  const _989 = _halide_buffer_get_min(_attn_v_buffer, 3);
- int32_t  const _990 = _halide_buffer_get_extent(_attn_v_buffer, 3);
- int32_t  const _991 = _halide_buffer_get_stride(_attn_v_buffer, 3);
- auto * const _992 = _halide_buffer_get_host(_attn_out_buffer);
- auto _attn_out = _992;
- halide_unused(_attn_out);
- uint32_t  const _993 = _halide_buffer_get_type(_attn_out_buffer);
- bool  const _994 = _halide_buffer_get_device_dirty(_attn_out_buffer);
- int32_t  const _995 = _halide_buffer_get_dimensions(_attn_out_buffer);
- int32_t  const _996 = _halide_buffer_get_min(_attn_out_buffer, 0);
- int32_t  const _997 = _halide_buffer_get_extent(_attn_out_buffer, 0);
- int32_t  const _998 = _halide_buffer_get_stride(_attn_out_buffer, 0);
- int32_t  const _999 = _halide_buffer_get_min(_attn_out_buffer, 1);
- int32_t  const _1000 = _halide_buffer_get_extent(_attn_out_buffer, 1);
- int32_t  const _1001 = _halide_buffer_get_stride(_attn_out_buffer, 1);
- int32_t  const _1002 = _halide_buffer_get_min(_attn_out_buffer, 2);
- int32_t  const _1003 = _halide_buffer_get_extent(_attn_out_buffer, 2);
- int32_t  const _1004 = _halide_buffer_get_stride(_attn_out_buffer, 2);
- int32_t  const _1005 = _halide_buffer_get_min(_attn_out_buffer, 3);
- int32_t  const _1006 = _halide_buffer_get_extent(_attn_out_buffer, 3);
- int32_t  const _1007 = _halide_buffer_get_stride(_attn_out_buffer, 3);
- int32_t  const _1008 = _halide_buffer_get_min(_attn_out_buffer, 4);
- int32_t  const _1009 = _halide_buffer_get_extent(_attn_out_buffer, 4);
- int32_t  const _1010 = _halide_buffer_get_stride(_attn_out_buffer, 4);
- int32_t  const _1011 = _attn_lk + 7;
- int32_t  const _1012 = _1011 >> 3;
- int32_t  const _1013 = -1 - _1003;
- int32_t  const _1014 = ::halide_cpp_max(_1003, 1);
- int32_t  const _1015 = _1014 + -1;
- int32_t  const _1016 = ::halide_cpp_max(_1013, _1015);
- int32_t  const _1017 = _1016 * 4;
- int32_t  const _1018 = _1017 + 4;
- int32_t  const _1019 = ::halide_cpp_min(_1012, _1018);
- int32_t  const _1020 = _1019 * 8;
- int32_t  const _1021 = ::halide_cpp_min(_1020, _attn_lk);
- int32_t  const _1022 = ::halide_cpp_min(_1021, _949);
- int32_t  const _1023 = _1022 + -1;
- int32_t  const _1024 = _1023 >> 3;
- int32_t  const _1025 = _1024 * 8;
- int32_t  const _1026 = _1025 + 8;
- int32_t  const _1027 = ::halide_cpp_min(_1026, _949);
- int32_t  const _1028 = ::halide_cpp_min(_949, 1);
- int32_t  const _1029 = _1027 - _1028;
- bool  const _1030 = 0 < _attn_groups;
- bool  const _1031 = 0 < _1003;
- int32_t  const _1032 = _1003 * _1006;
- bool  const _1033 = _1003 == 0;
- int32_t  const _1034 = (int32_t)(_1033 ? -1 : 0);
- bool  const _1035 = _1003 < 0;
- int32_t  const _1036 = (int32_t)(_1035 ? -1 : 0);
- int32_t  const _1037 = -1 - _1032;
- int32_t  const _1038 = ::halide_cpp_max(_1032, 1);
- int32_t  const _1039 = _1038 + -1;
- int32_t  const _1040 = ::halide_cpp_max(_1037, _1039);
- int32_t  const _1041 = _1003 - _1034;
- int32_t  const _1042 = _1040 / _1041;
- int32_t  const _1043 = ~_1036;
- int32_t  const _1044 = _1043 - _1036;
- int32_t  const _1045 = 0 & _1044;
- int32_t  const _1046 = _1042 + _1045;
- int32_t  const _1047 = ~_1034;
- int32_t  const _1048 = _1046 & _1047;
- int32_t  const _1049 = (int32_t)(_1031 ? _1048 : 0);
- int32_t  const _1050 = (int32_t)(_1031 ? 0 : _1048);
- int32_t  const _1051 = (int32_t)(_1030 ? _1049 : _1050);
- int32_t  const _1052 = _1005 + _1051;
- bool  const _1053 = _1052 < 0;
- int32_t  const _1054 = (int32_t)(_1053 ? -1 : 0);
- bool  const _1055 = _attn_groups == 0;
- int32_t  const _1056 = (int32_t)(_1055 ? -1 : 0);
- bool  const _1057 = _attn_groups < 0;
- int32_t  const _1058 = (int32_t)(_1057 ? -1 : 0);
- int32_t  const _1059 = _1052 - _1054;
- int32_t  const _1060 = _attn_groups - _1056;
- int32_t  const _1061 = _1059 / _1060;
- int32_t  const _1062 = ~_1058;
- int32_t  const _1063 = _1062 - _1058;
- int32_t  const _1064 = _1054 & _1063;
- int32_t  const _1065 = _1061 + _1064;
- int32_t  const _1066 = ~_1056;
- int32_t  const _1067 = _1065 & _1066;
- int32_t  const _1068 = (int32_t)(_1030 ? _1050 : _1049);
- int32_t  const _1069 = _1005 + _1068;
- bool  const _1070 = _1069 < 0;
- int32_t  const _1071 = (int32_t)(_1070 ? -1 : 0);
- int32_t  const _1072 = _1069 - _1071;
- int32_t  const _1073 = _1072 / _1060;
- int32_t  const _1074 = _1071 & _1063;
- int32_t  const _1075 = _1073 + _1074;
- int32_t  const _1076 = _1075 & _1066;
- int32_t  const _1077 = _1067 - _1076;
- int32_t  const _1078 = _1009 * _1032;
- bool  const _1079 = _1078 < 1;
- int32_t  const _1080 = (int32_t)(_1079 ? -1 : 0);
- bool  const _1081 = _1032 == 0;
- int32_t  const _1082 = (int32_t)(_1081 ? -1 : 0);
- bool  const _1083 = _1032 < 0;
- int32_t  const _1084 = (int32_t)(_1083 ? -1 : 0);
- int32_t  const _1085 = _1078 - _1080;
- int32_t  const _1086 = _1085 + -1;
- int32_t  const _1087 = _1032 - _1082;
- int32_t  const _1088 = _1086 / _1087;
- int32_t  const _1089 = ~_1084;
- int32_t  const _1090 = _1089 - _1084;
- int32_t  const _1091 = _1080 & _1090;
- int32_t  const _1092 = _1088 + _1091;
- int32_t  const _1093 = ~_1082;
- int32_t  const _1094 = _1092 & _1093;
- int32_t  const _1095 = 0 - _1094;
- bool  const _1096 = 0 < _1032;
- int32_t  const _1097 = (int32_t)(_1096 ? _1094 : _1095);
- int32_t  const _1098 = (int32_t)(_1096 ? 0 : _1094);
- int32_t  const _1099 = 0 - _1003;
- int32_t  const _1100 = ::halide_cpp_max(_1099, _1003);
- int32_t  const _1101 = 0 - _1048;
- int32_t  const _1102 = (int32_t)(_1031 ? _1048 : _1101);
- bool  const _1103 = _halide_buffer_is_bounds_query(_attn_k_buffer);
- bool  const _1104 = !(_1103);
- bool  const _1105 = 1 <= _949;
- bool  const _1106 = _1104 || _1105;
- if (!_1106)
- {
-  int32_t  const _1107 = _949 + -1;
-  int32_t  const _1108 = _949 + _1029;
-  int32_t  const _1109 = _1108 + -1;
-  int32_t  const _1110 = attn_causal64_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_k", 1, 0, _1029, _1107, _1109);
-  return _1110;
- }
- uint32_t  const _1111 = (uint32_t)(73730ull);
- bool  const _1112 = _942 == _1111;
- if (!_1112)
- {
-  uint32_t  const _1113 = (uint32_t)(73730ull);
-  int32_t  const _1114 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_k", _942, _1113);
-  return _1114;
- }
- bool  const _1115 = _944 == 4;
- if (!_1115)
- {
-  int32_t  const _1116 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_k", _944, 4);
-  return _1116;
- }
- uint32_t  const _1117 = (uint32_t)(73730ull);
- bool  const _1118 = _958 == _1117;
- if (!_1118)
- {
-  uint32_t  const _1119 = (uint32_t)(73730ull);
-  int32_t  const _1120 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_q", _958, _1119);
-  return _1120;
- }
- bool  const _1121 = _960 == 5;
- if (!_1121)
- {
-  int32_t  const _1122 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_q", _960, 5);
-  return _1122;
- }
- uint32_t  const _1123 = (uint32_t)(73730ull);
- bool  const _1124 = _977 == _1123;
- if (!_1124)
- {
-  uint32_t  const _1125 = (uint32_t)(73730ull);
-  int32_t  const _1126 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_v", _977, _1125);
-  return _1126;
- }
- bool  const _1127 = _979 == 4;
- if (!_1127)
- {
-  int32_t  const _1128 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_v", _979, 4);
-  return _1128;
- }
- uint32_t  const _1129 = (uint32_t)(73730ull);
- bool  const _1130 = _993 == _1129;
- if (!_1130)
- {
-  uint32_t  const _1131 = (uint32_t)(73730ull);
-  int32_t  const _1132 = attn_causal64_rt_error_bad_type(_ucon, "Output buffer attn_out", _993, _1131);
-  return _1132;
- }
- bool  const _1133 = _995 == 5;
- if (!_1133)
- {
-  int32_t  const _1134 = attn_causal64_rt_error_bad_dimensions(_ucon, "Output buffer attn_out", _995, 5);
-  return _1134;
- }
- bool  const _1135 = _945 <= 0;
- int32_t  const _1136 = _946 + _945;
- bool  const _1137 = 64 <= _1136;
- bool  const _1138 = _1135 && _1137;
- if (!_1138)
- {
-  int32_t  const _1139 = _946 + _945;
-  int32_t  const _1140 = _1139 + -1;
-  int32_t  const _1141 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 0, 0, 63, _945, _1140);
-  return _1141;
- }
- bool  const _1142 = 0 <= _946;
- if (!_1142)
- {
-  int32_t  const _1143 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 0, _946);
-  return _1143;
- }
- int32_t  const _1144 = ::halide_cpp_min(_949, 1);
- int32_t  const _1145 = _948 + 1;
- bool  const _1146 = _1145 <= _1144;
- int32_t  const _1147 = _1144 + _1029;
- int32_t  const _1148 = _949 + _948;
- bool  const _1149 = _1147 <= _1148;
- bool  const _1150 = _1146 && _1149;
- if (!_1150)
- {
-  int32_t  const _1151 = ::halide_cpp_min(_949, 1);
-  int32_t  const _1152 = _1151 + -1;
-  int32_t  const _1153 = _1151 + _1029;
-  int32_t  const _1154 = _1153 + -1;
-  int32_t  const _1155 = _949 + _948;
-  int32_t  const _1156 = _1155 + -1;
-  int32_t  const _1157 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 1, _1152, _1154, _948, _1156);
-  return _1157;
- }
- bool  const _1158 = 0 <= _949;
- if (!_1158)
- {
-  int32_t  const _1159 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 1, _949);
-  return _1159;
- }
- bool  const _1160 = _951 <= _1076;
- int32_t  const _1161 = _1077 + _1076;
- int32_t  const _1162 = _1161 + 1;
- int32_t  const _1163 = _952 + _951;
- bool  const _1164 = _1162 <= _1163;
- bool  const _1165 = _1160 && _1164;
- if (!_1165)
- {
-  int32_t  const _1166 = _1077 + _1076;
-  int32_t  const _1167 = _952 + _951;
-  int32_t  const _1168 = _1167 + -1;
-  int32_t  const _1169 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 2, _1076, _1166, _951, _1168);
-  return _1169;
- }
- bool  const _1170 = 0 <= _952;
- if (!_1170)
- {
-  int32_t  const _1171 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 2, _952);
-  return _1171;
- }
- int32_t  const _1172 = _1098 + _1008;
- bool  const _1173 = _954 <= _1172;
- int32_t  const _1174 = _1172 + _1097;
- int32_t  const _1175 = _1174 + 1;
- int32_t  const _1176 = _955 + _954;
- bool  const _1177 = _1175 <= _1176;
- bool  const _1178 = _1173 && _1177;
- if (!_1178)
- {
-  int32_t  const _1179 = _1098 + _1008;
-  int32_t  const _1180 = _1179 + _1097;
-  int32_t  const _1181 = _955 + _954;
-  int32_t  const _1182 = _1181 + -1;
-  int32_t  const _1183 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 3, _1179, _1180, _954, _1182);
-  return _1183;
- }
- bool  const _1184 = 0 <= _955;
- if (!_1184)
- {
-  int32_t  const _1185 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 3, _955);
-  return _1185;
- }
- bool  const _1186 = _961 <= 0;
- int32_t  const _1187 = _962 + _961;
- bool  const _1188 = 64 <= _1187;
- bool  const _1189 = _1186 && _1188;
- if (!_1189)
- {
-  int32_t  const _1190 = _962 + _961;
-  int32_t  const _1191 = _1190 + -1;
-  int32_t  const _1192 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 0, 0, 63, _961, _1191);
-  return _1192;
- }
- bool  const _1193 = 0 <= _962;
- if (!_1193)
- {
-  int32_t  const _1194 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 0, _962);
-  return _1194;
- }
- bool  const _1195 = _964 <= 0;
- int32_t  const _1196 = _965 + _964;
- bool  const _1197 = 32 <= _1196;
- bool  const _1198 = _1195 && _1197;
- if (!_1198)
- {
-  int32_t  const _1199 = _965 + _964;
-  int32_t  const _1200 = _1199 + -1;
-  int32_t  const _1201 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 1, 0, 31, _964, _1200);
-  return _1201;
- }
- bool  const _1202 = 0 <= _965;
- if (!_1202)
- {
-  int32_t  const _1203 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 1, _965);
-  return _1203;
- }
- bool  const _1204 = _967 <= 0;
- int32_t  const _1205 = ::halide_cpp_max(_1100, 1);
- int32_t  const _1206 = _968 + _967;
- bool  const _1207 = _1205 <= _1206;
- bool  const _1208 = _1204 && _1207;
- if (!_1208)
- {
-  int32_t  const _1209 = ::halide_cpp_max(_1100, 1);
-  int32_t  const _1210 = _1209 + -1;
-  int32_t  const _1211 = _968 + _967;
-  int32_t  const _1212 = _1211 + -1;
-  int32_t  const _1213 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 2, 0, _1210, _967, _1212);
-  return _1213;
- }
- bool  const _1214 = 0 <= _968;
- if (!_1214)
- {
-  int32_t  const _1215 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 2, _968);
-  return _1215;
- }
- int32_t  const _1216 = _1050 + _1005;
- bool  const _1217 = _970 <= _1216;
- int32_t  const _1218 = _1216 + _1102;
- int32_t  const _1219 = _1218 + 1;
- int32_t  const _1220 = _971 + _970;
- bool  const _1221 = _1219 <= _1220;
- bool  const _1222 = _1217 && _1221;
- if (!_1222)
- {
-  int32_t  const _1223 = _1050 + _1005;
-  int32_t  const _1224 = _1223 + _1102;
-  int32_t  const _1225 = _971 + _970;
-  int32_t  const _1226 = _1225 + -1;
-  int32_t  const _1227 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 3, _1223, _1224, _970, _1226);
-  return _1227;
- }
- bool  const _1228 = 0 <= _971;
- if (!_1228)
- {
-  int32_t  const _1229 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 3, _971);
-  return _1229;
- }
- int32_t  const _1230 = _1098 + _1008;
- bool  const _1231 = _973 <= _1230;
- int32_t  const _1232 = _1230 + _1097;
- int32_t  const _1233 = _1232 + 1;
- int32_t  const _1234 = _974 + _973;
- bool  const _1235 = _1233 <= _1234;
- bool  const _1236 = _1231 && _1235;
- if (!_1236)
- {
-  int32_t  const _1237 = _1098 + _1008;
-  int32_t  const _1238 = _1237 + _1097;
-  int32_t  const _1239 = _974 + _973;
-  int32_t  const _1240 = _1239 + -1;
-  int32_t  const _1241 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 4, _1237, _1238, _973, _1240);
-  return _1241;
- }
- bool  const _1242 = 0 <= _974;
- if (!_1242)
- {
-  int32_t  const _1243 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 4, _974);
-  return _1243;
- }
- bool  const _1244 = _980 <= 0;
- int32_t  const _1245 = _981 + _980;
- bool  const _1246 = 64 <= _1245;
- bool  const _1247 = _1244 && _1246;
- if (!_1247)
- {
-  int32_t  const _1248 = _981 + _980;
-  int32_t  const _1249 = _1248 + -1;
-  int32_t  const _1250 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 0, 0, 63, _980, _1249);
-  return _1250;
- }
- bool  const _1251 = 0 <= _981;
- if (!_1251)
- {
-  int32_t  const _1252 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 0, _981);
-  return _1252;
- }
- bool  const _1253 = _983 <= 0;
- int32_t  const _1254 = _984 + _983;
- bool  const _1255 = _1022 <= _1254;
- bool  const _1256 = _1253 && _1255;
- if (!_1256)
- {
-  int32_t  const _1257 = _1022 + -1;
-  int32_t  const _1258 = _984 + _983;
-  int32_t  const _1259 = _1258 + -1;
-  int32_t  const _1260 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 1, 0, _1257, _983, _1259);
-  return _1260;
- }
- bool  const _1261 = 0 <= _984;
- if (!_1261)
- {
-  int32_t  const _1262 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 1, _984);
-  return _1262;
- }
- bool  const _1263 = _986 <= _1076;
- int32_t  const _1264 = _1077 + _1076;
- int32_t  const _1265 = _1264 + 1;
- int32_t  const _1266 = _987 + _986;
- bool  const _1267 = _1265 <= _1266;
- bool  const _1268 = _1263 && _1267;
- if (!_1268)
- {
-  int32_t  const _1269 = _1077 + _1076;
-  int32_t  const _1270 = _987 + _986;
-  int32_t  const _1271 = _1270 + -1;
-  int32_t  const _1272 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 2, _1076, _1269, _986, _1271);
-  return _1272;
- }
- bool  const _1273 = 0 <= _987;
- if (!_1273)
- {
-  int32_t  const _1274 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 2, _987);
-  return _1274;
- }
- int32_t  const _1275 = _1098 + _1008;
- bool  const _1276 = _989 <= _1275;
- int32_t  const _1277 = _1275 + _1097;
- int32_t  const _1278 = _1277 + 1;
- int32_t  const _1279 = _990 + _989;
- bool  const _1280 = _1278 <= _1279;
- bool  const _1281 = _1276 && _1280;
- if (!_1281)
- {
-  int32_t  const _1282 = _1098 + _1008;
-  int32_t  const _1283 = _1282 + _1097;
-  int32_t  const _1284 = _990 + _989;
-  int32_t  const _1285 = _1284 + -1;
-  int32_t  const _1286 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 3, _1282, _1283, _989, _1285);
-  return _1286;
- }
- bool  const _1287 = 0 <= _990;
- if (!_1287)
- {
-  int32_t  const _1288 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 3, _990);
-  return _1288;
- }
- bool  const _1289 = _996 <= 0;
- int32_t  const _1290 = _997 + _996;
- bool  const _1291 = 80 <= _1290;
- bool  const _1292 = _1289 && _1291;
- if (!_1292)
- {
-  int32_t  const _1293 = _997 + _996;
-  int32_t  const _1294 = _1293 + -1;
-  int32_t  const _1295 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 0, 0, 79, _996, _1294);
-  return _1295;
- }
- bool  const _1296 = 0 <= _997;
- if (!_1296)
- {
-  int32_t  const _1297 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 0, _997);
-  return _1297;
- }
- bool  const _1298 = _999 <= 0;
- int32_t  const _1299 = _1000 + _999;
- bool  const _1300 = 32 <= _1299;
- bool  const _1301 = _1298 && _1300;
- if (!_1301)
- {
-  int32_t  const _1302 = _1000 + _999;
-  int32_t  const _1303 = _1302 + -1;
-  int32_t  const _1304 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 1, 0, 31, _999, _1303);
-  return _1304;
- }
- bool  const _1305 = 0 <= _1000;
- if (!_1305)
- {
-  int32_t  const _1306 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 1, _1000);
-  return _1306;
- }
- bool  const _1307 = _1002 <= 0;
- int32_t  const _1308 = ::halide_cpp_max(_1100, 1);
- int32_t  const _1309 = _1003 + _1002;
- bool  const _1310 = _1308 <= _1309;
- bool  const _1311 = _1307 && _1310;
- if (!_1311)
- {
-  int32_t  const _1312 = ::halide_cpp_max(_1100, 1);
-  int32_t  const _1313 = _1312 + -1;
-  int32_t  const _1314 = _1003 + _1002;
-  int32_t  const _1315 = _1314 + -1;
-  int32_t  const _1316 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 2, 0, _1313, _1002, _1315);
-  return _1316;
- }
- bool  const _1317 = 0 <= _1003;
- if (!_1317)
- {
-  int32_t  const _1318 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 2, _1003);
-  return _1318;
- }
- bool  const _1319 = 0 <= _1050;
- int32_t  const _1320 = _1050 + _1005;
- int32_t  const _1321 = _1320 + _1102;
- int32_t  const _1322 = _1321 + 1;
- int32_t  const _1323 = _1006 + _1005;
- bool  const _1324 = _1322 <= _1323;
- bool  const _1325 = _1319 && _1324;
- if (!_1325)
- {
-  int32_t  const _1326 = _1050 + _1005;
-  int32_t  const _1327 = _1326 + _1102;
-  int32_t  const _1328 = _1006 + _1005;
-  int32_t  const _1329 = _1328 + -1;
-  int32_t  const _1330 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 3, _1326, _1327, _1005, _1329);
-  return _1330;
- }
- bool  const _1331 = 0 <= _1006;
- if (!_1331)
- {
-  int32_t  const _1332 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 3, _1006);
-  return _1332;
- }
- bool  const _1333 = 0 <= _1098;
- int32_t  const _1334 = _1098 + _1008;
- int32_t  const _1335 = _1334 + _1097;
- int32_t  const _1336 = _1335 + 1;
- int32_t  const _1337 = _1009 + _1008;
- bool  const _1338 = _1336 <= _1337;
- bool  const _1339 = _1333 && _1338;
- if (!_1339)
- {
-  int32_t  const _1340 = _1098 + _1008;
-  int32_t  const _1341 = _1340 + _1097;
-  int32_t  const _1342 = _1009 + _1008;
-  int32_t  const _1343 = _1342 + -1;
-  int32_t  const _1344 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 4, _1340, _1341, _1008, _1343);
-  return _1344;
- }
- bool  const _1345 = 0 <= _1009;
- if (!_1345)
- {
-  int32_t  const _1346 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 4, _1009);
-  return _1346;
- }
- bool  const _1347 = _947 == 1;
- if (!_1347)
- {
-  int32_t  const _1348 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.stride.0", _947, "1", 1);
-  return _1348;
- }
- bool  const _1349 = _945 == 0;
- if (!_1349)
- {
-  int32_t  const _1350 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.min.0", _945, "0", 0);
-  return _1350;
- }
- bool  const _1351 = _946 == 64;
- if (!_1351)
- {
-  int32_t  const _1352 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.extent.0", _946, "64", 64);
-  return _1352;
- }
- bool  const _1353 = _950 == 64;
- if (!_1353)
- {
-  int32_t  const _1354 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.stride.1", _950, "64", 64);
-  return _1354;
- }
- bool  const _1355 = _948 == 0;
- if (!_1355)
- {
-  int32_t  const _1356 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.min.1", _948, "0", 0);
-  return _1356;
- }
- bool  const _1357 = _963 == 1;
- if (!_1357)
- {
-  int32_t  const _1358 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.stride.0", _963, "1", 1);
-  return _1358;
- }
- bool  const _1359 = _961 == 0;
- if (!_1359)
- {
-  int32_t  const _1360 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.min.0", _961, "0", 0);
-  return _1360;
- }
- bool  const _1361 = _962 == 64;
- if (!_1361)
- {
-  int32_t  const _1362 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.extent.0", _962, "64", 64);
-  return _1362;
- }
- bool  const _1363 = _966 == 64;
- if (!_1363)
- {
-  int32_t  const _1364 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.stride.1", _966, "64", 64);
-  return _1364;
- }
- bool  const _1365 = _964 == 0;
- if (!_1365)
- {
-  int32_t  const _1366 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.min.1", _964, "0", 0);
-  return _1366;
- }
- bool  const _1367 = _965 == 32;
- if (!_1367)
- {
-  int32_t  const _1368 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.extent.1", _965, "32", 32);
-  return _1368;
- }
- bool  const _1369 = _969 == 2048;
- if (!_1369)
- {
-  int32_t  const _1370 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.stride.2", _969, "(64*32)", 2048);
-  return _1370;
- }
- bool  const _1371 = _967 == 0;
- if (!_1371)
- {
-  int32_t  const _1372 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.min.2", _967, "0", 0);
-  return _1372;
- }
- bool  const _1373 = _982 == 1;
- if (!_1373)
- {
-  int32_t  const _1374 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.stride.0", _982, "1", 1);
-  return _1374;
- }
- bool  const _1375 = _980 == 0;
- if (!_1375)
- {
-  int32_t  const _1376 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.min.0", _980, "0", 0);
-  return _1376;
- }
- bool  const _1377 = _981 == 64;
- if (!_1377)
- {
-  int32_t  const _1378 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.extent.0", _981, "64", 64);
-  return _1378;
- }
- bool  const _1379 = _985 == 64;
- if (!_1379)
- {
-  int32_t  const _1380 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.stride.1", _985, "64", 64);
-  return _1380;
- }
- bool  const _1381 = _983 == 0;
- if (!_1381)
- {
-  int32_t  const _1382 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.min.1", _983, "0", 0);
-  return _1382;
- }
- bool  const _1383 = _998 == 1;
- if (!_1383)
- {
-  int32_t  const _1384 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.stride.0", _998, "1", 1);
-  return _1384;
- }
- bool  const _1385 = _996 == 0;
- if (!_1385)
- {
-  int32_t  const _1386 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.min.0", _996, "0", 0);
-  return _1386;
- }
- bool  const _1387 = _997 == 80;
- if (!_1387)
- {
-  int32_t  const _1388 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.extent.0", _997, "(64 + 16)", 80);
-  return _1388;
- }
- bool  const _1389 = _1001 == 80;
- if (!_1389)
- {
-  int32_t  const _1390 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.stride.1", _1001, "(64 + 16)", 80);
-  return _1390;
- }
- bool  const _1391 = _999 == 0;
- if (!_1391)
- {
-  int32_t  const _1392 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.min.1", _999, "0", 0);
-  return _1392;
- }
- bool  const _1393 = _1000 == 32;
- if (!_1393)
- {
-  int32_t  const _1394 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.extent.1", _1000, "32", 32);
-  return _1394;
- }
- bool  const _1395 = _1004 == 2560;
- if (!_1395)
- {
-  int32_t  const _1396 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.stride.2", _1004, "((64 + 16)*32)", 2560);
-  return _1396;
- }
- bool  const _1397 = _1002 == 0;
- if (!_1397)
- {
-  int32_t  const _1398 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.min.2", _1002, "0", 0);
-  return _1398;
- }
- int64_t  const _1399 = (int64_t)(_949);
- int64_t  const _1400 = (int64_t)(_952);
- int64_t  const _1401 = _1399 * _1400;
- int64_t  const _1402 = (int64_t)(_955);
- int64_t  const _1403 = _1401 * _1402;
- int64_t  const _1404 = (int64_t)(_968);
- int64_t  const _1405 = (int64_t)(_971);
- int64_t  const _1406 = _1404 * _1405;
- int64_t  const _1407 = (int64_t)(_974);
- int64_t  const _1408 = _1406 * _1407;
- int64_t  const _1409 = (int64_t)(_984);
- int64_t  const _1410 = (int64_t)(_987);
- int64_t  const _1411 = _1409 * _1410;
- int64_t  const _1412 = (int64_t)(_990);
- int64_t  const _1413 = _1411 * _1412;
- int64_t  const _1414 = (int64_t)(_1003);
- int64_t  const _1415 = (int64_t)(_1006);
- int64_t  const _1416 = _1414 * _1415;
- int64_t  const _1417 = (int64_t)(_1009);
- int64_t  const _1418 = _1416 * _1417;
- int64_t  const _1419 = (int64_t)(64ll);
- int64_t  const _1420 = _1399 * _1419;
- uint64_t  const _1421 = (uint64_t)(_1420);
- uint64_t  const _1422 = (uint64_t)(2147483647ull);
- bool  const _1423 = _1421 <= _1422;
- if (!_1423)
- {
-  int64_t  const _1424 = (int64_t)(_949);
-  int64_t  const _1425 = (int64_t)(64ll);
-  int64_t  const _1426 = _1424 * _1425;
-  uint64_t  const _1427 = (uint64_t)(_1426);
-  uint64_t  const _1428 = (uint64_t)(2147483647ull);
-  int32_t  const _1429 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _1427, _1428);
-  return _1429;
- }
- int64_t  const _1430 = (int64_t)(_949);
- int64_t  const _1431 = (int64_t)(33554431ll);
- bool  const _1432 = _1430 <= _1431;
- if (!_1432)
- {
-  int64_t  const _1433 = (int64_t)(_949);
-  int64_t  const _1434 = (int64_t)(64ll);
-  int64_t  const _1435 = _1433 * _1434;
-  int64_t  const _1436 = (int64_t)(2147483647ll);
-  int32_t  const _1437 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_k", _1435, _1436);
-  return _1437;
- }
- int64_t  const _1438 = (int64_t)(_952);
- int64_t  const _1439 = (int64_t)(_953);
- int64_t  const _1440 = _1438 * _1439;
- int64_t  const _1441 = (int64_t)(0ll);
- int64_t  const _1442 = _1441 - _1440;
- bool  const _1443 = _1440 > _1441;
- int64_t  const _1444 = (int64_t)(_1443 ? _1440 : _1442);
- uint64_t  const _1445 = (uint64_t)(_1444);
- uint64_t  const _1446 = _1445;
- uint64_t  const _1447 = (uint64_t)(2147483647ull);
- bool  const _1448 = _1446 <= _1447;
- if (!_1448)
- {
-  int64_t  const _1449 = (int64_t)(_952);
-  int64_t  const _1450 = (int64_t)(_953);
-  int64_t  const _1451 = _1449 * _1450;
-  int64_t  const _1452 = (int64_t)(0ll);
-  int64_t  const _1453 = _1452 - _1451;
-  bool  const _1454 = _1451 > _1452;
-  int64_t  const _1455 = (int64_t)(_1454 ? _1451 : _1453);
-  uint64_t  const _1456 = (uint64_t)(_1455);
-  uint64_t  const _1457 = _1456;
-  uint64_t  const _1458 = (uint64_t)(2147483647ull);
-  int32_t  const _1459 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _1457, _1458);
-  return _1459;
- }
- int64_t  const _1460 = (int64_t)(33554431ll);
- bool  const _1461 = _1401 <= _1460;
- if (!_1461)
- {
-  int64_t  const _1462 = (int64_t)(64ll);
-  int64_t  const _1463 = _1401 * _1462;
-  int64_t  const _1464 = (int64_t)(2147483647ll);
-  int32_t  const _1465 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_k", _1463, _1464);
-  return _1465;
- }
- int64_t  const _1466 = (int64_t)(_955);
- int64_t  const _1467 = (int64_t)(_956);
- int64_t  const _1468 = _1466 * _1467;
- int64_t  const _1469 = (int64_t)(0ll);
- int64_t  const _1470 = _1469 - _1468;
- bool  const _1471 = _1468 > _1469;
- int64_t  const _1472 = (int64_t)(_1471 ? _1468 : _1470);
- uint64_t  const _1473 = (uint64_t)(_1472);
- uint64_t  const _1474 = _1473;
- uint64_t  const _1475 = (uint64_t)(2147483647ull);
- bool  const _1476 = _1474 <= _1475;
- if (!_1476)
- {
-  int64_t  const _1477 = (int64_t)(_955);
-  int64_t  const _1478 = (int64_t)(_956);
-  int64_t  const _1479 = _1477 * _1478;
-  int64_t  const _1480 = (int64_t)(0ll);
-  int64_t  const _1481 = _1480 - _1479;
-  bool  const _1482 = _1479 > _1480;
-  int64_t  const _1483 = (int64_t)(_1482 ? _1479 : _1481);
-  uint64_t  const _1484 = (uint64_t)(_1483);
-  uint64_t  const _1485 = _1484;
-  uint64_t  const _1486 = (uint64_t)(2147483647ull);
-  int32_t  const _1487 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _1485, _1486);
-  return _1487;
- }
- int64_t  const _1488 = (int64_t)(33554431ll);
- bool  const _1489 = _1403 <= _1488;
- if (!_1489)
- {
-  int64_t  const _1490 = (int64_t)(64ll);
-  int64_t  const _1491 = _1403 * _1490;
-  int64_t  const _1492 = (int64_t)(2147483647ll);
-  int32_t  const _1493 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_k", _1491, _1492);
-  return _1493;
- }
- int64_t  const _1494 = (int64_t)(_968);
- int64_t  const _1495 = (int64_t)(2048ll);
- int64_t  const _1496 = _1494 * _1495;
- uint64_t  const _1497 = (uint64_t)(_1496);
- uint64_t  const _1498 = (uint64_t)(2147483647ull);
- bool  const _1499 = _1497 <= _1498;
- if (!_1499)
- {
-  int64_t  const _1500 = (int64_t)(_968);
-  int64_t  const _1501 = (int64_t)(2048ll);
-  int64_t  const _1502 = _1500 * _1501;
-  uint64_t  const _1503 = (uint64_t)(_1502);
-  uint64_t  const _1504 = (uint64_t)(2147483647ull);
-  int32_t  const _1505 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _1503, _1504);
-  return _1505;
- }
- int64_t  const _1506 = (int64_t)(_968);
- int64_t  const _1507 = (int64_t)(1048575ll);
- bool  const _1508 = _1506 <= _1507;
- if (!_1508)
- {
-  int64_t  const _1509 = (int64_t)(_968);
-  int64_t  const _1510 = (int64_t)(2048ll);
-  int64_t  const _1511 = _1509 * _1510;
-  int64_t  const _1512 = (int64_t)(2147483647ll);
-  int32_t  const _1513 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_q", _1511, _1512);
-  return _1513;
- }
- int64_t  const _1514 = (int64_t)(_971);
- int64_t  const _1515 = (int64_t)(_972);
- int64_t  const _1516 = _1514 * _1515;
- int64_t  const _1517 = (int64_t)(0ll);
- int64_t  const _1518 = _1517 - _1516;
- bool  const _1519 = _1516 > _1517;
- int64_t  const _1520 = (int64_t)(_1519 ? _1516 : _1518);
- uint64_t  const _1521 = (uint64_t)(_1520);
- uint64_t  const _1522 = _1521;
- uint64_t  const _1523 = (uint64_t)(2147483647ull);
- bool  const _1524 = _1522 <= _1523;
- if (!_1524)
- {
-  int64_t  const _1525 = (int64_t)(_971);
-  int64_t  const _1526 = (int64_t)(_972);
-  int64_t  const _1527 = _1525 * _1526;
-  int64_t  const _1528 = (int64_t)(0ll);
-  int64_t  const _1529 = _1528 - _1527;
-  bool  const _1530 = _1527 > _1528;
-  int64_t  const _1531 = (int64_t)(_1530 ? _1527 : _1529);
-  uint64_t  const _1532 = (uint64_t)(_1531);
-  uint64_t  const _1533 = _1532;
-  uint64_t  const _1534 = (uint64_t)(2147483647ull);
-  int32_t  const _1535 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _1533, _1534);
-  return _1535;
- }
- int64_t  const _1536 = (int64_t)(1048575ll);
- bool  const _1537 = _1406 <= _1536;
- if (!_1537)
- {
-  int64_t  const _1538 = (int64_t)(2048ll);
-  int64_t  const _1539 = _1406 * _1538;
-  int64_t  const _1540 = (int64_t)(2147483647ll);
-  int32_t  const _1541 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_q", _1539, _1540);
-  return _1541;
- }
- int64_t  const _1542 = (int64_t)(_974);
- int64_t  const _1543 = (int64_t)(_975);
- int64_t  const _1544 = _1542 * _1543;
- int64_t  const _1545 = (int64_t)(0ll);
- int64_t  const _1546 = _1545 - _1544;
- bool  const _1547 = _1544 > _1545;
- int64_t  const _1548 = (int64_t)(_1547 ? _1544 : _1546);
- uint64_t  const _1549 = (uint64_t)(_1548);
- uint64_t  const _1550 = _1549;
- uint64_t  const _1551 = (uint64_t)(2147483647ull);
- bool  const _1552 = _1550 <= _1551;
- if (!_1552)
- {
-  int64_t  const _1553 = (int64_t)(_974);
-  int64_t  const _1554 = (int64_t)(_975);
-  int64_t  const _1555 = _1553 * _1554;
-  int64_t  const _1556 = (int64_t)(0ll);
-  int64_t  const _1557 = _1556 - _1555;
-  bool  const _1558 = _1555 > _1556;
-  int64_t  const _1559 = (int64_t)(_1558 ? _1555 : _1557);
-  uint64_t  const _1560 = (uint64_t)(_1559);
-  uint64_t  const _1561 = _1560;
-  uint64_t  const _1562 = (uint64_t)(2147483647ull);
-  int32_t  const _1563 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _1561, _1562);
-  return _1563;
- }
- int64_t  const _1564 = (int64_t)(1048575ll);
- bool  const _1565 = _1408 <= _1564;
- if (!_1565)
- {
-  int64_t  const _1566 = (int64_t)(2048ll);
-  int64_t  const _1567 = _1408 * _1566;
-  int64_t  const _1568 = (int64_t)(2147483647ll);
-  int32_t  const _1569 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_q", _1567, _1568);
-  return _1569;
- }
- int64_t  const _1570 = (int64_t)(_984);
- int64_t  const _1571 = (int64_t)(64ll);
- int64_t  const _1572 = _1570 * _1571;
- uint64_t  const _1573 = (uint64_t)(_1572);
- uint64_t  const _1574 = (uint64_t)(2147483647ull);
- bool  const _1575 = _1573 <= _1574;
- if (!_1575)
- {
-  int64_t  const _1576 = (int64_t)(_984);
-  int64_t  const _1577 = (int64_t)(64ll);
-  int64_t  const _1578 = _1576 * _1577;
-  uint64_t  const _1579 = (uint64_t)(_1578);
-  uint64_t  const _1580 = (uint64_t)(2147483647ull);
-  int32_t  const _1581 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _1579, _1580);
-  return _1581;
- }
- int64_t  const _1582 = (int64_t)(_984);
- int64_t  const _1583 = (int64_t)(33554431ll);
- bool  const _1584 = _1582 <= _1583;
- if (!_1584)
- {
-  int64_t  const _1585 = (int64_t)(_984);
-  int64_t  const _1586 = (int64_t)(64ll);
-  int64_t  const _1587 = _1585 * _1586;
-  int64_t  const _1588 = (int64_t)(2147483647ll);
-  int32_t  const _1589 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_v", _1587, _1588);
-  return _1589;
- }
- int64_t  const _1590 = (int64_t)(_987);
- int64_t  const _1591 = (int64_t)(_988);
- int64_t  const _1592 = _1590 * _1591;
- int64_t  const _1593 = (int64_t)(0ll);
- int64_t  const _1594 = _1593 - _1592;
- bool  const _1595 = _1592 > _1593;
- int64_t  const _1596 = (int64_t)(_1595 ? _1592 : _1594);
- uint64_t  const _1597 = (uint64_t)(_1596);
- uint64_t  const _1598 = _1597;
- uint64_t  const _1599 = (uint64_t)(2147483647ull);
- bool  const _1600 = _1598 <= _1599;
- if (!_1600)
- {
-  int64_t  const _1601 = (int64_t)(_987);
-  int64_t  const _1602 = (int64_t)(_988);
-  int64_t  const _1603 = _1601 * _1602;
-  int64_t  const _1604 = (int64_t)(0ll);
-  int64_t  const _1605 = _1604 - _1603;
-  bool  const _1606 = _1603 > _1604;
-  int64_t  const _1607 = (int64_t)(_1606 ? _1603 : _1605);
-  uint64_t  const _1608 = (uint64_t)(_1607);
-  uint64_t  const _1609 = _1608;
-  uint64_t  const _1610 = (uint64_t)(2147483647ull);
-  int32_t  const _1611 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _1609, _1610);
-  return _1611;
- }
- int64_t  const _1612 = (int64_t)(33554431ll);
- bool  const _1613 = _1411 <= _1612;
- if (!_1613)
- {
-  int64_t  const _1614 = (int64_t)(64ll);
-  int64_t  const _1615 = _1411 * _1614;
-  int64_t  const _1616 = (int64_t)(2147483647ll);
-  int32_t  const _1617 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_v", _1615, _1616);
-  return _1617;
- }
- int64_t  const _1618 = (int64_t)(_990);
- int64_t  const _1619 = (int64_t)(_991);
- int64_t  const _1620 = _1618 * _1619;
- int64_t  const _1621 = (int64_t)(0ll);
- int64_t  const _1622 = _1621 - _1620;
- bool  const _1623 = _1620 > _1621;
- int64_t  const _1624 = (int64_t)(_1623 ? _1620 : _1622);
- uint64_t  const _1625 = (uint64_t)(_1624);
- uint64_t  const _1626 = _1625;
- uint64_t  const _1627 = (uint64_t)(2147483647ull);
- bool  const _1628 = _1626 <= _1627;
- if (!_1628)
- {
-  int64_t  const _1629 = (int64_t)(_990);
-  int64_t  const _1630 = (int64_t)(_991);
-  int64_t  const _1631 = _1629 * _1630;
-  int64_t  const _1632 = (int64_t)(0ll);
-  int64_t  const _1633 = _1632 - _1631;
-  bool  const _1634 = _1631 > _1632;
-  int64_t  const _1635 = (int64_t)(_1634 ? _1631 : _1633);
-  uint64_t  const _1636 = (uint64_t)(_1635);
-  uint64_t  const _1637 = _1636;
-  uint64_t  const _1638 = (uint64_t)(2147483647ull);
-  int32_t  const _1639 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _1637, _1638);
-  return _1639;
- }
- int64_t  const _1640 = (int64_t)(33554431ll);
- bool  const _1641 = _1413 <= _1640;
- if (!_1641)
- {
-  int64_t  const _1642 = (int64_t)(64ll);
-  int64_t  const _1643 = _1413 * _1642;
-  int64_t  const _1644 = (int64_t)(2147483647ll);
-  int32_t  const _1645 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_v", _1643, _1644);
-  return _1645;
- }
- int64_t  const _1646 = (int64_t)(_1003);
- int64_t  const _1647 = (int64_t)(2560ll);
- int64_t  const _1648 = _1646 * _1647;
- uint64_t  const _1649 = (uint64_t)(_1648);
- uint64_t  const _1650 = (uint64_t)(2147483647ull);
- bool  const _1651 = _1649 <= _1650;
- if (!_1651)
- {
-  int64_t  const _1652 = (int64_t)(_1003);
-  int64_t  const _1653 = (int64_t)(2560ll);
-  int64_t  const _1654 = _1652 * _1653;
-  uint64_t  const _1655 = (uint64_t)(_1654);
-  uint64_t  const _1656 = (uint64_t)(2147483647ull);
-  int32_t  const _1657 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _1655, _1656);
-  return _1657;
- }
- int64_t  const _1658 = (int64_t)(_1003);
- int64_t  const _1659 = (int64_t)(838860ll);
- bool  const _1660 = _1658 <= _1659;
- if (!_1660)
- {
-  int64_t  const _1661 = (int64_t)(_1003);
-  int64_t  const _1662 = (int64_t)(2560ll);
-  int64_t  const _1663 = _1661 * _1662;
-  int64_t  const _1664 = (int64_t)(2147483647ll);
-  int32_t  const _1665 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_out", _1663, _1664);
-  return _1665;
- }
- int64_t  const _1666 = (int64_t)(_1006);
- int64_t  const _1667 = (int64_t)(_1007);
- int64_t  const _1668 = _1666 * _1667;
- int64_t  const _1669 = (int64_t)(0ll);
- int64_t  const _1670 = _1669 - _1668;
- bool  const _1671 = _1668 > _1669;
- int64_t  const _1672 = (int64_t)(_1671 ? _1668 : _1670);
- uint64_t  const _1673 = (uint64_t)(_1672);
- uint64_t  const _1674 = _1673;
- uint64_t  const _1675 = (uint64_t)(2147483647ull);
- bool  const _1676 = _1674 <= _1675;
- if (!_1676)
- {
-  int64_t  const _1677 = (int64_t)(_1006);
-  int64_t  const _1678 = (int64_t)(_1007);
-  int64_t  const _1679 = _1677 * _1678;
-  int64_t  const _1680 = (int64_t)(0ll);
-  int64_t  const _1681 = _1680 - _1679;
-  bool  const _1682 = _1679 > _1680;
-  int64_t  const _1683 = (int64_t)(_1682 ? _1679 : _1681);
-  uint64_t  const _1684 = (uint64_t)(_1683);
-  uint64_t  const _1685 = _1684;
-  uint64_t  const _1686 = (uint64_t)(2147483647ull);
-  int32_t  const _1687 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _1685, _1686);
-  return _1687;
- }
- int64_t  const _1688 = (int64_t)(838860ll);
- bool  const _1689 = _1416 <= _1688;
- if (!_1689)
- {
-  int64_t  const _1690 = (int64_t)(2560ll);
-  int64_t  const _1691 = _1416 * _1690;
-  int64_t  const _1692 = (int64_t)(2147483647ll);
-  int32_t  const _1693 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_out", _1691, _1692);
-  return _1693;
- }
- int64_t  const _1694 = (int64_t)(_1009);
- int64_t  const _1695 = (int64_t)(_1010);
- int64_t  const _1696 = _1694 * _1695;
- int64_t  const _1697 = (int64_t)(0ll);
- int64_t  const _1698 = _1697 - _1696;
- bool  const _1699 = _1696 > _1697;
- int64_t  const _1700 = (int64_t)(_1699 ? _1696 : _1698);
- uint64_t  const _1701 = (uint64_t)(_1700);
- uint64_t  const _1702 = _1701;
- uint64_t  const _1703 = (uint64_t)(2147483647ull);
- bool  const _1704 = _1702 <= _1703;
- if (!_1704)
- {
-  int64_t  const _1705 = (int64_t)(_1009);
-  int64_t  const _1706 = (int64_t)(_1010);
-  int64_t  const _1707 = _1705 * _1706;
-  int64_t  const _1708 = (int64_t)(0ll);
-  int64_t  const _1709 = _1708 - _1707;
-  bool  const _1710 = _1707 > _1708;
-  int64_t  const _1711 = (int64_t)(_1710 ? _1707 : _1709);
-  uint64_t  const _1712 = (uint64_t)(_1711);
-  uint64_t  const _1713 = _1712;
-  uint64_t  const _1714 = (uint64_t)(2147483647ull);
-  int32_t  const _1715 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _1713, _1714);
-  return _1715;
- }
- int64_t  const _1716 = (int64_t)(838860ll);
- bool  const _1717 = _1418 <= _1716;
- if (!_1717)
- {
-  int64_t  const _1718 = (int64_t)(2560ll);
-  int64_t  const _1719 = _1418 * _1718;
-  int64_t  const _1720 = (int64_t)(2147483647ll);
-  int32_t  const _1721 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_out", _1719, _1720);
-  return _1721;
- }
- bool  const _1722 = !(_943);
- if (!_1722)
- {
-  int32_t  const _1723 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_k");
-  return _1723;
- }
- bool  const _1724 = !(_959);
- if (!_1724)
- {
-  int32_t  const _1725 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_q");
-  return _1725;
- }
- bool  const _1726 = !(_978);
- if (!_1726)
- {
-  int32_t  const _1727 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_v");
-  return _1727;
- }
- bool  const _1728 = !(_994);
- if (!_1728)
- {
-  int32_t  const _1729 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Output buffer attn_out");
-  return _1729;
- }
- uint64_t  const _1730 = (uint64_t)(0ull);
- auto * const _1731 = (void *)(_1730);
- bool  const _1732 = _attn_k != _1731;
- if (!_1732)
- {
-  int32_t  const _1733 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_k");
-  return _1733;
- }
- uint64_t  const _1734 = (uint64_t)(0ull);
- auto * const _1735 = (void *)(_1734);
- bool  const _1736 = _attn_q != _1735;
- if (!_1736)
- {
-  int32_t  const _1737 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_q");
-  return _1737;
- }
- uint64_t  const _1738 = (uint64_t)(0ull);
- auto * const _1739 = (void *)(_1738);
- bool  const _1740 = _attn_v != _1739;
- if (!_1740)
- {
-  int32_t  const _1741 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_v");
-  return _1741;
- }
- uint64_t  const _1742 = (uint64_t)(0ull);
- auto * const _1743 = (void *)(_1742);
- bool  const _1744 = _attn_out != _1743;
- if (!_1744)
- {
-  int32_t  const _1745 = attn_causal64_rt_error_host_is_null(_ucon, "Output buffer attn_out");
-  return _1745;
- }
- bool  const _1746 = 0 <= _attn_lk;
- if (!_1746)
- {
-  int64_t  const _1747 = (int64_t)(_attn_lk);
-  int64_t  const _1748 = (int64_t)(0ll);
-  int32_t  const _1749 = attn_causal64_rt_error_param_too_small_i64(_ucon, "attn_lk", _1747, _1748);
-  return _1749;
- }
- bool  const _1750 = 1 <= _attn_groups;
- if (!_1750)
- {
-  int64_t  const _1751 = (int64_t)(_attn_groups);
-  int64_t  const _1752 = (int64_t)(1ll);
-  int32_t  const _1753 = attn_causal64_rt_error_param_too_small_i64(_ucon, "attn_groups", _1751, _1752);
-  return _1753;
- }
- // produce attn_out
- int32_t  const _1754 = _1003 * _1006;
- int32_t  const _1755 = _attn_lk + 7;
- int32_t  const _1756 = _1755 >> 3;
- int32_t  const _1757 = _1009 * _1754;
- int32_t  const _1758 = _1005 * _1007;
- int32_t  const _1759 = _1008 * _1010;
- int32_t  const _1760 = _1758 + _1759;
- int32_t  const _1761 = _986 * _988;
- int32_t  const _1762 = _989 * _991;
- int32_t  const _1763 = _1761 + _1762;
- int32_t  const _1764 = _970 * _972;
- int32_t  const _1765 = _973 * _975;
- int32_t  const _1766 = _1764 + _1765;
- int32_t  const _1767 = _951 * _953;
- int32_t  const _1768 = _954 * _956;
- int32_t  const _1769 = _1767 + _1768;
- struct {
-  void * f_0;
-  void * f_1;
-  void * f_2;
-  void * f_3;
-  int32_t f_4;
-  int32_t f_5;
-  int32_t f_6;
-  int32_t f_7;
-  int32_t f_8;
-  int32_t f_9;
-  int32_t f_10;
-  int32_t f_11;
-  int32_t f_12;
-  int32_t f_13;
-  int32_t f_14;
-  int32_t f_15;
-  int32_t f_16;
-  int32_t f_17;
-  int32_t f_18;
-  int32_t f_19;
-  int32_t f_20;
-  int32_t f_21;
-  int32_t f_22;
-  int32_t f_23;
- } s1 = {
-  _attn_k,
-  _attn_q,
-  _attn_v,
-  _attn_out,
-  _attn_groups,
-  _949,
-  _953,
-  _956,
-  _attn_lk,
-  _972,
-  _975,
-  _988,
-  _991,
-  _1003,
-  _1005,
-  _1008,
-  _1007,
-  _1010,
-  _1756,
-  _1766,
-  _1769,
-  _1763,
-  _1760,
-  _1754
- };
- auto * const _1770 = (&s1);
- auto _parallel_closure = _1770;
- halide_unused(_parallel_closure);
- auto * const _1771 = (uint8_t *)(_parallel_closure);
- int32_t  const _1772 = attn_causal64_rt_do_par_for(_ucon, ::attn_causal64_pipeline_par_for_attn_out_s0_it_t_t, 0, _1757, _1771);
- bool  const _1773 = _1772 == 0;
- if (!_1773)
- {
-  return _1772;
- }
  return 0;
 }
 
@@ -5906,7 +4861,11 @@ int attn_causal64_pipeline_argv(void **args) {
   *(int32_t const *)args[4],
   *(int32_t const *)args[5],
   *(int32_t const *)args[6],
-  (halide_buffer_t *)args[7]
+  *(int32_t const *)args[7],
+  *(int32_t const *)args[8],
+  *(int32_t const *)args[9],
+  *(int32_t const *)args[10],
+  (halide_buffer_t *)args[11]
 );
 }
 HALIDE_FUNCTION_ATTRS
@@ -5919,44 +4878,30 @@ const struct halide_filter_metadata_t *attn_causal64_pipeline_metadata() {
  static const int64_t const_0 = 0LL;
  static const int64_t const_64 = 64LL;
  static const int64_t const_32 = 32LL;
- static const int64_t * const buffer_estimates__attn_q[10] = {
+ static const int64_t * const buffer_estimates__attn_q[4] = {
   &const_0,
   &const_64,
   &const_0,
   &const_32,
-  &const_0,
-  nullptr,
-  nullptr,
-  nullptr,
-  nullptr,
-  nullptr,
  };
  const halide_scalar_value_t *scalar_def__attn_q = nullptr;
  const halide_scalar_value_t *scalar_min__attn_q = nullptr;
  const halide_scalar_value_t *scalar_max__attn_q = nullptr;
  const halide_scalar_value_t *scalar_estimate__attn_q = nullptr;
- static const int64_t * const buffer_estimates__attn_k[8] = {
+ static const int64_t * const buffer_estimates__attn_k[4] = {
   &const_0,
   &const_64,
   &const_0,
-  nullptr,
-  nullptr,
-  nullptr,
-  nullptr,
   nullptr,
  };
  const halide_scalar_value_t *scalar_def__attn_k = nullptr;
  const halide_scalar_value_t *scalar_min__attn_k = nullptr;
  const halide_scalar_value_t *scalar_max__attn_k = nullptr;
  const halide_scalar_value_t *scalar_estimate__attn_k = nullptr;
- static const int64_t * const buffer_estimates__attn_v[8] = {
+ static const int64_t * const buffer_estimates__attn_v[4] = {
   &const_0,
   &const_64,
   &const_0,
-  nullptr,
-  nullptr,
-  nullptr,
-  nullptr,
   nullptr,
  };
  const halide_scalar_value_t *scalar_def__attn_v = nullptr;
@@ -5975,29 +4920,45 @@ const struct halide_filter_metadata_t *attn_causal64_pipeline_metadata() {
  const halide_scalar_value_t *scalar_min__attn_lk = (const halide_scalar_value_t *)&halide_scalar_value_1;
  const halide_scalar_value_t *scalar_max__attn_lk = nullptr;
  const halide_scalar_value_t *scalar_estimate__attn_lk = nullptr;
- int64_t const *const *buffer_estimates__attn_groups = nullptr;
- alignas(alignof(halide_scalar_value_t)) static const int32_t halide_scalar_value_2[2] = {1, 0};
- const halide_scalar_value_t *scalar_def__attn_groups = nullptr;
- const halide_scalar_value_t *scalar_min__attn_groups = (const halide_scalar_value_t *)&halide_scalar_value_2;
- const halide_scalar_value_t *scalar_max__attn_groups = nullptr;
- const halide_scalar_value_t *scalar_estimate__attn_groups = nullptr;
- static const int64_t * const buffer_estimates__attn_out[10] = {
+ int64_t const *const *buffer_estimates__attn_tile = nullptr;
+ alignas(alignof(halide_scalar_value_t)) static const int32_t halide_scalar_value_2[2] = {0, 0};
+ const halide_scalar_value_t *scalar_def__attn_tile = nullptr;
+ const halide_scalar_value_t *scalar_min__attn_tile = (const halide_scalar_value_t *)&halide_scalar_value_2;
+ const halide_scalar_value_t *scalar_max__attn_tile = nullptr;
+ const halide_scalar_value_t *scalar_estimate__attn_tile = nullptr;
+ int64_t const *const *buffer_estimates__attn_head = nullptr;
+ alignas(alignof(halide_scalar_value_t)) static const int32_t halide_scalar_value_3[2] = {0, 0};
+ const halide_scalar_value_t *scalar_def__attn_head = nullptr;
+ const halide_scalar_value_t *scalar_min__attn_head = (const halide_scalar_value_t *)&halide_scalar_value_3;
+ const halide_scalar_value_t *scalar_max__attn_head = nullptr;
+ const halide_scalar_value_t *scalar_estimate__attn_head = nullptr;
+ int64_t const *const *buffer_estimates__attn_batch = nullptr;
+ alignas(alignof(halide_scalar_value_t)) static const int32_t halide_scalar_value_4[2] = {0, 0};
+ const halide_scalar_value_t *scalar_def__attn_batch = nullptr;
+ const halide_scalar_value_t *scalar_min__attn_batch = (const halide_scalar_value_t *)&halide_scalar_value_4;
+ const halide_scalar_value_t *scalar_max__attn_batch = nullptr;
+ const halide_scalar_value_t *scalar_estimate__attn_batch = nullptr;
+ int64_t const *const *buffer_estimates__attn_kv_lo = nullptr;
+ const halide_scalar_value_t *scalar_def__attn_kv_lo = nullptr;
+ const halide_scalar_value_t *scalar_min__attn_kv_lo = nullptr;
+ const halide_scalar_value_t *scalar_max__attn_kv_lo = nullptr;
+ const halide_scalar_value_t *scalar_estimate__attn_kv_lo = nullptr;
+ int64_t const *const *buffer_estimates__attn_kv_hi = nullptr;
+ const halide_scalar_value_t *scalar_def__attn_kv_hi = nullptr;
+ const halide_scalar_value_t *scalar_min__attn_kv_hi = nullptr;
+ const halide_scalar_value_t *scalar_max__attn_kv_hi = nullptr;
+ const halide_scalar_value_t *scalar_estimate__attn_kv_hi = nullptr;
+ static const int64_t * const buffer_estimates__attn_out[4] = {
   &const_0,
   nullptr,
   &const_0,
   &const_32,
-  &const_0,
-  nullptr,
-  nullptr,
-  nullptr,
-  nullptr,
-  nullptr,
  };
  const halide_scalar_value_t *scalar_def__attn_out = nullptr;
  const halide_scalar_value_t *scalar_min__attn_out = nullptr;
  const halide_scalar_value_t *scalar_max__attn_out = nullptr;
  const halide_scalar_value_t *scalar_estimate__attn_out = nullptr;
- static const halide_filter_argument_t args[8] = {
+ static const halide_filter_argument_t args[12] = {
   {
    "__user_context",
    halide_argument_kind_input_scalar,
@@ -6012,7 +4973,7 @@ const struct halide_filter_metadata_t *attn_causal64_pipeline_metadata() {
   {
    "attn_q",
    halide_argument_kind_input_buffer,
-   5,
+   2,
    {halide_type_float, 32, 1},
    scalar_def__attn_q,
    scalar_min__attn_q,
@@ -6023,7 +4984,7 @@ const struct halide_filter_metadata_t *attn_causal64_pipeline_metadata() {
   {
    "attn_k",
    halide_argument_kind_input_buffer,
-   4,
+   2,
    {halide_type_float, 32, 1},
    scalar_def__attn_k,
    scalar_min__attn_k,
@@ -6034,7 +4995,7 @@ const struct halide_filter_metadata_t *attn_causal64_pipeline_metadata() {
   {
    "attn_v",
    halide_argument_kind_input_buffer,
-   4,
+   2,
    {halide_type_float, 32, 1},
    scalar_def__attn_v,
    scalar_min__attn_v,
@@ -6065,20 +5026,64 @@ const struct halide_filter_metadata_t *attn_causal64_pipeline_metadata() {
    buffer_estimates__attn_lk,
    },
   {
-   "attn_groups",
+   "attn_tile",
    halide_argument_kind_input_scalar,
    0,
    {halide_type_int, 32, 1},
-   scalar_def__attn_groups,
-   scalar_min__attn_groups,
-   scalar_max__attn_groups,
-   scalar_estimate__attn_groups,
-   buffer_estimates__attn_groups,
+   scalar_def__attn_tile,
+   scalar_min__attn_tile,
+   scalar_max__attn_tile,
+   scalar_estimate__attn_tile,
+   buffer_estimates__attn_tile,
+   },
+  {
+   "attn_head",
+   halide_argument_kind_input_scalar,
+   0,
+   {halide_type_int, 32, 1},
+   scalar_def__attn_head,
+   scalar_min__attn_head,
+   scalar_max__attn_head,
+   scalar_estimate__attn_head,
+   buffer_estimates__attn_head,
+   },
+  {
+   "attn_batch",
+   halide_argument_kind_input_scalar,
+   0,
+   {halide_type_int, 32, 1},
+   scalar_def__attn_batch,
+   scalar_min__attn_batch,
+   scalar_max__attn_batch,
+   scalar_estimate__attn_batch,
+   buffer_estimates__attn_batch,
+   },
+  {
+   "attn_kv_lo",
+   halide_argument_kind_input_scalar,
+   0,
+   {halide_type_int, 32, 1},
+   scalar_def__attn_kv_lo,
+   scalar_min__attn_kv_lo,
+   scalar_max__attn_kv_lo,
+   scalar_estimate__attn_kv_lo,
+   buffer_estimates__attn_kv_lo,
+   },
+  {
+   "attn_kv_hi",
+   halide_argument_kind_input_scalar,
+   0,
+   {halide_type_int, 32, 1},
+   scalar_def__attn_kv_hi,
+   scalar_min__attn_kv_hi,
+   scalar_max__attn_kv_hi,
+   scalar_estimate__attn_kv_hi,
+   buffer_estimates__attn_kv_hi,
    },
   {
    "attn_out",
    halide_argument_kind_output_buffer,
-   5,
+   2,
    {halide_type_float, 32, 1},
    scalar_def__attn_out,
    scalar_min__attn_out,
@@ -6089,7 +5094,7 @@ const struct halide_filter_metadata_t *attn_causal64_pipeline_metadata() {
   };
  static const halide_filter_metadata_t md = {
   halide_filter_metadata_t::VERSION,
-  8,
+  12,
   args,
   "x0-64-linux-avx-avx2-avx512-avx512_skylake-f16c-fma-no_bounds_query-sse41-user_context",
   "attn_causal64_pipeline",
@@ -6157,10 +5162,6 @@ constexpr size_t kHeader = 64;  // keeps the payload 64-byte aligned
 }  // namespace
 
 extern "C" {
-int attn_causal64_rt_do_par_for(void* user_context, halide_task_t task, int min, int size, uint8_t* closure) {
-  return parallel_for(user_context, size, [&](int i) { return task(user_context, min + i, closure); });
-}
-
 void attn_causal64_rt_error(void* user_context, const char* message) {
   fail(user_context, "%s", message);
 }
@@ -6274,7 +5275,7 @@ namespace {
 
 enum class IoType { F32, F16, BF16 };
 constexpr const char* kKernelName = "causal64";
-constexpr int kLanes = 16, kTileQ = 32, kKeyBlock = 8;
+constexpr int kLanes = 16, kTileQ = 32;
 constexpr int64_t kHeadDim = 64, kValueDim = 64;  // 0: any
 constexpr IoType kIoType = IoType::F32;
 constexpr bool kLseRequired = false;
@@ -6374,7 +5375,9 @@ bool check_tensor(void* uc, const DLTensor* t, const char* name, int ndim, bool 
   if (t->device.device_type != kDLCPU && t->device.device_type != kDLCUDAHost)
     return fail(uc, "%s: %s is not in CPU memory", kKernelName, name), false;
   if (t->ndim != ndim) return fail(uc, "%s: %s has %d dimensions, expected %d", kKernelName, name, t->ndim, ndim), false;
-  if (!t->data) return fail(uc, "%s: %s has no data", kKernelName, name), false;
+  int64_t elements = 1;
+  for (int d = 0; d < ndim; ++d) elements *= t->shape[d] > 0 ? t->shape[d] : 0;
+  if (!t->data && elements > 0) return fail(uc, "%s: %s has no data", kKernelName, name), false;
   bool type_ok = is_f32 ? (t->dtype.code == kDLFloat && t->dtype.bits == 32 && t->dtype.lanes == 1) : is_io_type(t->dtype);
   if (!type_ok)
     return fail(uc, "%s: %s has element type (code %d, %d bits), expected %s", kKernelName, name, int(t->dtype.code),
@@ -6387,72 +5390,71 @@ bool check_tensor(void* uc, const DLTensor* t, const char* name, int ndim, bool 
   return true;
 }
 
-/// A padded f32 copy in Halide's dimension order (innermost first): [cols, rows, heads, batch].
-struct Staged {
-  float* data = nullptr;
-  halide_buffer_t buf{};
-  halide_dimension_t dim[4]{};
-  Staged() = default;
-  Staged(const Staged&) = delete;
-  Staged& operator=(const Staged&) = delete;
-  ~Staged() { free(data); }
-  /// rows_per_tile > 0 splits the rows into tiles: [cols, rows_per_tile, rows / rows_per_tile, ...].
-  bool allocate(void* uc, const char* name, int64_t cols, int64_t rows, int64_t heads, int64_t batch,
-                int64_t rows_per_tile = 0) {
-    int64_t n = cols * rows * heads * batch;
-    if (n >= (int64_t(1) << 31) / 4 || cols * rows >= (int64_t(1) << 31))
-      return fail(uc, "%s: %s is too large for this kernel (%lld elements)", kKernelName, name, (long long)n), false;
-    data = static_cast<float*>(aligned_alloc(64, size_t(round_up(n * 4 + 64, 64))));
-    if (!data) return fail(uc, "%s: out of memory staging %s", kKernelName, name), false;
-    int64_t extent[4] = {cols, rows, heads, batch}, stride = 1;
-    for (int d = 0; d < 4; ++d) {
-      dim[d] = halide_dimension_t{0, int32_t(extent[d]), int32_t(stride), 0};
-      stride *= extent[d];
-    }
-    row_stride = cols, head_stride = cols * rows, batch_stride = cols * rows * heads;
-    elements = n;
-    buf.host = reinterpret_cast<uint8_t*>(data);
-    buf.type = halide_type_t(halide_type_float, 32, 1);
-    buf.dimensions = 4;
-    buf.dim = dim;
-    if (rows_per_tile > 0) {
-      tiled[0] = dim[0];
-      tiled[1] = halide_dimension_t{0, int32_t(rows_per_tile), int32_t(cols), 0};
-      tiled[2] = halide_dimension_t{0, int32_t(rows / rows_per_tile), int32_t(cols * rows_per_tile), 0};
-      tiled[3] = dim[2];
-      tiled[4] = dim[3];
-      buf.dimensions = 5;
-      buf.dim = tiled;
-    }
-    return true;
-  }
-  float* row(int64_t r, int64_t h, int64_t b) const {
-    return data + (size_t(b) * batch_stride + size_t(h) * head_stride + size_t(r) * row_stride);
-  }
-  halide_dimension_t tiled[5]{};
-  int64_t row_stride = 0, head_stride = 0, batch_stride = 0, elements = 0;
+/// K or V as the tasks read them: rows of `cols` f32, one [L, cols] plane per (head, batch). The
+/// caller's memory itself when it already is that (f32, rows of exactly `cols` floats, dense), else a
+/// converted copy with the columns past the tensor's zero-filled.
+struct KeySide {
+  const float* base = nullptr;
+  int64_t head_stride = 0, batch_stride = 0;  // in floats
+  float* copy = nullptr;
+  KeySide() = default;
+  KeySide(const KeySide&) = delete;
+  KeySide& operator=(const KeySide&) = delete;
+  ~KeySide() { free(copy); }
+  const float* plane(int64_t h, int64_t b) const { return base + b * batch_stride + h * head_stride; }
 };
 
-/// Copies t ([B, H, L, C]) into s, converting to f32 and zero-filling the padding.
-int stage_in(void* uc, const DLTensor* t, Staged& s) {
+bool prepare_key_side(void* uc, const DLTensor* t, const char* name, int64_t cols, KeySide& s) {
   int64_t B = t->shape[0], H = t->shape[1], L = t->shape[2], C = t->shape[3];
+  if (L * cols >= (int64_t(1) << 31))
+    return fail(uc, "%s: %s has too many rows for this kernel (%lld)", kKernelName, name, (long long)L), false;
+  const char* base = base_of(t);
+  if (kIoType == IoType::F32 && C == cols && (L <= 1 || stride_of(t, 2) == cols) &&
+      reinterpret_cast<uintptr_t>(base) % alignof(float) == 0) {
+    s.base = reinterpret_cast<const float*>(base);
+    s.head_stride = stride_of(t, 1), s.batch_stride = stride_of(t, 0);
+    return true;
+  }
+  int64_t n = B * H * L * cols;
+  s.copy = static_cast<float*>(aligned_alloc(64, size_t(round_up(n * 4 + 64, 64))));
+  if (!s.copy) return fail(uc, "%s: out of memory converting %s", kKernelName, name), false;
+  s.base = s.copy, s.head_stride = L * cols, s.batch_stride = H * L * cols;
   int64_t esize = t->dtype.bits / 8;
   int64_t sb = stride_of(t, 0) * esize, sh = stride_of(t, 1) * esize, sl = stride_of(t, 2) * esize;
-  const char* base = base_of(t);
-  memset(s.data, 0, size_t(s.elements) * 4);
   return parallel_for(uc, int(B * H), [&](int task) {
     int64_t b = task / H, h = task % H;
     for (int64_t r = 0; r < L; ++r) {
       const char* src = base + b * sb + h * sh + r * sl;
-      float* dst = s.row(r, h, b);
+      float* dst = s.copy + b * s.batch_stride + h * s.head_stride + r * cols;
       if (kIoType == IoType::F32)
         memcpy(dst, src, size_t(C) * 4);
       else
         for (int64_t c = 0; c < C; ++c) dst[c] = read_io(src + c * esize);
+      memset(dst + C, 0, size_t(cols - C) * 4);
     }
     return 0;
-  });
+  }) == 0;
 }
+
+/// `rows` dense rows of `cols` floats from `first`, as the 2-D Halide buffer [cols, rows] a task reads.
+struct Plane {
+  halide_buffer_t buf{};
+  halide_dimension_t dim[2]{};
+  Plane(const float* first, int64_t cols, int64_t rows) {
+    dim[0] = halide_dimension_t{0, int32_t(cols), 1, 0};
+    dim[1] = halide_dimension_t{0, int32_t(rows), int32_t(cols), 0};
+    buf.host = reinterpret_cast<uint8_t*>(const_cast<float*>(first));
+    buf.type = halide_type_t(halide_type_float, 32, 1);
+    buf.dimensions = 2;
+    buf.dim = dim;
+  }
+};
+
+/// Per-thread scratch of a task: its query tile in, its output tile out.
+struct TaskScratch {
+  std::vector<float> q, out;
+};
+thread_local TaskScratch task_scratch;
 
 /// A kernel buffer argument as a Halide buffer over the caller's memory (no copy).
 struct BufferView {
@@ -6541,35 +5543,90 @@ extern "C" __attribute__((visibility("default"))) int attn_causal64(const attn_k
   if (args->num_scalars != kNumScalars || (kNumScalars && !args->scalars))
     return fail(uc, "%s: %d scalars given, the kernel takes %d", kKernelName, args->num_scalars, kNumScalars), -1;
   if (B == 0 || Hq == 0 || Lq == 0) return 0;
-  int64_t Lq_pad = round_up(Lq, kTileQ), Lk_pad = round_up(Lk > 0 ? Lk : 1, kKeyBlock);
-  int64_t Dv_pad = round_up(Dv, kLanes);
-  Staged q, k, v, out;
-  if (!q.allocate(uc, "q", D, Lq_pad, Hq, B, kTileQ) || !k.allocate(uc, "k", D, Lk_pad, Hkv, B) ||
-      !v.allocate(uc, "v", Dv_pad, Lk_pad, Hkv, B) || !out.allocate(uc, "out", Dv_pad + kLanes, Lq_pad, Hq, B, kTileQ))
-    return -1;
-  if (stage_in(uc, args->q, q) || stage_in(uc, args->k, k) || stage_in(uc, args->v, v)) return -1;
-  int result = attn_causal64_pipeline(uc, &q.buf, &k.buf, &v.buf, int32_t(Lq), int32_t(Lk), int32_t(Hq / Hkv), &out.buf);
-  if (result != 0) {
-    if (!ctx.failed) fail(uc, "%s: the kernel failed (Halide error %d)", kKernelName, result);
-    return result;
-  }
-  // Out and LSE back to the caller's layout and type.
   char* out_base = static_cast<char*>(args->out->data) + args->out->byte_offset;
   int64_t esize = args->out->dtype.bits / 8;
   int64_t ob = stride_of(args->out, 0) * esize, oh = stride_of(args->out, 1) * esize, ol = stride_of(args->out, 2) * esize;
-  char* lse_base = args->lse ? static_cast<char*>(args->lse->data) + args->lse->byte_offset : nullptr;
+  float* lse_base = args->lse ? reinterpret_cast<float*>(static_cast<char*>(args->lse->data) + args->lse->byte_offset) : nullptr;
   int64_t lb = args->lse ? stride_of(args->lse, 0) : 0, lh = args->lse ? stride_of(args->lse, 1) : 0;
   int64_t ll = args->lse ? stride_of(args->lse, 2) : 0;
-  return parallel_for(uc, int(B * Hq), [&](int task) {
-    int64_t b = task / Hq, h = task % Hq;
-    for (int64_t r = 0; r < Lq; ++r) {
-      const float* src = out.row(r, h, b);
-      char* dst = out_base + b * ob + h * oh + r * ol;
+  if (Lk == 0) {  // no keys: every row is fully masked
+    for (int64_t b = 0; b < B; ++b)
+      for (int64_t h = 0; h < Hq; ++h)
+        for (int64_t r = 0; r < Lq; ++r) {
+          for (int64_t c = 0; c < Dv; ++c) write_io(out_base + b * ob + h * oh + r * ol + c * esize, 0.0f);
+          if (lse_base) lse_base[b * lb + h * lh + r * ll] = -INFINITY;
+        }
+    return 0;
+  }
+  int64_t Dv_pad = round_up(Dv, kLanes);
+  KeySide k, v;
+  if (!prepare_key_side(uc, args->k, "k", D, k) || !prepare_key_side(uc, args->v, "v", Dv_pad, v)) return -1;
+  const char* q_base = base_of(args->q);
+  int64_t q_esize = args->q->dtype.bits / 8;
+  int64_t qb = stride_of(args->q, 0) * q_esize, qh = stride_of(args->q, 1) * q_esize, ql = stride_of(args->q, 2) * q_esize;
+  // Keys each query tile may see, [lo, hi): all of them, or for a mask that reads buffers the hull
+  // of the caller's ranges (version 2) over the tile's rows. The pipeline intersects it with the
+  // mask's closed-form hull.
+  int64_t tiles = (Lq + kTileQ - 1) / kTileQ;
+  if (tiles * Hq * B >= (int64_t(1) << 31))
+    return fail(uc, "%s: too many query tiles (%lld)", kKernelName, (long long)(tiles * Hq * B)), -1;
+  std::vector<int32_t> window(size_t(2 * tiles));
+  const int64_t* given = nullptr;  // the mask reads no buffer: kv_ranges unused
+  int64_t given_block = given ? args->kv_ranges_block_q : 0;
+  if (given && given_block <= 0)
+    return fail(uc, "%s: kv_ranges_block_q is %lld", kKernelName, (long long)given_block), -1;
+  for (int64_t t = 0; t < tiles; ++t) {
+    int64_t lo = 0, hi = Lk;
+    if (given) {
+      lo = Lk, hi = 0;
+      int64_t last_row = t * kTileQ + kTileQ < Lq ? t * kTileQ + kTileQ - 1 : Lq - 1;
+      for (int64_t blk = t * kTileQ / given_block; blk <= last_row / given_block; ++blk) {
+        int64_t a = given[2 * blk] > 0 ? given[2 * blk] : 0, e = given[2 * blk + 1] < Lk ? given[2 * blk + 1] : Lk;
+        if (a < e) lo = a < lo ? a : lo, hi = e > hi ? e : hi;
+      }
+      if (lo >= hi) lo = hi = 0;
+    }
+    window[size_t(2 * t)] = int32_t(lo), window[size_t(2 * t + 1)] = int32_t(hi);
+  }
+  // One task per (query tile, query head, batch entry), tiles innermost: neighbouring tasks read
+  // the same key/value head.
+  int64_t groups = Hq / Hkv;
+  return parallel_for(uc, int(tiles * Hq * B), [&](int task) {
+    int64_t t = task % tiles, h = task / tiles % Hq, b = task / tiles / Hq;
+    int64_t row0 = t * kTileQ, rows = Lq - row0 < kTileQ ? Lq - row0 : kTileQ;
+    TaskScratch& scratch = task_scratch;
+    scratch.q.resize(size_t(kTileQ * D));
+    scratch.out.resize(size_t(kTileQ * (Dv_pad + kLanes)));
+    // The tile's queries as f32 (rows past Lq zero).
+    for (int64_t r = 0; r < kTileQ; ++r) {
+      float* dst = scratch.q.data() + r * D;
+      if (r >= rows) {
+        memset(dst, 0, size_t(D) * 4);
+        continue;
+      }
+      const char* src = q_base + b * qb + h * qh + (row0 + r) * ql;
+      if (kIoType == IoType::F32)
+        memcpy(dst, src, size_t(D) * 4);
+      else
+        for (int64_t c = 0; c < D; ++c) dst[c] = read_io(src + c * q_esize);
+    }
+    Plane q_tile(scratch.q.data(), D, kTileQ), out_tile(scratch.out.data(), Dv_pad + kLanes, kTileQ);
+    Plane k_head(k.plane(h / groups, b), D, Lk), v_head(v.plane(h / groups, b), Dv_pad, Lk);
+    int result = attn_causal64_pipeline(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(Lq), int32_t(Lk), int32_t(t), int32_t(h), int32_t(b),
+        window[size_t(2 * t)], window[size_t(2 * t + 1)], &out_tile.buf);
+    if (result != 0) {
+      if (!ctx.failed) fail(uc, "%s: the kernel failed (Halide error %d)", kKernelName, result);
+      return result;
+    }
+    // Out and LSE of the tile's real rows, in the caller's layout and type.
+    for (int64_t r = 0; r < rows; ++r) {
+      const float* src = scratch.out.data() + r * (Dv_pad + kLanes);
+      char* dst = out_base + b * ob + h * oh + (row0 + r) * ol;
       if (kIoType == IoType::F32)
         memcpy(dst, src, size_t(Dv) * 4);
       else
         for (int64_t c = 0; c < Dv; ++c) write_io(dst + c * esize, src[c]);
-      if (lse_base) reinterpret_cast<float*>(lse_base)[b * lb + h * lh + r * ll] = src[Dv_pad];
+      if (lse_base) lse_base[b * lb + h * lh + (row0 + r) * ll] = src[Dv_pad];
     }
     return 0;
   });
