@@ -1,5 +1,5 @@
 // The attention algorithm as Halide Funcs (what is computed, not how): tiled scores, row max,
-// exp, row sum, PV and the normalized output with the log-sum-exp beside it.
+// exp, row sum and PV of one chunk of keys, with the row max and sum the wrapper merges chunks by.
 #pragma once
 
 #include <Halide.h>
@@ -18,6 +18,7 @@ struct Geometry {
   int tile_q = 32;        ///< query rows per tile (a multiple of vector_lanes)
   int key_block = 8;      ///< keys per block of the QK^T accumulator
   int accumulators = 16;  ///< vector accumulators the PV loop may keep in registers
+  int key_chunk = 1024;   ///< keys per pipeline call (a multiple of key_block): scores stay in cache
   int head_dim = 0;       ///< D; 0 when known only at run time
   int value_dim = 0;      ///< Dv; 0 when known only at run time
   int value_dim_padded = 0;  ///< Dv rounded up to vector_lanes; 0 at run time
@@ -25,12 +26,13 @@ struct Geometry {
 
 Geometry choose_geometry(const KernelIR& ir, const CpuTarget& target);
 
-/// The Funcs and parameters of one kernel, computing ONE task: a tile of tile_q query rows of one
-/// query head of one batch entry against the keys of a window. The wrapper runs the tasks in
-/// parallel and hands each the staged f32 copies (Halide order, innermost first): q [D, tile_q]
-/// (the tile's rows), k [D, Lk_pad] and v [Dv_pad, Lk_pad] (the key/value head it reads), out
-/// [Dv_pad + lanes, tile_q] (Out in columns [0, Dv_pad), the log-sum-exp in the next `lanes`).
-/// Every bound is a scalar at the call, so Halide sizes the scores of a task by its own window.
+/// The Funcs and parameters of one kernel call, which computes a CHUNK of one task: a tile of
+/// tile_q query rows of one query head of one batch entry against at most key_chunk keys of the
+/// tile's window. The wrapper runs the tasks in parallel, calls the pipeline chunk after chunk and
+/// merges the partial results. Inputs (Halide order, innermost first): q [D, tile_q] (the tile's
+/// rows, f32), k [D, Lk] and v [Dv_pad, Lk] (the key/value head it reads); out [Dv_pad + lanes,
+/// tile_q] (the chunk's P·V, row max, row sum and bounds: see `partial`). Every bound is a scalar
+/// of the call, so Halide sizes the scores by the chunk.
 struct AttentionAlgorithm {
   Halide::ImageParam q, k, v;
   Halide::Param<int> num_queries, num_keys;  ///< Lq, Lk (unpadded)
@@ -38,9 +40,11 @@ struct AttentionAlgorithm {
   /// Keys [lo, hi) outside which the mask is false for this tile (the run-time plan's hull for
   /// masks that read buffers, else [0, Lk)); intersected with the closed-form hull of the plan.
   Halide::Param<int> kv_lo, kv_hi;
+  Halide::Param<int> chunk_lo;  ///< where this call's chunk of at most key_chunk keys starts
+  Halide::Expr chunk_hi, window_hi;  ///< where it ends; where the window ends (reported in `out`)
   /// The mask reads buffers: the wrapper narrows kv_lo/kv_hi by attn_kernel_args::kv_ranges.
   bool uses_kv_ranges = false;
-  Halide::Func qs, dot, scores, masked, row_max, probs, row_sum, pv, normalized, out;
+  Halide::Func qs, dot, scores, masked, row_max, probs, row_sum, pv, partial, out;
   Halide::Var c, j, ii;
   Halide::RDom rd, rk;
   Halide::Expr value_cols;             ///< Dv_pad

@@ -175,9 +175,48 @@ struct Plane {
   }
 };
 
-/// Per-thread scratch of a task: its query tile in, its output tile out.
+/// Per-thread scratch of a task: its query tile, the pipeline's output for one chunk of keys, and
+/// the running row max, row sum and unnormalized P·V over the chunks so far.
 struct TaskScratch {
-  std::vector<float> q, out;
+  std::vector<float> q, chunk, acc, row_max, row_sum;
+  int64_t cols = 0;  // Dv_pad: P·V columns of `chunk` and `acc`
+
+  void start(int64_t head_dim, int64_t dv_pad) {
+    cols = dv_pad;
+    q.resize(size_t(kTileQ * head_dim));
+    chunk.resize(size_t(kTileQ * (dv_pad + kLanes)));
+    acc.resize(size_t(kTileQ * dv_pad));
+    row_max.assign(kTileQ, -INFINITY);
+    row_sum.assign(kTileQ, 0.0f);
+  }
+  /// The pipeline's reports: where the chunk it just computed ends, and where the window ends.
+  int32_t chunk_end() const { return report(2); }
+  int32_t window_end() const { return report(3); }
+  /// Folds the chunk into the running result (flash attention's rescaling, in log2 units).
+  void absorb(bool first) {
+    for (int64_t r = 0; r < kTileQ; ++r) {
+      const float* part = chunk.data() + r * (cols + kLanes);
+      float* a = acc.data() + r * cols;
+      float m = part[cols], l = part[cols + 1];
+      if (first) {
+        memcpy(a, part, size_t(cols) * 4);
+        row_max[size_t(r)] = m, row_sum[size_t(r)] = l;
+        continue;
+      }
+      if (!(l > 0.0f)) continue;  // the chunk masks the whole row
+      float old_max = row_max[size_t(r)], new_max = m > old_max ? m : old_max;
+      float keep = exp2f(old_max - new_max), take = exp2f(m - new_max);
+      for (int64_t c = 0; c < cols; ++c) a[c] = a[c] * keep + part[c] * take;
+      row_max[size_t(r)] = new_max, row_sum[size_t(r)] = row_sum[size_t(r)] * keep + l * take;
+    }
+  }
+
+ private:
+  int32_t report(int k) const {
+    int32_t v;
+    memcpy(&v, chunk.data() + cols + k, 4);
+    return v;
+  }
 };
 thread_local TaskScratch task_scratch;
 
@@ -387,8 +426,7 @@ std::string emit_wrapper(const WrapperSpec& spec) {
     int64_t t = task % tiles, h = task / tiles % Hq, b = task / tiles / Hq;
     int64_t row0 = t * kTileQ, rows = Lq - row0 < kTileQ ? Lq - row0 : kTileQ;
     TaskScratch& scratch = task_scratch;
-    scratch.q.resize(size_t(kTileQ * D));
-    scratch.out.resize(size_t(kTileQ * (Dv_pad + kLanes)));
+    scratch.start(D, Dv_pad);
     // The tile's queries as f32 (rows past Lq zero).
     for (int64_t r = 0; r < kTileQ; ++r) {
       float* dst = scratch.q.data() + r * D;
@@ -402,12 +440,15 @@ std::string emit_wrapper(const WrapperSpec& spec) {
       else
         for (int64_t c = 0; c < D; ++c) dst[c] = read_io(src + c * q_esize);
     }
-    Plane q_tile(scratch.q.data(), D, kTileQ), out_tile(scratch.out.data(), Dv_pad + kLanes, kTileQ);
+    Plane q_tile(scratch.q.data(), D, kTileQ), out_tile(scratch.chunk.data(), Dv_pad + kLanes, kTileQ);
     Plane k_head(k.plane(h / groups, b), D, Lk), v_head(v.plane(h / groups, b), Dv_pad, Lk);
+    // The window chunk by chunk: the pipeline takes at most )cpp"
+    << g.key_chunk << R"cpp( keys a call, so the scores stay in cache.
+    for (int32_t next = window[size_t(2 * t)], first = 1;; first = 0) {
 )cpp";
-  o << "    int result = " << spec.pipeline
-    << "(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(Lq), int32_t(Lk), int32_t(t), int32_t(h), int32_t(b),\n"
-    << "        window[size_t(2 * t)], window[size_t(2 * t + 1)]";
+  o << "      int result = " << spec.pipeline
+    << "(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(Lq), int32_t(Lk), int32_t(t), int32_t(h),\n"
+    << "          int32_t(b), window[size_t(2 * t)], window[size_t(2 * t + 1)], next";
   int bi = 0;
   int si = 0;
   for (const KernelArg& a : spec.args) {
@@ -417,19 +458,24 @@ std::string emit_wrapper(const WrapperSpec& spec) {
       o << ", " << scalar_value(a, si++);
   }
   o << ", &out_tile.buf);\n";
-  o << R"cpp(    if (result != 0) {
-      if (!ctx.failed) fail(uc, "%s: the kernel failed (Halide error %d)", kKernelName, result);
-      return result;
+  o << R"cpp(      if (result != 0) {
+        if (!ctx.failed) fail(uc, "%s: the kernel failed (Halide error %d)", kKernelName, result);
+        return result;
+      }
+      scratch.absorb(first);
+      if (scratch.chunk_end() >= scratch.window_end()) break;
+      next = scratch.chunk_end();
     }
-    // Out and LSE of the tile's real rows, in the caller's layout and type.
+    // Out = P·V / sum and LSE of the tile's real rows, in the caller's layout and type; a row
+    // that nothing reached is Out 0, LSE -inf.
     for (int64_t r = 0; r < rows; ++r) {
-      const float* src = scratch.out.data() + r * (Dv_pad + kLanes);
+      float sum = scratch.row_sum[size_t(r)], inv = sum > 0.0f ? 1.0f / sum : 0.0f;
+      const float* src = scratch.acc.data() + r * Dv_pad;
       char* dst = out_base + b * ob + h * oh + (row0 + r) * ol;
-      if (kIoType == IoType::F32)
-        memcpy(dst, src, size_t(Dv) * 4);
-      else
-        for (int64_t c = 0; c < Dv; ++c) write_io(dst + c * esize, src[c]);
-      if (lse_base) lse_base[b * lb + h * lh + (row0 + r) * ll] = src[Dv_pad];
+      for (int64_t c = 0; c < Dv; ++c) write_io(dst + c * esize, src[c] * inv);
+      if (lse_base)
+        lse_base[b * lb + h * lh + (row0 + r) * ll] =
+            sum > 0.0f ? scratch.row_max[size_t(r)] * 0.693147180559945309f + logf(sum) : -INFINITY;
     }
     return 0;
   });

@@ -76,8 +76,8 @@ void schedule_attention(AttentionAlgorithm& a) {
   int vectors = g.value_dim_padded ? g.value_dim_padded / VL : 1;
   int U = largest_divisor_at_most(vectors, g.accumulators);
   int R = std::min(T, largest_power_of_two_at_most(std::max(1, g.accumulators / U)));
-  a.normalized.compute_root().split(ii, ig, ir, R).reorder(c, ir, ig).vectorize(c, VL);
-  a.pv.compute_at(a.normalized, ig).vectorize(c, VL).unroll(ii);
+  a.partial.compute_root().split(ii, ig, ir, R).reorder(c, ir, ig).vectorize(c, VL);
+  a.pv.compute_at(a.partial, ig).vectorize(c, VL).unroll(ii);
   a.pv.update()
       .split(c, co, ci, U * VL, TailStrategy::RoundUp)
       .reorder(ci, ii, rk, co)

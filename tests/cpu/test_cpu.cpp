@@ -196,6 +196,28 @@ BOOST_AUTO_TEST_CASE(tile_edges_and_many_lengths) {
     check("causal_lse", Shape{1, 2, 1, L, L + (L % 3), 16, 24}, rng);
 }
 
+BOOST_AUTO_TEST_CASE(long_rows_span_several_key_chunks) {
+  // Rows longer than a pipeline call's chunk of keys (1024): the wrapper merges the chunks' row max,
+  // row sum and P·V. Rows masked in whole chunks (first_rows, unsorted documents), LSE, half I/O.
+  std::mt19937 rng(17);
+  check("dense", Shape{1, 2, 1, 45, 2600, 64, 64}, rng);
+  check("causal_lse", Shape{1, 1, 1, 2200, 2200, 16, 24}, rng);
+  check("window37", Shape{1, 1, 1, 1500, 2100, 24, 16}, rng);
+  check("first_rows", Shape{1, 1, 1, 40, 2100, 16, 16}, rng);
+  check("window_f16", Shape{1, 2, 2, 33, 2300, 40, 40}, rng);
+  const CpuCompiled& c = compile_cpu(kProgram, "documents");
+  for (bool sorted : {true, false}) {
+    Shape s{1, 2, 1, 2300, 2300, 16, 16};
+    KernelInputs in = random_inputs(*c.ir, s, rng);
+    HostTensor& doc = in.buffers["doc"];
+    std::uniform_int_distribution<int> id(0, 3);
+    for (int64_t j = 0; j < doc.numel(); ++j) doc.set(j, sorted ? int(j / 700) : id(rng));
+    KernelOutputs want = run_reference(*c.ir, in, 2), got = run_cpu_kernel(*c.ir, in, 2);
+    BOOST_TEST(max_abs_diff(got.out, want.out) <= 2e-4, "documents, sorted " << sorted);
+    BOOST_TEST(max_abs_diff(got.lse, want.lse) <= 1e-3, "documents, sorted " << sorted);
+  }
+}
+
 BOOST_AUTO_TEST_CASE(no_keys_gives_zero_and_minus_infinity) {
   // Lkv = 0: every row is fully masked, in every dtype path (the wrapper answers without tasks).
   std::mt19937 rng(16);

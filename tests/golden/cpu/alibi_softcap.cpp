@@ -3314,8 +3314,8 @@ extern "C" {
 #endif
 
 HALIDE_FUNCTION_ATTRS
-int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer_t *_attn_q_buffer, struct halide_buffer_t *_attn_k_buffer, struct halide_buffer_t *_attn_v_buffer, int32_t _attn_lq, int32_t _attn_lk, int32_t _attn_tile, int32_t _attn_head, int32_t _attn_batch, int32_t _attn_kv_lo, int32_t _attn_kv_hi, struct halide_buffer_t *_slopes_buffer, struct halide_buffer_t *_attn_out_buffer) {
-(void)_attn_lq; (void)_attn_lk; (void)_attn_tile; (void)_attn_head; (void)_attn_batch; (void)_attn_kv_lo; (void)_attn_kv_hi;
+int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer_t *_attn_q_buffer, struct halide_buffer_t *_attn_k_buffer, struct halide_buffer_t *_attn_v_buffer, int32_t _attn_lq, int32_t _attn_lk, int32_t _attn_tile, int32_t _attn_head, int32_t _attn_batch, int32_t _attn_kv_lo, int32_t _attn_kv_hi, int32_t _attn_chunk_lo, struct halide_buffer_t *_slopes_buffer, struct halide_buffer_t *_attn_out_buffer) {
+(void)_attn_lq; (void)_attn_lk; (void)_attn_tile; (void)_attn_head; (void)_attn_batch; (void)_attn_kv_lo; (void)_attn_kv_hi; (void)_attn_chunk_lo;
  void * const _ucon = const_cast<void *>(__user_context);
  uint64_t  const _0 = (uint64_t)(_slopes_buffer);
  uint64_t  const _1 = (uint64_t)(0ull);
@@ -3425,2364 +3425,2443 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
  int32_t  const _75 = ::halide_cpp_max(_74, 0);
  int32_t  const _76 = _75 * 8;
  int32_t  const _77 = ::halide_cpp_min(_76, _attn_lk);
- int32_t  const _78 = ::halide_cpp_max(_73, 0);
- int32_t  const _79 = _78 * 8;
- int32_t  const _80 = ::halide_cpp_min(_79, _attn_lk);
- int32_t  const _81 = ::halide_cpp_max(_80, 0);
- int32_t  const _82 = ::halide_cpp_max(_77, 0);
- int32_t  const _83 = _82 - _81;
- int32_t  const _84 = _83 + -1;
- int32_t  const _85 = _84 >> 3;
- int32_t  const _86 = _85 * 8;
- int32_t  const _87 = _81 + _86;
- int32_t  const _88 = _87 + 8;
- int32_t  const _89 = ::halide_cpp_min(_88, _28);
- int32_t  const _90 = _28 + -1;
- int32_t  const _91 = ::halide_cpp_min(_81, _90);
- int32_t  const _92 = _89 - _91;
- int32_t  const _93 = _65 + _64;
- int32_t  const _94 = _93 + -1;
- int32_t  const _95 = ::halide_cpp_min(_94, _attn_head);
- int32_t  const _96 = ::halide_cpp_max(_95, _64);
- bool  const _97 = _halide_buffer_is_bounds_query(_attn_k_buffer);
- bool  const _98 = !(_97);
- bool  const _99 = 0 <= _91;
- bool  const _100 = _91 <= 0;
- bool  const _101 = _99 && _100;
- bool  const _102 = _98 || _101;
- if (!_102)
+ int32_t  const _78 = ::halide_cpp_max(_77, 0);
+ int32_t  const _79 = ::halide_cpp_max(_73, 0);
+ int32_t  const _80 = _79 * 8;
+ int32_t  const _81 = ::halide_cpp_min(_80, _attn_lk);
+ int32_t  const _82 = ::halide_cpp_min(_78, _attn_chunk_lo);
+ int32_t  const _83 = ::halide_cpp_max(_81, _82);
+ int32_t  const _84 = ::halide_cpp_max(_83, 0);
+ int32_t  const _85 = _84 + 1024;
+ int32_t  const _86 = ::halide_cpp_min(_78, _85);
+ int32_t  const _87 = _86 - _84;
+ int32_t  const _88 = _87 + -1;
+ int32_t  const _89 = _88 >> 3;
+ int32_t  const _90 = _89 * 8;
+ int32_t  const _91 = _84 + _90;
+ int32_t  const _92 = _91 + 8;
+ int32_t  const _93 = ::halide_cpp_min(_92, _28);
+ int32_t  const _94 = _28 + -1;
+ int32_t  const _95 = ::halide_cpp_min(_84, _94);
+ int32_t  const _96 = _93 - _95;
+ int32_t  const _97 = ::halide_cpp_min(_attn_chunk_lo, _77);
+ int32_t  const _98 = ::halide_cpp_max(_97, _81);
+ int32_t  const _99 = _77 - _98;
+ int32_t  const _100 = ::halide_cpp_min(_99, 1024);
+ int32_t  const _101 = _100 + -1;
+ int32_t  const _102 = ::halide_cpp_min(_77, _attn_chunk_lo);
+ int32_t  const _103 = ::halide_cpp_max(_102, _81);
+ int32_t  const _104 = _65 + _64;
+ int32_t  const _105 = _104 + -1;
+ int32_t  const _106 = ::halide_cpp_min(_105, _attn_head);
+ int32_t  const _107 = ::halide_cpp_max(_106, _64);
+ bool  const _108 = _halide_buffer_is_bounds_query(_attn_k_buffer);
+ bool  const _109 = !(_108);
+ bool  const _110 = 0 <= _95;
+ bool  const _111 = _95 <= 0;
+ bool  const _112 = _110 && _111;
+ bool  const _113 = _109 || _112;
+ if (!_113)
  {
-  int32_t  const _103 = _92 + -1;
-  int32_t  const _104 = _92 + _91;
-  int32_t  const _105 = _104 + -1;
-  int32_t  const _106 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_k", 1, 0, _103, _91, _105);
-  return _106;
+  int32_t  const _114 = _96 + -1;
+  int32_t  const _115 = _96 + _95;
+  int32_t  const _116 = _115 + -1;
+  int32_t  const _117 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_k", 1, 0, _114, _95, _116);
+  return _117;
  }
- bool  const _107 = _halide_buffer_is_bounds_query(_attn_v_buffer);
- bool  const _108 = !(_107);
- bool  const _109 = 1 <= _45;
- bool  const _110 = _108 || _109;
- if (!_110)
+ bool  const _118 = _halide_buffer_is_bounds_query(_attn_v_buffer);
+ bool  const _119 = !(_118);
+ bool  const _120 = 1 <= _45;
+ bool  const _121 = _119 || _120;
+ if (!_121)
  {
-  int32_t  const _111 = _45 + -1;
-  int32_t  const _112 = _45 + 14;
-  int32_t  const _113 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_v", 0, 0, 15, _111, _112);
-  return _113;
+  int32_t  const _122 = _45 + -1;
+  int32_t  const _123 = _45 + 14;
+  int32_t  const _124 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_v", 0, 0, 15, _122, _123);
+  return _124;
  }
- bool  const _114 = _halide_buffer_is_bounds_query(_attn_v_buffer);
- bool  const _115 = !(_114);
- bool  const _116 = _80 <= 0;
- bool  const _117 = _115 || _116;
- if (!_117)
+ bool  const _125 = _halide_buffer_is_bounds_query(_attn_v_buffer);
+ bool  const _126 = !(_125);
+ bool  const _127 = 0 <= _103;
+ bool  const _128 = _103 <= 0;
+ bool  const _129 = _127 && _128;
+ bool  const _130 = _126 || _129;
+ if (!_130)
  {
-  int32_t  const _118 = _83 + -1;
-  int32_t  const _119 = _83 + _80;
-  int32_t  const _120 = _119 + -1;
-  int32_t  const _121 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_v", 1, 0, _118, _80, _120);
-  return _121;
+  int32_t  const _131 = _101 + _103;
+  int32_t  const _132 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_v", 1, 0, _101, _103, _131);
+  return _132;
  }
- bool  const _122 = _halide_buffer_is_bounds_query(_attn_out_buffer);
- bool  const _123 = !(_122);
- bool  const _124 = 0 <= _45;
- int32_t  const _125 = _45 + -16;
- int32_t  const _126 = ::halide_cpp_max(_45, 1);
- int32_t  const _127 = _126 + -1;
- int32_t  const _128 = _127 >> 4;
- int32_t  const _129 = _128 * 16;
- bool  const _130 = _125 <= _129;
- bool  const _131 = _124 && _130;
- bool  const _132 = _123 || _131;
- if (!_132)
+ bool  const _133 = _halide_buffer_is_bounds_query(_attn_out_buffer);
+ bool  const _134 = !(_133);
+ bool  const _135 = 0 <= _45;
+ int32_t  const _136 = _45 + -16;
+ int32_t  const _137 = ::halide_cpp_max(_45, 1);
+ int32_t  const _138 = _137 + -1;
+ int32_t  const _139 = _138 >> 4;
+ int32_t  const _140 = _139 * 16;
+ bool  const _141 = _136 <= _140;
+ bool  const _142 = _135 && _141;
+ bool  const _143 = _134 || _142;
+ if (!_143)
  {
-  int32_t  const _133 = ::halide_cpp_max(_45, 1);
-  int32_t  const _134 = _133 + -1;
-  int32_t  const _135 = _134 >> 4;
-  int32_t  const _136 = _135 * 16;
-  int32_t  const _137 = _136 + 31;
-  int32_t  const _138 = ::halide_cpp_min(_45, 0);
-  int32_t  const _139 = _45 + 15;
-  int32_t  const _140 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Output buffer attn_out", 0, 0, _137, _138, _139);
-  return _140;
+  int32_t  const _144 = ::halide_cpp_max(_45, 1);
+  int32_t  const _145 = _144 + -1;
+  int32_t  const _146 = _145 >> 4;
+  int32_t  const _147 = _146 * 16;
+  int32_t  const _148 = _147 + 31;
+  int32_t  const _149 = ::halide_cpp_min(_45, 0);
+  int32_t  const _150 = _45 + 15;
+  int32_t  const _151 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Output buffer attn_out", 0, 0, _148, _149, _150);
+  return _151;
  }
- uint32_t  const _141 = (uint32_t)(73730ull);
- bool  const _142 = _21 == _141;
- if (!_142)
+ uint32_t  const _152 = (uint32_t)(73730ull);
+ bool  const _153 = _21 == _152;
+ if (!_153)
  {
-  uint32_t  const _143 = (uint32_t)(73730ull);
-  int32_t  const _144 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_k", _21, _143);
-  return _144;
+  uint32_t  const _154 = (uint32_t)(73730ull);
+  int32_t  const _155 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_k", _21, _154);
+  return _155;
  }
- bool  const _145 = _23 == 2;
- if (!_145)
+ bool  const _156 = _23 == 2;
+ if (!_156)
  {
-  int32_t  const _146 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_k", _23, 2);
-  return _146;
+  int32_t  const _157 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_k", _23, 2);
+  return _157;
  }
- uint32_t  const _147 = (uint32_t)(73730ull);
- bool  const _148 = _31 == _147;
- if (!_148)
+ uint32_t  const _158 = (uint32_t)(73730ull);
+ bool  const _159 = _31 == _158;
+ if (!_159)
  {
-  uint32_t  const _149 = (uint32_t)(73730ull);
-  int32_t  const _150 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_q", _31, _149);
-  return _150;
+  uint32_t  const _160 = (uint32_t)(73730ull);
+  int32_t  const _161 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_q", _31, _160);
+  return _161;
  }
- bool  const _151 = _33 == 2;
- if (!_151)
+ bool  const _162 = _33 == 2;
+ if (!_162)
  {
-  int32_t  const _152 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_q", _33, 2);
-  return _152;
+  int32_t  const _163 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_q", _33, 2);
+  return _163;
  }
- uint32_t  const _153 = (uint32_t)(73730ull);
- bool  const _154 = _41 == _153;
- if (!_154)
+ uint32_t  const _164 = (uint32_t)(73730ull);
+ bool  const _165 = _41 == _164;
+ if (!_165)
  {
-  uint32_t  const _155 = (uint32_t)(73730ull);
-  int32_t  const _156 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_v", _41, _155);
-  return _156;
+  uint32_t  const _166 = (uint32_t)(73730ull);
+  int32_t  const _167 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_v", _41, _166);
+  return _167;
  }
- bool  const _157 = _43 == 2;
- if (!_157)
+ bool  const _168 = _43 == 2;
+ if (!_168)
  {
-  int32_t  const _158 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_v", _43, 2);
-  return _158;
+  int32_t  const _169 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_v", _43, 2);
+  return _169;
  }
- uint32_t  const _159 = (uint32_t)(73730ull);
- bool  const _160 = _51 == _159;
- if (!_160)
+ uint32_t  const _170 = (uint32_t)(73730ull);
+ bool  const _171 = _51 == _170;
+ if (!_171)
  {
-  uint32_t  const _161 = (uint32_t)(73730ull);
-  int32_t  const _162 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Output buffer attn_out", _51, _161);
-  return _162;
+  uint32_t  const _172 = (uint32_t)(73730ull);
+  int32_t  const _173 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Output buffer attn_out", _51, _172);
+  return _173;
  }
- bool  const _163 = _53 == 2;
- if (!_163)
- {
-  int32_t  const _164 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Output buffer attn_out", _53, 2);
-  return _164;
- }
- uint32_t  const _165 = (uint32_t)(73730ull);
- bool  const _166 = _61 == _165;
- if (!_166)
- {
-  uint32_t  const _167 = (uint32_t)(73730ull);
-  int32_t  const _168 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer slopes", _61, _167);
-  return _168;
- }
- bool  const _169 = _63 == 1;
- if (!_169)
- {
-  int32_t  const _170 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer slopes", _63, 1);
-  return _170;
- }
- bool  const _171 = _24 <= 0;
- int32_t  const _172 = _25 + _24;
- bool  const _173 = _35 <= _172;
- bool  const _174 = _171 && _173;
+ bool  const _174 = _53 == 2;
  if (!_174)
  {
-  int32_t  const _175 = _35 + -1;
-  int32_t  const _176 = _25 + _24;
-  int32_t  const _177 = _176 + -1;
-  int32_t  const _178 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 0, 0, _175, _24, _177);
-  return _178;
+  int32_t  const _175 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Output buffer attn_out", _53, 2);
+  return _175;
  }
- bool  const _179 = 0 <= _25;
- if (!_179)
+ uint32_t  const _176 = (uint32_t)(73730ull);
+ bool  const _177 = _61 == _176;
+ if (!_177)
  {
-  int32_t  const _180 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 0, _25);
-  return _180;
+  uint32_t  const _178 = (uint32_t)(73730ull);
+  int32_t  const _179 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer slopes", _61, _178);
+  return _179;
  }
- bool  const _181 = _27 <= _91;
- int32_t  const _182 = _92 + _91;
- int32_t  const _183 = _28 + _27;
- bool  const _184 = _182 <= _183;
- bool  const _185 = _181 && _184;
+ bool  const _180 = _63 == 1;
+ if (!_180)
+ {
+  int32_t  const _181 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer slopes", _63, 1);
+  return _181;
+ }
+ bool  const _182 = _24 <= 0;
+ int32_t  const _183 = _25 + _24;
+ bool  const _184 = _35 <= _183;
+ bool  const _185 = _182 && _184;
  if (!_185)
  {
-  int32_t  const _186 = _92 + _91;
-  int32_t  const _187 = _186 + -1;
-  int32_t  const _188 = _28 + _27;
-  int32_t  const _189 = _188 + -1;
-  int32_t  const _190 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 1, _91, _187, _27, _189);
-  return _190;
+  int32_t  const _186 = _35 + -1;
+  int32_t  const _187 = _25 + _24;
+  int32_t  const _188 = _187 + -1;
+  int32_t  const _189 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 0, 0, _186, _24, _188);
+  return _189;
  }
- bool  const _191 = 0 <= _28;
- if (!_191)
+ bool  const _190 = 0 <= _25;
+ if (!_190)
  {
-  int32_t  const _192 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 1, _28);
-  return _192;
+  int32_t  const _191 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 0, _25);
+  return _191;
  }
- bool  const _193 = _34 <= 0;
- bool  const _194 = 0 <= _34;
- bool  const _195 = _193 && _194;
- if (!_195)
+ bool  const _192 = _27 <= _95;
+ int32_t  const _193 = _96 + _95;
+ int32_t  const _194 = _28 + _27;
+ bool  const _195 = _193 <= _194;
+ bool  const _196 = _192 && _195;
+ if (!_196)
  {
-  int32_t  const _196 = _35 + -1;
-  int32_t  const _197 = _35 + _34;
+  int32_t  const _197 = _96 + _95;
   int32_t  const _198 = _197 + -1;
-  int32_t  const _199 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 0, 0, _196, _34, _198);
-  return _199;
- }
- bool  const _200 = 0 <= _35;
- if (!_200)
- {
-  int32_t  const _201 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 0, _35);
+  int32_t  const _199 = _28 + _27;
+  int32_t  const _200 = _199 + -1;
+  int32_t  const _201 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 1, _95, _198, _27, _200);
   return _201;
  }
- bool  const _202 = _37 <= 0;
- int32_t  const _203 = _38 + _37;
- bool  const _204 = 32 <= _203;
- bool  const _205 = _202 && _204;
- if (!_205)
+ bool  const _202 = 0 <= _28;
+ if (!_202)
  {
-  int32_t  const _206 = _38 + _37;
-  int32_t  const _207 = _206 + -1;
-  int32_t  const _208 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 1, 0, 31, _37, _207);
-  return _208;
+  int32_t  const _203 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 1, _28);
+  return _203;
  }
- bool  const _209 = 0 <= _38;
- if (!_209)
+ bool  const _204 = _34 <= 0;
+ bool  const _205 = 0 <= _34;
+ bool  const _206 = _204 && _205;
+ if (!_206)
  {
-  int32_t  const _210 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 1, _38);
+  int32_t  const _207 = _35 + -1;
+  int32_t  const _208 = _35 + _34;
+  int32_t  const _209 = _208 + -1;
+  int32_t  const _210 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 0, 0, _207, _34, _209);
   return _210;
  }
- int32_t  const _211 = ::halide_cpp_min(_45, 1);
- int32_t  const _212 = _44 + 1;
- bool  const _213 = _212 <= _211;
- int32_t  const _214 = ::halide_cpp_max(_45, 1);
- int32_t  const _215 = _214 + -1;
- int32_t  const _216 = _215 >> 4;
- int32_t  const _217 = _216 * 16;
- int32_t  const _218 = _211 + _217;
- int32_t  const _219 = _218 + 15;
- int32_t  const _220 = _45 + _44;
- bool  const _221 = _219 <= _220;
- bool  const _222 = _213 && _221;
- if (!_222)
+ bool  const _211 = 0 <= _35;
+ if (!_211)
  {
-  int32_t  const _223 = ::halide_cpp_min(_45, 1);
-  int32_t  const _224 = _223 + -1;
-  int32_t  const _225 = ::halide_cpp_max(_45, 1);
-  int32_t  const _226 = _225 + -1;
-  int32_t  const _227 = _226 >> 4;
-  int32_t  const _228 = _227 * 16;
-  int32_t  const _229 = _223 + _228;
-  int32_t  const _230 = _229 + 14;
-  int32_t  const _231 = _45 + _44;
-  int32_t  const _232 = _231 + -1;
-  int32_t  const _233 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 0, _224, _230, _44, _232);
-  return _233;
+  int32_t  const _212 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 0, _35);
+  return _212;
  }
- bool  const _234 = 0 <= _45;
- if (!_234)
+ bool  const _213 = _37 <= 0;
+ int32_t  const _214 = _38 + _37;
+ bool  const _215 = 32 <= _214;
+ bool  const _216 = _213 && _215;
+ if (!_216)
  {
-  int32_t  const _235 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 0, _45);
-  return _235;
+  int32_t  const _217 = _38 + _37;
+  int32_t  const _218 = _217 + -1;
+  int32_t  const _219 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 1, 0, 31, _37, _218);
+  return _219;
  }
- int32_t  const _236 = ::halide_cpp_max(_80, 0);
- bool  const _237 = _47 <= _236;
- int32_t  const _238 = _236 + _83;
- int32_t  const _239 = _48 + _47;
- bool  const _240 = _238 <= _239;
- bool  const _241 = _237 && _240;
- if (!_241)
+ bool  const _220 = 0 <= _38;
+ if (!_220)
  {
-  int32_t  const _242 = ::halide_cpp_max(_80, 0);
-  int32_t  const _243 = _242 + _83;
-  int32_t  const _244 = _243 + -1;
-  int32_t  const _245 = _48 + _47;
-  int32_t  const _246 = _245 + -1;
-  int32_t  const _247 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 1, _242, _244, _47, _246);
-  return _247;
+  int32_t  const _221 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 1, _38);
+  return _221;
  }
- bool  const _248 = 0 <= _48;
- if (!_248)
+ int32_t  const _222 = ::halide_cpp_min(_45, 1);
+ int32_t  const _223 = _44 + 1;
+ bool  const _224 = _223 <= _222;
+ int32_t  const _225 = ::halide_cpp_max(_45, 1);
+ int32_t  const _226 = _225 + -1;
+ int32_t  const _227 = _226 >> 4;
+ int32_t  const _228 = _227 * 16;
+ int32_t  const _229 = _222 + _228;
+ int32_t  const _230 = _229 + 15;
+ int32_t  const _231 = _45 + _44;
+ bool  const _232 = _230 <= _231;
+ bool  const _233 = _224 && _232;
+ if (!_233)
  {
-  int32_t  const _249 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 1, _48);
-  return _249;
+  int32_t  const _234 = ::halide_cpp_min(_45, 1);
+  int32_t  const _235 = _234 + -1;
+  int32_t  const _236 = ::halide_cpp_max(_45, 1);
+  int32_t  const _237 = _236 + -1;
+  int32_t  const _238 = _237 >> 4;
+  int32_t  const _239 = _238 * 16;
+  int32_t  const _240 = _234 + _239;
+  int32_t  const _241 = _240 + 14;
+  int32_t  const _242 = _45 + _44;
+  int32_t  const _243 = _242 + -1;
+  int32_t  const _244 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 0, _235, _241, _44, _243);
+  return _244;
  }
- bool  const _250 = _54 <= 0;
- int32_t  const _251 = _45 + 16;
- int32_t  const _252 = _55 + _54;
- bool  const _253 = _251 <= _252;
- bool  const _254 = _250 && _253;
- if (!_254)
+ bool  const _245 = 0 <= _45;
+ if (!_245)
  {
-  int32_t  const _255 = _45 + 15;
-  int32_t  const _256 = _55 + _54;
-  int32_t  const _257 = _256 + -1;
-  int32_t  const _258 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 0, 0, _255, _54, _257);
+  int32_t  const _246 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 0, _45);
+  return _246;
+ }
+ bool  const _247 = _47 <= _103;
+ int32_t  const _248 = _101 + _103;
+ int32_t  const _249 = _248 + 1;
+ int32_t  const _250 = _48 + _47;
+ bool  const _251 = _249 <= _250;
+ bool  const _252 = _247 && _251;
+ if (!_252)
+ {
+  int32_t  const _253 = _101 + _103;
+  int32_t  const _254 = _48 + _47;
+  int32_t  const _255 = _254 + -1;
+  int32_t  const _256 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 1, _103, _253, _47, _255);
+  return _256;
+ }
+ bool  const _257 = 0 <= _48;
+ if (!_257)
+ {
+  int32_t  const _258 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 1, _48);
   return _258;
  }
- bool  const _259 = 0 <= _55;
- if (!_259)
+ bool  const _259 = _54 <= 0;
+ int32_t  const _260 = _45 + 16;
+ int32_t  const _261 = _55 + _54;
+ bool  const _262 = _260 <= _261;
+ bool  const _263 = _259 && _262;
+ if (!_263)
  {
-  int32_t  const _260 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 0, _55);
-  return _260;
- }
- bool  const _261 = _57 <= 0;
- int32_t  const _262 = _58 + _57;
- bool  const _263 = 32 <= _262;
- bool  const _264 = _261 && _263;
- if (!_264)
- {
-  int32_t  const _265 = _58 + _57;
+  int32_t  const _264 = _45 + 15;
+  int32_t  const _265 = _55 + _54;
   int32_t  const _266 = _265 + -1;
-  int32_t  const _267 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 1, 0, 31, _57, _266);
+  int32_t  const _267 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 0, 0, _264, _54, _266);
   return _267;
  }
- bool  const _268 = 0 <= _58;
+ bool  const _268 = 0 <= _55;
  if (!_268)
  {
-  int32_t  const _269 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 1, _58);
+  int32_t  const _269 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 0, _55);
   return _269;
  }
- bool  const _270 = _64 <= _96;
- int32_t  const _271 = _96 + 1;
- int32_t  const _272 = _65 + _64;
- bool  const _273 = _271 <= _272;
- bool  const _274 = _270 && _273;
- if (!_274)
+ bool  const _270 = _57 <= 0;
+ int32_t  const _271 = _58 + _57;
+ bool  const _272 = 32 <= _271;
+ bool  const _273 = _270 && _272;
+ if (!_273)
  {
-  int32_t  const _275 = _65 + _64;
-  int32_t  const _276 = _275 + -1;
-  int32_t  const _277 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer slopes", 0, _96, _96, _64, _276);
-  return _277;
+  int32_t  const _274 = _58 + _57;
+  int32_t  const _275 = _274 + -1;
+  int32_t  const _276 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 1, 0, 31, _57, _275);
+  return _276;
  }
- bool  const _278 = 0 <= _65;
- if (!_278)
+ bool  const _277 = 0 <= _58;
+ if (!_277)
  {
-  int32_t  const _279 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer slopes", 0, _65);
-  return _279;
+  int32_t  const _278 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 1, _58);
+  return _278;
  }
- bool  const _280 = _26 == 1;
- if (!_280)
+ bool  const _279 = _64 <= _107;
+ int32_t  const _280 = _107 + 1;
+ int32_t  const _281 = _65 + _64;
+ bool  const _282 = _280 <= _281;
+ bool  const _283 = _279 && _282;
+ if (!_283)
  {
-  int32_t  const _281 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.stride.0", _26, "1", 1);
-  return _281;
+  int32_t  const _284 = _65 + _64;
+  int32_t  const _285 = _284 + -1;
+  int32_t  const _286 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer slopes", 0, _107, _107, _64, _285);
+  return _286;
  }
- bool  const _282 = _24 == 0;
- if (!_282)
+ bool  const _287 = 0 <= _65;
+ if (!_287)
  {
-  int32_t  const _283 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.min.0", _24, "0", 0);
-  return _283;
+  int32_t  const _288 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer slopes", 0, _65);
+  return _288;
  }
- bool  const _284 = _25 == _35;
- if (!_284)
+ bool  const _289 = _26 == 1;
+ if (!_289)
  {
-  int32_t  const _285 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.extent.0", _25, "attn_q.extent.0", _35);
-  return _285;
+  int32_t  const _290 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.stride.0", _26, "1", 1);
+  return _290;
  }
- bool  const _286 = _29 == _35;
- if (!_286)
+ bool  const _291 = _24 == 0;
+ if (!_291)
  {
-  int32_t  const _287 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.stride.1", _29, "attn_q.extent.0", _35);
-  return _287;
+  int32_t  const _292 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.min.0", _24, "0", 0);
+  return _292;
  }
- bool  const _288 = _27 == 0;
- if (!_288)
+ bool  const _293 = _25 == _35;
+ if (!_293)
  {
-  int32_t  const _289 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.min.1", _27, "0", 0);
-  return _289;
+  int32_t  const _294 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.extent.0", _25, "attn_q.extent.0", _35);
+  return _294;
  }
- bool  const _290 = _36 == 1;
- if (!_290)
+ bool  const _295 = _29 == _35;
+ if (!_295)
  {
-  int32_t  const _291 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.stride.0", _36, "1", 1);
-  return _291;
+  int32_t  const _296 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.stride.1", _29, "attn_q.extent.0", _35);
+  return _296;
  }
- bool  const _292 = _39 == _35;
- if (!_292)
+ bool  const _297 = _27 == 0;
+ if (!_297)
  {
-  int32_t  const _293 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.stride.1", _39, "attn_q.extent.0", _35);
-  return _293;
+  int32_t  const _298 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.min.1", _27, "0", 0);
+  return _298;
  }
- bool  const _294 = _37 == 0;
- if (!_294)
+ bool  const _299 = _36 == 1;
+ if (!_299)
  {
-  int32_t  const _295 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.min.1", _37, "0", 0);
-  return _295;
+  int32_t  const _300 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.stride.0", _36, "1", 1);
+  return _300;
  }
- bool  const _296 = _38 == 32;
- if (!_296)
+ bool  const _301 = _39 == _35;
+ if (!_301)
  {
-  int32_t  const _297 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.extent.1", _38, "32", 32);
-  return _297;
+  int32_t  const _302 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.stride.1", _39, "attn_q.extent.0", _35);
+  return _302;
  }
- bool  const _298 = _46 == 1;
- if (!_298)
+ bool  const _303 = _37 == 0;
+ if (!_303)
  {
-  int32_t  const _299 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.stride.0", _46, "1", 1);
-  return _299;
+  int32_t  const _304 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.min.1", _37, "0", 0);
+  return _304;
  }
- bool  const _300 = _44 == 0;
- if (!_300)
+ bool  const _305 = _38 == 32;
+ if (!_305)
  {
-  int32_t  const _301 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.min.0", _44, "0", 0);
-  return _301;
+  int32_t  const _306 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.extent.1", _38, "32", 32);
+  return _306;
  }
- bool  const _302 = _49 == _45;
- if (!_302)
+ bool  const _307 = _46 == 1;
+ if (!_307)
  {
-  int32_t  const _303 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.stride.1", _49, "attn_v.extent.0", _45);
-  return _303;
+  int32_t  const _308 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.stride.0", _46, "1", 1);
+  return _308;
  }
- bool  const _304 = _47 == 0;
- if (!_304)
+ bool  const _309 = _44 == 0;
+ if (!_309)
  {
-  int32_t  const _305 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.min.1", _47, "0", 0);
-  return _305;
+  int32_t  const _310 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.min.0", _44, "0", 0);
+  return _310;
  }
- bool  const _306 = _56 == 1;
- if (!_306)
- {
-  int32_t  const _307 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.stride.0", _56, "1", 1);
-  return _307;
- }
- bool  const _308 = _54 == 0;
- if (!_308)
- {
-  int32_t  const _309 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.min.0", _54, "0", 0);
-  return _309;
- }
- int32_t  const _310 = _45 + 16;
- bool  const _311 = _55 == _310;
+ bool  const _311 = _49 == _45;
  if (!_311)
  {
-  int32_t  const _312 = _45 + 16;
-  int32_t  const _313 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.extent.0", _55, "(attn_v.extent.0 + 16)", _312);
-  return _313;
+  int32_t  const _312 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.stride.1", _49, "attn_v.extent.0", _45);
+  return _312;
  }
- int32_t  const _314 = _45 + 16;
- bool  const _315 = _59 == _314;
+ bool  const _313 = _47 == 0;
+ if (!_313)
+ {
+  int32_t  const _314 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.min.1", _47, "0", 0);
+  return _314;
+ }
+ bool  const _315 = _56 == 1;
  if (!_315)
  {
-  int32_t  const _316 = _45 + 16;
-  int32_t  const _317 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.stride.1", _59, "(attn_v.extent.0 + 16)", _316);
-  return _317;
+  int32_t  const _316 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.stride.0", _56, "1", 1);
+  return _316;
  }
- bool  const _318 = _57 == 0;
- if (!_318)
+ bool  const _317 = _54 == 0;
+ if (!_317)
  {
-  int32_t  const _319 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.min.1", _57, "0", 0);
-  return _319;
+  int32_t  const _318 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.min.0", _54, "0", 0);
+  return _318;
  }
- bool  const _320 = _58 == 32;
+ int32_t  const _319 = _45 + 16;
+ bool  const _320 = _55 == _319;
  if (!_320)
  {
-  int32_t  const _321 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.extent.1", _58, "32", 32);
-  return _321;
+  int32_t  const _321 = _45 + 16;
+  int32_t  const _322 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.extent.0", _55, "(attn_v.extent.0 + 16)", _321);
+  return _322;
  }
- int64_t  const _322 = (int64_t)(_28);
- int64_t  const _323 = (int64_t)(_35);
- int64_t  const _324 = _322 * _323;
- int64_t  const _325 = (int64_t)(_48);
- int64_t  const _326 = (int64_t)(_45);
- int64_t  const _327 = _325 * _326;
- uint64_t  const _328 = (uint64_t)(_35);
- uint64_t  const _329 = (uint64_t)(2147483647ull);
- bool  const _330 = _328 <= _329;
- if (!_330)
+ int32_t  const _323 = _45 + 16;
+ bool  const _324 = _59 == _323;
+ if (!_324)
  {
-  uint64_t  const _331 = (uint64_t)(_35);
-  uint64_t  const _332 = (uint64_t)(2147483647ull);
-  int32_t  const _333 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _331, _332);
-  return _333;
+  int32_t  const _325 = _45 + 16;
+  int32_t  const _326 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.stride.1", _59, "(attn_v.extent.0 + 16)", _325);
+  return _326;
  }
- int64_t  const _334 = (int64_t)(0ll);
- int64_t  const _335 = _334 - _324;
- bool  const _336 = _324 > _334;
- int64_t  const _337 = (int64_t)(_336 ? _324 : _335);
- uint64_t  const _338 = (uint64_t)(_337);
- uint64_t  const _339 = _338;
- uint64_t  const _340 = (uint64_t)(2147483647ull);
- bool  const _341 = _339 <= _340;
- if (!_341)
+ bool  const _327 = _57 == 0;
+ if (!_327)
  {
-  int64_t  const _342 = (int64_t)(0ll);
-  int64_t  const _343 = _342 - _324;
-  bool  const _344 = _324 > _342;
-  int64_t  const _345 = (int64_t)(_344 ? _324 : _343);
-  uint64_t  const _346 = (uint64_t)(_345);
-  uint64_t  const _347 = _346;
-  uint64_t  const _348 = (uint64_t)(2147483647ull);
-  int32_t  const _349 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _347, _348);
-  return _349;
+  int32_t  const _328 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.min.1", _57, "0", 0);
+  return _328;
  }
- int64_t  const _350 = (int64_t)(2147483647ll);
- bool  const _351 = _324 <= _350;
- if (!_351)
+ bool  const _329 = _58 == 32;
+ if (!_329)
  {
-  int64_t  const _352 = (int64_t)(2147483647ll);
-  int32_t  const _353 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_k", _324, _352);
-  return _353;
+  int32_t  const _330 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.extent.1", _58, "32", 32);
+  return _330;
  }
- uint64_t  const _354 = (uint64_t)(_35);
- uint64_t  const _355 = (uint64_t)(2147483647ull);
- bool  const _356 = _354 <= _355;
- if (!_356)
+ int64_t  const _331 = (int64_t)(_28);
+ int64_t  const _332 = (int64_t)(_35);
+ int64_t  const _333 = _331 * _332;
+ int64_t  const _334 = (int64_t)(_48);
+ int64_t  const _335 = (int64_t)(_45);
+ int64_t  const _336 = _334 * _335;
+ uint64_t  const _337 = (uint64_t)(_35);
+ uint64_t  const _338 = (uint64_t)(2147483647ull);
+ bool  const _339 = _337 <= _338;
+ if (!_339)
  {
-  uint64_t  const _357 = (uint64_t)(_35);
-  uint64_t  const _358 = (uint64_t)(2147483647ull);
-  int32_t  const _359 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _357, _358);
-  return _359;
+  uint64_t  const _340 = (uint64_t)(_35);
+  uint64_t  const _341 = (uint64_t)(2147483647ull);
+  int32_t  const _342 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _340, _341);
+  return _342;
  }
- int64_t  const _360 = (int64_t)(_35);
- int64_t  const _361 = (int64_t)(32ll);
- int64_t  const _362 = _360 * _361;
- uint64_t  const _363 = (uint64_t)(_362);
+ int64_t  const _343 = (int64_t)(0ll);
+ int64_t  const _344 = _343 - _333;
+ bool  const _345 = _333 > _343;
+ int64_t  const _346 = (int64_t)(_345 ? _333 : _344);
+ uint64_t  const _347 = (uint64_t)(_346);
+ uint64_t  const _348 = _347;
+ uint64_t  const _349 = (uint64_t)(2147483647ull);
+ bool  const _350 = _348 <= _349;
+ if (!_350)
+ {
+  int64_t  const _351 = (int64_t)(0ll);
+  int64_t  const _352 = _351 - _333;
+  bool  const _353 = _333 > _351;
+  int64_t  const _354 = (int64_t)(_353 ? _333 : _352);
+  uint64_t  const _355 = (uint64_t)(_354);
+  uint64_t  const _356 = _355;
+  uint64_t  const _357 = (uint64_t)(2147483647ull);
+  int32_t  const _358 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _356, _357);
+  return _358;
+ }
+ int64_t  const _359 = (int64_t)(2147483647ll);
+ bool  const _360 = _333 <= _359;
+ if (!_360)
+ {
+  int64_t  const _361 = (int64_t)(2147483647ll);
+  int32_t  const _362 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_k", _333, _361);
+  return _362;
+ }
+ uint64_t  const _363 = (uint64_t)(_35);
  uint64_t  const _364 = (uint64_t)(2147483647ull);
  bool  const _365 = _363 <= _364;
  if (!_365)
  {
-  int64_t  const _366 = (int64_t)(_35);
-  int64_t  const _367 = (int64_t)(32ll);
-  int64_t  const _368 = _366 * _367;
-  uint64_t  const _369 = (uint64_t)(_368);
-  uint64_t  const _370 = (uint64_t)(2147483647ull);
-  int32_t  const _371 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _369, _370);
-  return _371;
+  uint64_t  const _366 = (uint64_t)(_35);
+  uint64_t  const _367 = (uint64_t)(2147483647ull);
+  int32_t  const _368 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _366, _367);
+  return _368;
  }
- int64_t  const _372 = (int64_t)(_35);
- int64_t  const _373 = (int64_t)(67108863ll);
+ int64_t  const _369 = (int64_t)(_35);
+ int64_t  const _370 = (int64_t)(32ll);
+ int64_t  const _371 = _369 * _370;
+ uint64_t  const _372 = (uint64_t)(_371);
+ uint64_t  const _373 = (uint64_t)(2147483647ull);
  bool  const _374 = _372 <= _373;
  if (!_374)
  {
   int64_t  const _375 = (int64_t)(_35);
   int64_t  const _376 = (int64_t)(32ll);
   int64_t  const _377 = _375 * _376;
-  int64_t  const _378 = (int64_t)(2147483647ll);
-  int32_t  const _379 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_q", _377, _378);
-  return _379;
+  uint64_t  const _378 = (uint64_t)(_377);
+  uint64_t  const _379 = (uint64_t)(2147483647ull);
+  int32_t  const _380 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _378, _379);
+  return _380;
  }
- uint64_t  const _380 = (uint64_t)(_45);
- uint64_t  const _381 = (uint64_t)(2147483647ull);
- bool  const _382 = _380 <= _381;
- if (!_382)
+ int64_t  const _381 = (int64_t)(_35);
+ int64_t  const _382 = (int64_t)(67108863ll);
+ bool  const _383 = _381 <= _382;
+ if (!_383)
  {
-  uint64_t  const _383 = (uint64_t)(_45);
-  uint64_t  const _384 = (uint64_t)(2147483647ull);
-  int32_t  const _385 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _383, _384);
-  return _385;
+  int64_t  const _384 = (int64_t)(_35);
+  int64_t  const _385 = (int64_t)(32ll);
+  int64_t  const _386 = _384 * _385;
+  int64_t  const _387 = (int64_t)(2147483647ll);
+  int32_t  const _388 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_q", _386, _387);
+  return _388;
  }
- int64_t  const _386 = (int64_t)(0ll);
- int64_t  const _387 = _386 - _327;
- bool  const _388 = _327 > _386;
- int64_t  const _389 = (int64_t)(_388 ? _327 : _387);
- uint64_t  const _390 = (uint64_t)(_389);
- uint64_t  const _391 = _390;
- uint64_t  const _392 = (uint64_t)(2147483647ull);
- bool  const _393 = _391 <= _392;
- if (!_393)
+ uint64_t  const _389 = (uint64_t)(_45);
+ uint64_t  const _390 = (uint64_t)(2147483647ull);
+ bool  const _391 = _389 <= _390;
+ if (!_391)
  {
-  int64_t  const _394 = (int64_t)(0ll);
-  int64_t  const _395 = _394 - _327;
-  bool  const _396 = _327 > _394;
-  int64_t  const _397 = (int64_t)(_396 ? _327 : _395);
-  uint64_t  const _398 = (uint64_t)(_397);
-  uint64_t  const _399 = _398;
-  uint64_t  const _400 = (uint64_t)(2147483647ull);
-  int32_t  const _401 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _399, _400);
-  return _401;
+  uint64_t  const _392 = (uint64_t)(_45);
+  uint64_t  const _393 = (uint64_t)(2147483647ull);
+  int32_t  const _394 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _392, _393);
+  return _394;
  }
- int64_t  const _402 = (int64_t)(2147483647ll);
- bool  const _403 = _327 <= _402;
- if (!_403)
+ int64_t  const _395 = (int64_t)(0ll);
+ int64_t  const _396 = _395 - _336;
+ bool  const _397 = _336 > _395;
+ int64_t  const _398 = (int64_t)(_397 ? _336 : _396);
+ uint64_t  const _399 = (uint64_t)(_398);
+ uint64_t  const _400 = _399;
+ uint64_t  const _401 = (uint64_t)(2147483647ull);
+ bool  const _402 = _400 <= _401;
+ if (!_402)
  {
-  int64_t  const _404 = (int64_t)(2147483647ll);
-  int32_t  const _405 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_v", _327, _404);
-  return _405;
+  int64_t  const _403 = (int64_t)(0ll);
+  int64_t  const _404 = _403 - _336;
+  bool  const _405 = _336 > _403;
+  int64_t  const _406 = (int64_t)(_405 ? _336 : _404);
+  uint64_t  const _407 = (uint64_t)(_406);
+  uint64_t  const _408 = _407;
+  uint64_t  const _409 = (uint64_t)(2147483647ull);
+  int32_t  const _410 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _408, _409);
+  return _410;
  }
- uint64_t  const _406 = (uint64_t)(_55);
- uint64_t  const _407 = (uint64_t)(2147483647ull);
- bool  const _408 = _406 <= _407;
- if (!_408)
+ int64_t  const _411 = (int64_t)(2147483647ll);
+ bool  const _412 = _336 <= _411;
+ if (!_412)
  {
-  uint64_t  const _409 = (uint64_t)(_55);
-  uint64_t  const _410 = (uint64_t)(2147483647ull);
-  int32_t  const _411 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _409, _410);
-  return _411;
+  int64_t  const _413 = (int64_t)(2147483647ll);
+  int32_t  const _414 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_v", _336, _413);
+  return _414;
  }
- int64_t  const _412 = (int64_t)(_59);
- int64_t  const _413 = (int64_t)(32ll);
- int64_t  const _414 = _412 * _413;
- uint64_t  const _415 = (uint64_t)(_414);
+ uint64_t  const _415 = (uint64_t)(_55);
  uint64_t  const _416 = (uint64_t)(2147483647ull);
  bool  const _417 = _415 <= _416;
  if (!_417)
  {
-  int64_t  const _418 = (int64_t)(_59);
-  int64_t  const _419 = (int64_t)(32ll);
-  int64_t  const _420 = _418 * _419;
-  uint64_t  const _421 = (uint64_t)(_420);
-  uint64_t  const _422 = (uint64_t)(2147483647ull);
-  int32_t  const _423 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _421, _422);
-  return _423;
+  uint64_t  const _418 = (uint64_t)(_55);
+  uint64_t  const _419 = (uint64_t)(2147483647ull);
+  int32_t  const _420 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _418, _419);
+  return _420;
  }
- int64_t  const _424 = (int64_t)(_55);
- int64_t  const _425 = (int64_t)(67108863ll);
+ int64_t  const _421 = (int64_t)(_59);
+ int64_t  const _422 = (int64_t)(32ll);
+ int64_t  const _423 = _421 * _422;
+ uint64_t  const _424 = (uint64_t)(_423);
+ uint64_t  const _425 = (uint64_t)(2147483647ull);
  bool  const _426 = _424 <= _425;
  if (!_426)
  {
-  int64_t  const _427 = (int64_t)(_55);
+  int64_t  const _427 = (int64_t)(_59);
   int64_t  const _428 = (int64_t)(32ll);
   int64_t  const _429 = _427 * _428;
-  int64_t  const _430 = (int64_t)(2147483647ll);
-  int32_t  const _431 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_out", _429, _430);
-  return _431;
+  uint64_t  const _430 = (uint64_t)(_429);
+  uint64_t  const _431 = (uint64_t)(2147483647ull);
+  int32_t  const _432 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _430, _431);
+  return _432;
  }
- int64_t  const _432 = (int64_t)(_65);
- int64_t  const _433 = (int64_t)(_66);
- int64_t  const _434 = _432 * _433;
- int64_t  const _435 = (int64_t)(0ll);
- int64_t  const _436 = _435 - _434;
- bool  const _437 = _434 > _435;
- int64_t  const _438 = (int64_t)(_437 ? _434 : _436);
- uint64_t  const _439 = (uint64_t)(_438);
- uint64_t  const _440 = _439;
- uint64_t  const _441 = (uint64_t)(2147483647ull);
- bool  const _442 = _440 <= _441;
- if (!_442)
+ int64_t  const _433 = (int64_t)(_55);
+ int64_t  const _434 = (int64_t)(67108863ll);
+ bool  const _435 = _433 <= _434;
+ if (!_435)
  {
-  int64_t  const _443 = (int64_t)(_65);
-  int64_t  const _444 = (int64_t)(_66);
-  int64_t  const _445 = _443 * _444;
-  int64_t  const _446 = (int64_t)(0ll);
-  int64_t  const _447 = _446 - _445;
-  bool  const _448 = _445 > _446;
-  int64_t  const _449 = (int64_t)(_448 ? _445 : _447);
-  uint64_t  const _450 = (uint64_t)(_449);
-  uint64_t  const _451 = _450;
-  uint64_t  const _452 = (uint64_t)(2147483647ull);
-  int32_t  const _453 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "slopes", _451, _452);
-  return _453;
+  int64_t  const _436 = (int64_t)(_55);
+  int64_t  const _437 = (int64_t)(32ll);
+  int64_t  const _438 = _436 * _437;
+  int64_t  const _439 = (int64_t)(2147483647ll);
+  int32_t  const _440 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_out", _438, _439);
+  return _440;
  }
- bool  const _454 = !(_22);
- if (!_454)
+ int64_t  const _441 = (int64_t)(_65);
+ int64_t  const _442 = (int64_t)(_66);
+ int64_t  const _443 = _441 * _442;
+ int64_t  const _444 = (int64_t)(0ll);
+ int64_t  const _445 = _444 - _443;
+ bool  const _446 = _443 > _444;
+ int64_t  const _447 = (int64_t)(_446 ? _443 : _445);
+ uint64_t  const _448 = (uint64_t)(_447);
+ uint64_t  const _449 = _448;
+ uint64_t  const _450 = (uint64_t)(2147483647ull);
+ bool  const _451 = _449 <= _450;
+ if (!_451)
  {
-  int32_t  const _455 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_k");
-  return _455;
+  int64_t  const _452 = (int64_t)(_65);
+  int64_t  const _453 = (int64_t)(_66);
+  int64_t  const _454 = _452 * _453;
+  int64_t  const _455 = (int64_t)(0ll);
+  int64_t  const _456 = _455 - _454;
+  bool  const _457 = _454 > _455;
+  int64_t  const _458 = (int64_t)(_457 ? _454 : _456);
+  uint64_t  const _459 = (uint64_t)(_458);
+  uint64_t  const _460 = _459;
+  uint64_t  const _461 = (uint64_t)(2147483647ull);
+  int32_t  const _462 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "slopes", _460, _461);
+  return _462;
  }
- bool  const _456 = !(_32);
- if (!_456)
+ bool  const _463 = !(_22);
+ if (!_463)
  {
-  int32_t  const _457 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_q");
-  return _457;
+  int32_t  const _464 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_k");
+  return _464;
  }
- bool  const _458 = !(_42);
- if (!_458)
+ bool  const _465 = !(_32);
+ if (!_465)
  {
-  int32_t  const _459 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_v");
-  return _459;
+  int32_t  const _466 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_q");
+  return _466;
  }
- bool  const _460 = !(_52);
- if (!_460)
+ bool  const _467 = !(_42);
+ if (!_467)
  {
-  int32_t  const _461 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Output buffer attn_out");
-  return _461;
+  int32_t  const _468 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_v");
+  return _468;
  }
- bool  const _462 = !(_62);
- if (!_462)
+ bool  const _469 = !(_52);
+ if (!_469)
  {
-  int32_t  const _463 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer slopes");
-  return _463;
+  int32_t  const _470 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Output buffer attn_out");
+  return _470;
  }
- uint64_t  const _464 = (uint64_t)(0ull);
- auto * const _465 = (void *)(_464);
- bool  const _466 = _attn_k != _465;
- if (!_466)
+ bool  const _471 = !(_62);
+ if (!_471)
  {
-  int32_t  const _467 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_k");
-  return _467;
+  int32_t  const _472 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer slopes");
+  return _472;
  }
- uint64_t  const _468 = (uint64_t)(0ull);
- auto * const _469 = (void *)(_468);
- bool  const _470 = _attn_q != _469;
- if (!_470)
+ uint64_t  const _473 = (uint64_t)(0ull);
+ auto * const _474 = (void *)(_473);
+ bool  const _475 = _attn_k != _474;
+ if (!_475)
  {
-  int32_t  const _471 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_q");
-  return _471;
+  int32_t  const _476 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_k");
+  return _476;
  }
- uint64_t  const _472 = (uint64_t)(0ull);
- auto * const _473 = (void *)(_472);
- bool  const _474 = _attn_v != _473;
- if (!_474)
+ uint64_t  const _477 = (uint64_t)(0ull);
+ auto * const _478 = (void *)(_477);
+ bool  const _479 = _attn_q != _478;
+ if (!_479)
  {
-  int32_t  const _475 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_v");
-  return _475;
+  int32_t  const _480 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_q");
+  return _480;
  }
- uint64_t  const _476 = (uint64_t)(0ull);
- auto * const _477 = (void *)(_476);
- bool  const _478 = _attn_out != _477;
- if (!_478)
+ uint64_t  const _481 = (uint64_t)(0ull);
+ auto * const _482 = (void *)(_481);
+ bool  const _483 = _attn_v != _482;
+ if (!_483)
  {
-  int32_t  const _479 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Output buffer attn_out");
-  return _479;
+  int32_t  const _484 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_v");
+  return _484;
  }
- uint64_t  const _480 = (uint64_t)(0ull);
- auto * const _481 = (void *)(_480);
- bool  const _482 = _slopes != _481;
- if (!_482)
+ uint64_t  const _485 = (uint64_t)(0ull);
+ auto * const _486 = (void *)(_485);
+ bool  const _487 = _attn_out != _486;
+ if (!_487)
  {
-  int32_t  const _483 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer slopes");
-  return _483;
+  int32_t  const _488 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Output buffer attn_out");
+  return _488;
  }
- bool  const _484 = 0 <= _attn_tile;
- if (!_484)
+ uint64_t  const _489 = (uint64_t)(0ull);
+ auto * const _490 = (void *)(_489);
+ bool  const _491 = _slopes != _490;
+ if (!_491)
  {
-  int64_t  const _485 = (int64_t)(_attn_tile);
-  int64_t  const _486 = (int64_t)(0ll);
-  int32_t  const _487 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_tile", _485, _486);
-  return _487;
+  int32_t  const _492 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer slopes");
+  return _492;
  }
- bool  const _488 = 0 <= _attn_head;
- if (!_488)
+ bool  const _493 = 0 <= _attn_tile;
+ if (!_493)
  {
-  int64_t  const _489 = (int64_t)(_attn_head);
-  int64_t  const _490 = (int64_t)(0ll);
-  int32_t  const _491 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_head", _489, _490);
-  return _491;
+  int64_t  const _494 = (int64_t)(_attn_tile);
+  int64_t  const _495 = (int64_t)(0ll);
+  int32_t  const _496 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_tile", _494, _495);
+  return _496;
+ }
+ bool  const _497 = 0 <= _attn_lk;
+ if (!_497)
+ {
+  int64_t  const _498 = (int64_t)(_attn_lk);
+  int64_t  const _499 = (int64_t)(0ll);
+  int32_t  const _500 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_lk", _498, _499);
+  return _500;
+ }
+ bool  const _501 = 0 <= _attn_head;
+ if (!_501)
+ {
+  int64_t  const _502 = (int64_t)(_attn_head);
+  int64_t  const _503 = (int64_t)(0ll);
+  int32_t  const _504 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_head", _502, _503);
+  return _504;
  }
  {
-  int64_t  const _492 = _35;
-  int64_t  const _493 = _492 * 32;
-  if ((_493 > ((int64_t(1) << 31) - 1)) || ((_493 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+  int64_t  const _505 = _35;
+  int64_t  const _506 = _505 * 32;
+  if ((_506 > ((int64_t(1) << 31) - 1)) || ((_506 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
   {
    attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation qs\n");
    return -1;
   } // overflow test qs
-  int64_t  const _494 = _493;
-  float *_qs = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_494);
+  int64_t  const _507 = _506;
+  float *_qs = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_507);
   if (!_qs)
   {
-   int32_t  const _495 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-   return _495;
+   int32_t  const _508 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+   return _508;
   }
   HalideFreeHelper _qs_free(_ucon, _qs, attn_alibi_softcap_rt_free);
   // produce qs
-  float  const _496 = float_from_bits(1065353216 /* 1 */);
-  float  const _497 = (float)(_35);
-  float  const _498 = sqrt_f32(_497);
-  float  const _499 = _496 / _498;
+  float  const _509 = float_from_bits(1065353216 /* 1 */);
+  float  const _510 = (float)(_35);
+  float  const _511 = sqrt_f32(_510);
+  float  const _512 = _509 / _511;
   for (int _qs_s0_ii_ii = 0; _qs_s0_ii_ii < 0 + 2; _qs_s0_ii_ii++)
   {
-   int32_t  const _500 = _35 * _qs_s0_ii_ii;
-   int32_t  const _501 = _500 * 16;
+   int32_t  const _513 = _35 * _qs_s0_ii_ii;
+   int32_t  const _514 = _513 * 16;
    for (int _qs_s0_c = 0; _qs_s0_c < 0 + _35; _qs_s0_c++)
    {
-    int32_t  const _502 = _qs_s0_c + _501;
-    int32x16_t  const _503 = int32x16_t_ops::ramp(_502, _35);
-    float16  const _504 = float16_ops::load_gather(_attn_q, _503);
-    float16  const _505 = float16_ops::broadcast(_499);
-    float16  const _506 = _504 * _505;
-    int32_t  const _507 = _qs_s0_c * 2;
-    int32_t  const _508 = _507 + _qs_s0_ii_ii;
-    int32_t  const _509 = _508 * 16;
-    float16_ops::store(_506, _qs, _509);
+    int32_t  const _515 = _qs_s0_c + _514;
+    int32x16_t  const _516 = int32x16_t_ops::ramp(_515, _35);
+    float16  const _517 = float16_ops::load_gather(_attn_q, _516);
+    float16  const _518 = float16_ops::broadcast(_512);
+    float16  const _519 = _517 * _518;
+    int32_t  const _520 = _qs_s0_c * 2;
+    int32_t  const _521 = _520 + _qs_s0_ii_ii;
+    int32_t  const _522 = _521 * 16;
+    float16_ops::store(_519, _qs, _522);
    } // for _qs_s0_c
   } // for _qs_s0_ii_ii
-  int32_t  const _510 = ::halide_cpp_max(_80, 0);
-  int32_t  const _511 = ::halide_cpp_max(_77, 0);
-  int32_t  const _512 = _511 - _510;
-  int32_t  const _513 = _512 + -1;
-  int32_t  const _514 = _513 >> 3;
-  int32_t  const _515 = _514 * 8;
-  int32_t  const _516 = _510 + _515;
-  int32_t  const _517 = _516 + 8;
-  int32_t  const _518 = ::halide_cpp_max(_517, _77);
-  int32_t  const _519 = ::halide_cpp_max(_518, 0);
-  int32_t  const _520 = _519 - _510;
+  int32_t  const _523 = ::halide_cpp_max(_83, 0);
+  int32_t  const _524 = _86 - _523;
   {
-   int64_t  const _521 = _520;
-   int64_t  const _522 = _521 * 32;
-   if ((_522 > ((int64_t(1) << 31) - 1)) || ((_522 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+   int32_t  const _525 = _524 + -1;
+   int32_t  const _526 = _525 >> 3;
+   int32_t  const _527 = _526 * 8;
+   int32_t  const _528 = _527 + 8;
+   int64_t  const _529 = _528;
+   int64_t  const _530 = _529 * 32;
+   if ((_530 > ((int64_t(1) << 31) - 1)) || ((_530 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
    {
     attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation scores\n");
     return -1;
    } // overflow test scores
-   int64_t  const _523 = _522;
-   float *_scores = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_523);
+   int64_t  const _531 = _530;
+   float *_scores = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_531);
    if (!_scores)
    {
-    int32_t  const _524 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-    return _524;
+    int32_t  const _532 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+    return _532;
    }
    HalideFreeHelper _scores_free(_ucon, _scores, attn_alibi_softcap_rt_free);
-   int32_t  const _525 = ::halide_cpp_max(_77, 0);
-   int32_t  const _526 = ::halide_cpp_max(_80, 0);
-   int32_t  const _527 = _525 - _526;
    // produce scores
    // consume qs
-   int32_t  const _528 = _527 + 7;
-   int32_t  const _529 = _528 >> 3;
-   for (int _scores_s0_j_jo = 0; _scores_s0_j_jo < 0 + _529; _scores_s0_j_jo++)
+   int32_t  const _533 = ::halide_cpp_max(_83, 0);
+   int32_t  const _534 = _524 + 7;
+   int32_t  const _535 = _534 >> 3;
+   for (int _scores_s0_j_jo = 0; _scores_s0_j_jo < 0 + _535; _scores_s0_j_jo++)
    {
-    int32_t  const _530 = _scores_s0_j_jo * 8;
-    int32_t  const _531 = _530 + _526;
+    int32_t  const _536 = _scores_s0_j_jo * 8;
+    int32_t  const _537 = _536 + _533;
     {
      float _dot[256];
      // produce dot
-     float  const _532 = float_from_bits(0 /* 0 */);
-     float16  const _533 = float16_ops::broadcast(_532);
-     float16_ops::store(_533, _dot, 0);
-     float  const _534 = float_from_bits(0 /* 0 */);
-     float16  const _535 = float16_ops::broadcast(_534);
-     float16_ops::store(_535, _dot, 32);
-     float  const _536 = float_from_bits(0 /* 0 */);
-     float16  const _537 = float16_ops::broadcast(_536);
-     float16_ops::store(_537, _dot, 64);
      float  const _538 = float_from_bits(0 /* 0 */);
      float16  const _539 = float16_ops::broadcast(_538);
-     float16_ops::store(_539, _dot, 96);
+     float16_ops::store(_539, _dot, 0);
      float  const _540 = float_from_bits(0 /* 0 */);
      float16  const _541 = float16_ops::broadcast(_540);
-     float16_ops::store(_541, _dot, 128);
+     float16_ops::store(_541, _dot, 32);
      float  const _542 = float_from_bits(0 /* 0 */);
      float16  const _543 = float16_ops::broadcast(_542);
-     float16_ops::store(_543, _dot, 160);
+     float16_ops::store(_543, _dot, 64);
      float  const _544 = float_from_bits(0 /* 0 */);
      float16  const _545 = float16_ops::broadcast(_544);
-     float16_ops::store(_545, _dot, 192);
+     float16_ops::store(_545, _dot, 96);
      float  const _546 = float_from_bits(0 /* 0 */);
      float16  const _547 = float16_ops::broadcast(_546);
-     float16_ops::store(_547, _dot, 224);
+     float16_ops::store(_547, _dot, 128);
      float  const _548 = float_from_bits(0 /* 0 */);
      float16  const _549 = float16_ops::broadcast(_548);
-     float16_ops::store(_549, _dot, 16);
+     float16_ops::store(_549, _dot, 160);
      float  const _550 = float_from_bits(0 /* 0 */);
      float16  const _551 = float16_ops::broadcast(_550);
-     float16_ops::store(_551, _dot, 48);
+     float16_ops::store(_551, _dot, 192);
      float  const _552 = float_from_bits(0 /* 0 */);
      float16  const _553 = float16_ops::broadcast(_552);
-     float16_ops::store(_553, _dot, 80);
+     float16_ops::store(_553, _dot, 224);
      float  const _554 = float_from_bits(0 /* 0 */);
      float16  const _555 = float16_ops::broadcast(_554);
-     float16_ops::store(_555, _dot, 112);
+     float16_ops::store(_555, _dot, 16);
      float  const _556 = float_from_bits(0 /* 0 */);
      float16  const _557 = float16_ops::broadcast(_556);
-     float16_ops::store(_557, _dot, 144);
+     float16_ops::store(_557, _dot, 48);
      float  const _558 = float_from_bits(0 /* 0 */);
      float16  const _559 = float16_ops::broadcast(_558);
-     float16_ops::store(_559, _dot, 176);
+     float16_ops::store(_559, _dot, 80);
      float  const _560 = float_from_bits(0 /* 0 */);
      float16  const _561 = float16_ops::broadcast(_560);
-     float16_ops::store(_561, _dot, 208);
+     float16_ops::store(_561, _dot, 112);
      float  const _562 = float_from_bits(0 /* 0 */);
      float16  const _563 = float16_ops::broadcast(_562);
-     float16_ops::store(_563, _dot, 240);
-     int32_t  const _564 = _28 + -1;
-     int32_t  const _565 = ::halide_cpp_min(_564, _531);
-     int32_t  const _566 = _565 * _35;
-     int32_t  const _567 = _531 + 8;
-     int32_t  const _568 = ::halide_cpp_min(_567, _28);
-     int32_t  const _569 = _568 + -1;
-     int32_t  const _570 = _569 * _35;
-     int32_t  const _571 = _531 + 7;
-     int32_t  const _572 = ::halide_cpp_min(_571, _28);
-     int32_t  const _573 = _572 + -1;
-     int32_t  const _574 = _573 * _35;
-     int32_t  const _575 = _531 + 6;
-     int32_t  const _576 = ::halide_cpp_min(_575, _28);
-     int32_t  const _577 = _576 + -1;
-     int32_t  const _578 = _577 * _35;
-     int32_t  const _579 = _531 + 5;
-     int32_t  const _580 = ::halide_cpp_min(_579, _28);
-     int32_t  const _581 = _580 + -1;
-     int32_t  const _582 = _581 * _35;
-     int32_t  const _583 = _531 + 4;
-     int32_t  const _584 = ::halide_cpp_min(_583, _28);
-     int32_t  const _585 = _584 + -1;
-     int32_t  const _586 = _585 * _35;
-     int32_t  const _587 = _531 + 3;
-     int32_t  const _588 = ::halide_cpp_min(_587, _28);
-     int32_t  const _589 = _588 + -1;
-     int32_t  const _590 = _589 * _35;
-     int32_t  const _591 = _531 + 2;
-     int32_t  const _592 = ::halide_cpp_min(_591, _28);
-     int32_t  const _593 = _592 + -1;
-     int32_t  const _594 = _593 * _35;
+     float16_ops::store(_563, _dot, 144);
+     float  const _564 = float_from_bits(0 /* 0 */);
+     float16  const _565 = float16_ops::broadcast(_564);
+     float16_ops::store(_565, _dot, 176);
+     float  const _566 = float_from_bits(0 /* 0 */);
+     float16  const _567 = float16_ops::broadcast(_566);
+     float16_ops::store(_567, _dot, 208);
+     float  const _568 = float_from_bits(0 /* 0 */);
+     float16  const _569 = float16_ops::broadcast(_568);
+     float16_ops::store(_569, _dot, 240);
+     int32_t  const _570 = _28 + -1;
+     int32_t  const _571 = ::halide_cpp_min(_570, _537);
+     int32_t  const _572 = _571 * _35;
+     int32_t  const _573 = _537 + 8;
+     int32_t  const _574 = ::halide_cpp_min(_573, _28);
+     int32_t  const _575 = _574 + -1;
+     int32_t  const _576 = _575 * _35;
+     int32_t  const _577 = _537 + 7;
+     int32_t  const _578 = ::halide_cpp_min(_577, _28);
+     int32_t  const _579 = _578 + -1;
+     int32_t  const _580 = _579 * _35;
+     int32_t  const _581 = _537 + 6;
+     int32_t  const _582 = ::halide_cpp_min(_581, _28);
+     int32_t  const _583 = _582 + -1;
+     int32_t  const _584 = _583 * _35;
+     int32_t  const _585 = _537 + 5;
+     int32_t  const _586 = ::halide_cpp_min(_585, _28);
+     int32_t  const _587 = _586 + -1;
+     int32_t  const _588 = _587 * _35;
+     int32_t  const _589 = _537 + 4;
+     int32_t  const _590 = ::halide_cpp_min(_589, _28);
+     int32_t  const _591 = _590 + -1;
+     int32_t  const _592 = _591 * _35;
+     int32_t  const _593 = _537 + 3;
+     int32_t  const _594 = ::halide_cpp_min(_593, _28);
+     int32_t  const _595 = _594 + -1;
+     int32_t  const _596 = _595 * _35;
+     int32_t  const _597 = _537 + 2;
+     int32_t  const _598 = ::halide_cpp_min(_597, _28);
+     int32_t  const _599 = _598 + -1;
+     int32_t  const _600 = _599 * _35;
      for (int _dot_s1_rd__x = 0; _dot_s1_rd__x < 0 + _35; _dot_s1_rd__x++)
      {
-      float16  const _595 = float16_ops::load(_dot, 0);
-      int32_t  const _596 = _dot_s1_rd__x * 32;
-      float16  const _597 = float16_ops::load(_qs, _596);
-      int32_t  const _598 = _dot_s1_rd__x + _566;
-      float  const _599 = ((float const *)_attn_k)[_598];
-      float16  const _600 = float16_ops::broadcast(_599);
-      float16  const _601 = _597 * _600;
-      float16  const _602 = _595 + _601;
-      float16_ops::store(_602, _dot, 0);
-      float16  const _603 = float16_ops::load(_dot, 16);
-      int32_t  const _604 = _dot_s1_rd__x * 32;
-      int32_t  const _605 = _604 + 16;
-      float16  const _606 = float16_ops::load(_qs, _605);
-      int32_t  const _607 = _dot_s1_rd__x + _566;
-      float  const _608 = ((float const *)_attn_k)[_607];
-      float16  const _609 = float16_ops::broadcast(_608);
-      float16  const _610 = _606 * _609;
-      float16  const _611 = _603 + _610;
-      float16_ops::store(_611, _dot, 16);
-      float16  const _612 = float16_ops::load(_dot, 32);
-      int32_t  const _613 = _dot_s1_rd__x * 32;
-      float16  const _614 = float16_ops::load(_qs, _613);
-      int32_t  const _615 = _dot_s1_rd__x + _594;
-      float  const _616 = ((float const *)_attn_k)[_615];
-      float16  const _617 = float16_ops::broadcast(_616);
-      float16  const _618 = _614 * _617;
-      float16  const _619 = _612 + _618;
-      float16_ops::store(_619, _dot, 32);
-      float16  const _620 = float16_ops::load(_dot, 48);
-      int32_t  const _621 = _dot_s1_rd__x * 32;
-      int32_t  const _622 = _621 + 16;
-      float16  const _623 = float16_ops::load(_qs, _622);
-      int32_t  const _624 = _dot_s1_rd__x + _594;
-      float  const _625 = ((float const *)_attn_k)[_624];
-      float16  const _626 = float16_ops::broadcast(_625);
-      float16  const _627 = _623 * _626;
-      float16  const _628 = _620 + _627;
-      float16_ops::store(_628, _dot, 48);
-      float16  const _629 = float16_ops::load(_dot, 64);
-      int32_t  const _630 = _dot_s1_rd__x * 32;
-      float16  const _631 = float16_ops::load(_qs, _630);
-      int32_t  const _632 = _dot_s1_rd__x + _590;
-      float  const _633 = ((float const *)_attn_k)[_632];
-      float16  const _634 = float16_ops::broadcast(_633);
-      float16  const _635 = _631 * _634;
-      float16  const _636 = _629 + _635;
-      float16_ops::store(_636, _dot, 64);
-      float16  const _637 = float16_ops::load(_dot, 80);
-      int32_t  const _638 = _dot_s1_rd__x * 32;
-      int32_t  const _639 = _638 + 16;
-      float16  const _640 = float16_ops::load(_qs, _639);
-      int32_t  const _641 = _dot_s1_rd__x + _590;
-      float  const _642 = ((float const *)_attn_k)[_641];
-      float16  const _643 = float16_ops::broadcast(_642);
-      float16  const _644 = _640 * _643;
-      float16  const _645 = _637 + _644;
-      float16_ops::store(_645, _dot, 80);
-      float16  const _646 = float16_ops::load(_dot, 96);
-      int32_t  const _647 = _dot_s1_rd__x * 32;
-      float16  const _648 = float16_ops::load(_qs, _647);
-      int32_t  const _649 = _dot_s1_rd__x + _586;
-      float  const _650 = ((float const *)_attn_k)[_649];
-      float16  const _651 = float16_ops::broadcast(_650);
-      float16  const _652 = _648 * _651;
-      float16  const _653 = _646 + _652;
-      float16_ops::store(_653, _dot, 96);
-      float16  const _654 = float16_ops::load(_dot, 112);
-      int32_t  const _655 = _dot_s1_rd__x * 32;
-      int32_t  const _656 = _655 + 16;
-      float16  const _657 = float16_ops::load(_qs, _656);
-      int32_t  const _658 = _dot_s1_rd__x + _586;
-      float  const _659 = ((float const *)_attn_k)[_658];
-      float16  const _660 = float16_ops::broadcast(_659);
-      float16  const _661 = _657 * _660;
-      float16  const _662 = _654 + _661;
-      float16_ops::store(_662, _dot, 112);
-      float16  const _663 = float16_ops::load(_dot, 128);
-      int32_t  const _664 = _dot_s1_rd__x * 32;
-      float16  const _665 = float16_ops::load(_qs, _664);
-      int32_t  const _666 = _dot_s1_rd__x + _582;
-      float  const _667 = ((float const *)_attn_k)[_666];
-      float16  const _668 = float16_ops::broadcast(_667);
-      float16  const _669 = _665 * _668;
-      float16  const _670 = _663 + _669;
-      float16_ops::store(_670, _dot, 128);
-      float16  const _671 = float16_ops::load(_dot, 144);
-      int32_t  const _672 = _dot_s1_rd__x * 32;
-      int32_t  const _673 = _672 + 16;
-      float16  const _674 = float16_ops::load(_qs, _673);
-      int32_t  const _675 = _dot_s1_rd__x + _582;
-      float  const _676 = ((float const *)_attn_k)[_675];
-      float16  const _677 = float16_ops::broadcast(_676);
-      float16  const _678 = _674 * _677;
-      float16  const _679 = _671 + _678;
-      float16_ops::store(_679, _dot, 144);
-      float16  const _680 = float16_ops::load(_dot, 160);
-      int32_t  const _681 = _dot_s1_rd__x * 32;
-      float16  const _682 = float16_ops::load(_qs, _681);
-      int32_t  const _683 = _dot_s1_rd__x + _578;
-      float  const _684 = ((float const *)_attn_k)[_683];
-      float16  const _685 = float16_ops::broadcast(_684);
-      float16  const _686 = _682 * _685;
-      float16  const _687 = _680 + _686;
-      float16_ops::store(_687, _dot, 160);
-      float16  const _688 = float16_ops::load(_dot, 176);
-      int32_t  const _689 = _dot_s1_rd__x * 32;
-      int32_t  const _690 = _689 + 16;
-      float16  const _691 = float16_ops::load(_qs, _690);
-      int32_t  const _692 = _dot_s1_rd__x + _578;
-      float  const _693 = ((float const *)_attn_k)[_692];
-      float16  const _694 = float16_ops::broadcast(_693);
-      float16  const _695 = _691 * _694;
-      float16  const _696 = _688 + _695;
-      float16_ops::store(_696, _dot, 176);
-      float16  const _697 = float16_ops::load(_dot, 192);
-      int32_t  const _698 = _dot_s1_rd__x * 32;
-      float16  const _699 = float16_ops::load(_qs, _698);
-      int32_t  const _700 = _dot_s1_rd__x + _574;
-      float  const _701 = ((float const *)_attn_k)[_700];
-      float16  const _702 = float16_ops::broadcast(_701);
-      float16  const _703 = _699 * _702;
-      float16  const _704 = _697 + _703;
-      float16_ops::store(_704, _dot, 192);
-      float16  const _705 = float16_ops::load(_dot, 208);
-      int32_t  const _706 = _dot_s1_rd__x * 32;
-      int32_t  const _707 = _706 + 16;
-      float16  const _708 = float16_ops::load(_qs, _707);
-      int32_t  const _709 = _dot_s1_rd__x + _574;
-      float  const _710 = ((float const *)_attn_k)[_709];
-      float16  const _711 = float16_ops::broadcast(_710);
-      float16  const _712 = _708 * _711;
-      float16  const _713 = _705 + _712;
-      float16_ops::store(_713, _dot, 208);
-      float16  const _714 = float16_ops::load(_dot, 224);
-      int32_t  const _715 = _dot_s1_rd__x * 32;
-      float16  const _716 = float16_ops::load(_qs, _715);
-      int32_t  const _717 = _dot_s1_rd__x + _570;
-      float  const _718 = ((float const *)_attn_k)[_717];
-      float16  const _719 = float16_ops::broadcast(_718);
-      float16  const _720 = _716 * _719;
-      float16  const _721 = _714 + _720;
-      float16_ops::store(_721, _dot, 224);
-      float16  const _722 = float16_ops::load(_dot, 240);
-      int32_t  const _723 = _dot_s1_rd__x * 32;
-      int32_t  const _724 = _723 + 16;
-      float16  const _725 = float16_ops::load(_qs, _724);
-      int32_t  const _726 = _dot_s1_rd__x + _570;
-      float  const _727 = ((float const *)_attn_k)[_726];
-      float16  const _728 = float16_ops::broadcast(_727);
-      float16  const _729 = _725 * _728;
-      float16  const _730 = _722 + _729;
-      float16_ops::store(_730, _dot, 240);
+      float16  const _601 = float16_ops::load(_dot, 0);
+      int32_t  const _602 = _dot_s1_rd__x * 32;
+      float16  const _603 = float16_ops::load(_qs, _602);
+      int32_t  const _604 = _dot_s1_rd__x + _572;
+      float  const _605 = ((float const *)_attn_k)[_604];
+      float16  const _606 = float16_ops::broadcast(_605);
+      float16  const _607 = _603 * _606;
+      float16  const _608 = _601 + _607;
+      float16_ops::store(_608, _dot, 0);
+      float16  const _609 = float16_ops::load(_dot, 16);
+      int32_t  const _610 = _dot_s1_rd__x * 32;
+      int32_t  const _611 = _610 + 16;
+      float16  const _612 = float16_ops::load(_qs, _611);
+      int32_t  const _613 = _dot_s1_rd__x + _572;
+      float  const _614 = ((float const *)_attn_k)[_613];
+      float16  const _615 = float16_ops::broadcast(_614);
+      float16  const _616 = _612 * _615;
+      float16  const _617 = _609 + _616;
+      float16_ops::store(_617, _dot, 16);
+      float16  const _618 = float16_ops::load(_dot, 32);
+      int32_t  const _619 = _dot_s1_rd__x * 32;
+      float16  const _620 = float16_ops::load(_qs, _619);
+      int32_t  const _621 = _dot_s1_rd__x + _600;
+      float  const _622 = ((float const *)_attn_k)[_621];
+      float16  const _623 = float16_ops::broadcast(_622);
+      float16  const _624 = _620 * _623;
+      float16  const _625 = _618 + _624;
+      float16_ops::store(_625, _dot, 32);
+      float16  const _626 = float16_ops::load(_dot, 48);
+      int32_t  const _627 = _dot_s1_rd__x * 32;
+      int32_t  const _628 = _627 + 16;
+      float16  const _629 = float16_ops::load(_qs, _628);
+      int32_t  const _630 = _dot_s1_rd__x + _600;
+      float  const _631 = ((float const *)_attn_k)[_630];
+      float16  const _632 = float16_ops::broadcast(_631);
+      float16  const _633 = _629 * _632;
+      float16  const _634 = _626 + _633;
+      float16_ops::store(_634, _dot, 48);
+      float16  const _635 = float16_ops::load(_dot, 64);
+      int32_t  const _636 = _dot_s1_rd__x * 32;
+      float16  const _637 = float16_ops::load(_qs, _636);
+      int32_t  const _638 = _dot_s1_rd__x + _596;
+      float  const _639 = ((float const *)_attn_k)[_638];
+      float16  const _640 = float16_ops::broadcast(_639);
+      float16  const _641 = _637 * _640;
+      float16  const _642 = _635 + _641;
+      float16_ops::store(_642, _dot, 64);
+      float16  const _643 = float16_ops::load(_dot, 80);
+      int32_t  const _644 = _dot_s1_rd__x * 32;
+      int32_t  const _645 = _644 + 16;
+      float16  const _646 = float16_ops::load(_qs, _645);
+      int32_t  const _647 = _dot_s1_rd__x + _596;
+      float  const _648 = ((float const *)_attn_k)[_647];
+      float16  const _649 = float16_ops::broadcast(_648);
+      float16  const _650 = _646 * _649;
+      float16  const _651 = _643 + _650;
+      float16_ops::store(_651, _dot, 80);
+      float16  const _652 = float16_ops::load(_dot, 96);
+      int32_t  const _653 = _dot_s1_rd__x * 32;
+      float16  const _654 = float16_ops::load(_qs, _653);
+      int32_t  const _655 = _dot_s1_rd__x + _592;
+      float  const _656 = ((float const *)_attn_k)[_655];
+      float16  const _657 = float16_ops::broadcast(_656);
+      float16  const _658 = _654 * _657;
+      float16  const _659 = _652 + _658;
+      float16_ops::store(_659, _dot, 96);
+      float16  const _660 = float16_ops::load(_dot, 112);
+      int32_t  const _661 = _dot_s1_rd__x * 32;
+      int32_t  const _662 = _661 + 16;
+      float16  const _663 = float16_ops::load(_qs, _662);
+      int32_t  const _664 = _dot_s1_rd__x + _592;
+      float  const _665 = ((float const *)_attn_k)[_664];
+      float16  const _666 = float16_ops::broadcast(_665);
+      float16  const _667 = _663 * _666;
+      float16  const _668 = _660 + _667;
+      float16_ops::store(_668, _dot, 112);
+      float16  const _669 = float16_ops::load(_dot, 128);
+      int32_t  const _670 = _dot_s1_rd__x * 32;
+      float16  const _671 = float16_ops::load(_qs, _670);
+      int32_t  const _672 = _dot_s1_rd__x + _588;
+      float  const _673 = ((float const *)_attn_k)[_672];
+      float16  const _674 = float16_ops::broadcast(_673);
+      float16  const _675 = _671 * _674;
+      float16  const _676 = _669 + _675;
+      float16_ops::store(_676, _dot, 128);
+      float16  const _677 = float16_ops::load(_dot, 144);
+      int32_t  const _678 = _dot_s1_rd__x * 32;
+      int32_t  const _679 = _678 + 16;
+      float16  const _680 = float16_ops::load(_qs, _679);
+      int32_t  const _681 = _dot_s1_rd__x + _588;
+      float  const _682 = ((float const *)_attn_k)[_681];
+      float16  const _683 = float16_ops::broadcast(_682);
+      float16  const _684 = _680 * _683;
+      float16  const _685 = _677 + _684;
+      float16_ops::store(_685, _dot, 144);
+      float16  const _686 = float16_ops::load(_dot, 160);
+      int32_t  const _687 = _dot_s1_rd__x * 32;
+      float16  const _688 = float16_ops::load(_qs, _687);
+      int32_t  const _689 = _dot_s1_rd__x + _584;
+      float  const _690 = ((float const *)_attn_k)[_689];
+      float16  const _691 = float16_ops::broadcast(_690);
+      float16  const _692 = _688 * _691;
+      float16  const _693 = _686 + _692;
+      float16_ops::store(_693, _dot, 160);
+      float16  const _694 = float16_ops::load(_dot, 176);
+      int32_t  const _695 = _dot_s1_rd__x * 32;
+      int32_t  const _696 = _695 + 16;
+      float16  const _697 = float16_ops::load(_qs, _696);
+      int32_t  const _698 = _dot_s1_rd__x + _584;
+      float  const _699 = ((float const *)_attn_k)[_698];
+      float16  const _700 = float16_ops::broadcast(_699);
+      float16  const _701 = _697 * _700;
+      float16  const _702 = _694 + _701;
+      float16_ops::store(_702, _dot, 176);
+      float16  const _703 = float16_ops::load(_dot, 192);
+      int32_t  const _704 = _dot_s1_rd__x * 32;
+      float16  const _705 = float16_ops::load(_qs, _704);
+      int32_t  const _706 = _dot_s1_rd__x + _580;
+      float  const _707 = ((float const *)_attn_k)[_706];
+      float16  const _708 = float16_ops::broadcast(_707);
+      float16  const _709 = _705 * _708;
+      float16  const _710 = _703 + _709;
+      float16_ops::store(_710, _dot, 192);
+      float16  const _711 = float16_ops::load(_dot, 208);
+      int32_t  const _712 = _dot_s1_rd__x * 32;
+      int32_t  const _713 = _712 + 16;
+      float16  const _714 = float16_ops::load(_qs, _713);
+      int32_t  const _715 = _dot_s1_rd__x + _580;
+      float  const _716 = ((float const *)_attn_k)[_715];
+      float16  const _717 = float16_ops::broadcast(_716);
+      float16  const _718 = _714 * _717;
+      float16  const _719 = _711 + _718;
+      float16_ops::store(_719, _dot, 208);
+      float16  const _720 = float16_ops::load(_dot, 224);
+      int32_t  const _721 = _dot_s1_rd__x * 32;
+      float16  const _722 = float16_ops::load(_qs, _721);
+      int32_t  const _723 = _dot_s1_rd__x + _576;
+      float  const _724 = ((float const *)_attn_k)[_723];
+      float16  const _725 = float16_ops::broadcast(_724);
+      float16  const _726 = _722 * _725;
+      float16  const _727 = _720 + _726;
+      float16_ops::store(_727, _dot, 224);
+      float16  const _728 = float16_ops::load(_dot, 240);
+      int32_t  const _729 = _dot_s1_rd__x * 32;
+      int32_t  const _730 = _729 + 16;
+      float16  const _731 = float16_ops::load(_qs, _730);
+      int32_t  const _732 = _dot_s1_rd__x + _576;
+      float  const _733 = ((float const *)_attn_k)[_732];
+      float16  const _734 = float16_ops::broadcast(_733);
+      float16  const _735 = _731 * _734;
+      float16  const _736 = _728 + _735;
+      float16_ops::store(_736, _dot, 240);
      } // for _dot_s1_rd__x
      // consume dot
-     float16  const _731 = float16_ops::load(_dot, 0);
-     int32_t  const _732 = _531 - _526;
-     int32_t  const _733 = _732 * 32;
-     float16_ops::store(_731, _scores, _733);
-     float16  const _734 = float16_ops::load(_dot, 16);
-     int32_t  const _735 = _531 - _526;
-     int32_t  const _736 = _735 * 32;
-     int32_t  const _737 = _736 + 16;
-     float16_ops::store(_734, _scores, _737);
-     float16  const _738 = float16_ops::load(_dot, 32);
-     int32_t  const _739 = _531 - _526;
-     int32_t  const _740 = _739 * 32;
-     int32_t  const _741 = _740 + 32;
-     float16_ops::store(_738, _scores, _741);
-     float16  const _742 = float16_ops::load(_dot, 48);
-     int32_t  const _743 = _531 - _526;
-     int32_t  const _744 = _743 * 32;
-     int32_t  const _745 = _744 + 48;
-     float16_ops::store(_742, _scores, _745);
-     float16  const _746 = float16_ops::load(_dot, 64);
-     int32_t  const _747 = _531 - _526;
-     int32_t  const _748 = _747 * 32;
-     int32_t  const _749 = _748 + 64;
-     float16_ops::store(_746, _scores, _749);
-     float16  const _750 = float16_ops::load(_dot, 80);
-     int32_t  const _751 = _531 - _526;
-     int32_t  const _752 = _751 * 32;
-     int32_t  const _753 = _752 + 80;
-     float16_ops::store(_750, _scores, _753);
-     float16  const _754 = float16_ops::load(_dot, 96);
-     int32_t  const _755 = _531 - _526;
-     int32_t  const _756 = _755 * 32;
-     int32_t  const _757 = _756 + 96;
-     float16_ops::store(_754, _scores, _757);
-     float16  const _758 = float16_ops::load(_dot, 112);
-     int32_t  const _759 = _531 - _526;
-     int32_t  const _760 = _759 * 32;
-     int32_t  const _761 = _760 + 112;
-     float16_ops::store(_758, _scores, _761);
-     float16  const _762 = float16_ops::load(_dot, 128);
-     int32_t  const _763 = _531 - _526;
-     int32_t  const _764 = _763 * 32;
-     int32_t  const _765 = _764 + 128;
-     float16_ops::store(_762, _scores, _765);
-     float16  const _766 = float16_ops::load(_dot, 144);
-     int32_t  const _767 = _531 - _526;
-     int32_t  const _768 = _767 * 32;
-     int32_t  const _769 = _768 + 144;
-     float16_ops::store(_766, _scores, _769);
-     float16  const _770 = float16_ops::load(_dot, 160);
-     int32_t  const _771 = _531 - _526;
-     int32_t  const _772 = _771 * 32;
-     int32_t  const _773 = _772 + 160;
-     float16_ops::store(_770, _scores, _773);
-     float16  const _774 = float16_ops::load(_dot, 176);
-     int32_t  const _775 = _531 - _526;
-     int32_t  const _776 = _775 * 32;
-     int32_t  const _777 = _776 + 176;
-     float16_ops::store(_774, _scores, _777);
-     float16  const _778 = float16_ops::load(_dot, 192);
-     int32_t  const _779 = _531 - _526;
-     int32_t  const _780 = _779 * 32;
-     int32_t  const _781 = _780 + 192;
-     float16_ops::store(_778, _scores, _781);
-     float16  const _782 = float16_ops::load(_dot, 208);
-     int32_t  const _783 = _531 - _526;
-     int32_t  const _784 = _783 * 32;
-     int32_t  const _785 = _784 + 208;
-     float16_ops::store(_782, _scores, _785);
-     float16  const _786 = float16_ops::load(_dot, 224);
-     int32_t  const _787 = _531 - _526;
-     int32_t  const _788 = _787 * 32;
-     int32_t  const _789 = _788 + 224;
-     float16_ops::store(_786, _scores, _789);
-     float16  const _790 = float16_ops::load(_dot, 240);
-     int32_t  const _791 = _531 - _526;
-     int32_t  const _792 = _791 * 32;
-     int32_t  const _793 = _792 + 240;
-     float16_ops::store(_790, _scores, _793);
+     float16  const _737 = float16_ops::load(_dot, 0);
+     int32_t  const _738 = _537 - _533;
+     int32_t  const _739 = _738 * 32;
+     float16_ops::store(_737, _scores, _739);
+     float16  const _740 = float16_ops::load(_dot, 16);
+     int32_t  const _741 = _537 - _533;
+     int32_t  const _742 = _741 * 32;
+     int32_t  const _743 = _742 + 16;
+     float16_ops::store(_740, _scores, _743);
+     float16  const _744 = float16_ops::load(_dot, 32);
+     int32_t  const _745 = _537 - _533;
+     int32_t  const _746 = _745 * 32;
+     int32_t  const _747 = _746 + 32;
+     float16_ops::store(_744, _scores, _747);
+     float16  const _748 = float16_ops::load(_dot, 48);
+     int32_t  const _749 = _537 - _533;
+     int32_t  const _750 = _749 * 32;
+     int32_t  const _751 = _750 + 48;
+     float16_ops::store(_748, _scores, _751);
+     float16  const _752 = float16_ops::load(_dot, 64);
+     int32_t  const _753 = _537 - _533;
+     int32_t  const _754 = _753 * 32;
+     int32_t  const _755 = _754 + 64;
+     float16_ops::store(_752, _scores, _755);
+     float16  const _756 = float16_ops::load(_dot, 80);
+     int32_t  const _757 = _537 - _533;
+     int32_t  const _758 = _757 * 32;
+     int32_t  const _759 = _758 + 80;
+     float16_ops::store(_756, _scores, _759);
+     float16  const _760 = float16_ops::load(_dot, 96);
+     int32_t  const _761 = _537 - _533;
+     int32_t  const _762 = _761 * 32;
+     int32_t  const _763 = _762 + 96;
+     float16_ops::store(_760, _scores, _763);
+     float16  const _764 = float16_ops::load(_dot, 112);
+     int32_t  const _765 = _537 - _533;
+     int32_t  const _766 = _765 * 32;
+     int32_t  const _767 = _766 + 112;
+     float16_ops::store(_764, _scores, _767);
+     float16  const _768 = float16_ops::load(_dot, 128);
+     int32_t  const _769 = _537 - _533;
+     int32_t  const _770 = _769 * 32;
+     int32_t  const _771 = _770 + 128;
+     float16_ops::store(_768, _scores, _771);
+     float16  const _772 = float16_ops::load(_dot, 144);
+     int32_t  const _773 = _537 - _533;
+     int32_t  const _774 = _773 * 32;
+     int32_t  const _775 = _774 + 144;
+     float16_ops::store(_772, _scores, _775);
+     float16  const _776 = float16_ops::load(_dot, 160);
+     int32_t  const _777 = _537 - _533;
+     int32_t  const _778 = _777 * 32;
+     int32_t  const _779 = _778 + 160;
+     float16_ops::store(_776, _scores, _779);
+     float16  const _780 = float16_ops::load(_dot, 176);
+     int32_t  const _781 = _537 - _533;
+     int32_t  const _782 = _781 * 32;
+     int32_t  const _783 = _782 + 176;
+     float16_ops::store(_780, _scores, _783);
+     float16  const _784 = float16_ops::load(_dot, 192);
+     int32_t  const _785 = _537 - _533;
+     int32_t  const _786 = _785 * 32;
+     int32_t  const _787 = _786 + 192;
+     float16_ops::store(_784, _scores, _787);
+     float16  const _788 = float16_ops::load(_dot, 208);
+     int32_t  const _789 = _537 - _533;
+     int32_t  const _790 = _789 * 32;
+     int32_t  const _791 = _790 + 208;
+     float16_ops::store(_788, _scores, _791);
+     float16  const _792 = float16_ops::load(_dot, 224);
+     int32_t  const _793 = _537 - _533;
+     int32_t  const _794 = _793 * 32;
+     int32_t  const _795 = _794 + 224;
+     float16_ops::store(_792, _scores, _795);
+     float16  const _796 = float16_ops::load(_dot, 240);
+     int32_t  const _797 = _537 - _533;
+     int32_t  const _798 = _797 * 32;
+     int32_t  const _799 = _798 + 240;
+     float16_ops::store(_796, _scores, _799);
     } // alloc _dot
    } // for _scores_s0_j_jo
    _qs_free.free();
+   int32_t  const _800 = ::halide_cpp_max(_83, 0);
+   int32_t  const _801 = _86 - _800;
    {
-    int64_t  const _794 = _527;
-    int64_t  const _795 = _794 * 32;
-    if ((_795 > ((int64_t(1) << 31) - 1)) || ((_795 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+    int64_t  const _802 = _801;
+    int64_t  const _803 = _802 * 32;
+    if ((_803 > ((int64_t(1) << 31) - 1)) || ((_803 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
     {
      attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation masked\n");
      return -1;
     } // overflow test masked
-    int64_t  const _796 = _795;
-    float *_masked = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_796);
+    int64_t  const _804 = _803;
+    float *_masked = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_804);
     if (!_masked)
     {
-     int32_t  const _797 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-     return _797;
+     int32_t  const _805 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+     return _805;
     }
     HalideFreeHelper _masked_free(_ucon, _masked, attn_alibi_softcap_rt_free);
-    int32_t  const _798 = ::halide_cpp_max(_77, 0);
-    int32_t  const _799 = ::halide_cpp_max(_80, 0);
-    int32_t  const _800 = _798 - _799;
     // produce masked
     // consume scores
-    int32_t  const _801 = _attn_tile * 32;
-    bool  const _802 = _64 <= _attn_head;
-    int32_t  const _803 = _65 + _64;
-    bool  const _804 = _attn_head < _803;
-    bool  const _805 = _802 && _804;
-    int32_t  const _806 = _attn_head - _64;
-    int32_t  const _807 = _65 + -1;
-    int32_t  const _808 = ::halide_cpp_min(_806, _807);
-    int32_t  const _809 = ::halide_cpp_max(_808, 0);
-    int32_t  const _810 = _809 * _66;
-    for (int _masked_s0_j_rebased = 0; _masked_s0_j_rebased < 0 + _800; _masked_s0_j_rebased++)
+    int32_t  const _806 = ::halide_cpp_max(_83, 0);
+    int32_t  const _807 = _attn_tile * 32;
+    bool  const _808 = _64 <= _attn_head;
+    int32_t  const _809 = _65 + _64;
+    bool  const _810 = _attn_head < _809;
+    bool  const _811 = _808 && _810;
+    int32_t  const _812 = _attn_head - _64;
+    int32_t  const _813 = _65 + -1;
+    int32_t  const _814 = ::halide_cpp_min(_812, _813);
+    int32_t  const _815 = ::halide_cpp_max(_814, 0);
+    int32_t  const _816 = _815 * _66;
+    for (int _masked_s0_j_rebased = 0; _masked_s0_j_rebased < 0 + _524; _masked_s0_j_rebased++)
     {
-     float  const _811 = ((float const *)_slopes)[_810];
-     int32_t  const _812 = _masked_s0_j_rebased * 32;
-     float16  const _813 = float16_ops::load(_scores, _812);
-     int32_t  const _814 = _799 - _801;
-     int32_t  const _815 = _814 + _masked_s0_j_rebased;
-     int32x16_t  const _816 = int32x16_t_ops::ramp(_815, -1);
-     float16  const _817 = float16_ops::convert_from<int32x16_t>(_816);
-     if (!_805)
+     float  const _817 = ((float const *)_slopes)[_816];
+     int32_t  const _818 = _masked_s0_j_rebased * 32;
+     float16  const _819 = float16_ops::load(_scores, _818);
+     int32_t  const _820 = _806 - _807;
+     int32_t  const _821 = _820 + _masked_s0_j_rebased;
+     int32x16_t  const _822 = int32x16_t_ops::ramp(_821, -1);
+     float16  const _823 = float16_ops::convert_from<int32x16_t>(_822);
+     if (!_811)
      {
       char b0[1024];
-      snprintf(b0, 1024, "%llu", (long long unsigned)(_805));
-      auto * const _818 = b0;
-      int32_t  const _819 = (int32_t)(_805 ? -1 : 0);
+      snprintf(b0, 1024, "%llu", (long long unsigned)(_811));
+      auto * const _824 = b0;
+      int32_t  const _825 = (int32_t)(_811 ? -1 : 0);
       char b1[1024];
-      snprintf(b1, 1024, "%f%s%lld%s%lld%s%lld%s", _811, " buffer 'slopes': index ", (long long)(_attn_head), " out of range in dimension ", (long long)(_819), " of extent ", (long long)(_65), "\n");
-      auto * const _820 = b1;
-      int32_t  const _821 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _818, _820);
-      return _821;
+      snprintf(b1, 1024, "%f%s%lld%s%lld%s%lld%s", _817, " buffer 'slopes': index ", (long long)(_attn_head), " out of range in dimension ", (long long)(_825), " of extent ", (long long)(_65), "\n");
+      auto * const _826 = b1;
+      int32_t  const _827 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _824, _826);
+      return _827;
      }
-     float  const _822 = _811;
-     float16  const _823 = float16_ops::broadcast(_822);
-     float16  const _824 = _817 * _823;
-     float16  const _825 = _813 + _824;
-     float  const _826 = float_from_bits(1036319193 /* 0.0961797 */);
-     float16  const _827 = float16_ops::broadcast(_826);
-     float16  const _828 = _825 * _827;
-     float  const _829 = float_from_bits(1124073472 /* 128 */);
-     float16  const _830 = float16_ops::broadcast(_829);
-     float16  const _831 = float16_ops::min(_828, _830);
-     float  const _832 = float_from_bits(3271426048 /* -127 */);
+     float  const _828 = _817;
+     float16  const _829 = float16_ops::broadcast(_828);
+     float16  const _830 = _823 * _829;
+     float16  const _831 = _819 + _830;
+     float  const _832 = float_from_bits(1036319193 /* 0.0961797 */);
      float16  const _833 = float16_ops::broadcast(_832);
-     float16  const _834 = float16_ops::max(_831, _833);
-     float  const _835 = float_from_bits(1124007936 /* 127.5 */);
+     float16  const _834 = _831 * _833;
+     float  const _835 = float_from_bits(1124073472 /* 128 */);
      float16  const _836 = float16_ops::broadcast(_835);
-     float16  const _837 = _834 + _836;
-     int32x16_t  const _838 = int32x16_t_ops::convert_from<float16>(_837);
-     int32x16_t  const _839 = int32x16_t_ops::broadcast(-127);
-     int32x16_t  const _840 = _838 + _839;
-     float16  const _841 = float16_ops::convert_from<int32x16_t>(_840);
-     float16  const _842 = _834 - _841;
-     float16  const _843 = float16_ops::broadcast(neg_inf_f32());
-     float  const _844 = float_from_bits(0 /* 0 */);
-     float16  const _845 = float16_ops::broadcast(_844);
-     int32x16_t  const _846 = int32x16_t_ops::ramp(_801, 1);
-     int32_t  const _847 = _masked_s0_j_rebased + _799;
-     int32x16_t  const _848 = int32x16_t_ops::broadcast(_847);
-     uint8x16_t  const _849 = int32x16_t_ops::lt(_846, _848);
-     float16  const _850 = float16_ops::select(_849, _843, _845);
-     float  const _851 = float_from_bits(1073741824 /* 2 */);
-     float16  const _852 = float16_ops::broadcast(_851);
-     uint32_t  const _853 = (uint32_t)(23ull);
-     uint32x16_t  const _854 = uint32x16_t_ops::broadcast(_853);
-     int32x16_t  const _855 = _838 << _854;
-     float16  const _856 = reinterpret<float16>(_855);
-     float  const _857 = float_from_bits(958452607 /* 0.000153376 */);
+     float16  const _837 = float16_ops::min(_834, _836);
+     float  const _838 = float_from_bits(3271426048 /* -127 */);
+     float16  const _839 = float16_ops::broadcast(_838);
+     float16  const _840 = float16_ops::max(_837, _839);
+     float  const _841 = float_from_bits(1124007936 /* 127.5 */);
+     float16  const _842 = float16_ops::broadcast(_841);
+     float16  const _843 = _840 + _842;
+     int32x16_t  const _844 = int32x16_t_ops::convert_from<float16>(_843);
+     int32x16_t  const _845 = int32x16_t_ops::broadcast(-127);
+     int32x16_t  const _846 = _844 + _845;
+     float16  const _847 = float16_ops::convert_from<int32x16_t>(_846);
+     float16  const _848 = _840 - _847;
+     float16  const _849 = float16_ops::broadcast(neg_inf_f32());
+     float  const _850 = float_from_bits(0 /* 0 */);
+     float16  const _851 = float16_ops::broadcast(_850);
+     int32x16_t  const _852 = int32x16_t_ops::ramp(_807, 1);
+     int32_t  const _853 = _masked_s0_j_rebased + _806;
+     int32x16_t  const _854 = int32x16_t_ops::broadcast(_853);
+     uint8x16_t  const _855 = int32x16_t_ops::lt(_852, _854);
+     float16  const _856 = float16_ops::select(_855, _849, _851);
+     float  const _857 = float_from_bits(1073741824 /* 2 */);
      float16  const _858 = float16_ops::broadcast(_857);
-     float16  const _859 = _842 * _858;
-     float  const _860 = float_from_bits(984588920 /* 0.00133999 */);
-     float16  const _861 = float16_ops::broadcast(_860);
-     float16  const _862 = _859 + _861;
-     float16  const _863 = _862 * _842;
-     float  const _864 = float_from_bits(1008572159 /* 0.00961852 */);
-     float16  const _865 = float16_ops::broadcast(_864);
-     float16  const _866 = _863 + _865;
-     float16  const _867 = _866 * _842;
-     float  const _868 = float_from_bits(1029920619 /* 0.0555033 */);
-     float16  const _869 = float16_ops::broadcast(_868);
-     float16  const _870 = _867 + _869;
-     float16  const _871 = _870 * _842;
-     float  const _872 = float_from_bits(1047920109 /* 0.240226 */);
-     float16  const _873 = float16_ops::broadcast(_872);
-     float16  const _874 = _871 + _873;
-     float16  const _875 = _874 * _842;
-     float  const _876 = float_from_bits(1060205080 /* 0.693147 */);
-     float16  const _877 = float16_ops::broadcast(_876);
-     float16  const _878 = _875 + _877;
-     float16  const _879 = _878 * _842;
-     float  const _880 = float_from_bits(1065353216 /* 1 */);
-     float16  const _881 = float16_ops::broadcast(_880);
-     float16  const _882 = _879 + _881;
-     float16  const _883 = _856 * _882;
-     float16  const _884 = _883 + _881;
-     float16  const _885 = _852 / _884;
-     float  const _886 = float_from_bits(3257737111 /* -43.2808 */);
+     uint32_t  const _859 = (uint32_t)(23ull);
+     uint32x16_t  const _860 = uint32x16_t_ops::broadcast(_859);
+     int32x16_t  const _861 = _844 << _860;
+     float16  const _862 = reinterpret<float16>(_861);
+     float  const _863 = float_from_bits(958452607 /* 0.000153376 */);
+     float16  const _864 = float16_ops::broadcast(_863);
+     float16  const _865 = _848 * _864;
+     float  const _866 = float_from_bits(984588920 /* 0.00133999 */);
+     float16  const _867 = float16_ops::broadcast(_866);
+     float16  const _868 = _865 + _867;
+     float16  const _869 = _868 * _848;
+     float  const _870 = float_from_bits(1008572159 /* 0.00961852 */);
+     float16  const _871 = float16_ops::broadcast(_870);
+     float16  const _872 = _869 + _871;
+     float16  const _873 = _872 * _848;
+     float  const _874 = float_from_bits(1029920619 /* 0.0555033 */);
+     float16  const _875 = float16_ops::broadcast(_874);
+     float16  const _876 = _873 + _875;
+     float16  const _877 = _876 * _848;
+     float  const _878 = float_from_bits(1047920109 /* 0.240226 */);
+     float16  const _879 = float16_ops::broadcast(_878);
+     float16  const _880 = _877 + _879;
+     float16  const _881 = _880 * _848;
+     float  const _882 = float_from_bits(1060205080 /* 0.693147 */);
+     float16  const _883 = float16_ops::broadcast(_882);
+     float16  const _884 = _881 + _883;
+     float16  const _885 = _884 * _848;
+     float  const _886 = float_from_bits(1065353216 /* 1 */);
      float16  const _887 = float16_ops::broadcast(_886);
-     float16  const _888 = _885 * _887;
-     float16  const _889 = _850 + _888;
-     float  const _890 = float_from_bits(1110253463 /* 43.2808 */);
-     float16  const _891 = float16_ops::broadcast(_890);
-     float16  const _892 = _889 + _891;
-     int32_t  const _893 = _masked_s0_j_rebased * 32;
-     float16_ops::store(_892, _masked, _893);
-     int32_t  const _894 = _masked_s0_j_rebased * 32;
-     int32_t  const _895 = _894 + 16;
-     float16  const _896 = float16_ops::load(_scores, _895);
-     int32_t  const _897 = _799 - _801;
-     int32_t  const _898 = _897 + _masked_s0_j_rebased;
-     int32_t  const _899 = _898 + -16;
-     int32x16_t  const _900 = int32x16_t_ops::ramp(_899, -1);
-     float16  const _901 = float16_ops::convert_from<int32x16_t>(_900);
-     if (!_805)
+     float16  const _888 = _885 + _887;
+     float16  const _889 = _862 * _888;
+     float16  const _890 = _889 + _887;
+     float16  const _891 = _858 / _890;
+     float  const _892 = float_from_bits(3257737111 /* -43.2808 */);
+     float16  const _893 = float16_ops::broadcast(_892);
+     float16  const _894 = _891 * _893;
+     float16  const _895 = _856 + _894;
+     float  const _896 = float_from_bits(1110253463 /* 43.2808 */);
+     float16  const _897 = float16_ops::broadcast(_896);
+     float16  const _898 = _895 + _897;
+     int32_t  const _899 = _masked_s0_j_rebased * 32;
+     float16_ops::store(_898, _masked, _899);
+     int32_t  const _900 = _masked_s0_j_rebased * 32;
+     int32_t  const _901 = _900 + 16;
+     float16  const _902 = float16_ops::load(_scores, _901);
+     int32_t  const _903 = _806 - _807;
+     int32_t  const _904 = _903 + _masked_s0_j_rebased;
+     int32_t  const _905 = _904 + -16;
+     int32x16_t  const _906 = int32x16_t_ops::ramp(_905, -1);
+     float16  const _907 = float16_ops::convert_from<int32x16_t>(_906);
+     if (!_811)
      {
       char b2[1024];
-      snprintf(b2, 1024, "%llu", (long long unsigned)(_805));
-      auto * const _902 = b2;
-      int32_t  const _903 = (int32_t)(_805 ? -1 : 0);
+      snprintf(b2, 1024, "%llu", (long long unsigned)(_811));
+      auto * const _908 = b2;
+      int32_t  const _909 = (int32_t)(_811 ? -1 : 0);
       char b3[1024];
-      snprintf(b3, 1024, "%f%s%lld%s%lld%s%lld%s", _811, " buffer 'slopes': index ", (long long)(_attn_head), " out of range in dimension ", (long long)(_903), " of extent ", (long long)(_65), "\n");
-      auto * const _904 = b3;
-      int32_t  const _905 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _902, _904);
-      return _905;
+      snprintf(b3, 1024, "%f%s%lld%s%lld%s%lld%s", _817, " buffer 'slopes': index ", (long long)(_attn_head), " out of range in dimension ", (long long)(_909), " of extent ", (long long)(_65), "\n");
+      auto * const _910 = b3;
+      int32_t  const _911 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _908, _910);
+      return _911;
      }
-     float  const _906 = _811;
-     float16  const _907 = float16_ops::broadcast(_906);
-     float16  const _908 = _901 * _907;
-     float16  const _909 = _896 + _908;
-     float  const _910 = float_from_bits(1036319193 /* 0.0961797 */);
-     float16  const _911 = float16_ops::broadcast(_910);
-     float16  const _912 = _909 * _911;
-     float  const _913 = float_from_bits(1124073472 /* 128 */);
-     float16  const _914 = float16_ops::broadcast(_913);
-     float16  const _915 = float16_ops::min(_912, _914);
-     float  const _916 = float_from_bits(3271426048 /* -127 */);
+     float  const _912 = _817;
+     float16  const _913 = float16_ops::broadcast(_912);
+     float16  const _914 = _907 * _913;
+     float16  const _915 = _902 + _914;
+     float  const _916 = float_from_bits(1036319193 /* 0.0961797 */);
      float16  const _917 = float16_ops::broadcast(_916);
-     float16  const _918 = float16_ops::max(_915, _917);
-     float  const _919 = float_from_bits(1124007936 /* 127.5 */);
+     float16  const _918 = _915 * _917;
+     float  const _919 = float_from_bits(1124073472 /* 128 */);
      float16  const _920 = float16_ops::broadcast(_919);
-     float16  const _921 = _918 + _920;
-     int32x16_t  const _922 = int32x16_t_ops::convert_from<float16>(_921);
-     int32x16_t  const _923 = int32x16_t_ops::broadcast(-127);
-     int32x16_t  const _924 = _922 + _923;
-     float16  const _925 = float16_ops::convert_from<int32x16_t>(_924);
-     float16  const _926 = _918 - _925;
-     float16  const _927 = float16_ops::broadcast(neg_inf_f32());
-     float  const _928 = float_from_bits(0 /* 0 */);
-     float16  const _929 = float16_ops::broadcast(_928);
-     int32x16_t  const _930 = int32x16_t_ops::ramp(_801, 1);
-     int32_t  const _931 = _masked_s0_j_rebased + _799;
-     int32_t  const _932 = _931 + -16;
-     int32x16_t  const _933 = int32x16_t_ops::broadcast(_932);
-     uint8x16_t  const _934 = int32x16_t_ops::lt(_930, _933);
-     float16  const _935 = float16_ops::select(_934, _927, _929);
-     float  const _936 = float_from_bits(1073741824 /* 2 */);
-     float16  const _937 = float16_ops::broadcast(_936);
-     uint32_t  const _938 = (uint32_t)(23ull);
-     uint32x16_t  const _939 = uint32x16_t_ops::broadcast(_938);
-     int32x16_t  const _940 = _922 << _939;
-     float16  const _941 = reinterpret<float16>(_940);
-     float  const _942 = float_from_bits(958452607 /* 0.000153376 */);
+     float16  const _921 = float16_ops::min(_918, _920);
+     float  const _922 = float_from_bits(3271426048 /* -127 */);
+     float16  const _923 = float16_ops::broadcast(_922);
+     float16  const _924 = float16_ops::max(_921, _923);
+     float  const _925 = float_from_bits(1124007936 /* 127.5 */);
+     float16  const _926 = float16_ops::broadcast(_925);
+     float16  const _927 = _924 + _926;
+     int32x16_t  const _928 = int32x16_t_ops::convert_from<float16>(_927);
+     int32x16_t  const _929 = int32x16_t_ops::broadcast(-127);
+     int32x16_t  const _930 = _928 + _929;
+     float16  const _931 = float16_ops::convert_from<int32x16_t>(_930);
+     float16  const _932 = _924 - _931;
+     float16  const _933 = float16_ops::broadcast(neg_inf_f32());
+     float  const _934 = float_from_bits(0 /* 0 */);
+     float16  const _935 = float16_ops::broadcast(_934);
+     int32x16_t  const _936 = int32x16_t_ops::ramp(_807, 1);
+     int32_t  const _937 = _masked_s0_j_rebased + _806;
+     int32_t  const _938 = _937 + -16;
+     int32x16_t  const _939 = int32x16_t_ops::broadcast(_938);
+     uint8x16_t  const _940 = int32x16_t_ops::lt(_936, _939);
+     float16  const _941 = float16_ops::select(_940, _933, _935);
+     float  const _942 = float_from_bits(1073741824 /* 2 */);
      float16  const _943 = float16_ops::broadcast(_942);
-     float16  const _944 = _926 * _943;
-     float  const _945 = float_from_bits(984588920 /* 0.00133999 */);
-     float16  const _946 = float16_ops::broadcast(_945);
-     float16  const _947 = _944 + _946;
-     float16  const _948 = _947 * _926;
-     float  const _949 = float_from_bits(1008572159 /* 0.00961852 */);
-     float16  const _950 = float16_ops::broadcast(_949);
-     float16  const _951 = _948 + _950;
-     float16  const _952 = _951 * _926;
-     float  const _953 = float_from_bits(1029920619 /* 0.0555033 */);
-     float16  const _954 = float16_ops::broadcast(_953);
-     float16  const _955 = _952 + _954;
-     float16  const _956 = _955 * _926;
-     float  const _957 = float_from_bits(1047920109 /* 0.240226 */);
-     float16  const _958 = float16_ops::broadcast(_957);
-     float16  const _959 = _956 + _958;
-     float16  const _960 = _959 * _926;
-     float  const _961 = float_from_bits(1060205080 /* 0.693147 */);
-     float16  const _962 = float16_ops::broadcast(_961);
-     float16  const _963 = _960 + _962;
-     float16  const _964 = _963 * _926;
-     float  const _965 = float_from_bits(1065353216 /* 1 */);
-     float16  const _966 = float16_ops::broadcast(_965);
-     float16  const _967 = _964 + _966;
-     float16  const _968 = _941 * _967;
-     float16  const _969 = _968 + _966;
-     float16  const _970 = _937 / _969;
-     float  const _971 = float_from_bits(3257737111 /* -43.2808 */);
+     uint32_t  const _944 = (uint32_t)(23ull);
+     uint32x16_t  const _945 = uint32x16_t_ops::broadcast(_944);
+     int32x16_t  const _946 = _928 << _945;
+     float16  const _947 = reinterpret<float16>(_946);
+     float  const _948 = float_from_bits(958452607 /* 0.000153376 */);
+     float16  const _949 = float16_ops::broadcast(_948);
+     float16  const _950 = _932 * _949;
+     float  const _951 = float_from_bits(984588920 /* 0.00133999 */);
+     float16  const _952 = float16_ops::broadcast(_951);
+     float16  const _953 = _950 + _952;
+     float16  const _954 = _953 * _932;
+     float  const _955 = float_from_bits(1008572159 /* 0.00961852 */);
+     float16  const _956 = float16_ops::broadcast(_955);
+     float16  const _957 = _954 + _956;
+     float16  const _958 = _957 * _932;
+     float  const _959 = float_from_bits(1029920619 /* 0.0555033 */);
+     float16  const _960 = float16_ops::broadcast(_959);
+     float16  const _961 = _958 + _960;
+     float16  const _962 = _961 * _932;
+     float  const _963 = float_from_bits(1047920109 /* 0.240226 */);
+     float16  const _964 = float16_ops::broadcast(_963);
+     float16  const _965 = _962 + _964;
+     float16  const _966 = _965 * _932;
+     float  const _967 = float_from_bits(1060205080 /* 0.693147 */);
+     float16  const _968 = float16_ops::broadcast(_967);
+     float16  const _969 = _966 + _968;
+     float16  const _970 = _969 * _932;
+     float  const _971 = float_from_bits(1065353216 /* 1 */);
      float16  const _972 = float16_ops::broadcast(_971);
-     float16  const _973 = _970 * _972;
-     float16  const _974 = _935 + _973;
-     float  const _975 = float_from_bits(1110253463 /* 43.2808 */);
-     float16  const _976 = float16_ops::broadcast(_975);
-     float16  const _977 = _974 + _976;
-     int32_t  const _978 = _masked_s0_j_rebased * 32;
-     int32_t  const _979 = _978 + 16;
-     float16_ops::store(_977, _masked, _979);
+     float16  const _973 = _970 + _972;
+     float16  const _974 = _947 * _973;
+     float16  const _975 = _974 + _972;
+     float16  const _976 = _943 / _975;
+     float  const _977 = float_from_bits(3257737111 /* -43.2808 */);
+     float16  const _978 = float16_ops::broadcast(_977);
+     float16  const _979 = _976 * _978;
+     float16  const _980 = _941 + _979;
+     float  const _981 = float_from_bits(1110253463 /* 43.2808 */);
+     float16  const _982 = float16_ops::broadcast(_981);
+     float16  const _983 = _980 + _982;
+     int32_t  const _984 = _masked_s0_j_rebased * 32;
+     int32_t  const _985 = _984 + 16;
+     float16_ops::store(_983, _masked, _985);
     } // for _masked_s0_j_rebased
     _scores_free.free();
     {
      float _row_max[32];
-     int32_t  const _980 = ::halide_cpp_max(_77, 0);
-     int32_t  const _981 = ::halide_cpp_max(_80, 0);
-     int32_t  const _982 = _980 - _981;
+     int32_t  const _986 = ::halide_cpp_max(_83, 0);
+     int32_t  const _987 = _86 - _986;
      // produce row_max
      for (int _row_max_s0_ii_ii = 0; _row_max_s0_ii_ii < 0 + 2; _row_max_s0_ii_ii++)
      {
-      float16  const _983 = float16_ops::broadcast(neg_inf_f32());
-      int32_t  const _984 = _row_max_s0_ii_ii * 16;
-      float16_ops::store(_983, _row_max, _984);
+      float16  const _988 = float16_ops::broadcast(neg_inf_f32());
+      int32_t  const _989 = _row_max_s0_ii_ii * 16;
+      float16_ops::store(_988, _row_max, _989);
      } // for _row_max_s0_ii_ii
      // consume masked
-     for (int _row_max_s1_rk__x_rebased = 0; _row_max_s1_rk__x_rebased < 0 + _982; _row_max_s1_rk__x_rebased++)
+     for (int _row_max_s1_rk__x_rebased = 0; _row_max_s1_rk__x_rebased < 0 + _987; _row_max_s1_rk__x_rebased++)
      {
-      float16  const _985 = float16_ops::load(_row_max, 0);
-      int32_t  const _986 = _row_max_s1_rk__x_rebased * 32;
-      float16  const _987 = float16_ops::load(_masked, _986);
-      float16  const _988 = float16_ops::max(_985, _987);
-      float16_ops::store(_988, _row_max, 0);
-      float16  const _989 = float16_ops::load(_row_max, 16);
-      int32_t  const _990 = _row_max_s1_rk__x_rebased * 32;
-      int32_t  const _991 = _990 + 16;
+      float16  const _990 = float16_ops::load(_row_max, 0);
+      int32_t  const _991 = _row_max_s1_rk__x_rebased * 32;
       float16  const _992 = float16_ops::load(_masked, _991);
-      float16  const _993 = float16_ops::max(_989, _992);
-      float16_ops::store(_993, _row_max, 16);
+      float16  const _993 = float16_ops::max(_990, _992);
+      float16_ops::store(_993, _row_max, 0);
+      float16  const _994 = float16_ops::load(_row_max, 16);
+      int32_t  const _995 = _row_max_s1_rk__x_rebased * 32;
+      int32_t  const _996 = _995 + 16;
+      float16  const _997 = float16_ops::load(_masked, _996);
+      float16  const _998 = float16_ops::max(_994, _997);
+      float16_ops::store(_998, _row_max, 16);
      } // for _row_max_s1_rk__x_rebased
+     int32_t  const _999 = ::halide_cpp_max(_83, 0);
+     int32_t  const _1000 = ::halide_cpp_min(_999, _103);
+     int32_t  const _1001 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
+     int32_t  const _1002 = _1001 + 7;
+     int32_t  const _1003 = _1002 >> 3;
+     int32_t  const _1004 = _attn_tile * 4;
+     int32_t  const _1005 = _1004 + 4;
+     int32_t  const _1006 = ::halide_cpp_min(_1003, _1005);
+     int32_t  const _1007 = _attn_kv_lo >> 3;
+     int32_t  const _1008 = ::halide_cpp_max(_1006, _1007);
+     int32_t  const _1009 = ::halide_cpp_max(_1008, 0);
+     int32_t  const _1010 = _1009 * 8;
+     int32_t  const _1011 = ::halide_cpp_min(_1010, _attn_lk);
+     int32_t  const _1012 = ::halide_cpp_min(_attn_chunk_lo, _1011);
+     int32_t  const _1013 = ::halide_cpp_max(_1007, 0);
+     int32_t  const _1014 = _1013 * 8;
+     int32_t  const _1015 = ::halide_cpp_min(_1014, _attn_lk);
+     int32_t  const _1016 = ::halide_cpp_max(_1012, _1015);
+     int32_t  const _1017 = _1016 + 1024;
+     int32_t  const _1018 = ::halide_cpp_min(_1017, _1011);
+     int32_t  const _1019 = ::halide_cpp_max(_1018, _86);
+     int32_t  const _1020 = ::halide_cpp_min(_999, _1016);
+     int32_t  const _1021 = _1019 - _1020;
      {
-      int64_t  const _994 = _982;
-      int64_t  const _995 = _994 * 32;
-      if ((_995 > ((int64_t(1) << 31) - 1)) || ((_995 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+      int64_t  const _1022 = _1021;
+      int64_t  const _1023 = _1022 * 32;
+      if ((_1023 > ((int64_t(1) << 31) - 1)) || ((_1023 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
       {
        attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation probs\n");
        return -1;
       } // overflow test probs
-      int64_t  const _996 = _995;
-      float *_probs = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_996);
+      int64_t  const _1024 = _1023;
+      float *_probs = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1024);
       if (!_probs)
       {
-       int32_t  const _997 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-       return _997;
+       int32_t  const _1025 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+       return _1025;
       }
       HalideFreeHelper _probs_free(_ucon, _probs, attn_alibi_softcap_rt_free);
-      int32_t  const _998 = ::halide_cpp_max(_77, 0);
-      int32_t  const _999 = ::halide_cpp_max(_80, 0);
-      int32_t  const _1000 = _998 - _999;
+      int32_t  const _1026 = ::halide_cpp_max(_83, 0);
+      int32_t  const _1027 = _86 - _1026;
       // produce probs
       // consume row_max
       // consume masked
-      for (int _probs_s0_j_rebased = 0; _probs_s0_j_rebased < 0 + _1000; _probs_s0_j_rebased++)
+      int32_t  const _1028 = _1026 - _1000;
+      for (int _probs_s0_j_rebased = 0; _probs_s0_j_rebased < 0 + _1027; _probs_s0_j_rebased++)
       {
-       float16  const _1001 = float16_ops::load(_row_max, 0);
-       int32_t  const _1002 = _probs_s0_j_rebased * 32;
-       float16  const _1003 = float16_ops::load(_masked, _1002);
-       float  const _1004 = float_from_bits(0 /* 0 */);
-       float16  const _1005 = float16_ops::broadcast(_1004);
-       float16  const _1006 = float16_ops::broadcast(neg_inf_f32());
-       uint8x16_t  const _1007 = float16_ops::eq(_1001, _1006);
-       float16  const _1008 = float16_ops::select(_1007, _1005, _1001);
-       float16  const _1009 = _1003 - _1008;
-       float16  const _1010 = float16_ops::min(_1009, _1005);
-       float  const _1011 = float_from_bits(3271426048 /* -127 */);
-       float16  const _1012 = float16_ops::broadcast(_1011);
-       float16  const _1013 = float16_ops::max(_1010, _1012);
-       float  const _1014 = float_from_bits(1124007936 /* 127.5 */);
-       float16  const _1015 = float16_ops::broadcast(_1014);
-       float16  const _1016 = _1013 + _1015;
-       int32x16_t  const _1017 = int32x16_t_ops::convert_from<float16>(_1016);
-       int32x16_t  const _1018 = int32x16_t_ops::broadcast(-127);
-       int32x16_t  const _1019 = _1017 + _1018;
-       float16  const _1020 = float16_ops::convert_from<int32x16_t>(_1019);
-       float16  const _1021 = _1013 - _1020;
-       uint32_t  const _1022 = (uint32_t)(23ull);
-       uint32x16_t  const _1023 = uint32x16_t_ops::broadcast(_1022);
-       int32x16_t  const _1024 = _1017 << _1023;
-       float16  const _1025 = reinterpret<float16>(_1024);
-       float  const _1026 = float_from_bits(958452607 /* 0.000153376 */);
-       float16  const _1027 = float16_ops::broadcast(_1026);
-       float16  const _1028 = _1021 * _1027;
-       float  const _1029 = float_from_bits(984588920 /* 0.00133999 */);
-       float16  const _1030 = float16_ops::broadcast(_1029);
-       float16  const _1031 = _1028 + _1030;
-       float16  const _1032 = _1031 * _1021;
-       float  const _1033 = float_from_bits(1008572159 /* 0.00961852 */);
-       float16  const _1034 = float16_ops::broadcast(_1033);
-       float16  const _1035 = _1032 + _1034;
-       float16  const _1036 = _1035 * _1021;
-       float  const _1037 = float_from_bits(1029920619 /* 0.0555033 */);
-       float16  const _1038 = float16_ops::broadcast(_1037);
-       float16  const _1039 = _1036 + _1038;
-       float16  const _1040 = _1039 * _1021;
-       float  const _1041 = float_from_bits(1047920109 /* 0.240226 */);
-       float16  const _1042 = float16_ops::broadcast(_1041);
-       float16  const _1043 = _1040 + _1042;
-       float16  const _1044 = _1043 * _1021;
-       float  const _1045 = float_from_bits(1060205080 /* 0.693147 */);
-       float16  const _1046 = float16_ops::broadcast(_1045);
-       float16  const _1047 = _1044 + _1046;
-       float16  const _1048 = _1047 * _1021;
-       float  const _1049 = float_from_bits(1065353216 /* 1 */);
-       float16  const _1050 = float16_ops::broadcast(_1049);
-       float16  const _1051 = _1048 + _1050;
-       float16  const _1052 = _1025 * _1051;
-       float16_ops::store(_1052, _probs, _1002);
-       float16  const _1053 = float16_ops::load(_row_max, 16);
-       int32_t  const _1054 = _probs_s0_j_rebased * 32;
-       int32_t  const _1055 = _1054 + 16;
-       float16  const _1056 = float16_ops::load(_masked, _1055);
-       float  const _1057 = float_from_bits(0 /* 0 */);
+       float16  const _1029 = float16_ops::load(_row_max, 0);
+       int32_t  const _1030 = _probs_s0_j_rebased * 32;
+       float16  const _1031 = float16_ops::load(_masked, _1030);
+       float  const _1032 = float_from_bits(0 /* 0 */);
+       float16  const _1033 = float16_ops::broadcast(_1032);
+       float16  const _1034 = float16_ops::broadcast(neg_inf_f32());
+       uint8x16_t  const _1035 = float16_ops::eq(_1029, _1034);
+       float16  const _1036 = float16_ops::select(_1035, _1033, _1029);
+       float16  const _1037 = _1031 - _1036;
+       float16  const _1038 = float16_ops::min(_1037, _1033);
+       float  const _1039 = float_from_bits(3271426048 /* -127 */);
+       float16  const _1040 = float16_ops::broadcast(_1039);
+       float16  const _1041 = float16_ops::max(_1038, _1040);
+       float  const _1042 = float_from_bits(1124007936 /* 127.5 */);
+       float16  const _1043 = float16_ops::broadcast(_1042);
+       float16  const _1044 = _1041 + _1043;
+       int32x16_t  const _1045 = int32x16_t_ops::convert_from<float16>(_1044);
+       int32x16_t  const _1046 = int32x16_t_ops::broadcast(-127);
+       int32x16_t  const _1047 = _1045 + _1046;
+       float16  const _1048 = float16_ops::convert_from<int32x16_t>(_1047);
+       float16  const _1049 = _1041 - _1048;
+       uint32_t  const _1050 = (uint32_t)(23ull);
+       uint32x16_t  const _1051 = uint32x16_t_ops::broadcast(_1050);
+       int32x16_t  const _1052 = _1045 << _1051;
+       float16  const _1053 = reinterpret<float16>(_1052);
+       float  const _1054 = float_from_bits(958452607 /* 0.000153376 */);
+       float16  const _1055 = float16_ops::broadcast(_1054);
+       float16  const _1056 = _1049 * _1055;
+       float  const _1057 = float_from_bits(984588920 /* 0.00133999 */);
        float16  const _1058 = float16_ops::broadcast(_1057);
-       float16  const _1059 = float16_ops::broadcast(neg_inf_f32());
-       uint8x16_t  const _1060 = float16_ops::eq(_1053, _1059);
-       float16  const _1061 = float16_ops::select(_1060, _1058, _1053);
-       float16  const _1062 = _1056 - _1061;
-       float16  const _1063 = float16_ops::min(_1062, _1058);
-       float  const _1064 = float_from_bits(3271426048 /* -127 */);
-       float16  const _1065 = float16_ops::broadcast(_1064);
-       float16  const _1066 = float16_ops::max(_1063, _1065);
-       float  const _1067 = float_from_bits(1124007936 /* 127.5 */);
-       float16  const _1068 = float16_ops::broadcast(_1067);
-       float16  const _1069 = _1066 + _1068;
-       int32x16_t  const _1070 = int32x16_t_ops::convert_from<float16>(_1069);
-       int32x16_t  const _1071 = int32x16_t_ops::broadcast(-127);
-       int32x16_t  const _1072 = _1070 + _1071;
-       float16  const _1073 = float16_ops::convert_from<int32x16_t>(_1072);
-       float16  const _1074 = _1066 - _1073;
-       uint32_t  const _1075 = (uint32_t)(23ull);
-       uint32x16_t  const _1076 = uint32x16_t_ops::broadcast(_1075);
-       int32x16_t  const _1077 = _1070 << _1076;
-       float16  const _1078 = reinterpret<float16>(_1077);
-       float  const _1079 = float_from_bits(958452607 /* 0.000153376 */);
-       float16  const _1080 = float16_ops::broadcast(_1079);
-       float16  const _1081 = _1074 * _1080;
-       float  const _1082 = float_from_bits(984588920 /* 0.00133999 */);
-       float16  const _1083 = float16_ops::broadcast(_1082);
-       float16  const _1084 = _1081 + _1083;
-       float16  const _1085 = _1084 * _1074;
-       float  const _1086 = float_from_bits(1008572159 /* 0.00961852 */);
-       float16  const _1087 = float16_ops::broadcast(_1086);
-       float16  const _1088 = _1085 + _1087;
-       float16  const _1089 = _1088 * _1074;
-       float  const _1090 = float_from_bits(1029920619 /* 0.0555033 */);
-       float16  const _1091 = float16_ops::broadcast(_1090);
-       float16  const _1092 = _1089 + _1091;
-       float16  const _1093 = _1092 * _1074;
-       float  const _1094 = float_from_bits(1047920109 /* 0.240226 */);
+       float16  const _1059 = _1056 + _1058;
+       float16  const _1060 = _1059 * _1049;
+       float  const _1061 = float_from_bits(1008572159 /* 0.00961852 */);
+       float16  const _1062 = float16_ops::broadcast(_1061);
+       float16  const _1063 = _1060 + _1062;
+       float16  const _1064 = _1063 * _1049;
+       float  const _1065 = float_from_bits(1029920619 /* 0.0555033 */);
+       float16  const _1066 = float16_ops::broadcast(_1065);
+       float16  const _1067 = _1064 + _1066;
+       float16  const _1068 = _1067 * _1049;
+       float  const _1069 = float_from_bits(1047920109 /* 0.240226 */);
+       float16  const _1070 = float16_ops::broadcast(_1069);
+       float16  const _1071 = _1068 + _1070;
+       float16  const _1072 = _1071 * _1049;
+       float  const _1073 = float_from_bits(1060205080 /* 0.693147 */);
+       float16  const _1074 = float16_ops::broadcast(_1073);
+       float16  const _1075 = _1072 + _1074;
+       float16  const _1076 = _1075 * _1049;
+       float  const _1077 = float_from_bits(1065353216 /* 1 */);
+       float16  const _1078 = float16_ops::broadcast(_1077);
+       float16  const _1079 = _1076 + _1078;
+       float16  const _1080 = _1053 * _1079;
+       int32_t  const _1081 = _probs_s0_j_rebased + _1028;
+       int32_t  const _1082 = _1081 * 32;
+       float16_ops::store(_1080, _probs, _1082);
+       float16  const _1083 = float16_ops::load(_row_max, 16);
+       int32_t  const _1084 = _probs_s0_j_rebased * 32;
+       int32_t  const _1085 = _1084 + 16;
+       float16  const _1086 = float16_ops::load(_masked, _1085);
+       float  const _1087 = float_from_bits(0 /* 0 */);
+       float16  const _1088 = float16_ops::broadcast(_1087);
+       float16  const _1089 = float16_ops::broadcast(neg_inf_f32());
+       uint8x16_t  const _1090 = float16_ops::eq(_1083, _1089);
+       float16  const _1091 = float16_ops::select(_1090, _1088, _1083);
+       float16  const _1092 = _1086 - _1091;
+       float16  const _1093 = float16_ops::min(_1092, _1088);
+       float  const _1094 = float_from_bits(3271426048 /* -127 */);
        float16  const _1095 = float16_ops::broadcast(_1094);
-       float16  const _1096 = _1093 + _1095;
-       float16  const _1097 = _1096 * _1074;
-       float  const _1098 = float_from_bits(1060205080 /* 0.693147 */);
-       float16  const _1099 = float16_ops::broadcast(_1098);
-       float16  const _1100 = _1097 + _1099;
-       float16  const _1101 = _1100 * _1074;
-       float  const _1102 = float_from_bits(1065353216 /* 1 */);
-       float16  const _1103 = float16_ops::broadcast(_1102);
-       float16  const _1104 = _1101 + _1103;
-       float16  const _1105 = _1078 * _1104;
-       float16_ops::store(_1105, _probs, _1055);
+       float16  const _1096 = float16_ops::max(_1093, _1095);
+       float  const _1097 = float_from_bits(1124007936 /* 127.5 */);
+       float16  const _1098 = float16_ops::broadcast(_1097);
+       float16  const _1099 = _1096 + _1098;
+       int32x16_t  const _1100 = int32x16_t_ops::convert_from<float16>(_1099);
+       int32x16_t  const _1101 = int32x16_t_ops::broadcast(-127);
+       int32x16_t  const _1102 = _1100 + _1101;
+       float16  const _1103 = float16_ops::convert_from<int32x16_t>(_1102);
+       float16  const _1104 = _1096 - _1103;
+       uint32_t  const _1105 = (uint32_t)(23ull);
+       uint32x16_t  const _1106 = uint32x16_t_ops::broadcast(_1105);
+       int32x16_t  const _1107 = _1100 << _1106;
+       float16  const _1108 = reinterpret<float16>(_1107);
+       float  const _1109 = float_from_bits(958452607 /* 0.000153376 */);
+       float16  const _1110 = float16_ops::broadcast(_1109);
+       float16  const _1111 = _1104 * _1110;
+       float  const _1112 = float_from_bits(984588920 /* 0.00133999 */);
+       float16  const _1113 = float16_ops::broadcast(_1112);
+       float16  const _1114 = _1111 + _1113;
+       float16  const _1115 = _1114 * _1104;
+       float  const _1116 = float_from_bits(1008572159 /* 0.00961852 */);
+       float16  const _1117 = float16_ops::broadcast(_1116);
+       float16  const _1118 = _1115 + _1117;
+       float16  const _1119 = _1118 * _1104;
+       float  const _1120 = float_from_bits(1029920619 /* 0.0555033 */);
+       float16  const _1121 = float16_ops::broadcast(_1120);
+       float16  const _1122 = _1119 + _1121;
+       float16  const _1123 = _1122 * _1104;
+       float  const _1124 = float_from_bits(1047920109 /* 0.240226 */);
+       float16  const _1125 = float16_ops::broadcast(_1124);
+       float16  const _1126 = _1123 + _1125;
+       float16  const _1127 = _1126 * _1104;
+       float  const _1128 = float_from_bits(1060205080 /* 0.693147 */);
+       float16  const _1129 = float16_ops::broadcast(_1128);
+       float16  const _1130 = _1127 + _1129;
+       float16  const _1131 = _1130 * _1104;
+       float  const _1132 = float_from_bits(1065353216 /* 1 */);
+       float16  const _1133 = float16_ops::broadcast(_1132);
+       float16  const _1134 = _1131 + _1133;
+       float16  const _1135 = _1108 * _1134;
+       int32_t  const _1136 = _probs_s0_j_rebased + _1028;
+       int32_t  const _1137 = _1136 * 32;
+       int32_t  const _1138 = _1137 + 16;
+       float16_ops::store(_1135, _probs, _1138);
       } // for _probs_s0_j_rebased
       _masked_free.free();
       {
        float _row_sum[32];
+       int32_t  const _1139 = ::halide_cpp_max(_83, 0);
+       int32_t  const _1140 = _86 - _1139;
        // produce row_sum
        for (int _row_sum_s0_ii_ii = 0; _row_sum_s0_ii_ii < 0 + 2; _row_sum_s0_ii_ii++)
        {
-        float  const _1106 = float_from_bits(0 /* 0 */);
-        float16  const _1107 = float16_ops::broadcast(_1106);
-        int32_t  const _1108 = _row_sum_s0_ii_ii * 16;
-        float16_ops::store(_1107, _row_sum, _1108);
+        float  const _1141 = float_from_bits(0 /* 0 */);
+        float16  const _1142 = float16_ops::broadcast(_1141);
+        int32_t  const _1143 = _row_sum_s0_ii_ii * 16;
+        float16_ops::store(_1142, _row_sum, _1143);
        } // for _row_sum_s0_ii_ii
        // consume probs
-       for (int _row_sum_s1_rk__x_rebased = 0; _row_sum_s1_rk__x_rebased < 0 + _83; _row_sum_s1_rk__x_rebased++)
+       int32_t  const _1144 = ::halide_cpp_max(_83, 0);
+       int32_t  const _1145 = _1144 - _1000;
+       for (int _row_sum_s1_rk__x_rebased = 0; _row_sum_s1_rk__x_rebased < 0 + _1140; _row_sum_s1_rk__x_rebased++)
        {
-        float16  const _1109 = float16_ops::load(_row_sum, 0);
-        int32_t  const _1110 = _row_sum_s1_rk__x_rebased * 32;
-        float16  const _1111 = float16_ops::load(_probs, _1110);
-        float16  const _1112 = _1109 + _1111;
-        float16_ops::store(_1112, _row_sum, 0);
-        float16  const _1113 = float16_ops::load(_row_sum, 16);
-        int32_t  const _1114 = _row_sum_s1_rk__x_rebased * 32;
-        int32_t  const _1115 = _1114 + 16;
-        float16  const _1116 = float16_ops::load(_probs, _1115);
-        float16  const _1117 = _1113 + _1116;
-        float16_ops::store(_1117, _row_sum, 16);
+        float16  const _1146 = float16_ops::load(_row_sum, 0);
+        int32_t  const _1147 = _row_sum_s1_rk__x_rebased + _1145;
+        int32_t  const _1148 = _1147 * 32;
+        float16  const _1149 = float16_ops::load(_probs, _1148);
+        float16  const _1150 = _1146 + _1149;
+        float16_ops::store(_1150, _row_sum, 0);
+        float16  const _1151 = float16_ops::load(_row_sum, 16);
+        int32_t  const _1152 = _row_sum_s1_rk__x_rebased + _1145;
+        int32_t  const _1153 = _1152 * 32;
+        int32_t  const _1154 = _1153 + 16;
+        float16  const _1155 = float16_ops::load(_probs, _1154);
+        float16  const _1156 = _1151 + _1155;
+        float16_ops::store(_1156, _row_sum, 16);
        } // for _row_sum_s1_rk__x_rebased
        {
-        int32_t  const _1118 = _45 + 16;
-        int64_t  const _1119 = _1118;
-        int64_t  const _1120 = _1119 * 32;
-        if ((_1120 > ((int64_t(1) << 31) - 1)) || ((_1120 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+        int32_t  const _1157 = _45 + 16;
+        int64_t  const _1158 = _1157;
+        int64_t  const _1159 = _1158 * 32;
+        if ((_1159 > ((int64_t(1) << 31) - 1)) || ((_1159 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
         {
-         attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation normalized\n");
+         attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation partial\n");
          return -1;
-        } // overflow test normalized
-        int64_t  const _1121 = _1120;
-        float *_normalized = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1121);
-        if (!_normalized)
+        } // overflow test partial
+        int64_t  const _1160 = _1159;
+        float *_partial = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1160);
+        if (!_partial)
         {
-         int32_t  const _1122 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-         return _1122;
+         int32_t  const _1161 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+         return _1161;
         }
-        HalideFreeHelper _normalized_free(_ucon, _normalized, attn_alibi_softcap_rt_free);
-        // produce normalized
+        HalideFreeHelper _partial_free(_ucon, _partial, attn_alibi_softcap_rt_free);
+        // produce partial
         // consume row_sum
         // consume probs
         // consume row_max
-        int32_t  const _1123 = ::halide_cpp_max(_80, 0);
-        int32_t  const _1124 = ::halide_cpp_max(_45, 1);
-        int32_t  const _1125 = ::halide_cpp_min(_45, 1);
-        int32_t  const _1126 = _1124 & 15;
-        bool  const _1127 = _1126 != 0;
-        int32_t  const _1128 = _1124 + -1;
-        int32_t  const _1129 = _1128 >> 4;
-        int32_t  const _1130 = _1129 * 16;
-        int32_t  const _1131 = _1130 + _1125;
-        int32_t  const _1132 = _1131 + 15;
-        int32_t  const _1133 = ::halide_cpp_max(_1132, _45);
-        int32_t  const _1134 = ::halide_cpp_max(_45, 16);
-        int32_t  const _1135 = ::halide_cpp_min(_45, 16);
-        int32_t  const _1136 = _1124 >> 4;
-        int32_t  const _1137 = _1124 + 15;
-        int32_t  const _1138 = _1137 >> 4;
-        int32_t  const _1139 = _45 & 15;
-        int32_t  const _1140 = _1139 + 31;
-        int32_t  const _1141 = _1140 >> 4;
-        int32_t  const _1142 = _45 >> 4;
-        int32_t  const _1143 = ::halide_cpp_max(_77, 0);
-        int32_t  const _1144 = _1143 - _1123;
-        for (int _normalized_s0_ii_ig = 0; _normalized_s0_ii_ig < 0 + 2; _normalized_s0_ii_ig++)
+        int32_t  const _1162 = ::halide_cpp_max(_45, 1);
+        int32_t  const _1163 = ::halide_cpp_min(_45, 1);
+        int32_t  const _1164 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
+        int32_t  const _1165 = _1164 + 7;
+        int32_t  const _1166 = _1165 >> 3;
+        int32_t  const _1167 = _attn_tile * 4;
+        int32_t  const _1168 = _1167 + 4;
+        int32_t  const _1169 = ::halide_cpp_min(_1166, _1168);
+        int32_t  const _1170 = _attn_kv_lo >> 3;
+        int32_t  const _1171 = _1162 & 15;
+        bool  const _1172 = _1171 != 0;
+        int32_t  const _1173 = _1162 + -1;
+        int32_t  const _1174 = _1173 >> 4;
+        int32_t  const _1175 = _1174 * 16;
+        int32_t  const _1176 = _1175 + _1163;
+        int32_t  const _1177 = _1176 + 15;
+        int32_t  const _1178 = ::halide_cpp_max(_1177, _45);
+        int32_t  const _1179 = ::halide_cpp_max(_45, 16);
+        int32_t  const _1180 = ::halide_cpp_max(_1169, _1170);
+        int32_t  const _1181 = ::halide_cpp_max(_1180, 0);
+        int32_t  const _1182 = _1181 * 8;
+        int32_t  const _1183 = ::halide_cpp_min(_1182, _attn_lk);
+        int32_t  const _1184 = _103 + 1024;
+        int32_t  const _1185 = ::halide_cpp_min(_1183, _1184);
+        int32_t  const _1186 = ::halide_cpp_max(_1170, 0);
+        int32_t  const _1187 = _1186 * 8;
+        int32_t  const _1188 = ::halide_cpp_min(_1187, _attn_lk);
+        int32_t  const _1189 = _1169 * 8;
+        int32_t  const _1190 = ::halide_cpp_min(_1189, _attn_lk);
+        int32_t  const _1191 = ::halide_cpp_min(_45, 16);
+        int32_t  const _1192 = _1162 >> 4;
+        int32_t  const _1193 = _1162 + 15;
+        int32_t  const _1194 = _1193 >> 4;
+        int32_t  const _1195 = _45 & 15;
+        int32_t  const _1196 = _1195 + 31;
+        int32_t  const _1197 = _1196 >> 4;
+        int32_t  const _1198 = _45 >> 4;
+        int32_t  const _1199 = _103 - _1000;
+        for (int _partial_s0_ii_ig = 0; _partial_s0_ii_ig < 0 + 2; _partial_s0_ii_ig++)
         {
          {
-          int32_t  const _1145 = _1133 - _1135;
-          int32_t  const _1146 = _1145 + 16;
-          int64_t  const _1147 = _1146;
-          int64_t  const _1148 = _1147 * 16;
-          if ((_1148 > ((int64_t(1) << 31) - 1)) || ((_1148 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+          int32_t  const _1200 = _1178 - _1191;
+          int32_t  const _1201 = _1200 + 16;
+          int64_t  const _1202 = _1201;
+          int64_t  const _1203 = _1202 * 16;
+          if ((_1203 > ((int64_t(1) << 31) - 1)) || ((_1203 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
           {
            attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation pv\n");
            return -1;
           } // overflow test pv
-          int64_t  const _1149 = _1148;
-          float *_pv = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1149);
+          int64_t  const _1204 = _1203;
+          float *_pv = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1204);
           if (!_pv)
           {
-           int32_t  const _1150 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-           return _1150;
+           int32_t  const _1205 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+           return _1205;
           }
           HalideFreeHelper _pv_free(_ucon, _pv, attn_alibi_softcap_rt_free);
           // produce pv
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1136; _pv_s0_c_c++)
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1192; _pv_s0_c_c++)
           {
-           int32_t  const _1151 = _pv_s0_c_c * 16;
-           int32_t  const _1152 = _1151 + _1125;
-           float  const _1153 = float_from_bits(0 /* 0 */);
-           float16  const _1154 = float16_ops::broadcast(_1153);
-           int32_t  const _1155 = _1152 - _1135;
-           int32_t  const _1156 = _1155 + 15;
-           float16_ops::store(_1154, _pv, _1156);
+           int32_t  const _1206 = _pv_s0_c_c * 16;
+           int32_t  const _1207 = _1206 + _1163;
+           float  const _1208 = float_from_bits(0 /* 0 */);
+           float16  const _1209 = float16_ops::broadcast(_1208);
+           int32_t  const _1210 = _1207 - _1191;
+           int32_t  const _1211 = _1210 + 15;
+           float16_ops::store(_1209, _pv, _1211);
           } // for _pv_s0_c_c
-          if (_1127)
+          if (_1172)
           {
-           float  const _1157 = float_from_bits(0 /* 0 */);
-           float16  const _1158 = float16_ops::broadcast(_1157);
-           int32_t  const _1159 = _1134 + -16;
-           float16_ops::store(_1158, _pv, _1159);
-          } // if _1127
-          int32_t  const _1160 = _1133 - _1135;
-          int32_t  const _1161 = _1160 - _1135;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1136; _pv_s0_c_c++)
+           float  const _1212 = float_from_bits(0 /* 0 */);
+           float16  const _1213 = float16_ops::broadcast(_1212);
+           int32_t  const _1214 = _1179 + -16;
+           float16_ops::store(_1213, _pv, _1214);
+          } // if _1172
+          int32_t  const _1215 = _1178 - _1191;
+          int32_t  const _1216 = _1215 - _1191;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1192; _pv_s0_c_c++)
           {
-           int32_t  const _1162 = _pv_s0_c_c * 16;
-           int32_t  const _1163 = _1162 + _1125;
-           float  const _1164 = float_from_bits(0 /* 0 */);
-           float16  const _1165 = float16_ops::broadcast(_1164);
-           int32_t  const _1166 = _1163 + _1161;
-           int32_t  const _1167 = _1166 + 31;
-           float16_ops::store(_1165, _pv, _1167);
+           int32_t  const _1217 = _pv_s0_c_c * 16;
+           int32_t  const _1218 = _1217 + _1163;
+           float  const _1219 = float_from_bits(0 /* 0 */);
+           float16  const _1220 = float16_ops::broadcast(_1219);
+           int32_t  const _1221 = _1218 + _1216;
+           int32_t  const _1222 = _1221 + 31;
+           float16_ops::store(_1220, _pv, _1222);
           } // for _pv_s0_c_c
-          if (_1127)
+          if (_1172)
           {
-           float  const _1168 = float_from_bits(0 /* 0 */);
-           float16  const _1169 = float16_ops::broadcast(_1168);
-           int32_t  const _1170 = _1133 + _1134;
-           int32_t  const _1171 = _1170 - _1135;
-           float16_ops::store(_1169, _pv, _1171);
-          } // if _1127
-          int32_t  const _1172 = _1133 - _1135;
-          int32_t  const _1173 = _1172 * 2;
-          int32_t  const _1174 = _1173 - _1135;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1136; _pv_s0_c_c++)
+           float  const _1223 = float_from_bits(0 /* 0 */);
+           float16  const _1224 = float16_ops::broadcast(_1223);
+           int32_t  const _1225 = _1178 + _1179;
+           int32_t  const _1226 = _1225 - _1191;
+           float16_ops::store(_1224, _pv, _1226);
+          } // if _1172
+          int32_t  const _1227 = _1178 - _1191;
+          int32_t  const _1228 = _1227 * 2;
+          int32_t  const _1229 = _1228 - _1191;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1192; _pv_s0_c_c++)
           {
-           int32_t  const _1175 = _pv_s0_c_c * 16;
-           int32_t  const _1176 = _1175 + _1125;
-           float  const _1177 = float_from_bits(0 /* 0 */);
-           float16  const _1178 = float16_ops::broadcast(_1177);
-           int32_t  const _1179 = _1176 + _1174;
-           int32_t  const _1180 = _1179 + 47;
-           float16_ops::store(_1178, _pv, _1180);
+           int32_t  const _1230 = _pv_s0_c_c * 16;
+           int32_t  const _1231 = _1230 + _1163;
+           float  const _1232 = float_from_bits(0 /* 0 */);
+           float16  const _1233 = float16_ops::broadcast(_1232);
+           int32_t  const _1234 = _1231 + _1229;
+           int32_t  const _1235 = _1234 + 47;
+           float16_ops::store(_1233, _pv, _1235);
           } // for _pv_s0_c_c
-          if (_1127)
+          if (_1172)
           {
-           float  const _1181 = float_from_bits(0 /* 0 */);
-           float16  const _1182 = float16_ops::broadcast(_1181);
-           int32_t  const _1183 = _1133 - _1135;
-           int32_t  const _1184 = _1183 * 2;
-           int32_t  const _1185 = _1184 + _1134;
-           int32_t  const _1186 = _1185 + 16;
-           float16_ops::store(_1182, _pv, _1186);
-          } // if _1127
-          int32_t  const _1187 = _1133 - _1135;
-          int32_t  const _1188 = _1187 * 3;
-          int32_t  const _1189 = _1188 - _1135;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1136; _pv_s0_c_c++)
+           float  const _1236 = float_from_bits(0 /* 0 */);
+           float16  const _1237 = float16_ops::broadcast(_1236);
+           int32_t  const _1238 = _1178 - _1191;
+           int32_t  const _1239 = _1238 * 2;
+           int32_t  const _1240 = _1239 + _1179;
+           int32_t  const _1241 = _1240 + 16;
+           float16_ops::store(_1237, _pv, _1241);
+          } // if _1172
+          int32_t  const _1242 = _1178 - _1191;
+          int32_t  const _1243 = _1242 * 3;
+          int32_t  const _1244 = _1243 - _1191;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1192; _pv_s0_c_c++)
           {
-           int32_t  const _1190 = _pv_s0_c_c * 16;
-           int32_t  const _1191 = _1190 + _1125;
-           float  const _1192 = float_from_bits(0 /* 0 */);
-           float16  const _1193 = float16_ops::broadcast(_1192);
-           int32_t  const _1194 = _1191 + _1189;
-           int32_t  const _1195 = _1194 + 63;
-           float16_ops::store(_1193, _pv, _1195);
+           int32_t  const _1245 = _pv_s0_c_c * 16;
+           int32_t  const _1246 = _1245 + _1163;
+           float  const _1247 = float_from_bits(0 /* 0 */);
+           float16  const _1248 = float16_ops::broadcast(_1247);
+           int32_t  const _1249 = _1246 + _1244;
+           int32_t  const _1250 = _1249 + 63;
+           float16_ops::store(_1248, _pv, _1250);
           } // for _pv_s0_c_c
-          if (_1127)
+          if (_1172)
           {
-           float  const _1196 = float_from_bits(0 /* 0 */);
-           float16  const _1197 = float16_ops::broadcast(_1196);
-           int32_t  const _1198 = _1133 - _1135;
-           int32_t  const _1199 = _1198 * 3;
-           int32_t  const _1200 = _1199 + _1134;
-           int32_t  const _1201 = _1200 + 32;
-           float16_ops::store(_1197, _pv, _1201);
-          } // if _1127
-          int32_t  const _1202 = _1133 - _1135;
-          int32_t  const _1203 = _1202 * 4;
-          int32_t  const _1204 = _1203 - _1135;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1136; _pv_s0_c_c++)
+           float  const _1251 = float_from_bits(0 /* 0 */);
+           float16  const _1252 = float16_ops::broadcast(_1251);
+           int32_t  const _1253 = _1178 - _1191;
+           int32_t  const _1254 = _1253 * 3;
+           int32_t  const _1255 = _1254 + _1179;
+           int32_t  const _1256 = _1255 + 32;
+           float16_ops::store(_1252, _pv, _1256);
+          } // if _1172
+          int32_t  const _1257 = _1178 - _1191;
+          int32_t  const _1258 = _1257 * 4;
+          int32_t  const _1259 = _1258 - _1191;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1192; _pv_s0_c_c++)
           {
-           int32_t  const _1205 = _pv_s0_c_c * 16;
-           int32_t  const _1206 = _1205 + _1125;
-           float  const _1207 = float_from_bits(0 /* 0 */);
-           float16  const _1208 = float16_ops::broadcast(_1207);
-           int32_t  const _1209 = _1206 + _1204;
-           int32_t  const _1210 = _1209 + 79;
-           float16_ops::store(_1208, _pv, _1210);
+           int32_t  const _1260 = _pv_s0_c_c * 16;
+           int32_t  const _1261 = _1260 + _1163;
+           float  const _1262 = float_from_bits(0 /* 0 */);
+           float16  const _1263 = float16_ops::broadcast(_1262);
+           int32_t  const _1264 = _1261 + _1259;
+           int32_t  const _1265 = _1264 + 79;
+           float16_ops::store(_1263, _pv, _1265);
           } // for _pv_s0_c_c
-          if (_1127)
+          if (_1172)
           {
-           float  const _1211 = float_from_bits(0 /* 0 */);
-           float16  const _1212 = float16_ops::broadcast(_1211);
-           int32_t  const _1213 = _1133 - _1135;
-           int32_t  const _1214 = _1213 * 4;
-           int32_t  const _1215 = _1214 + _1134;
-           int32_t  const _1216 = _1215 + 48;
-           float16_ops::store(_1212, _pv, _1216);
-          } // if _1127
-          int32_t  const _1217 = _1133 - _1135;
-          int32_t  const _1218 = _1217 * 5;
-          int32_t  const _1219 = _1218 - _1135;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1136; _pv_s0_c_c++)
+           float  const _1266 = float_from_bits(0 /* 0 */);
+           float16  const _1267 = float16_ops::broadcast(_1266);
+           int32_t  const _1268 = _1178 - _1191;
+           int32_t  const _1269 = _1268 * 4;
+           int32_t  const _1270 = _1269 + _1179;
+           int32_t  const _1271 = _1270 + 48;
+           float16_ops::store(_1267, _pv, _1271);
+          } // if _1172
+          int32_t  const _1272 = _1178 - _1191;
+          int32_t  const _1273 = _1272 * 5;
+          int32_t  const _1274 = _1273 - _1191;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1192; _pv_s0_c_c++)
           {
-           int32_t  const _1220 = _pv_s0_c_c * 16;
-           int32_t  const _1221 = _1220 + _1125;
-           float  const _1222 = float_from_bits(0 /* 0 */);
-           float16  const _1223 = float16_ops::broadcast(_1222);
-           int32_t  const _1224 = _1221 + _1219;
-           int32_t  const _1225 = _1224 + 95;
-           float16_ops::store(_1223, _pv, _1225);
+           int32_t  const _1275 = _pv_s0_c_c * 16;
+           int32_t  const _1276 = _1275 + _1163;
+           float  const _1277 = float_from_bits(0 /* 0 */);
+           float16  const _1278 = float16_ops::broadcast(_1277);
+           int32_t  const _1279 = _1276 + _1274;
+           int32_t  const _1280 = _1279 + 95;
+           float16_ops::store(_1278, _pv, _1280);
           } // for _pv_s0_c_c
-          if (_1127)
+          if (_1172)
           {
-           float  const _1226 = float_from_bits(0 /* 0 */);
-           float16  const _1227 = float16_ops::broadcast(_1226);
-           int32_t  const _1228 = _1133 - _1135;
-           int32_t  const _1229 = _1228 * 5;
-           int32_t  const _1230 = _1229 + _1134;
-           int32_t  const _1231 = _1230 + 64;
-           float16_ops::store(_1227, _pv, _1231);
-          } // if _1127
-          int32_t  const _1232 = _1133 - _1135;
-          int32_t  const _1233 = _1232 * 6;
-          int32_t  const _1234 = _1233 - _1135;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1136; _pv_s0_c_c++)
+           float  const _1281 = float_from_bits(0 /* 0 */);
+           float16  const _1282 = float16_ops::broadcast(_1281);
+           int32_t  const _1283 = _1178 - _1191;
+           int32_t  const _1284 = _1283 * 5;
+           int32_t  const _1285 = _1284 + _1179;
+           int32_t  const _1286 = _1285 + 64;
+           float16_ops::store(_1282, _pv, _1286);
+          } // if _1172
+          int32_t  const _1287 = _1178 - _1191;
+          int32_t  const _1288 = _1287 * 6;
+          int32_t  const _1289 = _1288 - _1191;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1192; _pv_s0_c_c++)
           {
-           int32_t  const _1235 = _pv_s0_c_c * 16;
-           int32_t  const _1236 = _1235 + _1125;
-           float  const _1237 = float_from_bits(0 /* 0 */);
-           float16  const _1238 = float16_ops::broadcast(_1237);
-           int32_t  const _1239 = _1236 + _1234;
-           int32_t  const _1240 = _1239 + 111;
-           float16_ops::store(_1238, _pv, _1240);
+           int32_t  const _1290 = _pv_s0_c_c * 16;
+           int32_t  const _1291 = _1290 + _1163;
+           float  const _1292 = float_from_bits(0 /* 0 */);
+           float16  const _1293 = float16_ops::broadcast(_1292);
+           int32_t  const _1294 = _1291 + _1289;
+           int32_t  const _1295 = _1294 + 111;
+           float16_ops::store(_1293, _pv, _1295);
           } // for _pv_s0_c_c
-          if (_1127)
+          if (_1172)
           {
-           float  const _1241 = float_from_bits(0 /* 0 */);
-           float16  const _1242 = float16_ops::broadcast(_1241);
-           int32_t  const _1243 = _1133 - _1135;
-           int32_t  const _1244 = _1243 * 6;
-           int32_t  const _1245 = _1244 + _1134;
-           int32_t  const _1246 = _1245 + 80;
-           float16_ops::store(_1242, _pv, _1246);
-          } // if _1127
-          int32_t  const _1247 = _1133 - _1135;
-          int32_t  const _1248 = _1247 * 7;
-          int32_t  const _1249 = _1248 - _1135;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1136; _pv_s0_c_c++)
+           float  const _1296 = float_from_bits(0 /* 0 */);
+           float16  const _1297 = float16_ops::broadcast(_1296);
+           int32_t  const _1298 = _1178 - _1191;
+           int32_t  const _1299 = _1298 * 6;
+           int32_t  const _1300 = _1299 + _1179;
+           int32_t  const _1301 = _1300 + 80;
+           float16_ops::store(_1297, _pv, _1301);
+          } // if _1172
+          int32_t  const _1302 = _1178 - _1191;
+          int32_t  const _1303 = _1302 * 7;
+          int32_t  const _1304 = _1303 - _1191;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1192; _pv_s0_c_c++)
           {
-           int32_t  const _1250 = _pv_s0_c_c * 16;
-           int32_t  const _1251 = _1250 + _1125;
-           float  const _1252 = float_from_bits(0 /* 0 */);
-           float16  const _1253 = float16_ops::broadcast(_1252);
-           int32_t  const _1254 = _1251 + _1249;
-           int32_t  const _1255 = _1254 + 127;
-           float16_ops::store(_1253, _pv, _1255);
+           int32_t  const _1305 = _pv_s0_c_c * 16;
+           int32_t  const _1306 = _1305 + _1163;
+           float  const _1307 = float_from_bits(0 /* 0 */);
+           float16  const _1308 = float16_ops::broadcast(_1307);
+           int32_t  const _1309 = _1306 + _1304;
+           int32_t  const _1310 = _1309 + 127;
+           float16_ops::store(_1308, _pv, _1310);
           } // for _pv_s0_c_c
-          if (_1127)
+          if (_1172)
           {
-           float  const _1256 = float_from_bits(0 /* 0 */);
-           float16  const _1257 = float16_ops::broadcast(_1256);
-           int32_t  const _1258 = _1133 - _1135;
-           int32_t  const _1259 = _1258 * 7;
-           int32_t  const _1260 = _1259 + _1134;
-           int32_t  const _1261 = _1260 + 96;
-           float16_ops::store(_1257, _pv, _1261);
-          } // if _1127
-          int32_t  const _1262 = _1133 - _1135;
-          int32_t  const _1263 = _1262 * 8;
-          int32_t  const _1264 = _1263 - _1135;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1136; _pv_s0_c_c++)
+           float  const _1311 = float_from_bits(0 /* 0 */);
+           float16  const _1312 = float16_ops::broadcast(_1311);
+           int32_t  const _1313 = _1178 - _1191;
+           int32_t  const _1314 = _1313 * 7;
+           int32_t  const _1315 = _1314 + _1179;
+           int32_t  const _1316 = _1315 + 96;
+           float16_ops::store(_1312, _pv, _1316);
+          } // if _1172
+          int32_t  const _1317 = _1178 - _1191;
+          int32_t  const _1318 = _1317 * 8;
+          int32_t  const _1319 = _1318 - _1191;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1192; _pv_s0_c_c++)
           {
-           int32_t  const _1265 = _pv_s0_c_c * 16;
-           int32_t  const _1266 = _1265 + _1125;
-           float  const _1267 = float_from_bits(0 /* 0 */);
-           float16  const _1268 = float16_ops::broadcast(_1267);
-           int32_t  const _1269 = _1266 + _1264;
-           int32_t  const _1270 = _1269 + 143;
-           float16_ops::store(_1268, _pv, _1270);
+           int32_t  const _1320 = _pv_s0_c_c * 16;
+           int32_t  const _1321 = _1320 + _1163;
+           float  const _1322 = float_from_bits(0 /* 0 */);
+           float16  const _1323 = float16_ops::broadcast(_1322);
+           int32_t  const _1324 = _1321 + _1319;
+           int32_t  const _1325 = _1324 + 143;
+           float16_ops::store(_1323, _pv, _1325);
           } // for _pv_s0_c_c
-          if (_1127)
+          if (_1172)
           {
-           float  const _1271 = float_from_bits(0 /* 0 */);
-           float16  const _1272 = float16_ops::broadcast(_1271);
-           int32_t  const _1273 = _1133 - _1135;
-           int32_t  const _1274 = _1273 * 8;
-           int32_t  const _1275 = _1274 + _1134;
-           int32_t  const _1276 = _1275 + 112;
-           float16_ops::store(_1272, _pv, _1276);
-          } // if _1127
-          int32_t  const _1277 = _1133 - _1135;
-          int32_t  const _1278 = _1277 * 9;
-          int32_t  const _1279 = _1278 - _1135;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1136; _pv_s0_c_c++)
+           float  const _1326 = float_from_bits(0 /* 0 */);
+           float16  const _1327 = float16_ops::broadcast(_1326);
+           int32_t  const _1328 = _1178 - _1191;
+           int32_t  const _1329 = _1328 * 8;
+           int32_t  const _1330 = _1329 + _1179;
+           int32_t  const _1331 = _1330 + 112;
+           float16_ops::store(_1327, _pv, _1331);
+          } // if _1172
+          int32_t  const _1332 = _1178 - _1191;
+          int32_t  const _1333 = _1332 * 9;
+          int32_t  const _1334 = _1333 - _1191;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1192; _pv_s0_c_c++)
           {
-           int32_t  const _1280 = _pv_s0_c_c * 16;
-           int32_t  const _1281 = _1280 + _1125;
-           float  const _1282 = float_from_bits(0 /* 0 */);
-           float16  const _1283 = float16_ops::broadcast(_1282);
-           int32_t  const _1284 = _1281 + _1279;
-           int32_t  const _1285 = _1284 + 159;
-           float16_ops::store(_1283, _pv, _1285);
+           int32_t  const _1335 = _pv_s0_c_c * 16;
+           int32_t  const _1336 = _1335 + _1163;
+           float  const _1337 = float_from_bits(0 /* 0 */);
+           float16  const _1338 = float16_ops::broadcast(_1337);
+           int32_t  const _1339 = _1336 + _1334;
+           int32_t  const _1340 = _1339 + 159;
+           float16_ops::store(_1338, _pv, _1340);
           } // for _pv_s0_c_c
-          if (_1127)
+          if (_1172)
           {
-           float  const _1286 = float_from_bits(0 /* 0 */);
-           float16  const _1287 = float16_ops::broadcast(_1286);
-           int32_t  const _1288 = _1133 - _1135;
-           int32_t  const _1289 = _1288 * 9;
-           int32_t  const _1290 = _1289 + _1134;
-           int32_t  const _1291 = _1290 + 128;
-           float16_ops::store(_1287, _pv, _1291);
-          } // if _1127
-          int32_t  const _1292 = _1133 - _1135;
-          int32_t  const _1293 = _1292 * 10;
-          int32_t  const _1294 = _1293 - _1135;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1136; _pv_s0_c_c++)
+           float  const _1341 = float_from_bits(0 /* 0 */);
+           float16  const _1342 = float16_ops::broadcast(_1341);
+           int32_t  const _1343 = _1178 - _1191;
+           int32_t  const _1344 = _1343 * 9;
+           int32_t  const _1345 = _1344 + _1179;
+           int32_t  const _1346 = _1345 + 128;
+           float16_ops::store(_1342, _pv, _1346);
+          } // if _1172
+          int32_t  const _1347 = _1178 - _1191;
+          int32_t  const _1348 = _1347 * 10;
+          int32_t  const _1349 = _1348 - _1191;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1192; _pv_s0_c_c++)
           {
-           int32_t  const _1295 = _pv_s0_c_c * 16;
-           int32_t  const _1296 = _1295 + _1125;
-           float  const _1297 = float_from_bits(0 /* 0 */);
-           float16  const _1298 = float16_ops::broadcast(_1297);
-           int32_t  const _1299 = _1296 + _1294;
-           int32_t  const _1300 = _1299 + 175;
-           float16_ops::store(_1298, _pv, _1300);
+           int32_t  const _1350 = _pv_s0_c_c * 16;
+           int32_t  const _1351 = _1350 + _1163;
+           float  const _1352 = float_from_bits(0 /* 0 */);
+           float16  const _1353 = float16_ops::broadcast(_1352);
+           int32_t  const _1354 = _1351 + _1349;
+           int32_t  const _1355 = _1354 + 175;
+           float16_ops::store(_1353, _pv, _1355);
           } // for _pv_s0_c_c
-          if (_1127)
+          if (_1172)
           {
-           float  const _1301 = float_from_bits(0 /* 0 */);
-           float16  const _1302 = float16_ops::broadcast(_1301);
-           int32_t  const _1303 = _1133 - _1135;
-           int32_t  const _1304 = _1303 * 10;
-           int32_t  const _1305 = _1304 + _1134;
-           int32_t  const _1306 = _1305 + 144;
-           float16_ops::store(_1302, _pv, _1306);
-          } // if _1127
-          int32_t  const _1307 = _1133 - _1135;
-          int32_t  const _1308 = _1307 * 11;
-          int32_t  const _1309 = _1308 - _1135;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1136; _pv_s0_c_c++)
+           float  const _1356 = float_from_bits(0 /* 0 */);
+           float16  const _1357 = float16_ops::broadcast(_1356);
+           int32_t  const _1358 = _1178 - _1191;
+           int32_t  const _1359 = _1358 * 10;
+           int32_t  const _1360 = _1359 + _1179;
+           int32_t  const _1361 = _1360 + 144;
+           float16_ops::store(_1357, _pv, _1361);
+          } // if _1172
+          int32_t  const _1362 = _1178 - _1191;
+          int32_t  const _1363 = _1362 * 11;
+          int32_t  const _1364 = _1363 - _1191;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1192; _pv_s0_c_c++)
           {
-           int32_t  const _1310 = _pv_s0_c_c * 16;
-           int32_t  const _1311 = _1310 + _1125;
-           float  const _1312 = float_from_bits(0 /* 0 */);
-           float16  const _1313 = float16_ops::broadcast(_1312);
-           int32_t  const _1314 = _1311 + _1309;
-           int32_t  const _1315 = _1314 + 191;
-           float16_ops::store(_1313, _pv, _1315);
+           int32_t  const _1365 = _pv_s0_c_c * 16;
+           int32_t  const _1366 = _1365 + _1163;
+           float  const _1367 = float_from_bits(0 /* 0 */);
+           float16  const _1368 = float16_ops::broadcast(_1367);
+           int32_t  const _1369 = _1366 + _1364;
+           int32_t  const _1370 = _1369 + 191;
+           float16_ops::store(_1368, _pv, _1370);
           } // for _pv_s0_c_c
-          if (_1127)
+          if (_1172)
           {
-           float  const _1316 = float_from_bits(0 /* 0 */);
-           float16  const _1317 = float16_ops::broadcast(_1316);
-           int32_t  const _1318 = _1133 - _1135;
-           int32_t  const _1319 = _1318 * 11;
-           int32_t  const _1320 = _1319 + _1134;
-           int32_t  const _1321 = _1320 + 160;
-           float16_ops::store(_1317, _pv, _1321);
-          } // if _1127
-          int32_t  const _1322 = _1133 - _1135;
-          int32_t  const _1323 = _1322 * 12;
-          int32_t  const _1324 = _1323 - _1135;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1136; _pv_s0_c_c++)
+           float  const _1371 = float_from_bits(0 /* 0 */);
+           float16  const _1372 = float16_ops::broadcast(_1371);
+           int32_t  const _1373 = _1178 - _1191;
+           int32_t  const _1374 = _1373 * 11;
+           int32_t  const _1375 = _1374 + _1179;
+           int32_t  const _1376 = _1375 + 160;
+           float16_ops::store(_1372, _pv, _1376);
+          } // if _1172
+          int32_t  const _1377 = _1178 - _1191;
+          int32_t  const _1378 = _1377 * 12;
+          int32_t  const _1379 = _1378 - _1191;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1192; _pv_s0_c_c++)
           {
-           int32_t  const _1325 = _pv_s0_c_c * 16;
-           int32_t  const _1326 = _1325 + _1125;
-           float  const _1327 = float_from_bits(0 /* 0 */);
-           float16  const _1328 = float16_ops::broadcast(_1327);
-           int32_t  const _1329 = _1326 + _1324;
-           int32_t  const _1330 = _1329 + 207;
-           float16_ops::store(_1328, _pv, _1330);
+           int32_t  const _1380 = _pv_s0_c_c * 16;
+           int32_t  const _1381 = _1380 + _1163;
+           float  const _1382 = float_from_bits(0 /* 0 */);
+           float16  const _1383 = float16_ops::broadcast(_1382);
+           int32_t  const _1384 = _1381 + _1379;
+           int32_t  const _1385 = _1384 + 207;
+           float16_ops::store(_1383, _pv, _1385);
           } // for _pv_s0_c_c
-          if (_1127)
+          if (_1172)
           {
-           float  const _1331 = float_from_bits(0 /* 0 */);
-           float16  const _1332 = float16_ops::broadcast(_1331);
-           int32_t  const _1333 = _1133 - _1135;
-           int32_t  const _1334 = _1333 * 12;
-           int32_t  const _1335 = _1334 + _1134;
-           int32_t  const _1336 = _1335 + 176;
-           float16_ops::store(_1332, _pv, _1336);
-          } // if _1127
-          int32_t  const _1337 = _1133 - _1135;
-          int32_t  const _1338 = _1337 * 13;
-          int32_t  const _1339 = _1338 - _1135;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1136; _pv_s0_c_c++)
+           float  const _1386 = float_from_bits(0 /* 0 */);
+           float16  const _1387 = float16_ops::broadcast(_1386);
+           int32_t  const _1388 = _1178 - _1191;
+           int32_t  const _1389 = _1388 * 12;
+           int32_t  const _1390 = _1389 + _1179;
+           int32_t  const _1391 = _1390 + 176;
+           float16_ops::store(_1387, _pv, _1391);
+          } // if _1172
+          int32_t  const _1392 = _1178 - _1191;
+          int32_t  const _1393 = _1392 * 13;
+          int32_t  const _1394 = _1393 - _1191;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1192; _pv_s0_c_c++)
           {
-           int32_t  const _1340 = _pv_s0_c_c * 16;
-           int32_t  const _1341 = _1340 + _1125;
-           float  const _1342 = float_from_bits(0 /* 0 */);
-           float16  const _1343 = float16_ops::broadcast(_1342);
-           int32_t  const _1344 = _1341 + _1339;
-           int32_t  const _1345 = _1344 + 223;
-           float16_ops::store(_1343, _pv, _1345);
+           int32_t  const _1395 = _pv_s0_c_c * 16;
+           int32_t  const _1396 = _1395 + _1163;
+           float  const _1397 = float_from_bits(0 /* 0 */);
+           float16  const _1398 = float16_ops::broadcast(_1397);
+           int32_t  const _1399 = _1396 + _1394;
+           int32_t  const _1400 = _1399 + 223;
+           float16_ops::store(_1398, _pv, _1400);
           } // for _pv_s0_c_c
-          if (_1127)
+          if (_1172)
           {
-           float  const _1346 = float_from_bits(0 /* 0 */);
-           float16  const _1347 = float16_ops::broadcast(_1346);
-           int32_t  const _1348 = _1133 - _1135;
-           int32_t  const _1349 = _1348 * 13;
-           int32_t  const _1350 = _1349 + _1134;
-           int32_t  const _1351 = _1350 + 192;
-           float16_ops::store(_1347, _pv, _1351);
-          } // if _1127
-          int32_t  const _1352 = _1133 - _1135;
-          int32_t  const _1353 = _1352 * 14;
-          int32_t  const _1354 = _1353 - _1135;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1136; _pv_s0_c_c++)
+           float  const _1401 = float_from_bits(0 /* 0 */);
+           float16  const _1402 = float16_ops::broadcast(_1401);
+           int32_t  const _1403 = _1178 - _1191;
+           int32_t  const _1404 = _1403 * 13;
+           int32_t  const _1405 = _1404 + _1179;
+           int32_t  const _1406 = _1405 + 192;
+           float16_ops::store(_1402, _pv, _1406);
+          } // if _1172
+          int32_t  const _1407 = _1178 - _1191;
+          int32_t  const _1408 = _1407 * 14;
+          int32_t  const _1409 = _1408 - _1191;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1192; _pv_s0_c_c++)
           {
-           int32_t  const _1355 = _pv_s0_c_c * 16;
-           int32_t  const _1356 = _1355 + _1125;
-           float  const _1357 = float_from_bits(0 /* 0 */);
-           float16  const _1358 = float16_ops::broadcast(_1357);
-           int32_t  const _1359 = _1356 + _1354;
-           int32_t  const _1360 = _1359 + 239;
-           float16_ops::store(_1358, _pv, _1360);
+           int32_t  const _1410 = _pv_s0_c_c * 16;
+           int32_t  const _1411 = _1410 + _1163;
+           float  const _1412 = float_from_bits(0 /* 0 */);
+           float16  const _1413 = float16_ops::broadcast(_1412);
+           int32_t  const _1414 = _1411 + _1409;
+           int32_t  const _1415 = _1414 + 239;
+           float16_ops::store(_1413, _pv, _1415);
           } // for _pv_s0_c_c
-          if (_1127)
+          if (_1172)
           {
-           float  const _1361 = float_from_bits(0 /* 0 */);
-           float16  const _1362 = float16_ops::broadcast(_1361);
-           int32_t  const _1363 = _1133 - _1135;
-           int32_t  const _1364 = _1363 * 14;
-           int32_t  const _1365 = _1364 + _1134;
-           int32_t  const _1366 = _1365 + 208;
-           float16_ops::store(_1362, _pv, _1366);
-          } // if _1127
-          int32_t  const _1367 = _1133 - _1135;
-          int32_t  const _1368 = _1367 * 15;
-          int32_t  const _1369 = _1368 - _1135;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1136; _pv_s0_c_c++)
+           float  const _1416 = float_from_bits(0 /* 0 */);
+           float16  const _1417 = float16_ops::broadcast(_1416);
+           int32_t  const _1418 = _1178 - _1191;
+           int32_t  const _1419 = _1418 * 14;
+           int32_t  const _1420 = _1419 + _1179;
+           int32_t  const _1421 = _1420 + 208;
+           float16_ops::store(_1417, _pv, _1421);
+          } // if _1172
+          int32_t  const _1422 = _1178 - _1191;
+          int32_t  const _1423 = _1422 * 15;
+          int32_t  const _1424 = _1423 - _1191;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1192; _pv_s0_c_c++)
           {
-           int32_t  const _1370 = _pv_s0_c_c * 16;
-           int32_t  const _1371 = _1370 + _1125;
-           float  const _1372 = float_from_bits(0 /* 0 */);
-           float16  const _1373 = float16_ops::broadcast(_1372);
-           int32_t  const _1374 = _1371 + _1369;
-           int32_t  const _1375 = _1374 + 255;
-           float16_ops::store(_1373, _pv, _1375);
+           int32_t  const _1425 = _pv_s0_c_c * 16;
+           int32_t  const _1426 = _1425 + _1163;
+           float  const _1427 = float_from_bits(0 /* 0 */);
+           float16  const _1428 = float16_ops::broadcast(_1427);
+           int32_t  const _1429 = _1426 + _1424;
+           int32_t  const _1430 = _1429 + 255;
+           float16_ops::store(_1428, _pv, _1430);
           } // for _pv_s0_c_c
-          if (_1127)
+          if (_1172)
           {
-           float  const _1376 = float_from_bits(0 /* 0 */);
-           float16  const _1377 = float16_ops::broadcast(_1376);
-           int32_t  const _1378 = _1133 - _1135;
-           int32_t  const _1379 = _1378 * 15;
-           int32_t  const _1380 = _1379 + _1134;
-           int32_t  const _1381 = _1380 + 224;
-           float16_ops::store(_1377, _pv, _1381);
-          } // if _1127
-          int32_t  const _1382 = _1133 - _1135;
-          int32_t  const _1383 = _1382 * 15;
-          int32_t  const _1384 = _1383 - _1135;
-          int32_t  const _1385 = _1382 * 14;
-          int32_t  const _1386 = _1385 - _1135;
-          int32_t  const _1387 = _1382 * 13;
-          int32_t  const _1388 = _1387 - _1135;
-          int32_t  const _1389 = _1382 * 12;
-          int32_t  const _1390 = _1389 - _1135;
-          int32_t  const _1391 = _1382 * 11;
-          int32_t  const _1392 = _1391 - _1135;
-          int32_t  const _1393 = _1382 * 10;
-          int32_t  const _1394 = _1393 - _1135;
-          int32_t  const _1395 = _1382 * 9;
-          int32_t  const _1396 = _1395 - _1135;
-          int32_t  const _1397 = _1382 * 8;
-          int32_t  const _1398 = _1397 - _1135;
-          int32_t  const _1399 = _1382 * 7;
-          int32_t  const _1400 = _1399 - _1135;
-          int32_t  const _1401 = _1382 * 6;
-          int32_t  const _1402 = _1401 - _1135;
-          int32_t  const _1403 = _1382 * 5;
-          int32_t  const _1404 = _1403 - _1135;
-          int32_t  const _1405 = _1382 * 4;
-          int32_t  const _1406 = _1405 - _1135;
-          int32_t  const _1407 = _1382 * 3;
-          int32_t  const _1408 = _1407 - _1135;
-          int32_t  const _1409 = _1382 * 2;
-          int32_t  const _1410 = _1409 - _1135;
-          int32_t  const _1411 = _1382 - _1135;
-          for (int _pv_s1_c_co = 0; _pv_s1_c_co < 0 + _1138; _pv_s1_c_co++)
+           float  const _1431 = float_from_bits(0 /* 0 */);
+           float16  const _1432 = float16_ops::broadcast(_1431);
+           int32_t  const _1433 = _1178 - _1191;
+           int32_t  const _1434 = _1433 * 15;
+           int32_t  const _1435 = _1434 + _1179;
+           int32_t  const _1436 = _1435 + 224;
+           float16_ops::store(_1432, _pv, _1436);
+          } // if _1172
+          int32_t  const _1437 = _1178 - _1191;
+          int32_t  const _1438 = _1437 * 15;
+          int32_t  const _1439 = _1438 - _1191;
+          int32_t  const _1440 = _1437 * 14;
+          int32_t  const _1441 = _1440 - _1191;
+          int32_t  const _1442 = _1437 * 13;
+          int32_t  const _1443 = _1442 - _1191;
+          int32_t  const _1444 = _1437 * 12;
+          int32_t  const _1445 = _1444 - _1191;
+          int32_t  const _1446 = _1437 * 11;
+          int32_t  const _1447 = _1446 - _1191;
+          int32_t  const _1448 = _1437 * 10;
+          int32_t  const _1449 = _1448 - _1191;
+          int32_t  const _1450 = _1437 * 9;
+          int32_t  const _1451 = _1450 - _1191;
+          int32_t  const _1452 = _1437 * 8;
+          int32_t  const _1453 = _1452 - _1191;
+          int32_t  const _1454 = _1437 * 7;
+          int32_t  const _1455 = _1454 - _1191;
+          int32_t  const _1456 = _1437 * 6;
+          int32_t  const _1457 = _1456 - _1191;
+          int32_t  const _1458 = _1437 * 5;
+          int32_t  const _1459 = _1458 - _1191;
+          int32_t  const _1460 = _1437 * 4;
+          int32_t  const _1461 = _1460 - _1191;
+          int32_t  const _1462 = _1437 * 3;
+          int32_t  const _1463 = _1462 - _1191;
+          int32_t  const _1464 = _1437 * 2;
+          int32_t  const _1465 = _1464 - _1191;
+          int32_t  const _1466 = _1437 - _1191;
+          int32_t  const _1467 = _1185 - _103;
+          for (int _pv_s1_c_co = 0; _pv_s1_c_co < 0 + _1194; _pv_s1_c_co++)
           {
-           int32_t  const _1412 = _pv_s1_c_co * 16;
-           int32_t  const _1413 = _1412 + _1125;
-           int32_t  const _1414 = _1413 - _1135;
-           int32_t  const _1415 = _1413 + _1384;
-           int32_t  const _1416 = _1413 + _1386;
-           int32_t  const _1417 = _1413 + _1388;
-           int32_t  const _1418 = _1413 + _1390;
-           int32_t  const _1419 = _1413 + _1392;
-           int32_t  const _1420 = _1413 + _1394;
-           int32_t  const _1421 = _1413 + _1396;
-           int32_t  const _1422 = _1413 + _1398;
-           int32_t  const _1423 = _1413 + _1400;
-           int32_t  const _1424 = _1413 + _1402;
-           int32_t  const _1425 = _1413 + _1404;
-           int32_t  const _1426 = _1413 + _1406;
-           int32_t  const _1427 = _1413 + _1408;
-           int32_t  const _1428 = _1413 + _1410;
-           int32_t  const _1429 = _1413 + _1411;
-           for (int _pv_s1_rk__x_rebased = 0; _pv_s1_rk__x_rebased < 0 + _1144; _pv_s1_rk__x_rebased++)
+           int32_t  const _1468 = _pv_s1_c_co * 16;
+           int32_t  const _1469 = _1468 + _1163;
+           int32_t  const _1470 = _1469 - _1191;
+           int32_t  const _1471 = _1469 + _1439;
+           int32_t  const _1472 = _1469 + _1441;
+           int32_t  const _1473 = _1469 + _1443;
+           int32_t  const _1474 = _1469 + _1445;
+           int32_t  const _1475 = _1469 + _1447;
+           int32_t  const _1476 = _1469 + _1449;
+           int32_t  const _1477 = _1469 + _1451;
+           int32_t  const _1478 = _1469 + _1453;
+           int32_t  const _1479 = _1469 + _1455;
+           int32_t  const _1480 = _1469 + _1457;
+           int32_t  const _1481 = _1469 + _1459;
+           int32_t  const _1482 = _1469 + _1461;
+           int32_t  const _1483 = _1469 + _1463;
+           int32_t  const _1484 = _1469 + _1465;
+           int32_t  const _1485 = _1469 + _1466;
+           for (int _pv_s1_rk__x_rebased = 0; _pv_s1_rk__x_rebased < 0 + _1467; _pv_s1_rk__x_rebased++)
            {
-            int32_t  const _1430 = _1414 + 15;
-            float16  const _1431 = float16_ops::load(_pv, _1430);
-            int32_t  const _1432 = _pv_s1_rk__x_rebased + _1123;
-            int32_t  const _1433 = _1432 * _45;
-            int32_t  const _1434 = _1433 + _1413;
-            int32_t  const _1435 = _1434 + -1;
-            float16  const _1436 = float16_ops::load(_attn_v, _1435);
-            int32_t  const _1437 = _pv_s1_rk__x_rebased * 2;
-            int32_t  const _1438 = _1437 + _normalized_s0_ii_ig;
-            int32_t  const _1439 = _1438 * 16;
-            float  const _1440 = _probs[_1439];
-            float16  const _1441 = float16_ops::broadcast(_1440);
-            float16  const _1442 = _1436 * _1441;
-            float16  const _1443 = _1431 + _1442;
-            float16_ops::store(_1443, _pv, _1430);
-            int32_t  const _1444 = _1429 + 31;
-            float16  const _1445 = float16_ops::load(_pv, _1444);
-            int32_t  const _1446 = _pv_s1_rk__x_rebased + _1123;
-            int32_t  const _1447 = _1446 * _45;
-            int32_t  const _1448 = _1447 + _1413;
-            int32_t  const _1449 = _1448 + -1;
-            float16  const _1450 = float16_ops::load(_attn_v, _1449);
-            int32_t  const _1451 = _pv_s1_rk__x_rebased * 2;
-            int32_t  const _1452 = _1451 + _normalized_s0_ii_ig;
-            int32_t  const _1453 = _1452 * 16;
-            int32_t  const _1454 = _1453 + 1;
-            float  const _1455 = _probs[_1454];
-            float16  const _1456 = float16_ops::broadcast(_1455);
-            float16  const _1457 = _1450 * _1456;
-            float16  const _1458 = _1445 + _1457;
-            float16_ops::store(_1458, _pv, _1444);
-            int32_t  const _1459 = _1428 + 47;
-            float16  const _1460 = float16_ops::load(_pv, _1459);
-            int32_t  const _1461 = _pv_s1_rk__x_rebased + _1123;
-            int32_t  const _1462 = _1461 * _45;
-            int32_t  const _1463 = _1462 + _1413;
-            int32_t  const _1464 = _1463 + -1;
-            float16  const _1465 = float16_ops::load(_attn_v, _1464);
-            int32_t  const _1466 = _pv_s1_rk__x_rebased * 2;
-            int32_t  const _1467 = _1466 + _normalized_s0_ii_ig;
-            int32_t  const _1468 = _1467 * 16;
-            int32_t  const _1469 = _1468 + 2;
-            float  const _1470 = _probs[_1469];
-            float16  const _1471 = float16_ops::broadcast(_1470);
-            float16  const _1472 = _1465 * _1471;
-            float16  const _1473 = _1460 + _1472;
-            float16_ops::store(_1473, _pv, _1459);
-            int32_t  const _1474 = _1427 + 63;
-            float16  const _1475 = float16_ops::load(_pv, _1474);
-            int32_t  const _1476 = _pv_s1_rk__x_rebased + _1123;
-            int32_t  const _1477 = _1476 * _45;
-            int32_t  const _1478 = _1477 + _1413;
-            int32_t  const _1479 = _1478 + -1;
-            float16  const _1480 = float16_ops::load(_attn_v, _1479);
-            int32_t  const _1481 = _pv_s1_rk__x_rebased * 2;
-            int32_t  const _1482 = _1481 + _normalized_s0_ii_ig;
-            int32_t  const _1483 = _1482 * 16;
-            int32_t  const _1484 = _1483 + 3;
-            float  const _1485 = _probs[_1484];
-            float16  const _1486 = float16_ops::broadcast(_1485);
-            float16  const _1487 = _1480 * _1486;
-            float16  const _1488 = _1475 + _1487;
-            float16_ops::store(_1488, _pv, _1474);
-            int32_t  const _1489 = _1426 + 79;
-            float16  const _1490 = float16_ops::load(_pv, _1489);
-            int32_t  const _1491 = _pv_s1_rk__x_rebased + _1123;
-            int32_t  const _1492 = _1491 * _45;
-            int32_t  const _1493 = _1492 + _1413;
-            int32_t  const _1494 = _1493 + -1;
-            float16  const _1495 = float16_ops::load(_attn_v, _1494);
-            int32_t  const _1496 = _pv_s1_rk__x_rebased * 2;
-            int32_t  const _1497 = _1496 + _normalized_s0_ii_ig;
-            int32_t  const _1498 = _1497 * 16;
-            int32_t  const _1499 = _1498 + 4;
-            float  const _1500 = _probs[_1499];
-            float16  const _1501 = float16_ops::broadcast(_1500);
-            float16  const _1502 = _1495 * _1501;
-            float16  const _1503 = _1490 + _1502;
-            float16_ops::store(_1503, _pv, _1489);
-            int32_t  const _1504 = _1425 + 95;
-            float16  const _1505 = float16_ops::load(_pv, _1504);
-            int32_t  const _1506 = _pv_s1_rk__x_rebased + _1123;
-            int32_t  const _1507 = _1506 * _45;
-            int32_t  const _1508 = _1507 + _1413;
-            int32_t  const _1509 = _1508 + -1;
-            float16  const _1510 = float16_ops::load(_attn_v, _1509);
-            int32_t  const _1511 = _pv_s1_rk__x_rebased * 2;
-            int32_t  const _1512 = _1511 + _normalized_s0_ii_ig;
-            int32_t  const _1513 = _1512 * 16;
-            int32_t  const _1514 = _1513 + 5;
-            float  const _1515 = _probs[_1514];
-            float16  const _1516 = float16_ops::broadcast(_1515);
-            float16  const _1517 = _1510 * _1516;
-            float16  const _1518 = _1505 + _1517;
-            float16_ops::store(_1518, _pv, _1504);
-            int32_t  const _1519 = _1424 + 111;
-            float16  const _1520 = float16_ops::load(_pv, _1519);
-            int32_t  const _1521 = _pv_s1_rk__x_rebased + _1123;
-            int32_t  const _1522 = _1521 * _45;
-            int32_t  const _1523 = _1522 + _1413;
-            int32_t  const _1524 = _1523 + -1;
-            float16  const _1525 = float16_ops::load(_attn_v, _1524);
-            int32_t  const _1526 = _pv_s1_rk__x_rebased * 2;
-            int32_t  const _1527 = _1526 + _normalized_s0_ii_ig;
-            int32_t  const _1528 = _1527 * 16;
-            int32_t  const _1529 = _1528 + 6;
-            float  const _1530 = _probs[_1529];
-            float16  const _1531 = float16_ops::broadcast(_1530);
-            float16  const _1532 = _1525 * _1531;
-            float16  const _1533 = _1520 + _1532;
-            float16_ops::store(_1533, _pv, _1519);
-            int32_t  const _1534 = _1423 + 127;
-            float16  const _1535 = float16_ops::load(_pv, _1534);
-            int32_t  const _1536 = _pv_s1_rk__x_rebased + _1123;
-            int32_t  const _1537 = _1536 * _45;
-            int32_t  const _1538 = _1537 + _1413;
-            int32_t  const _1539 = _1538 + -1;
-            float16  const _1540 = float16_ops::load(_attn_v, _1539);
-            int32_t  const _1541 = _pv_s1_rk__x_rebased * 2;
-            int32_t  const _1542 = _1541 + _normalized_s0_ii_ig;
+            int32_t  const _1486 = _1470 + 15;
+            float16  const _1487 = float16_ops::load(_pv, _1486);
+            int32_t  const _1488 = _103 + _pv_s1_rk__x_rebased;
+            int32_t  const _1489 = _1488 * _45;
+            int32_t  const _1490 = _1489 + _1469;
+            int32_t  const _1491 = _1490 + -1;
+            float16  const _1492 = float16_ops::load(_attn_v, _1491);
+            int32_t  const _1493 = _pv_s1_rk__x_rebased + _1199;
+            int32_t  const _1494 = _1493 * 2;
+            int32_t  const _1495 = _1494 + _partial_s0_ii_ig;
+            int32_t  const _1496 = _1495 * 16;
+            float  const _1497 = _probs[_1496];
+            float16  const _1498 = float16_ops::broadcast(_1497);
+            float16  const _1499 = _1492 * _1498;
+            float16  const _1500 = _1487 + _1499;
+            float16_ops::store(_1500, _pv, _1486);
+            int32_t  const _1501 = _1485 + 31;
+            float16  const _1502 = float16_ops::load(_pv, _1501);
+            int32_t  const _1503 = _103 + _pv_s1_rk__x_rebased;
+            int32_t  const _1504 = _1503 * _45;
+            int32_t  const _1505 = _1504 + _1469;
+            int32_t  const _1506 = _1505 + -1;
+            float16  const _1507 = float16_ops::load(_attn_v, _1506);
+            int32_t  const _1508 = _pv_s1_rk__x_rebased + _1199;
+            int32_t  const _1509 = _1508 * 2;
+            int32_t  const _1510 = _1509 + _partial_s0_ii_ig;
+            int32_t  const _1511 = _1510 * 16;
+            int32_t  const _1512 = _1511 + 1;
+            float  const _1513 = _probs[_1512];
+            float16  const _1514 = float16_ops::broadcast(_1513);
+            float16  const _1515 = _1507 * _1514;
+            float16  const _1516 = _1502 + _1515;
+            float16_ops::store(_1516, _pv, _1501);
+            int32_t  const _1517 = _1484 + 47;
+            float16  const _1518 = float16_ops::load(_pv, _1517);
+            int32_t  const _1519 = _103 + _pv_s1_rk__x_rebased;
+            int32_t  const _1520 = _1519 * _45;
+            int32_t  const _1521 = _1520 + _1469;
+            int32_t  const _1522 = _1521 + -1;
+            float16  const _1523 = float16_ops::load(_attn_v, _1522);
+            int32_t  const _1524 = _pv_s1_rk__x_rebased + _1199;
+            int32_t  const _1525 = _1524 * 2;
+            int32_t  const _1526 = _1525 + _partial_s0_ii_ig;
+            int32_t  const _1527 = _1526 * 16;
+            int32_t  const _1528 = _1527 + 2;
+            float  const _1529 = _probs[_1528];
+            float16  const _1530 = float16_ops::broadcast(_1529);
+            float16  const _1531 = _1523 * _1530;
+            float16  const _1532 = _1518 + _1531;
+            float16_ops::store(_1532, _pv, _1517);
+            int32_t  const _1533 = _1483 + 63;
+            float16  const _1534 = float16_ops::load(_pv, _1533);
+            int32_t  const _1535 = _103 + _pv_s1_rk__x_rebased;
+            int32_t  const _1536 = _1535 * _45;
+            int32_t  const _1537 = _1536 + _1469;
+            int32_t  const _1538 = _1537 + -1;
+            float16  const _1539 = float16_ops::load(_attn_v, _1538);
+            int32_t  const _1540 = _pv_s1_rk__x_rebased + _1199;
+            int32_t  const _1541 = _1540 * 2;
+            int32_t  const _1542 = _1541 + _partial_s0_ii_ig;
             int32_t  const _1543 = _1542 * 16;
-            int32_t  const _1544 = _1543 + 7;
+            int32_t  const _1544 = _1543 + 3;
             float  const _1545 = _probs[_1544];
             float16  const _1546 = float16_ops::broadcast(_1545);
-            float16  const _1547 = _1540 * _1546;
-            float16  const _1548 = _1535 + _1547;
-            float16_ops::store(_1548, _pv, _1534);
-            int32_t  const _1549 = _1422 + 143;
+            float16  const _1547 = _1539 * _1546;
+            float16  const _1548 = _1534 + _1547;
+            float16_ops::store(_1548, _pv, _1533);
+            int32_t  const _1549 = _1482 + 79;
             float16  const _1550 = float16_ops::load(_pv, _1549);
-            int32_t  const _1551 = _pv_s1_rk__x_rebased + _1123;
+            int32_t  const _1551 = _103 + _pv_s1_rk__x_rebased;
             int32_t  const _1552 = _1551 * _45;
-            int32_t  const _1553 = _1552 + _1413;
+            int32_t  const _1553 = _1552 + _1469;
             int32_t  const _1554 = _1553 + -1;
             float16  const _1555 = float16_ops::load(_attn_v, _1554);
-            int32_t  const _1556 = _pv_s1_rk__x_rebased * 2;
-            int32_t  const _1557 = _1556 + _normalized_s0_ii_ig;
-            int32_t  const _1558 = _1557 * 16;
-            int32_t  const _1559 = _1558 + 8;
-            float  const _1560 = _probs[_1559];
-            float16  const _1561 = float16_ops::broadcast(_1560);
-            float16  const _1562 = _1555 * _1561;
-            float16  const _1563 = _1550 + _1562;
-            float16_ops::store(_1563, _pv, _1549);
-            int32_t  const _1564 = _1421 + 159;
-            float16  const _1565 = float16_ops::load(_pv, _1564);
-            int32_t  const _1566 = _pv_s1_rk__x_rebased + _1123;
-            int32_t  const _1567 = _1566 * _45;
-            int32_t  const _1568 = _1567 + _1413;
-            int32_t  const _1569 = _1568 + -1;
-            float16  const _1570 = float16_ops::load(_attn_v, _1569);
-            int32_t  const _1571 = _pv_s1_rk__x_rebased * 2;
-            int32_t  const _1572 = _1571 + _normalized_s0_ii_ig;
-            int32_t  const _1573 = _1572 * 16;
-            int32_t  const _1574 = _1573 + 9;
-            float  const _1575 = _probs[_1574];
-            float16  const _1576 = float16_ops::broadcast(_1575);
-            float16  const _1577 = _1570 * _1576;
-            float16  const _1578 = _1565 + _1577;
-            float16_ops::store(_1578, _pv, _1564);
-            int32_t  const _1579 = _1420 + 175;
-            float16  const _1580 = float16_ops::load(_pv, _1579);
-            int32_t  const _1581 = _pv_s1_rk__x_rebased + _1123;
-            int32_t  const _1582 = _1581 * _45;
-            int32_t  const _1583 = _1582 + _1413;
-            int32_t  const _1584 = _1583 + -1;
-            float16  const _1585 = float16_ops::load(_attn_v, _1584);
-            int32_t  const _1586 = _pv_s1_rk__x_rebased * 2;
-            int32_t  const _1587 = _1586 + _normalized_s0_ii_ig;
-            int32_t  const _1588 = _1587 * 16;
-            int32_t  const _1589 = _1588 + 10;
-            float  const _1590 = _probs[_1589];
-            float16  const _1591 = float16_ops::broadcast(_1590);
-            float16  const _1592 = _1585 * _1591;
-            float16  const _1593 = _1580 + _1592;
-            float16_ops::store(_1593, _pv, _1579);
-            int32_t  const _1594 = _1419 + 191;
-            float16  const _1595 = float16_ops::load(_pv, _1594);
-            int32_t  const _1596 = _pv_s1_rk__x_rebased + _1123;
-            int32_t  const _1597 = _1596 * _45;
-            int32_t  const _1598 = _1597 + _1413;
-            int32_t  const _1599 = _1598 + -1;
-            float16  const _1600 = float16_ops::load(_attn_v, _1599);
-            int32_t  const _1601 = _pv_s1_rk__x_rebased * 2;
-            int32_t  const _1602 = _1601 + _normalized_s0_ii_ig;
-            int32_t  const _1603 = _1602 * 16;
-            int32_t  const _1604 = _1603 + 11;
-            float  const _1605 = _probs[_1604];
-            float16  const _1606 = float16_ops::broadcast(_1605);
-            float16  const _1607 = _1600 * _1606;
-            float16  const _1608 = _1595 + _1607;
-            float16_ops::store(_1608, _pv, _1594);
-            int32_t  const _1609 = _1418 + 207;
-            float16  const _1610 = float16_ops::load(_pv, _1609);
-            int32_t  const _1611 = _pv_s1_rk__x_rebased + _1123;
-            int32_t  const _1612 = _1611 * _45;
-            int32_t  const _1613 = _1612 + _1413;
-            int32_t  const _1614 = _1613 + -1;
-            float16  const _1615 = float16_ops::load(_attn_v, _1614);
-            int32_t  const _1616 = _pv_s1_rk__x_rebased * 2;
-            int32_t  const _1617 = _1616 + _normalized_s0_ii_ig;
-            int32_t  const _1618 = _1617 * 16;
-            int32_t  const _1619 = _1618 + 12;
-            float  const _1620 = _probs[_1619];
-            float16  const _1621 = float16_ops::broadcast(_1620);
-            float16  const _1622 = _1615 * _1621;
-            float16  const _1623 = _1610 + _1622;
-            float16_ops::store(_1623, _pv, _1609);
-            int32_t  const _1624 = _1417 + 223;
-            float16  const _1625 = float16_ops::load(_pv, _1624);
-            int32_t  const _1626 = _pv_s1_rk__x_rebased + _1123;
-            int32_t  const _1627 = _1626 * _45;
-            int32_t  const _1628 = _1627 + _1413;
-            int32_t  const _1629 = _1628 + -1;
-            float16  const _1630 = float16_ops::load(_attn_v, _1629);
-            int32_t  const _1631 = _pv_s1_rk__x_rebased * 2;
-            int32_t  const _1632 = _1631 + _normalized_s0_ii_ig;
-            int32_t  const _1633 = _1632 * 16;
-            int32_t  const _1634 = _1633 + 13;
-            float  const _1635 = _probs[_1634];
-            float16  const _1636 = float16_ops::broadcast(_1635);
-            float16  const _1637 = _1630 * _1636;
-            float16  const _1638 = _1625 + _1637;
-            float16_ops::store(_1638, _pv, _1624);
-            int32_t  const _1639 = _1416 + 239;
-            float16  const _1640 = float16_ops::load(_pv, _1639);
-            int32_t  const _1641 = _pv_s1_rk__x_rebased + _1123;
-            int32_t  const _1642 = _1641 * _45;
-            int32_t  const _1643 = _1642 + _1413;
-            int32_t  const _1644 = _1643 + -1;
-            float16  const _1645 = float16_ops::load(_attn_v, _1644);
-            int32_t  const _1646 = _pv_s1_rk__x_rebased * 2;
-            int32_t  const _1647 = _1646 + _normalized_s0_ii_ig;
-            int32_t  const _1648 = _1647 * 16;
-            int32_t  const _1649 = _1648 + 14;
-            float  const _1650 = _probs[_1649];
-            float16  const _1651 = float16_ops::broadcast(_1650);
-            float16  const _1652 = _1645 * _1651;
-            float16  const _1653 = _1640 + _1652;
-            float16_ops::store(_1653, _pv, _1639);
-            int32_t  const _1654 = _1415 + 255;
-            float16  const _1655 = float16_ops::load(_pv, _1654);
-            int32_t  const _1656 = _pv_s1_rk__x_rebased + _1123;
-            int32_t  const _1657 = _1656 * _45;
-            int32_t  const _1658 = _1657 + _1413;
-            int32_t  const _1659 = _1658 + -1;
-            float16  const _1660 = float16_ops::load(_attn_v, _1659);
-            int32_t  const _1661 = _pv_s1_rk__x_rebased * 2;
-            int32_t  const _1662 = _1661 + _normalized_s0_ii_ig;
-            int32_t  const _1663 = _1662 * 16;
-            int32_t  const _1664 = _1663 + 15;
-            float  const _1665 = _probs[_1664];
-            float16  const _1666 = float16_ops::broadcast(_1665);
-            float16  const _1667 = _1660 * _1666;
-            float16  const _1668 = _1655 + _1667;
-            float16_ops::store(_1668, _pv, _1654);
+            int32_t  const _1556 = _pv_s1_rk__x_rebased + _1199;
+            int32_t  const _1557 = _1556 * 2;
+            int32_t  const _1558 = _1557 + _partial_s0_ii_ig;
+            int32_t  const _1559 = _1558 * 16;
+            int32_t  const _1560 = _1559 + 4;
+            float  const _1561 = _probs[_1560];
+            float16  const _1562 = float16_ops::broadcast(_1561);
+            float16  const _1563 = _1555 * _1562;
+            float16  const _1564 = _1550 + _1563;
+            float16_ops::store(_1564, _pv, _1549);
+            int32_t  const _1565 = _1481 + 95;
+            float16  const _1566 = float16_ops::load(_pv, _1565);
+            int32_t  const _1567 = _103 + _pv_s1_rk__x_rebased;
+            int32_t  const _1568 = _1567 * _45;
+            int32_t  const _1569 = _1568 + _1469;
+            int32_t  const _1570 = _1569 + -1;
+            float16  const _1571 = float16_ops::load(_attn_v, _1570);
+            int32_t  const _1572 = _pv_s1_rk__x_rebased + _1199;
+            int32_t  const _1573 = _1572 * 2;
+            int32_t  const _1574 = _1573 + _partial_s0_ii_ig;
+            int32_t  const _1575 = _1574 * 16;
+            int32_t  const _1576 = _1575 + 5;
+            float  const _1577 = _probs[_1576];
+            float16  const _1578 = float16_ops::broadcast(_1577);
+            float16  const _1579 = _1571 * _1578;
+            float16  const _1580 = _1566 + _1579;
+            float16_ops::store(_1580, _pv, _1565);
+            int32_t  const _1581 = _1480 + 111;
+            float16  const _1582 = float16_ops::load(_pv, _1581);
+            int32_t  const _1583 = _103 + _pv_s1_rk__x_rebased;
+            int32_t  const _1584 = _1583 * _45;
+            int32_t  const _1585 = _1584 + _1469;
+            int32_t  const _1586 = _1585 + -1;
+            float16  const _1587 = float16_ops::load(_attn_v, _1586);
+            int32_t  const _1588 = _pv_s1_rk__x_rebased + _1199;
+            int32_t  const _1589 = _1588 * 2;
+            int32_t  const _1590 = _1589 + _partial_s0_ii_ig;
+            int32_t  const _1591 = _1590 * 16;
+            int32_t  const _1592 = _1591 + 6;
+            float  const _1593 = _probs[_1592];
+            float16  const _1594 = float16_ops::broadcast(_1593);
+            float16  const _1595 = _1587 * _1594;
+            float16  const _1596 = _1582 + _1595;
+            float16_ops::store(_1596, _pv, _1581);
+            int32_t  const _1597 = _1479 + 127;
+            float16  const _1598 = float16_ops::load(_pv, _1597);
+            int32_t  const _1599 = _103 + _pv_s1_rk__x_rebased;
+            int32_t  const _1600 = _1599 * _45;
+            int32_t  const _1601 = _1600 + _1469;
+            int32_t  const _1602 = _1601 + -1;
+            float16  const _1603 = float16_ops::load(_attn_v, _1602);
+            int32_t  const _1604 = _pv_s1_rk__x_rebased + _1199;
+            int32_t  const _1605 = _1604 * 2;
+            int32_t  const _1606 = _1605 + _partial_s0_ii_ig;
+            int32_t  const _1607 = _1606 * 16;
+            int32_t  const _1608 = _1607 + 7;
+            float  const _1609 = _probs[_1608];
+            float16  const _1610 = float16_ops::broadcast(_1609);
+            float16  const _1611 = _1603 * _1610;
+            float16  const _1612 = _1598 + _1611;
+            float16_ops::store(_1612, _pv, _1597);
+            int32_t  const _1613 = _1478 + 143;
+            float16  const _1614 = float16_ops::load(_pv, _1613);
+            int32_t  const _1615 = _103 + _pv_s1_rk__x_rebased;
+            int32_t  const _1616 = _1615 * _45;
+            int32_t  const _1617 = _1616 + _1469;
+            int32_t  const _1618 = _1617 + -1;
+            float16  const _1619 = float16_ops::load(_attn_v, _1618);
+            int32_t  const _1620 = _pv_s1_rk__x_rebased + _1199;
+            int32_t  const _1621 = _1620 * 2;
+            int32_t  const _1622 = _1621 + _partial_s0_ii_ig;
+            int32_t  const _1623 = _1622 * 16;
+            int32_t  const _1624 = _1623 + 8;
+            float  const _1625 = _probs[_1624];
+            float16  const _1626 = float16_ops::broadcast(_1625);
+            float16  const _1627 = _1619 * _1626;
+            float16  const _1628 = _1614 + _1627;
+            float16_ops::store(_1628, _pv, _1613);
+            int32_t  const _1629 = _1477 + 159;
+            float16  const _1630 = float16_ops::load(_pv, _1629);
+            int32_t  const _1631 = _103 + _pv_s1_rk__x_rebased;
+            int32_t  const _1632 = _1631 * _45;
+            int32_t  const _1633 = _1632 + _1469;
+            int32_t  const _1634 = _1633 + -1;
+            float16  const _1635 = float16_ops::load(_attn_v, _1634);
+            int32_t  const _1636 = _pv_s1_rk__x_rebased + _1199;
+            int32_t  const _1637 = _1636 * 2;
+            int32_t  const _1638 = _1637 + _partial_s0_ii_ig;
+            int32_t  const _1639 = _1638 * 16;
+            int32_t  const _1640 = _1639 + 9;
+            float  const _1641 = _probs[_1640];
+            float16  const _1642 = float16_ops::broadcast(_1641);
+            float16  const _1643 = _1635 * _1642;
+            float16  const _1644 = _1630 + _1643;
+            float16_ops::store(_1644, _pv, _1629);
+            int32_t  const _1645 = _1476 + 175;
+            float16  const _1646 = float16_ops::load(_pv, _1645);
+            int32_t  const _1647 = _103 + _pv_s1_rk__x_rebased;
+            int32_t  const _1648 = _1647 * _45;
+            int32_t  const _1649 = _1648 + _1469;
+            int32_t  const _1650 = _1649 + -1;
+            float16  const _1651 = float16_ops::load(_attn_v, _1650);
+            int32_t  const _1652 = _pv_s1_rk__x_rebased + _1199;
+            int32_t  const _1653 = _1652 * 2;
+            int32_t  const _1654 = _1653 + _partial_s0_ii_ig;
+            int32_t  const _1655 = _1654 * 16;
+            int32_t  const _1656 = _1655 + 10;
+            float  const _1657 = _probs[_1656];
+            float16  const _1658 = float16_ops::broadcast(_1657);
+            float16  const _1659 = _1651 * _1658;
+            float16  const _1660 = _1646 + _1659;
+            float16_ops::store(_1660, _pv, _1645);
+            int32_t  const _1661 = _1475 + 191;
+            float16  const _1662 = float16_ops::load(_pv, _1661);
+            int32_t  const _1663 = _103 + _pv_s1_rk__x_rebased;
+            int32_t  const _1664 = _1663 * _45;
+            int32_t  const _1665 = _1664 + _1469;
+            int32_t  const _1666 = _1665 + -1;
+            float16  const _1667 = float16_ops::load(_attn_v, _1666);
+            int32_t  const _1668 = _pv_s1_rk__x_rebased + _1199;
+            int32_t  const _1669 = _1668 * 2;
+            int32_t  const _1670 = _1669 + _partial_s0_ii_ig;
+            int32_t  const _1671 = _1670 * 16;
+            int32_t  const _1672 = _1671 + 11;
+            float  const _1673 = _probs[_1672];
+            float16  const _1674 = float16_ops::broadcast(_1673);
+            float16  const _1675 = _1667 * _1674;
+            float16  const _1676 = _1662 + _1675;
+            float16_ops::store(_1676, _pv, _1661);
+            int32_t  const _1677 = _1474 + 207;
+            float16  const _1678 = float16_ops::load(_pv, _1677);
+            int32_t  const _1679 = _103 + _pv_s1_rk__x_rebased;
+            int32_t  const _1680 = _1679 * _45;
+            int32_t  const _1681 = _1680 + _1469;
+            int32_t  const _1682 = _1681 + -1;
+            float16  const _1683 = float16_ops::load(_attn_v, _1682);
+            int32_t  const _1684 = _pv_s1_rk__x_rebased + _1199;
+            int32_t  const _1685 = _1684 * 2;
+            int32_t  const _1686 = _1685 + _partial_s0_ii_ig;
+            int32_t  const _1687 = _1686 * 16;
+            int32_t  const _1688 = _1687 + 12;
+            float  const _1689 = _probs[_1688];
+            float16  const _1690 = float16_ops::broadcast(_1689);
+            float16  const _1691 = _1683 * _1690;
+            float16  const _1692 = _1678 + _1691;
+            float16_ops::store(_1692, _pv, _1677);
+            int32_t  const _1693 = _1473 + 223;
+            float16  const _1694 = float16_ops::load(_pv, _1693);
+            int32_t  const _1695 = _103 + _pv_s1_rk__x_rebased;
+            int32_t  const _1696 = _1695 * _45;
+            int32_t  const _1697 = _1696 + _1469;
+            int32_t  const _1698 = _1697 + -1;
+            float16  const _1699 = float16_ops::load(_attn_v, _1698);
+            int32_t  const _1700 = _pv_s1_rk__x_rebased + _1199;
+            int32_t  const _1701 = _1700 * 2;
+            int32_t  const _1702 = _1701 + _partial_s0_ii_ig;
+            int32_t  const _1703 = _1702 * 16;
+            int32_t  const _1704 = _1703 + 13;
+            float  const _1705 = _probs[_1704];
+            float16  const _1706 = float16_ops::broadcast(_1705);
+            float16  const _1707 = _1699 * _1706;
+            float16  const _1708 = _1694 + _1707;
+            float16_ops::store(_1708, _pv, _1693);
+            int32_t  const _1709 = _1472 + 239;
+            float16  const _1710 = float16_ops::load(_pv, _1709);
+            int32_t  const _1711 = _103 + _pv_s1_rk__x_rebased;
+            int32_t  const _1712 = _1711 * _45;
+            int32_t  const _1713 = _1712 + _1469;
+            int32_t  const _1714 = _1713 + -1;
+            float16  const _1715 = float16_ops::load(_attn_v, _1714);
+            int32_t  const _1716 = _pv_s1_rk__x_rebased + _1199;
+            int32_t  const _1717 = _1716 * 2;
+            int32_t  const _1718 = _1717 + _partial_s0_ii_ig;
+            int32_t  const _1719 = _1718 * 16;
+            int32_t  const _1720 = _1719 + 14;
+            float  const _1721 = _probs[_1720];
+            float16  const _1722 = float16_ops::broadcast(_1721);
+            float16  const _1723 = _1715 * _1722;
+            float16  const _1724 = _1710 + _1723;
+            float16_ops::store(_1724, _pv, _1709);
+            int32_t  const _1725 = _1471 + 255;
+            float16  const _1726 = float16_ops::load(_pv, _1725);
+            int32_t  const _1727 = _103 + _pv_s1_rk__x_rebased;
+            int32_t  const _1728 = _1727 * _45;
+            int32_t  const _1729 = _1728 + _1469;
+            int32_t  const _1730 = _1729 + -1;
+            float16  const _1731 = float16_ops::load(_attn_v, _1730);
+            int32_t  const _1732 = _pv_s1_rk__x_rebased + _1199;
+            int32_t  const _1733 = _1732 * 2;
+            int32_t  const _1734 = _1733 + _partial_s0_ii_ig;
+            int32_t  const _1735 = _1734 * 16;
+            int32_t  const _1736 = _1735 + 15;
+            float  const _1737 = _probs[_1736];
+            float16  const _1738 = float16_ops::broadcast(_1737);
+            float16  const _1739 = _1731 * _1738;
+            float16  const _1740 = _1726 + _1739;
+            float16_ops::store(_1740, _pv, _1725);
            } // for _pv_s1_rk__x_rebased
           } // for _pv_s1_c_co
           // consume pv
-          int32_t  const _1669 = _normalized_s0_ii_ig * 16;
-          int32_t  const _1670 = _1133 - _1135;
-          for (int _normalized_s0_ii_ir = 0; _normalized_s0_ii_ir < 0 + 16; _normalized_s0_ii_ir++)
+          int32_t  const _1741 = ::halide_cpp_max(_1188, _1190);
+          int32_t  const _1742 = _partial_s0_ii_ig * 16;
+          int32_t  const _1743 = _1178 - _1191;
+          for (int _partial_s0_ii_ir = 0; _partial_s0_ii_ir < 0 + 16; _partial_s0_ii_ir++)
           {
-           int32_t  const _1671 = _normalized_s0_ii_ir + _1669;
-           int32_t  const _1672 = _45 + 16;
-           int32_t  const _1673 = _1672 * _1671;
-           int32_t  const _1674 = _1670 + 16;
-           int32_t  const _1675 = _1674 * _normalized_s0_ii_ir;
-           int32_t  const _1676 = _1675 - _1135;
-           for (int _normalized_s0_c_c = 0; _normalized_s0_c_c < 0 + _1142; _normalized_s0_c_c++)
+           int32_t  const _1744 = _partial_s0_ii_ir + _1742;
+           int32_t  const _1745 = _45 + 16;
+           int32_t  const _1746 = _1744 * _1745;
+           int32_t  const _1747 = _1743 + 16;
+           int32_t  const _1748 = _1747 * _partial_s0_ii_ir;
+           int32_t  const _1749 = _1748 - _1191;
+           for (int _partial_s0_c_c = 0; _partial_s0_c_c < 0 + _1198; _partial_s0_c_c++)
            {
-            float  const _1677 = _row_sum[_1671];
-            int32_t  const _1678 = _normalized_s0_c_c * 16;
-            int32_t  const _1679 = _1678 + _1676;
-            int32_t  const _1680 = _1679 + 16;
-            float16  const _1681 = float16_ops::load(_pv, _1680);
-            float  const _1682 = float_from_bits(1065353216 /* 1 */);
-            float  const _1683 = _1682 / _1677;
-            float  const _1684 = float_from_bits(0 /* 0 */);
-            bool  const _1685 = _1684 < _1677;
-            float  const _1686 = (float)(_1685 ? _1683 : _1684);
-            float16  const _1687 = float16_ops::broadcast(_1686);
-            float16  const _1688 = _1681 * _1687;
-            int32_t  const _1689 = _1678 + _1673;
-            float16_ops::store(_1688, _normalized, _1689);
-           } // for _normalized_s0_c_c
-           int32_t  const _1690 = _1670 + 16;
-           int32_t  const _1691 = _1690 * _normalized_s0_ii_ir;
-           int32_t  const _1692 = _1691 - _1135;
-           int32_t  const _1693 = _normalized_s0_ii_ir + _1669;
-           for (int _normalized_s0_c_c_rebased = 0; _normalized_s0_c_c_rebased < 0 + _1141; _normalized_s0_c_c_rebased++)
+            int32_t  const _1750 = _partial_s0_c_c * 16;
+            int32_t  const _1751 = _1750 + _1749;
+            int32_t  const _1752 = _1751 + 16;
+            float16  const _1753 = float16_ops::load(_pv, _1752);
+            int32_t  const _1754 = _1750 + _1746;
+            float16_ops::store(_1753, _partial, _1754);
+           } // for _partial_s0_c_c
+           int32_t  const _1755 = ::halide_cpp_min(_attn_chunk_lo, _1741);
+           int32_t  const _1756 = ::halide_cpp_max(_1755, _1188);
+           int32_t  const _1757 = _1756 + 1024;
+           int32_t  const _1758 = ::halide_cpp_min(_1757, _1741);
+           float  const _1759 = reinterpret<float>(_1758);
+           int32_t  const _1760 = _1743 + 16;
+           int32_t  const _1761 = _1760 * _partial_s0_ii_ir;
+           int32_t  const _1762 = _1761 - _1191;
+           int32_t  const _1763 = _partial_s0_ii_ir + _1742;
+           for (int _partial_s0_c_c_rebased = 0; _partial_s0_c_c_rebased < 0 + _1197; _partial_s0_c_c_rebased++)
            {
-            int32_t  const _1694 = _normalized_s0_c_c_rebased + _1142;
-            int32_t  const _1695 = _1694 * 16;
-            int32_t  const _1696 = ::halide_cpp_min(_1695, _45);
-            float  const _1697 = _row_sum[_1693];
-            float  const _1698 = float_from_bits(0 /* 0 */);
-            bool  const _1699 = _1698 < _1697;
-            int32x16_t  const _1700 = int32x16_t_ops::ramp(_1696, 1);
-            int32_t  const _1701 = _45 + -1;
-            int32x16_t  const _1702 = int32x16_t_ops::broadcast(_1701);
-            int32x16_t  const _1703 = int32x16_t_ops::min(_1700, _1702);
-            int32_t  const _1704 = _1692 + 16;
-            int32x16_t  const _1705 = int32x16_t_ops::broadcast(_1704);
-            int32x16_t  const _1706 = _1703 + _1705;
-            float16  const _1707 = float16_ops::load_gather(_pv, _1706);
-            float  const _1708 = float_from_bits(1065353216 /* 1 */);
-            float  const _1709 = _1708 / _1697;
-            float  const _1710 = (float)(_1699 ? _1709 : _1698);
-            float16  const _1711 = float16_ops::broadcast(_1710);
-            float16  const _1712 = _1707 * _1711;
-            float  const _1713 = log_f32(_1697);
-            float  const _1714 = _row_max[_1693];
-            float  const _1715 = float_from_bits(1060205080 /* 0.693147 */);
-            float  const _1716 = _1714 * _1715;
-            float  const _1717 = _1713 + _1716;
-            float  const _1718 = (float)(_1699 ? _1717 : neg_inf_f32());
-            float16  const _1719 = float16_ops::broadcast(_1718);
-            int32x16_t  const _1720 = int32x16_t_ops::broadcast(_45);
-            uint8x16_t  const _1721 = int32x16_t_ops::lt(_1700, _1720);
-            float16  const _1722 = float16_ops::select(_1721, _1712, _1719);
-            int32_t  const _1723 = _45 + 16;
-            int32_t  const _1724 = _1723 * _1693;
-            int32_t  const _1725 = _1724 + _1696;
-            float16_ops::store(_1722, _normalized, _1725);
-           } // for _normalized_s0_c_c_rebased
-          } // for _normalized_s0_ii_ir
+            int32_t  const _1764 = _partial_s0_c_c_rebased + _1198;
+            int32_t  const _1765 = _1764 * 16;
+            int32_t  const _1766 = ::halide_cpp_min(_1765, _45);
+            int32_t  const _1767 = _1766 - _45;
+            int32x16_t  const _1768 = int32x16_t_ops::ramp(_1766, 1);
+            int32_t  const _1769 = _45 + -1;
+            int32x16_t  const _1770 = int32x16_t_ops::broadcast(_1769);
+            int32x16_t  const _1771 = int32x16_t_ops::min(_1768, _1770);
+            int32_t  const _1772 = _1762 + 16;
+            int32x16_t  const _1773 = int32x16_t_ops::broadcast(_1772);
+            int32x16_t  const _1774 = _1771 + _1773;
+            float16  const _1775 = float16_ops::load_gather(_pv, _1774);
+            float  const _1776 = _row_max[_1763];
+            float16  const _1777 = float16_ops::broadcast(_1776);
+            float  const _1778 = _row_sum[_1763];
+            float16  const _1779 = float16_ops::broadcast(_1778);
+            float16  const _1780 = float16_ops::broadcast(_1759);
+            float  const _1781 = reinterpret<float>(_1741);
+            float16  const _1782 = float16_ops::broadcast(_1781);
+            int32_t  const _1783 = _1767 + -2;
+            int32x16_t  const _1784 = int32x16_t_ops::ramp(_1783, 1);
+            int32x16_t  const _1785 = int32x16_t_ops::broadcast(0);
+            uint8x16_t  const _1786 = int32x16_t_ops::eq(_1784, _1785);
+            float16  const _1787 = float16_ops::select(_1786, _1780, _1782);
+            int32_t  const _1788 = _1767 + -1;
+            int32x16_t  const _1789 = int32x16_t_ops::ramp(_1788, 1);
+            uint8x16_t  const _1790 = int32x16_t_ops::eq(_1789, _1785);
+            float16  const _1791 = float16_ops::select(_1790, _1779, _1787);
+            int32x16_t  const _1792 = int32x16_t_ops::ramp(_1767, 1);
+            uint8x16_t  const _1793 = int32x16_t_ops::eq(_1792, _1785);
+            float16  const _1794 = float16_ops::select(_1793, _1777, _1791);
+            int32x16_t  const _1795 = int32x16_t_ops::broadcast(_45);
+            uint8x16_t  const _1796 = int32x16_t_ops::lt(_1768, _1795);
+            float16  const _1797 = float16_ops::select(_1796, _1775, _1794);
+            int32_t  const _1798 = _45 + 16;
+            int32_t  const _1799 = _1798 * _1763;
+            int32_t  const _1800 = _1799 + _1766;
+            float16_ops::store(_1797, _partial, _1800);
+           } // for _partial_s0_c_c_rebased
+          } // for _partial_s0_ii_ir
           _pv_free.free();
          } // alloc _pv
-        } // for _normalized_s0_ii_ig
+        } // for _partial_s0_ii_ig
         _probs_free.free();
         // produce attn_out
-        // consume normalized
-        int32_t  const _1726 = _45 & 15;
-        bool  const _1727 = _1726 != 0;
-        int32_t  const _1728 = _45 >> 4;
+        // consume partial
+        int32_t  const _1801 = _45 & 15;
+        bool  const _1802 = _1801 != 0;
+        int32_t  const _1803 = _45 >> 4;
         for (int _attn_out_s0_ii = 0; _attn_out_s0_ii < 0 + 32; _attn_out_s0_ii++)
         {
-         int32_t  const _1729 = _45 + 16;
-         int32_t  const _1730 = _1729 * _attn_out_s0_ii;
-         int32_t  const _1731 = _attn_out_s0_ii * _59;
-         int32_t  const _1732 = _1728 + 1;
-         for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + _1732; _attn_out_s0_c_c++)
+         int32_t  const _1804 = _45 + 16;
+         int32_t  const _1805 = _1804 * _attn_out_s0_ii;
+         int32_t  const _1806 = _attn_out_s0_ii * _59;
+         int32_t  const _1807 = _1803 + 1;
+         for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + _1807; _attn_out_s0_c_c++)
          {
-          int32_t  const _1733 = _attn_out_s0_c_c * 16;
-          int32_t  const _1734 = _1733 + _1730;
-          float16  const _1735 = float16_ops::load(_normalized, _1734);
-          int32_t  const _1736 = _1733 + _1731;
-          float16_ops::store(_1735, _attn_out, _1736);
+          int32_t  const _1808 = _attn_out_s0_c_c * 16;
+          int32_t  const _1809 = _1808 + _1805;
+          float16  const _1810 = float16_ops::load(_partial, _1809);
+          int32_t  const _1811 = _1808 + _1806;
+          float16_ops::store(_1810, _attn_out, _1811);
          } // for _attn_out_s0_c_c
-         if (_1727)
+         if (_1802)
          {
-          int32_t  const _1737 = _45 + 16;
-          int32_t  const _1738 = _1737 * _attn_out_s0_ii;
-          int32_t  const _1739 = _1738 + _45;
-          float16  const _1740 = float16_ops::load(_normalized, _1739);
-          int32_t  const _1741 = _attn_out_s0_ii * _59;
-          int32_t  const _1742 = _1741 + _45;
-          float16_ops::store(_1740, _attn_out, _1742);
-         } // if _1727
+          int32_t  const _1812 = _45 + 16;
+          int32_t  const _1813 = _1812 * _attn_out_s0_ii;
+          int32_t  const _1814 = _1813 + _45;
+          float16  const _1815 = float16_ops::load(_partial, _1814);
+          int32_t  const _1816 = _attn_out_s0_ii * _59;
+          int32_t  const _1817 = _1816 + _45;
+          float16_ops::store(_1815, _attn_out, _1817);
+         } // if _1802
         } // for _attn_out_s0_ii
-        _normalized_free.free();
-       } // alloc _normalized
+        _partial_free.free();
+       } // alloc _partial
       } // alloc _row_sum
      } // alloc _probs
     } // alloc _row_max
@@ -5806,8 +5885,9 @@ int attn_alibi_softcap_pipeline_argv(void **args) {
   *(int32_t const *)args[8],
   *(int32_t const *)args[9],
   *(int32_t const *)args[10],
-  (halide_buffer_t *)args[11],
-  (halide_buffer_t *)args[12]
+  *(int32_t const *)args[11],
+  (halide_buffer_t *)args[12],
+  (halide_buffer_t *)args[13]
 );
 }
 HALIDE_FUNCTION_ATTRS
@@ -5889,6 +5969,11 @@ const struct halide_filter_metadata_t *attn_alibi_softcap_pipeline_metadata() {
  const halide_scalar_value_t *scalar_min__attn_kv_hi = nullptr;
  const halide_scalar_value_t *scalar_max__attn_kv_hi = nullptr;
  const halide_scalar_value_t *scalar_estimate__attn_kv_hi = nullptr;
+ int64_t const *const *buffer_estimates__attn_chunk_lo = nullptr;
+ const halide_scalar_value_t *scalar_def__attn_chunk_lo = nullptr;
+ const halide_scalar_value_t *scalar_min__attn_chunk_lo = nullptr;
+ const halide_scalar_value_t *scalar_max__attn_chunk_lo = nullptr;
+ const halide_scalar_value_t *scalar_estimate__attn_chunk_lo = nullptr;
  int64_t const *const *buffer_estimates__slopes = nullptr;
  const halide_scalar_value_t *scalar_def__slopes = nullptr;
  const halide_scalar_value_t *scalar_min__slopes = nullptr;
@@ -5904,7 +5989,7 @@ const struct halide_filter_metadata_t *attn_alibi_softcap_pipeline_metadata() {
  const halide_scalar_value_t *scalar_min__attn_out = nullptr;
  const halide_scalar_value_t *scalar_max__attn_out = nullptr;
  const halide_scalar_value_t *scalar_estimate__attn_out = nullptr;
- static const halide_filter_argument_t args[13] = {
+ static const halide_filter_argument_t args[14] = {
   {
    "__user_context",
    halide_argument_kind_input_scalar,
@@ -6027,6 +6112,17 @@ const struct halide_filter_metadata_t *attn_alibi_softcap_pipeline_metadata() {
    buffer_estimates__attn_kv_hi,
    },
   {
+   "attn_chunk_lo",
+   halide_argument_kind_input_scalar,
+   0,
+   {halide_type_int, 32, 1},
+   scalar_def__attn_chunk_lo,
+   scalar_min__attn_chunk_lo,
+   scalar_max__attn_chunk_lo,
+   scalar_estimate__attn_chunk_lo,
+   buffer_estimates__attn_chunk_lo,
+   },
+  {
    "slopes",
    halide_argument_kind_input_buffer,
    1,
@@ -6051,7 +6147,7 @@ const struct halide_filter_metadata_t *attn_alibi_softcap_pipeline_metadata() {
   };
  static const halide_filter_metadata_t md = {
   halide_filter_metadata_t::VERSION,
-  13,
+  14,
   args,
   "x0-64-linux-avx-avx2-avx512-avx512_skylake-f16c-fma-no_bounds_query-sse41-user_context",
   "attn_alibi_softcap_pipeline",
@@ -6414,9 +6510,48 @@ struct Plane {
   }
 };
 
-/// Per-thread scratch of a task: its query tile in, its output tile out.
+/// Per-thread scratch of a task: its query tile, the pipeline's output for one chunk of keys, and
+/// the running row max, row sum and unnormalized P·V over the chunks so far.
 struct TaskScratch {
-  std::vector<float> q, out;
+  std::vector<float> q, chunk, acc, row_max, row_sum;
+  int64_t cols = 0;  // Dv_pad: P·V columns of `chunk` and `acc`
+
+  void start(int64_t head_dim, int64_t dv_pad) {
+    cols = dv_pad;
+    q.resize(size_t(kTileQ * head_dim));
+    chunk.resize(size_t(kTileQ * (dv_pad + kLanes)));
+    acc.resize(size_t(kTileQ * dv_pad));
+    row_max.assign(kTileQ, -INFINITY);
+    row_sum.assign(kTileQ, 0.0f);
+  }
+  /// The pipeline's reports: where the chunk it just computed ends, and where the window ends.
+  int32_t chunk_end() const { return report(2); }
+  int32_t window_end() const { return report(3); }
+  /// Folds the chunk into the running result (flash attention's rescaling, in log2 units).
+  void absorb(bool first) {
+    for (int64_t r = 0; r < kTileQ; ++r) {
+      const float* part = chunk.data() + r * (cols + kLanes);
+      float* a = acc.data() + r * cols;
+      float m = part[cols], l = part[cols + 1];
+      if (first) {
+        memcpy(a, part, size_t(cols) * 4);
+        row_max[size_t(r)] = m, row_sum[size_t(r)] = l;
+        continue;
+      }
+      if (!(l > 0.0f)) continue;  // the chunk masks the whole row
+      float old_max = row_max[size_t(r)], new_max = m > old_max ? m : old_max;
+      float keep = exp2f(old_max - new_max), take = exp2f(m - new_max);
+      for (int64_t c = 0; c < cols; ++c) a[c] = a[c] * keep + part[c] * take;
+      row_max[size_t(r)] = new_max, row_sum[size_t(r)] = row_sum[size_t(r)] * keep + l * take;
+    }
+  }
+
+ private:
+  int32_t report(int k) const {
+    int32_t v;
+    memcpy(&v, chunk.data() + cols + k, 4);
+    return v;
+  }
 };
 thread_local TaskScratch task_scratch;
 
@@ -6561,8 +6696,7 @@ extern "C" __attribute__((visibility("default"))) int attn_alibi_softcap(const a
     int64_t t = task % tiles, h = task / tiles % Hq, b = task / tiles / Hq;
     int64_t row0 = t * kTileQ, rows = Lq - row0 < kTileQ ? Lq - row0 : kTileQ;
     TaskScratch& scratch = task_scratch;
-    scratch.q.resize(size_t(kTileQ * D));
-    scratch.out.resize(size_t(kTileQ * (Dv_pad + kLanes)));
+    scratch.start(D, Dv_pad);
     // The tile's queries as f32 (rows past Lq zero).
     for (int64_t r = 0; r < kTileQ; ++r) {
       float* dst = scratch.q.data() + r * D;
@@ -6576,23 +6710,30 @@ extern "C" __attribute__((visibility("default"))) int attn_alibi_softcap(const a
       else
         for (int64_t c = 0; c < D; ++c) dst[c] = read_io(src + c * q_esize);
     }
-    Plane q_tile(scratch.q.data(), D, kTileQ), out_tile(scratch.out.data(), Dv_pad + kLanes, kTileQ);
+    Plane q_tile(scratch.q.data(), D, kTileQ), out_tile(scratch.chunk.data(), Dv_pad + kLanes, kTileQ);
     Plane k_head(k.plane(h / groups, b), D, Lk), v_head(v.plane(h / groups, b), Dv_pad, Lk);
-    int result = attn_alibi_softcap_pipeline(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(Lq), int32_t(Lk), int32_t(t), int32_t(h), int32_t(b),
-        window[size_t(2 * t)], window[size_t(2 * t + 1)], &buffer0.buf, &out_tile.buf);
-    if (result != 0) {
-      if (!ctx.failed) fail(uc, "%s: the kernel failed (Halide error %d)", kKernelName, result);
-      return result;
+    // The window chunk by chunk: the pipeline takes at most 1024 keys a call, so the scores stay in cache.
+    for (int32_t next = window[size_t(2 * t)], first = 1;; first = 0) {
+      int result = attn_alibi_softcap_pipeline(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(Lq), int32_t(Lk), int32_t(t), int32_t(h),
+          int32_t(b), window[size_t(2 * t)], window[size_t(2 * t + 1)], next, &buffer0.buf, &out_tile.buf);
+      if (result != 0) {
+        if (!ctx.failed) fail(uc, "%s: the kernel failed (Halide error %d)", kKernelName, result);
+        return result;
+      }
+      scratch.absorb(first);
+      if (scratch.chunk_end() >= scratch.window_end()) break;
+      next = scratch.chunk_end();
     }
-    // Out and LSE of the tile's real rows, in the caller's layout and type.
+    // Out = P·V / sum and LSE of the tile's real rows, in the caller's layout and type; a row
+    // that nothing reached is Out 0, LSE -inf.
     for (int64_t r = 0; r < rows; ++r) {
-      const float* src = scratch.out.data() + r * (Dv_pad + kLanes);
+      float sum = scratch.row_sum[size_t(r)], inv = sum > 0.0f ? 1.0f / sum : 0.0f;
+      const float* src = scratch.acc.data() + r * Dv_pad;
       char* dst = out_base + b * ob + h * oh + (row0 + r) * ol;
-      if (kIoType == IoType::F32)
-        memcpy(dst, src, size_t(Dv) * 4);
-      else
-        for (int64_t c = 0; c < Dv; ++c) write_io(dst + c * esize, src[c]);
-      if (lse_base) lse_base[b * lb + h * lh + (row0 + r) * ll] = src[Dv_pad];
+      for (int64_t c = 0; c < Dv; ++c) write_io(dst + c * esize, src[c] * inv);
+      if (lse_base)
+        lse_base[b * lb + h * lh + (row0 + r) * ll] =
+            sum > 0.0f ? scratch.row_max[size_t(r)] * 0.693147180559945309f + logf(sum) : -INFINITY;
     }
     return 0;
   });

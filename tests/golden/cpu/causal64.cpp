@@ -3314,8 +3314,8 @@ extern "C" {
 #endif
 
 HALIDE_FUNCTION_ATTRS
-int attn_causal64_pipeline(void const *__user_context, struct halide_buffer_t *_attn_q_buffer, struct halide_buffer_t *_attn_k_buffer, struct halide_buffer_t *_attn_v_buffer, int32_t _attn_lq, int32_t _attn_lk, int32_t _attn_tile, int32_t _attn_head, int32_t _attn_batch, int32_t _attn_kv_lo, int32_t _attn_kv_hi, struct halide_buffer_t *_attn_out_buffer) {
-(void)_attn_lq; (void)_attn_lk; (void)_attn_tile; (void)_attn_head; (void)_attn_batch; (void)_attn_kv_lo; (void)_attn_kv_hi;
+int attn_causal64_pipeline(void const *__user_context, struct halide_buffer_t *_attn_q_buffer, struct halide_buffer_t *_attn_k_buffer, struct halide_buffer_t *_attn_v_buffer, int32_t _attn_lq, int32_t _attn_lk, int32_t _attn_tile, int32_t _attn_head, int32_t _attn_batch, int32_t _attn_kv_lo, int32_t _attn_kv_hi, int32_t _attn_chunk_lo, struct halide_buffer_t *_attn_out_buffer) {
+(void)_attn_lq; (void)_attn_lk; (void)_attn_tile; (void)_attn_head; (void)_attn_batch; (void)_attn_kv_lo; (void)_attn_kv_hi; (void)_attn_chunk_lo;
  void * const _ucon = const_cast<void *>(__user_context);
  uint64_t  const _0 = (uint64_t)(_attn_out_buffer);
  uint64_t  const _1 = (uint64_t)(0ull);
@@ -3408,498 +3408,515 @@ int attn_causal64_pipeline(void const *__user_context, struct halide_buffer_t *_
  int32_t  const _64 = ::halide_cpp_max(_63, 0);
  int32_t  const _65 = _64 * 8;
  int32_t  const _66 = ::halide_cpp_min(_65, _attn_lk);
- int32_t  const _67 = ::halide_cpp_max(_62, 0);
- int32_t  const _68 = _67 * 8;
- int32_t  const _69 = ::halide_cpp_min(_68, _attn_lk);
- int32_t  const _70 = ::halide_cpp_max(_69, 0);
- int32_t  const _71 = ::halide_cpp_max(_66, 0);
- int32_t  const _72 = _71 - _70;
- int32_t  const _73 = _72 + -1;
- int32_t  const _74 = _73 >> 3;
- int32_t  const _75 = _74 * 8;
- int32_t  const _76 = _70 + _75;
- int32_t  const _77 = _76 + 8;
- int32_t  const _78 = ::halide_cpp_min(_77, _24);
- int32_t  const _79 = _24 + -1;
- int32_t  const _80 = ::halide_cpp_min(_70, _79);
- int32_t  const _81 = _78 - _80;
- bool  const _82 = _halide_buffer_is_bounds_query(_attn_k_buffer);
- bool  const _83 = !(_82);
- bool  const _84 = 0 <= _80;
- bool  const _85 = _80 <= 0;
- bool  const _86 = _84 && _85;
- bool  const _87 = _83 || _86;
- if (!_87)
+ int32_t  const _67 = ::halide_cpp_max(_66, 0);
+ int32_t  const _68 = ::halide_cpp_max(_62, 0);
+ int32_t  const _69 = _68 * 8;
+ int32_t  const _70 = ::halide_cpp_min(_69, _attn_lk);
+ int32_t  const _71 = ::halide_cpp_min(_67, _attn_chunk_lo);
+ int32_t  const _72 = ::halide_cpp_max(_70, _71);
+ int32_t  const _73 = ::halide_cpp_max(_72, 0);
+ int32_t  const _74 = _73 + 1024;
+ int32_t  const _75 = ::halide_cpp_min(_67, _74);
+ int32_t  const _76 = _75 - _73;
+ int32_t  const _77 = _76 + -1;
+ int32_t  const _78 = _77 >> 3;
+ int32_t  const _79 = _78 * 8;
+ int32_t  const _80 = _73 + _79;
+ int32_t  const _81 = _80 + 8;
+ int32_t  const _82 = ::halide_cpp_min(_81, _24);
+ int32_t  const _83 = _24 + -1;
+ int32_t  const _84 = ::halide_cpp_min(_73, _83);
+ int32_t  const _85 = _82 - _84;
+ int32_t  const _86 = ::halide_cpp_min(_attn_chunk_lo, _66);
+ int32_t  const _87 = ::halide_cpp_max(_86, _70);
+ int32_t  const _88 = _66 - _87;
+ int32_t  const _89 = ::halide_cpp_min(_88, 1024);
+ int32_t  const _90 = _89 + -1;
+ int32_t  const _91 = ::halide_cpp_min(_66, _attn_chunk_lo);
+ int32_t  const _92 = ::halide_cpp_max(_91, _70);
+ bool  const _93 = _halide_buffer_is_bounds_query(_attn_k_buffer);
+ bool  const _94 = !(_93);
+ bool  const _95 = 0 <= _84;
+ bool  const _96 = _84 <= 0;
+ bool  const _97 = _95 && _96;
+ bool  const _98 = _94 || _97;
+ if (!_98)
  {
-  int32_t  const _88 = _81 + -1;
-  int32_t  const _89 = _81 + _80;
-  int32_t  const _90 = _89 + -1;
-  int32_t  const _91 = attn_causal64_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_k", 1, 0, _88, _80, _90);
-  return _91;
+  int32_t  const _99 = _85 + -1;
+  int32_t  const _100 = _85 + _84;
+  int32_t  const _101 = _100 + -1;
+  int32_t  const _102 = attn_causal64_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_k", 1, 0, _99, _84, _101);
+  return _102;
  }
- bool  const _92 = _halide_buffer_is_bounds_query(_attn_v_buffer);
- bool  const _93 = !(_92);
- bool  const _94 = _69 <= 0;
- bool  const _95 = _93 || _94;
- if (!_95)
+ bool  const _103 = _halide_buffer_is_bounds_query(_attn_v_buffer);
+ bool  const _104 = !(_103);
+ bool  const _105 = 0 <= _92;
+ bool  const _106 = _92 <= 0;
+ bool  const _107 = _105 && _106;
+ bool  const _108 = _104 || _107;
+ if (!_108)
  {
-  int32_t  const _96 = _72 + -1;
-  int32_t  const _97 = _72 + _69;
-  int32_t  const _98 = _97 + -1;
-  int32_t  const _99 = attn_causal64_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_v", 1, 0, _96, _69, _98);
-  return _99;
+  int32_t  const _109 = _90 + _92;
+  int32_t  const _110 = attn_causal64_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_v", 1, 0, _90, _92, _109);
+  return _110;
  }
- uint32_t  const _100 = (uint32_t)(73730ull);
- bool  const _101 = _17 == _100;
- if (!_101)
+ uint32_t  const _111 = (uint32_t)(73730ull);
+ bool  const _112 = _17 == _111;
+ if (!_112)
  {
-  uint32_t  const _102 = (uint32_t)(73730ull);
-  int32_t  const _103 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_k", _17, _102);
-  return _103;
+  uint32_t  const _113 = (uint32_t)(73730ull);
+  int32_t  const _114 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_k", _17, _113);
+  return _114;
  }
- bool  const _104 = _19 == 2;
- if (!_104)
+ bool  const _115 = _19 == 2;
+ if (!_115)
  {
-  int32_t  const _105 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_k", _19, 2);
-  return _105;
+  int32_t  const _116 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_k", _19, 2);
+  return _116;
  }
- uint32_t  const _106 = (uint32_t)(73730ull);
- bool  const _107 = _27 == _106;
- if (!_107)
+ uint32_t  const _117 = (uint32_t)(73730ull);
+ bool  const _118 = _27 == _117;
+ if (!_118)
  {
-  uint32_t  const _108 = (uint32_t)(73730ull);
-  int32_t  const _109 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_q", _27, _108);
-  return _109;
+  uint32_t  const _119 = (uint32_t)(73730ull);
+  int32_t  const _120 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_q", _27, _119);
+  return _120;
  }
- bool  const _110 = _29 == 2;
- if (!_110)
+ bool  const _121 = _29 == 2;
+ if (!_121)
  {
-  int32_t  const _111 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_q", _29, 2);
-  return _111;
+  int32_t  const _122 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_q", _29, 2);
+  return _122;
  }
- uint32_t  const _112 = (uint32_t)(73730ull);
- bool  const _113 = _37 == _112;
- if (!_113)
+ uint32_t  const _123 = (uint32_t)(73730ull);
+ bool  const _124 = _37 == _123;
+ if (!_124)
  {
-  uint32_t  const _114 = (uint32_t)(73730ull);
-  int32_t  const _115 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_v", _37, _114);
-  return _115;
+  uint32_t  const _125 = (uint32_t)(73730ull);
+  int32_t  const _126 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_v", _37, _125);
+  return _126;
  }
- bool  const _116 = _39 == 2;
- if (!_116)
- {
-  int32_t  const _117 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_v", _39, 2);
-  return _117;
- }
- uint32_t  const _118 = (uint32_t)(73730ull);
- bool  const _119 = _47 == _118;
- if (!_119)
- {
-  uint32_t  const _120 = (uint32_t)(73730ull);
-  int32_t  const _121 = attn_causal64_rt_error_bad_type(_ucon, "Output buffer attn_out", _47, _120);
-  return _121;
- }
- bool  const _122 = _49 == 2;
- if (!_122)
- {
-  int32_t  const _123 = attn_causal64_rt_error_bad_dimensions(_ucon, "Output buffer attn_out", _49, 2);
-  return _123;
- }
- bool  const _124 = _20 <= 0;
- int32_t  const _125 = _21 + _20;
- bool  const _126 = 64 <= _125;
- bool  const _127 = _124 && _126;
+ bool  const _127 = _39 == 2;
  if (!_127)
  {
-  int32_t  const _128 = _21 + _20;
-  int32_t  const _129 = _128 + -1;
-  int32_t  const _130 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 0, 0, 63, _20, _129);
-  return _130;
+  int32_t  const _128 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_v", _39, 2);
+  return _128;
  }
- bool  const _131 = 0 <= _21;
- if (!_131)
+ uint32_t  const _129 = (uint32_t)(73730ull);
+ bool  const _130 = _47 == _129;
+ if (!_130)
  {
-  int32_t  const _132 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 0, _21);
+  uint32_t  const _131 = (uint32_t)(73730ull);
+  int32_t  const _132 = attn_causal64_rt_error_bad_type(_ucon, "Output buffer attn_out", _47, _131);
   return _132;
  }
- bool  const _133 = _23 <= _80;
- int32_t  const _134 = _81 + _80;
- int32_t  const _135 = _24 + _23;
- bool  const _136 = _134 <= _135;
- bool  const _137 = _133 && _136;
- if (!_137)
+ bool  const _133 = _49 == 2;
+ if (!_133)
  {
-  int32_t  const _138 = _81 + _80;
-  int32_t  const _139 = _138 + -1;
-  int32_t  const _140 = _24 + _23;
-  int32_t  const _141 = _140 + -1;
-  int32_t  const _142 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 1, _80, _139, _23, _141);
-  return _142;
+  int32_t  const _134 = attn_causal64_rt_error_bad_dimensions(_ucon, "Output buffer attn_out", _49, 2);
+  return _134;
  }
- bool  const _143 = 0 <= _24;
- if (!_143)
+ bool  const _135 = _20 <= 0;
+ int32_t  const _136 = _21 + _20;
+ bool  const _137 = 64 <= _136;
+ bool  const _138 = _135 && _137;
+ if (!_138)
  {
-  int32_t  const _144 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 1, _24);
-  return _144;
+  int32_t  const _139 = _21 + _20;
+  int32_t  const _140 = _139 + -1;
+  int32_t  const _141 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 0, 0, 63, _20, _140);
+  return _141;
  }
- bool  const _145 = _30 <= 0;
- int32_t  const _146 = _31 + _30;
- bool  const _147 = 64 <= _146;
- bool  const _148 = _145 && _147;
+ bool  const _142 = 0 <= _21;
+ if (!_142)
+ {
+  int32_t  const _143 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 0, _21);
+  return _143;
+ }
+ bool  const _144 = _23 <= _84;
+ int32_t  const _145 = _85 + _84;
+ int32_t  const _146 = _24 + _23;
+ bool  const _147 = _145 <= _146;
+ bool  const _148 = _144 && _147;
  if (!_148)
  {
-  int32_t  const _149 = _31 + _30;
+  int32_t  const _149 = _85 + _84;
   int32_t  const _150 = _149 + -1;
-  int32_t  const _151 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 0, 0, 63, _30, _150);
-  return _151;
- }
- bool  const _152 = 0 <= _31;
- if (!_152)
- {
-  int32_t  const _153 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 0, _31);
+  int32_t  const _151 = _24 + _23;
+  int32_t  const _152 = _151 + -1;
+  int32_t  const _153 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 1, _84, _150, _23, _152);
   return _153;
  }
- bool  const _154 = _33 <= 0;
- int32_t  const _155 = _34 + _33;
- bool  const _156 = 32 <= _155;
- bool  const _157 = _154 && _156;
- if (!_157)
+ bool  const _154 = 0 <= _24;
+ if (!_154)
  {
-  int32_t  const _158 = _34 + _33;
-  int32_t  const _159 = _158 + -1;
-  int32_t  const _160 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 1, 0, 31, _33, _159);
-  return _160;
+  int32_t  const _155 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 1, _24);
+  return _155;
  }
- bool  const _161 = 0 <= _34;
- if (!_161)
+ bool  const _156 = _30 <= 0;
+ int32_t  const _157 = _31 + _30;
+ bool  const _158 = 64 <= _157;
+ bool  const _159 = _156 && _158;
+ if (!_159)
  {
-  int32_t  const _162 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 1, _34);
+  int32_t  const _160 = _31 + _30;
+  int32_t  const _161 = _160 + -1;
+  int32_t  const _162 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 0, 0, 63, _30, _161);
   return _162;
  }
- bool  const _163 = _40 <= 0;
- int32_t  const _164 = _41 + _40;
- bool  const _165 = 64 <= _164;
- bool  const _166 = _163 && _165;
- if (!_166)
+ bool  const _163 = 0 <= _31;
+ if (!_163)
  {
-  int32_t  const _167 = _41 + _40;
-  int32_t  const _168 = _167 + -1;
-  int32_t  const _169 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 0, 0, 63, _40, _168);
-  return _169;
+  int32_t  const _164 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 0, _31);
+  return _164;
  }
- bool  const _170 = 0 <= _41;
- if (!_170)
+ bool  const _165 = _33 <= 0;
+ int32_t  const _166 = _34 + _33;
+ bool  const _167 = 32 <= _166;
+ bool  const _168 = _165 && _167;
+ if (!_168)
  {
-  int32_t  const _171 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 0, _41);
+  int32_t  const _169 = _34 + _33;
+  int32_t  const _170 = _169 + -1;
+  int32_t  const _171 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 1, 0, 31, _33, _170);
   return _171;
  }
- int32_t  const _172 = ::halide_cpp_max(_69, 0);
- bool  const _173 = _43 <= _172;
- int32_t  const _174 = _172 + _72;
- int32_t  const _175 = _44 + _43;
- bool  const _176 = _174 <= _175;
- bool  const _177 = _173 && _176;
+ bool  const _172 = 0 <= _34;
+ if (!_172)
+ {
+  int32_t  const _173 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 1, _34);
+  return _173;
+ }
+ bool  const _174 = _40 <= 0;
+ int32_t  const _175 = _41 + _40;
+ bool  const _176 = 64 <= _175;
+ bool  const _177 = _174 && _176;
  if (!_177)
  {
-  int32_t  const _178 = ::halide_cpp_max(_69, 0);
-  int32_t  const _179 = _178 + _72;
-  int32_t  const _180 = _179 + -1;
-  int32_t  const _181 = _44 + _43;
-  int32_t  const _182 = _181 + -1;
-  int32_t  const _183 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 1, _178, _180, _43, _182);
-  return _183;
+  int32_t  const _178 = _41 + _40;
+  int32_t  const _179 = _178 + -1;
+  int32_t  const _180 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 0, 0, 63, _40, _179);
+  return _180;
  }
- bool  const _184 = 0 <= _44;
- if (!_184)
+ bool  const _181 = 0 <= _41;
+ if (!_181)
  {
-  int32_t  const _185 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 1, _44);
-  return _185;
+  int32_t  const _182 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 0, _41);
+  return _182;
  }
- bool  const _186 = _50 <= 0;
- int32_t  const _187 = _51 + _50;
- bool  const _188 = 80 <= _187;
- bool  const _189 = _186 && _188;
- if (!_189)
+ bool  const _183 = _43 <= _92;
+ int32_t  const _184 = _90 + _92;
+ int32_t  const _185 = _184 + 1;
+ int32_t  const _186 = _44 + _43;
+ bool  const _187 = _185 <= _186;
+ bool  const _188 = _183 && _187;
+ if (!_188)
  {
-  int32_t  const _190 = _51 + _50;
+  int32_t  const _189 = _90 + _92;
+  int32_t  const _190 = _44 + _43;
   int32_t  const _191 = _190 + -1;
-  int32_t  const _192 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 0, 0, 79, _50, _191);
+  int32_t  const _192 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 1, _92, _189, _43, _191);
   return _192;
  }
- bool  const _193 = 0 <= _51;
+ bool  const _193 = 0 <= _44;
  if (!_193)
  {
-  int32_t  const _194 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 0, _51);
+  int32_t  const _194 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 1, _44);
   return _194;
  }
- bool  const _195 = _53 <= 0;
- int32_t  const _196 = _54 + _53;
- bool  const _197 = 32 <= _196;
+ bool  const _195 = _50 <= 0;
+ int32_t  const _196 = _51 + _50;
+ bool  const _197 = 80 <= _196;
  bool  const _198 = _195 && _197;
  if (!_198)
  {
-  int32_t  const _199 = _54 + _53;
+  int32_t  const _199 = _51 + _50;
   int32_t  const _200 = _199 + -1;
-  int32_t  const _201 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 1, 0, 31, _53, _200);
+  int32_t  const _201 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 0, 0, 79, _50, _200);
   return _201;
  }
- bool  const _202 = 0 <= _54;
+ bool  const _202 = 0 <= _51;
  if (!_202)
  {
-  int32_t  const _203 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 1, _54);
+  int32_t  const _203 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 0, _51);
   return _203;
  }
- bool  const _204 = _22 == 1;
- if (!_204)
+ bool  const _204 = _53 <= 0;
+ int32_t  const _205 = _54 + _53;
+ bool  const _206 = 32 <= _205;
+ bool  const _207 = _204 && _206;
+ if (!_207)
  {
-  int32_t  const _205 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.stride.0", _22, "1", 1);
-  return _205;
+  int32_t  const _208 = _54 + _53;
+  int32_t  const _209 = _208 + -1;
+  int32_t  const _210 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 1, 0, 31, _53, _209);
+  return _210;
  }
- bool  const _206 = _20 == 0;
- if (!_206)
+ bool  const _211 = 0 <= _54;
+ if (!_211)
  {
-  int32_t  const _207 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.min.0", _20, "0", 0);
-  return _207;
+  int32_t  const _212 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 1, _54);
+  return _212;
  }
- bool  const _208 = _21 == 64;
- if (!_208)
+ bool  const _213 = _22 == 1;
+ if (!_213)
  {
-  int32_t  const _209 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.extent.0", _21, "64", 64);
-  return _209;
+  int32_t  const _214 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.stride.0", _22, "1", 1);
+  return _214;
  }
- bool  const _210 = _25 == 64;
- if (!_210)
+ bool  const _215 = _20 == 0;
+ if (!_215)
  {
-  int32_t  const _211 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.stride.1", _25, "64", 64);
-  return _211;
+  int32_t  const _216 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.min.0", _20, "0", 0);
+  return _216;
  }
- bool  const _212 = _23 == 0;
- if (!_212)
+ bool  const _217 = _21 == 64;
+ if (!_217)
  {
-  int32_t  const _213 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.min.1", _23, "0", 0);
-  return _213;
+  int32_t  const _218 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.extent.0", _21, "64", 64);
+  return _218;
  }
- bool  const _214 = _32 == 1;
- if (!_214)
+ bool  const _219 = _25 == 64;
+ if (!_219)
  {
-  int32_t  const _215 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.stride.0", _32, "1", 1);
-  return _215;
+  int32_t  const _220 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.stride.1", _25, "64", 64);
+  return _220;
  }
- bool  const _216 = _30 == 0;
- if (!_216)
+ bool  const _221 = _23 == 0;
+ if (!_221)
  {
-  int32_t  const _217 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.min.0", _30, "0", 0);
-  return _217;
+  int32_t  const _222 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.min.1", _23, "0", 0);
+  return _222;
  }
- bool  const _218 = _31 == 64;
- if (!_218)
+ bool  const _223 = _32 == 1;
+ if (!_223)
  {
-  int32_t  const _219 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.extent.0", _31, "64", 64);
-  return _219;
+  int32_t  const _224 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.stride.0", _32, "1", 1);
+  return _224;
  }
- bool  const _220 = _35 == 64;
- if (!_220)
+ bool  const _225 = _30 == 0;
+ if (!_225)
  {
-  int32_t  const _221 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.stride.1", _35, "64", 64);
-  return _221;
+  int32_t  const _226 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.min.0", _30, "0", 0);
+  return _226;
  }
- bool  const _222 = _33 == 0;
- if (!_222)
+ bool  const _227 = _31 == 64;
+ if (!_227)
  {
-  int32_t  const _223 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.min.1", _33, "0", 0);
-  return _223;
+  int32_t  const _228 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.extent.0", _31, "64", 64);
+  return _228;
  }
- bool  const _224 = _34 == 32;
- if (!_224)
+ bool  const _229 = _35 == 64;
+ if (!_229)
  {
-  int32_t  const _225 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.extent.1", _34, "32", 32);
-  return _225;
+  int32_t  const _230 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.stride.1", _35, "64", 64);
+  return _230;
  }
- bool  const _226 = _42 == 1;
- if (!_226)
+ bool  const _231 = _33 == 0;
+ if (!_231)
  {
-  int32_t  const _227 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.stride.0", _42, "1", 1);
-  return _227;
+  int32_t  const _232 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.min.1", _33, "0", 0);
+  return _232;
  }
- bool  const _228 = _40 == 0;
- if (!_228)
+ bool  const _233 = _34 == 32;
+ if (!_233)
  {
-  int32_t  const _229 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.min.0", _40, "0", 0);
-  return _229;
+  int32_t  const _234 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.extent.1", _34, "32", 32);
+  return _234;
  }
- bool  const _230 = _41 == 64;
- if (!_230)
+ bool  const _235 = _42 == 1;
+ if (!_235)
  {
-  int32_t  const _231 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.extent.0", _41, "64", 64);
-  return _231;
+  int32_t  const _236 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.stride.0", _42, "1", 1);
+  return _236;
  }
- bool  const _232 = _45 == 64;
- if (!_232)
+ bool  const _237 = _40 == 0;
+ if (!_237)
  {
-  int32_t  const _233 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.stride.1", _45, "64", 64);
-  return _233;
+  int32_t  const _238 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.min.0", _40, "0", 0);
+  return _238;
  }
- bool  const _234 = _43 == 0;
- if (!_234)
+ bool  const _239 = _41 == 64;
+ if (!_239)
  {
-  int32_t  const _235 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.min.1", _43, "0", 0);
-  return _235;
+  int32_t  const _240 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.extent.0", _41, "64", 64);
+  return _240;
  }
- bool  const _236 = _52 == 1;
- if (!_236)
+ bool  const _241 = _45 == 64;
+ if (!_241)
  {
-  int32_t  const _237 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.stride.0", _52, "1", 1);
-  return _237;
+  int32_t  const _242 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.stride.1", _45, "64", 64);
+  return _242;
  }
- bool  const _238 = _50 == 0;
- if (!_238)
+ bool  const _243 = _43 == 0;
+ if (!_243)
  {
-  int32_t  const _239 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.min.0", _50, "0", 0);
-  return _239;
+  int32_t  const _244 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.min.1", _43, "0", 0);
+  return _244;
  }
- bool  const _240 = _51 == 80;
- if (!_240)
+ bool  const _245 = _52 == 1;
+ if (!_245)
  {
-  int32_t  const _241 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.extent.0", _51, "(64 + 16)", 80);
-  return _241;
+  int32_t  const _246 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.stride.0", _52, "1", 1);
+  return _246;
  }
- bool  const _242 = _55 == 80;
- if (!_242)
+ bool  const _247 = _50 == 0;
+ if (!_247)
  {
-  int32_t  const _243 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.stride.1", _55, "(64 + 16)", 80);
-  return _243;
+  int32_t  const _248 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.min.0", _50, "0", 0);
+  return _248;
  }
- bool  const _244 = _53 == 0;
- if (!_244)
+ bool  const _249 = _51 == 80;
+ if (!_249)
  {
-  int32_t  const _245 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.min.1", _53, "0", 0);
-  return _245;
+  int32_t  const _250 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.extent.0", _51, "(64 + 16)", 80);
+  return _250;
  }
- bool  const _246 = _54 == 32;
- if (!_246)
+ bool  const _251 = _55 == 80;
+ if (!_251)
  {
-  int32_t  const _247 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.extent.1", _54, "32", 32);
-  return _247;
+  int32_t  const _252 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.stride.1", _55, "(64 + 16)", 80);
+  return _252;
  }
- int64_t  const _248 = (int64_t)(_24);
- int64_t  const _249 = (int64_t)(64ll);
- int64_t  const _250 = _248 * _249;
- uint64_t  const _251 = (uint64_t)(_250);
- uint64_t  const _252 = (uint64_t)(2147483647ull);
- bool  const _253 = _251 <= _252;
+ bool  const _253 = _53 == 0;
  if (!_253)
  {
-  int64_t  const _254 = (int64_t)(_24);
-  int64_t  const _255 = (int64_t)(64ll);
-  int64_t  const _256 = _254 * _255;
-  uint64_t  const _257 = (uint64_t)(_256);
-  uint64_t  const _258 = (uint64_t)(2147483647ull);
-  int32_t  const _259 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _257, _258);
-  return _259;
+  int32_t  const _254 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.min.1", _53, "0", 0);
+  return _254;
  }
- int64_t  const _260 = (int64_t)(_24);
- int64_t  const _261 = (int64_t)(33554431ll);
+ bool  const _255 = _54 == 32;
+ if (!_255)
+ {
+  int32_t  const _256 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.extent.1", _54, "32", 32);
+  return _256;
+ }
+ int64_t  const _257 = (int64_t)(_24);
+ int64_t  const _258 = (int64_t)(64ll);
+ int64_t  const _259 = _257 * _258;
+ uint64_t  const _260 = (uint64_t)(_259);
+ uint64_t  const _261 = (uint64_t)(2147483647ull);
  bool  const _262 = _260 <= _261;
  if (!_262)
  {
   int64_t  const _263 = (int64_t)(_24);
   int64_t  const _264 = (int64_t)(64ll);
   int64_t  const _265 = _263 * _264;
-  int64_t  const _266 = (int64_t)(2147483647ll);
-  int32_t  const _267 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_k", _265, _266);
-  return _267;
+  uint64_t  const _266 = (uint64_t)(_265);
+  uint64_t  const _267 = (uint64_t)(2147483647ull);
+  int32_t  const _268 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _266, _267);
+  return _268;
  }
- int64_t  const _268 = (int64_t)(_44);
- int64_t  const _269 = (int64_t)(64ll);
- int64_t  const _270 = _268 * _269;
- uint64_t  const _271 = (uint64_t)(_270);
- uint64_t  const _272 = (uint64_t)(2147483647ull);
- bool  const _273 = _271 <= _272;
- if (!_273)
+ int64_t  const _269 = (int64_t)(_24);
+ int64_t  const _270 = (int64_t)(33554431ll);
+ bool  const _271 = _269 <= _270;
+ if (!_271)
  {
-  int64_t  const _274 = (int64_t)(_44);
-  int64_t  const _275 = (int64_t)(64ll);
-  int64_t  const _276 = _274 * _275;
-  uint64_t  const _277 = (uint64_t)(_276);
-  uint64_t  const _278 = (uint64_t)(2147483647ull);
-  int32_t  const _279 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _277, _278);
-  return _279;
+  int64_t  const _272 = (int64_t)(_24);
+  int64_t  const _273 = (int64_t)(64ll);
+  int64_t  const _274 = _272 * _273;
+  int64_t  const _275 = (int64_t)(2147483647ll);
+  int32_t  const _276 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_k", _274, _275);
+  return _276;
  }
- int64_t  const _280 = (int64_t)(_44);
- int64_t  const _281 = (int64_t)(33554431ll);
+ int64_t  const _277 = (int64_t)(_44);
+ int64_t  const _278 = (int64_t)(64ll);
+ int64_t  const _279 = _277 * _278;
+ uint64_t  const _280 = (uint64_t)(_279);
+ uint64_t  const _281 = (uint64_t)(2147483647ull);
  bool  const _282 = _280 <= _281;
  if (!_282)
  {
   int64_t  const _283 = (int64_t)(_44);
   int64_t  const _284 = (int64_t)(64ll);
   int64_t  const _285 = _283 * _284;
-  int64_t  const _286 = (int64_t)(2147483647ll);
-  int32_t  const _287 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_v", _285, _286);
-  return _287;
+  uint64_t  const _286 = (uint64_t)(_285);
+  uint64_t  const _287 = (uint64_t)(2147483647ull);
+  int32_t  const _288 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _286, _287);
+  return _288;
  }
- bool  const _288 = !(_18);
- if (!_288)
+ int64_t  const _289 = (int64_t)(_44);
+ int64_t  const _290 = (int64_t)(33554431ll);
+ bool  const _291 = _289 <= _290;
+ if (!_291)
  {
-  int32_t  const _289 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_k");
-  return _289;
+  int64_t  const _292 = (int64_t)(_44);
+  int64_t  const _293 = (int64_t)(64ll);
+  int64_t  const _294 = _292 * _293;
+  int64_t  const _295 = (int64_t)(2147483647ll);
+  int32_t  const _296 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_v", _294, _295);
+  return _296;
  }
- bool  const _290 = !(_28);
- if (!_290)
+ bool  const _297 = !(_18);
+ if (!_297)
  {
-  int32_t  const _291 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_q");
-  return _291;
+  int32_t  const _298 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_k");
+  return _298;
  }
- bool  const _292 = !(_38);
- if (!_292)
+ bool  const _299 = !(_28);
+ if (!_299)
  {
-  int32_t  const _293 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_v");
-  return _293;
+  int32_t  const _300 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_q");
+  return _300;
  }
- bool  const _294 = !(_48);
- if (!_294)
+ bool  const _301 = !(_38);
+ if (!_301)
  {
-  int32_t  const _295 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Output buffer attn_out");
-  return _295;
+  int32_t  const _302 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_v");
+  return _302;
  }
- uint64_t  const _296 = (uint64_t)(0ull);
- auto * const _297 = (void *)(_296);
- bool  const _298 = _attn_k != _297;
- if (!_298)
+ bool  const _303 = !(_48);
+ if (!_303)
  {
-  int32_t  const _299 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_k");
-  return _299;
+  int32_t  const _304 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Output buffer attn_out");
+  return _304;
  }
- uint64_t  const _300 = (uint64_t)(0ull);
- auto * const _301 = (void *)(_300);
- bool  const _302 = _attn_q != _301;
- if (!_302)
+ uint64_t  const _305 = (uint64_t)(0ull);
+ auto * const _306 = (void *)(_305);
+ bool  const _307 = _attn_k != _306;
+ if (!_307)
  {
-  int32_t  const _303 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_q");
-  return _303;
+  int32_t  const _308 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_k");
+  return _308;
  }
- uint64_t  const _304 = (uint64_t)(0ull);
- auto * const _305 = (void *)(_304);
- bool  const _306 = _attn_v != _305;
- if (!_306)
+ uint64_t  const _309 = (uint64_t)(0ull);
+ auto * const _310 = (void *)(_309);
+ bool  const _311 = _attn_q != _310;
+ if (!_311)
  {
-  int32_t  const _307 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_v");
-  return _307;
+  int32_t  const _312 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_q");
+  return _312;
  }
- uint64_t  const _308 = (uint64_t)(0ull);
- auto * const _309 = (void *)(_308);
- bool  const _310 = _attn_out != _309;
- if (!_310)
+ uint64_t  const _313 = (uint64_t)(0ull);
+ auto * const _314 = (void *)(_313);
+ bool  const _315 = _attn_v != _314;
+ if (!_315)
  {
-  int32_t  const _311 = attn_causal64_rt_error_host_is_null(_ucon, "Output buffer attn_out");
-  return _311;
+  int32_t  const _316 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_v");
+  return _316;
  }
- bool  const _312 = 0 <= _attn_tile;
- if (!_312)
+ uint64_t  const _317 = (uint64_t)(0ull);
+ auto * const _318 = (void *)(_317);
+ bool  const _319 = _attn_out != _318;
+ if (!_319)
  {
-  int64_t  const _313 = (int64_t)(_attn_tile);
-  int64_t  const _314 = (int64_t)(0ll);
-  int32_t  const _315 = attn_causal64_rt_error_param_too_small_i64(_ucon, "attn_tile", _313, _314);
-  return _315;
+  int32_t  const _320 = attn_causal64_rt_error_host_is_null(_ucon, "Output buffer attn_out");
+  return _320;
+ }
+ bool  const _321 = 0 <= _attn_tile;
+ if (!_321)
+ {
+  int64_t  const _322 = (int64_t)(_attn_tile);
+  int64_t  const _323 = (int64_t)(0ll);
+  int32_t  const _324 = attn_causal64_rt_error_param_too_small_i64(_ucon, "attn_tile", _322, _323);
+  return _324;
+ }
+ bool  const _325 = 0 <= _attn_lk;
+ if (!_325)
+ {
+  int64_t  const _326 = (int64_t)(_attn_lk);
+  int64_t  const _327 = (int64_t)(0ll);
+  int32_t  const _328 = attn_causal64_rt_error_param_too_small_i64(_ucon, "attn_lk", _326, _327);
+  return _328;
  }
  {
   float _qs[2048];
@@ -3908,940 +3925,1004 @@ int attn_causal64_pipeline(void const *__user_context, struct halide_buffer_t *_
   {
    for (int _qs_s0_c = 0; _qs_s0_c < 0 + 64; _qs_s0_c++)
    {
-    int32_t  const _316 = _qs_s0_ii_ii * 1024;
-    int32_t  const _317 = _316 + _qs_s0_c;
-    int32x16_t  const _318 = int32x16_t_ops::ramp(_317, 64);
-    float16  const _319 = float16_ops::load_gather(_attn_q, _318);
-    float  const _320 = float_from_bits(1043900987 /* 0.180337 */);
-    float16  const _321 = float16_ops::broadcast(_320);
-    float16  const _322 = _319 * _321;
-    int32_t  const _323 = _qs_s0_c * 2;
-    int32_t  const _324 = _323 + _qs_s0_ii_ii;
-    int32_t  const _325 = _324 * 16;
-    float16_ops::store(_322, _qs, _325);
+    int32_t  const _329 = _qs_s0_ii_ii * 1024;
+    int32_t  const _330 = _329 + _qs_s0_c;
+    int32x16_t  const _331 = int32x16_t_ops::ramp(_330, 64);
+    float16  const _332 = float16_ops::load_gather(_attn_q, _331);
+    float  const _333 = float_from_bits(1043900987 /* 0.180337 */);
+    float16  const _334 = float16_ops::broadcast(_333);
+    float16  const _335 = _332 * _334;
+    int32_t  const _336 = _qs_s0_c * 2;
+    int32_t  const _337 = _336 + _qs_s0_ii_ii;
+    int32_t  const _338 = _337 * 16;
+    float16_ops::store(_335, _qs, _338);
    } // for _qs_s0_c
   } // for _qs_s0_ii_ii
-  int32_t  const _326 = ::halide_cpp_max(_69, 0);
-  int32_t  const _327 = ::halide_cpp_max(_66, 0);
-  int32_t  const _328 = _327 - _326;
-  int32_t  const _329 = _328 + -1;
-  int32_t  const _330 = _329 >> 3;
-  int32_t  const _331 = _330 * 8;
-  int32_t  const _332 = _326 + _331;
-  int32_t  const _333 = _332 + 8;
-  int32_t  const _334 = ::halide_cpp_max(_333, _66);
-  int32_t  const _335 = ::halide_cpp_max(_334, 0);
-  int32_t  const _336 = _335 - _326;
+  int32_t  const _339 = ::halide_cpp_max(_72, 0);
+  int32_t  const _340 = _75 - _339;
   {
-   int64_t  const _337 = _336;
-   int64_t  const _338 = _337 * 32;
-   if ((_338 > ((int64_t(1) << 31) - 1)) || ((_338 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+   int32_t  const _341 = _340 + -1;
+   int32_t  const _342 = _341 >> 3;
+   int32_t  const _343 = _342 * 8;
+   int32_t  const _344 = _343 + 8;
+   int64_t  const _345 = _344;
+   int64_t  const _346 = _345 * 32;
+   if ((_346 > ((int64_t(1) << 31) - 1)) || ((_346 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
    {
     attn_causal64_rt_error(_ucon, "32-bit signed overflow computing size of allocation scores\n");
     return -1;
    } // overflow test scores
-   int64_t  const _339 = _338;
-   float *_scores = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_339);
+   int64_t  const _347 = _346;
+   float *_scores = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_347);
    if (!_scores)
    {
-    int32_t  const _340 = attn_causal64_rt_error_out_of_memory(_ucon);
-    return _340;
+    int32_t  const _348 = attn_causal64_rt_error_out_of_memory(_ucon);
+    return _348;
    }
    HalideFreeHelper _scores_free(_ucon, _scores, attn_causal64_rt_free);
-   int32_t  const _341 = ::halide_cpp_max(_66, 0);
-   int32_t  const _342 = ::halide_cpp_max(_69, 0);
-   int32_t  const _343 = _341 - _342;
    // produce scores
    // consume qs
-   int32_t  const _344 = _343 + 7;
-   int32_t  const _345 = _344 >> 3;
-   for (int _scores_s0_j_jo = 0; _scores_s0_j_jo < 0 + _345; _scores_s0_j_jo++)
+   int32_t  const _349 = ::halide_cpp_max(_72, 0);
+   int32_t  const _350 = _340 + 7;
+   int32_t  const _351 = _350 >> 3;
+   for (int _scores_s0_j_jo = 0; _scores_s0_j_jo < 0 + _351; _scores_s0_j_jo++)
    {
-    int32_t  const _346 = _scores_s0_j_jo * 8;
-    int32_t  const _347 = _346 + _342;
+    int32_t  const _352 = _scores_s0_j_jo * 8;
+    int32_t  const _353 = _352 + _349;
     {
      float _dot[256];
      // produce dot
-     float  const _348 = float_from_bits(0 /* 0 */);
-     float16  const _349 = float16_ops::broadcast(_348);
-     float16_ops::store(_349, _dot, 0);
-     float  const _350 = float_from_bits(0 /* 0 */);
-     float16  const _351 = float16_ops::broadcast(_350);
-     float16_ops::store(_351, _dot, 32);
-     float  const _352 = float_from_bits(0 /* 0 */);
-     float16  const _353 = float16_ops::broadcast(_352);
-     float16_ops::store(_353, _dot, 64);
      float  const _354 = float_from_bits(0 /* 0 */);
      float16  const _355 = float16_ops::broadcast(_354);
-     float16_ops::store(_355, _dot, 96);
+     float16_ops::store(_355, _dot, 0);
      float  const _356 = float_from_bits(0 /* 0 */);
      float16  const _357 = float16_ops::broadcast(_356);
-     float16_ops::store(_357, _dot, 128);
+     float16_ops::store(_357, _dot, 32);
      float  const _358 = float_from_bits(0 /* 0 */);
      float16  const _359 = float16_ops::broadcast(_358);
-     float16_ops::store(_359, _dot, 160);
+     float16_ops::store(_359, _dot, 64);
      float  const _360 = float_from_bits(0 /* 0 */);
      float16  const _361 = float16_ops::broadcast(_360);
-     float16_ops::store(_361, _dot, 192);
+     float16_ops::store(_361, _dot, 96);
      float  const _362 = float_from_bits(0 /* 0 */);
      float16  const _363 = float16_ops::broadcast(_362);
-     float16_ops::store(_363, _dot, 224);
+     float16_ops::store(_363, _dot, 128);
      float  const _364 = float_from_bits(0 /* 0 */);
      float16  const _365 = float16_ops::broadcast(_364);
-     float16_ops::store(_365, _dot, 16);
+     float16_ops::store(_365, _dot, 160);
      float  const _366 = float_from_bits(0 /* 0 */);
      float16  const _367 = float16_ops::broadcast(_366);
-     float16_ops::store(_367, _dot, 48);
+     float16_ops::store(_367, _dot, 192);
      float  const _368 = float_from_bits(0 /* 0 */);
      float16  const _369 = float16_ops::broadcast(_368);
-     float16_ops::store(_369, _dot, 80);
+     float16_ops::store(_369, _dot, 224);
      float  const _370 = float_from_bits(0 /* 0 */);
      float16  const _371 = float16_ops::broadcast(_370);
-     float16_ops::store(_371, _dot, 112);
+     float16_ops::store(_371, _dot, 16);
      float  const _372 = float_from_bits(0 /* 0 */);
      float16  const _373 = float16_ops::broadcast(_372);
-     float16_ops::store(_373, _dot, 144);
+     float16_ops::store(_373, _dot, 48);
      float  const _374 = float_from_bits(0 /* 0 */);
      float16  const _375 = float16_ops::broadcast(_374);
-     float16_ops::store(_375, _dot, 176);
+     float16_ops::store(_375, _dot, 80);
      float  const _376 = float_from_bits(0 /* 0 */);
      float16  const _377 = float16_ops::broadcast(_376);
-     float16_ops::store(_377, _dot, 208);
+     float16_ops::store(_377, _dot, 112);
      float  const _378 = float_from_bits(0 /* 0 */);
      float16  const _379 = float16_ops::broadcast(_378);
-     float16_ops::store(_379, _dot, 240);
-     int32_t  const _380 = _347 + 8;
-     int32_t  const _381 = ::halide_cpp_min(_380, _24);
-     int32_t  const _382 = _381 * 64;
-     int32_t  const _383 = _347 + 7;
-     int32_t  const _384 = ::halide_cpp_min(_383, _24);
-     int32_t  const _385 = _384 * 64;
-     int32_t  const _386 = _347 + 6;
+     float16_ops::store(_379, _dot, 144);
+     float  const _380 = float_from_bits(0 /* 0 */);
+     float16  const _381 = float16_ops::broadcast(_380);
+     float16_ops::store(_381, _dot, 176);
+     float  const _382 = float_from_bits(0 /* 0 */);
+     float16  const _383 = float16_ops::broadcast(_382);
+     float16_ops::store(_383, _dot, 208);
+     float  const _384 = float_from_bits(0 /* 0 */);
+     float16  const _385 = float16_ops::broadcast(_384);
+     float16_ops::store(_385, _dot, 240);
+     int32_t  const _386 = _353 + 8;
      int32_t  const _387 = ::halide_cpp_min(_386, _24);
      int32_t  const _388 = _387 * 64;
-     int32_t  const _389 = _347 + 5;
+     int32_t  const _389 = _353 + 7;
      int32_t  const _390 = ::halide_cpp_min(_389, _24);
      int32_t  const _391 = _390 * 64;
-     int32_t  const _392 = _347 + 4;
+     int32_t  const _392 = _353 + 6;
      int32_t  const _393 = ::halide_cpp_min(_392, _24);
      int32_t  const _394 = _393 * 64;
-     int32_t  const _395 = _347 + 3;
+     int32_t  const _395 = _353 + 5;
      int32_t  const _396 = ::halide_cpp_min(_395, _24);
      int32_t  const _397 = _396 * 64;
-     int32_t  const _398 = _347 + 2;
+     int32_t  const _398 = _353 + 4;
      int32_t  const _399 = ::halide_cpp_min(_398, _24);
      int32_t  const _400 = _399 * 64;
-     int32_t  const _401 = _24 + -1;
-     int32_t  const _402 = ::halide_cpp_min(_401, _347);
+     int32_t  const _401 = _353 + 3;
+     int32_t  const _402 = ::halide_cpp_min(_401, _24);
      int32_t  const _403 = _402 * 64;
+     int32_t  const _404 = _353 + 2;
+     int32_t  const _405 = ::halide_cpp_min(_404, _24);
+     int32_t  const _406 = _405 * 64;
+     int32_t  const _407 = _24 + -1;
+     int32_t  const _408 = ::halide_cpp_min(_407, _353);
+     int32_t  const _409 = _408 * 64;
      for (int _dot_s1_rd__x = 0; _dot_s1_rd__x < 0 + 64; _dot_s1_rd__x++)
      {
-      float16  const _404 = float16_ops::load(_dot, 0);
-      int32_t  const _405 = _dot_s1_rd__x * 32;
-      float16  const _406 = float16_ops::load(_qs, _405);
-      int32_t  const _407 = _dot_s1_rd__x + _403;
-      float  const _408 = ((float const *)_attn_k)[_407];
-      float16  const _409 = float16_ops::broadcast(_408);
-      float16  const _410 = _406 * _409;
-      float16  const _411 = _404 + _410;
-      float16_ops::store(_411, _dot, 0);
-      float16  const _412 = float16_ops::load(_dot, 16);
-      int32_t  const _413 = _dot_s1_rd__x * 32;
-      int32_t  const _414 = _413 + 16;
-      float16  const _415 = float16_ops::load(_qs, _414);
-      int32_t  const _416 = _dot_s1_rd__x + _403;
-      float  const _417 = ((float const *)_attn_k)[_416];
-      float16  const _418 = float16_ops::broadcast(_417);
-      float16  const _419 = _415 * _418;
-      float16  const _420 = _412 + _419;
-      float16_ops::store(_420, _dot, 16);
-      float16  const _421 = float16_ops::load(_dot, 32);
-      int32_t  const _422 = _dot_s1_rd__x * 32;
-      float16  const _423 = float16_ops::load(_qs, _422);
-      int32_t  const _424 = _dot_s1_rd__x + _400;
-      int32_t  const _425 = _424 + -64;
-      float  const _426 = ((float const *)_attn_k)[_425];
-      float16  const _427 = float16_ops::broadcast(_426);
-      float16  const _428 = _423 * _427;
-      float16  const _429 = _421 + _428;
-      float16_ops::store(_429, _dot, 32);
-      float16  const _430 = float16_ops::load(_dot, 48);
-      int32_t  const _431 = _dot_s1_rd__x * 32;
-      int32_t  const _432 = _431 + 16;
-      float16  const _433 = float16_ops::load(_qs, _432);
-      int32_t  const _434 = _dot_s1_rd__x + _400;
-      int32_t  const _435 = _434 + -64;
-      float  const _436 = ((float const *)_attn_k)[_435];
-      float16  const _437 = float16_ops::broadcast(_436);
-      float16  const _438 = _433 * _437;
-      float16  const _439 = _430 + _438;
-      float16_ops::store(_439, _dot, 48);
-      float16  const _440 = float16_ops::load(_dot, 64);
-      int32_t  const _441 = _dot_s1_rd__x * 32;
-      float16  const _442 = float16_ops::load(_qs, _441);
-      int32_t  const _443 = _dot_s1_rd__x + _397;
-      int32_t  const _444 = _443 + -64;
-      float  const _445 = ((float const *)_attn_k)[_444];
-      float16  const _446 = float16_ops::broadcast(_445);
-      float16  const _447 = _442 * _446;
-      float16  const _448 = _440 + _447;
-      float16_ops::store(_448, _dot, 64);
-      float16  const _449 = float16_ops::load(_dot, 80);
-      int32_t  const _450 = _dot_s1_rd__x * 32;
-      int32_t  const _451 = _450 + 16;
-      float16  const _452 = float16_ops::load(_qs, _451);
-      int32_t  const _453 = _dot_s1_rd__x + _397;
-      int32_t  const _454 = _453 + -64;
-      float  const _455 = ((float const *)_attn_k)[_454];
-      float16  const _456 = float16_ops::broadcast(_455);
-      float16  const _457 = _452 * _456;
-      float16  const _458 = _449 + _457;
-      float16_ops::store(_458, _dot, 80);
-      float16  const _459 = float16_ops::load(_dot, 96);
-      int32_t  const _460 = _dot_s1_rd__x * 32;
-      float16  const _461 = float16_ops::load(_qs, _460);
-      int32_t  const _462 = _dot_s1_rd__x + _394;
-      int32_t  const _463 = _462 + -64;
-      float  const _464 = ((float const *)_attn_k)[_463];
-      float16  const _465 = float16_ops::broadcast(_464);
-      float16  const _466 = _461 * _465;
-      float16  const _467 = _459 + _466;
-      float16_ops::store(_467, _dot, 96);
-      float16  const _468 = float16_ops::load(_dot, 112);
-      int32_t  const _469 = _dot_s1_rd__x * 32;
-      int32_t  const _470 = _469 + 16;
-      float16  const _471 = float16_ops::load(_qs, _470);
-      int32_t  const _472 = _dot_s1_rd__x + _394;
-      int32_t  const _473 = _472 + -64;
-      float  const _474 = ((float const *)_attn_k)[_473];
-      float16  const _475 = float16_ops::broadcast(_474);
-      float16  const _476 = _471 * _475;
-      float16  const _477 = _468 + _476;
-      float16_ops::store(_477, _dot, 112);
-      float16  const _478 = float16_ops::load(_dot, 128);
-      int32_t  const _479 = _dot_s1_rd__x * 32;
-      float16  const _480 = float16_ops::load(_qs, _479);
-      int32_t  const _481 = _dot_s1_rd__x + _391;
-      int32_t  const _482 = _481 + -64;
-      float  const _483 = ((float const *)_attn_k)[_482];
-      float16  const _484 = float16_ops::broadcast(_483);
-      float16  const _485 = _480 * _484;
-      float16  const _486 = _478 + _485;
-      float16_ops::store(_486, _dot, 128);
-      float16  const _487 = float16_ops::load(_dot, 144);
-      int32_t  const _488 = _dot_s1_rd__x * 32;
-      int32_t  const _489 = _488 + 16;
-      float16  const _490 = float16_ops::load(_qs, _489);
-      int32_t  const _491 = _dot_s1_rd__x + _391;
-      int32_t  const _492 = _491 + -64;
-      float  const _493 = ((float const *)_attn_k)[_492];
-      float16  const _494 = float16_ops::broadcast(_493);
-      float16  const _495 = _490 * _494;
-      float16  const _496 = _487 + _495;
-      float16_ops::store(_496, _dot, 144);
-      float16  const _497 = float16_ops::load(_dot, 160);
-      int32_t  const _498 = _dot_s1_rd__x * 32;
-      float16  const _499 = float16_ops::load(_qs, _498);
-      int32_t  const _500 = _dot_s1_rd__x + _388;
-      int32_t  const _501 = _500 + -64;
-      float  const _502 = ((float const *)_attn_k)[_501];
-      float16  const _503 = float16_ops::broadcast(_502);
-      float16  const _504 = _499 * _503;
-      float16  const _505 = _497 + _504;
-      float16_ops::store(_505, _dot, 160);
-      float16  const _506 = float16_ops::load(_dot, 176);
-      int32_t  const _507 = _dot_s1_rd__x * 32;
-      int32_t  const _508 = _507 + 16;
-      float16  const _509 = float16_ops::load(_qs, _508);
-      int32_t  const _510 = _dot_s1_rd__x + _388;
-      int32_t  const _511 = _510 + -64;
-      float  const _512 = ((float const *)_attn_k)[_511];
-      float16  const _513 = float16_ops::broadcast(_512);
-      float16  const _514 = _509 * _513;
-      float16  const _515 = _506 + _514;
-      float16_ops::store(_515, _dot, 176);
-      float16  const _516 = float16_ops::load(_dot, 192);
-      int32_t  const _517 = _dot_s1_rd__x * 32;
-      float16  const _518 = float16_ops::load(_qs, _517);
-      int32_t  const _519 = _dot_s1_rd__x + _385;
-      int32_t  const _520 = _519 + -64;
-      float  const _521 = ((float const *)_attn_k)[_520];
-      float16  const _522 = float16_ops::broadcast(_521);
-      float16  const _523 = _518 * _522;
-      float16  const _524 = _516 + _523;
-      float16_ops::store(_524, _dot, 192);
-      float16  const _525 = float16_ops::load(_dot, 208);
-      int32_t  const _526 = _dot_s1_rd__x * 32;
-      int32_t  const _527 = _526 + 16;
-      float16  const _528 = float16_ops::load(_qs, _527);
-      int32_t  const _529 = _dot_s1_rd__x + _385;
-      int32_t  const _530 = _529 + -64;
-      float  const _531 = ((float const *)_attn_k)[_530];
-      float16  const _532 = float16_ops::broadcast(_531);
-      float16  const _533 = _528 * _532;
-      float16  const _534 = _525 + _533;
-      float16_ops::store(_534, _dot, 208);
-      float16  const _535 = float16_ops::load(_dot, 224);
-      int32_t  const _536 = _dot_s1_rd__x * 32;
-      float16  const _537 = float16_ops::load(_qs, _536);
-      int32_t  const _538 = _dot_s1_rd__x + _382;
-      int32_t  const _539 = _538 + -64;
-      float  const _540 = ((float const *)_attn_k)[_539];
-      float16  const _541 = float16_ops::broadcast(_540);
-      float16  const _542 = _537 * _541;
-      float16  const _543 = _535 + _542;
-      float16_ops::store(_543, _dot, 224);
-      float16  const _544 = float16_ops::load(_dot, 240);
-      int32_t  const _545 = _dot_s1_rd__x * 32;
-      int32_t  const _546 = _545 + 16;
-      float16  const _547 = float16_ops::load(_qs, _546);
-      int32_t  const _548 = _dot_s1_rd__x + _382;
-      int32_t  const _549 = _548 + -64;
-      float  const _550 = ((float const *)_attn_k)[_549];
-      float16  const _551 = float16_ops::broadcast(_550);
-      float16  const _552 = _547 * _551;
-      float16  const _553 = _544 + _552;
-      float16_ops::store(_553, _dot, 240);
+      float16  const _410 = float16_ops::load(_dot, 0);
+      int32_t  const _411 = _dot_s1_rd__x * 32;
+      float16  const _412 = float16_ops::load(_qs, _411);
+      int32_t  const _413 = _dot_s1_rd__x + _409;
+      float  const _414 = ((float const *)_attn_k)[_413];
+      float16  const _415 = float16_ops::broadcast(_414);
+      float16  const _416 = _412 * _415;
+      float16  const _417 = _410 + _416;
+      float16_ops::store(_417, _dot, 0);
+      float16  const _418 = float16_ops::load(_dot, 16);
+      int32_t  const _419 = _dot_s1_rd__x * 32;
+      int32_t  const _420 = _419 + 16;
+      float16  const _421 = float16_ops::load(_qs, _420);
+      int32_t  const _422 = _dot_s1_rd__x + _409;
+      float  const _423 = ((float const *)_attn_k)[_422];
+      float16  const _424 = float16_ops::broadcast(_423);
+      float16  const _425 = _421 * _424;
+      float16  const _426 = _418 + _425;
+      float16_ops::store(_426, _dot, 16);
+      float16  const _427 = float16_ops::load(_dot, 32);
+      int32_t  const _428 = _dot_s1_rd__x * 32;
+      float16  const _429 = float16_ops::load(_qs, _428);
+      int32_t  const _430 = _dot_s1_rd__x + _406;
+      int32_t  const _431 = _430 + -64;
+      float  const _432 = ((float const *)_attn_k)[_431];
+      float16  const _433 = float16_ops::broadcast(_432);
+      float16  const _434 = _429 * _433;
+      float16  const _435 = _427 + _434;
+      float16_ops::store(_435, _dot, 32);
+      float16  const _436 = float16_ops::load(_dot, 48);
+      int32_t  const _437 = _dot_s1_rd__x * 32;
+      int32_t  const _438 = _437 + 16;
+      float16  const _439 = float16_ops::load(_qs, _438);
+      int32_t  const _440 = _dot_s1_rd__x + _406;
+      int32_t  const _441 = _440 + -64;
+      float  const _442 = ((float const *)_attn_k)[_441];
+      float16  const _443 = float16_ops::broadcast(_442);
+      float16  const _444 = _439 * _443;
+      float16  const _445 = _436 + _444;
+      float16_ops::store(_445, _dot, 48);
+      float16  const _446 = float16_ops::load(_dot, 64);
+      int32_t  const _447 = _dot_s1_rd__x * 32;
+      float16  const _448 = float16_ops::load(_qs, _447);
+      int32_t  const _449 = _dot_s1_rd__x + _403;
+      int32_t  const _450 = _449 + -64;
+      float  const _451 = ((float const *)_attn_k)[_450];
+      float16  const _452 = float16_ops::broadcast(_451);
+      float16  const _453 = _448 * _452;
+      float16  const _454 = _446 + _453;
+      float16_ops::store(_454, _dot, 64);
+      float16  const _455 = float16_ops::load(_dot, 80);
+      int32_t  const _456 = _dot_s1_rd__x * 32;
+      int32_t  const _457 = _456 + 16;
+      float16  const _458 = float16_ops::load(_qs, _457);
+      int32_t  const _459 = _dot_s1_rd__x + _403;
+      int32_t  const _460 = _459 + -64;
+      float  const _461 = ((float const *)_attn_k)[_460];
+      float16  const _462 = float16_ops::broadcast(_461);
+      float16  const _463 = _458 * _462;
+      float16  const _464 = _455 + _463;
+      float16_ops::store(_464, _dot, 80);
+      float16  const _465 = float16_ops::load(_dot, 96);
+      int32_t  const _466 = _dot_s1_rd__x * 32;
+      float16  const _467 = float16_ops::load(_qs, _466);
+      int32_t  const _468 = _dot_s1_rd__x + _400;
+      int32_t  const _469 = _468 + -64;
+      float  const _470 = ((float const *)_attn_k)[_469];
+      float16  const _471 = float16_ops::broadcast(_470);
+      float16  const _472 = _467 * _471;
+      float16  const _473 = _465 + _472;
+      float16_ops::store(_473, _dot, 96);
+      float16  const _474 = float16_ops::load(_dot, 112);
+      int32_t  const _475 = _dot_s1_rd__x * 32;
+      int32_t  const _476 = _475 + 16;
+      float16  const _477 = float16_ops::load(_qs, _476);
+      int32_t  const _478 = _dot_s1_rd__x + _400;
+      int32_t  const _479 = _478 + -64;
+      float  const _480 = ((float const *)_attn_k)[_479];
+      float16  const _481 = float16_ops::broadcast(_480);
+      float16  const _482 = _477 * _481;
+      float16  const _483 = _474 + _482;
+      float16_ops::store(_483, _dot, 112);
+      float16  const _484 = float16_ops::load(_dot, 128);
+      int32_t  const _485 = _dot_s1_rd__x * 32;
+      float16  const _486 = float16_ops::load(_qs, _485);
+      int32_t  const _487 = _dot_s1_rd__x + _397;
+      int32_t  const _488 = _487 + -64;
+      float  const _489 = ((float const *)_attn_k)[_488];
+      float16  const _490 = float16_ops::broadcast(_489);
+      float16  const _491 = _486 * _490;
+      float16  const _492 = _484 + _491;
+      float16_ops::store(_492, _dot, 128);
+      float16  const _493 = float16_ops::load(_dot, 144);
+      int32_t  const _494 = _dot_s1_rd__x * 32;
+      int32_t  const _495 = _494 + 16;
+      float16  const _496 = float16_ops::load(_qs, _495);
+      int32_t  const _497 = _dot_s1_rd__x + _397;
+      int32_t  const _498 = _497 + -64;
+      float  const _499 = ((float const *)_attn_k)[_498];
+      float16  const _500 = float16_ops::broadcast(_499);
+      float16  const _501 = _496 * _500;
+      float16  const _502 = _493 + _501;
+      float16_ops::store(_502, _dot, 144);
+      float16  const _503 = float16_ops::load(_dot, 160);
+      int32_t  const _504 = _dot_s1_rd__x * 32;
+      float16  const _505 = float16_ops::load(_qs, _504);
+      int32_t  const _506 = _dot_s1_rd__x + _394;
+      int32_t  const _507 = _506 + -64;
+      float  const _508 = ((float const *)_attn_k)[_507];
+      float16  const _509 = float16_ops::broadcast(_508);
+      float16  const _510 = _505 * _509;
+      float16  const _511 = _503 + _510;
+      float16_ops::store(_511, _dot, 160);
+      float16  const _512 = float16_ops::load(_dot, 176);
+      int32_t  const _513 = _dot_s1_rd__x * 32;
+      int32_t  const _514 = _513 + 16;
+      float16  const _515 = float16_ops::load(_qs, _514);
+      int32_t  const _516 = _dot_s1_rd__x + _394;
+      int32_t  const _517 = _516 + -64;
+      float  const _518 = ((float const *)_attn_k)[_517];
+      float16  const _519 = float16_ops::broadcast(_518);
+      float16  const _520 = _515 * _519;
+      float16  const _521 = _512 + _520;
+      float16_ops::store(_521, _dot, 176);
+      float16  const _522 = float16_ops::load(_dot, 192);
+      int32_t  const _523 = _dot_s1_rd__x * 32;
+      float16  const _524 = float16_ops::load(_qs, _523);
+      int32_t  const _525 = _dot_s1_rd__x + _391;
+      int32_t  const _526 = _525 + -64;
+      float  const _527 = ((float const *)_attn_k)[_526];
+      float16  const _528 = float16_ops::broadcast(_527);
+      float16  const _529 = _524 * _528;
+      float16  const _530 = _522 + _529;
+      float16_ops::store(_530, _dot, 192);
+      float16  const _531 = float16_ops::load(_dot, 208);
+      int32_t  const _532 = _dot_s1_rd__x * 32;
+      int32_t  const _533 = _532 + 16;
+      float16  const _534 = float16_ops::load(_qs, _533);
+      int32_t  const _535 = _dot_s1_rd__x + _391;
+      int32_t  const _536 = _535 + -64;
+      float  const _537 = ((float const *)_attn_k)[_536];
+      float16  const _538 = float16_ops::broadcast(_537);
+      float16  const _539 = _534 * _538;
+      float16  const _540 = _531 + _539;
+      float16_ops::store(_540, _dot, 208);
+      float16  const _541 = float16_ops::load(_dot, 224);
+      int32_t  const _542 = _dot_s1_rd__x * 32;
+      float16  const _543 = float16_ops::load(_qs, _542);
+      int32_t  const _544 = _dot_s1_rd__x + _388;
+      int32_t  const _545 = _544 + -64;
+      float  const _546 = ((float const *)_attn_k)[_545];
+      float16  const _547 = float16_ops::broadcast(_546);
+      float16  const _548 = _543 * _547;
+      float16  const _549 = _541 + _548;
+      float16_ops::store(_549, _dot, 224);
+      float16  const _550 = float16_ops::load(_dot, 240);
+      int32_t  const _551 = _dot_s1_rd__x * 32;
+      int32_t  const _552 = _551 + 16;
+      float16  const _553 = float16_ops::load(_qs, _552);
+      int32_t  const _554 = _dot_s1_rd__x + _388;
+      int32_t  const _555 = _554 + -64;
+      float  const _556 = ((float const *)_attn_k)[_555];
+      float16  const _557 = float16_ops::broadcast(_556);
+      float16  const _558 = _553 * _557;
+      float16  const _559 = _550 + _558;
+      float16_ops::store(_559, _dot, 240);
      } // for _dot_s1_rd__x
      // consume dot
-     float16  const _554 = float16_ops::load(_dot, 0);
-     int32_t  const _555 = _347 - _342;
-     int32_t  const _556 = _555 * 32;
-     float16_ops::store(_554, _scores, _556);
-     float16  const _557 = float16_ops::load(_dot, 16);
-     int32_t  const _558 = _347 - _342;
-     int32_t  const _559 = _558 * 32;
-     int32_t  const _560 = _559 + 16;
-     float16_ops::store(_557, _scores, _560);
-     float16  const _561 = float16_ops::load(_dot, 32);
-     int32_t  const _562 = _347 - _342;
-     int32_t  const _563 = _562 * 32;
-     int32_t  const _564 = _563 + 32;
-     float16_ops::store(_561, _scores, _564);
-     float16  const _565 = float16_ops::load(_dot, 48);
-     int32_t  const _566 = _347 - _342;
-     int32_t  const _567 = _566 * 32;
-     int32_t  const _568 = _567 + 48;
-     float16_ops::store(_565, _scores, _568);
-     float16  const _569 = float16_ops::load(_dot, 64);
-     int32_t  const _570 = _347 - _342;
-     int32_t  const _571 = _570 * 32;
-     int32_t  const _572 = _571 + 64;
-     float16_ops::store(_569, _scores, _572);
-     float16  const _573 = float16_ops::load(_dot, 80);
-     int32_t  const _574 = _347 - _342;
-     int32_t  const _575 = _574 * 32;
-     int32_t  const _576 = _575 + 80;
-     float16_ops::store(_573, _scores, _576);
-     float16  const _577 = float16_ops::load(_dot, 96);
-     int32_t  const _578 = _347 - _342;
-     int32_t  const _579 = _578 * 32;
-     int32_t  const _580 = _579 + 96;
-     float16_ops::store(_577, _scores, _580);
-     float16  const _581 = float16_ops::load(_dot, 112);
-     int32_t  const _582 = _347 - _342;
-     int32_t  const _583 = _582 * 32;
-     int32_t  const _584 = _583 + 112;
-     float16_ops::store(_581, _scores, _584);
-     float16  const _585 = float16_ops::load(_dot, 128);
-     int32_t  const _586 = _347 - _342;
-     int32_t  const _587 = _586 * 32;
-     int32_t  const _588 = _587 + 128;
-     float16_ops::store(_585, _scores, _588);
-     float16  const _589 = float16_ops::load(_dot, 144);
-     int32_t  const _590 = _347 - _342;
-     int32_t  const _591 = _590 * 32;
-     int32_t  const _592 = _591 + 144;
-     float16_ops::store(_589, _scores, _592);
-     float16  const _593 = float16_ops::load(_dot, 160);
-     int32_t  const _594 = _347 - _342;
-     int32_t  const _595 = _594 * 32;
-     int32_t  const _596 = _595 + 160;
-     float16_ops::store(_593, _scores, _596);
-     float16  const _597 = float16_ops::load(_dot, 176);
-     int32_t  const _598 = _347 - _342;
-     int32_t  const _599 = _598 * 32;
-     int32_t  const _600 = _599 + 176;
-     float16_ops::store(_597, _scores, _600);
-     float16  const _601 = float16_ops::load(_dot, 192);
-     int32_t  const _602 = _347 - _342;
-     int32_t  const _603 = _602 * 32;
-     int32_t  const _604 = _603 + 192;
-     float16_ops::store(_601, _scores, _604);
-     float16  const _605 = float16_ops::load(_dot, 208);
-     int32_t  const _606 = _347 - _342;
-     int32_t  const _607 = _606 * 32;
-     int32_t  const _608 = _607 + 208;
-     float16_ops::store(_605, _scores, _608);
-     float16  const _609 = float16_ops::load(_dot, 224);
-     int32_t  const _610 = _347 - _342;
-     int32_t  const _611 = _610 * 32;
-     int32_t  const _612 = _611 + 224;
-     float16_ops::store(_609, _scores, _612);
-     float16  const _613 = float16_ops::load(_dot, 240);
-     int32_t  const _614 = _347 - _342;
-     int32_t  const _615 = _614 * 32;
-     int32_t  const _616 = _615 + 240;
-     float16_ops::store(_613, _scores, _616);
+     float16  const _560 = float16_ops::load(_dot, 0);
+     int32_t  const _561 = _353 - _349;
+     int32_t  const _562 = _561 * 32;
+     float16_ops::store(_560, _scores, _562);
+     float16  const _563 = float16_ops::load(_dot, 16);
+     int32_t  const _564 = _353 - _349;
+     int32_t  const _565 = _564 * 32;
+     int32_t  const _566 = _565 + 16;
+     float16_ops::store(_563, _scores, _566);
+     float16  const _567 = float16_ops::load(_dot, 32);
+     int32_t  const _568 = _353 - _349;
+     int32_t  const _569 = _568 * 32;
+     int32_t  const _570 = _569 + 32;
+     float16_ops::store(_567, _scores, _570);
+     float16  const _571 = float16_ops::load(_dot, 48);
+     int32_t  const _572 = _353 - _349;
+     int32_t  const _573 = _572 * 32;
+     int32_t  const _574 = _573 + 48;
+     float16_ops::store(_571, _scores, _574);
+     float16  const _575 = float16_ops::load(_dot, 64);
+     int32_t  const _576 = _353 - _349;
+     int32_t  const _577 = _576 * 32;
+     int32_t  const _578 = _577 + 64;
+     float16_ops::store(_575, _scores, _578);
+     float16  const _579 = float16_ops::load(_dot, 80);
+     int32_t  const _580 = _353 - _349;
+     int32_t  const _581 = _580 * 32;
+     int32_t  const _582 = _581 + 80;
+     float16_ops::store(_579, _scores, _582);
+     float16  const _583 = float16_ops::load(_dot, 96);
+     int32_t  const _584 = _353 - _349;
+     int32_t  const _585 = _584 * 32;
+     int32_t  const _586 = _585 + 96;
+     float16_ops::store(_583, _scores, _586);
+     float16  const _587 = float16_ops::load(_dot, 112);
+     int32_t  const _588 = _353 - _349;
+     int32_t  const _589 = _588 * 32;
+     int32_t  const _590 = _589 + 112;
+     float16_ops::store(_587, _scores, _590);
+     float16  const _591 = float16_ops::load(_dot, 128);
+     int32_t  const _592 = _353 - _349;
+     int32_t  const _593 = _592 * 32;
+     int32_t  const _594 = _593 + 128;
+     float16_ops::store(_591, _scores, _594);
+     float16  const _595 = float16_ops::load(_dot, 144);
+     int32_t  const _596 = _353 - _349;
+     int32_t  const _597 = _596 * 32;
+     int32_t  const _598 = _597 + 144;
+     float16_ops::store(_595, _scores, _598);
+     float16  const _599 = float16_ops::load(_dot, 160);
+     int32_t  const _600 = _353 - _349;
+     int32_t  const _601 = _600 * 32;
+     int32_t  const _602 = _601 + 160;
+     float16_ops::store(_599, _scores, _602);
+     float16  const _603 = float16_ops::load(_dot, 176);
+     int32_t  const _604 = _353 - _349;
+     int32_t  const _605 = _604 * 32;
+     int32_t  const _606 = _605 + 176;
+     float16_ops::store(_603, _scores, _606);
+     float16  const _607 = float16_ops::load(_dot, 192);
+     int32_t  const _608 = _353 - _349;
+     int32_t  const _609 = _608 * 32;
+     int32_t  const _610 = _609 + 192;
+     float16_ops::store(_607, _scores, _610);
+     float16  const _611 = float16_ops::load(_dot, 208);
+     int32_t  const _612 = _353 - _349;
+     int32_t  const _613 = _612 * 32;
+     int32_t  const _614 = _613 + 208;
+     float16_ops::store(_611, _scores, _614);
+     float16  const _615 = float16_ops::load(_dot, 224);
+     int32_t  const _616 = _353 - _349;
+     int32_t  const _617 = _616 * 32;
+     int32_t  const _618 = _617 + 224;
+     float16_ops::store(_615, _scores, _618);
+     float16  const _619 = float16_ops::load(_dot, 240);
+     int32_t  const _620 = _353 - _349;
+     int32_t  const _621 = _620 * 32;
+     int32_t  const _622 = _621 + 240;
+     float16_ops::store(_619, _scores, _622);
     } // alloc _dot
    } // for _scores_s0_j_jo
+   int32_t  const _623 = ::halide_cpp_max(_72, 0);
+   int32_t  const _624 = _75 - _623;
    {
-    int64_t  const _617 = _343;
-    int64_t  const _618 = _617 * 32;
-    if ((_618 > ((int64_t(1) << 31) - 1)) || ((_618 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+    int64_t  const _625 = _624;
+    int64_t  const _626 = _625 * 32;
+    if ((_626 > ((int64_t(1) << 31) - 1)) || ((_626 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
     {
      attn_causal64_rt_error(_ucon, "32-bit signed overflow computing size of allocation masked\n");
      return -1;
     } // overflow test masked
-    int64_t  const _619 = _618;
-    float *_masked = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_619);
+    int64_t  const _627 = _626;
+    float *_masked = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_627);
     if (!_masked)
     {
-     int32_t  const _620 = attn_causal64_rt_error_out_of_memory(_ucon);
-     return _620;
+     int32_t  const _628 = attn_causal64_rt_error_out_of_memory(_ucon);
+     return _628;
     }
     HalideFreeHelper _masked_free(_ucon, _masked, attn_causal64_rt_free);
-    int32_t  const _621 = ::halide_cpp_max(_66, 0);
-    int32_t  const _622 = ::halide_cpp_max(_69, 0);
-    int32_t  const _623 = _621 - _622;
     // produce masked
     // consume scores
-    int32_t  const _624 = _attn_tile * 32;
-    for (int _masked_s0_j_rebased = 0; _masked_s0_j_rebased < 0 + _623; _masked_s0_j_rebased++)
+    int32_t  const _629 = ::halide_cpp_max(_72, 0);
+    int32_t  const _630 = _attn_tile * 32;
+    for (int _masked_s0_j_rebased = 0; _masked_s0_j_rebased < 0 + _340; _masked_s0_j_rebased++)
     {
-     int32_t  const _625 = _masked_s0_j_rebased * 32;
-     float16  const _626 = float16_ops::load(_scores, _625);
-     float16  const _627 = float16_ops::broadcast(neg_inf_f32());
-     float  const _628 = float_from_bits(0 /* 0 */);
-     float16  const _629 = float16_ops::broadcast(_628);
-     int32x16_t  const _630 = int32x16_t_ops::ramp(_624, 1);
-     int32_t  const _631 = _masked_s0_j_rebased + _622;
-     int32x16_t  const _632 = int32x16_t_ops::broadcast(_631);
-     uint8x16_t  const _633 = int32x16_t_ops::lt(_630, _632);
-     float16  const _634 = float16_ops::select(_633, _627, _629);
-     float16  const _635 = _626 + _634;
-     float16_ops::store(_635, _masked, _625);
-     int32_t  const _636 = _masked_s0_j_rebased * 32;
-     int32_t  const _637 = _636 + 16;
-     float16  const _638 = float16_ops::load(_scores, _637);
-     float16  const _639 = float16_ops::broadcast(neg_inf_f32());
-     float  const _640 = float_from_bits(0 /* 0 */);
-     float16  const _641 = float16_ops::broadcast(_640);
-     int32x16_t  const _642 = int32x16_t_ops::ramp(_624, 1);
-     int32_t  const _643 = _masked_s0_j_rebased + _622;
-     int32_t  const _644 = _643 + -16;
-     int32x16_t  const _645 = int32x16_t_ops::broadcast(_644);
-     uint8x16_t  const _646 = int32x16_t_ops::lt(_642, _645);
-     float16  const _647 = float16_ops::select(_646, _639, _641);
-     float16  const _648 = _638 + _647;
-     float16_ops::store(_648, _masked, _637);
+     int32_t  const _631 = _masked_s0_j_rebased * 32;
+     float16  const _632 = float16_ops::load(_scores, _631);
+     float16  const _633 = float16_ops::broadcast(neg_inf_f32());
+     float  const _634 = float_from_bits(0 /* 0 */);
+     float16  const _635 = float16_ops::broadcast(_634);
+     int32x16_t  const _636 = int32x16_t_ops::ramp(_630, 1);
+     int32_t  const _637 = _masked_s0_j_rebased + _629;
+     int32x16_t  const _638 = int32x16_t_ops::broadcast(_637);
+     uint8x16_t  const _639 = int32x16_t_ops::lt(_636, _638);
+     float16  const _640 = float16_ops::select(_639, _633, _635);
+     float16  const _641 = _632 + _640;
+     float16_ops::store(_641, _masked, _631);
+     int32_t  const _642 = _masked_s0_j_rebased * 32;
+     int32_t  const _643 = _642 + 16;
+     float16  const _644 = float16_ops::load(_scores, _643);
+     float16  const _645 = float16_ops::broadcast(neg_inf_f32());
+     float  const _646 = float_from_bits(0 /* 0 */);
+     float16  const _647 = float16_ops::broadcast(_646);
+     int32x16_t  const _648 = int32x16_t_ops::ramp(_630, 1);
+     int32_t  const _649 = _masked_s0_j_rebased + _629;
+     int32_t  const _650 = _649 + -16;
+     int32x16_t  const _651 = int32x16_t_ops::broadcast(_650);
+     uint8x16_t  const _652 = int32x16_t_ops::lt(_648, _651);
+     float16  const _653 = float16_ops::select(_652, _645, _647);
+     float16  const _654 = _644 + _653;
+     float16_ops::store(_654, _masked, _643);
     } // for _masked_s0_j_rebased
     _scores_free.free();
     {
      float _row_max[32];
-     int32_t  const _649 = ::halide_cpp_max(_66, 0);
-     int32_t  const _650 = ::halide_cpp_max(_69, 0);
-     int32_t  const _651 = _649 - _650;
+     int32_t  const _655 = ::halide_cpp_max(_72, 0);
+     int32_t  const _656 = _75 - _655;
      // produce row_max
      for (int _row_max_s0_ii_ii = 0; _row_max_s0_ii_ii < 0 + 2; _row_max_s0_ii_ii++)
      {
-      float16  const _652 = float16_ops::broadcast(neg_inf_f32());
-      int32_t  const _653 = _row_max_s0_ii_ii * 16;
-      float16_ops::store(_652, _row_max, _653);
+      float16  const _657 = float16_ops::broadcast(neg_inf_f32());
+      int32_t  const _658 = _row_max_s0_ii_ii * 16;
+      float16_ops::store(_657, _row_max, _658);
      } // for _row_max_s0_ii_ii
      // consume masked
-     for (int _row_max_s1_rk__x_rebased = 0; _row_max_s1_rk__x_rebased < 0 + _651; _row_max_s1_rk__x_rebased++)
+     for (int _row_max_s1_rk__x_rebased = 0; _row_max_s1_rk__x_rebased < 0 + _656; _row_max_s1_rk__x_rebased++)
      {
-      float16  const _654 = float16_ops::load(_row_max, 0);
-      int32_t  const _655 = _row_max_s1_rk__x_rebased * 32;
-      float16  const _656 = float16_ops::load(_masked, _655);
-      float16  const _657 = float16_ops::max(_654, _656);
-      float16_ops::store(_657, _row_max, 0);
-      float16  const _658 = float16_ops::load(_row_max, 16);
-      int32_t  const _659 = _row_max_s1_rk__x_rebased * 32;
-      int32_t  const _660 = _659 + 16;
+      float16  const _659 = float16_ops::load(_row_max, 0);
+      int32_t  const _660 = _row_max_s1_rk__x_rebased * 32;
       float16  const _661 = float16_ops::load(_masked, _660);
-      float16  const _662 = float16_ops::max(_658, _661);
-      float16_ops::store(_662, _row_max, 16);
+      float16  const _662 = float16_ops::max(_659, _661);
+      float16_ops::store(_662, _row_max, 0);
+      float16  const _663 = float16_ops::load(_row_max, 16);
+      int32_t  const _664 = _row_max_s1_rk__x_rebased * 32;
+      int32_t  const _665 = _664 + 16;
+      float16  const _666 = float16_ops::load(_masked, _665);
+      float16  const _667 = float16_ops::max(_663, _666);
+      float16_ops::store(_667, _row_max, 16);
      } // for _row_max_s1_rk__x_rebased
+     int32_t  const _668 = ::halide_cpp_max(_72, 0);
+     int32_t  const _669 = ::halide_cpp_min(_668, _92);
+     int32_t  const _670 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
+     int32_t  const _671 = _670 + 7;
+     int32_t  const _672 = _671 >> 3;
+     int32_t  const _673 = _attn_tile * 4;
+     int32_t  const _674 = _673 + 4;
+     int32_t  const _675 = ::halide_cpp_min(_672, _674);
+     int32_t  const _676 = _attn_kv_lo >> 3;
+     int32_t  const _677 = ::halide_cpp_max(_675, _676);
+     int32_t  const _678 = ::halide_cpp_max(_677, 0);
+     int32_t  const _679 = _678 * 8;
+     int32_t  const _680 = ::halide_cpp_min(_679, _attn_lk);
+     int32_t  const _681 = ::halide_cpp_min(_attn_chunk_lo, _680);
+     int32_t  const _682 = ::halide_cpp_max(_676, 0);
+     int32_t  const _683 = _682 * 8;
+     int32_t  const _684 = ::halide_cpp_min(_683, _attn_lk);
+     int32_t  const _685 = ::halide_cpp_max(_681, _684);
+     int32_t  const _686 = _685 + 1024;
+     int32_t  const _687 = ::halide_cpp_min(_686, _680);
+     int32_t  const _688 = ::halide_cpp_max(_687, _75);
+     int32_t  const _689 = ::halide_cpp_min(_668, _685);
+     int32_t  const _690 = _688 - _689;
      {
-      int64_t  const _663 = _651;
-      int64_t  const _664 = _663 * 32;
-      if ((_664 > ((int64_t(1) << 31) - 1)) || ((_664 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+      int64_t  const _691 = _690;
+      int64_t  const _692 = _691 * 32;
+      if ((_692 > ((int64_t(1) << 31) - 1)) || ((_692 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
       {
        attn_causal64_rt_error(_ucon, "32-bit signed overflow computing size of allocation probs\n");
        return -1;
       } // overflow test probs
-      int64_t  const _665 = _664;
-      float *_probs = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_665);
+      int64_t  const _693 = _692;
+      float *_probs = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_693);
       if (!_probs)
       {
-       int32_t  const _666 = attn_causal64_rt_error_out_of_memory(_ucon);
-       return _666;
+       int32_t  const _694 = attn_causal64_rt_error_out_of_memory(_ucon);
+       return _694;
       }
       HalideFreeHelper _probs_free(_ucon, _probs, attn_causal64_rt_free);
-      int32_t  const _667 = ::halide_cpp_max(_66, 0);
-      int32_t  const _668 = ::halide_cpp_max(_69, 0);
-      int32_t  const _669 = _667 - _668;
+      int32_t  const _695 = ::halide_cpp_max(_72, 0);
+      int32_t  const _696 = _75 - _695;
       // produce probs
       // consume row_max
       // consume masked
-      for (int _probs_s0_j_rebased = 0; _probs_s0_j_rebased < 0 + _669; _probs_s0_j_rebased++)
+      int32_t  const _697 = _695 - _669;
+      for (int _probs_s0_j_rebased = 0; _probs_s0_j_rebased < 0 + _696; _probs_s0_j_rebased++)
       {
-       float16  const _670 = float16_ops::load(_row_max, 0);
-       int32_t  const _671 = _probs_s0_j_rebased * 32;
-       float16  const _672 = float16_ops::load(_masked, _671);
-       float  const _673 = float_from_bits(0 /* 0 */);
-       float16  const _674 = float16_ops::broadcast(_673);
-       float16  const _675 = float16_ops::broadcast(neg_inf_f32());
-       uint8x16_t  const _676 = float16_ops::eq(_670, _675);
-       float16  const _677 = float16_ops::select(_676, _674, _670);
-       float16  const _678 = _672 - _677;
-       float16  const _679 = float16_ops::min(_678, _674);
-       float  const _680 = float_from_bits(3271426048 /* -127 */);
-       float16  const _681 = float16_ops::broadcast(_680);
-       float16  const _682 = float16_ops::max(_679, _681);
-       float  const _683 = float_from_bits(1124007936 /* 127.5 */);
-       float16  const _684 = float16_ops::broadcast(_683);
-       float16  const _685 = _682 + _684;
-       int32x16_t  const _686 = int32x16_t_ops::convert_from<float16>(_685);
-       int32x16_t  const _687 = int32x16_t_ops::broadcast(-127);
-       int32x16_t  const _688 = _686 + _687;
-       float16  const _689 = float16_ops::convert_from<int32x16_t>(_688);
-       float16  const _690 = _682 - _689;
-       uint32_t  const _691 = (uint32_t)(23ull);
-       uint32x16_t  const _692 = uint32x16_t_ops::broadcast(_691);
-       int32x16_t  const _693 = _686 << _692;
-       float16  const _694 = reinterpret<float16>(_693);
-       float  const _695 = float_from_bits(958452607 /* 0.000153376 */);
-       float16  const _696 = float16_ops::broadcast(_695);
-       float16  const _697 = _690 * _696;
-       float  const _698 = float_from_bits(984588920 /* 0.00133999 */);
-       float16  const _699 = float16_ops::broadcast(_698);
-       float16  const _700 = _697 + _699;
-       float16  const _701 = _700 * _690;
-       float  const _702 = float_from_bits(1008572159 /* 0.00961852 */);
-       float16  const _703 = float16_ops::broadcast(_702);
-       float16  const _704 = _701 + _703;
-       float16  const _705 = _704 * _690;
-       float  const _706 = float_from_bits(1029920619 /* 0.0555033 */);
-       float16  const _707 = float16_ops::broadcast(_706);
-       float16  const _708 = _705 + _707;
-       float16  const _709 = _708 * _690;
-       float  const _710 = float_from_bits(1047920109 /* 0.240226 */);
-       float16  const _711 = float16_ops::broadcast(_710);
-       float16  const _712 = _709 + _711;
-       float16  const _713 = _712 * _690;
-       float  const _714 = float_from_bits(1060205080 /* 0.693147 */);
-       float16  const _715 = float16_ops::broadcast(_714);
-       float16  const _716 = _713 + _715;
-       float16  const _717 = _716 * _690;
-       float  const _718 = float_from_bits(1065353216 /* 1 */);
-       float16  const _719 = float16_ops::broadcast(_718);
-       float16  const _720 = _717 + _719;
-       float16  const _721 = _694 * _720;
-       float16_ops::store(_721, _probs, _671);
-       float16  const _722 = float16_ops::load(_row_max, 16);
-       int32_t  const _723 = _probs_s0_j_rebased * 32;
-       int32_t  const _724 = _723 + 16;
-       float16  const _725 = float16_ops::load(_masked, _724);
-       float  const _726 = float_from_bits(0 /* 0 */);
+       float16  const _698 = float16_ops::load(_row_max, 0);
+       int32_t  const _699 = _probs_s0_j_rebased * 32;
+       float16  const _700 = float16_ops::load(_masked, _699);
+       float  const _701 = float_from_bits(0 /* 0 */);
+       float16  const _702 = float16_ops::broadcast(_701);
+       float16  const _703 = float16_ops::broadcast(neg_inf_f32());
+       uint8x16_t  const _704 = float16_ops::eq(_698, _703);
+       float16  const _705 = float16_ops::select(_704, _702, _698);
+       float16  const _706 = _700 - _705;
+       float16  const _707 = float16_ops::min(_706, _702);
+       float  const _708 = float_from_bits(3271426048 /* -127 */);
+       float16  const _709 = float16_ops::broadcast(_708);
+       float16  const _710 = float16_ops::max(_707, _709);
+       float  const _711 = float_from_bits(1124007936 /* 127.5 */);
+       float16  const _712 = float16_ops::broadcast(_711);
+       float16  const _713 = _710 + _712;
+       int32x16_t  const _714 = int32x16_t_ops::convert_from<float16>(_713);
+       int32x16_t  const _715 = int32x16_t_ops::broadcast(-127);
+       int32x16_t  const _716 = _714 + _715;
+       float16  const _717 = float16_ops::convert_from<int32x16_t>(_716);
+       float16  const _718 = _710 - _717;
+       uint32_t  const _719 = (uint32_t)(23ull);
+       uint32x16_t  const _720 = uint32x16_t_ops::broadcast(_719);
+       int32x16_t  const _721 = _714 << _720;
+       float16  const _722 = reinterpret<float16>(_721);
+       float  const _723 = float_from_bits(958452607 /* 0.000153376 */);
+       float16  const _724 = float16_ops::broadcast(_723);
+       float16  const _725 = _718 * _724;
+       float  const _726 = float_from_bits(984588920 /* 0.00133999 */);
        float16  const _727 = float16_ops::broadcast(_726);
-       float16  const _728 = float16_ops::broadcast(neg_inf_f32());
-       uint8x16_t  const _729 = float16_ops::eq(_722, _728);
-       float16  const _730 = float16_ops::select(_729, _727, _722);
-       float16  const _731 = _725 - _730;
-       float16  const _732 = float16_ops::min(_731, _727);
-       float  const _733 = float_from_bits(3271426048 /* -127 */);
-       float16  const _734 = float16_ops::broadcast(_733);
-       float16  const _735 = float16_ops::max(_732, _734);
-       float  const _736 = float_from_bits(1124007936 /* 127.5 */);
-       float16  const _737 = float16_ops::broadcast(_736);
-       float16  const _738 = _735 + _737;
-       int32x16_t  const _739 = int32x16_t_ops::convert_from<float16>(_738);
-       int32x16_t  const _740 = int32x16_t_ops::broadcast(-127);
-       int32x16_t  const _741 = _739 + _740;
-       float16  const _742 = float16_ops::convert_from<int32x16_t>(_741);
-       float16  const _743 = _735 - _742;
-       uint32_t  const _744 = (uint32_t)(23ull);
-       uint32x16_t  const _745 = uint32x16_t_ops::broadcast(_744);
-       int32x16_t  const _746 = _739 << _745;
-       float16  const _747 = reinterpret<float16>(_746);
-       float  const _748 = float_from_bits(958452607 /* 0.000153376 */);
-       float16  const _749 = float16_ops::broadcast(_748);
-       float16  const _750 = _743 * _749;
-       float  const _751 = float_from_bits(984588920 /* 0.00133999 */);
-       float16  const _752 = float16_ops::broadcast(_751);
-       float16  const _753 = _750 + _752;
-       float16  const _754 = _753 * _743;
-       float  const _755 = float_from_bits(1008572159 /* 0.00961852 */);
-       float16  const _756 = float16_ops::broadcast(_755);
-       float16  const _757 = _754 + _756;
-       float16  const _758 = _757 * _743;
-       float  const _759 = float_from_bits(1029920619 /* 0.0555033 */);
-       float16  const _760 = float16_ops::broadcast(_759);
-       float16  const _761 = _758 + _760;
-       float16  const _762 = _761 * _743;
-       float  const _763 = float_from_bits(1047920109 /* 0.240226 */);
+       float16  const _728 = _725 + _727;
+       float16  const _729 = _728 * _718;
+       float  const _730 = float_from_bits(1008572159 /* 0.00961852 */);
+       float16  const _731 = float16_ops::broadcast(_730);
+       float16  const _732 = _729 + _731;
+       float16  const _733 = _732 * _718;
+       float  const _734 = float_from_bits(1029920619 /* 0.0555033 */);
+       float16  const _735 = float16_ops::broadcast(_734);
+       float16  const _736 = _733 + _735;
+       float16  const _737 = _736 * _718;
+       float  const _738 = float_from_bits(1047920109 /* 0.240226 */);
+       float16  const _739 = float16_ops::broadcast(_738);
+       float16  const _740 = _737 + _739;
+       float16  const _741 = _740 * _718;
+       float  const _742 = float_from_bits(1060205080 /* 0.693147 */);
+       float16  const _743 = float16_ops::broadcast(_742);
+       float16  const _744 = _741 + _743;
+       float16  const _745 = _744 * _718;
+       float  const _746 = float_from_bits(1065353216 /* 1 */);
+       float16  const _747 = float16_ops::broadcast(_746);
+       float16  const _748 = _745 + _747;
+       float16  const _749 = _722 * _748;
+       int32_t  const _750 = _probs_s0_j_rebased + _697;
+       int32_t  const _751 = _750 * 32;
+       float16_ops::store(_749, _probs, _751);
+       float16  const _752 = float16_ops::load(_row_max, 16);
+       int32_t  const _753 = _probs_s0_j_rebased * 32;
+       int32_t  const _754 = _753 + 16;
+       float16  const _755 = float16_ops::load(_masked, _754);
+       float  const _756 = float_from_bits(0 /* 0 */);
+       float16  const _757 = float16_ops::broadcast(_756);
+       float16  const _758 = float16_ops::broadcast(neg_inf_f32());
+       uint8x16_t  const _759 = float16_ops::eq(_752, _758);
+       float16  const _760 = float16_ops::select(_759, _757, _752);
+       float16  const _761 = _755 - _760;
+       float16  const _762 = float16_ops::min(_761, _757);
+       float  const _763 = float_from_bits(3271426048 /* -127 */);
        float16  const _764 = float16_ops::broadcast(_763);
-       float16  const _765 = _762 + _764;
-       float16  const _766 = _765 * _743;
-       float  const _767 = float_from_bits(1060205080 /* 0.693147 */);
-       float16  const _768 = float16_ops::broadcast(_767);
-       float16  const _769 = _766 + _768;
-       float16  const _770 = _769 * _743;
-       float  const _771 = float_from_bits(1065353216 /* 1 */);
-       float16  const _772 = float16_ops::broadcast(_771);
-       float16  const _773 = _770 + _772;
-       float16  const _774 = _747 * _773;
-       float16_ops::store(_774, _probs, _724);
+       float16  const _765 = float16_ops::max(_762, _764);
+       float  const _766 = float_from_bits(1124007936 /* 127.5 */);
+       float16  const _767 = float16_ops::broadcast(_766);
+       float16  const _768 = _765 + _767;
+       int32x16_t  const _769 = int32x16_t_ops::convert_from<float16>(_768);
+       int32x16_t  const _770 = int32x16_t_ops::broadcast(-127);
+       int32x16_t  const _771 = _769 + _770;
+       float16  const _772 = float16_ops::convert_from<int32x16_t>(_771);
+       float16  const _773 = _765 - _772;
+       uint32_t  const _774 = (uint32_t)(23ull);
+       uint32x16_t  const _775 = uint32x16_t_ops::broadcast(_774);
+       int32x16_t  const _776 = _769 << _775;
+       float16  const _777 = reinterpret<float16>(_776);
+       float  const _778 = float_from_bits(958452607 /* 0.000153376 */);
+       float16  const _779 = float16_ops::broadcast(_778);
+       float16  const _780 = _773 * _779;
+       float  const _781 = float_from_bits(984588920 /* 0.00133999 */);
+       float16  const _782 = float16_ops::broadcast(_781);
+       float16  const _783 = _780 + _782;
+       float16  const _784 = _783 * _773;
+       float  const _785 = float_from_bits(1008572159 /* 0.00961852 */);
+       float16  const _786 = float16_ops::broadcast(_785);
+       float16  const _787 = _784 + _786;
+       float16  const _788 = _787 * _773;
+       float  const _789 = float_from_bits(1029920619 /* 0.0555033 */);
+       float16  const _790 = float16_ops::broadcast(_789);
+       float16  const _791 = _788 + _790;
+       float16  const _792 = _791 * _773;
+       float  const _793 = float_from_bits(1047920109 /* 0.240226 */);
+       float16  const _794 = float16_ops::broadcast(_793);
+       float16  const _795 = _792 + _794;
+       float16  const _796 = _795 * _773;
+       float  const _797 = float_from_bits(1060205080 /* 0.693147 */);
+       float16  const _798 = float16_ops::broadcast(_797);
+       float16  const _799 = _796 + _798;
+       float16  const _800 = _799 * _773;
+       float  const _801 = float_from_bits(1065353216 /* 1 */);
+       float16  const _802 = float16_ops::broadcast(_801);
+       float16  const _803 = _800 + _802;
+       float16  const _804 = _777 * _803;
+       int32_t  const _805 = _probs_s0_j_rebased + _697;
+       int32_t  const _806 = _805 * 32;
+       int32_t  const _807 = _806 + 16;
+       float16_ops::store(_804, _probs, _807);
       } // for _probs_s0_j_rebased
       _masked_free.free();
       {
        float _row_sum[32];
+       int32_t  const _808 = ::halide_cpp_max(_72, 0);
+       int32_t  const _809 = _75 - _808;
        // produce row_sum
        for (int _row_sum_s0_ii_ii = 0; _row_sum_s0_ii_ii < 0 + 2; _row_sum_s0_ii_ii++)
        {
-        float  const _775 = float_from_bits(0 /* 0 */);
-        float16  const _776 = float16_ops::broadcast(_775);
-        int32_t  const _777 = _row_sum_s0_ii_ii * 16;
-        float16_ops::store(_776, _row_sum, _777);
+        float  const _810 = float_from_bits(0 /* 0 */);
+        float16  const _811 = float16_ops::broadcast(_810);
+        int32_t  const _812 = _row_sum_s0_ii_ii * 16;
+        float16_ops::store(_811, _row_sum, _812);
        } // for _row_sum_s0_ii_ii
        // consume probs
-       for (int _row_sum_s1_rk__x_rebased = 0; _row_sum_s1_rk__x_rebased < 0 + _72; _row_sum_s1_rk__x_rebased++)
+       int32_t  const _813 = ::halide_cpp_max(_72, 0);
+       int32_t  const _814 = _813 - _669;
+       for (int _row_sum_s1_rk__x_rebased = 0; _row_sum_s1_rk__x_rebased < 0 + _809; _row_sum_s1_rk__x_rebased++)
        {
-        float16  const _778 = float16_ops::load(_row_sum, 0);
-        int32_t  const _779 = _row_sum_s1_rk__x_rebased * 32;
-        float16  const _780 = float16_ops::load(_probs, _779);
-        float16  const _781 = _778 + _780;
-        float16_ops::store(_781, _row_sum, 0);
-        float16  const _782 = float16_ops::load(_row_sum, 16);
-        int32_t  const _783 = _row_sum_s1_rk__x_rebased * 32;
-        int32_t  const _784 = _783 + 16;
-        float16  const _785 = float16_ops::load(_probs, _784);
-        float16  const _786 = _782 + _785;
-        float16_ops::store(_786, _row_sum, 16);
+        float16  const _815 = float16_ops::load(_row_sum, 0);
+        int32_t  const _816 = _row_sum_s1_rk__x_rebased + _814;
+        int32_t  const _817 = _816 * 32;
+        float16  const _818 = float16_ops::load(_probs, _817);
+        float16  const _819 = _815 + _818;
+        float16_ops::store(_819, _row_sum, 0);
+        float16  const _820 = float16_ops::load(_row_sum, 16);
+        int32_t  const _821 = _row_sum_s1_rk__x_rebased + _814;
+        int32_t  const _822 = _821 * 32;
+        int32_t  const _823 = _822 + 16;
+        float16  const _824 = float16_ops::load(_probs, _823);
+        float16  const _825 = _820 + _824;
+        float16_ops::store(_825, _row_sum, 16);
        } // for _row_sum_s1_rk__x_rebased
        {
-        float _normalized[2560];
-        // produce normalized
+        float _partial[2560];
+        // produce partial
         // consume row_sum
         // consume probs
         // consume row_max
-        int32_t  const _787 = ::halide_cpp_max(_69, 0);
-        int32_t  const _788 = ::halide_cpp_max(_66, 0);
-        int32_t  const _789 = _788 - _787;
-        for (int _normalized_s0_ii_ig = 0; _normalized_s0_ii_ig < 0 + 8; _normalized_s0_ii_ig++)
+        int32_t  const _826 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
+        int32_t  const _827 = _826 + 7;
+        int32_t  const _828 = _827 >> 3;
+        int32_t  const _829 = _attn_tile * 4;
+        int32_t  const _830 = _829 + 4;
+        int32_t  const _831 = ::halide_cpp_min(_828, _830);
+        int32_t  const _832 = _attn_kv_lo >> 3;
+        int32_t  const _833 = ::halide_cpp_max(_831, _832);
+        int32_t  const _834 = ::halide_cpp_max(_833, 0);
+        int32_t  const _835 = _834 * 8;
+        int32_t  const _836 = ::halide_cpp_min(_835, _attn_lk);
+        int32_t  const _837 = _92 + 1024;
+        int32_t  const _838 = ::halide_cpp_min(_836, _837);
+        int32_t  const _839 = ::halide_cpp_max(_832, 0);
+        int32_t  const _840 = _839 * 8;
+        int32_t  const _841 = ::halide_cpp_min(_840, _attn_lk);
+        int32_t  const _842 = _831 * 8;
+        int32_t  const _843 = ::halide_cpp_min(_842, _attn_lk);
+        int32_t  const _844 = _92 - _669;
+        for (int _partial_s0_ii_ig = 0; _partial_s0_ii_ig < 0 + 8; _partial_s0_ii_ig++)
         {
          {
           float _pv[256];
           // produce pv
           for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
           {
-           float  const _790 = float_from_bits(0 /* 0 */);
-           float16  const _791 = float16_ops::broadcast(_790);
-           int32_t  const _792 = _pv_s0_c_c * 16;
-           float16_ops::store(_791, _pv, _792);
+           float  const _845 = float_from_bits(0 /* 0 */);
+           float16  const _846 = float16_ops::broadcast(_845);
+           int32_t  const _847 = _pv_s0_c_c * 16;
+           float16_ops::store(_846, _pv, _847);
           } // for _pv_s0_c_c
           for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
           {
-           float  const _793 = float_from_bits(0 /* 0 */);
-           float16  const _794 = float16_ops::broadcast(_793);
-           int32_t  const _795 = _pv_s0_c_c * 16;
-           int32_t  const _796 = _795 + 64;
-           float16_ops::store(_794, _pv, _796);
-          } // for _pv_s0_c_c
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
-          {
-           float  const _797 = float_from_bits(0 /* 0 */);
-           float16  const _798 = float16_ops::broadcast(_797);
-           int32_t  const _799 = _pv_s0_c_c * 16;
-           int32_t  const _800 = _799 + 128;
-           float16_ops::store(_798, _pv, _800);
-          } // for _pv_s0_c_c
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
-          {
-           float  const _801 = float_from_bits(0 /* 0 */);
-           float16  const _802 = float16_ops::broadcast(_801);
-           int32_t  const _803 = _pv_s0_c_c * 16;
-           int32_t  const _804 = _803 + 192;
-           float16_ops::store(_802, _pv, _804);
-          } // for _pv_s0_c_c
-          for (int _pv_s1_rk__x_rebased = 0; _pv_s1_rk__x_rebased < 0 + _789; _pv_s1_rk__x_rebased++)
-          {
-           float16  const _805 = float16_ops::load(_pv, 0);
-           int32_t  const _806 = _pv_s1_rk__x_rebased + _787;
-           int32_t  const _807 = _806 * 64;
-           float16  const _808 = float16_ops::load(_attn_v, _807);
-           int32_t  const _809 = _pv_s1_rk__x_rebased * 8;
-           int32_t  const _810 = _809 + _normalized_s0_ii_ig;
-           int32_t  const _811 = _810 * 4;
-           float  const _812 = _probs[_811];
-           float16  const _813 = float16_ops::broadcast(_812);
-           float16  const _814 = _808 * _813;
-           float16  const _815 = _805 + _814;
-           float16_ops::store(_815, _pv, 0);
-           float16  const _816 = float16_ops::load(_pv, 16);
-           int32_t  const _817 = _pv_s1_rk__x_rebased + _787;
-           int32_t  const _818 = _817 * 64;
-           int32_t  const _819 = _818 + 16;
-           float16  const _820 = float16_ops::load(_attn_v, _819);
-           int32_t  const _821 = _pv_s1_rk__x_rebased * 8;
-           int32_t  const _822 = _821 + _normalized_s0_ii_ig;
-           int32_t  const _823 = _822 * 4;
-           float  const _824 = _probs[_823];
-           float16  const _825 = float16_ops::broadcast(_824);
-           float16  const _826 = _820 * _825;
-           float16  const _827 = _816 + _826;
-           float16_ops::store(_827, _pv, 16);
-           float16  const _828 = float16_ops::load(_pv, 32);
-           int32_t  const _829 = _pv_s1_rk__x_rebased + _787;
-           int32_t  const _830 = _829 * 64;
-           int32_t  const _831 = _830 + 32;
-           float16  const _832 = float16_ops::load(_attn_v, _831);
-           int32_t  const _833 = _pv_s1_rk__x_rebased * 8;
-           int32_t  const _834 = _833 + _normalized_s0_ii_ig;
-           int32_t  const _835 = _834 * 4;
-           float  const _836 = _probs[_835];
-           float16  const _837 = float16_ops::broadcast(_836);
-           float16  const _838 = _832 * _837;
-           float16  const _839 = _828 + _838;
-           float16_ops::store(_839, _pv, 32);
-           float16  const _840 = float16_ops::load(_pv, 48);
-           int32_t  const _841 = _pv_s1_rk__x_rebased + _787;
-           int32_t  const _842 = _841 * 64;
-           int32_t  const _843 = _842 + 48;
-           float16  const _844 = float16_ops::load(_attn_v, _843);
-           int32_t  const _845 = _pv_s1_rk__x_rebased * 8;
-           int32_t  const _846 = _845 + _normalized_s0_ii_ig;
-           int32_t  const _847 = _846 * 4;
-           float  const _848 = _probs[_847];
+           float  const _848 = float_from_bits(0 /* 0 */);
            float16  const _849 = float16_ops::broadcast(_848);
-           float16  const _850 = _844 * _849;
-           float16  const _851 = _840 + _850;
-           float16_ops::store(_851, _pv, 48);
-           float16  const _852 = float16_ops::load(_pv, 64);
-           int32_t  const _853 = _pv_s1_rk__x_rebased + _787;
-           int32_t  const _854 = _853 * 64;
-           float16  const _855 = float16_ops::load(_attn_v, _854);
-           int32_t  const _856 = _pv_s1_rk__x_rebased * 8;
-           int32_t  const _857 = _856 + _normalized_s0_ii_ig;
-           int32_t  const _858 = _857 * 4;
-           int32_t  const _859 = _858 + 1;
-           float  const _860 = _probs[_859];
-           float16  const _861 = float16_ops::broadcast(_860);
-           float16  const _862 = _855 * _861;
-           float16  const _863 = _852 + _862;
-           float16_ops::store(_863, _pv, 64);
-           float16  const _864 = float16_ops::load(_pv, 80);
-           int32_t  const _865 = _pv_s1_rk__x_rebased + _787;
-           int32_t  const _866 = _865 * 64;
-           int32_t  const _867 = _866 + 16;
-           float16  const _868 = float16_ops::load(_attn_v, _867);
-           int32_t  const _869 = _pv_s1_rk__x_rebased * 8;
-           int32_t  const _870 = _869 + _normalized_s0_ii_ig;
-           int32_t  const _871 = _870 * 4;
-           int32_t  const _872 = _871 + 1;
-           float  const _873 = _probs[_872];
-           float16  const _874 = float16_ops::broadcast(_873);
-           float16  const _875 = _868 * _874;
-           float16  const _876 = _864 + _875;
-           float16_ops::store(_876, _pv, 80);
-           float16  const _877 = float16_ops::load(_pv, 96);
-           int32_t  const _878 = _pv_s1_rk__x_rebased + _787;
-           int32_t  const _879 = _878 * 64;
-           int32_t  const _880 = _879 + 32;
-           float16  const _881 = float16_ops::load(_attn_v, _880);
-           int32_t  const _882 = _pv_s1_rk__x_rebased * 8;
-           int32_t  const _883 = _882 + _normalized_s0_ii_ig;
-           int32_t  const _884 = _883 * 4;
-           int32_t  const _885 = _884 + 1;
-           float  const _886 = _probs[_885];
-           float16  const _887 = float16_ops::broadcast(_886);
-           float16  const _888 = _881 * _887;
-           float16  const _889 = _877 + _888;
-           float16_ops::store(_889, _pv, 96);
-           float16  const _890 = float16_ops::load(_pv, 112);
-           int32_t  const _891 = _pv_s1_rk__x_rebased + _787;
-           int32_t  const _892 = _891 * 64;
-           int32_t  const _893 = _892 + 48;
-           float16  const _894 = float16_ops::load(_attn_v, _893);
-           int32_t  const _895 = _pv_s1_rk__x_rebased * 8;
-           int32_t  const _896 = _895 + _normalized_s0_ii_ig;
-           int32_t  const _897 = _896 * 4;
-           int32_t  const _898 = _897 + 1;
-           float  const _899 = _probs[_898];
-           float16  const _900 = float16_ops::broadcast(_899);
-           float16  const _901 = _894 * _900;
-           float16  const _902 = _890 + _901;
-           float16_ops::store(_902, _pv, 112);
-           float16  const _903 = float16_ops::load(_pv, 128);
-           int32_t  const _904 = _pv_s1_rk__x_rebased + _787;
-           int32_t  const _905 = _904 * 64;
-           float16  const _906 = float16_ops::load(_attn_v, _905);
-           int32_t  const _907 = _pv_s1_rk__x_rebased * 8;
-           int32_t  const _908 = _907 + _normalized_s0_ii_ig;
-           int32_t  const _909 = _908 * 4;
-           int32_t  const _910 = _909 + 2;
-           float  const _911 = _probs[_910];
-           float16  const _912 = float16_ops::broadcast(_911);
-           float16  const _913 = _906 * _912;
-           float16  const _914 = _903 + _913;
-           float16_ops::store(_914, _pv, 128);
-           float16  const _915 = float16_ops::load(_pv, 144);
-           int32_t  const _916 = _pv_s1_rk__x_rebased + _787;
-           int32_t  const _917 = _916 * 64;
-           int32_t  const _918 = _917 + 16;
-           float16  const _919 = float16_ops::load(_attn_v, _918);
-           int32_t  const _920 = _pv_s1_rk__x_rebased * 8;
-           int32_t  const _921 = _920 + _normalized_s0_ii_ig;
-           int32_t  const _922 = _921 * 4;
-           int32_t  const _923 = _922 + 2;
-           float  const _924 = _probs[_923];
-           float16  const _925 = float16_ops::broadcast(_924);
-           float16  const _926 = _919 * _925;
-           float16  const _927 = _915 + _926;
-           float16_ops::store(_927, _pv, 144);
-           float16  const _928 = float16_ops::load(_pv, 160);
-           int32_t  const _929 = _pv_s1_rk__x_rebased + _787;
-           int32_t  const _930 = _929 * 64;
-           int32_t  const _931 = _930 + 32;
-           float16  const _932 = float16_ops::load(_attn_v, _931);
-           int32_t  const _933 = _pv_s1_rk__x_rebased * 8;
-           int32_t  const _934 = _933 + _normalized_s0_ii_ig;
-           int32_t  const _935 = _934 * 4;
-           int32_t  const _936 = _935 + 2;
-           float  const _937 = _probs[_936];
-           float16  const _938 = float16_ops::broadcast(_937);
-           float16  const _939 = _932 * _938;
-           float16  const _940 = _928 + _939;
-           float16_ops::store(_940, _pv, 160);
-           float16  const _941 = float16_ops::load(_pv, 176);
-           int32_t  const _942 = _pv_s1_rk__x_rebased + _787;
-           int32_t  const _943 = _942 * 64;
-           int32_t  const _944 = _943 + 48;
-           float16  const _945 = float16_ops::load(_attn_v, _944);
-           int32_t  const _946 = _pv_s1_rk__x_rebased * 8;
-           int32_t  const _947 = _946 + _normalized_s0_ii_ig;
-           int32_t  const _948 = _947 * 4;
-           int32_t  const _949 = _948 + 2;
-           float  const _950 = _probs[_949];
-           float16  const _951 = float16_ops::broadcast(_950);
-           float16  const _952 = _945 * _951;
-           float16  const _953 = _941 + _952;
-           float16_ops::store(_953, _pv, 176);
-           float16  const _954 = float16_ops::load(_pv, 192);
-           int32_t  const _955 = _pv_s1_rk__x_rebased + _787;
-           int32_t  const _956 = _955 * 64;
+           int32_t  const _850 = _pv_s0_c_c * 16;
+           int32_t  const _851 = _850 + 64;
+           float16_ops::store(_849, _pv, _851);
+          } // for _pv_s0_c_c
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
+          {
+           float  const _852 = float_from_bits(0 /* 0 */);
+           float16  const _853 = float16_ops::broadcast(_852);
+           int32_t  const _854 = _pv_s0_c_c * 16;
+           int32_t  const _855 = _854 + 128;
+           float16_ops::store(_853, _pv, _855);
+          } // for _pv_s0_c_c
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
+          {
+           float  const _856 = float_from_bits(0 /* 0 */);
+           float16  const _857 = float16_ops::broadcast(_856);
+           int32_t  const _858 = _pv_s0_c_c * 16;
+           int32_t  const _859 = _858 + 192;
+           float16_ops::store(_857, _pv, _859);
+          } // for _pv_s0_c_c
+          int32_t  const _860 = _838 - _92;
+          for (int _pv_s1_rk__x_rebased = 0; _pv_s1_rk__x_rebased < 0 + _860; _pv_s1_rk__x_rebased++)
+          {
+           float16  const _861 = float16_ops::load(_pv, 0);
+           int32_t  const _862 = _92 + _pv_s1_rk__x_rebased;
+           int32_t  const _863 = _862 * 64;
+           float16  const _864 = float16_ops::load(_attn_v, _863);
+           int32_t  const _865 = _pv_s1_rk__x_rebased + _844;
+           int32_t  const _866 = _865 * 8;
+           int32_t  const _867 = _866 + _partial_s0_ii_ig;
+           int32_t  const _868 = _867 * 4;
+           float  const _869 = _probs[_868];
+           float16  const _870 = float16_ops::broadcast(_869);
+           float16  const _871 = _864 * _870;
+           float16  const _872 = _861 + _871;
+           float16_ops::store(_872, _pv, 0);
+           float16  const _873 = float16_ops::load(_pv, 16);
+           int32_t  const _874 = _92 + _pv_s1_rk__x_rebased;
+           int32_t  const _875 = _874 * 64;
+           int32_t  const _876 = _875 + 16;
+           float16  const _877 = float16_ops::load(_attn_v, _876);
+           int32_t  const _878 = _pv_s1_rk__x_rebased + _844;
+           int32_t  const _879 = _878 * 8;
+           int32_t  const _880 = _879 + _partial_s0_ii_ig;
+           int32_t  const _881 = _880 * 4;
+           float  const _882 = _probs[_881];
+           float16  const _883 = float16_ops::broadcast(_882);
+           float16  const _884 = _877 * _883;
+           float16  const _885 = _873 + _884;
+           float16_ops::store(_885, _pv, 16);
+           float16  const _886 = float16_ops::load(_pv, 32);
+           int32_t  const _887 = _92 + _pv_s1_rk__x_rebased;
+           int32_t  const _888 = _887 * 64;
+           int32_t  const _889 = _888 + 32;
+           float16  const _890 = float16_ops::load(_attn_v, _889);
+           int32_t  const _891 = _pv_s1_rk__x_rebased + _844;
+           int32_t  const _892 = _891 * 8;
+           int32_t  const _893 = _892 + _partial_s0_ii_ig;
+           int32_t  const _894 = _893 * 4;
+           float  const _895 = _probs[_894];
+           float16  const _896 = float16_ops::broadcast(_895);
+           float16  const _897 = _890 * _896;
+           float16  const _898 = _886 + _897;
+           float16_ops::store(_898, _pv, 32);
+           float16  const _899 = float16_ops::load(_pv, 48);
+           int32_t  const _900 = _92 + _pv_s1_rk__x_rebased;
+           int32_t  const _901 = _900 * 64;
+           int32_t  const _902 = _901 + 48;
+           float16  const _903 = float16_ops::load(_attn_v, _902);
+           int32_t  const _904 = _pv_s1_rk__x_rebased + _844;
+           int32_t  const _905 = _904 * 8;
+           int32_t  const _906 = _905 + _partial_s0_ii_ig;
+           int32_t  const _907 = _906 * 4;
+           float  const _908 = _probs[_907];
+           float16  const _909 = float16_ops::broadcast(_908);
+           float16  const _910 = _903 * _909;
+           float16  const _911 = _899 + _910;
+           float16_ops::store(_911, _pv, 48);
+           float16  const _912 = float16_ops::load(_pv, 64);
+           int32_t  const _913 = _92 + _pv_s1_rk__x_rebased;
+           int32_t  const _914 = _913 * 64;
+           float16  const _915 = float16_ops::load(_attn_v, _914);
+           int32_t  const _916 = _pv_s1_rk__x_rebased + _844;
+           int32_t  const _917 = _916 * 8;
+           int32_t  const _918 = _917 + _partial_s0_ii_ig;
+           int32_t  const _919 = _918 * 4;
+           int32_t  const _920 = _919 + 1;
+           float  const _921 = _probs[_920];
+           float16  const _922 = float16_ops::broadcast(_921);
+           float16  const _923 = _915 * _922;
+           float16  const _924 = _912 + _923;
+           float16_ops::store(_924, _pv, 64);
+           float16  const _925 = float16_ops::load(_pv, 80);
+           int32_t  const _926 = _92 + _pv_s1_rk__x_rebased;
+           int32_t  const _927 = _926 * 64;
+           int32_t  const _928 = _927 + 16;
+           float16  const _929 = float16_ops::load(_attn_v, _928);
+           int32_t  const _930 = _pv_s1_rk__x_rebased + _844;
+           int32_t  const _931 = _930 * 8;
+           int32_t  const _932 = _931 + _partial_s0_ii_ig;
+           int32_t  const _933 = _932 * 4;
+           int32_t  const _934 = _933 + 1;
+           float  const _935 = _probs[_934];
+           float16  const _936 = float16_ops::broadcast(_935);
+           float16  const _937 = _929 * _936;
+           float16  const _938 = _925 + _937;
+           float16_ops::store(_938, _pv, 80);
+           float16  const _939 = float16_ops::load(_pv, 96);
+           int32_t  const _940 = _92 + _pv_s1_rk__x_rebased;
+           int32_t  const _941 = _940 * 64;
+           int32_t  const _942 = _941 + 32;
+           float16  const _943 = float16_ops::load(_attn_v, _942);
+           int32_t  const _944 = _pv_s1_rk__x_rebased + _844;
+           int32_t  const _945 = _944 * 8;
+           int32_t  const _946 = _945 + _partial_s0_ii_ig;
+           int32_t  const _947 = _946 * 4;
+           int32_t  const _948 = _947 + 1;
+           float  const _949 = _probs[_948];
+           float16  const _950 = float16_ops::broadcast(_949);
+           float16  const _951 = _943 * _950;
+           float16  const _952 = _939 + _951;
+           float16_ops::store(_952, _pv, 96);
+           float16  const _953 = float16_ops::load(_pv, 112);
+           int32_t  const _954 = _92 + _pv_s1_rk__x_rebased;
+           int32_t  const _955 = _954 * 64;
+           int32_t  const _956 = _955 + 48;
            float16  const _957 = float16_ops::load(_attn_v, _956);
-           int32_t  const _958 = _pv_s1_rk__x_rebased * 8;
-           int32_t  const _959 = _958 + _normalized_s0_ii_ig;
-           int32_t  const _960 = _959 * 4;
-           int32_t  const _961 = _960 + 3;
-           float  const _962 = _probs[_961];
-           float16  const _963 = float16_ops::broadcast(_962);
-           float16  const _964 = _957 * _963;
-           float16  const _965 = _954 + _964;
-           float16_ops::store(_965, _pv, 192);
-           float16  const _966 = float16_ops::load(_pv, 208);
-           int32_t  const _967 = _pv_s1_rk__x_rebased + _787;
-           int32_t  const _968 = _967 * 64;
-           int32_t  const _969 = _968 + 16;
+           int32_t  const _958 = _pv_s1_rk__x_rebased + _844;
+           int32_t  const _959 = _958 * 8;
+           int32_t  const _960 = _959 + _partial_s0_ii_ig;
+           int32_t  const _961 = _960 * 4;
+           int32_t  const _962 = _961 + 1;
+           float  const _963 = _probs[_962];
+           float16  const _964 = float16_ops::broadcast(_963);
+           float16  const _965 = _957 * _964;
+           float16  const _966 = _953 + _965;
+           float16_ops::store(_966, _pv, 112);
+           float16  const _967 = float16_ops::load(_pv, 128);
+           int32_t  const _968 = _92 + _pv_s1_rk__x_rebased;
+           int32_t  const _969 = _968 * 64;
            float16  const _970 = float16_ops::load(_attn_v, _969);
-           int32_t  const _971 = _pv_s1_rk__x_rebased * 8;
-           int32_t  const _972 = _971 + _normalized_s0_ii_ig;
-           int32_t  const _973 = _972 * 4;
-           int32_t  const _974 = _973 + 3;
-           float  const _975 = _probs[_974];
-           float16  const _976 = float16_ops::broadcast(_975);
-           float16  const _977 = _970 * _976;
-           float16  const _978 = _966 + _977;
-           float16_ops::store(_978, _pv, 208);
-           float16  const _979 = float16_ops::load(_pv, 224);
-           int32_t  const _980 = _pv_s1_rk__x_rebased + _787;
-           int32_t  const _981 = _980 * 64;
-           int32_t  const _982 = _981 + 32;
-           float16  const _983 = float16_ops::load(_attn_v, _982);
-           int32_t  const _984 = _pv_s1_rk__x_rebased * 8;
-           int32_t  const _985 = _984 + _normalized_s0_ii_ig;
-           int32_t  const _986 = _985 * 4;
-           int32_t  const _987 = _986 + 3;
-           float  const _988 = _probs[_987];
-           float16  const _989 = float16_ops::broadcast(_988);
-           float16  const _990 = _983 * _989;
-           float16  const _991 = _979 + _990;
-           float16_ops::store(_991, _pv, 224);
-           float16  const _992 = float16_ops::load(_pv, 240);
-           int32_t  const _993 = _pv_s1_rk__x_rebased + _787;
-           int32_t  const _994 = _993 * 64;
-           int32_t  const _995 = _994 + 48;
-           float16  const _996 = float16_ops::load(_attn_v, _995);
-           int32_t  const _997 = _pv_s1_rk__x_rebased * 8;
-           int32_t  const _998 = _997 + _normalized_s0_ii_ig;
-           int32_t  const _999 = _998 * 4;
-           int32_t  const _1000 = _999 + 3;
-           float  const _1001 = _probs[_1000];
-           float16  const _1002 = float16_ops::broadcast(_1001);
-           float16  const _1003 = _996 * _1002;
-           float16  const _1004 = _992 + _1003;
-           float16_ops::store(_1004, _pv, 240);
+           int32_t  const _971 = _pv_s1_rk__x_rebased + _844;
+           int32_t  const _972 = _971 * 8;
+           int32_t  const _973 = _972 + _partial_s0_ii_ig;
+           int32_t  const _974 = _973 * 4;
+           int32_t  const _975 = _974 + 2;
+           float  const _976 = _probs[_975];
+           float16  const _977 = float16_ops::broadcast(_976);
+           float16  const _978 = _970 * _977;
+           float16  const _979 = _967 + _978;
+           float16_ops::store(_979, _pv, 128);
+           float16  const _980 = float16_ops::load(_pv, 144);
+           int32_t  const _981 = _92 + _pv_s1_rk__x_rebased;
+           int32_t  const _982 = _981 * 64;
+           int32_t  const _983 = _982 + 16;
+           float16  const _984 = float16_ops::load(_attn_v, _983);
+           int32_t  const _985 = _pv_s1_rk__x_rebased + _844;
+           int32_t  const _986 = _985 * 8;
+           int32_t  const _987 = _986 + _partial_s0_ii_ig;
+           int32_t  const _988 = _987 * 4;
+           int32_t  const _989 = _988 + 2;
+           float  const _990 = _probs[_989];
+           float16  const _991 = float16_ops::broadcast(_990);
+           float16  const _992 = _984 * _991;
+           float16  const _993 = _980 + _992;
+           float16_ops::store(_993, _pv, 144);
+           float16  const _994 = float16_ops::load(_pv, 160);
+           int32_t  const _995 = _92 + _pv_s1_rk__x_rebased;
+           int32_t  const _996 = _995 * 64;
+           int32_t  const _997 = _996 + 32;
+           float16  const _998 = float16_ops::load(_attn_v, _997);
+           int32_t  const _999 = _pv_s1_rk__x_rebased + _844;
+           int32_t  const _1000 = _999 * 8;
+           int32_t  const _1001 = _1000 + _partial_s0_ii_ig;
+           int32_t  const _1002 = _1001 * 4;
+           int32_t  const _1003 = _1002 + 2;
+           float  const _1004 = _probs[_1003];
+           float16  const _1005 = float16_ops::broadcast(_1004);
+           float16  const _1006 = _998 * _1005;
+           float16  const _1007 = _994 + _1006;
+           float16_ops::store(_1007, _pv, 160);
+           float16  const _1008 = float16_ops::load(_pv, 176);
+           int32_t  const _1009 = _92 + _pv_s1_rk__x_rebased;
+           int32_t  const _1010 = _1009 * 64;
+           int32_t  const _1011 = _1010 + 48;
+           float16  const _1012 = float16_ops::load(_attn_v, _1011);
+           int32_t  const _1013 = _pv_s1_rk__x_rebased + _844;
+           int32_t  const _1014 = _1013 * 8;
+           int32_t  const _1015 = _1014 + _partial_s0_ii_ig;
+           int32_t  const _1016 = _1015 * 4;
+           int32_t  const _1017 = _1016 + 2;
+           float  const _1018 = _probs[_1017];
+           float16  const _1019 = float16_ops::broadcast(_1018);
+           float16  const _1020 = _1012 * _1019;
+           float16  const _1021 = _1008 + _1020;
+           float16_ops::store(_1021, _pv, 176);
+           float16  const _1022 = float16_ops::load(_pv, 192);
+           int32_t  const _1023 = _92 + _pv_s1_rk__x_rebased;
+           int32_t  const _1024 = _1023 * 64;
+           float16  const _1025 = float16_ops::load(_attn_v, _1024);
+           int32_t  const _1026 = _pv_s1_rk__x_rebased + _844;
+           int32_t  const _1027 = _1026 * 8;
+           int32_t  const _1028 = _1027 + _partial_s0_ii_ig;
+           int32_t  const _1029 = _1028 * 4;
+           int32_t  const _1030 = _1029 + 3;
+           float  const _1031 = _probs[_1030];
+           float16  const _1032 = float16_ops::broadcast(_1031);
+           float16  const _1033 = _1025 * _1032;
+           float16  const _1034 = _1022 + _1033;
+           float16_ops::store(_1034, _pv, 192);
+           float16  const _1035 = float16_ops::load(_pv, 208);
+           int32_t  const _1036 = _92 + _pv_s1_rk__x_rebased;
+           int32_t  const _1037 = _1036 * 64;
+           int32_t  const _1038 = _1037 + 16;
+           float16  const _1039 = float16_ops::load(_attn_v, _1038);
+           int32_t  const _1040 = _pv_s1_rk__x_rebased + _844;
+           int32_t  const _1041 = _1040 * 8;
+           int32_t  const _1042 = _1041 + _partial_s0_ii_ig;
+           int32_t  const _1043 = _1042 * 4;
+           int32_t  const _1044 = _1043 + 3;
+           float  const _1045 = _probs[_1044];
+           float16  const _1046 = float16_ops::broadcast(_1045);
+           float16  const _1047 = _1039 * _1046;
+           float16  const _1048 = _1035 + _1047;
+           float16_ops::store(_1048, _pv, 208);
+           float16  const _1049 = float16_ops::load(_pv, 224);
+           int32_t  const _1050 = _92 + _pv_s1_rk__x_rebased;
+           int32_t  const _1051 = _1050 * 64;
+           int32_t  const _1052 = _1051 + 32;
+           float16  const _1053 = float16_ops::load(_attn_v, _1052);
+           int32_t  const _1054 = _pv_s1_rk__x_rebased + _844;
+           int32_t  const _1055 = _1054 * 8;
+           int32_t  const _1056 = _1055 + _partial_s0_ii_ig;
+           int32_t  const _1057 = _1056 * 4;
+           int32_t  const _1058 = _1057 + 3;
+           float  const _1059 = _probs[_1058];
+           float16  const _1060 = float16_ops::broadcast(_1059);
+           float16  const _1061 = _1053 * _1060;
+           float16  const _1062 = _1049 + _1061;
+           float16_ops::store(_1062, _pv, 224);
+           float16  const _1063 = float16_ops::load(_pv, 240);
+           int32_t  const _1064 = _92 + _pv_s1_rk__x_rebased;
+           int32_t  const _1065 = _1064 * 64;
+           int32_t  const _1066 = _1065 + 48;
+           float16  const _1067 = float16_ops::load(_attn_v, _1066);
+           int32_t  const _1068 = _pv_s1_rk__x_rebased + _844;
+           int32_t  const _1069 = _1068 * 8;
+           int32_t  const _1070 = _1069 + _partial_s0_ii_ig;
+           int32_t  const _1071 = _1070 * 4;
+           int32_t  const _1072 = _1071 + 3;
+           float  const _1073 = _probs[_1072];
+           float16  const _1074 = float16_ops::broadcast(_1073);
+           float16  const _1075 = _1067 * _1074;
+           float16  const _1076 = _1063 + _1075;
+           float16_ops::store(_1076, _pv, 240);
           } // for _pv_s1_rk__x_rebased
           // consume pv
-          int32_t  const _1005 = _normalized_s0_ii_ig * 4;
-          for (int _normalized_s0_ii_ir = 0; _normalized_s0_ii_ir < 0 + 4; _normalized_s0_ii_ir++)
+          int32_t  const _1077 = ::halide_cpp_max(_841, _843);
+          int32_t  const _1078 = _partial_s0_ii_ig * 4;
+          for (int _partial_s0_ii_ir = 0; _partial_s0_ii_ir < 0 + 4; _partial_s0_ii_ir++)
           {
-           int32_t  const _1006 = _normalized_s0_ii_ir + _1005;
-           int32_t  const _1007 = _normalized_s0_ii_ir * 4;
-           for (int _normalized_s0_c_c = 0; _normalized_s0_c_c < 0 + 4; _normalized_s0_c_c++)
+           int32_t  const _1079 = _partial_s0_ii_ir + _1078;
+           int32_t  const _1080 = _1079 * 5;
+           int32_t  const _1081 = _partial_s0_ii_ir * 4;
+           for (int _partial_s0_c_c = 0; _partial_s0_c_c < 0 + 4; _partial_s0_c_c++)
            {
-            float  const _1008 = _row_sum[_1006];
-            int32_t  const _1009 = _normalized_s0_c_c + _1007;
-            int32_t  const _1010 = _1009 * 16;
-            float16  const _1011 = float16_ops::load(_pv, _1010);
-            float  const _1012 = float_from_bits(1065353216 /* 1 */);
-            float  const _1013 = _1012 / _1008;
-            float  const _1014 = float_from_bits(0 /* 0 */);
-            bool  const _1015 = _1014 < _1008;
-            float  const _1016 = (float)(_1015 ? _1013 : _1014);
-            float16  const _1017 = float16_ops::broadcast(_1016);
-            float16  const _1018 = _1011 * _1017;
-            int32_t  const _1019 = _1006 * 5;
-            int32_t  const _1020 = _1019 + _normalized_s0_c_c;
-            int32_t  const _1021 = _1020 * 16;
-            float16_ops::store(_1018, _normalized, _1021);
-           } // for _normalized_s0_c_c
-           int32_t  const _1022 = _normalized_s0_ii_ir + _1005;
-           float  const _1023 = _row_sum[_1022];
-           float  const _1024 = log_f32(_1023);
-           float  const _1025 = _row_max[_1022];
-           float  const _1026 = float_from_bits(1060205080 /* 0.693147 */);
-           float  const _1027 = _1025 * _1026;
-           float  const _1028 = _1024 + _1027;
-           float  const _1029 = float_from_bits(0 /* 0 */);
-           bool  const _1030 = _1029 < _1023;
-           float  const _1031 = (float)(_1030 ? _1028 : neg_inf_f32());
-           float16  const _1032 = float16_ops::broadcast(_1031);
-           int32_t  const _1033 = _1022 * 80;
-           int32_t  const _1034 = _1033 + 64;
-           float16_ops::store(_1032, _normalized, _1034);
-          } // for _normalized_s0_ii_ir
+            int32_t  const _1082 = _partial_s0_c_c + _1081;
+            int32_t  const _1083 = _1082 * 16;
+            float16  const _1084 = float16_ops::load(_pv, _1083);
+            int32_t  const _1085 = _partial_s0_c_c + _1080;
+            int32_t  const _1086 = _1085 * 16;
+            float16_ops::store(_1084, _partial, _1086);
+           } // for _partial_s0_c_c
+           int32_t  const _1087 = _partial_s0_ii_ir + _1078;
+           float  const _1088 = _row_max[_1087];
+           float16  const _1089 = float16_ops::broadcast(_1088);
+           float  const _1090 = _row_sum[_1087];
+           float16  const _1091 = float16_ops::broadcast(_1090);
+           int32_t  const _1092 = ::halide_cpp_min(_attn_chunk_lo, _1077);
+           int32_t  const _1093 = ::halide_cpp_max(_1092, _841);
+           int32_t  const _1094 = _1093 + 1024;
+           int32_t  const _1095 = ::halide_cpp_min(_1094, _1077);
+           float  const _1096 = reinterpret<float>(_1095);
+           float16  const _1097 = float16_ops::broadcast(_1096);
+           float  const _1098 = reinterpret<float>(_1077);
+           float16  const _1099 = float16_ops::broadcast(_1098);
+           int32x16_t  const _1100 = int32x16_t_ops::ramp(-2, 1);
+           int32x16_t  const _1101 = int32x16_t_ops::broadcast(0);
+           uint8x16_t  const _1102 = int32x16_t_ops::eq(_1100, _1101);
+           float16  const _1103 = float16_ops::select(_1102, _1097, _1099);
+           int32x16_t  const _1104 = int32x16_t_ops::ramp(-1, 1);
+           uint8x16_t  const _1105 = int32x16_t_ops::eq(_1104, _1101);
+           float16  const _1106 = float16_ops::select(_1105, _1091, _1103);
+           int32x16_t  const _1107 = int32x16_t_ops::ramp(0, 1);
+           uint8x16_t  const _1108 = int32x16_t_ops::eq(_1107, _1101);
+           float16  const _1109 = float16_ops::select(_1108, _1089, _1106);
+           int32_t  const _1110 = _1087 * 80;
+           int32_t  const _1111 = _1110 + 64;
+           float16_ops::store(_1109, _partial, _1111);
+          } // for _partial_s0_ii_ir
          } // alloc _pv
-        } // for _normalized_s0_ii_ig
+        } // for _partial_s0_ii_ig
         _probs_free.free();
         // produce attn_out
-        // consume normalized
+        // consume partial
         for (int _attn_out_s0_ii = 0; _attn_out_s0_ii < 0 + 32; _attn_out_s0_ii++)
         {
-         int32_t  const _1035 = _attn_out_s0_ii * 5;
+         int32_t  const _1112 = _attn_out_s0_ii * 5;
          for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + 5; _attn_out_s0_c_c++)
          {
-          int32_t  const _1036 = _attn_out_s0_c_c + _1035;
-          int32_t  const _1037 = _1036 * 16;
-          float16  const _1038 = float16_ops::load(_normalized, _1037);
-          float16_ops::store(_1038, _attn_out, _1037);
+          int32_t  const _1113 = _attn_out_s0_c_c + _1112;
+          int32_t  const _1114 = _1113 * 16;
+          float16  const _1115 = float16_ops::load(_partial, _1114);
+          float16_ops::store(_1115, _attn_out, _1114);
          } // for _attn_out_s0_c_c
         } // for _attn_out_s0_ii
-       } // alloc _normalized
+       } // alloc _partial
       } // alloc _row_sum
      } // alloc _probs
     } // alloc _row_max
@@ -4865,7 +4946,8 @@ int attn_causal64_pipeline_argv(void **args) {
   *(int32_t const *)args[8],
   *(int32_t const *)args[9],
   *(int32_t const *)args[10],
-  (halide_buffer_t *)args[11]
+  *(int32_t const *)args[11],
+  (halide_buffer_t *)args[12]
 );
 }
 HALIDE_FUNCTION_ATTRS
@@ -4948,6 +5030,11 @@ const struct halide_filter_metadata_t *attn_causal64_pipeline_metadata() {
  const halide_scalar_value_t *scalar_min__attn_kv_hi = nullptr;
  const halide_scalar_value_t *scalar_max__attn_kv_hi = nullptr;
  const halide_scalar_value_t *scalar_estimate__attn_kv_hi = nullptr;
+ int64_t const *const *buffer_estimates__attn_chunk_lo = nullptr;
+ const halide_scalar_value_t *scalar_def__attn_chunk_lo = nullptr;
+ const halide_scalar_value_t *scalar_min__attn_chunk_lo = nullptr;
+ const halide_scalar_value_t *scalar_max__attn_chunk_lo = nullptr;
+ const halide_scalar_value_t *scalar_estimate__attn_chunk_lo = nullptr;
  static const int64_t * const buffer_estimates__attn_out[4] = {
   &const_0,
   nullptr,
@@ -4958,7 +5045,7 @@ const struct halide_filter_metadata_t *attn_causal64_pipeline_metadata() {
  const halide_scalar_value_t *scalar_min__attn_out = nullptr;
  const halide_scalar_value_t *scalar_max__attn_out = nullptr;
  const halide_scalar_value_t *scalar_estimate__attn_out = nullptr;
- static const halide_filter_argument_t args[12] = {
+ static const halide_filter_argument_t args[13] = {
   {
    "__user_context",
    halide_argument_kind_input_scalar,
@@ -5081,6 +5168,17 @@ const struct halide_filter_metadata_t *attn_causal64_pipeline_metadata() {
    buffer_estimates__attn_kv_hi,
    },
   {
+   "attn_chunk_lo",
+   halide_argument_kind_input_scalar,
+   0,
+   {halide_type_int, 32, 1},
+   scalar_def__attn_chunk_lo,
+   scalar_min__attn_chunk_lo,
+   scalar_max__attn_chunk_lo,
+   scalar_estimate__attn_chunk_lo,
+   buffer_estimates__attn_chunk_lo,
+   },
+  {
    "attn_out",
    halide_argument_kind_output_buffer,
    2,
@@ -5094,7 +5192,7 @@ const struct halide_filter_metadata_t *attn_causal64_pipeline_metadata() {
   };
  static const halide_filter_metadata_t md = {
   halide_filter_metadata_t::VERSION,
-  12,
+  13,
   args,
   "x0-64-linux-avx-avx2-avx512-avx512_skylake-f16c-fma-no_bounds_query-sse41-user_context",
   "attn_causal64_pipeline",
@@ -5450,9 +5548,48 @@ struct Plane {
   }
 };
 
-/// Per-thread scratch of a task: its query tile in, its output tile out.
+/// Per-thread scratch of a task: its query tile, the pipeline's output for one chunk of keys, and
+/// the running row max, row sum and unnormalized P·V over the chunks so far.
 struct TaskScratch {
-  std::vector<float> q, out;
+  std::vector<float> q, chunk, acc, row_max, row_sum;
+  int64_t cols = 0;  // Dv_pad: P·V columns of `chunk` and `acc`
+
+  void start(int64_t head_dim, int64_t dv_pad) {
+    cols = dv_pad;
+    q.resize(size_t(kTileQ * head_dim));
+    chunk.resize(size_t(kTileQ * (dv_pad + kLanes)));
+    acc.resize(size_t(kTileQ * dv_pad));
+    row_max.assign(kTileQ, -INFINITY);
+    row_sum.assign(kTileQ, 0.0f);
+  }
+  /// The pipeline's reports: where the chunk it just computed ends, and where the window ends.
+  int32_t chunk_end() const { return report(2); }
+  int32_t window_end() const { return report(3); }
+  /// Folds the chunk into the running result (flash attention's rescaling, in log2 units).
+  void absorb(bool first) {
+    for (int64_t r = 0; r < kTileQ; ++r) {
+      const float* part = chunk.data() + r * (cols + kLanes);
+      float* a = acc.data() + r * cols;
+      float m = part[cols], l = part[cols + 1];
+      if (first) {
+        memcpy(a, part, size_t(cols) * 4);
+        row_max[size_t(r)] = m, row_sum[size_t(r)] = l;
+        continue;
+      }
+      if (!(l > 0.0f)) continue;  // the chunk masks the whole row
+      float old_max = row_max[size_t(r)], new_max = m > old_max ? m : old_max;
+      float keep = exp2f(old_max - new_max), take = exp2f(m - new_max);
+      for (int64_t c = 0; c < cols; ++c) a[c] = a[c] * keep + part[c] * take;
+      row_max[size_t(r)] = new_max, row_sum[size_t(r)] = row_sum[size_t(r)] * keep + l * take;
+    }
+  }
+
+ private:
+  int32_t report(int k) const {
+    int32_t v;
+    memcpy(&v, chunk.data() + cols + k, 4);
+    return v;
+  }
 };
 thread_local TaskScratch task_scratch;
 
@@ -5595,8 +5732,7 @@ extern "C" __attribute__((visibility("default"))) int attn_causal64(const attn_k
     int64_t t = task % tiles, h = task / tiles % Hq, b = task / tiles / Hq;
     int64_t row0 = t * kTileQ, rows = Lq - row0 < kTileQ ? Lq - row0 : kTileQ;
     TaskScratch& scratch = task_scratch;
-    scratch.q.resize(size_t(kTileQ * D));
-    scratch.out.resize(size_t(kTileQ * (Dv_pad + kLanes)));
+    scratch.start(D, Dv_pad);
     // The tile's queries as f32 (rows past Lq zero).
     for (int64_t r = 0; r < kTileQ; ++r) {
       float* dst = scratch.q.data() + r * D;
@@ -5610,23 +5746,30 @@ extern "C" __attribute__((visibility("default"))) int attn_causal64(const attn_k
       else
         for (int64_t c = 0; c < D; ++c) dst[c] = read_io(src + c * q_esize);
     }
-    Plane q_tile(scratch.q.data(), D, kTileQ), out_tile(scratch.out.data(), Dv_pad + kLanes, kTileQ);
+    Plane q_tile(scratch.q.data(), D, kTileQ), out_tile(scratch.chunk.data(), Dv_pad + kLanes, kTileQ);
     Plane k_head(k.plane(h / groups, b), D, Lk), v_head(v.plane(h / groups, b), Dv_pad, Lk);
-    int result = attn_causal64_pipeline(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(Lq), int32_t(Lk), int32_t(t), int32_t(h), int32_t(b),
-        window[size_t(2 * t)], window[size_t(2 * t + 1)], &out_tile.buf);
-    if (result != 0) {
-      if (!ctx.failed) fail(uc, "%s: the kernel failed (Halide error %d)", kKernelName, result);
-      return result;
+    // The window chunk by chunk: the pipeline takes at most 1024 keys a call, so the scores stay in cache.
+    for (int32_t next = window[size_t(2 * t)], first = 1;; first = 0) {
+      int result = attn_causal64_pipeline(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(Lq), int32_t(Lk), int32_t(t), int32_t(h),
+          int32_t(b), window[size_t(2 * t)], window[size_t(2 * t + 1)], next, &out_tile.buf);
+      if (result != 0) {
+        if (!ctx.failed) fail(uc, "%s: the kernel failed (Halide error %d)", kKernelName, result);
+        return result;
+      }
+      scratch.absorb(first);
+      if (scratch.chunk_end() >= scratch.window_end()) break;
+      next = scratch.chunk_end();
     }
-    // Out and LSE of the tile's real rows, in the caller's layout and type.
+    // Out = P·V / sum and LSE of the tile's real rows, in the caller's layout and type; a row
+    // that nothing reached is Out 0, LSE -inf.
     for (int64_t r = 0; r < rows; ++r) {
-      const float* src = scratch.out.data() + r * (Dv_pad + kLanes);
+      float sum = scratch.row_sum[size_t(r)], inv = sum > 0.0f ? 1.0f / sum : 0.0f;
+      const float* src = scratch.acc.data() + r * Dv_pad;
       char* dst = out_base + b * ob + h * oh + (row0 + r) * ol;
-      if (kIoType == IoType::F32)
-        memcpy(dst, src, size_t(Dv) * 4);
-      else
-        for (int64_t c = 0; c < Dv; ++c) write_io(dst + c * esize, src[c]);
-      if (lse_base) lse_base[b * lb + h * lh + (row0 + r) * ll] = src[Dv_pad];
+      for (int64_t c = 0; c < Dv; ++c) write_io(dst + c * esize, src[c] * inv);
+      if (lse_base)
+        lse_base[b * lb + h * lh + (row0 + r) * ll] =
+            sum > 0.0f ? scratch.row_max[size_t(r)] * 0.693147180559945309f + logf(sum) : -INFINITY;
     }
     return 0;
   });
