@@ -6,6 +6,8 @@
 #include <map>
 #include <mutex>
 
+#include <unistd.h>
+
 #include "runtime/Subprocess.h"
 
 namespace attn {
@@ -61,6 +63,22 @@ const std::string& host_cpu_description() {
   return description;
 }
 
+namespace {
+
+bool on_path(const std::string& program) {
+  const char* path = std::getenv("PATH");
+  for (const char* p = path ? path : ""; *p;) {
+    const char* start = p;
+    while (*p && *p != ':') ++p;
+    std::string dir(start, p);
+    if (*p == ':') ++p;
+    if (!dir.empty() && access((dir + "/" + program).c_str(), X_OK) == 0) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 std::vector<std::string> host_compiler_command() {
   std::vector<std::string> argv;
   if (const char* env = std::getenv("ATTNC_CXX")) {
@@ -71,7 +89,10 @@ std::vector<std::string> host_compiler_command() {
       if (p > start) argv.emplace_back(start, p);
     }
   }
-  if (argv.empty()) argv.push_back("c++");
+  if (argv.empty()) {
+    static const bool clang = on_path("clang++");
+    argv.push_back(clang ? "clang++" : "c++");
+  }
   return argv;
 }
 
