@@ -88,11 +88,11 @@ std::string CExprPrinter::print(const Halide::Expr& e) {
   }
   if (const auto* x = e.as<HI::Min>()) {
     if (x->type.is_float()) return math_function("fmin") + "(" + print(x->a) + ", " + print(x->b) + ")";
-    return "min(" + print(x->a) + ", " + print(x->b) + ")";
+    return int_min(print(x->a), print(x->b));
   }
   if (const auto* x = e.as<HI::Max>()) {
     if (x->type.is_float()) return math_function("fmax") + "(" + print(x->a) + ", " + print(x->b) + ")";
-    return "max(" + print(x->a) + ", " + print(x->b) + ")";
+    return int_max(print(x->a), print(x->b));
   }
   if (const auto* x = e.as<HI::EQ>()) return binary("==", x->a, x->b);
   if (const auto* x = e.as<HI::NE>()) return binary("!=", x->a, x->b);
@@ -151,6 +151,34 @@ std::string CExprPrinter::print_call(const HI::Call* c) {
     return math_function("pow") + "(" + args[0] + ", " + args[1] + ")";
   }
   unsupported(self, "the call '" + c->name + "'");
+}
+
+namespace {
+
+/// Finds what a printed condition may not use: buffer loads, variables outside `allowed`.
+class PrintableCheck : public HI::IRVisitor {
+ public:
+  explicit PrintableCheck(const std::set<std::string>& allowed) : allowed_(allowed) {}
+  bool ok = true;
+
+ private:
+  using HI::IRVisitor::visit;
+  void visit(const HI::Variable* v) override {
+    if (!v->param.defined() && !allowed_.count(v->name)) ok = false;
+  }
+  void visit(const HI::Call* c) override {
+    if (c->call_type == HI::Call::Image || c->call_type == HI::Call::Halide) ok = false;
+    HI::IRVisitor::visit(c);
+  }
+  const std::set<std::string>& allowed_;
+};
+
+}  // namespace
+
+bool printable_without_loads(const Halide::Expr& e, const std::set<std::string>& allowed) {
+  PrintableCheck check(allowed);
+  e.accept(&check);
+  return check.ok;
 }
 
 }  // namespace attn

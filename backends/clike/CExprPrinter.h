@@ -3,6 +3,7 @@
 // literals, loads, argument access); target quirks are rewrites applied before printing.
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,13 @@ class CExprPrinter {
   virtual std::string int_div(const std::string& a, const std::string& b) = 0;
   virtual std::string int_mod(const std::string& a, const std::string& b) = 0;
   virtual std::string float_mod(const std::string& a, const std::string& b) = 0;
+  /// Integer min and max. Default: `min(a, b)` and `max(a, b)` (CUDA's built-ins).
+  virtual std::string int_min(const std::string& a, const std::string& b) {
+    return "min(" + a + ", " + b + ")";
+  }
+  virtual std::string int_max(const std::string& a, const std::string& b) {
+    return "max(" + a + ", " + b + ")";
+  }
   /// A load of tensor argument `arg` (its position among the tensor arguments: `buffer`).
   virtual std::string load(const KernelArg& arg, int buffer, const std::vector<std::string>& index) = 0;
   /// A scalar argument (its position among the scalar arguments: `scalar`).
@@ -47,5 +55,9 @@ class CExprPrinter {
   std::string print_call(const Halide::Internal::Call* c);
   const KernelIR& ir_;
 };
+
+/// True when `e` reads no buffer and names no variable but `allowed` and scalar arguments: what
+/// a printed tile condition or key range may use.
+bool printable_without_loads(const Halide::Expr& e, const std::set<std::string>& allowed);
 
 }  // namespace attn

@@ -165,9 +165,9 @@ AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const
   // the loop, and a start past the buffer would make that negative.
   key_lo = clamp(key_lo, 0, a.num_keys);
   key_hi = clamp(key_hi, key_lo, a.num_keys);
-  // This call's chunk: at most key_chunk keys of the window from chunk_lo on (a multiple of KB
-  // after the first chunk, which starts where the window does).
-  Expr chunk_lo = clamp(a.chunk_lo, key_lo, key_hi);
+  // This call's chunk: at most key_chunk keys of the window from chunk_lo (rounded down to a
+  // key block) on.
+  Expr chunk_lo = clamp(a.chunk_lo / KB * KB, key_lo, key_hi);
   Expr chunk_hi = min(chunk_lo + g.key_chunk, key_hi);
   a.window_hi = key_hi;
   a.chunk_hi = chunk_hi;

@@ -1,14 +1,18 @@
 // generate_cpu_kernel: algorithm -> schedule -> Halide C++ -> runtime glue + ABI wrapper, as text.
 #include <cctype>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
 #include "backends/cpu/AttentionAlgorithm.h"
 #include "backends/cpu/CpuBackend.h"
+#include "backends/cpu/CpuExprPrinter.h"
 #include "backends/cpu/EmitHalideCpp.h"
 #include "backends/cpu/KernelWrapper.h"
 #include "backends/cpu/RuntimeGlue.h"
 #include "backends/cpu/ScheduleAttention.h"
+#include "codegen/PlanTiles.h"
+#include "codegen/TilePlan.h"
 
 namespace attn {
 
@@ -60,6 +64,19 @@ std::string emit_header(const KernelIR& ir, const std::string& entry, const std:
   return h.str();
 }
 
+/// The tile plan's sufficient condition for "the mask is false on this box" as C++ for the
+/// wrapper's key-block test; empty when there is none it can print (the mask reads buffers: their
+/// run-time plan gives the window instead).
+std::string keys_masked_condition(const KernelIR& ir, const cpu::Geometry& g) {
+  std::shared_ptr<const TilePlan> plan = plan_tiles(ir, PlanTilesOptions{g.tile_q, g.key_block});
+  if (!plan->index_only || !plan->bounds_empty.defined()) return "";
+  Halide::Expr e = Halide::Internal::simplify(plan->bounds_empty);
+  if (Halide::Internal::is_const_zero(e)) return "";
+  static const std::set<std::string> vars = {"q_min", "q_max", "kv_min", "kv_max", "b_min", "b_max", "h_min", "h_max"};
+  if (!printable_without_loads(e, vars)) return "";
+  return cpu::CpuExprPrinter(ir).print(e);
+}
+
 }  // namespace
 
 CpuKernelSource generate_cpu_kernel(const KernelIR& ir, const CpuTarget& target) {
@@ -89,8 +106,8 @@ CpuKernelSource generate_cpu_kernel(const KernelIR& ir, const CpuTarget& target)
     halide.code.insert(at + 4, uses.empty() ? "" : uses.substr(1) + "\n");
   }
 
-  WrapperSpec spec{src.entry, pipeline, ir.name, g, ir.options.dtype, ir.options.lse, ir.args};
-  spec.kv_ranges = algo.uses_kv_ranges;
+  WrapperSpec spec{src.entry,     pipeline,   ir.name, g, ir.options.dtype, ir.options.lse,
+                   ir.args,       algo.uses_kv_ranges, keys_masked_condition(ir, g)};
   std::ostringstream s;
   s << "// attnc: CPU kernel '" << ir.name << "' (" << cpu_isa_name(target.isa) << ", "
     << dtype_name(ir.options.dtype) << " I/O), Halide-scheduled. Generated; do not edit.\n"

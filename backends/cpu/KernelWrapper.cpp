@@ -294,6 +294,9 @@ std::string c_string(const std::string& s) {
   return out + "\"";
 }
 
+/// Keys per block of the wrapper's key-block test (a multiple of every ISA's key block).
+constexpr int kSkipBlock = 64;
+
 }  // namespace
 
 std::string emit_wrapper(const WrapperSpec& spec) {
@@ -312,6 +315,38 @@ std::string emit_wrapper(const WrapperSpec& spec) {
     << "constexpr int kNumBuffers = " << num_buffers << ", kNumScalars = " << num_scalars << ";\n\n"
     << "}  // namespace\n\n";
   o << kFixed << "\n";
+  o << "namespace {\n\n";
+  if (!spec.keys_masked.empty()) {
+    o << R"cpp(/// Integer division and modulo as in the IR (Euclidean; x / 0 == 0 and x % 0 == 0).
+[[maybe_unused]] int attn_div_i32(int a, int b) {
+  if (b == 0) return 0;
+  int q = a / b, r = a % b;
+  if (r < 0) q += b > 0 ? -1 : 1;
+  return q;
+}
+[[maybe_unused]] int attn_mod_i32(int a, int b) {
+  if (b == 0) return 0;
+  int r = a % b;
+  if (r < 0) r += b > 0 ? b : -b;
+  return r;
+}
+[[maybe_unused]] float attn_mod_f32(float a, float b) { return a - b * floorf(a / b); }
+[[maybe_unused]] int attn_min_i32(int a, int b) { return a < b ? a : b; }
+[[maybe_unused]] int attn_max_i32(int a, int b) { return a > b ? a : b; }
+
+)cpp";
+  }
+  o << "/// Keys in blocks of " << kSkipBlock << ": blocks that the mask rules out for a whole query tile are skipped.\n"
+    << "constexpr int kSkipBlock = " << kSkipBlock << ";\n"
+    << "constexpr bool kHasKeyTest = " << (spec.keys_masked.empty() ? "false" : "true") << ";\n\n"
+    << "/// Whether the mask is false for every query in [q_min, q_max] and key in [kv_min, kv_max]: a\n"
+    << "/// sufficient condition from interval analysis of the mask (codegen/PlanTiles), or false.\n"
+    << "bool keys_masked([[maybe_unused]] int q_min, [[maybe_unused]] int q_max, [[maybe_unused]] int kv_min,\n"
+    << "                 [[maybe_unused]] int kv_max, [[maybe_unused]] int b_min, [[maybe_unused]] int b_max,\n"
+    << "                 [[maybe_unused]] int h_min, [[maybe_unused]] int h_max,\n"
+    << "                 [[maybe_unused]] const double* scalars) {\n"
+    << "  return " << (spec.keys_masked.empty() ? "false" : spec.keys_masked) << ";\n}\n\n"
+    << "}  // namespace\n\n";
 
   o << "extern \"C\" __attribute__((visibility(\"default\"))) int " << spec.entry << "(const attn_kernel_args* args) {\n"
     << R"cpp(  if (!args) return -1;
@@ -442,13 +477,28 @@ std::string emit_wrapper(const WrapperSpec& spec) {
     }
     Plane q_tile(scratch.q.data(), D, kTileQ), out_tile(scratch.chunk.data(), Dv_pad + kLanes, kTileQ);
     Plane k_head(k.plane(h / groups, b), D, Lk), v_head(v.plane(h / groups, b), Dv_pad, Lk);
-    // The window chunk by chunk: the pipeline takes at most )cpp"
+    // The window's runs of key blocks that the mask may allow, each chunk by chunk: the pipeline
+    // takes at most )cpp"
     << g.key_chunk << R"cpp( keys a call, so the scores stay in cache.
-    for (int32_t next = window[size_t(2 * t)], first = 1;; first = 0) {
+    const int32_t lo = window[size_t(2 * t)], hi = window[size_t(2 * t + 1)];
+    auto block_end = [&](int32_t x) { return x / kSkipBlock * kSkipBlock + kSkipBlock < hi ? x / kSkipBlock * kSkipBlock + kSkipBlock : hi; };
+    auto masked = [&](int32_t x) {
+      return kHasKeyTest && keys_masked(int(row0), int(row0 + rows - 1), x, block_end(x) - 1, int(b), int(b), int(h),
+                                        int(h), args->scalars);
+    };
+    bool first = true;
+    for (int32_t run_lo = lo; run_lo < hi;) {
+      if (masked(run_lo)) {
+        run_lo = block_end(run_lo);
+        continue;
+      }
+      int32_t run_hi = kHasKeyTest ? block_end(run_lo) : hi;
+      while (run_hi < hi && !masked(run_hi)) run_hi = block_end(run_hi);
+      for (int32_t next = run_lo;;) {
 )cpp";
-  o << "      int result = " << spec.pipeline
-    << "(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(Lq), int32_t(Lk), int32_t(t), int32_t(h),\n"
-    << "          int32_t(b), window[size_t(2 * t)], window[size_t(2 * t + 1)], next";
+  o << "        int result = " << spec.pipeline
+    << "(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(Lq), int32_t(Lk), int32_t(t),\n"
+    << "            int32_t(h), int32_t(b), run_lo, run_hi, next";
   int bi = 0;
   int si = 0;
   for (const KernelArg& a : spec.args) {
@@ -458,21 +508,24 @@ std::string emit_wrapper(const WrapperSpec& spec) {
       o << ", " << scalar_value(a, si++);
   }
   o << ", &out_tile.buf);\n";
-  o << R"cpp(      if (result != 0) {
-        if (!ctx.failed) fail(uc, "%s: the kernel failed (Halide error %d)", kKernelName, result);
-        return result;
+  o << R"cpp(        if (result != 0) {
+          if (!ctx.failed) fail(uc, "%s: the kernel failed (Halide error %d)", kKernelName, result);
+          return result;
+        }
+        scratch.absorb(first);
+        first = false;
+        if (scratch.chunk_end() >= scratch.window_end()) break;
+        next = scratch.chunk_end();
       }
-      scratch.absorb(first);
-      if (scratch.chunk_end() >= scratch.window_end()) break;
-      next = scratch.chunk_end();
+      run_lo = run_hi;
     }
     // Out = P·V / sum and LSE of the tile's real rows, in the caller's layout and type; a row
-    // that nothing reached is Out 0, LSE -inf.
+    // that no key reached is Out 0, LSE -inf.
     for (int64_t r = 0; r < rows; ++r) {
       float sum = scratch.row_sum[size_t(r)], inv = sum > 0.0f ? 1.0f / sum : 0.0f;
       const float* src = scratch.acc.data() + r * Dv_pad;
       char* dst = out_base + b * ob + h * oh + (row0 + r) * ol;
-      for (int64_t c = 0; c < Dv; ++c) write_io(dst + c * esize, src[c] * inv);
+      for (int64_t c = 0; c < Dv; ++c) write_io(dst + c * esize, sum > 0.0f ? src[c] * inv : 0.0f);
       if (lse_base)
         lse_base[b * lb + h * lh + (row0 + r) * ll] =
             sum > 0.0f ? scratch.row_max[size_t(r)] * 0.693147180559945309f + logf(sum) : -INFINITY;

@@ -20,6 +20,10 @@ struct WrapperSpec {
   bool lse_required = false;
   std::vector<KernelArg> args;  ///< the kernel's run-time arguments, in declaration order
   bool kv_ranges = false;       ///< narrow each tile's key window by attn_kernel_args::kv_ranges
+  /// C++ of a sufficient condition that the mask is false on the box q in [q_min, q_max], kv in
+  /// [kv_min, kv_max] (b in [b_min, b_max], h in [h_min, h_max]; scalars[i]), or empty: without it
+  /// every key block of a window is computed.
+  std::string keys_masked;
 };
 
 /// C++ text of the wrapper (uses the runtime glue's Context, fail and parallel_for).

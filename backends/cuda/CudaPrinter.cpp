@@ -62,30 +62,9 @@ class CudaExprPrinter : public CExprPrinter {
 /// Variables a printed tile condition may use besides scalar arguments.
 const std::set<std::string> kTileVars = {"b", "h", "q_lo", "q_hi", "kv_lo", "kv_hi"};
 
-/// Finds what a printed tile condition or range may not use: buffer loads and variables other
-/// than `allowed` and scalar arguments.
-class TileConditionCheck : public HI::IRVisitor {
- public:
-  explicit TileConditionCheck(const std::set<std::string>& allowed) : allowed_(allowed) {}
-  bool ok = true;
-
- private:
-  using HI::IRVisitor::visit;
-  void visit(const HI::Variable* v) override {
-    if (!v->param.defined() && !allowed_.count(v->name)) ok = false;
-  }
-  const std::set<std::string>& allowed_;
-  void visit(const HI::Call* c) override {
-    if (c->call_type == HI::Call::Image || c->call_type == HI::Call::Halide) ok = false;
-    HI::IRVisitor::visit(c);
-  }
-};
-
 /// True when `e` reads no buffer and names only tile variables and scalar arguments.
 bool printable_tile_condition(const Halide::Expr& e, const std::set<std::string>& allowed = kTileVars) {
-  TileConditionCheck check(allowed);
-  e.accept(&check);
-  return check.ok;
+  return printable_without_loads(e, allowed);
 }
 
 /// Sufficient conditions, over one (query tile, key tile), that the mask is false everywhere

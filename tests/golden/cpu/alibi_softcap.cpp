@@ -3429,2401 +3429,2407 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
  int32_t  const _79 = ::halide_cpp_max(_73, 0);
  int32_t  const _80 = _79 * 8;
  int32_t  const _81 = ::halide_cpp_min(_80, _attn_lk);
- int32_t  const _82 = ::halide_cpp_min(_78, _attn_chunk_lo);
- int32_t  const _83 = ::halide_cpp_max(_81, _82);
- int32_t  const _84 = ::halide_cpp_max(_83, 0);
- int32_t  const _85 = _84 + 1024;
- int32_t  const _86 = ::halide_cpp_min(_78, _85);
- int32_t  const _87 = _86 - _84;
- int32_t  const _88 = _87 + -1;
- int32_t  const _89 = _88 >> 3;
- int32_t  const _90 = _89 * 8;
- int32_t  const _91 = _84 + _90;
- int32_t  const _92 = _91 + 8;
- int32_t  const _93 = ::halide_cpp_min(_92, _28);
- int32_t  const _94 = _28 + -1;
- int32_t  const _95 = ::halide_cpp_min(_84, _94);
- int32_t  const _96 = _93 - _95;
- int32_t  const _97 = ::halide_cpp_min(_attn_chunk_lo, _77);
- int32_t  const _98 = ::halide_cpp_max(_97, _81);
- int32_t  const _99 = _77 - _98;
- int32_t  const _100 = ::halide_cpp_min(_99, 1024);
- int32_t  const _101 = _100 + -1;
- int32_t  const _102 = ::halide_cpp_min(_77, _attn_chunk_lo);
- int32_t  const _103 = ::halide_cpp_max(_102, _81);
- int32_t  const _104 = _65 + _64;
- int32_t  const _105 = _104 + -1;
- int32_t  const _106 = ::halide_cpp_min(_105, _attn_head);
- int32_t  const _107 = ::halide_cpp_max(_106, _64);
- bool  const _108 = _halide_buffer_is_bounds_query(_attn_k_buffer);
- bool  const _109 = !(_108);
- bool  const _110 = 0 <= _95;
- bool  const _111 = _95 <= 0;
- bool  const _112 = _110 && _111;
- bool  const _113 = _109 || _112;
- if (!_113)
+ int32_t  const _82 = _attn_chunk_lo >> 3;
+ int32_t  const _83 = _82 * 8;
+ int32_t  const _84 = ::halide_cpp_min(_78, _83);
+ int32_t  const _85 = ::halide_cpp_max(_81, _84);
+ int32_t  const _86 = ::halide_cpp_max(_85, 0);
+ int32_t  const _87 = _86 + 1024;
+ int32_t  const _88 = ::halide_cpp_min(_78, _87);
+ int32_t  const _89 = _88 - _86;
+ int32_t  const _90 = _89 + -1;
+ int32_t  const _91 = _90 >> 3;
+ int32_t  const _92 = _91 * 8;
+ int32_t  const _93 = _86 + _92;
+ int32_t  const _94 = _93 + 8;
+ int32_t  const _95 = ::halide_cpp_min(_94, _28);
+ int32_t  const _96 = _28 + -1;
+ int32_t  const _97 = ::halide_cpp_min(_86, _96);
+ int32_t  const _98 = _95 - _97;
+ int32_t  const _99 = ::halide_cpp_min(_83, _77);
+ int32_t  const _100 = ::halide_cpp_max(_99, _81);
+ int32_t  const _101 = _77 - _100;
+ int32_t  const _102 = ::halide_cpp_min(_101, 1024);
+ int32_t  const _103 = _102 + -1;
+ int32_t  const _104 = ::halide_cpp_min(_77, _83);
+ int32_t  const _105 = ::halide_cpp_max(_104, _81);
+ int32_t  const _106 = _65 + _64;
+ int32_t  const _107 = _106 + -1;
+ int32_t  const _108 = ::halide_cpp_min(_107, _attn_head);
+ int32_t  const _109 = ::halide_cpp_max(_108, _64);
+ bool  const _110 = _halide_buffer_is_bounds_query(_attn_k_buffer);
+ bool  const _111 = !(_110);
+ bool  const _112 = 0 <= _97;
+ bool  const _113 = _97 <= 0;
+ bool  const _114 = _112 && _113;
+ bool  const _115 = _111 || _114;
+ if (!_115)
  {
-  int32_t  const _114 = _96 + -1;
-  int32_t  const _115 = _96 + _95;
-  int32_t  const _116 = _115 + -1;
-  int32_t  const _117 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_k", 1, 0, _114, _95, _116);
-  return _117;
+  int32_t  const _116 = _98 + -1;
+  int32_t  const _117 = _98 + _97;
+  int32_t  const _118 = _117 + -1;
+  int32_t  const _119 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_k", 1, 0, _116, _97, _118);
+  return _119;
  }
- bool  const _118 = _halide_buffer_is_bounds_query(_attn_v_buffer);
- bool  const _119 = !(_118);
- bool  const _120 = 1 <= _45;
- bool  const _121 = _119 || _120;
- if (!_121)
+ bool  const _120 = _halide_buffer_is_bounds_query(_attn_v_buffer);
+ bool  const _121 = !(_120);
+ bool  const _122 = 1 <= _45;
+ bool  const _123 = _121 || _122;
+ if (!_123)
  {
-  int32_t  const _122 = _45 + -1;
-  int32_t  const _123 = _45 + 14;
-  int32_t  const _124 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_v", 0, 0, 15, _122, _123);
-  return _124;
+  int32_t  const _124 = _45 + -1;
+  int32_t  const _125 = _45 + 14;
+  int32_t  const _126 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_v", 0, 0, 15, _124, _125);
+  return _126;
  }
- bool  const _125 = _halide_buffer_is_bounds_query(_attn_v_buffer);
- bool  const _126 = !(_125);
- bool  const _127 = 0 <= _103;
- bool  const _128 = _103 <= 0;
- bool  const _129 = _127 && _128;
- bool  const _130 = _126 || _129;
- if (!_130)
+ bool  const _127 = _halide_buffer_is_bounds_query(_attn_v_buffer);
+ bool  const _128 = !(_127);
+ bool  const _129 = 0 <= _105;
+ bool  const _130 = _105 <= 0;
+ bool  const _131 = _129 && _130;
+ bool  const _132 = _128 || _131;
+ if (!_132)
  {
-  int32_t  const _131 = _101 + _103;
-  int32_t  const _132 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_v", 1, 0, _101, _103, _131);
-  return _132;
+  int32_t  const _133 = _103 + _105;
+  int32_t  const _134 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_v", 1, 0, _103, _105, _133);
+  return _134;
  }
- bool  const _133 = _halide_buffer_is_bounds_query(_attn_out_buffer);
- bool  const _134 = !(_133);
- bool  const _135 = 0 <= _45;
- int32_t  const _136 = _45 + -16;
- int32_t  const _137 = ::halide_cpp_max(_45, 1);
- int32_t  const _138 = _137 + -1;
- int32_t  const _139 = _138 >> 4;
- int32_t  const _140 = _139 * 16;
- bool  const _141 = _136 <= _140;
- bool  const _142 = _135 && _141;
- bool  const _143 = _134 || _142;
- if (!_143)
+ bool  const _135 = _halide_buffer_is_bounds_query(_attn_out_buffer);
+ bool  const _136 = !(_135);
+ bool  const _137 = 0 <= _45;
+ int32_t  const _138 = _45 + -16;
+ int32_t  const _139 = ::halide_cpp_max(_45, 1);
+ int32_t  const _140 = _139 + -1;
+ int32_t  const _141 = _140 >> 4;
+ int32_t  const _142 = _141 * 16;
+ bool  const _143 = _138 <= _142;
+ bool  const _144 = _137 && _143;
+ bool  const _145 = _136 || _144;
+ if (!_145)
  {
-  int32_t  const _144 = ::halide_cpp_max(_45, 1);
-  int32_t  const _145 = _144 + -1;
-  int32_t  const _146 = _145 >> 4;
-  int32_t  const _147 = _146 * 16;
-  int32_t  const _148 = _147 + 31;
-  int32_t  const _149 = ::halide_cpp_min(_45, 0);
-  int32_t  const _150 = _45 + 15;
-  int32_t  const _151 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Output buffer attn_out", 0, 0, _148, _149, _150);
-  return _151;
+  int32_t  const _146 = ::halide_cpp_max(_45, 1);
+  int32_t  const _147 = _146 + -1;
+  int32_t  const _148 = _147 >> 4;
+  int32_t  const _149 = _148 * 16;
+  int32_t  const _150 = _149 + 31;
+  int32_t  const _151 = ::halide_cpp_min(_45, 0);
+  int32_t  const _152 = _45 + 15;
+  int32_t  const _153 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Output buffer attn_out", 0, 0, _150, _151, _152);
+  return _153;
  }
- uint32_t  const _152 = (uint32_t)(73730ull);
- bool  const _153 = _21 == _152;
- if (!_153)
+ uint32_t  const _154 = (uint32_t)(73730ull);
+ bool  const _155 = _21 == _154;
+ if (!_155)
  {
-  uint32_t  const _154 = (uint32_t)(73730ull);
-  int32_t  const _155 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_k", _21, _154);
-  return _155;
- }
- bool  const _156 = _23 == 2;
- if (!_156)
- {
-  int32_t  const _157 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_k", _23, 2);
+  uint32_t  const _156 = (uint32_t)(73730ull);
+  int32_t  const _157 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_k", _21, _156);
   return _157;
  }
- uint32_t  const _158 = (uint32_t)(73730ull);
- bool  const _159 = _31 == _158;
- if (!_159)
+ bool  const _158 = _23 == 2;
+ if (!_158)
  {
-  uint32_t  const _160 = (uint32_t)(73730ull);
-  int32_t  const _161 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_q", _31, _160);
-  return _161;
+  int32_t  const _159 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_k", _23, 2);
+  return _159;
  }
- bool  const _162 = _33 == 2;
- if (!_162)
+ uint32_t  const _160 = (uint32_t)(73730ull);
+ bool  const _161 = _31 == _160;
+ if (!_161)
  {
-  int32_t  const _163 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_q", _33, 2);
+  uint32_t  const _162 = (uint32_t)(73730ull);
+  int32_t  const _163 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_q", _31, _162);
   return _163;
  }
- uint32_t  const _164 = (uint32_t)(73730ull);
- bool  const _165 = _41 == _164;
- if (!_165)
+ bool  const _164 = _33 == 2;
+ if (!_164)
  {
-  uint32_t  const _166 = (uint32_t)(73730ull);
-  int32_t  const _167 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_v", _41, _166);
-  return _167;
+  int32_t  const _165 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_q", _33, 2);
+  return _165;
  }
- bool  const _168 = _43 == 2;
- if (!_168)
+ uint32_t  const _166 = (uint32_t)(73730ull);
+ bool  const _167 = _41 == _166;
+ if (!_167)
  {
-  int32_t  const _169 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_v", _43, 2);
+  uint32_t  const _168 = (uint32_t)(73730ull);
+  int32_t  const _169 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_v", _41, _168);
   return _169;
  }
- uint32_t  const _170 = (uint32_t)(73730ull);
- bool  const _171 = _51 == _170;
- if (!_171)
+ bool  const _170 = _43 == 2;
+ if (!_170)
  {
-  uint32_t  const _172 = (uint32_t)(73730ull);
-  int32_t  const _173 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Output buffer attn_out", _51, _172);
-  return _173;
+  int32_t  const _171 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_v", _43, 2);
+  return _171;
  }
- bool  const _174 = _53 == 2;
- if (!_174)
+ uint32_t  const _172 = (uint32_t)(73730ull);
+ bool  const _173 = _51 == _172;
+ if (!_173)
  {
-  int32_t  const _175 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Output buffer attn_out", _53, 2);
+  uint32_t  const _174 = (uint32_t)(73730ull);
+  int32_t  const _175 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Output buffer attn_out", _51, _174);
   return _175;
  }
- uint32_t  const _176 = (uint32_t)(73730ull);
- bool  const _177 = _61 == _176;
- if (!_177)
+ bool  const _176 = _53 == 2;
+ if (!_176)
  {
-  uint32_t  const _178 = (uint32_t)(73730ull);
-  int32_t  const _179 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer slopes", _61, _178);
-  return _179;
+  int32_t  const _177 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Output buffer attn_out", _53, 2);
+  return _177;
  }
- bool  const _180 = _63 == 1;
- if (!_180)
+ uint32_t  const _178 = (uint32_t)(73730ull);
+ bool  const _179 = _61 == _178;
+ if (!_179)
  {
-  int32_t  const _181 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer slopes", _63, 1);
+  uint32_t  const _180 = (uint32_t)(73730ull);
+  int32_t  const _181 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer slopes", _61, _180);
   return _181;
  }
- bool  const _182 = _24 <= 0;
- int32_t  const _183 = _25 + _24;
- bool  const _184 = _35 <= _183;
- bool  const _185 = _182 && _184;
- if (!_185)
+ bool  const _182 = _63 == 1;
+ if (!_182)
  {
-  int32_t  const _186 = _35 + -1;
-  int32_t  const _187 = _25 + _24;
-  int32_t  const _188 = _187 + -1;
-  int32_t  const _189 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 0, 0, _186, _24, _188);
-  return _189;
+  int32_t  const _183 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer slopes", _63, 1);
+  return _183;
  }
- bool  const _190 = 0 <= _25;
- if (!_190)
+ bool  const _184 = _24 <= 0;
+ int32_t  const _185 = _25 + _24;
+ bool  const _186 = _35 <= _185;
+ bool  const _187 = _184 && _186;
+ if (!_187)
  {
-  int32_t  const _191 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 0, _25);
+  int32_t  const _188 = _35 + -1;
+  int32_t  const _189 = _25 + _24;
+  int32_t  const _190 = _189 + -1;
+  int32_t  const _191 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 0, 0, _188, _24, _190);
   return _191;
  }
- bool  const _192 = _27 <= _95;
- int32_t  const _193 = _96 + _95;
- int32_t  const _194 = _28 + _27;
- bool  const _195 = _193 <= _194;
- bool  const _196 = _192 && _195;
- if (!_196)
+ bool  const _192 = 0 <= _25;
+ if (!_192)
  {
-  int32_t  const _197 = _96 + _95;
-  int32_t  const _198 = _197 + -1;
-  int32_t  const _199 = _28 + _27;
-  int32_t  const _200 = _199 + -1;
-  int32_t  const _201 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 1, _95, _198, _27, _200);
-  return _201;
+  int32_t  const _193 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 0, _25);
+  return _193;
  }
- bool  const _202 = 0 <= _28;
- if (!_202)
+ bool  const _194 = _27 <= _97;
+ int32_t  const _195 = _98 + _97;
+ int32_t  const _196 = _28 + _27;
+ bool  const _197 = _195 <= _196;
+ bool  const _198 = _194 && _197;
+ if (!_198)
  {
-  int32_t  const _203 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 1, _28);
+  int32_t  const _199 = _98 + _97;
+  int32_t  const _200 = _199 + -1;
+  int32_t  const _201 = _28 + _27;
+  int32_t  const _202 = _201 + -1;
+  int32_t  const _203 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 1, _97, _200, _27, _202);
   return _203;
  }
- bool  const _204 = _34 <= 0;
- bool  const _205 = 0 <= _34;
- bool  const _206 = _204 && _205;
- if (!_206)
+ bool  const _204 = 0 <= _28;
+ if (!_204)
  {
-  int32_t  const _207 = _35 + -1;
-  int32_t  const _208 = _35 + _34;
-  int32_t  const _209 = _208 + -1;
-  int32_t  const _210 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 0, 0, _207, _34, _209);
-  return _210;
+  int32_t  const _205 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 1, _28);
+  return _205;
  }
- bool  const _211 = 0 <= _35;
- if (!_211)
+ bool  const _206 = _34 <= 0;
+ bool  const _207 = 0 <= _34;
+ bool  const _208 = _206 && _207;
+ if (!_208)
  {
-  int32_t  const _212 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 0, _35);
+  int32_t  const _209 = _35 + -1;
+  int32_t  const _210 = _35 + _34;
+  int32_t  const _211 = _210 + -1;
+  int32_t  const _212 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 0, 0, _209, _34, _211);
   return _212;
  }
- bool  const _213 = _37 <= 0;
- int32_t  const _214 = _38 + _37;
- bool  const _215 = 32 <= _214;
- bool  const _216 = _213 && _215;
- if (!_216)
+ bool  const _213 = 0 <= _35;
+ if (!_213)
  {
-  int32_t  const _217 = _38 + _37;
-  int32_t  const _218 = _217 + -1;
-  int32_t  const _219 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 1, 0, 31, _37, _218);
-  return _219;
+  int32_t  const _214 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 0, _35);
+  return _214;
  }
- bool  const _220 = 0 <= _38;
- if (!_220)
+ bool  const _215 = _37 <= 0;
+ int32_t  const _216 = _38 + _37;
+ bool  const _217 = 32 <= _216;
+ bool  const _218 = _215 && _217;
+ if (!_218)
  {
-  int32_t  const _221 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 1, _38);
+  int32_t  const _219 = _38 + _37;
+  int32_t  const _220 = _219 + -1;
+  int32_t  const _221 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 1, 0, 31, _37, _220);
   return _221;
  }
- int32_t  const _222 = ::halide_cpp_min(_45, 1);
- int32_t  const _223 = _44 + 1;
- bool  const _224 = _223 <= _222;
- int32_t  const _225 = ::halide_cpp_max(_45, 1);
- int32_t  const _226 = _225 + -1;
- int32_t  const _227 = _226 >> 4;
- int32_t  const _228 = _227 * 16;
- int32_t  const _229 = _222 + _228;
- int32_t  const _230 = _229 + 15;
- int32_t  const _231 = _45 + _44;
- bool  const _232 = _230 <= _231;
- bool  const _233 = _224 && _232;
- if (!_233)
+ bool  const _222 = 0 <= _38;
+ if (!_222)
  {
-  int32_t  const _234 = ::halide_cpp_min(_45, 1);
-  int32_t  const _235 = _234 + -1;
-  int32_t  const _236 = ::halide_cpp_max(_45, 1);
-  int32_t  const _237 = _236 + -1;
-  int32_t  const _238 = _237 >> 4;
-  int32_t  const _239 = _238 * 16;
-  int32_t  const _240 = _234 + _239;
-  int32_t  const _241 = _240 + 14;
-  int32_t  const _242 = _45 + _44;
-  int32_t  const _243 = _242 + -1;
-  int32_t  const _244 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 0, _235, _241, _44, _243);
-  return _244;
+  int32_t  const _223 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 1, _38);
+  return _223;
  }
- bool  const _245 = 0 <= _45;
- if (!_245)
+ int32_t  const _224 = ::halide_cpp_min(_45, 1);
+ int32_t  const _225 = _44 + 1;
+ bool  const _226 = _225 <= _224;
+ int32_t  const _227 = ::halide_cpp_max(_45, 1);
+ int32_t  const _228 = _227 + -1;
+ int32_t  const _229 = _228 >> 4;
+ int32_t  const _230 = _229 * 16;
+ int32_t  const _231 = _224 + _230;
+ int32_t  const _232 = _231 + 15;
+ int32_t  const _233 = _45 + _44;
+ bool  const _234 = _232 <= _233;
+ bool  const _235 = _226 && _234;
+ if (!_235)
  {
-  int32_t  const _246 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 0, _45);
+  int32_t  const _236 = ::halide_cpp_min(_45, 1);
+  int32_t  const _237 = _236 + -1;
+  int32_t  const _238 = ::halide_cpp_max(_45, 1);
+  int32_t  const _239 = _238 + -1;
+  int32_t  const _240 = _239 >> 4;
+  int32_t  const _241 = _240 * 16;
+  int32_t  const _242 = _236 + _241;
+  int32_t  const _243 = _242 + 14;
+  int32_t  const _244 = _45 + _44;
+  int32_t  const _245 = _244 + -1;
+  int32_t  const _246 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 0, _237, _243, _44, _245);
   return _246;
  }
- bool  const _247 = _47 <= _103;
- int32_t  const _248 = _101 + _103;
- int32_t  const _249 = _248 + 1;
- int32_t  const _250 = _48 + _47;
- bool  const _251 = _249 <= _250;
- bool  const _252 = _247 && _251;
- if (!_252)
+ bool  const _247 = 0 <= _45;
+ if (!_247)
  {
-  int32_t  const _253 = _101 + _103;
-  int32_t  const _254 = _48 + _47;
-  int32_t  const _255 = _254 + -1;
-  int32_t  const _256 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 1, _103, _253, _47, _255);
-  return _256;
+  int32_t  const _248 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 0, _45);
+  return _248;
  }
- bool  const _257 = 0 <= _48;
- if (!_257)
+ bool  const _249 = _47 <= _105;
+ int32_t  const _250 = _103 + _105;
+ int32_t  const _251 = _250 + 1;
+ int32_t  const _252 = _48 + _47;
+ bool  const _253 = _251 <= _252;
+ bool  const _254 = _249 && _253;
+ if (!_254)
  {
-  int32_t  const _258 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 1, _48);
+  int32_t  const _255 = _103 + _105;
+  int32_t  const _256 = _48 + _47;
+  int32_t  const _257 = _256 + -1;
+  int32_t  const _258 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 1, _105, _255, _47, _257);
   return _258;
  }
- bool  const _259 = _54 <= 0;
- int32_t  const _260 = _45 + 16;
- int32_t  const _261 = _55 + _54;
- bool  const _262 = _260 <= _261;
- bool  const _263 = _259 && _262;
- if (!_263)
+ bool  const _259 = 0 <= _48;
+ if (!_259)
  {
-  int32_t  const _264 = _45 + 15;
-  int32_t  const _265 = _55 + _54;
-  int32_t  const _266 = _265 + -1;
-  int32_t  const _267 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 0, 0, _264, _54, _266);
-  return _267;
+  int32_t  const _260 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 1, _48);
+  return _260;
  }
- bool  const _268 = 0 <= _55;
- if (!_268)
+ bool  const _261 = _54 <= 0;
+ int32_t  const _262 = _45 + 16;
+ int32_t  const _263 = _55 + _54;
+ bool  const _264 = _262 <= _263;
+ bool  const _265 = _261 && _264;
+ if (!_265)
  {
-  int32_t  const _269 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 0, _55);
+  int32_t  const _266 = _45 + 15;
+  int32_t  const _267 = _55 + _54;
+  int32_t  const _268 = _267 + -1;
+  int32_t  const _269 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 0, 0, _266, _54, _268);
   return _269;
  }
- bool  const _270 = _57 <= 0;
- int32_t  const _271 = _58 + _57;
- bool  const _272 = 32 <= _271;
- bool  const _273 = _270 && _272;
- if (!_273)
+ bool  const _270 = 0 <= _55;
+ if (!_270)
  {
-  int32_t  const _274 = _58 + _57;
-  int32_t  const _275 = _274 + -1;
-  int32_t  const _276 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 1, 0, 31, _57, _275);
-  return _276;
+  int32_t  const _271 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 0, _55);
+  return _271;
  }
- bool  const _277 = 0 <= _58;
- if (!_277)
+ bool  const _272 = _57 <= 0;
+ int32_t  const _273 = _58 + _57;
+ bool  const _274 = 32 <= _273;
+ bool  const _275 = _272 && _274;
+ if (!_275)
  {
-  int32_t  const _278 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 1, _58);
+  int32_t  const _276 = _58 + _57;
+  int32_t  const _277 = _276 + -1;
+  int32_t  const _278 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 1, 0, 31, _57, _277);
   return _278;
  }
- bool  const _279 = _64 <= _107;
- int32_t  const _280 = _107 + 1;
- int32_t  const _281 = _65 + _64;
- bool  const _282 = _280 <= _281;
- bool  const _283 = _279 && _282;
- if (!_283)
+ bool  const _279 = 0 <= _58;
+ if (!_279)
  {
-  int32_t  const _284 = _65 + _64;
-  int32_t  const _285 = _284 + -1;
-  int32_t  const _286 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer slopes", 0, _107, _107, _64, _285);
-  return _286;
+  int32_t  const _280 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 1, _58);
+  return _280;
  }
- bool  const _287 = 0 <= _65;
- if (!_287)
+ bool  const _281 = _64 <= _109;
+ int32_t  const _282 = _109 + 1;
+ int32_t  const _283 = _65 + _64;
+ bool  const _284 = _282 <= _283;
+ bool  const _285 = _281 && _284;
+ if (!_285)
  {
-  int32_t  const _288 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer slopes", 0, _65);
+  int32_t  const _286 = _65 + _64;
+  int32_t  const _287 = _286 + -1;
+  int32_t  const _288 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer slopes", 0, _109, _109, _64, _287);
   return _288;
  }
- bool  const _289 = _26 == 1;
+ bool  const _289 = 0 <= _65;
  if (!_289)
  {
-  int32_t  const _290 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.stride.0", _26, "1", 1);
+  int32_t  const _290 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer slopes", 0, _65);
   return _290;
  }
- bool  const _291 = _24 == 0;
+ bool  const _291 = _26 == 1;
  if (!_291)
  {
-  int32_t  const _292 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.min.0", _24, "0", 0);
+  int32_t  const _292 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.stride.0", _26, "1", 1);
   return _292;
  }
- bool  const _293 = _25 == _35;
+ bool  const _293 = _24 == 0;
  if (!_293)
  {
-  int32_t  const _294 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.extent.0", _25, "attn_q.extent.0", _35);
+  int32_t  const _294 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.min.0", _24, "0", 0);
   return _294;
  }
- bool  const _295 = _29 == _35;
+ bool  const _295 = _25 == _35;
  if (!_295)
  {
-  int32_t  const _296 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.stride.1", _29, "attn_q.extent.0", _35);
+  int32_t  const _296 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.extent.0", _25, "attn_q.extent.0", _35);
   return _296;
  }
- bool  const _297 = _27 == 0;
+ bool  const _297 = _29 == _35;
  if (!_297)
  {
-  int32_t  const _298 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.min.1", _27, "0", 0);
+  int32_t  const _298 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.stride.1", _29, "attn_q.extent.0", _35);
   return _298;
  }
- bool  const _299 = _36 == 1;
+ bool  const _299 = _27 == 0;
  if (!_299)
  {
-  int32_t  const _300 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.stride.0", _36, "1", 1);
+  int32_t  const _300 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.min.1", _27, "0", 0);
   return _300;
  }
- bool  const _301 = _39 == _35;
+ bool  const _301 = _36 == 1;
  if (!_301)
  {
-  int32_t  const _302 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.stride.1", _39, "attn_q.extent.0", _35);
+  int32_t  const _302 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.stride.0", _36, "1", 1);
   return _302;
  }
- bool  const _303 = _37 == 0;
+ bool  const _303 = _39 == _35;
  if (!_303)
  {
-  int32_t  const _304 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.min.1", _37, "0", 0);
+  int32_t  const _304 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.stride.1", _39, "attn_q.extent.0", _35);
   return _304;
  }
- bool  const _305 = _38 == 32;
+ bool  const _305 = _37 == 0;
  if (!_305)
  {
-  int32_t  const _306 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.extent.1", _38, "32", 32);
+  int32_t  const _306 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.min.1", _37, "0", 0);
   return _306;
  }
- bool  const _307 = _46 == 1;
+ bool  const _307 = _38 == 32;
  if (!_307)
  {
-  int32_t  const _308 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.stride.0", _46, "1", 1);
+  int32_t  const _308 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.extent.1", _38, "32", 32);
   return _308;
  }
- bool  const _309 = _44 == 0;
+ bool  const _309 = _46 == 1;
  if (!_309)
  {
-  int32_t  const _310 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.min.0", _44, "0", 0);
+  int32_t  const _310 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.stride.0", _46, "1", 1);
   return _310;
  }
- bool  const _311 = _49 == _45;
+ bool  const _311 = _44 == 0;
  if (!_311)
  {
-  int32_t  const _312 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.stride.1", _49, "attn_v.extent.0", _45);
+  int32_t  const _312 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.min.0", _44, "0", 0);
   return _312;
  }
- bool  const _313 = _47 == 0;
+ bool  const _313 = _49 == _45;
  if (!_313)
  {
-  int32_t  const _314 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.min.1", _47, "0", 0);
+  int32_t  const _314 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.stride.1", _49, "attn_v.extent.0", _45);
   return _314;
  }
- bool  const _315 = _56 == 1;
+ bool  const _315 = _47 == 0;
  if (!_315)
  {
-  int32_t  const _316 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.stride.0", _56, "1", 1);
+  int32_t  const _316 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.min.1", _47, "0", 0);
   return _316;
  }
- bool  const _317 = _54 == 0;
+ bool  const _317 = _56 == 1;
  if (!_317)
  {
-  int32_t  const _318 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.min.0", _54, "0", 0);
+  int32_t  const _318 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.stride.0", _56, "1", 1);
   return _318;
  }
- int32_t  const _319 = _45 + 16;
- bool  const _320 = _55 == _319;
- if (!_320)
+ bool  const _319 = _54 == 0;
+ if (!_319)
  {
-  int32_t  const _321 = _45 + 16;
-  int32_t  const _322 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.extent.0", _55, "(attn_v.extent.0 + 16)", _321);
-  return _322;
+  int32_t  const _320 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.min.0", _54, "0", 0);
+  return _320;
  }
- int32_t  const _323 = _45 + 16;
- bool  const _324 = _59 == _323;
- if (!_324)
+ int32_t  const _321 = _45 + 16;
+ bool  const _322 = _55 == _321;
+ if (!_322)
  {
-  int32_t  const _325 = _45 + 16;
-  int32_t  const _326 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.stride.1", _59, "(attn_v.extent.0 + 16)", _325);
-  return _326;
+  int32_t  const _323 = _45 + 16;
+  int32_t  const _324 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.extent.0", _55, "(attn_v.extent.0 + 16)", _323);
+  return _324;
  }
- bool  const _327 = _57 == 0;
- if (!_327)
+ int32_t  const _325 = _45 + 16;
+ bool  const _326 = _59 == _325;
+ if (!_326)
  {
-  int32_t  const _328 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.min.1", _57, "0", 0);
+  int32_t  const _327 = _45 + 16;
+  int32_t  const _328 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.stride.1", _59, "(attn_v.extent.0 + 16)", _327);
   return _328;
  }
- bool  const _329 = _58 == 32;
+ bool  const _329 = _57 == 0;
  if (!_329)
  {
-  int32_t  const _330 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.extent.1", _58, "32", 32);
+  int32_t  const _330 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.min.1", _57, "0", 0);
   return _330;
  }
- int64_t  const _331 = (int64_t)(_28);
- int64_t  const _332 = (int64_t)(_35);
- int64_t  const _333 = _331 * _332;
- int64_t  const _334 = (int64_t)(_48);
- int64_t  const _335 = (int64_t)(_45);
- int64_t  const _336 = _334 * _335;
- uint64_t  const _337 = (uint64_t)(_35);
- uint64_t  const _338 = (uint64_t)(2147483647ull);
- bool  const _339 = _337 <= _338;
- if (!_339)
+ bool  const _331 = _58 == 32;
+ if (!_331)
  {
-  uint64_t  const _340 = (uint64_t)(_35);
-  uint64_t  const _341 = (uint64_t)(2147483647ull);
-  int32_t  const _342 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _340, _341);
-  return _342;
+  int32_t  const _332 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.extent.1", _58, "32", 32);
+  return _332;
  }
- int64_t  const _343 = (int64_t)(0ll);
- int64_t  const _344 = _343 - _333;
- bool  const _345 = _333 > _343;
- int64_t  const _346 = (int64_t)(_345 ? _333 : _344);
- uint64_t  const _347 = (uint64_t)(_346);
- uint64_t  const _348 = _347;
- uint64_t  const _349 = (uint64_t)(2147483647ull);
- bool  const _350 = _348 <= _349;
- if (!_350)
+ int64_t  const _333 = (int64_t)(_28);
+ int64_t  const _334 = (int64_t)(_35);
+ int64_t  const _335 = _333 * _334;
+ int64_t  const _336 = (int64_t)(_48);
+ int64_t  const _337 = (int64_t)(_45);
+ int64_t  const _338 = _336 * _337;
+ uint64_t  const _339 = (uint64_t)(_35);
+ uint64_t  const _340 = (uint64_t)(2147483647ull);
+ bool  const _341 = _339 <= _340;
+ if (!_341)
  {
-  int64_t  const _351 = (int64_t)(0ll);
-  int64_t  const _352 = _351 - _333;
-  bool  const _353 = _333 > _351;
-  int64_t  const _354 = (int64_t)(_353 ? _333 : _352);
-  uint64_t  const _355 = (uint64_t)(_354);
-  uint64_t  const _356 = _355;
-  uint64_t  const _357 = (uint64_t)(2147483647ull);
-  int32_t  const _358 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _356, _357);
-  return _358;
+  uint64_t  const _342 = (uint64_t)(_35);
+  uint64_t  const _343 = (uint64_t)(2147483647ull);
+  int32_t  const _344 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _342, _343);
+  return _344;
  }
- int64_t  const _359 = (int64_t)(2147483647ll);
- bool  const _360 = _333 <= _359;
- if (!_360)
+ int64_t  const _345 = (int64_t)(0ll);
+ int64_t  const _346 = _345 - _335;
+ bool  const _347 = _335 > _345;
+ int64_t  const _348 = (int64_t)(_347 ? _335 : _346);
+ uint64_t  const _349 = (uint64_t)(_348);
+ uint64_t  const _350 = _349;
+ uint64_t  const _351 = (uint64_t)(2147483647ull);
+ bool  const _352 = _350 <= _351;
+ if (!_352)
  {
-  int64_t  const _361 = (int64_t)(2147483647ll);
-  int32_t  const _362 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_k", _333, _361);
-  return _362;
+  int64_t  const _353 = (int64_t)(0ll);
+  int64_t  const _354 = _353 - _335;
+  bool  const _355 = _335 > _353;
+  int64_t  const _356 = (int64_t)(_355 ? _335 : _354);
+  uint64_t  const _357 = (uint64_t)(_356);
+  uint64_t  const _358 = _357;
+  uint64_t  const _359 = (uint64_t)(2147483647ull);
+  int32_t  const _360 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _358, _359);
+  return _360;
  }
- uint64_t  const _363 = (uint64_t)(_35);
- uint64_t  const _364 = (uint64_t)(2147483647ull);
- bool  const _365 = _363 <= _364;
- if (!_365)
+ int64_t  const _361 = (int64_t)(2147483647ll);
+ bool  const _362 = _335 <= _361;
+ if (!_362)
  {
-  uint64_t  const _366 = (uint64_t)(_35);
-  uint64_t  const _367 = (uint64_t)(2147483647ull);
-  int32_t  const _368 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _366, _367);
-  return _368;
+  int64_t  const _363 = (int64_t)(2147483647ll);
+  int32_t  const _364 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_k", _335, _363);
+  return _364;
  }
- int64_t  const _369 = (int64_t)(_35);
- int64_t  const _370 = (int64_t)(32ll);
- int64_t  const _371 = _369 * _370;
- uint64_t  const _372 = (uint64_t)(_371);
- uint64_t  const _373 = (uint64_t)(2147483647ull);
- bool  const _374 = _372 <= _373;
- if (!_374)
+ uint64_t  const _365 = (uint64_t)(_35);
+ uint64_t  const _366 = (uint64_t)(2147483647ull);
+ bool  const _367 = _365 <= _366;
+ if (!_367)
  {
-  int64_t  const _375 = (int64_t)(_35);
-  int64_t  const _376 = (int64_t)(32ll);
-  int64_t  const _377 = _375 * _376;
-  uint64_t  const _378 = (uint64_t)(_377);
-  uint64_t  const _379 = (uint64_t)(2147483647ull);
-  int32_t  const _380 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _378, _379);
-  return _380;
+  uint64_t  const _368 = (uint64_t)(_35);
+  uint64_t  const _369 = (uint64_t)(2147483647ull);
+  int32_t  const _370 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _368, _369);
+  return _370;
  }
- int64_t  const _381 = (int64_t)(_35);
- int64_t  const _382 = (int64_t)(67108863ll);
- bool  const _383 = _381 <= _382;
- if (!_383)
+ int64_t  const _371 = (int64_t)(_35);
+ int64_t  const _372 = (int64_t)(32ll);
+ int64_t  const _373 = _371 * _372;
+ uint64_t  const _374 = (uint64_t)(_373);
+ uint64_t  const _375 = (uint64_t)(2147483647ull);
+ bool  const _376 = _374 <= _375;
+ if (!_376)
  {
-  int64_t  const _384 = (int64_t)(_35);
-  int64_t  const _385 = (int64_t)(32ll);
-  int64_t  const _386 = _384 * _385;
-  int64_t  const _387 = (int64_t)(2147483647ll);
-  int32_t  const _388 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_q", _386, _387);
-  return _388;
+  int64_t  const _377 = (int64_t)(_35);
+  int64_t  const _378 = (int64_t)(32ll);
+  int64_t  const _379 = _377 * _378;
+  uint64_t  const _380 = (uint64_t)(_379);
+  uint64_t  const _381 = (uint64_t)(2147483647ull);
+  int32_t  const _382 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _380, _381);
+  return _382;
  }
- uint64_t  const _389 = (uint64_t)(_45);
- uint64_t  const _390 = (uint64_t)(2147483647ull);
- bool  const _391 = _389 <= _390;
- if (!_391)
+ int64_t  const _383 = (int64_t)(_35);
+ int64_t  const _384 = (int64_t)(67108863ll);
+ bool  const _385 = _383 <= _384;
+ if (!_385)
  {
-  uint64_t  const _392 = (uint64_t)(_45);
-  uint64_t  const _393 = (uint64_t)(2147483647ull);
-  int32_t  const _394 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _392, _393);
-  return _394;
+  int64_t  const _386 = (int64_t)(_35);
+  int64_t  const _387 = (int64_t)(32ll);
+  int64_t  const _388 = _386 * _387;
+  int64_t  const _389 = (int64_t)(2147483647ll);
+  int32_t  const _390 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_q", _388, _389);
+  return _390;
  }
- int64_t  const _395 = (int64_t)(0ll);
- int64_t  const _396 = _395 - _336;
- bool  const _397 = _336 > _395;
- int64_t  const _398 = (int64_t)(_397 ? _336 : _396);
- uint64_t  const _399 = (uint64_t)(_398);
- uint64_t  const _400 = _399;
- uint64_t  const _401 = (uint64_t)(2147483647ull);
- bool  const _402 = _400 <= _401;
- if (!_402)
+ uint64_t  const _391 = (uint64_t)(_45);
+ uint64_t  const _392 = (uint64_t)(2147483647ull);
+ bool  const _393 = _391 <= _392;
+ if (!_393)
  {
-  int64_t  const _403 = (int64_t)(0ll);
-  int64_t  const _404 = _403 - _336;
-  bool  const _405 = _336 > _403;
-  int64_t  const _406 = (int64_t)(_405 ? _336 : _404);
-  uint64_t  const _407 = (uint64_t)(_406);
-  uint64_t  const _408 = _407;
-  uint64_t  const _409 = (uint64_t)(2147483647ull);
-  int32_t  const _410 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _408, _409);
-  return _410;
+  uint64_t  const _394 = (uint64_t)(_45);
+  uint64_t  const _395 = (uint64_t)(2147483647ull);
+  int32_t  const _396 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _394, _395);
+  return _396;
  }
- int64_t  const _411 = (int64_t)(2147483647ll);
- bool  const _412 = _336 <= _411;
- if (!_412)
+ int64_t  const _397 = (int64_t)(0ll);
+ int64_t  const _398 = _397 - _338;
+ bool  const _399 = _338 > _397;
+ int64_t  const _400 = (int64_t)(_399 ? _338 : _398);
+ uint64_t  const _401 = (uint64_t)(_400);
+ uint64_t  const _402 = _401;
+ uint64_t  const _403 = (uint64_t)(2147483647ull);
+ bool  const _404 = _402 <= _403;
+ if (!_404)
  {
-  int64_t  const _413 = (int64_t)(2147483647ll);
-  int32_t  const _414 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_v", _336, _413);
-  return _414;
+  int64_t  const _405 = (int64_t)(0ll);
+  int64_t  const _406 = _405 - _338;
+  bool  const _407 = _338 > _405;
+  int64_t  const _408 = (int64_t)(_407 ? _338 : _406);
+  uint64_t  const _409 = (uint64_t)(_408);
+  uint64_t  const _410 = _409;
+  uint64_t  const _411 = (uint64_t)(2147483647ull);
+  int32_t  const _412 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _410, _411);
+  return _412;
  }
- uint64_t  const _415 = (uint64_t)(_55);
- uint64_t  const _416 = (uint64_t)(2147483647ull);
- bool  const _417 = _415 <= _416;
- if (!_417)
+ int64_t  const _413 = (int64_t)(2147483647ll);
+ bool  const _414 = _338 <= _413;
+ if (!_414)
  {
-  uint64_t  const _418 = (uint64_t)(_55);
-  uint64_t  const _419 = (uint64_t)(2147483647ull);
-  int32_t  const _420 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _418, _419);
-  return _420;
+  int64_t  const _415 = (int64_t)(2147483647ll);
+  int32_t  const _416 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_v", _338, _415);
+  return _416;
  }
- int64_t  const _421 = (int64_t)(_59);
- int64_t  const _422 = (int64_t)(32ll);
- int64_t  const _423 = _421 * _422;
- uint64_t  const _424 = (uint64_t)(_423);
- uint64_t  const _425 = (uint64_t)(2147483647ull);
- bool  const _426 = _424 <= _425;
- if (!_426)
+ uint64_t  const _417 = (uint64_t)(_55);
+ uint64_t  const _418 = (uint64_t)(2147483647ull);
+ bool  const _419 = _417 <= _418;
+ if (!_419)
  {
-  int64_t  const _427 = (int64_t)(_59);
-  int64_t  const _428 = (int64_t)(32ll);
-  int64_t  const _429 = _427 * _428;
-  uint64_t  const _430 = (uint64_t)(_429);
-  uint64_t  const _431 = (uint64_t)(2147483647ull);
-  int32_t  const _432 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _430, _431);
-  return _432;
+  uint64_t  const _420 = (uint64_t)(_55);
+  uint64_t  const _421 = (uint64_t)(2147483647ull);
+  int32_t  const _422 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _420, _421);
+  return _422;
  }
- int64_t  const _433 = (int64_t)(_55);
- int64_t  const _434 = (int64_t)(67108863ll);
- bool  const _435 = _433 <= _434;
- if (!_435)
+ int64_t  const _423 = (int64_t)(_59);
+ int64_t  const _424 = (int64_t)(32ll);
+ int64_t  const _425 = _423 * _424;
+ uint64_t  const _426 = (uint64_t)(_425);
+ uint64_t  const _427 = (uint64_t)(2147483647ull);
+ bool  const _428 = _426 <= _427;
+ if (!_428)
  {
-  int64_t  const _436 = (int64_t)(_55);
-  int64_t  const _437 = (int64_t)(32ll);
-  int64_t  const _438 = _436 * _437;
-  int64_t  const _439 = (int64_t)(2147483647ll);
-  int32_t  const _440 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_out", _438, _439);
-  return _440;
+  int64_t  const _429 = (int64_t)(_59);
+  int64_t  const _430 = (int64_t)(32ll);
+  int64_t  const _431 = _429 * _430;
+  uint64_t  const _432 = (uint64_t)(_431);
+  uint64_t  const _433 = (uint64_t)(2147483647ull);
+  int32_t  const _434 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _432, _433);
+  return _434;
  }
- int64_t  const _441 = (int64_t)(_65);
- int64_t  const _442 = (int64_t)(_66);
- int64_t  const _443 = _441 * _442;
- int64_t  const _444 = (int64_t)(0ll);
- int64_t  const _445 = _444 - _443;
- bool  const _446 = _443 > _444;
- int64_t  const _447 = (int64_t)(_446 ? _443 : _445);
- uint64_t  const _448 = (uint64_t)(_447);
- uint64_t  const _449 = _448;
- uint64_t  const _450 = (uint64_t)(2147483647ull);
- bool  const _451 = _449 <= _450;
- if (!_451)
+ int64_t  const _435 = (int64_t)(_55);
+ int64_t  const _436 = (int64_t)(67108863ll);
+ bool  const _437 = _435 <= _436;
+ if (!_437)
  {
-  int64_t  const _452 = (int64_t)(_65);
-  int64_t  const _453 = (int64_t)(_66);
-  int64_t  const _454 = _452 * _453;
-  int64_t  const _455 = (int64_t)(0ll);
-  int64_t  const _456 = _455 - _454;
-  bool  const _457 = _454 > _455;
-  int64_t  const _458 = (int64_t)(_457 ? _454 : _456);
-  uint64_t  const _459 = (uint64_t)(_458);
-  uint64_t  const _460 = _459;
-  uint64_t  const _461 = (uint64_t)(2147483647ull);
-  int32_t  const _462 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "slopes", _460, _461);
-  return _462;
+  int64_t  const _438 = (int64_t)(_55);
+  int64_t  const _439 = (int64_t)(32ll);
+  int64_t  const _440 = _438 * _439;
+  int64_t  const _441 = (int64_t)(2147483647ll);
+  int32_t  const _442 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_out", _440, _441);
+  return _442;
  }
- bool  const _463 = !(_22);
- if (!_463)
+ int64_t  const _443 = (int64_t)(_65);
+ int64_t  const _444 = (int64_t)(_66);
+ int64_t  const _445 = _443 * _444;
+ int64_t  const _446 = (int64_t)(0ll);
+ int64_t  const _447 = _446 - _445;
+ bool  const _448 = _445 > _446;
+ int64_t  const _449 = (int64_t)(_448 ? _445 : _447);
+ uint64_t  const _450 = (uint64_t)(_449);
+ uint64_t  const _451 = _450;
+ uint64_t  const _452 = (uint64_t)(2147483647ull);
+ bool  const _453 = _451 <= _452;
+ if (!_453)
  {
-  int32_t  const _464 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_k");
+  int64_t  const _454 = (int64_t)(_65);
+  int64_t  const _455 = (int64_t)(_66);
+  int64_t  const _456 = _454 * _455;
+  int64_t  const _457 = (int64_t)(0ll);
+  int64_t  const _458 = _457 - _456;
+  bool  const _459 = _456 > _457;
+  int64_t  const _460 = (int64_t)(_459 ? _456 : _458);
+  uint64_t  const _461 = (uint64_t)(_460);
+  uint64_t  const _462 = _461;
+  uint64_t  const _463 = (uint64_t)(2147483647ull);
+  int32_t  const _464 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "slopes", _462, _463);
   return _464;
  }
- bool  const _465 = !(_32);
+ bool  const _465 = !(_22);
  if (!_465)
  {
-  int32_t  const _466 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_q");
+  int32_t  const _466 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_k");
   return _466;
  }
- bool  const _467 = !(_42);
+ bool  const _467 = !(_32);
  if (!_467)
  {
-  int32_t  const _468 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_v");
+  int32_t  const _468 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_q");
   return _468;
  }
- bool  const _469 = !(_52);
+ bool  const _469 = !(_42);
  if (!_469)
  {
-  int32_t  const _470 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Output buffer attn_out");
+  int32_t  const _470 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_v");
   return _470;
  }
- bool  const _471 = !(_62);
+ bool  const _471 = !(_52);
  if (!_471)
  {
-  int32_t  const _472 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer slopes");
+  int32_t  const _472 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Output buffer attn_out");
   return _472;
  }
- uint64_t  const _473 = (uint64_t)(0ull);
- auto * const _474 = (void *)(_473);
- bool  const _475 = _attn_k != _474;
- if (!_475)
+ bool  const _473 = !(_62);
+ if (!_473)
  {
-  int32_t  const _476 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_k");
-  return _476;
+  int32_t  const _474 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer slopes");
+  return _474;
  }
- uint64_t  const _477 = (uint64_t)(0ull);
- auto * const _478 = (void *)(_477);
- bool  const _479 = _attn_q != _478;
- if (!_479)
+ uint64_t  const _475 = (uint64_t)(0ull);
+ auto * const _476 = (void *)(_475);
+ bool  const _477 = _attn_k != _476;
+ if (!_477)
  {
-  int32_t  const _480 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_q");
-  return _480;
+  int32_t  const _478 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_k");
+  return _478;
  }
- uint64_t  const _481 = (uint64_t)(0ull);
- auto * const _482 = (void *)(_481);
- bool  const _483 = _attn_v != _482;
- if (!_483)
+ uint64_t  const _479 = (uint64_t)(0ull);
+ auto * const _480 = (void *)(_479);
+ bool  const _481 = _attn_q != _480;
+ if (!_481)
  {
-  int32_t  const _484 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_v");
-  return _484;
+  int32_t  const _482 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_q");
+  return _482;
  }
- uint64_t  const _485 = (uint64_t)(0ull);
- auto * const _486 = (void *)(_485);
- bool  const _487 = _attn_out != _486;
- if (!_487)
+ uint64_t  const _483 = (uint64_t)(0ull);
+ auto * const _484 = (void *)(_483);
+ bool  const _485 = _attn_v != _484;
+ if (!_485)
  {
-  int32_t  const _488 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Output buffer attn_out");
-  return _488;
+  int32_t  const _486 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_v");
+  return _486;
  }
- uint64_t  const _489 = (uint64_t)(0ull);
- auto * const _490 = (void *)(_489);
- bool  const _491 = _slopes != _490;
- if (!_491)
+ uint64_t  const _487 = (uint64_t)(0ull);
+ auto * const _488 = (void *)(_487);
+ bool  const _489 = _attn_out != _488;
+ if (!_489)
  {
-  int32_t  const _492 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer slopes");
-  return _492;
+  int32_t  const _490 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Output buffer attn_out");
+  return _490;
  }
- bool  const _493 = 0 <= _attn_tile;
+ uint64_t  const _491 = (uint64_t)(0ull);
+ auto * const _492 = (void *)(_491);
+ bool  const _493 = _slopes != _492;
  if (!_493)
  {
-  int64_t  const _494 = (int64_t)(_attn_tile);
-  int64_t  const _495 = (int64_t)(0ll);
-  int32_t  const _496 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_tile", _494, _495);
-  return _496;
+  int32_t  const _494 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer slopes");
+  return _494;
  }
- bool  const _497 = 0 <= _attn_lk;
- if (!_497)
+ bool  const _495 = 0 <= _attn_tile;
+ if (!_495)
  {
-  int64_t  const _498 = (int64_t)(_attn_lk);
-  int64_t  const _499 = (int64_t)(0ll);
-  int32_t  const _500 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_lk", _498, _499);
-  return _500;
+  int64_t  const _496 = (int64_t)(_attn_tile);
+  int64_t  const _497 = (int64_t)(0ll);
+  int32_t  const _498 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_tile", _496, _497);
+  return _498;
  }
- bool  const _501 = 0 <= _attn_head;
- if (!_501)
+ bool  const _499 = 0 <= _attn_lk;
+ if (!_499)
  {
-  int64_t  const _502 = (int64_t)(_attn_head);
-  int64_t  const _503 = (int64_t)(0ll);
-  int32_t  const _504 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_head", _502, _503);
-  return _504;
+  int64_t  const _500 = (int64_t)(_attn_lk);
+  int64_t  const _501 = (int64_t)(0ll);
+  int32_t  const _502 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_lk", _500, _501);
+  return _502;
+ }
+ bool  const _503 = 0 <= _attn_head;
+ if (!_503)
+ {
+  int64_t  const _504 = (int64_t)(_attn_head);
+  int64_t  const _505 = (int64_t)(0ll);
+  int32_t  const _506 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_head", _504, _505);
+  return _506;
  }
  {
-  int64_t  const _505 = _35;
-  int64_t  const _506 = _505 * 32;
-  if ((_506 > ((int64_t(1) << 31) - 1)) || ((_506 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+  int64_t  const _507 = _35;
+  int64_t  const _508 = _507 * 32;
+  if ((_508 > ((int64_t(1) << 31) - 1)) || ((_508 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
   {
    attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation qs\n");
    return -1;
   } // overflow test qs
-  int64_t  const _507 = _506;
-  float *_qs = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_507);
+  int64_t  const _509 = _508;
+  float *_qs = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_509);
   if (!_qs)
   {
-   int32_t  const _508 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-   return _508;
+   int32_t  const _510 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+   return _510;
   }
   HalideFreeHelper _qs_free(_ucon, _qs, attn_alibi_softcap_rt_free);
   // produce qs
-  float  const _509 = float_from_bits(1065353216 /* 1 */);
-  float  const _510 = (float)(_35);
-  float  const _511 = sqrt_f32(_510);
-  float  const _512 = _509 / _511;
+  float  const _511 = float_from_bits(1065353216 /* 1 */);
+  float  const _512 = (float)(_35);
+  float  const _513 = sqrt_f32(_512);
+  float  const _514 = _511 / _513;
   for (int _qs_s0_ii_ii = 0; _qs_s0_ii_ii < 0 + 2; _qs_s0_ii_ii++)
   {
-   int32_t  const _513 = _35 * _qs_s0_ii_ii;
-   int32_t  const _514 = _513 * 16;
+   int32_t  const _515 = _35 * _qs_s0_ii_ii;
+   int32_t  const _516 = _515 * 16;
    for (int _qs_s0_c = 0; _qs_s0_c < 0 + _35; _qs_s0_c++)
    {
-    int32_t  const _515 = _qs_s0_c + _514;
-    int32x16_t  const _516 = int32x16_t_ops::ramp(_515, _35);
-    float16  const _517 = float16_ops::load_gather(_attn_q, _516);
-    float16  const _518 = float16_ops::broadcast(_512);
-    float16  const _519 = _517 * _518;
-    int32_t  const _520 = _qs_s0_c * 2;
-    int32_t  const _521 = _520 + _qs_s0_ii_ii;
-    int32_t  const _522 = _521 * 16;
-    float16_ops::store(_519, _qs, _522);
+    int32_t  const _517 = _qs_s0_c + _516;
+    int32x16_t  const _518 = int32x16_t_ops::ramp(_517, _35);
+    float16  const _519 = float16_ops::load_gather(_attn_q, _518);
+    float16  const _520 = float16_ops::broadcast(_514);
+    float16  const _521 = _519 * _520;
+    int32_t  const _522 = _qs_s0_c * 2;
+    int32_t  const _523 = _522 + _qs_s0_ii_ii;
+    int32_t  const _524 = _523 * 16;
+    float16_ops::store(_521, _qs, _524);
    } // for _qs_s0_c
   } // for _qs_s0_ii_ii
-  int32_t  const _523 = ::halide_cpp_max(_83, 0);
-  int32_t  const _524 = _86 - _523;
+  int32_t  const _525 = ::halide_cpp_max(_85, 0);
+  int32_t  const _526 = _88 - _525;
   {
-   int32_t  const _525 = _524 + -1;
-   int32_t  const _526 = _525 >> 3;
-   int32_t  const _527 = _526 * 8;
-   int32_t  const _528 = _527 + 8;
-   int64_t  const _529 = _528;
-   int64_t  const _530 = _529 * 32;
-   if ((_530 > ((int64_t(1) << 31) - 1)) || ((_530 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+   int32_t  const _527 = _526 + -1;
+   int32_t  const _528 = _527 >> 3;
+   int32_t  const _529 = _528 * 8;
+   int32_t  const _530 = _529 + 8;
+   int64_t  const _531 = _530;
+   int64_t  const _532 = _531 * 32;
+   if ((_532 > ((int64_t(1) << 31) - 1)) || ((_532 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
    {
     attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation scores\n");
     return -1;
    } // overflow test scores
-   int64_t  const _531 = _530;
-   float *_scores = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_531);
+   int64_t  const _533 = _532;
+   float *_scores = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_533);
    if (!_scores)
    {
-    int32_t  const _532 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-    return _532;
+    int32_t  const _534 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+    return _534;
    }
    HalideFreeHelper _scores_free(_ucon, _scores, attn_alibi_softcap_rt_free);
    // produce scores
    // consume qs
-   int32_t  const _533 = ::halide_cpp_max(_83, 0);
-   int32_t  const _534 = _524 + 7;
-   int32_t  const _535 = _534 >> 3;
-   for (int _scores_s0_j_jo = 0; _scores_s0_j_jo < 0 + _535; _scores_s0_j_jo++)
+   int32_t  const _535 = ::halide_cpp_max(_85, 0);
+   int32_t  const _536 = _526 + 7;
+   int32_t  const _537 = _536 >> 3;
+   for (int _scores_s0_j_jo = 0; _scores_s0_j_jo < 0 + _537; _scores_s0_j_jo++)
    {
-    int32_t  const _536 = _scores_s0_j_jo * 8;
-    int32_t  const _537 = _536 + _533;
+    int32_t  const _538 = _scores_s0_j_jo * 8;
+    int32_t  const _539 = _538 + _535;
     {
      float _dot[256];
      // produce dot
-     float  const _538 = float_from_bits(0 /* 0 */);
-     float16  const _539 = float16_ops::broadcast(_538);
-     float16_ops::store(_539, _dot, 0);
      float  const _540 = float_from_bits(0 /* 0 */);
      float16  const _541 = float16_ops::broadcast(_540);
-     float16_ops::store(_541, _dot, 32);
+     float16_ops::store(_541, _dot, 0);
      float  const _542 = float_from_bits(0 /* 0 */);
      float16  const _543 = float16_ops::broadcast(_542);
-     float16_ops::store(_543, _dot, 64);
+     float16_ops::store(_543, _dot, 32);
      float  const _544 = float_from_bits(0 /* 0 */);
      float16  const _545 = float16_ops::broadcast(_544);
-     float16_ops::store(_545, _dot, 96);
+     float16_ops::store(_545, _dot, 64);
      float  const _546 = float_from_bits(0 /* 0 */);
      float16  const _547 = float16_ops::broadcast(_546);
-     float16_ops::store(_547, _dot, 128);
+     float16_ops::store(_547, _dot, 96);
      float  const _548 = float_from_bits(0 /* 0 */);
      float16  const _549 = float16_ops::broadcast(_548);
-     float16_ops::store(_549, _dot, 160);
+     float16_ops::store(_549, _dot, 128);
      float  const _550 = float_from_bits(0 /* 0 */);
      float16  const _551 = float16_ops::broadcast(_550);
-     float16_ops::store(_551, _dot, 192);
+     float16_ops::store(_551, _dot, 160);
      float  const _552 = float_from_bits(0 /* 0 */);
      float16  const _553 = float16_ops::broadcast(_552);
-     float16_ops::store(_553, _dot, 224);
+     float16_ops::store(_553, _dot, 192);
      float  const _554 = float_from_bits(0 /* 0 */);
      float16  const _555 = float16_ops::broadcast(_554);
-     float16_ops::store(_555, _dot, 16);
+     float16_ops::store(_555, _dot, 224);
      float  const _556 = float_from_bits(0 /* 0 */);
      float16  const _557 = float16_ops::broadcast(_556);
-     float16_ops::store(_557, _dot, 48);
+     float16_ops::store(_557, _dot, 16);
      float  const _558 = float_from_bits(0 /* 0 */);
      float16  const _559 = float16_ops::broadcast(_558);
-     float16_ops::store(_559, _dot, 80);
+     float16_ops::store(_559, _dot, 48);
      float  const _560 = float_from_bits(0 /* 0 */);
      float16  const _561 = float16_ops::broadcast(_560);
-     float16_ops::store(_561, _dot, 112);
+     float16_ops::store(_561, _dot, 80);
      float  const _562 = float_from_bits(0 /* 0 */);
      float16  const _563 = float16_ops::broadcast(_562);
-     float16_ops::store(_563, _dot, 144);
+     float16_ops::store(_563, _dot, 112);
      float  const _564 = float_from_bits(0 /* 0 */);
      float16  const _565 = float16_ops::broadcast(_564);
-     float16_ops::store(_565, _dot, 176);
+     float16_ops::store(_565, _dot, 144);
      float  const _566 = float_from_bits(0 /* 0 */);
      float16  const _567 = float16_ops::broadcast(_566);
-     float16_ops::store(_567, _dot, 208);
+     float16_ops::store(_567, _dot, 176);
      float  const _568 = float_from_bits(0 /* 0 */);
      float16  const _569 = float16_ops::broadcast(_568);
-     float16_ops::store(_569, _dot, 240);
-     int32_t  const _570 = _28 + -1;
-     int32_t  const _571 = ::halide_cpp_min(_570, _537);
-     int32_t  const _572 = _571 * _35;
-     int32_t  const _573 = _537 + 8;
-     int32_t  const _574 = ::halide_cpp_min(_573, _28);
-     int32_t  const _575 = _574 + -1;
-     int32_t  const _576 = _575 * _35;
-     int32_t  const _577 = _537 + 7;
-     int32_t  const _578 = ::halide_cpp_min(_577, _28);
-     int32_t  const _579 = _578 + -1;
-     int32_t  const _580 = _579 * _35;
-     int32_t  const _581 = _537 + 6;
-     int32_t  const _582 = ::halide_cpp_min(_581, _28);
-     int32_t  const _583 = _582 + -1;
-     int32_t  const _584 = _583 * _35;
-     int32_t  const _585 = _537 + 5;
-     int32_t  const _586 = ::halide_cpp_min(_585, _28);
-     int32_t  const _587 = _586 + -1;
-     int32_t  const _588 = _587 * _35;
-     int32_t  const _589 = _537 + 4;
-     int32_t  const _590 = ::halide_cpp_min(_589, _28);
-     int32_t  const _591 = _590 + -1;
-     int32_t  const _592 = _591 * _35;
-     int32_t  const _593 = _537 + 3;
-     int32_t  const _594 = ::halide_cpp_min(_593, _28);
-     int32_t  const _595 = _594 + -1;
-     int32_t  const _596 = _595 * _35;
-     int32_t  const _597 = _537 + 2;
-     int32_t  const _598 = ::halide_cpp_min(_597, _28);
-     int32_t  const _599 = _598 + -1;
-     int32_t  const _600 = _599 * _35;
+     float16_ops::store(_569, _dot, 208);
+     float  const _570 = float_from_bits(0 /* 0 */);
+     float16  const _571 = float16_ops::broadcast(_570);
+     float16_ops::store(_571, _dot, 240);
+     int32_t  const _572 = _28 + -1;
+     int32_t  const _573 = ::halide_cpp_min(_572, _539);
+     int32_t  const _574 = _573 * _35;
+     int32_t  const _575 = _539 + 8;
+     int32_t  const _576 = ::halide_cpp_min(_575, _28);
+     int32_t  const _577 = _576 + -1;
+     int32_t  const _578 = _577 * _35;
+     int32_t  const _579 = _539 + 7;
+     int32_t  const _580 = ::halide_cpp_min(_579, _28);
+     int32_t  const _581 = _580 + -1;
+     int32_t  const _582 = _581 * _35;
+     int32_t  const _583 = _539 + 6;
+     int32_t  const _584 = ::halide_cpp_min(_583, _28);
+     int32_t  const _585 = _584 + -1;
+     int32_t  const _586 = _585 * _35;
+     int32_t  const _587 = _539 + 5;
+     int32_t  const _588 = ::halide_cpp_min(_587, _28);
+     int32_t  const _589 = _588 + -1;
+     int32_t  const _590 = _589 * _35;
+     int32_t  const _591 = _539 + 4;
+     int32_t  const _592 = ::halide_cpp_min(_591, _28);
+     int32_t  const _593 = _592 + -1;
+     int32_t  const _594 = _593 * _35;
+     int32_t  const _595 = _539 + 3;
+     int32_t  const _596 = ::halide_cpp_min(_595, _28);
+     int32_t  const _597 = _596 + -1;
+     int32_t  const _598 = _597 * _35;
+     int32_t  const _599 = _539 + 2;
+     int32_t  const _600 = ::halide_cpp_min(_599, _28);
+     int32_t  const _601 = _600 + -1;
+     int32_t  const _602 = _601 * _35;
      for (int _dot_s1_rd__x = 0; _dot_s1_rd__x < 0 + _35; _dot_s1_rd__x++)
      {
-      float16  const _601 = float16_ops::load(_dot, 0);
-      int32_t  const _602 = _dot_s1_rd__x * 32;
-      float16  const _603 = float16_ops::load(_qs, _602);
-      int32_t  const _604 = _dot_s1_rd__x + _572;
-      float  const _605 = ((float const *)_attn_k)[_604];
-      float16  const _606 = float16_ops::broadcast(_605);
-      float16  const _607 = _603 * _606;
-      float16  const _608 = _601 + _607;
-      float16_ops::store(_608, _dot, 0);
-      float16  const _609 = float16_ops::load(_dot, 16);
-      int32_t  const _610 = _dot_s1_rd__x * 32;
-      int32_t  const _611 = _610 + 16;
-      float16  const _612 = float16_ops::load(_qs, _611);
-      int32_t  const _613 = _dot_s1_rd__x + _572;
-      float  const _614 = ((float const *)_attn_k)[_613];
-      float16  const _615 = float16_ops::broadcast(_614);
-      float16  const _616 = _612 * _615;
-      float16  const _617 = _609 + _616;
-      float16_ops::store(_617, _dot, 16);
-      float16  const _618 = float16_ops::load(_dot, 32);
-      int32_t  const _619 = _dot_s1_rd__x * 32;
-      float16  const _620 = float16_ops::load(_qs, _619);
-      int32_t  const _621 = _dot_s1_rd__x + _600;
-      float  const _622 = ((float const *)_attn_k)[_621];
-      float16  const _623 = float16_ops::broadcast(_622);
-      float16  const _624 = _620 * _623;
-      float16  const _625 = _618 + _624;
-      float16_ops::store(_625, _dot, 32);
-      float16  const _626 = float16_ops::load(_dot, 48);
-      int32_t  const _627 = _dot_s1_rd__x * 32;
-      int32_t  const _628 = _627 + 16;
-      float16  const _629 = float16_ops::load(_qs, _628);
-      int32_t  const _630 = _dot_s1_rd__x + _600;
-      float  const _631 = ((float const *)_attn_k)[_630];
-      float16  const _632 = float16_ops::broadcast(_631);
-      float16  const _633 = _629 * _632;
-      float16  const _634 = _626 + _633;
-      float16_ops::store(_634, _dot, 48);
-      float16  const _635 = float16_ops::load(_dot, 64);
-      int32_t  const _636 = _dot_s1_rd__x * 32;
-      float16  const _637 = float16_ops::load(_qs, _636);
-      int32_t  const _638 = _dot_s1_rd__x + _596;
-      float  const _639 = ((float const *)_attn_k)[_638];
-      float16  const _640 = float16_ops::broadcast(_639);
-      float16  const _641 = _637 * _640;
-      float16  const _642 = _635 + _641;
-      float16_ops::store(_642, _dot, 64);
-      float16  const _643 = float16_ops::load(_dot, 80);
-      int32_t  const _644 = _dot_s1_rd__x * 32;
-      int32_t  const _645 = _644 + 16;
-      float16  const _646 = float16_ops::load(_qs, _645);
-      int32_t  const _647 = _dot_s1_rd__x + _596;
-      float  const _648 = ((float const *)_attn_k)[_647];
-      float16  const _649 = float16_ops::broadcast(_648);
-      float16  const _650 = _646 * _649;
-      float16  const _651 = _643 + _650;
-      float16_ops::store(_651, _dot, 80);
-      float16  const _652 = float16_ops::load(_dot, 96);
-      int32_t  const _653 = _dot_s1_rd__x * 32;
-      float16  const _654 = float16_ops::load(_qs, _653);
-      int32_t  const _655 = _dot_s1_rd__x + _592;
-      float  const _656 = ((float const *)_attn_k)[_655];
-      float16  const _657 = float16_ops::broadcast(_656);
-      float16  const _658 = _654 * _657;
-      float16  const _659 = _652 + _658;
-      float16_ops::store(_659, _dot, 96);
-      float16  const _660 = float16_ops::load(_dot, 112);
-      int32_t  const _661 = _dot_s1_rd__x * 32;
-      int32_t  const _662 = _661 + 16;
-      float16  const _663 = float16_ops::load(_qs, _662);
-      int32_t  const _664 = _dot_s1_rd__x + _592;
-      float  const _665 = ((float const *)_attn_k)[_664];
-      float16  const _666 = float16_ops::broadcast(_665);
-      float16  const _667 = _663 * _666;
-      float16  const _668 = _660 + _667;
-      float16_ops::store(_668, _dot, 112);
-      float16  const _669 = float16_ops::load(_dot, 128);
-      int32_t  const _670 = _dot_s1_rd__x * 32;
-      float16  const _671 = float16_ops::load(_qs, _670);
-      int32_t  const _672 = _dot_s1_rd__x + _588;
-      float  const _673 = ((float const *)_attn_k)[_672];
-      float16  const _674 = float16_ops::broadcast(_673);
-      float16  const _675 = _671 * _674;
-      float16  const _676 = _669 + _675;
-      float16_ops::store(_676, _dot, 128);
-      float16  const _677 = float16_ops::load(_dot, 144);
-      int32_t  const _678 = _dot_s1_rd__x * 32;
-      int32_t  const _679 = _678 + 16;
-      float16  const _680 = float16_ops::load(_qs, _679);
-      int32_t  const _681 = _dot_s1_rd__x + _588;
-      float  const _682 = ((float const *)_attn_k)[_681];
-      float16  const _683 = float16_ops::broadcast(_682);
-      float16  const _684 = _680 * _683;
-      float16  const _685 = _677 + _684;
-      float16_ops::store(_685, _dot, 144);
-      float16  const _686 = float16_ops::load(_dot, 160);
-      int32_t  const _687 = _dot_s1_rd__x * 32;
-      float16  const _688 = float16_ops::load(_qs, _687);
-      int32_t  const _689 = _dot_s1_rd__x + _584;
-      float  const _690 = ((float const *)_attn_k)[_689];
-      float16  const _691 = float16_ops::broadcast(_690);
-      float16  const _692 = _688 * _691;
-      float16  const _693 = _686 + _692;
-      float16_ops::store(_693, _dot, 160);
-      float16  const _694 = float16_ops::load(_dot, 176);
-      int32_t  const _695 = _dot_s1_rd__x * 32;
-      int32_t  const _696 = _695 + 16;
-      float16  const _697 = float16_ops::load(_qs, _696);
-      int32_t  const _698 = _dot_s1_rd__x + _584;
-      float  const _699 = ((float const *)_attn_k)[_698];
-      float16  const _700 = float16_ops::broadcast(_699);
-      float16  const _701 = _697 * _700;
-      float16  const _702 = _694 + _701;
-      float16_ops::store(_702, _dot, 176);
-      float16  const _703 = float16_ops::load(_dot, 192);
-      int32_t  const _704 = _dot_s1_rd__x * 32;
-      float16  const _705 = float16_ops::load(_qs, _704);
-      int32_t  const _706 = _dot_s1_rd__x + _580;
-      float  const _707 = ((float const *)_attn_k)[_706];
-      float16  const _708 = float16_ops::broadcast(_707);
-      float16  const _709 = _705 * _708;
-      float16  const _710 = _703 + _709;
-      float16_ops::store(_710, _dot, 192);
-      float16  const _711 = float16_ops::load(_dot, 208);
-      int32_t  const _712 = _dot_s1_rd__x * 32;
-      int32_t  const _713 = _712 + 16;
-      float16  const _714 = float16_ops::load(_qs, _713);
-      int32_t  const _715 = _dot_s1_rd__x + _580;
-      float  const _716 = ((float const *)_attn_k)[_715];
-      float16  const _717 = float16_ops::broadcast(_716);
-      float16  const _718 = _714 * _717;
-      float16  const _719 = _711 + _718;
-      float16_ops::store(_719, _dot, 208);
-      float16  const _720 = float16_ops::load(_dot, 224);
-      int32_t  const _721 = _dot_s1_rd__x * 32;
-      float16  const _722 = float16_ops::load(_qs, _721);
-      int32_t  const _723 = _dot_s1_rd__x + _576;
-      float  const _724 = ((float const *)_attn_k)[_723];
-      float16  const _725 = float16_ops::broadcast(_724);
-      float16  const _726 = _722 * _725;
-      float16  const _727 = _720 + _726;
-      float16_ops::store(_727, _dot, 224);
-      float16  const _728 = float16_ops::load(_dot, 240);
-      int32_t  const _729 = _dot_s1_rd__x * 32;
-      int32_t  const _730 = _729 + 16;
-      float16  const _731 = float16_ops::load(_qs, _730);
-      int32_t  const _732 = _dot_s1_rd__x + _576;
-      float  const _733 = ((float const *)_attn_k)[_732];
-      float16  const _734 = float16_ops::broadcast(_733);
-      float16  const _735 = _731 * _734;
-      float16  const _736 = _728 + _735;
-      float16_ops::store(_736, _dot, 240);
+      float16  const _603 = float16_ops::load(_dot, 0);
+      int32_t  const _604 = _dot_s1_rd__x * 32;
+      float16  const _605 = float16_ops::load(_qs, _604);
+      int32_t  const _606 = _dot_s1_rd__x + _574;
+      float  const _607 = ((float const *)_attn_k)[_606];
+      float16  const _608 = float16_ops::broadcast(_607);
+      float16  const _609 = _605 * _608;
+      float16  const _610 = _603 + _609;
+      float16_ops::store(_610, _dot, 0);
+      float16  const _611 = float16_ops::load(_dot, 16);
+      int32_t  const _612 = _dot_s1_rd__x * 32;
+      int32_t  const _613 = _612 + 16;
+      float16  const _614 = float16_ops::load(_qs, _613);
+      int32_t  const _615 = _dot_s1_rd__x + _574;
+      float  const _616 = ((float const *)_attn_k)[_615];
+      float16  const _617 = float16_ops::broadcast(_616);
+      float16  const _618 = _614 * _617;
+      float16  const _619 = _611 + _618;
+      float16_ops::store(_619, _dot, 16);
+      float16  const _620 = float16_ops::load(_dot, 32);
+      int32_t  const _621 = _dot_s1_rd__x * 32;
+      float16  const _622 = float16_ops::load(_qs, _621);
+      int32_t  const _623 = _dot_s1_rd__x + _602;
+      float  const _624 = ((float const *)_attn_k)[_623];
+      float16  const _625 = float16_ops::broadcast(_624);
+      float16  const _626 = _622 * _625;
+      float16  const _627 = _620 + _626;
+      float16_ops::store(_627, _dot, 32);
+      float16  const _628 = float16_ops::load(_dot, 48);
+      int32_t  const _629 = _dot_s1_rd__x * 32;
+      int32_t  const _630 = _629 + 16;
+      float16  const _631 = float16_ops::load(_qs, _630);
+      int32_t  const _632 = _dot_s1_rd__x + _602;
+      float  const _633 = ((float const *)_attn_k)[_632];
+      float16  const _634 = float16_ops::broadcast(_633);
+      float16  const _635 = _631 * _634;
+      float16  const _636 = _628 + _635;
+      float16_ops::store(_636, _dot, 48);
+      float16  const _637 = float16_ops::load(_dot, 64);
+      int32_t  const _638 = _dot_s1_rd__x * 32;
+      float16  const _639 = float16_ops::load(_qs, _638);
+      int32_t  const _640 = _dot_s1_rd__x + _598;
+      float  const _641 = ((float const *)_attn_k)[_640];
+      float16  const _642 = float16_ops::broadcast(_641);
+      float16  const _643 = _639 * _642;
+      float16  const _644 = _637 + _643;
+      float16_ops::store(_644, _dot, 64);
+      float16  const _645 = float16_ops::load(_dot, 80);
+      int32_t  const _646 = _dot_s1_rd__x * 32;
+      int32_t  const _647 = _646 + 16;
+      float16  const _648 = float16_ops::load(_qs, _647);
+      int32_t  const _649 = _dot_s1_rd__x + _598;
+      float  const _650 = ((float const *)_attn_k)[_649];
+      float16  const _651 = float16_ops::broadcast(_650);
+      float16  const _652 = _648 * _651;
+      float16  const _653 = _645 + _652;
+      float16_ops::store(_653, _dot, 80);
+      float16  const _654 = float16_ops::load(_dot, 96);
+      int32_t  const _655 = _dot_s1_rd__x * 32;
+      float16  const _656 = float16_ops::load(_qs, _655);
+      int32_t  const _657 = _dot_s1_rd__x + _594;
+      float  const _658 = ((float const *)_attn_k)[_657];
+      float16  const _659 = float16_ops::broadcast(_658);
+      float16  const _660 = _656 * _659;
+      float16  const _661 = _654 + _660;
+      float16_ops::store(_661, _dot, 96);
+      float16  const _662 = float16_ops::load(_dot, 112);
+      int32_t  const _663 = _dot_s1_rd__x * 32;
+      int32_t  const _664 = _663 + 16;
+      float16  const _665 = float16_ops::load(_qs, _664);
+      int32_t  const _666 = _dot_s1_rd__x + _594;
+      float  const _667 = ((float const *)_attn_k)[_666];
+      float16  const _668 = float16_ops::broadcast(_667);
+      float16  const _669 = _665 * _668;
+      float16  const _670 = _662 + _669;
+      float16_ops::store(_670, _dot, 112);
+      float16  const _671 = float16_ops::load(_dot, 128);
+      int32_t  const _672 = _dot_s1_rd__x * 32;
+      float16  const _673 = float16_ops::load(_qs, _672);
+      int32_t  const _674 = _dot_s1_rd__x + _590;
+      float  const _675 = ((float const *)_attn_k)[_674];
+      float16  const _676 = float16_ops::broadcast(_675);
+      float16  const _677 = _673 * _676;
+      float16  const _678 = _671 + _677;
+      float16_ops::store(_678, _dot, 128);
+      float16  const _679 = float16_ops::load(_dot, 144);
+      int32_t  const _680 = _dot_s1_rd__x * 32;
+      int32_t  const _681 = _680 + 16;
+      float16  const _682 = float16_ops::load(_qs, _681);
+      int32_t  const _683 = _dot_s1_rd__x + _590;
+      float  const _684 = ((float const *)_attn_k)[_683];
+      float16  const _685 = float16_ops::broadcast(_684);
+      float16  const _686 = _682 * _685;
+      float16  const _687 = _679 + _686;
+      float16_ops::store(_687, _dot, 144);
+      float16  const _688 = float16_ops::load(_dot, 160);
+      int32_t  const _689 = _dot_s1_rd__x * 32;
+      float16  const _690 = float16_ops::load(_qs, _689);
+      int32_t  const _691 = _dot_s1_rd__x + _586;
+      float  const _692 = ((float const *)_attn_k)[_691];
+      float16  const _693 = float16_ops::broadcast(_692);
+      float16  const _694 = _690 * _693;
+      float16  const _695 = _688 + _694;
+      float16_ops::store(_695, _dot, 160);
+      float16  const _696 = float16_ops::load(_dot, 176);
+      int32_t  const _697 = _dot_s1_rd__x * 32;
+      int32_t  const _698 = _697 + 16;
+      float16  const _699 = float16_ops::load(_qs, _698);
+      int32_t  const _700 = _dot_s1_rd__x + _586;
+      float  const _701 = ((float const *)_attn_k)[_700];
+      float16  const _702 = float16_ops::broadcast(_701);
+      float16  const _703 = _699 * _702;
+      float16  const _704 = _696 + _703;
+      float16_ops::store(_704, _dot, 176);
+      float16  const _705 = float16_ops::load(_dot, 192);
+      int32_t  const _706 = _dot_s1_rd__x * 32;
+      float16  const _707 = float16_ops::load(_qs, _706);
+      int32_t  const _708 = _dot_s1_rd__x + _582;
+      float  const _709 = ((float const *)_attn_k)[_708];
+      float16  const _710 = float16_ops::broadcast(_709);
+      float16  const _711 = _707 * _710;
+      float16  const _712 = _705 + _711;
+      float16_ops::store(_712, _dot, 192);
+      float16  const _713 = float16_ops::load(_dot, 208);
+      int32_t  const _714 = _dot_s1_rd__x * 32;
+      int32_t  const _715 = _714 + 16;
+      float16  const _716 = float16_ops::load(_qs, _715);
+      int32_t  const _717 = _dot_s1_rd__x + _582;
+      float  const _718 = ((float const *)_attn_k)[_717];
+      float16  const _719 = float16_ops::broadcast(_718);
+      float16  const _720 = _716 * _719;
+      float16  const _721 = _713 + _720;
+      float16_ops::store(_721, _dot, 208);
+      float16  const _722 = float16_ops::load(_dot, 224);
+      int32_t  const _723 = _dot_s1_rd__x * 32;
+      float16  const _724 = float16_ops::load(_qs, _723);
+      int32_t  const _725 = _dot_s1_rd__x + _578;
+      float  const _726 = ((float const *)_attn_k)[_725];
+      float16  const _727 = float16_ops::broadcast(_726);
+      float16  const _728 = _724 * _727;
+      float16  const _729 = _722 + _728;
+      float16_ops::store(_729, _dot, 224);
+      float16  const _730 = float16_ops::load(_dot, 240);
+      int32_t  const _731 = _dot_s1_rd__x * 32;
+      int32_t  const _732 = _731 + 16;
+      float16  const _733 = float16_ops::load(_qs, _732);
+      int32_t  const _734 = _dot_s1_rd__x + _578;
+      float  const _735 = ((float const *)_attn_k)[_734];
+      float16  const _736 = float16_ops::broadcast(_735);
+      float16  const _737 = _733 * _736;
+      float16  const _738 = _730 + _737;
+      float16_ops::store(_738, _dot, 240);
      } // for _dot_s1_rd__x
      // consume dot
-     float16  const _737 = float16_ops::load(_dot, 0);
-     int32_t  const _738 = _537 - _533;
-     int32_t  const _739 = _738 * 32;
-     float16_ops::store(_737, _scores, _739);
-     float16  const _740 = float16_ops::load(_dot, 16);
-     int32_t  const _741 = _537 - _533;
-     int32_t  const _742 = _741 * 32;
-     int32_t  const _743 = _742 + 16;
-     float16_ops::store(_740, _scores, _743);
-     float16  const _744 = float16_ops::load(_dot, 32);
-     int32_t  const _745 = _537 - _533;
-     int32_t  const _746 = _745 * 32;
-     int32_t  const _747 = _746 + 32;
-     float16_ops::store(_744, _scores, _747);
-     float16  const _748 = float16_ops::load(_dot, 48);
-     int32_t  const _749 = _537 - _533;
-     int32_t  const _750 = _749 * 32;
-     int32_t  const _751 = _750 + 48;
-     float16_ops::store(_748, _scores, _751);
-     float16  const _752 = float16_ops::load(_dot, 64);
-     int32_t  const _753 = _537 - _533;
-     int32_t  const _754 = _753 * 32;
-     int32_t  const _755 = _754 + 64;
-     float16_ops::store(_752, _scores, _755);
-     float16  const _756 = float16_ops::load(_dot, 80);
-     int32_t  const _757 = _537 - _533;
-     int32_t  const _758 = _757 * 32;
-     int32_t  const _759 = _758 + 80;
-     float16_ops::store(_756, _scores, _759);
-     float16  const _760 = float16_ops::load(_dot, 96);
-     int32_t  const _761 = _537 - _533;
-     int32_t  const _762 = _761 * 32;
-     int32_t  const _763 = _762 + 96;
-     float16_ops::store(_760, _scores, _763);
-     float16  const _764 = float16_ops::load(_dot, 112);
-     int32_t  const _765 = _537 - _533;
-     int32_t  const _766 = _765 * 32;
-     int32_t  const _767 = _766 + 112;
-     float16_ops::store(_764, _scores, _767);
-     float16  const _768 = float16_ops::load(_dot, 128);
-     int32_t  const _769 = _537 - _533;
-     int32_t  const _770 = _769 * 32;
-     int32_t  const _771 = _770 + 128;
-     float16_ops::store(_768, _scores, _771);
-     float16  const _772 = float16_ops::load(_dot, 144);
-     int32_t  const _773 = _537 - _533;
-     int32_t  const _774 = _773 * 32;
-     int32_t  const _775 = _774 + 144;
-     float16_ops::store(_772, _scores, _775);
-     float16  const _776 = float16_ops::load(_dot, 160);
-     int32_t  const _777 = _537 - _533;
-     int32_t  const _778 = _777 * 32;
-     int32_t  const _779 = _778 + 160;
-     float16_ops::store(_776, _scores, _779);
-     float16  const _780 = float16_ops::load(_dot, 176);
-     int32_t  const _781 = _537 - _533;
-     int32_t  const _782 = _781 * 32;
-     int32_t  const _783 = _782 + 176;
-     float16_ops::store(_780, _scores, _783);
-     float16  const _784 = float16_ops::load(_dot, 192);
-     int32_t  const _785 = _537 - _533;
-     int32_t  const _786 = _785 * 32;
-     int32_t  const _787 = _786 + 192;
-     float16_ops::store(_784, _scores, _787);
-     float16  const _788 = float16_ops::load(_dot, 208);
-     int32_t  const _789 = _537 - _533;
-     int32_t  const _790 = _789 * 32;
-     int32_t  const _791 = _790 + 208;
-     float16_ops::store(_788, _scores, _791);
-     float16  const _792 = float16_ops::load(_dot, 224);
-     int32_t  const _793 = _537 - _533;
-     int32_t  const _794 = _793 * 32;
-     int32_t  const _795 = _794 + 224;
-     float16_ops::store(_792, _scores, _795);
-     float16  const _796 = float16_ops::load(_dot, 240);
-     int32_t  const _797 = _537 - _533;
-     int32_t  const _798 = _797 * 32;
-     int32_t  const _799 = _798 + 240;
-     float16_ops::store(_796, _scores, _799);
+     float16  const _739 = float16_ops::load(_dot, 0);
+     int32_t  const _740 = _539 - _535;
+     int32_t  const _741 = _740 * 32;
+     float16_ops::store(_739, _scores, _741);
+     float16  const _742 = float16_ops::load(_dot, 16);
+     int32_t  const _743 = _539 - _535;
+     int32_t  const _744 = _743 * 32;
+     int32_t  const _745 = _744 + 16;
+     float16_ops::store(_742, _scores, _745);
+     float16  const _746 = float16_ops::load(_dot, 32);
+     int32_t  const _747 = _539 - _535;
+     int32_t  const _748 = _747 * 32;
+     int32_t  const _749 = _748 + 32;
+     float16_ops::store(_746, _scores, _749);
+     float16  const _750 = float16_ops::load(_dot, 48);
+     int32_t  const _751 = _539 - _535;
+     int32_t  const _752 = _751 * 32;
+     int32_t  const _753 = _752 + 48;
+     float16_ops::store(_750, _scores, _753);
+     float16  const _754 = float16_ops::load(_dot, 64);
+     int32_t  const _755 = _539 - _535;
+     int32_t  const _756 = _755 * 32;
+     int32_t  const _757 = _756 + 64;
+     float16_ops::store(_754, _scores, _757);
+     float16  const _758 = float16_ops::load(_dot, 80);
+     int32_t  const _759 = _539 - _535;
+     int32_t  const _760 = _759 * 32;
+     int32_t  const _761 = _760 + 80;
+     float16_ops::store(_758, _scores, _761);
+     float16  const _762 = float16_ops::load(_dot, 96);
+     int32_t  const _763 = _539 - _535;
+     int32_t  const _764 = _763 * 32;
+     int32_t  const _765 = _764 + 96;
+     float16_ops::store(_762, _scores, _765);
+     float16  const _766 = float16_ops::load(_dot, 112);
+     int32_t  const _767 = _539 - _535;
+     int32_t  const _768 = _767 * 32;
+     int32_t  const _769 = _768 + 112;
+     float16_ops::store(_766, _scores, _769);
+     float16  const _770 = float16_ops::load(_dot, 128);
+     int32_t  const _771 = _539 - _535;
+     int32_t  const _772 = _771 * 32;
+     int32_t  const _773 = _772 + 128;
+     float16_ops::store(_770, _scores, _773);
+     float16  const _774 = float16_ops::load(_dot, 144);
+     int32_t  const _775 = _539 - _535;
+     int32_t  const _776 = _775 * 32;
+     int32_t  const _777 = _776 + 144;
+     float16_ops::store(_774, _scores, _777);
+     float16  const _778 = float16_ops::load(_dot, 160);
+     int32_t  const _779 = _539 - _535;
+     int32_t  const _780 = _779 * 32;
+     int32_t  const _781 = _780 + 160;
+     float16_ops::store(_778, _scores, _781);
+     float16  const _782 = float16_ops::load(_dot, 176);
+     int32_t  const _783 = _539 - _535;
+     int32_t  const _784 = _783 * 32;
+     int32_t  const _785 = _784 + 176;
+     float16_ops::store(_782, _scores, _785);
+     float16  const _786 = float16_ops::load(_dot, 192);
+     int32_t  const _787 = _539 - _535;
+     int32_t  const _788 = _787 * 32;
+     int32_t  const _789 = _788 + 192;
+     float16_ops::store(_786, _scores, _789);
+     float16  const _790 = float16_ops::load(_dot, 208);
+     int32_t  const _791 = _539 - _535;
+     int32_t  const _792 = _791 * 32;
+     int32_t  const _793 = _792 + 208;
+     float16_ops::store(_790, _scores, _793);
+     float16  const _794 = float16_ops::load(_dot, 224);
+     int32_t  const _795 = _539 - _535;
+     int32_t  const _796 = _795 * 32;
+     int32_t  const _797 = _796 + 224;
+     float16_ops::store(_794, _scores, _797);
+     float16  const _798 = float16_ops::load(_dot, 240);
+     int32_t  const _799 = _539 - _535;
+     int32_t  const _800 = _799 * 32;
+     int32_t  const _801 = _800 + 240;
+     float16_ops::store(_798, _scores, _801);
     } // alloc _dot
    } // for _scores_s0_j_jo
    _qs_free.free();
-   int32_t  const _800 = ::halide_cpp_max(_83, 0);
-   int32_t  const _801 = _86 - _800;
+   int32_t  const _802 = ::halide_cpp_max(_85, 0);
+   int32_t  const _803 = _88 - _802;
    {
-    int64_t  const _802 = _801;
-    int64_t  const _803 = _802 * 32;
-    if ((_803 > ((int64_t(1) << 31) - 1)) || ((_803 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+    int64_t  const _804 = _803;
+    int64_t  const _805 = _804 * 32;
+    if ((_805 > ((int64_t(1) << 31) - 1)) || ((_805 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
     {
      attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation masked\n");
      return -1;
     } // overflow test masked
-    int64_t  const _804 = _803;
-    float *_masked = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_804);
+    int64_t  const _806 = _805;
+    float *_masked = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_806);
     if (!_masked)
     {
-     int32_t  const _805 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-     return _805;
+     int32_t  const _807 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+     return _807;
     }
     HalideFreeHelper _masked_free(_ucon, _masked, attn_alibi_softcap_rt_free);
     // produce masked
     // consume scores
-    int32_t  const _806 = ::halide_cpp_max(_83, 0);
-    int32_t  const _807 = _attn_tile * 32;
-    bool  const _808 = _64 <= _attn_head;
-    int32_t  const _809 = _65 + _64;
-    bool  const _810 = _attn_head < _809;
-    bool  const _811 = _808 && _810;
-    int32_t  const _812 = _attn_head - _64;
-    int32_t  const _813 = _65 + -1;
-    int32_t  const _814 = ::halide_cpp_min(_812, _813);
-    int32_t  const _815 = ::halide_cpp_max(_814, 0);
-    int32_t  const _816 = _815 * _66;
-    for (int _masked_s0_j_rebased = 0; _masked_s0_j_rebased < 0 + _524; _masked_s0_j_rebased++)
+    int32_t  const _808 = ::halide_cpp_max(_85, 0);
+    int32_t  const _809 = _attn_tile * 32;
+    bool  const _810 = _64 <= _attn_head;
+    int32_t  const _811 = _65 + _64;
+    bool  const _812 = _attn_head < _811;
+    bool  const _813 = _810 && _812;
+    int32_t  const _814 = _attn_head - _64;
+    int32_t  const _815 = _65 + -1;
+    int32_t  const _816 = ::halide_cpp_min(_814, _815);
+    int32_t  const _817 = ::halide_cpp_max(_816, 0);
+    int32_t  const _818 = _817 * _66;
+    for (int _masked_s0_j_rebased = 0; _masked_s0_j_rebased < 0 + _526; _masked_s0_j_rebased++)
     {
-     float  const _817 = ((float const *)_slopes)[_816];
-     int32_t  const _818 = _masked_s0_j_rebased * 32;
-     float16  const _819 = float16_ops::load(_scores, _818);
-     int32_t  const _820 = _806 - _807;
-     int32_t  const _821 = _820 + _masked_s0_j_rebased;
-     int32x16_t  const _822 = int32x16_t_ops::ramp(_821, -1);
-     float16  const _823 = float16_ops::convert_from<int32x16_t>(_822);
-     if (!_811)
+     float  const _819 = ((float const *)_slopes)[_818];
+     int32_t  const _820 = _masked_s0_j_rebased * 32;
+     float16  const _821 = float16_ops::load(_scores, _820);
+     int32_t  const _822 = _808 - _809;
+     int32_t  const _823 = _822 + _masked_s0_j_rebased;
+     int32x16_t  const _824 = int32x16_t_ops::ramp(_823, -1);
+     float16  const _825 = float16_ops::convert_from<int32x16_t>(_824);
+     if (!_813)
      {
       char b0[1024];
-      snprintf(b0, 1024, "%llu", (long long unsigned)(_811));
-      auto * const _824 = b0;
-      int32_t  const _825 = (int32_t)(_811 ? -1 : 0);
+      snprintf(b0, 1024, "%llu", (long long unsigned)(_813));
+      auto * const _826 = b0;
+      int32_t  const _827 = (int32_t)(_813 ? -1 : 0);
       char b1[1024];
-      snprintf(b1, 1024, "%f%s%lld%s%lld%s%lld%s", _817, " buffer 'slopes': index ", (long long)(_attn_head), " out of range in dimension ", (long long)(_825), " of extent ", (long long)(_65), "\n");
-      auto * const _826 = b1;
-      int32_t  const _827 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _824, _826);
-      return _827;
+      snprintf(b1, 1024, "%f%s%lld%s%lld%s%lld%s", _819, " buffer 'slopes': index ", (long long)(_attn_head), " out of range in dimension ", (long long)(_827), " of extent ", (long long)(_65), "\n");
+      auto * const _828 = b1;
+      int32_t  const _829 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _826, _828);
+      return _829;
      }
-     float  const _828 = _817;
-     float16  const _829 = float16_ops::broadcast(_828);
-     float16  const _830 = _823 * _829;
-     float16  const _831 = _819 + _830;
-     float  const _832 = float_from_bits(1036319193 /* 0.0961797 */);
-     float16  const _833 = float16_ops::broadcast(_832);
-     float16  const _834 = _831 * _833;
-     float  const _835 = float_from_bits(1124073472 /* 128 */);
-     float16  const _836 = float16_ops::broadcast(_835);
-     float16  const _837 = float16_ops::min(_834, _836);
-     float  const _838 = float_from_bits(3271426048 /* -127 */);
-     float16  const _839 = float16_ops::broadcast(_838);
-     float16  const _840 = float16_ops::max(_837, _839);
-     float  const _841 = float_from_bits(1124007936 /* 127.5 */);
-     float16  const _842 = float16_ops::broadcast(_841);
-     float16  const _843 = _840 + _842;
-     int32x16_t  const _844 = int32x16_t_ops::convert_from<float16>(_843);
-     int32x16_t  const _845 = int32x16_t_ops::broadcast(-127);
-     int32x16_t  const _846 = _844 + _845;
-     float16  const _847 = float16_ops::convert_from<int32x16_t>(_846);
-     float16  const _848 = _840 - _847;
-     float16  const _849 = float16_ops::broadcast(neg_inf_f32());
-     float  const _850 = float_from_bits(0 /* 0 */);
-     float16  const _851 = float16_ops::broadcast(_850);
-     int32x16_t  const _852 = int32x16_t_ops::ramp(_807, 1);
-     int32_t  const _853 = _masked_s0_j_rebased + _806;
-     int32x16_t  const _854 = int32x16_t_ops::broadcast(_853);
-     uint8x16_t  const _855 = int32x16_t_ops::lt(_852, _854);
-     float16  const _856 = float16_ops::select(_855, _849, _851);
-     float  const _857 = float_from_bits(1073741824 /* 2 */);
-     float16  const _858 = float16_ops::broadcast(_857);
-     uint32_t  const _859 = (uint32_t)(23ull);
-     uint32x16_t  const _860 = uint32x16_t_ops::broadcast(_859);
-     int32x16_t  const _861 = _844 << _860;
-     float16  const _862 = reinterpret<float16>(_861);
-     float  const _863 = float_from_bits(958452607 /* 0.000153376 */);
-     float16  const _864 = float16_ops::broadcast(_863);
-     float16  const _865 = _848 * _864;
-     float  const _866 = float_from_bits(984588920 /* 0.00133999 */);
-     float16  const _867 = float16_ops::broadcast(_866);
-     float16  const _868 = _865 + _867;
-     float16  const _869 = _868 * _848;
-     float  const _870 = float_from_bits(1008572159 /* 0.00961852 */);
-     float16  const _871 = float16_ops::broadcast(_870);
-     float16  const _872 = _869 + _871;
-     float16  const _873 = _872 * _848;
-     float  const _874 = float_from_bits(1029920619 /* 0.0555033 */);
-     float16  const _875 = float16_ops::broadcast(_874);
-     float16  const _876 = _873 + _875;
-     float16  const _877 = _876 * _848;
-     float  const _878 = float_from_bits(1047920109 /* 0.240226 */);
-     float16  const _879 = float16_ops::broadcast(_878);
-     float16  const _880 = _877 + _879;
-     float16  const _881 = _880 * _848;
-     float  const _882 = float_from_bits(1060205080 /* 0.693147 */);
-     float16  const _883 = float16_ops::broadcast(_882);
-     float16  const _884 = _881 + _883;
-     float16  const _885 = _884 * _848;
-     float  const _886 = float_from_bits(1065353216 /* 1 */);
-     float16  const _887 = float16_ops::broadcast(_886);
-     float16  const _888 = _885 + _887;
-     float16  const _889 = _862 * _888;
-     float16  const _890 = _889 + _887;
-     float16  const _891 = _858 / _890;
-     float  const _892 = float_from_bits(3257737111 /* -43.2808 */);
-     float16  const _893 = float16_ops::broadcast(_892);
-     float16  const _894 = _891 * _893;
-     float16  const _895 = _856 + _894;
-     float  const _896 = float_from_bits(1110253463 /* 43.2808 */);
-     float16  const _897 = float16_ops::broadcast(_896);
-     float16  const _898 = _895 + _897;
-     int32_t  const _899 = _masked_s0_j_rebased * 32;
-     float16_ops::store(_898, _masked, _899);
-     int32_t  const _900 = _masked_s0_j_rebased * 32;
-     int32_t  const _901 = _900 + 16;
-     float16  const _902 = float16_ops::load(_scores, _901);
-     int32_t  const _903 = _806 - _807;
-     int32_t  const _904 = _903 + _masked_s0_j_rebased;
-     int32_t  const _905 = _904 + -16;
-     int32x16_t  const _906 = int32x16_t_ops::ramp(_905, -1);
-     float16  const _907 = float16_ops::convert_from<int32x16_t>(_906);
-     if (!_811)
+     float  const _830 = _819;
+     float16  const _831 = float16_ops::broadcast(_830);
+     float16  const _832 = _825 * _831;
+     float16  const _833 = _821 + _832;
+     float  const _834 = float_from_bits(1036319193 /* 0.0961797 */);
+     float16  const _835 = float16_ops::broadcast(_834);
+     float16  const _836 = _833 * _835;
+     float  const _837 = float_from_bits(1124073472 /* 128 */);
+     float16  const _838 = float16_ops::broadcast(_837);
+     float16  const _839 = float16_ops::min(_836, _838);
+     float  const _840 = float_from_bits(3271426048 /* -127 */);
+     float16  const _841 = float16_ops::broadcast(_840);
+     float16  const _842 = float16_ops::max(_839, _841);
+     float  const _843 = float_from_bits(1124007936 /* 127.5 */);
+     float16  const _844 = float16_ops::broadcast(_843);
+     float16  const _845 = _842 + _844;
+     int32x16_t  const _846 = int32x16_t_ops::convert_from<float16>(_845);
+     int32x16_t  const _847 = int32x16_t_ops::broadcast(-127);
+     int32x16_t  const _848 = _846 + _847;
+     float16  const _849 = float16_ops::convert_from<int32x16_t>(_848);
+     float16  const _850 = _842 - _849;
+     float16  const _851 = float16_ops::broadcast(neg_inf_f32());
+     float  const _852 = float_from_bits(0 /* 0 */);
+     float16  const _853 = float16_ops::broadcast(_852);
+     int32x16_t  const _854 = int32x16_t_ops::ramp(_809, 1);
+     int32_t  const _855 = _masked_s0_j_rebased + _808;
+     int32x16_t  const _856 = int32x16_t_ops::broadcast(_855);
+     uint8x16_t  const _857 = int32x16_t_ops::lt(_854, _856);
+     float16  const _858 = float16_ops::select(_857, _851, _853);
+     float  const _859 = float_from_bits(1073741824 /* 2 */);
+     float16  const _860 = float16_ops::broadcast(_859);
+     uint32_t  const _861 = (uint32_t)(23ull);
+     uint32x16_t  const _862 = uint32x16_t_ops::broadcast(_861);
+     int32x16_t  const _863 = _846 << _862;
+     float16  const _864 = reinterpret<float16>(_863);
+     float  const _865 = float_from_bits(958452607 /* 0.000153376 */);
+     float16  const _866 = float16_ops::broadcast(_865);
+     float16  const _867 = _850 * _866;
+     float  const _868 = float_from_bits(984588920 /* 0.00133999 */);
+     float16  const _869 = float16_ops::broadcast(_868);
+     float16  const _870 = _867 + _869;
+     float16  const _871 = _870 * _850;
+     float  const _872 = float_from_bits(1008572159 /* 0.00961852 */);
+     float16  const _873 = float16_ops::broadcast(_872);
+     float16  const _874 = _871 + _873;
+     float16  const _875 = _874 * _850;
+     float  const _876 = float_from_bits(1029920619 /* 0.0555033 */);
+     float16  const _877 = float16_ops::broadcast(_876);
+     float16  const _878 = _875 + _877;
+     float16  const _879 = _878 * _850;
+     float  const _880 = float_from_bits(1047920109 /* 0.240226 */);
+     float16  const _881 = float16_ops::broadcast(_880);
+     float16  const _882 = _879 + _881;
+     float16  const _883 = _882 * _850;
+     float  const _884 = float_from_bits(1060205080 /* 0.693147 */);
+     float16  const _885 = float16_ops::broadcast(_884);
+     float16  const _886 = _883 + _885;
+     float16  const _887 = _886 * _850;
+     float  const _888 = float_from_bits(1065353216 /* 1 */);
+     float16  const _889 = float16_ops::broadcast(_888);
+     float16  const _890 = _887 + _889;
+     float16  const _891 = _864 * _890;
+     float16  const _892 = _891 + _889;
+     float16  const _893 = _860 / _892;
+     float  const _894 = float_from_bits(3257737111 /* -43.2808 */);
+     float16  const _895 = float16_ops::broadcast(_894);
+     float16  const _896 = _893 * _895;
+     float16  const _897 = _858 + _896;
+     float  const _898 = float_from_bits(1110253463 /* 43.2808 */);
+     float16  const _899 = float16_ops::broadcast(_898);
+     float16  const _900 = _897 + _899;
+     int32_t  const _901 = _masked_s0_j_rebased * 32;
+     float16_ops::store(_900, _masked, _901);
+     int32_t  const _902 = _masked_s0_j_rebased * 32;
+     int32_t  const _903 = _902 + 16;
+     float16  const _904 = float16_ops::load(_scores, _903);
+     int32_t  const _905 = _808 - _809;
+     int32_t  const _906 = _905 + _masked_s0_j_rebased;
+     int32_t  const _907 = _906 + -16;
+     int32x16_t  const _908 = int32x16_t_ops::ramp(_907, -1);
+     float16  const _909 = float16_ops::convert_from<int32x16_t>(_908);
+     if (!_813)
      {
       char b2[1024];
-      snprintf(b2, 1024, "%llu", (long long unsigned)(_811));
-      auto * const _908 = b2;
-      int32_t  const _909 = (int32_t)(_811 ? -1 : 0);
+      snprintf(b2, 1024, "%llu", (long long unsigned)(_813));
+      auto * const _910 = b2;
+      int32_t  const _911 = (int32_t)(_813 ? -1 : 0);
       char b3[1024];
-      snprintf(b3, 1024, "%f%s%lld%s%lld%s%lld%s", _817, " buffer 'slopes': index ", (long long)(_attn_head), " out of range in dimension ", (long long)(_909), " of extent ", (long long)(_65), "\n");
-      auto * const _910 = b3;
-      int32_t  const _911 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _908, _910);
-      return _911;
+      snprintf(b3, 1024, "%f%s%lld%s%lld%s%lld%s", _819, " buffer 'slopes': index ", (long long)(_attn_head), " out of range in dimension ", (long long)(_911), " of extent ", (long long)(_65), "\n");
+      auto * const _912 = b3;
+      int32_t  const _913 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _910, _912);
+      return _913;
      }
-     float  const _912 = _817;
-     float16  const _913 = float16_ops::broadcast(_912);
-     float16  const _914 = _907 * _913;
-     float16  const _915 = _902 + _914;
-     float  const _916 = float_from_bits(1036319193 /* 0.0961797 */);
-     float16  const _917 = float16_ops::broadcast(_916);
-     float16  const _918 = _915 * _917;
-     float  const _919 = float_from_bits(1124073472 /* 128 */);
-     float16  const _920 = float16_ops::broadcast(_919);
-     float16  const _921 = float16_ops::min(_918, _920);
-     float  const _922 = float_from_bits(3271426048 /* -127 */);
-     float16  const _923 = float16_ops::broadcast(_922);
-     float16  const _924 = float16_ops::max(_921, _923);
-     float  const _925 = float_from_bits(1124007936 /* 127.5 */);
-     float16  const _926 = float16_ops::broadcast(_925);
-     float16  const _927 = _924 + _926;
-     int32x16_t  const _928 = int32x16_t_ops::convert_from<float16>(_927);
-     int32x16_t  const _929 = int32x16_t_ops::broadcast(-127);
-     int32x16_t  const _930 = _928 + _929;
-     float16  const _931 = float16_ops::convert_from<int32x16_t>(_930);
-     float16  const _932 = _924 - _931;
-     float16  const _933 = float16_ops::broadcast(neg_inf_f32());
-     float  const _934 = float_from_bits(0 /* 0 */);
-     float16  const _935 = float16_ops::broadcast(_934);
-     int32x16_t  const _936 = int32x16_t_ops::ramp(_807, 1);
-     int32_t  const _937 = _masked_s0_j_rebased + _806;
-     int32_t  const _938 = _937 + -16;
-     int32x16_t  const _939 = int32x16_t_ops::broadcast(_938);
-     uint8x16_t  const _940 = int32x16_t_ops::lt(_936, _939);
-     float16  const _941 = float16_ops::select(_940, _933, _935);
-     float  const _942 = float_from_bits(1073741824 /* 2 */);
-     float16  const _943 = float16_ops::broadcast(_942);
-     uint32_t  const _944 = (uint32_t)(23ull);
-     uint32x16_t  const _945 = uint32x16_t_ops::broadcast(_944);
-     int32x16_t  const _946 = _928 << _945;
-     float16  const _947 = reinterpret<float16>(_946);
-     float  const _948 = float_from_bits(958452607 /* 0.000153376 */);
-     float16  const _949 = float16_ops::broadcast(_948);
-     float16  const _950 = _932 * _949;
-     float  const _951 = float_from_bits(984588920 /* 0.00133999 */);
-     float16  const _952 = float16_ops::broadcast(_951);
-     float16  const _953 = _950 + _952;
-     float16  const _954 = _953 * _932;
-     float  const _955 = float_from_bits(1008572159 /* 0.00961852 */);
-     float16  const _956 = float16_ops::broadcast(_955);
-     float16  const _957 = _954 + _956;
-     float16  const _958 = _957 * _932;
-     float  const _959 = float_from_bits(1029920619 /* 0.0555033 */);
-     float16  const _960 = float16_ops::broadcast(_959);
-     float16  const _961 = _958 + _960;
-     float16  const _962 = _961 * _932;
-     float  const _963 = float_from_bits(1047920109 /* 0.240226 */);
-     float16  const _964 = float16_ops::broadcast(_963);
-     float16  const _965 = _962 + _964;
-     float16  const _966 = _965 * _932;
-     float  const _967 = float_from_bits(1060205080 /* 0.693147 */);
-     float16  const _968 = float16_ops::broadcast(_967);
-     float16  const _969 = _966 + _968;
-     float16  const _970 = _969 * _932;
-     float  const _971 = float_from_bits(1065353216 /* 1 */);
-     float16  const _972 = float16_ops::broadcast(_971);
-     float16  const _973 = _970 + _972;
-     float16  const _974 = _947 * _973;
-     float16  const _975 = _974 + _972;
-     float16  const _976 = _943 / _975;
-     float  const _977 = float_from_bits(3257737111 /* -43.2808 */);
-     float16  const _978 = float16_ops::broadcast(_977);
-     float16  const _979 = _976 * _978;
-     float16  const _980 = _941 + _979;
-     float  const _981 = float_from_bits(1110253463 /* 43.2808 */);
-     float16  const _982 = float16_ops::broadcast(_981);
-     float16  const _983 = _980 + _982;
-     int32_t  const _984 = _masked_s0_j_rebased * 32;
-     int32_t  const _985 = _984 + 16;
-     float16_ops::store(_983, _masked, _985);
+     float  const _914 = _819;
+     float16  const _915 = float16_ops::broadcast(_914);
+     float16  const _916 = _909 * _915;
+     float16  const _917 = _904 + _916;
+     float  const _918 = float_from_bits(1036319193 /* 0.0961797 */);
+     float16  const _919 = float16_ops::broadcast(_918);
+     float16  const _920 = _917 * _919;
+     float  const _921 = float_from_bits(1124073472 /* 128 */);
+     float16  const _922 = float16_ops::broadcast(_921);
+     float16  const _923 = float16_ops::min(_920, _922);
+     float  const _924 = float_from_bits(3271426048 /* -127 */);
+     float16  const _925 = float16_ops::broadcast(_924);
+     float16  const _926 = float16_ops::max(_923, _925);
+     float  const _927 = float_from_bits(1124007936 /* 127.5 */);
+     float16  const _928 = float16_ops::broadcast(_927);
+     float16  const _929 = _926 + _928;
+     int32x16_t  const _930 = int32x16_t_ops::convert_from<float16>(_929);
+     int32x16_t  const _931 = int32x16_t_ops::broadcast(-127);
+     int32x16_t  const _932 = _930 + _931;
+     float16  const _933 = float16_ops::convert_from<int32x16_t>(_932);
+     float16  const _934 = _926 - _933;
+     float16  const _935 = float16_ops::broadcast(neg_inf_f32());
+     float  const _936 = float_from_bits(0 /* 0 */);
+     float16  const _937 = float16_ops::broadcast(_936);
+     int32x16_t  const _938 = int32x16_t_ops::ramp(_809, 1);
+     int32_t  const _939 = _masked_s0_j_rebased + _808;
+     int32_t  const _940 = _939 + -16;
+     int32x16_t  const _941 = int32x16_t_ops::broadcast(_940);
+     uint8x16_t  const _942 = int32x16_t_ops::lt(_938, _941);
+     float16  const _943 = float16_ops::select(_942, _935, _937);
+     float  const _944 = float_from_bits(1073741824 /* 2 */);
+     float16  const _945 = float16_ops::broadcast(_944);
+     uint32_t  const _946 = (uint32_t)(23ull);
+     uint32x16_t  const _947 = uint32x16_t_ops::broadcast(_946);
+     int32x16_t  const _948 = _930 << _947;
+     float16  const _949 = reinterpret<float16>(_948);
+     float  const _950 = float_from_bits(958452607 /* 0.000153376 */);
+     float16  const _951 = float16_ops::broadcast(_950);
+     float16  const _952 = _934 * _951;
+     float  const _953 = float_from_bits(984588920 /* 0.00133999 */);
+     float16  const _954 = float16_ops::broadcast(_953);
+     float16  const _955 = _952 + _954;
+     float16  const _956 = _955 * _934;
+     float  const _957 = float_from_bits(1008572159 /* 0.00961852 */);
+     float16  const _958 = float16_ops::broadcast(_957);
+     float16  const _959 = _956 + _958;
+     float16  const _960 = _959 * _934;
+     float  const _961 = float_from_bits(1029920619 /* 0.0555033 */);
+     float16  const _962 = float16_ops::broadcast(_961);
+     float16  const _963 = _960 + _962;
+     float16  const _964 = _963 * _934;
+     float  const _965 = float_from_bits(1047920109 /* 0.240226 */);
+     float16  const _966 = float16_ops::broadcast(_965);
+     float16  const _967 = _964 + _966;
+     float16  const _968 = _967 * _934;
+     float  const _969 = float_from_bits(1060205080 /* 0.693147 */);
+     float16  const _970 = float16_ops::broadcast(_969);
+     float16  const _971 = _968 + _970;
+     float16  const _972 = _971 * _934;
+     float  const _973 = float_from_bits(1065353216 /* 1 */);
+     float16  const _974 = float16_ops::broadcast(_973);
+     float16  const _975 = _972 + _974;
+     float16  const _976 = _949 * _975;
+     float16  const _977 = _976 + _974;
+     float16  const _978 = _945 / _977;
+     float  const _979 = float_from_bits(3257737111 /* -43.2808 */);
+     float16  const _980 = float16_ops::broadcast(_979);
+     float16  const _981 = _978 * _980;
+     float16  const _982 = _943 + _981;
+     float  const _983 = float_from_bits(1110253463 /* 43.2808 */);
+     float16  const _984 = float16_ops::broadcast(_983);
+     float16  const _985 = _982 + _984;
+     int32_t  const _986 = _masked_s0_j_rebased * 32;
+     int32_t  const _987 = _986 + 16;
+     float16_ops::store(_985, _masked, _987);
     } // for _masked_s0_j_rebased
     _scores_free.free();
     {
      float _row_max[32];
-     int32_t  const _986 = ::halide_cpp_max(_83, 0);
-     int32_t  const _987 = _86 - _986;
+     int32_t  const _988 = ::halide_cpp_max(_85, 0);
+     int32_t  const _989 = _88 - _988;
      // produce row_max
      for (int _row_max_s0_ii_ii = 0; _row_max_s0_ii_ii < 0 + 2; _row_max_s0_ii_ii++)
      {
-      float16  const _988 = float16_ops::broadcast(neg_inf_f32());
-      int32_t  const _989 = _row_max_s0_ii_ii * 16;
-      float16_ops::store(_988, _row_max, _989);
+      float16  const _990 = float16_ops::broadcast(neg_inf_f32());
+      int32_t  const _991 = _row_max_s0_ii_ii * 16;
+      float16_ops::store(_990, _row_max, _991);
      } // for _row_max_s0_ii_ii
      // consume masked
-     for (int _row_max_s1_rk__x_rebased = 0; _row_max_s1_rk__x_rebased < 0 + _987; _row_max_s1_rk__x_rebased++)
+     for (int _row_max_s1_rk__x_rebased = 0; _row_max_s1_rk__x_rebased < 0 + _989; _row_max_s1_rk__x_rebased++)
      {
-      float16  const _990 = float16_ops::load(_row_max, 0);
-      int32_t  const _991 = _row_max_s1_rk__x_rebased * 32;
-      float16  const _992 = float16_ops::load(_masked, _991);
-      float16  const _993 = float16_ops::max(_990, _992);
-      float16_ops::store(_993, _row_max, 0);
-      float16  const _994 = float16_ops::load(_row_max, 16);
-      int32_t  const _995 = _row_max_s1_rk__x_rebased * 32;
-      int32_t  const _996 = _995 + 16;
-      float16  const _997 = float16_ops::load(_masked, _996);
-      float16  const _998 = float16_ops::max(_994, _997);
-      float16_ops::store(_998, _row_max, 16);
+      float16  const _992 = float16_ops::load(_row_max, 0);
+      int32_t  const _993 = _row_max_s1_rk__x_rebased * 32;
+      float16  const _994 = float16_ops::load(_masked, _993);
+      float16  const _995 = float16_ops::max(_992, _994);
+      float16_ops::store(_995, _row_max, 0);
+      float16  const _996 = float16_ops::load(_row_max, 16);
+      int32_t  const _997 = _row_max_s1_rk__x_rebased * 32;
+      int32_t  const _998 = _997 + 16;
+      float16  const _999 = float16_ops::load(_masked, _998);
+      float16  const _1000 = float16_ops::max(_996, _999);
+      float16_ops::store(_1000, _row_max, 16);
      } // for _row_max_s1_rk__x_rebased
-     int32_t  const _999 = ::halide_cpp_max(_83, 0);
-     int32_t  const _1000 = ::halide_cpp_min(_999, _103);
-     int32_t  const _1001 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
-     int32_t  const _1002 = _1001 + 7;
-     int32_t  const _1003 = _1002 >> 3;
-     int32_t  const _1004 = _attn_tile * 4;
-     int32_t  const _1005 = _1004 + 4;
-     int32_t  const _1006 = ::halide_cpp_min(_1003, _1005);
-     int32_t  const _1007 = _attn_kv_lo >> 3;
-     int32_t  const _1008 = ::halide_cpp_max(_1006, _1007);
-     int32_t  const _1009 = ::halide_cpp_max(_1008, 0);
-     int32_t  const _1010 = _1009 * 8;
-     int32_t  const _1011 = ::halide_cpp_min(_1010, _attn_lk);
-     int32_t  const _1012 = ::halide_cpp_min(_attn_chunk_lo, _1011);
-     int32_t  const _1013 = ::halide_cpp_max(_1007, 0);
-     int32_t  const _1014 = _1013 * 8;
-     int32_t  const _1015 = ::halide_cpp_min(_1014, _attn_lk);
-     int32_t  const _1016 = ::halide_cpp_max(_1012, _1015);
-     int32_t  const _1017 = _1016 + 1024;
-     int32_t  const _1018 = ::halide_cpp_min(_1017, _1011);
-     int32_t  const _1019 = ::halide_cpp_max(_1018, _86);
-     int32_t  const _1020 = ::halide_cpp_min(_999, _1016);
-     int32_t  const _1021 = _1019 - _1020;
+     int32_t  const _1001 = ::halide_cpp_max(_85, 0);
+     int32_t  const _1002 = ::halide_cpp_min(_1001, _105);
+     int32_t  const _1003 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
+     int32_t  const _1004 = _1003 + 7;
+     int32_t  const _1005 = _1004 >> 3;
+     int32_t  const _1006 = _attn_tile * 4;
+     int32_t  const _1007 = _1006 + 4;
+     int32_t  const _1008 = ::halide_cpp_min(_1005, _1007);
+     int32_t  const _1009 = _attn_kv_lo >> 3;
+     int32_t  const _1010 = ::halide_cpp_max(_1008, _1009);
+     int32_t  const _1011 = ::halide_cpp_max(_1010, 0);
+     int32_t  const _1012 = _1011 * 8;
+     int32_t  const _1013 = ::halide_cpp_min(_1012, _attn_lk);
+     int32_t  const _1014 = _attn_chunk_lo >> 3;
+     int32_t  const _1015 = _1014 * 8;
+     int32_t  const _1016 = ::halide_cpp_min(_1015, _1013);
+     int32_t  const _1017 = ::halide_cpp_max(_1009, 0);
+     int32_t  const _1018 = _1017 * 8;
+     int32_t  const _1019 = ::halide_cpp_min(_1018, _attn_lk);
+     int32_t  const _1020 = ::halide_cpp_max(_1016, _1019);
+     int32_t  const _1021 = _1020 + 1024;
+     int32_t  const _1022 = ::halide_cpp_min(_1021, _1013);
+     int32_t  const _1023 = ::halide_cpp_max(_1022, _88);
+     int32_t  const _1024 = ::halide_cpp_min(_1001, _1020);
+     int32_t  const _1025 = _1023 - _1024;
      {
-      int64_t  const _1022 = _1021;
-      int64_t  const _1023 = _1022 * 32;
-      if ((_1023 > ((int64_t(1) << 31) - 1)) || ((_1023 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+      int64_t  const _1026 = _1025;
+      int64_t  const _1027 = _1026 * 32;
+      if ((_1027 > ((int64_t(1) << 31) - 1)) || ((_1027 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
       {
        attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation probs\n");
        return -1;
       } // overflow test probs
-      int64_t  const _1024 = _1023;
-      float *_probs = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1024);
+      int64_t  const _1028 = _1027;
+      float *_probs = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1028);
       if (!_probs)
       {
-       int32_t  const _1025 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-       return _1025;
+       int32_t  const _1029 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+       return _1029;
       }
       HalideFreeHelper _probs_free(_ucon, _probs, attn_alibi_softcap_rt_free);
-      int32_t  const _1026 = ::halide_cpp_max(_83, 0);
-      int32_t  const _1027 = _86 - _1026;
+      int32_t  const _1030 = ::halide_cpp_max(_85, 0);
+      int32_t  const _1031 = _88 - _1030;
       // produce probs
       // consume row_max
       // consume masked
-      int32_t  const _1028 = _1026 - _1000;
-      for (int _probs_s0_j_rebased = 0; _probs_s0_j_rebased < 0 + _1027; _probs_s0_j_rebased++)
+      int32_t  const _1032 = _1030 - _1002;
+      for (int _probs_s0_j_rebased = 0; _probs_s0_j_rebased < 0 + _1031; _probs_s0_j_rebased++)
       {
-       float16  const _1029 = float16_ops::load(_row_max, 0);
-       int32_t  const _1030 = _probs_s0_j_rebased * 32;
-       float16  const _1031 = float16_ops::load(_masked, _1030);
-       float  const _1032 = float_from_bits(0 /* 0 */);
-       float16  const _1033 = float16_ops::broadcast(_1032);
-       float16  const _1034 = float16_ops::broadcast(neg_inf_f32());
-       uint8x16_t  const _1035 = float16_ops::eq(_1029, _1034);
-       float16  const _1036 = float16_ops::select(_1035, _1033, _1029);
-       float16  const _1037 = _1031 - _1036;
-       float16  const _1038 = float16_ops::min(_1037, _1033);
-       float  const _1039 = float_from_bits(3271426048 /* -127 */);
-       float16  const _1040 = float16_ops::broadcast(_1039);
-       float16  const _1041 = float16_ops::max(_1038, _1040);
-       float  const _1042 = float_from_bits(1124007936 /* 127.5 */);
-       float16  const _1043 = float16_ops::broadcast(_1042);
-       float16  const _1044 = _1041 + _1043;
-       int32x16_t  const _1045 = int32x16_t_ops::convert_from<float16>(_1044);
-       int32x16_t  const _1046 = int32x16_t_ops::broadcast(-127);
-       int32x16_t  const _1047 = _1045 + _1046;
-       float16  const _1048 = float16_ops::convert_from<int32x16_t>(_1047);
-       float16  const _1049 = _1041 - _1048;
-       uint32_t  const _1050 = (uint32_t)(23ull);
-       uint32x16_t  const _1051 = uint32x16_t_ops::broadcast(_1050);
-       int32x16_t  const _1052 = _1045 << _1051;
-       float16  const _1053 = reinterpret<float16>(_1052);
-       float  const _1054 = float_from_bits(958452607 /* 0.000153376 */);
-       float16  const _1055 = float16_ops::broadcast(_1054);
-       float16  const _1056 = _1049 * _1055;
-       float  const _1057 = float_from_bits(984588920 /* 0.00133999 */);
-       float16  const _1058 = float16_ops::broadcast(_1057);
-       float16  const _1059 = _1056 + _1058;
-       float16  const _1060 = _1059 * _1049;
-       float  const _1061 = float_from_bits(1008572159 /* 0.00961852 */);
+       float16  const _1033 = float16_ops::load(_row_max, 0);
+       int32_t  const _1034 = _probs_s0_j_rebased * 32;
+       float16  const _1035 = float16_ops::load(_masked, _1034);
+       float  const _1036 = float_from_bits(0 /* 0 */);
+       float16  const _1037 = float16_ops::broadcast(_1036);
+       float16  const _1038 = float16_ops::broadcast(neg_inf_f32());
+       uint8x16_t  const _1039 = float16_ops::eq(_1033, _1038);
+       float16  const _1040 = float16_ops::select(_1039, _1037, _1033);
+       float16  const _1041 = _1035 - _1040;
+       float16  const _1042 = float16_ops::min(_1041, _1037);
+       float  const _1043 = float_from_bits(3271426048 /* -127 */);
+       float16  const _1044 = float16_ops::broadcast(_1043);
+       float16  const _1045 = float16_ops::max(_1042, _1044);
+       float  const _1046 = float_from_bits(1124007936 /* 127.5 */);
+       float16  const _1047 = float16_ops::broadcast(_1046);
+       float16  const _1048 = _1045 + _1047;
+       int32x16_t  const _1049 = int32x16_t_ops::convert_from<float16>(_1048);
+       int32x16_t  const _1050 = int32x16_t_ops::broadcast(-127);
+       int32x16_t  const _1051 = _1049 + _1050;
+       float16  const _1052 = float16_ops::convert_from<int32x16_t>(_1051);
+       float16  const _1053 = _1045 - _1052;
+       uint32_t  const _1054 = (uint32_t)(23ull);
+       uint32x16_t  const _1055 = uint32x16_t_ops::broadcast(_1054);
+       int32x16_t  const _1056 = _1049 << _1055;
+       float16  const _1057 = reinterpret<float16>(_1056);
+       float  const _1058 = float_from_bits(958452607 /* 0.000153376 */);
+       float16  const _1059 = float16_ops::broadcast(_1058);
+       float16  const _1060 = _1053 * _1059;
+       float  const _1061 = float_from_bits(984588920 /* 0.00133999 */);
        float16  const _1062 = float16_ops::broadcast(_1061);
        float16  const _1063 = _1060 + _1062;
-       float16  const _1064 = _1063 * _1049;
-       float  const _1065 = float_from_bits(1029920619 /* 0.0555033 */);
+       float16  const _1064 = _1063 * _1053;
+       float  const _1065 = float_from_bits(1008572159 /* 0.00961852 */);
        float16  const _1066 = float16_ops::broadcast(_1065);
        float16  const _1067 = _1064 + _1066;
-       float16  const _1068 = _1067 * _1049;
-       float  const _1069 = float_from_bits(1047920109 /* 0.240226 */);
+       float16  const _1068 = _1067 * _1053;
+       float  const _1069 = float_from_bits(1029920619 /* 0.0555033 */);
        float16  const _1070 = float16_ops::broadcast(_1069);
        float16  const _1071 = _1068 + _1070;
-       float16  const _1072 = _1071 * _1049;
-       float  const _1073 = float_from_bits(1060205080 /* 0.693147 */);
+       float16  const _1072 = _1071 * _1053;
+       float  const _1073 = float_from_bits(1047920109 /* 0.240226 */);
        float16  const _1074 = float16_ops::broadcast(_1073);
        float16  const _1075 = _1072 + _1074;
-       float16  const _1076 = _1075 * _1049;
-       float  const _1077 = float_from_bits(1065353216 /* 1 */);
+       float16  const _1076 = _1075 * _1053;
+       float  const _1077 = float_from_bits(1060205080 /* 0.693147 */);
        float16  const _1078 = float16_ops::broadcast(_1077);
        float16  const _1079 = _1076 + _1078;
-       float16  const _1080 = _1053 * _1079;
-       int32_t  const _1081 = _probs_s0_j_rebased + _1028;
-       int32_t  const _1082 = _1081 * 32;
-       float16_ops::store(_1080, _probs, _1082);
-       float16  const _1083 = float16_ops::load(_row_max, 16);
-       int32_t  const _1084 = _probs_s0_j_rebased * 32;
-       int32_t  const _1085 = _1084 + 16;
-       float16  const _1086 = float16_ops::load(_masked, _1085);
-       float  const _1087 = float_from_bits(0 /* 0 */);
-       float16  const _1088 = float16_ops::broadcast(_1087);
-       float16  const _1089 = float16_ops::broadcast(neg_inf_f32());
-       uint8x16_t  const _1090 = float16_ops::eq(_1083, _1089);
-       float16  const _1091 = float16_ops::select(_1090, _1088, _1083);
-       float16  const _1092 = _1086 - _1091;
-       float16  const _1093 = float16_ops::min(_1092, _1088);
-       float  const _1094 = float_from_bits(3271426048 /* -127 */);
-       float16  const _1095 = float16_ops::broadcast(_1094);
-       float16  const _1096 = float16_ops::max(_1093, _1095);
-       float  const _1097 = float_from_bits(1124007936 /* 127.5 */);
-       float16  const _1098 = float16_ops::broadcast(_1097);
-       float16  const _1099 = _1096 + _1098;
-       int32x16_t  const _1100 = int32x16_t_ops::convert_from<float16>(_1099);
-       int32x16_t  const _1101 = int32x16_t_ops::broadcast(-127);
-       int32x16_t  const _1102 = _1100 + _1101;
-       float16  const _1103 = float16_ops::convert_from<int32x16_t>(_1102);
-       float16  const _1104 = _1096 - _1103;
-       uint32_t  const _1105 = (uint32_t)(23ull);
-       uint32x16_t  const _1106 = uint32x16_t_ops::broadcast(_1105);
-       int32x16_t  const _1107 = _1100 << _1106;
-       float16  const _1108 = reinterpret<float16>(_1107);
-       float  const _1109 = float_from_bits(958452607 /* 0.000153376 */);
-       float16  const _1110 = float16_ops::broadcast(_1109);
-       float16  const _1111 = _1104 * _1110;
-       float  const _1112 = float_from_bits(984588920 /* 0.00133999 */);
-       float16  const _1113 = float16_ops::broadcast(_1112);
-       float16  const _1114 = _1111 + _1113;
-       float16  const _1115 = _1114 * _1104;
-       float  const _1116 = float_from_bits(1008572159 /* 0.00961852 */);
+       float16  const _1080 = _1079 * _1053;
+       float  const _1081 = float_from_bits(1065353216 /* 1 */);
+       float16  const _1082 = float16_ops::broadcast(_1081);
+       float16  const _1083 = _1080 + _1082;
+       float16  const _1084 = _1057 * _1083;
+       int32_t  const _1085 = _probs_s0_j_rebased + _1032;
+       int32_t  const _1086 = _1085 * 32;
+       float16_ops::store(_1084, _probs, _1086);
+       float16  const _1087 = float16_ops::load(_row_max, 16);
+       int32_t  const _1088 = _probs_s0_j_rebased * 32;
+       int32_t  const _1089 = _1088 + 16;
+       float16  const _1090 = float16_ops::load(_masked, _1089);
+       float  const _1091 = float_from_bits(0 /* 0 */);
+       float16  const _1092 = float16_ops::broadcast(_1091);
+       float16  const _1093 = float16_ops::broadcast(neg_inf_f32());
+       uint8x16_t  const _1094 = float16_ops::eq(_1087, _1093);
+       float16  const _1095 = float16_ops::select(_1094, _1092, _1087);
+       float16  const _1096 = _1090 - _1095;
+       float16  const _1097 = float16_ops::min(_1096, _1092);
+       float  const _1098 = float_from_bits(3271426048 /* -127 */);
+       float16  const _1099 = float16_ops::broadcast(_1098);
+       float16  const _1100 = float16_ops::max(_1097, _1099);
+       float  const _1101 = float_from_bits(1124007936 /* 127.5 */);
+       float16  const _1102 = float16_ops::broadcast(_1101);
+       float16  const _1103 = _1100 + _1102;
+       int32x16_t  const _1104 = int32x16_t_ops::convert_from<float16>(_1103);
+       int32x16_t  const _1105 = int32x16_t_ops::broadcast(-127);
+       int32x16_t  const _1106 = _1104 + _1105;
+       float16  const _1107 = float16_ops::convert_from<int32x16_t>(_1106);
+       float16  const _1108 = _1100 - _1107;
+       uint32_t  const _1109 = (uint32_t)(23ull);
+       uint32x16_t  const _1110 = uint32x16_t_ops::broadcast(_1109);
+       int32x16_t  const _1111 = _1104 << _1110;
+       float16  const _1112 = reinterpret<float16>(_1111);
+       float  const _1113 = float_from_bits(958452607 /* 0.000153376 */);
+       float16  const _1114 = float16_ops::broadcast(_1113);
+       float16  const _1115 = _1108 * _1114;
+       float  const _1116 = float_from_bits(984588920 /* 0.00133999 */);
        float16  const _1117 = float16_ops::broadcast(_1116);
        float16  const _1118 = _1115 + _1117;
-       float16  const _1119 = _1118 * _1104;
-       float  const _1120 = float_from_bits(1029920619 /* 0.0555033 */);
+       float16  const _1119 = _1118 * _1108;
+       float  const _1120 = float_from_bits(1008572159 /* 0.00961852 */);
        float16  const _1121 = float16_ops::broadcast(_1120);
        float16  const _1122 = _1119 + _1121;
-       float16  const _1123 = _1122 * _1104;
-       float  const _1124 = float_from_bits(1047920109 /* 0.240226 */);
+       float16  const _1123 = _1122 * _1108;
+       float  const _1124 = float_from_bits(1029920619 /* 0.0555033 */);
        float16  const _1125 = float16_ops::broadcast(_1124);
        float16  const _1126 = _1123 + _1125;
-       float16  const _1127 = _1126 * _1104;
-       float  const _1128 = float_from_bits(1060205080 /* 0.693147 */);
+       float16  const _1127 = _1126 * _1108;
+       float  const _1128 = float_from_bits(1047920109 /* 0.240226 */);
        float16  const _1129 = float16_ops::broadcast(_1128);
        float16  const _1130 = _1127 + _1129;
-       float16  const _1131 = _1130 * _1104;
-       float  const _1132 = float_from_bits(1065353216 /* 1 */);
+       float16  const _1131 = _1130 * _1108;
+       float  const _1132 = float_from_bits(1060205080 /* 0.693147 */);
        float16  const _1133 = float16_ops::broadcast(_1132);
        float16  const _1134 = _1131 + _1133;
-       float16  const _1135 = _1108 * _1134;
-       int32_t  const _1136 = _probs_s0_j_rebased + _1028;
-       int32_t  const _1137 = _1136 * 32;
-       int32_t  const _1138 = _1137 + 16;
-       float16_ops::store(_1135, _probs, _1138);
+       float16  const _1135 = _1134 * _1108;
+       float  const _1136 = float_from_bits(1065353216 /* 1 */);
+       float16  const _1137 = float16_ops::broadcast(_1136);
+       float16  const _1138 = _1135 + _1137;
+       float16  const _1139 = _1112 * _1138;
+       int32_t  const _1140 = _probs_s0_j_rebased + _1032;
+       int32_t  const _1141 = _1140 * 32;
+       int32_t  const _1142 = _1141 + 16;
+       float16_ops::store(_1139, _probs, _1142);
       } // for _probs_s0_j_rebased
       _masked_free.free();
       {
        float _row_sum[32];
-       int32_t  const _1139 = ::halide_cpp_max(_83, 0);
-       int32_t  const _1140 = _86 - _1139;
+       int32_t  const _1143 = ::halide_cpp_max(_85, 0);
+       int32_t  const _1144 = _88 - _1143;
        // produce row_sum
        for (int _row_sum_s0_ii_ii = 0; _row_sum_s0_ii_ii < 0 + 2; _row_sum_s0_ii_ii++)
        {
-        float  const _1141 = float_from_bits(0 /* 0 */);
-        float16  const _1142 = float16_ops::broadcast(_1141);
-        int32_t  const _1143 = _row_sum_s0_ii_ii * 16;
-        float16_ops::store(_1142, _row_sum, _1143);
+        float  const _1145 = float_from_bits(0 /* 0 */);
+        float16  const _1146 = float16_ops::broadcast(_1145);
+        int32_t  const _1147 = _row_sum_s0_ii_ii * 16;
+        float16_ops::store(_1146, _row_sum, _1147);
        } // for _row_sum_s0_ii_ii
        // consume probs
-       int32_t  const _1144 = ::halide_cpp_max(_83, 0);
-       int32_t  const _1145 = _1144 - _1000;
-       for (int _row_sum_s1_rk__x_rebased = 0; _row_sum_s1_rk__x_rebased < 0 + _1140; _row_sum_s1_rk__x_rebased++)
+       int32_t  const _1148 = ::halide_cpp_max(_85, 0);
+       int32_t  const _1149 = _1148 - _1002;
+       for (int _row_sum_s1_rk__x_rebased = 0; _row_sum_s1_rk__x_rebased < 0 + _1144; _row_sum_s1_rk__x_rebased++)
        {
-        float16  const _1146 = float16_ops::load(_row_sum, 0);
-        int32_t  const _1147 = _row_sum_s1_rk__x_rebased + _1145;
-        int32_t  const _1148 = _1147 * 32;
-        float16  const _1149 = float16_ops::load(_probs, _1148);
-        float16  const _1150 = _1146 + _1149;
-        float16_ops::store(_1150, _row_sum, 0);
-        float16  const _1151 = float16_ops::load(_row_sum, 16);
-        int32_t  const _1152 = _row_sum_s1_rk__x_rebased + _1145;
-        int32_t  const _1153 = _1152 * 32;
-        int32_t  const _1154 = _1153 + 16;
-        float16  const _1155 = float16_ops::load(_probs, _1154);
-        float16  const _1156 = _1151 + _1155;
-        float16_ops::store(_1156, _row_sum, 16);
+        float16  const _1150 = float16_ops::load(_row_sum, 0);
+        int32_t  const _1151 = _row_sum_s1_rk__x_rebased + _1149;
+        int32_t  const _1152 = _1151 * 32;
+        float16  const _1153 = float16_ops::load(_probs, _1152);
+        float16  const _1154 = _1150 + _1153;
+        float16_ops::store(_1154, _row_sum, 0);
+        float16  const _1155 = float16_ops::load(_row_sum, 16);
+        int32_t  const _1156 = _row_sum_s1_rk__x_rebased + _1149;
+        int32_t  const _1157 = _1156 * 32;
+        int32_t  const _1158 = _1157 + 16;
+        float16  const _1159 = float16_ops::load(_probs, _1158);
+        float16  const _1160 = _1155 + _1159;
+        float16_ops::store(_1160, _row_sum, 16);
        } // for _row_sum_s1_rk__x_rebased
        {
-        int32_t  const _1157 = _45 + 16;
-        int64_t  const _1158 = _1157;
-        int64_t  const _1159 = _1158 * 32;
-        if ((_1159 > ((int64_t(1) << 31) - 1)) || ((_1159 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+        int32_t  const _1161 = _45 + 16;
+        int64_t  const _1162 = _1161;
+        int64_t  const _1163 = _1162 * 32;
+        if ((_1163 > ((int64_t(1) << 31) - 1)) || ((_1163 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
         {
          attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation partial\n");
          return -1;
         } // overflow test partial
-        int64_t  const _1160 = _1159;
-        float *_partial = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1160);
+        int64_t  const _1164 = _1163;
+        float *_partial = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1164);
         if (!_partial)
         {
-         int32_t  const _1161 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-         return _1161;
+         int32_t  const _1165 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+         return _1165;
         }
         HalideFreeHelper _partial_free(_ucon, _partial, attn_alibi_softcap_rt_free);
         // produce partial
         // consume row_sum
         // consume probs
         // consume row_max
-        int32_t  const _1162 = ::halide_cpp_max(_45, 1);
-        int32_t  const _1163 = ::halide_cpp_min(_45, 1);
-        int32_t  const _1164 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
-        int32_t  const _1165 = _1164 + 7;
-        int32_t  const _1166 = _1165 >> 3;
-        int32_t  const _1167 = _attn_tile * 4;
-        int32_t  const _1168 = _1167 + 4;
-        int32_t  const _1169 = ::halide_cpp_min(_1166, _1168);
-        int32_t  const _1170 = _attn_kv_lo >> 3;
-        int32_t  const _1171 = _1162 & 15;
-        bool  const _1172 = _1171 != 0;
-        int32_t  const _1173 = _1162 + -1;
-        int32_t  const _1174 = _1173 >> 4;
-        int32_t  const _1175 = _1174 * 16;
-        int32_t  const _1176 = _1175 + _1163;
-        int32_t  const _1177 = _1176 + 15;
-        int32_t  const _1178 = ::halide_cpp_max(_1177, _45);
-        int32_t  const _1179 = ::halide_cpp_max(_45, 16);
-        int32_t  const _1180 = ::halide_cpp_max(_1169, _1170);
-        int32_t  const _1181 = ::halide_cpp_max(_1180, 0);
-        int32_t  const _1182 = _1181 * 8;
-        int32_t  const _1183 = ::halide_cpp_min(_1182, _attn_lk);
-        int32_t  const _1184 = _103 + 1024;
-        int32_t  const _1185 = ::halide_cpp_min(_1183, _1184);
-        int32_t  const _1186 = ::halide_cpp_max(_1170, 0);
-        int32_t  const _1187 = _1186 * 8;
-        int32_t  const _1188 = ::halide_cpp_min(_1187, _attn_lk);
-        int32_t  const _1189 = _1169 * 8;
-        int32_t  const _1190 = ::halide_cpp_min(_1189, _attn_lk);
-        int32_t  const _1191 = ::halide_cpp_min(_45, 16);
-        int32_t  const _1192 = _1162 >> 4;
-        int32_t  const _1193 = _1162 + 15;
-        int32_t  const _1194 = _1193 >> 4;
-        int32_t  const _1195 = _45 & 15;
-        int32_t  const _1196 = _1195 + 31;
-        int32_t  const _1197 = _1196 >> 4;
-        int32_t  const _1198 = _45 >> 4;
-        int32_t  const _1199 = _103 - _1000;
+        int32_t  const _1166 = ::halide_cpp_max(_45, 1);
+        int32_t  const _1167 = ::halide_cpp_min(_45, 1);
+        int32_t  const _1168 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
+        int32_t  const _1169 = _1168 + 7;
+        int32_t  const _1170 = _1169 >> 3;
+        int32_t  const _1171 = _attn_tile * 4;
+        int32_t  const _1172 = _1171 + 4;
+        int32_t  const _1173 = ::halide_cpp_min(_1170, _1172);
+        int32_t  const _1174 = _attn_kv_lo >> 3;
+        int32_t  const _1175 = _1166 & 15;
+        bool  const _1176 = _1175 != 0;
+        int32_t  const _1177 = _1166 + -1;
+        int32_t  const _1178 = _1177 >> 4;
+        int32_t  const _1179 = _1178 * 16;
+        int32_t  const _1180 = _1179 + _1167;
+        int32_t  const _1181 = _1180 + 15;
+        int32_t  const _1182 = ::halide_cpp_max(_1181, _45);
+        int32_t  const _1183 = ::halide_cpp_max(_45, 16);
+        int32_t  const _1184 = ::halide_cpp_max(_1173, _1174);
+        int32_t  const _1185 = ::halide_cpp_max(_1184, 0);
+        int32_t  const _1186 = _1185 * 8;
+        int32_t  const _1187 = ::halide_cpp_min(_1186, _attn_lk);
+        int32_t  const _1188 = _105 + 1024;
+        int32_t  const _1189 = ::halide_cpp_min(_1187, _1188);
+        int32_t  const _1190 = ::halide_cpp_max(_1174, 0);
+        int32_t  const _1191 = _1190 * 8;
+        int32_t  const _1192 = ::halide_cpp_min(_1191, _attn_lk);
+        int32_t  const _1193 = _1173 * 8;
+        int32_t  const _1194 = ::halide_cpp_min(_1193, _attn_lk);
+        int32_t  const _1195 = ::halide_cpp_min(_45, 16);
+        int32_t  const _1196 = _1166 >> 4;
+        int32_t  const _1197 = _1166 + 15;
+        int32_t  const _1198 = _1197 >> 4;
+        int32_t  const _1199 = _45 & 15;
+        int32_t  const _1200 = _1199 + 31;
+        int32_t  const _1201 = _1200 >> 4;
+        int32_t  const _1202 = _45 >> 4;
+        int32_t  const _1203 = _attn_chunk_lo >> 3;
+        int32_t  const _1204 = _1203 * 8;
+        int32_t  const _1205 = _105 - _1002;
         for (int _partial_s0_ii_ig = 0; _partial_s0_ii_ig < 0 + 2; _partial_s0_ii_ig++)
         {
          {
-          int32_t  const _1200 = _1178 - _1191;
-          int32_t  const _1201 = _1200 + 16;
-          int64_t  const _1202 = _1201;
-          int64_t  const _1203 = _1202 * 16;
-          if ((_1203 > ((int64_t(1) << 31) - 1)) || ((_1203 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+          int32_t  const _1206 = _1182 - _1195;
+          int32_t  const _1207 = _1206 + 16;
+          int64_t  const _1208 = _1207;
+          int64_t  const _1209 = _1208 * 16;
+          if ((_1209 > ((int64_t(1) << 31) - 1)) || ((_1209 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
           {
            attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation pv\n");
            return -1;
           } // overflow test pv
-          int64_t  const _1204 = _1203;
-          float *_pv = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1204);
+          int64_t  const _1210 = _1209;
+          float *_pv = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1210);
           if (!_pv)
           {
-           int32_t  const _1205 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-           return _1205;
+           int32_t  const _1211 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+           return _1211;
           }
           HalideFreeHelper _pv_free(_ucon, _pv, attn_alibi_softcap_rt_free);
           // produce pv
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1192; _pv_s0_c_c++)
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1196; _pv_s0_c_c++)
           {
-           int32_t  const _1206 = _pv_s0_c_c * 16;
-           int32_t  const _1207 = _1206 + _1163;
-           float  const _1208 = float_from_bits(0 /* 0 */);
-           float16  const _1209 = float16_ops::broadcast(_1208);
-           int32_t  const _1210 = _1207 - _1191;
-           int32_t  const _1211 = _1210 + 15;
-           float16_ops::store(_1209, _pv, _1211);
+           int32_t  const _1212 = _pv_s0_c_c * 16;
+           int32_t  const _1213 = _1212 + _1167;
+           float  const _1214 = float_from_bits(0 /* 0 */);
+           float16  const _1215 = float16_ops::broadcast(_1214);
+           int32_t  const _1216 = _1213 - _1195;
+           int32_t  const _1217 = _1216 + 15;
+           float16_ops::store(_1215, _pv, _1217);
           } // for _pv_s0_c_c
-          if (_1172)
+          if (_1176)
           {
-           float  const _1212 = float_from_bits(0 /* 0 */);
-           float16  const _1213 = float16_ops::broadcast(_1212);
-           int32_t  const _1214 = _1179 + -16;
-           float16_ops::store(_1213, _pv, _1214);
-          } // if _1172
-          int32_t  const _1215 = _1178 - _1191;
-          int32_t  const _1216 = _1215 - _1191;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1192; _pv_s0_c_c++)
+           float  const _1218 = float_from_bits(0 /* 0 */);
+           float16  const _1219 = float16_ops::broadcast(_1218);
+           int32_t  const _1220 = _1183 + -16;
+           float16_ops::store(_1219, _pv, _1220);
+          } // if _1176
+          int32_t  const _1221 = _1182 - _1195;
+          int32_t  const _1222 = _1221 - _1195;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1196; _pv_s0_c_c++)
           {
-           int32_t  const _1217 = _pv_s0_c_c * 16;
-           int32_t  const _1218 = _1217 + _1163;
-           float  const _1219 = float_from_bits(0 /* 0 */);
-           float16  const _1220 = float16_ops::broadcast(_1219);
-           int32_t  const _1221 = _1218 + _1216;
-           int32_t  const _1222 = _1221 + 31;
-           float16_ops::store(_1220, _pv, _1222);
+           int32_t  const _1223 = _pv_s0_c_c * 16;
+           int32_t  const _1224 = _1223 + _1167;
+           float  const _1225 = float_from_bits(0 /* 0 */);
+           float16  const _1226 = float16_ops::broadcast(_1225);
+           int32_t  const _1227 = _1224 + _1222;
+           int32_t  const _1228 = _1227 + 31;
+           float16_ops::store(_1226, _pv, _1228);
           } // for _pv_s0_c_c
-          if (_1172)
+          if (_1176)
           {
-           float  const _1223 = float_from_bits(0 /* 0 */);
-           float16  const _1224 = float16_ops::broadcast(_1223);
-           int32_t  const _1225 = _1178 + _1179;
-           int32_t  const _1226 = _1225 - _1191;
-           float16_ops::store(_1224, _pv, _1226);
-          } // if _1172
-          int32_t  const _1227 = _1178 - _1191;
-          int32_t  const _1228 = _1227 * 2;
-          int32_t  const _1229 = _1228 - _1191;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1192; _pv_s0_c_c++)
+           float  const _1229 = float_from_bits(0 /* 0 */);
+           float16  const _1230 = float16_ops::broadcast(_1229);
+           int32_t  const _1231 = _1182 + _1183;
+           int32_t  const _1232 = _1231 - _1195;
+           float16_ops::store(_1230, _pv, _1232);
+          } // if _1176
+          int32_t  const _1233 = _1182 - _1195;
+          int32_t  const _1234 = _1233 * 2;
+          int32_t  const _1235 = _1234 - _1195;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1196; _pv_s0_c_c++)
           {
-           int32_t  const _1230 = _pv_s0_c_c * 16;
-           int32_t  const _1231 = _1230 + _1163;
-           float  const _1232 = float_from_bits(0 /* 0 */);
-           float16  const _1233 = float16_ops::broadcast(_1232);
-           int32_t  const _1234 = _1231 + _1229;
-           int32_t  const _1235 = _1234 + 47;
-           float16_ops::store(_1233, _pv, _1235);
+           int32_t  const _1236 = _pv_s0_c_c * 16;
+           int32_t  const _1237 = _1236 + _1167;
+           float  const _1238 = float_from_bits(0 /* 0 */);
+           float16  const _1239 = float16_ops::broadcast(_1238);
+           int32_t  const _1240 = _1237 + _1235;
+           int32_t  const _1241 = _1240 + 47;
+           float16_ops::store(_1239, _pv, _1241);
           } // for _pv_s0_c_c
-          if (_1172)
+          if (_1176)
           {
-           float  const _1236 = float_from_bits(0 /* 0 */);
-           float16  const _1237 = float16_ops::broadcast(_1236);
-           int32_t  const _1238 = _1178 - _1191;
-           int32_t  const _1239 = _1238 * 2;
-           int32_t  const _1240 = _1239 + _1179;
-           int32_t  const _1241 = _1240 + 16;
-           float16_ops::store(_1237, _pv, _1241);
-          } // if _1172
-          int32_t  const _1242 = _1178 - _1191;
-          int32_t  const _1243 = _1242 * 3;
-          int32_t  const _1244 = _1243 - _1191;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1192; _pv_s0_c_c++)
+           float  const _1242 = float_from_bits(0 /* 0 */);
+           float16  const _1243 = float16_ops::broadcast(_1242);
+           int32_t  const _1244 = _1182 - _1195;
+           int32_t  const _1245 = _1244 * 2;
+           int32_t  const _1246 = _1245 + _1183;
+           int32_t  const _1247 = _1246 + 16;
+           float16_ops::store(_1243, _pv, _1247);
+          } // if _1176
+          int32_t  const _1248 = _1182 - _1195;
+          int32_t  const _1249 = _1248 * 3;
+          int32_t  const _1250 = _1249 - _1195;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1196; _pv_s0_c_c++)
           {
-           int32_t  const _1245 = _pv_s0_c_c * 16;
-           int32_t  const _1246 = _1245 + _1163;
-           float  const _1247 = float_from_bits(0 /* 0 */);
-           float16  const _1248 = float16_ops::broadcast(_1247);
-           int32_t  const _1249 = _1246 + _1244;
-           int32_t  const _1250 = _1249 + 63;
-           float16_ops::store(_1248, _pv, _1250);
+           int32_t  const _1251 = _pv_s0_c_c * 16;
+           int32_t  const _1252 = _1251 + _1167;
+           float  const _1253 = float_from_bits(0 /* 0 */);
+           float16  const _1254 = float16_ops::broadcast(_1253);
+           int32_t  const _1255 = _1252 + _1250;
+           int32_t  const _1256 = _1255 + 63;
+           float16_ops::store(_1254, _pv, _1256);
           } // for _pv_s0_c_c
-          if (_1172)
+          if (_1176)
           {
-           float  const _1251 = float_from_bits(0 /* 0 */);
-           float16  const _1252 = float16_ops::broadcast(_1251);
-           int32_t  const _1253 = _1178 - _1191;
-           int32_t  const _1254 = _1253 * 3;
-           int32_t  const _1255 = _1254 + _1179;
-           int32_t  const _1256 = _1255 + 32;
-           float16_ops::store(_1252, _pv, _1256);
-          } // if _1172
-          int32_t  const _1257 = _1178 - _1191;
-          int32_t  const _1258 = _1257 * 4;
-          int32_t  const _1259 = _1258 - _1191;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1192; _pv_s0_c_c++)
+           float  const _1257 = float_from_bits(0 /* 0 */);
+           float16  const _1258 = float16_ops::broadcast(_1257);
+           int32_t  const _1259 = _1182 - _1195;
+           int32_t  const _1260 = _1259 * 3;
+           int32_t  const _1261 = _1260 + _1183;
+           int32_t  const _1262 = _1261 + 32;
+           float16_ops::store(_1258, _pv, _1262);
+          } // if _1176
+          int32_t  const _1263 = _1182 - _1195;
+          int32_t  const _1264 = _1263 * 4;
+          int32_t  const _1265 = _1264 - _1195;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1196; _pv_s0_c_c++)
           {
-           int32_t  const _1260 = _pv_s0_c_c * 16;
-           int32_t  const _1261 = _1260 + _1163;
-           float  const _1262 = float_from_bits(0 /* 0 */);
-           float16  const _1263 = float16_ops::broadcast(_1262);
-           int32_t  const _1264 = _1261 + _1259;
-           int32_t  const _1265 = _1264 + 79;
-           float16_ops::store(_1263, _pv, _1265);
+           int32_t  const _1266 = _pv_s0_c_c * 16;
+           int32_t  const _1267 = _1266 + _1167;
+           float  const _1268 = float_from_bits(0 /* 0 */);
+           float16  const _1269 = float16_ops::broadcast(_1268);
+           int32_t  const _1270 = _1267 + _1265;
+           int32_t  const _1271 = _1270 + 79;
+           float16_ops::store(_1269, _pv, _1271);
           } // for _pv_s0_c_c
-          if (_1172)
+          if (_1176)
           {
-           float  const _1266 = float_from_bits(0 /* 0 */);
-           float16  const _1267 = float16_ops::broadcast(_1266);
-           int32_t  const _1268 = _1178 - _1191;
-           int32_t  const _1269 = _1268 * 4;
-           int32_t  const _1270 = _1269 + _1179;
-           int32_t  const _1271 = _1270 + 48;
-           float16_ops::store(_1267, _pv, _1271);
-          } // if _1172
-          int32_t  const _1272 = _1178 - _1191;
-          int32_t  const _1273 = _1272 * 5;
-          int32_t  const _1274 = _1273 - _1191;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1192; _pv_s0_c_c++)
+           float  const _1272 = float_from_bits(0 /* 0 */);
+           float16  const _1273 = float16_ops::broadcast(_1272);
+           int32_t  const _1274 = _1182 - _1195;
+           int32_t  const _1275 = _1274 * 4;
+           int32_t  const _1276 = _1275 + _1183;
+           int32_t  const _1277 = _1276 + 48;
+           float16_ops::store(_1273, _pv, _1277);
+          } // if _1176
+          int32_t  const _1278 = _1182 - _1195;
+          int32_t  const _1279 = _1278 * 5;
+          int32_t  const _1280 = _1279 - _1195;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1196; _pv_s0_c_c++)
           {
-           int32_t  const _1275 = _pv_s0_c_c * 16;
-           int32_t  const _1276 = _1275 + _1163;
-           float  const _1277 = float_from_bits(0 /* 0 */);
-           float16  const _1278 = float16_ops::broadcast(_1277);
-           int32_t  const _1279 = _1276 + _1274;
-           int32_t  const _1280 = _1279 + 95;
-           float16_ops::store(_1278, _pv, _1280);
+           int32_t  const _1281 = _pv_s0_c_c * 16;
+           int32_t  const _1282 = _1281 + _1167;
+           float  const _1283 = float_from_bits(0 /* 0 */);
+           float16  const _1284 = float16_ops::broadcast(_1283);
+           int32_t  const _1285 = _1282 + _1280;
+           int32_t  const _1286 = _1285 + 95;
+           float16_ops::store(_1284, _pv, _1286);
           } // for _pv_s0_c_c
-          if (_1172)
+          if (_1176)
           {
-           float  const _1281 = float_from_bits(0 /* 0 */);
-           float16  const _1282 = float16_ops::broadcast(_1281);
-           int32_t  const _1283 = _1178 - _1191;
-           int32_t  const _1284 = _1283 * 5;
-           int32_t  const _1285 = _1284 + _1179;
-           int32_t  const _1286 = _1285 + 64;
-           float16_ops::store(_1282, _pv, _1286);
-          } // if _1172
-          int32_t  const _1287 = _1178 - _1191;
-          int32_t  const _1288 = _1287 * 6;
-          int32_t  const _1289 = _1288 - _1191;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1192; _pv_s0_c_c++)
+           float  const _1287 = float_from_bits(0 /* 0 */);
+           float16  const _1288 = float16_ops::broadcast(_1287);
+           int32_t  const _1289 = _1182 - _1195;
+           int32_t  const _1290 = _1289 * 5;
+           int32_t  const _1291 = _1290 + _1183;
+           int32_t  const _1292 = _1291 + 64;
+           float16_ops::store(_1288, _pv, _1292);
+          } // if _1176
+          int32_t  const _1293 = _1182 - _1195;
+          int32_t  const _1294 = _1293 * 6;
+          int32_t  const _1295 = _1294 - _1195;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1196; _pv_s0_c_c++)
           {
-           int32_t  const _1290 = _pv_s0_c_c * 16;
-           int32_t  const _1291 = _1290 + _1163;
-           float  const _1292 = float_from_bits(0 /* 0 */);
-           float16  const _1293 = float16_ops::broadcast(_1292);
-           int32_t  const _1294 = _1291 + _1289;
-           int32_t  const _1295 = _1294 + 111;
-           float16_ops::store(_1293, _pv, _1295);
+           int32_t  const _1296 = _pv_s0_c_c * 16;
+           int32_t  const _1297 = _1296 + _1167;
+           float  const _1298 = float_from_bits(0 /* 0 */);
+           float16  const _1299 = float16_ops::broadcast(_1298);
+           int32_t  const _1300 = _1297 + _1295;
+           int32_t  const _1301 = _1300 + 111;
+           float16_ops::store(_1299, _pv, _1301);
           } // for _pv_s0_c_c
-          if (_1172)
+          if (_1176)
           {
-           float  const _1296 = float_from_bits(0 /* 0 */);
-           float16  const _1297 = float16_ops::broadcast(_1296);
-           int32_t  const _1298 = _1178 - _1191;
-           int32_t  const _1299 = _1298 * 6;
-           int32_t  const _1300 = _1299 + _1179;
-           int32_t  const _1301 = _1300 + 80;
-           float16_ops::store(_1297, _pv, _1301);
-          } // if _1172
-          int32_t  const _1302 = _1178 - _1191;
-          int32_t  const _1303 = _1302 * 7;
-          int32_t  const _1304 = _1303 - _1191;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1192; _pv_s0_c_c++)
+           float  const _1302 = float_from_bits(0 /* 0 */);
+           float16  const _1303 = float16_ops::broadcast(_1302);
+           int32_t  const _1304 = _1182 - _1195;
+           int32_t  const _1305 = _1304 * 6;
+           int32_t  const _1306 = _1305 + _1183;
+           int32_t  const _1307 = _1306 + 80;
+           float16_ops::store(_1303, _pv, _1307);
+          } // if _1176
+          int32_t  const _1308 = _1182 - _1195;
+          int32_t  const _1309 = _1308 * 7;
+          int32_t  const _1310 = _1309 - _1195;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1196; _pv_s0_c_c++)
           {
-           int32_t  const _1305 = _pv_s0_c_c * 16;
-           int32_t  const _1306 = _1305 + _1163;
-           float  const _1307 = float_from_bits(0 /* 0 */);
-           float16  const _1308 = float16_ops::broadcast(_1307);
-           int32_t  const _1309 = _1306 + _1304;
-           int32_t  const _1310 = _1309 + 127;
-           float16_ops::store(_1308, _pv, _1310);
+           int32_t  const _1311 = _pv_s0_c_c * 16;
+           int32_t  const _1312 = _1311 + _1167;
+           float  const _1313 = float_from_bits(0 /* 0 */);
+           float16  const _1314 = float16_ops::broadcast(_1313);
+           int32_t  const _1315 = _1312 + _1310;
+           int32_t  const _1316 = _1315 + 127;
+           float16_ops::store(_1314, _pv, _1316);
           } // for _pv_s0_c_c
-          if (_1172)
+          if (_1176)
           {
-           float  const _1311 = float_from_bits(0 /* 0 */);
-           float16  const _1312 = float16_ops::broadcast(_1311);
-           int32_t  const _1313 = _1178 - _1191;
-           int32_t  const _1314 = _1313 * 7;
-           int32_t  const _1315 = _1314 + _1179;
-           int32_t  const _1316 = _1315 + 96;
-           float16_ops::store(_1312, _pv, _1316);
-          } // if _1172
-          int32_t  const _1317 = _1178 - _1191;
-          int32_t  const _1318 = _1317 * 8;
-          int32_t  const _1319 = _1318 - _1191;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1192; _pv_s0_c_c++)
+           float  const _1317 = float_from_bits(0 /* 0 */);
+           float16  const _1318 = float16_ops::broadcast(_1317);
+           int32_t  const _1319 = _1182 - _1195;
+           int32_t  const _1320 = _1319 * 7;
+           int32_t  const _1321 = _1320 + _1183;
+           int32_t  const _1322 = _1321 + 96;
+           float16_ops::store(_1318, _pv, _1322);
+          } // if _1176
+          int32_t  const _1323 = _1182 - _1195;
+          int32_t  const _1324 = _1323 * 8;
+          int32_t  const _1325 = _1324 - _1195;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1196; _pv_s0_c_c++)
           {
-           int32_t  const _1320 = _pv_s0_c_c * 16;
-           int32_t  const _1321 = _1320 + _1163;
-           float  const _1322 = float_from_bits(0 /* 0 */);
-           float16  const _1323 = float16_ops::broadcast(_1322);
-           int32_t  const _1324 = _1321 + _1319;
-           int32_t  const _1325 = _1324 + 143;
-           float16_ops::store(_1323, _pv, _1325);
+           int32_t  const _1326 = _pv_s0_c_c * 16;
+           int32_t  const _1327 = _1326 + _1167;
+           float  const _1328 = float_from_bits(0 /* 0 */);
+           float16  const _1329 = float16_ops::broadcast(_1328);
+           int32_t  const _1330 = _1327 + _1325;
+           int32_t  const _1331 = _1330 + 143;
+           float16_ops::store(_1329, _pv, _1331);
           } // for _pv_s0_c_c
-          if (_1172)
+          if (_1176)
           {
-           float  const _1326 = float_from_bits(0 /* 0 */);
-           float16  const _1327 = float16_ops::broadcast(_1326);
-           int32_t  const _1328 = _1178 - _1191;
-           int32_t  const _1329 = _1328 * 8;
-           int32_t  const _1330 = _1329 + _1179;
-           int32_t  const _1331 = _1330 + 112;
-           float16_ops::store(_1327, _pv, _1331);
-          } // if _1172
-          int32_t  const _1332 = _1178 - _1191;
-          int32_t  const _1333 = _1332 * 9;
-          int32_t  const _1334 = _1333 - _1191;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1192; _pv_s0_c_c++)
+           float  const _1332 = float_from_bits(0 /* 0 */);
+           float16  const _1333 = float16_ops::broadcast(_1332);
+           int32_t  const _1334 = _1182 - _1195;
+           int32_t  const _1335 = _1334 * 8;
+           int32_t  const _1336 = _1335 + _1183;
+           int32_t  const _1337 = _1336 + 112;
+           float16_ops::store(_1333, _pv, _1337);
+          } // if _1176
+          int32_t  const _1338 = _1182 - _1195;
+          int32_t  const _1339 = _1338 * 9;
+          int32_t  const _1340 = _1339 - _1195;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1196; _pv_s0_c_c++)
           {
-           int32_t  const _1335 = _pv_s0_c_c * 16;
-           int32_t  const _1336 = _1335 + _1163;
-           float  const _1337 = float_from_bits(0 /* 0 */);
-           float16  const _1338 = float16_ops::broadcast(_1337);
-           int32_t  const _1339 = _1336 + _1334;
-           int32_t  const _1340 = _1339 + 159;
-           float16_ops::store(_1338, _pv, _1340);
+           int32_t  const _1341 = _pv_s0_c_c * 16;
+           int32_t  const _1342 = _1341 + _1167;
+           float  const _1343 = float_from_bits(0 /* 0 */);
+           float16  const _1344 = float16_ops::broadcast(_1343);
+           int32_t  const _1345 = _1342 + _1340;
+           int32_t  const _1346 = _1345 + 159;
+           float16_ops::store(_1344, _pv, _1346);
           } // for _pv_s0_c_c
-          if (_1172)
+          if (_1176)
           {
-           float  const _1341 = float_from_bits(0 /* 0 */);
-           float16  const _1342 = float16_ops::broadcast(_1341);
-           int32_t  const _1343 = _1178 - _1191;
-           int32_t  const _1344 = _1343 * 9;
-           int32_t  const _1345 = _1344 + _1179;
-           int32_t  const _1346 = _1345 + 128;
-           float16_ops::store(_1342, _pv, _1346);
-          } // if _1172
-          int32_t  const _1347 = _1178 - _1191;
-          int32_t  const _1348 = _1347 * 10;
-          int32_t  const _1349 = _1348 - _1191;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1192; _pv_s0_c_c++)
+           float  const _1347 = float_from_bits(0 /* 0 */);
+           float16  const _1348 = float16_ops::broadcast(_1347);
+           int32_t  const _1349 = _1182 - _1195;
+           int32_t  const _1350 = _1349 * 9;
+           int32_t  const _1351 = _1350 + _1183;
+           int32_t  const _1352 = _1351 + 128;
+           float16_ops::store(_1348, _pv, _1352);
+          } // if _1176
+          int32_t  const _1353 = _1182 - _1195;
+          int32_t  const _1354 = _1353 * 10;
+          int32_t  const _1355 = _1354 - _1195;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1196; _pv_s0_c_c++)
           {
-           int32_t  const _1350 = _pv_s0_c_c * 16;
-           int32_t  const _1351 = _1350 + _1163;
-           float  const _1352 = float_from_bits(0 /* 0 */);
-           float16  const _1353 = float16_ops::broadcast(_1352);
-           int32_t  const _1354 = _1351 + _1349;
-           int32_t  const _1355 = _1354 + 175;
-           float16_ops::store(_1353, _pv, _1355);
+           int32_t  const _1356 = _pv_s0_c_c * 16;
+           int32_t  const _1357 = _1356 + _1167;
+           float  const _1358 = float_from_bits(0 /* 0 */);
+           float16  const _1359 = float16_ops::broadcast(_1358);
+           int32_t  const _1360 = _1357 + _1355;
+           int32_t  const _1361 = _1360 + 175;
+           float16_ops::store(_1359, _pv, _1361);
           } // for _pv_s0_c_c
-          if (_1172)
+          if (_1176)
           {
-           float  const _1356 = float_from_bits(0 /* 0 */);
-           float16  const _1357 = float16_ops::broadcast(_1356);
-           int32_t  const _1358 = _1178 - _1191;
-           int32_t  const _1359 = _1358 * 10;
-           int32_t  const _1360 = _1359 + _1179;
-           int32_t  const _1361 = _1360 + 144;
-           float16_ops::store(_1357, _pv, _1361);
-          } // if _1172
-          int32_t  const _1362 = _1178 - _1191;
-          int32_t  const _1363 = _1362 * 11;
-          int32_t  const _1364 = _1363 - _1191;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1192; _pv_s0_c_c++)
+           float  const _1362 = float_from_bits(0 /* 0 */);
+           float16  const _1363 = float16_ops::broadcast(_1362);
+           int32_t  const _1364 = _1182 - _1195;
+           int32_t  const _1365 = _1364 * 10;
+           int32_t  const _1366 = _1365 + _1183;
+           int32_t  const _1367 = _1366 + 144;
+           float16_ops::store(_1363, _pv, _1367);
+          } // if _1176
+          int32_t  const _1368 = _1182 - _1195;
+          int32_t  const _1369 = _1368 * 11;
+          int32_t  const _1370 = _1369 - _1195;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1196; _pv_s0_c_c++)
           {
-           int32_t  const _1365 = _pv_s0_c_c * 16;
-           int32_t  const _1366 = _1365 + _1163;
-           float  const _1367 = float_from_bits(0 /* 0 */);
-           float16  const _1368 = float16_ops::broadcast(_1367);
-           int32_t  const _1369 = _1366 + _1364;
-           int32_t  const _1370 = _1369 + 191;
-           float16_ops::store(_1368, _pv, _1370);
+           int32_t  const _1371 = _pv_s0_c_c * 16;
+           int32_t  const _1372 = _1371 + _1167;
+           float  const _1373 = float_from_bits(0 /* 0 */);
+           float16  const _1374 = float16_ops::broadcast(_1373);
+           int32_t  const _1375 = _1372 + _1370;
+           int32_t  const _1376 = _1375 + 191;
+           float16_ops::store(_1374, _pv, _1376);
           } // for _pv_s0_c_c
-          if (_1172)
+          if (_1176)
           {
-           float  const _1371 = float_from_bits(0 /* 0 */);
-           float16  const _1372 = float16_ops::broadcast(_1371);
-           int32_t  const _1373 = _1178 - _1191;
-           int32_t  const _1374 = _1373 * 11;
-           int32_t  const _1375 = _1374 + _1179;
-           int32_t  const _1376 = _1375 + 160;
-           float16_ops::store(_1372, _pv, _1376);
-          } // if _1172
-          int32_t  const _1377 = _1178 - _1191;
-          int32_t  const _1378 = _1377 * 12;
-          int32_t  const _1379 = _1378 - _1191;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1192; _pv_s0_c_c++)
+           float  const _1377 = float_from_bits(0 /* 0 */);
+           float16  const _1378 = float16_ops::broadcast(_1377);
+           int32_t  const _1379 = _1182 - _1195;
+           int32_t  const _1380 = _1379 * 11;
+           int32_t  const _1381 = _1380 + _1183;
+           int32_t  const _1382 = _1381 + 160;
+           float16_ops::store(_1378, _pv, _1382);
+          } // if _1176
+          int32_t  const _1383 = _1182 - _1195;
+          int32_t  const _1384 = _1383 * 12;
+          int32_t  const _1385 = _1384 - _1195;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1196; _pv_s0_c_c++)
           {
-           int32_t  const _1380 = _pv_s0_c_c * 16;
-           int32_t  const _1381 = _1380 + _1163;
-           float  const _1382 = float_from_bits(0 /* 0 */);
-           float16  const _1383 = float16_ops::broadcast(_1382);
-           int32_t  const _1384 = _1381 + _1379;
-           int32_t  const _1385 = _1384 + 207;
-           float16_ops::store(_1383, _pv, _1385);
+           int32_t  const _1386 = _pv_s0_c_c * 16;
+           int32_t  const _1387 = _1386 + _1167;
+           float  const _1388 = float_from_bits(0 /* 0 */);
+           float16  const _1389 = float16_ops::broadcast(_1388);
+           int32_t  const _1390 = _1387 + _1385;
+           int32_t  const _1391 = _1390 + 207;
+           float16_ops::store(_1389, _pv, _1391);
           } // for _pv_s0_c_c
-          if (_1172)
+          if (_1176)
           {
-           float  const _1386 = float_from_bits(0 /* 0 */);
-           float16  const _1387 = float16_ops::broadcast(_1386);
-           int32_t  const _1388 = _1178 - _1191;
-           int32_t  const _1389 = _1388 * 12;
-           int32_t  const _1390 = _1389 + _1179;
-           int32_t  const _1391 = _1390 + 176;
-           float16_ops::store(_1387, _pv, _1391);
-          } // if _1172
-          int32_t  const _1392 = _1178 - _1191;
-          int32_t  const _1393 = _1392 * 13;
-          int32_t  const _1394 = _1393 - _1191;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1192; _pv_s0_c_c++)
+           float  const _1392 = float_from_bits(0 /* 0 */);
+           float16  const _1393 = float16_ops::broadcast(_1392);
+           int32_t  const _1394 = _1182 - _1195;
+           int32_t  const _1395 = _1394 * 12;
+           int32_t  const _1396 = _1395 + _1183;
+           int32_t  const _1397 = _1396 + 176;
+           float16_ops::store(_1393, _pv, _1397);
+          } // if _1176
+          int32_t  const _1398 = _1182 - _1195;
+          int32_t  const _1399 = _1398 * 13;
+          int32_t  const _1400 = _1399 - _1195;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1196; _pv_s0_c_c++)
           {
-           int32_t  const _1395 = _pv_s0_c_c * 16;
-           int32_t  const _1396 = _1395 + _1163;
-           float  const _1397 = float_from_bits(0 /* 0 */);
-           float16  const _1398 = float16_ops::broadcast(_1397);
-           int32_t  const _1399 = _1396 + _1394;
-           int32_t  const _1400 = _1399 + 223;
-           float16_ops::store(_1398, _pv, _1400);
+           int32_t  const _1401 = _pv_s0_c_c * 16;
+           int32_t  const _1402 = _1401 + _1167;
+           float  const _1403 = float_from_bits(0 /* 0 */);
+           float16  const _1404 = float16_ops::broadcast(_1403);
+           int32_t  const _1405 = _1402 + _1400;
+           int32_t  const _1406 = _1405 + 223;
+           float16_ops::store(_1404, _pv, _1406);
           } // for _pv_s0_c_c
-          if (_1172)
+          if (_1176)
           {
-           float  const _1401 = float_from_bits(0 /* 0 */);
-           float16  const _1402 = float16_ops::broadcast(_1401);
-           int32_t  const _1403 = _1178 - _1191;
-           int32_t  const _1404 = _1403 * 13;
-           int32_t  const _1405 = _1404 + _1179;
-           int32_t  const _1406 = _1405 + 192;
-           float16_ops::store(_1402, _pv, _1406);
-          } // if _1172
-          int32_t  const _1407 = _1178 - _1191;
-          int32_t  const _1408 = _1407 * 14;
-          int32_t  const _1409 = _1408 - _1191;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1192; _pv_s0_c_c++)
+           float  const _1407 = float_from_bits(0 /* 0 */);
+           float16  const _1408 = float16_ops::broadcast(_1407);
+           int32_t  const _1409 = _1182 - _1195;
+           int32_t  const _1410 = _1409 * 13;
+           int32_t  const _1411 = _1410 + _1183;
+           int32_t  const _1412 = _1411 + 192;
+           float16_ops::store(_1408, _pv, _1412);
+          } // if _1176
+          int32_t  const _1413 = _1182 - _1195;
+          int32_t  const _1414 = _1413 * 14;
+          int32_t  const _1415 = _1414 - _1195;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1196; _pv_s0_c_c++)
           {
-           int32_t  const _1410 = _pv_s0_c_c * 16;
-           int32_t  const _1411 = _1410 + _1163;
-           float  const _1412 = float_from_bits(0 /* 0 */);
-           float16  const _1413 = float16_ops::broadcast(_1412);
-           int32_t  const _1414 = _1411 + _1409;
-           int32_t  const _1415 = _1414 + 239;
-           float16_ops::store(_1413, _pv, _1415);
+           int32_t  const _1416 = _pv_s0_c_c * 16;
+           int32_t  const _1417 = _1416 + _1167;
+           float  const _1418 = float_from_bits(0 /* 0 */);
+           float16  const _1419 = float16_ops::broadcast(_1418);
+           int32_t  const _1420 = _1417 + _1415;
+           int32_t  const _1421 = _1420 + 239;
+           float16_ops::store(_1419, _pv, _1421);
           } // for _pv_s0_c_c
-          if (_1172)
+          if (_1176)
           {
-           float  const _1416 = float_from_bits(0 /* 0 */);
-           float16  const _1417 = float16_ops::broadcast(_1416);
-           int32_t  const _1418 = _1178 - _1191;
-           int32_t  const _1419 = _1418 * 14;
-           int32_t  const _1420 = _1419 + _1179;
-           int32_t  const _1421 = _1420 + 208;
-           float16_ops::store(_1417, _pv, _1421);
-          } // if _1172
-          int32_t  const _1422 = _1178 - _1191;
-          int32_t  const _1423 = _1422 * 15;
-          int32_t  const _1424 = _1423 - _1191;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1192; _pv_s0_c_c++)
+           float  const _1422 = float_from_bits(0 /* 0 */);
+           float16  const _1423 = float16_ops::broadcast(_1422);
+           int32_t  const _1424 = _1182 - _1195;
+           int32_t  const _1425 = _1424 * 14;
+           int32_t  const _1426 = _1425 + _1183;
+           int32_t  const _1427 = _1426 + 208;
+           float16_ops::store(_1423, _pv, _1427);
+          } // if _1176
+          int32_t  const _1428 = _1182 - _1195;
+          int32_t  const _1429 = _1428 * 15;
+          int32_t  const _1430 = _1429 - _1195;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1196; _pv_s0_c_c++)
           {
-           int32_t  const _1425 = _pv_s0_c_c * 16;
-           int32_t  const _1426 = _1425 + _1163;
-           float  const _1427 = float_from_bits(0 /* 0 */);
-           float16  const _1428 = float16_ops::broadcast(_1427);
-           int32_t  const _1429 = _1426 + _1424;
-           int32_t  const _1430 = _1429 + 255;
-           float16_ops::store(_1428, _pv, _1430);
+           int32_t  const _1431 = _pv_s0_c_c * 16;
+           int32_t  const _1432 = _1431 + _1167;
+           float  const _1433 = float_from_bits(0 /* 0 */);
+           float16  const _1434 = float16_ops::broadcast(_1433);
+           int32_t  const _1435 = _1432 + _1430;
+           int32_t  const _1436 = _1435 + 255;
+           float16_ops::store(_1434, _pv, _1436);
           } // for _pv_s0_c_c
-          if (_1172)
+          if (_1176)
           {
-           float  const _1431 = float_from_bits(0 /* 0 */);
-           float16  const _1432 = float16_ops::broadcast(_1431);
-           int32_t  const _1433 = _1178 - _1191;
-           int32_t  const _1434 = _1433 * 15;
-           int32_t  const _1435 = _1434 + _1179;
-           int32_t  const _1436 = _1435 + 224;
-           float16_ops::store(_1432, _pv, _1436);
-          } // if _1172
-          int32_t  const _1437 = _1178 - _1191;
-          int32_t  const _1438 = _1437 * 15;
-          int32_t  const _1439 = _1438 - _1191;
-          int32_t  const _1440 = _1437 * 14;
-          int32_t  const _1441 = _1440 - _1191;
-          int32_t  const _1442 = _1437 * 13;
-          int32_t  const _1443 = _1442 - _1191;
-          int32_t  const _1444 = _1437 * 12;
-          int32_t  const _1445 = _1444 - _1191;
-          int32_t  const _1446 = _1437 * 11;
-          int32_t  const _1447 = _1446 - _1191;
-          int32_t  const _1448 = _1437 * 10;
-          int32_t  const _1449 = _1448 - _1191;
-          int32_t  const _1450 = _1437 * 9;
-          int32_t  const _1451 = _1450 - _1191;
-          int32_t  const _1452 = _1437 * 8;
-          int32_t  const _1453 = _1452 - _1191;
-          int32_t  const _1454 = _1437 * 7;
-          int32_t  const _1455 = _1454 - _1191;
-          int32_t  const _1456 = _1437 * 6;
-          int32_t  const _1457 = _1456 - _1191;
-          int32_t  const _1458 = _1437 * 5;
-          int32_t  const _1459 = _1458 - _1191;
-          int32_t  const _1460 = _1437 * 4;
-          int32_t  const _1461 = _1460 - _1191;
-          int32_t  const _1462 = _1437 * 3;
-          int32_t  const _1463 = _1462 - _1191;
-          int32_t  const _1464 = _1437 * 2;
-          int32_t  const _1465 = _1464 - _1191;
-          int32_t  const _1466 = _1437 - _1191;
-          int32_t  const _1467 = _1185 - _103;
-          for (int _pv_s1_c_co = 0; _pv_s1_c_co < 0 + _1194; _pv_s1_c_co++)
+           float  const _1437 = float_from_bits(0 /* 0 */);
+           float16  const _1438 = float16_ops::broadcast(_1437);
+           int32_t  const _1439 = _1182 - _1195;
+           int32_t  const _1440 = _1439 * 15;
+           int32_t  const _1441 = _1440 + _1183;
+           int32_t  const _1442 = _1441 + 224;
+           float16_ops::store(_1438, _pv, _1442);
+          } // if _1176
+          int32_t  const _1443 = _1182 - _1195;
+          int32_t  const _1444 = _1443 * 15;
+          int32_t  const _1445 = _1444 - _1195;
+          int32_t  const _1446 = _1443 * 14;
+          int32_t  const _1447 = _1446 - _1195;
+          int32_t  const _1448 = _1443 * 13;
+          int32_t  const _1449 = _1448 - _1195;
+          int32_t  const _1450 = _1443 * 12;
+          int32_t  const _1451 = _1450 - _1195;
+          int32_t  const _1452 = _1443 * 11;
+          int32_t  const _1453 = _1452 - _1195;
+          int32_t  const _1454 = _1443 * 10;
+          int32_t  const _1455 = _1454 - _1195;
+          int32_t  const _1456 = _1443 * 9;
+          int32_t  const _1457 = _1456 - _1195;
+          int32_t  const _1458 = _1443 * 8;
+          int32_t  const _1459 = _1458 - _1195;
+          int32_t  const _1460 = _1443 * 7;
+          int32_t  const _1461 = _1460 - _1195;
+          int32_t  const _1462 = _1443 * 6;
+          int32_t  const _1463 = _1462 - _1195;
+          int32_t  const _1464 = _1443 * 5;
+          int32_t  const _1465 = _1464 - _1195;
+          int32_t  const _1466 = _1443 * 4;
+          int32_t  const _1467 = _1466 - _1195;
+          int32_t  const _1468 = _1443 * 3;
+          int32_t  const _1469 = _1468 - _1195;
+          int32_t  const _1470 = _1443 * 2;
+          int32_t  const _1471 = _1470 - _1195;
+          int32_t  const _1472 = _1443 - _1195;
+          int32_t  const _1473 = _1189 - _105;
+          for (int _pv_s1_c_co = 0; _pv_s1_c_co < 0 + _1198; _pv_s1_c_co++)
           {
-           int32_t  const _1468 = _pv_s1_c_co * 16;
-           int32_t  const _1469 = _1468 + _1163;
-           int32_t  const _1470 = _1469 - _1191;
-           int32_t  const _1471 = _1469 + _1439;
-           int32_t  const _1472 = _1469 + _1441;
-           int32_t  const _1473 = _1469 + _1443;
-           int32_t  const _1474 = _1469 + _1445;
-           int32_t  const _1475 = _1469 + _1447;
-           int32_t  const _1476 = _1469 + _1449;
-           int32_t  const _1477 = _1469 + _1451;
-           int32_t  const _1478 = _1469 + _1453;
-           int32_t  const _1479 = _1469 + _1455;
-           int32_t  const _1480 = _1469 + _1457;
-           int32_t  const _1481 = _1469 + _1459;
-           int32_t  const _1482 = _1469 + _1461;
-           int32_t  const _1483 = _1469 + _1463;
-           int32_t  const _1484 = _1469 + _1465;
-           int32_t  const _1485 = _1469 + _1466;
-           for (int _pv_s1_rk__x_rebased = 0; _pv_s1_rk__x_rebased < 0 + _1467; _pv_s1_rk__x_rebased++)
+           int32_t  const _1474 = _pv_s1_c_co * 16;
+           int32_t  const _1475 = _1474 + _1167;
+           int32_t  const _1476 = _1475 - _1195;
+           int32_t  const _1477 = _1475 + _1445;
+           int32_t  const _1478 = _1475 + _1447;
+           int32_t  const _1479 = _1475 + _1449;
+           int32_t  const _1480 = _1475 + _1451;
+           int32_t  const _1481 = _1475 + _1453;
+           int32_t  const _1482 = _1475 + _1455;
+           int32_t  const _1483 = _1475 + _1457;
+           int32_t  const _1484 = _1475 + _1459;
+           int32_t  const _1485 = _1475 + _1461;
+           int32_t  const _1486 = _1475 + _1463;
+           int32_t  const _1487 = _1475 + _1465;
+           int32_t  const _1488 = _1475 + _1467;
+           int32_t  const _1489 = _1475 + _1469;
+           int32_t  const _1490 = _1475 + _1471;
+           int32_t  const _1491 = _1475 + _1472;
+           for (int _pv_s1_rk__x_rebased = 0; _pv_s1_rk__x_rebased < 0 + _1473; _pv_s1_rk__x_rebased++)
            {
-            int32_t  const _1486 = _1470 + 15;
-            float16  const _1487 = float16_ops::load(_pv, _1486);
-            int32_t  const _1488 = _103 + _pv_s1_rk__x_rebased;
-            int32_t  const _1489 = _1488 * _45;
-            int32_t  const _1490 = _1489 + _1469;
-            int32_t  const _1491 = _1490 + -1;
-            float16  const _1492 = float16_ops::load(_attn_v, _1491);
-            int32_t  const _1493 = _pv_s1_rk__x_rebased + _1199;
-            int32_t  const _1494 = _1493 * 2;
-            int32_t  const _1495 = _1494 + _partial_s0_ii_ig;
-            int32_t  const _1496 = _1495 * 16;
-            float  const _1497 = _probs[_1496];
-            float16  const _1498 = float16_ops::broadcast(_1497);
-            float16  const _1499 = _1492 * _1498;
-            float16  const _1500 = _1487 + _1499;
-            float16_ops::store(_1500, _pv, _1486);
-            int32_t  const _1501 = _1485 + 31;
-            float16  const _1502 = float16_ops::load(_pv, _1501);
-            int32_t  const _1503 = _103 + _pv_s1_rk__x_rebased;
-            int32_t  const _1504 = _1503 * _45;
-            int32_t  const _1505 = _1504 + _1469;
-            int32_t  const _1506 = _1505 + -1;
-            float16  const _1507 = float16_ops::load(_attn_v, _1506);
-            int32_t  const _1508 = _pv_s1_rk__x_rebased + _1199;
-            int32_t  const _1509 = _1508 * 2;
-            int32_t  const _1510 = _1509 + _partial_s0_ii_ig;
-            int32_t  const _1511 = _1510 * 16;
-            int32_t  const _1512 = _1511 + 1;
-            float  const _1513 = _probs[_1512];
-            float16  const _1514 = float16_ops::broadcast(_1513);
-            float16  const _1515 = _1507 * _1514;
-            float16  const _1516 = _1502 + _1515;
-            float16_ops::store(_1516, _pv, _1501);
-            int32_t  const _1517 = _1484 + 47;
-            float16  const _1518 = float16_ops::load(_pv, _1517);
-            int32_t  const _1519 = _103 + _pv_s1_rk__x_rebased;
-            int32_t  const _1520 = _1519 * _45;
-            int32_t  const _1521 = _1520 + _1469;
-            int32_t  const _1522 = _1521 + -1;
-            float16  const _1523 = float16_ops::load(_attn_v, _1522);
-            int32_t  const _1524 = _pv_s1_rk__x_rebased + _1199;
-            int32_t  const _1525 = _1524 * 2;
-            int32_t  const _1526 = _1525 + _partial_s0_ii_ig;
-            int32_t  const _1527 = _1526 * 16;
-            int32_t  const _1528 = _1527 + 2;
-            float  const _1529 = _probs[_1528];
-            float16  const _1530 = float16_ops::broadcast(_1529);
-            float16  const _1531 = _1523 * _1530;
-            float16  const _1532 = _1518 + _1531;
-            float16_ops::store(_1532, _pv, _1517);
-            int32_t  const _1533 = _1483 + 63;
-            float16  const _1534 = float16_ops::load(_pv, _1533);
-            int32_t  const _1535 = _103 + _pv_s1_rk__x_rebased;
-            int32_t  const _1536 = _1535 * _45;
-            int32_t  const _1537 = _1536 + _1469;
-            int32_t  const _1538 = _1537 + -1;
-            float16  const _1539 = float16_ops::load(_attn_v, _1538);
-            int32_t  const _1540 = _pv_s1_rk__x_rebased + _1199;
-            int32_t  const _1541 = _1540 * 2;
-            int32_t  const _1542 = _1541 + _partial_s0_ii_ig;
-            int32_t  const _1543 = _1542 * 16;
-            int32_t  const _1544 = _1543 + 3;
-            float  const _1545 = _probs[_1544];
-            float16  const _1546 = float16_ops::broadcast(_1545);
-            float16  const _1547 = _1539 * _1546;
-            float16  const _1548 = _1534 + _1547;
-            float16_ops::store(_1548, _pv, _1533);
-            int32_t  const _1549 = _1482 + 79;
-            float16  const _1550 = float16_ops::load(_pv, _1549);
-            int32_t  const _1551 = _103 + _pv_s1_rk__x_rebased;
-            int32_t  const _1552 = _1551 * _45;
-            int32_t  const _1553 = _1552 + _1469;
-            int32_t  const _1554 = _1553 + -1;
-            float16  const _1555 = float16_ops::load(_attn_v, _1554);
-            int32_t  const _1556 = _pv_s1_rk__x_rebased + _1199;
-            int32_t  const _1557 = _1556 * 2;
-            int32_t  const _1558 = _1557 + _partial_s0_ii_ig;
-            int32_t  const _1559 = _1558 * 16;
-            int32_t  const _1560 = _1559 + 4;
-            float  const _1561 = _probs[_1560];
-            float16  const _1562 = float16_ops::broadcast(_1561);
-            float16  const _1563 = _1555 * _1562;
-            float16  const _1564 = _1550 + _1563;
-            float16_ops::store(_1564, _pv, _1549);
-            int32_t  const _1565 = _1481 + 95;
-            float16  const _1566 = float16_ops::load(_pv, _1565);
-            int32_t  const _1567 = _103 + _pv_s1_rk__x_rebased;
-            int32_t  const _1568 = _1567 * _45;
-            int32_t  const _1569 = _1568 + _1469;
-            int32_t  const _1570 = _1569 + -1;
-            float16  const _1571 = float16_ops::load(_attn_v, _1570);
-            int32_t  const _1572 = _pv_s1_rk__x_rebased + _1199;
-            int32_t  const _1573 = _1572 * 2;
-            int32_t  const _1574 = _1573 + _partial_s0_ii_ig;
-            int32_t  const _1575 = _1574 * 16;
-            int32_t  const _1576 = _1575 + 5;
-            float  const _1577 = _probs[_1576];
-            float16  const _1578 = float16_ops::broadcast(_1577);
-            float16  const _1579 = _1571 * _1578;
-            float16  const _1580 = _1566 + _1579;
-            float16_ops::store(_1580, _pv, _1565);
-            int32_t  const _1581 = _1480 + 111;
-            float16  const _1582 = float16_ops::load(_pv, _1581);
-            int32_t  const _1583 = _103 + _pv_s1_rk__x_rebased;
-            int32_t  const _1584 = _1583 * _45;
-            int32_t  const _1585 = _1584 + _1469;
-            int32_t  const _1586 = _1585 + -1;
-            float16  const _1587 = float16_ops::load(_attn_v, _1586);
-            int32_t  const _1588 = _pv_s1_rk__x_rebased + _1199;
-            int32_t  const _1589 = _1588 * 2;
-            int32_t  const _1590 = _1589 + _partial_s0_ii_ig;
-            int32_t  const _1591 = _1590 * 16;
-            int32_t  const _1592 = _1591 + 6;
-            float  const _1593 = _probs[_1592];
-            float16  const _1594 = float16_ops::broadcast(_1593);
-            float16  const _1595 = _1587 * _1594;
-            float16  const _1596 = _1582 + _1595;
-            float16_ops::store(_1596, _pv, _1581);
-            int32_t  const _1597 = _1479 + 127;
-            float16  const _1598 = float16_ops::load(_pv, _1597);
-            int32_t  const _1599 = _103 + _pv_s1_rk__x_rebased;
-            int32_t  const _1600 = _1599 * _45;
-            int32_t  const _1601 = _1600 + _1469;
-            int32_t  const _1602 = _1601 + -1;
-            float16  const _1603 = float16_ops::load(_attn_v, _1602);
-            int32_t  const _1604 = _pv_s1_rk__x_rebased + _1199;
-            int32_t  const _1605 = _1604 * 2;
-            int32_t  const _1606 = _1605 + _partial_s0_ii_ig;
-            int32_t  const _1607 = _1606 * 16;
-            int32_t  const _1608 = _1607 + 7;
-            float  const _1609 = _probs[_1608];
-            float16  const _1610 = float16_ops::broadcast(_1609);
-            float16  const _1611 = _1603 * _1610;
-            float16  const _1612 = _1598 + _1611;
-            float16_ops::store(_1612, _pv, _1597);
-            int32_t  const _1613 = _1478 + 143;
-            float16  const _1614 = float16_ops::load(_pv, _1613);
-            int32_t  const _1615 = _103 + _pv_s1_rk__x_rebased;
-            int32_t  const _1616 = _1615 * _45;
-            int32_t  const _1617 = _1616 + _1469;
-            int32_t  const _1618 = _1617 + -1;
-            float16  const _1619 = float16_ops::load(_attn_v, _1618);
-            int32_t  const _1620 = _pv_s1_rk__x_rebased + _1199;
-            int32_t  const _1621 = _1620 * 2;
-            int32_t  const _1622 = _1621 + _partial_s0_ii_ig;
-            int32_t  const _1623 = _1622 * 16;
-            int32_t  const _1624 = _1623 + 8;
-            float  const _1625 = _probs[_1624];
-            float16  const _1626 = float16_ops::broadcast(_1625);
-            float16  const _1627 = _1619 * _1626;
-            float16  const _1628 = _1614 + _1627;
-            float16_ops::store(_1628, _pv, _1613);
-            int32_t  const _1629 = _1477 + 159;
-            float16  const _1630 = float16_ops::load(_pv, _1629);
-            int32_t  const _1631 = _103 + _pv_s1_rk__x_rebased;
-            int32_t  const _1632 = _1631 * _45;
-            int32_t  const _1633 = _1632 + _1469;
-            int32_t  const _1634 = _1633 + -1;
-            float16  const _1635 = float16_ops::load(_attn_v, _1634);
-            int32_t  const _1636 = _pv_s1_rk__x_rebased + _1199;
-            int32_t  const _1637 = _1636 * 2;
-            int32_t  const _1638 = _1637 + _partial_s0_ii_ig;
-            int32_t  const _1639 = _1638 * 16;
-            int32_t  const _1640 = _1639 + 9;
-            float  const _1641 = _probs[_1640];
-            float16  const _1642 = float16_ops::broadcast(_1641);
-            float16  const _1643 = _1635 * _1642;
-            float16  const _1644 = _1630 + _1643;
-            float16_ops::store(_1644, _pv, _1629);
-            int32_t  const _1645 = _1476 + 175;
-            float16  const _1646 = float16_ops::load(_pv, _1645);
-            int32_t  const _1647 = _103 + _pv_s1_rk__x_rebased;
-            int32_t  const _1648 = _1647 * _45;
-            int32_t  const _1649 = _1648 + _1469;
-            int32_t  const _1650 = _1649 + -1;
-            float16  const _1651 = float16_ops::load(_attn_v, _1650);
-            int32_t  const _1652 = _pv_s1_rk__x_rebased + _1199;
-            int32_t  const _1653 = _1652 * 2;
-            int32_t  const _1654 = _1653 + _partial_s0_ii_ig;
-            int32_t  const _1655 = _1654 * 16;
-            int32_t  const _1656 = _1655 + 10;
-            float  const _1657 = _probs[_1656];
-            float16  const _1658 = float16_ops::broadcast(_1657);
-            float16  const _1659 = _1651 * _1658;
-            float16  const _1660 = _1646 + _1659;
-            float16_ops::store(_1660, _pv, _1645);
-            int32_t  const _1661 = _1475 + 191;
-            float16  const _1662 = float16_ops::load(_pv, _1661);
-            int32_t  const _1663 = _103 + _pv_s1_rk__x_rebased;
-            int32_t  const _1664 = _1663 * _45;
-            int32_t  const _1665 = _1664 + _1469;
-            int32_t  const _1666 = _1665 + -1;
-            float16  const _1667 = float16_ops::load(_attn_v, _1666);
-            int32_t  const _1668 = _pv_s1_rk__x_rebased + _1199;
-            int32_t  const _1669 = _1668 * 2;
-            int32_t  const _1670 = _1669 + _partial_s0_ii_ig;
-            int32_t  const _1671 = _1670 * 16;
-            int32_t  const _1672 = _1671 + 11;
-            float  const _1673 = _probs[_1672];
-            float16  const _1674 = float16_ops::broadcast(_1673);
-            float16  const _1675 = _1667 * _1674;
-            float16  const _1676 = _1662 + _1675;
-            float16_ops::store(_1676, _pv, _1661);
-            int32_t  const _1677 = _1474 + 207;
-            float16  const _1678 = float16_ops::load(_pv, _1677);
-            int32_t  const _1679 = _103 + _pv_s1_rk__x_rebased;
-            int32_t  const _1680 = _1679 * _45;
-            int32_t  const _1681 = _1680 + _1469;
-            int32_t  const _1682 = _1681 + -1;
-            float16  const _1683 = float16_ops::load(_attn_v, _1682);
-            int32_t  const _1684 = _pv_s1_rk__x_rebased + _1199;
-            int32_t  const _1685 = _1684 * 2;
-            int32_t  const _1686 = _1685 + _partial_s0_ii_ig;
-            int32_t  const _1687 = _1686 * 16;
-            int32_t  const _1688 = _1687 + 12;
-            float  const _1689 = _probs[_1688];
-            float16  const _1690 = float16_ops::broadcast(_1689);
-            float16  const _1691 = _1683 * _1690;
-            float16  const _1692 = _1678 + _1691;
-            float16_ops::store(_1692, _pv, _1677);
-            int32_t  const _1693 = _1473 + 223;
-            float16  const _1694 = float16_ops::load(_pv, _1693);
-            int32_t  const _1695 = _103 + _pv_s1_rk__x_rebased;
-            int32_t  const _1696 = _1695 * _45;
-            int32_t  const _1697 = _1696 + _1469;
-            int32_t  const _1698 = _1697 + -1;
-            float16  const _1699 = float16_ops::load(_attn_v, _1698);
-            int32_t  const _1700 = _pv_s1_rk__x_rebased + _1199;
-            int32_t  const _1701 = _1700 * 2;
-            int32_t  const _1702 = _1701 + _partial_s0_ii_ig;
-            int32_t  const _1703 = _1702 * 16;
-            int32_t  const _1704 = _1703 + 13;
-            float  const _1705 = _probs[_1704];
-            float16  const _1706 = float16_ops::broadcast(_1705);
-            float16  const _1707 = _1699 * _1706;
-            float16  const _1708 = _1694 + _1707;
-            float16_ops::store(_1708, _pv, _1693);
-            int32_t  const _1709 = _1472 + 239;
-            float16  const _1710 = float16_ops::load(_pv, _1709);
-            int32_t  const _1711 = _103 + _pv_s1_rk__x_rebased;
-            int32_t  const _1712 = _1711 * _45;
-            int32_t  const _1713 = _1712 + _1469;
-            int32_t  const _1714 = _1713 + -1;
-            float16  const _1715 = float16_ops::load(_attn_v, _1714);
-            int32_t  const _1716 = _pv_s1_rk__x_rebased + _1199;
-            int32_t  const _1717 = _1716 * 2;
-            int32_t  const _1718 = _1717 + _partial_s0_ii_ig;
-            int32_t  const _1719 = _1718 * 16;
-            int32_t  const _1720 = _1719 + 14;
-            float  const _1721 = _probs[_1720];
-            float16  const _1722 = float16_ops::broadcast(_1721);
-            float16  const _1723 = _1715 * _1722;
-            float16  const _1724 = _1710 + _1723;
-            float16_ops::store(_1724, _pv, _1709);
-            int32_t  const _1725 = _1471 + 255;
-            float16  const _1726 = float16_ops::load(_pv, _1725);
-            int32_t  const _1727 = _103 + _pv_s1_rk__x_rebased;
-            int32_t  const _1728 = _1727 * _45;
-            int32_t  const _1729 = _1728 + _1469;
-            int32_t  const _1730 = _1729 + -1;
-            float16  const _1731 = float16_ops::load(_attn_v, _1730);
-            int32_t  const _1732 = _pv_s1_rk__x_rebased + _1199;
-            int32_t  const _1733 = _1732 * 2;
-            int32_t  const _1734 = _1733 + _partial_s0_ii_ig;
-            int32_t  const _1735 = _1734 * 16;
-            int32_t  const _1736 = _1735 + 15;
-            float  const _1737 = _probs[_1736];
-            float16  const _1738 = float16_ops::broadcast(_1737);
-            float16  const _1739 = _1731 * _1738;
-            float16  const _1740 = _1726 + _1739;
-            float16_ops::store(_1740, _pv, _1725);
+            int32_t  const _1492 = _1476 + 15;
+            float16  const _1493 = float16_ops::load(_pv, _1492);
+            int32_t  const _1494 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1495 = _1494 * _45;
+            int32_t  const _1496 = _1495 + _1475;
+            int32_t  const _1497 = _1496 + -1;
+            float16  const _1498 = float16_ops::load(_attn_v, _1497);
+            int32_t  const _1499 = _pv_s1_rk__x_rebased + _1205;
+            int32_t  const _1500 = _1499 * 2;
+            int32_t  const _1501 = _1500 + _partial_s0_ii_ig;
+            int32_t  const _1502 = _1501 * 16;
+            float  const _1503 = _probs[_1502];
+            float16  const _1504 = float16_ops::broadcast(_1503);
+            float16  const _1505 = _1498 * _1504;
+            float16  const _1506 = _1493 + _1505;
+            float16_ops::store(_1506, _pv, _1492);
+            int32_t  const _1507 = _1491 + 31;
+            float16  const _1508 = float16_ops::load(_pv, _1507);
+            int32_t  const _1509 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1510 = _1509 * _45;
+            int32_t  const _1511 = _1510 + _1475;
+            int32_t  const _1512 = _1511 + -1;
+            float16  const _1513 = float16_ops::load(_attn_v, _1512);
+            int32_t  const _1514 = _pv_s1_rk__x_rebased + _1205;
+            int32_t  const _1515 = _1514 * 2;
+            int32_t  const _1516 = _1515 + _partial_s0_ii_ig;
+            int32_t  const _1517 = _1516 * 16;
+            int32_t  const _1518 = _1517 + 1;
+            float  const _1519 = _probs[_1518];
+            float16  const _1520 = float16_ops::broadcast(_1519);
+            float16  const _1521 = _1513 * _1520;
+            float16  const _1522 = _1508 + _1521;
+            float16_ops::store(_1522, _pv, _1507);
+            int32_t  const _1523 = _1490 + 47;
+            float16  const _1524 = float16_ops::load(_pv, _1523);
+            int32_t  const _1525 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1526 = _1525 * _45;
+            int32_t  const _1527 = _1526 + _1475;
+            int32_t  const _1528 = _1527 + -1;
+            float16  const _1529 = float16_ops::load(_attn_v, _1528);
+            int32_t  const _1530 = _pv_s1_rk__x_rebased + _1205;
+            int32_t  const _1531 = _1530 * 2;
+            int32_t  const _1532 = _1531 + _partial_s0_ii_ig;
+            int32_t  const _1533 = _1532 * 16;
+            int32_t  const _1534 = _1533 + 2;
+            float  const _1535 = _probs[_1534];
+            float16  const _1536 = float16_ops::broadcast(_1535);
+            float16  const _1537 = _1529 * _1536;
+            float16  const _1538 = _1524 + _1537;
+            float16_ops::store(_1538, _pv, _1523);
+            int32_t  const _1539 = _1489 + 63;
+            float16  const _1540 = float16_ops::load(_pv, _1539);
+            int32_t  const _1541 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1542 = _1541 * _45;
+            int32_t  const _1543 = _1542 + _1475;
+            int32_t  const _1544 = _1543 + -1;
+            float16  const _1545 = float16_ops::load(_attn_v, _1544);
+            int32_t  const _1546 = _pv_s1_rk__x_rebased + _1205;
+            int32_t  const _1547 = _1546 * 2;
+            int32_t  const _1548 = _1547 + _partial_s0_ii_ig;
+            int32_t  const _1549 = _1548 * 16;
+            int32_t  const _1550 = _1549 + 3;
+            float  const _1551 = _probs[_1550];
+            float16  const _1552 = float16_ops::broadcast(_1551);
+            float16  const _1553 = _1545 * _1552;
+            float16  const _1554 = _1540 + _1553;
+            float16_ops::store(_1554, _pv, _1539);
+            int32_t  const _1555 = _1488 + 79;
+            float16  const _1556 = float16_ops::load(_pv, _1555);
+            int32_t  const _1557 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1558 = _1557 * _45;
+            int32_t  const _1559 = _1558 + _1475;
+            int32_t  const _1560 = _1559 + -1;
+            float16  const _1561 = float16_ops::load(_attn_v, _1560);
+            int32_t  const _1562 = _pv_s1_rk__x_rebased + _1205;
+            int32_t  const _1563 = _1562 * 2;
+            int32_t  const _1564 = _1563 + _partial_s0_ii_ig;
+            int32_t  const _1565 = _1564 * 16;
+            int32_t  const _1566 = _1565 + 4;
+            float  const _1567 = _probs[_1566];
+            float16  const _1568 = float16_ops::broadcast(_1567);
+            float16  const _1569 = _1561 * _1568;
+            float16  const _1570 = _1556 + _1569;
+            float16_ops::store(_1570, _pv, _1555);
+            int32_t  const _1571 = _1487 + 95;
+            float16  const _1572 = float16_ops::load(_pv, _1571);
+            int32_t  const _1573 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1574 = _1573 * _45;
+            int32_t  const _1575 = _1574 + _1475;
+            int32_t  const _1576 = _1575 + -1;
+            float16  const _1577 = float16_ops::load(_attn_v, _1576);
+            int32_t  const _1578 = _pv_s1_rk__x_rebased + _1205;
+            int32_t  const _1579 = _1578 * 2;
+            int32_t  const _1580 = _1579 + _partial_s0_ii_ig;
+            int32_t  const _1581 = _1580 * 16;
+            int32_t  const _1582 = _1581 + 5;
+            float  const _1583 = _probs[_1582];
+            float16  const _1584 = float16_ops::broadcast(_1583);
+            float16  const _1585 = _1577 * _1584;
+            float16  const _1586 = _1572 + _1585;
+            float16_ops::store(_1586, _pv, _1571);
+            int32_t  const _1587 = _1486 + 111;
+            float16  const _1588 = float16_ops::load(_pv, _1587);
+            int32_t  const _1589 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1590 = _1589 * _45;
+            int32_t  const _1591 = _1590 + _1475;
+            int32_t  const _1592 = _1591 + -1;
+            float16  const _1593 = float16_ops::load(_attn_v, _1592);
+            int32_t  const _1594 = _pv_s1_rk__x_rebased + _1205;
+            int32_t  const _1595 = _1594 * 2;
+            int32_t  const _1596 = _1595 + _partial_s0_ii_ig;
+            int32_t  const _1597 = _1596 * 16;
+            int32_t  const _1598 = _1597 + 6;
+            float  const _1599 = _probs[_1598];
+            float16  const _1600 = float16_ops::broadcast(_1599);
+            float16  const _1601 = _1593 * _1600;
+            float16  const _1602 = _1588 + _1601;
+            float16_ops::store(_1602, _pv, _1587);
+            int32_t  const _1603 = _1485 + 127;
+            float16  const _1604 = float16_ops::load(_pv, _1603);
+            int32_t  const _1605 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1606 = _1605 * _45;
+            int32_t  const _1607 = _1606 + _1475;
+            int32_t  const _1608 = _1607 + -1;
+            float16  const _1609 = float16_ops::load(_attn_v, _1608);
+            int32_t  const _1610 = _pv_s1_rk__x_rebased + _1205;
+            int32_t  const _1611 = _1610 * 2;
+            int32_t  const _1612 = _1611 + _partial_s0_ii_ig;
+            int32_t  const _1613 = _1612 * 16;
+            int32_t  const _1614 = _1613 + 7;
+            float  const _1615 = _probs[_1614];
+            float16  const _1616 = float16_ops::broadcast(_1615);
+            float16  const _1617 = _1609 * _1616;
+            float16  const _1618 = _1604 + _1617;
+            float16_ops::store(_1618, _pv, _1603);
+            int32_t  const _1619 = _1484 + 143;
+            float16  const _1620 = float16_ops::load(_pv, _1619);
+            int32_t  const _1621 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1622 = _1621 * _45;
+            int32_t  const _1623 = _1622 + _1475;
+            int32_t  const _1624 = _1623 + -1;
+            float16  const _1625 = float16_ops::load(_attn_v, _1624);
+            int32_t  const _1626 = _pv_s1_rk__x_rebased + _1205;
+            int32_t  const _1627 = _1626 * 2;
+            int32_t  const _1628 = _1627 + _partial_s0_ii_ig;
+            int32_t  const _1629 = _1628 * 16;
+            int32_t  const _1630 = _1629 + 8;
+            float  const _1631 = _probs[_1630];
+            float16  const _1632 = float16_ops::broadcast(_1631);
+            float16  const _1633 = _1625 * _1632;
+            float16  const _1634 = _1620 + _1633;
+            float16_ops::store(_1634, _pv, _1619);
+            int32_t  const _1635 = _1483 + 159;
+            float16  const _1636 = float16_ops::load(_pv, _1635);
+            int32_t  const _1637 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1638 = _1637 * _45;
+            int32_t  const _1639 = _1638 + _1475;
+            int32_t  const _1640 = _1639 + -1;
+            float16  const _1641 = float16_ops::load(_attn_v, _1640);
+            int32_t  const _1642 = _pv_s1_rk__x_rebased + _1205;
+            int32_t  const _1643 = _1642 * 2;
+            int32_t  const _1644 = _1643 + _partial_s0_ii_ig;
+            int32_t  const _1645 = _1644 * 16;
+            int32_t  const _1646 = _1645 + 9;
+            float  const _1647 = _probs[_1646];
+            float16  const _1648 = float16_ops::broadcast(_1647);
+            float16  const _1649 = _1641 * _1648;
+            float16  const _1650 = _1636 + _1649;
+            float16_ops::store(_1650, _pv, _1635);
+            int32_t  const _1651 = _1482 + 175;
+            float16  const _1652 = float16_ops::load(_pv, _1651);
+            int32_t  const _1653 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1654 = _1653 * _45;
+            int32_t  const _1655 = _1654 + _1475;
+            int32_t  const _1656 = _1655 + -1;
+            float16  const _1657 = float16_ops::load(_attn_v, _1656);
+            int32_t  const _1658 = _pv_s1_rk__x_rebased + _1205;
+            int32_t  const _1659 = _1658 * 2;
+            int32_t  const _1660 = _1659 + _partial_s0_ii_ig;
+            int32_t  const _1661 = _1660 * 16;
+            int32_t  const _1662 = _1661 + 10;
+            float  const _1663 = _probs[_1662];
+            float16  const _1664 = float16_ops::broadcast(_1663);
+            float16  const _1665 = _1657 * _1664;
+            float16  const _1666 = _1652 + _1665;
+            float16_ops::store(_1666, _pv, _1651);
+            int32_t  const _1667 = _1481 + 191;
+            float16  const _1668 = float16_ops::load(_pv, _1667);
+            int32_t  const _1669 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1670 = _1669 * _45;
+            int32_t  const _1671 = _1670 + _1475;
+            int32_t  const _1672 = _1671 + -1;
+            float16  const _1673 = float16_ops::load(_attn_v, _1672);
+            int32_t  const _1674 = _pv_s1_rk__x_rebased + _1205;
+            int32_t  const _1675 = _1674 * 2;
+            int32_t  const _1676 = _1675 + _partial_s0_ii_ig;
+            int32_t  const _1677 = _1676 * 16;
+            int32_t  const _1678 = _1677 + 11;
+            float  const _1679 = _probs[_1678];
+            float16  const _1680 = float16_ops::broadcast(_1679);
+            float16  const _1681 = _1673 * _1680;
+            float16  const _1682 = _1668 + _1681;
+            float16_ops::store(_1682, _pv, _1667);
+            int32_t  const _1683 = _1480 + 207;
+            float16  const _1684 = float16_ops::load(_pv, _1683);
+            int32_t  const _1685 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1686 = _1685 * _45;
+            int32_t  const _1687 = _1686 + _1475;
+            int32_t  const _1688 = _1687 + -1;
+            float16  const _1689 = float16_ops::load(_attn_v, _1688);
+            int32_t  const _1690 = _pv_s1_rk__x_rebased + _1205;
+            int32_t  const _1691 = _1690 * 2;
+            int32_t  const _1692 = _1691 + _partial_s0_ii_ig;
+            int32_t  const _1693 = _1692 * 16;
+            int32_t  const _1694 = _1693 + 12;
+            float  const _1695 = _probs[_1694];
+            float16  const _1696 = float16_ops::broadcast(_1695);
+            float16  const _1697 = _1689 * _1696;
+            float16  const _1698 = _1684 + _1697;
+            float16_ops::store(_1698, _pv, _1683);
+            int32_t  const _1699 = _1479 + 223;
+            float16  const _1700 = float16_ops::load(_pv, _1699);
+            int32_t  const _1701 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1702 = _1701 * _45;
+            int32_t  const _1703 = _1702 + _1475;
+            int32_t  const _1704 = _1703 + -1;
+            float16  const _1705 = float16_ops::load(_attn_v, _1704);
+            int32_t  const _1706 = _pv_s1_rk__x_rebased + _1205;
+            int32_t  const _1707 = _1706 * 2;
+            int32_t  const _1708 = _1707 + _partial_s0_ii_ig;
+            int32_t  const _1709 = _1708 * 16;
+            int32_t  const _1710 = _1709 + 13;
+            float  const _1711 = _probs[_1710];
+            float16  const _1712 = float16_ops::broadcast(_1711);
+            float16  const _1713 = _1705 * _1712;
+            float16  const _1714 = _1700 + _1713;
+            float16_ops::store(_1714, _pv, _1699);
+            int32_t  const _1715 = _1478 + 239;
+            float16  const _1716 = float16_ops::load(_pv, _1715);
+            int32_t  const _1717 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1718 = _1717 * _45;
+            int32_t  const _1719 = _1718 + _1475;
+            int32_t  const _1720 = _1719 + -1;
+            float16  const _1721 = float16_ops::load(_attn_v, _1720);
+            int32_t  const _1722 = _pv_s1_rk__x_rebased + _1205;
+            int32_t  const _1723 = _1722 * 2;
+            int32_t  const _1724 = _1723 + _partial_s0_ii_ig;
+            int32_t  const _1725 = _1724 * 16;
+            int32_t  const _1726 = _1725 + 14;
+            float  const _1727 = _probs[_1726];
+            float16  const _1728 = float16_ops::broadcast(_1727);
+            float16  const _1729 = _1721 * _1728;
+            float16  const _1730 = _1716 + _1729;
+            float16_ops::store(_1730, _pv, _1715);
+            int32_t  const _1731 = _1477 + 255;
+            float16  const _1732 = float16_ops::load(_pv, _1731);
+            int32_t  const _1733 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1734 = _1733 * _45;
+            int32_t  const _1735 = _1734 + _1475;
+            int32_t  const _1736 = _1735 + -1;
+            float16  const _1737 = float16_ops::load(_attn_v, _1736);
+            int32_t  const _1738 = _pv_s1_rk__x_rebased + _1205;
+            int32_t  const _1739 = _1738 * 2;
+            int32_t  const _1740 = _1739 + _partial_s0_ii_ig;
+            int32_t  const _1741 = _1740 * 16;
+            int32_t  const _1742 = _1741 + 15;
+            float  const _1743 = _probs[_1742];
+            float16  const _1744 = float16_ops::broadcast(_1743);
+            float16  const _1745 = _1737 * _1744;
+            float16  const _1746 = _1732 + _1745;
+            float16_ops::store(_1746, _pv, _1731);
            } // for _pv_s1_rk__x_rebased
           } // for _pv_s1_c_co
           // consume pv
-          int32_t  const _1741 = ::halide_cpp_max(_1188, _1190);
-          int32_t  const _1742 = _partial_s0_ii_ig * 16;
-          int32_t  const _1743 = _1178 - _1191;
+          int32_t  const _1747 = ::halide_cpp_max(_1192, _1194);
+          int32_t  const _1748 = _partial_s0_ii_ig * 16;
+          int32_t  const _1749 = _1182 - _1195;
           for (int _partial_s0_ii_ir = 0; _partial_s0_ii_ir < 0 + 16; _partial_s0_ii_ir++)
           {
-           int32_t  const _1744 = _partial_s0_ii_ir + _1742;
-           int32_t  const _1745 = _45 + 16;
-           int32_t  const _1746 = _1744 * _1745;
-           int32_t  const _1747 = _1743 + 16;
-           int32_t  const _1748 = _1747 * _partial_s0_ii_ir;
-           int32_t  const _1749 = _1748 - _1191;
-           for (int _partial_s0_c_c = 0; _partial_s0_c_c < 0 + _1198; _partial_s0_c_c++)
+           int32_t  const _1750 = _partial_s0_ii_ir + _1748;
+           int32_t  const _1751 = _45 + 16;
+           int32_t  const _1752 = _1750 * _1751;
+           int32_t  const _1753 = _1749 + 16;
+           int32_t  const _1754 = _1753 * _partial_s0_ii_ir;
+           int32_t  const _1755 = _1754 - _1195;
+           for (int _partial_s0_c_c = 0; _partial_s0_c_c < 0 + _1202; _partial_s0_c_c++)
            {
-            int32_t  const _1750 = _partial_s0_c_c * 16;
-            int32_t  const _1751 = _1750 + _1749;
-            int32_t  const _1752 = _1751 + 16;
-            float16  const _1753 = float16_ops::load(_pv, _1752);
-            int32_t  const _1754 = _1750 + _1746;
-            float16_ops::store(_1753, _partial, _1754);
+            int32_t  const _1756 = _partial_s0_c_c * 16;
+            int32_t  const _1757 = _1756 + _1755;
+            int32_t  const _1758 = _1757 + 16;
+            float16  const _1759 = float16_ops::load(_pv, _1758);
+            int32_t  const _1760 = _1756 + _1752;
+            float16_ops::store(_1759, _partial, _1760);
            } // for _partial_s0_c_c
-           int32_t  const _1755 = ::halide_cpp_min(_attn_chunk_lo, _1741);
-           int32_t  const _1756 = ::halide_cpp_max(_1755, _1188);
-           int32_t  const _1757 = _1756 + 1024;
-           int32_t  const _1758 = ::halide_cpp_min(_1757, _1741);
-           float  const _1759 = reinterpret<float>(_1758);
-           int32_t  const _1760 = _1743 + 16;
-           int32_t  const _1761 = _1760 * _partial_s0_ii_ir;
-           int32_t  const _1762 = _1761 - _1191;
-           int32_t  const _1763 = _partial_s0_ii_ir + _1742;
-           for (int _partial_s0_c_c_rebased = 0; _partial_s0_c_c_rebased < 0 + _1197; _partial_s0_c_c_rebased++)
+           int32_t  const _1761 = ::halide_cpp_min(_1204, _1747);
+           int32_t  const _1762 = ::halide_cpp_max(_1761, _1192);
+           int32_t  const _1763 = _1762 + 1024;
+           int32_t  const _1764 = ::halide_cpp_min(_1763, _1747);
+           float  const _1765 = reinterpret<float>(_1764);
+           int32_t  const _1766 = _1749 + 16;
+           int32_t  const _1767 = _1766 * _partial_s0_ii_ir;
+           int32_t  const _1768 = _1767 - _1195;
+           int32_t  const _1769 = _partial_s0_ii_ir + _1748;
+           for (int _partial_s0_c_c_rebased = 0; _partial_s0_c_c_rebased < 0 + _1201; _partial_s0_c_c_rebased++)
            {
-            int32_t  const _1764 = _partial_s0_c_c_rebased + _1198;
-            int32_t  const _1765 = _1764 * 16;
-            int32_t  const _1766 = ::halide_cpp_min(_1765, _45);
-            int32_t  const _1767 = _1766 - _45;
-            int32x16_t  const _1768 = int32x16_t_ops::ramp(_1766, 1);
-            int32_t  const _1769 = _45 + -1;
-            int32x16_t  const _1770 = int32x16_t_ops::broadcast(_1769);
-            int32x16_t  const _1771 = int32x16_t_ops::min(_1768, _1770);
-            int32_t  const _1772 = _1762 + 16;
-            int32x16_t  const _1773 = int32x16_t_ops::broadcast(_1772);
-            int32x16_t  const _1774 = _1771 + _1773;
-            float16  const _1775 = float16_ops::load_gather(_pv, _1774);
-            float  const _1776 = _row_max[_1763];
-            float16  const _1777 = float16_ops::broadcast(_1776);
-            float  const _1778 = _row_sum[_1763];
-            float16  const _1779 = float16_ops::broadcast(_1778);
-            float16  const _1780 = float16_ops::broadcast(_1759);
-            float  const _1781 = reinterpret<float>(_1741);
-            float16  const _1782 = float16_ops::broadcast(_1781);
-            int32_t  const _1783 = _1767 + -2;
-            int32x16_t  const _1784 = int32x16_t_ops::ramp(_1783, 1);
-            int32x16_t  const _1785 = int32x16_t_ops::broadcast(0);
-            uint8x16_t  const _1786 = int32x16_t_ops::eq(_1784, _1785);
-            float16  const _1787 = float16_ops::select(_1786, _1780, _1782);
-            int32_t  const _1788 = _1767 + -1;
-            int32x16_t  const _1789 = int32x16_t_ops::ramp(_1788, 1);
-            uint8x16_t  const _1790 = int32x16_t_ops::eq(_1789, _1785);
-            float16  const _1791 = float16_ops::select(_1790, _1779, _1787);
-            int32x16_t  const _1792 = int32x16_t_ops::ramp(_1767, 1);
-            uint8x16_t  const _1793 = int32x16_t_ops::eq(_1792, _1785);
-            float16  const _1794 = float16_ops::select(_1793, _1777, _1791);
-            int32x16_t  const _1795 = int32x16_t_ops::broadcast(_45);
-            uint8x16_t  const _1796 = int32x16_t_ops::lt(_1768, _1795);
-            float16  const _1797 = float16_ops::select(_1796, _1775, _1794);
-            int32_t  const _1798 = _45 + 16;
-            int32_t  const _1799 = _1798 * _1763;
-            int32_t  const _1800 = _1799 + _1766;
-            float16_ops::store(_1797, _partial, _1800);
+            int32_t  const _1770 = _partial_s0_c_c_rebased + _1202;
+            int32_t  const _1771 = _1770 * 16;
+            int32_t  const _1772 = ::halide_cpp_min(_1771, _45);
+            int32_t  const _1773 = _1772 - _45;
+            int32x16_t  const _1774 = int32x16_t_ops::ramp(_1772, 1);
+            int32_t  const _1775 = _45 + -1;
+            int32x16_t  const _1776 = int32x16_t_ops::broadcast(_1775);
+            int32x16_t  const _1777 = int32x16_t_ops::min(_1774, _1776);
+            int32_t  const _1778 = _1768 + 16;
+            int32x16_t  const _1779 = int32x16_t_ops::broadcast(_1778);
+            int32x16_t  const _1780 = _1777 + _1779;
+            float16  const _1781 = float16_ops::load_gather(_pv, _1780);
+            float  const _1782 = _row_max[_1769];
+            float16  const _1783 = float16_ops::broadcast(_1782);
+            float  const _1784 = _row_sum[_1769];
+            float16  const _1785 = float16_ops::broadcast(_1784);
+            float16  const _1786 = float16_ops::broadcast(_1765);
+            float  const _1787 = reinterpret<float>(_1747);
+            float16  const _1788 = float16_ops::broadcast(_1787);
+            int32_t  const _1789 = _1773 + -2;
+            int32x16_t  const _1790 = int32x16_t_ops::ramp(_1789, 1);
+            int32x16_t  const _1791 = int32x16_t_ops::broadcast(0);
+            uint8x16_t  const _1792 = int32x16_t_ops::eq(_1790, _1791);
+            float16  const _1793 = float16_ops::select(_1792, _1786, _1788);
+            int32_t  const _1794 = _1773 + -1;
+            int32x16_t  const _1795 = int32x16_t_ops::ramp(_1794, 1);
+            uint8x16_t  const _1796 = int32x16_t_ops::eq(_1795, _1791);
+            float16  const _1797 = float16_ops::select(_1796, _1785, _1793);
+            int32x16_t  const _1798 = int32x16_t_ops::ramp(_1773, 1);
+            uint8x16_t  const _1799 = int32x16_t_ops::eq(_1798, _1791);
+            float16  const _1800 = float16_ops::select(_1799, _1783, _1797);
+            int32x16_t  const _1801 = int32x16_t_ops::broadcast(_45);
+            uint8x16_t  const _1802 = int32x16_t_ops::lt(_1774, _1801);
+            float16  const _1803 = float16_ops::select(_1802, _1781, _1800);
+            int32_t  const _1804 = _45 + 16;
+            int32_t  const _1805 = _1804 * _1769;
+            int32_t  const _1806 = _1805 + _1772;
+            float16_ops::store(_1803, _partial, _1806);
            } // for _partial_s0_c_c_rebased
           } // for _partial_s0_ii_ir
           _pv_free.free();
@@ -5832,33 +5838,33 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
         _probs_free.free();
         // produce attn_out
         // consume partial
-        int32_t  const _1801 = _45 & 15;
-        bool  const _1802 = _1801 != 0;
-        int32_t  const _1803 = _45 >> 4;
+        int32_t  const _1807 = _45 & 15;
+        bool  const _1808 = _1807 != 0;
+        int32_t  const _1809 = _45 >> 4;
         for (int _attn_out_s0_ii = 0; _attn_out_s0_ii < 0 + 32; _attn_out_s0_ii++)
         {
-         int32_t  const _1804 = _45 + 16;
-         int32_t  const _1805 = _1804 * _attn_out_s0_ii;
-         int32_t  const _1806 = _attn_out_s0_ii * _59;
-         int32_t  const _1807 = _1803 + 1;
-         for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + _1807; _attn_out_s0_c_c++)
+         int32_t  const _1810 = _45 + 16;
+         int32_t  const _1811 = _1810 * _attn_out_s0_ii;
+         int32_t  const _1812 = _attn_out_s0_ii * _59;
+         int32_t  const _1813 = _1809 + 1;
+         for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + _1813; _attn_out_s0_c_c++)
          {
-          int32_t  const _1808 = _attn_out_s0_c_c * 16;
-          int32_t  const _1809 = _1808 + _1805;
-          float16  const _1810 = float16_ops::load(_partial, _1809);
-          int32_t  const _1811 = _1808 + _1806;
-          float16_ops::store(_1810, _attn_out, _1811);
+          int32_t  const _1814 = _attn_out_s0_c_c * 16;
+          int32_t  const _1815 = _1814 + _1811;
+          float16  const _1816 = float16_ops::load(_partial, _1815);
+          int32_t  const _1817 = _1814 + _1812;
+          float16_ops::store(_1816, _attn_out, _1817);
          } // for _attn_out_s0_c_c
-         if (_1802)
+         if (_1808)
          {
-          int32_t  const _1812 = _45 + 16;
-          int32_t  const _1813 = _1812 * _attn_out_s0_ii;
-          int32_t  const _1814 = _1813 + _45;
-          float16  const _1815 = float16_ops::load(_partial, _1814);
-          int32_t  const _1816 = _attn_out_s0_ii * _59;
-          int32_t  const _1817 = _1816 + _45;
-          float16_ops::store(_1815, _attn_out, _1817);
-         } // if _1802
+          int32_t  const _1818 = _45 + 16;
+          int32_t  const _1819 = _1818 * _attn_out_s0_ii;
+          int32_t  const _1820 = _1819 + _45;
+          float16  const _1821 = float16_ops::load(_partial, _1820);
+          int32_t  const _1822 = _attn_out_s0_ii * _59;
+          int32_t  const _1823 = _1822 + _45;
+          float16_ops::store(_1821, _attn_out, _1823);
+         } // if _1808
         } // for _attn_out_s0_ii
         _partial_free.free();
        } // alloc _partial
@@ -6591,6 +6597,40 @@ bool view_buffer(void* uc, const DLTensor* t, const char* name, int ndim, halide
 
 }  // namespace
 
+namespace {
+
+/// Integer division and modulo as in the IR (Euclidean; x / 0 == 0 and x % 0 == 0).
+[[maybe_unused]] int attn_div_i32(int a, int b) {
+  if (b == 0) return 0;
+  int q = a / b, r = a % b;
+  if (r < 0) q += b > 0 ? -1 : 1;
+  return q;
+}
+[[maybe_unused]] int attn_mod_i32(int a, int b) {
+  if (b == 0) return 0;
+  int r = a % b;
+  if (r < 0) r += b > 0 ? b : -b;
+  return r;
+}
+[[maybe_unused]] float attn_mod_f32(float a, float b) { return a - b * floorf(a / b); }
+[[maybe_unused]] int attn_min_i32(int a, int b) { return a < b ? a : b; }
+[[maybe_unused]] int attn_max_i32(int a, int b) { return a > b ? a : b; }
+
+/// Keys in blocks of 64: blocks that the mask rules out for a whole query tile are skipped.
+constexpr int kSkipBlock = 64;
+constexpr bool kHasKeyTest = true;
+
+/// Whether the mask is false for every query in [q_min, q_max] and key in [kv_min, kv_max]: a
+/// sufficient condition from interval analysis of the mask (codegen/PlanTiles), or false.
+bool keys_masked([[maybe_unused]] int q_min, [[maybe_unused]] int q_max, [[maybe_unused]] int kv_min,
+                 [[maybe_unused]] int kv_max, [[maybe_unused]] int b_min, [[maybe_unused]] int b_max,
+                 [[maybe_unused]] int h_min, [[maybe_unused]] int h_max,
+                 [[maybe_unused]] const double* scalars) {
+  return (q_max < kv_min);
+}
+
+}  // namespace
+
 extern "C" __attribute__((visibility("default"))) int attn_alibi_softcap(const attn_kernel_args* args) {
   if (!args) return -1;
   unsigned hardware = std::thread::hardware_concurrency();
@@ -6712,25 +6752,43 @@ extern "C" __attribute__((visibility("default"))) int attn_alibi_softcap(const a
     }
     Plane q_tile(scratch.q.data(), D, kTileQ), out_tile(scratch.chunk.data(), Dv_pad + kLanes, kTileQ);
     Plane k_head(k.plane(h / groups, b), D, Lk), v_head(v.plane(h / groups, b), Dv_pad, Lk);
-    // The window chunk by chunk: the pipeline takes at most 1024 keys a call, so the scores stay in cache.
-    for (int32_t next = window[size_t(2 * t)], first = 1;; first = 0) {
-      int result = attn_alibi_softcap_pipeline(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(Lq), int32_t(Lk), int32_t(t), int32_t(h),
-          int32_t(b), window[size_t(2 * t)], window[size_t(2 * t + 1)], next, &buffer0.buf, &out_tile.buf);
-      if (result != 0) {
-        if (!ctx.failed) fail(uc, "%s: the kernel failed (Halide error %d)", kKernelName, result);
-        return result;
+    // The window's runs of key blocks that the mask may allow, each chunk by chunk: the pipeline
+    // takes at most 1024 keys a call, so the scores stay in cache.
+    const int32_t lo = window[size_t(2 * t)], hi = window[size_t(2 * t + 1)];
+    auto block_end = [&](int32_t x) { return x / kSkipBlock * kSkipBlock + kSkipBlock < hi ? x / kSkipBlock * kSkipBlock + kSkipBlock : hi; };
+    auto masked = [&](int32_t x) {
+      return kHasKeyTest && keys_masked(int(row0), int(row0 + rows - 1), x, block_end(x) - 1, int(b), int(b), int(h),
+                                        int(h), args->scalars);
+    };
+    bool first = true;
+    for (int32_t run_lo = lo; run_lo < hi;) {
+      if (masked(run_lo)) {
+        run_lo = block_end(run_lo);
+        continue;
       }
-      scratch.absorb(first);
-      if (scratch.chunk_end() >= scratch.window_end()) break;
-      next = scratch.chunk_end();
+      int32_t run_hi = kHasKeyTest ? block_end(run_lo) : hi;
+      while (run_hi < hi && !masked(run_hi)) run_hi = block_end(run_hi);
+      for (int32_t next = run_lo;;) {
+        int result = attn_alibi_softcap_pipeline(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(Lq), int32_t(Lk), int32_t(t),
+            int32_t(h), int32_t(b), run_lo, run_hi, next, &buffer0.buf, &out_tile.buf);
+        if (result != 0) {
+          if (!ctx.failed) fail(uc, "%s: the kernel failed (Halide error %d)", kKernelName, result);
+          return result;
+        }
+        scratch.absorb(first);
+        first = false;
+        if (scratch.chunk_end() >= scratch.window_end()) break;
+        next = scratch.chunk_end();
+      }
+      run_lo = run_hi;
     }
     // Out = P·V / sum and LSE of the tile's real rows, in the caller's layout and type; a row
-    // that nothing reached is Out 0, LSE -inf.
+    // that no key reached is Out 0, LSE -inf.
     for (int64_t r = 0; r < rows; ++r) {
       float sum = scratch.row_sum[size_t(r)], inv = sum > 0.0f ? 1.0f / sum : 0.0f;
       const float* src = scratch.acc.data() + r * Dv_pad;
       char* dst = out_base + b * ob + h * oh + (row0 + r) * ol;
-      for (int64_t c = 0; c < Dv; ++c) write_io(dst + c * esize, src[c] * inv);
+      for (int64_t c = 0; c < Dv; ++c) write_io(dst + c * esize, sum > 0.0f ? src[c] * inv : 0.0f);
       if (lse_base)
         lse_base[b * lb + h * lh + (row0 + r) * ll] =
             sum > 0.0f ? scratch.row_max[size_t(r)] * 0.693147180559945309f + logf(sum) : -INFINITY;

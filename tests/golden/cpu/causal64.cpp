@@ -3412,511 +3412,513 @@ int attn_causal64_pipeline(void const *__user_context, struct halide_buffer_t *_
  int32_t  const _68 = ::halide_cpp_max(_62, 0);
  int32_t  const _69 = _68 * 8;
  int32_t  const _70 = ::halide_cpp_min(_69, _attn_lk);
- int32_t  const _71 = ::halide_cpp_min(_67, _attn_chunk_lo);
- int32_t  const _72 = ::halide_cpp_max(_70, _71);
- int32_t  const _73 = ::halide_cpp_max(_72, 0);
- int32_t  const _74 = _73 + 1024;
- int32_t  const _75 = ::halide_cpp_min(_67, _74);
- int32_t  const _76 = _75 - _73;
- int32_t  const _77 = _76 + -1;
- int32_t  const _78 = _77 >> 3;
- int32_t  const _79 = _78 * 8;
- int32_t  const _80 = _73 + _79;
- int32_t  const _81 = _80 + 8;
- int32_t  const _82 = ::halide_cpp_min(_81, _24);
- int32_t  const _83 = _24 + -1;
- int32_t  const _84 = ::halide_cpp_min(_73, _83);
- int32_t  const _85 = _82 - _84;
- int32_t  const _86 = ::halide_cpp_min(_attn_chunk_lo, _66);
- int32_t  const _87 = ::halide_cpp_max(_86, _70);
- int32_t  const _88 = _66 - _87;
- int32_t  const _89 = ::halide_cpp_min(_88, 1024);
- int32_t  const _90 = _89 + -1;
- int32_t  const _91 = ::halide_cpp_min(_66, _attn_chunk_lo);
- int32_t  const _92 = ::halide_cpp_max(_91, _70);
- bool  const _93 = _halide_buffer_is_bounds_query(_attn_k_buffer);
- bool  const _94 = !(_93);
- bool  const _95 = 0 <= _84;
- bool  const _96 = _84 <= 0;
- bool  const _97 = _95 && _96;
- bool  const _98 = _94 || _97;
- if (!_98)
+ int32_t  const _71 = _attn_chunk_lo >> 3;
+ int32_t  const _72 = _71 * 8;
+ int32_t  const _73 = ::halide_cpp_min(_67, _72);
+ int32_t  const _74 = ::halide_cpp_max(_70, _73);
+ int32_t  const _75 = ::halide_cpp_max(_74, 0);
+ int32_t  const _76 = _75 + 1024;
+ int32_t  const _77 = ::halide_cpp_min(_67, _76);
+ int32_t  const _78 = _77 - _75;
+ int32_t  const _79 = _78 + -1;
+ int32_t  const _80 = _79 >> 3;
+ int32_t  const _81 = _80 * 8;
+ int32_t  const _82 = _75 + _81;
+ int32_t  const _83 = _82 + 8;
+ int32_t  const _84 = ::halide_cpp_min(_83, _24);
+ int32_t  const _85 = _24 + -1;
+ int32_t  const _86 = ::halide_cpp_min(_75, _85);
+ int32_t  const _87 = _84 - _86;
+ int32_t  const _88 = ::halide_cpp_min(_72, _66);
+ int32_t  const _89 = ::halide_cpp_max(_88, _70);
+ int32_t  const _90 = _66 - _89;
+ int32_t  const _91 = ::halide_cpp_min(_90, 1024);
+ int32_t  const _92 = _91 + -1;
+ int32_t  const _93 = ::halide_cpp_min(_66, _72);
+ int32_t  const _94 = ::halide_cpp_max(_93, _70);
+ bool  const _95 = _halide_buffer_is_bounds_query(_attn_k_buffer);
+ bool  const _96 = !(_95);
+ bool  const _97 = 0 <= _86;
+ bool  const _98 = _86 <= 0;
+ bool  const _99 = _97 && _98;
+ bool  const _100 = _96 || _99;
+ if (!_100)
  {
-  int32_t  const _99 = _85 + -1;
-  int32_t  const _100 = _85 + _84;
-  int32_t  const _101 = _100 + -1;
-  int32_t  const _102 = attn_causal64_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_k", 1, 0, _99, _84, _101);
-  return _102;
+  int32_t  const _101 = _87 + -1;
+  int32_t  const _102 = _87 + _86;
+  int32_t  const _103 = _102 + -1;
+  int32_t  const _104 = attn_causal64_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_k", 1, 0, _101, _86, _103);
+  return _104;
  }
- bool  const _103 = _halide_buffer_is_bounds_query(_attn_v_buffer);
- bool  const _104 = !(_103);
- bool  const _105 = 0 <= _92;
- bool  const _106 = _92 <= 0;
- bool  const _107 = _105 && _106;
- bool  const _108 = _104 || _107;
- if (!_108)
+ bool  const _105 = _halide_buffer_is_bounds_query(_attn_v_buffer);
+ bool  const _106 = !(_105);
+ bool  const _107 = 0 <= _94;
+ bool  const _108 = _94 <= 0;
+ bool  const _109 = _107 && _108;
+ bool  const _110 = _106 || _109;
+ if (!_110)
  {
-  int32_t  const _109 = _90 + _92;
-  int32_t  const _110 = attn_causal64_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_v", 1, 0, _90, _92, _109);
-  return _110;
+  int32_t  const _111 = _92 + _94;
+  int32_t  const _112 = attn_causal64_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_v", 1, 0, _92, _94, _111);
+  return _112;
  }
- uint32_t  const _111 = (uint32_t)(73730ull);
- bool  const _112 = _17 == _111;
- if (!_112)
+ uint32_t  const _113 = (uint32_t)(73730ull);
+ bool  const _114 = _17 == _113;
+ if (!_114)
  {
-  uint32_t  const _113 = (uint32_t)(73730ull);
-  int32_t  const _114 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_k", _17, _113);
-  return _114;
- }
- bool  const _115 = _19 == 2;
- if (!_115)
- {
-  int32_t  const _116 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_k", _19, 2);
+  uint32_t  const _115 = (uint32_t)(73730ull);
+  int32_t  const _116 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_k", _17, _115);
   return _116;
  }
- uint32_t  const _117 = (uint32_t)(73730ull);
- bool  const _118 = _27 == _117;
- if (!_118)
+ bool  const _117 = _19 == 2;
+ if (!_117)
  {
-  uint32_t  const _119 = (uint32_t)(73730ull);
-  int32_t  const _120 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_q", _27, _119);
-  return _120;
+  int32_t  const _118 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_k", _19, 2);
+  return _118;
  }
- bool  const _121 = _29 == 2;
- if (!_121)
+ uint32_t  const _119 = (uint32_t)(73730ull);
+ bool  const _120 = _27 == _119;
+ if (!_120)
  {
-  int32_t  const _122 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_q", _29, 2);
+  uint32_t  const _121 = (uint32_t)(73730ull);
+  int32_t  const _122 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_q", _27, _121);
   return _122;
  }
- uint32_t  const _123 = (uint32_t)(73730ull);
- bool  const _124 = _37 == _123;
- if (!_124)
+ bool  const _123 = _29 == 2;
+ if (!_123)
  {
-  uint32_t  const _125 = (uint32_t)(73730ull);
-  int32_t  const _126 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_v", _37, _125);
-  return _126;
+  int32_t  const _124 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_q", _29, 2);
+  return _124;
  }
- bool  const _127 = _39 == 2;
- if (!_127)
+ uint32_t  const _125 = (uint32_t)(73730ull);
+ bool  const _126 = _37 == _125;
+ if (!_126)
  {
-  int32_t  const _128 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_v", _39, 2);
+  uint32_t  const _127 = (uint32_t)(73730ull);
+  int32_t  const _128 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_v", _37, _127);
   return _128;
  }
- uint32_t  const _129 = (uint32_t)(73730ull);
- bool  const _130 = _47 == _129;
- if (!_130)
+ bool  const _129 = _39 == 2;
+ if (!_129)
  {
-  uint32_t  const _131 = (uint32_t)(73730ull);
-  int32_t  const _132 = attn_causal64_rt_error_bad_type(_ucon, "Output buffer attn_out", _47, _131);
-  return _132;
+  int32_t  const _130 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_v", _39, 2);
+  return _130;
  }
- bool  const _133 = _49 == 2;
- if (!_133)
+ uint32_t  const _131 = (uint32_t)(73730ull);
+ bool  const _132 = _47 == _131;
+ if (!_132)
  {
-  int32_t  const _134 = attn_causal64_rt_error_bad_dimensions(_ucon, "Output buffer attn_out", _49, 2);
+  uint32_t  const _133 = (uint32_t)(73730ull);
+  int32_t  const _134 = attn_causal64_rt_error_bad_type(_ucon, "Output buffer attn_out", _47, _133);
   return _134;
  }
- bool  const _135 = _20 <= 0;
- int32_t  const _136 = _21 + _20;
- bool  const _137 = 64 <= _136;
- bool  const _138 = _135 && _137;
- if (!_138)
+ bool  const _135 = _49 == 2;
+ if (!_135)
  {
-  int32_t  const _139 = _21 + _20;
-  int32_t  const _140 = _139 + -1;
-  int32_t  const _141 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 0, 0, 63, _20, _140);
-  return _141;
+  int32_t  const _136 = attn_causal64_rt_error_bad_dimensions(_ucon, "Output buffer attn_out", _49, 2);
+  return _136;
  }
- bool  const _142 = 0 <= _21;
- if (!_142)
+ bool  const _137 = _20 <= 0;
+ int32_t  const _138 = _21 + _20;
+ bool  const _139 = 64 <= _138;
+ bool  const _140 = _137 && _139;
+ if (!_140)
  {
-  int32_t  const _143 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 0, _21);
+  int32_t  const _141 = _21 + _20;
+  int32_t  const _142 = _141 + -1;
+  int32_t  const _143 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 0, 0, 63, _20, _142);
   return _143;
  }
- bool  const _144 = _23 <= _84;
- int32_t  const _145 = _85 + _84;
- int32_t  const _146 = _24 + _23;
- bool  const _147 = _145 <= _146;
- bool  const _148 = _144 && _147;
- if (!_148)
+ bool  const _144 = 0 <= _21;
+ if (!_144)
  {
-  int32_t  const _149 = _85 + _84;
-  int32_t  const _150 = _149 + -1;
-  int32_t  const _151 = _24 + _23;
-  int32_t  const _152 = _151 + -1;
-  int32_t  const _153 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 1, _84, _150, _23, _152);
-  return _153;
+  int32_t  const _145 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 0, _21);
+  return _145;
  }
- bool  const _154 = 0 <= _24;
- if (!_154)
+ bool  const _146 = _23 <= _86;
+ int32_t  const _147 = _87 + _86;
+ int32_t  const _148 = _24 + _23;
+ bool  const _149 = _147 <= _148;
+ bool  const _150 = _146 && _149;
+ if (!_150)
  {
-  int32_t  const _155 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 1, _24);
+  int32_t  const _151 = _87 + _86;
+  int32_t  const _152 = _151 + -1;
+  int32_t  const _153 = _24 + _23;
+  int32_t  const _154 = _153 + -1;
+  int32_t  const _155 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 1, _86, _152, _23, _154);
   return _155;
  }
- bool  const _156 = _30 <= 0;
- int32_t  const _157 = _31 + _30;
- bool  const _158 = 64 <= _157;
- bool  const _159 = _156 && _158;
- if (!_159)
+ bool  const _156 = 0 <= _24;
+ if (!_156)
  {
-  int32_t  const _160 = _31 + _30;
-  int32_t  const _161 = _160 + -1;
-  int32_t  const _162 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 0, 0, 63, _30, _161);
-  return _162;
+  int32_t  const _157 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 1, _24);
+  return _157;
  }
- bool  const _163 = 0 <= _31;
- if (!_163)
+ bool  const _158 = _30 <= 0;
+ int32_t  const _159 = _31 + _30;
+ bool  const _160 = 64 <= _159;
+ bool  const _161 = _158 && _160;
+ if (!_161)
  {
-  int32_t  const _164 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 0, _31);
+  int32_t  const _162 = _31 + _30;
+  int32_t  const _163 = _162 + -1;
+  int32_t  const _164 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 0, 0, 63, _30, _163);
   return _164;
  }
- bool  const _165 = _33 <= 0;
- int32_t  const _166 = _34 + _33;
- bool  const _167 = 32 <= _166;
- bool  const _168 = _165 && _167;
- if (!_168)
+ bool  const _165 = 0 <= _31;
+ if (!_165)
  {
-  int32_t  const _169 = _34 + _33;
-  int32_t  const _170 = _169 + -1;
-  int32_t  const _171 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 1, 0, 31, _33, _170);
-  return _171;
+  int32_t  const _166 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 0, _31);
+  return _166;
  }
- bool  const _172 = 0 <= _34;
- if (!_172)
+ bool  const _167 = _33 <= 0;
+ int32_t  const _168 = _34 + _33;
+ bool  const _169 = 32 <= _168;
+ bool  const _170 = _167 && _169;
+ if (!_170)
  {
-  int32_t  const _173 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 1, _34);
+  int32_t  const _171 = _34 + _33;
+  int32_t  const _172 = _171 + -1;
+  int32_t  const _173 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 1, 0, 31, _33, _172);
   return _173;
  }
- bool  const _174 = _40 <= 0;
- int32_t  const _175 = _41 + _40;
- bool  const _176 = 64 <= _175;
- bool  const _177 = _174 && _176;
- if (!_177)
+ bool  const _174 = 0 <= _34;
+ if (!_174)
  {
-  int32_t  const _178 = _41 + _40;
-  int32_t  const _179 = _178 + -1;
-  int32_t  const _180 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 0, 0, 63, _40, _179);
-  return _180;
+  int32_t  const _175 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 1, _34);
+  return _175;
  }
- bool  const _181 = 0 <= _41;
- if (!_181)
+ bool  const _176 = _40 <= 0;
+ int32_t  const _177 = _41 + _40;
+ bool  const _178 = 64 <= _177;
+ bool  const _179 = _176 && _178;
+ if (!_179)
  {
-  int32_t  const _182 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 0, _41);
+  int32_t  const _180 = _41 + _40;
+  int32_t  const _181 = _180 + -1;
+  int32_t  const _182 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 0, 0, 63, _40, _181);
   return _182;
  }
- bool  const _183 = _43 <= _92;
- int32_t  const _184 = _90 + _92;
- int32_t  const _185 = _184 + 1;
- int32_t  const _186 = _44 + _43;
- bool  const _187 = _185 <= _186;
- bool  const _188 = _183 && _187;
- if (!_188)
+ bool  const _183 = 0 <= _41;
+ if (!_183)
  {
-  int32_t  const _189 = _90 + _92;
-  int32_t  const _190 = _44 + _43;
-  int32_t  const _191 = _190 + -1;
-  int32_t  const _192 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 1, _92, _189, _43, _191);
-  return _192;
+  int32_t  const _184 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 0, _41);
+  return _184;
  }
- bool  const _193 = 0 <= _44;
- if (!_193)
+ bool  const _185 = _43 <= _94;
+ int32_t  const _186 = _92 + _94;
+ int32_t  const _187 = _186 + 1;
+ int32_t  const _188 = _44 + _43;
+ bool  const _189 = _187 <= _188;
+ bool  const _190 = _185 && _189;
+ if (!_190)
  {
-  int32_t  const _194 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 1, _44);
+  int32_t  const _191 = _92 + _94;
+  int32_t  const _192 = _44 + _43;
+  int32_t  const _193 = _192 + -1;
+  int32_t  const _194 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 1, _94, _191, _43, _193);
   return _194;
  }
- bool  const _195 = _50 <= 0;
- int32_t  const _196 = _51 + _50;
- bool  const _197 = 80 <= _196;
- bool  const _198 = _195 && _197;
- if (!_198)
+ bool  const _195 = 0 <= _44;
+ if (!_195)
  {
-  int32_t  const _199 = _51 + _50;
-  int32_t  const _200 = _199 + -1;
-  int32_t  const _201 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 0, 0, 79, _50, _200);
-  return _201;
+  int32_t  const _196 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 1, _44);
+  return _196;
  }
- bool  const _202 = 0 <= _51;
- if (!_202)
+ bool  const _197 = _50 <= 0;
+ int32_t  const _198 = _51 + _50;
+ bool  const _199 = 80 <= _198;
+ bool  const _200 = _197 && _199;
+ if (!_200)
  {
-  int32_t  const _203 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 0, _51);
+  int32_t  const _201 = _51 + _50;
+  int32_t  const _202 = _201 + -1;
+  int32_t  const _203 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 0, 0, 79, _50, _202);
   return _203;
  }
- bool  const _204 = _53 <= 0;
- int32_t  const _205 = _54 + _53;
- bool  const _206 = 32 <= _205;
- bool  const _207 = _204 && _206;
- if (!_207)
+ bool  const _204 = 0 <= _51;
+ if (!_204)
  {
-  int32_t  const _208 = _54 + _53;
-  int32_t  const _209 = _208 + -1;
-  int32_t  const _210 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 1, 0, 31, _53, _209);
-  return _210;
+  int32_t  const _205 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 0, _51);
+  return _205;
  }
- bool  const _211 = 0 <= _54;
- if (!_211)
+ bool  const _206 = _53 <= 0;
+ int32_t  const _207 = _54 + _53;
+ bool  const _208 = 32 <= _207;
+ bool  const _209 = _206 && _208;
+ if (!_209)
  {
-  int32_t  const _212 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 1, _54);
+  int32_t  const _210 = _54 + _53;
+  int32_t  const _211 = _210 + -1;
+  int32_t  const _212 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 1, 0, 31, _53, _211);
   return _212;
  }
- bool  const _213 = _22 == 1;
+ bool  const _213 = 0 <= _54;
  if (!_213)
  {
-  int32_t  const _214 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.stride.0", _22, "1", 1);
+  int32_t  const _214 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 1, _54);
   return _214;
  }
- bool  const _215 = _20 == 0;
+ bool  const _215 = _22 == 1;
  if (!_215)
  {
-  int32_t  const _216 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.min.0", _20, "0", 0);
+  int32_t  const _216 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.stride.0", _22, "1", 1);
   return _216;
  }
- bool  const _217 = _21 == 64;
+ bool  const _217 = _20 == 0;
  if (!_217)
  {
-  int32_t  const _218 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.extent.0", _21, "64", 64);
+  int32_t  const _218 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.min.0", _20, "0", 0);
   return _218;
  }
- bool  const _219 = _25 == 64;
+ bool  const _219 = _21 == 64;
  if (!_219)
  {
-  int32_t  const _220 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.stride.1", _25, "64", 64);
+  int32_t  const _220 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.extent.0", _21, "64", 64);
   return _220;
  }
- bool  const _221 = _23 == 0;
+ bool  const _221 = _25 == 64;
  if (!_221)
  {
-  int32_t  const _222 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.min.1", _23, "0", 0);
+  int32_t  const _222 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.stride.1", _25, "64", 64);
   return _222;
  }
- bool  const _223 = _32 == 1;
+ bool  const _223 = _23 == 0;
  if (!_223)
  {
-  int32_t  const _224 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.stride.0", _32, "1", 1);
+  int32_t  const _224 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.min.1", _23, "0", 0);
   return _224;
  }
- bool  const _225 = _30 == 0;
+ bool  const _225 = _32 == 1;
  if (!_225)
  {
-  int32_t  const _226 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.min.0", _30, "0", 0);
+  int32_t  const _226 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.stride.0", _32, "1", 1);
   return _226;
  }
- bool  const _227 = _31 == 64;
+ bool  const _227 = _30 == 0;
  if (!_227)
  {
-  int32_t  const _228 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.extent.0", _31, "64", 64);
+  int32_t  const _228 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.min.0", _30, "0", 0);
   return _228;
  }
- bool  const _229 = _35 == 64;
+ bool  const _229 = _31 == 64;
  if (!_229)
  {
-  int32_t  const _230 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.stride.1", _35, "64", 64);
+  int32_t  const _230 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.extent.0", _31, "64", 64);
   return _230;
  }
- bool  const _231 = _33 == 0;
+ bool  const _231 = _35 == 64;
  if (!_231)
  {
-  int32_t  const _232 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.min.1", _33, "0", 0);
+  int32_t  const _232 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.stride.1", _35, "64", 64);
   return _232;
  }
- bool  const _233 = _34 == 32;
+ bool  const _233 = _33 == 0;
  if (!_233)
  {
-  int32_t  const _234 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.extent.1", _34, "32", 32);
+  int32_t  const _234 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.min.1", _33, "0", 0);
   return _234;
  }
- bool  const _235 = _42 == 1;
+ bool  const _235 = _34 == 32;
  if (!_235)
  {
-  int32_t  const _236 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.stride.0", _42, "1", 1);
+  int32_t  const _236 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.extent.1", _34, "32", 32);
   return _236;
  }
- bool  const _237 = _40 == 0;
+ bool  const _237 = _42 == 1;
  if (!_237)
  {
-  int32_t  const _238 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.min.0", _40, "0", 0);
+  int32_t  const _238 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.stride.0", _42, "1", 1);
   return _238;
  }
- bool  const _239 = _41 == 64;
+ bool  const _239 = _40 == 0;
  if (!_239)
  {
-  int32_t  const _240 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.extent.0", _41, "64", 64);
+  int32_t  const _240 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.min.0", _40, "0", 0);
   return _240;
  }
- bool  const _241 = _45 == 64;
+ bool  const _241 = _41 == 64;
  if (!_241)
  {
-  int32_t  const _242 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.stride.1", _45, "64", 64);
+  int32_t  const _242 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.extent.0", _41, "64", 64);
   return _242;
  }
- bool  const _243 = _43 == 0;
+ bool  const _243 = _45 == 64;
  if (!_243)
  {
-  int32_t  const _244 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.min.1", _43, "0", 0);
+  int32_t  const _244 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.stride.1", _45, "64", 64);
   return _244;
  }
- bool  const _245 = _52 == 1;
+ bool  const _245 = _43 == 0;
  if (!_245)
  {
-  int32_t  const _246 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.stride.0", _52, "1", 1);
+  int32_t  const _246 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.min.1", _43, "0", 0);
   return _246;
  }
- bool  const _247 = _50 == 0;
+ bool  const _247 = _52 == 1;
  if (!_247)
  {
-  int32_t  const _248 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.min.0", _50, "0", 0);
+  int32_t  const _248 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.stride.0", _52, "1", 1);
   return _248;
  }
- bool  const _249 = _51 == 80;
+ bool  const _249 = _50 == 0;
  if (!_249)
  {
-  int32_t  const _250 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.extent.0", _51, "(64 + 16)", 80);
+  int32_t  const _250 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.min.0", _50, "0", 0);
   return _250;
  }
- bool  const _251 = _55 == 80;
+ bool  const _251 = _51 == 80;
  if (!_251)
  {
-  int32_t  const _252 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.stride.1", _55, "(64 + 16)", 80);
+  int32_t  const _252 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.extent.0", _51, "(64 + 16)", 80);
   return _252;
  }
- bool  const _253 = _53 == 0;
+ bool  const _253 = _55 == 80;
  if (!_253)
  {
-  int32_t  const _254 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.min.1", _53, "0", 0);
+  int32_t  const _254 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.stride.1", _55, "(64 + 16)", 80);
   return _254;
  }
- bool  const _255 = _54 == 32;
+ bool  const _255 = _53 == 0;
  if (!_255)
  {
-  int32_t  const _256 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.extent.1", _54, "32", 32);
+  int32_t  const _256 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.min.1", _53, "0", 0);
   return _256;
  }
- int64_t  const _257 = (int64_t)(_24);
- int64_t  const _258 = (int64_t)(64ll);
- int64_t  const _259 = _257 * _258;
- uint64_t  const _260 = (uint64_t)(_259);
- uint64_t  const _261 = (uint64_t)(2147483647ull);
- bool  const _262 = _260 <= _261;
- if (!_262)
+ bool  const _257 = _54 == 32;
+ if (!_257)
  {
-  int64_t  const _263 = (int64_t)(_24);
-  int64_t  const _264 = (int64_t)(64ll);
-  int64_t  const _265 = _263 * _264;
-  uint64_t  const _266 = (uint64_t)(_265);
-  uint64_t  const _267 = (uint64_t)(2147483647ull);
-  int32_t  const _268 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _266, _267);
-  return _268;
+  int32_t  const _258 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.extent.1", _54, "32", 32);
+  return _258;
  }
- int64_t  const _269 = (int64_t)(_24);
- int64_t  const _270 = (int64_t)(33554431ll);
- bool  const _271 = _269 <= _270;
- if (!_271)
+ int64_t  const _259 = (int64_t)(_24);
+ int64_t  const _260 = (int64_t)(64ll);
+ int64_t  const _261 = _259 * _260;
+ uint64_t  const _262 = (uint64_t)(_261);
+ uint64_t  const _263 = (uint64_t)(2147483647ull);
+ bool  const _264 = _262 <= _263;
+ if (!_264)
  {
-  int64_t  const _272 = (int64_t)(_24);
-  int64_t  const _273 = (int64_t)(64ll);
-  int64_t  const _274 = _272 * _273;
-  int64_t  const _275 = (int64_t)(2147483647ll);
-  int32_t  const _276 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_k", _274, _275);
-  return _276;
+  int64_t  const _265 = (int64_t)(_24);
+  int64_t  const _266 = (int64_t)(64ll);
+  int64_t  const _267 = _265 * _266;
+  uint64_t  const _268 = (uint64_t)(_267);
+  uint64_t  const _269 = (uint64_t)(2147483647ull);
+  int32_t  const _270 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _268, _269);
+  return _270;
  }
- int64_t  const _277 = (int64_t)(_44);
- int64_t  const _278 = (int64_t)(64ll);
- int64_t  const _279 = _277 * _278;
- uint64_t  const _280 = (uint64_t)(_279);
- uint64_t  const _281 = (uint64_t)(2147483647ull);
- bool  const _282 = _280 <= _281;
- if (!_282)
+ int64_t  const _271 = (int64_t)(_24);
+ int64_t  const _272 = (int64_t)(33554431ll);
+ bool  const _273 = _271 <= _272;
+ if (!_273)
  {
-  int64_t  const _283 = (int64_t)(_44);
-  int64_t  const _284 = (int64_t)(64ll);
-  int64_t  const _285 = _283 * _284;
-  uint64_t  const _286 = (uint64_t)(_285);
-  uint64_t  const _287 = (uint64_t)(2147483647ull);
-  int32_t  const _288 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _286, _287);
-  return _288;
+  int64_t  const _274 = (int64_t)(_24);
+  int64_t  const _275 = (int64_t)(64ll);
+  int64_t  const _276 = _274 * _275;
+  int64_t  const _277 = (int64_t)(2147483647ll);
+  int32_t  const _278 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_k", _276, _277);
+  return _278;
  }
- int64_t  const _289 = (int64_t)(_44);
- int64_t  const _290 = (int64_t)(33554431ll);
- bool  const _291 = _289 <= _290;
- if (!_291)
+ int64_t  const _279 = (int64_t)(_44);
+ int64_t  const _280 = (int64_t)(64ll);
+ int64_t  const _281 = _279 * _280;
+ uint64_t  const _282 = (uint64_t)(_281);
+ uint64_t  const _283 = (uint64_t)(2147483647ull);
+ bool  const _284 = _282 <= _283;
+ if (!_284)
  {
-  int64_t  const _292 = (int64_t)(_44);
-  int64_t  const _293 = (int64_t)(64ll);
-  int64_t  const _294 = _292 * _293;
-  int64_t  const _295 = (int64_t)(2147483647ll);
-  int32_t  const _296 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_v", _294, _295);
-  return _296;
+  int64_t  const _285 = (int64_t)(_44);
+  int64_t  const _286 = (int64_t)(64ll);
+  int64_t  const _287 = _285 * _286;
+  uint64_t  const _288 = (uint64_t)(_287);
+  uint64_t  const _289 = (uint64_t)(2147483647ull);
+  int32_t  const _290 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _288, _289);
+  return _290;
  }
- bool  const _297 = !(_18);
- if (!_297)
+ int64_t  const _291 = (int64_t)(_44);
+ int64_t  const _292 = (int64_t)(33554431ll);
+ bool  const _293 = _291 <= _292;
+ if (!_293)
  {
-  int32_t  const _298 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_k");
+  int64_t  const _294 = (int64_t)(_44);
+  int64_t  const _295 = (int64_t)(64ll);
+  int64_t  const _296 = _294 * _295;
+  int64_t  const _297 = (int64_t)(2147483647ll);
+  int32_t  const _298 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_v", _296, _297);
   return _298;
  }
- bool  const _299 = !(_28);
+ bool  const _299 = !(_18);
  if (!_299)
  {
-  int32_t  const _300 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_q");
+  int32_t  const _300 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_k");
   return _300;
  }
- bool  const _301 = !(_38);
+ bool  const _301 = !(_28);
  if (!_301)
  {
-  int32_t  const _302 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_v");
+  int32_t  const _302 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_q");
   return _302;
  }
- bool  const _303 = !(_48);
+ bool  const _303 = !(_38);
  if (!_303)
  {
-  int32_t  const _304 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Output buffer attn_out");
+  int32_t  const _304 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_v");
   return _304;
  }
- uint64_t  const _305 = (uint64_t)(0ull);
- auto * const _306 = (void *)(_305);
- bool  const _307 = _attn_k != _306;
- if (!_307)
+ bool  const _305 = !(_48);
+ if (!_305)
  {
-  int32_t  const _308 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_k");
-  return _308;
+  int32_t  const _306 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Output buffer attn_out");
+  return _306;
  }
- uint64_t  const _309 = (uint64_t)(0ull);
- auto * const _310 = (void *)(_309);
- bool  const _311 = _attn_q != _310;
- if (!_311)
+ uint64_t  const _307 = (uint64_t)(0ull);
+ auto * const _308 = (void *)(_307);
+ bool  const _309 = _attn_k != _308;
+ if (!_309)
  {
-  int32_t  const _312 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_q");
-  return _312;
+  int32_t  const _310 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_k");
+  return _310;
  }
- uint64_t  const _313 = (uint64_t)(0ull);
- auto * const _314 = (void *)(_313);
- bool  const _315 = _attn_v != _314;
- if (!_315)
+ uint64_t  const _311 = (uint64_t)(0ull);
+ auto * const _312 = (void *)(_311);
+ bool  const _313 = _attn_q != _312;
+ if (!_313)
  {
-  int32_t  const _316 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_v");
-  return _316;
+  int32_t  const _314 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_q");
+  return _314;
  }
- uint64_t  const _317 = (uint64_t)(0ull);
- auto * const _318 = (void *)(_317);
- bool  const _319 = _attn_out != _318;
- if (!_319)
+ uint64_t  const _315 = (uint64_t)(0ull);
+ auto * const _316 = (void *)(_315);
+ bool  const _317 = _attn_v != _316;
+ if (!_317)
  {
-  int32_t  const _320 = attn_causal64_rt_error_host_is_null(_ucon, "Output buffer attn_out");
-  return _320;
+  int32_t  const _318 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_v");
+  return _318;
  }
- bool  const _321 = 0 <= _attn_tile;
+ uint64_t  const _319 = (uint64_t)(0ull);
+ auto * const _320 = (void *)(_319);
+ bool  const _321 = _attn_out != _320;
  if (!_321)
  {
-  int64_t  const _322 = (int64_t)(_attn_tile);
-  int64_t  const _323 = (int64_t)(0ll);
-  int32_t  const _324 = attn_causal64_rt_error_param_too_small_i64(_ucon, "attn_tile", _322, _323);
-  return _324;
+  int32_t  const _322 = attn_causal64_rt_error_host_is_null(_ucon, "Output buffer attn_out");
+  return _322;
  }
- bool  const _325 = 0 <= _attn_lk;
- if (!_325)
+ bool  const _323 = 0 <= _attn_tile;
+ if (!_323)
  {
-  int64_t  const _326 = (int64_t)(_attn_lk);
-  int64_t  const _327 = (int64_t)(0ll);
-  int32_t  const _328 = attn_causal64_rt_error_param_too_small_i64(_ucon, "attn_lk", _326, _327);
-  return _328;
+  int64_t  const _324 = (int64_t)(_attn_tile);
+  int64_t  const _325 = (int64_t)(0ll);
+  int32_t  const _326 = attn_causal64_rt_error_param_too_small_i64(_ucon, "attn_tile", _324, _325);
+  return _326;
+ }
+ bool  const _327 = 0 <= _attn_lk;
+ if (!_327)
+ {
+  int64_t  const _328 = (int64_t)(_attn_lk);
+  int64_t  const _329 = (int64_t)(0ll);
+  int32_t  const _330 = attn_causal64_rt_error_param_too_small_i64(_ucon, "attn_lk", _328, _329);
+  return _330;
  }
  {
   float _qs[2048];
@@ -3925,645 +3927,647 @@ int attn_causal64_pipeline(void const *__user_context, struct halide_buffer_t *_
   {
    for (int _qs_s0_c = 0; _qs_s0_c < 0 + 64; _qs_s0_c++)
    {
-    int32_t  const _329 = _qs_s0_ii_ii * 1024;
-    int32_t  const _330 = _329 + _qs_s0_c;
-    int32x16_t  const _331 = int32x16_t_ops::ramp(_330, 64);
-    float16  const _332 = float16_ops::load_gather(_attn_q, _331);
-    float  const _333 = float_from_bits(1043900987 /* 0.180337 */);
-    float16  const _334 = float16_ops::broadcast(_333);
-    float16  const _335 = _332 * _334;
-    int32_t  const _336 = _qs_s0_c * 2;
-    int32_t  const _337 = _336 + _qs_s0_ii_ii;
-    int32_t  const _338 = _337 * 16;
-    float16_ops::store(_335, _qs, _338);
+    int32_t  const _331 = _qs_s0_ii_ii * 1024;
+    int32_t  const _332 = _331 + _qs_s0_c;
+    int32x16_t  const _333 = int32x16_t_ops::ramp(_332, 64);
+    float16  const _334 = float16_ops::load_gather(_attn_q, _333);
+    float  const _335 = float_from_bits(1043900987 /* 0.180337 */);
+    float16  const _336 = float16_ops::broadcast(_335);
+    float16  const _337 = _334 * _336;
+    int32_t  const _338 = _qs_s0_c * 2;
+    int32_t  const _339 = _338 + _qs_s0_ii_ii;
+    int32_t  const _340 = _339 * 16;
+    float16_ops::store(_337, _qs, _340);
    } // for _qs_s0_c
   } // for _qs_s0_ii_ii
-  int32_t  const _339 = ::halide_cpp_max(_72, 0);
-  int32_t  const _340 = _75 - _339;
+  int32_t  const _341 = ::halide_cpp_max(_74, 0);
+  int32_t  const _342 = _77 - _341;
   {
-   int32_t  const _341 = _340 + -1;
-   int32_t  const _342 = _341 >> 3;
-   int32_t  const _343 = _342 * 8;
-   int32_t  const _344 = _343 + 8;
-   int64_t  const _345 = _344;
-   int64_t  const _346 = _345 * 32;
-   if ((_346 > ((int64_t(1) << 31) - 1)) || ((_346 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+   int32_t  const _343 = _342 + -1;
+   int32_t  const _344 = _343 >> 3;
+   int32_t  const _345 = _344 * 8;
+   int32_t  const _346 = _345 + 8;
+   int64_t  const _347 = _346;
+   int64_t  const _348 = _347 * 32;
+   if ((_348 > ((int64_t(1) << 31) - 1)) || ((_348 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
    {
     attn_causal64_rt_error(_ucon, "32-bit signed overflow computing size of allocation scores\n");
     return -1;
    } // overflow test scores
-   int64_t  const _347 = _346;
-   float *_scores = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_347);
+   int64_t  const _349 = _348;
+   float *_scores = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_349);
    if (!_scores)
    {
-    int32_t  const _348 = attn_causal64_rt_error_out_of_memory(_ucon);
-    return _348;
+    int32_t  const _350 = attn_causal64_rt_error_out_of_memory(_ucon);
+    return _350;
    }
    HalideFreeHelper _scores_free(_ucon, _scores, attn_causal64_rt_free);
    // produce scores
    // consume qs
-   int32_t  const _349 = ::halide_cpp_max(_72, 0);
-   int32_t  const _350 = _340 + 7;
-   int32_t  const _351 = _350 >> 3;
-   for (int _scores_s0_j_jo = 0; _scores_s0_j_jo < 0 + _351; _scores_s0_j_jo++)
+   int32_t  const _351 = ::halide_cpp_max(_74, 0);
+   int32_t  const _352 = _342 + 7;
+   int32_t  const _353 = _352 >> 3;
+   for (int _scores_s0_j_jo = 0; _scores_s0_j_jo < 0 + _353; _scores_s0_j_jo++)
    {
-    int32_t  const _352 = _scores_s0_j_jo * 8;
-    int32_t  const _353 = _352 + _349;
+    int32_t  const _354 = _scores_s0_j_jo * 8;
+    int32_t  const _355 = _354 + _351;
     {
      float _dot[256];
      // produce dot
-     float  const _354 = float_from_bits(0 /* 0 */);
-     float16  const _355 = float16_ops::broadcast(_354);
-     float16_ops::store(_355, _dot, 0);
      float  const _356 = float_from_bits(0 /* 0 */);
      float16  const _357 = float16_ops::broadcast(_356);
-     float16_ops::store(_357, _dot, 32);
+     float16_ops::store(_357, _dot, 0);
      float  const _358 = float_from_bits(0 /* 0 */);
      float16  const _359 = float16_ops::broadcast(_358);
-     float16_ops::store(_359, _dot, 64);
+     float16_ops::store(_359, _dot, 32);
      float  const _360 = float_from_bits(0 /* 0 */);
      float16  const _361 = float16_ops::broadcast(_360);
-     float16_ops::store(_361, _dot, 96);
+     float16_ops::store(_361, _dot, 64);
      float  const _362 = float_from_bits(0 /* 0 */);
      float16  const _363 = float16_ops::broadcast(_362);
-     float16_ops::store(_363, _dot, 128);
+     float16_ops::store(_363, _dot, 96);
      float  const _364 = float_from_bits(0 /* 0 */);
      float16  const _365 = float16_ops::broadcast(_364);
-     float16_ops::store(_365, _dot, 160);
+     float16_ops::store(_365, _dot, 128);
      float  const _366 = float_from_bits(0 /* 0 */);
      float16  const _367 = float16_ops::broadcast(_366);
-     float16_ops::store(_367, _dot, 192);
+     float16_ops::store(_367, _dot, 160);
      float  const _368 = float_from_bits(0 /* 0 */);
      float16  const _369 = float16_ops::broadcast(_368);
-     float16_ops::store(_369, _dot, 224);
+     float16_ops::store(_369, _dot, 192);
      float  const _370 = float_from_bits(0 /* 0 */);
      float16  const _371 = float16_ops::broadcast(_370);
-     float16_ops::store(_371, _dot, 16);
+     float16_ops::store(_371, _dot, 224);
      float  const _372 = float_from_bits(0 /* 0 */);
      float16  const _373 = float16_ops::broadcast(_372);
-     float16_ops::store(_373, _dot, 48);
+     float16_ops::store(_373, _dot, 16);
      float  const _374 = float_from_bits(0 /* 0 */);
      float16  const _375 = float16_ops::broadcast(_374);
-     float16_ops::store(_375, _dot, 80);
+     float16_ops::store(_375, _dot, 48);
      float  const _376 = float_from_bits(0 /* 0 */);
      float16  const _377 = float16_ops::broadcast(_376);
-     float16_ops::store(_377, _dot, 112);
+     float16_ops::store(_377, _dot, 80);
      float  const _378 = float_from_bits(0 /* 0 */);
      float16  const _379 = float16_ops::broadcast(_378);
-     float16_ops::store(_379, _dot, 144);
+     float16_ops::store(_379, _dot, 112);
      float  const _380 = float_from_bits(0 /* 0 */);
      float16  const _381 = float16_ops::broadcast(_380);
-     float16_ops::store(_381, _dot, 176);
+     float16_ops::store(_381, _dot, 144);
      float  const _382 = float_from_bits(0 /* 0 */);
      float16  const _383 = float16_ops::broadcast(_382);
-     float16_ops::store(_383, _dot, 208);
+     float16_ops::store(_383, _dot, 176);
      float  const _384 = float_from_bits(0 /* 0 */);
      float16  const _385 = float16_ops::broadcast(_384);
-     float16_ops::store(_385, _dot, 240);
-     int32_t  const _386 = _353 + 8;
-     int32_t  const _387 = ::halide_cpp_min(_386, _24);
-     int32_t  const _388 = _387 * 64;
-     int32_t  const _389 = _353 + 7;
-     int32_t  const _390 = ::halide_cpp_min(_389, _24);
-     int32_t  const _391 = _390 * 64;
-     int32_t  const _392 = _353 + 6;
-     int32_t  const _393 = ::halide_cpp_min(_392, _24);
-     int32_t  const _394 = _393 * 64;
-     int32_t  const _395 = _353 + 5;
-     int32_t  const _396 = ::halide_cpp_min(_395, _24);
-     int32_t  const _397 = _396 * 64;
-     int32_t  const _398 = _353 + 4;
-     int32_t  const _399 = ::halide_cpp_min(_398, _24);
-     int32_t  const _400 = _399 * 64;
-     int32_t  const _401 = _353 + 3;
-     int32_t  const _402 = ::halide_cpp_min(_401, _24);
-     int32_t  const _403 = _402 * 64;
-     int32_t  const _404 = _353 + 2;
-     int32_t  const _405 = ::halide_cpp_min(_404, _24);
-     int32_t  const _406 = _405 * 64;
-     int32_t  const _407 = _24 + -1;
-     int32_t  const _408 = ::halide_cpp_min(_407, _353);
-     int32_t  const _409 = _408 * 64;
+     float16_ops::store(_385, _dot, 208);
+     float  const _386 = float_from_bits(0 /* 0 */);
+     float16  const _387 = float16_ops::broadcast(_386);
+     float16_ops::store(_387, _dot, 240);
+     int32_t  const _388 = _355 + 8;
+     int32_t  const _389 = ::halide_cpp_min(_388, _24);
+     int32_t  const _390 = _389 * 64;
+     int32_t  const _391 = _355 + 7;
+     int32_t  const _392 = ::halide_cpp_min(_391, _24);
+     int32_t  const _393 = _392 * 64;
+     int32_t  const _394 = _355 + 6;
+     int32_t  const _395 = ::halide_cpp_min(_394, _24);
+     int32_t  const _396 = _395 * 64;
+     int32_t  const _397 = _355 + 5;
+     int32_t  const _398 = ::halide_cpp_min(_397, _24);
+     int32_t  const _399 = _398 * 64;
+     int32_t  const _400 = _355 + 4;
+     int32_t  const _401 = ::halide_cpp_min(_400, _24);
+     int32_t  const _402 = _401 * 64;
+     int32_t  const _403 = _355 + 3;
+     int32_t  const _404 = ::halide_cpp_min(_403, _24);
+     int32_t  const _405 = _404 * 64;
+     int32_t  const _406 = _355 + 2;
+     int32_t  const _407 = ::halide_cpp_min(_406, _24);
+     int32_t  const _408 = _407 * 64;
+     int32_t  const _409 = _24 + -1;
+     int32_t  const _410 = ::halide_cpp_min(_409, _355);
+     int32_t  const _411 = _410 * 64;
      for (int _dot_s1_rd__x = 0; _dot_s1_rd__x < 0 + 64; _dot_s1_rd__x++)
      {
-      float16  const _410 = float16_ops::load(_dot, 0);
-      int32_t  const _411 = _dot_s1_rd__x * 32;
-      float16  const _412 = float16_ops::load(_qs, _411);
-      int32_t  const _413 = _dot_s1_rd__x + _409;
-      float  const _414 = ((float const *)_attn_k)[_413];
-      float16  const _415 = float16_ops::broadcast(_414);
-      float16  const _416 = _412 * _415;
-      float16  const _417 = _410 + _416;
-      float16_ops::store(_417, _dot, 0);
-      float16  const _418 = float16_ops::load(_dot, 16);
-      int32_t  const _419 = _dot_s1_rd__x * 32;
-      int32_t  const _420 = _419 + 16;
-      float16  const _421 = float16_ops::load(_qs, _420);
-      int32_t  const _422 = _dot_s1_rd__x + _409;
-      float  const _423 = ((float const *)_attn_k)[_422];
-      float16  const _424 = float16_ops::broadcast(_423);
-      float16  const _425 = _421 * _424;
-      float16  const _426 = _418 + _425;
-      float16_ops::store(_426, _dot, 16);
-      float16  const _427 = float16_ops::load(_dot, 32);
-      int32_t  const _428 = _dot_s1_rd__x * 32;
-      float16  const _429 = float16_ops::load(_qs, _428);
-      int32_t  const _430 = _dot_s1_rd__x + _406;
-      int32_t  const _431 = _430 + -64;
-      float  const _432 = ((float const *)_attn_k)[_431];
-      float16  const _433 = float16_ops::broadcast(_432);
-      float16  const _434 = _429 * _433;
-      float16  const _435 = _427 + _434;
-      float16_ops::store(_435, _dot, 32);
-      float16  const _436 = float16_ops::load(_dot, 48);
-      int32_t  const _437 = _dot_s1_rd__x * 32;
-      int32_t  const _438 = _437 + 16;
-      float16  const _439 = float16_ops::load(_qs, _438);
-      int32_t  const _440 = _dot_s1_rd__x + _406;
-      int32_t  const _441 = _440 + -64;
-      float  const _442 = ((float const *)_attn_k)[_441];
-      float16  const _443 = float16_ops::broadcast(_442);
-      float16  const _444 = _439 * _443;
-      float16  const _445 = _436 + _444;
-      float16_ops::store(_445, _dot, 48);
-      float16  const _446 = float16_ops::load(_dot, 64);
-      int32_t  const _447 = _dot_s1_rd__x * 32;
-      float16  const _448 = float16_ops::load(_qs, _447);
-      int32_t  const _449 = _dot_s1_rd__x + _403;
-      int32_t  const _450 = _449 + -64;
-      float  const _451 = ((float const *)_attn_k)[_450];
-      float16  const _452 = float16_ops::broadcast(_451);
-      float16  const _453 = _448 * _452;
-      float16  const _454 = _446 + _453;
-      float16_ops::store(_454, _dot, 64);
-      float16  const _455 = float16_ops::load(_dot, 80);
-      int32_t  const _456 = _dot_s1_rd__x * 32;
-      int32_t  const _457 = _456 + 16;
-      float16  const _458 = float16_ops::load(_qs, _457);
-      int32_t  const _459 = _dot_s1_rd__x + _403;
-      int32_t  const _460 = _459 + -64;
-      float  const _461 = ((float const *)_attn_k)[_460];
-      float16  const _462 = float16_ops::broadcast(_461);
-      float16  const _463 = _458 * _462;
-      float16  const _464 = _455 + _463;
-      float16_ops::store(_464, _dot, 80);
-      float16  const _465 = float16_ops::load(_dot, 96);
-      int32_t  const _466 = _dot_s1_rd__x * 32;
-      float16  const _467 = float16_ops::load(_qs, _466);
-      int32_t  const _468 = _dot_s1_rd__x + _400;
-      int32_t  const _469 = _468 + -64;
-      float  const _470 = ((float const *)_attn_k)[_469];
-      float16  const _471 = float16_ops::broadcast(_470);
-      float16  const _472 = _467 * _471;
-      float16  const _473 = _465 + _472;
-      float16_ops::store(_473, _dot, 96);
-      float16  const _474 = float16_ops::load(_dot, 112);
-      int32_t  const _475 = _dot_s1_rd__x * 32;
-      int32_t  const _476 = _475 + 16;
-      float16  const _477 = float16_ops::load(_qs, _476);
-      int32_t  const _478 = _dot_s1_rd__x + _400;
-      int32_t  const _479 = _478 + -64;
-      float  const _480 = ((float const *)_attn_k)[_479];
-      float16  const _481 = float16_ops::broadcast(_480);
-      float16  const _482 = _477 * _481;
-      float16  const _483 = _474 + _482;
-      float16_ops::store(_483, _dot, 112);
-      float16  const _484 = float16_ops::load(_dot, 128);
-      int32_t  const _485 = _dot_s1_rd__x * 32;
-      float16  const _486 = float16_ops::load(_qs, _485);
-      int32_t  const _487 = _dot_s1_rd__x + _397;
-      int32_t  const _488 = _487 + -64;
-      float  const _489 = ((float const *)_attn_k)[_488];
-      float16  const _490 = float16_ops::broadcast(_489);
-      float16  const _491 = _486 * _490;
-      float16  const _492 = _484 + _491;
-      float16_ops::store(_492, _dot, 128);
-      float16  const _493 = float16_ops::load(_dot, 144);
-      int32_t  const _494 = _dot_s1_rd__x * 32;
-      int32_t  const _495 = _494 + 16;
-      float16  const _496 = float16_ops::load(_qs, _495);
-      int32_t  const _497 = _dot_s1_rd__x + _397;
-      int32_t  const _498 = _497 + -64;
-      float  const _499 = ((float const *)_attn_k)[_498];
-      float16  const _500 = float16_ops::broadcast(_499);
-      float16  const _501 = _496 * _500;
-      float16  const _502 = _493 + _501;
-      float16_ops::store(_502, _dot, 144);
-      float16  const _503 = float16_ops::load(_dot, 160);
-      int32_t  const _504 = _dot_s1_rd__x * 32;
-      float16  const _505 = float16_ops::load(_qs, _504);
-      int32_t  const _506 = _dot_s1_rd__x + _394;
-      int32_t  const _507 = _506 + -64;
-      float  const _508 = ((float const *)_attn_k)[_507];
-      float16  const _509 = float16_ops::broadcast(_508);
-      float16  const _510 = _505 * _509;
-      float16  const _511 = _503 + _510;
-      float16_ops::store(_511, _dot, 160);
-      float16  const _512 = float16_ops::load(_dot, 176);
-      int32_t  const _513 = _dot_s1_rd__x * 32;
-      int32_t  const _514 = _513 + 16;
-      float16  const _515 = float16_ops::load(_qs, _514);
-      int32_t  const _516 = _dot_s1_rd__x + _394;
-      int32_t  const _517 = _516 + -64;
-      float  const _518 = ((float const *)_attn_k)[_517];
-      float16  const _519 = float16_ops::broadcast(_518);
-      float16  const _520 = _515 * _519;
-      float16  const _521 = _512 + _520;
-      float16_ops::store(_521, _dot, 176);
-      float16  const _522 = float16_ops::load(_dot, 192);
-      int32_t  const _523 = _dot_s1_rd__x * 32;
-      float16  const _524 = float16_ops::load(_qs, _523);
-      int32_t  const _525 = _dot_s1_rd__x + _391;
-      int32_t  const _526 = _525 + -64;
-      float  const _527 = ((float const *)_attn_k)[_526];
-      float16  const _528 = float16_ops::broadcast(_527);
-      float16  const _529 = _524 * _528;
-      float16  const _530 = _522 + _529;
-      float16_ops::store(_530, _dot, 192);
-      float16  const _531 = float16_ops::load(_dot, 208);
-      int32_t  const _532 = _dot_s1_rd__x * 32;
-      int32_t  const _533 = _532 + 16;
-      float16  const _534 = float16_ops::load(_qs, _533);
-      int32_t  const _535 = _dot_s1_rd__x + _391;
-      int32_t  const _536 = _535 + -64;
-      float  const _537 = ((float const *)_attn_k)[_536];
-      float16  const _538 = float16_ops::broadcast(_537);
-      float16  const _539 = _534 * _538;
-      float16  const _540 = _531 + _539;
-      float16_ops::store(_540, _dot, 208);
-      float16  const _541 = float16_ops::load(_dot, 224);
-      int32_t  const _542 = _dot_s1_rd__x * 32;
-      float16  const _543 = float16_ops::load(_qs, _542);
-      int32_t  const _544 = _dot_s1_rd__x + _388;
-      int32_t  const _545 = _544 + -64;
-      float  const _546 = ((float const *)_attn_k)[_545];
-      float16  const _547 = float16_ops::broadcast(_546);
-      float16  const _548 = _543 * _547;
-      float16  const _549 = _541 + _548;
-      float16_ops::store(_549, _dot, 224);
-      float16  const _550 = float16_ops::load(_dot, 240);
-      int32_t  const _551 = _dot_s1_rd__x * 32;
-      int32_t  const _552 = _551 + 16;
-      float16  const _553 = float16_ops::load(_qs, _552);
-      int32_t  const _554 = _dot_s1_rd__x + _388;
-      int32_t  const _555 = _554 + -64;
-      float  const _556 = ((float const *)_attn_k)[_555];
-      float16  const _557 = float16_ops::broadcast(_556);
-      float16  const _558 = _553 * _557;
-      float16  const _559 = _550 + _558;
-      float16_ops::store(_559, _dot, 240);
+      float16  const _412 = float16_ops::load(_dot, 0);
+      int32_t  const _413 = _dot_s1_rd__x * 32;
+      float16  const _414 = float16_ops::load(_qs, _413);
+      int32_t  const _415 = _dot_s1_rd__x + _411;
+      float  const _416 = ((float const *)_attn_k)[_415];
+      float16  const _417 = float16_ops::broadcast(_416);
+      float16  const _418 = _414 * _417;
+      float16  const _419 = _412 + _418;
+      float16_ops::store(_419, _dot, 0);
+      float16  const _420 = float16_ops::load(_dot, 16);
+      int32_t  const _421 = _dot_s1_rd__x * 32;
+      int32_t  const _422 = _421 + 16;
+      float16  const _423 = float16_ops::load(_qs, _422);
+      int32_t  const _424 = _dot_s1_rd__x + _411;
+      float  const _425 = ((float const *)_attn_k)[_424];
+      float16  const _426 = float16_ops::broadcast(_425);
+      float16  const _427 = _423 * _426;
+      float16  const _428 = _420 + _427;
+      float16_ops::store(_428, _dot, 16);
+      float16  const _429 = float16_ops::load(_dot, 32);
+      int32_t  const _430 = _dot_s1_rd__x * 32;
+      float16  const _431 = float16_ops::load(_qs, _430);
+      int32_t  const _432 = _dot_s1_rd__x + _408;
+      int32_t  const _433 = _432 + -64;
+      float  const _434 = ((float const *)_attn_k)[_433];
+      float16  const _435 = float16_ops::broadcast(_434);
+      float16  const _436 = _431 * _435;
+      float16  const _437 = _429 + _436;
+      float16_ops::store(_437, _dot, 32);
+      float16  const _438 = float16_ops::load(_dot, 48);
+      int32_t  const _439 = _dot_s1_rd__x * 32;
+      int32_t  const _440 = _439 + 16;
+      float16  const _441 = float16_ops::load(_qs, _440);
+      int32_t  const _442 = _dot_s1_rd__x + _408;
+      int32_t  const _443 = _442 + -64;
+      float  const _444 = ((float const *)_attn_k)[_443];
+      float16  const _445 = float16_ops::broadcast(_444);
+      float16  const _446 = _441 * _445;
+      float16  const _447 = _438 + _446;
+      float16_ops::store(_447, _dot, 48);
+      float16  const _448 = float16_ops::load(_dot, 64);
+      int32_t  const _449 = _dot_s1_rd__x * 32;
+      float16  const _450 = float16_ops::load(_qs, _449);
+      int32_t  const _451 = _dot_s1_rd__x + _405;
+      int32_t  const _452 = _451 + -64;
+      float  const _453 = ((float const *)_attn_k)[_452];
+      float16  const _454 = float16_ops::broadcast(_453);
+      float16  const _455 = _450 * _454;
+      float16  const _456 = _448 + _455;
+      float16_ops::store(_456, _dot, 64);
+      float16  const _457 = float16_ops::load(_dot, 80);
+      int32_t  const _458 = _dot_s1_rd__x * 32;
+      int32_t  const _459 = _458 + 16;
+      float16  const _460 = float16_ops::load(_qs, _459);
+      int32_t  const _461 = _dot_s1_rd__x + _405;
+      int32_t  const _462 = _461 + -64;
+      float  const _463 = ((float const *)_attn_k)[_462];
+      float16  const _464 = float16_ops::broadcast(_463);
+      float16  const _465 = _460 * _464;
+      float16  const _466 = _457 + _465;
+      float16_ops::store(_466, _dot, 80);
+      float16  const _467 = float16_ops::load(_dot, 96);
+      int32_t  const _468 = _dot_s1_rd__x * 32;
+      float16  const _469 = float16_ops::load(_qs, _468);
+      int32_t  const _470 = _dot_s1_rd__x + _402;
+      int32_t  const _471 = _470 + -64;
+      float  const _472 = ((float const *)_attn_k)[_471];
+      float16  const _473 = float16_ops::broadcast(_472);
+      float16  const _474 = _469 * _473;
+      float16  const _475 = _467 + _474;
+      float16_ops::store(_475, _dot, 96);
+      float16  const _476 = float16_ops::load(_dot, 112);
+      int32_t  const _477 = _dot_s1_rd__x * 32;
+      int32_t  const _478 = _477 + 16;
+      float16  const _479 = float16_ops::load(_qs, _478);
+      int32_t  const _480 = _dot_s1_rd__x + _402;
+      int32_t  const _481 = _480 + -64;
+      float  const _482 = ((float const *)_attn_k)[_481];
+      float16  const _483 = float16_ops::broadcast(_482);
+      float16  const _484 = _479 * _483;
+      float16  const _485 = _476 + _484;
+      float16_ops::store(_485, _dot, 112);
+      float16  const _486 = float16_ops::load(_dot, 128);
+      int32_t  const _487 = _dot_s1_rd__x * 32;
+      float16  const _488 = float16_ops::load(_qs, _487);
+      int32_t  const _489 = _dot_s1_rd__x + _399;
+      int32_t  const _490 = _489 + -64;
+      float  const _491 = ((float const *)_attn_k)[_490];
+      float16  const _492 = float16_ops::broadcast(_491);
+      float16  const _493 = _488 * _492;
+      float16  const _494 = _486 + _493;
+      float16_ops::store(_494, _dot, 128);
+      float16  const _495 = float16_ops::load(_dot, 144);
+      int32_t  const _496 = _dot_s1_rd__x * 32;
+      int32_t  const _497 = _496 + 16;
+      float16  const _498 = float16_ops::load(_qs, _497);
+      int32_t  const _499 = _dot_s1_rd__x + _399;
+      int32_t  const _500 = _499 + -64;
+      float  const _501 = ((float const *)_attn_k)[_500];
+      float16  const _502 = float16_ops::broadcast(_501);
+      float16  const _503 = _498 * _502;
+      float16  const _504 = _495 + _503;
+      float16_ops::store(_504, _dot, 144);
+      float16  const _505 = float16_ops::load(_dot, 160);
+      int32_t  const _506 = _dot_s1_rd__x * 32;
+      float16  const _507 = float16_ops::load(_qs, _506);
+      int32_t  const _508 = _dot_s1_rd__x + _396;
+      int32_t  const _509 = _508 + -64;
+      float  const _510 = ((float const *)_attn_k)[_509];
+      float16  const _511 = float16_ops::broadcast(_510);
+      float16  const _512 = _507 * _511;
+      float16  const _513 = _505 + _512;
+      float16_ops::store(_513, _dot, 160);
+      float16  const _514 = float16_ops::load(_dot, 176);
+      int32_t  const _515 = _dot_s1_rd__x * 32;
+      int32_t  const _516 = _515 + 16;
+      float16  const _517 = float16_ops::load(_qs, _516);
+      int32_t  const _518 = _dot_s1_rd__x + _396;
+      int32_t  const _519 = _518 + -64;
+      float  const _520 = ((float const *)_attn_k)[_519];
+      float16  const _521 = float16_ops::broadcast(_520);
+      float16  const _522 = _517 * _521;
+      float16  const _523 = _514 + _522;
+      float16_ops::store(_523, _dot, 176);
+      float16  const _524 = float16_ops::load(_dot, 192);
+      int32_t  const _525 = _dot_s1_rd__x * 32;
+      float16  const _526 = float16_ops::load(_qs, _525);
+      int32_t  const _527 = _dot_s1_rd__x + _393;
+      int32_t  const _528 = _527 + -64;
+      float  const _529 = ((float const *)_attn_k)[_528];
+      float16  const _530 = float16_ops::broadcast(_529);
+      float16  const _531 = _526 * _530;
+      float16  const _532 = _524 + _531;
+      float16_ops::store(_532, _dot, 192);
+      float16  const _533 = float16_ops::load(_dot, 208);
+      int32_t  const _534 = _dot_s1_rd__x * 32;
+      int32_t  const _535 = _534 + 16;
+      float16  const _536 = float16_ops::load(_qs, _535);
+      int32_t  const _537 = _dot_s1_rd__x + _393;
+      int32_t  const _538 = _537 + -64;
+      float  const _539 = ((float const *)_attn_k)[_538];
+      float16  const _540 = float16_ops::broadcast(_539);
+      float16  const _541 = _536 * _540;
+      float16  const _542 = _533 + _541;
+      float16_ops::store(_542, _dot, 208);
+      float16  const _543 = float16_ops::load(_dot, 224);
+      int32_t  const _544 = _dot_s1_rd__x * 32;
+      float16  const _545 = float16_ops::load(_qs, _544);
+      int32_t  const _546 = _dot_s1_rd__x + _390;
+      int32_t  const _547 = _546 + -64;
+      float  const _548 = ((float const *)_attn_k)[_547];
+      float16  const _549 = float16_ops::broadcast(_548);
+      float16  const _550 = _545 * _549;
+      float16  const _551 = _543 + _550;
+      float16_ops::store(_551, _dot, 224);
+      float16  const _552 = float16_ops::load(_dot, 240);
+      int32_t  const _553 = _dot_s1_rd__x * 32;
+      int32_t  const _554 = _553 + 16;
+      float16  const _555 = float16_ops::load(_qs, _554);
+      int32_t  const _556 = _dot_s1_rd__x + _390;
+      int32_t  const _557 = _556 + -64;
+      float  const _558 = ((float const *)_attn_k)[_557];
+      float16  const _559 = float16_ops::broadcast(_558);
+      float16  const _560 = _555 * _559;
+      float16  const _561 = _552 + _560;
+      float16_ops::store(_561, _dot, 240);
      } // for _dot_s1_rd__x
      // consume dot
-     float16  const _560 = float16_ops::load(_dot, 0);
-     int32_t  const _561 = _353 - _349;
-     int32_t  const _562 = _561 * 32;
-     float16_ops::store(_560, _scores, _562);
-     float16  const _563 = float16_ops::load(_dot, 16);
-     int32_t  const _564 = _353 - _349;
-     int32_t  const _565 = _564 * 32;
-     int32_t  const _566 = _565 + 16;
-     float16_ops::store(_563, _scores, _566);
-     float16  const _567 = float16_ops::load(_dot, 32);
-     int32_t  const _568 = _353 - _349;
-     int32_t  const _569 = _568 * 32;
-     int32_t  const _570 = _569 + 32;
-     float16_ops::store(_567, _scores, _570);
-     float16  const _571 = float16_ops::load(_dot, 48);
-     int32_t  const _572 = _353 - _349;
-     int32_t  const _573 = _572 * 32;
-     int32_t  const _574 = _573 + 48;
-     float16_ops::store(_571, _scores, _574);
-     float16  const _575 = float16_ops::load(_dot, 64);
-     int32_t  const _576 = _353 - _349;
-     int32_t  const _577 = _576 * 32;
-     int32_t  const _578 = _577 + 64;
-     float16_ops::store(_575, _scores, _578);
-     float16  const _579 = float16_ops::load(_dot, 80);
-     int32_t  const _580 = _353 - _349;
-     int32_t  const _581 = _580 * 32;
-     int32_t  const _582 = _581 + 80;
-     float16_ops::store(_579, _scores, _582);
-     float16  const _583 = float16_ops::load(_dot, 96);
-     int32_t  const _584 = _353 - _349;
-     int32_t  const _585 = _584 * 32;
-     int32_t  const _586 = _585 + 96;
-     float16_ops::store(_583, _scores, _586);
-     float16  const _587 = float16_ops::load(_dot, 112);
-     int32_t  const _588 = _353 - _349;
-     int32_t  const _589 = _588 * 32;
-     int32_t  const _590 = _589 + 112;
-     float16_ops::store(_587, _scores, _590);
-     float16  const _591 = float16_ops::load(_dot, 128);
-     int32_t  const _592 = _353 - _349;
-     int32_t  const _593 = _592 * 32;
-     int32_t  const _594 = _593 + 128;
-     float16_ops::store(_591, _scores, _594);
-     float16  const _595 = float16_ops::load(_dot, 144);
-     int32_t  const _596 = _353 - _349;
-     int32_t  const _597 = _596 * 32;
-     int32_t  const _598 = _597 + 144;
-     float16_ops::store(_595, _scores, _598);
-     float16  const _599 = float16_ops::load(_dot, 160);
-     int32_t  const _600 = _353 - _349;
-     int32_t  const _601 = _600 * 32;
-     int32_t  const _602 = _601 + 160;
-     float16_ops::store(_599, _scores, _602);
-     float16  const _603 = float16_ops::load(_dot, 176);
-     int32_t  const _604 = _353 - _349;
-     int32_t  const _605 = _604 * 32;
-     int32_t  const _606 = _605 + 176;
-     float16_ops::store(_603, _scores, _606);
-     float16  const _607 = float16_ops::load(_dot, 192);
-     int32_t  const _608 = _353 - _349;
-     int32_t  const _609 = _608 * 32;
-     int32_t  const _610 = _609 + 192;
-     float16_ops::store(_607, _scores, _610);
-     float16  const _611 = float16_ops::load(_dot, 208);
-     int32_t  const _612 = _353 - _349;
-     int32_t  const _613 = _612 * 32;
-     int32_t  const _614 = _613 + 208;
-     float16_ops::store(_611, _scores, _614);
-     float16  const _615 = float16_ops::load(_dot, 224);
-     int32_t  const _616 = _353 - _349;
-     int32_t  const _617 = _616 * 32;
-     int32_t  const _618 = _617 + 224;
-     float16_ops::store(_615, _scores, _618);
-     float16  const _619 = float16_ops::load(_dot, 240);
-     int32_t  const _620 = _353 - _349;
-     int32_t  const _621 = _620 * 32;
-     int32_t  const _622 = _621 + 240;
-     float16_ops::store(_619, _scores, _622);
+     float16  const _562 = float16_ops::load(_dot, 0);
+     int32_t  const _563 = _355 - _351;
+     int32_t  const _564 = _563 * 32;
+     float16_ops::store(_562, _scores, _564);
+     float16  const _565 = float16_ops::load(_dot, 16);
+     int32_t  const _566 = _355 - _351;
+     int32_t  const _567 = _566 * 32;
+     int32_t  const _568 = _567 + 16;
+     float16_ops::store(_565, _scores, _568);
+     float16  const _569 = float16_ops::load(_dot, 32);
+     int32_t  const _570 = _355 - _351;
+     int32_t  const _571 = _570 * 32;
+     int32_t  const _572 = _571 + 32;
+     float16_ops::store(_569, _scores, _572);
+     float16  const _573 = float16_ops::load(_dot, 48);
+     int32_t  const _574 = _355 - _351;
+     int32_t  const _575 = _574 * 32;
+     int32_t  const _576 = _575 + 48;
+     float16_ops::store(_573, _scores, _576);
+     float16  const _577 = float16_ops::load(_dot, 64);
+     int32_t  const _578 = _355 - _351;
+     int32_t  const _579 = _578 * 32;
+     int32_t  const _580 = _579 + 64;
+     float16_ops::store(_577, _scores, _580);
+     float16  const _581 = float16_ops::load(_dot, 80);
+     int32_t  const _582 = _355 - _351;
+     int32_t  const _583 = _582 * 32;
+     int32_t  const _584 = _583 + 80;
+     float16_ops::store(_581, _scores, _584);
+     float16  const _585 = float16_ops::load(_dot, 96);
+     int32_t  const _586 = _355 - _351;
+     int32_t  const _587 = _586 * 32;
+     int32_t  const _588 = _587 + 96;
+     float16_ops::store(_585, _scores, _588);
+     float16  const _589 = float16_ops::load(_dot, 112);
+     int32_t  const _590 = _355 - _351;
+     int32_t  const _591 = _590 * 32;
+     int32_t  const _592 = _591 + 112;
+     float16_ops::store(_589, _scores, _592);
+     float16  const _593 = float16_ops::load(_dot, 128);
+     int32_t  const _594 = _355 - _351;
+     int32_t  const _595 = _594 * 32;
+     int32_t  const _596 = _595 + 128;
+     float16_ops::store(_593, _scores, _596);
+     float16  const _597 = float16_ops::load(_dot, 144);
+     int32_t  const _598 = _355 - _351;
+     int32_t  const _599 = _598 * 32;
+     int32_t  const _600 = _599 + 144;
+     float16_ops::store(_597, _scores, _600);
+     float16  const _601 = float16_ops::load(_dot, 160);
+     int32_t  const _602 = _355 - _351;
+     int32_t  const _603 = _602 * 32;
+     int32_t  const _604 = _603 + 160;
+     float16_ops::store(_601, _scores, _604);
+     float16  const _605 = float16_ops::load(_dot, 176);
+     int32_t  const _606 = _355 - _351;
+     int32_t  const _607 = _606 * 32;
+     int32_t  const _608 = _607 + 176;
+     float16_ops::store(_605, _scores, _608);
+     float16  const _609 = float16_ops::load(_dot, 192);
+     int32_t  const _610 = _355 - _351;
+     int32_t  const _611 = _610 * 32;
+     int32_t  const _612 = _611 + 192;
+     float16_ops::store(_609, _scores, _612);
+     float16  const _613 = float16_ops::load(_dot, 208);
+     int32_t  const _614 = _355 - _351;
+     int32_t  const _615 = _614 * 32;
+     int32_t  const _616 = _615 + 208;
+     float16_ops::store(_613, _scores, _616);
+     float16  const _617 = float16_ops::load(_dot, 224);
+     int32_t  const _618 = _355 - _351;
+     int32_t  const _619 = _618 * 32;
+     int32_t  const _620 = _619 + 224;
+     float16_ops::store(_617, _scores, _620);
+     float16  const _621 = float16_ops::load(_dot, 240);
+     int32_t  const _622 = _355 - _351;
+     int32_t  const _623 = _622 * 32;
+     int32_t  const _624 = _623 + 240;
+     float16_ops::store(_621, _scores, _624);
     } // alloc _dot
    } // for _scores_s0_j_jo
-   int32_t  const _623 = ::halide_cpp_max(_72, 0);
-   int32_t  const _624 = _75 - _623;
+   int32_t  const _625 = ::halide_cpp_max(_74, 0);
+   int32_t  const _626 = _77 - _625;
    {
-    int64_t  const _625 = _624;
-    int64_t  const _626 = _625 * 32;
-    if ((_626 > ((int64_t(1) << 31) - 1)) || ((_626 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+    int64_t  const _627 = _626;
+    int64_t  const _628 = _627 * 32;
+    if ((_628 > ((int64_t(1) << 31) - 1)) || ((_628 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
     {
      attn_causal64_rt_error(_ucon, "32-bit signed overflow computing size of allocation masked\n");
      return -1;
     } // overflow test masked
-    int64_t  const _627 = _626;
-    float *_masked = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_627);
+    int64_t  const _629 = _628;
+    float *_masked = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_629);
     if (!_masked)
     {
-     int32_t  const _628 = attn_causal64_rt_error_out_of_memory(_ucon);
-     return _628;
+     int32_t  const _630 = attn_causal64_rt_error_out_of_memory(_ucon);
+     return _630;
     }
     HalideFreeHelper _masked_free(_ucon, _masked, attn_causal64_rt_free);
     // produce masked
     // consume scores
-    int32_t  const _629 = ::halide_cpp_max(_72, 0);
-    int32_t  const _630 = _attn_tile * 32;
-    for (int _masked_s0_j_rebased = 0; _masked_s0_j_rebased < 0 + _340; _masked_s0_j_rebased++)
+    int32_t  const _631 = ::halide_cpp_max(_74, 0);
+    int32_t  const _632 = _attn_tile * 32;
+    for (int _masked_s0_j_rebased = 0; _masked_s0_j_rebased < 0 + _342; _masked_s0_j_rebased++)
     {
-     int32_t  const _631 = _masked_s0_j_rebased * 32;
-     float16  const _632 = float16_ops::load(_scores, _631);
-     float16  const _633 = float16_ops::broadcast(neg_inf_f32());
-     float  const _634 = float_from_bits(0 /* 0 */);
-     float16  const _635 = float16_ops::broadcast(_634);
-     int32x16_t  const _636 = int32x16_t_ops::ramp(_630, 1);
-     int32_t  const _637 = _masked_s0_j_rebased + _629;
-     int32x16_t  const _638 = int32x16_t_ops::broadcast(_637);
-     uint8x16_t  const _639 = int32x16_t_ops::lt(_636, _638);
-     float16  const _640 = float16_ops::select(_639, _633, _635);
-     float16  const _641 = _632 + _640;
-     float16_ops::store(_641, _masked, _631);
-     int32_t  const _642 = _masked_s0_j_rebased * 32;
-     int32_t  const _643 = _642 + 16;
-     float16  const _644 = float16_ops::load(_scores, _643);
-     float16  const _645 = float16_ops::broadcast(neg_inf_f32());
-     float  const _646 = float_from_bits(0 /* 0 */);
-     float16  const _647 = float16_ops::broadcast(_646);
-     int32x16_t  const _648 = int32x16_t_ops::ramp(_630, 1);
-     int32_t  const _649 = _masked_s0_j_rebased + _629;
-     int32_t  const _650 = _649 + -16;
-     int32x16_t  const _651 = int32x16_t_ops::broadcast(_650);
-     uint8x16_t  const _652 = int32x16_t_ops::lt(_648, _651);
-     float16  const _653 = float16_ops::select(_652, _645, _647);
-     float16  const _654 = _644 + _653;
-     float16_ops::store(_654, _masked, _643);
+     int32_t  const _633 = _masked_s0_j_rebased * 32;
+     float16  const _634 = float16_ops::load(_scores, _633);
+     float16  const _635 = float16_ops::broadcast(neg_inf_f32());
+     float  const _636 = float_from_bits(0 /* 0 */);
+     float16  const _637 = float16_ops::broadcast(_636);
+     int32x16_t  const _638 = int32x16_t_ops::ramp(_632, 1);
+     int32_t  const _639 = _masked_s0_j_rebased + _631;
+     int32x16_t  const _640 = int32x16_t_ops::broadcast(_639);
+     uint8x16_t  const _641 = int32x16_t_ops::lt(_638, _640);
+     float16  const _642 = float16_ops::select(_641, _635, _637);
+     float16  const _643 = _634 + _642;
+     float16_ops::store(_643, _masked, _633);
+     int32_t  const _644 = _masked_s0_j_rebased * 32;
+     int32_t  const _645 = _644 + 16;
+     float16  const _646 = float16_ops::load(_scores, _645);
+     float16  const _647 = float16_ops::broadcast(neg_inf_f32());
+     float  const _648 = float_from_bits(0 /* 0 */);
+     float16  const _649 = float16_ops::broadcast(_648);
+     int32x16_t  const _650 = int32x16_t_ops::ramp(_632, 1);
+     int32_t  const _651 = _masked_s0_j_rebased + _631;
+     int32_t  const _652 = _651 + -16;
+     int32x16_t  const _653 = int32x16_t_ops::broadcast(_652);
+     uint8x16_t  const _654 = int32x16_t_ops::lt(_650, _653);
+     float16  const _655 = float16_ops::select(_654, _647, _649);
+     float16  const _656 = _646 + _655;
+     float16_ops::store(_656, _masked, _645);
     } // for _masked_s0_j_rebased
     _scores_free.free();
     {
      float _row_max[32];
-     int32_t  const _655 = ::halide_cpp_max(_72, 0);
-     int32_t  const _656 = _75 - _655;
+     int32_t  const _657 = ::halide_cpp_max(_74, 0);
+     int32_t  const _658 = _77 - _657;
      // produce row_max
      for (int _row_max_s0_ii_ii = 0; _row_max_s0_ii_ii < 0 + 2; _row_max_s0_ii_ii++)
      {
-      float16  const _657 = float16_ops::broadcast(neg_inf_f32());
-      int32_t  const _658 = _row_max_s0_ii_ii * 16;
-      float16_ops::store(_657, _row_max, _658);
+      float16  const _659 = float16_ops::broadcast(neg_inf_f32());
+      int32_t  const _660 = _row_max_s0_ii_ii * 16;
+      float16_ops::store(_659, _row_max, _660);
      } // for _row_max_s0_ii_ii
      // consume masked
-     for (int _row_max_s1_rk__x_rebased = 0; _row_max_s1_rk__x_rebased < 0 + _656; _row_max_s1_rk__x_rebased++)
+     for (int _row_max_s1_rk__x_rebased = 0; _row_max_s1_rk__x_rebased < 0 + _658; _row_max_s1_rk__x_rebased++)
      {
-      float16  const _659 = float16_ops::load(_row_max, 0);
-      int32_t  const _660 = _row_max_s1_rk__x_rebased * 32;
-      float16  const _661 = float16_ops::load(_masked, _660);
-      float16  const _662 = float16_ops::max(_659, _661);
-      float16_ops::store(_662, _row_max, 0);
-      float16  const _663 = float16_ops::load(_row_max, 16);
-      int32_t  const _664 = _row_max_s1_rk__x_rebased * 32;
-      int32_t  const _665 = _664 + 16;
-      float16  const _666 = float16_ops::load(_masked, _665);
-      float16  const _667 = float16_ops::max(_663, _666);
-      float16_ops::store(_667, _row_max, 16);
+      float16  const _661 = float16_ops::load(_row_max, 0);
+      int32_t  const _662 = _row_max_s1_rk__x_rebased * 32;
+      float16  const _663 = float16_ops::load(_masked, _662);
+      float16  const _664 = float16_ops::max(_661, _663);
+      float16_ops::store(_664, _row_max, 0);
+      float16  const _665 = float16_ops::load(_row_max, 16);
+      int32_t  const _666 = _row_max_s1_rk__x_rebased * 32;
+      int32_t  const _667 = _666 + 16;
+      float16  const _668 = float16_ops::load(_masked, _667);
+      float16  const _669 = float16_ops::max(_665, _668);
+      float16_ops::store(_669, _row_max, 16);
      } // for _row_max_s1_rk__x_rebased
-     int32_t  const _668 = ::halide_cpp_max(_72, 0);
-     int32_t  const _669 = ::halide_cpp_min(_668, _92);
-     int32_t  const _670 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
-     int32_t  const _671 = _670 + 7;
-     int32_t  const _672 = _671 >> 3;
-     int32_t  const _673 = _attn_tile * 4;
-     int32_t  const _674 = _673 + 4;
-     int32_t  const _675 = ::halide_cpp_min(_672, _674);
-     int32_t  const _676 = _attn_kv_lo >> 3;
-     int32_t  const _677 = ::halide_cpp_max(_675, _676);
-     int32_t  const _678 = ::halide_cpp_max(_677, 0);
-     int32_t  const _679 = _678 * 8;
-     int32_t  const _680 = ::halide_cpp_min(_679, _attn_lk);
-     int32_t  const _681 = ::halide_cpp_min(_attn_chunk_lo, _680);
-     int32_t  const _682 = ::halide_cpp_max(_676, 0);
-     int32_t  const _683 = _682 * 8;
-     int32_t  const _684 = ::halide_cpp_min(_683, _attn_lk);
-     int32_t  const _685 = ::halide_cpp_max(_681, _684);
-     int32_t  const _686 = _685 + 1024;
-     int32_t  const _687 = ::halide_cpp_min(_686, _680);
-     int32_t  const _688 = ::halide_cpp_max(_687, _75);
-     int32_t  const _689 = ::halide_cpp_min(_668, _685);
-     int32_t  const _690 = _688 - _689;
+     int32_t  const _670 = ::halide_cpp_max(_74, 0);
+     int32_t  const _671 = ::halide_cpp_min(_670, _94);
+     int32_t  const _672 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
+     int32_t  const _673 = _672 + 7;
+     int32_t  const _674 = _673 >> 3;
+     int32_t  const _675 = _attn_tile * 4;
+     int32_t  const _676 = _675 + 4;
+     int32_t  const _677 = ::halide_cpp_min(_674, _676);
+     int32_t  const _678 = _attn_kv_lo >> 3;
+     int32_t  const _679 = ::halide_cpp_max(_677, _678);
+     int32_t  const _680 = ::halide_cpp_max(_679, 0);
+     int32_t  const _681 = _680 * 8;
+     int32_t  const _682 = ::halide_cpp_min(_681, _attn_lk);
+     int32_t  const _683 = _attn_chunk_lo >> 3;
+     int32_t  const _684 = _683 * 8;
+     int32_t  const _685 = ::halide_cpp_min(_684, _682);
+     int32_t  const _686 = ::halide_cpp_max(_678, 0);
+     int32_t  const _687 = _686 * 8;
+     int32_t  const _688 = ::halide_cpp_min(_687, _attn_lk);
+     int32_t  const _689 = ::halide_cpp_max(_685, _688);
+     int32_t  const _690 = _689 + 1024;
+     int32_t  const _691 = ::halide_cpp_min(_690, _682);
+     int32_t  const _692 = ::halide_cpp_max(_691, _77);
+     int32_t  const _693 = ::halide_cpp_min(_670, _689);
+     int32_t  const _694 = _692 - _693;
      {
-      int64_t  const _691 = _690;
-      int64_t  const _692 = _691 * 32;
-      if ((_692 > ((int64_t(1) << 31) - 1)) || ((_692 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+      int64_t  const _695 = _694;
+      int64_t  const _696 = _695 * 32;
+      if ((_696 > ((int64_t(1) << 31) - 1)) || ((_696 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
       {
        attn_causal64_rt_error(_ucon, "32-bit signed overflow computing size of allocation probs\n");
        return -1;
       } // overflow test probs
-      int64_t  const _693 = _692;
-      float *_probs = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_693);
+      int64_t  const _697 = _696;
+      float *_probs = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_697);
       if (!_probs)
       {
-       int32_t  const _694 = attn_causal64_rt_error_out_of_memory(_ucon);
-       return _694;
+       int32_t  const _698 = attn_causal64_rt_error_out_of_memory(_ucon);
+       return _698;
       }
       HalideFreeHelper _probs_free(_ucon, _probs, attn_causal64_rt_free);
-      int32_t  const _695 = ::halide_cpp_max(_72, 0);
-      int32_t  const _696 = _75 - _695;
+      int32_t  const _699 = ::halide_cpp_max(_74, 0);
+      int32_t  const _700 = _77 - _699;
       // produce probs
       // consume row_max
       // consume masked
-      int32_t  const _697 = _695 - _669;
-      for (int _probs_s0_j_rebased = 0; _probs_s0_j_rebased < 0 + _696; _probs_s0_j_rebased++)
+      int32_t  const _701 = _699 - _671;
+      for (int _probs_s0_j_rebased = 0; _probs_s0_j_rebased < 0 + _700; _probs_s0_j_rebased++)
       {
-       float16  const _698 = float16_ops::load(_row_max, 0);
-       int32_t  const _699 = _probs_s0_j_rebased * 32;
-       float16  const _700 = float16_ops::load(_masked, _699);
-       float  const _701 = float_from_bits(0 /* 0 */);
-       float16  const _702 = float16_ops::broadcast(_701);
-       float16  const _703 = float16_ops::broadcast(neg_inf_f32());
-       uint8x16_t  const _704 = float16_ops::eq(_698, _703);
-       float16  const _705 = float16_ops::select(_704, _702, _698);
-       float16  const _706 = _700 - _705;
-       float16  const _707 = float16_ops::min(_706, _702);
-       float  const _708 = float_from_bits(3271426048 /* -127 */);
-       float16  const _709 = float16_ops::broadcast(_708);
-       float16  const _710 = float16_ops::max(_707, _709);
-       float  const _711 = float_from_bits(1124007936 /* 127.5 */);
-       float16  const _712 = float16_ops::broadcast(_711);
-       float16  const _713 = _710 + _712;
-       int32x16_t  const _714 = int32x16_t_ops::convert_from<float16>(_713);
-       int32x16_t  const _715 = int32x16_t_ops::broadcast(-127);
-       int32x16_t  const _716 = _714 + _715;
-       float16  const _717 = float16_ops::convert_from<int32x16_t>(_716);
-       float16  const _718 = _710 - _717;
-       uint32_t  const _719 = (uint32_t)(23ull);
-       uint32x16_t  const _720 = uint32x16_t_ops::broadcast(_719);
-       int32x16_t  const _721 = _714 << _720;
-       float16  const _722 = reinterpret<float16>(_721);
-       float  const _723 = float_from_bits(958452607 /* 0.000153376 */);
-       float16  const _724 = float16_ops::broadcast(_723);
-       float16  const _725 = _718 * _724;
-       float  const _726 = float_from_bits(984588920 /* 0.00133999 */);
-       float16  const _727 = float16_ops::broadcast(_726);
-       float16  const _728 = _725 + _727;
-       float16  const _729 = _728 * _718;
-       float  const _730 = float_from_bits(1008572159 /* 0.00961852 */);
+       float16  const _702 = float16_ops::load(_row_max, 0);
+       int32_t  const _703 = _probs_s0_j_rebased * 32;
+       float16  const _704 = float16_ops::load(_masked, _703);
+       float  const _705 = float_from_bits(0 /* 0 */);
+       float16  const _706 = float16_ops::broadcast(_705);
+       float16  const _707 = float16_ops::broadcast(neg_inf_f32());
+       uint8x16_t  const _708 = float16_ops::eq(_702, _707);
+       float16  const _709 = float16_ops::select(_708, _706, _702);
+       float16  const _710 = _704 - _709;
+       float16  const _711 = float16_ops::min(_710, _706);
+       float  const _712 = float_from_bits(3271426048 /* -127 */);
+       float16  const _713 = float16_ops::broadcast(_712);
+       float16  const _714 = float16_ops::max(_711, _713);
+       float  const _715 = float_from_bits(1124007936 /* 127.5 */);
+       float16  const _716 = float16_ops::broadcast(_715);
+       float16  const _717 = _714 + _716;
+       int32x16_t  const _718 = int32x16_t_ops::convert_from<float16>(_717);
+       int32x16_t  const _719 = int32x16_t_ops::broadcast(-127);
+       int32x16_t  const _720 = _718 + _719;
+       float16  const _721 = float16_ops::convert_from<int32x16_t>(_720);
+       float16  const _722 = _714 - _721;
+       uint32_t  const _723 = (uint32_t)(23ull);
+       uint32x16_t  const _724 = uint32x16_t_ops::broadcast(_723);
+       int32x16_t  const _725 = _718 << _724;
+       float16  const _726 = reinterpret<float16>(_725);
+       float  const _727 = float_from_bits(958452607 /* 0.000153376 */);
+       float16  const _728 = float16_ops::broadcast(_727);
+       float16  const _729 = _722 * _728;
+       float  const _730 = float_from_bits(984588920 /* 0.00133999 */);
        float16  const _731 = float16_ops::broadcast(_730);
        float16  const _732 = _729 + _731;
-       float16  const _733 = _732 * _718;
-       float  const _734 = float_from_bits(1029920619 /* 0.0555033 */);
+       float16  const _733 = _732 * _722;
+       float  const _734 = float_from_bits(1008572159 /* 0.00961852 */);
        float16  const _735 = float16_ops::broadcast(_734);
        float16  const _736 = _733 + _735;
-       float16  const _737 = _736 * _718;
-       float  const _738 = float_from_bits(1047920109 /* 0.240226 */);
+       float16  const _737 = _736 * _722;
+       float  const _738 = float_from_bits(1029920619 /* 0.0555033 */);
        float16  const _739 = float16_ops::broadcast(_738);
        float16  const _740 = _737 + _739;
-       float16  const _741 = _740 * _718;
-       float  const _742 = float_from_bits(1060205080 /* 0.693147 */);
+       float16  const _741 = _740 * _722;
+       float  const _742 = float_from_bits(1047920109 /* 0.240226 */);
        float16  const _743 = float16_ops::broadcast(_742);
        float16  const _744 = _741 + _743;
-       float16  const _745 = _744 * _718;
-       float  const _746 = float_from_bits(1065353216 /* 1 */);
+       float16  const _745 = _744 * _722;
+       float  const _746 = float_from_bits(1060205080 /* 0.693147 */);
        float16  const _747 = float16_ops::broadcast(_746);
        float16  const _748 = _745 + _747;
-       float16  const _749 = _722 * _748;
-       int32_t  const _750 = _probs_s0_j_rebased + _697;
-       int32_t  const _751 = _750 * 32;
-       float16_ops::store(_749, _probs, _751);
-       float16  const _752 = float16_ops::load(_row_max, 16);
-       int32_t  const _753 = _probs_s0_j_rebased * 32;
-       int32_t  const _754 = _753 + 16;
-       float16  const _755 = float16_ops::load(_masked, _754);
-       float  const _756 = float_from_bits(0 /* 0 */);
-       float16  const _757 = float16_ops::broadcast(_756);
-       float16  const _758 = float16_ops::broadcast(neg_inf_f32());
-       uint8x16_t  const _759 = float16_ops::eq(_752, _758);
-       float16  const _760 = float16_ops::select(_759, _757, _752);
-       float16  const _761 = _755 - _760;
-       float16  const _762 = float16_ops::min(_761, _757);
-       float  const _763 = float_from_bits(3271426048 /* -127 */);
-       float16  const _764 = float16_ops::broadcast(_763);
-       float16  const _765 = float16_ops::max(_762, _764);
-       float  const _766 = float_from_bits(1124007936 /* 127.5 */);
-       float16  const _767 = float16_ops::broadcast(_766);
-       float16  const _768 = _765 + _767;
-       int32x16_t  const _769 = int32x16_t_ops::convert_from<float16>(_768);
-       int32x16_t  const _770 = int32x16_t_ops::broadcast(-127);
-       int32x16_t  const _771 = _769 + _770;
-       float16  const _772 = float16_ops::convert_from<int32x16_t>(_771);
-       float16  const _773 = _765 - _772;
-       uint32_t  const _774 = (uint32_t)(23ull);
-       uint32x16_t  const _775 = uint32x16_t_ops::broadcast(_774);
-       int32x16_t  const _776 = _769 << _775;
-       float16  const _777 = reinterpret<float16>(_776);
-       float  const _778 = float_from_bits(958452607 /* 0.000153376 */);
-       float16  const _779 = float16_ops::broadcast(_778);
-       float16  const _780 = _773 * _779;
-       float  const _781 = float_from_bits(984588920 /* 0.00133999 */);
-       float16  const _782 = float16_ops::broadcast(_781);
-       float16  const _783 = _780 + _782;
-       float16  const _784 = _783 * _773;
-       float  const _785 = float_from_bits(1008572159 /* 0.00961852 */);
+       float16  const _749 = _748 * _722;
+       float  const _750 = float_from_bits(1065353216 /* 1 */);
+       float16  const _751 = float16_ops::broadcast(_750);
+       float16  const _752 = _749 + _751;
+       float16  const _753 = _726 * _752;
+       int32_t  const _754 = _probs_s0_j_rebased + _701;
+       int32_t  const _755 = _754 * 32;
+       float16_ops::store(_753, _probs, _755);
+       float16  const _756 = float16_ops::load(_row_max, 16);
+       int32_t  const _757 = _probs_s0_j_rebased * 32;
+       int32_t  const _758 = _757 + 16;
+       float16  const _759 = float16_ops::load(_masked, _758);
+       float  const _760 = float_from_bits(0 /* 0 */);
+       float16  const _761 = float16_ops::broadcast(_760);
+       float16  const _762 = float16_ops::broadcast(neg_inf_f32());
+       uint8x16_t  const _763 = float16_ops::eq(_756, _762);
+       float16  const _764 = float16_ops::select(_763, _761, _756);
+       float16  const _765 = _759 - _764;
+       float16  const _766 = float16_ops::min(_765, _761);
+       float  const _767 = float_from_bits(3271426048 /* -127 */);
+       float16  const _768 = float16_ops::broadcast(_767);
+       float16  const _769 = float16_ops::max(_766, _768);
+       float  const _770 = float_from_bits(1124007936 /* 127.5 */);
+       float16  const _771 = float16_ops::broadcast(_770);
+       float16  const _772 = _769 + _771;
+       int32x16_t  const _773 = int32x16_t_ops::convert_from<float16>(_772);
+       int32x16_t  const _774 = int32x16_t_ops::broadcast(-127);
+       int32x16_t  const _775 = _773 + _774;
+       float16  const _776 = float16_ops::convert_from<int32x16_t>(_775);
+       float16  const _777 = _769 - _776;
+       uint32_t  const _778 = (uint32_t)(23ull);
+       uint32x16_t  const _779 = uint32x16_t_ops::broadcast(_778);
+       int32x16_t  const _780 = _773 << _779;
+       float16  const _781 = reinterpret<float16>(_780);
+       float  const _782 = float_from_bits(958452607 /* 0.000153376 */);
+       float16  const _783 = float16_ops::broadcast(_782);
+       float16  const _784 = _777 * _783;
+       float  const _785 = float_from_bits(984588920 /* 0.00133999 */);
        float16  const _786 = float16_ops::broadcast(_785);
        float16  const _787 = _784 + _786;
-       float16  const _788 = _787 * _773;
-       float  const _789 = float_from_bits(1029920619 /* 0.0555033 */);
+       float16  const _788 = _787 * _777;
+       float  const _789 = float_from_bits(1008572159 /* 0.00961852 */);
        float16  const _790 = float16_ops::broadcast(_789);
        float16  const _791 = _788 + _790;
-       float16  const _792 = _791 * _773;
-       float  const _793 = float_from_bits(1047920109 /* 0.240226 */);
+       float16  const _792 = _791 * _777;
+       float  const _793 = float_from_bits(1029920619 /* 0.0555033 */);
        float16  const _794 = float16_ops::broadcast(_793);
        float16  const _795 = _792 + _794;
-       float16  const _796 = _795 * _773;
-       float  const _797 = float_from_bits(1060205080 /* 0.693147 */);
+       float16  const _796 = _795 * _777;
+       float  const _797 = float_from_bits(1047920109 /* 0.240226 */);
        float16  const _798 = float16_ops::broadcast(_797);
        float16  const _799 = _796 + _798;
-       float16  const _800 = _799 * _773;
-       float  const _801 = float_from_bits(1065353216 /* 1 */);
+       float16  const _800 = _799 * _777;
+       float  const _801 = float_from_bits(1060205080 /* 0.693147 */);
        float16  const _802 = float16_ops::broadcast(_801);
        float16  const _803 = _800 + _802;
-       float16  const _804 = _777 * _803;
-       int32_t  const _805 = _probs_s0_j_rebased + _697;
-       int32_t  const _806 = _805 * 32;
-       int32_t  const _807 = _806 + 16;
-       float16_ops::store(_804, _probs, _807);
+       float16  const _804 = _803 * _777;
+       float  const _805 = float_from_bits(1065353216 /* 1 */);
+       float16  const _806 = float16_ops::broadcast(_805);
+       float16  const _807 = _804 + _806;
+       float16  const _808 = _781 * _807;
+       int32_t  const _809 = _probs_s0_j_rebased + _701;
+       int32_t  const _810 = _809 * 32;
+       int32_t  const _811 = _810 + 16;
+       float16_ops::store(_808, _probs, _811);
       } // for _probs_s0_j_rebased
       _masked_free.free();
       {
        float _row_sum[32];
-       int32_t  const _808 = ::halide_cpp_max(_72, 0);
-       int32_t  const _809 = _75 - _808;
+       int32_t  const _812 = ::halide_cpp_max(_74, 0);
+       int32_t  const _813 = _77 - _812;
        // produce row_sum
        for (int _row_sum_s0_ii_ii = 0; _row_sum_s0_ii_ii < 0 + 2; _row_sum_s0_ii_ii++)
        {
-        float  const _810 = float_from_bits(0 /* 0 */);
-        float16  const _811 = float16_ops::broadcast(_810);
-        int32_t  const _812 = _row_sum_s0_ii_ii * 16;
-        float16_ops::store(_811, _row_sum, _812);
+        float  const _814 = float_from_bits(0 /* 0 */);
+        float16  const _815 = float16_ops::broadcast(_814);
+        int32_t  const _816 = _row_sum_s0_ii_ii * 16;
+        float16_ops::store(_815, _row_sum, _816);
        } // for _row_sum_s0_ii_ii
        // consume probs
-       int32_t  const _813 = ::halide_cpp_max(_72, 0);
-       int32_t  const _814 = _813 - _669;
-       for (int _row_sum_s1_rk__x_rebased = 0; _row_sum_s1_rk__x_rebased < 0 + _809; _row_sum_s1_rk__x_rebased++)
+       int32_t  const _817 = ::halide_cpp_max(_74, 0);
+       int32_t  const _818 = _817 - _671;
+       for (int _row_sum_s1_rk__x_rebased = 0; _row_sum_s1_rk__x_rebased < 0 + _813; _row_sum_s1_rk__x_rebased++)
        {
-        float16  const _815 = float16_ops::load(_row_sum, 0);
-        int32_t  const _816 = _row_sum_s1_rk__x_rebased + _814;
-        int32_t  const _817 = _816 * 32;
-        float16  const _818 = float16_ops::load(_probs, _817);
-        float16  const _819 = _815 + _818;
-        float16_ops::store(_819, _row_sum, 0);
-        float16  const _820 = float16_ops::load(_row_sum, 16);
-        int32_t  const _821 = _row_sum_s1_rk__x_rebased + _814;
-        int32_t  const _822 = _821 * 32;
-        int32_t  const _823 = _822 + 16;
-        float16  const _824 = float16_ops::load(_probs, _823);
-        float16  const _825 = _820 + _824;
-        float16_ops::store(_825, _row_sum, 16);
+        float16  const _819 = float16_ops::load(_row_sum, 0);
+        int32_t  const _820 = _row_sum_s1_rk__x_rebased + _818;
+        int32_t  const _821 = _820 * 32;
+        float16  const _822 = float16_ops::load(_probs, _821);
+        float16  const _823 = _819 + _822;
+        float16_ops::store(_823, _row_sum, 0);
+        float16  const _824 = float16_ops::load(_row_sum, 16);
+        int32_t  const _825 = _row_sum_s1_rk__x_rebased + _818;
+        int32_t  const _826 = _825 * 32;
+        int32_t  const _827 = _826 + 16;
+        float16  const _828 = float16_ops::load(_probs, _827);
+        float16  const _829 = _824 + _828;
+        float16_ops::store(_829, _row_sum, 16);
        } // for _row_sum_s1_rk__x_rebased
        {
         float _partial[2560];
@@ -4571,25 +4575,27 @@ int attn_causal64_pipeline(void const *__user_context, struct halide_buffer_t *_
         // consume row_sum
         // consume probs
         // consume row_max
-        int32_t  const _826 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
-        int32_t  const _827 = _826 + 7;
-        int32_t  const _828 = _827 >> 3;
-        int32_t  const _829 = _attn_tile * 4;
-        int32_t  const _830 = _829 + 4;
-        int32_t  const _831 = ::halide_cpp_min(_828, _830);
-        int32_t  const _832 = _attn_kv_lo >> 3;
-        int32_t  const _833 = ::halide_cpp_max(_831, _832);
-        int32_t  const _834 = ::halide_cpp_max(_833, 0);
-        int32_t  const _835 = _834 * 8;
-        int32_t  const _836 = ::halide_cpp_min(_835, _attn_lk);
-        int32_t  const _837 = _92 + 1024;
-        int32_t  const _838 = ::halide_cpp_min(_836, _837);
-        int32_t  const _839 = ::halide_cpp_max(_832, 0);
-        int32_t  const _840 = _839 * 8;
-        int32_t  const _841 = ::halide_cpp_min(_840, _attn_lk);
-        int32_t  const _842 = _831 * 8;
-        int32_t  const _843 = ::halide_cpp_min(_842, _attn_lk);
-        int32_t  const _844 = _92 - _669;
+        int32_t  const _830 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
+        int32_t  const _831 = _830 + 7;
+        int32_t  const _832 = _831 >> 3;
+        int32_t  const _833 = _attn_tile * 4;
+        int32_t  const _834 = _833 + 4;
+        int32_t  const _835 = ::halide_cpp_min(_832, _834);
+        int32_t  const _836 = _attn_kv_lo >> 3;
+        int32_t  const _837 = ::halide_cpp_max(_835, _836);
+        int32_t  const _838 = ::halide_cpp_max(_837, 0);
+        int32_t  const _839 = _838 * 8;
+        int32_t  const _840 = ::halide_cpp_min(_839, _attn_lk);
+        int32_t  const _841 = _94 + 1024;
+        int32_t  const _842 = ::halide_cpp_min(_840, _841);
+        int32_t  const _843 = ::halide_cpp_max(_836, 0);
+        int32_t  const _844 = _843 * 8;
+        int32_t  const _845 = ::halide_cpp_min(_844, _attn_lk);
+        int32_t  const _846 = _835 * 8;
+        int32_t  const _847 = ::halide_cpp_min(_846, _attn_lk);
+        int32_t  const _848 = _attn_chunk_lo >> 3;
+        int32_t  const _849 = _848 * 8;
+        int32_t  const _850 = _94 - _671;
         for (int _partial_s0_ii_ig = 0; _partial_s0_ii_ig < 0 + 8; _partial_s0_ii_ig++)
         {
          {
@@ -4597,314 +4603,314 @@ int attn_causal64_pipeline(void const *__user_context, struct halide_buffer_t *_
           // produce pv
           for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
           {
-           float  const _845 = float_from_bits(0 /* 0 */);
-           float16  const _846 = float16_ops::broadcast(_845);
-           int32_t  const _847 = _pv_s0_c_c * 16;
-           float16_ops::store(_846, _pv, _847);
+           float  const _851 = float_from_bits(0 /* 0 */);
+           float16  const _852 = float16_ops::broadcast(_851);
+           int32_t  const _853 = _pv_s0_c_c * 16;
+           float16_ops::store(_852, _pv, _853);
           } // for _pv_s0_c_c
           for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
           {
-           float  const _848 = float_from_bits(0 /* 0 */);
-           float16  const _849 = float16_ops::broadcast(_848);
-           int32_t  const _850 = _pv_s0_c_c * 16;
-           int32_t  const _851 = _850 + 64;
-           float16_ops::store(_849, _pv, _851);
+           float  const _854 = float_from_bits(0 /* 0 */);
+           float16  const _855 = float16_ops::broadcast(_854);
+           int32_t  const _856 = _pv_s0_c_c * 16;
+           int32_t  const _857 = _856 + 64;
+           float16_ops::store(_855, _pv, _857);
           } // for _pv_s0_c_c
           for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
           {
-           float  const _852 = float_from_bits(0 /* 0 */);
-           float16  const _853 = float16_ops::broadcast(_852);
-           int32_t  const _854 = _pv_s0_c_c * 16;
-           int32_t  const _855 = _854 + 128;
-           float16_ops::store(_853, _pv, _855);
+           float  const _858 = float_from_bits(0 /* 0 */);
+           float16  const _859 = float16_ops::broadcast(_858);
+           int32_t  const _860 = _pv_s0_c_c * 16;
+           int32_t  const _861 = _860 + 128;
+           float16_ops::store(_859, _pv, _861);
           } // for _pv_s0_c_c
           for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
           {
-           float  const _856 = float_from_bits(0 /* 0 */);
-           float16  const _857 = float16_ops::broadcast(_856);
-           int32_t  const _858 = _pv_s0_c_c * 16;
-           int32_t  const _859 = _858 + 192;
-           float16_ops::store(_857, _pv, _859);
+           float  const _862 = float_from_bits(0 /* 0 */);
+           float16  const _863 = float16_ops::broadcast(_862);
+           int32_t  const _864 = _pv_s0_c_c * 16;
+           int32_t  const _865 = _864 + 192;
+           float16_ops::store(_863, _pv, _865);
           } // for _pv_s0_c_c
-          int32_t  const _860 = _838 - _92;
-          for (int _pv_s1_rk__x_rebased = 0; _pv_s1_rk__x_rebased < 0 + _860; _pv_s1_rk__x_rebased++)
+          int32_t  const _866 = _842 - _94;
+          for (int _pv_s1_rk__x_rebased = 0; _pv_s1_rk__x_rebased < 0 + _866; _pv_s1_rk__x_rebased++)
           {
-           float16  const _861 = float16_ops::load(_pv, 0);
-           int32_t  const _862 = _92 + _pv_s1_rk__x_rebased;
-           int32_t  const _863 = _862 * 64;
-           float16  const _864 = float16_ops::load(_attn_v, _863);
-           int32_t  const _865 = _pv_s1_rk__x_rebased + _844;
-           int32_t  const _866 = _865 * 8;
-           int32_t  const _867 = _866 + _partial_s0_ii_ig;
-           int32_t  const _868 = _867 * 4;
-           float  const _869 = _probs[_868];
-           float16  const _870 = float16_ops::broadcast(_869);
-           float16  const _871 = _864 * _870;
-           float16  const _872 = _861 + _871;
-           float16_ops::store(_872, _pv, 0);
-           float16  const _873 = float16_ops::load(_pv, 16);
-           int32_t  const _874 = _92 + _pv_s1_rk__x_rebased;
-           int32_t  const _875 = _874 * 64;
-           int32_t  const _876 = _875 + 16;
-           float16  const _877 = float16_ops::load(_attn_v, _876);
-           int32_t  const _878 = _pv_s1_rk__x_rebased + _844;
-           int32_t  const _879 = _878 * 8;
-           int32_t  const _880 = _879 + _partial_s0_ii_ig;
-           int32_t  const _881 = _880 * 4;
-           float  const _882 = _probs[_881];
-           float16  const _883 = float16_ops::broadcast(_882);
-           float16  const _884 = _877 * _883;
-           float16  const _885 = _873 + _884;
-           float16_ops::store(_885, _pv, 16);
-           float16  const _886 = float16_ops::load(_pv, 32);
-           int32_t  const _887 = _92 + _pv_s1_rk__x_rebased;
-           int32_t  const _888 = _887 * 64;
-           int32_t  const _889 = _888 + 32;
-           float16  const _890 = float16_ops::load(_attn_v, _889);
-           int32_t  const _891 = _pv_s1_rk__x_rebased + _844;
-           int32_t  const _892 = _891 * 8;
-           int32_t  const _893 = _892 + _partial_s0_ii_ig;
-           int32_t  const _894 = _893 * 4;
-           float  const _895 = _probs[_894];
-           float16  const _896 = float16_ops::broadcast(_895);
-           float16  const _897 = _890 * _896;
-           float16  const _898 = _886 + _897;
-           float16_ops::store(_898, _pv, 32);
-           float16  const _899 = float16_ops::load(_pv, 48);
-           int32_t  const _900 = _92 + _pv_s1_rk__x_rebased;
-           int32_t  const _901 = _900 * 64;
-           int32_t  const _902 = _901 + 48;
-           float16  const _903 = float16_ops::load(_attn_v, _902);
-           int32_t  const _904 = _pv_s1_rk__x_rebased + _844;
-           int32_t  const _905 = _904 * 8;
-           int32_t  const _906 = _905 + _partial_s0_ii_ig;
-           int32_t  const _907 = _906 * 4;
-           float  const _908 = _probs[_907];
-           float16  const _909 = float16_ops::broadcast(_908);
-           float16  const _910 = _903 * _909;
-           float16  const _911 = _899 + _910;
-           float16_ops::store(_911, _pv, 48);
-           float16  const _912 = float16_ops::load(_pv, 64);
-           int32_t  const _913 = _92 + _pv_s1_rk__x_rebased;
-           int32_t  const _914 = _913 * 64;
-           float16  const _915 = float16_ops::load(_attn_v, _914);
-           int32_t  const _916 = _pv_s1_rk__x_rebased + _844;
-           int32_t  const _917 = _916 * 8;
-           int32_t  const _918 = _917 + _partial_s0_ii_ig;
-           int32_t  const _919 = _918 * 4;
-           int32_t  const _920 = _919 + 1;
-           float  const _921 = _probs[_920];
-           float16  const _922 = float16_ops::broadcast(_921);
-           float16  const _923 = _915 * _922;
-           float16  const _924 = _912 + _923;
-           float16_ops::store(_924, _pv, 64);
-           float16  const _925 = float16_ops::load(_pv, 80);
-           int32_t  const _926 = _92 + _pv_s1_rk__x_rebased;
-           int32_t  const _927 = _926 * 64;
-           int32_t  const _928 = _927 + 16;
-           float16  const _929 = float16_ops::load(_attn_v, _928);
-           int32_t  const _930 = _pv_s1_rk__x_rebased + _844;
-           int32_t  const _931 = _930 * 8;
-           int32_t  const _932 = _931 + _partial_s0_ii_ig;
-           int32_t  const _933 = _932 * 4;
-           int32_t  const _934 = _933 + 1;
-           float  const _935 = _probs[_934];
-           float16  const _936 = float16_ops::broadcast(_935);
-           float16  const _937 = _929 * _936;
-           float16  const _938 = _925 + _937;
-           float16_ops::store(_938, _pv, 80);
-           float16  const _939 = float16_ops::load(_pv, 96);
-           int32_t  const _940 = _92 + _pv_s1_rk__x_rebased;
-           int32_t  const _941 = _940 * 64;
-           int32_t  const _942 = _941 + 32;
-           float16  const _943 = float16_ops::load(_attn_v, _942);
-           int32_t  const _944 = _pv_s1_rk__x_rebased + _844;
-           int32_t  const _945 = _944 * 8;
-           int32_t  const _946 = _945 + _partial_s0_ii_ig;
-           int32_t  const _947 = _946 * 4;
-           int32_t  const _948 = _947 + 1;
-           float  const _949 = _probs[_948];
-           float16  const _950 = float16_ops::broadcast(_949);
-           float16  const _951 = _943 * _950;
-           float16  const _952 = _939 + _951;
-           float16_ops::store(_952, _pv, 96);
-           float16  const _953 = float16_ops::load(_pv, 112);
-           int32_t  const _954 = _92 + _pv_s1_rk__x_rebased;
-           int32_t  const _955 = _954 * 64;
-           int32_t  const _956 = _955 + 48;
-           float16  const _957 = float16_ops::load(_attn_v, _956);
-           int32_t  const _958 = _pv_s1_rk__x_rebased + _844;
-           int32_t  const _959 = _958 * 8;
-           int32_t  const _960 = _959 + _partial_s0_ii_ig;
-           int32_t  const _961 = _960 * 4;
-           int32_t  const _962 = _961 + 1;
-           float  const _963 = _probs[_962];
-           float16  const _964 = float16_ops::broadcast(_963);
-           float16  const _965 = _957 * _964;
-           float16  const _966 = _953 + _965;
-           float16_ops::store(_966, _pv, 112);
-           float16  const _967 = float16_ops::load(_pv, 128);
-           int32_t  const _968 = _92 + _pv_s1_rk__x_rebased;
-           int32_t  const _969 = _968 * 64;
-           float16  const _970 = float16_ops::load(_attn_v, _969);
-           int32_t  const _971 = _pv_s1_rk__x_rebased + _844;
-           int32_t  const _972 = _971 * 8;
-           int32_t  const _973 = _972 + _partial_s0_ii_ig;
-           int32_t  const _974 = _973 * 4;
-           int32_t  const _975 = _974 + 2;
-           float  const _976 = _probs[_975];
-           float16  const _977 = float16_ops::broadcast(_976);
-           float16  const _978 = _970 * _977;
-           float16  const _979 = _967 + _978;
-           float16_ops::store(_979, _pv, 128);
-           float16  const _980 = float16_ops::load(_pv, 144);
-           int32_t  const _981 = _92 + _pv_s1_rk__x_rebased;
-           int32_t  const _982 = _981 * 64;
-           int32_t  const _983 = _982 + 16;
-           float16  const _984 = float16_ops::load(_attn_v, _983);
-           int32_t  const _985 = _pv_s1_rk__x_rebased + _844;
-           int32_t  const _986 = _985 * 8;
-           int32_t  const _987 = _986 + _partial_s0_ii_ig;
-           int32_t  const _988 = _987 * 4;
-           int32_t  const _989 = _988 + 2;
-           float  const _990 = _probs[_989];
-           float16  const _991 = float16_ops::broadcast(_990);
-           float16  const _992 = _984 * _991;
-           float16  const _993 = _980 + _992;
-           float16_ops::store(_993, _pv, 144);
-           float16  const _994 = float16_ops::load(_pv, 160);
-           int32_t  const _995 = _92 + _pv_s1_rk__x_rebased;
-           int32_t  const _996 = _995 * 64;
-           int32_t  const _997 = _996 + 32;
-           float16  const _998 = float16_ops::load(_attn_v, _997);
-           int32_t  const _999 = _pv_s1_rk__x_rebased + _844;
-           int32_t  const _1000 = _999 * 8;
-           int32_t  const _1001 = _1000 + _partial_s0_ii_ig;
-           int32_t  const _1002 = _1001 * 4;
-           int32_t  const _1003 = _1002 + 2;
-           float  const _1004 = _probs[_1003];
-           float16  const _1005 = float16_ops::broadcast(_1004);
-           float16  const _1006 = _998 * _1005;
-           float16  const _1007 = _994 + _1006;
-           float16_ops::store(_1007, _pv, 160);
-           float16  const _1008 = float16_ops::load(_pv, 176);
-           int32_t  const _1009 = _92 + _pv_s1_rk__x_rebased;
-           int32_t  const _1010 = _1009 * 64;
-           int32_t  const _1011 = _1010 + 48;
-           float16  const _1012 = float16_ops::load(_attn_v, _1011);
-           int32_t  const _1013 = _pv_s1_rk__x_rebased + _844;
-           int32_t  const _1014 = _1013 * 8;
-           int32_t  const _1015 = _1014 + _partial_s0_ii_ig;
-           int32_t  const _1016 = _1015 * 4;
-           int32_t  const _1017 = _1016 + 2;
-           float  const _1018 = _probs[_1017];
-           float16  const _1019 = float16_ops::broadcast(_1018);
-           float16  const _1020 = _1012 * _1019;
-           float16  const _1021 = _1008 + _1020;
-           float16_ops::store(_1021, _pv, 176);
-           float16  const _1022 = float16_ops::load(_pv, 192);
-           int32_t  const _1023 = _92 + _pv_s1_rk__x_rebased;
-           int32_t  const _1024 = _1023 * 64;
-           float16  const _1025 = float16_ops::load(_attn_v, _1024);
-           int32_t  const _1026 = _pv_s1_rk__x_rebased + _844;
-           int32_t  const _1027 = _1026 * 8;
-           int32_t  const _1028 = _1027 + _partial_s0_ii_ig;
-           int32_t  const _1029 = _1028 * 4;
-           int32_t  const _1030 = _1029 + 3;
-           float  const _1031 = _probs[_1030];
-           float16  const _1032 = float16_ops::broadcast(_1031);
-           float16  const _1033 = _1025 * _1032;
-           float16  const _1034 = _1022 + _1033;
-           float16_ops::store(_1034, _pv, 192);
-           float16  const _1035 = float16_ops::load(_pv, 208);
-           int32_t  const _1036 = _92 + _pv_s1_rk__x_rebased;
-           int32_t  const _1037 = _1036 * 64;
-           int32_t  const _1038 = _1037 + 16;
-           float16  const _1039 = float16_ops::load(_attn_v, _1038);
-           int32_t  const _1040 = _pv_s1_rk__x_rebased + _844;
-           int32_t  const _1041 = _1040 * 8;
-           int32_t  const _1042 = _1041 + _partial_s0_ii_ig;
-           int32_t  const _1043 = _1042 * 4;
-           int32_t  const _1044 = _1043 + 3;
-           float  const _1045 = _probs[_1044];
-           float16  const _1046 = float16_ops::broadcast(_1045);
-           float16  const _1047 = _1039 * _1046;
-           float16  const _1048 = _1035 + _1047;
-           float16_ops::store(_1048, _pv, 208);
-           float16  const _1049 = float16_ops::load(_pv, 224);
-           int32_t  const _1050 = _92 + _pv_s1_rk__x_rebased;
-           int32_t  const _1051 = _1050 * 64;
-           int32_t  const _1052 = _1051 + 32;
-           float16  const _1053 = float16_ops::load(_attn_v, _1052);
-           int32_t  const _1054 = _pv_s1_rk__x_rebased + _844;
-           int32_t  const _1055 = _1054 * 8;
-           int32_t  const _1056 = _1055 + _partial_s0_ii_ig;
-           int32_t  const _1057 = _1056 * 4;
-           int32_t  const _1058 = _1057 + 3;
-           float  const _1059 = _probs[_1058];
-           float16  const _1060 = float16_ops::broadcast(_1059);
-           float16  const _1061 = _1053 * _1060;
-           float16  const _1062 = _1049 + _1061;
-           float16_ops::store(_1062, _pv, 224);
-           float16  const _1063 = float16_ops::load(_pv, 240);
-           int32_t  const _1064 = _92 + _pv_s1_rk__x_rebased;
-           int32_t  const _1065 = _1064 * 64;
-           int32_t  const _1066 = _1065 + 48;
-           float16  const _1067 = float16_ops::load(_attn_v, _1066);
-           int32_t  const _1068 = _pv_s1_rk__x_rebased + _844;
-           int32_t  const _1069 = _1068 * 8;
-           int32_t  const _1070 = _1069 + _partial_s0_ii_ig;
-           int32_t  const _1071 = _1070 * 4;
-           int32_t  const _1072 = _1071 + 3;
-           float  const _1073 = _probs[_1072];
-           float16  const _1074 = float16_ops::broadcast(_1073);
-           float16  const _1075 = _1067 * _1074;
-           float16  const _1076 = _1063 + _1075;
-           float16_ops::store(_1076, _pv, 240);
+           float16  const _867 = float16_ops::load(_pv, 0);
+           int32_t  const _868 = _94 + _pv_s1_rk__x_rebased;
+           int32_t  const _869 = _868 * 64;
+           float16  const _870 = float16_ops::load(_attn_v, _869);
+           int32_t  const _871 = _pv_s1_rk__x_rebased + _850;
+           int32_t  const _872 = _871 * 8;
+           int32_t  const _873 = _872 + _partial_s0_ii_ig;
+           int32_t  const _874 = _873 * 4;
+           float  const _875 = _probs[_874];
+           float16  const _876 = float16_ops::broadcast(_875);
+           float16  const _877 = _870 * _876;
+           float16  const _878 = _867 + _877;
+           float16_ops::store(_878, _pv, 0);
+           float16  const _879 = float16_ops::load(_pv, 16);
+           int32_t  const _880 = _94 + _pv_s1_rk__x_rebased;
+           int32_t  const _881 = _880 * 64;
+           int32_t  const _882 = _881 + 16;
+           float16  const _883 = float16_ops::load(_attn_v, _882);
+           int32_t  const _884 = _pv_s1_rk__x_rebased + _850;
+           int32_t  const _885 = _884 * 8;
+           int32_t  const _886 = _885 + _partial_s0_ii_ig;
+           int32_t  const _887 = _886 * 4;
+           float  const _888 = _probs[_887];
+           float16  const _889 = float16_ops::broadcast(_888);
+           float16  const _890 = _883 * _889;
+           float16  const _891 = _879 + _890;
+           float16_ops::store(_891, _pv, 16);
+           float16  const _892 = float16_ops::load(_pv, 32);
+           int32_t  const _893 = _94 + _pv_s1_rk__x_rebased;
+           int32_t  const _894 = _893 * 64;
+           int32_t  const _895 = _894 + 32;
+           float16  const _896 = float16_ops::load(_attn_v, _895);
+           int32_t  const _897 = _pv_s1_rk__x_rebased + _850;
+           int32_t  const _898 = _897 * 8;
+           int32_t  const _899 = _898 + _partial_s0_ii_ig;
+           int32_t  const _900 = _899 * 4;
+           float  const _901 = _probs[_900];
+           float16  const _902 = float16_ops::broadcast(_901);
+           float16  const _903 = _896 * _902;
+           float16  const _904 = _892 + _903;
+           float16_ops::store(_904, _pv, 32);
+           float16  const _905 = float16_ops::load(_pv, 48);
+           int32_t  const _906 = _94 + _pv_s1_rk__x_rebased;
+           int32_t  const _907 = _906 * 64;
+           int32_t  const _908 = _907 + 48;
+           float16  const _909 = float16_ops::load(_attn_v, _908);
+           int32_t  const _910 = _pv_s1_rk__x_rebased + _850;
+           int32_t  const _911 = _910 * 8;
+           int32_t  const _912 = _911 + _partial_s0_ii_ig;
+           int32_t  const _913 = _912 * 4;
+           float  const _914 = _probs[_913];
+           float16  const _915 = float16_ops::broadcast(_914);
+           float16  const _916 = _909 * _915;
+           float16  const _917 = _905 + _916;
+           float16_ops::store(_917, _pv, 48);
+           float16  const _918 = float16_ops::load(_pv, 64);
+           int32_t  const _919 = _94 + _pv_s1_rk__x_rebased;
+           int32_t  const _920 = _919 * 64;
+           float16  const _921 = float16_ops::load(_attn_v, _920);
+           int32_t  const _922 = _pv_s1_rk__x_rebased + _850;
+           int32_t  const _923 = _922 * 8;
+           int32_t  const _924 = _923 + _partial_s0_ii_ig;
+           int32_t  const _925 = _924 * 4;
+           int32_t  const _926 = _925 + 1;
+           float  const _927 = _probs[_926];
+           float16  const _928 = float16_ops::broadcast(_927);
+           float16  const _929 = _921 * _928;
+           float16  const _930 = _918 + _929;
+           float16_ops::store(_930, _pv, 64);
+           float16  const _931 = float16_ops::load(_pv, 80);
+           int32_t  const _932 = _94 + _pv_s1_rk__x_rebased;
+           int32_t  const _933 = _932 * 64;
+           int32_t  const _934 = _933 + 16;
+           float16  const _935 = float16_ops::load(_attn_v, _934);
+           int32_t  const _936 = _pv_s1_rk__x_rebased + _850;
+           int32_t  const _937 = _936 * 8;
+           int32_t  const _938 = _937 + _partial_s0_ii_ig;
+           int32_t  const _939 = _938 * 4;
+           int32_t  const _940 = _939 + 1;
+           float  const _941 = _probs[_940];
+           float16  const _942 = float16_ops::broadcast(_941);
+           float16  const _943 = _935 * _942;
+           float16  const _944 = _931 + _943;
+           float16_ops::store(_944, _pv, 80);
+           float16  const _945 = float16_ops::load(_pv, 96);
+           int32_t  const _946 = _94 + _pv_s1_rk__x_rebased;
+           int32_t  const _947 = _946 * 64;
+           int32_t  const _948 = _947 + 32;
+           float16  const _949 = float16_ops::load(_attn_v, _948);
+           int32_t  const _950 = _pv_s1_rk__x_rebased + _850;
+           int32_t  const _951 = _950 * 8;
+           int32_t  const _952 = _951 + _partial_s0_ii_ig;
+           int32_t  const _953 = _952 * 4;
+           int32_t  const _954 = _953 + 1;
+           float  const _955 = _probs[_954];
+           float16  const _956 = float16_ops::broadcast(_955);
+           float16  const _957 = _949 * _956;
+           float16  const _958 = _945 + _957;
+           float16_ops::store(_958, _pv, 96);
+           float16  const _959 = float16_ops::load(_pv, 112);
+           int32_t  const _960 = _94 + _pv_s1_rk__x_rebased;
+           int32_t  const _961 = _960 * 64;
+           int32_t  const _962 = _961 + 48;
+           float16  const _963 = float16_ops::load(_attn_v, _962);
+           int32_t  const _964 = _pv_s1_rk__x_rebased + _850;
+           int32_t  const _965 = _964 * 8;
+           int32_t  const _966 = _965 + _partial_s0_ii_ig;
+           int32_t  const _967 = _966 * 4;
+           int32_t  const _968 = _967 + 1;
+           float  const _969 = _probs[_968];
+           float16  const _970 = float16_ops::broadcast(_969);
+           float16  const _971 = _963 * _970;
+           float16  const _972 = _959 + _971;
+           float16_ops::store(_972, _pv, 112);
+           float16  const _973 = float16_ops::load(_pv, 128);
+           int32_t  const _974 = _94 + _pv_s1_rk__x_rebased;
+           int32_t  const _975 = _974 * 64;
+           float16  const _976 = float16_ops::load(_attn_v, _975);
+           int32_t  const _977 = _pv_s1_rk__x_rebased + _850;
+           int32_t  const _978 = _977 * 8;
+           int32_t  const _979 = _978 + _partial_s0_ii_ig;
+           int32_t  const _980 = _979 * 4;
+           int32_t  const _981 = _980 + 2;
+           float  const _982 = _probs[_981];
+           float16  const _983 = float16_ops::broadcast(_982);
+           float16  const _984 = _976 * _983;
+           float16  const _985 = _973 + _984;
+           float16_ops::store(_985, _pv, 128);
+           float16  const _986 = float16_ops::load(_pv, 144);
+           int32_t  const _987 = _94 + _pv_s1_rk__x_rebased;
+           int32_t  const _988 = _987 * 64;
+           int32_t  const _989 = _988 + 16;
+           float16  const _990 = float16_ops::load(_attn_v, _989);
+           int32_t  const _991 = _pv_s1_rk__x_rebased + _850;
+           int32_t  const _992 = _991 * 8;
+           int32_t  const _993 = _992 + _partial_s0_ii_ig;
+           int32_t  const _994 = _993 * 4;
+           int32_t  const _995 = _994 + 2;
+           float  const _996 = _probs[_995];
+           float16  const _997 = float16_ops::broadcast(_996);
+           float16  const _998 = _990 * _997;
+           float16  const _999 = _986 + _998;
+           float16_ops::store(_999, _pv, 144);
+           float16  const _1000 = float16_ops::load(_pv, 160);
+           int32_t  const _1001 = _94 + _pv_s1_rk__x_rebased;
+           int32_t  const _1002 = _1001 * 64;
+           int32_t  const _1003 = _1002 + 32;
+           float16  const _1004 = float16_ops::load(_attn_v, _1003);
+           int32_t  const _1005 = _pv_s1_rk__x_rebased + _850;
+           int32_t  const _1006 = _1005 * 8;
+           int32_t  const _1007 = _1006 + _partial_s0_ii_ig;
+           int32_t  const _1008 = _1007 * 4;
+           int32_t  const _1009 = _1008 + 2;
+           float  const _1010 = _probs[_1009];
+           float16  const _1011 = float16_ops::broadcast(_1010);
+           float16  const _1012 = _1004 * _1011;
+           float16  const _1013 = _1000 + _1012;
+           float16_ops::store(_1013, _pv, 160);
+           float16  const _1014 = float16_ops::load(_pv, 176);
+           int32_t  const _1015 = _94 + _pv_s1_rk__x_rebased;
+           int32_t  const _1016 = _1015 * 64;
+           int32_t  const _1017 = _1016 + 48;
+           float16  const _1018 = float16_ops::load(_attn_v, _1017);
+           int32_t  const _1019 = _pv_s1_rk__x_rebased + _850;
+           int32_t  const _1020 = _1019 * 8;
+           int32_t  const _1021 = _1020 + _partial_s0_ii_ig;
+           int32_t  const _1022 = _1021 * 4;
+           int32_t  const _1023 = _1022 + 2;
+           float  const _1024 = _probs[_1023];
+           float16  const _1025 = float16_ops::broadcast(_1024);
+           float16  const _1026 = _1018 * _1025;
+           float16  const _1027 = _1014 + _1026;
+           float16_ops::store(_1027, _pv, 176);
+           float16  const _1028 = float16_ops::load(_pv, 192);
+           int32_t  const _1029 = _94 + _pv_s1_rk__x_rebased;
+           int32_t  const _1030 = _1029 * 64;
+           float16  const _1031 = float16_ops::load(_attn_v, _1030);
+           int32_t  const _1032 = _pv_s1_rk__x_rebased + _850;
+           int32_t  const _1033 = _1032 * 8;
+           int32_t  const _1034 = _1033 + _partial_s0_ii_ig;
+           int32_t  const _1035 = _1034 * 4;
+           int32_t  const _1036 = _1035 + 3;
+           float  const _1037 = _probs[_1036];
+           float16  const _1038 = float16_ops::broadcast(_1037);
+           float16  const _1039 = _1031 * _1038;
+           float16  const _1040 = _1028 + _1039;
+           float16_ops::store(_1040, _pv, 192);
+           float16  const _1041 = float16_ops::load(_pv, 208);
+           int32_t  const _1042 = _94 + _pv_s1_rk__x_rebased;
+           int32_t  const _1043 = _1042 * 64;
+           int32_t  const _1044 = _1043 + 16;
+           float16  const _1045 = float16_ops::load(_attn_v, _1044);
+           int32_t  const _1046 = _pv_s1_rk__x_rebased + _850;
+           int32_t  const _1047 = _1046 * 8;
+           int32_t  const _1048 = _1047 + _partial_s0_ii_ig;
+           int32_t  const _1049 = _1048 * 4;
+           int32_t  const _1050 = _1049 + 3;
+           float  const _1051 = _probs[_1050];
+           float16  const _1052 = float16_ops::broadcast(_1051);
+           float16  const _1053 = _1045 * _1052;
+           float16  const _1054 = _1041 + _1053;
+           float16_ops::store(_1054, _pv, 208);
+           float16  const _1055 = float16_ops::load(_pv, 224);
+           int32_t  const _1056 = _94 + _pv_s1_rk__x_rebased;
+           int32_t  const _1057 = _1056 * 64;
+           int32_t  const _1058 = _1057 + 32;
+           float16  const _1059 = float16_ops::load(_attn_v, _1058);
+           int32_t  const _1060 = _pv_s1_rk__x_rebased + _850;
+           int32_t  const _1061 = _1060 * 8;
+           int32_t  const _1062 = _1061 + _partial_s0_ii_ig;
+           int32_t  const _1063 = _1062 * 4;
+           int32_t  const _1064 = _1063 + 3;
+           float  const _1065 = _probs[_1064];
+           float16  const _1066 = float16_ops::broadcast(_1065);
+           float16  const _1067 = _1059 * _1066;
+           float16  const _1068 = _1055 + _1067;
+           float16_ops::store(_1068, _pv, 224);
+           float16  const _1069 = float16_ops::load(_pv, 240);
+           int32_t  const _1070 = _94 + _pv_s1_rk__x_rebased;
+           int32_t  const _1071 = _1070 * 64;
+           int32_t  const _1072 = _1071 + 48;
+           float16  const _1073 = float16_ops::load(_attn_v, _1072);
+           int32_t  const _1074 = _pv_s1_rk__x_rebased + _850;
+           int32_t  const _1075 = _1074 * 8;
+           int32_t  const _1076 = _1075 + _partial_s0_ii_ig;
+           int32_t  const _1077 = _1076 * 4;
+           int32_t  const _1078 = _1077 + 3;
+           float  const _1079 = _probs[_1078];
+           float16  const _1080 = float16_ops::broadcast(_1079);
+           float16  const _1081 = _1073 * _1080;
+           float16  const _1082 = _1069 + _1081;
+           float16_ops::store(_1082, _pv, 240);
           } // for _pv_s1_rk__x_rebased
           // consume pv
-          int32_t  const _1077 = ::halide_cpp_max(_841, _843);
-          int32_t  const _1078 = _partial_s0_ii_ig * 4;
+          int32_t  const _1083 = ::halide_cpp_max(_845, _847);
+          int32_t  const _1084 = _partial_s0_ii_ig * 4;
           for (int _partial_s0_ii_ir = 0; _partial_s0_ii_ir < 0 + 4; _partial_s0_ii_ir++)
           {
-           int32_t  const _1079 = _partial_s0_ii_ir + _1078;
-           int32_t  const _1080 = _1079 * 5;
-           int32_t  const _1081 = _partial_s0_ii_ir * 4;
+           int32_t  const _1085 = _partial_s0_ii_ir + _1084;
+           int32_t  const _1086 = _1085 * 5;
+           int32_t  const _1087 = _partial_s0_ii_ir * 4;
            for (int _partial_s0_c_c = 0; _partial_s0_c_c < 0 + 4; _partial_s0_c_c++)
            {
-            int32_t  const _1082 = _partial_s0_c_c + _1081;
-            int32_t  const _1083 = _1082 * 16;
-            float16  const _1084 = float16_ops::load(_pv, _1083);
-            int32_t  const _1085 = _partial_s0_c_c + _1080;
-            int32_t  const _1086 = _1085 * 16;
-            float16_ops::store(_1084, _partial, _1086);
+            int32_t  const _1088 = _partial_s0_c_c + _1087;
+            int32_t  const _1089 = _1088 * 16;
+            float16  const _1090 = float16_ops::load(_pv, _1089);
+            int32_t  const _1091 = _partial_s0_c_c + _1086;
+            int32_t  const _1092 = _1091 * 16;
+            float16_ops::store(_1090, _partial, _1092);
            } // for _partial_s0_c_c
-           int32_t  const _1087 = _partial_s0_ii_ir + _1078;
-           float  const _1088 = _row_max[_1087];
-           float16  const _1089 = float16_ops::broadcast(_1088);
-           float  const _1090 = _row_sum[_1087];
-           float16  const _1091 = float16_ops::broadcast(_1090);
-           int32_t  const _1092 = ::halide_cpp_min(_attn_chunk_lo, _1077);
-           int32_t  const _1093 = ::halide_cpp_max(_1092, _841);
-           int32_t  const _1094 = _1093 + 1024;
-           int32_t  const _1095 = ::halide_cpp_min(_1094, _1077);
-           float  const _1096 = reinterpret<float>(_1095);
+           int32_t  const _1093 = _partial_s0_ii_ir + _1084;
+           float  const _1094 = _row_max[_1093];
+           float16  const _1095 = float16_ops::broadcast(_1094);
+           float  const _1096 = _row_sum[_1093];
            float16  const _1097 = float16_ops::broadcast(_1096);
-           float  const _1098 = reinterpret<float>(_1077);
-           float16  const _1099 = float16_ops::broadcast(_1098);
-           int32x16_t  const _1100 = int32x16_t_ops::ramp(-2, 1);
-           int32x16_t  const _1101 = int32x16_t_ops::broadcast(0);
-           uint8x16_t  const _1102 = int32x16_t_ops::eq(_1100, _1101);
-           float16  const _1103 = float16_ops::select(_1102, _1097, _1099);
-           int32x16_t  const _1104 = int32x16_t_ops::ramp(-1, 1);
-           uint8x16_t  const _1105 = int32x16_t_ops::eq(_1104, _1101);
-           float16  const _1106 = float16_ops::select(_1105, _1091, _1103);
-           int32x16_t  const _1107 = int32x16_t_ops::ramp(0, 1);
-           uint8x16_t  const _1108 = int32x16_t_ops::eq(_1107, _1101);
-           float16  const _1109 = float16_ops::select(_1108, _1089, _1106);
-           int32_t  const _1110 = _1087 * 80;
-           int32_t  const _1111 = _1110 + 64;
-           float16_ops::store(_1109, _partial, _1111);
+           int32_t  const _1098 = ::halide_cpp_min(_849, _1083);
+           int32_t  const _1099 = ::halide_cpp_max(_1098, _845);
+           int32_t  const _1100 = _1099 + 1024;
+           int32_t  const _1101 = ::halide_cpp_min(_1100, _1083);
+           float  const _1102 = reinterpret<float>(_1101);
+           float16  const _1103 = float16_ops::broadcast(_1102);
+           float  const _1104 = reinterpret<float>(_1083);
+           float16  const _1105 = float16_ops::broadcast(_1104);
+           int32x16_t  const _1106 = int32x16_t_ops::ramp(-2, 1);
+           int32x16_t  const _1107 = int32x16_t_ops::broadcast(0);
+           uint8x16_t  const _1108 = int32x16_t_ops::eq(_1106, _1107);
+           float16  const _1109 = float16_ops::select(_1108, _1103, _1105);
+           int32x16_t  const _1110 = int32x16_t_ops::ramp(-1, 1);
+           uint8x16_t  const _1111 = int32x16_t_ops::eq(_1110, _1107);
+           float16  const _1112 = float16_ops::select(_1111, _1097, _1109);
+           int32x16_t  const _1113 = int32x16_t_ops::ramp(0, 1);
+           uint8x16_t  const _1114 = int32x16_t_ops::eq(_1113, _1107);
+           float16  const _1115 = float16_ops::select(_1114, _1095, _1112);
+           int32_t  const _1116 = _1093 * 80;
+           int32_t  const _1117 = _1116 + 64;
+           float16_ops::store(_1115, _partial, _1117);
           } // for _partial_s0_ii_ir
          } // alloc _pv
         } // for _partial_s0_ii_ig
@@ -4913,13 +4919,13 @@ int attn_causal64_pipeline(void const *__user_context, struct halide_buffer_t *_
         // consume partial
         for (int _attn_out_s0_ii = 0; _attn_out_s0_ii < 0 + 32; _attn_out_s0_ii++)
         {
-         int32_t  const _1112 = _attn_out_s0_ii * 5;
+         int32_t  const _1118 = _attn_out_s0_ii * 5;
          for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + 5; _attn_out_s0_c_c++)
          {
-          int32_t  const _1113 = _attn_out_s0_c_c + _1112;
-          int32_t  const _1114 = _1113 * 16;
-          float16  const _1115 = float16_ops::load(_partial, _1114);
-          float16_ops::store(_1115, _attn_out, _1114);
+          int32_t  const _1119 = _attn_out_s0_c_c + _1118;
+          int32_t  const _1120 = _1119 * 16;
+          float16  const _1121 = float16_ops::load(_partial, _1120);
+          float16_ops::store(_1121, _attn_out, _1120);
          } // for _attn_out_s0_c_c
         } // for _attn_out_s0_ii
        } // alloc _partial
@@ -5629,6 +5635,40 @@ bool view_buffer(void* uc, const DLTensor* t, const char* name, int ndim, halide
 
 }  // namespace
 
+namespace {
+
+/// Integer division and modulo as in the IR (Euclidean; x / 0 == 0 and x % 0 == 0).
+[[maybe_unused]] int attn_div_i32(int a, int b) {
+  if (b == 0) return 0;
+  int q = a / b, r = a % b;
+  if (r < 0) q += b > 0 ? -1 : 1;
+  return q;
+}
+[[maybe_unused]] int attn_mod_i32(int a, int b) {
+  if (b == 0) return 0;
+  int r = a % b;
+  if (r < 0) r += b > 0 ? b : -b;
+  return r;
+}
+[[maybe_unused]] float attn_mod_f32(float a, float b) { return a - b * floorf(a / b); }
+[[maybe_unused]] int attn_min_i32(int a, int b) { return a < b ? a : b; }
+[[maybe_unused]] int attn_max_i32(int a, int b) { return a > b ? a : b; }
+
+/// Keys in blocks of 64: blocks that the mask rules out for a whole query tile are skipped.
+constexpr int kSkipBlock = 64;
+constexpr bool kHasKeyTest = true;
+
+/// Whether the mask is false for every query in [q_min, q_max] and key in [kv_min, kv_max]: a
+/// sufficient condition from interval analysis of the mask (codegen/PlanTiles), or false.
+bool keys_masked([[maybe_unused]] int q_min, [[maybe_unused]] int q_max, [[maybe_unused]] int kv_min,
+                 [[maybe_unused]] int kv_max, [[maybe_unused]] int b_min, [[maybe_unused]] int b_max,
+                 [[maybe_unused]] int h_min, [[maybe_unused]] int h_max,
+                 [[maybe_unused]] const double* scalars) {
+  return (q_max < kv_min);
+}
+
+}  // namespace
+
 extern "C" __attribute__((visibility("default"))) int attn_causal64(const attn_kernel_args* args) {
   if (!args) return -1;
   unsigned hardware = std::thread::hardware_concurrency();
@@ -5748,25 +5788,43 @@ extern "C" __attribute__((visibility("default"))) int attn_causal64(const attn_k
     }
     Plane q_tile(scratch.q.data(), D, kTileQ), out_tile(scratch.chunk.data(), Dv_pad + kLanes, kTileQ);
     Plane k_head(k.plane(h / groups, b), D, Lk), v_head(v.plane(h / groups, b), Dv_pad, Lk);
-    // The window chunk by chunk: the pipeline takes at most 1024 keys a call, so the scores stay in cache.
-    for (int32_t next = window[size_t(2 * t)], first = 1;; first = 0) {
-      int result = attn_causal64_pipeline(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(Lq), int32_t(Lk), int32_t(t), int32_t(h),
-          int32_t(b), window[size_t(2 * t)], window[size_t(2 * t + 1)], next, &out_tile.buf);
-      if (result != 0) {
-        if (!ctx.failed) fail(uc, "%s: the kernel failed (Halide error %d)", kKernelName, result);
-        return result;
+    // The window's runs of key blocks that the mask may allow, each chunk by chunk: the pipeline
+    // takes at most 1024 keys a call, so the scores stay in cache.
+    const int32_t lo = window[size_t(2 * t)], hi = window[size_t(2 * t + 1)];
+    auto block_end = [&](int32_t x) { return x / kSkipBlock * kSkipBlock + kSkipBlock < hi ? x / kSkipBlock * kSkipBlock + kSkipBlock : hi; };
+    auto masked = [&](int32_t x) {
+      return kHasKeyTest && keys_masked(int(row0), int(row0 + rows - 1), x, block_end(x) - 1, int(b), int(b), int(h),
+                                        int(h), args->scalars);
+    };
+    bool first = true;
+    for (int32_t run_lo = lo; run_lo < hi;) {
+      if (masked(run_lo)) {
+        run_lo = block_end(run_lo);
+        continue;
       }
-      scratch.absorb(first);
-      if (scratch.chunk_end() >= scratch.window_end()) break;
-      next = scratch.chunk_end();
+      int32_t run_hi = kHasKeyTest ? block_end(run_lo) : hi;
+      while (run_hi < hi && !masked(run_hi)) run_hi = block_end(run_hi);
+      for (int32_t next = run_lo;;) {
+        int result = attn_causal64_pipeline(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(Lq), int32_t(Lk), int32_t(t),
+            int32_t(h), int32_t(b), run_lo, run_hi, next, &out_tile.buf);
+        if (result != 0) {
+          if (!ctx.failed) fail(uc, "%s: the kernel failed (Halide error %d)", kKernelName, result);
+          return result;
+        }
+        scratch.absorb(first);
+        first = false;
+        if (scratch.chunk_end() >= scratch.window_end()) break;
+        next = scratch.chunk_end();
+      }
+      run_lo = run_hi;
     }
     // Out = P·V / sum and LSE of the tile's real rows, in the caller's layout and type; a row
-    // that nothing reached is Out 0, LSE -inf.
+    // that no key reached is Out 0, LSE -inf.
     for (int64_t r = 0; r < rows; ++r) {
       float sum = scratch.row_sum[size_t(r)], inv = sum > 0.0f ? 1.0f / sum : 0.0f;
       const float* src = scratch.acc.data() + r * Dv_pad;
       char* dst = out_base + b * ob + h * oh + (row0 + r) * ol;
-      for (int64_t c = 0; c < Dv; ++c) write_io(dst + c * esize, src[c] * inv);
+      for (int64_t c = 0; c < Dv; ++c) write_io(dst + c * esize, sum > 0.0f ? src[c] * inv : 0.0f);
       if (lse_base)
         lse_base[b * lb + h * lh + (row0 + r) * ll] =
             sum > 0.0f ? scratch.row_max[size_t(r)] * 0.693147180559945309f + logf(sum) : -INFINITY;

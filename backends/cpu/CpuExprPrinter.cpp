@@ -1,0 +1,48 @@
+// Host C++ spellings of the C-family printer's hooks.
+#include "backends/cpu/CpuExprPrinter.h"
+
+#include <stdexcept>
+
+namespace attn::cpu {
+
+std::string CpuExprPrinter::special_float(double v) {
+  if (v != v) return "NAN";
+  return v > 0 ? "INFINITY" : "(-INFINITY)";
+}
+
+std::string CpuExprPrinter::math_function(const std::string& name) {
+  if (name == "round") return "rintf";  // the IR rounds half to even
+  return name + "f";
+}
+
+std::string CpuExprPrinter::int_div(const std::string& a, const std::string& b) {
+  return "attn_div_i32(" + a + ", " + b + ")";
+}
+
+std::string CpuExprPrinter::int_mod(const std::string& a, const std::string& b) {
+  return "attn_mod_i32(" + a + ", " + b + ")";
+}
+
+std::string CpuExprPrinter::float_mod(const std::string& a, const std::string& b) {
+  return "attn_mod_f32(" + a + ", " + b + ")";
+}
+
+std::string CpuExprPrinter::int_min(const std::string& a, const std::string& b) {
+  return "attn_min_i32(" + a + ", " + b + ")";
+}
+
+std::string CpuExprPrinter::int_max(const std::string& a, const std::string& b) {
+  return "attn_max_i32(" + a + ", " + b + ")";
+}
+
+std::string CpuExprPrinter::load(const KernelArg& arg, int, const std::vector<std::string>&) {
+  throw std::logic_error("internal error: the CPU wrapper cannot print a load of '" + arg.name + "'");
+}
+
+std::string CpuExprPrinter::scalar(const KernelArg& arg, int position) {
+  const std::string v = "scalars[" + std::to_string(position) + "] /* " + arg.name + " */";
+  if (arg.elem == ElemType::Bool) return "(" + v + " != 0.0)";
+  return "((" + std::string(arg.elem == ElemType::I32 ? "int" : "float") + ")" + v + ")";
+}
+
+}  // namespace attn::cpu
