@@ -481,7 +481,10 @@ std::string emit_wrapper(const WrapperSpec& spec) {
     // takes at most )cpp"
     << g.key_chunk << R"cpp( keys a call, so the scores stay in cache.
     const int32_t lo = window[size_t(2 * t)], hi = window[size_t(2 * t + 1)];
-    auto block_end = [&](int32_t x) { return x / kSkipBlock * kSkipBlock + kSkipBlock < hi ? x / kSkipBlock * kSkipBlock + kSkipBlock : hi; };
+    auto block_end = [&](int32_t x) {
+      int32_t end = (x / kSkipBlock + 1) * kSkipBlock;
+      return end < hi ? end : hi;
+    };
     auto masked = [&](int32_t x) {
       return kHasKeyTest && keys_masked(int(row0), int(row0 + rows - 1), x, block_end(x) - 1, int(b), int(b), int(h),
                                         int(h), args->scalars);

@@ -6755,7 +6755,10 @@ extern "C" __attribute__((visibility("default"))) int attn_alibi_softcap(const a
     // The window's runs of key blocks that the mask may allow, each chunk by chunk: the pipeline
     // takes at most 1024 keys a call, so the scores stay in cache.
     const int32_t lo = window[size_t(2 * t)], hi = window[size_t(2 * t + 1)];
-    auto block_end = [&](int32_t x) { return x / kSkipBlock * kSkipBlock + kSkipBlock < hi ? x / kSkipBlock * kSkipBlock + kSkipBlock : hi; };
+    auto block_end = [&](int32_t x) {
+      int32_t end = (x / kSkipBlock + 1) * kSkipBlock;
+      return end < hi ? end : hi;
+    };
     auto masked = [&](int32_t x) {
       return kHasKeyTest && keys_masked(int(row0), int(row0 + rows - 1), x, block_end(x) - 1, int(b), int(b), int(h),
                                         int(h), args->scalars);
