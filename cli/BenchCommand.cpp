@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "cli/Commands.h"
+#include "cli/CompileTargets.h"
 #include "cli/KernelSession.h"
 #include "codegen/Lower.h"
 #include "codegen/PlanTiles.h"
@@ -80,6 +81,16 @@ int run_bench(const BenchOptions& o) {
     MaskDensity density = density_of(*ir, in, L);
     const double flops =
         2.0 * double(B) * double(H) * double(L) * double(L) * double(D + Dv) * density.density;
+
+    if (o.autotune) {
+      if (o.target != "cuda") throw InputError("--autotune applies to -t cuda");
+#ifdef ATTNC_HAVE_CUDA
+      const std::string report = tune_cuda_target(*ir, in);
+      (o.json ? std::cerr : std::cout) << report;
+#else
+      throw InputError("this attnc was built without the CUDA target");
+#endif
+    }
 
     const bool progress = !o.json && ::isatty(2);
     std::vector<double> ms;

@@ -64,6 +64,7 @@ struct BenchOptions {
   std::vector<std::string> args;  ///< NAME=FILE.npy or NAME=VALUE
   int warmup = 1, iters = 10, threads = 0;
   bool json = false;
+  bool autotune = false;  ///< cuda: search the tile shapes first (runtime/CudaTuner.h)
 };
 int run_bench(const BenchOptions& o);
 

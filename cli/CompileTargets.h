@@ -43,6 +43,9 @@ std::vector<std::string> write_cuda_target(const KernelIR& ir, const CompileCont
 std::string dump_cuda_target(const KernelIR& ir);
 /// Runs a kernel on the GPU for `attnc run -t cuda`.
 KernelOutputs run_cuda_target(const KernelIR& ir, const KernelInputs& in);
+/// Searches the tile shapes of `ir` on the GPU for `in`'s size class (cached beside the loader's
+/// kernels: later runs use the choice); returns a report of the tries, one line each.
+std::string tune_cuda_target(const KernelIR& ir, const KernelInputs& in);
 
 /// SPIR-V (cli/SpirvCommands.cpp): <kernel>.spv and <kernel>.spv.h (the module embedded as a
 /// uint32_t array, with its layout).

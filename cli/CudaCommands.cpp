@@ -1,5 +1,7 @@
 // The CUDA target of `attnc compile` and `attnc run`.
+#include <cstdio>
 #include <fstream>
+#include <sstream>
 
 #include "backends/cuda/CudaPrinter.h"
 #include "backends/cuda/CudaRun.h"
@@ -25,5 +27,23 @@ std::vector<std::string> write_cuda_target(const KernelIR& ir, const CompileCont
 std::string dump_cuda_target(const KernelIR& ir) { return print_cuda_kernel(ir, {}).cu; }
 
 KernelOutputs run_cuda_target(const KernelIR& ir, const KernelInputs& in) { return run_cuda(ir, in).outputs; }
+
+std::string tune_cuda_target(const KernelIR& ir, const KernelInputs& in) {
+  CudaRunOptions options;
+  options.autotune = true;
+  CudaRunResult r = run_cuda(ir, in, options);
+  std::ostringstream s;
+  if (r.tune_trials.empty()) s << "tiles: " << describe(r.tiles) << " (tuned before, from the cache)\n";
+  for (const CudaTuneTrial& t : r.tune_trials) {
+    char line[256];
+    if (t.rejected.empty())
+      std::snprintf(line, sizeof line, "  %-36s %9.3f ms\n", t.name.c_str(), t.ms);
+    else
+      std::snprintf(line, sizeof line, "  %-36s rejected: %s\n", t.name.c_str(), t.rejected.c_str());
+    s << line;
+  }
+  if (!r.tune_trials.empty()) s << "tiles: " << describe(r.tiles) << " (the first row is the table's)\n";
+  return s.str();
+}
 
 }  // namespace attn::cli

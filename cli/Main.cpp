@@ -83,6 +83,8 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--iters", bench.iters, "timed runs (default 10)")->check(CLI::PositiveNumber);
   bench_cmd->add_option("--threads", bench.threads, "threads (0: all cores)");
   bench_cmd->add_flag("--json", bench.json, "print the result as JSON");
+  bench_cmd->add_flag("--autotune", bench.autotune,
+                      "cuda: time the candidate tile shapes first and keep the fastest (cached)");
 
   CacheOptions cache;
   auto* cache_cmd = app.add_subcommand("cache", "The loader's disk cache: stats or clear");

@@ -3,15 +3,19 @@
 // device copies of the inputs through the kernel's DLPack entry, as applications call it.
 #include "backends/cuda/CudaRun.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <optional>
 
 #include "attn/loader.hpp"
 #include "backends/cuda/CudaPrinter.h"
 #include "codegen/KernelIR.h"
 #include "runtime/CudaCompiler.h"
 #include "runtime/CudaDriver.h"
+#include "runtime/DiskCache.h"
 #include "runtime/Nvrtc.h"
+#include "runtime/Sha256.h"
 
 namespace attn {
 
@@ -55,6 +59,87 @@ struct DeviceTensor {
   }
 };
 
+/// Lengths rounded up to a power of two: one tuned shape per size class.
+int64_t size_class(int64_t n) {
+  int64_t c = 1;
+  while (c < n) c *= 2;
+  return c;
+}
+
+/// The cache key of the tuned tile shape: the device, the table's source (kernel, dtype, head
+/// dims, architecture) and the size class of the problem.
+std::string tune_key(const CudaDevice& device, const std::string& table_source, const KernelInputs& in) {
+  std::string s = "attnc cuda tiles 1\n" + device.name() + "\nsm " + std::to_string(device.sm()) + "\n";
+  s += to_hex(sha256(table_source.data(), table_source.size()));
+  s += "\nsize " + std::to_string(size_class(in.q.shape[0] * in.q.shape[1])) + " " +
+       std::to_string(size_class(in.q.shape[2])) + " " + std::to_string(size_class(in.k.shape[2]));
+  return "tiles-" + to_hex(sha256(s.data(), s.size()));
+}
+
+std::unique_ptr<DiskCache> tune_cache() {
+  std::string why;
+  const std::string dir = cuda_loader().cache_dir();
+  return dir.empty() ? nullptr : DiskCache::open(dir, cache_max_bytes_from_env(), why);
+}
+
+/// The problem the tuner checks candidates on: the caller's inputs cut to at most 4 heads and 1024
+/// queries and keys (odd lengths kept), so a check costs little next to the timed launches.
+struct TuneInputs {
+  HostTensor q, k, v;
+  std::vector<HostTensor> buffers;
+};
+
+HostTensor take_prefix(const HostTensor& t, int64_t heads, int64_t len) {
+  HostTensor out(t.type, {1, heads, len, t.shape[3]});
+  const size_t es = t.bytes.size() / size_t(t.numel()), row = size_t(t.shape[3]) * es;
+  for (int64_t h = 0; h < heads; ++h)
+    for (int64_t r = 0; r < len; ++r)
+      std::memcpy(out.bytes.data() + size_t(h * len + r) * row,
+                  t.bytes.data() + size_t(h * t.shape[2] + r) * row, row);
+  return out;
+}
+
+/// Runs the search for `ir` on `in`: candidates printed from the tile table's neighbourhood,
+/// checked on a cut of the inputs against the table's output, timed on the inputs themselves.
+CudaTuneResult tune(CudaDevice& device, const KernelIR& ir, const CudaPrintOptions& po,
+                    const KernelInputs& in, std::vector<CudaTileConfig>& configs) {
+  configs = cuda_tile_candidates(po.sm, ir.options.dtype, po.head_dim, po.value_dim);
+  std::vector<CudaTuneSource> sources;
+  for (const CudaTileConfig& c : configs) {
+    CudaPrintOptions o = po;
+    o.tiles = c;
+    sources.push_back({describe(c), print_cuda_kernel(ir, o).cu});
+  }
+  // Buffers index positions and heads of the full problem: the check keeps B = 1 and cuts only
+  // when the kernel reads no buffer.
+  const bool cut = ir.args.empty() || std::none_of(ir.args.begin(), ir.args.end(), [](const KernelArg& a) {
+                     return a.kind == KernelArg::Kind::Buffer;
+                   });
+  const int64_t heads = cut ? std::min<int64_t>(in.k.shape[1], 4) : in.k.shape[1];
+  const int64_t groups = in.q.shape[1] / in.k.shape[1];
+  const int64_t lq = cut ? std::min<int64_t>(in.q.shape[2], 1023) : in.q.shape[2];
+  const int64_t lk = cut ? std::min<int64_t>(in.k.shape[2], 1023) : in.k.shape[2];
+  HostTensor cq = take_prefix(in.q, heads * groups, lq), ck = take_prefix(in.k, heads, lk),
+             cv = take_prefix(in.v, heads, lk);
+  CudaLaunchRequest check, timing;
+  std::vector<double> scalars;
+  std::vector<CudaTensorArg> buffers;
+  for (const KernelArg& a : ir.args)
+    if (a.kind == KernelArg::Kind::Buffer)
+      buffers.push_back({a.name, &in.buffers.at(a.name)});
+    else
+      scalars.push_back(in.scalars.at(a.name));
+  check.q = &cq, check.k = &ck, check.v = &cv, check.buffers = buffers, check.scalars = scalars;
+  check.lse = ir.options.lse;
+  timing.q = &in.q, timing.k = &in.k, timing.v = &in.v, timing.buffers = buffers, timing.scalars = scalars;
+  timing.timed_repeats = 5;
+  CudaDeviceTuner tuner(device, std::move(sources), check, timing);
+  const double tolerance = ir.options.dtype == DType::F32   ? 1e-4
+                           : ir.options.dtype == DType::F16 ? 4e-3
+                                                            : 3e-2;
+  return cuda_autotune(tuner, tolerance);
+}
+
 }  // namespace
 
 CudaRunResult run_cuda(const KernelIR& ir, const KernelInputs& in, const CudaRunOptions& options) {
@@ -70,8 +155,33 @@ CudaRunResult run_cuda(const KernelIR& ir, const KernelInputs& in, const CudaRun
   specialized.options.value_dim = po.value_dim;
   CudaKernelSource src = print_cuda_kernel(specialized, po);
 
+  // A tuned tile shape: cached for this device, kernel and size class, or searched for now.
   CudaRunResult result;
+  std::unique_ptr<DiskCache> cache = tune_cache();
+  const std::string key = tune_key(*device, src.cu, in);
+  std::optional<CudaTileConfig> tuned;
+  if (cache) {
+    DiskCache::Lookup hit = cache->read(key);
+    if (hit.status == DiskCache::Lookup::Hit)
+      tuned = parse_cuda_tiles(std::string(hit.payload.begin(), hit.payload.end()));
+  }
+  if (!tuned && options.autotune) {
+    std::vector<CudaTileConfig> configs;
+    CudaTuneResult t = tune(*device, specialized, po, in, configs);
+    result.tune_trials = t.trials;
+    tuned = configs[t.best];
+    if (cache) {
+      const std::string text = describe(*tuned);
+      std::vector<std::string> evicted;
+      cache->write(key, std::vector<uint8_t>(text.begin(), text.end()), evicted);
+    }
+  }
+  if (tuned && !(*tuned == src.tiles)) {
+    po.tiles = tuned;
+    src = print_cuda_kernel(specialized, po);
+  }
   result.tiles = src.tiles;
+  result.tiles_tuned = tuned.has_value();
   const auto t0 = std::chrono::steady_clock::now();
   Kernel kernel;
   try {

@@ -7,19 +7,26 @@
 
 #include "backends/cuda/CudaTiles.h"
 #include "backends/reference/Reference.h"
+#include "runtime/CudaTuner.h"
 
 namespace attn {
 
 struct CudaRunOptions {
   int device = 0;
   int timed_repeats = 0;  ///< launches timed after the first
+  /// Search the tile shapes on this device (runtime/CudaTuner.h) when no choice is cached for
+  /// this kernel, device and size class; the choice is cached beside the loader's kernels.
+  /// Without it a cached choice is still used, else the tile table's.
+  bool autotune = false;
 };
 
 struct CudaRunResult {
   KernelOutputs outputs;
   CudaTileConfig tiles;
-  double compile_seconds = 0;   ///< time to get the kernel from the loader (compile or cache)
-  std::vector<float> times_ms;  ///< wall time of each timed launch (synchronous)
+  bool tiles_tuned = false;                ///< `tiles` came from the autotuner (now or cached)
+  std::vector<CudaTuneTrial> tune_trials;  ///< the search's tries, when it ran in this call
+  double compile_seconds = 0;              ///< time to get the kernel from the loader (compile or cache)
+  std::vector<float> times_ms;             ///< wall time of each timed launch (synchronous)
 };
 
 /// Runs `ir` on `in`, specialized to the inputs' head dims and the device's architecture.

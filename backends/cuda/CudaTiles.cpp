@@ -3,6 +3,7 @@
 #include "backends/cuda/CudaTiles.h"
 
 #include <algorithm>
+#include <sstream>
 
 namespace attn {
 
@@ -60,12 +61,83 @@ CudaTileConfig choose_cuda_tiles(int sm, DType dtype, int head_dim, int value_di
   return c;
 }
 
+std::vector<CudaTileConfig> cuda_tile_candidates(int sm, DType dtype, int head_dim, int value_dim) {
+  const CudaTileConfig table = choose_cuda_tiles(sm, dtype, head_dim, value_dim);
+  std::vector<CudaTileConfig> out = {table};
+  auto add = [&](const CudaTileConfig& c) {
+    if (cuda_shared_bytes(c, dtype, head_dim, value_dim) > cuda_max_shared_bytes(sm)) return;
+    if (std::find(out.begin(), out.end(), c) == out.end()) out.push_back(c);
+  };
+  const int d = std::max(head_dim, value_dim);
+  if (table.mma) {
+    // 16 query rows per warp; keys per tile a multiple of 16 (the P·V MMA's k).
+    for (int warps : {4, 8})
+      for (int block_n : d <= 128 ? std::vector<int>{32, 64, 128} : std::vector<int>{16, 32, 64})
+        for (int stages : {2, 3, 4})
+          for (bool q_in_regs : {false, true}) {
+            if (q_in_regs && d > 64) continue;  // table: Q fragments spill above head dim 64
+            CudaTileConfig c;
+            c.mma = true, c.warps = warps, c.block_m = 16 * warps, c.block_n = block_n, c.stages = stages;
+            c.q_in_regs = q_in_regs;
+            add(c);
+          }
+    return out;
+  }
+  for (int warps : {4, 8})
+    for (int rows : {1, 2, 4, 8}) {
+      CudaTileConfig c;
+      c.warps = warps, c.rows_per_warp = rows, c.block_m = warps * rows, c.block_n = 32;
+      add(c);
+    }
+  return out;
+}
+
 std::string describe(const CudaTileConfig& c) {
   std::string s = c.mma ? "mma" : "simt";
   s +=
       " " + std::to_string(c.block_m) + "x" + std::to_string(c.block_n) + " warps=" + std::to_string(c.warps);
   if (c.mma) s += " stages=" + std::to_string(c.stages) + (c.q_in_regs ? " q-in-regs" : "");
   return s;
+}
+
+std::optional<CudaTileConfig> parse_cuda_tiles(const std::string& text) {
+  std::istringstream in(text);
+  std::string kind, shape, word;
+  CudaTileConfig c;
+  if (!(in >> kind >> shape) || (kind != "mma" && kind != "simt")) return std::nullopt;
+  c.mma = kind == "mma";
+  const size_t x = shape.find('x');
+  if (x == std::string::npos) return std::nullopt;
+  try {
+    c.block_m = std::stoi(shape.substr(0, x));
+    c.block_n = std::stoi(shape.substr(x + 1));
+    while (in >> word) {
+      if (word.rfind("warps=", 0) == 0)
+        c.warps = std::stoi(word.substr(6));
+      else if (word.rfind("stages=", 0) == 0 && c.mma)
+        c.stages = std::stoi(word.substr(7));
+      else if (word == "q-in-regs" && c.mma)
+        c.q_in_regs = true;
+      else
+        return std::nullopt;
+    }
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  if (c.warps <= 0 || c.block_m <= 0 || c.block_n <= 0) return std::nullopt;
+  if (!c.mma) {
+    if (c.block_m % c.warps) return std::nullopt;
+    c.rows_per_warp = c.block_m / c.warps;
+  } else if (c.block_m != 16 * c.warps || c.block_n % 16 || c.stages < 1) {
+    return std::nullopt;
+  }
+  if (describe(c) != text) return std::nullopt;
+  return c;
+}
+
+bool operator==(const CudaTileConfig& a, const CudaTileConfig& b) {
+  return a.mma == b.mma && a.block_m == b.block_m && a.block_n == b.block_n && a.warps == b.warps &&
+         a.stages == b.stages && a.rows_per_warp == b.rows_per_warp && a.q_in_regs == b.q_in_regs;
 }
 
 }  // namespace attn

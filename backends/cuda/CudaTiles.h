@@ -1,9 +1,10 @@
-// Tile sizes and pipeline depth of the CUDA kernels, per architecture, dtype and head dims.
-// A small table today; the seam for an on-device autotuner (which would pass its own choice
-// through CudaPrintOptions::tiles and cache it with the loader).
+// Tile sizes and pipeline depth of the CUDA kernels, per architecture, dtype and head dims: a
+// table, and the candidates the on-device autotuner (runtime/CudaTuner.h) times against it.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "codegen/KernelOptions.h"
 
@@ -33,7 +34,17 @@ bool cuda_mma_supported(DType dtype, int head_dim, int value_dim);
 /// The table's choice for compute capability `sm`.
 CudaTileConfig choose_cuda_tiles(int sm, DType dtype, int head_dim, int value_dim);
 
-/// "mma 128x64 w8 s2" etc., for banners and reports.
+/// Shapes worth timing on `sm`: the table's choice first, then the other rows per CTA, keys per
+/// tile, pipeline depths (and Q in registers at head dim 64) whose shared memory fits. Whether
+/// one spills, and whether it is faster, the autotuner finds out on the device.
+std::vector<CudaTileConfig> cuda_tile_candidates(int sm, DType dtype, int head_dim, int value_dim);
+
+/// "mma 128x64 warps=8 stages=3" etc., for banners, reports and the autotuner's cache.
 std::string describe(const CudaTileConfig& c);
+
+/// The inverse of `describe`; nullopt for text it did not write.
+std::optional<CudaTileConfig> parse_cuda_tiles(const std::string& text);
+
+bool operator==(const CudaTileConfig& a, const CudaTileConfig& b);
 
 }  // namespace attn

@@ -1,9 +1,11 @@
 // kit_check: the GPU session's fallback that needs only a C++ compiler and the CUDA toolkit (no
 // Halide, ANTLR or Boost): every generated .cu of a kit folder (bench/gpu/make_kit.sh) is compiled
 // with NVRTC, run on random inputs with odd lengths and GQA, and compared with a naive f64
-// forward appended to the same source (attn_reference.cuh); --bench times a folder of variants.
+// forward appended to the same source (attn_reference.cuh); --bench times a folder of variants, and
+// --tune DIR runs the autotuner (runtime/CudaTuner.h) over DIR/<variant>/*.cu, the tile shapes
+// bench/gpu/cuda_tile_variants wrote, reporting the fastest beside the table's.
 // Build: c++ -std=c++20 -O2 -I. -Iruntime/include bench/gpu/kit_check.cpp runtime/{Nvrtc,
-//   PtxasReport,CudaDriver,CudaLauncher,CudaLaunch,HostTensor,TileProgram,TilePlanner,
+//   PtxasReport,CudaDriver,CudaLauncher,CudaLaunch,CudaTuner,HostTensor,TileProgram,TilePlanner,
 //   TilePlanText}.cpp -ldl -o kit_check
 #include <algorithm>
 #include <chrono>
@@ -16,6 +18,7 @@
 #include <sstream>
 
 #include "runtime/CudaLauncher.h"
+#include "runtime/CudaTuner.h"
 #include "runtime/Nvrtc.h"
 
 using namespace attn;
@@ -207,11 +210,65 @@ int check_kernel(CudaDevice& device, const Kit& k, const std::string& arch, cons
   return failures;
 }
 
+std::string json_string(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\')
+      out += '\\', out += c;
+    else if (c == '\n')
+      out += "\\n";
+    else if (static_cast<unsigned char>(c) >= 0x20)
+      out += c;
+  }
+  return out + "\"";
+}
+
+/// The autotuner over `dir`'s candidates (names.txt, 00.cu, 01.cu, ...; 00 is the table's):
+/// checked against 00 on B=1, H=4, L=1000, timed on the benchmark shape. JSON fields.
+std::string tune_variant(CudaDevice& device, const fs::path& dir, int64_t len, std::mt19937& rng) {
+  std::vector<CudaTuneSource> candidates;
+  std::ifstream names(dir / "names.txt");
+  std::string name;
+  for (int i = 0; std::getline(names, name); ++i) {
+    char file[16];
+    std::snprintf(file, sizeof file, "%02d.cu", i);
+    candidates.push_back({name, read_text(dir / file)});
+  }
+  if (candidates.empty()) throw std::runtime_error("no candidates in " + dir.string());
+  Kit k = load_kit(dir / "00.cu");
+  const int64_t check_len = 1000;
+  HostTensor cq = random_tensor(k.info.dtype, {1, 4, check_len, k.info.head_dim}, rng);
+  HostTensor ck = random_tensor(k.info.dtype, {1, 4, check_len, k.info.head_dim}, rng);
+  HostTensor cv = random_tensor(k.info.dtype, {1, 4, check_len, k.info.value_dim}, rng);
+  std::vector<HostTensor> cbuf = make_buffers(k.args, 4, check_len, rng, false);
+  HostTensor q = random_tensor(k.info.dtype, {4, 16, len, k.info.head_dim}, rng);
+  HostTensor kt = random_tensor(k.info.dtype, {4, 16, len, k.info.head_dim}, rng);
+  HostTensor v = random_tensor(k.info.dtype, {4, 16, len, k.info.value_dim}, rng);
+  std::vector<HostTensor> tbuf = make_buffers(k.args, 16, len, rng, true);
+  CudaLaunchRequest check = request_for(k, cq, ck, cv, cbuf), timing = request_for(k, q, kt, v, tbuf);
+  timing.timed_repeats = 5;
+  CudaDeviceTuner tuner(device, std::move(candidates), check, timing);
+  const double tol = k.info.dtype == ScalarType::F32 ? 1e-4 : k.info.dtype == ScalarType::F16 ? 4e-3 : 3e-2;
+  CudaTuneResult r = cuda_autotune(tuner, tol);
+  std::ostringstream out;
+  out << "\"tuned_tiles\": " << json_string(r.trials[r.best].name)
+      << ", \"tuned_ms\": " << r.trials[r.best].ms << ", \"table_tiles\": " << json_string(r.trials[0].name)
+      << ", \"table_ms\": " << r.trials[0].ms << ", \"trials\": [";
+  for (size_t i = 0; i < r.trials.size(); ++i)
+    out << (i ? ", " : "") << "{\"tiles\": " << json_string(r.trials[i].name)
+        << ", \"ms\": " << r.trials[i].ms << ", \"rejected\": " << json_string(r.trials[i].rejected) << "}";
+  out << "]";
+  for (const CudaTuneTrial& t : r.trials)
+    std::cout << "  tune " << dir.filename().string() << ": " << t.name << " "
+              << (t.rejected.empty() ? std::to_string(t.ms) + " ms" : "rejected: " + t.rejected) << "\n";
+  return out.str();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::vector<fs::path> check_dirs;
-  fs::path bench_dir, reference = "backends/cuda/device/attn_reference.cuh", json;
+  fs::path bench_dir, tune_dir, reference = "backends/cuda/device/attn_reference.cuh", json;
   bool dry = false;
   int64_t len = 8192;
   for (int i = 1; i < argc; ++i) {
@@ -223,6 +280,8 @@ int main(int argc, char** argv) {
       bench_dir = next();
     else if (a == "--json")
       json = next();
+    else if (a == "--tune")
+      tune_dir = next();
     else if (a == "--len")
       len = std::stoll(next());
     else if (a == "--reference")
@@ -312,7 +371,14 @@ int main(int argc, char** argv) {
           std::sort(t.begin(), t.end());
           out << ", \"ms_median\": " << t[t.size() / 2] << ", \"ms_min\": " << t.front();
         } catch (const std::exception& e) {
-          out << ", \"error\": \"" << e.what() << "\"";
+          out << ", \"error\": " << json_string(e.what());
+        }
+        if (!tune_dir.empty() && fs::is_directory(tune_dir / f.stem())) {
+          try {
+            out << ", " << tune_variant(*device, tune_dir / f.stem(), len, rng);
+          } catch (const std::exception& e) {
+            out << ", \"tune_error\": " << json_string(e.what());
+          }
         }
       }
       out << "}";

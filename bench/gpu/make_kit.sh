@@ -6,13 +6,14 @@
 #   check/  tests/cuda/kernels.attn, samples/*.attn and one wrapper per stdlib definition in bf16,
 #           f16 and f32
 #   bench/  bench/gpu/variants.attn (targets.md's rows)
+#   tune/   per row of bench/, every tile shape the autotuner tries (kit_check --tune)
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${ATTNC_BUILD_DIR:-$ROOT/build}
 SM=${ATTNC_CUDA_SM:-90}
 KIT=$ROOT/bench/gpu/kit
 rm -rf "$KIT"
-mkdir -p "$KIT/check" "$KIT/bench"
+mkdir -p "$KIT/check" "$KIT/bench" "$KIT/tune"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 "$BUILD/tests/cuda/cuda_stdlib_kernels" >"$TMP/stdlib_kernels.attn"
@@ -25,5 +26,6 @@ for f in samples/*.attn; do
 done
 cp "$TMP"/samples/*.cu "$KIT/check/"
 "$BUILD/cli/attnc" compile bench/gpu/variants.attn -t cuda --cuda-sm "$SM" -o "$KIT/bench"
+"$BUILD/bench/cuda_tile_variants" bench/gpu/variants.attn "$KIT/tune" "$SM" >/dev/null
 rm -f "$KIT"/check/*.cuh "$KIT"/bench/*.cuh "$KIT"/check/manifest.json "$KIT"/bench/manifest.json
-echo "kit: $(ls "$KIT/check" | wc -l) kernels to check, $(ls "$KIT/bench" | wc -l) to time (sm_$SM)"
+echo "kit: $(ls "$KIT/check" | wc -l) kernels to check, $(ls "$KIT/bench" | wc -l) to time, $(ls "$KIT"/tune/*/*.cu | wc -l) tile shapes to tune (sm_$SM)"

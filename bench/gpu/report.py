@@ -63,6 +63,23 @@ def main():
             ms = r.get("ms_median")
             lines.append(f"| SDPA {backend} {name} | {dens[name]:.3f} | | | {fmt(ms, '.3f')} | "
                          f"{fmt(tflops(ms, dens[name]), '.0f')} | | | | | | |")
+    tuned = [(n, r) for n, r in a["variants"].items() if "tuned_ms" in r or "tune_error" in r]
+    if tuned:
+        lines += ["", "## Autotuner (kit_check --tune: each row's tile shapes, checked against the table's "
+                  "output, timed on the benchmark shape)", "",
+                  "| variant | table tiles | table ms | tuned tiles | tuned ms | tuned TFLOP/s | tuned / Flex | "
+                  "shapes tried | rejected |", "|---|---|---|---|---|---|---|---|---|"]
+        for name, r in tuned:
+            if "tune_error" in r:
+                lines.append(f"| {name} | tuning failed: {r['tune_error']} ||||||||")
+                continue
+            d = dens.get(name, float("nan"))
+            f = t.get("flex", {}).get(name, {})
+            at, ft = tflops(r["tuned_ms"], d), tflops(f.get("ms_median"), d)
+            rejected = [x for x in r["trials"] if x["rejected"]]
+            lines.append(f"| {name} | {r['table_tiles']} | {fmt(r['table_ms'], '.3f')} | {r['tuned_tiles']} | "
+                         f"{fmt(r['tuned_ms'], '.3f')} | {fmt(at, '.0f')} | {fmt(at / ft if at and ft else None, '.2f')} | "
+                         f"{len(r['trials'])} | {len(rejected)} |")
     print("\n".join(lines))
     return 0
 

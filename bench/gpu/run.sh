@@ -81,7 +81,7 @@ else
   step "kit: build kit_check"
   CXX=${CXX:-$(command -v c++ || command -v g++ || echo nvcc)}
   KIT_SRC=(bench/gpu/kit_check.cpp runtime/Nvrtc.cpp runtime/PtxasReport.cpp runtime/CudaDriver.cpp
-           runtime/CudaLauncher.cpp runtime/CudaLaunch.cpp runtime/HostTensor.cpp runtime/TileProgram.cpp
+           runtime/CudaLauncher.cpp runtime/CudaLaunch.cpp runtime/CudaTuner.cpp runtime/HostTensor.cpp runtime/TileProgram.cpp
            runtime/TilePlanner.cpp runtime/TilePlanText.cpp)
   (cd "$ROOT" && "$CXX" -std=c++20 -O2 -I. -Iruntime/include "${KIT_SRC[@]}" -ldl -o "$WORK/kit_check")
   step "kit: every kernel of bench/gpu/kit/check against the f64 GPU reference"
@@ -101,6 +101,8 @@ if [ $MODE = full ]; then
   (cd "$ROOT" && "$BUILD/bench/bench_cuda" "${BENCH[@]}")
 else
   KIT_ARGS=(--bench bench/gpu/kit/bench --json "$WORK/attnc.json" --len "$LEN")
+  # The autotuner over each row's tile shapes (bench/gpu/kit/tune, from make_kit.sh).
+  if [ -d "$ROOT/bench/gpu/kit/tune" ]; then KIT_ARGS+=(--tune bench/gpu/kit/tune); fi
   if [ $DRY = 1 ]; then KIT_ARGS+=(--dry-run); fi
   (cd "$ROOT" && "$WORK/kit_check" "${KIT_ARGS[@]}")
 fi

@@ -91,6 +91,61 @@ BOOST_AUTO_TEST_CASE(tile_table_fits_every_architecture) {
         }
 }
 
+BOOST_AUTO_TEST_CASE(autotuner_candidates_fit_and_round_trip) {
+  // The table's choice first, no duplicates, shared memory within the limit, and each shape's
+  // name (the autotuner's cache entry) parses back to it.
+  for (int sm : {80, 86, 90})
+    for (DType dt : {DType::F32, DType::BF16})
+      for (int d : {64, 128, 256}) {
+        std::vector<CudaTileConfig> cands = cuda_tile_candidates(sm, dt, d, d);
+        BOOST_REQUIRE(!cands.empty());
+        BOOST_TEST((cands.front() == choose_cuda_tiles(sm, dt, d, d)));
+        BOOST_TEST(cands.size() >= 3u, "sm_" << sm << " d=" << d << ": " << cands.size() << " candidates");
+        for (size_t i = 0; i < cands.size(); ++i) {
+          BOOST_TEST(cuda_shared_bytes(cands[i], dt, d, d) <= cuda_max_shared_bytes(sm), describe(cands[i]));
+          std::optional<CudaTileConfig> back = parse_cuda_tiles(describe(cands[i]));
+          BOOST_TEST((back && *back == cands[i]), describe(cands[i]));
+          for (size_t j = 0; j < i; ++j) BOOST_TEST(!(cands[i] == cands[j]), describe(cands[i]));
+        }
+      }
+  for (const char* bad :
+       {"", "mma", "mma 128x64", "mma 100x64 warps=8 stages=3", "simt 32x32 warps=4 stages=2",
+        "mma 128x64 warps=8 stages=3 extra", "gpu 1x1 warps=1"})
+    BOOST_TEST(!parse_cuda_tiles(bad).has_value(), bad);
+}
+
+BOOST_AUTO_TEST_CASE(autotuner_candidates_compile_with_nvrtc) {
+  // Every bf16 head-dim-128 candidate for Hopper compiles (the kernel template takes each shape);
+  // spills are the tuner's to reject on the device, but some candidates must have none.
+  BOOST_REQUIRE_MESSAGE(nvrtc_available(), "NVRTC is not available");
+  std::vector<std::string> errors;
+  std::vector<test::TestKernel> kernels = test::cuda_test_kernels(errors, {"bf16"});
+  BOOST_REQUIRE(!kernels.empty());
+  const KernelIR& ir = *kernels.front().ir;
+  int clean = 0;
+  std::ostringstream table;
+  for (const CudaTileConfig& c : cuda_tile_candidates(90, DType::BF16, 128, 128)) {
+    CudaPrintOptions po;
+    po.sm = 90, po.head_dim = 128, po.value_dim = 128, po.tiles = c;
+    KernelIR specialized = ir;
+    specialized.options.dtype = DType::BF16;
+    specialized.options.head_dim = specialized.options.value_dim = 128;
+    CudaKernelSource src = print_cuda_kernel(specialized, po);
+    BOOST_TEST((src.tiles == c));
+    try {
+      const NvrtcResult& r = compile_once(src.cu, src.launch.entry + ".cu", "sm_90a");
+      const PtxasFunction* f = r.report.find(src.launch.entry);
+      BOOST_REQUIRE(f);
+      clean += f->spill_stores + f->spill_loads == 0;
+      table << describe(c) << ": " << f->registers << " registers, " << f->spill_stores << " B spills\n";
+    } catch (const CudaCompileError& e) {
+      BOOST_ERROR(describe(c) << ": " << e.what());
+    }
+  }
+  BOOST_TEST(clean >= 3);
+  BOOST_TEST_MESSAGE(table.str());
+}
+
 // The whole variant list for two architectures. Each distinct source compiles once.
 BOOST_AUTO_TEST_CASE(every_kernel_compiles_with_nvrtc) {
   BOOST_REQUIRE_MESSAGE(nvrtc_available(), "NVRTC is not available");
