@@ -62,7 +62,7 @@ int run_compile(const CompileOptions& o) {
       std::cerr << render_diagnostics(diags, p->sources);
       return 1;
     }
-    CompileContext ctx{manifest["source"], kernel_hash(*ir), o.cuda_sm, o.head_dim, o.cpu_isa};
+    CompileContext ctx{manifest["source"], kernel_hash(*ir), o.cuda_sm, o.cuda_tiles, o.head_dim, o.cpu_isa};
     nlohmann::ordered_json entry;
     entry["name"] = k->name;
     entry["hash"] = ctx.kernel_hash;

@@ -14,6 +14,13 @@ std::vector<std::string> write_cuda_target(const KernelIR& ir, const CompileCont
                                            const std::filesystem::path& dir) {
   CudaPrintOptions po;
   po.sm = ctx.cuda_sm;
+  if (!ctx.cuda_tiles.empty()) {
+    po.tiles = parse_cuda_tiles(ctx.cuda_tiles);
+    if (!po.tiles)
+      throw InputError("--cuda-tiles: '" + ctx.cuda_tiles +
+                       "' is not a tile shape (e.g. 'mma 64x64 warps=4 stages=3' or 'simt 32x32 warps=4', as "
+                       "attnc bench --autotune prints them)");
+  }
   po.head_dim = ctx.head_dim;
   po.source_name = ctx.source_name;
   po.source_hash = ctx.kernel_hash;

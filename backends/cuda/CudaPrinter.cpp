@@ -209,6 +209,11 @@ CudaKernelSource print_cuda_kernel(const KernelIR& ir, const CudaPrintOptions& o
   const CudaTileConfig& t = out.tiles;
   if (t.mma && !cuda_mma_supported(opt.dtype, d, dv))
     throw std::invalid_argument("the tensor-core CUDA kernel does not support this dtype/head dimension");
+  if (cuda_shared_bytes(t, opt.dtype, d, dv) > cuda_max_shared_bytes(o.sm))
+    throw std::invalid_argument("tile shape '" + describe(t) + "' needs " +
+                                std::to_string(cuda_shared_bytes(t, opt.dtype, d, dv)) +
+                                " bytes of shared memory; sm_" + std::to_string(o.sm) + " has " +
+                                std::to_string(cuda_max_shared_bytes(o.sm)));
   const std::string entry = "attn_fwd_" + ir.name;
   const double scale = opt.scale ? *opt.scale : 1.0 / std::sqrt(static_cast<double>(d));
   out.launch.entry = entry;

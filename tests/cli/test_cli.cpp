@@ -199,6 +199,27 @@ BOOST_AUTO_TEST_CASE(compile_cpu_is_deterministic_and_builds) {
   BOOST_TEST(bad.output.find("unknown or unavailable target 'nosuch'") != std::string::npos, bad.output);
 }
 
+BOOST_AUTO_TEST_CASE(compile_cuda_pins_a_tile_shape) {
+  TempDir a;
+  const std::string base =
+      "compile samples/gemma2.attn -t cuda --kernel gemma2_global --cuda-sm 90 -o " + a.path().string();
+  auto table = run_command(attnc(base));
+  if (table.output.find("unavailable target 'cuda'") != std::string::npos) return;  // built without CUDA
+  BOOST_REQUIRE_MESSAGE(table.status == 0, table.output);
+  BOOST_TEST(read_file(a.path() / "gemma2_global.cu").find("#define ATTN_BM 64\n") != std::string::npos);
+  auto pinned = run_command(attnc(base + " --cuda-tiles 'mma 64x32 warps=4 stages=2'"));
+  BOOST_REQUIRE_MESSAGE(pinned.status == 0, pinned.output);
+  const std::string cu = read_file(a.path() / "gemma2_global.cu");
+  BOOST_TEST(cu.find("#define ATTN_BN 32\n") != std::string::npos);
+  BOOST_TEST(cu.find("#define ATTN_STAGES 2\n") != std::string::npos);
+  auto garbage = run_command(attnc(base + " --cuda-tiles 'mma 100x3'"));
+  BOOST_TEST(garbage.status == 1);
+  BOOST_TEST(garbage.output.find("is not a tile shape") != std::string::npos, garbage.output);
+  auto too_big = run_command(attnc(base + " --cuda-tiles 'mma 128x128 warps=8 stages=4'"));
+  BOOST_TEST(too_big.status == 1);
+  BOOST_TEST(too_big.output.find("bytes of shared memory; sm_90 has") != std::string::npos, too_big.output);
+}
+
 BOOST_AUTO_TEST_CASE(bench_reports_times_and_rates) {
   TempDir dir;
   std::string file = (dir.path() / "b.attn").string();
