@@ -6174,14 +6174,13 @@ struct Context {
   char* error;
   size_t error_size;
   int threads;
-  bool failed;
+  std::atomic<bool> failed;  // tasks on several threads may fail at once
 };
 
 void fail(void* user_context, const char* format, ...) __attribute__((format(printf, 2, 3)));
 void fail(void* user_context, const char* format, ...) {
   Context* ctx = static_cast<Context*>(user_context);
-  if (ctx->failed) return;  // keep the first message
-  ctx->failed = true;
+  if (ctx->failed.exchange(true)) return;  // keep the first message
   if (!ctx->error || ctx->error_size == 0) return;
   va_list ap;
   va_start(ap, format);
