@@ -91,8 +91,14 @@ AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const
   const Var &c = a.c, &j = a.j, &ii = a.ii;
   const int T = g.tile_q, KB = g.key_block;
 
-  Expr D = g.head_dim ? Expr(g.head_dim) : a.q.dim(0).extent();
-  a.value_cols = g.value_dim_padded ? Expr(g.value_dim_padded) : a.v.dim(0).extent();
+  // Head dims known only at run time come as scalars: a constraint of a buffer in terms of its
+  // own extent would make the ImageParam refer to itself (a reference cycle Halide never frees).
+  a.head_dim = Param<int>("attn_d");
+  a.value_dim_padded = Param<int>("attn_dv_pad");
+  a.head_dim.set_range(1, Expr());
+  a.value_dim_padded.set_range(1, Expr());
+  Expr D = g.head_dim ? Expr(g.head_dim) : Expr(a.head_dim);
+  a.value_cols = g.value_dim_padded ? Expr(g.value_dim_padded) : Expr(a.value_dim_padded);
   Expr qi = a.tile * T + ii;
   const float inf = std::numeric_limits<float>::infinity();
 
@@ -204,7 +210,7 @@ AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const
 
   // The wrapper stages dense, padded copies: say so, so that row offsets are constants (or at
   // least loop invariants) and the score loop's broadcasts need no index arithmetic.
-  Expr q_cols = g.head_dim ? Expr(g.head_dim) : a.q.dim(0).extent();
+  Expr q_cols = D;
   a.q.dim(0).set_min(0).set_stride(1).set_extent(q_cols);
   a.q.dim(1).set_min(0).set_stride(q_cols).set_extent(T);
   a.k.dim(0).set_min(0).set_stride(1).set_extent(q_cols);
@@ -216,7 +222,8 @@ AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const
   o.dim(0).set_min(0).set_stride(1).set_extent(out_cols);
   o.dim(1).set_min(0).set_stride(out_cols).set_extent(T);
 
-  a.args = {a.q, a.k, a.v, a.num_queries, a.num_keys, a.tile, a.head, a.batch, a.kv_lo, a.kv_hi, a.chunk_lo};
+  a.args = {a.q,         a.k,          a.v,    a.num_queries, a.num_keys, a.head_dim, a.value_dim_padded,
+            a.tile,      a.head,       a.batch, a.kv_lo,      a.kv_hi,    a.chunk_lo};
   for (const KernelArg& arg : ir.args) {
     Internal::Parameter p = arg.param;
     // Buffers arrive as DLPack views in declared dimension order with any strides; Halide's default

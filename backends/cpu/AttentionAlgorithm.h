@@ -36,6 +36,7 @@ Geometry choose_geometry(const KernelIR& ir, const CpuTarget& target);
 struct AttentionAlgorithm {
   Halide::ImageParam q, k, v;
   Halide::Param<int> num_queries, num_keys;  ///< Lq, Lk (unpadded)
+  Halide::Param<int> head_dim, value_dim_padded;  ///< D and Dv_pad (used when not fixed at compile time)
   Halide::Param<int> tile, head, batch;      ///< the task: query tile index, query head, batch
   /// Keys [lo, hi) outside which the mask is false for this tile (the run-time plan's hull for
   /// masks that read buffers, else [0, Lk)); intersected with the closed-form hull of the plan.

@@ -500,8 +500,8 @@ std::string emit_wrapper(const WrapperSpec& spec) {
       for (int32_t next = run_lo;;) {
 )cpp";
   o << "        int result = " << spec.pipeline
-    << "(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(Lq), int32_t(Lk), int32_t(t),\n"
-    << "            int32_t(h), int32_t(b), run_lo, run_hi, next";
+    << "(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(Lq), int32_t(Lk), int32_t(D),\n"
+    << "            int32_t(Dv_pad), int32_t(t), int32_t(h), int32_t(b), run_lo, run_hi, next";
   int bi = 0;
   int si = 0;
   for (const KernelArg& a : spec.args) {

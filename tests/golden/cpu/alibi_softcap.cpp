@@ -3314,8 +3314,8 @@ extern "C" {
 #endif
 
 HALIDE_FUNCTION_ATTRS
-int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer_t *_attn_q_buffer, struct halide_buffer_t *_attn_k_buffer, struct halide_buffer_t *_attn_v_buffer, int32_t _attn_lq, int32_t _attn_lk, int32_t _attn_tile, int32_t _attn_head, int32_t _attn_batch, int32_t _attn_kv_lo, int32_t _attn_kv_hi, int32_t _attn_chunk_lo, struct halide_buffer_t *_slopes_buffer, struct halide_buffer_t *_attn_out_buffer) {
-(void)_attn_lq; (void)_attn_lk; (void)_attn_tile; (void)_attn_head; (void)_attn_batch; (void)_attn_kv_lo; (void)_attn_kv_hi; (void)_attn_chunk_lo;
+int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer_t *_attn_q_buffer, struct halide_buffer_t *_attn_k_buffer, struct halide_buffer_t *_attn_v_buffer, int32_t _attn_lq, int32_t _attn_lk, int32_t _attn_d, int32_t _attn_dv_pad, int32_t _attn_tile, int32_t _attn_head, int32_t _attn_batch, int32_t _attn_kv_lo, int32_t _attn_kv_hi, int32_t _attn_chunk_lo, struct halide_buffer_t *_slopes_buffer, struct halide_buffer_t *_attn_out_buffer) {
+(void)_attn_lq; (void)_attn_lk; (void)_attn_d; (void)_attn_dv_pad; (void)_attn_tile; (void)_attn_head; (void)_attn_batch; (void)_attn_kv_lo; (void)_attn_kv_hi; (void)_attn_chunk_lo;
  void * const _ucon = const_cast<void *>(__user_context);
  uint64_t  const _0 = (uint64_t)(_slopes_buffer);
  uint64_t  const _1 = (uint64_t)(0ull);
@@ -3473,1445 +3473,1464 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
  }
  bool  const _120 = _halide_buffer_is_bounds_query(_attn_v_buffer);
  bool  const _121 = !(_120);
- bool  const _122 = 1 <= _45;
- bool  const _123 = _121 || _122;
- if (!_123)
+ int32_t  const _122 = _attn_dv_pad + 15;
+ int32_t  const _123 = _122 & 15;
+ bool  const _124 = _123 == 15;
+ bool  const _125 = _121 || _124;
+ if (!_125)
  {
-  int32_t  const _124 = _45 + -1;
-  int32_t  const _125 = _45 + 14;
-  int32_t  const _126 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_v", 0, 0, 15, _124, _125);
-  return _126;
+  int32_t  const _126 = _attn_dv_pad + -1;
+  int32_t  const _127 = _126 >> 4;
+  int32_t  const _128 = _127 * 16;
+  int32_t  const _129 = _128 + 15;
+  int32_t  const _130 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_v", 0, 0, _126, 0, _129);
+  return _130;
  }
- bool  const _127 = _halide_buffer_is_bounds_query(_attn_v_buffer);
- bool  const _128 = !(_127);
- bool  const _129 = 0 <= _105;
- bool  const _130 = _105 <= 0;
- bool  const _131 = _129 && _130;
- bool  const _132 = _128 || _131;
- if (!_132)
+ bool  const _131 = _halide_buffer_is_bounds_query(_attn_v_buffer);
+ bool  const _132 = !(_131);
+ bool  const _133 = 0 <= _105;
+ bool  const _134 = _105 <= 0;
+ bool  const _135 = _133 && _134;
+ bool  const _136 = _132 || _135;
+ if (!_136)
  {
-  int32_t  const _133 = _103 + _105;
-  int32_t  const _134 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_v", 1, 0, _103, _105, _133);
-  return _134;
+  int32_t  const _137 = _103 + _105;
+  int32_t  const _138 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_v", 1, 0, _103, _105, _137);
+  return _138;
  }
- bool  const _135 = _halide_buffer_is_bounds_query(_attn_out_buffer);
- bool  const _136 = !(_135);
- bool  const _137 = 0 <= _45;
- int32_t  const _138 = _45 + -16;
- int32_t  const _139 = ::halide_cpp_max(_45, 1);
- int32_t  const _140 = _139 + -1;
- int32_t  const _141 = _140 >> 4;
- int32_t  const _142 = _141 * 16;
- bool  const _143 = _138 <= _142;
- bool  const _144 = _137 && _143;
- bool  const _145 = _136 || _144;
- if (!_145)
+ bool  const _139 = _halide_buffer_is_bounds_query(_attn_out_buffer);
+ bool  const _140 = !(_139);
+ bool  const _141 = 0 <= _attn_dv_pad;
+ bool  const _142 = _140 || _141;
+ if (!_142)
  {
-  int32_t  const _146 = ::halide_cpp_max(_45, 1);
-  int32_t  const _147 = _146 + -1;
-  int32_t  const _148 = _147 >> 4;
-  int32_t  const _149 = _148 * 16;
-  int32_t  const _150 = _149 + 31;
-  int32_t  const _151 = ::halide_cpp_min(_45, 0);
-  int32_t  const _152 = _45 + 15;
-  int32_t  const _153 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Output buffer attn_out", 0, 0, _150, _151, _152);
-  return _153;
+  int32_t  const _143 = _attn_dv_pad + 15;
+  int32_t  const _144 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Output buffer attn_out", 0, 0, _143, _attn_dv_pad, _143);
+  return _144;
  }
- uint32_t  const _154 = (uint32_t)(73730ull);
- bool  const _155 = _21 == _154;
+ uint32_t  const _145 = (uint32_t)(73730ull);
+ bool  const _146 = _21 == _145;
+ if (!_146)
+ {
+  uint32_t  const _147 = (uint32_t)(73730ull);
+  int32_t  const _148 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_k", _21, _147);
+  return _148;
+ }
+ bool  const _149 = _23 == 2;
+ if (!_149)
+ {
+  int32_t  const _150 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_k", _23, 2);
+  return _150;
+ }
+ uint32_t  const _151 = (uint32_t)(73730ull);
+ bool  const _152 = _31 == _151;
+ if (!_152)
+ {
+  uint32_t  const _153 = (uint32_t)(73730ull);
+  int32_t  const _154 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_q", _31, _153);
+  return _154;
+ }
+ bool  const _155 = _33 == 2;
  if (!_155)
  {
-  uint32_t  const _156 = (uint32_t)(73730ull);
-  int32_t  const _157 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_k", _21, _156);
-  return _157;
+  int32_t  const _156 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_q", _33, 2);
+  return _156;
  }
- bool  const _158 = _23 == 2;
+ uint32_t  const _157 = (uint32_t)(73730ull);
+ bool  const _158 = _41 == _157;
  if (!_158)
  {
-  int32_t  const _159 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_k", _23, 2);
-  return _159;
+  uint32_t  const _159 = (uint32_t)(73730ull);
+  int32_t  const _160 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_v", _41, _159);
+  return _160;
  }
- uint32_t  const _160 = (uint32_t)(73730ull);
- bool  const _161 = _31 == _160;
+ bool  const _161 = _43 == 2;
  if (!_161)
  {
-  uint32_t  const _162 = (uint32_t)(73730ull);
-  int32_t  const _163 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_q", _31, _162);
-  return _163;
+  int32_t  const _162 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_v", _43, 2);
+  return _162;
  }
- bool  const _164 = _33 == 2;
+ uint32_t  const _163 = (uint32_t)(73730ull);
+ bool  const _164 = _51 == _163;
  if (!_164)
  {
-  int32_t  const _165 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_q", _33, 2);
-  return _165;
+  uint32_t  const _165 = (uint32_t)(73730ull);
+  int32_t  const _166 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Output buffer attn_out", _51, _165);
+  return _166;
  }
- uint32_t  const _166 = (uint32_t)(73730ull);
- bool  const _167 = _41 == _166;
+ bool  const _167 = _53 == 2;
  if (!_167)
  {
-  uint32_t  const _168 = (uint32_t)(73730ull);
-  int32_t  const _169 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_v", _41, _168);
-  return _169;
+  int32_t  const _168 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Output buffer attn_out", _53, 2);
+  return _168;
  }
- bool  const _170 = _43 == 2;
+ uint32_t  const _169 = (uint32_t)(73730ull);
+ bool  const _170 = _61 == _169;
  if (!_170)
  {
-  int32_t  const _171 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_v", _43, 2);
-  return _171;
+  uint32_t  const _171 = (uint32_t)(73730ull);
+  int32_t  const _172 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer slopes", _61, _171);
+  return _172;
  }
- uint32_t  const _172 = (uint32_t)(73730ull);
- bool  const _173 = _51 == _172;
+ bool  const _173 = _63 == 1;
  if (!_173)
  {
-  uint32_t  const _174 = (uint32_t)(73730ull);
-  int32_t  const _175 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Output buffer attn_out", _51, _174);
-  return _175;
+  int32_t  const _174 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer slopes", _63, 1);
+  return _174;
  }
- bool  const _176 = _53 == 2;
- if (!_176)
+ bool  const _175 = _24 <= 0;
+ int32_t  const _176 = _25 + _24;
+ bool  const _177 = _attn_d <= _176;
+ bool  const _178 = _175 && _177;
+ if (!_178)
  {
-  int32_t  const _177 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Output buffer attn_out", _53, 2);
-  return _177;
+  int32_t  const _179 = _attn_d + -1;
+  int32_t  const _180 = _25 + _24;
+  int32_t  const _181 = _180 + -1;
+  int32_t  const _182 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 0, 0, _179, _24, _181);
+  return _182;
  }
- uint32_t  const _178 = (uint32_t)(73730ull);
- bool  const _179 = _61 == _178;
- if (!_179)
+ bool  const _183 = 0 <= _25;
+ if (!_183)
  {
-  uint32_t  const _180 = (uint32_t)(73730ull);
-  int32_t  const _181 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer slopes", _61, _180);
-  return _181;
+  int32_t  const _184 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 0, _25);
+  return _184;
  }
- bool  const _182 = _63 == 1;
- if (!_182)
+ bool  const _185 = _27 <= _97;
+ int32_t  const _186 = _98 + _97;
+ int32_t  const _187 = _28 + _27;
+ bool  const _188 = _186 <= _187;
+ bool  const _189 = _185 && _188;
+ if (!_189)
  {
-  int32_t  const _183 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer slopes", _63, 1);
-  return _183;
+  int32_t  const _190 = _98 + _97;
+  int32_t  const _191 = _190 + -1;
+  int32_t  const _192 = _28 + _27;
+  int32_t  const _193 = _192 + -1;
+  int32_t  const _194 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 1, _97, _191, _27, _193);
+  return _194;
  }
- bool  const _184 = _24 <= 0;
- int32_t  const _185 = _25 + _24;
- bool  const _186 = _35 <= _185;
- bool  const _187 = _184 && _186;
- if (!_187)
+ bool  const _195 = 0 <= _28;
+ if (!_195)
  {
-  int32_t  const _188 = _35 + -1;
-  int32_t  const _189 = _25 + _24;
-  int32_t  const _190 = _189 + -1;
-  int32_t  const _191 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 0, 0, _188, _24, _190);
-  return _191;
+  int32_t  const _196 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 1, _28);
+  return _196;
  }
- bool  const _192 = 0 <= _25;
- if (!_192)
+ bool  const _197 = _34 <= 0;
+ int32_t  const _198 = _35 + _34;
+ bool  const _199 = _attn_d <= _198;
+ bool  const _200 = _197 && _199;
+ if (!_200)
  {
-  int32_t  const _193 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 0, _25);
-  return _193;
+  int32_t  const _201 = _attn_d + -1;
+  int32_t  const _202 = _35 + _34;
+  int32_t  const _203 = _202 + -1;
+  int32_t  const _204 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 0, 0, _201, _34, _203);
+  return _204;
  }
- bool  const _194 = _27 <= _97;
- int32_t  const _195 = _98 + _97;
- int32_t  const _196 = _28 + _27;
- bool  const _197 = _195 <= _196;
- bool  const _198 = _194 && _197;
- if (!_198)
+ bool  const _205 = 0 <= _35;
+ if (!_205)
  {
-  int32_t  const _199 = _98 + _97;
-  int32_t  const _200 = _199 + -1;
-  int32_t  const _201 = _28 + _27;
-  int32_t  const _202 = _201 + -1;
-  int32_t  const _203 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 1, _97, _200, _27, _202);
-  return _203;
+  int32_t  const _206 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 0, _35);
+  return _206;
  }
- bool  const _204 = 0 <= _28;
- if (!_204)
+ bool  const _207 = _37 <= 0;
+ int32_t  const _208 = _38 + _37;
+ bool  const _209 = 32 <= _208;
+ bool  const _210 = _207 && _209;
+ if (!_210)
  {
-  int32_t  const _205 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 1, _28);
-  return _205;
+  int32_t  const _211 = _38 + _37;
+  int32_t  const _212 = _211 + -1;
+  int32_t  const _213 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 1, 0, 31, _37, _212);
+  return _213;
  }
- bool  const _206 = _34 <= 0;
- bool  const _207 = 0 <= _34;
- bool  const _208 = _206 && _207;
- if (!_208)
+ bool  const _214 = 0 <= _38;
+ if (!_214)
  {
-  int32_t  const _209 = _35 + -1;
-  int32_t  const _210 = _35 + _34;
-  int32_t  const _211 = _210 + -1;
-  int32_t  const _212 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 0, 0, _209, _34, _211);
-  return _212;
+  int32_t  const _215 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 1, _38);
+  return _215;
  }
- bool  const _213 = 0 <= _35;
- if (!_213)
+ bool  const _216 = _44 <= 0;
+ int32_t  const _217 = _attn_dv_pad + -1;
+ int32_t  const _218 = _217 >> 4;
+ int32_t  const _219 = _218 * 16;
+ int32_t  const _220 = _219 + 16;
+ int32_t  const _221 = _45 + _44;
+ bool  const _222 = _220 <= _221;
+ bool  const _223 = _216 && _222;
+ if (!_223)
  {
-  int32_t  const _214 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 0, _35);
-  return _214;
+  int32_t  const _224 = _attn_dv_pad + -1;
+  int32_t  const _225 = _224 >> 4;
+  int32_t  const _226 = _225 * 16;
+  int32_t  const _227 = _226 + 15;
+  int32_t  const _228 = _45 + _44;
+  int32_t  const _229 = _228 + -1;
+  int32_t  const _230 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 0, 0, _227, _44, _229);
+  return _230;
  }
- bool  const _215 = _37 <= 0;
- int32_t  const _216 = _38 + _37;
- bool  const _217 = 32 <= _216;
- bool  const _218 = _215 && _217;
- if (!_218)
+ bool  const _231 = 0 <= _45;
+ if (!_231)
  {
-  int32_t  const _219 = _38 + _37;
-  int32_t  const _220 = _219 + -1;
-  int32_t  const _221 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 1, 0, 31, _37, _220);
-  return _221;
+  int32_t  const _232 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 0, _45);
+  return _232;
  }
- bool  const _222 = 0 <= _38;
- if (!_222)
+ bool  const _233 = _47 <= _105;
+ int32_t  const _234 = _103 + _105;
+ int32_t  const _235 = _234 + 1;
+ int32_t  const _236 = _48 + _47;
+ bool  const _237 = _235 <= _236;
+ bool  const _238 = _233 && _237;
+ if (!_238)
  {
-  int32_t  const _223 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 1, _38);
-  return _223;
+  int32_t  const _239 = _103 + _105;
+  int32_t  const _240 = _48 + _47;
+  int32_t  const _241 = _240 + -1;
+  int32_t  const _242 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 1, _105, _239, _47, _241);
+  return _242;
  }
- int32_t  const _224 = ::halide_cpp_min(_45, 1);
- int32_t  const _225 = _44 + 1;
- bool  const _226 = _225 <= _224;
- int32_t  const _227 = ::halide_cpp_max(_45, 1);
- int32_t  const _228 = _227 + -1;
- int32_t  const _229 = _228 >> 4;
- int32_t  const _230 = _229 * 16;
- int32_t  const _231 = _224 + _230;
- int32_t  const _232 = _231 + 15;
- int32_t  const _233 = _45 + _44;
- bool  const _234 = _232 <= _233;
- bool  const _235 = _226 && _234;
- if (!_235)
+ bool  const _243 = 0 <= _48;
+ if (!_243)
  {
-  int32_t  const _236 = ::halide_cpp_min(_45, 1);
-  int32_t  const _237 = _236 + -1;
-  int32_t  const _238 = ::halide_cpp_max(_45, 1);
-  int32_t  const _239 = _238 + -1;
-  int32_t  const _240 = _239 >> 4;
-  int32_t  const _241 = _240 * 16;
-  int32_t  const _242 = _236 + _241;
-  int32_t  const _243 = _242 + 14;
-  int32_t  const _244 = _45 + _44;
-  int32_t  const _245 = _244 + -1;
-  int32_t  const _246 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 0, _237, _243, _44, _245);
-  return _246;
+  int32_t  const _244 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 1, _48);
+  return _244;
  }
- bool  const _247 = 0 <= _45;
- if (!_247)
+ int32_t  const _245 = ::halide_cpp_min(_attn_dv_pad, 0);
+ bool  const _246 = _54 <= _245;
+ int32_t  const _247 = _attn_dv_pad + 16;
+ int32_t  const _248 = _55 + _54;
+ bool  const _249 = _247 <= _248;
+ bool  const _250 = _246 && _249;
+ if (!_250)
  {
-  int32_t  const _248 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 0, _45);
-  return _248;
+  int32_t  const _251 = ::halide_cpp_min(_attn_dv_pad, 0);
+  int32_t  const _252 = _attn_dv_pad + 15;
+  int32_t  const _253 = _55 + _54;
+  int32_t  const _254 = _253 + -1;
+  int32_t  const _255 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 0, _251, _252, _54, _254);
+  return _255;
  }
- bool  const _249 = _47 <= _105;
- int32_t  const _250 = _103 + _105;
- int32_t  const _251 = _250 + 1;
- int32_t  const _252 = _48 + _47;
- bool  const _253 = _251 <= _252;
- bool  const _254 = _249 && _253;
- if (!_254)
+ bool  const _256 = 0 <= _55;
+ if (!_256)
  {
-  int32_t  const _255 = _103 + _105;
-  int32_t  const _256 = _48 + _47;
-  int32_t  const _257 = _256 + -1;
-  int32_t  const _258 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 1, _105, _255, _47, _257);
-  return _258;
+  int32_t  const _257 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 0, _55);
+  return _257;
  }
- bool  const _259 = 0 <= _48;
- if (!_259)
+ bool  const _258 = _57 <= 0;
+ int32_t  const _259 = _58 + _57;
+ bool  const _260 = 32 <= _259;
+ bool  const _261 = _258 && _260;
+ if (!_261)
  {
-  int32_t  const _260 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 1, _48);
-  return _260;
+  int32_t  const _262 = _58 + _57;
+  int32_t  const _263 = _262 + -1;
+  int32_t  const _264 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 1, 0, 31, _57, _263);
+  return _264;
  }
- bool  const _261 = _54 <= 0;
- int32_t  const _262 = _45 + 16;
- int32_t  const _263 = _55 + _54;
- bool  const _264 = _262 <= _263;
- bool  const _265 = _261 && _264;
+ bool  const _265 = 0 <= _58;
  if (!_265)
  {
-  int32_t  const _266 = _45 + 15;
-  int32_t  const _267 = _55 + _54;
-  int32_t  const _268 = _267 + -1;
-  int32_t  const _269 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 0, 0, _266, _54, _268);
-  return _269;
+  int32_t  const _266 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 1, _58);
+  return _266;
  }
- bool  const _270 = 0 <= _55;
- if (!_270)
+ bool  const _267 = _64 <= _109;
+ int32_t  const _268 = _109 + 1;
+ int32_t  const _269 = _65 + _64;
+ bool  const _270 = _268 <= _269;
+ bool  const _271 = _267 && _270;
+ if (!_271)
  {
-  int32_t  const _271 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 0, _55);
-  return _271;
+  int32_t  const _272 = _65 + _64;
+  int32_t  const _273 = _272 + -1;
+  int32_t  const _274 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer slopes", 0, _109, _109, _64, _273);
+  return _274;
  }
- bool  const _272 = _57 <= 0;
- int32_t  const _273 = _58 + _57;
- bool  const _274 = 32 <= _273;
- bool  const _275 = _272 && _274;
+ bool  const _275 = 0 <= _65;
  if (!_275)
  {
-  int32_t  const _276 = _58 + _57;
-  int32_t  const _277 = _276 + -1;
-  int32_t  const _278 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 1, 0, 31, _57, _277);
+  int32_t  const _276 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer slopes", 0, _65);
+  return _276;
+ }
+ bool  const _277 = _26 == 1;
+ if (!_277)
+ {
+  int32_t  const _278 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.stride.0", _26, "1", 1);
   return _278;
  }
- bool  const _279 = 0 <= _58;
+ bool  const _279 = _24 == 0;
  if (!_279)
  {
-  int32_t  const _280 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 1, _58);
+  int32_t  const _280 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.min.0", _24, "0", 0);
   return _280;
  }
- bool  const _281 = _64 <= _109;
- int32_t  const _282 = _109 + 1;
- int32_t  const _283 = _65 + _64;
- bool  const _284 = _282 <= _283;
- bool  const _285 = _281 && _284;
+ bool  const _281 = _25 == _attn_d;
+ if (!_281)
+ {
+  int32_t  const _282 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.extent.0", _25, "attn_d", _attn_d);
+  return _282;
+ }
+ bool  const _283 = _29 == _attn_d;
+ if (!_283)
+ {
+  int32_t  const _284 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.stride.1", _29, "attn_d", _attn_d);
+  return _284;
+ }
+ bool  const _285 = _27 == 0;
  if (!_285)
  {
-  int32_t  const _286 = _65 + _64;
-  int32_t  const _287 = _286 + -1;
-  int32_t  const _288 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer slopes", 0, _109, _109, _64, _287);
+  int32_t  const _286 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.min.1", _27, "0", 0);
+  return _286;
+ }
+ bool  const _287 = _36 == 1;
+ if (!_287)
+ {
+  int32_t  const _288 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.stride.0", _36, "1", 1);
   return _288;
  }
- bool  const _289 = 0 <= _65;
+ bool  const _289 = _34 == 0;
  if (!_289)
  {
-  int32_t  const _290 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer slopes", 0, _65);
+  int32_t  const _290 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.min.0", _34, "0", 0);
   return _290;
  }
- bool  const _291 = _26 == 1;
+ bool  const _291 = _35 == _attn_d;
  if (!_291)
  {
-  int32_t  const _292 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.stride.0", _26, "1", 1);
+  int32_t  const _292 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.extent.0", _35, "attn_d", _attn_d);
   return _292;
  }
- bool  const _293 = _24 == 0;
+ bool  const _293 = _39 == _attn_d;
  if (!_293)
  {
-  int32_t  const _294 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.min.0", _24, "0", 0);
+  int32_t  const _294 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.stride.1", _39, "attn_d", _attn_d);
   return _294;
  }
- bool  const _295 = _25 == _35;
+ bool  const _295 = _37 == 0;
  if (!_295)
  {
-  int32_t  const _296 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.extent.0", _25, "attn_q.extent.0", _35);
+  int32_t  const _296 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.min.1", _37, "0", 0);
   return _296;
  }
- bool  const _297 = _29 == _35;
+ bool  const _297 = _38 == 32;
  if (!_297)
  {
-  int32_t  const _298 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.stride.1", _29, "attn_q.extent.0", _35);
+  int32_t  const _298 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.extent.1", _38, "32", 32);
   return _298;
  }
- bool  const _299 = _27 == 0;
+ bool  const _299 = _46 == 1;
  if (!_299)
  {
-  int32_t  const _300 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.min.1", _27, "0", 0);
+  int32_t  const _300 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.stride.0", _46, "1", 1);
   return _300;
  }
- bool  const _301 = _36 == 1;
+ bool  const _301 = _44 == 0;
  if (!_301)
  {
-  int32_t  const _302 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.stride.0", _36, "1", 1);
+  int32_t  const _302 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.min.0", _44, "0", 0);
   return _302;
  }
- bool  const _303 = _39 == _35;
+ bool  const _303 = _45 == _attn_dv_pad;
  if (!_303)
  {
-  int32_t  const _304 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.stride.1", _39, "attn_q.extent.0", _35);
+  int32_t  const _304 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.extent.0", _45, "attn_dv_pad", _attn_dv_pad);
   return _304;
  }
- bool  const _305 = _37 == 0;
+ bool  const _305 = _49 == _attn_dv_pad;
  if (!_305)
  {
-  int32_t  const _306 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.min.1", _37, "0", 0);
+  int32_t  const _306 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.stride.1", _49, "attn_dv_pad", _attn_dv_pad);
   return _306;
  }
- bool  const _307 = _38 == 32;
+ bool  const _307 = _47 == 0;
  if (!_307)
  {
-  int32_t  const _308 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.extent.1", _38, "32", 32);
+  int32_t  const _308 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.min.1", _47, "0", 0);
   return _308;
  }
- bool  const _309 = _46 == 1;
+ bool  const _309 = _56 == 1;
  if (!_309)
  {
-  int32_t  const _310 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.stride.0", _46, "1", 1);
+  int32_t  const _310 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.stride.0", _56, "1", 1);
   return _310;
  }
- bool  const _311 = _44 == 0;
+ bool  const _311 = _54 == 0;
  if (!_311)
  {
-  int32_t  const _312 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.min.0", _44, "0", 0);
+  int32_t  const _312 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.min.0", _54, "0", 0);
   return _312;
  }
- bool  const _313 = _49 == _45;
- if (!_313)
+ int32_t  const _313 = _attn_dv_pad + 16;
+ bool  const _314 = _55 == _313;
+ if (!_314)
  {
-  int32_t  const _314 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.stride.1", _49, "attn_v.extent.0", _45);
-  return _314;
- }
- bool  const _315 = _47 == 0;
- if (!_315)
- {
-  int32_t  const _316 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.min.1", _47, "0", 0);
+  int32_t  const _315 = _attn_dv_pad + 16;
+  int32_t  const _316 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.extent.0", _55, "(attn_dv_pad + 16)", _315);
   return _316;
  }
- bool  const _317 = _56 == 1;
- if (!_317)
+ int32_t  const _317 = _attn_dv_pad + 16;
+ bool  const _318 = _59 == _317;
+ if (!_318)
  {
-  int32_t  const _318 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.stride.0", _56, "1", 1);
-  return _318;
- }
- bool  const _319 = _54 == 0;
- if (!_319)
- {
-  int32_t  const _320 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.min.0", _54, "0", 0);
+  int32_t  const _319 = _attn_dv_pad + 16;
+  int32_t  const _320 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.stride.1", _59, "(attn_dv_pad + 16)", _319);
   return _320;
  }
- int32_t  const _321 = _45 + 16;
- bool  const _322 = _55 == _321;
- if (!_322)
+ bool  const _321 = _57 == 0;
+ if (!_321)
  {
-  int32_t  const _323 = _45 + 16;
-  int32_t  const _324 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.extent.0", _55, "(attn_v.extent.0 + 16)", _323);
+  int32_t  const _322 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.min.1", _57, "0", 0);
+  return _322;
+ }
+ bool  const _323 = _58 == 32;
+ if (!_323)
+ {
+  int32_t  const _324 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.extent.1", _58, "32", 32);
   return _324;
  }
- int32_t  const _325 = _45 + 16;
- bool  const _326 = _59 == _325;
- if (!_326)
+ int64_t  const _325 = (int64_t)(_28);
+ int64_t  const _326 = (int64_t)(_attn_d);
+ int64_t  const _327 = _325 * _326;
+ int64_t  const _328 = (int64_t)(_48);
+ int64_t  const _329 = (int64_t)(_attn_dv_pad);
+ int64_t  const _330 = _328 * _329;
+ int64_t  const _331 = (int64_t)(0ll);
+ int64_t  const _332 = _331 - _326;
+ bool  const _333 = _326 > _331;
+ int64_t  const _334 = (int64_t)(_333 ? _326 : _332);
+ uint64_t  const _335 = (uint64_t)(_334);
+ uint64_t  const _336 = _335;
+ uint64_t  const _337 = (uint64_t)(2147483647ull);
+ bool  const _338 = _336 <= _337;
+ if (!_338)
  {
-  int32_t  const _327 = _45 + 16;
-  int32_t  const _328 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.stride.1", _59, "(attn_v.extent.0 + 16)", _327);
-  return _328;
+  int64_t  const _339 = (int64_t)(_attn_d);
+  int64_t  const _340 = (int64_t)(0ll);
+  int64_t  const _341 = _340 - _339;
+  bool  const _342 = _339 > _340;
+  int64_t  const _343 = (int64_t)(_342 ? _339 : _341);
+  uint64_t  const _344 = (uint64_t)(_343);
+  uint64_t  const _345 = _344;
+  uint64_t  const _346 = (uint64_t)(2147483647ull);
+  int32_t  const _347 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _345, _346);
+  return _347;
  }
- bool  const _329 = _57 == 0;
- if (!_329)
+ int64_t  const _348 = (int64_t)(0ll);
+ int64_t  const _349 = _348 - _327;
+ bool  const _350 = _327 > _348;
+ int64_t  const _351 = (int64_t)(_350 ? _327 : _349);
+ uint64_t  const _352 = (uint64_t)(_351);
+ uint64_t  const _353 = _352;
+ uint64_t  const _354 = (uint64_t)(2147483647ull);
+ bool  const _355 = _353 <= _354;
+ if (!_355)
  {
-  int32_t  const _330 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.min.1", _57, "0", 0);
-  return _330;
+  int64_t  const _356 = (int64_t)(0ll);
+  int64_t  const _357 = _356 - _327;
+  bool  const _358 = _327 > _356;
+  int64_t  const _359 = (int64_t)(_358 ? _327 : _357);
+  uint64_t  const _360 = (uint64_t)(_359);
+  uint64_t  const _361 = _360;
+  uint64_t  const _362 = (uint64_t)(2147483647ull);
+  int32_t  const _363 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _361, _362);
+  return _363;
  }
- bool  const _331 = _58 == 32;
- if (!_331)
+ int64_t  const _364 = (int64_t)(2147483647ll);
+ bool  const _365 = _327 <= _364;
+ if (!_365)
  {
-  int32_t  const _332 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.extent.1", _58, "32", 32);
-  return _332;
+  int64_t  const _366 = (int64_t)(2147483647ll);
+  int32_t  const _367 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_k", _327, _366);
+  return _367;
  }
- int64_t  const _333 = (int64_t)(_28);
- int64_t  const _334 = (int64_t)(_35);
- int64_t  const _335 = _333 * _334;
- int64_t  const _336 = (int64_t)(_48);
- int64_t  const _337 = (int64_t)(_45);
- int64_t  const _338 = _336 * _337;
- uint64_t  const _339 = (uint64_t)(_35);
- uint64_t  const _340 = (uint64_t)(2147483647ull);
- bool  const _341 = _339 <= _340;
- if (!_341)
- {
-  uint64_t  const _342 = (uint64_t)(_35);
-  uint64_t  const _343 = (uint64_t)(2147483647ull);
-  int32_t  const _344 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _342, _343);
-  return _344;
- }
- int64_t  const _345 = (int64_t)(0ll);
- int64_t  const _346 = _345 - _335;
- bool  const _347 = _335 > _345;
- int64_t  const _348 = (int64_t)(_347 ? _335 : _346);
- uint64_t  const _349 = (uint64_t)(_348);
- uint64_t  const _350 = _349;
- uint64_t  const _351 = (uint64_t)(2147483647ull);
- bool  const _352 = _350 <= _351;
- if (!_352)
- {
-  int64_t  const _353 = (int64_t)(0ll);
-  int64_t  const _354 = _353 - _335;
-  bool  const _355 = _335 > _353;
-  int64_t  const _356 = (int64_t)(_355 ? _335 : _354);
-  uint64_t  const _357 = (uint64_t)(_356);
-  uint64_t  const _358 = _357;
-  uint64_t  const _359 = (uint64_t)(2147483647ull);
-  int32_t  const _360 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _358, _359);
-  return _360;
- }
- int64_t  const _361 = (int64_t)(2147483647ll);
- bool  const _362 = _335 <= _361;
- if (!_362)
- {
-  int64_t  const _363 = (int64_t)(2147483647ll);
-  int32_t  const _364 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_k", _335, _363);
-  return _364;
- }
- uint64_t  const _365 = (uint64_t)(_35);
- uint64_t  const _366 = (uint64_t)(2147483647ull);
- bool  const _367 = _365 <= _366;
- if (!_367)
- {
-  uint64_t  const _368 = (uint64_t)(_35);
-  uint64_t  const _369 = (uint64_t)(2147483647ull);
-  int32_t  const _370 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _368, _369);
-  return _370;
- }
- int64_t  const _371 = (int64_t)(_35);
- int64_t  const _372 = (int64_t)(32ll);
- int64_t  const _373 = _371 * _372;
- uint64_t  const _374 = (uint64_t)(_373);
+ int64_t  const _368 = (int64_t)(_attn_d);
+ int64_t  const _369 = (int64_t)(0ll);
+ int64_t  const _370 = _369 - _368;
+ bool  const _371 = _368 > _369;
+ int64_t  const _372 = (int64_t)(_371 ? _368 : _370);
+ uint64_t  const _373 = (uint64_t)(_372);
+ uint64_t  const _374 = _373;
  uint64_t  const _375 = (uint64_t)(2147483647ull);
  bool  const _376 = _374 <= _375;
  if (!_376)
  {
-  int64_t  const _377 = (int64_t)(_35);
-  int64_t  const _378 = (int64_t)(32ll);
-  int64_t  const _379 = _377 * _378;
-  uint64_t  const _380 = (uint64_t)(_379);
-  uint64_t  const _381 = (uint64_t)(2147483647ull);
-  int32_t  const _382 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _380, _381);
-  return _382;
+  int64_t  const _377 = (int64_t)(_attn_d);
+  int64_t  const _378 = (int64_t)(0ll);
+  int64_t  const _379 = _378 - _377;
+  bool  const _380 = _377 > _378;
+  int64_t  const _381 = (int64_t)(_380 ? _377 : _379);
+  uint64_t  const _382 = (uint64_t)(_381);
+  uint64_t  const _383 = _382;
+  uint64_t  const _384 = (uint64_t)(2147483647ull);
+  int32_t  const _385 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _383, _384);
+  return _385;
  }
- int64_t  const _383 = (int64_t)(_35);
- int64_t  const _384 = (int64_t)(67108863ll);
- bool  const _385 = _383 <= _384;
- if (!_385)
+ int64_t  const _386 = (int64_t)(_attn_d);
+ int64_t  const _387 = (int64_t)(32ll);
+ int64_t  const _388 = _386 * _387;
+ int64_t  const _389 = (int64_t)(0ll);
+ int64_t  const _390 = _389 - _388;
+ bool  const _391 = _388 > _389;
+ int64_t  const _392 = (int64_t)(_391 ? _388 : _390);
+ uint64_t  const _393 = (uint64_t)(_392);
+ uint64_t  const _394 = _393;
+ uint64_t  const _395 = (uint64_t)(2147483647ull);
+ bool  const _396 = _394 <= _395;
+ if (!_396)
  {
-  int64_t  const _386 = (int64_t)(_35);
-  int64_t  const _387 = (int64_t)(32ll);
-  int64_t  const _388 = _386 * _387;
-  int64_t  const _389 = (int64_t)(2147483647ll);
-  int32_t  const _390 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_q", _388, _389);
-  return _390;
+  int64_t  const _397 = (int64_t)(_attn_d);
+  int64_t  const _398 = (int64_t)(32ll);
+  int64_t  const _399 = _397 * _398;
+  int64_t  const _400 = (int64_t)(0ll);
+  int64_t  const _401 = _400 - _399;
+  bool  const _402 = _399 > _400;
+  int64_t  const _403 = (int64_t)(_402 ? _399 : _401);
+  uint64_t  const _404 = (uint64_t)(_403);
+  uint64_t  const _405 = _404;
+  uint64_t  const _406 = (uint64_t)(2147483647ull);
+  int32_t  const _407 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _405, _406);
+  return _407;
  }
- uint64_t  const _391 = (uint64_t)(_45);
- uint64_t  const _392 = (uint64_t)(2147483647ull);
- bool  const _393 = _391 <= _392;
- if (!_393)
+ int64_t  const _408 = (int64_t)(_attn_d);
+ int64_t  const _409 = (int64_t)(67108863ll);
+ bool  const _410 = _408 <= _409;
+ if (!_410)
  {
-  uint64_t  const _394 = (uint64_t)(_45);
-  uint64_t  const _395 = (uint64_t)(2147483647ull);
-  int32_t  const _396 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _394, _395);
-  return _396;
+  int64_t  const _411 = (int64_t)(_attn_d);
+  int64_t  const _412 = (int64_t)(32ll);
+  int64_t  const _413 = _411 * _412;
+  int64_t  const _414 = (int64_t)(2147483647ll);
+  int32_t  const _415 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_q", _413, _414);
+  return _415;
  }
- int64_t  const _397 = (int64_t)(0ll);
- int64_t  const _398 = _397 - _338;
- bool  const _399 = _338 > _397;
- int64_t  const _400 = (int64_t)(_399 ? _338 : _398);
- uint64_t  const _401 = (uint64_t)(_400);
- uint64_t  const _402 = _401;
- uint64_t  const _403 = (uint64_t)(2147483647ull);
- bool  const _404 = _402 <= _403;
- if (!_404)
+ int64_t  const _416 = (int64_t)(_attn_dv_pad);
+ int64_t  const _417 = (int64_t)(0ll);
+ int64_t  const _418 = _417 - _416;
+ bool  const _419 = _416 > _417;
+ int64_t  const _420 = (int64_t)(_419 ? _416 : _418);
+ uint64_t  const _421 = (uint64_t)(_420);
+ uint64_t  const _422 = _421;
+ uint64_t  const _423 = (uint64_t)(2147483647ull);
+ bool  const _424 = _422 <= _423;
+ if (!_424)
  {
-  int64_t  const _405 = (int64_t)(0ll);
-  int64_t  const _406 = _405 - _338;
-  bool  const _407 = _338 > _405;
-  int64_t  const _408 = (int64_t)(_407 ? _338 : _406);
-  uint64_t  const _409 = (uint64_t)(_408);
-  uint64_t  const _410 = _409;
-  uint64_t  const _411 = (uint64_t)(2147483647ull);
-  int32_t  const _412 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _410, _411);
-  return _412;
+  int64_t  const _425 = (int64_t)(_attn_dv_pad);
+  int64_t  const _426 = (int64_t)(0ll);
+  int64_t  const _427 = _426 - _425;
+  bool  const _428 = _425 > _426;
+  int64_t  const _429 = (int64_t)(_428 ? _425 : _427);
+  uint64_t  const _430 = (uint64_t)(_429);
+  uint64_t  const _431 = _430;
+  uint64_t  const _432 = (uint64_t)(2147483647ull);
+  int32_t  const _433 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _431, _432);
+  return _433;
  }
- int64_t  const _413 = (int64_t)(2147483647ll);
- bool  const _414 = _338 <= _413;
- if (!_414)
+ int64_t  const _434 = (int64_t)(0ll);
+ int64_t  const _435 = _434 - _330;
+ bool  const _436 = _330 > _434;
+ int64_t  const _437 = (int64_t)(_436 ? _330 : _435);
+ uint64_t  const _438 = (uint64_t)(_437);
+ uint64_t  const _439 = _438;
+ uint64_t  const _440 = (uint64_t)(2147483647ull);
+ bool  const _441 = _439 <= _440;
+ if (!_441)
  {
-  int64_t  const _415 = (int64_t)(2147483647ll);
-  int32_t  const _416 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_v", _338, _415);
-  return _416;
+  int64_t  const _442 = (int64_t)(0ll);
+  int64_t  const _443 = _442 - _330;
+  bool  const _444 = _330 > _442;
+  int64_t  const _445 = (int64_t)(_444 ? _330 : _443);
+  uint64_t  const _446 = (uint64_t)(_445);
+  uint64_t  const _447 = _446;
+  uint64_t  const _448 = (uint64_t)(2147483647ull);
+  int32_t  const _449 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _447, _448);
+  return _449;
  }
- uint64_t  const _417 = (uint64_t)(_55);
- uint64_t  const _418 = (uint64_t)(2147483647ull);
- bool  const _419 = _417 <= _418;
- if (!_419)
+ int64_t  const _450 = (int64_t)(2147483647ll);
+ bool  const _451 = _330 <= _450;
+ if (!_451)
  {
-  uint64_t  const _420 = (uint64_t)(_55);
-  uint64_t  const _421 = (uint64_t)(2147483647ull);
-  int32_t  const _422 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _420, _421);
-  return _422;
+  int64_t  const _452 = (int64_t)(2147483647ll);
+  int32_t  const _453 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_v", _330, _452);
+  return _453;
  }
- int64_t  const _423 = (int64_t)(_59);
- int64_t  const _424 = (int64_t)(32ll);
- int64_t  const _425 = _423 * _424;
- uint64_t  const _426 = (uint64_t)(_425);
- uint64_t  const _427 = (uint64_t)(2147483647ull);
- bool  const _428 = _426 <= _427;
- if (!_428)
+ uint64_t  const _454 = (uint64_t)(_55);
+ uint64_t  const _455 = (uint64_t)(2147483647ull);
+ bool  const _456 = _454 <= _455;
+ if (!_456)
  {
-  int64_t  const _429 = (int64_t)(_59);
-  int64_t  const _430 = (int64_t)(32ll);
-  int64_t  const _431 = _429 * _430;
-  uint64_t  const _432 = (uint64_t)(_431);
-  uint64_t  const _433 = (uint64_t)(2147483647ull);
-  int32_t  const _434 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _432, _433);
-  return _434;
+  uint64_t  const _457 = (uint64_t)(_55);
+  uint64_t  const _458 = (uint64_t)(2147483647ull);
+  int32_t  const _459 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _457, _458);
+  return _459;
  }
- int64_t  const _435 = (int64_t)(_55);
- int64_t  const _436 = (int64_t)(67108863ll);
- bool  const _437 = _435 <= _436;
- if (!_437)
+ int64_t  const _460 = (int64_t)(_59);
+ int64_t  const _461 = (int64_t)(32ll);
+ int64_t  const _462 = _460 * _461;
+ int64_t  const _463 = (int64_t)(0ll);
+ int64_t  const _464 = _463 - _462;
+ bool  const _465 = _462 > _463;
+ int64_t  const _466 = (int64_t)(_465 ? _462 : _464);
+ uint64_t  const _467 = (uint64_t)(_466);
+ uint64_t  const _468 = _467;
+ uint64_t  const _469 = (uint64_t)(2147483647ull);
+ bool  const _470 = _468 <= _469;
+ if (!_470)
  {
-  int64_t  const _438 = (int64_t)(_55);
-  int64_t  const _439 = (int64_t)(32ll);
-  int64_t  const _440 = _438 * _439;
-  int64_t  const _441 = (int64_t)(2147483647ll);
-  int32_t  const _442 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_out", _440, _441);
-  return _442;
+  int64_t  const _471 = (int64_t)(_59);
+  int64_t  const _472 = (int64_t)(32ll);
+  int64_t  const _473 = _471 * _472;
+  int64_t  const _474 = (int64_t)(0ll);
+  int64_t  const _475 = _474 - _473;
+  bool  const _476 = _473 > _474;
+  int64_t  const _477 = (int64_t)(_476 ? _473 : _475);
+  uint64_t  const _478 = (uint64_t)(_477);
+  uint64_t  const _479 = _478;
+  uint64_t  const _480 = (uint64_t)(2147483647ull);
+  int32_t  const _481 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _479, _480);
+  return _481;
  }
- int64_t  const _443 = (int64_t)(_65);
- int64_t  const _444 = (int64_t)(_66);
- int64_t  const _445 = _443 * _444;
- int64_t  const _446 = (int64_t)(0ll);
- int64_t  const _447 = _446 - _445;
- bool  const _448 = _445 > _446;
- int64_t  const _449 = (int64_t)(_448 ? _445 : _447);
- uint64_t  const _450 = (uint64_t)(_449);
- uint64_t  const _451 = _450;
- uint64_t  const _452 = (uint64_t)(2147483647ull);
- bool  const _453 = _451 <= _452;
- if (!_453)
+ int64_t  const _482 = (int64_t)(_55);
+ int64_t  const _483 = (int64_t)(67108863ll);
+ bool  const _484 = _482 <= _483;
+ if (!_484)
  {
-  int64_t  const _454 = (int64_t)(_65);
-  int64_t  const _455 = (int64_t)(_66);
-  int64_t  const _456 = _454 * _455;
-  int64_t  const _457 = (int64_t)(0ll);
-  int64_t  const _458 = _457 - _456;
-  bool  const _459 = _456 > _457;
-  int64_t  const _460 = (int64_t)(_459 ? _456 : _458);
-  uint64_t  const _461 = (uint64_t)(_460);
-  uint64_t  const _462 = _461;
-  uint64_t  const _463 = (uint64_t)(2147483647ull);
-  int32_t  const _464 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "slopes", _462, _463);
-  return _464;
+  int64_t  const _485 = (int64_t)(_55);
+  int64_t  const _486 = (int64_t)(32ll);
+  int64_t  const _487 = _485 * _486;
+  int64_t  const _488 = (int64_t)(2147483647ll);
+  int32_t  const _489 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_out", _487, _488);
+  return _489;
  }
- bool  const _465 = !(_22);
- if (!_465)
+ int64_t  const _490 = (int64_t)(_65);
+ int64_t  const _491 = (int64_t)(_66);
+ int64_t  const _492 = _490 * _491;
+ int64_t  const _493 = (int64_t)(0ll);
+ int64_t  const _494 = _493 - _492;
+ bool  const _495 = _492 > _493;
+ int64_t  const _496 = (int64_t)(_495 ? _492 : _494);
+ uint64_t  const _497 = (uint64_t)(_496);
+ uint64_t  const _498 = _497;
+ uint64_t  const _499 = (uint64_t)(2147483647ull);
+ bool  const _500 = _498 <= _499;
+ if (!_500)
  {
-  int32_t  const _466 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_k");
-  return _466;
+  int64_t  const _501 = (int64_t)(_65);
+  int64_t  const _502 = (int64_t)(_66);
+  int64_t  const _503 = _501 * _502;
+  int64_t  const _504 = (int64_t)(0ll);
+  int64_t  const _505 = _504 - _503;
+  bool  const _506 = _503 > _504;
+  int64_t  const _507 = (int64_t)(_506 ? _503 : _505);
+  uint64_t  const _508 = (uint64_t)(_507);
+  uint64_t  const _509 = _508;
+  uint64_t  const _510 = (uint64_t)(2147483647ull);
+  int32_t  const _511 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "slopes", _509, _510);
+  return _511;
  }
- bool  const _467 = !(_32);
- if (!_467)
+ bool  const _512 = !(_22);
+ if (!_512)
  {
-  int32_t  const _468 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_q");
-  return _468;
+  int32_t  const _513 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_k");
+  return _513;
  }
- bool  const _469 = !(_42);
- if (!_469)
+ bool  const _514 = !(_32);
+ if (!_514)
  {
-  int32_t  const _470 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_v");
-  return _470;
+  int32_t  const _515 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_q");
+  return _515;
  }
- bool  const _471 = !(_52);
- if (!_471)
+ bool  const _516 = !(_42);
+ if (!_516)
  {
-  int32_t  const _472 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Output buffer attn_out");
-  return _472;
+  int32_t  const _517 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_v");
+  return _517;
  }
- bool  const _473 = !(_62);
- if (!_473)
+ bool  const _518 = !(_52);
+ if (!_518)
  {
-  int32_t  const _474 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer slopes");
-  return _474;
+  int32_t  const _519 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Output buffer attn_out");
+  return _519;
  }
- uint64_t  const _475 = (uint64_t)(0ull);
- auto * const _476 = (void *)(_475);
- bool  const _477 = _attn_k != _476;
- if (!_477)
+ bool  const _520 = !(_62);
+ if (!_520)
  {
-  int32_t  const _478 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_k");
-  return _478;
+  int32_t  const _521 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer slopes");
+  return _521;
  }
- uint64_t  const _479 = (uint64_t)(0ull);
- auto * const _480 = (void *)(_479);
- bool  const _481 = _attn_q != _480;
- if (!_481)
+ uint64_t  const _522 = (uint64_t)(0ull);
+ auto * const _523 = (void *)(_522);
+ bool  const _524 = _attn_k != _523;
+ if (!_524)
  {
-  int32_t  const _482 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_q");
-  return _482;
+  int32_t  const _525 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_k");
+  return _525;
  }
- uint64_t  const _483 = (uint64_t)(0ull);
- auto * const _484 = (void *)(_483);
- bool  const _485 = _attn_v != _484;
- if (!_485)
+ uint64_t  const _526 = (uint64_t)(0ull);
+ auto * const _527 = (void *)(_526);
+ bool  const _528 = _attn_q != _527;
+ if (!_528)
  {
-  int32_t  const _486 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_v");
-  return _486;
+  int32_t  const _529 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_q");
+  return _529;
  }
- uint64_t  const _487 = (uint64_t)(0ull);
- auto * const _488 = (void *)(_487);
- bool  const _489 = _attn_out != _488;
- if (!_489)
+ uint64_t  const _530 = (uint64_t)(0ull);
+ auto * const _531 = (void *)(_530);
+ bool  const _532 = _attn_v != _531;
+ if (!_532)
  {
-  int32_t  const _490 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Output buffer attn_out");
-  return _490;
+  int32_t  const _533 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_v");
+  return _533;
  }
- uint64_t  const _491 = (uint64_t)(0ull);
- auto * const _492 = (void *)(_491);
- bool  const _493 = _slopes != _492;
- if (!_493)
+ uint64_t  const _534 = (uint64_t)(0ull);
+ auto * const _535 = (void *)(_534);
+ bool  const _536 = _attn_out != _535;
+ if (!_536)
  {
-  int32_t  const _494 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer slopes");
-  return _494;
+  int32_t  const _537 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Output buffer attn_out");
+  return _537;
  }
- bool  const _495 = 0 <= _attn_tile;
- if (!_495)
+ uint64_t  const _538 = (uint64_t)(0ull);
+ auto * const _539 = (void *)(_538);
+ bool  const _540 = _slopes != _539;
+ if (!_540)
  {
-  int64_t  const _496 = (int64_t)(_attn_tile);
-  int64_t  const _497 = (int64_t)(0ll);
-  int32_t  const _498 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_tile", _496, _497);
-  return _498;
+  int32_t  const _541 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer slopes");
+  return _541;
  }
- bool  const _499 = 0 <= _attn_lk;
- if (!_499)
+ bool  const _542 = 0 <= _attn_tile;
+ if (!_542)
  {
-  int64_t  const _500 = (int64_t)(_attn_lk);
-  int64_t  const _501 = (int64_t)(0ll);
-  int32_t  const _502 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_lk", _500, _501);
-  return _502;
+  int64_t  const _543 = (int64_t)(_attn_tile);
+  int64_t  const _544 = (int64_t)(0ll);
+  int32_t  const _545 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_tile", _543, _544);
+  return _545;
  }
- bool  const _503 = 0 <= _attn_head;
- if (!_503)
+ bool  const _546 = 0 <= _attn_lk;
+ if (!_546)
  {
-  int64_t  const _504 = (int64_t)(_attn_head);
-  int64_t  const _505 = (int64_t)(0ll);
-  int32_t  const _506 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_head", _504, _505);
-  return _506;
+  int64_t  const _547 = (int64_t)(_attn_lk);
+  int64_t  const _548 = (int64_t)(0ll);
+  int32_t  const _549 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_lk", _547, _548);
+  return _549;
+ }
+ bool  const _550 = 0 <= _attn_head;
+ if (!_550)
+ {
+  int64_t  const _551 = (int64_t)(_attn_head);
+  int64_t  const _552 = (int64_t)(0ll);
+  int32_t  const _553 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_head", _551, _552);
+  return _553;
+ }
+ bool  const _554 = 1 <= _attn_dv_pad;
+ if (!_554)
+ {
+  int64_t  const _555 = (int64_t)(_attn_dv_pad);
+  int64_t  const _556 = (int64_t)(1ll);
+  int32_t  const _557 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_dv_pad", _555, _556);
+  return _557;
+ }
+ bool  const _558 = 1 <= _attn_d;
+ if (!_558)
+ {
+  int64_t  const _559 = (int64_t)(_attn_d);
+  int64_t  const _560 = (int64_t)(1ll);
+  int32_t  const _561 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_d", _559, _560);
+  return _561;
  }
  {
-  int64_t  const _507 = _35;
-  int64_t  const _508 = _507 * 32;
-  if ((_508 > ((int64_t(1) << 31) - 1)) || ((_508 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+  int64_t  const _562 = _attn_d;
+  int64_t  const _563 = _562 * 32;
+  if ((_563 > ((int64_t(1) << 31) - 1)) || ((_563 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
   {
    attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation qs\n");
    return -1;
   } // overflow test qs
-  int64_t  const _509 = _508;
-  float *_qs = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_509);
+  int64_t  const _564 = _563;
+  float *_qs = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_564);
   if (!_qs)
   {
-   int32_t  const _510 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-   return _510;
+   int32_t  const _565 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+   return _565;
   }
   HalideFreeHelper _qs_free(_ucon, _qs, attn_alibi_softcap_rt_free);
   // produce qs
-  float  const _511 = float_from_bits(1065353216 /* 1 */);
-  float  const _512 = (float)(_35);
-  float  const _513 = sqrt_f32(_512);
-  float  const _514 = _511 / _513;
+  float  const _566 = float_from_bits(1065353216 /* 1 */);
+  float  const _567 = (float)(_attn_d);
+  float  const _568 = sqrt_f32(_567);
+  float  const _569 = _566 / _568;
   for (int _qs_s0_ii_ii = 0; _qs_s0_ii_ii < 0 + 2; _qs_s0_ii_ii++)
   {
-   int32_t  const _515 = _35 * _qs_s0_ii_ii;
-   int32_t  const _516 = _515 * 16;
-   for (int _qs_s0_c = 0; _qs_s0_c < 0 + _35; _qs_s0_c++)
+   int32_t  const _570 = _attn_d * _qs_s0_ii_ii;
+   int32_t  const _571 = _570 * 16;
+   for (int _qs_s0_c = 0; _qs_s0_c < 0 + _attn_d; _qs_s0_c++)
    {
-    int32_t  const _517 = _qs_s0_c + _516;
-    int32x16_t  const _518 = int32x16_t_ops::ramp(_517, _35);
-    float16  const _519 = float16_ops::load_gather(_attn_q, _518);
-    float16  const _520 = float16_ops::broadcast(_514);
-    float16  const _521 = _519 * _520;
-    int32_t  const _522 = _qs_s0_c * 2;
-    int32_t  const _523 = _522 + _qs_s0_ii_ii;
-    int32_t  const _524 = _523 * 16;
-    float16_ops::store(_521, _qs, _524);
+    int32_t  const _572 = _qs_s0_c + _571;
+    int32x16_t  const _573 = int32x16_t_ops::ramp(_572, _attn_d);
+    float16  const _574 = float16_ops::load_gather(_attn_q, _573);
+    float16  const _575 = float16_ops::broadcast(_569);
+    float16  const _576 = _574 * _575;
+    int32_t  const _577 = _qs_s0_c * 2;
+    int32_t  const _578 = _577 + _qs_s0_ii_ii;
+    int32_t  const _579 = _578 * 16;
+    float16_ops::store(_576, _qs, _579);
    } // for _qs_s0_c
   } // for _qs_s0_ii_ii
-  int32_t  const _525 = ::halide_cpp_max(_85, 0);
-  int32_t  const _526 = _88 - _525;
+  int32_t  const _580 = ::halide_cpp_max(_85, 0);
+  int32_t  const _581 = _88 - _580;
   {
-   int32_t  const _527 = _526 + -1;
-   int32_t  const _528 = _527 >> 3;
-   int32_t  const _529 = _528 * 8;
-   int32_t  const _530 = _529 + 8;
-   int64_t  const _531 = _530;
-   int64_t  const _532 = _531 * 32;
-   if ((_532 > ((int64_t(1) << 31) - 1)) || ((_532 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+   int32_t  const _582 = _581 + -1;
+   int32_t  const _583 = _582 >> 3;
+   int32_t  const _584 = _583 * 8;
+   int32_t  const _585 = _584 + 8;
+   int64_t  const _586 = _585;
+   int64_t  const _587 = _586 * 32;
+   if ((_587 > ((int64_t(1) << 31) - 1)) || ((_587 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
    {
     attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation scores\n");
     return -1;
    } // overflow test scores
-   int64_t  const _533 = _532;
-   float *_scores = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_533);
+   int64_t  const _588 = _587;
+   float *_scores = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_588);
    if (!_scores)
    {
-    int32_t  const _534 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-    return _534;
+    int32_t  const _589 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+    return _589;
    }
    HalideFreeHelper _scores_free(_ucon, _scores, attn_alibi_softcap_rt_free);
    // produce scores
    // consume qs
-   int32_t  const _535 = ::halide_cpp_max(_85, 0);
-   int32_t  const _536 = _526 + 7;
-   int32_t  const _537 = _536 >> 3;
-   for (int _scores_s0_j_jo = 0; _scores_s0_j_jo < 0 + _537; _scores_s0_j_jo++)
+   int32_t  const _590 = ::halide_cpp_max(_85, 0);
+   int32_t  const _591 = _581 + 7;
+   int32_t  const _592 = _591 >> 3;
+   for (int _scores_s0_j_jo = 0; _scores_s0_j_jo < 0 + _592; _scores_s0_j_jo++)
    {
-    int32_t  const _538 = _scores_s0_j_jo * 8;
-    int32_t  const _539 = _538 + _535;
+    int32_t  const _593 = _scores_s0_j_jo * 8;
+    int32_t  const _594 = _593 + _590;
     {
      float _dot[256];
      // produce dot
-     float  const _540 = float_from_bits(0 /* 0 */);
-     float16  const _541 = float16_ops::broadcast(_540);
-     float16_ops::store(_541, _dot, 0);
-     float  const _542 = float_from_bits(0 /* 0 */);
-     float16  const _543 = float16_ops::broadcast(_542);
-     float16_ops::store(_543, _dot, 32);
-     float  const _544 = float_from_bits(0 /* 0 */);
-     float16  const _545 = float16_ops::broadcast(_544);
-     float16_ops::store(_545, _dot, 64);
-     float  const _546 = float_from_bits(0 /* 0 */);
-     float16  const _547 = float16_ops::broadcast(_546);
-     float16_ops::store(_547, _dot, 96);
-     float  const _548 = float_from_bits(0 /* 0 */);
-     float16  const _549 = float16_ops::broadcast(_548);
-     float16_ops::store(_549, _dot, 128);
-     float  const _550 = float_from_bits(0 /* 0 */);
-     float16  const _551 = float16_ops::broadcast(_550);
-     float16_ops::store(_551, _dot, 160);
-     float  const _552 = float_from_bits(0 /* 0 */);
-     float16  const _553 = float16_ops::broadcast(_552);
-     float16_ops::store(_553, _dot, 192);
-     float  const _554 = float_from_bits(0 /* 0 */);
-     float16  const _555 = float16_ops::broadcast(_554);
-     float16_ops::store(_555, _dot, 224);
-     float  const _556 = float_from_bits(0 /* 0 */);
-     float16  const _557 = float16_ops::broadcast(_556);
-     float16_ops::store(_557, _dot, 16);
-     float  const _558 = float_from_bits(0 /* 0 */);
-     float16  const _559 = float16_ops::broadcast(_558);
-     float16_ops::store(_559, _dot, 48);
-     float  const _560 = float_from_bits(0 /* 0 */);
-     float16  const _561 = float16_ops::broadcast(_560);
-     float16_ops::store(_561, _dot, 80);
-     float  const _562 = float_from_bits(0 /* 0 */);
-     float16  const _563 = float16_ops::broadcast(_562);
-     float16_ops::store(_563, _dot, 112);
-     float  const _564 = float_from_bits(0 /* 0 */);
-     float16  const _565 = float16_ops::broadcast(_564);
-     float16_ops::store(_565, _dot, 144);
-     float  const _566 = float_from_bits(0 /* 0 */);
-     float16  const _567 = float16_ops::broadcast(_566);
-     float16_ops::store(_567, _dot, 176);
-     float  const _568 = float_from_bits(0 /* 0 */);
-     float16  const _569 = float16_ops::broadcast(_568);
-     float16_ops::store(_569, _dot, 208);
-     float  const _570 = float_from_bits(0 /* 0 */);
-     float16  const _571 = float16_ops::broadcast(_570);
-     float16_ops::store(_571, _dot, 240);
-     int32_t  const _572 = _28 + -1;
-     int32_t  const _573 = ::halide_cpp_min(_572, _539);
-     int32_t  const _574 = _573 * _35;
-     int32_t  const _575 = _539 + 8;
-     int32_t  const _576 = ::halide_cpp_min(_575, _28);
-     int32_t  const _577 = _576 + -1;
-     int32_t  const _578 = _577 * _35;
-     int32_t  const _579 = _539 + 7;
-     int32_t  const _580 = ::halide_cpp_min(_579, _28);
-     int32_t  const _581 = _580 + -1;
-     int32_t  const _582 = _581 * _35;
-     int32_t  const _583 = _539 + 6;
-     int32_t  const _584 = ::halide_cpp_min(_583, _28);
-     int32_t  const _585 = _584 + -1;
-     int32_t  const _586 = _585 * _35;
-     int32_t  const _587 = _539 + 5;
-     int32_t  const _588 = ::halide_cpp_min(_587, _28);
-     int32_t  const _589 = _588 + -1;
-     int32_t  const _590 = _589 * _35;
-     int32_t  const _591 = _539 + 4;
-     int32_t  const _592 = ::halide_cpp_min(_591, _28);
-     int32_t  const _593 = _592 + -1;
-     int32_t  const _594 = _593 * _35;
-     int32_t  const _595 = _539 + 3;
-     int32_t  const _596 = ::halide_cpp_min(_595, _28);
-     int32_t  const _597 = _596 + -1;
-     int32_t  const _598 = _597 * _35;
-     int32_t  const _599 = _539 + 2;
-     int32_t  const _600 = ::halide_cpp_min(_599, _28);
-     int32_t  const _601 = _600 + -1;
-     int32_t  const _602 = _601 * _35;
-     for (int _dot_s1_rd__x = 0; _dot_s1_rd__x < 0 + _35; _dot_s1_rd__x++)
+     float  const _595 = float_from_bits(0 /* 0 */);
+     float16  const _596 = float16_ops::broadcast(_595);
+     float16_ops::store(_596, _dot, 0);
+     float  const _597 = float_from_bits(0 /* 0 */);
+     float16  const _598 = float16_ops::broadcast(_597);
+     float16_ops::store(_598, _dot, 32);
+     float  const _599 = float_from_bits(0 /* 0 */);
+     float16  const _600 = float16_ops::broadcast(_599);
+     float16_ops::store(_600, _dot, 64);
+     float  const _601 = float_from_bits(0 /* 0 */);
+     float16  const _602 = float16_ops::broadcast(_601);
+     float16_ops::store(_602, _dot, 96);
+     float  const _603 = float_from_bits(0 /* 0 */);
+     float16  const _604 = float16_ops::broadcast(_603);
+     float16_ops::store(_604, _dot, 128);
+     float  const _605 = float_from_bits(0 /* 0 */);
+     float16  const _606 = float16_ops::broadcast(_605);
+     float16_ops::store(_606, _dot, 160);
+     float  const _607 = float_from_bits(0 /* 0 */);
+     float16  const _608 = float16_ops::broadcast(_607);
+     float16_ops::store(_608, _dot, 192);
+     float  const _609 = float_from_bits(0 /* 0 */);
+     float16  const _610 = float16_ops::broadcast(_609);
+     float16_ops::store(_610, _dot, 224);
+     float  const _611 = float_from_bits(0 /* 0 */);
+     float16  const _612 = float16_ops::broadcast(_611);
+     float16_ops::store(_612, _dot, 16);
+     float  const _613 = float_from_bits(0 /* 0 */);
+     float16  const _614 = float16_ops::broadcast(_613);
+     float16_ops::store(_614, _dot, 48);
+     float  const _615 = float_from_bits(0 /* 0 */);
+     float16  const _616 = float16_ops::broadcast(_615);
+     float16_ops::store(_616, _dot, 80);
+     float  const _617 = float_from_bits(0 /* 0 */);
+     float16  const _618 = float16_ops::broadcast(_617);
+     float16_ops::store(_618, _dot, 112);
+     float  const _619 = float_from_bits(0 /* 0 */);
+     float16  const _620 = float16_ops::broadcast(_619);
+     float16_ops::store(_620, _dot, 144);
+     float  const _621 = float_from_bits(0 /* 0 */);
+     float16  const _622 = float16_ops::broadcast(_621);
+     float16_ops::store(_622, _dot, 176);
+     float  const _623 = float_from_bits(0 /* 0 */);
+     float16  const _624 = float16_ops::broadcast(_623);
+     float16_ops::store(_624, _dot, 208);
+     float  const _625 = float_from_bits(0 /* 0 */);
+     float16  const _626 = float16_ops::broadcast(_625);
+     float16_ops::store(_626, _dot, 240);
+     int32_t  const _627 = _28 + -1;
+     int32_t  const _628 = ::halide_cpp_min(_627, _594);
+     int32_t  const _629 = _628 * _attn_d;
+     int32_t  const _630 = _594 + 8;
+     int32_t  const _631 = ::halide_cpp_min(_630, _28);
+     int32_t  const _632 = _631 + -1;
+     int32_t  const _633 = _632 * _attn_d;
+     int32_t  const _634 = _594 + 7;
+     int32_t  const _635 = ::halide_cpp_min(_634, _28);
+     int32_t  const _636 = _635 + -1;
+     int32_t  const _637 = _636 * _attn_d;
+     int32_t  const _638 = _594 + 6;
+     int32_t  const _639 = ::halide_cpp_min(_638, _28);
+     int32_t  const _640 = _639 + -1;
+     int32_t  const _641 = _640 * _attn_d;
+     int32_t  const _642 = _594 + 5;
+     int32_t  const _643 = ::halide_cpp_min(_642, _28);
+     int32_t  const _644 = _643 + -1;
+     int32_t  const _645 = _644 * _attn_d;
+     int32_t  const _646 = _594 + 4;
+     int32_t  const _647 = ::halide_cpp_min(_646, _28);
+     int32_t  const _648 = _647 + -1;
+     int32_t  const _649 = _648 * _attn_d;
+     int32_t  const _650 = _594 + 3;
+     int32_t  const _651 = ::halide_cpp_min(_650, _28);
+     int32_t  const _652 = _651 + -1;
+     int32_t  const _653 = _652 * _attn_d;
+     int32_t  const _654 = _594 + 2;
+     int32_t  const _655 = ::halide_cpp_min(_654, _28);
+     int32_t  const _656 = _655 + -1;
+     int32_t  const _657 = _656 * _attn_d;
+     for (int _dot_s1_rd__x = 0; _dot_s1_rd__x < 0 + _attn_d; _dot_s1_rd__x++)
      {
-      float16  const _603 = float16_ops::load(_dot, 0);
-      int32_t  const _604 = _dot_s1_rd__x * 32;
-      float16  const _605 = float16_ops::load(_qs, _604);
-      int32_t  const _606 = _dot_s1_rd__x + _574;
-      float  const _607 = ((float const *)_attn_k)[_606];
-      float16  const _608 = float16_ops::broadcast(_607);
-      float16  const _609 = _605 * _608;
-      float16  const _610 = _603 + _609;
-      float16_ops::store(_610, _dot, 0);
-      float16  const _611 = float16_ops::load(_dot, 16);
-      int32_t  const _612 = _dot_s1_rd__x * 32;
-      int32_t  const _613 = _612 + 16;
-      float16  const _614 = float16_ops::load(_qs, _613);
-      int32_t  const _615 = _dot_s1_rd__x + _574;
-      float  const _616 = ((float const *)_attn_k)[_615];
-      float16  const _617 = float16_ops::broadcast(_616);
-      float16  const _618 = _614 * _617;
-      float16  const _619 = _611 + _618;
-      float16_ops::store(_619, _dot, 16);
-      float16  const _620 = float16_ops::load(_dot, 32);
-      int32_t  const _621 = _dot_s1_rd__x * 32;
-      float16  const _622 = float16_ops::load(_qs, _621);
-      int32_t  const _623 = _dot_s1_rd__x + _602;
-      float  const _624 = ((float const *)_attn_k)[_623];
-      float16  const _625 = float16_ops::broadcast(_624);
-      float16  const _626 = _622 * _625;
-      float16  const _627 = _620 + _626;
-      float16_ops::store(_627, _dot, 32);
-      float16  const _628 = float16_ops::load(_dot, 48);
-      int32_t  const _629 = _dot_s1_rd__x * 32;
-      int32_t  const _630 = _629 + 16;
-      float16  const _631 = float16_ops::load(_qs, _630);
-      int32_t  const _632 = _dot_s1_rd__x + _602;
-      float  const _633 = ((float const *)_attn_k)[_632];
-      float16  const _634 = float16_ops::broadcast(_633);
-      float16  const _635 = _631 * _634;
-      float16  const _636 = _628 + _635;
-      float16_ops::store(_636, _dot, 48);
-      float16  const _637 = float16_ops::load(_dot, 64);
-      int32_t  const _638 = _dot_s1_rd__x * 32;
-      float16  const _639 = float16_ops::load(_qs, _638);
-      int32_t  const _640 = _dot_s1_rd__x + _598;
-      float  const _641 = ((float const *)_attn_k)[_640];
-      float16  const _642 = float16_ops::broadcast(_641);
-      float16  const _643 = _639 * _642;
-      float16  const _644 = _637 + _643;
-      float16_ops::store(_644, _dot, 64);
-      float16  const _645 = float16_ops::load(_dot, 80);
-      int32_t  const _646 = _dot_s1_rd__x * 32;
-      int32_t  const _647 = _646 + 16;
-      float16  const _648 = float16_ops::load(_qs, _647);
-      int32_t  const _649 = _dot_s1_rd__x + _598;
-      float  const _650 = ((float const *)_attn_k)[_649];
-      float16  const _651 = float16_ops::broadcast(_650);
-      float16  const _652 = _648 * _651;
-      float16  const _653 = _645 + _652;
-      float16_ops::store(_653, _dot, 80);
-      float16  const _654 = float16_ops::load(_dot, 96);
-      int32_t  const _655 = _dot_s1_rd__x * 32;
-      float16  const _656 = float16_ops::load(_qs, _655);
-      int32_t  const _657 = _dot_s1_rd__x + _594;
-      float  const _658 = ((float const *)_attn_k)[_657];
-      float16  const _659 = float16_ops::broadcast(_658);
-      float16  const _660 = _656 * _659;
-      float16  const _661 = _654 + _660;
-      float16_ops::store(_661, _dot, 96);
-      float16  const _662 = float16_ops::load(_dot, 112);
-      int32_t  const _663 = _dot_s1_rd__x * 32;
-      int32_t  const _664 = _663 + 16;
-      float16  const _665 = float16_ops::load(_qs, _664);
-      int32_t  const _666 = _dot_s1_rd__x + _594;
-      float  const _667 = ((float const *)_attn_k)[_666];
-      float16  const _668 = float16_ops::broadcast(_667);
-      float16  const _669 = _665 * _668;
-      float16  const _670 = _662 + _669;
-      float16_ops::store(_670, _dot, 112);
-      float16  const _671 = float16_ops::load(_dot, 128);
-      int32_t  const _672 = _dot_s1_rd__x * 32;
-      float16  const _673 = float16_ops::load(_qs, _672);
-      int32_t  const _674 = _dot_s1_rd__x + _590;
-      float  const _675 = ((float const *)_attn_k)[_674];
-      float16  const _676 = float16_ops::broadcast(_675);
-      float16  const _677 = _673 * _676;
-      float16  const _678 = _671 + _677;
-      float16_ops::store(_678, _dot, 128);
-      float16  const _679 = float16_ops::load(_dot, 144);
-      int32_t  const _680 = _dot_s1_rd__x * 32;
-      int32_t  const _681 = _680 + 16;
-      float16  const _682 = float16_ops::load(_qs, _681);
-      int32_t  const _683 = _dot_s1_rd__x + _590;
-      float  const _684 = ((float const *)_attn_k)[_683];
-      float16  const _685 = float16_ops::broadcast(_684);
-      float16  const _686 = _682 * _685;
-      float16  const _687 = _679 + _686;
-      float16_ops::store(_687, _dot, 144);
-      float16  const _688 = float16_ops::load(_dot, 160);
-      int32_t  const _689 = _dot_s1_rd__x * 32;
-      float16  const _690 = float16_ops::load(_qs, _689);
-      int32_t  const _691 = _dot_s1_rd__x + _586;
-      float  const _692 = ((float const *)_attn_k)[_691];
-      float16  const _693 = float16_ops::broadcast(_692);
-      float16  const _694 = _690 * _693;
-      float16  const _695 = _688 + _694;
-      float16_ops::store(_695, _dot, 160);
-      float16  const _696 = float16_ops::load(_dot, 176);
-      int32_t  const _697 = _dot_s1_rd__x * 32;
-      int32_t  const _698 = _697 + 16;
-      float16  const _699 = float16_ops::load(_qs, _698);
-      int32_t  const _700 = _dot_s1_rd__x + _586;
-      float  const _701 = ((float const *)_attn_k)[_700];
-      float16  const _702 = float16_ops::broadcast(_701);
-      float16  const _703 = _699 * _702;
-      float16  const _704 = _696 + _703;
-      float16_ops::store(_704, _dot, 176);
-      float16  const _705 = float16_ops::load(_dot, 192);
-      int32_t  const _706 = _dot_s1_rd__x * 32;
-      float16  const _707 = float16_ops::load(_qs, _706);
-      int32_t  const _708 = _dot_s1_rd__x + _582;
-      float  const _709 = ((float const *)_attn_k)[_708];
-      float16  const _710 = float16_ops::broadcast(_709);
-      float16  const _711 = _707 * _710;
-      float16  const _712 = _705 + _711;
-      float16_ops::store(_712, _dot, 192);
-      float16  const _713 = float16_ops::load(_dot, 208);
-      int32_t  const _714 = _dot_s1_rd__x * 32;
-      int32_t  const _715 = _714 + 16;
-      float16  const _716 = float16_ops::load(_qs, _715);
-      int32_t  const _717 = _dot_s1_rd__x + _582;
-      float  const _718 = ((float const *)_attn_k)[_717];
-      float16  const _719 = float16_ops::broadcast(_718);
-      float16  const _720 = _716 * _719;
-      float16  const _721 = _713 + _720;
-      float16_ops::store(_721, _dot, 208);
-      float16  const _722 = float16_ops::load(_dot, 224);
-      int32_t  const _723 = _dot_s1_rd__x * 32;
-      float16  const _724 = float16_ops::load(_qs, _723);
-      int32_t  const _725 = _dot_s1_rd__x + _578;
-      float  const _726 = ((float const *)_attn_k)[_725];
-      float16  const _727 = float16_ops::broadcast(_726);
-      float16  const _728 = _724 * _727;
-      float16  const _729 = _722 + _728;
-      float16_ops::store(_729, _dot, 224);
-      float16  const _730 = float16_ops::load(_dot, 240);
-      int32_t  const _731 = _dot_s1_rd__x * 32;
-      int32_t  const _732 = _731 + 16;
-      float16  const _733 = float16_ops::load(_qs, _732);
-      int32_t  const _734 = _dot_s1_rd__x + _578;
-      float  const _735 = ((float const *)_attn_k)[_734];
-      float16  const _736 = float16_ops::broadcast(_735);
-      float16  const _737 = _733 * _736;
-      float16  const _738 = _730 + _737;
-      float16_ops::store(_738, _dot, 240);
+      float16  const _658 = float16_ops::load(_dot, 0);
+      int32_t  const _659 = _dot_s1_rd__x * 32;
+      float16  const _660 = float16_ops::load(_qs, _659);
+      int32_t  const _661 = _dot_s1_rd__x + _629;
+      float  const _662 = ((float const *)_attn_k)[_661];
+      float16  const _663 = float16_ops::broadcast(_662);
+      float16  const _664 = _660 * _663;
+      float16  const _665 = _658 + _664;
+      float16_ops::store(_665, _dot, 0);
+      float16  const _666 = float16_ops::load(_dot, 16);
+      int32_t  const _667 = _dot_s1_rd__x * 32;
+      int32_t  const _668 = _667 + 16;
+      float16  const _669 = float16_ops::load(_qs, _668);
+      int32_t  const _670 = _dot_s1_rd__x + _629;
+      float  const _671 = ((float const *)_attn_k)[_670];
+      float16  const _672 = float16_ops::broadcast(_671);
+      float16  const _673 = _669 * _672;
+      float16  const _674 = _666 + _673;
+      float16_ops::store(_674, _dot, 16);
+      float16  const _675 = float16_ops::load(_dot, 32);
+      int32_t  const _676 = _dot_s1_rd__x * 32;
+      float16  const _677 = float16_ops::load(_qs, _676);
+      int32_t  const _678 = _dot_s1_rd__x + _657;
+      float  const _679 = ((float const *)_attn_k)[_678];
+      float16  const _680 = float16_ops::broadcast(_679);
+      float16  const _681 = _677 * _680;
+      float16  const _682 = _675 + _681;
+      float16_ops::store(_682, _dot, 32);
+      float16  const _683 = float16_ops::load(_dot, 48);
+      int32_t  const _684 = _dot_s1_rd__x * 32;
+      int32_t  const _685 = _684 + 16;
+      float16  const _686 = float16_ops::load(_qs, _685);
+      int32_t  const _687 = _dot_s1_rd__x + _657;
+      float  const _688 = ((float const *)_attn_k)[_687];
+      float16  const _689 = float16_ops::broadcast(_688);
+      float16  const _690 = _686 * _689;
+      float16  const _691 = _683 + _690;
+      float16_ops::store(_691, _dot, 48);
+      float16  const _692 = float16_ops::load(_dot, 64);
+      int32_t  const _693 = _dot_s1_rd__x * 32;
+      float16  const _694 = float16_ops::load(_qs, _693);
+      int32_t  const _695 = _dot_s1_rd__x + _653;
+      float  const _696 = ((float const *)_attn_k)[_695];
+      float16  const _697 = float16_ops::broadcast(_696);
+      float16  const _698 = _694 * _697;
+      float16  const _699 = _692 + _698;
+      float16_ops::store(_699, _dot, 64);
+      float16  const _700 = float16_ops::load(_dot, 80);
+      int32_t  const _701 = _dot_s1_rd__x * 32;
+      int32_t  const _702 = _701 + 16;
+      float16  const _703 = float16_ops::load(_qs, _702);
+      int32_t  const _704 = _dot_s1_rd__x + _653;
+      float  const _705 = ((float const *)_attn_k)[_704];
+      float16  const _706 = float16_ops::broadcast(_705);
+      float16  const _707 = _703 * _706;
+      float16  const _708 = _700 + _707;
+      float16_ops::store(_708, _dot, 80);
+      float16  const _709 = float16_ops::load(_dot, 96);
+      int32_t  const _710 = _dot_s1_rd__x * 32;
+      float16  const _711 = float16_ops::load(_qs, _710);
+      int32_t  const _712 = _dot_s1_rd__x + _649;
+      float  const _713 = ((float const *)_attn_k)[_712];
+      float16  const _714 = float16_ops::broadcast(_713);
+      float16  const _715 = _711 * _714;
+      float16  const _716 = _709 + _715;
+      float16_ops::store(_716, _dot, 96);
+      float16  const _717 = float16_ops::load(_dot, 112);
+      int32_t  const _718 = _dot_s1_rd__x * 32;
+      int32_t  const _719 = _718 + 16;
+      float16  const _720 = float16_ops::load(_qs, _719);
+      int32_t  const _721 = _dot_s1_rd__x + _649;
+      float  const _722 = ((float const *)_attn_k)[_721];
+      float16  const _723 = float16_ops::broadcast(_722);
+      float16  const _724 = _720 * _723;
+      float16  const _725 = _717 + _724;
+      float16_ops::store(_725, _dot, 112);
+      float16  const _726 = float16_ops::load(_dot, 128);
+      int32_t  const _727 = _dot_s1_rd__x * 32;
+      float16  const _728 = float16_ops::load(_qs, _727);
+      int32_t  const _729 = _dot_s1_rd__x + _645;
+      float  const _730 = ((float const *)_attn_k)[_729];
+      float16  const _731 = float16_ops::broadcast(_730);
+      float16  const _732 = _728 * _731;
+      float16  const _733 = _726 + _732;
+      float16_ops::store(_733, _dot, 128);
+      float16  const _734 = float16_ops::load(_dot, 144);
+      int32_t  const _735 = _dot_s1_rd__x * 32;
+      int32_t  const _736 = _735 + 16;
+      float16  const _737 = float16_ops::load(_qs, _736);
+      int32_t  const _738 = _dot_s1_rd__x + _645;
+      float  const _739 = ((float const *)_attn_k)[_738];
+      float16  const _740 = float16_ops::broadcast(_739);
+      float16  const _741 = _737 * _740;
+      float16  const _742 = _734 + _741;
+      float16_ops::store(_742, _dot, 144);
+      float16  const _743 = float16_ops::load(_dot, 160);
+      int32_t  const _744 = _dot_s1_rd__x * 32;
+      float16  const _745 = float16_ops::load(_qs, _744);
+      int32_t  const _746 = _dot_s1_rd__x + _641;
+      float  const _747 = ((float const *)_attn_k)[_746];
+      float16  const _748 = float16_ops::broadcast(_747);
+      float16  const _749 = _745 * _748;
+      float16  const _750 = _743 + _749;
+      float16_ops::store(_750, _dot, 160);
+      float16  const _751 = float16_ops::load(_dot, 176);
+      int32_t  const _752 = _dot_s1_rd__x * 32;
+      int32_t  const _753 = _752 + 16;
+      float16  const _754 = float16_ops::load(_qs, _753);
+      int32_t  const _755 = _dot_s1_rd__x + _641;
+      float  const _756 = ((float const *)_attn_k)[_755];
+      float16  const _757 = float16_ops::broadcast(_756);
+      float16  const _758 = _754 * _757;
+      float16  const _759 = _751 + _758;
+      float16_ops::store(_759, _dot, 176);
+      float16  const _760 = float16_ops::load(_dot, 192);
+      int32_t  const _761 = _dot_s1_rd__x * 32;
+      float16  const _762 = float16_ops::load(_qs, _761);
+      int32_t  const _763 = _dot_s1_rd__x + _637;
+      float  const _764 = ((float const *)_attn_k)[_763];
+      float16  const _765 = float16_ops::broadcast(_764);
+      float16  const _766 = _762 * _765;
+      float16  const _767 = _760 + _766;
+      float16_ops::store(_767, _dot, 192);
+      float16  const _768 = float16_ops::load(_dot, 208);
+      int32_t  const _769 = _dot_s1_rd__x * 32;
+      int32_t  const _770 = _769 + 16;
+      float16  const _771 = float16_ops::load(_qs, _770);
+      int32_t  const _772 = _dot_s1_rd__x + _637;
+      float  const _773 = ((float const *)_attn_k)[_772];
+      float16  const _774 = float16_ops::broadcast(_773);
+      float16  const _775 = _771 * _774;
+      float16  const _776 = _768 + _775;
+      float16_ops::store(_776, _dot, 208);
+      float16  const _777 = float16_ops::load(_dot, 224);
+      int32_t  const _778 = _dot_s1_rd__x * 32;
+      float16  const _779 = float16_ops::load(_qs, _778);
+      int32_t  const _780 = _dot_s1_rd__x + _633;
+      float  const _781 = ((float const *)_attn_k)[_780];
+      float16  const _782 = float16_ops::broadcast(_781);
+      float16  const _783 = _779 * _782;
+      float16  const _784 = _777 + _783;
+      float16_ops::store(_784, _dot, 224);
+      float16  const _785 = float16_ops::load(_dot, 240);
+      int32_t  const _786 = _dot_s1_rd__x * 32;
+      int32_t  const _787 = _786 + 16;
+      float16  const _788 = float16_ops::load(_qs, _787);
+      int32_t  const _789 = _dot_s1_rd__x + _633;
+      float  const _790 = ((float const *)_attn_k)[_789];
+      float16  const _791 = float16_ops::broadcast(_790);
+      float16  const _792 = _788 * _791;
+      float16  const _793 = _785 + _792;
+      float16_ops::store(_793, _dot, 240);
      } // for _dot_s1_rd__x
      // consume dot
-     float16  const _739 = float16_ops::load(_dot, 0);
-     int32_t  const _740 = _539 - _535;
-     int32_t  const _741 = _740 * 32;
-     float16_ops::store(_739, _scores, _741);
-     float16  const _742 = float16_ops::load(_dot, 16);
-     int32_t  const _743 = _539 - _535;
-     int32_t  const _744 = _743 * 32;
-     int32_t  const _745 = _744 + 16;
-     float16_ops::store(_742, _scores, _745);
-     float16  const _746 = float16_ops::load(_dot, 32);
-     int32_t  const _747 = _539 - _535;
-     int32_t  const _748 = _747 * 32;
-     int32_t  const _749 = _748 + 32;
-     float16_ops::store(_746, _scores, _749);
-     float16  const _750 = float16_ops::load(_dot, 48);
-     int32_t  const _751 = _539 - _535;
-     int32_t  const _752 = _751 * 32;
-     int32_t  const _753 = _752 + 48;
-     float16_ops::store(_750, _scores, _753);
-     float16  const _754 = float16_ops::load(_dot, 64);
-     int32_t  const _755 = _539 - _535;
-     int32_t  const _756 = _755 * 32;
-     int32_t  const _757 = _756 + 64;
-     float16_ops::store(_754, _scores, _757);
-     float16  const _758 = float16_ops::load(_dot, 80);
-     int32_t  const _759 = _539 - _535;
-     int32_t  const _760 = _759 * 32;
-     int32_t  const _761 = _760 + 80;
-     float16_ops::store(_758, _scores, _761);
-     float16  const _762 = float16_ops::load(_dot, 96);
-     int32_t  const _763 = _539 - _535;
-     int32_t  const _764 = _763 * 32;
-     int32_t  const _765 = _764 + 96;
-     float16_ops::store(_762, _scores, _765);
-     float16  const _766 = float16_ops::load(_dot, 112);
-     int32_t  const _767 = _539 - _535;
-     int32_t  const _768 = _767 * 32;
-     int32_t  const _769 = _768 + 112;
-     float16_ops::store(_766, _scores, _769);
-     float16  const _770 = float16_ops::load(_dot, 128);
-     int32_t  const _771 = _539 - _535;
-     int32_t  const _772 = _771 * 32;
-     int32_t  const _773 = _772 + 128;
-     float16_ops::store(_770, _scores, _773);
-     float16  const _774 = float16_ops::load(_dot, 144);
-     int32_t  const _775 = _539 - _535;
-     int32_t  const _776 = _775 * 32;
-     int32_t  const _777 = _776 + 144;
-     float16_ops::store(_774, _scores, _777);
-     float16  const _778 = float16_ops::load(_dot, 160);
-     int32_t  const _779 = _539 - _535;
-     int32_t  const _780 = _779 * 32;
-     int32_t  const _781 = _780 + 160;
-     float16_ops::store(_778, _scores, _781);
-     float16  const _782 = float16_ops::load(_dot, 176);
-     int32_t  const _783 = _539 - _535;
-     int32_t  const _784 = _783 * 32;
-     int32_t  const _785 = _784 + 176;
-     float16_ops::store(_782, _scores, _785);
-     float16  const _786 = float16_ops::load(_dot, 192);
-     int32_t  const _787 = _539 - _535;
-     int32_t  const _788 = _787 * 32;
-     int32_t  const _789 = _788 + 192;
-     float16_ops::store(_786, _scores, _789);
-     float16  const _790 = float16_ops::load(_dot, 208);
-     int32_t  const _791 = _539 - _535;
-     int32_t  const _792 = _791 * 32;
-     int32_t  const _793 = _792 + 208;
-     float16_ops::store(_790, _scores, _793);
-     float16  const _794 = float16_ops::load(_dot, 224);
-     int32_t  const _795 = _539 - _535;
+     float16  const _794 = float16_ops::load(_dot, 0);
+     int32_t  const _795 = _594 - _590;
      int32_t  const _796 = _795 * 32;
-     int32_t  const _797 = _796 + 224;
-     float16_ops::store(_794, _scores, _797);
-     float16  const _798 = float16_ops::load(_dot, 240);
-     int32_t  const _799 = _539 - _535;
-     int32_t  const _800 = _799 * 32;
-     int32_t  const _801 = _800 + 240;
-     float16_ops::store(_798, _scores, _801);
+     float16_ops::store(_794, _scores, _796);
+     float16  const _797 = float16_ops::load(_dot, 16);
+     int32_t  const _798 = _594 - _590;
+     int32_t  const _799 = _798 * 32;
+     int32_t  const _800 = _799 + 16;
+     float16_ops::store(_797, _scores, _800);
+     float16  const _801 = float16_ops::load(_dot, 32);
+     int32_t  const _802 = _594 - _590;
+     int32_t  const _803 = _802 * 32;
+     int32_t  const _804 = _803 + 32;
+     float16_ops::store(_801, _scores, _804);
+     float16  const _805 = float16_ops::load(_dot, 48);
+     int32_t  const _806 = _594 - _590;
+     int32_t  const _807 = _806 * 32;
+     int32_t  const _808 = _807 + 48;
+     float16_ops::store(_805, _scores, _808);
+     float16  const _809 = float16_ops::load(_dot, 64);
+     int32_t  const _810 = _594 - _590;
+     int32_t  const _811 = _810 * 32;
+     int32_t  const _812 = _811 + 64;
+     float16_ops::store(_809, _scores, _812);
+     float16  const _813 = float16_ops::load(_dot, 80);
+     int32_t  const _814 = _594 - _590;
+     int32_t  const _815 = _814 * 32;
+     int32_t  const _816 = _815 + 80;
+     float16_ops::store(_813, _scores, _816);
+     float16  const _817 = float16_ops::load(_dot, 96);
+     int32_t  const _818 = _594 - _590;
+     int32_t  const _819 = _818 * 32;
+     int32_t  const _820 = _819 + 96;
+     float16_ops::store(_817, _scores, _820);
+     float16  const _821 = float16_ops::load(_dot, 112);
+     int32_t  const _822 = _594 - _590;
+     int32_t  const _823 = _822 * 32;
+     int32_t  const _824 = _823 + 112;
+     float16_ops::store(_821, _scores, _824);
+     float16  const _825 = float16_ops::load(_dot, 128);
+     int32_t  const _826 = _594 - _590;
+     int32_t  const _827 = _826 * 32;
+     int32_t  const _828 = _827 + 128;
+     float16_ops::store(_825, _scores, _828);
+     float16  const _829 = float16_ops::load(_dot, 144);
+     int32_t  const _830 = _594 - _590;
+     int32_t  const _831 = _830 * 32;
+     int32_t  const _832 = _831 + 144;
+     float16_ops::store(_829, _scores, _832);
+     float16  const _833 = float16_ops::load(_dot, 160);
+     int32_t  const _834 = _594 - _590;
+     int32_t  const _835 = _834 * 32;
+     int32_t  const _836 = _835 + 160;
+     float16_ops::store(_833, _scores, _836);
+     float16  const _837 = float16_ops::load(_dot, 176);
+     int32_t  const _838 = _594 - _590;
+     int32_t  const _839 = _838 * 32;
+     int32_t  const _840 = _839 + 176;
+     float16_ops::store(_837, _scores, _840);
+     float16  const _841 = float16_ops::load(_dot, 192);
+     int32_t  const _842 = _594 - _590;
+     int32_t  const _843 = _842 * 32;
+     int32_t  const _844 = _843 + 192;
+     float16_ops::store(_841, _scores, _844);
+     float16  const _845 = float16_ops::load(_dot, 208);
+     int32_t  const _846 = _594 - _590;
+     int32_t  const _847 = _846 * 32;
+     int32_t  const _848 = _847 + 208;
+     float16_ops::store(_845, _scores, _848);
+     float16  const _849 = float16_ops::load(_dot, 224);
+     int32_t  const _850 = _594 - _590;
+     int32_t  const _851 = _850 * 32;
+     int32_t  const _852 = _851 + 224;
+     float16_ops::store(_849, _scores, _852);
+     float16  const _853 = float16_ops::load(_dot, 240);
+     int32_t  const _854 = _594 - _590;
+     int32_t  const _855 = _854 * 32;
+     int32_t  const _856 = _855 + 240;
+     float16_ops::store(_853, _scores, _856);
     } // alloc _dot
    } // for _scores_s0_j_jo
    _qs_free.free();
-   int32_t  const _802 = ::halide_cpp_max(_85, 0);
-   int32_t  const _803 = _88 - _802;
+   int32_t  const _857 = ::halide_cpp_max(_85, 0);
+   int32_t  const _858 = _88 - _857;
    {
-    int64_t  const _804 = _803;
-    int64_t  const _805 = _804 * 32;
-    if ((_805 > ((int64_t(1) << 31) - 1)) || ((_805 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+    int64_t  const _859 = _858;
+    int64_t  const _860 = _859 * 32;
+    if ((_860 > ((int64_t(1) << 31) - 1)) || ((_860 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
     {
      attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation masked\n");
      return -1;
     } // overflow test masked
-    int64_t  const _806 = _805;
-    float *_masked = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_806);
+    int64_t  const _861 = _860;
+    float *_masked = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_861);
     if (!_masked)
     {
-     int32_t  const _807 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-     return _807;
+     int32_t  const _862 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+     return _862;
     }
     HalideFreeHelper _masked_free(_ucon, _masked, attn_alibi_softcap_rt_free);
     // produce masked
     // consume scores
-    int32_t  const _808 = ::halide_cpp_max(_85, 0);
-    int32_t  const _809 = _attn_tile * 32;
-    bool  const _810 = _64 <= _attn_head;
-    int32_t  const _811 = _65 + _64;
-    bool  const _812 = _attn_head < _811;
-    bool  const _813 = _810 && _812;
-    int32_t  const _814 = _attn_head - _64;
-    int32_t  const _815 = _65 + -1;
-    int32_t  const _816 = ::halide_cpp_min(_814, _815);
-    int32_t  const _817 = ::halide_cpp_max(_816, 0);
-    int32_t  const _818 = _817 * _66;
-    for (int _masked_s0_j_rebased = 0; _masked_s0_j_rebased < 0 + _526; _masked_s0_j_rebased++)
+    int32_t  const _863 = ::halide_cpp_max(_85, 0);
+    int32_t  const _864 = _attn_tile * 32;
+    bool  const _865 = _64 <= _attn_head;
+    int32_t  const _866 = _65 + _64;
+    bool  const _867 = _attn_head < _866;
+    bool  const _868 = _865 && _867;
+    int32_t  const _869 = _attn_head - _64;
+    int32_t  const _870 = _65 + -1;
+    int32_t  const _871 = ::halide_cpp_min(_869, _870);
+    int32_t  const _872 = ::halide_cpp_max(_871, 0);
+    int32_t  const _873 = _872 * _66;
+    for (int _masked_s0_j_rebased = 0; _masked_s0_j_rebased < 0 + _581; _masked_s0_j_rebased++)
     {
-     float  const _819 = ((float const *)_slopes)[_818];
-     int32_t  const _820 = _masked_s0_j_rebased * 32;
-     float16  const _821 = float16_ops::load(_scores, _820);
-     int32_t  const _822 = _808 - _809;
-     int32_t  const _823 = _822 + _masked_s0_j_rebased;
-     int32x16_t  const _824 = int32x16_t_ops::ramp(_823, -1);
-     float16  const _825 = float16_ops::convert_from<int32x16_t>(_824);
-     if (!_813)
+     float  const _874 = ((float const *)_slopes)[_873];
+     int32_t  const _875 = _masked_s0_j_rebased * 32;
+     float16  const _876 = float16_ops::load(_scores, _875);
+     int32_t  const _877 = _863 - _864;
+     int32_t  const _878 = _877 + _masked_s0_j_rebased;
+     int32x16_t  const _879 = int32x16_t_ops::ramp(_878, -1);
+     float16  const _880 = float16_ops::convert_from<int32x16_t>(_879);
+     if (!_868)
      {
       char b0[1024];
-      snprintf(b0, 1024, "%llu", (long long unsigned)(_813));
-      auto * const _826 = b0;
-      int32_t  const _827 = (int32_t)(_813 ? -1 : 0);
+      snprintf(b0, 1024, "%llu", (long long unsigned)(_868));
+      auto * const _881 = b0;
+      int32_t  const _882 = (int32_t)(_868 ? -1 : 0);
       char b1[1024];
-      snprintf(b1, 1024, "%f%s%lld%s%lld%s%lld%s", _819, " buffer 'slopes': index ", (long long)(_attn_head), " out of range in dimension ", (long long)(_827), " of extent ", (long long)(_65), "\n");
-      auto * const _828 = b1;
-      int32_t  const _829 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _826, _828);
-      return _829;
+      snprintf(b1, 1024, "%f%s%lld%s%lld%s%lld%s", _874, " buffer 'slopes': index ", (long long)(_attn_head), " out of range in dimension ", (long long)(_882), " of extent ", (long long)(_65), "\n");
+      auto * const _883 = b1;
+      int32_t  const _884 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _881, _883);
+      return _884;
      }
-     float  const _830 = _819;
-     float16  const _831 = float16_ops::broadcast(_830);
-     float16  const _832 = _825 * _831;
-     float16  const _833 = _821 + _832;
-     float  const _834 = float_from_bits(1036319193 /* 0.0961797 */);
-     float16  const _835 = float16_ops::broadcast(_834);
-     float16  const _836 = _833 * _835;
-     float  const _837 = float_from_bits(1124073472 /* 128 */);
-     float16  const _838 = float16_ops::broadcast(_837);
-     float16  const _839 = float16_ops::min(_836, _838);
-     float  const _840 = float_from_bits(3271426048 /* -127 */);
-     float16  const _841 = float16_ops::broadcast(_840);
-     float16  const _842 = float16_ops::max(_839, _841);
-     float  const _843 = float_from_bits(1124007936 /* 127.5 */);
-     float16  const _844 = float16_ops::broadcast(_843);
-     float16  const _845 = _842 + _844;
-     int32x16_t  const _846 = int32x16_t_ops::convert_from<float16>(_845);
-     int32x16_t  const _847 = int32x16_t_ops::broadcast(-127);
-     int32x16_t  const _848 = _846 + _847;
-     float16  const _849 = float16_ops::convert_from<int32x16_t>(_848);
-     float16  const _850 = _842 - _849;
-     float16  const _851 = float16_ops::broadcast(neg_inf_f32());
-     float  const _852 = float_from_bits(0 /* 0 */);
-     float16  const _853 = float16_ops::broadcast(_852);
-     int32x16_t  const _854 = int32x16_t_ops::ramp(_809, 1);
-     int32_t  const _855 = _masked_s0_j_rebased + _808;
-     int32x16_t  const _856 = int32x16_t_ops::broadcast(_855);
-     uint8x16_t  const _857 = int32x16_t_ops::lt(_854, _856);
-     float16  const _858 = float16_ops::select(_857, _851, _853);
-     float  const _859 = float_from_bits(1073741824 /* 2 */);
-     float16  const _860 = float16_ops::broadcast(_859);
-     uint32_t  const _861 = (uint32_t)(23ull);
-     uint32x16_t  const _862 = uint32x16_t_ops::broadcast(_861);
-     int32x16_t  const _863 = _846 << _862;
-     float16  const _864 = reinterpret<float16>(_863);
-     float  const _865 = float_from_bits(958452607 /* 0.000153376 */);
-     float16  const _866 = float16_ops::broadcast(_865);
-     float16  const _867 = _850 * _866;
-     float  const _868 = float_from_bits(984588920 /* 0.00133999 */);
-     float16  const _869 = float16_ops::broadcast(_868);
-     float16  const _870 = _867 + _869;
-     float16  const _871 = _870 * _850;
-     float  const _872 = float_from_bits(1008572159 /* 0.00961852 */);
-     float16  const _873 = float16_ops::broadcast(_872);
-     float16  const _874 = _871 + _873;
-     float16  const _875 = _874 * _850;
-     float  const _876 = float_from_bits(1029920619 /* 0.0555033 */);
-     float16  const _877 = float16_ops::broadcast(_876);
-     float16  const _878 = _875 + _877;
-     float16  const _879 = _878 * _850;
-     float  const _880 = float_from_bits(1047920109 /* 0.240226 */);
-     float16  const _881 = float16_ops::broadcast(_880);
-     float16  const _882 = _879 + _881;
-     float16  const _883 = _882 * _850;
-     float  const _884 = float_from_bits(1060205080 /* 0.693147 */);
-     float16  const _885 = float16_ops::broadcast(_884);
-     float16  const _886 = _883 + _885;
-     float16  const _887 = _886 * _850;
-     float  const _888 = float_from_bits(1065353216 /* 1 */);
-     float16  const _889 = float16_ops::broadcast(_888);
-     float16  const _890 = _887 + _889;
-     float16  const _891 = _864 * _890;
-     float16  const _892 = _891 + _889;
-     float16  const _893 = _860 / _892;
-     float  const _894 = float_from_bits(3257737111 /* -43.2808 */);
-     float16  const _895 = float16_ops::broadcast(_894);
-     float16  const _896 = _893 * _895;
-     float16  const _897 = _858 + _896;
-     float  const _898 = float_from_bits(1110253463 /* 43.2808 */);
+     float  const _885 = _874;
+     float16  const _886 = float16_ops::broadcast(_885);
+     float16  const _887 = _880 * _886;
+     float16  const _888 = _876 + _887;
+     float  const _889 = float_from_bits(1036319193 /* 0.0961797 */);
+     float16  const _890 = float16_ops::broadcast(_889);
+     float16  const _891 = _888 * _890;
+     float  const _892 = float_from_bits(1124073472 /* 128 */);
+     float16  const _893 = float16_ops::broadcast(_892);
+     float16  const _894 = float16_ops::min(_891, _893);
+     float  const _895 = float_from_bits(3271426048 /* -127 */);
+     float16  const _896 = float16_ops::broadcast(_895);
+     float16  const _897 = float16_ops::max(_894, _896);
+     float  const _898 = float_from_bits(1124007936 /* 127.5 */);
      float16  const _899 = float16_ops::broadcast(_898);
      float16  const _900 = _897 + _899;
-     int32_t  const _901 = _masked_s0_j_rebased * 32;
-     float16_ops::store(_900, _masked, _901);
-     int32_t  const _902 = _masked_s0_j_rebased * 32;
-     int32_t  const _903 = _902 + 16;
-     float16  const _904 = float16_ops::load(_scores, _903);
-     int32_t  const _905 = _808 - _809;
-     int32_t  const _906 = _905 + _masked_s0_j_rebased;
-     int32_t  const _907 = _906 + -16;
-     int32x16_t  const _908 = int32x16_t_ops::ramp(_907, -1);
-     float16  const _909 = float16_ops::convert_from<int32x16_t>(_908);
-     if (!_813)
-     {
-      char b2[1024];
-      snprintf(b2, 1024, "%llu", (long long unsigned)(_813));
-      auto * const _910 = b2;
-      int32_t  const _911 = (int32_t)(_813 ? -1 : 0);
-      char b3[1024];
-      snprintf(b3, 1024, "%f%s%lld%s%lld%s%lld%s", _819, " buffer 'slopes': index ", (long long)(_attn_head), " out of range in dimension ", (long long)(_911), " of extent ", (long long)(_65), "\n");
-      auto * const _912 = b3;
-      int32_t  const _913 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _910, _912);
-      return _913;
-     }
-     float  const _914 = _819;
+     int32x16_t  const _901 = int32x16_t_ops::convert_from<float16>(_900);
+     int32x16_t  const _902 = int32x16_t_ops::broadcast(-127);
+     int32x16_t  const _903 = _901 + _902;
+     float16  const _904 = float16_ops::convert_from<int32x16_t>(_903);
+     float16  const _905 = _897 - _904;
+     float16  const _906 = float16_ops::broadcast(neg_inf_f32());
+     float  const _907 = float_from_bits(0 /* 0 */);
+     float16  const _908 = float16_ops::broadcast(_907);
+     int32x16_t  const _909 = int32x16_t_ops::ramp(_864, 1);
+     int32_t  const _910 = _masked_s0_j_rebased + _863;
+     int32x16_t  const _911 = int32x16_t_ops::broadcast(_910);
+     uint8x16_t  const _912 = int32x16_t_ops::lt(_909, _911);
+     float16  const _913 = float16_ops::select(_912, _906, _908);
+     float  const _914 = float_from_bits(1073741824 /* 2 */);
      float16  const _915 = float16_ops::broadcast(_914);
-     float16  const _916 = _909 * _915;
-     float16  const _917 = _904 + _916;
-     float  const _918 = float_from_bits(1036319193 /* 0.0961797 */);
-     float16  const _919 = float16_ops::broadcast(_918);
-     float16  const _920 = _917 * _919;
-     float  const _921 = float_from_bits(1124073472 /* 128 */);
-     float16  const _922 = float16_ops::broadcast(_921);
-     float16  const _923 = float16_ops::min(_920, _922);
-     float  const _924 = float_from_bits(3271426048 /* -127 */);
-     float16  const _925 = float16_ops::broadcast(_924);
-     float16  const _926 = float16_ops::max(_923, _925);
-     float  const _927 = float_from_bits(1124007936 /* 127.5 */);
+     uint32_t  const _916 = (uint32_t)(23ull);
+     uint32x16_t  const _917 = uint32x16_t_ops::broadcast(_916);
+     int32x16_t  const _918 = _901 << _917;
+     float16  const _919 = reinterpret<float16>(_918);
+     float  const _920 = float_from_bits(958452607 /* 0.000153376 */);
+     float16  const _921 = float16_ops::broadcast(_920);
+     float16  const _922 = _905 * _921;
+     float  const _923 = float_from_bits(984588920 /* 0.00133999 */);
+     float16  const _924 = float16_ops::broadcast(_923);
+     float16  const _925 = _922 + _924;
+     float16  const _926 = _925 * _905;
+     float  const _927 = float_from_bits(1008572159 /* 0.00961852 */);
      float16  const _928 = float16_ops::broadcast(_927);
      float16  const _929 = _926 + _928;
-     int32x16_t  const _930 = int32x16_t_ops::convert_from<float16>(_929);
-     int32x16_t  const _931 = int32x16_t_ops::broadcast(-127);
-     int32x16_t  const _932 = _930 + _931;
-     float16  const _933 = float16_ops::convert_from<int32x16_t>(_932);
-     float16  const _934 = _926 - _933;
-     float16  const _935 = float16_ops::broadcast(neg_inf_f32());
-     float  const _936 = float_from_bits(0 /* 0 */);
-     float16  const _937 = float16_ops::broadcast(_936);
-     int32x16_t  const _938 = int32x16_t_ops::ramp(_809, 1);
-     int32_t  const _939 = _masked_s0_j_rebased + _808;
-     int32_t  const _940 = _939 + -16;
-     int32x16_t  const _941 = int32x16_t_ops::broadcast(_940);
-     uint8x16_t  const _942 = int32x16_t_ops::lt(_938, _941);
-     float16  const _943 = float16_ops::select(_942, _935, _937);
-     float  const _944 = float_from_bits(1073741824 /* 2 */);
-     float16  const _945 = float16_ops::broadcast(_944);
-     uint32_t  const _946 = (uint32_t)(23ull);
-     uint32x16_t  const _947 = uint32x16_t_ops::broadcast(_946);
-     int32x16_t  const _948 = _930 << _947;
-     float16  const _949 = reinterpret<float16>(_948);
-     float  const _950 = float_from_bits(958452607 /* 0.000153376 */);
-     float16  const _951 = float16_ops::broadcast(_950);
-     float16  const _952 = _934 * _951;
-     float  const _953 = float_from_bits(984588920 /* 0.00133999 */);
+     float16  const _930 = _929 * _905;
+     float  const _931 = float_from_bits(1029920619 /* 0.0555033 */);
+     float16  const _932 = float16_ops::broadcast(_931);
+     float16  const _933 = _930 + _932;
+     float16  const _934 = _933 * _905;
+     float  const _935 = float_from_bits(1047920109 /* 0.240226 */);
+     float16  const _936 = float16_ops::broadcast(_935);
+     float16  const _937 = _934 + _936;
+     float16  const _938 = _937 * _905;
+     float  const _939 = float_from_bits(1060205080 /* 0.693147 */);
+     float16  const _940 = float16_ops::broadcast(_939);
+     float16  const _941 = _938 + _940;
+     float16  const _942 = _941 * _905;
+     float  const _943 = float_from_bits(1065353216 /* 1 */);
+     float16  const _944 = float16_ops::broadcast(_943);
+     float16  const _945 = _942 + _944;
+     float16  const _946 = _919 * _945;
+     float16  const _947 = _946 + _944;
+     float16  const _948 = _915 / _947;
+     float  const _949 = float_from_bits(3257737111 /* -43.2808 */);
+     float16  const _950 = float16_ops::broadcast(_949);
+     float16  const _951 = _948 * _950;
+     float16  const _952 = _913 + _951;
+     float  const _953 = float_from_bits(1110253463 /* 43.2808 */);
      float16  const _954 = float16_ops::broadcast(_953);
      float16  const _955 = _952 + _954;
-     float16  const _956 = _955 * _934;
-     float  const _957 = float_from_bits(1008572159 /* 0.00961852 */);
-     float16  const _958 = float16_ops::broadcast(_957);
-     float16  const _959 = _956 + _958;
-     float16  const _960 = _959 * _934;
-     float  const _961 = float_from_bits(1029920619 /* 0.0555033 */);
-     float16  const _962 = float16_ops::broadcast(_961);
-     float16  const _963 = _960 + _962;
-     float16  const _964 = _963 * _934;
-     float  const _965 = float_from_bits(1047920109 /* 0.240226 */);
-     float16  const _966 = float16_ops::broadcast(_965);
-     float16  const _967 = _964 + _966;
-     float16  const _968 = _967 * _934;
-     float  const _969 = float_from_bits(1060205080 /* 0.693147 */);
+     int32_t  const _956 = _masked_s0_j_rebased * 32;
+     float16_ops::store(_955, _masked, _956);
+     int32_t  const _957 = _masked_s0_j_rebased * 32;
+     int32_t  const _958 = _957 + 16;
+     float16  const _959 = float16_ops::load(_scores, _958);
+     int32_t  const _960 = _863 - _864;
+     int32_t  const _961 = _960 + _masked_s0_j_rebased;
+     int32_t  const _962 = _961 + -16;
+     int32x16_t  const _963 = int32x16_t_ops::ramp(_962, -1);
+     float16  const _964 = float16_ops::convert_from<int32x16_t>(_963);
+     if (!_868)
+     {
+      char b2[1024];
+      snprintf(b2, 1024, "%llu", (long long unsigned)(_868));
+      auto * const _965 = b2;
+      int32_t  const _966 = (int32_t)(_868 ? -1 : 0);
+      char b3[1024];
+      snprintf(b3, 1024, "%f%s%lld%s%lld%s%lld%s", _874, " buffer 'slopes': index ", (long long)(_attn_head), " out of range in dimension ", (long long)(_966), " of extent ", (long long)(_65), "\n");
+      auto * const _967 = b3;
+      int32_t  const _968 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _965, _967);
+      return _968;
+     }
+     float  const _969 = _874;
      float16  const _970 = float16_ops::broadcast(_969);
-     float16  const _971 = _968 + _970;
-     float16  const _972 = _971 * _934;
-     float  const _973 = float_from_bits(1065353216 /* 1 */);
+     float16  const _971 = _964 * _970;
+     float16  const _972 = _959 + _971;
+     float  const _973 = float_from_bits(1036319193 /* 0.0961797 */);
      float16  const _974 = float16_ops::broadcast(_973);
-     float16  const _975 = _972 + _974;
-     float16  const _976 = _949 * _975;
-     float16  const _977 = _976 + _974;
-     float16  const _978 = _945 / _977;
-     float  const _979 = float_from_bits(3257737111 /* -43.2808 */);
+     float16  const _975 = _972 * _974;
+     float  const _976 = float_from_bits(1124073472 /* 128 */);
+     float16  const _977 = float16_ops::broadcast(_976);
+     float16  const _978 = float16_ops::min(_975, _977);
+     float  const _979 = float_from_bits(3271426048 /* -127 */);
      float16  const _980 = float16_ops::broadcast(_979);
-     float16  const _981 = _978 * _980;
-     float16  const _982 = _943 + _981;
-     float  const _983 = float_from_bits(1110253463 /* 43.2808 */);
-     float16  const _984 = float16_ops::broadcast(_983);
-     float16  const _985 = _982 + _984;
-     int32_t  const _986 = _masked_s0_j_rebased * 32;
-     int32_t  const _987 = _986 + 16;
-     float16_ops::store(_985, _masked, _987);
+     float16  const _981 = float16_ops::max(_978, _980);
+     float  const _982 = float_from_bits(1124007936 /* 127.5 */);
+     float16  const _983 = float16_ops::broadcast(_982);
+     float16  const _984 = _981 + _983;
+     int32x16_t  const _985 = int32x16_t_ops::convert_from<float16>(_984);
+     int32x16_t  const _986 = int32x16_t_ops::broadcast(-127);
+     int32x16_t  const _987 = _985 + _986;
+     float16  const _988 = float16_ops::convert_from<int32x16_t>(_987);
+     float16  const _989 = _981 - _988;
+     float16  const _990 = float16_ops::broadcast(neg_inf_f32());
+     float  const _991 = float_from_bits(0 /* 0 */);
+     float16  const _992 = float16_ops::broadcast(_991);
+     int32x16_t  const _993 = int32x16_t_ops::ramp(_864, 1);
+     int32_t  const _994 = _masked_s0_j_rebased + _863;
+     int32_t  const _995 = _994 + -16;
+     int32x16_t  const _996 = int32x16_t_ops::broadcast(_995);
+     uint8x16_t  const _997 = int32x16_t_ops::lt(_993, _996);
+     float16  const _998 = float16_ops::select(_997, _990, _992);
+     float  const _999 = float_from_bits(1073741824 /* 2 */);
+     float16  const _1000 = float16_ops::broadcast(_999);
+     uint32_t  const _1001 = (uint32_t)(23ull);
+     uint32x16_t  const _1002 = uint32x16_t_ops::broadcast(_1001);
+     int32x16_t  const _1003 = _985 << _1002;
+     float16  const _1004 = reinterpret<float16>(_1003);
+     float  const _1005 = float_from_bits(958452607 /* 0.000153376 */);
+     float16  const _1006 = float16_ops::broadcast(_1005);
+     float16  const _1007 = _989 * _1006;
+     float  const _1008 = float_from_bits(984588920 /* 0.00133999 */);
+     float16  const _1009 = float16_ops::broadcast(_1008);
+     float16  const _1010 = _1007 + _1009;
+     float16  const _1011 = _1010 * _989;
+     float  const _1012 = float_from_bits(1008572159 /* 0.00961852 */);
+     float16  const _1013 = float16_ops::broadcast(_1012);
+     float16  const _1014 = _1011 + _1013;
+     float16  const _1015 = _1014 * _989;
+     float  const _1016 = float_from_bits(1029920619 /* 0.0555033 */);
+     float16  const _1017 = float16_ops::broadcast(_1016);
+     float16  const _1018 = _1015 + _1017;
+     float16  const _1019 = _1018 * _989;
+     float  const _1020 = float_from_bits(1047920109 /* 0.240226 */);
+     float16  const _1021 = float16_ops::broadcast(_1020);
+     float16  const _1022 = _1019 + _1021;
+     float16  const _1023 = _1022 * _989;
+     float  const _1024 = float_from_bits(1060205080 /* 0.693147 */);
+     float16  const _1025 = float16_ops::broadcast(_1024);
+     float16  const _1026 = _1023 + _1025;
+     float16  const _1027 = _1026 * _989;
+     float  const _1028 = float_from_bits(1065353216 /* 1 */);
+     float16  const _1029 = float16_ops::broadcast(_1028);
+     float16  const _1030 = _1027 + _1029;
+     float16  const _1031 = _1004 * _1030;
+     float16  const _1032 = _1031 + _1029;
+     float16  const _1033 = _1000 / _1032;
+     float  const _1034 = float_from_bits(3257737111 /* -43.2808 */);
+     float16  const _1035 = float16_ops::broadcast(_1034);
+     float16  const _1036 = _1033 * _1035;
+     float16  const _1037 = _998 + _1036;
+     float  const _1038 = float_from_bits(1110253463 /* 43.2808 */);
+     float16  const _1039 = float16_ops::broadcast(_1038);
+     float16  const _1040 = _1037 + _1039;
+     int32_t  const _1041 = _masked_s0_j_rebased * 32;
+     int32_t  const _1042 = _1041 + 16;
+     float16_ops::store(_1040, _masked, _1042);
     } // for _masked_s0_j_rebased
     _scores_free.free();
     {
      float _row_max[32];
-     int32_t  const _988 = ::halide_cpp_max(_85, 0);
-     int32_t  const _989 = _88 - _988;
+     int32_t  const _1043 = ::halide_cpp_max(_85, 0);
+     int32_t  const _1044 = _88 - _1043;
      // produce row_max
      for (int _row_max_s0_ii_ii = 0; _row_max_s0_ii_ii < 0 + 2; _row_max_s0_ii_ii++)
      {
-      float16  const _990 = float16_ops::broadcast(neg_inf_f32());
-      int32_t  const _991 = _row_max_s0_ii_ii * 16;
-      float16_ops::store(_990, _row_max, _991);
+      float16  const _1045 = float16_ops::broadcast(neg_inf_f32());
+      int32_t  const _1046 = _row_max_s0_ii_ii * 16;
+      float16_ops::store(_1045, _row_max, _1046);
      } // for _row_max_s0_ii_ii
      // consume masked
-     for (int _row_max_s1_rk__x_rebased = 0; _row_max_s1_rk__x_rebased < 0 + _989; _row_max_s1_rk__x_rebased++)
+     for (int _row_max_s1_rk__x_rebased = 0; _row_max_s1_rk__x_rebased < 0 + _1044; _row_max_s1_rk__x_rebased++)
      {
-      float16  const _992 = float16_ops::load(_row_max, 0);
-      int32_t  const _993 = _row_max_s1_rk__x_rebased * 32;
-      float16  const _994 = float16_ops::load(_masked, _993);
-      float16  const _995 = float16_ops::max(_992, _994);
-      float16_ops::store(_995, _row_max, 0);
-      float16  const _996 = float16_ops::load(_row_max, 16);
-      int32_t  const _997 = _row_max_s1_rk__x_rebased * 32;
-      int32_t  const _998 = _997 + 16;
-      float16  const _999 = float16_ops::load(_masked, _998);
-      float16  const _1000 = float16_ops::max(_996, _999);
-      float16_ops::store(_1000, _row_max, 16);
+      float16  const _1047 = float16_ops::load(_row_max, 0);
+      int32_t  const _1048 = _row_max_s1_rk__x_rebased * 32;
+      float16  const _1049 = float16_ops::load(_masked, _1048);
+      float16  const _1050 = float16_ops::max(_1047, _1049);
+      float16_ops::store(_1050, _row_max, 0);
+      float16  const _1051 = float16_ops::load(_row_max, 16);
+      int32_t  const _1052 = _row_max_s1_rk__x_rebased * 32;
+      int32_t  const _1053 = _1052 + 16;
+      float16  const _1054 = float16_ops::load(_masked, _1053);
+      float16  const _1055 = float16_ops::max(_1051, _1054);
+      float16_ops::store(_1055, _row_max, 16);
      } // for _row_max_s1_rk__x_rebased
-     int32_t  const _1001 = ::halide_cpp_max(_85, 0);
-     int32_t  const _1002 = ::halide_cpp_min(_1001, _105);
-     int32_t  const _1003 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
-     int32_t  const _1004 = _1003 + 7;
-     int32_t  const _1005 = _1004 >> 3;
-     int32_t  const _1006 = _attn_tile * 4;
-     int32_t  const _1007 = _1006 + 4;
-     int32_t  const _1008 = ::halide_cpp_min(_1005, _1007);
-     int32_t  const _1009 = _attn_kv_lo >> 3;
-     int32_t  const _1010 = ::halide_cpp_max(_1008, _1009);
-     int32_t  const _1011 = ::halide_cpp_max(_1010, 0);
-     int32_t  const _1012 = _1011 * 8;
-     int32_t  const _1013 = ::halide_cpp_min(_1012, _attn_lk);
-     int32_t  const _1014 = _attn_chunk_lo >> 3;
-     int32_t  const _1015 = _1014 * 8;
-     int32_t  const _1016 = ::halide_cpp_min(_1015, _1013);
-     int32_t  const _1017 = ::halide_cpp_max(_1009, 0);
-     int32_t  const _1018 = _1017 * 8;
-     int32_t  const _1019 = ::halide_cpp_min(_1018, _attn_lk);
-     int32_t  const _1020 = ::halide_cpp_max(_1016, _1019);
-     int32_t  const _1021 = _1020 + 1024;
-     int32_t  const _1022 = ::halide_cpp_min(_1021, _1013);
-     int32_t  const _1023 = ::halide_cpp_max(_1022, _88);
-     int32_t  const _1024 = ::halide_cpp_min(_1001, _1020);
-     int32_t  const _1025 = _1023 - _1024;
+     int32_t  const _1056 = ::halide_cpp_max(_85, 0);
+     int32_t  const _1057 = ::halide_cpp_min(_1056, _105);
+     int32_t  const _1058 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
+     int32_t  const _1059 = _1058 + 7;
+     int32_t  const _1060 = _1059 >> 3;
+     int32_t  const _1061 = _attn_tile * 4;
+     int32_t  const _1062 = _1061 + 4;
+     int32_t  const _1063 = ::halide_cpp_min(_1060, _1062);
+     int32_t  const _1064 = _attn_kv_lo >> 3;
+     int32_t  const _1065 = ::halide_cpp_max(_1063, _1064);
+     int32_t  const _1066 = ::halide_cpp_max(_1065, 0);
+     int32_t  const _1067 = _1066 * 8;
+     int32_t  const _1068 = ::halide_cpp_min(_1067, _attn_lk);
+     int32_t  const _1069 = _attn_chunk_lo >> 3;
+     int32_t  const _1070 = _1069 * 8;
+     int32_t  const _1071 = ::halide_cpp_min(_1070, _1068);
+     int32_t  const _1072 = ::halide_cpp_max(_1064, 0);
+     int32_t  const _1073 = _1072 * 8;
+     int32_t  const _1074 = ::halide_cpp_min(_1073, _attn_lk);
+     int32_t  const _1075 = ::halide_cpp_max(_1071, _1074);
+     int32_t  const _1076 = _1075 + 1024;
+     int32_t  const _1077 = ::halide_cpp_min(_1076, _1068);
+     int32_t  const _1078 = ::halide_cpp_max(_1077, _88);
+     int32_t  const _1079 = ::halide_cpp_min(_1056, _1075);
+     int32_t  const _1080 = _1078 - _1079;
      {
-      int64_t  const _1026 = _1025;
-      int64_t  const _1027 = _1026 * 32;
-      if ((_1027 > ((int64_t(1) << 31) - 1)) || ((_1027 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+      int64_t  const _1081 = _1080;
+      int64_t  const _1082 = _1081 * 32;
+      if ((_1082 > ((int64_t(1) << 31) - 1)) || ((_1082 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
       {
        attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation probs\n");
        return -1;
       } // overflow test probs
-      int64_t  const _1028 = _1027;
-      float *_probs = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1028);
+      int64_t  const _1083 = _1082;
+      float *_probs = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1083);
       if (!_probs)
       {
-       int32_t  const _1029 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-       return _1029;
+       int32_t  const _1084 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+       return _1084;
       }
       HalideFreeHelper _probs_free(_ucon, _probs, attn_alibi_softcap_rt_free);
-      int32_t  const _1030 = ::halide_cpp_max(_85, 0);
-      int32_t  const _1031 = _88 - _1030;
+      int32_t  const _1085 = ::halide_cpp_max(_85, 0);
+      int32_t  const _1086 = _88 - _1085;
       // produce probs
       // consume row_max
       // consume masked
-      int32_t  const _1032 = _1030 - _1002;
-      for (int _probs_s0_j_rebased = 0; _probs_s0_j_rebased < 0 + _1031; _probs_s0_j_rebased++)
+      int32_t  const _1087 = _1085 - _1057;
+      for (int _probs_s0_j_rebased = 0; _probs_s0_j_rebased < 0 + _1086; _probs_s0_j_rebased++)
       {
-       float16  const _1033 = float16_ops::load(_row_max, 0);
-       int32_t  const _1034 = _probs_s0_j_rebased * 32;
-       float16  const _1035 = float16_ops::load(_masked, _1034);
-       float  const _1036 = float_from_bits(0 /* 0 */);
-       float16  const _1037 = float16_ops::broadcast(_1036);
-       float16  const _1038 = float16_ops::broadcast(neg_inf_f32());
-       uint8x16_t  const _1039 = float16_ops::eq(_1033, _1038);
-       float16  const _1040 = float16_ops::select(_1039, _1037, _1033);
-       float16  const _1041 = _1035 - _1040;
-       float16  const _1042 = float16_ops::min(_1041, _1037);
-       float  const _1043 = float_from_bits(3271426048 /* -127 */);
-       float16  const _1044 = float16_ops::broadcast(_1043);
-       float16  const _1045 = float16_ops::max(_1042, _1044);
-       float  const _1046 = float_from_bits(1124007936 /* 127.5 */);
-       float16  const _1047 = float16_ops::broadcast(_1046);
-       float16  const _1048 = _1045 + _1047;
-       int32x16_t  const _1049 = int32x16_t_ops::convert_from<float16>(_1048);
-       int32x16_t  const _1050 = int32x16_t_ops::broadcast(-127);
-       int32x16_t  const _1051 = _1049 + _1050;
-       float16  const _1052 = float16_ops::convert_from<int32x16_t>(_1051);
-       float16  const _1053 = _1045 - _1052;
-       uint32_t  const _1054 = (uint32_t)(23ull);
-       uint32x16_t  const _1055 = uint32x16_t_ops::broadcast(_1054);
-       int32x16_t  const _1056 = _1049 << _1055;
-       float16  const _1057 = reinterpret<float16>(_1056);
-       float  const _1058 = float_from_bits(958452607 /* 0.000153376 */);
-       float16  const _1059 = float16_ops::broadcast(_1058);
-       float16  const _1060 = _1053 * _1059;
-       float  const _1061 = float_from_bits(984588920 /* 0.00133999 */);
-       float16  const _1062 = float16_ops::broadcast(_1061);
-       float16  const _1063 = _1060 + _1062;
-       float16  const _1064 = _1063 * _1053;
-       float  const _1065 = float_from_bits(1008572159 /* 0.00961852 */);
-       float16  const _1066 = float16_ops::broadcast(_1065);
-       float16  const _1067 = _1064 + _1066;
-       float16  const _1068 = _1067 * _1053;
-       float  const _1069 = float_from_bits(1029920619 /* 0.0555033 */);
-       float16  const _1070 = float16_ops::broadcast(_1069);
-       float16  const _1071 = _1068 + _1070;
-       float16  const _1072 = _1071 * _1053;
-       float  const _1073 = float_from_bits(1047920109 /* 0.240226 */);
-       float16  const _1074 = float16_ops::broadcast(_1073);
-       float16  const _1075 = _1072 + _1074;
-       float16  const _1076 = _1075 * _1053;
-       float  const _1077 = float_from_bits(1060205080 /* 0.693147 */);
-       float16  const _1078 = float16_ops::broadcast(_1077);
-       float16  const _1079 = _1076 + _1078;
-       float16  const _1080 = _1079 * _1053;
-       float  const _1081 = float_from_bits(1065353216 /* 1 */);
-       float16  const _1082 = float16_ops::broadcast(_1081);
-       float16  const _1083 = _1080 + _1082;
-       float16  const _1084 = _1057 * _1083;
-       int32_t  const _1085 = _probs_s0_j_rebased + _1032;
-       int32_t  const _1086 = _1085 * 32;
-       float16_ops::store(_1084, _probs, _1086);
-       float16  const _1087 = float16_ops::load(_row_max, 16);
-       int32_t  const _1088 = _probs_s0_j_rebased * 32;
-       int32_t  const _1089 = _1088 + 16;
+       float16  const _1088 = float16_ops::load(_row_max, 0);
+       int32_t  const _1089 = _probs_s0_j_rebased * 32;
        float16  const _1090 = float16_ops::load(_masked, _1089);
        float  const _1091 = float_from_bits(0 /* 0 */);
        float16  const _1092 = float16_ops::broadcast(_1091);
        float16  const _1093 = float16_ops::broadcast(neg_inf_f32());
-       uint8x16_t  const _1094 = float16_ops::eq(_1087, _1093);
-       float16  const _1095 = float16_ops::select(_1094, _1092, _1087);
+       uint8x16_t  const _1094 = float16_ops::eq(_1088, _1093);
+       float16  const _1095 = float16_ops::select(_1094, _1092, _1088);
        float16  const _1096 = _1090 - _1095;
        float16  const _1097 = float16_ops::min(_1096, _1092);
        float  const _1098 = float_from_bits(3271426048 /* -127 */);
@@ -4956,880 +4975,864 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
        float16  const _1137 = float16_ops::broadcast(_1136);
        float16  const _1138 = _1135 + _1137;
        float16  const _1139 = _1112 * _1138;
-       int32_t  const _1140 = _probs_s0_j_rebased + _1032;
+       int32_t  const _1140 = _probs_s0_j_rebased + _1087;
        int32_t  const _1141 = _1140 * 32;
-       int32_t  const _1142 = _1141 + 16;
-       float16_ops::store(_1139, _probs, _1142);
+       float16_ops::store(_1139, _probs, _1141);
+       float16  const _1142 = float16_ops::load(_row_max, 16);
+       int32_t  const _1143 = _probs_s0_j_rebased * 32;
+       int32_t  const _1144 = _1143 + 16;
+       float16  const _1145 = float16_ops::load(_masked, _1144);
+       float  const _1146 = float_from_bits(0 /* 0 */);
+       float16  const _1147 = float16_ops::broadcast(_1146);
+       float16  const _1148 = float16_ops::broadcast(neg_inf_f32());
+       uint8x16_t  const _1149 = float16_ops::eq(_1142, _1148);
+       float16  const _1150 = float16_ops::select(_1149, _1147, _1142);
+       float16  const _1151 = _1145 - _1150;
+       float16  const _1152 = float16_ops::min(_1151, _1147);
+       float  const _1153 = float_from_bits(3271426048 /* -127 */);
+       float16  const _1154 = float16_ops::broadcast(_1153);
+       float16  const _1155 = float16_ops::max(_1152, _1154);
+       float  const _1156 = float_from_bits(1124007936 /* 127.5 */);
+       float16  const _1157 = float16_ops::broadcast(_1156);
+       float16  const _1158 = _1155 + _1157;
+       int32x16_t  const _1159 = int32x16_t_ops::convert_from<float16>(_1158);
+       int32x16_t  const _1160 = int32x16_t_ops::broadcast(-127);
+       int32x16_t  const _1161 = _1159 + _1160;
+       float16  const _1162 = float16_ops::convert_from<int32x16_t>(_1161);
+       float16  const _1163 = _1155 - _1162;
+       uint32_t  const _1164 = (uint32_t)(23ull);
+       uint32x16_t  const _1165 = uint32x16_t_ops::broadcast(_1164);
+       int32x16_t  const _1166 = _1159 << _1165;
+       float16  const _1167 = reinterpret<float16>(_1166);
+       float  const _1168 = float_from_bits(958452607 /* 0.000153376 */);
+       float16  const _1169 = float16_ops::broadcast(_1168);
+       float16  const _1170 = _1163 * _1169;
+       float  const _1171 = float_from_bits(984588920 /* 0.00133999 */);
+       float16  const _1172 = float16_ops::broadcast(_1171);
+       float16  const _1173 = _1170 + _1172;
+       float16  const _1174 = _1173 * _1163;
+       float  const _1175 = float_from_bits(1008572159 /* 0.00961852 */);
+       float16  const _1176 = float16_ops::broadcast(_1175);
+       float16  const _1177 = _1174 + _1176;
+       float16  const _1178 = _1177 * _1163;
+       float  const _1179 = float_from_bits(1029920619 /* 0.0555033 */);
+       float16  const _1180 = float16_ops::broadcast(_1179);
+       float16  const _1181 = _1178 + _1180;
+       float16  const _1182 = _1181 * _1163;
+       float  const _1183 = float_from_bits(1047920109 /* 0.240226 */);
+       float16  const _1184 = float16_ops::broadcast(_1183);
+       float16  const _1185 = _1182 + _1184;
+       float16  const _1186 = _1185 * _1163;
+       float  const _1187 = float_from_bits(1060205080 /* 0.693147 */);
+       float16  const _1188 = float16_ops::broadcast(_1187);
+       float16  const _1189 = _1186 + _1188;
+       float16  const _1190 = _1189 * _1163;
+       float  const _1191 = float_from_bits(1065353216 /* 1 */);
+       float16  const _1192 = float16_ops::broadcast(_1191);
+       float16  const _1193 = _1190 + _1192;
+       float16  const _1194 = _1167 * _1193;
+       int32_t  const _1195 = _probs_s0_j_rebased + _1087;
+       int32_t  const _1196 = _1195 * 32;
+       int32_t  const _1197 = _1196 + 16;
+       float16_ops::store(_1194, _probs, _1197);
       } // for _probs_s0_j_rebased
       _masked_free.free();
       {
        float _row_sum[32];
-       int32_t  const _1143 = ::halide_cpp_max(_85, 0);
-       int32_t  const _1144 = _88 - _1143;
+       int32_t  const _1198 = ::halide_cpp_max(_85, 0);
+       int32_t  const _1199 = _88 - _1198;
        // produce row_sum
        for (int _row_sum_s0_ii_ii = 0; _row_sum_s0_ii_ii < 0 + 2; _row_sum_s0_ii_ii++)
        {
-        float  const _1145 = float_from_bits(0 /* 0 */);
-        float16  const _1146 = float16_ops::broadcast(_1145);
-        int32_t  const _1147 = _row_sum_s0_ii_ii * 16;
-        float16_ops::store(_1146, _row_sum, _1147);
+        float  const _1200 = float_from_bits(0 /* 0 */);
+        float16  const _1201 = float16_ops::broadcast(_1200);
+        int32_t  const _1202 = _row_sum_s0_ii_ii * 16;
+        float16_ops::store(_1201, _row_sum, _1202);
        } // for _row_sum_s0_ii_ii
        // consume probs
-       int32_t  const _1148 = ::halide_cpp_max(_85, 0);
-       int32_t  const _1149 = _1148 - _1002;
-       for (int _row_sum_s1_rk__x_rebased = 0; _row_sum_s1_rk__x_rebased < 0 + _1144; _row_sum_s1_rk__x_rebased++)
+       int32_t  const _1203 = ::halide_cpp_max(_85, 0);
+       int32_t  const _1204 = _1203 - _1057;
+       for (int _row_sum_s1_rk__x_rebased = 0; _row_sum_s1_rk__x_rebased < 0 + _1199; _row_sum_s1_rk__x_rebased++)
        {
-        float16  const _1150 = float16_ops::load(_row_sum, 0);
-        int32_t  const _1151 = _row_sum_s1_rk__x_rebased + _1149;
-        int32_t  const _1152 = _1151 * 32;
-        float16  const _1153 = float16_ops::load(_probs, _1152);
-        float16  const _1154 = _1150 + _1153;
-        float16_ops::store(_1154, _row_sum, 0);
-        float16  const _1155 = float16_ops::load(_row_sum, 16);
-        int32_t  const _1156 = _row_sum_s1_rk__x_rebased + _1149;
-        int32_t  const _1157 = _1156 * 32;
-        int32_t  const _1158 = _1157 + 16;
-        float16  const _1159 = float16_ops::load(_probs, _1158);
-        float16  const _1160 = _1155 + _1159;
-        float16_ops::store(_1160, _row_sum, 16);
+        float16  const _1205 = float16_ops::load(_row_sum, 0);
+        int32_t  const _1206 = _row_sum_s1_rk__x_rebased + _1204;
+        int32_t  const _1207 = _1206 * 32;
+        float16  const _1208 = float16_ops::load(_probs, _1207);
+        float16  const _1209 = _1205 + _1208;
+        float16_ops::store(_1209, _row_sum, 0);
+        float16  const _1210 = float16_ops::load(_row_sum, 16);
+        int32_t  const _1211 = _row_sum_s1_rk__x_rebased + _1204;
+        int32_t  const _1212 = _1211 * 32;
+        int32_t  const _1213 = _1212 + 16;
+        float16  const _1214 = float16_ops::load(_probs, _1213);
+        float16  const _1215 = _1210 + _1214;
+        float16_ops::store(_1215, _row_sum, 16);
        } // for _row_sum_s1_rk__x_rebased
        {
-        int32_t  const _1161 = _45 + 16;
-        int64_t  const _1162 = _1161;
-        int64_t  const _1163 = _1162 * 32;
-        if ((_1163 > ((int64_t(1) << 31) - 1)) || ((_1163 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+        int32_t  const _1216 = _attn_dv_pad + 16;
+        int64_t  const _1217 = _1216;
+        int64_t  const _1218 = _1217 * 32;
+        if ((_1218 > ((int64_t(1) << 31) - 1)) || ((_1218 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
         {
          attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation partial\n");
          return -1;
         } // overflow test partial
-        int64_t  const _1164 = _1163;
-        float *_partial = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1164);
+        int64_t  const _1219 = _1218;
+        float *_partial = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1219);
         if (!_partial)
         {
-         int32_t  const _1165 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-         return _1165;
+         int32_t  const _1220 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+         return _1220;
         }
         HalideFreeHelper _partial_free(_ucon, _partial, attn_alibi_softcap_rt_free);
         // produce partial
         // consume row_sum
         // consume probs
         // consume row_max
-        int32_t  const _1166 = ::halide_cpp_max(_45, 1);
-        int32_t  const _1167 = ::halide_cpp_min(_45, 1);
-        int32_t  const _1168 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
-        int32_t  const _1169 = _1168 + 7;
-        int32_t  const _1170 = _1169 >> 3;
-        int32_t  const _1171 = _attn_tile * 4;
-        int32_t  const _1172 = _1171 + 4;
-        int32_t  const _1173 = ::halide_cpp_min(_1170, _1172);
-        int32_t  const _1174 = _attn_kv_lo >> 3;
-        int32_t  const _1175 = _1166 & 15;
-        bool  const _1176 = _1175 != 0;
-        int32_t  const _1177 = _1166 + -1;
-        int32_t  const _1178 = _1177 >> 4;
-        int32_t  const _1179 = _1178 * 16;
-        int32_t  const _1180 = _1179 + _1167;
-        int32_t  const _1181 = _1180 + 15;
-        int32_t  const _1182 = ::halide_cpp_max(_1181, _45);
-        int32_t  const _1183 = ::halide_cpp_max(_45, 16);
-        int32_t  const _1184 = ::halide_cpp_max(_1173, _1174);
-        int32_t  const _1185 = ::halide_cpp_max(_1184, 0);
-        int32_t  const _1186 = _1185 * 8;
-        int32_t  const _1187 = ::halide_cpp_min(_1186, _attn_lk);
-        int32_t  const _1188 = _105 + 1024;
-        int32_t  const _1189 = ::halide_cpp_min(_1187, _1188);
-        int32_t  const _1190 = ::halide_cpp_max(_1174, 0);
-        int32_t  const _1191 = _1190 * 8;
-        int32_t  const _1192 = ::halide_cpp_min(_1191, _attn_lk);
-        int32_t  const _1193 = _1173 * 8;
-        int32_t  const _1194 = ::halide_cpp_min(_1193, _attn_lk);
-        int32_t  const _1195 = ::halide_cpp_min(_45, 16);
-        int32_t  const _1196 = _1166 >> 4;
-        int32_t  const _1197 = _1166 + 15;
-        int32_t  const _1198 = _1197 >> 4;
-        int32_t  const _1199 = _45 & 15;
-        int32_t  const _1200 = _1199 + 31;
-        int32_t  const _1201 = _1200 >> 4;
-        int32_t  const _1202 = _45 >> 4;
-        int32_t  const _1203 = _attn_chunk_lo >> 3;
-        int32_t  const _1204 = _1203 * 8;
-        int32_t  const _1205 = _105 - _1002;
+        int32_t  const _1221 = ::halide_cpp_min(_attn_dv_pad, 16);
+        int32_t  const _1222 = _attn_dv_pad & 15;
+        int32_t  const _1223 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
+        int32_t  const _1224 = _1223 + 7;
+        int32_t  const _1225 = _1224 >> 3;
+        int32_t  const _1226 = _attn_tile * 4;
+        int32_t  const _1227 = _1226 + 4;
+        int32_t  const _1228 = ::halide_cpp_min(_1225, _1227);
+        int32_t  const _1229 = _attn_kv_lo >> 3;
+        bool  const _1230 = _1222 != 0;
+        int32_t  const _1231 = ::halide_cpp_max(_attn_dv_pad, 16);
+        int32_t  const _1232 = ::halide_cpp_max(_1228, _1229);
+        int32_t  const _1233 = ::halide_cpp_max(_1232, 0);
+        int32_t  const _1234 = _1233 * 8;
+        int32_t  const _1235 = ::halide_cpp_min(_1234, _attn_lk);
+        int32_t  const _1236 = _105 + 1024;
+        int32_t  const _1237 = ::halide_cpp_min(_1235, _1236);
+        int32_t  const _1238 = ::halide_cpp_max(_1229, 0);
+        int32_t  const _1239 = _1238 * 8;
+        int32_t  const _1240 = ::halide_cpp_min(_1239, _attn_lk);
+        int32_t  const _1241 = _1228 * 8;
+        int32_t  const _1242 = ::halide_cpp_min(_1241, _attn_lk);
+        int32_t  const _1243 = _1222 + 31;
+        int32_t  const _1244 = _1243 >> 4;
+        int32_t  const _1245 = _attn_dv_pad + 15;
+        int32_t  const _1246 = _1245 >> 4;
+        int32_t  const _1247 = _attn_dv_pad >> 4;
+        int32_t  const _1248 = _attn_chunk_lo >> 3;
+        int32_t  const _1249 = _1248 * 8;
+        int32_t  const _1250 = _attn_dv_pad + -1;
+        int32_t  const _1251 = _1250 >> 4;
+        int32_t  const _1252 = _1251 * 16;
+        int32_t  const _1253 = _1252 - _1221;
+        int32_t  const _1254 = _105 - _1057;
         for (int _partial_s0_ii_ig = 0; _partial_s0_ii_ig < 0 + 2; _partial_s0_ii_ig++)
         {
          {
-          int32_t  const _1206 = _1182 - _1195;
-          int32_t  const _1207 = _1206 + 16;
-          int64_t  const _1208 = _1207;
-          int64_t  const _1209 = _1208 * 16;
-          if ((_1209 > ((int64_t(1) << 31) - 1)) || ((_1209 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+          int32_t  const _1255 = _1253 + 32;
+          int64_t  const _1256 = _1255;
+          int64_t  const _1257 = _1256 * 16;
+          if ((_1257 > ((int64_t(1) << 31) - 1)) || ((_1257 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
           {
            attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation pv\n");
            return -1;
           } // overflow test pv
-          int64_t  const _1210 = _1209;
-          float *_pv = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1210);
+          int64_t  const _1258 = _1257;
+          float *_pv = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1258);
           if (!_pv)
           {
-           int32_t  const _1211 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-           return _1211;
+           int32_t  const _1259 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+           return _1259;
           }
           HalideFreeHelper _pv_free(_ucon, _pv, attn_alibi_softcap_rt_free);
           // produce pv
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1196; _pv_s0_c_c++)
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1247; _pv_s0_c_c++)
           {
-           int32_t  const _1212 = _pv_s0_c_c * 16;
-           int32_t  const _1213 = _1212 + _1167;
-           float  const _1214 = float_from_bits(0 /* 0 */);
-           float16  const _1215 = float16_ops::broadcast(_1214);
-           int32_t  const _1216 = _1213 - _1195;
-           int32_t  const _1217 = _1216 + 15;
-           float16_ops::store(_1215, _pv, _1217);
+           float  const _1260 = float_from_bits(0 /* 0 */);
+           float16  const _1261 = float16_ops::broadcast(_1260);
+           int32_t  const _1262 = _pv_s0_c_c * 16;
+           int32_t  const _1263 = _1262 - _1221;
+           int32_t  const _1264 = _1263 + 16;
+           float16_ops::store(_1261, _pv, _1264);
           } // for _pv_s0_c_c
-          if (_1176)
+          if (_1230)
           {
-           float  const _1218 = float_from_bits(0 /* 0 */);
-           float16  const _1219 = float16_ops::broadcast(_1218);
-           int32_t  const _1220 = _1183 + -16;
-           float16_ops::store(_1219, _pv, _1220);
-          } // if _1176
-          int32_t  const _1221 = _1182 - _1195;
-          int32_t  const _1222 = _1221 - _1195;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1196; _pv_s0_c_c++)
+           float  const _1265 = float_from_bits(0 /* 0 */);
+           float16  const _1266 = float16_ops::broadcast(_1265);
+           int32_t  const _1267 = _1231 + -16;
+           float16_ops::store(_1266, _pv, _1267);
+          } // if _1230
+          int32_t  const _1268 = _1253 - _1221;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1247; _pv_s0_c_c++)
           {
-           int32_t  const _1223 = _pv_s0_c_c * 16;
-           int32_t  const _1224 = _1223 + _1167;
-           float  const _1225 = float_from_bits(0 /* 0 */);
-           float16  const _1226 = float16_ops::broadcast(_1225);
-           int32_t  const _1227 = _1224 + _1222;
-           int32_t  const _1228 = _1227 + 31;
-           float16_ops::store(_1226, _pv, _1228);
+           float  const _1269 = float_from_bits(0 /* 0 */);
+           float16  const _1270 = float16_ops::broadcast(_1269);
+           int32_t  const _1271 = _pv_s0_c_c * 16;
+           int32_t  const _1272 = _1271 + _1268;
+           int32_t  const _1273 = _1272 + 48;
+           float16_ops::store(_1270, _pv, _1273);
           } // for _pv_s0_c_c
-          if (_1176)
+          if (_1230)
           {
-           float  const _1229 = float_from_bits(0 /* 0 */);
-           float16  const _1230 = float16_ops::broadcast(_1229);
-           int32_t  const _1231 = _1182 + _1183;
-           int32_t  const _1232 = _1231 - _1195;
-           float16_ops::store(_1230, _pv, _1232);
-          } // if _1176
-          int32_t  const _1233 = _1182 - _1195;
-          int32_t  const _1234 = _1233 * 2;
-          int32_t  const _1235 = _1234 - _1195;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1196; _pv_s0_c_c++)
+           float  const _1274 = float_from_bits(0 /* 0 */);
+           float16  const _1275 = float16_ops::broadcast(_1274);
+           int32_t  const _1276 = _1253 + _1231;
+           int32_t  const _1277 = _1276 + 16;
+           float16_ops::store(_1275, _pv, _1277);
+          } // if _1230
+          int32_t  const _1278 = _1253 * 2;
+          int32_t  const _1279 = _1278 - _1221;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1247; _pv_s0_c_c++)
           {
-           int32_t  const _1236 = _pv_s0_c_c * 16;
-           int32_t  const _1237 = _1236 + _1167;
-           float  const _1238 = float_from_bits(0 /* 0 */);
-           float16  const _1239 = float16_ops::broadcast(_1238);
-           int32_t  const _1240 = _1237 + _1235;
-           int32_t  const _1241 = _1240 + 47;
-           float16_ops::store(_1239, _pv, _1241);
+           float  const _1280 = float_from_bits(0 /* 0 */);
+           float16  const _1281 = float16_ops::broadcast(_1280);
+           int32_t  const _1282 = _pv_s0_c_c * 16;
+           int32_t  const _1283 = _1282 + _1279;
+           int32_t  const _1284 = _1283 + 80;
+           float16_ops::store(_1281, _pv, _1284);
           } // for _pv_s0_c_c
-          if (_1176)
+          if (_1230)
           {
-           float  const _1242 = float_from_bits(0 /* 0 */);
-           float16  const _1243 = float16_ops::broadcast(_1242);
-           int32_t  const _1244 = _1182 - _1195;
-           int32_t  const _1245 = _1244 * 2;
-           int32_t  const _1246 = _1245 + _1183;
-           int32_t  const _1247 = _1246 + 16;
-           float16_ops::store(_1243, _pv, _1247);
-          } // if _1176
-          int32_t  const _1248 = _1182 - _1195;
-          int32_t  const _1249 = _1248 * 3;
-          int32_t  const _1250 = _1249 - _1195;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1196; _pv_s0_c_c++)
+           float  const _1285 = float_from_bits(0 /* 0 */);
+           float16  const _1286 = float16_ops::broadcast(_1285);
+           int32_t  const _1287 = _1253 * 2;
+           int32_t  const _1288 = _1287 + _1231;
+           int32_t  const _1289 = _1288 + 48;
+           float16_ops::store(_1286, _pv, _1289);
+          } // if _1230
+          int32_t  const _1290 = _1253 * 3;
+          int32_t  const _1291 = _1290 - _1221;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1247; _pv_s0_c_c++)
           {
-           int32_t  const _1251 = _pv_s0_c_c * 16;
-           int32_t  const _1252 = _1251 + _1167;
-           float  const _1253 = float_from_bits(0 /* 0 */);
-           float16  const _1254 = float16_ops::broadcast(_1253);
-           int32_t  const _1255 = _1252 + _1250;
-           int32_t  const _1256 = _1255 + 63;
-           float16_ops::store(_1254, _pv, _1256);
+           float  const _1292 = float_from_bits(0 /* 0 */);
+           float16  const _1293 = float16_ops::broadcast(_1292);
+           int32_t  const _1294 = _pv_s0_c_c * 16;
+           int32_t  const _1295 = _1294 + _1291;
+           int32_t  const _1296 = _1295 + 112;
+           float16_ops::store(_1293, _pv, _1296);
           } // for _pv_s0_c_c
-          if (_1176)
+          if (_1230)
           {
-           float  const _1257 = float_from_bits(0 /* 0 */);
-           float16  const _1258 = float16_ops::broadcast(_1257);
-           int32_t  const _1259 = _1182 - _1195;
-           int32_t  const _1260 = _1259 * 3;
-           int32_t  const _1261 = _1260 + _1183;
-           int32_t  const _1262 = _1261 + 32;
-           float16_ops::store(_1258, _pv, _1262);
-          } // if _1176
-          int32_t  const _1263 = _1182 - _1195;
-          int32_t  const _1264 = _1263 * 4;
-          int32_t  const _1265 = _1264 - _1195;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1196; _pv_s0_c_c++)
+           float  const _1297 = float_from_bits(0 /* 0 */);
+           float16  const _1298 = float16_ops::broadcast(_1297);
+           int32_t  const _1299 = _1253 * 3;
+           int32_t  const _1300 = _1299 + _1231;
+           int32_t  const _1301 = _1300 + 80;
+           float16_ops::store(_1298, _pv, _1301);
+          } // if _1230
+          int32_t  const _1302 = _1253 * 4;
+          int32_t  const _1303 = _1302 - _1221;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1247; _pv_s0_c_c++)
           {
-           int32_t  const _1266 = _pv_s0_c_c * 16;
-           int32_t  const _1267 = _1266 + _1167;
-           float  const _1268 = float_from_bits(0 /* 0 */);
-           float16  const _1269 = float16_ops::broadcast(_1268);
-           int32_t  const _1270 = _1267 + _1265;
-           int32_t  const _1271 = _1270 + 79;
-           float16_ops::store(_1269, _pv, _1271);
+           float  const _1304 = float_from_bits(0 /* 0 */);
+           float16  const _1305 = float16_ops::broadcast(_1304);
+           int32_t  const _1306 = _pv_s0_c_c * 16;
+           int32_t  const _1307 = _1306 + _1303;
+           int32_t  const _1308 = _1307 + 144;
+           float16_ops::store(_1305, _pv, _1308);
           } // for _pv_s0_c_c
-          if (_1176)
+          if (_1230)
           {
-           float  const _1272 = float_from_bits(0 /* 0 */);
-           float16  const _1273 = float16_ops::broadcast(_1272);
-           int32_t  const _1274 = _1182 - _1195;
-           int32_t  const _1275 = _1274 * 4;
-           int32_t  const _1276 = _1275 + _1183;
-           int32_t  const _1277 = _1276 + 48;
-           float16_ops::store(_1273, _pv, _1277);
-          } // if _1176
-          int32_t  const _1278 = _1182 - _1195;
-          int32_t  const _1279 = _1278 * 5;
-          int32_t  const _1280 = _1279 - _1195;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1196; _pv_s0_c_c++)
+           float  const _1309 = float_from_bits(0 /* 0 */);
+           float16  const _1310 = float16_ops::broadcast(_1309);
+           int32_t  const _1311 = _1253 * 4;
+           int32_t  const _1312 = _1311 + _1231;
+           int32_t  const _1313 = _1312 + 112;
+           float16_ops::store(_1310, _pv, _1313);
+          } // if _1230
+          int32_t  const _1314 = _1253 * 5;
+          int32_t  const _1315 = _1314 - _1221;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1247; _pv_s0_c_c++)
           {
-           int32_t  const _1281 = _pv_s0_c_c * 16;
-           int32_t  const _1282 = _1281 + _1167;
-           float  const _1283 = float_from_bits(0 /* 0 */);
-           float16  const _1284 = float16_ops::broadcast(_1283);
-           int32_t  const _1285 = _1282 + _1280;
-           int32_t  const _1286 = _1285 + 95;
-           float16_ops::store(_1284, _pv, _1286);
+           float  const _1316 = float_from_bits(0 /* 0 */);
+           float16  const _1317 = float16_ops::broadcast(_1316);
+           int32_t  const _1318 = _pv_s0_c_c * 16;
+           int32_t  const _1319 = _1318 + _1315;
+           int32_t  const _1320 = _1319 + 176;
+           float16_ops::store(_1317, _pv, _1320);
           } // for _pv_s0_c_c
-          if (_1176)
+          if (_1230)
           {
-           float  const _1287 = float_from_bits(0 /* 0 */);
-           float16  const _1288 = float16_ops::broadcast(_1287);
-           int32_t  const _1289 = _1182 - _1195;
-           int32_t  const _1290 = _1289 * 5;
-           int32_t  const _1291 = _1290 + _1183;
-           int32_t  const _1292 = _1291 + 64;
-           float16_ops::store(_1288, _pv, _1292);
-          } // if _1176
-          int32_t  const _1293 = _1182 - _1195;
-          int32_t  const _1294 = _1293 * 6;
-          int32_t  const _1295 = _1294 - _1195;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1196; _pv_s0_c_c++)
+           float  const _1321 = float_from_bits(0 /* 0 */);
+           float16  const _1322 = float16_ops::broadcast(_1321);
+           int32_t  const _1323 = _1253 * 5;
+           int32_t  const _1324 = _1323 + _1231;
+           int32_t  const _1325 = _1324 + 144;
+           float16_ops::store(_1322, _pv, _1325);
+          } // if _1230
+          int32_t  const _1326 = _1253 * 6;
+          int32_t  const _1327 = _1326 - _1221;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1247; _pv_s0_c_c++)
           {
-           int32_t  const _1296 = _pv_s0_c_c * 16;
-           int32_t  const _1297 = _1296 + _1167;
-           float  const _1298 = float_from_bits(0 /* 0 */);
-           float16  const _1299 = float16_ops::broadcast(_1298);
-           int32_t  const _1300 = _1297 + _1295;
-           int32_t  const _1301 = _1300 + 111;
-           float16_ops::store(_1299, _pv, _1301);
-          } // for _pv_s0_c_c
-          if (_1176)
-          {
-           float  const _1302 = float_from_bits(0 /* 0 */);
-           float16  const _1303 = float16_ops::broadcast(_1302);
-           int32_t  const _1304 = _1182 - _1195;
-           int32_t  const _1305 = _1304 * 6;
-           int32_t  const _1306 = _1305 + _1183;
-           int32_t  const _1307 = _1306 + 80;
-           float16_ops::store(_1303, _pv, _1307);
-          } // if _1176
-          int32_t  const _1308 = _1182 - _1195;
-          int32_t  const _1309 = _1308 * 7;
-          int32_t  const _1310 = _1309 - _1195;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1196; _pv_s0_c_c++)
-          {
-           int32_t  const _1311 = _pv_s0_c_c * 16;
-           int32_t  const _1312 = _1311 + _1167;
-           float  const _1313 = float_from_bits(0 /* 0 */);
-           float16  const _1314 = float16_ops::broadcast(_1313);
-           int32_t  const _1315 = _1312 + _1310;
-           int32_t  const _1316 = _1315 + 127;
-           float16_ops::store(_1314, _pv, _1316);
-          } // for _pv_s0_c_c
-          if (_1176)
-          {
-           float  const _1317 = float_from_bits(0 /* 0 */);
-           float16  const _1318 = float16_ops::broadcast(_1317);
-           int32_t  const _1319 = _1182 - _1195;
-           int32_t  const _1320 = _1319 * 7;
-           int32_t  const _1321 = _1320 + _1183;
-           int32_t  const _1322 = _1321 + 96;
-           float16_ops::store(_1318, _pv, _1322);
-          } // if _1176
-          int32_t  const _1323 = _1182 - _1195;
-          int32_t  const _1324 = _1323 * 8;
-          int32_t  const _1325 = _1324 - _1195;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1196; _pv_s0_c_c++)
-          {
-           int32_t  const _1326 = _pv_s0_c_c * 16;
-           int32_t  const _1327 = _1326 + _1167;
            float  const _1328 = float_from_bits(0 /* 0 */);
            float16  const _1329 = float16_ops::broadcast(_1328);
-           int32_t  const _1330 = _1327 + _1325;
-           int32_t  const _1331 = _1330 + 143;
-           float16_ops::store(_1329, _pv, _1331);
+           int32_t  const _1330 = _pv_s0_c_c * 16;
+           int32_t  const _1331 = _1330 + _1327;
+           int32_t  const _1332 = _1331 + 208;
+           float16_ops::store(_1329, _pv, _1332);
           } // for _pv_s0_c_c
-          if (_1176)
+          if (_1230)
           {
-           float  const _1332 = float_from_bits(0 /* 0 */);
-           float16  const _1333 = float16_ops::broadcast(_1332);
-           int32_t  const _1334 = _1182 - _1195;
-           int32_t  const _1335 = _1334 * 8;
-           int32_t  const _1336 = _1335 + _1183;
-           int32_t  const _1337 = _1336 + 112;
-           float16_ops::store(_1333, _pv, _1337);
-          } // if _1176
-          int32_t  const _1338 = _1182 - _1195;
-          int32_t  const _1339 = _1338 * 9;
-          int32_t  const _1340 = _1339 - _1195;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1196; _pv_s0_c_c++)
+           float  const _1333 = float_from_bits(0 /* 0 */);
+           float16  const _1334 = float16_ops::broadcast(_1333);
+           int32_t  const _1335 = _1253 * 6;
+           int32_t  const _1336 = _1335 + _1231;
+           int32_t  const _1337 = _1336 + 176;
+           float16_ops::store(_1334, _pv, _1337);
+          } // if _1230
+          int32_t  const _1338 = _1253 * 7;
+          int32_t  const _1339 = _1338 - _1221;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1247; _pv_s0_c_c++)
           {
-           int32_t  const _1341 = _pv_s0_c_c * 16;
-           int32_t  const _1342 = _1341 + _1167;
-           float  const _1343 = float_from_bits(0 /* 0 */);
-           float16  const _1344 = float16_ops::broadcast(_1343);
-           int32_t  const _1345 = _1342 + _1340;
-           int32_t  const _1346 = _1345 + 159;
-           float16_ops::store(_1344, _pv, _1346);
+           float  const _1340 = float_from_bits(0 /* 0 */);
+           float16  const _1341 = float16_ops::broadcast(_1340);
+           int32_t  const _1342 = _pv_s0_c_c * 16;
+           int32_t  const _1343 = _1342 + _1339;
+           int32_t  const _1344 = _1343 + 240;
+           float16_ops::store(_1341, _pv, _1344);
           } // for _pv_s0_c_c
-          if (_1176)
+          if (_1230)
           {
-           float  const _1347 = float_from_bits(0 /* 0 */);
-           float16  const _1348 = float16_ops::broadcast(_1347);
-           int32_t  const _1349 = _1182 - _1195;
-           int32_t  const _1350 = _1349 * 9;
-           int32_t  const _1351 = _1350 + _1183;
-           int32_t  const _1352 = _1351 + 128;
-           float16_ops::store(_1348, _pv, _1352);
-          } // if _1176
-          int32_t  const _1353 = _1182 - _1195;
-          int32_t  const _1354 = _1353 * 10;
-          int32_t  const _1355 = _1354 - _1195;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1196; _pv_s0_c_c++)
+           float  const _1345 = float_from_bits(0 /* 0 */);
+           float16  const _1346 = float16_ops::broadcast(_1345);
+           int32_t  const _1347 = _1253 * 7;
+           int32_t  const _1348 = _1347 + _1231;
+           int32_t  const _1349 = _1348 + 208;
+           float16_ops::store(_1346, _pv, _1349);
+          } // if _1230
+          int32_t  const _1350 = _1253 * 8;
+          int32_t  const _1351 = _1350 - _1221;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1247; _pv_s0_c_c++)
           {
-           int32_t  const _1356 = _pv_s0_c_c * 16;
-           int32_t  const _1357 = _1356 + _1167;
-           float  const _1358 = float_from_bits(0 /* 0 */);
-           float16  const _1359 = float16_ops::broadcast(_1358);
-           int32_t  const _1360 = _1357 + _1355;
-           int32_t  const _1361 = _1360 + 175;
-           float16_ops::store(_1359, _pv, _1361);
+           float  const _1352 = float_from_bits(0 /* 0 */);
+           float16  const _1353 = float16_ops::broadcast(_1352);
+           int32_t  const _1354 = _pv_s0_c_c * 16;
+           int32_t  const _1355 = _1354 + _1351;
+           int32_t  const _1356 = _1355 + 272;
+           float16_ops::store(_1353, _pv, _1356);
           } // for _pv_s0_c_c
-          if (_1176)
+          if (_1230)
           {
-           float  const _1362 = float_from_bits(0 /* 0 */);
-           float16  const _1363 = float16_ops::broadcast(_1362);
-           int32_t  const _1364 = _1182 - _1195;
-           int32_t  const _1365 = _1364 * 10;
-           int32_t  const _1366 = _1365 + _1183;
-           int32_t  const _1367 = _1366 + 144;
-           float16_ops::store(_1363, _pv, _1367);
-          } // if _1176
-          int32_t  const _1368 = _1182 - _1195;
-          int32_t  const _1369 = _1368 * 11;
-          int32_t  const _1370 = _1369 - _1195;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1196; _pv_s0_c_c++)
+           float  const _1357 = float_from_bits(0 /* 0 */);
+           float16  const _1358 = float16_ops::broadcast(_1357);
+           int32_t  const _1359 = _1253 * 8;
+           int32_t  const _1360 = _1359 + _1231;
+           int32_t  const _1361 = _1360 + 240;
+           float16_ops::store(_1358, _pv, _1361);
+          } // if _1230
+          int32_t  const _1362 = _1253 * 9;
+          int32_t  const _1363 = _1362 - _1221;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1247; _pv_s0_c_c++)
           {
-           int32_t  const _1371 = _pv_s0_c_c * 16;
-           int32_t  const _1372 = _1371 + _1167;
-           float  const _1373 = float_from_bits(0 /* 0 */);
-           float16  const _1374 = float16_ops::broadcast(_1373);
-           int32_t  const _1375 = _1372 + _1370;
-           int32_t  const _1376 = _1375 + 191;
-           float16_ops::store(_1374, _pv, _1376);
+           float  const _1364 = float_from_bits(0 /* 0 */);
+           float16  const _1365 = float16_ops::broadcast(_1364);
+           int32_t  const _1366 = _pv_s0_c_c * 16;
+           int32_t  const _1367 = _1366 + _1363;
+           int32_t  const _1368 = _1367 + 304;
+           float16_ops::store(_1365, _pv, _1368);
           } // for _pv_s0_c_c
-          if (_1176)
+          if (_1230)
           {
-           float  const _1377 = float_from_bits(0 /* 0 */);
-           float16  const _1378 = float16_ops::broadcast(_1377);
-           int32_t  const _1379 = _1182 - _1195;
-           int32_t  const _1380 = _1379 * 11;
-           int32_t  const _1381 = _1380 + _1183;
-           int32_t  const _1382 = _1381 + 160;
-           float16_ops::store(_1378, _pv, _1382);
-          } // if _1176
-          int32_t  const _1383 = _1182 - _1195;
-          int32_t  const _1384 = _1383 * 12;
-          int32_t  const _1385 = _1384 - _1195;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1196; _pv_s0_c_c++)
+           float  const _1369 = float_from_bits(0 /* 0 */);
+           float16  const _1370 = float16_ops::broadcast(_1369);
+           int32_t  const _1371 = _1253 * 9;
+           int32_t  const _1372 = _1371 + _1231;
+           int32_t  const _1373 = _1372 + 272;
+           float16_ops::store(_1370, _pv, _1373);
+          } // if _1230
+          int32_t  const _1374 = _1253 * 10;
+          int32_t  const _1375 = _1374 - _1221;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1247; _pv_s0_c_c++)
           {
-           int32_t  const _1386 = _pv_s0_c_c * 16;
-           int32_t  const _1387 = _1386 + _1167;
+           float  const _1376 = float_from_bits(0 /* 0 */);
+           float16  const _1377 = float16_ops::broadcast(_1376);
+           int32_t  const _1378 = _pv_s0_c_c * 16;
+           int32_t  const _1379 = _1378 + _1375;
+           int32_t  const _1380 = _1379 + 336;
+           float16_ops::store(_1377, _pv, _1380);
+          } // for _pv_s0_c_c
+          if (_1230)
+          {
+           float  const _1381 = float_from_bits(0 /* 0 */);
+           float16  const _1382 = float16_ops::broadcast(_1381);
+           int32_t  const _1383 = _1253 * 10;
+           int32_t  const _1384 = _1383 + _1231;
+           int32_t  const _1385 = _1384 + 304;
+           float16_ops::store(_1382, _pv, _1385);
+          } // if _1230
+          int32_t  const _1386 = _1253 * 11;
+          int32_t  const _1387 = _1386 - _1221;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1247; _pv_s0_c_c++)
+          {
            float  const _1388 = float_from_bits(0 /* 0 */);
            float16  const _1389 = float16_ops::broadcast(_1388);
-           int32_t  const _1390 = _1387 + _1385;
-           int32_t  const _1391 = _1390 + 207;
-           float16_ops::store(_1389, _pv, _1391);
+           int32_t  const _1390 = _pv_s0_c_c * 16;
+           int32_t  const _1391 = _1390 + _1387;
+           int32_t  const _1392 = _1391 + 368;
+           float16_ops::store(_1389, _pv, _1392);
           } // for _pv_s0_c_c
-          if (_1176)
+          if (_1230)
           {
-           float  const _1392 = float_from_bits(0 /* 0 */);
-           float16  const _1393 = float16_ops::broadcast(_1392);
-           int32_t  const _1394 = _1182 - _1195;
-           int32_t  const _1395 = _1394 * 12;
-           int32_t  const _1396 = _1395 + _1183;
-           int32_t  const _1397 = _1396 + 176;
-           float16_ops::store(_1393, _pv, _1397);
-          } // if _1176
-          int32_t  const _1398 = _1182 - _1195;
-          int32_t  const _1399 = _1398 * 13;
-          int32_t  const _1400 = _1399 - _1195;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1196; _pv_s0_c_c++)
+           float  const _1393 = float_from_bits(0 /* 0 */);
+           float16  const _1394 = float16_ops::broadcast(_1393);
+           int32_t  const _1395 = _1253 * 11;
+           int32_t  const _1396 = _1395 + _1231;
+           int32_t  const _1397 = _1396 + 336;
+           float16_ops::store(_1394, _pv, _1397);
+          } // if _1230
+          int32_t  const _1398 = _1253 * 12;
+          int32_t  const _1399 = _1398 - _1221;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1247; _pv_s0_c_c++)
           {
-           int32_t  const _1401 = _pv_s0_c_c * 16;
-           int32_t  const _1402 = _1401 + _1167;
-           float  const _1403 = float_from_bits(0 /* 0 */);
-           float16  const _1404 = float16_ops::broadcast(_1403);
-           int32_t  const _1405 = _1402 + _1400;
-           int32_t  const _1406 = _1405 + 223;
-           float16_ops::store(_1404, _pv, _1406);
+           float  const _1400 = float_from_bits(0 /* 0 */);
+           float16  const _1401 = float16_ops::broadcast(_1400);
+           int32_t  const _1402 = _pv_s0_c_c * 16;
+           int32_t  const _1403 = _1402 + _1399;
+           int32_t  const _1404 = _1403 + 400;
+           float16_ops::store(_1401, _pv, _1404);
           } // for _pv_s0_c_c
-          if (_1176)
+          if (_1230)
           {
-           float  const _1407 = float_from_bits(0 /* 0 */);
-           float16  const _1408 = float16_ops::broadcast(_1407);
-           int32_t  const _1409 = _1182 - _1195;
-           int32_t  const _1410 = _1409 * 13;
-           int32_t  const _1411 = _1410 + _1183;
-           int32_t  const _1412 = _1411 + 192;
-           float16_ops::store(_1408, _pv, _1412);
-          } // if _1176
-          int32_t  const _1413 = _1182 - _1195;
-          int32_t  const _1414 = _1413 * 14;
-          int32_t  const _1415 = _1414 - _1195;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1196; _pv_s0_c_c++)
+           float  const _1405 = float_from_bits(0 /* 0 */);
+           float16  const _1406 = float16_ops::broadcast(_1405);
+           int32_t  const _1407 = _1253 * 12;
+           int32_t  const _1408 = _1407 + _1231;
+           int32_t  const _1409 = _1408 + 368;
+           float16_ops::store(_1406, _pv, _1409);
+          } // if _1230
+          int32_t  const _1410 = _1253 * 13;
+          int32_t  const _1411 = _1410 - _1221;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1247; _pv_s0_c_c++)
           {
-           int32_t  const _1416 = _pv_s0_c_c * 16;
-           int32_t  const _1417 = _1416 + _1167;
-           float  const _1418 = float_from_bits(0 /* 0 */);
-           float16  const _1419 = float16_ops::broadcast(_1418);
-           int32_t  const _1420 = _1417 + _1415;
-           int32_t  const _1421 = _1420 + 239;
-           float16_ops::store(_1419, _pv, _1421);
+           float  const _1412 = float_from_bits(0 /* 0 */);
+           float16  const _1413 = float16_ops::broadcast(_1412);
+           int32_t  const _1414 = _pv_s0_c_c * 16;
+           int32_t  const _1415 = _1414 + _1411;
+           int32_t  const _1416 = _1415 + 432;
+           float16_ops::store(_1413, _pv, _1416);
           } // for _pv_s0_c_c
-          if (_1176)
+          if (_1230)
           {
-           float  const _1422 = float_from_bits(0 /* 0 */);
-           float16  const _1423 = float16_ops::broadcast(_1422);
-           int32_t  const _1424 = _1182 - _1195;
-           int32_t  const _1425 = _1424 * 14;
-           int32_t  const _1426 = _1425 + _1183;
-           int32_t  const _1427 = _1426 + 208;
-           float16_ops::store(_1423, _pv, _1427);
-          } // if _1176
-          int32_t  const _1428 = _1182 - _1195;
-          int32_t  const _1429 = _1428 * 15;
-          int32_t  const _1430 = _1429 - _1195;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1196; _pv_s0_c_c++)
+           float  const _1417 = float_from_bits(0 /* 0 */);
+           float16  const _1418 = float16_ops::broadcast(_1417);
+           int32_t  const _1419 = _1253 * 13;
+           int32_t  const _1420 = _1419 + _1231;
+           int32_t  const _1421 = _1420 + 400;
+           float16_ops::store(_1418, _pv, _1421);
+          } // if _1230
+          int32_t  const _1422 = _1253 * 14;
+          int32_t  const _1423 = _1422 - _1221;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1247; _pv_s0_c_c++)
           {
-           int32_t  const _1431 = _pv_s0_c_c * 16;
-           int32_t  const _1432 = _1431 + _1167;
-           float  const _1433 = float_from_bits(0 /* 0 */);
-           float16  const _1434 = float16_ops::broadcast(_1433);
-           int32_t  const _1435 = _1432 + _1430;
-           int32_t  const _1436 = _1435 + 255;
-           float16_ops::store(_1434, _pv, _1436);
+           float  const _1424 = float_from_bits(0 /* 0 */);
+           float16  const _1425 = float16_ops::broadcast(_1424);
+           int32_t  const _1426 = _pv_s0_c_c * 16;
+           int32_t  const _1427 = _1426 + _1423;
+           int32_t  const _1428 = _1427 + 464;
+           float16_ops::store(_1425, _pv, _1428);
           } // for _pv_s0_c_c
-          if (_1176)
+          if (_1230)
           {
-           float  const _1437 = float_from_bits(0 /* 0 */);
-           float16  const _1438 = float16_ops::broadcast(_1437);
-           int32_t  const _1439 = _1182 - _1195;
-           int32_t  const _1440 = _1439 * 15;
-           int32_t  const _1441 = _1440 + _1183;
-           int32_t  const _1442 = _1441 + 224;
-           float16_ops::store(_1438, _pv, _1442);
-          } // if _1176
-          int32_t  const _1443 = _1182 - _1195;
-          int32_t  const _1444 = _1443 * 15;
-          int32_t  const _1445 = _1444 - _1195;
-          int32_t  const _1446 = _1443 * 14;
-          int32_t  const _1447 = _1446 - _1195;
-          int32_t  const _1448 = _1443 * 13;
-          int32_t  const _1449 = _1448 - _1195;
-          int32_t  const _1450 = _1443 * 12;
-          int32_t  const _1451 = _1450 - _1195;
-          int32_t  const _1452 = _1443 * 11;
-          int32_t  const _1453 = _1452 - _1195;
-          int32_t  const _1454 = _1443 * 10;
-          int32_t  const _1455 = _1454 - _1195;
-          int32_t  const _1456 = _1443 * 9;
-          int32_t  const _1457 = _1456 - _1195;
-          int32_t  const _1458 = _1443 * 8;
-          int32_t  const _1459 = _1458 - _1195;
-          int32_t  const _1460 = _1443 * 7;
-          int32_t  const _1461 = _1460 - _1195;
-          int32_t  const _1462 = _1443 * 6;
-          int32_t  const _1463 = _1462 - _1195;
-          int32_t  const _1464 = _1443 * 5;
-          int32_t  const _1465 = _1464 - _1195;
-          int32_t  const _1466 = _1443 * 4;
-          int32_t  const _1467 = _1466 - _1195;
-          int32_t  const _1468 = _1443 * 3;
-          int32_t  const _1469 = _1468 - _1195;
-          int32_t  const _1470 = _1443 * 2;
-          int32_t  const _1471 = _1470 - _1195;
-          int32_t  const _1472 = _1443 - _1195;
-          int32_t  const _1473 = _1189 - _105;
-          for (int _pv_s1_c_co = 0; _pv_s1_c_co < 0 + _1198; _pv_s1_c_co++)
+           float  const _1429 = float_from_bits(0 /* 0 */);
+           float16  const _1430 = float16_ops::broadcast(_1429);
+           int32_t  const _1431 = _1253 * 14;
+           int32_t  const _1432 = _1431 + _1231;
+           int32_t  const _1433 = _1432 + 432;
+           float16_ops::store(_1430, _pv, _1433);
+          } // if _1230
+          int32_t  const _1434 = _1253 * 15;
+          int32_t  const _1435 = _1434 - _1221;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1247; _pv_s0_c_c++)
           {
-           int32_t  const _1474 = _pv_s1_c_co * 16;
-           int32_t  const _1475 = _1474 + _1167;
-           int32_t  const _1476 = _1475 - _1195;
-           int32_t  const _1477 = _1475 + _1445;
-           int32_t  const _1478 = _1475 + _1447;
-           int32_t  const _1479 = _1475 + _1449;
-           int32_t  const _1480 = _1475 + _1451;
-           int32_t  const _1481 = _1475 + _1453;
-           int32_t  const _1482 = _1475 + _1455;
-           int32_t  const _1483 = _1475 + _1457;
-           int32_t  const _1484 = _1475 + _1459;
-           int32_t  const _1485 = _1475 + _1461;
-           int32_t  const _1486 = _1475 + _1463;
-           int32_t  const _1487 = _1475 + _1465;
-           int32_t  const _1488 = _1475 + _1467;
-           int32_t  const _1489 = _1475 + _1469;
-           int32_t  const _1490 = _1475 + _1471;
-           int32_t  const _1491 = _1475 + _1472;
-           for (int _pv_s1_rk__x_rebased = 0; _pv_s1_rk__x_rebased < 0 + _1473; _pv_s1_rk__x_rebased++)
+           float  const _1436 = float_from_bits(0 /* 0 */);
+           float16  const _1437 = float16_ops::broadcast(_1436);
+           int32_t  const _1438 = _pv_s0_c_c * 16;
+           int32_t  const _1439 = _1438 + _1435;
+           int32_t  const _1440 = _1439 + 496;
+           float16_ops::store(_1437, _pv, _1440);
+          } // for _pv_s0_c_c
+          if (_1230)
+          {
+           float  const _1441 = float_from_bits(0 /* 0 */);
+           float16  const _1442 = float16_ops::broadcast(_1441);
+           int32_t  const _1443 = _1253 * 15;
+           int32_t  const _1444 = _1443 + _1231;
+           int32_t  const _1445 = _1444 + 464;
+           float16_ops::store(_1442, _pv, _1445);
+          } // if _1230
+          int32_t  const _1446 = _1253 * 15;
+          int32_t  const _1447 = _1446 - _1221;
+          int32_t  const _1448 = _1253 * 14;
+          int32_t  const _1449 = _1448 - _1221;
+          int32_t  const _1450 = _1253 * 13;
+          int32_t  const _1451 = _1450 - _1221;
+          int32_t  const _1452 = _1253 * 12;
+          int32_t  const _1453 = _1452 - _1221;
+          int32_t  const _1454 = _1253 * 11;
+          int32_t  const _1455 = _1454 - _1221;
+          int32_t  const _1456 = _1253 * 10;
+          int32_t  const _1457 = _1456 - _1221;
+          int32_t  const _1458 = _1253 * 9;
+          int32_t  const _1459 = _1458 - _1221;
+          int32_t  const _1460 = _1253 * 8;
+          int32_t  const _1461 = _1460 - _1221;
+          int32_t  const _1462 = _1253 * 7;
+          int32_t  const _1463 = _1462 - _1221;
+          int32_t  const _1464 = _1253 * 6;
+          int32_t  const _1465 = _1464 - _1221;
+          int32_t  const _1466 = _1253 * 5;
+          int32_t  const _1467 = _1466 - _1221;
+          int32_t  const _1468 = _1253 * 4;
+          int32_t  const _1469 = _1468 - _1221;
+          int32_t  const _1470 = _1253 * 3;
+          int32_t  const _1471 = _1470 - _1221;
+          int32_t  const _1472 = _1253 * 2;
+          int32_t  const _1473 = _1472 - _1221;
+          int32_t  const _1474 = _1237 - _105;
+          for (int _pv_s1_c_co = 0; _pv_s1_c_co < 0 + _1246; _pv_s1_c_co++)
+          {
+           int32_t  const _1475 = _pv_s1_c_co * 16;
+           int32_t  const _1476 = _1475 - _1221;
+           int32_t  const _1477 = _1447 + _1475;
+           int32_t  const _1478 = _1449 + _1475;
+           int32_t  const _1479 = _1451 + _1475;
+           int32_t  const _1480 = _1453 + _1475;
+           int32_t  const _1481 = _1455 + _1475;
+           int32_t  const _1482 = _1457 + _1475;
+           int32_t  const _1483 = _1459 + _1475;
+           int32_t  const _1484 = _1461 + _1475;
+           int32_t  const _1485 = _1463 + _1475;
+           int32_t  const _1486 = _1465 + _1475;
+           int32_t  const _1487 = _1467 + _1475;
+           int32_t  const _1488 = _1469 + _1475;
+           int32_t  const _1489 = _1471 + _1475;
+           int32_t  const _1490 = _1473 + _1475;
+           for (int _pv_s1_rk__x_rebased = 0; _pv_s1_rk__x_rebased < 0 + _1474; _pv_s1_rk__x_rebased++)
            {
-            int32_t  const _1492 = _1476 + 15;
-            float16  const _1493 = float16_ops::load(_pv, _1492);
-            int32_t  const _1494 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1495 = _1494 * _45;
-            int32_t  const _1496 = _1495 + _1475;
-            int32_t  const _1497 = _1496 + -1;
-            float16  const _1498 = float16_ops::load(_attn_v, _1497);
-            int32_t  const _1499 = _pv_s1_rk__x_rebased + _1205;
-            int32_t  const _1500 = _1499 * 2;
-            int32_t  const _1501 = _1500 + _partial_s0_ii_ig;
-            int32_t  const _1502 = _1501 * 16;
-            float  const _1503 = _probs[_1502];
-            float16  const _1504 = float16_ops::broadcast(_1503);
-            float16  const _1505 = _1498 * _1504;
-            float16  const _1506 = _1493 + _1505;
-            float16_ops::store(_1506, _pv, _1492);
-            int32_t  const _1507 = _1491 + 31;
-            float16  const _1508 = float16_ops::load(_pv, _1507);
-            int32_t  const _1509 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1510 = _1509 * _45;
-            int32_t  const _1511 = _1510 + _1475;
-            int32_t  const _1512 = _1511 + -1;
-            float16  const _1513 = float16_ops::load(_attn_v, _1512);
-            int32_t  const _1514 = _pv_s1_rk__x_rebased + _1205;
-            int32_t  const _1515 = _1514 * 2;
-            int32_t  const _1516 = _1515 + _partial_s0_ii_ig;
-            int32_t  const _1517 = _1516 * 16;
-            int32_t  const _1518 = _1517 + 1;
-            float  const _1519 = _probs[_1518];
-            float16  const _1520 = float16_ops::broadcast(_1519);
-            float16  const _1521 = _1513 * _1520;
-            float16  const _1522 = _1508 + _1521;
-            float16_ops::store(_1522, _pv, _1507);
-            int32_t  const _1523 = _1490 + 47;
-            float16  const _1524 = float16_ops::load(_pv, _1523);
-            int32_t  const _1525 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1526 = _1525 * _45;
-            int32_t  const _1527 = _1526 + _1475;
-            int32_t  const _1528 = _1527 + -1;
-            float16  const _1529 = float16_ops::load(_attn_v, _1528);
-            int32_t  const _1530 = _pv_s1_rk__x_rebased + _1205;
-            int32_t  const _1531 = _1530 * 2;
-            int32_t  const _1532 = _1531 + _partial_s0_ii_ig;
-            int32_t  const _1533 = _1532 * 16;
-            int32_t  const _1534 = _1533 + 2;
-            float  const _1535 = _probs[_1534];
-            float16  const _1536 = float16_ops::broadcast(_1535);
-            float16  const _1537 = _1529 * _1536;
-            float16  const _1538 = _1524 + _1537;
-            float16_ops::store(_1538, _pv, _1523);
-            int32_t  const _1539 = _1489 + 63;
-            float16  const _1540 = float16_ops::load(_pv, _1539);
-            int32_t  const _1541 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1542 = _1541 * _45;
-            int32_t  const _1543 = _1542 + _1475;
-            int32_t  const _1544 = _1543 + -1;
-            float16  const _1545 = float16_ops::load(_attn_v, _1544);
-            int32_t  const _1546 = _pv_s1_rk__x_rebased + _1205;
-            int32_t  const _1547 = _1546 * 2;
-            int32_t  const _1548 = _1547 + _partial_s0_ii_ig;
-            int32_t  const _1549 = _1548 * 16;
-            int32_t  const _1550 = _1549 + 3;
-            float  const _1551 = _probs[_1550];
-            float16  const _1552 = float16_ops::broadcast(_1551);
-            float16  const _1553 = _1545 * _1552;
-            float16  const _1554 = _1540 + _1553;
-            float16_ops::store(_1554, _pv, _1539);
-            int32_t  const _1555 = _1488 + 79;
-            float16  const _1556 = float16_ops::load(_pv, _1555);
-            int32_t  const _1557 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1558 = _1557 * _45;
-            int32_t  const _1559 = _1558 + _1475;
-            int32_t  const _1560 = _1559 + -1;
-            float16  const _1561 = float16_ops::load(_attn_v, _1560);
-            int32_t  const _1562 = _pv_s1_rk__x_rebased + _1205;
-            int32_t  const _1563 = _1562 * 2;
-            int32_t  const _1564 = _1563 + _partial_s0_ii_ig;
-            int32_t  const _1565 = _1564 * 16;
-            int32_t  const _1566 = _1565 + 4;
-            float  const _1567 = _probs[_1566];
-            float16  const _1568 = float16_ops::broadcast(_1567);
-            float16  const _1569 = _1561 * _1568;
-            float16  const _1570 = _1556 + _1569;
-            float16_ops::store(_1570, _pv, _1555);
-            int32_t  const _1571 = _1487 + 95;
-            float16  const _1572 = float16_ops::load(_pv, _1571);
-            int32_t  const _1573 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1574 = _1573 * _45;
-            int32_t  const _1575 = _1574 + _1475;
-            int32_t  const _1576 = _1575 + -1;
-            float16  const _1577 = float16_ops::load(_attn_v, _1576);
-            int32_t  const _1578 = _pv_s1_rk__x_rebased + _1205;
-            int32_t  const _1579 = _1578 * 2;
-            int32_t  const _1580 = _1579 + _partial_s0_ii_ig;
-            int32_t  const _1581 = _1580 * 16;
-            int32_t  const _1582 = _1581 + 5;
-            float  const _1583 = _probs[_1582];
-            float16  const _1584 = float16_ops::broadcast(_1583);
-            float16  const _1585 = _1577 * _1584;
-            float16  const _1586 = _1572 + _1585;
-            float16_ops::store(_1586, _pv, _1571);
-            int32_t  const _1587 = _1486 + 111;
-            float16  const _1588 = float16_ops::load(_pv, _1587);
-            int32_t  const _1589 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1590 = _1589 * _45;
-            int32_t  const _1591 = _1590 + _1475;
-            int32_t  const _1592 = _1591 + -1;
-            float16  const _1593 = float16_ops::load(_attn_v, _1592);
-            int32_t  const _1594 = _pv_s1_rk__x_rebased + _1205;
-            int32_t  const _1595 = _1594 * 2;
-            int32_t  const _1596 = _1595 + _partial_s0_ii_ig;
-            int32_t  const _1597 = _1596 * 16;
-            int32_t  const _1598 = _1597 + 6;
-            float  const _1599 = _probs[_1598];
-            float16  const _1600 = float16_ops::broadcast(_1599);
-            float16  const _1601 = _1593 * _1600;
-            float16  const _1602 = _1588 + _1601;
-            float16_ops::store(_1602, _pv, _1587);
-            int32_t  const _1603 = _1485 + 127;
-            float16  const _1604 = float16_ops::load(_pv, _1603);
-            int32_t  const _1605 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1606 = _1605 * _45;
-            int32_t  const _1607 = _1606 + _1475;
-            int32_t  const _1608 = _1607 + -1;
-            float16  const _1609 = float16_ops::load(_attn_v, _1608);
-            int32_t  const _1610 = _pv_s1_rk__x_rebased + _1205;
-            int32_t  const _1611 = _1610 * 2;
-            int32_t  const _1612 = _1611 + _partial_s0_ii_ig;
-            int32_t  const _1613 = _1612 * 16;
-            int32_t  const _1614 = _1613 + 7;
-            float  const _1615 = _probs[_1614];
-            float16  const _1616 = float16_ops::broadcast(_1615);
-            float16  const _1617 = _1609 * _1616;
-            float16  const _1618 = _1604 + _1617;
-            float16_ops::store(_1618, _pv, _1603);
-            int32_t  const _1619 = _1484 + 143;
-            float16  const _1620 = float16_ops::load(_pv, _1619);
-            int32_t  const _1621 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1622 = _1621 * _45;
-            int32_t  const _1623 = _1622 + _1475;
-            int32_t  const _1624 = _1623 + -1;
-            float16  const _1625 = float16_ops::load(_attn_v, _1624);
-            int32_t  const _1626 = _pv_s1_rk__x_rebased + _1205;
-            int32_t  const _1627 = _1626 * 2;
-            int32_t  const _1628 = _1627 + _partial_s0_ii_ig;
-            int32_t  const _1629 = _1628 * 16;
-            int32_t  const _1630 = _1629 + 8;
-            float  const _1631 = _probs[_1630];
-            float16  const _1632 = float16_ops::broadcast(_1631);
-            float16  const _1633 = _1625 * _1632;
-            float16  const _1634 = _1620 + _1633;
-            float16_ops::store(_1634, _pv, _1619);
-            int32_t  const _1635 = _1483 + 159;
-            float16  const _1636 = float16_ops::load(_pv, _1635);
-            int32_t  const _1637 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1638 = _1637 * _45;
-            int32_t  const _1639 = _1638 + _1475;
-            int32_t  const _1640 = _1639 + -1;
-            float16  const _1641 = float16_ops::load(_attn_v, _1640);
-            int32_t  const _1642 = _pv_s1_rk__x_rebased + _1205;
-            int32_t  const _1643 = _1642 * 2;
-            int32_t  const _1644 = _1643 + _partial_s0_ii_ig;
-            int32_t  const _1645 = _1644 * 16;
-            int32_t  const _1646 = _1645 + 9;
-            float  const _1647 = _probs[_1646];
-            float16  const _1648 = float16_ops::broadcast(_1647);
-            float16  const _1649 = _1641 * _1648;
-            float16  const _1650 = _1636 + _1649;
-            float16_ops::store(_1650, _pv, _1635);
-            int32_t  const _1651 = _1482 + 175;
-            float16  const _1652 = float16_ops::load(_pv, _1651);
-            int32_t  const _1653 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1654 = _1653 * _45;
-            int32_t  const _1655 = _1654 + _1475;
-            int32_t  const _1656 = _1655 + -1;
-            float16  const _1657 = float16_ops::load(_attn_v, _1656);
-            int32_t  const _1658 = _pv_s1_rk__x_rebased + _1205;
-            int32_t  const _1659 = _1658 * 2;
-            int32_t  const _1660 = _1659 + _partial_s0_ii_ig;
-            int32_t  const _1661 = _1660 * 16;
-            int32_t  const _1662 = _1661 + 10;
-            float  const _1663 = _probs[_1662];
-            float16  const _1664 = float16_ops::broadcast(_1663);
-            float16  const _1665 = _1657 * _1664;
-            float16  const _1666 = _1652 + _1665;
-            float16_ops::store(_1666, _pv, _1651);
-            int32_t  const _1667 = _1481 + 191;
-            float16  const _1668 = float16_ops::load(_pv, _1667);
-            int32_t  const _1669 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1670 = _1669 * _45;
-            int32_t  const _1671 = _1670 + _1475;
-            int32_t  const _1672 = _1671 + -1;
-            float16  const _1673 = float16_ops::load(_attn_v, _1672);
-            int32_t  const _1674 = _pv_s1_rk__x_rebased + _1205;
-            int32_t  const _1675 = _1674 * 2;
-            int32_t  const _1676 = _1675 + _partial_s0_ii_ig;
-            int32_t  const _1677 = _1676 * 16;
-            int32_t  const _1678 = _1677 + 11;
-            float  const _1679 = _probs[_1678];
-            float16  const _1680 = float16_ops::broadcast(_1679);
-            float16  const _1681 = _1673 * _1680;
-            float16  const _1682 = _1668 + _1681;
-            float16_ops::store(_1682, _pv, _1667);
-            int32_t  const _1683 = _1480 + 207;
-            float16  const _1684 = float16_ops::load(_pv, _1683);
-            int32_t  const _1685 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1686 = _1685 * _45;
-            int32_t  const _1687 = _1686 + _1475;
-            int32_t  const _1688 = _1687 + -1;
-            float16  const _1689 = float16_ops::load(_attn_v, _1688);
-            int32_t  const _1690 = _pv_s1_rk__x_rebased + _1205;
-            int32_t  const _1691 = _1690 * 2;
-            int32_t  const _1692 = _1691 + _partial_s0_ii_ig;
-            int32_t  const _1693 = _1692 * 16;
-            int32_t  const _1694 = _1693 + 12;
-            float  const _1695 = _probs[_1694];
-            float16  const _1696 = float16_ops::broadcast(_1695);
-            float16  const _1697 = _1689 * _1696;
-            float16  const _1698 = _1684 + _1697;
-            float16_ops::store(_1698, _pv, _1683);
-            int32_t  const _1699 = _1479 + 223;
-            float16  const _1700 = float16_ops::load(_pv, _1699);
-            int32_t  const _1701 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1702 = _1701 * _45;
-            int32_t  const _1703 = _1702 + _1475;
-            int32_t  const _1704 = _1703 + -1;
-            float16  const _1705 = float16_ops::load(_attn_v, _1704);
-            int32_t  const _1706 = _pv_s1_rk__x_rebased + _1205;
-            int32_t  const _1707 = _1706 * 2;
-            int32_t  const _1708 = _1707 + _partial_s0_ii_ig;
-            int32_t  const _1709 = _1708 * 16;
-            int32_t  const _1710 = _1709 + 13;
-            float  const _1711 = _probs[_1710];
-            float16  const _1712 = float16_ops::broadcast(_1711);
-            float16  const _1713 = _1705 * _1712;
-            float16  const _1714 = _1700 + _1713;
-            float16_ops::store(_1714, _pv, _1699);
-            int32_t  const _1715 = _1478 + 239;
-            float16  const _1716 = float16_ops::load(_pv, _1715);
-            int32_t  const _1717 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1718 = _1717 * _45;
-            int32_t  const _1719 = _1718 + _1475;
-            int32_t  const _1720 = _1719 + -1;
+            int32_t  const _1491 = _1476 + 16;
+            float16  const _1492 = float16_ops::load(_pv, _1491);
+            int32_t  const _1493 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1494 = _1493 * _attn_dv_pad;
+            int32_t  const _1495 = _1494 + _1475;
+            float16  const _1496 = float16_ops::load(_attn_v, _1495);
+            int32_t  const _1497 = _pv_s1_rk__x_rebased + _1254;
+            int32_t  const _1498 = _1497 * 2;
+            int32_t  const _1499 = _1498 + _partial_s0_ii_ig;
+            int32_t  const _1500 = _1499 * 16;
+            float  const _1501 = _probs[_1500];
+            float16  const _1502 = float16_ops::broadcast(_1501);
+            float16  const _1503 = _1496 * _1502;
+            float16  const _1504 = _1492 + _1503;
+            float16_ops::store(_1504, _pv, _1491);
+            int32_t  const _1505 = _1253 + _1476;
+            int32_t  const _1506 = _1505 + 48;
+            float16  const _1507 = float16_ops::load(_pv, _1506);
+            int32_t  const _1508 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1509 = _1508 * _attn_dv_pad;
+            int32_t  const _1510 = _1509 + _1475;
+            float16  const _1511 = float16_ops::load(_attn_v, _1510);
+            int32_t  const _1512 = _pv_s1_rk__x_rebased + _1254;
+            int32_t  const _1513 = _1512 * 2;
+            int32_t  const _1514 = _1513 + _partial_s0_ii_ig;
+            int32_t  const _1515 = _1514 * 16;
+            int32_t  const _1516 = _1515 + 1;
+            float  const _1517 = _probs[_1516];
+            float16  const _1518 = float16_ops::broadcast(_1517);
+            float16  const _1519 = _1511 * _1518;
+            float16  const _1520 = _1507 + _1519;
+            float16_ops::store(_1520, _pv, _1506);
+            int32_t  const _1521 = _1490 + 80;
+            float16  const _1522 = float16_ops::load(_pv, _1521);
+            int32_t  const _1523 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1524 = _1523 * _attn_dv_pad;
+            int32_t  const _1525 = _1524 + _1475;
+            float16  const _1526 = float16_ops::load(_attn_v, _1525);
+            int32_t  const _1527 = _pv_s1_rk__x_rebased + _1254;
+            int32_t  const _1528 = _1527 * 2;
+            int32_t  const _1529 = _1528 + _partial_s0_ii_ig;
+            int32_t  const _1530 = _1529 * 16;
+            int32_t  const _1531 = _1530 + 2;
+            float  const _1532 = _probs[_1531];
+            float16  const _1533 = float16_ops::broadcast(_1532);
+            float16  const _1534 = _1526 * _1533;
+            float16  const _1535 = _1522 + _1534;
+            float16_ops::store(_1535, _pv, _1521);
+            int32_t  const _1536 = _1489 + 112;
+            float16  const _1537 = float16_ops::load(_pv, _1536);
+            int32_t  const _1538 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1539 = _1538 * _attn_dv_pad;
+            int32_t  const _1540 = _1539 + _1475;
+            float16  const _1541 = float16_ops::load(_attn_v, _1540);
+            int32_t  const _1542 = _pv_s1_rk__x_rebased + _1254;
+            int32_t  const _1543 = _1542 * 2;
+            int32_t  const _1544 = _1543 + _partial_s0_ii_ig;
+            int32_t  const _1545 = _1544 * 16;
+            int32_t  const _1546 = _1545 + 3;
+            float  const _1547 = _probs[_1546];
+            float16  const _1548 = float16_ops::broadcast(_1547);
+            float16  const _1549 = _1541 * _1548;
+            float16  const _1550 = _1537 + _1549;
+            float16_ops::store(_1550, _pv, _1536);
+            int32_t  const _1551 = _1488 + 144;
+            float16  const _1552 = float16_ops::load(_pv, _1551);
+            int32_t  const _1553 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1554 = _1553 * _attn_dv_pad;
+            int32_t  const _1555 = _1554 + _1475;
+            float16  const _1556 = float16_ops::load(_attn_v, _1555);
+            int32_t  const _1557 = _pv_s1_rk__x_rebased + _1254;
+            int32_t  const _1558 = _1557 * 2;
+            int32_t  const _1559 = _1558 + _partial_s0_ii_ig;
+            int32_t  const _1560 = _1559 * 16;
+            int32_t  const _1561 = _1560 + 4;
+            float  const _1562 = _probs[_1561];
+            float16  const _1563 = float16_ops::broadcast(_1562);
+            float16  const _1564 = _1556 * _1563;
+            float16  const _1565 = _1552 + _1564;
+            float16_ops::store(_1565, _pv, _1551);
+            int32_t  const _1566 = _1487 + 176;
+            float16  const _1567 = float16_ops::load(_pv, _1566);
+            int32_t  const _1568 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1569 = _1568 * _attn_dv_pad;
+            int32_t  const _1570 = _1569 + _1475;
+            float16  const _1571 = float16_ops::load(_attn_v, _1570);
+            int32_t  const _1572 = _pv_s1_rk__x_rebased + _1254;
+            int32_t  const _1573 = _1572 * 2;
+            int32_t  const _1574 = _1573 + _partial_s0_ii_ig;
+            int32_t  const _1575 = _1574 * 16;
+            int32_t  const _1576 = _1575 + 5;
+            float  const _1577 = _probs[_1576];
+            float16  const _1578 = float16_ops::broadcast(_1577);
+            float16  const _1579 = _1571 * _1578;
+            float16  const _1580 = _1567 + _1579;
+            float16_ops::store(_1580, _pv, _1566);
+            int32_t  const _1581 = _1486 + 208;
+            float16  const _1582 = float16_ops::load(_pv, _1581);
+            int32_t  const _1583 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1584 = _1583 * _attn_dv_pad;
+            int32_t  const _1585 = _1584 + _1475;
+            float16  const _1586 = float16_ops::load(_attn_v, _1585);
+            int32_t  const _1587 = _pv_s1_rk__x_rebased + _1254;
+            int32_t  const _1588 = _1587 * 2;
+            int32_t  const _1589 = _1588 + _partial_s0_ii_ig;
+            int32_t  const _1590 = _1589 * 16;
+            int32_t  const _1591 = _1590 + 6;
+            float  const _1592 = _probs[_1591];
+            float16  const _1593 = float16_ops::broadcast(_1592);
+            float16  const _1594 = _1586 * _1593;
+            float16  const _1595 = _1582 + _1594;
+            float16_ops::store(_1595, _pv, _1581);
+            int32_t  const _1596 = _1485 + 240;
+            float16  const _1597 = float16_ops::load(_pv, _1596);
+            int32_t  const _1598 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1599 = _1598 * _attn_dv_pad;
+            int32_t  const _1600 = _1599 + _1475;
+            float16  const _1601 = float16_ops::load(_attn_v, _1600);
+            int32_t  const _1602 = _pv_s1_rk__x_rebased + _1254;
+            int32_t  const _1603 = _1602 * 2;
+            int32_t  const _1604 = _1603 + _partial_s0_ii_ig;
+            int32_t  const _1605 = _1604 * 16;
+            int32_t  const _1606 = _1605 + 7;
+            float  const _1607 = _probs[_1606];
+            float16  const _1608 = float16_ops::broadcast(_1607);
+            float16  const _1609 = _1601 * _1608;
+            float16  const _1610 = _1597 + _1609;
+            float16_ops::store(_1610, _pv, _1596);
+            int32_t  const _1611 = _1484 + 272;
+            float16  const _1612 = float16_ops::load(_pv, _1611);
+            int32_t  const _1613 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1614 = _1613 * _attn_dv_pad;
+            int32_t  const _1615 = _1614 + _1475;
+            float16  const _1616 = float16_ops::load(_attn_v, _1615);
+            int32_t  const _1617 = _pv_s1_rk__x_rebased + _1254;
+            int32_t  const _1618 = _1617 * 2;
+            int32_t  const _1619 = _1618 + _partial_s0_ii_ig;
+            int32_t  const _1620 = _1619 * 16;
+            int32_t  const _1621 = _1620 + 8;
+            float  const _1622 = _probs[_1621];
+            float16  const _1623 = float16_ops::broadcast(_1622);
+            float16  const _1624 = _1616 * _1623;
+            float16  const _1625 = _1612 + _1624;
+            float16_ops::store(_1625, _pv, _1611);
+            int32_t  const _1626 = _1483 + 304;
+            float16  const _1627 = float16_ops::load(_pv, _1626);
+            int32_t  const _1628 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1629 = _1628 * _attn_dv_pad;
+            int32_t  const _1630 = _1629 + _1475;
+            float16  const _1631 = float16_ops::load(_attn_v, _1630);
+            int32_t  const _1632 = _pv_s1_rk__x_rebased + _1254;
+            int32_t  const _1633 = _1632 * 2;
+            int32_t  const _1634 = _1633 + _partial_s0_ii_ig;
+            int32_t  const _1635 = _1634 * 16;
+            int32_t  const _1636 = _1635 + 9;
+            float  const _1637 = _probs[_1636];
+            float16  const _1638 = float16_ops::broadcast(_1637);
+            float16  const _1639 = _1631 * _1638;
+            float16  const _1640 = _1627 + _1639;
+            float16_ops::store(_1640, _pv, _1626);
+            int32_t  const _1641 = _1482 + 336;
+            float16  const _1642 = float16_ops::load(_pv, _1641);
+            int32_t  const _1643 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1644 = _1643 * _attn_dv_pad;
+            int32_t  const _1645 = _1644 + _1475;
+            float16  const _1646 = float16_ops::load(_attn_v, _1645);
+            int32_t  const _1647 = _pv_s1_rk__x_rebased + _1254;
+            int32_t  const _1648 = _1647 * 2;
+            int32_t  const _1649 = _1648 + _partial_s0_ii_ig;
+            int32_t  const _1650 = _1649 * 16;
+            int32_t  const _1651 = _1650 + 10;
+            float  const _1652 = _probs[_1651];
+            float16  const _1653 = float16_ops::broadcast(_1652);
+            float16  const _1654 = _1646 * _1653;
+            float16  const _1655 = _1642 + _1654;
+            float16_ops::store(_1655, _pv, _1641);
+            int32_t  const _1656 = _1481 + 368;
+            float16  const _1657 = float16_ops::load(_pv, _1656);
+            int32_t  const _1658 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1659 = _1658 * _attn_dv_pad;
+            int32_t  const _1660 = _1659 + _1475;
+            float16  const _1661 = float16_ops::load(_attn_v, _1660);
+            int32_t  const _1662 = _pv_s1_rk__x_rebased + _1254;
+            int32_t  const _1663 = _1662 * 2;
+            int32_t  const _1664 = _1663 + _partial_s0_ii_ig;
+            int32_t  const _1665 = _1664 * 16;
+            int32_t  const _1666 = _1665 + 11;
+            float  const _1667 = _probs[_1666];
+            float16  const _1668 = float16_ops::broadcast(_1667);
+            float16  const _1669 = _1661 * _1668;
+            float16  const _1670 = _1657 + _1669;
+            float16_ops::store(_1670, _pv, _1656);
+            int32_t  const _1671 = _1480 + 400;
+            float16  const _1672 = float16_ops::load(_pv, _1671);
+            int32_t  const _1673 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1674 = _1673 * _attn_dv_pad;
+            int32_t  const _1675 = _1674 + _1475;
+            float16  const _1676 = float16_ops::load(_attn_v, _1675);
+            int32_t  const _1677 = _pv_s1_rk__x_rebased + _1254;
+            int32_t  const _1678 = _1677 * 2;
+            int32_t  const _1679 = _1678 + _partial_s0_ii_ig;
+            int32_t  const _1680 = _1679 * 16;
+            int32_t  const _1681 = _1680 + 12;
+            float  const _1682 = _probs[_1681];
+            float16  const _1683 = float16_ops::broadcast(_1682);
+            float16  const _1684 = _1676 * _1683;
+            float16  const _1685 = _1672 + _1684;
+            float16_ops::store(_1685, _pv, _1671);
+            int32_t  const _1686 = _1479 + 432;
+            float16  const _1687 = float16_ops::load(_pv, _1686);
+            int32_t  const _1688 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1689 = _1688 * _attn_dv_pad;
+            int32_t  const _1690 = _1689 + _1475;
+            float16  const _1691 = float16_ops::load(_attn_v, _1690);
+            int32_t  const _1692 = _pv_s1_rk__x_rebased + _1254;
+            int32_t  const _1693 = _1692 * 2;
+            int32_t  const _1694 = _1693 + _partial_s0_ii_ig;
+            int32_t  const _1695 = _1694 * 16;
+            int32_t  const _1696 = _1695 + 13;
+            float  const _1697 = _probs[_1696];
+            float16  const _1698 = float16_ops::broadcast(_1697);
+            float16  const _1699 = _1691 * _1698;
+            float16  const _1700 = _1687 + _1699;
+            float16_ops::store(_1700, _pv, _1686);
+            int32_t  const _1701 = _1478 + 464;
+            float16  const _1702 = float16_ops::load(_pv, _1701);
+            int32_t  const _1703 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1704 = _1703 * _attn_dv_pad;
+            int32_t  const _1705 = _1704 + _1475;
+            float16  const _1706 = float16_ops::load(_attn_v, _1705);
+            int32_t  const _1707 = _pv_s1_rk__x_rebased + _1254;
+            int32_t  const _1708 = _1707 * 2;
+            int32_t  const _1709 = _1708 + _partial_s0_ii_ig;
+            int32_t  const _1710 = _1709 * 16;
+            int32_t  const _1711 = _1710 + 14;
+            float  const _1712 = _probs[_1711];
+            float16  const _1713 = float16_ops::broadcast(_1712);
+            float16  const _1714 = _1706 * _1713;
+            float16  const _1715 = _1702 + _1714;
+            float16_ops::store(_1715, _pv, _1701);
+            int32_t  const _1716 = _1477 + 496;
+            float16  const _1717 = float16_ops::load(_pv, _1716);
+            int32_t  const _1718 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1719 = _1718 * _attn_dv_pad;
+            int32_t  const _1720 = _1719 + _1475;
             float16  const _1721 = float16_ops::load(_attn_v, _1720);
-            int32_t  const _1722 = _pv_s1_rk__x_rebased + _1205;
+            int32_t  const _1722 = _pv_s1_rk__x_rebased + _1254;
             int32_t  const _1723 = _1722 * 2;
             int32_t  const _1724 = _1723 + _partial_s0_ii_ig;
             int32_t  const _1725 = _1724 * 16;
-            int32_t  const _1726 = _1725 + 14;
+            int32_t  const _1726 = _1725 + 15;
             float  const _1727 = _probs[_1726];
             float16  const _1728 = float16_ops::broadcast(_1727);
             float16  const _1729 = _1721 * _1728;
-            float16  const _1730 = _1716 + _1729;
-            float16_ops::store(_1730, _pv, _1715);
-            int32_t  const _1731 = _1477 + 255;
-            float16  const _1732 = float16_ops::load(_pv, _1731);
-            int32_t  const _1733 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1734 = _1733 * _45;
-            int32_t  const _1735 = _1734 + _1475;
-            int32_t  const _1736 = _1735 + -1;
-            float16  const _1737 = float16_ops::load(_attn_v, _1736);
-            int32_t  const _1738 = _pv_s1_rk__x_rebased + _1205;
-            int32_t  const _1739 = _1738 * 2;
-            int32_t  const _1740 = _1739 + _partial_s0_ii_ig;
-            int32_t  const _1741 = _1740 * 16;
-            int32_t  const _1742 = _1741 + 15;
-            float  const _1743 = _probs[_1742];
-            float16  const _1744 = float16_ops::broadcast(_1743);
-            float16  const _1745 = _1737 * _1744;
-            float16  const _1746 = _1732 + _1745;
-            float16_ops::store(_1746, _pv, _1731);
+            float16  const _1730 = _1717 + _1729;
+            float16_ops::store(_1730, _pv, _1716);
            } // for _pv_s1_rk__x_rebased
           } // for _pv_s1_c_co
           // consume pv
-          int32_t  const _1747 = ::halide_cpp_max(_1192, _1194);
-          int32_t  const _1748 = _partial_s0_ii_ig * 16;
-          int32_t  const _1749 = _1182 - _1195;
+          int32_t  const _1731 = ::halide_cpp_max(_1240, _1242);
+          int32_t  const _1732 = _partial_s0_ii_ig * 16;
           for (int _partial_s0_ii_ir = 0; _partial_s0_ii_ir < 0 + 16; _partial_s0_ii_ir++)
           {
-           int32_t  const _1750 = _partial_s0_ii_ir + _1748;
-           int32_t  const _1751 = _45 + 16;
-           int32_t  const _1752 = _1750 * _1751;
-           int32_t  const _1753 = _1749 + 16;
-           int32_t  const _1754 = _1753 * _partial_s0_ii_ir;
-           int32_t  const _1755 = _1754 - _1195;
-           for (int _partial_s0_c_c = 0; _partial_s0_c_c < 0 + _1202; _partial_s0_c_c++)
+           int32_t  const _1733 = _partial_s0_ii_ir + _1732;
+           int32_t  const _1734 = _attn_dv_pad + 16;
+           int32_t  const _1735 = _1733 * _1734;
+           int32_t  const _1736 = _1253 + 32;
+           int32_t  const _1737 = _1736 * _partial_s0_ii_ir;
+           int32_t  const _1738 = _1737 - _1221;
+           for (int _partial_s0_c_c = 0; _partial_s0_c_c < 0 + _1247; _partial_s0_c_c++)
            {
-            int32_t  const _1756 = _partial_s0_c_c * 16;
-            int32_t  const _1757 = _1756 + _1755;
-            int32_t  const _1758 = _1757 + 16;
-            float16  const _1759 = float16_ops::load(_pv, _1758);
-            int32_t  const _1760 = _1756 + _1752;
-            float16_ops::store(_1759, _partial, _1760);
+            int32_t  const _1739 = _partial_s0_c_c * 16;
+            int32_t  const _1740 = _1739 + _1738;
+            int32_t  const _1741 = _1740 + 16;
+            float16  const _1742 = float16_ops::load(_pv, _1741);
+            int32_t  const _1743 = _1739 + _1735;
+            float16_ops::store(_1742, _partial, _1743);
            } // for _partial_s0_c_c
-           int32_t  const _1761 = ::halide_cpp_min(_1204, _1747);
-           int32_t  const _1762 = ::halide_cpp_max(_1761, _1192);
-           int32_t  const _1763 = _1762 + 1024;
-           int32_t  const _1764 = ::halide_cpp_min(_1763, _1747);
-           float  const _1765 = reinterpret<float>(_1764);
-           int32_t  const _1766 = _1749 + 16;
-           int32_t  const _1767 = _1766 * _partial_s0_ii_ir;
-           int32_t  const _1768 = _1767 - _1195;
-           int32_t  const _1769 = _partial_s0_ii_ir + _1748;
-           for (int _partial_s0_c_c_rebased = 0; _partial_s0_c_c_rebased < 0 + _1201; _partial_s0_c_c_rebased++)
+           int32_t  const _1744 = ::halide_cpp_min(_1249, _1731);
+           int32_t  const _1745 = ::halide_cpp_max(_1744, _1240);
+           int32_t  const _1746 = _1745 + 1024;
+           int32_t  const _1747 = ::halide_cpp_min(_1746, _1731);
+           float  const _1748 = reinterpret<float>(_1747);
+           int32_t  const _1749 = _1253 + 32;
+           int32_t  const _1750 = _1749 * _partial_s0_ii_ir;
+           int32_t  const _1751 = _1750 - _1221;
+           int32_t  const _1752 = _partial_s0_ii_ir + _1732;
+           for (int _partial_s0_c_c_rebased = 0; _partial_s0_c_c_rebased < 0 + _1244; _partial_s0_c_c_rebased++)
            {
-            int32_t  const _1770 = _partial_s0_c_c_rebased + _1202;
-            int32_t  const _1771 = _1770 * 16;
-            int32_t  const _1772 = ::halide_cpp_min(_1771, _45);
-            int32_t  const _1773 = _1772 - _45;
-            int32x16_t  const _1774 = int32x16_t_ops::ramp(_1772, 1);
-            int32_t  const _1775 = _45 + -1;
-            int32x16_t  const _1776 = int32x16_t_ops::broadcast(_1775);
-            int32x16_t  const _1777 = int32x16_t_ops::min(_1774, _1776);
-            int32_t  const _1778 = _1768 + 16;
-            int32x16_t  const _1779 = int32x16_t_ops::broadcast(_1778);
-            int32x16_t  const _1780 = _1777 + _1779;
-            float16  const _1781 = float16_ops::load_gather(_pv, _1780);
-            float  const _1782 = _row_max[_1769];
-            float16  const _1783 = float16_ops::broadcast(_1782);
-            float  const _1784 = _row_sum[_1769];
-            float16  const _1785 = float16_ops::broadcast(_1784);
-            float16  const _1786 = float16_ops::broadcast(_1765);
-            float  const _1787 = reinterpret<float>(_1747);
-            float16  const _1788 = float16_ops::broadcast(_1787);
-            int32_t  const _1789 = _1773 + -2;
-            int32x16_t  const _1790 = int32x16_t_ops::ramp(_1789, 1);
-            int32x16_t  const _1791 = int32x16_t_ops::broadcast(0);
-            uint8x16_t  const _1792 = int32x16_t_ops::eq(_1790, _1791);
-            float16  const _1793 = float16_ops::select(_1792, _1786, _1788);
-            int32_t  const _1794 = _1773 + -1;
-            int32x16_t  const _1795 = int32x16_t_ops::ramp(_1794, 1);
-            uint8x16_t  const _1796 = int32x16_t_ops::eq(_1795, _1791);
-            float16  const _1797 = float16_ops::select(_1796, _1785, _1793);
-            int32x16_t  const _1798 = int32x16_t_ops::ramp(_1773, 1);
-            uint8x16_t  const _1799 = int32x16_t_ops::eq(_1798, _1791);
-            float16  const _1800 = float16_ops::select(_1799, _1783, _1797);
-            int32x16_t  const _1801 = int32x16_t_ops::broadcast(_45);
-            uint8x16_t  const _1802 = int32x16_t_ops::lt(_1774, _1801);
-            float16  const _1803 = float16_ops::select(_1802, _1781, _1800);
-            int32_t  const _1804 = _45 + 16;
-            int32_t  const _1805 = _1804 * _1769;
-            int32_t  const _1806 = _1805 + _1772;
-            float16_ops::store(_1803, _partial, _1806);
+            int32_t  const _1753 = _partial_s0_c_c_rebased + _1247;
+            int32_t  const _1754 = _1753 * 16;
+            int32_t  const _1755 = ::halide_cpp_min(_1754, _attn_dv_pad);
+            int32_t  const _1756 = _1755 - _attn_dv_pad;
+            int32x16_t  const _1757 = int32x16_t_ops::ramp(_1755, 1);
+            int32_t  const _1758 = _attn_dv_pad + -1;
+            int32x16_t  const _1759 = int32x16_t_ops::broadcast(_1758);
+            int32x16_t  const _1760 = int32x16_t_ops::min(_1757, _1759);
+            int32_t  const _1761 = _1751 + 16;
+            int32x16_t  const _1762 = int32x16_t_ops::broadcast(_1761);
+            int32x16_t  const _1763 = _1760 + _1762;
+            float16  const _1764 = float16_ops::load_gather(_pv, _1763);
+            float  const _1765 = _row_max[_1752];
+            float16  const _1766 = float16_ops::broadcast(_1765);
+            float  const _1767 = _row_sum[_1752];
+            float16  const _1768 = float16_ops::broadcast(_1767);
+            float16  const _1769 = float16_ops::broadcast(_1748);
+            float  const _1770 = reinterpret<float>(_1731);
+            float16  const _1771 = float16_ops::broadcast(_1770);
+            int32_t  const _1772 = _1756 + -2;
+            int32x16_t  const _1773 = int32x16_t_ops::ramp(_1772, 1);
+            int32x16_t  const _1774 = int32x16_t_ops::broadcast(0);
+            uint8x16_t  const _1775 = int32x16_t_ops::eq(_1773, _1774);
+            float16  const _1776 = float16_ops::select(_1775, _1769, _1771);
+            int32_t  const _1777 = _1756 + -1;
+            int32x16_t  const _1778 = int32x16_t_ops::ramp(_1777, 1);
+            uint8x16_t  const _1779 = int32x16_t_ops::eq(_1778, _1774);
+            float16  const _1780 = float16_ops::select(_1779, _1768, _1776);
+            int32x16_t  const _1781 = int32x16_t_ops::ramp(_1756, 1);
+            uint8x16_t  const _1782 = int32x16_t_ops::eq(_1781, _1774);
+            float16  const _1783 = float16_ops::select(_1782, _1766, _1780);
+            int32x16_t  const _1784 = int32x16_t_ops::broadcast(_attn_dv_pad);
+            uint8x16_t  const _1785 = int32x16_t_ops::lt(_1757, _1784);
+            float16  const _1786 = float16_ops::select(_1785, _1764, _1783);
+            int32_t  const _1787 = _attn_dv_pad + 16;
+            int32_t  const _1788 = _1787 * _1752;
+            int32_t  const _1789 = _1788 + _1755;
+            float16_ops::store(_1786, _partial, _1789);
            } // for _partial_s0_c_c_rebased
           } // for _partial_s0_ii_ir
           _pv_free.free();
@@ -5838,33 +5841,33 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
         _probs_free.free();
         // produce attn_out
         // consume partial
-        int32_t  const _1807 = _45 & 15;
-        bool  const _1808 = _1807 != 0;
-        int32_t  const _1809 = _45 >> 4;
+        int32_t  const _1790 = _attn_dv_pad & 15;
+        bool  const _1791 = _1790 != 0;
+        int32_t  const _1792 = _attn_dv_pad >> 4;
         for (int _attn_out_s0_ii = 0; _attn_out_s0_ii < 0 + 32; _attn_out_s0_ii++)
         {
-         int32_t  const _1810 = _45 + 16;
-         int32_t  const _1811 = _1810 * _attn_out_s0_ii;
-         int32_t  const _1812 = _attn_out_s0_ii * _59;
-         int32_t  const _1813 = _1809 + 1;
-         for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + _1813; _attn_out_s0_c_c++)
+         int32_t  const _1793 = _attn_dv_pad + 16;
+         int32_t  const _1794 = _1793 * _attn_out_s0_ii;
+         int32_t  const _1795 = _attn_out_s0_ii * _59;
+         int32_t  const _1796 = _1792 + 1;
+         for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + _1796; _attn_out_s0_c_c++)
          {
-          int32_t  const _1814 = _attn_out_s0_c_c * 16;
-          int32_t  const _1815 = _1814 + _1811;
-          float16  const _1816 = float16_ops::load(_partial, _1815);
-          int32_t  const _1817 = _1814 + _1812;
-          float16_ops::store(_1816, _attn_out, _1817);
+          int32_t  const _1797 = _attn_out_s0_c_c * 16;
+          int32_t  const _1798 = _1797 + _1794;
+          float16  const _1799 = float16_ops::load(_partial, _1798);
+          int32_t  const _1800 = _1797 + _1795;
+          float16_ops::store(_1799, _attn_out, _1800);
          } // for _attn_out_s0_c_c
-         if (_1808)
+         if (_1791)
          {
-          int32_t  const _1818 = _45 + 16;
-          int32_t  const _1819 = _1818 * _attn_out_s0_ii;
-          int32_t  const _1820 = _1819 + _45;
-          float16  const _1821 = float16_ops::load(_partial, _1820);
-          int32_t  const _1822 = _attn_out_s0_ii * _59;
-          int32_t  const _1823 = _1822 + _45;
-          float16_ops::store(_1821, _attn_out, _1823);
-         } // if _1808
+          int32_t  const _1801 = _attn_dv_pad + 16;
+          int32_t  const _1802 = _1801 * _attn_out_s0_ii;
+          int32_t  const _1803 = _1802 + _attn_dv_pad;
+          float16  const _1804 = float16_ops::load(_partial, _1803);
+          int32_t  const _1805 = _attn_out_s0_ii * _59;
+          int32_t  const _1806 = _1805 + _attn_dv_pad;
+          float16_ops::store(_1804, _attn_out, _1806);
+         } // if _1791
         } // for _attn_out_s0_ii
         _partial_free.free();
        } // alloc _partial
@@ -5892,8 +5895,10 @@ int attn_alibi_softcap_pipeline_argv(void **args) {
   *(int32_t const *)args[9],
   *(int32_t const *)args[10],
   *(int32_t const *)args[11],
-  (halide_buffer_t *)args[12],
-  (halide_buffer_t *)args[13]
+  *(int32_t const *)args[12],
+  *(int32_t const *)args[13],
+  (halide_buffer_t *)args[14],
+  (halide_buffer_t *)args[15]
 );
 }
 HALIDE_FUNCTION_ATTRS
@@ -5947,22 +5952,34 @@ const struct halide_filter_metadata_t *attn_alibi_softcap_pipeline_metadata() {
  const halide_scalar_value_t *scalar_min__attn_lk = (const halide_scalar_value_t *)&halide_scalar_value_1;
  const halide_scalar_value_t *scalar_max__attn_lk = nullptr;
  const halide_scalar_value_t *scalar_estimate__attn_lk = nullptr;
+ int64_t const *const *buffer_estimates__attn_d = nullptr;
+ alignas(alignof(halide_scalar_value_t)) static const int32_t halide_scalar_value_2[2] = {1, 0};
+ const halide_scalar_value_t *scalar_def__attn_d = nullptr;
+ const halide_scalar_value_t *scalar_min__attn_d = (const halide_scalar_value_t *)&halide_scalar_value_2;
+ const halide_scalar_value_t *scalar_max__attn_d = nullptr;
+ const halide_scalar_value_t *scalar_estimate__attn_d = nullptr;
+ int64_t const *const *buffer_estimates__attn_dv_pad = nullptr;
+ alignas(alignof(halide_scalar_value_t)) static const int32_t halide_scalar_value_3[2] = {1, 0};
+ const halide_scalar_value_t *scalar_def__attn_dv_pad = nullptr;
+ const halide_scalar_value_t *scalar_min__attn_dv_pad = (const halide_scalar_value_t *)&halide_scalar_value_3;
+ const halide_scalar_value_t *scalar_max__attn_dv_pad = nullptr;
+ const halide_scalar_value_t *scalar_estimate__attn_dv_pad = nullptr;
  int64_t const *const *buffer_estimates__attn_tile = nullptr;
- alignas(alignof(halide_scalar_value_t)) static const int32_t halide_scalar_value_2[2] = {0, 0};
+ alignas(alignof(halide_scalar_value_t)) static const int32_t halide_scalar_value_4[2] = {0, 0};
  const halide_scalar_value_t *scalar_def__attn_tile = nullptr;
- const halide_scalar_value_t *scalar_min__attn_tile = (const halide_scalar_value_t *)&halide_scalar_value_2;
+ const halide_scalar_value_t *scalar_min__attn_tile = (const halide_scalar_value_t *)&halide_scalar_value_4;
  const halide_scalar_value_t *scalar_max__attn_tile = nullptr;
  const halide_scalar_value_t *scalar_estimate__attn_tile = nullptr;
  int64_t const *const *buffer_estimates__attn_head = nullptr;
- alignas(alignof(halide_scalar_value_t)) static const int32_t halide_scalar_value_3[2] = {0, 0};
+ alignas(alignof(halide_scalar_value_t)) static const int32_t halide_scalar_value_5[2] = {0, 0};
  const halide_scalar_value_t *scalar_def__attn_head = nullptr;
- const halide_scalar_value_t *scalar_min__attn_head = (const halide_scalar_value_t *)&halide_scalar_value_3;
+ const halide_scalar_value_t *scalar_min__attn_head = (const halide_scalar_value_t *)&halide_scalar_value_5;
  const halide_scalar_value_t *scalar_max__attn_head = nullptr;
  const halide_scalar_value_t *scalar_estimate__attn_head = nullptr;
  int64_t const *const *buffer_estimates__attn_batch = nullptr;
- alignas(alignof(halide_scalar_value_t)) static const int32_t halide_scalar_value_4[2] = {0, 0};
+ alignas(alignof(halide_scalar_value_t)) static const int32_t halide_scalar_value_6[2] = {0, 0};
  const halide_scalar_value_t *scalar_def__attn_batch = nullptr;
- const halide_scalar_value_t *scalar_min__attn_batch = (const halide_scalar_value_t *)&halide_scalar_value_4;
+ const halide_scalar_value_t *scalar_min__attn_batch = (const halide_scalar_value_t *)&halide_scalar_value_6;
  const halide_scalar_value_t *scalar_max__attn_batch = nullptr;
  const halide_scalar_value_t *scalar_estimate__attn_batch = nullptr;
  int64_t const *const *buffer_estimates__attn_kv_lo = nullptr;
@@ -5995,7 +6012,7 @@ const struct halide_filter_metadata_t *attn_alibi_softcap_pipeline_metadata() {
  const halide_scalar_value_t *scalar_min__attn_out = nullptr;
  const halide_scalar_value_t *scalar_max__attn_out = nullptr;
  const halide_scalar_value_t *scalar_estimate__attn_out = nullptr;
- static const halide_filter_argument_t args[14] = {
+ static const halide_filter_argument_t args[16] = {
   {
    "__user_context",
    halide_argument_kind_input_scalar,
@@ -6061,6 +6078,28 @@ const struct halide_filter_metadata_t *attn_alibi_softcap_pipeline_metadata() {
    scalar_max__attn_lk,
    scalar_estimate__attn_lk,
    buffer_estimates__attn_lk,
+   },
+  {
+   "attn_d",
+   halide_argument_kind_input_scalar,
+   0,
+   {halide_type_int, 32, 1},
+   scalar_def__attn_d,
+   scalar_min__attn_d,
+   scalar_max__attn_d,
+   scalar_estimate__attn_d,
+   buffer_estimates__attn_d,
+   },
+  {
+   "attn_dv_pad",
+   halide_argument_kind_input_scalar,
+   0,
+   {halide_type_int, 32, 1},
+   scalar_def__attn_dv_pad,
+   scalar_min__attn_dv_pad,
+   scalar_max__attn_dv_pad,
+   scalar_estimate__attn_dv_pad,
+   buffer_estimates__attn_dv_pad,
    },
   {
    "attn_tile",
@@ -6153,7 +6192,7 @@ const struct halide_filter_metadata_t *attn_alibi_softcap_pipeline_metadata() {
   };
  static const halide_filter_metadata_t md = {
   halide_filter_metadata_t::VERSION,
-  14,
+  16,
   args,
   "x0-64-linux-avx-avx2-avx512-avx512_skylake-f16c-fma-no_bounds_query-sse41-user_context",
   "attn_alibi_softcap_pipeline",
@@ -6771,8 +6810,8 @@ extern "C" __attribute__((visibility("default"))) int attn_alibi_softcap(const a
       int32_t run_hi = kHasKeyTest ? block_end(run_lo) : hi;
       while (run_hi < hi && !masked(run_hi)) run_hi = block_end(run_hi);
       for (int32_t next = run_lo;;) {
-        int result = attn_alibi_softcap_pipeline(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(Lq), int32_t(Lk), int32_t(t),
-            int32_t(h), int32_t(b), run_lo, run_hi, next, &buffer0.buf, &out_tile.buf);
+        int result = attn_alibi_softcap_pipeline(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(Lq), int32_t(Lk), int32_t(D),
+            int32_t(Dv_pad), int32_t(t), int32_t(h), int32_t(b), run_lo, run_hi, next, &buffer0.buf, &out_tile.buf);
         if (result != 0) {
           if (!ctx.failed) fail(uc, "%s: the kernel failed (Halide error %d)", kKernelName, result);
           return result;

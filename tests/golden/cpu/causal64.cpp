@@ -3314,8 +3314,8 @@ extern "C" {
 #endif
 
 HALIDE_FUNCTION_ATTRS
-int attn_causal64_pipeline(void const *__user_context, struct halide_buffer_t *_attn_q_buffer, struct halide_buffer_t *_attn_k_buffer, struct halide_buffer_t *_attn_v_buffer, int32_t _attn_lq, int32_t _attn_lk, int32_t _attn_tile, int32_t _attn_head, int32_t _attn_batch, int32_t _attn_kv_lo, int32_t _attn_kv_hi, int32_t _attn_chunk_lo, struct halide_buffer_t *_attn_out_buffer) {
-(void)_attn_lq; (void)_attn_lk; (void)_attn_tile; (void)_attn_head; (void)_attn_batch; (void)_attn_kv_lo; (void)_attn_kv_hi; (void)_attn_chunk_lo;
+int attn_causal64_pipeline(void const *__user_context, struct halide_buffer_t *_attn_q_buffer, struct halide_buffer_t *_attn_k_buffer, struct halide_buffer_t *_attn_v_buffer, int32_t _attn_lq, int32_t _attn_lk, int32_t _attn_d, int32_t _attn_dv_pad, int32_t _attn_tile, int32_t _attn_head, int32_t _attn_batch, int32_t _attn_kv_lo, int32_t _attn_kv_hi, int32_t _attn_chunk_lo, struct halide_buffer_t *_attn_out_buffer) {
+(void)_attn_lq; (void)_attn_lk; (void)_attn_d; (void)_attn_dv_pad; (void)_attn_tile; (void)_attn_head; (void)_attn_batch; (void)_attn_kv_lo; (void)_attn_kv_hi; (void)_attn_chunk_lo;
  void * const _ucon = const_cast<void *>(__user_context);
  uint64_t  const _0 = (uint64_t)(_attn_out_buffer);
  uint64_t  const _1 = (uint64_t)(0ull);
@@ -4953,7 +4953,9 @@ int attn_causal64_pipeline_argv(void **args) {
   *(int32_t const *)args[9],
   *(int32_t const *)args[10],
   *(int32_t const *)args[11],
-  (halide_buffer_t *)args[12]
+  *(int32_t const *)args[12],
+  *(int32_t const *)args[13],
+  (halide_buffer_t *)args[14]
 );
 }
 HALIDE_FUNCTION_ATTRS
@@ -5008,22 +5010,34 @@ const struct halide_filter_metadata_t *attn_causal64_pipeline_metadata() {
  const halide_scalar_value_t *scalar_min__attn_lk = (const halide_scalar_value_t *)&halide_scalar_value_1;
  const halide_scalar_value_t *scalar_max__attn_lk = nullptr;
  const halide_scalar_value_t *scalar_estimate__attn_lk = nullptr;
+ int64_t const *const *buffer_estimates__attn_d = nullptr;
+ alignas(alignof(halide_scalar_value_t)) static const int32_t halide_scalar_value_2[2] = {1, 0};
+ const halide_scalar_value_t *scalar_def__attn_d = nullptr;
+ const halide_scalar_value_t *scalar_min__attn_d = (const halide_scalar_value_t *)&halide_scalar_value_2;
+ const halide_scalar_value_t *scalar_max__attn_d = nullptr;
+ const halide_scalar_value_t *scalar_estimate__attn_d = nullptr;
+ int64_t const *const *buffer_estimates__attn_dv_pad = nullptr;
+ alignas(alignof(halide_scalar_value_t)) static const int32_t halide_scalar_value_3[2] = {1, 0};
+ const halide_scalar_value_t *scalar_def__attn_dv_pad = nullptr;
+ const halide_scalar_value_t *scalar_min__attn_dv_pad = (const halide_scalar_value_t *)&halide_scalar_value_3;
+ const halide_scalar_value_t *scalar_max__attn_dv_pad = nullptr;
+ const halide_scalar_value_t *scalar_estimate__attn_dv_pad = nullptr;
  int64_t const *const *buffer_estimates__attn_tile = nullptr;
- alignas(alignof(halide_scalar_value_t)) static const int32_t halide_scalar_value_2[2] = {0, 0};
+ alignas(alignof(halide_scalar_value_t)) static const int32_t halide_scalar_value_4[2] = {0, 0};
  const halide_scalar_value_t *scalar_def__attn_tile = nullptr;
- const halide_scalar_value_t *scalar_min__attn_tile = (const halide_scalar_value_t *)&halide_scalar_value_2;
+ const halide_scalar_value_t *scalar_min__attn_tile = (const halide_scalar_value_t *)&halide_scalar_value_4;
  const halide_scalar_value_t *scalar_max__attn_tile = nullptr;
  const halide_scalar_value_t *scalar_estimate__attn_tile = nullptr;
  int64_t const *const *buffer_estimates__attn_head = nullptr;
- alignas(alignof(halide_scalar_value_t)) static const int32_t halide_scalar_value_3[2] = {0, 0};
+ alignas(alignof(halide_scalar_value_t)) static const int32_t halide_scalar_value_5[2] = {0, 0};
  const halide_scalar_value_t *scalar_def__attn_head = nullptr;
- const halide_scalar_value_t *scalar_min__attn_head = (const halide_scalar_value_t *)&halide_scalar_value_3;
+ const halide_scalar_value_t *scalar_min__attn_head = (const halide_scalar_value_t *)&halide_scalar_value_5;
  const halide_scalar_value_t *scalar_max__attn_head = nullptr;
  const halide_scalar_value_t *scalar_estimate__attn_head = nullptr;
  int64_t const *const *buffer_estimates__attn_batch = nullptr;
- alignas(alignof(halide_scalar_value_t)) static const int32_t halide_scalar_value_4[2] = {0, 0};
+ alignas(alignof(halide_scalar_value_t)) static const int32_t halide_scalar_value_6[2] = {0, 0};
  const halide_scalar_value_t *scalar_def__attn_batch = nullptr;
- const halide_scalar_value_t *scalar_min__attn_batch = (const halide_scalar_value_t *)&halide_scalar_value_4;
+ const halide_scalar_value_t *scalar_min__attn_batch = (const halide_scalar_value_t *)&halide_scalar_value_6;
  const halide_scalar_value_t *scalar_max__attn_batch = nullptr;
  const halide_scalar_value_t *scalar_estimate__attn_batch = nullptr;
  int64_t const *const *buffer_estimates__attn_kv_lo = nullptr;
@@ -5051,7 +5065,7 @@ const struct halide_filter_metadata_t *attn_causal64_pipeline_metadata() {
  const halide_scalar_value_t *scalar_min__attn_out = nullptr;
  const halide_scalar_value_t *scalar_max__attn_out = nullptr;
  const halide_scalar_value_t *scalar_estimate__attn_out = nullptr;
- static const halide_filter_argument_t args[13] = {
+ static const halide_filter_argument_t args[15] = {
   {
    "__user_context",
    halide_argument_kind_input_scalar,
@@ -5117,6 +5131,28 @@ const struct halide_filter_metadata_t *attn_causal64_pipeline_metadata() {
    scalar_max__attn_lk,
    scalar_estimate__attn_lk,
    buffer_estimates__attn_lk,
+   },
+  {
+   "attn_d",
+   halide_argument_kind_input_scalar,
+   0,
+   {halide_type_int, 32, 1},
+   scalar_def__attn_d,
+   scalar_min__attn_d,
+   scalar_max__attn_d,
+   scalar_estimate__attn_d,
+   buffer_estimates__attn_d,
+   },
+  {
+   "attn_dv_pad",
+   halide_argument_kind_input_scalar,
+   0,
+   {halide_type_int, 32, 1},
+   scalar_def__attn_dv_pad,
+   scalar_min__attn_dv_pad,
+   scalar_max__attn_dv_pad,
+   scalar_estimate__attn_dv_pad,
+   buffer_estimates__attn_dv_pad,
    },
   {
    "attn_tile",
@@ -5198,7 +5234,7 @@ const struct halide_filter_metadata_t *attn_causal64_pipeline_metadata() {
   };
  static const halide_filter_metadata_t md = {
   halide_filter_metadata_t::VERSION,
-  13,
+  15,
   args,
   "x0-64-linux-avx-avx2-avx512-avx512_skylake-f16c-fma-no_bounds_query-sse41-user_context",
   "attn_causal64_pipeline",
@@ -5807,8 +5843,8 @@ extern "C" __attribute__((visibility("default"))) int attn_causal64(const attn_k
       int32_t run_hi = kHasKeyTest ? block_end(run_lo) : hi;
       while (run_hi < hi && !masked(run_hi)) run_hi = block_end(run_hi);
       for (int32_t next = run_lo;;) {
-        int result = attn_causal64_pipeline(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(Lq), int32_t(Lk), int32_t(t),
-            int32_t(h), int32_t(b), run_lo, run_hi, next, &out_tile.buf);
+        int result = attn_causal64_pipeline(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(Lq), int32_t(Lk), int32_t(D),
+            int32_t(Dv_pad), int32_t(t), int32_t(h), int32_t(b), run_lo, run_hi, next, &out_tile.buf);
         if (result != 0) {
           if (!ctx.failed) fail(uc, "%s: the kernel failed (Halide error %d)", kKernelName, result);
           return result;
