@@ -14,8 +14,10 @@ const std::string& host_cpu_description();
 /// when it is on PATH (the generated kernels run up to 2x faster than with GCC 12), else {"c++"}.
 std::vector<std::string> host_compiler_command();
 
-/// The output of `<compiler> --version`, computed once per process per command; throws
-/// std::system_error if the compiler cannot run.
+/// What identifies the compiler a command runs, for cache keys: each word that names an executable
+/// (directly or on PATH) with its real path, size and modification time. Computed once per process
+/// per command, without starting a process; throws std::system_error when the first word names no
+/// executable.
 std::string compiler_identity(const std::vector<std::string>& compiler);
 
 }  // namespace attn
