@@ -13,7 +13,6 @@
 #include <climits>
 #include <system_error>
 
-
 namespace attn {
 namespace {
 
