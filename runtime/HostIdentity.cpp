@@ -1,16 +1,14 @@
 // Host CPU and compiler identity for cpu cache keys.
 #include "runtime/HostIdentity.h"
 
-#include <cstdlib>
-#include <fstream>
-#include <map>
-#include <mutex>
-
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <climits>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <mutex>
 #include <system_error>
 
 namespace attn {
