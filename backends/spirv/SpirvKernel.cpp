@@ -356,8 +356,8 @@ class KernelEmitter {
     // The key tiles to visit, [lo, hi), and those proven full, [full_lo, full_hi): the plan's
     // closed forms for this query tile (uniform over the workgroup, as the barriers require).
     Id lo = ci(0), hi = tiles, full_lo = ci(0), full_hi = ci(0);
+    ExprEnv penv = env;
     if (plan_) {
-      ExprEnv penv = env;
       penv.scalars[plan_->qt.as<Halide::Internal::Variable>()->name] = wg_i(0);
       penv.scalars[plan_->kv_tiles.as<Halide::Internal::Variable>()->name] = tiles;
       lo = hi = ci(0);
@@ -373,75 +373,86 @@ class KernelEmitter {
       }
     }
     Id allowed = m_.local_variable(p_fn_i32_);
+    // Inside runs the closed form could not narrow (natten, longformer, sinks), a tile that interval
+    // analysis proves empty for this query tile is skipped; the test is uniform over the workgroup
+    // (query tile, key tile, b, h, scalars), as the barriers in the body require.
+    const bool test_tiles =
+        plan_ && has_mask && !plan_->ranges_exact && !Halide::Internal::is_const_zero(plan_->tile_empty);
     loop(lo, hi, ci(1), [&](Id t) {
-      k0 = imul(t, ci(BK));
-      Id full = land(m_.op(Op::OpSGreaterThanEqual, t_bool_, {t, full_lo}), ilt(t, full_hi));
-      if (c_.shared_tiles) {
-        barrier();
-        // Stage the K and V tiles (zeros past the end).
-        auto stage = [&](const Ssbo& src, Id dst, int dim) {
-          loop(lid, ci(BK * dim), ci(WG), [&](Id idx) {
-            Id kv = iadd(k0, idiv(idx, ci(dim)));
-            Id ok = ilt(kv, Lkv);
-            Id at = iadd(imul(iadd(kv_base, kv), ci(dim)), irem(idx, ci(dim)));
-            Id x = load_io(src, sel(t_i32_, ok, at, ci(0)));
-            store(shared_ptr(dst, idx), sel(t_f32_, ok, x, cf(0)));
-          });
-        };
-        stage(k_, ks_, D);
-        stage(v_, vs_, Dv);
-        barrier();
-      }
-
-      store(tile_max, cf(neg_inf));
-      loop(ci(0), ci(BK), ci(1), [&](Id j) {
-        store(partial_dot, cf(0));
-        chunks(NQ, D, [&](Id i, Id d, bool partial) {
-          if (partial) d = ext(GLSLstd450SMin, t_i32_, {d, ci(D - 1)});
-          Id kx = key_at(j, d, k_, ks_, D);
-          store(partial_dot, fadd(load(t_f32_, partial_dot), fmul(load(t_f32_, qreg(i)), kx)));
-        });
-        Id s = fmul(row_sum(load(t_f32_, partial_dot)), cf(c_.scale));
-        kv_ = iadd(k0, j);
-        env.kv = kv_;
-        store(sv, cf(neg_inf));
-        emit_if(m_, land(row_ok, ilt(kv_, Lkv)), [&] {
-          auto score = [&] {
-            ExprEnv senv = env;
-            senv.score = s;
-            store(sv, emit_expr(m_, senv, ir_.score));
+      auto tile = [&] {
+        k0 = imul(t, ci(BK));
+        Id full = land(m_.op(Op::OpSGreaterThanEqual, t_bool_, {t, full_lo}), ilt(t, full_hi));
+        if (c_.shared_tiles) {
+          barrier();
+          // Stage the K and V tiles (zeros past the end).
+          auto stage = [&](const Ssbo& src, Id dst, int dim) {
+            loop(lid, ci(BK * dim), ci(WG), [&](Id idx) {
+              Id kv = iadd(k0, idiv(idx, ci(dim)));
+              Id ok = ilt(kv, Lkv);
+              Id at = iadd(imul(iadd(kv_base, kv), ci(dim)), irem(idx, ci(dim)));
+              Id x = load_io(src, sel(t_i32_, ok, at, ci(0)));
+              store(shared_ptr(dst, idx), sel(t_f32_, ok, x, cf(0)));
+            });
           };
-          if (!has_mask) return score();
-          // Tiles the plan proves full skip the mask (and its buffer reads).
-          store(allowed, sel(t_i32_, full, ci(1), ci(0)));
-          emit_if(m_, m_.op(Op::OpLogicalNot, t_bool_, {full}),
-                  [&] { store(allowed, sel(t_i32_, emit_expr(m_, env, ir_.mask), ci(1), ci(0))); });
-          emit_if(m_, m_.op(Op::OpINotEqual, t_bool_, {load(t_i32_, allowed), ci(0)}), score);
-        });
-        Id x = load(t_f32_, sv);
-        store(score_ptr(j), x);
-        store(tile_max, ext(GLSLstd450FMax, t_f32_, {load(t_f32_, tile_max), x}));
-      });
+          stage(k_, ks_, D);
+          stage(v_, vs_, Dv);
+          barrier();
+        }
 
-      // Online softmax: rescale by exp(m_old - m_new) and accumulate this tile. A row whose keys
-      // in this tile are all masked skips the tile.
-      Id m_old = load(t_f32_, m);
-      Id m_new = ext(GLSLstd450FMax, t_f32_, {m_old, load(t_f32_, tile_max)});
-      emit_if(m_, m_.op(Op::OpFOrdGreaterThan, t_bool_, {m_new, cf(neg_inf)}), [&] {
-        Id corr = ext(GLSLstd450Exp, t_f32_, {fsub(m_old, m_new)});
-        store(l, fmul(load(t_f32_, l), corr));
-        chunks(NV, Dv, [&](Id i, Id, bool) { store(acc(i), fmul(load(t_f32_, acc(i)), corr)); });
+        store(tile_max, cf(neg_inf));
         loop(ci(0), ci(BK), ci(1), [&](Id j) {
-          Id p = ext(GLSLstd450Exp, t_f32_, {fsub(load(t_f32_, score_ptr(j)), m_new)});
-          store(l, fadd(load(t_f32_, l), p));
-          chunks(NV, Dv, [&](Id i, Id d, bool partial) {
-            if (partial) d = ext(GLSLstd450SMin, t_i32_, {d, ci(Dv - 1)});
-            Id vx = key_at(j, d, v_, vs_, Dv);
-            store(acc(i), fadd(load(t_f32_, acc(i)), fmul(p, vx)));
+          store(partial_dot, cf(0));
+          chunks(NQ, D, [&](Id i, Id d, bool partial) {
+            if (partial) d = ext(GLSLstd450SMin, t_i32_, {d, ci(D - 1)});
+            Id kx = key_at(j, d, k_, ks_, D);
+            store(partial_dot, fadd(load(t_f32_, partial_dot), fmul(load(t_f32_, qreg(i)), kx)));
           });
+          Id s = fmul(row_sum(load(t_f32_, partial_dot)), cf(c_.scale));
+          kv_ = iadd(k0, j);
+          env.kv = kv_;
+          store(sv, cf(neg_inf));
+          emit_if(m_, land(row_ok, ilt(kv_, Lkv)), [&] {
+            auto score = [&] {
+              ExprEnv senv = env;
+              senv.score = s;
+              store(sv, emit_expr(m_, senv, ir_.score));
+            };
+            if (!has_mask) return score();
+            // Tiles the plan proves full skip the mask (and its buffer reads).
+            store(allowed, sel(t_i32_, full, ci(1), ci(0)));
+            emit_if(m_, m_.op(Op::OpLogicalNot, t_bool_, {full}),
+                    [&] { store(allowed, sel(t_i32_, emit_expr(m_, env, ir_.mask), ci(1), ci(0))); });
+            emit_if(m_, m_.op(Op::OpINotEqual, t_bool_, {load(t_i32_, allowed), ci(0)}), score);
+          });
+          Id x = load(t_f32_, sv);
+          store(score_ptr(j), x);
+          store(tile_max, ext(GLSLstd450FMax, t_f32_, {load(t_f32_, tile_max), x}));
         });
-        store(m, m_new);
-      });
+
+        // Online softmax: rescale by exp(m_old - m_new) and accumulate this tile. A row whose keys
+        // in this tile are all masked skips the tile.
+        Id m_old = load(t_f32_, m);
+        Id m_new = ext(GLSLstd450FMax, t_f32_, {m_old, load(t_f32_, tile_max)});
+        emit_if(m_, m_.op(Op::OpFOrdGreaterThan, t_bool_, {m_new, cf(neg_inf)}), [&] {
+          Id corr = ext(GLSLstd450Exp, t_f32_, {fsub(m_old, m_new)});
+          store(l, fmul(load(t_f32_, l), corr));
+          chunks(NV, Dv, [&](Id i, Id, bool) { store(acc(i), fmul(load(t_f32_, acc(i)), corr)); });
+          loop(ci(0), ci(BK), ci(1), [&](Id j) {
+            Id p = ext(GLSLstd450Exp, t_f32_, {fsub(load(t_f32_, score_ptr(j)), m_new)});
+            store(l, fadd(load(t_f32_, l), p));
+            chunks(NV, Dv, [&](Id i, Id d, bool partial) {
+              if (partial) d = ext(GLSLstd450SMin, t_i32_, {d, ci(Dv - 1)});
+              Id vx = key_at(j, d, v_, vs_, Dv);
+              store(acc(i), fadd(load(t_f32_, acc(i)), fmul(p, vx)));
+            });
+          });
+          store(m, m_new);
+        });
+      };
+      if (!test_tiles) return tile();
+      ExprEnv tenv = penv;
+      tenv.scalars[plan_->kt.as<Halide::Internal::Variable>()->name] = t;
+      emit_if(m_, m_.op(Op::OpLogicalNot, t_bool_, {emit_expr(m_, tenv, plan_->tile_empty)}), tile);
     });
 
     // Out = acc / l; a fully masked row (l == 0) gives 0 and LSE -inf.
