@@ -148,8 +148,9 @@ AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const
   // Keys this tile can see: the hull of the tile plan's key-tile runs (codegen/PlanTiles: Partial,
   // Full, Partial, contiguous) intersected with the wrapper's window, in key blocks of KB so that
   // score blocks start aligned. For masks that read buffers the closed-form hull comes from their
-  // index-only conjuncts and the window from the run-time plan. Empty tiles between non-empty runs
-  // inside the hull are still visited.
+  // index-only conjuncts and the window from the run-time plan. The wrapper calls the pipeline on
+  // runs of key blocks the mask may allow (KernelWrapper.cpp: its key-block test), one chunk of at
+  // most key_chunk keys at a time.
   auto plan = plan_tiles(ir, PlanTilesOptions{T, KB});
   a.uses_kv_ranges = !plan->index_only;
   auto plan_expr = [&](Expr e) {

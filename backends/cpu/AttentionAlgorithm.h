@@ -38,8 +38,9 @@ struct AttentionAlgorithm {
   Halide::Param<int> num_queries, num_keys;  ///< Lq, Lk (unpadded)
   Halide::Param<int> head_dim, value_dim_padded;  ///< D and Dv_pad (used when not fixed at compile time)
   Halide::Param<int> tile, head, batch;      ///< the task: query tile index, query head, batch
-  /// Keys [lo, hi) outside which the mask is false for this tile (the run-time plan's hull for
-  /// masks that read buffers, else [0, Lk)); intersected with the closed-form hull of the plan.
+  /// The run of keys [lo, hi) this call belongs to: part of the tile's window (all keys, or the
+  /// run-time plan's hull for masks that read buffers) that the wrapper's key-block test did not
+  /// rule out; intersected with the closed-form hull of the plan.
   Halide::Param<int> kv_lo, kv_hi;
   Halide::Param<int> chunk_lo;  ///< where this call's chunk of at most key_chunk keys starts
   Halide::Expr chunk_hi, window_hi;  ///< where it ends; where the window ends (reported in `out`)
