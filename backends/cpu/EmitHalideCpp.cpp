@@ -90,6 +90,32 @@ std::string use_elementwise_min_max(std::string code) {
   return code;
 }
 
+// Halide's native-vector ramp fills the lanes one by one; in the mask pass (kv = j + 0..15) GCC 12
+// keeps that loop in memory and the causal kernel ran at 178 GFLOP/s against 273 with an index
+// vector built once (clang: 326 -> 332).
+std::string vector_ramp(std::string code) {
+  const std::string from = "    static Vec ramp(const ElementType base, const ElementType stride) {\n"
+                           "        Vec r;\n"
+                           "        for (size_t i = 0; i < Lanes; i++) {\n"
+                           "            r[i] = base + stride * i;\n"
+                           "        }\n"
+                           "        return r;\n"
+                           "    }\n";
+  const std::string to = "    template <size_t... I>\n"
+                         "    static Vec iota(std::index_sequence<I...>) { return Vec{static_cast<ElementType>(I)...}; }\n\n"
+                         "    static Vec ramp(const ElementType base, const ElementType stride) {\n"
+                         "        return base + stride * iota(std::make_index_sequence<Lanes>());\n"
+                         "    }\n";
+  // The second ramp is NativeVectorOps' (the first, CppVectorOps', works on arrays).
+  size_t first = code.find(from), second = first == std::string::npos ? first : code.find(from, first + 1);
+  if (second != std::string::npos) code.replace(second, from.size(), to);
+  const std::string traits = "#include <type_traits>\n";
+  size_t at = code.find(traits);
+  if (at != std::string::npos && code.find("#include <utility>\n") == std::string::npos)
+    code.insert(at + traits.size(), "#include <utility>\n");
+  return code;
+}
+
 // Two quirks of Halide 14's C output: a vector Not is printed as `!(x)`, which clang types as a
 // vector of char (compare with 0 instead); gathers start from an uninitialized vector, which clang
 // warns about (value-initialize it).
@@ -156,7 +182,8 @@ HalideCpp emit_halide_cpp(Func out, const std::vector<Argument>& args, const std
     Internal::CodeGen_C cg(os, target, Internal::CodeGen_C::CPlusPlusImplementation);
     cg.compile(module);
   }
-  std::string code = use_elementwise_min_max(fix_c_quirks(renumber_temporaries(canonical_names(strip_name_prefixes(os.str())))));
+  std::string code = vector_ramp(
+      use_elementwise_min_max(fix_c_quirks(renumber_temporaries(canonical_names(strip_name_prefixes(os.str()))))));
   std::set<std::string> used = called_runtime_functions(code);
   return {rename_runtime_functions(code, used, runtime_prefix), used};
 }

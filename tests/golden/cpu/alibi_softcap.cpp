@@ -35,6 +35,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <type_traits>
+#include <utility>
 
 extern "C" {
 int64_t halide_current_time_ns(void *ctx);
@@ -3053,12 +3054,11 @@ public:
         return v - zero;
     }
 
+    template <size_t... I>
+    static Vec iota(std::index_sequence<I...>) { return Vec{static_cast<ElementType>(I)...}; }
+
     static Vec ramp(const ElementType base, const ElementType stride) {
-        Vec r;
-        for (size_t i = 0; i < Lanes; i++) {
-            r[i] = base + stride * i;
-        }
-        return r;
+        return base + stride * iota(std::make_index_sequence<Lanes>());
     }
 
     static Vec load(const void *base, int32_t offset) {
