@@ -41,6 +41,8 @@ CpuTiles cpu_kernel_tiles(const CpuTarget& target);
 struct CpuKeyRanges {
   int64_t block_q = 0;
   std::vector<int64_t> ranges;  ///< [lo, hi) per block of block_q query rows
+  /// The runs inside each block's range (attn_kernel_args::kv_run_starts and kv_runs).
+  std::vector<int64_t> run_starts, runs;
 };
 CpuKeyRanges cpu_key_ranges(const KernelIR& ir, const TilePlanInputs& inputs);
 

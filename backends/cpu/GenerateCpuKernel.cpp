@@ -116,7 +116,7 @@ CpuKernelSource generate_cpu_kernel(const KernelIR& ir, const CpuTarget& target)
     << "// Entry: int " << src.entry << "(const attn_kernel_args*), declared in " << src.header_name
     << ".\n"
     << "#include \"" << src.header_name << "\"\n\n"
-    << "#include <atomic>\n#include <cmath>\n#include <cstdarg>\n#include <cstdio>\n#include <cstdlib>\n"
+    << "#include <algorithm>\n#include <atomic>\n#include <cmath>\n#include <cstdarg>\n#include <cstdio>\n#include <cstdlib>\n"
     << "#include <cstring>\n#include <thread>\n#include <vector>\n\n"
     << "#if defined(__clang__) && defined(__has_builtin)\n#if __has_builtin(__builtin_elementwise_max)\n"
     << "#define ATTN_ELEMENTWISE_MIN_MAX 1  // vector min/max without a lane loop\n#endif\n#endif\n\n"

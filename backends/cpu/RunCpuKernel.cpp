@@ -86,8 +86,18 @@ CpuKeyRanges cpu_key_ranges(const KernelIR& ir, const TilePlanInputs& inputs) {
   TileGrid grid = plan_tile_grid(program, inputs);
   out.block_q = grid.block_q;
   out.ranges.resize(size_t(2 * grid.q_tiles));
+  out.run_starts.push_back(0);
   for (int64_t qt = 0; qt < grid.q_tiles; ++qt) {
     int64_t first = grid.row_begin[size_t(qt)], last = grid.row_begin[size_t(qt) + 1];
+    for (int64_t r = first; r < last; ++r) {  // touching runs (partial next to full) as one
+      int64_t lo = grid.runs[size_t(r)].begin * grid.block_kv;
+      int64_t hi = std::min(grid.runs[size_t(r)].end * grid.block_kv, grid.kv_len);
+      if (out.runs.size() > size_t(2 * out.run_starts.back()) && out.runs.back() == lo)
+        out.runs.back() = hi;
+      else
+        out.runs.insert(out.runs.end(), {lo, hi});
+    }
+    out.run_starts.push_back(int64_t(out.runs.size() / 2));
     if (first == last) continue;  // every key tile empty: [0, 0)
     out.ranges[size_t(2 * qt)] = grid.runs[size_t(first)].begin * grid.block_kv;
     out.ranges[size_t(2 * qt + 1)] = std::min(grid.runs[size_t(last - 1)].end * grid.block_kv, grid.kv_len);
@@ -141,6 +151,8 @@ KernelOutputs run_cpu_kernel(const KernelIR& ir, const KernelInputs& in, int thr
   args.num_threads = threads, args.error = error, args.error_size = sizeof error;
   args.kv_ranges = ranges.ranges.empty() ? nullptr : ranges.ranges.data();
   args.kv_ranges_block_q = ranges.block_q;
+  args.kv_run_starts = ranges.ranges.empty() ? nullptr : ranges.run_starts.data();
+  args.kv_runs = ranges.ranges.empty() ? nullptr : ranges.runs.data();
   if (compiled(ir)->run(args) != 0) throw InputError(error[0] ? error : "the CPU kernel failed");
   return out;
 }

@@ -131,31 +131,39 @@ BOOST_AUTO_TEST_CASE(every_kernel_on_random_shapes) {
 }
 
 BOOST_AUTO_TEST_CASE(documents_with_planned_key_ranges) {
-  // The run-time plan's key ranges (what run_cpu_kernel passes) on random layouts, sorted and with
-  // unsorted ids (a tile's hull then spans every document it meets), against the reference. A
-  // version-1 caller gets the closed-form hull: the kernel must not read the fields after error_size,
-  // so they hold ranges that would drop every key.
+  // The run-time plan's key ranges and runs (what run_cpu_kernel passes) on random layouts, sorted
+  // and with unsorted ids (a tile then meets several documents: several runs, gaps skipped),
+  // against the reference. Older callers get less: a version-2 caller the hull only (the kernel must
+  // not read the runs, so they would drop every key), a version-1 caller the closed-form hull (the
+  // fields after error_size hold ranges that would drop every key).
   std::mt19937 rng(23);
   const CpuCompiled& c = compile_cpu(kProgram, "documents");
   for (int i = 0; i < 8; ++i) {
     Shape s = random_shape(rng, i < 2 ? 700 : 200, *c.ir);
     KernelInputs in = random_inputs(*c.ir, s, rng);
     HostTensor& doc = in.buffers["doc"];
-    if (i % 2) {
+    if (i % 3 == 1) {
       std::uniform_int_distribution<int> id(0, 1 + i);
       for (int64_t j = 0; j < doc.numel(); ++j) doc.set(j, id(rng));
+    } else if (i % 3 == 2) {  // two interleaved sequences of 40-token pieces: gaps between runs
+      for (int64_t j = 0; j < doc.numel(); ++j) doc.set(j, int(j / 40 % 2));
     }
     TilePlanInputs plan;
     plan.q_len = s.Lq, plan.kv_len = s.Lkv;
     plan.buffers["doc"] = tile_buffer_view(doc);
     CpuKeyRanges ranges = cpu_key_ranges(*c.ir, plan);
     BOOST_REQUIRE_EQUAL(ranges.ranges.size(), size_t(2 * ((s.Lq + ranges.block_q - 1) / ranges.block_q)));
-    CpuKeyRanges nothing{ranges.block_q, std::vector<int64_t>(ranges.ranges.size(), 0)};
+    BOOST_REQUIRE_EQUAL(ranges.run_starts.size(), ranges.ranges.size() / 2 + 1);
+    CpuKeyRanges nothing{ranges.block_q, std::vector<int64_t>(ranges.ranges.size(), 0),
+                         std::vector<int64_t>(ranges.run_starts.size(), 0), {0, 0}};
+    CpuKeyRanges hull_only = ranges;
+    hull_only.run_starts = nothing.run_starts, hull_only.runs = nothing.runs;
     KernelOutputs want = run_reference(*c.ir, in, 2);
     std::string where =
         "documents #" + std::to_string(i) + " Lq=" + std::to_string(s.Lq) + " Lkv=" + std::to_string(s.Lkv);
-    for (int version : {ATTN_KERNEL_ABI_VERSION, 1}) {
-      CpuRun got = run_cpu(c, in, true, false, 2, version == 1 ? &nothing : &ranges, version);
+    for (int version : {3, 2, 1}) {
+      const CpuKeyRanges* given = version == 3 ? &ranges : version == 2 ? &hull_only : &nothing;
+      CpuRun got = run_cpu(c, in, true, false, 2, given, version);
       BOOST_REQUIRE_MESSAGE(got.status == 0, where << ": " << got.error);
       double d = max_abs_diff(got.outputs.out, want.out), dl = max_abs_diff(got.outputs.lse, want.lse);
       BOOST_TEST(d <= 2e-4, where << " v" << version << ": out differs by " << d);
@@ -163,6 +171,11 @@ BOOST_AUTO_TEST_CASE(documents_with_planned_key_ranges) {
     }
     KernelOutputs end_to_end = run_cpu_kernel(*c.ir, in, 2);
     BOOST_TEST(max_abs_diff(end_to_end.out, want.out) <= 2e-4, where << ": run_cpu_kernel");
+    CpuKeyRanges bad = ranges;
+    bad.run_starts[0] = 1;
+    CpuRun refused = run_cpu(c, in, true, false, 2, &bad, 3);
+    BOOST_TEST(refused.status != 0);
+    BOOST_TEST(refused.error.find("kv_run_starts is not non-decreasing from 0") != std::string::npos, refused.error);
   }
   // Sorted documents of 64 tokens: the last query tile's range starts at its document.
   const int64_t n = 512;

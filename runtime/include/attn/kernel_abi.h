@@ -13,7 +13,7 @@ extern "C" {
 
 /** The version of this struct. Versions only append fields: a kernel accepts every version up to
  *  its own and reads only the fields the caller's version has (version 1 ends at error_size). */
-#define ATTN_KERNEL_ABI_VERSION 2
+#define ATTN_KERNEL_ABI_VERSION 3
 
 typedef struct attn_kernel_args {
   int abi_version;                /**< ATTN_KERNEL_ABI_VERSION */
@@ -36,6 +36,14 @@ typedef struct attn_kernel_args {
    *  it. attn::run_cpu_kernel fills it from the run-time tile planner. */
   const int64_t* kv_ranges;
   int64_t kv_ranges_block_q;
+  /* Version 3. */
+  /** NULL, or the keys of each block of kv_ranges_block_q query rows as sorted, disjoint runs
+   *  [lo, hi): block i's runs are pairs kv_run_starts[i] .. kv_run_starts[i + 1] - 1 of kv_runs
+   *  (kv_run_starts has a block count + 1 entries, non-decreasing, from 0). The mask is false
+   *  outside them for every row of the block; kv_ranges must hold their hull. A kernel whose mask
+   *  reads buffers then skips the gaps between runs too. attn::run_cpu_kernel fills both. */
+  const int64_t* kv_run_starts;
+  const int64_t* kv_runs;
 } attn_kernel_args;
 
 /** Returns 0 on success; otherwise writes a message to args->error. */

@@ -4,6 +4,7 @@
 // Entry: int attn_causal64(const attn_kernel_args*), declared in causal64.h.
 #include "causal64.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdarg>
@@ -5593,7 +5594,33 @@ struct Plane {
 /// the running row max, row sum and unnormalized P·V over the chunks so far.
 struct TaskScratch {
   std::vector<float> q, chunk, acc, row_max, row_sum;
+  std::vector<int32_t> windows;  // [lo, hi) pairs of keys the tile visits, sorted and disjoint
   int64_t cols = 0;  // Dv_pad: P·V columns of `chunk` and `acc`
+
+  /// The tile's windows: [lo, hi), or with the caller's runs (version 3) the union of the runs of
+  /// every block of `block_q` rows that meets rows [first_row, last_row], cut to [lo, hi).
+  void window_runs(int32_t lo, int32_t hi, const int64_t* run_starts, const int64_t* runs, int64_t block_q,
+                   int64_t first_row, int64_t last_row, int32_t keys) {
+    windows.clear();
+    if (!run_starts) {
+      if (lo < hi) windows.insert(windows.end(), {lo, hi});
+      return;
+    }
+    std::vector<std::pair<int32_t, int32_t>> found;
+    for (int64_t blk = first_row / block_q; blk <= last_row / block_q; ++blk)
+      for (int64_t r = run_starts[blk]; r < run_starts[blk + 1]; ++r) {
+        int64_t a = runs[2 * r] > lo ? runs[2 * r] : lo, e = runs[2 * r + 1] < hi ? runs[2 * r + 1] : hi;
+        if (a < e && a < keys) found.emplace_back(int32_t(a), int32_t(e < keys ? e : keys));
+      }
+    std::sort(found.begin(), found.end());
+    for (const auto& [a, e] : found) {
+      if (!windows.empty() && a <= windows.back()) {
+        if (e > windows.back()) windows.back() = e;
+      } else {
+        windows.insert(windows.end(), {a, e});
+      }
+    }
+  }
 
   void start(int64_t head_dim, int64_t dv_pad) {
     cols = dv_pad;
@@ -5784,9 +5811,17 @@ extern "C" __attribute__((visibility("default"))) int attn_causal64(const attn_k
     return fail(uc, "%s: too many query tiles (%lld)", kKernelName, (long long)(tiles * Hq * B)), -1;
   std::vector<int32_t> window(size_t(2 * tiles));
   const int64_t* given = nullptr;  // the mask reads no buffer: kv_ranges unused
+  const int64_t* run_starts = nullptr;
+  const int64_t* runs = nullptr;
   int64_t given_block = given ? args->kv_ranges_block_q : 0;
   if (given && given_block <= 0)
     return fail(uc, "%s: kv_ranges_block_q is %lld", kKernelName, (long long)given_block), -1;
+  if (run_starts) {
+    int64_t blocks = (Lq + given_block - 1) / given_block;
+    for (int64_t blk = 0; blk < blocks; ++blk)
+      if (run_starts[0] != 0 || run_starts[blk + 1] < run_starts[blk])
+        return fail(uc, "%s: kv_run_starts is not non-decreasing from 0 (block %lld)", kKernelName, (long long)blk), -1;
+  }
   for (int64_t t = 0; t < tiles; ++t) {
     int64_t lo = 0, hi = Lk;
     if (given) {
@@ -5825,7 +5860,9 @@ extern "C" __attribute__((visibility("default"))) int attn_causal64(const attn_k
     Plane k_head(k.plane(h / groups, b), D, Lk), v_head(v.plane(h / groups, b), Dv_pad, Lk);
     // The window's runs of key blocks that the mask may allow, each chunk by chunk: the pipeline
     // takes at most 1024 keys a call, so the scores stay in cache.
-    const int32_t lo = window[size_t(2 * t)], hi = window[size_t(2 * t + 1)];
+    scratch.window_runs(window[size_t(2 * t)], window[size_t(2 * t + 1)], run_starts, runs, given_block, row0,
+                        row0 + rows - 1, int32_t(Lk));
+    int32_t hi = 0;
     auto block_end = [&](int32_t x) {
       int32_t end = (x / kSkipBlock + 1) * kSkipBlock;
       return end < hi ? end : hi;
@@ -5835,7 +5872,9 @@ extern "C" __attribute__((visibility("default"))) int attn_causal64(const attn_k
                                         int(h), args->scalars);
     };
     bool first = true;
-    for (int32_t run_lo = lo; run_lo < hi;) {
+    for (size_t w = 0; w < scratch.windows.size(); w += 2) {
+     hi = scratch.windows[w + 1];
+     for (int32_t run_lo = scratch.windows[w]; run_lo < hi;) {
       if (masked(run_lo)) {
         run_lo = block_end(run_lo);
         continue;
@@ -5855,6 +5894,7 @@ extern "C" __attribute__((visibility("default"))) int attn_causal64(const attn_k
         next = scratch.chunk_end();
       }
       run_lo = run_hi;
+     }
     }
     // Out = P·V / sum and LSE of the tile's real rows, in the caller's layout and type; a row
     // that no key reached is Out 0, LSE -inf.
