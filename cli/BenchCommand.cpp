@@ -47,11 +47,11 @@ HostTensor random_tensor(ScalarType type, std::vector<int64_t> shape, std::mt199
 }
 
 // Fraction of (q, kv) pairs the mask allows, from the tile plan (exact or sampled).
-MaskDensity density_of(const KernelIR& ir, const KernelInputs& in, int64_t L) {
+MaskDensity density_of(const KernelIR& ir, const KernelInputs& in, int64_t Lq, int64_t Lk) {
   auto plan = plan_tiles(ir);  // owns the program below
   const TilePlanProgram& prog = tile_plan_program(*plan);
   TilePlanInputs pi;
-  pi.q_len = pi.kv_len = L;
+  pi.q_len = Lq, pi.kv_len = Lk;
   pi.scalars = in.scalars;
   for (const auto& [name, t] : in.buffers) pi.buffers[name] = tile_buffer_view(t);
   TileGrid grid = plan_tile_grid(prog, pi);
@@ -69,18 +69,19 @@ int run_bench(const BenchOptions& o) {
     std::vector<int64_t> s = parse_shape(o.shape);
     const int64_t B = s[0], H = s[1], L = s[2], D = s[3];
     const int64_t Hkv = o.kv_heads > 0 ? o.kv_heads : H, Dv = o.value_dim > 0 ? o.value_dim : D;
+    const int64_t Lk = o.kv_len > 0 ? o.kv_len : L;
     std::mt19937 rng(2026);
     ScalarType type = io_scalar_type(*ir);
     KernelInputs in;
     in.q = random_tensor(type, {B, H, L, D}, rng);
-    in.k = random_tensor(type, {B, Hkv, L, D}, rng);
-    in.v = random_tensor(type, {B, Hkv, L, Dv}, rng);
+    in.k = random_tensor(type, {B, Hkv, Lk, D}, rng);
+    in.v = random_tensor(type, {B, Hkv, Lk, Dv}, rng);
     bind_kernel_args(*ir, o.args, in);
     validate_inputs(*ir, in);
 
-    MaskDensity density = density_of(*ir, in, L);
+    MaskDensity density = density_of(*ir, in, L, Lk);
     const double flops =
-        2.0 * double(B) * double(H) * double(L) * double(L) * double(D + Dv) * density.density;
+        2.0 * double(B) * double(H) * double(L) * double(Lk) * double(D + Dv) * density.density;
 
     if (o.autotune) {
       if (o.target != "cuda") throw InputError("--autotune applies to -t cuda");
@@ -111,13 +112,13 @@ int run_bench(const BenchOptions& o) {
     double median = sorted.size() % 2 ? sorted[sorted.size() / 2]
                                       : 0.5 * (sorted[sorted.size() / 2 - 1] + sorted[sorted.size() / 2]);
     double gflops = flops / (median * 1e-3) / 1e9;
-    std::string shape =
-        std::to_string(B) + "x" + std::to_string(H) + "x" + std::to_string(L) + "x" + std::to_string(D);
+    std::string shape = std::to_string(B) + "x" + std::to_string(H) + "x" + std::to_string(L) +
+                        (Lk != L ? "/" + std::to_string(Lk) : "") + "x" + std::to_string(D);
     if (o.json) {
       nlohmann::ordered_json j;
       j["kernel"] = o.kernel;
       j["target"] = o.target;
-      j["shape"] = {{"B", B}, {"H", H}, {"Hkv", Hkv}, {"L", L}, {"D", D}, {"Dv", Dv}};
+      j["shape"] = {{"B", B}, {"H", H}, {"Hkv", Hkv}, {"L", L}, {"Lkv", Lk}, {"D", D}, {"Dv", Dv}};
       j["dtype"] = scalar_type_name(type);
       j["density"] = density.density;
       j["density_exact"] = density.exact;
@@ -135,7 +136,7 @@ int run_bench(const BenchOptions& o) {
                   o.kernel.c_str(), o.target.c_str(), shape.c_str(), scalar_type_name(type), density.density,
                   median, sorted.front(), sorted.back(), gflops);
     std::cout << line;
-    std::cout << "GFLOP/s counts the unmasked work only: 2*B*H*L*L*(D+Dv)*density"
+    std::cout << "GFLOP/s counts the unmasked work only: 2*B*H*Lq*Lkv*(D+Dv)*density"
               << (density.exact ? "" : " (density sampled)") << "; " << o.iters << " timed runs after "
               << o.warmup << " warm-up\n";
   } catch (const std::exception& e) {

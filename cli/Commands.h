@@ -58,9 +58,10 @@ int run_compile(const CompileOptions& o);
 
 struct BenchOptions {
   std::string file, kernel;
-  std::string shape;  ///< "B,H,L,D" (queries and keys of length L)
-  int kv_heads = 0;   ///< 0: H (no grouping)
-  int value_dim = 0;  ///< 0: D
+  std::string shape;   ///< "B,H,L,D" (queries and keys of length L)
+  int kv_heads = 0;    ///< 0: H (no grouping)
+  int64_t kv_len = 0;  ///< keys per sequence; 0: L (the queries' length)
+  int value_dim = 0;   ///< 0: D
   std::string target = "cpu";
   std::string dtype;              ///< empty: the kernel's own
   std::vector<std::string> args;  ///< NAME=FILE.npy or NAME=VALUE

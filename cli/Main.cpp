@@ -75,6 +75,8 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("kernel", bench.kernel, "kernel name")->required();
   bench_cmd->add_option("--shape", bench.shape, "B,H,L,D")->required();
   bench_cmd->add_option("--kv-heads", bench.kv_heads, "key/value heads (default H)");
+  bench_cmd->add_option("--kv-len", bench.kv_len, "keys per sequence (default L; e.g. L=1 for decoding)")
+      ->check(CLI::PositiveNumber);
   bench_cmd->add_option("--value-dim", bench.value_dim, "value head dimension (default D)");
   bench_cmd->add_option("-t,--target", bench.target, "reference | cpu | cuda (default cpu)")
       ->check(CLI::IsMember({"reference", "cpu", "cuda"}));
