@@ -76,6 +76,7 @@ AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const
   a.num_queries = Param<int>("attn_lq");
   a.num_keys = Param<int>("attn_lk");
   a.tile = Param<int>("attn_tile");
+  a.q_step = Param<int>("attn_q_step");
   a.head = Param<int>("attn_head");
   a.batch = Param<int>("attn_batch");
   a.kv_lo = Param<int>("attn_kv_lo");
@@ -85,6 +86,7 @@ AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const
   a.num_queries.set_range(1, Expr());
   a.num_keys.set_range(0, Expr());
   a.tile.set_range(0, Expr());
+  a.q_step.set_range(0, 1);
   a.head.set_range(0, Expr());
   a.batch.set_range(0, Expr());
   a.c = Var("c"), a.j = Var("j"), a.ii = Var("ii");
@@ -99,7 +101,9 @@ AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const
   a.value_dim_padded.set_range(1, Expr());
   Expr D = g.head_dim ? Expr(g.head_dim) : Expr(a.head_dim);
   a.value_cols = g.value_dim_padded ? Expr(g.value_dim_padded) : Expr(a.value_dim_padded);
-  Expr qi = a.tile * T + ii;
+  // Row ii is query tile*T + ii, or (q_step 0: decoding with a group's heads packed in the rows)
+  // query tile*T for every row.
+  Expr qi = a.tile * T + ii * a.q_step;
   const float inf = std::numeric_limits<float>::infinity();
 
   // The scale (and log2(e) when no score modifier needs natural units) folded into Q.
@@ -224,7 +228,7 @@ AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const
   o.dim(1).set_min(0).set_stride(out_cols).set_extent(T);
 
   a.args = {a.q,         a.k,          a.v,    a.num_queries, a.num_keys, a.head_dim, a.value_dim_padded,
-            a.tile,      a.head,       a.batch, a.kv_lo,      a.kv_hi,    a.chunk_lo};
+            a.tile,      a.q_step,     a.head,  a.batch,      a.kv_lo,    a.kv_hi,   a.chunk_lo};
   for (const KernelArg& arg : ir.args) {
     Internal::Parameter p = arg.param;
     // Buffers arrive as DLPack views in declared dimension order with any strides; Halide's default

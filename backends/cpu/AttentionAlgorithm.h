@@ -38,6 +38,7 @@ struct AttentionAlgorithm {
   Halide::Param<int> num_queries, num_keys;  ///< Lq, Lk (unpadded)
   Halide::Param<int> head_dim, value_dim_padded;  ///< D and Dv_pad (used when not fixed at compile time)
   Halide::Param<int> tile, head, batch;      ///< the task: query tile index, query head, batch
+  Halide::Param<int> q_step;  ///< 1: row ii is query tile*T + ii; 0: every row is query tile*T
   /// The run of keys [lo, hi) this call belongs to: part of the tile's window (all keys, or the
   /// run-time plan's hull for masks that read buffers) that the wrapper's key-block test did not
   /// rule out; intersected with the closed-form hull of the plan.

@@ -108,6 +108,8 @@ CpuKernelSource generate_cpu_kernel(const KernelIR& ir, const CpuTarget& target)
 
   WrapperSpec spec{src.entry,     pipeline,   ir.name, g, ir.options.dtype, ir.options.lse,
                    ir.args,       algo.uses_kv_ranges, keys_masked_condition(ir, g)};
+  spec.pack_heads = !Halide::Internal::expr_uses_var(ir.mask.defined() ? ir.mask : Halide::Expr(true), "h") &&
+                    !(ir.score.defined() && Halide::Internal::expr_uses_var(ir.score, "h"));
   std::ostringstream s;
   s << "// attnc: CPU kernel '" << ir.name << "' (" << cpu_isa_name(target.isa) << ", "
     << dtype_name(ir.options.dtype) << " I/O), Halide-scheduled. Generated; do not edit.\n"
@@ -117,7 +119,8 @@ CpuKernelSource generate_cpu_kernel(const KernelIR& ir, const CpuTarget& target)
     << ".\n"
     << "#include \"" << src.header_name << "\"\n\n"
     << "#include <algorithm>\n#include <atomic>\n#include <cmath>\n#include <cstdarg>\n#include <cstdio>\n#include <cstdlib>\n"
-    << "#include <cstring>\n#include <thread>\n#include <vector>\n\n"
+    << "#include <cstring>\n#include <thread>\n#include <vector>\n"
+    << "#if defined(__F16C__)\n#include <immintrin.h>  // f16 to f32, eight at a time\n#endif\n\n"
     << "#if defined(__clang__) && defined(__has_builtin)\n#if __has_builtin(__builtin_elementwise_max)\n"
     << "#define ATTN_ELEMENTWISE_MIN_MAX 1  // vector min/max without a lane loop\n#endif\n#endif\n\n"
     << "// ---- The Halide pipeline (Halide 14 CodeGen_C output) ----\n"

@@ -24,6 +24,9 @@ struct WrapperSpec {
   /// [kv_min, kv_max] (b in [b_min, b_max], h in [h_min, h_max]; scalars[i]), or empty: without it
   /// every key block of a window is computed.
   std::string keys_masked;
+  /// The mask and score do not read the head index h: one-row (decoding) calls may put several
+  /// query heads of a group in one tile.
+  bool pack_heads = false;
 };
 
 /// C++ text of the wrapper (uses the runtime glue's Context, fail and parallel_for).

@@ -251,6 +251,20 @@ BOOST_AUTO_TEST_CASE(key_blocks_ruled_out_by_the_mask_are_skipped) {
   BOOST_TEST(d.source.source.find("constexpr bool kHasKeyTest = false;") != std::string::npos);
 }
 
+BOOST_AUTO_TEST_CASE(decoding_packs_the_heads_of_a_group) {
+  // One query row with grouped heads: the query heads sharing a key/value head fill one tile
+  // (kPackHeads; groups of 4, and of 40 = two tiles), the mask seeing query 0 on every row. A kernel
+  // whose score reads the head (ALiBi) keeps one head per tile. Against the reference, with LSE.
+  std::mt19937 rng(20);
+  for (const char* name : {"dense", "causal_lse", "decode", "window37", "documents", "alibi_causal", "dense_f16"})
+    for (int64_t groups : {4, 40})
+      check(name, Shape{2, 2 * groups, 2, 1, 700, 32, 24}, rng);
+  BOOST_TEST(compile_cpu(kProgram, "dense").source.source.find("constexpr bool kPackHeads = true;") !=
+             std::string::npos);
+  BOOST_TEST(compile_cpu(kProgram, "alibi_causal").source.source.find("constexpr bool kPackHeads = false;") !=
+             std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE(no_keys_gives_zero_and_minus_infinity) {
   // Lkv = 0: every row is fully masked, in every dtype path (the wrapper answers without tasks).
   std::mt19937 rng(16);

@@ -13,6 +13,9 @@
 #include <cstring>
 #include <thread>
 #include <vector>
+#if defined(__F16C__)
+#include <immintrin.h>  // f16 to f32, eight at a time
+#endif
 
 #if defined(__clang__) && defined(__has_builtin)
 #if __has_builtin(__builtin_elementwise_max)
@@ -1406,7 +1409,7 @@ extern int halide_error_param_too_small_u64(void *user_context, const char *para
                                             uint64_t val, uint64_t min_val);
 extern int halide_error_param_too_small_f64(void *user_context, const char *param_name,
                                             double val, double min_val);
-extern int halide_error_param_too_large_i64(void *user_context, const char *param_name,
+extern int attn_alibi_softcap_rt_error_param_too_large_i64(void *user_context, const char *param_name,
                                             int64_t val, int64_t max_val);
 extern int halide_error_param_too_large_u64(void *user_context, const char *param_name,
                                             uint64_t val, uint64_t max_val);
@@ -3315,8 +3318,8 @@ extern "C" {
 #endif
 
 HALIDE_FUNCTION_ATTRS
-int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer_t *_attn_q_buffer, struct halide_buffer_t *_attn_k_buffer, struct halide_buffer_t *_attn_v_buffer, int32_t _attn_lq, int32_t _attn_lk, int32_t _attn_d, int32_t _attn_dv_pad, int32_t _attn_tile, int32_t _attn_head, int32_t _attn_batch, int32_t _attn_kv_lo, int32_t _attn_kv_hi, int32_t _attn_chunk_lo, struct halide_buffer_t *_slopes_buffer, struct halide_buffer_t *_attn_out_buffer) {
-(void)_attn_lq; (void)_attn_lk; (void)_attn_d; (void)_attn_dv_pad; (void)_attn_tile; (void)_attn_head; (void)_attn_batch; (void)_attn_kv_lo; (void)_attn_kv_hi; (void)_attn_chunk_lo;
+int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer_t *_attn_q_buffer, struct halide_buffer_t *_attn_k_buffer, struct halide_buffer_t *_attn_v_buffer, int32_t _attn_lq, int32_t _attn_lk, int32_t _attn_d, int32_t _attn_dv_pad, int32_t _attn_tile, int32_t _attn_q_step, int32_t _attn_head, int32_t _attn_batch, int32_t _attn_kv_lo, int32_t _attn_kv_hi, int32_t _attn_chunk_lo, struct halide_buffer_t *_slopes_buffer, struct halide_buffer_t *_attn_out_buffer) {
+(void)_attn_lq; (void)_attn_lk; (void)_attn_d; (void)_attn_dv_pad; (void)_attn_tile; (void)_attn_q_step; (void)_attn_head; (void)_attn_batch; (void)_attn_kv_lo; (void)_attn_kv_hi; (void)_attn_chunk_lo;
  void * const _ucon = const_cast<void *>(__user_context);
  uint64_t  const _0 = (uint64_t)(_slopes_buffer);
  uint64_t  const _1 = (uint64_t)(0ull);
@@ -4206,1634 +4209,1653 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
   int32_t  const _545 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_tile", _543, _544);
   return _545;
  }
- bool  const _546 = 0 <= _attn_lk;
+ bool  const _546 = _attn_q_step <= 1;
  if (!_546)
  {
-  int64_t  const _547 = (int64_t)(_attn_lk);
-  int64_t  const _548 = (int64_t)(0ll);
-  int32_t  const _549 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_lk", _547, _548);
+  int64_t  const _547 = (int64_t)(_attn_q_step);
+  int64_t  const _548 = (int64_t)(1ll);
+  int32_t  const _549 = attn_alibi_softcap_rt_error_param_too_large_i64(_ucon, "attn_q_step", _547, _548);
   return _549;
  }
- bool  const _550 = 0 <= _attn_head;
+ bool  const _550 = 0 <= _attn_q_step;
  if (!_550)
  {
-  int64_t  const _551 = (int64_t)(_attn_head);
+  int64_t  const _551 = (int64_t)(_attn_q_step);
   int64_t  const _552 = (int64_t)(0ll);
-  int32_t  const _553 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_head", _551, _552);
+  int32_t  const _553 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_q_step", _551, _552);
   return _553;
  }
- bool  const _554 = 1 <= _attn_dv_pad;
+ bool  const _554 = 0 <= _attn_lk;
  if (!_554)
  {
-  int64_t  const _555 = (int64_t)(_attn_dv_pad);
-  int64_t  const _556 = (int64_t)(1ll);
-  int32_t  const _557 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_dv_pad", _555, _556);
+  int64_t  const _555 = (int64_t)(_attn_lk);
+  int64_t  const _556 = (int64_t)(0ll);
+  int32_t  const _557 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_lk", _555, _556);
   return _557;
  }
- bool  const _558 = 1 <= _attn_d;
+ bool  const _558 = 0 <= _attn_head;
  if (!_558)
  {
-  int64_t  const _559 = (int64_t)(_attn_d);
-  int64_t  const _560 = (int64_t)(1ll);
-  int32_t  const _561 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_d", _559, _560);
+  int64_t  const _559 = (int64_t)(_attn_head);
+  int64_t  const _560 = (int64_t)(0ll);
+  int32_t  const _561 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_head", _559, _560);
   return _561;
  }
+ bool  const _562 = 1 <= _attn_dv_pad;
+ if (!_562)
  {
-  int64_t  const _562 = _attn_d;
-  int64_t  const _563 = _562 * 32;
-  if ((_563 > ((int64_t(1) << 31) - 1)) || ((_563 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+  int64_t  const _563 = (int64_t)(_attn_dv_pad);
+  int64_t  const _564 = (int64_t)(1ll);
+  int32_t  const _565 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_dv_pad", _563, _564);
+  return _565;
+ }
+ bool  const _566 = 1 <= _attn_d;
+ if (!_566)
+ {
+  int64_t  const _567 = (int64_t)(_attn_d);
+  int64_t  const _568 = (int64_t)(1ll);
+  int32_t  const _569 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_d", _567, _568);
+  return _569;
+ }
+ {
+  int64_t  const _570 = _attn_d;
+  int64_t  const _571 = _570 * 32;
+  if ((_571 > ((int64_t(1) << 31) - 1)) || ((_571 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
   {
    attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation qs\n");
    return -1;
   } // overflow test qs
-  int64_t  const _564 = _563;
-  float *_qs = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_564);
+  int64_t  const _572 = _571;
+  float *_qs = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_572);
   if (!_qs)
   {
-   int32_t  const _565 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-   return _565;
+   int32_t  const _573 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+   return _573;
   }
   HalideFreeHelper _qs_free(_ucon, _qs, attn_alibi_softcap_rt_free);
   // produce qs
-  float  const _566 = float_from_bits(1065353216 /* 1 */);
-  float  const _567 = (float)(_attn_d);
-  float  const _568 = sqrt_f32(_567);
-  float  const _569 = _566 / _568;
+  float  const _574 = float_from_bits(1065353216 /* 1 */);
+  float  const _575 = (float)(_attn_d);
+  float  const _576 = sqrt_f32(_575);
+  float  const _577 = _574 / _576;
   for (int _qs_s0_ii_ii = 0; _qs_s0_ii_ii < 0 + 2; _qs_s0_ii_ii++)
   {
-   int32_t  const _570 = _attn_d * _qs_s0_ii_ii;
-   int32_t  const _571 = _570 * 16;
+   int32_t  const _578 = _attn_d * _qs_s0_ii_ii;
+   int32_t  const _579 = _578 * 16;
    for (int _qs_s0_c = 0; _qs_s0_c < 0 + _attn_d; _qs_s0_c++)
    {
-    int32_t  const _572 = _qs_s0_c + _571;
-    int32x16_t  const _573 = int32x16_t_ops::ramp(_572, _attn_d);
-    float16  const _574 = float16_ops::load_gather(_attn_q, _573);
-    float16  const _575 = float16_ops::broadcast(_569);
-    float16  const _576 = _574 * _575;
-    int32_t  const _577 = _qs_s0_c * 2;
-    int32_t  const _578 = _577 + _qs_s0_ii_ii;
-    int32_t  const _579 = _578 * 16;
-    float16_ops::store(_576, _qs, _579);
+    int32_t  const _580 = _qs_s0_c + _579;
+    int32x16_t  const _581 = int32x16_t_ops::ramp(_580, _attn_d);
+    float16  const _582 = float16_ops::load_gather(_attn_q, _581);
+    float16  const _583 = float16_ops::broadcast(_577);
+    float16  const _584 = _582 * _583;
+    int32_t  const _585 = _qs_s0_c * 2;
+    int32_t  const _586 = _585 + _qs_s0_ii_ii;
+    int32_t  const _587 = _586 * 16;
+    float16_ops::store(_584, _qs, _587);
    } // for _qs_s0_c
   } // for _qs_s0_ii_ii
-  int32_t  const _580 = ::halide_cpp_max(_85, 0);
-  int32_t  const _581 = _88 - _580;
+  int32_t  const _588 = ::halide_cpp_max(_85, 0);
+  int32_t  const _589 = _88 - _588;
   {
-   int32_t  const _582 = _581 + -1;
-   int32_t  const _583 = _582 >> 3;
-   int32_t  const _584 = _583 * 8;
-   int32_t  const _585 = _584 + 8;
-   int64_t  const _586 = _585;
-   int64_t  const _587 = _586 * 32;
-   if ((_587 > ((int64_t(1) << 31) - 1)) || ((_587 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+   int32_t  const _590 = _589 + -1;
+   int32_t  const _591 = _590 >> 3;
+   int32_t  const _592 = _591 * 8;
+   int32_t  const _593 = _592 + 8;
+   int64_t  const _594 = _593;
+   int64_t  const _595 = _594 * 32;
+   if ((_595 > ((int64_t(1) << 31) - 1)) || ((_595 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
    {
     attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation scores\n");
     return -1;
    } // overflow test scores
-   int64_t  const _588 = _587;
-   float *_scores = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_588);
+   int64_t  const _596 = _595;
+   float *_scores = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_596);
    if (!_scores)
    {
-    int32_t  const _589 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-    return _589;
+    int32_t  const _597 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+    return _597;
    }
    HalideFreeHelper _scores_free(_ucon, _scores, attn_alibi_softcap_rt_free);
    // produce scores
    // consume qs
-   int32_t  const _590 = ::halide_cpp_max(_85, 0);
-   int32_t  const _591 = _581 + 7;
-   int32_t  const _592 = _591 >> 3;
-   for (int _scores_s0_j_jo = 0; _scores_s0_j_jo < 0 + _592; _scores_s0_j_jo++)
+   int32_t  const _598 = ::halide_cpp_max(_85, 0);
+   int32_t  const _599 = _589 + 7;
+   int32_t  const _600 = _599 >> 3;
+   for (int _scores_s0_j_jo = 0; _scores_s0_j_jo < 0 + _600; _scores_s0_j_jo++)
    {
-    int32_t  const _593 = _scores_s0_j_jo * 8;
-    int32_t  const _594 = _593 + _590;
+    int32_t  const _601 = _scores_s0_j_jo * 8;
+    int32_t  const _602 = _601 + _598;
     {
      float _dot[256];
      // produce dot
-     float  const _595 = float_from_bits(0 /* 0 */);
-     float16  const _596 = float16_ops::broadcast(_595);
-     float16_ops::store(_596, _dot, 0);
-     float  const _597 = float_from_bits(0 /* 0 */);
-     float16  const _598 = float16_ops::broadcast(_597);
-     float16_ops::store(_598, _dot, 32);
-     float  const _599 = float_from_bits(0 /* 0 */);
-     float16  const _600 = float16_ops::broadcast(_599);
-     float16_ops::store(_600, _dot, 64);
-     float  const _601 = float_from_bits(0 /* 0 */);
-     float16  const _602 = float16_ops::broadcast(_601);
-     float16_ops::store(_602, _dot, 96);
      float  const _603 = float_from_bits(0 /* 0 */);
      float16  const _604 = float16_ops::broadcast(_603);
-     float16_ops::store(_604, _dot, 128);
+     float16_ops::store(_604, _dot, 0);
      float  const _605 = float_from_bits(0 /* 0 */);
      float16  const _606 = float16_ops::broadcast(_605);
-     float16_ops::store(_606, _dot, 160);
+     float16_ops::store(_606, _dot, 32);
      float  const _607 = float_from_bits(0 /* 0 */);
      float16  const _608 = float16_ops::broadcast(_607);
-     float16_ops::store(_608, _dot, 192);
+     float16_ops::store(_608, _dot, 64);
      float  const _609 = float_from_bits(0 /* 0 */);
      float16  const _610 = float16_ops::broadcast(_609);
-     float16_ops::store(_610, _dot, 224);
+     float16_ops::store(_610, _dot, 96);
      float  const _611 = float_from_bits(0 /* 0 */);
      float16  const _612 = float16_ops::broadcast(_611);
-     float16_ops::store(_612, _dot, 16);
+     float16_ops::store(_612, _dot, 128);
      float  const _613 = float_from_bits(0 /* 0 */);
      float16  const _614 = float16_ops::broadcast(_613);
-     float16_ops::store(_614, _dot, 48);
+     float16_ops::store(_614, _dot, 160);
      float  const _615 = float_from_bits(0 /* 0 */);
      float16  const _616 = float16_ops::broadcast(_615);
-     float16_ops::store(_616, _dot, 80);
+     float16_ops::store(_616, _dot, 192);
      float  const _617 = float_from_bits(0 /* 0 */);
      float16  const _618 = float16_ops::broadcast(_617);
-     float16_ops::store(_618, _dot, 112);
+     float16_ops::store(_618, _dot, 224);
      float  const _619 = float_from_bits(0 /* 0 */);
      float16  const _620 = float16_ops::broadcast(_619);
-     float16_ops::store(_620, _dot, 144);
+     float16_ops::store(_620, _dot, 16);
      float  const _621 = float_from_bits(0 /* 0 */);
      float16  const _622 = float16_ops::broadcast(_621);
-     float16_ops::store(_622, _dot, 176);
+     float16_ops::store(_622, _dot, 48);
      float  const _623 = float_from_bits(0 /* 0 */);
      float16  const _624 = float16_ops::broadcast(_623);
-     float16_ops::store(_624, _dot, 208);
+     float16_ops::store(_624, _dot, 80);
      float  const _625 = float_from_bits(0 /* 0 */);
      float16  const _626 = float16_ops::broadcast(_625);
-     float16_ops::store(_626, _dot, 240);
-     int32_t  const _627 = _28 + -1;
-     int32_t  const _628 = ::halide_cpp_min(_627, _594);
-     int32_t  const _629 = _628 * _attn_d;
-     int32_t  const _630 = _594 + 8;
-     int32_t  const _631 = ::halide_cpp_min(_630, _28);
-     int32_t  const _632 = _631 + -1;
-     int32_t  const _633 = _632 * _attn_d;
-     int32_t  const _634 = _594 + 7;
-     int32_t  const _635 = ::halide_cpp_min(_634, _28);
-     int32_t  const _636 = _635 + -1;
+     float16_ops::store(_626, _dot, 112);
+     float  const _627 = float_from_bits(0 /* 0 */);
+     float16  const _628 = float16_ops::broadcast(_627);
+     float16_ops::store(_628, _dot, 144);
+     float  const _629 = float_from_bits(0 /* 0 */);
+     float16  const _630 = float16_ops::broadcast(_629);
+     float16_ops::store(_630, _dot, 176);
+     float  const _631 = float_from_bits(0 /* 0 */);
+     float16  const _632 = float16_ops::broadcast(_631);
+     float16_ops::store(_632, _dot, 208);
+     float  const _633 = float_from_bits(0 /* 0 */);
+     float16  const _634 = float16_ops::broadcast(_633);
+     float16_ops::store(_634, _dot, 240);
+     int32_t  const _635 = _28 + -1;
+     int32_t  const _636 = ::halide_cpp_min(_635, _602);
      int32_t  const _637 = _636 * _attn_d;
-     int32_t  const _638 = _594 + 6;
+     int32_t  const _638 = _602 + 8;
      int32_t  const _639 = ::halide_cpp_min(_638, _28);
      int32_t  const _640 = _639 + -1;
      int32_t  const _641 = _640 * _attn_d;
-     int32_t  const _642 = _594 + 5;
+     int32_t  const _642 = _602 + 7;
      int32_t  const _643 = ::halide_cpp_min(_642, _28);
      int32_t  const _644 = _643 + -1;
      int32_t  const _645 = _644 * _attn_d;
-     int32_t  const _646 = _594 + 4;
+     int32_t  const _646 = _602 + 6;
      int32_t  const _647 = ::halide_cpp_min(_646, _28);
      int32_t  const _648 = _647 + -1;
      int32_t  const _649 = _648 * _attn_d;
-     int32_t  const _650 = _594 + 3;
+     int32_t  const _650 = _602 + 5;
      int32_t  const _651 = ::halide_cpp_min(_650, _28);
      int32_t  const _652 = _651 + -1;
      int32_t  const _653 = _652 * _attn_d;
-     int32_t  const _654 = _594 + 2;
+     int32_t  const _654 = _602 + 4;
      int32_t  const _655 = ::halide_cpp_min(_654, _28);
      int32_t  const _656 = _655 + -1;
      int32_t  const _657 = _656 * _attn_d;
+     int32_t  const _658 = _602 + 3;
+     int32_t  const _659 = ::halide_cpp_min(_658, _28);
+     int32_t  const _660 = _659 + -1;
+     int32_t  const _661 = _660 * _attn_d;
+     int32_t  const _662 = _602 + 2;
+     int32_t  const _663 = ::halide_cpp_min(_662, _28);
+     int32_t  const _664 = _663 + -1;
+     int32_t  const _665 = _664 * _attn_d;
      for (int _dot_s1_rd__x = 0; _dot_s1_rd__x < 0 + _attn_d; _dot_s1_rd__x++)
      {
-      float16  const _658 = float16_ops::load(_dot, 0);
-      int32_t  const _659 = _dot_s1_rd__x * 32;
-      float16  const _660 = float16_ops::load(_qs, _659);
-      int32_t  const _661 = _dot_s1_rd__x + _629;
-      float  const _662 = ((float const *)_attn_k)[_661];
-      float16  const _663 = float16_ops::broadcast(_662);
-      float16  const _664 = _660 * _663;
-      float16  const _665 = _658 + _664;
-      float16_ops::store(_665, _dot, 0);
-      float16  const _666 = float16_ops::load(_dot, 16);
+      float16  const _666 = float16_ops::load(_dot, 0);
       int32_t  const _667 = _dot_s1_rd__x * 32;
-      int32_t  const _668 = _667 + 16;
-      float16  const _669 = float16_ops::load(_qs, _668);
-      int32_t  const _670 = _dot_s1_rd__x + _629;
-      float  const _671 = ((float const *)_attn_k)[_670];
-      float16  const _672 = float16_ops::broadcast(_671);
-      float16  const _673 = _669 * _672;
-      float16  const _674 = _666 + _673;
-      float16_ops::store(_674, _dot, 16);
-      float16  const _675 = float16_ops::load(_dot, 32);
-      int32_t  const _676 = _dot_s1_rd__x * 32;
+      float16  const _668 = float16_ops::load(_qs, _667);
+      int32_t  const _669 = _dot_s1_rd__x + _637;
+      float  const _670 = ((float const *)_attn_k)[_669];
+      float16  const _671 = float16_ops::broadcast(_670);
+      float16  const _672 = _668 * _671;
+      float16  const _673 = _666 + _672;
+      float16_ops::store(_673, _dot, 0);
+      float16  const _674 = float16_ops::load(_dot, 16);
+      int32_t  const _675 = _dot_s1_rd__x * 32;
+      int32_t  const _676 = _675 + 16;
       float16  const _677 = float16_ops::load(_qs, _676);
-      int32_t  const _678 = _dot_s1_rd__x + _657;
+      int32_t  const _678 = _dot_s1_rd__x + _637;
       float  const _679 = ((float const *)_attn_k)[_678];
       float16  const _680 = float16_ops::broadcast(_679);
       float16  const _681 = _677 * _680;
-      float16  const _682 = _675 + _681;
-      float16_ops::store(_682, _dot, 32);
-      float16  const _683 = float16_ops::load(_dot, 48);
+      float16  const _682 = _674 + _681;
+      float16_ops::store(_682, _dot, 16);
+      float16  const _683 = float16_ops::load(_dot, 32);
       int32_t  const _684 = _dot_s1_rd__x * 32;
-      int32_t  const _685 = _684 + 16;
-      float16  const _686 = float16_ops::load(_qs, _685);
-      int32_t  const _687 = _dot_s1_rd__x + _657;
-      float  const _688 = ((float const *)_attn_k)[_687];
-      float16  const _689 = float16_ops::broadcast(_688);
-      float16  const _690 = _686 * _689;
-      float16  const _691 = _683 + _690;
-      float16_ops::store(_691, _dot, 48);
-      float16  const _692 = float16_ops::load(_dot, 64);
-      int32_t  const _693 = _dot_s1_rd__x * 32;
+      float16  const _685 = float16_ops::load(_qs, _684);
+      int32_t  const _686 = _dot_s1_rd__x + _665;
+      float  const _687 = ((float const *)_attn_k)[_686];
+      float16  const _688 = float16_ops::broadcast(_687);
+      float16  const _689 = _685 * _688;
+      float16  const _690 = _683 + _689;
+      float16_ops::store(_690, _dot, 32);
+      float16  const _691 = float16_ops::load(_dot, 48);
+      int32_t  const _692 = _dot_s1_rd__x * 32;
+      int32_t  const _693 = _692 + 16;
       float16  const _694 = float16_ops::load(_qs, _693);
-      int32_t  const _695 = _dot_s1_rd__x + _653;
+      int32_t  const _695 = _dot_s1_rd__x + _665;
       float  const _696 = ((float const *)_attn_k)[_695];
       float16  const _697 = float16_ops::broadcast(_696);
       float16  const _698 = _694 * _697;
-      float16  const _699 = _692 + _698;
-      float16_ops::store(_699, _dot, 64);
-      float16  const _700 = float16_ops::load(_dot, 80);
+      float16  const _699 = _691 + _698;
+      float16_ops::store(_699, _dot, 48);
+      float16  const _700 = float16_ops::load(_dot, 64);
       int32_t  const _701 = _dot_s1_rd__x * 32;
-      int32_t  const _702 = _701 + 16;
-      float16  const _703 = float16_ops::load(_qs, _702);
-      int32_t  const _704 = _dot_s1_rd__x + _653;
-      float  const _705 = ((float const *)_attn_k)[_704];
-      float16  const _706 = float16_ops::broadcast(_705);
-      float16  const _707 = _703 * _706;
-      float16  const _708 = _700 + _707;
-      float16_ops::store(_708, _dot, 80);
-      float16  const _709 = float16_ops::load(_dot, 96);
-      int32_t  const _710 = _dot_s1_rd__x * 32;
+      float16  const _702 = float16_ops::load(_qs, _701);
+      int32_t  const _703 = _dot_s1_rd__x + _661;
+      float  const _704 = ((float const *)_attn_k)[_703];
+      float16  const _705 = float16_ops::broadcast(_704);
+      float16  const _706 = _702 * _705;
+      float16  const _707 = _700 + _706;
+      float16_ops::store(_707, _dot, 64);
+      float16  const _708 = float16_ops::load(_dot, 80);
+      int32_t  const _709 = _dot_s1_rd__x * 32;
+      int32_t  const _710 = _709 + 16;
       float16  const _711 = float16_ops::load(_qs, _710);
-      int32_t  const _712 = _dot_s1_rd__x + _649;
+      int32_t  const _712 = _dot_s1_rd__x + _661;
       float  const _713 = ((float const *)_attn_k)[_712];
       float16  const _714 = float16_ops::broadcast(_713);
       float16  const _715 = _711 * _714;
-      float16  const _716 = _709 + _715;
-      float16_ops::store(_716, _dot, 96);
-      float16  const _717 = float16_ops::load(_dot, 112);
+      float16  const _716 = _708 + _715;
+      float16_ops::store(_716, _dot, 80);
+      float16  const _717 = float16_ops::load(_dot, 96);
       int32_t  const _718 = _dot_s1_rd__x * 32;
-      int32_t  const _719 = _718 + 16;
-      float16  const _720 = float16_ops::load(_qs, _719);
-      int32_t  const _721 = _dot_s1_rd__x + _649;
-      float  const _722 = ((float const *)_attn_k)[_721];
-      float16  const _723 = float16_ops::broadcast(_722);
-      float16  const _724 = _720 * _723;
-      float16  const _725 = _717 + _724;
-      float16_ops::store(_725, _dot, 112);
-      float16  const _726 = float16_ops::load(_dot, 128);
-      int32_t  const _727 = _dot_s1_rd__x * 32;
+      float16  const _719 = float16_ops::load(_qs, _718);
+      int32_t  const _720 = _dot_s1_rd__x + _657;
+      float  const _721 = ((float const *)_attn_k)[_720];
+      float16  const _722 = float16_ops::broadcast(_721);
+      float16  const _723 = _719 * _722;
+      float16  const _724 = _717 + _723;
+      float16_ops::store(_724, _dot, 96);
+      float16  const _725 = float16_ops::load(_dot, 112);
+      int32_t  const _726 = _dot_s1_rd__x * 32;
+      int32_t  const _727 = _726 + 16;
       float16  const _728 = float16_ops::load(_qs, _727);
-      int32_t  const _729 = _dot_s1_rd__x + _645;
+      int32_t  const _729 = _dot_s1_rd__x + _657;
       float  const _730 = ((float const *)_attn_k)[_729];
       float16  const _731 = float16_ops::broadcast(_730);
       float16  const _732 = _728 * _731;
-      float16  const _733 = _726 + _732;
-      float16_ops::store(_733, _dot, 128);
-      float16  const _734 = float16_ops::load(_dot, 144);
+      float16  const _733 = _725 + _732;
+      float16_ops::store(_733, _dot, 112);
+      float16  const _734 = float16_ops::load(_dot, 128);
       int32_t  const _735 = _dot_s1_rd__x * 32;
-      int32_t  const _736 = _735 + 16;
-      float16  const _737 = float16_ops::load(_qs, _736);
-      int32_t  const _738 = _dot_s1_rd__x + _645;
-      float  const _739 = ((float const *)_attn_k)[_738];
-      float16  const _740 = float16_ops::broadcast(_739);
-      float16  const _741 = _737 * _740;
-      float16  const _742 = _734 + _741;
-      float16_ops::store(_742, _dot, 144);
-      float16  const _743 = float16_ops::load(_dot, 160);
-      int32_t  const _744 = _dot_s1_rd__x * 32;
+      float16  const _736 = float16_ops::load(_qs, _735);
+      int32_t  const _737 = _dot_s1_rd__x + _653;
+      float  const _738 = ((float const *)_attn_k)[_737];
+      float16  const _739 = float16_ops::broadcast(_738);
+      float16  const _740 = _736 * _739;
+      float16  const _741 = _734 + _740;
+      float16_ops::store(_741, _dot, 128);
+      float16  const _742 = float16_ops::load(_dot, 144);
+      int32_t  const _743 = _dot_s1_rd__x * 32;
+      int32_t  const _744 = _743 + 16;
       float16  const _745 = float16_ops::load(_qs, _744);
-      int32_t  const _746 = _dot_s1_rd__x + _641;
+      int32_t  const _746 = _dot_s1_rd__x + _653;
       float  const _747 = ((float const *)_attn_k)[_746];
       float16  const _748 = float16_ops::broadcast(_747);
       float16  const _749 = _745 * _748;
-      float16  const _750 = _743 + _749;
-      float16_ops::store(_750, _dot, 160);
-      float16  const _751 = float16_ops::load(_dot, 176);
+      float16  const _750 = _742 + _749;
+      float16_ops::store(_750, _dot, 144);
+      float16  const _751 = float16_ops::load(_dot, 160);
       int32_t  const _752 = _dot_s1_rd__x * 32;
-      int32_t  const _753 = _752 + 16;
-      float16  const _754 = float16_ops::load(_qs, _753);
-      int32_t  const _755 = _dot_s1_rd__x + _641;
-      float  const _756 = ((float const *)_attn_k)[_755];
-      float16  const _757 = float16_ops::broadcast(_756);
-      float16  const _758 = _754 * _757;
-      float16  const _759 = _751 + _758;
-      float16_ops::store(_759, _dot, 176);
-      float16  const _760 = float16_ops::load(_dot, 192);
-      int32_t  const _761 = _dot_s1_rd__x * 32;
+      float16  const _753 = float16_ops::load(_qs, _752);
+      int32_t  const _754 = _dot_s1_rd__x + _649;
+      float  const _755 = ((float const *)_attn_k)[_754];
+      float16  const _756 = float16_ops::broadcast(_755);
+      float16  const _757 = _753 * _756;
+      float16  const _758 = _751 + _757;
+      float16_ops::store(_758, _dot, 160);
+      float16  const _759 = float16_ops::load(_dot, 176);
+      int32_t  const _760 = _dot_s1_rd__x * 32;
+      int32_t  const _761 = _760 + 16;
       float16  const _762 = float16_ops::load(_qs, _761);
-      int32_t  const _763 = _dot_s1_rd__x + _637;
+      int32_t  const _763 = _dot_s1_rd__x + _649;
       float  const _764 = ((float const *)_attn_k)[_763];
       float16  const _765 = float16_ops::broadcast(_764);
       float16  const _766 = _762 * _765;
-      float16  const _767 = _760 + _766;
-      float16_ops::store(_767, _dot, 192);
-      float16  const _768 = float16_ops::load(_dot, 208);
+      float16  const _767 = _759 + _766;
+      float16_ops::store(_767, _dot, 176);
+      float16  const _768 = float16_ops::load(_dot, 192);
       int32_t  const _769 = _dot_s1_rd__x * 32;
-      int32_t  const _770 = _769 + 16;
-      float16  const _771 = float16_ops::load(_qs, _770);
-      int32_t  const _772 = _dot_s1_rd__x + _637;
-      float  const _773 = ((float const *)_attn_k)[_772];
-      float16  const _774 = float16_ops::broadcast(_773);
-      float16  const _775 = _771 * _774;
-      float16  const _776 = _768 + _775;
-      float16_ops::store(_776, _dot, 208);
-      float16  const _777 = float16_ops::load(_dot, 224);
-      int32_t  const _778 = _dot_s1_rd__x * 32;
+      float16  const _770 = float16_ops::load(_qs, _769);
+      int32_t  const _771 = _dot_s1_rd__x + _645;
+      float  const _772 = ((float const *)_attn_k)[_771];
+      float16  const _773 = float16_ops::broadcast(_772);
+      float16  const _774 = _770 * _773;
+      float16  const _775 = _768 + _774;
+      float16_ops::store(_775, _dot, 192);
+      float16  const _776 = float16_ops::load(_dot, 208);
+      int32_t  const _777 = _dot_s1_rd__x * 32;
+      int32_t  const _778 = _777 + 16;
       float16  const _779 = float16_ops::load(_qs, _778);
-      int32_t  const _780 = _dot_s1_rd__x + _633;
+      int32_t  const _780 = _dot_s1_rd__x + _645;
       float  const _781 = ((float const *)_attn_k)[_780];
       float16  const _782 = float16_ops::broadcast(_781);
       float16  const _783 = _779 * _782;
-      float16  const _784 = _777 + _783;
-      float16_ops::store(_784, _dot, 224);
-      float16  const _785 = float16_ops::load(_dot, 240);
+      float16  const _784 = _776 + _783;
+      float16_ops::store(_784, _dot, 208);
+      float16  const _785 = float16_ops::load(_dot, 224);
       int32_t  const _786 = _dot_s1_rd__x * 32;
-      int32_t  const _787 = _786 + 16;
-      float16  const _788 = float16_ops::load(_qs, _787);
-      int32_t  const _789 = _dot_s1_rd__x + _633;
-      float  const _790 = ((float const *)_attn_k)[_789];
-      float16  const _791 = float16_ops::broadcast(_790);
-      float16  const _792 = _788 * _791;
-      float16  const _793 = _785 + _792;
-      float16_ops::store(_793, _dot, 240);
+      float16  const _787 = float16_ops::load(_qs, _786);
+      int32_t  const _788 = _dot_s1_rd__x + _641;
+      float  const _789 = ((float const *)_attn_k)[_788];
+      float16  const _790 = float16_ops::broadcast(_789);
+      float16  const _791 = _787 * _790;
+      float16  const _792 = _785 + _791;
+      float16_ops::store(_792, _dot, 224);
+      float16  const _793 = float16_ops::load(_dot, 240);
+      int32_t  const _794 = _dot_s1_rd__x * 32;
+      int32_t  const _795 = _794 + 16;
+      float16  const _796 = float16_ops::load(_qs, _795);
+      int32_t  const _797 = _dot_s1_rd__x + _641;
+      float  const _798 = ((float const *)_attn_k)[_797];
+      float16  const _799 = float16_ops::broadcast(_798);
+      float16  const _800 = _796 * _799;
+      float16  const _801 = _793 + _800;
+      float16_ops::store(_801, _dot, 240);
      } // for _dot_s1_rd__x
      // consume dot
-     float16  const _794 = float16_ops::load(_dot, 0);
-     int32_t  const _795 = _594 - _590;
-     int32_t  const _796 = _795 * 32;
-     float16_ops::store(_794, _scores, _796);
-     float16  const _797 = float16_ops::load(_dot, 16);
-     int32_t  const _798 = _594 - _590;
-     int32_t  const _799 = _798 * 32;
-     int32_t  const _800 = _799 + 16;
-     float16_ops::store(_797, _scores, _800);
-     float16  const _801 = float16_ops::load(_dot, 32);
-     int32_t  const _802 = _594 - _590;
-     int32_t  const _803 = _802 * 32;
-     int32_t  const _804 = _803 + 32;
-     float16_ops::store(_801, _scores, _804);
-     float16  const _805 = float16_ops::load(_dot, 48);
-     int32_t  const _806 = _594 - _590;
+     float16  const _802 = float16_ops::load(_dot, 0);
+     int32_t  const _803 = _602 - _598;
+     int32_t  const _804 = _803 * 32;
+     float16_ops::store(_802, _scores, _804);
+     float16  const _805 = float16_ops::load(_dot, 16);
+     int32_t  const _806 = _602 - _598;
      int32_t  const _807 = _806 * 32;
-     int32_t  const _808 = _807 + 48;
+     int32_t  const _808 = _807 + 16;
      float16_ops::store(_805, _scores, _808);
-     float16  const _809 = float16_ops::load(_dot, 64);
-     int32_t  const _810 = _594 - _590;
+     float16  const _809 = float16_ops::load(_dot, 32);
+     int32_t  const _810 = _602 - _598;
      int32_t  const _811 = _810 * 32;
-     int32_t  const _812 = _811 + 64;
+     int32_t  const _812 = _811 + 32;
      float16_ops::store(_809, _scores, _812);
-     float16  const _813 = float16_ops::load(_dot, 80);
-     int32_t  const _814 = _594 - _590;
+     float16  const _813 = float16_ops::load(_dot, 48);
+     int32_t  const _814 = _602 - _598;
      int32_t  const _815 = _814 * 32;
-     int32_t  const _816 = _815 + 80;
+     int32_t  const _816 = _815 + 48;
      float16_ops::store(_813, _scores, _816);
-     float16  const _817 = float16_ops::load(_dot, 96);
-     int32_t  const _818 = _594 - _590;
+     float16  const _817 = float16_ops::load(_dot, 64);
+     int32_t  const _818 = _602 - _598;
      int32_t  const _819 = _818 * 32;
-     int32_t  const _820 = _819 + 96;
+     int32_t  const _820 = _819 + 64;
      float16_ops::store(_817, _scores, _820);
-     float16  const _821 = float16_ops::load(_dot, 112);
-     int32_t  const _822 = _594 - _590;
+     float16  const _821 = float16_ops::load(_dot, 80);
+     int32_t  const _822 = _602 - _598;
      int32_t  const _823 = _822 * 32;
-     int32_t  const _824 = _823 + 112;
+     int32_t  const _824 = _823 + 80;
      float16_ops::store(_821, _scores, _824);
-     float16  const _825 = float16_ops::load(_dot, 128);
-     int32_t  const _826 = _594 - _590;
+     float16  const _825 = float16_ops::load(_dot, 96);
+     int32_t  const _826 = _602 - _598;
      int32_t  const _827 = _826 * 32;
-     int32_t  const _828 = _827 + 128;
+     int32_t  const _828 = _827 + 96;
      float16_ops::store(_825, _scores, _828);
-     float16  const _829 = float16_ops::load(_dot, 144);
-     int32_t  const _830 = _594 - _590;
+     float16  const _829 = float16_ops::load(_dot, 112);
+     int32_t  const _830 = _602 - _598;
      int32_t  const _831 = _830 * 32;
-     int32_t  const _832 = _831 + 144;
+     int32_t  const _832 = _831 + 112;
      float16_ops::store(_829, _scores, _832);
-     float16  const _833 = float16_ops::load(_dot, 160);
-     int32_t  const _834 = _594 - _590;
+     float16  const _833 = float16_ops::load(_dot, 128);
+     int32_t  const _834 = _602 - _598;
      int32_t  const _835 = _834 * 32;
-     int32_t  const _836 = _835 + 160;
+     int32_t  const _836 = _835 + 128;
      float16_ops::store(_833, _scores, _836);
-     float16  const _837 = float16_ops::load(_dot, 176);
-     int32_t  const _838 = _594 - _590;
+     float16  const _837 = float16_ops::load(_dot, 144);
+     int32_t  const _838 = _602 - _598;
      int32_t  const _839 = _838 * 32;
-     int32_t  const _840 = _839 + 176;
+     int32_t  const _840 = _839 + 144;
      float16_ops::store(_837, _scores, _840);
-     float16  const _841 = float16_ops::load(_dot, 192);
-     int32_t  const _842 = _594 - _590;
+     float16  const _841 = float16_ops::load(_dot, 160);
+     int32_t  const _842 = _602 - _598;
      int32_t  const _843 = _842 * 32;
-     int32_t  const _844 = _843 + 192;
+     int32_t  const _844 = _843 + 160;
      float16_ops::store(_841, _scores, _844);
-     float16  const _845 = float16_ops::load(_dot, 208);
-     int32_t  const _846 = _594 - _590;
+     float16  const _845 = float16_ops::load(_dot, 176);
+     int32_t  const _846 = _602 - _598;
      int32_t  const _847 = _846 * 32;
-     int32_t  const _848 = _847 + 208;
+     int32_t  const _848 = _847 + 176;
      float16_ops::store(_845, _scores, _848);
-     float16  const _849 = float16_ops::load(_dot, 224);
-     int32_t  const _850 = _594 - _590;
+     float16  const _849 = float16_ops::load(_dot, 192);
+     int32_t  const _850 = _602 - _598;
      int32_t  const _851 = _850 * 32;
-     int32_t  const _852 = _851 + 224;
+     int32_t  const _852 = _851 + 192;
      float16_ops::store(_849, _scores, _852);
-     float16  const _853 = float16_ops::load(_dot, 240);
-     int32_t  const _854 = _594 - _590;
+     float16  const _853 = float16_ops::load(_dot, 208);
+     int32_t  const _854 = _602 - _598;
      int32_t  const _855 = _854 * 32;
-     int32_t  const _856 = _855 + 240;
+     int32_t  const _856 = _855 + 208;
      float16_ops::store(_853, _scores, _856);
+     float16  const _857 = float16_ops::load(_dot, 224);
+     int32_t  const _858 = _602 - _598;
+     int32_t  const _859 = _858 * 32;
+     int32_t  const _860 = _859 + 224;
+     float16_ops::store(_857, _scores, _860);
+     float16  const _861 = float16_ops::load(_dot, 240);
+     int32_t  const _862 = _602 - _598;
+     int32_t  const _863 = _862 * 32;
+     int32_t  const _864 = _863 + 240;
+     float16_ops::store(_861, _scores, _864);
     } // alloc _dot
    } // for _scores_s0_j_jo
    _qs_free.free();
-   int32_t  const _857 = ::halide_cpp_max(_85, 0);
-   int32_t  const _858 = _88 - _857;
+   int32_t  const _865 = ::halide_cpp_max(_85, 0);
+   int32_t  const _866 = _88 - _865;
    {
-    int64_t  const _859 = _858;
-    int64_t  const _860 = _859 * 32;
-    if ((_860 > ((int64_t(1) << 31) - 1)) || ((_860 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+    int64_t  const _867 = _866;
+    int64_t  const _868 = _867 * 32;
+    if ((_868 > ((int64_t(1) << 31) - 1)) || ((_868 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
     {
      attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation masked\n");
      return -1;
     } // overflow test masked
-    int64_t  const _861 = _860;
-    float *_masked = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_861);
+    int64_t  const _869 = _868;
+    float *_masked = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_869);
     if (!_masked)
     {
-     int32_t  const _862 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-     return _862;
+     int32_t  const _870 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+     return _870;
     }
     HalideFreeHelper _masked_free(_ucon, _masked, attn_alibi_softcap_rt_free);
     // produce masked
     // consume scores
-    int32_t  const _863 = ::halide_cpp_max(_85, 0);
-    int32_t  const _864 = _attn_tile * 32;
-    bool  const _865 = _64 <= _attn_head;
-    int32_t  const _866 = _65 + _64;
-    bool  const _867 = _attn_head < _866;
-    bool  const _868 = _865 && _867;
-    int32_t  const _869 = _attn_head - _64;
-    int32_t  const _870 = _65 + -1;
-    int32_t  const _871 = ::halide_cpp_min(_869, _870);
-    int32_t  const _872 = ::halide_cpp_max(_871, 0);
-    int32_t  const _873 = _872 * _66;
-    for (int _masked_s0_j_rebased = 0; _masked_s0_j_rebased < 0 + _581; _masked_s0_j_rebased++)
+    int32_t  const _871 = ::halide_cpp_max(_85, 0);
+    int32_t  const _872 = _attn_tile * 32;
+    int32_t  const _873 = _attn_tile * 2;
+    int32_t  const _874 = _873 + _attn_q_step;
+    int32_t  const _875 = _874 * 16;
+    bool  const _876 = _64 <= _attn_head;
+    int32_t  const _877 = _65 + _64;
+    bool  const _878 = _attn_head < _877;
+    bool  const _879 = _876 && _878;
+    int32_t  const _880 = _attn_head - _64;
+    int32_t  const _881 = _65 + -1;
+    int32_t  const _882 = ::halide_cpp_min(_880, _881);
+    int32_t  const _883 = ::halide_cpp_max(_882, 0);
+    int32_t  const _884 = _883 * _66;
+    for (int _masked_s0_j_rebased = 0; _masked_s0_j_rebased < 0 + _589; _masked_s0_j_rebased++)
     {
-     float  const _874 = ((float const *)_slopes)[_873];
-     int32_t  const _875 = _masked_s0_j_rebased * 32;
-     float16  const _876 = float16_ops::load(_scores, _875);
-     int32_t  const _877 = _863 - _864;
-     int32_t  const _878 = _877 + _masked_s0_j_rebased;
-     int32x16_t  const _879 = int32x16_t_ops::ramp(_878, -1);
-     float16  const _880 = float16_ops::convert_from<int32x16_t>(_879);
-     if (!_868)
+     float  const _885 = ((float const *)_slopes)[_884];
+     int32_t  const _886 = _masked_s0_j_rebased * 32;
+     float16  const _887 = float16_ops::load(_scores, _886);
+     int32_t  const _888 = _871 - _872;
+     int32_t  const _889 = _888 + _masked_s0_j_rebased;
+     int32_t  const _890 = 0 - _attn_q_step;
+     int32x16_t  const _891 = int32x16_t_ops::ramp(_889, _890);
+     float16  const _892 = float16_ops::convert_from<int32x16_t>(_891);
+     if (!_879)
      {
       char b0[1024];
-      snprintf(b0, 1024, "%llu", (long long unsigned)(_868));
-      auto * const _881 = b0;
-      int32_t  const _882 = (int32_t)(_868 ? -1 : 0);
+      snprintf(b0, 1024, "%llu", (long long unsigned)(_879));
+      auto * const _893 = b0;
+      int32_t  const _894 = (int32_t)(_879 ? -1 : 0);
       char b1[1024];
-      snprintf(b1, 1024, "%f%s%lld%s%lld%s%lld%s", _874, " buffer 'slopes': index ", (long long)(_attn_head), " out of range in dimension ", (long long)(_882), " of extent ", (long long)(_65), "\n");
-      auto * const _883 = b1;
-      int32_t  const _884 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _881, _883);
-      return _884;
+      snprintf(b1, 1024, "%f%s%lld%s%lld%s%lld%s", _885, " buffer 'slopes': index ", (long long)(_attn_head), " out of range in dimension ", (long long)(_894), " of extent ", (long long)(_65), "\n");
+      auto * const _895 = b1;
+      int32_t  const _896 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _893, _895);
+      return _896;
      }
-     float  const _885 = _874;
-     float16  const _886 = float16_ops::broadcast(_885);
-     float16  const _887 = _880 * _886;
-     float16  const _888 = _876 + _887;
-     float  const _889 = float_from_bits(1036319193 /* 0.0961797 */);
-     float16  const _890 = float16_ops::broadcast(_889);
-     float16  const _891 = _888 * _890;
-     float  const _892 = float_from_bits(1124073472 /* 128 */);
-     float16  const _893 = float16_ops::broadcast(_892);
-     float16  const _894 = float16_ops::min(_891, _893);
-     float  const _895 = float_from_bits(3271426048 /* -127 */);
-     float16  const _896 = float16_ops::broadcast(_895);
-     float16  const _897 = float16_ops::max(_894, _896);
-     float  const _898 = float_from_bits(1124007936 /* 127.5 */);
-     float16  const _899 = float16_ops::broadcast(_898);
-     float16  const _900 = _897 + _899;
-     int32x16_t  const _901 = int32x16_t_ops::convert_from<float16>(_900);
-     int32x16_t  const _902 = int32x16_t_ops::broadcast(-127);
-     int32x16_t  const _903 = _901 + _902;
-     float16  const _904 = float16_ops::convert_from<int32x16_t>(_903);
-     float16  const _905 = _897 - _904;
-     float16  const _906 = float16_ops::broadcast(neg_inf_f32());
-     float  const _907 = float_from_bits(0 /* 0 */);
+     float  const _897 = _885;
+     float16  const _898 = float16_ops::broadcast(_897);
+     float16  const _899 = _892 * _898;
+     float16  const _900 = _887 + _899;
+     float  const _901 = float_from_bits(1036319193 /* 0.0961797 */);
+     float16  const _902 = float16_ops::broadcast(_901);
+     float16  const _903 = _900 * _902;
+     float  const _904 = float_from_bits(1124073472 /* 128 */);
+     float16  const _905 = float16_ops::broadcast(_904);
+     float16  const _906 = float16_ops::min(_903, _905);
+     float  const _907 = float_from_bits(3271426048 /* -127 */);
      float16  const _908 = float16_ops::broadcast(_907);
-     int32x16_t  const _909 = int32x16_t_ops::ramp(_864, 1);
-     int32_t  const _910 = _masked_s0_j_rebased + _863;
-     int32x16_t  const _911 = int32x16_t_ops::broadcast(_910);
-     uint8x16_t  const _912 = int32x16_t_ops::lt(_909, _911);
-     float16  const _913 = float16_ops::select(_912, _906, _908);
-     float  const _914 = float_from_bits(1073741824 /* 2 */);
-     float16  const _915 = float16_ops::broadcast(_914);
-     uint32_t  const _916 = (uint32_t)(23ull);
-     uint32x16_t  const _917 = uint32x16_t_ops::broadcast(_916);
-     int32x16_t  const _918 = _901 << _917;
-     float16  const _919 = reinterpret<float16>(_918);
-     float  const _920 = float_from_bits(958452607 /* 0.000153376 */);
-     float16  const _921 = float16_ops::broadcast(_920);
-     float16  const _922 = _905 * _921;
-     float  const _923 = float_from_bits(984588920 /* 0.00133999 */);
-     float16  const _924 = float16_ops::broadcast(_923);
-     float16  const _925 = _922 + _924;
-     float16  const _926 = _925 * _905;
-     float  const _927 = float_from_bits(1008572159 /* 0.00961852 */);
-     float16  const _928 = float16_ops::broadcast(_927);
-     float16  const _929 = _926 + _928;
-     float16  const _930 = _929 * _905;
-     float  const _931 = float_from_bits(1029920619 /* 0.0555033 */);
-     float16  const _932 = float16_ops::broadcast(_931);
-     float16  const _933 = _930 + _932;
-     float16  const _934 = _933 * _905;
-     float  const _935 = float_from_bits(1047920109 /* 0.240226 */);
+     float16  const _909 = float16_ops::max(_906, _908);
+     float  const _910 = float_from_bits(1124007936 /* 127.5 */);
+     float16  const _911 = float16_ops::broadcast(_910);
+     float16  const _912 = _909 + _911;
+     int32x16_t  const _913 = int32x16_t_ops::convert_from<float16>(_912);
+     int32x16_t  const _914 = int32x16_t_ops::broadcast(-127);
+     int32x16_t  const _915 = _913 + _914;
+     float16  const _916 = float16_ops::convert_from<int32x16_t>(_915);
+     float16  const _917 = _909 - _916;
+     float16  const _918 = float16_ops::broadcast(neg_inf_f32());
+     float  const _919 = float_from_bits(0 /* 0 */);
+     float16  const _920 = float16_ops::broadcast(_919);
+     int32x16_t  const _921 = int32x16_t_ops::ramp(_872, _attn_q_step);
+     int32_t  const _922 = _masked_s0_j_rebased + _871;
+     int32x16_t  const _923 = int32x16_t_ops::broadcast(_922);
+     uint8x16_t  const _924 = int32x16_t_ops::lt(_921, _923);
+     float16  const _925 = float16_ops::select(_924, _918, _920);
+     float  const _926 = float_from_bits(1073741824 /* 2 */);
+     float16  const _927 = float16_ops::broadcast(_926);
+     uint32_t  const _928 = (uint32_t)(23ull);
+     uint32x16_t  const _929 = uint32x16_t_ops::broadcast(_928);
+     int32x16_t  const _930 = _913 << _929;
+     float16  const _931 = reinterpret<float16>(_930);
+     float  const _932 = float_from_bits(958452607 /* 0.000153376 */);
+     float16  const _933 = float16_ops::broadcast(_932);
+     float16  const _934 = _917 * _933;
+     float  const _935 = float_from_bits(984588920 /* 0.00133999 */);
      float16  const _936 = float16_ops::broadcast(_935);
      float16  const _937 = _934 + _936;
-     float16  const _938 = _937 * _905;
-     float  const _939 = float_from_bits(1060205080 /* 0.693147 */);
+     float16  const _938 = _937 * _917;
+     float  const _939 = float_from_bits(1008572159 /* 0.00961852 */);
      float16  const _940 = float16_ops::broadcast(_939);
      float16  const _941 = _938 + _940;
-     float16  const _942 = _941 * _905;
-     float  const _943 = float_from_bits(1065353216 /* 1 */);
+     float16  const _942 = _941 * _917;
+     float  const _943 = float_from_bits(1029920619 /* 0.0555033 */);
      float16  const _944 = float16_ops::broadcast(_943);
      float16  const _945 = _942 + _944;
-     float16  const _946 = _919 * _945;
-     float16  const _947 = _946 + _944;
-     float16  const _948 = _915 / _947;
-     float  const _949 = float_from_bits(3257737111 /* -43.2808 */);
-     float16  const _950 = float16_ops::broadcast(_949);
-     float16  const _951 = _948 * _950;
-     float16  const _952 = _913 + _951;
-     float  const _953 = float_from_bits(1110253463 /* 43.2808 */);
-     float16  const _954 = float16_ops::broadcast(_953);
-     float16  const _955 = _952 + _954;
-     int32_t  const _956 = _masked_s0_j_rebased * 32;
-     float16_ops::store(_955, _masked, _956);
-     int32_t  const _957 = _masked_s0_j_rebased * 32;
-     int32_t  const _958 = _957 + 16;
-     float16  const _959 = float16_ops::load(_scores, _958);
-     int32_t  const _960 = _863 - _864;
-     int32_t  const _961 = _960 + _masked_s0_j_rebased;
-     int32_t  const _962 = _961 + -16;
-     int32x16_t  const _963 = int32x16_t_ops::ramp(_962, -1);
-     float16  const _964 = float16_ops::convert_from<int32x16_t>(_963);
-     if (!_868)
+     float16  const _946 = _945 * _917;
+     float  const _947 = float_from_bits(1047920109 /* 0.240226 */);
+     float16  const _948 = float16_ops::broadcast(_947);
+     float16  const _949 = _946 + _948;
+     float16  const _950 = _949 * _917;
+     float  const _951 = float_from_bits(1060205080 /* 0.693147 */);
+     float16  const _952 = float16_ops::broadcast(_951);
+     float16  const _953 = _950 + _952;
+     float16  const _954 = _953 * _917;
+     float  const _955 = float_from_bits(1065353216 /* 1 */);
+     float16  const _956 = float16_ops::broadcast(_955);
+     float16  const _957 = _954 + _956;
+     float16  const _958 = _931 * _957;
+     float16  const _959 = _958 + _956;
+     float16  const _960 = _927 / _959;
+     float  const _961 = float_from_bits(3257737111 /* -43.2808 */);
+     float16  const _962 = float16_ops::broadcast(_961);
+     float16  const _963 = _960 * _962;
+     float16  const _964 = _925 + _963;
+     float  const _965 = float_from_bits(1110253463 /* 43.2808 */);
+     float16  const _966 = float16_ops::broadcast(_965);
+     float16  const _967 = _964 + _966;
+     int32_t  const _968 = _masked_s0_j_rebased * 32;
+     float16_ops::store(_967, _masked, _968);
+     int32_t  const _969 = _masked_s0_j_rebased * 32;
+     int32_t  const _970 = _969 + 16;
+     float16  const _971 = float16_ops::load(_scores, _970);
+     int32_t  const _972 = _871 - _875;
+     int32_t  const _973 = _972 + _masked_s0_j_rebased;
+     int32_t  const _974 = 0 - _attn_q_step;
+     int32x16_t  const _975 = int32x16_t_ops::ramp(_973, _974);
+     float16  const _976 = float16_ops::convert_from<int32x16_t>(_975);
+     if (!_879)
      {
       char b2[1024];
-      snprintf(b2, 1024, "%llu", (long long unsigned)(_868));
-      auto * const _965 = b2;
-      int32_t  const _966 = (int32_t)(_868 ? -1 : 0);
+      snprintf(b2, 1024, "%llu", (long long unsigned)(_879));
+      auto * const _977 = b2;
+      int32_t  const _978 = (int32_t)(_879 ? -1 : 0);
       char b3[1024];
-      snprintf(b3, 1024, "%f%s%lld%s%lld%s%lld%s", _874, " buffer 'slopes': index ", (long long)(_attn_head), " out of range in dimension ", (long long)(_966), " of extent ", (long long)(_65), "\n");
-      auto * const _967 = b3;
-      int32_t  const _968 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _965, _967);
-      return _968;
+      snprintf(b3, 1024, "%f%s%lld%s%lld%s%lld%s", _885, " buffer 'slopes': index ", (long long)(_attn_head), " out of range in dimension ", (long long)(_978), " of extent ", (long long)(_65), "\n");
+      auto * const _979 = b3;
+      int32_t  const _980 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _977, _979);
+      return _980;
      }
-     float  const _969 = _874;
-     float16  const _970 = float16_ops::broadcast(_969);
-     float16  const _971 = _964 * _970;
-     float16  const _972 = _959 + _971;
-     float  const _973 = float_from_bits(1036319193 /* 0.0961797 */);
-     float16  const _974 = float16_ops::broadcast(_973);
-     float16  const _975 = _972 * _974;
-     float  const _976 = float_from_bits(1124073472 /* 128 */);
-     float16  const _977 = float16_ops::broadcast(_976);
-     float16  const _978 = float16_ops::min(_975, _977);
-     float  const _979 = float_from_bits(3271426048 /* -127 */);
-     float16  const _980 = float16_ops::broadcast(_979);
-     float16  const _981 = float16_ops::max(_978, _980);
-     float  const _982 = float_from_bits(1124007936 /* 127.5 */);
-     float16  const _983 = float16_ops::broadcast(_982);
-     float16  const _984 = _981 + _983;
-     int32x16_t  const _985 = int32x16_t_ops::convert_from<float16>(_984);
-     int32x16_t  const _986 = int32x16_t_ops::broadcast(-127);
-     int32x16_t  const _987 = _985 + _986;
-     float16  const _988 = float16_ops::convert_from<int32x16_t>(_987);
-     float16  const _989 = _981 - _988;
-     float16  const _990 = float16_ops::broadcast(neg_inf_f32());
-     float  const _991 = float_from_bits(0 /* 0 */);
+     float  const _981 = _885;
+     float16  const _982 = float16_ops::broadcast(_981);
+     float16  const _983 = _976 * _982;
+     float16  const _984 = _971 + _983;
+     float  const _985 = float_from_bits(1036319193 /* 0.0961797 */);
+     float16  const _986 = float16_ops::broadcast(_985);
+     float16  const _987 = _984 * _986;
+     float  const _988 = float_from_bits(1124073472 /* 128 */);
+     float16  const _989 = float16_ops::broadcast(_988);
+     float16  const _990 = float16_ops::min(_987, _989);
+     float  const _991 = float_from_bits(3271426048 /* -127 */);
      float16  const _992 = float16_ops::broadcast(_991);
-     int32x16_t  const _993 = int32x16_t_ops::ramp(_864, 1);
-     int32_t  const _994 = _masked_s0_j_rebased + _863;
-     int32_t  const _995 = _994 + -16;
-     int32x16_t  const _996 = int32x16_t_ops::broadcast(_995);
-     uint8x16_t  const _997 = int32x16_t_ops::lt(_993, _996);
-     float16  const _998 = float16_ops::select(_997, _990, _992);
-     float  const _999 = float_from_bits(1073741824 /* 2 */);
-     float16  const _1000 = float16_ops::broadcast(_999);
-     uint32_t  const _1001 = (uint32_t)(23ull);
-     uint32x16_t  const _1002 = uint32x16_t_ops::broadcast(_1001);
-     int32x16_t  const _1003 = _985 << _1002;
-     float16  const _1004 = reinterpret<float16>(_1003);
-     float  const _1005 = float_from_bits(958452607 /* 0.000153376 */);
-     float16  const _1006 = float16_ops::broadcast(_1005);
-     float16  const _1007 = _989 * _1006;
-     float  const _1008 = float_from_bits(984588920 /* 0.00133999 */);
-     float16  const _1009 = float16_ops::broadcast(_1008);
-     float16  const _1010 = _1007 + _1009;
-     float16  const _1011 = _1010 * _989;
-     float  const _1012 = float_from_bits(1008572159 /* 0.00961852 */);
-     float16  const _1013 = float16_ops::broadcast(_1012);
-     float16  const _1014 = _1011 + _1013;
-     float16  const _1015 = _1014 * _989;
-     float  const _1016 = float_from_bits(1029920619 /* 0.0555033 */);
+     float16  const _993 = float16_ops::max(_990, _992);
+     float  const _994 = float_from_bits(1124007936 /* 127.5 */);
+     float16  const _995 = float16_ops::broadcast(_994);
+     float16  const _996 = _993 + _995;
+     int32x16_t  const _997 = int32x16_t_ops::convert_from<float16>(_996);
+     int32x16_t  const _998 = int32x16_t_ops::broadcast(-127);
+     int32x16_t  const _999 = _997 + _998;
+     float16  const _1000 = float16_ops::convert_from<int32x16_t>(_999);
+     float16  const _1001 = _993 - _1000;
+     float16  const _1002 = float16_ops::broadcast(neg_inf_f32());
+     float  const _1003 = float_from_bits(0 /* 0 */);
+     float16  const _1004 = float16_ops::broadcast(_1003);
+     int32x16_t  const _1005 = int32x16_t_ops::ramp(_875, _attn_q_step);
+     int32_t  const _1006 = _masked_s0_j_rebased + _871;
+     int32x16_t  const _1007 = int32x16_t_ops::broadcast(_1006);
+     uint8x16_t  const _1008 = int32x16_t_ops::lt(_1005, _1007);
+     float16  const _1009 = float16_ops::select(_1008, _1002, _1004);
+     float  const _1010 = float_from_bits(1073741824 /* 2 */);
+     float16  const _1011 = float16_ops::broadcast(_1010);
+     uint32_t  const _1012 = (uint32_t)(23ull);
+     uint32x16_t  const _1013 = uint32x16_t_ops::broadcast(_1012);
+     int32x16_t  const _1014 = _997 << _1013;
+     float16  const _1015 = reinterpret<float16>(_1014);
+     float  const _1016 = float_from_bits(958452607 /* 0.000153376 */);
      float16  const _1017 = float16_ops::broadcast(_1016);
-     float16  const _1018 = _1015 + _1017;
-     float16  const _1019 = _1018 * _989;
-     float  const _1020 = float_from_bits(1047920109 /* 0.240226 */);
-     float16  const _1021 = float16_ops::broadcast(_1020);
-     float16  const _1022 = _1019 + _1021;
-     float16  const _1023 = _1022 * _989;
-     float  const _1024 = float_from_bits(1060205080 /* 0.693147 */);
-     float16  const _1025 = float16_ops::broadcast(_1024);
-     float16  const _1026 = _1023 + _1025;
-     float16  const _1027 = _1026 * _989;
-     float  const _1028 = float_from_bits(1065353216 /* 1 */);
-     float16  const _1029 = float16_ops::broadcast(_1028);
-     float16  const _1030 = _1027 + _1029;
-     float16  const _1031 = _1004 * _1030;
-     float16  const _1032 = _1031 + _1029;
-     float16  const _1033 = _1000 / _1032;
-     float  const _1034 = float_from_bits(3257737111 /* -43.2808 */);
-     float16  const _1035 = float16_ops::broadcast(_1034);
-     float16  const _1036 = _1033 * _1035;
-     float16  const _1037 = _998 + _1036;
-     float  const _1038 = float_from_bits(1110253463 /* 43.2808 */);
-     float16  const _1039 = float16_ops::broadcast(_1038);
-     float16  const _1040 = _1037 + _1039;
-     int32_t  const _1041 = _masked_s0_j_rebased * 32;
-     int32_t  const _1042 = _1041 + 16;
-     float16_ops::store(_1040, _masked, _1042);
+     float16  const _1018 = _1001 * _1017;
+     float  const _1019 = float_from_bits(984588920 /* 0.00133999 */);
+     float16  const _1020 = float16_ops::broadcast(_1019);
+     float16  const _1021 = _1018 + _1020;
+     float16  const _1022 = _1021 * _1001;
+     float  const _1023 = float_from_bits(1008572159 /* 0.00961852 */);
+     float16  const _1024 = float16_ops::broadcast(_1023);
+     float16  const _1025 = _1022 + _1024;
+     float16  const _1026 = _1025 * _1001;
+     float  const _1027 = float_from_bits(1029920619 /* 0.0555033 */);
+     float16  const _1028 = float16_ops::broadcast(_1027);
+     float16  const _1029 = _1026 + _1028;
+     float16  const _1030 = _1029 * _1001;
+     float  const _1031 = float_from_bits(1047920109 /* 0.240226 */);
+     float16  const _1032 = float16_ops::broadcast(_1031);
+     float16  const _1033 = _1030 + _1032;
+     float16  const _1034 = _1033 * _1001;
+     float  const _1035 = float_from_bits(1060205080 /* 0.693147 */);
+     float16  const _1036 = float16_ops::broadcast(_1035);
+     float16  const _1037 = _1034 + _1036;
+     float16  const _1038 = _1037 * _1001;
+     float  const _1039 = float_from_bits(1065353216 /* 1 */);
+     float16  const _1040 = float16_ops::broadcast(_1039);
+     float16  const _1041 = _1038 + _1040;
+     float16  const _1042 = _1015 * _1041;
+     float16  const _1043 = _1042 + _1040;
+     float16  const _1044 = _1011 / _1043;
+     float  const _1045 = float_from_bits(3257737111 /* -43.2808 */);
+     float16  const _1046 = float16_ops::broadcast(_1045);
+     float16  const _1047 = _1044 * _1046;
+     float16  const _1048 = _1009 + _1047;
+     float  const _1049 = float_from_bits(1110253463 /* 43.2808 */);
+     float16  const _1050 = float16_ops::broadcast(_1049);
+     float16  const _1051 = _1048 + _1050;
+     int32_t  const _1052 = _masked_s0_j_rebased * 32;
+     int32_t  const _1053 = _1052 + 16;
+     float16_ops::store(_1051, _masked, _1053);
     } // for _masked_s0_j_rebased
     _scores_free.free();
     {
      float _row_max[32];
-     int32_t  const _1043 = ::halide_cpp_max(_85, 0);
-     int32_t  const _1044 = _88 - _1043;
+     int32_t  const _1054 = ::halide_cpp_max(_85, 0);
+     int32_t  const _1055 = _88 - _1054;
      // produce row_max
      for (int _row_max_s0_ii_ii = 0; _row_max_s0_ii_ii < 0 + 2; _row_max_s0_ii_ii++)
      {
-      float16  const _1045 = float16_ops::broadcast(neg_inf_f32());
-      int32_t  const _1046 = _row_max_s0_ii_ii * 16;
-      float16_ops::store(_1045, _row_max, _1046);
+      float16  const _1056 = float16_ops::broadcast(neg_inf_f32());
+      int32_t  const _1057 = _row_max_s0_ii_ii * 16;
+      float16_ops::store(_1056, _row_max, _1057);
      } // for _row_max_s0_ii_ii
      // consume masked
-     for (int _row_max_s1_rk__x_rebased = 0; _row_max_s1_rk__x_rebased < 0 + _1044; _row_max_s1_rk__x_rebased++)
+     for (int _row_max_s1_rk__x_rebased = 0; _row_max_s1_rk__x_rebased < 0 + _1055; _row_max_s1_rk__x_rebased++)
      {
-      float16  const _1047 = float16_ops::load(_row_max, 0);
-      int32_t  const _1048 = _row_max_s1_rk__x_rebased * 32;
-      float16  const _1049 = float16_ops::load(_masked, _1048);
-      float16  const _1050 = float16_ops::max(_1047, _1049);
-      float16_ops::store(_1050, _row_max, 0);
-      float16  const _1051 = float16_ops::load(_row_max, 16);
-      int32_t  const _1052 = _row_max_s1_rk__x_rebased * 32;
-      int32_t  const _1053 = _1052 + 16;
-      float16  const _1054 = float16_ops::load(_masked, _1053);
-      float16  const _1055 = float16_ops::max(_1051, _1054);
-      float16_ops::store(_1055, _row_max, 16);
+      float16  const _1058 = float16_ops::load(_row_max, 0);
+      int32_t  const _1059 = _row_max_s1_rk__x_rebased * 32;
+      float16  const _1060 = float16_ops::load(_masked, _1059);
+      float16  const _1061 = float16_ops::max(_1058, _1060);
+      float16_ops::store(_1061, _row_max, 0);
+      float16  const _1062 = float16_ops::load(_row_max, 16);
+      int32_t  const _1063 = _row_max_s1_rk__x_rebased * 32;
+      int32_t  const _1064 = _1063 + 16;
+      float16  const _1065 = float16_ops::load(_masked, _1064);
+      float16  const _1066 = float16_ops::max(_1062, _1065);
+      float16_ops::store(_1066, _row_max, 16);
      } // for _row_max_s1_rk__x_rebased
-     int32_t  const _1056 = ::halide_cpp_max(_85, 0);
-     int32_t  const _1057 = ::halide_cpp_min(_1056, _105);
-     int32_t  const _1058 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
-     int32_t  const _1059 = _1058 + 7;
-     int32_t  const _1060 = _1059 >> 3;
-     int32_t  const _1061 = _attn_tile * 4;
-     int32_t  const _1062 = _1061 + 4;
-     int32_t  const _1063 = ::halide_cpp_min(_1060, _1062);
-     int32_t  const _1064 = _attn_kv_lo >> 3;
-     int32_t  const _1065 = ::halide_cpp_max(_1063, _1064);
-     int32_t  const _1066 = ::halide_cpp_max(_1065, 0);
-     int32_t  const _1067 = _1066 * 8;
-     int32_t  const _1068 = ::halide_cpp_min(_1067, _attn_lk);
-     int32_t  const _1069 = _attn_chunk_lo >> 3;
-     int32_t  const _1070 = _1069 * 8;
-     int32_t  const _1071 = ::halide_cpp_min(_1070, _1068);
-     int32_t  const _1072 = ::halide_cpp_max(_1064, 0);
-     int32_t  const _1073 = _1072 * 8;
-     int32_t  const _1074 = ::halide_cpp_min(_1073, _attn_lk);
-     int32_t  const _1075 = ::halide_cpp_max(_1071, _1074);
-     int32_t  const _1076 = _1075 + 1024;
-     int32_t  const _1077 = ::halide_cpp_min(_1076, _1068);
-     int32_t  const _1078 = ::halide_cpp_max(_1077, _88);
-     int32_t  const _1079 = ::halide_cpp_min(_1056, _1075);
-     int32_t  const _1080 = _1078 - _1079;
+     int32_t  const _1067 = ::halide_cpp_max(_85, 0);
+     int32_t  const _1068 = ::halide_cpp_min(_1067, _105);
+     int32_t  const _1069 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
+     int32_t  const _1070 = _1069 + 7;
+     int32_t  const _1071 = _1070 >> 3;
+     int32_t  const _1072 = _attn_tile * 4;
+     int32_t  const _1073 = _1072 + 4;
+     int32_t  const _1074 = ::halide_cpp_min(_1071, _1073);
+     int32_t  const _1075 = _attn_kv_lo >> 3;
+     int32_t  const _1076 = ::halide_cpp_max(_1074, _1075);
+     int32_t  const _1077 = ::halide_cpp_max(_1076, 0);
+     int32_t  const _1078 = _1077 * 8;
+     int32_t  const _1079 = ::halide_cpp_min(_1078, _attn_lk);
+     int32_t  const _1080 = _attn_chunk_lo >> 3;
+     int32_t  const _1081 = _1080 * 8;
+     int32_t  const _1082 = ::halide_cpp_min(_1081, _1079);
+     int32_t  const _1083 = ::halide_cpp_max(_1075, 0);
+     int32_t  const _1084 = _1083 * 8;
+     int32_t  const _1085 = ::halide_cpp_min(_1084, _attn_lk);
+     int32_t  const _1086 = ::halide_cpp_max(_1082, _1085);
+     int32_t  const _1087 = _1086 + 1024;
+     int32_t  const _1088 = ::halide_cpp_min(_1087, _1079);
+     int32_t  const _1089 = ::halide_cpp_max(_1088, _88);
+     int32_t  const _1090 = ::halide_cpp_min(_1067, _1086);
+     int32_t  const _1091 = _1089 - _1090;
      {
-      int64_t  const _1081 = _1080;
-      int64_t  const _1082 = _1081 * 32;
-      if ((_1082 > ((int64_t(1) << 31) - 1)) || ((_1082 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+      int64_t  const _1092 = _1091;
+      int64_t  const _1093 = _1092 * 32;
+      if ((_1093 > ((int64_t(1) << 31) - 1)) || ((_1093 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
       {
        attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation probs\n");
        return -1;
       } // overflow test probs
-      int64_t  const _1083 = _1082;
-      float *_probs = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1083);
+      int64_t  const _1094 = _1093;
+      float *_probs = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1094);
       if (!_probs)
       {
-       int32_t  const _1084 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-       return _1084;
+       int32_t  const _1095 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+       return _1095;
       }
       HalideFreeHelper _probs_free(_ucon, _probs, attn_alibi_softcap_rt_free);
-      int32_t  const _1085 = ::halide_cpp_max(_85, 0);
-      int32_t  const _1086 = _88 - _1085;
+      int32_t  const _1096 = ::halide_cpp_max(_85, 0);
+      int32_t  const _1097 = _88 - _1096;
       // produce probs
       // consume row_max
       // consume masked
-      int32_t  const _1087 = _1085 - _1057;
-      for (int _probs_s0_j_rebased = 0; _probs_s0_j_rebased < 0 + _1086; _probs_s0_j_rebased++)
+      int32_t  const _1098 = _1096 - _1068;
+      for (int _probs_s0_j_rebased = 0; _probs_s0_j_rebased < 0 + _1097; _probs_s0_j_rebased++)
       {
-       float16  const _1088 = float16_ops::load(_row_max, 0);
-       int32_t  const _1089 = _probs_s0_j_rebased * 32;
-       float16  const _1090 = float16_ops::load(_masked, _1089);
-       float  const _1091 = float_from_bits(0 /* 0 */);
-       float16  const _1092 = float16_ops::broadcast(_1091);
-       float16  const _1093 = float16_ops::broadcast(neg_inf_f32());
-       uint8x16_t  const _1094 = float16_ops::eq(_1088, _1093);
-       float16  const _1095 = float16_ops::select(_1094, _1092, _1088);
-       float16  const _1096 = _1090 - _1095;
-       float16  const _1097 = float16_ops::min(_1096, _1092);
-       float  const _1098 = float_from_bits(3271426048 /* -127 */);
-       float16  const _1099 = float16_ops::broadcast(_1098);
-       float16  const _1100 = float16_ops::max(_1097, _1099);
-       float  const _1101 = float_from_bits(1124007936 /* 127.5 */);
-       float16  const _1102 = float16_ops::broadcast(_1101);
-       float16  const _1103 = _1100 + _1102;
-       int32x16_t  const _1104 = int32x16_t_ops::convert_from<float16>(_1103);
-       int32x16_t  const _1105 = int32x16_t_ops::broadcast(-127);
-       int32x16_t  const _1106 = _1104 + _1105;
-       float16  const _1107 = float16_ops::convert_from<int32x16_t>(_1106);
-       float16  const _1108 = _1100 - _1107;
-       uint32_t  const _1109 = (uint32_t)(23ull);
-       uint32x16_t  const _1110 = uint32x16_t_ops::broadcast(_1109);
-       int32x16_t  const _1111 = _1104 << _1110;
-       float16  const _1112 = reinterpret<float16>(_1111);
-       float  const _1113 = float_from_bits(958452607 /* 0.000153376 */);
-       float16  const _1114 = float16_ops::broadcast(_1113);
-       float16  const _1115 = _1108 * _1114;
-       float  const _1116 = float_from_bits(984588920 /* 0.00133999 */);
-       float16  const _1117 = float16_ops::broadcast(_1116);
-       float16  const _1118 = _1115 + _1117;
-       float16  const _1119 = _1118 * _1108;
-       float  const _1120 = float_from_bits(1008572159 /* 0.00961852 */);
-       float16  const _1121 = float16_ops::broadcast(_1120);
-       float16  const _1122 = _1119 + _1121;
-       float16  const _1123 = _1122 * _1108;
-       float  const _1124 = float_from_bits(1029920619 /* 0.0555033 */);
+       float16  const _1099 = float16_ops::load(_row_max, 0);
+       int32_t  const _1100 = _probs_s0_j_rebased * 32;
+       float16  const _1101 = float16_ops::load(_masked, _1100);
+       float  const _1102 = float_from_bits(0 /* 0 */);
+       float16  const _1103 = float16_ops::broadcast(_1102);
+       float16  const _1104 = float16_ops::broadcast(neg_inf_f32());
+       uint8x16_t  const _1105 = float16_ops::eq(_1099, _1104);
+       float16  const _1106 = float16_ops::select(_1105, _1103, _1099);
+       float16  const _1107 = _1101 - _1106;
+       float16  const _1108 = float16_ops::min(_1107, _1103);
+       float  const _1109 = float_from_bits(3271426048 /* -127 */);
+       float16  const _1110 = float16_ops::broadcast(_1109);
+       float16  const _1111 = float16_ops::max(_1108, _1110);
+       float  const _1112 = float_from_bits(1124007936 /* 127.5 */);
+       float16  const _1113 = float16_ops::broadcast(_1112);
+       float16  const _1114 = _1111 + _1113;
+       int32x16_t  const _1115 = int32x16_t_ops::convert_from<float16>(_1114);
+       int32x16_t  const _1116 = int32x16_t_ops::broadcast(-127);
+       int32x16_t  const _1117 = _1115 + _1116;
+       float16  const _1118 = float16_ops::convert_from<int32x16_t>(_1117);
+       float16  const _1119 = _1111 - _1118;
+       uint32_t  const _1120 = (uint32_t)(23ull);
+       uint32x16_t  const _1121 = uint32x16_t_ops::broadcast(_1120);
+       int32x16_t  const _1122 = _1115 << _1121;
+       float16  const _1123 = reinterpret<float16>(_1122);
+       float  const _1124 = float_from_bits(958452607 /* 0.000153376 */);
        float16  const _1125 = float16_ops::broadcast(_1124);
-       float16  const _1126 = _1123 + _1125;
-       float16  const _1127 = _1126 * _1108;
-       float  const _1128 = float_from_bits(1047920109 /* 0.240226 */);
-       float16  const _1129 = float16_ops::broadcast(_1128);
-       float16  const _1130 = _1127 + _1129;
-       float16  const _1131 = _1130 * _1108;
-       float  const _1132 = float_from_bits(1060205080 /* 0.693147 */);
-       float16  const _1133 = float16_ops::broadcast(_1132);
-       float16  const _1134 = _1131 + _1133;
-       float16  const _1135 = _1134 * _1108;
-       float  const _1136 = float_from_bits(1065353216 /* 1 */);
-       float16  const _1137 = float16_ops::broadcast(_1136);
-       float16  const _1138 = _1135 + _1137;
-       float16  const _1139 = _1112 * _1138;
-       int32_t  const _1140 = _probs_s0_j_rebased + _1087;
-       int32_t  const _1141 = _1140 * 32;
-       float16_ops::store(_1139, _probs, _1141);
-       float16  const _1142 = float16_ops::load(_row_max, 16);
-       int32_t  const _1143 = _probs_s0_j_rebased * 32;
-       int32_t  const _1144 = _1143 + 16;
-       float16  const _1145 = float16_ops::load(_masked, _1144);
-       float  const _1146 = float_from_bits(0 /* 0 */);
-       float16  const _1147 = float16_ops::broadcast(_1146);
-       float16  const _1148 = float16_ops::broadcast(neg_inf_f32());
-       uint8x16_t  const _1149 = float16_ops::eq(_1142, _1148);
-       float16  const _1150 = float16_ops::select(_1149, _1147, _1142);
-       float16  const _1151 = _1145 - _1150;
-       float16  const _1152 = float16_ops::min(_1151, _1147);
-       float  const _1153 = float_from_bits(3271426048 /* -127 */);
-       float16  const _1154 = float16_ops::broadcast(_1153);
-       float16  const _1155 = float16_ops::max(_1152, _1154);
-       float  const _1156 = float_from_bits(1124007936 /* 127.5 */);
-       float16  const _1157 = float16_ops::broadcast(_1156);
-       float16  const _1158 = _1155 + _1157;
-       int32x16_t  const _1159 = int32x16_t_ops::convert_from<float16>(_1158);
-       int32x16_t  const _1160 = int32x16_t_ops::broadcast(-127);
-       int32x16_t  const _1161 = _1159 + _1160;
-       float16  const _1162 = float16_ops::convert_from<int32x16_t>(_1161);
-       float16  const _1163 = _1155 - _1162;
-       uint32_t  const _1164 = (uint32_t)(23ull);
-       uint32x16_t  const _1165 = uint32x16_t_ops::broadcast(_1164);
-       int32x16_t  const _1166 = _1159 << _1165;
-       float16  const _1167 = reinterpret<float16>(_1166);
-       float  const _1168 = float_from_bits(958452607 /* 0.000153376 */);
-       float16  const _1169 = float16_ops::broadcast(_1168);
-       float16  const _1170 = _1163 * _1169;
-       float  const _1171 = float_from_bits(984588920 /* 0.00133999 */);
-       float16  const _1172 = float16_ops::broadcast(_1171);
-       float16  const _1173 = _1170 + _1172;
-       float16  const _1174 = _1173 * _1163;
-       float  const _1175 = float_from_bits(1008572159 /* 0.00961852 */);
-       float16  const _1176 = float16_ops::broadcast(_1175);
-       float16  const _1177 = _1174 + _1176;
-       float16  const _1178 = _1177 * _1163;
-       float  const _1179 = float_from_bits(1029920619 /* 0.0555033 */);
+       float16  const _1126 = _1119 * _1125;
+       float  const _1127 = float_from_bits(984588920 /* 0.00133999 */);
+       float16  const _1128 = float16_ops::broadcast(_1127);
+       float16  const _1129 = _1126 + _1128;
+       float16  const _1130 = _1129 * _1119;
+       float  const _1131 = float_from_bits(1008572159 /* 0.00961852 */);
+       float16  const _1132 = float16_ops::broadcast(_1131);
+       float16  const _1133 = _1130 + _1132;
+       float16  const _1134 = _1133 * _1119;
+       float  const _1135 = float_from_bits(1029920619 /* 0.0555033 */);
+       float16  const _1136 = float16_ops::broadcast(_1135);
+       float16  const _1137 = _1134 + _1136;
+       float16  const _1138 = _1137 * _1119;
+       float  const _1139 = float_from_bits(1047920109 /* 0.240226 */);
+       float16  const _1140 = float16_ops::broadcast(_1139);
+       float16  const _1141 = _1138 + _1140;
+       float16  const _1142 = _1141 * _1119;
+       float  const _1143 = float_from_bits(1060205080 /* 0.693147 */);
+       float16  const _1144 = float16_ops::broadcast(_1143);
+       float16  const _1145 = _1142 + _1144;
+       float16  const _1146 = _1145 * _1119;
+       float  const _1147 = float_from_bits(1065353216 /* 1 */);
+       float16  const _1148 = float16_ops::broadcast(_1147);
+       float16  const _1149 = _1146 + _1148;
+       float16  const _1150 = _1123 * _1149;
+       int32_t  const _1151 = _probs_s0_j_rebased + _1098;
+       int32_t  const _1152 = _1151 * 32;
+       float16_ops::store(_1150, _probs, _1152);
+       float16  const _1153 = float16_ops::load(_row_max, 16);
+       int32_t  const _1154 = _probs_s0_j_rebased * 32;
+       int32_t  const _1155 = _1154 + 16;
+       float16  const _1156 = float16_ops::load(_masked, _1155);
+       float  const _1157 = float_from_bits(0 /* 0 */);
+       float16  const _1158 = float16_ops::broadcast(_1157);
+       float16  const _1159 = float16_ops::broadcast(neg_inf_f32());
+       uint8x16_t  const _1160 = float16_ops::eq(_1153, _1159);
+       float16  const _1161 = float16_ops::select(_1160, _1158, _1153);
+       float16  const _1162 = _1156 - _1161;
+       float16  const _1163 = float16_ops::min(_1162, _1158);
+       float  const _1164 = float_from_bits(3271426048 /* -127 */);
+       float16  const _1165 = float16_ops::broadcast(_1164);
+       float16  const _1166 = float16_ops::max(_1163, _1165);
+       float  const _1167 = float_from_bits(1124007936 /* 127.5 */);
+       float16  const _1168 = float16_ops::broadcast(_1167);
+       float16  const _1169 = _1166 + _1168;
+       int32x16_t  const _1170 = int32x16_t_ops::convert_from<float16>(_1169);
+       int32x16_t  const _1171 = int32x16_t_ops::broadcast(-127);
+       int32x16_t  const _1172 = _1170 + _1171;
+       float16  const _1173 = float16_ops::convert_from<int32x16_t>(_1172);
+       float16  const _1174 = _1166 - _1173;
+       uint32_t  const _1175 = (uint32_t)(23ull);
+       uint32x16_t  const _1176 = uint32x16_t_ops::broadcast(_1175);
+       int32x16_t  const _1177 = _1170 << _1176;
+       float16  const _1178 = reinterpret<float16>(_1177);
+       float  const _1179 = float_from_bits(958452607 /* 0.000153376 */);
        float16  const _1180 = float16_ops::broadcast(_1179);
-       float16  const _1181 = _1178 + _1180;
-       float16  const _1182 = _1181 * _1163;
-       float  const _1183 = float_from_bits(1047920109 /* 0.240226 */);
-       float16  const _1184 = float16_ops::broadcast(_1183);
-       float16  const _1185 = _1182 + _1184;
-       float16  const _1186 = _1185 * _1163;
-       float  const _1187 = float_from_bits(1060205080 /* 0.693147 */);
-       float16  const _1188 = float16_ops::broadcast(_1187);
-       float16  const _1189 = _1186 + _1188;
-       float16  const _1190 = _1189 * _1163;
-       float  const _1191 = float_from_bits(1065353216 /* 1 */);
-       float16  const _1192 = float16_ops::broadcast(_1191);
-       float16  const _1193 = _1190 + _1192;
-       float16  const _1194 = _1167 * _1193;
-       int32_t  const _1195 = _probs_s0_j_rebased + _1087;
-       int32_t  const _1196 = _1195 * 32;
-       int32_t  const _1197 = _1196 + 16;
-       float16_ops::store(_1194, _probs, _1197);
+       float16  const _1181 = _1174 * _1180;
+       float  const _1182 = float_from_bits(984588920 /* 0.00133999 */);
+       float16  const _1183 = float16_ops::broadcast(_1182);
+       float16  const _1184 = _1181 + _1183;
+       float16  const _1185 = _1184 * _1174;
+       float  const _1186 = float_from_bits(1008572159 /* 0.00961852 */);
+       float16  const _1187 = float16_ops::broadcast(_1186);
+       float16  const _1188 = _1185 + _1187;
+       float16  const _1189 = _1188 * _1174;
+       float  const _1190 = float_from_bits(1029920619 /* 0.0555033 */);
+       float16  const _1191 = float16_ops::broadcast(_1190);
+       float16  const _1192 = _1189 + _1191;
+       float16  const _1193 = _1192 * _1174;
+       float  const _1194 = float_from_bits(1047920109 /* 0.240226 */);
+       float16  const _1195 = float16_ops::broadcast(_1194);
+       float16  const _1196 = _1193 + _1195;
+       float16  const _1197 = _1196 * _1174;
+       float  const _1198 = float_from_bits(1060205080 /* 0.693147 */);
+       float16  const _1199 = float16_ops::broadcast(_1198);
+       float16  const _1200 = _1197 + _1199;
+       float16  const _1201 = _1200 * _1174;
+       float  const _1202 = float_from_bits(1065353216 /* 1 */);
+       float16  const _1203 = float16_ops::broadcast(_1202);
+       float16  const _1204 = _1201 + _1203;
+       float16  const _1205 = _1178 * _1204;
+       int32_t  const _1206 = _probs_s0_j_rebased + _1098;
+       int32_t  const _1207 = _1206 * 32;
+       int32_t  const _1208 = _1207 + 16;
+       float16_ops::store(_1205, _probs, _1208);
       } // for _probs_s0_j_rebased
       _masked_free.free();
       {
        float _row_sum[32];
-       int32_t  const _1198 = ::halide_cpp_max(_85, 0);
-       int32_t  const _1199 = _88 - _1198;
+       int32_t  const _1209 = ::halide_cpp_max(_85, 0);
+       int32_t  const _1210 = _88 - _1209;
        // produce row_sum
        for (int _row_sum_s0_ii_ii = 0; _row_sum_s0_ii_ii < 0 + 2; _row_sum_s0_ii_ii++)
        {
-        float  const _1200 = float_from_bits(0 /* 0 */);
-        float16  const _1201 = float16_ops::broadcast(_1200);
-        int32_t  const _1202 = _row_sum_s0_ii_ii * 16;
-        float16_ops::store(_1201, _row_sum, _1202);
+        float  const _1211 = float_from_bits(0 /* 0 */);
+        float16  const _1212 = float16_ops::broadcast(_1211);
+        int32_t  const _1213 = _row_sum_s0_ii_ii * 16;
+        float16_ops::store(_1212, _row_sum, _1213);
        } // for _row_sum_s0_ii_ii
        // consume probs
-       int32_t  const _1203 = ::halide_cpp_max(_85, 0);
-       int32_t  const _1204 = _1203 - _1057;
-       for (int _row_sum_s1_rk__x_rebased = 0; _row_sum_s1_rk__x_rebased < 0 + _1199; _row_sum_s1_rk__x_rebased++)
+       int32_t  const _1214 = ::halide_cpp_max(_85, 0);
+       int32_t  const _1215 = _1214 - _1068;
+       for (int _row_sum_s1_rk__x_rebased = 0; _row_sum_s1_rk__x_rebased < 0 + _1210; _row_sum_s1_rk__x_rebased++)
        {
-        float16  const _1205 = float16_ops::load(_row_sum, 0);
-        int32_t  const _1206 = _row_sum_s1_rk__x_rebased + _1204;
-        int32_t  const _1207 = _1206 * 32;
-        float16  const _1208 = float16_ops::load(_probs, _1207);
-        float16  const _1209 = _1205 + _1208;
-        float16_ops::store(_1209, _row_sum, 0);
-        float16  const _1210 = float16_ops::load(_row_sum, 16);
-        int32_t  const _1211 = _row_sum_s1_rk__x_rebased + _1204;
-        int32_t  const _1212 = _1211 * 32;
-        int32_t  const _1213 = _1212 + 16;
-        float16  const _1214 = float16_ops::load(_probs, _1213);
-        float16  const _1215 = _1210 + _1214;
-        float16_ops::store(_1215, _row_sum, 16);
+        float16  const _1216 = float16_ops::load(_row_sum, 0);
+        int32_t  const _1217 = _row_sum_s1_rk__x_rebased + _1215;
+        int32_t  const _1218 = _1217 * 32;
+        float16  const _1219 = float16_ops::load(_probs, _1218);
+        float16  const _1220 = _1216 + _1219;
+        float16_ops::store(_1220, _row_sum, 0);
+        float16  const _1221 = float16_ops::load(_row_sum, 16);
+        int32_t  const _1222 = _row_sum_s1_rk__x_rebased + _1215;
+        int32_t  const _1223 = _1222 * 32;
+        int32_t  const _1224 = _1223 + 16;
+        float16  const _1225 = float16_ops::load(_probs, _1224);
+        float16  const _1226 = _1221 + _1225;
+        float16_ops::store(_1226, _row_sum, 16);
        } // for _row_sum_s1_rk__x_rebased
        {
-        int32_t  const _1216 = _attn_dv_pad + 16;
-        int64_t  const _1217 = _1216;
-        int64_t  const _1218 = _1217 * 32;
-        if ((_1218 > ((int64_t(1) << 31) - 1)) || ((_1218 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+        int32_t  const _1227 = _attn_dv_pad + 16;
+        int64_t  const _1228 = _1227;
+        int64_t  const _1229 = _1228 * 32;
+        if ((_1229 > ((int64_t(1) << 31) - 1)) || ((_1229 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
         {
          attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation partial\n");
          return -1;
         } // overflow test partial
-        int64_t  const _1219 = _1218;
-        float *_partial = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1219);
+        int64_t  const _1230 = _1229;
+        float *_partial = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1230);
         if (!_partial)
         {
-         int32_t  const _1220 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-         return _1220;
+         int32_t  const _1231 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+         return _1231;
         }
         HalideFreeHelper _partial_free(_ucon, _partial, attn_alibi_softcap_rt_free);
         // produce partial
         // consume row_sum
         // consume probs
         // consume row_max
-        int32_t  const _1221 = ::halide_cpp_min(_attn_dv_pad, 16);
-        int32_t  const _1222 = _attn_dv_pad & 15;
-        int32_t  const _1223 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
-        int32_t  const _1224 = _1223 + 7;
-        int32_t  const _1225 = _1224 >> 3;
-        int32_t  const _1226 = _attn_tile * 4;
-        int32_t  const _1227 = _1226 + 4;
-        int32_t  const _1228 = ::halide_cpp_min(_1225, _1227);
-        int32_t  const _1229 = _attn_kv_lo >> 3;
-        bool  const _1230 = _1222 != 0;
-        int32_t  const _1231 = ::halide_cpp_max(_attn_dv_pad, 16);
-        int32_t  const _1232 = ::halide_cpp_max(_1228, _1229);
-        int32_t  const _1233 = ::halide_cpp_max(_1232, 0);
-        int32_t  const _1234 = _1233 * 8;
-        int32_t  const _1235 = ::halide_cpp_min(_1234, _attn_lk);
-        int32_t  const _1236 = _105 + 1024;
-        int32_t  const _1237 = ::halide_cpp_min(_1235, _1236);
-        int32_t  const _1238 = ::halide_cpp_max(_1229, 0);
-        int32_t  const _1239 = _1238 * 8;
-        int32_t  const _1240 = ::halide_cpp_min(_1239, _attn_lk);
-        int32_t  const _1241 = _1228 * 8;
-        int32_t  const _1242 = ::halide_cpp_min(_1241, _attn_lk);
-        int32_t  const _1243 = _1222 + 31;
-        int32_t  const _1244 = _1243 >> 4;
-        int32_t  const _1245 = _attn_dv_pad + 15;
-        int32_t  const _1246 = _1245 >> 4;
-        int32_t  const _1247 = _attn_dv_pad >> 4;
-        int32_t  const _1248 = _attn_chunk_lo >> 3;
-        int32_t  const _1249 = _1248 * 8;
-        int32_t  const _1250 = _attn_dv_pad + -1;
-        int32_t  const _1251 = _1250 >> 4;
-        int32_t  const _1252 = _1251 * 16;
-        int32_t  const _1253 = _1252 - _1221;
-        int32_t  const _1254 = _105 - _1057;
+        int32_t  const _1232 = ::halide_cpp_min(_attn_dv_pad, 16);
+        int32_t  const _1233 = _attn_dv_pad & 15;
+        int32_t  const _1234 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
+        int32_t  const _1235 = _1234 + 7;
+        int32_t  const _1236 = _1235 >> 3;
+        int32_t  const _1237 = _attn_tile * 4;
+        int32_t  const _1238 = _1237 + 4;
+        int32_t  const _1239 = ::halide_cpp_min(_1236, _1238);
+        int32_t  const _1240 = _attn_kv_lo >> 3;
+        bool  const _1241 = _1233 != 0;
+        int32_t  const _1242 = ::halide_cpp_max(_attn_dv_pad, 16);
+        int32_t  const _1243 = ::halide_cpp_max(_1239, _1240);
+        int32_t  const _1244 = ::halide_cpp_max(_1243, 0);
+        int32_t  const _1245 = _1244 * 8;
+        int32_t  const _1246 = ::halide_cpp_min(_1245, _attn_lk);
+        int32_t  const _1247 = _105 + 1024;
+        int32_t  const _1248 = ::halide_cpp_min(_1246, _1247);
+        int32_t  const _1249 = ::halide_cpp_max(_1240, 0);
+        int32_t  const _1250 = _1249 * 8;
+        int32_t  const _1251 = ::halide_cpp_min(_1250, _attn_lk);
+        int32_t  const _1252 = _1239 * 8;
+        int32_t  const _1253 = ::halide_cpp_min(_1252, _attn_lk);
+        int32_t  const _1254 = _1233 + 31;
+        int32_t  const _1255 = _1254 >> 4;
+        int32_t  const _1256 = _attn_dv_pad + 15;
+        int32_t  const _1257 = _1256 >> 4;
+        int32_t  const _1258 = _attn_dv_pad >> 4;
+        int32_t  const _1259 = _attn_chunk_lo >> 3;
+        int32_t  const _1260 = _1259 * 8;
+        int32_t  const _1261 = _attn_dv_pad + -1;
+        int32_t  const _1262 = _1261 >> 4;
+        int32_t  const _1263 = _1262 * 16;
+        int32_t  const _1264 = _1263 - _1232;
+        int32_t  const _1265 = _105 - _1068;
         for (int _partial_s0_ii_ig = 0; _partial_s0_ii_ig < 0 + 2; _partial_s0_ii_ig++)
         {
          {
-          int32_t  const _1255 = _1253 + 32;
-          int64_t  const _1256 = _1255;
-          int64_t  const _1257 = _1256 * 16;
-          if ((_1257 > ((int64_t(1) << 31) - 1)) || ((_1257 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+          int32_t  const _1266 = _1264 + 32;
+          int64_t  const _1267 = _1266;
+          int64_t  const _1268 = _1267 * 16;
+          if ((_1268 > ((int64_t(1) << 31) - 1)) || ((_1268 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
           {
            attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation pv\n");
            return -1;
           } // overflow test pv
-          int64_t  const _1258 = _1257;
-          float *_pv = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1258);
+          int64_t  const _1269 = _1268;
+          float *_pv = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1269);
           if (!_pv)
           {
-           int32_t  const _1259 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-           return _1259;
+           int32_t  const _1270 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+           return _1270;
           }
           HalideFreeHelper _pv_free(_ucon, _pv, attn_alibi_softcap_rt_free);
           // produce pv
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1247; _pv_s0_c_c++)
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1258; _pv_s0_c_c++)
           {
-           float  const _1260 = float_from_bits(0 /* 0 */);
-           float16  const _1261 = float16_ops::broadcast(_1260);
-           int32_t  const _1262 = _pv_s0_c_c * 16;
-           int32_t  const _1263 = _1262 - _1221;
-           int32_t  const _1264 = _1263 + 16;
-           float16_ops::store(_1261, _pv, _1264);
+           float  const _1271 = float_from_bits(0 /* 0 */);
+           float16  const _1272 = float16_ops::broadcast(_1271);
+           int32_t  const _1273 = _pv_s0_c_c * 16;
+           int32_t  const _1274 = _1273 - _1232;
+           int32_t  const _1275 = _1274 + 16;
+           float16_ops::store(_1272, _pv, _1275);
           } // for _pv_s0_c_c
-          if (_1230)
+          if (_1241)
           {
-           float  const _1265 = float_from_bits(0 /* 0 */);
-           float16  const _1266 = float16_ops::broadcast(_1265);
-           int32_t  const _1267 = _1231 + -16;
-           float16_ops::store(_1266, _pv, _1267);
-          } // if _1230
-          int32_t  const _1268 = _1253 - _1221;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1247; _pv_s0_c_c++)
-          {
-           float  const _1269 = float_from_bits(0 /* 0 */);
-           float16  const _1270 = float16_ops::broadcast(_1269);
-           int32_t  const _1271 = _pv_s0_c_c * 16;
-           int32_t  const _1272 = _1271 + _1268;
-           int32_t  const _1273 = _1272 + 48;
-           float16_ops::store(_1270, _pv, _1273);
-          } // for _pv_s0_c_c
-          if (_1230)
-          {
-           float  const _1274 = float_from_bits(0 /* 0 */);
-           float16  const _1275 = float16_ops::broadcast(_1274);
-           int32_t  const _1276 = _1253 + _1231;
-           int32_t  const _1277 = _1276 + 16;
-           float16_ops::store(_1275, _pv, _1277);
-          } // if _1230
-          int32_t  const _1278 = _1253 * 2;
-          int32_t  const _1279 = _1278 - _1221;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1247; _pv_s0_c_c++)
+           float  const _1276 = float_from_bits(0 /* 0 */);
+           float16  const _1277 = float16_ops::broadcast(_1276);
+           int32_t  const _1278 = _1242 + -16;
+           float16_ops::store(_1277, _pv, _1278);
+          } // if _1241
+          int32_t  const _1279 = _1264 - _1232;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1258; _pv_s0_c_c++)
           {
            float  const _1280 = float_from_bits(0 /* 0 */);
            float16  const _1281 = float16_ops::broadcast(_1280);
            int32_t  const _1282 = _pv_s0_c_c * 16;
            int32_t  const _1283 = _1282 + _1279;
-           int32_t  const _1284 = _1283 + 80;
+           int32_t  const _1284 = _1283 + 48;
            float16_ops::store(_1281, _pv, _1284);
           } // for _pv_s0_c_c
-          if (_1230)
+          if (_1241)
           {
            float  const _1285 = float_from_bits(0 /* 0 */);
            float16  const _1286 = float16_ops::broadcast(_1285);
-           int32_t  const _1287 = _1253 * 2;
-           int32_t  const _1288 = _1287 + _1231;
-           int32_t  const _1289 = _1288 + 48;
-           float16_ops::store(_1286, _pv, _1289);
-          } // if _1230
-          int32_t  const _1290 = _1253 * 3;
-          int32_t  const _1291 = _1290 - _1221;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1247; _pv_s0_c_c++)
+           int32_t  const _1287 = _1264 + _1242;
+           int32_t  const _1288 = _1287 + 16;
+           float16_ops::store(_1286, _pv, _1288);
+          } // if _1241
+          int32_t  const _1289 = _1264 * 2;
+          int32_t  const _1290 = _1289 - _1232;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1258; _pv_s0_c_c++)
           {
-           float  const _1292 = float_from_bits(0 /* 0 */);
-           float16  const _1293 = float16_ops::broadcast(_1292);
-           int32_t  const _1294 = _pv_s0_c_c * 16;
-           int32_t  const _1295 = _1294 + _1291;
-           int32_t  const _1296 = _1295 + 112;
-           float16_ops::store(_1293, _pv, _1296);
+           float  const _1291 = float_from_bits(0 /* 0 */);
+           float16  const _1292 = float16_ops::broadcast(_1291);
+           int32_t  const _1293 = _pv_s0_c_c * 16;
+           int32_t  const _1294 = _1293 + _1290;
+           int32_t  const _1295 = _1294 + 80;
+           float16_ops::store(_1292, _pv, _1295);
           } // for _pv_s0_c_c
-          if (_1230)
+          if (_1241)
           {
-           float  const _1297 = float_from_bits(0 /* 0 */);
-           float16  const _1298 = float16_ops::broadcast(_1297);
-           int32_t  const _1299 = _1253 * 3;
-           int32_t  const _1300 = _1299 + _1231;
-           int32_t  const _1301 = _1300 + 80;
-           float16_ops::store(_1298, _pv, _1301);
-          } // if _1230
-          int32_t  const _1302 = _1253 * 4;
-          int32_t  const _1303 = _1302 - _1221;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1247; _pv_s0_c_c++)
+           float  const _1296 = float_from_bits(0 /* 0 */);
+           float16  const _1297 = float16_ops::broadcast(_1296);
+           int32_t  const _1298 = _1264 * 2;
+           int32_t  const _1299 = _1298 + _1242;
+           int32_t  const _1300 = _1299 + 48;
+           float16_ops::store(_1297, _pv, _1300);
+          } // if _1241
+          int32_t  const _1301 = _1264 * 3;
+          int32_t  const _1302 = _1301 - _1232;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1258; _pv_s0_c_c++)
           {
-           float  const _1304 = float_from_bits(0 /* 0 */);
-           float16  const _1305 = float16_ops::broadcast(_1304);
-           int32_t  const _1306 = _pv_s0_c_c * 16;
-           int32_t  const _1307 = _1306 + _1303;
-           int32_t  const _1308 = _1307 + 144;
-           float16_ops::store(_1305, _pv, _1308);
+           float  const _1303 = float_from_bits(0 /* 0 */);
+           float16  const _1304 = float16_ops::broadcast(_1303);
+           int32_t  const _1305 = _pv_s0_c_c * 16;
+           int32_t  const _1306 = _1305 + _1302;
+           int32_t  const _1307 = _1306 + 112;
+           float16_ops::store(_1304, _pv, _1307);
           } // for _pv_s0_c_c
-          if (_1230)
+          if (_1241)
           {
-           float  const _1309 = float_from_bits(0 /* 0 */);
-           float16  const _1310 = float16_ops::broadcast(_1309);
-           int32_t  const _1311 = _1253 * 4;
-           int32_t  const _1312 = _1311 + _1231;
-           int32_t  const _1313 = _1312 + 112;
-           float16_ops::store(_1310, _pv, _1313);
-          } // if _1230
-          int32_t  const _1314 = _1253 * 5;
-          int32_t  const _1315 = _1314 - _1221;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1247; _pv_s0_c_c++)
+           float  const _1308 = float_from_bits(0 /* 0 */);
+           float16  const _1309 = float16_ops::broadcast(_1308);
+           int32_t  const _1310 = _1264 * 3;
+           int32_t  const _1311 = _1310 + _1242;
+           int32_t  const _1312 = _1311 + 80;
+           float16_ops::store(_1309, _pv, _1312);
+          } // if _1241
+          int32_t  const _1313 = _1264 * 4;
+          int32_t  const _1314 = _1313 - _1232;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1258; _pv_s0_c_c++)
           {
-           float  const _1316 = float_from_bits(0 /* 0 */);
-           float16  const _1317 = float16_ops::broadcast(_1316);
-           int32_t  const _1318 = _pv_s0_c_c * 16;
-           int32_t  const _1319 = _1318 + _1315;
-           int32_t  const _1320 = _1319 + 176;
-           float16_ops::store(_1317, _pv, _1320);
+           float  const _1315 = float_from_bits(0 /* 0 */);
+           float16  const _1316 = float16_ops::broadcast(_1315);
+           int32_t  const _1317 = _pv_s0_c_c * 16;
+           int32_t  const _1318 = _1317 + _1314;
+           int32_t  const _1319 = _1318 + 144;
+           float16_ops::store(_1316, _pv, _1319);
           } // for _pv_s0_c_c
-          if (_1230)
+          if (_1241)
           {
-           float  const _1321 = float_from_bits(0 /* 0 */);
-           float16  const _1322 = float16_ops::broadcast(_1321);
-           int32_t  const _1323 = _1253 * 5;
-           int32_t  const _1324 = _1323 + _1231;
-           int32_t  const _1325 = _1324 + 144;
-           float16_ops::store(_1322, _pv, _1325);
-          } // if _1230
-          int32_t  const _1326 = _1253 * 6;
-          int32_t  const _1327 = _1326 - _1221;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1247; _pv_s0_c_c++)
+           float  const _1320 = float_from_bits(0 /* 0 */);
+           float16  const _1321 = float16_ops::broadcast(_1320);
+           int32_t  const _1322 = _1264 * 4;
+           int32_t  const _1323 = _1322 + _1242;
+           int32_t  const _1324 = _1323 + 112;
+           float16_ops::store(_1321, _pv, _1324);
+          } // if _1241
+          int32_t  const _1325 = _1264 * 5;
+          int32_t  const _1326 = _1325 - _1232;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1258; _pv_s0_c_c++)
           {
-           float  const _1328 = float_from_bits(0 /* 0 */);
-           float16  const _1329 = float16_ops::broadcast(_1328);
-           int32_t  const _1330 = _pv_s0_c_c * 16;
-           int32_t  const _1331 = _1330 + _1327;
-           int32_t  const _1332 = _1331 + 208;
-           float16_ops::store(_1329, _pv, _1332);
+           float  const _1327 = float_from_bits(0 /* 0 */);
+           float16  const _1328 = float16_ops::broadcast(_1327);
+           int32_t  const _1329 = _pv_s0_c_c * 16;
+           int32_t  const _1330 = _1329 + _1326;
+           int32_t  const _1331 = _1330 + 176;
+           float16_ops::store(_1328, _pv, _1331);
           } // for _pv_s0_c_c
-          if (_1230)
+          if (_1241)
           {
-           float  const _1333 = float_from_bits(0 /* 0 */);
-           float16  const _1334 = float16_ops::broadcast(_1333);
-           int32_t  const _1335 = _1253 * 6;
-           int32_t  const _1336 = _1335 + _1231;
-           int32_t  const _1337 = _1336 + 176;
-           float16_ops::store(_1334, _pv, _1337);
-          } // if _1230
-          int32_t  const _1338 = _1253 * 7;
-          int32_t  const _1339 = _1338 - _1221;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1247; _pv_s0_c_c++)
+           float  const _1332 = float_from_bits(0 /* 0 */);
+           float16  const _1333 = float16_ops::broadcast(_1332);
+           int32_t  const _1334 = _1264 * 5;
+           int32_t  const _1335 = _1334 + _1242;
+           int32_t  const _1336 = _1335 + 144;
+           float16_ops::store(_1333, _pv, _1336);
+          } // if _1241
+          int32_t  const _1337 = _1264 * 6;
+          int32_t  const _1338 = _1337 - _1232;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1258; _pv_s0_c_c++)
           {
-           float  const _1340 = float_from_bits(0 /* 0 */);
-           float16  const _1341 = float16_ops::broadcast(_1340);
-           int32_t  const _1342 = _pv_s0_c_c * 16;
-           int32_t  const _1343 = _1342 + _1339;
-           int32_t  const _1344 = _1343 + 240;
-           float16_ops::store(_1341, _pv, _1344);
+           float  const _1339 = float_from_bits(0 /* 0 */);
+           float16  const _1340 = float16_ops::broadcast(_1339);
+           int32_t  const _1341 = _pv_s0_c_c * 16;
+           int32_t  const _1342 = _1341 + _1338;
+           int32_t  const _1343 = _1342 + 208;
+           float16_ops::store(_1340, _pv, _1343);
           } // for _pv_s0_c_c
-          if (_1230)
+          if (_1241)
           {
-           float  const _1345 = float_from_bits(0 /* 0 */);
-           float16  const _1346 = float16_ops::broadcast(_1345);
-           int32_t  const _1347 = _1253 * 7;
-           int32_t  const _1348 = _1347 + _1231;
-           int32_t  const _1349 = _1348 + 208;
-           float16_ops::store(_1346, _pv, _1349);
-          } // if _1230
-          int32_t  const _1350 = _1253 * 8;
-          int32_t  const _1351 = _1350 - _1221;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1247; _pv_s0_c_c++)
+           float  const _1344 = float_from_bits(0 /* 0 */);
+           float16  const _1345 = float16_ops::broadcast(_1344);
+           int32_t  const _1346 = _1264 * 6;
+           int32_t  const _1347 = _1346 + _1242;
+           int32_t  const _1348 = _1347 + 176;
+           float16_ops::store(_1345, _pv, _1348);
+          } // if _1241
+          int32_t  const _1349 = _1264 * 7;
+          int32_t  const _1350 = _1349 - _1232;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1258; _pv_s0_c_c++)
           {
-           float  const _1352 = float_from_bits(0 /* 0 */);
-           float16  const _1353 = float16_ops::broadcast(_1352);
-           int32_t  const _1354 = _pv_s0_c_c * 16;
-           int32_t  const _1355 = _1354 + _1351;
-           int32_t  const _1356 = _1355 + 272;
-           float16_ops::store(_1353, _pv, _1356);
+           float  const _1351 = float_from_bits(0 /* 0 */);
+           float16  const _1352 = float16_ops::broadcast(_1351);
+           int32_t  const _1353 = _pv_s0_c_c * 16;
+           int32_t  const _1354 = _1353 + _1350;
+           int32_t  const _1355 = _1354 + 240;
+           float16_ops::store(_1352, _pv, _1355);
           } // for _pv_s0_c_c
-          if (_1230)
+          if (_1241)
           {
-           float  const _1357 = float_from_bits(0 /* 0 */);
-           float16  const _1358 = float16_ops::broadcast(_1357);
-           int32_t  const _1359 = _1253 * 8;
-           int32_t  const _1360 = _1359 + _1231;
-           int32_t  const _1361 = _1360 + 240;
-           float16_ops::store(_1358, _pv, _1361);
-          } // if _1230
-          int32_t  const _1362 = _1253 * 9;
-          int32_t  const _1363 = _1362 - _1221;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1247; _pv_s0_c_c++)
+           float  const _1356 = float_from_bits(0 /* 0 */);
+           float16  const _1357 = float16_ops::broadcast(_1356);
+           int32_t  const _1358 = _1264 * 7;
+           int32_t  const _1359 = _1358 + _1242;
+           int32_t  const _1360 = _1359 + 208;
+           float16_ops::store(_1357, _pv, _1360);
+          } // if _1241
+          int32_t  const _1361 = _1264 * 8;
+          int32_t  const _1362 = _1361 - _1232;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1258; _pv_s0_c_c++)
           {
-           float  const _1364 = float_from_bits(0 /* 0 */);
-           float16  const _1365 = float16_ops::broadcast(_1364);
-           int32_t  const _1366 = _pv_s0_c_c * 16;
-           int32_t  const _1367 = _1366 + _1363;
-           int32_t  const _1368 = _1367 + 304;
-           float16_ops::store(_1365, _pv, _1368);
+           float  const _1363 = float_from_bits(0 /* 0 */);
+           float16  const _1364 = float16_ops::broadcast(_1363);
+           int32_t  const _1365 = _pv_s0_c_c * 16;
+           int32_t  const _1366 = _1365 + _1362;
+           int32_t  const _1367 = _1366 + 272;
+           float16_ops::store(_1364, _pv, _1367);
           } // for _pv_s0_c_c
-          if (_1230)
+          if (_1241)
           {
-           float  const _1369 = float_from_bits(0 /* 0 */);
-           float16  const _1370 = float16_ops::broadcast(_1369);
-           int32_t  const _1371 = _1253 * 9;
-           int32_t  const _1372 = _1371 + _1231;
-           int32_t  const _1373 = _1372 + 272;
-           float16_ops::store(_1370, _pv, _1373);
-          } // if _1230
-          int32_t  const _1374 = _1253 * 10;
-          int32_t  const _1375 = _1374 - _1221;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1247; _pv_s0_c_c++)
+           float  const _1368 = float_from_bits(0 /* 0 */);
+           float16  const _1369 = float16_ops::broadcast(_1368);
+           int32_t  const _1370 = _1264 * 8;
+           int32_t  const _1371 = _1370 + _1242;
+           int32_t  const _1372 = _1371 + 240;
+           float16_ops::store(_1369, _pv, _1372);
+          } // if _1241
+          int32_t  const _1373 = _1264 * 9;
+          int32_t  const _1374 = _1373 - _1232;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1258; _pv_s0_c_c++)
           {
-           float  const _1376 = float_from_bits(0 /* 0 */);
-           float16  const _1377 = float16_ops::broadcast(_1376);
-           int32_t  const _1378 = _pv_s0_c_c * 16;
-           int32_t  const _1379 = _1378 + _1375;
-           int32_t  const _1380 = _1379 + 336;
-           float16_ops::store(_1377, _pv, _1380);
+           float  const _1375 = float_from_bits(0 /* 0 */);
+           float16  const _1376 = float16_ops::broadcast(_1375);
+           int32_t  const _1377 = _pv_s0_c_c * 16;
+           int32_t  const _1378 = _1377 + _1374;
+           int32_t  const _1379 = _1378 + 304;
+           float16_ops::store(_1376, _pv, _1379);
           } // for _pv_s0_c_c
-          if (_1230)
+          if (_1241)
           {
-           float  const _1381 = float_from_bits(0 /* 0 */);
-           float16  const _1382 = float16_ops::broadcast(_1381);
-           int32_t  const _1383 = _1253 * 10;
-           int32_t  const _1384 = _1383 + _1231;
-           int32_t  const _1385 = _1384 + 304;
-           float16_ops::store(_1382, _pv, _1385);
-          } // if _1230
-          int32_t  const _1386 = _1253 * 11;
-          int32_t  const _1387 = _1386 - _1221;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1247; _pv_s0_c_c++)
+           float  const _1380 = float_from_bits(0 /* 0 */);
+           float16  const _1381 = float16_ops::broadcast(_1380);
+           int32_t  const _1382 = _1264 * 9;
+           int32_t  const _1383 = _1382 + _1242;
+           int32_t  const _1384 = _1383 + 272;
+           float16_ops::store(_1381, _pv, _1384);
+          } // if _1241
+          int32_t  const _1385 = _1264 * 10;
+          int32_t  const _1386 = _1385 - _1232;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1258; _pv_s0_c_c++)
           {
-           float  const _1388 = float_from_bits(0 /* 0 */);
-           float16  const _1389 = float16_ops::broadcast(_1388);
-           int32_t  const _1390 = _pv_s0_c_c * 16;
-           int32_t  const _1391 = _1390 + _1387;
-           int32_t  const _1392 = _1391 + 368;
-           float16_ops::store(_1389, _pv, _1392);
+           float  const _1387 = float_from_bits(0 /* 0 */);
+           float16  const _1388 = float16_ops::broadcast(_1387);
+           int32_t  const _1389 = _pv_s0_c_c * 16;
+           int32_t  const _1390 = _1389 + _1386;
+           int32_t  const _1391 = _1390 + 336;
+           float16_ops::store(_1388, _pv, _1391);
           } // for _pv_s0_c_c
-          if (_1230)
+          if (_1241)
           {
-           float  const _1393 = float_from_bits(0 /* 0 */);
-           float16  const _1394 = float16_ops::broadcast(_1393);
-           int32_t  const _1395 = _1253 * 11;
-           int32_t  const _1396 = _1395 + _1231;
-           int32_t  const _1397 = _1396 + 336;
-           float16_ops::store(_1394, _pv, _1397);
-          } // if _1230
-          int32_t  const _1398 = _1253 * 12;
-          int32_t  const _1399 = _1398 - _1221;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1247; _pv_s0_c_c++)
+           float  const _1392 = float_from_bits(0 /* 0 */);
+           float16  const _1393 = float16_ops::broadcast(_1392);
+           int32_t  const _1394 = _1264 * 10;
+           int32_t  const _1395 = _1394 + _1242;
+           int32_t  const _1396 = _1395 + 304;
+           float16_ops::store(_1393, _pv, _1396);
+          } // if _1241
+          int32_t  const _1397 = _1264 * 11;
+          int32_t  const _1398 = _1397 - _1232;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1258; _pv_s0_c_c++)
           {
-           float  const _1400 = float_from_bits(0 /* 0 */);
-           float16  const _1401 = float16_ops::broadcast(_1400);
-           int32_t  const _1402 = _pv_s0_c_c * 16;
-           int32_t  const _1403 = _1402 + _1399;
-           int32_t  const _1404 = _1403 + 400;
-           float16_ops::store(_1401, _pv, _1404);
+           float  const _1399 = float_from_bits(0 /* 0 */);
+           float16  const _1400 = float16_ops::broadcast(_1399);
+           int32_t  const _1401 = _pv_s0_c_c * 16;
+           int32_t  const _1402 = _1401 + _1398;
+           int32_t  const _1403 = _1402 + 368;
+           float16_ops::store(_1400, _pv, _1403);
           } // for _pv_s0_c_c
-          if (_1230)
+          if (_1241)
           {
-           float  const _1405 = float_from_bits(0 /* 0 */);
-           float16  const _1406 = float16_ops::broadcast(_1405);
-           int32_t  const _1407 = _1253 * 12;
-           int32_t  const _1408 = _1407 + _1231;
-           int32_t  const _1409 = _1408 + 368;
-           float16_ops::store(_1406, _pv, _1409);
-          } // if _1230
-          int32_t  const _1410 = _1253 * 13;
-          int32_t  const _1411 = _1410 - _1221;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1247; _pv_s0_c_c++)
+           float  const _1404 = float_from_bits(0 /* 0 */);
+           float16  const _1405 = float16_ops::broadcast(_1404);
+           int32_t  const _1406 = _1264 * 11;
+           int32_t  const _1407 = _1406 + _1242;
+           int32_t  const _1408 = _1407 + 336;
+           float16_ops::store(_1405, _pv, _1408);
+          } // if _1241
+          int32_t  const _1409 = _1264 * 12;
+          int32_t  const _1410 = _1409 - _1232;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1258; _pv_s0_c_c++)
           {
-           float  const _1412 = float_from_bits(0 /* 0 */);
-           float16  const _1413 = float16_ops::broadcast(_1412);
-           int32_t  const _1414 = _pv_s0_c_c * 16;
-           int32_t  const _1415 = _1414 + _1411;
-           int32_t  const _1416 = _1415 + 432;
-           float16_ops::store(_1413, _pv, _1416);
+           float  const _1411 = float_from_bits(0 /* 0 */);
+           float16  const _1412 = float16_ops::broadcast(_1411);
+           int32_t  const _1413 = _pv_s0_c_c * 16;
+           int32_t  const _1414 = _1413 + _1410;
+           int32_t  const _1415 = _1414 + 400;
+           float16_ops::store(_1412, _pv, _1415);
           } // for _pv_s0_c_c
-          if (_1230)
+          if (_1241)
           {
-           float  const _1417 = float_from_bits(0 /* 0 */);
-           float16  const _1418 = float16_ops::broadcast(_1417);
-           int32_t  const _1419 = _1253 * 13;
-           int32_t  const _1420 = _1419 + _1231;
-           int32_t  const _1421 = _1420 + 400;
-           float16_ops::store(_1418, _pv, _1421);
-          } // if _1230
-          int32_t  const _1422 = _1253 * 14;
-          int32_t  const _1423 = _1422 - _1221;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1247; _pv_s0_c_c++)
+           float  const _1416 = float_from_bits(0 /* 0 */);
+           float16  const _1417 = float16_ops::broadcast(_1416);
+           int32_t  const _1418 = _1264 * 12;
+           int32_t  const _1419 = _1418 + _1242;
+           int32_t  const _1420 = _1419 + 368;
+           float16_ops::store(_1417, _pv, _1420);
+          } // if _1241
+          int32_t  const _1421 = _1264 * 13;
+          int32_t  const _1422 = _1421 - _1232;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1258; _pv_s0_c_c++)
           {
-           float  const _1424 = float_from_bits(0 /* 0 */);
-           float16  const _1425 = float16_ops::broadcast(_1424);
-           int32_t  const _1426 = _pv_s0_c_c * 16;
-           int32_t  const _1427 = _1426 + _1423;
-           int32_t  const _1428 = _1427 + 464;
-           float16_ops::store(_1425, _pv, _1428);
+           float  const _1423 = float_from_bits(0 /* 0 */);
+           float16  const _1424 = float16_ops::broadcast(_1423);
+           int32_t  const _1425 = _pv_s0_c_c * 16;
+           int32_t  const _1426 = _1425 + _1422;
+           int32_t  const _1427 = _1426 + 432;
+           float16_ops::store(_1424, _pv, _1427);
           } // for _pv_s0_c_c
-          if (_1230)
+          if (_1241)
           {
-           float  const _1429 = float_from_bits(0 /* 0 */);
-           float16  const _1430 = float16_ops::broadcast(_1429);
-           int32_t  const _1431 = _1253 * 14;
-           int32_t  const _1432 = _1431 + _1231;
-           int32_t  const _1433 = _1432 + 432;
-           float16_ops::store(_1430, _pv, _1433);
-          } // if _1230
-          int32_t  const _1434 = _1253 * 15;
-          int32_t  const _1435 = _1434 - _1221;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1247; _pv_s0_c_c++)
+           float  const _1428 = float_from_bits(0 /* 0 */);
+           float16  const _1429 = float16_ops::broadcast(_1428);
+           int32_t  const _1430 = _1264 * 13;
+           int32_t  const _1431 = _1430 + _1242;
+           int32_t  const _1432 = _1431 + 400;
+           float16_ops::store(_1429, _pv, _1432);
+          } // if _1241
+          int32_t  const _1433 = _1264 * 14;
+          int32_t  const _1434 = _1433 - _1232;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1258; _pv_s0_c_c++)
           {
-           float  const _1436 = float_from_bits(0 /* 0 */);
-           float16  const _1437 = float16_ops::broadcast(_1436);
-           int32_t  const _1438 = _pv_s0_c_c * 16;
-           int32_t  const _1439 = _1438 + _1435;
-           int32_t  const _1440 = _1439 + 496;
-           float16_ops::store(_1437, _pv, _1440);
+           float  const _1435 = float_from_bits(0 /* 0 */);
+           float16  const _1436 = float16_ops::broadcast(_1435);
+           int32_t  const _1437 = _pv_s0_c_c * 16;
+           int32_t  const _1438 = _1437 + _1434;
+           int32_t  const _1439 = _1438 + 464;
+           float16_ops::store(_1436, _pv, _1439);
           } // for _pv_s0_c_c
-          if (_1230)
+          if (_1241)
           {
-           float  const _1441 = float_from_bits(0 /* 0 */);
-           float16  const _1442 = float16_ops::broadcast(_1441);
-           int32_t  const _1443 = _1253 * 15;
-           int32_t  const _1444 = _1443 + _1231;
-           int32_t  const _1445 = _1444 + 464;
-           float16_ops::store(_1442, _pv, _1445);
-          } // if _1230
-          int32_t  const _1446 = _1253 * 15;
-          int32_t  const _1447 = _1446 - _1221;
-          int32_t  const _1448 = _1253 * 14;
-          int32_t  const _1449 = _1448 - _1221;
-          int32_t  const _1450 = _1253 * 13;
-          int32_t  const _1451 = _1450 - _1221;
-          int32_t  const _1452 = _1253 * 12;
-          int32_t  const _1453 = _1452 - _1221;
-          int32_t  const _1454 = _1253 * 11;
-          int32_t  const _1455 = _1454 - _1221;
-          int32_t  const _1456 = _1253 * 10;
-          int32_t  const _1457 = _1456 - _1221;
-          int32_t  const _1458 = _1253 * 9;
-          int32_t  const _1459 = _1458 - _1221;
-          int32_t  const _1460 = _1253 * 8;
-          int32_t  const _1461 = _1460 - _1221;
-          int32_t  const _1462 = _1253 * 7;
-          int32_t  const _1463 = _1462 - _1221;
-          int32_t  const _1464 = _1253 * 6;
-          int32_t  const _1465 = _1464 - _1221;
-          int32_t  const _1466 = _1253 * 5;
-          int32_t  const _1467 = _1466 - _1221;
-          int32_t  const _1468 = _1253 * 4;
-          int32_t  const _1469 = _1468 - _1221;
-          int32_t  const _1470 = _1253 * 3;
-          int32_t  const _1471 = _1470 - _1221;
-          int32_t  const _1472 = _1253 * 2;
-          int32_t  const _1473 = _1472 - _1221;
-          int32_t  const _1474 = _1237 - _105;
-          for (int _pv_s1_c_co = 0; _pv_s1_c_co < 0 + _1246; _pv_s1_c_co++)
+           float  const _1440 = float_from_bits(0 /* 0 */);
+           float16  const _1441 = float16_ops::broadcast(_1440);
+           int32_t  const _1442 = _1264 * 14;
+           int32_t  const _1443 = _1442 + _1242;
+           int32_t  const _1444 = _1443 + 432;
+           float16_ops::store(_1441, _pv, _1444);
+          } // if _1241
+          int32_t  const _1445 = _1264 * 15;
+          int32_t  const _1446 = _1445 - _1232;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1258; _pv_s0_c_c++)
           {
-           int32_t  const _1475 = _pv_s1_c_co * 16;
-           int32_t  const _1476 = _1475 - _1221;
-           int32_t  const _1477 = _1447 + _1475;
-           int32_t  const _1478 = _1449 + _1475;
-           int32_t  const _1479 = _1451 + _1475;
-           int32_t  const _1480 = _1453 + _1475;
-           int32_t  const _1481 = _1455 + _1475;
-           int32_t  const _1482 = _1457 + _1475;
-           int32_t  const _1483 = _1459 + _1475;
-           int32_t  const _1484 = _1461 + _1475;
-           int32_t  const _1485 = _1463 + _1475;
-           int32_t  const _1486 = _1465 + _1475;
-           int32_t  const _1487 = _1467 + _1475;
-           int32_t  const _1488 = _1469 + _1475;
-           int32_t  const _1489 = _1471 + _1475;
-           int32_t  const _1490 = _1473 + _1475;
-           for (int _pv_s1_rk__x_rebased = 0; _pv_s1_rk__x_rebased < 0 + _1474; _pv_s1_rk__x_rebased++)
+           float  const _1447 = float_from_bits(0 /* 0 */);
+           float16  const _1448 = float16_ops::broadcast(_1447);
+           int32_t  const _1449 = _pv_s0_c_c * 16;
+           int32_t  const _1450 = _1449 + _1446;
+           int32_t  const _1451 = _1450 + 496;
+           float16_ops::store(_1448, _pv, _1451);
+          } // for _pv_s0_c_c
+          if (_1241)
+          {
+           float  const _1452 = float_from_bits(0 /* 0 */);
+           float16  const _1453 = float16_ops::broadcast(_1452);
+           int32_t  const _1454 = _1264 * 15;
+           int32_t  const _1455 = _1454 + _1242;
+           int32_t  const _1456 = _1455 + 464;
+           float16_ops::store(_1453, _pv, _1456);
+          } // if _1241
+          int32_t  const _1457 = _1264 * 15;
+          int32_t  const _1458 = _1457 - _1232;
+          int32_t  const _1459 = _1264 * 14;
+          int32_t  const _1460 = _1459 - _1232;
+          int32_t  const _1461 = _1264 * 13;
+          int32_t  const _1462 = _1461 - _1232;
+          int32_t  const _1463 = _1264 * 12;
+          int32_t  const _1464 = _1463 - _1232;
+          int32_t  const _1465 = _1264 * 11;
+          int32_t  const _1466 = _1465 - _1232;
+          int32_t  const _1467 = _1264 * 10;
+          int32_t  const _1468 = _1467 - _1232;
+          int32_t  const _1469 = _1264 * 9;
+          int32_t  const _1470 = _1469 - _1232;
+          int32_t  const _1471 = _1264 * 8;
+          int32_t  const _1472 = _1471 - _1232;
+          int32_t  const _1473 = _1264 * 7;
+          int32_t  const _1474 = _1473 - _1232;
+          int32_t  const _1475 = _1264 * 6;
+          int32_t  const _1476 = _1475 - _1232;
+          int32_t  const _1477 = _1264 * 5;
+          int32_t  const _1478 = _1477 - _1232;
+          int32_t  const _1479 = _1264 * 4;
+          int32_t  const _1480 = _1479 - _1232;
+          int32_t  const _1481 = _1264 * 3;
+          int32_t  const _1482 = _1481 - _1232;
+          int32_t  const _1483 = _1264 * 2;
+          int32_t  const _1484 = _1483 - _1232;
+          int32_t  const _1485 = _1248 - _105;
+          for (int _pv_s1_c_co = 0; _pv_s1_c_co < 0 + _1257; _pv_s1_c_co++)
+          {
+           int32_t  const _1486 = _pv_s1_c_co * 16;
+           int32_t  const _1487 = _1486 - _1232;
+           int32_t  const _1488 = _1458 + _1486;
+           int32_t  const _1489 = _1460 + _1486;
+           int32_t  const _1490 = _1462 + _1486;
+           int32_t  const _1491 = _1464 + _1486;
+           int32_t  const _1492 = _1466 + _1486;
+           int32_t  const _1493 = _1468 + _1486;
+           int32_t  const _1494 = _1470 + _1486;
+           int32_t  const _1495 = _1472 + _1486;
+           int32_t  const _1496 = _1474 + _1486;
+           int32_t  const _1497 = _1476 + _1486;
+           int32_t  const _1498 = _1478 + _1486;
+           int32_t  const _1499 = _1480 + _1486;
+           int32_t  const _1500 = _1482 + _1486;
+           int32_t  const _1501 = _1484 + _1486;
+           for (int _pv_s1_rk__x_rebased = 0; _pv_s1_rk__x_rebased < 0 + _1485; _pv_s1_rk__x_rebased++)
            {
-            int32_t  const _1491 = _1476 + 16;
-            float16  const _1492 = float16_ops::load(_pv, _1491);
-            int32_t  const _1493 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1494 = _1493 * _attn_dv_pad;
-            int32_t  const _1495 = _1494 + _1475;
-            float16  const _1496 = float16_ops::load(_attn_v, _1495);
-            int32_t  const _1497 = _pv_s1_rk__x_rebased + _1254;
-            int32_t  const _1498 = _1497 * 2;
-            int32_t  const _1499 = _1498 + _partial_s0_ii_ig;
-            int32_t  const _1500 = _1499 * 16;
-            float  const _1501 = _probs[_1500];
-            float16  const _1502 = float16_ops::broadcast(_1501);
-            float16  const _1503 = _1496 * _1502;
-            float16  const _1504 = _1492 + _1503;
-            float16_ops::store(_1504, _pv, _1491);
-            int32_t  const _1505 = _1253 + _1476;
-            int32_t  const _1506 = _1505 + 48;
-            float16  const _1507 = float16_ops::load(_pv, _1506);
-            int32_t  const _1508 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1509 = _1508 * _attn_dv_pad;
-            int32_t  const _1510 = _1509 + _1475;
-            float16  const _1511 = float16_ops::load(_attn_v, _1510);
-            int32_t  const _1512 = _pv_s1_rk__x_rebased + _1254;
-            int32_t  const _1513 = _1512 * 2;
-            int32_t  const _1514 = _1513 + _partial_s0_ii_ig;
-            int32_t  const _1515 = _1514 * 16;
-            int32_t  const _1516 = _1515 + 1;
-            float  const _1517 = _probs[_1516];
-            float16  const _1518 = float16_ops::broadcast(_1517);
-            float16  const _1519 = _1511 * _1518;
-            float16  const _1520 = _1507 + _1519;
-            float16_ops::store(_1520, _pv, _1506);
-            int32_t  const _1521 = _1490 + 80;
-            float16  const _1522 = float16_ops::load(_pv, _1521);
-            int32_t  const _1523 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1524 = _1523 * _attn_dv_pad;
-            int32_t  const _1525 = _1524 + _1475;
-            float16  const _1526 = float16_ops::load(_attn_v, _1525);
-            int32_t  const _1527 = _pv_s1_rk__x_rebased + _1254;
-            int32_t  const _1528 = _1527 * 2;
-            int32_t  const _1529 = _1528 + _partial_s0_ii_ig;
-            int32_t  const _1530 = _1529 * 16;
-            int32_t  const _1531 = _1530 + 2;
-            float  const _1532 = _probs[_1531];
-            float16  const _1533 = float16_ops::broadcast(_1532);
-            float16  const _1534 = _1526 * _1533;
-            float16  const _1535 = _1522 + _1534;
-            float16_ops::store(_1535, _pv, _1521);
-            int32_t  const _1536 = _1489 + 112;
-            float16  const _1537 = float16_ops::load(_pv, _1536);
-            int32_t  const _1538 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1539 = _1538 * _attn_dv_pad;
-            int32_t  const _1540 = _1539 + _1475;
-            float16  const _1541 = float16_ops::load(_attn_v, _1540);
-            int32_t  const _1542 = _pv_s1_rk__x_rebased + _1254;
-            int32_t  const _1543 = _1542 * 2;
-            int32_t  const _1544 = _1543 + _partial_s0_ii_ig;
-            int32_t  const _1545 = _1544 * 16;
-            int32_t  const _1546 = _1545 + 3;
-            float  const _1547 = _probs[_1546];
-            float16  const _1548 = float16_ops::broadcast(_1547);
-            float16  const _1549 = _1541 * _1548;
-            float16  const _1550 = _1537 + _1549;
-            float16_ops::store(_1550, _pv, _1536);
-            int32_t  const _1551 = _1488 + 144;
-            float16  const _1552 = float16_ops::load(_pv, _1551);
-            int32_t  const _1553 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1554 = _1553 * _attn_dv_pad;
-            int32_t  const _1555 = _1554 + _1475;
-            float16  const _1556 = float16_ops::load(_attn_v, _1555);
-            int32_t  const _1557 = _pv_s1_rk__x_rebased + _1254;
-            int32_t  const _1558 = _1557 * 2;
-            int32_t  const _1559 = _1558 + _partial_s0_ii_ig;
-            int32_t  const _1560 = _1559 * 16;
-            int32_t  const _1561 = _1560 + 4;
-            float  const _1562 = _probs[_1561];
-            float16  const _1563 = float16_ops::broadcast(_1562);
-            float16  const _1564 = _1556 * _1563;
-            float16  const _1565 = _1552 + _1564;
-            float16_ops::store(_1565, _pv, _1551);
-            int32_t  const _1566 = _1487 + 176;
-            float16  const _1567 = float16_ops::load(_pv, _1566);
-            int32_t  const _1568 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1569 = _1568 * _attn_dv_pad;
-            int32_t  const _1570 = _1569 + _1475;
-            float16  const _1571 = float16_ops::load(_attn_v, _1570);
-            int32_t  const _1572 = _pv_s1_rk__x_rebased + _1254;
-            int32_t  const _1573 = _1572 * 2;
-            int32_t  const _1574 = _1573 + _partial_s0_ii_ig;
-            int32_t  const _1575 = _1574 * 16;
-            int32_t  const _1576 = _1575 + 5;
-            float  const _1577 = _probs[_1576];
-            float16  const _1578 = float16_ops::broadcast(_1577);
-            float16  const _1579 = _1571 * _1578;
-            float16  const _1580 = _1567 + _1579;
-            float16_ops::store(_1580, _pv, _1566);
-            int32_t  const _1581 = _1486 + 208;
-            float16  const _1582 = float16_ops::load(_pv, _1581);
-            int32_t  const _1583 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1584 = _1583 * _attn_dv_pad;
-            int32_t  const _1585 = _1584 + _1475;
-            float16  const _1586 = float16_ops::load(_attn_v, _1585);
-            int32_t  const _1587 = _pv_s1_rk__x_rebased + _1254;
-            int32_t  const _1588 = _1587 * 2;
-            int32_t  const _1589 = _1588 + _partial_s0_ii_ig;
-            int32_t  const _1590 = _1589 * 16;
-            int32_t  const _1591 = _1590 + 6;
-            float  const _1592 = _probs[_1591];
-            float16  const _1593 = float16_ops::broadcast(_1592);
-            float16  const _1594 = _1586 * _1593;
-            float16  const _1595 = _1582 + _1594;
-            float16_ops::store(_1595, _pv, _1581);
-            int32_t  const _1596 = _1485 + 240;
-            float16  const _1597 = float16_ops::load(_pv, _1596);
-            int32_t  const _1598 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1599 = _1598 * _attn_dv_pad;
-            int32_t  const _1600 = _1599 + _1475;
-            float16  const _1601 = float16_ops::load(_attn_v, _1600);
-            int32_t  const _1602 = _pv_s1_rk__x_rebased + _1254;
-            int32_t  const _1603 = _1602 * 2;
-            int32_t  const _1604 = _1603 + _partial_s0_ii_ig;
-            int32_t  const _1605 = _1604 * 16;
-            int32_t  const _1606 = _1605 + 7;
-            float  const _1607 = _probs[_1606];
-            float16  const _1608 = float16_ops::broadcast(_1607);
-            float16  const _1609 = _1601 * _1608;
-            float16  const _1610 = _1597 + _1609;
-            float16_ops::store(_1610, _pv, _1596);
-            int32_t  const _1611 = _1484 + 272;
-            float16  const _1612 = float16_ops::load(_pv, _1611);
-            int32_t  const _1613 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1614 = _1613 * _attn_dv_pad;
-            int32_t  const _1615 = _1614 + _1475;
-            float16  const _1616 = float16_ops::load(_attn_v, _1615);
-            int32_t  const _1617 = _pv_s1_rk__x_rebased + _1254;
-            int32_t  const _1618 = _1617 * 2;
-            int32_t  const _1619 = _1618 + _partial_s0_ii_ig;
-            int32_t  const _1620 = _1619 * 16;
-            int32_t  const _1621 = _1620 + 8;
-            float  const _1622 = _probs[_1621];
-            float16  const _1623 = float16_ops::broadcast(_1622);
-            float16  const _1624 = _1616 * _1623;
-            float16  const _1625 = _1612 + _1624;
-            float16_ops::store(_1625, _pv, _1611);
-            int32_t  const _1626 = _1483 + 304;
-            float16  const _1627 = float16_ops::load(_pv, _1626);
-            int32_t  const _1628 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1629 = _1628 * _attn_dv_pad;
-            int32_t  const _1630 = _1629 + _1475;
-            float16  const _1631 = float16_ops::load(_attn_v, _1630);
-            int32_t  const _1632 = _pv_s1_rk__x_rebased + _1254;
-            int32_t  const _1633 = _1632 * 2;
-            int32_t  const _1634 = _1633 + _partial_s0_ii_ig;
-            int32_t  const _1635 = _1634 * 16;
-            int32_t  const _1636 = _1635 + 9;
-            float  const _1637 = _probs[_1636];
-            float16  const _1638 = float16_ops::broadcast(_1637);
-            float16  const _1639 = _1631 * _1638;
-            float16  const _1640 = _1627 + _1639;
-            float16_ops::store(_1640, _pv, _1626);
-            int32_t  const _1641 = _1482 + 336;
-            float16  const _1642 = float16_ops::load(_pv, _1641);
-            int32_t  const _1643 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1644 = _1643 * _attn_dv_pad;
-            int32_t  const _1645 = _1644 + _1475;
-            float16  const _1646 = float16_ops::load(_attn_v, _1645);
-            int32_t  const _1647 = _pv_s1_rk__x_rebased + _1254;
-            int32_t  const _1648 = _1647 * 2;
-            int32_t  const _1649 = _1648 + _partial_s0_ii_ig;
-            int32_t  const _1650 = _1649 * 16;
-            int32_t  const _1651 = _1650 + 10;
-            float  const _1652 = _probs[_1651];
-            float16  const _1653 = float16_ops::broadcast(_1652);
-            float16  const _1654 = _1646 * _1653;
-            float16  const _1655 = _1642 + _1654;
-            float16_ops::store(_1655, _pv, _1641);
-            int32_t  const _1656 = _1481 + 368;
-            float16  const _1657 = float16_ops::load(_pv, _1656);
-            int32_t  const _1658 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1659 = _1658 * _attn_dv_pad;
-            int32_t  const _1660 = _1659 + _1475;
-            float16  const _1661 = float16_ops::load(_attn_v, _1660);
-            int32_t  const _1662 = _pv_s1_rk__x_rebased + _1254;
-            int32_t  const _1663 = _1662 * 2;
-            int32_t  const _1664 = _1663 + _partial_s0_ii_ig;
-            int32_t  const _1665 = _1664 * 16;
-            int32_t  const _1666 = _1665 + 11;
-            float  const _1667 = _probs[_1666];
-            float16  const _1668 = float16_ops::broadcast(_1667);
-            float16  const _1669 = _1661 * _1668;
-            float16  const _1670 = _1657 + _1669;
-            float16_ops::store(_1670, _pv, _1656);
-            int32_t  const _1671 = _1480 + 400;
-            float16  const _1672 = float16_ops::load(_pv, _1671);
-            int32_t  const _1673 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1674 = _1673 * _attn_dv_pad;
-            int32_t  const _1675 = _1674 + _1475;
-            float16  const _1676 = float16_ops::load(_attn_v, _1675);
-            int32_t  const _1677 = _pv_s1_rk__x_rebased + _1254;
-            int32_t  const _1678 = _1677 * 2;
-            int32_t  const _1679 = _1678 + _partial_s0_ii_ig;
-            int32_t  const _1680 = _1679 * 16;
-            int32_t  const _1681 = _1680 + 12;
-            float  const _1682 = _probs[_1681];
-            float16  const _1683 = float16_ops::broadcast(_1682);
-            float16  const _1684 = _1676 * _1683;
-            float16  const _1685 = _1672 + _1684;
-            float16_ops::store(_1685, _pv, _1671);
-            int32_t  const _1686 = _1479 + 432;
-            float16  const _1687 = float16_ops::load(_pv, _1686);
-            int32_t  const _1688 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1689 = _1688 * _attn_dv_pad;
-            int32_t  const _1690 = _1689 + _1475;
-            float16  const _1691 = float16_ops::load(_attn_v, _1690);
-            int32_t  const _1692 = _pv_s1_rk__x_rebased + _1254;
-            int32_t  const _1693 = _1692 * 2;
-            int32_t  const _1694 = _1693 + _partial_s0_ii_ig;
-            int32_t  const _1695 = _1694 * 16;
-            int32_t  const _1696 = _1695 + 13;
-            float  const _1697 = _probs[_1696];
-            float16  const _1698 = float16_ops::broadcast(_1697);
-            float16  const _1699 = _1691 * _1698;
-            float16  const _1700 = _1687 + _1699;
-            float16_ops::store(_1700, _pv, _1686);
-            int32_t  const _1701 = _1478 + 464;
-            float16  const _1702 = float16_ops::load(_pv, _1701);
-            int32_t  const _1703 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1704 = _1703 * _attn_dv_pad;
-            int32_t  const _1705 = _1704 + _1475;
-            float16  const _1706 = float16_ops::load(_attn_v, _1705);
-            int32_t  const _1707 = _pv_s1_rk__x_rebased + _1254;
-            int32_t  const _1708 = _1707 * 2;
-            int32_t  const _1709 = _1708 + _partial_s0_ii_ig;
-            int32_t  const _1710 = _1709 * 16;
-            int32_t  const _1711 = _1710 + 14;
-            float  const _1712 = _probs[_1711];
-            float16  const _1713 = float16_ops::broadcast(_1712);
-            float16  const _1714 = _1706 * _1713;
-            float16  const _1715 = _1702 + _1714;
-            float16_ops::store(_1715, _pv, _1701);
-            int32_t  const _1716 = _1477 + 496;
-            float16  const _1717 = float16_ops::load(_pv, _1716);
-            int32_t  const _1718 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1719 = _1718 * _attn_dv_pad;
-            int32_t  const _1720 = _1719 + _1475;
-            float16  const _1721 = float16_ops::load(_attn_v, _1720);
-            int32_t  const _1722 = _pv_s1_rk__x_rebased + _1254;
-            int32_t  const _1723 = _1722 * 2;
-            int32_t  const _1724 = _1723 + _partial_s0_ii_ig;
-            int32_t  const _1725 = _1724 * 16;
-            int32_t  const _1726 = _1725 + 15;
-            float  const _1727 = _probs[_1726];
-            float16  const _1728 = float16_ops::broadcast(_1727);
-            float16  const _1729 = _1721 * _1728;
-            float16  const _1730 = _1717 + _1729;
-            float16_ops::store(_1730, _pv, _1716);
+            int32_t  const _1502 = _1487 + 16;
+            float16  const _1503 = float16_ops::load(_pv, _1502);
+            int32_t  const _1504 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1505 = _1504 * _attn_dv_pad;
+            int32_t  const _1506 = _1505 + _1486;
+            float16  const _1507 = float16_ops::load(_attn_v, _1506);
+            int32_t  const _1508 = _pv_s1_rk__x_rebased + _1265;
+            int32_t  const _1509 = _1508 * 2;
+            int32_t  const _1510 = _1509 + _partial_s0_ii_ig;
+            int32_t  const _1511 = _1510 * 16;
+            float  const _1512 = _probs[_1511];
+            float16  const _1513 = float16_ops::broadcast(_1512);
+            float16  const _1514 = _1507 * _1513;
+            float16  const _1515 = _1503 + _1514;
+            float16_ops::store(_1515, _pv, _1502);
+            int32_t  const _1516 = _1264 + _1487;
+            int32_t  const _1517 = _1516 + 48;
+            float16  const _1518 = float16_ops::load(_pv, _1517);
+            int32_t  const _1519 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1520 = _1519 * _attn_dv_pad;
+            int32_t  const _1521 = _1520 + _1486;
+            float16  const _1522 = float16_ops::load(_attn_v, _1521);
+            int32_t  const _1523 = _pv_s1_rk__x_rebased + _1265;
+            int32_t  const _1524 = _1523 * 2;
+            int32_t  const _1525 = _1524 + _partial_s0_ii_ig;
+            int32_t  const _1526 = _1525 * 16;
+            int32_t  const _1527 = _1526 + 1;
+            float  const _1528 = _probs[_1527];
+            float16  const _1529 = float16_ops::broadcast(_1528);
+            float16  const _1530 = _1522 * _1529;
+            float16  const _1531 = _1518 + _1530;
+            float16_ops::store(_1531, _pv, _1517);
+            int32_t  const _1532 = _1501 + 80;
+            float16  const _1533 = float16_ops::load(_pv, _1532);
+            int32_t  const _1534 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1535 = _1534 * _attn_dv_pad;
+            int32_t  const _1536 = _1535 + _1486;
+            float16  const _1537 = float16_ops::load(_attn_v, _1536);
+            int32_t  const _1538 = _pv_s1_rk__x_rebased + _1265;
+            int32_t  const _1539 = _1538 * 2;
+            int32_t  const _1540 = _1539 + _partial_s0_ii_ig;
+            int32_t  const _1541 = _1540 * 16;
+            int32_t  const _1542 = _1541 + 2;
+            float  const _1543 = _probs[_1542];
+            float16  const _1544 = float16_ops::broadcast(_1543);
+            float16  const _1545 = _1537 * _1544;
+            float16  const _1546 = _1533 + _1545;
+            float16_ops::store(_1546, _pv, _1532);
+            int32_t  const _1547 = _1500 + 112;
+            float16  const _1548 = float16_ops::load(_pv, _1547);
+            int32_t  const _1549 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1550 = _1549 * _attn_dv_pad;
+            int32_t  const _1551 = _1550 + _1486;
+            float16  const _1552 = float16_ops::load(_attn_v, _1551);
+            int32_t  const _1553 = _pv_s1_rk__x_rebased + _1265;
+            int32_t  const _1554 = _1553 * 2;
+            int32_t  const _1555 = _1554 + _partial_s0_ii_ig;
+            int32_t  const _1556 = _1555 * 16;
+            int32_t  const _1557 = _1556 + 3;
+            float  const _1558 = _probs[_1557];
+            float16  const _1559 = float16_ops::broadcast(_1558);
+            float16  const _1560 = _1552 * _1559;
+            float16  const _1561 = _1548 + _1560;
+            float16_ops::store(_1561, _pv, _1547);
+            int32_t  const _1562 = _1499 + 144;
+            float16  const _1563 = float16_ops::load(_pv, _1562);
+            int32_t  const _1564 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1565 = _1564 * _attn_dv_pad;
+            int32_t  const _1566 = _1565 + _1486;
+            float16  const _1567 = float16_ops::load(_attn_v, _1566);
+            int32_t  const _1568 = _pv_s1_rk__x_rebased + _1265;
+            int32_t  const _1569 = _1568 * 2;
+            int32_t  const _1570 = _1569 + _partial_s0_ii_ig;
+            int32_t  const _1571 = _1570 * 16;
+            int32_t  const _1572 = _1571 + 4;
+            float  const _1573 = _probs[_1572];
+            float16  const _1574 = float16_ops::broadcast(_1573);
+            float16  const _1575 = _1567 * _1574;
+            float16  const _1576 = _1563 + _1575;
+            float16_ops::store(_1576, _pv, _1562);
+            int32_t  const _1577 = _1498 + 176;
+            float16  const _1578 = float16_ops::load(_pv, _1577);
+            int32_t  const _1579 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1580 = _1579 * _attn_dv_pad;
+            int32_t  const _1581 = _1580 + _1486;
+            float16  const _1582 = float16_ops::load(_attn_v, _1581);
+            int32_t  const _1583 = _pv_s1_rk__x_rebased + _1265;
+            int32_t  const _1584 = _1583 * 2;
+            int32_t  const _1585 = _1584 + _partial_s0_ii_ig;
+            int32_t  const _1586 = _1585 * 16;
+            int32_t  const _1587 = _1586 + 5;
+            float  const _1588 = _probs[_1587];
+            float16  const _1589 = float16_ops::broadcast(_1588);
+            float16  const _1590 = _1582 * _1589;
+            float16  const _1591 = _1578 + _1590;
+            float16_ops::store(_1591, _pv, _1577);
+            int32_t  const _1592 = _1497 + 208;
+            float16  const _1593 = float16_ops::load(_pv, _1592);
+            int32_t  const _1594 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1595 = _1594 * _attn_dv_pad;
+            int32_t  const _1596 = _1595 + _1486;
+            float16  const _1597 = float16_ops::load(_attn_v, _1596);
+            int32_t  const _1598 = _pv_s1_rk__x_rebased + _1265;
+            int32_t  const _1599 = _1598 * 2;
+            int32_t  const _1600 = _1599 + _partial_s0_ii_ig;
+            int32_t  const _1601 = _1600 * 16;
+            int32_t  const _1602 = _1601 + 6;
+            float  const _1603 = _probs[_1602];
+            float16  const _1604 = float16_ops::broadcast(_1603);
+            float16  const _1605 = _1597 * _1604;
+            float16  const _1606 = _1593 + _1605;
+            float16_ops::store(_1606, _pv, _1592);
+            int32_t  const _1607 = _1496 + 240;
+            float16  const _1608 = float16_ops::load(_pv, _1607);
+            int32_t  const _1609 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1610 = _1609 * _attn_dv_pad;
+            int32_t  const _1611 = _1610 + _1486;
+            float16  const _1612 = float16_ops::load(_attn_v, _1611);
+            int32_t  const _1613 = _pv_s1_rk__x_rebased + _1265;
+            int32_t  const _1614 = _1613 * 2;
+            int32_t  const _1615 = _1614 + _partial_s0_ii_ig;
+            int32_t  const _1616 = _1615 * 16;
+            int32_t  const _1617 = _1616 + 7;
+            float  const _1618 = _probs[_1617];
+            float16  const _1619 = float16_ops::broadcast(_1618);
+            float16  const _1620 = _1612 * _1619;
+            float16  const _1621 = _1608 + _1620;
+            float16_ops::store(_1621, _pv, _1607);
+            int32_t  const _1622 = _1495 + 272;
+            float16  const _1623 = float16_ops::load(_pv, _1622);
+            int32_t  const _1624 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1625 = _1624 * _attn_dv_pad;
+            int32_t  const _1626 = _1625 + _1486;
+            float16  const _1627 = float16_ops::load(_attn_v, _1626);
+            int32_t  const _1628 = _pv_s1_rk__x_rebased + _1265;
+            int32_t  const _1629 = _1628 * 2;
+            int32_t  const _1630 = _1629 + _partial_s0_ii_ig;
+            int32_t  const _1631 = _1630 * 16;
+            int32_t  const _1632 = _1631 + 8;
+            float  const _1633 = _probs[_1632];
+            float16  const _1634 = float16_ops::broadcast(_1633);
+            float16  const _1635 = _1627 * _1634;
+            float16  const _1636 = _1623 + _1635;
+            float16_ops::store(_1636, _pv, _1622);
+            int32_t  const _1637 = _1494 + 304;
+            float16  const _1638 = float16_ops::load(_pv, _1637);
+            int32_t  const _1639 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1640 = _1639 * _attn_dv_pad;
+            int32_t  const _1641 = _1640 + _1486;
+            float16  const _1642 = float16_ops::load(_attn_v, _1641);
+            int32_t  const _1643 = _pv_s1_rk__x_rebased + _1265;
+            int32_t  const _1644 = _1643 * 2;
+            int32_t  const _1645 = _1644 + _partial_s0_ii_ig;
+            int32_t  const _1646 = _1645 * 16;
+            int32_t  const _1647 = _1646 + 9;
+            float  const _1648 = _probs[_1647];
+            float16  const _1649 = float16_ops::broadcast(_1648);
+            float16  const _1650 = _1642 * _1649;
+            float16  const _1651 = _1638 + _1650;
+            float16_ops::store(_1651, _pv, _1637);
+            int32_t  const _1652 = _1493 + 336;
+            float16  const _1653 = float16_ops::load(_pv, _1652);
+            int32_t  const _1654 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1655 = _1654 * _attn_dv_pad;
+            int32_t  const _1656 = _1655 + _1486;
+            float16  const _1657 = float16_ops::load(_attn_v, _1656);
+            int32_t  const _1658 = _pv_s1_rk__x_rebased + _1265;
+            int32_t  const _1659 = _1658 * 2;
+            int32_t  const _1660 = _1659 + _partial_s0_ii_ig;
+            int32_t  const _1661 = _1660 * 16;
+            int32_t  const _1662 = _1661 + 10;
+            float  const _1663 = _probs[_1662];
+            float16  const _1664 = float16_ops::broadcast(_1663);
+            float16  const _1665 = _1657 * _1664;
+            float16  const _1666 = _1653 + _1665;
+            float16_ops::store(_1666, _pv, _1652);
+            int32_t  const _1667 = _1492 + 368;
+            float16  const _1668 = float16_ops::load(_pv, _1667);
+            int32_t  const _1669 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1670 = _1669 * _attn_dv_pad;
+            int32_t  const _1671 = _1670 + _1486;
+            float16  const _1672 = float16_ops::load(_attn_v, _1671);
+            int32_t  const _1673 = _pv_s1_rk__x_rebased + _1265;
+            int32_t  const _1674 = _1673 * 2;
+            int32_t  const _1675 = _1674 + _partial_s0_ii_ig;
+            int32_t  const _1676 = _1675 * 16;
+            int32_t  const _1677 = _1676 + 11;
+            float  const _1678 = _probs[_1677];
+            float16  const _1679 = float16_ops::broadcast(_1678);
+            float16  const _1680 = _1672 * _1679;
+            float16  const _1681 = _1668 + _1680;
+            float16_ops::store(_1681, _pv, _1667);
+            int32_t  const _1682 = _1491 + 400;
+            float16  const _1683 = float16_ops::load(_pv, _1682);
+            int32_t  const _1684 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1685 = _1684 * _attn_dv_pad;
+            int32_t  const _1686 = _1685 + _1486;
+            float16  const _1687 = float16_ops::load(_attn_v, _1686);
+            int32_t  const _1688 = _pv_s1_rk__x_rebased + _1265;
+            int32_t  const _1689 = _1688 * 2;
+            int32_t  const _1690 = _1689 + _partial_s0_ii_ig;
+            int32_t  const _1691 = _1690 * 16;
+            int32_t  const _1692 = _1691 + 12;
+            float  const _1693 = _probs[_1692];
+            float16  const _1694 = float16_ops::broadcast(_1693);
+            float16  const _1695 = _1687 * _1694;
+            float16  const _1696 = _1683 + _1695;
+            float16_ops::store(_1696, _pv, _1682);
+            int32_t  const _1697 = _1490 + 432;
+            float16  const _1698 = float16_ops::load(_pv, _1697);
+            int32_t  const _1699 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1700 = _1699 * _attn_dv_pad;
+            int32_t  const _1701 = _1700 + _1486;
+            float16  const _1702 = float16_ops::load(_attn_v, _1701);
+            int32_t  const _1703 = _pv_s1_rk__x_rebased + _1265;
+            int32_t  const _1704 = _1703 * 2;
+            int32_t  const _1705 = _1704 + _partial_s0_ii_ig;
+            int32_t  const _1706 = _1705 * 16;
+            int32_t  const _1707 = _1706 + 13;
+            float  const _1708 = _probs[_1707];
+            float16  const _1709 = float16_ops::broadcast(_1708);
+            float16  const _1710 = _1702 * _1709;
+            float16  const _1711 = _1698 + _1710;
+            float16_ops::store(_1711, _pv, _1697);
+            int32_t  const _1712 = _1489 + 464;
+            float16  const _1713 = float16_ops::load(_pv, _1712);
+            int32_t  const _1714 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1715 = _1714 * _attn_dv_pad;
+            int32_t  const _1716 = _1715 + _1486;
+            float16  const _1717 = float16_ops::load(_attn_v, _1716);
+            int32_t  const _1718 = _pv_s1_rk__x_rebased + _1265;
+            int32_t  const _1719 = _1718 * 2;
+            int32_t  const _1720 = _1719 + _partial_s0_ii_ig;
+            int32_t  const _1721 = _1720 * 16;
+            int32_t  const _1722 = _1721 + 14;
+            float  const _1723 = _probs[_1722];
+            float16  const _1724 = float16_ops::broadcast(_1723);
+            float16  const _1725 = _1717 * _1724;
+            float16  const _1726 = _1713 + _1725;
+            float16_ops::store(_1726, _pv, _1712);
+            int32_t  const _1727 = _1488 + 496;
+            float16  const _1728 = float16_ops::load(_pv, _1727);
+            int32_t  const _1729 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1730 = _1729 * _attn_dv_pad;
+            int32_t  const _1731 = _1730 + _1486;
+            float16  const _1732 = float16_ops::load(_attn_v, _1731);
+            int32_t  const _1733 = _pv_s1_rk__x_rebased + _1265;
+            int32_t  const _1734 = _1733 * 2;
+            int32_t  const _1735 = _1734 + _partial_s0_ii_ig;
+            int32_t  const _1736 = _1735 * 16;
+            int32_t  const _1737 = _1736 + 15;
+            float  const _1738 = _probs[_1737];
+            float16  const _1739 = float16_ops::broadcast(_1738);
+            float16  const _1740 = _1732 * _1739;
+            float16  const _1741 = _1728 + _1740;
+            float16_ops::store(_1741, _pv, _1727);
            } // for _pv_s1_rk__x_rebased
           } // for _pv_s1_c_co
           // consume pv
-          int32_t  const _1731 = ::halide_cpp_max(_1240, _1242);
-          int32_t  const _1732 = _partial_s0_ii_ig * 16;
+          int32_t  const _1742 = ::halide_cpp_max(_1251, _1253);
+          int32_t  const _1743 = _partial_s0_ii_ig * 16;
           for (int _partial_s0_ii_ir = 0; _partial_s0_ii_ir < 0 + 16; _partial_s0_ii_ir++)
           {
-           int32_t  const _1733 = _partial_s0_ii_ir + _1732;
-           int32_t  const _1734 = _attn_dv_pad + 16;
-           int32_t  const _1735 = _1733 * _1734;
-           int32_t  const _1736 = _1253 + 32;
-           int32_t  const _1737 = _1736 * _partial_s0_ii_ir;
-           int32_t  const _1738 = _1737 - _1221;
-           for (int _partial_s0_c_c = 0; _partial_s0_c_c < 0 + _1247; _partial_s0_c_c++)
+           int32_t  const _1744 = _partial_s0_ii_ir + _1743;
+           int32_t  const _1745 = _attn_dv_pad + 16;
+           int32_t  const _1746 = _1744 * _1745;
+           int32_t  const _1747 = _1264 + 32;
+           int32_t  const _1748 = _1747 * _partial_s0_ii_ir;
+           int32_t  const _1749 = _1748 - _1232;
+           for (int _partial_s0_c_c = 0; _partial_s0_c_c < 0 + _1258; _partial_s0_c_c++)
            {
-            int32_t  const _1739 = _partial_s0_c_c * 16;
-            int32_t  const _1740 = _1739 + _1738;
-            int32_t  const _1741 = _1740 + 16;
-            float16  const _1742 = float16_ops::load(_pv, _1741);
-            int32_t  const _1743 = _1739 + _1735;
-            float16_ops::store(_1742, _partial, _1743);
+            int32_t  const _1750 = _partial_s0_c_c * 16;
+            int32_t  const _1751 = _1750 + _1749;
+            int32_t  const _1752 = _1751 + 16;
+            float16  const _1753 = float16_ops::load(_pv, _1752);
+            int32_t  const _1754 = _1750 + _1746;
+            float16_ops::store(_1753, _partial, _1754);
            } // for _partial_s0_c_c
-           int32_t  const _1744 = ::halide_cpp_min(_1249, _1731);
-           int32_t  const _1745 = ::halide_cpp_max(_1744, _1240);
-           int32_t  const _1746 = _1745 + 1024;
-           int32_t  const _1747 = ::halide_cpp_min(_1746, _1731);
-           float  const _1748 = reinterpret<float>(_1747);
-           int32_t  const _1749 = _1253 + 32;
-           int32_t  const _1750 = _1749 * _partial_s0_ii_ir;
-           int32_t  const _1751 = _1750 - _1221;
-           int32_t  const _1752 = _partial_s0_ii_ir + _1732;
-           for (int _partial_s0_c_c_rebased = 0; _partial_s0_c_c_rebased < 0 + _1244; _partial_s0_c_c_rebased++)
+           int32_t  const _1755 = ::halide_cpp_min(_1260, _1742);
+           int32_t  const _1756 = ::halide_cpp_max(_1755, _1251);
+           int32_t  const _1757 = _1756 + 1024;
+           int32_t  const _1758 = ::halide_cpp_min(_1757, _1742);
+           float  const _1759 = reinterpret<float>(_1758);
+           int32_t  const _1760 = _1264 + 32;
+           int32_t  const _1761 = _1760 * _partial_s0_ii_ir;
+           int32_t  const _1762 = _1761 - _1232;
+           int32_t  const _1763 = _partial_s0_ii_ir + _1743;
+           for (int _partial_s0_c_c_rebased = 0; _partial_s0_c_c_rebased < 0 + _1255; _partial_s0_c_c_rebased++)
            {
-            int32_t  const _1753 = _partial_s0_c_c_rebased + _1247;
-            int32_t  const _1754 = _1753 * 16;
-            int32_t  const _1755 = ::halide_cpp_min(_1754, _attn_dv_pad);
-            int32_t  const _1756 = _1755 - _attn_dv_pad;
-            int32x16_t  const _1757 = int32x16_t_ops::ramp(_1755, 1);
-            int32_t  const _1758 = _attn_dv_pad + -1;
-            int32x16_t  const _1759 = int32x16_t_ops::broadcast(_1758);
-            int32x16_t  const _1760 = int32x16_t_ops::min(_1757, _1759);
-            int32_t  const _1761 = _1751 + 16;
-            int32x16_t  const _1762 = int32x16_t_ops::broadcast(_1761);
-            int32x16_t  const _1763 = _1760 + _1762;
-            float16  const _1764 = float16_ops::load_gather(_pv, _1763);
-            float  const _1765 = _row_max[_1752];
-            float16  const _1766 = float16_ops::broadcast(_1765);
-            float  const _1767 = _row_sum[_1752];
-            float16  const _1768 = float16_ops::broadcast(_1767);
-            float16  const _1769 = float16_ops::broadcast(_1748);
-            float  const _1770 = reinterpret<float>(_1731);
-            float16  const _1771 = float16_ops::broadcast(_1770);
-            int32_t  const _1772 = _1756 + -2;
-            int32x16_t  const _1773 = int32x16_t_ops::ramp(_1772, 1);
-            int32x16_t  const _1774 = int32x16_t_ops::broadcast(0);
-            uint8x16_t  const _1775 = int32x16_t_ops::eq(_1773, _1774);
-            float16  const _1776 = float16_ops::select(_1775, _1769, _1771);
-            int32_t  const _1777 = _1756 + -1;
-            int32x16_t  const _1778 = int32x16_t_ops::ramp(_1777, 1);
-            uint8x16_t  const _1779 = int32x16_t_ops::eq(_1778, _1774);
-            float16  const _1780 = float16_ops::select(_1779, _1768, _1776);
-            int32x16_t  const _1781 = int32x16_t_ops::ramp(_1756, 1);
-            uint8x16_t  const _1782 = int32x16_t_ops::eq(_1781, _1774);
-            float16  const _1783 = float16_ops::select(_1782, _1766, _1780);
-            int32x16_t  const _1784 = int32x16_t_ops::broadcast(_attn_dv_pad);
-            uint8x16_t  const _1785 = int32x16_t_ops::lt(_1757, _1784);
-            float16  const _1786 = float16_ops::select(_1785, _1764, _1783);
-            int32_t  const _1787 = _attn_dv_pad + 16;
-            int32_t  const _1788 = _1787 * _1752;
-            int32_t  const _1789 = _1788 + _1755;
-            float16_ops::store(_1786, _partial, _1789);
+            int32_t  const _1764 = _partial_s0_c_c_rebased + _1258;
+            int32_t  const _1765 = _1764 * 16;
+            int32_t  const _1766 = ::halide_cpp_min(_1765, _attn_dv_pad);
+            int32_t  const _1767 = _1766 - _attn_dv_pad;
+            int32x16_t  const _1768 = int32x16_t_ops::ramp(_1766, 1);
+            int32_t  const _1769 = _attn_dv_pad + -1;
+            int32x16_t  const _1770 = int32x16_t_ops::broadcast(_1769);
+            int32x16_t  const _1771 = int32x16_t_ops::min(_1768, _1770);
+            int32_t  const _1772 = _1762 + 16;
+            int32x16_t  const _1773 = int32x16_t_ops::broadcast(_1772);
+            int32x16_t  const _1774 = _1771 + _1773;
+            float16  const _1775 = float16_ops::load_gather(_pv, _1774);
+            float  const _1776 = _row_max[_1763];
+            float16  const _1777 = float16_ops::broadcast(_1776);
+            float  const _1778 = _row_sum[_1763];
+            float16  const _1779 = float16_ops::broadcast(_1778);
+            float16  const _1780 = float16_ops::broadcast(_1759);
+            float  const _1781 = reinterpret<float>(_1742);
+            float16  const _1782 = float16_ops::broadcast(_1781);
+            int32_t  const _1783 = _1767 + -2;
+            int32x16_t  const _1784 = int32x16_t_ops::ramp(_1783, 1);
+            int32x16_t  const _1785 = int32x16_t_ops::broadcast(0);
+            uint8x16_t  const _1786 = int32x16_t_ops::eq(_1784, _1785);
+            float16  const _1787 = float16_ops::select(_1786, _1780, _1782);
+            int32_t  const _1788 = _1767 + -1;
+            int32x16_t  const _1789 = int32x16_t_ops::ramp(_1788, 1);
+            uint8x16_t  const _1790 = int32x16_t_ops::eq(_1789, _1785);
+            float16  const _1791 = float16_ops::select(_1790, _1779, _1787);
+            int32x16_t  const _1792 = int32x16_t_ops::ramp(_1767, 1);
+            uint8x16_t  const _1793 = int32x16_t_ops::eq(_1792, _1785);
+            float16  const _1794 = float16_ops::select(_1793, _1777, _1791);
+            int32x16_t  const _1795 = int32x16_t_ops::broadcast(_attn_dv_pad);
+            uint8x16_t  const _1796 = int32x16_t_ops::lt(_1768, _1795);
+            float16  const _1797 = float16_ops::select(_1796, _1775, _1794);
+            int32_t  const _1798 = _attn_dv_pad + 16;
+            int32_t  const _1799 = _1798 * _1763;
+            int32_t  const _1800 = _1799 + _1766;
+            float16_ops::store(_1797, _partial, _1800);
            } // for _partial_s0_c_c_rebased
           } // for _partial_s0_ii_ir
           _pv_free.free();
@@ -5842,33 +5864,33 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
         _probs_free.free();
         // produce attn_out
         // consume partial
-        int32_t  const _1790 = _attn_dv_pad & 15;
-        bool  const _1791 = _1790 != 0;
-        int32_t  const _1792 = _attn_dv_pad >> 4;
+        int32_t  const _1801 = _attn_dv_pad & 15;
+        bool  const _1802 = _1801 != 0;
+        int32_t  const _1803 = _attn_dv_pad >> 4;
         for (int _attn_out_s0_ii = 0; _attn_out_s0_ii < 0 + 32; _attn_out_s0_ii++)
         {
-         int32_t  const _1793 = _attn_dv_pad + 16;
-         int32_t  const _1794 = _1793 * _attn_out_s0_ii;
-         int32_t  const _1795 = _attn_out_s0_ii * _59;
-         int32_t  const _1796 = _1792 + 1;
-         for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + _1796; _attn_out_s0_c_c++)
+         int32_t  const _1804 = _attn_dv_pad + 16;
+         int32_t  const _1805 = _1804 * _attn_out_s0_ii;
+         int32_t  const _1806 = _attn_out_s0_ii * _59;
+         int32_t  const _1807 = _1803 + 1;
+         for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + _1807; _attn_out_s0_c_c++)
          {
-          int32_t  const _1797 = _attn_out_s0_c_c * 16;
-          int32_t  const _1798 = _1797 + _1794;
-          float16  const _1799 = float16_ops::load(_partial, _1798);
-          int32_t  const _1800 = _1797 + _1795;
-          float16_ops::store(_1799, _attn_out, _1800);
+          int32_t  const _1808 = _attn_out_s0_c_c * 16;
+          int32_t  const _1809 = _1808 + _1805;
+          float16  const _1810 = float16_ops::load(_partial, _1809);
+          int32_t  const _1811 = _1808 + _1806;
+          float16_ops::store(_1810, _attn_out, _1811);
          } // for _attn_out_s0_c_c
-         if (_1791)
+         if (_1802)
          {
-          int32_t  const _1801 = _attn_dv_pad + 16;
-          int32_t  const _1802 = _1801 * _attn_out_s0_ii;
-          int32_t  const _1803 = _1802 + _attn_dv_pad;
-          float16  const _1804 = float16_ops::load(_partial, _1803);
-          int32_t  const _1805 = _attn_out_s0_ii * _59;
-          int32_t  const _1806 = _1805 + _attn_dv_pad;
-          float16_ops::store(_1804, _attn_out, _1806);
-         } // if _1791
+          int32_t  const _1812 = _attn_dv_pad + 16;
+          int32_t  const _1813 = _1812 * _attn_out_s0_ii;
+          int32_t  const _1814 = _1813 + _attn_dv_pad;
+          float16  const _1815 = float16_ops::load(_partial, _1814);
+          int32_t  const _1816 = _attn_out_s0_ii * _59;
+          int32_t  const _1817 = _1816 + _attn_dv_pad;
+          float16_ops::store(_1815, _attn_out, _1817);
+         } // if _1802
         } // for _attn_out_s0_ii
         _partial_free.free();
        } // alloc _partial
@@ -5898,8 +5920,9 @@ int attn_alibi_softcap_pipeline_argv(void **args) {
   *(int32_t const *)args[11],
   *(int32_t const *)args[12],
   *(int32_t const *)args[13],
-  (halide_buffer_t *)args[14],
-  (halide_buffer_t *)args[15]
+  *(int32_t const *)args[14],
+  (halide_buffer_t *)args[15],
+  (halide_buffer_t *)args[16]
 );
 }
 HALIDE_FUNCTION_ATTRS
@@ -5971,16 +5994,23 @@ const struct halide_filter_metadata_t *attn_alibi_softcap_pipeline_metadata() {
  const halide_scalar_value_t *scalar_min__attn_tile = (const halide_scalar_value_t *)&halide_scalar_value_4;
  const halide_scalar_value_t *scalar_max__attn_tile = nullptr;
  const halide_scalar_value_t *scalar_estimate__attn_tile = nullptr;
- int64_t const *const *buffer_estimates__attn_head = nullptr;
+ int64_t const *const *buffer_estimates__attn_q_step = nullptr;
  alignas(alignof(halide_scalar_value_t)) static const int32_t halide_scalar_value_5[2] = {0, 0};
+ alignas(alignof(halide_scalar_value_t)) static const int32_t halide_scalar_value_6[2] = {1, 0};
+ const halide_scalar_value_t *scalar_def__attn_q_step = nullptr;
+ const halide_scalar_value_t *scalar_min__attn_q_step = (const halide_scalar_value_t *)&halide_scalar_value_5;
+ const halide_scalar_value_t *scalar_max__attn_q_step = (const halide_scalar_value_t *)&halide_scalar_value_6;
+ const halide_scalar_value_t *scalar_estimate__attn_q_step = nullptr;
+ int64_t const *const *buffer_estimates__attn_head = nullptr;
+ alignas(alignof(halide_scalar_value_t)) static const int32_t halide_scalar_value_7[2] = {0, 0};
  const halide_scalar_value_t *scalar_def__attn_head = nullptr;
- const halide_scalar_value_t *scalar_min__attn_head = (const halide_scalar_value_t *)&halide_scalar_value_5;
+ const halide_scalar_value_t *scalar_min__attn_head = (const halide_scalar_value_t *)&halide_scalar_value_7;
  const halide_scalar_value_t *scalar_max__attn_head = nullptr;
  const halide_scalar_value_t *scalar_estimate__attn_head = nullptr;
  int64_t const *const *buffer_estimates__attn_batch = nullptr;
- alignas(alignof(halide_scalar_value_t)) static const int32_t halide_scalar_value_6[2] = {0, 0};
+ alignas(alignof(halide_scalar_value_t)) static const int32_t halide_scalar_value_8[2] = {0, 0};
  const halide_scalar_value_t *scalar_def__attn_batch = nullptr;
- const halide_scalar_value_t *scalar_min__attn_batch = (const halide_scalar_value_t *)&halide_scalar_value_6;
+ const halide_scalar_value_t *scalar_min__attn_batch = (const halide_scalar_value_t *)&halide_scalar_value_8;
  const halide_scalar_value_t *scalar_max__attn_batch = nullptr;
  const halide_scalar_value_t *scalar_estimate__attn_batch = nullptr;
  int64_t const *const *buffer_estimates__attn_kv_lo = nullptr;
@@ -6013,7 +6043,7 @@ const struct halide_filter_metadata_t *attn_alibi_softcap_pipeline_metadata() {
  const halide_scalar_value_t *scalar_min__attn_out = nullptr;
  const halide_scalar_value_t *scalar_max__attn_out = nullptr;
  const halide_scalar_value_t *scalar_estimate__attn_out = nullptr;
- static const halide_filter_argument_t args[16] = {
+ static const halide_filter_argument_t args[17] = {
   {
    "__user_context",
    halide_argument_kind_input_scalar,
@@ -6114,6 +6144,17 @@ const struct halide_filter_metadata_t *attn_alibi_softcap_pipeline_metadata() {
    buffer_estimates__attn_tile,
    },
   {
+   "attn_q_step",
+   halide_argument_kind_input_scalar,
+   0,
+   {halide_type_int, 32, 1},
+   scalar_def__attn_q_step,
+   scalar_min__attn_q_step,
+   scalar_max__attn_q_step,
+   scalar_estimate__attn_q_step,
+   buffer_estimates__attn_q_step,
+   },
+  {
    "attn_head",
    halide_argument_kind_input_scalar,
    0,
@@ -6193,7 +6234,7 @@ const struct halide_filter_metadata_t *attn_alibi_softcap_pipeline_metadata() {
   };
  static const halide_filter_metadata_t md = {
   halide_filter_metadata_t::VERSION,
-  16,
+  17,
   args,
   "x0-64-linux-avx-avx2-avx512-avx512_skylake-f16c-fma-no_bounds_query-sse41-user_context",
   "attn_alibi_softcap_pipeline",
@@ -6324,6 +6365,11 @@ int attn_alibi_softcap_rt_error_out_of_memory(void* uc) {
   return -1;
 }
 
+int attn_alibi_softcap_rt_error_param_too_large_i64(void* uc, const char* name, int64_t val, int64_t max_val) {
+  fail(uc, "argument %s = %lld is above %lld", name, (long long)val, (long long)max_val);
+  return -1;
+}
+
 int attn_alibi_softcap_rt_error_param_too_small_i64(void* uc, const char* name, int64_t val, int64_t min_val) {
   fail(uc, "argument %s = %lld is below %lld", name, (long long)val, (long long)min_val);
   return -1;
@@ -6384,6 +6430,7 @@ constexpr int kLanes = 16, kTileQ = 32;
 constexpr int64_t kHeadDim = 0, kValueDim = 0;  // 0: any
 constexpr IoType kIoType = IoType::BF16;
 constexpr bool kLseRequired = true;
+constexpr bool kPackHeads = false;  // the mask and score ignore the head: decoding packs a group's heads
 constexpr int kNumBuffers = 1, kNumScalars = 0;
 
 }  // namespace
@@ -6442,6 +6489,22 @@ float read_io(const char* p) {
   uint16_t h;
   memcpy(&h, p, 2);
   return kIoType == IoType::F16 ? half_to_float(h) : bf16_to_float(h);
+}
+
+/// `n` elements of the I/O type as f32: a memcpy, a loop of constant stride for bf16 (vectorized
+/// by the compiler), F16C eight at a time for f16 where the target has it.
+void read_row(const char* src, float* dst, int64_t n) {
+  if (kIoType == IoType::F32) {
+    memcpy(dst, src, size_t(n) * 4);
+    return;
+  }
+  int64_t c = 0;
+#if defined(__F16C__)
+  if (kIoType == IoType::F16)
+    for (; c + 8 <= n; c += 8)
+      _mm256_storeu_ps(dst + c, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 2 * c))));
+#endif
+  for (; c < n; ++c) dst[c] = read_io(src + 2 * c);
 }
 
 void write_io(char* p, float f) {
@@ -6531,10 +6594,7 @@ bool prepare_key_side(void* uc, const DLTensor* t, const char* name, int64_t col
     for (int64_t r = 0; r < L; ++r) {
       const char* src = base + b * sb + h * sh + r * sl;
       float* dst = s.copy + b * s.batch_stride + h * s.head_stride + r * cols;
-      if (kIoType == IoType::F32)
-        memcpy(dst, src, size_t(C) * 4);
-      else
-        for (int64_t c = 0; c < C; ++c) dst[c] = read_io(src + c * esize);
+      read_row(src, dst, C);
       memset(dst + C, 0, size_t(cols - C) * 4);
     }
     return 0;
@@ -6805,9 +6865,24 @@ extern "C" __attribute__((visibility("default"))) int attn_alibi_softcap(const a
   // One task per (query tile, query head, batch entry), tiles innermost: neighbouring tasks read
   // the same key/value head.
   int64_t groups = Hq / Hkv;
-  return parallel_for(uc, int(tiles * Hq * B), [&](int task) {
-    int64_t t = task % tiles, h = task / tiles % Hq, b = task / tiles / Hq;
-    int64_t row0 = t * kTileQ, rows = Lq - row0 < kTileQ ? Lq - row0 : kTileQ;
+  // Decoding (one query row) with grouped heads: the query heads that share a key/value head fill
+  // the rows of one tile (row r is head h + r, query 0) instead of one head per 32-row tile. Only
+  // when the mask and score do not read the head index.
+  const bool pack = kPackHeads && Lq == 1 && groups > 1;
+  const int64_t chunks_per_group = (groups + kTileQ - 1) / kTileQ;
+  const int64_t task_count = pack ? chunks_per_group * Hkv * B : tiles * Hq * B;
+  const int64_t q_step = pack ? 0 : 1, head_step = pack ? 1 : 0;
+  return parallel_for(uc, int(task_count), [&](int task) {
+    int64_t t, h, b, row0, rows;
+    if (pack) {
+      int64_t chunk = task % chunks_per_group, hk = task / chunks_per_group % Hkv;
+      t = 0, row0 = 0, b = task / chunks_per_group / Hkv, h = hk * groups + chunk * kTileQ;
+      rows = groups - chunk * kTileQ < kTileQ ? groups - chunk * kTileQ : kTileQ;
+    } else {
+      t = task % tiles, h = task / tiles % Hq, b = task / tiles / Hq;
+      row0 = t * kTileQ, rows = Lq - row0 < kTileQ ? Lq - row0 : kTileQ;
+    }
+    const int64_t last_q = row0 + (rows - 1) * q_step, last_h = h + (rows - 1) * head_step;
     TaskScratch& scratch = task_scratch;
     scratch.start(D, Dv_pad);
     // The tile's queries as f32 (rows past Lq zero).
@@ -6817,26 +6892,23 @@ extern "C" __attribute__((visibility("default"))) int attn_alibi_softcap(const a
         memset(dst, 0, size_t(D) * 4);
         continue;
       }
-      const char* src = q_base + b * qb + h * qh + (row0 + r) * ql;
-      if (kIoType == IoType::F32)
-        memcpy(dst, src, size_t(D) * 4);
-      else
-        for (int64_t c = 0; c < D; ++c) dst[c] = read_io(src + c * q_esize);
+      const char* src = q_base + b * qb + (h + r * head_step) * qh + (row0 + r * q_step) * ql;
+      read_row(src, dst, D);
     }
     Plane q_tile(scratch.q.data(), D, kTileQ), out_tile(scratch.chunk.data(), Dv_pad + kLanes, kTileQ);
     Plane k_head(k.plane(h / groups, b), D, Lk), v_head(v.plane(h / groups, b), Dv_pad, Lk);
     // The window's runs of key blocks that the mask may allow, each chunk by chunk: the pipeline
     // takes at most 1024 keys a call, so the scores stay in cache.
     scratch.window_runs(window[size_t(2 * t)], window[size_t(2 * t + 1)], run_starts, runs, given_block, row0,
-                        row0 + rows - 1, int32_t(Lk));
+                        last_q, int32_t(Lk));
     int32_t hi = 0;
     auto block_end = [&](int32_t x) {
       int32_t end = (x / kSkipBlock + 1) * kSkipBlock;
       return end < hi ? end : hi;
     };
     auto masked = [&](int32_t x) {
-      return kHasKeyTest && keys_masked(int(row0), int(row0 + rows - 1), x, block_end(x) - 1, int(b), int(b), int(h),
-                                        int(h), args->scalars);
+      return kHasKeyTest && keys_masked(int(row0), int(last_q), x, block_end(x) - 1, int(b), int(b), int(h),
+                                        int(last_h), args->scalars);
     };
     bool first = true;
     for (size_t w = 0; w < scratch.windows.size(); w += 2) {
@@ -6850,7 +6922,7 @@ extern "C" __attribute__((visibility("default"))) int attn_alibi_softcap(const a
       while (run_hi < hi && !masked(run_hi)) run_hi = block_end(run_hi);
       for (int32_t next = run_lo;;) {
         int result = attn_alibi_softcap_pipeline(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(Lq), int32_t(Lk), int32_t(D),
-            int32_t(Dv_pad), int32_t(t), int32_t(h), int32_t(b), run_lo, run_hi, next, &buffer0.buf, &out_tile.buf);
+            int32_t(Dv_pad), int32_t(t), int32_t(q_step), int32_t(h), int32_t(b), run_lo, run_hi, next, &buffer0.buf, &out_tile.buf);
         if (result != 0) {
           if (!ctx.failed) fail(uc, "%s: the kernel failed (Halide error %d)", kKernelName, result);
           return result;
@@ -6868,10 +6940,11 @@ extern "C" __attribute__((visibility("default"))) int attn_alibi_softcap(const a
     for (int64_t r = 0; r < rows; ++r) {
       float sum = scratch.row_sum[size_t(r)], inv = sum > 0.0f ? 1.0f / sum : 0.0f;
       const float* src = scratch.acc.data() + r * Dv_pad;
-      char* dst = out_base + b * ob + h * oh + (row0 + r) * ol;
+      const int64_t hr = h + r * head_step, qr = row0 + r * q_step;
+      char* dst = out_base + b * ob + hr * oh + qr * ol;
       for (int64_t c = 0; c < Dv; ++c) write_io(dst + c * esize, sum > 0.0f ? src[c] * inv : 0.0f);
       if (lse_base)
-        lse_base[b * lb + h * lh + (row0 + r) * ll] =
+        lse_base[b * lb + hr * lh + qr * ll] =
             sum > 0.0f ? scratch.row_max[size_t(r)] * 0.693147180559945309f + logf(sum) : -INFINITY;
     }
     return 0;

@@ -13,6 +13,9 @@
 #include <cstring>
 #include <thread>
 #include <vector>
+#if defined(__F16C__)
+#include <immintrin.h>  // f16 to f32, eight at a time
+#endif
 
 #if defined(__clang__) && defined(__has_builtin)
 #if __has_builtin(__builtin_elementwise_max)
@@ -1406,7 +1409,7 @@ extern int halide_error_param_too_small_u64(void *user_context, const char *para
                                             uint64_t val, uint64_t min_val);
 extern int halide_error_param_too_small_f64(void *user_context, const char *param_name,
                                             double val, double min_val);
-extern int halide_error_param_too_large_i64(void *user_context, const char *param_name,
+extern int attn_causal64_rt_error_param_too_large_i64(void *user_context, const char *param_name,
                                             int64_t val, int64_t max_val);
 extern int halide_error_param_too_large_u64(void *user_context, const char *param_name,
                                             uint64_t val, uint64_t max_val);
@@ -3315,8 +3318,8 @@ extern "C" {
 #endif
 
 HALIDE_FUNCTION_ATTRS
-int attn_causal64_pipeline(void const *__user_context, struct halide_buffer_t *_attn_q_buffer, struct halide_buffer_t *_attn_k_buffer, struct halide_buffer_t *_attn_v_buffer, int32_t _attn_lq, int32_t _attn_lk, int32_t _attn_d, int32_t _attn_dv_pad, int32_t _attn_tile, int32_t _attn_head, int32_t _attn_batch, int32_t _attn_kv_lo, int32_t _attn_kv_hi, int32_t _attn_chunk_lo, struct halide_buffer_t *_attn_out_buffer) {
-(void)_attn_lq; (void)_attn_lk; (void)_attn_d; (void)_attn_dv_pad; (void)_attn_tile; (void)_attn_head; (void)_attn_batch; (void)_attn_kv_lo; (void)_attn_kv_hi; (void)_attn_chunk_lo;
+int attn_causal64_pipeline(void const *__user_context, struct halide_buffer_t *_attn_q_buffer, struct halide_buffer_t *_attn_k_buffer, struct halide_buffer_t *_attn_v_buffer, int32_t _attn_lq, int32_t _attn_lk, int32_t _attn_d, int32_t _attn_dv_pad, int32_t _attn_tile, int32_t _attn_q_step, int32_t _attn_head, int32_t _attn_batch, int32_t _attn_kv_lo, int32_t _attn_kv_hi, int32_t _attn_chunk_lo, struct halide_buffer_t *_attn_out_buffer) {
+(void)_attn_lq; (void)_attn_lk; (void)_attn_d; (void)_attn_dv_pad; (void)_attn_tile; (void)_attn_q_step; (void)_attn_head; (void)_attn_batch; (void)_attn_kv_lo; (void)_attn_kv_hi; (void)_attn_chunk_lo;
  void * const _ucon = const_cast<void *>(__user_context);
  uint64_t  const _0 = (uint64_t)(_attn_out_buffer);
  uint64_t  const _1 = (uint64_t)(0ull);
@@ -3913,13 +3916,29 @@ int attn_causal64_pipeline(void const *__user_context, struct halide_buffer_t *_
   int32_t  const _326 = attn_causal64_rt_error_param_too_small_i64(_ucon, "attn_tile", _324, _325);
   return _326;
  }
- bool  const _327 = 0 <= _attn_lk;
+ bool  const _327 = _attn_q_step <= 1;
  if (!_327)
  {
-  int64_t  const _328 = (int64_t)(_attn_lk);
-  int64_t  const _329 = (int64_t)(0ll);
-  int32_t  const _330 = attn_causal64_rt_error_param_too_small_i64(_ucon, "attn_lk", _328, _329);
+  int64_t  const _328 = (int64_t)(_attn_q_step);
+  int64_t  const _329 = (int64_t)(1ll);
+  int32_t  const _330 = attn_causal64_rt_error_param_too_large_i64(_ucon, "attn_q_step", _328, _329);
   return _330;
+ }
+ bool  const _331 = 0 <= _attn_q_step;
+ if (!_331)
+ {
+  int64_t  const _332 = (int64_t)(_attn_q_step);
+  int64_t  const _333 = (int64_t)(0ll);
+  int32_t  const _334 = attn_causal64_rt_error_param_too_small_i64(_ucon, "attn_q_step", _332, _333);
+  return _334;
+ }
+ bool  const _335 = 0 <= _attn_lk;
+ if (!_335)
+ {
+  int64_t  const _336 = (int64_t)(_attn_lk);
+  int64_t  const _337 = (int64_t)(0ll);
+  int32_t  const _338 = attn_causal64_rt_error_param_too_small_i64(_ucon, "attn_lk", _336, _337);
+  return _338;
  }
  {
   float _qs[2048];
@@ -3928,647 +3947,649 @@ int attn_causal64_pipeline(void const *__user_context, struct halide_buffer_t *_
   {
    for (int _qs_s0_c = 0; _qs_s0_c < 0 + 64; _qs_s0_c++)
    {
-    int32_t  const _331 = _qs_s0_ii_ii * 1024;
-    int32_t  const _332 = _331 + _qs_s0_c;
-    int32x16_t  const _333 = int32x16_t_ops::ramp(_332, 64);
-    float16  const _334 = float16_ops::load_gather(_attn_q, _333);
-    float  const _335 = float_from_bits(1043900987 /* 0.180337 */);
-    float16  const _336 = float16_ops::broadcast(_335);
-    float16  const _337 = _334 * _336;
-    int32_t  const _338 = _qs_s0_c * 2;
-    int32_t  const _339 = _338 + _qs_s0_ii_ii;
-    int32_t  const _340 = _339 * 16;
-    float16_ops::store(_337, _qs, _340);
+    int32_t  const _339 = _qs_s0_ii_ii * 1024;
+    int32_t  const _340 = _339 + _qs_s0_c;
+    int32x16_t  const _341 = int32x16_t_ops::ramp(_340, 64);
+    float16  const _342 = float16_ops::load_gather(_attn_q, _341);
+    float  const _343 = float_from_bits(1043900987 /* 0.180337 */);
+    float16  const _344 = float16_ops::broadcast(_343);
+    float16  const _345 = _342 * _344;
+    int32_t  const _346 = _qs_s0_c * 2;
+    int32_t  const _347 = _346 + _qs_s0_ii_ii;
+    int32_t  const _348 = _347 * 16;
+    float16_ops::store(_345, _qs, _348);
    } // for _qs_s0_c
   } // for _qs_s0_ii_ii
-  int32_t  const _341 = ::halide_cpp_max(_74, 0);
-  int32_t  const _342 = _77 - _341;
+  int32_t  const _349 = ::halide_cpp_max(_74, 0);
+  int32_t  const _350 = _77 - _349;
   {
-   int32_t  const _343 = _342 + -1;
-   int32_t  const _344 = _343 >> 3;
-   int32_t  const _345 = _344 * 8;
-   int32_t  const _346 = _345 + 8;
-   int64_t  const _347 = _346;
-   int64_t  const _348 = _347 * 32;
-   if ((_348 > ((int64_t(1) << 31) - 1)) || ((_348 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+   int32_t  const _351 = _350 + -1;
+   int32_t  const _352 = _351 >> 3;
+   int32_t  const _353 = _352 * 8;
+   int32_t  const _354 = _353 + 8;
+   int64_t  const _355 = _354;
+   int64_t  const _356 = _355 * 32;
+   if ((_356 > ((int64_t(1) << 31) - 1)) || ((_356 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
    {
     attn_causal64_rt_error(_ucon, "32-bit signed overflow computing size of allocation scores\n");
     return -1;
    } // overflow test scores
-   int64_t  const _349 = _348;
-   float *_scores = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_349);
+   int64_t  const _357 = _356;
+   float *_scores = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_357);
    if (!_scores)
    {
-    int32_t  const _350 = attn_causal64_rt_error_out_of_memory(_ucon);
-    return _350;
+    int32_t  const _358 = attn_causal64_rt_error_out_of_memory(_ucon);
+    return _358;
    }
    HalideFreeHelper _scores_free(_ucon, _scores, attn_causal64_rt_free);
    // produce scores
    // consume qs
-   int32_t  const _351 = ::halide_cpp_max(_74, 0);
-   int32_t  const _352 = _342 + 7;
-   int32_t  const _353 = _352 >> 3;
-   for (int _scores_s0_j_jo = 0; _scores_s0_j_jo < 0 + _353; _scores_s0_j_jo++)
+   int32_t  const _359 = ::halide_cpp_max(_74, 0);
+   int32_t  const _360 = _350 + 7;
+   int32_t  const _361 = _360 >> 3;
+   for (int _scores_s0_j_jo = 0; _scores_s0_j_jo < 0 + _361; _scores_s0_j_jo++)
    {
-    int32_t  const _354 = _scores_s0_j_jo * 8;
-    int32_t  const _355 = _354 + _351;
+    int32_t  const _362 = _scores_s0_j_jo * 8;
+    int32_t  const _363 = _362 + _359;
     {
      float _dot[256];
      // produce dot
-     float  const _356 = float_from_bits(0 /* 0 */);
-     float16  const _357 = float16_ops::broadcast(_356);
-     float16_ops::store(_357, _dot, 0);
-     float  const _358 = float_from_bits(0 /* 0 */);
-     float16  const _359 = float16_ops::broadcast(_358);
-     float16_ops::store(_359, _dot, 32);
-     float  const _360 = float_from_bits(0 /* 0 */);
-     float16  const _361 = float16_ops::broadcast(_360);
-     float16_ops::store(_361, _dot, 64);
-     float  const _362 = float_from_bits(0 /* 0 */);
-     float16  const _363 = float16_ops::broadcast(_362);
-     float16_ops::store(_363, _dot, 96);
      float  const _364 = float_from_bits(0 /* 0 */);
      float16  const _365 = float16_ops::broadcast(_364);
-     float16_ops::store(_365, _dot, 128);
+     float16_ops::store(_365, _dot, 0);
      float  const _366 = float_from_bits(0 /* 0 */);
      float16  const _367 = float16_ops::broadcast(_366);
-     float16_ops::store(_367, _dot, 160);
+     float16_ops::store(_367, _dot, 32);
      float  const _368 = float_from_bits(0 /* 0 */);
      float16  const _369 = float16_ops::broadcast(_368);
-     float16_ops::store(_369, _dot, 192);
+     float16_ops::store(_369, _dot, 64);
      float  const _370 = float_from_bits(0 /* 0 */);
      float16  const _371 = float16_ops::broadcast(_370);
-     float16_ops::store(_371, _dot, 224);
+     float16_ops::store(_371, _dot, 96);
      float  const _372 = float_from_bits(0 /* 0 */);
      float16  const _373 = float16_ops::broadcast(_372);
-     float16_ops::store(_373, _dot, 16);
+     float16_ops::store(_373, _dot, 128);
      float  const _374 = float_from_bits(0 /* 0 */);
      float16  const _375 = float16_ops::broadcast(_374);
-     float16_ops::store(_375, _dot, 48);
+     float16_ops::store(_375, _dot, 160);
      float  const _376 = float_from_bits(0 /* 0 */);
      float16  const _377 = float16_ops::broadcast(_376);
-     float16_ops::store(_377, _dot, 80);
+     float16_ops::store(_377, _dot, 192);
      float  const _378 = float_from_bits(0 /* 0 */);
      float16  const _379 = float16_ops::broadcast(_378);
-     float16_ops::store(_379, _dot, 112);
+     float16_ops::store(_379, _dot, 224);
      float  const _380 = float_from_bits(0 /* 0 */);
      float16  const _381 = float16_ops::broadcast(_380);
-     float16_ops::store(_381, _dot, 144);
+     float16_ops::store(_381, _dot, 16);
      float  const _382 = float_from_bits(0 /* 0 */);
      float16  const _383 = float16_ops::broadcast(_382);
-     float16_ops::store(_383, _dot, 176);
+     float16_ops::store(_383, _dot, 48);
      float  const _384 = float_from_bits(0 /* 0 */);
      float16  const _385 = float16_ops::broadcast(_384);
-     float16_ops::store(_385, _dot, 208);
+     float16_ops::store(_385, _dot, 80);
      float  const _386 = float_from_bits(0 /* 0 */);
      float16  const _387 = float16_ops::broadcast(_386);
-     float16_ops::store(_387, _dot, 240);
-     int32_t  const _388 = _355 + 8;
-     int32_t  const _389 = ::halide_cpp_min(_388, _24);
-     int32_t  const _390 = _389 * 64;
-     int32_t  const _391 = _355 + 7;
-     int32_t  const _392 = ::halide_cpp_min(_391, _24);
-     int32_t  const _393 = _392 * 64;
-     int32_t  const _394 = _355 + 6;
-     int32_t  const _395 = ::halide_cpp_min(_394, _24);
-     int32_t  const _396 = _395 * 64;
-     int32_t  const _397 = _355 + 5;
-     int32_t  const _398 = ::halide_cpp_min(_397, _24);
-     int32_t  const _399 = _398 * 64;
-     int32_t  const _400 = _355 + 4;
-     int32_t  const _401 = ::halide_cpp_min(_400, _24);
-     int32_t  const _402 = _401 * 64;
-     int32_t  const _403 = _355 + 3;
-     int32_t  const _404 = ::halide_cpp_min(_403, _24);
-     int32_t  const _405 = _404 * 64;
-     int32_t  const _406 = _355 + 2;
-     int32_t  const _407 = ::halide_cpp_min(_406, _24);
-     int32_t  const _408 = _407 * 64;
-     int32_t  const _409 = _24 + -1;
-     int32_t  const _410 = ::halide_cpp_min(_409, _355);
-     int32_t  const _411 = _410 * 64;
+     float16_ops::store(_387, _dot, 112);
+     float  const _388 = float_from_bits(0 /* 0 */);
+     float16  const _389 = float16_ops::broadcast(_388);
+     float16_ops::store(_389, _dot, 144);
+     float  const _390 = float_from_bits(0 /* 0 */);
+     float16  const _391 = float16_ops::broadcast(_390);
+     float16_ops::store(_391, _dot, 176);
+     float  const _392 = float_from_bits(0 /* 0 */);
+     float16  const _393 = float16_ops::broadcast(_392);
+     float16_ops::store(_393, _dot, 208);
+     float  const _394 = float_from_bits(0 /* 0 */);
+     float16  const _395 = float16_ops::broadcast(_394);
+     float16_ops::store(_395, _dot, 240);
+     int32_t  const _396 = _363 + 8;
+     int32_t  const _397 = ::halide_cpp_min(_396, _24);
+     int32_t  const _398 = _397 * 64;
+     int32_t  const _399 = _363 + 7;
+     int32_t  const _400 = ::halide_cpp_min(_399, _24);
+     int32_t  const _401 = _400 * 64;
+     int32_t  const _402 = _363 + 6;
+     int32_t  const _403 = ::halide_cpp_min(_402, _24);
+     int32_t  const _404 = _403 * 64;
+     int32_t  const _405 = _363 + 5;
+     int32_t  const _406 = ::halide_cpp_min(_405, _24);
+     int32_t  const _407 = _406 * 64;
+     int32_t  const _408 = _363 + 4;
+     int32_t  const _409 = ::halide_cpp_min(_408, _24);
+     int32_t  const _410 = _409 * 64;
+     int32_t  const _411 = _363 + 3;
+     int32_t  const _412 = ::halide_cpp_min(_411, _24);
+     int32_t  const _413 = _412 * 64;
+     int32_t  const _414 = _363 + 2;
+     int32_t  const _415 = ::halide_cpp_min(_414, _24);
+     int32_t  const _416 = _415 * 64;
+     int32_t  const _417 = _24 + -1;
+     int32_t  const _418 = ::halide_cpp_min(_417, _363);
+     int32_t  const _419 = _418 * 64;
      for (int _dot_s1_rd__x = 0; _dot_s1_rd__x < 0 + 64; _dot_s1_rd__x++)
      {
-      float16  const _412 = float16_ops::load(_dot, 0);
-      int32_t  const _413 = _dot_s1_rd__x * 32;
-      float16  const _414 = float16_ops::load(_qs, _413);
-      int32_t  const _415 = _dot_s1_rd__x + _411;
-      float  const _416 = ((float const *)_attn_k)[_415];
-      float16  const _417 = float16_ops::broadcast(_416);
-      float16  const _418 = _414 * _417;
-      float16  const _419 = _412 + _418;
-      float16_ops::store(_419, _dot, 0);
-      float16  const _420 = float16_ops::load(_dot, 16);
+      float16  const _420 = float16_ops::load(_dot, 0);
       int32_t  const _421 = _dot_s1_rd__x * 32;
-      int32_t  const _422 = _421 + 16;
-      float16  const _423 = float16_ops::load(_qs, _422);
-      int32_t  const _424 = _dot_s1_rd__x + _411;
-      float  const _425 = ((float const *)_attn_k)[_424];
-      float16  const _426 = float16_ops::broadcast(_425);
-      float16  const _427 = _423 * _426;
-      float16  const _428 = _420 + _427;
-      float16_ops::store(_428, _dot, 16);
-      float16  const _429 = float16_ops::load(_dot, 32);
-      int32_t  const _430 = _dot_s1_rd__x * 32;
+      float16  const _422 = float16_ops::load(_qs, _421);
+      int32_t  const _423 = _dot_s1_rd__x + _419;
+      float  const _424 = ((float const *)_attn_k)[_423];
+      float16  const _425 = float16_ops::broadcast(_424);
+      float16  const _426 = _422 * _425;
+      float16  const _427 = _420 + _426;
+      float16_ops::store(_427, _dot, 0);
+      float16  const _428 = float16_ops::load(_dot, 16);
+      int32_t  const _429 = _dot_s1_rd__x * 32;
+      int32_t  const _430 = _429 + 16;
       float16  const _431 = float16_ops::load(_qs, _430);
-      int32_t  const _432 = _dot_s1_rd__x + _408;
-      int32_t  const _433 = _432 + -64;
-      float  const _434 = ((float const *)_attn_k)[_433];
-      float16  const _435 = float16_ops::broadcast(_434);
-      float16  const _436 = _431 * _435;
-      float16  const _437 = _429 + _436;
-      float16_ops::store(_437, _dot, 32);
-      float16  const _438 = float16_ops::load(_dot, 48);
-      int32_t  const _439 = _dot_s1_rd__x * 32;
-      int32_t  const _440 = _439 + 16;
-      float16  const _441 = float16_ops::load(_qs, _440);
-      int32_t  const _442 = _dot_s1_rd__x + _408;
-      int32_t  const _443 = _442 + -64;
-      float  const _444 = ((float const *)_attn_k)[_443];
-      float16  const _445 = float16_ops::broadcast(_444);
-      float16  const _446 = _441 * _445;
-      float16  const _447 = _438 + _446;
-      float16_ops::store(_447, _dot, 48);
-      float16  const _448 = float16_ops::load(_dot, 64);
-      int32_t  const _449 = _dot_s1_rd__x * 32;
-      float16  const _450 = float16_ops::load(_qs, _449);
-      int32_t  const _451 = _dot_s1_rd__x + _405;
-      int32_t  const _452 = _451 + -64;
-      float  const _453 = ((float const *)_attn_k)[_452];
-      float16  const _454 = float16_ops::broadcast(_453);
-      float16  const _455 = _450 * _454;
-      float16  const _456 = _448 + _455;
-      float16_ops::store(_456, _dot, 64);
-      float16  const _457 = float16_ops::load(_dot, 80);
-      int32_t  const _458 = _dot_s1_rd__x * 32;
-      int32_t  const _459 = _458 + 16;
-      float16  const _460 = float16_ops::load(_qs, _459);
-      int32_t  const _461 = _dot_s1_rd__x + _405;
-      int32_t  const _462 = _461 + -64;
-      float  const _463 = ((float const *)_attn_k)[_462];
-      float16  const _464 = float16_ops::broadcast(_463);
-      float16  const _465 = _460 * _464;
-      float16  const _466 = _457 + _465;
-      float16_ops::store(_466, _dot, 80);
-      float16  const _467 = float16_ops::load(_dot, 96);
-      int32_t  const _468 = _dot_s1_rd__x * 32;
-      float16  const _469 = float16_ops::load(_qs, _468);
-      int32_t  const _470 = _dot_s1_rd__x + _402;
-      int32_t  const _471 = _470 + -64;
-      float  const _472 = ((float const *)_attn_k)[_471];
-      float16  const _473 = float16_ops::broadcast(_472);
-      float16  const _474 = _469 * _473;
-      float16  const _475 = _467 + _474;
-      float16_ops::store(_475, _dot, 96);
-      float16  const _476 = float16_ops::load(_dot, 112);
-      int32_t  const _477 = _dot_s1_rd__x * 32;
-      int32_t  const _478 = _477 + 16;
-      float16  const _479 = float16_ops::load(_qs, _478);
-      int32_t  const _480 = _dot_s1_rd__x + _402;
-      int32_t  const _481 = _480 + -64;
-      float  const _482 = ((float const *)_attn_k)[_481];
-      float16  const _483 = float16_ops::broadcast(_482);
-      float16  const _484 = _479 * _483;
-      float16  const _485 = _476 + _484;
-      float16_ops::store(_485, _dot, 112);
-      float16  const _486 = float16_ops::load(_dot, 128);
-      int32_t  const _487 = _dot_s1_rd__x * 32;
-      float16  const _488 = float16_ops::load(_qs, _487);
-      int32_t  const _489 = _dot_s1_rd__x + _399;
-      int32_t  const _490 = _489 + -64;
-      float  const _491 = ((float const *)_attn_k)[_490];
-      float16  const _492 = float16_ops::broadcast(_491);
-      float16  const _493 = _488 * _492;
-      float16  const _494 = _486 + _493;
-      float16_ops::store(_494, _dot, 128);
-      float16  const _495 = float16_ops::load(_dot, 144);
-      int32_t  const _496 = _dot_s1_rd__x * 32;
-      int32_t  const _497 = _496 + 16;
-      float16  const _498 = float16_ops::load(_qs, _497);
-      int32_t  const _499 = _dot_s1_rd__x + _399;
-      int32_t  const _500 = _499 + -64;
-      float  const _501 = ((float const *)_attn_k)[_500];
-      float16  const _502 = float16_ops::broadcast(_501);
-      float16  const _503 = _498 * _502;
-      float16  const _504 = _495 + _503;
-      float16_ops::store(_504, _dot, 144);
-      float16  const _505 = float16_ops::load(_dot, 160);
-      int32_t  const _506 = _dot_s1_rd__x * 32;
-      float16  const _507 = float16_ops::load(_qs, _506);
-      int32_t  const _508 = _dot_s1_rd__x + _396;
-      int32_t  const _509 = _508 + -64;
-      float  const _510 = ((float const *)_attn_k)[_509];
-      float16  const _511 = float16_ops::broadcast(_510);
-      float16  const _512 = _507 * _511;
-      float16  const _513 = _505 + _512;
-      float16_ops::store(_513, _dot, 160);
-      float16  const _514 = float16_ops::load(_dot, 176);
-      int32_t  const _515 = _dot_s1_rd__x * 32;
-      int32_t  const _516 = _515 + 16;
-      float16  const _517 = float16_ops::load(_qs, _516);
-      int32_t  const _518 = _dot_s1_rd__x + _396;
-      int32_t  const _519 = _518 + -64;
-      float  const _520 = ((float const *)_attn_k)[_519];
-      float16  const _521 = float16_ops::broadcast(_520);
-      float16  const _522 = _517 * _521;
-      float16  const _523 = _514 + _522;
-      float16_ops::store(_523, _dot, 176);
-      float16  const _524 = float16_ops::load(_dot, 192);
-      int32_t  const _525 = _dot_s1_rd__x * 32;
-      float16  const _526 = float16_ops::load(_qs, _525);
-      int32_t  const _527 = _dot_s1_rd__x + _393;
-      int32_t  const _528 = _527 + -64;
-      float  const _529 = ((float const *)_attn_k)[_528];
-      float16  const _530 = float16_ops::broadcast(_529);
-      float16  const _531 = _526 * _530;
-      float16  const _532 = _524 + _531;
-      float16_ops::store(_532, _dot, 192);
-      float16  const _533 = float16_ops::load(_dot, 208);
-      int32_t  const _534 = _dot_s1_rd__x * 32;
-      int32_t  const _535 = _534 + 16;
-      float16  const _536 = float16_ops::load(_qs, _535);
-      int32_t  const _537 = _dot_s1_rd__x + _393;
-      int32_t  const _538 = _537 + -64;
-      float  const _539 = ((float const *)_attn_k)[_538];
-      float16  const _540 = float16_ops::broadcast(_539);
-      float16  const _541 = _536 * _540;
-      float16  const _542 = _533 + _541;
-      float16_ops::store(_542, _dot, 208);
-      float16  const _543 = float16_ops::load(_dot, 224);
-      int32_t  const _544 = _dot_s1_rd__x * 32;
-      float16  const _545 = float16_ops::load(_qs, _544);
-      int32_t  const _546 = _dot_s1_rd__x + _390;
-      int32_t  const _547 = _546 + -64;
-      float  const _548 = ((float const *)_attn_k)[_547];
-      float16  const _549 = float16_ops::broadcast(_548);
-      float16  const _550 = _545 * _549;
-      float16  const _551 = _543 + _550;
-      float16_ops::store(_551, _dot, 224);
-      float16  const _552 = float16_ops::load(_dot, 240);
-      int32_t  const _553 = _dot_s1_rd__x * 32;
-      int32_t  const _554 = _553 + 16;
-      float16  const _555 = float16_ops::load(_qs, _554);
-      int32_t  const _556 = _dot_s1_rd__x + _390;
-      int32_t  const _557 = _556 + -64;
-      float  const _558 = ((float const *)_attn_k)[_557];
-      float16  const _559 = float16_ops::broadcast(_558);
-      float16  const _560 = _555 * _559;
-      float16  const _561 = _552 + _560;
-      float16_ops::store(_561, _dot, 240);
+      int32_t  const _432 = _dot_s1_rd__x + _419;
+      float  const _433 = ((float const *)_attn_k)[_432];
+      float16  const _434 = float16_ops::broadcast(_433);
+      float16  const _435 = _431 * _434;
+      float16  const _436 = _428 + _435;
+      float16_ops::store(_436, _dot, 16);
+      float16  const _437 = float16_ops::load(_dot, 32);
+      int32_t  const _438 = _dot_s1_rd__x * 32;
+      float16  const _439 = float16_ops::load(_qs, _438);
+      int32_t  const _440 = _dot_s1_rd__x + _416;
+      int32_t  const _441 = _440 + -64;
+      float  const _442 = ((float const *)_attn_k)[_441];
+      float16  const _443 = float16_ops::broadcast(_442);
+      float16  const _444 = _439 * _443;
+      float16  const _445 = _437 + _444;
+      float16_ops::store(_445, _dot, 32);
+      float16  const _446 = float16_ops::load(_dot, 48);
+      int32_t  const _447 = _dot_s1_rd__x * 32;
+      int32_t  const _448 = _447 + 16;
+      float16  const _449 = float16_ops::load(_qs, _448);
+      int32_t  const _450 = _dot_s1_rd__x + _416;
+      int32_t  const _451 = _450 + -64;
+      float  const _452 = ((float const *)_attn_k)[_451];
+      float16  const _453 = float16_ops::broadcast(_452);
+      float16  const _454 = _449 * _453;
+      float16  const _455 = _446 + _454;
+      float16_ops::store(_455, _dot, 48);
+      float16  const _456 = float16_ops::load(_dot, 64);
+      int32_t  const _457 = _dot_s1_rd__x * 32;
+      float16  const _458 = float16_ops::load(_qs, _457);
+      int32_t  const _459 = _dot_s1_rd__x + _413;
+      int32_t  const _460 = _459 + -64;
+      float  const _461 = ((float const *)_attn_k)[_460];
+      float16  const _462 = float16_ops::broadcast(_461);
+      float16  const _463 = _458 * _462;
+      float16  const _464 = _456 + _463;
+      float16_ops::store(_464, _dot, 64);
+      float16  const _465 = float16_ops::load(_dot, 80);
+      int32_t  const _466 = _dot_s1_rd__x * 32;
+      int32_t  const _467 = _466 + 16;
+      float16  const _468 = float16_ops::load(_qs, _467);
+      int32_t  const _469 = _dot_s1_rd__x + _413;
+      int32_t  const _470 = _469 + -64;
+      float  const _471 = ((float const *)_attn_k)[_470];
+      float16  const _472 = float16_ops::broadcast(_471);
+      float16  const _473 = _468 * _472;
+      float16  const _474 = _465 + _473;
+      float16_ops::store(_474, _dot, 80);
+      float16  const _475 = float16_ops::load(_dot, 96);
+      int32_t  const _476 = _dot_s1_rd__x * 32;
+      float16  const _477 = float16_ops::load(_qs, _476);
+      int32_t  const _478 = _dot_s1_rd__x + _410;
+      int32_t  const _479 = _478 + -64;
+      float  const _480 = ((float const *)_attn_k)[_479];
+      float16  const _481 = float16_ops::broadcast(_480);
+      float16  const _482 = _477 * _481;
+      float16  const _483 = _475 + _482;
+      float16_ops::store(_483, _dot, 96);
+      float16  const _484 = float16_ops::load(_dot, 112);
+      int32_t  const _485 = _dot_s1_rd__x * 32;
+      int32_t  const _486 = _485 + 16;
+      float16  const _487 = float16_ops::load(_qs, _486);
+      int32_t  const _488 = _dot_s1_rd__x + _410;
+      int32_t  const _489 = _488 + -64;
+      float  const _490 = ((float const *)_attn_k)[_489];
+      float16  const _491 = float16_ops::broadcast(_490);
+      float16  const _492 = _487 * _491;
+      float16  const _493 = _484 + _492;
+      float16_ops::store(_493, _dot, 112);
+      float16  const _494 = float16_ops::load(_dot, 128);
+      int32_t  const _495 = _dot_s1_rd__x * 32;
+      float16  const _496 = float16_ops::load(_qs, _495);
+      int32_t  const _497 = _dot_s1_rd__x + _407;
+      int32_t  const _498 = _497 + -64;
+      float  const _499 = ((float const *)_attn_k)[_498];
+      float16  const _500 = float16_ops::broadcast(_499);
+      float16  const _501 = _496 * _500;
+      float16  const _502 = _494 + _501;
+      float16_ops::store(_502, _dot, 128);
+      float16  const _503 = float16_ops::load(_dot, 144);
+      int32_t  const _504 = _dot_s1_rd__x * 32;
+      int32_t  const _505 = _504 + 16;
+      float16  const _506 = float16_ops::load(_qs, _505);
+      int32_t  const _507 = _dot_s1_rd__x + _407;
+      int32_t  const _508 = _507 + -64;
+      float  const _509 = ((float const *)_attn_k)[_508];
+      float16  const _510 = float16_ops::broadcast(_509);
+      float16  const _511 = _506 * _510;
+      float16  const _512 = _503 + _511;
+      float16_ops::store(_512, _dot, 144);
+      float16  const _513 = float16_ops::load(_dot, 160);
+      int32_t  const _514 = _dot_s1_rd__x * 32;
+      float16  const _515 = float16_ops::load(_qs, _514);
+      int32_t  const _516 = _dot_s1_rd__x + _404;
+      int32_t  const _517 = _516 + -64;
+      float  const _518 = ((float const *)_attn_k)[_517];
+      float16  const _519 = float16_ops::broadcast(_518);
+      float16  const _520 = _515 * _519;
+      float16  const _521 = _513 + _520;
+      float16_ops::store(_521, _dot, 160);
+      float16  const _522 = float16_ops::load(_dot, 176);
+      int32_t  const _523 = _dot_s1_rd__x * 32;
+      int32_t  const _524 = _523 + 16;
+      float16  const _525 = float16_ops::load(_qs, _524);
+      int32_t  const _526 = _dot_s1_rd__x + _404;
+      int32_t  const _527 = _526 + -64;
+      float  const _528 = ((float const *)_attn_k)[_527];
+      float16  const _529 = float16_ops::broadcast(_528);
+      float16  const _530 = _525 * _529;
+      float16  const _531 = _522 + _530;
+      float16_ops::store(_531, _dot, 176);
+      float16  const _532 = float16_ops::load(_dot, 192);
+      int32_t  const _533 = _dot_s1_rd__x * 32;
+      float16  const _534 = float16_ops::load(_qs, _533);
+      int32_t  const _535 = _dot_s1_rd__x + _401;
+      int32_t  const _536 = _535 + -64;
+      float  const _537 = ((float const *)_attn_k)[_536];
+      float16  const _538 = float16_ops::broadcast(_537);
+      float16  const _539 = _534 * _538;
+      float16  const _540 = _532 + _539;
+      float16_ops::store(_540, _dot, 192);
+      float16  const _541 = float16_ops::load(_dot, 208);
+      int32_t  const _542 = _dot_s1_rd__x * 32;
+      int32_t  const _543 = _542 + 16;
+      float16  const _544 = float16_ops::load(_qs, _543);
+      int32_t  const _545 = _dot_s1_rd__x + _401;
+      int32_t  const _546 = _545 + -64;
+      float  const _547 = ((float const *)_attn_k)[_546];
+      float16  const _548 = float16_ops::broadcast(_547);
+      float16  const _549 = _544 * _548;
+      float16  const _550 = _541 + _549;
+      float16_ops::store(_550, _dot, 208);
+      float16  const _551 = float16_ops::load(_dot, 224);
+      int32_t  const _552 = _dot_s1_rd__x * 32;
+      float16  const _553 = float16_ops::load(_qs, _552);
+      int32_t  const _554 = _dot_s1_rd__x + _398;
+      int32_t  const _555 = _554 + -64;
+      float  const _556 = ((float const *)_attn_k)[_555];
+      float16  const _557 = float16_ops::broadcast(_556);
+      float16  const _558 = _553 * _557;
+      float16  const _559 = _551 + _558;
+      float16_ops::store(_559, _dot, 224);
+      float16  const _560 = float16_ops::load(_dot, 240);
+      int32_t  const _561 = _dot_s1_rd__x * 32;
+      int32_t  const _562 = _561 + 16;
+      float16  const _563 = float16_ops::load(_qs, _562);
+      int32_t  const _564 = _dot_s1_rd__x + _398;
+      int32_t  const _565 = _564 + -64;
+      float  const _566 = ((float const *)_attn_k)[_565];
+      float16  const _567 = float16_ops::broadcast(_566);
+      float16  const _568 = _563 * _567;
+      float16  const _569 = _560 + _568;
+      float16_ops::store(_569, _dot, 240);
      } // for _dot_s1_rd__x
      // consume dot
-     float16  const _562 = float16_ops::load(_dot, 0);
-     int32_t  const _563 = _355 - _351;
-     int32_t  const _564 = _563 * 32;
-     float16_ops::store(_562, _scores, _564);
-     float16  const _565 = float16_ops::load(_dot, 16);
-     int32_t  const _566 = _355 - _351;
-     int32_t  const _567 = _566 * 32;
-     int32_t  const _568 = _567 + 16;
-     float16_ops::store(_565, _scores, _568);
-     float16  const _569 = float16_ops::load(_dot, 32);
-     int32_t  const _570 = _355 - _351;
-     int32_t  const _571 = _570 * 32;
-     int32_t  const _572 = _571 + 32;
-     float16_ops::store(_569, _scores, _572);
-     float16  const _573 = float16_ops::load(_dot, 48);
-     int32_t  const _574 = _355 - _351;
+     float16  const _570 = float16_ops::load(_dot, 0);
+     int32_t  const _571 = _363 - _359;
+     int32_t  const _572 = _571 * 32;
+     float16_ops::store(_570, _scores, _572);
+     float16  const _573 = float16_ops::load(_dot, 16);
+     int32_t  const _574 = _363 - _359;
      int32_t  const _575 = _574 * 32;
-     int32_t  const _576 = _575 + 48;
+     int32_t  const _576 = _575 + 16;
      float16_ops::store(_573, _scores, _576);
-     float16  const _577 = float16_ops::load(_dot, 64);
-     int32_t  const _578 = _355 - _351;
+     float16  const _577 = float16_ops::load(_dot, 32);
+     int32_t  const _578 = _363 - _359;
      int32_t  const _579 = _578 * 32;
-     int32_t  const _580 = _579 + 64;
+     int32_t  const _580 = _579 + 32;
      float16_ops::store(_577, _scores, _580);
-     float16  const _581 = float16_ops::load(_dot, 80);
-     int32_t  const _582 = _355 - _351;
+     float16  const _581 = float16_ops::load(_dot, 48);
+     int32_t  const _582 = _363 - _359;
      int32_t  const _583 = _582 * 32;
-     int32_t  const _584 = _583 + 80;
+     int32_t  const _584 = _583 + 48;
      float16_ops::store(_581, _scores, _584);
-     float16  const _585 = float16_ops::load(_dot, 96);
-     int32_t  const _586 = _355 - _351;
+     float16  const _585 = float16_ops::load(_dot, 64);
+     int32_t  const _586 = _363 - _359;
      int32_t  const _587 = _586 * 32;
-     int32_t  const _588 = _587 + 96;
+     int32_t  const _588 = _587 + 64;
      float16_ops::store(_585, _scores, _588);
-     float16  const _589 = float16_ops::load(_dot, 112);
-     int32_t  const _590 = _355 - _351;
+     float16  const _589 = float16_ops::load(_dot, 80);
+     int32_t  const _590 = _363 - _359;
      int32_t  const _591 = _590 * 32;
-     int32_t  const _592 = _591 + 112;
+     int32_t  const _592 = _591 + 80;
      float16_ops::store(_589, _scores, _592);
-     float16  const _593 = float16_ops::load(_dot, 128);
-     int32_t  const _594 = _355 - _351;
+     float16  const _593 = float16_ops::load(_dot, 96);
+     int32_t  const _594 = _363 - _359;
      int32_t  const _595 = _594 * 32;
-     int32_t  const _596 = _595 + 128;
+     int32_t  const _596 = _595 + 96;
      float16_ops::store(_593, _scores, _596);
-     float16  const _597 = float16_ops::load(_dot, 144);
-     int32_t  const _598 = _355 - _351;
+     float16  const _597 = float16_ops::load(_dot, 112);
+     int32_t  const _598 = _363 - _359;
      int32_t  const _599 = _598 * 32;
-     int32_t  const _600 = _599 + 144;
+     int32_t  const _600 = _599 + 112;
      float16_ops::store(_597, _scores, _600);
-     float16  const _601 = float16_ops::load(_dot, 160);
-     int32_t  const _602 = _355 - _351;
+     float16  const _601 = float16_ops::load(_dot, 128);
+     int32_t  const _602 = _363 - _359;
      int32_t  const _603 = _602 * 32;
-     int32_t  const _604 = _603 + 160;
+     int32_t  const _604 = _603 + 128;
      float16_ops::store(_601, _scores, _604);
-     float16  const _605 = float16_ops::load(_dot, 176);
-     int32_t  const _606 = _355 - _351;
+     float16  const _605 = float16_ops::load(_dot, 144);
+     int32_t  const _606 = _363 - _359;
      int32_t  const _607 = _606 * 32;
-     int32_t  const _608 = _607 + 176;
+     int32_t  const _608 = _607 + 144;
      float16_ops::store(_605, _scores, _608);
-     float16  const _609 = float16_ops::load(_dot, 192);
-     int32_t  const _610 = _355 - _351;
+     float16  const _609 = float16_ops::load(_dot, 160);
+     int32_t  const _610 = _363 - _359;
      int32_t  const _611 = _610 * 32;
-     int32_t  const _612 = _611 + 192;
+     int32_t  const _612 = _611 + 160;
      float16_ops::store(_609, _scores, _612);
-     float16  const _613 = float16_ops::load(_dot, 208);
-     int32_t  const _614 = _355 - _351;
+     float16  const _613 = float16_ops::load(_dot, 176);
+     int32_t  const _614 = _363 - _359;
      int32_t  const _615 = _614 * 32;
-     int32_t  const _616 = _615 + 208;
+     int32_t  const _616 = _615 + 176;
      float16_ops::store(_613, _scores, _616);
-     float16  const _617 = float16_ops::load(_dot, 224);
-     int32_t  const _618 = _355 - _351;
+     float16  const _617 = float16_ops::load(_dot, 192);
+     int32_t  const _618 = _363 - _359;
      int32_t  const _619 = _618 * 32;
-     int32_t  const _620 = _619 + 224;
+     int32_t  const _620 = _619 + 192;
      float16_ops::store(_617, _scores, _620);
-     float16  const _621 = float16_ops::load(_dot, 240);
-     int32_t  const _622 = _355 - _351;
+     float16  const _621 = float16_ops::load(_dot, 208);
+     int32_t  const _622 = _363 - _359;
      int32_t  const _623 = _622 * 32;
-     int32_t  const _624 = _623 + 240;
+     int32_t  const _624 = _623 + 208;
      float16_ops::store(_621, _scores, _624);
+     float16  const _625 = float16_ops::load(_dot, 224);
+     int32_t  const _626 = _363 - _359;
+     int32_t  const _627 = _626 * 32;
+     int32_t  const _628 = _627 + 224;
+     float16_ops::store(_625, _scores, _628);
+     float16  const _629 = float16_ops::load(_dot, 240);
+     int32_t  const _630 = _363 - _359;
+     int32_t  const _631 = _630 * 32;
+     int32_t  const _632 = _631 + 240;
+     float16_ops::store(_629, _scores, _632);
     } // alloc _dot
    } // for _scores_s0_j_jo
-   int32_t  const _625 = ::halide_cpp_max(_74, 0);
-   int32_t  const _626 = _77 - _625;
+   int32_t  const _633 = ::halide_cpp_max(_74, 0);
+   int32_t  const _634 = _77 - _633;
    {
-    int64_t  const _627 = _626;
-    int64_t  const _628 = _627 * 32;
-    if ((_628 > ((int64_t(1) << 31) - 1)) || ((_628 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+    int64_t  const _635 = _634;
+    int64_t  const _636 = _635 * 32;
+    if ((_636 > ((int64_t(1) << 31) - 1)) || ((_636 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
     {
      attn_causal64_rt_error(_ucon, "32-bit signed overflow computing size of allocation masked\n");
      return -1;
     } // overflow test masked
-    int64_t  const _629 = _628;
-    float *_masked = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_629);
+    int64_t  const _637 = _636;
+    float *_masked = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_637);
     if (!_masked)
     {
-     int32_t  const _630 = attn_causal64_rt_error_out_of_memory(_ucon);
-     return _630;
+     int32_t  const _638 = attn_causal64_rt_error_out_of_memory(_ucon);
+     return _638;
     }
     HalideFreeHelper _masked_free(_ucon, _masked, attn_causal64_rt_free);
     // produce masked
     // consume scores
-    int32_t  const _631 = ::halide_cpp_max(_74, 0);
-    int32_t  const _632 = _attn_tile * 32;
-    for (int _masked_s0_j_rebased = 0; _masked_s0_j_rebased < 0 + _342; _masked_s0_j_rebased++)
+    int32_t  const _639 = ::halide_cpp_max(_74, 0);
+    int32_t  const _640 = _attn_tile * 2;
+    int32_t  const _641 = _640 + _attn_q_step;
+    int32_t  const _642 = _641 * 16;
+    int32_t  const _643 = _attn_tile * 32;
+    for (int _masked_s0_j_rebased = 0; _masked_s0_j_rebased < 0 + _350; _masked_s0_j_rebased++)
     {
-     int32_t  const _633 = _masked_s0_j_rebased * 32;
-     float16  const _634 = float16_ops::load(_scores, _633);
-     float16  const _635 = float16_ops::broadcast(neg_inf_f32());
-     float  const _636 = float_from_bits(0 /* 0 */);
-     float16  const _637 = float16_ops::broadcast(_636);
-     int32x16_t  const _638 = int32x16_t_ops::ramp(_632, 1);
-     int32_t  const _639 = _masked_s0_j_rebased + _631;
-     int32x16_t  const _640 = int32x16_t_ops::broadcast(_639);
-     uint8x16_t  const _641 = int32x16_t_ops::lt(_638, _640);
-     float16  const _642 = float16_ops::select(_641, _635, _637);
-     float16  const _643 = _634 + _642;
-     float16_ops::store(_643, _masked, _633);
      int32_t  const _644 = _masked_s0_j_rebased * 32;
-     int32_t  const _645 = _644 + 16;
-     float16  const _646 = float16_ops::load(_scores, _645);
-     float16  const _647 = float16_ops::broadcast(neg_inf_f32());
-     float  const _648 = float_from_bits(0 /* 0 */);
-     float16  const _649 = float16_ops::broadcast(_648);
-     int32x16_t  const _650 = int32x16_t_ops::ramp(_632, 1);
-     int32_t  const _651 = _masked_s0_j_rebased + _631;
-     int32_t  const _652 = _651 + -16;
-     int32x16_t  const _653 = int32x16_t_ops::broadcast(_652);
-     uint8x16_t  const _654 = int32x16_t_ops::lt(_650, _653);
-     float16  const _655 = float16_ops::select(_654, _647, _649);
-     float16  const _656 = _646 + _655;
-     float16_ops::store(_656, _masked, _645);
+     float16  const _645 = float16_ops::load(_scores, _644);
+     float16  const _646 = float16_ops::broadcast(neg_inf_f32());
+     float  const _647 = float_from_bits(0 /* 0 */);
+     float16  const _648 = float16_ops::broadcast(_647);
+     int32x16_t  const _649 = int32x16_t_ops::ramp(_643, _attn_q_step);
+     int32_t  const _650 = _masked_s0_j_rebased + _639;
+     int32x16_t  const _651 = int32x16_t_ops::broadcast(_650);
+     uint8x16_t  const _652 = int32x16_t_ops::lt(_649, _651);
+     float16  const _653 = float16_ops::select(_652, _646, _648);
+     float16  const _654 = _645 + _653;
+     float16_ops::store(_654, _masked, _644);
+     int32_t  const _655 = _masked_s0_j_rebased * 32;
+     int32_t  const _656 = _655 + 16;
+     float16  const _657 = float16_ops::load(_scores, _656);
+     float16  const _658 = float16_ops::broadcast(neg_inf_f32());
+     float  const _659 = float_from_bits(0 /* 0 */);
+     float16  const _660 = float16_ops::broadcast(_659);
+     int32x16_t  const _661 = int32x16_t_ops::ramp(_642, _attn_q_step);
+     int32_t  const _662 = _masked_s0_j_rebased + _639;
+     int32x16_t  const _663 = int32x16_t_ops::broadcast(_662);
+     uint8x16_t  const _664 = int32x16_t_ops::lt(_661, _663);
+     float16  const _665 = float16_ops::select(_664, _658, _660);
+     float16  const _666 = _657 + _665;
+     float16_ops::store(_666, _masked, _656);
     } // for _masked_s0_j_rebased
     _scores_free.free();
     {
      float _row_max[32];
-     int32_t  const _657 = ::halide_cpp_max(_74, 0);
-     int32_t  const _658 = _77 - _657;
+     int32_t  const _667 = ::halide_cpp_max(_74, 0);
+     int32_t  const _668 = _77 - _667;
      // produce row_max
      for (int _row_max_s0_ii_ii = 0; _row_max_s0_ii_ii < 0 + 2; _row_max_s0_ii_ii++)
      {
-      float16  const _659 = float16_ops::broadcast(neg_inf_f32());
-      int32_t  const _660 = _row_max_s0_ii_ii * 16;
-      float16_ops::store(_659, _row_max, _660);
+      float16  const _669 = float16_ops::broadcast(neg_inf_f32());
+      int32_t  const _670 = _row_max_s0_ii_ii * 16;
+      float16_ops::store(_669, _row_max, _670);
      } // for _row_max_s0_ii_ii
      // consume masked
-     for (int _row_max_s1_rk__x_rebased = 0; _row_max_s1_rk__x_rebased < 0 + _658; _row_max_s1_rk__x_rebased++)
+     for (int _row_max_s1_rk__x_rebased = 0; _row_max_s1_rk__x_rebased < 0 + _668; _row_max_s1_rk__x_rebased++)
      {
-      float16  const _661 = float16_ops::load(_row_max, 0);
-      int32_t  const _662 = _row_max_s1_rk__x_rebased * 32;
-      float16  const _663 = float16_ops::load(_masked, _662);
-      float16  const _664 = float16_ops::max(_661, _663);
-      float16_ops::store(_664, _row_max, 0);
-      float16  const _665 = float16_ops::load(_row_max, 16);
-      int32_t  const _666 = _row_max_s1_rk__x_rebased * 32;
-      int32_t  const _667 = _666 + 16;
-      float16  const _668 = float16_ops::load(_masked, _667);
-      float16  const _669 = float16_ops::max(_665, _668);
-      float16_ops::store(_669, _row_max, 16);
+      float16  const _671 = float16_ops::load(_row_max, 0);
+      int32_t  const _672 = _row_max_s1_rk__x_rebased * 32;
+      float16  const _673 = float16_ops::load(_masked, _672);
+      float16  const _674 = float16_ops::max(_671, _673);
+      float16_ops::store(_674, _row_max, 0);
+      float16  const _675 = float16_ops::load(_row_max, 16);
+      int32_t  const _676 = _row_max_s1_rk__x_rebased * 32;
+      int32_t  const _677 = _676 + 16;
+      float16  const _678 = float16_ops::load(_masked, _677);
+      float16  const _679 = float16_ops::max(_675, _678);
+      float16_ops::store(_679, _row_max, 16);
      } // for _row_max_s1_rk__x_rebased
-     int32_t  const _670 = ::halide_cpp_max(_74, 0);
-     int32_t  const _671 = ::halide_cpp_min(_670, _94);
-     int32_t  const _672 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
-     int32_t  const _673 = _672 + 7;
-     int32_t  const _674 = _673 >> 3;
-     int32_t  const _675 = _attn_tile * 4;
-     int32_t  const _676 = _675 + 4;
-     int32_t  const _677 = ::halide_cpp_min(_674, _676);
-     int32_t  const _678 = _attn_kv_lo >> 3;
-     int32_t  const _679 = ::halide_cpp_max(_677, _678);
-     int32_t  const _680 = ::halide_cpp_max(_679, 0);
-     int32_t  const _681 = _680 * 8;
-     int32_t  const _682 = ::halide_cpp_min(_681, _attn_lk);
-     int32_t  const _683 = _attn_chunk_lo >> 3;
-     int32_t  const _684 = _683 * 8;
-     int32_t  const _685 = ::halide_cpp_min(_684, _682);
-     int32_t  const _686 = ::halide_cpp_max(_678, 0);
-     int32_t  const _687 = _686 * 8;
-     int32_t  const _688 = ::halide_cpp_min(_687, _attn_lk);
-     int32_t  const _689 = ::halide_cpp_max(_685, _688);
-     int32_t  const _690 = _689 + 1024;
-     int32_t  const _691 = ::halide_cpp_min(_690, _682);
-     int32_t  const _692 = ::halide_cpp_max(_691, _77);
-     int32_t  const _693 = ::halide_cpp_min(_670, _689);
-     int32_t  const _694 = _692 - _693;
+     int32_t  const _680 = ::halide_cpp_max(_74, 0);
+     int32_t  const _681 = ::halide_cpp_min(_680, _94);
+     int32_t  const _682 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
+     int32_t  const _683 = _682 + 7;
+     int32_t  const _684 = _683 >> 3;
+     int32_t  const _685 = _attn_tile * 4;
+     int32_t  const _686 = _685 + 4;
+     int32_t  const _687 = ::halide_cpp_min(_684, _686);
+     int32_t  const _688 = _attn_kv_lo >> 3;
+     int32_t  const _689 = ::halide_cpp_max(_687, _688);
+     int32_t  const _690 = ::halide_cpp_max(_689, 0);
+     int32_t  const _691 = _690 * 8;
+     int32_t  const _692 = ::halide_cpp_min(_691, _attn_lk);
+     int32_t  const _693 = _attn_chunk_lo >> 3;
+     int32_t  const _694 = _693 * 8;
+     int32_t  const _695 = ::halide_cpp_min(_694, _692);
+     int32_t  const _696 = ::halide_cpp_max(_688, 0);
+     int32_t  const _697 = _696 * 8;
+     int32_t  const _698 = ::halide_cpp_min(_697, _attn_lk);
+     int32_t  const _699 = ::halide_cpp_max(_695, _698);
+     int32_t  const _700 = _699 + 1024;
+     int32_t  const _701 = ::halide_cpp_min(_700, _692);
+     int32_t  const _702 = ::halide_cpp_max(_701, _77);
+     int32_t  const _703 = ::halide_cpp_min(_680, _699);
+     int32_t  const _704 = _702 - _703;
      {
-      int64_t  const _695 = _694;
-      int64_t  const _696 = _695 * 32;
-      if ((_696 > ((int64_t(1) << 31) - 1)) || ((_696 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+      int64_t  const _705 = _704;
+      int64_t  const _706 = _705 * 32;
+      if ((_706 > ((int64_t(1) << 31) - 1)) || ((_706 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
       {
        attn_causal64_rt_error(_ucon, "32-bit signed overflow computing size of allocation probs\n");
        return -1;
       } // overflow test probs
-      int64_t  const _697 = _696;
-      float *_probs = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_697);
+      int64_t  const _707 = _706;
+      float *_probs = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_707);
       if (!_probs)
       {
-       int32_t  const _698 = attn_causal64_rt_error_out_of_memory(_ucon);
-       return _698;
+       int32_t  const _708 = attn_causal64_rt_error_out_of_memory(_ucon);
+       return _708;
       }
       HalideFreeHelper _probs_free(_ucon, _probs, attn_causal64_rt_free);
-      int32_t  const _699 = ::halide_cpp_max(_74, 0);
-      int32_t  const _700 = _77 - _699;
+      int32_t  const _709 = ::halide_cpp_max(_74, 0);
+      int32_t  const _710 = _77 - _709;
       // produce probs
       // consume row_max
       // consume masked
-      int32_t  const _701 = _699 - _671;
-      for (int _probs_s0_j_rebased = 0; _probs_s0_j_rebased < 0 + _700; _probs_s0_j_rebased++)
+      int32_t  const _711 = _709 - _681;
+      for (int _probs_s0_j_rebased = 0; _probs_s0_j_rebased < 0 + _710; _probs_s0_j_rebased++)
       {
-       float16  const _702 = float16_ops::load(_row_max, 0);
-       int32_t  const _703 = _probs_s0_j_rebased * 32;
-       float16  const _704 = float16_ops::load(_masked, _703);
-       float  const _705 = float_from_bits(0 /* 0 */);
-       float16  const _706 = float16_ops::broadcast(_705);
-       float16  const _707 = float16_ops::broadcast(neg_inf_f32());
-       uint8x16_t  const _708 = float16_ops::eq(_702, _707);
-       float16  const _709 = float16_ops::select(_708, _706, _702);
-       float16  const _710 = _704 - _709;
-       float16  const _711 = float16_ops::min(_710, _706);
-       float  const _712 = float_from_bits(3271426048 /* -127 */);
-       float16  const _713 = float16_ops::broadcast(_712);
-       float16  const _714 = float16_ops::max(_711, _713);
-       float  const _715 = float_from_bits(1124007936 /* 127.5 */);
+       float16  const _712 = float16_ops::load(_row_max, 0);
+       int32_t  const _713 = _probs_s0_j_rebased * 32;
+       float16  const _714 = float16_ops::load(_masked, _713);
+       float  const _715 = float_from_bits(0 /* 0 */);
        float16  const _716 = float16_ops::broadcast(_715);
-       float16  const _717 = _714 + _716;
-       int32x16_t  const _718 = int32x16_t_ops::convert_from<float16>(_717);
-       int32x16_t  const _719 = int32x16_t_ops::broadcast(-127);
-       int32x16_t  const _720 = _718 + _719;
-       float16  const _721 = float16_ops::convert_from<int32x16_t>(_720);
-       float16  const _722 = _714 - _721;
-       uint32_t  const _723 = (uint32_t)(23ull);
-       uint32x16_t  const _724 = uint32x16_t_ops::broadcast(_723);
-       int32x16_t  const _725 = _718 << _724;
-       float16  const _726 = reinterpret<float16>(_725);
-       float  const _727 = float_from_bits(958452607 /* 0.000153376 */);
-       float16  const _728 = float16_ops::broadcast(_727);
-       float16  const _729 = _722 * _728;
-       float  const _730 = float_from_bits(984588920 /* 0.00133999 */);
-       float16  const _731 = float16_ops::broadcast(_730);
-       float16  const _732 = _729 + _731;
-       float16  const _733 = _732 * _722;
-       float  const _734 = float_from_bits(1008572159 /* 0.00961852 */);
-       float16  const _735 = float16_ops::broadcast(_734);
-       float16  const _736 = _733 + _735;
-       float16  const _737 = _736 * _722;
-       float  const _738 = float_from_bits(1029920619 /* 0.0555033 */);
-       float16  const _739 = float16_ops::broadcast(_738);
-       float16  const _740 = _737 + _739;
-       float16  const _741 = _740 * _722;
-       float  const _742 = float_from_bits(1047920109 /* 0.240226 */);
-       float16  const _743 = float16_ops::broadcast(_742);
-       float16  const _744 = _741 + _743;
-       float16  const _745 = _744 * _722;
-       float  const _746 = float_from_bits(1060205080 /* 0.693147 */);
-       float16  const _747 = float16_ops::broadcast(_746);
-       float16  const _748 = _745 + _747;
-       float16  const _749 = _748 * _722;
-       float  const _750 = float_from_bits(1065353216 /* 1 */);
-       float16  const _751 = float16_ops::broadcast(_750);
-       float16  const _752 = _749 + _751;
-       float16  const _753 = _726 * _752;
-       int32_t  const _754 = _probs_s0_j_rebased + _701;
-       int32_t  const _755 = _754 * 32;
-       float16_ops::store(_753, _probs, _755);
-       float16  const _756 = float16_ops::load(_row_max, 16);
-       int32_t  const _757 = _probs_s0_j_rebased * 32;
-       int32_t  const _758 = _757 + 16;
-       float16  const _759 = float16_ops::load(_masked, _758);
-       float  const _760 = float_from_bits(0 /* 0 */);
+       float16  const _717 = float16_ops::broadcast(neg_inf_f32());
+       uint8x16_t  const _718 = float16_ops::eq(_712, _717);
+       float16  const _719 = float16_ops::select(_718, _716, _712);
+       float16  const _720 = _714 - _719;
+       float16  const _721 = float16_ops::min(_720, _716);
+       float  const _722 = float_from_bits(3271426048 /* -127 */);
+       float16  const _723 = float16_ops::broadcast(_722);
+       float16  const _724 = float16_ops::max(_721, _723);
+       float  const _725 = float_from_bits(1124007936 /* 127.5 */);
+       float16  const _726 = float16_ops::broadcast(_725);
+       float16  const _727 = _724 + _726;
+       int32x16_t  const _728 = int32x16_t_ops::convert_from<float16>(_727);
+       int32x16_t  const _729 = int32x16_t_ops::broadcast(-127);
+       int32x16_t  const _730 = _728 + _729;
+       float16  const _731 = float16_ops::convert_from<int32x16_t>(_730);
+       float16  const _732 = _724 - _731;
+       uint32_t  const _733 = (uint32_t)(23ull);
+       uint32x16_t  const _734 = uint32x16_t_ops::broadcast(_733);
+       int32x16_t  const _735 = _728 << _734;
+       float16  const _736 = reinterpret<float16>(_735);
+       float  const _737 = float_from_bits(958452607 /* 0.000153376 */);
+       float16  const _738 = float16_ops::broadcast(_737);
+       float16  const _739 = _732 * _738;
+       float  const _740 = float_from_bits(984588920 /* 0.00133999 */);
+       float16  const _741 = float16_ops::broadcast(_740);
+       float16  const _742 = _739 + _741;
+       float16  const _743 = _742 * _732;
+       float  const _744 = float_from_bits(1008572159 /* 0.00961852 */);
+       float16  const _745 = float16_ops::broadcast(_744);
+       float16  const _746 = _743 + _745;
+       float16  const _747 = _746 * _732;
+       float  const _748 = float_from_bits(1029920619 /* 0.0555033 */);
+       float16  const _749 = float16_ops::broadcast(_748);
+       float16  const _750 = _747 + _749;
+       float16  const _751 = _750 * _732;
+       float  const _752 = float_from_bits(1047920109 /* 0.240226 */);
+       float16  const _753 = float16_ops::broadcast(_752);
+       float16  const _754 = _751 + _753;
+       float16  const _755 = _754 * _732;
+       float  const _756 = float_from_bits(1060205080 /* 0.693147 */);
+       float16  const _757 = float16_ops::broadcast(_756);
+       float16  const _758 = _755 + _757;
+       float16  const _759 = _758 * _732;
+       float  const _760 = float_from_bits(1065353216 /* 1 */);
        float16  const _761 = float16_ops::broadcast(_760);
-       float16  const _762 = float16_ops::broadcast(neg_inf_f32());
-       uint8x16_t  const _763 = float16_ops::eq(_756, _762);
-       float16  const _764 = float16_ops::select(_763, _761, _756);
-       float16  const _765 = _759 - _764;
-       float16  const _766 = float16_ops::min(_765, _761);
-       float  const _767 = float_from_bits(3271426048 /* -127 */);
-       float16  const _768 = float16_ops::broadcast(_767);
-       float16  const _769 = float16_ops::max(_766, _768);
-       float  const _770 = float_from_bits(1124007936 /* 127.5 */);
+       float16  const _762 = _759 + _761;
+       float16  const _763 = _736 * _762;
+       int32_t  const _764 = _probs_s0_j_rebased + _711;
+       int32_t  const _765 = _764 * 32;
+       float16_ops::store(_763, _probs, _765);
+       float16  const _766 = float16_ops::load(_row_max, 16);
+       int32_t  const _767 = _probs_s0_j_rebased * 32;
+       int32_t  const _768 = _767 + 16;
+       float16  const _769 = float16_ops::load(_masked, _768);
+       float  const _770 = float_from_bits(0 /* 0 */);
        float16  const _771 = float16_ops::broadcast(_770);
-       float16  const _772 = _769 + _771;
-       int32x16_t  const _773 = int32x16_t_ops::convert_from<float16>(_772);
-       int32x16_t  const _774 = int32x16_t_ops::broadcast(-127);
-       int32x16_t  const _775 = _773 + _774;
-       float16  const _776 = float16_ops::convert_from<int32x16_t>(_775);
-       float16  const _777 = _769 - _776;
-       uint32_t  const _778 = (uint32_t)(23ull);
-       uint32x16_t  const _779 = uint32x16_t_ops::broadcast(_778);
-       int32x16_t  const _780 = _773 << _779;
-       float16  const _781 = reinterpret<float16>(_780);
-       float  const _782 = float_from_bits(958452607 /* 0.000153376 */);
-       float16  const _783 = float16_ops::broadcast(_782);
-       float16  const _784 = _777 * _783;
-       float  const _785 = float_from_bits(984588920 /* 0.00133999 */);
-       float16  const _786 = float16_ops::broadcast(_785);
-       float16  const _787 = _784 + _786;
-       float16  const _788 = _787 * _777;
-       float  const _789 = float_from_bits(1008572159 /* 0.00961852 */);
-       float16  const _790 = float16_ops::broadcast(_789);
-       float16  const _791 = _788 + _790;
-       float16  const _792 = _791 * _777;
-       float  const _793 = float_from_bits(1029920619 /* 0.0555033 */);
-       float16  const _794 = float16_ops::broadcast(_793);
-       float16  const _795 = _792 + _794;
-       float16  const _796 = _795 * _777;
-       float  const _797 = float_from_bits(1047920109 /* 0.240226 */);
-       float16  const _798 = float16_ops::broadcast(_797);
-       float16  const _799 = _796 + _798;
-       float16  const _800 = _799 * _777;
-       float  const _801 = float_from_bits(1060205080 /* 0.693147 */);
-       float16  const _802 = float16_ops::broadcast(_801);
-       float16  const _803 = _800 + _802;
-       float16  const _804 = _803 * _777;
-       float  const _805 = float_from_bits(1065353216 /* 1 */);
-       float16  const _806 = float16_ops::broadcast(_805);
-       float16  const _807 = _804 + _806;
-       float16  const _808 = _781 * _807;
-       int32_t  const _809 = _probs_s0_j_rebased + _701;
-       int32_t  const _810 = _809 * 32;
-       int32_t  const _811 = _810 + 16;
-       float16_ops::store(_808, _probs, _811);
+       float16  const _772 = float16_ops::broadcast(neg_inf_f32());
+       uint8x16_t  const _773 = float16_ops::eq(_766, _772);
+       float16  const _774 = float16_ops::select(_773, _771, _766);
+       float16  const _775 = _769 - _774;
+       float16  const _776 = float16_ops::min(_775, _771);
+       float  const _777 = float_from_bits(3271426048 /* -127 */);
+       float16  const _778 = float16_ops::broadcast(_777);
+       float16  const _779 = float16_ops::max(_776, _778);
+       float  const _780 = float_from_bits(1124007936 /* 127.5 */);
+       float16  const _781 = float16_ops::broadcast(_780);
+       float16  const _782 = _779 + _781;
+       int32x16_t  const _783 = int32x16_t_ops::convert_from<float16>(_782);
+       int32x16_t  const _784 = int32x16_t_ops::broadcast(-127);
+       int32x16_t  const _785 = _783 + _784;
+       float16  const _786 = float16_ops::convert_from<int32x16_t>(_785);
+       float16  const _787 = _779 - _786;
+       uint32_t  const _788 = (uint32_t)(23ull);
+       uint32x16_t  const _789 = uint32x16_t_ops::broadcast(_788);
+       int32x16_t  const _790 = _783 << _789;
+       float16  const _791 = reinterpret<float16>(_790);
+       float  const _792 = float_from_bits(958452607 /* 0.000153376 */);
+       float16  const _793 = float16_ops::broadcast(_792);
+       float16  const _794 = _787 * _793;
+       float  const _795 = float_from_bits(984588920 /* 0.00133999 */);
+       float16  const _796 = float16_ops::broadcast(_795);
+       float16  const _797 = _794 + _796;
+       float16  const _798 = _797 * _787;
+       float  const _799 = float_from_bits(1008572159 /* 0.00961852 */);
+       float16  const _800 = float16_ops::broadcast(_799);
+       float16  const _801 = _798 + _800;
+       float16  const _802 = _801 * _787;
+       float  const _803 = float_from_bits(1029920619 /* 0.0555033 */);
+       float16  const _804 = float16_ops::broadcast(_803);
+       float16  const _805 = _802 + _804;
+       float16  const _806 = _805 * _787;
+       float  const _807 = float_from_bits(1047920109 /* 0.240226 */);
+       float16  const _808 = float16_ops::broadcast(_807);
+       float16  const _809 = _806 + _808;
+       float16  const _810 = _809 * _787;
+       float  const _811 = float_from_bits(1060205080 /* 0.693147 */);
+       float16  const _812 = float16_ops::broadcast(_811);
+       float16  const _813 = _810 + _812;
+       float16  const _814 = _813 * _787;
+       float  const _815 = float_from_bits(1065353216 /* 1 */);
+       float16  const _816 = float16_ops::broadcast(_815);
+       float16  const _817 = _814 + _816;
+       float16  const _818 = _791 * _817;
+       int32_t  const _819 = _probs_s0_j_rebased + _711;
+       int32_t  const _820 = _819 * 32;
+       int32_t  const _821 = _820 + 16;
+       float16_ops::store(_818, _probs, _821);
       } // for _probs_s0_j_rebased
       _masked_free.free();
       {
        float _row_sum[32];
-       int32_t  const _812 = ::halide_cpp_max(_74, 0);
-       int32_t  const _813 = _77 - _812;
+       int32_t  const _822 = ::halide_cpp_max(_74, 0);
+       int32_t  const _823 = _77 - _822;
        // produce row_sum
        for (int _row_sum_s0_ii_ii = 0; _row_sum_s0_ii_ii < 0 + 2; _row_sum_s0_ii_ii++)
        {
-        float  const _814 = float_from_bits(0 /* 0 */);
-        float16  const _815 = float16_ops::broadcast(_814);
-        int32_t  const _816 = _row_sum_s0_ii_ii * 16;
-        float16_ops::store(_815, _row_sum, _816);
+        float  const _824 = float_from_bits(0 /* 0 */);
+        float16  const _825 = float16_ops::broadcast(_824);
+        int32_t  const _826 = _row_sum_s0_ii_ii * 16;
+        float16_ops::store(_825, _row_sum, _826);
        } // for _row_sum_s0_ii_ii
        // consume probs
-       int32_t  const _817 = ::halide_cpp_max(_74, 0);
-       int32_t  const _818 = _817 - _671;
-       for (int _row_sum_s1_rk__x_rebased = 0; _row_sum_s1_rk__x_rebased < 0 + _813; _row_sum_s1_rk__x_rebased++)
+       int32_t  const _827 = ::halide_cpp_max(_74, 0);
+       int32_t  const _828 = _827 - _681;
+       for (int _row_sum_s1_rk__x_rebased = 0; _row_sum_s1_rk__x_rebased < 0 + _823; _row_sum_s1_rk__x_rebased++)
        {
-        float16  const _819 = float16_ops::load(_row_sum, 0);
-        int32_t  const _820 = _row_sum_s1_rk__x_rebased + _818;
-        int32_t  const _821 = _820 * 32;
-        float16  const _822 = float16_ops::load(_probs, _821);
-        float16  const _823 = _819 + _822;
-        float16_ops::store(_823, _row_sum, 0);
-        float16  const _824 = float16_ops::load(_row_sum, 16);
-        int32_t  const _825 = _row_sum_s1_rk__x_rebased + _818;
-        int32_t  const _826 = _825 * 32;
-        int32_t  const _827 = _826 + 16;
-        float16  const _828 = float16_ops::load(_probs, _827);
-        float16  const _829 = _824 + _828;
-        float16_ops::store(_829, _row_sum, 16);
+        float16  const _829 = float16_ops::load(_row_sum, 0);
+        int32_t  const _830 = _row_sum_s1_rk__x_rebased + _828;
+        int32_t  const _831 = _830 * 32;
+        float16  const _832 = float16_ops::load(_probs, _831);
+        float16  const _833 = _829 + _832;
+        float16_ops::store(_833, _row_sum, 0);
+        float16  const _834 = float16_ops::load(_row_sum, 16);
+        int32_t  const _835 = _row_sum_s1_rk__x_rebased + _828;
+        int32_t  const _836 = _835 * 32;
+        int32_t  const _837 = _836 + 16;
+        float16  const _838 = float16_ops::load(_probs, _837);
+        float16  const _839 = _834 + _838;
+        float16_ops::store(_839, _row_sum, 16);
        } // for _row_sum_s1_rk__x_rebased
        {
         float _partial[2560];
@@ -4576,27 +4597,27 @@ int attn_causal64_pipeline(void const *__user_context, struct halide_buffer_t *_
         // consume row_sum
         // consume probs
         // consume row_max
-        int32_t  const _830 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
-        int32_t  const _831 = _830 + 7;
-        int32_t  const _832 = _831 >> 3;
-        int32_t  const _833 = _attn_tile * 4;
-        int32_t  const _834 = _833 + 4;
-        int32_t  const _835 = ::halide_cpp_min(_832, _834);
-        int32_t  const _836 = _attn_kv_lo >> 3;
-        int32_t  const _837 = ::halide_cpp_max(_835, _836);
-        int32_t  const _838 = ::halide_cpp_max(_837, 0);
-        int32_t  const _839 = _838 * 8;
-        int32_t  const _840 = ::halide_cpp_min(_839, _attn_lk);
-        int32_t  const _841 = _94 + 1024;
-        int32_t  const _842 = ::halide_cpp_min(_840, _841);
-        int32_t  const _843 = ::halide_cpp_max(_836, 0);
-        int32_t  const _844 = _843 * 8;
-        int32_t  const _845 = ::halide_cpp_min(_844, _attn_lk);
-        int32_t  const _846 = _835 * 8;
-        int32_t  const _847 = ::halide_cpp_min(_846, _attn_lk);
-        int32_t  const _848 = _attn_chunk_lo >> 3;
+        int32_t  const _840 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
+        int32_t  const _841 = _840 + 7;
+        int32_t  const _842 = _841 >> 3;
+        int32_t  const _843 = _attn_tile * 4;
+        int32_t  const _844 = _843 + 4;
+        int32_t  const _845 = ::halide_cpp_min(_842, _844);
+        int32_t  const _846 = _attn_kv_lo >> 3;
+        int32_t  const _847 = ::halide_cpp_max(_845, _846);
+        int32_t  const _848 = ::halide_cpp_max(_847, 0);
         int32_t  const _849 = _848 * 8;
-        int32_t  const _850 = _94 - _671;
+        int32_t  const _850 = ::halide_cpp_min(_849, _attn_lk);
+        int32_t  const _851 = _94 + 1024;
+        int32_t  const _852 = ::halide_cpp_min(_850, _851);
+        int32_t  const _853 = ::halide_cpp_max(_846, 0);
+        int32_t  const _854 = _853 * 8;
+        int32_t  const _855 = ::halide_cpp_min(_854, _attn_lk);
+        int32_t  const _856 = _845 * 8;
+        int32_t  const _857 = ::halide_cpp_min(_856, _attn_lk);
+        int32_t  const _858 = _attn_chunk_lo >> 3;
+        int32_t  const _859 = _858 * 8;
+        int32_t  const _860 = _94 - _681;
         for (int _partial_s0_ii_ig = 0; _partial_s0_ii_ig < 0 + 8; _partial_s0_ii_ig++)
         {
          {
@@ -4604,314 +4625,314 @@ int attn_causal64_pipeline(void const *__user_context, struct halide_buffer_t *_
           // produce pv
           for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
           {
-           float  const _851 = float_from_bits(0 /* 0 */);
-           float16  const _852 = float16_ops::broadcast(_851);
-           int32_t  const _853 = _pv_s0_c_c * 16;
-           float16_ops::store(_852, _pv, _853);
+           float  const _861 = float_from_bits(0 /* 0 */);
+           float16  const _862 = float16_ops::broadcast(_861);
+           int32_t  const _863 = _pv_s0_c_c * 16;
+           float16_ops::store(_862, _pv, _863);
           } // for _pv_s0_c_c
           for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
           {
-           float  const _854 = float_from_bits(0 /* 0 */);
-           float16  const _855 = float16_ops::broadcast(_854);
-           int32_t  const _856 = _pv_s0_c_c * 16;
-           int32_t  const _857 = _856 + 64;
-           float16_ops::store(_855, _pv, _857);
+           float  const _864 = float_from_bits(0 /* 0 */);
+           float16  const _865 = float16_ops::broadcast(_864);
+           int32_t  const _866 = _pv_s0_c_c * 16;
+           int32_t  const _867 = _866 + 64;
+           float16_ops::store(_865, _pv, _867);
           } // for _pv_s0_c_c
           for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
           {
-           float  const _858 = float_from_bits(0 /* 0 */);
-           float16  const _859 = float16_ops::broadcast(_858);
-           int32_t  const _860 = _pv_s0_c_c * 16;
-           int32_t  const _861 = _860 + 128;
-           float16_ops::store(_859, _pv, _861);
+           float  const _868 = float_from_bits(0 /* 0 */);
+           float16  const _869 = float16_ops::broadcast(_868);
+           int32_t  const _870 = _pv_s0_c_c * 16;
+           int32_t  const _871 = _870 + 128;
+           float16_ops::store(_869, _pv, _871);
           } // for _pv_s0_c_c
           for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
           {
-           float  const _862 = float_from_bits(0 /* 0 */);
-           float16  const _863 = float16_ops::broadcast(_862);
-           int32_t  const _864 = _pv_s0_c_c * 16;
-           int32_t  const _865 = _864 + 192;
-           float16_ops::store(_863, _pv, _865);
+           float  const _872 = float_from_bits(0 /* 0 */);
+           float16  const _873 = float16_ops::broadcast(_872);
+           int32_t  const _874 = _pv_s0_c_c * 16;
+           int32_t  const _875 = _874 + 192;
+           float16_ops::store(_873, _pv, _875);
           } // for _pv_s0_c_c
-          int32_t  const _866 = _842 - _94;
-          for (int _pv_s1_rk__x_rebased = 0; _pv_s1_rk__x_rebased < 0 + _866; _pv_s1_rk__x_rebased++)
+          int32_t  const _876 = _852 - _94;
+          for (int _pv_s1_rk__x_rebased = 0; _pv_s1_rk__x_rebased < 0 + _876; _pv_s1_rk__x_rebased++)
           {
-           float16  const _867 = float16_ops::load(_pv, 0);
-           int32_t  const _868 = _94 + _pv_s1_rk__x_rebased;
-           int32_t  const _869 = _868 * 64;
-           float16  const _870 = float16_ops::load(_attn_v, _869);
-           int32_t  const _871 = _pv_s1_rk__x_rebased + _850;
-           int32_t  const _872 = _871 * 8;
-           int32_t  const _873 = _872 + _partial_s0_ii_ig;
-           int32_t  const _874 = _873 * 4;
-           float  const _875 = _probs[_874];
-           float16  const _876 = float16_ops::broadcast(_875);
-           float16  const _877 = _870 * _876;
-           float16  const _878 = _867 + _877;
-           float16_ops::store(_878, _pv, 0);
-           float16  const _879 = float16_ops::load(_pv, 16);
-           int32_t  const _880 = _94 + _pv_s1_rk__x_rebased;
-           int32_t  const _881 = _880 * 64;
-           int32_t  const _882 = _881 + 16;
-           float16  const _883 = float16_ops::load(_attn_v, _882);
-           int32_t  const _884 = _pv_s1_rk__x_rebased + _850;
-           int32_t  const _885 = _884 * 8;
-           int32_t  const _886 = _885 + _partial_s0_ii_ig;
-           int32_t  const _887 = _886 * 4;
-           float  const _888 = _probs[_887];
-           float16  const _889 = float16_ops::broadcast(_888);
-           float16  const _890 = _883 * _889;
-           float16  const _891 = _879 + _890;
-           float16_ops::store(_891, _pv, 16);
-           float16  const _892 = float16_ops::load(_pv, 32);
-           int32_t  const _893 = _94 + _pv_s1_rk__x_rebased;
-           int32_t  const _894 = _893 * 64;
-           int32_t  const _895 = _894 + 32;
-           float16  const _896 = float16_ops::load(_attn_v, _895);
-           int32_t  const _897 = _pv_s1_rk__x_rebased + _850;
-           int32_t  const _898 = _897 * 8;
-           int32_t  const _899 = _898 + _partial_s0_ii_ig;
-           int32_t  const _900 = _899 * 4;
-           float  const _901 = _probs[_900];
-           float16  const _902 = float16_ops::broadcast(_901);
-           float16  const _903 = _896 * _902;
-           float16  const _904 = _892 + _903;
-           float16_ops::store(_904, _pv, 32);
-           float16  const _905 = float16_ops::load(_pv, 48);
-           int32_t  const _906 = _94 + _pv_s1_rk__x_rebased;
-           int32_t  const _907 = _906 * 64;
-           int32_t  const _908 = _907 + 48;
-           float16  const _909 = float16_ops::load(_attn_v, _908);
-           int32_t  const _910 = _pv_s1_rk__x_rebased + _850;
-           int32_t  const _911 = _910 * 8;
-           int32_t  const _912 = _911 + _partial_s0_ii_ig;
-           int32_t  const _913 = _912 * 4;
-           float  const _914 = _probs[_913];
-           float16  const _915 = float16_ops::broadcast(_914);
-           float16  const _916 = _909 * _915;
-           float16  const _917 = _905 + _916;
-           float16_ops::store(_917, _pv, 48);
-           float16  const _918 = float16_ops::load(_pv, 64);
-           int32_t  const _919 = _94 + _pv_s1_rk__x_rebased;
-           int32_t  const _920 = _919 * 64;
-           float16  const _921 = float16_ops::load(_attn_v, _920);
-           int32_t  const _922 = _pv_s1_rk__x_rebased + _850;
-           int32_t  const _923 = _922 * 8;
-           int32_t  const _924 = _923 + _partial_s0_ii_ig;
-           int32_t  const _925 = _924 * 4;
-           int32_t  const _926 = _925 + 1;
-           float  const _927 = _probs[_926];
-           float16  const _928 = float16_ops::broadcast(_927);
-           float16  const _929 = _921 * _928;
-           float16  const _930 = _918 + _929;
-           float16_ops::store(_930, _pv, 64);
-           float16  const _931 = float16_ops::load(_pv, 80);
-           int32_t  const _932 = _94 + _pv_s1_rk__x_rebased;
-           int32_t  const _933 = _932 * 64;
-           int32_t  const _934 = _933 + 16;
-           float16  const _935 = float16_ops::load(_attn_v, _934);
-           int32_t  const _936 = _pv_s1_rk__x_rebased + _850;
-           int32_t  const _937 = _936 * 8;
-           int32_t  const _938 = _937 + _partial_s0_ii_ig;
-           int32_t  const _939 = _938 * 4;
-           int32_t  const _940 = _939 + 1;
-           float  const _941 = _probs[_940];
-           float16  const _942 = float16_ops::broadcast(_941);
-           float16  const _943 = _935 * _942;
-           float16  const _944 = _931 + _943;
-           float16_ops::store(_944, _pv, 80);
-           float16  const _945 = float16_ops::load(_pv, 96);
-           int32_t  const _946 = _94 + _pv_s1_rk__x_rebased;
-           int32_t  const _947 = _946 * 64;
-           int32_t  const _948 = _947 + 32;
-           float16  const _949 = float16_ops::load(_attn_v, _948);
-           int32_t  const _950 = _pv_s1_rk__x_rebased + _850;
-           int32_t  const _951 = _950 * 8;
-           int32_t  const _952 = _951 + _partial_s0_ii_ig;
-           int32_t  const _953 = _952 * 4;
-           int32_t  const _954 = _953 + 1;
-           float  const _955 = _probs[_954];
-           float16  const _956 = float16_ops::broadcast(_955);
-           float16  const _957 = _949 * _956;
-           float16  const _958 = _945 + _957;
-           float16_ops::store(_958, _pv, 96);
-           float16  const _959 = float16_ops::load(_pv, 112);
-           int32_t  const _960 = _94 + _pv_s1_rk__x_rebased;
-           int32_t  const _961 = _960 * 64;
-           int32_t  const _962 = _961 + 48;
-           float16  const _963 = float16_ops::load(_attn_v, _962);
-           int32_t  const _964 = _pv_s1_rk__x_rebased + _850;
-           int32_t  const _965 = _964 * 8;
-           int32_t  const _966 = _965 + _partial_s0_ii_ig;
-           int32_t  const _967 = _966 * 4;
-           int32_t  const _968 = _967 + 1;
-           float  const _969 = _probs[_968];
-           float16  const _970 = float16_ops::broadcast(_969);
-           float16  const _971 = _963 * _970;
-           float16  const _972 = _959 + _971;
-           float16_ops::store(_972, _pv, 112);
-           float16  const _973 = float16_ops::load(_pv, 128);
-           int32_t  const _974 = _94 + _pv_s1_rk__x_rebased;
-           int32_t  const _975 = _974 * 64;
-           float16  const _976 = float16_ops::load(_attn_v, _975);
-           int32_t  const _977 = _pv_s1_rk__x_rebased + _850;
-           int32_t  const _978 = _977 * 8;
-           int32_t  const _979 = _978 + _partial_s0_ii_ig;
-           int32_t  const _980 = _979 * 4;
-           int32_t  const _981 = _980 + 2;
-           float  const _982 = _probs[_981];
-           float16  const _983 = float16_ops::broadcast(_982);
-           float16  const _984 = _976 * _983;
-           float16  const _985 = _973 + _984;
-           float16_ops::store(_985, _pv, 128);
-           float16  const _986 = float16_ops::load(_pv, 144);
-           int32_t  const _987 = _94 + _pv_s1_rk__x_rebased;
-           int32_t  const _988 = _987 * 64;
-           int32_t  const _989 = _988 + 16;
-           float16  const _990 = float16_ops::load(_attn_v, _989);
-           int32_t  const _991 = _pv_s1_rk__x_rebased + _850;
-           int32_t  const _992 = _991 * 8;
-           int32_t  const _993 = _992 + _partial_s0_ii_ig;
-           int32_t  const _994 = _993 * 4;
-           int32_t  const _995 = _994 + 2;
-           float  const _996 = _probs[_995];
-           float16  const _997 = float16_ops::broadcast(_996);
-           float16  const _998 = _990 * _997;
-           float16  const _999 = _986 + _998;
-           float16_ops::store(_999, _pv, 144);
-           float16  const _1000 = float16_ops::load(_pv, 160);
-           int32_t  const _1001 = _94 + _pv_s1_rk__x_rebased;
-           int32_t  const _1002 = _1001 * 64;
-           int32_t  const _1003 = _1002 + 32;
-           float16  const _1004 = float16_ops::load(_attn_v, _1003);
-           int32_t  const _1005 = _pv_s1_rk__x_rebased + _850;
-           int32_t  const _1006 = _1005 * 8;
-           int32_t  const _1007 = _1006 + _partial_s0_ii_ig;
-           int32_t  const _1008 = _1007 * 4;
-           int32_t  const _1009 = _1008 + 2;
-           float  const _1010 = _probs[_1009];
-           float16  const _1011 = float16_ops::broadcast(_1010);
-           float16  const _1012 = _1004 * _1011;
-           float16  const _1013 = _1000 + _1012;
-           float16_ops::store(_1013, _pv, 160);
-           float16  const _1014 = float16_ops::load(_pv, 176);
-           int32_t  const _1015 = _94 + _pv_s1_rk__x_rebased;
-           int32_t  const _1016 = _1015 * 64;
-           int32_t  const _1017 = _1016 + 48;
-           float16  const _1018 = float16_ops::load(_attn_v, _1017);
-           int32_t  const _1019 = _pv_s1_rk__x_rebased + _850;
-           int32_t  const _1020 = _1019 * 8;
-           int32_t  const _1021 = _1020 + _partial_s0_ii_ig;
-           int32_t  const _1022 = _1021 * 4;
-           int32_t  const _1023 = _1022 + 2;
-           float  const _1024 = _probs[_1023];
-           float16  const _1025 = float16_ops::broadcast(_1024);
-           float16  const _1026 = _1018 * _1025;
-           float16  const _1027 = _1014 + _1026;
-           float16_ops::store(_1027, _pv, 176);
-           float16  const _1028 = float16_ops::load(_pv, 192);
-           int32_t  const _1029 = _94 + _pv_s1_rk__x_rebased;
-           int32_t  const _1030 = _1029 * 64;
-           float16  const _1031 = float16_ops::load(_attn_v, _1030);
-           int32_t  const _1032 = _pv_s1_rk__x_rebased + _850;
-           int32_t  const _1033 = _1032 * 8;
-           int32_t  const _1034 = _1033 + _partial_s0_ii_ig;
-           int32_t  const _1035 = _1034 * 4;
-           int32_t  const _1036 = _1035 + 3;
-           float  const _1037 = _probs[_1036];
-           float16  const _1038 = float16_ops::broadcast(_1037);
-           float16  const _1039 = _1031 * _1038;
-           float16  const _1040 = _1028 + _1039;
-           float16_ops::store(_1040, _pv, 192);
-           float16  const _1041 = float16_ops::load(_pv, 208);
-           int32_t  const _1042 = _94 + _pv_s1_rk__x_rebased;
-           int32_t  const _1043 = _1042 * 64;
-           int32_t  const _1044 = _1043 + 16;
-           float16  const _1045 = float16_ops::load(_attn_v, _1044);
-           int32_t  const _1046 = _pv_s1_rk__x_rebased + _850;
-           int32_t  const _1047 = _1046 * 8;
-           int32_t  const _1048 = _1047 + _partial_s0_ii_ig;
-           int32_t  const _1049 = _1048 * 4;
-           int32_t  const _1050 = _1049 + 3;
-           float  const _1051 = _probs[_1050];
-           float16  const _1052 = float16_ops::broadcast(_1051);
-           float16  const _1053 = _1045 * _1052;
-           float16  const _1054 = _1041 + _1053;
-           float16_ops::store(_1054, _pv, 208);
-           float16  const _1055 = float16_ops::load(_pv, 224);
-           int32_t  const _1056 = _94 + _pv_s1_rk__x_rebased;
-           int32_t  const _1057 = _1056 * 64;
-           int32_t  const _1058 = _1057 + 32;
-           float16  const _1059 = float16_ops::load(_attn_v, _1058);
-           int32_t  const _1060 = _pv_s1_rk__x_rebased + _850;
-           int32_t  const _1061 = _1060 * 8;
-           int32_t  const _1062 = _1061 + _partial_s0_ii_ig;
-           int32_t  const _1063 = _1062 * 4;
-           int32_t  const _1064 = _1063 + 3;
-           float  const _1065 = _probs[_1064];
-           float16  const _1066 = float16_ops::broadcast(_1065);
-           float16  const _1067 = _1059 * _1066;
-           float16  const _1068 = _1055 + _1067;
-           float16_ops::store(_1068, _pv, 224);
-           float16  const _1069 = float16_ops::load(_pv, 240);
-           int32_t  const _1070 = _94 + _pv_s1_rk__x_rebased;
-           int32_t  const _1071 = _1070 * 64;
-           int32_t  const _1072 = _1071 + 48;
-           float16  const _1073 = float16_ops::load(_attn_v, _1072);
-           int32_t  const _1074 = _pv_s1_rk__x_rebased + _850;
-           int32_t  const _1075 = _1074 * 8;
-           int32_t  const _1076 = _1075 + _partial_s0_ii_ig;
-           int32_t  const _1077 = _1076 * 4;
-           int32_t  const _1078 = _1077 + 3;
-           float  const _1079 = _probs[_1078];
-           float16  const _1080 = float16_ops::broadcast(_1079);
-           float16  const _1081 = _1073 * _1080;
-           float16  const _1082 = _1069 + _1081;
-           float16_ops::store(_1082, _pv, 240);
+           float16  const _877 = float16_ops::load(_pv, 0);
+           int32_t  const _878 = _94 + _pv_s1_rk__x_rebased;
+           int32_t  const _879 = _878 * 64;
+           float16  const _880 = float16_ops::load(_attn_v, _879);
+           int32_t  const _881 = _pv_s1_rk__x_rebased + _860;
+           int32_t  const _882 = _881 * 8;
+           int32_t  const _883 = _882 + _partial_s0_ii_ig;
+           int32_t  const _884 = _883 * 4;
+           float  const _885 = _probs[_884];
+           float16  const _886 = float16_ops::broadcast(_885);
+           float16  const _887 = _880 * _886;
+           float16  const _888 = _877 + _887;
+           float16_ops::store(_888, _pv, 0);
+           float16  const _889 = float16_ops::load(_pv, 16);
+           int32_t  const _890 = _94 + _pv_s1_rk__x_rebased;
+           int32_t  const _891 = _890 * 64;
+           int32_t  const _892 = _891 + 16;
+           float16  const _893 = float16_ops::load(_attn_v, _892);
+           int32_t  const _894 = _pv_s1_rk__x_rebased + _860;
+           int32_t  const _895 = _894 * 8;
+           int32_t  const _896 = _895 + _partial_s0_ii_ig;
+           int32_t  const _897 = _896 * 4;
+           float  const _898 = _probs[_897];
+           float16  const _899 = float16_ops::broadcast(_898);
+           float16  const _900 = _893 * _899;
+           float16  const _901 = _889 + _900;
+           float16_ops::store(_901, _pv, 16);
+           float16  const _902 = float16_ops::load(_pv, 32);
+           int32_t  const _903 = _94 + _pv_s1_rk__x_rebased;
+           int32_t  const _904 = _903 * 64;
+           int32_t  const _905 = _904 + 32;
+           float16  const _906 = float16_ops::load(_attn_v, _905);
+           int32_t  const _907 = _pv_s1_rk__x_rebased + _860;
+           int32_t  const _908 = _907 * 8;
+           int32_t  const _909 = _908 + _partial_s0_ii_ig;
+           int32_t  const _910 = _909 * 4;
+           float  const _911 = _probs[_910];
+           float16  const _912 = float16_ops::broadcast(_911);
+           float16  const _913 = _906 * _912;
+           float16  const _914 = _902 + _913;
+           float16_ops::store(_914, _pv, 32);
+           float16  const _915 = float16_ops::load(_pv, 48);
+           int32_t  const _916 = _94 + _pv_s1_rk__x_rebased;
+           int32_t  const _917 = _916 * 64;
+           int32_t  const _918 = _917 + 48;
+           float16  const _919 = float16_ops::load(_attn_v, _918);
+           int32_t  const _920 = _pv_s1_rk__x_rebased + _860;
+           int32_t  const _921 = _920 * 8;
+           int32_t  const _922 = _921 + _partial_s0_ii_ig;
+           int32_t  const _923 = _922 * 4;
+           float  const _924 = _probs[_923];
+           float16  const _925 = float16_ops::broadcast(_924);
+           float16  const _926 = _919 * _925;
+           float16  const _927 = _915 + _926;
+           float16_ops::store(_927, _pv, 48);
+           float16  const _928 = float16_ops::load(_pv, 64);
+           int32_t  const _929 = _94 + _pv_s1_rk__x_rebased;
+           int32_t  const _930 = _929 * 64;
+           float16  const _931 = float16_ops::load(_attn_v, _930);
+           int32_t  const _932 = _pv_s1_rk__x_rebased + _860;
+           int32_t  const _933 = _932 * 8;
+           int32_t  const _934 = _933 + _partial_s0_ii_ig;
+           int32_t  const _935 = _934 * 4;
+           int32_t  const _936 = _935 + 1;
+           float  const _937 = _probs[_936];
+           float16  const _938 = float16_ops::broadcast(_937);
+           float16  const _939 = _931 * _938;
+           float16  const _940 = _928 + _939;
+           float16_ops::store(_940, _pv, 64);
+           float16  const _941 = float16_ops::load(_pv, 80);
+           int32_t  const _942 = _94 + _pv_s1_rk__x_rebased;
+           int32_t  const _943 = _942 * 64;
+           int32_t  const _944 = _943 + 16;
+           float16  const _945 = float16_ops::load(_attn_v, _944);
+           int32_t  const _946 = _pv_s1_rk__x_rebased + _860;
+           int32_t  const _947 = _946 * 8;
+           int32_t  const _948 = _947 + _partial_s0_ii_ig;
+           int32_t  const _949 = _948 * 4;
+           int32_t  const _950 = _949 + 1;
+           float  const _951 = _probs[_950];
+           float16  const _952 = float16_ops::broadcast(_951);
+           float16  const _953 = _945 * _952;
+           float16  const _954 = _941 + _953;
+           float16_ops::store(_954, _pv, 80);
+           float16  const _955 = float16_ops::load(_pv, 96);
+           int32_t  const _956 = _94 + _pv_s1_rk__x_rebased;
+           int32_t  const _957 = _956 * 64;
+           int32_t  const _958 = _957 + 32;
+           float16  const _959 = float16_ops::load(_attn_v, _958);
+           int32_t  const _960 = _pv_s1_rk__x_rebased + _860;
+           int32_t  const _961 = _960 * 8;
+           int32_t  const _962 = _961 + _partial_s0_ii_ig;
+           int32_t  const _963 = _962 * 4;
+           int32_t  const _964 = _963 + 1;
+           float  const _965 = _probs[_964];
+           float16  const _966 = float16_ops::broadcast(_965);
+           float16  const _967 = _959 * _966;
+           float16  const _968 = _955 + _967;
+           float16_ops::store(_968, _pv, 96);
+           float16  const _969 = float16_ops::load(_pv, 112);
+           int32_t  const _970 = _94 + _pv_s1_rk__x_rebased;
+           int32_t  const _971 = _970 * 64;
+           int32_t  const _972 = _971 + 48;
+           float16  const _973 = float16_ops::load(_attn_v, _972);
+           int32_t  const _974 = _pv_s1_rk__x_rebased + _860;
+           int32_t  const _975 = _974 * 8;
+           int32_t  const _976 = _975 + _partial_s0_ii_ig;
+           int32_t  const _977 = _976 * 4;
+           int32_t  const _978 = _977 + 1;
+           float  const _979 = _probs[_978];
+           float16  const _980 = float16_ops::broadcast(_979);
+           float16  const _981 = _973 * _980;
+           float16  const _982 = _969 + _981;
+           float16_ops::store(_982, _pv, 112);
+           float16  const _983 = float16_ops::load(_pv, 128);
+           int32_t  const _984 = _94 + _pv_s1_rk__x_rebased;
+           int32_t  const _985 = _984 * 64;
+           float16  const _986 = float16_ops::load(_attn_v, _985);
+           int32_t  const _987 = _pv_s1_rk__x_rebased + _860;
+           int32_t  const _988 = _987 * 8;
+           int32_t  const _989 = _988 + _partial_s0_ii_ig;
+           int32_t  const _990 = _989 * 4;
+           int32_t  const _991 = _990 + 2;
+           float  const _992 = _probs[_991];
+           float16  const _993 = float16_ops::broadcast(_992);
+           float16  const _994 = _986 * _993;
+           float16  const _995 = _983 + _994;
+           float16_ops::store(_995, _pv, 128);
+           float16  const _996 = float16_ops::load(_pv, 144);
+           int32_t  const _997 = _94 + _pv_s1_rk__x_rebased;
+           int32_t  const _998 = _997 * 64;
+           int32_t  const _999 = _998 + 16;
+           float16  const _1000 = float16_ops::load(_attn_v, _999);
+           int32_t  const _1001 = _pv_s1_rk__x_rebased + _860;
+           int32_t  const _1002 = _1001 * 8;
+           int32_t  const _1003 = _1002 + _partial_s0_ii_ig;
+           int32_t  const _1004 = _1003 * 4;
+           int32_t  const _1005 = _1004 + 2;
+           float  const _1006 = _probs[_1005];
+           float16  const _1007 = float16_ops::broadcast(_1006);
+           float16  const _1008 = _1000 * _1007;
+           float16  const _1009 = _996 + _1008;
+           float16_ops::store(_1009, _pv, 144);
+           float16  const _1010 = float16_ops::load(_pv, 160);
+           int32_t  const _1011 = _94 + _pv_s1_rk__x_rebased;
+           int32_t  const _1012 = _1011 * 64;
+           int32_t  const _1013 = _1012 + 32;
+           float16  const _1014 = float16_ops::load(_attn_v, _1013);
+           int32_t  const _1015 = _pv_s1_rk__x_rebased + _860;
+           int32_t  const _1016 = _1015 * 8;
+           int32_t  const _1017 = _1016 + _partial_s0_ii_ig;
+           int32_t  const _1018 = _1017 * 4;
+           int32_t  const _1019 = _1018 + 2;
+           float  const _1020 = _probs[_1019];
+           float16  const _1021 = float16_ops::broadcast(_1020);
+           float16  const _1022 = _1014 * _1021;
+           float16  const _1023 = _1010 + _1022;
+           float16_ops::store(_1023, _pv, 160);
+           float16  const _1024 = float16_ops::load(_pv, 176);
+           int32_t  const _1025 = _94 + _pv_s1_rk__x_rebased;
+           int32_t  const _1026 = _1025 * 64;
+           int32_t  const _1027 = _1026 + 48;
+           float16  const _1028 = float16_ops::load(_attn_v, _1027);
+           int32_t  const _1029 = _pv_s1_rk__x_rebased + _860;
+           int32_t  const _1030 = _1029 * 8;
+           int32_t  const _1031 = _1030 + _partial_s0_ii_ig;
+           int32_t  const _1032 = _1031 * 4;
+           int32_t  const _1033 = _1032 + 2;
+           float  const _1034 = _probs[_1033];
+           float16  const _1035 = float16_ops::broadcast(_1034);
+           float16  const _1036 = _1028 * _1035;
+           float16  const _1037 = _1024 + _1036;
+           float16_ops::store(_1037, _pv, 176);
+           float16  const _1038 = float16_ops::load(_pv, 192);
+           int32_t  const _1039 = _94 + _pv_s1_rk__x_rebased;
+           int32_t  const _1040 = _1039 * 64;
+           float16  const _1041 = float16_ops::load(_attn_v, _1040);
+           int32_t  const _1042 = _pv_s1_rk__x_rebased + _860;
+           int32_t  const _1043 = _1042 * 8;
+           int32_t  const _1044 = _1043 + _partial_s0_ii_ig;
+           int32_t  const _1045 = _1044 * 4;
+           int32_t  const _1046 = _1045 + 3;
+           float  const _1047 = _probs[_1046];
+           float16  const _1048 = float16_ops::broadcast(_1047);
+           float16  const _1049 = _1041 * _1048;
+           float16  const _1050 = _1038 + _1049;
+           float16_ops::store(_1050, _pv, 192);
+           float16  const _1051 = float16_ops::load(_pv, 208);
+           int32_t  const _1052 = _94 + _pv_s1_rk__x_rebased;
+           int32_t  const _1053 = _1052 * 64;
+           int32_t  const _1054 = _1053 + 16;
+           float16  const _1055 = float16_ops::load(_attn_v, _1054);
+           int32_t  const _1056 = _pv_s1_rk__x_rebased + _860;
+           int32_t  const _1057 = _1056 * 8;
+           int32_t  const _1058 = _1057 + _partial_s0_ii_ig;
+           int32_t  const _1059 = _1058 * 4;
+           int32_t  const _1060 = _1059 + 3;
+           float  const _1061 = _probs[_1060];
+           float16  const _1062 = float16_ops::broadcast(_1061);
+           float16  const _1063 = _1055 * _1062;
+           float16  const _1064 = _1051 + _1063;
+           float16_ops::store(_1064, _pv, 208);
+           float16  const _1065 = float16_ops::load(_pv, 224);
+           int32_t  const _1066 = _94 + _pv_s1_rk__x_rebased;
+           int32_t  const _1067 = _1066 * 64;
+           int32_t  const _1068 = _1067 + 32;
+           float16  const _1069 = float16_ops::load(_attn_v, _1068);
+           int32_t  const _1070 = _pv_s1_rk__x_rebased + _860;
+           int32_t  const _1071 = _1070 * 8;
+           int32_t  const _1072 = _1071 + _partial_s0_ii_ig;
+           int32_t  const _1073 = _1072 * 4;
+           int32_t  const _1074 = _1073 + 3;
+           float  const _1075 = _probs[_1074];
+           float16  const _1076 = float16_ops::broadcast(_1075);
+           float16  const _1077 = _1069 * _1076;
+           float16  const _1078 = _1065 + _1077;
+           float16_ops::store(_1078, _pv, 224);
+           float16  const _1079 = float16_ops::load(_pv, 240);
+           int32_t  const _1080 = _94 + _pv_s1_rk__x_rebased;
+           int32_t  const _1081 = _1080 * 64;
+           int32_t  const _1082 = _1081 + 48;
+           float16  const _1083 = float16_ops::load(_attn_v, _1082);
+           int32_t  const _1084 = _pv_s1_rk__x_rebased + _860;
+           int32_t  const _1085 = _1084 * 8;
+           int32_t  const _1086 = _1085 + _partial_s0_ii_ig;
+           int32_t  const _1087 = _1086 * 4;
+           int32_t  const _1088 = _1087 + 3;
+           float  const _1089 = _probs[_1088];
+           float16  const _1090 = float16_ops::broadcast(_1089);
+           float16  const _1091 = _1083 * _1090;
+           float16  const _1092 = _1079 + _1091;
+           float16_ops::store(_1092, _pv, 240);
           } // for _pv_s1_rk__x_rebased
           // consume pv
-          int32_t  const _1083 = ::halide_cpp_max(_845, _847);
-          int32_t  const _1084 = _partial_s0_ii_ig * 4;
+          int32_t  const _1093 = ::halide_cpp_max(_855, _857);
+          int32_t  const _1094 = _partial_s0_ii_ig * 4;
           for (int _partial_s0_ii_ir = 0; _partial_s0_ii_ir < 0 + 4; _partial_s0_ii_ir++)
           {
-           int32_t  const _1085 = _partial_s0_ii_ir + _1084;
-           int32_t  const _1086 = _1085 * 5;
-           int32_t  const _1087 = _partial_s0_ii_ir * 4;
+           int32_t  const _1095 = _partial_s0_ii_ir + _1094;
+           int32_t  const _1096 = _1095 * 5;
+           int32_t  const _1097 = _partial_s0_ii_ir * 4;
            for (int _partial_s0_c_c = 0; _partial_s0_c_c < 0 + 4; _partial_s0_c_c++)
            {
-            int32_t  const _1088 = _partial_s0_c_c + _1087;
-            int32_t  const _1089 = _1088 * 16;
-            float16  const _1090 = float16_ops::load(_pv, _1089);
-            int32_t  const _1091 = _partial_s0_c_c + _1086;
-            int32_t  const _1092 = _1091 * 16;
-            float16_ops::store(_1090, _partial, _1092);
+            int32_t  const _1098 = _partial_s0_c_c + _1097;
+            int32_t  const _1099 = _1098 * 16;
+            float16  const _1100 = float16_ops::load(_pv, _1099);
+            int32_t  const _1101 = _partial_s0_c_c + _1096;
+            int32_t  const _1102 = _1101 * 16;
+            float16_ops::store(_1100, _partial, _1102);
            } // for _partial_s0_c_c
-           int32_t  const _1093 = _partial_s0_ii_ir + _1084;
-           float  const _1094 = _row_max[_1093];
-           float16  const _1095 = float16_ops::broadcast(_1094);
-           float  const _1096 = _row_sum[_1093];
-           float16  const _1097 = float16_ops::broadcast(_1096);
-           int32_t  const _1098 = ::halide_cpp_min(_849, _1083);
-           int32_t  const _1099 = ::halide_cpp_max(_1098, _845);
-           int32_t  const _1100 = _1099 + 1024;
-           int32_t  const _1101 = ::halide_cpp_min(_1100, _1083);
-           float  const _1102 = reinterpret<float>(_1101);
-           float16  const _1103 = float16_ops::broadcast(_1102);
-           float  const _1104 = reinterpret<float>(_1083);
+           int32_t  const _1103 = _partial_s0_ii_ir + _1094;
+           float  const _1104 = _row_max[_1103];
            float16  const _1105 = float16_ops::broadcast(_1104);
-           int32x16_t  const _1106 = int32x16_t_ops::ramp(-2, 1);
-           int32x16_t  const _1107 = int32x16_t_ops::broadcast(0);
-           uint8x16_t  const _1108 = int32x16_t_ops::eq(_1106, _1107);
-           float16  const _1109 = float16_ops::select(_1108, _1103, _1105);
-           int32x16_t  const _1110 = int32x16_t_ops::ramp(-1, 1);
-           uint8x16_t  const _1111 = int32x16_t_ops::eq(_1110, _1107);
-           float16  const _1112 = float16_ops::select(_1111, _1097, _1109);
-           int32x16_t  const _1113 = int32x16_t_ops::ramp(0, 1);
-           uint8x16_t  const _1114 = int32x16_t_ops::eq(_1113, _1107);
-           float16  const _1115 = float16_ops::select(_1114, _1095, _1112);
-           int32_t  const _1116 = _1093 * 80;
-           int32_t  const _1117 = _1116 + 64;
-           float16_ops::store(_1115, _partial, _1117);
+           float  const _1106 = _row_sum[_1103];
+           float16  const _1107 = float16_ops::broadcast(_1106);
+           int32_t  const _1108 = ::halide_cpp_min(_859, _1093);
+           int32_t  const _1109 = ::halide_cpp_max(_1108, _855);
+           int32_t  const _1110 = _1109 + 1024;
+           int32_t  const _1111 = ::halide_cpp_min(_1110, _1093);
+           float  const _1112 = reinterpret<float>(_1111);
+           float16  const _1113 = float16_ops::broadcast(_1112);
+           float  const _1114 = reinterpret<float>(_1093);
+           float16  const _1115 = float16_ops::broadcast(_1114);
+           int32x16_t  const _1116 = int32x16_t_ops::ramp(-2, 1);
+           int32x16_t  const _1117 = int32x16_t_ops::broadcast(0);
+           uint8x16_t  const _1118 = int32x16_t_ops::eq(_1116, _1117);
+           float16  const _1119 = float16_ops::select(_1118, _1113, _1115);
+           int32x16_t  const _1120 = int32x16_t_ops::ramp(-1, 1);
+           uint8x16_t  const _1121 = int32x16_t_ops::eq(_1120, _1117);
+           float16  const _1122 = float16_ops::select(_1121, _1107, _1119);
+           int32x16_t  const _1123 = int32x16_t_ops::ramp(0, 1);
+           uint8x16_t  const _1124 = int32x16_t_ops::eq(_1123, _1117);
+           float16  const _1125 = float16_ops::select(_1124, _1105, _1122);
+           int32_t  const _1126 = _1103 * 80;
+           int32_t  const _1127 = _1126 + 64;
+           float16_ops::store(_1125, _partial, _1127);
           } // for _partial_s0_ii_ir
          } // alloc _pv
         } // for _partial_s0_ii_ig
@@ -4920,13 +4941,13 @@ int attn_causal64_pipeline(void const *__user_context, struct halide_buffer_t *_
         // consume partial
         for (int _attn_out_s0_ii = 0; _attn_out_s0_ii < 0 + 32; _attn_out_s0_ii++)
         {
-         int32_t  const _1118 = _attn_out_s0_ii * 5;
+         int32_t  const _1128 = _attn_out_s0_ii * 5;
          for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + 5; _attn_out_s0_c_c++)
          {
-          int32_t  const _1119 = _attn_out_s0_c_c + _1118;
-          int32_t  const _1120 = _1119 * 16;
-          float16  const _1121 = float16_ops::load(_partial, _1120);
-          float16_ops::store(_1121, _attn_out, _1120);
+          int32_t  const _1129 = _attn_out_s0_c_c + _1128;
+          int32_t  const _1130 = _1129 * 16;
+          float16  const _1131 = float16_ops::load(_partial, _1130);
+          float16_ops::store(_1131, _attn_out, _1130);
          } // for _attn_out_s0_c_c
         } // for _attn_out_s0_ii
        } // alloc _partial
@@ -4956,7 +4977,8 @@ int attn_causal64_pipeline_argv(void **args) {
   *(int32_t const *)args[11],
   *(int32_t const *)args[12],
   *(int32_t const *)args[13],
-  (halide_buffer_t *)args[14]
+  *(int32_t const *)args[14],
+  (halide_buffer_t *)args[15]
 );
 }
 HALIDE_FUNCTION_ATTRS
@@ -5029,16 +5051,23 @@ const struct halide_filter_metadata_t *attn_causal64_pipeline_metadata() {
  const halide_scalar_value_t *scalar_min__attn_tile = (const halide_scalar_value_t *)&halide_scalar_value_4;
  const halide_scalar_value_t *scalar_max__attn_tile = nullptr;
  const halide_scalar_value_t *scalar_estimate__attn_tile = nullptr;
- int64_t const *const *buffer_estimates__attn_head = nullptr;
+ int64_t const *const *buffer_estimates__attn_q_step = nullptr;
  alignas(alignof(halide_scalar_value_t)) static const int32_t halide_scalar_value_5[2] = {0, 0};
+ alignas(alignof(halide_scalar_value_t)) static const int32_t halide_scalar_value_6[2] = {1, 0};
+ const halide_scalar_value_t *scalar_def__attn_q_step = nullptr;
+ const halide_scalar_value_t *scalar_min__attn_q_step = (const halide_scalar_value_t *)&halide_scalar_value_5;
+ const halide_scalar_value_t *scalar_max__attn_q_step = (const halide_scalar_value_t *)&halide_scalar_value_6;
+ const halide_scalar_value_t *scalar_estimate__attn_q_step = nullptr;
+ int64_t const *const *buffer_estimates__attn_head = nullptr;
+ alignas(alignof(halide_scalar_value_t)) static const int32_t halide_scalar_value_7[2] = {0, 0};
  const halide_scalar_value_t *scalar_def__attn_head = nullptr;
- const halide_scalar_value_t *scalar_min__attn_head = (const halide_scalar_value_t *)&halide_scalar_value_5;
+ const halide_scalar_value_t *scalar_min__attn_head = (const halide_scalar_value_t *)&halide_scalar_value_7;
  const halide_scalar_value_t *scalar_max__attn_head = nullptr;
  const halide_scalar_value_t *scalar_estimate__attn_head = nullptr;
  int64_t const *const *buffer_estimates__attn_batch = nullptr;
- alignas(alignof(halide_scalar_value_t)) static const int32_t halide_scalar_value_6[2] = {0, 0};
+ alignas(alignof(halide_scalar_value_t)) static const int32_t halide_scalar_value_8[2] = {0, 0};
  const halide_scalar_value_t *scalar_def__attn_batch = nullptr;
- const halide_scalar_value_t *scalar_min__attn_batch = (const halide_scalar_value_t *)&halide_scalar_value_6;
+ const halide_scalar_value_t *scalar_min__attn_batch = (const halide_scalar_value_t *)&halide_scalar_value_8;
  const halide_scalar_value_t *scalar_max__attn_batch = nullptr;
  const halide_scalar_value_t *scalar_estimate__attn_batch = nullptr;
  int64_t const *const *buffer_estimates__attn_kv_lo = nullptr;
@@ -5066,7 +5095,7 @@ const struct halide_filter_metadata_t *attn_causal64_pipeline_metadata() {
  const halide_scalar_value_t *scalar_min__attn_out = nullptr;
  const halide_scalar_value_t *scalar_max__attn_out = nullptr;
  const halide_scalar_value_t *scalar_estimate__attn_out = nullptr;
- static const halide_filter_argument_t args[15] = {
+ static const halide_filter_argument_t args[16] = {
   {
    "__user_context",
    halide_argument_kind_input_scalar,
@@ -5167,6 +5196,17 @@ const struct halide_filter_metadata_t *attn_causal64_pipeline_metadata() {
    buffer_estimates__attn_tile,
    },
   {
+   "attn_q_step",
+   halide_argument_kind_input_scalar,
+   0,
+   {halide_type_int, 32, 1},
+   scalar_def__attn_q_step,
+   scalar_min__attn_q_step,
+   scalar_max__attn_q_step,
+   scalar_estimate__attn_q_step,
+   buffer_estimates__attn_q_step,
+   },
+  {
    "attn_head",
    halide_argument_kind_input_scalar,
    0,
@@ -5235,7 +5275,7 @@ const struct halide_filter_metadata_t *attn_causal64_pipeline_metadata() {
   };
  static const halide_filter_metadata_t md = {
   halide_filter_metadata_t::VERSION,
-  15,
+  16,
   args,
   "x0-64-linux-avx-avx2-avx512-avx512_skylake-f16c-fma-no_bounds_query-sse41-user_context",
   "attn_causal64_pipeline",
@@ -5366,6 +5406,11 @@ int attn_causal64_rt_error_out_of_memory(void* uc) {
   return -1;
 }
 
+int attn_causal64_rt_error_param_too_large_i64(void* uc, const char* name, int64_t val, int64_t max_val) {
+  fail(uc, "argument %s = %lld is above %lld", name, (long long)val, (long long)max_val);
+  return -1;
+}
+
 int attn_causal64_rt_error_param_too_small_i64(void* uc, const char* name, int64_t val, int64_t min_val) {
   fail(uc, "argument %s = %lld is below %lld", name, (long long)val, (long long)min_val);
   return -1;
@@ -5419,6 +5464,7 @@ constexpr int kLanes = 16, kTileQ = 32;
 constexpr int64_t kHeadDim = 64, kValueDim = 64;  // 0: any
 constexpr IoType kIoType = IoType::F32;
 constexpr bool kLseRequired = false;
+constexpr bool kPackHeads = true;  // the mask and score ignore the head: decoding packs a group's heads
 constexpr int kNumBuffers = 0, kNumScalars = 0;
 
 }  // namespace
@@ -5477,6 +5523,22 @@ float read_io(const char* p) {
   uint16_t h;
   memcpy(&h, p, 2);
   return kIoType == IoType::F16 ? half_to_float(h) : bf16_to_float(h);
+}
+
+/// `n` elements of the I/O type as f32: a memcpy, a loop of constant stride for bf16 (vectorized
+/// by the compiler), F16C eight at a time for f16 where the target has it.
+void read_row(const char* src, float* dst, int64_t n) {
+  if (kIoType == IoType::F32) {
+    memcpy(dst, src, size_t(n) * 4);
+    return;
+  }
+  int64_t c = 0;
+#if defined(__F16C__)
+  if (kIoType == IoType::F16)
+    for (; c + 8 <= n; c += 8)
+      _mm256_storeu_ps(dst + c, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 2 * c))));
+#endif
+  for (; c < n; ++c) dst[c] = read_io(src + 2 * c);
 }
 
 void write_io(char* p, float f) {
@@ -5566,10 +5628,7 @@ bool prepare_key_side(void* uc, const DLTensor* t, const char* name, int64_t col
     for (int64_t r = 0; r < L; ++r) {
       const char* src = base + b * sb + h * sh + r * sl;
       float* dst = s.copy + b * s.batch_stride + h * s.head_stride + r * cols;
-      if (kIoType == IoType::F32)
-        memcpy(dst, src, size_t(C) * 4);
-      else
-        for (int64_t c = 0; c < C; ++c) dst[c] = read_io(src + c * esize);
+      read_row(src, dst, C);
       memset(dst + C, 0, size_t(cols - C) * 4);
     }
     return 0;
@@ -5838,9 +5897,24 @@ extern "C" __attribute__((visibility("default"))) int attn_causal64(const attn_k
   // One task per (query tile, query head, batch entry), tiles innermost: neighbouring tasks read
   // the same key/value head.
   int64_t groups = Hq / Hkv;
-  return parallel_for(uc, int(tiles * Hq * B), [&](int task) {
-    int64_t t = task % tiles, h = task / tiles % Hq, b = task / tiles / Hq;
-    int64_t row0 = t * kTileQ, rows = Lq - row0 < kTileQ ? Lq - row0 : kTileQ;
+  // Decoding (one query row) with grouped heads: the query heads that share a key/value head fill
+  // the rows of one tile (row r is head h + r, query 0) instead of one head per 32-row tile. Only
+  // when the mask and score do not read the head index.
+  const bool pack = kPackHeads && Lq == 1 && groups > 1;
+  const int64_t chunks_per_group = (groups + kTileQ - 1) / kTileQ;
+  const int64_t task_count = pack ? chunks_per_group * Hkv * B : tiles * Hq * B;
+  const int64_t q_step = pack ? 0 : 1, head_step = pack ? 1 : 0;
+  return parallel_for(uc, int(task_count), [&](int task) {
+    int64_t t, h, b, row0, rows;
+    if (pack) {
+      int64_t chunk = task % chunks_per_group, hk = task / chunks_per_group % Hkv;
+      t = 0, row0 = 0, b = task / chunks_per_group / Hkv, h = hk * groups + chunk * kTileQ;
+      rows = groups - chunk * kTileQ < kTileQ ? groups - chunk * kTileQ : kTileQ;
+    } else {
+      t = task % tiles, h = task / tiles % Hq, b = task / tiles / Hq;
+      row0 = t * kTileQ, rows = Lq - row0 < kTileQ ? Lq - row0 : kTileQ;
+    }
+    const int64_t last_q = row0 + (rows - 1) * q_step, last_h = h + (rows - 1) * head_step;
     TaskScratch& scratch = task_scratch;
     scratch.start(D, Dv_pad);
     // The tile's queries as f32 (rows past Lq zero).
@@ -5850,26 +5924,23 @@ extern "C" __attribute__((visibility("default"))) int attn_causal64(const attn_k
         memset(dst, 0, size_t(D) * 4);
         continue;
       }
-      const char* src = q_base + b * qb + h * qh + (row0 + r) * ql;
-      if (kIoType == IoType::F32)
-        memcpy(dst, src, size_t(D) * 4);
-      else
-        for (int64_t c = 0; c < D; ++c) dst[c] = read_io(src + c * q_esize);
+      const char* src = q_base + b * qb + (h + r * head_step) * qh + (row0 + r * q_step) * ql;
+      read_row(src, dst, D);
     }
     Plane q_tile(scratch.q.data(), D, kTileQ), out_tile(scratch.chunk.data(), Dv_pad + kLanes, kTileQ);
     Plane k_head(k.plane(h / groups, b), D, Lk), v_head(v.plane(h / groups, b), Dv_pad, Lk);
     // The window's runs of key blocks that the mask may allow, each chunk by chunk: the pipeline
     // takes at most 1024 keys a call, so the scores stay in cache.
     scratch.window_runs(window[size_t(2 * t)], window[size_t(2 * t + 1)], run_starts, runs, given_block, row0,
-                        row0 + rows - 1, int32_t(Lk));
+                        last_q, int32_t(Lk));
     int32_t hi = 0;
     auto block_end = [&](int32_t x) {
       int32_t end = (x / kSkipBlock + 1) * kSkipBlock;
       return end < hi ? end : hi;
     };
     auto masked = [&](int32_t x) {
-      return kHasKeyTest && keys_masked(int(row0), int(row0 + rows - 1), x, block_end(x) - 1, int(b), int(b), int(h),
-                                        int(h), args->scalars);
+      return kHasKeyTest && keys_masked(int(row0), int(last_q), x, block_end(x) - 1, int(b), int(b), int(h),
+                                        int(last_h), args->scalars);
     };
     bool first = true;
     for (size_t w = 0; w < scratch.windows.size(); w += 2) {
@@ -5883,7 +5954,7 @@ extern "C" __attribute__((visibility("default"))) int attn_causal64(const attn_k
       while (run_hi < hi && !masked(run_hi)) run_hi = block_end(run_hi);
       for (int32_t next = run_lo;;) {
         int result = attn_causal64_pipeline(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(Lq), int32_t(Lk), int32_t(D),
-            int32_t(Dv_pad), int32_t(t), int32_t(h), int32_t(b), run_lo, run_hi, next, &out_tile.buf);
+            int32_t(Dv_pad), int32_t(t), int32_t(q_step), int32_t(h), int32_t(b), run_lo, run_hi, next, &out_tile.buf);
         if (result != 0) {
           if (!ctx.failed) fail(uc, "%s: the kernel failed (Halide error %d)", kKernelName, result);
           return result;
@@ -5901,10 +5972,11 @@ extern "C" __attribute__((visibility("default"))) int attn_causal64(const attn_k
     for (int64_t r = 0; r < rows; ++r) {
       float sum = scratch.row_sum[size_t(r)], inv = sum > 0.0f ? 1.0f / sum : 0.0f;
       const float* src = scratch.acc.data() + r * Dv_pad;
-      char* dst = out_base + b * ob + h * oh + (row0 + r) * ol;
+      const int64_t hr = h + r * head_step, qr = row0 + r * q_step;
+      char* dst = out_base + b * ob + hr * oh + qr * ol;
       for (int64_t c = 0; c < Dv; ++c) write_io(dst + c * esize, sum > 0.0f ? src[c] * inv : 0.0f);
       if (lse_base)
-        lse_base[b * lb + h * lh + (row0 + r) * ll] =
+        lse_base[b * lb + hr * lh + qr * ll] =
             sum > 0.0f ? scratch.row_max[size_t(r)] * 0.693147180559945309f + logf(sum) : -INFINITY;
     }
     return 0;
