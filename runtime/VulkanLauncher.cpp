@@ -318,7 +318,7 @@ class Device final : public VulkanDevice {
     check(api_.vkQueueSubmit(queue_, 1, &si, res.fence), "vkQueueSubmit");
     check(api_.vkWaitForFences(device_, 1, &res.fence, VK_TRUE, UINT64_MAX), "vkWaitForFences");
     for (size_t i = 0; i < d.buffers.size(); ++i)
-      if (d.buffers[i].read_back)
+      if (d.buffers[i].read_back && !d.buffers[i].data->empty())
         std::memcpy(d.buffers[i].data->data(), res.buffers[i].mapped, d.buffers[i].data->size());
     if (!timestamps_) return -1;
     uint64_t ticks[2] = {0, 0};

@@ -19,7 +19,7 @@ using spirv::SpirvKernel;
 
 std::vector<uint8_t> words_bytes(const std::vector<int32_t>& w) {
   std::vector<uint8_t> b(w.size() * 4);
-  std::memcpy(b.data(), w.data(), b.size());
+  if (!w.empty()) std::memcpy(b.data(), w.data(), b.size());  // no memcpy from a null pointer
   return b;
 }
 
