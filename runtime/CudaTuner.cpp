@@ -64,6 +64,10 @@ CudaTuneResult cuda_autotune(CudaTuneBackend& backend, double tolerance) {
   return result;
 }
 
+double cuda_tune_tolerance(ScalarType io) {
+  return io == ScalarType::F32 ? 1e-4 : io == ScalarType::F16 ? 4e-3 : 3e-2;
+}
+
 CudaDeviceTuner::CudaDeviceTuner(CudaDevice& device, std::vector<CudaTuneSource> candidates,
                                  CudaLaunchRequest check, CudaLaunchRequest timing)
     : device_(device),

@@ -45,6 +45,9 @@ class CudaTuneBackend {
 /// usable candidate wins; ties keep the earlier one.
 CudaTuneResult cuda_autotune(CudaTuneBackend& backend, double tolerance);
 
+/// The largest difference from the table's output a candidate may show, by I/O type.
+double cuda_tune_tolerance(ScalarType io);
+
 /// One candidate for the device tuner: its name and generated source.
 struct CudaTuneSource {
   std::string name, source;

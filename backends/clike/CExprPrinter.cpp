@@ -22,6 +22,12 @@ std::string paren(const std::string& s) { return "(" + s + ")"; }
 
 }  // namespace
 
+std::string CExprPrinter::typed_scalar(const KernelArg& arg, const std::string& value) {
+  const std::string v = value + " /* " + arg.name + " */";
+  if (arg.elem == ElemType::Bool) return "(" + v + " != 0.0)";
+  return "((" + std::string(arg.elem == ElemType::I32 ? "int" : "float") + ")" + v + ")";
+}
+
 std::string CExprPrinter::type_name(const Halide::Type& t) {
   if (t.is_bool()) return "bool";
   if (t.is_float() && t.bits() == 32) return "float";

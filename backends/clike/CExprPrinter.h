@@ -50,6 +50,8 @@ class CExprPrinter {
   virtual std::string variable(const std::string& name) { return name; }
 
   const KernelIR& ir() const { return ir_; }
+  /// `value` (a double holding scalar argument `arg`) as the argument's C type, commented with its name.
+  static std::string typed_scalar(const KernelArg& arg, const std::string& value);
 
  private:
   std::string print_call(const Halide::Internal::Call* c);

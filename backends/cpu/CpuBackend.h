@@ -46,6 +46,9 @@ struct CpuKeyRanges {
 };
 CpuKeyRanges cpu_key_ranges(const KernelIR& ir, const TilePlanInputs& inputs);
 
+/// Points `args` at `ranges`: kv_ranges (NULL when empty) and, when it has them, the runs.
+void set_key_ranges(attn_kernel_args& args, const CpuKeyRanges& ranges);
+
 /// A generated kernel: a C header (the ABI and the entry point) and a self-contained C++17 source
 /// that includes it as "<header_name>". Byte-for-byte deterministic for a given IR and target.
 struct CpuKernelSource {

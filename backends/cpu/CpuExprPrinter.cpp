@@ -40,9 +40,7 @@ std::string CpuExprPrinter::load(const KernelArg& arg, int, const std::vector<st
 }
 
 std::string CpuExprPrinter::scalar(const KernelArg& arg, int position) {
-  const std::string v = "scalars[" + std::to_string(position) + "] /* " + arg.name + " */";
-  if (arg.elem == ElemType::Bool) return "(" + v + " != 0.0)";
-  return "((" + std::string(arg.elem == ElemType::I32 ? "int" : "float") + ")" + v + ")";
+  return typed_scalar(arg, "scalars[" + std::to_string(position) + "]");
 }
 
 }  // namespace attn::cpu

@@ -105,6 +105,14 @@ CpuKeyRanges cpu_key_ranges(const KernelIR& ir, const TilePlanInputs& inputs) {
   return out;
 }
 
+void set_key_ranges(attn_kernel_args& args, const CpuKeyRanges& ranges) {
+  const bool runs = !ranges.ranges.empty() && !ranges.run_starts.empty();
+  args.kv_ranges = ranges.ranges.empty() ? nullptr : ranges.ranges.data();
+  args.kv_ranges_block_q = ranges.block_q;
+  args.kv_run_starts = runs ? ranges.run_starts.data() : nullptr;
+  args.kv_runs = runs ? ranges.runs.data() : nullptr;
+}
+
 KernelOutputs run_cpu_kernel(const KernelIR& ir, const KernelInputs& in, int threads) {
   if (in.q.shape.size() != 4 || in.k.shape.size() != 4 || in.v.shape.size() != 4)
     throw InputError("q, k and v must be 4-D [B, H, L, D]");
@@ -149,10 +157,7 @@ KernelOutputs run_cpu_kernel(const KernelIR& ir, const KernelInputs& in, int thr
   args.buffers = buffers.data(), args.num_buffers = int(buffers.size());
   args.scalars = scalars.data(), args.num_scalars = int(scalars.size());
   args.num_threads = threads, args.error = error, args.error_size = sizeof error;
-  args.kv_ranges = ranges.ranges.empty() ? nullptr : ranges.ranges.data();
-  args.kv_ranges_block_q = ranges.block_q;
-  args.kv_run_starts = ranges.ranges.empty() ? nullptr : ranges.run_starts.data();
-  args.kv_runs = ranges.ranges.empty() ? nullptr : ranges.runs.data();
+  set_key_ranges(args, ranges);
   if (compiled(ir)->run(args) != 0) throw InputError(error[0] ? error : "the CPU kernel failed");
   return out;
 }

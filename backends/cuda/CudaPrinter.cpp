@@ -53,9 +53,7 @@ class CudaExprPrinter : public CExprPrinter {
     return s + ")";
   }
   std::string scalar(const KernelArg& arg, int position) override {
-    const std::string v = "p.scalars[" + std::to_string(position) + "] /* " + arg.name + " */";
-    if (arg.elem == ElemType::Bool) return "(" + v + " != 0.0)";
-    return "((" + std::string(arg.elem == ElemType::I32 ? "int" : "float") + ")" + v + ")";
+    return typed_scalar(arg, "p.scalars[" + std::to_string(position) + "]");
   }
 };
 

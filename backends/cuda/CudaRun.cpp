@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <optional>
 
 #include "attn/loader.hpp"
@@ -76,10 +78,51 @@ std::string tune_key(const CudaDevice& device, const std::string& table_source, 
   return "tiles-" + to_hex(sha256(s.data(), s.size()));
 }
 
-std::unique_ptr<DiskCache> tune_cache() {
-  std::string why;
-  const std::string dir = cuda_loader().cache_dir();
-  return dir.empty() ? nullptr : DiskCache::open(dir, cache_max_bytes_from_env(), why);
+/// Tuned tile shapes by key, kept in the disk cache beside the loader's kernels; each key is read
+/// from disk once per process (a launch should not open a file).
+class TunedShapes {
+ public:
+  std::optional<CudaTileConfig> find(const std::string& key) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = known_.find(key);
+    if (it != known_.end()) return it->second;
+    std::optional<CudaTileConfig> found;
+    if (DiskCache* d = disk()) {
+      DiskCache::Lookup hit = d->read(key);
+      if (hit.status == DiskCache::Lookup::Hit)
+        found = parse_cuda_tiles(std::string(hit.payload.begin(), hit.payload.end()));
+    }
+    return known_[key] = found;
+  }
+  void store(const std::string& key, const CudaTileConfig& tiles) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    known_[key] = tiles;
+    if (DiskCache* d = disk()) {
+      const std::string text = describe(tiles);
+      std::vector<std::string> evicted;
+      d->write(key, std::vector<uint8_t>(text.begin(), text.end()), evicted);
+    }
+  }
+
+ private:
+  DiskCache* disk() {
+    if (!opened_) {
+      opened_ = true;
+      std::string why;
+      const std::string dir = cuda_loader().cache_dir();
+      if (!dir.empty()) disk_ = DiskCache::open(dir, cache_max_bytes_from_env(), why);
+    }
+    return disk_.get();
+  }
+  std::mutex mutex_;
+  std::map<std::string, std::optional<CudaTileConfig>> known_;
+  std::unique_ptr<DiskCache> disk_;
+  bool opened_ = false;
+};
+
+TunedShapes& tuned_shapes() {
+  static TunedShapes* shapes = new TunedShapes();
+  return *shapes;
 }
 
 /// The problem the tuner checks candidates on: the caller's inputs cut to at most 4 heads and 1024
@@ -134,10 +177,7 @@ CudaTuneResult tune(CudaDevice& device, const KernelIR& ir, const CudaPrintOptio
   timing.q = &in.q, timing.k = &in.k, timing.v = &in.v, timing.buffers = buffers, timing.scalars = scalars;
   timing.timed_repeats = 5;
   CudaDeviceTuner tuner(device, std::move(sources), check, timing);
-  const double tolerance = ir.options.dtype == DType::F32   ? 1e-4
-                           : ir.options.dtype == DType::F16 ? 4e-3
-                                                            : 3e-2;
-  return cuda_autotune(tuner, tolerance);
+  return cuda_autotune(tuner, cuda_tune_tolerance(in.q.type));
 }
 
 }  // namespace
@@ -157,24 +197,14 @@ CudaRunResult run_cuda(const KernelIR& ir, const KernelInputs& in, const CudaRun
 
   // A tuned tile shape: cached for this device, kernel and size class, or searched for now.
   CudaRunResult result;
-  std::unique_ptr<DiskCache> cache = tune_cache();
   const std::string key = tune_key(*device, src.cu, in);
-  std::optional<CudaTileConfig> tuned;
-  if (cache) {
-    DiskCache::Lookup hit = cache->read(key);
-    if (hit.status == DiskCache::Lookup::Hit)
-      tuned = parse_cuda_tiles(std::string(hit.payload.begin(), hit.payload.end()));
-  }
+  std::optional<CudaTileConfig> tuned = tuned_shapes().find(key);
   if (!tuned && options.autotune) {
     std::vector<CudaTileConfig> configs;
     CudaTuneResult t = tune(*device, specialized, po, in, configs);
     result.tune_trials = t.trials;
     tuned = configs[t.best];
-    if (cache) {
-      const std::string text = describe(*tuned);
-      std::vector<std::string> evicted;
-      cache->write(key, std::vector<uint8_t>(text.begin(), text.end()), evicted);
-    }
+    tuned_shapes().store(key, *tuned);
   }
   if (tuned && !(*tuned == src.tiles)) {
     po.tiles = tuned;

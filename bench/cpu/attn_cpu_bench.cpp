@@ -112,10 +112,7 @@ int main(int argc, char** argv) {
     if (variant == "documents") plan_inputs.buffers["doc"] = {attn::TileBuffer::Elem::I32, doc.data(), {L}};
     if (variant == "alibi") plan_inputs.buffers["slopes"] = {attn::TileBuffer::Elem::F32, slopes.data(), {H}};
     attn::CpuKeyRanges ranges = attn::cpu_key_ranges(ir, plan_inputs);
-    args.kv_ranges = ranges.ranges.empty() ? nullptr : ranges.ranges.data();
-    args.kv_ranges_block_q = ranges.block_q;
-    args.kv_run_starts = ranges.ranges.empty() ? nullptr : ranges.run_starts.data();
-    args.kv_runs = ranges.ranges.empty() ? nullptr : ranges.runs.data();
+    attn::set_key_ranges(args, ranges);
     std::vector<double> times, cpu_times;
     for (int it = 0; it < o.iters + 1; ++it) {
       auto s = std::chrono::steady_clock::now();

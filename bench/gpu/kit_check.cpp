@@ -248,8 +248,7 @@ std::string tune_variant(CudaDevice& device, const fs::path& dir, int64_t len, s
   CudaLaunchRequest check = request_for(k, cq, ck, cv, cbuf), timing = request_for(k, q, kt, v, tbuf);
   timing.timed_repeats = 5;
   CudaDeviceTuner tuner(device, std::move(candidates), check, timing);
-  const double tol = k.info.dtype == ScalarType::F32 ? 1e-4 : k.info.dtype == ScalarType::F16 ? 4e-3 : 3e-2;
-  CudaTuneResult r = cuda_autotune(tuner, tol);
+  CudaTuneResult r = cuda_autotune(tuner, cuda_tune_tolerance(k.info.dtype));
   std::ostringstream out;
   out << "\"tuned_tiles\": " << json_string(r.trials[r.best].name)
       << ", \"tuned_ms\": " << r.trials[r.best].ms << ", \"table_tiles\": " << json_string(r.trials[0].name)

@@ -130,10 +130,7 @@ CpuRun run_cpu(const CpuCompiled& c, const KernelInputs& in_const, bool with_lse
   args.buffers = buffers.data(), args.num_buffers = int(buffers.size());
   args.scalars = scalars.data(), args.num_scalars = int(scalars.size());
   args.num_threads = threads, args.error = error, args.error_size = sizeof error;
-  if (ranges) {
-    args.kv_ranges = ranges->ranges.data(), args.kv_ranges_block_q = ranges->block_q;
-    if (!ranges->run_starts.empty()) args.kv_run_starts = ranges->run_starts.data(), args.kv_runs = ranges->runs.data();
-  }
+  if (ranges) set_key_ranges(args, *ranges);
   r.status = c.kernel->run(args);
   r.error = error;
   out.unpad();

@@ -154,8 +154,10 @@ BOOST_AUTO_TEST_CASE(documents_with_planned_key_ranges) {
     CpuKeyRanges ranges = cpu_key_ranges(*c.ir, plan);
     BOOST_REQUIRE_EQUAL(ranges.ranges.size(), size_t(2 * ((s.Lq + ranges.block_q - 1) / ranges.block_q)));
     BOOST_REQUIRE_EQUAL(ranges.run_starts.size(), ranges.ranges.size() / 2 + 1);
-    CpuKeyRanges nothing{ranges.block_q, std::vector<int64_t>(ranges.ranges.size(), 0),
-                         std::vector<int64_t>(ranges.run_starts.size(), 0), {0, 0}};
+    CpuKeyRanges nothing{ranges.block_q,
+                         std::vector<int64_t>(ranges.ranges.size(), 0),
+                         std::vector<int64_t>(ranges.run_starts.size(), 0),
+                         {0, 0}};
     CpuKeyRanges hull_only = ranges;
     hull_only.run_starts = nothing.run_starts, hull_only.runs = nothing.runs;
     KernelOutputs want = run_reference(*c.ir, in, 2);
@@ -175,7 +177,8 @@ BOOST_AUTO_TEST_CASE(documents_with_planned_key_ranges) {
     bad.run_starts[0] = 1;
     CpuRun refused = run_cpu(c, in, true, false, 2, &bad, 3);
     BOOST_TEST(refused.status != 0);
-    BOOST_TEST(refused.error.find("kv_run_starts is not non-decreasing from 0") != std::string::npos, refused.error);
+    BOOST_TEST(refused.error.find("kv_run_starts is not non-decreasing from 0") != std::string::npos,
+               refused.error);
   }
   // Sorted documents of 64 tokens: the last query tile's range starts at its document.
   const int64_t n = 512;
@@ -256,9 +259,9 @@ BOOST_AUTO_TEST_CASE(decoding_packs_the_heads_of_a_group) {
   // (kPackHeads; groups of 4, and of 40 = two tiles), the mask seeing query 0 on every row. A kernel
   // whose score reads the head (ALiBi) keeps one head per tile. Against the reference, with LSE.
   std::mt19937 rng(20);
-  for (const char* name : {"dense", "causal_lse", "decode", "window37", "documents", "alibi_causal", "dense_f16"})
-    for (int64_t groups : {4, 40})
-      check(name, Shape{2, 2 * groups, 2, 1, 700, 32, 24}, rng);
+  for (const char* name :
+       {"dense", "causal_lse", "decode", "window37", "documents", "alibi_causal", "dense_f16"})
+    for (int64_t groups : {4, 40}) check(name, Shape{2, 2 * groups, 2, 1, 700, 32, 24}, rng);
   BOOST_TEST(compile_cpu(kProgram, "dense").source.source.find("constexpr bool kPackHeads = true;") !=
              std::string::npos);
   BOOST_TEST(compile_cpu(kProgram, "alibi_causal").source.source.find("constexpr bool kPackHeads = false;") !=

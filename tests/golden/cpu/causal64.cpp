@@ -5944,28 +5944,28 @@ extern "C" __attribute__((visibility("default"))) int attn_causal64(const attn_k
     };
     bool first = true;
     for (size_t w = 0; w < scratch.windows.size(); w += 2) {
-     hi = scratch.windows[w + 1];
-     for (int32_t run_lo = scratch.windows[w]; run_lo < hi;) {
-      if (masked(run_lo)) {
-        run_lo = block_end(run_lo);
-        continue;
-      }
-      int32_t run_hi = kHasKeyTest ? block_end(run_lo) : hi;
-      while (run_hi < hi && !masked(run_hi)) run_hi = block_end(run_hi);
-      for (int32_t next = run_lo;;) {
-        int result = attn_causal64_pipeline(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(Lq), int32_t(Lk), int32_t(D),
-            int32_t(Dv_pad), int32_t(t), int32_t(q_step), int32_t(h), int32_t(b), run_lo, run_hi, next, &out_tile.buf);
-        if (result != 0) {
-          if (!ctx.failed) fail(uc, "%s: the kernel failed (Halide error %d)", kKernelName, result);
-          return result;
+      hi = scratch.windows[w + 1];
+      for (int32_t run_lo = scratch.windows[w]; run_lo < hi;) {
+        if (masked(run_lo)) {
+          run_lo = block_end(run_lo);
+          continue;
         }
-        scratch.absorb(first);
-        first = false;
-        if (scratch.chunk_end() >= scratch.window_end()) break;
-        next = scratch.chunk_end();
+        int32_t run_hi = kHasKeyTest ? block_end(run_lo) : hi;
+        while (run_hi < hi && !masked(run_hi)) run_hi = block_end(run_hi);
+        for (int32_t next = run_lo;;) {
+          int result = attn_causal64_pipeline(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(Lq), int32_t(Lk), int32_t(D),
+              int32_t(Dv_pad), int32_t(t), int32_t(q_step), int32_t(h), int32_t(b), run_lo, run_hi, next, &out_tile.buf);
+          if (result != 0) {
+            if (!ctx.failed) fail(uc, "%s: the kernel failed (Halide error %d)", kKernelName, result);
+            return result;
+          }
+          scratch.absorb(first);
+          first = false;
+          if (scratch.chunk_end() >= scratch.window_end()) break;
+          next = scratch.chunk_end();
+        }
+        run_lo = run_hi;
       }
-      run_lo = run_hi;
-     }
     }
     // Out = P·V / sum and LSE of the tile's real rows, in the caller's layout and type; a row
     // that no key reached is Out 0, LSE -inf.
