@@ -47,11 +47,11 @@ struct CompileOptions {
   std::string file;
   std::vector<std::string> targets;  ///< cpu, cuda (each plugs in through cli/CompileTargets.h)
   std::string out_dir;
-  std::string kernel;  ///< empty: every kernel
-  int cuda_sm = 80;    ///< the CUDA tile table's architecture
-  std::string
-      cuda_tiles;    ///< a tile shape to pin (`describe` text, e.g. from --autotune); empty: the table's
-  int head_dim = 0;  ///< for kernels that leave head_dim open (0: 128)
+  std::string kernel;      ///< empty: every kernel
+  int cuda_sm = 80;        ///< the CUDA tile table's architecture
+  std::string cuda_tiles;  ///< a tile shape to pin (`describe` text, e.g. from --autotune), "wgmma", or
+                           ///< empty: the table's
+  int head_dim = 0;        ///< for kernels that leave head_dim open (0: 128)
   std::string cpu_isa = "avx512";  ///< avx512 | avx2 | portable | host (host is machine-dependent)
 };
 int run_compile(const CompileOptions& o);

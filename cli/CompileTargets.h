@@ -19,7 +19,8 @@ struct CompileContext {
   std::string source_name;  ///< the .attn file's name (no folders)
   std::string kernel_hash;
   int cuda_sm = 80;
-  std::string cuda_tiles;  ///< empty: the tile table's shape
+  std::string
+      cuda_tiles;  ///< empty: the tile table's shape; "wgmma": Hopper's warpgroup kernel where it applies
   int head_dim = 0;
   std::string cpu_isa = "avx512";
 };

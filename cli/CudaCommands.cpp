@@ -14,12 +14,19 @@ std::vector<std::string> write_cuda_target(const KernelIR& ir, const CompileCont
                                            const std::filesystem::path& dir) {
   CudaPrintOptions po;
   po.sm = ctx.cuda_sm;
-  if (!ctx.cuda_tiles.empty()) {
+  if (ctx.cuda_tiles == "wgmma") {
+    // Hopper's warpgroup kernel wherever it applies (bf16/f16, head dims multiples of 64), the
+    // table's shape elsewhere.
+    if (ctx.cuda_sm != 90)
+      throw InputError("--cuda-tiles wgmma: the warpgroup kernel is for --cuda-sm 90 (sm_90a)");
+    po.prefer_wgmma = true;
+  } else if (!ctx.cuda_tiles.empty()) {
     po.tiles = parse_cuda_tiles(ctx.cuda_tiles);
     if (!po.tiles)
-      throw InputError("--cuda-tiles: '" + ctx.cuda_tiles +
-                       "' is not a tile shape (e.g. 'mma 64x64 warps=4 stages=3' or 'simt 32x32 warps=4', as "
-                       "attnc bench --autotune prints them)");
+      throw InputError(
+          "--cuda-tiles: '" + ctx.cuda_tiles +
+          "' is not a tile shape (e.g. 'mma 64x64 warps=4 stages=3', 'wgmma 128x128 warpgroups=2 "
+          "stages=2' or 'simt 32x32 warps=4', as attnc bench --autotune prints them, or 'wgmma')");
   }
   po.head_dim = ctx.head_dim;
   po.source_name = ctx.source_name;

@@ -60,8 +60,10 @@ int main(int argc, char** argv) {
   compile_cmd->add_option("-o,--out", compile.out_dir, "output folder")->required();
   compile_cmd->add_option("--kernel", compile.kernel, "only this kernel");
   compile_cmd->add_option("--cuda-sm", compile.cuda_sm, "CUDA architecture for the tile table (80, 90, ...)");
-  compile_cmd->add_option("--cuda-tiles", compile.cuda_tiles,
-                          "CUDA tile shape instead of the table's, as attnc bench --autotune prints it");
+  compile_cmd->add_option(
+      "--cuda-tiles", compile.cuda_tiles,
+      "CUDA tile shape instead of the table's, as attnc bench --autotune prints it; 'wgmma': "
+      "Hopper's warpgroup kernel wherever it applies (--cuda-sm 90)");
   compile_cmd->add_option("--head-dim", compile.head_dim,
                           "head_dim for kernels that leave it open (default 128)");
   compile_cmd

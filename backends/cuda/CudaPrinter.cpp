@@ -10,6 +10,7 @@
 
 #include "backends/clike/CExprPrinter.h"
 #include "backends/cuda/CudaDeviceText.h"
+#include "backends/cuda/CudaWgmma.h"
 #include "codegen/KernelIR.h"
 #include "codegen/Lower.h"
 #include "codegen/PlanTiles.h"
@@ -203,10 +204,15 @@ CudaKernelSource print_cuda_kernel(const KernelIR& ir, const CudaPrintOptions& o
     throw std::invalid_argument("CUDA kernels support head dimensions up to 256 (got " +
                                 std::to_string(std::max(d, dv)) + ")");
   CudaKernelSource out;
-  out.tiles = o.tiles ? *o.tiles : choose_cuda_tiles(o.sm, opt.dtype, d, dv);
+  std::optional<CudaTileConfig> wgmma =
+      o.prefer_wgmma ? cuda_wgmma_tiles(o.sm, opt.dtype, d, dv) : std::nullopt;
+  out.tiles = o.tiles ? *o.tiles : wgmma ? *wgmma : choose_cuda_tiles(o.sm, opt.dtype, d, dv);
   const CudaTileConfig& t = out.tiles;
-  if (t.mma && !cuda_mma_supported(opt.dtype, d, dv))
+  if (t.tensor_cores() && !cuda_mma_supported(opt.dtype, d, dv))
     throw std::invalid_argument("the tensor-core CUDA kernel does not support this dtype/head dimension");
+  if (t.kind == CudaKernelKind::Wgmma && o.sm != 90)
+    throw std::invalid_argument("tile shape '" + describe(t) + "' is Hopper's wgmma kernel (sm_90a); sm_" +
+                                std::to_string(o.sm) + " does not have it");
   if (cuda_shared_bytes(t, opt.dtype, d, dv) > cuda_max_shared_bytes(o.sm))
     throw std::invalid_argument("tile shape '" + describe(t) + "' needs " +
                                 std::to_string(cuda_shared_bytes(t, opt.dtype, d, dv)) +
@@ -223,7 +229,7 @@ CudaKernelSource print_cuda_kernel(const KernelIR& ir, const CudaPrintOptions& o
   out.launch.value_dim = dv;
   out.launch.dtype = scalar_type(opt.dtype);
   out.launch.scale = scale;
-  out.launch.needs_16b_rows = t.mma;
+  out.launch.needs_16b_rows = t.tensor_cores();
   for (const KernelArg& a : ir.args)
     if (a.kind == KernelArg::Kind::Scalar) out.launch.scalar_names.push_back(a.name);
   char scale_text[32];
@@ -234,12 +240,18 @@ CudaKernelSource print_cuda_kernel(const KernelIR& ir, const CudaPrintOptions& o
          << ", kernel '" << ir.name << "'.\n// Kernel hash "
          << (o.source_hash.empty() ? kernel_hash(ir) : o.source_hash) << ". Do not edit.\n"
          << "// dtype " << dtype_name(opt.dtype) << ", head_dim " << d << ", value_dim " << dv << "; "
-         << describe(t) << " (tile table for sm_" << o.sm << ").\n";
+         << describe(t)
+         << (o.tiles                           ? " (autotuned or pinned"
+             : t.kind == CudaKernelKind::Wgmma ? " (Hopper's warpgroup kernel"
+                                               : " (tile table")
+         << " for sm_" << o.sm << ").\n";
 
   const std::string macro = "ATTN_" + upper(ir.name);
   std::ostringstream cu;
   cu << banner.str();
-  cu << "// Compiles with NVRTC (the loader) or nvcc (-arch=sm_80 or newer); nvcc also builds the\n"
+  cu << "// Compiles with NVRTC (the loader) or nvcc ("
+     << (t.kind == CudaKernelKind::Wgmma ? "-arch=sm_90a; it runs on sm_90a only" : "-arch=sm_80 or newer")
+     << "); nvcc also builds the\n"
         "// host launcher at the end.\n\n";
   cu << cuda_device_text("cuda_abi.h") << "\n";
   cu << "// ---- Configuration ----------------------------------------------------------------\n";
@@ -249,7 +261,7 @@ CudaKernelSource print_cuda_kernel(const KernelIR& ir, const CudaPrintOptions& o
   cu << "#define ATTN_D " << d << "\n#define ATTN_DV " << dv << "\n";
   cu << "#define ATTN_BM " << t.block_m << "\n#define ATTN_BN " << t.block_n << "\n";
   cu << "#define ATTN_WARPS " << t.warps << "\n";
-  if (t.mma)
+  if (t.tensor_cores())
     cu << "#define ATTN_STAGES " << t.stages << "\n#define ATTN_Q_IN_REGS " << (t.q_in_regs ? 1 : 0) << "\n";
   else
     cu << "#define ATTN_ROWS " << t.rows_per_warp << "\n";
@@ -278,8 +290,19 @@ CudaKernelSource print_cuda_kernel(const KernelIR& ir, const CudaPrintOptions& o
   cu << device_functions(ir, tile_conditions(ir.mask),
                          key_ranges_function(ir, t.block_m, t.block_n, &out.launch.tile_plan));
   cu << cuda_device_text("attn_tiles.cuh") << "\n";
-  if (t.mma) cu << cuda_device_text("attn_mma_layout.cuh") << "\n";
-  cu << cuda_device_text(t.mma ? "attn_fwd_mma.cuh" : "attn_fwd_simt.cuh") << "\n";
+  switch (t.kind) {
+    case CudaKernelKind::Simt: cu << cuda_device_text("attn_fwd_simt.cuh") << "\n"; break;
+    case CudaKernelKind::Mma:
+      cu << cuda_device_text("attn_mma_layout.cuh") << "\n" << cuda_device_text("attn_tc_common.cuh") << "\n";
+      cu << cuda_device_text("attn_fwd_mma.cuh") << "\n";
+      break;
+    case CudaKernelKind::Wgmma:
+      cu << cuda_device_text("attn_mma_layout.cuh") << "\n" << cuda_device_text("attn_tc_common.cuh") << "\n";
+      cu << cuda_device_text("attn_wgmma_layout.cuh") << "\n"
+         << print_wgmma_instructions(opt.dtype, t.block_n, dv) << "\n";
+      cu << cuda_device_text("attn_fwd_wgmma.cuh") << "\n";
+      break;
+  }
   cu << "#if !defined(__CUDACC_RTC__)\n"
         "// ---- Host launcher (nvcc builds only) -------------------------------------------------\n"
         "#include <cuda_runtime.h>\n\n"

@@ -18,6 +18,7 @@ struct CudaPrintOptions {
   int head_dim = 0;                     ///< D when the kernel leaves it open (0: the kernel's, else 128)
   int value_dim = 0;                    ///< Dv when the kernel leaves it open (0: head_dim)
   std::optional<CudaTileConfig> tiles;  ///< the autotuner's choice; unset: the table's
+  bool prefer_wgmma = false;            ///< unset tiles: Hopper's warpgroup kernel where it applies
   std::string source_name;              ///< the .attn file as named in banners (no absolute paths)
   std::string source_hash;              ///< the kernel's content hash, for the banner
 };

@@ -9,8 +9,10 @@
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <random>
 #include <sstream>
+#include <tuple>
 
 #include "attn/cuda_abi.h"
 #include "attn/loader.hpp"
@@ -87,7 +89,7 @@ BOOST_AUTO_TEST_CASE(tile_table_fits_every_architecture) {
           CudaTileConfig c = choose_cuda_tiles(sm, dt, d, dv);
           BOOST_TEST(cuda_shared_bytes(c, dt, d, dv) <= cuda_max_shared_bytes(sm),
                      describe(c) << " sm_" << sm << " d=" << d);
-          BOOST_TEST(c.mma == cuda_mma_supported(dt, d, dv));
+          BOOST_TEST(c.tensor_cores() == cuda_mma_supported(dt, d, dv));
         }
 }
 
@@ -110,7 +112,9 @@ BOOST_AUTO_TEST_CASE(autotuner_candidates_fit_and_round_trip) {
       }
   for (const char* bad :
        {"", "mma", "mma 128x64", "mma 100x64 warps=8 stages=3", "simt 32x32 warps=4 stages=2",
-        "mma 128x64 warps=8 stages=3 extra", "gpu 1x1 warps=1"})
+        "mma 128x64 warps=8 stages=3 extra", "gpu 1x1 warps=1", "wgmma 128x128 warps=8 stages=2",
+        "wgmma 128x128 warpgroups=2 stages=1", "wgmma 128x512 warpgroups=2 stages=2",
+        "mma 128x64 warpgroups=2 stages=2"})
     BOOST_TEST(!parse_cuda_tiles(bad).has_value(), bad);
 }
 
@@ -137,6 +141,13 @@ BOOST_AUTO_TEST_CASE(autotuner_candidates_compile_with_nvrtc) {
       const PtxasFunction* f = r.report.find(src.launch.entry);
       BOOST_REQUIRE(f);
       clean += f->spill_stores + f->spill_loads == 0;
+      if (c.kind == CudaKernelKind::Wgmma) {
+        // ptxas serializes wgmma (waits after each) when it cannot keep the accumulators in
+        // place, and says so; the kernel must never be built that way.
+        BOOST_TEST(r.log.find("Potential Performance Loss") == std::string::npos, describe(c) << ":\n"
+                                                                                              << r.log);
+        BOOST_TEST(f->spill_stores + f->spill_loads == 0, describe(c));
+      }
       table << describe(c) << ": " << f->registers << " registers, " << f->spill_stores << " B spills\n";
     } catch (const CudaCompileError& e) {
       BOOST_ERROR(describe(c) << ": " << e.what());
@@ -158,9 +169,17 @@ BOOST_AUTO_TEST_CASE(every_kernel_compiles_with_nvrtc) {
   std::ostringstream table;
   table << "NVRTC " << nvrtc_version() << "\n";
   for (const test::TestKernel& k : kernels) {
-    for (auto [sm, arch] : {std::pair{80, "sm_80"}, std::pair{90, "sm_90a"}}) {
+    // The table's shapes on Ampere and Hopper, and Hopper's warpgroup kernel where it applies.
+    const KernelOptions& ko = k.ir->options;
+    const int d = ko.head_dim ? ko.head_dim : 128, dv = ko.value_dim ? ko.value_dim : d;
+    std::vector<std::tuple<int, const char*, std::optional<CudaTileConfig>>> shapes = {
+        {80, "sm_80", std::nullopt}, {90, "sm_90a", std::nullopt}};
+    if (std::optional<CudaTileConfig> w = cuda_wgmma_tiles(90, ko.dtype, d, dv))
+      shapes.emplace_back(90, "sm_90a", w);
+    for (const auto& [sm, arch, tiles] : shapes) {
       CudaPrintOptions po;
       po.sm = sm;
+      po.tiles = tiles;
       CudaKernelSource src = print_cuda_kernel(*k.ir, po);
       NvrtcResult r;
       try {
@@ -174,6 +193,9 @@ BOOST_AUTO_TEST_CASE(every_kernel_compiles_with_nvrtc) {
       BOOST_REQUIRE_MESSAGE(f, k.label << ": no ptxas report for " << src.launch.entry << " in:\n" << r.log);
       BOOST_TEST(f->spill_stores == 0, k.label << " " << arch << " spills " << f->spill_stores << " bytes");
       BOOST_TEST(f->spill_loads == 0, k.label << " " << arch << " spills " << f->spill_loads << " bytes");
+      BOOST_TEST(r.log.find("Potential Performance Loss") == std::string::npos, k.label << " " << arch
+                                                                                        << ":\n"
+                                                                                        << r.log);
       BOOST_TEST(f->static_shared + src.launch.smem_bytes <= cuda_max_shared_bytes(sm),
                  k.label << " " << arch);
       table << k.label << " " << arch << ": " << describe(src.tiles) << ", " << f->registers << " registers, "
@@ -197,6 +219,11 @@ BOOST_AUTO_TEST_CASE(golden_sources) {
     CudaKernelSource src = print_cuda_kernel(*k.ir, po);
     check_golden(dir / (name + ".cu"), src.cu);
     check_golden(dir / (name + ".cuh"), src.header);
+    if (name == "causal_bf16_128") {  // and as Hopper's warpgroup kernel
+      po.sm = 90;
+      po.prefer_wgmma = true;
+      check_golden(dir / (name + "_wgmma.cu"), print_cuda_kernel(*k.ir, po).cu);
+    }
   }
   BOOST_TEST(found == 2);
 }
@@ -224,6 +251,17 @@ BOOST_AUTO_TEST_CASE(attnc_compile_output_builds_with_nvcc) {
     BOOST_TEST(c.status == 0, k << ":\n" << c.output);
     BOOST_TEST(c.output.find("warning") == std::string::npos, k << ":\n" << c.output);
   }
+  // Hopper's warpgroup kernel: sm_90a code (nvcc -arch=sm_90a also emits compute_90 PTX, where
+  // the kernel body is a trap), without warnings.
+  test::TempDir hopper;
+  auto w = test::run_command(test::attnc_binary() + " compile tests/cuda/kernels.attn -t cuda --cuda-sm 90 " +
+                             "--cuda-tiles wgmma --kernel documents_bf16_128 -o " + hopper.path().string() +
+                             " && cd " + hopper.path().string() +
+                             " && nvcc -arch=sm_90a -c documents_bf16_128.cu -o d.o");
+  BOOST_TEST(w.status == 0, w.output);
+  BOOST_TEST(w.output.find("warning") == std::string::npos, w.output);
+  BOOST_TEST(test::read_file(hopper.path() / "documents_bf16_128.cu").find("wgmma 128x128 warpgroups=2") !=
+             std::string::npos);
   auto h = test::run_command(
       "cd " + tmp.path().string() +
       " && printf '#include \"alibi_bf16_128.cuh\"\\nint main(void){return 0;}\\n' > h.c && cc -std=c99 "

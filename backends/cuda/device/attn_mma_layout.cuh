@@ -15,6 +15,14 @@ ATTN_HD int swz(int row, int col) {
   return row * COLS + ((((col >> 3) ^ (row & 7))) << 3) + (col & 7);
 }
 
+/// Offset of element (row, col) in a tile of ROWS rows stored as slabs, the layout of wgmma's
+/// 128-byte swizzle mode: slab s holds columns [64 s, 64 s + 64) of every row, one 128-byte row
+/// (of bf16/f16) after another, the 16-byte chunk index XORed with row & 7 inside each row.
+template <int ROWS>
+ATTN_HD int slab_swz(int row, int col) {
+  return (col >> 6) * ROWS * 64 + swz<64>(row, col & 63);
+}
+
 /// Column offsets of 16-byte chunk pairs in a swizzled row whose low row bits are `m`, for the
 /// chunk parity `t`: chunk 2 * pair + t sits at element at(pair). Only four patterns exist (the
 /// XOR touches three bits), so unrolled loops address ldmatrix with 4 registers + immediates

@@ -1,0 +1,106 @@
+// ---- attnc device library: the Hopper forward kernel (warpgroup MMA) -------------------------
+// One CTA owns ATTN_BM query rows of one (batch, head); each warpgroup (4 warps, 128 threads)
+// owns 64 of them, each warp 16. Key/value tiles of ATTN_BN rows stream through an
+// ATTN_STAGES-deep cp.async ring into shared memory laid out as wgmma's 128-byte-swizzled slabs.
+// S = Q K^T is one wgmma m64n{BN}k16 per 16 head dims, both operands read from shared memory
+// through descriptors; O += P V is one wgmma m64n{DV}k16 per 16 keys, P from registers (the S
+// accumulators, rescaled and packed) and V read transposed (MN-major). The accumulators have
+// the mma.sync layout per warp, so masking, the online softmax and the store are the tensor-core
+// kernel's (attn_tc_common.cuh).
+// wgmma exists only in sm_90a code. A device pass for another architecture (nvcc -arch=sm_90a also
+// emits portable compute_90 PTX) compiles the kernel as a trap; the loader always builds sm_90a.
+#if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define ATTN_WGMMA_IMAGE 0
+#else
+#define ATTN_WGMMA_IMAGE 1
+#endif
+
+namespace attn_dev {
+
+/// Orders this thread's register writes (accumulators, A fragments) before the wgmma that reads them.
+__device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
+__device__ __forceinline__ void wgmma_commit() {
+  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+}
+/// Waits until at most N committed wgmma groups are pending.
+template <int N>
+__device__ __forceinline__ void wgmma_wait() {
+  asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
+}
+/// Makes this thread's completed shared-memory writes (cp.async, the generic proxy) visible to
+/// wgmma's operand reads (the async proxy).
+__device__ __forceinline__ void fence_proxy_async() {
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+
+}  // namespace attn_dev
+
+/// The forward kernel. Grid: (ceil(Lq / ATTN_BM), Hq, B); block: ATTN_THREADS; dynamic shared
+/// memory: ATTN_SMEM_BYTES (the tiles plus 1 KB to align them to 1024 bytes).
+extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const attn_cuda_params p) {
+#if !ATTN_WGMMA_IMAGE
+  __trap();  // not the sm_90a image: no wgmma here
+#else
+  using namespace attn_dev;
+  constexpr int D = ATTN_D, DV = ATTN_DV, BM = ATTN_BM, BN = ATTN_BN, STAGES = ATTN_STAGES;
+  constexpr int NB = BN / 8;  // 8-key column blocks of S
+  constexpr int OB = DV / 8;  // 8-column blocks of O
+  extern __shared__ __align__(128) unsigned char attn_smem[];
+  unsigned char* aligned = attn_smem + ((1024u - (smem_u32(attn_smem) & 1023u)) & 1023u);
+  const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+  CtaStream<BM, BN, D, DV, STAGES, true> cta(p, aligned);
+  const int b = cta.b, h = cta.h, q0 = cta.q0;
+  cta.start(p, tid);
+
+  float acc[OB][4];  // O for rows (lane/4) and (lane/4 + 8) of the warp's 16
+#pragma unroll
+  for (int j = 0; j < OB; ++j) acc[j][0] = acc[j][1] = acc[j][2] = acc[j][3] = 0.f;
+  float row_max[2] = {-inf(), -inf()};  // running max, log2 units
+  float row_sum[2] = {0.f, 0.f};        // this thread's part of the running sum
+  // The warpgroup's 64 rows of Q: A of S = Q K^T, 128-byte rows inside each slab.
+  const unsigned q_addr = smem_u32(cta.sQ) + (warp / 4) * 64 * 128;
+
+  int stage = 0;
+  for (int kt = cta.first; kt < cta.tiles.kv_tiles; kt = cta.tiles.next(p, kt, BN)) {
+    cta.refill(p, (stage + STAGES - 1) % STAGES, tid);  // the stage consumed last iteration
+    cp_async_wait<STAGES - 1>();                        // the group holding tile kt (and Q) has landed
+    fence_proxy_async();
+    __syncthreads();
+    const unsigned k_addr = smem_u32(cta.sK + stage * BN * D);
+    const unsigned v_addr = smem_u32(cta.sV + stage * BN * DV);
+
+    // S = Q K^T for the warpgroup's 64 rows and the tile's BN keys.
+    float s_acc[NB][4];
+#pragma unroll
+    for (int j = 0; j < NB; ++j) s_acc[j][0] = s_acc[j][1] = s_acc[j][2] = s_acc[j][3] = 0.f;
+    wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < D / 16; ++kk)
+      wgmma_qk(s_acc, kmajor_desc(q_addr, BM, kk), kmajor_desc(k_addr, BN, kk));
+    wgmma_commit();
+    wgmma_wait<0>();
+
+    // Scores, mask and online softmax. Full tiles (all keys allowed, no padding) skip the mask.
+    float tile_max[2];
+    score_tile<NB>(p, s_acc, !cta.tiles.unchecked(p, kt, q0, BM, BN), b, h, q0 + warp * 16, kt * BN, lane,
+                   tile_max);
+    softmax_update<NB, OB>(s_acc, acc, row_max, row_sum, tile_max);
+
+    // O += P V: the S accumulators of two key blocks form one A fragment.
+    unsigned pa[BN / 16][4];
+#pragma unroll
+    for (int kk = 0; kk < BN / 16; ++kk) p_fragment<NB>(s_acc, kk, pa[kk]);
+    wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < BN / 16; ++kk) wgmma_pv(acc, pa[kk], mnmajor_desc(v_addr, BN, kk));
+    wgmma_commit();
+    wgmma_wait<0>();
+    __syncthreads();  // everyone is done with this stage before it is refilled
+    stage = (stage + 1) % STAGES;
+  }
+  cp_async_wait<0>();
+
+  // Epilogue: normalize and store; a row with no allowed key gets Out 0 and LSE -inf.
+  store_rows<OB>(p, acc, row_max, row_sum, b, h, q0 + warp * 16, lane);
+#endif
+}

@@ -1,0 +1,205 @@
+// ---- attnc device library: what both tensor-core kernels share ------------------------------
+// cp.async tile loads, and the per-warp score, online-softmax and store steps over the MMA
+// accumulator layout (16 rows a warp; element e of 8-column block j of lane L at row L/4 + 8 (e/2),
+// column 8 j + 2 (L % 4) + e % 2), which mma.sync m16n8 and wgmma m64nN have in common.
+#define ATTN_THREADS (ATTN_WARPS * 32)
+
+namespace attn_dev {
+
+__device__ __forceinline__ unsigned smem_u32(const void* ptr) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(ptr));
+}
+
+/// 16-byte global -> shared copy; zero-fills the destination when `valid` is false.
+__device__ __forceinline__ void cp_async16(void* smem, const void* gmem, bool valid) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_u32(smem)), "l"(gmem),
+               "r"(valid ? 16 : 0));
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int N>
+__device__ __forceinline__ void cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
+}
+
+/// Two floats as a packed pair of the element type (`lo` in the low half).
+__device__ __forceinline__ unsigned pack2(float lo, float hi) {
+#if ATTN_DTYPE_BF16
+  __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
+#else
+  __half2 v = __floats2half2_rn(lo, hi);
+#endif
+  return *reinterpret_cast<unsigned*>(&v);
+}
+
+/// Starts copying rows [0, valid_rows) of a ROWS x COLS tile (row stride `stride` elements) into
+/// shared memory, XOR-swizzled across whole rows (SLABS false, for ldmatrix) or as wgmma's
+/// 64-column slabs (SLABS true); rows past valid_rows are zero-filled and never read from global.
+template <int ROWS, int COLS, bool SLABS>
+__device__ __forceinline__ void load_tile_async(attn_elem* smem, const attn_elem* gmem, long long stride,
+                                                int valid_rows, int tid) {
+  constexpr int kChunksPerRow = COLS / 8;
+  constexpr int kChunks = ROWS * kChunksPerRow;
+#pragma unroll
+  for (int i = 0; i < (kChunks + ATTN_THREADS - 1) / ATTN_THREADS; ++i) {
+    const int c = tid + i * ATTN_THREADS;
+    if (kChunks % ATTN_THREADS == 0 || c < kChunks) {
+      const int row = c / kChunksPerRow, col = (c % kChunksPerRow) * 8;
+      const bool valid = row < valid_rows;
+      const attn_elem* src = valid ? gmem + row * stride + col : gmem;
+      cp_async16(smem + (SLABS ? slab_swz<ROWS>(row, col) : swz<COLS>(row, col)), src, valid);
+    }
+  }
+}
+
+/// One CTA's share of the problem: a (batch, head) and BM query rows, its Q/K/V in global memory,
+/// the key tiles it visits (the plan's runs minus the tiles the mask rules out), and the cp.async
+/// ring that fetches them STAGES - 1 tiles ahead into shared memory laid out as Q (BM x D), then
+/// STAGES K tiles (BN x D), then STAGES V tiles (BN x DV).
+template <int BM, int BN, int D, int DV, int STAGES, bool SLABS>
+struct CtaStream {
+  int b, h, q0, q_rows;
+  const attn_elem *gQ, *gK, *gV;
+  attn_elem *sQ, *sK, *sV;
+  KeyTiles tiles;
+  int first;  ///< the first key tile to visit (tiles.kv_tiles when there is none)
+  int fetch;  ///< the next key tile to copy
+
+  __device__ __forceinline__ CtaStream(const attn_cuda_params& p, unsigned char* smem)
+      : b(blockIdx.z),
+        h(blockIdx.y),
+        q0(blockIdx.x * BM),
+        q_rows(min(BM, p.q_len - q0)),
+        gQ(static_cast<const attn_elem*>(p.q) + b * p.q_stride[0] + h * p.q_stride[1] + q0 * p.q_stride[2]),
+        // grouped-query attention: q_heads / kv_heads query heads share a key/value head
+        gK(static_cast<const attn_elem*>(p.k) + b * p.k_stride[0] +
+           h / (p.q_heads / p.kv_heads) * p.k_stride[1]),
+        gV(static_cast<const attn_elem*>(p.v) + b * p.v_stride[0] +
+           h / (p.q_heads / p.kv_heads) * p.v_stride[1]),
+        sQ(reinterpret_cast<attn_elem*>(smem)),
+        sK(sQ + BM * D),
+        sV(sK + STAGES * BN * D),
+        tiles(p, b, h, blockIdx.x, q0, q0 + q_rows - 1, (p.kv_len + BN - 1) / BN),
+        first(tiles.next(p, -1, BN)),
+        fetch(first) {}
+
+  /// The prologue: Q in its own commit group, then the first STAGES - 1 key/value tiles (empty
+  /// groups keep the count uniform, so waiting for STAGES - 1 pending groups always means the
+  /// oldest tile has landed).
+  __device__ __forceinline__ void start(const attn_cuda_params& p, int tid) {
+    load_tile_async<BM, D, SLABS>(sQ, gQ, p.q_stride[2], q_rows, tid);
+    cp_async_commit();
+#pragma unroll
+    for (int s = 0; s < STAGES - 1; ++s) refill(p, s, tid);
+  }
+
+  /// Starts copying the next tile into stage `s` and commits the group (empty past the end).
+  __device__ __forceinline__ void refill(const attn_cuda_params& p, int s, int tid) {
+    if (fetch < tiles.kv_tiles) {
+      const int rows = min(BN, p.kv_len - fetch * BN);
+      load_tile_async<BN, D, SLABS>(sK + s * BN * D, gK + fetch * BN * p.k_stride[2], p.k_stride[2], rows,
+                                    tid);
+      load_tile_async<BN, DV, SLABS>(sV + s * BN * DV, gV + fetch * BN * p.v_stride[2], p.v_stride[2], rows,
+                                     tid);
+      fetch = tiles.next(p, fetch, BN);
+    }
+    cp_async_commit();
+  }
+};
+
+/// Turns one warp's raw Q.K products for 16 rows (from row0) and NB * 8 keys (from k0) into
+/// scores in log2 units, -inf where the key is not allowed; `checked` false skips the mask and
+/// bounds (a tile the plan proved full). Returns the rows' maxima over this lane's elements.
+template <int NB>
+__device__ __forceinline__ void score_tile(const attn_cuda_params& p, float (&s)[NB][4], bool checked, int b,
+                                           int h, int row0, int k0, int lane, float (&tile_max)[2]) {
+  // Partial tiles: the mask first, one element per iteration of a rolled loop (a mask that
+  // reads buffers, unrolled over 32 elements, would spill), then the scores of allowed keys.
+  unsigned long long allowed = ~0ull;
+  if (checked) {
+    allowed = 0;
+#pragma unroll 1
+    for (int i = 0; i < NB * 4; ++i) {
+      const int q = row0 + acc_row(lane, i % 4), kv = k0 + (i / 4) * 8 + acc_col(lane, i % 4);
+      allowed |= static_cast<unsigned long long>(element_allowed(p, b, h, q, kv)) << i;
+    }
+  }
+  tile_max[0] = tile_max[1] = -inf();
+#pragma unroll
+  for (int j = 0; j < NB; ++j) {
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      const int q = row0 + acc_row(lane, e), kv = k0 + j * 8 + acc_col(lane, e);
+      s[j][e] = (allowed >> (j * 4 + e)) & 1ull ? log2_score(p, s[j][e], b, h, q, kv) : -inf();
+      tile_max[e / 2] = fmaxf(tile_max[e / 2], s[j][e]);
+    }
+  }
+}
+
+/// The online-softmax step: folds the tile's maxima into the running ones, rescales O and the
+/// running sums, and turns the scores into unnormalized probabilities (in place).
+template <int NB, int OB>
+__device__ __forceinline__ void softmax_update(float (&s)[NB][4], float (&acc)[OB][4], float (&row_max)[2],
+                                               float (&row_sum)[2], const float (&tile_max)[2]) {
+  float scale_old[2], base[2];
+#pragma unroll
+  for (int r = 0; r < 2; ++r) {
+    const float m = fmaxf(row_max[r], quad_max(tile_max[r]));
+    base[r] = m == -inf() ? 0.f : m;  // a row with nothing allowed yet stays at exactly 0
+    scale_old[r] = exp2_approx(row_max[r] - base[r]);
+    row_max[r] = m;
+    row_sum[r] *= scale_old[r];
+  }
+#pragma unroll
+  for (int j = 0; j < OB; ++j) {
+    acc[j][0] *= scale_old[0];
+    acc[j][1] *= scale_old[0];
+    acc[j][2] *= scale_old[1];
+    acc[j][3] *= scale_old[1];
+  }
+#pragma unroll
+  for (int j = 0; j < NB; ++j) {
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      s[j][e] = exp2_approx(s[j][e] - base[e / 2]);
+      row_sum[e / 2] += s[j][e];
+    }
+  }
+}
+
+/// The A fragment of O += P V for keys [16 kk, 16 kk + 16): the probabilities of key blocks
+/// 2 kk and 2 kk + 1, packed to the element type.
+template <int NB>
+__device__ __forceinline__ void p_fragment(const float (&s)[NB][4], int kk, unsigned (&a)[4]) {
+  a[0] = pack2(s[2 * kk][0], s[2 * kk][1]);
+  a[1] = pack2(s[2 * kk][2], s[2 * kk][3]);
+  a[2] = pack2(s[2 * kk + 1][0], s[2 * kk + 1][1]);
+  a[3] = pack2(s[2 * kk + 1][2], s[2 * kk + 1][3]);
+}
+
+/// Normalizes and stores one warp's 16 rows of O (from row0) and their LSE; a row with no
+/// allowed key gets Out 0 and LSE -inf.
+template <int OB>
+__device__ __forceinline__ void store_rows(const attn_cuda_params& p, const float (&acc)[OB][4],
+                                           const float (&row_max)[2], const float (&row_sum)[2], int b, int h,
+                                           int row0, int lane) {
+#pragma unroll
+  for (int r = 0; r < 2; ++r) {
+    const float sum = quad_sum(row_sum[r]);
+    const float inv = sum > 0.f ? 1.f / sum : 0.f;
+    const int q = row0 + acc_row(lane, 2 * r);
+    if (q < p.q_len) {
+      attn_elem* gO =
+          static_cast<attn_elem*>(p.out) + b * p.out_stride[0] + h * p.out_stride[1] + q * p.out_stride[2];
+#pragma unroll
+      for (int j = 0; j < OB; ++j) {
+        const unsigned v = pack2(acc[j][2 * r] * inv, acc[j][2 * r + 1] * inv);
+        *reinterpret_cast<unsigned*>(gO + j * 8 + acc_col(lane, 0)) = v;
+      }
+      if (p.lse && lane % 4 == 0)
+        p.lse[b * p.lse_stride[0] + h * p.lse_stride[1] + q * p.lse_stride[2]] =
+            sum > 0.f ? row_max[r] * 0.6931471805599453f + logf(sum) : -inf();
+    }
+  }
+}
+
+}  // namespace attn_dev
