@@ -190,6 +190,7 @@ CudaRunResult run_cuda(const KernelIR& ir, const KernelInputs& in, const CudaRun
   po.sm = device->sm();
   po.head_dim = static_cast<int>(in.q.shape[3]);
   po.value_dim = static_cast<int>(in.v.shape[3]);
+  po.prefer_wgmma = options.prefer_wgmma;
   KernelIR specialized = ir;
   specialized.options.head_dim = po.head_dim;
   specialized.options.value_dim = po.value_dim;
@@ -198,8 +199,8 @@ CudaRunResult run_cuda(const KernelIR& ir, const KernelInputs& in, const CudaRun
   // A tuned tile shape: cached for this device, kernel and size class, or searched for now.
   CudaRunResult result;
   const std::string key = tune_key(*device, src.cu, in);
-  std::optional<CudaTileConfig> tuned = tuned_shapes().find(key);
-  if (!tuned && options.autotune) {
+  std::optional<CudaTileConfig> tuned = options.prefer_wgmma ? std::nullopt : tuned_shapes().find(key);
+  if (!tuned && options.autotune && !options.prefer_wgmma) {
     std::vector<CudaTileConfig> configs;
     CudaTuneResult t = tune(*device, specialized, po, in, configs);
     result.tune_trials = t.trials;

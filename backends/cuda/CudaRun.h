@@ -18,6 +18,9 @@ struct CudaRunOptions {
   /// this kernel, device and size class; the choice is cached beside the loader's kernels.
   /// Without it a cached choice is still used, else the tile table's.
   bool autotune = false;
+  /// Hopper's warpgroup kernel (cuda_wgmma_tiles) wherever it applies on this device, the table's
+  /// shape elsewhere; no tuned shape is looked up or searched for.
+  bool prefer_wgmma = false;
 };
 
 struct CudaRunResult {

@@ -3,7 +3,8 @@
 // with NVRTC, run on random inputs with odd lengths and GQA, and compared with a naive f64
 // forward appended to the same source (attn_reference.cuh); --bench times a folder of variants, and
 // --tune DIR runs the autotuner (runtime/CudaTuner.h) over DIR/<variant>/*.cu, the tile shapes
-// bench/gpu/cuda_tile_variants wrote, reporting the fastest beside the table's.
+// bench/gpu/cuda_tile_variants wrote, reporting the fastest beside the table's (--no-wgmma: without
+// Hopper's warpgroup shapes); --bench-wgmma DIR times DIR's build of each variant beside it.
 // Build: c++ -std=c++20 -O2 -I. -Iruntime/include bench/gpu/kit_check.cpp runtime/{Nvrtc,
 //   PtxasReport,CudaDriver,CudaLauncher,CudaLaunch,CudaTuner,HostTensor,TileProgram,TilePlanner,
 //   TilePlanText}.cpp -ldl -o kit_check
@@ -225,13 +226,15 @@ std::string json_string(const std::string& s) {
 
 /// The autotuner over `dir`'s candidates (names.txt, 00.cu, 01.cu, ...; 00 is the table's):
 /// checked against 00 on B=1, H=4, L=1000, timed on the benchmark shape. JSON fields.
-std::string tune_variant(CudaDevice& device, const fs::path& dir, int64_t len, std::mt19937& rng) {
+/// `no_wgmma` leaves out Hopper's warpgroup shapes (when their own check failed on this device).
+std::string tune_variant(CudaDevice& device, const fs::path& dir, int64_t len, std::mt19937& rng, bool no_wgmma) {
   std::vector<CudaTuneSource> candidates;
   std::ifstream names(dir / "names.txt");
   std::string name;
   for (int i = 0; std::getline(names, name); ++i) {
     char file[16];
     std::snprintf(file, sizeof file, "%02d.cu", i);
+    if (no_wgmma && name.rfind("wgmma", 0) == 0) continue;
     candidates.push_back({name, read_text(dir / file)});
   }
   if (candidates.empty()) throw std::runtime_error("no candidates in " + dir.string());
@@ -263,12 +266,50 @@ std::string tune_variant(CudaDevice& device, const fs::path& dir, int64_t len, s
   return out.str();
 }
 
+/// Compiles `f` (cold, NVRTC), loads it (warm) and times it on B=4, H=16, L=len: JSON fields,
+/// each name prefixed with `prefix`. Without a device, the compile only.
+std::string time_kernel(CudaDevice* device, const fs::path& f, const std::string& arch, int64_t len,
+                        std::mt19937& rng, const std::string& prefix) {
+  std::ostringstream out;
+  Kit k = load_kit(f);
+  NvrtcOptions no;
+  no.arch = arch;
+  const auto t0 = std::chrono::steady_clock::now();
+  NvrtcResult nv = nvrtc_compile(k.source, f.filename().string(), no);
+  const double cold = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const PtxasFunction* fn = nv.report.find(k.info.entry);
+  out << "\"" << prefix << "cold_compile_s\": " << cold << ", \"" << prefix
+      << "registers\": " << (fn ? fn->registers : 0) << ", \"" << prefix
+      << "spill_bytes\": " << (fn ? fn->spill_stores + fn->spill_loads : 0) << ", \"" << prefix
+      << "smem_bytes\": " << k.info.smem_bytes;
+  if (!device) return out.str();
+  const auto t1 = std::chrono::steady_clock::now();
+  std::shared_ptr<CudaModule> module = device->load(nv.cubin);
+  module->function(k.info.entry);
+  out << ", \"" << prefix << "warm_load_ms\": "
+      << 1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+  HostTensor q = random_tensor(k.info.dtype, {4, 16, len, k.info.head_dim}, rng);
+  HostTensor kt = random_tensor(k.info.dtype, {4, 16, len, k.info.head_dim}, rng);
+  HostTensor v = random_tensor(k.info.dtype, {4, 16, len, k.info.value_dim}, rng);
+  std::vector<HostTensor> buffers = make_buffers(k.args, 16, len, rng, true);
+  CudaLaunchRequest req = request_for(k, q, kt, v, buffers);
+  req.timed_repeats = 20;
+  try {
+    std::vector<float> t = launch_cuda_kernel(*device, *module, k.info, req).times_ms;
+    std::sort(t.begin(), t.end());
+    out << ", \"" << prefix << "ms_median\": " << t[t.size() / 2] << ", \"" << prefix << "ms_min\": " << t.front();
+  } catch (const std::exception& e) {
+    out << ", \"" << prefix << "error\": " << json_string(e.what());
+  }
+  return out.str();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::vector<fs::path> check_dirs;
-  fs::path bench_dir, tune_dir, reference = "backends/cuda/device/attn_reference.cuh", json;
-  bool dry = false;
+  fs::path bench_dir, tune_dir, wgmma_dir, reference = "backends/cuda/device/attn_reference.cuh", json;
+  bool dry = false, no_wgmma = false;
   int64_t len = 8192;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -281,6 +322,10 @@ int main(int argc, char** argv) {
       json = next();
     else if (a == "--tune")
       tune_dir = next();
+    else if (a == "--bench-wgmma")
+      wgmma_dir = next();
+    else if (a == "--no-wgmma")
+      no_wgmma = true;
     else if (a == "--len")
       len = std::stoll(next());
     else if (a == "--reference")
@@ -341,43 +386,22 @@ int main(int argc, char** argv) {
     std::sort(files.begin(), files.end());
     const char* sep = "\n";
     for (const fs::path& f : files) {
-      Kit k = load_kit(f);
-      NvrtcOptions no;
-      no.arch = arch;
-      const auto t0 = std::chrono::steady_clock::now();
-      NvrtcResult nv = nvrtc_compile(k.source, f.filename().string(), no);
-      const double cold = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      const PtxasFunction* fn = nv.report.find(k.info.entry);
-      out << sep << "    \"" << f.stem().string() << "\": {\"cold_compile_s\": " << cold
-          << ", \"registers\": " << (fn ? fn->registers : 0)
-          << ", \"spill_bytes\": " << (fn ? fn->spill_stores + fn->spill_loads : 0)
-          << ", \"smem_bytes\": " << k.info.smem_bytes;
+      out << sep << "    \"" << f.stem().string() << "\": {" << time_kernel(device.get(), f, arch, len, rng, "");
       sep = ",\n";
-      if (device) {
-        const auto t1 = std::chrono::steady_clock::now();
-        std::shared_ptr<CudaModule> module = device->load(nv.cubin);
-        module->function(k.info.entry);
-        out << ", \"warm_load_ms\": "
-            << 1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
-        HostTensor q = random_tensor(k.info.dtype, {4, 16, len, k.info.head_dim}, rng);
-        HostTensor kt = random_tensor(k.info.dtype, {4, 16, len, k.info.head_dim}, rng);
-        HostTensor v = random_tensor(k.info.dtype, {4, 16, len, k.info.value_dim}, rng);
-        std::vector<HostTensor> buffers = make_buffers(k.args, 16, len, rng, true);
-        CudaLaunchRequest req = request_for(k, q, kt, v, buffers);
-        req.timed_repeats = 20;
+      if (!wgmma_dir.empty() && fs::exists(wgmma_dir / f.filename())) {
         try {
-          std::vector<float> t = launch_cuda_kernel(*device, *module, k.info, req).times_ms;
-          std::sort(t.begin(), t.end());
-          out << ", \"ms_median\": " << t[t.size() / 2] << ", \"ms_min\": " << t.front();
+          const std::string fields = time_kernel(device.get(), wgmma_dir / f.filename(), arch, len, rng, "wgmma_");
+          out << ", " << fields;
         } catch (const std::exception& e) {
-          out << ", \"error\": " << json_string(e.what());
+          out << ", \"wgmma_error\": " << json_string(e.what());
         }
-        if (!tune_dir.empty() && fs::is_directory(tune_dir / f.stem())) {
-          try {
-            out << ", " << tune_variant(*device, tune_dir / f.stem(), len, rng);
-          } catch (const std::exception& e) {
-            out << ", \"tune_error\": " << json_string(e.what());
-          }
+      }
+      if (device && !tune_dir.empty() && fs::is_directory(tune_dir / f.stem())) {
+        try {
+          const std::string fields = tune_variant(*device, tune_dir / f.stem(), len, rng, no_wgmma);
+          out << ", " << fields;
+        } catch (const std::exception& e) {
+          out << ", \"tune_error\": " << json_string(e.what());
         }
       }
       out << "}";

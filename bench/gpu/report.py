@@ -80,6 +80,24 @@ def main():
             lines.append(f"| {name} | {r['table_tiles']} | {fmt(r['table_ms'], '.3f')} | {r['tuned_tiles']} | "
                          f"{fmt(r['tuned_ms'], '.3f')} | {fmt(at, '.0f')} | {fmt(at / ft if at and ft else None, '.2f')} | "
                          f"{len(r['trials'])} | {len(rejected)} |")
+    wg = [(n, r) for n, r in a["variants"].items() if any(k.startswith("wgmma_") for k in r)]
+    if wg:
+        lines += ["", "## Hopper's warpgroup kernel (wgmma) beside the table's kernel, same run", "",
+                  "| variant | table ms | wgmma ms | wgmma TFLOP/s | speed-up over table | wgmma / Flex | wgmma cold compile s | "
+                  "regs |", "|---|---|---|---|---|---|---|---|"]
+        for name, r in wg:
+            if "wgmma_error" in r:
+                lines.append(f"| {name} | wgmma error: {r['wgmma_error']} |||||||")
+                continue
+            d = dens.get(name, float("nan"))
+            f = t.get("flex", {}).get(name, {})
+            wms = r.get("wgmma_ms_median")
+            wt, ft = tflops(wms, d), tflops(f.get("ms_median"), d)
+            ms = r.get("ms_median")
+            speed = ms / wms if isinstance(ms, (int, float)) and isinstance(wms, (int, float)) and wms > 0 else None
+            lines.append(f"| {name} | {fmt(ms, '.3f')} | {fmt(wms, '.3f')} | {fmt(wt, '.0f')} | "
+                         f"{fmt(speed, '.2f')} | {fmt(wt / ft if wt and ft else None, '.2f')} | "
+                         f"{fmt(r.get('wgmma_cold_compile_s'), '.2f')} | {r.get('wgmma_registers', '-')} |")
     print("\n".join(lines))
     return 0
 

@@ -90,6 +90,17 @@ else
   set +e
   (cd "$ROOT" && "$WORK/kit_check" "${KIT_ARGS[@]}") 2>&1 | tee "$WORK/gpu-tests.log"
   CORRECT=${PIPESTATUS[0]}
+  # Hopper's warpgroup kernel, never run before this: its own process, so a fault cannot take the
+  # table's kernels down with it; when it fails, the benchmark and the tuner leave it out.
+  WGMMA_OK=1
+  if [ -n "$(ls "$ROOT"/bench/gpu/kit/check-wgmma/*.cu 2>/dev/null)" ]; then
+    step "kit: the warpgroup (wgmma) kernels against the f64 GPU reference"
+    WG_ARGS=(bench/gpu/kit/check-wgmma --reference backends/cuda/device/attn_reference.cuh)
+    if [ $DRY = 1 ]; then WG_ARGS+=(--dry-run); fi
+    (cd "$ROOT" && "$WORK/kit_check" "${WG_ARGS[@]}") 2>&1 | tee "$WORK/gpu-tests-wgmma.log"
+    [ "${PIPESTATUS[0]}" = 0 ] || WGMMA_OK=0
+    sed 's/^/wgmma: /' "$WORK/gpu-tests-wgmma.log" >>"$WORK/gpu-tests.log"
+  fi
   set -e
   echo "(kit mode: no ptxas table from test_cuda)" >"$WORK/ptxas.txt"
 fi
@@ -103,6 +114,11 @@ else
   KIT_ARGS=(--bench bench/gpu/kit/bench --json "$WORK/attnc.json" --len "$LEN")
   # The autotuner over each row's tile shapes (bench/gpu/kit/tune, from make_kit.sh).
   if [ -d "$ROOT/bench/gpu/kit/tune" ]; then KIT_ARGS+=(--tune bench/gpu/kit/tune); fi
+  if [ "$WGMMA_OK" = 1 ] && [ -d "$ROOT/bench/gpu/kit/bench-wgmma" ]; then
+    KIT_ARGS+=(--bench-wgmma bench/gpu/kit/bench-wgmma)
+  else
+    KIT_ARGS+=(--no-wgmma)
+  fi
   if [ $DRY = 1 ]; then KIT_ARGS+=(--dry-run); fi
   (cd "$ROOT" && "$WORK/kit_check" "${KIT_ARGS[@]}")
 fi

@@ -69,17 +69,14 @@ KernelInputs make_inputs(const KernelIR& ir, int64_t lq, int64_t lkv, std::mt199
 
 double tolerance(DType d) { return d == DType::F32 ? 2e-3 : d == DType::F16 ? 1e-2 : 3e-2; }
 
-}  // namespace
 
-BOOST_AUTO_TEST_CASE(every_kernel_matches_the_reference) {
-  std::string why;
-  if (!cuda_driver_available(&why)) {
-    BOOST_TEST_MESSAGE("skipped: " << why);
-    return;
-  }
+/// Every test kernel against the reference at odd lengths; `options` picks the kernel family.
+/// Kernels `only_if` rejects are left out.
+void check_every_kernel(const CudaRunOptions& options, bool (*only_if)(const KernelIR&)) {
   std::vector<std::string> errors;
   std::mt19937 rng(1234);
   for (const test::TestKernel& k : test::cuda_test_kernels(errors, {"bf16", "f16", "f32"})) {
+    if (!only_if(*k.ir)) continue;
     for (auto [lq, lkv] : {std::pair<int64_t, int64_t>{1, 1}, {77, 77}, {200, 333}, {513, 129}}) {
       KernelInputs in = make_inputs(*k.ir, lq, lkv, rng);
       KernelOutputs ref;
@@ -87,12 +84,12 @@ BOOST_AUTO_TEST_CASE(every_kernel_matches_the_reference) {
         ref = run_reference(*k.ir, in);
       } catch (const std::exception& e) {
         // The reference rejects these inputs (e.g. an index out of range): so must the GPU.
-        BOOST_CHECK_THROW(run_cuda(*k.ir, in), std::exception);
+        BOOST_CHECK_THROW(run_cuda(*k.ir, in, options), std::exception);
         continue;
       }
       CudaRunResult got;
       try {
-        got = run_cuda(*k.ir, in);
+        got = run_cuda(*k.ir, in, options);
       } catch (const std::exception& e) {
         BOOST_ERROR(k.label << " Lq=" << lq << " Lkv=" << lkv << ": " << e.what());
         continue;
@@ -103,7 +100,7 @@ BOOST_AUTO_TEST_CASE(every_kernel_matches_the_reference) {
         worst = std::max(worst, std::isnan(a) ? INFINITY : std::abs(a - b));
       }
       BOOST_TEST(worst <= tolerance(k.ir->options.dtype),
-                 k.label << " Lq=" << lq << " Lkv=" << lkv << ": max |err| " << worst);
+                 k.label << " (" << describe(got.tiles) << ") Lq=" << lq << " Lkv=" << lkv << ": max |err| " << worst);
       if (k.ir->options.lse) {
         double lse_worst = 0;
         for (int64_t i = 0; i < ref.lse.numel(); ++i) {
@@ -114,6 +111,32 @@ BOOST_AUTO_TEST_CASE(every_kernel_matches_the_reference) {
       }
     }
   }
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(every_kernel_matches_the_reference) {
+  std::string why;
+  if (!cuda_driver_available(&why)) {
+    BOOST_TEST_MESSAGE("skipped: " << why);
+    return;
+  }
+  check_every_kernel({}, [](const KernelIR&) { return true; });
+}
+
+BOOST_AUTO_TEST_CASE(hopper_warpgroup_kernels_match_the_reference) {
+  std::string why;
+  if (!cuda_driver_available(&why)) {
+    BOOST_TEST_MESSAGE("skipped: " << why);
+    return;
+  }
+  if (CudaDevice::open(0)->sm() != 90) {
+    BOOST_TEST_MESSAGE("skipped: the warpgroup kernel needs sm_90a");
+    return;
+  }
+  CudaRunOptions o;
+  o.prefer_wgmma = true;
+  check_every_kernel(o, [](const KernelIR& ir) { return ir.options.dtype != DType::F32; });
 }
 
 BOOST_AUTO_TEST_CASE(out_of_range_index_is_reported) {
