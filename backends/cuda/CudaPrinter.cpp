@@ -263,6 +263,7 @@ CudaKernelSource print_cuda_kernel(const KernelIR& ir, const CudaPrintOptions& o
   cu << "#define ATTN_WARPS " << t.warps << "\n";
   if (t.tensor_cores())
     cu << "#define ATTN_STAGES " << t.stages << "\n#define ATTN_Q_IN_REGS " << (t.q_in_regs ? 1 : 0) << "\n";
+  if (t.kind == CudaKernelKind::Wgmma) cu << "#define ATTN_WGMMA_OVERLAP " << (t.overlap ? 1 : 0) << "\n";
   else
     cu << "#define ATTN_ROWS " << t.rows_per_warp << "\n";
   cu << "#define ATTN_SMEM_BYTES " << out.launch.smem_bytes << "\n";

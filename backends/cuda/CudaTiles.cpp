@@ -102,12 +102,13 @@ std::vector<CudaTileConfig> cuda_tile_candidates(int sm, DType dtype, int head_d
       add(*w);
       for (int groups : {1, 2})
         for (int block_n : d <= 128 ? std::vector<int>{64, 128} : std::vector<int>{32, 64})
-          for (int stages : {2, 3}) {
-            CudaTileConfig c;
-            c.kind = CudaKernelKind::Wgmma, c.warps = 4 * groups, c.block_m = 64 * groups;
-            c.block_n = block_n, c.stages = stages;
-            add(c);
-          }
+          for (int stages : {2, 3})
+            for (bool overlap : {false, true}) {
+              CudaTileConfig c;
+              c.kind = CudaKernelKind::Wgmma, c.warps = 4 * groups, c.block_m = 64 * groups;
+              c.block_n = block_n, c.stages = stages, c.overlap = overlap;
+              if (!overlap || stages >= 3) add(c);  // overlapped with 2 stages fetches nothing ahead
+            }
     }
     return out;
   }
@@ -128,8 +129,8 @@ std::string describe(const CudaTileConfig& c) {
       return "mma " + shape + " warps=" + std::to_string(c.warps) + " stages=" + std::to_string(c.stages) +
              (c.q_in_regs ? " q-in-regs" : "");
     case CudaKernelKind::Wgmma:
-      return "wgmma " + shape + " warpgroups=" + std::to_string(c.warps / 4) +
-             " stages=" + std::to_string(c.stages);
+      return "wgmma " + shape + " warpgroups=" + std::to_string(c.warps / 4) + " stages=" + std::to_string(c.stages) +
+             (c.overlap ? " overlap" : "");
   }
   return "";
 }
@@ -160,6 +161,8 @@ std::optional<CudaTileConfig> parse_cuda_tiles(const std::string& text) {
         c.stages = std::stoi(word.substr(7));
       else if (word == "q-in-regs" && c.kind == CudaKernelKind::Mma)
         c.q_in_regs = true;
+      else if (word == "overlap" && c.kind == CudaKernelKind::Wgmma)
+        c.overlap = true;
       else
         return std::nullopt;
     }
@@ -181,7 +184,8 @@ std::optional<CudaTileConfig> parse_cuda_tiles(const std::string& text) {
 
 bool operator==(const CudaTileConfig& a, const CudaTileConfig& b) {
   return a.kind == b.kind && a.block_m == b.block_m && a.block_n == b.block_n && a.warps == b.warps &&
-         a.stages == b.stages && a.rows_per_warp == b.rows_per_warp && a.q_in_regs == b.q_in_regs;
+         a.stages == b.stages && a.rows_per_warp == b.rows_per_warp && a.q_in_regs == b.q_in_regs &&
+         a.overlap == b.overlap;
 }
 
 }  // namespace attn

@@ -28,6 +28,8 @@ struct CudaTileConfig {
   int stages = 1;          ///< cp.async pipeline depth (Mma, Wgmma)
   int rows_per_warp = 0;   ///< query rows per warp (SIMT)
   bool q_in_regs = false;  ///< Q fragments stay in registers (Mma, head dim <= 128)
+  bool overlap = false;    ///< Wgmma: the next tile's Q K^T and softmax overlap the previous P V
+                           ///< (FlashAttention-3's intra-warpgroup pipelining; fetches STAGES - 2 ahead)
 
   /// True for the kernels that run on tensor cores (and need 16-byte aligned rows).
   bool tensor_cores() const { return kind != CudaKernelKind::Simt; }

@@ -114,7 +114,7 @@ BOOST_AUTO_TEST_CASE(autotuner_candidates_fit_and_round_trip) {
        {"", "mma", "mma 128x64", "mma 100x64 warps=8 stages=3", "simt 32x32 warps=4 stages=2",
         "mma 128x64 warps=8 stages=3 extra", "gpu 1x1 warps=1", "wgmma 128x128 warps=8 stages=2",
         "wgmma 128x128 warpgroups=2 stages=1", "wgmma 128x512 warpgroups=2 stages=2",
-        "mma 128x64 warpgroups=2 stages=2"})
+        "mma 128x64 warpgroups=2 stages=2", "mma 128x64 warps=8 stages=3 overlap"})
     BOOST_TEST(!parse_cuda_tiles(bad).has_value(), bad);
 }
 

@@ -27,6 +27,24 @@ template <int N>
 __device__ __forceinline__ void wgmma_wait() {
   asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
 }
+/// Pins registers in place around the asynchronous wgmma: the compiler sees them rewritten here, so
+/// it moves no access across (after a wait: no read before the result has landed; before
+/// wgmma_fence: no write after it).
+template <int N>
+__device__ __forceinline__ void fence_operands(float (&d)[N][4]) {
+#pragma unroll
+  for (int j = 0; j < N; ++j)
+#pragma unroll
+    for (int e = 0; e < 4; ++e) asm volatile("" : "+f"(d[j][e])::"memory");
+}
+template <int N>
+__device__ __forceinline__ void fence_operands(unsigned (&a)[N][4]) {
+#pragma unroll
+  for (int j = 0; j < N; ++j)
+#pragma unroll
+    for (int e = 0; e < 4; ++e) asm volatile("" : "+r"(a[j][e])::"memory");
+}
+
 /// Makes this thread's completed shared-memory writes (cp.async, the generic proxy) visible to
 /// wgmma's operand reads (the async proxy).
 __device__ __forceinline__ void fence_proxy_async() {
@@ -61,9 +79,10 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
   const unsigned q_addr = smem_u32(cta.sQ) + (warp / 4) * 64 * 128;
 
   int stage = 0;
+#if !ATTN_WGMMA_OVERLAP
   for (int kt = cta.first; kt < cta.tiles.kv_tiles; kt = cta.tiles.next(p, kt, BN)) {
     cta.refill(p, (stage + STAGES - 1) % STAGES, tid);  // the stage consumed last iteration
-    cp_async_wait<STAGES - 1>();                        // the group holding tile kt (and Q) has landed
+    cp_async_wait<STAGES - 1>();                         // the group holding tile kt (and Q) has landed
     fence_proxy_async();
     __syncthreads();
     const unsigned k_addr = smem_u32(cta.sK + stage * BN * D);
@@ -73,12 +92,13 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
     float s_acc[NB][4];
 #pragma unroll
     for (int j = 0; j < NB; ++j) s_acc[j][0] = s_acc[j][1] = s_acc[j][2] = s_acc[j][3] = 0.f;
+    fence_operands(s_acc);
     wgmma_fence();
 #pragma unroll
-    for (int kk = 0; kk < D / 16; ++kk)
-      wgmma_qk(s_acc, kmajor_desc(q_addr, BM, kk), kmajor_desc(k_addr, BN, kk));
+    for (int kk = 0; kk < D / 16; ++kk) wgmma_qk(s_acc, kmajor_desc(q_addr, BM, kk), kmajor_desc(k_addr, BN, kk));
     wgmma_commit();
     wgmma_wait<0>();
+    fence_operands(s_acc);
 
     // Scores, mask and online softmax. Full tiles (all keys allowed, no padding) skip the mask.
     float tile_max[2];
@@ -90,14 +110,76 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
     unsigned pa[BN / 16][4];
 #pragma unroll
     for (int kk = 0; kk < BN / 16; ++kk) p_fragment<NB>(s_acc, kk, pa[kk]);
+    fence_operands(pa);
+    fence_operands(acc);
     wgmma_fence();
 #pragma unroll
     for (int kk = 0; kk < BN / 16; ++kk) wgmma_pv(acc, pa[kk], mnmajor_desc(v_addr, BN, kk));
     wgmma_commit();
     wgmma_wait<0>();
+    fence_operands(acc);
     __syncthreads();  // everyone is done with this stage before it is refilled
     stage = (stage + 1) % STAGES;
   }
+#else
+  // FlashAttention-3's intra-warpgroup overlap: S = Q K^T of tile kt and its softmax run while
+  // O += P V of the previous tile is still on the tensor cores. O is rescaled once that P V has
+  // landed (it was computed against the previous running max), and the previous tile's stage is
+  // refilled only then (its V was being read), so tiles are fetched STAGES - 2 ahead.
+  unsigned pa[BN / 16][4];  // P of the previous tile, packed
+  int prev_stage = -1;      // its stage (-1: no previous tile yet)
+  for (int kt = cta.first; kt < cta.tiles.kv_tiles; kt = cta.tiles.next(p, kt, BN)) {
+    cp_async_wait<STAGES - 2>();  // the group holding tile kt (and Q) has landed
+    fence_proxy_async();
+    __syncthreads();
+    const unsigned k_addr = smem_u32(cta.sK + stage * BN * D);
+
+    float s_acc[NB][4];
+#pragma unroll
+    for (int j = 0; j < NB; ++j) s_acc[j][0] = s_acc[j][1] = s_acc[j][2] = s_acc[j][3] = 0.f;
+    fence_operands(s_acc);
+    fence_operands(pa);
+    fence_operands(acc);
+    wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < D / 16; ++kk) wgmma_qk(s_acc, kmajor_desc(q_addr, BM, kk), kmajor_desc(k_addr, BN, kk));
+    wgmma_commit();
+    if (prev_stage >= 0) {
+      const unsigned v_addr = smem_u32(cta.sV + prev_stage * BN * DV);
+#pragma unroll
+      for (int kk = 0; kk < BN / 16; ++kk) wgmma_pv(acc, pa[kk], mnmajor_desc(v_addr, BN, kk));
+    }
+    wgmma_commit();   // (an empty group the first time: the count stays uniform)
+    wgmma_wait<1>();  // S has landed; the previous P V may still run
+    fence_operands(s_acc);
+
+    float tile_max[2], scale_old[2];
+    score_tile<NB>(p, s_acc, !cta.tiles.unchecked(p, kt, q0, BM, BN), b, h, q0 + warp * 16, kt * BN, lane,
+                   tile_max);
+    softmax_step<NB>(s_acc, row_max, row_sum, tile_max, scale_old);
+    wgmma_wait<0>();  // the previous P V has landed (it read pa, and adds into O)
+    fence_operands(acc);
+    fence_operands(pa);
+    rescale<OB>(acc, scale_old);
+#pragma unroll
+    for (int kk = 0; kk < BN / 16; ++kk) p_fragment<NB>(s_acc, kk, pa[kk]);
+    __syncthreads();  // everyone is done with the previous tile's stage
+    cta.refill(p, (stage + STAGES - 1) % STAGES, tid);
+    prev_stage = stage;
+    stage = (stage + 1) % STAGES;
+  }
+  if (prev_stage >= 0) {  // the last tile's P V
+    const unsigned v_addr = smem_u32(cta.sV + prev_stage * BN * DV);
+    fence_operands(pa);
+    fence_operands(acc);
+    wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < BN / 16; ++kk) wgmma_pv(acc, pa[kk], mnmajor_desc(v_addr, BN, kk));
+    wgmma_commit();
+    wgmma_wait<0>();
+    fence_operands(acc);
+  }
+#endif
   cp_async_wait<0>();
 
   // Epilogue: normalize and store; a row with no allowed key gets Out 0 and LSE -inf.

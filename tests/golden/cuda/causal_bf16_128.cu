@@ -67,6 +67,7 @@ typedef struct attn_cuda_params {
 #define ATTN_WARPS 8
 #define ATTN_STAGES 2
 #define ATTN_Q_IN_REGS 0
+#define ATTN_ROWS 0
 #define ATTN_SMEM_BYTES 98304
 #define ATTN_BUFFER_NAMES "" /* tensor arguments, for error messages */
 #define ATTN_ARGS "" /* run-time arguments in order: buffers [dims], scalars */
@@ -534,12 +535,13 @@ __device__ __forceinline__ void score_tile(const attn_cuda_params& p, float (&s)
   }
 }
 
-/// The online-softmax step: folds the tile's maxima into the running ones, rescales O and the
-/// running sums, and turns the scores into unnormalized probabilities (in place).
-template <int NB, int OB>
-__device__ __forceinline__ void softmax_update(float (&s)[NB][4], float (&acc)[OB][4], float (&row_max)[2],
-                                               float (&row_sum)[2], const float (&tile_max)[2]) {
-  float scale_old[2], base[2];
+/// The online-softmax step without O: folds the tile's maxima into the running ones, rescales
+/// the running sums, turns the scores into unnormalized probabilities (in place) and returns the
+/// factor O must be scaled by (`rescale`) before this tile's P V is added.
+template <int NB>
+__device__ __forceinline__ void softmax_step(float (&s)[NB][4], float (&row_max)[2], float (&row_sum)[2],
+                                             const float (&tile_max)[2], float (&scale_old)[2]) {
+  float base[2];
 #pragma unroll
   for (int r = 0; r < 2; ++r) {
     const float m = fmaxf(row_max[r], quad_max(tile_max[r]));
@@ -549,13 +551,6 @@ __device__ __forceinline__ void softmax_update(float (&s)[NB][4], float (&acc)[O
     row_sum[r] *= scale_old[r];
   }
 #pragma unroll
-  for (int j = 0; j < OB; ++j) {
-    acc[j][0] *= scale_old[0];
-    acc[j][1] *= scale_old[0];
-    acc[j][2] *= scale_old[1];
-    acc[j][3] *= scale_old[1];
-  }
-#pragma unroll
   for (int j = 0; j < NB; ++j) {
 #pragma unroll
     for (int e = 0; e < 4; ++e) {
@@ -563,6 +558,27 @@ __device__ __forceinline__ void softmax_update(float (&s)[NB][4], float (&acc)[O
       row_sum[e / 2] += s[j][e];
     }
   }
+}
+
+/// O *= the factor of each of the thread's two rows.
+template <int OB>
+__device__ __forceinline__ void rescale(float (&acc)[OB][4], const float (&scale)[2]) {
+#pragma unroll
+  for (int j = 0; j < OB; ++j) {
+    acc[j][0] *= scale[0];
+    acc[j][1] *= scale[0];
+    acc[j][2] *= scale[1];
+    acc[j][3] *= scale[1];
+  }
+}
+
+/// The whole online-softmax step: softmax_step, then O rescaled.
+template <int NB, int OB>
+__device__ __forceinline__ void softmax_update(float (&s)[NB][4], float (&acc)[OB][4], float (&row_max)[2],
+                                               float (&row_sum)[2], const float (&tile_max)[2]) {
+  float scale_old[2];
+  softmax_step<NB>(s, row_max, row_sum, tile_max, scale_old);
+  rescale<OB>(acc, scale_old);
 }
 
 /// The A fragment of O += P V for keys [16 kk, 16 kk + 16): the probabilities of key blocks
