@@ -117,7 +117,8 @@ AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const
   a.rd = RDom(0, D, prefix + "rd");
   a.dot = Func(prefix + "dot");
   a.dot(j, ii) = 0.0f;
-  // Key rows clamped to the buffer: score blocks are rounded up to whole blocks of keys.
+  // Key rows clamped to the buffer: score blocks are rounded up to whole blocks of keys. (The
+  // buffer ends at Lk, or, for K converted piece by piece, at the piece's end: KernelWrapper.cpp.)
   Expr key_row = min(j, a.k.dim(1).extent() - 1);
   a.dot(j, ii) += a.qs(a.rd, ii) * a.k(a.rd, key_row);
 

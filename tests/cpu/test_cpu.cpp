@@ -42,6 +42,8 @@ kernel fixed128_v32 { mask = sliding(300); head_dim = 128; value_dim = 32; }
 kernel sinks_scalar(sinks: int) { mask = sinks_window(sinks, 130); lse = true; }
 kernel longformer_2 { mask = longformer(70, 2); lse = true; }
 kernel natten_20 { mask = natten(20, 5, 3, 30); lse = true; }
+kernel sinks_bf16(sinks: int) { mask = sinks_window(sinks, 130); dtype = bf16; lse = true; }
+kernel documents_f16(doc: tensor<i32>[len]) { mask = doc[q] == doc[kv]; dtype = f16; }
 )attn";
 
 struct Shape {
@@ -266,6 +268,25 @@ BOOST_AUTO_TEST_CASE(decoding_packs_the_heads_of_a_group) {
              std::string::npos);
   BOOST_TEST(compile_cpu(kProgram, "alibi_causal").source.source.find("constexpr bool kPackHeads = false;") !=
              std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(streamed_half_precision_keys) {
+  // Half-precision K/V read by at most two tasks per key/value plane (decoding, short prompts) are
+  // converted by each task, piece by piece (at most one 1024-key chunk from a 64-key block start),
+  // never as a whole tensor: rows of several pieces, runs of key blocks that start mid-block (the
+  // sinks window), packed heads, a buffer mask with its run-time key runs, value_dim padding.
+  std::mt19937 rng(23);
+  check("causal_bf16", Shape{1, 1, 1, 40, 2500, 64, 64}, rng);
+  check("window_f16", Shape{2, 8, 2, 1, 3100, 32, 40}, rng);
+  check("dense_f16", Shape{1, 32, 4, 1, 2200, 40, 24}, rng);
+  check("sinks_bf16", Shape{1, 2, 2, 64, 2600, 16, 16}, rng);
+  const CpuCompiled& c = compile_cpu(kProgram, "documents_f16");
+  Shape s{1, 2, 1, 30, 2300, 16, 24};
+  KernelInputs in = random_inputs(*c.ir, s, rng);
+  HostTensor& doc = in.buffers["doc"];
+  for (int64_t j = 0; j < doc.numel(); ++j) doc.set(j, int(j % 3));  // documents interleaved
+  KernelOutputs want = run_reference(*c.ir, in, 2), got = run_cpu_kernel(*c.ir, in, 2);
+  BOOST_TEST(max_abs_diff(got.out, want.out) <= 1e-2);
 }
 
 BOOST_AUTO_TEST_CASE(no_keys_gives_zero_and_minus_infinity) {

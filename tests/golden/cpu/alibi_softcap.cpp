@@ -6427,6 +6427,7 @@ namespace {
 enum class IoType { F32, F16, BF16 };
 constexpr const char* kKernelName = "alibi_softcap";
 constexpr int kLanes = 16, kTileQ = 32;
+constexpr int32_t kKeyChunk = 1024;  // keys per pipeline call at most
 constexpr int64_t kHeadDim = 0, kValueDim = 0;  // 0: any
 constexpr IoType kIoType = IoType::BF16;
 constexpr bool kLseRequired = true;
@@ -6559,20 +6560,34 @@ bool check_tensor(void* uc, const DLTensor* t, const char* name, int ndim, bool 
 }
 
 /// K or V as the tasks read them: rows of `cols` f32, one [L, cols] plane per (head, batch). The
-/// caller's memory itself when it already is that (f32, rows of exactly `cols` floats, dense), else a
-/// converted copy with the columns past the tensor's zero-filled.
+/// caller's memory itself when it already is that (f32, rows of exactly `cols` floats, dense);
+/// otherwise either a converted copy of the whole tensor (columns past the tensor's zero-filled),
+/// or, when few tasks read each plane (decoding), nothing up front: each task converts the rows it
+/// is about to visit into its own scratch (`streamed`), so keys the mask rules out are never read
+/// and no tensor-sized buffer is allocated (its page faults cost more than the conversion).
 struct KeySide {
   const float* base = nullptr;
   int64_t head_stride = 0, batch_stride = 0;  // in floats
   float* copy = nullptr;
+  bool streamed = false;
+  const char* src = nullptr;              // streamed: the caller's tensor
+  int64_t src_b = 0, src_h = 0, src_l = 0;  // its strides in bytes
+  int64_t src_cols = 0;                     // its last extent
   KeySide() = default;
   KeySide(const KeySide&) = delete;
   KeySide& operator=(const KeySide&) = delete;
   ~KeySide() { free(copy); }
   const float* plane(int64_t h, int64_t b) const { return base + b * batch_stride + h * head_stride; }
+  /// Streamed: rows [row0, row1) of (head h, batch b) as f32 rows of `cols` into `dst`.
+  void convert(int64_t h, int64_t b, int64_t row0, int64_t row1, int64_t cols, float* dst) const {
+    for (int64_t r = row0; r < row1; ++r, dst += cols) {
+      read_row(src + b * src_b + h * src_h + r * src_l, dst, src_cols);
+      memset(dst + src_cols, 0, size_t(cols - src_cols) * 4);
+    }
+  }
 };
 
-bool prepare_key_side(void* uc, const DLTensor* t, const char* name, int64_t cols, KeySide& s) {
+bool prepare_key_side(void* uc, const DLTensor* t, const char* name, int64_t cols, bool stream, KeySide& s) {
   int64_t B = t->shape[0], H = t->shape[1], L = t->shape[2], C = t->shape[3];
   if (L * cols >= (int64_t(1) << 31))
     return fail(uc, "%s: %s has too many rows for this kernel (%lld)", kKernelName, name, (long long)L), false;
@@ -6583,12 +6598,16 @@ bool prepare_key_side(void* uc, const DLTensor* t, const char* name, int64_t col
     s.head_stride = stride_of(t, 1), s.batch_stride = stride_of(t, 0);
     return true;
   }
+  int64_t esize = t->dtype.bits / 8;
+  int64_t sb = stride_of(t, 0) * esize, sh = stride_of(t, 1) * esize, sl = stride_of(t, 2) * esize;
+  if (stream) {
+    s.streamed = true, s.src = base, s.src_b = sb, s.src_h = sh, s.src_l = sl, s.src_cols = C;
+    return true;
+  }
   int64_t n = B * H * L * cols;
   s.copy = static_cast<float*>(aligned_alloc(64, size_t(round_up(n * 4 + 64, 64))));
   if (!s.copy) return fail(uc, "%s: out of memory converting %s", kKernelName, name), false;
   s.base = s.copy, s.head_stride = L * cols, s.batch_stride = H * L * cols;
-  int64_t esize = t->dtype.bits / 8;
-  int64_t sb = stride_of(t, 0) * esize, sh = stride_of(t, 1) * esize, sl = stride_of(t, 2) * esize;
   return parallel_for(uc, int(B * H), [&](int task) {
     int64_t b = task / H, h = task % H;
     for (int64_t r = 0; r < L; ++r) {
@@ -6601,14 +6620,23 @@ bool prepare_key_side(void* uc, const DLTensor* t, const char* name, int64_t col
   }) == 0;
 }
 
-/// `rows` dense rows of `cols` floats from `first`, as the 2-D Halide buffer [cols, rows] a task reads.
+/// `rows` dense rows of `cols` floats from `first`, as the 2-D Halide buffer [cols, rows] a task
+/// reads. The pipeline is compiled for buffers whose rows start at 0 (a known minimum keeps its
+/// row addressing cheap: 25% on prefill when it was left open), so a piece of K or V converted
+/// from row `first_row` on is passed as rows [0, first_row + rows) whose host pointer is where row
+/// 0 would be: the pipeline reads only the piece's rows (tests/cpu checked it with the piece's
+/// own bounds), and the address is formed as an integer, never by pointer arithmetic.
 struct Plane {
   halide_buffer_t buf{};
   halide_dimension_t dim[2]{};
-  Plane(const float* first, int64_t cols, int64_t rows) {
+  Plane() = default;
+  Plane(const float* first, int64_t cols, int64_t rows) { set(first, cols, rows, 0); }
+  Plane(const Plane&) = delete;
+  Plane& operator=(const Plane&) = delete;
+  void set(const float* first, int64_t cols, int64_t rows, int64_t first_row) {
     dim[0] = halide_dimension_t{0, int32_t(cols), 1, 0};
-    dim[1] = halide_dimension_t{0, int32_t(rows), int32_t(cols), 0};
-    buf.host = reinterpret_cast<uint8_t*>(const_cast<float*>(first));
+    dim[1] = halide_dimension_t{0, int32_t(first_row + rows), int32_t(cols), 0};
+    buf.host = reinterpret_cast<uint8_t*>(reinterpret_cast<uintptr_t>(first) - uintptr_t(first_row * cols * 4));
     buf.type = halide_type_t(halide_type_float, 32, 1);
     buf.dimensions = 2;
     buf.dim = dim;
@@ -6619,6 +6647,7 @@ struct Plane {
 /// the running row max, row sum and unnormalized P·V over the chunks so far.
 struct TaskScratch {
   std::vector<float> q, chunk, acc, row_max, row_sum;
+  std::vector<float> k_rows, v_rows;  // streamed K/V rows of the keys about to be visited
   std::vector<int32_t> windows;  // [lo, hi) pairs of keys the tile visits, sorted and disjoint
   int64_t cols = 0;  // Dv_pad: P·V columns of `chunk` and `acc`
 
@@ -6825,8 +6854,19 @@ extern "C" __attribute__((visibility("default"))) int attn_alibi_softcap(const a
     return 0;
   }
   int64_t Dv_pad = round_up(Dv, kLanes);
+  int64_t groups = Hq / Hkv;
+  // Decoding (one query row) with grouped heads: the query heads that share a key/value head fill
+  // the rows of one tile (row r is head h + r, query 0) instead of one head per 32-row tile. Only
+  // when the mask and score do not read the head index.
+  const bool pack = kPackHeads && Lq == 1 && groups > 1;
+  const int64_t chunks_per_group = (groups + kTileQ - 1) / kTileQ;
+  // K and V that need converting are converted by the tasks themselves when at most two tasks
+  // read each key/value plane, once up front otherwise.
+  const int64_t tasks_per_plane = pack ? chunks_per_group : (Lq + kTileQ - 1) / kTileQ * groups;
   KeySide k, v;
-  if (!prepare_key_side(uc, args->k, "k", D, k) || !prepare_key_side(uc, args->v, "v", Dv_pad, v)) return -1;
+  if (!prepare_key_side(uc, args->k, "k", D, tasks_per_plane <= 2, k) ||
+      !prepare_key_side(uc, args->v, "v", Dv_pad, tasks_per_plane <= 2, v))
+    return -1;
   const char* q_base = base_of(args->q);
   int64_t q_esize = args->q->dtype.bits / 8;
   int64_t qb = stride_of(args->q, 0) * q_esize, qh = stride_of(args->q, 1) * q_esize, ql = stride_of(args->q, 2) * q_esize;
@@ -6864,12 +6904,6 @@ extern "C" __attribute__((visibility("default"))) int attn_alibi_softcap(const a
   }
   // One task per (query tile, query head, batch entry), tiles innermost: neighbouring tasks read
   // the same key/value head.
-  int64_t groups = Hq / Hkv;
-  // Decoding (one query row) with grouped heads: the query heads that share a key/value head fill
-  // the rows of one tile (row r is head h + r, query 0) instead of one head per 32-row tile. Only
-  // when the mask and score do not read the head index.
-  const bool pack = kPackHeads && Lq == 1 && groups > 1;
-  const int64_t chunks_per_group = (groups + kTileQ - 1) / kTileQ;
   const int64_t task_count = pack ? chunks_per_group * Hkv * B : tiles * Hq * B;
   const int64_t q_step = pack ? 0 : 1, head_step = pack ? 1 : 0;
   return parallel_for(uc, int(task_count), [&](int task) {
@@ -6896,7 +6930,9 @@ extern "C" __attribute__((visibility("default"))) int attn_alibi_softcap(const a
       read_row(src, dst, D);
     }
     Plane q_tile(scratch.q.data(), D, kTileQ), out_tile(scratch.chunk.data(), Dv_pad + kLanes, kTileQ);
-    Plane k_head(k.plane(h / groups, b), D, Lk), v_head(v.plane(h / groups, b), Dv_pad, Lk);
+    Plane k_head, v_head;
+    if (!k.streamed) k_head.set(k.plane(h / groups, b), D, Lk, 0);
+    if (!v.streamed) v_head.set(v.plane(h / groups, b), Dv_pad, Lk, 0);
     // The window's runs of key blocks that the mask may allow, each chunk by chunk: the pipeline
     // takes at most 1024 keys a call, so the scores stay in cache.
     scratch.window_runs(window[size_t(2 * t)], window[size_t(2 * t + 1)], run_starts, runs, given_block, row0,
@@ -6920,17 +6956,38 @@ extern "C" __attribute__((visibility("default"))) int attn_alibi_softcap(const a
         }
         int32_t run_hi = kHasKeyTest ? block_end(run_lo) : hi;
         while (run_hi < hi && !masked(run_hi)) run_hi = block_end(run_hi);
-        for (int32_t next = run_lo;;) {
-          int result = attn_alibi_softcap_pipeline(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(Lq), int32_t(Lk), int32_t(D),
-              int32_t(Dv_pad), int32_t(t), int32_t(q_step), int32_t(h), int32_t(b), run_lo, run_hi, next, &buffer0.buf, &out_tile.buf);
-          if (result != 0) {
-            if (!ctx.failed) fail(uc, "%s: the kernel failed (Halide error %d)", kKernelName, result);
-            return result;
+        // The run in place, or with streamed K/V in pieces of at most one chunk from a key block
+        // start, each piece's rows converted into the task's scratch first.
+        for (int32_t piece_lo = run_lo; piece_lo < run_hi;) {
+          int32_t piece_hi = run_hi;
+          if (k.streamed || v.streamed) {
+            const int32_t first_row = piece_lo / kSkipBlock * kSkipBlock;
+            piece_hi = first_row + kKeyChunk < run_hi ? first_row + kKeyChunk : run_hi;
+            const int64_t end_row = round_up(piece_hi, kSkipBlock) < Lk ? round_up(piece_hi, kSkipBlock) : Lk;
+            if (k.streamed) {
+              scratch.k_rows.resize(size_t((end_row - first_row) * D));
+              k.convert(h / groups, b, first_row, end_row, D, scratch.k_rows.data());
+              k_head.set(scratch.k_rows.data(), D, end_row - first_row, first_row);
+            }
+            if (v.streamed) {
+              scratch.v_rows.resize(size_t((end_row - first_row) * Dv_pad));
+              v.convert(h / groups, b, first_row, end_row, Dv_pad, scratch.v_rows.data());
+              v_head.set(scratch.v_rows.data(), Dv_pad, end_row - first_row, first_row);
+            }
           }
-          scratch.absorb(first);
-          first = false;
-          if (scratch.chunk_end() >= scratch.window_end()) break;
-          next = scratch.chunk_end();
+          for (int32_t next = piece_lo;;) {
+            int result = attn_alibi_softcap_pipeline(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(Lq), int32_t(Lk), int32_t(D),
+                int32_t(Dv_pad), int32_t(t), int32_t(q_step), int32_t(h), int32_t(b), piece_lo, piece_hi, next, &buffer0.buf, &out_tile.buf);
+            if (result != 0) {
+              if (!ctx.failed) fail(uc, "%s: the kernel failed (Halide error %d)", kKernelName, result);
+              return result;
+            }
+            scratch.absorb(first);
+            first = false;
+            if (scratch.chunk_end() >= scratch.window_end()) break;
+            next = scratch.chunk_end();
+          }
+          piece_lo = piece_hi;
         }
         run_lo = run_hi;
       }
