@@ -48,11 +48,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
   const int b = cta.b, h = cta.h, q0 = cta.q0;
   cta.start(p, tid);
 
-  float acc[OB][4];  // O for rows (lane/4) and (lane/4 + 8) of the warp's 16
-#pragma unroll
-  for (int j = 0; j < OB; ++j) acc[j][0] = acc[j][1] = acc[j][2] = acc[j][3] = 0.f;
-  float row_max[2] = {-inf(), -inf()};  // running max, log2 units
-  float row_sum[2] = {0.f, 0.f};        // this thread's part of the running sum
+  RowState<OB> o;
 #if ATTN_Q_IN_REGS
   unsigned qf[D / 16][4];
   bool q_loaded = false;
@@ -81,8 +77,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
 
     // S = Q K^T for the warp's 16 rows and the tile's BN keys.
     float s_acc[NB][4];
-#pragma unroll
-    for (int j = 0; j < NB; ++j) s_acc[j][0] = s_acc[j][1] = s_acc[j][2] = s_acc[j][3] = 0.f;
+    zero(s_acc);
 #pragma unroll
     for (int kk = 0; kk < D / 16; ++kk) {
 #if ATTN_Q_IN_REGS
@@ -105,7 +100,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
     float tile_max[2];
     score_tile<NB>(p, s_acc, !cta.tiles.unchecked(p, kt, q0, BM, BN), b, h, q0 + warp * 16, k0, lane,
                    tile_max);
-    softmax_update<NB, OB>(s_acc, acc, row_max, row_sum, tile_max);
+    softmax_update(s_acc, o, tile_max);
 
     // O += P V: the S accumulators of two key blocks form one A fragment.
 #pragma unroll
@@ -116,8 +111,8 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
       for (int j = 0; j < OB; j += 2) {
         unsigned bv[4];
         ldmatrix_x4_trans(bv, tV + v_row + kk * 16 * DV + v_cols.at(j / 2));
-        mma16816(acc[j], a, bv[0], bv[1]);
-        mma16816(acc[j + 1], a, bv[2], bv[3]);
+        mma16816(o.acc[j], a, bv[0], bv[1]);
+        mma16816(o.acc[j + 1], a, bv[2], bv[3]);
       }
     }
     __syncthreads();  // everyone is done with this stage before it is refilled
@@ -126,5 +121,5 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
   cp_async_wait<0>();
 
   // Epilogue: normalize and store; a row with no allowed key gets Out 0 and LSE -inf.
-  store_rows<OB>(p, acc, row_max, row_sum, b, h, q0 + warp * 16, lane);
+  store_rows(p, o, b, h, q0 + warp * 16, lane);
 }

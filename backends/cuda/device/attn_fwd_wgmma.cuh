@@ -70,11 +70,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
   const int b = cta.b, h = cta.h, q0 = cta.q0;
   cta.start(p, tid);
 
-  float acc[OB][4];  // O for rows (lane/4) and (lane/4 + 8) of the warp's 16
-#pragma unroll
-  for (int j = 0; j < OB; ++j) acc[j][0] = acc[j][1] = acc[j][2] = acc[j][3] = 0.f;
-  float row_max[2] = {-inf(), -inf()};  // running max, log2 units
-  float row_sum[2] = {0.f, 0.f};        // this thread's part of the running sum
+  RowState<OB> o;
   // The warpgroup's 64 rows of Q: A of S = Q K^T, 128-byte rows inside each slab.
   const unsigned q_addr = smem_u32(cta.sQ) + (warp / 4) * 64 * 128;
 
@@ -90,8 +86,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
 
     // S = Q K^T for the warpgroup's 64 rows and the tile's BN keys.
     float s_acc[NB][4];
-#pragma unroll
-    for (int j = 0; j < NB; ++j) s_acc[j][0] = s_acc[j][1] = s_acc[j][2] = s_acc[j][3] = 0.f;
+    zero(s_acc);
     fence_operands(s_acc);
     wgmma_fence();
 #pragma unroll
@@ -104,20 +99,20 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
     float tile_max[2];
     score_tile<NB>(p, s_acc, !cta.tiles.unchecked(p, kt, q0, BM, BN), b, h, q0 + warp * 16, kt * BN, lane,
                    tile_max);
-    softmax_update<NB, OB>(s_acc, acc, row_max, row_sum, tile_max);
+    softmax_update(s_acc, o, tile_max);
 
     // O += P V: the S accumulators of two key blocks form one A fragment.
     unsigned pa[BN / 16][4];
 #pragma unroll
     for (int kk = 0; kk < BN / 16; ++kk) p_fragment<NB>(s_acc, kk, pa[kk]);
     fence_operands(pa);
-    fence_operands(acc);
+    fence_operands(o.acc);
     wgmma_fence();
 #pragma unroll
-    for (int kk = 0; kk < BN / 16; ++kk) wgmma_pv(acc, pa[kk], mnmajor_desc(v_addr, BN, kk));
+    for (int kk = 0; kk < BN / 16; ++kk) wgmma_pv(o.acc, pa[kk], mnmajor_desc(v_addr, BN, kk));
     wgmma_commit();
     wgmma_wait<0>();
-    fence_operands(acc);
+    fence_operands(o.acc);
     __syncthreads();  // everyone is done with this stage before it is refilled
     stage = (stage + 1) % STAGES;
   }
@@ -135,11 +130,10 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
     const unsigned k_addr = smem_u32(cta.sK + stage * BN * D);
 
     float s_acc[NB][4];
-#pragma unroll
-    for (int j = 0; j < NB; ++j) s_acc[j][0] = s_acc[j][1] = s_acc[j][2] = s_acc[j][3] = 0.f;
+    zero(s_acc);
     fence_operands(s_acc);
     fence_operands(pa);
-    fence_operands(acc);
+    fence_operands(o.acc);
     wgmma_fence();
 #pragma unroll
     for (int kk = 0; kk < D / 16; ++kk) wgmma_qk(s_acc, kmajor_desc(q_addr, BM, kk), kmajor_desc(k_addr, BN, kk));
@@ -147,7 +141,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
     if (prev_stage >= 0) {
       const unsigned v_addr = smem_u32(cta.sV + prev_stage * BN * DV);
 #pragma unroll
-      for (int kk = 0; kk < BN / 16; ++kk) wgmma_pv(acc, pa[kk], mnmajor_desc(v_addr, BN, kk));
+      for (int kk = 0; kk < BN / 16; ++kk) wgmma_pv(o.acc, pa[kk], mnmajor_desc(v_addr, BN, kk));
     }
     wgmma_commit();   // (an empty group the first time: the count stays uniform)
     wgmma_wait<1>();  // S has landed; the previous P V may still run
@@ -156,11 +150,11 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
     float tile_max[2], scale_old[2];
     score_tile<NB>(p, s_acc, !cta.tiles.unchecked(p, kt, q0, BM, BN), b, h, q0 + warp * 16, kt * BN, lane,
                    tile_max);
-    softmax_step<NB>(s_acc, row_max, row_sum, tile_max, scale_old);
+    softmax_step(s_acc, o, tile_max, scale_old);
     wgmma_wait<0>();  // the previous P V has landed (it read pa, and adds into O)
-    fence_operands(acc);
+    fence_operands(o.acc);
     fence_operands(pa);
-    rescale<OB>(acc, scale_old);
+    rescale(o.acc, scale_old);
 #pragma unroll
     for (int kk = 0; kk < BN / 16; ++kk) p_fragment<NB>(s_acc, kk, pa[kk]);
     __syncthreads();  // everyone is done with the previous tile's stage
@@ -171,18 +165,18 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
   if (prev_stage >= 0) {  // the last tile's P V
     const unsigned v_addr = smem_u32(cta.sV + prev_stage * BN * DV);
     fence_operands(pa);
-    fence_operands(acc);
+    fence_operands(o.acc);
     wgmma_fence();
 #pragma unroll
-    for (int kk = 0; kk < BN / 16; ++kk) wgmma_pv(acc, pa[kk], mnmajor_desc(v_addr, BN, kk));
+    for (int kk = 0; kk < BN / 16; ++kk) wgmma_pv(o.acc, pa[kk], mnmajor_desc(v_addr, BN, kk));
     wgmma_commit();
     wgmma_wait<0>();
-    fence_operands(acc);
+    fence_operands(o.acc);
   }
 #endif
   cp_async_wait<0>();
 
   // Epilogue: normalize and store; a row with no allowed key gets Out 0 and LSE -inf.
-  store_rows<OB>(p, acc, row_max, row_sum, b, h, q0 + warp * 16, lane);
+  store_rows(p, o, b, h, q0 + warp * 16, lane);
 #endif
 }

@@ -106,6 +106,23 @@ struct CtaStream {
   }
 };
 
+/// Sets an accumulator tile to 0.
+template <int N>
+__device__ __forceinline__ void zero(float (&d)[N][4]) {
+#pragma unroll
+  for (int j = 0; j < N; ++j) d[j][0] = d[j][1] = d[j][2] = d[j][3] = 0.f;
+}
+
+/// What a thread keeps of its warp's 16 rows across key tiles: O for rows lane/4 and lane/4 + 8
+/// (unnormalized), their running max (log2 units) and this thread's part of their running sum.
+template <int OB>
+struct RowState {
+  float acc[OB][4];
+  float row_max[2] = {-inf(), -inf()};
+  float row_sum[2] = {0.f, 0.f};
+  __device__ __forceinline__ RowState() { zero(acc); }
+};
+
 /// Turns one warp's raw Q.K products for 16 rows (from row0) and NB * 8 keys (from k0) into
 /// scores in log2 units, -inf where the key is not allowed; `checked` false skips the mask and
 /// bounds (a tile the plan proved full). Returns the rows' maxima over this lane's elements.
@@ -138,9 +155,11 @@ __device__ __forceinline__ void score_tile(const attn_cuda_params& p, float (&s)
 /// The online-softmax step without O: folds the tile's maxima into the running ones, rescales
 /// the running sums, turns the scores into unnormalized probabilities (in place) and returns the
 /// factor O must be scaled by (`rescale`) before this tile's P V is added.
-template <int NB>
-__device__ __forceinline__ void softmax_step(float (&s)[NB][4], float (&row_max)[2], float (&row_sum)[2],
-                                             const float (&tile_max)[2], float (&scale_old)[2]) {
+template <int NB, int OB>
+__device__ __forceinline__ void softmax_step(float (&s)[NB][4], RowState<OB>& o, const float (&tile_max)[2],
+                                             float (&scale_old)[2]) {
+  float(&row_max)[2] = o.row_max;
+  float(&row_sum)[2] = o.row_sum;
   float base[2];
 #pragma unroll
   for (int r = 0; r < 2; ++r) {
@@ -174,11 +193,10 @@ __device__ __forceinline__ void rescale(float (&acc)[OB][4], const float (&scale
 
 /// The whole online-softmax step: softmax_step, then O rescaled.
 template <int NB, int OB>
-__device__ __forceinline__ void softmax_update(float (&s)[NB][4], float (&acc)[OB][4], float (&row_max)[2],
-                                               float (&row_sum)[2], const float (&tile_max)[2]) {
+__device__ __forceinline__ void softmax_update(float (&s)[NB][4], RowState<OB>& o, const float (&tile_max)[2]) {
   float scale_old[2];
-  softmax_step<NB>(s, row_max, row_sum, tile_max, scale_old);
-  rescale<OB>(acc, scale_old);
+  softmax_step(s, o, tile_max, scale_old);
+  rescale(o.acc, scale_old);
 }
 
 /// The A fragment of O += P V for keys [16 kk, 16 kk + 16): the probabilities of key blocks
@@ -194,9 +212,11 @@ __device__ __forceinline__ void p_fragment(const float (&s)[NB][4], int kk, unsi
 /// Normalizes and stores one warp's 16 rows of O (from row0) and their LSE; a row with no
 /// allowed key gets Out 0 and LSE -inf.
 template <int OB>
-__device__ __forceinline__ void store_rows(const attn_cuda_params& p, const float (&acc)[OB][4],
-                                           const float (&row_max)[2], const float (&row_sum)[2], int b, int h,
-                                           int row0, int lane) {
+__device__ __forceinline__ void store_rows(const attn_cuda_params& p, const RowState<OB>& o, int b, int h, int row0,
+                                           int lane) {
+  const float(&acc)[OB][4] = o.acc;
+  const float(&row_max)[2] = o.row_max;
+  const float(&row_sum)[2] = o.row_sum;
 #pragma unroll
   for (int r = 0; r < 2; ++r) {
     const float sum = quad_sum(row_sum[r]);

@@ -506,6 +506,23 @@ struct CtaStream {
   }
 };
 
+/// Sets an accumulator tile to 0.
+template <int N>
+__device__ __forceinline__ void zero(float (&d)[N][4]) {
+#pragma unroll
+  for (int j = 0; j < N; ++j) d[j][0] = d[j][1] = d[j][2] = d[j][3] = 0.f;
+}
+
+/// What a thread keeps of its warp's 16 rows across key tiles: O for rows lane/4 and lane/4 + 8
+/// (unnormalized), their running max (log2 units) and this thread's part of their running sum.
+template <int OB>
+struct RowState {
+  float acc[OB][4];
+  float row_max[2] = {-inf(), -inf()};
+  float row_sum[2] = {0.f, 0.f};
+  __device__ __forceinline__ RowState() { zero(acc); }
+};
+
 /// Turns one warp's raw Q.K products for 16 rows (from row0) and NB * 8 keys (from k0) into
 /// scores in log2 units, -inf where the key is not allowed; `checked` false skips the mask and
 /// bounds (a tile the plan proved full). Returns the rows' maxima over this lane's elements.
@@ -538,9 +555,11 @@ __device__ __forceinline__ void score_tile(const attn_cuda_params& p, float (&s)
 /// The online-softmax step without O: folds the tile's maxima into the running ones, rescales
 /// the running sums, turns the scores into unnormalized probabilities (in place) and returns the
 /// factor O must be scaled by (`rescale`) before this tile's P V is added.
-template <int NB>
-__device__ __forceinline__ void softmax_step(float (&s)[NB][4], float (&row_max)[2], float (&row_sum)[2],
-                                             const float (&tile_max)[2], float (&scale_old)[2]) {
+template <int NB, int OB>
+__device__ __forceinline__ void softmax_step(float (&s)[NB][4], RowState<OB>& o, const float (&tile_max)[2],
+                                             float (&scale_old)[2]) {
+  float(&row_max)[2] = o.row_max;
+  float(&row_sum)[2] = o.row_sum;
   float base[2];
 #pragma unroll
   for (int r = 0; r < 2; ++r) {
@@ -574,11 +593,10 @@ __device__ __forceinline__ void rescale(float (&acc)[OB][4], const float (&scale
 
 /// The whole online-softmax step: softmax_step, then O rescaled.
 template <int NB, int OB>
-__device__ __forceinline__ void softmax_update(float (&s)[NB][4], float (&acc)[OB][4], float (&row_max)[2],
-                                               float (&row_sum)[2], const float (&tile_max)[2]) {
+__device__ __forceinline__ void softmax_update(float (&s)[NB][4], RowState<OB>& o, const float (&tile_max)[2]) {
   float scale_old[2];
-  softmax_step<NB>(s, row_max, row_sum, tile_max, scale_old);
-  rescale<OB>(acc, scale_old);
+  softmax_step(s, o, tile_max, scale_old);
+  rescale(o.acc, scale_old);
 }
 
 /// The A fragment of O += P V for keys [16 kk, 16 kk + 16): the probabilities of key blocks
@@ -594,9 +612,11 @@ __device__ __forceinline__ void p_fragment(const float (&s)[NB][4], int kk, unsi
 /// Normalizes and stores one warp's 16 rows of O (from row0) and their LSE; a row with no
 /// allowed key gets Out 0 and LSE -inf.
 template <int OB>
-__device__ __forceinline__ void store_rows(const attn_cuda_params& p, const float (&acc)[OB][4],
-                                           const float (&row_max)[2], const float (&row_sum)[2], int b, int h,
-                                           int row0, int lane) {
+__device__ __forceinline__ void store_rows(const attn_cuda_params& p, const RowState<OB>& o, int b, int h, int row0,
+                                           int lane) {
+  const float(&acc)[OB][4] = o.acc;
+  const float(&row_max)[2] = o.row_max;
+  const float(&row_sum)[2] = o.row_sum;
 #pragma unroll
   for (int r = 0; r < 2; ++r) {
     const float sum = quad_sum(row_sum[r]);
@@ -669,11 +689,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
   const int b = cta.b, h = cta.h, q0 = cta.q0;
   cta.start(p, tid);
 
-  float acc[OB][4];  // O for rows (lane/4) and (lane/4 + 8) of the warp's 16
-#pragma unroll
-  for (int j = 0; j < OB; ++j) acc[j][0] = acc[j][1] = acc[j][2] = acc[j][3] = 0.f;
-  float row_max[2] = {-inf(), -inf()};  // running max, log2 units
-  float row_sum[2] = {0.f, 0.f};        // this thread's part of the running sum
+  RowState<OB> o;
 #if ATTN_Q_IN_REGS
   unsigned qf[D / 16][4];
   bool q_loaded = false;
@@ -702,8 +718,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
 
     // S = Q K^T for the warp's 16 rows and the tile's BN keys.
     float s_acc[NB][4];
-#pragma unroll
-    for (int j = 0; j < NB; ++j) s_acc[j][0] = s_acc[j][1] = s_acc[j][2] = s_acc[j][3] = 0.f;
+    zero(s_acc);
 #pragma unroll
     for (int kk = 0; kk < D / 16; ++kk) {
 #if ATTN_Q_IN_REGS
@@ -726,7 +741,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
     float tile_max[2];
     score_tile<NB>(p, s_acc, !cta.tiles.unchecked(p, kt, q0, BM, BN), b, h, q0 + warp * 16, k0, lane,
                    tile_max);
-    softmax_update<NB, OB>(s_acc, acc, row_max, row_sum, tile_max);
+    softmax_update(s_acc, o, tile_max);
 
     // O += P V: the S accumulators of two key blocks form one A fragment.
 #pragma unroll
@@ -737,8 +752,8 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
       for (int j = 0; j < OB; j += 2) {
         unsigned bv[4];
         ldmatrix_x4_trans(bv, tV + v_row + kk * 16 * DV + v_cols.at(j / 2));
-        mma16816(acc[j], a, bv[0], bv[1]);
-        mma16816(acc[j + 1], a, bv[2], bv[3]);
+        mma16816(o.acc[j], a, bv[0], bv[1]);
+        mma16816(o.acc[j + 1], a, bv[2], bv[3]);
       }
     }
     __syncthreads();  // everyone is done with this stage before it is refilled
@@ -747,7 +762,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
   cp_async_wait<0>();
 
   // Epilogue: normalize and store; a row with no allowed key gets Out 0 and LSE -inf.
-  store_rows<OB>(p, acc, row_max, row_sum, b, h, q0 + warp * 16, lane);
+  store_rows(p, o, b, h, q0 + warp * 16, lane);
 }
 
 #if !defined(__CUDACC_RTC__)
