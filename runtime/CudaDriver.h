@@ -59,6 +59,8 @@ class CudaDevice {
   int sm() const { return sm_; }
   /// The opt-in dynamic shared memory limit per block, bytes.
   int max_shared_per_block() const { return max_smem_; }
+  /// Streaming multiprocessors.
+  int sm_count() const { return sm_count_; }
 
   CudaBuffer alloc(size_t bytes);
   void upload(const CudaBuffer& dst, const void* src, size_t bytes);
@@ -89,7 +91,7 @@ class CudaDevice {
   void* ctx_ = nullptr;
   void* events_[2] = {nullptr, nullptr};
   std::string name_;
-  int sm_ = 0, max_smem_ = 0;
+  int sm_ = 0, max_smem_ = 0, sm_count_ = 0;
 };
 
 /// A loaded module; functions are looked up by name.

@@ -8,6 +8,7 @@
 #include "attn/cuda_abi.h"
 #include "runtime/CudaDriver.h"
 #include "runtime/CudaLaunch.h"
+#include "runtime/CudaSplitKv.h"
 #include "runtime/HostTensor.h"
 
 namespace attn {
@@ -27,6 +28,7 @@ struct CudaLaunchRequest {
   double scale = 0;             ///< softmax scale
   bool lse = false;             ///< also return the log-sum-exp
   int timed_repeats = 0;        ///< launches timed after the first (results unchanged)
+  int kv_splits = 0;            ///< CTAs sharing a query tile's keys: 0 chosen for the device, 1 none
 };
 
 struct CudaLaunchResult {
@@ -38,6 +40,7 @@ struct CudaLaunchResult {
 /// Device copies of a request's tensors and the parameter block that points at them.
 struct CudaPreparedLaunch {
   std::vector<CudaBuffer> memory;  ///< q, k, v, out, lse, error word, buffers
+  CudaSplitWorkspace split;        ///< partial rows and counters of a split-KV launch
   attn_cuda_params params{};
   unsigned grid[3] = {1, 1, 1};
   HostTensor out, lse;  ///< host tensors of the right shape for the results

@@ -290,6 +290,7 @@ CudaKernelSource print_cuda_kernel(const KernelIR& ir, const CudaPrintOptions& o
   cu << cuda_device_text("attn_expr.cuh") << "\n";
   cu << device_functions(ir, tile_conditions(ir.mask),
                          key_ranges_function(ir, t.block_m, t.block_n, &out.launch.tile_plan));
+  cu << cuda_device_text("attn_split_merge.cuh") << "\n";
   cu << cuda_device_text("attn_tiles.cuh") << "\n";
   switch (t.kind) {
     case CudaKernelKind::Simt: cu << cuda_device_text("attn_fwd_simt.cuh") << "\n"; break;
@@ -315,7 +316,8 @@ CudaKernelSource print_cuda_kernel(const KernelIR& ir, const CudaPrintOptions& o
      << entry
      << ", cudaFuncAttributeMaxDynamicSharedMemorySize, ATTN_SMEM_BYTES);\n"
         "  if (e != cudaSuccess) return (int)e;\n"
-        "  const dim3 grid((unsigned)((p->q_len + ATTN_BM - 1) / ATTN_BM), (unsigned)p->q_heads, "
+        "  const unsigned splits = p->kv_splits > 1 ? (unsigned)p->kv_splits : 1u;\n"
+        "  const dim3 grid((unsigned)((p->q_len + ATTN_BM - 1) / ATTN_BM) * splits, (unsigned)p->q_heads, "
         "(unsigned)p->batch);\n"
         "  "
      << entry
@@ -332,7 +334,7 @@ CudaKernelSource print_cuda_kernel(const KernelIR& ir, const CudaPrintOptions& o
   hd << cuda_device_text("cuda_abi.h") << "\n";
   hd << "#define " << macro << "_ENTRY \"" << entry << "\"\n";
   hd << "#define " << macro << "_THREADS " << out.launch.threads << "\n";
-  hd << "#define " << macro << "_BLOCK_M " << t.block_m << " /* grid = (ceil(Lq / BLOCK_M), Hq, B) */\n";
+  hd << "#define " << macro << "_BLOCK_M " << t.block_m << " /* grid = (ceil(Lq / BLOCK_M) * max(1, kv_splits), Hq, B) */\n";
   hd << "#define " << macro << "_SMEM_BYTES " << out.launch.smem_bytes << "\n";
   hd << "#define " << macro << "_HEAD_DIM " << d << "\n#define " << macro << "_VALUE_DIM " << dv << "\n";
   hd << "#define " << macro << "_DTYPE \"" << dtype_name(opt.dtype) << "\"\n";

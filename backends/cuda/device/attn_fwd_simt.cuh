@@ -5,8 +5,8 @@
 // lane c owning output columns c, c + 32, ...
 #define ATTN_THREADS (ATTN_WARPS * 32)
 
-/// The forward kernel. Grid: (ceil(Lq / ATTN_BM), Hq, B); block: ATTN_THREADS; dynamic shared
-/// memory: ATTN_SMEM_BYTES.
+/// The forward kernel. Grid: (ceil(Lq / ATTN_BM) * max(1, kv_splits), Hq, B); block: ATTN_THREADS;
+/// dynamic shared memory: ATTN_SMEM_BYTES.
 extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const attn_cuda_params p) {
   using namespace attn_dev;
   constexpr int D = ATTN_D, DV = ATTN_DV, BM = ATTN_BM, BN = 32, ROWS = ATTN_ROWS;
@@ -20,7 +20,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
   const int b = blockIdx.z, h = blockIdx.y;
   const int kvh = h / (p.q_heads / p.kv_heads);  // grouped-query attention
-  const int q0 = blockIdx.x * BM;
+  const int q0 = cta_query_tile(p) * BM;
   const int q_rows = min(BM, p.q_len - q0);
   const int q_lo = q0, q_hi = q0 + q_rows - 1;
   const attn_elem* gQ = static_cast<const attn_elem*>(p.q) + b * p.q_stride[0] + h * p.q_stride[1] + q0 * p.q_stride[2];
@@ -32,7 +32,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
     sQ[i] = r < q_rows ? to_f32(gQ[r * p.q_stride[2] + c]) : 0.f;
   }
 
-  const KeyTiles tiles(p, b, h, blockIdx.x, q_lo, q_hi, (p.kv_len + BN - 1) / BN);
+  const KeyTiles tiles(p, b, h, cta_query_tile(p), q_lo, q_hi, (p.kv_len + BN - 1) / BN);
 
   float acc[ROWS][VC];
   float row_max[ROWS], row_sum[ROWS];
@@ -99,6 +99,14 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
   for (int r = 0; r < ROWS; ++r) {
     const int q = q0 + warp * ROWS + r;
     if (q >= p.q_len) continue;
+    if (kv_split_count(p) > 1) {  // unnormalized, to this CTA's partial slot (finish_split merges)
+      float* slot = partial_slot(p, b, h, q, DV);
+#pragma unroll
+      for (int c = 0; c < VC; ++c)
+        if (DV % 32 == 0 || lane + 32 * c < DV) slot[lane + 32 * c] = acc[r][c];
+      if (lane == 0) slot[DV] = row_max[r], slot[DV + 1] = row_sum[r];
+      continue;
+    }
     const float inv = row_sum[r] > 0.f ? 1.f / row_sum[r] : 0.f;
     attn_elem* gO = static_cast<attn_elem*>(p.out) + b * p.out_stride[0] + h * p.out_stride[1] + q * p.out_stride[2];
 #pragma unroll
@@ -110,4 +118,5 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
       p.lse[b * p.lse_stride[0] + h * p.lse_stride[1] + q * p.lse_stride[2]] =
           row_sum[r] > 0.f ? row_max[r] * 0.6931471805599453f + logf(row_sum[r]) : -inf();
   }
+  finish_split<DV>(p, b, h, q0, q_rows);
 }

@@ -53,7 +53,7 @@ __device__ __forceinline__ void fence_proxy_async() {
 
 }  // namespace attn_dev
 
-/// The forward kernel. Grid: (ceil(Lq / ATTN_BM), Hq, B); block: ATTN_THREADS; dynamic shared
+/// The forward kernel. Grid: (ceil(Lq / ATTN_BM) * max(1, kv_splits), Hq, B); block: ATTN_THREADS; dynamic shared
 /// memory: ATTN_SMEM_BYTES (the tiles plus 1 KB to align them to 1024 bytes).
 extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const attn_cuda_params p) {
 #if !ATTN_WGMMA_IMAGE
@@ -178,5 +178,6 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
 
   // Epilogue: normalize and store; a row with no allowed key gets Out 0 and LSE -inf.
   store_rows(p, o, b, h, q0 + warp * 16, lane);
+  finish_split<DV>(p, b, h, q0, cta.q_rows);
 #endif
 }

@@ -67,7 +67,7 @@ struct CtaStream {
   __device__ __forceinline__ CtaStream(const attn_cuda_params& p, unsigned char* smem)
       : b(blockIdx.z),
         h(blockIdx.y),
-        q0(blockIdx.x * BM),
+        q0(cta_query_tile(p) * BM),
         q_rows(min(BM, p.q_len - q0)),
         gQ(static_cast<const attn_elem*>(p.q) + b * p.q_stride[0] + h * p.q_stride[1] + q0 * p.q_stride[2]),
         // grouped-query attention: q_heads / kv_heads query heads share a key/value head
@@ -78,7 +78,7 @@ struct CtaStream {
         sQ(reinterpret_cast<attn_elem*>(smem)),
         sK(sQ + BM * D),
         sV(sK + STAGES * BN * D),
-        tiles(p, b, h, blockIdx.x, q0, q0 + q_rows - 1, (p.kv_len + BN - 1) / BN),
+        tiles(p, b, h, cta_query_tile(p), q0, q0 + q_rows - 1, (p.kv_len + BN - 1) / BN),
         first(tiles.next(p, -1, BN)),
         fetch(first) {}
 
@@ -210,7 +210,8 @@ __device__ __forceinline__ void p_fragment(const float (&s)[NB][4], int kk, unsi
 }
 
 /// Normalizes and stores one warp's 16 rows of O (from row0) and their LSE; a row with no
-/// allowed key gets Out 0 and LSE -inf.
+/// allowed key gets Out 0 and LSE -inf. With split-KV, the rows go unnormalized to this CTA's
+/// partial slots instead (finish_split merges them).
 template <int OB>
 __device__ __forceinline__ void store_rows(const attn_cuda_params& p, const RowState<OB>& o, int b, int h, int row0,
                                            int lane) {
@@ -222,7 +223,13 @@ __device__ __forceinline__ void store_rows(const attn_cuda_params& p, const RowS
     const float sum = quad_sum(row_sum[r]);
     const float inv = sum > 0.f ? 1.f / sum : 0.f;
     const int q = row0 + acc_row(lane, 2 * r);
-    if (q < p.q_len) {
+    if (q < p.q_len && kv_split_count(p) > 1) {
+      float* slot = partial_slot(p, b, h, q, OB * 8);
+#pragma unroll
+      for (int j = 0; j < OB; ++j)
+        *reinterpret_cast<float2*>(slot + j * 8 + acc_col(lane, 0)) = make_float2(acc[j][2 * r], acc[j][2 * r + 1]);
+      if (lane % 4 == 0) slot[OB * 8] = row_max[r], slot[OB * 8 + 1] = sum;
+    } else if (q < p.q_len) {
       attn_elem* gO =
           static_cast<attn_elem*>(p.out) + b * p.out_stride[0] + h * p.out_stride[1] + q * p.out_stride[2];
 #pragma unroll

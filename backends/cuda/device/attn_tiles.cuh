@@ -1,19 +1,32 @@
 // ---- attnc device library: tile iteration and the per-element score ----------------------
 namespace attn_dev {
 
-/// The key tiles one CTA visits: the plan's runs, minus tiles the mask provably rules out.
+/// Split-KV (attn_cuda_params::kv_splits): how many CTAs share a query tile's keys, and which
+/// query tile and which share this CTA has.
+__device__ __forceinline__ int kv_split_count(const attn_cuda_params& p) { return p.kv_splits > 1 ? p.kv_splits : 1; }
+__device__ __forceinline__ int cta_query_tile(const attn_cuda_params& p) { return blockIdx.x / kv_split_count(p); }
+__device__ __forceinline__ int cta_kv_split(const attn_cuda_params& p) { return blockIdx.x % kv_split_count(p); }
+
+/// The key tiles one CTA visits: the plan's runs, minus tiles the mask provably rules out; with
+/// split-KV, only those of the CTA's share (an equal run of tile indices).
 struct KeyTiles {
   int begin[ATTN_KEY_RANGES], end[ATTN_KEY_RANGES];
   bool full[ATTN_KEY_RANGES];
   int b, h, q_lo, q_hi, kv_tiles;
+  int first_tile;   // the share's first tile (0 without split-KV); kv_tiles ends it
   const int* runs;  // the run-time plan's runs of this query tile (or 0)
   int run_lo, run_hi;
 
   __device__ __forceinline__ KeyTiles(const attn_cuda_params& p, int b_, int h_, int qt, int q_lo_, int q_hi_, int tiles)
-      : b(b_), h(h_), q_lo(q_lo_), q_hi(q_hi_), kv_tiles(tiles), runs(p.tile_runs), run_lo(0), run_hi(0) {
+      : b(b_), h(h_), q_lo(q_lo_), q_hi(q_hi_), kv_tiles(tiles), first_tile(0), runs(p.tile_runs), run_lo(0), run_hi(0) {
     attn_key_tile_ranges(b, h, qt, kv_tiles, p, begin, end, full);
 #pragma unroll
     for (int r = 0; r < ATTN_KEY_RANGES; ++r) end[r] = min(end[r], kv_tiles);
+    if (kv_split_count(p) > 1) {
+      const int share = (kv_tiles + kv_split_count(p) - 1) / kv_split_count(p);
+      first_tile = min(cta_kv_split(p) * share, kv_tiles);
+      kv_tiles = min(kv_tiles, first_tile + share);
+    }
     if (runs && p.tile_rows) {
       run_lo = p.tile_rows[qt];
       run_hi = p.tile_rows[qt + 1];
@@ -36,6 +49,7 @@ struct KeyTiles {
 
   /// The tile to visit after `kt` (pass -1 for the first), or kv_tiles when there is none.
   __device__ __forceinline__ int next(const attn_cuda_params& p, int kt, int block_n) const {
+    kt = max(kt, first_tile - 1);
     if (runs) {  // sorted, disjoint, never empty: exact
       for (int r = run_lo; r < run_hi; ++r) {
         const int c = max(kt + 1, runs[3 * r]);
@@ -65,6 +79,38 @@ struct KeyTiles {
     return planned_full(kt) || attn_tile_full(b, h, q_lo, q_hi, k0, k0 + block_n - 1, p);
   }
 };
+
+/// Split-KV: this CTA's slot for row q in p.partial (dv + 2 floats: O, row max, row sum).
+__device__ __forceinline__ float* partial_slot(const attn_cuda_params& p, int b, int h, int q, int dv) {
+  const long long row = (static_cast<long long>(b) * p.q_heads + h) * p.q_len + q;
+  return p.partial + (row * kv_split_count(p) + cta_kv_split(p)) * (dv + 2);
+}
+
+/// Split-KV, called by every thread of a CTA after it wrote its partial rows: the last CTA of the
+/// query tile to get here merges the shares of rows [q0, q0 + rows) into out and lse, and resets
+/// the tile's counter for the next launch. Nothing without split-KV.
+template <int DV>
+__device__ __forceinline__ void finish_split(const attn_cuda_params& p, int b, int h, int q0, int rows) {
+  const int splits = kv_split_count(p);
+  if (splits == 1) return;
+  __threadfence();  // this CTA's partial rows are visible device-wide before it counts itself
+  __syncthreads();
+  const int q_tiles = gridDim.x / splits;
+  int* done = p.split_done + (static_cast<long long>(b) * p.q_heads + h) * q_tiles + cta_query_tile(p);
+  const bool last_here = threadIdx.x == 0 && atomicAdd(done, 1) == splits - 1;
+  if (!__syncthreads_or(last_here)) return;
+  __threadfence();  // and the other CTAs' rows are visible to this one
+  for (int i = threadIdx.x; i < rows * DV; i += blockDim.x) {
+    const int q = q0 + i / DV, c = i % DV;
+    const long long row = (static_cast<long long>(b) * p.q_heads + h) * p.q_len + q;
+    float lse;
+    const float v = merge_partial_row(p.partial + row * splits * (DV + 2), splits, DV, c, c == 0 ? &lse : 0);
+    attn_elem* gO = static_cast<attn_elem*>(p.out) + b * p.out_stride[0] + h * p.out_stride[1] + q * p.out_stride[2];
+    from_f32(v, gO + c);
+    if (c == 0 && p.lse) p.lse[b * p.lse_stride[0] + h * p.lse_stride[1] + q * p.lse_stride[2]] = lse;
+  }
+  if (threadIdx.x == 0) *done = 0;
+}
 
 /// True when key kv is allowed for query q: within the lengths and the mask.
 __device__ __forceinline__ bool element_allowed(const attn_cuda_params& p, int b, int h, int q, int kv) {

@@ -52,6 +52,16 @@ typedef struct attn_cuda_params {
    *  [tile_rows[qt], tile_rows[qt + 1]). 0: the source's closed-form runs. */
   const int* tile_rows;
   const int* tile_runs;
+  /** Split-KV ("flash decoding"), for launches with too few query tiles to fill the GPU: with
+   *  kv_splits > 1 the grid is (ceil(Lq / BLOCK_M) * kv_splits, Hq, B), blockIdx.x = query tile *
+   *  kv_splits + split, and each CTA attends to its share of the key tiles, writing its rows
+   *  unnormalized to `partial`; the last CTA of a query tile to finish (counted in split_done,
+   *  which it resets to 0) merges them into out and lse. 0 or 1: one CTA per query tile, the two
+   *  pointers unused. */
+  int kv_splits;
+  int reserved2;
+  float* partial;  /**< [B, Hq, Lq, kv_splits, Dv + 2] f32: O, then the row max (log2 units) and sum */
+  int* split_done; /**< [B, Hq, ceil(Lq / BLOCK_M)], zeroed device memory */
 } attn_cuda_params;
 
 #endif /* ATTN_CUDA_ABI_H */
@@ -245,22 +255,71 @@ __device__ __forceinline__ void attn_key_tile_ranges(int b, int h, int qt, int k
   full[2] = false;
 }
 
+// ---- attnc device library: merging the partial rows of a split-KV launch -------------------
+// Pure arithmetic, also compiled on the host by tests/cuda/test_split_merge.cpp. With kv_splits
+// > 1 each CTA of a query tile attends to a share of the keys and leaves, per row, its
+// unnormalized O (dv floats), its row max m (log2 units, -inf when it saw no allowed key) and
+// its row sum l; the row's result is the FlashAttention rescaling of the shares:
+// M = max m_s, L = sum l_s 2^(m_s - M), O = sum O_s 2^(m_s - M) / L, LSE = M ln 2 + ln L.
+#ifndef ATTN_HD
+#define ATTN_HD __device__ __forceinline__
+#endif
+#ifndef ATTN_LOAD_SHARED_RESULT
+// Partial rows come from other CTAs: read them from L2, never from a stale L1 line.
+#define ATTN_LOAD_SHARED_RESULT(ptr) __ldcg(ptr)
+#endif
+
+namespace attn_dev {
+
+/// The merged value of column c of one row, and (when lse is not null) the row's log-sum-exp;
+/// `slots` is split 0's slot of the row, the next split's dv + 2 floats further. A row no split
+/// reached gives 0 and -inf.
+ATTN_HD float merge_partial_row(const float* slots, int splits, int dv, int c, float* lse) {
+  float m = -__int_as_float(0x7f800000);
+  for (int s = 0; s < splits; ++s) m = fmaxf(m, ATTN_LOAD_SHARED_RESULT(slots + s * (dv + 2) + dv));
+  const float base = m == -__int_as_float(0x7f800000) ? 0.f : m;
+  float sum = 0.f, value = 0.f;
+  for (int s = 0; s < splits; ++s) {
+    const float* slot = slots + s * (dv + 2);
+    const float w = exp2f(ATTN_LOAD_SHARED_RESULT(slot + dv) - base);  // 0 for a split with no key
+    sum += ATTN_LOAD_SHARED_RESULT(slot + dv + 1) * w;
+    value += ATTN_LOAD_SHARED_RESULT(slot + c) * w;
+  }
+  if (lse) *lse = sum > 0.f ? m * 0.6931471805599453f + logf(sum) : -__int_as_float(0x7f800000);
+  return sum > 0.f ? value / sum : 0.f;
+}
+
+}  // namespace attn_dev
+
 // ---- attnc device library: tile iteration and the per-element score ----------------------
 namespace attn_dev {
 
-/// The key tiles one CTA visits: the plan's runs, minus tiles the mask provably rules out.
+/// Split-KV (attn_cuda_params::kv_splits): how many CTAs share a query tile's keys, and which
+/// query tile and which share this CTA has.
+__device__ __forceinline__ int kv_split_count(const attn_cuda_params& p) { return p.kv_splits > 1 ? p.kv_splits : 1; }
+__device__ __forceinline__ int cta_query_tile(const attn_cuda_params& p) { return blockIdx.x / kv_split_count(p); }
+__device__ __forceinline__ int cta_kv_split(const attn_cuda_params& p) { return blockIdx.x % kv_split_count(p); }
+
+/// The key tiles one CTA visits: the plan's runs, minus tiles the mask provably rules out; with
+/// split-KV, only those of the CTA's share (an equal run of tile indices).
 struct KeyTiles {
   int begin[ATTN_KEY_RANGES], end[ATTN_KEY_RANGES];
   bool full[ATTN_KEY_RANGES];
   int b, h, q_lo, q_hi, kv_tiles;
+  int first_tile;   // the share's first tile (0 without split-KV); kv_tiles ends it
   const int* runs;  // the run-time plan's runs of this query tile (or 0)
   int run_lo, run_hi;
 
   __device__ __forceinline__ KeyTiles(const attn_cuda_params& p, int b_, int h_, int qt, int q_lo_, int q_hi_, int tiles)
-      : b(b_), h(h_), q_lo(q_lo_), q_hi(q_hi_), kv_tiles(tiles), runs(p.tile_runs), run_lo(0), run_hi(0) {
+      : b(b_), h(h_), q_lo(q_lo_), q_hi(q_hi_), kv_tiles(tiles), first_tile(0), runs(p.tile_runs), run_lo(0), run_hi(0) {
     attn_key_tile_ranges(b, h, qt, kv_tiles, p, begin, end, full);
 #pragma unroll
     for (int r = 0; r < ATTN_KEY_RANGES; ++r) end[r] = min(end[r], kv_tiles);
+    if (kv_split_count(p) > 1) {
+      const int share = (kv_tiles + kv_split_count(p) - 1) / kv_split_count(p);
+      first_tile = min(cta_kv_split(p) * share, kv_tiles);
+      kv_tiles = min(kv_tiles, first_tile + share);
+    }
     if (runs && p.tile_rows) {
       run_lo = p.tile_rows[qt];
       run_hi = p.tile_rows[qt + 1];
@@ -283,6 +342,7 @@ struct KeyTiles {
 
   /// The tile to visit after `kt` (pass -1 for the first), or kv_tiles when there is none.
   __device__ __forceinline__ int next(const attn_cuda_params& p, int kt, int block_n) const {
+    kt = max(kt, first_tile - 1);
     if (runs) {  // sorted, disjoint, never empty: exact
       for (int r = run_lo; r < run_hi; ++r) {
         const int c = max(kt + 1, runs[3 * r]);
@@ -312,6 +372,38 @@ struct KeyTiles {
     return planned_full(kt) || attn_tile_full(b, h, q_lo, q_hi, k0, k0 + block_n - 1, p);
   }
 };
+
+/// Split-KV: this CTA's slot for row q in p.partial (dv + 2 floats: O, row max, row sum).
+__device__ __forceinline__ float* partial_slot(const attn_cuda_params& p, int b, int h, int q, int dv) {
+  const long long row = (static_cast<long long>(b) * p.q_heads + h) * p.q_len + q;
+  return p.partial + (row * kv_split_count(p) + cta_kv_split(p)) * (dv + 2);
+}
+
+/// Split-KV, called by every thread of a CTA after it wrote its partial rows: the last CTA of the
+/// query tile to get here merges the shares of rows [q0, q0 + rows) into out and lse, and resets
+/// the tile's counter for the next launch. Nothing without split-KV.
+template <int DV>
+__device__ __forceinline__ void finish_split(const attn_cuda_params& p, int b, int h, int q0, int rows) {
+  const int splits = kv_split_count(p);
+  if (splits == 1) return;
+  __threadfence();  // this CTA's partial rows are visible device-wide before it counts itself
+  __syncthreads();
+  const int q_tiles = gridDim.x / splits;
+  int* done = p.split_done + (static_cast<long long>(b) * p.q_heads + h) * q_tiles + cta_query_tile(p);
+  const bool last_here = threadIdx.x == 0 && atomicAdd(done, 1) == splits - 1;
+  if (!__syncthreads_or(last_here)) return;
+  __threadfence();  // and the other CTAs' rows are visible to this one
+  for (int i = threadIdx.x; i < rows * DV; i += blockDim.x) {
+    const int q = q0 + i / DV, c = i % DV;
+    const long long row = (static_cast<long long>(b) * p.q_heads + h) * p.q_len + q;
+    float lse;
+    const float v = merge_partial_row(p.partial + row * splits * (DV + 2), splits, DV, c, c == 0 ? &lse : 0);
+    attn_elem* gO = static_cast<attn_elem*>(p.out) + b * p.out_stride[0] + h * p.out_stride[1] + q * p.out_stride[2];
+    from_f32(v, gO + c);
+    if (c == 0 && p.lse) p.lse[b * p.lse_stride[0] + h * p.lse_stride[1] + q * p.lse_stride[2]] = lse;
+  }
+  if (threadIdx.x == 0) *done = 0;
+}
 
 /// True when key kv is allowed for query q: within the lengths and the mask.
 __device__ __forceinline__ bool element_allowed(const attn_cuda_params& p, int b, int h, int q, int kv) {
@@ -467,7 +559,7 @@ struct CtaStream {
   __device__ __forceinline__ CtaStream(const attn_cuda_params& p, unsigned char* smem)
       : b(blockIdx.z),
         h(blockIdx.y),
-        q0(blockIdx.x * BM),
+        q0(cta_query_tile(p) * BM),
         q_rows(min(BM, p.q_len - q0)),
         gQ(static_cast<const attn_elem*>(p.q) + b * p.q_stride[0] + h * p.q_stride[1] + q0 * p.q_stride[2]),
         // grouped-query attention: q_heads / kv_heads query heads share a key/value head
@@ -478,7 +570,7 @@ struct CtaStream {
         sQ(reinterpret_cast<attn_elem*>(smem)),
         sK(sQ + BM * D),
         sV(sK + STAGES * BN * D),
-        tiles(p, b, h, blockIdx.x, q0, q0 + q_rows - 1, (p.kv_len + BN - 1) / BN),
+        tiles(p, b, h, cta_query_tile(p), q0, q0 + q_rows - 1, (p.kv_len + BN - 1) / BN),
         first(tiles.next(p, -1, BN)),
         fetch(first) {}
 
@@ -610,7 +702,8 @@ __device__ __forceinline__ void p_fragment(const float (&s)[NB][4], int kk, unsi
 }
 
 /// Normalizes and stores one warp's 16 rows of O (from row0) and their LSE; a row with no
-/// allowed key gets Out 0 and LSE -inf.
+/// allowed key gets Out 0 and LSE -inf. With split-KV, the rows go unnormalized to this CTA's
+/// partial slots instead (finish_split merges them).
 template <int OB>
 __device__ __forceinline__ void store_rows(const attn_cuda_params& p, const RowState<OB>& o, int b, int h, int row0,
                                            int lane) {
@@ -622,7 +715,13 @@ __device__ __forceinline__ void store_rows(const attn_cuda_params& p, const RowS
     const float sum = quad_sum(row_sum[r]);
     const float inv = sum > 0.f ? 1.f / sum : 0.f;
     const int q = row0 + acc_row(lane, 2 * r);
-    if (q < p.q_len) {
+    if (q < p.q_len && kv_split_count(p) > 1) {
+      float* slot = partial_slot(p, b, h, q, OB * 8);
+#pragma unroll
+      for (int j = 0; j < OB; ++j)
+        *reinterpret_cast<float2*>(slot + j * 8 + acc_col(lane, 0)) = make_float2(acc[j][2 * r], acc[j][2 * r + 1]);
+      if (lane % 4 == 0) slot[OB * 8] = row_max[r], slot[OB * 8 + 1] = sum;
+    } else if (q < p.q_len) {
       attn_elem* gO =
           static_cast<attn_elem*>(p.out) + b * p.out_stride[0] + h * p.out_stride[1] + q * p.out_stride[2];
 #pragma unroll
@@ -676,7 +775,7 @@ __device__ __forceinline__ void mma16816(float (&c)[4], const unsigned (&a)[4], 
 
 }  // namespace attn_dev
 
-/// The forward kernel. Grid: (ceil(Lq / ATTN_BM), Hq, B); block: ATTN_THREADS; dynamic shared
+/// The forward kernel. Grid: (ceil(Lq / ATTN_BM) * max(1, kv_splits), Hq, B); block: ATTN_THREADS; dynamic shared
 /// memory: ATTN_SMEM_BYTES.
 extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const attn_cuda_params p) {
   using namespace attn_dev;
@@ -763,6 +862,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
 
   // Epilogue: normalize and store; a row with no allowed key gets Out 0 and LSE -inf.
   store_rows(p, o, b, h, q0 + warp * 16, lane);
+  finish_split<DV>(p, b, h, q0, cta.q_rows);
 }
 
 #if !defined(__CUDACC_RTC__)
@@ -773,7 +873,8 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
 extern "C" int attn_fwd_causal_bf16_128_launch(const attn_cuda_params* p, void* stream) {
   cudaError_t e = cudaFuncSetAttribute(attn_fwd_causal_bf16_128, cudaFuncAttributeMaxDynamicSharedMemorySize, ATTN_SMEM_BYTES);
   if (e != cudaSuccess) return (int)e;
-  const dim3 grid((unsigned)((p->q_len + ATTN_BM - 1) / ATTN_BM), (unsigned)p->q_heads, (unsigned)p->batch);
+  const unsigned splits = p->kv_splits > 1 ? (unsigned)p->kv_splits : 1u;
+  const dim3 grid((unsigned)((p->q_len + ATTN_BM - 1) / ATTN_BM) * splits, (unsigned)p->q_heads, (unsigned)p->batch);
   attn_fwd_causal_bf16_128<<<grid, ATTN_THREADS, ATTN_SMEM_BYTES, (cudaStream_t)stream>>>(*p);
   return (int)cudaGetLastError();
 }

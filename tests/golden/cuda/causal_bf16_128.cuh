@@ -53,13 +53,23 @@ typedef struct attn_cuda_params {
    *  [tile_rows[qt], tile_rows[qt + 1]). 0: the source's closed-form runs. */
   const int* tile_rows;
   const int* tile_runs;
+  /** Split-KV ("flash decoding"), for launches with too few query tiles to fill the GPU: with
+   *  kv_splits > 1 the grid is (ceil(Lq / BLOCK_M) * kv_splits, Hq, B), blockIdx.x = query tile *
+   *  kv_splits + split, and each CTA attends to its share of the key tiles, writing its rows
+   *  unnormalized to `partial`; the last CTA of a query tile to finish (counted in split_done,
+   *  which it resets to 0) merges them into out and lse. 0 or 1: one CTA per query tile, the two
+   *  pointers unused. */
+  int kv_splits;
+  int reserved2;
+  float* partial;  /**< [B, Hq, Lq, kv_splits, Dv + 2] f32: O, then the row max (log2 units) and sum */
+  int* split_done; /**< [B, Hq, ceil(Lq / BLOCK_M)], zeroed device memory */
 } attn_cuda_params;
 
 #endif /* ATTN_CUDA_ABI_H */
 
 #define ATTN_CAUSAL_BF16_128_ENTRY "attn_fwd_causal_bf16_128"
 #define ATTN_CAUSAL_BF16_128_THREADS 256
-#define ATTN_CAUSAL_BF16_128_BLOCK_M 128 /* grid = (ceil(Lq / BLOCK_M), Hq, B) */
+#define ATTN_CAUSAL_BF16_128_BLOCK_M 128 /* grid = (ceil(Lq / BLOCK_M) * max(1, kv_splits), Hq, B) */
 #define ATTN_CAUSAL_BF16_128_SMEM_BYTES 98304
 #define ATTN_CAUSAL_BF16_128_HEAD_DIM 128
 #define ATTN_CAUSAL_BF16_128_VALUE_DIM 128

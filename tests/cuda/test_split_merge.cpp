@@ -1,0 +1,99 @@
+// Split-KV's merge (backends/cuda/device/attn_split_merge.cuh), on the host: a row's keys cut into
+// shares, each share's unnormalized O, max and sum computed the way a CTA leaves them, merged;
+// the result must be the softmax over all keys. And the share count a launch gets.
+#define BOOST_TEST_MODULE split_merge
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "runtime/CudaSplitKv.h"
+
+namespace {
+inline float __int_as_float(int i) {
+  float f;
+  std::memcpy(&f, &i, sizeof f);
+  return f;
+}
+}  // namespace
+
+#define ATTN_HD inline
+#define ATTN_LOAD_SHARED_RESULT(ptr) (*(ptr))
+#include "backends/cuda/device/attn_split_merge.cuh"
+
+namespace {
+
+/// One row of `keys` scores (log2 units, -inf = masked) and values [keys][dv], split into
+/// `splits` equal shares; returns the merged row and its LSE against a direct softmax.
+void check_row(const std::vector<float>& s, const std::vector<float>& v, int dv, int splits) {
+  const int keys = static_cast<int>(s.size());
+  const int share = (keys + splits - 1) / splits;
+  std::vector<float> slots(static_cast<size_t>(splits * (dv + 2)), 0.f);
+  for (int sp = 0; sp < splits; ++sp) {
+    float* slot = slots.data() + sp * (dv + 2);
+    float m = -INFINITY, l = 0;
+    for (int k = sp * share; k < std::min(keys, (sp + 1) * share); ++k) m = std::max(m, s[k]);
+    for (int k = sp * share; k < std::min(keys, (sp + 1) * share); ++k) {
+      if (s[k] == -INFINITY) continue;
+      const float w = std::exp2(s[k] - m);
+      l += w;
+      for (int c = 0; c < dv; ++c) slot[c] += w * v[k * dv + c];
+    }
+    slot[dv] = m, slot[dv + 1] = l;
+  }
+  double m = -INFINITY, l = 0;
+  for (float x : s) m = std::max<double>(m, x);
+  std::vector<double> want(static_cast<size_t>(dv), 0.0);
+  if (m != -INFINITY)
+    for (int k = 0; k < keys; ++k) {
+      if (s[k] == -INFINITY) continue;
+      const double w = std::exp2(s[k] - m);
+      l += w;
+      for (int c = 0; c < dv; ++c) want[c] += w * v[k * dv + c];
+    }
+  for (int c = 0; c < dv; ++c) {
+    float lse = 0;
+    const float got = attn_dev::merge_partial_row(slots.data(), splits, dv, c, c == 0 ? &lse : nullptr);
+    BOOST_TEST(got == (l > 0 ? want[c] / l : 0.0), boost::test_tools::tolerance(1e-5));
+    if (c == 0) {
+      if (l > 0)
+        BOOST_TEST(lse == m * std::log(2.0) + std::log(l), boost::test_tools::tolerance(1e-5));
+      else
+        BOOST_TEST(lse == -std::numeric_limits<float>::infinity());
+    }
+  }
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(merged_shares_equal_the_whole_row) {
+  std::mt19937 rng(5);
+  std::normal_distribution<float> n(0.f, 3.f);
+  for (int splits : {2, 3, 11}) {
+    std::vector<float> s(100), v(100 * 8);
+    for (float& x : s) x = n(rng);
+    for (float& x : v) x = n(rng);
+    check_row(s, v, 8, splits);
+    for (float& x : s) x += 200.f;  // 2^200 overflows f32: the merge must rescale by the max
+    check_row(s, v, 8, splits);
+    for (int k = 0; k < 60; ++k) s[k] = -INFINITY;  // early shares see no allowed key
+    check_row(s, v, 8, splits);
+    for (float& x : s) x = -INFINITY;  // a fully masked row: 0 and -inf
+    check_row(s, v, 8, splits);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(shares_fill_the_device) {
+  // Enough launches already: no split. Few: about two CTAs per SM, at least 4 key tiles a share,
+  // at most 64 shares.
+  BOOST_TEST(attn::cuda_kv_splits(132, 132, 1000) == 1);
+  BOOST_TEST(attn::cuda_kv_splits(132, 256, 1000) == 1);
+  BOOST_TEST(attn::cuda_kv_splits(132, 8, 1000) == 33);
+  BOOST_TEST(attn::cuda_kv_splits(132, 8, 47) == 11);
+  BOOST_TEST(attn::cuda_kv_splits(132, 8, 3) == 1);
+  BOOST_TEST(attn::cuda_kv_splits(132, 1, 100000) == 64);
+  BOOST_TEST(attn::cuda_kv_splits(0, 8, 1000) == 1);
+}
