@@ -55,4 +55,9 @@ const char* dtype_name(DType d) {
   return "f32";
 }
 
+bool ignores_head_index(const KernelIR& ir) {
+  return !(ir.mask.defined() && Halide::Internal::expr_uses_var(ir.mask, "h")) &&
+         !(ir.score.defined() && Halide::Internal::expr_uses_var(ir.score, "h"));
+}
+
 }  // namespace attn

@@ -46,6 +46,11 @@ struct KernelIR {
 Halide::Expr index_var(IndexVar v);
 Halide::Expr score_var();
 
+/// True when neither the mask nor the score reads the head index `h`: then the query heads that
+/// share a key/value head can share one tile's rows when decoding (one query row), as the CPU and
+/// CUDA kernels do.
+bool ignores_head_index(const KernelIR& ir);
+
 /// Buffer loads in the IR are Halide Image calls on the argument's Parameter; bool buffers are
 /// stored as UInt(8) and compared with zero.
 Halide::Type halide_elem_type(ElemType e);

@@ -142,14 +142,10 @@ class CudaModuleAdapter : public KernelModule {
       device_->zero(error_);
       p.error = reinterpret_cast<attn_cuda_error*>(error_.ptr());
       if (p.q_len > 0) {
-        const int64_t q_tiles = (p.q_len + info_.block_m - 1) / info_.block_m;
-        const int64_t ctas = q_tiles * p.q_heads * p.batch;
-        const int splits = cuda_kv_splits(device_->sm_count(), ctas,
-                                          info_.block_n > 0 ? (p.kv_len + info_.block_n - 1) / info_.block_n : 1);
-        split_.attach(*device_, p, splits, static_cast<int64_t>(p.batch) * p.q_heads * p.q_len, info_.value_dim, ctas);
-        const unsigned grid[3] = {static_cast<unsigned>(q_tiles * (splits > 1 ? splits : 1)),
-                                  static_cast<unsigned>(p.q_heads), static_cast<unsigned>(p.batch)};
-        device_->launch(*module_, info_.entry, grid, static_cast<unsigned>(info_.threads),
+        const CudaGrid g =
+            plan_cuda_grid(info_, device_->sm_count(), p.batch, p.q_heads, p.kv_heads, p.q_len, p.kv_len);
+        split_.attach(*device_, p, g, info_.value_dim);
+        device_->launch(*module_, info_.entry, g.grid, static_cast<unsigned>(info_.threads),
                         static_cast<unsigned>(info_.smem_bytes), &p, sizeof p);
         device_->synchronize();
       }

@@ -52,6 +52,7 @@ CudaLaunchInfo parse_cuda_launch_info(const std::string& source) {
     if (e != std::string::npos) info.tile_plan = source.substr(text, e - text);
   }
   info.needs_16b_rows = source.find("\n#define ATTN_STAGES ") != std::string::npos;
+  info.pack_heads = source.find("\n#define ATTN_PACK_HEADS 1 ") != std::string::npos;
   return info;
 }
 

@@ -25,6 +25,7 @@ struct CudaLaunchInfo {
   std::vector<std::string> scalar_names;  ///< scalar arguments in order
   std::string tile_plan;        ///< the run-time planner's program (masks that read buffers), or empty
   bool needs_16b_rows = false;  ///< rows (and bases) of Q/K/V must be 16-byte aligned (cp.async)
+  bool pack_heads = false;      ///< decoding may pack a group's query heads into a tile (p.pack_heads)
 };
 
 /// The launch shape a generated .cu declares in its configuration macros; throws

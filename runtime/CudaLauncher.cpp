@@ -4,6 +4,7 @@
 #include "runtime/TilePlanText.h"
 #include "runtime/TilePlanner.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -125,13 +126,9 @@ CudaPreparedLaunch prepare_cuda_launch(CudaDevice& device, const CudaLaunchInfo&
     p.tile_rows = static_cast<const int*>(ptr(L.memory[L.memory.size() - 2]));
     p.tile_runs = static_cast<const int*>(ptr(L.memory.back()));
   }
-  const int64_t q_tiles = (Lq + info.block_m - 1) / info.block_m;
-  const int64_t kv_tiles = info.block_n > 0 ? (r.k->shape[2] + info.block_n - 1) / info.block_n : 1;
-  const int splits = r.kv_splits > 0 ? r.kv_splits : cuda_kv_splits(device.sm_count(), q_tiles * Hq * B, kv_tiles);
-  L.split.attach(device, p, splits, B * Hq * Lq, Dv, B * Hq * q_tiles);
-  L.grid[0] = static_cast<unsigned>(q_tiles * (splits > 1 ? splits : 1));
-  L.grid[1] = static_cast<unsigned>(Hq);
-  L.grid[2] = static_cast<unsigned>(B);
+  const CudaGrid g = plan_cuda_grid(info, device.sm_count(), B, Hq, r.k->shape[1], Lq, r.k->shape[2], r.kv_splits);
+  L.split.attach(device, p, g, Dv);
+  std::copy(g.grid, g.grid + 3, L.grid);
   return L;
 }
 

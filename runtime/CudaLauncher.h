@@ -8,7 +8,7 @@
 #include "attn/cuda_abi.h"
 #include "runtime/CudaDriver.h"
 #include "runtime/CudaLaunch.h"
-#include "runtime/CudaSplitKv.h"
+#include "runtime/CudaGrid.h"
 #include "runtime/HostTensor.h"
 
 namespace attn {

@@ -108,8 +108,7 @@ CpuKernelSource generate_cpu_kernel(const KernelIR& ir, const CpuTarget& target)
 
   WrapperSpec spec{src.entry,     pipeline,   ir.name, g, ir.options.dtype, ir.options.lse,
                    ir.args,       algo.uses_kv_ranges, keys_masked_condition(ir, g)};
-  spec.pack_heads = !Halide::Internal::expr_uses_var(ir.mask.defined() ? ir.mask : Halide::Expr(true), "h") &&
-                    !(ir.score.defined() && Halide::Internal::expr_uses_var(ir.score, "h"));
+  spec.pack_heads = ignores_head_index(ir);
   std::ostringstream s;
   s << "// attnc: CPU kernel '" << ir.name << "' (" << cpu_isa_name(target.isa) << ", "
     << dtype_name(ir.options.dtype) << " I/O), Halide-scheduled. Generated; do not edit.\n"

@@ -230,6 +230,7 @@ CudaKernelSource print_cuda_kernel(const KernelIR& ir, const CudaPrintOptions& o
   out.launch.dtype = scalar_type(opt.dtype);
   out.launch.scale = scale;
   out.launch.needs_16b_rows = t.tensor_cores();
+  out.launch.pack_heads = ignores_head_index(ir);
   for (const KernelArg& a : ir.args)
     if (a.kind == KernelArg::Kind::Scalar) out.launch.scalar_names.push_back(a.name);
   char scale_text[32];
@@ -267,6 +268,8 @@ CudaKernelSource print_cuda_kernel(const KernelIR& ir, const CudaPrintOptions& o
   else
     cu << "#define ATTN_ROWS " << t.rows_per_warp << "\n";
   cu << "#define ATTN_SMEM_BYTES " << out.launch.smem_bytes << "\n";
+  cu << "#define ATTN_PACK_HEADS " << (out.launch.pack_heads ? 1 : 0)
+     << " /* 1: the mask and score ignore h, so decoding may put a group's heads in one tile (p.pack_heads) */\n";
   std::string names;
   for (const KernelArg& a : ir.args)
     if (a.kind == KernelArg::Kind::Buffer) {

@@ -6,7 +6,7 @@
 // bench/gpu/cuda_tile_variants wrote, reporting the fastest beside the table's (--no-wgmma: without
 // Hopper's warpgroup shapes); --bench-wgmma DIR times DIR's build of each variant beside it.
 // Build: c++ -std=c++20 -O2 -I. -Iruntime/include bench/gpu/kit_check.cpp runtime/{Nvrtc,
-//   PtxasReport,CudaDriver,CudaLauncher,CudaLaunch,CudaSplitKv,CudaTuner,HostTensor,TileProgram,TilePlanner,
+//   PtxasReport,CudaDriver,CudaLauncher,CudaLaunch,CudaGrid,CudaTuner,HostTensor,TileProgram,TilePlanner,
 //   TilePlanText}.cpp -ldl -o kit_check
 #include <algorithm>
 #include <chrono>
@@ -152,7 +152,7 @@ int check_kernel(CudaDevice& device, const Kit& k, const std::string& arch, cons
   const ScalarType t = k.info.dtype;
   const double tol = t == ScalarType::F32 ? 2e-3 : t == ScalarType::F16 ? 1e-2 : 3e-2;
   int failures = 0;
-  // The last two run split-KV (few query tiles, many keys: runtime/CudaSplitKv.h).
+  // The last two run split-KV (few query tiles, many keys: runtime/CudaGrid.h).
   for (auto [lq, lkv] :
        {std::pair<int64_t, int64_t>{1, 1}, {77, 77}, {200, 333}, {513, 129}, {1, 3001}, {70, 2600}}) {
     const int64_t B = 2, Hq = 4, Hkv = 2;

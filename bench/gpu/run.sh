@@ -81,7 +81,7 @@ else
   step "kit: build kit_check"
   CXX=${CXX:-$(command -v c++ || command -v g++ || echo nvcc)}
   KIT_SRC=(bench/gpu/kit_check.cpp runtime/Nvrtc.cpp runtime/PtxasReport.cpp runtime/CudaDriver.cpp
-           runtime/CudaLauncher.cpp runtime/CudaLaunch.cpp runtime/CudaSplitKv.cpp runtime/CudaTuner.cpp runtime/HostTensor.cpp runtime/TileProgram.cpp
+           runtime/CudaLauncher.cpp runtime/CudaLaunch.cpp runtime/CudaGrid.cpp runtime/CudaTuner.cpp runtime/HostTensor.cpp runtime/TileProgram.cpp
            runtime/TilePlanner.cpp runtime/TilePlanText.cpp)
   (cd "$ROOT" && "$CXX" -std=c++20 -O2 -I. -Iruntime/include "${KIT_SRC[@]}" -ldl -o "$WORK/kit_check")
   step "kit: every kernel of bench/gpu/kit/check against the f64 GPU reference"

@@ -309,6 +309,7 @@ BOOST_AUTO_TEST_CASE(launch_info_round_trips_through_the_source) {
     BOOST_TEST(got.scale == want.scale);
     BOOST_TEST(got.buffer_names == want.buffer_names);
     BOOST_TEST(got.needs_16b_rows == want.needs_16b_rows);
+    BOOST_TEST(got.pack_heads == want.pack_heads);
     BOOST_TEST(got.block_n == want.block_n);
     BOOST_TEST(got.scalar_names == want.scalar_names);
     BOOST_TEST(got.tile_plan == want.tile_plan);

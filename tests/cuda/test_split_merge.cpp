@@ -1,6 +1,7 @@
 // Split-KV's merge (backends/cuda/device/attn_split_merge.cuh), on the host: a row's keys cut into
 // shares, each share's unnormalized O, max and sum computed the way a CTA leaves them, merged;
-// the result must be the softmax over all keys. And the share count a launch gets.
+// the result must be the softmax over all keys. And the grids launches get (runtime/CudaGrid.h):
+// share counts, heads packed for decoding.
 #define BOOST_TEST_MODULE split_merge
 #include <boost/test/unit_test.hpp>
 
@@ -10,7 +11,7 @@
 #include <random>
 #include <vector>
 
-#include "runtime/CudaSplitKv.h"
+#include "runtime/CudaGrid.h"
 
 namespace {
 inline float __int_as_float(int i) {
@@ -96,4 +97,31 @@ BOOST_AUTO_TEST_CASE(shares_fill_the_device) {
   BOOST_TEST(attn::cuda_kv_splits(132, 8, 3) == 1);
   BOOST_TEST(attn::cuda_kv_splits(132, 1, 100000) == 64);
   BOOST_TEST(attn::cuda_kv_splits(0, 8, 1000) == 1);
+}
+
+BOOST_AUTO_TEST_CASE(decoding_grids_pack_heads_and_split_keys) {
+  attn::CudaLaunchInfo info;
+  info.block_m = 128, info.block_n = 64, info.pack_heads = true;
+  // targets.md's decoding row: 32 query heads over 8 key/value heads, 32768 keys, on 132 SMs.
+  // One tile per key/value head (its 4 query heads are the rows), 64 tiles, 5 shares each.
+  attn::CudaGrid g = attn::plan_cuda_grid(info, 132, 8, 32, 8, 1, 32768);
+  BOOST_TEST(g.pack_heads);
+  BOOST_TEST(g.kv_splits == 5);
+  BOOST_TEST(g.tiles == 64);
+  BOOST_TEST((g.grid[0] == 5 && g.grid[1] == 8 && g.grid[2] == 8));
+  // A kernel whose mask reads the head: one tile per query head, 256 of them fill the GPU.
+  info.pack_heads = false;
+  g = attn::plan_cuda_grid(info, 132, 8, 32, 8, 1, 32768);
+  BOOST_TEST(!g.pack_heads);
+  BOOST_TEST(g.kv_splits == 1);
+  BOOST_TEST((g.grid[0] == 1 && g.grid[1] == 32 && g.grid[2] == 8));
+  // Prefill: plenty of query tiles, no packing (Lq > 1), no split; a forced split count wins.
+  info.pack_heads = true;
+  g = attn::plan_cuda_grid(info, 132, 4, 16, 16, 8192, 8192);
+  BOOST_TEST((!g.pack_heads && g.kv_splits == 1 && g.grid[0] == 64 && g.grid[1] == 16 && g.grid[2] == 4));
+  g = attn::plan_cuda_grid(info, 132, 1, 4, 2, 70, 2600, 3);
+  BOOST_TEST((g.kv_splits == 3 && g.grid[0] == 3 && g.grid[1] == 4));
+  // 40 query heads a group fill 40 rows of one tile per key/value head; 64 key tiles, 16 shares.
+  g = attn::plan_cuda_grid(info, 132, 1, 80, 2, 1, 4096);
+  BOOST_TEST((g.pack_heads && g.grid[1] == 2 && g.tiles == 2 && g.kv_splits == 16));
 }

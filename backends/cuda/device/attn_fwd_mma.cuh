@@ -45,7 +45,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
   extern __shared__ __align__(128) unsigned char attn_smem[];
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
   CtaStream<BM, BN, D, DV, STAGES, false> cta(p, attn_smem);
-  const int b = cta.b, h = cta.h, q0 = cta.q0;
+  const int q0 = cta.rows.q0;
   cta.start(p, tid);
 
   RowState<OB> o;
@@ -98,8 +98,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
     // Scores, mask and online softmax. Full tiles (all keys allowed, no padding) skip the mask.
     const int k0 = kt * BN;
     float tile_max[2];
-    score_tile<NB>(p, s_acc, !cta.tiles.unchecked(p, kt, q0, BM, BN), b, h, q0 + warp * 16, k0, lane,
-                   tile_max);
+    score_tile<NB>(p, s_acc, !cta.tiles.unchecked(p, kt, q0, BM, BN), cta.rows, warp * 16, k0, lane, tile_max);
     softmax_update(s_acc, o, tile_max);
 
     // O += P V: the S accumulators of two key blocks form one A fragment.
@@ -121,6 +120,6 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
   cp_async_wait<0>();
 
   // Epilogue: normalize and store; a row with no allowed key gets Out 0 and LSE -inf.
-  store_rows(p, o, b, h, q0 + warp * 16, lane);
-  finish_split<DV>(p, b, h, q0, cta.q_rows);
+  store_rows(p, o, cta.rows, warp * 16, lane);
+  finish_split<DV>(p, cta.rows);
 }

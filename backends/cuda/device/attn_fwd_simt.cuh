@@ -18,21 +18,19 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
   float* sV = sK + BN * KP;                         // [BN][DV]
 
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
-  const int b = blockIdx.z, h = blockIdx.y;
-  const int kvh = h / (p.q_heads / p.kv_heads);  // grouped-query attention
-  const int q0 = cta_query_tile(p) * BM;
-  const int q_rows = min(BM, p.q_len - q0);
-  const int q_lo = q0, q_hi = q0 + q_rows - 1;
-  const attn_elem* gQ = static_cast<const attn_elem*>(p.q) + b * p.q_stride[0] + h * p.q_stride[1] + q0 * p.q_stride[2];
-  const attn_elem* gK = static_cast<const attn_elem*>(p.k) + b * p.k_stride[0] + kvh * p.k_stride[1];
-  const attn_elem* gV = static_cast<const attn_elem*>(p.v) + b * p.v_stride[0] + kvh * p.v_stride[1];
+  const CtaRows cr(p, BM);
+  const int b = cr.b;
+  const attn_elem* gQ =
+      static_cast<const attn_elem*>(p.q) + b * p.q_stride[0] + cr.h0 * p.q_stride[1] + cr.q0 * p.q_stride[2];
+  const attn_elem* gK = static_cast<const attn_elem*>(p.k) + b * p.k_stride[0] + cr.kv_head(p) * p.k_stride[1];
+  const attn_elem* gV = static_cast<const attn_elem*>(p.v) + b * p.v_stride[0] + cr.kv_head(p) * p.v_stride[1];
 
   for (int i = tid; i < BM * D; i += ATTN_THREADS) {
     const int r = i / D, c = i % D;
-    sQ[i] = r < q_rows ? to_f32(gQ[r * p.q_stride[2] + c]) : 0.f;
+    sQ[i] = r < cr.rows ? to_f32(gQ[r * cr.row_stride + c]) : 0.f;
   }
 
-  const KeyTiles tiles(p, b, h, cta_query_tile(p), q_lo, q_hi, (p.kv_len + BN - 1) / BN);
+  const KeyTiles tiles(p, b, cr.h0, cr.plan_tile, cr.q0, cr.q(cr.rows - 1), (p.kv_len + BN - 1) / BN);
 
   float acc[ROWS][VC];
   float row_max[ROWS], row_sum[ROWS];
@@ -66,10 +64,10 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
 #pragma unroll
       for (int r = 0; r < ROWS; ++r) s[r] += sQ[(warp * ROWS + r) * D + d] * k;
     }
-    const bool checked = !tiles.unchecked(p, kt, q0, BM, BN);
+    const bool checked = !tiles.unchecked(p, kt, cr.q0, BM, BN);
 #pragma unroll
     for (int r = 0; r < ROWS; ++r) {
-      const int q = q0 + warp * ROWS + r;
+      const int q = cr.q(warp * ROWS + r), h = cr.h(warp * ROWS + r);
       const float x =
           checked && !element_allowed(p, b, h, q, k0 + lane) ? -inf() : log2_score(p, s[r], b, h, q, k0 + lane);
       const float m = fmaxf(row_max[r], warp_max(x));
@@ -97,8 +95,8 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
 
 #pragma unroll
   for (int r = 0; r < ROWS; ++r) {
-    const int q = q0 + warp * ROWS + r;
-    if (q >= p.q_len) continue;
+    const int i = warp * ROWS + r, q = cr.q(i), h = cr.h(i);
+    if (i >= cr.rows) continue;
     if (kv_split_count(p) > 1) {  // unnormalized, to this CTA's partial slot (finish_split merges)
       float* slot = partial_slot(p, b, h, q, DV);
 #pragma unroll
@@ -118,5 +116,5 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
       p.lse[b * p.lse_stride[0] + h * p.lse_stride[1] + q * p.lse_stride[2]] =
           row_sum[r] > 0.f ? row_max[r] * 0.6931471805599453f + logf(row_sum[r]) : -inf();
   }
-  finish_split<DV>(p, b, h, q0, q_rows);
+  finish_split<DV>(p, cr);
 }

@@ -67,7 +67,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
   unsigned char* aligned = attn_smem + ((1024u - (smem_u32(attn_smem) & 1023u)) & 1023u);
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
   CtaStream<BM, BN, D, DV, STAGES, true> cta(p, aligned);
-  const int b = cta.b, h = cta.h, q0 = cta.q0;
+  const int q0 = cta.rows.q0;
   cta.start(p, tid);
 
   RowState<OB> o;
@@ -97,8 +97,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
 
     // Scores, mask and online softmax. Full tiles (all keys allowed, no padding) skip the mask.
     float tile_max[2];
-    score_tile<NB>(p, s_acc, !cta.tiles.unchecked(p, kt, q0, BM, BN), b, h, q0 + warp * 16, kt * BN, lane,
-                   tile_max);
+    score_tile<NB>(p, s_acc, !cta.tiles.unchecked(p, kt, q0, BM, BN), cta.rows, warp * 16, kt * BN, lane, tile_max);
     softmax_update(s_acc, o, tile_max);
 
     // O += P V: the S accumulators of two key blocks form one A fragment.
@@ -148,8 +147,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
     fence_operands(s_acc);
 
     float tile_max[2], scale_old[2];
-    score_tile<NB>(p, s_acc, !cta.tiles.unchecked(p, kt, q0, BM, BN), b, h, q0 + warp * 16, kt * BN, lane,
-                   tile_max);
+    score_tile<NB>(p, s_acc, !cta.tiles.unchecked(p, kt, q0, BM, BN), cta.rows, warp * 16, kt * BN, lane, tile_max);
     softmax_step(s_acc, o, tile_max, scale_old);
     wgmma_wait<0>();  // the previous P V has landed (it read pa, and adds into O)
     fence_operands(o.acc);
@@ -177,7 +175,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
   cp_async_wait<0>();
 
   // Epilogue: normalize and store; a row with no allowed key gets Out 0 and LSE -inf.
-  store_rows(p, o, b, h, q0 + warp * 16, lane);
-  finish_split<DV>(p, b, h, q0, cta.q_rows);
+  store_rows(p, o, cta.rows, warp * 16, lane);
+  finish_split<DV>(p, cta.rows);
 #endif
 }

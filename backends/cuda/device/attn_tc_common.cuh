@@ -51,13 +51,13 @@ __device__ __forceinline__ void load_tile_async(attn_elem* smem, const attn_elem
   }
 }
 
-/// One CTA's share of the problem: a (batch, head) and BM query rows, its Q/K/V in global memory,
-/// the key tiles it visits (the plan's runs minus the tiles the mask rules out), and the cp.async
-/// ring that fetches them STAGES - 1 tiles ahead into shared memory laid out as Q (BM x D), then
+/// One CTA's share of the problem: its query rows (CtaRows), its Q/K/V in global memory, the key
+/// tiles it visits (the plan's runs minus the tiles the mask rules out), and the cp.async ring
+/// that fetches them STAGES - 1 tiles ahead into shared memory laid out as Q (BM x D), then
 /// STAGES K tiles (BN x D), then STAGES V tiles (BN x DV).
 template <int BM, int BN, int D, int DV, int STAGES, bool SLABS>
 struct CtaStream {
-  int b, h, q0, q_rows;
+  CtaRows rows;
   const attn_elem *gQ, *gK, *gV;
   attn_elem *sQ, *sK, *sV;
   KeyTiles tiles;
@@ -65,20 +65,15 @@ struct CtaStream {
   int fetch;  ///< the next key tile to copy
 
   __device__ __forceinline__ CtaStream(const attn_cuda_params& p, unsigned char* smem)
-      : b(blockIdx.z),
-        h(blockIdx.y),
-        q0(cta_query_tile(p) * BM),
-        q_rows(min(BM, p.q_len - q0)),
-        gQ(static_cast<const attn_elem*>(p.q) + b * p.q_stride[0] + h * p.q_stride[1] + q0 * p.q_stride[2]),
-        // grouped-query attention: q_heads / kv_heads query heads share a key/value head
-        gK(static_cast<const attn_elem*>(p.k) + b * p.k_stride[0] +
-           h / (p.q_heads / p.kv_heads) * p.k_stride[1]),
-        gV(static_cast<const attn_elem*>(p.v) + b * p.v_stride[0] +
-           h / (p.q_heads / p.kv_heads) * p.v_stride[1]),
+      : rows(p, BM),
+        gQ(static_cast<const attn_elem*>(p.q) + rows.b * p.q_stride[0] + rows.h0 * p.q_stride[1] +
+           rows.q0 * p.q_stride[2]),
+        gK(static_cast<const attn_elem*>(p.k) + rows.b * p.k_stride[0] + rows.kv_head(p) * p.k_stride[1]),
+        gV(static_cast<const attn_elem*>(p.v) + rows.b * p.v_stride[0] + rows.kv_head(p) * p.v_stride[1]),
         sQ(reinterpret_cast<attn_elem*>(smem)),
         sK(sQ + BM * D),
         sV(sK + STAGES * BN * D),
-        tiles(p, b, h, cta_query_tile(p), q0, q0 + q_rows - 1, (p.kv_len + BN - 1) / BN),
+        tiles(p, rows.b, rows.h0, rows.plan_tile, rows.q0, rows.q(rows.rows - 1), (p.kv_len + BN - 1) / BN),
         first(tiles.next(p, -1, BN)),
         fetch(first) {}
 
@@ -86,7 +81,7 @@ struct CtaStream {
   /// groups keep the count uniform, so waiting for STAGES - 1 pending groups always means the
   /// oldest tile has landed).
   __device__ __forceinline__ void start(const attn_cuda_params& p, int tid) {
-    load_tile_async<BM, D, SLABS>(sQ, gQ, p.q_stride[2], q_rows, tid);
+    load_tile_async<BM, D, SLABS>(sQ, gQ, rows.row_stride, rows.rows, tid);
     cp_async_commit();
 #pragma unroll
     for (int s = 0; s < STAGES - 1; ++s) refill(p, s, tid);
@@ -95,11 +90,9 @@ struct CtaStream {
   /// Starts copying the next tile into stage `s` and commits the group (empty past the end).
   __device__ __forceinline__ void refill(const attn_cuda_params& p, int s, int tid) {
     if (fetch < tiles.kv_tiles) {
-      const int rows = min(BN, p.kv_len - fetch * BN);
-      load_tile_async<BN, D, SLABS>(sK + s * BN * D, gK + fetch * BN * p.k_stride[2], p.k_stride[2], rows,
-                                    tid);
-      load_tile_async<BN, DV, SLABS>(sV + s * BN * DV, gV + fetch * BN * p.v_stride[2], p.v_stride[2], rows,
-                                     tid);
+      const int n = min(BN, p.kv_len - fetch * BN);
+      load_tile_async<BN, D, SLABS>(sK + s * BN * D, gK + fetch * BN * p.k_stride[2], p.k_stride[2], n, tid);
+      load_tile_async<BN, DV, SLABS>(sV + s * BN * DV, gV + fetch * BN * p.v_stride[2], p.v_stride[2], n, tid);
       fetch = tiles.next(p, fetch, BN);
     }
     cp_async_commit();
@@ -123,12 +116,13 @@ struct RowState {
   __device__ __forceinline__ RowState() { zero(acc); }
 };
 
-/// Turns one warp's raw Q.K products for 16 rows (from row0) and NB * 8 keys (from k0) into
-/// scores in log2 units, -inf where the key is not allowed; `checked` false skips the mask and
-/// bounds (a tile the plan proved full). Returns the rows' maxima over this lane's elements.
+/// Turns one warp's raw Q.K products for 16 rows (tile rows row0 ..) and NB * 8 keys (from k0)
+/// into scores in log2 units, -inf where the key is not allowed; `checked` false skips the mask
+/// and bounds (a tile the plan proved full). Returns the rows' maxima over this lane's elements.
 template <int NB>
-__device__ __forceinline__ void score_tile(const attn_cuda_params& p, float (&s)[NB][4], bool checked, int b,
-                                           int h, int row0, int k0, int lane, float (&tile_max)[2]) {
+__device__ __forceinline__ void score_tile(const attn_cuda_params& p, float (&s)[NB][4], bool checked,
+                                           const CtaRows& cr, int row0, int k0, int lane, float (&tile_max)[2]) {
+  const int b = cr.b;
   // Partial tiles: the mask first, one element per iteration of a rolled loop (a mask that
   // reads buffers, unrolled over 32 elements, would spill), then the scores of allowed keys.
   unsigned long long allowed = ~0ull;
@@ -136,8 +130,8 @@ __device__ __forceinline__ void score_tile(const attn_cuda_params& p, float (&s)
     allowed = 0;
 #pragma unroll 1
     for (int i = 0; i < NB * 4; ++i) {
-      const int q = row0 + acc_row(lane, i % 4), kv = k0 + (i / 4) * 8 + acc_col(lane, i % 4);
-      allowed |= static_cast<unsigned long long>(element_allowed(p, b, h, q, kv)) << i;
+      const int r = row0 + acc_row(lane, i % 4), kv = k0 + (i / 4) * 8 + acc_col(lane, i % 4);
+      allowed |= static_cast<unsigned long long>(element_allowed(p, b, cr.h(r), cr.q(r), kv)) << i;
     }
   }
   tile_max[0] = tile_max[1] = -inf();
@@ -145,8 +139,8 @@ __device__ __forceinline__ void score_tile(const attn_cuda_params& p, float (&s)
   for (int j = 0; j < NB; ++j) {
 #pragma unroll
     for (int e = 0; e < 4; ++e) {
-      const int q = row0 + acc_row(lane, e), kv = k0 + j * 8 + acc_col(lane, e);
-      s[j][e] = (allowed >> (j * 4 + e)) & 1ull ? log2_score(p, s[j][e], b, h, q, kv) : -inf();
+      const int r = row0 + acc_row(lane, e), kv = k0 + j * 8 + acc_col(lane, e);
+      s[j][e] = (allowed >> (j * 4 + e)) & 1ull ? log2_score(p, s[j][e], b, cr.h(r), cr.q(r), kv) : -inf();
       tile_max[e / 2] = fmaxf(tile_max[e / 2], s[j][e]);
     }
   }
@@ -209,12 +203,13 @@ __device__ __forceinline__ void p_fragment(const float (&s)[NB][4], int kk, unsi
   a[3] = pack2(s[2 * kk + 1][2], s[2 * kk + 1][3]);
 }
 
-/// Normalizes and stores one warp's 16 rows of O (from row0) and their LSE; a row with no
+/// Normalizes and stores one warp's 16 rows of O (tile rows row0 ..) and their LSE; a row with no
 /// allowed key gets Out 0 and LSE -inf. With split-KV, the rows go unnormalized to this CTA's
 /// partial slots instead (finish_split merges them).
 template <int OB>
-__device__ __forceinline__ void store_rows(const attn_cuda_params& p, const RowState<OB>& o, int b, int h, int row0,
-                                           int lane) {
+__device__ __forceinline__ void store_rows(const attn_cuda_params& p, const RowState<OB>& o, const CtaRows& cr,
+                                           int row0, int lane) {
+  const int b = cr.b;
   const float(&acc)[OB][4] = o.acc;
   const float(&row_max)[2] = o.row_max;
   const float(&row_sum)[2] = o.row_sum;
@@ -222,14 +217,14 @@ __device__ __forceinline__ void store_rows(const attn_cuda_params& p, const RowS
   for (int r = 0; r < 2; ++r) {
     const float sum = quad_sum(row_sum[r]);
     const float inv = sum > 0.f ? 1.f / sum : 0.f;
-    const int q = row0 + acc_row(lane, 2 * r);
-    if (q < p.q_len && kv_split_count(p) > 1) {
+    const int i = row0 + acc_row(lane, 2 * r), q = cr.q(i), h = cr.h(i);
+    if (i < cr.rows && kv_split_count(p) > 1) {
       float* slot = partial_slot(p, b, h, q, OB * 8);
 #pragma unroll
       for (int j = 0; j < OB; ++j)
         *reinterpret_cast<float2*>(slot + j * 8 + acc_col(lane, 0)) = make_float2(acc[j][2 * r], acc[j][2 * r + 1]);
       if (lane % 4 == 0) slot[OB * 8] = row_max[r], slot[OB * 8 + 1] = sum;
-    } else if (q < p.q_len) {
+    } else if (i < cr.rows) {
       attn_elem* gO =
           static_cast<attn_elem*>(p.out) + b * p.out_stride[0] + h * p.out_stride[1] + q * p.out_stride[2];
 #pragma unroll

@@ -7,6 +7,31 @@ __device__ __forceinline__ int kv_split_count(const attn_cuda_params& p) { retur
 __device__ __forceinline__ int cta_query_tile(const attn_cuda_params& p) { return blockIdx.x / kv_split_count(p); }
 __device__ __forceinline__ int cta_kv_split(const attn_cuda_params& p) { return blockIdx.x % kv_split_count(p); }
 
+/// The query rows a CTA owns: BLOCK_M consecutive queries of head blockIdx.y, or when decoding
+/// with grouped heads (p.pack_heads) the query heads of key/value head blockIdx.y, all at query 0.
+/// Row i is query q0 + i * q_step of head h0 + i * h_step.
+struct CtaRows {
+  int b, h0, q0, h_step, q_step;
+  int rows;             ///< real rows (the rest of the tile is padding, never stored)
+  int plan_tile;        ///< the query tile of the tile plan (0 when packed: query 0)
+  long long row_stride; ///< elements between the Q rows of consecutive tile rows
+  __device__ __forceinline__ CtaRows(const attn_cuda_params& p, int block_m) : b(blockIdx.z) {
+    const int qt = cta_query_tile(p);
+    if (ATTN_PACK_HEADS && p.pack_heads) {
+      const int groups = p.q_heads / p.kv_heads;
+      h0 = blockIdx.y * groups + qt * block_m, q0 = 0, h_step = 1, q_step = 0;
+      rows = min(block_m, groups - qt * block_m), plan_tile = 0, row_stride = p.q_stride[1];
+    } else {
+      h0 = blockIdx.y, q0 = qt * block_m, h_step = 0, q_step = 1;
+      rows = min(block_m, p.q_len - q0), plan_tile = qt, row_stride = p.q_stride[2];
+    }
+  }
+  __device__ __forceinline__ int q(int i) const { return q0 + i * q_step; }
+  __device__ __forceinline__ int h(int i) const { return h0 + i * h_step; }
+  /// The key/value head (grouped-query attention: q_heads / kv_heads query heads share one).
+  __device__ __forceinline__ int kv_head(const attn_cuda_params& p) const { return h0 / (p.q_heads / p.kv_heads); }
+};
+
 /// The key tiles one CTA visits: the plan's runs, minus tiles the mask provably rules out; with
 /// split-KV, only those of the CTA's share (an equal run of tile indices).
 struct KeyTiles {
@@ -87,21 +112,23 @@ __device__ __forceinline__ float* partial_slot(const attn_cuda_params& p, int b,
 }
 
 /// Split-KV, called by every thread of a CTA after it wrote its partial rows: the last CTA of the
-/// query tile to get here merges the shares of rows [q0, q0 + rows) into out and lse, and resets
-/// the tile's counter for the next launch. Nothing without split-KV.
+/// query tile to get here merges the shares of its rows into out and lse, and resets the tile's
+/// counter (p.split_done[(b * gridDim.y + blockIdx.y) * query tiles + tile]) for the next launch.
+/// Nothing without split-KV.
 template <int DV>
-__device__ __forceinline__ void finish_split(const attn_cuda_params& p, int b, int h, int q0, int rows) {
+__device__ __forceinline__ void finish_split(const attn_cuda_params& p, const CtaRows& cr) {
   const int splits = kv_split_count(p);
   if (splits == 1) return;
   __threadfence();  // this CTA's partial rows are visible device-wide before it counts itself
   __syncthreads();
   const int q_tiles = gridDim.x / splits;
-  int* done = p.split_done + (static_cast<long long>(b) * p.q_heads + h) * q_tiles + cta_query_tile(p);
+  int* done = p.split_done + (static_cast<long long>(cr.b) * gridDim.y + blockIdx.y) * q_tiles + cta_query_tile(p);
   const bool last_here = threadIdx.x == 0 && atomicAdd(done, 1) == splits - 1;
   if (!__syncthreads_or(last_here)) return;
   __threadfence();  // and the other CTAs' rows are visible to this one
-  for (int i = threadIdx.x; i < rows * DV; i += blockDim.x) {
-    const int q = q0 + i / DV, c = i % DV;
+  const int b = cr.b;
+  for (int i = threadIdx.x; i < cr.rows * DV; i += blockDim.x) {
+    const int q = cr.q(i / DV), h = cr.h(i / DV), c = i % DV;
     const long long row = (static_cast<long long>(b) * p.q_heads + h) * p.q_len + q;
     float lse;
     const float v = merge_partial_row(p.partial + row * splits * (DV + 2), splits, DV, c, c == 0 ? &lse : 0);

@@ -41,7 +41,12 @@ typedef struct attn_cuda_params {
   void* out;     /**< [B, Hq, Lq, Dv] */
   float* lse;    /**< [B, Hq, Lq] f32, or 0 */
   long long q_stride[3], k_stride[3], v_stride[3], out_stride[3], lse_stride[3];
-  int batch, q_heads, kv_heads, q_len, kv_len, reserved;
+  int batch, q_heads, kv_heads, q_len, kv_len;
+  /** 1: decoding with grouped heads (q_len 1; only kernels whose source defines ATTN_PACK_HEADS 1,
+   *  i.e. whose mask and score ignore the head): the grid is (ceil(groups / BLOCK_M) ..., Hkv, B)
+   *  and the rows of a query tile are the query heads sharing key/value head blockIdx.y, so its
+   *  K/V are read once for all of them. 0: a tile is BLOCK_M queries of head blockIdx.y. */
+  int pack_heads;
   float scale;      /**< softmax scale (natural units) */
   float scale_log2; /**< scale * log2(e) */
   attn_cuda_buffer buffers[ATTN_CUDA_MAX_BUFFERS];
@@ -79,6 +84,7 @@ typedef struct attn_cuda_params {
 #define ATTN_Q_IN_REGS 0
 #define ATTN_ROWS 0
 #define ATTN_SMEM_BYTES 98304
+#define ATTN_PACK_HEADS 1 /* 1: the mask and score ignore h, so decoding may put a group's heads in one tile (p.pack_heads) */
 #define ATTN_BUFFER_NAMES "" /* tensor arguments, for error messages */
 #define ATTN_ARGS "" /* run-time arguments in order: buffers [dims], scalars */
 #define ATTN_LSE 1
@@ -300,6 +306,31 @@ __device__ __forceinline__ int kv_split_count(const attn_cuda_params& p) { retur
 __device__ __forceinline__ int cta_query_tile(const attn_cuda_params& p) { return blockIdx.x / kv_split_count(p); }
 __device__ __forceinline__ int cta_kv_split(const attn_cuda_params& p) { return blockIdx.x % kv_split_count(p); }
 
+/// The query rows a CTA owns: BLOCK_M consecutive queries of head blockIdx.y, or when decoding
+/// with grouped heads (p.pack_heads) the query heads of key/value head blockIdx.y, all at query 0.
+/// Row i is query q0 + i * q_step of head h0 + i * h_step.
+struct CtaRows {
+  int b, h0, q0, h_step, q_step;
+  int rows;             ///< real rows (the rest of the tile is padding, never stored)
+  int plan_tile;        ///< the query tile of the tile plan (0 when packed: query 0)
+  long long row_stride; ///< elements between the Q rows of consecutive tile rows
+  __device__ __forceinline__ CtaRows(const attn_cuda_params& p, int block_m) : b(blockIdx.z) {
+    const int qt = cta_query_tile(p);
+    if (ATTN_PACK_HEADS && p.pack_heads) {
+      const int groups = p.q_heads / p.kv_heads;
+      h0 = blockIdx.y * groups + qt * block_m, q0 = 0, h_step = 1, q_step = 0;
+      rows = min(block_m, groups - qt * block_m), plan_tile = 0, row_stride = p.q_stride[1];
+    } else {
+      h0 = blockIdx.y, q0 = qt * block_m, h_step = 0, q_step = 1;
+      rows = min(block_m, p.q_len - q0), plan_tile = qt, row_stride = p.q_stride[2];
+    }
+  }
+  __device__ __forceinline__ int q(int i) const { return q0 + i * q_step; }
+  __device__ __forceinline__ int h(int i) const { return h0 + i * h_step; }
+  /// The key/value head (grouped-query attention: q_heads / kv_heads query heads share one).
+  __device__ __forceinline__ int kv_head(const attn_cuda_params& p) const { return h0 / (p.q_heads / p.kv_heads); }
+};
+
 /// The key tiles one CTA visits: the plan's runs, minus tiles the mask provably rules out; with
 /// split-KV, only those of the CTA's share (an equal run of tile indices).
 struct KeyTiles {
@@ -380,21 +411,23 @@ __device__ __forceinline__ float* partial_slot(const attn_cuda_params& p, int b,
 }
 
 /// Split-KV, called by every thread of a CTA after it wrote its partial rows: the last CTA of the
-/// query tile to get here merges the shares of rows [q0, q0 + rows) into out and lse, and resets
-/// the tile's counter for the next launch. Nothing without split-KV.
+/// query tile to get here merges the shares of its rows into out and lse, and resets the tile's
+/// counter (p.split_done[(b * gridDim.y + blockIdx.y) * query tiles + tile]) for the next launch.
+/// Nothing without split-KV.
 template <int DV>
-__device__ __forceinline__ void finish_split(const attn_cuda_params& p, int b, int h, int q0, int rows) {
+__device__ __forceinline__ void finish_split(const attn_cuda_params& p, const CtaRows& cr) {
   const int splits = kv_split_count(p);
   if (splits == 1) return;
   __threadfence();  // this CTA's partial rows are visible device-wide before it counts itself
   __syncthreads();
   const int q_tiles = gridDim.x / splits;
-  int* done = p.split_done + (static_cast<long long>(b) * p.q_heads + h) * q_tiles + cta_query_tile(p);
+  int* done = p.split_done + (static_cast<long long>(cr.b) * gridDim.y + blockIdx.y) * q_tiles + cta_query_tile(p);
   const bool last_here = threadIdx.x == 0 && atomicAdd(done, 1) == splits - 1;
   if (!__syncthreads_or(last_here)) return;
   __threadfence();  // and the other CTAs' rows are visible to this one
-  for (int i = threadIdx.x; i < rows * DV; i += blockDim.x) {
-    const int q = q0 + i / DV, c = i % DV;
+  const int b = cr.b;
+  for (int i = threadIdx.x; i < cr.rows * DV; i += blockDim.x) {
+    const int q = cr.q(i / DV), h = cr.h(i / DV), c = i % DV;
     const long long row = (static_cast<long long>(b) * p.q_heads + h) * p.q_len + q;
     float lse;
     const float v = merge_partial_row(p.partial + row * splits * (DV + 2), splits, DV, c, c == 0 ? &lse : 0);
@@ -543,13 +576,13 @@ __device__ __forceinline__ void load_tile_async(attn_elem* smem, const attn_elem
   }
 }
 
-/// One CTA's share of the problem: a (batch, head) and BM query rows, its Q/K/V in global memory,
-/// the key tiles it visits (the plan's runs minus the tiles the mask rules out), and the cp.async
-/// ring that fetches them STAGES - 1 tiles ahead into shared memory laid out as Q (BM x D), then
+/// One CTA's share of the problem: its query rows (CtaRows), its Q/K/V in global memory, the key
+/// tiles it visits (the plan's runs minus the tiles the mask rules out), and the cp.async ring
+/// that fetches them STAGES - 1 tiles ahead into shared memory laid out as Q (BM x D), then
 /// STAGES K tiles (BN x D), then STAGES V tiles (BN x DV).
 template <int BM, int BN, int D, int DV, int STAGES, bool SLABS>
 struct CtaStream {
-  int b, h, q0, q_rows;
+  CtaRows rows;
   const attn_elem *gQ, *gK, *gV;
   attn_elem *sQ, *sK, *sV;
   KeyTiles tiles;
@@ -557,20 +590,15 @@ struct CtaStream {
   int fetch;  ///< the next key tile to copy
 
   __device__ __forceinline__ CtaStream(const attn_cuda_params& p, unsigned char* smem)
-      : b(blockIdx.z),
-        h(blockIdx.y),
-        q0(cta_query_tile(p) * BM),
-        q_rows(min(BM, p.q_len - q0)),
-        gQ(static_cast<const attn_elem*>(p.q) + b * p.q_stride[0] + h * p.q_stride[1] + q0 * p.q_stride[2]),
-        // grouped-query attention: q_heads / kv_heads query heads share a key/value head
-        gK(static_cast<const attn_elem*>(p.k) + b * p.k_stride[0] +
-           h / (p.q_heads / p.kv_heads) * p.k_stride[1]),
-        gV(static_cast<const attn_elem*>(p.v) + b * p.v_stride[0] +
-           h / (p.q_heads / p.kv_heads) * p.v_stride[1]),
+      : rows(p, BM),
+        gQ(static_cast<const attn_elem*>(p.q) + rows.b * p.q_stride[0] + rows.h0 * p.q_stride[1] +
+           rows.q0 * p.q_stride[2]),
+        gK(static_cast<const attn_elem*>(p.k) + rows.b * p.k_stride[0] + rows.kv_head(p) * p.k_stride[1]),
+        gV(static_cast<const attn_elem*>(p.v) + rows.b * p.v_stride[0] + rows.kv_head(p) * p.v_stride[1]),
         sQ(reinterpret_cast<attn_elem*>(smem)),
         sK(sQ + BM * D),
         sV(sK + STAGES * BN * D),
-        tiles(p, b, h, cta_query_tile(p), q0, q0 + q_rows - 1, (p.kv_len + BN - 1) / BN),
+        tiles(p, rows.b, rows.h0, rows.plan_tile, rows.q0, rows.q(rows.rows - 1), (p.kv_len + BN - 1) / BN),
         first(tiles.next(p, -1, BN)),
         fetch(first) {}
 
@@ -578,7 +606,7 @@ struct CtaStream {
   /// groups keep the count uniform, so waiting for STAGES - 1 pending groups always means the
   /// oldest tile has landed).
   __device__ __forceinline__ void start(const attn_cuda_params& p, int tid) {
-    load_tile_async<BM, D, SLABS>(sQ, gQ, p.q_stride[2], q_rows, tid);
+    load_tile_async<BM, D, SLABS>(sQ, gQ, rows.row_stride, rows.rows, tid);
     cp_async_commit();
 #pragma unroll
     for (int s = 0; s < STAGES - 1; ++s) refill(p, s, tid);
@@ -587,11 +615,9 @@ struct CtaStream {
   /// Starts copying the next tile into stage `s` and commits the group (empty past the end).
   __device__ __forceinline__ void refill(const attn_cuda_params& p, int s, int tid) {
     if (fetch < tiles.kv_tiles) {
-      const int rows = min(BN, p.kv_len - fetch * BN);
-      load_tile_async<BN, D, SLABS>(sK + s * BN * D, gK + fetch * BN * p.k_stride[2], p.k_stride[2], rows,
-                                    tid);
-      load_tile_async<BN, DV, SLABS>(sV + s * BN * DV, gV + fetch * BN * p.v_stride[2], p.v_stride[2], rows,
-                                     tid);
+      const int n = min(BN, p.kv_len - fetch * BN);
+      load_tile_async<BN, D, SLABS>(sK + s * BN * D, gK + fetch * BN * p.k_stride[2], p.k_stride[2], n, tid);
+      load_tile_async<BN, DV, SLABS>(sV + s * BN * DV, gV + fetch * BN * p.v_stride[2], p.v_stride[2], n, tid);
       fetch = tiles.next(p, fetch, BN);
     }
     cp_async_commit();
@@ -615,12 +641,13 @@ struct RowState {
   __device__ __forceinline__ RowState() { zero(acc); }
 };
 
-/// Turns one warp's raw Q.K products for 16 rows (from row0) and NB * 8 keys (from k0) into
-/// scores in log2 units, -inf where the key is not allowed; `checked` false skips the mask and
-/// bounds (a tile the plan proved full). Returns the rows' maxima over this lane's elements.
+/// Turns one warp's raw Q.K products for 16 rows (tile rows row0 ..) and NB * 8 keys (from k0)
+/// into scores in log2 units, -inf where the key is not allowed; `checked` false skips the mask
+/// and bounds (a tile the plan proved full). Returns the rows' maxima over this lane's elements.
 template <int NB>
-__device__ __forceinline__ void score_tile(const attn_cuda_params& p, float (&s)[NB][4], bool checked, int b,
-                                           int h, int row0, int k0, int lane, float (&tile_max)[2]) {
+__device__ __forceinline__ void score_tile(const attn_cuda_params& p, float (&s)[NB][4], bool checked,
+                                           const CtaRows& cr, int row0, int k0, int lane, float (&tile_max)[2]) {
+  const int b = cr.b;
   // Partial tiles: the mask first, one element per iteration of a rolled loop (a mask that
   // reads buffers, unrolled over 32 elements, would spill), then the scores of allowed keys.
   unsigned long long allowed = ~0ull;
@@ -628,8 +655,8 @@ __device__ __forceinline__ void score_tile(const attn_cuda_params& p, float (&s)
     allowed = 0;
 #pragma unroll 1
     for (int i = 0; i < NB * 4; ++i) {
-      const int q = row0 + acc_row(lane, i % 4), kv = k0 + (i / 4) * 8 + acc_col(lane, i % 4);
-      allowed |= static_cast<unsigned long long>(element_allowed(p, b, h, q, kv)) << i;
+      const int r = row0 + acc_row(lane, i % 4), kv = k0 + (i / 4) * 8 + acc_col(lane, i % 4);
+      allowed |= static_cast<unsigned long long>(element_allowed(p, b, cr.h(r), cr.q(r), kv)) << i;
     }
   }
   tile_max[0] = tile_max[1] = -inf();
@@ -637,8 +664,8 @@ __device__ __forceinline__ void score_tile(const attn_cuda_params& p, float (&s)
   for (int j = 0; j < NB; ++j) {
 #pragma unroll
     for (int e = 0; e < 4; ++e) {
-      const int q = row0 + acc_row(lane, e), kv = k0 + j * 8 + acc_col(lane, e);
-      s[j][e] = (allowed >> (j * 4 + e)) & 1ull ? log2_score(p, s[j][e], b, h, q, kv) : -inf();
+      const int r = row0 + acc_row(lane, e), kv = k0 + j * 8 + acc_col(lane, e);
+      s[j][e] = (allowed >> (j * 4 + e)) & 1ull ? log2_score(p, s[j][e], b, cr.h(r), cr.q(r), kv) : -inf();
       tile_max[e / 2] = fmaxf(tile_max[e / 2], s[j][e]);
     }
   }
@@ -701,12 +728,13 @@ __device__ __forceinline__ void p_fragment(const float (&s)[NB][4], int kk, unsi
   a[3] = pack2(s[2 * kk + 1][2], s[2 * kk + 1][3]);
 }
 
-/// Normalizes and stores one warp's 16 rows of O (from row0) and their LSE; a row with no
+/// Normalizes and stores one warp's 16 rows of O (tile rows row0 ..) and their LSE; a row with no
 /// allowed key gets Out 0 and LSE -inf. With split-KV, the rows go unnormalized to this CTA's
 /// partial slots instead (finish_split merges them).
 template <int OB>
-__device__ __forceinline__ void store_rows(const attn_cuda_params& p, const RowState<OB>& o, int b, int h, int row0,
-                                           int lane) {
+__device__ __forceinline__ void store_rows(const attn_cuda_params& p, const RowState<OB>& o, const CtaRows& cr,
+                                           int row0, int lane) {
+  const int b = cr.b;
   const float(&acc)[OB][4] = o.acc;
   const float(&row_max)[2] = o.row_max;
   const float(&row_sum)[2] = o.row_sum;
@@ -714,14 +742,14 @@ __device__ __forceinline__ void store_rows(const attn_cuda_params& p, const RowS
   for (int r = 0; r < 2; ++r) {
     const float sum = quad_sum(row_sum[r]);
     const float inv = sum > 0.f ? 1.f / sum : 0.f;
-    const int q = row0 + acc_row(lane, 2 * r);
-    if (q < p.q_len && kv_split_count(p) > 1) {
+    const int i = row0 + acc_row(lane, 2 * r), q = cr.q(i), h = cr.h(i);
+    if (i < cr.rows && kv_split_count(p) > 1) {
       float* slot = partial_slot(p, b, h, q, OB * 8);
 #pragma unroll
       for (int j = 0; j < OB; ++j)
         *reinterpret_cast<float2*>(slot + j * 8 + acc_col(lane, 0)) = make_float2(acc[j][2 * r], acc[j][2 * r + 1]);
       if (lane % 4 == 0) slot[OB * 8] = row_max[r], slot[OB * 8 + 1] = sum;
-    } else if (q < p.q_len) {
+    } else if (i < cr.rows) {
       attn_elem* gO =
           static_cast<attn_elem*>(p.out) + b * p.out_stride[0] + h * p.out_stride[1] + q * p.out_stride[2];
 #pragma unroll
@@ -785,7 +813,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
   extern __shared__ __align__(128) unsigned char attn_smem[];
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
   CtaStream<BM, BN, D, DV, STAGES, false> cta(p, attn_smem);
-  const int b = cta.b, h = cta.h, q0 = cta.q0;
+  const int q0 = cta.rows.q0;
   cta.start(p, tid);
 
   RowState<OB> o;
@@ -838,8 +866,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
     // Scores, mask and online softmax. Full tiles (all keys allowed, no padding) skip the mask.
     const int k0 = kt * BN;
     float tile_max[2];
-    score_tile<NB>(p, s_acc, !cta.tiles.unchecked(p, kt, q0, BM, BN), b, h, q0 + warp * 16, k0, lane,
-                   tile_max);
+    score_tile<NB>(p, s_acc, !cta.tiles.unchecked(p, kt, q0, BM, BN), cta.rows, warp * 16, k0, lane, tile_max);
     softmax_update(s_acc, o, tile_max);
 
     // O += P V: the S accumulators of two key blocks form one A fragment.
@@ -861,8 +888,8 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
   cp_async_wait<0>();
 
   // Epilogue: normalize and store; a row with no allowed key gets Out 0 and LSE -inf.
-  store_rows(p, o, b, h, q0 + warp * 16, lane);
-  finish_split<DV>(p, b, h, q0, cta.q_rows);
+  store_rows(p, o, cta.rows, warp * 16, lane);
+  finish_split<DV>(p, cta.rows);
 }
 
 #if !defined(__CUDACC_RTC__)

@@ -41,7 +41,12 @@ typedef struct attn_cuda_params {
   void* out;     /**< [B, Hq, Lq, Dv] */
   float* lse;    /**< [B, Hq, Lq] f32, or 0 */
   long long q_stride[3], k_stride[3], v_stride[3], out_stride[3], lse_stride[3];
-  int batch, q_heads, kv_heads, q_len, kv_len, reserved;
+  int batch, q_heads, kv_heads, q_len, kv_len;
+  /** 1: decoding with grouped heads (q_len 1; only kernels whose source defines ATTN_PACK_HEADS 1,
+   *  i.e. whose mask and score ignore the head): the grid is (ceil(groups / BLOCK_M) ..., Hkv, B)
+   *  and the rows of a query tile are the query heads sharing key/value head blockIdx.y, so its
+   *  K/V are read once for all of them. 0: a tile is BLOCK_M queries of head blockIdx.y. */
+  int pack_heads;
   float scale;      /**< softmax scale (natural units) */
   float scale_log2; /**< scale * log2(e) */
   attn_cuda_buffer buffers[ATTN_CUDA_MAX_BUFFERS];
@@ -77,6 +82,7 @@ typedef struct attn_cuda_params {
 #define ATTN_WARPS 4
 #define ATTN_ROWS 8
 #define ATTN_SMEM_BYTES 24704
+#define ATTN_PACK_HEADS 1 /* 1: the mask and score ignore h, so decoding may put a group's heads in one tile (p.pack_heads) */
 #define ATTN_BUFFER_NAMES "doc" /* tensor arguments, for error messages */
 #define ATTN_ARGS "doc:i32[len]" /* run-time arguments in order: buffers [dims], scalars */
 #define ATTN_LSE 0
@@ -369,6 +375,31 @@ __device__ __forceinline__ int kv_split_count(const attn_cuda_params& p) { retur
 __device__ __forceinline__ int cta_query_tile(const attn_cuda_params& p) { return blockIdx.x / kv_split_count(p); }
 __device__ __forceinline__ int cta_kv_split(const attn_cuda_params& p) { return blockIdx.x % kv_split_count(p); }
 
+/// The query rows a CTA owns: BLOCK_M consecutive queries of head blockIdx.y, or when decoding
+/// with grouped heads (p.pack_heads) the query heads of key/value head blockIdx.y, all at query 0.
+/// Row i is query q0 + i * q_step of head h0 + i * h_step.
+struct CtaRows {
+  int b, h0, q0, h_step, q_step;
+  int rows;             ///< real rows (the rest of the tile is padding, never stored)
+  int plan_tile;        ///< the query tile of the tile plan (0 when packed: query 0)
+  long long row_stride; ///< elements between the Q rows of consecutive tile rows
+  __device__ __forceinline__ CtaRows(const attn_cuda_params& p, int block_m) : b(blockIdx.z) {
+    const int qt = cta_query_tile(p);
+    if (ATTN_PACK_HEADS && p.pack_heads) {
+      const int groups = p.q_heads / p.kv_heads;
+      h0 = blockIdx.y * groups + qt * block_m, q0 = 0, h_step = 1, q_step = 0;
+      rows = min(block_m, groups - qt * block_m), plan_tile = 0, row_stride = p.q_stride[1];
+    } else {
+      h0 = blockIdx.y, q0 = qt * block_m, h_step = 0, q_step = 1;
+      rows = min(block_m, p.q_len - q0), plan_tile = qt, row_stride = p.q_stride[2];
+    }
+  }
+  __device__ __forceinline__ int q(int i) const { return q0 + i * q_step; }
+  __device__ __forceinline__ int h(int i) const { return h0 + i * h_step; }
+  /// The key/value head (grouped-query attention: q_heads / kv_heads query heads share one).
+  __device__ __forceinline__ int kv_head(const attn_cuda_params& p) const { return h0 / (p.q_heads / p.kv_heads); }
+};
+
 /// The key tiles one CTA visits: the plan's runs, minus tiles the mask provably rules out; with
 /// split-KV, only those of the CTA's share (an equal run of tile indices).
 struct KeyTiles {
@@ -449,21 +480,23 @@ __device__ __forceinline__ float* partial_slot(const attn_cuda_params& p, int b,
 }
 
 /// Split-KV, called by every thread of a CTA after it wrote its partial rows: the last CTA of the
-/// query tile to get here merges the shares of rows [q0, q0 + rows) into out and lse, and resets
-/// the tile's counter for the next launch. Nothing without split-KV.
+/// query tile to get here merges the shares of its rows into out and lse, and resets the tile's
+/// counter (p.split_done[(b * gridDim.y + blockIdx.y) * query tiles + tile]) for the next launch.
+/// Nothing without split-KV.
 template <int DV>
-__device__ __forceinline__ void finish_split(const attn_cuda_params& p, int b, int h, int q0, int rows) {
+__device__ __forceinline__ void finish_split(const attn_cuda_params& p, const CtaRows& cr) {
   const int splits = kv_split_count(p);
   if (splits == 1) return;
   __threadfence();  // this CTA's partial rows are visible device-wide before it counts itself
   __syncthreads();
   const int q_tiles = gridDim.x / splits;
-  int* done = p.split_done + (static_cast<long long>(b) * p.q_heads + h) * q_tiles + cta_query_tile(p);
+  int* done = p.split_done + (static_cast<long long>(cr.b) * gridDim.y + blockIdx.y) * q_tiles + cta_query_tile(p);
   const bool last_here = threadIdx.x == 0 && atomicAdd(done, 1) == splits - 1;
   if (!__syncthreads_or(last_here)) return;
   __threadfence();  // and the other CTAs' rows are visible to this one
-  for (int i = threadIdx.x; i < rows * DV; i += blockDim.x) {
-    const int q = q0 + i / DV, c = i % DV;
+  const int b = cr.b;
+  for (int i = threadIdx.x; i < cr.rows * DV; i += blockDim.x) {
+    const int q = cr.q(i / DV), h = cr.h(i / DV), c = i % DV;
     const long long row = (static_cast<long long>(b) * p.q_heads + h) * p.q_len + q;
     float lse;
     const float v = merge_partial_row(p.partial + row * splits * (DV + 2), splits, DV, c, c == 0 ? &lse : 0);
@@ -515,21 +548,19 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
   float* sV = sK + BN * KP;                         // [BN][DV]
 
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
-  const int b = blockIdx.z, h = blockIdx.y;
-  const int kvh = h / (p.q_heads / p.kv_heads);  // grouped-query attention
-  const int q0 = cta_query_tile(p) * BM;
-  const int q_rows = min(BM, p.q_len - q0);
-  const int q_lo = q0, q_hi = q0 + q_rows - 1;
-  const attn_elem* gQ = static_cast<const attn_elem*>(p.q) + b * p.q_stride[0] + h * p.q_stride[1] + q0 * p.q_stride[2];
-  const attn_elem* gK = static_cast<const attn_elem*>(p.k) + b * p.k_stride[0] + kvh * p.k_stride[1];
-  const attn_elem* gV = static_cast<const attn_elem*>(p.v) + b * p.v_stride[0] + kvh * p.v_stride[1];
+  const CtaRows cr(p, BM);
+  const int b = cr.b;
+  const attn_elem* gQ =
+      static_cast<const attn_elem*>(p.q) + b * p.q_stride[0] + cr.h0 * p.q_stride[1] + cr.q0 * p.q_stride[2];
+  const attn_elem* gK = static_cast<const attn_elem*>(p.k) + b * p.k_stride[0] + cr.kv_head(p) * p.k_stride[1];
+  const attn_elem* gV = static_cast<const attn_elem*>(p.v) + b * p.v_stride[0] + cr.kv_head(p) * p.v_stride[1];
 
   for (int i = tid; i < BM * D; i += ATTN_THREADS) {
     const int r = i / D, c = i % D;
-    sQ[i] = r < q_rows ? to_f32(gQ[r * p.q_stride[2] + c]) : 0.f;
+    sQ[i] = r < cr.rows ? to_f32(gQ[r * cr.row_stride + c]) : 0.f;
   }
 
-  const KeyTiles tiles(p, b, h, cta_query_tile(p), q_lo, q_hi, (p.kv_len + BN - 1) / BN);
+  const KeyTiles tiles(p, b, cr.h0, cr.plan_tile, cr.q0, cr.q(cr.rows - 1), (p.kv_len + BN - 1) / BN);
 
   float acc[ROWS][VC];
   float row_max[ROWS], row_sum[ROWS];
@@ -563,10 +594,10 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
 #pragma unroll
       for (int r = 0; r < ROWS; ++r) s[r] += sQ[(warp * ROWS + r) * D + d] * k;
     }
-    const bool checked = !tiles.unchecked(p, kt, q0, BM, BN);
+    const bool checked = !tiles.unchecked(p, kt, cr.q0, BM, BN);
 #pragma unroll
     for (int r = 0; r < ROWS; ++r) {
-      const int q = q0 + warp * ROWS + r;
+      const int q = cr.q(warp * ROWS + r), h = cr.h(warp * ROWS + r);
       const float x =
           checked && !element_allowed(p, b, h, q, k0 + lane) ? -inf() : log2_score(p, s[r], b, h, q, k0 + lane);
       const float m = fmaxf(row_max[r], warp_max(x));
@@ -594,8 +625,8 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
 
 #pragma unroll
   for (int r = 0; r < ROWS; ++r) {
-    const int q = q0 + warp * ROWS + r;
-    if (q >= p.q_len) continue;
+    const int i = warp * ROWS + r, q = cr.q(i), h = cr.h(i);
+    if (i >= cr.rows) continue;
     if (kv_split_count(p) > 1) {  // unnormalized, to this CTA's partial slot (finish_split merges)
       float* slot = partial_slot(p, b, h, q, DV);
 #pragma unroll
@@ -615,7 +646,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
       p.lse[b * p.lse_stride[0] + h * p.lse_stride[1] + q * p.lse_stride[2]] =
           row_sum[r] > 0.f ? row_max[r] * 0.6931471805599453f + logf(row_sum[r]) : -inf();
   }
-  finish_split<DV>(p, b, h, q0, q_rows);
+  finish_split<DV>(p, cr);
 }
 
 #if !defined(__CUDACC_RTC__)

@@ -42,7 +42,12 @@ typedef struct attn_cuda_params {
   void* out;     /**< [B, Hq, Lq, Dv] */
   float* lse;    /**< [B, Hq, Lq] f32, or 0 */
   long long q_stride[3], k_stride[3], v_stride[3], out_stride[3], lse_stride[3];
-  int batch, q_heads, kv_heads, q_len, kv_len, reserved;
+  int batch, q_heads, kv_heads, q_len, kv_len;
+  /** 1: decoding with grouped heads (q_len 1; only kernels whose source defines ATTN_PACK_HEADS 1,
+   *  i.e. whose mask and score ignore the head): the grid is (ceil(groups / BLOCK_M) ..., Hkv, B)
+   *  and the rows of a query tile are the query heads sharing key/value head blockIdx.y, so its
+   *  K/V are read once for all of them. 0: a tile is BLOCK_M queries of head blockIdx.y. */
+  int pack_heads;
   float scale;      /**< softmax scale (natural units) */
   float scale_log2; /**< scale * log2(e) */
   attn_cuda_buffer buffers[ATTN_CUDA_MAX_BUFFERS];
