@@ -45,6 +45,38 @@ __device__ __forceinline__ void fence_operands(unsigned (&a)[N][4]) {
     for (int e = 0; e < 4; ++e) asm volatile("" : "+r"(a[j][e])::"memory");
 }
 
+/// Starts S = Q K^T of the key tile at k_addr (shared memory) for the warpgroup's rows of the Q
+/// tile at q_addr: D / 16 wgmma in one commit group, accumulating into s from 0.
+template <int D, int BM, int BN, int NB>
+__device__ __forceinline__ void issue_qk(float (&s)[NB][4], unsigned q_addr, unsigned k_addr) {
+  zero(s);
+  fence_operands(s);
+  wgmma_fence();
+#pragma unroll
+  for (int kk = 0; kk < D / 16; ++kk) wgmma_qk(s, kmajor_desc(q_addr, BM, kk), kmajor_desc(k_addr, BN, kk));
+  wgmma_commit();
+}
+
+/// Issues O += P V for the value tile at v_addr: BN / 16 wgmma, P from the packed fragments pa
+/// (not committed: the caller groups it).
+template <int BN, int OB>
+__device__ __forceinline__ void issue_pv(RowState<OB>& o, unsigned (&pa)[BN / 16][4], unsigned v_addr) {
+#pragma unroll
+  for (int kk = 0; kk < BN / 16; ++kk) wgmma_pv(o.acc, pa[kk], mnmajor_desc(v_addr, BN, kk));
+}
+
+/// O += P V, waited for.
+template <int BN, int OB>
+__device__ __forceinline__ void pv_now(RowState<OB>& o, unsigned (&pa)[BN / 16][4], unsigned v_addr) {
+  fence_operands(pa);
+  fence_operands(o.acc);
+  wgmma_fence();
+  issue_pv<BN>(o, pa, v_addr);
+  wgmma_commit();
+  wgmma_wait<0>();
+  fence_operands(o.acc);
+}
+
 /// Makes this thread's completed shared-memory writes (cp.async, the generic proxy) visible to
 /// wgmma's operand reads (the async proxy).
 __device__ __forceinline__ void fence_proxy_async() {
@@ -86,12 +118,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
 
     // S = Q K^T for the warpgroup's 64 rows and the tile's BN keys.
     float s_acc[NB][4];
-    zero(s_acc);
-    fence_operands(s_acc);
-    wgmma_fence();
-#pragma unroll
-    for (int kk = 0; kk < D / 16; ++kk) wgmma_qk(s_acc, kmajor_desc(q_addr, BM, kk), kmajor_desc(k_addr, BN, kk));
-    wgmma_commit();
+    issue_qk<D, BM, BN>(s_acc, q_addr, k_addr);
     wgmma_wait<0>();
     fence_operands(s_acc);
 
@@ -104,14 +131,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
     unsigned pa[BN / 16][4];
 #pragma unroll
     for (int kk = 0; kk < BN / 16; ++kk) p_fragment<NB>(s_acc, kk, pa[kk]);
-    fence_operands(pa);
-    fence_operands(o.acc);
-    wgmma_fence();
-#pragma unroll
-    for (int kk = 0; kk < BN / 16; ++kk) wgmma_pv(o.acc, pa[kk], mnmajor_desc(v_addr, BN, kk));
-    wgmma_commit();
-    wgmma_wait<0>();
-    fence_operands(o.acc);
+    pv_now<BN>(o, pa, v_addr);
     __syncthreads();  // everyone is done with this stage before it is refilled
     stage = (stage + 1) % STAGES;
   }
@@ -129,19 +149,10 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
     const unsigned k_addr = smem_u32(cta.sK + stage * BN * D);
 
     float s_acc[NB][4];
-    zero(s_acc);
-    fence_operands(s_acc);
     fence_operands(pa);
     fence_operands(o.acc);
-    wgmma_fence();
-#pragma unroll
-    for (int kk = 0; kk < D / 16; ++kk) wgmma_qk(s_acc, kmajor_desc(q_addr, BM, kk), kmajor_desc(k_addr, BN, kk));
-    wgmma_commit();
-    if (prev_stage >= 0) {
-      const unsigned v_addr = smem_u32(cta.sV + prev_stage * BN * DV);
-#pragma unroll
-      for (int kk = 0; kk < BN / 16; ++kk) wgmma_pv(o.acc, pa[kk], mnmajor_desc(v_addr, BN, kk));
-    }
+    issue_qk<D, BM, BN>(s_acc, q_addr, k_addr);  // its wgmma.fence also covers pa and O
+    if (prev_stage >= 0) issue_pv<BN>(o, pa, smem_u32(cta.sV + prev_stage * BN * DV));
     wgmma_commit();   // (an empty group the first time: the count stays uniform)
     wgmma_wait<1>();  // S has landed; the previous P V may still run
     fence_operands(s_acc);
@@ -160,17 +171,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
     prev_stage = stage;
     stage = (stage + 1) % STAGES;
   }
-  if (prev_stage >= 0) {  // the last tile's P V
-    const unsigned v_addr = smem_u32(cta.sV + prev_stage * BN * DV);
-    fence_operands(pa);
-    fence_operands(o.acc);
-    wgmma_fence();
-#pragma unroll
-    for (int kk = 0; kk < BN / 16; ++kk) wgmma_pv(o.acc, pa[kk], mnmajor_desc(v_addr, BN, kk));
-    wgmma_commit();
-    wgmma_wait<0>();
-    fence_operands(o.acc);
-  }
+  if (prev_stage >= 0) pv_now<BN>(o, pa, smem_u32(cta.sV + prev_stage * BN * DV));  // the last tile's P V
 #endif
   cp_async_wait<0>();
 
