@@ -249,6 +249,16 @@ struct TaskScratch {
     }
   }
 
+  /// Keeps the parts of the windows within [lo, hi) (split-KV: this job's share of the keys).
+  void clip(int32_t lo, int32_t hi) {
+    size_t n = 0;
+    for (size_t w = 0; w < windows.size(); w += 2) {
+      int32_t a = windows[w] > lo ? windows[w] : lo, e = windows[w + 1] < hi ? windows[w + 1] : hi;
+      if (a < e) windows[n++] = a, windows[n++] = e;
+    }
+    windows.resize(n);
+  }
+
   void start(int64_t head_dim, int64_t dv_pad) {
     cols = dv_pad;
     q.resize(size_t(kTileQ * head_dim));
@@ -551,8 +561,8 @@ std::string emit_wrapper(const WrapperSpec& spec) {
   // the same key/value head.
   const int64_t task_count = pack ? chunks_per_group * Hkv * B : tiles * Hq * B;
   const int64_t q_step = pack ? 0 : 1, head_step = pack ? 1 : 0;
-  return parallel_for(uc, int(task_count), [&](int task) {
-    int64_t t, h, b, row0, rows;
+  // Where task `task` is: its query tile t, first head h, batch entry b, first query row0, rows.
+  auto locate = [&](int64_t task, int64_t& t, int64_t& h, int64_t& b, int64_t& row0, int64_t& rows) {
     if (pack) {
       int64_t chunk = task % chunks_per_group, hk = task / chunks_per_group % Hkv;
       t = 0, row0 = 0, b = task / chunks_per_group / Hkv, h = hk * groups + chunk * kTileQ;
@@ -561,6 +571,31 @@ std::string emit_wrapper(const WrapperSpec& spec) {
       t = task % tiles, h = task / tiles % Hq, b = task / tiles / Hq;
       row0 = t * kTileQ, rows = Lq - row0 < kTileQ ? Lq - row0 : kTileQ;
     }
+  };
+  // Out = P·V / sum and LSE of one finished row, in the caller's layout and type; a row that no key
+  // reached is Out 0, LSE -inf. `pv` is unnormalized, `max` in log2 units.
+  auto write_row = [&](int64_t b, int64_t hr, int64_t qr, const float* pv, float max, float sum) {
+    float inv = sum > 0.0f ? 1.0f / sum : 0.0f;
+    char* dst = out_base + b * ob + hr * oh + qr * ol;
+    for (int64_t c = 0; c < Dv; ++c) write_io(dst + c * esize, sum > 0.0f ? pv[c] * inv : 0.0f);
+    if (lse_base) lse_base[b * lb + hr * lh + qr * ll] = sum > 0.0f ? max * 0.693147180559945309f + logf(sum) : -INFINITY;
+  };
+  // Split-KV: with fewer tasks than threads (decoding), each task's keys are cut into `splits`
+  // shares of whole key blocks, at least one chunk each, computed as jobs of their own; each
+  // leaves its rows unnormalized in `partial` and a second pass merges them.
+  int64_t splits = 1;
+  if (task_count < ctx.threads) {
+    splits = (ctx.threads + task_count - 1) / task_count;
+    if (splits > Lk / kKeyChunk) splits = Lk / kKeyChunk;
+    if (splits < 1) splits = 1;
+  }
+  const int64_t share = round_up((Lk + splits - 1) / splits, kSkipBlock);
+  const int64_t slot_floats = Dv_pad + 2;  // P·V, max, sum
+  std::vector<float> partial(splits > 1 ? size_t(task_count * splits * kTileQ * slot_floats) : 0);
+  int status = parallel_for(uc, int(task_count * splits), [&](int job) {
+    const int64_t task = job / splits, part = job % splits;
+    int64_t t, h, b, row0, rows;
+    locate(task, t, h, b, row0, rows);
     const int64_t last_q = row0 + (rows - 1) * q_step, last_h = h + (rows - 1) * head_step;
     TaskScratch& scratch = task_scratch;
     scratch.start(D, Dv_pad);
@@ -583,6 +618,7 @@ std::string emit_wrapper(const WrapperSpec& spec) {
     << g.key_chunk << R"cpp( keys a call, so the scores stay in cache.
     scratch.window_runs(window[size_t(2 * t)], window[size_t(2 * t + 1)], run_starts, runs, given_block, row0,
                         last_q, int32_t(Lk));
+    if (splits > 1) scratch.clip(int32_t(part * share), int32_t(part * share + share));
     int32_t hi = 0;
     auto block_end = [&](int32_t x) {
       int32_t end = (x / kSkipBlock + 1) * kSkipBlock;
@@ -649,17 +685,42 @@ std::string emit_wrapper(const WrapperSpec& spec) {
         run_lo = run_hi;
       }
     }
-    // Out = P·V / sum and LSE of the tile's real rows, in the caller's layout and type; a row
-    // that no key reached is Out 0, LSE -inf.
     for (int64_t r = 0; r < rows; ++r) {
-      float sum = scratch.row_sum[size_t(r)], inv = sum > 0.0f ? 1.0f / sum : 0.0f;
-      const float* src = scratch.acc.data() + r * Dv_pad;
-      const int64_t hr = h + r * head_step, qr = row0 + r * q_step;
-      char* dst = out_base + b * ob + hr * oh + qr * ol;
-      for (int64_t c = 0; c < Dv; ++c) write_io(dst + c * esize, sum > 0.0f ? src[c] * inv : 0.0f);
-      if (lse_base)
-        lse_base[b * lb + hr * lh + qr * ll] =
-            sum > 0.0f ? scratch.row_max[size_t(r)] * 0.693147180559945309f + logf(sum) : -INFINITY;
+      const float* pv = scratch.acc.data() + r * Dv_pad;
+      const float max = scratch.row_max[size_t(r)], sum = scratch.row_sum[size_t(r)];
+      if (splits == 1) {
+        write_row(b, h + r * head_step, row0 + r * q_step, pv, max, sum);
+        continue;
+      }
+      float* slot = partial.data() + ((task * splits + part) * kTileQ + r) * slot_floats;
+      if (sum > 0.0f)
+        memcpy(slot, pv, size_t(Dv_pad) * 4);
+      else
+        memset(slot, 0, size_t(Dv_pad) * 4);  // a share with no allowed key
+      slot[Dv_pad] = max, slot[Dv_pad + 1] = sum;
+    }
+    return 0;
+  });
+  if (status != 0 || splits == 1) return status;
+  return parallel_for(uc, int(task_count), [&](int task) {
+    int64_t t, h, b, row0, rows;
+    locate(task, t, h, b, row0, rows);
+    std::vector<float>& pv = task_scratch.acc;
+    pv.resize(size_t(Dv_pad));
+    for (int64_t r = 0; r < rows; ++r) {
+      const float* first = partial.data() + (task * splits * kTileQ + r) * slot_floats;
+      const int64_t stride = kTileQ * slot_floats;  // from one share's row r to the next's
+      float max = -INFINITY, sum = 0.0f;
+      for (int64_t part = 0; part < splits; ++part) max = first[part * stride + Dv_pad] > max ? first[part * stride + Dv_pad] : max;
+      const float base = max == -INFINITY ? 0.0f : max;
+      std::fill(pv.begin(), pv.end(), 0.0f);
+      for (int64_t part = 0; part < splits; ++part) {
+        const float* slot = first + part * stride;
+        const float w = exp2f(slot[Dv_pad] - base);  // 0 for a share with no allowed key
+        sum += slot[Dv_pad + 1] * w;
+        for (int64_t c = 0; c < Dv; ++c) pv[size_t(c)] += slot[c] * w;
+      }
+      write_row(b, h + r * head_step, row0 + r * q_step, pv.data(), max, sum);
     }
     return 0;
   });

@@ -289,6 +289,32 @@ BOOST_AUTO_TEST_CASE(streamed_half_precision_keys) {
   BOOST_TEST(max_abs_diff(got.out, want.out) <= 1e-2);
 }
 
+BOOST_AUTO_TEST_CASE(decoding_splits_keys_across_threads) {
+  // Fewer tasks than threads (decoding one packed group, or one head): each task's keys are cut
+  // into shares of at least one 1024-key chunk, computed in parallel and merged. Shares with no
+  // allowed key (causal at query 0), a buffer mask, a score that reads the head (not packed), half
+  // precision, LSE; 2 and 4 threads.
+  std::mt19937 rng(29);
+  struct Case {
+    const char* name;
+    Shape shape;
+  };
+  for (const Case& c : {Case{"dense", Shape{1, 4, 1, 1, 3000, 32, 24}}, Case{"causal_lse", Shape{1, 2, 1, 1, 5000, 16, 16}},
+                        Case{"window37", Shape{1, 1, 1, 3, 4100, 16, 16}}, Case{"dense_f16", Shape{1, 8, 1, 1, 4500, 40, 24}},
+                        Case{"documents", Shape{1, 2, 1, 1, 3300, 16, 16}},
+                        Case{"alibi_causal", Shape{1, 1, 1, 1, 2500, 16, 16}}})
+    for (int threads : {2, 4}) {
+      const CpuCompiled& k = compile_cpu(kProgram, c.name);
+      KernelInputs in = random_inputs(*k.ir, c.shape, rng);
+      KernelOutputs want = run_reference(*k.ir, in, 2);
+      CpuRun got = run_cpu(k, in, k.ir->options.lse, false, threads);
+      BOOST_REQUIRE_MESSAGE(got.status == 0, c.name << ": " << got.error);
+      BOOST_TEST(max_abs_diff(got.outputs.out, want.out) <= tolerance(io_type(*k.ir)), c.name << " threads " << threads);
+      if (k.ir->options.lse)
+        BOOST_TEST(max_abs_diff(got.outputs.lse, want.lse) <= 5 * tolerance(io_type(*k.ir)), c.name << " LSE");
+    }
+}
+
 BOOST_AUTO_TEST_CASE(no_keys_gives_zero_and_minus_infinity) {
   // Lkv = 0: every row is fully masked, in every dtype path (the wrapper answers without tasks).
   std::mt19937 rng(16);
