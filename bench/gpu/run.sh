@@ -16,12 +16,17 @@
 #   ATTNC_BUILD_DIR  build folder (default build-gpu); with --no-build it must hold the binaries
 #   ATTNC_JOBS       parallel build jobs (default: all cores)
 #   ATTNC_LEN        sequence length (default 8192)
+#   ATTNC_STEP_LIMIT seconds any one device step may take before it is stopped (default 240): a
+#                    kernel that hangs must not spend the session's whole device time
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${ATTNC_BUILD_DIR:-$ROOT/build-gpu}
 JOBS=${ATTNC_JOBS:-$(nproc)}
 LEN=${ATTNC_LEN:-8192}
+LIMIT=${ATTNC_STEP_LIMIT:-240}
+# limited CMD...: CMD, stopped after $LIMIT seconds (exit status 124 then).
+limited() { timeout --kill-after=10 "$LIMIT" "$@"; }
 DRY=0
 BUILD_IT=1
 FORCE_KIT=0
@@ -72,7 +77,7 @@ if [ $MODE = full ]; then
 
   step "every kernel against the reference on the GPU (random inputs, odd lengths, GQA, every dtype)"
   set +e
-  (cd "$ROOT" && "$BUILD/tests/cuda/test_cuda_gpu" --color_output=no --log_level=message) 2>&1 | tee "$WORK/gpu-tests.log"
+  (cd "$ROOT" && limited "$BUILD/tests/cuda/test_cuda_gpu" --color_output=no --log_level=message) 2>&1 | tee "$WORK/gpu-tests.log"
   CORRECT=${PIPESTATUS[0]}
   set -e
 else
@@ -88,7 +93,7 @@ else
   KIT_ARGS=(bench/gpu/kit/check --reference backends/cuda/device/attn_reference.cuh)
   if [ $DRY = 1 ]; then KIT_ARGS+=(--dry-run); fi
   set +e
-  (cd "$ROOT" && "$WORK/kit_check" "${KIT_ARGS[@]}") 2>&1 | tee "$WORK/gpu-tests.log"
+  (cd "$ROOT" && limited "$WORK/kit_check" "${KIT_ARGS[@]}") 2>&1 | tee "$WORK/gpu-tests.log"
   CORRECT=${PIPESTATUS[0]}
   # Hopper's warpgroup kernel, never run before this: its own process, so a fault cannot take the
   # table's kernels down with it; when it fails, the benchmark and the tuner leave it out.
@@ -97,7 +102,7 @@ else
     step "kit: the warpgroup (wgmma) kernels against the f64 GPU reference"
     WG_ARGS=(bench/gpu/kit/check-wgmma --reference backends/cuda/device/attn_reference.cuh)
     if [ $DRY = 1 ]; then WG_ARGS+=(--dry-run); fi
-    (cd "$ROOT" && "$WORK/kit_check" "${WG_ARGS[@]}") 2>&1 | tee "$WORK/gpu-tests-wgmma.log"
+    (cd "$ROOT" && limited "$WORK/kit_check" "${WG_ARGS[@]}") 2>&1 | tee "$WORK/gpu-tests-wgmma.log"
     [ "${PIPESTATUS[0]}" = 0 ] || WGMMA_OK=0
     sed 's/^/wgmma: /' "$WORK/gpu-tests-wgmma.log" >>"$WORK/gpu-tests.log"
   fi
@@ -109,7 +114,7 @@ step "attnc timings (cold compile, warm load, kernel)"
 if [ $MODE = full ]; then
   BENCH=(--len "$LEN" --variants "$ROOT/bench/gpu/variants.attn" --json "$WORK/attnc.json")
   if [ $DRY = 1 ]; then BENCH+=(--dry-run --sm 90); fi
-  (cd "$ROOT" && "$BUILD/bench/bench_cuda" "${BENCH[@]}")
+  (cd "$ROOT" && limited "$BUILD/bench/bench_cuda" "${BENCH[@]}") || echo "benchmark failed or timed out (see above)"
 else
   KIT_ARGS=(--bench bench/gpu/kit/bench --json "$WORK/attnc.json" --len "$LEN")
   # The autotuner over each row's tile shapes (bench/gpu/kit/tune, from make_kit.sh).
@@ -120,13 +125,13 @@ else
     KIT_ARGS+=(--no-wgmma)
   fi
   if [ $DRY = 1 ]; then KIT_ARGS+=(--dry-run); fi
-  (cd "$ROOT" && "$WORK/kit_check" "${KIT_ARGS[@]}")
+  (cd "$ROOT" && limited "$WORK/kit_check" "${KIT_ARGS[@]}") || echo "kit benchmark failed or timed out (see above)"
 fi
 
 step "PyTorch FlexAttention (torch.compile) and SDPA"
 TORCH=(--len "$LEN" --json "$WORK/torch.json")
 if [ $DRY = 1 ]; then TORCH+=(--dry-run); fi
-python3 "$ROOT/bench/gpu/torch_baseline.py" "${TORCH[@]}" || echo "torch baseline failed (see above)"
+limited python3 "$ROOT/bench/gpu/torch_baseline.py" "${TORCH[@]}" || echo "torch baseline failed or timed out (see above)"
 
 step "report"
 if [ $DRY = 1 ]; then OUT="$WORK/gpu-dryrun.md"; else OUT="$ROOT/bench/results/gpu-$STAMP.md"; mkdir -p "$ROOT/bench/results"; fi
