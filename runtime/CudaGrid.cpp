@@ -11,8 +11,8 @@ int cuda_kv_splits(int sm_count, int64_t ctas, int64_t kv_tiles) {
   return static_cast<int>(std::max<int64_t>(1, std::min<int64_t>({wanted, kv_tiles / 4, 64})));
 }
 
-CudaGrid plan_cuda_grid(const CudaLaunchInfo& info, int sm_count, int64_t batch, int64_t q_heads, int64_t kv_heads,
-                        int64_t q_len, int64_t kv_len, int forced_splits) {
+CudaGrid plan_cuda_grid(const CudaLaunchInfo& info, int sm_count, int64_t batch, int64_t q_heads,
+                        int64_t kv_heads, int64_t q_len, int64_t kv_len, int forced_splits) {
   CudaGrid g;
   const int64_t groups = kv_heads > 0 ? q_heads / kv_heads : 1;
   g.pack_heads = info.pack_heads && q_len == 1 && groups > 1;
@@ -28,7 +28,8 @@ CudaGrid plan_cuda_grid(const CudaLaunchInfo& info, int sm_count, int64_t batch,
   return g;
 }
 
-void CudaSplitWorkspace::attach(CudaDevice& device, attn_cuda_params& p, const CudaGrid& g, int64_t value_dim) {
+void CudaSplitWorkspace::attach(CudaDevice& device, attn_cuda_params& p, const CudaGrid& g,
+                                int64_t value_dim) {
   p.pack_heads = g.pack_heads ? 1 : 0;
   p.kv_splits = g.kv_splits > 1 ? g.kv_splits : 0;
   p.partial = nullptr;

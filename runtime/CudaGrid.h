@@ -30,8 +30,8 @@ struct CudaGrid {
 /// The grid for `info`'s kernel on a device of `sm_count` SMs: packs heads when the kernel allows
 /// it, Lq is 1 and heads are grouped; splits the keys as cuda_kv_splits says, or into
 /// `forced_splits` shares when that is positive.
-CudaGrid plan_cuda_grid(const CudaLaunchInfo& info, int sm_count, int64_t batch, int64_t q_heads, int64_t kv_heads,
-                        int64_t q_len, int64_t kv_len, int forced_splits = 0);
+CudaGrid plan_cuda_grid(const CudaLaunchInfo& info, int sm_count, int64_t batch, int64_t q_heads,
+                        int64_t kv_heads, int64_t q_len, int64_t kv_len, int forced_splits = 0);
 
 /// The device memory a split launch writes: partial rows and per-tile counters. Grown on demand,
 /// reused across launches (the kernel leaves its counters at 0).

@@ -85,8 +85,8 @@ __device__ __forceinline__ void fence_proxy_async() {
 
 }  // namespace attn_dev
 
-/// The forward kernel. Grid: (ceil(Lq / ATTN_BM) * max(1, kv_splits), Hq, B); block: ATTN_THREADS; dynamic shared
-/// memory: ATTN_SMEM_BYTES (the tiles plus 1 KB to align them to 1024 bytes).
+/// The forward kernel. Grid: (ceil(Lq / ATTN_BM) * max(1, kv_splits), Hq, B); block: ATTN_THREADS; dynamic
+/// shared memory: ATTN_SMEM_BYTES (the tiles plus 1 KB to align them to 1024 bytes).
 extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const attn_cuda_params p) {
 #if !ATTN_WGMMA_IMAGE
   __trap();  // not the sm_90a image: no wgmma here
@@ -110,7 +110,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
 #if !ATTN_WGMMA_OVERLAP
   for (int kt = cta.first; kt < cta.tiles.kv_tiles; kt = cta.tiles.next(p, kt, BN)) {
     cta.refill(p, (stage + STAGES - 1) % STAGES, tid);  // the stage consumed last iteration
-    cp_async_wait<STAGES - 1>();                         // the group holding tile kt (and Q) has landed
+    cp_async_wait<STAGES - 1>();                        // the group holding tile kt (and Q) has landed
     fence_proxy_async();
     __syncthreads();
     const unsigned k_addr = smem_u32(cta.sK + stage * BN * D);
@@ -124,7 +124,8 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
 
     // Scores, mask and online softmax. Full tiles (all keys allowed, no padding) skip the mask.
     float tile_max[2];
-    score_tile<NB>(p, s_acc, !cta.tiles.unchecked(p, kt, q0, BM, BN), cta.rows, warp * 16, kt * BN, lane, tile_max);
+    score_tile<NB>(p, s_acc, !cta.tiles.unchecked(p, kt, q0, BM, BN), cta.rows, warp * 16, kt * BN, lane,
+                   tile_max);
     softmax_update(s_acc, o, tile_max);
 
     // O += P V: the S accumulators of two key blocks form one A fragment.
@@ -158,7 +159,8 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
     fence_operands(s_acc);
 
     float tile_max[2], scale_old[2];
-    score_tile<NB>(p, s_acc, !cta.tiles.unchecked(p, kt, q0, BM, BN), cta.rows, warp * 16, kt * BN, lane, tile_max);
+    score_tile<NB>(p, s_acc, !cta.tiles.unchecked(p, kt, q0, BM, BN), cta.rows, warp * 16, kt * BN, lane,
+                   tile_max);
     softmax_step(s_acc, o, tile_max, scale_old);
     wgmma_wait<0>();  // the previous P V has landed (it read pa, and adds into O)
     fence_operands(o.acc);

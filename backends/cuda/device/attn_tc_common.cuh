@@ -92,7 +92,8 @@ struct CtaStream {
     if (fetch < tiles.kv_tiles) {
       const int n = min(BN, p.kv_len - fetch * BN);
       load_tile_async<BN, D, SLABS>(sK + s * BN * D, gK + fetch * BN * p.k_stride[2], p.k_stride[2], n, tid);
-      load_tile_async<BN, DV, SLABS>(sV + s * BN * DV, gV + fetch * BN * p.v_stride[2], p.v_stride[2], n, tid);
+      load_tile_async<BN, DV, SLABS>(sV + s * BN * DV, gV + fetch * BN * p.v_stride[2], p.v_stride[2], n,
+                                     tid);
       fetch = tiles.next(p, fetch, BN);
     }
     cp_async_commit();
@@ -121,7 +122,8 @@ struct RowState {
 /// and bounds (a tile the plan proved full). Returns the rows' maxima over this lane's elements.
 template <int NB>
 __device__ __forceinline__ void score_tile(const attn_cuda_params& p, float (&s)[NB][4], bool checked,
-                                           const CtaRows& cr, int row0, int k0, int lane, float (&tile_max)[2]) {
+                                           const CtaRows& cr, int row0, int k0, int lane,
+                                           float (&tile_max)[2]) {
   const int b = cr.b;
   // Partial tiles: the mask first, one element per iteration of a rolled loop (a mask that
   // reads buffers, unrolled over 32 elements, would spill), then the scores of allowed keys.
@@ -187,7 +189,8 @@ __device__ __forceinline__ void rescale(float (&acc)[OB][4], const float (&scale
 
 /// The whole online-softmax step: softmax_step, then O rescaled.
 template <int NB, int OB>
-__device__ __forceinline__ void softmax_update(float (&s)[NB][4], RowState<OB>& o, const float (&tile_max)[2]) {
+__device__ __forceinline__ void softmax_update(float (&s)[NB][4], RowState<OB>& o,
+                                               const float (&tile_max)[2]) {
   float scale_old[2];
   softmax_step(s, o, tile_max, scale_old);
   rescale(o.acc, scale_old);
@@ -207,8 +210,8 @@ __device__ __forceinline__ void p_fragment(const float (&s)[NB][4], int kk, unsi
 /// allowed key gets Out 0 and LSE -inf. With split-KV, the rows go unnormalized to this CTA's
 /// partial slots instead (finish_split merges them).
 template <int OB>
-__device__ __forceinline__ void store_rows(const attn_cuda_params& p, const RowState<OB>& o, const CtaRows& cr,
-                                           int row0, int lane) {
+__device__ __forceinline__ void store_rows(const attn_cuda_params& p, const RowState<OB>& o,
+                                           const CtaRows& cr, int row0, int lane) {
   const int b = cr.b;
   const float(&acc)[OB][4] = o.acc;
   const float(&row_max)[2] = o.row_max;
@@ -222,7 +225,8 @@ __device__ __forceinline__ void store_rows(const attn_cuda_params& p, const RowS
       float* slot = partial_slot(p, b, h, q, OB * 8);
 #pragma unroll
       for (int j = 0; j < OB; ++j)
-        *reinterpret_cast<float2*>(slot + j * 8 + acc_col(lane, 0)) = make_float2(acc[j][2 * r], acc[j][2 * r + 1]);
+        *reinterpret_cast<float2*>(slot + j * 8 + acc_col(lane, 0)) =
+            make_float2(acc[j][2 * r], acc[j][2 * r + 1]);
       if (lane % 4 == 0) slot[OB * 8] = row_max[r], slot[OB * 8 + 1] = sum;
     } else if (i < cr.rows) {
       attn_elem* gO =

@@ -617,7 +617,8 @@ struct CtaStream {
     if (fetch < tiles.kv_tiles) {
       const int n = min(BN, p.kv_len - fetch * BN);
       load_tile_async<BN, D, SLABS>(sK + s * BN * D, gK + fetch * BN * p.k_stride[2], p.k_stride[2], n, tid);
-      load_tile_async<BN, DV, SLABS>(sV + s * BN * DV, gV + fetch * BN * p.v_stride[2], p.v_stride[2], n, tid);
+      load_tile_async<BN, DV, SLABS>(sV + s * BN * DV, gV + fetch * BN * p.v_stride[2], p.v_stride[2], n,
+                                     tid);
       fetch = tiles.next(p, fetch, BN);
     }
     cp_async_commit();
@@ -646,7 +647,8 @@ struct RowState {
 /// and bounds (a tile the plan proved full). Returns the rows' maxima over this lane's elements.
 template <int NB>
 __device__ __forceinline__ void score_tile(const attn_cuda_params& p, float (&s)[NB][4], bool checked,
-                                           const CtaRows& cr, int row0, int k0, int lane, float (&tile_max)[2]) {
+                                           const CtaRows& cr, int row0, int k0, int lane,
+                                           float (&tile_max)[2]) {
   const int b = cr.b;
   // Partial tiles: the mask first, one element per iteration of a rolled loop (a mask that
   // reads buffers, unrolled over 32 elements, would spill), then the scores of allowed keys.
@@ -712,7 +714,8 @@ __device__ __forceinline__ void rescale(float (&acc)[OB][4], const float (&scale
 
 /// The whole online-softmax step: softmax_step, then O rescaled.
 template <int NB, int OB>
-__device__ __forceinline__ void softmax_update(float (&s)[NB][4], RowState<OB>& o, const float (&tile_max)[2]) {
+__device__ __forceinline__ void softmax_update(float (&s)[NB][4], RowState<OB>& o,
+                                               const float (&tile_max)[2]) {
   float scale_old[2];
   softmax_step(s, o, tile_max, scale_old);
   rescale(o.acc, scale_old);
@@ -732,8 +735,8 @@ __device__ __forceinline__ void p_fragment(const float (&s)[NB][4], int kk, unsi
 /// allowed key gets Out 0 and LSE -inf. With split-KV, the rows go unnormalized to this CTA's
 /// partial slots instead (finish_split merges them).
 template <int OB>
-__device__ __forceinline__ void store_rows(const attn_cuda_params& p, const RowState<OB>& o, const CtaRows& cr,
-                                           int row0, int lane) {
+__device__ __forceinline__ void store_rows(const attn_cuda_params& p, const RowState<OB>& o,
+                                           const CtaRows& cr, int row0, int lane) {
   const int b = cr.b;
   const float(&acc)[OB][4] = o.acc;
   const float(&row_max)[2] = o.row_max;
@@ -747,7 +750,8 @@ __device__ __forceinline__ void store_rows(const attn_cuda_params& p, const RowS
       float* slot = partial_slot(p, b, h, q, OB * 8);
 #pragma unroll
       for (int j = 0; j < OB; ++j)
-        *reinterpret_cast<float2*>(slot + j * 8 + acc_col(lane, 0)) = make_float2(acc[j][2 * r], acc[j][2 * r + 1]);
+        *reinterpret_cast<float2*>(slot + j * 8 + acc_col(lane, 0)) =
+            make_float2(acc[j][2 * r], acc[j][2 * r + 1]);
       if (lane % 4 == 0) slot[OB * 8] = row_max[r], slot[OB * 8 + 1] = sum;
     } else if (i < cr.rows) {
       attn_elem* gO =
@@ -950,8 +954,8 @@ __device__ __forceinline__ void fence_proxy_async() {
 
 }  // namespace attn_dev
 
-/// The forward kernel. Grid: (ceil(Lq / ATTN_BM) * max(1, kv_splits), Hq, B); block: ATTN_THREADS; dynamic shared
-/// memory: ATTN_SMEM_BYTES (the tiles plus 1 KB to align them to 1024 bytes).
+/// The forward kernel. Grid: (ceil(Lq / ATTN_BM) * max(1, kv_splits), Hq, B); block: ATTN_THREADS; dynamic
+/// shared memory: ATTN_SMEM_BYTES (the tiles plus 1 KB to align them to 1024 bytes).
 extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const attn_cuda_params p) {
 #if !ATTN_WGMMA_IMAGE
   __trap();  // not the sm_90a image: no wgmma here
@@ -975,7 +979,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
 #if !ATTN_WGMMA_OVERLAP
   for (int kt = cta.first; kt < cta.tiles.kv_tiles; kt = cta.tiles.next(p, kt, BN)) {
     cta.refill(p, (stage + STAGES - 1) % STAGES, tid);  // the stage consumed last iteration
-    cp_async_wait<STAGES - 1>();                         // the group holding tile kt (and Q) has landed
+    cp_async_wait<STAGES - 1>();                        // the group holding tile kt (and Q) has landed
     fence_proxy_async();
     __syncthreads();
     const unsigned k_addr = smem_u32(cta.sK + stage * BN * D);
@@ -989,7 +993,8 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
 
     // Scores, mask and online softmax. Full tiles (all keys allowed, no padding) skip the mask.
     float tile_max[2];
-    score_tile<NB>(p, s_acc, !cta.tiles.unchecked(p, kt, q0, BM, BN), cta.rows, warp * 16, kt * BN, lane, tile_max);
+    score_tile<NB>(p, s_acc, !cta.tiles.unchecked(p, kt, q0, BM, BN), cta.rows, warp * 16, kt * BN, lane,
+                   tile_max);
     softmax_update(s_acc, o, tile_max);
 
     // O += P V: the S accumulators of two key blocks form one A fragment.
@@ -1023,7 +1028,8 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
     fence_operands(s_acc);
 
     float tile_max[2], scale_old[2];
-    score_tile<NB>(p, s_acc, !cta.tiles.unchecked(p, kt, q0, BM, BN), cta.rows, warp * 16, kt * BN, lane, tile_max);
+    score_tile<NB>(p, s_acc, !cta.tiles.unchecked(p, kt, q0, BM, BN), cta.rows, warp * 16, kt * BN, lane,
+                   tile_max);
     softmax_step(s_acc, o, tile_max, scale_old);
     wgmma_wait<0>();  // the previous P V has landed (it read pa, and adds into O)
     fence_operands(o.acc);
