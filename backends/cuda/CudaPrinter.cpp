@@ -319,8 +319,11 @@ CudaKernelSource print_cuda_kernel(const KernelIR& ir, const CudaPrintOptions& o
      << entry
      << ", cudaFuncAttributeMaxDynamicSharedMemorySize, ATTN_SMEM_BYTES);\n"
         "  if (e != cudaSuccess) return (int)e;\n"
+        "  /* Rows of a tile: queries of one head, or (pack_heads) the query heads of one key/value head. */\n"
+        "  const int packed = ATTN_PACK_HEADS && p->pack_heads;\n"
+        "  const unsigned rows = (unsigned)(packed ? p->q_heads / p->kv_heads : p->q_len);\n"
         "  const unsigned splits = p->kv_splits > 1 ? (unsigned)p->kv_splits : 1u;\n"
-        "  const dim3 grid((unsigned)((p->q_len + ATTN_BM - 1) / ATTN_BM) * splits, (unsigned)p->q_heads, "
+        "  const dim3 grid((rows + ATTN_BM - 1) / ATTN_BM * splits, (unsigned)(packed ? p->kv_heads : p->q_heads), "
         "(unsigned)p->batch);\n"
         "  "
      << entry

@@ -1060,8 +1060,11 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
 extern "C" int attn_fwd_causal_bf16_128_launch(const attn_cuda_params* p, void* stream) {
   cudaError_t e = cudaFuncSetAttribute(attn_fwd_causal_bf16_128, cudaFuncAttributeMaxDynamicSharedMemorySize, ATTN_SMEM_BYTES);
   if (e != cudaSuccess) return (int)e;
+  /* Rows of a tile: queries of one head, or (pack_heads) the query heads of one key/value head. */
+  const int packed = ATTN_PACK_HEADS && p->pack_heads;
+  const unsigned rows = (unsigned)(packed ? p->q_heads / p->kv_heads : p->q_len);
   const unsigned splits = p->kv_splits > 1 ? (unsigned)p->kv_splits : 1u;
-  const dim3 grid((unsigned)((p->q_len + ATTN_BM - 1) / ATTN_BM) * splits, (unsigned)p->q_heads, (unsigned)p->batch);
+  const dim3 grid((rows + ATTN_BM - 1) / ATTN_BM * splits, (unsigned)(packed ? p->kv_heads : p->q_heads), (unsigned)p->batch);
   attn_fwd_causal_bf16_128<<<grid, ATTN_THREADS, ATTN_SMEM_BYTES, (cudaStream_t)stream>>>(*p);
   return (int)cudaGetLastError();
 }
