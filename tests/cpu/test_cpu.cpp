@@ -313,6 +313,14 @@ BOOST_AUTO_TEST_CASE(decoding_splits_keys_across_threads) {
       if (k.ir->options.lse)
         BOOST_TEST(max_abs_diff(got.outputs.lse, want.lse) <= 5 * tolerance(io_type(*k.ir)), c.name << " LSE");
     }
+  // A row no share reaches (kv <= q - 10 at query 0): Out 0, LSE -inf, no NaN from the merge.
+  const CpuCompiled& k = compile_cpu(kProgram, "decode");
+  KernelInputs in = random_inputs(*k.ir, Shape{1, 4, 1, 1, 3000, 16, 16}, rng);
+  in.scalars["offset"] = -10;
+  CpuRun got = run_cpu(k, in, true, false, 4);
+  BOOST_REQUIRE_MESSAGE(got.status == 0, got.error);
+  for (int64_t i = 0; i < got.outputs.out.numel(); ++i) BOOST_REQUIRE(got.outputs.out.get(i) == 0.0);
+  for (int64_t i = 0; i < got.outputs.lse.numel(); ++i) BOOST_REQUIRE(std::isinf(got.outputs.lse.get(i)) && got.outputs.lse.get(i) < 0);
 }
 
 BOOST_AUTO_TEST_CASE(no_keys_gives_zero_and_minus_infinity) {
