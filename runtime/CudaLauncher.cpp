@@ -126,7 +126,8 @@ CudaPreparedLaunch prepare_cuda_launch(CudaDevice& device, const CudaLaunchInfo&
     p.tile_rows = static_cast<const int*>(ptr(L.memory[L.memory.size() - 2]));
     p.tile_runs = static_cast<const int*>(ptr(L.memory.back()));
   }
-  const CudaGrid g = plan_cuda_grid(info, device.sm_count(), B, Hq, r.k->shape[1], Lq, r.k->shape[2], r.kv_splits);
+  const CudaGrid g =
+      plan_cuda_grid(info, device.sm_count(), B, Hq, r.k->shape[1], Lq, r.k->shape[2], r.kv_splits);
   L.split.attach(device, p, g, Dv);
   std::copy(g.grid, g.grid + 3, L.grid);
   return L;

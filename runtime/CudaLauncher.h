@@ -7,8 +7,8 @@
 
 #include "attn/cuda_abi.h"
 #include "runtime/CudaDriver.h"
-#include "runtime/CudaLaunch.h"
 #include "runtime/CudaGrid.h"
+#include "runtime/CudaLaunch.h"
 #include "runtime/HostTensor.h"
 
 namespace attn {

@@ -264,12 +264,12 @@ CudaKernelSource print_cuda_kernel(const KernelIR& ir, const CudaPrintOptions& o
   cu << "#define ATTN_WARPS " << t.warps << "\n";
   if (t.tensor_cores())
     cu << "#define ATTN_STAGES " << t.stages << "\n#define ATTN_Q_IN_REGS " << (t.q_in_regs ? 1 : 0) << "\n";
-  if (t.kind == CudaKernelKind::Wgmma) cu << "#define ATTN_WGMMA_OVERLAP " << (t.overlap ? 1 : 0) << "\n";
   else
     cu << "#define ATTN_ROWS " << t.rows_per_warp << "\n";
+  if (t.kind == CudaKernelKind::Wgmma) cu << "#define ATTN_WGMMA_OVERLAP " << (t.overlap ? 1 : 0) << "\n";
   cu << "#define ATTN_SMEM_BYTES " << out.launch.smem_bytes << "\n";
   cu << "#define ATTN_PACK_HEADS " << (out.launch.pack_heads ? 1 : 0)
-     << " /* 1: the mask and score ignore h, so decoding may put a group's heads in one tile (p.pack_heads) */\n";
+     << " /* 1: mask and score ignore h; decoding may pack a group's heads in a tile */\n";
   std::string names;
   for (const KernelArg& a : ir.args)
     if (a.kind == KernelArg::Kind::Buffer) {
@@ -319,12 +319,12 @@ CudaKernelSource print_cuda_kernel(const KernelIR& ir, const CudaPrintOptions& o
      << entry
      << ", cudaFuncAttributeMaxDynamicSharedMemorySize, ATTN_SMEM_BYTES);\n"
         "  if (e != cudaSuccess) return (int)e;\n"
-        "  /* Rows of a tile: queries of one head, or (pack_heads) the query heads of one key/value head. */\n"
+        "  /* A tile's rows: queries of one head, or (pack_heads) the query heads of a kv head. */\n"
         "  const int packed = ATTN_PACK_HEADS && p->pack_heads;\n"
         "  const unsigned rows = (unsigned)(packed ? p->q_heads / p->kv_heads : p->q_len);\n"
         "  const unsigned splits = p->kv_splits > 1 ? (unsigned)p->kv_splits : 1u;\n"
-        "  const dim3 grid((rows + ATTN_BM - 1) / ATTN_BM * splits, (unsigned)(packed ? p->kv_heads : p->q_heads), "
-        "(unsigned)p->batch);\n"
+        "  const unsigned heads = (unsigned)(packed ? p->kv_heads : p->q_heads);\n"
+        "  const dim3 grid((rows + ATTN_BM - 1) / ATTN_BM * splits, heads, (unsigned)p->batch);\n"
         "  "
      << entry
      << "<<<grid, ATTN_THREADS, ATTN_SMEM_BYTES, (cudaStream_t)stream>>>(*p);\n"
@@ -340,7 +340,7 @@ CudaKernelSource print_cuda_kernel(const KernelIR& ir, const CudaPrintOptions& o
   hd << cuda_device_text("cuda_abi.h") << "\n";
   hd << "#define " << macro << "_ENTRY \"" << entry << "\"\n";
   hd << "#define " << macro << "_THREADS " << out.launch.threads << "\n";
-  hd << "#define " << macro << "_BLOCK_M " << t.block_m << " /* grid = (ceil(Lq / BLOCK_M) * max(1, kv_splits), Hq, B) */\n";
+  hd << "#define " << macro << "_BLOCK_M " << t.block_m << " /* query rows per CTA (grid: see attn_cuda_params) */\n";
   hd << "#define " << macro << "_SMEM_BYTES " << out.launch.smem_bytes << "\n";
   hd << "#define " << macro << "_HEAD_DIM " << d << "\n#define " << macro << "_VALUE_DIM " << dv << "\n";
   hd << "#define " << macro << "_DTYPE \"" << dtype_name(opt.dtype) << "\"\n";

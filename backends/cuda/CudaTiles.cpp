@@ -129,8 +129,8 @@ std::string describe(const CudaTileConfig& c) {
       return "mma " + shape + " warps=" + std::to_string(c.warps) + " stages=" + std::to_string(c.stages) +
              (c.q_in_regs ? " q-in-regs" : "");
     case CudaKernelKind::Wgmma:
-      return "wgmma " + shape + " warpgroups=" + std::to_string(c.warps / 4) + " stages=" + std::to_string(c.stages) +
-             (c.overlap ? " overlap" : "");
+      return "wgmma " + shape + " warpgroups=" + std::to_string(c.warps / 4) +
+             " stages=" + std::to_string(c.stages) + (c.overlap ? " overlap" : "");
   }
   return "";
 }

@@ -229,7 +229,8 @@ std::string json_string(const std::string& s) {
 /// The autotuner over `dir`'s candidates (names.txt, 00.cu, 01.cu, ...; 00 is the table's):
 /// checked against 00 on B=1, H=4, L=1000, timed on the benchmark shape. JSON fields.
 /// `no_wgmma` leaves out Hopper's warpgroup shapes (when their own check failed on this device).
-std::string tune_variant(CudaDevice& device, const fs::path& dir, int64_t len, std::mt19937& rng, bool no_wgmma) {
+std::string tune_variant(CudaDevice& device, const fs::path& dir, int64_t len, std::mt19937& rng,
+                         bool no_wgmma) {
   std::vector<CudaTuneSource> candidates;
   std::ifstream names(dir / "names.txt");
   std::string name;
@@ -299,7 +300,8 @@ std::string time_kernel(CudaDevice* device, const fs::path& f, const std::string
   try {
     std::vector<float> t = launch_cuda_kernel(*device, *module, k.info, req).times_ms;
     std::sort(t.begin(), t.end());
-    out << ", \"" << prefix << "ms_median\": " << t[t.size() / 2] << ", \"" << prefix << "ms_min\": " << t.front();
+    out << ", \"" << prefix << "ms_median\": " << t[t.size() / 2] << ", \"" << prefix
+        << "ms_min\": " << t.front();
   } catch (const std::exception& e) {
     out << ", \"" << prefix << "error\": " << json_string(e.what());
   }
@@ -388,11 +390,13 @@ int main(int argc, char** argv) {
     std::sort(files.begin(), files.end());
     const char* sep = "\n";
     for (const fs::path& f : files) {
-      out << sep << "    \"" << f.stem().string() << "\": {" << time_kernel(device.get(), f, arch, len, rng, "");
+      out << sep << "    \"" << f.stem().string() << "\": {"
+          << time_kernel(device.get(), f, arch, len, rng, "");
       sep = ",\n";
       if (!wgmma_dir.empty() && fs::exists(wgmma_dir / f.filename())) {
         try {
-          const std::string fields = time_kernel(device.get(), wgmma_dir / f.filename(), arch, len, rng, "wgmma_");
+          const std::string fields =
+              time_kernel(device.get(), wgmma_dir / f.filename(), arch, len, rng, "wgmma_");
           out << ", " << fields;
         } catch (const std::exception& e) {
           out << ", \"wgmma_error\": " << json_string(e.what());

@@ -299,19 +299,22 @@ BOOST_AUTO_TEST_CASE(decoding_splits_keys_across_threads) {
     const char* name;
     Shape shape;
   };
-  for (const Case& c : {Case{"dense", Shape{1, 4, 1, 1, 3000, 32, 24}}, Case{"causal_lse", Shape{1, 2, 1, 1, 5000, 16, 16}},
-                        Case{"window37", Shape{1, 1, 1, 3, 4100, 16, 16}}, Case{"dense_f16", Shape{1, 8, 1, 1, 4500, 40, 24}},
-                        Case{"documents", Shape{1, 2, 1, 1, 3300, 16, 16}},
-                        Case{"alibi_causal", Shape{1, 1, 1, 1, 2500, 16, 16}}})
+  for (const Case& c :
+       {Case{"dense", Shape{1, 4, 1, 1, 3000, 32, 24}}, Case{"causal_lse", Shape{1, 2, 1, 1, 5000, 16, 16}},
+        Case{"window37", Shape{1, 1, 1, 3, 4100, 16, 16}}, Case{"dense_f16", Shape{1, 8, 1, 1, 4500, 40, 24}},
+        Case{"documents", Shape{1, 2, 1, 1, 3300, 16, 16}},
+        Case{"alibi_causal", Shape{1, 1, 1, 1, 2500, 16, 16}}})
     for (int threads : {2, 4}) {
       const CpuCompiled& k = compile_cpu(kProgram, c.name);
       KernelInputs in = random_inputs(*k.ir, c.shape, rng);
       KernelOutputs want = run_reference(*k.ir, in, 2);
       CpuRun got = run_cpu(k, in, k.ir->options.lse, false, threads);
       BOOST_REQUIRE_MESSAGE(got.status == 0, c.name << ": " << got.error);
-      BOOST_TEST(max_abs_diff(got.outputs.out, want.out) <= tolerance(io_type(*k.ir)), c.name << " threads " << threads);
+      BOOST_TEST(max_abs_diff(got.outputs.out, want.out) <= tolerance(io_type(*k.ir)),
+                 c.name << " threads " << threads);
       if (k.ir->options.lse)
-        BOOST_TEST(max_abs_diff(got.outputs.lse, want.lse) <= 5 * tolerance(io_type(*k.ir)), c.name << " LSE");
+        BOOST_TEST(max_abs_diff(got.outputs.lse, want.lse) <= 5 * tolerance(io_type(*k.ir)),
+                   c.name << " LSE");
     }
   // A row no share reaches (kv <= q - 10 at query 0): Out 0, LSE -inf, no NaN from the merge.
   const CpuCompiled& k = compile_cpu(kProgram, "decode");
@@ -320,7 +323,8 @@ BOOST_AUTO_TEST_CASE(decoding_splits_keys_across_threads) {
   CpuRun got = run_cpu(k, in, true, false, 4);
   BOOST_REQUIRE_MESSAGE(got.status == 0, got.error);
   for (int64_t i = 0; i < got.outputs.out.numel(); ++i) BOOST_REQUIRE(got.outputs.out.get(i) == 0.0);
-  for (int64_t i = 0; i < got.outputs.lse.numel(); ++i) BOOST_REQUIRE(std::isinf(got.outputs.lse.get(i)) && got.outputs.lse.get(i) < 0);
+  for (int64_t i = 0; i < got.outputs.lse.numel(); ++i)
+    BOOST_REQUIRE(std::isinf(got.outputs.lse.get(i)) && got.outputs.lse.get(i) < 0);
 }
 
 BOOST_AUTO_TEST_CASE(no_keys_gives_zero_and_minus_infinity) {

@@ -69,7 +69,6 @@ KernelInputs make_inputs(const KernelIR& ir, int64_t lq, int64_t lkv, std::mt199
 
 double tolerance(DType d) { return d == DType::F32 ? 2e-3 : d == DType::F16 ? 1e-2 : 3e-2; }
 
-
 /// Every test kernel against the reference at odd lengths; `options` picks the kernel family.
 /// Kernels `only_if` rejects are left out.
 void check_every_kernel(const CudaRunOptions& options, bool (*only_if)(const KernelIR&)) {
@@ -102,8 +101,9 @@ void check_every_kernel(const CudaRunOptions& options, bool (*only_if)(const Ker
         const double a = got.outputs.out.get(i), b = ref.out.get(i);
         worst = std::max(worst, std::isnan(a) ? INFINITY : std::abs(a - b));
       }
-      BOOST_TEST(worst <= tolerance(k.ir->options.dtype),
-                 k.label << " (" << describe(got.tiles) << ") Lq=" << lq << " Lkv=" << lkv << ": max |err| " << worst);
+      BOOST_TEST(worst <= tolerance(k.ir->options.dtype), k.label << " (" << describe(got.tiles)
+                                                                  << ") Lq=" << lq << " Lkv=" << lkv
+                                                                  << ": max |err| " << worst);
       if (k.ir->options.lse) {
         double lse_worst = 0;
         for (int64_t i = 0; i < ref.lse.numel(); ++i) {

@@ -35,8 +35,8 @@ __device__ __forceinline__ void mma16816(float (&c)[4], const unsigned (&a)[4], 
 
 }  // namespace attn_dev
 
-/// The forward kernel. Grid: (ceil(Lq / ATTN_BM) * max(1, kv_splits), Hq, B); block: ATTN_THREADS; dynamic shared
-/// memory: ATTN_SMEM_BYTES.
+/// The forward kernel. Grid: (ceil(Lq / ATTN_BM) * max(1, kv_splits), Hq, B); block: ATTN_THREADS; dynamic
+/// shared memory: ATTN_SMEM_BYTES.
 extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const attn_cuda_params p) {
   using namespace attn_dev;
   constexpr int D = ATTN_D, DV = ATTN_DV, BM = ATTN_BM, BN = ATTN_BN, STAGES = ATTN_STAGES;
@@ -98,7 +98,8 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
     // Scores, mask and online softmax. Full tiles (all keys allowed, no padding) skip the mask.
     const int k0 = kt * BN;
     float tile_max[2];
-    score_tile<NB>(p, s_acc, !cta.tiles.unchecked(p, kt, q0, BM, BN), cta.rows, warp * 16, k0, lane, tile_max);
+    score_tile<NB>(p, s_acc, !cta.tiles.unchecked(p, kt, q0, BM, BN), cta.rows, warp * 16, k0, lane,
+                   tile_max);
     softmax_update(s_acc, o, tile_max);
 
     // O += P V: the S accumulators of two key blocks form one A fragment.

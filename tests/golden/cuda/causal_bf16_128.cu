@@ -82,9 +82,8 @@ typedef struct attn_cuda_params {
 #define ATTN_WARPS 8
 #define ATTN_STAGES 2
 #define ATTN_Q_IN_REGS 0
-#define ATTN_ROWS 0
 #define ATTN_SMEM_BYTES 98304
-#define ATTN_PACK_HEADS 1 /* 1: the mask and score ignore h, so decoding may put a group's heads in one tile (p.pack_heads) */
+#define ATTN_PACK_HEADS 1 /* 1: mask and score ignore h; decoding may pack a group's heads in a tile */
 #define ATTN_BUFFER_NAMES "" /* tensor arguments, for error messages */
 #define ATTN_ARGS "" /* run-time arguments in order: buffers [dims], scalars */
 #define ATTN_LSE 1
@@ -807,8 +806,8 @@ __device__ __forceinline__ void mma16816(float (&c)[4], const unsigned (&a)[4], 
 
 }  // namespace attn_dev
 
-/// The forward kernel. Grid: (ceil(Lq / ATTN_BM) * max(1, kv_splits), Hq, B); block: ATTN_THREADS; dynamic shared
-/// memory: ATTN_SMEM_BYTES.
+/// The forward kernel. Grid: (ceil(Lq / ATTN_BM) * max(1, kv_splits), Hq, B); block: ATTN_THREADS; dynamic
+/// shared memory: ATTN_SMEM_BYTES.
 extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const attn_cuda_params p) {
   using namespace attn_dev;
   constexpr int D = ATTN_D, DV = ATTN_DV, BM = ATTN_BM, BN = ATTN_BN, STAGES = ATTN_STAGES;
@@ -870,7 +869,8 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
     // Scores, mask and online softmax. Full tiles (all keys allowed, no padding) skip the mask.
     const int k0 = kt * BN;
     float tile_max[2];
-    score_tile<NB>(p, s_acc, !cta.tiles.unchecked(p, kt, q0, BM, BN), cta.rows, warp * 16, k0, lane, tile_max);
+    score_tile<NB>(p, s_acc, !cta.tiles.unchecked(p, kt, q0, BM, BN), cta.rows, warp * 16, k0, lane,
+                   tile_max);
     softmax_update(s_acc, o, tile_max);
 
     // O += P V: the S accumulators of two key blocks form one A fragment.
@@ -904,11 +904,12 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
 extern "C" int attn_fwd_causal_bf16_128_launch(const attn_cuda_params* p, void* stream) {
   cudaError_t e = cudaFuncSetAttribute(attn_fwd_causal_bf16_128, cudaFuncAttributeMaxDynamicSharedMemorySize, ATTN_SMEM_BYTES);
   if (e != cudaSuccess) return (int)e;
-  /* Rows of a tile: queries of one head, or (pack_heads) the query heads of one key/value head. */
+  /* A tile's rows: queries of one head, or (pack_heads) the query heads of a kv head. */
   const int packed = ATTN_PACK_HEADS && p->pack_heads;
   const unsigned rows = (unsigned)(packed ? p->q_heads / p->kv_heads : p->q_len);
   const unsigned splits = p->kv_splits > 1 ? (unsigned)p->kv_splits : 1u;
-  const dim3 grid((rows + ATTN_BM - 1) / ATTN_BM * splits, (unsigned)(packed ? p->kv_heads : p->q_heads), (unsigned)p->batch);
+  const unsigned heads = (unsigned)(packed ? p->kv_heads : p->q_heads);
+  const dim3 grid((rows + ATTN_BM - 1) / ATTN_BM * splits, heads, (unsigned)p->batch);
   attn_fwd_causal_bf16_128<<<grid, ATTN_THREADS, ATTN_SMEM_BYTES, (cudaStream_t)stream>>>(*p);
   return (int)cudaGetLastError();
 }

@@ -74,7 +74,7 @@ typedef struct attn_cuda_params {
 
 #define ATTN_CAUSAL_BF16_128_ENTRY "attn_fwd_causal_bf16_128"
 #define ATTN_CAUSAL_BF16_128_THREADS 256
-#define ATTN_CAUSAL_BF16_128_BLOCK_M 128 /* grid = (ceil(Lq / BLOCK_M) * max(1, kv_splits), Hq, B) */
+#define ATTN_CAUSAL_BF16_128_BLOCK_M 128 /* query rows per CTA (grid: see attn_cuda_params) */
 #define ATTN_CAUSAL_BF16_128_SMEM_BYTES 98304
 #define ATTN_CAUSAL_BF16_128_HEAD_DIM 128
 #define ATTN_CAUSAL_BF16_128_VALUE_DIM 128

@@ -82,7 +82,7 @@ typedef struct attn_cuda_params {
 #define ATTN_WARPS 4
 #define ATTN_ROWS 8
 #define ATTN_SMEM_BYTES 24704
-#define ATTN_PACK_HEADS 1 /* 1: the mask and score ignore h, so decoding may put a group's heads in one tile (p.pack_heads) */
+#define ATTN_PACK_HEADS 1 /* 1: mask and score ignore h; decoding may pack a group's heads in a tile */
 #define ATTN_BUFFER_NAMES "doc" /* tensor arguments, for error messages */
 #define ATTN_ARGS "doc:i32[len]" /* run-time arguments in order: buffers [dims], scalars */
 #define ATTN_LSE 0
@@ -657,11 +657,12 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
 extern "C" int attn_fwd_documents_f32_64_launch(const attn_cuda_params* p, void* stream) {
   cudaError_t e = cudaFuncSetAttribute(attn_fwd_documents_f32_64, cudaFuncAttributeMaxDynamicSharedMemorySize, ATTN_SMEM_BYTES);
   if (e != cudaSuccess) return (int)e;
-  /* Rows of a tile: queries of one head, or (pack_heads) the query heads of one key/value head. */
+  /* A tile's rows: queries of one head, or (pack_heads) the query heads of a kv head. */
   const int packed = ATTN_PACK_HEADS && p->pack_heads;
   const unsigned rows = (unsigned)(packed ? p->q_heads / p->kv_heads : p->q_len);
   const unsigned splits = p->kv_splits > 1 ? (unsigned)p->kv_splits : 1u;
-  const dim3 grid((rows + ATTN_BM - 1) / ATTN_BM * splits, (unsigned)(packed ? p->kv_heads : p->q_heads), (unsigned)p->batch);
+  const unsigned heads = (unsigned)(packed ? p->kv_heads : p->q_heads);
+  const dim3 grid((rows + ATTN_BM - 1) / ATTN_BM * splits, heads, (unsigned)p->batch);
   attn_fwd_documents_f32_64<<<grid, ATTN_THREADS, ATTN_SMEM_BYTES, (cudaStream_t)stream>>>(*p);
   return (int)cudaGetLastError();
 }

@@ -74,7 +74,7 @@ typedef struct attn_cuda_params {
 
 #define ATTN_DOCUMENTS_F32_64_ENTRY "attn_fwd_documents_f32_64"
 #define ATTN_DOCUMENTS_F32_64_THREADS 128
-#define ATTN_DOCUMENTS_F32_64_BLOCK_M 32 /* grid = (ceil(Lq / BLOCK_M) * max(1, kv_splits), Hq, B) */
+#define ATTN_DOCUMENTS_F32_64_BLOCK_M 32 /* query rows per CTA (grid: see attn_cuda_params) */
 #define ATTN_DOCUMENTS_F32_64_SMEM_BYTES 24704
 #define ATTN_DOCUMENTS_F32_64_HEAD_DIM 64
 #define ATTN_DOCUMENTS_F32_64_VALUE_DIM 64
