@@ -35,8 +35,8 @@ __device__ __forceinline__ void mma16816(float (&c)[4], const unsigned (&a)[4], 
 
 }  // namespace attn_dev
 
-/// The forward kernel. Grid: (ceil(Lq / ATTN_BM) * max(1, kv_splits), Hq, B); block: ATTN_THREADS; dynamic
-/// shared memory: ATTN_SMEM_BYTES.
+/// The forward kernel. Grid: (query tiles * max(1, kv_splits), Hq, or Hkv with pack_heads, B) as
+/// attn_cuda_params says; block: ATTN_THREADS; dynamic shared memory: ATTN_SMEM_BYTES.
 extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const attn_cuda_params p) {
   using namespace attn_dev;
   constexpr int D = ATTN_D, DV = ATTN_DV, BM = ATTN_BM, BN = ATTN_BN, STAGES = ATTN_STAGES;

@@ -5,8 +5,8 @@
 // lane c owning output columns c, c + 32, ...
 #define ATTN_THREADS (ATTN_WARPS * 32)
 
-/// The forward kernel. Grid: (ceil(Lq / ATTN_BM) * max(1, kv_splits), Hq, B); block: ATTN_THREADS;
-/// dynamic shared memory: ATTN_SMEM_BYTES.
+/// The forward kernel. Grid: (query tiles * max(1, kv_splits), Hq, or Hkv with pack_heads, B) as
+/// attn_cuda_params says; block: ATTN_THREADS; dynamic shared memory: ATTN_SMEM_BYTES.
 extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const attn_cuda_params p) {
   using namespace attn_dev;
   constexpr int D = ATTN_D, DV = ATTN_DV, BM = ATTN_BM, BN = 32, ROWS = ATTN_ROWS;

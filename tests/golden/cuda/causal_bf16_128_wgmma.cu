@@ -954,8 +954,9 @@ __device__ __forceinline__ void fence_proxy_async() {
 
 }  // namespace attn_dev
 
-/// The forward kernel. Grid: (ceil(Lq / ATTN_BM) * max(1, kv_splits), Hq, B); block: ATTN_THREADS; dynamic
-/// shared memory: ATTN_SMEM_BYTES (the tiles plus 1 KB to align them to 1024 bytes).
+/// The forward kernel. Grid: (query tiles * max(1, kv_splits), Hq, or Hkv with pack_heads, B) as
+/// attn_cuda_params says; block: ATTN_THREADS; dynamic shared memory: ATTN_SMEM_BYTES (the tiles
+/// plus 1 KB to align them to 1024 bytes).
 extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const attn_cuda_params p) {
 #if !ATTN_WGMMA_IMAGE
   __trap();  // not the sm_90a image: no wgmma here
