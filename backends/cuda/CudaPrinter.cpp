@@ -340,7 +340,8 @@ CudaKernelSource print_cuda_kernel(const KernelIR& ir, const CudaPrintOptions& o
   hd << cuda_device_text("cuda_abi.h") << "\n";
   hd << "#define " << macro << "_ENTRY \"" << entry << "\"\n";
   hd << "#define " << macro << "_THREADS " << out.launch.threads << "\n";
-  hd << "#define " << macro << "_BLOCK_M " << t.block_m << " /* query rows per CTA (grid: see attn_cuda_params) */\n";
+  hd << "#define " << macro << "_BLOCK_M " << t.block_m
+     << " /* query rows per CTA (grid: see attn_cuda_params) */\n";
   hd << "#define " << macro << "_SMEM_BYTES " << out.launch.smem_bytes << "\n";
   hd << "#define " << macro << "_HEAD_DIM " << d << "\n#define " << macro << "_VALUE_DIM " << dv << "\n";
   hd << "#define " << macro << "_DTYPE \"" << dtype_name(opt.dtype) << "\"\n";

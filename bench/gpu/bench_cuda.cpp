@@ -109,85 +109,80 @@ int main(int argc, char** argv) {
   // Everything one kernel build costs and takes, into r with field names prefixed by `prefix`.
   auto measure = [&](const KernelIR& kernel, const CudaPrintOptions& po, const std::string& prefix,
                      nlohmann::ordered_json& r) {
-    const KernelIR* ir = &kernel;
-    const std::string& name = kernel.name;
+    auto key = [&](const char* name) { return prefix + name; };
+    // Cold compile: everything from the IR to a cubin, as the loader does on a cache miss.
+    const auto t0 = Clock::now();
+    CudaKernelSource src = print_cuda_kernel(kernel, po);
+    const double print_s = seconds_since(t0);
+    r[key("print_ms")] = 1e3 * print_s;
+    NvrtcOptions no;
+    no.arch = "sm_" + std::to_string(sm) + (sm == 90 ? "a" : "");
+    NvrtcResult nv = nvrtc_compile(src.cu, src.launch.entry + ".cu", no);
+    r[key("cold_compile_s")] = seconds_since(t0);
+    r[key("tiles")] = describe(src.tiles);
+    if (const PtxasFunction* f = nv.report.find(src.launch.entry)) {
+      r[key("registers")] = f->registers;
+      r[key("spill_bytes")] = f->spill_stores + f->spill_loads;
+    }
+    r[key("smem_bytes")] = src.launch.smem_bytes;
+    std::cerr << kernel.name << ": cold compile " << r[key("cold_compile_s")].get<double>() << " s, "
+              << r[key("tiles")].get<std::string>() << "\n";
+    if (!device) return;
+    // The loader's path, as an application sees it: cold (empty disk cache: print was done
+    // above, NVRTC, module load) and warm (a new Loader on the same cache: disk hit, module load).
+    char dir_template[] = "/tmp/attnc-bench-cache-XXXXXX";
+    LoaderOptions lo;
+    lo.cache_dir = mkdtemp(dir_template);
+    const KernelRequest request{"cuda", src.cu, src.launch.entry, {}};
     {
-      auto key = [&](const char* name) { return prefix + name; };
-      // Cold compile: everything from the IR to a cubin, as the loader does on a cache miss.
-      const auto t0 = Clock::now();
-      CudaKernelSource src = print_cuda_kernel(*ir, po);
-      const double print_s = seconds_since(t0);
-      r[key("print_ms")] = 1e3 * print_s;
-      NvrtcOptions no;
-      no.arch = "sm_" + std::to_string(sm) + (sm == 90 ? "a" : "");
-      NvrtcResult nv = nvrtc_compile(src.cu, src.launch.entry + ".cu", no);
-      r[key("cold_compile_s")] = seconds_since(t0);
-      r[key("tiles")] = describe(src.tiles);
-      if (const PtxasFunction* f = nv.report.find(src.launch.entry)) {
-        r[key("registers")] = f->registers;
-        r[key("spill_bytes")] = f->spill_stores + f->spill_loads;
-      }
-      r[key("smem_bytes")] = src.launch.smem_bytes;
-      std::cerr << name << ": cold compile " << r[key("cold_compile_s")].get<double>() << " s, "
-                << r[key("tiles")].get<std::string>() << "\n";
-      if (!device) return;
-      // The loader's path, as an application sees it: cold (empty disk cache: print was done
-      // above, NVRTC, module load) and warm (a new Loader on the same cache: disk hit, module load).
-      char dir_template[] = "/tmp/attnc-bench-cache-XXXXXX";
-      LoaderOptions lo;
-      lo.cache_dir = mkdtemp(dir_template);
-      const KernelRequest request{"cuda", src.cu, src.launch.entry, {}};
-      {
-        Loader cold(lo);
-        cold.add_compiler(make_cuda_compiler());
-        const auto t1 = Clock::now();
-        cold.get(request);
-        r[key("loader_cold_s")] = print_s + seconds_since(t1);  // IR -> source -> cubin -> module
-      }
-      {
-        Loader warm(lo);
-        warm.add_compiler(make_cuda_compiler());
-        const auto t2 = Clock::now();
-        warm.get(request);
-        r[key("warm_load_ms")] = 1e3 * seconds_since(t2);
-        r[key("warm_disk_hits")] = warm.stats().disk_hits;
-      }
-      std::filesystem::remove_all(lo.cache_dir);
-      std::shared_ptr<CudaModule> module = device->load(nv.cubin);
+      Loader cold(lo);
+      cold.add_compiler(make_cuda_compiler());
+      const auto t1 = Clock::now();
+      cold.get(request);
+      r[key("loader_cold_s")] = print_s + seconds_since(t1);  // IR -> source -> cubin -> module
+    }
+    {
+      Loader warm(lo);
+      warm.add_compiler(make_cuda_compiler());
+      const auto t2 = Clock::now();
+      warm.get(request);
+      r[key("warm_load_ms")] = 1e3 * seconds_since(t2);
+      r[key("warm_disk_hits")] = warm.stats().disk_hits;
+    }
+    std::filesystem::remove_all(lo.cache_dir);
+    std::shared_ptr<CudaModule> module = device->load(nv.cubin);
 
-      CudaLaunchRequest req;
-      req.q = &q;
-      req.k = &k;
-      req.v = &v;
-      req.scale = 1.0 / std::sqrt(static_cast<double>(a.D));
-      req.timed_repeats = a.repeats;
-      std::vector<HostTensor> buffers;
-      buffers.reserve(ir->args.size());
-      for (const KernelArg& arg : ir->args) {
-        if (arg.kind != KernelArg::Kind::Buffer) continue;
-        if (arg.name == "doc") {  // documents of 1130 tokens (density ~0.069 causal), as in torch_baseline.py
-          buffers.emplace_back(ScalarType::I32, std::vector<int64_t>{a.L});
-          for (int64_t i = 0; i < a.L; ++i)
-            buffers.back().data<int32_t>()[i] = static_cast<int32_t>(i / 1130);
-        } else {  // ALiBi slopes 2^(-8 (h + 1) / H)
-          buffers.emplace_back(ScalarType::F32, std::vector<int64_t>{a.H});
-          for (int64_t h = 0; h < a.H; ++h)
-            buffers.back().data<float>()[h] =
-                std::pow(2.f, -8.f * static_cast<float>(h + 1) / static_cast<float>(a.H));
-        }
-        req.buffers.push_back({arg.name, &buffers.back()});
+    CudaLaunchRequest req;
+    req.q = &q;
+    req.k = &k;
+    req.v = &v;
+    req.scale = 1.0 / std::sqrt(static_cast<double>(a.D));
+    req.timed_repeats = a.repeats;
+    std::vector<HostTensor> buffers;
+    buffers.reserve(kernel.args.size());
+    for (const KernelArg& arg : kernel.args) {
+      if (arg.kind != KernelArg::Kind::Buffer) continue;
+      if (arg.name == "doc") {  // documents of 1130 tokens (density ~0.069 causal), as in torch_baseline.py
+        buffers.emplace_back(ScalarType::I32, std::vector<int64_t>{a.L});
+        for (int64_t i = 0; i < a.L; ++i) buffers.back().data<int32_t>()[i] = static_cast<int32_t>(i / 1130);
+      } else {  // ALiBi slopes 2^(-8 (h + 1) / H)
+        buffers.emplace_back(ScalarType::F32, std::vector<int64_t>{a.H});
+        for (int64_t h = 0; h < a.H; ++h)
+          buffers.back().data<float>()[h] =
+              std::pow(2.f, -8.f * static_cast<float>(h + 1) / static_cast<float>(a.H));
       }
-      try {
-        CudaLaunchResult res = launch_cuda_kernel(*device, *module, src.launch, req);
-        std::vector<float> t = res.times_ms;
-        std::sort(t.begin(), t.end());
-        r[key("ms_median")] = t[t.size() / 2];
-        r[key("ms_min")] = t.front();
-        std::cerr << "  " << t[t.size() / 2] << " ms (median of " << t.size() << ")\n";
-      } catch (const std::exception& e) {
-        r[key("error")] = e.what();
-        std::cerr << "  error: " << e.what() << "\n";
-      }
+      req.buffers.push_back({arg.name, &buffers.back()});
+    }
+    try {
+      CudaLaunchResult res = launch_cuda_kernel(*device, *module, src.launch, req);
+      std::vector<float> t = res.times_ms;
+      std::sort(t.begin(), t.end());
+      r[key("ms_median")] = t[t.size() / 2];
+      r[key("ms_min")] = t.front();
+      std::cerr << "  " << t[t.size() / 2] << " ms (median of " << t.size() << ")\n";
+    } catch (const std::exception& e) {
+      r[key("error")] = e.what();
+      std::cerr << "  error: " << e.what() << "\n";
     }
   };
   std::vector<std::shared_ptr<const KernelIR>> irs;

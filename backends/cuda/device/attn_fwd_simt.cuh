@@ -20,10 +20,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
   const CtaRows cr(p, BM);
   const int b = cr.b;
-  const attn_elem* gQ =
-      static_cast<const attn_elem*>(p.q) + b * p.q_stride[0] + cr.h0 * p.q_stride[1] + cr.q0 * p.q_stride[2];
-  const attn_elem* gK = static_cast<const attn_elem*>(p.k) + b * p.k_stride[0] + cr.kv_head(p) * p.k_stride[1];
-  const attn_elem* gV = static_cast<const attn_elem*>(p.v) + b * p.v_stride[0] + cr.kv_head(p) * p.v_stride[1];
+  const attn_elem *gQ = cr.q_tile(p), *gK = cr.k_head(p), *gV = cr.v_head(p);
 
   for (int i = tid; i < BM * D; i += ATTN_THREADS) {
     const int r = i / D, c = i % D;

@@ -66,10 +66,9 @@ struct CtaStream {
 
   __device__ __forceinline__ CtaStream(const attn_cuda_params& p, unsigned char* smem)
       : rows(p, BM),
-        gQ(static_cast<const attn_elem*>(p.q) + rows.b * p.q_stride[0] + rows.h0 * p.q_stride[1] +
-           rows.q0 * p.q_stride[2]),
-        gK(static_cast<const attn_elem*>(p.k) + rows.b * p.k_stride[0] + rows.kv_head(p) * p.k_stride[1]),
-        gV(static_cast<const attn_elem*>(p.v) + rows.b * p.v_stride[0] + rows.kv_head(p) * p.v_stride[1]),
+        gQ(rows.q_tile(p)),
+        gK(rows.k_head(p)),
+        gV(rows.v_head(p)),
         sQ(reinterpret_cast<attn_elem*>(smem)),
         sK(sQ + BM * D),
         sV(sK + STAGES * BN * D),

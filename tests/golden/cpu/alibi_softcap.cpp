@@ -6698,9 +6698,11 @@ struct TaskScratch {
   int32_t chunk_end() const { return report(2); }
   int32_t window_end() const { return report(3); }
   /// Folds the chunk into the running result (flash attention's rescaling, in log2 units).
-  void absorb(bool first) {
+  void absorb(bool first) { absorb(chunk.data(), cols + kLanes, first); }
+  /// The same for partial rows `row_stride` floats apart, each P·V, then row max and row sum.
+  void absorb(const float* rows, int64_t row_stride, bool first) {
     for (int64_t r = 0; r < kTileQ; ++r) {
-      const float* part = chunk.data() + r * (cols + kLanes);
+      const float* part = rows + r * row_stride;
       float* a = acc.data() + r * cols;
       float m = part[cols], l = part[cols + 1];
       if (first) {
@@ -7045,26 +7047,17 @@ extern "C" __attribute__((visibility("default"))) int attn_alibi_softcap(const a
     return 0;
   });
   if (status != 0 || splits == 1) return status;
+  // Merge the shares as the chunks of one share were merged.
   return parallel_for(uc, int(task_count), [&](int task) {
     int64_t t, h, b, row0, rows;
     locate(task, t, h, b, row0, rows);
-    std::vector<float>& pv = task_scratch.acc;
-    pv.resize(size_t(Dv_pad));
-    for (int64_t r = 0; r < rows; ++r) {
-      const float* first = partial.data() + (task * splits * kTileQ + r) * slot_floats;
-      const int64_t stride = kTileQ * slot_floats;  // from one share's row r to the next's
-      float max = -INFINITY, sum = 0.0f;
-      for (int64_t part = 0; part < splits; ++part) max = first[part * stride + Dv_pad] > max ? first[part * stride + Dv_pad] : max;
-      const float base = max == -INFINITY ? 0.0f : max;
-      std::fill(pv.begin(), pv.end(), 0.0f);
-      for (int64_t part = 0; part < splits; ++part) {
-        const float* slot = first + part * stride;
-        const float w = exp2f(slot[Dv_pad] - base);  // 0 for a share with no allowed key
-        sum += slot[Dv_pad + 1] * w;
-        for (int64_t c = 0; c < Dv; ++c) pv[size_t(c)] += slot[c] * w;
-      }
-      write_row(b, h + r * head_step, row0 + r * q_step, pv.data(), max, sum);
-    }
+    TaskScratch& scratch = task_scratch;
+    scratch.start(D, Dv_pad);
+    for (int64_t part = 0; part < splits; ++part)
+      scratch.absorb(partial.data() + (task * splits + part) * kTileQ * slot_floats, slot_floats, part == 0);
+    for (int64_t r = 0; r < rows; ++r)
+      write_row(b, h + r * head_step, row0 + r * q_step, scratch.acc.data() + r * Dv_pad, scratch.row_max[size_t(r)],
+                scratch.row_sum[size_t(r)]);
     return 0;
   });
 }

@@ -329,6 +329,16 @@ struct CtaRows {
   __device__ __forceinline__ int h(int i) const { return h0 + i * h_step; }
   /// The key/value head (grouped-query attention: q_heads / kv_heads query heads share one).
   __device__ __forceinline__ int kv_head(const attn_cuda_params& p) const { return h0 / (p.q_heads / p.kv_heads); }
+  /// Tile row 0 of Q (later rows row_stride apart), and row 0 of the key/value head's K and V.
+  __device__ __forceinline__ const attn_elem* q_tile(const attn_cuda_params& p) const {
+    return static_cast<const attn_elem*>(p.q) + b * p.q_stride[0] + h0 * p.q_stride[1] + q0 * p.q_stride[2];
+  }
+  __device__ __forceinline__ const attn_elem* k_head(const attn_cuda_params& p) const {
+    return static_cast<const attn_elem*>(p.k) + b * p.k_stride[0] + kv_head(p) * p.k_stride[1];
+  }
+  __device__ __forceinline__ const attn_elem* v_head(const attn_cuda_params& p) const {
+    return static_cast<const attn_elem*>(p.v) + b * p.v_stride[0] + kv_head(p) * p.v_stride[1];
+  }
 };
 
 /// The key tiles one CTA visits: the plan's runs, minus tiles the mask provably rules out; with
@@ -591,10 +601,9 @@ struct CtaStream {
 
   __device__ __forceinline__ CtaStream(const attn_cuda_params& p, unsigned char* smem)
       : rows(p, BM),
-        gQ(static_cast<const attn_elem*>(p.q) + rows.b * p.q_stride[0] + rows.h0 * p.q_stride[1] +
-           rows.q0 * p.q_stride[2]),
-        gK(static_cast<const attn_elem*>(p.k) + rows.b * p.k_stride[0] + rows.kv_head(p) * p.k_stride[1]),
-        gV(static_cast<const attn_elem*>(p.v) + rows.b * p.v_stride[0] + rows.kv_head(p) * p.v_stride[1]),
+        gQ(rows.q_tile(p)),
+        gK(rows.k_head(p)),
+        gV(rows.v_head(p)),
         sQ(reinterpret_cast<attn_elem*>(smem)),
         sK(sQ + BM * D),
         sV(sK + STAGES * BN * D),
