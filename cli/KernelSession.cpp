@@ -3,6 +3,7 @@
 
 #include <charconv>
 #include <iostream>
+#include <set>
 
 #include "backends/cpu/CpuBackend.h"
 #include "cli/Commands.h"
@@ -38,11 +39,13 @@ ScalarType io_scalar_type(const KernelIR& ir) {
 
 void bind_kernel_args(const KernelIR& ir, const std::vector<std::string>& args, KernelInputs& in) {
   std::vector<KernelArgInfo> sig = kernel_args(ir);
+  std::set<std::string> given;
   for (const std::string& a : args) {
     size_t eq = a.find('=');
     if (eq == std::string::npos || eq == 0)
       throw InputError("--arg '" + a + "' must be NAME=FILE.npy or NAME=VALUE");
     std::string name = a.substr(0, eq), value = a.substr(eq + 1);
+    if (!given.insert(name).second) throw InputError("--arg " + name + " is given twice");
     const KernelArgInfo* info = nullptr;
     for (const KernelArgInfo& s : sig)
       if (s.name == name) info = &s;

@@ -9,6 +9,7 @@
 #include <deque>
 #include <fstream>
 #include <iostream>
+#include <set>
 #include <sstream>
 
 #include "cli/Commands.h"
@@ -227,11 +228,13 @@ int run_mask_command(const MaskCommandOptions& o) {
     if (o.head >= 0) in.h_lo = in.h_hi = o.head;
     BufferStore store;
     const std::vector<KernelArgInfo> sig = kernel_args(*ir);
+    std::set<std::string> given;
     for (const std::string& a : o.args) {
       const size_t eq = a.find('=');
       if (eq == std::string::npos || eq == 0)
         throw MaskError("--arg '" + a + "' must be NAME=FILE.npy or NAME=VALUE");
       const std::string name = a.substr(0, eq), value = a.substr(eq + 1);
+      if (!given.insert(name).second) throw MaskError("--arg " + name + " is given twice");
       auto info =
           std::find_if(sig.begin(), sig.end(), [&](const KernelArgInfo& i) { return i.name == name; });
       if (info == sig.end()) throw MaskError("kernel '" + o.kernel + "' has no argument '" + name + "'");

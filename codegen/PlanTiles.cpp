@@ -30,20 +30,31 @@ Halide::Expr int_var(const std::string& name) { return Variable::make(Int(32), n
 bool is_int(const Halide::Type& t) { return (t.is_int() || t.is_uint()) && t.bits() > 1; }
 
 // Rewrites that give the bounds machinery something to work with: equalities become two
-// inequalities (and_condition_over_domain gives up on ==), `x % c` gets the exact
+// inequalities (and_condition_over_domain gives up on ==), comparisons of bools and choices
+// between them become and/or, `x % c` gets the exact
 // `x - (x / c) * c` clamped to [0, c-1], which is tight when a tile stays inside one period, and
 // int32(abs(x)) becomes max(x, -x).
 class CanonicalizeForBounds : public IRMutator {
   using IRMutator::visit;
   Halide::Expr visit(const EQ* op) override {
-    if (!is_int(op->a.type())) return IRMutator::visit(op);
     Halide::Expr a = mutate(op->a), b = mutate(op->b);
+    if (op->a.type().is_bool()) return (a && b) || (!a && !b);
+    if (!is_int(op->a.type())) return EQ::make(a, b);
     return a <= b && b <= a;
   }
   Halide::Expr visit(const NE* op) override {
-    if (!is_int(op->a.type())) return IRMutator::visit(op);
     Halide::Expr a = mutate(op->a), b = mutate(op->b);
+    if (op->a.type().is_bool()) return (a && !b) || (!a && b);
+    if (!is_int(op->a.type())) return NE::make(a, b);
     return a < b || b < a;
+  }
+  // A choice between bools as and/or: and_condition_over_domain would relax a select's condition
+  // like any other condition, which is unsound there (the plan of `kv % 3 == 0 ? q < 40 : kv < 50`
+  // dropped every key tile but the first).
+  Halide::Expr visit(const Select* op) override {
+    if (!op->type.is_bool()) return IRMutator::visit(op);
+    Halide::Expr c = mutate(op->condition), a = mutate(op->true_value), b = mutate(op->false_value);
+    return (c && a) || (!c && b);
   }
   // int32(abs(x)) (what `abs` of an int lowers to): Halide bounds the unsigned abs, then gives
   // up on the cast back; max(x, -x) is the same value and bounds well.

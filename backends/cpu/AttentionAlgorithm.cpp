@@ -146,9 +146,11 @@ AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const
     s = bind(Internal::substitute("score", s, mod)) * kLog2e;
   }
   a.masked = Func(prefix + "masked");
-  // An additive bias, not select(mask, s, -inf): Halide narrows the region of a call inside a select
-  // by its condition, and a mask-shaped region of `scores` is no longer a register block.
-  a.masked(j, ii) = is_const_one(bound_mask) ? s : s + select(bound_mask, 0.0f, -inf);
+  // A masked key's score becomes -inf whatever it was (NaN and +Inf included: the mask decides
+  // first), by bits rather than by select(mask, s, -inf): Halide narrows the region of a call inside
+  // a select by its condition, and a mask-shaped region of `scores` is no longer a register block.
+  // (An additive -inf bias would keep a masked NaN or +Inf score alive.)
+  a.masked(j, ii) = is_const_one(bound_mask) ? s : mask_to_neg_inf(bound_mask, s);
 
   // Keys this tile can see: the hull of the tile plan's key-tile runs (codegen/PlanTiles: Partial,
   // Full, Partial, contiguous) intersected with the wrapper's window, in key blocks of KB so that
@@ -189,7 +191,9 @@ AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const
   a.row_max(ii) = -inf;
   a.row_max(ii) = max(a.row_max(ii), a.masked(a.rk, ii));
   Expr m = a.row_max(ii);
-  Expr m_safe = select(m == -inf, 0.0f, m);  // fully masked row: every exp gives 0
+  // A fully masked row: every exp gives 0. A +Inf score: only keys scoring +Inf get weight
+  // (inf - FLT_MAX is inf, clamped to 2^0 = 1; any finite score gives 2^-huge = 0), so Out is their mean.
+  Expr m_safe = select(m == -inf, 0.0f, m == inf, std::numeric_limits<float>::max(), m);
 
   a.probs = Func(prefix + "probs");
   a.probs(j, ii) = exp2_nonpositive(a.masked(j, ii) - m_safe);

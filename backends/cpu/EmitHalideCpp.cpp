@@ -6,6 +6,7 @@
 #include <mutex>
 #include <regex>
 #include <sstream>
+#include <stdexcept>
 
 #include "backends/cpu/RuntimeGlue.h"
 
@@ -127,6 +128,29 @@ std::string fix_c_quirks(const std::string& code) {
   return std::regex_replace(out, uninitialized, "$1{};");
 }
 
+// One representation of vector booleans: 0 or 1 in every lane, as scalar bools, broadcasts of them
+// and bool buffer loads already are. Halide 14's native-vector comparisons and logical and/or
+// return the GCC/clang vector truth value -1 narrowed to 0xFF, so `(q < n) == (kv < n)` compared
+// 0xFF with a broadcast 0x01 and was false where both sides were true (and int(b) gave 255).
+std::string zero_one_vector_bools(std::string code) {
+  const std::string from = "        return NativeVectorOps<uint8_t, Lanes>::convert_from(r);\n";
+  const std::string to = "        return NativeVectorOps<uint8_t, Lanes>::convert_from(r) & uint8_t(1);  // lanes 0 or 1\n";
+  size_t begin = code.find("class NativeVectorOps {");
+  size_t end = begin == std::string::npos ? begin : code.find("\n};", begin);
+  int replaced = 0;
+  for (size_t at = code.find(from, begin); begin != std::string::npos && at < end; at = code.find(from, at)) {
+    code.replace(at, from.size(), to);
+    end += to.size() - from.size();
+    at += to.size();
+    ++replaced;
+  }
+  // lt le gt ge eq ne, logical_and, logical_or: a Halide whose text differs must not pass silently.
+  if (replaced != 8)
+    throw std::logic_error("internal error: Halide's NativeVectorOps text changed (" + std::to_string(replaced) +
+                           " boolean results rewritten, expected 8)");
+  return code;
+}
+
 // Only the code after the runtime header calls runtime functions; the header merely declares them.
 std::set<std::string> called_runtime_functions(const std::string& code) {
   std::set<std::string> used;
@@ -182,8 +206,8 @@ HalideCpp emit_halide_cpp(Func out, const std::vector<Argument>& args, const std
     Internal::CodeGen_C cg(os, target, Internal::CodeGen_C::CPlusPlusImplementation);
     cg.compile(module);
   }
-  std::string code = vector_ramp(
-      use_elementwise_min_max(fix_c_quirks(renumber_temporaries(canonical_names(strip_name_prefixes(os.str()))))));
+  std::string code = zero_one_vector_bools(vector_ramp(
+      use_elementwise_min_max(fix_c_quirks(renumber_temporaries(canonical_names(strip_name_prefixes(os.str())))))));
   std::set<std::string> used = called_runtime_functions(code);
   return {rename_runtime_functions(code, used, runtime_prefix), used};
 }

@@ -283,9 +283,11 @@ struct TaskScratch {
         row_max[size_t(r)] = m, row_sum[size_t(r)] = l;
         continue;
       }
-      if (!(l > 0.0f)) continue;  // the chunk masks the whole row
+      if (l == 0.0f) continue;  // the chunk masks the whole row (a NaN sum goes on: NaN must reach Out)
       float old_max = row_max[size_t(r)], new_max = m > old_max ? m : old_max;
-      float keep = exp2f(old_max - new_max), take = exp2f(m - new_max);
+      // Equal maxima keep their weights: inf - inf would be NaN when both are +Inf.
+      float keep = old_max == new_max ? 1.0f : exp2f(old_max - new_max);
+      float take = m == new_max ? 1.0f : exp2f(m - new_max);
       for (int64_t c = 0; c < cols; ++c) a[c] = a[c] * keep + part[c] * take;
       row_max[size_t(r)] = new_max, row_sum[size_t(r)] = row_sum[size_t(r)] * keep + l * take;
     }
@@ -575,12 +577,14 @@ std::string emit_wrapper(const WrapperSpec& spec) {
     }
   };
   // Out = P·V / sum and LSE of one finished row, in the caller's layout and type; a row that no key
-  // reached is Out 0, LSE -inf. `pv` is unnormalized, `max` in log2 units.
+  // reached is Out 0, LSE -inf; a NaN sum (a NaN score) gives NaN. `pv` is unnormalized, `max` in
+  // log2 units.
   auto write_row = [&](int64_t b, int64_t hr, int64_t qr, const float* pv, float max, float sum) {
-    float inv = sum > 0.0f ? 1.0f / sum : 0.0f;
+    const bool reached = sum != 0.0f;
+    float inv = reached ? 1.0f / sum : 0.0f;
     char* dst = out_base + b * ob + hr * oh + qr * ol;
-    for (int64_t c = 0; c < Dv; ++c) write_io(dst + c * esize, sum > 0.0f ? pv[c] * inv : 0.0f);
-    if (lse_base) lse_base[b * lb + hr * lh + qr * ll] = sum > 0.0f ? max * 0.693147180559945309f + logf(sum) : -INFINITY;
+    for (int64_t c = 0; c < Dv; ++c) write_io(dst + c * esize, reached ? pv[c] * inv : 0.0f);
+    if (lse_base) lse_base[b * lb + hr * lh + qr * ll] = reached ? max * 0.693147180559945309f + logf(sum) : -INFINITY;
   };
   // Split-KV: with fewer tasks than threads (decoding), each task's keys are cut into `splits`
   // shares of whole key blocks, at least one chunk each, computed as jobs of their own; each
@@ -695,7 +699,7 @@ std::string emit_wrapper(const WrapperSpec& spec) {
         continue;
       }
       float* slot = partial.data() + ((task * splits + part) * kTileQ + r) * slot_floats;
-      if (sum > 0.0f)
+      if (sum != 0.0f)
         memcpy(slot, pv, size_t(Dv_pad) * 4);
       else
         memset(slot, 0, size_t(Dv_pad) * 4);  // a share with no allowed key

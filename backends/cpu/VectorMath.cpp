@@ -49,9 +49,28 @@ class TranscendentalRewriter : public Internal::IRMutator {
 
 }  // namespace
 
-Expr exp2_nonpositive(Expr x) { return exp2_clamped(clamp(x, -127.0f, 0.0f)); }
+namespace {
 
-Expr fast_exp2(Expr x) { return exp2_clamped(clamp(x, -127.0f, 128.0f)); }
+Expr u32(uint32_t v) { return Internal::make_const(UInt(32), v); }
+
+// The clamps below turn NaN into a bound; NaN must stay NaN (docs/language.md, "Non-finite values").
+// Integer bit tests, because Halide's simplifier assumes floats are never NaN and folds `x != x`.
+Expr keep_nan(const Expr& x, const Expr& result) {
+  Expr magnitude = reinterpret<uint32_t>(x) & u32(0x7fffffffu);
+  Expr nan_bits = select(magnitude > u32(0x7f800000u), u32(0x7fc00000u), u32(0));
+  return reinterpret<float>(reinterpret<uint32_t>(result) | nan_bits);
+}
+
+}  // namespace
+
+Expr exp2_nonpositive(Expr x) { return keep_nan(x, exp2_clamped(clamp(x, -127.0f, 0.0f))); }
+
+Expr fast_exp2(Expr x) { return keep_nan(x, exp2_clamped(clamp(x, -127.0f, 128.0f))); }
+
+Expr mask_to_neg_inf(const Expr& allowed, const Expr& score) {
+  Expr keep = select(allowed, u32(0xffffffffu), u32(0));
+  return reinterpret<float>((reinterpret<uint32_t>(score) & keep) | (u32(0xff800000u) & ~keep));
+}
 
 Expr vectorize_transcendentals(const Expr& e) { return TranscendentalRewriter().mutate(e); }
 

@@ -6,11 +6,15 @@
 
 namespace attn::cpu {
 
-/// 2^x for x <= 0: clamped at -127, where it is exactly 0 (so -inf, a masked score, gives 0).
+/// 2^x for x <= 0: clamped at -127, where it is exactly 0 (so -inf, a masked score, gives 0);
+/// NaN stays NaN.
 Halide::Expr exp2_nonpositive(Halide::Expr x);
 
-/// 2^x on the whole line: 0 below -127, +inf above 128.
+/// 2^x on the whole line: 0 below -127, +inf above 128; NaN stays NaN.
 Halide::Expr fast_exp2(Halide::Expr x);
+
+/// `score` where `allowed`, else -inf, whatever `score` is (NaN, +Inf), as bit operations.
+Halide::Expr mask_to_neg_inf(const Halide::Expr& allowed, const Halide::Expr& score);
 
 /// Rewrites the libm calls Halide's C backend would scalarize (exp, tanh) into vector arithmetic.
 Halide::Expr vectorize_transcendentals(const Halide::Expr& e);

@@ -73,7 +73,9 @@ void validate_inputs(const KernelIR& ir, const KernelInputs& in) {
       if (it == in.buffers.end())
         throw InputError("missing tensor argument '" + a.name + "' (--arg " + a.name + "=FILE.npy)");
       const HostTensor& t = it->second;
-      if (t.type != elem_scalar(a.elem))
+      // A bool buffer is bytes: NumPy's bool or uint8, any non-zero byte true (docs/language.md).
+      const bool bool_bytes = a.elem == ElemType::Bool && t.type == ScalarType::U8;
+      if (t.type != elem_scalar(a.elem) && !bool_bytes)
         throw InputError("argument '" + a.name + "' must be " + elem_type_name(a.elem) + ", got " +
                          scalar_type_name(t.type));
       if (t.shape.size() != a.dims.size())
@@ -123,6 +125,12 @@ KernelOutputs run_reference(const KernelIR& ir, const KernelInputs& in, int thre
   };
   const std::vector<double> Q = widen(in.q), K = widen(in.k), V = widen(in.v);
 
+  // Scores are f32 on every target: a value beyond f32's range is +-Inf there, and here.
+  auto f32_range = [](double x) { return std::isinf(static_cast<float>(x)) ? std::copysign(INFINITY, x) : x; };
+
+  // One row under the non-finite rule (docs/language.md, "Non-finite values"): masked keys are never
+  // scored; a NaN score of an allowed key makes the row NaN; a +Inf score takes the whole weight,
+  // shared equally by the keys that have one; -Inf scores weigh nothing.
   auto row = [&](int64_t b, int64_t h, int64_t qi, std::vector<double>& s, std::vector<char>& allowed) {
     const int64_t hk = h / group;
     const double* qrow = &Q[static_cast<size_t>(((b * Hq + h) * Lq + qi) * D)];
@@ -131,6 +139,7 @@ KernelOutputs run_reference(const KernelIR& ir, const KernelInputs& in, int thre
     p.idx[1] = static_cast<int32_t>(h);
     p.idx[2] = static_cast<int32_t>(qi);
     double m = -INFINITY;
+    bool nan = false;
     for (int64_t j = 0; j < Lkv; ++j) {
       p.idx[3] = static_cast<int32_t>(j);
       allowed[j] = mask.eval(p, args) != 0;
@@ -138,26 +147,29 @@ KernelOutputs run_reference(const KernelIR& ir, const KernelInputs& in, int thre
       const double* krow = &K[static_cast<size_t>(((b * Hkv + hk) * Lkv + j) * D)];
       double dot = 0;
       for (int64_t d = 0; d < D; ++d) dot += qrow[d] * krow[d];
-      p.score = scale * dot;
-      s[j] = score.eval(p, args);
-      if (std::isnan(s[j]) || s[j] == -INFINITY) allowed[j] = std::isnan(s[j]) ? 1 : 0;
+      p.score = f32_range(scale * dot);
+      s[j] = f32_range(score.eval(p, args));
+      if (std::isnan(s[j])) nan = true;
+      if (std::isnan(s[j]) || s[j] == -INFINITY) allowed[j] = 0;
       if (allowed[j]) m = std::max(m, s[j]);
     }
     std::vector<double> acc(static_cast<size_t>(Dv), 0.0);
     double sum = 0;
-    if (m != -INFINITY) {
+    if (!nan && m != -INFINITY) {
       for (int64_t j = 0; j < Lkv; ++j) {
         if (!allowed[j]) continue;
-        double w = std::exp(s[j] - m);
+        double w = m == INFINITY ? (s[j] == INFINITY ? 1.0 : 0.0) : std::exp(s[j] - m);
+        if (w == 0) continue;
         sum += w;
         const double* vrow = &V[static_cast<size_t>(((b * Hkv + hk) * Lkv + j) * Dv)];
         for (int64_t d = 0; d < Dv; ++d) acc[d] += w * vrow[d];
       }
     }
     int64_t o = ((b * Hq + h) * Lq + qi);
-    // A fully masked row: Out 0 and LSE -inf, never NaN.
-    for (int64_t d = 0; d < Dv; ++d) result.out.set(o * Dv + d, sum > 0 ? acc[d] / sum : 0.0);
-    result.lse.set(o, sum > 0 ? m + std::log(sum) : -INFINITY);
+    // A fully masked row: Out 0 and LSE -inf, never NaN. A NaN score: Out NaN and LSE NaN.
+    const double row_nan = nan ? NAN : 0.0;
+    for (int64_t d = 0; d < Dv; ++d) result.out.set(o * Dv + d, nan ? row_nan : sum > 0 ? acc[d] / sum : 0.0);
+    result.lse.set(o, nan ? row_nan : sum > 0 ? m + std::log(sum) : -INFINITY);
   };
 
   const int64_t rows = B * Hq * Lq;

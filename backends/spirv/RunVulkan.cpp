@@ -33,7 +33,8 @@ std::vector<uint8_t> io_bytes(const HostTensor& t, bool f16_io) {
 }
 
 std::vector<uint8_t> buffer_bytes(const HostTensor& t) {
-  if (t.type != ScalarType::Bool) return t.bytes;
+  // Bool buffers (NumPy bool or uint8: validated inputs have no other u8 tensors) travel as 0/1 words.
+  if (t.type != ScalarType::Bool && t.type != ScalarType::U8) return t.bytes;
   std::vector<int32_t> w(static_cast<size_t>(t.numel()));
   for (int64_t i = 0; i < t.numel(); ++i) w[static_cast<size_t>(i)] = t.get(i) != 0;
   return words_bytes(w);

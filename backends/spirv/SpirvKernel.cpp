@@ -337,6 +337,10 @@ class KernelEmitter {
     chunks(NV, Dv, [&](Id i, Id, bool) { store(acc(i), cf(0)); });
     Id partial_dot = m_.local_variable(p_fn_f32_);
     Id m = var_f32(neg_inf), l = var_f32(0), tile_max = var_f32(neg_inf), sv = var_f32(neg_inf);
+    // 1 once an allowed key scored NaN: the row's Out and LSE are then NaN (docs/language.md,
+    // "Non-finite values"). The key itself is kept out of the max and the sums, where GLSL's FMax
+    // and Exp leave NaN undefined.
+    Id nan_seen = var_f32(0);
     Id p_fn_scores =
         m_.type_pointer(StorageClass::Function, m_.type_array(t_f32_, static_cast<uint32_t>(BK)));
     Id scores = m_.local_variable(p_fn_scores);
@@ -425,20 +429,29 @@ class KernelEmitter {
             emit_if(m_, m_.op(Op::OpINotEqual, t_bool_, {load(t_i32_, allowed), ci(0)}), score);
           });
           Id x = load(t_f32_, sv);
+          Id is_nan = m_.op(Op::OpIsNan, t_bool_, {x});
+          store(nan_seen, sel(t_f32_, is_nan, cf(1), load(t_f32_, nan_seen)));
+          x = sel(t_f32_, is_nan, cf(neg_inf), x);
           store(score_ptr(j), x);
           store(tile_max, ext(GLSLstd450FMax, t_f32_, {load(t_f32_, tile_max), x}));
         });
 
         // Online softmax: rescale by exp(m_old - m_new) and accumulate this tile. A row whose keys
-        // in this tile are all masked skips the tile.
+        // in this tile are all masked skips the tile. A score equal to the max weighs exp(0) = 1
+        // exactly, also when both are +Inf (where the difference would be NaN): the keys scoring
+        // +Inf then share the row.
         Id m_old = load(t_f32_, m);
         Id m_new = ext(GLSLstd450FMax, t_f32_, {m_old, load(t_f32_, tile_max)});
+        auto weight = [&](Id x) {
+          return sel(t_f32_, m_.op(Op::OpFOrdEqual, t_bool_, {x, m_new}), cf(1),
+                     ext(GLSLstd450Exp, t_f32_, {fsub(x, m_new)}));
+        };
         emit_if(m_, m_.op(Op::OpFOrdGreaterThan, t_bool_, {m_new, cf(neg_inf)}), [&] {
-          Id corr = ext(GLSLstd450Exp, t_f32_, {fsub(m_old, m_new)});
+          Id corr = weight(m_old);
           store(l, fmul(load(t_f32_, l), corr));
           chunks(NV, Dv, [&](Id i, Id, bool) { store(acc(i), fmul(load(t_f32_, acc(i)), corr)); });
           loop(ci(0), ci(BK), ci(1), [&](Id j) {
-            Id p = ext(GLSLstd450Exp, t_f32_, {fsub(load(t_f32_, score_ptr(j)), m_new)});
+            Id p = weight(load(t_f32_, score_ptr(j)));
             store(l, fadd(load(t_f32_, l), p));
             chunks(NV, Dv, [&](Id i, Id d, bool partial) {
               if (partial) d = ext(GLSLstd450SMin, t_i32_, {d, ci(Dv - 1)});
@@ -455,15 +468,16 @@ class KernelEmitter {
       emit_if(m_, m_.op(Op::OpLogicalNot, t_bool_, {emit_expr(m_, tenv, plan_->tile_empty)}), tile);
     });
 
-    // Out = acc / l; a fully masked row (l == 0) gives 0 and LSE -inf.
+    // Out = acc / l; a fully masked row (l == 0) gives 0 and LSE -inf; a NaN score NaN.
     emit_if(m_, row_ok, [&] {
       Id lv = load(t_f32_, l);
       Id has = m_.op(Op::OpFOrdGreaterThan, t_bool_, {lv, cf(0)});
+      Id row_nan = m_.op(Op::OpFOrdNotEqual, t_bool_, {load(t_f32_, nan_seen), cf(0)});
       Id inv = sel(t_f32_, has, m_.op(Op::OpFDiv, t_f32_, {cf(1), lv}), cf(0));
       Id o_base = imul(iadd(row_base, qi_), ci(Dv));
       chunks(NV, Dv, [&](Id i, Id d, bool partial) {
         auto write = [&] {
-          Id x = fmul(load(t_f32_, acc(i)), inv);
+          Id x = sel(t_f32_, row_nan, cf(NAN), fmul(load(t_f32_, acc(i)), inv));
           if (c_.f16_io) x = m_.op(Op::OpFConvert, out_.elem, {x});
           store(ssbo_ptr(out_, iadd(o_base, d)), x);
         };
@@ -475,7 +489,8 @@ class KernelEmitter {
       if (c_.lse)
         emit_if(m_, m_.op(Op::OpIEqual, t_bool_, {lane, ci(0)}), [&] {
           Id lse = fadd(load(t_f32_, m), ext(GLSLstd450Log, t_f32_, {lv}));
-          store(ssbo_ptr(lse_, iadd(row_base, qi_)), sel(t_f32_, has, lse, cf(neg_inf)));
+          store(ssbo_ptr(lse_, iadd(row_base, qi_)),
+                sel(t_f32_, row_nan, cf(NAN), sel(t_f32_, has, lse, cf(neg_inf))));
         });
     });
     if (!bufs_.empty()) publish_error();

@@ -235,3 +235,36 @@ BOOST_AUTO_TEST_CASE(bench_reports_times_and_rates) {
   BOOST_TEST(bad.status == 1);
   BOOST_TEST(bad.output.find("'x' is not a positive integer") != std::string::npos, bad.output);
 }
+
+BOOST_AUTO_TEST_CASE(bool_buffers_take_uint8_on_every_target_and_args_once) {
+  // A bool buffer may come as NumPy bool or uint8 (any non-zero byte true), on every target alike.
+  Inputs in("kernel g(keep: tensor<bool>[len]) { mask = keep[kv] || kv == q; lse = true; }\n", {1, 2, 50, 16},
+            {1, 2, 50, 16}, {1, 2, 50, 16});
+  HostTensor as_bool(ScalarType::Bool, {50}), as_u8(ScalarType::U8, {50});
+  for (int64_t j = 0; j < 50; ++j) {
+    as_bool.set(j, j % 3 == 0);
+    as_u8.set(j, j % 3 == 0 ? 1 + j % 7 : 0);  // true as 1..7
+  }
+  write_npy(in.path("keep_b.npy"), as_bool);
+  write_npy(in.path("keep_u.npy"), as_u8);
+  auto run = [&](const std::string& keep, const std::string& target, const std::string& out) {
+    return run_command(attnc("run " + in.file + " g " + in.qkv() + " --arg keep=" + in.path(keep) + " -o " +
+                             in.path(out) + " -t " + target));
+  };
+  auto r = run("keep_b.npy", "reference", "want.npy");
+  BOOST_REQUIRE_MESSAGE(r.status == 0, r.output);
+  const HostTensor want = read_npy(in.path("want.npy"));
+  for (const char* target : {"reference", "cpu", "vulkan"}) {
+    r = run("keep_u.npy", target, "got.npy");
+    BOOST_REQUIRE_MESSAGE(r.status == 0, target << ": " << r.output);
+    const HostTensor got = read_npy(in.path("got.npy"));
+    double worst = 0;
+    for (int64_t i = 0; i < got.numel(); ++i) worst = std::max(worst, std::fabs(got.get(i) - want.get(i)));
+    BOOST_TEST(worst <= 1e-5, target);
+  }
+  // --arg twice is an error, not "the last one wins".
+  r = run_command(attnc("run " + in.file + " g " + in.qkv() + " --arg keep=" + in.path("keep_b.npy") +
+                        " --arg keep=" + in.path("keep_u.npy") + " -o " + in.path("x.npy")));
+  BOOST_TEST(r.status != 0);
+  BOOST_TEST(r.output.find("--arg keep is given twice") != std::string::npos, r.output);
+}

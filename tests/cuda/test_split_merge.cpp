@@ -87,6 +87,42 @@ BOOST_AUTO_TEST_CASE(merged_shares_equal_the_whole_row) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(non_finite_scores_merge_by_the_rule) {
+  // docs/language.md, "Non-finite values": keys scoring +Inf share the row (Out their mean, LSE
+  // +Inf), a NaN score makes the row NaN. Each share computed as a kernel computes it (fmaxf
+  // drops NaN, softmax_weight), four keys in two shares of two.
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  const std::vector<float> v = {1, 2, 3, 4, 5, 6, 7, 8};  // [4 keys][dv 2]
+  auto merged = [&](const std::vector<float>& s, float* lse) {
+    std::vector<float> slots(2 * 4, 0.f);
+    for (int sp = 0; sp < 2; ++sp) {
+      float* slot = slots.data() + sp * 4;
+      float m = -inf, l = 0;
+      for (int k = 2 * sp; k < 2 * sp + 2; ++k) m = std::fmax(m, s[k]);
+      const float base = m == -inf ? 0.f : m;
+      for (int k = 2 * sp; k < 2 * sp + 2; ++k) {
+        const float w = attn_dev::softmax_weight(s[k], std::exp2(s[k] - base));
+        l += w;
+        for (int c = 0; c < 2; ++c) slot[c] += w * v[k * 2 + c];
+      }
+      slot[2] = m, slot[3] = l;
+    }
+    return std::vector<float>{attn_dev::merge_partial_row(slots.data(), 2, 2, 0, lse),
+                              attn_dev::merge_partial_row(slots.data(), 2, 2, 1, nullptr)};
+  };
+  float lse = 0;
+  std::vector<float> o = merged({0.5f, inf, 3.f, inf}, &lse);  // keys 1 and 3, in different shares
+  BOOST_TEST(o[0] == 5.f);
+  BOOST_TEST(o[1] == 6.f);
+  BOOST_TEST(lse == inf);
+  o = merged({inf, 1.f, -inf, -inf}, &lse);  // the second share has no key
+  BOOST_TEST((o[0] == 1.f && o[1] == 2.f && lse == inf));
+  o = merged({0.5f, 1.f, nan, 2.f}, &lse);
+  BOOST_TEST((std::isnan(o[0]) && std::isnan(o[1]) && std::isnan(lse)));
+  o = merged({nan, inf, 1.f, 2.f}, &lse);  // NaN wins over +Inf
+  BOOST_TEST((std::isnan(o[0]) && std::isnan(lse)));
+}
+
 BOOST_AUTO_TEST_CASE(shares_fill_the_device) {
   // Enough launches already: no split. Few: about two CTAs per SM, at least 4 key tiles a share,
   // at most 64 shares.

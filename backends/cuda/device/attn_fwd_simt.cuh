@@ -68,10 +68,10 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
       const float x =
           checked && !element_allowed(p, b, h, q, k0 + lane) ? -inf() : log2_score(p, s[r], b, h, q, k0 + lane);
       const float m = fmaxf(row_max[r], warp_max(x));
-      const float base = m == -inf() ? 0.f : m;
-      const float scale_old = exp2_approx(row_max[r] - base);
+      const float base = softmax_base(m);
+      const float scale_old = softmax_weight(row_max[r], exp2_approx(row_max[r] - base));
       row_max[r] = m;
-      s[r] = exp2_approx(x - base);
+      s[r] = softmax_weight(x, exp2_approx(x - base));
       row_sum[r] = row_sum[r] * scale_old + warp_sum(s[r]);
 #pragma unroll
       for (int c = 0; c < VC; ++c) acc[r][c] *= scale_old;
@@ -102,7 +102,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
       if (lane == 0) slot[DV] = row_max[r], slot[DV + 1] = row_sum[r];
       continue;
     }
-    const float inv = row_sum[r] > 0.f ? 1.f / row_sum[r] : 0.f;
+    const float inv = row_sum[r] != 0.f ? 1.f / row_sum[r] : 0.f;  // a NaN sum (a NaN score) stays NaN
     attn_elem* gO = static_cast<attn_elem*>(p.out) + b * p.out_stride[0] + h * p.out_stride[1] + q * p.out_stride[2];
 #pragma unroll
     for (int c = 0; c < VC; ++c) {
@@ -111,7 +111,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
     }
     if (p.lse && lane == 0)
       p.lse[b * p.lse_stride[0] + h * p.lse_stride[1] + q * p.lse_stride[2]] =
-          row_sum[r] > 0.f ? row_max[r] * 0.6931471805599453f + logf(row_sum[r]) : -inf();
+          row_sum[r] != 0.f ? row_max[r] * 0.6931471805599453f + logf(row_sum[r]) : -inf();
   }
   finish_split<DV>(p, cr);
 }

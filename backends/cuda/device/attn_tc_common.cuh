@@ -159,19 +159,27 @@ __device__ __forceinline__ void softmax_step(float (&s)[NB][4], RowState<OB>& o,
 #pragma unroll
   for (int r = 0; r < 2; ++r) {
     const float m = fmaxf(row_max[r], quad_max(tile_max[r]));
-    base[r] = m == -inf() ? 0.f : m;  // a row with nothing allowed yet stays at exactly 0
-    scale_old[r] = exp2_approx(row_max[r] - base[r]);
+    base[r] = softmax_base(m);  // a row with nothing allowed yet stays at exactly 0
+    scale_old[r] = softmax_weight(row_max[r], exp2_approx(row_max[r] - base[r]));
     row_max[r] = m;
     row_sum[r] *= scale_old[r];
   }
 #pragma unroll
-  for (int j = 0; j < NB; ++j) {
+  for (int j = 0; j < NB; ++j)
 #pragma unroll
-    for (int e = 0; e < 4; ++e) {
-      s[j][e] = exp2_approx(s[j][e] - base[e / 2]);
-      row_sum[e / 2] += s[j][e];
-    }
+    for (int e = 0; e < 4; ++e) s[j][e] = exp2_approx(s[j][e] - base[e / 2]);
+  // A row whose max is +Inf (rare; a branch, so that the common path keeps its registers): its
+  // +Inf keys came out as inf and weigh 1 (softmax_base).
+  if (base[0] == 3.402823466e38f || base[1] == 3.402823466e38f) {
+#pragma unroll
+    for (int j = 0; j < NB; ++j)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) s[j][e] = softmax_weight(s[j][e], s[j][e]);
   }
+#pragma unroll
+  for (int j = 0; j < NB; ++j)
+#pragma unroll
+    for (int e = 0; e < 4; ++e) row_sum[e / 2] += s[j][e];
 }
 
 /// O *= the factor of each of the thread's two rows.
@@ -218,7 +226,7 @@ __device__ __forceinline__ void store_rows(const attn_cuda_params& p, const RowS
 #pragma unroll
   for (int r = 0; r < 2; ++r) {
     const float sum = quad_sum(row_sum[r]);
-    const float inv = sum > 0.f ? 1.f / sum : 0.f;
+    const float inv = sum != 0.f ? 1.f / sum : 0.f;  // a NaN sum (a NaN score) stays NaN
     const int i = row0 + acc_row(lane, 2 * r), q = cr.q(i), h = cr.h(i);
     if (i < cr.rows && kv_split_count(p) > 1) {
       float* slot = partial_slot(p, b, h, q, OB * 8);
@@ -237,7 +245,7 @@ __device__ __forceinline__ void store_rows(const attn_cuda_params& p, const RowS
       }
       if (p.lse && lane % 4 == 0)
         p.lse[b * p.lse_stride[0] + h * p.lse_stride[1] + q * p.lse_stride[2]] =
-            sum > 0.f ? row_max[r] * 0.6931471805599453f + logf(sum) : -inf();
+            sum != 0.f ? row_max[r] * 0.6931471805599453f + logf(sum) : -inf();
     }
   }
 }

@@ -3212,49 +3212,49 @@ public:
     static Mask logical_or(const Vec a, const Vec b) {
         using T = typename NativeVectorComparisonType<ElementType>::type;
         const NativeVector<T, Lanes> r = a || b;
-        return NativeVectorOps<uint8_t, Lanes>::convert_from(r);
+        return NativeVectorOps<uint8_t, Lanes>::convert_from(r) & uint8_t(1);  // lanes 0 or 1
     }
 
     static Mask logical_and(const Vec a, const Vec b) {
         using T = typename NativeVectorComparisonType<ElementType>::type;
         const NativeVector<T, Lanes> r = a && b;
-        return NativeVectorOps<uint8_t, Lanes>::convert_from(r);
+        return NativeVectorOps<uint8_t, Lanes>::convert_from(r) & uint8_t(1);  // lanes 0 or 1
     }
 
     static Mask lt(const Vec a, const Vec b) {
         using T = typename NativeVectorComparisonType<ElementType>::type;
         const NativeVector<T, Lanes> r = a < b;
-        return NativeVectorOps<uint8_t, Lanes>::convert_from(r);
+        return NativeVectorOps<uint8_t, Lanes>::convert_from(r) & uint8_t(1);  // lanes 0 or 1
     }
 
     static Mask le(const Vec a, const Vec b) {
         using T = typename NativeVectorComparisonType<ElementType>::type;
         const NativeVector<T, Lanes> r = a <= b;
-        return NativeVectorOps<uint8_t, Lanes>::convert_from(r);
+        return NativeVectorOps<uint8_t, Lanes>::convert_from(r) & uint8_t(1);  // lanes 0 or 1
     }
 
     static Mask gt(const Vec a, const Vec b) {
         using T = typename NativeVectorComparisonType<ElementType>::type;
         const NativeVector<T, Lanes> r = a > b;
-        return NativeVectorOps<uint8_t, Lanes>::convert_from(r);
+        return NativeVectorOps<uint8_t, Lanes>::convert_from(r) & uint8_t(1);  // lanes 0 or 1
     }
 
     static Mask ge(const Vec a, const Vec b) {
         using T = typename NativeVectorComparisonType<ElementType>::type;
         const NativeVector<T, Lanes> r = a >= b;
-        return NativeVectorOps<uint8_t, Lanes>::convert_from(r);
+        return NativeVectorOps<uint8_t, Lanes>::convert_from(r) & uint8_t(1);  // lanes 0 or 1
     }
 
     static Mask eq(const Vec a, const Vec b) {
         using T = typename NativeVectorComparisonType<ElementType>::type;
         const NativeVector<T, Lanes> r = a == b;
-        return NativeVectorOps<uint8_t, Lanes>::convert_from(r);
+        return NativeVectorOps<uint8_t, Lanes>::convert_from(r) & uint8_t(1);  // lanes 0 or 1
     }
 
     static Mask ne(const Vec a, const Vec b) {
         using T = typename NativeVectorComparisonType<ElementType>::type;
         const NativeVector<T, Lanes> r = a != b;
-        return NativeVectorOps<uint8_t, Lanes>::convert_from(r);
+        return NativeVectorOps<uint8_t, Lanes>::convert_from(r) & uint8_t(1);  // lanes 0 or 1
     }
 };
 
@@ -4723,1139 +4723,1221 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
      int32x16_t  const _915 = _913 + _914;
      float16  const _916 = float16_ops::convert_from<int32x16_t>(_915);
      float16  const _917 = _909 - _916;
-     float16  const _918 = float16_ops::broadcast(neg_inf_f32());
-     float  const _919 = float_from_bits(0 /* 0 */);
-     float16  const _920 = float16_ops::broadcast(_919);
-     int32x16_t  const _921 = int32x16_t_ops::ramp(_872, _attn_q_step);
-     int32_t  const _922 = _masked_s0_j_rebased + _871;
-     int32x16_t  const _923 = int32x16_t_ops::broadcast(_922);
-     uint8x16_t  const _924 = int32x16_t_ops::lt(_921, _923);
-     float16  const _925 = float16_ops::select(_924, _918, _920);
-     float  const _926 = float_from_bits(1073741824 /* 2 */);
-     float16  const _927 = float16_ops::broadcast(_926);
-     uint32_t  const _928 = (uint32_t)(23ull);
-     uint32x16_t  const _929 = uint32x16_t_ops::broadcast(_928);
-     int32x16_t  const _930 = _913 << _929;
-     float16  const _931 = reinterpret<float16>(_930);
-     float  const _932 = float_from_bits(958452607 /* 0.000153376 */);
-     float16  const _933 = float16_ops::broadcast(_932);
-     float16  const _934 = _917 * _933;
-     float  const _935 = float_from_bits(984588920 /* 0.00133999 */);
-     float16  const _936 = float16_ops::broadcast(_935);
-     float16  const _937 = _934 + _936;
-     float16  const _938 = _937 * _917;
-     float  const _939 = float_from_bits(1008572159 /* 0.00961852 */);
-     float16  const _940 = float16_ops::broadcast(_939);
-     float16  const _941 = _938 + _940;
-     float16  const _942 = _941 * _917;
-     float  const _943 = float_from_bits(1029920619 /* 0.0555033 */);
-     float16  const _944 = float16_ops::broadcast(_943);
-     float16  const _945 = _942 + _944;
-     float16  const _946 = _945 * _917;
-     float  const _947 = float_from_bits(1047920109 /* 0.240226 */);
-     float16  const _948 = float16_ops::broadcast(_947);
-     float16  const _949 = _946 + _948;
-     float16  const _950 = _949 * _917;
-     float  const _951 = float_from_bits(1060205080 /* 0.693147 */);
-     float16  const _952 = float16_ops::broadcast(_951);
-     float16  const _953 = _950 + _952;
-     float16  const _954 = _953 * _917;
-     float  const _955 = float_from_bits(1065353216 /* 1 */);
-     float16  const _956 = float16_ops::broadcast(_955);
-     float16  const _957 = _954 + _956;
-     float16  const _958 = _931 * _957;
-     float16  const _959 = _958 + _956;
-     float16  const _960 = _927 / _959;
-     float  const _961 = float_from_bits(3257737111 /* -43.2808 */);
-     float16  const _962 = float16_ops::broadcast(_961);
-     float16  const _963 = _960 * _962;
-     float16  const _964 = _925 + _963;
-     float  const _965 = float_from_bits(1110253463 /* 43.2808 */);
-     float16  const _966 = float16_ops::broadcast(_965);
-     float16  const _967 = _964 + _966;
-     int32_t  const _968 = _masked_s0_j_rebased * 32;
-     float16_ops::store(_967, _masked, _968);
-     int32_t  const _969 = _masked_s0_j_rebased * 32;
-     int32_t  const _970 = _969 + 16;
-     float16  const _971 = float16_ops::load(_scores, _970);
-     int32_t  const _972 = _871 - _875;
-     int32_t  const _973 = _972 + _masked_s0_j_rebased;
-     int32_t  const _974 = 0 - _attn_q_step;
-     int32x16_t  const _975 = int32x16_t_ops::ramp(_973, _974);
-     float16  const _976 = float16_ops::convert_from<int32x16_t>(_975);
+     uint32_t  const _918 = (uint32_t)(0ull);
+     uint32x16_t  const _919 = uint32x16_t_ops::broadcast(_918);
+     uint32_t  const _920 = (uint32_t)(4294967295ull);
+     uint32x16_t  const _921 = uint32x16_t_ops::broadcast(_920);
+     int32x16_t  const _922 = int32x16_t_ops::ramp(_872, _attn_q_step);
+     int32_t  const _923 = _masked_s0_j_rebased + _871;
+     int32x16_t  const _924 = int32x16_t_ops::broadcast(_923);
+     uint8x16_t  const _925 = int32x16_t_ops::lt(_922, _924);
+     uint32x16_t  const _926 = uint32x16_t_ops::select(_925, _919, _921);
+     float  const _927 = float_from_bits(1073741824 /* 2 */);
+     float16  const _928 = float16_ops::broadcast(_927);
+     uint32_t  const _929 = (uint32_t)(23ull);
+     uint32x16_t  const _930 = uint32x16_t_ops::broadcast(_929);
+     int32x16_t  const _931 = _913 << _930;
+     float16  const _932 = reinterpret<float16>(_931);
+     float  const _933 = float_from_bits(958452607 /* 0.000153376 */);
+     float16  const _934 = float16_ops::broadcast(_933);
+     float16  const _935 = _917 * _934;
+     float  const _936 = float_from_bits(984588920 /* 0.00133999 */);
+     float16  const _937 = float16_ops::broadcast(_936);
+     float16  const _938 = _935 + _937;
+     float16  const _939 = _938 * _917;
+     float  const _940 = float_from_bits(1008572159 /* 0.00961852 */);
+     float16  const _941 = float16_ops::broadcast(_940);
+     float16  const _942 = _939 + _941;
+     float16  const _943 = _942 * _917;
+     float  const _944 = float_from_bits(1029920619 /* 0.0555033 */);
+     float16  const _945 = float16_ops::broadcast(_944);
+     float16  const _946 = _943 + _945;
+     float16  const _947 = _946 * _917;
+     float  const _948 = float_from_bits(1047920109 /* 0.240226 */);
+     float16  const _949 = float16_ops::broadcast(_948);
+     float16  const _950 = _947 + _949;
+     float16  const _951 = _950 * _917;
+     float  const _952 = float_from_bits(1060205080 /* 0.693147 */);
+     float16  const _953 = float16_ops::broadcast(_952);
+     float16  const _954 = _951 + _953;
+     float16  const _955 = _954 * _917;
+     float  const _956 = float_from_bits(1065353216 /* 1 */);
+     float16  const _957 = float16_ops::broadcast(_956);
+     float16  const _958 = _955 + _957;
+     float16  const _959 = _932 * _958;
+     uint32x16_t  const _960 = reinterpret<uint32x16_t>(_959);
+     uint32_t  const _961 = (uint32_t)(2143289344ull);
+     uint32x16_t  const _962 = uint32x16_t_ops::broadcast(_961);
+     uint32_t  const _963 = (uint32_t)(2139095040ull);
+     uint32x16_t  const _964 = uint32x16_t_ops::broadcast(_963);
+     uint32x16_t  const _965 = reinterpret<uint32x16_t>(_903);
+     uint32_t  const _966 = (uint32_t)(2147483647ull);
+     uint32x16_t  const _967 = uint32x16_t_ops::broadcast(_966);
+     uint32x16_t  const _968 = _965 & _967;
+     uint8x16_t  const _969 = uint32x16_t_ops::lt(_964, _968);
+     uint32x16_t  const _970 = uint32x16_t_ops::select(_969, _962, _919);
+     uint32x16_t  const _971 = _960 | _970;
+     float16  const _972 = reinterpret<float16>(_971);
+     float16  const _973 = _972 + _957;
+     float16  const _974 = _928 / _973;
+     float  const _975 = float_from_bits(3257737111 /* -43.2808 */);
+     float16  const _976 = float16_ops::broadcast(_975);
+     float16  const _977 = _974 * _976;
+     float  const _978 = float_from_bits(1110253463 /* 43.2808 */);
+     float16  const _979 = float16_ops::broadcast(_978);
+     float16  const _980 = _977 + _979;
+     uint32x16_t  const _981 = reinterpret<uint32x16_t>(_980);
+     uint32x16_t  const _982 = _981 & _926;
+     uint32_t  const _983 = (uint32_t)(4286578688ull);
+     uint32x16_t  const _984 = uint32x16_t_ops::broadcast(_983);
+     uint32x16_t  const _985 = ~_926;
+     uint32x16_t  const _986 = _984 & _985;
+     uint32x16_t  const _987 = _982 | _986;
+     float16  const _988 = reinterpret<float16>(_987);
+     int32_t  const _989 = _masked_s0_j_rebased * 32;
+     float16_ops::store(_988, _masked, _989);
+     int32_t  const _990 = _masked_s0_j_rebased * 32;
+     int32_t  const _991 = _990 + 16;
+     float16  const _992 = float16_ops::load(_scores, _991);
+     int32_t  const _993 = _871 - _875;
+     int32_t  const _994 = _993 + _masked_s0_j_rebased;
+     int32_t  const _995 = 0 - _attn_q_step;
+     int32x16_t  const _996 = int32x16_t_ops::ramp(_994, _995);
+     float16  const _997 = float16_ops::convert_from<int32x16_t>(_996);
      if (!_879)
      {
       char b2[1024];
       snprintf(b2, 1024, "%llu", (long long unsigned)(_879));
-      auto * const _977 = b2;
-      int32_t  const _978 = (int32_t)(_879 ? -1 : 0);
+      auto * const _998 = b2;
+      int32_t  const _999 = (int32_t)(_879 ? -1 : 0);
       char b3[1024];
-      snprintf(b3, 1024, "%f%s%lld%s%lld%s%lld%s", _885, " buffer 'slopes': index ", (long long)(_attn_head), " out of range in dimension ", (long long)(_978), " of extent ", (long long)(_65), "\n");
-      auto * const _979 = b3;
-      int32_t  const _980 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _977, _979);
-      return _980;
+      snprintf(b3, 1024, "%f%s%lld%s%lld%s%lld%s", _885, " buffer 'slopes': index ", (long long)(_attn_head), " out of range in dimension ", (long long)(_999), " of extent ", (long long)(_65), "\n");
+      auto * const _1000 = b3;
+      int32_t  const _1001 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _998, _1000);
+      return _1001;
      }
-     float  const _981 = _885;
-     float16  const _982 = float16_ops::broadcast(_981);
-     float16  const _983 = _976 * _982;
-     float16  const _984 = _971 + _983;
-     float  const _985 = float_from_bits(1036319193 /* 0.0961797 */);
-     float16  const _986 = float16_ops::broadcast(_985);
-     float16  const _987 = _984 * _986;
-     float  const _988 = float_from_bits(1124073472 /* 128 */);
-     float16  const _989 = float16_ops::broadcast(_988);
-     float16  const _990 = float16_ops::min(_987, _989);
-     float  const _991 = float_from_bits(3271426048 /* -127 */);
-     float16  const _992 = float16_ops::broadcast(_991);
-     float16  const _993 = float16_ops::max(_990, _992);
-     float  const _994 = float_from_bits(1124007936 /* 127.5 */);
-     float16  const _995 = float16_ops::broadcast(_994);
-     float16  const _996 = _993 + _995;
-     int32x16_t  const _997 = int32x16_t_ops::convert_from<float16>(_996);
-     int32x16_t  const _998 = int32x16_t_ops::broadcast(-127);
-     int32x16_t  const _999 = _997 + _998;
-     float16  const _1000 = float16_ops::convert_from<int32x16_t>(_999);
-     float16  const _1001 = _993 - _1000;
-     float16  const _1002 = float16_ops::broadcast(neg_inf_f32());
-     float  const _1003 = float_from_bits(0 /* 0 */);
-     float16  const _1004 = float16_ops::broadcast(_1003);
-     int32x16_t  const _1005 = int32x16_t_ops::ramp(_875, _attn_q_step);
-     int32_t  const _1006 = _masked_s0_j_rebased + _871;
-     int32x16_t  const _1007 = int32x16_t_ops::broadcast(_1006);
-     uint8x16_t  const _1008 = int32x16_t_ops::lt(_1005, _1007);
-     float16  const _1009 = float16_ops::select(_1008, _1002, _1004);
-     float  const _1010 = float_from_bits(1073741824 /* 2 */);
-     float16  const _1011 = float16_ops::broadcast(_1010);
-     uint32_t  const _1012 = (uint32_t)(23ull);
-     uint32x16_t  const _1013 = uint32x16_t_ops::broadcast(_1012);
-     int32x16_t  const _1014 = _997 << _1013;
-     float16  const _1015 = reinterpret<float16>(_1014);
-     float  const _1016 = float_from_bits(958452607 /* 0.000153376 */);
-     float16  const _1017 = float16_ops::broadcast(_1016);
-     float16  const _1018 = _1001 * _1017;
-     float  const _1019 = float_from_bits(984588920 /* 0.00133999 */);
-     float16  const _1020 = float16_ops::broadcast(_1019);
-     float16  const _1021 = _1018 + _1020;
-     float16  const _1022 = _1021 * _1001;
-     float  const _1023 = float_from_bits(1008572159 /* 0.00961852 */);
-     float16  const _1024 = float16_ops::broadcast(_1023);
-     float16  const _1025 = _1022 + _1024;
-     float16  const _1026 = _1025 * _1001;
-     float  const _1027 = float_from_bits(1029920619 /* 0.0555033 */);
-     float16  const _1028 = float16_ops::broadcast(_1027);
-     float16  const _1029 = _1026 + _1028;
-     float16  const _1030 = _1029 * _1001;
-     float  const _1031 = float_from_bits(1047920109 /* 0.240226 */);
-     float16  const _1032 = float16_ops::broadcast(_1031);
-     float16  const _1033 = _1030 + _1032;
-     float16  const _1034 = _1033 * _1001;
-     float  const _1035 = float_from_bits(1060205080 /* 0.693147 */);
-     float16  const _1036 = float16_ops::broadcast(_1035);
-     float16  const _1037 = _1034 + _1036;
-     float16  const _1038 = _1037 * _1001;
-     float  const _1039 = float_from_bits(1065353216 /* 1 */);
-     float16  const _1040 = float16_ops::broadcast(_1039);
-     float16  const _1041 = _1038 + _1040;
-     float16  const _1042 = _1015 * _1041;
-     float16  const _1043 = _1042 + _1040;
-     float16  const _1044 = _1011 / _1043;
-     float  const _1045 = float_from_bits(3257737111 /* -43.2808 */);
+     float  const _1002 = _885;
+     float16  const _1003 = float16_ops::broadcast(_1002);
+     float16  const _1004 = _997 * _1003;
+     float16  const _1005 = _992 + _1004;
+     float  const _1006 = float_from_bits(1036319193 /* 0.0961797 */);
+     float16  const _1007 = float16_ops::broadcast(_1006);
+     float16  const _1008 = _1005 * _1007;
+     float  const _1009 = float_from_bits(1124073472 /* 128 */);
+     float16  const _1010 = float16_ops::broadcast(_1009);
+     float16  const _1011 = float16_ops::min(_1008, _1010);
+     float  const _1012 = float_from_bits(3271426048 /* -127 */);
+     float16  const _1013 = float16_ops::broadcast(_1012);
+     float16  const _1014 = float16_ops::max(_1011, _1013);
+     float  const _1015 = float_from_bits(1124007936 /* 127.5 */);
+     float16  const _1016 = float16_ops::broadcast(_1015);
+     float16  const _1017 = _1014 + _1016;
+     int32x16_t  const _1018 = int32x16_t_ops::convert_from<float16>(_1017);
+     int32x16_t  const _1019 = int32x16_t_ops::broadcast(-127);
+     int32x16_t  const _1020 = _1018 + _1019;
+     float16  const _1021 = float16_ops::convert_from<int32x16_t>(_1020);
+     float16  const _1022 = _1014 - _1021;
+     uint32_t  const _1023 = (uint32_t)(0ull);
+     uint32x16_t  const _1024 = uint32x16_t_ops::broadcast(_1023);
+     uint32_t  const _1025 = (uint32_t)(4294967295ull);
+     uint32x16_t  const _1026 = uint32x16_t_ops::broadcast(_1025);
+     int32x16_t  const _1027 = int32x16_t_ops::ramp(_875, _attn_q_step);
+     int32_t  const _1028 = _masked_s0_j_rebased + _871;
+     int32x16_t  const _1029 = int32x16_t_ops::broadcast(_1028);
+     uint8x16_t  const _1030 = int32x16_t_ops::lt(_1027, _1029);
+     uint32x16_t  const _1031 = uint32x16_t_ops::select(_1030, _1024, _1026);
+     float  const _1032 = float_from_bits(1073741824 /* 2 */);
+     float16  const _1033 = float16_ops::broadcast(_1032);
+     uint32_t  const _1034 = (uint32_t)(23ull);
+     uint32x16_t  const _1035 = uint32x16_t_ops::broadcast(_1034);
+     int32x16_t  const _1036 = _1018 << _1035;
+     float16  const _1037 = reinterpret<float16>(_1036);
+     float  const _1038 = float_from_bits(958452607 /* 0.000153376 */);
+     float16  const _1039 = float16_ops::broadcast(_1038);
+     float16  const _1040 = _1022 * _1039;
+     float  const _1041 = float_from_bits(984588920 /* 0.00133999 */);
+     float16  const _1042 = float16_ops::broadcast(_1041);
+     float16  const _1043 = _1040 + _1042;
+     float16  const _1044 = _1043 * _1022;
+     float  const _1045 = float_from_bits(1008572159 /* 0.00961852 */);
      float16  const _1046 = float16_ops::broadcast(_1045);
-     float16  const _1047 = _1044 * _1046;
-     float16  const _1048 = _1009 + _1047;
-     float  const _1049 = float_from_bits(1110253463 /* 43.2808 */);
+     float16  const _1047 = _1044 + _1046;
+     float16  const _1048 = _1047 * _1022;
+     float  const _1049 = float_from_bits(1029920619 /* 0.0555033 */);
      float16  const _1050 = float16_ops::broadcast(_1049);
      float16  const _1051 = _1048 + _1050;
-     int32_t  const _1052 = _masked_s0_j_rebased * 32;
-     int32_t  const _1053 = _1052 + 16;
-     float16_ops::store(_1051, _masked, _1053);
+     float16  const _1052 = _1051 * _1022;
+     float  const _1053 = float_from_bits(1047920109 /* 0.240226 */);
+     float16  const _1054 = float16_ops::broadcast(_1053);
+     float16  const _1055 = _1052 + _1054;
+     float16  const _1056 = _1055 * _1022;
+     float  const _1057 = float_from_bits(1060205080 /* 0.693147 */);
+     float16  const _1058 = float16_ops::broadcast(_1057);
+     float16  const _1059 = _1056 + _1058;
+     float16  const _1060 = _1059 * _1022;
+     float  const _1061 = float_from_bits(1065353216 /* 1 */);
+     float16  const _1062 = float16_ops::broadcast(_1061);
+     float16  const _1063 = _1060 + _1062;
+     float16  const _1064 = _1037 * _1063;
+     uint32x16_t  const _1065 = reinterpret<uint32x16_t>(_1064);
+     uint32_t  const _1066 = (uint32_t)(2143289344ull);
+     uint32x16_t  const _1067 = uint32x16_t_ops::broadcast(_1066);
+     uint32_t  const _1068 = (uint32_t)(2139095040ull);
+     uint32x16_t  const _1069 = uint32x16_t_ops::broadcast(_1068);
+     uint32x16_t  const _1070 = reinterpret<uint32x16_t>(_1008);
+     uint32_t  const _1071 = (uint32_t)(2147483647ull);
+     uint32x16_t  const _1072 = uint32x16_t_ops::broadcast(_1071);
+     uint32x16_t  const _1073 = _1070 & _1072;
+     uint8x16_t  const _1074 = uint32x16_t_ops::lt(_1069, _1073);
+     uint32x16_t  const _1075 = uint32x16_t_ops::select(_1074, _1067, _1024);
+     uint32x16_t  const _1076 = _1065 | _1075;
+     float16  const _1077 = reinterpret<float16>(_1076);
+     float16  const _1078 = _1077 + _1062;
+     float16  const _1079 = _1033 / _1078;
+     float  const _1080 = float_from_bits(3257737111 /* -43.2808 */);
+     float16  const _1081 = float16_ops::broadcast(_1080);
+     float16  const _1082 = _1079 * _1081;
+     float  const _1083 = float_from_bits(1110253463 /* 43.2808 */);
+     float16  const _1084 = float16_ops::broadcast(_1083);
+     float16  const _1085 = _1082 + _1084;
+     uint32x16_t  const _1086 = reinterpret<uint32x16_t>(_1085);
+     uint32x16_t  const _1087 = _1086 & _1031;
+     uint32_t  const _1088 = (uint32_t)(4286578688ull);
+     uint32x16_t  const _1089 = uint32x16_t_ops::broadcast(_1088);
+     uint32x16_t  const _1090 = ~_1031;
+     uint32x16_t  const _1091 = _1089 & _1090;
+     uint32x16_t  const _1092 = _1087 | _1091;
+     float16  const _1093 = reinterpret<float16>(_1092);
+     int32_t  const _1094 = _masked_s0_j_rebased * 32;
+     int32_t  const _1095 = _1094 + 16;
+     float16_ops::store(_1093, _masked, _1095);
     } // for _masked_s0_j_rebased
     _scores_free.free();
     {
      float _row_max[32];
-     int32_t  const _1054 = ::halide_cpp_max(_85, 0);
-     int32_t  const _1055 = _88 - _1054;
+     int32_t  const _1096 = ::halide_cpp_max(_85, 0);
+     int32_t  const _1097 = _88 - _1096;
      // produce row_max
      for (int _row_max_s0_ii_ii = 0; _row_max_s0_ii_ii < 0 + 2; _row_max_s0_ii_ii++)
      {
-      float16  const _1056 = float16_ops::broadcast(neg_inf_f32());
-      int32_t  const _1057 = _row_max_s0_ii_ii * 16;
-      float16_ops::store(_1056, _row_max, _1057);
+      float16  const _1098 = float16_ops::broadcast(neg_inf_f32());
+      int32_t  const _1099 = _row_max_s0_ii_ii * 16;
+      float16_ops::store(_1098, _row_max, _1099);
      } // for _row_max_s0_ii_ii
      // consume masked
-     for (int _row_max_s1_rk__x_rebased = 0; _row_max_s1_rk__x_rebased < 0 + _1055; _row_max_s1_rk__x_rebased++)
+     for (int _row_max_s1_rk__x_rebased = 0; _row_max_s1_rk__x_rebased < 0 + _1097; _row_max_s1_rk__x_rebased++)
      {
-      float16  const _1058 = float16_ops::load(_row_max, 0);
-      int32_t  const _1059 = _row_max_s1_rk__x_rebased * 32;
-      float16  const _1060 = float16_ops::load(_masked, _1059);
-      float16  const _1061 = float16_ops::max(_1058, _1060);
-      float16_ops::store(_1061, _row_max, 0);
-      float16  const _1062 = float16_ops::load(_row_max, 16);
-      int32_t  const _1063 = _row_max_s1_rk__x_rebased * 32;
-      int32_t  const _1064 = _1063 + 16;
-      float16  const _1065 = float16_ops::load(_masked, _1064);
-      float16  const _1066 = float16_ops::max(_1062, _1065);
-      float16_ops::store(_1066, _row_max, 16);
+      float16  const _1100 = float16_ops::load(_row_max, 0);
+      int32_t  const _1101 = _row_max_s1_rk__x_rebased * 32;
+      float16  const _1102 = float16_ops::load(_masked, _1101);
+      float16  const _1103 = float16_ops::max(_1100, _1102);
+      float16_ops::store(_1103, _row_max, 0);
+      float16  const _1104 = float16_ops::load(_row_max, 16);
+      int32_t  const _1105 = _row_max_s1_rk__x_rebased * 32;
+      int32_t  const _1106 = _1105 + 16;
+      float16  const _1107 = float16_ops::load(_masked, _1106);
+      float16  const _1108 = float16_ops::max(_1104, _1107);
+      float16_ops::store(_1108, _row_max, 16);
      } // for _row_max_s1_rk__x_rebased
-     int32_t  const _1067 = ::halide_cpp_max(_85, 0);
-     int32_t  const _1068 = ::halide_cpp_min(_1067, _105);
-     int32_t  const _1069 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
-     int32_t  const _1070 = _1069 + 7;
-     int32_t  const _1071 = _1070 >> 3;
-     int32_t  const _1072 = _attn_tile * 4;
-     int32_t  const _1073 = _1072 + 4;
-     int32_t  const _1074 = ::halide_cpp_min(_1071, _1073);
-     int32_t  const _1075 = _attn_kv_lo >> 3;
-     int32_t  const _1076 = ::halide_cpp_max(_1074, _1075);
-     int32_t  const _1077 = ::halide_cpp_max(_1076, 0);
-     int32_t  const _1078 = _1077 * 8;
-     int32_t  const _1079 = ::halide_cpp_min(_1078, _attn_lk);
-     int32_t  const _1080 = _attn_chunk_lo >> 3;
-     int32_t  const _1081 = _1080 * 8;
-     int32_t  const _1082 = ::halide_cpp_min(_1081, _1079);
-     int32_t  const _1083 = ::halide_cpp_max(_1075, 0);
-     int32_t  const _1084 = _1083 * 8;
-     int32_t  const _1085 = ::halide_cpp_min(_1084, _attn_lk);
-     int32_t  const _1086 = ::halide_cpp_max(_1082, _1085);
-     int32_t  const _1087 = _1086 + 1024;
-     int32_t  const _1088 = ::halide_cpp_min(_1087, _1079);
-     int32_t  const _1089 = ::halide_cpp_max(_1088, _88);
-     int32_t  const _1090 = ::halide_cpp_min(_1067, _1086);
-     int32_t  const _1091 = _1089 - _1090;
+     int32_t  const _1109 = ::halide_cpp_max(_85, 0);
+     int32_t  const _1110 = ::halide_cpp_min(_1109, _105);
+     int32_t  const _1111 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
+     int32_t  const _1112 = _1111 + 7;
+     int32_t  const _1113 = _1112 >> 3;
+     int32_t  const _1114 = _attn_tile * 4;
+     int32_t  const _1115 = _1114 + 4;
+     int32_t  const _1116 = ::halide_cpp_min(_1113, _1115);
+     int32_t  const _1117 = _attn_kv_lo >> 3;
+     int32_t  const _1118 = ::halide_cpp_max(_1116, _1117);
+     int32_t  const _1119 = ::halide_cpp_max(_1118, 0);
+     int32_t  const _1120 = _1119 * 8;
+     int32_t  const _1121 = ::halide_cpp_min(_1120, _attn_lk);
+     int32_t  const _1122 = _attn_chunk_lo >> 3;
+     int32_t  const _1123 = _1122 * 8;
+     int32_t  const _1124 = ::halide_cpp_min(_1123, _1121);
+     int32_t  const _1125 = ::halide_cpp_max(_1117, 0);
+     int32_t  const _1126 = _1125 * 8;
+     int32_t  const _1127 = ::halide_cpp_min(_1126, _attn_lk);
+     int32_t  const _1128 = ::halide_cpp_max(_1124, _1127);
+     int32_t  const _1129 = _1128 + 1024;
+     int32_t  const _1130 = ::halide_cpp_min(_1129, _1121);
+     int32_t  const _1131 = ::halide_cpp_max(_1130, _88);
+     int32_t  const _1132 = ::halide_cpp_min(_1109, _1128);
+     int32_t  const _1133 = _1131 - _1132;
      {
-      int64_t  const _1092 = _1091;
-      int64_t  const _1093 = _1092 * 32;
-      if ((_1093 > ((int64_t(1) << 31) - 1)) || ((_1093 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+      int64_t  const _1134 = _1133;
+      int64_t  const _1135 = _1134 * 32;
+      if ((_1135 > ((int64_t(1) << 31) - 1)) || ((_1135 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
       {
        attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation probs\n");
        return -1;
       } // overflow test probs
-      int64_t  const _1094 = _1093;
-      float *_probs = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1094);
+      int64_t  const _1136 = _1135;
+      float *_probs = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1136);
       if (!_probs)
       {
-       int32_t  const _1095 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-       return _1095;
+       int32_t  const _1137 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+       return _1137;
       }
       HalideFreeHelper _probs_free(_ucon, _probs, attn_alibi_softcap_rt_free);
-      int32_t  const _1096 = ::halide_cpp_max(_85, 0);
-      int32_t  const _1097 = _88 - _1096;
+      int32_t  const _1138 = ::halide_cpp_max(_85, 0);
+      int32_t  const _1139 = _88 - _1138;
       // produce probs
       // consume row_max
       // consume masked
-      int32_t  const _1098 = _1096 - _1068;
-      for (int _probs_s0_j_rebased = 0; _probs_s0_j_rebased < 0 + _1097; _probs_s0_j_rebased++)
+      int32_t  const _1140 = _1138 - _1110;
+      for (int _probs_s0_j_rebased = 0; _probs_s0_j_rebased < 0 + _1139; _probs_s0_j_rebased++)
       {
-       float16  const _1099 = float16_ops::load(_row_max, 0);
-       int32_t  const _1100 = _probs_s0_j_rebased * 32;
-       float16  const _1101 = float16_ops::load(_masked, _1100);
-       float  const _1102 = float_from_bits(0 /* 0 */);
-       float16  const _1103 = float16_ops::broadcast(_1102);
-       float16  const _1104 = float16_ops::broadcast(neg_inf_f32());
-       uint8x16_t  const _1105 = float16_ops::eq(_1099, _1104);
-       float16  const _1106 = float16_ops::select(_1105, _1103, _1099);
-       float16  const _1107 = _1101 - _1106;
-       float16  const _1108 = float16_ops::min(_1107, _1103);
-       float  const _1109 = float_from_bits(3271426048 /* -127 */);
-       float16  const _1110 = float16_ops::broadcast(_1109);
-       float16  const _1111 = float16_ops::max(_1108, _1110);
-       float  const _1112 = float_from_bits(1124007936 /* 127.5 */);
-       float16  const _1113 = float16_ops::broadcast(_1112);
-       float16  const _1114 = _1111 + _1113;
-       int32x16_t  const _1115 = int32x16_t_ops::convert_from<float16>(_1114);
-       int32x16_t  const _1116 = int32x16_t_ops::broadcast(-127);
-       int32x16_t  const _1117 = _1115 + _1116;
-       float16  const _1118 = float16_ops::convert_from<int32x16_t>(_1117);
-       float16  const _1119 = _1111 - _1118;
-       uint32_t  const _1120 = (uint32_t)(23ull);
-       uint32x16_t  const _1121 = uint32x16_t_ops::broadcast(_1120);
-       int32x16_t  const _1122 = _1115 << _1121;
-       float16  const _1123 = reinterpret<float16>(_1122);
-       float  const _1124 = float_from_bits(958452607 /* 0.000153376 */);
-       float16  const _1125 = float16_ops::broadcast(_1124);
-       float16  const _1126 = _1119 * _1125;
-       float  const _1127 = float_from_bits(984588920 /* 0.00133999 */);
-       float16  const _1128 = float16_ops::broadcast(_1127);
-       float16  const _1129 = _1126 + _1128;
-       float16  const _1130 = _1129 * _1119;
-       float  const _1131 = float_from_bits(1008572159 /* 0.00961852 */);
-       float16  const _1132 = float16_ops::broadcast(_1131);
-       float16  const _1133 = _1130 + _1132;
-       float16  const _1134 = _1133 * _1119;
-       float  const _1135 = float_from_bits(1029920619 /* 0.0555033 */);
-       float16  const _1136 = float16_ops::broadcast(_1135);
-       float16  const _1137 = _1134 + _1136;
-       float16  const _1138 = _1137 * _1119;
-       float  const _1139 = float_from_bits(1047920109 /* 0.240226 */);
-       float16  const _1140 = float16_ops::broadcast(_1139);
-       float16  const _1141 = _1138 + _1140;
-       float16  const _1142 = _1141 * _1119;
-       float  const _1143 = float_from_bits(1060205080 /* 0.693147 */);
-       float16  const _1144 = float16_ops::broadcast(_1143);
-       float16  const _1145 = _1142 + _1144;
-       float16  const _1146 = _1145 * _1119;
-       float  const _1147 = float_from_bits(1065353216 /* 1 */);
-       float16  const _1148 = float16_ops::broadcast(_1147);
-       float16  const _1149 = _1146 + _1148;
-       float16  const _1150 = _1123 * _1149;
-       int32_t  const _1151 = _probs_s0_j_rebased + _1098;
-       int32_t  const _1152 = _1151 * 32;
-       float16_ops::store(_1150, _probs, _1152);
-       float16  const _1153 = float16_ops::load(_row_max, 16);
-       int32_t  const _1154 = _probs_s0_j_rebased * 32;
-       int32_t  const _1155 = _1154 + 16;
-       float16  const _1156 = float16_ops::load(_masked, _1155);
-       float  const _1157 = float_from_bits(0 /* 0 */);
-       float16  const _1158 = float16_ops::broadcast(_1157);
-       float16  const _1159 = float16_ops::broadcast(neg_inf_f32());
-       uint8x16_t  const _1160 = float16_ops::eq(_1153, _1159);
-       float16  const _1161 = float16_ops::select(_1160, _1158, _1153);
-       float16  const _1162 = _1156 - _1161;
-       float16  const _1163 = float16_ops::min(_1162, _1158);
-       float  const _1164 = float_from_bits(3271426048 /* -127 */);
-       float16  const _1165 = float16_ops::broadcast(_1164);
-       float16  const _1166 = float16_ops::max(_1163, _1165);
-       float  const _1167 = float_from_bits(1124007936 /* 127.5 */);
-       float16  const _1168 = float16_ops::broadcast(_1167);
-       float16  const _1169 = _1166 + _1168;
-       int32x16_t  const _1170 = int32x16_t_ops::convert_from<float16>(_1169);
-       int32x16_t  const _1171 = int32x16_t_ops::broadcast(-127);
-       int32x16_t  const _1172 = _1170 + _1171;
-       float16  const _1173 = float16_ops::convert_from<int32x16_t>(_1172);
-       float16  const _1174 = _1166 - _1173;
-       uint32_t  const _1175 = (uint32_t)(23ull);
-       uint32x16_t  const _1176 = uint32x16_t_ops::broadcast(_1175);
-       int32x16_t  const _1177 = _1170 << _1176;
-       float16  const _1178 = reinterpret<float16>(_1177);
-       float  const _1179 = float_from_bits(958452607 /* 0.000153376 */);
-       float16  const _1180 = float16_ops::broadcast(_1179);
-       float16  const _1181 = _1174 * _1180;
-       float  const _1182 = float_from_bits(984588920 /* 0.00133999 */);
+       float16  const _1141 = float16_ops::load(_row_max, 0);
+       int32_t  const _1142 = _probs_s0_j_rebased * 32;
+       float16  const _1143 = float16_ops::load(_masked, _1142);
+       float  const _1144 = float_from_bits(0 /* 0 */);
+       float16  const _1145 = float16_ops::broadcast(_1144);
+       float  const _1146 = float_from_bits(2139095039 /* 3.40282e+38 */);
+       float16  const _1147 = float16_ops::broadcast(_1146);
+       float16  const _1148 = float16_ops::broadcast(inf_f32());
+       uint8x16_t  const _1149 = float16_ops::eq(_1141, _1148);
+       float16  const _1150 = float16_ops::select(_1149, _1147, _1141);
+       float16  const _1151 = float16_ops::broadcast(neg_inf_f32());
+       uint8x16_t  const _1152 = float16_ops::eq(_1141, _1151);
+       float16  const _1153 = float16_ops::select(_1152, _1145, _1150);
+       float16  const _1154 = _1143 - _1153;
+       float16  const _1155 = float16_ops::min(_1154, _1145);
+       float  const _1156 = float_from_bits(3271426048 /* -127 */);
+       float16  const _1157 = float16_ops::broadcast(_1156);
+       float16  const _1158 = float16_ops::max(_1155, _1157);
+       float  const _1159 = float_from_bits(1124007936 /* 127.5 */);
+       float16  const _1160 = float16_ops::broadcast(_1159);
+       float16  const _1161 = _1158 + _1160;
+       int32x16_t  const _1162 = int32x16_t_ops::convert_from<float16>(_1161);
+       int32x16_t  const _1163 = int32x16_t_ops::broadcast(-127);
+       int32x16_t  const _1164 = _1162 + _1163;
+       float16  const _1165 = float16_ops::convert_from<int32x16_t>(_1164);
+       float16  const _1166 = _1158 - _1165;
+       uint32_t  const _1167 = (uint32_t)(23ull);
+       uint32x16_t  const _1168 = uint32x16_t_ops::broadcast(_1167);
+       int32x16_t  const _1169 = _1162 << _1168;
+       float16  const _1170 = reinterpret<float16>(_1169);
+       float  const _1171 = float_from_bits(958452607 /* 0.000153376 */);
+       float16  const _1172 = float16_ops::broadcast(_1171);
+       float16  const _1173 = _1166 * _1172;
+       float  const _1174 = float_from_bits(984588920 /* 0.00133999 */);
+       float16  const _1175 = float16_ops::broadcast(_1174);
+       float16  const _1176 = _1173 + _1175;
+       float16  const _1177 = _1176 * _1166;
+       float  const _1178 = float_from_bits(1008572159 /* 0.00961852 */);
+       float16  const _1179 = float16_ops::broadcast(_1178);
+       float16  const _1180 = _1177 + _1179;
+       float16  const _1181 = _1180 * _1166;
+       float  const _1182 = float_from_bits(1029920619 /* 0.0555033 */);
        float16  const _1183 = float16_ops::broadcast(_1182);
        float16  const _1184 = _1181 + _1183;
-       float16  const _1185 = _1184 * _1174;
-       float  const _1186 = float_from_bits(1008572159 /* 0.00961852 */);
+       float16  const _1185 = _1184 * _1166;
+       float  const _1186 = float_from_bits(1047920109 /* 0.240226 */);
        float16  const _1187 = float16_ops::broadcast(_1186);
        float16  const _1188 = _1185 + _1187;
-       float16  const _1189 = _1188 * _1174;
-       float  const _1190 = float_from_bits(1029920619 /* 0.0555033 */);
+       float16  const _1189 = _1188 * _1166;
+       float  const _1190 = float_from_bits(1060205080 /* 0.693147 */);
        float16  const _1191 = float16_ops::broadcast(_1190);
        float16  const _1192 = _1189 + _1191;
-       float16  const _1193 = _1192 * _1174;
-       float  const _1194 = float_from_bits(1047920109 /* 0.240226 */);
+       float16  const _1193 = _1192 * _1166;
+       float  const _1194 = float_from_bits(1065353216 /* 1 */);
        float16  const _1195 = float16_ops::broadcast(_1194);
        float16  const _1196 = _1193 + _1195;
-       float16  const _1197 = _1196 * _1174;
-       float  const _1198 = float_from_bits(1060205080 /* 0.693147 */);
-       float16  const _1199 = float16_ops::broadcast(_1198);
-       float16  const _1200 = _1197 + _1199;
-       float16  const _1201 = _1200 * _1174;
-       float  const _1202 = float_from_bits(1065353216 /* 1 */);
-       float16  const _1203 = float16_ops::broadcast(_1202);
-       float16  const _1204 = _1201 + _1203;
-       float16  const _1205 = _1178 * _1204;
-       int32_t  const _1206 = _probs_s0_j_rebased + _1098;
-       int32_t  const _1207 = _1206 * 32;
-       int32_t  const _1208 = _1207 + 16;
-       float16_ops::store(_1205, _probs, _1208);
+       float16  const _1197 = _1170 * _1196;
+       uint32x16_t  const _1198 = reinterpret<uint32x16_t>(_1197);
+       uint32_t  const _1199 = (uint32_t)(2143289344ull);
+       uint32x16_t  const _1200 = uint32x16_t_ops::broadcast(_1199);
+       uint32_t  const _1201 = (uint32_t)(0ull);
+       uint32x16_t  const _1202 = uint32x16_t_ops::broadcast(_1201);
+       uint32_t  const _1203 = (uint32_t)(2139095040ull);
+       uint32x16_t  const _1204 = uint32x16_t_ops::broadcast(_1203);
+       uint32x16_t  const _1205 = reinterpret<uint32x16_t>(_1154);
+       uint32_t  const _1206 = (uint32_t)(2147483647ull);
+       uint32x16_t  const _1207 = uint32x16_t_ops::broadcast(_1206);
+       uint32x16_t  const _1208 = _1205 & _1207;
+       uint8x16_t  const _1209 = uint32x16_t_ops::lt(_1204, _1208);
+       uint32x16_t  const _1210 = uint32x16_t_ops::select(_1209, _1200, _1202);
+       uint32x16_t  const _1211 = _1198 | _1210;
+       float16  const _1212 = reinterpret<float16>(_1211);
+       int32_t  const _1213 = _probs_s0_j_rebased + _1140;
+       int32_t  const _1214 = _1213 * 32;
+       float16_ops::store(_1212, _probs, _1214);
+       float16  const _1215 = float16_ops::load(_row_max, 16);
+       int32_t  const _1216 = _probs_s0_j_rebased * 32;
+       int32_t  const _1217 = _1216 + 16;
+       float16  const _1218 = float16_ops::load(_masked, _1217);
+       float  const _1219 = float_from_bits(0 /* 0 */);
+       float16  const _1220 = float16_ops::broadcast(_1219);
+       float  const _1221 = float_from_bits(2139095039 /* 3.40282e+38 */);
+       float16  const _1222 = float16_ops::broadcast(_1221);
+       float16  const _1223 = float16_ops::broadcast(inf_f32());
+       uint8x16_t  const _1224 = float16_ops::eq(_1215, _1223);
+       float16  const _1225 = float16_ops::select(_1224, _1222, _1215);
+       float16  const _1226 = float16_ops::broadcast(neg_inf_f32());
+       uint8x16_t  const _1227 = float16_ops::eq(_1215, _1226);
+       float16  const _1228 = float16_ops::select(_1227, _1220, _1225);
+       float16  const _1229 = _1218 - _1228;
+       float16  const _1230 = float16_ops::min(_1229, _1220);
+       float  const _1231 = float_from_bits(3271426048 /* -127 */);
+       float16  const _1232 = float16_ops::broadcast(_1231);
+       float16  const _1233 = float16_ops::max(_1230, _1232);
+       float  const _1234 = float_from_bits(1124007936 /* 127.5 */);
+       float16  const _1235 = float16_ops::broadcast(_1234);
+       float16  const _1236 = _1233 + _1235;
+       int32x16_t  const _1237 = int32x16_t_ops::convert_from<float16>(_1236);
+       int32x16_t  const _1238 = int32x16_t_ops::broadcast(-127);
+       int32x16_t  const _1239 = _1237 + _1238;
+       float16  const _1240 = float16_ops::convert_from<int32x16_t>(_1239);
+       float16  const _1241 = _1233 - _1240;
+       uint32_t  const _1242 = (uint32_t)(23ull);
+       uint32x16_t  const _1243 = uint32x16_t_ops::broadcast(_1242);
+       int32x16_t  const _1244 = _1237 << _1243;
+       float16  const _1245 = reinterpret<float16>(_1244);
+       float  const _1246 = float_from_bits(958452607 /* 0.000153376 */);
+       float16  const _1247 = float16_ops::broadcast(_1246);
+       float16  const _1248 = _1241 * _1247;
+       float  const _1249 = float_from_bits(984588920 /* 0.00133999 */);
+       float16  const _1250 = float16_ops::broadcast(_1249);
+       float16  const _1251 = _1248 + _1250;
+       float16  const _1252 = _1251 * _1241;
+       float  const _1253 = float_from_bits(1008572159 /* 0.00961852 */);
+       float16  const _1254 = float16_ops::broadcast(_1253);
+       float16  const _1255 = _1252 + _1254;
+       float16  const _1256 = _1255 * _1241;
+       float  const _1257 = float_from_bits(1029920619 /* 0.0555033 */);
+       float16  const _1258 = float16_ops::broadcast(_1257);
+       float16  const _1259 = _1256 + _1258;
+       float16  const _1260 = _1259 * _1241;
+       float  const _1261 = float_from_bits(1047920109 /* 0.240226 */);
+       float16  const _1262 = float16_ops::broadcast(_1261);
+       float16  const _1263 = _1260 + _1262;
+       float16  const _1264 = _1263 * _1241;
+       float  const _1265 = float_from_bits(1060205080 /* 0.693147 */);
+       float16  const _1266 = float16_ops::broadcast(_1265);
+       float16  const _1267 = _1264 + _1266;
+       float16  const _1268 = _1267 * _1241;
+       float  const _1269 = float_from_bits(1065353216 /* 1 */);
+       float16  const _1270 = float16_ops::broadcast(_1269);
+       float16  const _1271 = _1268 + _1270;
+       float16  const _1272 = _1245 * _1271;
+       uint32x16_t  const _1273 = reinterpret<uint32x16_t>(_1272);
+       uint32_t  const _1274 = (uint32_t)(2143289344ull);
+       uint32x16_t  const _1275 = uint32x16_t_ops::broadcast(_1274);
+       uint32_t  const _1276 = (uint32_t)(0ull);
+       uint32x16_t  const _1277 = uint32x16_t_ops::broadcast(_1276);
+       uint32_t  const _1278 = (uint32_t)(2139095040ull);
+       uint32x16_t  const _1279 = uint32x16_t_ops::broadcast(_1278);
+       uint32x16_t  const _1280 = reinterpret<uint32x16_t>(_1229);
+       uint32_t  const _1281 = (uint32_t)(2147483647ull);
+       uint32x16_t  const _1282 = uint32x16_t_ops::broadcast(_1281);
+       uint32x16_t  const _1283 = _1280 & _1282;
+       uint8x16_t  const _1284 = uint32x16_t_ops::lt(_1279, _1283);
+       uint32x16_t  const _1285 = uint32x16_t_ops::select(_1284, _1275, _1277);
+       uint32x16_t  const _1286 = _1273 | _1285;
+       float16  const _1287 = reinterpret<float16>(_1286);
+       int32_t  const _1288 = _probs_s0_j_rebased + _1140;
+       int32_t  const _1289 = _1288 * 32;
+       int32_t  const _1290 = _1289 + 16;
+       float16_ops::store(_1287, _probs, _1290);
       } // for _probs_s0_j_rebased
       _masked_free.free();
       {
        float _row_sum[32];
-       int32_t  const _1209 = ::halide_cpp_max(_85, 0);
-       int32_t  const _1210 = _88 - _1209;
+       int32_t  const _1291 = ::halide_cpp_max(_85, 0);
+       int32_t  const _1292 = _88 - _1291;
        // produce row_sum
        for (int _row_sum_s0_ii_ii = 0; _row_sum_s0_ii_ii < 0 + 2; _row_sum_s0_ii_ii++)
        {
-        float  const _1211 = float_from_bits(0 /* 0 */);
-        float16  const _1212 = float16_ops::broadcast(_1211);
-        int32_t  const _1213 = _row_sum_s0_ii_ii * 16;
-        float16_ops::store(_1212, _row_sum, _1213);
+        float  const _1293 = float_from_bits(0 /* 0 */);
+        float16  const _1294 = float16_ops::broadcast(_1293);
+        int32_t  const _1295 = _row_sum_s0_ii_ii * 16;
+        float16_ops::store(_1294, _row_sum, _1295);
        } // for _row_sum_s0_ii_ii
        // consume probs
-       int32_t  const _1214 = ::halide_cpp_max(_85, 0);
-       int32_t  const _1215 = _1214 - _1068;
-       for (int _row_sum_s1_rk__x_rebased = 0; _row_sum_s1_rk__x_rebased < 0 + _1210; _row_sum_s1_rk__x_rebased++)
+       int32_t  const _1296 = ::halide_cpp_max(_85, 0);
+       int32_t  const _1297 = _1296 - _1110;
+       for (int _row_sum_s1_rk__x_rebased = 0; _row_sum_s1_rk__x_rebased < 0 + _1292; _row_sum_s1_rk__x_rebased++)
        {
-        float16  const _1216 = float16_ops::load(_row_sum, 0);
-        int32_t  const _1217 = _row_sum_s1_rk__x_rebased + _1215;
-        int32_t  const _1218 = _1217 * 32;
-        float16  const _1219 = float16_ops::load(_probs, _1218);
-        float16  const _1220 = _1216 + _1219;
-        float16_ops::store(_1220, _row_sum, 0);
-        float16  const _1221 = float16_ops::load(_row_sum, 16);
-        int32_t  const _1222 = _row_sum_s1_rk__x_rebased + _1215;
-        int32_t  const _1223 = _1222 * 32;
-        int32_t  const _1224 = _1223 + 16;
-        float16  const _1225 = float16_ops::load(_probs, _1224);
-        float16  const _1226 = _1221 + _1225;
-        float16_ops::store(_1226, _row_sum, 16);
+        float16  const _1298 = float16_ops::load(_row_sum, 0);
+        int32_t  const _1299 = _row_sum_s1_rk__x_rebased + _1297;
+        int32_t  const _1300 = _1299 * 32;
+        float16  const _1301 = float16_ops::load(_probs, _1300);
+        float16  const _1302 = _1298 + _1301;
+        float16_ops::store(_1302, _row_sum, 0);
+        float16  const _1303 = float16_ops::load(_row_sum, 16);
+        int32_t  const _1304 = _row_sum_s1_rk__x_rebased + _1297;
+        int32_t  const _1305 = _1304 * 32;
+        int32_t  const _1306 = _1305 + 16;
+        float16  const _1307 = float16_ops::load(_probs, _1306);
+        float16  const _1308 = _1303 + _1307;
+        float16_ops::store(_1308, _row_sum, 16);
        } // for _row_sum_s1_rk__x_rebased
        {
-        int32_t  const _1227 = _attn_dv_pad + 16;
-        int64_t  const _1228 = _1227;
-        int64_t  const _1229 = _1228 * 32;
-        if ((_1229 > ((int64_t(1) << 31) - 1)) || ((_1229 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+        int32_t  const _1309 = _attn_dv_pad + 16;
+        int64_t  const _1310 = _1309;
+        int64_t  const _1311 = _1310 * 32;
+        if ((_1311 > ((int64_t(1) << 31) - 1)) || ((_1311 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
         {
          attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation partial\n");
          return -1;
         } // overflow test partial
-        int64_t  const _1230 = _1229;
-        float *_partial = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1230);
+        int64_t  const _1312 = _1311;
+        float *_partial = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1312);
         if (!_partial)
         {
-         int32_t  const _1231 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-         return _1231;
+         int32_t  const _1313 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+         return _1313;
         }
         HalideFreeHelper _partial_free(_ucon, _partial, attn_alibi_softcap_rt_free);
         // produce partial
         // consume row_sum
         // consume probs
         // consume row_max
-        int32_t  const _1232 = ::halide_cpp_min(_attn_dv_pad, 16);
-        int32_t  const _1233 = _attn_dv_pad & 15;
-        int32_t  const _1234 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
-        int32_t  const _1235 = _1234 + 7;
-        int32_t  const _1236 = _1235 >> 3;
-        int32_t  const _1237 = _attn_tile * 4;
-        int32_t  const _1238 = _1237 + 4;
-        int32_t  const _1239 = ::halide_cpp_min(_1236, _1238);
-        int32_t  const _1240 = _attn_kv_lo >> 3;
-        bool  const _1241 = _1233 != 0;
-        int32_t  const _1242 = ::halide_cpp_max(_attn_dv_pad, 16);
-        int32_t  const _1243 = ::halide_cpp_max(_1239, _1240);
-        int32_t  const _1244 = ::halide_cpp_max(_1243, 0);
-        int32_t  const _1245 = _1244 * 8;
-        int32_t  const _1246 = ::halide_cpp_min(_1245, _attn_lk);
-        int32_t  const _1247 = _105 + 1024;
-        int32_t  const _1248 = ::halide_cpp_min(_1246, _1247);
-        int32_t  const _1249 = ::halide_cpp_max(_1240, 0);
-        int32_t  const _1250 = _1249 * 8;
-        int32_t  const _1251 = ::halide_cpp_min(_1250, _attn_lk);
-        int32_t  const _1252 = _1239 * 8;
-        int32_t  const _1253 = ::halide_cpp_min(_1252, _attn_lk);
-        int32_t  const _1254 = _1233 + 31;
-        int32_t  const _1255 = _1254 >> 4;
-        int32_t  const _1256 = _attn_dv_pad + 15;
-        int32_t  const _1257 = _1256 >> 4;
-        int32_t  const _1258 = _attn_dv_pad >> 4;
-        int32_t  const _1259 = _attn_chunk_lo >> 3;
-        int32_t  const _1260 = _1259 * 8;
-        int32_t  const _1261 = _attn_dv_pad + -1;
-        int32_t  const _1262 = _1261 >> 4;
-        int32_t  const _1263 = _1262 * 16;
-        int32_t  const _1264 = _1263 - _1232;
-        int32_t  const _1265 = _105 - _1068;
+        int32_t  const _1314 = ::halide_cpp_min(_attn_dv_pad, 16);
+        int32_t  const _1315 = _attn_dv_pad & 15;
+        int32_t  const _1316 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
+        int32_t  const _1317 = _1316 + 7;
+        int32_t  const _1318 = _1317 >> 3;
+        int32_t  const _1319 = _attn_tile * 4;
+        int32_t  const _1320 = _1319 + 4;
+        int32_t  const _1321 = ::halide_cpp_min(_1318, _1320);
+        int32_t  const _1322 = _attn_kv_lo >> 3;
+        bool  const _1323 = _1315 != 0;
+        int32_t  const _1324 = ::halide_cpp_max(_attn_dv_pad, 16);
+        int32_t  const _1325 = ::halide_cpp_max(_1321, _1322);
+        int32_t  const _1326 = ::halide_cpp_max(_1325, 0);
+        int32_t  const _1327 = _1326 * 8;
+        int32_t  const _1328 = ::halide_cpp_min(_1327, _attn_lk);
+        int32_t  const _1329 = _105 + 1024;
+        int32_t  const _1330 = ::halide_cpp_min(_1328, _1329);
+        int32_t  const _1331 = ::halide_cpp_max(_1322, 0);
+        int32_t  const _1332 = _1331 * 8;
+        int32_t  const _1333 = ::halide_cpp_min(_1332, _attn_lk);
+        int32_t  const _1334 = _1321 * 8;
+        int32_t  const _1335 = ::halide_cpp_min(_1334, _attn_lk);
+        int32_t  const _1336 = _1315 + 31;
+        int32_t  const _1337 = _1336 >> 4;
+        int32_t  const _1338 = _attn_dv_pad + 15;
+        int32_t  const _1339 = _1338 >> 4;
+        int32_t  const _1340 = _attn_dv_pad >> 4;
+        int32_t  const _1341 = _attn_chunk_lo >> 3;
+        int32_t  const _1342 = _1341 * 8;
+        int32_t  const _1343 = _attn_dv_pad + -1;
+        int32_t  const _1344 = _1343 >> 4;
+        int32_t  const _1345 = _1344 * 16;
+        int32_t  const _1346 = _1345 - _1314;
+        int32_t  const _1347 = _105 - _1110;
         for (int _partial_s0_ii_ig = 0; _partial_s0_ii_ig < 0 + 2; _partial_s0_ii_ig++)
         {
          {
-          int32_t  const _1266 = _1264 + 32;
-          int64_t  const _1267 = _1266;
-          int64_t  const _1268 = _1267 * 16;
-          if ((_1268 > ((int64_t(1) << 31) - 1)) || ((_1268 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+          int32_t  const _1348 = _1346 + 32;
+          int64_t  const _1349 = _1348;
+          int64_t  const _1350 = _1349 * 16;
+          if ((_1350 > ((int64_t(1) << 31) - 1)) || ((_1350 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
           {
            attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation pv\n");
            return -1;
           } // overflow test pv
-          int64_t  const _1269 = _1268;
-          float *_pv = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1269);
+          int64_t  const _1351 = _1350;
+          float *_pv = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1351);
           if (!_pv)
           {
-           int32_t  const _1270 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-           return _1270;
+           int32_t  const _1352 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+           return _1352;
           }
           HalideFreeHelper _pv_free(_ucon, _pv, attn_alibi_softcap_rt_free);
           // produce pv
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1258; _pv_s0_c_c++)
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1340; _pv_s0_c_c++)
           {
-           float  const _1271 = float_from_bits(0 /* 0 */);
-           float16  const _1272 = float16_ops::broadcast(_1271);
-           int32_t  const _1273 = _pv_s0_c_c * 16;
-           int32_t  const _1274 = _1273 - _1232;
-           int32_t  const _1275 = _1274 + 16;
-           float16_ops::store(_1272, _pv, _1275);
+           float  const _1353 = float_from_bits(0 /* 0 */);
+           float16  const _1354 = float16_ops::broadcast(_1353);
+           int32_t  const _1355 = _pv_s0_c_c * 16;
+           int32_t  const _1356 = _1355 - _1314;
+           int32_t  const _1357 = _1356 + 16;
+           float16_ops::store(_1354, _pv, _1357);
           } // for _pv_s0_c_c
-          if (_1241)
+          if (_1323)
           {
-           float  const _1276 = float_from_bits(0 /* 0 */);
-           float16  const _1277 = float16_ops::broadcast(_1276);
-           int32_t  const _1278 = _1242 + -16;
-           float16_ops::store(_1277, _pv, _1278);
-          } // if _1241
-          int32_t  const _1279 = _1264 - _1232;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1258; _pv_s0_c_c++)
+           float  const _1358 = float_from_bits(0 /* 0 */);
+           float16  const _1359 = float16_ops::broadcast(_1358);
+           int32_t  const _1360 = _1324 + -16;
+           float16_ops::store(_1359, _pv, _1360);
+          } // if _1323
+          int32_t  const _1361 = _1346 - _1314;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1340; _pv_s0_c_c++)
           {
-           float  const _1280 = float_from_bits(0 /* 0 */);
-           float16  const _1281 = float16_ops::broadcast(_1280);
-           int32_t  const _1282 = _pv_s0_c_c * 16;
-           int32_t  const _1283 = _1282 + _1279;
-           int32_t  const _1284 = _1283 + 48;
-           float16_ops::store(_1281, _pv, _1284);
+           float  const _1362 = float_from_bits(0 /* 0 */);
+           float16  const _1363 = float16_ops::broadcast(_1362);
+           int32_t  const _1364 = _pv_s0_c_c * 16;
+           int32_t  const _1365 = _1364 + _1361;
+           int32_t  const _1366 = _1365 + 48;
+           float16_ops::store(_1363, _pv, _1366);
           } // for _pv_s0_c_c
-          if (_1241)
+          if (_1323)
           {
-           float  const _1285 = float_from_bits(0 /* 0 */);
-           float16  const _1286 = float16_ops::broadcast(_1285);
-           int32_t  const _1287 = _1264 + _1242;
-           int32_t  const _1288 = _1287 + 16;
-           float16_ops::store(_1286, _pv, _1288);
-          } // if _1241
-          int32_t  const _1289 = _1264 * 2;
-          int32_t  const _1290 = _1289 - _1232;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1258; _pv_s0_c_c++)
+           float  const _1367 = float_from_bits(0 /* 0 */);
+           float16  const _1368 = float16_ops::broadcast(_1367);
+           int32_t  const _1369 = _1346 + _1324;
+           int32_t  const _1370 = _1369 + 16;
+           float16_ops::store(_1368, _pv, _1370);
+          } // if _1323
+          int32_t  const _1371 = _1346 * 2;
+          int32_t  const _1372 = _1371 - _1314;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1340; _pv_s0_c_c++)
           {
-           float  const _1291 = float_from_bits(0 /* 0 */);
-           float16  const _1292 = float16_ops::broadcast(_1291);
-           int32_t  const _1293 = _pv_s0_c_c * 16;
-           int32_t  const _1294 = _1293 + _1290;
-           int32_t  const _1295 = _1294 + 80;
-           float16_ops::store(_1292, _pv, _1295);
+           float  const _1373 = float_from_bits(0 /* 0 */);
+           float16  const _1374 = float16_ops::broadcast(_1373);
+           int32_t  const _1375 = _pv_s0_c_c * 16;
+           int32_t  const _1376 = _1375 + _1372;
+           int32_t  const _1377 = _1376 + 80;
+           float16_ops::store(_1374, _pv, _1377);
           } // for _pv_s0_c_c
-          if (_1241)
+          if (_1323)
           {
-           float  const _1296 = float_from_bits(0 /* 0 */);
-           float16  const _1297 = float16_ops::broadcast(_1296);
-           int32_t  const _1298 = _1264 * 2;
-           int32_t  const _1299 = _1298 + _1242;
-           int32_t  const _1300 = _1299 + 48;
-           float16_ops::store(_1297, _pv, _1300);
-          } // if _1241
-          int32_t  const _1301 = _1264 * 3;
-          int32_t  const _1302 = _1301 - _1232;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1258; _pv_s0_c_c++)
+           float  const _1378 = float_from_bits(0 /* 0 */);
+           float16  const _1379 = float16_ops::broadcast(_1378);
+           int32_t  const _1380 = _1346 * 2;
+           int32_t  const _1381 = _1380 + _1324;
+           int32_t  const _1382 = _1381 + 48;
+           float16_ops::store(_1379, _pv, _1382);
+          } // if _1323
+          int32_t  const _1383 = _1346 * 3;
+          int32_t  const _1384 = _1383 - _1314;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1340; _pv_s0_c_c++)
           {
-           float  const _1303 = float_from_bits(0 /* 0 */);
-           float16  const _1304 = float16_ops::broadcast(_1303);
-           int32_t  const _1305 = _pv_s0_c_c * 16;
-           int32_t  const _1306 = _1305 + _1302;
-           int32_t  const _1307 = _1306 + 112;
-           float16_ops::store(_1304, _pv, _1307);
+           float  const _1385 = float_from_bits(0 /* 0 */);
+           float16  const _1386 = float16_ops::broadcast(_1385);
+           int32_t  const _1387 = _pv_s0_c_c * 16;
+           int32_t  const _1388 = _1387 + _1384;
+           int32_t  const _1389 = _1388 + 112;
+           float16_ops::store(_1386, _pv, _1389);
           } // for _pv_s0_c_c
-          if (_1241)
+          if (_1323)
           {
-           float  const _1308 = float_from_bits(0 /* 0 */);
-           float16  const _1309 = float16_ops::broadcast(_1308);
-           int32_t  const _1310 = _1264 * 3;
-           int32_t  const _1311 = _1310 + _1242;
-           int32_t  const _1312 = _1311 + 80;
-           float16_ops::store(_1309, _pv, _1312);
-          } // if _1241
-          int32_t  const _1313 = _1264 * 4;
-          int32_t  const _1314 = _1313 - _1232;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1258; _pv_s0_c_c++)
+           float  const _1390 = float_from_bits(0 /* 0 */);
+           float16  const _1391 = float16_ops::broadcast(_1390);
+           int32_t  const _1392 = _1346 * 3;
+           int32_t  const _1393 = _1392 + _1324;
+           int32_t  const _1394 = _1393 + 80;
+           float16_ops::store(_1391, _pv, _1394);
+          } // if _1323
+          int32_t  const _1395 = _1346 * 4;
+          int32_t  const _1396 = _1395 - _1314;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1340; _pv_s0_c_c++)
           {
-           float  const _1315 = float_from_bits(0 /* 0 */);
-           float16  const _1316 = float16_ops::broadcast(_1315);
-           int32_t  const _1317 = _pv_s0_c_c * 16;
-           int32_t  const _1318 = _1317 + _1314;
-           int32_t  const _1319 = _1318 + 144;
-           float16_ops::store(_1316, _pv, _1319);
+           float  const _1397 = float_from_bits(0 /* 0 */);
+           float16  const _1398 = float16_ops::broadcast(_1397);
+           int32_t  const _1399 = _pv_s0_c_c * 16;
+           int32_t  const _1400 = _1399 + _1396;
+           int32_t  const _1401 = _1400 + 144;
+           float16_ops::store(_1398, _pv, _1401);
           } // for _pv_s0_c_c
-          if (_1241)
+          if (_1323)
           {
-           float  const _1320 = float_from_bits(0 /* 0 */);
-           float16  const _1321 = float16_ops::broadcast(_1320);
-           int32_t  const _1322 = _1264 * 4;
-           int32_t  const _1323 = _1322 + _1242;
-           int32_t  const _1324 = _1323 + 112;
-           float16_ops::store(_1321, _pv, _1324);
-          } // if _1241
-          int32_t  const _1325 = _1264 * 5;
-          int32_t  const _1326 = _1325 - _1232;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1258; _pv_s0_c_c++)
+           float  const _1402 = float_from_bits(0 /* 0 */);
+           float16  const _1403 = float16_ops::broadcast(_1402);
+           int32_t  const _1404 = _1346 * 4;
+           int32_t  const _1405 = _1404 + _1324;
+           int32_t  const _1406 = _1405 + 112;
+           float16_ops::store(_1403, _pv, _1406);
+          } // if _1323
+          int32_t  const _1407 = _1346 * 5;
+          int32_t  const _1408 = _1407 - _1314;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1340; _pv_s0_c_c++)
           {
-           float  const _1327 = float_from_bits(0 /* 0 */);
-           float16  const _1328 = float16_ops::broadcast(_1327);
-           int32_t  const _1329 = _pv_s0_c_c * 16;
-           int32_t  const _1330 = _1329 + _1326;
-           int32_t  const _1331 = _1330 + 176;
-           float16_ops::store(_1328, _pv, _1331);
+           float  const _1409 = float_from_bits(0 /* 0 */);
+           float16  const _1410 = float16_ops::broadcast(_1409);
+           int32_t  const _1411 = _pv_s0_c_c * 16;
+           int32_t  const _1412 = _1411 + _1408;
+           int32_t  const _1413 = _1412 + 176;
+           float16_ops::store(_1410, _pv, _1413);
           } // for _pv_s0_c_c
-          if (_1241)
+          if (_1323)
           {
-           float  const _1332 = float_from_bits(0 /* 0 */);
-           float16  const _1333 = float16_ops::broadcast(_1332);
-           int32_t  const _1334 = _1264 * 5;
-           int32_t  const _1335 = _1334 + _1242;
-           int32_t  const _1336 = _1335 + 144;
-           float16_ops::store(_1333, _pv, _1336);
-          } // if _1241
-          int32_t  const _1337 = _1264 * 6;
-          int32_t  const _1338 = _1337 - _1232;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1258; _pv_s0_c_c++)
+           float  const _1414 = float_from_bits(0 /* 0 */);
+           float16  const _1415 = float16_ops::broadcast(_1414);
+           int32_t  const _1416 = _1346 * 5;
+           int32_t  const _1417 = _1416 + _1324;
+           int32_t  const _1418 = _1417 + 144;
+           float16_ops::store(_1415, _pv, _1418);
+          } // if _1323
+          int32_t  const _1419 = _1346 * 6;
+          int32_t  const _1420 = _1419 - _1314;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1340; _pv_s0_c_c++)
           {
-           float  const _1339 = float_from_bits(0 /* 0 */);
-           float16  const _1340 = float16_ops::broadcast(_1339);
-           int32_t  const _1341 = _pv_s0_c_c * 16;
-           int32_t  const _1342 = _1341 + _1338;
-           int32_t  const _1343 = _1342 + 208;
-           float16_ops::store(_1340, _pv, _1343);
+           float  const _1421 = float_from_bits(0 /* 0 */);
+           float16  const _1422 = float16_ops::broadcast(_1421);
+           int32_t  const _1423 = _pv_s0_c_c * 16;
+           int32_t  const _1424 = _1423 + _1420;
+           int32_t  const _1425 = _1424 + 208;
+           float16_ops::store(_1422, _pv, _1425);
           } // for _pv_s0_c_c
-          if (_1241)
+          if (_1323)
           {
-           float  const _1344 = float_from_bits(0 /* 0 */);
-           float16  const _1345 = float16_ops::broadcast(_1344);
-           int32_t  const _1346 = _1264 * 6;
-           int32_t  const _1347 = _1346 + _1242;
-           int32_t  const _1348 = _1347 + 176;
-           float16_ops::store(_1345, _pv, _1348);
-          } // if _1241
-          int32_t  const _1349 = _1264 * 7;
-          int32_t  const _1350 = _1349 - _1232;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1258; _pv_s0_c_c++)
+           float  const _1426 = float_from_bits(0 /* 0 */);
+           float16  const _1427 = float16_ops::broadcast(_1426);
+           int32_t  const _1428 = _1346 * 6;
+           int32_t  const _1429 = _1428 + _1324;
+           int32_t  const _1430 = _1429 + 176;
+           float16_ops::store(_1427, _pv, _1430);
+          } // if _1323
+          int32_t  const _1431 = _1346 * 7;
+          int32_t  const _1432 = _1431 - _1314;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1340; _pv_s0_c_c++)
           {
-           float  const _1351 = float_from_bits(0 /* 0 */);
-           float16  const _1352 = float16_ops::broadcast(_1351);
-           int32_t  const _1353 = _pv_s0_c_c * 16;
-           int32_t  const _1354 = _1353 + _1350;
-           int32_t  const _1355 = _1354 + 240;
-           float16_ops::store(_1352, _pv, _1355);
+           float  const _1433 = float_from_bits(0 /* 0 */);
+           float16  const _1434 = float16_ops::broadcast(_1433);
+           int32_t  const _1435 = _pv_s0_c_c * 16;
+           int32_t  const _1436 = _1435 + _1432;
+           int32_t  const _1437 = _1436 + 240;
+           float16_ops::store(_1434, _pv, _1437);
           } // for _pv_s0_c_c
-          if (_1241)
+          if (_1323)
           {
-           float  const _1356 = float_from_bits(0 /* 0 */);
-           float16  const _1357 = float16_ops::broadcast(_1356);
-           int32_t  const _1358 = _1264 * 7;
-           int32_t  const _1359 = _1358 + _1242;
-           int32_t  const _1360 = _1359 + 208;
-           float16_ops::store(_1357, _pv, _1360);
-          } // if _1241
-          int32_t  const _1361 = _1264 * 8;
-          int32_t  const _1362 = _1361 - _1232;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1258; _pv_s0_c_c++)
+           float  const _1438 = float_from_bits(0 /* 0 */);
+           float16  const _1439 = float16_ops::broadcast(_1438);
+           int32_t  const _1440 = _1346 * 7;
+           int32_t  const _1441 = _1440 + _1324;
+           int32_t  const _1442 = _1441 + 208;
+           float16_ops::store(_1439, _pv, _1442);
+          } // if _1323
+          int32_t  const _1443 = _1346 * 8;
+          int32_t  const _1444 = _1443 - _1314;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1340; _pv_s0_c_c++)
           {
-           float  const _1363 = float_from_bits(0 /* 0 */);
-           float16  const _1364 = float16_ops::broadcast(_1363);
-           int32_t  const _1365 = _pv_s0_c_c * 16;
-           int32_t  const _1366 = _1365 + _1362;
-           int32_t  const _1367 = _1366 + 272;
-           float16_ops::store(_1364, _pv, _1367);
+           float  const _1445 = float_from_bits(0 /* 0 */);
+           float16  const _1446 = float16_ops::broadcast(_1445);
+           int32_t  const _1447 = _pv_s0_c_c * 16;
+           int32_t  const _1448 = _1447 + _1444;
+           int32_t  const _1449 = _1448 + 272;
+           float16_ops::store(_1446, _pv, _1449);
           } // for _pv_s0_c_c
-          if (_1241)
+          if (_1323)
           {
-           float  const _1368 = float_from_bits(0 /* 0 */);
-           float16  const _1369 = float16_ops::broadcast(_1368);
-           int32_t  const _1370 = _1264 * 8;
-           int32_t  const _1371 = _1370 + _1242;
-           int32_t  const _1372 = _1371 + 240;
-           float16_ops::store(_1369, _pv, _1372);
-          } // if _1241
-          int32_t  const _1373 = _1264 * 9;
-          int32_t  const _1374 = _1373 - _1232;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1258; _pv_s0_c_c++)
+           float  const _1450 = float_from_bits(0 /* 0 */);
+           float16  const _1451 = float16_ops::broadcast(_1450);
+           int32_t  const _1452 = _1346 * 8;
+           int32_t  const _1453 = _1452 + _1324;
+           int32_t  const _1454 = _1453 + 240;
+           float16_ops::store(_1451, _pv, _1454);
+          } // if _1323
+          int32_t  const _1455 = _1346 * 9;
+          int32_t  const _1456 = _1455 - _1314;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1340; _pv_s0_c_c++)
           {
-           float  const _1375 = float_from_bits(0 /* 0 */);
-           float16  const _1376 = float16_ops::broadcast(_1375);
-           int32_t  const _1377 = _pv_s0_c_c * 16;
-           int32_t  const _1378 = _1377 + _1374;
-           int32_t  const _1379 = _1378 + 304;
-           float16_ops::store(_1376, _pv, _1379);
+           float  const _1457 = float_from_bits(0 /* 0 */);
+           float16  const _1458 = float16_ops::broadcast(_1457);
+           int32_t  const _1459 = _pv_s0_c_c * 16;
+           int32_t  const _1460 = _1459 + _1456;
+           int32_t  const _1461 = _1460 + 304;
+           float16_ops::store(_1458, _pv, _1461);
           } // for _pv_s0_c_c
-          if (_1241)
+          if (_1323)
           {
-           float  const _1380 = float_from_bits(0 /* 0 */);
-           float16  const _1381 = float16_ops::broadcast(_1380);
-           int32_t  const _1382 = _1264 * 9;
-           int32_t  const _1383 = _1382 + _1242;
-           int32_t  const _1384 = _1383 + 272;
-           float16_ops::store(_1381, _pv, _1384);
-          } // if _1241
-          int32_t  const _1385 = _1264 * 10;
-          int32_t  const _1386 = _1385 - _1232;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1258; _pv_s0_c_c++)
+           float  const _1462 = float_from_bits(0 /* 0 */);
+           float16  const _1463 = float16_ops::broadcast(_1462);
+           int32_t  const _1464 = _1346 * 9;
+           int32_t  const _1465 = _1464 + _1324;
+           int32_t  const _1466 = _1465 + 272;
+           float16_ops::store(_1463, _pv, _1466);
+          } // if _1323
+          int32_t  const _1467 = _1346 * 10;
+          int32_t  const _1468 = _1467 - _1314;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1340; _pv_s0_c_c++)
           {
-           float  const _1387 = float_from_bits(0 /* 0 */);
-           float16  const _1388 = float16_ops::broadcast(_1387);
-           int32_t  const _1389 = _pv_s0_c_c * 16;
-           int32_t  const _1390 = _1389 + _1386;
-           int32_t  const _1391 = _1390 + 336;
-           float16_ops::store(_1388, _pv, _1391);
+           float  const _1469 = float_from_bits(0 /* 0 */);
+           float16  const _1470 = float16_ops::broadcast(_1469);
+           int32_t  const _1471 = _pv_s0_c_c * 16;
+           int32_t  const _1472 = _1471 + _1468;
+           int32_t  const _1473 = _1472 + 336;
+           float16_ops::store(_1470, _pv, _1473);
           } // for _pv_s0_c_c
-          if (_1241)
+          if (_1323)
           {
-           float  const _1392 = float_from_bits(0 /* 0 */);
-           float16  const _1393 = float16_ops::broadcast(_1392);
-           int32_t  const _1394 = _1264 * 10;
-           int32_t  const _1395 = _1394 + _1242;
-           int32_t  const _1396 = _1395 + 304;
-           float16_ops::store(_1393, _pv, _1396);
-          } // if _1241
-          int32_t  const _1397 = _1264 * 11;
-          int32_t  const _1398 = _1397 - _1232;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1258; _pv_s0_c_c++)
+           float  const _1474 = float_from_bits(0 /* 0 */);
+           float16  const _1475 = float16_ops::broadcast(_1474);
+           int32_t  const _1476 = _1346 * 10;
+           int32_t  const _1477 = _1476 + _1324;
+           int32_t  const _1478 = _1477 + 304;
+           float16_ops::store(_1475, _pv, _1478);
+          } // if _1323
+          int32_t  const _1479 = _1346 * 11;
+          int32_t  const _1480 = _1479 - _1314;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1340; _pv_s0_c_c++)
           {
-           float  const _1399 = float_from_bits(0 /* 0 */);
-           float16  const _1400 = float16_ops::broadcast(_1399);
-           int32_t  const _1401 = _pv_s0_c_c * 16;
-           int32_t  const _1402 = _1401 + _1398;
-           int32_t  const _1403 = _1402 + 368;
-           float16_ops::store(_1400, _pv, _1403);
+           float  const _1481 = float_from_bits(0 /* 0 */);
+           float16  const _1482 = float16_ops::broadcast(_1481);
+           int32_t  const _1483 = _pv_s0_c_c * 16;
+           int32_t  const _1484 = _1483 + _1480;
+           int32_t  const _1485 = _1484 + 368;
+           float16_ops::store(_1482, _pv, _1485);
           } // for _pv_s0_c_c
-          if (_1241)
+          if (_1323)
           {
-           float  const _1404 = float_from_bits(0 /* 0 */);
-           float16  const _1405 = float16_ops::broadcast(_1404);
-           int32_t  const _1406 = _1264 * 11;
-           int32_t  const _1407 = _1406 + _1242;
-           int32_t  const _1408 = _1407 + 336;
-           float16_ops::store(_1405, _pv, _1408);
-          } // if _1241
-          int32_t  const _1409 = _1264 * 12;
-          int32_t  const _1410 = _1409 - _1232;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1258; _pv_s0_c_c++)
+           float  const _1486 = float_from_bits(0 /* 0 */);
+           float16  const _1487 = float16_ops::broadcast(_1486);
+           int32_t  const _1488 = _1346 * 11;
+           int32_t  const _1489 = _1488 + _1324;
+           int32_t  const _1490 = _1489 + 336;
+           float16_ops::store(_1487, _pv, _1490);
+          } // if _1323
+          int32_t  const _1491 = _1346 * 12;
+          int32_t  const _1492 = _1491 - _1314;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1340; _pv_s0_c_c++)
           {
-           float  const _1411 = float_from_bits(0 /* 0 */);
-           float16  const _1412 = float16_ops::broadcast(_1411);
-           int32_t  const _1413 = _pv_s0_c_c * 16;
-           int32_t  const _1414 = _1413 + _1410;
-           int32_t  const _1415 = _1414 + 400;
-           float16_ops::store(_1412, _pv, _1415);
+           float  const _1493 = float_from_bits(0 /* 0 */);
+           float16  const _1494 = float16_ops::broadcast(_1493);
+           int32_t  const _1495 = _pv_s0_c_c * 16;
+           int32_t  const _1496 = _1495 + _1492;
+           int32_t  const _1497 = _1496 + 400;
+           float16_ops::store(_1494, _pv, _1497);
           } // for _pv_s0_c_c
-          if (_1241)
+          if (_1323)
           {
-           float  const _1416 = float_from_bits(0 /* 0 */);
-           float16  const _1417 = float16_ops::broadcast(_1416);
-           int32_t  const _1418 = _1264 * 12;
-           int32_t  const _1419 = _1418 + _1242;
-           int32_t  const _1420 = _1419 + 368;
-           float16_ops::store(_1417, _pv, _1420);
-          } // if _1241
-          int32_t  const _1421 = _1264 * 13;
-          int32_t  const _1422 = _1421 - _1232;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1258; _pv_s0_c_c++)
+           float  const _1498 = float_from_bits(0 /* 0 */);
+           float16  const _1499 = float16_ops::broadcast(_1498);
+           int32_t  const _1500 = _1346 * 12;
+           int32_t  const _1501 = _1500 + _1324;
+           int32_t  const _1502 = _1501 + 368;
+           float16_ops::store(_1499, _pv, _1502);
+          } // if _1323
+          int32_t  const _1503 = _1346 * 13;
+          int32_t  const _1504 = _1503 - _1314;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1340; _pv_s0_c_c++)
           {
-           float  const _1423 = float_from_bits(0 /* 0 */);
-           float16  const _1424 = float16_ops::broadcast(_1423);
-           int32_t  const _1425 = _pv_s0_c_c * 16;
-           int32_t  const _1426 = _1425 + _1422;
-           int32_t  const _1427 = _1426 + 432;
-           float16_ops::store(_1424, _pv, _1427);
+           float  const _1505 = float_from_bits(0 /* 0 */);
+           float16  const _1506 = float16_ops::broadcast(_1505);
+           int32_t  const _1507 = _pv_s0_c_c * 16;
+           int32_t  const _1508 = _1507 + _1504;
+           int32_t  const _1509 = _1508 + 432;
+           float16_ops::store(_1506, _pv, _1509);
           } // for _pv_s0_c_c
-          if (_1241)
+          if (_1323)
           {
-           float  const _1428 = float_from_bits(0 /* 0 */);
-           float16  const _1429 = float16_ops::broadcast(_1428);
-           int32_t  const _1430 = _1264 * 13;
-           int32_t  const _1431 = _1430 + _1242;
-           int32_t  const _1432 = _1431 + 400;
-           float16_ops::store(_1429, _pv, _1432);
-          } // if _1241
-          int32_t  const _1433 = _1264 * 14;
-          int32_t  const _1434 = _1433 - _1232;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1258; _pv_s0_c_c++)
+           float  const _1510 = float_from_bits(0 /* 0 */);
+           float16  const _1511 = float16_ops::broadcast(_1510);
+           int32_t  const _1512 = _1346 * 13;
+           int32_t  const _1513 = _1512 + _1324;
+           int32_t  const _1514 = _1513 + 400;
+           float16_ops::store(_1511, _pv, _1514);
+          } // if _1323
+          int32_t  const _1515 = _1346 * 14;
+          int32_t  const _1516 = _1515 - _1314;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1340; _pv_s0_c_c++)
           {
-           float  const _1435 = float_from_bits(0 /* 0 */);
-           float16  const _1436 = float16_ops::broadcast(_1435);
-           int32_t  const _1437 = _pv_s0_c_c * 16;
-           int32_t  const _1438 = _1437 + _1434;
-           int32_t  const _1439 = _1438 + 464;
-           float16_ops::store(_1436, _pv, _1439);
+           float  const _1517 = float_from_bits(0 /* 0 */);
+           float16  const _1518 = float16_ops::broadcast(_1517);
+           int32_t  const _1519 = _pv_s0_c_c * 16;
+           int32_t  const _1520 = _1519 + _1516;
+           int32_t  const _1521 = _1520 + 464;
+           float16_ops::store(_1518, _pv, _1521);
           } // for _pv_s0_c_c
-          if (_1241)
+          if (_1323)
           {
-           float  const _1440 = float_from_bits(0 /* 0 */);
-           float16  const _1441 = float16_ops::broadcast(_1440);
-           int32_t  const _1442 = _1264 * 14;
-           int32_t  const _1443 = _1442 + _1242;
-           int32_t  const _1444 = _1443 + 432;
-           float16_ops::store(_1441, _pv, _1444);
-          } // if _1241
-          int32_t  const _1445 = _1264 * 15;
-          int32_t  const _1446 = _1445 - _1232;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1258; _pv_s0_c_c++)
+           float  const _1522 = float_from_bits(0 /* 0 */);
+           float16  const _1523 = float16_ops::broadcast(_1522);
+           int32_t  const _1524 = _1346 * 14;
+           int32_t  const _1525 = _1524 + _1324;
+           int32_t  const _1526 = _1525 + 432;
+           float16_ops::store(_1523, _pv, _1526);
+          } // if _1323
+          int32_t  const _1527 = _1346 * 15;
+          int32_t  const _1528 = _1527 - _1314;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1340; _pv_s0_c_c++)
           {
-           float  const _1447 = float_from_bits(0 /* 0 */);
-           float16  const _1448 = float16_ops::broadcast(_1447);
-           int32_t  const _1449 = _pv_s0_c_c * 16;
-           int32_t  const _1450 = _1449 + _1446;
-           int32_t  const _1451 = _1450 + 496;
-           float16_ops::store(_1448, _pv, _1451);
+           float  const _1529 = float_from_bits(0 /* 0 */);
+           float16  const _1530 = float16_ops::broadcast(_1529);
+           int32_t  const _1531 = _pv_s0_c_c * 16;
+           int32_t  const _1532 = _1531 + _1528;
+           int32_t  const _1533 = _1532 + 496;
+           float16_ops::store(_1530, _pv, _1533);
           } // for _pv_s0_c_c
-          if (_1241)
+          if (_1323)
           {
-           float  const _1452 = float_from_bits(0 /* 0 */);
-           float16  const _1453 = float16_ops::broadcast(_1452);
-           int32_t  const _1454 = _1264 * 15;
-           int32_t  const _1455 = _1454 + _1242;
-           int32_t  const _1456 = _1455 + 464;
-           float16_ops::store(_1453, _pv, _1456);
-          } // if _1241
-          int32_t  const _1457 = _1264 * 15;
-          int32_t  const _1458 = _1457 - _1232;
-          int32_t  const _1459 = _1264 * 14;
-          int32_t  const _1460 = _1459 - _1232;
-          int32_t  const _1461 = _1264 * 13;
-          int32_t  const _1462 = _1461 - _1232;
-          int32_t  const _1463 = _1264 * 12;
-          int32_t  const _1464 = _1463 - _1232;
-          int32_t  const _1465 = _1264 * 11;
-          int32_t  const _1466 = _1465 - _1232;
-          int32_t  const _1467 = _1264 * 10;
-          int32_t  const _1468 = _1467 - _1232;
-          int32_t  const _1469 = _1264 * 9;
-          int32_t  const _1470 = _1469 - _1232;
-          int32_t  const _1471 = _1264 * 8;
-          int32_t  const _1472 = _1471 - _1232;
-          int32_t  const _1473 = _1264 * 7;
-          int32_t  const _1474 = _1473 - _1232;
-          int32_t  const _1475 = _1264 * 6;
-          int32_t  const _1476 = _1475 - _1232;
-          int32_t  const _1477 = _1264 * 5;
-          int32_t  const _1478 = _1477 - _1232;
-          int32_t  const _1479 = _1264 * 4;
-          int32_t  const _1480 = _1479 - _1232;
-          int32_t  const _1481 = _1264 * 3;
-          int32_t  const _1482 = _1481 - _1232;
-          int32_t  const _1483 = _1264 * 2;
-          int32_t  const _1484 = _1483 - _1232;
-          int32_t  const _1485 = _1248 - _105;
-          for (int _pv_s1_c_co = 0; _pv_s1_c_co < 0 + _1257; _pv_s1_c_co++)
+           float  const _1534 = float_from_bits(0 /* 0 */);
+           float16  const _1535 = float16_ops::broadcast(_1534);
+           int32_t  const _1536 = _1346 * 15;
+           int32_t  const _1537 = _1536 + _1324;
+           int32_t  const _1538 = _1537 + 464;
+           float16_ops::store(_1535, _pv, _1538);
+          } // if _1323
+          int32_t  const _1539 = _1346 * 15;
+          int32_t  const _1540 = _1539 - _1314;
+          int32_t  const _1541 = _1346 * 14;
+          int32_t  const _1542 = _1541 - _1314;
+          int32_t  const _1543 = _1346 * 13;
+          int32_t  const _1544 = _1543 - _1314;
+          int32_t  const _1545 = _1346 * 12;
+          int32_t  const _1546 = _1545 - _1314;
+          int32_t  const _1547 = _1346 * 11;
+          int32_t  const _1548 = _1547 - _1314;
+          int32_t  const _1549 = _1346 * 10;
+          int32_t  const _1550 = _1549 - _1314;
+          int32_t  const _1551 = _1346 * 9;
+          int32_t  const _1552 = _1551 - _1314;
+          int32_t  const _1553 = _1346 * 8;
+          int32_t  const _1554 = _1553 - _1314;
+          int32_t  const _1555 = _1346 * 7;
+          int32_t  const _1556 = _1555 - _1314;
+          int32_t  const _1557 = _1346 * 6;
+          int32_t  const _1558 = _1557 - _1314;
+          int32_t  const _1559 = _1346 * 5;
+          int32_t  const _1560 = _1559 - _1314;
+          int32_t  const _1561 = _1346 * 4;
+          int32_t  const _1562 = _1561 - _1314;
+          int32_t  const _1563 = _1346 * 3;
+          int32_t  const _1564 = _1563 - _1314;
+          int32_t  const _1565 = _1346 * 2;
+          int32_t  const _1566 = _1565 - _1314;
+          int32_t  const _1567 = _1330 - _105;
+          for (int _pv_s1_c_co = 0; _pv_s1_c_co < 0 + _1339; _pv_s1_c_co++)
           {
-           int32_t  const _1486 = _pv_s1_c_co * 16;
-           int32_t  const _1487 = _1486 - _1232;
-           int32_t  const _1488 = _1458 + _1486;
-           int32_t  const _1489 = _1460 + _1486;
-           int32_t  const _1490 = _1462 + _1486;
-           int32_t  const _1491 = _1464 + _1486;
-           int32_t  const _1492 = _1466 + _1486;
-           int32_t  const _1493 = _1468 + _1486;
-           int32_t  const _1494 = _1470 + _1486;
-           int32_t  const _1495 = _1472 + _1486;
-           int32_t  const _1496 = _1474 + _1486;
-           int32_t  const _1497 = _1476 + _1486;
-           int32_t  const _1498 = _1478 + _1486;
-           int32_t  const _1499 = _1480 + _1486;
-           int32_t  const _1500 = _1482 + _1486;
-           int32_t  const _1501 = _1484 + _1486;
-           for (int _pv_s1_rk__x_rebased = 0; _pv_s1_rk__x_rebased < 0 + _1485; _pv_s1_rk__x_rebased++)
+           int32_t  const _1568 = _pv_s1_c_co * 16;
+           int32_t  const _1569 = _1568 - _1314;
+           int32_t  const _1570 = _1540 + _1568;
+           int32_t  const _1571 = _1542 + _1568;
+           int32_t  const _1572 = _1544 + _1568;
+           int32_t  const _1573 = _1546 + _1568;
+           int32_t  const _1574 = _1548 + _1568;
+           int32_t  const _1575 = _1550 + _1568;
+           int32_t  const _1576 = _1552 + _1568;
+           int32_t  const _1577 = _1554 + _1568;
+           int32_t  const _1578 = _1556 + _1568;
+           int32_t  const _1579 = _1558 + _1568;
+           int32_t  const _1580 = _1560 + _1568;
+           int32_t  const _1581 = _1562 + _1568;
+           int32_t  const _1582 = _1564 + _1568;
+           int32_t  const _1583 = _1566 + _1568;
+           for (int _pv_s1_rk__x_rebased = 0; _pv_s1_rk__x_rebased < 0 + _1567; _pv_s1_rk__x_rebased++)
            {
-            int32_t  const _1502 = _1487 + 16;
-            float16  const _1503 = float16_ops::load(_pv, _1502);
-            int32_t  const _1504 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1505 = _1504 * _attn_dv_pad;
-            int32_t  const _1506 = _1505 + _1486;
-            float16  const _1507 = float16_ops::load(_attn_v, _1506);
-            int32_t  const _1508 = _pv_s1_rk__x_rebased + _1265;
-            int32_t  const _1509 = _1508 * 2;
-            int32_t  const _1510 = _1509 + _partial_s0_ii_ig;
-            int32_t  const _1511 = _1510 * 16;
-            float  const _1512 = _probs[_1511];
-            float16  const _1513 = float16_ops::broadcast(_1512);
-            float16  const _1514 = _1507 * _1513;
-            float16  const _1515 = _1503 + _1514;
-            float16_ops::store(_1515, _pv, _1502);
-            int32_t  const _1516 = _1264 + _1487;
-            int32_t  const _1517 = _1516 + 48;
-            float16  const _1518 = float16_ops::load(_pv, _1517);
-            int32_t  const _1519 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1520 = _1519 * _attn_dv_pad;
-            int32_t  const _1521 = _1520 + _1486;
-            float16  const _1522 = float16_ops::load(_attn_v, _1521);
-            int32_t  const _1523 = _pv_s1_rk__x_rebased + _1265;
-            int32_t  const _1524 = _1523 * 2;
-            int32_t  const _1525 = _1524 + _partial_s0_ii_ig;
-            int32_t  const _1526 = _1525 * 16;
-            int32_t  const _1527 = _1526 + 1;
-            float  const _1528 = _probs[_1527];
-            float16  const _1529 = float16_ops::broadcast(_1528);
-            float16  const _1530 = _1522 * _1529;
-            float16  const _1531 = _1518 + _1530;
-            float16_ops::store(_1531, _pv, _1517);
-            int32_t  const _1532 = _1501 + 80;
-            float16  const _1533 = float16_ops::load(_pv, _1532);
-            int32_t  const _1534 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1535 = _1534 * _attn_dv_pad;
-            int32_t  const _1536 = _1535 + _1486;
-            float16  const _1537 = float16_ops::load(_attn_v, _1536);
-            int32_t  const _1538 = _pv_s1_rk__x_rebased + _1265;
-            int32_t  const _1539 = _1538 * 2;
-            int32_t  const _1540 = _1539 + _partial_s0_ii_ig;
-            int32_t  const _1541 = _1540 * 16;
-            int32_t  const _1542 = _1541 + 2;
-            float  const _1543 = _probs[_1542];
-            float16  const _1544 = float16_ops::broadcast(_1543);
-            float16  const _1545 = _1537 * _1544;
-            float16  const _1546 = _1533 + _1545;
-            float16_ops::store(_1546, _pv, _1532);
-            int32_t  const _1547 = _1500 + 112;
-            float16  const _1548 = float16_ops::load(_pv, _1547);
-            int32_t  const _1549 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1550 = _1549 * _attn_dv_pad;
-            int32_t  const _1551 = _1550 + _1486;
-            float16  const _1552 = float16_ops::load(_attn_v, _1551);
-            int32_t  const _1553 = _pv_s1_rk__x_rebased + _1265;
-            int32_t  const _1554 = _1553 * 2;
-            int32_t  const _1555 = _1554 + _partial_s0_ii_ig;
-            int32_t  const _1556 = _1555 * 16;
-            int32_t  const _1557 = _1556 + 3;
-            float  const _1558 = _probs[_1557];
-            float16  const _1559 = float16_ops::broadcast(_1558);
-            float16  const _1560 = _1552 * _1559;
-            float16  const _1561 = _1548 + _1560;
-            float16_ops::store(_1561, _pv, _1547);
-            int32_t  const _1562 = _1499 + 144;
-            float16  const _1563 = float16_ops::load(_pv, _1562);
-            int32_t  const _1564 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1565 = _1564 * _attn_dv_pad;
-            int32_t  const _1566 = _1565 + _1486;
-            float16  const _1567 = float16_ops::load(_attn_v, _1566);
-            int32_t  const _1568 = _pv_s1_rk__x_rebased + _1265;
-            int32_t  const _1569 = _1568 * 2;
-            int32_t  const _1570 = _1569 + _partial_s0_ii_ig;
-            int32_t  const _1571 = _1570 * 16;
-            int32_t  const _1572 = _1571 + 4;
-            float  const _1573 = _probs[_1572];
-            float16  const _1574 = float16_ops::broadcast(_1573);
-            float16  const _1575 = _1567 * _1574;
-            float16  const _1576 = _1563 + _1575;
-            float16_ops::store(_1576, _pv, _1562);
-            int32_t  const _1577 = _1498 + 176;
-            float16  const _1578 = float16_ops::load(_pv, _1577);
-            int32_t  const _1579 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1580 = _1579 * _attn_dv_pad;
-            int32_t  const _1581 = _1580 + _1486;
-            float16  const _1582 = float16_ops::load(_attn_v, _1581);
-            int32_t  const _1583 = _pv_s1_rk__x_rebased + _1265;
-            int32_t  const _1584 = _1583 * 2;
-            int32_t  const _1585 = _1584 + _partial_s0_ii_ig;
-            int32_t  const _1586 = _1585 * 16;
-            int32_t  const _1587 = _1586 + 5;
-            float  const _1588 = _probs[_1587];
-            float16  const _1589 = float16_ops::broadcast(_1588);
-            float16  const _1590 = _1582 * _1589;
-            float16  const _1591 = _1578 + _1590;
-            float16_ops::store(_1591, _pv, _1577);
-            int32_t  const _1592 = _1497 + 208;
-            float16  const _1593 = float16_ops::load(_pv, _1592);
-            int32_t  const _1594 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1595 = _1594 * _attn_dv_pad;
-            int32_t  const _1596 = _1595 + _1486;
-            float16  const _1597 = float16_ops::load(_attn_v, _1596);
-            int32_t  const _1598 = _pv_s1_rk__x_rebased + _1265;
-            int32_t  const _1599 = _1598 * 2;
-            int32_t  const _1600 = _1599 + _partial_s0_ii_ig;
-            int32_t  const _1601 = _1600 * 16;
-            int32_t  const _1602 = _1601 + 6;
-            float  const _1603 = _probs[_1602];
-            float16  const _1604 = float16_ops::broadcast(_1603);
-            float16  const _1605 = _1597 * _1604;
-            float16  const _1606 = _1593 + _1605;
-            float16_ops::store(_1606, _pv, _1592);
-            int32_t  const _1607 = _1496 + 240;
-            float16  const _1608 = float16_ops::load(_pv, _1607);
-            int32_t  const _1609 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1610 = _1609 * _attn_dv_pad;
-            int32_t  const _1611 = _1610 + _1486;
-            float16  const _1612 = float16_ops::load(_attn_v, _1611);
-            int32_t  const _1613 = _pv_s1_rk__x_rebased + _1265;
-            int32_t  const _1614 = _1613 * 2;
-            int32_t  const _1615 = _1614 + _partial_s0_ii_ig;
-            int32_t  const _1616 = _1615 * 16;
-            int32_t  const _1617 = _1616 + 7;
-            float  const _1618 = _probs[_1617];
-            float16  const _1619 = float16_ops::broadcast(_1618);
-            float16  const _1620 = _1612 * _1619;
-            float16  const _1621 = _1608 + _1620;
-            float16_ops::store(_1621, _pv, _1607);
-            int32_t  const _1622 = _1495 + 272;
-            float16  const _1623 = float16_ops::load(_pv, _1622);
-            int32_t  const _1624 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1625 = _1624 * _attn_dv_pad;
-            int32_t  const _1626 = _1625 + _1486;
-            float16  const _1627 = float16_ops::load(_attn_v, _1626);
-            int32_t  const _1628 = _pv_s1_rk__x_rebased + _1265;
-            int32_t  const _1629 = _1628 * 2;
-            int32_t  const _1630 = _1629 + _partial_s0_ii_ig;
-            int32_t  const _1631 = _1630 * 16;
-            int32_t  const _1632 = _1631 + 8;
-            float  const _1633 = _probs[_1632];
-            float16  const _1634 = float16_ops::broadcast(_1633);
-            float16  const _1635 = _1627 * _1634;
-            float16  const _1636 = _1623 + _1635;
-            float16_ops::store(_1636, _pv, _1622);
-            int32_t  const _1637 = _1494 + 304;
-            float16  const _1638 = float16_ops::load(_pv, _1637);
-            int32_t  const _1639 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1640 = _1639 * _attn_dv_pad;
-            int32_t  const _1641 = _1640 + _1486;
-            float16  const _1642 = float16_ops::load(_attn_v, _1641);
-            int32_t  const _1643 = _pv_s1_rk__x_rebased + _1265;
-            int32_t  const _1644 = _1643 * 2;
-            int32_t  const _1645 = _1644 + _partial_s0_ii_ig;
-            int32_t  const _1646 = _1645 * 16;
-            int32_t  const _1647 = _1646 + 9;
-            float  const _1648 = _probs[_1647];
-            float16  const _1649 = float16_ops::broadcast(_1648);
-            float16  const _1650 = _1642 * _1649;
-            float16  const _1651 = _1638 + _1650;
-            float16_ops::store(_1651, _pv, _1637);
-            int32_t  const _1652 = _1493 + 336;
-            float16  const _1653 = float16_ops::load(_pv, _1652);
-            int32_t  const _1654 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1655 = _1654 * _attn_dv_pad;
-            int32_t  const _1656 = _1655 + _1486;
-            float16  const _1657 = float16_ops::load(_attn_v, _1656);
-            int32_t  const _1658 = _pv_s1_rk__x_rebased + _1265;
-            int32_t  const _1659 = _1658 * 2;
-            int32_t  const _1660 = _1659 + _partial_s0_ii_ig;
-            int32_t  const _1661 = _1660 * 16;
-            int32_t  const _1662 = _1661 + 10;
-            float  const _1663 = _probs[_1662];
-            float16  const _1664 = float16_ops::broadcast(_1663);
-            float16  const _1665 = _1657 * _1664;
-            float16  const _1666 = _1653 + _1665;
-            float16_ops::store(_1666, _pv, _1652);
-            int32_t  const _1667 = _1492 + 368;
-            float16  const _1668 = float16_ops::load(_pv, _1667);
-            int32_t  const _1669 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1670 = _1669 * _attn_dv_pad;
-            int32_t  const _1671 = _1670 + _1486;
-            float16  const _1672 = float16_ops::load(_attn_v, _1671);
-            int32_t  const _1673 = _pv_s1_rk__x_rebased + _1265;
-            int32_t  const _1674 = _1673 * 2;
-            int32_t  const _1675 = _1674 + _partial_s0_ii_ig;
-            int32_t  const _1676 = _1675 * 16;
-            int32_t  const _1677 = _1676 + 11;
-            float  const _1678 = _probs[_1677];
-            float16  const _1679 = float16_ops::broadcast(_1678);
-            float16  const _1680 = _1672 * _1679;
-            float16  const _1681 = _1668 + _1680;
-            float16_ops::store(_1681, _pv, _1667);
-            int32_t  const _1682 = _1491 + 400;
-            float16  const _1683 = float16_ops::load(_pv, _1682);
-            int32_t  const _1684 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1685 = _1684 * _attn_dv_pad;
-            int32_t  const _1686 = _1685 + _1486;
-            float16  const _1687 = float16_ops::load(_attn_v, _1686);
-            int32_t  const _1688 = _pv_s1_rk__x_rebased + _1265;
-            int32_t  const _1689 = _1688 * 2;
-            int32_t  const _1690 = _1689 + _partial_s0_ii_ig;
-            int32_t  const _1691 = _1690 * 16;
-            int32_t  const _1692 = _1691 + 12;
-            float  const _1693 = _probs[_1692];
-            float16  const _1694 = float16_ops::broadcast(_1693);
-            float16  const _1695 = _1687 * _1694;
-            float16  const _1696 = _1683 + _1695;
-            float16_ops::store(_1696, _pv, _1682);
-            int32_t  const _1697 = _1490 + 432;
-            float16  const _1698 = float16_ops::load(_pv, _1697);
-            int32_t  const _1699 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1700 = _1699 * _attn_dv_pad;
-            int32_t  const _1701 = _1700 + _1486;
-            float16  const _1702 = float16_ops::load(_attn_v, _1701);
-            int32_t  const _1703 = _pv_s1_rk__x_rebased + _1265;
-            int32_t  const _1704 = _1703 * 2;
-            int32_t  const _1705 = _1704 + _partial_s0_ii_ig;
-            int32_t  const _1706 = _1705 * 16;
-            int32_t  const _1707 = _1706 + 13;
-            float  const _1708 = _probs[_1707];
-            float16  const _1709 = float16_ops::broadcast(_1708);
-            float16  const _1710 = _1702 * _1709;
-            float16  const _1711 = _1698 + _1710;
-            float16_ops::store(_1711, _pv, _1697);
-            int32_t  const _1712 = _1489 + 464;
-            float16  const _1713 = float16_ops::load(_pv, _1712);
-            int32_t  const _1714 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1715 = _1714 * _attn_dv_pad;
-            int32_t  const _1716 = _1715 + _1486;
-            float16  const _1717 = float16_ops::load(_attn_v, _1716);
-            int32_t  const _1718 = _pv_s1_rk__x_rebased + _1265;
-            int32_t  const _1719 = _1718 * 2;
-            int32_t  const _1720 = _1719 + _partial_s0_ii_ig;
-            int32_t  const _1721 = _1720 * 16;
-            int32_t  const _1722 = _1721 + 14;
-            float  const _1723 = _probs[_1722];
-            float16  const _1724 = float16_ops::broadcast(_1723);
-            float16  const _1725 = _1717 * _1724;
-            float16  const _1726 = _1713 + _1725;
-            float16_ops::store(_1726, _pv, _1712);
-            int32_t  const _1727 = _1488 + 496;
-            float16  const _1728 = float16_ops::load(_pv, _1727);
-            int32_t  const _1729 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1730 = _1729 * _attn_dv_pad;
-            int32_t  const _1731 = _1730 + _1486;
-            float16  const _1732 = float16_ops::load(_attn_v, _1731);
-            int32_t  const _1733 = _pv_s1_rk__x_rebased + _1265;
-            int32_t  const _1734 = _1733 * 2;
-            int32_t  const _1735 = _1734 + _partial_s0_ii_ig;
-            int32_t  const _1736 = _1735 * 16;
-            int32_t  const _1737 = _1736 + 15;
-            float  const _1738 = _probs[_1737];
-            float16  const _1739 = float16_ops::broadcast(_1738);
-            float16  const _1740 = _1732 * _1739;
-            float16  const _1741 = _1728 + _1740;
-            float16_ops::store(_1741, _pv, _1727);
+            int32_t  const _1584 = _1569 + 16;
+            float16  const _1585 = float16_ops::load(_pv, _1584);
+            int32_t  const _1586 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1587 = _1586 * _attn_dv_pad;
+            int32_t  const _1588 = _1587 + _1568;
+            float16  const _1589 = float16_ops::load(_attn_v, _1588);
+            int32_t  const _1590 = _pv_s1_rk__x_rebased + _1347;
+            int32_t  const _1591 = _1590 * 2;
+            int32_t  const _1592 = _1591 + _partial_s0_ii_ig;
+            int32_t  const _1593 = _1592 * 16;
+            float  const _1594 = _probs[_1593];
+            float16  const _1595 = float16_ops::broadcast(_1594);
+            float16  const _1596 = _1589 * _1595;
+            float16  const _1597 = _1585 + _1596;
+            float16_ops::store(_1597, _pv, _1584);
+            int32_t  const _1598 = _1346 + _1569;
+            int32_t  const _1599 = _1598 + 48;
+            float16  const _1600 = float16_ops::load(_pv, _1599);
+            int32_t  const _1601 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1602 = _1601 * _attn_dv_pad;
+            int32_t  const _1603 = _1602 + _1568;
+            float16  const _1604 = float16_ops::load(_attn_v, _1603);
+            int32_t  const _1605 = _pv_s1_rk__x_rebased + _1347;
+            int32_t  const _1606 = _1605 * 2;
+            int32_t  const _1607 = _1606 + _partial_s0_ii_ig;
+            int32_t  const _1608 = _1607 * 16;
+            int32_t  const _1609 = _1608 + 1;
+            float  const _1610 = _probs[_1609];
+            float16  const _1611 = float16_ops::broadcast(_1610);
+            float16  const _1612 = _1604 * _1611;
+            float16  const _1613 = _1600 + _1612;
+            float16_ops::store(_1613, _pv, _1599);
+            int32_t  const _1614 = _1583 + 80;
+            float16  const _1615 = float16_ops::load(_pv, _1614);
+            int32_t  const _1616 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1617 = _1616 * _attn_dv_pad;
+            int32_t  const _1618 = _1617 + _1568;
+            float16  const _1619 = float16_ops::load(_attn_v, _1618);
+            int32_t  const _1620 = _pv_s1_rk__x_rebased + _1347;
+            int32_t  const _1621 = _1620 * 2;
+            int32_t  const _1622 = _1621 + _partial_s0_ii_ig;
+            int32_t  const _1623 = _1622 * 16;
+            int32_t  const _1624 = _1623 + 2;
+            float  const _1625 = _probs[_1624];
+            float16  const _1626 = float16_ops::broadcast(_1625);
+            float16  const _1627 = _1619 * _1626;
+            float16  const _1628 = _1615 + _1627;
+            float16_ops::store(_1628, _pv, _1614);
+            int32_t  const _1629 = _1582 + 112;
+            float16  const _1630 = float16_ops::load(_pv, _1629);
+            int32_t  const _1631 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1632 = _1631 * _attn_dv_pad;
+            int32_t  const _1633 = _1632 + _1568;
+            float16  const _1634 = float16_ops::load(_attn_v, _1633);
+            int32_t  const _1635 = _pv_s1_rk__x_rebased + _1347;
+            int32_t  const _1636 = _1635 * 2;
+            int32_t  const _1637 = _1636 + _partial_s0_ii_ig;
+            int32_t  const _1638 = _1637 * 16;
+            int32_t  const _1639 = _1638 + 3;
+            float  const _1640 = _probs[_1639];
+            float16  const _1641 = float16_ops::broadcast(_1640);
+            float16  const _1642 = _1634 * _1641;
+            float16  const _1643 = _1630 + _1642;
+            float16_ops::store(_1643, _pv, _1629);
+            int32_t  const _1644 = _1581 + 144;
+            float16  const _1645 = float16_ops::load(_pv, _1644);
+            int32_t  const _1646 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1647 = _1646 * _attn_dv_pad;
+            int32_t  const _1648 = _1647 + _1568;
+            float16  const _1649 = float16_ops::load(_attn_v, _1648);
+            int32_t  const _1650 = _pv_s1_rk__x_rebased + _1347;
+            int32_t  const _1651 = _1650 * 2;
+            int32_t  const _1652 = _1651 + _partial_s0_ii_ig;
+            int32_t  const _1653 = _1652 * 16;
+            int32_t  const _1654 = _1653 + 4;
+            float  const _1655 = _probs[_1654];
+            float16  const _1656 = float16_ops::broadcast(_1655);
+            float16  const _1657 = _1649 * _1656;
+            float16  const _1658 = _1645 + _1657;
+            float16_ops::store(_1658, _pv, _1644);
+            int32_t  const _1659 = _1580 + 176;
+            float16  const _1660 = float16_ops::load(_pv, _1659);
+            int32_t  const _1661 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1662 = _1661 * _attn_dv_pad;
+            int32_t  const _1663 = _1662 + _1568;
+            float16  const _1664 = float16_ops::load(_attn_v, _1663);
+            int32_t  const _1665 = _pv_s1_rk__x_rebased + _1347;
+            int32_t  const _1666 = _1665 * 2;
+            int32_t  const _1667 = _1666 + _partial_s0_ii_ig;
+            int32_t  const _1668 = _1667 * 16;
+            int32_t  const _1669 = _1668 + 5;
+            float  const _1670 = _probs[_1669];
+            float16  const _1671 = float16_ops::broadcast(_1670);
+            float16  const _1672 = _1664 * _1671;
+            float16  const _1673 = _1660 + _1672;
+            float16_ops::store(_1673, _pv, _1659);
+            int32_t  const _1674 = _1579 + 208;
+            float16  const _1675 = float16_ops::load(_pv, _1674);
+            int32_t  const _1676 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1677 = _1676 * _attn_dv_pad;
+            int32_t  const _1678 = _1677 + _1568;
+            float16  const _1679 = float16_ops::load(_attn_v, _1678);
+            int32_t  const _1680 = _pv_s1_rk__x_rebased + _1347;
+            int32_t  const _1681 = _1680 * 2;
+            int32_t  const _1682 = _1681 + _partial_s0_ii_ig;
+            int32_t  const _1683 = _1682 * 16;
+            int32_t  const _1684 = _1683 + 6;
+            float  const _1685 = _probs[_1684];
+            float16  const _1686 = float16_ops::broadcast(_1685);
+            float16  const _1687 = _1679 * _1686;
+            float16  const _1688 = _1675 + _1687;
+            float16_ops::store(_1688, _pv, _1674);
+            int32_t  const _1689 = _1578 + 240;
+            float16  const _1690 = float16_ops::load(_pv, _1689);
+            int32_t  const _1691 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1692 = _1691 * _attn_dv_pad;
+            int32_t  const _1693 = _1692 + _1568;
+            float16  const _1694 = float16_ops::load(_attn_v, _1693);
+            int32_t  const _1695 = _pv_s1_rk__x_rebased + _1347;
+            int32_t  const _1696 = _1695 * 2;
+            int32_t  const _1697 = _1696 + _partial_s0_ii_ig;
+            int32_t  const _1698 = _1697 * 16;
+            int32_t  const _1699 = _1698 + 7;
+            float  const _1700 = _probs[_1699];
+            float16  const _1701 = float16_ops::broadcast(_1700);
+            float16  const _1702 = _1694 * _1701;
+            float16  const _1703 = _1690 + _1702;
+            float16_ops::store(_1703, _pv, _1689);
+            int32_t  const _1704 = _1577 + 272;
+            float16  const _1705 = float16_ops::load(_pv, _1704);
+            int32_t  const _1706 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1707 = _1706 * _attn_dv_pad;
+            int32_t  const _1708 = _1707 + _1568;
+            float16  const _1709 = float16_ops::load(_attn_v, _1708);
+            int32_t  const _1710 = _pv_s1_rk__x_rebased + _1347;
+            int32_t  const _1711 = _1710 * 2;
+            int32_t  const _1712 = _1711 + _partial_s0_ii_ig;
+            int32_t  const _1713 = _1712 * 16;
+            int32_t  const _1714 = _1713 + 8;
+            float  const _1715 = _probs[_1714];
+            float16  const _1716 = float16_ops::broadcast(_1715);
+            float16  const _1717 = _1709 * _1716;
+            float16  const _1718 = _1705 + _1717;
+            float16_ops::store(_1718, _pv, _1704);
+            int32_t  const _1719 = _1576 + 304;
+            float16  const _1720 = float16_ops::load(_pv, _1719);
+            int32_t  const _1721 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1722 = _1721 * _attn_dv_pad;
+            int32_t  const _1723 = _1722 + _1568;
+            float16  const _1724 = float16_ops::load(_attn_v, _1723);
+            int32_t  const _1725 = _pv_s1_rk__x_rebased + _1347;
+            int32_t  const _1726 = _1725 * 2;
+            int32_t  const _1727 = _1726 + _partial_s0_ii_ig;
+            int32_t  const _1728 = _1727 * 16;
+            int32_t  const _1729 = _1728 + 9;
+            float  const _1730 = _probs[_1729];
+            float16  const _1731 = float16_ops::broadcast(_1730);
+            float16  const _1732 = _1724 * _1731;
+            float16  const _1733 = _1720 + _1732;
+            float16_ops::store(_1733, _pv, _1719);
+            int32_t  const _1734 = _1575 + 336;
+            float16  const _1735 = float16_ops::load(_pv, _1734);
+            int32_t  const _1736 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1737 = _1736 * _attn_dv_pad;
+            int32_t  const _1738 = _1737 + _1568;
+            float16  const _1739 = float16_ops::load(_attn_v, _1738);
+            int32_t  const _1740 = _pv_s1_rk__x_rebased + _1347;
+            int32_t  const _1741 = _1740 * 2;
+            int32_t  const _1742 = _1741 + _partial_s0_ii_ig;
+            int32_t  const _1743 = _1742 * 16;
+            int32_t  const _1744 = _1743 + 10;
+            float  const _1745 = _probs[_1744];
+            float16  const _1746 = float16_ops::broadcast(_1745);
+            float16  const _1747 = _1739 * _1746;
+            float16  const _1748 = _1735 + _1747;
+            float16_ops::store(_1748, _pv, _1734);
+            int32_t  const _1749 = _1574 + 368;
+            float16  const _1750 = float16_ops::load(_pv, _1749);
+            int32_t  const _1751 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1752 = _1751 * _attn_dv_pad;
+            int32_t  const _1753 = _1752 + _1568;
+            float16  const _1754 = float16_ops::load(_attn_v, _1753);
+            int32_t  const _1755 = _pv_s1_rk__x_rebased + _1347;
+            int32_t  const _1756 = _1755 * 2;
+            int32_t  const _1757 = _1756 + _partial_s0_ii_ig;
+            int32_t  const _1758 = _1757 * 16;
+            int32_t  const _1759 = _1758 + 11;
+            float  const _1760 = _probs[_1759];
+            float16  const _1761 = float16_ops::broadcast(_1760);
+            float16  const _1762 = _1754 * _1761;
+            float16  const _1763 = _1750 + _1762;
+            float16_ops::store(_1763, _pv, _1749);
+            int32_t  const _1764 = _1573 + 400;
+            float16  const _1765 = float16_ops::load(_pv, _1764);
+            int32_t  const _1766 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1767 = _1766 * _attn_dv_pad;
+            int32_t  const _1768 = _1767 + _1568;
+            float16  const _1769 = float16_ops::load(_attn_v, _1768);
+            int32_t  const _1770 = _pv_s1_rk__x_rebased + _1347;
+            int32_t  const _1771 = _1770 * 2;
+            int32_t  const _1772 = _1771 + _partial_s0_ii_ig;
+            int32_t  const _1773 = _1772 * 16;
+            int32_t  const _1774 = _1773 + 12;
+            float  const _1775 = _probs[_1774];
+            float16  const _1776 = float16_ops::broadcast(_1775);
+            float16  const _1777 = _1769 * _1776;
+            float16  const _1778 = _1765 + _1777;
+            float16_ops::store(_1778, _pv, _1764);
+            int32_t  const _1779 = _1572 + 432;
+            float16  const _1780 = float16_ops::load(_pv, _1779);
+            int32_t  const _1781 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1782 = _1781 * _attn_dv_pad;
+            int32_t  const _1783 = _1782 + _1568;
+            float16  const _1784 = float16_ops::load(_attn_v, _1783);
+            int32_t  const _1785 = _pv_s1_rk__x_rebased + _1347;
+            int32_t  const _1786 = _1785 * 2;
+            int32_t  const _1787 = _1786 + _partial_s0_ii_ig;
+            int32_t  const _1788 = _1787 * 16;
+            int32_t  const _1789 = _1788 + 13;
+            float  const _1790 = _probs[_1789];
+            float16  const _1791 = float16_ops::broadcast(_1790);
+            float16  const _1792 = _1784 * _1791;
+            float16  const _1793 = _1780 + _1792;
+            float16_ops::store(_1793, _pv, _1779);
+            int32_t  const _1794 = _1571 + 464;
+            float16  const _1795 = float16_ops::load(_pv, _1794);
+            int32_t  const _1796 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1797 = _1796 * _attn_dv_pad;
+            int32_t  const _1798 = _1797 + _1568;
+            float16  const _1799 = float16_ops::load(_attn_v, _1798);
+            int32_t  const _1800 = _pv_s1_rk__x_rebased + _1347;
+            int32_t  const _1801 = _1800 * 2;
+            int32_t  const _1802 = _1801 + _partial_s0_ii_ig;
+            int32_t  const _1803 = _1802 * 16;
+            int32_t  const _1804 = _1803 + 14;
+            float  const _1805 = _probs[_1804];
+            float16  const _1806 = float16_ops::broadcast(_1805);
+            float16  const _1807 = _1799 * _1806;
+            float16  const _1808 = _1795 + _1807;
+            float16_ops::store(_1808, _pv, _1794);
+            int32_t  const _1809 = _1570 + 496;
+            float16  const _1810 = float16_ops::load(_pv, _1809);
+            int32_t  const _1811 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1812 = _1811 * _attn_dv_pad;
+            int32_t  const _1813 = _1812 + _1568;
+            float16  const _1814 = float16_ops::load(_attn_v, _1813);
+            int32_t  const _1815 = _pv_s1_rk__x_rebased + _1347;
+            int32_t  const _1816 = _1815 * 2;
+            int32_t  const _1817 = _1816 + _partial_s0_ii_ig;
+            int32_t  const _1818 = _1817 * 16;
+            int32_t  const _1819 = _1818 + 15;
+            float  const _1820 = _probs[_1819];
+            float16  const _1821 = float16_ops::broadcast(_1820);
+            float16  const _1822 = _1814 * _1821;
+            float16  const _1823 = _1810 + _1822;
+            float16_ops::store(_1823, _pv, _1809);
            } // for _pv_s1_rk__x_rebased
           } // for _pv_s1_c_co
           // consume pv
-          int32_t  const _1742 = ::halide_cpp_max(_1251, _1253);
-          int32_t  const _1743 = _partial_s0_ii_ig * 16;
+          int32_t  const _1824 = ::halide_cpp_max(_1333, _1335);
+          int32_t  const _1825 = _partial_s0_ii_ig * 16;
           for (int _partial_s0_ii_ir = 0; _partial_s0_ii_ir < 0 + 16; _partial_s0_ii_ir++)
           {
-           int32_t  const _1744 = _partial_s0_ii_ir + _1743;
-           int32_t  const _1745 = _attn_dv_pad + 16;
-           int32_t  const _1746 = _1744 * _1745;
-           int32_t  const _1747 = _1264 + 32;
-           int32_t  const _1748 = _1747 * _partial_s0_ii_ir;
-           int32_t  const _1749 = _1748 - _1232;
-           for (int _partial_s0_c_c = 0; _partial_s0_c_c < 0 + _1258; _partial_s0_c_c++)
+           int32_t  const _1826 = _partial_s0_ii_ir + _1825;
+           int32_t  const _1827 = _attn_dv_pad + 16;
+           int32_t  const _1828 = _1826 * _1827;
+           int32_t  const _1829 = _1346 + 32;
+           int32_t  const _1830 = _1829 * _partial_s0_ii_ir;
+           int32_t  const _1831 = _1830 - _1314;
+           for (int _partial_s0_c_c = 0; _partial_s0_c_c < 0 + _1340; _partial_s0_c_c++)
            {
-            int32_t  const _1750 = _partial_s0_c_c * 16;
-            int32_t  const _1751 = _1750 + _1749;
-            int32_t  const _1752 = _1751 + 16;
-            float16  const _1753 = float16_ops::load(_pv, _1752);
-            int32_t  const _1754 = _1750 + _1746;
-            float16_ops::store(_1753, _partial, _1754);
+            int32_t  const _1832 = _partial_s0_c_c * 16;
+            int32_t  const _1833 = _1832 + _1831;
+            int32_t  const _1834 = _1833 + 16;
+            float16  const _1835 = float16_ops::load(_pv, _1834);
+            int32_t  const _1836 = _1832 + _1828;
+            float16_ops::store(_1835, _partial, _1836);
            } // for _partial_s0_c_c
-           int32_t  const _1755 = ::halide_cpp_min(_1260, _1742);
-           int32_t  const _1756 = ::halide_cpp_max(_1755, _1251);
-           int32_t  const _1757 = _1756 + 1024;
-           int32_t  const _1758 = ::halide_cpp_min(_1757, _1742);
-           float  const _1759 = reinterpret<float>(_1758);
-           int32_t  const _1760 = _1264 + 32;
-           int32_t  const _1761 = _1760 * _partial_s0_ii_ir;
-           int32_t  const _1762 = _1761 - _1232;
-           int32_t  const _1763 = _partial_s0_ii_ir + _1743;
-           for (int _partial_s0_c_c_rebased = 0; _partial_s0_c_c_rebased < 0 + _1255; _partial_s0_c_c_rebased++)
+           int32_t  const _1837 = ::halide_cpp_min(_1342, _1824);
+           int32_t  const _1838 = ::halide_cpp_max(_1837, _1333);
+           int32_t  const _1839 = _1838 + 1024;
+           int32_t  const _1840 = ::halide_cpp_min(_1839, _1824);
+           float  const _1841 = reinterpret<float>(_1840);
+           int32_t  const _1842 = _1346 + 32;
+           int32_t  const _1843 = _1842 * _partial_s0_ii_ir;
+           int32_t  const _1844 = _1843 - _1314;
+           int32_t  const _1845 = _partial_s0_ii_ir + _1825;
+           for (int _partial_s0_c_c_rebased = 0; _partial_s0_c_c_rebased < 0 + _1337; _partial_s0_c_c_rebased++)
            {
-            int32_t  const _1764 = _partial_s0_c_c_rebased + _1258;
-            int32_t  const _1765 = _1764 * 16;
-            int32_t  const _1766 = ::halide_cpp_min(_1765, _attn_dv_pad);
-            int32_t  const _1767 = _1766 - _attn_dv_pad;
-            int32x16_t  const _1768 = int32x16_t_ops::ramp(_1766, 1);
-            int32_t  const _1769 = _attn_dv_pad + -1;
-            int32x16_t  const _1770 = int32x16_t_ops::broadcast(_1769);
-            int32x16_t  const _1771 = int32x16_t_ops::min(_1768, _1770);
-            int32_t  const _1772 = _1762 + 16;
-            int32x16_t  const _1773 = int32x16_t_ops::broadcast(_1772);
-            int32x16_t  const _1774 = _1771 + _1773;
-            float16  const _1775 = float16_ops::load_gather(_pv, _1774);
-            float  const _1776 = _row_max[_1763];
-            float16  const _1777 = float16_ops::broadcast(_1776);
-            float  const _1778 = _row_sum[_1763];
-            float16  const _1779 = float16_ops::broadcast(_1778);
-            float16  const _1780 = float16_ops::broadcast(_1759);
-            float  const _1781 = reinterpret<float>(_1742);
-            float16  const _1782 = float16_ops::broadcast(_1781);
-            int32_t  const _1783 = _1767 + -2;
-            int32x16_t  const _1784 = int32x16_t_ops::ramp(_1783, 1);
-            int32x16_t  const _1785 = int32x16_t_ops::broadcast(0);
-            uint8x16_t  const _1786 = int32x16_t_ops::eq(_1784, _1785);
-            float16  const _1787 = float16_ops::select(_1786, _1780, _1782);
-            int32_t  const _1788 = _1767 + -1;
-            int32x16_t  const _1789 = int32x16_t_ops::ramp(_1788, 1);
-            uint8x16_t  const _1790 = int32x16_t_ops::eq(_1789, _1785);
-            float16  const _1791 = float16_ops::select(_1790, _1779, _1787);
-            int32x16_t  const _1792 = int32x16_t_ops::ramp(_1767, 1);
-            uint8x16_t  const _1793 = int32x16_t_ops::eq(_1792, _1785);
-            float16  const _1794 = float16_ops::select(_1793, _1777, _1791);
-            int32x16_t  const _1795 = int32x16_t_ops::broadcast(_attn_dv_pad);
-            uint8x16_t  const _1796 = int32x16_t_ops::lt(_1768, _1795);
-            float16  const _1797 = float16_ops::select(_1796, _1775, _1794);
-            int32_t  const _1798 = _attn_dv_pad + 16;
-            int32_t  const _1799 = _1798 * _1763;
-            int32_t  const _1800 = _1799 + _1766;
-            float16_ops::store(_1797, _partial, _1800);
+            int32_t  const _1846 = _partial_s0_c_c_rebased + _1340;
+            int32_t  const _1847 = _1846 * 16;
+            int32_t  const _1848 = ::halide_cpp_min(_1847, _attn_dv_pad);
+            int32_t  const _1849 = _1848 - _attn_dv_pad;
+            int32x16_t  const _1850 = int32x16_t_ops::ramp(_1848, 1);
+            int32_t  const _1851 = _attn_dv_pad + -1;
+            int32x16_t  const _1852 = int32x16_t_ops::broadcast(_1851);
+            int32x16_t  const _1853 = int32x16_t_ops::min(_1850, _1852);
+            int32_t  const _1854 = _1844 + 16;
+            int32x16_t  const _1855 = int32x16_t_ops::broadcast(_1854);
+            int32x16_t  const _1856 = _1853 + _1855;
+            float16  const _1857 = float16_ops::load_gather(_pv, _1856);
+            float  const _1858 = _row_max[_1845];
+            float16  const _1859 = float16_ops::broadcast(_1858);
+            float  const _1860 = _row_sum[_1845];
+            float16  const _1861 = float16_ops::broadcast(_1860);
+            float16  const _1862 = float16_ops::broadcast(_1841);
+            float  const _1863 = reinterpret<float>(_1824);
+            float16  const _1864 = float16_ops::broadcast(_1863);
+            int32_t  const _1865 = _1849 + -2;
+            int32x16_t  const _1866 = int32x16_t_ops::ramp(_1865, 1);
+            int32x16_t  const _1867 = int32x16_t_ops::broadcast(0);
+            uint8x16_t  const _1868 = int32x16_t_ops::eq(_1866, _1867);
+            float16  const _1869 = float16_ops::select(_1868, _1862, _1864);
+            int32_t  const _1870 = _1849 + -1;
+            int32x16_t  const _1871 = int32x16_t_ops::ramp(_1870, 1);
+            uint8x16_t  const _1872 = int32x16_t_ops::eq(_1871, _1867);
+            float16  const _1873 = float16_ops::select(_1872, _1861, _1869);
+            int32x16_t  const _1874 = int32x16_t_ops::ramp(_1849, 1);
+            uint8x16_t  const _1875 = int32x16_t_ops::eq(_1874, _1867);
+            float16  const _1876 = float16_ops::select(_1875, _1859, _1873);
+            int32x16_t  const _1877 = int32x16_t_ops::broadcast(_attn_dv_pad);
+            uint8x16_t  const _1878 = int32x16_t_ops::lt(_1850, _1877);
+            float16  const _1879 = float16_ops::select(_1878, _1857, _1876);
+            int32_t  const _1880 = _attn_dv_pad + 16;
+            int32_t  const _1881 = _1880 * _1845;
+            int32_t  const _1882 = _1881 + _1848;
+            float16_ops::store(_1879, _partial, _1882);
            } // for _partial_s0_c_c_rebased
           } // for _partial_s0_ii_ir
           _pv_free.free();
@@ -5864,33 +5946,33 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
         _probs_free.free();
         // produce attn_out
         // consume partial
-        int32_t  const _1801 = _attn_dv_pad & 15;
-        bool  const _1802 = _1801 != 0;
-        int32_t  const _1803 = _attn_dv_pad >> 4;
+        int32_t  const _1883 = _attn_dv_pad & 15;
+        bool  const _1884 = _1883 != 0;
+        int32_t  const _1885 = _attn_dv_pad >> 4;
         for (int _attn_out_s0_ii = 0; _attn_out_s0_ii < 0 + 32; _attn_out_s0_ii++)
         {
-         int32_t  const _1804 = _attn_dv_pad + 16;
-         int32_t  const _1805 = _1804 * _attn_out_s0_ii;
-         int32_t  const _1806 = _attn_out_s0_ii * _59;
-         int32_t  const _1807 = _1803 + 1;
-         for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + _1807; _attn_out_s0_c_c++)
+         int32_t  const _1886 = _attn_dv_pad + 16;
+         int32_t  const _1887 = _1886 * _attn_out_s0_ii;
+         int32_t  const _1888 = _attn_out_s0_ii * _59;
+         int32_t  const _1889 = _1885 + 1;
+         for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + _1889; _attn_out_s0_c_c++)
          {
-          int32_t  const _1808 = _attn_out_s0_c_c * 16;
-          int32_t  const _1809 = _1808 + _1805;
-          float16  const _1810 = float16_ops::load(_partial, _1809);
-          int32_t  const _1811 = _1808 + _1806;
-          float16_ops::store(_1810, _attn_out, _1811);
+          int32_t  const _1890 = _attn_out_s0_c_c * 16;
+          int32_t  const _1891 = _1890 + _1887;
+          float16  const _1892 = float16_ops::load(_partial, _1891);
+          int32_t  const _1893 = _1890 + _1888;
+          float16_ops::store(_1892, _attn_out, _1893);
          } // for _attn_out_s0_c_c
-         if (_1802)
+         if (_1884)
          {
-          int32_t  const _1812 = _attn_dv_pad + 16;
-          int32_t  const _1813 = _1812 * _attn_out_s0_ii;
-          int32_t  const _1814 = _1813 + _attn_dv_pad;
-          float16  const _1815 = float16_ops::load(_partial, _1814);
-          int32_t  const _1816 = _attn_out_s0_ii * _59;
-          int32_t  const _1817 = _1816 + _attn_dv_pad;
-          float16_ops::store(_1815, _attn_out, _1817);
-         } // if _1802
+          int32_t  const _1894 = _attn_dv_pad + 16;
+          int32_t  const _1895 = _1894 * _attn_out_s0_ii;
+          int32_t  const _1896 = _1895 + _attn_dv_pad;
+          float16  const _1897 = float16_ops::load(_partial, _1896);
+          int32_t  const _1898 = _attn_out_s0_ii * _59;
+          int32_t  const _1899 = _1898 + _attn_dv_pad;
+          float16_ops::store(_1897, _attn_out, _1899);
+         } // if _1884
         } // for _attn_out_s0_ii
         _partial_free.free();
        } // alloc _partial
@@ -6710,9 +6792,11 @@ struct TaskScratch {
         row_max[size_t(r)] = m, row_sum[size_t(r)] = l;
         continue;
       }
-      if (!(l > 0.0f)) continue;  // the chunk masks the whole row
+      if (l == 0.0f) continue;  // the chunk masks the whole row (a NaN sum goes on: NaN must reach Out)
       float old_max = row_max[size_t(r)], new_max = m > old_max ? m : old_max;
-      float keep = exp2f(old_max - new_max), take = exp2f(m - new_max);
+      // Equal maxima keep their weights: inf - inf would be NaN when both are +Inf.
+      float keep = old_max == new_max ? 1.0f : exp2f(old_max - new_max);
+      float take = m == new_max ? 1.0f : exp2f(m - new_max);
       for (int64_t c = 0; c < cols; ++c) a[c] = a[c] * keep + part[c] * take;
       row_max[size_t(r)] = new_max, row_sum[size_t(r)] = row_sum[size_t(r)] * keep + l * take;
     }
@@ -6930,12 +7014,14 @@ extern "C" __attribute__((visibility("default"))) int attn_alibi_softcap(const a
     }
   };
   // Out = P·V / sum and LSE of one finished row, in the caller's layout and type; a row that no key
-  // reached is Out 0, LSE -inf. `pv` is unnormalized, `max` in log2 units.
+  // reached is Out 0, LSE -inf; a NaN sum (a NaN score) gives NaN. `pv` is unnormalized, `max` in
+  // log2 units.
   auto write_row = [&](int64_t b, int64_t hr, int64_t qr, const float* pv, float max, float sum) {
-    float inv = sum > 0.0f ? 1.0f / sum : 0.0f;
+    const bool reached = sum != 0.0f;
+    float inv = reached ? 1.0f / sum : 0.0f;
     char* dst = out_base + b * ob + hr * oh + qr * ol;
-    for (int64_t c = 0; c < Dv; ++c) write_io(dst + c * esize, sum > 0.0f ? pv[c] * inv : 0.0f);
-    if (lse_base) lse_base[b * lb + hr * lh + qr * ll] = sum > 0.0f ? max * 0.693147180559945309f + logf(sum) : -INFINITY;
+    for (int64_t c = 0; c < Dv; ++c) write_io(dst + c * esize, reached ? pv[c] * inv : 0.0f);
+    if (lse_base) lse_base[b * lb + hr * lh + qr * ll] = reached ? max * 0.693147180559945309f + logf(sum) : -INFINITY;
   };
   // Split-KV: with fewer tasks than threads (decoding), each task's keys are cut into `splits`
   // shares of whole key blocks, at least one chunk each, computed as jobs of their own; each
@@ -7038,7 +7124,7 @@ extern "C" __attribute__((visibility("default"))) int attn_alibi_softcap(const a
         continue;
       }
       float* slot = partial.data() + ((task * splits + part) * kTileQ + r) * slot_floats;
-      if (sum > 0.0f)
+      if (sum != 0.0f)
         memcpy(slot, pv, size_t(Dv_pad) * 4);
       else
         memset(slot, 0, size_t(Dv_pad) * 4);  // a share with no allowed key

@@ -3212,49 +3212,49 @@ public:
     static Mask logical_or(const Vec a, const Vec b) {
         using T = typename NativeVectorComparisonType<ElementType>::type;
         const NativeVector<T, Lanes> r = a || b;
-        return NativeVectorOps<uint8_t, Lanes>::convert_from(r);
+        return NativeVectorOps<uint8_t, Lanes>::convert_from(r) & uint8_t(1);  // lanes 0 or 1
     }
 
     static Mask logical_and(const Vec a, const Vec b) {
         using T = typename NativeVectorComparisonType<ElementType>::type;
         const NativeVector<T, Lanes> r = a && b;
-        return NativeVectorOps<uint8_t, Lanes>::convert_from(r);
+        return NativeVectorOps<uint8_t, Lanes>::convert_from(r) & uint8_t(1);  // lanes 0 or 1
     }
 
     static Mask lt(const Vec a, const Vec b) {
         using T = typename NativeVectorComparisonType<ElementType>::type;
         const NativeVector<T, Lanes> r = a < b;
-        return NativeVectorOps<uint8_t, Lanes>::convert_from(r);
+        return NativeVectorOps<uint8_t, Lanes>::convert_from(r) & uint8_t(1);  // lanes 0 or 1
     }
 
     static Mask le(const Vec a, const Vec b) {
         using T = typename NativeVectorComparisonType<ElementType>::type;
         const NativeVector<T, Lanes> r = a <= b;
-        return NativeVectorOps<uint8_t, Lanes>::convert_from(r);
+        return NativeVectorOps<uint8_t, Lanes>::convert_from(r) & uint8_t(1);  // lanes 0 or 1
     }
 
     static Mask gt(const Vec a, const Vec b) {
         using T = typename NativeVectorComparisonType<ElementType>::type;
         const NativeVector<T, Lanes> r = a > b;
-        return NativeVectorOps<uint8_t, Lanes>::convert_from(r);
+        return NativeVectorOps<uint8_t, Lanes>::convert_from(r) & uint8_t(1);  // lanes 0 or 1
     }
 
     static Mask ge(const Vec a, const Vec b) {
         using T = typename NativeVectorComparisonType<ElementType>::type;
         const NativeVector<T, Lanes> r = a >= b;
-        return NativeVectorOps<uint8_t, Lanes>::convert_from(r);
+        return NativeVectorOps<uint8_t, Lanes>::convert_from(r) & uint8_t(1);  // lanes 0 or 1
     }
 
     static Mask eq(const Vec a, const Vec b) {
         using T = typename NativeVectorComparisonType<ElementType>::type;
         const NativeVector<T, Lanes> r = a == b;
-        return NativeVectorOps<uint8_t, Lanes>::convert_from(r);
+        return NativeVectorOps<uint8_t, Lanes>::convert_from(r) & uint8_t(1);  // lanes 0 or 1
     }
 
     static Mask ne(const Vec a, const Vec b) {
         using T = typename NativeVectorComparisonType<ElementType>::type;
         const NativeVector<T, Lanes> r = a != b;
-        return NativeVectorOps<uint8_t, Lanes>::convert_from(r);
+        return NativeVectorOps<uint8_t, Lanes>::convert_from(r) & uint8_t(1);  // lanes 0 or 1
     }
 };
 
@@ -4344,252 +4344,308 @@ int attn_causal64_pipeline(void const *__user_context, struct halide_buffer_t *_
     int32_t  const _643 = _attn_tile * 32;
     for (int _masked_s0_j_rebased = 0; _masked_s0_j_rebased < 0 + _350; _masked_s0_j_rebased++)
     {
-     int32_t  const _644 = _masked_s0_j_rebased * 32;
-     float16  const _645 = float16_ops::load(_scores, _644);
-     float16  const _646 = float16_ops::broadcast(neg_inf_f32());
-     float  const _647 = float_from_bits(0 /* 0 */);
-     float16  const _648 = float16_ops::broadcast(_647);
-     int32x16_t  const _649 = int32x16_t_ops::ramp(_643, _attn_q_step);
-     int32_t  const _650 = _masked_s0_j_rebased + _639;
-     int32x16_t  const _651 = int32x16_t_ops::broadcast(_650);
-     uint8x16_t  const _652 = int32x16_t_ops::lt(_649, _651);
-     float16  const _653 = float16_ops::select(_652, _646, _648);
-     float16  const _654 = _645 + _653;
-     float16_ops::store(_654, _masked, _644);
-     int32_t  const _655 = _masked_s0_j_rebased * 32;
-     int32_t  const _656 = _655 + 16;
-     float16  const _657 = float16_ops::load(_scores, _656);
-     float16  const _658 = float16_ops::broadcast(neg_inf_f32());
-     float  const _659 = float_from_bits(0 /* 0 */);
-     float16  const _660 = float16_ops::broadcast(_659);
-     int32x16_t  const _661 = int32x16_t_ops::ramp(_642, _attn_q_step);
-     int32_t  const _662 = _masked_s0_j_rebased + _639;
-     int32x16_t  const _663 = int32x16_t_ops::broadcast(_662);
-     uint8x16_t  const _664 = int32x16_t_ops::lt(_661, _663);
-     float16  const _665 = float16_ops::select(_664, _658, _660);
-     float16  const _666 = _657 + _665;
-     float16_ops::store(_666, _masked, _656);
+     uint32_t  const _644 = (uint32_t)(0ull);
+     uint32x16_t  const _645 = uint32x16_t_ops::broadcast(_644);
+     uint32_t  const _646 = (uint32_t)(4294967295ull);
+     uint32x16_t  const _647 = uint32x16_t_ops::broadcast(_646);
+     int32x16_t  const _648 = int32x16_t_ops::ramp(_643, _attn_q_step);
+     int32_t  const _649 = _masked_s0_j_rebased + _639;
+     int32x16_t  const _650 = int32x16_t_ops::broadcast(_649);
+     uint8x16_t  const _651 = int32x16_t_ops::lt(_648, _650);
+     uint32x16_t  const _652 = uint32x16_t_ops::select(_651, _645, _647);
+     int32_t  const _653 = _masked_s0_j_rebased * 32;
+     float16  const _654 = float16_ops::load(_scores, _653);
+     uint32x16_t  const _655 = reinterpret<uint32x16_t>(_654);
+     uint32x16_t  const _656 = _655 & _652;
+     uint32_t  const _657 = (uint32_t)(4286578688ull);
+     uint32x16_t  const _658 = uint32x16_t_ops::broadcast(_657);
+     uint32x16_t  const _659 = ~_652;
+     uint32x16_t  const _660 = _658 & _659;
+     uint32x16_t  const _661 = _656 | _660;
+     float16  const _662 = reinterpret<float16>(_661);
+     float16_ops::store(_662, _masked, _653);
+     uint32_t  const _663 = (uint32_t)(0ull);
+     uint32x16_t  const _664 = uint32x16_t_ops::broadcast(_663);
+     uint32_t  const _665 = (uint32_t)(4294967295ull);
+     uint32x16_t  const _666 = uint32x16_t_ops::broadcast(_665);
+     int32x16_t  const _667 = int32x16_t_ops::ramp(_642, _attn_q_step);
+     int32_t  const _668 = _masked_s0_j_rebased + _639;
+     int32x16_t  const _669 = int32x16_t_ops::broadcast(_668);
+     uint8x16_t  const _670 = int32x16_t_ops::lt(_667, _669);
+     uint32x16_t  const _671 = uint32x16_t_ops::select(_670, _664, _666);
+     int32_t  const _672 = _masked_s0_j_rebased * 32;
+     int32_t  const _673 = _672 + 16;
+     float16  const _674 = float16_ops::load(_scores, _673);
+     uint32x16_t  const _675 = reinterpret<uint32x16_t>(_674);
+     uint32x16_t  const _676 = _675 & _671;
+     uint32_t  const _677 = (uint32_t)(4286578688ull);
+     uint32x16_t  const _678 = uint32x16_t_ops::broadcast(_677);
+     uint32x16_t  const _679 = ~_671;
+     uint32x16_t  const _680 = _678 & _679;
+     uint32x16_t  const _681 = _676 | _680;
+     float16  const _682 = reinterpret<float16>(_681);
+     float16_ops::store(_682, _masked, _673);
     } // for _masked_s0_j_rebased
     _scores_free.free();
     {
      float _row_max[32];
-     int32_t  const _667 = ::halide_cpp_max(_74, 0);
-     int32_t  const _668 = _77 - _667;
+     int32_t  const _683 = ::halide_cpp_max(_74, 0);
+     int32_t  const _684 = _77 - _683;
      // produce row_max
      for (int _row_max_s0_ii_ii = 0; _row_max_s0_ii_ii < 0 + 2; _row_max_s0_ii_ii++)
      {
-      float16  const _669 = float16_ops::broadcast(neg_inf_f32());
-      int32_t  const _670 = _row_max_s0_ii_ii * 16;
-      float16_ops::store(_669, _row_max, _670);
+      float16  const _685 = float16_ops::broadcast(neg_inf_f32());
+      int32_t  const _686 = _row_max_s0_ii_ii * 16;
+      float16_ops::store(_685, _row_max, _686);
      } // for _row_max_s0_ii_ii
      // consume masked
-     for (int _row_max_s1_rk__x_rebased = 0; _row_max_s1_rk__x_rebased < 0 + _668; _row_max_s1_rk__x_rebased++)
+     for (int _row_max_s1_rk__x_rebased = 0; _row_max_s1_rk__x_rebased < 0 + _684; _row_max_s1_rk__x_rebased++)
      {
-      float16  const _671 = float16_ops::load(_row_max, 0);
-      int32_t  const _672 = _row_max_s1_rk__x_rebased * 32;
-      float16  const _673 = float16_ops::load(_masked, _672);
-      float16  const _674 = float16_ops::max(_671, _673);
-      float16_ops::store(_674, _row_max, 0);
-      float16  const _675 = float16_ops::load(_row_max, 16);
-      int32_t  const _676 = _row_max_s1_rk__x_rebased * 32;
-      int32_t  const _677 = _676 + 16;
-      float16  const _678 = float16_ops::load(_masked, _677);
-      float16  const _679 = float16_ops::max(_675, _678);
-      float16_ops::store(_679, _row_max, 16);
+      float16  const _687 = float16_ops::load(_row_max, 0);
+      int32_t  const _688 = _row_max_s1_rk__x_rebased * 32;
+      float16  const _689 = float16_ops::load(_masked, _688);
+      float16  const _690 = float16_ops::max(_687, _689);
+      float16_ops::store(_690, _row_max, 0);
+      float16  const _691 = float16_ops::load(_row_max, 16);
+      int32_t  const _692 = _row_max_s1_rk__x_rebased * 32;
+      int32_t  const _693 = _692 + 16;
+      float16  const _694 = float16_ops::load(_masked, _693);
+      float16  const _695 = float16_ops::max(_691, _694);
+      float16_ops::store(_695, _row_max, 16);
      } // for _row_max_s1_rk__x_rebased
-     int32_t  const _680 = ::halide_cpp_max(_74, 0);
-     int32_t  const _681 = ::halide_cpp_min(_680, _94);
-     int32_t  const _682 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
-     int32_t  const _683 = _682 + 7;
-     int32_t  const _684 = _683 >> 3;
-     int32_t  const _685 = _attn_tile * 4;
-     int32_t  const _686 = _685 + 4;
-     int32_t  const _687 = ::halide_cpp_min(_684, _686);
-     int32_t  const _688 = _attn_kv_lo >> 3;
-     int32_t  const _689 = ::halide_cpp_max(_687, _688);
-     int32_t  const _690 = ::halide_cpp_max(_689, 0);
-     int32_t  const _691 = _690 * 8;
-     int32_t  const _692 = ::halide_cpp_min(_691, _attn_lk);
-     int32_t  const _693 = _attn_chunk_lo >> 3;
-     int32_t  const _694 = _693 * 8;
-     int32_t  const _695 = ::halide_cpp_min(_694, _692);
-     int32_t  const _696 = ::halide_cpp_max(_688, 0);
-     int32_t  const _697 = _696 * 8;
-     int32_t  const _698 = ::halide_cpp_min(_697, _attn_lk);
-     int32_t  const _699 = ::halide_cpp_max(_695, _698);
-     int32_t  const _700 = _699 + 1024;
-     int32_t  const _701 = ::halide_cpp_min(_700, _692);
-     int32_t  const _702 = ::halide_cpp_max(_701, _77);
-     int32_t  const _703 = ::halide_cpp_min(_680, _699);
-     int32_t  const _704 = _702 - _703;
+     int32_t  const _696 = ::halide_cpp_max(_74, 0);
+     int32_t  const _697 = ::halide_cpp_min(_696, _94);
+     int32_t  const _698 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
+     int32_t  const _699 = _698 + 7;
+     int32_t  const _700 = _699 >> 3;
+     int32_t  const _701 = _attn_tile * 4;
+     int32_t  const _702 = _701 + 4;
+     int32_t  const _703 = ::halide_cpp_min(_700, _702);
+     int32_t  const _704 = _attn_kv_lo >> 3;
+     int32_t  const _705 = ::halide_cpp_max(_703, _704);
+     int32_t  const _706 = ::halide_cpp_max(_705, 0);
+     int32_t  const _707 = _706 * 8;
+     int32_t  const _708 = ::halide_cpp_min(_707, _attn_lk);
+     int32_t  const _709 = _attn_chunk_lo >> 3;
+     int32_t  const _710 = _709 * 8;
+     int32_t  const _711 = ::halide_cpp_min(_710, _708);
+     int32_t  const _712 = ::halide_cpp_max(_704, 0);
+     int32_t  const _713 = _712 * 8;
+     int32_t  const _714 = ::halide_cpp_min(_713, _attn_lk);
+     int32_t  const _715 = ::halide_cpp_max(_711, _714);
+     int32_t  const _716 = _715 + 1024;
+     int32_t  const _717 = ::halide_cpp_min(_716, _708);
+     int32_t  const _718 = ::halide_cpp_max(_717, _77);
+     int32_t  const _719 = ::halide_cpp_min(_696, _715);
+     int32_t  const _720 = _718 - _719;
      {
-      int64_t  const _705 = _704;
-      int64_t  const _706 = _705 * 32;
-      if ((_706 > ((int64_t(1) << 31) - 1)) || ((_706 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+      int64_t  const _721 = _720;
+      int64_t  const _722 = _721 * 32;
+      if ((_722 > ((int64_t(1) << 31) - 1)) || ((_722 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
       {
        attn_causal64_rt_error(_ucon, "32-bit signed overflow computing size of allocation probs\n");
        return -1;
       } // overflow test probs
-      int64_t  const _707 = _706;
-      float *_probs = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_707);
+      int64_t  const _723 = _722;
+      float *_probs = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_723);
       if (!_probs)
       {
-       int32_t  const _708 = attn_causal64_rt_error_out_of_memory(_ucon);
-       return _708;
+       int32_t  const _724 = attn_causal64_rt_error_out_of_memory(_ucon);
+       return _724;
       }
       HalideFreeHelper _probs_free(_ucon, _probs, attn_causal64_rt_free);
-      int32_t  const _709 = ::halide_cpp_max(_74, 0);
-      int32_t  const _710 = _77 - _709;
+      int32_t  const _725 = ::halide_cpp_max(_74, 0);
+      int32_t  const _726 = _77 - _725;
       // produce probs
       // consume row_max
       // consume masked
-      int32_t  const _711 = _709 - _681;
-      for (int _probs_s0_j_rebased = 0; _probs_s0_j_rebased < 0 + _710; _probs_s0_j_rebased++)
+      int32_t  const _727 = _725 - _697;
+      for (int _probs_s0_j_rebased = 0; _probs_s0_j_rebased < 0 + _726; _probs_s0_j_rebased++)
       {
-       float16  const _712 = float16_ops::load(_row_max, 0);
-       int32_t  const _713 = _probs_s0_j_rebased * 32;
-       float16  const _714 = float16_ops::load(_masked, _713);
-       float  const _715 = float_from_bits(0 /* 0 */);
-       float16  const _716 = float16_ops::broadcast(_715);
-       float16  const _717 = float16_ops::broadcast(neg_inf_f32());
-       uint8x16_t  const _718 = float16_ops::eq(_712, _717);
-       float16  const _719 = float16_ops::select(_718, _716, _712);
-       float16  const _720 = _714 - _719;
-       float16  const _721 = float16_ops::min(_720, _716);
-       float  const _722 = float_from_bits(3271426048 /* -127 */);
-       float16  const _723 = float16_ops::broadcast(_722);
-       float16  const _724 = float16_ops::max(_721, _723);
-       float  const _725 = float_from_bits(1124007936 /* 127.5 */);
-       float16  const _726 = float16_ops::broadcast(_725);
-       float16  const _727 = _724 + _726;
-       int32x16_t  const _728 = int32x16_t_ops::convert_from<float16>(_727);
-       int32x16_t  const _729 = int32x16_t_ops::broadcast(-127);
-       int32x16_t  const _730 = _728 + _729;
-       float16  const _731 = float16_ops::convert_from<int32x16_t>(_730);
-       float16  const _732 = _724 - _731;
-       uint32_t  const _733 = (uint32_t)(23ull);
-       uint32x16_t  const _734 = uint32x16_t_ops::broadcast(_733);
-       int32x16_t  const _735 = _728 << _734;
-       float16  const _736 = reinterpret<float16>(_735);
-       float  const _737 = float_from_bits(958452607 /* 0.000153376 */);
-       float16  const _738 = float16_ops::broadcast(_737);
-       float16  const _739 = _732 * _738;
-       float  const _740 = float_from_bits(984588920 /* 0.00133999 */);
-       float16  const _741 = float16_ops::broadcast(_740);
-       float16  const _742 = _739 + _741;
-       float16  const _743 = _742 * _732;
-       float  const _744 = float_from_bits(1008572159 /* 0.00961852 */);
-       float16  const _745 = float16_ops::broadcast(_744);
-       float16  const _746 = _743 + _745;
-       float16  const _747 = _746 * _732;
-       float  const _748 = float_from_bits(1029920619 /* 0.0555033 */);
-       float16  const _749 = float16_ops::broadcast(_748);
-       float16  const _750 = _747 + _749;
-       float16  const _751 = _750 * _732;
-       float  const _752 = float_from_bits(1047920109 /* 0.240226 */);
-       float16  const _753 = float16_ops::broadcast(_752);
-       float16  const _754 = _751 + _753;
-       float16  const _755 = _754 * _732;
-       float  const _756 = float_from_bits(1060205080 /* 0.693147 */);
-       float16  const _757 = float16_ops::broadcast(_756);
-       float16  const _758 = _755 + _757;
-       float16  const _759 = _758 * _732;
-       float  const _760 = float_from_bits(1065353216 /* 1 */);
-       float16  const _761 = float16_ops::broadcast(_760);
-       float16  const _762 = _759 + _761;
-       float16  const _763 = _736 * _762;
-       int32_t  const _764 = _probs_s0_j_rebased + _711;
-       int32_t  const _765 = _764 * 32;
-       float16_ops::store(_763, _probs, _765);
-       float16  const _766 = float16_ops::load(_row_max, 16);
-       int32_t  const _767 = _probs_s0_j_rebased * 32;
-       int32_t  const _768 = _767 + 16;
-       float16  const _769 = float16_ops::load(_masked, _768);
-       float  const _770 = float_from_bits(0 /* 0 */);
-       float16  const _771 = float16_ops::broadcast(_770);
-       float16  const _772 = float16_ops::broadcast(neg_inf_f32());
-       uint8x16_t  const _773 = float16_ops::eq(_766, _772);
-       float16  const _774 = float16_ops::select(_773, _771, _766);
-       float16  const _775 = _769 - _774;
-       float16  const _776 = float16_ops::min(_775, _771);
-       float  const _777 = float_from_bits(3271426048 /* -127 */);
+       float16  const _728 = float16_ops::load(_row_max, 0);
+       int32_t  const _729 = _probs_s0_j_rebased * 32;
+       float16  const _730 = float16_ops::load(_masked, _729);
+       float  const _731 = float_from_bits(0 /* 0 */);
+       float16  const _732 = float16_ops::broadcast(_731);
+       float  const _733 = float_from_bits(2139095039 /* 3.40282e+38 */);
+       float16  const _734 = float16_ops::broadcast(_733);
+       float16  const _735 = float16_ops::broadcast(inf_f32());
+       uint8x16_t  const _736 = float16_ops::eq(_728, _735);
+       float16  const _737 = float16_ops::select(_736, _734, _728);
+       float16  const _738 = float16_ops::broadcast(neg_inf_f32());
+       uint8x16_t  const _739 = float16_ops::eq(_728, _738);
+       float16  const _740 = float16_ops::select(_739, _732, _737);
+       float16  const _741 = _730 - _740;
+       float16  const _742 = float16_ops::min(_741, _732);
+       float  const _743 = float_from_bits(3271426048 /* -127 */);
+       float16  const _744 = float16_ops::broadcast(_743);
+       float16  const _745 = float16_ops::max(_742, _744);
+       float  const _746 = float_from_bits(1124007936 /* 127.5 */);
+       float16  const _747 = float16_ops::broadcast(_746);
+       float16  const _748 = _745 + _747;
+       int32x16_t  const _749 = int32x16_t_ops::convert_from<float16>(_748);
+       int32x16_t  const _750 = int32x16_t_ops::broadcast(-127);
+       int32x16_t  const _751 = _749 + _750;
+       float16  const _752 = float16_ops::convert_from<int32x16_t>(_751);
+       float16  const _753 = _745 - _752;
+       uint32_t  const _754 = (uint32_t)(23ull);
+       uint32x16_t  const _755 = uint32x16_t_ops::broadcast(_754);
+       int32x16_t  const _756 = _749 << _755;
+       float16  const _757 = reinterpret<float16>(_756);
+       float  const _758 = float_from_bits(958452607 /* 0.000153376 */);
+       float16  const _759 = float16_ops::broadcast(_758);
+       float16  const _760 = _753 * _759;
+       float  const _761 = float_from_bits(984588920 /* 0.00133999 */);
+       float16  const _762 = float16_ops::broadcast(_761);
+       float16  const _763 = _760 + _762;
+       float16  const _764 = _763 * _753;
+       float  const _765 = float_from_bits(1008572159 /* 0.00961852 */);
+       float16  const _766 = float16_ops::broadcast(_765);
+       float16  const _767 = _764 + _766;
+       float16  const _768 = _767 * _753;
+       float  const _769 = float_from_bits(1029920619 /* 0.0555033 */);
+       float16  const _770 = float16_ops::broadcast(_769);
+       float16  const _771 = _768 + _770;
+       float16  const _772 = _771 * _753;
+       float  const _773 = float_from_bits(1047920109 /* 0.240226 */);
+       float16  const _774 = float16_ops::broadcast(_773);
+       float16  const _775 = _772 + _774;
+       float16  const _776 = _775 * _753;
+       float  const _777 = float_from_bits(1060205080 /* 0.693147 */);
        float16  const _778 = float16_ops::broadcast(_777);
-       float16  const _779 = float16_ops::max(_776, _778);
-       float  const _780 = float_from_bits(1124007936 /* 127.5 */);
-       float16  const _781 = float16_ops::broadcast(_780);
-       float16  const _782 = _779 + _781;
-       int32x16_t  const _783 = int32x16_t_ops::convert_from<float16>(_782);
-       int32x16_t  const _784 = int32x16_t_ops::broadcast(-127);
-       int32x16_t  const _785 = _783 + _784;
-       float16  const _786 = float16_ops::convert_from<int32x16_t>(_785);
-       float16  const _787 = _779 - _786;
-       uint32_t  const _788 = (uint32_t)(23ull);
+       float16  const _779 = _776 + _778;
+       float16  const _780 = _779 * _753;
+       float  const _781 = float_from_bits(1065353216 /* 1 */);
+       float16  const _782 = float16_ops::broadcast(_781);
+       float16  const _783 = _780 + _782;
+       float16  const _784 = _757 * _783;
+       uint32x16_t  const _785 = reinterpret<uint32x16_t>(_784);
+       uint32_t  const _786 = (uint32_t)(2143289344ull);
+       uint32x16_t  const _787 = uint32x16_t_ops::broadcast(_786);
+       uint32_t  const _788 = (uint32_t)(0ull);
        uint32x16_t  const _789 = uint32x16_t_ops::broadcast(_788);
-       int32x16_t  const _790 = _783 << _789;
-       float16  const _791 = reinterpret<float16>(_790);
-       float  const _792 = float_from_bits(958452607 /* 0.000153376 */);
-       float16  const _793 = float16_ops::broadcast(_792);
-       float16  const _794 = _787 * _793;
-       float  const _795 = float_from_bits(984588920 /* 0.00133999 */);
-       float16  const _796 = float16_ops::broadcast(_795);
-       float16  const _797 = _794 + _796;
-       float16  const _798 = _797 * _787;
-       float  const _799 = float_from_bits(1008572159 /* 0.00961852 */);
-       float16  const _800 = float16_ops::broadcast(_799);
-       float16  const _801 = _798 + _800;
-       float16  const _802 = _801 * _787;
-       float  const _803 = float_from_bits(1029920619 /* 0.0555033 */);
-       float16  const _804 = float16_ops::broadcast(_803);
-       float16  const _805 = _802 + _804;
-       float16  const _806 = _805 * _787;
-       float  const _807 = float_from_bits(1047920109 /* 0.240226 */);
-       float16  const _808 = float16_ops::broadcast(_807);
-       float16  const _809 = _806 + _808;
-       float16  const _810 = _809 * _787;
-       float  const _811 = float_from_bits(1060205080 /* 0.693147 */);
-       float16  const _812 = float16_ops::broadcast(_811);
-       float16  const _813 = _810 + _812;
-       float16  const _814 = _813 * _787;
-       float  const _815 = float_from_bits(1065353216 /* 1 */);
-       float16  const _816 = float16_ops::broadcast(_815);
-       float16  const _817 = _814 + _816;
-       float16  const _818 = _791 * _817;
-       int32_t  const _819 = _probs_s0_j_rebased + _711;
-       int32_t  const _820 = _819 * 32;
-       int32_t  const _821 = _820 + 16;
-       float16_ops::store(_818, _probs, _821);
+       uint32_t  const _790 = (uint32_t)(2139095040ull);
+       uint32x16_t  const _791 = uint32x16_t_ops::broadcast(_790);
+       uint32x16_t  const _792 = reinterpret<uint32x16_t>(_741);
+       uint32_t  const _793 = (uint32_t)(2147483647ull);
+       uint32x16_t  const _794 = uint32x16_t_ops::broadcast(_793);
+       uint32x16_t  const _795 = _792 & _794;
+       uint8x16_t  const _796 = uint32x16_t_ops::lt(_791, _795);
+       uint32x16_t  const _797 = uint32x16_t_ops::select(_796, _787, _789);
+       uint32x16_t  const _798 = _785 | _797;
+       float16  const _799 = reinterpret<float16>(_798);
+       int32_t  const _800 = _probs_s0_j_rebased + _727;
+       int32_t  const _801 = _800 * 32;
+       float16_ops::store(_799, _probs, _801);
+       float16  const _802 = float16_ops::load(_row_max, 16);
+       int32_t  const _803 = _probs_s0_j_rebased * 32;
+       int32_t  const _804 = _803 + 16;
+       float16  const _805 = float16_ops::load(_masked, _804);
+       float  const _806 = float_from_bits(0 /* 0 */);
+       float16  const _807 = float16_ops::broadcast(_806);
+       float  const _808 = float_from_bits(2139095039 /* 3.40282e+38 */);
+       float16  const _809 = float16_ops::broadcast(_808);
+       float16  const _810 = float16_ops::broadcast(inf_f32());
+       uint8x16_t  const _811 = float16_ops::eq(_802, _810);
+       float16  const _812 = float16_ops::select(_811, _809, _802);
+       float16  const _813 = float16_ops::broadcast(neg_inf_f32());
+       uint8x16_t  const _814 = float16_ops::eq(_802, _813);
+       float16  const _815 = float16_ops::select(_814, _807, _812);
+       float16  const _816 = _805 - _815;
+       float16  const _817 = float16_ops::min(_816, _807);
+       float  const _818 = float_from_bits(3271426048 /* -127 */);
+       float16  const _819 = float16_ops::broadcast(_818);
+       float16  const _820 = float16_ops::max(_817, _819);
+       float  const _821 = float_from_bits(1124007936 /* 127.5 */);
+       float16  const _822 = float16_ops::broadcast(_821);
+       float16  const _823 = _820 + _822;
+       int32x16_t  const _824 = int32x16_t_ops::convert_from<float16>(_823);
+       int32x16_t  const _825 = int32x16_t_ops::broadcast(-127);
+       int32x16_t  const _826 = _824 + _825;
+       float16  const _827 = float16_ops::convert_from<int32x16_t>(_826);
+       float16  const _828 = _820 - _827;
+       uint32_t  const _829 = (uint32_t)(23ull);
+       uint32x16_t  const _830 = uint32x16_t_ops::broadcast(_829);
+       int32x16_t  const _831 = _824 << _830;
+       float16  const _832 = reinterpret<float16>(_831);
+       float  const _833 = float_from_bits(958452607 /* 0.000153376 */);
+       float16  const _834 = float16_ops::broadcast(_833);
+       float16  const _835 = _828 * _834;
+       float  const _836 = float_from_bits(984588920 /* 0.00133999 */);
+       float16  const _837 = float16_ops::broadcast(_836);
+       float16  const _838 = _835 + _837;
+       float16  const _839 = _838 * _828;
+       float  const _840 = float_from_bits(1008572159 /* 0.00961852 */);
+       float16  const _841 = float16_ops::broadcast(_840);
+       float16  const _842 = _839 + _841;
+       float16  const _843 = _842 * _828;
+       float  const _844 = float_from_bits(1029920619 /* 0.0555033 */);
+       float16  const _845 = float16_ops::broadcast(_844);
+       float16  const _846 = _843 + _845;
+       float16  const _847 = _846 * _828;
+       float  const _848 = float_from_bits(1047920109 /* 0.240226 */);
+       float16  const _849 = float16_ops::broadcast(_848);
+       float16  const _850 = _847 + _849;
+       float16  const _851 = _850 * _828;
+       float  const _852 = float_from_bits(1060205080 /* 0.693147 */);
+       float16  const _853 = float16_ops::broadcast(_852);
+       float16  const _854 = _851 + _853;
+       float16  const _855 = _854 * _828;
+       float  const _856 = float_from_bits(1065353216 /* 1 */);
+       float16  const _857 = float16_ops::broadcast(_856);
+       float16  const _858 = _855 + _857;
+       float16  const _859 = _832 * _858;
+       uint32x16_t  const _860 = reinterpret<uint32x16_t>(_859);
+       uint32_t  const _861 = (uint32_t)(2143289344ull);
+       uint32x16_t  const _862 = uint32x16_t_ops::broadcast(_861);
+       uint32_t  const _863 = (uint32_t)(0ull);
+       uint32x16_t  const _864 = uint32x16_t_ops::broadcast(_863);
+       uint32_t  const _865 = (uint32_t)(2139095040ull);
+       uint32x16_t  const _866 = uint32x16_t_ops::broadcast(_865);
+       uint32x16_t  const _867 = reinterpret<uint32x16_t>(_816);
+       uint32_t  const _868 = (uint32_t)(2147483647ull);
+       uint32x16_t  const _869 = uint32x16_t_ops::broadcast(_868);
+       uint32x16_t  const _870 = _867 & _869;
+       uint8x16_t  const _871 = uint32x16_t_ops::lt(_866, _870);
+       uint32x16_t  const _872 = uint32x16_t_ops::select(_871, _862, _864);
+       uint32x16_t  const _873 = _860 | _872;
+       float16  const _874 = reinterpret<float16>(_873);
+       int32_t  const _875 = _probs_s0_j_rebased + _727;
+       int32_t  const _876 = _875 * 32;
+       int32_t  const _877 = _876 + 16;
+       float16_ops::store(_874, _probs, _877);
       } // for _probs_s0_j_rebased
       _masked_free.free();
       {
        float _row_sum[32];
-       int32_t  const _822 = ::halide_cpp_max(_74, 0);
-       int32_t  const _823 = _77 - _822;
+       int32_t  const _878 = ::halide_cpp_max(_74, 0);
+       int32_t  const _879 = _77 - _878;
        // produce row_sum
        for (int _row_sum_s0_ii_ii = 0; _row_sum_s0_ii_ii < 0 + 2; _row_sum_s0_ii_ii++)
        {
-        float  const _824 = float_from_bits(0 /* 0 */);
-        float16  const _825 = float16_ops::broadcast(_824);
-        int32_t  const _826 = _row_sum_s0_ii_ii * 16;
-        float16_ops::store(_825, _row_sum, _826);
+        float  const _880 = float_from_bits(0 /* 0 */);
+        float16  const _881 = float16_ops::broadcast(_880);
+        int32_t  const _882 = _row_sum_s0_ii_ii * 16;
+        float16_ops::store(_881, _row_sum, _882);
        } // for _row_sum_s0_ii_ii
        // consume probs
-       int32_t  const _827 = ::halide_cpp_max(_74, 0);
-       int32_t  const _828 = _827 - _681;
-       for (int _row_sum_s1_rk__x_rebased = 0; _row_sum_s1_rk__x_rebased < 0 + _823; _row_sum_s1_rk__x_rebased++)
+       int32_t  const _883 = ::halide_cpp_max(_74, 0);
+       int32_t  const _884 = _883 - _697;
+       for (int _row_sum_s1_rk__x_rebased = 0; _row_sum_s1_rk__x_rebased < 0 + _879; _row_sum_s1_rk__x_rebased++)
        {
-        float16  const _829 = float16_ops::load(_row_sum, 0);
-        int32_t  const _830 = _row_sum_s1_rk__x_rebased + _828;
-        int32_t  const _831 = _830 * 32;
-        float16  const _832 = float16_ops::load(_probs, _831);
-        float16  const _833 = _829 + _832;
-        float16_ops::store(_833, _row_sum, 0);
-        float16  const _834 = float16_ops::load(_row_sum, 16);
-        int32_t  const _835 = _row_sum_s1_rk__x_rebased + _828;
-        int32_t  const _836 = _835 * 32;
-        int32_t  const _837 = _836 + 16;
-        float16  const _838 = float16_ops::load(_probs, _837);
-        float16  const _839 = _834 + _838;
-        float16_ops::store(_839, _row_sum, 16);
+        float16  const _885 = float16_ops::load(_row_sum, 0);
+        int32_t  const _886 = _row_sum_s1_rk__x_rebased + _884;
+        int32_t  const _887 = _886 * 32;
+        float16  const _888 = float16_ops::load(_probs, _887);
+        float16  const _889 = _885 + _888;
+        float16_ops::store(_889, _row_sum, 0);
+        float16  const _890 = float16_ops::load(_row_sum, 16);
+        int32_t  const _891 = _row_sum_s1_rk__x_rebased + _884;
+        int32_t  const _892 = _891 * 32;
+        int32_t  const _893 = _892 + 16;
+        float16  const _894 = float16_ops::load(_probs, _893);
+        float16  const _895 = _890 + _894;
+        float16_ops::store(_895, _row_sum, 16);
        } // for _row_sum_s1_rk__x_rebased
        {
         float _partial[2560];
@@ -4597,27 +4653,27 @@ int attn_causal64_pipeline(void const *__user_context, struct halide_buffer_t *_
         // consume row_sum
         // consume probs
         // consume row_max
-        int32_t  const _840 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
-        int32_t  const _841 = _840 + 7;
-        int32_t  const _842 = _841 >> 3;
-        int32_t  const _843 = _attn_tile * 4;
-        int32_t  const _844 = _843 + 4;
-        int32_t  const _845 = ::halide_cpp_min(_842, _844);
-        int32_t  const _846 = _attn_kv_lo >> 3;
-        int32_t  const _847 = ::halide_cpp_max(_845, _846);
-        int32_t  const _848 = ::halide_cpp_max(_847, 0);
-        int32_t  const _849 = _848 * 8;
-        int32_t  const _850 = ::halide_cpp_min(_849, _attn_lk);
-        int32_t  const _851 = _94 + 1024;
-        int32_t  const _852 = ::halide_cpp_min(_850, _851);
-        int32_t  const _853 = ::halide_cpp_max(_846, 0);
-        int32_t  const _854 = _853 * 8;
-        int32_t  const _855 = ::halide_cpp_min(_854, _attn_lk);
-        int32_t  const _856 = _845 * 8;
-        int32_t  const _857 = ::halide_cpp_min(_856, _attn_lk);
-        int32_t  const _858 = _attn_chunk_lo >> 3;
-        int32_t  const _859 = _858 * 8;
-        int32_t  const _860 = _94 - _681;
+        int32_t  const _896 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
+        int32_t  const _897 = _896 + 7;
+        int32_t  const _898 = _897 >> 3;
+        int32_t  const _899 = _attn_tile * 4;
+        int32_t  const _900 = _899 + 4;
+        int32_t  const _901 = ::halide_cpp_min(_898, _900);
+        int32_t  const _902 = _attn_kv_lo >> 3;
+        int32_t  const _903 = ::halide_cpp_max(_901, _902);
+        int32_t  const _904 = ::halide_cpp_max(_903, 0);
+        int32_t  const _905 = _904 * 8;
+        int32_t  const _906 = ::halide_cpp_min(_905, _attn_lk);
+        int32_t  const _907 = _94 + 1024;
+        int32_t  const _908 = ::halide_cpp_min(_906, _907);
+        int32_t  const _909 = ::halide_cpp_max(_902, 0);
+        int32_t  const _910 = _909 * 8;
+        int32_t  const _911 = ::halide_cpp_min(_910, _attn_lk);
+        int32_t  const _912 = _901 * 8;
+        int32_t  const _913 = ::halide_cpp_min(_912, _attn_lk);
+        int32_t  const _914 = _attn_chunk_lo >> 3;
+        int32_t  const _915 = _914 * 8;
+        int32_t  const _916 = _94 - _697;
         for (int _partial_s0_ii_ig = 0; _partial_s0_ii_ig < 0 + 8; _partial_s0_ii_ig++)
         {
          {
@@ -4625,314 +4681,314 @@ int attn_causal64_pipeline(void const *__user_context, struct halide_buffer_t *_
           // produce pv
           for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
           {
-           float  const _861 = float_from_bits(0 /* 0 */);
-           float16  const _862 = float16_ops::broadcast(_861);
-           int32_t  const _863 = _pv_s0_c_c * 16;
-           float16_ops::store(_862, _pv, _863);
+           float  const _917 = float_from_bits(0 /* 0 */);
+           float16  const _918 = float16_ops::broadcast(_917);
+           int32_t  const _919 = _pv_s0_c_c * 16;
+           float16_ops::store(_918, _pv, _919);
           } // for _pv_s0_c_c
           for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
           {
-           float  const _864 = float_from_bits(0 /* 0 */);
-           float16  const _865 = float16_ops::broadcast(_864);
-           int32_t  const _866 = _pv_s0_c_c * 16;
-           int32_t  const _867 = _866 + 64;
-           float16_ops::store(_865, _pv, _867);
+           float  const _920 = float_from_bits(0 /* 0 */);
+           float16  const _921 = float16_ops::broadcast(_920);
+           int32_t  const _922 = _pv_s0_c_c * 16;
+           int32_t  const _923 = _922 + 64;
+           float16_ops::store(_921, _pv, _923);
           } // for _pv_s0_c_c
           for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
           {
-           float  const _868 = float_from_bits(0 /* 0 */);
-           float16  const _869 = float16_ops::broadcast(_868);
-           int32_t  const _870 = _pv_s0_c_c * 16;
-           int32_t  const _871 = _870 + 128;
-           float16_ops::store(_869, _pv, _871);
-          } // for _pv_s0_c_c
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
-          {
-           float  const _872 = float_from_bits(0 /* 0 */);
-           float16  const _873 = float16_ops::broadcast(_872);
-           int32_t  const _874 = _pv_s0_c_c * 16;
-           int32_t  const _875 = _874 + 192;
-           float16_ops::store(_873, _pv, _875);
-          } // for _pv_s0_c_c
-          int32_t  const _876 = _852 - _94;
-          for (int _pv_s1_rk__x_rebased = 0; _pv_s1_rk__x_rebased < 0 + _876; _pv_s1_rk__x_rebased++)
-          {
-           float16  const _877 = float16_ops::load(_pv, 0);
-           int32_t  const _878 = _94 + _pv_s1_rk__x_rebased;
-           int32_t  const _879 = _878 * 64;
-           float16  const _880 = float16_ops::load(_attn_v, _879);
-           int32_t  const _881 = _pv_s1_rk__x_rebased + _860;
-           int32_t  const _882 = _881 * 8;
-           int32_t  const _883 = _882 + _partial_s0_ii_ig;
-           int32_t  const _884 = _883 * 4;
-           float  const _885 = _probs[_884];
-           float16  const _886 = float16_ops::broadcast(_885);
-           float16  const _887 = _880 * _886;
-           float16  const _888 = _877 + _887;
-           float16_ops::store(_888, _pv, 0);
-           float16  const _889 = float16_ops::load(_pv, 16);
-           int32_t  const _890 = _94 + _pv_s1_rk__x_rebased;
-           int32_t  const _891 = _890 * 64;
-           int32_t  const _892 = _891 + 16;
-           float16  const _893 = float16_ops::load(_attn_v, _892);
-           int32_t  const _894 = _pv_s1_rk__x_rebased + _860;
-           int32_t  const _895 = _894 * 8;
-           int32_t  const _896 = _895 + _partial_s0_ii_ig;
-           int32_t  const _897 = _896 * 4;
-           float  const _898 = _probs[_897];
-           float16  const _899 = float16_ops::broadcast(_898);
-           float16  const _900 = _893 * _899;
-           float16  const _901 = _889 + _900;
-           float16_ops::store(_901, _pv, 16);
-           float16  const _902 = float16_ops::load(_pv, 32);
-           int32_t  const _903 = _94 + _pv_s1_rk__x_rebased;
-           int32_t  const _904 = _903 * 64;
-           int32_t  const _905 = _904 + 32;
-           float16  const _906 = float16_ops::load(_attn_v, _905);
-           int32_t  const _907 = _pv_s1_rk__x_rebased + _860;
-           int32_t  const _908 = _907 * 8;
-           int32_t  const _909 = _908 + _partial_s0_ii_ig;
-           int32_t  const _910 = _909 * 4;
-           float  const _911 = _probs[_910];
-           float16  const _912 = float16_ops::broadcast(_911);
-           float16  const _913 = _906 * _912;
-           float16  const _914 = _902 + _913;
-           float16_ops::store(_914, _pv, 32);
-           float16  const _915 = float16_ops::load(_pv, 48);
-           int32_t  const _916 = _94 + _pv_s1_rk__x_rebased;
-           int32_t  const _917 = _916 * 64;
-           int32_t  const _918 = _917 + 48;
-           float16  const _919 = float16_ops::load(_attn_v, _918);
-           int32_t  const _920 = _pv_s1_rk__x_rebased + _860;
-           int32_t  const _921 = _920 * 8;
-           int32_t  const _922 = _921 + _partial_s0_ii_ig;
-           int32_t  const _923 = _922 * 4;
-           float  const _924 = _probs[_923];
+           float  const _924 = float_from_bits(0 /* 0 */);
            float16  const _925 = float16_ops::broadcast(_924);
-           float16  const _926 = _919 * _925;
-           float16  const _927 = _915 + _926;
-           float16_ops::store(_927, _pv, 48);
-           float16  const _928 = float16_ops::load(_pv, 64);
-           int32_t  const _929 = _94 + _pv_s1_rk__x_rebased;
-           int32_t  const _930 = _929 * 64;
-           float16  const _931 = float16_ops::load(_attn_v, _930);
-           int32_t  const _932 = _pv_s1_rk__x_rebased + _860;
-           int32_t  const _933 = _932 * 8;
-           int32_t  const _934 = _933 + _partial_s0_ii_ig;
-           int32_t  const _935 = _934 * 4;
-           int32_t  const _936 = _935 + 1;
-           float  const _937 = _probs[_936];
-           float16  const _938 = float16_ops::broadcast(_937);
-           float16  const _939 = _931 * _938;
-           float16  const _940 = _928 + _939;
-           float16_ops::store(_940, _pv, 64);
-           float16  const _941 = float16_ops::load(_pv, 80);
-           int32_t  const _942 = _94 + _pv_s1_rk__x_rebased;
-           int32_t  const _943 = _942 * 64;
-           int32_t  const _944 = _943 + 16;
-           float16  const _945 = float16_ops::load(_attn_v, _944);
-           int32_t  const _946 = _pv_s1_rk__x_rebased + _860;
-           int32_t  const _947 = _946 * 8;
-           int32_t  const _948 = _947 + _partial_s0_ii_ig;
-           int32_t  const _949 = _948 * 4;
-           int32_t  const _950 = _949 + 1;
-           float  const _951 = _probs[_950];
-           float16  const _952 = float16_ops::broadcast(_951);
-           float16  const _953 = _945 * _952;
-           float16  const _954 = _941 + _953;
-           float16_ops::store(_954, _pv, 80);
-           float16  const _955 = float16_ops::load(_pv, 96);
-           int32_t  const _956 = _94 + _pv_s1_rk__x_rebased;
-           int32_t  const _957 = _956 * 64;
-           int32_t  const _958 = _957 + 32;
-           float16  const _959 = float16_ops::load(_attn_v, _958);
-           int32_t  const _960 = _pv_s1_rk__x_rebased + _860;
-           int32_t  const _961 = _960 * 8;
-           int32_t  const _962 = _961 + _partial_s0_ii_ig;
-           int32_t  const _963 = _962 * 4;
-           int32_t  const _964 = _963 + 1;
-           float  const _965 = _probs[_964];
-           float16  const _966 = float16_ops::broadcast(_965);
-           float16  const _967 = _959 * _966;
-           float16  const _968 = _955 + _967;
-           float16_ops::store(_968, _pv, 96);
-           float16  const _969 = float16_ops::load(_pv, 112);
-           int32_t  const _970 = _94 + _pv_s1_rk__x_rebased;
-           int32_t  const _971 = _970 * 64;
-           int32_t  const _972 = _971 + 48;
-           float16  const _973 = float16_ops::load(_attn_v, _972);
-           int32_t  const _974 = _pv_s1_rk__x_rebased + _860;
-           int32_t  const _975 = _974 * 8;
-           int32_t  const _976 = _975 + _partial_s0_ii_ig;
-           int32_t  const _977 = _976 * 4;
-           int32_t  const _978 = _977 + 1;
-           float  const _979 = _probs[_978];
-           float16  const _980 = float16_ops::broadcast(_979);
-           float16  const _981 = _973 * _980;
-           float16  const _982 = _969 + _981;
-           float16_ops::store(_982, _pv, 112);
-           float16  const _983 = float16_ops::load(_pv, 128);
-           int32_t  const _984 = _94 + _pv_s1_rk__x_rebased;
-           int32_t  const _985 = _984 * 64;
-           float16  const _986 = float16_ops::load(_attn_v, _985);
-           int32_t  const _987 = _pv_s1_rk__x_rebased + _860;
-           int32_t  const _988 = _987 * 8;
-           int32_t  const _989 = _988 + _partial_s0_ii_ig;
-           int32_t  const _990 = _989 * 4;
-           int32_t  const _991 = _990 + 2;
-           float  const _992 = _probs[_991];
-           float16  const _993 = float16_ops::broadcast(_992);
-           float16  const _994 = _986 * _993;
-           float16  const _995 = _983 + _994;
-           float16_ops::store(_995, _pv, 128);
-           float16  const _996 = float16_ops::load(_pv, 144);
-           int32_t  const _997 = _94 + _pv_s1_rk__x_rebased;
-           int32_t  const _998 = _997 * 64;
-           int32_t  const _999 = _998 + 16;
-           float16  const _1000 = float16_ops::load(_attn_v, _999);
-           int32_t  const _1001 = _pv_s1_rk__x_rebased + _860;
-           int32_t  const _1002 = _1001 * 8;
-           int32_t  const _1003 = _1002 + _partial_s0_ii_ig;
-           int32_t  const _1004 = _1003 * 4;
-           int32_t  const _1005 = _1004 + 2;
-           float  const _1006 = _probs[_1005];
-           float16  const _1007 = float16_ops::broadcast(_1006);
-           float16  const _1008 = _1000 * _1007;
-           float16  const _1009 = _996 + _1008;
-           float16_ops::store(_1009, _pv, 144);
-           float16  const _1010 = float16_ops::load(_pv, 160);
-           int32_t  const _1011 = _94 + _pv_s1_rk__x_rebased;
-           int32_t  const _1012 = _1011 * 64;
-           int32_t  const _1013 = _1012 + 32;
-           float16  const _1014 = float16_ops::load(_attn_v, _1013);
-           int32_t  const _1015 = _pv_s1_rk__x_rebased + _860;
-           int32_t  const _1016 = _1015 * 8;
-           int32_t  const _1017 = _1016 + _partial_s0_ii_ig;
-           int32_t  const _1018 = _1017 * 4;
-           int32_t  const _1019 = _1018 + 2;
-           float  const _1020 = _probs[_1019];
-           float16  const _1021 = float16_ops::broadcast(_1020);
-           float16  const _1022 = _1014 * _1021;
-           float16  const _1023 = _1010 + _1022;
-           float16_ops::store(_1023, _pv, 160);
-           float16  const _1024 = float16_ops::load(_pv, 176);
-           int32_t  const _1025 = _94 + _pv_s1_rk__x_rebased;
-           int32_t  const _1026 = _1025 * 64;
-           int32_t  const _1027 = _1026 + 48;
-           float16  const _1028 = float16_ops::load(_attn_v, _1027);
-           int32_t  const _1029 = _pv_s1_rk__x_rebased + _860;
-           int32_t  const _1030 = _1029 * 8;
-           int32_t  const _1031 = _1030 + _partial_s0_ii_ig;
-           int32_t  const _1032 = _1031 * 4;
-           int32_t  const _1033 = _1032 + 2;
-           float  const _1034 = _probs[_1033];
-           float16  const _1035 = float16_ops::broadcast(_1034);
-           float16  const _1036 = _1028 * _1035;
-           float16  const _1037 = _1024 + _1036;
-           float16_ops::store(_1037, _pv, 176);
-           float16  const _1038 = float16_ops::load(_pv, 192);
-           int32_t  const _1039 = _94 + _pv_s1_rk__x_rebased;
-           int32_t  const _1040 = _1039 * 64;
-           float16  const _1041 = float16_ops::load(_attn_v, _1040);
-           int32_t  const _1042 = _pv_s1_rk__x_rebased + _860;
-           int32_t  const _1043 = _1042 * 8;
-           int32_t  const _1044 = _1043 + _partial_s0_ii_ig;
-           int32_t  const _1045 = _1044 * 4;
-           int32_t  const _1046 = _1045 + 3;
-           float  const _1047 = _probs[_1046];
-           float16  const _1048 = float16_ops::broadcast(_1047);
-           float16  const _1049 = _1041 * _1048;
-           float16  const _1050 = _1038 + _1049;
-           float16_ops::store(_1050, _pv, 192);
-           float16  const _1051 = float16_ops::load(_pv, 208);
-           int32_t  const _1052 = _94 + _pv_s1_rk__x_rebased;
-           int32_t  const _1053 = _1052 * 64;
-           int32_t  const _1054 = _1053 + 16;
-           float16  const _1055 = float16_ops::load(_attn_v, _1054);
-           int32_t  const _1056 = _pv_s1_rk__x_rebased + _860;
-           int32_t  const _1057 = _1056 * 8;
-           int32_t  const _1058 = _1057 + _partial_s0_ii_ig;
-           int32_t  const _1059 = _1058 * 4;
-           int32_t  const _1060 = _1059 + 3;
-           float  const _1061 = _probs[_1060];
-           float16  const _1062 = float16_ops::broadcast(_1061);
-           float16  const _1063 = _1055 * _1062;
-           float16  const _1064 = _1051 + _1063;
-           float16_ops::store(_1064, _pv, 208);
-           float16  const _1065 = float16_ops::load(_pv, 224);
-           int32_t  const _1066 = _94 + _pv_s1_rk__x_rebased;
-           int32_t  const _1067 = _1066 * 64;
-           int32_t  const _1068 = _1067 + 32;
-           float16  const _1069 = float16_ops::load(_attn_v, _1068);
-           int32_t  const _1070 = _pv_s1_rk__x_rebased + _860;
-           int32_t  const _1071 = _1070 * 8;
-           int32_t  const _1072 = _1071 + _partial_s0_ii_ig;
-           int32_t  const _1073 = _1072 * 4;
-           int32_t  const _1074 = _1073 + 3;
-           float  const _1075 = _probs[_1074];
-           float16  const _1076 = float16_ops::broadcast(_1075);
-           float16  const _1077 = _1069 * _1076;
-           float16  const _1078 = _1065 + _1077;
-           float16_ops::store(_1078, _pv, 224);
-           float16  const _1079 = float16_ops::load(_pv, 240);
-           int32_t  const _1080 = _94 + _pv_s1_rk__x_rebased;
-           int32_t  const _1081 = _1080 * 64;
-           int32_t  const _1082 = _1081 + 48;
-           float16  const _1083 = float16_ops::load(_attn_v, _1082);
-           int32_t  const _1084 = _pv_s1_rk__x_rebased + _860;
-           int32_t  const _1085 = _1084 * 8;
-           int32_t  const _1086 = _1085 + _partial_s0_ii_ig;
-           int32_t  const _1087 = _1086 * 4;
-           int32_t  const _1088 = _1087 + 3;
-           float  const _1089 = _probs[_1088];
-           float16  const _1090 = float16_ops::broadcast(_1089);
-           float16  const _1091 = _1083 * _1090;
-           float16  const _1092 = _1079 + _1091;
-           float16_ops::store(_1092, _pv, 240);
+           int32_t  const _926 = _pv_s0_c_c * 16;
+           int32_t  const _927 = _926 + 128;
+           float16_ops::store(_925, _pv, _927);
+          } // for _pv_s0_c_c
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
+          {
+           float  const _928 = float_from_bits(0 /* 0 */);
+           float16  const _929 = float16_ops::broadcast(_928);
+           int32_t  const _930 = _pv_s0_c_c * 16;
+           int32_t  const _931 = _930 + 192;
+           float16_ops::store(_929, _pv, _931);
+          } // for _pv_s0_c_c
+          int32_t  const _932 = _908 - _94;
+          for (int _pv_s1_rk__x_rebased = 0; _pv_s1_rk__x_rebased < 0 + _932; _pv_s1_rk__x_rebased++)
+          {
+           float16  const _933 = float16_ops::load(_pv, 0);
+           int32_t  const _934 = _94 + _pv_s1_rk__x_rebased;
+           int32_t  const _935 = _934 * 64;
+           float16  const _936 = float16_ops::load(_attn_v, _935);
+           int32_t  const _937 = _pv_s1_rk__x_rebased + _916;
+           int32_t  const _938 = _937 * 8;
+           int32_t  const _939 = _938 + _partial_s0_ii_ig;
+           int32_t  const _940 = _939 * 4;
+           float  const _941 = _probs[_940];
+           float16  const _942 = float16_ops::broadcast(_941);
+           float16  const _943 = _936 * _942;
+           float16  const _944 = _933 + _943;
+           float16_ops::store(_944, _pv, 0);
+           float16  const _945 = float16_ops::load(_pv, 16);
+           int32_t  const _946 = _94 + _pv_s1_rk__x_rebased;
+           int32_t  const _947 = _946 * 64;
+           int32_t  const _948 = _947 + 16;
+           float16  const _949 = float16_ops::load(_attn_v, _948);
+           int32_t  const _950 = _pv_s1_rk__x_rebased + _916;
+           int32_t  const _951 = _950 * 8;
+           int32_t  const _952 = _951 + _partial_s0_ii_ig;
+           int32_t  const _953 = _952 * 4;
+           float  const _954 = _probs[_953];
+           float16  const _955 = float16_ops::broadcast(_954);
+           float16  const _956 = _949 * _955;
+           float16  const _957 = _945 + _956;
+           float16_ops::store(_957, _pv, 16);
+           float16  const _958 = float16_ops::load(_pv, 32);
+           int32_t  const _959 = _94 + _pv_s1_rk__x_rebased;
+           int32_t  const _960 = _959 * 64;
+           int32_t  const _961 = _960 + 32;
+           float16  const _962 = float16_ops::load(_attn_v, _961);
+           int32_t  const _963 = _pv_s1_rk__x_rebased + _916;
+           int32_t  const _964 = _963 * 8;
+           int32_t  const _965 = _964 + _partial_s0_ii_ig;
+           int32_t  const _966 = _965 * 4;
+           float  const _967 = _probs[_966];
+           float16  const _968 = float16_ops::broadcast(_967);
+           float16  const _969 = _962 * _968;
+           float16  const _970 = _958 + _969;
+           float16_ops::store(_970, _pv, 32);
+           float16  const _971 = float16_ops::load(_pv, 48);
+           int32_t  const _972 = _94 + _pv_s1_rk__x_rebased;
+           int32_t  const _973 = _972 * 64;
+           int32_t  const _974 = _973 + 48;
+           float16  const _975 = float16_ops::load(_attn_v, _974);
+           int32_t  const _976 = _pv_s1_rk__x_rebased + _916;
+           int32_t  const _977 = _976 * 8;
+           int32_t  const _978 = _977 + _partial_s0_ii_ig;
+           int32_t  const _979 = _978 * 4;
+           float  const _980 = _probs[_979];
+           float16  const _981 = float16_ops::broadcast(_980);
+           float16  const _982 = _975 * _981;
+           float16  const _983 = _971 + _982;
+           float16_ops::store(_983, _pv, 48);
+           float16  const _984 = float16_ops::load(_pv, 64);
+           int32_t  const _985 = _94 + _pv_s1_rk__x_rebased;
+           int32_t  const _986 = _985 * 64;
+           float16  const _987 = float16_ops::load(_attn_v, _986);
+           int32_t  const _988 = _pv_s1_rk__x_rebased + _916;
+           int32_t  const _989 = _988 * 8;
+           int32_t  const _990 = _989 + _partial_s0_ii_ig;
+           int32_t  const _991 = _990 * 4;
+           int32_t  const _992 = _991 + 1;
+           float  const _993 = _probs[_992];
+           float16  const _994 = float16_ops::broadcast(_993);
+           float16  const _995 = _987 * _994;
+           float16  const _996 = _984 + _995;
+           float16_ops::store(_996, _pv, 64);
+           float16  const _997 = float16_ops::load(_pv, 80);
+           int32_t  const _998 = _94 + _pv_s1_rk__x_rebased;
+           int32_t  const _999 = _998 * 64;
+           int32_t  const _1000 = _999 + 16;
+           float16  const _1001 = float16_ops::load(_attn_v, _1000);
+           int32_t  const _1002 = _pv_s1_rk__x_rebased + _916;
+           int32_t  const _1003 = _1002 * 8;
+           int32_t  const _1004 = _1003 + _partial_s0_ii_ig;
+           int32_t  const _1005 = _1004 * 4;
+           int32_t  const _1006 = _1005 + 1;
+           float  const _1007 = _probs[_1006];
+           float16  const _1008 = float16_ops::broadcast(_1007);
+           float16  const _1009 = _1001 * _1008;
+           float16  const _1010 = _997 + _1009;
+           float16_ops::store(_1010, _pv, 80);
+           float16  const _1011 = float16_ops::load(_pv, 96);
+           int32_t  const _1012 = _94 + _pv_s1_rk__x_rebased;
+           int32_t  const _1013 = _1012 * 64;
+           int32_t  const _1014 = _1013 + 32;
+           float16  const _1015 = float16_ops::load(_attn_v, _1014);
+           int32_t  const _1016 = _pv_s1_rk__x_rebased + _916;
+           int32_t  const _1017 = _1016 * 8;
+           int32_t  const _1018 = _1017 + _partial_s0_ii_ig;
+           int32_t  const _1019 = _1018 * 4;
+           int32_t  const _1020 = _1019 + 1;
+           float  const _1021 = _probs[_1020];
+           float16  const _1022 = float16_ops::broadcast(_1021);
+           float16  const _1023 = _1015 * _1022;
+           float16  const _1024 = _1011 + _1023;
+           float16_ops::store(_1024, _pv, 96);
+           float16  const _1025 = float16_ops::load(_pv, 112);
+           int32_t  const _1026 = _94 + _pv_s1_rk__x_rebased;
+           int32_t  const _1027 = _1026 * 64;
+           int32_t  const _1028 = _1027 + 48;
+           float16  const _1029 = float16_ops::load(_attn_v, _1028);
+           int32_t  const _1030 = _pv_s1_rk__x_rebased + _916;
+           int32_t  const _1031 = _1030 * 8;
+           int32_t  const _1032 = _1031 + _partial_s0_ii_ig;
+           int32_t  const _1033 = _1032 * 4;
+           int32_t  const _1034 = _1033 + 1;
+           float  const _1035 = _probs[_1034];
+           float16  const _1036 = float16_ops::broadcast(_1035);
+           float16  const _1037 = _1029 * _1036;
+           float16  const _1038 = _1025 + _1037;
+           float16_ops::store(_1038, _pv, 112);
+           float16  const _1039 = float16_ops::load(_pv, 128);
+           int32_t  const _1040 = _94 + _pv_s1_rk__x_rebased;
+           int32_t  const _1041 = _1040 * 64;
+           float16  const _1042 = float16_ops::load(_attn_v, _1041);
+           int32_t  const _1043 = _pv_s1_rk__x_rebased + _916;
+           int32_t  const _1044 = _1043 * 8;
+           int32_t  const _1045 = _1044 + _partial_s0_ii_ig;
+           int32_t  const _1046 = _1045 * 4;
+           int32_t  const _1047 = _1046 + 2;
+           float  const _1048 = _probs[_1047];
+           float16  const _1049 = float16_ops::broadcast(_1048);
+           float16  const _1050 = _1042 * _1049;
+           float16  const _1051 = _1039 + _1050;
+           float16_ops::store(_1051, _pv, 128);
+           float16  const _1052 = float16_ops::load(_pv, 144);
+           int32_t  const _1053 = _94 + _pv_s1_rk__x_rebased;
+           int32_t  const _1054 = _1053 * 64;
+           int32_t  const _1055 = _1054 + 16;
+           float16  const _1056 = float16_ops::load(_attn_v, _1055);
+           int32_t  const _1057 = _pv_s1_rk__x_rebased + _916;
+           int32_t  const _1058 = _1057 * 8;
+           int32_t  const _1059 = _1058 + _partial_s0_ii_ig;
+           int32_t  const _1060 = _1059 * 4;
+           int32_t  const _1061 = _1060 + 2;
+           float  const _1062 = _probs[_1061];
+           float16  const _1063 = float16_ops::broadcast(_1062);
+           float16  const _1064 = _1056 * _1063;
+           float16  const _1065 = _1052 + _1064;
+           float16_ops::store(_1065, _pv, 144);
+           float16  const _1066 = float16_ops::load(_pv, 160);
+           int32_t  const _1067 = _94 + _pv_s1_rk__x_rebased;
+           int32_t  const _1068 = _1067 * 64;
+           int32_t  const _1069 = _1068 + 32;
+           float16  const _1070 = float16_ops::load(_attn_v, _1069);
+           int32_t  const _1071 = _pv_s1_rk__x_rebased + _916;
+           int32_t  const _1072 = _1071 * 8;
+           int32_t  const _1073 = _1072 + _partial_s0_ii_ig;
+           int32_t  const _1074 = _1073 * 4;
+           int32_t  const _1075 = _1074 + 2;
+           float  const _1076 = _probs[_1075];
+           float16  const _1077 = float16_ops::broadcast(_1076);
+           float16  const _1078 = _1070 * _1077;
+           float16  const _1079 = _1066 + _1078;
+           float16_ops::store(_1079, _pv, 160);
+           float16  const _1080 = float16_ops::load(_pv, 176);
+           int32_t  const _1081 = _94 + _pv_s1_rk__x_rebased;
+           int32_t  const _1082 = _1081 * 64;
+           int32_t  const _1083 = _1082 + 48;
+           float16  const _1084 = float16_ops::load(_attn_v, _1083);
+           int32_t  const _1085 = _pv_s1_rk__x_rebased + _916;
+           int32_t  const _1086 = _1085 * 8;
+           int32_t  const _1087 = _1086 + _partial_s0_ii_ig;
+           int32_t  const _1088 = _1087 * 4;
+           int32_t  const _1089 = _1088 + 2;
+           float  const _1090 = _probs[_1089];
+           float16  const _1091 = float16_ops::broadcast(_1090);
+           float16  const _1092 = _1084 * _1091;
+           float16  const _1093 = _1080 + _1092;
+           float16_ops::store(_1093, _pv, 176);
+           float16  const _1094 = float16_ops::load(_pv, 192);
+           int32_t  const _1095 = _94 + _pv_s1_rk__x_rebased;
+           int32_t  const _1096 = _1095 * 64;
+           float16  const _1097 = float16_ops::load(_attn_v, _1096);
+           int32_t  const _1098 = _pv_s1_rk__x_rebased + _916;
+           int32_t  const _1099 = _1098 * 8;
+           int32_t  const _1100 = _1099 + _partial_s0_ii_ig;
+           int32_t  const _1101 = _1100 * 4;
+           int32_t  const _1102 = _1101 + 3;
+           float  const _1103 = _probs[_1102];
+           float16  const _1104 = float16_ops::broadcast(_1103);
+           float16  const _1105 = _1097 * _1104;
+           float16  const _1106 = _1094 + _1105;
+           float16_ops::store(_1106, _pv, 192);
+           float16  const _1107 = float16_ops::load(_pv, 208);
+           int32_t  const _1108 = _94 + _pv_s1_rk__x_rebased;
+           int32_t  const _1109 = _1108 * 64;
+           int32_t  const _1110 = _1109 + 16;
+           float16  const _1111 = float16_ops::load(_attn_v, _1110);
+           int32_t  const _1112 = _pv_s1_rk__x_rebased + _916;
+           int32_t  const _1113 = _1112 * 8;
+           int32_t  const _1114 = _1113 + _partial_s0_ii_ig;
+           int32_t  const _1115 = _1114 * 4;
+           int32_t  const _1116 = _1115 + 3;
+           float  const _1117 = _probs[_1116];
+           float16  const _1118 = float16_ops::broadcast(_1117);
+           float16  const _1119 = _1111 * _1118;
+           float16  const _1120 = _1107 + _1119;
+           float16_ops::store(_1120, _pv, 208);
+           float16  const _1121 = float16_ops::load(_pv, 224);
+           int32_t  const _1122 = _94 + _pv_s1_rk__x_rebased;
+           int32_t  const _1123 = _1122 * 64;
+           int32_t  const _1124 = _1123 + 32;
+           float16  const _1125 = float16_ops::load(_attn_v, _1124);
+           int32_t  const _1126 = _pv_s1_rk__x_rebased + _916;
+           int32_t  const _1127 = _1126 * 8;
+           int32_t  const _1128 = _1127 + _partial_s0_ii_ig;
+           int32_t  const _1129 = _1128 * 4;
+           int32_t  const _1130 = _1129 + 3;
+           float  const _1131 = _probs[_1130];
+           float16  const _1132 = float16_ops::broadcast(_1131);
+           float16  const _1133 = _1125 * _1132;
+           float16  const _1134 = _1121 + _1133;
+           float16_ops::store(_1134, _pv, 224);
+           float16  const _1135 = float16_ops::load(_pv, 240);
+           int32_t  const _1136 = _94 + _pv_s1_rk__x_rebased;
+           int32_t  const _1137 = _1136 * 64;
+           int32_t  const _1138 = _1137 + 48;
+           float16  const _1139 = float16_ops::load(_attn_v, _1138);
+           int32_t  const _1140 = _pv_s1_rk__x_rebased + _916;
+           int32_t  const _1141 = _1140 * 8;
+           int32_t  const _1142 = _1141 + _partial_s0_ii_ig;
+           int32_t  const _1143 = _1142 * 4;
+           int32_t  const _1144 = _1143 + 3;
+           float  const _1145 = _probs[_1144];
+           float16  const _1146 = float16_ops::broadcast(_1145);
+           float16  const _1147 = _1139 * _1146;
+           float16  const _1148 = _1135 + _1147;
+           float16_ops::store(_1148, _pv, 240);
           } // for _pv_s1_rk__x_rebased
           // consume pv
-          int32_t  const _1093 = ::halide_cpp_max(_855, _857);
-          int32_t  const _1094 = _partial_s0_ii_ig * 4;
+          int32_t  const _1149 = ::halide_cpp_max(_911, _913);
+          int32_t  const _1150 = _partial_s0_ii_ig * 4;
           for (int _partial_s0_ii_ir = 0; _partial_s0_ii_ir < 0 + 4; _partial_s0_ii_ir++)
           {
-           int32_t  const _1095 = _partial_s0_ii_ir + _1094;
-           int32_t  const _1096 = _1095 * 5;
-           int32_t  const _1097 = _partial_s0_ii_ir * 4;
+           int32_t  const _1151 = _partial_s0_ii_ir + _1150;
+           int32_t  const _1152 = _1151 * 5;
+           int32_t  const _1153 = _partial_s0_ii_ir * 4;
            for (int _partial_s0_c_c = 0; _partial_s0_c_c < 0 + 4; _partial_s0_c_c++)
            {
-            int32_t  const _1098 = _partial_s0_c_c + _1097;
-            int32_t  const _1099 = _1098 * 16;
-            float16  const _1100 = float16_ops::load(_pv, _1099);
-            int32_t  const _1101 = _partial_s0_c_c + _1096;
-            int32_t  const _1102 = _1101 * 16;
-            float16_ops::store(_1100, _partial, _1102);
+            int32_t  const _1154 = _partial_s0_c_c + _1153;
+            int32_t  const _1155 = _1154 * 16;
+            float16  const _1156 = float16_ops::load(_pv, _1155);
+            int32_t  const _1157 = _partial_s0_c_c + _1152;
+            int32_t  const _1158 = _1157 * 16;
+            float16_ops::store(_1156, _partial, _1158);
            } // for _partial_s0_c_c
-           int32_t  const _1103 = _partial_s0_ii_ir + _1094;
-           float  const _1104 = _row_max[_1103];
-           float16  const _1105 = float16_ops::broadcast(_1104);
-           float  const _1106 = _row_sum[_1103];
-           float16  const _1107 = float16_ops::broadcast(_1106);
-           int32_t  const _1108 = ::halide_cpp_min(_859, _1093);
-           int32_t  const _1109 = ::halide_cpp_max(_1108, _855);
-           int32_t  const _1110 = _1109 + 1024;
-           int32_t  const _1111 = ::halide_cpp_min(_1110, _1093);
-           float  const _1112 = reinterpret<float>(_1111);
-           float16  const _1113 = float16_ops::broadcast(_1112);
-           float  const _1114 = reinterpret<float>(_1093);
-           float16  const _1115 = float16_ops::broadcast(_1114);
-           int32x16_t  const _1116 = int32x16_t_ops::ramp(-2, 1);
-           int32x16_t  const _1117 = int32x16_t_ops::broadcast(0);
-           uint8x16_t  const _1118 = int32x16_t_ops::eq(_1116, _1117);
-           float16  const _1119 = float16_ops::select(_1118, _1113, _1115);
-           int32x16_t  const _1120 = int32x16_t_ops::ramp(-1, 1);
-           uint8x16_t  const _1121 = int32x16_t_ops::eq(_1120, _1117);
-           float16  const _1122 = float16_ops::select(_1121, _1107, _1119);
-           int32x16_t  const _1123 = int32x16_t_ops::ramp(0, 1);
-           uint8x16_t  const _1124 = int32x16_t_ops::eq(_1123, _1117);
-           float16  const _1125 = float16_ops::select(_1124, _1105, _1122);
-           int32_t  const _1126 = _1103 * 80;
-           int32_t  const _1127 = _1126 + 64;
-           float16_ops::store(_1125, _partial, _1127);
+           int32_t  const _1159 = _partial_s0_ii_ir + _1150;
+           float  const _1160 = _row_max[_1159];
+           float16  const _1161 = float16_ops::broadcast(_1160);
+           float  const _1162 = _row_sum[_1159];
+           float16  const _1163 = float16_ops::broadcast(_1162);
+           int32_t  const _1164 = ::halide_cpp_min(_915, _1149);
+           int32_t  const _1165 = ::halide_cpp_max(_1164, _911);
+           int32_t  const _1166 = _1165 + 1024;
+           int32_t  const _1167 = ::halide_cpp_min(_1166, _1149);
+           float  const _1168 = reinterpret<float>(_1167);
+           float16  const _1169 = float16_ops::broadcast(_1168);
+           float  const _1170 = reinterpret<float>(_1149);
+           float16  const _1171 = float16_ops::broadcast(_1170);
+           int32x16_t  const _1172 = int32x16_t_ops::ramp(-2, 1);
+           int32x16_t  const _1173 = int32x16_t_ops::broadcast(0);
+           uint8x16_t  const _1174 = int32x16_t_ops::eq(_1172, _1173);
+           float16  const _1175 = float16_ops::select(_1174, _1169, _1171);
+           int32x16_t  const _1176 = int32x16_t_ops::ramp(-1, 1);
+           uint8x16_t  const _1177 = int32x16_t_ops::eq(_1176, _1173);
+           float16  const _1178 = float16_ops::select(_1177, _1163, _1175);
+           int32x16_t  const _1179 = int32x16_t_ops::ramp(0, 1);
+           uint8x16_t  const _1180 = int32x16_t_ops::eq(_1179, _1173);
+           float16  const _1181 = float16_ops::select(_1180, _1161, _1178);
+           int32_t  const _1182 = _1159 * 80;
+           int32_t  const _1183 = _1182 + 64;
+           float16_ops::store(_1181, _partial, _1183);
           } // for _partial_s0_ii_ir
          } // alloc _pv
         } // for _partial_s0_ii_ig
@@ -4941,13 +4997,13 @@ int attn_causal64_pipeline(void const *__user_context, struct halide_buffer_t *_
         // consume partial
         for (int _attn_out_s0_ii = 0; _attn_out_s0_ii < 0 + 32; _attn_out_s0_ii++)
         {
-         int32_t  const _1128 = _attn_out_s0_ii * 5;
+         int32_t  const _1184 = _attn_out_s0_ii * 5;
          for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + 5; _attn_out_s0_c_c++)
          {
-          int32_t  const _1129 = _attn_out_s0_c_c + _1128;
-          int32_t  const _1130 = _1129 * 16;
-          float16  const _1131 = float16_ops::load(_partial, _1130);
-          float16_ops::store(_1131, _attn_out, _1130);
+          int32_t  const _1185 = _attn_out_s0_c_c + _1184;
+          int32_t  const _1186 = _1185 * 16;
+          float16  const _1187 = float16_ops::load(_partial, _1186);
+          float16_ops::store(_1187, _attn_out, _1186);
          } // for _attn_out_s0_c_c
         } // for _attn_out_s0_ii
        } // alloc _partial
@@ -5744,9 +5800,11 @@ struct TaskScratch {
         row_max[size_t(r)] = m, row_sum[size_t(r)] = l;
         continue;
       }
-      if (!(l > 0.0f)) continue;  // the chunk masks the whole row
+      if (l == 0.0f) continue;  // the chunk masks the whole row (a NaN sum goes on: NaN must reach Out)
       float old_max = row_max[size_t(r)], new_max = m > old_max ? m : old_max;
-      float keep = exp2f(old_max - new_max), take = exp2f(m - new_max);
+      // Equal maxima keep their weights: inf - inf would be NaN when both are +Inf.
+      float keep = old_max == new_max ? 1.0f : exp2f(old_max - new_max);
+      float take = m == new_max ? 1.0f : exp2f(m - new_max);
       for (int64_t c = 0; c < cols; ++c) a[c] = a[c] * keep + part[c] * take;
       row_max[size_t(r)] = new_max, row_sum[size_t(r)] = row_sum[size_t(r)] * keep + l * take;
     }
@@ -5962,12 +6020,14 @@ extern "C" __attribute__((visibility("default"))) int attn_causal64(const attn_k
     }
   };
   // Out = P·V / sum and LSE of one finished row, in the caller's layout and type; a row that no key
-  // reached is Out 0, LSE -inf. `pv` is unnormalized, `max` in log2 units.
+  // reached is Out 0, LSE -inf; a NaN sum (a NaN score) gives NaN. `pv` is unnormalized, `max` in
+  // log2 units.
   auto write_row = [&](int64_t b, int64_t hr, int64_t qr, const float* pv, float max, float sum) {
-    float inv = sum > 0.0f ? 1.0f / sum : 0.0f;
+    const bool reached = sum != 0.0f;
+    float inv = reached ? 1.0f / sum : 0.0f;
     char* dst = out_base + b * ob + hr * oh + qr * ol;
-    for (int64_t c = 0; c < Dv; ++c) write_io(dst + c * esize, sum > 0.0f ? pv[c] * inv : 0.0f);
-    if (lse_base) lse_base[b * lb + hr * lh + qr * ll] = sum > 0.0f ? max * 0.693147180559945309f + logf(sum) : -INFINITY;
+    for (int64_t c = 0; c < Dv; ++c) write_io(dst + c * esize, reached ? pv[c] * inv : 0.0f);
+    if (lse_base) lse_base[b * lb + hr * lh + qr * ll] = reached ? max * 0.693147180559945309f + logf(sum) : -INFINITY;
   };
   // Split-KV: with fewer tasks than threads (decoding), each task's keys are cut into `splits`
   // shares of whole key blocks, at least one chunk each, computed as jobs of their own; each
@@ -6070,7 +6130,7 @@ extern "C" __attribute__((visibility("default"))) int attn_causal64(const attn_k
         continue;
       }
       float* slot = partial.data() + ((task * splits + part) * kTileQ + r) * slot_floats;
-      if (sum > 0.0f)
+      if (sum != 0.0f)
         memcpy(slot, pv, size_t(Dv_pad) * 4);
       else
         memset(slot, 0, size_t(Dv_pad) * 4);  // a share with no allowed key
