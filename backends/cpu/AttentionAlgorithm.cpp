@@ -193,7 +193,7 @@ AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const
   Expr m = a.row_max(ii);
   // A fully masked row: every exp gives 0. A +Inf score: only keys scoring +Inf get weight
   // (inf - FLT_MAX is inf, clamped to 2^0 = 1; any finite score gives 2^-huge = 0), so Out is their mean.
-  Expr m_safe = select(m == -inf, 0.0f, m == inf, std::numeric_limits<float>::max(), m);
+  Expr m_safe = select(m == -inf, 0.0f, min(m, std::numeric_limits<float>::max()));
 
   a.probs = Func(prefix + "probs");
   a.probs(j, ii) = exp2_nonpositive(a.masked(j, ii) - m_safe);
