@@ -202,8 +202,8 @@ Kernel Loader::load_uncached(const KernelRequest& request, const Compiler& compi
 void Loader::fail(const LoadError& error, const std::string& key, const std::string& target) {
   ++counters_->errors;
   recorder_->record_error(key, target, error.what());
-  std::string path = trace_dump_path();
-  std::string where = recorder_->dump(path) ? "\n(flight recorder written to " + path + ")" : "";
+  std::string path = write_trace(*recorder_);
+  std::string where = path.empty() ? "" : "\n(flight recorder written to " + path + ")";
   throw LoadError(error.kind(), error.what() + where);
 }
 
@@ -221,9 +221,10 @@ LoaderStats Loader::stats() const {
 
 std::string Loader::cache_dir() const { return disk_ ? disk_->dir() : std::string(); }
 
-std::string trace_dump_path() {
-  if (const char* p = std::getenv("ATTNC_TRACE"); p && *p) return p;
-  return temp_root() + "/attnc-trace-" + std::to_string(getpid()) + ".json";
+std::string write_trace(const FlightRecorder& recorder) {
+  if (const char* p = std::getenv("ATTNC_TRACE"); p && *p) return recorder.dump(p) ? p : "";
+  // A fresh name: a fixed one in a shared folder could be a link planted by another user.
+  return recorder.dump_to_new_file(temp_root() + "/attnc-trace-" + std::to_string(getpid()) + "-", ".json");
 }
 
 }  // namespace attn

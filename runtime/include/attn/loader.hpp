@@ -78,7 +78,7 @@ class Loader {
   Loader& operator=(const Loader&) = delete;
 
   /// The kernel for `request`: from memory, the disk cache, or a compile. Throws LoadError
-  /// (and dumps the flight recorder, see trace_dump_path()).
+  /// (and dumps the flight recorder, see write_trace()).
   Kernel get(const KernelRequest& request);
   /// The cache key of `request` (64 hex digits of SHA-256); throws LoadError(UnknownTarget).
   std::string key_of(const KernelRequest& request) const;
@@ -126,8 +126,9 @@ std::string default_cache_dir();
 CacheStats cache_stats(const std::string& dir = {});
 /// Removes every entry (and stale temporary file) of `dir`; returns how many entries went.
 uint64_t cache_clear(const std::string& dir = {});
-/// Where Loader::get writes the flight recorder on failure: $ATTNC_TRACE, or
-/// $TMPDIR/attnc-trace-<pid>.json.
-std::string trace_dump_path();
+/// Writes `recorder` where Loader::get does on a failure: to $ATTNC_TRACE (replaced atomically),
+/// else to a new file $TMPDIR/attnc-trace-<pid>-<random>.json. Returns the path, or "" if it
+/// could not.
+std::string write_trace(const FlightRecorder& recorder);
 
 }  // namespace attn
