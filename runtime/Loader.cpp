@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <future>
+#include <optional>
 #include <set>
 
 #include "attnc/Version.h"
@@ -45,8 +46,13 @@ Loader::Loader(LoaderOptions options)
   compilers_["cpu"] = make_cpu_compiler();
   if (options_.disk_cache) {
     std::string dir = options_.cache_dir.empty() ? default_cache_dir() : options_.cache_dir;
-    uint64_t max = options_.cache_max_bytes ? *options_.cache_max_bytes : cache_max_bytes_from_env();
     std::string why;
+    uint64_t max = options_.cache_max_bytes ? *options_.cache_max_bytes : cache_max_bytes_from_env(&why);
+    if (!why.empty()) {
+      recorder_->record(TraceEventKind::Warning, {}, {}, why);
+      warn_once(why);
+      why.clear();
+    }
     disk_ = DiskCache::open(dir, max, why);
     if (!disk_) {
       recorder_->record(TraceEventKind::Warning, {}, {}, why);
@@ -137,30 +143,46 @@ Kernel Loader::get(const KernelRequest& request) {
   }
 }
 
+std::optional<Kernel> Loader::load_from_disk(const KernelRequest& request, const Compiler& compiler,
+                                             const std::string& key, bool hits_only) {
+  const std::string& target = request.target;
+  int64_t t0 = recorder_->now_ns();
+  DiskCache::Lookup found = disk_->read(key);
+  if (found.status == DiskCache::Lookup::Hit) {
+    try {
+      Kernel k(compiler.load(found.payload, request), key, recorder_);
+      ++counters_->disk_hits;
+      recorder_->record(TraceEventKind::DiskHit, key, target, {}, recorder_->now_ns() - t0);
+      return k;
+    } catch (const LoadError& e) {
+      // A verified entry that does not load (a foreign toolchain's object with a colliding
+      // key is the only way): rebuild it like any other bad entry.
+      found.status = DiskCache::Lookup::Rejected;
+      found.reason = std::string("does not load: ") + e.what();
+    }
+  }
+  // A second look (after waiting for the key's lock) counts only if it finds the entry.
+  if (hits_only) return std::nullopt;
+  if (found.status == DiskCache::Lookup::Rejected) {
+    ++counters_->rejects;
+    recorder_->record(TraceEventKind::DiskReject, key, target, found.reason);
+  } else {
+    ++counters_->disk_misses;
+    recorder_->record(TraceEventKind::DiskMiss, key, target);
+  }
+  return std::nullopt;
+}
+
 Kernel Loader::load_uncached(const KernelRequest& request, const Compiler& compiler, const std::string& key) {
   const std::string& target = request.target;
+  std::unique_ptr<DiskCache::KeyLock> lock;
   if (disk_) {
-    int64_t t0 = recorder_->now_ns();
-    DiskCache::Lookup found = disk_->read(key);
-    if (found.status == DiskCache::Lookup::Hit) {
-      try {
-        Kernel k(compiler.load(found.payload, request), key, recorder_);
-        ++counters_->disk_hits;
-        recorder_->record(TraceEventKind::DiskHit, key, target, {}, recorder_->now_ns() - t0);
-        return k;
-      } catch (const LoadError& e) {
-        // A verified entry that does not load (a foreign toolchain's object with a colliding
-        // key is the only way): rebuild it like any other bad entry.
-        found.status = DiskCache::Lookup::Rejected;
-        found.reason = std::string("does not load: ") + e.what();
-      }
-    }
-    if (found.status == DiskCache::Lookup::Rejected) {
-      ++counters_->rejects;
-      recorder_->record(TraceEventKind::DiskReject, key, target, found.reason);
-    } else {
-      ++counters_->disk_misses;
-      recorder_->record(TraceEventKind::DiskMiss, key, target);
+    if (std::optional<Kernel> k = load_from_disk(request, compiler, key, false)) return *k;
+    // Other processes may be compiling this key right now: wait for the one that holds its
+    // lock and take its entry rather than compile it again.
+    lock = disk_->lock(key);
+    if (lock->held()) {
+      if (std::optional<Kernel> k = load_from_disk(request, compiler, key, true)) return *k;
     }
   }
 

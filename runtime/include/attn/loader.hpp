@@ -99,6 +99,8 @@ class Loader {
  private:
   struct Flight;
   Kernel load_uncached(const KernelRequest& request, const Compiler& compiler, const std::string& key);
+  std::optional<Kernel> load_from_disk(const KernelRequest& request, const Compiler& compiler,
+                                       const std::string& key, bool hits_only);
   std::shared_ptr<const Compiler> compiler_for(const std::string& target) const;
   [[noreturn]] void fail(const LoadError& error, const std::string& key, const std::string& target);
 
@@ -118,13 +120,15 @@ struct CacheStats {
   uint64_t entries = 0;    ///< Entry files.
   uint64_t bytes = 0;      ///< Their total size.
   uint64_t max_bytes = 0;  ///< The configured limit (ATTNC_CACHE_MAX_MB).
+  std::string problem;     ///< Why ATTNC_CACHE_MAX_MB was ignored; empty when it was not.
 };
 
 /// The cache directory the environment selects (ATTNC_CACHE_DIR, XDG_CACHE_HOME, HOME).
 std::string default_cache_dir();
 /// Counts the entries of `dir` (default_cache_dir() when empty). A missing dir has none.
 CacheStats cache_stats(const std::string& dir = {});
-/// Removes every entry (and stale temporary file) of `dir`; returns how many entries went.
+/// Removes every entry (and stale temporary file and free lock) of `dir`, only ever this user's
+/// files that begin with the entry magic; returns how many entries went.
 uint64_t cache_clear(const std::string& dir = {});
 /// Writes `recorder` where Loader::get does on a failure: to $ATTNC_TRACE (replaced atomically),
 /// else to a new file $TMPDIR/attnc-trace-<pid>-<random>.json. Returns the path, or "" if it
