@@ -105,7 +105,9 @@ void remove_free_locks(int dirfd) {
   }
 }
 
-bool same_file(const struct stat& a, const struct stat& b) { return a.st_dev == b.st_dev && a.st_ino == b.st_ino; }
+bool same_file(const struct stat& a, const struct stat& b) {
+  return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
 
 // Reads exactly `size` bytes at `offset`; false on a short read or an error.
 bool read_at(int fd, uint8_t* out, size_t size, off_t offset) {
@@ -132,8 +134,9 @@ uint64_t cache_max_bytes_from_env(std::string* problem) {
     if (v >= 1 && v <= kLargestCacheMaxMb)
       mb = v;
     else if (problem)
-      *problem = std::string("ignoring ATTNC_CACHE_MAX_MB='") + s + "': expected a whole number of MiB from 1 to " +
-                 std::to_string(kLargestCacheMaxMb) + "; using " + std::to_string(kDefaultCacheMaxMb);
+      *problem = std::string("ignoring ATTNC_CACHE_MAX_MB='") + s +
+                 "': expected a whole number of MiB from 1 to " + std::to_string(kLargestCacheMaxMb) +
+                 "; using " + std::to_string(kDefaultCacheMaxMb);
   }
   return mb * 1024 * 1024;
 }
@@ -199,7 +202,8 @@ DiskCache::Lookup DiskCache::read(const std::string& key) const {
   uint64_t payload_size = 0;
   EntryProblem problem = check_cache_entry_header(bytes.data(), bytes.size(), key, payload_size);
   if (problem == EntryProblem::Ok && file_size != kCacheEntryHeaderSize + payload_size)
-    problem = file_size < kCacheEntryHeaderSize + payload_size ? EntryProblem::Truncated : EntryProblem::SizeMismatch;
+    problem = file_size < kCacheEntryHeaderSize + payload_size ? EntryProblem::Truncated
+                                                               : EntryProblem::SizeMismatch;
   if (problem != EntryProblem::Ok) return reject(entry_problem_name(problem));
   bytes.resize(file_size);
   if (!read_at(fd, bytes.data() + kCacheEntryHeaderSize, payload_size, kCacheEntryHeaderSize))

@@ -35,7 +35,8 @@ std::shared_ptr<SharedObject> SharedObject::load(const std::vector<uint8_t>& byt
   }
   if (!written) {
     ::unlink(path.data());
-    throw std::runtime_error(std::string("cannot write ") + path.data() + ": " + std::generic_category().message(e));
+    throw std::runtime_error(std::string("cannot write ") + path.data() + ": " +
+                             std::generic_category().message(e));
   }
   void* handle = dlopen(path.data(), RTLD_NOW | RTLD_LOCAL);
   std::string why = handle ? "" : dlerror();

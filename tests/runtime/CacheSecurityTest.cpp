@@ -71,8 +71,8 @@ BOOST_AUTO_TEST_CASE(planted_self_consistent_entry_is_rejected) {
     key_two = loader.key_of(two);
     std::string entry = read_text(cache + "/" + loader.key_of(seven) + ".entry");
     std::vector<uint8_t> bytes(entry.begin(), entry.end());
-    BOOST_REQUIRE((decode_cache_entry(bytes, loader.key_of(seven), user_secret(*this), object) ==
-                   EntryProblem::Ok));
+    BOOST_REQUIRE(
+        (decode_cache_entry(bytes, loader.key_of(seven), user_secret(*this), object) == EntryProblem::Ok));
   }
   CacheSecret attacker{};
   attacker.fill(0x41);
@@ -159,7 +159,7 @@ BOOST_AUTO_TEST_CASE(fifo_or_device_link_named_like_an_entry_neither_blocks_nor_
         LoaderStats s = loader.stats();
         return run_scale(k, 1.0f) == 2.0f && s.rejects == 1 && s.compiles == 1 ? 0 : 1;
       });
-      BOOST_TEST(status == 0);  // -1: it hung
+      BOOST_TEST(status == 0);       // -1: it hung
       BOOST_TEST(is_regular(path));  // the rebuilt entry replaced the special file
     }
   }

@@ -67,7 +67,8 @@ BOOST_AUTO_TEST_CASE(compiler_and_its_children_die_with_a_killed_caller) {
   // while they run, and both must go.
   std::string driver_pid = root->path() + "/driver.pid", child_pid = root->path() + "/child.pid";
   std::string script = "sleep 300 & echo $! > " + child_pid + ".tmp; mv " + child_pid + ".tmp " + child_pid +
-                       "; echo $$ > " + driver_pid + ".tmp; mv " + driver_pid + ".tmp " + driver_pid + "; wait";
+                       "; echo $$ > " + driver_pid + ".tmp; mv " + driver_pid + ".tmp " + driver_pid +
+                       "; wait";
   std::fflush(nullptr);
   pid_t caller = fork();
   BOOST_REQUIRE(caller >= 0);
@@ -124,7 +125,8 @@ BOOST_AUTO_TEST_CASE(build_folders_of_killed_processes_are_removed_at_start) {
   BOOST_TEST(fs::exists(alive));
   BOOST_TEST(fs::exists(other));
   size_t left = 0;
-  for (const auto& e : fs::directory_iterator(tmp)) left += e.path().filename().string().rfind("attnc-", 0) == 0;
+  for (const auto& e : fs::directory_iterator(tmp))
+    left += e.path().filename().string().rfind("attnc-", 0) == 0;
   BOOST_TEST(left == 3u);  // the compile cleaned up after itself
 }
 

@@ -1,4 +1,4 @@
-// One compile per key however many requests (one thread, sixteen, eight processes); distinct keys in parallel.
+// One compile per key however many requests, threads or processes; distinct keys in parallel.
 #include <sys/wait.h>
 #include <unistd.h>
 

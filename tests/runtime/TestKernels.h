@@ -24,9 +24,9 @@ float run_scale(const Kernel& kernel, float x);
 struct CacheFixture {
   CacheFixture();
   ~CacheFixture();
-  std::unique_ptr<TempDir> root;  ///< Holds cache/ and anything else the test writes.
-  std::string cache;              ///< The cache directory (not created yet).
-  std::string config;             ///< XDG_CONFIG_HOME: the key is config/attnc/cache.key.
+  std::unique_ptr<TempDir> root;                 ///< Holds cache/ and anything else the test writes.
+  std::string cache;                             ///< The cache directory (not created yet).
+  std::string config;                            ///< XDG_CONFIG_HOME: the key is config/attnc/cache.key.
   std::optional<std::string> saved_config_home;  ///< XDG_CONFIG_HOME before the test.
   /// Options using `cache` and a private recorder.
   LoaderOptions options() const;
