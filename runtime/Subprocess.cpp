@@ -1,9 +1,10 @@
-// Runs a program without a shell and captures its output; it dies with its caller.
+// Runs a program under a guard that kills it when its caller dies, and captures its output.
 #include "runtime/Subprocess.h"
 
 #include <fcntl.h>
 #include <signal.h>
-#include <sys/prctl.h>
+#include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,114 +17,94 @@ extern char** environ;
 namespace attn {
 namespace {
 
-// The executable argv[0] names, searched in PATH as execvp would; done before fork, where
-// allocating is still allowed.
+// The guard that runs the program: it leads a process group of its own, starts the program in
+// it, and waits on fd 3, a pipe whose only write end the caller holds. When the caller dies, even
+// by SIGKILL, the kernel closes that end, the read sees end of file, and the guard kills the whole
+// group: the compiler driver and its own children (cc1plus, as, ld). When the program ends first,
+// the guard stops waiting and passes its exit status on. A shell, so that spawning it is a vfork
+// and an exec (posix_spawn): a fork of a large caller would copy its page tables for every compile.
+constexpr const char* kGuardScript =
+    "\"$@\" 3<&- & program=$!\n"
+    "(read _ <&3; kill -KILL 0) >/dev/null 2>&1 & watcher=$!\n"
+    "wait $program; status=$?\n"
+    "kill $watcher 2>/dev/null\n"
+    "exit $status\n";
+
+bool is_executable_file(const std::string& path) {
+  struct stat st;
+  return ::access(path.c_str(), X_OK) == 0 && ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+// The executable argv[0] names, searched in PATH as execvp would: a program that cannot start is
+// an exception here, not an exit status from the guard.
 std::string find_program(const std::string& name) {
-  if (name.find('/') != std::string::npos) return name;
+  if (name.find('/') != std::string::npos) {
+    if (is_executable_file(name)) return name;
+    throw std::system_error(EACCES, std::generic_category(), "cannot run '" + name + "'");
+  }
   const char* path = std::getenv("PATH");
   std::string dirs = path && *path ? path : "/usr/local/bin:/usr/bin:/bin";
   for (size_t start = 0;;) {
     size_t colon = dirs.find(':', start);
     std::string dir = dirs.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
     std::string candidate = (dir.empty() ? "." : dir) + "/" + name;
-    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+    if (is_executable_file(candidate)) return candidate;
     if (colon == std::string::npos) break;
     start = colon + 1;
   }
   throw std::system_error(ENOENT, std::generic_category(), "cannot run '" + name + "'");
 }
 
-// Between fork and exec only async-signal-safe calls: other threads may hold allocator locks.
-[[noreturn]] void exec_child(const char* path, char* const* args, int out_fd, int err_fd) {
-  int null_fd = ::open("/dev/null", O_RDONLY);
-  if (null_fd >= 0) ::dup2(null_fd, 0);
-  ::dup2(out_fd, 1);
-  ::dup2(out_fd, 2);
-  sigset_t none;
-  sigemptyset(&none);
-  ::sigprocmask(SIG_SETMASK, &none, nullptr);
-  ::execve(path, args, environ);
-  int e = errno;
-  (void)!::write(err_fd, &e, sizeof e);
-  _exit(127);
-}
-
-// The child between the caller and the program: it leads the program's process group, and when
-// the caller dies (PR_SET_PDEATHSIG, as SIGTERM, which it waits for) kills that whole group, the
-// compiler driver's own children (cc1plus, as, ld) included. Otherwise it passes the program's
-// exit status on.
-[[noreturn]] void run_guard(pid_t caller, const char* path, char* const* args, int out_fd, int err_fd) {
-  ::setpgid(0, 0);
-  // Inherited dispositions could discard the two signals waited for (SIG_IGN) or run a handler.
-  struct sigaction dfl = {};
-  dfl.sa_handler = SIG_DFL;
-  ::sigaction(SIGTERM, &dfl, nullptr);
-  ::sigaction(SIGCHLD, &dfl, nullptr);
-  sigset_t wanted;
-  sigemptyset(&wanted);
-  sigaddset(&wanted, SIGTERM);
-  sigaddset(&wanted, SIGCHLD);
-  ::sigprocmask(SIG_BLOCK, &wanted, nullptr);
-  ::prctl(PR_SET_PDEATHSIG, SIGTERM);
-  if (::getppid() != caller) _exit(128 + SIGKILL);  // the caller died before prctl took effect
-  pid_t program = ::fork();
-  if (program < 0) {
-    int e = errno;
-    (void)!::write(err_fd, &e, sizeof e);
-    _exit(127);
-  }
-  if (program == 0) exec_child(path, args, out_fd, err_fd);
-  ::close(out_fd);
-  ::close(err_fd);
-  for (;;) {
-    siginfo_t info;
-    int sig = ::sigwaitinfo(&wanted, &info);
-    if (sig == SIGTERM) {
-      ::kill(-::getpid(), SIGKILL);  // the group, this process included
-      _exit(128 + SIGKILL);
-    }
-    if (sig != SIGCHLD) continue;
-    int status = 0;
-    pid_t done = ::waitpid(program, &status, WNOHANG);
-    if (done != program) continue;
-    if (WIFEXITED(status)) _exit(WEXITSTATUS(status));
-    _exit(128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0));
-  }
-}
-
 }  // namespace
 
 ProcessResult run_process(const std::vector<std::string>& argv) {
   if (argv.empty()) throw std::system_error(EINVAL, std::generic_category(), "empty command");
-  std::string path = find_program(argv[0]);
-  std::vector<char*> args;
-  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
+  std::vector<std::string> command = {"/bin/sh", "-c", kGuardScript, "attnc-compile-guard",
+                                      find_program(argv[0])};
+  command.insert(command.end(), argv.begin() + 1, argv.end());
 
-  // O_CLOEXEC so that children spawned concurrently by other threads do not inherit the write
-  // ends and hold our EOF back; `errors` carries an exec failure's errno.
-  int out[2], errors[2];
+  // O_CLOEXEC so that children spawned concurrently by other threads inherit neither pipe: the
+  // output's write end would hold our EOF back, the lifeline's would keep the guard waiting.
+  int out[2], lifeline[2];
   if (pipe2(out, O_CLOEXEC) != 0) throw std::system_error(errno, std::generic_category(), "pipe");
-  if (pipe2(errors, O_CLOEXEC) != 0) {
+  if (pipe2(lifeline, O_CLOEXEC) != 0) {
     int e = errno;
     ::close(out[0]);
     ::close(out[1]);
     throw std::system_error(e, std::generic_category(), "pipe");
   }
-  pid_t caller = ::getpid();
-  pid_t pid = ::fork();
-  if (pid == 0) {
-    ::close(out[0]);
-    ::close(errors[0]);
-    run_guard(caller, path.c_str(), args.data(), out[1], errors[1]);
-  }
-  int fork_errno = errno;
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, out[1], 1);
+  posix_spawn_file_actions_adddup2(&actions, out[1], 2);
+  posix_spawn_file_actions_adddup2(&actions, lifeline[0], 3);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t none, defaults;
+  sigemptyset(&none);
+  sigemptyset(&defaults);
+  for (int sig : {SIGTERM, SIGINT, SIGQUIT, SIGPIPE, SIGCHLD, SIGHUP}) sigaddset(&defaults, sig);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setsigdefault(&attr, &defaults);
+  posix_spawnattr_setpgroup(&attr, 0);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+
+  std::vector<char*> args;
+  for (const std::string& a : command) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+
+  pid_t pid = 0;
+  int rc = posix_spawn(&pid, args[0], &actions, &attr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
   ::close(out[1]);
-  ::close(errors[1]);
-  if (pid < 0) {
+  ::close(lifeline[0]);
+  if (rc != 0) {
     ::close(out[0]);
-    ::close(errors[0]);
-    throw std::system_error(fork_errno, std::generic_category(), "cannot run '" + argv[0] + "'");
+    ::close(lifeline[1]);
+    throw std::system_error(rc, std::generic_category(), "cannot run '" + argv[0] + "'");
   }
 
   ProcessResult result;
@@ -135,18 +116,16 @@ ProcessResult run_process(const std::vector<std::string>& argv) {
     result.output.append(buf, static_cast<size_t>(n));
   }
   ::close(out[0]);
-  int exec_errno = 0;
-  ssize_t got;
-  while ((got = ::read(errors[0], &exec_errno, sizeof exec_errno)) < 0 && errno == EINTR) {
-  }
-  ::close(errors[0]);
 
   int status = 0;
   while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) throw std::system_error(errno, std::generic_category(), "waitpid");
+    if (errno != EINTR) {
+      int e = errno;
+      ::close(lifeline[1]);
+      throw std::system_error(e, std::generic_category(), "waitpid");
+    }
   }
-  if (got == sizeof exec_errno)
-    throw std::system_error(exec_errno, std::generic_category(), "cannot run '" + argv[0] + "'");
+  ::close(lifeline[1]);  // only now: closing it earlier would tell the guard we died
   if (WIFEXITED(status))
     result.exit_status = WEXITSTATUS(status);
   else if (WIFSIGNALED(status))
