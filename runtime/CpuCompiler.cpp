@@ -99,7 +99,9 @@ class CpuCompiler : public Compiler {
     argv.insert(argv.end(), {"-o", out, src});
     ProcessResult r;
     try {
-      r = run_process(argv);
+      // The compiler's own temporaries go to the build folder too, so that a killed compile
+      // leaves nothing outside it.
+      r = run_process(argv, {"TMPDIR=" + dir.path()});
     } catch (const std::system_error& e) {
       throw LoadError(LoadErrorKind::CompileFailed,
                       "cannot run the C++ compiler '" + argv[0] + "' (set ATTNC_CXX): " + e.what());

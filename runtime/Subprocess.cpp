@@ -10,6 +10,7 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <string_view>
 #include <system_error>
 
 extern char** environ;
@@ -57,7 +58,7 @@ std::string find_program(const std::string& name) {
 
 }  // namespace
 
-ProcessResult run_process(const std::vector<std::string>& argv) {
+ProcessResult run_process(const std::vector<std::string>& argv, const std::vector<std::string>& env) {
   if (argv.empty()) throw std::system_error(EINVAL, std::generic_category(), "empty command");
   std::vector<std::string> command = {"/bin/sh", "-c", kGuardScript, "attnc-compile-guard",
                                       find_program(argv[0])};
@@ -95,8 +96,19 @@ ProcessResult run_process(const std::vector<std::string>& argv) {
   for (const std::string& a : command) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
 
+  std::vector<char*> envp;
+  for (char** e = environ; *e; ++e) {
+    std::string_view entry(*e);
+    bool replaced = false;
+    for (const std::string& setting : env)
+      replaced |= entry.substr(0, entry.find('=') + 1) == setting.substr(0, setting.find('=') + 1);
+    if (!replaced) envp.push_back(*e);
+  }
+  for (const std::string& setting : env) envp.push_back(const_cast<char*>(setting.c_str()));
+  envp.push_back(nullptr);
+
   pid_t pid = 0;
-  int rc = posix_spawn(&pid, args[0], &actions, &attr, args.data(), environ);
+  int rc = posix_spawn(&pid, args[0], &actions, &attr, args.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
   ::close(out[1]);

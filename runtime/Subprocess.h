@@ -17,6 +17,7 @@ struct ProcessResult {
 /// starts run in a process group of their own, under /bin/sh as a guard that kills the group when
 /// the caller's process dies (even by SIGKILL), so no compiler outlives a killed caller.
 /// Safe to call from several threads at once.
-ProcessResult run_process(const std::vector<std::string>& argv);
+/// `env` holds NAME=VALUE settings that replace or add to this process's environment for it.
+ProcessResult run_process(const std::vector<std::string>& argv, const std::vector<std::string>& env = {});
 
 }  // namespace attn

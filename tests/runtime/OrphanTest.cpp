@@ -89,11 +89,15 @@ BOOST_AUTO_TEST_CASE(compiler_and_its_children_die_with_a_killed_caller) {
   if (!child_gone) kill(grandchild, SIGKILL);
 }
 
-BOOST_AUTO_TEST_CASE(run_process_reports_status_output_and_missing_programs) {
+BOOST_AUTO_TEST_CASE(run_process_reports_status_output_environment_and_missing_programs) {
   ProcessResult r = run_process({"sh", "-c", "echo out; echo err >&2; exit 3"});
   BOOST_TEST(r.exit_status == 3);
   BOOST_TEST(r.output == "out\nerr\n");
   BOOST_TEST(run_process({"sh", "-c", "kill -9 $$"}).exit_status == 128 + SIGKILL);
+  setenv("ATTNC_ORPHAN_TEST", "kept", 1);
+  r = run_process({"sh", "-c", "echo $TMPDIR $ATTNC_ORPHAN_TEST"}, {"TMPDIR=/elsewhere"});
+  unsetenv("ATTNC_ORPHAN_TEST");
+  BOOST_TEST(r.output == "/elsewhere kept\n");
   BOOST_CHECK_THROW(run_process({"attnc-no-such-program-xyz"}), std::system_error);
   BOOST_CHECK_THROW(run_process({root->path()}), std::system_error);  // a folder: exec fails
 }
