@@ -15,6 +15,7 @@ int run_cache(const CacheOptions& o) {
       return 0;
     }
     CacheStats s = cache_stats();
+    if (!s.problem.empty()) std::cerr << "attnc: warning: " << s.problem << "\n";
     std::cout << "cache directory: " << (s.dir.empty() ? "(none: memory only)" : s.dir) << "\n"
               << "entries:         " << s.entries << "\n"
               << "size:            " << s.bytes / 1024 << " KiB of " << s.max_bytes / (1024 * 1024)

@@ -77,8 +77,18 @@ class ModuleLoader {
       fs::path p = (base / imp.spelling).lexically_normal();
       key = p.string();
       display = key;
+      // Anything readable could be named here (/etc/shadow, /proc/self/mem): refuse what is not
+      // attnc source before parsing it, so that no diagnostic quotes a foreign file's content.
+      if (p.extension() != ".attn") {
+        program_.diags.error(imp.range, "cannot import '" + key + "': not an .attn file");
+        return;
+      }
       if (!read(key, text)) {
         program_.diags.error(imp.range, "cannot open imported file '" + key + "'");
+        return;
+      }
+      if (!is_source_text(text)) {
+        program_.diags.error(imp.range, "cannot import '" + key + "': not an .attn file (binary content)");
         return;
       }
     }
@@ -97,6 +107,25 @@ class ModuleLoader {
     imp.target = load(key, display, std::move(text));
   }
 
+  // Source text is UTF-8 without NUL or other control bytes but tab, CR, LF and form feed.
+  static bool is_source_text(const std::string& text) {
+    for (size_t i = 0; i < text.size();) {
+      unsigned char c = static_cast<unsigned char>(text[i]);
+      if (c < 0x80) {
+        if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f') return false;
+        if (c == 0x7f) return false;
+        ++i;
+        continue;
+      }
+      size_t n = c >= 0xf0 && c < 0xf5 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
+      if (n == 0 || (c >= 0xf5) || i + n > text.size()) return false;
+      for (size_t k = 1; k < n; ++k)
+        if ((static_cast<unsigned char>(text[i + k]) & 0xc0) != 0x80) return false;
+      i += n;
+    }
+    return true;
+  }
+
   bool read(const std::string& path, std::string& text) {
     if (auto it = options_.overlays.find(path); it != options_.overlays.end()) {
       text = it->second;
@@ -110,7 +139,7 @@ class ModuleLoader {
     std::stringstream ss;
     ss << in.rdbuf();
     text = ss.str();
-    return true;
+    return !in.bad();
   }
 
   Program& program_;

@@ -1,4 +1,6 @@
 // The cpu target: the host C++ compiler turns generated source into a shared object, dlopen'ed.
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -42,8 +44,17 @@ class CpuModule : public KernelModule {
   attn_kernel_fn fn_;
 };
 
+// Build folders and loaded objects of processes killed mid-compile (kill -9) older than this are
+// removed when a cpu compiler is created; younger ones may belong to a live process elsewhere
+// (another PID namespace sharing $TMPDIR).
+constexpr int kOrphanMinAgeSeconds = 60;
+
 class CpuCompiler : public Compiler {
  public:
+  CpuCompiler() {
+    remove_orphaned_temporaries("attnc-build-", kOrphanMinAgeSeconds);
+    remove_orphaned_temporaries("attnc-so-", kOrphanMinAgeSeconds);
+  }
   std::string target() const override { return "cpu"; }
 
   std::string fingerprint(const KernelRequest& /*request*/) const override {
@@ -69,7 +80,8 @@ class CpuCompiler : public Compiler {
   }
 
   std::vector<uint8_t> compile(const KernelRequest& request) const override {
-    TempDir dir("attnc-build-");
+    // The pid in the name lets a later process tell a dead compile's folder from a live one.
+    TempDir dir("attnc-build-" + std::to_string(getpid()) + "-");
     std::string src = dir.path() + "/kernel.cpp", out = dir.path() + "/kernel.so";
     if (!write_file(src, request.source.data(), request.source.size()))
       throw LoadError(LoadErrorKind::CompileFailed,
@@ -87,7 +99,9 @@ class CpuCompiler : public Compiler {
     argv.insert(argv.end(), {"-o", out, src});
     ProcessResult r;
     try {
-      r = run_process(argv);
+      // The compiler's own temporaries go to the build folder too, so that a killed compile
+      // leaves nothing outside it.
+      r = run_process(argv, {"TMPDIR=" + dir.path()});
     } catch (const std::system_error& e) {
       throw LoadError(LoadErrorKind::CompileFailed,
                       "cannot run the C++ compiler '" + argv[0] + "' (set ATTNC_CXX): " + e.what());

@@ -1,6 +1,7 @@
 // The loader's flight recorder: ring writes on the hot path, JSON only when dumped.
 #include "attn/flight_recorder.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -143,14 +144,28 @@ std::string FlightRecorder::to_json() const {
 }
 
 bool FlightRecorder::dump(const std::string& path) const {
-  std::string text = to_json();
-  std::string tmp = path + "." + std::to_string(getpid()) + ".tmp";
-  if (!write_file(tmp, text.data(), text.size())) return false;
+  std::string tmp = dump_to_new_file(path + ".", ".tmp");
+  if (tmp.empty()) return false;
+  // rename(2) replaces the name itself, never what a link there points to.
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
     std::remove(tmp.c_str());
     return false;
   }
   return true;
+}
+
+std::string FlightRecorder::dump_to_new_file(const std::string& prefix, const std::string& suffix) const {
+  std::string text = to_json();
+  std::string name;
+  int fd = create_unique_file(AT_FDCWD, prefix, suffix, name);
+  if (fd < 0) return {};
+  bool ok = write_all(fd, text.data(), text.size());
+  if (::close(fd) != 0) ok = false;
+  if (!ok) {
+    std::remove(name.c_str());
+    return {};
+  }
+  return name;
 }
 
 const std::shared_ptr<FlightRecorder>& process_flight_recorder() {

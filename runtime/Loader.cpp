@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <future>
+#include <optional>
 #include <set>
 
 #include "attnc/Version.h"
@@ -45,8 +46,13 @@ Loader::Loader(LoaderOptions options)
   compilers_["cpu"] = make_cpu_compiler();
   if (options_.disk_cache) {
     std::string dir = options_.cache_dir.empty() ? default_cache_dir() : options_.cache_dir;
-    uint64_t max = options_.cache_max_bytes ? *options_.cache_max_bytes : cache_max_bytes_from_env();
     std::string why;
+    uint64_t max = options_.cache_max_bytes ? *options_.cache_max_bytes : cache_max_bytes_from_env(&why);
+    if (!why.empty()) {
+      recorder_->record(TraceEventKind::Warning, {}, {}, why);
+      warn_once(why);
+      why.clear();
+    }
     disk_ = DiskCache::open(dir, max, why);
     if (!disk_) {
       recorder_->record(TraceEventKind::Warning, {}, {}, why);
@@ -137,30 +143,46 @@ Kernel Loader::get(const KernelRequest& request) {
   }
 }
 
+std::optional<Kernel> Loader::load_from_disk(const KernelRequest& request, const Compiler& compiler,
+                                             const std::string& key, bool hits_only) {
+  const std::string& target = request.target;
+  int64_t t0 = recorder_->now_ns();
+  DiskCache::Lookup found = disk_->read(key);
+  if (found.status == DiskCache::Lookup::Hit) {
+    try {
+      Kernel k(compiler.load(found.payload, request), key, recorder_);
+      ++counters_->disk_hits;
+      recorder_->record(TraceEventKind::DiskHit, key, target, {}, recorder_->now_ns() - t0);
+      return k;
+    } catch (const LoadError& e) {
+      // A verified entry that does not load (a foreign toolchain's object with a colliding
+      // key is the only way): rebuild it like any other bad entry.
+      found.status = DiskCache::Lookup::Rejected;
+      found.reason = std::string("does not load: ") + e.what();
+    }
+  }
+  // A second look (after waiting for the key's lock) counts only if it finds the entry.
+  if (hits_only) return std::nullopt;
+  if (found.status == DiskCache::Lookup::Rejected) {
+    ++counters_->rejects;
+    recorder_->record(TraceEventKind::DiskReject, key, target, found.reason);
+  } else {
+    ++counters_->disk_misses;
+    recorder_->record(TraceEventKind::DiskMiss, key, target);
+  }
+  return std::nullopt;
+}
+
 Kernel Loader::load_uncached(const KernelRequest& request, const Compiler& compiler, const std::string& key) {
   const std::string& target = request.target;
+  std::unique_ptr<DiskCache::KeyLock> lock;
   if (disk_) {
-    int64_t t0 = recorder_->now_ns();
-    DiskCache::Lookup found = disk_->read(key);
-    if (found.status == DiskCache::Lookup::Hit) {
-      try {
-        Kernel k(compiler.load(found.payload, request), key, recorder_);
-        ++counters_->disk_hits;
-        recorder_->record(TraceEventKind::DiskHit, key, target, {}, recorder_->now_ns() - t0);
-        return k;
-      } catch (const LoadError& e) {
-        // A verified entry that does not load (a foreign toolchain's object with a colliding
-        // key is the only way): rebuild it like any other bad entry.
-        found.status = DiskCache::Lookup::Rejected;
-        found.reason = std::string("does not load: ") + e.what();
-      }
-    }
-    if (found.status == DiskCache::Lookup::Rejected) {
-      ++counters_->rejects;
-      recorder_->record(TraceEventKind::DiskReject, key, target, found.reason);
-    } else {
-      ++counters_->disk_misses;
-      recorder_->record(TraceEventKind::DiskMiss, key, target);
+    if (std::optional<Kernel> k = load_from_disk(request, compiler, key, false)) return *k;
+    // Other processes may be compiling this key right now: wait for the one that holds its
+    // lock and take its entry rather than compile it again.
+    lock = disk_->lock(key);
+    if (lock->held()) {
+      if (std::optional<Kernel> k = load_from_disk(request, compiler, key, true)) return *k;
     }
   }
 
@@ -202,8 +224,8 @@ Kernel Loader::load_uncached(const KernelRequest& request, const Compiler& compi
 void Loader::fail(const LoadError& error, const std::string& key, const std::string& target) {
   ++counters_->errors;
   recorder_->record_error(key, target, error.what());
-  std::string path = trace_dump_path();
-  std::string where = recorder_->dump(path) ? "\n(flight recorder written to " + path + ")" : "";
+  std::string path = write_trace(*recorder_);
+  std::string where = path.empty() ? "" : "\n(flight recorder written to " + path + ")";
   throw LoadError(error.kind(), error.what() + where);
 }
 
@@ -221,9 +243,10 @@ LoaderStats Loader::stats() const {
 
 std::string Loader::cache_dir() const { return disk_ ? disk_->dir() : std::string(); }
 
-std::string trace_dump_path() {
-  if (const char* p = std::getenv("ATTNC_TRACE"); p && *p) return p;
-  return temp_root() + "/attnc-trace-" + std::to_string(getpid()) + ".json";
+std::string write_trace(const FlightRecorder& recorder) {
+  if (const char* p = std::getenv("ATTNC_TRACE"); p && *p) return recorder.dump(p) ? p : "";
+  // A fresh name: a fixed one in a shared folder could be a link planted by another user.
+  return recorder.dump_to_new_file(temp_root() + "/attnc-trace-" + std::to_string(getpid()) + "-", ".json");
 }
 
 }  // namespace attn

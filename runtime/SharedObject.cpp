@@ -26,11 +26,17 @@ std::shared_ptr<SharedObject> SharedObject::load(const std::vector<uint8_t>& byt
   if (fd < 0)
     throw std::runtime_error("cannot create a temporary file under " + temp_root() + ": " +
                              std::generic_category().message(errno));
-  ::close(fd);
-  if (!write_file(path.data(), bytes.data(), bytes.size())) {
-    std::string why = std::generic_category().message(errno);
+  // Written through the descriptor mkostemps opened: the name is never opened a second time.
+  bool written = write_all(fd, bytes.data(), bytes.size());
+  int e = errno;
+  if (::close(fd) != 0 && written) {
+    written = false;
+    e = errno;
+  }
+  if (!written) {
     ::unlink(path.data());
-    throw std::runtime_error(std::string("cannot write ") + path.data() + ": " + why);
+    throw std::runtime_error(std::string("cannot write ") + path.data() + ": " +
+                             std::generic_category().message(e));
   }
   void* handle = dlopen(path.data(), RTLD_NOW | RTLD_LOCAL);
   std::string why = handle ? "" : dlerror();

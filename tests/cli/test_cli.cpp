@@ -175,6 +175,12 @@ BOOST_AUTO_TEST_CASE(cache_stats_and_clear) {
   r = run_command(env + attnc("cache clear"));
   BOOST_TEST(r.status == 0, r.output);
   BOOST_TEST(r.output.find("removed 0 entries") != std::string::npos, r.output);
+  // A size limit that is not a whole number of MiB is a warning and the default, not 0 MiB.
+  r = run_command(env + "ATTNC_CACHE_MAX_MB=1e30 " + attnc("cache stats"));
+  BOOST_TEST(r.status == 0, r.output);
+  BOOST_TEST(r.output.find("attnc: warning: ignoring ATTNC_CACHE_MAX_MB='1e30'") != std::string::npos,
+             r.output);
+  BOOST_TEST(r.output.find("of 1024 MiB") != std::string::npos, r.output);
 }
 
 BOOST_AUTO_TEST_CASE(compile_cpu_is_deterministic_and_builds) {

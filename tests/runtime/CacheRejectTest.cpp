@@ -99,14 +99,18 @@ BOOST_AUTO_TEST_CASE(entry_with_extra_bytes_is_rebuilt) {
 
 BOOST_AUTO_TEST_CASE(entry_format_round_trips) {
   std::string key(64, 'a');
+  CacheSecret secret{}, other{};
+  secret[0] = 1;
+  other[0] = 2;
   std::vector<uint8_t> payload = {1, 2, 3}, out;
-  std::vector<uint8_t> entry = encode_cache_entry(key, payload);
+  std::vector<uint8_t> entry = encode_cache_entry(key, payload, secret);
   BOOST_TEST(entry.size() == kCacheEntryHeaderSize + 3);
-  BOOST_TEST((decode_cache_entry(entry, key, out) == EntryProblem::Ok));
+  BOOST_TEST((decode_cache_entry(entry, key, secret, out) == EntryProblem::Ok));
   BOOST_TEST((out == payload));
-  BOOST_TEST((decode_cache_entry(entry, std::string(64, 'b'), out) == EntryProblem::KeyMismatch));
+  BOOST_TEST((decode_cache_entry(entry, std::string(64, 'b'), secret, out) == EntryProblem::KeyMismatch));
+  BOOST_TEST((decode_cache_entry(entry, key, other, out) == EntryProblem::Unauthenticated));
   entry.pop_back();
-  BOOST_TEST((decode_cache_entry(entry, key, out) == EntryProblem::Truncated));
+  BOOST_TEST((decode_cache_entry(entry, key, secret, out) == EntryProblem::Truncated));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,8 +1,12 @@
-// One compile per key however many requests, from one thread or sixteen; distinct keys in parallel.
+// One compile per key however many requests, threads or processes; distinct keys in parallel.
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <boost/test/unit_test.hpp>
 #include <chrono>
 #include <condition_variable>
+#include <filesystem>
 #include <set>
 #include <thread>
 
@@ -116,6 +120,54 @@ BOOST_AUTO_TEST_CASE(distinct_keys_compile_in_parallel) {
   BOOST_TEST(rendezvous->compiles() == 2);
   BOOST_TEST(loader.stats().compiles == 2u);
   BOOST_TEST(loader.stats().memory_hits == 6u);
+}
+
+BOOST_AUTO_TEST_CASE(eight_processes_on_a_cold_cache_compile_once) {
+  // Released together by closing a pipe; each reports its compiles in its exit status (10 + n).
+  // Whatever the scheduling (two cores or sixty-four), the lock makes the others wait for the
+  // first compile and take its entry.
+  constexpr int kProcesses = 8;
+  KernelRequest r = scale_kernel_request(6);
+  int gate[2];
+  BOOST_REQUIRE(pipe(gate) == 0);
+  std::vector<pid_t> children;
+  for (int i = 0; i < kProcesses; ++i) {
+    std::fflush(nullptr);
+    pid_t child = fork();
+    BOOST_REQUIRE(child >= 0);
+    if (child == 0) {
+      ::close(gate[1]);
+      char c;
+      (void)!::read(gate[0], &c, 1);
+      int status = 3;
+      try {
+        Loader loader(options());
+        Kernel k = loader.get(r);
+        LoaderStats s = loader.stats();
+        bool ok = k && s.compiles + s.disk_hits == 1 && s.rejects == 0;
+        status = ok ? 10 + static_cast<int>(s.compiles) : 2;
+      } catch (...) {
+      }
+      _exit(status);
+    }
+    children.push_back(child);
+  }
+  ::close(gate[0]);
+  ::close(gate[1]);
+  int compiles = 0;
+  for (pid_t child : children) {
+    int status = 0;
+    BOOST_REQUIRE(waitpid(child, &status, 0) == child);
+    BOOST_REQUIRE(WIFEXITED(status));
+    BOOST_TEST(WEXITSTATUS(status) >= 10);
+    compiles += WEXITSTATUS(status) - 10;
+  }
+  BOOST_TEST(compiles == 1);
+  Loader after(options());
+  BOOST_TEST(run_scale(after.get(r), 1.0f) == 6.0f);
+  BOOST_TEST(after.stats().disk_hits == 1u);
+  for (const auto& e : std::filesystem::directory_iterator(cache))
+    BOOST_TEST(e.path().extension() == ".entry", e.path());  // no lock or temporary left behind
 }
 
 BOOST_AUTO_TEST_CASE(without_dedup_every_request_compiles) {

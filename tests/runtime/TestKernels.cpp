@@ -1,7 +1,11 @@
 // Hand-written ABI kernels and the per-test cache directory fixture.
 #include "TestKernels.h"
 
+#include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <boost/test/unit_test.hpp>
 #include <cstdlib>
@@ -15,6 +19,51 @@ std::string read_text(const std::string& path) {
   std::stringstream s;
   s << in.rdbuf();
   return s.str();
+}
+
+std::string capture_stderr(const std::string& file, const std::function<void()>& body) {
+  fflush(stderr);
+  int saved = dup(2);
+  int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0600);
+  dup2(fd, 2);
+  ::close(fd);
+  body();
+  fflush(stderr);
+  dup2(saved, 2);
+  ::close(saved);
+  return read_text(file);
+}
+
+int run_in_child(int timeout_s, const std::function<int()>& body) {
+  std::fflush(nullptr);  // the child must not repeat buffered test output
+  pid_t child = fork();
+  BOOST_REQUIRE(child >= 0);
+  if (child == 0) {
+    int status = 2;
+    try {
+      status = body();
+    } catch (...) {
+      status = 254;
+    }
+    _exit(status);
+  }
+  for (int waited_ms = 0;; waited_ms += 10) {
+    int status = 0;
+    pid_t done = waitpid(child, &status, WNOHANG);
+    if (done == child) return WIFEXITED(status) && WEXITSTATUS(status) != 254 ? WEXITSTATUS(status) : -2;
+    if (waited_ms >= timeout_s * 1000) {
+      kill(child, SIGKILL);
+      waitpid(child, &status, 0);
+      return -1;
+    }
+    usleep(10000);
+  }
+}
+
+size_t count_lines_with(const std::string& text, const std::string& needle) {
+  size_t n = 0;
+  for (size_t p = text.find(needle); p != std::string::npos; p = text.find(needle, p + 1)) ++n;
+  return n;
 }
 
 long long file_size(const std::string& path) {
@@ -80,12 +129,19 @@ float run_scale(const Kernel& kernel, float x) {
 
 CacheFixture::CacheFixture() : root(std::make_unique<TempDir>("attnc-loader-test-")) {
   cache = root->path() + "/cache";
+  config = root->path() + "/config";
+  if (const char* x = std::getenv("XDG_CONFIG_HOME")) saved_config_home = x;
+  setenv("XDG_CONFIG_HOME", config.c_str(), 1);
   setenv("ATTNC_CACHE_DIR", cache.c_str(), 1);
   setenv("ATTNC_TRACE", (root->path() + "/trace.json").c_str(), 1);
   unsetenv("ATTNC_CACHE_MAX_MB");
 }
 
 CacheFixture::~CacheFixture() {
+  if (saved_config_home)
+    setenv("XDG_CONFIG_HOME", saved_config_home->c_str(), 1);
+  else
+    unsetenv("XDG_CONFIG_HOME");
   unsetenv("ATTNC_CACHE_DIR");
   unsetenv("ATTNC_TRACE");
   unsetenv("ATTNC_CACHE_MAX_MB");

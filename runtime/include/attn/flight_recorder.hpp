@@ -62,8 +62,12 @@ class FlightRecorder {
   /// The dump: {"capacity", "total", "dropped", "pid", "attnc_version", "events": [...],
   /// "errors": [{"seq", "message"}]}.
   std::string to_json() const;
-  /// Writes to_json() to `path` (atomically); returns false if it could not.
+  /// Writes to_json() to `path` atomically: a new uniquely named file beside it (O_EXCL, never
+  /// through a link), renamed over it. Returns false if it could not.
   bool dump(const std::string& path) const;
+  /// Writes to_json() to a new file `<prefix><random><suffix>` (O_EXCL|O_NOFOLLOW, mode 0600);
+  /// returns its path, or "" if it could not.
+  std::string dump_to_new_file(const std::string& prefix, const std::string& suffix) const;
   /// Nanoseconds since creation, the clock events use.
   int64_t now_ns() const;
 

@@ -78,7 +78,7 @@ class Loader {
   Loader& operator=(const Loader&) = delete;
 
   /// The kernel for `request`: from memory, the disk cache, or a compile. Throws LoadError
-  /// (and dumps the flight recorder, see trace_dump_path()).
+  /// (and dumps the flight recorder, see write_trace()).
   Kernel get(const KernelRequest& request);
   /// The cache key of `request` (64 hex digits of SHA-256); throws LoadError(UnknownTarget).
   std::string key_of(const KernelRequest& request) const;
@@ -99,6 +99,8 @@ class Loader {
  private:
   struct Flight;
   Kernel load_uncached(const KernelRequest& request, const Compiler& compiler, const std::string& key);
+  std::optional<Kernel> load_from_disk(const KernelRequest& request, const Compiler& compiler,
+                                       const std::string& key, bool hits_only);
   std::shared_ptr<const Compiler> compiler_for(const std::string& target) const;
   [[noreturn]] void fail(const LoadError& error, const std::string& key, const std::string& target);
 
@@ -118,16 +120,19 @@ struct CacheStats {
   uint64_t entries = 0;    ///< Entry files.
   uint64_t bytes = 0;      ///< Their total size.
   uint64_t max_bytes = 0;  ///< The configured limit (ATTNC_CACHE_MAX_MB).
+  std::string problem;     ///< Why ATTNC_CACHE_MAX_MB was ignored; empty when it was not.
 };
 
 /// The cache directory the environment selects (ATTNC_CACHE_DIR, XDG_CACHE_HOME, HOME).
 std::string default_cache_dir();
 /// Counts the entries of `dir` (default_cache_dir() when empty). A missing dir has none.
 CacheStats cache_stats(const std::string& dir = {});
-/// Removes every entry (and stale temporary file) of `dir`; returns how many entries went.
+/// Removes every entry (and stale temporary file and free lock) of `dir`, only ever this user's
+/// files that begin with the entry magic; returns how many entries went.
 uint64_t cache_clear(const std::string& dir = {});
-/// Where Loader::get writes the flight recorder on failure: $ATTNC_TRACE, or
-/// $TMPDIR/attnc-trace-<pid>.json.
-std::string trace_dump_path();
+/// Writes `recorder` where Loader::get does on a failure: to $ATTNC_TRACE (replaced atomically),
+/// else to a new file $TMPDIR/attnc-trace-<pid>-<random>.json. Returns the path, or "" if it
+/// could not.
+std::string write_trace(const FlightRecorder& recorder);
 
 }  // namespace attn
