@@ -418,7 +418,8 @@ std::string to_lexer_text(const std::string& text, FileId file, DiagnosticEngine
 // The parser and every later pass recurse as deep as the expression tree. Before parsing, this
 // bounds that depth from the tokens alone (an over-estimate: never below the tree's depth): each
 // open bracket nests, and so does every operator and `let` of a chain at one bracket level until
-// a `,` starts a sibling or a `;` ends the statement. Returns where the bound is first crossed.
+// a `,` starts a sibling or a `;` (or a declaration's keyword) ends the statement. Returns where
+// the bound is first crossed.
 std::optional<uint32_t> first_too_deep(const std::vector<antlr4::Token*>& tokens) {
   struct Level {
     int lets = 0;          // `let` bodies and the operators before them: nest until the level ends
@@ -449,6 +450,16 @@ std::optional<uint32_t> first_too_deep(const std::vector<antlr4::Token*>& tokens
       case AttnLexer::COMMA:
         depth -= top.ops;
         top.ops = 0;
+        break;
+      case AttnLexer::IMPORT:
+      case AttnLexer::MASK:
+      case AttnLexer::FN:
+      case AttnLexer::KERNEL:
+        // Outside brackets these keywords start a declaration (a kernel ends without a `;`).
+        if (levels.size() == 1) {
+          depth = 0;
+          top = Level{};
+        }
         break;
       case AttnLexer::LET:
         top.lets += top.ops + 1;

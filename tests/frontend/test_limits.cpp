@@ -112,6 +112,17 @@ BOOST_AUTO_TEST_CASE(long_operator_chains_and_brackets_are_bounded) {
   BOOST_TEST(errors(*load_program_text("t.attn", text)).size() == 1u);
 }
 
+BOOST_AUTO_TEST_CASE(depth_does_not_add_up_across_declarations) {
+  std::string text;
+  for (int i = 0; i < 2000; ++i) {
+    std::string n = std::to_string(i);
+    text += "mask m" + n + "(w: int) = q - kv < w + " + n + ";\nkernel k" + n +
+            "(x: tensor<f32>[n]) { mask = m" + n + "(" + n + "); score = score + x[kv]; }\n";
+  }
+  auto p = load_program_text("t.attn", text);
+  BOOST_TEST(!p->diags.has_errors(), render_diagnostics(p->diags, p->sources));
+}
+
 BOOST_AUTO_TEST_CASE(the_deepest_accepted_expression_lowers_in_a_small_stack) {
   // Just under the bound: a chain of additions inside a few brackets and lets.
   std::string chain = "q";
