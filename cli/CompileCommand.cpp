@@ -9,6 +9,7 @@
 #include "backends/cpu/CpuBackend.h"
 #include "cli/Commands.h"
 #include "cli/CompileTargets.h"
+#include "cli/OutputFile.h"
 #include "codegen/Lower.h"
 #include "frontend/Program.h"
 
@@ -95,7 +96,12 @@ int run_compile(const CompileOptions& o) {
     }
     manifest["kernels"].push_back(entry);
   }
-  std::ofstream(std::filesystem::path(o.out_dir) / "manifest.json") << manifest.dump(2) << "\n";
+  try {
+    write_output_file(std::filesystem::path(o.out_dir) / "manifest.json", manifest.dump(2) + "\n");
+  } catch (const std::exception& e) {
+    std::cerr << "attnc: error: " << e.what() << "\n";
+    return 1;
+  }
   return 0;
 }
 

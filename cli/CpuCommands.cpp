@@ -1,8 +1,7 @@
 // The cpu target of `attnc compile` and `attnc dump --stage=cpu`.
-#include <fstream>
-
 #include "backends/cpu/CpuBackend.h"
 #include "cli/CompileTargets.h"
+#include "cli/OutputFile.h"
 #include "codegen/Lower.h"
 
 namespace attn::cli {
@@ -23,8 +22,8 @@ std::vector<std::string> write_cpu_target(const KernelIR& ir, const CompileConte
                                           const std::filesystem::path& dir) {
   CpuKernelSource src = generate_cpu_kernel(ir, cpu_target_named(ctx.cpu_isa));
   const std::string name = kernel_name(ir);
-  std::ofstream(dir / (name + ".cpp"), std::ios::binary) << src.source;
-  std::ofstream(dir / src.header_name, std::ios::binary) << src.header;
+  write_output_file(dir / (name + ".cpp"), src.source);
+  write_output_file(dir / src.header_name, src.header);
   return {name + ".cpp", src.header_name};
 }
 

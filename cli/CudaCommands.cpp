@@ -6,6 +6,7 @@
 #include "backends/cuda/CudaPrinter.h"
 #include "backends/cuda/CudaRun.h"
 #include "cli/CompileTargets.h"
+#include "cli/OutputFile.h"
 #include "codegen/Lower.h"
 
 namespace attn::cli {
@@ -33,8 +34,8 @@ std::vector<std::string> write_cuda_target(const KernelIR& ir, const CompileCont
   po.source_hash = ctx.kernel_hash;
   CudaKernelSource src = print_cuda_kernel(ir, po);
   const std::string name = kernel_name(ir);
-  std::ofstream(dir / (name + ".cu"), std::ios::binary) << src.cu;
-  std::ofstream(dir / (name + ".cuh"), std::ios::binary) << src.header;
+  write_output_file(dir / (name + ".cu"), src.cu);
+  write_output_file(dir / (name + ".cuh"), src.header);
   return {name + ".cu", name + ".cuh"};
 }
 

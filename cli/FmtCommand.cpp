@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "cli/Commands.h"
+#include "cli/OutputFile.h"
 #include "frontend/Format.h"
 #include "frontend/Program.h"
 
@@ -37,19 +38,10 @@ int run_fmt(const FmtOptions& o) {
       }
     } else if (o.in_place) {
       if (*formatted == text) continue;
-      std::string tmp = path + ".attnc-fmt.tmp";
-      {
-        std::ofstream out(tmp, std::ios::binary);
-        out << *formatted;
-        if (!out) {
-          std::cerr << "attnc: error: cannot write '" << tmp << "'\n";
-          status = 1;
-          continue;
-        }
-      }
-      if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-        std::cerr << "attnc: error: cannot replace '" << path << "'\n";
-        std::remove(tmp.c_str());
+      try {
+        replace_file_contents(path, *formatted);
+      } catch (const std::exception& e) {
+        std::cerr << "attnc: error: " << e.what() << "\n";
         status = 1;
       }
     } else {

@@ -8,6 +8,7 @@
 #include "backends/spirv/RunVulkan.h"
 #include "backends/spirv/SpirvKernel.h"
 #include "cli/CompileTargets.h"
+#include "cli/OutputFile.h"
 #include "codegen/Lower.h"
 
 namespace attn::cli {
@@ -74,10 +75,9 @@ std::vector<std::string> write_spirv_target(const KernelIR& ir, const CompileCon
                                             const std::filesystem::path& dir) {
   spirv::SpirvKernel k = spirv::compile_spirv(ir, offline_config(ir, ctx.head_dim));
   std::string name = kernel_name(ir);
-  std::ofstream spv(dir / (name + ".spv"), std::ios::binary);
-  spv.write(reinterpret_cast<const char*>(k.words.data()), static_cast<std::streamsize>(k.words.size() * 4));
-  if (!spv) throw std::runtime_error("cannot write " + (dir / (name + ".spv")).string());
-  std::ofstream(dir / (name + ".spv.h")) << embed_header(ir, ctx, k);
+  write_output_file(dir / (name + ".spv"),
+                    std::string(reinterpret_cast<const char*>(k.words.data()), k.words.size() * 4));
+  write_output_file(dir / (name + ".spv.h"), embed_header(ir, ctx, k));
   return {name + ".spv", name + ".spv.h"};
 }
 

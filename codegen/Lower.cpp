@@ -7,6 +7,8 @@
 #include <map>
 
 #include "codegen/KernelIR.h"
+#include "frontend/IntFold.h"
+#include "frontend/Limits.h"
 #include "frontend/Sema.h"
 
 namespace attn {
@@ -45,11 +47,29 @@ struct Closure {
   const Param* param = nullptr;                  // a call of a mask/score parameter with overrides
 };
 
+// True when simplification folded an i32 overflow into `e`.
+bool has_overflow(const Expr& e) {
+  struct Finder : HI::IRGraphVisitor {
+    bool found = false;
+    using HI::IRGraphVisitor::visit;
+    void visit(const HI::Call* c) override {
+      if (c->is_intrinsic(HI::Call::signed_integer_overflow)) found = true;
+      HI::IRGraphVisitor::visit(c);
+    }
+  } finder;
+  e.accept(&finder);
+  return finder.found;
+}
+
+// Thrown to stop lowering at an error already reported (an overflow, an oversized kernel).
+struct LoweringStopped {};
+
 class Lowering {
  public:
   Lowering(const Program& p, DiagnosticEngine& diags) : program_(p), diags_(diags) {}
 
   std::shared_ptr<KernelIR> lower(const Decl& k) {
+    kernel_ = &k;
     auto ir = std::make_shared<KernelIR>();
     ir->name = k.name;
     ir->source_path = program_.sources.path(k.module ? k.module->file : 0);
@@ -91,6 +111,7 @@ class Lowering {
     ir->score = score_var();
     for (const KernelItem& item : k.items) {
       const attn::Expr& v = *item.value;
+      item_ = &item;
       if (item.key == "mask") {
         ir->mask = as_bool(eval(v, *shared_env), *shared_env);
       } else if (item.key == "score") {
@@ -118,6 +139,14 @@ class Lowering {
     if (ir->options.value_dim == 0) ir->options.value_dim = ir->options.head_dim;
     ir->mask = HI::simplify(ir->mask);
     ir->score = HI::simplify(ir->score);
+    // Constants that only meet after simplification (`q + 2147483647 + 1`) overflow there.
+    for (const KernelItem& item : k.items)
+      if ((item.key == "mask" && has_overflow(ir->mask)) ||
+          (item.key == "score" && has_overflow(ir->score))) {
+        diags_.error(item.range, "integer overflow: a constant in the kernel's " + item.key +
+                                     " does not fit in 32 bits once simplified");
+        throw LoweringStopped{};
+      }
     return ir;
   }
 
@@ -205,7 +234,18 @@ class Lowering {
 
   // ---- expressions -------------------------------------------------------------------------------
 
-  Value eval(const attn::Expr& e, const Env& env) { return eval_impl(e, env); }
+  Value eval(const attn::Expr& e, const Env& env) {
+    if (++evaluated_ > kMaxInlinedNodes) {
+      const KernelItem& item = *item_;
+      Diagnostic& d = diags_.error(
+          item.range, "kernel '" + kernel_->name +
+                          "' is too large once its definitions are inlined (more than " +
+                          std::to_string(kMaxInlinedNodes) + " expression nodes for its " + item.key + ")");
+      add_note(d, e.range, "still inlining here");
+      throw LoweringStopped{};
+    }
+    return eval_impl(e, env);
+  }
 
   static Value val(Expr e) {
     Value v;
@@ -224,6 +264,7 @@ class Lowering {
       case ExprKind::Unary: {
         if (e.text == "!") return val(!as_bool(eval(*e.operands[0], env), env));
         Expr x = value_expr(*e.operands[0], env);
+        if (auto folded = fold(e, "", Expr(0), x)) return val(*folded);
         return val(HI::make_zero(x.type()) - x);
       }
       case ExprKind::Binary: return val(binary(e, env));
@@ -307,6 +348,7 @@ class Lowering {
     Expr a = value_expr(*e.operands[0], env), b = value_expr(*e.operands[1], env);
     if (op == "/") return to_float(a) / to_float(b);
     unify(a, b);
+    if (auto folded = fold(e, op, a, b)) return *folded;
     if (op == "+") return a + b;
     if (op == "-") return a - b;
     if (op == "*") return a * b;
@@ -319,6 +361,20 @@ class Lowering {
     if (op == "//") return floor_div(a, b);
     if (op == "%") return python_mod(a, b);
     return a;
+  }
+
+  // `a op b` (or `-b` for an empty op) when both are i32 constants, e.g. a scalar parameter bound
+  // at the kernel: an overflow is reported at `e` instead of failing in the generated code.
+  std::optional<Expr> fold(const attn::Expr& e, const std::string& op, const Expr& a, const Expr& b) {
+    const int64_t *x = HI::as_const_int(a), *y = HI::as_const_int(b);
+    if (!x || !y || a.type() != Halide::Int(32) || b.type() != Halide::Int(32)) return std::nullopt;
+    std::optional<int64_t> r = fold_int(op.empty() ? "-" : op, op.empty() ? 0 : *x, *y);
+    if (!r) return std::nullopt;
+    if (!fits_i32(*r)) {
+      diags_.error(e.range, int_overflow_message(op, op.empty() ? 0 : *x, *y, *r));
+      throw LoweringStopped{};
+    }
+    return Expr(static_cast<int32_t>(*r));
   }
 
   // Python's floor division. Halide's integer division is Euclidean (equal to floor for a
@@ -440,6 +496,9 @@ class Lowering {
 
   const Program& program_;
   DiagnosticEngine& diags_;
+  const Decl* kernel_ = nullptr;
+  const KernelItem* item_ = nullptr;  // the option being lowered
+  int64_t evaluated_ = 0;             // expression nodes evaluated so far
 };
 
 }  // namespace
@@ -447,7 +506,11 @@ class Lowering {
 std::shared_ptr<const KernelIR> lower_kernel(const Program& program, const Decl& kernel,
                                              DiagnosticEngine& diags) {
   if (program.diags.has_errors() || kernel.kind != DeclKind::Kernel) return nullptr;
-  return Lowering(program, diags).lower(kernel);
+  try {
+    return Lowering(program, diags).lower(kernel);
+  } catch (const LoweringStopped&) {
+    return nullptr;
+  }
 }
 
 }  // namespace attn

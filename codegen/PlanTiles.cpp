@@ -278,12 +278,13 @@ std::shared_ptr<const TilePlan> plan_tiles(const KernelIR& ir, const PlanTilesOp
   p.mask = ir.mask.defined() ? simplify(ir.mask) : const_true();
   p.index_only = !reads_buffer(p.mask);
 
-  // The arguments the mask reads, in declaration order.
+  // The arguments the mask reads, in declaration order, by the names the IR gives them.
   std::vector<std::string> scalars, buffers;
   const std::set<std::string> read = buffers_read(p.mask);
   for (const KernelArg& a : ir.args) {
-    if (a.kind == KernelArg::Kind::Scalar && uses_var(p.mask, a.name)) scalars.push_back(a.name);
-    if (a.kind == KernelArg::Kind::Buffer && read.count(a.name)) buffers.push_back(a.name);
+    const std::string& name = a.param.name();
+    if (a.kind == KernelArg::Kind::Scalar && uses_var(p.mask, name)) scalars.push_back(name);
+    if (a.kind == KernelArg::Kind::Buffer && read.count(name)) buffers.push_back(name);
   }
 
   // Per-tile conditions over the tile's bounds, loads replaced by bounded variables.

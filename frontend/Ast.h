@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -77,8 +78,9 @@ struct Expr {
   std::vector<Argument> args;
   std::vector<Binding> bindings;
 
-  SymbolRef ref;  ///< Name: what it refers to (Sema)
-  Type type;      ///< the expression's type (Sema)
+  SymbolRef ref;                  ///< Name: what it refers to (Sema)
+  Type type;                      ///< the expression's type (Sema)
+  std::optional<int64_t> folded;  ///< an int expression of constants: its value (Sema)
 
   Expr(ExprKind k, SourceRange r) : kind(k), range(r) {}
 };

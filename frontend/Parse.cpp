@@ -3,10 +3,12 @@
 
 #include <algorithm>
 #include <charconv>
+#include <optional>
 
 #include "AttnLexer.h"
 #include "AttnParser.h"
 #include "antlr4-runtime.h"
+#include "frontend/Limits.h"
 
 namespace attn {
 
@@ -16,9 +18,6 @@ using grammar::AttnLexer;
 using grammar::AttnParser;
 
 static_assert(AttnLexer::kLineComment == AttnParser::LINE_COMMENT, "LINE_COMMENT numbering changed");
-
-// Deeper nesting than this is reported instead of parsed: the parser and every pass recurse.
-constexpr int kMaxNesting = 200;
 
 // Turns ANTLR's messages into ours ("expected ';'") and records where errors were.
 class SyntaxErrorListener : public antlr4::BaseErrorListener {
@@ -416,6 +415,96 @@ std::string to_lexer_text(const std::string& text, FileId file, DiagnosticEngine
   return out;
 }
 
+// The parser and every later pass recurse as deep as the expression tree. Before parsing, this
+// bounds that depth from the tokens alone (an over-estimate: never below the tree's depth): each
+// open bracket nests, and so does every operator and `let` of a chain at one bracket level until
+// a `,` starts a sibling or a `;` (or a declaration's keyword) ends the statement. Returns where
+// the bound is first crossed.
+std::optional<uint32_t> first_too_deep(const std::vector<antlr4::Token*>& tokens) {
+  struct Level {
+    int lets = 0;          // `let` bodies and the operators before them: nest until the level ends
+    int ops = 0;           // operators of the current chain
+    int pending_lets = 0;  // `let`s whose bindings' `;` has not come yet
+  };
+  std::vector<Level> levels(1);
+  int64_t depth = 0;  // levels beyond the first, plus every level's lets and ops
+  for (antlr4::Token* t : tokens) {
+    if (t->getChannel() != antlr4::Token::DEFAULT_CHANNEL) continue;
+    Level& top = levels.back();
+    switch (t->getType()) {
+      case AttnLexer::LPAREN:
+      case AttnLexer::LBRACK:
+      case AttnLexer::LBRACE:
+        ++top.ops;  // a call or index chains like an operator: f(a)(b)[c]
+        levels.emplace_back();
+        depth += 2;
+        break;
+      case AttnLexer::RPAREN:
+      case AttnLexer::RBRACK:
+      case AttnLexer::RBRACE:
+        if (levels.size() > 1) {
+          depth -= 1 + top.lets + top.ops;
+          levels.pop_back();
+        }
+        break;
+      case AttnLexer::COMMA:
+        depth -= top.ops;
+        top.ops = 0;
+        break;
+      case AttnLexer::IMPORT:
+      case AttnLexer::MASK:
+      case AttnLexer::FN:
+      case AttnLexer::KERNEL:
+        // Outside brackets these keywords start a declaration (a kernel ends without a `;`).
+        if (levels.size() == 1) {
+          depth = 0;
+          top = Level{};
+        }
+        break;
+      case AttnLexer::LET:
+        top.lets += top.ops + 1;
+        top.ops = 0;
+        ++top.pending_lets;
+        ++depth;
+        break;
+      case AttnLexer::SEMI:
+        depth -= top.ops;
+        top.ops = 0;
+        if (top.pending_lets > 0) {
+          --top.pending_lets;  // the body of a `let` follows, one level down
+        } else {
+          depth -= top.lets;  // the end of a statement
+          top.lets = 0;
+        }
+        break;
+      case AttnLexer::PLUS:
+      case AttnLexer::MINUS:
+      case AttnLexer::STAR:
+      case AttnLexer::SLASH:
+      case AttnLexer::FLOORDIV:
+      case AttnLexer::PERCENT:
+      case AttnLexer::EQ:
+      case AttnLexer::NE:
+      case AttnLexer::LT:
+      case AttnLexer::LE:
+      case AttnLexer::GT:
+      case AttnLexer::GE:
+      case AttnLexer::ANDAND:
+      case AttnLexer::OROR:
+      case AttnLexer::QUESTION:
+      case AttnLexer::COLON:
+      case AttnLexer::PIPE:
+      case AttnLexer::NOT:
+        ++top.ops;
+        ++depth;
+        break;
+      default: break;
+    }
+    if (depth > kMaxExpressionDepth) return static_cast<uint32_t>(t->getStartIndex());
+  }
+  return std::nullopt;
+}
+
 // Doc comment of a declaration: the comment lines directly above it (no blank line between).
 std::string doc_comment(const SourceManager& sm, FileId file, const std::vector<Comment>& comments,
                         const Decl& d) {
@@ -458,35 +547,15 @@ ParseResult parse_module(const SourceManager& sources, FileId file, DiagnosticEn
   antlr4::CommonTokenStream tokens(&lexer);
   tokens.fill();
 
-  // The parser and every later pass recurse over nesting and operator chains: bound both, so
-  // that no input can exhaust the stack.
-  int depth = 0, prefix_run = 0, ops_in_statement = 0;
-  const char* too_deep = nullptr;
-  uint32_t deep_at = 0;
   for (antlr4::Token* t : tokens.getTokens()) {
-    if (t->getChannel() == 2) {
-      uint32_t b = static_cast<uint32_t>(t->getStartIndex()),
-               e = static_cast<uint32_t>(t->getStopIndex() + 1);
-      result.comments.push_back({{file, b, e}, sources.text(file).substr(b, e - b)});
-    }
-    if (t->getChannel() != antlr4::Token::DEFAULT_CHANNEL || too_deep) continue;
-    size_t ty = t->getType();
-    if (ty == AttnLexer::LPAREN || ty == AttnLexer::LBRACK || ty == AttnLexer::LBRACE) {
-      if (++depth > kMaxNesting) too_deep = "expression nested too deeply";
-    } else if (ty == AttnLexer::RPAREN || ty == AttnLexer::RBRACK || ty == AttnLexer::RBRACE) {
-      depth = std::max(0, depth - 1);
-    }
-    prefix_run =
-        (ty == AttnLexer::MINUS || ty == AttnLexer::NOT || ty == AttnLexer::LET) ? prefix_run + 1 : 0;
-    if (prefix_run > kMaxNesting) too_deep = "expression nested too deeply";
-    ops_in_statement = ty == AttnLexer::SEMI ? 0 : ops_in_statement + 1;
-    if (ops_in_statement > 50 * kMaxNesting) too_deep = "statement too long";
-    if (too_deep) deep_at = static_cast<uint32_t>(t->getStartIndex());
+    if (t->getChannel() != 2) continue;
+    uint32_t b = static_cast<uint32_t>(t->getStartIndex()), e = static_cast<uint32_t>(t->getStopIndex() + 1);
+    result.comments.push_back({{file, b, e}, sources.text(file).substr(b, e - b)});
   }
-  if (too_deep) {
-    diags.error({file, deep_at, deep_at + 1},
-                std::string(too_deep) + " (attnc accepts " + std::to_string(kMaxNesting) +
-                    " levels of nesting and " + std::to_string(50 * kMaxNesting) + " tokens per statement)");
+  if (auto at = first_too_deep(tokens.getTokens())) {
+    diags.error({file, *at, *at + 1}, "expression nested too deeply (attnc accepts " +
+                                          std::to_string(kMaxExpressionDepth) +
+                                          " levels; each bracket, 'let' and operator of a chain is one)");
     result.module = std::make_unique<Module>();
     result.module->file = file;
     return result;

@@ -2,6 +2,7 @@
 // disk or the caller's overlays), import cycles, then semantic checks.
 #include "frontend/Program.h"
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -77,9 +78,8 @@ class ModuleLoader {
       fs::path p = (base / imp.spelling).lexically_normal();
       key = p.string();
       display = key;
-      // Anything readable could be named here (/etc/shadow, /proc/self/mem): refuse what is not
-      // attnc source before parsing it, so that no diagnostic quotes a foreign file's content.
-      if (p.extension() != ".attn") {
+      // Only .attn files: anything else is refused unread, so no error can quote its content.
+      if (p.extension() != ".attn" && !options_.overlays.count(key)) {
         program_.diags.error(imp.range, "cannot import '" + key + "': not an .attn file");
         return;
       }
@@ -134,12 +134,17 @@ class ModuleLoader {
     // Only regular files, and not huge ones: an import of a device or a FIFO must not hang.
     std::error_code ec;
     if (!fs::is_regular_file(path, ec) || fs::file_size(path, ec) > kMaxSourceBytes) return false;
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return false;
-    std::stringstream ss;
-    ss << in.rdbuf();
-    text = ss.str();
-    return !in.bad();
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) return false;
+    // A read error (a special file that only looks regular, like /proc/self/mem) is not an
+    // empty module; nor is more than the size limit.
+    text.clear();
+    char buf[65536];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0 && text.size() <= kMaxSourceBytes) text.append(buf, n);
+    bool ok = !std::ferror(f) && text.size() <= kMaxSourceBytes;
+    std::fclose(f);
+    return ok;
   }
 
   Program& program_;

@@ -8,6 +8,9 @@
 #include <functional>
 #include <set>
 
+#include "frontend/InlineDepth.h"
+#include "frontend/IntFold.h"
+
 namespace attn {
 
 bool is_index_name(const std::string& name) {
@@ -72,6 +75,7 @@ class Checker {
       for (auto& d : m->decls) check_decl(*d);
     }
     check_recursion();
+    check_inline_depth(program_);
   }
 
  private:
@@ -285,7 +289,45 @@ class Checker {
 
   Type check(Expr& e, Context& c) {
     e.type = check_impl(e, c);
+    if (e.type.kind == TypeKind::Int) fold(e);
     return e.type;
+  }
+
+  // Folds an int expression of constants (literals, and `let` names bound to them), so that an
+  // overflow is an error here rather than at run time.
+  void fold(Expr& e) {
+    auto value = [](const Expr& x) -> std::optional<int64_t> {
+      if (x.type.kind != TypeKind::Int) return std::nullopt;
+      return x.folded;
+    };
+    e.folded.reset();
+    std::optional<int64_t> a, b;
+    std::string op;
+    switch (e.kind) {
+      case ExprKind::IntLit: e.folded = e.int_value; return;
+      case ExprKind::Paren: e.folded = value(*e.operands[0]); return;
+      case ExprKind::Name:
+        if (e.ref.kind == SymbolRef::Local && e.ref.local->value) e.folded = value(*e.ref.local->value);
+        return;
+      case ExprKind::Unary:
+        if (e.text != "-" || !(b = value(*e.operands[0]))) return;
+        a = 0;
+        break;
+      case ExprKind::Binary:
+        a = value(*e.operands[0]);
+        b = value(*e.operands[1]);
+        if (!a || !b) return;
+        op = e.text;
+        break;
+      default: return;
+    }
+    std::optional<int64_t> r = fold_int(op.empty() ? "-" : op, *a, *b);
+    if (!r) return;
+    if (!fits_i32(*r)) {
+      diags_.error(e.range, int_overflow_message(op, *a, *b, *r));
+      return;
+    }
+    e.folded = r;
   }
 
   Type error_at(SourceRange r, std::string msg) {
@@ -666,26 +708,38 @@ class Checker {
 
   // ---- recursion -------------------------------------------------------------------------------
 
+  // Depth-first over the uses, with an explicit stack: a file may chain thousands of definitions.
   void check_recursion() {
     std::map<const Decl*, int> state;  // 0 new, 1 on stack, 2 done
-    std::vector<const Decl*> stack;
-    std::function<void(const Decl*)> visit = [&](const Decl* d) {
-      state[d] = 1;
-      stack.push_back(d);
-      for (const Decl* u : uses_[d]) {
+    struct Frame {
+      const Decl* decl;
+      size_t next = 0;
+    };
+    std::vector<Frame> stack;
+    auto visit = [&](const Decl* root) {
+      state[root] = 1;
+      stack.push_back({root});
+      while (!stack.empty()) {
+        const Decl* d = stack.back().decl;
+        const std::vector<const Decl*>& used = uses_[d];
+        if (stack.back().next == used.size()) {
+          state[d] = 2;
+          stack.pop_back();
+          continue;
+        }
+        const Decl* u = used[stack.back().next++];
         if (state[u] == 1) {
           std::string chain;
-          auto it = std::find(stack.begin(), stack.end(), u);
-          for (; it != stack.end(); ++it) chain += "'" + (*it)->name + "' -> ";
+          auto it = std::find_if(stack.begin(), stack.end(), [&](const Frame& f) { return f.decl == u; });
+          for (; it != stack.end(); ++it) chain += "'" + it->decl->name + "' -> ";
           chain += "'" + u->name + "'";
           Diagnostic& diag = diags_.error(uses_at_[{d, u}], "recursive definition: " + chain);
           add_note(diag, u->name_range, "'" + u->name + "' is defined here");
         } else if (state[u] == 0) {
-          visit(u);
+          state[u] = 1;
+          stack.push_back({u});
         }
       }
-      stack.pop_back();
-      state[d] = 2;
     };
     for (auto& m : program_.modules)
       for (auto& d : m->decls)

@@ -76,8 +76,8 @@ void Server::reply_error(const json& id, int code, const std::string& message) {
   send_({{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", message}}}});
 }
 
-void Server::reject_unparsable(const std::string& what) {
-  reply_error(nullptr, ParseError, "invalid JSON: " + what);
+void Server::reject_unparsable(const std::string& what, const json& id) {
+  reply_error(id, ParseError, "invalid JSON: " + what);
 }
 
 void Server::handle(const json& message, const std::deque<json>& later) {

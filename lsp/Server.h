@@ -23,8 +23,9 @@ class Server {
   /// request cancelled there is answered RequestCancelled, and diagnostics are not published for
   /// a document that a queued change will edit again.
   void handle(const json& message, const std::deque<json>& later = {});
-  /// Answers a message that was not valid JSON.
-  void reject_unparsable(const std::string& what);
+  /// Answers a message that was not valid JSON (or broken framing) with a parse error, for the
+  /// request `id` when it could be recovered from the bytes.
+  void reject_unparsable(const std::string& what, const json& id = nullptr);
 
   bool exited() const { return exited_; }
   /// The process exit code after `exit`: 0 when shutdown came first.

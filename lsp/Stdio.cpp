@@ -7,53 +7,20 @@
 #include <iostream>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 
+#include "lsp/Framing.h"
 #include "lsp/Server.h"
 
 namespace attn::lsp {
 
 namespace {
 
-constexpr size_t kMaxMessageBytes = size_t{512} << 20;
-
-// One framed message body from `in`; false at the end of input.
-bool read_message(std::FILE* in, std::string& body) {
-  long long length = -1;
-  std::string line;
-  while (true) {
-    line.clear();
-    int ch;
-    while ((ch = std::fgetc(in)) != EOF && ch != '\n') line += static_cast<char>(ch);
-    if (ch == EOF) return false;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.empty()) {
-      if (length >= 0) break;
-      continue;  // stray blank line before the headers
-    }
-    const std::string key = "content-length:";
-    std::string lower;
-    for (char c : line.substr(0, key.size()))
-      lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (lower == key) {
-      try {
-        length = std::stoll(line.substr(key.size()));
-      } catch (const std::exception&) {
-        length = -1;
-      }
-      if (length < 0 || static_cast<size_t>(length) > kMaxMessageBytes) {
-        std::cerr << "attnc lsp: bad Content-Length header: " << line << "\n";
-        length = -1;
-      }
-    }
-  }
-  body.resize(static_cast<size_t>(length));
-  return std::fread(body.data(), 1, body.size(), in) == body.size();
-}
-
 struct Incoming {
   json message;
-  std::string error;  ///< not empty: the body was not JSON
+  std::string error;  ///< not empty: the body was not JSON, or the framing was broken
+  json id;            ///< with an error: the request id seen in the bytes, if any
 };
 
 // Shared with the reader thread, which may outlive serve_stdio() (blocked in a read).
@@ -79,13 +46,26 @@ int serve_stdio() {
 
   auto inbox = std::make_shared<Inbox>();
   std::thread reader([inbox] {
-    std::string body;
-    while (read_message(stdin, body)) {
+    FrameReader frames([] {
+      int ch = std::fgetc(stdin);
+      return ch == EOF ? -1 : ch;
+    });
+    while (std::optional<FrameReader::Frame> frame = frames.next()) {
       Incoming in;
-      in.message = json::parse(body, nullptr, false);
-      if (in.message.is_discarded()) {
-        in.message = nullptr;
-        in.error = "the body is not valid JSON";
+      if (!frame->error.empty()) {
+        std::cerr << "attnc lsp: " << frame->error << "\n";
+        // Skipped bytes are answered only when they name a request: that request would
+        // otherwise wait for ever.
+        in.id = guess_request_id(frame->body);
+        if (in.id.is_null()) continue;
+        in.error = frame->error;
+      } else {
+        in.message = json::parse(frame->body, nullptr, false);
+        if (in.message.is_discarded()) {
+          in.message = nullptr;
+          in.error = "the body is not valid JSON";
+          in.id = guess_request_id(frame->body);
+        }
       }
       std::lock_guard<std::mutex> lock(inbox->mutex);
       inbox->queue.push_back(std::move(in));
@@ -117,7 +97,7 @@ int serve_stdio() {
       for (size_t i = 0; i < inbox->queue.size() && i < 256; ++i) later.push_back(inbox->queue[i].message);
     }
     if (!next.error.empty())
-      server.reject_unparsable(next.error);
+      server.reject_unparsable(next.error, next.id);
     else
       server.handle(next.message, later);
   }

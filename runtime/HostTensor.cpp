@@ -34,15 +34,38 @@ size_t scalar_type_size(ScalarType t) {
   return 1;
 }
 
-HostTensor::HostTensor(ScalarType t, std::vector<int64_t> s) : type(t), shape(std::move(s)) {
-  bytes.assign(static_cast<size_t>(numel()) * scalar_type_size(t), 0);
+int64_t checked_numel(const std::vector<int64_t>& shape, size_t elem_size) {
+  auto shape_string = [&] {
+    std::string s = "[";
+    for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+    return s + "]";
+  };
+  // Zero-sized dimensions make the count 0, but the others must still be in range: kernels
+  // compute strides and grids from every one.
+  int64_t n = 1, bytes = static_cast<int64_t>(elem_size);
+  bool empty = false;
+  for (int64_t d : shape) {
+    if (d < 0) throw std::length_error("negative dimension in shape " + shape_string());
+    if (d > kMaxTensorDim)
+      throw std::length_error("dimension " + std::to_string(d) + " of shape " + shape_string() +
+                              " is larger than " + std::to_string(kMaxTensorDim));
+    if (d == 0) {
+      empty = true;
+      continue;
+    }
+    if (__builtin_mul_overflow(n, d, &n) || __builtin_mul_overflow(bytes, d, &bytes) ||
+        bytes > kMaxTensorBytes)
+      throw std::length_error("shape " + shape_string() + " is too large (more than " +
+                              std::to_string(kMaxTensorBytes >> 30) + " GiB)");
+  }
+  return empty ? 0 : n;
 }
 
-int64_t HostTensor::numel() const {
-  int64_t n = 1;
-  for (int64_t d : shape) n *= d;
-  return n;
+HostTensor::HostTensor(ScalarType t, std::vector<int64_t> s) : type(t), shape(std::move(s)) {
+  bytes.assign(static_cast<size_t>(checked_numel(shape, scalar_type_size(t))) * scalar_type_size(t), 0);
 }
+
+int64_t HostTensor::numel() const { return checked_numel(shape, scalar_type_size(type)); }
 
 std::string HostTensor::shape_string() const {
   std::string s = "[";

@@ -7,9 +7,19 @@
 
 namespace attn {
 
+/// The largest host tensor attnc allocates, reads or writes, in bytes (1 TiB).
+constexpr int64_t kMaxTensorBytes = int64_t{1} << 40;
+/// The largest single dimension: kernels index with 32-bit positions.
+constexpr int64_t kMaxTensorDim = INT32_MAX;
+
 enum class ScalarType { F32, F16, BF16, F64, I32, I64, Bool, U8 };
 const char* scalar_type_name(ScalarType t);
 size_t scalar_type_size(ScalarType t);
+
+/// The element count of `shape` with `elem_size`-byte elements. Throws std::length_error (naming
+/// the shape) for a negative dimension, one above kMaxTensorDim, or more than kMaxTensorBytes in
+/// all, without ever overflowing.
+int64_t checked_numel(const std::vector<int64_t>& shape, size_t elem_size);
 
 struct HostTensor {
   ScalarType type = ScalarType::F32;
@@ -17,6 +27,7 @@ struct HostTensor {
   std::vector<uint8_t> bytes;
 
   HostTensor() = default;
+  /// A zero-filled tensor; throws std::length_error when the shape is too large (checked_numel).
   HostTensor(ScalarType t, std::vector<int64_t> s);
   int64_t numel() const;
   /// Element i (row-major) converted to double; f16/bf16 are widened exactly.

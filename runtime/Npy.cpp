@@ -37,6 +37,10 @@ std::string header_value(const std::string& header, const std::string& key, cons
 HostTensor read_npy(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) fail(path, std::string("cannot open: ") + std::strerror(errno));
+  return read_npy_stream(in, path);
+}
+
+HostTensor read_npy_stream(std::istream& in, const std::string& path) {
   char magic[8];
   if (!in.read(magic, 8) || std::memcmp(magic, "\x93NUMPY", 6) != 0)
     fail(path, "not a .npy file (bad magic)");
@@ -88,6 +92,25 @@ HostTensor read_npy(const std::string& path) {
     } catch (const std::logic_error&) {
       fail(path, "malformed shape '" + shape_v.substr(lp, rp - lp + 1) + "'");
     }
+  }
+  // The size comes from the header: check it (and that the file holds that much) before
+  // allocating anything.
+  int64_t numel = 0;
+  try {
+    numel = checked_numel(shape, scalar_type_size(info->type));
+  } catch (const std::length_error& e) {
+    fail(path, e.what());
+  }
+  const int64_t expected = numel * static_cast<int64_t>(scalar_type_size(info->type));
+  const std::streamoff data_at = in.tellg();
+  in.seekg(0, std::ios::end);
+  const std::streamoff file_end = in.tellg();
+  in.seekg(data_at);
+  if (data_at < 0 || file_end < data_at || file_end - data_at < expected) {
+    HostTensor header_only;
+    header_only.shape = shape;
+    fail(path, "truncated data: expected " + std::to_string(expected) + " bytes for shape " +
+                   header_only.shape_string());
   }
   HostTensor t(info->type, shape);
   if (!in.read(reinterpret_cast<char*>(t.bytes.data()), static_cast<std::streamsize>(t.bytes.size())))

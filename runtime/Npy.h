@@ -1,6 +1,7 @@
 // NumPy .npy files (format 1.0-3.0, little-endian, C order) to and from HostTensor.
 #pragma once
 
+#include <istream>
 #include <stdexcept>
 #include <string>
 
@@ -16,6 +17,8 @@ struct NpyError : std::runtime_error {
 /// Reads f32, f16, f64, i32, i64, bool and u8 arrays. bf16 has no NumPy dtype: it is read from
 /// and written as f32 by the CLI.
 HostTensor read_npy(const std::string& path);
+/// read_npy from a stream; `name` stands for the file in errors.
+HostTensor read_npy_stream(std::istream& in, const std::string& name);
 /// Writes atomically (a temporary file renamed into place).
 void write_npy(const std::string& path, const HostTensor& t);
 

@@ -71,7 +71,7 @@ std::string CExprPrinter::print(const Halide::Expr& e) {
       int position = 0;
       for (const KernelArg& a : ir_.args) {
         if (a.kind != KernelArg::Kind::Scalar) continue;
-        if (a.name == v->name) return scalar(a, position);
+        if (a.param.name() == v->name) return scalar(a, position);
         ++position;
       }
       unsupported(e, "an unknown scalar argument");
@@ -127,7 +127,7 @@ std::string CExprPrinter::print_call(const HI::Call* c) {
     int position = 0;
     for (const KernelArg& a : ir_.args) {
       if (a.kind != KernelArg::Kind::Buffer) continue;
-      if (a.name == c->name) {
+      if (a.param.name() == c->name) {
         std::vector<std::string> index;
         for (const Halide::Expr& i : c->args) index.push_back(print(i));
         return load(a, position, index);

@@ -8,6 +8,7 @@
 #include "backends/cpu/CpuBackend.h"
 #include "backends/cpu/CpuExprPrinter.h"
 #include "backends/cpu/EmitHalideCpp.h"
+#include "backends/cpu/EmittedNames.h"
 #include "backends/cpu/KernelWrapper.h"
 #include "backends/cpu/RuntimeGlue.h"
 #include "backends/cpu/ScheduleAttention.h"
@@ -79,8 +80,10 @@ std::string keys_masked_condition(const KernelIR& ir, const cpu::Geometry& g) {
 
 }  // namespace
 
-CpuKernelSource generate_cpu_kernel(const KernelIR& ir, const CpuTarget& target) {
+CpuKernelSource generate_cpu_kernel(const KernelIR& user_ir, const CpuTarget& target) {
   using namespace attn::cpu;
+  // Argument names meet the C preprocessor in the generated source.
+  const KernelIR ir = with_emitted_names(user_ir);
   stabilize_halide_name_counters();
   Geometry g = choose_geometry(ir, target);
   AttentionAlgorithm algo = define_attention(ir, g, fresh_name_prefix());

@@ -1,0 +1,62 @@
+// Renaming kernel arguments for generated C++: a Parameter substitution over the IR.
+#include "backends/cpu/EmittedNames.h"
+
+#include <map>
+
+namespace attn::cpu {
+
+namespace HI = Halide::Internal;
+
+std::string emitted_name(const std::string& user_name) {
+  if (user_name.rfind('_', 0) == 0 || user_name.rfind("u_", 0) == 0) return "u_" + user_name;
+  return user_name;
+}
+
+namespace {
+
+// Replaces the variables and loads of renamed arguments.
+class RenameArguments : public HI::IRMutator {
+ public:
+  explicit RenameArguments(const std::map<std::string, HI::Parameter>& renamed) : renamed_(renamed) {}
+
+  using HI::IRMutator::visit;
+
+  Halide::Expr visit(const HI::Variable* v) override {
+    auto it = renamed_.find(v->name);
+    if (!v->param.defined() || it == renamed_.end()) return v;
+    return HI::Variable::make(v->type, it->second.name(), it->second);
+  }
+
+  Halide::Expr visit(const HI::Call* c) override {
+    auto it = renamed_.find(c->name);
+    if (c->call_type != HI::Call::Image || !c->param.defined() || it == renamed_.end())
+      return HI::IRMutator::visit(c);
+    std::vector<Halide::Expr> args;
+    for (const Halide::Expr& a : c->args) args.push_back(mutate(a));
+    return HI::Call::make(it->second, args);
+  }
+
+ private:
+  const std::map<std::string, HI::Parameter>& renamed_;
+};
+
+}  // namespace
+
+KernelIR with_emitted_names(const KernelIR& ir) {
+  KernelIR out = ir;
+  std::map<std::string, HI::Parameter> renamed;
+  for (KernelArg& a : out.args) {
+    std::string name = emitted_name(a.param.name());
+    if (name == a.param.name()) continue;
+    HI::Parameter p(a.param.type(), a.param.is_buffer(), a.param.dimensions(), name);
+    renamed[a.param.name()] = p;
+    a.param = p;
+  }
+  if (renamed.empty()) return out;
+  RenameArguments rename(renamed);
+  if (out.mask.defined()) out.mask = rename.mutate(out.mask);
+  if (out.score.defined()) out.score = rename.mutate(out.score);
+  return out;
+}
+
+}  // namespace attn::cpu

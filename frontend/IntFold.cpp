@@ -1,0 +1,24 @@
+// Folding i32 constants with Python's floor division and modulo, in 64 bits.
+#include "frontend/IntFold.h"
+
+namespace attn {
+
+std::optional<int64_t> fold_int(const std::string& op, int64_t a, int64_t b) {
+  if (op == "+") return a + b;
+  if (op == "-") return a - b;
+  if (op == "*") return a * b;
+  if ((op == "//" || op == "%") && b != 0) {
+    int64_t q = a / b;
+    if (a % b != 0 && ((a < 0) != (b < 0))) --q;
+    return op == "//" ? q : a - b * q;
+  }
+  return std::nullopt;
+}
+
+std::string int_overflow_message(const std::string& op, int64_t a, int64_t b, int64_t result) {
+  std::string expr =
+      op.empty() ? "-(" + std::to_string(b) + ")" : std::to_string(a) + " " + op + " " + std::to_string(b);
+  return "integer overflow: " + expr + " is " + std::to_string(result) + ", outside the 32-bit range";
+}
+
+}  // namespace attn
