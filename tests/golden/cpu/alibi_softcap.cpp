@@ -4765,18 +4765,18 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
      float16  const _957 = float16_ops::broadcast(_956);
      float16  const _958 = _955 + _957;
      float16  const _959 = _932 * _958;
-     uint32x16_t  const _960 = reinterpret<uint32x16_t>(_959);
-     uint32_t  const _961 = (uint32_t)(2143289344ull);
-     uint32x16_t  const _962 = uint32x16_t_ops::broadcast(_961);
-     uint32_t  const _963 = (uint32_t)(2139095040ull);
-     uint32x16_t  const _964 = uint32x16_t_ops::broadcast(_963);
-     uint32x16_t  const _965 = reinterpret<uint32x16_t>(_903);
-     uint32_t  const _966 = (uint32_t)(2147483647ull);
-     uint32x16_t  const _967 = uint32x16_t_ops::broadcast(_966);
-     uint32x16_t  const _968 = _965 & _967;
-     uint8x16_t  const _969 = uint32x16_t_ops::lt(_964, _968);
-     uint32x16_t  const _970 = uint32x16_t_ops::select(_969, _962, _919);
-     uint32x16_t  const _971 = _960 | _970;
+     int32x16_t  const _960 = reinterpret<int32x16_t>(_959);
+     int32x16_t  const _961 = int32x16_t_ops::broadcast(-1);
+     int32x16_t  const _962 = int32x16_t_ops::broadcast(0);
+     int32x16_t  const _963 = int32x16_t_ops::broadcast(2139095040);
+     int32x16_t  const _964 = reinterpret<int32x16_t>(_903);
+     int32x16_t  const _965 = int32x16_t_ops::broadcast(2147483647);
+     int32x16_t  const _966 = _964 & _965;
+     uint8x16_t  const _967 = int32x16_t_ops::lt(_963, _966);
+     int32x16_t  const _968 = int32x16_t_ops::select(_967, _961, _962);
+     int32x16_t  const _969 = int32x16_t_ops::broadcast(2143289344);
+     int32x16_t  const _970 = _968 & _969;
+     int32x16_t  const _971 = _960 | _970;
      float16  const _972 = reinterpret<float16>(_971);
      float16  const _973 = _972 + _957;
      float16  const _974 = _928 / _973;
@@ -4879,18 +4879,18 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
      float16  const _1062 = float16_ops::broadcast(_1061);
      float16  const _1063 = _1060 + _1062;
      float16  const _1064 = _1037 * _1063;
-     uint32x16_t  const _1065 = reinterpret<uint32x16_t>(_1064);
-     uint32_t  const _1066 = (uint32_t)(2143289344ull);
-     uint32x16_t  const _1067 = uint32x16_t_ops::broadcast(_1066);
-     uint32_t  const _1068 = (uint32_t)(2139095040ull);
-     uint32x16_t  const _1069 = uint32x16_t_ops::broadcast(_1068);
-     uint32x16_t  const _1070 = reinterpret<uint32x16_t>(_1008);
-     uint32_t  const _1071 = (uint32_t)(2147483647ull);
-     uint32x16_t  const _1072 = uint32x16_t_ops::broadcast(_1071);
-     uint32x16_t  const _1073 = _1070 & _1072;
-     uint8x16_t  const _1074 = uint32x16_t_ops::lt(_1069, _1073);
-     uint32x16_t  const _1075 = uint32x16_t_ops::select(_1074, _1067, _1024);
-     uint32x16_t  const _1076 = _1065 | _1075;
+     int32x16_t  const _1065 = reinterpret<int32x16_t>(_1064);
+     int32x16_t  const _1066 = int32x16_t_ops::broadcast(-1);
+     int32x16_t  const _1067 = int32x16_t_ops::broadcast(0);
+     int32x16_t  const _1068 = int32x16_t_ops::broadcast(2139095040);
+     int32x16_t  const _1069 = reinterpret<int32x16_t>(_1008);
+     int32x16_t  const _1070 = int32x16_t_ops::broadcast(2147483647);
+     int32x16_t  const _1071 = _1069 & _1070;
+     uint8x16_t  const _1072 = int32x16_t_ops::lt(_1068, _1071);
+     int32x16_t  const _1073 = int32x16_t_ops::select(_1072, _1066, _1067);
+     int32x16_t  const _1074 = int32x16_t_ops::broadcast(2143289344);
+     int32x16_t  const _1075 = _1073 & _1074;
+     int32x16_t  const _1076 = _1065 | _1075;
      float16  const _1077 = reinterpret<float16>(_1076);
      float16  const _1078 = _1077 + _1062;
      float16  const _1079 = _1033 / _1078;
@@ -4995,949 +4995,941 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
        float16  const _1145 = float16_ops::broadcast(_1144);
        float  const _1146 = float_from_bits(2139095039 /* 3.40282e+38 */);
        float16  const _1147 = float16_ops::broadcast(_1146);
-       float16  const _1148 = float16_ops::broadcast(inf_f32());
-       uint8x16_t  const _1149 = float16_ops::eq(_1141, _1148);
-       float16  const _1150 = float16_ops::select(_1149, _1147, _1141);
-       float16  const _1151 = float16_ops::broadcast(neg_inf_f32());
-       uint8x16_t  const _1152 = float16_ops::eq(_1141, _1151);
-       float16  const _1153 = float16_ops::select(_1152, _1145, _1150);
-       float16  const _1154 = _1143 - _1153;
-       float16  const _1155 = float16_ops::min(_1154, _1145);
-       float  const _1156 = float_from_bits(3271426048 /* -127 */);
-       float16  const _1157 = float16_ops::broadcast(_1156);
-       float16  const _1158 = float16_ops::max(_1155, _1157);
-       float  const _1159 = float_from_bits(1124007936 /* 127.5 */);
-       float16  const _1160 = float16_ops::broadcast(_1159);
-       float16  const _1161 = _1158 + _1160;
-       int32x16_t  const _1162 = int32x16_t_ops::convert_from<float16>(_1161);
-       int32x16_t  const _1163 = int32x16_t_ops::broadcast(-127);
-       int32x16_t  const _1164 = _1162 + _1163;
-       float16  const _1165 = float16_ops::convert_from<int32x16_t>(_1164);
-       float16  const _1166 = _1158 - _1165;
-       uint32_t  const _1167 = (uint32_t)(23ull);
-       uint32x16_t  const _1168 = uint32x16_t_ops::broadcast(_1167);
-       int32x16_t  const _1169 = _1162 << _1168;
-       float16  const _1170 = reinterpret<float16>(_1169);
-       float  const _1171 = float_from_bits(958452607 /* 0.000153376 */);
-       float16  const _1172 = float16_ops::broadcast(_1171);
-       float16  const _1173 = _1166 * _1172;
-       float  const _1174 = float_from_bits(984588920 /* 0.00133999 */);
-       float16  const _1175 = float16_ops::broadcast(_1174);
-       float16  const _1176 = _1173 + _1175;
-       float16  const _1177 = _1176 * _1166;
-       float  const _1178 = float_from_bits(1008572159 /* 0.00961852 */);
-       float16  const _1179 = float16_ops::broadcast(_1178);
-       float16  const _1180 = _1177 + _1179;
-       float16  const _1181 = _1180 * _1166;
-       float  const _1182 = float_from_bits(1029920619 /* 0.0555033 */);
-       float16  const _1183 = float16_ops::broadcast(_1182);
-       float16  const _1184 = _1181 + _1183;
-       float16  const _1185 = _1184 * _1166;
-       float  const _1186 = float_from_bits(1047920109 /* 0.240226 */);
-       float16  const _1187 = float16_ops::broadcast(_1186);
-       float16  const _1188 = _1185 + _1187;
-       float16  const _1189 = _1188 * _1166;
-       float  const _1190 = float_from_bits(1060205080 /* 0.693147 */);
-       float16  const _1191 = float16_ops::broadcast(_1190);
-       float16  const _1192 = _1189 + _1191;
-       float16  const _1193 = _1192 * _1166;
-       float  const _1194 = float_from_bits(1065353216 /* 1 */);
-       float16  const _1195 = float16_ops::broadcast(_1194);
-       float16  const _1196 = _1193 + _1195;
-       float16  const _1197 = _1170 * _1196;
-       uint32x16_t  const _1198 = reinterpret<uint32x16_t>(_1197);
-       uint32_t  const _1199 = (uint32_t)(2143289344ull);
-       uint32x16_t  const _1200 = uint32x16_t_ops::broadcast(_1199);
-       uint32_t  const _1201 = (uint32_t)(0ull);
-       uint32x16_t  const _1202 = uint32x16_t_ops::broadcast(_1201);
-       uint32_t  const _1203 = (uint32_t)(2139095040ull);
-       uint32x16_t  const _1204 = uint32x16_t_ops::broadcast(_1203);
-       uint32x16_t  const _1205 = reinterpret<uint32x16_t>(_1154);
-       uint32_t  const _1206 = (uint32_t)(2147483647ull);
-       uint32x16_t  const _1207 = uint32x16_t_ops::broadcast(_1206);
-       uint32x16_t  const _1208 = _1205 & _1207;
-       uint8x16_t  const _1209 = uint32x16_t_ops::lt(_1204, _1208);
-       uint32x16_t  const _1210 = uint32x16_t_ops::select(_1209, _1200, _1202);
-       uint32x16_t  const _1211 = _1198 | _1210;
-       float16  const _1212 = reinterpret<float16>(_1211);
-       int32_t  const _1213 = _probs_s0_j_rebased + _1140;
-       int32_t  const _1214 = _1213 * 32;
-       float16_ops::store(_1212, _probs, _1214);
-       float16  const _1215 = float16_ops::load(_row_max, 16);
-       int32_t  const _1216 = _probs_s0_j_rebased * 32;
-       int32_t  const _1217 = _1216 + 16;
-       float16  const _1218 = float16_ops::load(_masked, _1217);
-       float  const _1219 = float_from_bits(0 /* 0 */);
-       float16  const _1220 = float16_ops::broadcast(_1219);
-       float  const _1221 = float_from_bits(2139095039 /* 3.40282e+38 */);
-       float16  const _1222 = float16_ops::broadcast(_1221);
-       float16  const _1223 = float16_ops::broadcast(inf_f32());
-       uint8x16_t  const _1224 = float16_ops::eq(_1215, _1223);
-       float16  const _1225 = float16_ops::select(_1224, _1222, _1215);
-       float16  const _1226 = float16_ops::broadcast(neg_inf_f32());
-       uint8x16_t  const _1227 = float16_ops::eq(_1215, _1226);
-       float16  const _1228 = float16_ops::select(_1227, _1220, _1225);
-       float16  const _1229 = _1218 - _1228;
-       float16  const _1230 = float16_ops::min(_1229, _1220);
-       float  const _1231 = float_from_bits(3271426048 /* -127 */);
-       float16  const _1232 = float16_ops::broadcast(_1231);
-       float16  const _1233 = float16_ops::max(_1230, _1232);
-       float  const _1234 = float_from_bits(1124007936 /* 127.5 */);
-       float16  const _1235 = float16_ops::broadcast(_1234);
-       float16  const _1236 = _1233 + _1235;
-       int32x16_t  const _1237 = int32x16_t_ops::convert_from<float16>(_1236);
-       int32x16_t  const _1238 = int32x16_t_ops::broadcast(-127);
-       int32x16_t  const _1239 = _1237 + _1238;
-       float16  const _1240 = float16_ops::convert_from<int32x16_t>(_1239);
-       float16  const _1241 = _1233 - _1240;
-       uint32_t  const _1242 = (uint32_t)(23ull);
-       uint32x16_t  const _1243 = uint32x16_t_ops::broadcast(_1242);
-       int32x16_t  const _1244 = _1237 << _1243;
-       float16  const _1245 = reinterpret<float16>(_1244);
-       float  const _1246 = float_from_bits(958452607 /* 0.000153376 */);
-       float16  const _1247 = float16_ops::broadcast(_1246);
-       float16  const _1248 = _1241 * _1247;
-       float  const _1249 = float_from_bits(984588920 /* 0.00133999 */);
-       float16  const _1250 = float16_ops::broadcast(_1249);
-       float16  const _1251 = _1248 + _1250;
-       float16  const _1252 = _1251 * _1241;
-       float  const _1253 = float_from_bits(1008572159 /* 0.00961852 */);
-       float16  const _1254 = float16_ops::broadcast(_1253);
-       float16  const _1255 = _1252 + _1254;
-       float16  const _1256 = _1255 * _1241;
-       float  const _1257 = float_from_bits(1029920619 /* 0.0555033 */);
-       float16  const _1258 = float16_ops::broadcast(_1257);
-       float16  const _1259 = _1256 + _1258;
-       float16  const _1260 = _1259 * _1241;
-       float  const _1261 = float_from_bits(1047920109 /* 0.240226 */);
-       float16  const _1262 = float16_ops::broadcast(_1261);
-       float16  const _1263 = _1260 + _1262;
-       float16  const _1264 = _1263 * _1241;
-       float  const _1265 = float_from_bits(1060205080 /* 0.693147 */);
-       float16  const _1266 = float16_ops::broadcast(_1265);
-       float16  const _1267 = _1264 + _1266;
-       float16  const _1268 = _1267 * _1241;
-       float  const _1269 = float_from_bits(1065353216 /* 1 */);
-       float16  const _1270 = float16_ops::broadcast(_1269);
-       float16  const _1271 = _1268 + _1270;
-       float16  const _1272 = _1245 * _1271;
-       uint32x16_t  const _1273 = reinterpret<uint32x16_t>(_1272);
-       uint32_t  const _1274 = (uint32_t)(2143289344ull);
-       uint32x16_t  const _1275 = uint32x16_t_ops::broadcast(_1274);
-       uint32_t  const _1276 = (uint32_t)(0ull);
-       uint32x16_t  const _1277 = uint32x16_t_ops::broadcast(_1276);
-       uint32_t  const _1278 = (uint32_t)(2139095040ull);
-       uint32x16_t  const _1279 = uint32x16_t_ops::broadcast(_1278);
-       uint32x16_t  const _1280 = reinterpret<uint32x16_t>(_1229);
-       uint32_t  const _1281 = (uint32_t)(2147483647ull);
-       uint32x16_t  const _1282 = uint32x16_t_ops::broadcast(_1281);
-       uint32x16_t  const _1283 = _1280 & _1282;
-       uint8x16_t  const _1284 = uint32x16_t_ops::lt(_1279, _1283);
-       uint32x16_t  const _1285 = uint32x16_t_ops::select(_1284, _1275, _1277);
-       uint32x16_t  const _1286 = _1273 | _1285;
-       float16  const _1287 = reinterpret<float16>(_1286);
-       int32_t  const _1288 = _probs_s0_j_rebased + _1140;
-       int32_t  const _1289 = _1288 * 32;
-       int32_t  const _1290 = _1289 + 16;
-       float16_ops::store(_1287, _probs, _1290);
+       float16  const _1148 = float16_ops::min(_1141, _1147);
+       float16  const _1149 = float16_ops::broadcast(neg_inf_f32());
+       uint8x16_t  const _1150 = float16_ops::eq(_1141, _1149);
+       float16  const _1151 = float16_ops::select(_1150, _1145, _1148);
+       float16  const _1152 = _1143 - _1151;
+       float16  const _1153 = float16_ops::min(_1152, _1145);
+       float  const _1154 = float_from_bits(3271426048 /* -127 */);
+       float16  const _1155 = float16_ops::broadcast(_1154);
+       float16  const _1156 = float16_ops::max(_1153, _1155);
+       float  const _1157 = float_from_bits(1124007936 /* 127.5 */);
+       float16  const _1158 = float16_ops::broadcast(_1157);
+       float16  const _1159 = _1156 + _1158;
+       int32x16_t  const _1160 = int32x16_t_ops::convert_from<float16>(_1159);
+       int32x16_t  const _1161 = int32x16_t_ops::broadcast(-127);
+       int32x16_t  const _1162 = _1160 + _1161;
+       float16  const _1163 = float16_ops::convert_from<int32x16_t>(_1162);
+       float16  const _1164 = _1156 - _1163;
+       uint32_t  const _1165 = (uint32_t)(23ull);
+       uint32x16_t  const _1166 = uint32x16_t_ops::broadcast(_1165);
+       int32x16_t  const _1167 = _1160 << _1166;
+       float16  const _1168 = reinterpret<float16>(_1167);
+       float  const _1169 = float_from_bits(958452607 /* 0.000153376 */);
+       float16  const _1170 = float16_ops::broadcast(_1169);
+       float16  const _1171 = _1164 * _1170;
+       float  const _1172 = float_from_bits(984588920 /* 0.00133999 */);
+       float16  const _1173 = float16_ops::broadcast(_1172);
+       float16  const _1174 = _1171 + _1173;
+       float16  const _1175 = _1174 * _1164;
+       float  const _1176 = float_from_bits(1008572159 /* 0.00961852 */);
+       float16  const _1177 = float16_ops::broadcast(_1176);
+       float16  const _1178 = _1175 + _1177;
+       float16  const _1179 = _1178 * _1164;
+       float  const _1180 = float_from_bits(1029920619 /* 0.0555033 */);
+       float16  const _1181 = float16_ops::broadcast(_1180);
+       float16  const _1182 = _1179 + _1181;
+       float16  const _1183 = _1182 * _1164;
+       float  const _1184 = float_from_bits(1047920109 /* 0.240226 */);
+       float16  const _1185 = float16_ops::broadcast(_1184);
+       float16  const _1186 = _1183 + _1185;
+       float16  const _1187 = _1186 * _1164;
+       float  const _1188 = float_from_bits(1060205080 /* 0.693147 */);
+       float16  const _1189 = float16_ops::broadcast(_1188);
+       float16  const _1190 = _1187 + _1189;
+       float16  const _1191 = _1190 * _1164;
+       float  const _1192 = float_from_bits(1065353216 /* 1 */);
+       float16  const _1193 = float16_ops::broadcast(_1192);
+       float16  const _1194 = _1191 + _1193;
+       float16  const _1195 = _1168 * _1194;
+       int32x16_t  const _1196 = reinterpret<int32x16_t>(_1195);
+       int32x16_t  const _1197 = int32x16_t_ops::broadcast(-1);
+       int32x16_t  const _1198 = int32x16_t_ops::broadcast(0);
+       int32x16_t  const _1199 = int32x16_t_ops::broadcast(2139095040);
+       int32x16_t  const _1200 = reinterpret<int32x16_t>(_1152);
+       int32x16_t  const _1201 = int32x16_t_ops::broadcast(2147483647);
+       int32x16_t  const _1202 = _1200 & _1201;
+       uint8x16_t  const _1203 = int32x16_t_ops::lt(_1199, _1202);
+       int32x16_t  const _1204 = int32x16_t_ops::select(_1203, _1197, _1198);
+       int32x16_t  const _1205 = int32x16_t_ops::broadcast(2143289344);
+       int32x16_t  const _1206 = _1204 & _1205;
+       int32x16_t  const _1207 = _1196 | _1206;
+       float16  const _1208 = reinterpret<float16>(_1207);
+       int32_t  const _1209 = _probs_s0_j_rebased + _1140;
+       int32_t  const _1210 = _1209 * 32;
+       float16_ops::store(_1208, _probs, _1210);
+       float16  const _1211 = float16_ops::load(_row_max, 16);
+       int32_t  const _1212 = _probs_s0_j_rebased * 32;
+       int32_t  const _1213 = _1212 + 16;
+       float16  const _1214 = float16_ops::load(_masked, _1213);
+       float  const _1215 = float_from_bits(0 /* 0 */);
+       float16  const _1216 = float16_ops::broadcast(_1215);
+       float  const _1217 = float_from_bits(2139095039 /* 3.40282e+38 */);
+       float16  const _1218 = float16_ops::broadcast(_1217);
+       float16  const _1219 = float16_ops::min(_1211, _1218);
+       float16  const _1220 = float16_ops::broadcast(neg_inf_f32());
+       uint8x16_t  const _1221 = float16_ops::eq(_1211, _1220);
+       float16  const _1222 = float16_ops::select(_1221, _1216, _1219);
+       float16  const _1223 = _1214 - _1222;
+       float16  const _1224 = float16_ops::min(_1223, _1216);
+       float  const _1225 = float_from_bits(3271426048 /* -127 */);
+       float16  const _1226 = float16_ops::broadcast(_1225);
+       float16  const _1227 = float16_ops::max(_1224, _1226);
+       float  const _1228 = float_from_bits(1124007936 /* 127.5 */);
+       float16  const _1229 = float16_ops::broadcast(_1228);
+       float16  const _1230 = _1227 + _1229;
+       int32x16_t  const _1231 = int32x16_t_ops::convert_from<float16>(_1230);
+       int32x16_t  const _1232 = int32x16_t_ops::broadcast(-127);
+       int32x16_t  const _1233 = _1231 + _1232;
+       float16  const _1234 = float16_ops::convert_from<int32x16_t>(_1233);
+       float16  const _1235 = _1227 - _1234;
+       uint32_t  const _1236 = (uint32_t)(23ull);
+       uint32x16_t  const _1237 = uint32x16_t_ops::broadcast(_1236);
+       int32x16_t  const _1238 = _1231 << _1237;
+       float16  const _1239 = reinterpret<float16>(_1238);
+       float  const _1240 = float_from_bits(958452607 /* 0.000153376 */);
+       float16  const _1241 = float16_ops::broadcast(_1240);
+       float16  const _1242 = _1235 * _1241;
+       float  const _1243 = float_from_bits(984588920 /* 0.00133999 */);
+       float16  const _1244 = float16_ops::broadcast(_1243);
+       float16  const _1245 = _1242 + _1244;
+       float16  const _1246 = _1245 * _1235;
+       float  const _1247 = float_from_bits(1008572159 /* 0.00961852 */);
+       float16  const _1248 = float16_ops::broadcast(_1247);
+       float16  const _1249 = _1246 + _1248;
+       float16  const _1250 = _1249 * _1235;
+       float  const _1251 = float_from_bits(1029920619 /* 0.0555033 */);
+       float16  const _1252 = float16_ops::broadcast(_1251);
+       float16  const _1253 = _1250 + _1252;
+       float16  const _1254 = _1253 * _1235;
+       float  const _1255 = float_from_bits(1047920109 /* 0.240226 */);
+       float16  const _1256 = float16_ops::broadcast(_1255);
+       float16  const _1257 = _1254 + _1256;
+       float16  const _1258 = _1257 * _1235;
+       float  const _1259 = float_from_bits(1060205080 /* 0.693147 */);
+       float16  const _1260 = float16_ops::broadcast(_1259);
+       float16  const _1261 = _1258 + _1260;
+       float16  const _1262 = _1261 * _1235;
+       float  const _1263 = float_from_bits(1065353216 /* 1 */);
+       float16  const _1264 = float16_ops::broadcast(_1263);
+       float16  const _1265 = _1262 + _1264;
+       float16  const _1266 = _1239 * _1265;
+       int32x16_t  const _1267 = reinterpret<int32x16_t>(_1266);
+       int32x16_t  const _1268 = int32x16_t_ops::broadcast(-1);
+       int32x16_t  const _1269 = int32x16_t_ops::broadcast(0);
+       int32x16_t  const _1270 = int32x16_t_ops::broadcast(2139095040);
+       int32x16_t  const _1271 = reinterpret<int32x16_t>(_1223);
+       int32x16_t  const _1272 = int32x16_t_ops::broadcast(2147483647);
+       int32x16_t  const _1273 = _1271 & _1272;
+       uint8x16_t  const _1274 = int32x16_t_ops::lt(_1270, _1273);
+       int32x16_t  const _1275 = int32x16_t_ops::select(_1274, _1268, _1269);
+       int32x16_t  const _1276 = int32x16_t_ops::broadcast(2143289344);
+       int32x16_t  const _1277 = _1275 & _1276;
+       int32x16_t  const _1278 = _1267 | _1277;
+       float16  const _1279 = reinterpret<float16>(_1278);
+       int32_t  const _1280 = _probs_s0_j_rebased + _1140;
+       int32_t  const _1281 = _1280 * 32;
+       int32_t  const _1282 = _1281 + 16;
+       float16_ops::store(_1279, _probs, _1282);
       } // for _probs_s0_j_rebased
       _masked_free.free();
       {
        float _row_sum[32];
-       int32_t  const _1291 = ::halide_cpp_max(_85, 0);
-       int32_t  const _1292 = _88 - _1291;
+       int32_t  const _1283 = ::halide_cpp_max(_85, 0);
+       int32_t  const _1284 = _88 - _1283;
        // produce row_sum
        for (int _row_sum_s0_ii_ii = 0; _row_sum_s0_ii_ii < 0 + 2; _row_sum_s0_ii_ii++)
        {
-        float  const _1293 = float_from_bits(0 /* 0 */);
-        float16  const _1294 = float16_ops::broadcast(_1293);
-        int32_t  const _1295 = _row_sum_s0_ii_ii * 16;
-        float16_ops::store(_1294, _row_sum, _1295);
+        float  const _1285 = float_from_bits(0 /* 0 */);
+        float16  const _1286 = float16_ops::broadcast(_1285);
+        int32_t  const _1287 = _row_sum_s0_ii_ii * 16;
+        float16_ops::store(_1286, _row_sum, _1287);
        } // for _row_sum_s0_ii_ii
        // consume probs
-       int32_t  const _1296 = ::halide_cpp_max(_85, 0);
-       int32_t  const _1297 = _1296 - _1110;
-       for (int _row_sum_s1_rk__x_rebased = 0; _row_sum_s1_rk__x_rebased < 0 + _1292; _row_sum_s1_rk__x_rebased++)
+       int32_t  const _1288 = ::halide_cpp_max(_85, 0);
+       int32_t  const _1289 = _1288 - _1110;
+       for (int _row_sum_s1_rk__x_rebased = 0; _row_sum_s1_rk__x_rebased < 0 + _1284; _row_sum_s1_rk__x_rebased++)
        {
-        float16  const _1298 = float16_ops::load(_row_sum, 0);
-        int32_t  const _1299 = _row_sum_s1_rk__x_rebased + _1297;
-        int32_t  const _1300 = _1299 * 32;
-        float16  const _1301 = float16_ops::load(_probs, _1300);
-        float16  const _1302 = _1298 + _1301;
-        float16_ops::store(_1302, _row_sum, 0);
-        float16  const _1303 = float16_ops::load(_row_sum, 16);
-        int32_t  const _1304 = _row_sum_s1_rk__x_rebased + _1297;
-        int32_t  const _1305 = _1304 * 32;
-        int32_t  const _1306 = _1305 + 16;
-        float16  const _1307 = float16_ops::load(_probs, _1306);
-        float16  const _1308 = _1303 + _1307;
-        float16_ops::store(_1308, _row_sum, 16);
+        float16  const _1290 = float16_ops::load(_row_sum, 0);
+        int32_t  const _1291 = _row_sum_s1_rk__x_rebased + _1289;
+        int32_t  const _1292 = _1291 * 32;
+        float16  const _1293 = float16_ops::load(_probs, _1292);
+        float16  const _1294 = _1290 + _1293;
+        float16_ops::store(_1294, _row_sum, 0);
+        float16  const _1295 = float16_ops::load(_row_sum, 16);
+        int32_t  const _1296 = _row_sum_s1_rk__x_rebased + _1289;
+        int32_t  const _1297 = _1296 * 32;
+        int32_t  const _1298 = _1297 + 16;
+        float16  const _1299 = float16_ops::load(_probs, _1298);
+        float16  const _1300 = _1295 + _1299;
+        float16_ops::store(_1300, _row_sum, 16);
        } // for _row_sum_s1_rk__x_rebased
        {
-        int32_t  const _1309 = _attn_dv_pad + 16;
-        int64_t  const _1310 = _1309;
-        int64_t  const _1311 = _1310 * 32;
-        if ((_1311 > ((int64_t(1) << 31) - 1)) || ((_1311 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+        int32_t  const _1301 = _attn_dv_pad + 16;
+        int64_t  const _1302 = _1301;
+        int64_t  const _1303 = _1302 * 32;
+        if ((_1303 > ((int64_t(1) << 31) - 1)) || ((_1303 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
         {
          attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation partial\n");
          return -1;
         } // overflow test partial
-        int64_t  const _1312 = _1311;
-        float *_partial = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1312);
+        int64_t  const _1304 = _1303;
+        float *_partial = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1304);
         if (!_partial)
         {
-         int32_t  const _1313 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-         return _1313;
+         int32_t  const _1305 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+         return _1305;
         }
         HalideFreeHelper _partial_free(_ucon, _partial, attn_alibi_softcap_rt_free);
         // produce partial
         // consume row_sum
         // consume probs
         // consume row_max
-        int32_t  const _1314 = ::halide_cpp_min(_attn_dv_pad, 16);
-        int32_t  const _1315 = _attn_dv_pad & 15;
-        int32_t  const _1316 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
-        int32_t  const _1317 = _1316 + 7;
-        int32_t  const _1318 = _1317 >> 3;
-        int32_t  const _1319 = _attn_tile * 4;
-        int32_t  const _1320 = _1319 + 4;
-        int32_t  const _1321 = ::halide_cpp_min(_1318, _1320);
-        int32_t  const _1322 = _attn_kv_lo >> 3;
-        bool  const _1323 = _1315 != 0;
-        int32_t  const _1324 = ::halide_cpp_max(_attn_dv_pad, 16);
-        int32_t  const _1325 = ::halide_cpp_max(_1321, _1322);
-        int32_t  const _1326 = ::halide_cpp_max(_1325, 0);
-        int32_t  const _1327 = _1326 * 8;
-        int32_t  const _1328 = ::halide_cpp_min(_1327, _attn_lk);
-        int32_t  const _1329 = _105 + 1024;
-        int32_t  const _1330 = ::halide_cpp_min(_1328, _1329);
-        int32_t  const _1331 = ::halide_cpp_max(_1322, 0);
-        int32_t  const _1332 = _1331 * 8;
-        int32_t  const _1333 = ::halide_cpp_min(_1332, _attn_lk);
-        int32_t  const _1334 = _1321 * 8;
-        int32_t  const _1335 = ::halide_cpp_min(_1334, _attn_lk);
-        int32_t  const _1336 = _1315 + 31;
-        int32_t  const _1337 = _1336 >> 4;
-        int32_t  const _1338 = _attn_dv_pad + 15;
-        int32_t  const _1339 = _1338 >> 4;
-        int32_t  const _1340 = _attn_dv_pad >> 4;
-        int32_t  const _1341 = _attn_chunk_lo >> 3;
-        int32_t  const _1342 = _1341 * 8;
-        int32_t  const _1343 = _attn_dv_pad + -1;
-        int32_t  const _1344 = _1343 >> 4;
-        int32_t  const _1345 = _1344 * 16;
-        int32_t  const _1346 = _1345 - _1314;
-        int32_t  const _1347 = _105 - _1110;
+        int32_t  const _1306 = ::halide_cpp_min(_attn_dv_pad, 16);
+        int32_t  const _1307 = _attn_dv_pad & 15;
+        int32_t  const _1308 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
+        int32_t  const _1309 = _1308 + 7;
+        int32_t  const _1310 = _1309 >> 3;
+        int32_t  const _1311 = _attn_tile * 4;
+        int32_t  const _1312 = _1311 + 4;
+        int32_t  const _1313 = ::halide_cpp_min(_1310, _1312);
+        int32_t  const _1314 = _attn_kv_lo >> 3;
+        bool  const _1315 = _1307 != 0;
+        int32_t  const _1316 = ::halide_cpp_max(_attn_dv_pad, 16);
+        int32_t  const _1317 = ::halide_cpp_max(_1313, _1314);
+        int32_t  const _1318 = ::halide_cpp_max(_1317, 0);
+        int32_t  const _1319 = _1318 * 8;
+        int32_t  const _1320 = ::halide_cpp_min(_1319, _attn_lk);
+        int32_t  const _1321 = _105 + 1024;
+        int32_t  const _1322 = ::halide_cpp_min(_1320, _1321);
+        int32_t  const _1323 = ::halide_cpp_max(_1314, 0);
+        int32_t  const _1324 = _1323 * 8;
+        int32_t  const _1325 = ::halide_cpp_min(_1324, _attn_lk);
+        int32_t  const _1326 = _1313 * 8;
+        int32_t  const _1327 = ::halide_cpp_min(_1326, _attn_lk);
+        int32_t  const _1328 = _1307 + 31;
+        int32_t  const _1329 = _1328 >> 4;
+        int32_t  const _1330 = _attn_dv_pad + 15;
+        int32_t  const _1331 = _1330 >> 4;
+        int32_t  const _1332 = _attn_dv_pad >> 4;
+        int32_t  const _1333 = _attn_chunk_lo >> 3;
+        int32_t  const _1334 = _1333 * 8;
+        int32_t  const _1335 = _attn_dv_pad + -1;
+        int32_t  const _1336 = _1335 >> 4;
+        int32_t  const _1337 = _1336 * 16;
+        int32_t  const _1338 = _1337 - _1306;
+        int32_t  const _1339 = _105 - _1110;
         for (int _partial_s0_ii_ig = 0; _partial_s0_ii_ig < 0 + 2; _partial_s0_ii_ig++)
         {
          {
-          int32_t  const _1348 = _1346 + 32;
-          int64_t  const _1349 = _1348;
-          int64_t  const _1350 = _1349 * 16;
-          if ((_1350 > ((int64_t(1) << 31) - 1)) || ((_1350 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+          int32_t  const _1340 = _1338 + 32;
+          int64_t  const _1341 = _1340;
+          int64_t  const _1342 = _1341 * 16;
+          if ((_1342 > ((int64_t(1) << 31) - 1)) || ((_1342 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
           {
            attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation pv\n");
            return -1;
           } // overflow test pv
-          int64_t  const _1351 = _1350;
-          float *_pv = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1351);
+          int64_t  const _1343 = _1342;
+          float *_pv = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1343);
           if (!_pv)
           {
-           int32_t  const _1352 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-           return _1352;
+           int32_t  const _1344 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+           return _1344;
           }
           HalideFreeHelper _pv_free(_ucon, _pv, attn_alibi_softcap_rt_free);
           // produce pv
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1340; _pv_s0_c_c++)
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1332; _pv_s0_c_c++)
           {
-           float  const _1353 = float_from_bits(0 /* 0 */);
-           float16  const _1354 = float16_ops::broadcast(_1353);
-           int32_t  const _1355 = _pv_s0_c_c * 16;
-           int32_t  const _1356 = _1355 - _1314;
-           int32_t  const _1357 = _1356 + 16;
-           float16_ops::store(_1354, _pv, _1357);
+           float  const _1345 = float_from_bits(0 /* 0 */);
+           float16  const _1346 = float16_ops::broadcast(_1345);
+           int32_t  const _1347 = _pv_s0_c_c * 16;
+           int32_t  const _1348 = _1347 - _1306;
+           int32_t  const _1349 = _1348 + 16;
+           float16_ops::store(_1346, _pv, _1349);
           } // for _pv_s0_c_c
-          if (_1323)
+          if (_1315)
           {
-           float  const _1358 = float_from_bits(0 /* 0 */);
-           float16  const _1359 = float16_ops::broadcast(_1358);
-           int32_t  const _1360 = _1324 + -16;
-           float16_ops::store(_1359, _pv, _1360);
-          } // if _1323
-          int32_t  const _1361 = _1346 - _1314;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1340; _pv_s0_c_c++)
+           float  const _1350 = float_from_bits(0 /* 0 */);
+           float16  const _1351 = float16_ops::broadcast(_1350);
+           int32_t  const _1352 = _1316 + -16;
+           float16_ops::store(_1351, _pv, _1352);
+          } // if _1315
+          int32_t  const _1353 = _1338 - _1306;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1332; _pv_s0_c_c++)
           {
-           float  const _1362 = float_from_bits(0 /* 0 */);
-           float16  const _1363 = float16_ops::broadcast(_1362);
-           int32_t  const _1364 = _pv_s0_c_c * 16;
-           int32_t  const _1365 = _1364 + _1361;
-           int32_t  const _1366 = _1365 + 48;
-           float16_ops::store(_1363, _pv, _1366);
+           float  const _1354 = float_from_bits(0 /* 0 */);
+           float16  const _1355 = float16_ops::broadcast(_1354);
+           int32_t  const _1356 = _pv_s0_c_c * 16;
+           int32_t  const _1357 = _1356 + _1353;
+           int32_t  const _1358 = _1357 + 48;
+           float16_ops::store(_1355, _pv, _1358);
           } // for _pv_s0_c_c
-          if (_1323)
+          if (_1315)
           {
-           float  const _1367 = float_from_bits(0 /* 0 */);
-           float16  const _1368 = float16_ops::broadcast(_1367);
-           int32_t  const _1369 = _1346 + _1324;
-           int32_t  const _1370 = _1369 + 16;
-           float16_ops::store(_1368, _pv, _1370);
-          } // if _1323
-          int32_t  const _1371 = _1346 * 2;
-          int32_t  const _1372 = _1371 - _1314;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1340; _pv_s0_c_c++)
+           float  const _1359 = float_from_bits(0 /* 0 */);
+           float16  const _1360 = float16_ops::broadcast(_1359);
+           int32_t  const _1361 = _1338 + _1316;
+           int32_t  const _1362 = _1361 + 16;
+           float16_ops::store(_1360, _pv, _1362);
+          } // if _1315
+          int32_t  const _1363 = _1338 * 2;
+          int32_t  const _1364 = _1363 - _1306;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1332; _pv_s0_c_c++)
           {
-           float  const _1373 = float_from_bits(0 /* 0 */);
-           float16  const _1374 = float16_ops::broadcast(_1373);
-           int32_t  const _1375 = _pv_s0_c_c * 16;
-           int32_t  const _1376 = _1375 + _1372;
-           int32_t  const _1377 = _1376 + 80;
-           float16_ops::store(_1374, _pv, _1377);
+           float  const _1365 = float_from_bits(0 /* 0 */);
+           float16  const _1366 = float16_ops::broadcast(_1365);
+           int32_t  const _1367 = _pv_s0_c_c * 16;
+           int32_t  const _1368 = _1367 + _1364;
+           int32_t  const _1369 = _1368 + 80;
+           float16_ops::store(_1366, _pv, _1369);
           } // for _pv_s0_c_c
-          if (_1323)
+          if (_1315)
           {
-           float  const _1378 = float_from_bits(0 /* 0 */);
-           float16  const _1379 = float16_ops::broadcast(_1378);
-           int32_t  const _1380 = _1346 * 2;
-           int32_t  const _1381 = _1380 + _1324;
-           int32_t  const _1382 = _1381 + 48;
-           float16_ops::store(_1379, _pv, _1382);
-          } // if _1323
-          int32_t  const _1383 = _1346 * 3;
-          int32_t  const _1384 = _1383 - _1314;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1340; _pv_s0_c_c++)
+           float  const _1370 = float_from_bits(0 /* 0 */);
+           float16  const _1371 = float16_ops::broadcast(_1370);
+           int32_t  const _1372 = _1338 * 2;
+           int32_t  const _1373 = _1372 + _1316;
+           int32_t  const _1374 = _1373 + 48;
+           float16_ops::store(_1371, _pv, _1374);
+          } // if _1315
+          int32_t  const _1375 = _1338 * 3;
+          int32_t  const _1376 = _1375 - _1306;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1332; _pv_s0_c_c++)
           {
-           float  const _1385 = float_from_bits(0 /* 0 */);
-           float16  const _1386 = float16_ops::broadcast(_1385);
-           int32_t  const _1387 = _pv_s0_c_c * 16;
-           int32_t  const _1388 = _1387 + _1384;
-           int32_t  const _1389 = _1388 + 112;
-           float16_ops::store(_1386, _pv, _1389);
+           float  const _1377 = float_from_bits(0 /* 0 */);
+           float16  const _1378 = float16_ops::broadcast(_1377);
+           int32_t  const _1379 = _pv_s0_c_c * 16;
+           int32_t  const _1380 = _1379 + _1376;
+           int32_t  const _1381 = _1380 + 112;
+           float16_ops::store(_1378, _pv, _1381);
           } // for _pv_s0_c_c
-          if (_1323)
+          if (_1315)
           {
-           float  const _1390 = float_from_bits(0 /* 0 */);
-           float16  const _1391 = float16_ops::broadcast(_1390);
-           int32_t  const _1392 = _1346 * 3;
-           int32_t  const _1393 = _1392 + _1324;
-           int32_t  const _1394 = _1393 + 80;
-           float16_ops::store(_1391, _pv, _1394);
-          } // if _1323
-          int32_t  const _1395 = _1346 * 4;
-          int32_t  const _1396 = _1395 - _1314;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1340; _pv_s0_c_c++)
+           float  const _1382 = float_from_bits(0 /* 0 */);
+           float16  const _1383 = float16_ops::broadcast(_1382);
+           int32_t  const _1384 = _1338 * 3;
+           int32_t  const _1385 = _1384 + _1316;
+           int32_t  const _1386 = _1385 + 80;
+           float16_ops::store(_1383, _pv, _1386);
+          } // if _1315
+          int32_t  const _1387 = _1338 * 4;
+          int32_t  const _1388 = _1387 - _1306;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1332; _pv_s0_c_c++)
           {
-           float  const _1397 = float_from_bits(0 /* 0 */);
-           float16  const _1398 = float16_ops::broadcast(_1397);
-           int32_t  const _1399 = _pv_s0_c_c * 16;
-           int32_t  const _1400 = _1399 + _1396;
-           int32_t  const _1401 = _1400 + 144;
-           float16_ops::store(_1398, _pv, _1401);
+           float  const _1389 = float_from_bits(0 /* 0 */);
+           float16  const _1390 = float16_ops::broadcast(_1389);
+           int32_t  const _1391 = _pv_s0_c_c * 16;
+           int32_t  const _1392 = _1391 + _1388;
+           int32_t  const _1393 = _1392 + 144;
+           float16_ops::store(_1390, _pv, _1393);
           } // for _pv_s0_c_c
-          if (_1323)
+          if (_1315)
           {
-           float  const _1402 = float_from_bits(0 /* 0 */);
-           float16  const _1403 = float16_ops::broadcast(_1402);
-           int32_t  const _1404 = _1346 * 4;
-           int32_t  const _1405 = _1404 + _1324;
-           int32_t  const _1406 = _1405 + 112;
-           float16_ops::store(_1403, _pv, _1406);
-          } // if _1323
-          int32_t  const _1407 = _1346 * 5;
-          int32_t  const _1408 = _1407 - _1314;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1340; _pv_s0_c_c++)
+           float  const _1394 = float_from_bits(0 /* 0 */);
+           float16  const _1395 = float16_ops::broadcast(_1394);
+           int32_t  const _1396 = _1338 * 4;
+           int32_t  const _1397 = _1396 + _1316;
+           int32_t  const _1398 = _1397 + 112;
+           float16_ops::store(_1395, _pv, _1398);
+          } // if _1315
+          int32_t  const _1399 = _1338 * 5;
+          int32_t  const _1400 = _1399 - _1306;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1332; _pv_s0_c_c++)
           {
-           float  const _1409 = float_from_bits(0 /* 0 */);
-           float16  const _1410 = float16_ops::broadcast(_1409);
-           int32_t  const _1411 = _pv_s0_c_c * 16;
-           int32_t  const _1412 = _1411 + _1408;
-           int32_t  const _1413 = _1412 + 176;
-           float16_ops::store(_1410, _pv, _1413);
+           float  const _1401 = float_from_bits(0 /* 0 */);
+           float16  const _1402 = float16_ops::broadcast(_1401);
+           int32_t  const _1403 = _pv_s0_c_c * 16;
+           int32_t  const _1404 = _1403 + _1400;
+           int32_t  const _1405 = _1404 + 176;
+           float16_ops::store(_1402, _pv, _1405);
           } // for _pv_s0_c_c
-          if (_1323)
+          if (_1315)
           {
-           float  const _1414 = float_from_bits(0 /* 0 */);
-           float16  const _1415 = float16_ops::broadcast(_1414);
-           int32_t  const _1416 = _1346 * 5;
-           int32_t  const _1417 = _1416 + _1324;
-           int32_t  const _1418 = _1417 + 144;
-           float16_ops::store(_1415, _pv, _1418);
-          } // if _1323
-          int32_t  const _1419 = _1346 * 6;
-          int32_t  const _1420 = _1419 - _1314;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1340; _pv_s0_c_c++)
+           float  const _1406 = float_from_bits(0 /* 0 */);
+           float16  const _1407 = float16_ops::broadcast(_1406);
+           int32_t  const _1408 = _1338 * 5;
+           int32_t  const _1409 = _1408 + _1316;
+           int32_t  const _1410 = _1409 + 144;
+           float16_ops::store(_1407, _pv, _1410);
+          } // if _1315
+          int32_t  const _1411 = _1338 * 6;
+          int32_t  const _1412 = _1411 - _1306;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1332; _pv_s0_c_c++)
           {
-           float  const _1421 = float_from_bits(0 /* 0 */);
-           float16  const _1422 = float16_ops::broadcast(_1421);
-           int32_t  const _1423 = _pv_s0_c_c * 16;
-           int32_t  const _1424 = _1423 + _1420;
-           int32_t  const _1425 = _1424 + 208;
-           float16_ops::store(_1422, _pv, _1425);
+           float  const _1413 = float_from_bits(0 /* 0 */);
+           float16  const _1414 = float16_ops::broadcast(_1413);
+           int32_t  const _1415 = _pv_s0_c_c * 16;
+           int32_t  const _1416 = _1415 + _1412;
+           int32_t  const _1417 = _1416 + 208;
+           float16_ops::store(_1414, _pv, _1417);
           } // for _pv_s0_c_c
-          if (_1323)
+          if (_1315)
           {
-           float  const _1426 = float_from_bits(0 /* 0 */);
-           float16  const _1427 = float16_ops::broadcast(_1426);
-           int32_t  const _1428 = _1346 * 6;
-           int32_t  const _1429 = _1428 + _1324;
-           int32_t  const _1430 = _1429 + 176;
-           float16_ops::store(_1427, _pv, _1430);
-          } // if _1323
-          int32_t  const _1431 = _1346 * 7;
-          int32_t  const _1432 = _1431 - _1314;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1340; _pv_s0_c_c++)
+           float  const _1418 = float_from_bits(0 /* 0 */);
+           float16  const _1419 = float16_ops::broadcast(_1418);
+           int32_t  const _1420 = _1338 * 6;
+           int32_t  const _1421 = _1420 + _1316;
+           int32_t  const _1422 = _1421 + 176;
+           float16_ops::store(_1419, _pv, _1422);
+          } // if _1315
+          int32_t  const _1423 = _1338 * 7;
+          int32_t  const _1424 = _1423 - _1306;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1332; _pv_s0_c_c++)
           {
-           float  const _1433 = float_from_bits(0 /* 0 */);
-           float16  const _1434 = float16_ops::broadcast(_1433);
-           int32_t  const _1435 = _pv_s0_c_c * 16;
-           int32_t  const _1436 = _1435 + _1432;
-           int32_t  const _1437 = _1436 + 240;
-           float16_ops::store(_1434, _pv, _1437);
+           float  const _1425 = float_from_bits(0 /* 0 */);
+           float16  const _1426 = float16_ops::broadcast(_1425);
+           int32_t  const _1427 = _pv_s0_c_c * 16;
+           int32_t  const _1428 = _1427 + _1424;
+           int32_t  const _1429 = _1428 + 240;
+           float16_ops::store(_1426, _pv, _1429);
           } // for _pv_s0_c_c
-          if (_1323)
+          if (_1315)
           {
-           float  const _1438 = float_from_bits(0 /* 0 */);
-           float16  const _1439 = float16_ops::broadcast(_1438);
-           int32_t  const _1440 = _1346 * 7;
-           int32_t  const _1441 = _1440 + _1324;
-           int32_t  const _1442 = _1441 + 208;
-           float16_ops::store(_1439, _pv, _1442);
-          } // if _1323
-          int32_t  const _1443 = _1346 * 8;
-          int32_t  const _1444 = _1443 - _1314;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1340; _pv_s0_c_c++)
+           float  const _1430 = float_from_bits(0 /* 0 */);
+           float16  const _1431 = float16_ops::broadcast(_1430);
+           int32_t  const _1432 = _1338 * 7;
+           int32_t  const _1433 = _1432 + _1316;
+           int32_t  const _1434 = _1433 + 208;
+           float16_ops::store(_1431, _pv, _1434);
+          } // if _1315
+          int32_t  const _1435 = _1338 * 8;
+          int32_t  const _1436 = _1435 - _1306;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1332; _pv_s0_c_c++)
           {
-           float  const _1445 = float_from_bits(0 /* 0 */);
-           float16  const _1446 = float16_ops::broadcast(_1445);
-           int32_t  const _1447 = _pv_s0_c_c * 16;
-           int32_t  const _1448 = _1447 + _1444;
-           int32_t  const _1449 = _1448 + 272;
-           float16_ops::store(_1446, _pv, _1449);
+           float  const _1437 = float_from_bits(0 /* 0 */);
+           float16  const _1438 = float16_ops::broadcast(_1437);
+           int32_t  const _1439 = _pv_s0_c_c * 16;
+           int32_t  const _1440 = _1439 + _1436;
+           int32_t  const _1441 = _1440 + 272;
+           float16_ops::store(_1438, _pv, _1441);
           } // for _pv_s0_c_c
-          if (_1323)
+          if (_1315)
           {
-           float  const _1450 = float_from_bits(0 /* 0 */);
-           float16  const _1451 = float16_ops::broadcast(_1450);
-           int32_t  const _1452 = _1346 * 8;
-           int32_t  const _1453 = _1452 + _1324;
-           int32_t  const _1454 = _1453 + 240;
-           float16_ops::store(_1451, _pv, _1454);
-          } // if _1323
-          int32_t  const _1455 = _1346 * 9;
-          int32_t  const _1456 = _1455 - _1314;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1340; _pv_s0_c_c++)
+           float  const _1442 = float_from_bits(0 /* 0 */);
+           float16  const _1443 = float16_ops::broadcast(_1442);
+           int32_t  const _1444 = _1338 * 8;
+           int32_t  const _1445 = _1444 + _1316;
+           int32_t  const _1446 = _1445 + 240;
+           float16_ops::store(_1443, _pv, _1446);
+          } // if _1315
+          int32_t  const _1447 = _1338 * 9;
+          int32_t  const _1448 = _1447 - _1306;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1332; _pv_s0_c_c++)
           {
-           float  const _1457 = float_from_bits(0 /* 0 */);
-           float16  const _1458 = float16_ops::broadcast(_1457);
-           int32_t  const _1459 = _pv_s0_c_c * 16;
-           int32_t  const _1460 = _1459 + _1456;
-           int32_t  const _1461 = _1460 + 304;
-           float16_ops::store(_1458, _pv, _1461);
+           float  const _1449 = float_from_bits(0 /* 0 */);
+           float16  const _1450 = float16_ops::broadcast(_1449);
+           int32_t  const _1451 = _pv_s0_c_c * 16;
+           int32_t  const _1452 = _1451 + _1448;
+           int32_t  const _1453 = _1452 + 304;
+           float16_ops::store(_1450, _pv, _1453);
           } // for _pv_s0_c_c
-          if (_1323)
+          if (_1315)
           {
-           float  const _1462 = float_from_bits(0 /* 0 */);
-           float16  const _1463 = float16_ops::broadcast(_1462);
-           int32_t  const _1464 = _1346 * 9;
-           int32_t  const _1465 = _1464 + _1324;
-           int32_t  const _1466 = _1465 + 272;
-           float16_ops::store(_1463, _pv, _1466);
-          } // if _1323
-          int32_t  const _1467 = _1346 * 10;
-          int32_t  const _1468 = _1467 - _1314;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1340; _pv_s0_c_c++)
+           float  const _1454 = float_from_bits(0 /* 0 */);
+           float16  const _1455 = float16_ops::broadcast(_1454);
+           int32_t  const _1456 = _1338 * 9;
+           int32_t  const _1457 = _1456 + _1316;
+           int32_t  const _1458 = _1457 + 272;
+           float16_ops::store(_1455, _pv, _1458);
+          } // if _1315
+          int32_t  const _1459 = _1338 * 10;
+          int32_t  const _1460 = _1459 - _1306;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1332; _pv_s0_c_c++)
           {
-           float  const _1469 = float_from_bits(0 /* 0 */);
-           float16  const _1470 = float16_ops::broadcast(_1469);
-           int32_t  const _1471 = _pv_s0_c_c * 16;
-           int32_t  const _1472 = _1471 + _1468;
-           int32_t  const _1473 = _1472 + 336;
-           float16_ops::store(_1470, _pv, _1473);
+           float  const _1461 = float_from_bits(0 /* 0 */);
+           float16  const _1462 = float16_ops::broadcast(_1461);
+           int32_t  const _1463 = _pv_s0_c_c * 16;
+           int32_t  const _1464 = _1463 + _1460;
+           int32_t  const _1465 = _1464 + 336;
+           float16_ops::store(_1462, _pv, _1465);
           } // for _pv_s0_c_c
-          if (_1323)
+          if (_1315)
           {
-           float  const _1474 = float_from_bits(0 /* 0 */);
-           float16  const _1475 = float16_ops::broadcast(_1474);
-           int32_t  const _1476 = _1346 * 10;
-           int32_t  const _1477 = _1476 + _1324;
-           int32_t  const _1478 = _1477 + 304;
-           float16_ops::store(_1475, _pv, _1478);
-          } // if _1323
-          int32_t  const _1479 = _1346 * 11;
-          int32_t  const _1480 = _1479 - _1314;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1340; _pv_s0_c_c++)
+           float  const _1466 = float_from_bits(0 /* 0 */);
+           float16  const _1467 = float16_ops::broadcast(_1466);
+           int32_t  const _1468 = _1338 * 10;
+           int32_t  const _1469 = _1468 + _1316;
+           int32_t  const _1470 = _1469 + 304;
+           float16_ops::store(_1467, _pv, _1470);
+          } // if _1315
+          int32_t  const _1471 = _1338 * 11;
+          int32_t  const _1472 = _1471 - _1306;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1332; _pv_s0_c_c++)
           {
-           float  const _1481 = float_from_bits(0 /* 0 */);
-           float16  const _1482 = float16_ops::broadcast(_1481);
-           int32_t  const _1483 = _pv_s0_c_c * 16;
-           int32_t  const _1484 = _1483 + _1480;
-           int32_t  const _1485 = _1484 + 368;
-           float16_ops::store(_1482, _pv, _1485);
+           float  const _1473 = float_from_bits(0 /* 0 */);
+           float16  const _1474 = float16_ops::broadcast(_1473);
+           int32_t  const _1475 = _pv_s0_c_c * 16;
+           int32_t  const _1476 = _1475 + _1472;
+           int32_t  const _1477 = _1476 + 368;
+           float16_ops::store(_1474, _pv, _1477);
           } // for _pv_s0_c_c
-          if (_1323)
+          if (_1315)
           {
-           float  const _1486 = float_from_bits(0 /* 0 */);
-           float16  const _1487 = float16_ops::broadcast(_1486);
-           int32_t  const _1488 = _1346 * 11;
-           int32_t  const _1489 = _1488 + _1324;
-           int32_t  const _1490 = _1489 + 336;
-           float16_ops::store(_1487, _pv, _1490);
-          } // if _1323
-          int32_t  const _1491 = _1346 * 12;
-          int32_t  const _1492 = _1491 - _1314;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1340; _pv_s0_c_c++)
+           float  const _1478 = float_from_bits(0 /* 0 */);
+           float16  const _1479 = float16_ops::broadcast(_1478);
+           int32_t  const _1480 = _1338 * 11;
+           int32_t  const _1481 = _1480 + _1316;
+           int32_t  const _1482 = _1481 + 336;
+           float16_ops::store(_1479, _pv, _1482);
+          } // if _1315
+          int32_t  const _1483 = _1338 * 12;
+          int32_t  const _1484 = _1483 - _1306;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1332; _pv_s0_c_c++)
           {
-           float  const _1493 = float_from_bits(0 /* 0 */);
-           float16  const _1494 = float16_ops::broadcast(_1493);
-           int32_t  const _1495 = _pv_s0_c_c * 16;
-           int32_t  const _1496 = _1495 + _1492;
-           int32_t  const _1497 = _1496 + 400;
-           float16_ops::store(_1494, _pv, _1497);
+           float  const _1485 = float_from_bits(0 /* 0 */);
+           float16  const _1486 = float16_ops::broadcast(_1485);
+           int32_t  const _1487 = _pv_s0_c_c * 16;
+           int32_t  const _1488 = _1487 + _1484;
+           int32_t  const _1489 = _1488 + 400;
+           float16_ops::store(_1486, _pv, _1489);
           } // for _pv_s0_c_c
-          if (_1323)
+          if (_1315)
           {
-           float  const _1498 = float_from_bits(0 /* 0 */);
-           float16  const _1499 = float16_ops::broadcast(_1498);
-           int32_t  const _1500 = _1346 * 12;
-           int32_t  const _1501 = _1500 + _1324;
-           int32_t  const _1502 = _1501 + 368;
-           float16_ops::store(_1499, _pv, _1502);
-          } // if _1323
-          int32_t  const _1503 = _1346 * 13;
-          int32_t  const _1504 = _1503 - _1314;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1340; _pv_s0_c_c++)
+           float  const _1490 = float_from_bits(0 /* 0 */);
+           float16  const _1491 = float16_ops::broadcast(_1490);
+           int32_t  const _1492 = _1338 * 12;
+           int32_t  const _1493 = _1492 + _1316;
+           int32_t  const _1494 = _1493 + 368;
+           float16_ops::store(_1491, _pv, _1494);
+          } // if _1315
+          int32_t  const _1495 = _1338 * 13;
+          int32_t  const _1496 = _1495 - _1306;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1332; _pv_s0_c_c++)
           {
-           float  const _1505 = float_from_bits(0 /* 0 */);
-           float16  const _1506 = float16_ops::broadcast(_1505);
-           int32_t  const _1507 = _pv_s0_c_c * 16;
-           int32_t  const _1508 = _1507 + _1504;
-           int32_t  const _1509 = _1508 + 432;
-           float16_ops::store(_1506, _pv, _1509);
+           float  const _1497 = float_from_bits(0 /* 0 */);
+           float16  const _1498 = float16_ops::broadcast(_1497);
+           int32_t  const _1499 = _pv_s0_c_c * 16;
+           int32_t  const _1500 = _1499 + _1496;
+           int32_t  const _1501 = _1500 + 432;
+           float16_ops::store(_1498, _pv, _1501);
           } // for _pv_s0_c_c
-          if (_1323)
+          if (_1315)
           {
-           float  const _1510 = float_from_bits(0 /* 0 */);
-           float16  const _1511 = float16_ops::broadcast(_1510);
-           int32_t  const _1512 = _1346 * 13;
-           int32_t  const _1513 = _1512 + _1324;
-           int32_t  const _1514 = _1513 + 400;
-           float16_ops::store(_1511, _pv, _1514);
-          } // if _1323
-          int32_t  const _1515 = _1346 * 14;
-          int32_t  const _1516 = _1515 - _1314;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1340; _pv_s0_c_c++)
+           float  const _1502 = float_from_bits(0 /* 0 */);
+           float16  const _1503 = float16_ops::broadcast(_1502);
+           int32_t  const _1504 = _1338 * 13;
+           int32_t  const _1505 = _1504 + _1316;
+           int32_t  const _1506 = _1505 + 400;
+           float16_ops::store(_1503, _pv, _1506);
+          } // if _1315
+          int32_t  const _1507 = _1338 * 14;
+          int32_t  const _1508 = _1507 - _1306;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1332; _pv_s0_c_c++)
           {
-           float  const _1517 = float_from_bits(0 /* 0 */);
-           float16  const _1518 = float16_ops::broadcast(_1517);
-           int32_t  const _1519 = _pv_s0_c_c * 16;
-           int32_t  const _1520 = _1519 + _1516;
-           int32_t  const _1521 = _1520 + 464;
-           float16_ops::store(_1518, _pv, _1521);
+           float  const _1509 = float_from_bits(0 /* 0 */);
+           float16  const _1510 = float16_ops::broadcast(_1509);
+           int32_t  const _1511 = _pv_s0_c_c * 16;
+           int32_t  const _1512 = _1511 + _1508;
+           int32_t  const _1513 = _1512 + 464;
+           float16_ops::store(_1510, _pv, _1513);
           } // for _pv_s0_c_c
-          if (_1323)
+          if (_1315)
           {
-           float  const _1522 = float_from_bits(0 /* 0 */);
-           float16  const _1523 = float16_ops::broadcast(_1522);
-           int32_t  const _1524 = _1346 * 14;
-           int32_t  const _1525 = _1524 + _1324;
-           int32_t  const _1526 = _1525 + 432;
-           float16_ops::store(_1523, _pv, _1526);
-          } // if _1323
-          int32_t  const _1527 = _1346 * 15;
-          int32_t  const _1528 = _1527 - _1314;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1340; _pv_s0_c_c++)
+           float  const _1514 = float_from_bits(0 /* 0 */);
+           float16  const _1515 = float16_ops::broadcast(_1514);
+           int32_t  const _1516 = _1338 * 14;
+           int32_t  const _1517 = _1516 + _1316;
+           int32_t  const _1518 = _1517 + 432;
+           float16_ops::store(_1515, _pv, _1518);
+          } // if _1315
+          int32_t  const _1519 = _1338 * 15;
+          int32_t  const _1520 = _1519 - _1306;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1332; _pv_s0_c_c++)
           {
-           float  const _1529 = float_from_bits(0 /* 0 */);
-           float16  const _1530 = float16_ops::broadcast(_1529);
-           int32_t  const _1531 = _pv_s0_c_c * 16;
-           int32_t  const _1532 = _1531 + _1528;
-           int32_t  const _1533 = _1532 + 496;
-           float16_ops::store(_1530, _pv, _1533);
+           float  const _1521 = float_from_bits(0 /* 0 */);
+           float16  const _1522 = float16_ops::broadcast(_1521);
+           int32_t  const _1523 = _pv_s0_c_c * 16;
+           int32_t  const _1524 = _1523 + _1520;
+           int32_t  const _1525 = _1524 + 496;
+           float16_ops::store(_1522, _pv, _1525);
           } // for _pv_s0_c_c
-          if (_1323)
+          if (_1315)
           {
-           float  const _1534 = float_from_bits(0 /* 0 */);
-           float16  const _1535 = float16_ops::broadcast(_1534);
-           int32_t  const _1536 = _1346 * 15;
-           int32_t  const _1537 = _1536 + _1324;
-           int32_t  const _1538 = _1537 + 464;
-           float16_ops::store(_1535, _pv, _1538);
-          } // if _1323
-          int32_t  const _1539 = _1346 * 15;
-          int32_t  const _1540 = _1539 - _1314;
-          int32_t  const _1541 = _1346 * 14;
-          int32_t  const _1542 = _1541 - _1314;
-          int32_t  const _1543 = _1346 * 13;
-          int32_t  const _1544 = _1543 - _1314;
-          int32_t  const _1545 = _1346 * 12;
-          int32_t  const _1546 = _1545 - _1314;
-          int32_t  const _1547 = _1346 * 11;
-          int32_t  const _1548 = _1547 - _1314;
-          int32_t  const _1549 = _1346 * 10;
-          int32_t  const _1550 = _1549 - _1314;
-          int32_t  const _1551 = _1346 * 9;
-          int32_t  const _1552 = _1551 - _1314;
-          int32_t  const _1553 = _1346 * 8;
-          int32_t  const _1554 = _1553 - _1314;
-          int32_t  const _1555 = _1346 * 7;
-          int32_t  const _1556 = _1555 - _1314;
-          int32_t  const _1557 = _1346 * 6;
-          int32_t  const _1558 = _1557 - _1314;
-          int32_t  const _1559 = _1346 * 5;
-          int32_t  const _1560 = _1559 - _1314;
-          int32_t  const _1561 = _1346 * 4;
-          int32_t  const _1562 = _1561 - _1314;
-          int32_t  const _1563 = _1346 * 3;
-          int32_t  const _1564 = _1563 - _1314;
-          int32_t  const _1565 = _1346 * 2;
-          int32_t  const _1566 = _1565 - _1314;
-          int32_t  const _1567 = _1330 - _105;
-          for (int _pv_s1_c_co = 0; _pv_s1_c_co < 0 + _1339; _pv_s1_c_co++)
+           float  const _1526 = float_from_bits(0 /* 0 */);
+           float16  const _1527 = float16_ops::broadcast(_1526);
+           int32_t  const _1528 = _1338 * 15;
+           int32_t  const _1529 = _1528 + _1316;
+           int32_t  const _1530 = _1529 + 464;
+           float16_ops::store(_1527, _pv, _1530);
+          } // if _1315
+          int32_t  const _1531 = _1338 * 15;
+          int32_t  const _1532 = _1531 - _1306;
+          int32_t  const _1533 = _1338 * 14;
+          int32_t  const _1534 = _1533 - _1306;
+          int32_t  const _1535 = _1338 * 13;
+          int32_t  const _1536 = _1535 - _1306;
+          int32_t  const _1537 = _1338 * 12;
+          int32_t  const _1538 = _1537 - _1306;
+          int32_t  const _1539 = _1338 * 11;
+          int32_t  const _1540 = _1539 - _1306;
+          int32_t  const _1541 = _1338 * 10;
+          int32_t  const _1542 = _1541 - _1306;
+          int32_t  const _1543 = _1338 * 9;
+          int32_t  const _1544 = _1543 - _1306;
+          int32_t  const _1545 = _1338 * 8;
+          int32_t  const _1546 = _1545 - _1306;
+          int32_t  const _1547 = _1338 * 7;
+          int32_t  const _1548 = _1547 - _1306;
+          int32_t  const _1549 = _1338 * 6;
+          int32_t  const _1550 = _1549 - _1306;
+          int32_t  const _1551 = _1338 * 5;
+          int32_t  const _1552 = _1551 - _1306;
+          int32_t  const _1553 = _1338 * 4;
+          int32_t  const _1554 = _1553 - _1306;
+          int32_t  const _1555 = _1338 * 3;
+          int32_t  const _1556 = _1555 - _1306;
+          int32_t  const _1557 = _1338 * 2;
+          int32_t  const _1558 = _1557 - _1306;
+          int32_t  const _1559 = _1322 - _105;
+          for (int _pv_s1_c_co = 0; _pv_s1_c_co < 0 + _1331; _pv_s1_c_co++)
           {
-           int32_t  const _1568 = _pv_s1_c_co * 16;
-           int32_t  const _1569 = _1568 - _1314;
-           int32_t  const _1570 = _1540 + _1568;
-           int32_t  const _1571 = _1542 + _1568;
-           int32_t  const _1572 = _1544 + _1568;
-           int32_t  const _1573 = _1546 + _1568;
-           int32_t  const _1574 = _1548 + _1568;
-           int32_t  const _1575 = _1550 + _1568;
-           int32_t  const _1576 = _1552 + _1568;
-           int32_t  const _1577 = _1554 + _1568;
-           int32_t  const _1578 = _1556 + _1568;
-           int32_t  const _1579 = _1558 + _1568;
-           int32_t  const _1580 = _1560 + _1568;
-           int32_t  const _1581 = _1562 + _1568;
-           int32_t  const _1582 = _1564 + _1568;
-           int32_t  const _1583 = _1566 + _1568;
-           for (int _pv_s1_rk__x_rebased = 0; _pv_s1_rk__x_rebased < 0 + _1567; _pv_s1_rk__x_rebased++)
+           int32_t  const _1560 = _pv_s1_c_co * 16;
+           int32_t  const _1561 = _1560 - _1306;
+           int32_t  const _1562 = _1532 + _1560;
+           int32_t  const _1563 = _1534 + _1560;
+           int32_t  const _1564 = _1536 + _1560;
+           int32_t  const _1565 = _1538 + _1560;
+           int32_t  const _1566 = _1540 + _1560;
+           int32_t  const _1567 = _1542 + _1560;
+           int32_t  const _1568 = _1544 + _1560;
+           int32_t  const _1569 = _1546 + _1560;
+           int32_t  const _1570 = _1548 + _1560;
+           int32_t  const _1571 = _1550 + _1560;
+           int32_t  const _1572 = _1552 + _1560;
+           int32_t  const _1573 = _1554 + _1560;
+           int32_t  const _1574 = _1556 + _1560;
+           int32_t  const _1575 = _1558 + _1560;
+           for (int _pv_s1_rk__x_rebased = 0; _pv_s1_rk__x_rebased < 0 + _1559; _pv_s1_rk__x_rebased++)
            {
-            int32_t  const _1584 = _1569 + 16;
-            float16  const _1585 = float16_ops::load(_pv, _1584);
-            int32_t  const _1586 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1587 = _1586 * _attn_dv_pad;
-            int32_t  const _1588 = _1587 + _1568;
-            float16  const _1589 = float16_ops::load(_attn_v, _1588);
-            int32_t  const _1590 = _pv_s1_rk__x_rebased + _1347;
-            int32_t  const _1591 = _1590 * 2;
-            int32_t  const _1592 = _1591 + _partial_s0_ii_ig;
-            int32_t  const _1593 = _1592 * 16;
-            float  const _1594 = _probs[_1593];
-            float16  const _1595 = float16_ops::broadcast(_1594);
-            float16  const _1596 = _1589 * _1595;
-            float16  const _1597 = _1585 + _1596;
-            float16_ops::store(_1597, _pv, _1584);
-            int32_t  const _1598 = _1346 + _1569;
-            int32_t  const _1599 = _1598 + 48;
-            float16  const _1600 = float16_ops::load(_pv, _1599);
-            int32_t  const _1601 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1602 = _1601 * _attn_dv_pad;
-            int32_t  const _1603 = _1602 + _1568;
-            float16  const _1604 = float16_ops::load(_attn_v, _1603);
-            int32_t  const _1605 = _pv_s1_rk__x_rebased + _1347;
-            int32_t  const _1606 = _1605 * 2;
-            int32_t  const _1607 = _1606 + _partial_s0_ii_ig;
-            int32_t  const _1608 = _1607 * 16;
-            int32_t  const _1609 = _1608 + 1;
-            float  const _1610 = _probs[_1609];
-            float16  const _1611 = float16_ops::broadcast(_1610);
-            float16  const _1612 = _1604 * _1611;
-            float16  const _1613 = _1600 + _1612;
-            float16_ops::store(_1613, _pv, _1599);
-            int32_t  const _1614 = _1583 + 80;
-            float16  const _1615 = float16_ops::load(_pv, _1614);
-            int32_t  const _1616 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1617 = _1616 * _attn_dv_pad;
-            int32_t  const _1618 = _1617 + _1568;
-            float16  const _1619 = float16_ops::load(_attn_v, _1618);
-            int32_t  const _1620 = _pv_s1_rk__x_rebased + _1347;
-            int32_t  const _1621 = _1620 * 2;
-            int32_t  const _1622 = _1621 + _partial_s0_ii_ig;
-            int32_t  const _1623 = _1622 * 16;
-            int32_t  const _1624 = _1623 + 2;
-            float  const _1625 = _probs[_1624];
-            float16  const _1626 = float16_ops::broadcast(_1625);
-            float16  const _1627 = _1619 * _1626;
-            float16  const _1628 = _1615 + _1627;
-            float16_ops::store(_1628, _pv, _1614);
-            int32_t  const _1629 = _1582 + 112;
-            float16  const _1630 = float16_ops::load(_pv, _1629);
-            int32_t  const _1631 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1632 = _1631 * _attn_dv_pad;
-            int32_t  const _1633 = _1632 + _1568;
-            float16  const _1634 = float16_ops::load(_attn_v, _1633);
-            int32_t  const _1635 = _pv_s1_rk__x_rebased + _1347;
-            int32_t  const _1636 = _1635 * 2;
-            int32_t  const _1637 = _1636 + _partial_s0_ii_ig;
-            int32_t  const _1638 = _1637 * 16;
-            int32_t  const _1639 = _1638 + 3;
-            float  const _1640 = _probs[_1639];
-            float16  const _1641 = float16_ops::broadcast(_1640);
-            float16  const _1642 = _1634 * _1641;
-            float16  const _1643 = _1630 + _1642;
-            float16_ops::store(_1643, _pv, _1629);
-            int32_t  const _1644 = _1581 + 144;
-            float16  const _1645 = float16_ops::load(_pv, _1644);
-            int32_t  const _1646 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1647 = _1646 * _attn_dv_pad;
-            int32_t  const _1648 = _1647 + _1568;
-            float16  const _1649 = float16_ops::load(_attn_v, _1648);
-            int32_t  const _1650 = _pv_s1_rk__x_rebased + _1347;
-            int32_t  const _1651 = _1650 * 2;
-            int32_t  const _1652 = _1651 + _partial_s0_ii_ig;
-            int32_t  const _1653 = _1652 * 16;
-            int32_t  const _1654 = _1653 + 4;
-            float  const _1655 = _probs[_1654];
-            float16  const _1656 = float16_ops::broadcast(_1655);
-            float16  const _1657 = _1649 * _1656;
-            float16  const _1658 = _1645 + _1657;
-            float16_ops::store(_1658, _pv, _1644);
-            int32_t  const _1659 = _1580 + 176;
-            float16  const _1660 = float16_ops::load(_pv, _1659);
-            int32_t  const _1661 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1662 = _1661 * _attn_dv_pad;
-            int32_t  const _1663 = _1662 + _1568;
-            float16  const _1664 = float16_ops::load(_attn_v, _1663);
-            int32_t  const _1665 = _pv_s1_rk__x_rebased + _1347;
-            int32_t  const _1666 = _1665 * 2;
-            int32_t  const _1667 = _1666 + _partial_s0_ii_ig;
-            int32_t  const _1668 = _1667 * 16;
-            int32_t  const _1669 = _1668 + 5;
-            float  const _1670 = _probs[_1669];
-            float16  const _1671 = float16_ops::broadcast(_1670);
-            float16  const _1672 = _1664 * _1671;
-            float16  const _1673 = _1660 + _1672;
-            float16_ops::store(_1673, _pv, _1659);
-            int32_t  const _1674 = _1579 + 208;
-            float16  const _1675 = float16_ops::load(_pv, _1674);
-            int32_t  const _1676 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1677 = _1676 * _attn_dv_pad;
-            int32_t  const _1678 = _1677 + _1568;
-            float16  const _1679 = float16_ops::load(_attn_v, _1678);
-            int32_t  const _1680 = _pv_s1_rk__x_rebased + _1347;
-            int32_t  const _1681 = _1680 * 2;
-            int32_t  const _1682 = _1681 + _partial_s0_ii_ig;
-            int32_t  const _1683 = _1682 * 16;
-            int32_t  const _1684 = _1683 + 6;
-            float  const _1685 = _probs[_1684];
-            float16  const _1686 = float16_ops::broadcast(_1685);
-            float16  const _1687 = _1679 * _1686;
-            float16  const _1688 = _1675 + _1687;
-            float16_ops::store(_1688, _pv, _1674);
-            int32_t  const _1689 = _1578 + 240;
-            float16  const _1690 = float16_ops::load(_pv, _1689);
-            int32_t  const _1691 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1692 = _1691 * _attn_dv_pad;
-            int32_t  const _1693 = _1692 + _1568;
-            float16  const _1694 = float16_ops::load(_attn_v, _1693);
-            int32_t  const _1695 = _pv_s1_rk__x_rebased + _1347;
-            int32_t  const _1696 = _1695 * 2;
-            int32_t  const _1697 = _1696 + _partial_s0_ii_ig;
-            int32_t  const _1698 = _1697 * 16;
-            int32_t  const _1699 = _1698 + 7;
-            float  const _1700 = _probs[_1699];
-            float16  const _1701 = float16_ops::broadcast(_1700);
-            float16  const _1702 = _1694 * _1701;
-            float16  const _1703 = _1690 + _1702;
-            float16_ops::store(_1703, _pv, _1689);
-            int32_t  const _1704 = _1577 + 272;
-            float16  const _1705 = float16_ops::load(_pv, _1704);
-            int32_t  const _1706 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1707 = _1706 * _attn_dv_pad;
-            int32_t  const _1708 = _1707 + _1568;
-            float16  const _1709 = float16_ops::load(_attn_v, _1708);
-            int32_t  const _1710 = _pv_s1_rk__x_rebased + _1347;
-            int32_t  const _1711 = _1710 * 2;
-            int32_t  const _1712 = _1711 + _partial_s0_ii_ig;
-            int32_t  const _1713 = _1712 * 16;
-            int32_t  const _1714 = _1713 + 8;
-            float  const _1715 = _probs[_1714];
-            float16  const _1716 = float16_ops::broadcast(_1715);
-            float16  const _1717 = _1709 * _1716;
-            float16  const _1718 = _1705 + _1717;
-            float16_ops::store(_1718, _pv, _1704);
-            int32_t  const _1719 = _1576 + 304;
-            float16  const _1720 = float16_ops::load(_pv, _1719);
-            int32_t  const _1721 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1722 = _1721 * _attn_dv_pad;
-            int32_t  const _1723 = _1722 + _1568;
-            float16  const _1724 = float16_ops::load(_attn_v, _1723);
-            int32_t  const _1725 = _pv_s1_rk__x_rebased + _1347;
-            int32_t  const _1726 = _1725 * 2;
-            int32_t  const _1727 = _1726 + _partial_s0_ii_ig;
-            int32_t  const _1728 = _1727 * 16;
-            int32_t  const _1729 = _1728 + 9;
-            float  const _1730 = _probs[_1729];
-            float16  const _1731 = float16_ops::broadcast(_1730);
-            float16  const _1732 = _1724 * _1731;
-            float16  const _1733 = _1720 + _1732;
-            float16_ops::store(_1733, _pv, _1719);
-            int32_t  const _1734 = _1575 + 336;
-            float16  const _1735 = float16_ops::load(_pv, _1734);
-            int32_t  const _1736 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1737 = _1736 * _attn_dv_pad;
-            int32_t  const _1738 = _1737 + _1568;
-            float16  const _1739 = float16_ops::load(_attn_v, _1738);
-            int32_t  const _1740 = _pv_s1_rk__x_rebased + _1347;
-            int32_t  const _1741 = _1740 * 2;
-            int32_t  const _1742 = _1741 + _partial_s0_ii_ig;
-            int32_t  const _1743 = _1742 * 16;
-            int32_t  const _1744 = _1743 + 10;
-            float  const _1745 = _probs[_1744];
-            float16  const _1746 = float16_ops::broadcast(_1745);
-            float16  const _1747 = _1739 * _1746;
-            float16  const _1748 = _1735 + _1747;
-            float16_ops::store(_1748, _pv, _1734);
-            int32_t  const _1749 = _1574 + 368;
-            float16  const _1750 = float16_ops::load(_pv, _1749);
-            int32_t  const _1751 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1752 = _1751 * _attn_dv_pad;
-            int32_t  const _1753 = _1752 + _1568;
-            float16  const _1754 = float16_ops::load(_attn_v, _1753);
-            int32_t  const _1755 = _pv_s1_rk__x_rebased + _1347;
-            int32_t  const _1756 = _1755 * 2;
-            int32_t  const _1757 = _1756 + _partial_s0_ii_ig;
-            int32_t  const _1758 = _1757 * 16;
-            int32_t  const _1759 = _1758 + 11;
-            float  const _1760 = _probs[_1759];
-            float16  const _1761 = float16_ops::broadcast(_1760);
-            float16  const _1762 = _1754 * _1761;
-            float16  const _1763 = _1750 + _1762;
-            float16_ops::store(_1763, _pv, _1749);
-            int32_t  const _1764 = _1573 + 400;
-            float16  const _1765 = float16_ops::load(_pv, _1764);
-            int32_t  const _1766 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1767 = _1766 * _attn_dv_pad;
-            int32_t  const _1768 = _1767 + _1568;
-            float16  const _1769 = float16_ops::load(_attn_v, _1768);
-            int32_t  const _1770 = _pv_s1_rk__x_rebased + _1347;
-            int32_t  const _1771 = _1770 * 2;
-            int32_t  const _1772 = _1771 + _partial_s0_ii_ig;
-            int32_t  const _1773 = _1772 * 16;
-            int32_t  const _1774 = _1773 + 12;
-            float  const _1775 = _probs[_1774];
-            float16  const _1776 = float16_ops::broadcast(_1775);
-            float16  const _1777 = _1769 * _1776;
-            float16  const _1778 = _1765 + _1777;
-            float16_ops::store(_1778, _pv, _1764);
-            int32_t  const _1779 = _1572 + 432;
-            float16  const _1780 = float16_ops::load(_pv, _1779);
-            int32_t  const _1781 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1782 = _1781 * _attn_dv_pad;
-            int32_t  const _1783 = _1782 + _1568;
-            float16  const _1784 = float16_ops::load(_attn_v, _1783);
-            int32_t  const _1785 = _pv_s1_rk__x_rebased + _1347;
-            int32_t  const _1786 = _1785 * 2;
-            int32_t  const _1787 = _1786 + _partial_s0_ii_ig;
-            int32_t  const _1788 = _1787 * 16;
-            int32_t  const _1789 = _1788 + 13;
-            float  const _1790 = _probs[_1789];
-            float16  const _1791 = float16_ops::broadcast(_1790);
-            float16  const _1792 = _1784 * _1791;
-            float16  const _1793 = _1780 + _1792;
-            float16_ops::store(_1793, _pv, _1779);
-            int32_t  const _1794 = _1571 + 464;
-            float16  const _1795 = float16_ops::load(_pv, _1794);
-            int32_t  const _1796 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1797 = _1796 * _attn_dv_pad;
-            int32_t  const _1798 = _1797 + _1568;
-            float16  const _1799 = float16_ops::load(_attn_v, _1798);
-            int32_t  const _1800 = _pv_s1_rk__x_rebased + _1347;
-            int32_t  const _1801 = _1800 * 2;
-            int32_t  const _1802 = _1801 + _partial_s0_ii_ig;
-            int32_t  const _1803 = _1802 * 16;
-            int32_t  const _1804 = _1803 + 14;
-            float  const _1805 = _probs[_1804];
-            float16  const _1806 = float16_ops::broadcast(_1805);
-            float16  const _1807 = _1799 * _1806;
-            float16  const _1808 = _1795 + _1807;
-            float16_ops::store(_1808, _pv, _1794);
-            int32_t  const _1809 = _1570 + 496;
-            float16  const _1810 = float16_ops::load(_pv, _1809);
-            int32_t  const _1811 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1812 = _1811 * _attn_dv_pad;
-            int32_t  const _1813 = _1812 + _1568;
-            float16  const _1814 = float16_ops::load(_attn_v, _1813);
-            int32_t  const _1815 = _pv_s1_rk__x_rebased + _1347;
-            int32_t  const _1816 = _1815 * 2;
-            int32_t  const _1817 = _1816 + _partial_s0_ii_ig;
-            int32_t  const _1818 = _1817 * 16;
-            int32_t  const _1819 = _1818 + 15;
-            float  const _1820 = _probs[_1819];
-            float16  const _1821 = float16_ops::broadcast(_1820);
-            float16  const _1822 = _1814 * _1821;
-            float16  const _1823 = _1810 + _1822;
-            float16_ops::store(_1823, _pv, _1809);
+            int32_t  const _1576 = _1561 + 16;
+            float16  const _1577 = float16_ops::load(_pv, _1576);
+            int32_t  const _1578 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1579 = _1578 * _attn_dv_pad;
+            int32_t  const _1580 = _1579 + _1560;
+            float16  const _1581 = float16_ops::load(_attn_v, _1580);
+            int32_t  const _1582 = _pv_s1_rk__x_rebased + _1339;
+            int32_t  const _1583 = _1582 * 2;
+            int32_t  const _1584 = _1583 + _partial_s0_ii_ig;
+            int32_t  const _1585 = _1584 * 16;
+            float  const _1586 = _probs[_1585];
+            float16  const _1587 = float16_ops::broadcast(_1586);
+            float16  const _1588 = _1581 * _1587;
+            float16  const _1589 = _1577 + _1588;
+            float16_ops::store(_1589, _pv, _1576);
+            int32_t  const _1590 = _1338 + _1561;
+            int32_t  const _1591 = _1590 + 48;
+            float16  const _1592 = float16_ops::load(_pv, _1591);
+            int32_t  const _1593 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1594 = _1593 * _attn_dv_pad;
+            int32_t  const _1595 = _1594 + _1560;
+            float16  const _1596 = float16_ops::load(_attn_v, _1595);
+            int32_t  const _1597 = _pv_s1_rk__x_rebased + _1339;
+            int32_t  const _1598 = _1597 * 2;
+            int32_t  const _1599 = _1598 + _partial_s0_ii_ig;
+            int32_t  const _1600 = _1599 * 16;
+            int32_t  const _1601 = _1600 + 1;
+            float  const _1602 = _probs[_1601];
+            float16  const _1603 = float16_ops::broadcast(_1602);
+            float16  const _1604 = _1596 * _1603;
+            float16  const _1605 = _1592 + _1604;
+            float16_ops::store(_1605, _pv, _1591);
+            int32_t  const _1606 = _1575 + 80;
+            float16  const _1607 = float16_ops::load(_pv, _1606);
+            int32_t  const _1608 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1609 = _1608 * _attn_dv_pad;
+            int32_t  const _1610 = _1609 + _1560;
+            float16  const _1611 = float16_ops::load(_attn_v, _1610);
+            int32_t  const _1612 = _pv_s1_rk__x_rebased + _1339;
+            int32_t  const _1613 = _1612 * 2;
+            int32_t  const _1614 = _1613 + _partial_s0_ii_ig;
+            int32_t  const _1615 = _1614 * 16;
+            int32_t  const _1616 = _1615 + 2;
+            float  const _1617 = _probs[_1616];
+            float16  const _1618 = float16_ops::broadcast(_1617);
+            float16  const _1619 = _1611 * _1618;
+            float16  const _1620 = _1607 + _1619;
+            float16_ops::store(_1620, _pv, _1606);
+            int32_t  const _1621 = _1574 + 112;
+            float16  const _1622 = float16_ops::load(_pv, _1621);
+            int32_t  const _1623 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1624 = _1623 * _attn_dv_pad;
+            int32_t  const _1625 = _1624 + _1560;
+            float16  const _1626 = float16_ops::load(_attn_v, _1625);
+            int32_t  const _1627 = _pv_s1_rk__x_rebased + _1339;
+            int32_t  const _1628 = _1627 * 2;
+            int32_t  const _1629 = _1628 + _partial_s0_ii_ig;
+            int32_t  const _1630 = _1629 * 16;
+            int32_t  const _1631 = _1630 + 3;
+            float  const _1632 = _probs[_1631];
+            float16  const _1633 = float16_ops::broadcast(_1632);
+            float16  const _1634 = _1626 * _1633;
+            float16  const _1635 = _1622 + _1634;
+            float16_ops::store(_1635, _pv, _1621);
+            int32_t  const _1636 = _1573 + 144;
+            float16  const _1637 = float16_ops::load(_pv, _1636);
+            int32_t  const _1638 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1639 = _1638 * _attn_dv_pad;
+            int32_t  const _1640 = _1639 + _1560;
+            float16  const _1641 = float16_ops::load(_attn_v, _1640);
+            int32_t  const _1642 = _pv_s1_rk__x_rebased + _1339;
+            int32_t  const _1643 = _1642 * 2;
+            int32_t  const _1644 = _1643 + _partial_s0_ii_ig;
+            int32_t  const _1645 = _1644 * 16;
+            int32_t  const _1646 = _1645 + 4;
+            float  const _1647 = _probs[_1646];
+            float16  const _1648 = float16_ops::broadcast(_1647);
+            float16  const _1649 = _1641 * _1648;
+            float16  const _1650 = _1637 + _1649;
+            float16_ops::store(_1650, _pv, _1636);
+            int32_t  const _1651 = _1572 + 176;
+            float16  const _1652 = float16_ops::load(_pv, _1651);
+            int32_t  const _1653 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1654 = _1653 * _attn_dv_pad;
+            int32_t  const _1655 = _1654 + _1560;
+            float16  const _1656 = float16_ops::load(_attn_v, _1655);
+            int32_t  const _1657 = _pv_s1_rk__x_rebased + _1339;
+            int32_t  const _1658 = _1657 * 2;
+            int32_t  const _1659 = _1658 + _partial_s0_ii_ig;
+            int32_t  const _1660 = _1659 * 16;
+            int32_t  const _1661 = _1660 + 5;
+            float  const _1662 = _probs[_1661];
+            float16  const _1663 = float16_ops::broadcast(_1662);
+            float16  const _1664 = _1656 * _1663;
+            float16  const _1665 = _1652 + _1664;
+            float16_ops::store(_1665, _pv, _1651);
+            int32_t  const _1666 = _1571 + 208;
+            float16  const _1667 = float16_ops::load(_pv, _1666);
+            int32_t  const _1668 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1669 = _1668 * _attn_dv_pad;
+            int32_t  const _1670 = _1669 + _1560;
+            float16  const _1671 = float16_ops::load(_attn_v, _1670);
+            int32_t  const _1672 = _pv_s1_rk__x_rebased + _1339;
+            int32_t  const _1673 = _1672 * 2;
+            int32_t  const _1674 = _1673 + _partial_s0_ii_ig;
+            int32_t  const _1675 = _1674 * 16;
+            int32_t  const _1676 = _1675 + 6;
+            float  const _1677 = _probs[_1676];
+            float16  const _1678 = float16_ops::broadcast(_1677);
+            float16  const _1679 = _1671 * _1678;
+            float16  const _1680 = _1667 + _1679;
+            float16_ops::store(_1680, _pv, _1666);
+            int32_t  const _1681 = _1570 + 240;
+            float16  const _1682 = float16_ops::load(_pv, _1681);
+            int32_t  const _1683 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1684 = _1683 * _attn_dv_pad;
+            int32_t  const _1685 = _1684 + _1560;
+            float16  const _1686 = float16_ops::load(_attn_v, _1685);
+            int32_t  const _1687 = _pv_s1_rk__x_rebased + _1339;
+            int32_t  const _1688 = _1687 * 2;
+            int32_t  const _1689 = _1688 + _partial_s0_ii_ig;
+            int32_t  const _1690 = _1689 * 16;
+            int32_t  const _1691 = _1690 + 7;
+            float  const _1692 = _probs[_1691];
+            float16  const _1693 = float16_ops::broadcast(_1692);
+            float16  const _1694 = _1686 * _1693;
+            float16  const _1695 = _1682 + _1694;
+            float16_ops::store(_1695, _pv, _1681);
+            int32_t  const _1696 = _1569 + 272;
+            float16  const _1697 = float16_ops::load(_pv, _1696);
+            int32_t  const _1698 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1699 = _1698 * _attn_dv_pad;
+            int32_t  const _1700 = _1699 + _1560;
+            float16  const _1701 = float16_ops::load(_attn_v, _1700);
+            int32_t  const _1702 = _pv_s1_rk__x_rebased + _1339;
+            int32_t  const _1703 = _1702 * 2;
+            int32_t  const _1704 = _1703 + _partial_s0_ii_ig;
+            int32_t  const _1705 = _1704 * 16;
+            int32_t  const _1706 = _1705 + 8;
+            float  const _1707 = _probs[_1706];
+            float16  const _1708 = float16_ops::broadcast(_1707);
+            float16  const _1709 = _1701 * _1708;
+            float16  const _1710 = _1697 + _1709;
+            float16_ops::store(_1710, _pv, _1696);
+            int32_t  const _1711 = _1568 + 304;
+            float16  const _1712 = float16_ops::load(_pv, _1711);
+            int32_t  const _1713 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1714 = _1713 * _attn_dv_pad;
+            int32_t  const _1715 = _1714 + _1560;
+            float16  const _1716 = float16_ops::load(_attn_v, _1715);
+            int32_t  const _1717 = _pv_s1_rk__x_rebased + _1339;
+            int32_t  const _1718 = _1717 * 2;
+            int32_t  const _1719 = _1718 + _partial_s0_ii_ig;
+            int32_t  const _1720 = _1719 * 16;
+            int32_t  const _1721 = _1720 + 9;
+            float  const _1722 = _probs[_1721];
+            float16  const _1723 = float16_ops::broadcast(_1722);
+            float16  const _1724 = _1716 * _1723;
+            float16  const _1725 = _1712 + _1724;
+            float16_ops::store(_1725, _pv, _1711);
+            int32_t  const _1726 = _1567 + 336;
+            float16  const _1727 = float16_ops::load(_pv, _1726);
+            int32_t  const _1728 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1729 = _1728 * _attn_dv_pad;
+            int32_t  const _1730 = _1729 + _1560;
+            float16  const _1731 = float16_ops::load(_attn_v, _1730);
+            int32_t  const _1732 = _pv_s1_rk__x_rebased + _1339;
+            int32_t  const _1733 = _1732 * 2;
+            int32_t  const _1734 = _1733 + _partial_s0_ii_ig;
+            int32_t  const _1735 = _1734 * 16;
+            int32_t  const _1736 = _1735 + 10;
+            float  const _1737 = _probs[_1736];
+            float16  const _1738 = float16_ops::broadcast(_1737);
+            float16  const _1739 = _1731 * _1738;
+            float16  const _1740 = _1727 + _1739;
+            float16_ops::store(_1740, _pv, _1726);
+            int32_t  const _1741 = _1566 + 368;
+            float16  const _1742 = float16_ops::load(_pv, _1741);
+            int32_t  const _1743 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1744 = _1743 * _attn_dv_pad;
+            int32_t  const _1745 = _1744 + _1560;
+            float16  const _1746 = float16_ops::load(_attn_v, _1745);
+            int32_t  const _1747 = _pv_s1_rk__x_rebased + _1339;
+            int32_t  const _1748 = _1747 * 2;
+            int32_t  const _1749 = _1748 + _partial_s0_ii_ig;
+            int32_t  const _1750 = _1749 * 16;
+            int32_t  const _1751 = _1750 + 11;
+            float  const _1752 = _probs[_1751];
+            float16  const _1753 = float16_ops::broadcast(_1752);
+            float16  const _1754 = _1746 * _1753;
+            float16  const _1755 = _1742 + _1754;
+            float16_ops::store(_1755, _pv, _1741);
+            int32_t  const _1756 = _1565 + 400;
+            float16  const _1757 = float16_ops::load(_pv, _1756);
+            int32_t  const _1758 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1759 = _1758 * _attn_dv_pad;
+            int32_t  const _1760 = _1759 + _1560;
+            float16  const _1761 = float16_ops::load(_attn_v, _1760);
+            int32_t  const _1762 = _pv_s1_rk__x_rebased + _1339;
+            int32_t  const _1763 = _1762 * 2;
+            int32_t  const _1764 = _1763 + _partial_s0_ii_ig;
+            int32_t  const _1765 = _1764 * 16;
+            int32_t  const _1766 = _1765 + 12;
+            float  const _1767 = _probs[_1766];
+            float16  const _1768 = float16_ops::broadcast(_1767);
+            float16  const _1769 = _1761 * _1768;
+            float16  const _1770 = _1757 + _1769;
+            float16_ops::store(_1770, _pv, _1756);
+            int32_t  const _1771 = _1564 + 432;
+            float16  const _1772 = float16_ops::load(_pv, _1771);
+            int32_t  const _1773 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1774 = _1773 * _attn_dv_pad;
+            int32_t  const _1775 = _1774 + _1560;
+            float16  const _1776 = float16_ops::load(_attn_v, _1775);
+            int32_t  const _1777 = _pv_s1_rk__x_rebased + _1339;
+            int32_t  const _1778 = _1777 * 2;
+            int32_t  const _1779 = _1778 + _partial_s0_ii_ig;
+            int32_t  const _1780 = _1779 * 16;
+            int32_t  const _1781 = _1780 + 13;
+            float  const _1782 = _probs[_1781];
+            float16  const _1783 = float16_ops::broadcast(_1782);
+            float16  const _1784 = _1776 * _1783;
+            float16  const _1785 = _1772 + _1784;
+            float16_ops::store(_1785, _pv, _1771);
+            int32_t  const _1786 = _1563 + 464;
+            float16  const _1787 = float16_ops::load(_pv, _1786);
+            int32_t  const _1788 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1789 = _1788 * _attn_dv_pad;
+            int32_t  const _1790 = _1789 + _1560;
+            float16  const _1791 = float16_ops::load(_attn_v, _1790);
+            int32_t  const _1792 = _pv_s1_rk__x_rebased + _1339;
+            int32_t  const _1793 = _1792 * 2;
+            int32_t  const _1794 = _1793 + _partial_s0_ii_ig;
+            int32_t  const _1795 = _1794 * 16;
+            int32_t  const _1796 = _1795 + 14;
+            float  const _1797 = _probs[_1796];
+            float16  const _1798 = float16_ops::broadcast(_1797);
+            float16  const _1799 = _1791 * _1798;
+            float16  const _1800 = _1787 + _1799;
+            float16_ops::store(_1800, _pv, _1786);
+            int32_t  const _1801 = _1562 + 496;
+            float16  const _1802 = float16_ops::load(_pv, _1801);
+            int32_t  const _1803 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1804 = _1803 * _attn_dv_pad;
+            int32_t  const _1805 = _1804 + _1560;
+            float16  const _1806 = float16_ops::load(_attn_v, _1805);
+            int32_t  const _1807 = _pv_s1_rk__x_rebased + _1339;
+            int32_t  const _1808 = _1807 * 2;
+            int32_t  const _1809 = _1808 + _partial_s0_ii_ig;
+            int32_t  const _1810 = _1809 * 16;
+            int32_t  const _1811 = _1810 + 15;
+            float  const _1812 = _probs[_1811];
+            float16  const _1813 = float16_ops::broadcast(_1812);
+            float16  const _1814 = _1806 * _1813;
+            float16  const _1815 = _1802 + _1814;
+            float16_ops::store(_1815, _pv, _1801);
            } // for _pv_s1_rk__x_rebased
           } // for _pv_s1_c_co
           // consume pv
-          int32_t  const _1824 = ::halide_cpp_max(_1333, _1335);
-          int32_t  const _1825 = _partial_s0_ii_ig * 16;
+          int32_t  const _1816 = ::halide_cpp_max(_1325, _1327);
+          int32_t  const _1817 = _partial_s0_ii_ig * 16;
           for (int _partial_s0_ii_ir = 0; _partial_s0_ii_ir < 0 + 16; _partial_s0_ii_ir++)
           {
-           int32_t  const _1826 = _partial_s0_ii_ir + _1825;
-           int32_t  const _1827 = _attn_dv_pad + 16;
-           int32_t  const _1828 = _1826 * _1827;
-           int32_t  const _1829 = _1346 + 32;
-           int32_t  const _1830 = _1829 * _partial_s0_ii_ir;
-           int32_t  const _1831 = _1830 - _1314;
-           for (int _partial_s0_c_c = 0; _partial_s0_c_c < 0 + _1340; _partial_s0_c_c++)
+           int32_t  const _1818 = _partial_s0_ii_ir + _1817;
+           int32_t  const _1819 = _attn_dv_pad + 16;
+           int32_t  const _1820 = _1818 * _1819;
+           int32_t  const _1821 = _1338 + 32;
+           int32_t  const _1822 = _1821 * _partial_s0_ii_ir;
+           int32_t  const _1823 = _1822 - _1306;
+           for (int _partial_s0_c_c = 0; _partial_s0_c_c < 0 + _1332; _partial_s0_c_c++)
            {
-            int32_t  const _1832 = _partial_s0_c_c * 16;
-            int32_t  const _1833 = _1832 + _1831;
-            int32_t  const _1834 = _1833 + 16;
-            float16  const _1835 = float16_ops::load(_pv, _1834);
-            int32_t  const _1836 = _1832 + _1828;
-            float16_ops::store(_1835, _partial, _1836);
+            int32_t  const _1824 = _partial_s0_c_c * 16;
+            int32_t  const _1825 = _1824 + _1823;
+            int32_t  const _1826 = _1825 + 16;
+            float16  const _1827 = float16_ops::load(_pv, _1826);
+            int32_t  const _1828 = _1824 + _1820;
+            float16_ops::store(_1827, _partial, _1828);
            } // for _partial_s0_c_c
-           int32_t  const _1837 = ::halide_cpp_min(_1342, _1824);
-           int32_t  const _1838 = ::halide_cpp_max(_1837, _1333);
-           int32_t  const _1839 = _1838 + 1024;
-           int32_t  const _1840 = ::halide_cpp_min(_1839, _1824);
-           float  const _1841 = reinterpret<float>(_1840);
-           int32_t  const _1842 = _1346 + 32;
-           int32_t  const _1843 = _1842 * _partial_s0_ii_ir;
-           int32_t  const _1844 = _1843 - _1314;
-           int32_t  const _1845 = _partial_s0_ii_ir + _1825;
-           for (int _partial_s0_c_c_rebased = 0; _partial_s0_c_c_rebased < 0 + _1337; _partial_s0_c_c_rebased++)
+           int32_t  const _1829 = ::halide_cpp_min(_1334, _1816);
+           int32_t  const _1830 = ::halide_cpp_max(_1829, _1325);
+           int32_t  const _1831 = _1830 + 1024;
+           int32_t  const _1832 = ::halide_cpp_min(_1831, _1816);
+           float  const _1833 = reinterpret<float>(_1832);
+           int32_t  const _1834 = _1338 + 32;
+           int32_t  const _1835 = _1834 * _partial_s0_ii_ir;
+           int32_t  const _1836 = _1835 - _1306;
+           int32_t  const _1837 = _partial_s0_ii_ir + _1817;
+           for (int _partial_s0_c_c_rebased = 0; _partial_s0_c_c_rebased < 0 + _1329; _partial_s0_c_c_rebased++)
            {
-            int32_t  const _1846 = _partial_s0_c_c_rebased + _1340;
-            int32_t  const _1847 = _1846 * 16;
-            int32_t  const _1848 = ::halide_cpp_min(_1847, _attn_dv_pad);
-            int32_t  const _1849 = _1848 - _attn_dv_pad;
-            int32x16_t  const _1850 = int32x16_t_ops::ramp(_1848, 1);
-            int32_t  const _1851 = _attn_dv_pad + -1;
-            int32x16_t  const _1852 = int32x16_t_ops::broadcast(_1851);
-            int32x16_t  const _1853 = int32x16_t_ops::min(_1850, _1852);
-            int32_t  const _1854 = _1844 + 16;
-            int32x16_t  const _1855 = int32x16_t_ops::broadcast(_1854);
-            int32x16_t  const _1856 = _1853 + _1855;
-            float16  const _1857 = float16_ops::load_gather(_pv, _1856);
-            float  const _1858 = _row_max[_1845];
-            float16  const _1859 = float16_ops::broadcast(_1858);
-            float  const _1860 = _row_sum[_1845];
-            float16  const _1861 = float16_ops::broadcast(_1860);
-            float16  const _1862 = float16_ops::broadcast(_1841);
-            float  const _1863 = reinterpret<float>(_1824);
-            float16  const _1864 = float16_ops::broadcast(_1863);
-            int32_t  const _1865 = _1849 + -2;
-            int32x16_t  const _1866 = int32x16_t_ops::ramp(_1865, 1);
-            int32x16_t  const _1867 = int32x16_t_ops::broadcast(0);
-            uint8x16_t  const _1868 = int32x16_t_ops::eq(_1866, _1867);
-            float16  const _1869 = float16_ops::select(_1868, _1862, _1864);
-            int32_t  const _1870 = _1849 + -1;
-            int32x16_t  const _1871 = int32x16_t_ops::ramp(_1870, 1);
-            uint8x16_t  const _1872 = int32x16_t_ops::eq(_1871, _1867);
-            float16  const _1873 = float16_ops::select(_1872, _1861, _1869);
-            int32x16_t  const _1874 = int32x16_t_ops::ramp(_1849, 1);
-            uint8x16_t  const _1875 = int32x16_t_ops::eq(_1874, _1867);
-            float16  const _1876 = float16_ops::select(_1875, _1859, _1873);
-            int32x16_t  const _1877 = int32x16_t_ops::broadcast(_attn_dv_pad);
-            uint8x16_t  const _1878 = int32x16_t_ops::lt(_1850, _1877);
-            float16  const _1879 = float16_ops::select(_1878, _1857, _1876);
-            int32_t  const _1880 = _attn_dv_pad + 16;
-            int32_t  const _1881 = _1880 * _1845;
-            int32_t  const _1882 = _1881 + _1848;
-            float16_ops::store(_1879, _partial, _1882);
+            int32_t  const _1838 = _partial_s0_c_c_rebased + _1332;
+            int32_t  const _1839 = _1838 * 16;
+            int32_t  const _1840 = ::halide_cpp_min(_1839, _attn_dv_pad);
+            int32_t  const _1841 = _1840 - _attn_dv_pad;
+            int32x16_t  const _1842 = int32x16_t_ops::ramp(_1840, 1);
+            int32_t  const _1843 = _attn_dv_pad + -1;
+            int32x16_t  const _1844 = int32x16_t_ops::broadcast(_1843);
+            int32x16_t  const _1845 = int32x16_t_ops::min(_1842, _1844);
+            int32_t  const _1846 = _1836 + 16;
+            int32x16_t  const _1847 = int32x16_t_ops::broadcast(_1846);
+            int32x16_t  const _1848 = _1845 + _1847;
+            float16  const _1849 = float16_ops::load_gather(_pv, _1848);
+            float  const _1850 = _row_max[_1837];
+            float16  const _1851 = float16_ops::broadcast(_1850);
+            float  const _1852 = _row_sum[_1837];
+            float16  const _1853 = float16_ops::broadcast(_1852);
+            float16  const _1854 = float16_ops::broadcast(_1833);
+            float  const _1855 = reinterpret<float>(_1816);
+            float16  const _1856 = float16_ops::broadcast(_1855);
+            int32_t  const _1857 = _1841 + -2;
+            int32x16_t  const _1858 = int32x16_t_ops::ramp(_1857, 1);
+            int32x16_t  const _1859 = int32x16_t_ops::broadcast(0);
+            uint8x16_t  const _1860 = int32x16_t_ops::eq(_1858, _1859);
+            float16  const _1861 = float16_ops::select(_1860, _1854, _1856);
+            int32_t  const _1862 = _1841 + -1;
+            int32x16_t  const _1863 = int32x16_t_ops::ramp(_1862, 1);
+            uint8x16_t  const _1864 = int32x16_t_ops::eq(_1863, _1859);
+            float16  const _1865 = float16_ops::select(_1864, _1853, _1861);
+            int32x16_t  const _1866 = int32x16_t_ops::ramp(_1841, 1);
+            uint8x16_t  const _1867 = int32x16_t_ops::eq(_1866, _1859);
+            float16  const _1868 = float16_ops::select(_1867, _1851, _1865);
+            int32x16_t  const _1869 = int32x16_t_ops::broadcast(_attn_dv_pad);
+            uint8x16_t  const _1870 = int32x16_t_ops::lt(_1842, _1869);
+            float16  const _1871 = float16_ops::select(_1870, _1849, _1868);
+            int32_t  const _1872 = _attn_dv_pad + 16;
+            int32_t  const _1873 = _1872 * _1837;
+            int32_t  const _1874 = _1873 + _1840;
+            float16_ops::store(_1871, _partial, _1874);
            } // for _partial_s0_c_c_rebased
           } // for _partial_s0_ii_ir
           _pv_free.free();
@@ -5946,33 +5938,33 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
         _probs_free.free();
         // produce attn_out
         // consume partial
-        int32_t  const _1883 = _attn_dv_pad & 15;
-        bool  const _1884 = _1883 != 0;
-        int32_t  const _1885 = _attn_dv_pad >> 4;
+        int32_t  const _1875 = _attn_dv_pad & 15;
+        bool  const _1876 = _1875 != 0;
+        int32_t  const _1877 = _attn_dv_pad >> 4;
         for (int _attn_out_s0_ii = 0; _attn_out_s0_ii < 0 + 32; _attn_out_s0_ii++)
         {
-         int32_t  const _1886 = _attn_dv_pad + 16;
-         int32_t  const _1887 = _1886 * _attn_out_s0_ii;
-         int32_t  const _1888 = _attn_out_s0_ii * _59;
-         int32_t  const _1889 = _1885 + 1;
-         for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + _1889; _attn_out_s0_c_c++)
+         int32_t  const _1878 = _attn_dv_pad + 16;
+         int32_t  const _1879 = _1878 * _attn_out_s0_ii;
+         int32_t  const _1880 = _attn_out_s0_ii * _59;
+         int32_t  const _1881 = _1877 + 1;
+         for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + _1881; _attn_out_s0_c_c++)
          {
-          int32_t  const _1890 = _attn_out_s0_c_c * 16;
-          int32_t  const _1891 = _1890 + _1887;
-          float16  const _1892 = float16_ops::load(_partial, _1891);
-          int32_t  const _1893 = _1890 + _1888;
-          float16_ops::store(_1892, _attn_out, _1893);
+          int32_t  const _1882 = _attn_out_s0_c_c * 16;
+          int32_t  const _1883 = _1882 + _1879;
+          float16  const _1884 = float16_ops::load(_partial, _1883);
+          int32_t  const _1885 = _1882 + _1880;
+          float16_ops::store(_1884, _attn_out, _1885);
          } // for _attn_out_s0_c_c
-         if (_1884)
+         if (_1876)
          {
-          int32_t  const _1894 = _attn_dv_pad + 16;
-          int32_t  const _1895 = _1894 * _attn_out_s0_ii;
-          int32_t  const _1896 = _1895 + _attn_dv_pad;
-          float16  const _1897 = float16_ops::load(_partial, _1896);
-          int32_t  const _1898 = _attn_out_s0_ii * _59;
-          int32_t  const _1899 = _1898 + _attn_dv_pad;
-          float16_ops::store(_1897, _attn_out, _1899);
-         } // if _1884
+          int32_t  const _1886 = _attn_dv_pad + 16;
+          int32_t  const _1887 = _1886 * _attn_out_s0_ii;
+          int32_t  const _1888 = _1887 + _attn_dv_pad;
+          float16  const _1889 = float16_ops::load(_partial, _1888);
+          int32_t  const _1890 = _attn_out_s0_ii * _59;
+          int32_t  const _1891 = _1890 + _attn_dv_pad;
+          float16_ops::store(_1889, _attn_out, _1891);
+         } // if _1876
         } // for _attn_out_s0_ii
         _partial_free.free();
        } // alloc _partial

@@ -264,7 +264,8 @@ __device__ __forceinline__ void attn_key_tile_ranges(int b, int h, int qt, int k
 // Pure arithmetic, also compiled on the host by tests/cuda/test_split_merge.cpp. With kv_splits
 // > 1 each CTA of a query tile attends to a share of the keys and leaves, per row, its
 // unnormalized O (dv floats), its row max m (log2 units, -inf when it saw no allowed key) and
-// its row sum l; the row's result is the FlashAttention rescaling of the shares:
+// its row sum l (NaN when an allowed key scored NaN); the row's result is the FlashAttention
+// rescaling of the shares:
 // M = max m_s, L = sum l_s 2^(m_s - M), O = sum O_s 2^(m_s - M) / L, LSE = M ln 2 + ln L.
 #ifndef ATTN_HD
 #define ATTN_HD __device__ __forceinline__
@@ -276,22 +277,37 @@ __device__ __forceinline__ void attn_key_tile_ranges(int b, int h, int qt, int k
 
 namespace attn_dev {
 
+/// The weight of a score (or of a share's max) x in a row whose max is m, given e = 2^(x - base)
+/// with base = m, or 0 while m is -inf: e itself, except that a +Inf x weighs 1 (m is then +Inf
+/// too and x - m NaN). So the keys scoring +Inf share the row, a NaN score keeps its NaN weight
+/// and makes the row NaN, and -inf weighs 0 (docs/language.md, "Non-finite values").
+ATTN_HD float softmax_weight(float x, float e) { return x == __int_as_float(0x7f800000) ? 1.f : e; }
+
+/// What a row's scores are taken relative to, given its max m: 0 while nothing is allowed (m =
+/// -inf: every weight 2^-inf = 0), the largest float when m is +Inf (a +Inf score then gives 2^inf
+/// = inf, which the caller makes 1, and any finite score 0), else m itself.
+ATTN_HD float softmax_base(float m) {
+  return m == -__int_as_float(0x7f800000) ? 0.f : m == __int_as_float(0x7f800000) ? 3.402823466e38f : m;
+}
+
 /// The merged value of column c of one row, and (when lse is not null) the row's log-sum-exp;
 /// `slots` is split 0's slot of the row, the next split's dv + 2 floats further. A row no split
 /// reached gives 0 and -inf.
 ATTN_HD float merge_partial_row(const float* slots, int splits, int dv, int c, float* lse) {
   float m = -__int_as_float(0x7f800000);
   for (int s = 0; s < splits; ++s) m = fmaxf(m, ATTN_LOAD_SHARED_RESULT(slots + s * (dv + 2) + dv));
-  const float base = m == -__int_as_float(0x7f800000) ? 0.f : m;
+  const float base = softmax_base(m);
   float sum = 0.f, value = 0.f;
   for (int s = 0; s < splits; ++s) {
     const float* slot = slots + s * (dv + 2);
-    const float w = exp2f(ATTN_LOAD_SHARED_RESULT(slot + dv) - base);  // 0 for a split with no key
+    const float share_max = ATTN_LOAD_SHARED_RESULT(slot + dv);
+    const float w = softmax_weight(share_max, exp2f(share_max - base));  // 0 for a split with no key
     sum += ATTN_LOAD_SHARED_RESULT(slot + dv + 1) * w;
     value += ATTN_LOAD_SHARED_RESULT(slot + c) * w;
   }
-  if (lse) *lse = sum > 0.f ? m * 0.6931471805599453f + logf(sum) : -__int_as_float(0x7f800000);
-  return sum > 0.f ? value / sum : 0.f;
+  // sum != 0 rather than > 0: a NaN sum (a NaN score) must reach Out and LSE.
+  if (lse) *lse = sum != 0.f ? m * 0.6931471805599453f + logf(sum) : -__int_as_float(0x7f800000);
+  return sum != 0.f ? value / sum : 0.f;
 }
 
 }  // namespace attn_dev
@@ -693,19 +709,27 @@ __device__ __forceinline__ void softmax_step(float (&s)[NB][4], RowState<OB>& o,
 #pragma unroll
   for (int r = 0; r < 2; ++r) {
     const float m = fmaxf(row_max[r], quad_max(tile_max[r]));
-    base[r] = m == -inf() ? 0.f : m;  // a row with nothing allowed yet stays at exactly 0
-    scale_old[r] = exp2_approx(row_max[r] - base[r]);
+    base[r] = softmax_base(m);  // a row with nothing allowed yet stays at exactly 0
+    scale_old[r] = softmax_weight(row_max[r], exp2_approx(row_max[r] - base[r]));
     row_max[r] = m;
     row_sum[r] *= scale_old[r];
   }
 #pragma unroll
-  for (int j = 0; j < NB; ++j) {
+  for (int j = 0; j < NB; ++j)
 #pragma unroll
-    for (int e = 0; e < 4; ++e) {
-      s[j][e] = exp2_approx(s[j][e] - base[e / 2]);
-      row_sum[e / 2] += s[j][e];
-    }
+    for (int e = 0; e < 4; ++e) s[j][e] = exp2_approx(s[j][e] - base[e / 2]);
+  // A row whose max is +Inf (rare; a branch, so that the common path keeps its registers): its
+  // +Inf keys came out as inf and weigh 1 (softmax_base).
+  if (base[0] == 3.402823466e38f || base[1] == 3.402823466e38f) {
+#pragma unroll
+    for (int j = 0; j < NB; ++j)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) s[j][e] = softmax_weight(s[j][e], s[j][e]);
   }
+#pragma unroll
+  for (int j = 0; j < NB; ++j)
+#pragma unroll
+    for (int e = 0; e < 4; ++e) row_sum[e / 2] += s[j][e];
 }
 
 /// O *= the factor of each of the thread's two rows.
@@ -752,7 +776,7 @@ __device__ __forceinline__ void store_rows(const attn_cuda_params& p, const RowS
 #pragma unroll
   for (int r = 0; r < 2; ++r) {
     const float sum = quad_sum(row_sum[r]);
-    const float inv = sum > 0.f ? 1.f / sum : 0.f;
+    const float inv = sum != 0.f ? 1.f / sum : 0.f;  // a NaN sum (a NaN score) stays NaN
     const int i = row0 + acc_row(lane, 2 * r), q = cr.q(i), h = cr.h(i);
     if (i < cr.rows && kv_split_count(p) > 1) {
       float* slot = partial_slot(p, b, h, q, OB * 8);
@@ -771,7 +795,7 @@ __device__ __forceinline__ void store_rows(const attn_cuda_params& p, const RowS
       }
       if (p.lse && lane % 4 == 0)
         p.lse[b * p.lse_stride[0] + h * p.lse_stride[1] + q * p.lse_stride[2]] =
-            sum > 0.f ? row_max[r] * 0.6931471805599453f + logf(sum) : -inf();
+            sum != 0.f ? row_max[r] * 0.6931471805599453f + logf(sum) : -inf();
     }
   }
 }

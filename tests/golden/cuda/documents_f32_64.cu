@@ -334,7 +334,8 @@ attn-tile-plan-end */
 // Pure arithmetic, also compiled on the host by tests/cuda/test_split_merge.cpp. With kv_splits
 // > 1 each CTA of a query tile attends to a share of the keys and leaves, per row, its
 // unnormalized O (dv floats), its row max m (log2 units, -inf when it saw no allowed key) and
-// its row sum l; the row's result is the FlashAttention rescaling of the shares:
+// its row sum l (NaN when an allowed key scored NaN); the row's result is the FlashAttention
+// rescaling of the shares:
 // M = max m_s, L = sum l_s 2^(m_s - M), O = sum O_s 2^(m_s - M) / L, LSE = M ln 2 + ln L.
 #ifndef ATTN_HD
 #define ATTN_HD __device__ __forceinline__
@@ -346,22 +347,37 @@ attn-tile-plan-end */
 
 namespace attn_dev {
 
+/// The weight of a score (or of a share's max) x in a row whose max is m, given e = 2^(x - base)
+/// with base = m, or 0 while m is -inf: e itself, except that a +Inf x weighs 1 (m is then +Inf
+/// too and x - m NaN). So the keys scoring +Inf share the row, a NaN score keeps its NaN weight
+/// and makes the row NaN, and -inf weighs 0 (docs/language.md, "Non-finite values").
+ATTN_HD float softmax_weight(float x, float e) { return x == __int_as_float(0x7f800000) ? 1.f : e; }
+
+/// What a row's scores are taken relative to, given its max m: 0 while nothing is allowed (m =
+/// -inf: every weight 2^-inf = 0), the largest float when m is +Inf (a +Inf score then gives 2^inf
+/// = inf, which the caller makes 1, and any finite score 0), else m itself.
+ATTN_HD float softmax_base(float m) {
+  return m == -__int_as_float(0x7f800000) ? 0.f : m == __int_as_float(0x7f800000) ? 3.402823466e38f : m;
+}
+
 /// The merged value of column c of one row, and (when lse is not null) the row's log-sum-exp;
 /// `slots` is split 0's slot of the row, the next split's dv + 2 floats further. A row no split
 /// reached gives 0 and -inf.
 ATTN_HD float merge_partial_row(const float* slots, int splits, int dv, int c, float* lse) {
   float m = -__int_as_float(0x7f800000);
   for (int s = 0; s < splits; ++s) m = fmaxf(m, ATTN_LOAD_SHARED_RESULT(slots + s * (dv + 2) + dv));
-  const float base = m == -__int_as_float(0x7f800000) ? 0.f : m;
+  const float base = softmax_base(m);
   float sum = 0.f, value = 0.f;
   for (int s = 0; s < splits; ++s) {
     const float* slot = slots + s * (dv + 2);
-    const float w = exp2f(ATTN_LOAD_SHARED_RESULT(slot + dv) - base);  // 0 for a split with no key
+    const float share_max = ATTN_LOAD_SHARED_RESULT(slot + dv);
+    const float w = softmax_weight(share_max, exp2f(share_max - base));  // 0 for a split with no key
     sum += ATTN_LOAD_SHARED_RESULT(slot + dv + 1) * w;
     value += ATTN_LOAD_SHARED_RESULT(slot + c) * w;
   }
-  if (lse) *lse = sum > 0.f ? m * 0.6931471805599453f + logf(sum) : -__int_as_float(0x7f800000);
-  return sum > 0.f ? value / sum : 0.f;
+  // sum != 0 rather than > 0: a NaN sum (a NaN score) must reach Out and LSE.
+  if (lse) *lse = sum != 0.f ? m * 0.6931471805599453f + logf(sum) : -__int_as_float(0x7f800000);
+  return sum != 0.f ? value / sum : 0.f;
 }
 
 }  // namespace attn_dev
@@ -608,10 +624,10 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
       const float x =
           checked && !element_allowed(p, b, h, q, k0 + lane) ? -inf() : log2_score(p, s[r], b, h, q, k0 + lane);
       const float m = fmaxf(row_max[r], warp_max(x));
-      const float base = m == -inf() ? 0.f : m;
-      const float scale_old = exp2_approx(row_max[r] - base);
+      const float base = softmax_base(m);
+      const float scale_old = softmax_weight(row_max[r], exp2_approx(row_max[r] - base));
       row_max[r] = m;
-      s[r] = exp2_approx(x - base);
+      s[r] = softmax_weight(x, exp2_approx(x - base));
       row_sum[r] = row_sum[r] * scale_old + warp_sum(s[r]);
 #pragma unroll
       for (int c = 0; c < VC; ++c) acc[r][c] *= scale_old;
@@ -642,7 +658,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
       if (lane == 0) slot[DV] = row_max[r], slot[DV + 1] = row_sum[r];
       continue;
     }
-    const float inv = row_sum[r] > 0.f ? 1.f / row_sum[r] : 0.f;
+    const float inv = row_sum[r] != 0.f ? 1.f / row_sum[r] : 0.f;  // a NaN sum (a NaN score) stays NaN
     attn_elem* gO = static_cast<attn_elem*>(p.out) + b * p.out_stride[0] + h * p.out_stride[1] + q * p.out_stride[2];
 #pragma unroll
     for (int c = 0; c < VC; ++c) {
@@ -651,7 +667,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
     }
     if (p.lse && lane == 0)
       p.lse[b * p.lse_stride[0] + h * p.lse_stride[1] + q * p.lse_stride[2]] =
-          row_sum[r] > 0.f ? row_max[r] * 0.6931471805599453f + logf(row_sum[r]) : -inf();
+          row_sum[r] != 0.f ? row_max[r] * 0.6931471805599453f + logf(row_sum[r]) : -inf();
   }
   finish_split<DV>(p, cr);
 }
