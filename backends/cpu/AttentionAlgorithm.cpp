@@ -191,9 +191,10 @@ AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const
   a.row_max(ii) = -inf;
   a.row_max(ii) = max(a.row_max(ii), a.masked(a.rk, ii));
   Expr m = a.row_max(ii);
-  // A fully masked row: every exp gives 0. A +Inf score: only keys scoring +Inf get weight
-  // (inf - FLT_MAX is inf, clamped to 2^0 = 1; any finite score gives 2^-huge = 0), so Out is their mean.
-  Expr m_safe = select(m == -inf, 0.0f, min(m, std::numeric_limits<float>::max()));
+  // A fully masked row: every exp gives 0. A NaN score stays NaN through exp2_nonpositive and
+  // reaches the row. A +Inf row max makes inf - inf = NaN too: the CPU gives such a row NaN, not
+  // the mean of its +Inf keys (docs/language.md; every per-score fix tried cost 1.6x on AVX2).
+  Expr m_safe = select(m == -inf, 0.0f, m);
 
   a.probs = Func(prefix + "probs");
   a.probs(j, ii) = exp2_nonpositive(a.masked(j, ii) - m_safe);

@@ -4993,943 +4993,937 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
        float16  const _1143 = float16_ops::load(_masked, _1142);
        float  const _1144 = float_from_bits(0 /* 0 */);
        float16  const _1145 = float16_ops::broadcast(_1144);
-       float  const _1146 = float_from_bits(2139095039 /* 3.40282e+38 */);
-       float16  const _1147 = float16_ops::broadcast(_1146);
-       float16  const _1148 = float16_ops::min(_1141, _1147);
-       float16  const _1149 = float16_ops::broadcast(neg_inf_f32());
-       uint8x16_t  const _1150 = float16_ops::eq(_1141, _1149);
-       float16  const _1151 = float16_ops::select(_1150, _1145, _1148);
-       float16  const _1152 = _1143 - _1151;
-       float16  const _1153 = float16_ops::min(_1152, _1145);
-       float  const _1154 = float_from_bits(3271426048 /* -127 */);
+       float16  const _1146 = float16_ops::broadcast(neg_inf_f32());
+       uint8x16_t  const _1147 = float16_ops::eq(_1141, _1146);
+       float16  const _1148 = float16_ops::select(_1147, _1145, _1141);
+       float16  const _1149 = _1143 - _1148;
+       float16  const _1150 = float16_ops::min(_1149, _1145);
+       float  const _1151 = float_from_bits(3271426048 /* -127 */);
+       float16  const _1152 = float16_ops::broadcast(_1151);
+       float16  const _1153 = float16_ops::max(_1150, _1152);
+       float  const _1154 = float_from_bits(1124007936 /* 127.5 */);
        float16  const _1155 = float16_ops::broadcast(_1154);
-       float16  const _1156 = float16_ops::max(_1153, _1155);
-       float  const _1157 = float_from_bits(1124007936 /* 127.5 */);
-       float16  const _1158 = float16_ops::broadcast(_1157);
-       float16  const _1159 = _1156 + _1158;
-       int32x16_t  const _1160 = int32x16_t_ops::convert_from<float16>(_1159);
-       int32x16_t  const _1161 = int32x16_t_ops::broadcast(-127);
-       int32x16_t  const _1162 = _1160 + _1161;
-       float16  const _1163 = float16_ops::convert_from<int32x16_t>(_1162);
-       float16  const _1164 = _1156 - _1163;
-       uint32_t  const _1165 = (uint32_t)(23ull);
-       uint32x16_t  const _1166 = uint32x16_t_ops::broadcast(_1165);
-       int32x16_t  const _1167 = _1160 << _1166;
-       float16  const _1168 = reinterpret<float16>(_1167);
-       float  const _1169 = float_from_bits(958452607 /* 0.000153376 */);
+       float16  const _1156 = _1153 + _1155;
+       int32x16_t  const _1157 = int32x16_t_ops::convert_from<float16>(_1156);
+       int32x16_t  const _1158 = int32x16_t_ops::broadcast(-127);
+       int32x16_t  const _1159 = _1157 + _1158;
+       float16  const _1160 = float16_ops::convert_from<int32x16_t>(_1159);
+       float16  const _1161 = _1153 - _1160;
+       uint32_t  const _1162 = (uint32_t)(23ull);
+       uint32x16_t  const _1163 = uint32x16_t_ops::broadcast(_1162);
+       int32x16_t  const _1164 = _1157 << _1163;
+       float16  const _1165 = reinterpret<float16>(_1164);
+       float  const _1166 = float_from_bits(958452607 /* 0.000153376 */);
+       float16  const _1167 = float16_ops::broadcast(_1166);
+       float16  const _1168 = _1161 * _1167;
+       float  const _1169 = float_from_bits(984588920 /* 0.00133999 */);
        float16  const _1170 = float16_ops::broadcast(_1169);
-       float16  const _1171 = _1164 * _1170;
-       float  const _1172 = float_from_bits(984588920 /* 0.00133999 */);
-       float16  const _1173 = float16_ops::broadcast(_1172);
-       float16  const _1174 = _1171 + _1173;
-       float16  const _1175 = _1174 * _1164;
-       float  const _1176 = float_from_bits(1008572159 /* 0.00961852 */);
-       float16  const _1177 = float16_ops::broadcast(_1176);
-       float16  const _1178 = _1175 + _1177;
-       float16  const _1179 = _1178 * _1164;
-       float  const _1180 = float_from_bits(1029920619 /* 0.0555033 */);
-       float16  const _1181 = float16_ops::broadcast(_1180);
-       float16  const _1182 = _1179 + _1181;
-       float16  const _1183 = _1182 * _1164;
-       float  const _1184 = float_from_bits(1047920109 /* 0.240226 */);
-       float16  const _1185 = float16_ops::broadcast(_1184);
-       float16  const _1186 = _1183 + _1185;
-       float16  const _1187 = _1186 * _1164;
-       float  const _1188 = float_from_bits(1060205080 /* 0.693147 */);
-       float16  const _1189 = float16_ops::broadcast(_1188);
-       float16  const _1190 = _1187 + _1189;
-       float16  const _1191 = _1190 * _1164;
-       float  const _1192 = float_from_bits(1065353216 /* 1 */);
-       float16  const _1193 = float16_ops::broadcast(_1192);
-       float16  const _1194 = _1191 + _1193;
-       float16  const _1195 = _1168 * _1194;
-       int32x16_t  const _1196 = reinterpret<int32x16_t>(_1195);
-       int32x16_t  const _1197 = int32x16_t_ops::broadcast(-1);
-       int32x16_t  const _1198 = int32x16_t_ops::broadcast(0);
-       int32x16_t  const _1199 = int32x16_t_ops::broadcast(2139095040);
-       int32x16_t  const _1200 = reinterpret<int32x16_t>(_1152);
-       int32x16_t  const _1201 = int32x16_t_ops::broadcast(2147483647);
-       int32x16_t  const _1202 = _1200 & _1201;
-       uint8x16_t  const _1203 = int32x16_t_ops::lt(_1199, _1202);
-       int32x16_t  const _1204 = int32x16_t_ops::select(_1203, _1197, _1198);
-       int32x16_t  const _1205 = int32x16_t_ops::broadcast(2143289344);
-       int32x16_t  const _1206 = _1204 & _1205;
-       int32x16_t  const _1207 = _1196 | _1206;
-       float16  const _1208 = reinterpret<float16>(_1207);
-       int32_t  const _1209 = _probs_s0_j_rebased + _1140;
-       int32_t  const _1210 = _1209 * 32;
-       float16_ops::store(_1208, _probs, _1210);
-       float16  const _1211 = float16_ops::load(_row_max, 16);
-       int32_t  const _1212 = _probs_s0_j_rebased * 32;
-       int32_t  const _1213 = _1212 + 16;
-       float16  const _1214 = float16_ops::load(_masked, _1213);
-       float  const _1215 = float_from_bits(0 /* 0 */);
-       float16  const _1216 = float16_ops::broadcast(_1215);
-       float  const _1217 = float_from_bits(2139095039 /* 3.40282e+38 */);
-       float16  const _1218 = float16_ops::broadcast(_1217);
-       float16  const _1219 = float16_ops::min(_1211, _1218);
-       float16  const _1220 = float16_ops::broadcast(neg_inf_f32());
-       uint8x16_t  const _1221 = float16_ops::eq(_1211, _1220);
-       float16  const _1222 = float16_ops::select(_1221, _1216, _1219);
-       float16  const _1223 = _1214 - _1222;
-       float16  const _1224 = float16_ops::min(_1223, _1216);
-       float  const _1225 = float_from_bits(3271426048 /* -127 */);
-       float16  const _1226 = float16_ops::broadcast(_1225);
-       float16  const _1227 = float16_ops::max(_1224, _1226);
-       float  const _1228 = float_from_bits(1124007936 /* 127.5 */);
-       float16  const _1229 = float16_ops::broadcast(_1228);
-       float16  const _1230 = _1227 + _1229;
-       int32x16_t  const _1231 = int32x16_t_ops::convert_from<float16>(_1230);
-       int32x16_t  const _1232 = int32x16_t_ops::broadcast(-127);
-       int32x16_t  const _1233 = _1231 + _1232;
-       float16  const _1234 = float16_ops::convert_from<int32x16_t>(_1233);
-       float16  const _1235 = _1227 - _1234;
-       uint32_t  const _1236 = (uint32_t)(23ull);
-       uint32x16_t  const _1237 = uint32x16_t_ops::broadcast(_1236);
-       int32x16_t  const _1238 = _1231 << _1237;
-       float16  const _1239 = reinterpret<float16>(_1238);
-       float  const _1240 = float_from_bits(958452607 /* 0.000153376 */);
-       float16  const _1241 = float16_ops::broadcast(_1240);
-       float16  const _1242 = _1235 * _1241;
-       float  const _1243 = float_from_bits(984588920 /* 0.00133999 */);
-       float16  const _1244 = float16_ops::broadcast(_1243);
-       float16  const _1245 = _1242 + _1244;
-       float16  const _1246 = _1245 * _1235;
-       float  const _1247 = float_from_bits(1008572159 /* 0.00961852 */);
-       float16  const _1248 = float16_ops::broadcast(_1247);
-       float16  const _1249 = _1246 + _1248;
-       float16  const _1250 = _1249 * _1235;
-       float  const _1251 = float_from_bits(1029920619 /* 0.0555033 */);
-       float16  const _1252 = float16_ops::broadcast(_1251);
-       float16  const _1253 = _1250 + _1252;
-       float16  const _1254 = _1253 * _1235;
-       float  const _1255 = float_from_bits(1047920109 /* 0.240226 */);
-       float16  const _1256 = float16_ops::broadcast(_1255);
-       float16  const _1257 = _1254 + _1256;
-       float16  const _1258 = _1257 * _1235;
-       float  const _1259 = float_from_bits(1060205080 /* 0.693147 */);
-       float16  const _1260 = float16_ops::broadcast(_1259);
-       float16  const _1261 = _1258 + _1260;
-       float16  const _1262 = _1261 * _1235;
-       float  const _1263 = float_from_bits(1065353216 /* 1 */);
-       float16  const _1264 = float16_ops::broadcast(_1263);
-       float16  const _1265 = _1262 + _1264;
-       float16  const _1266 = _1239 * _1265;
-       int32x16_t  const _1267 = reinterpret<int32x16_t>(_1266);
-       int32x16_t  const _1268 = int32x16_t_ops::broadcast(-1);
-       int32x16_t  const _1269 = int32x16_t_ops::broadcast(0);
-       int32x16_t  const _1270 = int32x16_t_ops::broadcast(2139095040);
-       int32x16_t  const _1271 = reinterpret<int32x16_t>(_1223);
-       int32x16_t  const _1272 = int32x16_t_ops::broadcast(2147483647);
-       int32x16_t  const _1273 = _1271 & _1272;
-       uint8x16_t  const _1274 = int32x16_t_ops::lt(_1270, _1273);
-       int32x16_t  const _1275 = int32x16_t_ops::select(_1274, _1268, _1269);
-       int32x16_t  const _1276 = int32x16_t_ops::broadcast(2143289344);
-       int32x16_t  const _1277 = _1275 & _1276;
-       int32x16_t  const _1278 = _1267 | _1277;
-       float16  const _1279 = reinterpret<float16>(_1278);
-       int32_t  const _1280 = _probs_s0_j_rebased + _1140;
-       int32_t  const _1281 = _1280 * 32;
-       int32_t  const _1282 = _1281 + 16;
-       float16_ops::store(_1279, _probs, _1282);
+       float16  const _1171 = _1168 + _1170;
+       float16  const _1172 = _1171 * _1161;
+       float  const _1173 = float_from_bits(1008572159 /* 0.00961852 */);
+       float16  const _1174 = float16_ops::broadcast(_1173);
+       float16  const _1175 = _1172 + _1174;
+       float16  const _1176 = _1175 * _1161;
+       float  const _1177 = float_from_bits(1029920619 /* 0.0555033 */);
+       float16  const _1178 = float16_ops::broadcast(_1177);
+       float16  const _1179 = _1176 + _1178;
+       float16  const _1180 = _1179 * _1161;
+       float  const _1181 = float_from_bits(1047920109 /* 0.240226 */);
+       float16  const _1182 = float16_ops::broadcast(_1181);
+       float16  const _1183 = _1180 + _1182;
+       float16  const _1184 = _1183 * _1161;
+       float  const _1185 = float_from_bits(1060205080 /* 0.693147 */);
+       float16  const _1186 = float16_ops::broadcast(_1185);
+       float16  const _1187 = _1184 + _1186;
+       float16  const _1188 = _1187 * _1161;
+       float  const _1189 = float_from_bits(1065353216 /* 1 */);
+       float16  const _1190 = float16_ops::broadcast(_1189);
+       float16  const _1191 = _1188 + _1190;
+       float16  const _1192 = _1165 * _1191;
+       int32x16_t  const _1193 = reinterpret<int32x16_t>(_1192);
+       int32x16_t  const _1194 = int32x16_t_ops::broadcast(-1);
+       int32x16_t  const _1195 = int32x16_t_ops::broadcast(0);
+       int32x16_t  const _1196 = int32x16_t_ops::broadcast(2139095040);
+       int32x16_t  const _1197 = reinterpret<int32x16_t>(_1149);
+       int32x16_t  const _1198 = int32x16_t_ops::broadcast(2147483647);
+       int32x16_t  const _1199 = _1197 & _1198;
+       uint8x16_t  const _1200 = int32x16_t_ops::lt(_1196, _1199);
+       int32x16_t  const _1201 = int32x16_t_ops::select(_1200, _1194, _1195);
+       int32x16_t  const _1202 = int32x16_t_ops::broadcast(2143289344);
+       int32x16_t  const _1203 = _1201 & _1202;
+       int32x16_t  const _1204 = _1193 | _1203;
+       float16  const _1205 = reinterpret<float16>(_1204);
+       int32_t  const _1206 = _probs_s0_j_rebased + _1140;
+       int32_t  const _1207 = _1206 * 32;
+       float16_ops::store(_1205, _probs, _1207);
+       float16  const _1208 = float16_ops::load(_row_max, 16);
+       int32_t  const _1209 = _probs_s0_j_rebased * 32;
+       int32_t  const _1210 = _1209 + 16;
+       float16  const _1211 = float16_ops::load(_masked, _1210);
+       float  const _1212 = float_from_bits(0 /* 0 */);
+       float16  const _1213 = float16_ops::broadcast(_1212);
+       float16  const _1214 = float16_ops::broadcast(neg_inf_f32());
+       uint8x16_t  const _1215 = float16_ops::eq(_1208, _1214);
+       float16  const _1216 = float16_ops::select(_1215, _1213, _1208);
+       float16  const _1217 = _1211 - _1216;
+       float16  const _1218 = float16_ops::min(_1217, _1213);
+       float  const _1219 = float_from_bits(3271426048 /* -127 */);
+       float16  const _1220 = float16_ops::broadcast(_1219);
+       float16  const _1221 = float16_ops::max(_1218, _1220);
+       float  const _1222 = float_from_bits(1124007936 /* 127.5 */);
+       float16  const _1223 = float16_ops::broadcast(_1222);
+       float16  const _1224 = _1221 + _1223;
+       int32x16_t  const _1225 = int32x16_t_ops::convert_from<float16>(_1224);
+       int32x16_t  const _1226 = int32x16_t_ops::broadcast(-127);
+       int32x16_t  const _1227 = _1225 + _1226;
+       float16  const _1228 = float16_ops::convert_from<int32x16_t>(_1227);
+       float16  const _1229 = _1221 - _1228;
+       uint32_t  const _1230 = (uint32_t)(23ull);
+       uint32x16_t  const _1231 = uint32x16_t_ops::broadcast(_1230);
+       int32x16_t  const _1232 = _1225 << _1231;
+       float16  const _1233 = reinterpret<float16>(_1232);
+       float  const _1234 = float_from_bits(958452607 /* 0.000153376 */);
+       float16  const _1235 = float16_ops::broadcast(_1234);
+       float16  const _1236 = _1229 * _1235;
+       float  const _1237 = float_from_bits(984588920 /* 0.00133999 */);
+       float16  const _1238 = float16_ops::broadcast(_1237);
+       float16  const _1239 = _1236 + _1238;
+       float16  const _1240 = _1239 * _1229;
+       float  const _1241 = float_from_bits(1008572159 /* 0.00961852 */);
+       float16  const _1242 = float16_ops::broadcast(_1241);
+       float16  const _1243 = _1240 + _1242;
+       float16  const _1244 = _1243 * _1229;
+       float  const _1245 = float_from_bits(1029920619 /* 0.0555033 */);
+       float16  const _1246 = float16_ops::broadcast(_1245);
+       float16  const _1247 = _1244 + _1246;
+       float16  const _1248 = _1247 * _1229;
+       float  const _1249 = float_from_bits(1047920109 /* 0.240226 */);
+       float16  const _1250 = float16_ops::broadcast(_1249);
+       float16  const _1251 = _1248 + _1250;
+       float16  const _1252 = _1251 * _1229;
+       float  const _1253 = float_from_bits(1060205080 /* 0.693147 */);
+       float16  const _1254 = float16_ops::broadcast(_1253);
+       float16  const _1255 = _1252 + _1254;
+       float16  const _1256 = _1255 * _1229;
+       float  const _1257 = float_from_bits(1065353216 /* 1 */);
+       float16  const _1258 = float16_ops::broadcast(_1257);
+       float16  const _1259 = _1256 + _1258;
+       float16  const _1260 = _1233 * _1259;
+       int32x16_t  const _1261 = reinterpret<int32x16_t>(_1260);
+       int32x16_t  const _1262 = int32x16_t_ops::broadcast(-1);
+       int32x16_t  const _1263 = int32x16_t_ops::broadcast(0);
+       int32x16_t  const _1264 = int32x16_t_ops::broadcast(2139095040);
+       int32x16_t  const _1265 = reinterpret<int32x16_t>(_1217);
+       int32x16_t  const _1266 = int32x16_t_ops::broadcast(2147483647);
+       int32x16_t  const _1267 = _1265 & _1266;
+       uint8x16_t  const _1268 = int32x16_t_ops::lt(_1264, _1267);
+       int32x16_t  const _1269 = int32x16_t_ops::select(_1268, _1262, _1263);
+       int32x16_t  const _1270 = int32x16_t_ops::broadcast(2143289344);
+       int32x16_t  const _1271 = _1269 & _1270;
+       int32x16_t  const _1272 = _1261 | _1271;
+       float16  const _1273 = reinterpret<float16>(_1272);
+       int32_t  const _1274 = _probs_s0_j_rebased + _1140;
+       int32_t  const _1275 = _1274 * 32;
+       int32_t  const _1276 = _1275 + 16;
+       float16_ops::store(_1273, _probs, _1276);
       } // for _probs_s0_j_rebased
       _masked_free.free();
       {
        float _row_sum[32];
-       int32_t  const _1283 = ::halide_cpp_max(_85, 0);
-       int32_t  const _1284 = _88 - _1283;
+       int32_t  const _1277 = ::halide_cpp_max(_85, 0);
+       int32_t  const _1278 = _88 - _1277;
        // produce row_sum
        for (int _row_sum_s0_ii_ii = 0; _row_sum_s0_ii_ii < 0 + 2; _row_sum_s0_ii_ii++)
        {
-        float  const _1285 = float_from_bits(0 /* 0 */);
-        float16  const _1286 = float16_ops::broadcast(_1285);
-        int32_t  const _1287 = _row_sum_s0_ii_ii * 16;
-        float16_ops::store(_1286, _row_sum, _1287);
+        float  const _1279 = float_from_bits(0 /* 0 */);
+        float16  const _1280 = float16_ops::broadcast(_1279);
+        int32_t  const _1281 = _row_sum_s0_ii_ii * 16;
+        float16_ops::store(_1280, _row_sum, _1281);
        } // for _row_sum_s0_ii_ii
        // consume probs
-       int32_t  const _1288 = ::halide_cpp_max(_85, 0);
-       int32_t  const _1289 = _1288 - _1110;
-       for (int _row_sum_s1_rk__x_rebased = 0; _row_sum_s1_rk__x_rebased < 0 + _1284; _row_sum_s1_rk__x_rebased++)
+       int32_t  const _1282 = ::halide_cpp_max(_85, 0);
+       int32_t  const _1283 = _1282 - _1110;
+       for (int _row_sum_s1_rk__x_rebased = 0; _row_sum_s1_rk__x_rebased < 0 + _1278; _row_sum_s1_rk__x_rebased++)
        {
-        float16  const _1290 = float16_ops::load(_row_sum, 0);
-        int32_t  const _1291 = _row_sum_s1_rk__x_rebased + _1289;
-        int32_t  const _1292 = _1291 * 32;
+        float16  const _1284 = float16_ops::load(_row_sum, 0);
+        int32_t  const _1285 = _row_sum_s1_rk__x_rebased + _1283;
+        int32_t  const _1286 = _1285 * 32;
+        float16  const _1287 = float16_ops::load(_probs, _1286);
+        float16  const _1288 = _1284 + _1287;
+        float16_ops::store(_1288, _row_sum, 0);
+        float16  const _1289 = float16_ops::load(_row_sum, 16);
+        int32_t  const _1290 = _row_sum_s1_rk__x_rebased + _1283;
+        int32_t  const _1291 = _1290 * 32;
+        int32_t  const _1292 = _1291 + 16;
         float16  const _1293 = float16_ops::load(_probs, _1292);
-        float16  const _1294 = _1290 + _1293;
-        float16_ops::store(_1294, _row_sum, 0);
-        float16  const _1295 = float16_ops::load(_row_sum, 16);
-        int32_t  const _1296 = _row_sum_s1_rk__x_rebased + _1289;
-        int32_t  const _1297 = _1296 * 32;
-        int32_t  const _1298 = _1297 + 16;
-        float16  const _1299 = float16_ops::load(_probs, _1298);
-        float16  const _1300 = _1295 + _1299;
-        float16_ops::store(_1300, _row_sum, 16);
+        float16  const _1294 = _1289 + _1293;
+        float16_ops::store(_1294, _row_sum, 16);
        } // for _row_sum_s1_rk__x_rebased
        {
-        int32_t  const _1301 = _attn_dv_pad + 16;
-        int64_t  const _1302 = _1301;
-        int64_t  const _1303 = _1302 * 32;
-        if ((_1303 > ((int64_t(1) << 31) - 1)) || ((_1303 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+        int32_t  const _1295 = _attn_dv_pad + 16;
+        int64_t  const _1296 = _1295;
+        int64_t  const _1297 = _1296 * 32;
+        if ((_1297 > ((int64_t(1) << 31) - 1)) || ((_1297 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
         {
          attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation partial\n");
          return -1;
         } // overflow test partial
-        int64_t  const _1304 = _1303;
-        float *_partial = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1304);
+        int64_t  const _1298 = _1297;
+        float *_partial = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1298);
         if (!_partial)
         {
-         int32_t  const _1305 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-         return _1305;
+         int32_t  const _1299 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+         return _1299;
         }
         HalideFreeHelper _partial_free(_ucon, _partial, attn_alibi_softcap_rt_free);
         // produce partial
         // consume row_sum
         // consume probs
         // consume row_max
-        int32_t  const _1306 = ::halide_cpp_min(_attn_dv_pad, 16);
-        int32_t  const _1307 = _attn_dv_pad & 15;
-        int32_t  const _1308 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
-        int32_t  const _1309 = _1308 + 7;
-        int32_t  const _1310 = _1309 >> 3;
-        int32_t  const _1311 = _attn_tile * 4;
-        int32_t  const _1312 = _1311 + 4;
-        int32_t  const _1313 = ::halide_cpp_min(_1310, _1312);
-        int32_t  const _1314 = _attn_kv_lo >> 3;
-        bool  const _1315 = _1307 != 0;
-        int32_t  const _1316 = ::halide_cpp_max(_attn_dv_pad, 16);
-        int32_t  const _1317 = ::halide_cpp_max(_1313, _1314);
-        int32_t  const _1318 = ::halide_cpp_max(_1317, 0);
-        int32_t  const _1319 = _1318 * 8;
-        int32_t  const _1320 = ::halide_cpp_min(_1319, _attn_lk);
-        int32_t  const _1321 = _105 + 1024;
-        int32_t  const _1322 = ::halide_cpp_min(_1320, _1321);
-        int32_t  const _1323 = ::halide_cpp_max(_1314, 0);
-        int32_t  const _1324 = _1323 * 8;
-        int32_t  const _1325 = ::halide_cpp_min(_1324, _attn_lk);
-        int32_t  const _1326 = _1313 * 8;
-        int32_t  const _1327 = ::halide_cpp_min(_1326, _attn_lk);
-        int32_t  const _1328 = _1307 + 31;
-        int32_t  const _1329 = _1328 >> 4;
-        int32_t  const _1330 = _attn_dv_pad + 15;
-        int32_t  const _1331 = _1330 >> 4;
-        int32_t  const _1332 = _attn_dv_pad >> 4;
-        int32_t  const _1333 = _attn_chunk_lo >> 3;
-        int32_t  const _1334 = _1333 * 8;
-        int32_t  const _1335 = _attn_dv_pad + -1;
-        int32_t  const _1336 = _1335 >> 4;
-        int32_t  const _1337 = _1336 * 16;
-        int32_t  const _1338 = _1337 - _1306;
-        int32_t  const _1339 = _105 - _1110;
+        int32_t  const _1300 = ::halide_cpp_min(_attn_dv_pad, 16);
+        int32_t  const _1301 = _attn_dv_pad & 15;
+        int32_t  const _1302 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
+        int32_t  const _1303 = _1302 + 7;
+        int32_t  const _1304 = _1303 >> 3;
+        int32_t  const _1305 = _attn_tile * 4;
+        int32_t  const _1306 = _1305 + 4;
+        int32_t  const _1307 = ::halide_cpp_min(_1304, _1306);
+        int32_t  const _1308 = _attn_kv_lo >> 3;
+        bool  const _1309 = _1301 != 0;
+        int32_t  const _1310 = ::halide_cpp_max(_attn_dv_pad, 16);
+        int32_t  const _1311 = ::halide_cpp_max(_1307, _1308);
+        int32_t  const _1312 = ::halide_cpp_max(_1311, 0);
+        int32_t  const _1313 = _1312 * 8;
+        int32_t  const _1314 = ::halide_cpp_min(_1313, _attn_lk);
+        int32_t  const _1315 = _105 + 1024;
+        int32_t  const _1316 = ::halide_cpp_min(_1314, _1315);
+        int32_t  const _1317 = ::halide_cpp_max(_1308, 0);
+        int32_t  const _1318 = _1317 * 8;
+        int32_t  const _1319 = ::halide_cpp_min(_1318, _attn_lk);
+        int32_t  const _1320 = _1307 * 8;
+        int32_t  const _1321 = ::halide_cpp_min(_1320, _attn_lk);
+        int32_t  const _1322 = _1301 + 31;
+        int32_t  const _1323 = _1322 >> 4;
+        int32_t  const _1324 = _attn_dv_pad + 15;
+        int32_t  const _1325 = _1324 >> 4;
+        int32_t  const _1326 = _attn_dv_pad >> 4;
+        int32_t  const _1327 = _attn_chunk_lo >> 3;
+        int32_t  const _1328 = _1327 * 8;
+        int32_t  const _1329 = _attn_dv_pad + -1;
+        int32_t  const _1330 = _1329 >> 4;
+        int32_t  const _1331 = _1330 * 16;
+        int32_t  const _1332 = _1331 - _1300;
+        int32_t  const _1333 = _105 - _1110;
         for (int _partial_s0_ii_ig = 0; _partial_s0_ii_ig < 0 + 2; _partial_s0_ii_ig++)
         {
          {
-          int32_t  const _1340 = _1338 + 32;
-          int64_t  const _1341 = _1340;
-          int64_t  const _1342 = _1341 * 16;
-          if ((_1342 > ((int64_t(1) << 31) - 1)) || ((_1342 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+          int32_t  const _1334 = _1332 + 32;
+          int64_t  const _1335 = _1334;
+          int64_t  const _1336 = _1335 * 16;
+          if ((_1336 > ((int64_t(1) << 31) - 1)) || ((_1336 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
           {
            attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation pv\n");
            return -1;
           } // overflow test pv
-          int64_t  const _1343 = _1342;
-          float *_pv = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1343);
+          int64_t  const _1337 = _1336;
+          float *_pv = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1337);
           if (!_pv)
           {
-           int32_t  const _1344 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-           return _1344;
+           int32_t  const _1338 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+           return _1338;
           }
           HalideFreeHelper _pv_free(_ucon, _pv, attn_alibi_softcap_rt_free);
           // produce pv
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1332; _pv_s0_c_c++)
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1326; _pv_s0_c_c++)
           {
-           float  const _1345 = float_from_bits(0 /* 0 */);
-           float16  const _1346 = float16_ops::broadcast(_1345);
-           int32_t  const _1347 = _pv_s0_c_c * 16;
-           int32_t  const _1348 = _1347 - _1306;
-           int32_t  const _1349 = _1348 + 16;
-           float16_ops::store(_1346, _pv, _1349);
+           float  const _1339 = float_from_bits(0 /* 0 */);
+           float16  const _1340 = float16_ops::broadcast(_1339);
+           int32_t  const _1341 = _pv_s0_c_c * 16;
+           int32_t  const _1342 = _1341 - _1300;
+           int32_t  const _1343 = _1342 + 16;
+           float16_ops::store(_1340, _pv, _1343);
           } // for _pv_s0_c_c
-          if (_1315)
+          if (_1309)
           {
-           float  const _1350 = float_from_bits(0 /* 0 */);
-           float16  const _1351 = float16_ops::broadcast(_1350);
-           int32_t  const _1352 = _1316 + -16;
-           float16_ops::store(_1351, _pv, _1352);
-          } // if _1315
-          int32_t  const _1353 = _1338 - _1306;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1332; _pv_s0_c_c++)
+           float  const _1344 = float_from_bits(0 /* 0 */);
+           float16  const _1345 = float16_ops::broadcast(_1344);
+           int32_t  const _1346 = _1310 + -16;
+           float16_ops::store(_1345, _pv, _1346);
+          } // if _1309
+          int32_t  const _1347 = _1332 - _1300;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1326; _pv_s0_c_c++)
           {
-           float  const _1354 = float_from_bits(0 /* 0 */);
-           float16  const _1355 = float16_ops::broadcast(_1354);
-           int32_t  const _1356 = _pv_s0_c_c * 16;
-           int32_t  const _1357 = _1356 + _1353;
-           int32_t  const _1358 = _1357 + 48;
-           float16_ops::store(_1355, _pv, _1358);
+           float  const _1348 = float_from_bits(0 /* 0 */);
+           float16  const _1349 = float16_ops::broadcast(_1348);
+           int32_t  const _1350 = _pv_s0_c_c * 16;
+           int32_t  const _1351 = _1350 + _1347;
+           int32_t  const _1352 = _1351 + 48;
+           float16_ops::store(_1349, _pv, _1352);
           } // for _pv_s0_c_c
-          if (_1315)
+          if (_1309)
+          {
+           float  const _1353 = float_from_bits(0 /* 0 */);
+           float16  const _1354 = float16_ops::broadcast(_1353);
+           int32_t  const _1355 = _1332 + _1310;
+           int32_t  const _1356 = _1355 + 16;
+           float16_ops::store(_1354, _pv, _1356);
+          } // if _1309
+          int32_t  const _1357 = _1332 * 2;
+          int32_t  const _1358 = _1357 - _1300;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1326; _pv_s0_c_c++)
           {
            float  const _1359 = float_from_bits(0 /* 0 */);
            float16  const _1360 = float16_ops::broadcast(_1359);
-           int32_t  const _1361 = _1338 + _1316;
-           int32_t  const _1362 = _1361 + 16;
-           float16_ops::store(_1360, _pv, _1362);
-          } // if _1315
-          int32_t  const _1363 = _1338 * 2;
-          int32_t  const _1364 = _1363 - _1306;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1332; _pv_s0_c_c++)
-          {
-           float  const _1365 = float_from_bits(0 /* 0 */);
-           float16  const _1366 = float16_ops::broadcast(_1365);
-           int32_t  const _1367 = _pv_s0_c_c * 16;
-           int32_t  const _1368 = _1367 + _1364;
-           int32_t  const _1369 = _1368 + 80;
-           float16_ops::store(_1366, _pv, _1369);
+           int32_t  const _1361 = _pv_s0_c_c * 16;
+           int32_t  const _1362 = _1361 + _1358;
+           int32_t  const _1363 = _1362 + 80;
+           float16_ops::store(_1360, _pv, _1363);
           } // for _pv_s0_c_c
-          if (_1315)
+          if (_1309)
           {
-           float  const _1370 = float_from_bits(0 /* 0 */);
-           float16  const _1371 = float16_ops::broadcast(_1370);
-           int32_t  const _1372 = _1338 * 2;
-           int32_t  const _1373 = _1372 + _1316;
-           int32_t  const _1374 = _1373 + 48;
-           float16_ops::store(_1371, _pv, _1374);
-          } // if _1315
-          int32_t  const _1375 = _1338 * 3;
-          int32_t  const _1376 = _1375 - _1306;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1332; _pv_s0_c_c++)
+           float  const _1364 = float_from_bits(0 /* 0 */);
+           float16  const _1365 = float16_ops::broadcast(_1364);
+           int32_t  const _1366 = _1332 * 2;
+           int32_t  const _1367 = _1366 + _1310;
+           int32_t  const _1368 = _1367 + 48;
+           float16_ops::store(_1365, _pv, _1368);
+          } // if _1309
+          int32_t  const _1369 = _1332 * 3;
+          int32_t  const _1370 = _1369 - _1300;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1326; _pv_s0_c_c++)
           {
-           float  const _1377 = float_from_bits(0 /* 0 */);
-           float16  const _1378 = float16_ops::broadcast(_1377);
-           int32_t  const _1379 = _pv_s0_c_c * 16;
-           int32_t  const _1380 = _1379 + _1376;
-           int32_t  const _1381 = _1380 + 112;
-           float16_ops::store(_1378, _pv, _1381);
+           float  const _1371 = float_from_bits(0 /* 0 */);
+           float16  const _1372 = float16_ops::broadcast(_1371);
+           int32_t  const _1373 = _pv_s0_c_c * 16;
+           int32_t  const _1374 = _1373 + _1370;
+           int32_t  const _1375 = _1374 + 112;
+           float16_ops::store(_1372, _pv, _1375);
           } // for _pv_s0_c_c
-          if (_1315)
+          if (_1309)
           {
-           float  const _1382 = float_from_bits(0 /* 0 */);
-           float16  const _1383 = float16_ops::broadcast(_1382);
-           int32_t  const _1384 = _1338 * 3;
-           int32_t  const _1385 = _1384 + _1316;
-           int32_t  const _1386 = _1385 + 80;
-           float16_ops::store(_1383, _pv, _1386);
-          } // if _1315
-          int32_t  const _1387 = _1338 * 4;
-          int32_t  const _1388 = _1387 - _1306;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1332; _pv_s0_c_c++)
+           float  const _1376 = float_from_bits(0 /* 0 */);
+           float16  const _1377 = float16_ops::broadcast(_1376);
+           int32_t  const _1378 = _1332 * 3;
+           int32_t  const _1379 = _1378 + _1310;
+           int32_t  const _1380 = _1379 + 80;
+           float16_ops::store(_1377, _pv, _1380);
+          } // if _1309
+          int32_t  const _1381 = _1332 * 4;
+          int32_t  const _1382 = _1381 - _1300;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1326; _pv_s0_c_c++)
           {
-           float  const _1389 = float_from_bits(0 /* 0 */);
-           float16  const _1390 = float16_ops::broadcast(_1389);
-           int32_t  const _1391 = _pv_s0_c_c * 16;
-           int32_t  const _1392 = _1391 + _1388;
-           int32_t  const _1393 = _1392 + 144;
-           float16_ops::store(_1390, _pv, _1393);
+           float  const _1383 = float_from_bits(0 /* 0 */);
+           float16  const _1384 = float16_ops::broadcast(_1383);
+           int32_t  const _1385 = _pv_s0_c_c * 16;
+           int32_t  const _1386 = _1385 + _1382;
+           int32_t  const _1387 = _1386 + 144;
+           float16_ops::store(_1384, _pv, _1387);
           } // for _pv_s0_c_c
-          if (_1315)
+          if (_1309)
           {
-           float  const _1394 = float_from_bits(0 /* 0 */);
-           float16  const _1395 = float16_ops::broadcast(_1394);
-           int32_t  const _1396 = _1338 * 4;
-           int32_t  const _1397 = _1396 + _1316;
-           int32_t  const _1398 = _1397 + 112;
-           float16_ops::store(_1395, _pv, _1398);
-          } // if _1315
-          int32_t  const _1399 = _1338 * 5;
-          int32_t  const _1400 = _1399 - _1306;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1332; _pv_s0_c_c++)
+           float  const _1388 = float_from_bits(0 /* 0 */);
+           float16  const _1389 = float16_ops::broadcast(_1388);
+           int32_t  const _1390 = _1332 * 4;
+           int32_t  const _1391 = _1390 + _1310;
+           int32_t  const _1392 = _1391 + 112;
+           float16_ops::store(_1389, _pv, _1392);
+          } // if _1309
+          int32_t  const _1393 = _1332 * 5;
+          int32_t  const _1394 = _1393 - _1300;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1326; _pv_s0_c_c++)
           {
-           float  const _1401 = float_from_bits(0 /* 0 */);
-           float16  const _1402 = float16_ops::broadcast(_1401);
-           int32_t  const _1403 = _pv_s0_c_c * 16;
-           int32_t  const _1404 = _1403 + _1400;
-           int32_t  const _1405 = _1404 + 176;
-           float16_ops::store(_1402, _pv, _1405);
+           float  const _1395 = float_from_bits(0 /* 0 */);
+           float16  const _1396 = float16_ops::broadcast(_1395);
+           int32_t  const _1397 = _pv_s0_c_c * 16;
+           int32_t  const _1398 = _1397 + _1394;
+           int32_t  const _1399 = _1398 + 176;
+           float16_ops::store(_1396, _pv, _1399);
           } // for _pv_s0_c_c
-          if (_1315)
+          if (_1309)
           {
-           float  const _1406 = float_from_bits(0 /* 0 */);
-           float16  const _1407 = float16_ops::broadcast(_1406);
-           int32_t  const _1408 = _1338 * 5;
-           int32_t  const _1409 = _1408 + _1316;
-           int32_t  const _1410 = _1409 + 144;
-           float16_ops::store(_1407, _pv, _1410);
-          } // if _1315
-          int32_t  const _1411 = _1338 * 6;
-          int32_t  const _1412 = _1411 - _1306;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1332; _pv_s0_c_c++)
+           float  const _1400 = float_from_bits(0 /* 0 */);
+           float16  const _1401 = float16_ops::broadcast(_1400);
+           int32_t  const _1402 = _1332 * 5;
+           int32_t  const _1403 = _1402 + _1310;
+           int32_t  const _1404 = _1403 + 144;
+           float16_ops::store(_1401, _pv, _1404);
+          } // if _1309
+          int32_t  const _1405 = _1332 * 6;
+          int32_t  const _1406 = _1405 - _1300;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1326; _pv_s0_c_c++)
           {
-           float  const _1413 = float_from_bits(0 /* 0 */);
-           float16  const _1414 = float16_ops::broadcast(_1413);
-           int32_t  const _1415 = _pv_s0_c_c * 16;
-           int32_t  const _1416 = _1415 + _1412;
-           int32_t  const _1417 = _1416 + 208;
-           float16_ops::store(_1414, _pv, _1417);
+           float  const _1407 = float_from_bits(0 /* 0 */);
+           float16  const _1408 = float16_ops::broadcast(_1407);
+           int32_t  const _1409 = _pv_s0_c_c * 16;
+           int32_t  const _1410 = _1409 + _1406;
+           int32_t  const _1411 = _1410 + 208;
+           float16_ops::store(_1408, _pv, _1411);
           } // for _pv_s0_c_c
-          if (_1315)
+          if (_1309)
           {
-           float  const _1418 = float_from_bits(0 /* 0 */);
-           float16  const _1419 = float16_ops::broadcast(_1418);
-           int32_t  const _1420 = _1338 * 6;
-           int32_t  const _1421 = _1420 + _1316;
-           int32_t  const _1422 = _1421 + 176;
-           float16_ops::store(_1419, _pv, _1422);
-          } // if _1315
-          int32_t  const _1423 = _1338 * 7;
-          int32_t  const _1424 = _1423 - _1306;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1332; _pv_s0_c_c++)
+           float  const _1412 = float_from_bits(0 /* 0 */);
+           float16  const _1413 = float16_ops::broadcast(_1412);
+           int32_t  const _1414 = _1332 * 6;
+           int32_t  const _1415 = _1414 + _1310;
+           int32_t  const _1416 = _1415 + 176;
+           float16_ops::store(_1413, _pv, _1416);
+          } // if _1309
+          int32_t  const _1417 = _1332 * 7;
+          int32_t  const _1418 = _1417 - _1300;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1326; _pv_s0_c_c++)
           {
-           float  const _1425 = float_from_bits(0 /* 0 */);
-           float16  const _1426 = float16_ops::broadcast(_1425);
-           int32_t  const _1427 = _pv_s0_c_c * 16;
-           int32_t  const _1428 = _1427 + _1424;
-           int32_t  const _1429 = _1428 + 240;
-           float16_ops::store(_1426, _pv, _1429);
+           float  const _1419 = float_from_bits(0 /* 0 */);
+           float16  const _1420 = float16_ops::broadcast(_1419);
+           int32_t  const _1421 = _pv_s0_c_c * 16;
+           int32_t  const _1422 = _1421 + _1418;
+           int32_t  const _1423 = _1422 + 240;
+           float16_ops::store(_1420, _pv, _1423);
           } // for _pv_s0_c_c
-          if (_1315)
+          if (_1309)
           {
-           float  const _1430 = float_from_bits(0 /* 0 */);
-           float16  const _1431 = float16_ops::broadcast(_1430);
-           int32_t  const _1432 = _1338 * 7;
-           int32_t  const _1433 = _1432 + _1316;
-           int32_t  const _1434 = _1433 + 208;
-           float16_ops::store(_1431, _pv, _1434);
-          } // if _1315
-          int32_t  const _1435 = _1338 * 8;
-          int32_t  const _1436 = _1435 - _1306;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1332; _pv_s0_c_c++)
+           float  const _1424 = float_from_bits(0 /* 0 */);
+           float16  const _1425 = float16_ops::broadcast(_1424);
+           int32_t  const _1426 = _1332 * 7;
+           int32_t  const _1427 = _1426 + _1310;
+           int32_t  const _1428 = _1427 + 208;
+           float16_ops::store(_1425, _pv, _1428);
+          } // if _1309
+          int32_t  const _1429 = _1332 * 8;
+          int32_t  const _1430 = _1429 - _1300;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1326; _pv_s0_c_c++)
           {
-           float  const _1437 = float_from_bits(0 /* 0 */);
-           float16  const _1438 = float16_ops::broadcast(_1437);
-           int32_t  const _1439 = _pv_s0_c_c * 16;
-           int32_t  const _1440 = _1439 + _1436;
-           int32_t  const _1441 = _1440 + 272;
-           float16_ops::store(_1438, _pv, _1441);
+           float  const _1431 = float_from_bits(0 /* 0 */);
+           float16  const _1432 = float16_ops::broadcast(_1431);
+           int32_t  const _1433 = _pv_s0_c_c * 16;
+           int32_t  const _1434 = _1433 + _1430;
+           int32_t  const _1435 = _1434 + 272;
+           float16_ops::store(_1432, _pv, _1435);
           } // for _pv_s0_c_c
-          if (_1315)
+          if (_1309)
           {
-           float  const _1442 = float_from_bits(0 /* 0 */);
-           float16  const _1443 = float16_ops::broadcast(_1442);
-           int32_t  const _1444 = _1338 * 8;
-           int32_t  const _1445 = _1444 + _1316;
-           int32_t  const _1446 = _1445 + 240;
-           float16_ops::store(_1443, _pv, _1446);
-          } // if _1315
-          int32_t  const _1447 = _1338 * 9;
-          int32_t  const _1448 = _1447 - _1306;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1332; _pv_s0_c_c++)
+           float  const _1436 = float_from_bits(0 /* 0 */);
+           float16  const _1437 = float16_ops::broadcast(_1436);
+           int32_t  const _1438 = _1332 * 8;
+           int32_t  const _1439 = _1438 + _1310;
+           int32_t  const _1440 = _1439 + 240;
+           float16_ops::store(_1437, _pv, _1440);
+          } // if _1309
+          int32_t  const _1441 = _1332 * 9;
+          int32_t  const _1442 = _1441 - _1300;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1326; _pv_s0_c_c++)
           {
-           float  const _1449 = float_from_bits(0 /* 0 */);
-           float16  const _1450 = float16_ops::broadcast(_1449);
-           int32_t  const _1451 = _pv_s0_c_c * 16;
-           int32_t  const _1452 = _1451 + _1448;
-           int32_t  const _1453 = _1452 + 304;
-           float16_ops::store(_1450, _pv, _1453);
+           float  const _1443 = float_from_bits(0 /* 0 */);
+           float16  const _1444 = float16_ops::broadcast(_1443);
+           int32_t  const _1445 = _pv_s0_c_c * 16;
+           int32_t  const _1446 = _1445 + _1442;
+           int32_t  const _1447 = _1446 + 304;
+           float16_ops::store(_1444, _pv, _1447);
           } // for _pv_s0_c_c
-          if (_1315)
+          if (_1309)
           {
-           float  const _1454 = float_from_bits(0 /* 0 */);
-           float16  const _1455 = float16_ops::broadcast(_1454);
-           int32_t  const _1456 = _1338 * 9;
-           int32_t  const _1457 = _1456 + _1316;
-           int32_t  const _1458 = _1457 + 272;
-           float16_ops::store(_1455, _pv, _1458);
-          } // if _1315
-          int32_t  const _1459 = _1338 * 10;
-          int32_t  const _1460 = _1459 - _1306;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1332; _pv_s0_c_c++)
+           float  const _1448 = float_from_bits(0 /* 0 */);
+           float16  const _1449 = float16_ops::broadcast(_1448);
+           int32_t  const _1450 = _1332 * 9;
+           int32_t  const _1451 = _1450 + _1310;
+           int32_t  const _1452 = _1451 + 272;
+           float16_ops::store(_1449, _pv, _1452);
+          } // if _1309
+          int32_t  const _1453 = _1332 * 10;
+          int32_t  const _1454 = _1453 - _1300;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1326; _pv_s0_c_c++)
           {
-           float  const _1461 = float_from_bits(0 /* 0 */);
-           float16  const _1462 = float16_ops::broadcast(_1461);
-           int32_t  const _1463 = _pv_s0_c_c * 16;
-           int32_t  const _1464 = _1463 + _1460;
-           int32_t  const _1465 = _1464 + 336;
-           float16_ops::store(_1462, _pv, _1465);
+           float  const _1455 = float_from_bits(0 /* 0 */);
+           float16  const _1456 = float16_ops::broadcast(_1455);
+           int32_t  const _1457 = _pv_s0_c_c * 16;
+           int32_t  const _1458 = _1457 + _1454;
+           int32_t  const _1459 = _1458 + 336;
+           float16_ops::store(_1456, _pv, _1459);
           } // for _pv_s0_c_c
-          if (_1315)
+          if (_1309)
           {
-           float  const _1466 = float_from_bits(0 /* 0 */);
-           float16  const _1467 = float16_ops::broadcast(_1466);
-           int32_t  const _1468 = _1338 * 10;
-           int32_t  const _1469 = _1468 + _1316;
-           int32_t  const _1470 = _1469 + 304;
-           float16_ops::store(_1467, _pv, _1470);
-          } // if _1315
-          int32_t  const _1471 = _1338 * 11;
-          int32_t  const _1472 = _1471 - _1306;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1332; _pv_s0_c_c++)
+           float  const _1460 = float_from_bits(0 /* 0 */);
+           float16  const _1461 = float16_ops::broadcast(_1460);
+           int32_t  const _1462 = _1332 * 10;
+           int32_t  const _1463 = _1462 + _1310;
+           int32_t  const _1464 = _1463 + 304;
+           float16_ops::store(_1461, _pv, _1464);
+          } // if _1309
+          int32_t  const _1465 = _1332 * 11;
+          int32_t  const _1466 = _1465 - _1300;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1326; _pv_s0_c_c++)
           {
-           float  const _1473 = float_from_bits(0 /* 0 */);
-           float16  const _1474 = float16_ops::broadcast(_1473);
-           int32_t  const _1475 = _pv_s0_c_c * 16;
-           int32_t  const _1476 = _1475 + _1472;
-           int32_t  const _1477 = _1476 + 368;
-           float16_ops::store(_1474, _pv, _1477);
+           float  const _1467 = float_from_bits(0 /* 0 */);
+           float16  const _1468 = float16_ops::broadcast(_1467);
+           int32_t  const _1469 = _pv_s0_c_c * 16;
+           int32_t  const _1470 = _1469 + _1466;
+           int32_t  const _1471 = _1470 + 368;
+           float16_ops::store(_1468, _pv, _1471);
           } // for _pv_s0_c_c
-          if (_1315)
+          if (_1309)
           {
-           float  const _1478 = float_from_bits(0 /* 0 */);
-           float16  const _1479 = float16_ops::broadcast(_1478);
-           int32_t  const _1480 = _1338 * 11;
-           int32_t  const _1481 = _1480 + _1316;
-           int32_t  const _1482 = _1481 + 336;
-           float16_ops::store(_1479, _pv, _1482);
-          } // if _1315
-          int32_t  const _1483 = _1338 * 12;
-          int32_t  const _1484 = _1483 - _1306;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1332; _pv_s0_c_c++)
+           float  const _1472 = float_from_bits(0 /* 0 */);
+           float16  const _1473 = float16_ops::broadcast(_1472);
+           int32_t  const _1474 = _1332 * 11;
+           int32_t  const _1475 = _1474 + _1310;
+           int32_t  const _1476 = _1475 + 336;
+           float16_ops::store(_1473, _pv, _1476);
+          } // if _1309
+          int32_t  const _1477 = _1332 * 12;
+          int32_t  const _1478 = _1477 - _1300;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1326; _pv_s0_c_c++)
           {
-           float  const _1485 = float_from_bits(0 /* 0 */);
-           float16  const _1486 = float16_ops::broadcast(_1485);
-           int32_t  const _1487 = _pv_s0_c_c * 16;
-           int32_t  const _1488 = _1487 + _1484;
-           int32_t  const _1489 = _1488 + 400;
-           float16_ops::store(_1486, _pv, _1489);
+           float  const _1479 = float_from_bits(0 /* 0 */);
+           float16  const _1480 = float16_ops::broadcast(_1479);
+           int32_t  const _1481 = _pv_s0_c_c * 16;
+           int32_t  const _1482 = _1481 + _1478;
+           int32_t  const _1483 = _1482 + 400;
+           float16_ops::store(_1480, _pv, _1483);
           } // for _pv_s0_c_c
-          if (_1315)
+          if (_1309)
           {
-           float  const _1490 = float_from_bits(0 /* 0 */);
-           float16  const _1491 = float16_ops::broadcast(_1490);
-           int32_t  const _1492 = _1338 * 12;
-           int32_t  const _1493 = _1492 + _1316;
-           int32_t  const _1494 = _1493 + 368;
-           float16_ops::store(_1491, _pv, _1494);
-          } // if _1315
-          int32_t  const _1495 = _1338 * 13;
-          int32_t  const _1496 = _1495 - _1306;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1332; _pv_s0_c_c++)
+           float  const _1484 = float_from_bits(0 /* 0 */);
+           float16  const _1485 = float16_ops::broadcast(_1484);
+           int32_t  const _1486 = _1332 * 12;
+           int32_t  const _1487 = _1486 + _1310;
+           int32_t  const _1488 = _1487 + 368;
+           float16_ops::store(_1485, _pv, _1488);
+          } // if _1309
+          int32_t  const _1489 = _1332 * 13;
+          int32_t  const _1490 = _1489 - _1300;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1326; _pv_s0_c_c++)
           {
-           float  const _1497 = float_from_bits(0 /* 0 */);
-           float16  const _1498 = float16_ops::broadcast(_1497);
-           int32_t  const _1499 = _pv_s0_c_c * 16;
-           int32_t  const _1500 = _1499 + _1496;
-           int32_t  const _1501 = _1500 + 432;
-           float16_ops::store(_1498, _pv, _1501);
+           float  const _1491 = float_from_bits(0 /* 0 */);
+           float16  const _1492 = float16_ops::broadcast(_1491);
+           int32_t  const _1493 = _pv_s0_c_c * 16;
+           int32_t  const _1494 = _1493 + _1490;
+           int32_t  const _1495 = _1494 + 432;
+           float16_ops::store(_1492, _pv, _1495);
           } // for _pv_s0_c_c
-          if (_1315)
+          if (_1309)
           {
-           float  const _1502 = float_from_bits(0 /* 0 */);
-           float16  const _1503 = float16_ops::broadcast(_1502);
-           int32_t  const _1504 = _1338 * 13;
-           int32_t  const _1505 = _1504 + _1316;
-           int32_t  const _1506 = _1505 + 400;
-           float16_ops::store(_1503, _pv, _1506);
-          } // if _1315
-          int32_t  const _1507 = _1338 * 14;
-          int32_t  const _1508 = _1507 - _1306;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1332; _pv_s0_c_c++)
+           float  const _1496 = float_from_bits(0 /* 0 */);
+           float16  const _1497 = float16_ops::broadcast(_1496);
+           int32_t  const _1498 = _1332 * 13;
+           int32_t  const _1499 = _1498 + _1310;
+           int32_t  const _1500 = _1499 + 400;
+           float16_ops::store(_1497, _pv, _1500);
+          } // if _1309
+          int32_t  const _1501 = _1332 * 14;
+          int32_t  const _1502 = _1501 - _1300;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1326; _pv_s0_c_c++)
           {
-           float  const _1509 = float_from_bits(0 /* 0 */);
-           float16  const _1510 = float16_ops::broadcast(_1509);
-           int32_t  const _1511 = _pv_s0_c_c * 16;
-           int32_t  const _1512 = _1511 + _1508;
-           int32_t  const _1513 = _1512 + 464;
-           float16_ops::store(_1510, _pv, _1513);
+           float  const _1503 = float_from_bits(0 /* 0 */);
+           float16  const _1504 = float16_ops::broadcast(_1503);
+           int32_t  const _1505 = _pv_s0_c_c * 16;
+           int32_t  const _1506 = _1505 + _1502;
+           int32_t  const _1507 = _1506 + 464;
+           float16_ops::store(_1504, _pv, _1507);
           } // for _pv_s0_c_c
-          if (_1315)
+          if (_1309)
           {
-           float  const _1514 = float_from_bits(0 /* 0 */);
-           float16  const _1515 = float16_ops::broadcast(_1514);
-           int32_t  const _1516 = _1338 * 14;
-           int32_t  const _1517 = _1516 + _1316;
-           int32_t  const _1518 = _1517 + 432;
-           float16_ops::store(_1515, _pv, _1518);
-          } // if _1315
-          int32_t  const _1519 = _1338 * 15;
-          int32_t  const _1520 = _1519 - _1306;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1332; _pv_s0_c_c++)
+           float  const _1508 = float_from_bits(0 /* 0 */);
+           float16  const _1509 = float16_ops::broadcast(_1508);
+           int32_t  const _1510 = _1332 * 14;
+           int32_t  const _1511 = _1510 + _1310;
+           int32_t  const _1512 = _1511 + 432;
+           float16_ops::store(_1509, _pv, _1512);
+          } // if _1309
+          int32_t  const _1513 = _1332 * 15;
+          int32_t  const _1514 = _1513 - _1300;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1326; _pv_s0_c_c++)
           {
-           float  const _1521 = float_from_bits(0 /* 0 */);
-           float16  const _1522 = float16_ops::broadcast(_1521);
-           int32_t  const _1523 = _pv_s0_c_c * 16;
-           int32_t  const _1524 = _1523 + _1520;
-           int32_t  const _1525 = _1524 + 496;
-           float16_ops::store(_1522, _pv, _1525);
+           float  const _1515 = float_from_bits(0 /* 0 */);
+           float16  const _1516 = float16_ops::broadcast(_1515);
+           int32_t  const _1517 = _pv_s0_c_c * 16;
+           int32_t  const _1518 = _1517 + _1514;
+           int32_t  const _1519 = _1518 + 496;
+           float16_ops::store(_1516, _pv, _1519);
           } // for _pv_s0_c_c
-          if (_1315)
+          if (_1309)
           {
-           float  const _1526 = float_from_bits(0 /* 0 */);
-           float16  const _1527 = float16_ops::broadcast(_1526);
-           int32_t  const _1528 = _1338 * 15;
-           int32_t  const _1529 = _1528 + _1316;
-           int32_t  const _1530 = _1529 + 464;
-           float16_ops::store(_1527, _pv, _1530);
-          } // if _1315
-          int32_t  const _1531 = _1338 * 15;
-          int32_t  const _1532 = _1531 - _1306;
-          int32_t  const _1533 = _1338 * 14;
-          int32_t  const _1534 = _1533 - _1306;
-          int32_t  const _1535 = _1338 * 13;
-          int32_t  const _1536 = _1535 - _1306;
-          int32_t  const _1537 = _1338 * 12;
-          int32_t  const _1538 = _1537 - _1306;
-          int32_t  const _1539 = _1338 * 11;
-          int32_t  const _1540 = _1539 - _1306;
-          int32_t  const _1541 = _1338 * 10;
-          int32_t  const _1542 = _1541 - _1306;
-          int32_t  const _1543 = _1338 * 9;
-          int32_t  const _1544 = _1543 - _1306;
-          int32_t  const _1545 = _1338 * 8;
-          int32_t  const _1546 = _1545 - _1306;
-          int32_t  const _1547 = _1338 * 7;
-          int32_t  const _1548 = _1547 - _1306;
-          int32_t  const _1549 = _1338 * 6;
-          int32_t  const _1550 = _1549 - _1306;
-          int32_t  const _1551 = _1338 * 5;
-          int32_t  const _1552 = _1551 - _1306;
-          int32_t  const _1553 = _1338 * 4;
-          int32_t  const _1554 = _1553 - _1306;
-          int32_t  const _1555 = _1338 * 3;
-          int32_t  const _1556 = _1555 - _1306;
-          int32_t  const _1557 = _1338 * 2;
-          int32_t  const _1558 = _1557 - _1306;
-          int32_t  const _1559 = _1322 - _105;
-          for (int _pv_s1_c_co = 0; _pv_s1_c_co < 0 + _1331; _pv_s1_c_co++)
+           float  const _1520 = float_from_bits(0 /* 0 */);
+           float16  const _1521 = float16_ops::broadcast(_1520);
+           int32_t  const _1522 = _1332 * 15;
+           int32_t  const _1523 = _1522 + _1310;
+           int32_t  const _1524 = _1523 + 464;
+           float16_ops::store(_1521, _pv, _1524);
+          } // if _1309
+          int32_t  const _1525 = _1332 * 15;
+          int32_t  const _1526 = _1525 - _1300;
+          int32_t  const _1527 = _1332 * 14;
+          int32_t  const _1528 = _1527 - _1300;
+          int32_t  const _1529 = _1332 * 13;
+          int32_t  const _1530 = _1529 - _1300;
+          int32_t  const _1531 = _1332 * 12;
+          int32_t  const _1532 = _1531 - _1300;
+          int32_t  const _1533 = _1332 * 11;
+          int32_t  const _1534 = _1533 - _1300;
+          int32_t  const _1535 = _1332 * 10;
+          int32_t  const _1536 = _1535 - _1300;
+          int32_t  const _1537 = _1332 * 9;
+          int32_t  const _1538 = _1537 - _1300;
+          int32_t  const _1539 = _1332 * 8;
+          int32_t  const _1540 = _1539 - _1300;
+          int32_t  const _1541 = _1332 * 7;
+          int32_t  const _1542 = _1541 - _1300;
+          int32_t  const _1543 = _1332 * 6;
+          int32_t  const _1544 = _1543 - _1300;
+          int32_t  const _1545 = _1332 * 5;
+          int32_t  const _1546 = _1545 - _1300;
+          int32_t  const _1547 = _1332 * 4;
+          int32_t  const _1548 = _1547 - _1300;
+          int32_t  const _1549 = _1332 * 3;
+          int32_t  const _1550 = _1549 - _1300;
+          int32_t  const _1551 = _1332 * 2;
+          int32_t  const _1552 = _1551 - _1300;
+          int32_t  const _1553 = _1316 - _105;
+          for (int _pv_s1_c_co = 0; _pv_s1_c_co < 0 + _1325; _pv_s1_c_co++)
           {
-           int32_t  const _1560 = _pv_s1_c_co * 16;
-           int32_t  const _1561 = _1560 - _1306;
-           int32_t  const _1562 = _1532 + _1560;
-           int32_t  const _1563 = _1534 + _1560;
-           int32_t  const _1564 = _1536 + _1560;
-           int32_t  const _1565 = _1538 + _1560;
-           int32_t  const _1566 = _1540 + _1560;
-           int32_t  const _1567 = _1542 + _1560;
-           int32_t  const _1568 = _1544 + _1560;
-           int32_t  const _1569 = _1546 + _1560;
-           int32_t  const _1570 = _1548 + _1560;
-           int32_t  const _1571 = _1550 + _1560;
-           int32_t  const _1572 = _1552 + _1560;
-           int32_t  const _1573 = _1554 + _1560;
-           int32_t  const _1574 = _1556 + _1560;
-           int32_t  const _1575 = _1558 + _1560;
-           for (int _pv_s1_rk__x_rebased = 0; _pv_s1_rk__x_rebased < 0 + _1559; _pv_s1_rk__x_rebased++)
+           int32_t  const _1554 = _pv_s1_c_co * 16;
+           int32_t  const _1555 = _1554 - _1300;
+           int32_t  const _1556 = _1526 + _1554;
+           int32_t  const _1557 = _1528 + _1554;
+           int32_t  const _1558 = _1530 + _1554;
+           int32_t  const _1559 = _1532 + _1554;
+           int32_t  const _1560 = _1534 + _1554;
+           int32_t  const _1561 = _1536 + _1554;
+           int32_t  const _1562 = _1538 + _1554;
+           int32_t  const _1563 = _1540 + _1554;
+           int32_t  const _1564 = _1542 + _1554;
+           int32_t  const _1565 = _1544 + _1554;
+           int32_t  const _1566 = _1546 + _1554;
+           int32_t  const _1567 = _1548 + _1554;
+           int32_t  const _1568 = _1550 + _1554;
+           int32_t  const _1569 = _1552 + _1554;
+           for (int _pv_s1_rk__x_rebased = 0; _pv_s1_rk__x_rebased < 0 + _1553; _pv_s1_rk__x_rebased++)
            {
-            int32_t  const _1576 = _1561 + 16;
-            float16  const _1577 = float16_ops::load(_pv, _1576);
-            int32_t  const _1578 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1579 = _1578 * _attn_dv_pad;
-            int32_t  const _1580 = _1579 + _1560;
-            float16  const _1581 = float16_ops::load(_attn_v, _1580);
-            int32_t  const _1582 = _pv_s1_rk__x_rebased + _1339;
-            int32_t  const _1583 = _1582 * 2;
-            int32_t  const _1584 = _1583 + _partial_s0_ii_ig;
-            int32_t  const _1585 = _1584 * 16;
-            float  const _1586 = _probs[_1585];
-            float16  const _1587 = float16_ops::broadcast(_1586);
-            float16  const _1588 = _1581 * _1587;
-            float16  const _1589 = _1577 + _1588;
-            float16_ops::store(_1589, _pv, _1576);
-            int32_t  const _1590 = _1338 + _1561;
-            int32_t  const _1591 = _1590 + 48;
-            float16  const _1592 = float16_ops::load(_pv, _1591);
-            int32_t  const _1593 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1594 = _1593 * _attn_dv_pad;
-            int32_t  const _1595 = _1594 + _1560;
-            float16  const _1596 = float16_ops::load(_attn_v, _1595);
-            int32_t  const _1597 = _pv_s1_rk__x_rebased + _1339;
-            int32_t  const _1598 = _1597 * 2;
-            int32_t  const _1599 = _1598 + _partial_s0_ii_ig;
-            int32_t  const _1600 = _1599 * 16;
-            int32_t  const _1601 = _1600 + 1;
-            float  const _1602 = _probs[_1601];
-            float16  const _1603 = float16_ops::broadcast(_1602);
-            float16  const _1604 = _1596 * _1603;
-            float16  const _1605 = _1592 + _1604;
-            float16_ops::store(_1605, _pv, _1591);
-            int32_t  const _1606 = _1575 + 80;
-            float16  const _1607 = float16_ops::load(_pv, _1606);
-            int32_t  const _1608 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1609 = _1608 * _attn_dv_pad;
-            int32_t  const _1610 = _1609 + _1560;
-            float16  const _1611 = float16_ops::load(_attn_v, _1610);
-            int32_t  const _1612 = _pv_s1_rk__x_rebased + _1339;
-            int32_t  const _1613 = _1612 * 2;
-            int32_t  const _1614 = _1613 + _partial_s0_ii_ig;
-            int32_t  const _1615 = _1614 * 16;
-            int32_t  const _1616 = _1615 + 2;
-            float  const _1617 = _probs[_1616];
-            float16  const _1618 = float16_ops::broadcast(_1617);
-            float16  const _1619 = _1611 * _1618;
-            float16  const _1620 = _1607 + _1619;
-            float16_ops::store(_1620, _pv, _1606);
-            int32_t  const _1621 = _1574 + 112;
-            float16  const _1622 = float16_ops::load(_pv, _1621);
-            int32_t  const _1623 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1624 = _1623 * _attn_dv_pad;
-            int32_t  const _1625 = _1624 + _1560;
-            float16  const _1626 = float16_ops::load(_attn_v, _1625);
-            int32_t  const _1627 = _pv_s1_rk__x_rebased + _1339;
-            int32_t  const _1628 = _1627 * 2;
-            int32_t  const _1629 = _1628 + _partial_s0_ii_ig;
-            int32_t  const _1630 = _1629 * 16;
-            int32_t  const _1631 = _1630 + 3;
-            float  const _1632 = _probs[_1631];
-            float16  const _1633 = float16_ops::broadcast(_1632);
-            float16  const _1634 = _1626 * _1633;
-            float16  const _1635 = _1622 + _1634;
-            float16_ops::store(_1635, _pv, _1621);
-            int32_t  const _1636 = _1573 + 144;
-            float16  const _1637 = float16_ops::load(_pv, _1636);
-            int32_t  const _1638 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1639 = _1638 * _attn_dv_pad;
-            int32_t  const _1640 = _1639 + _1560;
-            float16  const _1641 = float16_ops::load(_attn_v, _1640);
-            int32_t  const _1642 = _pv_s1_rk__x_rebased + _1339;
-            int32_t  const _1643 = _1642 * 2;
-            int32_t  const _1644 = _1643 + _partial_s0_ii_ig;
-            int32_t  const _1645 = _1644 * 16;
-            int32_t  const _1646 = _1645 + 4;
-            float  const _1647 = _probs[_1646];
-            float16  const _1648 = float16_ops::broadcast(_1647);
-            float16  const _1649 = _1641 * _1648;
-            float16  const _1650 = _1637 + _1649;
-            float16_ops::store(_1650, _pv, _1636);
-            int32_t  const _1651 = _1572 + 176;
-            float16  const _1652 = float16_ops::load(_pv, _1651);
-            int32_t  const _1653 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1654 = _1653 * _attn_dv_pad;
-            int32_t  const _1655 = _1654 + _1560;
-            float16  const _1656 = float16_ops::load(_attn_v, _1655);
-            int32_t  const _1657 = _pv_s1_rk__x_rebased + _1339;
-            int32_t  const _1658 = _1657 * 2;
-            int32_t  const _1659 = _1658 + _partial_s0_ii_ig;
-            int32_t  const _1660 = _1659 * 16;
-            int32_t  const _1661 = _1660 + 5;
-            float  const _1662 = _probs[_1661];
-            float16  const _1663 = float16_ops::broadcast(_1662);
-            float16  const _1664 = _1656 * _1663;
-            float16  const _1665 = _1652 + _1664;
-            float16_ops::store(_1665, _pv, _1651);
-            int32_t  const _1666 = _1571 + 208;
-            float16  const _1667 = float16_ops::load(_pv, _1666);
-            int32_t  const _1668 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1669 = _1668 * _attn_dv_pad;
-            int32_t  const _1670 = _1669 + _1560;
-            float16  const _1671 = float16_ops::load(_attn_v, _1670);
-            int32_t  const _1672 = _pv_s1_rk__x_rebased + _1339;
-            int32_t  const _1673 = _1672 * 2;
-            int32_t  const _1674 = _1673 + _partial_s0_ii_ig;
-            int32_t  const _1675 = _1674 * 16;
-            int32_t  const _1676 = _1675 + 6;
-            float  const _1677 = _probs[_1676];
-            float16  const _1678 = float16_ops::broadcast(_1677);
-            float16  const _1679 = _1671 * _1678;
-            float16  const _1680 = _1667 + _1679;
-            float16_ops::store(_1680, _pv, _1666);
-            int32_t  const _1681 = _1570 + 240;
-            float16  const _1682 = float16_ops::load(_pv, _1681);
-            int32_t  const _1683 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1684 = _1683 * _attn_dv_pad;
-            int32_t  const _1685 = _1684 + _1560;
-            float16  const _1686 = float16_ops::load(_attn_v, _1685);
-            int32_t  const _1687 = _pv_s1_rk__x_rebased + _1339;
-            int32_t  const _1688 = _1687 * 2;
-            int32_t  const _1689 = _1688 + _partial_s0_ii_ig;
-            int32_t  const _1690 = _1689 * 16;
-            int32_t  const _1691 = _1690 + 7;
-            float  const _1692 = _probs[_1691];
-            float16  const _1693 = float16_ops::broadcast(_1692);
-            float16  const _1694 = _1686 * _1693;
-            float16  const _1695 = _1682 + _1694;
-            float16_ops::store(_1695, _pv, _1681);
-            int32_t  const _1696 = _1569 + 272;
-            float16  const _1697 = float16_ops::load(_pv, _1696);
-            int32_t  const _1698 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1699 = _1698 * _attn_dv_pad;
-            int32_t  const _1700 = _1699 + _1560;
-            float16  const _1701 = float16_ops::load(_attn_v, _1700);
-            int32_t  const _1702 = _pv_s1_rk__x_rebased + _1339;
-            int32_t  const _1703 = _1702 * 2;
-            int32_t  const _1704 = _1703 + _partial_s0_ii_ig;
-            int32_t  const _1705 = _1704 * 16;
-            int32_t  const _1706 = _1705 + 8;
-            float  const _1707 = _probs[_1706];
-            float16  const _1708 = float16_ops::broadcast(_1707);
-            float16  const _1709 = _1701 * _1708;
-            float16  const _1710 = _1697 + _1709;
-            float16_ops::store(_1710, _pv, _1696);
-            int32_t  const _1711 = _1568 + 304;
-            float16  const _1712 = float16_ops::load(_pv, _1711);
-            int32_t  const _1713 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1714 = _1713 * _attn_dv_pad;
-            int32_t  const _1715 = _1714 + _1560;
-            float16  const _1716 = float16_ops::load(_attn_v, _1715);
-            int32_t  const _1717 = _pv_s1_rk__x_rebased + _1339;
-            int32_t  const _1718 = _1717 * 2;
-            int32_t  const _1719 = _1718 + _partial_s0_ii_ig;
-            int32_t  const _1720 = _1719 * 16;
-            int32_t  const _1721 = _1720 + 9;
-            float  const _1722 = _probs[_1721];
-            float16  const _1723 = float16_ops::broadcast(_1722);
-            float16  const _1724 = _1716 * _1723;
-            float16  const _1725 = _1712 + _1724;
-            float16_ops::store(_1725, _pv, _1711);
-            int32_t  const _1726 = _1567 + 336;
-            float16  const _1727 = float16_ops::load(_pv, _1726);
-            int32_t  const _1728 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1729 = _1728 * _attn_dv_pad;
-            int32_t  const _1730 = _1729 + _1560;
-            float16  const _1731 = float16_ops::load(_attn_v, _1730);
-            int32_t  const _1732 = _pv_s1_rk__x_rebased + _1339;
-            int32_t  const _1733 = _1732 * 2;
-            int32_t  const _1734 = _1733 + _partial_s0_ii_ig;
-            int32_t  const _1735 = _1734 * 16;
-            int32_t  const _1736 = _1735 + 10;
-            float  const _1737 = _probs[_1736];
-            float16  const _1738 = float16_ops::broadcast(_1737);
-            float16  const _1739 = _1731 * _1738;
-            float16  const _1740 = _1727 + _1739;
-            float16_ops::store(_1740, _pv, _1726);
-            int32_t  const _1741 = _1566 + 368;
-            float16  const _1742 = float16_ops::load(_pv, _1741);
-            int32_t  const _1743 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1744 = _1743 * _attn_dv_pad;
-            int32_t  const _1745 = _1744 + _1560;
-            float16  const _1746 = float16_ops::load(_attn_v, _1745);
-            int32_t  const _1747 = _pv_s1_rk__x_rebased + _1339;
-            int32_t  const _1748 = _1747 * 2;
-            int32_t  const _1749 = _1748 + _partial_s0_ii_ig;
-            int32_t  const _1750 = _1749 * 16;
-            int32_t  const _1751 = _1750 + 11;
-            float  const _1752 = _probs[_1751];
-            float16  const _1753 = float16_ops::broadcast(_1752);
-            float16  const _1754 = _1746 * _1753;
-            float16  const _1755 = _1742 + _1754;
-            float16_ops::store(_1755, _pv, _1741);
-            int32_t  const _1756 = _1565 + 400;
-            float16  const _1757 = float16_ops::load(_pv, _1756);
-            int32_t  const _1758 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1759 = _1758 * _attn_dv_pad;
-            int32_t  const _1760 = _1759 + _1560;
-            float16  const _1761 = float16_ops::load(_attn_v, _1760);
-            int32_t  const _1762 = _pv_s1_rk__x_rebased + _1339;
-            int32_t  const _1763 = _1762 * 2;
-            int32_t  const _1764 = _1763 + _partial_s0_ii_ig;
-            int32_t  const _1765 = _1764 * 16;
-            int32_t  const _1766 = _1765 + 12;
-            float  const _1767 = _probs[_1766];
-            float16  const _1768 = float16_ops::broadcast(_1767);
-            float16  const _1769 = _1761 * _1768;
-            float16  const _1770 = _1757 + _1769;
-            float16_ops::store(_1770, _pv, _1756);
-            int32_t  const _1771 = _1564 + 432;
-            float16  const _1772 = float16_ops::load(_pv, _1771);
-            int32_t  const _1773 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1774 = _1773 * _attn_dv_pad;
-            int32_t  const _1775 = _1774 + _1560;
-            float16  const _1776 = float16_ops::load(_attn_v, _1775);
-            int32_t  const _1777 = _pv_s1_rk__x_rebased + _1339;
-            int32_t  const _1778 = _1777 * 2;
-            int32_t  const _1779 = _1778 + _partial_s0_ii_ig;
-            int32_t  const _1780 = _1779 * 16;
-            int32_t  const _1781 = _1780 + 13;
-            float  const _1782 = _probs[_1781];
-            float16  const _1783 = float16_ops::broadcast(_1782);
-            float16  const _1784 = _1776 * _1783;
-            float16  const _1785 = _1772 + _1784;
-            float16_ops::store(_1785, _pv, _1771);
-            int32_t  const _1786 = _1563 + 464;
-            float16  const _1787 = float16_ops::load(_pv, _1786);
-            int32_t  const _1788 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1789 = _1788 * _attn_dv_pad;
-            int32_t  const _1790 = _1789 + _1560;
-            float16  const _1791 = float16_ops::load(_attn_v, _1790);
-            int32_t  const _1792 = _pv_s1_rk__x_rebased + _1339;
-            int32_t  const _1793 = _1792 * 2;
-            int32_t  const _1794 = _1793 + _partial_s0_ii_ig;
-            int32_t  const _1795 = _1794 * 16;
-            int32_t  const _1796 = _1795 + 14;
-            float  const _1797 = _probs[_1796];
-            float16  const _1798 = float16_ops::broadcast(_1797);
-            float16  const _1799 = _1791 * _1798;
-            float16  const _1800 = _1787 + _1799;
-            float16_ops::store(_1800, _pv, _1786);
-            int32_t  const _1801 = _1562 + 496;
-            float16  const _1802 = float16_ops::load(_pv, _1801);
-            int32_t  const _1803 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1804 = _1803 * _attn_dv_pad;
-            int32_t  const _1805 = _1804 + _1560;
-            float16  const _1806 = float16_ops::load(_attn_v, _1805);
-            int32_t  const _1807 = _pv_s1_rk__x_rebased + _1339;
-            int32_t  const _1808 = _1807 * 2;
-            int32_t  const _1809 = _1808 + _partial_s0_ii_ig;
-            int32_t  const _1810 = _1809 * 16;
-            int32_t  const _1811 = _1810 + 15;
-            float  const _1812 = _probs[_1811];
-            float16  const _1813 = float16_ops::broadcast(_1812);
-            float16  const _1814 = _1806 * _1813;
-            float16  const _1815 = _1802 + _1814;
-            float16_ops::store(_1815, _pv, _1801);
+            int32_t  const _1570 = _1555 + 16;
+            float16  const _1571 = float16_ops::load(_pv, _1570);
+            int32_t  const _1572 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1573 = _1572 * _attn_dv_pad;
+            int32_t  const _1574 = _1573 + _1554;
+            float16  const _1575 = float16_ops::load(_attn_v, _1574);
+            int32_t  const _1576 = _pv_s1_rk__x_rebased + _1333;
+            int32_t  const _1577 = _1576 * 2;
+            int32_t  const _1578 = _1577 + _partial_s0_ii_ig;
+            int32_t  const _1579 = _1578 * 16;
+            float  const _1580 = _probs[_1579];
+            float16  const _1581 = float16_ops::broadcast(_1580);
+            float16  const _1582 = _1575 * _1581;
+            float16  const _1583 = _1571 + _1582;
+            float16_ops::store(_1583, _pv, _1570);
+            int32_t  const _1584 = _1332 + _1555;
+            int32_t  const _1585 = _1584 + 48;
+            float16  const _1586 = float16_ops::load(_pv, _1585);
+            int32_t  const _1587 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1588 = _1587 * _attn_dv_pad;
+            int32_t  const _1589 = _1588 + _1554;
+            float16  const _1590 = float16_ops::load(_attn_v, _1589);
+            int32_t  const _1591 = _pv_s1_rk__x_rebased + _1333;
+            int32_t  const _1592 = _1591 * 2;
+            int32_t  const _1593 = _1592 + _partial_s0_ii_ig;
+            int32_t  const _1594 = _1593 * 16;
+            int32_t  const _1595 = _1594 + 1;
+            float  const _1596 = _probs[_1595];
+            float16  const _1597 = float16_ops::broadcast(_1596);
+            float16  const _1598 = _1590 * _1597;
+            float16  const _1599 = _1586 + _1598;
+            float16_ops::store(_1599, _pv, _1585);
+            int32_t  const _1600 = _1569 + 80;
+            float16  const _1601 = float16_ops::load(_pv, _1600);
+            int32_t  const _1602 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1603 = _1602 * _attn_dv_pad;
+            int32_t  const _1604 = _1603 + _1554;
+            float16  const _1605 = float16_ops::load(_attn_v, _1604);
+            int32_t  const _1606 = _pv_s1_rk__x_rebased + _1333;
+            int32_t  const _1607 = _1606 * 2;
+            int32_t  const _1608 = _1607 + _partial_s0_ii_ig;
+            int32_t  const _1609 = _1608 * 16;
+            int32_t  const _1610 = _1609 + 2;
+            float  const _1611 = _probs[_1610];
+            float16  const _1612 = float16_ops::broadcast(_1611);
+            float16  const _1613 = _1605 * _1612;
+            float16  const _1614 = _1601 + _1613;
+            float16_ops::store(_1614, _pv, _1600);
+            int32_t  const _1615 = _1568 + 112;
+            float16  const _1616 = float16_ops::load(_pv, _1615);
+            int32_t  const _1617 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1618 = _1617 * _attn_dv_pad;
+            int32_t  const _1619 = _1618 + _1554;
+            float16  const _1620 = float16_ops::load(_attn_v, _1619);
+            int32_t  const _1621 = _pv_s1_rk__x_rebased + _1333;
+            int32_t  const _1622 = _1621 * 2;
+            int32_t  const _1623 = _1622 + _partial_s0_ii_ig;
+            int32_t  const _1624 = _1623 * 16;
+            int32_t  const _1625 = _1624 + 3;
+            float  const _1626 = _probs[_1625];
+            float16  const _1627 = float16_ops::broadcast(_1626);
+            float16  const _1628 = _1620 * _1627;
+            float16  const _1629 = _1616 + _1628;
+            float16_ops::store(_1629, _pv, _1615);
+            int32_t  const _1630 = _1567 + 144;
+            float16  const _1631 = float16_ops::load(_pv, _1630);
+            int32_t  const _1632 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1633 = _1632 * _attn_dv_pad;
+            int32_t  const _1634 = _1633 + _1554;
+            float16  const _1635 = float16_ops::load(_attn_v, _1634);
+            int32_t  const _1636 = _pv_s1_rk__x_rebased + _1333;
+            int32_t  const _1637 = _1636 * 2;
+            int32_t  const _1638 = _1637 + _partial_s0_ii_ig;
+            int32_t  const _1639 = _1638 * 16;
+            int32_t  const _1640 = _1639 + 4;
+            float  const _1641 = _probs[_1640];
+            float16  const _1642 = float16_ops::broadcast(_1641);
+            float16  const _1643 = _1635 * _1642;
+            float16  const _1644 = _1631 + _1643;
+            float16_ops::store(_1644, _pv, _1630);
+            int32_t  const _1645 = _1566 + 176;
+            float16  const _1646 = float16_ops::load(_pv, _1645);
+            int32_t  const _1647 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1648 = _1647 * _attn_dv_pad;
+            int32_t  const _1649 = _1648 + _1554;
+            float16  const _1650 = float16_ops::load(_attn_v, _1649);
+            int32_t  const _1651 = _pv_s1_rk__x_rebased + _1333;
+            int32_t  const _1652 = _1651 * 2;
+            int32_t  const _1653 = _1652 + _partial_s0_ii_ig;
+            int32_t  const _1654 = _1653 * 16;
+            int32_t  const _1655 = _1654 + 5;
+            float  const _1656 = _probs[_1655];
+            float16  const _1657 = float16_ops::broadcast(_1656);
+            float16  const _1658 = _1650 * _1657;
+            float16  const _1659 = _1646 + _1658;
+            float16_ops::store(_1659, _pv, _1645);
+            int32_t  const _1660 = _1565 + 208;
+            float16  const _1661 = float16_ops::load(_pv, _1660);
+            int32_t  const _1662 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1663 = _1662 * _attn_dv_pad;
+            int32_t  const _1664 = _1663 + _1554;
+            float16  const _1665 = float16_ops::load(_attn_v, _1664);
+            int32_t  const _1666 = _pv_s1_rk__x_rebased + _1333;
+            int32_t  const _1667 = _1666 * 2;
+            int32_t  const _1668 = _1667 + _partial_s0_ii_ig;
+            int32_t  const _1669 = _1668 * 16;
+            int32_t  const _1670 = _1669 + 6;
+            float  const _1671 = _probs[_1670];
+            float16  const _1672 = float16_ops::broadcast(_1671);
+            float16  const _1673 = _1665 * _1672;
+            float16  const _1674 = _1661 + _1673;
+            float16_ops::store(_1674, _pv, _1660);
+            int32_t  const _1675 = _1564 + 240;
+            float16  const _1676 = float16_ops::load(_pv, _1675);
+            int32_t  const _1677 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1678 = _1677 * _attn_dv_pad;
+            int32_t  const _1679 = _1678 + _1554;
+            float16  const _1680 = float16_ops::load(_attn_v, _1679);
+            int32_t  const _1681 = _pv_s1_rk__x_rebased + _1333;
+            int32_t  const _1682 = _1681 * 2;
+            int32_t  const _1683 = _1682 + _partial_s0_ii_ig;
+            int32_t  const _1684 = _1683 * 16;
+            int32_t  const _1685 = _1684 + 7;
+            float  const _1686 = _probs[_1685];
+            float16  const _1687 = float16_ops::broadcast(_1686);
+            float16  const _1688 = _1680 * _1687;
+            float16  const _1689 = _1676 + _1688;
+            float16_ops::store(_1689, _pv, _1675);
+            int32_t  const _1690 = _1563 + 272;
+            float16  const _1691 = float16_ops::load(_pv, _1690);
+            int32_t  const _1692 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1693 = _1692 * _attn_dv_pad;
+            int32_t  const _1694 = _1693 + _1554;
+            float16  const _1695 = float16_ops::load(_attn_v, _1694);
+            int32_t  const _1696 = _pv_s1_rk__x_rebased + _1333;
+            int32_t  const _1697 = _1696 * 2;
+            int32_t  const _1698 = _1697 + _partial_s0_ii_ig;
+            int32_t  const _1699 = _1698 * 16;
+            int32_t  const _1700 = _1699 + 8;
+            float  const _1701 = _probs[_1700];
+            float16  const _1702 = float16_ops::broadcast(_1701);
+            float16  const _1703 = _1695 * _1702;
+            float16  const _1704 = _1691 + _1703;
+            float16_ops::store(_1704, _pv, _1690);
+            int32_t  const _1705 = _1562 + 304;
+            float16  const _1706 = float16_ops::load(_pv, _1705);
+            int32_t  const _1707 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1708 = _1707 * _attn_dv_pad;
+            int32_t  const _1709 = _1708 + _1554;
+            float16  const _1710 = float16_ops::load(_attn_v, _1709);
+            int32_t  const _1711 = _pv_s1_rk__x_rebased + _1333;
+            int32_t  const _1712 = _1711 * 2;
+            int32_t  const _1713 = _1712 + _partial_s0_ii_ig;
+            int32_t  const _1714 = _1713 * 16;
+            int32_t  const _1715 = _1714 + 9;
+            float  const _1716 = _probs[_1715];
+            float16  const _1717 = float16_ops::broadcast(_1716);
+            float16  const _1718 = _1710 * _1717;
+            float16  const _1719 = _1706 + _1718;
+            float16_ops::store(_1719, _pv, _1705);
+            int32_t  const _1720 = _1561 + 336;
+            float16  const _1721 = float16_ops::load(_pv, _1720);
+            int32_t  const _1722 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1723 = _1722 * _attn_dv_pad;
+            int32_t  const _1724 = _1723 + _1554;
+            float16  const _1725 = float16_ops::load(_attn_v, _1724);
+            int32_t  const _1726 = _pv_s1_rk__x_rebased + _1333;
+            int32_t  const _1727 = _1726 * 2;
+            int32_t  const _1728 = _1727 + _partial_s0_ii_ig;
+            int32_t  const _1729 = _1728 * 16;
+            int32_t  const _1730 = _1729 + 10;
+            float  const _1731 = _probs[_1730];
+            float16  const _1732 = float16_ops::broadcast(_1731);
+            float16  const _1733 = _1725 * _1732;
+            float16  const _1734 = _1721 + _1733;
+            float16_ops::store(_1734, _pv, _1720);
+            int32_t  const _1735 = _1560 + 368;
+            float16  const _1736 = float16_ops::load(_pv, _1735);
+            int32_t  const _1737 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1738 = _1737 * _attn_dv_pad;
+            int32_t  const _1739 = _1738 + _1554;
+            float16  const _1740 = float16_ops::load(_attn_v, _1739);
+            int32_t  const _1741 = _pv_s1_rk__x_rebased + _1333;
+            int32_t  const _1742 = _1741 * 2;
+            int32_t  const _1743 = _1742 + _partial_s0_ii_ig;
+            int32_t  const _1744 = _1743 * 16;
+            int32_t  const _1745 = _1744 + 11;
+            float  const _1746 = _probs[_1745];
+            float16  const _1747 = float16_ops::broadcast(_1746);
+            float16  const _1748 = _1740 * _1747;
+            float16  const _1749 = _1736 + _1748;
+            float16_ops::store(_1749, _pv, _1735);
+            int32_t  const _1750 = _1559 + 400;
+            float16  const _1751 = float16_ops::load(_pv, _1750);
+            int32_t  const _1752 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1753 = _1752 * _attn_dv_pad;
+            int32_t  const _1754 = _1753 + _1554;
+            float16  const _1755 = float16_ops::load(_attn_v, _1754);
+            int32_t  const _1756 = _pv_s1_rk__x_rebased + _1333;
+            int32_t  const _1757 = _1756 * 2;
+            int32_t  const _1758 = _1757 + _partial_s0_ii_ig;
+            int32_t  const _1759 = _1758 * 16;
+            int32_t  const _1760 = _1759 + 12;
+            float  const _1761 = _probs[_1760];
+            float16  const _1762 = float16_ops::broadcast(_1761);
+            float16  const _1763 = _1755 * _1762;
+            float16  const _1764 = _1751 + _1763;
+            float16_ops::store(_1764, _pv, _1750);
+            int32_t  const _1765 = _1558 + 432;
+            float16  const _1766 = float16_ops::load(_pv, _1765);
+            int32_t  const _1767 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1768 = _1767 * _attn_dv_pad;
+            int32_t  const _1769 = _1768 + _1554;
+            float16  const _1770 = float16_ops::load(_attn_v, _1769);
+            int32_t  const _1771 = _pv_s1_rk__x_rebased + _1333;
+            int32_t  const _1772 = _1771 * 2;
+            int32_t  const _1773 = _1772 + _partial_s0_ii_ig;
+            int32_t  const _1774 = _1773 * 16;
+            int32_t  const _1775 = _1774 + 13;
+            float  const _1776 = _probs[_1775];
+            float16  const _1777 = float16_ops::broadcast(_1776);
+            float16  const _1778 = _1770 * _1777;
+            float16  const _1779 = _1766 + _1778;
+            float16_ops::store(_1779, _pv, _1765);
+            int32_t  const _1780 = _1557 + 464;
+            float16  const _1781 = float16_ops::load(_pv, _1780);
+            int32_t  const _1782 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1783 = _1782 * _attn_dv_pad;
+            int32_t  const _1784 = _1783 + _1554;
+            float16  const _1785 = float16_ops::load(_attn_v, _1784);
+            int32_t  const _1786 = _pv_s1_rk__x_rebased + _1333;
+            int32_t  const _1787 = _1786 * 2;
+            int32_t  const _1788 = _1787 + _partial_s0_ii_ig;
+            int32_t  const _1789 = _1788 * 16;
+            int32_t  const _1790 = _1789 + 14;
+            float  const _1791 = _probs[_1790];
+            float16  const _1792 = float16_ops::broadcast(_1791);
+            float16  const _1793 = _1785 * _1792;
+            float16  const _1794 = _1781 + _1793;
+            float16_ops::store(_1794, _pv, _1780);
+            int32_t  const _1795 = _1556 + 496;
+            float16  const _1796 = float16_ops::load(_pv, _1795);
+            int32_t  const _1797 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1798 = _1797 * _attn_dv_pad;
+            int32_t  const _1799 = _1798 + _1554;
+            float16  const _1800 = float16_ops::load(_attn_v, _1799);
+            int32_t  const _1801 = _pv_s1_rk__x_rebased + _1333;
+            int32_t  const _1802 = _1801 * 2;
+            int32_t  const _1803 = _1802 + _partial_s0_ii_ig;
+            int32_t  const _1804 = _1803 * 16;
+            int32_t  const _1805 = _1804 + 15;
+            float  const _1806 = _probs[_1805];
+            float16  const _1807 = float16_ops::broadcast(_1806);
+            float16  const _1808 = _1800 * _1807;
+            float16  const _1809 = _1796 + _1808;
+            float16_ops::store(_1809, _pv, _1795);
            } // for _pv_s1_rk__x_rebased
           } // for _pv_s1_c_co
           // consume pv
-          int32_t  const _1816 = ::halide_cpp_max(_1325, _1327);
-          int32_t  const _1817 = _partial_s0_ii_ig * 16;
+          int32_t  const _1810 = ::halide_cpp_max(_1319, _1321);
+          int32_t  const _1811 = _partial_s0_ii_ig * 16;
           for (int _partial_s0_ii_ir = 0; _partial_s0_ii_ir < 0 + 16; _partial_s0_ii_ir++)
           {
-           int32_t  const _1818 = _partial_s0_ii_ir + _1817;
-           int32_t  const _1819 = _attn_dv_pad + 16;
-           int32_t  const _1820 = _1818 * _1819;
-           int32_t  const _1821 = _1338 + 32;
-           int32_t  const _1822 = _1821 * _partial_s0_ii_ir;
-           int32_t  const _1823 = _1822 - _1306;
-           for (int _partial_s0_c_c = 0; _partial_s0_c_c < 0 + _1332; _partial_s0_c_c++)
+           int32_t  const _1812 = _partial_s0_ii_ir + _1811;
+           int32_t  const _1813 = _attn_dv_pad + 16;
+           int32_t  const _1814 = _1812 * _1813;
+           int32_t  const _1815 = _1332 + 32;
+           int32_t  const _1816 = _1815 * _partial_s0_ii_ir;
+           int32_t  const _1817 = _1816 - _1300;
+           for (int _partial_s0_c_c = 0; _partial_s0_c_c < 0 + _1326; _partial_s0_c_c++)
            {
-            int32_t  const _1824 = _partial_s0_c_c * 16;
-            int32_t  const _1825 = _1824 + _1823;
-            int32_t  const _1826 = _1825 + 16;
-            float16  const _1827 = float16_ops::load(_pv, _1826);
-            int32_t  const _1828 = _1824 + _1820;
-            float16_ops::store(_1827, _partial, _1828);
+            int32_t  const _1818 = _partial_s0_c_c * 16;
+            int32_t  const _1819 = _1818 + _1817;
+            int32_t  const _1820 = _1819 + 16;
+            float16  const _1821 = float16_ops::load(_pv, _1820);
+            int32_t  const _1822 = _1818 + _1814;
+            float16_ops::store(_1821, _partial, _1822);
            } // for _partial_s0_c_c
-           int32_t  const _1829 = ::halide_cpp_min(_1334, _1816);
-           int32_t  const _1830 = ::halide_cpp_max(_1829, _1325);
-           int32_t  const _1831 = _1830 + 1024;
-           int32_t  const _1832 = ::halide_cpp_min(_1831, _1816);
-           float  const _1833 = reinterpret<float>(_1832);
-           int32_t  const _1834 = _1338 + 32;
-           int32_t  const _1835 = _1834 * _partial_s0_ii_ir;
-           int32_t  const _1836 = _1835 - _1306;
-           int32_t  const _1837 = _partial_s0_ii_ir + _1817;
-           for (int _partial_s0_c_c_rebased = 0; _partial_s0_c_c_rebased < 0 + _1329; _partial_s0_c_c_rebased++)
+           int32_t  const _1823 = ::halide_cpp_min(_1328, _1810);
+           int32_t  const _1824 = ::halide_cpp_max(_1823, _1319);
+           int32_t  const _1825 = _1824 + 1024;
+           int32_t  const _1826 = ::halide_cpp_min(_1825, _1810);
+           float  const _1827 = reinterpret<float>(_1826);
+           int32_t  const _1828 = _1332 + 32;
+           int32_t  const _1829 = _1828 * _partial_s0_ii_ir;
+           int32_t  const _1830 = _1829 - _1300;
+           int32_t  const _1831 = _partial_s0_ii_ir + _1811;
+           for (int _partial_s0_c_c_rebased = 0; _partial_s0_c_c_rebased < 0 + _1323; _partial_s0_c_c_rebased++)
            {
-            int32_t  const _1838 = _partial_s0_c_c_rebased + _1332;
-            int32_t  const _1839 = _1838 * 16;
-            int32_t  const _1840 = ::halide_cpp_min(_1839, _attn_dv_pad);
-            int32_t  const _1841 = _1840 - _attn_dv_pad;
-            int32x16_t  const _1842 = int32x16_t_ops::ramp(_1840, 1);
-            int32_t  const _1843 = _attn_dv_pad + -1;
-            int32x16_t  const _1844 = int32x16_t_ops::broadcast(_1843);
-            int32x16_t  const _1845 = int32x16_t_ops::min(_1842, _1844);
-            int32_t  const _1846 = _1836 + 16;
-            int32x16_t  const _1847 = int32x16_t_ops::broadcast(_1846);
-            int32x16_t  const _1848 = _1845 + _1847;
-            float16  const _1849 = float16_ops::load_gather(_pv, _1848);
-            float  const _1850 = _row_max[_1837];
-            float16  const _1851 = float16_ops::broadcast(_1850);
-            float  const _1852 = _row_sum[_1837];
-            float16  const _1853 = float16_ops::broadcast(_1852);
-            float16  const _1854 = float16_ops::broadcast(_1833);
-            float  const _1855 = reinterpret<float>(_1816);
-            float16  const _1856 = float16_ops::broadcast(_1855);
-            int32_t  const _1857 = _1841 + -2;
-            int32x16_t  const _1858 = int32x16_t_ops::ramp(_1857, 1);
-            int32x16_t  const _1859 = int32x16_t_ops::broadcast(0);
-            uint8x16_t  const _1860 = int32x16_t_ops::eq(_1858, _1859);
-            float16  const _1861 = float16_ops::select(_1860, _1854, _1856);
-            int32_t  const _1862 = _1841 + -1;
-            int32x16_t  const _1863 = int32x16_t_ops::ramp(_1862, 1);
-            uint8x16_t  const _1864 = int32x16_t_ops::eq(_1863, _1859);
-            float16  const _1865 = float16_ops::select(_1864, _1853, _1861);
-            int32x16_t  const _1866 = int32x16_t_ops::ramp(_1841, 1);
-            uint8x16_t  const _1867 = int32x16_t_ops::eq(_1866, _1859);
-            float16  const _1868 = float16_ops::select(_1867, _1851, _1865);
-            int32x16_t  const _1869 = int32x16_t_ops::broadcast(_attn_dv_pad);
-            uint8x16_t  const _1870 = int32x16_t_ops::lt(_1842, _1869);
-            float16  const _1871 = float16_ops::select(_1870, _1849, _1868);
-            int32_t  const _1872 = _attn_dv_pad + 16;
-            int32_t  const _1873 = _1872 * _1837;
-            int32_t  const _1874 = _1873 + _1840;
-            float16_ops::store(_1871, _partial, _1874);
+            int32_t  const _1832 = _partial_s0_c_c_rebased + _1326;
+            int32_t  const _1833 = _1832 * 16;
+            int32_t  const _1834 = ::halide_cpp_min(_1833, _attn_dv_pad);
+            int32_t  const _1835 = _1834 - _attn_dv_pad;
+            int32x16_t  const _1836 = int32x16_t_ops::ramp(_1834, 1);
+            int32_t  const _1837 = _attn_dv_pad + -1;
+            int32x16_t  const _1838 = int32x16_t_ops::broadcast(_1837);
+            int32x16_t  const _1839 = int32x16_t_ops::min(_1836, _1838);
+            int32_t  const _1840 = _1830 + 16;
+            int32x16_t  const _1841 = int32x16_t_ops::broadcast(_1840);
+            int32x16_t  const _1842 = _1839 + _1841;
+            float16  const _1843 = float16_ops::load_gather(_pv, _1842);
+            float  const _1844 = _row_max[_1831];
+            float16  const _1845 = float16_ops::broadcast(_1844);
+            float  const _1846 = _row_sum[_1831];
+            float16  const _1847 = float16_ops::broadcast(_1846);
+            float16  const _1848 = float16_ops::broadcast(_1827);
+            float  const _1849 = reinterpret<float>(_1810);
+            float16  const _1850 = float16_ops::broadcast(_1849);
+            int32_t  const _1851 = _1835 + -2;
+            int32x16_t  const _1852 = int32x16_t_ops::ramp(_1851, 1);
+            int32x16_t  const _1853 = int32x16_t_ops::broadcast(0);
+            uint8x16_t  const _1854 = int32x16_t_ops::eq(_1852, _1853);
+            float16  const _1855 = float16_ops::select(_1854, _1848, _1850);
+            int32_t  const _1856 = _1835 + -1;
+            int32x16_t  const _1857 = int32x16_t_ops::ramp(_1856, 1);
+            uint8x16_t  const _1858 = int32x16_t_ops::eq(_1857, _1853);
+            float16  const _1859 = float16_ops::select(_1858, _1847, _1855);
+            int32x16_t  const _1860 = int32x16_t_ops::ramp(_1835, 1);
+            uint8x16_t  const _1861 = int32x16_t_ops::eq(_1860, _1853);
+            float16  const _1862 = float16_ops::select(_1861, _1845, _1859);
+            int32x16_t  const _1863 = int32x16_t_ops::broadcast(_attn_dv_pad);
+            uint8x16_t  const _1864 = int32x16_t_ops::lt(_1836, _1863);
+            float16  const _1865 = float16_ops::select(_1864, _1843, _1862);
+            int32_t  const _1866 = _attn_dv_pad + 16;
+            int32_t  const _1867 = _1866 * _1831;
+            int32_t  const _1868 = _1867 + _1834;
+            float16_ops::store(_1865, _partial, _1868);
            } // for _partial_s0_c_c_rebased
           } // for _partial_s0_ii_ir
           _pv_free.free();
@@ -5938,33 +5932,33 @@ int attn_alibi_softcap_pipeline(void const *__user_context, struct halide_buffer
         _probs_free.free();
         // produce attn_out
         // consume partial
-        int32_t  const _1875 = _attn_dv_pad & 15;
-        bool  const _1876 = _1875 != 0;
-        int32_t  const _1877 = _attn_dv_pad >> 4;
+        int32_t  const _1869 = _attn_dv_pad & 15;
+        bool  const _1870 = _1869 != 0;
+        int32_t  const _1871 = _attn_dv_pad >> 4;
         for (int _attn_out_s0_ii = 0; _attn_out_s0_ii < 0 + 32; _attn_out_s0_ii++)
         {
-         int32_t  const _1878 = _attn_dv_pad + 16;
-         int32_t  const _1879 = _1878 * _attn_out_s0_ii;
-         int32_t  const _1880 = _attn_out_s0_ii * _59;
-         int32_t  const _1881 = _1877 + 1;
-         for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + _1881; _attn_out_s0_c_c++)
+         int32_t  const _1872 = _attn_dv_pad + 16;
+         int32_t  const _1873 = _1872 * _attn_out_s0_ii;
+         int32_t  const _1874 = _attn_out_s0_ii * _59;
+         int32_t  const _1875 = _1871 + 1;
+         for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + _1875; _attn_out_s0_c_c++)
          {
-          int32_t  const _1882 = _attn_out_s0_c_c * 16;
-          int32_t  const _1883 = _1882 + _1879;
-          float16  const _1884 = float16_ops::load(_partial, _1883);
-          int32_t  const _1885 = _1882 + _1880;
-          float16_ops::store(_1884, _attn_out, _1885);
+          int32_t  const _1876 = _attn_out_s0_c_c * 16;
+          int32_t  const _1877 = _1876 + _1873;
+          float16  const _1878 = float16_ops::load(_partial, _1877);
+          int32_t  const _1879 = _1876 + _1874;
+          float16_ops::store(_1878, _attn_out, _1879);
          } // for _attn_out_s0_c_c
-         if (_1876)
+         if (_1870)
          {
-          int32_t  const _1886 = _attn_dv_pad + 16;
-          int32_t  const _1887 = _1886 * _attn_out_s0_ii;
-          int32_t  const _1888 = _1887 + _attn_dv_pad;
-          float16  const _1889 = float16_ops::load(_partial, _1888);
-          int32_t  const _1890 = _attn_out_s0_ii * _59;
-          int32_t  const _1891 = _1890 + _attn_dv_pad;
-          float16_ops::store(_1889, _attn_out, _1891);
-         } // if _1876
+          int32_t  const _1880 = _attn_dv_pad + 16;
+          int32_t  const _1881 = _1880 * _attn_out_s0_ii;
+          int32_t  const _1882 = _1881 + _attn_dv_pad;
+          float16  const _1883 = float16_ops::load(_partial, _1882);
+          int32_t  const _1884 = _attn_out_s0_ii * _59;
+          int32_t  const _1885 = _1884 + _attn_dv_pad;
+          float16_ops::store(_1883, _attn_out, _1885);
+         } // if _1870
         } // for _attn_out_s0_ii
         _partial_free.free();
        } // alloc _partial
