@@ -75,7 +75,9 @@ bool is_attnc_file(int dirfd, const std::string& name, bool empty_ok, time_t min
   struct stat st;
   uint8_t head[8];
   bool ok = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
-            time(nullptr) - st.st_mtim.tv_sec >= min_age_s &&
+            // No age asked, no clock read: a file written this instant can carry an mtime a tick
+            // ahead of time(), which made `cache clear` skip a fresh entry under load.
+            (min_age_s <= 0 || time(nullptr) - st.st_mtim.tv_sec >= min_age_s) &&
             ((empty_ok && st.st_size == 0) ||
              (::pread(fd, head, sizeof head, 0) == sizeof head && has_cache_entry_magic(head, sizeof head)));
   ::close(fd);
