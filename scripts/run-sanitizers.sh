@@ -15,10 +15,12 @@ CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Re
 tests=(test_frontend test_errors test_golden test_lsp test_plan test_reference test_stdlib test_cli
        test_fuzz_corpus test_docs runtime_loader_test test_split_merge)
 existing=()
+targets=$(ninja -C "$build" -t targets all)
 for t in "${tests[@]}"; do
   # test_split_merge exists only where the CUDA toolkit is.
-  if ninja -C "$build" -t targets all 2>/dev/null | grep -q "^$t:"; then existing+=("$t"); fi
+  if grep -q "^$t:" <<<"$targets"; then existing+=("$t"); fi
 done
+echo "sanitizer job: ${existing[*]}"
 cmake --build "$build" -j "${ATTNC_JOBS:-$(nproc)}" --target attnc "${existing[@]}"
 # Leaks: Halide and LLVM keep process-lifetime allocations; the job is about memory errors and UB.
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:detect_stack_use_after_return=0
