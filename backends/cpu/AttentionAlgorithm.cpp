@@ -193,7 +193,7 @@ AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const
   Expr m = a.row_max(ii);
   // A fully masked row: every exp gives 0. A NaN score stays NaN through exp2_nonpositive and
   // reaches the row. A +Inf row max makes inf - inf = NaN too: the CPU gives such a row NaN, not
-  // the mean of its +Inf keys (docs/language.md; every per-score fix tried cost 1.6x on AVX2).
+  // the mean of its +Inf keys (docs/language.md; every per-score fix tried cost 1.6x, AVX-512).
   Expr m_safe = select(m == -inf, 0.0f, m);
 
   a.probs = Func(prefix + "probs");

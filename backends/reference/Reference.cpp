@@ -126,7 +126,9 @@ KernelOutputs run_reference(const KernelIR& ir, const KernelInputs& in, int thre
   const std::vector<double> Q = widen(in.q), K = widen(in.k), V = widen(in.v);
 
   // Scores are f32 on every target: a value beyond f32's range is +-Inf there, and here.
-  auto f32_range = [](double x) { return std::isinf(static_cast<float>(x)) ? std::copysign(INFINITY, x) : x; };
+  auto f32_range = [](double x) {
+    return std::isinf(static_cast<float>(x)) ? std::copysign(INFINITY, x) : x;
+  };
 
   // One row under the non-finite rule (docs/language.md, "Non-finite values"): masked keys are never
   // scored; a NaN score of an allowed key makes the row NaN; a +Inf score takes the whole weight,

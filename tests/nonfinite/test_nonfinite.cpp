@@ -70,7 +70,8 @@ NaiveResult rule(const HostTensor& q, const HostTensor& k, const HostTensor& v, 
           if (!mask(b, h, i, j)) continue;
           double dot = 0;
           for (int d = 0; d < D; ++d)
-            dot += q.get(((int64_t(b) * Hq + h) * Lq + i) * D + d) * k.get(((int64_t(b) * Hkv + hk) * Lk + j) * D + d);
+            dot += q.get(((int64_t(b) * Hq + h) * Lq + i) * D + d) *
+                   k.get(((int64_t(b) * Hkv + hk) * Lk + j) * D + d);
           double x = score(double(float(scale * dot)), b, h, i, j);
           x = double(float(x));
           if (std::isnan(x)) nan = true;
@@ -90,7 +91,8 @@ NaiveResult rule(const HostTensor& q, const HostTensor& k, const HostTensor& v, 
           double w = m == kInf ? (s[size_t(j)] == kInf ? 1.0 : 0.0) : std::exp(s[size_t(j)] - m);
           if (w == 0) continue;
           z += w;
-          for (int d = 0; d < Dv; ++d) acc[size_t(d)] += w * v.get(((int64_t(b) * Hkv + hk) * Lk + j) * Dv + d);
+          for (int d = 0; d < Dv; ++d)
+            acc[size_t(d)] += w * v.get(((int64_t(b) * Hkv + hk) * Lk + j) * Dv + d);
         }
         for (int d = 0; d < Dv; ++d) r.out[row * Dv + d] = acc[size_t(d)] / z;
         r.lse[row] = m + std::log(z);
@@ -143,12 +145,16 @@ const std::vector<Case>& cases() {
     auto causal = [](int, int, int q, int kv) { return kv <= q; };
     auto id = [](double s, int, int, int, int) { return s; };
     std::vector<Case> c = {
-        {"sqrtdist", causal, [](double s, int, int, int q, int kv) { return s - std::sqrt(double(float(q - kv))); }},
-        {"logdist", causal, [](double s, int, int, int q, int kv) { return s - std::log(double(q - kv + 1)); }},
+        {"sqrtdist", causal,
+         [](double s, int, int, int q, int kv) { return s - std::sqrt(double(float(q - kv))); }},
+        {"logdist", causal,
+         [](double s, int, int, int q, int kv) { return s - std::log(double(q - kv + 1)); }},
         {"plus_inf_one", [](int, int, int, int) { return true; },
          [](double s, int, int, int, int kv) { return kv == 5 ? kInf : s; }},
-        {"plus_inf_every_7th", causal, [](double s, int, int, int, int kv) { return kv % 7 == 0 ? kInf : s; }},
-        {"minus_inf_all", [](int, int, int, int) { return true; }, [](double, int, int, int, int) { return -kInf; }},
+        {"plus_inf_every_7th", causal,
+         [](double s, int, int, int, int kv) { return kv % 7 == 0 ? kInf : s; }},
+        {"minus_inf_all", [](int, int, int, int) { return true; },
+         [](double, int, int, int, int) { return -kInf; }},
         {"nan_some", causal, [](double s, int, int, int, int kv) { return kv == 3 ? kNaN : s; }},
         {"inf_late", [](int, int, int, int) { return true; },
          [](double s, int, int, int, int kv) { return kv == 2500 || kv == 60 ? kInf : s; }},
@@ -163,7 +169,8 @@ const std::vector<Case>& cases() {
         {"ne_kv_false", [](int, int, int, int kv) { return kv % 3 == 0; }, id},
         {"sel_kv_q", [](int, int, int q, int kv) { return kv % 3 == 0 ? q < 40 : kv < 50; }, id},
         {"sel_q_uniform", [](int, int, int q, int kv) { return q % 2 == 0 ? kv < 30 : true; }, id},
-        {"sel_then_eq", [](int, int, int q, int kv) { return (kv % 2 == 0 ? q < 40 : true) == (kv < 60); }, id},
+        {"sel_then_eq", [](int, int, int q, int kv) { return (kv % 2 == 0 ? q < 40 : true) == (kv < 60); },
+         id},
         {"not_eq", [](int, int, int q, int kv) { return !(kv < 40) == (q < 40); }, id},
     };
     return c;
@@ -171,7 +178,9 @@ const std::vector<Case>& cases() {
   return all;
 }
 
-HostTensor randn(std::vector<int64_t> shape, std::mt19937& rng) { return random_tensor(ScalarType::F32, shape, rng); }
+HostTensor randn(std::vector<int64_t> shape, std::mt19937& rng) {
+  return random_tensor(ScalarType::F32, shape, rng);
+}
 
 /// Runs `name` on every target and checks each against `want`.
 void check_targets(const std::string& name, const KernelInputs& in, const NaiveResult& want) {
@@ -229,10 +238,16 @@ BOOST_AUTO_TEST_CASE(kernel_scalar_bools_compared_with_varying_ones) {
     in.q = randn({1, 1, 70, 32}, rng), in.k = randn({1, 1, 70, 32}, rng), in.v = randn({1, 1, 70, 32}, rng);
     in.scalars["flag"] = flag;
     auto id = [](double s, int, int, int, int) { return s; };
-    check_targets("eq_kv_param", in, rule(in.q, in.k, in.v, [&](int, int, int, int kv) { return (kv < 30) == flag; }, id));
-    check_targets("eq_q_param", in, rule(in.q, in.k, in.v, [&](int, int, int q, int) { return flag == (q % 2 == 0); }, id));
-    check_targets("sel_kv_uniform", in,
-                  rule(in.q, in.k, in.v, [&](int, int, int, int kv) { return kv % 2 == 0 ? flag : kv < 30; }, id));
+    check_targets("eq_kv_param", in,
+                  rule(
+                      in.q, in.k, in.v, [&](int, int, int, int kv) { return (kv < 30) == flag; }, id));
+    check_targets("eq_q_param", in,
+                  rule(
+                      in.q, in.k, in.v, [&](int, int, int q, int) { return flag == (q % 2 == 0); }, id));
+    check_targets(
+        "sel_kv_uniform", in,
+        rule(
+            in.q, in.k, in.v, [&](int, int, int, int kv) { return kv % 2 == 0 ? flag : kv < 30; }, id));
   }
 }
 
@@ -242,8 +257,11 @@ BOOST_AUTO_TEST_CASE(block_diffusion_mask_agrees) {
   KernelInputs in;
   in.q = randn({1, 2, 100, 32}, rng), in.k = randn({1, 2, 100, 32}, rng), in.v = randn({1, 2, 100, 32}, rng);
   in.scalars["n"] = 45;
-  auto mask = [](int, int, int q, int kv) { return (q < 45) == (kv < 45) ? (q / 16 == kv / 16 || kv < q) : kv < 45; };
-  check_targets("block_diffusion", in, rule(in.q, in.k, in.v, mask, [](double s, int, int, int, int) { return s; }));
+  auto mask = [](int, int, int q, int kv) {
+    return (q < 45) == (kv < 45) ? (q / 16 == kv / 16 || kv < q) : kv < 45;
+  };
+  check_targets("block_diffusion", in,
+                rule(in.q, in.k, in.v, mask, [](double s, int, int, int, int) { return s; }));
 }
 
 BOOST_AUTO_TEST_CASE(nan_and_inf_where_the_mask_is_false_never_reach_a_row) {
@@ -254,17 +272,23 @@ BOOST_AUTO_TEST_CASE(nan_and_inf_where_the_mask_is_false_never_reach_a_row) {
     // A bias that is NaN, +Inf and -Inf on the keys the mask (kv < 40) drops.
     in.buffers["bias"] = HostTensor(ScalarType::F32, {L});
     for (int64_t j = 0; j < L; ++j)
-      in.buffers["bias"].set(j, j < 40 ? 0.25 * double(j % 5) : j % 3 == 0 ? kNaN : j % 3 == 1 ? kInf : -kInf);
+      in.buffers["bias"].set(j, j < 40       ? 0.25 * double(j % 5)
+                                : j % 3 == 0 ? kNaN
+                                : j % 3 == 1 ? kInf
+                                             : -kInf);
     const HostTensor bias = in.buffers["bias"];
     check_targets("bias_where_masked", in,
-                  rule(in.q, in.k, in.v, [](int, int, int, int kv) { return kv < 40; },
-                       [&](double s, int, int, int, int kv) { return s + bias.get(kv); }));
+                  rule(
+                      in.q, in.k, in.v, [](int, int, int, int kv) { return kv < 40; },
+                      [&](double s, int, int, int, int kv) { return s + bias.get(kv); }));
     // A NaN and an Inf in a future key: only the rows that reach it (causal) see them.
     in.buffers.clear();
     in.k.set((L - 2) * 32 + 3, kNaN);
     in.k.set((L - 1) * 32 + 5, kInf);
-    check_targets("plain", in, rule(in.q, in.k, in.v, [](int, int, int q, int kv) { return kv <= q; },
-                                    [](double s, int, int, int, int) { return s; }));
+    check_targets("plain", in,
+                  rule(
+                      in.q, in.k, in.v, [](int, int, int q, int kv) { return kv <= q; },
+                      [](double s, int, int, int, int) { return s; }));
   }
 }
 
