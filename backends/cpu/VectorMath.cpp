@@ -36,7 +36,7 @@ Expr i32(int32_t v) { return Internal::make_const(Int(32), v); }
 // The clamps below turn NaN into a bound; NaN must stay NaN (docs/language.md, "Non-finite values").
 // Integer arithmetic, because Halide's simplifier assumes floats are never NaN (it folds `x != x`),
 // and no select: a per-lane choice costs mask conversions in the hottest loop (a select here made
-// full attention 1.5x slower on AVX2). |x|'s bits exceed 0x7f800000 only for NaN, so
+// full attention 1.5x slower, AVX-512). |x|'s bits exceed 0x7f800000 only for NaN, so
 // (0x7f800000 - |x|) >> 31 is all ones exactly there.
 Expr keep_nan(const Expr& x, const Expr& result) {
   Expr magnitude = reinterpret<int32_t>(x) & i32(0x7fffffff);
