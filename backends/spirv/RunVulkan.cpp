@@ -5,7 +5,7 @@
 #include <map>
 #include <mutex>
 
-#include "backends/reference/EvalExpr.h"
+#include "backends/io/KernelIO.h"
 #include "backends/spirv/SpirvKernel.h"
 #include "codegen/KernelIR.h"
 #include "codegen/Lower.h"
