@@ -11,17 +11,16 @@
 namespace {
 
 using attn::cli::Capability;
+using attn::cli::kCompilerStages;
 
-// The stages of `dump --stage` that are not targets.
-const std::string kIrStages = "ast, ir, hash, plan";
-
-// A CLI11 check that a value names a target with capability `c` (or, for dump, an IR stage); its
-// message is the target table's.
+// A CLI11 check that a value names a target with capability `c` (or, for dump, a compiler stage);
+// its message is the target table's.
 CLI::Validator target_check(Capability c) {
   return CLI::Validator(
       [c](std::string& name) -> std::string {
-        if (c == Capability::Dump && (name == "ast" || name == "ir" || name == "hash" || name == "plan"))
-          return "";
+        if (c == Capability::Dump)
+          for (const char* stage : kCompilerStages)
+            if (name == stage) return "";
         try {
           attn::cli::find_target(name, c);
           return "";
@@ -50,7 +49,7 @@ int main(int argc, char** argv) {
                       "run every editor feature at every token (like clangd --check)");
 
   DumpOptions dump;
-  const std::string stages = kIrStages + ", " + target_names(Capability::Dump);
+  const std::string stages = dump_stage_names();
   auto* dump_cmd = app.add_subcommand("dump", "Print a compiler stage (" + stages + ")");
   dump_cmd->add_option("file", dump.file, ".attn file")->required();
   dump_cmd->add_option("kernel", dump.kernel, "only this kernel");

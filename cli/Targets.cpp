@@ -32,8 +32,7 @@ std::string missing(const Target& t, Capability c) {
     case Capability::Compile:
       return std::string(t.name) + " has no generated sources; compile targets: " + target_names(c);
     case Capability::Dump:
-      return std::string(t.name) + " has no generated stage to print; dump stages: ast, ir, hash, plan, " +
-             target_names(c);
+      return std::string(t.name) + " has no generated stage to print; dump stages: " + dump_stage_names();
     case Capability::Run: return std::string(t.name) + " cannot run kernels; run targets: " + target_names(c);
     case Capability::Tune:
       return "--autotune does not apply to " + std::string(t.name) + "; tuned targets: " + target_names(c);
@@ -58,6 +57,12 @@ std::string target_names(Capability c) {
   for (const Target& t : targets())
     if (has(t, c)) names += (names.empty() ? "" : ", ") + std::string(t.name);
   return names;
+}
+
+std::string dump_stage_names() {
+  std::string names;
+  for (const char* stage : kCompilerStages) names += stage + std::string(", ");
+  return names + target_names(Capability::Dump);
 }
 
 const Target& find_target(const std::string& name, Capability c, std::string* note) {

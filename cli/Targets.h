@@ -55,6 +55,12 @@ const std::vector<Target>& targets();
 /// The names of the targets with `c`, comma-separated ("cpu, cuda, vulkan").
 std::string target_names(Capability c);
 
+/// The stages `dump --stage` prints besides the targets' code, in the order help lists them.
+inline constexpr const char* kCompilerStages[] = {"ast", "ir", "hash", "plan"};
+
+/// Every name `dump --stage` takes: the compiler stages, then the targets with a dump.
+std::string dump_stage_names();
+
 /// A target name that does not resolve for a command; the message says why and what would.
 struct TargetError : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
