@@ -132,7 +132,12 @@ int main(int argc, char** argv) {
   mask_cmd->add_option("kernel", mask.kernel, "kernel name")->required();
   mask_cmd->add_option("--len", mask.len, "query length")->required()->check(CLI::PositiveNumber);
   mask_cmd->add_option("--len-kv", mask.len_kv, "key length (default: --len)")->check(CLI::PositiveNumber);
-  mask_cmd->add_option("--block", mask.block, "tile sizes BQ,BK (default: the kernel's block, else 64,64)");
+  mask_cmd->add_option("--block", mask.block,
+                       "tile sizes BQ,BK (default: the target's, else the kernel's block, else 64,64)");
+  mask_cmd
+      ->add_option("-t,--target", mask.target,
+                   "plan in this target's tiles: " + target_names(Capability::Tiles))
+      ->check(target_check(Capability::Tiles));
   mask_cmd->add_option("--png", mask.png, "draw the plan into this PNG file");
   mask_cmd->add_option("--svg", mask.svg, "draw the plan into this SVG file");
   mask_cmd->add_option("--corner", mask.corner, "element panel: the top-left N x N elements (default 64)")

@@ -1,5 +1,5 @@
 // The target table: every backend the command line knows, with what each can do. compile, dump,
-// run and bench, and the option checks in cli/Main.cpp, read it; a new backend is one row in
+// run, bench and mask, and the option checks in cli/Main.cpp, read it; a new backend is one row in
 // cli/Targets.cpp (its entries live in cli/<Target>Commands.cpp, declared in cli/TargetEntries.h).
 #pragma once
 
@@ -37,6 +37,13 @@ using TargetRunner = KernelOutputs (*)(const KernelIR& ir, const KernelInputs& i
 /// Searches the kernel's tile shapes for `in`'s size (`attnc bench --autotune`); a report of the tries.
 using TargetTuner = std::string (*)(const KernelIR& ir, const KernelInputs& in);
 
+/// Query rows and keys per tile.
+struct TileSizes {
+  int q = 0, kv = 0;
+};
+/// The tiles a target's kernels plan `ir` in (`attnc mask -t`).
+using TargetTiles = TileSizes (*)(const KernelIR& ir);
+
 /// One row of the table; a null entry is a capability the target does not have.
 struct Target {
   const char* name;
@@ -44,10 +51,11 @@ struct Target {
   TargetDump dump;      ///< `dump --stage`
   TargetRunner run;     ///< `run -t`, `bench -t`
   TargetTuner tune;     ///< `bench -t ... --autotune`
+  TargetTiles tiles;    ///< `mask -t`
 };
 
 /// The capabilities a command asks of a target.
-enum class Capability { Compile, Dump, Run, Tune };
+enum class Capability { Compile, Dump, Run, Tune, Tiles };
 
 /// Every target, in the order help texts list them.
 const std::vector<Target>& targets();
