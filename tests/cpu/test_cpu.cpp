@@ -517,5 +517,8 @@ BOOST_AUTO_TEST_CASE(every_sample_kernel) {
 // One generated kernel per stdlib definition.
 BOOST_AUTO_TEST_CASE(every_stdlib_definition) {
   std::mt19937 rng(23);
-  check_kernel_programs(stdlib_kernel_programs(StdlibKernelOptions{}), rng);
+  std::vector<std::pair<std::string, std::string>> programs;
+  for (const auto& [module, text] : stdlib_kernel_programs(StdlibKernelOptions{}))
+    programs.emplace_back("<" + module + " kernels>", text);  // a module's own name would import itself
+  check_kernel_programs(programs, rng);
 }

@@ -29,9 +29,9 @@ struct FixedSpan {
 std::string lean_golden_text(std::string text, const std::vector<FixedText>& fixed,
                              const std::vector<FixedSpan>& spans = {});
 
-/// Empty when `expected_file` holds `actual`; else what differs, from the first differing line
-/// (and `actual` is written next to the temporary directory's copy for a full diff). With
-/// ATTNC_UPDATE_GOLDEN set, writes `actual` to `expected_file` instead and returns empty.
+/// Empty when `expected_file` holds `actual`; else a message naming the first line that differs
+/// (`actual` then goes to $TMPDIR/<file name>.actual for a full diff). With ATTNC_UPDATE_GOLDEN
+/// set, writes `actual` to `expected_file` instead and returns empty.
 std::string golden_mismatch(const std::filesystem::path& expected_file, const std::string& actual);
 
 /// Fails the current test case when `expected_file` does not hold `actual` (see golden_mismatch).
