@@ -42,8 +42,8 @@ std::vector<TestKernel> cuda_test_kernels(std::vector<std::string>& errors,
       auto p = load_program(f.string());
       lower_all(*p, std::filesystem::relative(f, source_dir()).string(), out, errors);
     }
-  for (const auto& [module, text] : stdlib_kernel_programs(cuda_stdlib_kernel_options(stdlib_dtypes)))
-    lower_all(*load_program_text("<" + module + " kernels>", text), module, out, errors);
+  for (const StdlibKernelProgram& p : stdlib_kernel_programs(cuda_stdlib_kernel_options(stdlib_dtypes)))
+    lower_all(*load_program_text(p.path, p.text), p.module, out, errors);
   return out;
 }
 

@@ -5,8 +5,8 @@
 #include "tests/cuda/CudaTestKernels.h"
 
 int main() {
-  for (const auto& [module, text] :
+  for (const auto& p :
        attn::test::stdlib_kernel_programs(attn::test::cuda_stdlib_kernel_options({"bf16", "f16", "f32"})))
-    std::cout << "// " << module << "\n" << text << "\n";
+    std::cout << "// " << p.module << "\n" << p.text << "\n";
   return 0;
 }

@@ -55,12 +55,13 @@ std::string stdlib_kernels_text(const std::string& module, const Program& progra
 
 }  // namespace
 
-std::vector<std::pair<std::string, std::string>> stdlib_kernel_programs(const StdlibKernelOptions& options) {
-  std::vector<std::pair<std::string, std::string>> out;
+std::vector<StdlibKernelProgram> stdlib_kernel_programs(const StdlibKernelOptions& options) {
+  std::vector<StdlibKernelProgram> out;
   for (const auto& [module, _] : stdlib_modules()) {
     // The module alone, loaded to see its definitions.
     auto probe = load_program_text("<" + module + ">", "import " + module + ";\n");
-    out.emplace_back(module, stdlib_kernels_text(module, *probe, options));
+    // Loaded under the module's own name, the kernels would import themselves.
+    out.push_back({module, "<" + module + " kernels>", stdlib_kernels_text(module, *probe, options)});
   }
   return out;
 }

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace attn::test {
@@ -20,10 +19,16 @@ struct StdlibKernelOptions {
   std::string float_value = "1.5";            ///< every float parameter
 };
 
-/// Per stdlib module (std.masks, ...), in name order: the module's name and the .attn text of one
-/// kernel per mask and score definition and per dtype, `std_<definition>_<dtype>`. A mask parameter
-/// gets `causal`, a bool `true`, a tensor a kernel argument of the same type and dimensions; a
-/// score runs under `causal`.
-std::vector<std::pair<std::string, std::string>> stdlib_kernel_programs(const StdlibKernelOptions& options);
+/// The generated kernels of one stdlib module.
+struct StdlibKernelProgram {
+  std::string module;  ///< "std.masks"
+  std::string path;    ///< the name to load `text` under: "<std.masks kernels>" (not the module's own)
+  std::string text;
+};
+
+/// Per stdlib module, in name order: one kernel per mask and score definition and per dtype,
+/// `std_<definition>_<dtype>`. A mask parameter gets `causal`, a bool `true`, a tensor a kernel
+/// argument of the same type and dimensions; a score runs under `causal`.
+std::vector<StdlibKernelProgram> stdlib_kernel_programs(const StdlibKernelOptions& options);
 
 }  // namespace attn::test
