@@ -22,7 +22,7 @@ namespace {
 const char* const kBaseFlags[] = {"-O2", "-std=c++17", "-shared", "-fPIC", "-march=native"};
 
 // The flags for one compiler. -fno-tree-sra: GCC's scalar replacement spills the vector
-// accumulators of generated kernels (stack.md); clang has no such option and rejects it.
+// accumulators of generated kernels (docs/cpu.md); clang has no such option and rejects it.
 // Part of every key through fingerprint().
 std::vector<std::string> base_flags(const std::string& identity) {
   std::vector<std::string> flags(std::begin(kBaseFlags), std::end(kBaseFlags));

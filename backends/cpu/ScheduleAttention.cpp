@@ -1,5 +1,6 @@
-// Measured on AVX-512 (stack.md): 2x8 zmm score accumulators with d innermost, 16 PV accumulators
-// (rows x value vectors), scores and probabilities stored per task (one query tile of one head).
+// Measured on AVX-512 (docs/cpu.md, Speed): 2x8 zmm score accumulators with d innermost, 16 PV
+// accumulators (rows x value vectors), scores and probabilities stored per task (one query tile of
+// one head).
 #include "backends/cpu/ScheduleAttention.h"
 
 namespace attn::cpu {

@@ -1,5 +1,5 @@
-// The reference backend: product.md's semantics computed plainly in double precision. Every other
-// backend is tested against it.
+// The reference backend: docs/language.md's semantics computed plainly in double precision. Every
+// other backend is tested against it.
 #pragma once
 
 #include <map>

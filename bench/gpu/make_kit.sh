@@ -5,7 +5,7 @@
 # (git ignores it; pass `bench/gpu/kit` in the device tool's `carry` list).
 #   check/  tests/cuda/kernels.attn, samples/*.attn and one wrapper per stdlib definition in bf16,
 #           f16 and f32
-#   bench/  bench/gpu/variants.attn (targets.md's rows)
+#   bench/  bench/gpu/variants.attn (docs/performance.md's rows)
 #   tune/   per row of bench/, every tile shape the autotuner tries (kit_check --tune)
 #   check-wgmma/, bench-wgmma/  the same kernels built as Hopper's warpgroup kernel (--cuda-tiles
 #           wgmma; only those it applies to), checked in a process of their own first

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Merges bench_cuda's and torch_baseline's JSON into bench/results/gpu-*.md: targets.md's table
-with attnc beside FlexAttention and SDPA, measured in one run. TFLOP/s count only the unmasked
-work (4 * B * H * L * L * D * density), as targets.md does; densities are exact (closed form)."""
+"""Merges bench_cuda's and torch_baseline's JSON into bench/results/gpu-*.md: docs/performance.md's
+table with attnc beside FlexAttention and SDPA, measured in one run. TFLOP/s count only the unmasked
+work (4 * B * H * L * L * D * density), as docs/performance.md does; densities are exact (closed
+form)."""
 import json
 import sys
 

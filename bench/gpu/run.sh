@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The prepared GPU session script (issue 4): build, check every kernel against the reference on
-# the GPU, time targets.md's rows against FlexAttention and SDPA in the same run, write
+# The prepared GPU session script: build, check every kernel against the reference on
+# the GPU, time docs/performance.md's rows against FlexAttention and SDPA in the same run, write
 # bench/results/gpu-DATE.md.
 #
 # NOT RUN YET: it was written on a machine without a GPU. `--dry-run` exercises every step up to
@@ -58,7 +58,7 @@ elif [ $BUILD_IT = 1 ]; then
   command -v ninja >/dev/null && GEN=(-G Ninja)
   if ! cmake -S "$ROOT" -B "$BUILD" "${GEN[@]}" -DCMAKE_BUILD_TYPE=Release >"$WORK/cmake.log" 2>&1; then
     tail -15 "$WORK/cmake.log"
-    echo "configure failed (a dependency is missing here, see shared/design/stack.md): falling back to the kit"
+    echo "configure failed (a dependency is missing here, see scripts/install-deps.sh): falling back to the kit"
     MODE=kit
   elif ! cmake --build "$BUILD" -j "$JOBS" --target attnc test_cuda test_cuda_gpu bench_cuda; then
     echo "build failed: falling back to the kit"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Vulkan path on a GPU machine (the H200): each row of targets.md's table, checked against the
+# The Vulkan path on a GPU machine (the H200): each row of docs/performance.md's table, checked against the
 # reference and timed with GPU timestamps. Prepared on a CPU machine; NOT YET RUN on the H200.
 # Usage: bench/gpu/run_vulkan.sh BUILD_DIR [B H L D REPEAT]
 # That machine has no package manager: carry the Vulkan loader (libvulkan.so.1) along in

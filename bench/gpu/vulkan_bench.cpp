@@ -25,7 +25,8 @@ HostTensor random_tensor(ScalarType t, std::vector<int64_t> shape, std::mt19937&
   return x;
 }
 
-// Inputs of the bench kernels: documents of ~1/16 of the length (targets.md's density), slopes.
+// Inputs of the bench kernels: documents of ~1/16 of the length (docs/performance.md's density),
+// slopes.
 KernelInputs make_inputs(const KernelIR& ir, int B, int H, int L, int D, std::mt19937& rng) {
   const KernelOptions& o = kernel_options(ir);
   ScalarType t = o.dtype == DType::BF16  ? ScalarType::BF16

@@ -1,7 +1,7 @@
 // The CPU backend against the reference on random inputs and shapes (lengths 1..600, head dims
 // 16..256, GQA, value_dim != head_dim, strided views, f32/f16/bf16) for every kind of mask and
-// score; fully masked rows; buffer index errors; deterministic and warning-free emitted C++;
-// golden emitted C++ (regenerate with ATTNC_UPDATE_GOLDEN=1).
+// score; fully masked rows; buffer index errors; deterministic and warning-free emitted C++
+// (tests/golden/ holds the golden emitted C++).
 #define BOOST_TEST_MODULE cpu
 #include <boost/test/unit_test.hpp>
 #include <cmath>
@@ -10,6 +10,7 @@
 #include "frontend/Program.h"
 #include "tests/cpu/CpuTestSupport.h"
 #include "tests/support/NaiveAttention.h"
+#include "tests/support/StdlibKernels.h"
 #include "tests/support/TestSupport.h"
 
 using namespace attn;
@@ -417,33 +418,6 @@ BOOST_AUTO_TEST_CASE(emitted_source_is_deterministic_and_warning_free) {
   }
 }
 
-BOOST_AUTO_TEST_CASE(golden_emitted_cpp) {
-  namespace fs = std::filesystem;
-  const char* golden = R"attn(
-import std.masks;
-score softcap(cap: float) = cap * tanh(score / cap);
-score alibi(slopes: tensor<f32>[heads]) = score + slopes[h] * (kv - q);
-kernel causal64 { mask = causal; head_dim = 64; }
-kernel alibi_softcap(slopes: tensor<f32>[heads]) { mask = causal; score = alibi(slopes) |> softcap(30.0); dtype = bf16; lse = true; }
-)attn";
-  for (const char* name : {"causal64", "alibi_softcap"}) {
-    CpuKernelSource src = generate_cpu_kernel(*lower_text(golden, name), CpuTarget{CpuIsa::AVX512});
-    for (auto [file, text] :
-         {std::pair{src.header_name, src.header}, std::pair{std::string(name) + ".cpp", src.source}}) {
-      fs::path expected = source_dir() / "tests/golden/cpu" / file;
-      if (std::getenv("ATTNC_UPDATE_GOLDEN")) {
-        write_file(expected, text);
-        continue;
-      }
-      BOOST_REQUIRE_MESSAGE(fs::exists(expected), expected << " is missing (run with ATTNC_UPDATE_GOLDEN=1)");
-      bool same = read_file(expected) == text;
-      BOOST_TEST(same,
-                 expected << " differs from the emitted code (written to " << file << ".actual in $TMPDIR)");
-      if (!same) write_file(fs::temp_directory_path() / (file + ".actual"), text);
-    }
-  }
-}
-
 namespace {
 
 // Inputs for a sample kernel's own arguments, sized from their declared dimension names.
@@ -494,11 +468,12 @@ void sample_arguments(const KernelIR& ir, const Shape& s, KernelInputs& in, std:
 
 }  // namespace
 
-// Every kernel of `files` against the reference; an input the reference rejects must fail here too.
-static void check_kernel_files(const std::vector<std::filesystem::path>& files, std::mt19937& rng) {
-  for (const auto& file : files) {
-    std::string text = read_file(file);
-    auto program = load_program_text(file.filename().string(), text);
+// Every kernel of each (origin, .attn text) against the reference; an input the reference rejects
+// must fail here too.
+static void check_kernel_programs(const std::vector<std::pair<std::string, std::string>>& programs,
+                                  std::mt19937& rng) {
+  for (const auto& [origin, text] : programs) {
+    auto program = load_program_text(origin, text);
     BOOST_REQUIRE_MESSAGE(!program->diags.has_errors(), render_diagnostics(program->diags, program->sources));
     for (const Decl* k : program->kernels()) {
       const CpuCompiled& c = compile_cpu(text, k->name);
@@ -508,7 +483,7 @@ static void check_kernel_files(const std::vector<std::filesystem::path>& files, 
       s.Dv = o.value_dim ? o.value_dim : s.D;
       KernelInputs in = random_inputs(*c.ir, s, rng);
       sample_arguments(*c.ir, s, in, rng);
-      std::string where = file.filename().string() + ":" + k->name;
+      std::string where = origin + ":" + k->name;
       KernelOutputs want;
       bool reference_failed = false;
       try {
@@ -533,11 +508,17 @@ static void check_kernel_files(const std::vector<std::filesystem::path>& files, 
 
 BOOST_AUTO_TEST_CASE(every_sample_kernel) {
   std::mt19937 rng(19);
-  check_kernel_files(files_under(source_dir() / "samples", ".attn"), rng);
+  std::vector<std::pair<std::string, std::string>> samples;
+  for (const auto& f : files_under(source_dir() / "samples", ".attn"))
+    samples.emplace_back(f.filename().string(), read_file(f));
+  check_kernel_programs(samples, rng);
 }
 
+// One generated kernel per stdlib definition.
 BOOST_AUTO_TEST_CASE(every_stdlib_definition) {
-  // tests/kernels/stdlib_kernels.attn has one kernel per stdlib definition.
   std::mt19937 rng(23);
-  check_kernel_files({source_dir() / "tests/kernels/stdlib_kernels.attn"}, rng);
+  std::vector<std::pair<std::string, std::string>> programs;
+  for (const StdlibKernelProgram& p : stdlib_kernel_programs(StdlibKernelOptions{}))
+    programs.emplace_back(p.path, p.text);
+  check_kernel_programs(programs, rng);
 }

@@ -8,6 +8,7 @@
 
 #include "codegen/Lower.h"
 #include "frontend/Program.h"
+#include "tests/support/StdlibKernels.h"
 
 namespace attn::test {
 
@@ -22,9 +23,7 @@ struct TestKernel {
 std::vector<TestKernel> cuda_test_kernels(std::vector<std::string>& errors,
                                           const std::vector<std::string>& stdlib_dtypes = {"bf16"});
 
-/// The .attn text of one kernel per definition of the stdlib module `module` (e.g. std.masks)
-/// and per dtype.
-std::string stdlib_kernels_text(const std::string& module, const Program& program,
-                                const std::vector<std::string>& dtypes);
+/// The generated stdlib kernels of the CUDA tests: head_dim 128, windows of 64, `dtypes`.
+StdlibKernelOptions cuda_stdlib_kernel_options(const std::vector<std::string>& dtypes);
 
 }  // namespace attn::test

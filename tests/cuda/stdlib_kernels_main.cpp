@@ -5,10 +5,8 @@
 #include "tests/cuda/CudaTestKernels.h"
 
 int main() {
-  for (const auto& [module, _] : attn::stdlib_modules()) {
-    auto probe = attn::load_program_text("<" + module + ">", "import " + module + ";\n");
-    std::cout << "// " << module << "\n"
-              << attn::test::stdlib_kernels_text(module, *probe, {"bf16", "f16", "f32"}) << "\n";
-  }
+  for (const auto& p :
+       attn::test::stdlib_kernel_programs(attn::test::cuda_stdlib_kernel_options({"bf16", "f16", "f32"})))
+    std::cout << "// " << p.module << "\n" << p.text << "\n";
   return 0;
 }

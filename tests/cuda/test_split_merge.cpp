@@ -138,7 +138,7 @@ BOOST_AUTO_TEST_CASE(shares_fill_the_device) {
 BOOST_AUTO_TEST_CASE(decoding_grids_pack_heads_and_split_keys) {
   attn::CudaLaunchInfo info;
   info.block_m = 128, info.block_n = 64, info.pack_heads = true;
-  // targets.md's decoding row: 32 query heads over 8 key/value heads, 32768 keys, on 132 SMs.
+  // docs/performance.md's decoding row: 32 query heads over 8 key/value heads, 32768 keys, on 132 SMs.
   // One tile per key/value head (its 4 query heads are the rows), 64 tiles, 5 shares each.
   attn::CudaGrid g = attn::plan_cuda_grid(info, 132, 8, 32, 8, 1, 32768);
   BOOST_TEST(g.pack_heads);

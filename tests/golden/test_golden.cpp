@@ -1,13 +1,14 @@
-// Golden tests: the AST and IR dumps of every sample, compared with tests/golden/expected/.
-// Regenerate with ATTNC_UPDATE_GOLDEN=1 and review the diff.
+// Golden tests: the AST and IR dumps of every sample, compared with tests/golden/expected/ (the
+// backends' emitted code: test_golden_<target>.cpp). Regenerate every golden with
+// ATTNC_UPDATE_GOLDEN=1 and review the diff.
 #define BOOST_TEST_MODULE golden
 #include <boost/test/data/test_case.hpp>
 #include <boost/test/unit_test.hpp>
-#include <cstdlib>
 
 #include "codegen/Lower.h"
 #include "frontend/PrintAst.h"
 #include "frontend/Program.h"
+#include "tests/support/Golden.h"
 #include "tests/support/TestSupport.h"
 
 using namespace attn;
@@ -22,17 +23,6 @@ std::vector<fs::path> samples() {
   return out;
 }
 
-void check_golden(const fs::path& expected_file, const std::string& actual) {
-  if (std::getenv("ATTNC_UPDATE_GOLDEN")) {
-    test::write_file(expected_file, actual);
-    return;
-  }
-  BOOST_REQUIRE_MESSAGE(fs::exists(expected_file),
-                        expected_file << " is missing (run with ATTNC_UPDATE_GOLDEN=1)");
-  std::string expected = test::read_file(expected_file);
-  BOOST_TEST(expected == actual, expected_file << " differs; actual:\n" << actual);
-}
-
 }  // namespace
 
 BOOST_DATA_TEST_CASE(sample_dumps, boost::unit_test::data::make(samples()), file) {
@@ -40,7 +30,7 @@ BOOST_DATA_TEST_CASE(sample_dumps, boost::unit_test::data::make(samples()), file
   BOOST_REQUIRE_MESSAGE(!p->diags.has_errors(), render_diagnostics(p->diags, p->sources));
   fs::path dir = test::source_dir() / "tests/golden/expected";
   std::string stem = file.stem().string();
-  check_golden(dir / (stem + ".ast"), print_ast(*p->main(), p->sources));
+  test::check_golden(dir / (stem + ".ast"), print_ast(*p->main(), p->sources));
   std::string ir;
   for (const Decl* k : p->kernels()) {
     DiagnosticEngine diags;
@@ -48,7 +38,7 @@ BOOST_DATA_TEST_CASE(sample_dumps, boost::unit_test::data::make(samples()), file
     BOOST_REQUIRE(lowered);
     ir += print_ir(*lowered) + "  hash      " + kernel_hash(*lowered) + "\n";
   }
-  check_golden(dir / (stem + ".ir"), ir);
+  test::check_golden(dir / (stem + ".ir"), ir);
 }
 
 BOOST_AUTO_TEST_CASE(samples_exist) { BOOST_TEST(samples().size() >= 4u); }

@@ -5,72 +5,7 @@
 #ifndef ATTN_DOCUMENTS_F32_64_CUDA_H
 #define ATTN_DOCUMENTS_F32_64_CUDA_H
 
-/* The parameter block of every CUDA kernel attnc generates: filled by the launcher (runtime/) or
- * by a project's own host code, passed by value as the kernel's only argument. Plain C; the
- * generated .cu embeds this text verbatim (same include guard), so it compiles on its own. */
-#ifndef ATTN_CUDA_ABI_H
-#define ATTN_CUDA_ABI_H
-
-/** Limits of the parameter block (a kernel with more run-time arguments is rejected). */
-#define ATTN_CUDA_MAX_BUFFERS 8
-#define ATTN_CUDA_MAX_SCALARS 8
-#define ATTN_CUDA_MAX_RANK 4
-
-/** A tensor argument of the kernel: device pointer, shape and strides in elements. */
-typedef struct attn_cuda_buffer {
-  const void* data;
-  long long shape[ATTN_CUDA_MAX_RANK];
-  long long stride[ATTN_CUDA_MAX_RANK];
-  int rank;
-  int reserved;
-} attn_cuda_buffer;
-
-/** The device error word: the first out-of-range buffer access of a launch (flag != 0). */
-typedef struct attn_cuda_error {
-  int flag;
-  int buffer; /**< position of the buffer among the kernel's tensor arguments */
-  int dim;    /**< the dimension whose index was out of range */
-  int reserved;
-  long long index;
-} attn_cuda_error;
-
-/** Everything a launch needs. Strides are in elements: [0] batch, [1] head, [2] row. */
-typedef struct attn_cuda_params {
-  const void* q; /**< [B, Hq, Lq, D], kernel dtype */
-  const void* k; /**< [B, Hkv, Lkv, D] */
-  const void* v; /**< [B, Hkv, Lkv, Dv] */
-  void* out;     /**< [B, Hq, Lq, Dv] */
-  float* lse;    /**< [B, Hq, Lq] f32, or 0 */
-  long long q_stride[3], k_stride[3], v_stride[3], out_stride[3], lse_stride[3];
-  int batch, q_heads, kv_heads, q_len, kv_len;
-  /** 1: decoding with grouped heads (q_len 1; only kernels whose source defines ATTN_PACK_HEADS 1,
-   *  i.e. whose mask and score ignore the head): the grid is (ceil(groups / BLOCK_M) ..., Hkv, B)
-   *  and the rows of a query tile are the query heads sharing key/value head blockIdx.y, so its
-   *  K/V are read once for all of them. 0: a tile is BLOCK_M queries of head blockIdx.y. */
-  int pack_heads;
-  float scale;      /**< softmax scale (natural units) */
-  float scale_log2; /**< scale * log2(e) */
-  attn_cuda_buffer buffers[ATTN_CUDA_MAX_BUFFERS];
-  double scalars[ATTN_CUDA_MAX_SCALARS];
-  attn_cuda_error* error; /**< zeroed device memory, or 0 (accesses are still clamped) */
-  /** Optional run-time tile plan (masks that read buffers): the key-tile runs of query tile qt
-   *  are tile_runs[3 r .. 3 r + 2] = {begin, end, kind (1 partial, 2 full)} for r in
-   *  [tile_rows[qt], tile_rows[qt + 1]). 0: the source's closed-form runs. */
-  const int* tile_rows;
-  const int* tile_runs;
-  /** Split-KV ("flash decoding"), for launches with too few query tiles to fill the GPU: with
-   *  kv_splits > 1 the grid is (ceil(Lq / BLOCK_M) * kv_splits, Hq, B), blockIdx.x = query tile *
-   *  kv_splits + split, and each CTA attends to its share of the key tiles, writing its rows
-   *  unnormalized to `partial`; the last CTA of a query tile to finish (counted in split_done,
-   *  which it resets to 0) merges them into out and lse. 0 or 1: one CTA per query tile, the two
-   *  pointers unused. */
-  int kv_splits;
-  int reserved2;
-  float* partial;  /**< [B, Hq, Lq, kv_splits, Dv + 2] f32: O, then the row max (log2 units) and sum */
-  int* split_done; /**< [B, Hq, ceil(Lq / BLOCK_M)], zeroed device memory */
-} attn_cuda_params;
-
-#endif /* ATTN_CUDA_ABI_H */
+// [fixed text: cuda device library cuda_abi.h, 66 lines]
 
 #define ATTN_DOCUMENTS_F32_64_ENTRY "attn_fwd_documents_f32_64"
 #define ATTN_DOCUMENTS_F32_64_THREADS 128

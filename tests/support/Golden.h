@@ -1,0 +1,43 @@
+// Golden files: emitted text compared with a checked-in file (or rewritten with
+// ATTNC_UPDATE_GOLDEN=1), with fixed text the backends embed shown as one marker line.
+#pragma once
+
+#include <boost/test/unit_test.hpp>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace attn::test {
+
+/// Text that every kernel's output carries unchanged (a device library, runtime glue): a golden
+/// shows each occurrence that starts a line as `// [fixed text: LABEL, N lines]`.
+struct FixedText {
+  std::string label;
+  std::string text;
+};
+
+/// A fixed block known by its first and last lines rather than its exact text (Halide's prelude,
+/// which carries names renamed per kernel): shown as `// [fixed text: LABEL, N lines, hash H]`,
+/// the hash keeping a change inside it visible in the golden.
+struct FixedSpan {
+  std::string label;
+  std::string first;  ///< the block's first line(s), starting a line
+  std::string last;   ///< its last line(s), ending a line: the first match after `first`
+};
+
+/// `text` with the fixed blocks replaced by their markers (spans first, then texts, longest first).
+std::string lean_golden_text(std::string text, const std::vector<FixedText>& fixed,
+                             const std::vector<FixedSpan>& spans = {});
+
+/// Empty when `expected_file` holds `actual`; else a message naming the first line that differs
+/// (`actual` then goes to $TMPDIR/<file name>.actual for a full diff). With ATTNC_UPDATE_GOLDEN
+/// set, writes `actual` to `expected_file` instead and returns empty.
+std::string golden_mismatch(const std::filesystem::path& expected_file, const std::string& actual);
+
+/// Fails the current test case when `expected_file` does not hold `actual` (see golden_mismatch).
+inline void check_golden(const std::filesystem::path& expected_file, const std::string& actual) {
+  const std::string why = golden_mismatch(expected_file, actual);
+  BOOST_CHECK_MESSAGE(why.empty(), why);
+}
+
+}  // namespace attn::test
