@@ -7,6 +7,7 @@
 #include <map>
 
 #include "codegen/KernelIR.h"
+#include "codegen/VerifyKernelIR.h"
 #include "frontend/IntFold.h"
 #include "frontend/Limits.h"
 #include "frontend/Sema.h"
@@ -148,6 +149,7 @@ class Lowering {
                                      " does not fit in 32 bits once simplified");
         throw LoweringStopped{};
       }
+    verify_kernel_ir(*ir);
     return ir;
   }
 

@@ -1,8 +1,11 @@
 // Halide expressions -> TilePrograms (see TileProgramBuilder.h).
 #include "codegen/TileProgramBuilder.h"
 
+#include "codegen/KernelIRNodes.h"
+
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace attn {
 
@@ -136,27 +139,29 @@ int32_t TileProgramBuilder::emit_uncached(const Halide::Expr& e) {
     return r;
   }
   if (const auto* n = e.as<Call>()) {
-    if (n->is_intrinsic(Call::abs)) {
-      op.code = TileOpCode::Abs;
-      op.a = emit(n->args[0]);
-      return push(op);
-    }
     if (n->is_intrinsic(Call::likely) || n->is_intrinsic(Call::likely_if_innermost) ||
         n->is_intrinsic(Call::promise_clamped) || n->is_intrinsic(Call::unsafe_promise_clamped))
       return emit(n->args[0]);
-    static const std::pair<const char*, TileMath> math[] = {
-        {"exp_f32", TileMath::Exp},     {"log_f32", TileMath::Log},   {"sqrt_f32", TileMath::Sqrt},
-        {"tanh_f32", TileMath::Tanh},   {"sin_f32", TileMath::Sin},   {"cos_f32", TileMath::Cos},
-        {"floor_f32", TileMath::Floor}, {"ceil_f32", TileMath::Ceil}, {"round_f32", TileMath::Round},
-        {"trunc_f32", TileMath::Trunc}, {"pow_f32", TileMath::Pow}};
-    for (const auto& [name, fn] : math)
-      if (n->name == name && !n->args.empty() && n->args.size() <= 2) {
-        op.code = TileOpCode::Math;
-        op.imm = static_cast<double>(fn);
-        op.a = emit(n->args[0]);
-        if (n->args.size() == 2) op.b = emit(n->args[1]);
-        return push(op);
+    if (std::optional<Builtin> builtin = builtin_of(*n)) {
+      op.code = TileOpCode::Math;
+      switch (*builtin) {
+        case Builtin::Abs: op.code = TileOpCode::Abs; break;
+        case Builtin::Exp: op.imm = static_cast<double>(TileMath::Exp); break;
+        case Builtin::Log: op.imm = static_cast<double>(TileMath::Log); break;
+        case Builtin::Tanh: op.imm = static_cast<double>(TileMath::Tanh); break;
+        case Builtin::Sqrt: op.imm = static_cast<double>(TileMath::Sqrt); break;
+        case Builtin::Sin: op.imm = static_cast<double>(TileMath::Sin); break;
+        case Builtin::Cos: op.imm = static_cast<double>(TileMath::Cos); break;
+        case Builtin::Pow: op.imm = static_cast<double>(TileMath::Pow); break;
+        case Builtin::Floor: op.imm = static_cast<double>(TileMath::Floor); break;
+        case Builtin::Ceil: op.imm = static_cast<double>(TileMath::Ceil); break;
+        case Builtin::Round: op.imm = static_cast<double>(TileMath::Round); break;
+        case Builtin::Trunc: op.imm = static_cast<double>(TileMath::Trunc); break;
       }
+      op.a = emit(n->args[0]);
+      if (n->args.size() == 2) op.b = emit(n->args[1]);
+      return push(op);
+    }
     if (n->call_type == Call::Image) {
       int buffer = -1;
       for (size_t i = 0; i < prog_.buffers.size(); ++i)

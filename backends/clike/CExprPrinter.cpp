@@ -1,8 +1,11 @@
 // CExprPrinter: a recursive walk over the Halide expression nodes the IR contains.
 #include "backends/clike/CExprPrinter.h"
 
+#include "codegen/KernelIRNodes.h"
+
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -136,25 +139,30 @@ std::string CExprPrinter::print_call(const HI::Call* c) {
     }
     unsupported(self, "a load of an unknown buffer");
   }
+  const std::optional<Builtin> builtin = builtin_of(*c);
+  if (!builtin) unsupported(self, "the call '" + c->name + "'");
   std::vector<std::string> args;
   for (const Halide::Expr& a : c->args) args.push_back(print(a));
-  if (c->is_intrinsic(HI::Call::abs)) {
-    if (c->args[0].type().is_float()) return math_function("fabs") + "(" + args[0] + ")";
-    // Halide's abs of an int is unsigned; the IR casts it back.
-    return "((" + type_name(c->type) + ")abs(" + args[0] + "))";
-  }
-  std::string name = c->name;
-  for (const char* suffix : {"_f32", "_f64"})
-    if (name.size() > 4 && name.compare(name.size() - 4, 4, suffix) == 0) name.resize(name.size() - 4);
-  static const char* const kMath[] = {"exp", "log",   "tanh", "sqrt",  "sin",
-                                      "cos", "floor", "ceil", "round", "trunc"};
-  for (const char* fn : kMath)
-    if (name == fn && args.size() == 1) return math_function(fn) + "(" + args[0] + ")";
-  if (name == "pow" && args.size() == 2) {
-    // exp2(x) lowers to pow(2, x): print it as the target's exp2.
-    if (const auto* base = c->args[0].as<HI::FloatImm>(); base && base->value == 2.0)
-      return math_function("exp2") + "(" + args[1] + ")";
-    return math_function("pow") + "(" + args[0] + ", " + args[1] + ")";
+  switch (*builtin) {
+    case Builtin::Abs:
+      if (c->args[0].type().is_float()) return math_function("fabs") + "(" + args[0] + ")";
+      // Halide's abs of an int is unsigned; the IR casts it back.
+      return "((" + type_name(c->type) + ")abs(" + args[0] + "))";
+    case Builtin::Pow:
+      // exp2(x) lowers to pow(2, x): print it as the target's exp2.
+      if (const auto* base = c->args[0].as<HI::FloatImm>(); base && base->value == 2.0)
+        return math_function("exp2") + "(" + args[1] + ")";
+      return math_function("pow") + "(" + args[0] + ", " + args[1] + ")";
+    case Builtin::Exp:
+    case Builtin::Log:
+    case Builtin::Tanh:
+    case Builtin::Sqrt:
+    case Builtin::Sin:
+    case Builtin::Cos:
+    case Builtin::Floor:
+    case Builtin::Ceil:
+    case Builtin::Round:
+    case Builtin::Trunc: return math_function(builtin_name(*builtin)) + "(" + args[0] + ")";
   }
   unsupported(self, "the call '" + c->name + "'");
 }

@@ -1,4 +1,5 @@
-// compile_to_module + CodeGen_C, then text rewrites that keep the output stable and self-contained.
+// compile_to_module + HalideCppCodeGen, then the renaming that keeps the output independent of what
+// the process generated before.
 #include "backends/cpu/EmitHalideCpp.h"
 
 #include <cstdlib>
@@ -8,6 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "backends/cpu/HalideCppCodeGen.h"
 #include "backends/cpu/RuntimeGlue.h"
 
 namespace attn::cpu {
@@ -34,12 +36,15 @@ std::string renumber_temporaries(const std::string& code) {
     last = it->suffix().first;
   }
   out.append(last, code.cend());
+  if (ids.empty()) throw std::logic_error("internal error: Halide's C++ output has no temporaries to renumber");
   return out;
 }
 
 // Func names carry a per-generation prefix "k000123_" (see fresh_name_prefix): drop it.
 std::string strip_name_prefixes(const std::string& code) {
   static const std::regex prefix("k[0-9]{6}_");
+  if (!std::regex_search(code, prefix))
+    throw std::logic_error("internal error: Halide's C++ output names no Func with a generation prefix");
   return std::regex_replace(code, prefix, "");
 }
 
@@ -73,82 +78,6 @@ std::string canonical_names(const std::string& code) {
   }
   out.append(last, code.cend());
   return out;
-}
-
-// Halide's vector min/max for clang is a lane loop that clang 14 does not always turn back into
-// vminps/vmaxps (the exp of every score went scalar): use clang's elementwise builtins there.
-std::string use_elementwise_min_max(std::string code) {
-  for (const char* op : {"max", "min"}) {
-    std::string cmp = std::string(op) == "max" ? ">" : "<";
-    std::string from = "#if defined(__GNUC__) && !defined(__clang__)\n"
-                       "        // TODO: GCC doesn't seem to recognize this pattern, and scalarizes instead\n"
-                       "        return a " + cmp + " b ? a : b;\n#else";
-    std::string to = "#if defined(ATTN_ELEMENTWISE_MIN_MAX)\n"
-                     "        return __builtin_elementwise_" + std::string(op) + "(a, b);\n" + from.substr(1).insert(0, "#el");
-    size_t at = code.find(from);
-    if (at != std::string::npos) code.replace(at, from.size(), to);
-  }
-  return code;
-}
-
-// Halide's native-vector ramp fills the lanes one by one; in the mask pass (kv = j + 0..15) GCC 12
-// keeps that loop in memory and the causal kernel ran at 178 GFLOP/s against 273 with an index
-// vector built once (clang: 326 -> 332).
-std::string vector_ramp(std::string code) {
-  const std::string from = "    static Vec ramp(const ElementType base, const ElementType stride) {\n"
-                           "        Vec r;\n"
-                           "        for (size_t i = 0; i < Lanes; i++) {\n"
-                           "            r[i] = base + stride * i;\n"
-                           "        }\n"
-                           "        return r;\n"
-                           "    }\n";
-  const std::string to = "    template <size_t... I>\n"
-                         "    static Vec iota(std::index_sequence<I...>) { return Vec{static_cast<ElementType>(I)...}; }\n\n"
-                         "    static Vec ramp(const ElementType base, const ElementType stride) {\n"
-                         "        return base + stride * iota(std::make_index_sequence<Lanes>());\n"
-                         "    }\n";
-  // The second ramp is NativeVectorOps' (the first, CppVectorOps', works on arrays).
-  size_t first = code.find(from), second = first == std::string::npos ? first : code.find(from, first + 1);
-  if (second != std::string::npos) code.replace(second, from.size(), to);
-  const std::string traits = "#include <type_traits>\n";
-  size_t at = code.find(traits);
-  if (at != std::string::npos && code.find("#include <utility>\n") == std::string::npos)
-    code.insert(at + traits.size(), "#include <utility>\n");
-  return code;
-}
-
-// Two quirks of Halide 14's C output: a vector Not is printed as `!(x)`, which clang types as a
-// vector of char (compare with 0 instead); gathers start from an uninitialized vector, which clang
-// warns about (value-initialize it).
-std::string fix_c_quirks(const std::string& code) {
-  static const std::regex vector_not(R"((uint8x[0-9]+_t)(\s+const\s+_[0-9]+ = )!\((_[0-9]+)\);)");
-  static const std::regex uninitialized(R"(^(\s*(?!return\b)[A-Za-z0-9_]+ _[0-9]+);$)",
-                                        std::regex::ECMAScript | std::regex::multiline);
-  std::string out = std::regex_replace(code, vector_not, "$1$2$1_ops::eq($3, $1_ops::broadcast(0));");
-  return std::regex_replace(out, uninitialized, "$1{};");
-}
-
-// One representation of vector booleans: 0 or 1 in every lane, as scalar bools, broadcasts of them
-// and bool buffer loads already are. Halide 14's native-vector comparisons and logical and/or
-// return the GCC/clang vector truth value -1 narrowed to 0xFF, so `(q < n) == (kv < n)` compared
-// 0xFF with a broadcast 0x01 and was false where both sides were true (and int(b) gave 255).
-std::string zero_one_vector_bools(std::string code) {
-  const std::string from = "        return NativeVectorOps<uint8_t, Lanes>::convert_from(r);\n";
-  const std::string to = "        return NativeVectorOps<uint8_t, Lanes>::convert_from(r) & uint8_t(1);  // lanes 0 or 1\n";
-  size_t begin = code.find("class NativeVectorOps {");
-  size_t end = begin == std::string::npos ? begin : code.find("\n};", begin);
-  int replaced = 0;
-  for (size_t at = code.find(from, begin); begin != std::string::npos && at < end; at = code.find(from, at)) {
-    code.replace(at, from.size(), to);
-    end += to.size() - from.size();
-    at += to.size();
-    ++replaced;
-  }
-  // lt le gt ge eq ne, logical_and, logical_or: a Halide whose text differs must not pass silently.
-  if (replaced != 8)
-    throw std::logic_error("internal error: Halide's NativeVectorOps text changed (" + std::to_string(replaced) +
-                           " boolean results rewritten, expected 8)");
-  return code;
 }
 
 // Only the code after the runtime header calls runtime functions; the header merely declares them.
@@ -201,13 +130,7 @@ Target halide_target(const CpuTarget& target) {
 HalideCpp emit_halide_cpp(Func out, const std::vector<Argument>& args, const std::string& fn_name,
                           const Target& target, const std::string& runtime_prefix) {
   Module module = out.compile_to_module(args, fn_name, target);
-  std::ostringstream os;
-  {
-    Internal::CodeGen_C cg(os, target, Internal::CodeGen_C::CPlusPlusImplementation);
-    cg.compile(module);
-  }
-  std::string code = zero_one_vector_bools(vector_ramp(
-      use_elementwise_min_max(fix_c_quirks(renumber_temporaries(canonical_names(strip_name_prefixes(os.str())))))));
+  std::string code = renumber_temporaries(canonical_names(strip_name_prefixes(print_halide_cpp(module, target))));
   std::set<std::string> used = called_runtime_functions(code);
   return {rename_runtime_functions(code, used, runtime_prefix), used};
 }

@@ -7,6 +7,7 @@
 #include "backends/cpu/AttentionAlgorithm.h"
 #include "backends/cpu/CpuBackend.h"
 #include "backends/cpu/CpuExprPrinter.h"
+#include "backends/cpu/CpuFixedText.h"
 #include "backends/cpu/EmitHalideCpp.h"
 #include "backends/cpu/EmittedNames.h"
 #include "backends/cpu/KernelWrapper.h"
@@ -18,8 +19,6 @@
 namespace attn {
 
 namespace {
-
-#include "backends/cpu/KernelAbiText.inc"  // kKernelAbiText: runtime/include/attn/kernel_abi.h
 
 std::string c_identifier(const std::string& s) {
   std::string out;
@@ -55,7 +54,7 @@ std::string emit_header(const KernelIR& ir, const std::string& entry, const std:
   std::ostringstream h;
   h << "/* attnc: C interface of the CPU kernel '" << ir.name << "'. Generated; do not edit. */\n"
     << "#ifndef " << guard << "\n#define " << guard << "\n\n"
-    << kKernelAbiText << "\n"
+    << cpu::cpu_fixed_text("kernel_abi.h") << "\n"
     << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n"
     << "/** Runs kernel '" << ir.name << "' (I/O " << dtype_name(ir.options.dtype)
     << "). Run-time arguments, in order: " << describe_args(ir) << ".\n"
@@ -100,14 +99,13 @@ CpuKernelSource generate_cpu_kernel(const KernelIR& user_ir, const CpuTarget& ta
 
   // Scalars a kernel ends up not reading (the query count when no buffer check needs it) would be
   // -Wunused-parameter warnings in the pipeline function.
-  std::string signature = "int " + pipeline + "(";
-  size_t at = halide.code.find(signature);
-  if (at != std::string::npos && (at = halide.code.find(") {\n", at)) != std::string::npos) {
-    std::string uses;
-    for (const Halide::Argument& arg : algo.args)
-      if (arg.kind == Halide::Argument::InputScalar) uses += " (void)_" + arg.name + ";";
-    halide.code.insert(at + 4, uses.empty() ? "" : uses.substr(1) + "\n");
-  }
+  size_t at = halide.code.find("int " + pipeline + "(");
+  if (at == std::string::npos || (at = halide.code.find(") {\n", at)) == std::string::npos)
+    throw std::logic_error("internal error: no definition of " + pipeline + " in Halide's C++ output");
+  std::string uses;
+  for (const Halide::Argument& arg : algo.args)
+    if (arg.kind == Halide::Argument::InputScalar) uses += " (void)_" + arg.name + ";";
+  halide.code.insert(at + 4, uses.empty() ? "" : uses.substr(1) + "\n");
 
   WrapperSpec spec{src.entry,     pipeline,   ir.name, g, ir.options.dtype, ir.options.lse,
                    ir.args,       algo.uses_kv_ranges, keys_masked_condition(ir, g)};

@@ -2,7 +2,10 @@
 #include "backends/reference/EvalExpr.h"
 
 #include <cmath>
+#include <optional>
 #include <sstream>
+
+#include "codegen/KernelIRNodes.h"
 
 namespace attn {
 
@@ -34,19 +37,28 @@ enum class Op {
   Not,
   Select,
   Cast,
-  Exp,
-  Log,
-  Tanh,
-  Sqrt,
-  Sin,
-  Cos,
-  Pow,
-  Floor,
-  Ceil,
-  Round,
-  Trunc,
-  Abs,
+  Builtin,  // Node::builtin
 };
+
+// Builtin `b` of the operands `k(0)`, `k(1)`.
+template <class Operand>
+double eval_builtin(Builtin b, const Operand& k) {
+  switch (b) {
+    case Builtin::Exp: return std::exp(k(0));
+    case Builtin::Log: return std::log(k(0));
+    case Builtin::Tanh: return std::tanh(k(0));
+    case Builtin::Sqrt: return std::sqrt(k(0));
+    case Builtin::Sin: return std::sin(k(0));
+    case Builtin::Cos: return std::cos(k(0));
+    case Builtin::Pow: return std::pow(k(0), k(1));
+    case Builtin::Floor: return std::floor(k(0));
+    case Builtin::Ceil: return std::ceil(k(0));
+    case Builtin::Round: return std::nearbyint(k(0));
+    case Builtin::Trunc: return std::trunc(k(0));
+    case Builtin::Abs: return std::fabs(k(0));
+  }
+  return 0;
+}
 
 }  // namespace
 
@@ -55,6 +67,7 @@ struct CompiledExpr::Node {
   Halide::Type type;
   double imm = 0;
   int ref = 0;  // Index: which index; Scalar/Load: argument position
+  Builtin builtin = Builtin::Exp;
   std::vector<int> kids;
 };
 
@@ -66,7 +79,7 @@ CompiledExpr::~CompiledExpr() = default;
 CompiledExpr::CompiledExpr(CompiledExpr&&) noexcept = default;
 
 int CompiledExpr::add(const Halide::Expr& e, const KernelIR& ir) {
-  Node n{Op::Imm, e.type(), 0, 0, {}};
+  Node n{Op::Imm, e.type(), 0, 0, Builtin::Exp, {}};
   auto kids = [&](std::initializer_list<Halide::Expr> es) {
     for (const Halide::Expr& k : es) n.kids.push_back(add(k, ir));
   };
@@ -120,24 +133,11 @@ int CompiledExpr::add(const Halide::Expr& e, const KernelIR& ir) {
     if (c->call_type == HI::Call::Image || c->call_type == HI::Call::Halide) {
       n.op = Op::Load;
       n.ref = arg_index(c->name);
+    } else if (std::optional<Builtin> b = builtin_of(*c)) {
+      n.op = Op::Builtin;
+      n.builtin = *b;
     } else {
-      std::string name = c->name;
-      if (c->is_intrinsic(HI::Call::abs)) name = "abs";
-      for (const char* suffix : {"_f32", "_f64"})
-        if (name.size() > 4 && name.compare(name.size() - 4, 4, suffix) == 0) name.resize(name.size() - 4);
-      static const std::pair<const char*, Op> fns[] = {
-          {"exp", Op::Exp},   {"log", Op::Log},     {"tanh", Op::Tanh},   {"sqrt", Op::Sqrt},
-          {"sin", Op::Sin},   {"cos", Op::Cos},     {"pow", Op::Pow},     {"floor", Op::Floor},
-          {"ceil", Op::Ceil}, {"round", Op::Round}, {"trunc", Op::Trunc}, {"abs", Op::Abs},
-      };
-      bool found = false;
-      for (auto& [fname, op] : fns)
-        if (name == fname) {
-          n.op = op;
-          found = true;
-        }
-      if (!found)
-        throw std::logic_error("internal error: the reference cannot evaluate call '" + c->name + "'");
+      throw std::logic_error("internal error: the reference cannot evaluate call '" + c->name + "'");
     }
     for (const Halide::Expr& a : c->args) n.kids.push_back(add(a, ir));
   } else {
@@ -227,18 +227,7 @@ double CompiledExpr::eval_value(int i, const EvalPoint& p, const ArgValues& args
       if (std::isnan(v)) return 0;
       return std::trunc(v);
     }
-    case Op::Exp: return std::exp(k(0));
-    case Op::Log: return std::log(k(0));
-    case Op::Tanh: return std::tanh(k(0));
-    case Op::Sqrt: return std::sqrt(k(0));
-    case Op::Sin: return std::sin(k(0));
-    case Op::Cos: return std::cos(k(0));
-    case Op::Pow: return std::pow(k(0), k(1));
-    case Op::Floor: return std::floor(k(0));
-    case Op::Ceil: return std::ceil(k(0));
-    case Op::Round: return std::nearbyint(k(0));
-    case Op::Trunc: return std::trunc(k(0));
-    case Op::Abs: return std::fabs(k(0));
+    case Op::Builtin: return eval_builtin(n.builtin, [&](int j) { return k(j); });
   }
   return 0;
 }

@@ -1,13 +1,15 @@
-// emit_expr: one case per Halide node kind the IR uses (the same set the reference evaluates).
+// emit_expr: one case per Halide node kind of the kernel IR (codegen/KernelIRNodes.h).
 #include "backends/spirv/SpirvExpr.h"
 
 #include <spirv/unified1/GLSL.std.450.h>
 
 #include <cmath>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
 #include "codegen/KernelIR.h"
+#include "codegen/KernelIRNodes.h"
 
 namespace attn::spirv {
 
@@ -215,22 +217,26 @@ class Emitter {
       for (const Halide::Expr& a : c->args) idx.push_back(emit(a));
       return env_.load(c->name, idx);
     }
+    const std::optional<Builtin> builtin = builtin_of(*c);
+    if (!builtin)
+      throw std::logic_error("internal error: the SPIR-V backend cannot print call '" + c->name + "'");
     std::vector<Id> a;
     for (const Halide::Expr& x : c->args) a.push_back(emit(x));
-    if (c->is_intrinsic(HI::Call::abs))
-      return glsl(c->args[0].type().is_float() ? GLSLstd450FAbs : GLSLstd450SAbs, ty, {a[0]});
-    std::string name = c->name;
-    for (const char* suffix : {"_f32", "_f64"})
-      if (name.size() > 4 && name.compare(name.size() - 4, 4, suffix) == 0) name.resize(name.size() - 4);
-    if (name == "tanh") return tanh(a[0]);
-    static const std::pair<const char*, GLSLstd450> fns[] = {
-        {"exp", GLSLstd450Exp},     {"log", GLSLstd450Log},   {"sqrt", GLSLstd450Sqrt},
-        {"sin", GLSLstd450Sin},     {"cos", GLSLstd450Cos},   {"pow", GLSLstd450Pow},
-        {"floor", GLSLstd450Floor}, {"ceil", GLSLstd450Ceil}, {"round", GLSLstd450RoundEven},
-        {"trunc", GLSLstd450Trunc},
-    };
-    for (auto& [fname, op] : fns)
-      if (name == fname) return glsl(op, ty, a);
+    switch (*builtin) {
+      case Builtin::Abs:
+        return glsl(c->args[0].type().is_float() ? GLSLstd450FAbs : GLSLstd450SAbs, ty, {a[0]});
+      case Builtin::Tanh: return tanh(a[0]);
+      case Builtin::Exp: return glsl(GLSLstd450Exp, ty, a);
+      case Builtin::Log: return glsl(GLSLstd450Log, ty, a);
+      case Builtin::Sqrt: return glsl(GLSLstd450Sqrt, ty, a);
+      case Builtin::Sin: return glsl(GLSLstd450Sin, ty, a);
+      case Builtin::Cos: return glsl(GLSLstd450Cos, ty, a);
+      case Builtin::Pow: return glsl(GLSLstd450Pow, ty, a);
+      case Builtin::Floor: return glsl(GLSLstd450Floor, ty, a);
+      case Builtin::Ceil: return glsl(GLSLstd450Ceil, ty, a);
+      case Builtin::Round: return glsl(GLSLstd450RoundEven, ty, a);
+      case Builtin::Trunc: return glsl(GLSLstd450Trunc, ty, a);
+    }
     throw std::logic_error("internal error: the SPIR-V backend cannot print call '" + c->name + "'");
   }
 

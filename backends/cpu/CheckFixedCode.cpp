@@ -1,0 +1,92 @@
+// Compiles the fixed code of the CPU backend (backends/cpu/fixed/) as C++17, in the order and context an
+// emitted kernel holds it, with stand-ins for what backends/cpu generates around it and for the
+// ATTN_* placeholders: the build fails when a fixed file does not compile.
+#include <HalideRuntime.h>  // halide_buffer_t, halide_task_t: an emitted kernel carries Halide's copy
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+#include <vector>
+#if defined(__F16C__)
+#include <immintrin.h>
+#endif
+
+#include "attn/kernel_abi.h"
+
+// Halide's vector types as HalideCppCodeGen prints them, and the operations the kernels use (at a
+// width the baseline ISA passes in registers).
+#include <type_traits>
+#include <utility>
+// Stand-ins for the scalar min/max of Halide's prologue (CodeGen_C writes them before the vectors).
+template <typename T>
+T halide_cpp_max(const T& a, const T& b) {
+  return a > b ? a : b;
+}
+template <typename T>
+T halide_cpp_min(const T& a, const T& b) {
+  return a < b ? a : b;
+}
+#include "backends/cpu/fixed/HalideVectorOps.h"
+namespace {
+[[maybe_unused]] NativeVector<uint8_t, 4> vector_ops_check(float x) {
+  using F = NativeVectorOps<float, 4>;
+  using I = NativeVectorOps<int32_t, 4>;
+  F::Vec a = F::max(F::min(F::ramp(x, 1.0f), F::broadcast(2.0f)), F::broadcast(x));
+  return NativeVectorOps<uint8_t, 4>::logical_and(F::lt(a, F::broadcast(1.0f)), I::ge(I::ramp(0, 1), I::broadcast(3)));
+}
+}  // namespace
+
+// The runtime glue (RuntimeGlue.cpp): the call context, then every runtime function.
+#include "backends/cpu/fixed/RuntimeContext.h"
+extern "C" {
+#include "backends/cpu/fixed/RuntimeFunctions.h"
+}
+
+// The wrapper (KernelWrapper.cpp): the kernel's constants, the support code, the key test.
+namespace {
+enum class IoType { F32, F16, BF16 };
+constexpr const char* kKernelName = "fixed_code_check";
+constexpr int kLanes = 16, kTileQ = 32;
+constexpr int32_t kKeyChunk = 512;
+constexpr int64_t kHeadDim = 64, kValueDim = 0;
+constexpr IoType kIoType = IoType::F16;
+constexpr bool kLseRequired = false;
+constexpr bool kPackHeads = true;
+constexpr int kNumBuffers = 1, kNumScalars = 0;
+}  // namespace
+
+#include "backends/cpu/fixed/WrapperSupport.h"
+
+namespace {
+#include "backends/cpu/fixed/IrIntegerOps.h"
+constexpr int kSkipBlock = 64;
+constexpr bool kHasKeyTest = true;
+bool keys_masked(int q_min, int q_max, int kv_min, int kv_max, int b_min, int b_max, int h_min, int h_max,
+                 const double* scalars) {
+  return attn_div_i32(kv_min, kSkipBlock) > attn_mod_i32(q_max, kTileQ);
+}
+int check_pipeline(void* uc, halide_buffer_t* q, halide_buffer_t* k, halide_buffer_t* v, int32_t lq, int32_t lk,
+                   int32_t d, int32_t dv_pad, int32_t tile, int32_t q_step, int32_t head, int32_t batch,
+                   int32_t kv_lo, int32_t kv_hi, int32_t chunk_lo, halide_buffer_t* buffer, halide_buffer_t* out) {
+  return 0;
+}
+}  // namespace
+
+// The entry point's template, its placeholders as KernelWrapper.cpp fills them for one i32 buffer
+// and a mask that reads it.
+#define ATTN_ENTRY attn_fixed_code_check
+#define ATTN_VIEW_BUFFERS \
+  BufferView buffer0;     \
+  if (!view_buffer(uc, args->buffers[0], "b", 1, halide_type_t(halide_type_int, 32, 1), buffer0)) return -1;
+#define ATTN_KV_RANGES                                                             \
+  const int64_t* given = args->abi_version >= 2 ? args->kv_ranges : nullptr;       \
+  const int64_t* run_starts = given && args->kv_runs ? args->kv_run_starts : nullptr; \
+  const int64_t* runs = run_starts ? args->kv_runs : nullptr;
+#define ATTN_PIPELINE_FN check_pipeline
+#define ATTN_EXTRA_ARGS , &buffer0.buf
+#include "backends/cpu/fixed/WrapperEntry.h"

@@ -1,0 +1,118 @@
+// HalideCppCodeGen: a CodeGen_C whose vector typedefs, vector Not and lane-by-lane vectors are the
+// CPU backend's.
+#include "backends/cpu/HalideCppCodeGen.h"
+
+#include <regex>
+#include <sstream>
+#include <stdexcept>
+
+#include "backends/cpu/CpuFixedText.h"
+
+namespace attn::cpu {
+
+namespace HI = Halide::Internal;
+
+namespace {
+
+class CpuCodeGen : public HI::CodeGen_C {
+ public:
+  CpuCodeGen(std::ostream& out, const Halide::Target& target)
+      : HI::CodeGen_C(out, target, HI::CodeGen_C::CPlusPlusImplementation) {}
+
+ protected:
+  using HI::CodeGen_C::visit;
+
+  // Halide's vector classes (fixed/HalideVectorOps.h) with three changes, then Halide's typedefs:
+  // - Native comparisons and logical and/or give 0/1 lanes, as scalar bools, broadcasts of them and
+  //   bool buffer loads are: Halide 14 returned the vector truth value -1 narrowed to 0xFF, so
+  //   `(q < n) == (kv < n)` compared 0xFF with a broadcast 0x01 and was false where both held.
+  // - The native ramp adds an index vector built once: filled lane by lane, GCC 12 kept it in
+  //   memory in the mask pass and the causal kernel ran at 178 GFLOP/s instead of 273.
+  // - clang's elementwise min/max where it has them (ATTN_ELEMENTWISE_MIN_MAX): clang 14 did not
+  //   always turn Halide's lane loop back into vminps/vmaxps, and the exp of every score went scalar.
+  void add_vector_typedefs(const std::set<Halide::Type>& vector_types) override {
+    if (!vector_types.empty()) {
+      stream << cpu_fixed_text("HalideVectorOps.h");
+      for (const Halide::Type& t : vector_types) {
+        const std::string name = print_type(t), scalar = print_type(t.element_of());
+        const std::string params = "<" + scalar + ", " + std::to_string(t.lanes()) + ">;\n";
+        stream << "#if halide_cpp_use_native_vector(" << scalar << ", " << t.lanes() << ")\n"
+               << "using " << name << " = NativeVector" << params << "using " << name << "_ops = NativeVectorOps"
+               << params << "#else\n"
+               << "using " << name << " = CppVector" << params << "using " << name << "_ops = CppVectorOps"
+               << params << "#endif\n";
+      }
+    }
+    using_vector_typedefs = true;
+  }
+
+  // Halide prints a vector Not as `!(x)`, which clang types as a vector of char: compare with 0.
+  void visit(const HI::Not* op) override {
+    if (!op->type.is_vector()) return HI::CodeGen_C::visit(op);
+    const std::string t = print_type(op->type), a = print_expr(op->a);
+    print_assignment(op->type, t + "_ops::eq(" + a + ", " + t + "_ops::broadcast(0))");
+  }
+
+  // A vector of checked loads (CheckedLoads.h) is built lane by lane, each lane with its check.
+  void visit(const HI::Call* op) override {
+    if (op->is_intrinsic(HI::Call::require) && op->args[0].type().is_vector())
+      print_assignment(op->type, lane_by_lane(op));
+    else
+      HI::CodeGen_C::visit(op);
+  }
+
+  // So is a vector of extern calls (math functions Halide has no vector form of).
+  std::string print_extern_call(const HI::Call* op) override {
+    return op->type.is_vector() ? lane_by_lane(op) : HI::CodeGen_C::print_extern_call(op);
+  }
+
+ private:
+  // Halide's print_scalarized_expr, but the vector starts value-initialized (clang warns otherwise).
+  std::string lane_by_lane(const Halide::Expr& e) {
+    const Halide::Type t = e.type();
+    std::string v = HI::unique_name('_');
+    stream << get_indent() << print_type(t, AppendSpace) << v << "{};\n";
+    for (int lane = 0; lane < t.lanes(); ++lane) {
+      const std::string elem = print_expr(HI::extract_lane(e, lane));
+      v = print_assignment(t, print_type(t) + "_ops::replace(" + v + ", " + std::to_string(lane) + ", " + elem + ")");
+    }
+    return v;
+  }
+};
+
+// The native ramp's index_sequence needs <utility>; CodeGen_C writes its includes before any hook
+// runs, so the include goes after its <type_traits>.
+std::string include_utility(std::string code) {
+  const std::string traits = "#include <type_traits>\n";
+  size_t at = code.find(traits);
+  if (at == std::string::npos)
+    throw std::logic_error("internal error: Halide's C++ output no longer includes <type_traits>");
+  if (code.find("#include <utility>\n") == std::string::npos) code.insert(at + traits.size(), "#include <utility>\n");
+  return code;
+}
+
+// Every path of CodeGen_C that builds a vector lane by lane declares it without a value; those
+// our kernels reach are overridden above. A kernel that reaches another must not pass silently.
+void check_no_uninitialized_vectors(const std::string& code) {
+  static const std::regex uninitialized(R"(^\s*(?!return\b)[A-Za-z0-9_]+ _[0-9]+;$)",
+                                        std::regex::ECMAScript | std::regex::multiline);
+  std::smatch m;
+  if (std::regex_search(code, m, uninitialized))
+    throw std::logic_error("internal error: Halide's C++ builds a vector lane by lane where HalideCppCodeGen does "
+                           "not initialize it: " + m.str());
+}
+
+}  // namespace
+
+std::string print_halide_cpp(const Halide::Module& module, const Halide::Target& target) {
+  std::ostringstream out;
+  {
+    CpuCodeGen codegen(out, target);
+    codegen.compile(module);
+  }
+  std::string code = include_utility(out.str());
+  check_no_uninitialized_vectors(code);
+  return code;
+}
+
+}  // namespace attn::cpu

@@ -1,0 +1,328 @@
+namespace {
+
+float half_to_float(uint16_t h) {
+  uint32_t sign = uint32_t(h & 0x8000u) << 16, exponent = (h >> 10) & 0x1fu, mantissa = h & 0x3ffu;
+  float f;
+  if (exponent == 0) {
+    f = float(mantissa) * 5.9604644775390625e-8f;  // subnormal: mantissa * 2^-24
+    return sign ? -f : f;
+  }
+  uint32_t bits = exponent == 31 ? (sign | 0x7f800000u | (mantissa << 13))
+                                 : (sign | ((exponent + 112) << 23) | (mantissa << 13));
+  memcpy(&f, &bits, 4);
+  return f;
+}
+
+uint16_t float_to_half(float f) {  // round to nearest even
+  uint32_t x;
+  memcpy(&x, &f, 4);
+  uint32_t sign = (x >> 16) & 0x8000u;
+  x &= 0x7fffffffu;
+  if (x >= 0x7f800000u) return uint16_t(sign | (x > 0x7f800000u ? 0x7e00u : 0x7c00u));
+  if (x >= 0x477ff000u) return uint16_t(sign | 0x7c00u);
+  if (x < 0x38800000u) {
+    float a;
+    memcpy(&a, &x, 4);
+    return uint16_t(sign | uint32_t(lrintf(a * 16777216.0f)));
+  }
+  x += 0xc8000fffu + ((x >> 13) & 1u);
+  return uint16_t(sign | (x >> 13));
+}
+
+float bf16_to_float(uint16_t h) {
+  uint32_t bits = uint32_t(h) << 16;
+  float f;
+  memcpy(&f, &bits, 4);
+  return f;
+}
+
+uint16_t float_to_bf16(float f) {  // round to nearest even
+  uint32_t x;
+  memcpy(&x, &f, 4);
+  if ((x & 0x7fffffffu) > 0x7f800000u) return uint16_t((x >> 16) | 0x40u);
+  return uint16_t((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
+}
+
+float read_io(const char* p) {
+  if (kIoType == IoType::F32) {
+    float f;
+    memcpy(&f, p, 4);
+    return f;
+  }
+  uint16_t h;
+  memcpy(&h, p, 2);
+  return kIoType == IoType::F16 ? half_to_float(h) : bf16_to_float(h);
+}
+
+/// `n` elements of the I/O type as f32: a memcpy, a loop of constant stride for bf16 (vectorized
+/// by the compiler), F16C eight at a time for f16 where the target has it.
+void read_row(const char* src, float* dst, int64_t n) {
+  if (kIoType == IoType::F32) {
+    memcpy(dst, src, size_t(n) * 4);
+    return;
+  }
+  int64_t c = 0;
+#if defined(__F16C__)
+  if (kIoType == IoType::F16)
+    for (; c + 8 <= n; c += 8)
+      _mm256_storeu_ps(dst + c, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 2 * c))));
+#endif
+  for (; c < n; ++c) dst[c] = read_io(src + 2 * c);
+}
+
+void write_io(char* p, float f) {
+  if (kIoType == IoType::F32) {
+    memcpy(p, &f, 4);
+    return;
+  }
+  uint16_t h = kIoType == IoType::F16 ? float_to_half(f) : float_to_bf16(f);
+  memcpy(p, &h, 2);
+}
+
+int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
+
+const char* io_type_name() { return kIoType == IoType::F32 ? "f32" : kIoType == IoType::F16 ? "f16" : "bf16"; }
+
+bool is_io_type(DLDataType t) {
+  if (t.lanes != 1) return false;
+  if (kIoType == IoType::F32) return t.code == kDLFloat && t.bits == 32;
+  if (kIoType == IoType::F16) return t.code == kDLFloat && t.bits == 16;
+  return t.code == kDLBfloat && t.bits == 16;
+}
+
+/// Element stride of dimension d (compact row-major when the tensor has no strides).
+int64_t stride_of(const DLTensor* t, int d) {
+  if (t->strides) return t->strides[d];
+  int64_t s = 1;
+  for (int k = t->ndim - 1; k > d; --k) s *= t->shape[k];
+  return s;
+}
+
+const char* base_of(const DLTensor* t) { return static_cast<const char*>(t->data) + t->byte_offset; }
+
+/// Q, K, V, Out: on the CPU, `ndim`-D, the kernel's I/O type (f32 for LSE), last dim contiguous.
+bool check_tensor(void* uc, const DLTensor* t, const char* name, int ndim, bool is_f32) {
+  if (!t) return fail(uc, "%s: %s is NULL", kKernelName, name), false;
+  if (t->device.device_type != kDLCPU && t->device.device_type != kDLCUDAHost)
+    return fail(uc, "%s: %s is not in CPU memory", kKernelName, name), false;
+  if (t->ndim != ndim) return fail(uc, "%s: %s has %d dimensions, expected %d", kKernelName, name, t->ndim, ndim), false;
+  int64_t elements = 1;
+  for (int d = 0; d < ndim; ++d) elements *= t->shape[d] > 0 ? t->shape[d] : 0;
+  if (!t->data && elements > 0) return fail(uc, "%s: %s has no data", kKernelName, name), false;
+  bool type_ok = is_f32 ? (t->dtype.code == kDLFloat && t->dtype.bits == 32 && t->dtype.lanes == 1) : is_io_type(t->dtype);
+  if (!type_ok)
+    return fail(uc, "%s: %s has element type (code %d, %d bits), expected %s", kKernelName, name, int(t->dtype.code),
+                int(t->dtype.bits), is_f32 ? "f32" : io_type_name()), false;
+  for (int d = 0; d < ndim; ++d)
+    if (t->shape[d] < 0) return fail(uc, "%s: %s has a negative extent", kKernelName, name), false;
+  if (t->shape[ndim - 1] > 1 && stride_of(t, ndim - 1) != 1)
+    return fail(uc, "%s: the last dimension of %s is not contiguous (stride %lld)", kKernelName, name,
+                (long long)stride_of(t, ndim - 1)), false;
+  return true;
+}
+
+/// K or V as the tasks read them: rows of `cols` f32, one [L, cols] plane per (head, batch). The
+/// caller's memory itself when it already is that (f32, rows of exactly `cols` floats, dense);
+/// otherwise either a converted copy of the whole tensor (columns past the tensor's zero-filled),
+/// or, when few tasks read each plane (decoding), nothing up front: each task converts the rows it
+/// is about to visit into its own scratch (`streamed`), so keys the mask rules out are never read
+/// and no tensor-sized buffer is allocated (its page faults cost more than the conversion).
+struct KeySide {
+  const float* base = nullptr;
+  int64_t head_stride = 0, batch_stride = 0;  // in floats
+  float* copy = nullptr;
+  bool streamed = false;
+  const char* src = nullptr;              // streamed: the caller's tensor
+  int64_t src_b = 0, src_h = 0, src_l = 0;  // its strides in bytes
+  int64_t src_cols = 0;                     // its last extent
+  KeySide() = default;
+  KeySide(const KeySide&) = delete;
+  KeySide& operator=(const KeySide&) = delete;
+  ~KeySide() { free(copy); }
+  const float* plane(int64_t h, int64_t b) const { return base + b * batch_stride + h * head_stride; }
+  /// Streamed: rows [row0, row1) of (head h, batch b) as f32 rows of `cols` into `dst`.
+  void convert(int64_t h, int64_t b, int64_t row0, int64_t row1, int64_t cols, float* dst) const {
+    for (int64_t r = row0; r < row1; ++r, dst += cols) {
+      read_row(src + b * src_b + h * src_h + r * src_l, dst, src_cols);
+      memset(dst + src_cols, 0, size_t(cols - src_cols) * 4);
+    }
+  }
+};
+
+bool prepare_key_side(void* uc, const DLTensor* t, const char* name, int64_t cols, bool stream, KeySide& s) {
+  int64_t B = t->shape[0], H = t->shape[1], L = t->shape[2], C = t->shape[3];
+  if (L * cols >= (int64_t(1) << 31))
+    return fail(uc, "%s: %s has too many rows for this kernel (%lld)", kKernelName, name, (long long)L), false;
+  const char* base = base_of(t);
+  if (kIoType == IoType::F32 && C == cols && (L <= 1 || stride_of(t, 2) == cols) &&
+      reinterpret_cast<uintptr_t>(base) % alignof(float) == 0) {
+    s.base = reinterpret_cast<const float*>(base);
+    s.head_stride = stride_of(t, 1), s.batch_stride = stride_of(t, 0);
+    return true;
+  }
+  int64_t esize = t->dtype.bits / 8;
+  int64_t sb = stride_of(t, 0) * esize, sh = stride_of(t, 1) * esize, sl = stride_of(t, 2) * esize;
+  if (stream) {
+    s.streamed = true, s.src = base, s.src_b = sb, s.src_h = sh, s.src_l = sl, s.src_cols = C;
+    return true;
+  }
+  int64_t n = B * H * L * cols;
+  s.copy = static_cast<float*>(aligned_alloc(64, size_t(round_up(n * 4 + 64, 64))));
+  if (!s.copy) return fail(uc, "%s: out of memory converting %s", kKernelName, name), false;
+  s.base = s.copy, s.head_stride = L * cols, s.batch_stride = H * L * cols;
+  return parallel_for(uc, int(B * H), [&](int task) {
+    int64_t b = task / H, h = task % H;
+    for (int64_t r = 0; r < L; ++r) {
+      const char* src = base + b * sb + h * sh + r * sl;
+      float* dst = s.copy + b * s.batch_stride + h * s.head_stride + r * cols;
+      read_row(src, dst, C);
+      memset(dst + C, 0, size_t(cols - C) * 4);
+    }
+    return 0;
+  }) == 0;
+}
+
+/// `rows` dense rows of `cols` floats from `first`, as the 2-D Halide buffer [cols, rows] a task
+/// reads. The pipeline is compiled for buffers whose rows start at 0 (a known minimum keeps its
+/// row addressing cheap: 25% on prefill when it was left open), so a piece of K or V converted
+/// from row `first_row` on is passed as rows [0, first_row + rows) whose host pointer is where row
+/// 0 would be: the pipeline reads only the piece's rows (tests/cpu checked it with the piece's
+/// own bounds), and the address is formed as an integer, never by pointer arithmetic.
+struct Plane {
+  halide_buffer_t buf{};
+  halide_dimension_t dim[2]{};
+  Plane() = default;
+  Plane(const float* first, int64_t cols, int64_t rows) { set(first, cols, rows, 0); }
+  Plane(const Plane&) = delete;
+  Plane& operator=(const Plane&) = delete;
+  void set(const float* first, int64_t cols, int64_t rows, int64_t first_row) {
+    dim[0] = halide_dimension_t{0, int32_t(cols), 1, 0};
+    dim[1] = halide_dimension_t{0, int32_t(first_row + rows), int32_t(cols), 0};
+    buf.host = reinterpret_cast<uint8_t*>(reinterpret_cast<uintptr_t>(first) - uintptr_t(first_row * cols * 4));
+    buf.type = halide_type_t(halide_type_float, 32, 1);
+    buf.dimensions = 2;
+    buf.dim = dim;
+  }
+};
+
+/// Per-thread scratch of a task: its query tile, the pipeline's output for one chunk of keys, and
+/// the running row max, row sum and unnormalized P·V over the chunks so far.
+struct TaskScratch {
+  std::vector<float> q, chunk, acc, row_max, row_sum;
+  std::vector<float> k_rows, v_rows;  // streamed K/V rows of the keys about to be visited
+  std::vector<int32_t> windows;  // [lo, hi) pairs of keys the tile visits, sorted and disjoint
+  int64_t cols = 0;  // Dv_pad: P·V columns of `chunk` and `acc`
+
+  /// The tile's windows: [lo, hi), or with the caller's runs (version 3) the union of the runs of
+  /// every block of `block_q` rows that meets rows [first_row, last_row], cut to [lo, hi).
+  void window_runs(int32_t lo, int32_t hi, const int64_t* run_starts, const int64_t* runs, int64_t block_q,
+                   int64_t first_row, int64_t last_row, int32_t keys) {
+    windows.clear();
+    if (!run_starts) {
+      if (lo < hi) windows.insert(windows.end(), {lo, hi});
+      return;
+    }
+    std::vector<std::pair<int32_t, int32_t>> found;
+    for (int64_t blk = first_row / block_q; blk <= last_row / block_q; ++blk)
+      for (int64_t r = run_starts[blk]; r < run_starts[blk + 1]; ++r) {
+        int64_t a = runs[2 * r] > lo ? runs[2 * r] : lo, e = runs[2 * r + 1] < hi ? runs[2 * r + 1] : hi;
+        if (a < e && a < keys) found.emplace_back(int32_t(a), int32_t(e < keys ? e : keys));
+      }
+    std::sort(found.begin(), found.end());
+    for (const auto& [a, e] : found) {
+      if (!windows.empty() && a <= windows.back()) {
+        if (e > windows.back()) windows.back() = e;
+      } else {
+        windows.insert(windows.end(), {a, e});
+      }
+    }
+  }
+
+  /// Keeps the parts of the windows within [lo, hi) (split-KV: this job's share of the keys).
+  void clip(int32_t lo, int32_t hi) {
+    size_t n = 0;
+    for (size_t w = 0; w < windows.size(); w += 2) {
+      int32_t a = windows[w] > lo ? windows[w] : lo, e = windows[w + 1] < hi ? windows[w + 1] : hi;
+      if (a < e) windows[n++] = a, windows[n++] = e;
+    }
+    windows.resize(n);
+  }
+
+  void start(int64_t head_dim, int64_t dv_pad) {
+    cols = dv_pad;
+    q.resize(size_t(kTileQ * head_dim));
+    chunk.resize(size_t(kTileQ * (dv_pad + kLanes)));
+    acc.resize(size_t(kTileQ * dv_pad));
+    row_max.assign(kTileQ, -INFINITY);
+    row_sum.assign(kTileQ, 0.0f);
+  }
+  /// The pipeline's reports: where the chunk it just computed ends, and where the window ends.
+  int32_t chunk_end() const { return report(2); }
+  int32_t window_end() const { return report(3); }
+  /// Folds the chunk into the running result (flash attention's rescaling, in log2 units).
+  void absorb(bool first) { absorb(chunk.data(), cols + kLanes, first); }
+  /// The same for partial rows `row_stride` floats apart, each P·V, then row max and row sum.
+  void absorb(const float* rows, int64_t row_stride, bool first) {
+    for (int64_t r = 0; r < kTileQ; ++r) {
+      const float* part = rows + r * row_stride;
+      float* a = acc.data() + r * cols;
+      float m = part[cols], l = part[cols + 1];
+      if (first) {
+        memcpy(a, part, size_t(cols) * 4);
+        row_max[size_t(r)] = m, row_sum[size_t(r)] = l;
+        continue;
+      }
+      if (l == 0.0f) continue;  // the chunk masks the whole row (a NaN sum goes on: NaN must reach Out)
+      float old_max = row_max[size_t(r)], new_max = m > old_max ? m : old_max;
+      // Equal maxima keep their weights: inf - inf would be NaN when both are +Inf.
+      float keep = old_max == new_max ? 1.0f : exp2f(old_max - new_max);
+      float take = m == new_max ? 1.0f : exp2f(m - new_max);
+      for (int64_t c = 0; c < cols; ++c) a[c] = a[c] * keep + part[c] * take;
+      row_max[size_t(r)] = new_max, row_sum[size_t(r)] = row_sum[size_t(r)] * keep + l * take;
+    }
+  }
+
+ private:
+  int32_t report(int k) const {
+    int32_t v;
+    memcpy(&v, chunk.data() + cols + k, 4);
+    return v;
+  }
+};
+thread_local TaskScratch task_scratch;
+
+/// A kernel buffer argument as a Halide buffer over the caller's memory (no copy).
+struct BufferView {
+  halide_buffer_t buf{};
+  halide_dimension_t dim[8]{};
+};
+
+bool view_buffer(void* uc, const DLTensor* t, const char* name, int ndim, halide_type_t type, BufferView& v) {
+  if (!t) return fail(uc, "%s: buffer '%s' is NULL", kKernelName, name), false;
+  if (t->device.device_type != kDLCPU && t->device.device_type != kDLCUDAHost)
+    return fail(uc, "%s: buffer '%s' is not in CPU memory", kKernelName, name), false;
+  if (t->ndim != ndim || ndim > 8)
+    return fail(uc, "%s: buffer '%s' has %d dimensions, expected %d", kKernelName, name, t->ndim, ndim), false;
+  bool is_bool = type.code == halide_type_uint;
+  bool ok = t->dtype.lanes == 1 && t->dtype.bits == type.bits &&
+            (is_bool ? (t->dtype.code == kDLUInt || t->dtype.code == kDLInt || t->dtype.code == 6)
+                     : (type.code == halide_type_int ? t->dtype.code == kDLInt : t->dtype.code == kDLFloat));
+  if (!ok)
+    return fail(uc, "%s: buffer '%s' has element type (code %d, %d bits), expected %s", kKernelName, name,
+                int(t->dtype.code), int(t->dtype.bits),
+                is_bool ? "bool (8 bits)" : type.code == halide_type_int ? "i32" : "f32"), false;
+  for (int d = 0; d < ndim; ++d) {
+    int64_t extent = t->shape[d], stride = stride_of(t, d);
+    if (extent < 0 || extent >= (int64_t(1) << 31) || stride >= (int64_t(1) << 31) || stride < -(int64_t(1) << 31))
+      return fail(uc, "%s: buffer '%s' is too large", kKernelName, name), false;
+    v.dim[d] = halide_dimension_t{0, int32_t(extent), int32_t(stride), 0};  // IR indices in declared order
+  }
+  if (!t->data && ndim > 0) return fail(uc, "%s: buffer '%s' has no data", kKernelName, name), false;
+  v.buf.host = reinterpret_cast<uint8_t*>(const_cast<char*>(base_of(t)));
+  v.buf.type = type;
+  v.buf.dimensions = ndim;
+  v.buf.dim = v.dim;
+  return true;
+}
+
+}  // namespace
