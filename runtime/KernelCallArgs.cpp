@@ -1,0 +1,73 @@
+// The ScalarType <-> DLPack type mapping and the views of one kernel call.
+#include "runtime/KernelCallArgs.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace attn {
+
+namespace {
+
+// DLPack 0.8's kDLBool; older dlpack.h (0.6 here) does not name it, and the kernels accept it.
+constexpr uint8_t kDLBoolCode = 6;
+
+}  // namespace
+
+DLDataType dl_data_type(ScalarType t) {
+  switch (t) {
+    case ScalarType::F32: return {kDLFloat, 32, 1};
+    case ScalarType::F16: return {kDLFloat, 16, 1};
+    case ScalarType::BF16: return {kDLBfloat, 16, 1};
+    case ScalarType::F64: return {kDLFloat, 64, 1};
+    case ScalarType::I32: return {kDLInt, 32, 1};
+    case ScalarType::I64: return {kDLInt, 64, 1};
+    case ScalarType::Bool: return {kDLBoolCode, 8, 1};
+    case ScalarType::U8: return {kDLUInt, 8, 1};
+  }
+  throw std::invalid_argument("unknown ScalarType");
+}
+
+ScalarType dl_scalar_type(DLDataType t) {
+  for (ScalarType s : {ScalarType::F32, ScalarType::F16, ScalarType::BF16, ScalarType::F64, ScalarType::I32,
+                       ScalarType::I64, ScalarType::Bool, ScalarType::U8}) {
+    DLDataType d = dl_data_type(s);
+    if (d.code == t.code && d.bits == t.bits && d.lanes == t.lanes) return s;
+  }
+  throw std::invalid_argument("DLPack type (code " + std::to_string(t.code) + ", " + std::to_string(t.bits) +
+                              " bits, " + std::to_string(t.lanes) + " lanes) is not one attnc uses");
+}
+
+KernelCallArgs::KernelCallArgs(const KernelCallTensors& t, DLDevice device, const Placement& place) {
+  args_.abi_version = ATTN_KERNEL_ABI_VERSION;
+  args_.q = add_view(*t.q, false, device, place);
+  args_.k = add_view(*t.k, false, device, place);
+  args_.v = add_view(*t.v, false, device, place);
+  args_.out = add_view(*t.out, true, device, place);
+  args_.lse = t.lse ? add_view(*t.lse, true, device, place) : nullptr;
+  for (const HostTensor* b : t.buffers) buffers_.push_back(add_view(*b, false, device, place));
+  scalars_ = t.scalars;
+  args_.buffers = buffers_.data();
+  args_.num_buffers = static_cast<int>(buffers_.size());
+  args_.scalars = scalars_.data();
+  args_.num_scalars = static_cast<int>(scalars_.size());
+  args_.error = error_;
+  args_.error_size = sizeof error_;
+}
+
+DLTensor* KernelCallArgs::add_view(const HostTensor& t, bool output, DLDevice device, const Placement& place) {
+  View& v = views_.emplace_back(View{&t, t.shape, {}});
+  v.dl.data = place ? place(t, output) : const_cast<uint8_t*>(t.bytes.data());
+  v.dl.device = device;
+  v.dl.ndim = static_cast<int>(v.shape.size());
+  v.dl.dtype = dl_data_type(t.type);
+  v.dl.shape = v.shape.data();
+  return &v.dl;
+}
+
+DLTensor& KernelCallArgs::view(const HostTensor& t) {
+  for (View& v : views_)
+    if (v.tensor == &t) return v.dl;
+  throw std::invalid_argument("KernelCallArgs::view: not one of the call's tensors");
+}
+
+}  // namespace attn
