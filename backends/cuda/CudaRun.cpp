@@ -13,7 +13,6 @@
 #include "attn/loader.hpp"
 #include "backends/cuda/CudaPrinter.h"
 #include "codegen/KernelIR.h"
-#include "runtime/CudaCompiler.h"
 #include "runtime/CudaDriver.h"
 #include "runtime/Nvrtc.h"
 #include "runtime/Sha256.h"
@@ -21,16 +20,6 @@
 namespace attn {
 
 namespace {
-
-/// One loader per process for the cuda target.
-Loader& cuda_loader() {
-  static Loader* loader = [] {
-    auto* l = new Loader();
-    l->add_compiler(make_cuda_compiler());
-    return l;
-  }();
-  return *loader;
-}
 
 DLDataType dl_type(ScalarType t) {
   switch (t) {
@@ -86,7 +75,7 @@ class TunedShapes {
     auto it = known_.find(key);
     if (it != known_.end()) return it->second;
     std::optional<CudaTileConfig> found;
-    if (std::optional<std::vector<uint8_t>> text = cuda_loader().load_blob(key))
+    if (std::optional<std::vector<uint8_t>> text = process_loader().load_blob(key))
       found = parse_cuda_tiles(std::string(text->begin(), text->end()));
     return known_[key] = found;
   }
@@ -94,7 +83,7 @@ class TunedShapes {
     std::lock_guard<std::mutex> lock(mutex_);
     known_[key] = tiles;
     const std::string text = describe(tiles);
-    cuda_loader().store_blob(key, std::vector<uint8_t>(text.begin(), text.end()));
+    process_loader().store_blob(key, std::vector<uint8_t>(text.begin(), text.end()));
   }
 
  private:
@@ -198,7 +187,7 @@ CudaRunResult run_cuda(const KernelIR& ir, const KernelInputs& in, const CudaRun
   const auto t0 = std::chrono::steady_clock::now();
   Kernel kernel;
   try {
-    kernel = cuda_loader().get({"cuda", src.cu, src.launch.entry, {}});
+    kernel = process_loader().get({"cuda", src.cu, src.launch.entry, {}});
   } catch (const LoadError& e) {
     if (e.kind() == LoadErrorKind::CompileFailed) throw CudaCompileError(e.what());
     throw CudaError(e.what());

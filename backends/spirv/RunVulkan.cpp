@@ -19,16 +19,6 @@ namespace attn {
 
 namespace {
 
-/// One loader per process for the vulkan target.
-Loader& vulkan_loader() {
-  static Loader* loader = [] {
-    auto* l = new Loader();
-    l->add_compiler(make_vulkan_compiler());
-    return l;
-  }();
-  return *loader;
-}
-
 // Requests by kernel hash and configuration, for the life of the process: the SPIR-V optimizer
 // runs once per module.
 const KernelRequest& compiled(const KernelIR& ir, const spirv::SpirvConfig& c) {
@@ -70,7 +60,7 @@ KernelOutputs run_vulkan(const KernelIR& ir, const KernelInputs& in, const Vulka
   spirv::SpirvConfig config = spirv::choose_config(ir, target, static_cast<int>(D), static_cast<int>(Dv));
   Kernel kernel;
   try {
-    kernel = vulkan_loader().get(compiled(ir, config));
+    kernel = process_loader().get(compiled(ir, config));
   } catch (const LoadError& e) {
     throw vk::VulkanError(e.what());
   }

@@ -126,6 +126,11 @@ class Loader {
   std::unique_ptr<Counters> counters_;
 };
 
+/// The process-wide loader of attnc's runners (run_cpu_kernel, run_cuda, run_vulkan): default
+/// options, the cpu, cuda and vulkan compilers registered (each opens its toolchain or device only
+/// when first asked). Created on first use, never destroyed.
+Loader& process_loader();
+
 /// The disk cache's contents, for `attnc cache stats`.
 struct CacheStats {
   std::string dir;         ///< The directory looked at.
