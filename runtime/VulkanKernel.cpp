@@ -1,6 +1,8 @@
 // print_vulkan_kernel / parse_vulkan_kernel: one `key value...` line per field, then the words.
 #include "runtime/VulkanKernel.h"
 
+#include "attn/vulkan.hpp"
+
 #include <cstdio>
 #include <iterator>
 #include <sstream>
@@ -43,19 +45,27 @@ T value(std::istringstream& fields, const char* key) {
 }  // namespace
 
 std::string print_vulkan_kernel(const KernelLayout& k) {
+  return print_vulkan_layout(k) + print_spirv_words(k.spirv.data(), k.spirv.size());
+}
+
+std::string print_vulkan_layout(const KernelLayout& k) {
   std::ostringstream out;
   out << kMagic << "\nentry " << k.entry << "\ndims " << k.head_dim << " " << k.value_dim << "\nrows "
       << k.rows << "\nf16_io " << k.f16_io << "\nlse " << k.lse << "\n";
   for (const KernelArgSlot& a : k.args)
     out << "arg " << kKindNames[a.kind] << " " << a.name << " " << a.offset << " " << a.rank << "\n";
-  out << "arg_words " << k.arg_words << "\nspirv " << k.spirv.size();
-  for (size_t i = 0; i < k.spirv.size(); ++i) {
-    char word[12];
-    std::snprintf(word, sizeof word, "%s%08x", i % 8 ? " " : "\n", k.spirv[i]);
-    out << word;
-  }
-  out << "\n";
+  out << "arg_words " << k.arg_words << "\n";
   return out.str();
+}
+
+std::string print_spirv_words(const uint32_t* words, size_t count) {
+  std::string out = "spirv " + std::to_string(count);
+  for (size_t i = 0; i < count; ++i) {
+    char word[12];
+    std::snprintf(word, sizeof word, "%s%08x", i % 8 ? " " : "\n", words[i]);
+    out += word;
+  }
+  return out + "\n";
 }
 
 KernelLayout parse_vulkan_kernel(const std::string& text) {
@@ -107,3 +117,15 @@ KernelLayout parse_vulkan_kernel(const std::string& text) {
 }
 
 }  // namespace attn::vk
+
+namespace attn {
+
+KernelRequest vulkan_kernel_request(const char* layout, const uint32_t* words, size_t count) {
+  KernelRequest r;
+  r.target = "vulkan";
+  r.source = std::string(layout) + vk::print_spirv_words(words, count);
+  r.entry = vk::parse_vulkan_kernel(r.source).entry;
+  return r;
+}
+
+}  // namespace attn

@@ -2,6 +2,7 @@
 // binding convention of backends/spirv, docs/spirv.md), written as the text of a vulkan request.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -42,8 +43,12 @@ struct KernelLayout {
 };
 
 /// The text of a vulkan KernelRequest's source: a versioned header, the layout, the module's
-/// words in hex. Deterministic.
+/// words in hex. Deterministic. It is print_vulkan_layout's text, then print_spirv_words'.
 std::string print_vulkan_kernel(const KernelLayout& kernel);
+/// The layout part of the text (what KERNEL.spv.h holds as ATTN_<KERNEL>_LAYOUT).
+std::string print_vulkan_layout(const KernelLayout& kernel);
+/// The words part of the text.
+std::string print_spirv_words(const uint32_t* words, size_t count);
 
 /// Reads print_vulkan_kernel's text back; throws std::invalid_argument naming what is wrong.
 KernelLayout parse_vulkan_kernel(const std::string& text);

@@ -1,8 +1,7 @@
-// vulkan_request: the kernel's arguments and the module's configuration as a vk::KernelLayout.
+// vulkan_layout / vulkan_request: the kernel's arguments and the module's configuration as a layout.
 #include "backends/spirv/VulkanRequest.h"
 
 #include "codegen/KernelIR.h"
-#include "runtime/VulkanKernel.h"
 
 namespace attn::spirv {
 
@@ -17,7 +16,7 @@ vk::KernelArgSlot::Kind slot_kind(const KernelArg& a) {
 
 }  // namespace
 
-KernelRequest vulkan_request(const KernelIR& ir, const SpirvKernel& k) {
+vk::KernelLayout vulkan_layout(const KernelIR& ir, const SpirvKernel& k) {
   vk::KernelLayout layout;
   layout.entry = ir.name;
   layout.head_dim = k.config.head_dim;
@@ -30,7 +29,11 @@ KernelRequest vulkan_request(const KernelIR& ir, const SpirvKernel& k) {
         {slot_kind(ir.args[i]), ir.args[i].name, k.arg_offsets[i], static_cast<int>(ir.args[i].dims.size())});
   layout.arg_words = k.arg_words;
   layout.spirv = k.words;
-  return {"vulkan", vk::print_vulkan_kernel(layout), ir.name, {}};
+  return layout;
+}
+
+KernelRequest vulkan_request(const KernelIR& ir, const SpirvKernel& k) {
+  return {"vulkan", vk::print_vulkan_kernel(vulkan_layout(ir, k)), ir.name, {}};
 }
 
 }  // namespace attn::spirv

@@ -3,11 +3,15 @@
 
 #include "attn/compiler.hpp"
 #include "backends/spirv/SpirvKernel.h"
+#include "runtime/VulkanKernel.h"
 
 namespace attn::spirv {
 
-/// The vulkan request for `k`, compiled from `ir`: its module and the layout of its launch
-/// (runtime/VulkanKernel.h) as the source, the kernel's name as the entry.
+/// The module `k`, compiled from `ir`, and the layout of its launch.
+vk::KernelLayout vulkan_layout(const KernelIR& ir, const SpirvKernel& k);
+
+/// The vulkan request for `k`, compiled from `ir`: vulkan_layout's text (runtime/VulkanKernel.h)
+/// as the source, the kernel's name as the entry.
 KernelRequest vulkan_request(const KernelIR& ir, const SpirvKernel& k);
 
 }  // namespace attn::spirv
