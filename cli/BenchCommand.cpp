@@ -11,8 +11,8 @@
 #include <sstream>
 
 #include "cli/Commands.h"
-#include "cli/CompileTargets.h"
 #include "cli/KernelSession.h"
+#include "cli/Targets.h"
 #include "codegen/Lower.h"
 #include "codegen/PlanTiles.h"
 #include "runtime/TilePlanner.h"
@@ -61,9 +61,12 @@ MaskDensity density_of(const KernelIR& ir, const KernelInputs& in, int64_t Lq, i
 }  // namespace
 
 int run_bench(const BenchOptions& o) {
-  auto ir = load_kernel(o.file, o.kernel);
+  auto [program, loaded] = load_kernel(o.file, o.kernel);
+  std::shared_ptr<const KernelIR> ir = loaded;
   if (!ir) return 1;
   try {
+    const Target& target = find_target(o.target, Capability::Run);
+    const TargetTuner tune = o.autotune ? find_target(o.target, Capability::Tune).tune : nullptr;
     if (!o.dtype.empty())
       ir = with_dtype(*ir, o.dtype == "bf16" ? DType::BF16 : o.dtype == "f16" ? DType::F16 : DType::F32);
     std::vector<int64_t> s = parse_shape(o.shape);
@@ -71,7 +74,7 @@ int run_bench(const BenchOptions& o) {
     const int64_t Hkv = o.kv_heads > 0 ? o.kv_heads : H, Dv = o.value_dim > 0 ? o.value_dim : D;
     const int64_t Lk = o.kv_len > 0 ? o.kv_len : L;
     std::mt19937 rng(2026);
-    ScalarType type = io_scalar_type(*ir);
+    ScalarType type = io_scalar_type(kernel_options(*ir).dtype);
     KernelInputs in;
     in.q = random_tensor(type, {B, H, L, D}, rng);
     in.k = random_tensor(type, {B, Hkv, Lk, D}, rng);
@@ -83,15 +86,7 @@ int run_bench(const BenchOptions& o) {
     const double flops =
         2.0 * double(B) * double(H) * double(L) * double(Lk) * double(D + Dv) * density.density;
 
-    if (o.autotune) {
-      if (o.target != "cuda") throw InputError("--autotune applies to -t cuda");
-#ifdef ATTNC_HAVE_CUDA
-      const std::string report = tune_cuda_target(*ir, in);
-      (o.json ? std::cerr : std::cout) << report;
-#else
-      throw InputError("this attnc was built without the CUDA target");
-#endif
-    }
+    if (tune) (o.json ? std::cerr : std::cout) << tune(*ir, in);
 
     const bool progress = !o.json && ::isatty(2);
     std::vector<double> ms;
@@ -101,7 +96,7 @@ int run_bench(const BenchOptions& o) {
         std::fprintf(stderr, "\r%s %d/%d ", timed ? "run   " : "warm-up", timed ? i - o.warmup + 1 : i + 1,
                      timed ? o.iters : o.warmup);
       auto t0 = std::chrono::steady_clock::now();
-      (void)run_on_target(o.target, *ir, in, o.threads);
+      (void)target.run(*ir, in, o.threads);
       double t = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
       if (timed) ms.push_back(t);
       if (progress) std::fprintf(stderr, "%9.3f ms", t);
@@ -140,7 +135,7 @@ int run_bench(const BenchOptions& o) {
               << (density.exact ? "" : " (density sampled)") << "; " << o.iters << " timed runs after "
               << o.warmup << " warm-up\n";
   } catch (const std::exception& e) {
-    std::cerr << "attnc: error: " << e.what() << "\n";
+    report_kernel_error(e, *program);
     return 1;
   }
   return 0;

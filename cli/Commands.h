@@ -20,7 +20,7 @@ int run_check(const CheckOptions& o);
 
 struct DumpOptions {
   std::string file;
-  std::string stage = "ir";  ///< ast | ir | hash | plan
+  std::string stage = "ir";  ///< ast | ir | hash | plan, or a target with a dump (cli/Targets.h)
   std::string kernel;        ///< empty: every kernel
 };
 int run_dump(const DumpOptions& o);
@@ -28,8 +28,8 @@ int run_dump(const DumpOptions& o);
 struct RunOptions {
   std::string file, kernel;
   std::string q, k, v, out, lse;
-  std::vector<std::string> args;  ///< NAME=file.npy or NAME=number
-  std::string target = "reference";
+  std::vector<std::string> args;     ///< NAME=file.npy or NAME=number
+  std::string target = "reference";  ///< a target that runs kernels (cli/Targets.h)
   int threads = 0;
 };
 int run_run(const RunOptions& o);
@@ -45,7 +45,7 @@ int run_fmt(const FmtOptions& o);
 /// DIR/manifest.json. Output is deterministic (no timestamps, no absolute paths).
 struct CompileOptions {
   std::string file;
-  std::vector<std::string> targets;  ///< cpu, cuda (each plugs in through cli/CompileTargets.h)
+  std::vector<std::string> targets;  ///< names in the target table (cli/Targets.h)
   std::string out_dir;
   std::string kernel;      ///< empty: every kernel
   int cuda_sm = 80;        ///< the CUDA tile table's architecture

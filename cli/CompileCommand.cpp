@@ -8,32 +8,26 @@
 
 #include "backends/cpu/CpuBackend.h"
 #include "cli/Commands.h"
-#include "cli/CompileTargets.h"
+#include "cli/KernelSession.h"
 #include "cli/OutputFile.h"
+#include "cli/Targets.h"
 #include "codegen/Lower.h"
 #include "frontend/Program.h"
 
 namespace attn::cli {
 
-TargetWriter target_writer(const std::string& target) {
-  if (target == "cpu") return write_cpu_target;
-  if (target == "spirv") return write_spirv_target;
-#ifdef ATTNC_HAVE_CUDA
-  if (target == "cuda") return write_cuda_target;
-#endif
-  return nullptr;
-}
-
 int run_compile(const CompileOptions& o) {
-  for (const std::string& t : o.targets)
-    if (!target_writer(t)) {
-      std::cerr << "attnc: error: unknown or unavailable target '" << t << "' (this build has: cpu, spirv"
-#ifdef ATTNC_HAVE_CUDA
-                << ", cuda"
-#endif
-                << ")\n";
+  std::vector<const Target*> targets;
+  for (const std::string& name : o.targets) {
+    try {
+      std::string note;
+      targets.push_back(&find_target(name, Capability::Compile, &note));
+      if (!note.empty()) std::cerr << "attnc: note: " << note << "\n";
+    } catch (const TargetError& e) {
+      std::cerr << "attnc: error: " << e.what() << "\n";
       return 1;
     }
+  }
   auto p = load_program(o.file);
   if (report_diagnostics(*p, false)) return 1;
   std::vector<const Decl*> kernels;
@@ -82,15 +76,16 @@ int run_compile(const CompileOptions& o) {
     entry["head_dim"] = opts.head_dim;
     entry["value_dim"] = opts.value_dim;
     entry["lse"] = opts.lse;
-    if (std::find(o.targets.begin(), o.targets.end(), "cpu") != o.targets.end()) {
+    if (std::any_of(targets.begin(), targets.end(),
+                    [](const Target* t) { return t->name == std::string("cpu"); })) {
       entry["cpu_entry"] = "attn_" + k->name;
       entry["cpu_flags"] = cpu_required_flags();
     }
-    for (const std::string& t : o.targets) {
+    for (const Target* t : targets) {
       try {
-        entry["files"][t] = target_writer(t)(*ir, ctx, o.out_dir);
+        entry["files"][t->name] = t->writer(*ir, ctx, o.out_dir);
       } catch (const std::exception& e) {
-        std::cerr << "attnc: error: kernel '" << k->name << "' (" << t << "): " << e.what() << "\n";
+        report_kernel_error(e, *p, "kernel '" + k->name + "' (" + t->name + "): ");
         return 1;
       }
     }

@@ -1,7 +1,7 @@
 // The cpu target of `attnc compile` and `attnc dump --stage=cpu`.
 #include "backends/cpu/CpuBackend.h"
-#include "cli/CompileTargets.h"
 #include "cli/OutputFile.h"
+#include "cli/TargetEntries.h"
 #include "codegen/Lower.h"
 
 namespace attn::cli {

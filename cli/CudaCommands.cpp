@@ -1,12 +1,12 @@
-// The CUDA target of `attnc compile` and `attnc run`.
+// The cuda target of `attnc compile`, `dump`, `run` and `bench --autotune`.
 #include <cstdio>
 #include <fstream>
 #include <sstream>
 
 #include "backends/cuda/CudaPrinter.h"
 #include "backends/cuda/CudaRun.h"
-#include "cli/CompileTargets.h"
 #include "cli/OutputFile.h"
+#include "cli/TargetEntries.h"
 #include "codegen/Lower.h"
 
 namespace attn::cli {
@@ -41,7 +41,9 @@ std::vector<std::string> write_cuda_target(const KernelIR& ir, const CompileCont
 
 std::string dump_cuda_target(const KernelIR& ir) { return print_cuda_kernel(ir, {}).cu; }
 
-KernelOutputs run_cuda_target(const KernelIR& ir, const KernelInputs& in) { return run_cuda(ir, in).outputs; }
+KernelOutputs run_cuda_target(const KernelIR& ir, const KernelInputs& in, int) {
+  return run_cuda(ir, in).outputs;
+}
 
 std::string tune_cuda_target(const KernelIR& ir, const KernelInputs& in) {
   CudaRunOptions options;

@@ -1,8 +1,10 @@
-// `attnc dump --stage=ast|ir|hash|plan|cpu|cuda|spirv FILE [KERNEL]`: print a compiler stage.
+// `attnc dump --stage=ast|ir|hash|plan|TARGET FILE [KERNEL]`: print a compiler stage, or a target's
+// generated code (the target table's dump entries).
 #include <iostream>
 
 #include "cli/Commands.h"
-#include "cli/CompileTargets.h"
+#include "cli/KernelSession.h"
+#include "cli/Targets.h"
 #include "codegen/Lower.h"
 #include "codegen/PlanTiles.h"
 #include "frontend/PrintAst.h"
@@ -13,6 +15,18 @@ namespace attn::cli {
 int run_dump(const DumpOptions& o) {
   auto p = load_program(o.file);
   if (report_diagnostics(*p, false)) return 1;
+  const bool ir_stage = o.stage == "ir" || o.stage == "hash" || o.stage == "plan";
+  const Target* target = nullptr;
+  if (o.stage != "ast" && !ir_stage) {
+    try {
+      std::string note;
+      target = &find_target(o.stage, Capability::Dump, &note);
+      if (!note.empty()) std::cerr << "attnc: note: " << note << "\n";
+    } catch (const TargetError& e) {
+      std::cerr << "attnc: error: " << e.what() << "\n";
+      return 1;
+    }
+  }
   if (o.stage == "ast") {
     std::cout << print_ast(*p->main(), p->sources);
     return 0;
@@ -35,25 +49,11 @@ int run_dump(const DumpOptions& o) {
       std::cerr << render_diagnostics(diags, p->sources);
       return 1;
     }
-    if (o.stage == "cuda") {
-#ifdef ATTNC_HAVE_CUDA
+    if (target) {
       try {
-        std::cout << dump_cuda_target(*ir);
+        std::cout << target->dump(*ir);
       } catch (const std::exception& e) {
-        std::cerr << "attnc: error: kernel '" << k->name << "': " << e.what() << "\n";
-        return 1;
-      }
-#else
-      std::cerr << "attnc: error: this attnc was built without the CUDA target\n";
-      return 1;
-#endif
-    } else if (o.stage == "cpu") {
-      std::cout << dump_cpu_target(*ir);
-    } else if (o.stage == "spirv") {
-      try {
-        std::cout << "; kernel " << k->name << "\n" << dump_spirv_target(*ir);
-      } catch (const std::exception& e) {
-        std::cerr << "attnc: error: kernel '" << k->name << "': " << e.what() << "\n";
+        report_kernel_error(e, *p, "kernel '" + k->name + "': ");
         return 1;
       }
     } else if (o.stage == "plan") {

@@ -1,40 +1,39 @@
-// load_kernel, bind_kernel_args and run_on_target.
+// load_kernel, bind_kernel_args and report_kernel_error.
 #include "cli/KernelSession.h"
 
 #include <charconv>
 #include <iostream>
 #include <set>
 
-#include "backends/cpu/CpuBackend.h"
 #include "cli/Commands.h"
-#include "cli/CompileTargets.h"
 #include "codegen/Lower.h"
 #include "frontend/Program.h"
 #include "runtime/Npy.h"
 
 namespace attn::cli {
 
-std::shared_ptr<const KernelIR> load_kernel(const std::string& file, const std::string& kernel) {
-  auto p = load_program(file);
-  if (report_diagnostics(*p, false)) return nullptr;
+LoadedKernel load_kernel(const std::string& file, const std::string& kernel) {
+  std::shared_ptr<const Program> p = load_program(file);
+  if (report_diagnostics(*p, false)) return {p, nullptr};
   const Decl* k = p->kernel(kernel);
   if (!k) {
     std::cerr << "attnc: error: " << file << " has no kernel '" << kernel << "'\n";
-    return nullptr;
+    return {p, nullptr};
   }
   DiagnosticEngine diags;
   auto ir = lower_kernel(*p, *k, diags);
   if (!ir) std::cerr << render_diagnostics(diags, p->sources);
-  return ir;
+  return {p, ir};
 }
 
-ScalarType io_scalar_type(const KernelIR& ir) {
-  switch (kernel_options(ir).dtype) {
-    case DType::BF16: return ScalarType::BF16;
-    case DType::F16: return ScalarType::F16;
-    case DType::F32: return ScalarType::F32;
+void report_kernel_error(const std::exception& e, const Program& p, const std::string& context) {
+  if (auto* limit = dynamic_cast<const KernelLimitError*>(&e)) {
+    DiagnosticEngine diags;
+    diags.add(limit->diagnostic());
+    std::cerr << render_diagnostics(diags, p.sources);
+    return;
   }
-  return ScalarType::F32;
+  std::cerr << "attnc: error: " << context << e.what() << "\n";
 }
 
 void bind_kernel_args(const KernelIR& ir, const std::vector<std::string>& args, KernelInputs& in) {
@@ -64,28 +63,6 @@ void bind_kernel_args(const KernelIR& ir, const std::vector<std::string>& args, 
       throw InputError("--arg " + name + ": '" + value + "' is not a number");
     in.scalars[name] = v;
   }
-}
-
-std::vector<std::string> run_targets() {
-  std::vector<std::string> t = {"reference", "cpu", "vulkan"};
-#ifdef ATTNC_HAVE_CUDA
-  t.push_back("cuda");
-#endif
-  return t;
-}
-
-KernelOutputs run_on_target(const std::string& target, const KernelIR& ir, const KernelInputs& in,
-                            int threads) {
-  if (target == "cuda") {
-#ifdef ATTNC_HAVE_CUDA
-    return run_cuda_target(ir, in);
-#else
-    throw InputError("this attnc was built without the CUDA target");
-#endif
-  }
-  if (target == "cpu") return run_cpu_kernel(ir, in, threads);
-  if (target == "vulkan") return run_vulkan_target(ir, in);
-  return run_reference(ir, in, threads);
 }
 
 }  // namespace attn::cli

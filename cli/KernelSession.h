@@ -1,34 +1,36 @@
-// What `attnc run` and `attnc bench` share: loading one kernel, binding its --arg values, and
-// running it on a target.
+// What the commands that lower kernels share: loading one kernel, binding its --arg values, and
+// reporting a backend's failure (a located diagnostic for a backend limit).
 #pragma once
 
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "backends/reference/Reference.h"
+#include "backends/io/KernelIO.h"
 
 namespace attn {
 struct KernelIR;
-}
+struct Program;
+}  // namespace attn
 
 namespace attn::cli {
 
-/// Loads FILE and lowers KERNEL; prints diagnostics and returns null on any error.
-std::shared_ptr<const KernelIR> load_kernel(const std::string& file, const std::string& kernel);
+/// A lowered kernel and the program it came from (its sources locate diagnostics).
+struct LoadedKernel {
+  std::shared_ptr<const Program> program;
+  std::shared_ptr<const KernelIR> ir;  ///< null when loading or lowering failed
+};
 
-/// The element type of the kernel's Q, K, V and Out.
-ScalarType io_scalar_type(const KernelIR& ir);
+/// Loads FILE and lowers KERNEL; prints diagnostics and returns a null `ir` on any error.
+LoadedKernel load_kernel(const std::string& file, const std::string& kernel);
+
+/// Prints a failure while a backend generated or ran a kernel of `p`: a backend limit
+/// (KernelLimitError) as `file:line:col: error: ...` at the kernel, anything else as
+/// `attnc: error: <context><message>`.
+void report_kernel_error(const std::exception& e, const Program& p, const std::string& context = "");
 
 /// Binds `--arg NAME=FILE.npy` (tensors) and `--arg NAME=VALUE` (scalars) into `in`.
 /// Throws InputError naming the argument.
 void bind_kernel_args(const KernelIR& ir, const std::vector<std::string>& args, KernelInputs& in);
-
-/// The targets `run` and `bench` accept in this build.
-std::vector<std::string> run_targets();
-
-/// Runs the kernel on `target` (reference, cpu, cuda).
-KernelOutputs run_on_target(const std::string& target, const KernelIR& ir, const KernelInputs& in,
-                            int threads);
 
 }  // namespace attn::cli

@@ -6,6 +6,33 @@
 #include "attnc/Version.h"
 #include "cli/Commands.h"
 #include "cli/MaskCommand.h"
+#include "cli/Targets.h"
+
+namespace {
+
+using attn::cli::Capability;
+
+// The stages of `dump --stage` that are not targets.
+const std::string kIrStages = "ast, ir, hash, plan";
+
+// A CLI11 check that a value names a target with capability `c` (or, for dump, an IR stage); its
+// message is the target table's.
+CLI::Validator target_check(Capability c) {
+  return CLI::Validator(
+      [c](std::string& name) -> std::string {
+        if (c == Capability::Dump && (name == "ast" || name == "ir" || name == "hash" || name == "plan"))
+          return "";
+        try {
+          attn::cli::find_target(name, c);
+          return "";
+        } catch (const attn::cli::TargetError& e) {
+          return e.what();
+        }
+      },
+      "TARGET");
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace attn::cli;
@@ -23,12 +50,11 @@ int main(int argc, char** argv) {
                       "run every editor feature at every token (like clangd --check)");
 
   DumpOptions dump;
-  auto* dump_cmd =
-      app.add_subcommand("dump", "Print a compiler stage (ast, ir, hash, plan, cpu, cuda, spirv)");
+  const std::string stages = kIrStages + ", " + target_names(Capability::Dump);
+  auto* dump_cmd = app.add_subcommand("dump", "Print a compiler stage (" + stages + ")");
   dump_cmd->add_option("file", dump.file, ".attn file")->required();
   dump_cmd->add_option("kernel", dump.kernel, "only this kernel");
-  dump_cmd->add_option("--stage", dump.stage, "ast | ir | hash | plan | cpu | cuda | spirv")
-      ->check(CLI::IsMember({"ast", "ir", "hash", "plan", "cpu", "cuda", "spirv"}));
+  dump_cmd->add_option("--stage", dump.stage, stages)->check(target_check(Capability::Dump));
 
   RunOptions run;
   auto* run_cmd = app.add_subcommand("run", "Run a kernel on .npy inputs");
@@ -40,8 +66,8 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--arg", run.args, "NAME=FILE.npy or NAME=VALUE for the kernel's arguments");
   run_cmd->add_option("-o,--out", run.out, "output [B, Hq, Lq, Dv] (.npy)")->required();
   run_cmd->add_option("--lse", run.lse, "log-sum-exp output [B, Hq, Lq] (.npy)");
-  run_cmd->add_option("-t,--target", run.target, "reference | cpu | cuda | vulkan")
-      ->check(CLI::IsMember({"reference", "cpu", "cuda", "vulkan"}));
+  run_cmd->add_option("-t,--target", run.target, target_names(Capability::Run) + " (default reference)")
+      ->check(target_check(Capability::Run));
   run_cmd->add_option("--threads", run.threads, "threads (0: all cores)");
 
   FmtOptions fmt;
@@ -50,13 +76,16 @@ int main(int argc, char** argv) {
   fmt_cmd->add_flag("-i,--in-place", fmt.in_place, "rewrite the files");
   fmt_cmd->add_flag("--check", fmt.check, "exit 1 if a file is not formatted");
 
-  // attnc compile (cli/CompileCommand.cpp; per-target writers in cli/CompileTargets.h).
+  // attnc compile (cli/CompileCommand.cpp; the writers are the target table's, cli/Targets.h).
   CompileOptions compile;
   auto* compile_cmd = app.add_subcommand("compile", "Write each kernel's sources for the targets");
   compile_cmd->add_option("file", compile.file, ".attn file")->required();
-  compile_cmd->add_option("-t,--target", compile.targets, "targets (comma-separated): cpu, cuda, spirv")
+  compile_cmd
+      ->add_option("-t,--target", compile.targets,
+                   "targets (comma-separated): " + target_names(Capability::Compile))
       ->delimiter(',')
-      ->required();
+      ->required()
+      ->check(target_check(Capability::Compile));
   compile_cmd->add_option("-o,--out", compile.out_dir, "output folder")->required();
   compile_cmd->add_option("--kernel", compile.kernel, "only this kernel");
   compile_cmd->add_option("--cuda-sm", compile.cuda_sm, "CUDA architecture for the tile table (80, 90, ...)");
@@ -80,8 +109,8 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--kv-len", bench.kv_len, "keys per sequence (default L; e.g. L=1 for decoding)")
       ->check(CLI::PositiveNumber);
   bench_cmd->add_option("--value-dim", bench.value_dim, "value head dimension (default D)");
-  bench_cmd->add_option("-t,--target", bench.target, "reference | cpu | cuda (default cpu)")
-      ->check(CLI::IsMember({"reference", "cpu", "cuda"}));
+  bench_cmd->add_option("-t,--target", bench.target, target_names(Capability::Run) + " (default cpu)")
+      ->check(target_check(Capability::Run));
   bench_cmd->add_option("--dtype", bench.dtype, "f32 | f16 | bf16 (default: the kernel's)")
       ->check(CLI::IsMember({"f32", "f16", "bf16"}));
   bench_cmd->add_option("--arg", bench.args, "NAME=FILE.npy or NAME=VALUE for the kernel's arguments");
@@ -90,7 +119,8 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--threads", bench.threads, "threads (0: all cores)");
   bench_cmd->add_flag("--json", bench.json, "print the result as JSON");
   bench_cmd->add_flag("--autotune", bench.autotune,
-                      "cuda: time the candidate tile shapes first and keep the fastest (cached)");
+                      target_names(Capability::Tune) +
+                          ": time the candidate tile shapes first and keep the fastest (cached)");
 
   CacheOptions cache;
   auto* cache_cmd = app.add_subcommand("cache", "The loader's disk cache: stats or clear");

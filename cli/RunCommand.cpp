@@ -3,6 +3,8 @@
 
 #include "cli/Commands.h"
 #include "cli/KernelSession.h"
+#include "cli/Targets.h"
+#include "codegen/Lower.h"
 #include "runtime/Npy.h"
 
 namespace attn::cli {
@@ -35,16 +37,17 @@ void write_output(const std::string& path, const HostTensor& t) {
 }  // namespace
 
 int run_run(const RunOptions& o) {
-  auto ir = load_kernel(o.file, o.kernel);
+  auto [program, ir] = load_kernel(o.file, o.kernel);
   if (!ir) return 1;
   try {
-    ScalarType dtype = io_scalar_type(*ir);
+    const Target& target = find_target(o.target, Capability::Run);
+    ScalarType dtype = io_scalar_type(kernel_options(*ir).dtype);
     KernelInputs in;
     in.q = read_input(o.q, dtype);
     in.k = read_input(o.k, dtype);
     in.v = read_input(o.v, dtype);
     bind_kernel_args(*ir, o.args, in);
-    KernelOutputs out = run_on_target(o.target, *ir, in, o.threads);
+    KernelOutputs out = target.run(*ir, in, o.threads);
     write_output(o.out, out.out);
     if (!o.lse.empty()) {
       if (out.lse.shape.empty())
@@ -52,7 +55,7 @@ int run_run(const RunOptions& o) {
       write_npy(o.lse, out.lse);
     }
   } catch (const std::exception& e) {
-    std::cerr << "attnc: error: " << e.what() << "\n";
+    report_kernel_error(e, *program);
     return 1;
   }
   return 0;

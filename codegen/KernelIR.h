@@ -26,6 +26,7 @@ struct KernelArg {
 struct KernelIR {
   std::string name;         ///< the kernel's name in its .attn file
   std::string source_path;  ///< as given on the command line (for banners)
+  SourceRange range;        ///< the kernel's name where it is declared (backend limits point here)
   /// Bool. Over the index variables, scalar arguments and buffer loads. Constant true when the
   /// kernel sets no mask.
   Halide::Expr mask;

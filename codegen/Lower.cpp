@@ -73,6 +73,7 @@ class Lowering {
     auto ir = std::make_shared<KernelIR>();
     ir->name = k.name;
     ir->source_path = program_.sources.path(k.module ? k.module->file : 0);
+    ir->range = k.name_range;
     Env env;
     for (int i = 0; i < 4; ++i) env.idx[i] = index_var(static_cast<IndexVar>(i));
     env.score = score_var();

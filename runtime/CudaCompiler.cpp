@@ -9,6 +9,7 @@
 #include "attn/cuda_abi.h"
 #include "runtime/CudaDriver.h"
 #include "runtime/CudaLauncher.h"
+#include "runtime/KernelCallArgs.h"
 #include "runtime/Nvrtc.h"
 
 namespace attn {
@@ -121,10 +122,7 @@ class CudaModuleAdapter : public KernelModule {
         host.reserve(static_cast<size_t>(a->num_buffers));
         for (int i = 0; i < a->num_buffers; ++i) {
           const DLTensor* t = a->buffers[i];
-          const ScalarType st = t->dtype.code == kDLInt     ? ScalarType::I32
-                                : t->dtype.code == kDLFloat ? ScalarType::F32
-                                                            : ScalarType::U8;
-          host.emplace_back(st, std::vector<int64_t>(t->shape, t->shape + t->ndim));
+          host.emplace_back(dl_scalar_type(t->dtype), std::vector<int64_t>(t->shape, t->shape + t->ndim));
           if (t->device.device_type != kDLCUDA)
             return fail(a, "the cuda target takes tensors in GPU memory (kDLCUDA)");
           CudaBuffer view =
@@ -163,6 +161,8 @@ class CudaModuleAdapter : public KernelModule {
                            ") in dimension " + std::to_string(err.dim));
       }
     } catch (const CudaError& e) {
+      return fail(a, e.what());
+    } catch (const std::invalid_argument& e) {  // a buffer the tile plan cannot read
       return fail(a, e.what());
     }
     return 0;

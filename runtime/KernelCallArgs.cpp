@@ -54,7 +54,8 @@ KernelCallArgs::KernelCallArgs(const KernelCallTensors& t, DLDevice device, cons
   args_.error_size = sizeof error_;
 }
 
-DLTensor* KernelCallArgs::add_view(const HostTensor& t, bool output, DLDevice device, const Placement& place) {
+DLTensor* KernelCallArgs::add_view(const HostTensor& t, bool output, DLDevice device,
+                                   const Placement& place) {
   View& v = views_.emplace_back(View{&t, t.shape, {}});
   v.dl.data = place ? place(t, output) : const_cast<uint8_t*>(t.bytes.data());
   v.dl.device = device;

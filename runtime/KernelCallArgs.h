@@ -25,7 +25,7 @@ struct KernelCallTensors {
   const HostTensor* k = nullptr;
   const HostTensor* v = nullptr;
   HostTensor* out = nullptr;
-  HostTensor* lse = nullptr;                ///< null: the kernel computes no LSE
+  HostTensor* lse = nullptr;               ///< null: the kernel computes no LSE
   std::vector<const HostTensor*> buffers;  ///< the kernel's tensor parameters, in declaration order
   std::vector<double> scalars;             ///< its scalar parameters, in declaration order
 };

@@ -8,7 +8,7 @@
 
 #include "attn/compiler.hpp"
 #include "attn/kernel_abi.h"
-#include "backends/reference/Reference.h"
+#include "backends/io/KernelIO.h"
 #include "runtime/TilePlanner.h"
 
 namespace attn {

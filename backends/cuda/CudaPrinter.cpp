@@ -11,6 +11,7 @@
 #include "backends/clike/CExprPrinter.h"
 #include "backends/cuda/CudaDeviceText.h"
 #include "backends/cuda/CudaWgmma.h"
+#include "backends/io/KernelIO.h"
 #include "codegen/KernelIR.h"
 #include "codegen/Lower.h"
 #include "codegen/PlanTiles.h"
@@ -192,32 +193,34 @@ CudaKernelSource print_cuda_kernel(const KernelIR& ir, const CudaPrintOptions& o
   for (const KernelArg& a : ir.args) {
     (a.kind == KernelArg::Kind::Buffer ? buffers : scalars)++;
     if (a.kind == KernelArg::Kind::Buffer && a.dims.size() > 4)
-      throw std::invalid_argument("CUDA kernels take tensor arguments of at most 4 dimensions ('" + a.name +
-                                  "')");
+      throw KernelLimitError(ir,
+                             "CUDA kernels take tensor arguments of at most 4 dimensions ('" + a.name + "')");
   }
   if (buffers > 8 || scalars > 8)
-    throw std::invalid_argument("CUDA kernels take at most 8 tensor and 8 scalar arguments");
+    throw KernelLimitError(ir, "CUDA kernels take at most 8 tensor and 8 scalar arguments");
   const KernelOptions& opt = ir.options;
   const int d = opt.head_dim ? opt.head_dim : o.head_dim ? o.head_dim : 128;
   const int dv = opt.value_dim ? opt.value_dim : o.value_dim ? o.value_dim : d;
   if (d > 256 || dv > 256)
-    throw std::invalid_argument("CUDA kernels support head dimensions up to 256 (got " +
-                                std::to_string(std::max(d, dv)) + ")");
+    throw KernelLimitError(
+        ir, "CUDA kernels support head dimensions up to 256 (got " + std::to_string(std::max(d, dv)) + ")");
   CudaKernelSource out;
   std::optional<CudaTileConfig> wgmma =
       o.prefer_wgmma ? cuda_wgmma_tiles(o.sm, opt.dtype, d, dv) : std::nullopt;
   out.tiles = o.tiles ? *o.tiles : wgmma ? *wgmma : choose_cuda_tiles(o.sm, opt.dtype, d, dv);
   const CudaTileConfig& t = out.tiles;
   if (t.tensor_cores() && !cuda_mma_supported(opt.dtype, d, dv))
-    throw std::invalid_argument("the tensor-core CUDA kernel does not support this dtype/head dimension");
+    throw KernelLimitError(ir, std::string("the tensor-core CUDA kernel does not support dtype ") +
+                                   dtype_name(opt.dtype) + " with head dimensions " + std::to_string(d) +
+                                   "/" + std::to_string(dv));
   if (t.kind == CudaKernelKind::Wgmma && o.sm != 90)
     throw std::invalid_argument("tile shape '" + describe(t) + "' is Hopper's wgmma kernel (sm_90a); sm_" +
                                 std::to_string(o.sm) + " does not have it");
   if (cuda_shared_bytes(t, opt.dtype, d, dv) > cuda_max_shared_bytes(o.sm))
-    throw std::invalid_argument("tile shape '" + describe(t) + "' needs " +
-                                std::to_string(cuda_shared_bytes(t, opt.dtype, d, dv)) +
-                                " bytes of shared memory; sm_" + std::to_string(o.sm) + " has " +
-                                std::to_string(cuda_max_shared_bytes(o.sm)));
+    throw KernelLimitError(ir, "tile shape '" + describe(t) + "' needs " +
+                                   std::to_string(cuda_shared_bytes(t, opt.dtype, d, dv)) +
+                                   " bytes of shared memory; sm_" + std::to_string(o.sm) + " has " +
+                                   std::to_string(cuda_max_shared_bytes(o.sm)));
   const std::string entry = "attn_fwd_" + ir.name;
   const double scale = opt.scale ? *opt.scale : 1.0 / std::sqrt(static_cast<double>(d));
   out.launch.entry = entry;

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "backends/cuda/CudaTiles.h"
-#include "backends/reference/Reference.h"
+#include "backends/io/KernelIO.h"
 #include "runtime/CudaTuner.h"
 
 namespace attn {

@@ -2,20 +2,13 @@
 // reference backend and by tests that check definitions element by element.
 #pragma once
 
-#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "backends/io/KernelIO.h"
 #include "codegen/KernelIR.h"
-#include "runtime/HostTensor.h"
 
 namespace attn {
-
-/// A run-time error while evaluating (a buffer index out of range); the message names the buffer,
-/// the index and the point.
-struct EvalError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 /// The values of a kernel's run-time arguments, by position in `KernelIR::args`.
 struct ArgValues {

@@ -6,7 +6,7 @@
 #include <mutex>
 
 #include "attn/loader.hpp"
-#include "backends/reference/EvalExpr.h"
+#include "backends/io/KernelIO.h"
 #include "backends/spirv/SpirvKernel.h"
 #include "backends/spirv/VulkanRequest.h"
 #include "codegen/KernelIR.h"
@@ -43,9 +43,7 @@ KernelOutputs run_vulkan(const KernelIR& ir, const KernelInputs& in, const Vulka
   validate_inputs(ir, in);
   const int64_t B = in.q.shape[0], Hq = in.q.shape[1], Lq = in.q.shape[2], D = in.q.shape[3];
   const int64_t Dv = in.v.shape[3];
-  KernelOutputs result;
-  result.out = HostTensor(in.q.type, {B, Hq, Lq, Dv});
-  if (ir.options.lse) result.lse = HostTensor(ScalarType::F32, {B, Hq, Lq});
+  KernelOutputs result = make_outputs(ir, in);
   if (B * Hq * Lq == 0) return result;
 
   const vk::DeviceInfo& info = vk::VulkanDevice::get()->info();
@@ -65,13 +63,7 @@ KernelOutputs run_vulkan(const KernelIR& ir, const KernelInputs& in, const Vulka
     throw vk::VulkanError(e.what());
   }
 
-  KernelCallTensors tensors{&in.q, &in.k, &in.v, &result.out, ir.options.lse ? &result.lse : nullptr, {}, {}};
-  for (const KernelArg& a : ir.args)
-    if (a.kind == KernelArg::Kind::Buffer)
-      tensors.buffers.push_back(&in.buffers.at(a.name));
-    else
-      tensors.scalars.push_back(in.scalars.at(a.name));
-  KernelCallArgs call(tensors);
+  KernelCallArgs call(call_tensors(ir, in, result));
   double ms = -1;
   // The timed dispatch only when asked: kernel() records the launch in the flight recorder.
   const int status = options.repeat > 1 || stats ? static_cast<const VulkanKernelModule*>(kernel.module())

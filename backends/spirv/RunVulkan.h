@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "backends/reference/Reference.h"
+#include "backends/io/KernelIO.h"
 
 namespace attn {
 

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <functional>
 
+#include "backends/io/KernelIO.h"
 #include "backends/spirv/SpirvExpr.h"
 #include "codegen/KernelIR.h"
 #include "codegen/PlanTiles.h"
@@ -526,9 +527,9 @@ SpirvConfig choose_config(const KernelIR& ir, const SpirvTarget& target, int hea
   const int budget = std::min(target.shared_bytes, 32768) - 512;
   c.block_kv = o.block_kv ? o.block_kv : std::clamp(budget / ((c.head_dim + c.value_dim) * 4), 1, 32);
   if (c.block_kv * (c.head_dim + c.value_dim) * 4 > target.shared_bytes)
-    throw std::runtime_error("head_dim " + std::to_string(c.head_dim) + " + value_dim " +
-                             std::to_string(c.value_dim) + " do not fit the device's shared memory (" +
-                             std::to_string(target.shared_bytes) + " bytes)");
+    throw KernelLimitError(ir, "head_dim " + std::to_string(c.head_dim) + " + value_dim " +
+                                   std::to_string(c.value_dim) + " do not fit the device's shared memory (" +
+                                   std::to_string(target.shared_bytes) + " bytes)");
   c.shared_tiles = !target.cpu;
   c.unroll_chunks = !target.cpu;
   c.f16_io = o.dtype == DType::F16 && target.f16_storage;

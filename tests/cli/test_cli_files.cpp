@@ -40,14 +40,14 @@ BOOST_AUTO_TEST_CASE(compile_exits_non_zero_when_a_file_cannot_be_written) {
              r.output);
   // The manifest too.
   fs::create_directories(dir.path() / "out3" / "manifest.json");
-  r = run_command(attnc("compile " + src + " -t spirv -o " + (dir.path() / "out3").string()));
+  r = run_command(attnc("compile " + src + " -t vulkan -o " + (dir.path() / "out3").string()));
   BOOST_TEST(r.status == 1, r.output);
   BOOST_TEST(r.output.find("manifest.json: Is a directory") != std::string::npos, r.output);
   // An output folder under a regular file.
   r = run_command(attnc("compile " + src + " -t cpu -o " + src + "/out"));
   BOOST_TEST(r.status == 1, r.output);
   // And all is well when it can.
-  r = run_command(attnc("compile " + src + " -t cpu,spirv -o " + (dir.path() / "out4").string()));
+  r = run_command(attnc("compile " + src + " -t cpu,vulkan -o " + (dir.path() / "out4").string()));
   BOOST_TEST(r.status == 0, r.output);
 }
 

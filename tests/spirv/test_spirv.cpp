@@ -269,21 +269,21 @@ BOOST_AUTO_TEST_CASE(samples_and_stdlib_kernels_match_the_reference) {
   BOOST_TEST_MESSAGE(n << " kernels from samples/ and stdlib/");
 }
 
-// The attnc binary: compile -t spirv, dump --stage=spirv, run -t vulkan, and its Vulkan errors.
+// The attnc binary: compile -t vulkan, dump --stage=vulkan, run -t vulkan, and its Vulkan errors.
 BOOST_AUTO_TEST_CASE(command_line) {
   TempDir dir;
   std::string attnc = attnc_binary(), file = kernels_file().string(), out = (dir.path() / "out").string();
-  CommandResult r = run_command(attnc + " compile " + file + " -t spirv -o " + out);
+  CommandResult r = run_command(attnc + " compile " + file + " -t vulkan -o " + out);
   BOOST_REQUIRE_MESSAGE(r.status == 0, r.output);
   std::string header = read_file(dir.path() / "out/packed_alibi.spv.h");
   BOOST_TEST(header.find("static const uint32_t attn_packed_alibi_spirv[") != std::string::npos);
   BOOST_TEST(header.find(dir.path().string()) == std::string::npos, "no absolute paths in generated files");
   BOOST_TEST(read_file(dir.path() / "out/packed_alibi.spv").size() % 4 == 0);
-  CommandResult again = run_command(attnc + " compile " + file + " -t spirv -o " + out + "2");
+  CommandResult again = run_command(attnc + " compile " + file + " -t vulkan -o " + out + "2");
   BOOST_REQUIRE(again.status == 0);
   BOOST_TEST(read_file(dir.path() / "out2/packed_alibi.spv.h") == header, "compile output is deterministic");
 
-  r = run_command(attnc + " dump --stage=spirv " + file + " causal_lse");
+  r = run_command(attnc + " dump --stage=vulkan " + file + " causal_lse");
   BOOST_TEST(r.status == 0);
   BOOST_TEST(r.output.find("OpEntryPoint GLCompute %main \"main\"") != std::string::npos, r.output);
 

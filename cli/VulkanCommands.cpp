@@ -1,5 +1,5 @@
-// The SPIR-V target on the command line: `compile -t spirv` (a .spv and a C header embedding it
-// per kernel), `dump --stage=spirv` (the disassembly) and `run -t vulkan`.
+// The vulkan target on the command line: `compile -t vulkan` (a SPIR-V .spv and a C header embedding
+// it per kernel), `dump --stage=vulkan` (the disassembly), `run -t vulkan` and `bench -t vulkan`.
 #include <cctype>
 #include <cstdio>
 #include <fstream>
@@ -7,8 +7,9 @@
 
 #include "backends/spirv/RunVulkan.h"
 #include "backends/spirv/SpirvKernel.h"
-#include "cli/CompileTargets.h"
+#include "backends/spirv/VulkanRequest.h"
 #include "cli/OutputFile.h"
+#include "cli/TargetEntries.h"
 #include "codegen/Lower.h"
 
 namespace attn::cli {
@@ -59,6 +60,12 @@ std::string embed_header(const KernelIR& ir, const CompileContext& ctx, const sp
   define("LSE", c.lse);
   define("BLOCK_SPARSE", c.block_sparse);
   define("ARG_WORDS", k.arg_words);
+  // The launch's layout as text: with the words it makes the request of attn/vulkan.hpp.
+  h << "/* The layout for attn::vulkan_kernel_request (attn/vulkan.hpp). */\n#define ATTN_" << up
+    << "_LAYOUT";
+  std::istringstream layout(vk::print_vulkan_layout(spirv::vulkan_layout(ir, k)));
+  for (std::string line; std::getline(layout, line);) h << " \\\n  \"" << line << "\\n\"";
+  h << "\n";
   h << "\nstatic const uint32_t attn_" << id << "_spirv[" << k.words.size() << "] = {";
   for (size_t i = 0; i < k.words.size(); ++i) {
     char buf[16];
@@ -71,8 +78,8 @@ std::string embed_header(const KernelIR& ir, const CompileContext& ctx, const sp
 
 }  // namespace
 
-std::vector<std::string> write_spirv_target(const KernelIR& ir, const CompileContext& ctx,
-                                            const std::filesystem::path& dir) {
+std::vector<std::string> write_vulkan_target(const KernelIR& ir, const CompileContext& ctx,
+                                             const std::filesystem::path& dir) {
   spirv::SpirvKernel k = spirv::compile_spirv(ir, offline_config(ir, ctx.head_dim));
   std::string name = kernel_name(ir);
   write_output_file(dir / (name + ".spv"),
@@ -81,11 +88,14 @@ std::vector<std::string> write_spirv_target(const KernelIR& ir, const CompileCon
   return {name + ".spv", name + ".spv.h"};
 }
 
-std::string dump_spirv_target(const KernelIR& ir) {
+std::string dump_vulkan_target(const KernelIR& ir) {
   spirv::SpirvConfig c = offline_config(ir, 0);
-  return spirv::disassemble_spirv(spirv::compile_spirv(ir, c).words, c.spirv_version);
+  return "; kernel " + kernel_name(ir) + "\n" +
+         spirv::disassemble_spirv(spirv::compile_spirv(ir, c).words, c.spirv_version);
 }
 
-KernelOutputs run_vulkan_target(const KernelIR& ir, const KernelInputs& in) { return run_vulkan(ir, in); }
+KernelOutputs run_vulkan_target(const KernelIR& ir, const KernelInputs& in, int) {
+  return run_vulkan(ir, in);
+}
 
 }  // namespace attn::cli

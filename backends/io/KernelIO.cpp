@@ -1,0 +1,132 @@
+// Kernel I/O: the input checks and the ABI order every runner shares.
+#include "backends/io/KernelIO.h"
+
+#include <cctype>
+
+#include "codegen/KernelIR.h"
+
+namespace attn {
+
+KernelLimitError::KernelLimitError(const KernelIR& ir, const std::string& message)
+    : std::invalid_argument(message) {
+  diagnostic_.range = ir.range;
+  diagnostic_.message = message;
+}
+
+ScalarType io_scalar_type(DType d) {
+  switch (d) {
+    case DType::F32: return ScalarType::F32;
+    case DType::F16: return ScalarType::F16;
+    case DType::BF16: return ScalarType::BF16;
+  }
+  return ScalarType::F32;
+}
+
+namespace {
+
+ScalarType elem_scalar(ElemType e) {
+  switch (e) {
+    case ElemType::I32: return ScalarType::I32;
+    case ElemType::F32: return ScalarType::F32;
+    case ElemType::Bool: return ScalarType::Bool;
+  }
+  return ScalarType::F32;
+}
+
+}  // namespace
+
+void validate_inputs(const KernelIR& ir, const KernelInputs& in) {
+  ScalarType want = io_scalar_type(ir.options.dtype);
+  const std::pair<const char*, const HostTensor*> qkv[] = {{"q", &in.q}, {"k", &in.k}, {"v", &in.v}};
+  for (auto [name, t] : qkv) {
+    if (t->shape.size() != 4)
+      throw InputError(std::string(name) + " must have 4 dimensions [B, H, L, D], got shape " +
+                       t->shape_string());
+    if (t->type != want)
+      throw InputError(std::string(name) + " must be " + scalar_type_name(want) + " (kernel '" + ir.name +
+                       "' has dtype " + dtype_name(ir.options.dtype) + "), got " + scalar_type_name(t->type));
+  }
+  const auto &q = in.q.shape, &k = in.k.shape, &v = in.v.shape;
+  if (q[0] != k[0] || k[0] != v[0])
+    throw InputError("batch sizes differ: q " + in.q.shape_string() + ", k " + in.k.shape_string() + ", v " +
+                     in.v.shape_string());
+  if (k[1] != v[1])
+    throw InputError("k and v must have the same number of heads: k " + in.k.shape_string() + ", v " +
+                     in.v.shape_string());
+  if (k[1] == 0 || q[1] % k[1] != 0)
+    throw InputError("the query heads (" + std::to_string(q[1]) +
+                     ") must be a multiple of the key/value heads (" + std::to_string(k[1]) + ")");
+  if (k[2] != v[2])
+    throw InputError("k and v must have the same length: k " + in.k.shape_string() + ", v " +
+                     in.v.shape_string());
+  if (q[3] != k[3])
+    throw InputError("q and k must have the same head dimension: q " + in.q.shape_string() + ", k " +
+                     in.k.shape_string());
+  if (q[3] == 0) throw InputError("the head dimension must not be 0");
+  if (ir.options.head_dim && q[3] != ir.options.head_dim)
+    throw InputError("kernel '" + ir.name + "' has head_dim " + std::to_string(ir.options.head_dim) +
+                     " but q has " + std::to_string(q[3]));
+  if (ir.options.value_dim && v[3] != ir.options.value_dim)
+    throw InputError("kernel '" + ir.name + "' has value_dim " + std::to_string(ir.options.value_dim) +
+                     " but v has " + std::to_string(v[3]));
+  for (const KernelArg& a : ir.args) {
+    if (a.kind == KernelArg::Kind::Buffer) {
+      auto it = in.buffers.find(a.name);
+      if (it == in.buffers.end())
+        throw InputError("missing tensor argument '" + a.name + "' (--arg " + a.name + "=FILE.npy)");
+      const HostTensor& t = it->second;
+      // A bool buffer is bytes: NumPy's bool or uint8, any non-zero byte true (docs/language.md).
+      const bool bool_bytes = a.elem == ElemType::Bool && t.type == ScalarType::U8;
+      if (t.type != elem_scalar(a.elem) && !bool_bytes)
+        throw InputError("argument '" + a.name + "' must be " + elem_type_name(a.elem) + ", got " +
+                         scalar_type_name(t.type));
+      if (t.shape.size() != a.dims.size())
+        throw InputError("argument '" + a.name + "' must have " + std::to_string(a.dims.size()) +
+                         " dimension(s), got shape " + t.shape_string());
+      for (size_t d = 0; d < a.dims.size(); ++d) {
+        const std::string& dim = a.dims[d];
+        if (!dim.empty() && std::isdigit(static_cast<unsigned char>(dim[0])) && std::stoll(dim) != t.shape[d])
+          throw InputError("argument '" + a.name + "' dimension " + std::to_string(d) + " must be " + dim +
+                           ", got " + std::to_string(t.shape[d]));
+      }
+    } else if (!in.scalars.count(a.name)) {
+      throw InputError("missing scalar argument '" + a.name + "' (--arg " + a.name + "=VALUE)");
+    }
+  }
+  for (const auto& [name, _] : in.buffers)
+    if (!ir.arg(name) || ir.arg(name)->kind != KernelArg::Kind::Buffer)
+      throw InputError("kernel '" + ir.name + "' has no tensor argument '" + name + "'");
+  for (const auto& [name, _] : in.scalars)
+    if (!ir.arg(name) || ir.arg(name)->kind != KernelArg::Kind::Scalar)
+      throw InputError("kernel '" + ir.name + "' has no scalar argument '" + name + "'");
+}
+
+KernelOutputs make_outputs(const KernelIR& ir, const KernelInputs& in) {
+  if (in.q.shape.size() != 4 || in.k.shape.size() != 4 || in.v.shape.size() != 4)
+    throw InputError("q, k and v must be 4-D [B, H, L, D]");
+  const int64_t B = in.q.shape[0], Hq = in.q.shape[1], Lq = in.q.shape[2], Dv = in.v.shape[3];
+  KernelOutputs out;
+  out.out = HostTensor(io_scalar_type(ir.options.dtype), {B, Hq, Lq, Dv});
+  if (ir.options.lse) out.lse = HostTensor(ScalarType::F32, {B, Hq, Lq});
+  return out;
+}
+
+KernelCallTensors call_tensors(const KernelIR& ir, const KernelInputs& in, KernelOutputs& out) {
+  KernelCallTensors t;
+  t.q = &in.q, t.k = &in.k, t.v = &in.v, t.out = &out.out;
+  t.lse = ir.options.lse ? &out.lse : nullptr;
+  for (const KernelArg& a : ir.args) {
+    if (a.kind == KernelArg::Kind::Buffer) {
+      auto it = in.buffers.find(a.name);
+      if (it == in.buffers.end()) throw InputError("missing buffer argument '" + a.name + "'");
+      t.buffers.push_back(&it->second);
+    } else {
+      auto it = in.scalars.find(a.name);
+      if (it == in.scalars.end()) throw InputError("missing scalar argument '" + a.name + "'");
+      t.scalars.push_back(it->second);
+    }
+  }
+  return t;
+}
+
+}  // namespace attn

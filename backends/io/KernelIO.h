@@ -1,0 +1,67 @@
+// What every backend takes and returns: a kernel's inputs and outputs as host tensors, the errors a
+// run reports, and the checks and argument order all runners share.
+#pragma once
+
+#include <map>
+#include <stdexcept>
+#include <string>
+
+#include "codegen/KernelOptions.h"
+#include "frontend/Diagnostic.h"
+#include "runtime/HostTensor.h"
+#include "runtime/KernelCallArgs.h"
+
+namespace attn {
+
+struct KernelIR;
+
+/// A kernel's inputs: Q [B, Hq, Lq, D], K [B, Hkv, Lkv, D], V [B, Hkv, Lkv, Dv] in the kernel's
+/// dtype, and its run-time arguments by name.
+struct KernelInputs {
+  HostTensor q, k, v;
+  std::map<std::string, HostTensor> buffers;
+  std::map<std::string, double> scalars;
+};
+
+struct KernelOutputs {
+  HostTensor out;  ///< [B, Hq, Lq, Dv] in the kernel's dtype
+  HostTensor lse;  ///< [B, Hq, Lq] f32 (natural log); empty unless the kernel sets lse
+};
+
+/// Inputs that do not fit the kernel (shapes, dtypes, missing or extra arguments).
+struct InputError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// A run-time error while running a kernel (a buffer index out of range); the message names the
+/// buffer, the index and the point.
+struct EvalError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// A kernel a backend cannot generate (a head dimension past its limit, tiles that overflow shared
+/// memory, a dtype its kernels lack): an error diagnostic located at the kernel's name, which the
+/// command line renders as `file:line:col: error: ...`. what() is the bare message.
+class KernelLimitError : public std::invalid_argument {
+ public:
+  KernelLimitError(const KernelIR& ir, const std::string& message);
+  const Diagnostic& diagnostic() const { return diagnostic_; }
+
+ private:
+  Diagnostic diagnostic_;
+};
+
+/// The element type of Q, K, V and Out of a kernel with dtype `d`.
+ScalarType io_scalar_type(DType d);
+
+/// Checks `in` against the kernel; throws InputError with a message naming the culprit.
+void validate_inputs(const KernelIR& ir, const KernelInputs& in);
+
+/// Zeroed outputs for `in` (4-D Q and V): out in the kernel's dtype, lse when the kernel sets it.
+KernelOutputs make_outputs(const KernelIR& ir, const KernelInputs& in);
+
+/// `in` and `out` in the order of the kernel ABI: buffers and scalars by declaration. Throws
+/// InputError for a missing argument. The result points into `in` and `out`.
+KernelCallTensors call_tensors(const KernelIR& ir, const KernelInputs& in, KernelOutputs& out);
+
+}  // namespace attn
