@@ -29,4 +29,9 @@ std::vector<std::string> write_cpu_target(const KernelIR& ir, const CompileConte
 
 std::string dump_cpu_target(const KernelIR& ir) { return generate_cpu_kernel(ir, host_cpu_target()).source; }
 
+TileSizes cpu_target_tiles(const KernelIR&) {
+  CpuTiles t = cpu_kernel_tiles(host_cpu_target());
+  return {t.tile_q, t.key_block};
+}
+
 }  // namespace attn::cli

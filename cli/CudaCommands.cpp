@@ -41,6 +41,11 @@ std::vector<std::string> write_cuda_target(const KernelIR& ir, const CompileCont
 
 std::string dump_cuda_target(const KernelIR& ir) { return print_cuda_kernel(ir, {}).cu; }
 
+TileSizes cuda_target_tiles(const KernelIR& ir) {
+  const CudaLaunchInfo launch = print_cuda_kernel(ir, {}).launch;
+  return {launch.block_m, launch.block_n};
+}
+
 KernelOutputs run_cuda_target(const KernelIR& ir, const KernelInputs& in, int) {
   return run_cuda(ir, in).outputs;
 }

@@ -1,5 +1,6 @@
 // `attnc dump --stage=ast|ir|hash|plan|TARGET FILE [KERNEL]`: print a compiler stage, or a target's
 // generated code (the target table's dump entries).
+#include <algorithm>
 #include <iostream>
 
 #include "cli/Commands.h"
@@ -15,9 +16,9 @@ namespace attn::cli {
 int run_dump(const DumpOptions& o) {
   auto p = load_program(o.file);
   if (report_diagnostics(*p, false)) return 1;
-  const bool ir_stage = o.stage == "ir" || o.stage == "hash" || o.stage == "plan";
   const Target* target = nullptr;
-  if (o.stage != "ast" && !ir_stage) {
+  if (std::find(std::begin(kCompilerStages), std::end(kCompilerStages), o.stage) ==
+      std::end(kCompilerStages)) {
     try {
       std::string note;
       target = &find_target(o.stage, Capability::Dump, &note);

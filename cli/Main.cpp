@@ -11,17 +11,16 @@
 namespace {
 
 using attn::cli::Capability;
+using attn::cli::kCompilerStages;
 
-// The stages of `dump --stage` that are not targets.
-const std::string kIrStages = "ast, ir, hash, plan";
-
-// A CLI11 check that a value names a target with capability `c` (or, for dump, an IR stage); its
-// message is the target table's.
+// A CLI11 check that a value names a target with capability `c` (or, for dump, a compiler stage);
+// its message is the target table's.
 CLI::Validator target_check(Capability c) {
   return CLI::Validator(
       [c](std::string& name) -> std::string {
-        if (c == Capability::Dump && (name == "ast" || name == "ir" || name == "hash" || name == "plan"))
-          return "";
+        if (c == Capability::Dump)
+          for (const char* stage : kCompilerStages)
+            if (name == stage) return "";
         try {
           attn::cli::find_target(name, c);
           return "";
@@ -50,7 +49,7 @@ int main(int argc, char** argv) {
                       "run every editor feature at every token (like clangd --check)");
 
   DumpOptions dump;
-  const std::string stages = kIrStages + ", " + target_names(Capability::Dump);
+  const std::string stages = dump_stage_names();
   auto* dump_cmd = app.add_subcommand("dump", "Print a compiler stage (" + stages + ")");
   dump_cmd->add_option("file", dump.file, ".attn file")->required();
   dump_cmd->add_option("kernel", dump.kernel, "only this kernel");
@@ -133,7 +132,12 @@ int main(int argc, char** argv) {
   mask_cmd->add_option("kernel", mask.kernel, "kernel name")->required();
   mask_cmd->add_option("--len", mask.len, "query length")->required()->check(CLI::PositiveNumber);
   mask_cmd->add_option("--len-kv", mask.len_kv, "key length (default: --len)")->check(CLI::PositiveNumber);
-  mask_cmd->add_option("--block", mask.block, "tile sizes BQ,BK (default: the kernel's block, else 64,64)");
+  mask_cmd->add_option("--block", mask.block,
+                       "tile sizes BQ,BK (default: the target's, else the kernel's block, else 64,64)");
+  mask_cmd
+      ->add_option("-t,--target", mask.target,
+                   "plan in this target's tiles: " + target_names(Capability::Tiles))
+      ->check(target_check(Capability::Tiles));
   mask_cmd->add_option("--png", mask.png, "draw the plan into this PNG file");
   mask_cmd->add_option("--svg", mask.svg, "draw the plan into this SVG file");
   mask_cmd->add_option("--corner", mask.corner, "element panel: the top-left N x N elements (default 64)")

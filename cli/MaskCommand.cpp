@@ -13,6 +13,8 @@
 #include <sstream>
 
 #include "cli/Commands.h"
+#include "cli/KernelSession.h"
+#include "cli/Targets.h"
 #include "codegen/Lower.h"
 #include "codegen/PlanTiles.h"
 #include "frontend/Program.h"
@@ -201,23 +203,16 @@ std::string percent(int64_t n, int64_t total) {
 }  // namespace
 
 int run_mask_command(const MaskCommandOptions& o) {
-  auto p = load_program(o.file);
-  if (report_diagnostics(*p, false)) return 1;
-  const Decl* k = p->kernel(o.kernel);
-  if (!k) {
-    std::cerr << "attnc: error: " << o.file << " has no kernel '" << o.kernel << "'\n";
-    return 1;
-  }
-  DiagnosticEngine diags;
-  auto ir = lower_kernel(*p, *k, diags);
-  if (!ir) {
-    std::cerr << render_diagnostics(diags, p->sources);
-    return 1;
-  }
+  auto [program, ir] = load_kernel(o.file, o.kernel);
+  if (!ir) return 1;
   try {
     if (o.len <= 0) throw MaskError("--len must be positive");
     if (o.len_kv < 0) throw MaskError("--len-kv must be positive");
-    const auto [bq, bk] = parse_block(o.block, kernel_options(*ir));
+    auto [bq, bk] = parse_block(o.block, kernel_options(*ir));
+    if (o.block.empty() && !o.target.empty()) {
+      const TileSizes tiles = find_target(o.target, Capability::Tiles).tiles(*ir);
+      bq = tiles.q, bk = tiles.kv;
+    }
     const auto t0 = std::chrono::steady_clock::now();
     auto plan = plan_tiles(*ir, {bq, bk});
     const TilePlanProgram& prog = tile_plan_program(*plan);
@@ -295,7 +290,7 @@ int run_mask_command(const MaskCommandOptions& o) {
                       std::to_string(ckv) + " elements");
     }
   } catch (const std::exception& e) {
-    std::cerr << "attnc: error: " << e.what() << "\n";
+    report_kernel_error(e, *program);
     return 1;
   }
   return 0;

@@ -11,12 +11,16 @@ std::vector<std::string> write_cpu_target(const KernelIR& ir, const CompileConte
                                           const std::filesystem::path& dir);
 /// The generated C++ of a kernel for this machine.
 std::string dump_cpu_target(const KernelIR& ir);
+/// The tiles of this machine's kernels.
+TileSizes cpu_target_tiles(const KernelIR& ir);
 
 /// CUDA (cli/CudaCommands.cpp): <kernel>.cu and <kernel>.cuh.
 std::vector<std::string> write_cuda_target(const KernelIR& ir, const CompileContext& ctx,
                                            const std::filesystem::path& dir);
 /// The .cu of a kernel (default options).
 std::string dump_cuda_target(const KernelIR& ir);
+/// The tiles of that kernel (the tile table's for sm_80).
+TileSizes cuda_target_tiles(const KernelIR& ir);
 /// Runs a kernel on the GPU (`threads` is unused).
 KernelOutputs run_cuda_target(const KernelIR& ir, const KernelInputs& in, int threads);
 /// Searches the tile shapes of `ir` on the GPU for `in`'s size class (cached beside the loader's
@@ -29,6 +33,8 @@ std::vector<std::string> write_vulkan_target(const KernelIR& ir, const CompileCo
                                              const std::filesystem::path& dir);
 /// The disassembly of a kernel's module, headed by its name.
 std::string dump_vulkan_target(const KernelIR& ir);
+/// The tiles of that module (query rows per workgroup, keys per block).
+TileSizes vulkan_target_tiles(const KernelIR& ir);
 /// Runs a kernel on the Vulkan device (`threads` is unused).
 KernelOutputs run_vulkan_target(const KernelIR& ir, const KernelInputs& in, int threads);
 

@@ -22,6 +22,7 @@ bool has(const Target& t, Capability c) {
     case Capability::Dump: return t.dump;
     case Capability::Run: return t.run;
     case Capability::Tune: return t.tune;
+    case Capability::Tiles: return t.tiles;
   }
   return false;
 }
@@ -32,11 +33,12 @@ std::string missing(const Target& t, Capability c) {
     case Capability::Compile:
       return std::string(t.name) + " has no generated sources; compile targets: " + target_names(c);
     case Capability::Dump:
-      return std::string(t.name) + " has no generated stage to print; dump stages: ast, ir, hash, plan, " +
-             target_names(c);
+      return std::string(t.name) + " has no generated stage to print; dump stages: " + dump_stage_names();
     case Capability::Run: return std::string(t.name) + " cannot run kernels; run targets: " + target_names(c);
     case Capability::Tune:
       return "--autotune does not apply to " + std::string(t.name) + "; tuned targets: " + target_names(c);
+    case Capability::Tiles:
+      return std::string(t.name) + " does not work in tiles; tiled targets: " + target_names(c);
   }
   return "";
 }
@@ -45,10 +47,10 @@ std::string missing(const Target& t, Capability c) {
 
 const std::vector<Target>& targets() {
   static const std::vector<Target> table = {
-      {"reference", nullptr, nullptr, run_reference, nullptr},
-      {"cpu", write_cpu_target, dump_cpu_target, run_cpu_kernel, nullptr},
-      {"cuda", write_cuda_target, dump_cuda_target, run_cuda_target, tune_cuda_target},
-      {"vulkan", write_vulkan_target, dump_vulkan_target, run_vulkan_target, nullptr},
+      {"reference", nullptr, nullptr, run_reference, nullptr, nullptr},
+      {"cpu", write_cpu_target, dump_cpu_target, run_cpu_kernel, nullptr, cpu_target_tiles},
+      {"cuda", write_cuda_target, dump_cuda_target, run_cuda_target, tune_cuda_target, cuda_target_tiles},
+      {"vulkan", write_vulkan_target, dump_vulkan_target, run_vulkan_target, nullptr, vulkan_target_tiles},
   };
   return table;
 }
@@ -58,6 +60,12 @@ std::string target_names(Capability c) {
   for (const Target& t : targets())
     if (has(t, c)) names += (names.empty() ? "" : ", ") + std::string(t.name);
   return names;
+}
+
+std::string dump_stage_names() {
+  std::string names;
+  for (const char* stage : kCompilerStages) names += stage + std::string(", ");
+  return names + target_names(Capability::Dump);
 }
 
 const Target& find_target(const std::string& name, Capability c, std::string* note) {

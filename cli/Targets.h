@@ -1,5 +1,5 @@
 // The target table: every backend the command line knows, with what each can do. compile, dump,
-// run and bench, and the option checks in cli/Main.cpp, read it; a new backend is one row in
+// run, bench and mask, and the option checks in cli/Main.cpp, read it; a new backend is one row in
 // cli/Targets.cpp (its entries live in cli/<Target>Commands.cpp, declared in cli/TargetEntries.h).
 #pragma once
 
@@ -37,6 +37,13 @@ using TargetRunner = KernelOutputs (*)(const KernelIR& ir, const KernelInputs& i
 /// Searches the kernel's tile shapes for `in`'s size (`attnc bench --autotune`); a report of the tries.
 using TargetTuner = std::string (*)(const KernelIR& ir, const KernelInputs& in);
 
+/// Query rows and keys per tile.
+struct TileSizes {
+  int q = 0, kv = 0;
+};
+/// The tiles a target's kernels plan `ir` in (`attnc mask -t`).
+using TargetTiles = TileSizes (*)(const KernelIR& ir);
+
 /// One row of the table; a null entry is a capability the target does not have.
 struct Target {
   const char* name;
@@ -44,16 +51,23 @@ struct Target {
   TargetDump dump;      ///< `dump --stage`
   TargetRunner run;     ///< `run -t`, `bench -t`
   TargetTuner tune;     ///< `bench -t ... --autotune`
+  TargetTiles tiles;    ///< `mask -t`
 };
 
 /// The capabilities a command asks of a target.
-enum class Capability { Compile, Dump, Run, Tune };
+enum class Capability { Compile, Dump, Run, Tune, Tiles };
 
 /// Every target, in the order help texts list them.
 const std::vector<Target>& targets();
 
 /// The names of the targets with `c`, comma-separated ("cpu, cuda, vulkan").
 std::string target_names(Capability c);
+
+/// The stages `dump --stage` prints besides the targets' code, in the order help lists them.
+inline constexpr const char* kCompilerStages[] = {"ast", "ir", "hash", "plan"};
+
+/// Every name `dump --stage` takes: the compiler stages, then the targets with a dump.
+std::string dump_stage_names();
 
 /// A target name that does not resolve for a command; the message says why and what would.
 struct TargetError : std::invalid_argument {

@@ -94,6 +94,11 @@ std::string dump_vulkan_target(const KernelIR& ir) {
          spirv::disassemble_spirv(spirv::compile_spirv(ir, c).words, c.spirv_version);
 }
 
+TileSizes vulkan_target_tiles(const KernelIR& ir) {
+  spirv::SpirvConfig c = offline_config(ir, 0);
+  return {c.rows, c.block_kv};
+}
+
 KernelOutputs run_vulkan_target(const KernelIR& ir, const KernelInputs& in, int) {
   return run_vulkan(ir, in);
 }

@@ -1,5 +1,5 @@
-// The target table on the command line: compile, dump, run and bench take the same names (vulkan
-// included), `spirv` stays an alias with a note, a target without a capability says which have it,
+// The target table on the command line: compile, dump, run, bench and mask take the same names
+// (vulkan included), `spirv` stays an alias with a note, a target without a capability says which have it,
 // and a backend's limits are diagnostics located at the kernel.
 #include <boost/test/unit_test.hpp>
 
@@ -43,6 +43,18 @@ BOOST_AUTO_TEST_CASE(every_command_takes_vulkan) {
   BOOST_TEST(r.output.find("\"target\": \"vulkan\"") != std::string::npos, r.output);
 }
 
+// `mask -t` plans in the target's tiles: the Vulkan module's 8 rows x 32 keys for head_dim 8.
+BOOST_AUTO_TEST_CASE(mask_plans_in_a_targets_tiles) {
+  TempDir dir;
+  const std::string src = (dir.path() / "k.attn").string();
+  write_file(src, "kernel k { mask = q >= kv; head_dim = 8; }\n");
+  auto r = run_command(attnc("mask " + src + " k --len 64 -t vulkan"));
+  BOOST_TEST(r.status == 0, r.output);
+  BOOST_TEST(r.output.find("tiles 8x32 (8 x 2 = 16)") != std::string::npos, r.output);
+  r = run_command(attnc("mask " + src + " k --len 64 -t vulkan --block 16"));
+  BOOST_TEST(r.output.find("tiles 16x16 (4 x 4 = 16)") != std::string::npos, r.output);
+}
+
 BOOST_AUTO_TEST_CASE(spirv_is_a_deprecated_alias_of_vulkan) {
   TempDir dir;
   const std::string src = (dir.path() / "k.attn").string();
@@ -80,6 +92,11 @@ BOOST_AUTO_TEST_CASE(a_missing_capability_names_the_targets_that_have_it) {
   r = run_command(attnc("bench " + src + " k --shape 1,1,16,8 -t cpu --autotune"));
   BOOST_TEST(r.status != 0);
   BOOST_TEST(r.output.find("--autotune does not apply to cpu; tuned targets: cuda") != std::string::npos,
+             r.output);
+  r = run_command(attnc("mask " + src + " k --len 64 -t reference"));
+  BOOST_TEST(r.status != 0);
+  BOOST_TEST(r.output.find("reference does not work in tiles; tiled targets: cpu, cuda, vulkan") !=
+                 std::string::npos,
              r.output);
   r = run_command(attnc("run --help"));
   BOOST_TEST(r.output.find("reference, cpu, cuda, vulkan (default reference)") != std::string::npos,

@@ -7,6 +7,7 @@
 #include <random>
 
 #include "backends/cuda/CudaRun.h"
+#include "backends/reference/Reference.h"
 #include "codegen/KernelIR.h"
 #include "runtime/CudaDriver.h"
 #include "tests/cuda/CudaTestKernels.h"
