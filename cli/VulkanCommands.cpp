@@ -7,6 +7,7 @@
 
 #include "backends/spirv/RunVulkan.h"
 #include "backends/spirv/SpirvKernel.h"
+#include "backends/spirv/VulkanRequest.h"
 #include "cli/OutputFile.h"
 #include "cli/TargetEntries.h"
 #include "codegen/Lower.h"
@@ -59,6 +60,12 @@ std::string embed_header(const KernelIR& ir, const CompileContext& ctx, const sp
   define("LSE", c.lse);
   define("BLOCK_SPARSE", c.block_sparse);
   define("ARG_WORDS", k.arg_words);
+  // The launch's layout as text: with the words it makes the request of attn/vulkan.hpp.
+  h << "/* The layout for attn::vulkan_kernel_request (attn/vulkan.hpp). */\n#define ATTN_" << up
+    << "_LAYOUT";
+  std::istringstream layout(vk::print_vulkan_layout(spirv::vulkan_layout(ir, k)));
+  for (std::string line; std::getline(layout, line);) h << " \\\n  \"" << line << "\\n\"";
+  h << "\n";
   h << "\nstatic const uint32_t attn_" << id << "_spirv[" << k.words.size() << "] = {";
   for (size_t i = 0; i < k.words.size(); ++i) {
     char buf[16];

@@ -243,6 +243,41 @@ LoaderStats Loader::stats() const {
 
 std::string Loader::cache_dir() const { return disk_ ? disk_->dir() : std::string(); }
 
+namespace {
+
+// Blobs share the folder with kernels: a key scheme of their own keeps the two key spaces apart.
+std::string blob_key(const std::string& name) {
+  Sha256 h;
+  h.update_field("attnc-blob-key/1");
+  h.update_field(name);
+  return to_hex(h.finish());
+}
+
+}  // namespace
+
+bool Loader::store_blob(const std::string& name, const std::vector<uint8_t>& blob) {
+  if (!disk_) return false;
+  const std::string key = blob_key(name);
+  std::vector<std::string> evicted;
+  std::string error = disk_->write(key, blob, evicted);
+  for (const std::string& k : evicted) recorder_->record(TraceEventKind::Evict, k, {});
+  if (!error.empty()) {
+    recorder_->record(TraceEventKind::Warning, key, {}, error);
+    warn_once(error);
+    return false;
+  }
+  ++counters_->disk_writes;
+  recorder_->record(TraceEventKind::DiskWrite, key, {}, {}, -1, static_cast<int32_t>(blob.size()));
+  return true;
+}
+
+std::optional<std::vector<uint8_t>> Loader::load_blob(const std::string& name) const {
+  if (!disk_) return std::nullopt;
+  DiskCache::Lookup found = disk_->read(blob_key(name));
+  if (found.status != DiskCache::Lookup::Hit) return std::nullopt;
+  return std::move(found.payload);
+}
+
 std::string write_trace(const FlightRecorder& recorder) {
   if (const char* p = std::getenv("ATTNC_TRACE"); p && *p) return recorder.dump(p) ? p : "";
   // A fresh name: a fixed one in a shared folder could be a link planted by another user.

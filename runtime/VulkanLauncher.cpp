@@ -3,7 +3,6 @@
 // vkGetInstanceProcAddr / vkGetDeviceProcAddr, buffers are host-visible and coherent.
 #define VK_NO_PROTOTYPES
 #include "runtime/VulkanLauncher.h"
-#include "runtime/VulkanPipelineCache.h"
 
 #include <dlfcn.h>
 #include <vulkan/vulkan.h>
@@ -11,7 +10,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <map>
 #include <mutex>
 
 namespace attn::vk {
@@ -164,14 +162,20 @@ VkInstance open_instance(Api& api, uint32_t& api_version) {
   return instance;
 }
 
-struct Pipeline {
+class Device;
+
+// A pipeline and the objects it was built from; keeps its device alive.
+struct DevicePipeline final : Pipeline {
+  explicit DevicePipeline(std::shared_ptr<Device> d) : device(std::move(d)) {}
+  ~DevicePipeline() override;
+  std::shared_ptr<Device> device;
   VkShaderModule module = VK_NULL_HANDLE;
   VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
   VkPipelineLayout layout = VK_NULL_HANDLE;
   VkPipeline pipeline = VK_NULL_HANDLE;
 };
 
-class Device final : public VulkanDevice {
+class Device final : public VulkanDevice, public std::enable_shared_from_this<Device> {
  public:
   Device() {
     instance_ = open_instance(api_, api_version_);
@@ -188,13 +192,6 @@ class Device final : public VulkanDevice {
 
   ~Device() override {
     if (!device_) return;
-    for (auto& [_, p] : pipelines_) {
-      api_.vkDestroyPipeline(device_, p.pipeline, nullptr);
-      api_.vkDestroyPipelineLayout(device_, p.layout, nullptr);
-      api_.vkDestroyDescriptorSetLayout(device_, p.set_layout, nullptr);
-      api_.vkDestroyShaderModule(device_, p.module, nullptr);
-    }
-    api_.vkDestroyPipelineCache(device_, cache_, nullptr);
     api_.vkDestroyCommandPool(device_, pool_, nullptr);
     api_.vkDestroyDevice(device_, nullptr);
     api_.vkDestroyInstance(instance_, nullptr);
@@ -202,32 +199,83 @@ class Device final : public VulkanDevice {
 
   const DeviceInfo& info() const override { return info_; }
 
-  void set_pipeline_cache_store(std::shared_ptr<PipelineCacheStore> store) override {
-    std::lock_guard<std::mutex> lock(mutex_);
-    store_ = std::move(store);
-    if (!store_) return;
-    std::vector<uint8_t> blob = store_->load(cache_key());
-    if (blob.empty()) return;
-    // Vulkan validates the blob's header against this device; a foreign blob is ignored.
-    auto ci = make_info<VkPipelineCacheCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO);
-    ci.initialDataSize = blob.size();
-    ci.pInitialData = blob.data();
-    VkPipelineCache loaded = VK_NULL_HANDLE;
-    if (api_.vkCreatePipelineCache(device_, &ci, nullptr, &loaded) == VK_SUCCESS) {
-      api_.vkDestroyPipelineCache(device_, cache_, nullptr);
-      cache_ = loaded;
-    }
+  // One blob per device and driver build (the driver rejects a blob of another one anyway).
+  std::string identity() const override {
+    std::string id = info_.name + "/" + std::to_string(driver_version_) + "/";
+    for (uint8_t b : cache_uuid_) id += std::to_string(b) + ".";
+    return id;
   }
 
-  double run(const Dispatch& d) override {
+  std::shared_ptr<const Pipeline> build_pipeline(const std::vector<uint32_t>& spirv, uint32_t bindings,
+                                                 uint32_t push_bytes, const std::vector<uint8_t>& cache_blob,
+                                                 std::vector<uint8_t>* blob_out) override {
+    auto p = std::make_shared<DevicePipeline>(shared_from_this());
+    auto mci = make_info<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
+    mci.codeSize = spirv.size() * 4;
+    mci.pCode = spirv.data();
+    check(api_.vkCreateShaderModule(device_, &mci, nullptr, &p->module), "vkCreateShaderModule");
+    std::vector<VkDescriptorSetLayoutBinding> b(bindings);
+    for (uint32_t i = 0; i < bindings; ++i)
+      b[i] = {i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+    auto lci =
+        make_info<VkDescriptorSetLayoutCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO);
+    lci.bindingCount = bindings;
+    lci.pBindings = b.data();
+    check(api_.vkCreateDescriptorSetLayout(device_, &lci, nullptr, &p->set_layout),
+          "vkCreateDescriptorSetLayout");
+    VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes};
+    auto plci = make_info<VkPipelineLayoutCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO);
+    plci.setLayoutCount = 1;
+    plci.pSetLayouts = &p->set_layout;
+    plci.pushConstantRangeCount = push_bytes ? 1 : 0;
+    plci.pPushConstantRanges = &range;
+    check(api_.vkCreatePipelineLayout(device_, &plci, nullptr, &p->layout), "vkCreatePipelineLayout");
+    // Vulkan validates the blob's header against this device; a foreign blob is ignored.
+    auto pcci = make_info<VkPipelineCacheCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO);
+    pcci.initialDataSize = cache_blob.size();
+    pcci.pInitialData = cache_blob.empty() ? nullptr : cache_blob.data();
+    VkPipelineCache cache = VK_NULL_HANDLE;
+    check(api_.vkCreatePipelineCache(device_, &pcci, nullptr, &cache), "vkCreatePipelineCache");
+    auto cci = make_info<VkComputePipelineCreateInfo>(VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
+    cci.stage =
+        make_info<VkPipelineShaderStageCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO);
+    cci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    cci.stage.module = p->module;
+    cci.stage.pName = "main";
+    cci.layout = p->layout;
+    VkResult r = api_.vkCreateComputePipelines(device_, cache, 1, &cci, nullptr, &p->pipeline);
+    if (r == VK_SUCCESS && blob_out) {
+      size_t size = 0;
+      blob_out->clear();
+      if (api_.vkGetPipelineCacheData(device_, cache, &size, nullptr) == VK_SUCCESS && size) {
+        blob_out->resize(size);
+        if (api_.vkGetPipelineCacheData(device_, cache, &size, blob_out->data()) == VK_SUCCESS)
+          blob_out->resize(size);
+        else
+          blob_out->clear();
+      }
+    }
+    api_.vkDestroyPipelineCache(device_, cache, nullptr);
+    check(r, "vkCreateComputePipelines");
+    return p;
+  }
+
+  // Releases a pipeline's objects (DevicePipeline's destructor).
+  void destroy(DevicePipeline& p) {
+    if (p.pipeline) api_.vkDestroyPipeline(device_, p.pipeline, nullptr);
+    if (p.layout) api_.vkDestroyPipelineLayout(device_, p.layout, nullptr);
+    if (p.set_layout) api_.vkDestroyDescriptorSetLayout(device_, p.set_layout, nullptr);
+    if (p.module) api_.vkDestroyShaderModule(device_, p.module, nullptr);
+  }
+
+  double run(const Pipeline& pipeline, const Dispatch& d) override {
+    const auto& p = static_cast<const DevicePipeline&>(pipeline);
     std::lock_guard<std::mutex> lock(mutex_);
     for (int i = 0; i < 3; ++i)
       if (d.groups[i] > info_.max_groups[i])
         throw VulkanError("dispatch of " + std::to_string(d.groups[i]) + " workgroups in dimension " +
                           std::to_string(i) + " exceeds the device's limit of " +
                           std::to_string(info_.max_groups[i]));
-    const Pipeline& p = pipeline(*d.spirv, static_cast<uint32_t>(d.buffers.size()),
-                                 static_cast<uint32_t>(d.push_constants.size()));
     Resources res(api_, device_);
     for (const BufferBinding& b : d.buffers) make_buffer(*b.data, res);
 
@@ -414,61 +462,6 @@ class Device final : public VulkanDevice {
     if (!data.empty()) std::memcpy(b.mapped, data.data(), data.size());
   }
 
-  const Pipeline& pipeline(const std::vector<uint32_t>& spirv, uint32_t bindings, uint32_t push_bytes) {
-    auto it = pipelines_.find(spirv);
-    if (it != pipelines_.end()) return it->second;
-    Pipeline p;
-    auto mci = make_info<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
-    mci.codeSize = spirv.size() * 4;
-    mci.pCode = spirv.data();
-    check(api_.vkCreateShaderModule(device_, &mci, nullptr, &p.module), "vkCreateShaderModule");
-    std::vector<VkDescriptorSetLayoutBinding> b(bindings);
-    for (uint32_t i = 0; i < bindings; ++i)
-      b[i] = {i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
-    auto lci =
-        make_info<VkDescriptorSetLayoutCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO);
-    lci.bindingCount = bindings;
-    lci.pBindings = b.data();
-    check(api_.vkCreateDescriptorSetLayout(device_, &lci, nullptr, &p.set_layout),
-          "vkCreateDescriptorSetLayout");
-    VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes};
-    auto plci = make_info<VkPipelineLayoutCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO);
-    plci.setLayoutCount = 1;
-    plci.pSetLayouts = &p.set_layout;
-    plci.pushConstantRangeCount = push_bytes ? 1 : 0;
-    plci.pPushConstantRanges = &range;
-    check(api_.vkCreatePipelineLayout(device_, &plci, nullptr, &p.layout), "vkCreatePipelineLayout");
-    auto cci = make_info<VkComputePipelineCreateInfo>(VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
-    cci.stage =
-        make_info<VkPipelineShaderStageCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO);
-    cci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-    cci.stage.module = p.module;
-    cci.stage.pName = "main";
-    cci.layout = p.layout;
-    check(api_.vkCreateComputePipelines(device_, cache_, 1, &cci, nullptr, &p.pipeline),
-          "vkCreateComputePipelines");
-    save_pipeline_cache();
-    return pipelines_.emplace(spirv, p).first->second;
-  }
-
-  // One blob per device and driver build (the driver rejects a blob of another one anyway).
-  std::string cache_key() const {
-    std::string key = "vulkan-pipelines/" + info_.name + "/" + std::to_string(driver_version_) + "/";
-    for (uint8_t b : cache_uuid_) key += std::to_string(b) + ".";
-    return key;
-  }
-
-  void save_pipeline_cache() {
-    if (!store_) return;
-    size_t size = 0;
-    if (api_.vkGetPipelineCacheData(device_, cache_, &size, nullptr) != VK_SUCCESS || !size) return;
-    std::vector<uint8_t> blob(size);
-    if (api_.vkGetPipelineCacheData(device_, cache_, &size, blob.data()) == VK_SUCCESS) {
-      blob.resize(size);
-      store_->store(cache_key(), blob);
-    }
-  }
-
   void pick_device() {
     uint32_t n = 0;
     check(api_.vkEnumeratePhysicalDevices(instance_, &n, nullptr), "vkEnumeratePhysicalDevices");
@@ -574,8 +567,6 @@ class Device final : public VulkanDevice {
     pci.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
     pci.queueFamilyIndex = family;
     check(api_.vkCreateCommandPool(device_, &pci, nullptr, &pool_), "vkCreateCommandPool");
-    auto cci = make_info<VkPipelineCacheCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO);
-    check(api_.vkCreatePipelineCache(device_, &cci, nullptr, &cache_), "vkCreatePipelineCache");
   }
 
   Api api_;
@@ -586,16 +577,15 @@ class Device final : public VulkanDevice {
   VkDevice device_ = VK_NULL_HANDLE;
   VkQueue queue_ = VK_NULL_HANDLE;
   VkCommandPool pool_ = VK_NULL_HANDLE;
-  VkPipelineCache cache_ = VK_NULL_HANDLE;
   DeviceInfo info_;
   uint32_t driver_version_ = 0;
   bool timestamps_ = false;
   double timestamp_period_ns_ = 0;
   uint8_t cache_uuid_[VK_UUID_SIZE] = {};
-  std::map<std::vector<uint32_t>, Pipeline> pipelines_;
-  std::shared_ptr<PipelineCacheStore> store_;
   std::mutex mutex_;
 };
+
+DevicePipeline::~DevicePipeline() { device->destroy(*this); }
 
 }  // namespace
 
@@ -603,10 +593,7 @@ std::shared_ptr<VulkanDevice> VulkanDevice::get() {
   static std::mutex mutex;
   static std::shared_ptr<VulkanDevice> device;
   std::lock_guard<std::mutex> lock(mutex);
-  if (!device) {
-    device = std::make_shared<Device>();
-    device->set_pipeline_cache_store(disk_pipeline_cache());
-  }
+  if (!device) device = std::make_shared<Device>();
   return device;
 }
 

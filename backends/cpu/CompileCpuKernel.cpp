@@ -16,11 +16,6 @@ class LoadedKernel : public CpuKernel {
   Kernel kernel_;  // keeps the shared object loaded
 };
 
-Loader& process_loader() {
-  static Loader loader;
-  return loader;
-}
-
 }  // namespace
 
 std::string single_file_source(const CpuKernelSource& src) {

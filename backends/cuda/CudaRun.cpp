@@ -13,9 +13,7 @@
 #include "attn/loader.hpp"
 #include "backends/cuda/CudaPrinter.h"
 #include "codegen/KernelIR.h"
-#include "runtime/CudaCompiler.h"
 #include "runtime/CudaDriver.h"
-#include "runtime/DiskCache.h"
 #include "runtime/KernelCallArgs.h"
 #include "runtime/Nvrtc.h"
 #include "runtime/Sha256.h"
@@ -24,16 +22,6 @@ namespace attn {
 
 namespace {
 
-/// One loader per process for the cuda target.
-Loader& cuda_loader() {
-  static Loader* loader = [] {
-    auto* l = new Loader();
-    l->add_compiler(make_cuda_compiler());
-    return l;
-  }();
-  return *loader;
-}
-
 /// Lengths rounded up to a power of two: one tuned shape per size class.
 int64_t size_class(int64_t n) {
   int64_t c = 1;
@@ -41,17 +29,17 @@ int64_t size_class(int64_t n) {
   return c;
 }
 
-/// The cache key of the tuned tile shape: the device, the table's source (kernel, dtype, head
-/// dims, architecture) and the size class of the problem.
+/// The name of the tuned tile shape's blob in the loader's cache: the device, the table's source
+/// (kernel, dtype, head dims, architecture) and the size class of the problem.
 std::string tune_key(const CudaDevice& device, const std::string& table_source, const KernelInputs& in) {
   std::string s = "attnc cuda tiles 1\n" + device.name() + "\nsm " + std::to_string(device.sm()) + "\n";
   s += to_hex(sha256(table_source.data(), table_source.size()));
   s += "\nsize " + std::to_string(size_class(in.q.shape[0] * in.q.shape[1])) + " " +
        std::to_string(size_class(in.q.shape[2])) + " " + std::to_string(size_class(in.k.shape[2]));
-  return "tiles-" + to_hex(sha256(s.data(), s.size()));
+  return s;
 }
 
-/// Tuned tile shapes by key, kept in the disk cache beside the loader's kernels; each key is read
+/// Tuned tile shapes by key, kept in the loader's disk cache beside its kernels; each key is read
 /// from disk once per process (a launch should not open a file).
 class TunedShapes {
  public:
@@ -60,37 +48,20 @@ class TunedShapes {
     auto it = known_.find(key);
     if (it != known_.end()) return it->second;
     std::optional<CudaTileConfig> found;
-    if (DiskCache* d = disk()) {
-      DiskCache::Lookup hit = d->read(key);
-      if (hit.status == DiskCache::Lookup::Hit)
-        found = parse_cuda_tiles(std::string(hit.payload.begin(), hit.payload.end()));
-    }
+    if (std::optional<std::vector<uint8_t>> text = process_loader().load_blob(key))
+      found = parse_cuda_tiles(std::string(text->begin(), text->end()));
     return known_[key] = found;
   }
   void store(const std::string& key, const CudaTileConfig& tiles) {
     std::lock_guard<std::mutex> lock(mutex_);
     known_[key] = tiles;
-    if (DiskCache* d = disk()) {
-      const std::string text = describe(tiles);
-      std::vector<std::string> evicted;
-      d->write(key, std::vector<uint8_t>(text.begin(), text.end()), evicted);
-    }
+    const std::string text = describe(tiles);
+    process_loader().store_blob(key, std::vector<uint8_t>(text.begin(), text.end()));
   }
 
  private:
-  DiskCache* disk() {
-    if (!opened_) {
-      opened_ = true;
-      std::string why;
-      const std::string dir = cuda_loader().cache_dir();
-      if (!dir.empty()) disk_ = DiskCache::open(dir, cache_max_bytes_from_env(), why);
-    }
-    return disk_.get();
-  }
   std::mutex mutex_;
   std::map<std::string, std::optional<CudaTileConfig>> known_;
-  std::unique_ptr<DiskCache> disk_;
-  bool opened_ = false;
 };
 
 TunedShapes& tuned_shapes() {
@@ -189,7 +160,7 @@ CudaRunResult run_cuda(const KernelIR& ir, const KernelInputs& in, const CudaRun
   const auto t0 = std::chrono::steady_clock::now();
   Kernel kernel;
   try {
-    kernel = cuda_loader().get({"cuda", src.cu, src.launch.entry, {}});
+    kernel = process_loader().get({"cuda", src.cu, src.launch.entry, {}});
   } catch (const LoadError& e) {
     if (e.kind() == LoadErrorKind::CompileFailed) throw CudaCompileError(e.what());
     throw CudaError(e.what());

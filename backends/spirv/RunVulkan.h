@@ -22,9 +22,11 @@ struct VulkanRunStats {
   std::string device;  ///< the device's name
 };
 
-/// Validates `in` like the reference, compiles the kernel for the device and these shapes (cached
-/// per process), runs it and reads the results back. Throws InputError, EvalError (a buffer index
-/// out of range, named like the reference does), vk::VulkanError (no loader or device).
+/// Validates `in` like the reference, compiles the kernel for the device and these shapes (the
+/// module once per process; its pipeline through attn::process_loader(), which keeps the
+/// pipeline cache on disk), runs it and reads the results back. Throws InputError, EvalError (a
+/// buffer index out of range, named like the reference does), vk::VulkanError (no loader or
+/// device, a failed Vulkan call).
 KernelOutputs run_vulkan(const KernelIR& ir, const KernelInputs& in, const VulkanRunOptions& options = {},
                          VulkanRunStats* stats = nullptr);
 

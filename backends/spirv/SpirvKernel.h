@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "runtime/VulkanKernel.h"
+
 namespace attn {
 struct KernelIR;
 }
@@ -44,19 +46,20 @@ struct SpirvConfig {
   int workgroup_size() const { return lanes * rows; }
 };
 
-/// Descriptor set 0 bindings, in order: Q, K, V, Out, LSE (f32), the argument words (i32:
-/// scalars as bits, then each buffer's dimensions), the error record, then one per tensor
-/// argument in declaration order (i32 or f32 words; bool buffers as 0/1 words).
-enum Binding : uint32_t { kQ = 0, kK, kV, kOut, kLse, kArgs, kError, kFirstBuffer };
-
-/// The error record (kError): word 0 is set to 1 by the first out-of-range buffer index, which
-/// then writes the buffer's ordinal, the dimension, the index, the dimension's size, b, h, q, kv.
-constexpr int kErrorWords = 9;
-/// Word 0 of the error record when the pipeline ran with subgroups smaller than `lanes`.
-constexpr int kSubgroupTooSmall = 2;
-
-/// Push constants: B, Hq, Hkv, Lq, Lkv as i32.
-constexpr int kPushWords = 5;
+// The binding convention the launcher follows (runtime/VulkanKernel.h): bindings, the error
+// record, push constants.
+using vk::Binding;
+using vk::kArgs;
+using vk::kError;
+using vk::kErrorWords;
+using vk::kFirstBuffer;
+using vk::kK;
+using vk::kLse;
+using vk::kOut;
+using vk::kPushWords;
+using vk::kQ;
+using vk::kSubgroupTooSmall;
+using vk::kV;
 
 /// A compiled kernel: SPIR-V words and what the launcher needs to bind and dispatch it.
 struct SpirvKernel {

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "attn/compiler.hpp"
 #include "attn/flight_recorder.hpp"
@@ -53,6 +54,9 @@ class Kernel {
   int operator()(const attn_kernel_args& args) const;
   /// The raw C entry (cpu), for callers that want no recording at all.
   attn_kernel_fn entry() const { return module_ ? module_->entry() : nullptr; }
+  /// The loaded module, for what a target offers beyond invoke() (the vulkan module's timed
+  /// dispatch, runtime/VulkanCompiler.h); null when empty.
+  const KernelModule* module() const { return module_.get(); }
   /// The cache key (64 hex digits).
   const std::string& key() const { return key_; }
   /// True if this holds a kernel.
@@ -96,6 +100,14 @@ class Loader {
   /// The disk cache directory in use; empty when memory-only.
   std::string cache_dir() const;
 
+  /// Stores a small named blob (a tuned tile shape, ...) in the disk cache beside the kernels,
+  /// signed and evicted like them; `name` may hold any bytes (it is hashed into the entry's key).
+  /// Returns false when the loader is memory-only or the write failed (one warning).
+  bool store_blob(const std::string& name, const std::vector<uint8_t>& blob);
+  /// The blob stored under `name` (by any process of this user), verified like a kernel entry;
+  /// nullopt when there is none, the entry is bad, or the loader is memory-only.
+  std::optional<std::vector<uint8_t>> load_blob(const std::string& name) const;
+
  private:
   struct Flight;
   Kernel load_uncached(const KernelRequest& request, const Compiler& compiler, const std::string& key);
@@ -113,6 +125,11 @@ class Loader {
   struct Counters;
   std::unique_ptr<Counters> counters_;
 };
+
+/// The process-wide loader of attnc's runners (run_cpu_kernel, run_cuda, run_vulkan): default
+/// options, the cpu, cuda and vulkan compilers registered (each opens its toolchain or device only
+/// when first asked). Created on first use, never destroyed.
+Loader& process_loader();
 
 /// The disk cache's contents, for `attnc cache stats`.
 struct CacheStats {
