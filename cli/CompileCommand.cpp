@@ -21,7 +21,9 @@ int run_compile(const CompileOptions& o) {
   for (const std::string& name : o.targets) {
     try {
       std::string note;
-      targets.push_back(&find_target(name, Capability::Compile, &note));
+      const Target* t = &find_target(name, Capability::Compile, &note);
+      // A target named twice (vulkan and its old name spirv) is written once.
+      if (std::find(targets.begin(), targets.end(), t) == targets.end()) targets.push_back(t);
       if (!note.empty()) std::cerr << "attnc: note: " << note << "\n";
     } catch (const TargetError& e) {
       std::cerr << "attnc: error: " << e.what() << "\n";
