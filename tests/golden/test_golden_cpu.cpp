@@ -38,22 +38,21 @@ std::vector<FixedText> wrapper_entry_runs() {
   std::vector<FixedText> runs;
   std::istringstream lines(cpu::cpu_fixed_text("WrapperEntry.h"));
   std::string run;
-  int first = 1, count = 0;
-  auto close_run = [&](int next) {
+  int count = 0;
+  auto close_run = [&](int after) {  // `after`: the line number past the run
     if (count >= 3)
-      runs.push_back({"backends/cpu/fixed/WrapperEntry.h lines " + std::to_string(first) + "-" +
-                          std::to_string(first + count - 1),
+      runs.push_back({"backends/cpu/fixed/WrapperEntry.h lines " + std::to_string(after - count) + "-" +
+                          std::to_string(after - 1),
                       run});
-    run.clear(), count = 0, first = next;
+    run.clear(), count = 0;
   };
   int n = 0;
   for (std::string line; std::getline(lines, line);) {
     ++n;
-    if (std::regex_search(line, placeholder)) {
-      close_run(n + 1);
-      continue;
-    }
-    run += line + "\n", ++count;
+    if (std::regex_search(line, placeholder))
+      close_run(n);
+    else
+      run += line + "\n", ++count;
   }
   close_run(n + 1);
   return runs;
