@@ -2,6 +2,7 @@
 // the process generated before.
 #include "backends/cpu/EmitHalideCpp.h"
 
+#include <cctype>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -50,8 +51,9 @@ std::string strip_name_prefixes(const std::string& code) {
 
 // Halide makes names unique per process ("probs$3" in strings, "_probs__3_s0_j" in identifiers;
 // closure structs "s7", message buffers "b12"): number the variants of each name in order of appearance instead.
+// Numbers are words of their own, kept as written: the "x00" of 0x00 is no name.
 std::string canonical_names(const std::string& code) {
-  static const std::regex word(R"([A-Za-z_][A-Za-z0-9_$]*)");
+  static const std::regex word(R"([0-9][A-Za-z0-9_.]*|[A-Za-z_][A-Za-z0-9_$]*)");
   static const std::regex suffix(R"((\$|__)[0-9]+(?=_|\$|$))");
   static const std::regex letter_number(R"(^[a-z][0-9]+$)");
   std::map<std::string, std::map<std::string, int>> variants;  // base -> spelling -> index
@@ -63,6 +65,10 @@ std::string canonical_names(const std::string& code) {
     out.append(last, it->prefix().second);
     last = it->suffix().first;
     std::string w = it->str();
+    if (std::isdigit(static_cast<unsigned char>(w[0]))) {
+      out += w;
+      continue;
+    }
     if (std::regex_match(w, letter_number)) {
       auto& seen = numbered[w[0]];
       auto [pos, fresh] = seen.emplace(w, (int)seen.size());

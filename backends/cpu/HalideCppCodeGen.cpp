@@ -23,9 +23,10 @@ class CpuCodeGen : public HI::CodeGen_C {
   using HI::CodeGen_C::visit;
 
   // Halide's vector classes (fixed/HalideVectorOps.h) with three changes, then Halide's typedefs:
-  // - Native comparisons and logical and/or give 0/1 lanes, as scalar bools, broadcasts of them and
-  //   bool buffer loads are: Halide 14 returned the vector truth value -1 narrowed to 0xFF, so
-  //   `(q < n) == (kv < n)` compared 0xFF with a broadcast 0x01 and was false where both held.
+  // - Comparisons and logical and/or give 0/1 lanes, native and C++ vectors alike, as scalar bools,
+  //   broadcasts of them and bool buffer loads are: Halide 14 returned the vector truth value -1
+  //   narrowed to 0xFF (0xff in CppVectorOps), so `(q < n) == (kv < n)` compared 0xFF with a
+  //   broadcast 0x01 and was false where both held.
   // - The native ramp adds an index vector built once: filled lane by lane, GCC 12 kept it in
   //   memory in the mask pass and the causal kernel ran at 178 GFLOP/s instead of 273.
   // - clang's elementwise min/max where it has them (ATTN_ELEMENTWISE_MIN_MAX): clang 14 did not

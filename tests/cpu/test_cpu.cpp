@@ -390,6 +390,29 @@ BOOST_AUTO_TEST_CASE(argument_errors_are_messages) {
   BOOST_TEST(!got.error.empty());
 }
 
+BOOST_AUTO_TEST_CASE(cpp_vector_classes_give_what_native_vectors_give) {
+  // Halide's portable vector classes (CppVector: lane counts without a native vector), forced with
+  // HALIDE_CPP_ALWAYS_USE_CPP_VECTORS: their comparisons must give 0/1 lanes as the native ones
+  // do, for a mask that compares two masks and for one that selects with a comparison.
+  const char* program = R"attn(
+kernel halves(n: int) { mask = (q < n) == (kv < n); lse = true; }
+kernel documents(doc: tensor<i32>[len]) { mask = kv <= q && doc[q] == doc[kv]; lse = true; }
+)attn";
+  std::mt19937 rng(23);
+  for (const char* name : {"halves", "documents"}) {
+    CpuCompiled c = compile_cpu(program, name);
+    c.source.source = "#define HALIDE_CPP_ALWAYS_USE_CPP_VECTORS 1\n" + c.source.source;
+    c.kernel = compile_cpu_kernel(c.source);
+    KernelInputs in = random_inputs(*c.ir, Shape{1, 2, 1, 70, 90, 16, 16}, rng);
+    if (std::string(name) == "halves") in.scalars["n"] = 40;
+    KernelOutputs want = run_reference(*c.ir, in, 2);
+    CpuRun got = run_cpu(c, in, true);
+    BOOST_REQUIRE_MESSAGE(got.status == 0, name << ": " << got.error);
+    BOOST_TEST(max_abs_diff(got.outputs.out, want.out) <= 2e-4, name);
+    BOOST_TEST(max_abs_diff(got.outputs.lse, want.lse) <= 1e-3, name);
+  }
+}
+
 BOOST_AUTO_TEST_CASE(emitted_source_is_deterministic_and_warning_free) {
   // alibi_causal: closed-form key ranges; documents: also the run-time ranges' wrapper code.
   for (const char* name : {"alibi_causal", "documents"}) {

@@ -16,8 +16,8 @@ struct FixedText {
   std::string text;
 };
 
-/// A fixed block known by its first and last lines rather than its exact text (Halide's prelude,
-/// which carries names renamed per kernel): shown as `// [fixed text: LABEL, N lines, hash H]`,
+/// A fixed block known by its first and last lines rather than its exact text (Halide's runtime
+/// header, which carries names renamed per kernel): shown as `// [fixed text: LABEL, N lines, hash H]`,
 /// the hash keeping a change inside it visible in the golden.
 struct FixedSpan {
   std::string label;

@@ -154,7 +154,7 @@ public:
     static Mask logical_or(const Vec &a, const Vec &b) {
         CppVector<uint8_t, Lanes> r;
         for (size_t i = 0; i < Lanes; i++) {
-            r[i] = a[i] || b[i] ? 0xff : 0x00;
+            r[i] = a[i] || b[i] ? 1 : 0;
         }
         return r;
     }
@@ -162,7 +162,7 @@ public:
     static Mask logical_and(const Vec &a, const Vec &b) {
         CppVector<uint8_t, Lanes> r;
         for (size_t i = 0; i < Lanes; i++) {
-            r[i] = a[i] && b[i] ? 0xff : 0x00;
+            r[i] = a[i] && b[i] ? 1 : 0;
         }
         return r;
     }
@@ -170,7 +170,7 @@ public:
     static Mask lt(const Vec &a, const Vec &b) {
         CppVector<uint8_t, Lanes> r;
         for (size_t i = 0; i < Lanes; i++) {
-            r[i] = a[i] < b[i] ? 0xff : 0x00;
+            r[i] = a[i] < b[i] ? 1 : 0;
         }
         return r;
     }
@@ -178,7 +178,7 @@ public:
     static Mask le(const Vec &a, const Vec &b) {
         CppVector<uint8_t, Lanes> r;
         for (size_t i = 0; i < Lanes; i++) {
-            r[i] = a[i] <= b[i] ? 0xff : 0x00;
+            r[i] = a[i] <= b[i] ? 1 : 0;
         }
         return r;
     }
@@ -186,7 +186,7 @@ public:
     static Mask gt(const Vec &a, const Vec &b) {
         CppVector<uint8_t, Lanes> r;
         for (size_t i = 0; i < Lanes; i++) {
-            r[i] = a[i] > b[i] ? 0xff : 0x00;
+            r[i] = a[i] > b[i] ? 1 : 0;
         }
         return r;
     }
@@ -194,7 +194,7 @@ public:
     static Mask ge(const Vec &a, const Vec &b) {
         CppVector<uint8_t, Lanes> r;
         for (size_t i = 0; i < Lanes; i++) {
-            r[i] = a[i] >= b[i] ? 0xff : 0x00;
+            r[i] = a[i] >= b[i] ? 1 : 0;
         }
         return r;
     }
@@ -202,7 +202,7 @@ public:
     static Mask eq(const Vec &a, const Vec &b) {
         CppVector<uint8_t, Lanes> r;
         for (size_t i = 0; i < Lanes; i++) {
-            r[i] = a[i] == b[i] ? 0xff : 0x00;
+            r[i] = a[i] == b[i] ? 1 : 0;
         }
         return r;
     }
@@ -210,7 +210,7 @@ public:
     static Mask ne(const Vec &a, const Vec &b) {
         CppVector<uint8_t, Lanes> r;
         for (size_t i = 0; i < Lanes; i++) {
-            r[i] = a[i] != b[i] ? 0xff : 0x00;
+            r[i] = a[i] != b[i] ? 1 : 0;
         }
         return r;
     }

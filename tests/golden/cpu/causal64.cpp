@@ -25,8 +25,10 @@
 
 // ---- The Halide pipeline (Halide 14 CodeGen_C output) ----
 
-// [fixed text: Halide runtime prelude, 3258 lines, hash cd720ad2119c29ae]
+// [fixed text: Halide runtime header, 2454 lines, hash c5c31a150c566be5]
 
+
+// [fixed text: backends/cpu/fixed/HalideVectorOps.h, 803 lines]
 #if halide_cpp_use_native_vector(uint8_t, 16)
 using uint8x16_t = NativeVector<uint8_t, 16>;
 using uint8x16_t_ops = NativeVectorOps<uint8_t, 16>;
@@ -2091,27 +2093,11 @@ constexpr int kNumBuffers = 0, kNumScalars = 0;
 
 }  // namespace
 
-// [fixed text: cpu wrapper helpers, 328 lines, hash 91a586d2c344954f]
+// [fixed text: backends/cpu/fixed/WrapperSupport.h, 328 lines]
 
 namespace {
 
-/// Integer division and modulo as in the IR (Euclidean; x / 0 == 0 and x % 0 == 0).
-[[maybe_unused]] int attn_div_i32(int a, int b) {
-  if (b == 0) return 0;
-  int q = a / b, r = a % b;
-  if (r < 0) q += b > 0 ? -1 : 1;
-  return q;
-}
-[[maybe_unused]] int attn_mod_i32(int a, int b) {
-  if (b == 0) return 0;
-  int r = a % b;
-  if (r < 0) r += b > 0 ? b : -b;
-  return r;
-}
-[[maybe_unused]] float attn_mod_f32(float a, float b) { return a - b * floorf(a / b); }
-[[maybe_unused]] int attn_min_i32(int a, int b) { return a < b ? a : b; }
-[[maybe_unused]] int attn_max_i32(int a, int b) { return a > b ? a : b; }
-
+// [fixed text: backends/cpu/fixed/IrIntegerOps.h, 17 lines]
 /// Keys in blocks of 64: blocks that the mask rules out for a whole query tile are skipped.
 constexpr int kSkipBlock = 64;
 constexpr bool kHasKeyTest = true;
@@ -2128,266 +2114,14 @@ bool keys_masked([[maybe_unused]] int q_min, [[maybe_unused]] int q_max, [[maybe
 }  // namespace
 
 extern "C" __attribute__((visibility("default"))) int attn_causal64(const attn_kernel_args* args) {
-  if (!args) return -1;
-  unsigned hardware = std::thread::hardware_concurrency();
-  Context ctx{args->error, args->error_size, args->num_threads > 0 ? args->num_threads : (hardware ? int(hardware) : 1), false};
-  void* uc = &ctx;
-  if (args->error && args->error_size) args->error[0] = '\0';
-  if (args->abi_version < 1 || args->abi_version > ATTN_KERNEL_ABI_VERSION)
-    return fail(uc, "%s: ABI version %d, expected 1 to %d", kKernelName, args->abi_version, ATTN_KERNEL_ABI_VERSION),
-           -1;
-  if (!check_tensor(uc, args->q, "q", 4, false) || !check_tensor(uc, args->k, "k", 4, false) ||
-      !check_tensor(uc, args->v, "v", 4, false) || !check_tensor(uc, args->out, "out", 4, false))
-    return -1;
-  const int64_t* qs = args->q->shape;
-  const int64_t* ks = args->k->shape;
-  const int64_t* vs = args->v->shape;
-  const int64_t* os = args->out->shape;
-  int64_t B = qs[0], Hq = qs[1], Lq = qs[2], D = qs[3], Hkv = ks[1], Lk = ks[2], Dv = vs[3];
-  if (ks[0] != B || ks[3] != D)
-    return fail(uc, "%s: k has shape [%lld, %lld, %lld, %lld]; expected [%lld, Hkv, Lk, %lld] to match q", kKernelName,
-                (long long)ks[0], (long long)ks[1], (long long)ks[2], (long long)ks[3], (long long)B, (long long)D), -1;
-  if (vs[0] != B || vs[1] != Hkv || vs[2] != Lk)
-    return fail(uc, "%s: v has shape [%lld, %lld, %lld, %lld]; expected [%lld, %lld, %lld, Dv] to match k", kKernelName,
-                (long long)vs[0], (long long)vs[1], (long long)vs[2], (long long)vs[3], (long long)B, (long long)Hkv,
-                (long long)Lk), -1;
-  if (os[0] != B || os[1] != Hq || os[2] != Lq || os[3] != Dv)
-    return fail(uc, "%s: out has shape [%lld, %lld, %lld, %lld]; expected [%lld, %lld, %lld, %lld]", kKernelName,
-                (long long)os[0], (long long)os[1], (long long)os[2], (long long)os[3], (long long)B, (long long)Hq,
-                (long long)Lq, (long long)Dv), -1;
-  if (Hkv <= 0 || Hq % Hkv != 0)
-    return fail(uc, "%s: %lld query heads are not a multiple of %lld key/value heads", kKernelName, (long long)Hq,
-                (long long)Hkv), -1;
-  if ((kHeadDim && D != kHeadDim) || D <= 0)
-    return fail(uc, "%s: head dimension %lld, the kernel was compiled for %lld", kKernelName, (long long)D,
-                (long long)kHeadDim), -1;
-  if ((kValueDim && Dv != kValueDim) || Dv <= 0)
-    return fail(uc, "%s: value dimension %lld, the kernel was compiled for %lld", kKernelName, (long long)Dv,
-                (long long)kValueDim), -1;
-  if (kLseRequired && !args->lse)
-    return fail(uc, "%s: the kernel writes the log-sum-exp, but lse is NULL", kKernelName), -1;
-  if (args->lse) {
-    if (!check_tensor(uc, args->lse, "lse", 3, true)) return -1;
-    const int64_t* ls = args->lse->shape;
-    if (ls[0] != B || ls[1] != Hq || ls[2] != Lq)
-      return fail(uc, "%s: lse has shape [%lld, %lld, %lld]; expected [%lld, %lld, %lld]", kKernelName,
-                  (long long)ls[0], (long long)ls[1], (long long)ls[2], (long long)B, (long long)Hq, (long long)Lq), -1;
-  }
-  if (args->num_buffers != kNumBuffers || (kNumBuffers && !args->buffers))
-    return fail(uc, "%s: %d buffers given, the kernel takes %d", kKernelName, args->num_buffers, kNumBuffers), -1;
-  if (args->num_scalars != kNumScalars || (kNumScalars && !args->scalars))
-    return fail(uc, "%s: %d scalars given, the kernel takes %d", kKernelName, args->num_scalars, kNumScalars), -1;
-  if (B == 0 || Hq == 0 || Lq == 0) return 0;
-  char* out_base = static_cast<char*>(args->out->data) + args->out->byte_offset;
-  int64_t esize = args->out->dtype.bits / 8;
-  int64_t ob = stride_of(args->out, 0) * esize, oh = stride_of(args->out, 1) * esize, ol = stride_of(args->out, 2) * esize;
-  float* lse_base = args->lse ? reinterpret_cast<float*>(static_cast<char*>(args->lse->data) + args->lse->byte_offset) : nullptr;
-  int64_t lb = args->lse ? stride_of(args->lse, 0) : 0, lh = args->lse ? stride_of(args->lse, 1) : 0;
-  int64_t ll = args->lse ? stride_of(args->lse, 2) : 0;
-  if (Lk == 0) {  // no keys: every row is fully masked
-    for (int64_t b = 0; b < B; ++b)
-      for (int64_t h = 0; h < Hq; ++h)
-        for (int64_t r = 0; r < Lq; ++r) {
-          for (int64_t c = 0; c < Dv; ++c) write_io(out_base + b * ob + h * oh + r * ol + c * esize, 0.0f);
-          if (lse_base) lse_base[b * lb + h * lh + r * ll] = -INFINITY;
-        }
-    return 0;
-  }
-  int64_t Dv_pad = round_up(Dv, kLanes);
-  int64_t groups = Hq / Hkv;
-  // Decoding (one query row) with grouped heads: the query heads that share a key/value head fill
-  // the rows of one tile (row r is head h + r, query 0) instead of one head per 32-row tile. Only
-  // when the mask and score do not read the head index.
-  const bool pack = kPackHeads && Lq == 1 && groups > 1;
-  const int64_t chunks_per_group = (groups + kTileQ - 1) / kTileQ;
-  // K and V that need converting are converted by the tasks themselves when at most two tasks
-  // read each key/value plane, once up front otherwise.
-  const int64_t tasks_per_plane = pack ? chunks_per_group : (Lq + kTileQ - 1) / kTileQ * groups;
-  KeySide k, v;
-  if (!prepare_key_side(uc, args->k, "k", D, tasks_per_plane <= 2, k) ||
-      !prepare_key_side(uc, args->v, "v", Dv_pad, tasks_per_plane <= 2, v))
-    return -1;
-  const char* q_base = base_of(args->q);
-  int64_t q_esize = args->q->dtype.bits / 8;
-  int64_t qb = stride_of(args->q, 0) * q_esize, qh = stride_of(args->q, 1) * q_esize, ql = stride_of(args->q, 2) * q_esize;
-  // Keys each query tile may see, [lo, hi): all of them, or for a mask that reads buffers the hull
-  // of the caller's ranges (version 2) over the tile's rows. The pipeline intersects it with the
-  // mask's closed-form hull.
-  int64_t tiles = (Lq + kTileQ - 1) / kTileQ;
-  if (tiles * Hq * B >= (int64_t(1) << 31))
-    return fail(uc, "%s: too many query tiles (%lld)", kKernelName, (long long)(tiles * Hq * B)), -1;
-  std::vector<int32_t> window(size_t(2 * tiles));
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 2-51, 50 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 53-91, 39 lines]
   const int64_t* given = nullptr;  // the mask reads no buffer: kv_ranges unused
   const int64_t* run_starts = nullptr;
   const int64_t* runs = nullptr;
-  int64_t given_block = given ? args->kv_ranges_block_q : 0;
-  if (given && given_block <= 0)
-    return fail(uc, "%s: kv_ranges_block_q is %lld", kKernelName, (long long)given_block), -1;
-  if (run_starts) {
-    int64_t blocks = (Lq + given_block - 1) / given_block;
-    for (int64_t blk = 0; blk < blocks; ++blk)
-      if (run_starts[0] != 0 || run_starts[blk + 1] < run_starts[blk])
-        return fail(uc, "%s: kv_run_starts is not non-decreasing from 0 (block %lld)", kKernelName, (long long)blk), -1;
-  }
-  for (int64_t t = 0; t < tiles; ++t) {
-    int64_t lo = 0, hi = Lk;
-    if (given) {
-      lo = Lk, hi = 0;
-      int64_t last_row = t * kTileQ + kTileQ < Lq ? t * kTileQ + kTileQ - 1 : Lq - 1;
-      for (int64_t blk = t * kTileQ / given_block; blk <= last_row / given_block; ++blk) {
-        int64_t a = given[2 * blk] > 0 ? given[2 * blk] : 0, e = given[2 * blk + 1] < Lk ? given[2 * blk + 1] : Lk;
-        if (a < e) lo = a < lo ? a : lo, hi = e > hi ? e : hi;
-      }
-      if (lo >= hi) lo = hi = 0;
-    }
-    window[size_t(2 * t)] = int32_t(lo), window[size_t(2 * t + 1)] = int32_t(hi);
-  }
-  // One task per (query tile, query head, batch entry), tiles innermost: neighbouring tasks read
-  // the same key/value head.
-  const int64_t task_count = pack ? chunks_per_group * Hkv * B : tiles * Hq * B;
-  const int64_t q_step = pack ? 0 : 1, head_step = pack ? 1 : 0;
-  // Where task `task` is: its query tile t, first head h, batch entry b, first query row0, rows.
-  auto locate = [&](int64_t task, int64_t& t, int64_t& h, int64_t& b, int64_t& row0, int64_t& rows) {
-    if (pack) {
-      int64_t chunk = task % chunks_per_group, hk = task / chunks_per_group % Hkv;
-      t = 0, row0 = 0, b = task / chunks_per_group / Hkv, h = hk * groups + chunk * kTileQ;
-      rows = groups - chunk * kTileQ < kTileQ ? groups - chunk * kTileQ : kTileQ;
-    } else {
-      t = task % tiles, h = task / tiles % Hq, b = task / tiles / Hq;
-      row0 = t * kTileQ, rows = Lq - row0 < kTileQ ? Lq - row0 : kTileQ;
-    }
-  };
-  // Out = P·V / sum and LSE of one finished row, in the caller's layout and type; a row that no key
-  // reached is Out 0, LSE -inf; a NaN sum (a NaN score) gives NaN. `pv` is unnormalized, `max` in
-  // log2 units.
-  auto write_row = [&](int64_t b, int64_t hr, int64_t qr, const float* pv, float max, float sum) {
-    const bool reached = sum != 0.0f;
-    float inv = reached ? 1.0f / sum : 0.0f;
-    char* dst = out_base + b * ob + hr * oh + qr * ol;
-    for (int64_t c = 0; c < Dv; ++c) write_io(dst + c * esize, reached ? pv[c] * inv : 0.0f);
-    if (lse_base) lse_base[b * lb + hr * lh + qr * ll] = reached ? max * 0.693147180559945309f + logf(sum) : -INFINITY;
-  };
-  // Split-KV: with fewer tasks than threads (decoding), each task's keys are cut into `splits`
-  // shares of whole key blocks, at least one chunk each, computed as jobs of their own; each
-  // leaves its rows unnormalized in `partial` and a second pass merges them.
-  int64_t splits = 1;
-  if (task_count < ctx.threads) {
-    splits = (ctx.threads + task_count - 1) / task_count;
-    if (splits > Lk / kKeyChunk) splits = Lk / kKeyChunk;
-    if (splits < 1) splits = 1;
-  }
-  const int64_t share = round_up((Lk + splits - 1) / splits, kSkipBlock);
-  const int64_t slot_floats = Dv_pad + 2;  // P·V, max, sum
-  std::vector<float> partial(splits > 1 ? size_t(task_count * splits * kTileQ * slot_floats) : 0);
-  int status = parallel_for(uc, int(task_count * splits), [&](int job) {
-    const int64_t task = job / splits, part = job % splits;
-    int64_t t, h, b, row0, rows;
-    locate(task, t, h, b, row0, rows);
-    const int64_t last_q = row0 + (rows - 1) * q_step, last_h = h + (rows - 1) * head_step;
-    TaskScratch& scratch = task_scratch;
-    scratch.start(D, Dv_pad);
-    // The tile's queries as f32 (rows past Lq zero).
-    for (int64_t r = 0; r < kTileQ; ++r) {
-      float* dst = scratch.q.data() + r * D;
-      if (r >= rows) {
-        memset(dst, 0, size_t(D) * 4);
-        continue;
-      }
-      const char* src = q_base + b * qb + (h + r * head_step) * qh + (row0 + r * q_step) * ql;
-      read_row(src, dst, D);
-    }
-    Plane q_tile(scratch.q.data(), D, kTileQ), out_tile(scratch.chunk.data(), Dv_pad + kLanes, kTileQ);
-    Plane k_head, v_head;
-    if (!k.streamed) k_head.set(k.plane(h / groups, b), D, Lk, 0);
-    if (!v.streamed) v_head.set(v.plane(h / groups, b), Dv_pad, Lk, 0);
-    // The window's runs of key blocks that the mask may allow, each chunk by chunk: the pipeline
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 93-173, 81 lines]
     // takes at most 1024 keys a call, so the scores stay in cache.
-    scratch.window_runs(window[size_t(2 * t)], window[size_t(2 * t + 1)], run_starts, runs, given_block, row0,
-                        last_q, int32_t(Lk));
-    if (splits > 1) scratch.clip(int32_t(part * share), int32_t(part * share + share));
-    int32_t hi = 0;
-    auto block_end = [&](int32_t x) {
-      int32_t end = (x / kSkipBlock + 1) * kSkipBlock;
-      return end < hi ? end : hi;
-    };
-    auto masked = [&](int32_t x) {
-      return kHasKeyTest && keys_masked(int(row0), int(last_q), x, block_end(x) - 1, int(b), int(b), int(h),
-                                        int(last_h), args->scalars);
-    };
-    bool first = true;
-    for (size_t w = 0; w < scratch.windows.size(); w += 2) {
-      hi = scratch.windows[w + 1];
-      for (int32_t run_lo = scratch.windows[w]; run_lo < hi;) {
-        if (masked(run_lo)) {
-          run_lo = block_end(run_lo);
-          continue;
-        }
-        int32_t run_hi = kHasKeyTest ? block_end(run_lo) : hi;
-        while (run_hi < hi && !masked(run_hi)) run_hi = block_end(run_hi);
-        // The run in place, or with streamed K/V in pieces of at most one chunk from a key block
-        // start, each piece's rows converted into the task's scratch first.
-        for (int32_t piece_lo = run_lo; piece_lo < run_hi;) {
-          int32_t piece_hi = run_hi;
-          if (k.streamed || v.streamed) {
-            const int32_t first_row = piece_lo / kSkipBlock * kSkipBlock;
-            piece_hi = first_row + kKeyChunk < run_hi ? first_row + kKeyChunk : run_hi;
-            const int64_t end_row = round_up(piece_hi, kSkipBlock) < Lk ? round_up(piece_hi, kSkipBlock) : Lk;
-            if (k.streamed) {
-              scratch.k_rows.resize(size_t((end_row - first_row) * D));
-              k.convert(h / groups, b, first_row, end_row, D, scratch.k_rows.data());
-              k_head.set(scratch.k_rows.data(), D, end_row - first_row, first_row);
-            }
-            if (v.streamed) {
-              scratch.v_rows.resize(size_t((end_row - first_row) * Dv_pad));
-              v.convert(h / groups, b, first_row, end_row, Dv_pad, scratch.v_rows.data());
-              v_head.set(scratch.v_rows.data(), Dv_pad, end_row - first_row, first_row);
-            }
-          }
-          for (int32_t next = piece_lo;;) {
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 175-216, 42 lines]
             int result = attn_causal64_pipeline(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(Lq), int32_t(Lk), int32_t(D),
                 int32_t(Dv_pad), int32_t(t), int32_t(q_step), int32_t(h), int32_t(b), piece_lo, piece_hi, next, &out_tile.buf);
-            if (result != 0) {
-              if (!ctx.failed) fail(uc, "%s: the kernel failed (Halide error %d)", kKernelName, result);
-              return result;
-            }
-            scratch.absorb(first);
-            first = false;
-            if (scratch.chunk_end() >= scratch.window_end()) break;
-            next = scratch.chunk_end();
-          }
-          piece_lo = piece_hi;
-        }
-        run_lo = run_hi;
-      }
-    }
-    for (int64_t r = 0; r < rows; ++r) {
-      const float* pv = scratch.acc.data() + r * Dv_pad;
-      const float max = scratch.row_max[size_t(r)], sum = scratch.row_sum[size_t(r)];
-      if (splits == 1) {
-        write_row(b, h + r * head_step, row0 + r * q_step, pv, max, sum);
-        continue;
-      }
-      float* slot = partial.data() + ((task * splits + part) * kTileQ + r) * slot_floats;
-      if (sum != 0.0f)
-        memcpy(slot, pv, size_t(Dv_pad) * 4);
-      else
-        memset(slot, 0, size_t(Dv_pad) * 4);  // a share with no allowed key
-      slot[Dv_pad] = max, slot[Dv_pad + 1] = sum;
-    }
-    return 0;
-  });
-  if (status != 0 || splits == 1) return status;
-  // Merge the shares as the chunks of one share were merged.
-  return parallel_for(uc, int(task_count), [&](int task) {
-    int64_t t, h, b, row0, rows;
-    locate(task, t, h, b, row0, rows);
-    TaskScratch& scratch = task_scratch;
-    scratch.start(D, Dv_pad);
-    for (int64_t part = 0; part < splits; ++part)
-      scratch.absorb(partial.data() + (task * splits + part) * kTileQ * slot_floats, slot_floats, part == 0);
-    for (int64_t r = 0; r < rows; ++r)
-      write_row(b, h + r * head_step, row0 + r * q_step, scratch.acc.data() + r * Dv_pad, scratch.row_max[size_t(r)],
-                scratch.row_sum[size_t(r)]);
-    return 0;
-  });
-}
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 219-263, 45 lines]
