@@ -41,10 +41,11 @@ struct FmtOptions {
 };
 int run_fmt(const FmtOptions& o);
 
-/// `attnc compile FILE -t TARGETS -o DIR`: per kernel, each target's sources and a header, plus
-/// DIR/manifest.json. Output is deterministic (no timestamps, no absolute paths).
+/// `attnc compile FILE... -t TARGETS -o DIR`: per kernel of every file, each target's sources and a
+/// header, plus DIR/dlpack/dlpack.h and one DIR/manifest.json. Output is deterministic (no
+/// timestamps, no absolute paths).
 struct CompileOptions {
-  std::string file;
+  std::vector<std::string> files;
   std::vector<std::string> targets;  ///< names in the target table (cli/Targets.h)
   std::string out_dir;
   std::string kernel;      ///< empty: every kernel

@@ -1,13 +1,17 @@
-// `attnc compile FILE -t TARGETS -o DIR`: lowers every kernel once and hands it to each target's
-// writer; records what was written in DIR/manifest.json.
+// `attnc compile FILE... -t TARGETS -o DIR`: lowers every kernel of every file once and hands it to
+// each target's writer; records what was written in one DIR/manifest.json and writes the DLPack
+// header the sources include, so that DIR alone compiles.
 #include <algorithm>
 #include <fstream>
 #include <iostream>
+#include <optional>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
 #include "backends/cpu/CpuBackend.h"
 #include "cli/Commands.h"
+#include "cli/DlpackHeader.h"
 #include "cli/KernelSession.h"
 #include "cli/OutputFile.h"
 #include "cli/Targets.h"
@@ -15,6 +19,58 @@
 #include "frontend/Program.h"
 
 namespace attn::cli {
+
+namespace {
+
+// Lowers kernel `k` of `p` and hands it to each target's writer; returns its manifest entry, or
+// nothing after reporting an error.
+std::optional<nlohmann::ordered_json> compile_kernel(const Program& p, const Decl& k,
+                                                     const std::string& source,
+                                                     const std::vector<const Target*>& targets,
+                                                     const CompileOptions& o) {
+  DiagnosticEngine diags;
+  auto ir = lower_kernel(p, k, diags);
+  if (!ir) {
+    std::cerr << render_diagnostics(diags, p.sources);
+    return std::nullopt;
+  }
+  CompileContext ctx{source, kernel_hash(*ir), o.cuda_sm, o.cuda_tiles, o.head_dim, o.cpu_isa};
+  nlohmann::ordered_json entry;
+  entry["name"] = k.name;
+  entry["source"] = source;
+  entry["hash"] = ctx.kernel_hash;
+  // What a host program needs to call the kernel: its run-time arguments and options.
+  entry["args"] = nlohmann::ordered_json::array();
+  for (const KernelArgInfo& a : kernel_args(*ir)) {
+    nlohmann::ordered_json arg;
+    arg["name"] = a.name;
+    arg["kind"] = a.is_buffer ? "tensor" : "scalar";
+    arg["type"] = a.elem == ElemType::I32 ? "i32" : a.elem == ElemType::F32 ? "f32" : "bool";
+    if (a.is_buffer) arg["dims"] = a.dims;
+    entry["args"].push_back(arg);
+  }
+  const KernelOptions& opts = kernel_options(*ir);
+  entry["dtype"] = dtype_name(opts.dtype);
+  entry["head_dim"] = opts.head_dim;
+  entry["value_dim"] = opts.value_dim;
+  entry["lse"] = opts.lse;
+  if (std::any_of(targets.begin(), targets.end(),
+                  [](const Target* t) { return t->name == std::string("cpu"); })) {
+    entry["cpu_entry"] = "attn_" + k.name;
+    entry["cpu_flags"] = cpu_required_flags();
+  }
+  for (const Target* t : targets) {
+    try {
+      entry["files"][t->name] = t->writer(*ir, ctx, o.out_dir);
+    } catch (const std::exception& e) {
+      report_kernel_error(e, p, "kernel '" + k.name + "' (" + t->name + "): ");
+      return std::nullopt;
+    }
+  }
+  return entry;
+}
+
+}  // namespace
 
 int run_compile(const CompileOptions& o) {
   std::vector<const Target*> targets;
@@ -30,19 +86,6 @@ int run_compile(const CompileOptions& o) {
       return 1;
     }
   }
-  auto p = load_program(o.file);
-  if (report_diagnostics(*p, false)) return 1;
-  std::vector<const Decl*> kernels;
-  if (!o.kernel.empty()) {
-    const Decl* k = p->kernel(o.kernel);
-    if (!k) {
-      std::cerr << "attnc: error: " << o.file << " has no kernel '" << o.kernel << "'\n";
-      return 1;
-    }
-    kernels.push_back(k);
-  } else {
-    kernels = p->kernels();
-  }
   std::error_code ec;
   std::filesystem::create_directories(o.out_dir, ec);
   if (ec) {
@@ -50,50 +93,39 @@ int run_compile(const CompileOptions& o) {
     return 1;
   }
   nlohmann::ordered_json manifest;
-  manifest["source"] = std::filesystem::path(o.file).filename().string();
+  manifest["sources"] = nlohmann::ordered_json::array();
   manifest["kernels"] = nlohmann::ordered_json::array();
-  for (const Decl* k : kernels) {
-    DiagnosticEngine diags;
-    auto ir = lower_kernel(*p, *k, diags);
-    if (!ir) {
-      std::cerr << render_diagnostics(diags, p->sources);
-      return 1;
+  std::set<std::string> names;  // kernels' files are named after them: one folder, unique names
+  bool kernel_found = o.kernel.empty();
+  for (const std::string& file : o.files) {
+    auto p = load_program(file);
+    if (report_diagnostics(*p, false)) return 1;
+    const std::string source = std::filesystem::path(file).filename().string();
+    manifest["sources"].push_back(source);
+    std::vector<const Decl*> kernels = p->kernels();
+    if (!o.kernel.empty()) {
+      const Decl* k = p->kernel(o.kernel);
+      kernels.assign(k ? 1 : 0, k);
+      kernel_found = kernel_found || k;
     }
-    CompileContext ctx{manifest["source"], kernel_hash(*ir), o.cuda_sm, o.cuda_tiles, o.head_dim, o.cpu_isa};
-    nlohmann::ordered_json entry;
-    entry["name"] = k->name;
-    entry["hash"] = ctx.kernel_hash;
-    // What a host program needs to call the kernel: its run-time arguments and options.
-    entry["args"] = nlohmann::ordered_json::array();
-    for (const KernelArgInfo& a : kernel_args(*ir)) {
-      nlohmann::ordered_json arg;
-      arg["name"] = a.name;
-      arg["kind"] = a.is_buffer ? "tensor" : "scalar";
-      arg["type"] = a.elem == ElemType::I32 ? "i32" : a.elem == ElemType::F32 ? "f32" : "bool";
-      if (a.is_buffer) arg["dims"] = a.dims;
-      entry["args"].push_back(arg);
-    }
-    const KernelOptions& opts = kernel_options(*ir);
-    entry["dtype"] = dtype_name(opts.dtype);
-    entry["head_dim"] = opts.head_dim;
-    entry["value_dim"] = opts.value_dim;
-    entry["lse"] = opts.lse;
-    if (std::any_of(targets.begin(), targets.end(),
-                    [](const Target* t) { return t->name == std::string("cpu"); })) {
-      entry["cpu_entry"] = "attn_" + k->name;
-      entry["cpu_flags"] = cpu_required_flags();
-    }
-    for (const Target* t : targets) {
-      try {
-        entry["files"][t->name] = t->writer(*ir, ctx, o.out_dir);
-      } catch (const std::exception& e) {
-        report_kernel_error(e, *p, "kernel '" + k->name + "' (" + t->name + "): ");
+    for (const Decl* k : kernels) {
+      if (!names.insert(k->name).second) {
+        std::cerr << "attnc: error: " << file << ": a kernel named '" << k->name
+                  << "' is already compiled into " << o.out_dir << "\n";
         return 1;
       }
+      auto entry = compile_kernel(*p, *k, source, targets, o);
+      if (!entry) return 1;
+      manifest["kernels"].push_back(std::move(*entry));
     }
-    manifest["kernels"].push_back(entry);
+  }
+  if (!kernel_found) {
+    std::cerr << "attnc: error: " << (o.files.size() == 1 ? o.files[0] : std::string("the files given"))
+              << " has no kernel '" << o.kernel << "'\n";
+    return 1;
   }
   try {
+    write_dlpack_header(o.out_dir);
     write_output_file(std::filesystem::path(o.out_dir) / "manifest.json", manifest.dump(2) + "\n");
   } catch (const std::exception& e) {
     std::cerr << "attnc: error: " << e.what() << "\n";

@@ -78,7 +78,7 @@ int main(int argc, char** argv) {
   // attnc compile (cli/CompileCommand.cpp; the writers are the target table's, cli/Targets.h).
   CompileOptions compile;
   auto* compile_cmd = app.add_subcommand("compile", "Write each kernel's sources for the targets");
-  compile_cmd->add_option("file", compile.file, ".attn file")->required();
+  compile_cmd->add_option("files", compile.files, ".attn files")->required();
   compile_cmd
       ->add_option("-t,--target", compile.targets,
                    "targets (comma-separated): " + target_names(Capability::Compile))

@@ -3,6 +3,8 @@
 #define BOOST_TEST_MODULE cli
 #include <boost/test/unit_test.hpp>
 #include <cmath>
+#include <nlohmann/json.hpp>
+#include <set>
 
 #include "runtime/Npy.h"
 #include "tests/support/NaiveAttention.h"
@@ -192,19 +194,63 @@ BOOST_AUTO_TEST_CASE(compile_cpu_is_deterministic_and_builds) {
   size_t files = 0;
   for (const auto& f : files_under(a.path(), "")) {
     ++files;
-    BOOST_TEST(read_file(f) == read_file(b.path() / f.filename()), f.filename() << " differs between runs");
+    const auto rel = f.lexically_relative(a.path());
+    BOOST_TEST(read_file(f) == read_file(b.path() / rel), rel << " differs between runs");
     // No absolute paths or timestamps leak into the output.
     BOOST_TEST(read_file(f).find(a.path().string()) == std::string::npos);
   }
-  BOOST_TEST(files == 5u);  // two kernels x (.cpp, .h) + manifest.json
-  auto cc = run_command("c++ -std=c++17 -fsyntax-only -mavx512f -mfma -Wall -Wextra -Werror -I" +
+  BOOST_TEST(files == 7u);  // two kernels x (.cpp, .h), manifest.json, dlpack/{dlpack.h,LICENSE}
+  // The output folder alone suffices: its DLPack header, not the system's.
+  auto cc = run_command("c++ -std=c++17 -fsyntax-only -H -mavx512f -mfma -Wall -Wextra -Werror -I" +
                         a.path().string() + " " + (a.path() / "gemma2_local.cpp").string());
+  BOOST_TEST(cc.output.find((a.path() / "dlpack/dlpack.h").string()) != std::string::npos, cc.output);
   BOOST_TEST(cc.status == 0, cc.output);
   auto bad = run_command(attnc("compile samples/gemma2.attn -t nosuch -o " + a.path().string()));
   BOOST_TEST(bad.status != 0);
   BOOST_TEST(
       bad.output.find("unknown target 'nosuch' (targets: reference, cpu, cuda, vulkan)") != std::string::npos,
       bad.output);
+}
+
+BOOST_AUTO_TEST_CASE(compile_several_files_writes_one_manifest) {
+  TempDir a, b;
+  const std::string files = " samples/gemma2.attn samples/t5.attn -t cpu --cpu-isa portable -o ";
+  auto r = run_command(attnc("compile" + files + a.path().string()));
+  BOOST_REQUIRE_MESSAGE(r.status == 0, r.output);
+  auto manifest = nlohmann::json::parse(read_file(a.path() / "manifest.json"));
+  BOOST_TEST(manifest["sources"] == nlohmann::json({"gemma2.attn", "t5.attn"}));
+  std::set<std::string> sources;
+  for (const auto& k : manifest["kernels"]) {
+    sources.insert(k["source"].get<std::string>());
+    for (const auto& f : k["files"]["cpu"]) BOOST_TEST(fs::exists(a.path() / f.get<std::string>()), f);
+  }
+  BOOST_TEST(sources == (std::set<std::string>{"gemma2.attn", "t5.attn"}));
+  // A rerun into the same folder writes the same bytes.
+  auto before = read_file(a.path() / "manifest.json");
+  auto again = run_command(attnc("compile" + files + a.path().string()));
+  BOOST_REQUIRE_MESSAGE(again.status == 0, again.output);
+  BOOST_TEST(read_file(a.path() / "manifest.json") == before);
+  // Two files that define the same kernel cannot share a folder.
+  auto twice =
+      run_command(attnc("compile samples/gemma2.attn samples/gemma2.attn -t cpu -o " + b.path().string()));
+  BOOST_TEST(twice.status != 0);
+  BOOST_TEST(twice.output.find("a kernel named 'gemma2_local' is already compiled") != std::string::npos,
+             twice.output);
+}
+
+// examples/cmake-consumer checks in what attnc compile writes; it must match this compiler.
+BOOST_AUTO_TEST_CASE(consumer_example_sources_are_current) {
+  TempDir a;
+  const fs::path example = source_dir() / "examples/cmake-consumer";
+  auto r = run_command(attnc("compile " + (example / "kernels/window.attn").string() +
+                             " -t cpu --cpu-isa portable -o " + a.path().string()));
+  BOOST_REQUIRE_MESSAGE(r.status == 0, r.output);
+  for (const auto& f : files_under(a.path(), "")) {
+    const auto rel = f.lexically_relative(a.path());
+    BOOST_TEST(
+        read_file(f) == read_file(example / "generated" / rel),
+        rel << " is stale: rerun attnc compile kernels/window.attn -t cpu --cpu-isa portable -o generated");
+  }
 }
 
 BOOST_AUTO_TEST_CASE(compile_cuda_pins_a_tile_shape) {

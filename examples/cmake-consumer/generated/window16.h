@@ -1,0 +1,74 @@
+/* attnc: C interface of the CPU kernel 'window16'. Generated; do not edit. */
+#ifndef ATTN_GENERATED_window16_H
+#define ATTN_GENERATED_window16_H
+
+/* The C ABI of every kernel attnc generates for the CPU: what the loader calls through dlsym
+ * and what a project that checks in generated sources calls directly. Plain C, DLPack tensors. */
+#ifndef ATTN_KERNEL_ABI_H
+#define ATTN_KERNEL_ABI_H
+
+#include <dlpack/dlpack.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The version of this struct. Versions only append fields: a kernel accepts every version up to
+ *  its own and reads only the fields the caller's version has (version 1 ends at error_size). */
+#define ATTN_KERNEL_ABI_VERSION 3
+
+typedef struct attn_kernel_args {
+  int abi_version;                /**< ATTN_KERNEL_ABI_VERSION */
+  const DLTensor* q;              /**< [B, Hq, Lq, D] */
+  const DLTensor* k;              /**< [B, Hkv, Lkv, D] */
+  const DLTensor* v;              /**< [B, Hkv, Lkv, Dv] */
+  DLTensor* out;                  /**< [B, Hq, Lq, Dv] */
+  DLTensor* lse;                  /**< [B, Hq, Lq] f32, or NULL */
+  const DLTensor* const* buffers; /**< the kernel's tensor parameters, in declaration order */
+  int num_buffers;
+  const double* scalars; /**< the kernel's scalar parameters, in declaration order */
+  int num_scalars;
+  int num_threads; /**< 0: as many as the machine has */
+  char* error;     /**< receives a message when the kernel returns non-zero */
+  size_t error_size;
+  /* Version 2. */
+  /** NULL, or 2 entries per block of kv_ranges_block_q query rows (ceil(Lq / kv_ranges_block_q)
+   *  blocks): keys [lo, hi) outside which the mask is false for every row of the block, in every
+   *  batch and head. A kernel whose mask reads buffers then skips the keys outside; others ignore
+   *  it. attn::run_cpu_kernel fills it from the run-time tile planner. */
+  const int64_t* kv_ranges;
+  int64_t kv_ranges_block_q;
+  /* Version 3. */
+  /** NULL, or the keys of each block of kv_ranges_block_q query rows as sorted, disjoint runs
+   *  [lo, hi): block i's runs are pairs kv_run_starts[i] .. kv_run_starts[i + 1] - 1 of kv_runs
+   *  (kv_run_starts has a block count + 1 entries, non-decreasing, from 0). The mask is false
+   *  outside them for every row of the block; kv_ranges must hold their hull. A kernel whose mask
+   *  reads buffers then skips the gaps between runs too. attn::run_cpu_kernel fills both. */
+  const int64_t* kv_run_starts;
+  const int64_t* kv_runs;
+} attn_kernel_args;
+
+/** Returns 0 on success; otherwise writes a message to args->error. */
+typedef int (*attn_kernel_fn)(const attn_kernel_args* args);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ATTN_KERNEL_ABI_H */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Runs kernel 'window16' (I/O f32). Run-time arguments, in order: none.
+ *  Returns 0, or non-zero with a message in args->error. */
+int attn_window16(const attn_kernel_args* args);
+
+#ifdef __cplusplus
+}  /* extern "C" */
+#endif
+
+#endif /* ATTN_GENERATED_window16_H */
