@@ -1,4 +1,4 @@
-// `attnc bench FILE KERNEL --shape B,H,L,D [-t TARGET] [--dtype T]`: warm-up, timed runs, and the
+// `attnc bench FILE [KERNEL] --shape B,H,L,D [-t TARGET] [--dtype T]`: warm-up, timed runs, and the
 // rate of the unmasked work (the tile plan's density), as a table or JSON.
 #include <unistd.h>
 

@@ -1,4 +1,4 @@
-// `attnc run FILE KERNEL --q --k --v [--arg NAME=...] -o OUT [--lse LSE] -t TARGET`.
+// `attnc run FILE [KERNEL] --q --k --v [--arg NAME=...] -o OUT [--lse LSE] -t TARGET`.
 #include <iostream>
 
 #include "cli/Commands.h"
