@@ -90,23 +90,6 @@ bool is_io_type(DLDataType t) {
   return t.code == kDLBfloat && t.bits == 16;
 }
 
-/// A DLPack type as NumPy and PyTorch name it ("float64", "int8"), for messages.
-struct DlTypeName {
-  char text[32];
-};
-DlTypeName dl_type_name(DLDataType t) {
-  static const char* const kKinds[] = {"int", "uint", "float", "opaque", "bfloat", "complex"};
-  DlTypeName n{};
-  if (t.code == 6)
-    snprintf(n.text, sizeof n.text, "bool");
-  else if (t.code < 6)
-    snprintf(n.text, sizeof n.text, "%s%d", kKinds[t.code], int(t.bits));
-  else
-    snprintf(n.text, sizeof n.text, "type code %d", int(t.code));
-  if (t.lanes != 1) snprintf(n.text + strlen(n.text), sizeof n.text - strlen(n.text), "x%d", int(t.lanes));
-  return n;
-}
-
 /// Element stride of dimension d (compact row-major when the tensor has no strides).
 int64_t stride_of(const DLTensor* t, int d) {
   if (t->strides) return t->strides[d];
@@ -128,8 +111,8 @@ bool check_tensor(void* uc, const DLTensor* t, const char* name, int ndim, bool 
   if (!t->data && elements > 0) return fail(uc, "%s: %s has no data", kKernelName, name), false;
   bool type_ok = is_f32 ? (t->dtype.code == kDLFloat && t->dtype.bits == 32 && t->dtype.lanes == 1) : is_io_type(t->dtype);
   if (!type_ok)
-    return fail(uc, "%s: %s has element type %s, expected %s", kKernelName, name, dl_type_name(t->dtype).text,
-                is_f32 ? "f32" : io_type_name()), false;
+    return fail(uc, "%s: %s has element type (code %d, %d bits), expected %s", kKernelName, name, int(t->dtype.code),
+                int(t->dtype.bits), is_f32 ? "f32" : io_type_name()), false;
   for (int d = 0; d < ndim; ++d)
     if (t->shape[d] < 0) return fail(uc, "%s: %s has a negative extent", kKernelName, name), false;
   if (t->shape[ndim - 1] > 1 && stride_of(t, ndim - 1) != 1)
@@ -325,9 +308,9 @@ bool view_buffer(void* uc, const DLTensor* t, const char* name, int ndim, halide
             (is_bool ? (t->dtype.code == kDLUInt || t->dtype.code == kDLInt || t->dtype.code == 6)
                      : (type.code == halide_type_int ? t->dtype.code == kDLInt : t->dtype.code == kDLFloat));
   if (!ok)
-    return fail(uc, "%s: buffer '%s' has element type %s, expected %s", kKernelName, name,
-                dl_type_name(t->dtype).text, is_bool ? "bool (8 bits)" : type.code == halide_type_int ? "i32" : "f32"),
-           false;
+    return fail(uc, "%s: buffer '%s' has element type (code %d, %d bits), expected %s", kKernelName, name,
+                int(t->dtype.code), int(t->dtype.bits),
+                is_bool ? "bool (8 bits)" : type.code == halide_type_int ? "i32" : "f32"), false;
   for (int d = 0; d < ndim; ++d) {
     int64_t extent = t->shape[d], stride = stride_of(t, d);
     if (extent < 0 || extent >= (int64_t(1) << 31) || stride >= (int64_t(1) << 31) || stride < -(int64_t(1) << 31))

@@ -2091,7 +2091,7 @@ constexpr int kNumBuffers = 0, kNumScalars = 0;
 
 }  // namespace
 
-// [fixed text: cpu wrapper helpers, 345 lines, hash b9e321d4c66ee797]
+// [fixed text: cpu wrapper helpers, 328 lines, hash 91a586d2c344954f]
 
 namespace {
 
