@@ -1,4 +1,4 @@
-// `attnc bench FILE KERNEL --shape B,H,L,D [-t TARGET] [--dtype T]`: warm-up, timed runs, and the
+// `attnc bench FILE [KERNEL] --shape B,H,L,D [-t TARGET] [--dtype T]`: warm-up, timed runs, and the
 // rate of the unmasked work (the tile plan's density), as a table or JSON.
 #include <unistd.h>
 
@@ -111,7 +111,7 @@ int run_bench(const BenchOptions& o) {
                         (Lk != L ? "/" + std::to_string(Lk) : "") + "x" + std::to_string(D);
     if (o.json) {
       nlohmann::ordered_json j;
-      j["kernel"] = o.kernel;
+      j["kernel"] = kernel_name(*ir);
       j["target"] = o.target;
       j["shape"] = {{"B", B}, {"H", H}, {"Hkv", Hkv}, {"L", L}, {"Lkv", Lk}, {"D", D}, {"Dv", Dv}};
       j["dtype"] = scalar_type_name(type);
@@ -128,8 +128,8 @@ int run_bench(const BenchOptions& o) {
                   "shape B,H,L,D", "dtype", "density", "median ms", "min ms", "max ms", "GFLOP/s");
     std::cout << line;
     std::snprintf(line, sizeof line, "%-20s %-9s %-18s %-5s %8.4f %10.3f %10.3f %10.3f %10.1f\n",
-                  o.kernel.c_str(), o.target.c_str(), shape.c_str(), scalar_type_name(type), density.density,
-                  median, sorted.front(), sorted.back(), gflops);
+                  kernel_name(*ir).c_str(), o.target.c_str(), shape.c_str(), scalar_type_name(type),
+                  density.density, median, sorted.front(), sorted.back(), gflops);
     std::cout << line;
     std::cout << "GFLOP/s counts the unmasked work only: 2*B*H*Lq*Lkv*(D+Dv)*density"
               << (density.exact ? "" : " (density sampled)") << "; " << o.iters << " timed runs after "

@@ -104,7 +104,9 @@ int run_compile(const CompileOptions& o) {
     manifest["sources"].push_back(source);
     std::vector<const Decl*> kernels = p->kernels();
     if (!o.kernel.empty()) {
-      const Decl* k = p->kernel(o.kernel);
+      // One file: a missing kernel is reported with the kernels it has.
+      const Decl* k = o.files.size() == 1 ? select_kernel(*p, file, o.kernel) : p->kernel(o.kernel);
+      if (!k && o.files.size() == 1) return 1;
       kernels.assign(k ? 1 : 0, k);
       kernel_found = kernel_found || k;
     }
@@ -120,8 +122,7 @@ int run_compile(const CompileOptions& o) {
     }
   }
   if (!kernel_found) {
-    std::cerr << "attnc: error: " << (o.files.size() == 1 ? o.files[0] : std::string("the files given"))
-              << " has no kernel '" << o.kernel << "'\n";
+    std::cerr << "attnc: error: none of the files given has a kernel '" << o.kernel << "'\n";
     return 1;
   }
   try {

@@ -34,11 +34,8 @@ int run_dump(const DumpOptions& o) {
   }
   std::vector<const Decl*> kernels;
   if (!o.kernel.empty()) {
-    const Decl* k = p->kernel(o.kernel);
-    if (!k) {
-      std::cerr << "attnc: error: " << o.file << " has no kernel '" << o.kernel << "'\n";
-      return 1;
-    }
+    const Decl* k = select_kernel(*p, o.file, o.kernel);
+    if (!k) return 1;
     kernels.push_back(k);
   } else {
     kernels = p->kernels();

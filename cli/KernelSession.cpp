@@ -1,4 +1,4 @@
-// load_kernel, bind_kernel_args and report_kernel_error.
+// select_kernel, load_kernel, bind_kernel_args and report_kernel_error.
 #include "cli/KernelSession.h"
 
 #include <charconv>
@@ -12,14 +12,27 @@
 
 namespace attn::cli {
 
+const Decl* select_kernel(const Program& p, const std::string& file, const std::string& name) {
+  std::vector<const Decl*> kernels = p.kernels();
+  if (name.empty() && kernels.size() == 1) return kernels.front();
+  if (const Decl* k = name.empty() ? nullptr : p.kernel(name)) return k;
+  std::string names;
+  for (const Decl* k : kernels) names += (names.empty() ? "" : ", ") + k->name;
+  if (kernels.empty())
+    std::cerr << "attnc: error: " << file << " defines no kernel\n";
+  else if (name.empty())
+    std::cerr << "attnc: error: " << file << " has " << kernels.size() << " kernels; name one: " << names
+              << "\n";
+  else
+    std::cerr << "attnc: error: no kernel '" << name << "' in " << file << "; kernels: " << names << "\n";
+  return nullptr;
+}
+
 LoadedKernel load_kernel(const std::string& file, const std::string& kernel) {
   std::shared_ptr<const Program> p = load_program(file);
   if (report_diagnostics(*p, false)) return {p, nullptr};
-  const Decl* k = p->kernel(kernel);
-  if (!k) {
-    std::cerr << "attnc: error: " << file << " has no kernel '" << kernel << "'\n";
-    return {p, nullptr};
-  }
+  const Decl* k = select_kernel(*p, file, kernel);
+  if (!k) return {p, nullptr};
   DiagnosticEngine diags;
   auto ir = lower_kernel(*p, *k, diags);
   if (!ir) std::cerr << render_diagnostics(diags, p->sources);

@@ -9,6 +9,7 @@
 #include "backends/io/KernelIO.h"
 
 namespace attn {
+struct Decl;
 struct KernelIR;
 struct Program;
 }  // namespace attn
@@ -21,7 +22,12 @@ struct LoadedKernel {
   std::shared_ptr<const KernelIR> ir;  ///< null when loading or lowering failed
 };
 
-/// Loads FILE and lowers KERNEL; prints diagnostics and returns a null `ir` on any error.
+/// The kernel of `p` named `name`, or with `name` empty the file's only kernel. Otherwise prints
+/// an error that lists the kernels `file` defines and returns nullptr.
+const Decl* select_kernel(const Program& p, const std::string& file, const std::string& name);
+
+/// Loads FILE and lowers KERNEL (empty: the file's only kernel); prints diagnostics and returns a
+/// null `ir` on any error.
 LoadedKernel load_kernel(const std::string& file, const std::string& kernel);
 
 /// Prints a failure while a backend generated or ran a kernel of `p`: a backend limit

@@ -58,7 +58,7 @@ int main(int argc, char** argv) {
   RunOptions run;
   auto* run_cmd = app.add_subcommand("run", "Run a kernel on .npy inputs");
   run_cmd->add_option("file", run.file, ".attn file")->required();
-  run_cmd->add_option("kernel", run.kernel, "kernel name")->required();
+  run_cmd->add_option("kernel", run.kernel, "kernel name (optional when the file has one kernel)");
   run_cmd->add_option("--q", run.q, "queries [B, Hq, Lq, D] (.npy)")->required();
   run_cmd->add_option("--k", run.k, "keys [B, Hkv, Lkv, D] (.npy)")->required();
   run_cmd->add_option("--v", run.v, "values [B, Hkv, Lkv, Dv] (.npy)")->required();
@@ -102,7 +102,7 @@ int main(int argc, char** argv) {
   auto* bench_cmd =
       app.add_subcommand("bench", "Time a kernel: median/min/max and GFLOP/s of the unmasked work");
   bench_cmd->add_option("file", bench.file, ".attn file")->required();
-  bench_cmd->add_option("kernel", bench.kernel, "kernel name")->required();
+  bench_cmd->add_option("kernel", bench.kernel, "kernel name (optional when the file has one kernel)");
   bench_cmd->add_option("--shape", bench.shape, "B,H,L,D")->required();
   bench_cmd->add_option("--kv-heads", bench.kv_heads, "key/value heads (default H)");
   bench_cmd->add_option("--kv-len", bench.kv_len, "keys per sequence (default L; e.g. L=1 for decoding)")
@@ -129,7 +129,7 @@ int main(int argc, char** argv) {
   MaskCommandOptions mask;
   auto* mask_cmd = app.add_subcommand("mask", "Plan a kernel's tiles: counts, density, a picture");
   mask_cmd->add_option("file", mask.file, ".attn file")->required();
-  mask_cmd->add_option("kernel", mask.kernel, "kernel name")->required();
+  mask_cmd->add_option("kernel", mask.kernel, "kernel name (optional when the file has one kernel)");
   mask_cmd->add_option("--len", mask.len, "query length")->required()->check(CLI::PositiveNumber);
   mask_cmd->add_option("--len-kv", mask.len_kv, "key length (default: --len)")->check(CLI::PositiveNumber);
   mask_cmd->add_option("--block", mask.block,

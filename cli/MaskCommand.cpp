@@ -232,7 +232,8 @@ int run_mask_command(const MaskCommandOptions& o) {
       if (!given.insert(name).second) throw MaskError("--arg " + name + " is given twice");
       auto info =
           std::find_if(sig.begin(), sig.end(), [&](const KernelArgInfo& i) { return i.name == name; });
-      if (info == sig.end()) throw MaskError("kernel '" + o.kernel + "' has no argument '" + name + "'");
+      if (info == sig.end())
+        throw MaskError("kernel '" + kernel_name(*ir) + "' has no argument '" + name + "'");
       if (info->is_buffer) {
         in.buffers[name] = store.add(read_npy(value));
       } else {
@@ -256,8 +257,9 @@ int run_mask_command(const MaskCommandOptions& o) {
     const int64_t total = grid.q_tiles * grid.kv_tiles, full = grid.count(TileKind::Full),
                   partial = grid.count(TileKind::Partial), empty = total - full - partial;
     auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
-    std::cout << "kernel " << o.kernel << ": Lq = " << in.q_len << ", Lkv = " << in.kv_len << ", tiles " << bq
-              << "x" << bk << " (" << grid.q_tiles << " x " << grid.kv_tiles << " = " << total << ")\n";
+    std::cout << "kernel " << kernel_name(*ir) << ": Lq = " << in.q_len << ", Lkv = " << in.kv_len
+              << ", tiles " << bq << "x" << bk << " (" << grid.q_tiles << " x " << grid.kv_tiles << " = "
+              << total << ")\n";
     std::cout << "  full     " << full << " (" << percent(full, total) << ")\n";
     std::cout << "  partial  " << partial << " (" << percent(partial, total) << ")\n";
     std::cout << "  empty    " << empty << " (" << percent(empty, total) << ")\n";
@@ -285,7 +287,7 @@ int run_mask_command(const MaskCommandOptions& o) {
       if (!o.png.empty()) write_png(o.png, draw(raster, corner, cq, ckv));
       if (!o.svg.empty())
         write_svg(o.svg, raster, corner, cq, ckv,
-                  o.kernel + ": tile plan (" + std::to_string(raster.tiles_per_cell) +
+                  kernel_name(*ir) + ": tile plan (" + std::to_string(raster.tiles_per_cell) +
                       " tile(s) per cell) and the top-left " + std::to_string(cq) + "x" +
                       std::to_string(ckv) + " elements");
     }

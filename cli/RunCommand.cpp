@@ -1,4 +1,4 @@
-// `attnc run FILE KERNEL --q --k --v [--arg NAME=...] -o OUT [--lse LSE] -t TARGET`.
+// `attnc run FILE [KERNEL] --q --k --v [--arg NAME=...] -o OUT [--lse LSE] -t TARGET`.
 #include <iostream>
 
 #include "cli/Commands.h"
@@ -51,7 +51,7 @@ int run_run(const RunOptions& o) {
     write_output(o.out, out.out);
     if (!o.lse.empty()) {
       if (out.lse.shape.empty())
-        throw InputError("kernel '" + o.kernel + "' does not compute the LSE (set lse = true)");
+        throw InputError("kernel '" + kernel_name(*ir) + "' does not compute the LSE (set lse = true)");
       write_npy(o.lse, out.lse);
     }
   } catch (const std::exception& e) {

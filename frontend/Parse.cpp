@@ -298,8 +298,10 @@ class AstBuilder {
     if (auto* c = dynamic_cast<P::MulExprContext*>(ctx)) return binary(c, c->expr(), c->op->getText());
     if (auto* c = dynamic_cast<P::AddExprContext*>(ctx)) return binary(c, c->expr(), c->op->getText());
     if (auto* c = dynamic_cast<P::CmpExprContext*>(ctx)) return binary(c, c->expr(), c->op->getText());
-    if (auto* c = dynamic_cast<P::AndExprContext*>(ctx)) return binary(c, c->expr(), "&&");
-    if (auto* c = dynamic_cast<P::OrExprContext*>(ctx)) return binary(c, c->expr(), "||");
+    // The token's text: a lone '&' or '|' mended into '&&' or '||' keeps its spelling, so that
+    // the checker knows it was reported already.
+    if (auto* c = dynamic_cast<P::AndExprContext*>(ctx)) return binary(c, c->expr(), c->ANDAND()->getText());
+    if (auto* c = dynamic_cast<P::OrExprContext*>(ctx)) return binary(c, c->expr(), c->OROR()->getText());
     if (auto* c = dynamic_cast<P::PipeExprContext*>(ctx)) {
       auto e = binary(c, c->expr(), "|>");
       if (e) e->kind = ExprKind::Pipe;
@@ -534,6 +536,25 @@ std::string doc_comment(const SourceManager& sm, FileId file, const std::vector<
   return doc;
 }
 
+// `&` and `|` are no operators of the language; between conditions they mean `&&` and `||`. Each
+// is reported with that fix and parsed as the logical operator, so no follow-on syntax error
+// appears and the operands are still checked. A grammar with integer bit operators would make
+// this a type-level hint instead (bool operands).
+void mend_single_logic_operators(antlr4::CommonTokenStream& tokens, FileId file, DiagnosticEngine& diags) {
+  for (antlr4::Token* t : tokens.getTokens()) {
+    auto* token = dynamic_cast<antlr4::WritableToken*>(t);
+    if (!token || t->getType() != AttnLexer::BAD_CHAR || (t->getText() != "&" && t->getText() != "|"))
+      continue;
+    std::string logical = t->getText() + t->getText();
+    SourceRange at{file, static_cast<uint32_t>(t->getStartIndex()),
+                   static_cast<uint32_t>(t->getStopIndex() + 1)};
+    Diagnostic& d =
+        diags.error(at, "'" + t->getText() + "' is not an operator; did you mean '" + logical + "'?");
+    d.fixes.push_back({at, logical});
+    token->setType(logical == "&&" ? AttnLexer::ANDAND : AttnLexer::OROR);
+  }
+}
+
 }  // namespace
 
 ParseResult parse_module(const SourceManager& sources, FileId file, DiagnosticEngine& diags) {
@@ -561,6 +582,7 @@ ParseResult parse_module(const SourceManager& sources, FileId file, DiagnosticEn
     return result;
   }
 
+  mend_single_logic_operators(tokens, file, diags);
   AttnParser parser(&tokens);
   parser.removeErrorListeners();
   parser.addErrorListener(&listener);

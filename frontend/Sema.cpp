@@ -10,6 +10,7 @@
 
 #include "frontend/InlineDepth.h"
 #include "frontend/IntFold.h"
+#include "frontend/StdlibNames.h"
 
 namespace attn {
 
@@ -280,9 +281,33 @@ class Checker {
   void suggest(Diagnostic& d, SourceRange at, const std::string& name,
                const std::vector<std::string>& candidates) {
     std::string guess = closest_name(name, candidates);
-    if (guess.empty()) return;
-    d.message += "; did you mean '" + guess + "'?";
-    d.fixes.push_back({at, guess});
+    if (!guess.empty()) offer(d, at, guess);
+  }
+
+  static void offer(Diagnostic& d, SourceRange at, const std::string& replacement) {
+    d.message += "; did you mean '" + replacement + "'?";
+    d.fixes.push_back({at, replacement});
+  }
+
+  // The fix inserts the import after the module's last import, or at the top of the file.
+  void suggest_import(Diagnostic& d, const std::string& module) {
+    std::string line = "import " + module + ";";
+    d.message += "; it is defined in " + module + ": add '" + line + "'";
+    if (module_->imports.empty()) {
+      d.fixes.push_back({{module_->file, 0, 0}, line + "\n"});
+    } else {
+      uint32_t end = module_->imports.back().range.end;
+      d.fixes.push_back({{module_->file, end, end}, "\n" + line});
+    }
+  }
+
+  // FlexAttention's names for the index variables, which users bring along.
+  static const char* index_alias(const std::string& name) {
+    static constexpr std::pair<const char*, const char*> kAliases[] = {
+        {"q_idx", "q"}, {"kv_idx", "kv"}, {"batch", "b"}, {"head", "h"}};
+    for (auto [alias, index] : kAliases)
+      if (name == alias) return index;
+    return nullptr;
   }
 
   // ---- expressions -----------------------------------------------------------------------------
@@ -467,7 +492,12 @@ class Checker {
       return error_at(e.range, "builtin '" + n + "' must be called");
     }
     Diagnostic& d = diags_.error(e.range, "unknown name '" + n + "'");
-    suggest(d, e.range, n, visible_names(c));
+    if (std::string module = stdlib_module_defining(n); !module.empty())
+      suggest_import(d, module);
+    else if (const char* index = index_alias(n))
+      offer(d, e.range, index);
+    else
+      suggest(d, e.range, n, visible_names(c));
     return Type::error();
   }
 
@@ -486,6 +516,8 @@ class Checker {
       return error_at(culprit.range,
                       "operator '" + op + "' expects " + expected + ", found " + describe(culprit, t));
     };
+    // A lone '&' or '|': the parser reported it and parsed it as '&&' or '||'.
+    if (op == "&" || op == "|") return boolish(a) && boolish(b) ? Type::of(TypeKind::Bool) : Type::error();
     if (op == "&&" || op == "||") {
       if (!boolish(a) || !boolish(b)) return bad("booleans");
       return Type::of(TypeKind::Bool);

@@ -47,6 +47,14 @@ bool overlaps(const Range& x, const Range& y) {
   return before(x.start, y.end) && before(y.start, x.end);
 }
 
+// An empty range inserts (a missing import), anything else replaces (a misspelled name).
+std::string fix_title(const FixIt& f) {
+  if (f.range.begin != f.range.end) return "Replace with '" + f.replacement + "'";
+  std::string line = f.replacement;
+  std::erase(line, '\n');
+  return "Add '" + line + "'";
+}
+
 }  // namespace
 
 std::vector<LspDiagnostic> diagnostics(const Analysis& a) {
@@ -64,7 +72,7 @@ std::vector<CodeAction> code_actions(const Analysis& a, Range range) {
     for (const FixIt& f : d.fixes) {
       if (f.range.file != a.main_file) continue;
       CodeAction action;
-      action.title = "Replace with '" + f.replacement + "'";
+      action.title = fix_title(f);
       action.diagnostics.push_back(ld);
       action.edit.changes[a.uri].push_back({a.range_of(f.range), f.replacement});
       action.preferred = d.fixes.size() == 1;

@@ -1,6 +1,7 @@
 // The ScalarType <-> DLPack type mapping and the views of one kernel call.
 #include "runtime/KernelCallArgs.h"
 
+#include <iterator>
 #include <stdexcept>
 #include <string>
 
@@ -10,6 +11,15 @@ namespace {
 
 // DLPack 0.8's kDLBool; older dlpack.h (0.6 here) does not name it, and the kernels accept it.
 constexpr uint8_t kDLBoolCode = 6;
+
+// A DLPack type as NumPy and PyTorch name it ("float64", "int8"), for messages.
+std::string dl_type_name(DLDataType t) {
+  static const char* const kKinds[] = {"int", "uint", "float", "opaque", "bfloat", "complex"};
+  std::string name = t.code == kDLBoolCode        ? "bool"
+                     : t.code < std::size(kKinds) ? kKinds[t.code] + std::to_string(t.bits)
+                                                  : "type code " + std::to_string(t.code);
+  return t.lanes == 1 ? name : name + "x" + std::to_string(t.lanes);
+}
 
 }  // namespace
 
@@ -33,8 +43,8 @@ ScalarType dl_scalar_type(DLDataType t) {
     DLDataType d = dl_data_type(s);
     if (d.code == t.code && d.bits == t.bits && d.lanes == t.lanes) return s;
   }
-  throw std::invalid_argument("DLPack type (code " + std::to_string(t.code) + ", " + std::to_string(t.bits) +
-                              " bits, " + std::to_string(t.lanes) + " lanes) is not one attnc uses");
+  throw std::invalid_argument("element type " + dl_type_name(t) +
+                              " is not one attnc uses (f32, f16, bf16, f64, i32, i64, bool, u8)");
 }
 
 KernelCallArgs::KernelCallArgs(const KernelCallTensors& t, DLDevice device, const Placement& place) {

@@ -21,6 +21,19 @@ constexpr DescrInfo kDescrs[] = {
     {"<i8", ScalarType::I64}, {"|b1", ScalarType::Bool}, {"|u1", ScalarType::U8},
 };
 
+// A .npy descr as NumPy names it ("<c8": complex64), for messages.
+std::string npy_type_name(const std::string& descr) {
+  static const std::pair<char, const char*> kKinds[] = {{'f', "float"},   {'i', "int"},  {'u', "uint"},
+                                                        {'c', "complex"}, {'b', "bool"}, {'M', "datetime"}};
+  if (descr.size() < 3 || descr.find_first_not_of("0123456789", 2) != std::string::npos)
+    return "'" + descr + "'";
+  for (auto [kind, name] : kKinds)
+    if (descr[1] == kind)
+      return std::string(descr[0] == '>' ? "big-endian " : "") + name +
+             (kind == 'b' ? "" : std::to_string(8 * std::stoi(descr.substr(2))));
+  return "'" + descr + "'";
+}
+
 [[noreturn]] void fail(const std::string& path, const std::string& why) { throw NpyError(path + ": " + why); }
 
 // Finds `'key':` in the header dict and returns the text after it.
@@ -70,8 +83,8 @@ HostTensor read_npy_stream(std::istream& in, const std::string& path) {
   for (const DescrInfo& d : kDescrs)
     if (descr == d.descr) info = &d;
   if (!info)
-    fail(path,
-         "unsupported dtype '" + descr + "' (supported: f32, f16, f64, i32, i64, bool, u8; little-endian)");
+    fail(path, "unsupported dtype " + npy_type_name(descr) +
+                   " (supported: f32, f16, f64, i32, i64, bool, u8; little-endian)");
 
   std::string fortran = header_value(header, "fortran_order", path);
   if (fortran.find("True") < fortran.find(',')) fail(path, "Fortran-order arrays are not supported");

@@ -60,6 +60,23 @@ BOOST_AUTO_TEST_CASE(run_reference_matches_independent_computation) {
   BOOST_TEST(worst <= 1e-6);
 }
 
+BOOST_AUTO_TEST_CASE(kernel_name_is_optional_for_a_file_with_one_kernel) {
+  Inputs in("import std.masks;\nkernel c { mask = causal; }\n", {1, 2, 8, 4}, {1, 2, 8, 4}, {1, 2, 8, 4});
+  auto r = run_command(attnc("run " + in.file + " " + in.qkv() + " -o " + in.path("o.npy")));
+  BOOST_TEST(r.status == 0, r.output);
+  r = run_command(attnc("mask " + in.file + " --len 8"));
+  BOOST_TEST(r.status == 0, r.output);
+  BOOST_TEST(r.output.find("kernel c:") != std::string::npos, r.output);
+  write_file(in.file, "import std.masks;\nkernel a { mask = causal; }\nkernel c { }\n");
+  r = run_command(attnc("mask " + in.file + " --len 8"));
+  BOOST_TEST(r.status == 1);
+  BOOST_TEST(r.output.find(in.file + " has 2 kernels; name one: a, c") != std::string::npos, r.output);
+  r = run_command(attnc("dump --stage=ir " + in.file + " foo"));
+  BOOST_TEST(r.status == 1);
+  BOOST_TEST(r.output.find("no kernel 'foo' in " + in.file + "; kernels: a, c") != std::string::npos,
+             r.output);
+}
+
 BOOST_AUTO_TEST_CASE(run_errors_are_clear_and_nonzero) {
   Inputs in(
       "kernel k(doc: tensor<i32>[len], offset: int) { mask = doc[q] == doc[kv] && q + offset >= kv; }\n",
@@ -89,7 +106,8 @@ BOOST_AUTO_TEST_CASE(run_errors_are_clear_and_nonzero) {
   }
   auto r = run_command(attnc("run " + in.file + " missing " + in.qkv() + " -o " + in.path("o.npy")));
   BOOST_TEST(r.status == 1);
-  BOOST_TEST(r.output.find("has no kernel 'missing'") != std::string::npos, r.output);
+  BOOST_TEST(r.output.find("no kernel 'missing' in " + in.file + "; kernels: k") != std::string::npos,
+             r.output);
   // Shapes that do not fit.
   HostTensor q3(ScalarType::F32, {1, 3, 8, 4});
   write_npy(in.path("q3.npy"), q3);

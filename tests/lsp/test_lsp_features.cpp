@@ -277,6 +277,19 @@ BOOST_AUTO_TEST_CASE(diagnostics_with_notes_and_quick_fixes) {
   BOOST_TEST(actions[0].edit.changes.at(d.a->uri)[0].range == d.src.range(0));
 }
 
+BOOST_AUTO_TEST_CASE(quick_fix_adds_a_missing_stdlib_import) {
+  Doc d("import \"lib.attn\";\nkernel k { mask = [[causal]]; }\n", "/tmp/attnc-lsp-test/main.attn",
+        {{"/tmp/attnc-lsp-test/lib.attn", kLibrary}});
+  auto actions = code_actions(*d.a, d.src.range(0));
+  BOOST_REQUIRE_EQUAL(actions.size(), 1u);
+  BOOST_TEST(actions[0].title == "Add 'import std.masks;'");
+  const auto& edit = actions[0].edit.changes.at(d.a->uri)[0];
+  BOOST_TEST(edit.newText == "\nimport std.masks;");
+  BOOST_TEST(edit.range.start.line == 0);
+  BOOST_TEST(edit.range.start.character == 18);
+  BOOST_TEST(edit.range.end.character == 18);
+}
+
 BOOST_AUTO_TEST_CASE(document_symbols_formatting_tokens) {
   Doc d("import std.masks;\nmask   m(w:int)=q-kv<w;\nkernel k { mask = m(3); }\n");
   auto syms = document_symbols(*d.a);

@@ -1,8 +1,10 @@
 // .npy files whose header promises more than can exist: overflowing dimension products, huge or
-// negative dimensions, truncated data. Each is a clear NpyError, never a short read or a crash.
+// negative dimensions, truncated data. Each is a clear NpyError, never a short read or a crash. Types
+// attnc does not use are named as NumPy and PyTorch name them.
 #define BOOST_TEST_MODULE npy
 #include <boost/test/unit_test.hpp>
 
+#include "runtime/KernelCallArgs.h"
 #include "runtime/Npy.h"
 #include "tests/support/TestSupport.h"
 
@@ -10,8 +12,8 @@ using namespace attn;
 
 namespace {
 
-std::string npy(const std::string& shape, size_t data_bytes) {
-  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': " + shape + ", }";
+std::string npy(const std::string& shape, size_t data_bytes, const std::string& descr = "<f4") {
+  std::string header = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }";
   header += std::string((64 - (10 + header.size() + 1) % 64) % 64, ' ') + "\n";
   std::string s = std::string("\x93NUMPY\x01\x00", 8);
   s += static_cast<char>(header.size() & 0xff);
@@ -37,6 +39,30 @@ std::string npy_error(const std::string& bytes) {
 BOOST_AUTO_TEST_CASE(a_good_file_reads) {
   BOOST_TEST(npy_error(npy("(1, 2, 3, 4)", 96)) == "");
   BOOST_TEST(npy_error(npy("(1, 2, 0, 4)", 0)) == "");
+}
+
+BOOST_AUTO_TEST_CASE(unsupported_dtypes_are_named_as_numpy_names_them) {
+  BOOST_TEST(npy_error(npy("(2,)", 16, "<c8")).find("unsupported dtype complex64 (supported: f32,") !=
+             std::string::npos);
+  BOOST_TEST(npy_error(npy("(2,)", 8, ">f4")).find("unsupported dtype big-endian float32") !=
+             std::string::npos);
+  BOOST_TEST(npy_error(npy("(2,)", 2, "|i1")).find("unsupported dtype int8") != std::string::npos);
+  BOOST_TEST(npy_error(npy("(2,)", 2, "|S1")).find("unsupported dtype '|S1'") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(foreign_dlpack_types_are_named_not_numbered) {
+  auto message = [](DLDataType t) -> std::string {
+    try {
+      (void)dl_scalar_type(t);
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "";
+  };
+  BOOST_TEST(message({kDLInt, 8, 1}) ==
+             "element type int8 is not one attnc uses (f32, f16, bf16, f64, i32, i64, bool, u8)");
+  BOOST_TEST(message({kDLFloat, 32, 4}).rfind("element type float32x4 ", 0) == 0);
+  BOOST_TEST(message({kDLInt, 64, 1}) == "");
 }
 
 BOOST_AUTO_TEST_CASE(overflowing_dimension_products_are_errors) {
