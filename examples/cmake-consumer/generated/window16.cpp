@@ -2637,7 +2637,7 @@ public:
     static Mask logical_or(const Vec &a, const Vec &b) {
         CppVector<uint8_t, Lanes> r;
         for (size_t i = 0; i < Lanes; i++) {
-            r[i] = a[i] || b[i] ? 0xff : 0x2;
+            r[i] = a[i] || b[i] ? 1 : 0;
         }
         return r;
     }
@@ -2645,7 +2645,7 @@ public:
     static Mask logical_and(const Vec &a, const Vec &b) {
         CppVector<uint8_t, Lanes> r;
         for (size_t i = 0; i < Lanes; i++) {
-            r[i] = a[i] && b[i] ? 0xff : 0x2;
+            r[i] = a[i] && b[i] ? 1 : 0;
         }
         return r;
     }
@@ -2653,7 +2653,7 @@ public:
     static Mask lt(const Vec &a, const Vec &b) {
         CppVector<uint8_t, Lanes> r;
         for (size_t i = 0; i < Lanes; i++) {
-            r[i] = a[i] < b[i] ? 0xff : 0x2;
+            r[i] = a[i] < b[i] ? 1 : 0;
         }
         return r;
     }
@@ -2661,7 +2661,7 @@ public:
     static Mask le(const Vec &a, const Vec &b) {
         CppVector<uint8_t, Lanes> r;
         for (size_t i = 0; i < Lanes; i++) {
-            r[i] = a[i] <= b[i] ? 0xff : 0x2;
+            r[i] = a[i] <= b[i] ? 1 : 0;
         }
         return r;
     }
@@ -2669,7 +2669,7 @@ public:
     static Mask gt(const Vec &a, const Vec &b) {
         CppVector<uint8_t, Lanes> r;
         for (size_t i = 0; i < Lanes; i++) {
-            r[i] = a[i] > b[i] ? 0xff : 0x2;
+            r[i] = a[i] > b[i] ? 1 : 0;
         }
         return r;
     }
@@ -2677,7 +2677,7 @@ public:
     static Mask ge(const Vec &a, const Vec &b) {
         CppVector<uint8_t, Lanes> r;
         for (size_t i = 0; i < Lanes; i++) {
-            r[i] = a[i] >= b[i] ? 0xff : 0x2;
+            r[i] = a[i] >= b[i] ? 1 : 0;
         }
         return r;
     }
@@ -2685,7 +2685,7 @@ public:
     static Mask eq(const Vec &a, const Vec &b) {
         CppVector<uint8_t, Lanes> r;
         for (size_t i = 0; i < Lanes; i++) {
-            r[i] = a[i] == b[i] ? 0xff : 0x2;
+            r[i] = a[i] == b[i] ? 1 : 0;
         }
         return r;
     }
@@ -2693,7 +2693,7 @@ public:
     static Mask ne(const Vec &a, const Vec &b) {
         CppVector<uint8_t, Lanes> r;
         for (size_t i = 0; i < Lanes; i++) {
-            r[i] = a[i] != b[i] ? 0xff : 0x2;
+            r[i] = a[i] != b[i] ? 1 : 0;
         }
         return r;
     }
