@@ -102,7 +102,10 @@ std::string lean_golden_text(std::string text, const std::vector<FixedText>& fix
 
 std::string golden_mismatch(const fs::path& expected_file, const std::string& actual) {
   const std::string name = fs::relative(expected_file, source_dir()).string();
-  if (std::getenv("ATTNC_UPDATE_GOLDEN")) {
+  // Only ATTNC_UPDATE_GOLDEN=1 rewrites: an empty or stray value (ATTNC_UPDATE_GOLDEN= in a shell)
+  // must not turn every golden test into a pass.
+  const char* update = std::getenv("ATTNC_UPDATE_GOLDEN");
+  if (update && std::string(update) == "1") {
     write_file(expected_file, actual);
     return "";
   }
