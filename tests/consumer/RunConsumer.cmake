@@ -21,14 +21,12 @@ run(${consumer_build}/checked_in)
 run(${consumer_build}/built_kernels)
 
 # The static runtime through pkg-config: its private dependencies are in Libs.private.
-find_program(PKG_CONFIG pkg-config)
-if(PKG_CONFIG)
-  set(ENV{PKG_CONFIG_PATH} ${prefix}/lib/pkgconfig)
-  execute_process(COMMAND ${PKG_CONFIG} --cflags --libs --static attnc-runtime OUTPUT_VARIABLE flags
-                  OUTPUT_STRIP_TRAILING_WHITESPACE COMMAND_ERROR_IS_FATAL ANY)
-  separate_arguments(flags UNIX_COMMAND "${flags}")
-  list(TRANSFORM flags REPLACE "^-lattn_runtime$" "-l:libattn_runtime.a")  # the static one
-  file(WRITE ${WORK_DIR}/loader.cpp "#include <attn/loader.h>\nint main() { attn_loader_options o{}; o.no_disk_cache = 1;\n  attn_loader_destroy(attn_loader_create(&o)); }\n")
-  run(${CXX} -std=c++17 ${WORK_DIR}/loader.cpp -o ${WORK_DIR}/loader ${flags})
-  run(${WORK_DIR}/loader)
-endif()
+find_program(PKG_CONFIG pkg-config REQUIRED)  # scripts/install-deps.sh installs it
+set(ENV{PKG_CONFIG_PATH} ${prefix}/lib/pkgconfig)
+execute_process(COMMAND ${PKG_CONFIG} --cflags --libs --static attnc-runtime OUTPUT_VARIABLE flags
+                OUTPUT_STRIP_TRAILING_WHITESPACE COMMAND_ERROR_IS_FATAL ANY)
+separate_arguments(flags UNIX_COMMAND "${flags}")
+list(TRANSFORM flags REPLACE "^-lattn_runtime$" "-l:libattn_runtime.a")  # the static one
+file(WRITE ${WORK_DIR}/loader.cpp "#include <attn/loader.h>\nint main() { attn_loader_options o{}; o.no_disk_cache = 1;\n  attn_loader_destroy(attn_loader_create(&o)); }\n")
+run(${CXX} -std=c++17 ${WORK_DIR}/loader.cpp -o ${WORK_DIR}/loader ${flags})
+run(${WORK_DIR}/loader)
