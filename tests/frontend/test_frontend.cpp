@@ -211,3 +211,9 @@ BOOST_AUTO_TEST_CASE(elementwise_builtins_lower) {
   auto i = lower("kernel k { mask = sign(q - kv) >= 0; }", "k");
   BOOST_TEST(str(i->mask).find("float") == std::string::npos, str(i->mask));
 }
+
+BOOST_AUTO_TEST_CASE(formatter_spaces_bit_operators) {
+  BOOST_TEST(format("mask m = ~q&0xF_F==kv>>1|kv<<2^3;\n") ==
+             "mask m = ~q & 0xF_F == kv >> 1 | kv << 2 ^ 3;\n");
+  BOOST_TEST(format("mask m = (~ q) == - kv;\n") == "mask m = (~q) == -kv;\n");
+}
