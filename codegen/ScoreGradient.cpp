@@ -117,6 +117,7 @@ class Differentiate {
       }
       case HI::IRNodeType::Max: {
         const auto* x = e.as<HI::Max>();
+        if (const auto* inner = x->a.as<HI::Min>()) return clamp_low_last(inner->a, x->b, inner->b);
         return pick(x->a > x->b, x->a == x->b, (*this)(x->a), (*this)(x->b), t);
       }
       case HI::IRNodeType::Select: {
@@ -137,6 +138,13 @@ class Differentiate {
         // hold: their derivative is zero (verify_kernel_ir has rejected every other node kind).
         return HExpr();
     }
+  }
+
+  // The simplifier writes clamp(x, lo, hi) as max(min(x, hi), lo), which is lo when the bounds
+  // cross: the mirror image, lo taking the gradient when x < lo or hi < lo.
+  HExpr clamp_low_last(const HExpr& x, const HExpr& lo, const HExpr& hi) {
+    return add(add(when(lo <= x && x <= hi, (*this)(x)), when(x < lo || hi < lo, (*this)(lo))),
+               when(hi < x && lo < hi, (*this)(hi)));
   }
 
   // torch.clamp(x, lo, hi) = min(max(x, lo), hi): x gets the gradient when lo <= x <= hi, lo when
