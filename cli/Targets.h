@@ -12,6 +12,8 @@ namespace attn {
 struct KernelIR;
 struct KernelInputs;
 struct KernelOutputs;
+struct GradientRequest;
+struct KernelGradients;
 }  // namespace attn
 
 namespace attn::cli {
@@ -43,19 +45,23 @@ struct TileSizes {
 };
 /// The tiles a target's kernels plan `ir` in (`attnc mask -t`).
 using TargetTiles = TileSizes (*)(const KernelIR& ir);
+/// The backward pass (`attnc run --dout`): the gradients of sum(dOut * Out) (+ sum(dLSE * LSE)).
+using TargetBackward = KernelGradients (*)(const KernelIR& ir, const KernelInputs& in,
+                                           const GradientRequest& r, int threads);
 
 /// One row of the table; a null entry is a capability the target does not have.
 struct Target {
   const char* name;
-  TargetWriter writer;  ///< `compile -t`
-  TargetDump dump;      ///< `dump --stage`
-  TargetRunner run;     ///< `run -t`, `bench -t`
-  TargetTuner tune;     ///< `bench -t ... --autotune`
-  TargetTiles tiles;    ///< `mask -t`
+  TargetWriter writer;      ///< `compile -t`
+  TargetDump dump;          ///< `dump --stage`
+  TargetRunner run;         ///< `run -t`, `bench -t`
+  TargetTuner tune;         ///< `bench -t ... --autotune`
+  TargetTiles tiles;        ///< `mask -t`
+  TargetBackward backward;  ///< `run -t ... --dout`
 };
 
 /// The capabilities a command asks of a target.
-enum class Capability { Compile, Dump, Run, Tune, Tiles };
+enum class Capability { Compile, Dump, Run, Tune, Tiles, Backward };
 
 /// Every target, in the order help texts list them.
 const std::vector<Target>& targets();
@@ -64,7 +70,7 @@ const std::vector<Target>& targets();
 std::string target_names(Capability c);
 
 /// The stages `dump --stage` prints besides the targets' code, in the order help lists them.
-inline constexpr const char* kCompilerStages[] = {"ast", "ir", "hash", "plan"};
+inline constexpr const char* kCompilerStages[] = {"ast", "ir", "hash", "plan", "grad"};
 
 /// Every name `dump --stage` takes: the compiler stages, then the targets with a dump.
 std::string dump_stage_names();
