@@ -176,10 +176,21 @@ class Differentiate {
         HExpr dexp = mul((*this)(p), HI::Select::make(u == zero && p >= zero, zero, e * Halide::log(u)));
         return add(dbase, dexp);
       }
+      case Builtin::Erf:
+        // 2/sqrt(pi) * exp(-u^2)
+        return mul(du, HI::make_const(t, 1.1283791670955126) * Halide::exp(-(u * u)));
+      case Builtin::Atan: return mul(du, HI::make_one(t) / (HI::make_one(t) + u * u));
       case Builtin::Floor:
       case Builtin::Ceil:
       case Builtin::Round:
       case Builtin::Trunc: return HExpr();
+      // Integer-only: never reached through a float expression.
+      case Builtin::BitAnd:
+      case Builtin::BitOr:
+      case Builtin::BitXor:
+      case Builtin::BitNot:
+      case Builtin::ShiftLeft:
+      case Builtin::ShiftRight: return HExpr();
       case Builtin::Abs: {
         // sign(u), with sign(0) = 0 as torch.abs.
         const HExpr zero = HI::make_zero(t);
