@@ -392,6 +392,12 @@ def max_error(got, want):
     return worst
 
 
+def stale_in_docs(files):
+    """The gallery files that docs/gallery.md does not show exactly as they are."""
+    page = (HERE.parents[1] / "docs" / "gallery.md").read_text()
+    return [f for f in files if f"```attn\n{(HERE / f).read_text()}```" not in page]
+
+
 def prepare(case, index, root):
     """Writes the case's inputs under root; returns its directory and attn_gym's mods."""
     rng = np.random.default_rng(1000 + index)
@@ -454,6 +460,9 @@ def main():
             print(f"{c.kernel:42} {c.file:28} {str(c.shape):24} " + " ".join(f"{x:>10}" for x in cells))
             for n in notes:
                 print(n)
+        for f in stale_in_docs(sorted({c.file for c in cases})):
+            print(f"docs/gallery.md does not show {f} as it is")
+            failures += 1
     verdict = "FAILED" if failures else "passed"
     print(f"{len(cases)} cases x {len(TARGETS)} targets, max |Out - flex| and |LSE - flex| <= {TOLERANCE}: "
           f"{verdict} ({failures} failures) in {time.time() - started:.0f} s")
