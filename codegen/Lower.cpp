@@ -267,6 +267,10 @@ class Lowering {
       case ExprKind::Unary: {
         if (e.text == "!") return val(!as_bool(eval(*e.operands[0], env), env));
         Expr x = value_expr(*e.operands[0], env);
+        if (e.text == "~") {
+          if (const int64_t* v = HI::as_const_int(x)) return val(Expr(static_cast<int32_t>(~*v)));
+          return val(~x);
+        }
         if (auto folded = fold(e, "", Expr(0), x)) return val(*folded);
         return val(HI::make_zero(x.type()) - x);
       }
@@ -351,7 +355,13 @@ class Lowering {
     Expr a = value_expr(*e.operands[0], env), b = value_expr(*e.operands[1], env);
     if (op == "/") return to_float(a) / to_float(b);
     unify(a, b);
+    if (op == "<<" || op == ">>") b = shift_count(*e.operands[1], b);
     if (auto folded = fold(e, op, a, b)) return *folded;
+    if (op == "&") return a & b;
+    if (op == "|") return a | b;
+    if (op == "^") return a ^ b;
+    if (op == "<<") return a << b;
+    if (op == ">>") return a >> b;
     if (op == "+") return a + b;
     if (op == "-") return a - b;
     if (op == "*") return a * b;
@@ -364,6 +374,19 @@ class Lowering {
     if (op == "//") return floor_div(a, b);
     if (op == "%") return python_mod(a, b);
     return a;
+  }
+
+  // A shift count: a constant must be 0..31 (Sema checks literal ones; this catches one bound
+  // through a parameter); a run-time one is taken modulo 32, the rule every target follows.
+  Expr shift_count(const attn::Expr& at, const Expr& count) {
+    if (const int64_t* c = HI::as_const_int(count)) {
+      if (*c < 0 || *c > 31) {
+        diags_.error(at.range, "shift count " + std::to_string(*c) + " is out of range 0..31");
+        throw LoweringStopped{};
+      }
+      return count;
+    }
+    return count & Expr(31);
   }
 
   // `a op b` (or `-b` for an empty op) when both are i32 constants, e.g. a scalar parameter bound
@@ -487,6 +510,16 @@ class Lowering {
     if (name == "rsqrt") return Expr(1.0f) / Halide::sqrt(f(0));
     if (name == "tanh") return Halide::tanh(f(0));
     if (name == "sigmoid") return Expr(1.0f) / (Expr(1.0f) + Halide::exp(Expr(0.0f) - f(0)));
+    if (name == "erf") return HI::Call::make(Halide::Float(32), "erf_f32", {f(0)}, HI::Call::PureExtern);
+    if (name == "pow") return Halide::pow(f(0), f(1));
+    if (name == "atan") return Halide::atan(f(0));
+    if (name == "trunc") return Halide::trunc(f(0));
+    if (name == "sign") {
+      Expr zero = HI::make_zero(a[0].type()), one = HI::make_one(a[0].type());
+      // A float's zero and NaN are returned as they are (-0.0 stays -0.0, NaN stays NaN).
+      Expr other = a[0].type().is_float() ? a[0] : zero;
+      return Halide::select(a[0] > zero, one, Halide::select(a[0] < zero, zero - one, other));
+    }
     if (name == "sin") return Halide::sin(f(0));
     if (name == "cos") return Halide::cos(f(0));
     if (name == "floor") return Halide::floor(f(0));

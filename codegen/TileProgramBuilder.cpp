@@ -157,6 +157,14 @@ int32_t TileProgramBuilder::emit_uncached(const Halide::Expr& e) {
         case Builtin::Ceil: op.imm = static_cast<double>(TileMath::Ceil); break;
         case Builtin::Round: op.imm = static_cast<double>(TileMath::Round); break;
         case Builtin::Trunc: op.imm = static_cast<double>(TileMath::Trunc); break;
+        case Builtin::Erf: op.imm = static_cast<double>(TileMath::Erf); break;
+        case Builtin::Atan: op.imm = static_cast<double>(TileMath::Atan); break;
+        case Builtin::BitAnd: op.imm = static_cast<double>(TileMath::BitAnd); break;
+        case Builtin::BitOr: op.imm = static_cast<double>(TileMath::BitOr); break;
+        case Builtin::BitXor: op.imm = static_cast<double>(TileMath::BitXor); break;
+        case Builtin::BitNot: op.imm = static_cast<double>(TileMath::BitNot); break;
+        case Builtin::ShiftLeft: op.imm = static_cast<double>(TileMath::ShiftLeft); break;
+        case Builtin::ShiftRight: op.imm = static_cast<double>(TileMath::ShiftRight); break;
       }
       op.a = emit(n->args[0]);
       if (n->args.size() == 2) op.b = emit(n->args[1]);

@@ -62,7 +62,8 @@ class Formatter {
         out_ += word;
       }
       if (!t.comment) {
-        bool unary = (t.type == AttnLexer::MINUS || t.type == AttnLexer::NOT) && !is_operand_end(prev_sig);
+        bool unary = (t.type == AttnLexer::MINUS || t.type == AttnLexer::NOT || t.type == AttnLexer::TILDE) &&
+                     !is_operand_end(prev_sig);
         update_state(t, prev_sig);
         prev_sig = t.type;
         prev_unary = unary;

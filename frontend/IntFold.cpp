@@ -1,4 +1,4 @@
-// Folding i32 constants with Python's floor division and modulo, in 64 bits.
+// Folding i32 constants with Python's floor division and modulo, and bit operators, in 64 bits.
 #include "frontend/IntFold.h"
 
 namespace attn {
@@ -7,6 +7,12 @@ std::optional<int64_t> fold_int(const std::string& op, int64_t a, int64_t b) {
   if (op == "+") return a + b;
   if (op == "-") return a - b;
   if (op == "*") return a * b;
+  // Bit operators act on the 32-bit pattern; a shift count is taken modulo 32, as at run time.
+  if (op == "&") return a & b;
+  if (op == "|") return a | b;
+  if (op == "^") return a ^ b;
+  if (op == "<<") return static_cast<int32_t>(static_cast<uint32_t>(a) << (b & 31));
+  if (op == ">>") return static_cast<int32_t>(a) >> (b & 31);
   if ((op == "//" || op == "%") && b != 0) {
     int64_t q = a / b;
     if (a % b != 0 && ((a < 0) != (b < 0))) --q;

@@ -7,8 +7,8 @@
 
 namespace attn {
 
-/// `a op b` for i32 operands (`+ - * // %`) computed exactly in 64 bits: nothing for another
-/// operator or a zero divisor. The result may lie outside i32; see fits_i32.
+/// `a op b` for i32 operands (`+ - * // %`, and `& | ^ << >>` on the 32-bit pattern) computed exactly in 64
+/// bits: nothing for another operator or a zero divisor. The result may lie outside i32; see fits_i32.
 std::optional<int64_t> fold_int(const std::string& op, int64_t a, int64_t b);
 
 /// True when `v` is a 32-bit signed integer.

@@ -258,10 +258,15 @@ class AstBuilder {
       std::string digits;
       for (char ch : e->text)
         if (ch != '_') digits += ch;
-      auto res = std::from_chars(digits.data(), digits.data() + digits.size(), e->int_value);
-      if (res.ec != std::errc() || e->int_value > 2147483647) {
+      // A hex literal spells a 32-bit pattern (0xFFFFFFFF is -1); a decimal one a non-negative value.
+      bool hex = digits.size() > 2 && (digits[1] == 'x' || digits[1] == 'X');
+      const char* first = digits.data() + (hex ? 2 : 0);
+      auto res = std::from_chars(first, digits.data() + digits.size(), e->int_value, hex ? 16 : 10);
+      if (res.ec != std::errc() || e->int_value > (hex ? 0xFFFFFFFFLL : 2147483647LL)) {
         diags_.error(e->range, "integer literal '" + e->text + "' does not fit in 32 bits");
         e->int_value = 0;
+      } else if (e->int_value > 2147483647) {
+        e->int_value -= int64_t{1} << 32;
       }
       return e;
     }
@@ -298,10 +303,12 @@ class AstBuilder {
     if (auto* c = dynamic_cast<P::MulExprContext*>(ctx)) return binary(c, c->expr(), c->op->getText());
     if (auto* c = dynamic_cast<P::AddExprContext*>(ctx)) return binary(c, c->expr(), c->op->getText());
     if (auto* c = dynamic_cast<P::CmpExprContext*>(ctx)) return binary(c, c->expr(), c->op->getText());
-    // The token's text: a lone '&' or '|' mended into '&&' or '||' keeps its spelling, so that
-    // the checker knows it was reported already.
-    if (auto* c = dynamic_cast<P::AndExprContext*>(ctx)) return binary(c, c->expr(), c->ANDAND()->getText());
-    if (auto* c = dynamic_cast<P::OrExprContext*>(ctx)) return binary(c, c->expr(), c->OROR()->getText());
+    if (auto* c = dynamic_cast<P::ShiftExprContext*>(ctx)) return binary(c, c->expr(), c->op->getText());
+    if (auto* c = dynamic_cast<P::BitAndExprContext*>(ctx)) return binary(c, c->expr(), "&");
+    if (auto* c = dynamic_cast<P::BitXorExprContext*>(ctx)) return binary(c, c->expr(), "^");
+    if (auto* c = dynamic_cast<P::BitOrExprContext*>(ctx)) return binary(c, c->expr(), "|");
+    if (auto* c = dynamic_cast<P::AndExprContext*>(ctx)) return binary(c, c->expr(), "&&");
+    if (auto* c = dynamic_cast<P::OrExprContext*>(ctx)) return binary(c, c->expr(), "||");
     if (auto* c = dynamic_cast<P::PipeExprContext*>(ctx)) {
       auto e = binary(c, c->expr(), "|>");
       if (e) e->kind = ExprKind::Pipe;
@@ -497,6 +504,12 @@ std::optional<uint32_t> first_too_deep(const std::vector<antlr4::Token*>& tokens
       case AttnLexer::COLON:
       case AttnLexer::PIPE:
       case AttnLexer::NOT:
+      case AttnLexer::TILDE:
+      case AttnLexer::SHL:
+      case AttnLexer::SHR:
+      case AttnLexer::AMP:
+      case AttnLexer::BAR:
+      case AttnLexer::CARET:
         ++top.ops;
         ++depth;
         break;
@@ -536,25 +549,6 @@ std::string doc_comment(const SourceManager& sm, FileId file, const std::vector<
   return doc;
 }
 
-// `&` and `|` are no operators of the language; between conditions they mean `&&` and `||`. Each
-// is reported with that fix and parsed as the logical operator, so no follow-on syntax error
-// appears and the operands are still checked. A grammar with integer bit operators would make
-// this a type-level hint instead (bool operands).
-void mend_single_logic_operators(antlr4::CommonTokenStream& tokens, FileId file, DiagnosticEngine& diags) {
-  for (antlr4::Token* t : tokens.getTokens()) {
-    auto* token = dynamic_cast<antlr4::WritableToken*>(t);
-    if (!token || t->getType() != AttnLexer::BAD_CHAR || (t->getText() != "&" && t->getText() != "|"))
-      continue;
-    std::string logical = t->getText() + t->getText();
-    SourceRange at{file, static_cast<uint32_t>(t->getStartIndex()),
-                   static_cast<uint32_t>(t->getStopIndex() + 1)};
-    Diagnostic& d =
-        diags.error(at, "'" + t->getText() + "' is not an operator; did you mean '" + logical + "'?");
-    d.fixes.push_back({at, logical});
-    token->setType(logical == "&&" ? AttnLexer::ANDAND : AttnLexer::OROR);
-  }
-}
-
 }  // namespace
 
 ParseResult parse_module(const SourceManager& sources, FileId file, DiagnosticEngine& diags) {
@@ -582,7 +576,6 @@ ParseResult parse_module(const SourceManager& sources, FileId file, DiagnosticEn
     return result;
   }
 
-  mend_single_logic_operators(tokens, file, diags);
   AttnParser parser(&tokens);
   parser.removeErrorListeners();
   parser.addErrorListener(&listener);

@@ -94,10 +94,13 @@ class Checker {
 
   // ---- module scopes ---------------------------------------------------------------------------
 
+  // Kernels and definitions are separate namespaces: a kernel may share a definition's name
+  // (`kernel natten { mask = natten(...); }`), and expressions only see definitions.
   void build_module_scope(Module& m) {
     auto& own = own_names_[&m];
+    auto& kernels = kernel_names_[&m];
     for (auto& d : m.decls) {
-      auto [it, inserted] = own.emplace(d->name, d.get());
+      auto [it, inserted] = (d->kind == DeclKind::Kernel ? kernels : own).emplace(d->name, d.get());
       if (!inserted) {
         Diagnostic& diag = diags_.error(d->name_range, "redefinition of '" + d->name + "'");
         add_note(diag, it->second->name_range, "previous definition is here");
@@ -115,7 +118,7 @@ class Checker {
     for (const Import& imp : module_->imports) {
       if (!imp.target) continue;
       auto& theirs = own_names_[imp.target];
-      if (auto it = theirs.find(name); it != theirs.end() && it->second->kind != DeclKind::Kernel)
+      if (auto it = theirs.find(name); it != theirs.end())
         if (std::find(found.begin(), found.end(), it->second) == found.end()) found.push_back(it->second);
     }
     if (found.size() > 1 && report_ambiguity) {
@@ -135,8 +138,7 @@ class Checker {
     for (auto& [n, _] : own_names_[module_]) names.push_back(n);
     for (const Import& imp : module_->imports)
       if (imp.target)
-        for (auto& [n, d] : own_names_[imp.target])
-          if (d->kind != DeclKind::Kernel) names.push_back(n);
+        for (auto& [n, d] : own_names_[imp.target]) names.push_back(n);
     for (const BuiltinInfo& b : builtin_functions()) names.push_back(b.name);
     return names;
   }
@@ -335,6 +337,10 @@ class Checker {
         if (e.ref.kind == SymbolRef::Local && e.ref.local->value) e.folded = value(*e.ref.local->value);
         return;
       case ExprKind::Unary:
+        if (e.text == "~") {
+          if (auto x = value(*e.operands[0])) e.folded = ~*x;
+          return;
+        }
         if (e.text != "-" || !(b = value(*e.operands[0]))) return;
         a = 0;
         break;
@@ -376,6 +382,12 @@ class Checker {
             return error_at(e.operands[0]->range,
                             "operator '!' expects a boolean, found " + describe(*e.operands[0], t));
           return Type::of(TypeKind::Bool);
+        }
+        if (e.text == "~") {
+          if (t.kind != TypeKind::Int)
+            return error_at(e.operands[0]->range,
+                            "operator '~' expects an int, found " + describe(*e.operands[0], t));
+          return t;
         }
         if (!t.is_numeric())
           return error_at(e.operands[0]->range,
@@ -491,6 +503,8 @@ class Checker {
       if (as_callee) return Type::of(TypeKind::Error);
       return error_at(e.range, "builtin '" + n + "' must be called");
     }
+    if (kernel_names_[module_].count(n))
+      return error_at(e.range, "'" + n + "' is a kernel and cannot be used in an expression");
     Diagnostic& d = diags_.error(e.range, "unknown name '" + n + "'");
     if (std::string module = stdlib_module_defining(n); !module.empty())
       suggest_import(d, module);
@@ -516,8 +530,7 @@ class Checker {
       return error_at(culprit.range,
                       "operator '" + op + "' expects " + expected + ", found " + describe(culprit, t));
     };
-    // A lone '&' or '|': the parser reported it and parsed it as '&&' or '||'.
-    if (op == "&" || op == "|") return boolish(a) && boolish(b) ? Type::of(TypeKind::Bool) : Type::error();
+    if (is_bit_operator(op)) return check_bit_operator(e, a, b);
     if (op == "&&" || op == "||") {
       if (!boolish(a) || !boolish(b)) return bad("booleans");
       return Type::of(TypeKind::Bool);
@@ -525,13 +538,81 @@ class Checker {
     if (op == "==" || op == "!=") {
       if (a.is_numeric() && b.is_numeric()) return Type::of(TypeKind::Bool);
       if (boolish(a) && boolish(b)) return Type::of(TypeKind::Bool);
+      if (const Expr* bit = loose_bit_operator(e)) return misplaced_bit_operator(*bit);
       return error_at(
           e.range, "cannot compare " + describe(*e.operands[0], a) + " with " + describe(*e.operands[1], b));
     }
-    if (!a.is_numeric() || !b.is_numeric()) return bad("numbers");
+    if (!a.is_numeric() || !b.is_numeric()) {
+      if (const Expr* bit = is_comparison(op) ? loose_bit_operator(e) : nullptr)
+        return misplaced_bit_operator(*bit);
+      return bad("numbers");
+    }
     if (op == "<" || op == "<=" || op == ">" || op == ">=") return Type::of(TypeKind::Bool);
     if (op == "/") return Type::of(TypeKind::Float);
     return numeric_join(a, b);
+  }
+
+  static bool is_bit_operator(const std::string& op) {
+    return op == "&" || op == "|" || op == "^" || op == "<<" || op == ">>";
+  }
+
+  // Bit operators take ints. `&` and `|` between booleans are a slip for `&&` and `||`: the error
+  // offers that fix. A constant shift count must be 0..31 (a run-time one is taken modulo 32).
+  Type check_bit_operator(Expr& e, const Type& a, const Type& b) {
+    const std::string& op = e.text;
+    if ((op == "&" || op == "|") && boolish(a) && boolish(b)) {
+      std::string logical = op + op;
+      SourceRange at = operator_range(e);
+      Diagnostic& d =
+          diags_.error(at, "operator '" + op + "' is for ints; did you mean '" + logical + "' (booleans)?");
+      d.fixes.push_back({at, logical});
+      return Type::error();
+    }
+    for (int i = 0; i < 2; ++i) {
+      const Type& t = i == 0 ? a : b;
+      if (t.kind != TypeKind::Int)
+        return error_at(e.operands[i]->range,
+                        "operator '" + op + "' expects ints, found " + describe(*e.operands[i], t));
+    }
+    if ((op == "<<" || op == ">>") && e.operands[1]->folded &&
+        (*e.operands[1]->folded < 0 || *e.operands[1]->folded > 31))
+      return error_at(e.operands[1]->range,
+                      "shift count " + std::to_string(*e.operands[1]->folded) + " is out of range 0..31");
+    return Type::of(TypeKind::Int);
+  }
+
+  static bool is_comparison(const std::string& op) {
+    return op == "==" || op == "!=" || op == "<" || op == "<=" || op == ">" || op == ">=";
+  }
+
+  // An unparenthesized `&` or `|` directly under a chain of comparisons: `q >= kv & kv > 0` is
+  // `q >= (kv & kv) > 0`, as in Python, and was surely meant as `&&`.
+  static const Expr* loose_bit_operator(const Expr& cmp) {
+    for (const auto& o : cmp.operands) {
+      if (o->kind != ExprKind::Binary) continue;
+      if (o->text == "&" || o->text == "|") return o.get();
+      if (is_comparison(o->text))
+        if (const Expr* inner = loose_bit_operator(*o)) return inner;
+    }
+    return nullptr;
+  }
+
+  Type misplaced_bit_operator(const Expr& bit) {
+    std::string logical = bit.text + bit.text;
+    SourceRange at = operator_range(bit);
+    Diagnostic& d = diags_.error(
+        at, "'" + bit.text + "' binds tighter than comparisons; did you mean '" + logical + "'?");
+    d.fixes.push_back({at, logical});
+    return Type::error();
+  }
+
+  // Where a binary operator's token is: the first occurrence of its spelling between the operands.
+  SourceRange operator_range(const Expr& e) const {
+    const std::string& text = program_.sources.text(e.range.file);
+    uint32_t from = e.operands[0]->range.end, to = e.operands[1]->range.begin;
+    size_t at = text.find(e.text, from);
+    if (at == std::string::npos || at >= to) return e.range;
+    return {e.range.file, static_cast<uint32_t>(at), static_cast<uint32_t>(at + e.text.size())};
   }
 
   Type check_index(Expr& e, Context& c) {
@@ -633,7 +714,7 @@ class Checker {
     if (err) return Type::error();
     std::string name = info->name;
     if (name == "int") return Type::of(TypeKind::Int);
-    if (name == "abs") return types[0];
+    if (name == "abs" || name == "sign") return types[0];
     if (name == "min" || name == "max") return numeric_join(types[0], types[1]);
     if (name == "clamp") return numeric_join(numeric_join(types[0], types[1]), types[2]);
     return Type::of(TypeKind::Float);
@@ -782,7 +863,8 @@ class Checker {
   DiagnosticEngine& diags_;
   Module* module_ = nullptr;
   const Decl* current_ = nullptr;
-  std::map<const Module*, std::map<std::string, const Decl*>> own_names_;
+  std::map<const Module*, std::map<std::string, const Decl*>> own_names_;     // definitions
+  std::map<const Module*, std::map<std::string, const Decl*>> kernel_names_;  // kernels
   std::map<const Decl*, std::vector<const Decl*>> uses_;  // in order of first use: messages are stable
   std::map<std::pair<const Decl*, const Decl*>, SourceRange> uses_at_;
 };

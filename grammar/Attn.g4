@@ -90,9 +90,15 @@ expr
   | (TRUE | FALSE)                                                   # BoolLit
   | INF                                                              # InfLit
   | name=(ID | SCORE | INT_T | FLOAT_T | F32_T)                      # NameExpr
-  | op=(MINUS | NOT) expr                                            # UnaryExpr
+  | op=(MINUS | NOT | TILDE) expr                                    # UnaryExpr
   | expr op=(STAR | SLASH | FLOORDIV | PERCENT) expr                 # MulExpr
   | expr op=(PLUS | MINUS) expr                                      # AddExpr
+  // Integer bit operators, with Python's precedence: shifts, then &, then ^, then |, all
+  // looser than + - and tighter than comparisons.
+  | expr op=(SHL | SHR) expr                                         # ShiftExpr
+  | expr AMP expr                                                    # BitAndExpr
+  | expr CARET expr                                                  # BitXorExpr
+  | expr BAR expr                                                    # BitOrExpr
   | expr op=(EQ | NE | LT | LE | GT | GE) expr                       # CmpExpr
   | expr ANDAND expr                                                 # AndExpr
   | expr OROR expr                                                   # OrExpr
@@ -130,6 +136,8 @@ PIPE     : '|>' ;
 OROR     : '||' ;
 ANDAND   : '&&' ;
 ARROW    : '->' ;
+SHL      : '<<' ;
+SHR      : '>>' ;
 EQ       : '==' ;
 NE       : '!=' ;
 LE       : '<=' ;
@@ -143,6 +151,10 @@ STAR     : '*' ;
 SLASH    : '/' ;
 PERCENT  : '%' ;
 NOT      : '!' ;
+TILDE    : '~' ;
+AMP      : '&' ;
+BAR      : '|' ;
+CARET    : '^' ;
 QUESTION : '?' ;
 COLON    : ':' ;
 SEMI     : ';' ;
@@ -156,11 +168,13 @@ LBRACE   : '{' ;
 RBRACE   : '}' ;
 
 FLOAT  : DIGITS '.' DIGITS EXPONENT? | DIGITS EXPONENT ;
-INT    : DIGITS ;
+// A hex literal is the 32-bit pattern it spells: 0x80000000 to 0xFFFFFFFF are negative ints.
+INT    : DIGITS | '0' [xX] HEXDIGITS ;
 STRING : '"' (~["\\\r\n] | '\\' .)* '"' ;
 ID     : [a-zA-Z_] [a-zA-Z_0-9]* ;
 
 fragment DIGITS   : [0-9] ('_'? [0-9])* ;
+fragment HEXDIGITS : [0-9a-fA-F] ('_'? [0-9a-fA-F])* ;
 fragment EXPONENT : [eE] [+-]? [0-9]+ ;
 
 WS : [ \t\r\n]+ -> channel(HIDDEN) ;

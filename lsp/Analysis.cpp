@@ -208,10 +208,16 @@ std::string Analysis::symbol_id(const Occurrence& o) const {
 const Decl* Analysis::lookup(const std::string& name) const {
   const Module* m = main();
   if (!m) return nullptr;
-  if (const Decl* d = m->find(name)) return d;
+  // Definitions only: kernels are a namespace of their own, which no expression sees.
+  auto definition = [&](const Module& in) -> const Decl* {
+    for (const auto& d : in.decls)
+      if (d->kind != DeclKind::Kernel && d->name == name) return d.get();
+    return nullptr;
+  };
+  if (const Decl* d = definition(*m)) return d;
   for (const Import& imp : m->imports)
     if (imp.target)
-      if (const Decl* d = imp.target->find(name); d && d->kind != DeclKind::Kernel) return d;
+      if (const Decl* d = definition(*imp.target)) return d;
   return nullptr;
 }
 

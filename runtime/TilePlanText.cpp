@@ -132,7 +132,7 @@ class Reader {
         case TileOpCode::Cast: reg(op.a, i); break;
         case TileOpCode::Math:
           reg(op.a, i);
-          if (op.imm < 0 || op.imm > static_cast<double>(TileMath::Pow)) fail("bad math function");
+          if (op.imm < 0 || op.imm > static_cast<double>(TileMath::ShiftRight)) fail("bad math function");
           if (op.b >= 0) reg(op.b, i);
           break;
         case TileOpCode::Select: reg(op.a, i), reg(op.b, i), reg(op.c, i); break;

@@ -127,6 +127,9 @@ double cast_value(double v, const TileOp& op) {
 
 double math(TileMath f, double x, double y) {
   const float v = static_cast<float>(x);
+  // Int operands are exact in a double; bit operations act on their 32 bits.
+  const int32_t i = static_cast<int32_t>(static_cast<int64_t>(x)),
+                j = static_cast<int32_t>(static_cast<int64_t>(y));
   switch (f) {
     case TileMath::Exp: return std::exp(v);
     case TileMath::Log: return std::log(v);
@@ -139,6 +142,14 @@ double math(TileMath f, double x, double y) {
     case TileMath::Round: return std::nearbyint(v);
     case TileMath::Trunc: return std::trunc(v);
     case TileMath::Pow: return std::pow(v, static_cast<float>(y));
+    case TileMath::Erf: return std::erf(v);
+    case TileMath::Atan: return std::atan(v);
+    case TileMath::BitAnd: return i & j;
+    case TileMath::BitOr: return i | j;
+    case TileMath::BitXor: return i ^ j;
+    case TileMath::BitNot: return ~i;
+    case TileMath::ShiftLeft: return static_cast<int32_t>(static_cast<uint32_t>(i) << (j & 31));
+    case TileMath::ShiftRight: return i >> (j & 31);
   }
   return 0;
 }

@@ -63,8 +63,29 @@ enum class TileOpCode : uint8_t {
   Math,
 };
 
-/// Float functions of TileOpCode::Math (in `imm`); Pow takes two operands.
-enum class TileMath : uint8_t { Exp, Log, Sqrt, Tanh, Sin, Cos, Floor, Ceil, Round, Trunc, Pow };
+/// Functions of TileOpCode::Math (in `imm`): float ones, then the i32 bit operations (shift
+/// counts 0..31). Pow and the binary bit operations take two operands.
+enum class TileMath : uint8_t {
+  Exp,
+  Log,
+  Sqrt,
+  Tanh,
+  Sin,
+  Cos,
+  Floor,
+  Ceil,
+  Round,
+  Trunc,
+  Pow,
+  Erf,
+  Atan,
+  BitAnd,
+  BitOr,
+  BitXor,
+  BitNot,
+  ShiftLeft,
+  ShiftRight,
+};
 
 /// One instruction; its result is the register with the instruction's index.
 struct TileOp {

@@ -162,7 +162,17 @@ std::string CExprPrinter::print_call(const HI::Call* c) {
     case Builtin::Floor:
     case Builtin::Ceil:
     case Builtin::Round:
-    case Builtin::Trunc: return math_function(builtin_name(*builtin)) + "(" + args[0] + ")";
+    case Builtin::Trunc:
+    case Builtin::Erf:
+    case Builtin::Atan: return math_function(builtin_name(*builtin)) + "(" + args[0] + ")";
+    case Builtin::BitAnd: return paren(args[0] + " & " + args[1]);
+    case Builtin::BitOr: return paren(args[0] + " | " + args[1]);
+    case Builtin::BitXor: return paren(args[0] + " ^ " + args[1]);
+    case Builtin::BitNot: return paren("~" + args[0]);
+    // Through unsigned: a signed left shift into the sign bit is undefined before C++20.
+    case Builtin::ShiftLeft:
+      return "((" + type_name(c->type) + ")((unsigned)" + args[0] + " << " + args[1] + "))";
+    case Builtin::ShiftRight: return paren(args[0] + " >> " + args[1]);
   }
   unsupported(self, "the call '" + c->name + "'");
 }

@@ -134,7 +134,7 @@ AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const
   Expr q_var = index_var(IndexVar::Q), kv_var = index_var(IndexVar::KV);
   Expr inactive = q_var >= a.num_queries || kv_var >= a.num_keys;
   auto checked = [&](const Expr& e) { return check_buffer_loads(e, inactive, a.num_queries, a.num_keys); };
-  Expr mask = ir.mask.defined() ? ir.mask : Internal::const_true();
+  Expr mask = expand_erf(ir.mask.defined() ? ir.mask : Internal::const_true());
   Expr bound_mask = bind(checked(mask));
   // Raw scores first, then score modifier and mask in their own pass: a select inside the score
   // block makes Halide partition its loop by the mask and the accumulators leave registers.

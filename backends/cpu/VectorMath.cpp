@@ -1,4 +1,4 @@
-// Polynomial exp2 with exponent bit tricks; exp and tanh on top of it.
+// Polynomial exp2 with exponent bit tricks; exp and tanh on top of it; erf as Halide's.
 #include "backends/cpu/VectorMath.h"
 
 namespace attn::cpu {
@@ -51,12 +51,22 @@ class TranscendentalRewriter : public Internal::IRMutator {
       Expr a = mutate(op->args[0]);
       if (op->name == "exp_f32") return fast_exp2(a * kLog2e);
       if (op->name == "tanh_f32") return 1.0f - 2.0f / (fast_exp2(a * (2.0f * kLog2e)) + 1.0f);
+      if (op->name == "erf_f32") return Halide::erf(a);
     }
     // exp2(x) arrives as pow(2, x).
     if (op->call_type == Internal::Call::PureExtern && op->name == "pow_f32" && op->args.size() == 2) {
       const double* base = Internal::as_const_float(op->args[0]);
       if (base && *base == 2.0) return fast_exp2(mutate(op->args[1]));
     }
+    return IRMutator::visit(op);
+  }
+};
+
+class ErfExpander : public Internal::IRMutator {
+  using IRMutator::visit;
+  Expr visit(const Internal::Call* op) override {
+    if (op->call_type == Internal::Call::PureExtern && op->name == "erf_f32" && op->args.size() == 1)
+      return Halide::erf(mutate(op->args[0]));
     return IRMutator::visit(op);
   }
 };
@@ -73,5 +83,7 @@ Expr mask_to_neg_inf(const Expr& allowed, const Expr& score) {
 }
 
 Expr vectorize_transcendentals(const Expr& e) { return TranscendentalRewriter().mutate(e); }
+
+Expr expand_erf(const Expr& e) { return ErfExpander().mutate(e); }
 
 }  // namespace attn::cpu

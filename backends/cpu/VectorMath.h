@@ -16,7 +16,12 @@ Halide::Expr fast_exp2(Halide::Expr x);
 /// `score` where `allowed`, else -inf, whatever `score` is (NaN, +Inf), as bit operations.
 Halide::Expr mask_to_neg_inf(const Halide::Expr& allowed, const Halide::Expr& score);
 
-/// Rewrites the libm calls Halide's C backend would scalarize (exp, tanh) into vector arithmetic.
+/// Rewrites the libm calls Halide's C backend would scalarize (exp, tanh) into vector arithmetic,
+/// and erf (see expand_erf).
 Halide::Expr vectorize_transcendentals(const Halide::Expr& e);
+
+/// Replaces the IR's `erf_f32` calls, which Halide's C backend has no function for, by Halide's
+/// erf: a polynomial that vectorizes, accurate to the last three bits of the mantissa.
+Halide::Expr expand_erf(const Halide::Expr& e);
 
 }  // namespace attn::cpu

@@ -40,6 +40,9 @@ enum class Op {
   Builtin,  // Node::builtin
 };
 
+// An int operand's 32 bits.
+int32_t bits(double v) { return static_cast<int32_t>(static_cast<int64_t>(v)); }
+
 // Builtin `b` of the operands `k(0)`, `k(1)`.
 template <class Operand>
 double eval_builtin(Builtin b, const Operand& k) {
@@ -56,6 +59,16 @@ double eval_builtin(Builtin b, const Operand& k) {
     case Builtin::Round: return std::nearbyint(k(0));
     case Builtin::Trunc: return std::trunc(k(0));
     case Builtin::Abs: return std::fabs(k(0));
+    case Builtin::Erf: return std::erf(k(0));
+    case Builtin::Atan: return std::atan(k(0));
+    case Builtin::BitAnd: return bits(k(0)) & bits(k(1));
+    case Builtin::BitOr: return bits(k(0)) | bits(k(1));
+    case Builtin::BitXor: return bits(k(0)) ^ bits(k(1));
+    case Builtin::BitNot: return ~bits(k(0));
+    // Counts are 0..31 in the IR; the mask only keeps a malformed one from being undefined here.
+    case Builtin::ShiftLeft:
+      return static_cast<int32_t>(static_cast<uint32_t>(bits(k(0))) << (bits(k(1)) & 31));
+    case Builtin::ShiftRight: return bits(k(0)) >> (bits(k(1)) & 31);
   }
   return 0;
 }

@@ -236,6 +236,14 @@ class Emitter {
       case Builtin::Ceil: return glsl(GLSLstd450Ceil, ty, a);
       case Builtin::Round: return glsl(GLSLstd450RoundEven, ty, a);
       case Builtin::Trunc: return glsl(GLSLstd450Trunc, ty, a);
+      case Builtin::Erf: return erf(a[0]);
+      case Builtin::Atan: return glsl(GLSLstd450Atan, ty, a);
+      case Builtin::BitAnd: return m_.op(Op::OpBitwiseAnd, ty, a);
+      case Builtin::BitOr: return m_.op(Op::OpBitwiseOr, ty, a);
+      case Builtin::BitXor: return m_.op(Op::OpBitwiseXor, ty, a);
+      case Builtin::BitNot: return m_.op(Op::OpNot, ty, a);
+      case Builtin::ShiftLeft: return m_.op(Op::OpShiftLeftLogical, ty, a);
+      case Builtin::ShiftRight: return m_.op(Op::OpShiftRightArithmetic, ty, a);
     }
     throw std::logic_error("internal error: the SPIR-V backend cannot print call '" + c->name + "'");
   }
@@ -248,6 +256,46 @@ class Emitter {
     Id one = m_.const_float(1.0f);
     Id r = m_.op(Op::OpFDiv, ft, {m_.op(Op::OpFSub, ft, {one, t}), m_.op(Op::OpFAdd, ft, {one, t})});
     return m_.op(Op::OpFMul, ft, {glsl(GLSLstd450FSign, ft, {x}), r});
+  }
+
+  // GLSL.std.450 has no erf. |x| < 1: x * P(x^2), the Taylor series to x^19 (remainder below
+  // 2e-8 relative); else sign(x) * (1 - exp(-x^2) * T(|x|)), Abramowitz and Stegun 7.1.26
+  // (absolute error 1.5e-7, and erf >= 0.84 there). Both are computed and selected: no control
+  // flow, and NaN propagates.
+  Id erf(Id x) {
+    Id ft = m_.type_float(32);
+    auto mul = [&](Id a, Id b) { return m_.op(Op::OpFMul, ft, {a, b}); };
+    auto add = [&](Id a, Id b) { return m_.op(Op::OpFAdd, ft, {a, b}); };
+    auto k = [&](double v) { return m_.const_float(static_cast<float>(v)); };
+    Id x2 = mul(x, x);
+    // Taylor series of erf(x) / x in x^2: 2/sqrt(pi) * sum (-1)^n x^(2n) / (n! (2n+1)).
+    double coef[10];
+    double fact = 1;
+    for (int n = 0; n < 10; ++n) {
+      if (n > 0) fact *= n;
+      coef[n] = (n % 2 ? -1.0 : 1.0) * 1.1283791670955126 / (fact * (2 * n + 1));
+    }
+    Id p = k(coef[9]);
+    for (int n = 8; n >= 0; --n) p = add(mul(p, x2), k(coef[n]));
+    Id small = mul(x, p);
+    Id ax = glsl(GLSLstd450FAbs, ft, {x});
+    Id large =
+        m_.op(Op::OpFSub, ft, {k(1.0), mul(erfc_tail(ax), glsl(GLSLstd450Exp, ft, {mul(x2, k(-1.0))}))});
+    large = mul(glsl(GLSLstd450FSign, ft, {x}), large);
+    Id is_small = m_.op(Op::OpFOrdLessThan, m_.type_bool(), {ax, k(1.0)});
+    return select(ft, is_small, small, large);
+  }
+
+  // A&S 7.1.26's polynomial in t = 1 / (1 + 0.3275911 |x|).
+  Id erfc_tail(Id ax) {
+    Id ft = m_.type_float(32);
+    auto k = [&](float v) { return m_.const_float(v); };
+    Id t = m_.op(Op::OpFDiv, ft,
+                 {k(1.0f), m_.op(Op::OpFAdd, ft, {k(1.0f), m_.op(Op::OpFMul, ft, {ax, k(0.3275911f)})})});
+    static const float a[] = {0.254829592f, -0.284496736f, 1.421413741f, -1.453152027f, 1.061405429f};
+    Id p = k(a[4]);
+    for (int i = 3; i >= 0; --i) p = m_.op(Op::OpFAdd, ft, {m_.op(Op::OpFMul, ft, {p, t}), k(a[i])});
+    return m_.op(Op::OpFMul, ft, {p, t});
   }
 
   ModuleBuilder& m_;

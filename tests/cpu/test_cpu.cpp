@@ -45,6 +45,17 @@ kernel longformer_2 { mask = longformer(70, 2); lse = true; }
 kernel natten_20 { mask = natten(20, 5, 3, 30); lse = true; }
 kernel sinks_bf16(sinks: int) { mask = sinks_window(sinks, 130); dtype = bf16; lse = true; }
 kernel documents_f16(doc: tensor<i32>[len]) { mask = doc[q] == doc[kv]; dtype = f16; }
+kernel morton_bits(shift: int) {
+  mask = natten_morton(16, 5, 3, 16) || ((q ^ kv) >> (shift + 30) & 1) == 1;
+  score = score + float(~q & 0xF0 | kv << 2 ^ 0x7) * 0.001;
+  lse = true;
+}
+kernel elementwise {
+  // No trunc or sign here: a jump at a boundary would turn rounding differences into errors.
+  score = erf(score) + 0.1 * pow(abs(score), 0.7) + atan(score) * sign(2.0);
+  lse = true;
+}
+kernel erf_lse { mask = kv == 0; score = erf(float(q - 300) * 0.0078125) * 4.0; lse = true; }
 )attn";
 
 struct Shape {
@@ -97,6 +108,8 @@ KernelInputs random_inputs(const KernelIR& ir, const Shape& s, std::mt19937& rng
       in.scalars["offset"] = double(s.Lkv - s.Lq);
     } else if (a.name == "sinks") {
       in.scalars["sinks"] = 5;
+    } else if (a.name == "shift") {
+      in.scalars["shift"] = 3;  // a count of 33: taken modulo 32
     }
   }
   return in;
@@ -127,10 +140,25 @@ void check(const std::string& name, const Shape& s, std::mt19937& rng, bool stri
 
 BOOST_AUTO_TEST_CASE(every_kernel_on_random_shapes) {
   std::mt19937 rng(11);
-  for (const char* name : {"dense", "causal_lse", "window37", "prefix50", "documents", "alibi_causal",
-                           "softcap_causal", "exp2_score", "decode", "fixed64", "fixed128_v32"})
+  for (const char* name :
+       {"dense", "causal_lse", "window37", "prefix50", "documents", "alibi_causal", "softcap_causal",
+        "exp2_score", "decode", "fixed64", "fixed128_v32", "morton_bits", "elementwise"})
     for (int i = 0; i < 5; ++i)
       check(name, random_shape(rng, i == 0 ? 600 : 160, *compile_cpu(kProgram, name).ir), rng);
+}
+
+// One allowed key per row: the LSE is the score, erf of an exact input, within a few ulps of
+// libm's (the vector code uses Halide's erf polynomial).
+BOOST_AUTO_TEST_CASE(erf_is_accurate) {
+  const CpuCompiled& c = compile_cpu(kProgram, "erf_lse");
+  std::mt19937 rng(3);
+  KernelInputs in = random_inputs(*c.ir, Shape{1, 1, 1, 600, 3, 16, 16}, rng);
+  CpuRun got = run_cpu(c, in, true);
+  BOOST_REQUIRE_MESSAGE(got.status == 0, got.error);
+  for (int q = 0; q < 600; ++q) {
+    const double want = 4.0 * std::erf((q - 300) * 0.0078125), lse = got.outputs.lse.get(q);
+    BOOST_TEST(std::fabs(lse - want) <= 2e-6 * std::fabs(want) + 1e-9, "q=" << q << ": " << lse);
+  }
 }
 
 BOOST_AUTO_TEST_CASE(documents_with_planned_key_ranges) {

@@ -163,3 +163,50 @@ BOOST_AUTO_TEST_CASE(conversion_builtins_share_their_names_with_types) {
   auto ir = lower("fn half(x: int) -> int = int(float(x) * 0.5);\nkernel k { mask = half(q) >= kv; }", "k");
   BOOST_TEST(str(ir->mask).find("int32") != std::string::npos);
 }
+
+BOOST_AUTO_TEST_CASE(bit_operators_have_python_precedence) {
+  // Shifts are looser than + -, then &, ^, |, all tighter than comparisons: each side below is
+  // the fully parenthesized reading of the other, and the constants fold to true.
+  auto ir = lower(
+      "kernel k { mask = (1 << 2 + 1 == 1 << (2 + 1)) && (6 & 3 ^ 5 | 8 == ((6 & 3) ^ 5) | 8) &&"
+      " (~0 == -1) && (-16 >> 2 == -4) && (1 << 31 == 0x8000_0000) && (0xFFFFFFFF == -1) &&"
+      " (0x7fff_ffff == 2147483647) && (5 ^ 3 == 6); }",
+      "k");
+  BOOST_TEST(str(ir->mask) == "(uint1)1");
+}
+
+BOOST_AUTO_TEST_CASE(bit_operators_lower_to_halide_bit_intrinsics) {
+  auto ir = lower("kernel k(n: int) { mask = (q & 7 | kv ^ ~q) >= (kv << 2) && q >> n < kv; }", "k");
+  for (const char* op : {"bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not"})
+    BOOST_TEST(str(ir->mask).find(op) != std::string::npos, op);
+  // A run-time shift count is taken modulo 32, the rule of every target.
+  BOOST_TEST(str(ir->mask).find("bitwise_and(n, 31)") != std::string::npos, str(ir->mask));
+}
+
+BOOST_AUTO_TEST_CASE(shift_count_bound_through_a_parameter_is_checked) {
+  auto p = load("fn sh(x: int, n: int) -> int = x << n;\nkernel k { mask = sh(q, 33) > kv; }");
+  BOOST_REQUIRE(!p->diags.has_errors());
+  DiagnosticEngine diags;
+  BOOST_TEST(!lower_kernel(*p, *p->kernel("k"), diags));
+  BOOST_TEST(render_diagnostics(diags, p->sources).find("shift count 33 is out of range 0..31") !=
+             std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(kernels_and_definitions_are_separate_namespaces) {
+  // The kernel `natten` uses std.masks.natten; a local kernel and mask may share a name too.
+  auto ir = lower("import std.masks;\nkernel natten { mask = natten(8, 3, 3, 8); }", "natten");
+  BOOST_TEST(str(ir->mask).find("q") != std::string::npos);
+  auto local = lower("mask w = q - kv < 4;\nkernel w { mask = w; }", "w");
+  BOOST_TEST(str(local->mask) == "(q < (kv + 4))");
+  auto twice = load("kernel a { mask = q >= kv; }\nkernel a { mask = q >= kv; }");
+  BOOST_TEST(twice->diags.has_errors());
+}
+
+BOOST_AUTO_TEST_CASE(elementwise_builtins_lower) {
+  auto ir = lower(
+      "kernel k { score = erf(score) + pow(score, 0.3) + atan(score) + trunc(score) + sign(score); }", "k");
+  for (const char* f : {"erf_f32", "pow_f32", "atan_f32", "trunc_f32"})
+    BOOST_TEST(str(ir->score).find(f) != std::string::npos, f);
+  auto i = lower("kernel k { mask = sign(q - kv) >= 0; }", "k");
+  BOOST_TEST(str(i->mask).find("float") == std::string::npos, str(i->mask));
+}

@@ -229,6 +229,24 @@ BOOST_AUTO_TEST_CASE(every_kernel_matches_the_reference) {
   }
 }
 
+// One allowed key per row: the LSE is the score, erf of an exact input, within a few ulps of
+// libm's (GLSL.std.450 has no erf; SpirvExpr emits one).
+BOOST_AUTO_TEST_CASE(erf_is_accurate) {
+  auto p = load(kernels_file());
+  auto ir = lower(*p, *p->kernel("erf_lse"));
+  std::mt19937 rng(3);
+  KernelInputs in;
+  in.q = random_tensor(ScalarType::F32, {1, 1, 150, 16}, rng);
+  in.k = random_tensor(ScalarType::F32, {1, 1, 3, 16}, rng);
+  in.v = random_tensor(ScalarType::F32, {1, 1, 3, 16}, rng);
+  KernelOutputs got = run_vulkan(*ir, in);
+  for (int q = 0; q < 150; ++q) {
+    const double want = 4.0 * std::erf((q - 60) * 0.0078125);
+    BOOST_TEST(std::fabs(got.lse.get(q) - want) <= 2e-6 * std::fabs(want) + 1e-9,
+               "q=" << q << ": " << got.lse.get(q));
+  }
+}
+
 BOOST_AUTO_TEST_CASE(fallbacks_without_subgroups_or_f16_storage) {
   auto p = load(kernels_file());
   std::mt19937 rng(12);
