@@ -215,6 +215,11 @@ def _(rng):
     return Mods(mask_mod=gym_masks.generate_tiled_natten(16, 12, 5, 3, 4, 4))
 
 
+@case("natten.attn", "morton_natten_c16x16_k5x3", Shape(1, 4, 16 * 16, kv_heads=2))
+def _(rng):
+    return Mods(mask_mod=gym_masks.generate_morton_natten(16, 16, 5, 3))
+
+
 @case("jetspec.attn", "jetspec_tree_causal_p100_n45", Shape(1, 4, 45, kv_heads=2, kv_len=145))
 def _(rng):
     parents = [-1] + [int(rng.integers(0, node)) for node in range(1, 45)]
@@ -276,6 +281,11 @@ def _(rng):
 
 
 # --- attn_gym.mods ---
+
+
+@case("activation.attn", "activation_gelu", Shape(1, 2, 160, kv_heads=1))
+def _(rng):
+    return Mods(score_mod=gym_mods.generate_activation_score_mod())  # F.gelu, offset 1
 
 
 @case("activation.attn", "activation_relu", Shape(1, 2, 150))
