@@ -280,6 +280,22 @@ def _(rng):
     return Mods(mask_mod=mask_mod, args={"variable_block_sizes": sizes})
 
 
+@case("vsa.attn", "vsa_topk_t32", Shape(1, 4, 230, kv_heads=2, kv_len=9 * 32))
+def _(rng):
+    # Three of the nine key tiles for each of the eight query tiles, per batch and head.
+    topk = i32([[[rng.choice(9, size=3, replace=False) for _ in range(8)] for _ in range(4)]])
+    return Mods(mask_mod=gym_masks.generate_vsa_mask_mod(torch.from_numpy(topk), 32), args={"topk_indices": topk})
+
+
+@case("vsa.attn", "vsa_topk_padded_t32", Shape(2, 2, 256, kv_len=9 * 32))
+def _(rng):
+    # Five tiles each this time: the same kernel serves any top-k (a buffer extent).
+    topk = i32([[[rng.choice(9, size=5, replace=False) for _ in range(8)] for _ in range(2)] for _ in range(2)])
+    sizes = i32(np.where(rng.random(9) < 0.5, 32, rng.integers(1, 32, size=9)))
+    mask_mod = gym_masks.generate_vsa_mask_mod(torch.from_numpy(topk), 32, torch.from_numpy(sizes))
+    return Mods(mask_mod=mask_mod, args={"topk_indices": topk, "variable_block_sizes": sizes})
+
+
 # --- attn_gym.mods ---
 
 
@@ -324,6 +340,29 @@ def _(rng):
         score_mod=gym_mods.generate_graphormer_spatial_bias(spatial_bias, distances),
         args={"spatial_bias": spatial_bias.numpy(), "distances": distances.numpy()},
     )
+
+
+@case("graphormer.attn", "graphormer_edge", Shape(2, 2, 70))
+def _(rng):
+    upper = np.triu(rng.random((2, 70, 70)) < 0.05, 1)
+    adjacency = torch.from_numpy(upper | upper.transpose(0, 2, 1))
+    edge_types = torch.from_numpy(rng.integers(0, 4, size=(2, 70, 70)))
+    path_edge_types, path_lengths = gym_mods.shortest_path_edge_types(adjacency, edge_types, 5)
+    edge_bias = torch.from_numpy(rng.standard_normal((2, 5, 4), dtype=np.float32))
+    args = {
+        "edge_bias": edge_bias.numpy(),
+        "path_edge_types": path_edge_types.numpy(),
+        "path_lengths": path_lengths.numpy(),
+    }
+    return Mods(score_mod=gym_mods.generate_graphormer_edge_bias(edge_bias, path_edge_types, path_lengths), args=args)
+
+
+@case("latent_attention.attn", "mla_rope_causal", Shape(1, 4, 200, head_dim=32, kv_heads=1))
+def _(rng):
+    query_rope = rng.standard_normal((1, 4, 200, 64), dtype=np.float32) * np.float32(0.125)
+    key_rope = rng.standard_normal((1, 1, 200, 64), dtype=np.float32) * np.float32(0.125)
+    score_mod = gym_mods.generate_mla_rope_score_mod(torch.from_numpy(query_rope), torch.from_numpy(key_rope), 4)
+    return Mods(mask_mod=gym_masks.causal_mask, score_mod=score_mod, args={"query_rope": query_rope, "key_rope": key_rope})
 
 
 @case("sandwich.attn", "sandwich_causal", Shape(1, 4, 300))
