@@ -284,14 +284,15 @@ def _(rng):
 @case("vsa.attn", "vsa_topk_t32", Shape(1, 4, 230, kv_heads=2, kv_len=9 * 32))
 def _(rng):
     # Three of the nine key tiles for each of the eight query tiles, per batch and head.
-    topk = i32([[[rng.choice(9, size=3, replace=False) for _ in range(8)] for _ in range(4)]])
-    return Mods(mask_mod=gym_masks.generate_vsa_mask_mod(torch.from_numpy(topk), 32), args={"topk_indices": topk})
+    topk = i32(np.argsort(rng.random((1, 4, 8, 9)), axis=-1)[..., :3])
+    mask_mod = gym_masks.generate_vsa_mask_mod(torch.from_numpy(topk), 32)
+    return Mods(mask_mod=mask_mod, args={"topk_indices": topk})
 
 
 @case("vsa.attn", "vsa_topk_padded_t32", Shape(2, 2, 256, kv_len=9 * 32))
 def _(rng):
     # Five tiles each this time: the same kernel serves any top-k (a buffer extent).
-    topk = i32([[[rng.choice(9, size=5, replace=False) for _ in range(8)] for _ in range(2)] for _ in range(2)])
+    topk = i32(np.argsort(rng.random((2, 2, 8, 9)), axis=-1)[..., :5])
     sizes = i32(np.where(rng.random(9) < 0.5, 32, rng.integers(1, 32, size=9)))
     mask_mod = gym_masks.generate_vsa_mask_mod(torch.from_numpy(topk), 32, torch.from_numpy(sizes))
     return Mods(mask_mod=mask_mod, args={"topk_indices": topk, "variable_block_sizes": sizes})
@@ -312,7 +313,8 @@ def _(rng):
 
 @case("activation.attn", "activation_sigmoid_causal", Shape(1, 2, 170))
 def _(rng):
-    return Mods(mask_mod=gym_masks.causal_mask, score_mod=gym_mods.generate_activation_score_mod(torch.sigmoid, 0.5))
+    score_mod = gym_mods.generate_activation_score_mod(torch.sigmoid, 0.5)
+    return Mods(mask_mod=gym_masks.causal_mask, score_mod=score_mod)
 
 
 @case("activation.attn", "activation_silu", Shape(2, 2, 130, kv_heads=1))
@@ -355,15 +357,18 @@ def _(rng):
         "path_edge_types": path_edge_types.numpy(),
         "path_lengths": path_lengths.numpy(),
     }
-    return Mods(score_mod=gym_mods.generate_graphormer_edge_bias(edge_bias, path_edge_types, path_lengths), args=args)
+    score_mod = gym_mods.generate_graphormer_edge_bias(edge_bias, path_edge_types, path_lengths)
+    return Mods(score_mod=score_mod, args=args)
 
 
 @case("latent_attention.attn", "mla_rope_causal", Shape(1, 4, 200, head_dim=32, kv_heads=1))
 def _(rng):
     query_rope = rng.standard_normal((1, 4, 200, 64), dtype=np.float32) * np.float32(0.125)
     key_rope = rng.standard_normal((1, 1, 200, 64), dtype=np.float32) * np.float32(0.125)
-    score_mod = gym_mods.generate_mla_rope_score_mod(torch.from_numpy(query_rope), torch.from_numpy(key_rope), 4)
-    return Mods(mask_mod=gym_masks.causal_mask, score_mod=score_mod, args={"query_rope": query_rope, "key_rope": key_rope})
+    rope = torch.from_numpy(query_rope), torch.from_numpy(key_rope)
+    score_mod = gym_mods.generate_mla_rope_score_mod(*rope, num_heads=4)
+    args = {"query_rope": query_rope, "key_rope": key_rope}
+    return Mods(mask_mod=gym_masks.causal_mask, score_mod=score_mod, args=args)
 
 
 @case("sandwich.attn", "sandwich_causal", Shape(1, 4, 300))
@@ -448,7 +453,8 @@ def prepare(case, root):
     """Writes the case's inputs under root; returns its directory, Q, K, V and attn_gym's mods."""
     rng = np.random.default_rng(zlib.crc32(case.kernel.encode()))  # the same inputs whatever runs
     s = case.shape
-    q = rng.standard_normal((s.batch, s.heads, s.q_len, s.head_dim), dtype=np.float32) * np.float32(case.q_scale)
+    q = rng.standard_normal((s.batch, s.heads, s.q_len, s.head_dim), dtype=np.float32)
+    q *= np.float32(case.q_scale)
     k = rng.standard_normal((s.batch, s.kv_heads, s.kv_len, s.head_dim), dtype=np.float32)
     v = rng.standard_normal((s.batch, s.kv_heads, s.kv_len, s.value_dim), dtype=np.float32)
     mods = case.make(rng)
@@ -462,9 +468,11 @@ def prepare(case, root):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--attnc", required=True, help="the attnc binary")
-    parser.add_argument("-k", dest="pattern", default="", help="only the cases whose kernel name contains this")
+    parser.add_argument("-k", dest="pattern", default="", help="only the kernels whose name contains this")
     parser.add_argument("--jobs", type=int, default=min(4, os.cpu_count() or 1), help="attnc runs at once")
     parser.add_argument("--keep", help="write the inputs and outputs under this directory and keep them")
     opts = parser.parse_args()
