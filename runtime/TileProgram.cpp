@@ -127,9 +127,14 @@ double cast_value(double v, const TileOp& op) {
 
 double math(TileMath f, double x, double y) {
   const float v = static_cast<float>(x);
-  // Int operands are exact in a double; bit operations act on their 32 bits.
-  const int32_t i = static_cast<int32_t>(static_cast<int64_t>(x)),
-                j = static_cast<int32_t>(static_cast<int64_t>(y));
+  // Int operands are exact in a double; bit operations act on their 32 bits. An unbounded
+  // operand (a bound of +-inf) has no bits: the result is NaN, which no comparison holds for.
+  const bool bits_known = std::isfinite(x) && std::isfinite(y);
+  auto bits = [&](double v) {
+    return bits_known ? static_cast<int32_t>(static_cast<int64_t>(std::clamp(v, -9.2e18, 9.2e18))) : 0;
+  };
+  const int32_t i = bits(x), j = bits(y);
+  if (!bits_known && f >= TileMath::BitAnd) return std::nan("");
   switch (f) {
     case TileMath::Exp: return std::exp(v);
     case TileMath::Log: return std::log(v);

@@ -140,6 +140,21 @@ bool natten_ref(int q, int kv, int w, int kw, int kh, int hgt) {
   return kx >= x0 && kx < x0 + kw && ky >= y0 && ky < y0 + kh;
 }
 
+/// The even bits of `code` packed together (the x of a Morton code), bit by bit.
+int morton_compact_ref(int code) {
+  int x = 0;
+  for (int bit = 0; bit < 16; ++bit) x |= ((code >> (2 * bit)) & 1) << bit;
+  return x;
+}
+
+/// attention-gym's morton-order NATTEN: natten_ref's neighbourhood on Morton-decoded pixels.
+bool natten_morton_ref(int q, int kv, int w, int kw, int kh, int hgt) {
+  int qx = morton_compact_ref(q), qy = morton_compact_ref(q >> 1);
+  int kx = morton_compact_ref(kv), ky = morton_compact_ref(kv >> 1);
+  int x0 = std::clamp(qx - kw / 2, 0, w - kw), y0 = std::clamp(qy - kh / 2, 0, hgt - kh);
+  return kx >= x0 && kx < x0 + kw && ky >= y0 && ky < y0 + kh;
+}
+
 /// A document-relative position.
 int rel_pos(const Buffers& s, int i) { return i - s.start[s.doc[i]]; }
 
@@ -219,6 +234,19 @@ std::vector<std::pair<std::string, std::function<Instance(Rng&)>>> cases() {
     int w = uniform(r, kw, 24), hgt = std::max(kh, kLen / w);
     return mask_case("natten(" + num(w) + ", " + num(kw) + ", " + num(kh) + ", " + num(hgt) + ")",
                      [=](P p, B) { return double(natten_ref(p.q, p.kv, w, kw, kh, hgt)); });
+  });
+
+  add("morton_compact", [](Rng&) {
+    return score_case(
+        "score + float(morton_compact(q * 997 + kv) * 3 + morton_compact(kv >> 1))", [](P p, B) {
+          return p.score + morton_compact_ref(p.q * 997 + p.kv) * 3 + morton_compact_ref(p.kv >> 1);
+        });
+  });
+  add("natten_morton", [](Rng& r) {
+    int kw = 2 * uniform(r, 0, 3) + 1, kh = 2 * uniform(r, 0, 3) + 1;
+    int w = uniform(r, kw, 24), hgt = uniform(r, kh, 24);
+    return mask_case("natten_morton(" + num(w) + ", " + num(kw) + ", " + num(kh) + ", " + num(hgt) + ")",
+                     [=](P p, B) { return double(natten_morton_ref(p.q, p.kv, w, kw, kh, hgt)); });
   });
 
   // std.documents
@@ -313,6 +341,10 @@ std::vector<std::pair<std::string, std::function<Instance(Rng&)>>> cases() {
                       [a = std::stod(flt(r1)), c = std::stod(flt(r2))](P p, B) {
                         return p.score - a * std::log(1.0 + c * std::abs(p.q - p.kv));
                       });
+  });
+  add("gelu", [](Rng&) {
+    return score_case("gelu",
+                      [](P p, B) { return 0.5 * p.score * (1.0 + std::erf(p.score / std::sqrt(2.0))); });
   });
   add("alibi |> softcap", [](Rng&) {
     return score_case("alibi(slopes) |> softcap(30.0)", [](P p, B s) {
