@@ -383,13 +383,16 @@ BOOST_AUTO_TEST_CASE(bounded_reductions_against_the_reference) {
   static const char* kReductions = R"(
 kernel vsa(topk: tensor<i32>[batch, heads, tiles, top_k]) {
   mask = any(j < top_k: topk[b, h, q // 16, j] == kv // 16);
+  lse = true;
 }
 kernel rope(rq: tensor<f32>[len, rope], rk: tensor<f32>[len, rope], n: int) {
   score = score + 0.25 * sum(d < rope: rq[q, d] * rk[kv, d]) + float(max(i < n: (q + i) % 3)) * 0.1
-          + float(sum(i < n: i)) + max(i < n: float(i)) * 0.0;
+          + float(sum(i < n: i)) + min(i < n + 1: float(i)) * 0.5;
+  lse = true;
 }
 kernel nested(n: int) {
   mask = all(i < n: any(j < n: (q + i + j) % 5 != kv % 5)) || q == kv;
+  lse = true;
 }
 )";
   std::mt19937 rng(23);
@@ -416,7 +419,8 @@ kernel nested(n: int) {
   };
   for (int64_t top_k : {3, 1, 6}) run("vsa", {{"topk", ints({s.B, s.Hq, 5, top_k}, 6)}}, {});
   for (int64_t rope : {8, 3}) {
-    HostTensor rq = random_tensor(ScalarType::F32, {90, rope}, rng), rk = random_tensor(ScalarType::F32, {90, rope}, rng);
+    HostTensor rq = random_tensor(ScalarType::F32, {90, rope}, rng),
+               rk = random_tensor(ScalarType::F32, {90, rope}, rng);
     for (double n : {0.0, 4.0}) run("rope", {{"rq", rq}, {"rk", rk}}, {{"n", n}});
   }
   for (double n : {0.0, 1.0, 3.0}) run("nested", {}, {{"n", n}});

@@ -174,9 +174,10 @@ kernel k(sel: tensor<i32>[t, k]) { mask = picked(sel); }
   BOOST_TEST(str(ir->mask) == "(uint1)attn_reduce_any(attn_r0, sel.extent.1, sel(q/4, attn_r0) == (kv/4))");
   // Nested reductions over a kernel scalar: one variable each.
   auto n = lower("kernel k(n: int) { score = score + float(sum(i < n: max(j < 4: i * j))); }", "k");
-  BOOST_TEST(str(n->score).find("attn_reduce_sum(attn_r0, n, attn_reduce_max(attn_r1, 4, attn_r0*attn_r1))") !=
-             std::string::npos,
-             str(n->score));
+  BOOST_TEST(
+      str(n->score).find("attn_reduce_sum(attn_r0, n, attn_reduce_max(attn_r1, 4, attn_r0*attn_r1))") !=
+          std::string::npos,
+      str(n->score));
   // The same kernel with another buffer name hashes the same; another bound does not.
   auto a = lower("kernel k(t: tensor<f32>[n, r]) { score = sum(d < r: t[q, d]); }", "k");
   auto b = lower("kernel k(u: tensor<f32>[m, s]) { score = sum(d < s: u[q, d]); }", "k");

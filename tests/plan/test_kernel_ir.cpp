@@ -232,7 +232,8 @@ BOOST_AUTO_TEST_CASE(verify_rejects_what_no_walker_handles) {
   rejects(HI::Call::make(ir.args[1].param, {kv(), q()}), "a load that is not of one of the kernel's buffers");
   // A reduction's variable is in scope in its body only.
   Halide::Expr j = HI::Variable::make(Halide::Int(32), "attn_r0");
-  rejects(make_reduction(Reduction::Sum, "attn_r0", Halide::Expr(4), score()) + Halide::cast(Halide::Float(32), j),
+  rejects(make_reduction(Reduction::Sum, "attn_r0", Halide::Expr(4), score()) +
+              Halide::cast(Halide::Float(32), j),
           "a variable that is neither");
   rejects(make_reduction(Reduction::Sum, "attn_r0", j, score()), "a variable that is neither");
   rejects(HI::Variable::make(Halide::Int(32), "t.extent.1", ir.args[1].param), "a variable that is neither");
