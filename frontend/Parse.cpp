@@ -58,6 +58,8 @@ class SyntaxErrorListener : public antlr4::BaseErrorListener {
     size_t exp = msg.find(" expecting ");
     if (starts("mismatched input") || starts("extraneous input")) {
       std::string e = exp == std::string::npos ? "" : msg.substr(exp + 11);
+      // `(a` ends with a ')' unless it is a tuple: name the bracket, as before tuples existed.
+      if (e == "{',', ')'}") return "expected ')' before " + at;
       return "unexpected " + at + (e.empty() ? "" : "; expected " + e);
     }
     if (starts("no viable alternative")) return "unexpected " + at;
@@ -307,8 +309,18 @@ class AstBuilder {
       e->text = c->name->getText();
       return e;
     }
+    if (auto* c = dynamic_cast<P::ParenExprContext*>(ctx); c && c->expr().size() > 1) {
+      // tuple: '(' expr (',' expr)+ ')'
+      auto e = make(ExprKind::Tuple, c);
+      for (auto* p : c->expr()) {
+        auto x = expr(p);
+        if (!x) return nullptr;
+        e->operands.push_back(std::move(x));
+      }
+      return e;
+    }
     if (auto* c = dynamic_cast<P::ParenExprContext*>(ctx))
-      return unary_like(ExprKind::Paren, c, c->expr(), "");
+      return unary_like(ExprKind::Paren, c, c->expr(0), "");
     if (auto* c = dynamic_cast<P::UnaryExprContext*>(ctx))
       return unary_like(ExprKind::Unary, c, c->expr(), c->op->getText());
     if (auto* c = dynamic_cast<P::MulExprContext*>(ctx)) return binary(c, c->expr(), c->op->getText());
@@ -385,16 +397,6 @@ class AstBuilder {
       if (!var.value || !body) return nullptr;
       e->bindings.push_back(std::move(var));
       e->operands.push_back(std::move(body));
-      return e;
-    }
-    if (auto* c = dynamic_cast<P::TupleExprContext*>(ctx)) {
-      // tuple: '(' expr (',' expr)+ ')'
-      auto e = make(ExprKind::Tuple, c);
-      for (auto* p : c->expr()) {
-        auto x = expr(p);
-        if (!x) return nullptr;
-        e->operands.push_back(std::move(x));
-      }
       return e;
     }
     if (auto* c = dynamic_cast<P::LetExprContext*>(ctx)) {

@@ -89,9 +89,8 @@ expr
   | expr LBRACK expr (COMMA expr)* RBRACK                            # IndexExpr
   // A bounded reduction `sum(j < n: e)`: `op` is sum, any, all, max or min (checked by the parser).
   | op=ID LPAREN var=ID LT expr COLON expr RPAREN                    # ReduceExpr
-  // The values of a function that returns several: `(p % w, p // w)`.
-  | LPAREN expr (COMMA expr)+ RPAREN                                 # TupleExpr
-  | LPAREN expr RPAREN                                               # ParenExpr
+  // `(e)`, or with commas the values of an fn that returns several: `(p % w, p // w)`.
+  | LPAREN expr (COMMA expr)* RPAREN                                 # ParenExpr
   | INT                                                              # IntLit
   | FLOAT                                                            # FloatLit
   | (TRUE | FALSE)                                                   # BoolLit
