@@ -257,16 +257,21 @@ class Lowering {
   // ---- expressions -------------------------------------------------------------------------------
 
   Value eval(const attn::Expr& e, const Env& env) {
-    if (++evaluated_ > kMaxInlinedNodes) {
-      const KernelItem& item = *item_;
-      Diagnostic& d = diags_.error(
-          item.range, "kernel '" + kernel_->name +
-                          "' is too large once its definitions are inlined (more than " +
-                          std::to_string(kMaxInlinedNodes) + " expression nodes for its " + item.key + ")");
-      add_note(d, e.range, "still inlining here");
-      throw LoweringStopped{};
-    }
+    if (++evaluated_ > kMaxInlinedNodes) too_large(e);
     return eval_impl(e, env);
+  }
+
+  // Out of line: eval is on the stack once per nesting level of an inlined kernel, and the
+  // diagnostic's strings would otherwise widen its frame (the limits tests lower ~1000 levels in
+  // a 1 MB stack).
+  [[noreturn, gnu::noinline, gnu::cold]] void too_large(const attn::Expr& e) {
+    const KernelItem& item = *item_;
+    Diagnostic& d = diags_.error(
+        item.range, "kernel '" + kernel_->name +
+                        "' is too large once its definitions are inlined (more than " +
+                        std::to_string(kMaxInlinedNodes) + " expression nodes for its " + item.key + ")");
+    add_note(d, e.range, "still inlining here");
+    throw LoweringStopped{};
   }
 
   static Value val(Expr e) {
