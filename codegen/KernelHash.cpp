@@ -7,6 +7,7 @@
 
 #include "codegen/KernelIR.h"
 #include "codegen/Lower.h"
+#include "codegen/Reductions.h"
 #include "frontend/Types.h"
 
 namespace attn {
@@ -25,8 +26,12 @@ class CanonicalNames : public HI::IRMutator {
   using HI::IRMutator::visit;
 
   Halide::Expr visit(const HI::Variable* op) override {
+    if (!op->param.defined()) return op;
+    // A buffer extent (a reduction bound): "<buffer>.extent.<dim>" -> "argN.extent.<dim>".
+    if (std::optional<BufferExtent> x = buffer_extent_of(op->name); x && names_.count(x->buffer))
+      return HI::Variable::make(op->type, names_[x->buffer] + ".extent." + std::to_string(x->dim));
     auto it = names_.find(op->name);
-    if (it == names_.end() || !op->param.defined()) return op;
+    if (it == names_.end()) return op;
     return HI::Variable::make(op->type, it->second);
   }
 

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <optional>
 
+#include "codegen/Reductions.h"
+
 // Every file that walks the IR includes this one: there a switch over Builtin that misses one is
 // an error, whatever the build's warning flags.
 #pragma GCC diagnostic error "-Wswitch"

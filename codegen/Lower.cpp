@@ -7,6 +7,7 @@
 #include <map>
 
 #include "codegen/KernelIR.h"
+#include "codegen/Reductions.h"
 #include "codegen/VerifyKernelIR.h"
 #include "frontend/IntFold.h"
 #include "frontend/Limits.h"
@@ -22,12 +23,30 @@ namespace HI = Halide::Internal;
 struct Env;
 struct Closure;
 
-// A value during lowering: a Halide expression, a closure (mask or score modifier), or a tensor.
+// A value during lowering: a Halide expression, a closure (mask or score modifier), a tensor, or
+// the values of an fn that returns several.
 struct Value {
   Expr expr;
   std::shared_ptr<const Closure> closure;
   const KernelArg* tensor = nullptr;
+  std::vector<Expr> tuple;
 };
+
+// True when a reduction's extent depends on where it is evaluated: an index, the score, a load,
+// or another reduction's variable. Loops over such a bound are not what the backends generate.
+bool varies_per_position(const Expr& e) {
+  struct Finder : HI::IRGraphVisitor {
+    bool found = false;
+    using HI::IRGraphVisitor::visit;
+    void visit(const HI::Variable* v) override { found = found || !v->param.defined(); }
+    void visit(const HI::Call* c) override {
+      found = found || c->call_type == HI::Call::Image || c->call_type == HI::Call::Halide;
+      HI::IRGraphVisitor::visit(c);
+    }
+  } finder;
+  e.accept(&finder);
+  return finder.found;
+}
 
 // The index variables and the score at the point of evaluation, plus named values.
 struct Env {
@@ -240,16 +259,21 @@ class Lowering {
   // ---- expressions -------------------------------------------------------------------------------
 
   Value eval(const attn::Expr& e, const Env& env) {
-    if (++evaluated_ > kMaxInlinedNodes) {
-      const KernelItem& item = *item_;
-      Diagnostic& d = diags_.error(
-          item.range, "kernel '" + kernel_->name +
-                          "' is too large once its definitions are inlined (more than " +
-                          std::to_string(kMaxInlinedNodes) + " expression nodes for its " + item.key + ")");
-      add_note(d, e.range, "still inlining here");
-      throw LoweringStopped{};
-    }
+    if (++evaluated_ > kMaxInlinedNodes) too_large(e);
     return eval_impl(e, env);
+  }
+
+  // Out of line: eval is on the stack once per nesting level of an inlined kernel, and the
+  // diagnostic's strings would otherwise widen its frame (the limits tests lower ~1000 levels in
+  // a 1 MB stack).
+  [[noreturn, gnu::noinline, gnu::cold]] void too_large(const attn::Expr& e) {
+    const KernelItem& item = *item_;
+    Diagnostic& d = diags_.error(
+        item.range, "kernel '" + kernel_->name +
+                        "' is too large once its definitions are inlined (more than " +
+                        std::to_string(kMaxInlinedNodes) + " expression nodes for its " + item.key + ")");
+    add_note(d, e.range, "still inlining here");
+    throw LoweringStopped{};
   }
 
   static Value val(Expr e) {
@@ -303,13 +327,42 @@ class Lowering {
         Env inner = env;
         for (const Binding& b : e.bindings) {
           Value v = eval(*b.value, inner);
-          inner.names[&b] = v;
+          for (size_t i = 0; i < b.elements.size(); ++i) inner.names[&b.elements[i]] = val(v.tuple[i]);
+          if (b.elements.empty()) inner.names[&b] = v;
         }
         return eval(*e.operands[0], inner);
+      }
+      case ExprKind::Reduce: return val(reduce(e, env));
+      case ExprKind::Tuple: {
+        Value v;
+        for (const auto& x : e.operands) v.tuple.push_back(value_expr(*x, env));
+        return v;
       }
       case ExprKind::List: break;
     }
     return val(HI::const_false());
+  }
+
+  // `op(j < n: body)`: a reduction node over a fresh variable (KernelIRNodes.h).
+  Expr reduce(const attn::Expr& e, const Env& env) {
+    const Binding& var = e.bindings[0];
+    Expr extent = value_expr(*var.value, env);
+    if (varies_per_position(extent)) {
+      diags_.error(var.value->range,
+                   "the bound of a reduction must be the same at every position: a constant, a scalar "
+                   "argument or a buffer's dimension, not a value of the indices, the score or a buffer");
+      throw LoweringStopped{};
+    }
+    std::string name = "attn_r" + std::to_string(reductions_++);
+    Env inner = env;
+    inner.names[&var] = val(HI::Variable::make(Halide::Int(32), name));
+    Value body = eval(*e.operands[0], inner);
+    Reduction op = Reduction::Sum;
+    for (int i = 0; i < 5; ++i)
+      if (e.text == kReductionNames[i]) op = static_cast<Reduction>(i);
+    Expr b = op == Reduction::Any || op == Reduction::All ? as_bool(body, inner) : force(body, inner);
+    if (b.type().is_float()) b = to_float(b);
+    return make_reduction(op, name, extent, b);
   }
 
   // The plain value of an expression: closures are applied here (masks -> bool, scores -> float).
@@ -337,6 +390,12 @@ class Lowering {
       case SymbolRef::Score: return val(env.score);
       case SymbolRef::Param: return env.names.at(e.ref.param);
       case SymbolRef::Local: return env.names.at(e.ref.local);
+      case SymbolRef::Extent: {
+        // Halide's own name for a buffer's extent (what CheckedLoads and the printers read).
+        const KernelArg& t = *env.names.at(e.ref.param).tensor;
+        return val(
+            HI::Variable::make(Halide::Int(32), t.name + ".extent." + std::to_string(e.ref.dim), t.param));
+      }
       case SymbolRef::Decl: {
         auto c = std::make_shared<Closure>();
         c->decl = e.ref.decl;
@@ -464,13 +523,37 @@ class Lowering {
         c->args[i] = val(x);
       }
     }
+    if (d.kind == DeclKind::Fn && d.result.kind == TypeKind::Tuple) return apply_tuple_fn(*c, env);
     if (d.kind == DeclKind::Fn) return val(apply_fn(*c, env));
     Value v;
     v.closure = c;
     return v;
   }
 
+  // An fn that returns several values: its tuple, each value converted to its declared type.
+  Value apply_tuple_fn(const Closure& c, const Env& env) {
+    Env inner = fn_env(c, env);
+    Value v = eval(*c.decl->body, inner);
+    for (size_t i = 0; i < v.tuple.size(); ++i) {
+      if (c.decl->result.elements[i] == TypeKind::Float) v.tuple[i] = to_float(v.tuple[i]);
+      if (c.decl->result.elements[i] == TypeKind::Bool && !v.tuple[i].type().is_bool())
+        v.tuple[i] = v.tuple[i] != HI::make_zero(v.tuple[i].type());
+    }
+    return v;
+  }
+
   Expr apply_fn(const Closure& c, const Env& env) {
+    Env inner = fn_env(c, env);
+    Expr r = value_expr(*c.decl->body, inner);
+    switch (c.decl->result.kind) {
+      case TypeKind::Float: return to_float(r);
+      case TypeKind::Bool: return r.type().is_bool() ? r : r != HI::make_zero(r.type());
+      default: return r;
+    }
+  }
+
+  // Where an fn's body is evaluated: its arguments bound, the indices overridden by name.
+  Env fn_env(const Closure& c, const Env& env) {
     Env inner;
     for (int i = 0; i < 4; ++i) inner.idx[i] = env.idx[i];
     inner.score = env.score;
@@ -480,12 +563,7 @@ class Lowering {
         if (a->name == kIndexNames[i]) inner.idx[i] = v;
     }
     for (size_t i = 0; i < c.decl->params.size(); ++i) inner.names[&c.decl->params[i]] = c.args[i];
-    Expr r = value_expr(*c.decl->body, inner);
-    switch (c.decl->result.kind) {
-      case TypeKind::Float: return to_float(r);
-      case TypeKind::Bool: return r.type().is_bool() ? r : r != HI::make_zero(r.type());
-      default: return r;
-    }
+    return inner;
   }
 
   Expr builtin(const std::string& name, const attn::Expr& e, const Env& env) {
@@ -537,6 +615,7 @@ class Lowering {
   const Decl* kernel_ = nullptr;
   const KernelItem* item_ = nullptr;  // the option being lowered
   int64_t evaluated_ = 0;             // expression nodes evaluated so far
+  int reductions_ = 0;                // reduction variables named so far: attn_r0, attn_r1, ...
 };
 
 }  // namespace

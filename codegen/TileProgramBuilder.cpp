@@ -142,6 +142,9 @@ int32_t TileProgramBuilder::emit_uncached(const Halide::Expr& e) {
     if (n->is_intrinsic(Call::likely) || n->is_intrinsic(Call::likely_if_innermost) ||
         n->is_intrinsic(Call::promise_clamped) || n->is_intrinsic(Call::unsafe_promise_clamped))
       return emit(n->args[0]);
+    // Tile programs are straight-line code: a reduction's loop is not one. The plan then keeps the
+    // tiles it cannot decide partial, which is sound (the kernel evaluates the mask there).
+    if (reduction_of(*n)) throw UnsupportedTileExpr("a bounded reduction ('" + n->name + "')");
     if (std::optional<Builtin> builtin = builtin_of(*n)) {
       op.code = TileOpCode::Math;
       switch (*builtin) {

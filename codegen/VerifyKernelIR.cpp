@@ -37,13 +37,34 @@ class VerifyNodes : public HI::IRGraphVisitor {
     static const char* const kNames[] = {"b", "h", "q", "kv", "score"};
     for (const char* name : kNames)
       if (v->name == name && !v->param.defined()) return;
+    if (!v->param.defined() && reduction_vars_.contains(v->name)) return;
     if (v->param.defined())
-      for (const KernelArg& a : ir_.args)
+      for (const KernelArg& a : ir_.args) {
         if (a.kind == KernelArg::Kind::Scalar && a.param.name() == v->name) return;
-    reject(Halide::Expr(v), "a variable that is neither an index, score nor a scalar argument");
+        std::optional<BufferExtent> extent = buffer_extent_of(v->name);
+        if (a.kind == KernelArg::Kind::Buffer && extent && extent->buffer == a.name &&
+            extent->dim < static_cast<int>(a.dims.size()))
+          return;
+      }
+    reject(
+        Halide::Expr(v),
+        "a variable that is neither an index, score, a scalar argument, a buffer extent nor the variable of "
+        "an enclosing reduction");
   }
 
   void visit(const HI::Call* c) override {
+    if (reduction_of(*c)) {
+      // The variable is in scope in the body only; the extent is evaluated outside.
+      const auto* var = c->args[0].as<HI::Variable>();
+      if (!var || var->type != Halide::Int(32) || var->param.defined() || !c->args[1].type().is_int() ||
+          c->args[2].type() != c->type)
+        reject(Halide::Expr(c), "a reduction that is not (Int(32) variable, int extent, body of its type)");
+      include(c->args[1]);
+      reduction_vars_.push(var->name);
+      include(c->args[2]);
+      reduction_vars_.pop(var->name);
+      return;
+    }
     if (c->call_type == HI::Call::Image || c->call_type == HI::Call::Halide) {
       const KernelArg* a = ir_.arg(c->name);
       if (!a || a->kind != KernelArg::Kind::Buffer || a->dims.size() != c->args.size())
@@ -61,6 +82,7 @@ class VerifyNodes : public HI::IRGraphVisitor {
   }
 
   const KernelIR& ir_;
+  HI::Scope<> reduction_vars_;
 };
 
 }  // namespace

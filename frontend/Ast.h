@@ -32,6 +32,8 @@ enum class ExprKind {
   Let,       ///< let a = e; body   operands: [body]; `bindings`
   Paren,     ///< (e)               operands: [e]
   List,      ///< [a, b] (kernel options only)  operands: elements
+  Reduce,    ///< sum(j < n: e)     operands: [e]; `text` is the op; bindings[0]: j, its value n
+  Tuple,     ///< (a, b)            operands: elements (the body of an fn returning several values)
 };
 
 /// The four index variables in scope everywhere.
@@ -40,13 +42,15 @@ inline constexpr const char* kIndexNames[] = {"b", "h", "q", "kv"};
 
 /// What a name refers to, filled by Sema.
 struct SymbolRef {
-  enum Kind { None, Decl, Param, Local, Index, Score, Builtin } kind = None;
+  /// Extent: the run-time extent of dimension `dim` of tensor parameter `param` (a reduction bound).
+  enum Kind { None, Decl, Param, Local, Index, Score, Builtin, Extent } kind = None;
   const attn::Decl* decl = nullptr;      ///< Decl
   const attn::Param* param = nullptr;    ///< Param (of `owner`)
   const attn::Decl* owner = nullptr;     ///< Param: the declaration the parameter belongs to
   const attn::Binding* local = nullptr;  ///< Local
   IndexVar index = IndexVar::B;          ///< Index
   std::string builtin;                   ///< Builtin function name
+  int dim = 0;                           ///< Extent: the dimension of `param`
 };
 
 struct Expr;
@@ -59,12 +63,15 @@ struct Argument {
   ExprPtr value;
 };
 
-/// `name = value` inside a `let`.
+/// `name = value` inside a `let`; the variable of a reduction (`value` is its bound); or, with
+/// `name` empty, `(x, y) = value`, which binds each of `elements` to one value of a tuple.
 struct Binding {
   std::string name;
   SourceRange name_range;
   ExprPtr value;
-  Type type;  ///< filled by Sema
+  Type type;                      ///< filled by Sema
+  bool is_reduction_var = false;  ///< its value is not what it holds: it ranges over [0, value)
+  std::vector<Binding> elements;  ///< a tuple binding's names (no value of their own)
 };
 
 struct Expr {

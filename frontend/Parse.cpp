@@ -58,6 +58,8 @@ class SyntaxErrorListener : public antlr4::BaseErrorListener {
     size_t exp = msg.find(" expecting ");
     if (starts("mismatched input") || starts("extraneous input")) {
       std::string e = exp == std::string::npos ? "" : msg.substr(exp + 11);
+      // `(a` ends with a ')' unless it is a tuple: name the bracket, as before tuples existed.
+      if (e == "{',', ')'}") return "expected ')' before " + at;
       return "unexpected " + at + (e.empty() ? "" : "; expected " + e);
     }
     if (starts("no viable alternative")) return "unexpected " + at;
@@ -158,11 +160,22 @@ class AstBuilder {
       return d;
     }
     if (auto* fn = dynamic_cast<AttnParser::FnDefContext*>(def)) {
-      if (!ok(fn->name) || !fn->expr() || !fn->paramList() || !fn->type()) return nullptr;
+      if (!ok(fn->name) || !fn->expr() || !fn->paramList() || (!fn->type() && !fn->tupleType()))
+        return nullptr;
       auto d = decl(DeclKind::Fn, def, fn->name);
       d->has_param_list = true;
       d->params = params(fn->paramList());
-      d->result = type(fn->type());
+      if (fn->type()) {
+        d->result = type(fn->type());
+      } else {
+        // `-> (int, float)`: a tuple of scalars (Sema rejects other element types).
+        d->result = Type::of(TypeKind::Tuple);
+        for (auto* t : fn->tupleType()->type()) {
+          Type element = type(t);
+          if (element.kind == TypeKind::Tensor || element.kind == TypeKind::Tuple) element = Type::error();
+          d->result.elements.push_back(element.kind);
+        }
+      }
       d->body = expr(fn->expr());
       if (!d->body) return nullptr;
       return d;
@@ -296,8 +309,18 @@ class AstBuilder {
       e->text = c->name->getText();
       return e;
     }
+    if (auto* c = dynamic_cast<P::ParenExprContext*>(ctx); c && c->expr().size() > 1) {
+      // tuple: '(' expr (',' expr)+ ')'
+      auto e = make(ExprKind::Tuple, c);
+      for (auto* p : c->expr()) {
+        auto x = expr(p);
+        if (!x) return nullptr;
+        e->operands.push_back(std::move(x));
+      }
+      return e;
+    }
     if (auto* c = dynamic_cast<P::ParenExprContext*>(ctx))
-      return unary_like(ExprKind::Paren, c, c->expr(), "");
+      return unary_like(ExprKind::Paren, c, c->expr(0), "");
     if (auto* c = dynamic_cast<P::UnaryExprContext*>(ctx))
       return unary_like(ExprKind::Unary, c, c->expr(), c->op->getText());
     if (auto* c = dynamic_cast<P::MulExprContext*>(ctx)) return binary(c, c->expr(), c->op->getText());
@@ -354,13 +377,49 @@ class AstBuilder {
       }
       return e;
     }
+    if (auto* c = dynamic_cast<P::ReduceExprContext*>(ctx)) {
+      // reduce: op '(' var '<' bound ':' body ')'
+      auto parts = c->expr();
+      if (!ok(c->op) || !ok(c->var) || parts.size() != 2) return nullptr;
+      std::string op = c->op->getText();
+      if (op != "sum" && op != "any" && op != "all" && op != "max" && op != "min") {
+        diags_.error(range(c->op), "unknown reduction '" + op + "': expected sum, any, all, max or min");
+        return nullptr;
+      }
+      auto e = make(ExprKind::Reduce, c);
+      e->text = op;
+      Binding var;
+      var.name = c->var->getText();
+      var.name_range = range(c->var);
+      var.is_reduction_var = true;
+      var.value = expr(parts[0]);
+      auto body = expr(parts[1]);
+      if (!var.value || !body) return nullptr;
+      e->bindings.push_back(std::move(var));
+      e->operands.push_back(std::move(body));
+      return e;
+    }
     if (auto* c = dynamic_cast<P::LetExprContext*>(ctx)) {
       auto e = make(ExprKind::Let, c);
       for (auto* b : c->binding()) {
-        if (!ok(b->name)) return nullptr;
         Binding bind;
-        bind.name = b->name->getText();
-        bind.name_range = range(b->name);
+        if (b->name) {
+          if (!ok(b->name)) return nullptr;
+          bind.name = b->name->getText();
+          bind.name_range = range(b->name);
+        } else {
+          // `(x, y) = e`: one element binding per name.
+          for (antlr4::Token* n : b->names) {
+            if (!ok(n)) return nullptr;
+            Binding element;
+            element.name = n->getText();
+            element.name_range = range(n);
+            bind.elements.push_back(std::move(element));
+          }
+          if (bind.elements.empty()) return nullptr;
+          bind.name_range = {file_, bind.elements.front().name_range.begin,
+                             bind.elements.back().name_range.end};
+        }
         bind.value = expr(b->expr());
         if (!bind.value) return nullptr;
         e->bindings.push_back(std::move(bind));

@@ -69,6 +69,8 @@ class AstPrinter {
       case ExprKind::Let: return "Let";
       case ExprKind::Paren: return "Paren";
       case ExprKind::List: return "List";
+      case ExprKind::Reduce: return "Reduce";
+      case ExprKind::Tuple: return "Tuple";
     }
     return "?";
   }
@@ -81,6 +83,7 @@ class AstPrinter {
       case SymbolRef::Index: return " -> index";
       case SymbolRef::Score: return " -> score";
       case SymbolRef::Builtin: return " -> builtin";
+      case SymbolRef::Extent: return " -> extent of " + r.param->name;
       case SymbolRef::None: return "";
     }
     return "";
@@ -93,7 +96,10 @@ class AstPrinter {
     if (!e.type.is_error()) text += " : " + type_name(e.type);
     line(depth, text, e.range);
     for (const Binding& b : e.bindings) {
-      line(depth + 1, "Binding " + b.name, b.name_range);
+      std::string names = b.name;
+      for (const Binding& x : b.elements) names += (names.empty() ? "(" : ", ") + x.name;
+      if (!b.elements.empty()) names += ")";
+      line(depth + 1, (b.is_reduction_var ? "Index " : "Binding ") + names, b.name_range);
       expr(*b.value, depth + 2);
     }
     for (const auto& o : e.operands) expr(*o, depth + 1);

@@ -89,6 +89,7 @@ class Checker {
   struct Context {
     const Decl* decl = nullptr;
     bool score_in_scope = false;
+    bool in_bound = false;  ///< checking a reduction's bound: dimension names are in scope
     std::vector<Local> locals;
   };
 
@@ -188,6 +189,10 @@ class Checker {
         break;
       }
       case DeclKind::Fn: {
+        if (d.result.kind == TypeKind::Tuple) {
+          check_tuple_body(*d.body, c, d);
+          break;
+        }
         if (!d.result.is_scalar()) {
           diags_.error(d.range, "fn '" + d.name + "' must return bool, int or float");
           break;
@@ -203,6 +208,54 @@ class Checker {
     current_ = nullptr;
   }
 
+  // The body of an fn returning several values: a tuple of that arity, possibly under lets.
+  void check_tuple_body(Expr& body, Context& c, const Decl& d) {
+    for (TypeKind k : d.result.elements)
+      if (k != TypeKind::Int && k != TypeKind::Float && k != TypeKind::Bool) {
+        diags_.error(d.range, "fn '" + d.name + "' must return bool, int or float values");
+        return;
+      }
+    if (body.kind == ExprKind::Paren && body.operands[0]->kind == ExprKind::Tuple) {
+      check_tuple_body(*body.operands[0], c, d);
+      body.type = body.operands[0]->type;
+      return;
+    }
+    if (body.kind == ExprKind::Let) {
+      size_t mark = c.locals.size();
+      check_let_bindings(body, c);
+      check_tuple_body(*body.operands[0], c, d);
+      c.locals.resize(mark);
+      body.type = body.operands[0]->type;
+      return;
+    }
+    if (body.kind != ExprKind::Tuple) {
+      Type t = check(body, c);
+      if (!t.is_error())
+        diags_.error(body.range, "fn '" + d.name + "' returns " + type_name(d.result) + " but its body is " +
+                                     describe(body, t) + "; write the values as (a, b)");
+      return;
+    }
+    bool ok = true;
+    for (auto& x : body.operands) {
+      Type t = check(*x, c);
+      ok = ok && !t.is_error();
+    }
+    if (!ok) return;
+    if (body.operands.size() != d.result.elements.size()) {
+      diags_.error(body.range, "fn '" + d.name + "' returns " + count(d.result.elements.size(), "value") +
+                                   " but its body has " + std::to_string(body.operands.size()));
+      return;
+    }
+    for (size_t i = 0; i < body.operands.size(); ++i) {
+      const Expr& x = *body.operands[i];
+      if (!assignable(as_value(x.type, c), Type::of(d.result.elements[i])))
+        diags_.error(x.range, "value " + std::to_string(i + 1) + " of fn '" + d.name + "' is declared " +
+                                  type_name(Type::of(d.result.elements[i])) + " but is " +
+                                  describe(x, x.type));
+    }
+    body.type = d.result;
+  }
+
   static bool assignable(const Type& from, const Type& to) {
     switch (to.kind) {
       case TypeKind::Int: return from.kind == TypeKind::Int;
@@ -212,6 +265,7 @@ class Checker {
       case TypeKind::Score: return from.kind == TypeKind::Score || from.is_numeric();
       case TypeKind::Tensor:
         return from.kind == TypeKind::Tensor && from.elem == to.elem && from.dims.size() == to.dims.size();
+      case TypeKind::Tuple: return false;
       case TypeKind::Error: return true;
     }
     return false;
@@ -331,7 +385,8 @@ class Checker {
       case ExprKind::IntLit: e.folded = e.int_value; return;
       case ExprKind::Paren: e.folded = value(*e.operands[0]); return;
       case ExprKind::Name:
-        if (e.ref.kind == SymbolRef::Local && e.ref.local->value) e.folded = value(*e.ref.local->value);
+        if (e.ref.kind == SymbolRef::Local && e.ref.local->value && !e.ref.local->is_reduction_var)
+          e.folded = value(*e.ref.local->value);
         return;
       case ExprKind::Unary:
         if (e.text == "~") {
@@ -421,21 +476,93 @@ class Checker {
       case ExprKind::Call: return check_call(e, c);
       case ExprKind::Let: {
         size_t mark = c.locals.size();
-        for (Binding& b : e.bindings) {
-          b.type = check(*b.value, c);
-          if (is_index_name(b.name) || b.name == "score")
-            diags_.error(b.name_range, "'" + b.name + "' cannot be rebound with let");
-          if (b.type.kind == TypeKind::Tensor)
-            diags_.error(b.value->range, "let cannot bind a tensor; index it instead");
-          c.locals.push_back({b.name, &b});
-        }
+        check_let_bindings(e, c);
         Type t = check(*e.operands[0], c);
         c.locals.resize(mark);
         return t;
       }
       case ExprKind::List: return error_at(e.range, "a list is only allowed as a kernel option value");
+      case ExprKind::Reduce: return check_reduce(e, c);
+      case ExprKind::Tuple:
+        for (auto& x : e.operands) check(*x, c);
+        return error_at(e.range,
+                        "a tuple of values is only allowed as the body of an fn that returns several "
+                        "values, e.g. fn xy(p: int) -> (int, int) = (p % w, p // w);");
     }
     return Type::error();
+  }
+
+  // The bindings of a `let`, each in scope for the next; the caller pops them.
+  void check_let_bindings(Expr& e, Context& c) {
+    for (Binding& b : e.bindings) {
+      b.type = check(*b.value, c);
+      if (!b.elements.empty()) {
+        check_tuple_binding(b, c);
+        continue;
+      }
+      if (is_index_name(b.name) || b.name == "score")
+        diags_.error(b.name_range, "'" + b.name + "' cannot be rebound with let");
+      if (b.type.kind == TypeKind::Tensor)
+        diags_.error(b.value->range, "let cannot bind a tensor; index it instead");
+      if (b.type.kind == TypeKind::Tuple) {
+        diags_.error(b.value->range, "this is " + count(b.type.elements.size(), "value") + " of type " +
+                                         type_name(b.type) + "; bind them with let (" + b.name +
+                                         ", ...) = ...");
+        b.type = Type::error();
+      }
+      c.locals.push_back({b.name, &b});
+    }
+  }
+
+  // `(x, y) = e`: e returns as many values as there are names; each name gets its value's type.
+  void check_tuple_binding(Binding& b, Context& c) {
+    for (Binding& x : b.elements) {
+      if (is_index_name(x.name) || x.name == "score")
+        diags_.error(x.name_range, "'" + x.name + "' cannot be rebound with let");
+      x.type = Type::error();
+    }
+    if (!b.type.is_error()) {
+      if (b.type.kind != TypeKind::Tuple) {
+        diags_.error(b.value->range, "let binds " + count(b.elements.size(), "name") + " but this is " +
+                                         describe(*b.value, b.type) + ", a single value");
+      } else if (b.type.elements.size() != b.elements.size()) {
+        diags_.error(b.name_range, "let binds " + count(b.elements.size(), "name") + " but its value gives " +
+                                       count(b.type.elements.size(), "value") + ", of types " +
+                                       type_name(b.type));
+      } else {
+        for (size_t i = 0; i < b.elements.size(); ++i) b.elements[i].type = Type::of(b.type.elements[i]);
+      }
+    }
+    for (Binding& x : b.elements) c.locals.push_back({x.name, &x});
+  }
+
+  // `op(j < n: body)`: n an int that the parameters, constants and buffer extents give; j an int
+  // in scope in the body.
+  Type check_reduce(Expr& e, Context& c) {
+    Binding& var = e.bindings[0];
+    bool was_in_bound = c.in_bound;
+    c.in_bound = true;
+    Type bound = check(*var.value, c);
+    c.in_bound = was_in_bound;
+    if (!bound.is_error() && bound.kind != TypeKind::Int)
+      error_at(var.value->range,
+               "the bound of a reduction must be an int, found " + describe(*var.value, bound));
+    if (is_index_name(var.name) || var.name == "score")
+      diags_.error(var.name_range, "'" + var.name + "' cannot be a reduction's variable");
+    var.type = Type::of(TypeKind::Int);
+    c.locals.push_back({var.name, &var});
+    Type body = as_value(check(*e.operands[0], c), c);
+    c.locals.pop_back();
+    if (body.is_error() || bound.is_error()) return Type::error();
+    const Expr& b = *e.operands[0];
+    if (e.text == "any" || e.text == "all") {
+      if (!boolish(body))
+        return error_at(b.range, "'" + e.text + "' reduces booleans, found " + describe(b, body));
+      return Type::of(TypeKind::Bool);
+    }
+    if (!body.is_numeric())
+      return error_at(b.range, "'" + e.text + "' reduces numbers, found " + describe(b, body));
+    return body;
   }
 
   // A score modifier used where a value is expected applies to the current score.
@@ -466,6 +593,17 @@ class Checker {
         e.ref.index = static_cast<IndexVar>(i);
         return Type::of(TypeKind::Int);
       }
+    if (c.in_bound && c.decl)
+      for (const Param& p : c.decl->params)
+        if (p.type.kind == TypeKind::Tensor)
+          for (size_t i = 0; i < p.type.dims.size(); ++i)
+            if (p.type.dims[i] == n) {
+              e.ref.kind = SymbolRef::Extent;
+              e.ref.param = &p;
+              e.ref.owner = c.decl;
+              e.ref.dim = static_cast<int>(i);
+              return Type::of(TypeKind::Int);
+            }
     if (n == "score") {
       if (!c.score_in_scope) return error_at(e.range, "'score' is only in scope in score modifiers");
       e.ref.kind = SymbolRef::Score;
@@ -502,6 +640,20 @@ class Checker {
     }
     if (kernel_names_[module_].count(n))
       return error_at(e.range, "'" + n + "' is a kernel and cannot be used in an expression");
+    if (c.in_bound) {
+      // A bound names a constant, an int parameter or a dimension of a tensor parameter.
+      std::vector<std::string> dims;
+      if (c.decl)
+        for (const Param& p : c.decl->params)
+          if (p.type.kind == TypeKind::Tensor)
+            for (const std::string& dim : p.type.dims) dims.push_back(dim);
+      Diagnostic& d = diags_.error(e.range, "unknown name '" + n +
+                                                "' in a reduction bound: a bound is a constant, an int "
+                                                "parameter or the name of a tensor parameter's dimension");
+      for (const std::string& v : visible_names(c)) dims.push_back(v);
+      suggest(d, e.range, n, dims);
+      return Type::error();
+    }
     Diagnostic& d = diags_.error(e.range, "unknown name '" + n + "'");
     if (std::string module = stdlib_module_defining(n); !module.empty())
       suggest_import(d, module);
@@ -682,6 +834,7 @@ class Checker {
     if (r.kind == SymbolRef::Local) what = "a local value";
     if (r.kind == SymbolRef::Index) what = "an index variable";
     if (r.kind == SymbolRef::Score) what = "the score variable";
+    if (r.kind == SymbolRef::Extent) what = "a dimension of tensor '" + r.param->name + "'";
     return error_at(callee.range, "'" + callee.text + "' is " + what + " and cannot be called");
   }
 

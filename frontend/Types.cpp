@@ -27,6 +27,12 @@ std::string type_name(const Type& t) {
       for (size_t i = 0; i < t.dims.size(); ++i) s += (i ? ", " : "") + t.dims[i];
       return s + "]";
     }
+    case TypeKind::Tuple: {
+      std::string s = "(";
+      for (size_t i = 0; i < t.elements.size(); ++i)
+        s += (i ? ", " : "") + type_name(Type::of(t.elements[i]));
+      return s + ")";
+    }
   }
   return "?";
 }

@@ -6,13 +6,14 @@
 
 namespace attn {
 
-enum class TypeKind { Error, Bool, Int, Float, Tensor, Mask, Score };
+enum class TypeKind { Error, Bool, Int, Float, Tensor, Mask, Score, Tuple };
 enum class ElemType { I32, F32, Bool };
 
 struct Type {
   TypeKind kind = TypeKind::Error;
-  ElemType elem = ElemType::F32;  ///< Tensor
-  std::vector<std::string> dims;  ///< Tensor: dimension names or sizes as written
+  ElemType elem = ElemType::F32;   ///< Tensor
+  std::vector<std::string> dims;   ///< Tensor: dimension names or sizes as written
+  std::vector<TypeKind> elements;  ///< Tuple: the scalar type of each value
 
   static Type error() { return {}; }
   static Type of(TypeKind k) {
@@ -26,7 +27,8 @@ struct Type {
   }
   bool is_numeric() const { return kind == TypeKind::Int || kind == TypeKind::Float; }
   bool operator==(const Type& o) const {
-    return kind == o.kind && (kind != TypeKind::Tensor || (elem == o.elem && dims.size() == o.dims.size()));
+    return kind == o.kind && (kind != TypeKind::Tensor || (elem == o.elem && dims.size() == o.dims.size())) &&
+           elements == o.elements;
   }
 };
 

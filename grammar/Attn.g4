@@ -63,8 +63,11 @@ dottedName : ID (DOT ID)* ;
 
 definition
   : kind=(MASK | SCORE) name=ID paramList? ASSIGN expr SEMI        # MaskOrScoreDef
-  | FN name=ID paramList ARROW type ASSIGN expr SEMI              # FnDef
+  | FN name=ID paramList ARROW (type | tupleType) ASSIGN expr SEMI  # FnDef
   ;
+
+// The result of a function that returns a fixed number of values: `-> (int, int)`.
+tupleType : LPAREN type (COMMA type)+ RPAREN ;
 
 paramList : LPAREN (param (COMMA param)*)? RPAREN ;
 param     : name=ID COLON type ;
@@ -84,7 +87,10 @@ listValue  : LBRACK expr (COMMA expr)* RBRACK ;
 expr
   : expr LPAREN (arg (COMMA arg)*)? RPAREN                           # CallExpr
   | expr LBRACK expr (COMMA expr)* RBRACK                            # IndexExpr
-  | LPAREN expr RPAREN                                               # ParenExpr
+  // A bounded reduction `sum(j < n: e)`: `op` is sum, any, all, max or min (checked by the parser).
+  | op=ID LPAREN var=ID LT expr COLON expr RPAREN                    # ReduceExpr
+  // `(e)`, or with commas the values of an fn that returns several: `(p % w, p // w)`.
+  | LPAREN expr (COMMA expr)* RPAREN                                 # ParenExpr
   | INT                                                              # IntLit
   | FLOAT                                                            # FloatLit
   | (TRUE | FALSE)                                                   # BoolLit
@@ -107,7 +113,8 @@ expr
   | LET binding (COMMA binding)* SEMI expr                           # LetExpr
   ;
 
-binding : name=ID ASSIGN expr ;
+// `x = e`, or `(x, y) = f(...)` to bind the values of a function that returns several.
+binding : (name=ID | LPAREN names+=ID (COMMA names+=ID)+ RPAREN) ASSIGN expr ;
 arg     : (name=(ID | SCORE) ASSIGN)? expr ;
 
 // ---------------------------------------------------------------------------------------------

@@ -65,10 +65,13 @@ class OccurrenceCollector {
   void expr(const Expr& e) {
     if (e.kind == ExprKind::Name) name(e);
     for (const Binding& b : e.bindings) {
-      Occurrence o = make(OccurrenceKind::Local, b.name_range, true);
-      o.local = &b;
-      o.name = b.name;
-      out_.push_back(o);
+      // A tuple binding `(x, y) = e` declares its elements; the pair itself has no name.
+      for (const Binding* n : names_of(b)) {
+        Occurrence o = make(OccurrenceKind::Local, n->name_range, true);
+        o.local = n;
+        o.name = n->name;
+        out_.push_back(o);
+      }
       if (b.value) expr(*b.value);
     }
     for (const auto& x : e.operands)
@@ -80,6 +83,13 @@ class OccurrenceCollector {
         if (a.value) expr(*a.value);
       }
     }
+  }
+
+  static std::vector<const Binding*> names_of(const Binding& b) {
+    if (b.elements.empty()) return {&b};
+    std::vector<const Binding*> out;
+    for (const Binding& x : b.elements) out.push_back(&x);
+    return out;
   }
 
   void name(const Expr& e) {
@@ -106,6 +116,12 @@ class OccurrenceCollector {
       case SymbolRef::Index: o.kind = OccurrenceKind::Index; break;
       case SymbolRef::Score: o.kind = OccurrenceKind::Score; break;
       case SymbolRef::Builtin: o.kind = OccurrenceKind::Builtin; break;
+      case SymbolRef::Extent:  // a dimension name: it refers to the tensor parameter declaring it
+        o.kind = OccurrenceKind::Param;
+        o.decl = r.owner;
+        o.param = r.param;
+        o.target = r.param->name_range;
+        break;
     }
     out_.push_back(o);
   }

@@ -28,7 +28,9 @@ std::string describe(const Analysis& a, const Occurrence& o) {
       return code("(parameter) " + o.param->name + ": " + type_name(o.param->type)) +
              (owner.empty() ? "" : "\n\nparameter of `" + owner + "`");
     }
-    case OccurrenceKind::Local: return code("(let) " + o.local->name + ": " + type_name(o.local->type));
+    case OccurrenceKind::Local:
+      return code((o.local->is_reduction_var ? "(reduction index) " : "(let) ") + o.local->name + ": " +
+                  type_name(o.local->type));
     case OccurrenceKind::Index:
       for (int i = 0; i < 4; ++i)
         if (o.name == kIndexNames[i])

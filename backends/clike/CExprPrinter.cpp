@@ -70,6 +70,15 @@ std::string CExprPrinter::print(const Halide::Expr& e) {
     return f->value < 0 ? paren(s) : s;
   }
   if (const auto* v = e.as<HI::Variable>()) {
+    if (std::optional<BufferExtent> x = buffer_extent_of(v->name); x && v->param.defined()) {
+      int position = 0;
+      for (const KernelArg& a : ir_.args) {
+        if (a.kind != KernelArg::Kind::Buffer) continue;
+        if (a.name == x->buffer) return extent(a, position, x->dim);
+        ++position;
+      }
+      unsupported(e, "the extent of an unknown buffer");
+    }
     if (v->param.defined()) {
       int position = 0;
       for (const KernelArg& a : ir_.args) {
@@ -139,6 +148,7 @@ std::string CExprPrinter::print_call(const HI::Call* c) {
     }
     unsupported(self, "a load of an unknown buffer");
   }
+  if (reduction_of(*c)) return print_reduction(c);
   const std::optional<Builtin> builtin = builtin_of(*c);
   if (!builtin) unsupported(self, "the call '" + c->name + "'");
   std::vector<std::string> args;
@@ -177,6 +187,43 @@ std::string CExprPrinter::print_call(const HI::Call* c) {
   unsupported(self, "the call '" + c->name + "'");
 }
 
+// A loop inside an expression: an immediately invoked lambda (C++ and CUDA device code alike)
+// whose loop variable is the reduction's, so the body prints as any other expression. any/all
+// stop at the first element that decides them; sum/max/min visit every element in order.
+std::string CExprPrinter::print_reduction(const HI::Call* c) {
+  const Reduction op = *reduction_of(*c);
+  const std::string var = variable(c->args[0].as<HI::Variable>()->name);
+  const std::string t = type_name(c->type);
+  const std::string body = print(c->args[2]);
+  std::string init, step;
+  switch (op) {
+    case Reduction::Sum:
+      init = print(reduction_identity(op, c->args[2]));
+      step = "acc = acc + " + body + ";";
+      break;
+    case Reduction::Any:
+      init = "false";
+      step = "if (" + body + ") return true;";
+      break;
+    case Reduction::All:
+      init = "true";
+      step = "if (!" + paren(body) + ") return false;";
+      break;
+    case Reduction::Max:
+    case Reduction::Min: {
+      init = print(reduction_identity(op, c->args[2]));
+      const bool is_max = op == Reduction::Max;
+      const std::string x = "x", acc = "acc";
+      std::string pick = c->type.is_float() ? math_function(is_max ? "fmax" : "fmin") + "(acc, x)"
+                                            : (is_max ? int_max(acc, x) : int_min(acc, x));
+      step = t + " x = " + body + "; acc = " + pick + ";";
+      break;
+    }
+  }
+  return "([&]() -> " + t + " { " + t + " acc = " + init + "; for (int " + var + " = 0; " + var + " < " +
+         print(c->args[1]) + "; ++" + var + ") { " + step + " } return acc; }())";
+}
+
 namespace {
 
 /// Finds what a printed condition may not use: buffer loads, variables outside `allowed`.
@@ -189,6 +236,7 @@ class PrintableCheck : public HI::IRVisitor {
   using HI::IRVisitor::visit;
   void visit(const HI::Variable* v) override {
     if (!v->param.defined() && !allowed_.count(v->name)) ok = false;
+    if (v->param.defined() && buffer_extent_of(v->name)) ok = false;  // a buffer's, like a load
   }
   void visit(const HI::Call* c) override {
     if (c->call_type == HI::Call::Image || c->call_type == HI::Call::Halide) ok = false;

@@ -46,6 +46,8 @@ class CExprPrinter {
   virtual std::string load(const KernelArg& arg, int buffer, const std::vector<std::string>& index) = 0;
   /// A scalar argument (its position among the scalar arguments: `scalar`).
   virtual std::string scalar(const KernelArg& arg, int scalar) = 0;
+  /// The run-time extent of dimension `dim` of tensor argument `arg` (a reduction bound), an int.
+  virtual std::string extent(const KernelArg& arg, int buffer, int dim) = 0;
   /// Any other variable: index variables, `score`, tile bounds. Default: the name itself.
   virtual std::string variable(const std::string& name) { return name; }
 
@@ -55,11 +57,12 @@ class CExprPrinter {
 
  private:
   std::string print_call(const Halide::Internal::Call* c);
+  std::string print_reduction(const Halide::Internal::Call* c);
   const KernelIR& ir_;
 };
 
-/// True when `e` reads no buffer and names no variable but `allowed` and scalar arguments: what
-/// a printed tile condition or key range may use.
+/// True when `e` reads no buffer (nor its extents) and names no variable but `allowed` and scalar arguments:
+/// what a printed tile condition or key range may use.
 bool printable_without_loads(const Halide::Expr& e, const std::set<std::string>& allowed);
 
 }  // namespace attn

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "backends/cpu/CheckedLoads.h"
+#include "backends/cpu/RDomReductions.h"
 #include "codegen/PlanTiles.h"
 #include "codegen/TilePlan.h"
 #include "backends/cpu/VectorMath.h"
@@ -135,7 +136,7 @@ AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const
   Expr inactive = q_var >= a.num_queries || kv_var >= a.num_keys;
   auto checked = [&](const Expr& e) { return check_buffer_loads(e, inactive, a.num_queries, a.num_keys); };
   Expr mask = expand_erf(ir.mask.defined() ? ir.mask : Internal::const_true());
-  Expr bound_mask = bind(checked(mask));
+  Expr bound_mask = lower_reductions_to_rdoms(bind(checked(mask)), prefix + "mask_");
   // Raw scores first, then score modifier and mask in their own pass: a select inside the score
   // block makes Halide partition its loop by the mask and the accumulators leave registers.
   a.scores = Func(prefix + "scores");
@@ -143,7 +144,7 @@ AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const
   Expr s = a.scores(j, ii);
   if (!identity) {
     Expr mod = checked(vectorize_transcendentals(ir.score));
-    s = bind(Internal::substitute("score", s, mod)) * kLog2e;
+    s = lower_reductions_to_rdoms(bind(Internal::substitute("score", s, mod)), prefix + "score_") * kLog2e;
   }
   a.masked = Func(prefix + "masked");
   // A masked key's score becomes -inf whatever it was (NaN and +Inf included: the mask decides

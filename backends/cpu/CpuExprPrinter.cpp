@@ -39,6 +39,10 @@ std::string CpuExprPrinter::load(const KernelArg& arg, int, const std::vector<st
   throw std::logic_error("internal error: the CPU wrapper cannot print a load of '" + arg.name + "'");
 }
 
+std::string CpuExprPrinter::extent(const KernelArg& arg, int, int) {
+  throw std::logic_error("internal error: the CPU wrapper cannot print an extent of '" + arg.name + "'");
+}
+
 std::string CpuExprPrinter::scalar(const KernelArg& arg, int position) {
   return typed_scalar(arg, "scalars[" + std::to_string(position) + "]");
 }

@@ -10,7 +10,7 @@ namespace attn::cpu {
 /// Host C++ spellings of the C-family hooks. Integer division, modulo, min and max call
 /// `attn_div_i32`, `attn_mod_i32`, `attn_min_i32` and `attn_max_i32` (the wrapper defines them
 /// with the IR's semantics); scalar arguments read
-/// `scalars[i]`. Loads are not printable here: callers check `printable_without_loads` first.
+/// `scalars[i]`. Loads and buffer extents are not printable here: callers check `printable_without_loads` first.
 class CpuExprPrinter : public CExprPrinter {
  public:
   using CExprPrinter::CExprPrinter;
@@ -25,6 +25,7 @@ class CpuExprPrinter : public CExprPrinter {
   std::string int_max(const std::string& a, const std::string& b) override;
   std::string load(const KernelArg& arg, int buffer, const std::vector<std::string>& index) override;
   std::string scalar(const KernelArg& arg, int position) override;
+  std::string extent(const KernelArg& arg, int buffer, int dim) override;
 };
 
 }  // namespace attn::cpu

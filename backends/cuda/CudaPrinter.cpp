@@ -57,6 +57,10 @@ class CudaExprPrinter : public CExprPrinter {
   std::string scalar(const KernelArg& arg, int position) override {
     return typed_scalar(arg, "p.scalars[" + std::to_string(position) + "]");
   }
+  std::string extent(const KernelArg& arg, int buffer, int dim) override {
+    return "((int)p.buffers[" + std::to_string(buffer) + "].shape[" + std::to_string(dim) + "] /* " +
+           arg.name + " */)";
+  }
 };
 
 /// Variables a printed tile condition may use besides scalar arguments.

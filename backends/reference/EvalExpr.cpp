@@ -37,7 +37,10 @@ enum class Op {
   Not,
   Select,
   Cast,
-  Builtin,  // Node::builtin
+  Builtin,    // Node::builtin
+  Extent,     // ref: argument position; imm: the dimension
+  ReduceVar,  // ref: its slot
+  Reduce,     // Node::reduction over slot `ref`, kids: extent, body
 };
 
 // An int operand's 32 bits.
@@ -81,6 +84,7 @@ struct CompiledExpr::Node {
   double imm = 0;
   int ref = 0;  // Index: which index; Scalar/Load: argument position
   Builtin builtin = Builtin::Exp;
+  Reduction reduction = Reduction::Sum;
   std::vector<int> kids;
 };
 
@@ -93,7 +97,7 @@ CompiledExpr::~CompiledExpr() = default;
 CompiledExpr::CompiledExpr(CompiledExpr&&) noexcept = default;
 
 int CompiledExpr::add(const Halide::Expr& e, const KernelIR& ir) {
-  Node n{Op::Imm, e.type(), 0, 0, Builtin::Exp, {}};
+  Node n{Op::Imm, e.type(), 0, 0, Builtin::Exp, Reduction::Sum, {}};
   auto kids = [&](std::initializer_list<Halide::Expr> es) {
     for (const Halide::Expr& k : es) n.kids.push_back(add(k, ir));
   };
@@ -121,6 +125,13 @@ int CompiledExpr::add(const Halide::Expr& e, const KernelIR& ir) {
     else if (v->name == "b" || v->name == "h" || v->name == "q" || v->name == "kv") {
       n.op = Op::Index;
       n.ref = v->name == "b" ? 0 : v->name == "h" ? 1 : v->name == "q" ? 2 : 3;
+    } else if (reduce_slots_.count(v->name)) {
+      n.op = Op::ReduceVar;
+      n.ref = reduce_slots_.at(v->name);
+    } else if (std::optional<BufferExtent> x = buffer_extent_of(v->name); x && v->param.defined()) {
+      n.op = Op::Extent;
+      n.ref = arg_index(x->buffer);
+      n.imm = x->dim;
     } else {
       n.op = Op::Scalar;
       n.ref = arg_index(v->name);
@@ -143,6 +154,17 @@ int CompiledExpr::add(const Halide::Expr& e, const KernelIR& ir) {
   } else if (const auto* x = e.as<HI::Cast>()) {
     n.op = Op::Cast;
     kids({x->value});
+  } else if (const auto* c = e.as<HI::Call>(); c && reduction_of(*c)) {
+    // One slot per reduction variable in scope; nested reductions take the next one.
+    n.op = Op::Reduce;
+    n.reduction = *reduction_of(*c);
+    n.kids.push_back(add(c->args[1], ir));
+    n.ref = static_cast<int>(reduce_slots_.size());
+    num_slots_ = std::max(num_slots_, n.ref + 1);
+    const std::string& var = c->args[0].as<HI::Variable>()->name;
+    reduce_slots_[var] = n.ref;
+    n.kids.push_back(add(c->args[2], ir));
+    reduce_slots_.erase(var);
   } else if (const auto* c = e.as<HI::Call>()) {
     if (c->call_type == HI::Call::Image || c->call_type == HI::Call::Halide) {
       n.op = Op::Load;
@@ -164,7 +186,11 @@ int CompiledExpr::add(const Halide::Expr& e, const KernelIR& ir) {
 }
 
 double CompiledExpr::eval(const EvalPoint& p, const ArgValues& args) const {
-  return eval_node(root_, p, args);
+  // Each evaluation has its own reduction variables: one CompiledExpr serves many threads.
+  std::vector<double> slots(static_cast<size_t>(num_slots_));
+  EvalPoint at = p;
+  at.reduce_vars = slots.data();
+  return eval_node(root_, at, args);
 }
 
 double CompiledExpr::eval_node(int i, const EvalPoint& p, const ArgValues& args) const {
@@ -243,6 +269,35 @@ double CompiledExpr::eval_value(int i, const EvalPoint& p, const ArgValues& args
       return std::trunc(v);
     }
     case Op::Builtin: return eval_builtin(n.builtin, [&](int j) { return k(j); });
+    case Op::Extent: return static_cast<double>(args.buffers[n.ref]->shape[static_cast<size_t>(n.imm)]);
+    case Op::ReduceVar: return p.reduce_vars[n.ref];
+    case Op::Reduce: {
+      // The bound is evaluated once; the body at j = 0, 1, ..., n - 1, left to right, so that a
+      // load out of range is reported at the first j that makes it.
+      int64_t extent = static_cast<int64_t>(k(0));
+      double acc = 0;
+      switch (n.reduction) {
+        case Reduction::Sum: acc = 0; break;
+        case Reduction::Any: acc = 0; break;
+        case Reduction::All: acc = 1; break;
+        case Reduction::Max: acc = is_int ? INT32_MIN : -INFINITY; break;
+        case Reduction::Min: acc = is_int ? INT32_MAX : INFINITY; break;
+      }
+      for (int64_t j = 0; j < extent; ++j) {
+        p.reduce_vars[n.ref] = static_cast<double>(j);
+        double x = k(1);
+        switch (n.reduction) {
+          case Reduction::Sum: acc = acc + x; break;
+          case Reduction::Any: acc = acc != 0 || x != 0; break;
+          case Reduction::All: acc = acc != 0 && x != 0; break;
+          case Reduction::Max: acc = std::max(acc, x); break;
+          case Reduction::Min: acc = std::min(acc, x); break;
+        }
+        // Each float step rounds to f32, as the targets' accumulators do.
+        if (n.type.is_float()) acc = static_cast<double>(static_cast<float>(acc));
+      }
+      return acc;
+    }
   }
   return 0;
 }

@@ -2,6 +2,7 @@
 // reference backend and by tests that check definitions element by element.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,7 @@ struct ArgValues {
 struct EvalPoint {
   int32_t idx[4] = {0, 0, 0, 0};  ///< b, h, q, kv
   double score = 0;
+  double* reduce_vars = nullptr;  ///< the values of the reduction variables in scope (CompiledExpr's)
 };
 
 /// An IR expression flattened once into a node array and evaluated many times. Integers are
@@ -39,6 +41,8 @@ class CompiledExpr {
   double eval_value(int n, const EvalPoint& p, const ArgValues& args) const;
   std::vector<Node> nodes_;
   std::vector<std::string> arg_names_;
+  std::map<std::string, int> reduce_slots_;  ///< while flattening: reduction variable -> slot
+  int num_slots_ = 0;
   int root_ = 0;
   bool round_f32_ = true;
 };

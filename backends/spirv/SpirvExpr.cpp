@@ -140,6 +140,11 @@ class Emitter {
 
  private:
   Id variable(const std::string& name) {
+    if (auto it = reduce_vars_.find(name); it != reduce_vars_.end()) return it->second;
+    if (std::optional<BufferExtent> x = buffer_extent_of(name)) {
+      if (!env_.extent) throw std::logic_error("internal error: a buffer extent where none is available");
+      return env_.extent(x->buffer, x->dim);
+    }
     if (name == "b") return env_.b;
     if (name == "h") return env_.h;
     if (name == "q") return env_.q;
@@ -211,7 +216,50 @@ class Emitter {
     return v;
   }
 
+  // for (j = 0; j < extent; ++j) acc = step(acc, body): the loop of codegen/Reductions.h.
+  Id reduction(const HI::Call* c, Id ty) {
+    const Reduction op = *reduction_of(*c);
+    Id it = m_.type_int(32, true), bt = m_.type_bool();
+    Id extent = emit(c->args[1]);
+    Id init = emit(reduction_identity(op, c->args[2]));
+    Id index = m_.local_variable(m_.type_pointer(spv::StorageClass::Function, it));
+    Id acc = m_.local_variable(m_.type_pointer(spv::StorageClass::Function, ty));
+    m_.op_void(Op::OpStore, {index, m_.const_int(0)});
+    m_.op_void(Op::OpStore, {acc, init});
+    Id header = m_.id(), inner = m_.id(), cont = m_.id(), merge = m_.id();
+    m_.op_void(Op::OpBranch, {header});
+    m_.begin_block(header);
+    Id j = m_.op(Op::OpLoad, it, {index});
+    Id more = m_.op(Op::OpSLessThan, bt, {j, extent});
+    m_.op_void(Op::OpLoopMerge, {merge, cont, static_cast<uint32_t>(spv::LoopControlMask::MaskNone)});
+    m_.op_void(Op::OpBranchConditional, {more, inner, merge});
+    m_.begin_block(inner);
+    const std::string& var = c->args[0].as<HI::Variable>()->name;
+    reduce_vars_[var] = j;
+    Id x = emit(c->args[2]);
+    reduce_vars_.erase(var);
+    Id a = m_.op(Op::OpLoad, ty, {acc});
+    const bool is_f = c->type.is_float();
+    Id next = 0;
+    switch (op) {
+      case Reduction::Sum: next = m_.op(is_f ? Op::OpFAdd : Op::OpIAdd, ty, {a, x}); break;
+      case Reduction::Any: next = m_.op(Op::OpLogicalOr, ty, {a, x}); break;
+      case Reduction::All: next = m_.op(Op::OpLogicalAnd, ty, {a, x}); break;
+      case Reduction::Max: next = glsl(is_f ? GLSLstd450FMax : GLSLstd450SMax, ty, {a, x}); break;
+      case Reduction::Min: next = glsl(is_f ? GLSLstd450FMin : GLSLstd450SMin, ty, {a, x}); break;
+    }
+    m_.op_void(Op::OpStore, {acc, next});
+    m_.op_void(Op::OpBranch, {cont});
+    m_.begin_block(cont);
+    m_.op_void(Op::OpStore,
+               {index, m_.op(Op::OpIAdd, it, {m_.op(Op::OpLoad, it, {index}), m_.const_int(1)})});
+    m_.op_void(Op::OpBranch, {header});
+    m_.begin_block(merge);
+    return m_.op(Op::OpLoad, ty, {acc});
+  }
+
   Id call(const HI::Call* c, Id ty) {
+    if (reduction_of(*c)) return reduction(c, ty);
     if (c->call_type == HI::Call::Image || c->call_type == HI::Call::Halide) {
       std::vector<Id> idx;
       for (const Halide::Expr& a : c->args) idx.push_back(emit(a));
@@ -300,6 +348,7 @@ class Emitter {
 
   ModuleBuilder& m_;
   const ExprEnv& env_;
+  std::map<std::string, Id> reduce_vars_;  // the reductions' variables in scope: their loop index
 };
 
 }  // namespace

@@ -22,13 +22,16 @@ struct ExprEnv {
   /// Emits a bounds-checked load of buffer `name` at `indices` (i32 values); returns an f32 value
   /// for f32 buffers and an i32 value otherwise.
   std::function<Id(const std::string& name, const std::vector<Id>& indices)> load;
+  /// The run-time extent of dimension `dim` of buffer `name` (a reduction bound), an i32 value.
+  std::function<Id(const std::string& name, int dim)> extent;
   Id glsl = 0;  ///< the GLSL.std.450 import
 };
 
 /// Emits `e` at the builder's current block and returns its value. Bool -> OpTypeBool, floats ->
 /// f32, every integer type -> 32-bit signed int. `&&`, `||` and `?:` whose later operands read
 /// buffers branch, so a load runs only where the reference evaluates it. Integer `/` and `%` are
-/// Halide's (Euclidean, 0 for a zero divisor).
+/// Halide's (Euclidean, 0 for a zero divisor). A reduction is a structured loop over Function
+/// variables (its index and accumulator).
 Id emit_expr(ModuleBuilder& m, const ExprEnv& env, const Halide::Expr& e);
 
 /// Structured control flow around the current block: `then` runs when `cond` holds.

@@ -225,6 +225,13 @@ class KernelEmitter {
   }
 
   // A bounds-checked load of a tensor argument: never reads outside the buffer.
+  // A buffer's run-time extent: the args block holds each buffer's sizes where its words start.
+  Id buffer_extent(const std::string& name, int dim) {
+    for (size_t i = 0; i < ir_.args.size(); ++i)
+      if (ir_.args[i].name == name) return load(t_i32_, ssbo_ptr(args_, ci(arg_offsets_[i] + dim)));
+    throw std::logic_error("internal error: the extent of unknown buffer '" + name + "'");
+  }
+
   Id load_buffer(const std::string& name, const std::vector<Id>& indices) {
     int ordinal = 0, pos = 0;
     for (size_t i = 0; i < ir_.args.size(); ++i) {
@@ -297,6 +304,7 @@ class KernelEmitter {
     env.h = h_;
     env.q = qi_;
     env.load = [this](const std::string& n, const std::vector<Id>& idx) { return load_buffer(n, idx); };
+    env.extent = [this](const std::string& n, int dim) { return buffer_extent(n, dim); };
     int offset = 0;
     for (const KernelArg& a : ir_.args) {
       arg_offsets_.push_back(offset);

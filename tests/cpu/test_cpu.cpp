@@ -5,6 +5,7 @@
 #define BOOST_TEST_MODULE cpu
 #include <boost/test/unit_test.hpp>
 #include <cmath>
+#include <map>
 #include <random>
 
 #include "frontend/Program.h"
@@ -402,6 +403,65 @@ BOOST_AUTO_TEST_CASE(buffer_index_out_of_range_is_an_error) {
   BOOST_TEST(got.status != 0);
   BOOST_TEST(got.error.find("'doc'") != std::string::npos, got.error);
   BOOST_TEST(got.error.find("index") != std::string::npos, got.error);
+}
+
+// Bounded reductions: over a buffer's dimension (its extent changes between two calls of one
+// compiled kernel), over a scalar (zero-length included), nested, in the mask and in the score.
+BOOST_AUTO_TEST_CASE(bounded_reductions_against_the_reference) {
+  static const char* kReductions = R"(
+kernel vsa(topk: tensor<i32>[batch, heads, tiles, top_k]) {
+  mask = any(j < top_k: topk[b, h, q // 16, j] == kv // 16);
+  lse = true;
+}
+kernel rope(rq: tensor<f32>[len, rope], rk: tensor<f32>[len, rope], n: int) {
+  score = score + 0.25 * sum(d < rope: rq[q, d] * rk[kv, d]) + float(max(i < n: (q + i) % 3)) * 0.1
+          + float(sum(i < n: i)) + min(i < n + 1: float(i)) * 0.5;
+  lse = true;
+}
+kernel nested(n: int) {
+  mask = all(i < n: any(j < n: (q + i + j) % 5 != kv % 5)) || q == kv;
+  lse = true;
+}
+)";
+  std::mt19937 rng(23);
+  const Shape s{2, 2, 1, 70, 90, 16, 16};
+  auto run = [&](const std::string& name, const std::map<std::string, HostTensor>& buffers,
+                 const std::map<std::string, double>& scalars) {
+    const CpuCompiled& c = compile_cpu(kReductions, name);
+    KernelInputs in;
+    in.q = random_tensor(ScalarType::F32, {s.B, s.Hq, s.Lq, s.D}, rng);
+    in.k = random_tensor(ScalarType::F32, {s.B, s.Hkv, s.Lkv, s.D}, rng);
+    in.v = random_tensor(ScalarType::F32, {s.B, s.Hkv, s.Lkv, s.Dv}, rng);
+    in.buffers = buffers;
+    in.scalars = scalars;
+    KernelOutputs want = run_reference(*c.ir, in, 2);
+    CpuRun got = run_cpu(c, in, true);
+    BOOST_REQUIRE_MESSAGE(got.status == 0, name << ": " << got.error);
+    BOOST_TEST(max_abs_diff(got.outputs.out, want.out) <= 2e-4, name);
+    BOOST_TEST(max_abs_diff(got.outputs.lse, want.lse) <= 1e-3, name);
+  };
+  auto ints = [&](std::vector<int64_t> shape, int hi) {
+    HostTensor t(ScalarType::I32, shape);
+    for (int64_t i = 0; i < t.numel(); ++i) t.set(i, int(rng() % static_cast<unsigned>(hi)));
+    return t;
+  };
+  for (int64_t top_k : {3, 1, 6}) run("vsa", {{"topk", ints({s.B, s.Hq, 5, top_k}, 6)}}, {});
+  for (int64_t rope : {8, 3}) {
+    HostTensor rq = random_tensor(ScalarType::F32, {90, rope}, rng),
+               rk = random_tensor(ScalarType::F32, {90, rope}, rng);
+    for (double n : {0.0, 4.0}) run("rope", {{"rq", rq}, {"rk", rk}}, {{"n", n}});
+  }
+  for (double n : {0.0, 1.0, 3.0}) run("nested", {}, {{"n", n}});
+  // A read out of range inside a reduction is the kernel's error, as anywhere.
+  const CpuCompiled& c = compile_cpu(kReductions, "vsa");
+  KernelInputs in;
+  in.q = random_tensor(ScalarType::F32, {s.B, s.Hq, s.Lq, s.D}, rng);
+  in.k = random_tensor(ScalarType::F32, {s.B, s.Hkv, s.Lkv, s.D}, rng);
+  in.v = random_tensor(ScalarType::F32, {s.B, s.Hkv, s.Lkv, s.Dv}, rng);
+  in.buffers["topk"] = ints({s.B, s.Hq, 2, 3}, 6);  // 2 tiles of 16 rows: q // 16 reaches 4
+  CpuRun got = run_cpu(c, in, true);
+  BOOST_TEST(got.status != 0);
+  BOOST_TEST(got.error.find("'topk'") != std::string::npos, got.error);
 }
 
 BOOST_AUTO_TEST_CASE(argument_errors_are_messages) {

@@ -217,3 +217,47 @@ BOOST_AUTO_TEST_CASE(formatter_spaces_bit_operators) {
              "mask m = ~q & 0xF_F == kv >> 1 | kv << 2 ^ 3;\n");
   BOOST_TEST(format("mask m = (~ q) == - kv;\n") == "mask m = (~q) == -kv;\n");
 }
+
+BOOST_AUTO_TEST_CASE(reductions_stay_reductions_in_the_ir) {
+  // A dimension name in a bound is the buffer's run-time extent; the body keeps its variable.
+  auto ir = lower(R"(
+mask picked(topk: tensor<i32>[tiles, top_k]) = any(j < top_k: topk[q // 4, j] == kv // 4);
+kernel k(sel: tensor<i32>[t, k]) { mask = picked(sel); }
+)",
+                  "k");
+  BOOST_TEST(str(ir->mask) == "(uint1)attn_reduce_any(attn_r0, sel.extent.1, sel(q/4, attn_r0) == (kv/4))");
+  // Nested reductions over a kernel scalar: one variable each.
+  auto n = lower("kernel k(n: int) { score = score + float(sum(i < n: max(j < 4: i * j))); }", "k");
+  BOOST_TEST(
+      str(n->score).find("attn_reduce_sum(attn_r0, n, attn_reduce_max(attn_r1, 4, attn_r0*attn_r1))") !=
+          std::string::npos,
+      str(n->score));
+  // The same kernel with another buffer name hashes the same; another bound does not.
+  auto a = lower("kernel k(t: tensor<f32>[n, r]) { score = sum(d < r: t[q, d]); }", "k");
+  auto b = lower("kernel k(u: tensor<f32>[m, s]) { score = sum(d < s: u[q, d]); }", "k");
+  auto c = lower("kernel k(t: tensor<f32>[n, r]) { score = sum(d < n: t[q, d]); }", "k");
+  BOOST_TEST(kernel_hash(*a) == kernel_hash(*b));
+  BOOST_TEST(kernel_hash(*a) != kernel_hash(*c));
+}
+
+BOOST_AUTO_TEST_CASE(functions_return_several_values) {
+  auto ir = lower(R"(
+fn xy(p: int, w: int) -> (int, float) = let r = p // w; (p % w, r);
+kernel k { mask = let (x, y) = xy(q, 8); x == kv % 8 && y < 2.5; }
+)",
+                  "k");
+  BOOST_TEST(str(ir->mask) == "((float32((q/8)) < 2.500000f) && ((q % 8) == (kv % 8)))");
+  auto p = load("fn xy(p: int) -> (int, int) = (p, p);\nmask m = let (a, b, c) = xy(q); a == b;\n");
+  BOOST_TEST(p->diags.has_errors());
+}
+
+BOOST_AUTO_TEST_CASE(formatter_keeps_reductions_and_tuples) {
+  std::string in =
+      "fn xy(p:int)->(int,int)=(p%4,p//4);\nmask m(t: tensor<i32>[n, k]) = any( j<k :t[q,j]==kv )&&"
+      "let (a,b)=xy(q);a==b;\n";
+  std::string out = format(in);
+  BOOST_TEST(out ==
+             "fn xy(p: int) -> (int, int) = (p % 4, p // 4);\n"
+             "mask m(t: tensor<i32>[n, k]) = any(j < k: t[q, j] == kv) && let (a, b) = xy(q); a == b;\n");
+  BOOST_TEST(format(out) == out);
+}

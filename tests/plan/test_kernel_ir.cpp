@@ -169,6 +169,20 @@ std::vector<std::pair<std::string, Expr>> samples(const KernelIR& ir) {
   return out;
 }
 
+/// A reduction of each kind, as Lower.cpp makes them: over t's extent, reading t.
+std::vector<std::pair<std::string, Expr>> reduction_samples(const KernelIR& ir) {
+  Expr j = HI::Variable::make(Halide::Int(32), "attn_r0");
+  Expr n = HI::Variable::make(Halide::Int(32), "t.extent.0", ir.args[1].param);
+  Expr x = HI::Call::make(ir.args[1].param, {j});
+  std::vector<std::pair<std::string, Expr>> out;
+  for (int i = 0; i < 5; ++i) {
+    Reduction op = static_cast<Reduction>(i);
+    Expr body = op == Reduction::Any || op == Reduction::All ? x < score() : x * score();
+    out.emplace_back(kReductionNames[i], make_reduction(op, "attn_r0", n, body));
+  }
+  return out;
+}
+
 /// The C-like printer with every hook spelled plainly.
 class PlainPrinter : public CExprPrinter {
  public:
@@ -190,6 +204,9 @@ class PlainPrinter : public CExprPrinter {
     return arg.name + "[" + index[0] + "]";
   }
   std::string scalar(const KernelArg& arg, int) override { return arg.name; }
+  std::string extent(const KernelArg& arg, int, int dim) override {
+    return arg.name + ".shape[" + std::to_string(dim) + "]";
+  }
 };
 
 }  // namespace
@@ -223,6 +240,44 @@ BOOST_AUTO_TEST_CASE(verify_rejects_what_no_walker_handles) {
   rejects(HI::Variable::make(Halide::Float(32), "x"), "a variable that is neither");
   KernelIR ir = sample_kernel();
   rejects(HI::Call::make(ir.args[1].param, {kv(), q()}), "a load that is not of one of the kernel's buffers");
+  // A reduction's variable is in scope in its body only.
+  Halide::Expr j = HI::Variable::make(Halide::Int(32), "attn_r0");
+  rejects(make_reduction(Reduction::Sum, "attn_r0", Halide::Expr(4), score()) +
+              Halide::cast(Halide::Float(32), j),
+          "a variable that is neither");
+  rejects(make_reduction(Reduction::Sum, "attn_r0", j, score()), "a variable that is neither");
+  rejects(HI::Variable::make(Halide::Int(32), "t.extent.1", ir.args[1].param), "a variable that is neither");
+}
+
+BOOST_AUTO_TEST_CASE(every_walker_handles_every_reduction) {
+  KernelIR ir = sample_kernel();
+  HostTensor t(ScalarType::F32, {3});
+  for (int i = 0; i < 3; ++i) t.set(i, i + 1.0);
+  const ArgValues values{{nullptr, &t}, {0.25, 0.0}};
+  // t = [1, 2, 3] at score 0.5: sum 3, any(x < 0.5) false, all(x < 0.5) false, max 1.5, min 0.5.
+  const double expected[] = {3.0, 0.0, 0.0, 1.5, 0.5};
+  int k = 0;
+  for (const auto& [name, e] : reduction_samples(ir)) {
+    BOOST_TEST_INFO(name);
+    (e.type().is_bool() ? ir.mask : ir.score) = e;
+    BOOST_CHECK_NO_THROW(verify_kernel_ir(ir));
+    BOOST_TEST(PlainPrinter(ir).print(e).find("for (int attn_r0 = 0; attn_r0 < t.shape[0]; ++attn_r0)") !=
+               std::string::npos);
+    BOOST_TEST(CompiledExpr(e, ir).eval(EvalPoint{{0, 0, 1, 2}, 0.5}, values) == expected[k++]);
+    // Tile programs are straight-line: the planner keeps such tiles partial.
+    TileProgramBuilder tiles({"b", "h", "q", "kv", "score", "s"}, {"t"});
+    BOOST_CHECK_THROW(tiles.emit(e), UnsupportedTileExpr);
+
+    spirv::ModuleBuilder m(0x00010300);
+    spirv::ExprEnv env;
+    env.b = env.h = env.q = env.kv = m.const_int(1);
+    env.score = m.const_float(0.5f);
+    env.load = [&](const std::string&, const std::vector<spirv::Id>&) { return m.const_float(1.0f); };
+    env.extent = [&](const std::string&, int) { return m.const_int(3); };
+    env.glsl = m.import_ext("GLSL.std.450");
+    m.begin_function(m.type_void(), m.type_function(m.type_void()));
+    BOOST_CHECK_NO_THROW(spirv::emit_expr(m, env, e));
+  }
 }
 
 BOOST_AUTO_TEST_CASE(every_walker_handles_every_node_and_builtin) {

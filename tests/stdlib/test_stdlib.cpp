@@ -35,6 +35,8 @@ struct Buffers {
   std::vector<float> slopes;   ///< [kHeads]
   std::vector<float> table;    ///< [kHeads, kTableSpan] row-major
   int32_t offset = 0;          ///< the scalar kernel argument `offset`
+  int top_k = 0;               ///< the last extent of `topk` (0 included: nothing selected)
+  std::vector<int32_t> topk;   ///< [kHeads, kLen, top_k] row-major key-tile indices
 };
 
 /// One evaluation point.
@@ -78,12 +80,15 @@ Buffers random_buffers(Rng& rng) {
   for (int i = 0; i < kHeads; ++i) bufs.slopes.push_back(uniform_f(rng, 0.01f, 1.0f));
   for (int i = 0; i < kHeads * kTableSpan; ++i) bufs.table.push_back(uniform_f(rng, -3.0f, 3.0f));
   bufs.offset = uniform(rng, 0, 500);
+  bufs.top_k = uniform(rng, 0, 4);
+  for (int i = 0; i < kHeads * kLen * bufs.top_k; ++i) bufs.topk.push_back(uniform(rng, 0, 12));
   return bufs;
 }
 
 const std::string kParams =
     "(doc: tensor<i32>[len], start: tensor<i32>[docs], flags: tensor<bool>[len], "
-    "slopes: tensor<f32>[heads], table: tensor<f32>[heads, span], offset: int)";
+    "slopes: tensor<f32>[heads], table: tensor<f32>[heads, span], offset: int, "
+    "topk: tensor<i32>[heads, tiles, top_k])";
 
 /// A program importing the stdlib with one kernel `k` that sets `mask` (or `score`) to `option`.
 Instance mask_case(const std::string& option, std::function<double(const Point&, const Buffers&)> f) {
@@ -250,6 +255,17 @@ std::vector<std::pair<std::string, std::function<Instance(Rng&)>>> cases() {
   });
 
   // std.documents
+  add("topk_tiles", [](Rng& r) {
+    int block = uniform(r, 1, 40);
+    return mask_case("topk_tiles(topk, " + num(block) + ")", [block](P p, B s) {
+      bool any = false;
+      for (int j = 0; j < s.top_k; ++j)
+        any = any ||
+              s.topk[(static_cast<size_t>(p.h) * kLen + static_cast<size_t>(p.q / block)) * s.top_k + j] ==
+                  p.kv / block;
+      return double(any);
+    });
+  });
   add("same_document", [](Rng&) {
     return mask_case("same_document(doc)", [](P p, B s) { return double(s.doc[p.q] == s.doc[p.kv]); });
   });
@@ -356,7 +372,7 @@ std::vector<std::pair<std::string, std::function<Instance(Rng&)>>> cases() {
 
 /// The buffers as HostTensors, bound to a kernel's arguments by name.
 struct BoundArgs {
-  HostTensor doc, start, flags, slopes, table;
+  HostTensor doc, start, flags, slopes, table, topk;
   ArgValues values;
 
   BoundArgs(const Buffers& s, const KernelIR& ir)
@@ -364,13 +380,16 @@ struct BoundArgs {
         start(ScalarType::I32, {static_cast<int64_t>(s.start.size())}),
         flags(ScalarType::Bool, {kLen}),
         slopes(ScalarType::F32, {kHeads}),
-        table(ScalarType::F32, {kHeads, kTableSpan}) {
+        table(ScalarType::F32, {kHeads, kTableSpan}),
+        topk(ScalarType::I32, {kHeads, kLen, s.top_k}) {
     for (int i = 0; i < kLen; ++i) doc.set(i, s.doc[i]), flags.set(i, s.flags[i]);
     for (size_t i = 0; i < s.start.size(); ++i) start.set(static_cast<int64_t>(i), s.start[i]);
     for (int i = 0; i < kHeads; ++i) slopes.set(i, s.slopes[i]);
     for (int i = 0; i < kHeads * kTableSpan; ++i) table.set(i, s.table[i]);
-    const std::pair<const char*, const HostTensor*> named[] = {
-        {"doc", &doc}, {"start", &start}, {"flags", &flags}, {"slopes", &slopes}, {"table", &table}};
+    for (size_t i = 0; i < s.topk.size(); ++i) topk.set(static_cast<int64_t>(i), s.topk[i]);
+    const std::pair<const char*, const HostTensor*> named[] = {{"doc", &doc},     {"start", &start},
+                                                               {"flags", &flags}, {"slopes", &slopes},
+                                                               {"table", &table}, {"topk", &topk}};
     for (const KernelArg& a : ir.args) {
       const HostTensor* t = nullptr;
       for (const auto& [name, tensor] : named)
