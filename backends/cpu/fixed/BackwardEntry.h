@@ -114,7 +114,7 @@ extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_back
     float* qt = q_tiles.data() + task * kTileQ * Dp;
     float* dt = dout_tiles.data() + task * kTileQ * Dv_pad;
     float* st = stats.data() + task * 2 * kTileQ;
-    std::vector<float> out_row(size_t(Dv));
+    std::vector<float> out_row(static_cast<size_t>(Dv));
     for (int64_t r = 0; r < kTileQ; ++r) {
       const int64_t row = t * kTileQ + r;
       if (row >= Lq) {
@@ -243,7 +243,7 @@ extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_back
   char* dq_base = static_cast<char*>(args->dq->data) + args->dq->byte_offset;
   status = parallel_for(uc, int(row_tasks), [&](int task) {
     const int64_t t = task % tiles, h = task / tiles % Hq, b = task / tiles / Hq;
-    std::vector<float> sum(size_t(slot));
+    std::vector<float> sum(static_cast<size_t>(slot));
     for (int64_t chunk = 0; chunk < chunks; ++chunk) {
       if (!dq_written[size_t(chunk * row_tasks + task)]) continue;
       const float* part = dq_parts.get() + (chunk * row_tasks + task) * slot;
