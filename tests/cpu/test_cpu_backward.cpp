@@ -2,7 +2,7 @@
 // lengths that are not tile or chunk multiples, GQA, value_dim != head_dim, f16/bf16 I/O, fully
 // masked rows, buffer gradients (ALiBi slopes, a relative-bias table read at two indices), masks
 // whose key blocks are skipped (causal, sliding window, documents by their run-time key ranges),
-// dLSE; and bit-identical gradients across runs and thread counts.
+// dLSE; bit-identical gradients across runs and thread counts; deterministic, warning-free source.
 #define BOOST_TEST_MODULE cpu_backward
 #include <boost/test/unit_test.hpp>
 #include <cmath>
@@ -13,6 +13,7 @@
 #include "backends/reference/Reference.h"
 #include "tests/cpu/CpuTestSupport.h"
 #include "tests/support/NaiveAttention.h"
+#include "tests/support/TestSupport.h"
 
 using namespace attn;
 using namespace attn::test;
@@ -148,5 +149,26 @@ BOOST_AUTO_TEST_CASE(bit_identical_runs) {
     BOOST_CHECK(same_bits(a.dk, x->dk));
     BOOST_CHECK(same_bits(a.dv, x->dv));
     BOOST_CHECK(same_bits(a.buffers.at("slopes"), x->buffers.at("slopes")));
+  }
+}
+
+BOOST_AUTO_TEST_CASE(emitted_source_is_deterministic_and_warning_free) {
+  // rel_bias: buffer gradients at two reads; documents: the run-time key ranges' code.
+  for (const char* name : {"rel_bias", "documents"}) {
+    auto ir = lower_text(kProgram, name);
+    CpuTarget avx512{CpuIsa::AVX512};
+    CpuKernelSource a = generate_cpu_backward(*ir, avx512);
+    CpuKernelSource b = generate_cpu_backward(*ir, avx512);
+    BOOST_TEST((a.source == b.source && a.header == b.header));
+    TempDir dir;
+    write_file(dir.path() / a.header_name, a.header);
+    write_file(dir.path() / "k.cpp", a.source);
+    for (std::string cxx : {"g++", "clang++"}) {
+      if (run_command("command -v " + cxx).status != 0) continue;
+      CommandResult r = run_command(cxx + " -std=c++17 -Wall -Wextra -Werror -O1 -mavx512f -mavx512vl -mavx512dq "
+                                          "-mavx512bw -mfma -c -I" + dir.path().string() + " " +
+                                    (dir.path() / "k.cpp").string() + " -o " + (dir.path() / "k.o").string());
+      BOOST_TEST(r.status == 0, name << ", " << cxx << ":\n" << r.output.substr(0, 4000));
+    }
   }
 }

@@ -1,5 +1,8 @@
 namespace {
 
+// Jobs' key chunks start on the key-block test's blocks, as the forward's chunks do.
+static_assert(kBackwardChunk % kSkipBlock == 0 && kKeyChunk % kSkipBlock == 0, "key chunks of whole skip blocks");
+
 /// A dense 3-D f32 or i32 grid [x, y, z] (x innermost) as a Halide output buffer.
 struct Grid3 {
   halide_buffer_t buf{};
@@ -35,6 +38,7 @@ bool same_shape(void* uc, const DLTensor* t, const char* name, const int64_t* sh
 
 extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_backward_args* args) {
   if (!args) return -1;
+  (void)kLseRequired, (void)kPackHeads;  // the forward's: the backward always reads the LSE, packs no heads
   unsigned hardware = std::thread::hardware_concurrency();
   Context ctx{args->error, args->error_size, args->num_threads > 0 ? args->num_threads : (hardware ? int(hardware) : 1), false};
   void* uc = &ctx;
