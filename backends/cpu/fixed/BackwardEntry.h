@@ -184,48 +184,61 @@ extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_back
     s.dk_acc.assign(size_t(key_count * Dp), 0.0f), s.dv_acc.assign(size_t(key_count * Dv_pad), 0.0f);
     s.grad.resize(size_t(key_count * kTileQ * kNumReads)), s.index.resize(size_t(key_count * kTileQ * kIndexSlots));
     Plane k_head(k.plane(hk, b), Dp, Lk), v_head(v.plane(hk, b), Dv_pad, Lk);
-    Plane dk_out(s.dk.data(), Dp, key_count), dv_out(s.dv.data(), Dv_pad, key_count);
+    Plane dk_out, dv_out;
     Grid3 grad_out, index_out;
-    grad_out.set(s.grad.data(), f32, key_count, kTileQ, kNumReads);
-    index_out.set(s.index.data(), i32, key_count, kTileQ, kIndexSlots);
     float* job_grads = grad_parts.data() + job * grad_total;
     for (int64_t g = 0; g < groups; ++g) {
       const int64_t h = hk * groups + g;
       for (int64_t t = 0; t < tiles; ++t) {
         const int64_t row0 = t * kTileQ, last_q = row0 + kTileQ - 1 < Lq ? row0 + kTileQ - 1 : Lq - 1;
-        if (window[size_t(2 * t)] >= key_lo + keys || window[size_t(2 * t + 1)] <= key_lo) continue;
-        if (kHasKeyTest && keys_masked(int(row0), int(last_q), key_lo, key_lo + keys - 1, int(b), int(b), int(h),
-                                       int(h), args->scalars))
-          continue;
+        // The pair's keys: the chunk within the tile's window, less the blocks of kSkipBlock keys at
+        // either end that the key-block test rules out (the tile plan, transposed: keys by tiles).
+        int32_t lo = key_lo > window[size_t(2 * t)] ? key_lo : window[size_t(2 * t)];
+        int32_t hi = key_lo + keys < window[size_t(2 * t + 1)] ? key_lo + keys : window[size_t(2 * t + 1)];
+        auto masked = [&](int32_t x) {
+          const int32_t end = (x / kSkipBlock + 1) * kSkipBlock < hi ? (x / kSkipBlock + 1) * kSkipBlock : hi;
+          return kHasKeyTest && keys_masked(int(row0), int(last_q), x, end - 1, int(b), int(b), int(h), int(h), args->scalars);
+        };
+        lo = lo / kSkipBlock * kSkipBlock;
+        while (lo < hi && masked(lo)) lo = (lo / kSkipBlock + 1) * kSkipBlock;
+        if (lo >= hi) continue;
+        int32_t last = (hi - 1) / kSkipBlock * kSkipBlock;
+        while (last > lo && masked(last)) last -= kSkipBlock;
+        if (last + kSkipBlock < hi) hi = last + kSkipBlock;
+        // Whole vectors of keys from lo (a block start): within the chunk's rounded-up keys.
+        const int32_t count = int32_t(round_up(hi - lo, kLanes)), offset = lo - key_lo;
+        dk_out.set(s.dk.data(), Dp, count, 0), dv_out.set(s.dv.data(), Dv_pad, count, 0);
+        grad_out.set(s.grad.data(), f32, count, kTileQ, kNumReads);
+        index_out.set(s.index.data(), i32, count, kTileQ, kIndexSlots);
         const int64_t task = (b * Hq + h) * tiles + t;
         Plane q_tile(q_tiles.data() + task * slot, Dp, kTileQ);
         Plane dout_tile(dout_tiles.data() + task * kTileQ * Dv_pad, Dv_pad, kTileQ);
         Plane stats_tile(stats.data() + task * 2 * kTileQ, kTileQ, 2);
         Plane dq_out(dq_parts.get() + (chunk * row_tasks + task) * slot, Dp, kTileQ);
         int result = ATTN_PIPELINE_FN(uc, &q_tile.buf, &k_head.buf, &v_head.buf, &dout_tile.buf, &stats_tile.buf,
-            int32_t(Lq), int32_t(Lk), int32_t(D), int32_t(Dp), int32_t(Dv_pad), int32_t(t), int32_t(h), int32_t(b), key_lo,
-            key_count ATTN_EXTRA_ARGS, &dq_out.buf, &dk_out.buf, &dv_out.buf ATTN_GRAD_OUTPUTS);
+            int32_t(Lq), int32_t(Lk), int32_t(D), int32_t(Dp), int32_t(Dv_pad), int32_t(t), int32_t(h), int32_t(b), lo,
+            count ATTN_EXTRA_ARGS, &dq_out.buf, &dk_out.buf, &dv_out.buf ATTN_GRAD_OUTPUTS);
         if (result != 0) {
           if (!ctx.failed) fail(uc, "%s: the backward kernel failed (Halide error %d)", kKernelName, result);
           return result;
         }
         dq_written[size_t(chunk * row_tasks + task)] = 1;
-        for (size_t i = 0; i < s.dk.size(); ++i) s.dk_acc[i] += s.dk[i];
-        for (size_t i = 0; i < s.dv.size(); ++i) s.dv_acc[i] += s.dv[i];
+        for (int64_t i = 0; i < count * Dp; ++i) s.dk_acc[size_t(offset * Dp + i)] += s.dk[size_t(i)];
+        for (int64_t i = 0; i < count * Dv_pad; ++i) s.dv_acc[size_t(offset * Dv_pad + i)] += s.dv[size_t(i)];
         // Each read's gradients to the element it read (positions that contribute nothing skipped).
         for (int rd = 0; rd < kNumReads; ++rd) {
           const BackwardRead& read = kReads[rd];
           if (grad_offset[read.buffer] < 0) continue;
           const halide_buffer_t& view = buffer_views[read.buffer]->buf;
-          const float* gv = s.grad.data() + int64_t(rd) * key_count * kTileQ;
+          const float* gv = s.grad.data() + int64_t(rd) * count * kTileQ;
           for (int64_t r = 0; r + row0 <= last_q; ++r)
-            for (int32_t x = 0; x < keys; ++x) {
-              const float value = gv[r * key_count + x];
+            for (int32_t x = 0; x < hi - lo; ++x) {
+              const float value = gv[r * count + x];
               if (value == 0.0f) continue;
               int64_t flat = 0;
               bool inside = true;
               for (int d = 0; d < read.dims; ++d) {
-                const int32_t i = s.index[size_t((int64_t(read.slot + d) * kTileQ + r) * key_count + x)];
+                const int32_t i = s.index[size_t((int64_t(read.slot + d) * kTileQ + r) * count + x)];
                 inside = inside && i >= 0 && i < view.dim[d].extent;
                 flat = flat * view.dim[d].extent + i;
               }
