@@ -28,6 +28,9 @@ int run_dump(const DumpOptions& o);
 struct RunOptions {
   std::string file, kernel;
   std::string q, k, v, out, lse;
+  /// The backward pass: dOut and dLSE in, dQ/dK/dV and NAME=FILE buffer gradients out.
+  std::string dout, dlse, dq, dk, dv;
+  std::vector<std::string> grads;
   std::vector<std::string> args;     ///< NAME=file.npy or NAME=number
   std::string target = "reference";  ///< a target that runs kernels (cli/Targets.h)
   int threads = 0;

@@ -68,6 +68,15 @@ int main(int argc, char** argv) {
   run_cmd->add_option("-t,--target", run.target, target_names(Capability::Run) + " (default reference)")
       ->check(target_check(Capability::Run));
   run_cmd->add_option("--threads", run.threads, "threads (0: all cores)");
+  // The backward pass (docs/language.md, "Backward"), whether or not the kernel sets `backward`.
+  auto* dout = run_cmd->add_option("--dout", run.dout,
+                                   "gradient of the output [B, Hq, Lq, Dv] (.npy): run the backward too");
+  run_cmd->add_option("--dlse", run.dlse, "gradient of the log-sum-exp [B, Hq, Lq] (.npy, f32)")->needs(dout);
+  run_cmd->add_option("--dq", run.dq, "dQ output (.npy)")->needs(dout);
+  run_cmd->add_option("--dk", run.dk, "dK output (.npy)")->needs(dout);
+  run_cmd->add_option("--dv", run.dv, "dV output (.npy)")->needs(dout);
+  run_cmd->add_option("--grad", run.grads, "NAME=FILE.npy: the gradient of the f32 tensor argument NAME")
+      ->needs(dout);
 
   FmtOptions fmt;
   auto* fmt_cmd = app.add_subcommand("fmt", "Format .attn files");

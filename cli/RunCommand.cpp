@@ -1,4 +1,5 @@
-// `attnc run FILE [KERNEL] --q --k --v [--arg NAME=...] -o OUT [--lse LSE] -t TARGET`.
+// `attnc run FILE [KERNEL] --q --k --v [--arg NAME=...] -o OUT [--lse LSE] -t TARGET`, and with
+// `--dout DOUT [--dlse DLSE] [--dq DQ] [--dk DK] [--dv DV] [--grad NAME=FILE ...]` the backward pass.
 #include <iostream>
 
 #include "cli/Commands.h"
@@ -34,6 +35,18 @@ void write_output(const std::string& path, const HostTensor& t) {
   write_npy(path, f);
 }
 
+// The buffer gradients `--grad NAME=FILE.npy` asks for, by name, in the order given.
+std::vector<std::pair<std::string, std::string>> grad_files(const std::vector<std::string>& grads) {
+  std::vector<std::pair<std::string, std::string>> files;
+  for (const std::string& g : grads) {
+    size_t eq = g.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == g.size())
+      throw InputError("--grad '" + g + "' must be NAME=FILE.npy");
+    files.emplace_back(g.substr(0, eq), g.substr(eq + 1));
+  }
+  return files;
+}
+
 }  // namespace
 
 int run_run(const RunOptions& o) {
@@ -41,6 +54,12 @@ int run_run(const RunOptions& o) {
   if (!ir) return 1;
   try {
     const Target& target = find_target(o.target, Capability::Run);
+    // Checked before any work: a target without the backward, a backward with nothing to write.
+    const Target* backward = o.dout.empty() ? nullptr : &find_target(o.target, Capability::Backward);
+    if (backward && o.dq.empty() && o.dk.empty() && o.dv.empty() && o.grads.empty())
+      throw InputError(
+          "--dout needs somewhere to write the gradients: --dq, --dk, --dv or --grad NAME=FILE.npy");
+    const auto grads = grad_files(o.grads);
     ScalarType dtype = io_scalar_type(kernel_options(*ir).dtype);
     KernelInputs in;
     in.q = read_input(o.q, dtype);
@@ -53,6 +72,18 @@ int run_run(const RunOptions& o) {
       if (out.lse.shape.empty())
         throw InputError("kernel '" + kernel_name(*ir) + "' does not compute the LSE (set lse = true)");
       write_npy(o.lse, out.lse);
+    }
+    if (backward) {
+      GradientRequest request;
+      request.dout = read_input(o.dout, dtype);
+      if (!o.dlse.empty()) request.dlse = read_npy(o.dlse);
+      for (const auto& [name, _] : grads) request.buffers.push_back(name);
+      KernelGradients g = backward->backward(*ir, in, request, o.threads);
+      const std::pair<const std::string*, const HostTensor*> qkv[] = {
+          {&o.dq, &g.dq}, {&o.dk, &g.dk}, {&o.dv, &g.dv}};
+      for (auto [path, t] : qkv)
+        if (!path->empty()) write_output(*path, *t);
+      for (const auto& [name, path] : grads) write_npy(path, g.buffers.at(name));
     }
   } catch (const std::exception& e) {
     report_kernel_error(e, *program);

@@ -23,6 +23,7 @@ bool has(const Target& t, Capability c) {
     case Capability::Run: return t.run;
     case Capability::Tune: return t.tune;
     case Capability::Tiles: return t.tiles;
+    case Capability::Backward: return t.backward;
   }
   return false;
 }
@@ -39,6 +40,8 @@ std::string missing(const Target& t, Capability c) {
       return "--autotune does not apply to " + std::string(t.name) + "; tuned targets: " + target_names(c);
     case Capability::Tiles:
       return std::string(t.name) + " does not work in tiles; tiled targets: " + target_names(c);
+    case Capability::Backward:
+      return std::string(t.name) + " has no backward yet; backward targets: " + target_names(c);
   }
   return "";
 }
@@ -47,10 +50,12 @@ std::string missing(const Target& t, Capability c) {
 
 const std::vector<Target>& targets() {
   static const std::vector<Target> table = {
-      {"reference", nullptr, nullptr, run_reference, nullptr, nullptr},
-      {"cpu", write_cpu_target, dump_cpu_target, run_cpu_kernel, nullptr, cpu_target_tiles},
-      {"cuda", write_cuda_target, dump_cuda_target, run_cuda_target, tune_cuda_target, cuda_target_tiles},
-      {"vulkan", write_vulkan_target, dump_vulkan_target, run_vulkan_target, nullptr, vulkan_target_tiles},
+      {"reference", nullptr, nullptr, run_reference, nullptr, nullptr, run_reference_backward},
+      {"cpu", write_cpu_target, dump_cpu_target, run_cpu_kernel, nullptr, cpu_target_tiles, nullptr},
+      {"cuda", write_cuda_target, dump_cuda_target, run_cuda_target, tune_cuda_target, cuda_target_tiles,
+       nullptr},
+      {"vulkan", write_vulkan_target, dump_vulkan_target, run_vulkan_target, nullptr, vulkan_target_tiles,
+       nullptr},
   };
   return table;
 }

@@ -12,6 +12,8 @@ namespace attn {
 struct KernelIR;
 struct KernelInputs;
 struct KernelOutputs;
+struct GradientRequest;
+struct KernelGradients;
 }  // namespace attn
 
 namespace attn::cli {
@@ -43,19 +45,23 @@ struct TileSizes {
 };
 /// The tiles a target's kernels plan `ir` in (`attnc mask -t`).
 using TargetTiles = TileSizes (*)(const KernelIR& ir);
+/// The backward pass (`attnc run --dout`): the gradients of sum(dOut * Out) (+ sum(dLSE * LSE)).
+using TargetBackward = KernelGradients (*)(const KernelIR& ir, const KernelInputs& in,
+                                           const GradientRequest& r, int threads);
 
 /// One row of the table; a null entry is a capability the target does not have.
 struct Target {
   const char* name;
-  TargetWriter writer;  ///< `compile -t`
-  TargetDump dump;      ///< `dump --stage`
-  TargetRunner run;     ///< `run -t`, `bench -t`
-  TargetTuner tune;     ///< `bench -t ... --autotune`
-  TargetTiles tiles;    ///< `mask -t`
+  TargetWriter writer;      ///< `compile -t`
+  TargetDump dump;          ///< `dump --stage`
+  TargetRunner run;         ///< `run -t`, `bench -t`
+  TargetTuner tune;         ///< `bench -t ... --autotune`
+  TargetTiles tiles;        ///< `mask -t`
+  TargetBackward backward;  ///< `run -t ... --dout`
 };
 
 /// The capabilities a command asks of a target.
-enum class Capability { Compile, Dump, Run, Tune, Tiles };
+enum class Capability { Compile, Dump, Run, Tune, Tiles, Backward };
 
 /// Every target, in the order help texts list them.
 const std::vector<Target>& targets();

@@ -76,6 +76,8 @@ std::string kernel_hash(const KernelIR& ir) {
   s << "dtype " << dtype_name(o.dtype) << " head_dim " << o.head_dim << " value_dim " << o.value_dim
     << " scale " << (o.scale ? *o.scale : -1.0) << " lse " << o.lse << " block " << o.block_q << "x"
     << o.block_kv << "\n";
+  // Only when set: the kernels that existed before the option keep their hashes (and caches).
+  if (o.backward) s << "backward\n";
   s << "mask " << canon.mutate(ir.mask) << "\n";
   s << "score " << canon.mutate(ir.score) << "\n";
   return sha256_hex(s.str());

@@ -128,6 +128,8 @@ class Lowering {
         ir->options.scale = *constant_value(v);
       } else if (item.key == "lse") {
         ir->options.lse = v.bool_value;
+      } else if (item.key == "backward") {
+        ir->options.backward = v.bool_value;
       } else if (item.key == "block") {
         if (v.kind == ExprKind::List) {
           ir->options.block_q = static_cast<int>(*constant_value(*v.operands[0]));

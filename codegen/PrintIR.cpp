@@ -38,6 +38,7 @@ std::string print_ir(const KernelIR& ir) {
     out << "  scale     1/sqrt(head_dim)\n";
   }
   out << "  lse       " << (o.lse ? "true" : "false") << "\n";
+  if (o.backward) out << "  backward  true\n";
   if (o.block_q) out << "  block     [" << o.block_q << ", " << o.block_kv << "]\n";
   out << "  mask      " << ir.mask << "\n";
   out << "  score     " << ir.score << "\n";

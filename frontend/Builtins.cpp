@@ -45,7 +45,8 @@ const std::vector<KernelOptionInfo>& kernel_options() {
       {"scale", "The factor applied to Q.K before the score modifier (default 1/sqrt(head_dim))."},
       {"lse", "true: also write the log-sum-exp of each row (natural log)."},
       {"block", "Tile sizes [block_q, block_kv] (default chosen per target)."},
-      {"backward", "Generate the backward pass too (not supported yet: must be false)."},
+      {"backward",
+       "Generate the backward pass's entry points too (attnc run --dout computes it either way)."},
   };
   return table;
 }

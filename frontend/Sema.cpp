@@ -252,10 +252,7 @@ class Checker {
         auto value = constant_value(v);
         if (!value || !std::isfinite(*value)) diags_.error(v.range, "scale must be a finite constant");
       } else if (key == "lse" || key == "backward") {
-        if (v.kind != ExprKind::BoolLit)
-          diags_.error(v.range, key + " must be true or false");
-        else if (key == "backward" && v.bool_value)
-          diags_.error(v.range, "backward = true is not supported yet");
+        if (v.kind != ExprKind::BoolLit) diags_.error(v.range, key + " must be true or false");
       } else if (key == "block") {
         std::vector<const Expr*> parts;
         if (v.kind == ExprKind::List)

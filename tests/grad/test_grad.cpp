@@ -295,7 +295,7 @@ BOOST_AUTO_TEST_CASE(non_differentiable_points) {
   // The simplifier makes this select max(score, 0.0): the min/max rule applies, not the select's.
   BOOST_TEST(dscore_at("score > 0.0 ? score : 0.0", 0.0) == 0.5);
   BOOST_TEST(dscore_at("score > 0.0 ? 2.0 * score : 0.0", 0.0) == 0.0);  // the false branch is taken at 0
-  BOOST_TEST(dscore_at("clamp(score, 1.0, -1.0)", 0.0) == 0.0);    // crossed bounds: the low one
+  BOOST_TEST(dscore_at("clamp(score, 1.0, -1.0)", 0.0) == 0.0);          // crossed bounds: the low one
 }
 
 // Read sites: one per (buffer, index), in first-read order; i32 buffers have none.
@@ -387,4 +387,39 @@ kernel l { lse = true; }
   } catch (const InputError& e) {
     BOOST_TEST(std::string(e.what()).find("dlse must be f32 [1, 1, 3]") != std::string::npos, e.what());
   }
+}
+
+// The forward's non-finite rule, carried to the gradients: a +Inf score freezes its row's weights
+// (dQ 0, dV = dOut on the +Inf key), a -Inf score weighs nothing even where ds'/ds is infinite,
+// and a NaN row makes its own gradients NaN and no other row's.
+BOOST_AUTO_TEST_CASE(non_finite_scores) {
+  auto ir = lower("test.attn", "kernel k(big: float) { score = kv == 0 ? score * big : score; }", "k");
+  std::mt19937 rng(8);
+  auto [in, r] = random_problem(*ir, Shape{1, 1, 1, 6, 5, 3, 2}, rng);
+  in.scalars["big"] = INFINITY;
+  KernelGradients g = run_reference_backward(*ir, in, r, 2);
+  std::vector<double> dv0(2, 0.0);
+  int positive = 0;
+  for (int64_t i = 0; i < 6; ++i) {
+    double dot = 0;
+    for (int64_t d = 0; d < 3; ++d) dot += in.q.get(i * 3 + d) * in.k.get(d);
+    positive += dot > 0;
+    for (int64_t d = 0; d < 3; ++d) {
+      BOOST_TEST(std::isfinite(g.dq.get(i * 3 + d)));
+      if (dot > 0) BOOST_TEST(g.dq.get(i * 3 + d) == 0.0);
+    }
+    if (dot > 0)
+      for (int64_t d = 0; d < 2; ++d) dv0[size_t(d)] += r.dout.get(i * 2 + d);
+  }
+  BOOST_TEST((positive > 0 && positive < 6), "rows with a +Inf score: " << positive << " of 6");
+  for (int64_t d = 0; d < 2; ++d) BOOST_TEST(std::fabs(g.dv.get(d) - dv0[size_t(d)]) < 1e-6);
+  for (const HostTensor* t : {&g.dk, &g.dv})
+    for (int64_t e = 0; e < t->numel(); ++e) BOOST_TEST(std::isfinite(t->get(e)));
+
+  in.scalars["big"] = 1.0;
+  in.q.set(2 * 3 + 1, NAN);  // row 2
+  g = run_reference_backward(*ir, in, r, 2);
+  for (int64_t i = 0; i < 6; ++i)
+    for (int64_t d = 0; d < 3; ++d) BOOST_TEST(std::isnan(g.dq.get(i * 3 + d)) == (i == 2));
+  BOOST_TEST(std::isnan(g.dk.get(0)));
 }
