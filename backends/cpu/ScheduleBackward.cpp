@@ -56,7 +56,11 @@ void schedule_backward(BackwardAlgorithm& a) {
     int vectors = columns ? columns / VL : 1;
     int U = largest_divisor_at_most(vectors, g.accumulators);
     int R = std::min(T, largest_power_of_two_at_most(std::max(1, g.accumulators / U)));
-    out.compute_root().split(row, rg, rr, R, TailStrategy::GuardWithIf).reorder(c, rr, rg).vectorize(c, VL);
+    // Key rows come in whole vectors (the wrapper rounds each call's keys up to VL): when R divides
+    // VL no row group is partial, and the accumulators have a constant size (a stack array; with a
+    // guarded tail Halide allocated them on the heap once per row group).
+    TailStrategy tail = VL % R == 0 ? TailStrategy::RoundUp : TailStrategy::GuardWithIf;
+    out.compute_root().split(row, rg, rr, R, tail).reorder(c, rr, rg).vectorize(c, VL);
     acc.compute_at(out, rg).vectorize(c, VL).unroll(row);
     acc.update()
         .split(c, co, ci, U * VL, TailStrategy::RoundUp)
