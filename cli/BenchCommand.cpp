@@ -84,7 +84,8 @@ int run_bench(const BenchOptions& o) {
   try {
     const Target& target = find_target(o.target, Capability::Run);
     const TargetTuner tune = o.autotune ? find_target(o.target, Capability::Tune).tune : nullptr;
-    const TargetBackward backward = o.backward ? find_target(o.target, Capability::Backward).backward : nullptr;
+    const TargetBackward backward =
+        o.backward ? find_target(o.target, Capability::Backward).backward : nullptr;
     if (!o.dtype.empty())
       ir = with_dtype(*ir, o.dtype == "bf16" ? DType::BF16 : o.dtype == "f16" ? DType::F16 : DType::F32);
     std::vector<int64_t> s = parse_shape(o.shape);
@@ -105,7 +106,8 @@ int run_bench(const BenchOptions& o) {
     MaskDensity density = density_of(*ir, in, L, Lk);
     // The backward's five products (S, dP, dV, dK, dQ) against the forward's two.
     const double flops = 2.0 * double(B) * double(H) * double(L) * double(Lk) *
-                         (backward ? double(3 * D + 2 * Dv) + double(D + Dv) : double(D + Dv)) * density.density;
+                         (backward ? double(3 * D + 2 * Dv) + double(D + Dv) : double(D + Dv)) *
+                         density.density;
 
     if (tune) (o.json ? std::cerr : std::cout) << tune(*ir, in);
 

@@ -1,7 +1,8 @@
 // Times attnc's CPU kernel on the benchmark variants; prints one JSON line per variant. With
 // --backward, the forward (with its LSE) and the backward (dQ, dK, dV and, for alibi, the slopes'
 // gradient) instead: forward_s, backward_s and their sum in min_s.
-// Usage: attn_cpu_bench [--len L] [--heads H] [--dim D] [--threads T] [--iters N] [--dump DIR] [--backward] VARIANT...
+// Usage: attn_cpu_bench [--len L] [--heads H] [--dim D] [--threads T] [--iters N] [--dump DIR] [--backward]
+// VARIANT...
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -73,14 +74,16 @@ int time_backward(const Options& o) {
     auto t0 = std::chrono::steady_clock::now();
     auto forward = attn::compile_cpu_kernel(attn::generate_cpu_kernel(ir, attn::host_cpu_target()));
     attn::CpuKernelSource src = attn::generate_cpu_backward(ir, attn::host_cpu_target());
-    if (!o.dump.empty()) std::ofstream(o.dump + "/" + variant + "_backward.cpp") << attn::single_file_source(src);
+    if (!o.dump.empty())
+      std::ofstream(o.dump + "/" + variant + "_backward.cpp") << attn::single_file_source(src);
     attn::Kernel loaded = attn::process_loader().get(attn::cpu_kernel_request(src));
     auto backward = reinterpret_cast<attn_backward_fn>(loaded.entry());
     double build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     DLTensor tq = tensor(q.data(), shape), tk = tensor(k.data(), shape), tv = tensor(v.data(), shape),
              to = tensor(out.data(), shape), tdo = tensor(dout.data(), shape), tdq = tensor(dq.data(), shape),
-             tdk = tensor(dk.data(), shape), tdv = tensor(dv.data(), shape), tl = tensor(lse.data(), row_shape),
-             ts = tensor(slopes.data(), slope_shape), tds = tensor(dslopes.data(), slope_shape),
+             tdk = tensor(dk.data(), shape), tdv = tensor(dv.data(), shape),
+             tl = tensor(lse.data(), row_shape), ts = tensor(slopes.data(), slope_shape),
+             tds = tensor(dslopes.data(), slope_shape),
              td = tensor(reinterpret_cast<float*>(doc.data()), doc_shape);
     td.dtype = {kDLInt, 32, 1};
     std::vector<const DLTensor*> buffers;
@@ -101,7 +104,8 @@ int time_backward(const Options& o) {
     attn::set_key_ranges(f, ranges);
     attn_backward_args b{};
     b.abi_version = ATTN_BACKWARD_ABI_VERSION;
-    b.q = &tq, b.k = &tk, b.v = &tv, b.out = &to, b.lse = &tl, b.dout = &tdo, b.dq = &tdq, b.dk = &tdk, b.dv = &tdv;
+    b.q = &tq, b.k = &tk, b.v = &tv, b.out = &to, b.lse = &tl, b.dout = &tdo, b.dq = &tdq, b.dk = &tdk,
+    b.dv = &tdv;
     b.buffers = buffers.data(), b.buffer_grads = grads.data(), b.num_buffers = int(buffers.size());
     b.num_threads = o.threads, b.error = error, b.error_size = sizeof error;
     b.kv_ranges = f.kv_ranges, b.kv_ranges_block_q = f.kv_ranges_block_q;
@@ -118,10 +122,13 @@ int time_backward(const Options& o) {
     }
     std::vector<double> total(fwd.size());
     for (size_t i = 0; i < fwd.size(); ++i) total[i] = fwd[i] + bwd[i];
-    std::sort(fwd.begin(), fwd.end()), std::sort(bwd.begin(), bwd.end()), std::sort(total.begin(), total.end());
-    printf("{\"variant\": \"%s\", \"forward_s\": %.5f, \"backward_s\": %.5f, \"min_s\": %.5f, \"median_s\": %.5f, "
-           "\"generate_s\": 0, \"compile_s\": %.2f}\n",
-           variant.c_str(), fwd[0], bwd[0], total[0], total[total.size() / 2], build_s);
+    std::sort(fwd.begin(), fwd.end()), std::sort(bwd.begin(), bwd.end()),
+        std::sort(total.begin(), total.end());
+    printf(
+        "{\"variant\": \"%s\", \"forward_s\": %.5f, \"backward_s\": %.5f, \"min_s\": %.5f, \"median_s\": "
+        "%.5f, "
+        "\"generate_s\": 0, \"compile_s\": %.2f}\n",
+        variant.c_str(), fwd[0], bwd[0], total[0], total[total.size() / 2], build_s);
     fflush(stdout);
   }
   return 0;

@@ -106,9 +106,10 @@ BOOST_AUTO_TEST_CASE(cpu_agrees_with_the_reference) {
   Files f;
   write_problem(f);
   auto grads = [&](const std::string& t) {
-    return " --dout " + f.path("dout.npy") + " --dlse " + f.path("dlse.npy") + " --dq " + f.path("dq_" + t + ".npy") +
-           " --dk " + f.path("dk_" + t + ".npy") + " --dv " + f.path("dv_" + t + ".npy") + " --grad slopes=" +
-           f.path("ds_" + t + ".npy") + " --threads 2 -t " + t;
+    return " --dout " + f.path("dout.npy") + " --dlse " + f.path("dlse.npy") + " --dq " +
+           f.path("dq_" + t + ".npy") + " --dk " + f.path("dk_" + t + ".npy") + " --dv " +
+           f.path("dv_" + t + ".npy") + " --grad slopes=" + f.path("ds_" + t + ".npy") + " --threads 2 -t " +
+           t;
   };
   for (const std::string t : {"reference", "cpu"}) {
     auto r = run_command(run_args(f) + grads(t));
@@ -118,7 +119,8 @@ BOOST_AUTO_TEST_CASE(cpu_agrees_with_the_reference) {
     HostTensor ref = read_npy(f.path(g + "_reference.npy")), cpu = read_npy(f.path(g + "_cpu.npy"));
     BOOST_REQUIRE(ref.shape == cpu.shape);
     for (int64_t i = 0; i < ref.numel(); ++i)
-      BOOST_TEST(std::fabs(ref.get(i) - cpu.get(i)) < 1e-4 * (1 + std::fabs(ref.get(i))), g << "[" << i << "]");
+      BOOST_TEST(std::fabs(ref.get(i) - cpu.get(i)) < 1e-4 * (1 + std::fabs(ref.get(i))),
+                 g << "[" << i << "]");
   }
 }
 

@@ -82,14 +82,15 @@ void check_close(const HostTensor& cpu, const HostTensor& ref, double tol, const
   double scale = 1.0;
   for (int64_t i = 0; i < ref.numel(); ++i) scale = std::max(scale, std::abs(ref.get(i)));
   double worst = max_abs_diff(cpu, ref);
-  BOOST_CHECK_MESSAGE(worst <= tol * scale, what << ": max |cpu - reference| = " << worst << " (scale " << scale << ")");
+  BOOST_CHECK_MESSAGE(worst <= tol * scale,
+                      what << ": max |cpu - reference| = " << worst << " (scale " << scale << ")");
 }
 
 bool same_bits(const HostTensor& a, const HostTensor& b) { return a.bytes == b.bytes; }
 
 void check_kernel(const std::string& name, const Shape& s, bool with_dlse = false, uint32_t seed = 1) {
-  BOOST_TEST_CONTEXT(name << " B=" << s.B << " Hq=" << s.Hq << " Hkv=" << s.Hkv << " Lq=" << s.Lq << " Lk=" << s.Lk
-                          << " D=" << s.D << " Dv=" << s.Dv) {
+  BOOST_TEST_CONTEXT(name << " B=" << s.B << " Hq=" << s.Hq << " Hkv=" << s.Hkv << " Lq=" << s.Lq
+                          << " Lk=" << s.Lk << " D=" << s.D << " Dv=" << s.Dv) {
     auto ir = lower_text(kProgram, name);
     std::mt19937 rng(seed);
     KernelInputs in = make_inputs(*ir, s, rng);
@@ -100,7 +101,8 @@ void check_kernel(const std::string& name, const Shape& s, bool with_dlse = fals
     check_close(cpu.dq, ref.dq, tol, "dq");
     check_close(cpu.dk, ref.dk, tol, "dk");
     check_close(cpu.dv, ref.dv, tol, "dv");
-    for (const auto& [buffer, grad] : ref.buffers) check_close(cpu.buffers.at(buffer), grad, 1e-3, "d" + buffer);
+    for (const auto& [buffer, grad] : ref.buffers)
+      check_close(cpu.buffers.at(buffer), grad, 1e-3, "d" + buffer);
   }
 }
 
@@ -108,7 +110,7 @@ void check_kernel(const std::string& name, const Shape& s, bool with_dlse = fals
 
 BOOST_AUTO_TEST_CASE(against_the_reference) {
   check_kernel("dense", {1, 2, 2, 45, 70, 32, 32}, true);
-  check_kernel("dense", {2, 4, 2, 33, 17, 16, 48});  // GQA, Dv != D
+  check_kernel("dense", {2, 4, 2, 33, 17, 16, 48});           // GQA, Dv != D
   check_kernel("causal_plain", {1, 2, 1, 600, 600, 64, 64});  // several key chunks, skipped blocks
   check_kernel("window37", {1, 2, 2, 130, 130, 24, 40});
   check_kernel("documents", {1, 2, 2, 200, 200, 32, 32});
@@ -165,9 +167,11 @@ BOOST_AUTO_TEST_CASE(emitted_source_is_deterministic_and_warning_free) {
     write_file(dir.path() / "k.cpp", a.source);
     for (std::string cxx : {"g++", "clang++"}) {
       if (run_command("command -v " + cxx).status != 0) continue;
-      CommandResult r = run_command(cxx + " -std=c++17 -Wall -Wextra -Werror -O1 -mavx512f -mavx512vl -mavx512dq "
-                                          "-mavx512bw -mfma -c -I" + dir.path().string() + " " +
-                                    (dir.path() / "k.cpp").string() + " -o " + (dir.path() / "k.o").string());
+      CommandResult r = run_command(cxx +
+                                    " -std=c++17 -Wall -Wextra -Werror -O1 -mavx512f -mavx512vl -mavx512dq "
+                                    "-mavx512bw -mfma -c -I" +
+                                    dir.path().string() + " " + (dir.path() / "k.cpp").string() + " -o " +
+                                    (dir.path() / "k.o").string());
       BOOST_TEST(r.status == 0, name << ", " << cxx << ":\n" << r.output.substr(0, 4000));
     }
   }

@@ -18,17 +18,17 @@ extern "C" {
 #define ATTN_BACKWARD_ABI_VERSION 1
 
 typedef struct attn_backward_args {
-  int abi_version;       /**< ATTN_BACKWARD_ABI_VERSION */
-  const DLTensor* q;     /**< [B, Hq, Lq, D], the forward's inputs */
-  const DLTensor* k;     /**< [B, Hkv, Lkv, D] */
-  const DLTensor* v;     /**< [B, Hkv, Lkv, Dv] */
-  const DLTensor* out;   /**< [B, Hq, Lq, Dv], the forward's output */
-  const DLTensor* lse;   /**< [B, Hq, Lq] f32, the forward's log-sum-exp (-inf: no key reached the row) */
-  const DLTensor* dout;  /**< [B, Hq, Lq, Dv], d loss / d out, the I/O type */
-  const DLTensor* dlse;  /**< [B, Hq, Lq] f32 d loss / d lse, or NULL (zero) */
-  DLTensor* dq;          /**< [B, Hq, Lq, D], written, the I/O type */
-  DLTensor* dk;          /**< [B, Hkv, Lkv, D], written (GQA: summed over the group) */
-  DLTensor* dv;          /**< [B, Hkv, Lkv, Dv], written */
+  int abi_version;      /**< ATTN_BACKWARD_ABI_VERSION */
+  const DLTensor* q;    /**< [B, Hq, Lq, D], the forward's inputs */
+  const DLTensor* k;    /**< [B, Hkv, Lkv, D] */
+  const DLTensor* v;    /**< [B, Hkv, Lkv, Dv] */
+  const DLTensor* out;  /**< [B, Hq, Lq, Dv], the forward's output */
+  const DLTensor* lse;  /**< [B, Hq, Lq] f32, the forward's log-sum-exp (-inf: no key reached the row) */
+  const DLTensor* dout; /**< [B, Hq, Lq, Dv], d loss / d out, the I/O type */
+  const DLTensor* dlse; /**< [B, Hq, Lq] f32 d loss / d lse, or NULL (zero) */
+  DLTensor* dq;         /**< [B, Hq, Lq, D], written, the I/O type */
+  DLTensor* dk;         /**< [B, Hkv, Lkv, D], written (GQA: summed over the group) */
+  DLTensor* dv;         /**< [B, Hkv, Lkv, Dv], written */
   const DLTensor* const* buffers; /**< the kernel's tensor parameters, in declaration order */
   /** NULL, or num_buffers entries: NULL (gradient not wanted) or an f32 tensor of the buffer's
    *  shape that receives the sum of the loss's partial derivatives over every read of it. Only f32
