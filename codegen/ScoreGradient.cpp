@@ -4,7 +4,7 @@
 
 #include <functional>
 #include <map>
-#include <stdexcept>
+#include <optional>
 #include <utility>
 
 #include "codegen/KernelIRNodes.h"
