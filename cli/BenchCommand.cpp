@@ -1,5 +1,6 @@
-// `attnc bench FILE [KERNEL] --shape B,H,L,D [-t TARGET] [--dtype T]`: warm-up, timed runs, and the
-// rate of the unmasked work (the tile plan's density), as a table or JSON.
+// `attnc bench FILE [KERNEL] --shape B,H,L,D [-t TARGET] [--dtype T] [--backward]`: warm-up, timed
+// runs (forward, or forward + backward), and the rate of the unmasked work (the tile plan's
+// density), as a table or JSON.
 #include <unistd.h>
 
 #include <algorithm>
@@ -58,6 +59,22 @@ MaskDensity density_of(const KernelIR& ir, const KernelInputs& in, int64_t Lq, i
   return mask_density(prog, pi, grid);
 }
 
+/// --backward's request: a random dOut and every f32 buffer whose gradient the kernel has (those
+/// its score reads; validate_gradient_request says which).
+GradientRequest backward_request(const KernelIR& ir, const KernelInputs& in, std::mt19937& rng) {
+  GradientRequest r;
+  r.dout = random_tensor(in.q.type, {in.q.shape[0], in.q.shape[1], in.q.shape[2], in.v.shape[3]}, rng);
+  for (const auto& [name, tensor] : in.buffers) {
+    GradientRequest one{r.dout, {}, {name}};
+    try {
+      validate_gradient_request(ir, in, one);
+      r.buffers.push_back(name);
+    } catch (const InputError&) {  // not f32, or not read by the score: no gradient
+    }
+  }
+  return r;
+}
+
 }  // namespace
 
 int run_bench(const BenchOptions& o) {
@@ -67,6 +84,8 @@ int run_bench(const BenchOptions& o) {
   try {
     const Target& target = find_target(o.target, Capability::Run);
     const TargetTuner tune = o.autotune ? find_target(o.target, Capability::Tune).tune : nullptr;
+    const TargetBackward backward =
+        o.backward ? find_target(o.target, Capability::Backward).backward : nullptr;
     if (!o.dtype.empty())
       ir = with_dtype(*ir, o.dtype == "bf16" ? DType::BF16 : o.dtype == "f16" ? DType::F16 : DType::F32);
     std::vector<int64_t> s = parse_shape(o.shape);
@@ -82,9 +101,13 @@ int run_bench(const BenchOptions& o) {
     bind_kernel_args(*ir, o.args, in);
     validate_inputs(*ir, in);
 
+    GradientRequest request = backward ? backward_request(*ir, in, rng) : GradientRequest{};
+
     MaskDensity density = density_of(*ir, in, L, Lk);
-    const double flops =
-        2.0 * double(B) * double(H) * double(L) * double(Lk) * double(D + Dv) * density.density;
+    // The backward's five products (S, dP, dV, dK, dQ) against the forward's two.
+    const double flops = 2.0 * double(B) * double(H) * double(L) * double(Lk) *
+                         (backward ? double(3 * D + 2 * Dv) + double(D + Dv) : double(D + Dv)) *
+                         density.density;
 
     if (tune) (o.json ? std::cerr : std::cout) << tune(*ir, in);
 
@@ -96,7 +119,10 @@ int run_bench(const BenchOptions& o) {
         std::fprintf(stderr, "\r%s %d/%d ", timed ? "run   " : "warm-up", timed ? i - o.warmup + 1 : i + 1,
                      timed ? o.iters : o.warmup);
       auto t0 = std::chrono::steady_clock::now();
-      (void)target.run(*ir, in, o.threads);
+      if (backward)
+        (void)backward(*ir, in, request, o.threads);  // runs the forward first
+      else
+        (void)target.run(*ir, in, o.threads);
       double t = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
       if (timed) ms.push_back(t);
       if (progress) std::fprintf(stderr, "%9.3f ms", t);
@@ -113,6 +139,7 @@ int run_bench(const BenchOptions& o) {
       nlohmann::ordered_json j;
       j["kernel"] = kernel_name(*ir);
       j["target"] = o.target;
+      j["pass"] = backward ? "forward+backward" : "forward";
       j["shape"] = {{"B", B}, {"H", H}, {"Hkv", Hkv}, {"L", L}, {"Lkv", Lk}, {"D", D}, {"Dv", Dv}};
       j["dtype"] = scalar_type_name(type);
       j["density"] = density.density;
@@ -131,7 +158,8 @@ int run_bench(const BenchOptions& o) {
                   kernel_name(*ir).c_str(), o.target.c_str(), shape.c_str(), scalar_type_name(type),
                   density.density, median, sorted.front(), sorted.back(), gflops);
     std::cout << line;
-    std::cout << "GFLOP/s counts the unmasked work only: 2*B*H*Lq*Lkv*(D+Dv)*density"
+    std::cout << "GFLOP/s counts the unmasked work only: 2*B*H*Lq*Lkv*"
+              << (backward ? "(4D+3Dv) (forward + backward)" : "(D+Dv)") << "*density"
               << (density.exact ? "" : " (density sampled)") << "; " << o.iters << " timed runs after "
               << o.warmup << " warm-up\n";
   } catch (const std::exception& e) {

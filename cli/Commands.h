@@ -72,6 +72,7 @@ struct BenchOptions {
   int warmup = 1, iters = 10, threads = 0;
   bool json = false;
   bool autotune = false;  ///< cuda: search the tile shapes first (runtime/CudaTuner.h)
+  bool backward = false;  ///< time forward + backward (the gradients of every f32 buffer the score reads)
 };
 int run_bench(const BenchOptions& o);
 

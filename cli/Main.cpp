@@ -129,6 +129,10 @@ int main(int argc, char** argv) {
   bench_cmd->add_flag("--autotune", bench.autotune,
                       target_names(Capability::Tune) +
                           ": time the candidate tile shapes first and keep the fastest (cached)");
+  bench_cmd->add_flag(
+      "--backward", bench.backward,
+      target_names(Capability::Backward) +
+          ": time forward + backward (dQ, dK, dV and the gradients of the f32 buffers the score reads)");
 
   CacheOptions cache;
   auto* cache_cmd = app.add_subcommand("cache", "The loader's disk cache: stats or clear");

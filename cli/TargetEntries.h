@@ -6,7 +6,8 @@
 
 namespace attn::cli {
 
-/// CPU (cli/CpuCommands.cpp): <kernel>.cpp and <kernel>.h (C ABI over DLPack).
+/// CPU (cli/CpuCommands.cpp): <kernel>.cpp and <kernel>.h (C ABI over DLPack); with backward = true
+/// also <kernel>_backward.cpp and <kernel>_backward.h.
 std::vector<std::string> write_cpu_target(const KernelIR& ir, const CompileContext& ctx,
                                           const std::filesystem::path& dir);
 /// The generated C++ of a kernel for this machine.

@@ -51,7 +51,7 @@ std::string missing(const Target& t, Capability c) {
 const std::vector<Target>& targets() {
   static const std::vector<Target> table = {
       {"reference", nullptr, nullptr, run_reference, nullptr, nullptr, run_reference_backward},
-      {"cpu", write_cpu_target, dump_cpu_target, run_cpu_kernel, nullptr, cpu_target_tiles, nullptr},
+      {"cpu", write_cpu_target, dump_cpu_target, run_cpu_kernel, nullptr, cpu_target_tiles, run_cpu_backward},
       {"cuda", write_cuda_target, dump_cuda_target, run_cuda_target, tune_cuda_target, cuda_target_tiles,
        nullptr},
       {"vulkan", write_vulkan_target, dump_vulkan_target, run_vulkan_target, nullptr, vulkan_target_tiles,

@@ -1,5 +1,8 @@
-// Times attnc's CPU kernel on the benchmark variants; prints one JSON line per variant.
-// Usage: attn_cpu_bench [--len L] [--heads H] [--dim D] [--threads T] [--iters N] [--dump DIR] VARIANT...
+// Times attnc's CPU kernel on the benchmark variants; prints one JSON line per variant. With
+// --backward, the forward (with its LSE) and the backward (dQ, dK, dV and, for alibi, the slopes'
+// gradient) instead: forward_s, backward_s and their sum in min_s.
+// Usage: attn_cpu_bench [--len L] [--heads H] [--dim D] [--threads T] [--iters N] [--dump DIR] [--backward]
+// VARIANT...
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -11,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "attn/kernel_backward_abi.h"
+#include "attn/loader.hpp"
 #include "backends/cpu/CpuBackend.h"
 #include "bench/cpu/BenchKernels.h"
 
@@ -19,6 +24,7 @@ namespace {
 struct Options {
   int len = 4096, heads = 8, dim = 64, threads = 2, iters = 5, doc_len = 512;
   std::string dump;
+  bool backward = false;
   std::vector<std::string> variants;
 };
 
@@ -49,6 +55,85 @@ double modify(const std::string& v, double s, int h, int q, int kv, const std::v
 
 }  // namespace
 
+/// --backward: forward with LSE, then backward, each timed (best and median of `iters`).
+int time_backward(const Options& o) {
+  const int L = o.len, H = o.heads, D = o.dim;
+  std::mt19937 rng(7);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  const size_t n = size_t(H) * L * D;
+  std::vector<float> q(n), k(n), v(n), dout(n), out(n), dq(n), dk(n), dv(n), lse(size_t(H) * L);
+  for (auto* x : {&q, &k, &v, &dout})
+    for (float& f : *x) f = normal(rng);
+  std::vector<float> slopes(H), dslopes(H);
+  for (int h = 0; h < H; ++h) slopes[h] = std::exp2(-8.0f * (h + 1) / H);
+  std::vector<int> doc(L);
+  for (int i = 0; i < L; ++i) doc[i] = i / o.doc_len;
+  std::vector<int64_t> shape = {1, H, L, D}, row_shape = {1, H, L}, slope_shape = {H}, doc_shape = {L};
+  for (const std::string& variant : o.variants) {
+    attn::KernelIR ir = attn::bench::make_variant(variant, D);
+    auto t0 = std::chrono::steady_clock::now();
+    auto forward = attn::compile_cpu_kernel(attn::generate_cpu_kernel(ir, attn::host_cpu_target()));
+    attn::CpuKernelSource src = attn::generate_cpu_backward(ir, attn::host_cpu_target());
+    if (!o.dump.empty())
+      std::ofstream(o.dump + "/" + variant + "_backward.cpp") << attn::single_file_source(src);
+    attn::Kernel loaded = attn::process_loader().get(attn::cpu_kernel_request(src));
+    auto backward = reinterpret_cast<attn_backward_fn>(loaded.entry());
+    double build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    DLTensor tq = tensor(q.data(), shape), tk = tensor(k.data(), shape), tv = tensor(v.data(), shape),
+             to = tensor(out.data(), shape), tdo = tensor(dout.data(), shape), tdq = tensor(dq.data(), shape),
+             tdk = tensor(dk.data(), shape), tdv = tensor(dv.data(), shape),
+             tl = tensor(lse.data(), row_shape), ts = tensor(slopes.data(), slope_shape),
+             tds = tensor(dslopes.data(), slope_shape),
+             td = tensor(reinterpret_cast<float*>(doc.data()), doc_shape);
+    td.dtype = {kDLInt, 32, 1};
+    std::vector<const DLTensor*> buffers;
+    std::vector<DLTensor*> grads;
+    if (variant == "alibi") buffers.push_back(&ts), grads.push_back(&tds);
+    if (variant == "documents") buffers.push_back(&td), grads.push_back(nullptr);
+    char error[512] = "";
+    attn_kernel_args f{};
+    f.abi_version = ATTN_KERNEL_ABI_VERSION;
+    f.q = &tq, f.k = &tk, f.v = &tv, f.out = &to, f.lse = &tl;
+    f.buffers = buffers.data(), f.num_buffers = int(buffers.size());
+    f.num_threads = o.threads, f.error = error, f.error_size = sizeof error;
+    attn::TilePlanInputs plan_inputs;
+    plan_inputs.q_len = plan_inputs.kv_len = L;
+    if (variant == "documents") plan_inputs.buffers["doc"] = {attn::TileBuffer::Elem::I32, doc.data(), {L}};
+    if (variant == "alibi") plan_inputs.buffers["slopes"] = {attn::TileBuffer::Elem::F32, slopes.data(), {H}};
+    attn::CpuKeyRanges ranges = attn::cpu_key_ranges(ir, plan_inputs);
+    attn::set_key_ranges(f, ranges);
+    attn_backward_args b{};
+    b.abi_version = ATTN_BACKWARD_ABI_VERSION;
+    b.q = &tq, b.k = &tk, b.v = &tv, b.out = &to, b.lse = &tl, b.dout = &tdo, b.dq = &tdq, b.dk = &tdk,
+    b.dv = &tdv;
+    b.buffers = buffers.data(), b.buffer_grads = grads.data(), b.num_buffers = int(buffers.size());
+    b.num_threads = o.threads, b.error = error, b.error_size = sizeof error;
+    b.kv_ranges = f.kv_ranges, b.kv_ranges_block_q = f.kv_ranges_block_q;
+    std::vector<double> fwd, bwd;
+    for (int it = 0; it < o.iters + 1; ++it) {
+      auto s0 = std::chrono::steady_clock::now();
+      if (forward->run(f) != 0) return fprintf(stderr, "%s: %s\n", variant.c_str(), error), 1;
+      auto s1 = std::chrono::steady_clock::now();
+      if (backward(&b) != 0) return fprintf(stderr, "%s: %s\n", variant.c_str(), error), 1;
+      auto s2 = std::chrono::steady_clock::now();
+      if (it == 0) continue;  // warm-up
+      fwd.push_back(std::chrono::duration<double>(s1 - s0).count());
+      bwd.push_back(std::chrono::duration<double>(s2 - s1).count());
+    }
+    std::vector<double> total(fwd.size());
+    for (size_t i = 0; i < fwd.size(); ++i) total[i] = fwd[i] + bwd[i];
+    std::sort(fwd.begin(), fwd.end()), std::sort(bwd.begin(), bwd.end()),
+        std::sort(total.begin(), total.end());
+    printf(
+        "{\"variant\": \"%s\", \"forward_s\": %.5f, \"backward_s\": %.5f, \"min_s\": %.5f, \"median_s\": "
+        "%.5f, "
+        "\"generate_s\": 0, \"compile_s\": %.2f}\n",
+        variant.c_str(), fwd[0], bwd[0], total[0], total[total.size() / 2], build_s);
+    fflush(stdout);
+  }
+  return 0;
+}
+
 int main(int argc, char** argv) {
   Options o;
   for (int i = 1; i < argc; ++i) {
@@ -66,6 +151,8 @@ int main(int argc, char** argv) {
       o.iters = std::stoi(next());
     else if (a == "--dump")
       o.dump = next();
+    else if (a == "--backward")
+      o.backward = true;
     else
       o.variants.push_back(a);
   }
@@ -82,6 +169,7 @@ int main(int argc, char** argv) {
   for (int i = 0; i < L; ++i) doc[i] = i / o.doc_len;
   std::vector<int64_t> shape = {1, H, L, D}, slope_shape = {H}, doc_shape = {L};
 
+  if (o.backward) return time_backward(o);
   for (const std::string& variant : o.variants) {
     attn::KernelIR ir = attn::bench::make_variant(variant, D);
     auto t0 = std::chrono::steady_clock::now();

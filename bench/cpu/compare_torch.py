@@ -7,6 +7,10 @@ GFLOP/s count only the unmasked work: 4 * B * H * L * L * D * density. Times are
 --iters runs (attnc: best of two series, before and after PyTorch's): these machines are shared.
 
   ATTNC_CXX=bench/cpu/clangxx.sh bench/.venv/bin/python bench/cpu/compare_torch.py --bin BUILD/bench/cpu
+
+--backward: forward + backward instead (dQ, dK, dV; for alibi also the slopes' gradient), against
+SDPA's backward with its mask (and ALiBi bias, built from slopes that require grad) materialized,
+and flex_attention's backward where it runs (PyTorch's CPU flex_attention has none: n/a).
 """
 import argparse
 import json
@@ -88,6 +92,86 @@ def density(variant, L, doc):
     return m.float().mean().item()
 
 
+BACKWARD_VARIANTS = ["full", "causal", "sliding256", "documents", "alibi"]
+
+
+def sdpa_backward_call(variant, q, k, v, dout, L, slopes, doc):
+    """SDPA forward + backward; the ALiBi bias is rebuilt from `slopes` inside, so its gradient flows."""
+    F = torch.nn.functional.scaled_dot_product_attention
+    i = torch.arange(L)
+    causal = i[:, None] >= i[None, :]
+    masks = {"full": None, "causal": None, "sliding256": causal & (i[:, None] - i[None, :] < 256),
+             "documents": causal & (doc[:, None] == doc[None, :])}
+    rel = (i[None, :] - i[:, None]).float()
+
+    def run():
+        for t in (q, k, v, slopes):
+            t.grad = None
+        if variant == "alibi":
+            bias = (slopes[:, None, None] * rel[None]).masked_fill(~causal[None], float("-inf"))[None]
+            out = F(q, k, v, attn_mask=bias)
+        elif variant == "causal":
+            out = F(q, k, v, is_causal=True)
+        else:
+            out = F(q, k, v, attn_mask=masks[variant])
+        out.backward(dout)
+    return run
+
+
+def flex_backward_call(flex, variant, q, k, v, dout, L, slopes, doc):
+    masks, scores, _ = torch_variants(L, q.shape[1], 512, slopes)
+    bm = create_block_mask(masks[variant], None, None, L, L, device="cpu") if masks[variant] else None
+
+    def run():
+        for t in (q, k, v, slopes):
+            t.grad = None
+        flex(q, k, v, score_mod=scores.get(variant), block_mask=bm).backward(dout)
+    return run
+
+
+def attnc_backward_time(a, variant, L, H, D):
+    out = subprocess.run([a.bin + "/attn_cpu_bench", "--backward", "--len", str(L), "--heads", str(H), "--dim", str(D),
+                          "--threads", "2", "--iters", str(a.iters), variant],
+                         capture_output=True, text=True, check=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def main_backward(a):
+    torch.set_num_threads(2)
+    torch.manual_seed(0)
+    B, H, L, D = 1, a.heads, a.len, a.dim
+    q, k, v = (torch.randn(B, H, L, D, requires_grad=True) for _ in range(3))
+    dout = torch.randn(B, H, L, D)
+    slopes = torch.exp2(-8.0 * (torch.arange(H) + 1) / H).requires_grad_(True)
+    doc = torch.arange(L) // 512
+    flex = torch.compile(flex_attention, dynamic=False)
+    rows = []
+    for variant in a.variants.split(","):
+        r = attnc_backward_time(a, variant, L, H, D)
+        t_sdpa = timed(sdpa_backward_call(variant, q, k, v, dout, L, slopes, doc), a.iters)
+        try:
+            t_flex = timed(flex_backward_call(flex, variant, q, k, v, dout, L, slopes, doc), a.iters)
+        except Exception as e:  # CPU flex_attention has no backward (NotImplementedError)
+            t_flex, flex_error = None, type(e).__name__
+        else:
+            flex_error = None
+        r2 = attnc_backward_time(a, variant, L, H, D)
+        best = r if r["min_s"] <= r2["min_s"] else r2
+        rows.append(dict(variant=variant, attnc_s=best["min_s"], attnc_forward_s=best["forward_s"],
+                         attnc_backward_s=best["backward_s"], sdpa_s=t_sdpa, flex_s=t_flex, flex_error=flex_error))
+        print(json.dumps(rows[-1]), flush=True)
+    ratio = lambda t1, t2: f"{t2 / t1:5.2f}x" if t2 else "  n/a"
+    sec = lambda t: f"{t:.3f}" if t else "n/a"
+    print(f"\nf32, B={B}, H={H}, L={L}, D={D}, 2 threads; forward + backward, seconds (best of {a.iters})\n")
+    print("| variant | attnc fwd+bwd | attnc fwd | attnc bwd | bwd / fwd | SDPA fwd+bwd | flex fwd+bwd | attnc vs SDPA | attnc vs flex |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        print(f"| {r['variant']} | {sec(r['attnc_s'])} | {sec(r['attnc_forward_s'])} | {sec(r['attnc_backward_s'])} | "
+              f"{r['attnc_backward_s'] / r['attnc_forward_s']:.2f} | {sec(r['sdpa_s'])} | "
+              f"{sec(r['flex_s']) if r['flex_s'] else 'n/a (' + str(r['flex_error']) + ')'} | "
+              f"{ratio(r['attnc_s'], r['sdpa_s'])} | {ratio(r['attnc_s'], r['flex_s'])} |")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", required=True, help="folder with attn_cpu_bench and fma_peak")
@@ -95,8 +179,13 @@ def main():
     ap.add_argument("--heads", type=int, default=8)
     ap.add_argument("--dim", type=int, default=64)
     ap.add_argument("--iters", type=int, default=5)
-    ap.add_argument("--variants", default=",".join(VARIANTS))
+    ap.add_argument("--variants")
+    ap.add_argument("--backward", action="store_true", help="time forward + backward")
     a = ap.parse_args()
+    if a.backward:
+        a.variants = a.variants or ",".join(BACKWARD_VARIANTS)
+        return main_backward(a)
+    a.variants = a.variants or ",".join(VARIANTS)
     torch.set_num_threads(2)
     torch.manual_seed(0)
     B, H, L, D = 1, a.heads, a.len, a.dim

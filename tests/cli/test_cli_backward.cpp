@@ -102,6 +102,28 @@ BOOST_AUTO_TEST_CASE(run_writes_gradients_that_match_finite_differences) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(cpu_agrees_with_the_reference) {
+  Files f;
+  write_problem(f);
+  auto grads = [&](const std::string& t) {
+    return " --dout " + f.path("dout.npy") + " --dlse " + f.path("dlse.npy") + " --dq " +
+           f.path("dq_" + t + ".npy") + " --dk " + f.path("dk_" + t + ".npy") + " --dv " +
+           f.path("dv_" + t + ".npy") + " --grad slopes=" + f.path("ds_" + t + ".npy") + " --threads 2 -t " +
+           t;
+  };
+  for (const std::string t : {"reference", "cpu"}) {
+    auto r = run_command(run_args(f) + grads(t));
+    BOOST_REQUIRE_MESSAGE(r.status == 0, t << ": " << r.output);
+  }
+  for (const std::string g : {"dq", "dk", "dv", "ds"}) {
+    HostTensor ref = read_npy(f.path(g + "_reference.npy")), cpu = read_npy(f.path(g + "_cpu.npy"));
+    BOOST_REQUIRE(ref.shape == cpu.shape);
+    for (int64_t i = 0; i < ref.numel(); ++i)
+      BOOST_TEST(std::fabs(ref.get(i) - cpu.get(i)) < 1e-4 * (1 + std::fabs(ref.get(i))),
+                 g << "[" << i << "]");
+  }
+}
+
 BOOST_AUTO_TEST_CASE(backward_errors) {
   Files f;
   write_problem(f);
@@ -112,8 +134,8 @@ BOOST_AUTO_TEST_CASE(backward_errors) {
     BOOST_TEST(r.output.find(message) != std::string::npos, extra << ": " << r.output);
   };
   const std::string dout = " --dout " + f.path("dout.npy");
-  fails(dout + " --dq " + f.path("dq.npy") + " -t cpu",
-        "cpu has no backward yet; backward targets: reference");
+  fails(dout + " --dq " + f.path("dq.npy") + " -t cuda",
+        "cuda has no backward yet; backward targets: reference, cpu");
   fails(dout + " --grad doc=" + f.path("ddoc.npy"), "cannot differentiate 'doc'");
   fails(dout + " --grad slopes", "--grad 'slopes' must be NAME=FILE.npy");
   fails(dout + " --grad nope=" + f.path("x.npy"), "has no tensor argument 'nope'");
