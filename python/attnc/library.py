@@ -6,7 +6,9 @@ import sys
 from . import _core
 from ._core import Error
 
-_DTYPES = {"f32": "float32", "f16": "float16", "bf16": "bfloat16"}
+# Every kernel made in this process by id (name and structural hash): the torch operator
+# (attnc.ops) takes the id, a string, so that torch.compile keeps the call in its graph.
+KERNELS = {}
 
 
 def _is_torch(x):
@@ -38,6 +40,8 @@ class Kernel:
         self.dtype = core.dtype
         self.lse = core.lse
         self.args = core.args
+        self.id = f"{self.name}-{core.hash[:16]}"
+        KERNELS.setdefault(self.id, self)
         self.__doc__ = f"attnc kernel '{self.name}' (dtype {self.dtype}{', lse' if self.lse else ''}); " + (
             "arguments: " + ", ".join(a[0] for a in self.args) if self.args else "no arguments")
 
@@ -64,9 +68,9 @@ class Kernel:
             raise Error(f"kernel '{self.name}' does not compute the LSE (set lse = true)")
         buffers, scalars = self.split_params(params)
         if _is_torch(q):
-            from . import torch as attnc_torch
+            from . import ops
 
-            out, lse = attnc_torch.call_kernel(self, q, k, v, buffers, scalars, target, threads)
+            out, lse = ops.call_kernel(self, q, k, v, buffers, scalars, target, threads)
         else:
             out, lse = self.run_numpy(q, k, v, buffers, scalars, target, threads)
         return (out, lse) if return_lse else out
