@@ -39,6 +39,7 @@ class Kernel:
         self.name = core.name
         self.dtype = core.dtype
         self.lse = core.lse
+        self.head_dim, self.value_dim = core.head_dim, core.value_dim  # 0: taken from the inputs
         self.args = core.args
         self.id = f"{self.name}-{core.hash[:16]}"
         KERNELS.setdefault(self.id, self)

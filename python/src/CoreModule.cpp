@@ -77,6 +77,8 @@ NB_MODULE(_core, m) {
       .def_prop_ro("name", [](const LibraryKernel& k) { return kernel_name(k.ir()); })
       .def_prop_ro("dtype",
                    [](const LibraryKernel& k) { return std::string(dtype_name(k.ir().options.dtype)); })
+      .def_prop_ro("head_dim", [](const LibraryKernel& k) { return k.ir().options.head_dim; }, "0: any")
+      .def_prop_ro("value_dim", [](const LibraryKernel& k) { return k.ir().options.value_dim; }, "0: head_dim")
       .def_prop_ro("lse", [](const LibraryKernel& k) { return k.ir().options.lse; })
       .def_prop_ro("hash", [](const LibraryKernel& k) { return kernel_hash(k.ir()); })
       .def_prop_ro(
