@@ -1,4 +1,4 @@
-// `attnc dump --stage=ast|ir|hash|plan|TARGET FILE [KERNEL]`: print a compiler stage, or a target's
+// `attnc dump --stage=ast|ir|hash|plan|grad|TARGET FILE [KERNEL]`: print a compiler stage, or a target's
 // generated code (the target table's dump entries).
 #include <algorithm>
 #include <iostream>
@@ -56,6 +56,8 @@ int run_dump(const DumpOptions& o) {
       }
     } else if (o.stage == "plan") {
       std::cout << "kernel " << k->name << "\n" << print_tile_plan(*plan_tiles(*ir));
+    } else if (o.stage == "grad") {
+      std::cout << print_score_gradient(*ir);
     } else if (o.stage == "hash")
       std::cout << kernel_hash(*ir) << "  " << k->name << "\n";
     else

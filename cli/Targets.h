@@ -64,7 +64,7 @@ const std::vector<Target>& targets();
 std::string target_names(Capability c);
 
 /// The stages `dump --stage` prints besides the targets' code, in the order help lists them.
-inline constexpr const char* kCompilerStages[] = {"ast", "ir", "hash", "plan"};
+inline constexpr const char* kCompilerStages[] = {"ast", "ir", "hash", "plan", "grad"};
 
 /// Every name `dump --stage` takes: the compiler stages, then the targets with a dump.
 std::string dump_stage_names();

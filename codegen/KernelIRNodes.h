@@ -1,7 +1,8 @@
 // The one list of what a kernel's IR may hold: the Halide expression node kinds and the builtin
 // calls. verify_kernel_ir checks lowered kernels against it; the expression walkers (CExprPrinter,
-// SpirvExpr, EvalExpr, TileProgramBuilder) switch over Builtin, so a new builtin is a compile error
-// until every walker handles it, and tests/plan/test_kernel_ir.cpp runs each walker on every node kind.
+// SpirvExpr, EvalExpr, TileProgramBuilder, ScoreGradient) switch over Builtin, so a new builtin is a
+// compile error until every walker handles it, and tests/plan/test_kernel_ir.cpp runs each walker on
+// every node kind.
 #pragma once
 
 #include <cstdint>

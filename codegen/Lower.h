@@ -36,6 +36,9 @@ std::shared_ptr<const KernelIR> with_dtype(const KernelIR& ir, DType dtype);
 /// The IR as text, for `attnc dump --stage=ir` and golden tests.
 std::string print_ir(const KernelIR& ir);
 
+/// The score's derivatives (codegen/ScoreGradient.h) as text, for `attnc dump --stage=grad`.
+std::string print_score_gradient(const KernelIR& ir);
+
 /// Canonical structural hash (hex SHA-256): independent of the kernel's and its arguments' names,
 /// changed by any change of meaning (expressions, argument types, options).
 std::string kernel_hash(const KernelIR& ir);

@@ -3,6 +3,7 @@
 
 #include "codegen/KernelIR.h"
 #include "codegen/Lower.h"
+#include "codegen/ScoreGradient.h"
 #include "frontend/Types.h"
 
 namespace attn {
@@ -40,6 +41,20 @@ std::string print_ir(const KernelIR& ir) {
   if (o.block_q) out << "  block     [" << o.block_q << ", " << o.block_kv << "]\n";
   out << "  mask      " << ir.mask << "\n";
   out << "  score     " << ir.score << "\n";
+  return out.str();
+}
+
+std::string print_score_gradient(const KernelIR& ir) {
+  const ScoreGradient g = differentiate_score(ir);
+  std::ostringstream out;
+  out << "kernel " << ir.name << "\n";
+  out << "  score          " << ir.score << "\n";
+  out << "  d/d score      " << g.dscore << "\n";
+  for (const BufferGradient& r : g.reads) {
+    out << "  d/d " << r.buffer << "[";
+    for (size_t i = 0; i < r.index.size(); ++i) out << (i ? ", " : "") << r.index[i];
+    out << "]  " << r.partial << "\n";
+  }
   return out.str();
 }
 

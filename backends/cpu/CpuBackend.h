@@ -62,6 +62,10 @@ struct CpuKernelSource {
 /// Generates the kernel's C++ source. Throws std::runtime_error on an internal failure.
 CpuKernelSource generate_cpu_kernel(const KernelIR& ir, const CpuTarget& target);
 
+/// Generates the C++ source of the kernel's backward (attn/kernel_backward_abi.h): FlashAttention-2's
+/// backward, key-major and deterministic, entry `attn_<name>_backward`, header `<name>_backward.h`.
+CpuKernelSource generate_cpu_backward(const KernelIR& ir, const CpuTarget& target);
+
 /// The source with its header pasted in place of `#include "<header_name>"`: one file, as the
 /// loader (attn::Loader) takes it.
 std::string single_file_source(const CpuKernelSource& src);
@@ -93,5 +97,11 @@ std::shared_ptr<CpuKernel> compile_cpu_kernel(const CpuKernelSource& src);
 /// counterpart of run_reference, with the same inputs and outputs. Throws InputError for inputs that
 /// do not fit (the kernel's own message) and std::runtime_error for other failures.
 KernelOutputs run_cpu_kernel(const KernelIR& ir, const KernelInputs& in, int threads = 0);
+
+/// The backward of `ir` on the host CPU (generate_cpu_backward, compiled once per process and
+/// kernel) after its forward for Out and LSE: the CPU counterpart of run_reference_backward, with
+/// the same inputs and results. Deterministic whatever `threads`. Throws as run_cpu_kernel.
+KernelGradients run_cpu_backward(const KernelIR& ir, const KernelInputs& in, const GradientRequest& request,
+                                 int threads = 0);
 
 }  // namespace attn

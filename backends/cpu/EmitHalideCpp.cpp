@@ -133,9 +133,9 @@ Target halide_target(const CpuTarget& target) {
   return Target(Target::Linux, Target::X86, 64, features);
 }
 
-HalideCpp emit_halide_cpp(Func out, const std::vector<Argument>& args, const std::string& fn_name,
+HalideCpp emit_halide_cpp(Pipeline outputs, const std::vector<Argument>& args, const std::string& fn_name,
                           const Target& target, const std::string& runtime_prefix) {
-  Module module = out.compile_to_module(args, fn_name, target);
+  Module module = outputs.compile_to_module(args, fn_name, target);
   std::string code = renumber_temporaries(canonical_names(strip_name_prefixes(print_halide_cpp(module, target))));
   std::set<std::string> used = called_runtime_functions(code);
   return {rename_runtime_functions(code, used, runtime_prefix), used};

@@ -26,11 +26,11 @@ struct HalideCpp {
   std::set<std::string> runtime_calls;
 };
 
-/// Lowers `out` to C++ as the function `fn_name(void* user_context, args..., out)`, and makes the
+/// Lowers `outputs` to C++ as the function `fn_name(void* user_context, args..., outputs...)`, and makes the
 /// text independent of what this process generated before: Halide's temporaries and the variants of
 /// names it made unique per process (`probs$3`) numbered in order of appearance.
 /// Renames the runtime functions it calls from `halide_X` to `runtime_prefix + X` (RuntimeGlue.h).
-HalideCpp emit_halide_cpp(Halide::Func out, const std::vector<Halide::Argument>& args,
+HalideCpp emit_halide_cpp(Halide::Pipeline outputs, const std::vector<Halide::Argument>& args,
                           const std::string& fn_name, const Halide::Target& target,
                           const std::string& runtime_prefix);
 

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "backends/cpu/AttentionAlgorithm.h"
+#include "backends/cpu/BackwardAlgorithm.h"
 #include "backends/cpu/CpuBackend.h"
 #include "backends/cpu/CpuExprPrinter.h"
 #include "backends/cpu/CpuFixedText.h"
@@ -77,6 +78,18 @@ std::string keys_masked_condition(const KernelIR& ir, const cpu::Geometry& g) {
   return cpu::CpuExprPrinter(ir).print(e);
 }
 
+/// Scalars a kernel ends up not reading (the query count when no buffer check needs it) would be
+/// -Wunused-parameter warnings in the pipeline function: it reads each once.
+void use_every_scalar(cpu::HalideCpp& halide, const std::string& pipeline, const std::vector<Halide::Argument>& args) {
+  size_t at = halide.code.find("int " + pipeline + "(");
+  if (at == std::string::npos || (at = halide.code.find(") {\n", at)) == std::string::npos)
+    throw std::logic_error("internal error: no definition of " + pipeline + " in Halide's C++ output");
+  std::string uses;
+  for (const Halide::Argument& arg : args)
+    if (arg.kind == Halide::Argument::InputScalar) uses += " (void)_" + arg.name + ";";
+  halide.code.insert(at + 4, uses.empty() ? "" : uses.substr(1) + "\n");
+}
+
 }  // namespace
 
 CpuKernelSource generate_cpu_kernel(const KernelIR& user_ir, const CpuTarget& target) {
@@ -97,15 +110,7 @@ CpuKernelSource generate_cpu_kernel(const KernelIR& user_ir, const CpuTarget& ta
   std::string prefix = src.entry + "_rt_";
   HalideCpp halide = emit_halide_cpp(algo.out, algo.args, pipeline, halide_target(target), prefix);
 
-  // Scalars a kernel ends up not reading (the query count when no buffer check needs it) would be
-  // -Wunused-parameter warnings in the pipeline function.
-  size_t at = halide.code.find("int " + pipeline + "(");
-  if (at == std::string::npos || (at = halide.code.find(") {\n", at)) == std::string::npos)
-    throw std::logic_error("internal error: no definition of " + pipeline + " in Halide's C++ output");
-  std::string uses;
-  for (const Halide::Argument& arg : algo.args)
-    if (arg.kind == Halide::Argument::InputScalar) uses += " (void)_" + arg.name + ";";
-  halide.code.insert(at + 4, uses.empty() ? "" : uses.substr(1) + "\n");
+  use_every_scalar(halide, pipeline, algo.args);
 
   WrapperSpec spec{src.entry,     pipeline,   ir.name, g, ir.options.dtype, ir.options.lse,
                    ir.args,       algo.uses_kv_ranges, keys_masked_condition(ir, g)};
@@ -131,6 +136,60 @@ CpuKernelSource generate_cpu_kernel(const KernelIR& user_ir, const CpuTarget& ta
     << emit_wrapper(spec);
   src.source = s.str();
   src.header = emit_header(ir, src.entry, "ATTN_GENERATED_" + name + "_H");
+  return src;
+}
+
+CpuKernelSource generate_cpu_backward(const KernelIR& user_ir, const CpuTarget& target) {
+  using namespace attn::cpu;
+  const KernelIR ir = with_emitted_names(user_ir);
+  stabilize_halide_name_counters();
+  Geometry g = choose_geometry(ir, target);
+  BackwardAlgorithm algo = define_backward(ir, g, fresh_name_prefix());
+  schedule_backward(algo);
+
+  CpuKernelSource src;
+  std::string name = c_identifier(ir.name);
+  src.entry = "attn_" + name + "_backward";
+  src.header_name = name + "_backward.h";
+  src.compile_flags = flags_for(target.isa);
+  std::string pipeline = src.entry + "_pipeline";
+  std::string prefix = src.entry + "_rt_";
+  HalideCpp halide = emit_halide_cpp(Halide::Pipeline(algo.outputs), algo.args, pipeline, halide_target(target), prefix);
+  use_every_scalar(halide, pipeline, algo.args);
+
+  // The mask reads buffers: the caller's kv_ranges narrow each tile's keys, as for the forward.
+  const bool kv_ranges = !plan_tiles(ir, PlanTilesOptions{g.tile_q, g.key_block})->index_only;
+  WrapperSpec spec{src.entry, pipeline, ir.name, g, ir.options.dtype, false, ir.args, kv_ranges, keys_masked_condition(ir, g)};
+  std::ostringstream s;
+  s << "// attnc: CPU backward of kernel '" << ir.name << "' (" << cpu_isa_name(target.isa) << ", "
+    << dtype_name(ir.options.dtype) << " I/O), Halide-scheduled. Generated; do not edit.\n"
+    << "// Build: c++ -std=c++17 " << join(src.compile_flags) << " -c " << name << "_backward.cpp\n"
+    << "// Entry: int " << src.entry << "(const attn_backward_args*), declared in " << src.header_name << ".\n"
+    << "#include \"" << src.header_name << "\"\n\n"
+    << "#include <algorithm>\n#include <atomic>\n#include <cmath>\n#include <cstdarg>\n#include <cstdio>\n#include <cstdlib>\n"
+    << "#include <cstring>\n#include <memory>\n#include <new>\n#include <thread>\n#include <vector>\n"
+    << "#if defined(__F16C__)\n#include <immintrin.h>  // f16 to f32, eight at a time\n#endif\n\n"
+    << "#if defined(__clang__) && defined(__has_builtin)\n#if __has_builtin(__builtin_elementwise_max)\n"
+    << "#define ATTN_ELEMENTWISE_MIN_MAX 1  // vector min/max without a lane loop\n#endif\n#endif\n\n"
+    << "// ---- The Halide pipeline (Halide 14 CodeGen_C output) ----\n"
+    << halide.code << "\n"
+    << "// ---- The Halide runtime functions it calls ----\n"
+    << emit_runtime_glue(prefix, halide.runtime_calls) << "\n"
+    << "// ---- The attn_backward_args entry point ----\n"
+    << emit_backward_wrapper(spec, algo.reads, algo.index_slots);
+  src.source = s.str();
+  std::string guard = "ATTN_GENERATED_" + name + "_BACKWARD_H";
+  std::ostringstream h;
+  h << "/* attnc: C interface of the CPU backward of kernel '" << ir.name << "'. Generated; do not edit. */\n"
+    << "#ifndef " << guard << "\n#define " << guard << "\n\n"
+    << cpu_fixed_text("kernel_abi.h") << "\n" << cpu_fixed_text("kernel_backward_abi.h") << "\n"
+    << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n"
+    << "/** The backward of kernel '" << ir.name << "' (I/O " << dtype_name(ir.options.dtype)
+    << "). Run-time arguments, in order: " << describe_args(ir) << ".\n"
+    << " *  Returns 0, or non-zero with a message in args->error. */\n"
+    << "int " << src.entry << "(const attn_backward_args* args);\n\n"
+    << "#ifdef __cplusplus\n}  /* extern \"C\" */\n#endif\n\n#endif /* " << guard << " */\n";
+  src.header = h.str();
   return src;
 }
 

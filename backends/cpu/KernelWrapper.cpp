@@ -4,6 +4,7 @@
 
 #include "backends/cpu/CpuFixedText.h"
 
+#include <algorithm>
 #include <sstream>
 #include <stdexcept>
 #include <utility>
@@ -64,15 +65,14 @@ std::string fill_placeholders(std::string text, const std::vector<std::pair<std:
   return text;
 }
 
-}  // namespace
-
-std::string emit_wrapper(const WrapperSpec& spec) {
+/// The kernel's constants, the support code and the key-block test: what the forward's and the
+/// backward's entry points share.
+std::string wrapper_prologue(const WrapperSpec& spec) {
   const Geometry& g = spec.geometry;
   if (g.key_chunk % kSkipBlock)  // streamed K/V pieces start on key blocks
     throw std::logic_error("internal error: key_chunk is not a multiple of the wrapper's key block");
   int num_buffers = 0, num_scalars = 0;
   for (const KernelArg& a : spec.args) (a.kind == KernelArg::Kind::Buffer ? num_buffers : num_scalars)++;
-
   std::ostringstream o;
   o << "namespace {\n\nenum class IoType { F32, F16, BF16 };\n"
     << "constexpr const char* kKernelName = " << c_string(spec.kernel) << ";\n"
@@ -100,7 +100,11 @@ std::string emit_wrapper(const WrapperSpec& spec) {
     << "                 [[maybe_unused]] const double* scalars) {\n"
     << "  return " << (spec.keys_masked.empty() ? "false" : spec.keys_masked) << ";\n}\n\n"
     << "}  // namespace\n\n";
+  return o.str();
+}
 
+/// The buffer views of the entry point and the pipeline's extra arguments (buffers, scalars).
+std::pair<std::string, std::string> buffer_views_and_args(const WrapperSpec& spec) {
   std::ostringstream views, extra_args;
   int buffers = 0, scalars = 0;
   for (const KernelArg& a : spec.args) {
@@ -113,6 +117,16 @@ std::string emit_wrapper(const WrapperSpec& spec) {
       extra_args << ", " << scalar_value(a, scalars++);
     }
   }
+  return {views.str(), extra_args.str()};
+}
+
+}  // namespace
+
+std::string emit_wrapper(const WrapperSpec& spec) {
+  const Geometry& g = spec.geometry;
+  std::ostringstream o;
+  o << wrapper_prologue(spec);
+  auto [views, extra_args] = buffer_views_and_args(spec);
   const std::string kv_ranges =
       spec.kv_ranges ? "  const int64_t* given = args->abi_version >= 2 ? args->kv_ranges : nullptr;\n"
                        "  const int64_t* run_starts = given && args->abi_version >= 3 && args->kv_runs ? args->kv_run_starts : nullptr;\n"
@@ -120,11 +134,46 @@ std::string emit_wrapper(const WrapperSpec& spec) {
                      : "  const int64_t* given = nullptr;  // the mask reads no buffer: kv_ranges unused\n"
                        "  const int64_t* run_starts = nullptr;\n  const int64_t* runs = nullptr;\n";
   o << fill_placeholders(cpu_fixed_text("WrapperEntry.h"), {{"ATTN_ENTRY", spec.entry},
-                                                            {"  ATTN_VIEW_BUFFERS\n", views.str()},
+                                                            {"  ATTN_VIEW_BUFFERS\n", views},
                                                             {"  ATTN_KV_RANGES\n", kv_ranges},
                                                             {"ATTN_KEY_CHUNK", std::to_string(g.key_chunk)},
                                                             {"ATTN_PIPELINE_FN", spec.pipeline},
-                                                            {" ATTN_EXTRA_ARGS", extra_args.str()}});
+                                                            {" ATTN_EXTRA_ARGS", extra_args}});
+  return o.str();
+}
+
+std::string emit_backward_wrapper(const WrapperSpec& spec, const std::vector<BackwardRead>& reads, int index_slots) {
+  std::ostringstream o;
+  o << wrapper_prologue(spec);
+  o << "namespace {\n\n"
+    << "constexpr int32_t kBackwardChunk = " << kBackwardKeyChunk << ";  // keys per backward job and call\n"
+    << "/// A buffer read site of the score: its buffer, index dimensions, first row of the index output.\n"
+    << "struct BackwardRead {\n  int buffer, dims, slot;\n};\n"
+    << "constexpr int kNumReads = " << reads.size() << ", kIndexSlots = " << index_slots << ";\n"
+    << "constexpr BackwardRead kReads[" << std::max<size_t>(reads.size(), 1) << "] = {";
+  for (size_t i = 0; i < reads.size(); ++i)
+    o << (i ? ", " : "") << "{" << reads[i].buffer << ", " << reads[i].dims << ", " << reads[i].index_slot << "}";
+  o << (reads.empty() ? "{-1, 0, 0}" : "") << "};\n\n}  // namespace\n\n";
+  auto [views, extra_args] = buffer_views_and_args(spec);
+  int num_buffers = 0;
+  std::string list;
+  for (const KernelArg& a : spec.args)
+    if (a.kind == KernelArg::Kind::Buffer) {
+      list += (num_buffers ? ", &buffer" : "&buffer") + std::to_string(num_buffers);
+      ++num_buffers;
+    }
+  views += "  const BufferView* buffer_views[" + std::to_string(std::max(num_buffers, 1)) + "] = {" +
+           (list.empty() ? "nullptr" : list) + "};\n";
+  const std::string kv_ranges = spec.kv_ranges
+                                    ? "  const int64_t* given = args->kv_ranges;\n"
+                                    : "  const int64_t* given = nullptr;  // the mask reads no buffer: kv_ranges unused\n";
+  o << fill_placeholders(cpu_fixed_text("BackwardEntry.h"),
+                         {{"ATTN_ENTRY", spec.entry},
+                          {"  ATTN_VIEW_BUFFERS\n", views},
+                          {"  ATTN_KV_RANGES\n", kv_ranges},
+                          {"ATTN_PIPELINE_FN", spec.pipeline},
+                          {" ATTN_EXTRA_ARGS", extra_args},
+                          {" ATTN_GRAD_OUTPUTS", reads.empty() ? "" : ", &grad_out.buf, &index_out.buf"}});
   return o.str();
 }
 

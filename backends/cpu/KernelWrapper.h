@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "backends/cpu/AttentionAlgorithm.h"
+#include "backends/cpu/BackwardAlgorithm.h"
 
 namespace attn::cpu {
 
@@ -31,5 +32,9 @@ struct WrapperSpec {
 
 /// C++ text of the wrapper (uses the runtime glue's Context, fail and parallel_for).
 std::string emit_wrapper(const WrapperSpec& spec);
+
+/// C++ text of the backward's entry point (fixed/BackwardEntry.h) around its pipeline, whose score
+/// reads buffers at `reads` (BackwardAlgorithm); `spec.entry` is the `<kernel>_backward` symbol.
+std::string emit_backward_wrapper(const WrapperSpec& spec, const std::vector<BackwardRead>& reads, int index_slots);
 
 }  // namespace attn::cpu

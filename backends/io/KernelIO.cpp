@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "codegen/KernelIR.h"
+#include "codegen/ScoreGradient.h"
 
 namespace attn {
 
@@ -99,6 +100,51 @@ void validate_inputs(const KernelIR& ir, const KernelInputs& in) {
   for (const auto& [name, _] : in.scalars)
     if (!ir.arg(name) || ir.arg(name)->kind != KernelArg::Kind::Scalar)
       throw InputError("kernel '" + ir.name + "' has no scalar argument '" + name + "'");
+}
+
+void validate_gradient_request(const KernelIR& ir, const KernelInputs& in, const GradientRequest& r) {
+  const int64_t B = in.q.shape[0], Hq = in.q.shape[1], Lq = in.q.shape[2], Dv = in.v.shape[3];
+  const std::vector<int64_t> out_shape{B, Hq, Lq, Dv}, lse_shape{B, Hq, Lq};
+  const ScalarType io = io_scalar_type(ir.options.dtype);
+  if (r.dout.shape != out_shape || r.dout.type != io)
+    throw InputError("dout must be " + std::string(scalar_type_name(io)) + " " +
+                     HostTensor(io, out_shape).shape_string() + " like the output, got " +
+                     scalar_type_name(r.dout.type) + " " + r.dout.shape_string());
+  if (!r.dlse.shape.empty()) {
+    if (!ir.options.lse)
+      throw InputError("dlse is given but kernel '" + ir.name + "' has no LSE output (set lse = true)");
+    if (r.dlse.shape != lse_shape || r.dlse.type != ScalarType::F32)
+      throw InputError("dlse must be f32 " + HostTensor(ScalarType::F32, lse_shape).shape_string() +
+                       " like the LSE, got " + scalar_type_name(r.dlse.type) + " " + r.dlse.shape_string());
+  }
+  const ScoreGradient g = differentiate_score(ir);
+  for (size_t i = 0; i < r.buffers.size(); ++i) {
+    const std::string& name = r.buffers[i];
+    for (size_t j = 0; j < i; ++j)
+      if (r.buffers[j] == name) throw InputError("the gradient of '" + name + "' is asked for twice");
+    const KernelArg* a = ir.arg(name);
+    if (!a || a->kind != KernelArg::Kind::Buffer)
+      throw InputError("kernel '" + ir.name + "' has no tensor argument '" + name + "' to differentiate");
+    if (a->elem != ElemType::F32)
+      throw InputError("cannot differentiate '" + name + "': it is a tensor of " + elem_type_name(a->elem) +
+                       "; only f32 tensor arguments have gradients");
+    bool read = false;
+    for (const BufferGradient& s : g.reads) read = read || s.buffer == name;
+    if (!read)
+      throw InputError("cannot differentiate '" + name + "': kernel '" + ir.name +
+                       "' does not read it in its score (masks are not differentiated)");
+  }
+}
+
+KernelGradients make_gradients(const KernelIR& ir, const KernelInputs& in, const GradientRequest& r) {
+  const ScalarType io = io_scalar_type(ir.options.dtype);
+  KernelGradients g;
+  g.dq = HostTensor(io, in.q.shape);
+  g.dk = HostTensor(io, in.k.shape);
+  g.dv = HostTensor(io, in.v.shape);
+  for (const std::string& name : r.buffers)
+    g.buffers[name] = HostTensor(ScalarType::F32, in.buffers.at(name).shape);
+  return g;
 }
 
 KernelOutputs make_outputs(const KernelIR& ir, const KernelInputs& in) {

@@ -5,6 +5,7 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "codegen/KernelOptions.h"
 #include "frontend/Diagnostic.h"
@@ -26,6 +27,20 @@ struct KernelInputs {
 struct KernelOutputs {
   HostTensor out;  ///< [B, Hq, Lq, Dv] in the kernel's dtype
   HostTensor lse;  ///< [B, Hq, Lq] f32 (natural log); empty unless the kernel sets lse
+};
+
+/// What the backward pass computes from: loss = sum(dOut * Out) (+ sum(dLSE * LSE)).
+struct GradientRequest {
+  HostTensor dout;                   ///< [B, Hq, Lq, Dv] in the kernel's dtype, like Out
+  HostTensor dlse;                   ///< [B, Hq, Lq] f32; empty (no dimensions) when not given
+  std::vector<std::string> buffers;  ///< the f32 tensor arguments whose gradient is wanted
+};
+
+/// The backward pass's results: dQ, dK, dV in the kernel's dtype, shaped like Q, K, V, and the
+/// gradient of each requested buffer (f32, its shape).
+struct KernelGradients {
+  HostTensor dq, dk, dv;
+  std::map<std::string, HostTensor> buffers;
 };
 
 /// Inputs that do not fit the kernel (shapes, dtypes, missing or extra arguments).
@@ -56,6 +71,14 @@ ScalarType io_scalar_type(DType d);
 
 /// Checks `in` against the kernel; throws InputError with a message naming the culprit.
 void validate_inputs(const KernelIR& ir, const KernelInputs& in);
+
+/// Checks `r` against the kernel and its (already valid) inputs: dOut's and dLSE's shapes and
+/// dtypes, dLSE only for a kernel that sets lse, each requested buffer an f32 tensor argument that
+/// the score reads (the mask is not differentiated). Throws InputError naming the culprit.
+void validate_gradient_request(const KernelIR& ir, const KernelInputs& in, const GradientRequest& r);
+
+/// Zeroed gradients for `in` and `r`: dq, dk, dv in the kernel's dtype, the requested buffers in f32.
+KernelGradients make_gradients(const KernelIR& ir, const KernelInputs& in, const GradientRequest& r);
 
 /// Zeroed outputs for `in` (4-D Q and V): out in the kernel's dtype, lse when the kernel sets it.
 KernelOutputs make_outputs(const KernelIR& ir, const KernelInputs& in);

@@ -71,7 +71,8 @@ struct CompiledExpr::Node {
   std::vector<int> kids;
 };
 
-CompiledExpr::CompiledExpr(const Halide::Expr& e, const KernelIR& ir) {
+CompiledExpr::CompiledExpr(const Halide::Expr& e, const KernelIR& ir, bool round_f32)
+    : round_f32_(round_f32) {
   for (const KernelArg& a : ir.args) arg_names_.push_back(a.name);
   root_ = add(e, ir);
 }
@@ -157,8 +158,9 @@ double CompiledExpr::eval_node(int i, const EvalPoint& p, const ArgValues& args)
   double v = eval_value(i, p, args);
   // Float(32) results are rounded to f32, as every target computes them: a float truncated to an
   // int (T5's buckets) must land on the same side of a boundary everywhere.
-  return nodes_[i].type.is_float() && nodes_[i].type.bits() == 32 ? static_cast<double>(static_cast<float>(v))
-                                                                  : v;
+  return round_f32_ && nodes_[i].type.is_float() && nodes_[i].type.bits() == 32
+             ? static_cast<double>(static_cast<float>(v))
+             : v;
 }
 
 double CompiledExpr::eval_value(int i, const EvalPoint& p, const ArgValues& args) const {

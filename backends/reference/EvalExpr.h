@@ -23,10 +23,11 @@ struct EvalPoint {
 };
 
 /// An IR expression flattened once into a node array and evaluated many times. Integers are
-/// evaluated exactly (64-bit); each Float(32) operation is computed in double and rounded to f32.
+/// evaluated exactly (64-bit); each Float(32) operation is computed in double and rounded to f32,
+/// unless `round_f32` is false (finite-difference checks want the function without f32's steps).
 class CompiledExpr {
  public:
-  CompiledExpr(const Halide::Expr& e, const KernelIR& ir);
+  CompiledExpr(const Halide::Expr& e, const KernelIR& ir, bool round_f32 = true);
   ~CompiledExpr();
   CompiledExpr(CompiledExpr&&) noexcept;
   double eval(const EvalPoint& p, const ArgValues& args) const;
@@ -39,6 +40,7 @@ class CompiledExpr {
   std::vector<Node> nodes_;
   std::vector<std::string> arg_names_;
   int root_ = 0;
+  bool round_f32_ = true;
 };
 
 }  // namespace attn

@@ -12,4 +12,11 @@ struct KernelIR;
 /// `threads` 0 uses every core.
 KernelOutputs run_reference(const KernelIR& ir, const KernelInputs& in, int threads = 0);
 
+/// The backward pass (docs/language.md, "Backward"): the gradients of loss = sum(dOut * Out)
+/// (+ sum(dLSE * LSE)) with respect to Q, K, V and the requested buffers, computed in double from
+/// the score's derivatives (codegen/ScoreGradient.h). Every sum has a fixed order, whatever
+/// `threads`: two runs are bit-identical. Throws InputError or EvalError like run_reference.
+KernelGradients run_reference_backward(const KernelIR& ir, const KernelInputs& in,
+                                       const GradientRequest& request, int threads = 0);
+
 }  // namespace attn

@@ -1,6 +1,6 @@
 // The one list of what a kernel's IR may hold (codegen/KernelIRNodes.h): verify_kernel_ir accepts
 // it and nothing else, and each expression walker (C-like printer, SPIR-V, reference evaluator,
-// tile-program builder) handles every node kind and builtin on it.
+// tile-program builder, score differentiation) handles every node kind and builtin on it.
 #define BOOST_TEST_MODULE kernel_ir
 #include <boost/test/unit_test.hpp>
 
@@ -13,6 +13,7 @@
 #include "backends/spirv/SpirvExpr.h"
 #include "codegen/KernelIR.h"
 #include "codegen/KernelIRNodes.h"
+#include "codegen/ScoreGradient.h"
 #include "codegen/TileProgramBuilder.h"
 #include "codegen/VerifyKernelIR.h"
 
@@ -223,6 +224,9 @@ BOOST_AUTO_TEST_CASE(every_walker_handles_every_node_and_builtin) {
     BOOST_TEST_INFO(name);
     BOOST_CHECK_NO_THROW(PlainPrinter(ir).print(e));
     BOOST_CHECK_NO_THROW(CompiledExpr(e, ir).eval(EvalPoint{{0, 0, 1, 2}, 0.5}, values));
+    KernelIR scored = ir;
+    scored.score = e.type().is_float() ? e : Halide::cast(Halide::Float(32), e);
+    BOOST_CHECK_NO_THROW(differentiate_score(scored));
     TileProgramBuilder tiles({"b", "h", "q", "kv", "score", "s"}, {"t"});
     BOOST_CHECK_NO_THROW(tiles.emit(e));
 

@@ -1,0 +1,210 @@
+// Builds the Funcs of the fused backward from a kernel's mask, score and score derivatives.
+#include "backends/cpu/BackwardAlgorithm.h"
+
+#include <limits>
+#include <map>
+#include <stdexcept>
+
+#include "backends/cpu/CheckedLoads.h"
+#include "backends/cpu/VectorMath.h"
+#include "codegen/ScoreGradient.h"
+
+namespace attn::cpu {
+
+using namespace Halide;
+// attn:: has its own Expr and Param (the AST's); these names mean Halide's here.
+using Halide::Argument;
+using Halide::Expr;
+using Halide::Param;
+
+namespace {
+
+constexpr float kLog2e = 1.44269504088896341f;
+
+bool is_identity_score(const KernelIR& ir) { return !ir.score.defined() || Internal::equal(ir.score, score_var()); }
+
+}  // namespace
+
+BackwardAlgorithm define_backward(const KernelIR& ir, const Geometry& g, const std::string& prefix) {
+  BackwardAlgorithm a;
+  a.geometry = g;
+  a.q = ImageParam(Float(32), 2, "attn_q");
+  a.k = ImageParam(Float(32), 2, "attn_k");
+  a.v = ImageParam(Float(32), 2, "attn_v");
+  a.dout = ImageParam(Float(32), 2, "attn_dout");
+  a.stats = ImageParam(Float(32), 2, "attn_stats");
+  a.num_queries = Param<int>("attn_lq");
+  a.num_keys = Param<int>("attn_lk");
+  a.head_dim = Param<int>("attn_d");
+  a.head_dim_padded = Param<int>("attn_d_pad");
+  a.value_dim_padded = Param<int>("attn_dv_pad");
+  a.tile = Param<int>("attn_tile");
+  a.head = Param<int>("attn_head");
+  a.batch = Param<int>("attn_batch");
+  a.key_lo = Param<int>("attn_key_lo");
+  a.key_count = Param<int>("attn_key_count");
+  // Ranges the wrapper guarantees; they also keep every parameter used in the emitted function.
+  a.num_queries.set_range(1, Expr());
+  a.num_keys.set_range(1, Expr());
+  a.head_dim.set_range(1, Expr());
+  a.head_dim_padded.set_range(1, Expr());
+  a.value_dim_padded.set_range(1, Expr());
+  a.tile.set_range(0, Expr());
+  a.head.set_range(0, Expr());
+  a.batch.set_range(0, Expr());
+  a.key_lo.set_range(0, Expr());
+  a.key_count.set_range(1, kBackwardKeyChunk);
+  a.c = Var("c"), a.j = Var("j"), a.ii = Var("ii"), a.r = Var("r");
+  const Var &c = a.c, &j = a.j, &ii = a.ii;
+  const int T = g.tile_q;
+  const int pad = g.vector_lanes;
+
+  auto padded = [&](int n) { return (n + pad - 1) / pad * pad; };
+  a.head_cols = g.head_dim ? Expr(padded(g.head_dim)) : Expr(a.head_dim_padded);
+  a.value_cols = g.value_dim_padded ? Expr(g.value_dim_padded) : Expr(a.value_dim_padded);
+  Expr D = g.head_dim ? Expr(g.head_dim) : Expr(a.head_dim);
+  Expr scale = ir.options.scale ? Expr((float)*ir.options.scale) : 1.0f / sqrt(cast<float>(D));
+
+  Expr qi = a.tile * T + ii;
+  Expr key = a.key_lo + j;
+  // Keys past Lk (the chunk rounded up to whole vectors) read the last key and are masked.
+  Expr key_row = min(key, a.num_keys - 1);
+  auto bind = [&](Expr e) {
+    e = Internal::substitute("q", qi, e);
+    e = Internal::substitute("kv", key, e);
+    e = Internal::substitute("b", Expr(a.batch), e);
+    e = Internal::substitute("h", Expr(a.head), e);
+    return e;
+  };
+  Expr q_var = index_var(IndexVar::Q), kv_var = index_var(IndexVar::KV);
+  Expr inactive = q_var >= a.num_queries || kv_var >= a.num_keys;
+  auto checked = [&](const Expr& e) { return check_buffer_loads(e, inactive, a.num_queries, a.num_keys); };
+  Expr mask = ir.mask.defined() ? ir.mask : Internal::const_true();
+  Expr allowed = qi < a.num_queries && key < a.num_keys;
+  if (!is_const_one(mask)) allowed = allowed && bind(checked(mask));
+
+  // S = scale * Q K^T, recomputed as the forward computed it (in natural units here).
+  a.rd = RDom(0, a.head_cols, prefix + "rd");
+  a.dot = Func(prefix + "dot");
+  a.dot(j, ii) = 0.0f;
+  a.dot(j, ii) += a.q(a.rd, ii) * a.k(a.rd, key_row);
+  a.scores = Func(prefix + "scores");
+  a.scores(j, ii) = a.dot(j, ii) * scale;
+
+  const bool identity = is_identity_score(ir);
+  ScoreGradient grad = differentiate_score(ir);
+  Expr s = a.scores(j, ii);
+  auto at_score = [&](const Expr& e) { return bind(Internal::substitute("score", s, checked(vectorize_transcendentals(e)))); };
+  Expr modified = identity ? s : at_score(ir.score);
+
+  // P = exp(s' - LSE): the forward's probabilities without its running max.
+  Expr lse = a.stats(ii, 0), delta = a.stats(ii, 1);
+  a.probs = Func(prefix + "probs");
+  a.probs(j, ii) = select(allowed, exp2_nonpositive((modified - lse) * kLog2e), 0.0f);
+
+  // dP = dO V^T.
+  a.rdv = RDom(0, a.value_cols, prefix + "rdv");
+  a.dp_dot = Func(prefix + "dp_dot");
+  a.dp_dot(j, ii) = 0.0f;
+  a.dp_dot(j, ii) += a.dout(a.rdv, ii) * a.v(a.rdv, key_row);
+  a.dprobs = Func(prefix + "dprobs");
+  a.dprobs(j, ii) = a.dp_dot(j, ii);
+
+  // dS' = P (dP - delta) is the gradient of s'; dS = dS' ds'/ds that of s. Masked positions give 0
+  // whatever the derivative is there (it may be NaN where the score is not finite).
+  a.ds_raw = Func(prefix + "ds_raw");
+  a.ds_raw(j, ii) = a.probs(j, ii) * (a.dprobs(j, ii) - delta);
+  a.ds = Func(prefix + "ds");
+  Expr dscore = grad.dscore.defined() ? grad.dscore : Expr(1.0f);
+  if (is_const_one(dscore))
+    a.ds(j, ii) = a.ds_raw(j, ii);
+  else
+    a.ds(j, ii) = select(allowed, a.ds_raw(j, ii) * at_score(dscore), 0.0f);
+
+  a.rj = RDom(0, a.key_count, prefix + "rj");
+  a.ri = RDom(0, T, prefix + "ri");
+  a.dq_acc = Func(prefix + "dq_acc");
+  a.dq_acc(c, ii) = 0.0f;
+  a.dq_acc(c, ii) += a.ds(a.rj, ii) * a.k(c, min(a.key_lo + a.rj, a.num_keys - 1));
+  a.dq = Func(prefix + "dq");
+  a.dq(c, ii) = a.dq_acc(c, ii) * scale;
+
+  a.dk_acc = Func(prefix + "dk_acc");
+  a.dk_acc(c, j) = 0.0f;
+  a.dk_acc(c, j) += a.ds(j, a.ri) * a.q(c, a.ri);
+  a.dk = Func(prefix + "dk");
+  a.dk(c, j) = a.dk_acc(c, j) * scale;
+
+  a.dv_acc = Func(prefix + "dv_acc");
+  a.dv_acc(c, j) = 0.0f;
+  a.dv_acc(c, j) += a.probs(j, a.ri) * a.dout(c, a.ri);
+  a.dv = Func(prefix + "dv");
+  a.dv(c, j) = a.dv_acc(c, j);
+
+  a.outputs = {a.dq, a.dk, a.dv};
+
+  // Buffer gradients per read site: dS' times d s'/d buffer[index], and the index, per position.
+  std::map<std::string, int> buffer_index;
+  for (const KernelArg& arg : ir.args)
+    if (arg.kind == KernelArg::Kind::Buffer) buffer_index.emplace(arg.name, (int)buffer_index.size());
+  if (!grad.reads.empty()) {
+    a.grad = Func(prefix + "grad");
+    a.index = Func(prefix + "index");
+    a.grad(j, ii, a.r) = 0.0f;
+    a.index(j, ii, a.r) = 0;
+    int read = 0;
+    for (const BufferGradient& bg : grad.reads) {
+      auto found = buffer_index.find(bg.buffer);
+      if (found == buffer_index.end())
+        throw std::logic_error("internal error: the score's gradient reads '" + bg.buffer + "', no buffer of the kernel");
+      a.reads.push_back({found->second, (int)bg.index.size(), a.index_slots});
+      a.grad(j, ii, read++) = select(allowed, a.ds_raw(j, ii) * at_score(bg.partial), 0.0f);
+      for (const Expr& e : bg.index) a.index(j, ii, a.index_slots++) = bind(checked(e));
+    }
+    a.outputs.push_back(a.grad);
+    a.outputs.push_back(a.index);
+  }
+
+  // The wrapper stages dense, padded copies (as for the forward).
+  Expr Dp = a.head_cols, Dvp = a.value_cols;
+  a.q.dim(0).set_min(0).set_stride(1).set_extent(Dp);
+  a.q.dim(1).set_min(0).set_stride(Dp).set_extent(T);
+  a.k.dim(0).set_min(0).set_stride(1).set_extent(Dp);
+  a.k.dim(1).set_min(0).set_stride(Dp);
+  a.v.dim(0).set_min(0).set_stride(1).set_extent(Dvp);
+  a.v.dim(1).set_min(0).set_stride(Dvp);
+  a.dout.dim(0).set_min(0).set_stride(1).set_extent(Dvp);
+  a.dout.dim(1).set_min(0).set_stride(Dvp).set_extent(T);
+  a.stats.dim(0).set_min(0).set_stride(1).set_extent(T);
+  a.stats.dim(1).set_min(0).set_stride(T).set_extent(2);
+  auto dense2 = [](Func f, Expr cols, Expr rows) {
+    OutputImageParam o = f.output_buffer();
+    o.dim(0).set_min(0).set_stride(1).set_extent(cols);
+    o.dim(1).set_min(0).set_stride(cols).set_extent(rows);
+  };
+  dense2(a.dq, Dp, T);
+  dense2(a.dk, Dp, a.key_count);
+  dense2(a.dv, Dvp, a.key_count);
+  if (!a.reads.empty()) {
+    for (auto [f, n] : {std::pair<Func, int>{a.grad, (int)a.reads.size()}, {a.index, a.index_slots}}) {
+      OutputImageParam o = f.output_buffer();
+      o.dim(0).set_min(0).set_stride(1).set_extent(a.key_count);
+      o.dim(1).set_min(0).set_stride(a.key_count).set_extent(T);
+      o.dim(2).set_min(0).set_stride(a.key_count * T).set_extent(n);
+    }
+  }
+
+  a.args = {a.q,   a.k,           a.v,    a.dout,     a.stats,    a.num_queries, a.num_keys, a.head_dim,
+            a.head_dim_padded, a.value_dim_padded, a.tile, a.head, a.batch, a.key_lo, a.key_count};
+  for (const KernelArg& arg : ir.args) {
+    Internal::Parameter p = arg.param;
+    if (arg.kind == KernelArg::Kind::Buffer) p.set_stride_constraint(0, Expr());
+    if (arg.kind == KernelArg::Kind::Buffer)
+      a.args.emplace_back(p.name(), Argument::InputBuffer, p.type(), p.dimensions(), ArgumentEstimates{});
+    else
+      a.args.emplace_back(p.name(), Argument::InputScalar, p.type(), 0, ArgumentEstimates{});
+  }
+  return a;
+}
+
+}  // namespace attn::cpu

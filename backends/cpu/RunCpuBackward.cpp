@@ -1,0 +1,102 @@
+// run_cpu_backward: the forward (for Out and its LSE), then the generated backward through the
+// attn_backward_args ABI, HostTensors in and out.
+#include <map>
+#include <mutex>
+#include <stdexcept>
+
+#include "attn/kernel_backward_abi.h"
+#include "attn/loader.hpp"
+#include "backends/cpu/CpuBackend.h"
+#include "codegen/KernelIR.h"
+#include "codegen/Lower.h"
+
+namespace attn {
+
+namespace {
+
+/// One compiled backward per distinct kernel in this process (as run_cpu_kernel's forwards). The
+/// loader resolves the entry as an attn_kernel_fn; it is the backward's signature (the source says).
+attn_backward_fn compiled_backward(const KernelIR& ir) {
+  static std::mutex mutex;
+  static std::map<std::string, Kernel> kernels;
+  const std::string key = kernel_hash(ir);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (auto it = kernels.find(key); it != kernels.end()) return reinterpret_cast<attn_backward_fn>(it->second.entry());
+  }
+  Kernel kernel = process_loader().get(cpu_kernel_request(generate_cpu_backward(ir, host_cpu_target())));
+  std::lock_guard<std::mutex> lock(mutex);
+  return reinterpret_cast<attn_backward_fn>(kernels.emplace(key, kernel).first->second.entry());
+}
+
+/// A dense DLPack view of `t` (its shape must outlive the view).
+DLTensor view_of(const HostTensor& t) {
+  DLTensor d{};
+  d.data = const_cast<uint8_t*>(t.bytes.data());
+  d.device = {kDLCPU, 0};
+  d.ndim = int(t.shape.size());
+  d.dtype = dl_data_type(t.type);
+  d.shape = const_cast<int64_t*>(t.shape.data());
+  return d;
+}
+
+}  // namespace
+
+KernelGradients run_cpu_backward(const KernelIR& ir, const KernelInputs& in, const GradientRequest& request,
+                                 int threads) {
+  validate_inputs(ir, in);
+  validate_gradient_request(ir, in, request);
+  // The forward with its LSE, whether or not the kernel returns it.
+  KernelIR with_lse = ir;
+  with_lse.options.lse = true;
+  KernelOutputs fwd = run_cpu_kernel(with_lse, in, threads);
+  KernelGradients grads = make_gradients(ir, in, request);
+
+  std::vector<DLTensor> buffers, buffer_grads;
+  std::vector<const DLTensor*> buffer_ptrs;
+  std::vector<DLTensor*> grad_ptrs;
+  std::vector<double> scalars;
+  for (const KernelArg& a : ir.args) {
+    if (a.kind == KernelArg::Kind::Scalar) {
+      scalars.push_back(in.scalars.at(a.name));
+      continue;
+    }
+    buffers.push_back(view_of(in.buffers.at(a.name)));
+    auto g = grads.buffers.find(a.name);
+    buffer_grads.push_back(g == grads.buffers.end() ? DLTensor{} : view_of(g->second));
+  }
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    buffer_ptrs.push_back(&buffers[i]);
+    grad_ptrs.push_back(buffer_grads[i].ndim ? &buffer_grads[i] : nullptr);  // ndim 0: not wanted
+  }
+  DLTensor q = view_of(in.q), k = view_of(in.k), v = view_of(in.v), out = view_of(fwd.out), lse = view_of(fwd.lse);
+  DLTensor dout = view_of(request.dout), dq = view_of(grads.dq), dk = view_of(grads.dk), dv = view_of(grads.dv);
+  DLTensor dlse = request.dlse.shape.empty() ? DLTensor{} : view_of(request.dlse);
+  char error[1024] = "";
+  attn_backward_args args{};
+  args.abi_version = ATTN_BACKWARD_ABI_VERSION;
+  args.q = &q, args.k = &k, args.v = &v, args.out = &out, args.lse = &lse, args.dout = &dout;
+  args.dlse = request.dlse.shape.empty() ? nullptr : &dlse;
+  args.dq = &dq, args.dk = &dk, args.dv = &dv;
+  args.buffers = buffer_ptrs.data(), args.buffer_grads = grad_ptrs.data(), args.num_buffers = int(buffers.size());
+  args.scalars = scalars.data(), args.num_scalars = int(scalars.size());
+  args.num_threads = threads;
+  args.error = error, args.error_size = sizeof error;
+  // Buffer masks: the run-time plan's key ranges per query tile, as for the forward.
+  CpuKeyRanges ranges;
+  try {
+    TilePlanInputs plan_inputs;
+    plan_inputs.q_len = in.q.shape[2], plan_inputs.kv_len = in.k.shape[2];
+    plan_inputs.scalars = in.scalars;
+    for (const auto& [name, tensor] : in.buffers) plan_inputs.buffers[name] = tile_buffer_view(tensor);
+    ranges = cpu_key_ranges(ir, plan_inputs);
+  } catch (const std::logic_error&) {  // invalid_argument, out_of_range: the kernel reports them
+    ranges = {};
+  }
+  args.kv_ranges = ranges.ranges.empty() ? nullptr : ranges.ranges.data();
+  args.kv_ranges_block_q = ranges.block_q;
+  if (compiled_backward(ir)(&args) != 0) throw InputError(error[0] ? error : "the CPU backward kernel failed");
+  return grads;
+}
+
+}  // namespace attn

@@ -1,0 +1,82 @@
+// The backward's CPU schedule: the score and dP blocks as the forward's (tile rows in vectors, a
+// block of keys of accumulators in registers), the three products as the forward's P·V (rows x
+// vectors of columns in registers, one reduction element at a time).
+#include <algorithm>
+
+#include "backends/cpu/BackwardAlgorithm.h"
+
+namespace attn::cpu {
+
+using namespace Halide;
+using Halide::Expr;
+
+namespace {
+
+int largest_divisor_at_most(int n, int cap) {
+  for (int d = std::min(n, cap); d > 1; --d)
+    if (n % d == 0) return d;
+  return 1;
+}
+
+int largest_power_of_two_at_most(int n) {
+  int p = 1;
+  while (p * 2 <= n) p *= 2;
+  return p;
+}
+
+}  // namespace
+
+void schedule_backward(BackwardAlgorithm& a) {
+  const Geometry& g = a.geometry;
+  const int VL = g.vector_lanes, T = g.tile_q, KB = g.key_block;
+  Var &c = a.c, &j = a.j, &ii = a.ii;
+  Var jo("jo"), ji("ji"), iio("iio"), iiv("iiv"), rg("rg"), rr("rr"), co("co"), ci("ci");
+
+  // Q K^T and dO V^T in blocks of (tile rows) x KB keys.
+  auto block = [&](Func out, Func dot, RVar rd) {
+    out.compute_root()
+        .reorder_storage(ii, j)
+        .split(j, jo, ji, KB, TailStrategy::RoundUp)
+        .reorder(ii, ji, jo)
+        .vectorize(ii, VL)
+        .unroll(ii)
+        .unroll(ji);
+    dot.compute_at(out, jo).reorder_storage(ii, j).vectorize(ii, VL).unroll(ii).unroll(j);
+    dot.update().reorder(ii, j, rd).vectorize(ii, VL).unroll(ii).unroll(j);
+  };
+  block(a.scores, a.dot, a.rd.x);
+  block(a.dprobs, a.dp_dot, a.rdv.x);
+
+  // Elementwise passes vectorized over the tile's rows.
+  for (Func f : {a.probs, a.ds})
+    f.compute_root().reorder_storage(ii, j).split(ii, iio, iiv, VL).reorder(iiv, iio, j).vectorize(iiv).unroll(iio);
+
+  // dQ = dS K, dK = dS^T Q, dV = P^T dO: R rows x U vectors of columns of accumulators.
+  auto product = [&](Func out, Func acc, Var row, RVar red, int columns) {
+    int vectors = columns ? columns / VL : 1;
+    int U = largest_divisor_at_most(vectors, g.accumulators);
+    int R = std::min(T, largest_power_of_two_at_most(std::max(1, g.accumulators / U)));
+    out.compute_root().split(row, rg, rr, R, TailStrategy::GuardWithIf).reorder(c, rr, rg).vectorize(c, VL);
+    acc.compute_at(out, rg).vectorize(c, VL).unroll(row);
+    acc.update()
+        .split(c, co, ci, U * VL, TailStrategy::RoundUp)
+        .reorder(ci, row, red, co)
+        .vectorize(ci, VL)
+        .unroll(ci)
+        .unroll(row);
+  };
+  int head_cols = g.head_dim ? (g.head_dim + VL - 1) / VL * VL : 0;
+  product(a.dq, a.dq_acc, ii, a.rj.x, head_cols);
+  product(a.dk, a.dk_acc, j, a.ri.x, head_cols);
+  product(a.dv, a.dv_acc, j, a.ri.x, g.value_dim_padded);
+
+  // Buffer gradients and their indices: vectors of keys (the chunk is a whole number of vectors).
+  if (!a.reads.empty()) {
+    a.grad.compute_root().vectorize(j, VL);
+    for (int u = 0; u < a.grad.num_update_definitions(); ++u) a.grad.update(u).vectorize(j, VL);
+    a.index.compute_root().vectorize(j, VL);
+    for (int u = 0; u < a.index.num_update_definitions(); ++u) a.index.update(u).vectorize(j, VL);
+  }
+}
+
+}  // namespace attn::cpu

@@ -1,0 +1,283 @@
+namespace {
+
+// Jobs' key chunks start on the key-block test's blocks, as the forward's chunks do.
+static_assert(kBackwardChunk % kSkipBlock == 0 && kKeyChunk % kSkipBlock == 0, "key chunks of whole skip blocks");
+
+/// A dense 3-D f32 or i32 grid [x, y, z] (x innermost) as a Halide output buffer.
+struct Grid3 {
+  halide_buffer_t buf{};
+  halide_dimension_t dim[3]{};
+  void set(void* data, halide_type_t type, int32_t x, int32_t y, int32_t z) {
+    dim[0] = halide_dimension_t{0, x, 1, 0};
+    dim[1] = halide_dimension_t{0, y, x, 0};
+    dim[2] = halide_dimension_t{0, z, x * y, 0};
+    buf.host = static_cast<uint8_t*>(data);
+    buf.type = type;
+    buf.dimensions = 3;
+    buf.dim = dim;
+  }
+};
+
+/// Scratch of one backward job: the pipeline's outputs for one (query tile, key chunk) pair and the
+/// job's running dK and dV.
+struct BackwardScratch {
+  std::vector<float> dk, dv, dk_acc, dv_acc, grad;
+  std::vector<int32_t> index;
+};
+thread_local BackwardScratch backward_scratch;
+
+bool same_shape(void* uc, const DLTensor* t, const char* name, const int64_t* shape, int ndim) {
+  for (int d = 0; d < ndim; ++d)
+    if (t->shape[d] != shape[d])
+      return fail(uc, "%s: %s has extent %lld in dimension %d, expected %lld", kKernelName, name,
+                  (long long)t->shape[d], d, (long long)shape[d]), false;
+  return true;
+}
+
+}  // namespace
+
+extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_backward_args* args) {
+  if (!args) return -1;
+  (void)kLseRequired, (void)kPackHeads;  // the forward's: the backward always reads the LSE, packs no heads
+  unsigned hardware = std::thread::hardware_concurrency();
+  Context ctx{args->error, args->error_size, args->num_threads > 0 ? args->num_threads : (hardware ? int(hardware) : 1), false};
+  void* uc = &ctx;
+  if (args->error && args->error_size) args->error[0] = '\0';
+  if (args->abi_version < 1 || args->abi_version > ATTN_BACKWARD_ABI_VERSION)
+    return fail(uc, "%s: backward ABI version %d, expected 1 to %d", kKernelName, args->abi_version,
+                ATTN_BACKWARD_ABI_VERSION), -1;
+  if (!check_tensor(uc, args->q, "q", 4, false) || !check_tensor(uc, args->k, "k", 4, false) ||
+      !check_tensor(uc, args->v, "v", 4, false) || !check_tensor(uc, args->out, "out", 4, false) ||
+      !check_tensor(uc, args->dout, "dout", 4, false) || !check_tensor(uc, args->lse, "lse", 3, true) ||
+      !check_tensor(uc, args->dq, "dq", 4, false) || !check_tensor(uc, args->dk, "dk", 4, false) ||
+      !check_tensor(uc, args->dv, "dv", 4, false) || (args->dlse && !check_tensor(uc, args->dlse, "dlse", 3, true)))
+    return -1;
+  const int64_t* qs = args->q->shape;
+  const int64_t* ks = args->k->shape;
+  const int64_t* vs = args->v->shape;
+  int64_t B = qs[0], Hq = qs[1], Lq = qs[2], D = qs[3], Hkv = ks[1], Lk = ks[2], Dv = vs[3];
+  const int64_t k_shape[4] = {B, Hkv, Lk, D}, v_shape[4] = {B, Hkv, Lk, Dv}, o_shape[4] = {B, Hq, Lq, Dv};
+  if (!same_shape(uc, args->k, "k", k_shape, 4) || !same_shape(uc, args->v, "v", v_shape, 4) ||
+      !same_shape(uc, args->out, "out", o_shape, 4) || !same_shape(uc, args->dout, "dout", o_shape, 4) ||
+      !same_shape(uc, args->lse, "lse", qs, 3) || (args->dlse && !same_shape(uc, args->dlse, "dlse", qs, 3)) ||
+      !same_shape(uc, args->dq, "dq", qs, 4) || !same_shape(uc, args->dk, "dk", k_shape, 4) ||
+      !same_shape(uc, args->dv, "dv", v_shape, 4))
+    return -1;
+  if (Hkv <= 0 || Hq % Hkv != 0)
+    return fail(uc, "%s: %lld query heads are not a multiple of %lld key/value heads", kKernelName, (long long)Hq,
+                (long long)Hkv), -1;
+  if ((kHeadDim && D != kHeadDim) || D <= 0)
+    return fail(uc, "%s: head dimension %lld, the kernel was compiled for %lld", kKernelName, (long long)D,
+                (long long)kHeadDim), -1;
+  if ((kValueDim && Dv != kValueDim) || Dv <= 0)
+    return fail(uc, "%s: value dimension %lld, the kernel was compiled for %lld", kKernelName, (long long)Dv,
+                (long long)kValueDim), -1;
+  if (args->num_buffers != kNumBuffers || (kNumBuffers && !args->buffers))
+    return fail(uc, "%s: %d buffers given, the kernel takes %d", kKernelName, args->num_buffers, kNumBuffers), -1;
+  if (args->num_scalars != kNumScalars || (kNumScalars && !args->scalars))
+    return fail(uc, "%s: %d scalars given, the kernel takes %d", kKernelName, args->num_scalars, kNumScalars), -1;
+  ATTN_VIEW_BUFFERS
+  // The buffer gradients asked for: f32 tensors of their buffer's shape, each dense in `grad_parts`
+  // (row-major) at grad_offset[i], -1 when not wanted.
+  int64_t grad_offset[kNumBuffers + 1], grad_total = 0;
+  for (int i = 0; i < kNumBuffers; ++i) {
+    grad_offset[i] = -1;
+    DLTensor* g = args->buffer_grads ? args->buffer_grads[i] : nullptr;
+    if (!g) continue;
+    const halide_buffer_t& view = buffer_views[i]->buf;
+    if (view.type.code != halide_type_float)
+      return fail(uc, "%s: buffer %d is not f32 and has no gradient", kKernelName, i), -1;
+    if (!check_tensor(uc, g, "a buffer gradient", view.dimensions, true)) return -1;
+    int64_t elements = 1;
+    for (int d = 0; d < view.dimensions; ++d) {
+      if (g->shape[d] != view.dim[d].extent)
+        return fail(uc, "%s: the gradient of buffer %d has extent %lld in dimension %d, expected %d", kKernelName, i,
+                    (long long)g->shape[d], d, view.dim[d].extent), -1;
+      elements *= view.dim[d].extent;
+    }
+    grad_offset[i] = grad_total;
+    grad_total += elements;
+  }
+  const int64_t Dp = round_up(D, kLanes), Dv_pad = round_up(Dv, kLanes), groups = Hq / Hkv;
+  const int64_t tiles = (Lq + kTileQ - 1) / kTileQ, chunks = (Lk + kBackwardChunk - 1) / kBackwardChunk;
+  if (tiles * Hq * B >= (int64_t(1) << 31) || chunks * Hkv * B >= (int64_t(1) << 31))
+    return fail(uc, "%s: too many tiles (%lld)", kKernelName, (long long)(tiles * Hq * B)), -1;
+  KeySide k, v;
+  if (Lk > 0 && (!prepare_key_side(uc, args->k, "k", Dp, false, k) || !prepare_key_side(uc, args->v, "v", Dv_pad, false, v)))
+    return -1;
+  // Q and dO as padded f32 tiles, with each row's stats: the LSE (+inf for a row no key reached, so
+  // that every P of it is 0) and delta = rowsum(dO * O) - dLSE.
+  const int64_t row_tasks = B * Hq * tiles;
+  std::vector<float> q_tiles(size_t(row_tasks * kTileQ * Dp)), dout_tiles(size_t(row_tasks * kTileQ * Dv_pad));
+  std::vector<float> stats(size_t(row_tasks * 2 * kTileQ));
+  auto at = [](const DLTensor* t, int64_t b, int64_t h, int64_t l) {
+    return base_of(t) + (b * stride_of(t, 0) + h * stride_of(t, 1) + l * stride_of(t, 2)) * (t->dtype.bits / 8);
+  };
+  int status = parallel_for(uc, int(row_tasks), [&](int task) {
+    const int64_t t = task % tiles, h = task / tiles % Hq, b = task / tiles / Hq;
+    float* qt = q_tiles.data() + task * kTileQ * Dp;
+    float* dt = dout_tiles.data() + task * kTileQ * Dv_pad;
+    float* st = stats.data() + task * 2 * kTileQ;
+    std::vector<float> out_row(static_cast<size_t>(Dv));
+    for (int64_t r = 0; r < kTileQ; ++r) {
+      const int64_t row = t * kTileQ + r;
+      if (row >= Lq) {
+        st[r] = INFINITY, st[kTileQ + r] = 0.0f;
+        continue;
+      }
+      read_row(at(args->q, b, h, row), qt + r * Dp, D);
+      read_row(at(args->dout, b, h, row), dt + r * Dv_pad, Dv);
+      read_row(at(args->out, b, h, row), out_row.data(), Dv);
+      float delta = 0.0f;
+      for (int64_t c = 0; c < Dv; ++c) delta += dt[r * Dv_pad + c] * out_row[size_t(c)];
+      float lse;
+      memcpy(&lse, at(args->lse, b, h, row), 4);
+      if (args->dlse) {
+        float dlse;
+        memcpy(&dlse, at(args->dlse, b, h, row), 4);
+        delta -= dlse;
+      }
+      st[r] = lse == -INFINITY ? INFINITY : lse, st[kTileQ + r] = delta;
+    }
+    return 0;
+  });
+  if (status != 0) return status;
+  // Keys each query tile may see: all, or the hull of the caller's ranges over its rows.
+  std::vector<int32_t> window(size_t(2 * tiles));
+  ATTN_KV_RANGES
+  int64_t given_block = given ? args->kv_ranges_block_q : 0;
+  if (given && given_block <= 0)
+    return fail(uc, "%s: kv_ranges_block_q is %lld", kKernelName, (long long)given_block), -1;
+  for (int64_t t = 0; t < tiles; ++t) {
+    int64_t lo = 0, hi = Lk;
+    if (given) {
+      lo = Lk, hi = 0;
+      int64_t last_row = t * kTileQ + kTileQ < Lq ? t * kTileQ + kTileQ - 1 : Lq - 1;
+      for (int64_t blk = t * kTileQ / given_block; blk <= last_row / given_block; ++blk) {
+        int64_t a = given[2 * blk] > 0 ? given[2 * blk] : 0, e = given[2 * blk + 1] < Lk ? given[2 * blk + 1] : Lk;
+        if (a < e) lo = a < lo ? a : lo, hi = e > hi ? e : hi;
+      }
+      if (lo >= hi) lo = hi = 0;
+    }
+    window[size_t(2 * t)] = int32_t(lo), window[size_t(2 * t + 1)] = int32_t(hi);
+  }
+  // Key-major: one job per (key chunk, key/value head, batch entry) visits every query tile of every
+  // query head of its group in a fixed order, so dK and dV need no atomics. Each pair's dQ share
+  // goes to its own slot (`dq_written` says which), summed over the chunks in order afterwards;
+  // buffer gradients likewise per job.
+  const int64_t jobs = chunks * Hkv * B, slot = kTileQ * Dp;
+  std::unique_ptr<float[]> dq_parts(new (std::nothrow) float[size_t(chunks * row_tasks * slot)]);
+  if (!dq_parts && chunks * row_tasks > 0) return fail(uc, "%s: out of memory for the dQ shares", kKernelName), -1;
+  std::vector<uint8_t> dq_written(size_t(chunks * row_tasks));
+  std::vector<float> grad_parts(size_t(grad_total * jobs));
+  const halide_type_t f32 = halide_type_t(halide_type_float, 32, 1), i32 = halide_type_t(halide_type_int, 32, 1);
+  char* dk_base = static_cast<char*>(args->dk->data) + args->dk->byte_offset;
+  char* dv_base = static_cast<char*>(args->dv->data) + args->dv->byte_offset;
+  const int64_t esize = args->q->dtype.bits / 8;
+  status = parallel_for(uc, int(jobs), [&](int job) {
+    const int64_t chunk = job % chunks, hk = job / chunks % Hkv, b = job / chunks / Hkv;
+    const int32_t key_lo = int32_t(chunk * kBackwardChunk);
+    const int32_t keys = int32_t(Lk - key_lo < kBackwardChunk ? Lk - key_lo : kBackwardChunk);
+    const int32_t key_count = int32_t(round_up(keys, kLanes));
+    BackwardScratch& s = backward_scratch;
+    s.dk.resize(size_t(key_count * Dp)), s.dv.resize(size_t(key_count * Dv_pad));
+    s.dk_acc.assign(size_t(key_count * Dp), 0.0f), s.dv_acc.assign(size_t(key_count * Dv_pad), 0.0f);
+    s.grad.resize(size_t(key_count * kTileQ * kNumReads)), s.index.resize(size_t(key_count * kTileQ * kIndexSlots));
+    Plane k_head(k.plane(hk, b), Dp, Lk), v_head(v.plane(hk, b), Dv_pad, Lk);
+    Plane dk_out(s.dk.data(), Dp, key_count), dv_out(s.dv.data(), Dv_pad, key_count);
+    Grid3 grad_out, index_out;
+    grad_out.set(s.grad.data(), f32, key_count, kTileQ, kNumReads);
+    index_out.set(s.index.data(), i32, key_count, kTileQ, kIndexSlots);
+    float* job_grads = grad_parts.data() + job * grad_total;
+    for (int64_t g = 0; g < groups; ++g) {
+      const int64_t h = hk * groups + g;
+      for (int64_t t = 0; t < tiles; ++t) {
+        const int64_t row0 = t * kTileQ, last_q = row0 + kTileQ - 1 < Lq ? row0 + kTileQ - 1 : Lq - 1;
+        if (window[size_t(2 * t)] >= key_lo + keys || window[size_t(2 * t + 1)] <= key_lo) continue;
+        if (kHasKeyTest && keys_masked(int(row0), int(last_q), key_lo, key_lo + keys - 1, int(b), int(b), int(h),
+                                       int(h), args->scalars))
+          continue;
+        const int64_t task = (b * Hq + h) * tiles + t;
+        Plane q_tile(q_tiles.data() + task * slot, Dp, kTileQ);
+        Plane dout_tile(dout_tiles.data() + task * kTileQ * Dv_pad, Dv_pad, kTileQ);
+        Plane stats_tile(stats.data() + task * 2 * kTileQ, kTileQ, 2);
+        Plane dq_out(dq_parts.get() + (chunk * row_tasks + task) * slot, Dp, kTileQ);
+        int result = ATTN_PIPELINE_FN(uc, &q_tile.buf, &k_head.buf, &v_head.buf, &dout_tile.buf, &stats_tile.buf,
+            int32_t(Lq), int32_t(Lk), int32_t(D), int32_t(Dp), int32_t(Dv_pad), int32_t(t), int32_t(h), int32_t(b), key_lo,
+            key_count ATTN_EXTRA_ARGS, &dq_out.buf, &dk_out.buf, &dv_out.buf ATTN_GRAD_OUTPUTS);
+        if (result != 0) {
+          if (!ctx.failed) fail(uc, "%s: the backward kernel failed (Halide error %d)", kKernelName, result);
+          return result;
+        }
+        dq_written[size_t(chunk * row_tasks + task)] = 1;
+        for (size_t i = 0; i < s.dk.size(); ++i) s.dk_acc[i] += s.dk[i];
+        for (size_t i = 0; i < s.dv.size(); ++i) s.dv_acc[i] += s.dv[i];
+        // Each read's gradients to the element it read (positions that contribute nothing skipped).
+        for (int rd = 0; rd < kNumReads; ++rd) {
+          const BackwardRead& read = kReads[rd];
+          if (grad_offset[read.buffer] < 0) continue;
+          const halide_buffer_t& view = buffer_views[read.buffer]->buf;
+          const float* gv = s.grad.data() + int64_t(rd) * key_count * kTileQ;
+          for (int64_t r = 0; r + row0 <= last_q; ++r)
+            for (int32_t x = 0; x < keys; ++x) {
+              const float value = gv[r * key_count + x];
+              if (value == 0.0f) continue;
+              int64_t flat = 0;
+              bool inside = true;
+              for (int d = 0; d < read.dims; ++d) {
+                const int32_t i = s.index[size_t((int64_t(read.slot + d) * kTileQ + r) * key_count + x)];
+                inside = inside && i >= 0 && i < view.dim[d].extent;
+                flat = flat * view.dim[d].extent + i;
+              }
+              if (inside) job_grads[grad_offset[read.buffer] + flat] += value;
+            }
+        }
+      }
+    }
+    for (int32_t x = 0; x < keys; ++x) {
+      char* dk_row = dk_base + (b * stride_of(args->dk, 0) + hk * stride_of(args->dk, 1) + (key_lo + x) * stride_of(args->dk, 2)) * esize;
+      char* dv_row = dv_base + (b * stride_of(args->dv, 0) + hk * stride_of(args->dv, 1) + (key_lo + x) * stride_of(args->dv, 2)) * esize;
+      for (int64_t c = 0; c < D; ++c) write_io(dk_row + c * esize, s.dk_acc[size_t(x * Dp + c)]);
+      for (int64_t c = 0; c < Dv; ++c) write_io(dv_row + c * esize, s.dv_acc[size_t(x * Dv_pad + c)]);
+    }
+    return 0;
+  });
+  if (status != 0) return status;
+  // dQ: each tile's shares summed over the key chunks in order.
+  char* dq_base = static_cast<char*>(args->dq->data) + args->dq->byte_offset;
+  status = parallel_for(uc, int(row_tasks), [&](int task) {
+    const int64_t t = task % tiles, h = task / tiles % Hq, b = task / tiles / Hq;
+    std::vector<float> sum(static_cast<size_t>(slot));
+    for (int64_t chunk = 0; chunk < chunks; ++chunk) {
+      if (!dq_written[size_t(chunk * row_tasks + task)]) continue;
+      const float* part = dq_parts.get() + (chunk * row_tasks + task) * slot;
+      for (int64_t i = 0; i < slot; ++i) sum[size_t(i)] += part[i];
+    }
+    for (int64_t r = 0; r < kTileQ && t * kTileQ + r < Lq; ++r) {
+      char* dst = dq_base + (b * stride_of(args->dq, 0) + h * stride_of(args->dq, 1) + (t * kTileQ + r) * stride_of(args->dq, 2)) * esize;
+      for (int64_t c = 0; c < D; ++c) write_io(dst + c * esize, sum[size_t(r * Dp + c)]);
+    }
+    return 0;
+  });
+  if (status != 0) return status;
+  // Buffer gradients: the jobs' partial sums in job order.
+  for (int i = 0; i < kNumBuffers; ++i) {
+    if (grad_offset[i] < 0) continue;
+    DLTensor* g = args->buffer_grads[i];
+    const halide_buffer_t& view = buffer_views[i]->buf;
+    int64_t elements = 1;
+    for (int d = 0; d < view.dimensions; ++d) elements *= view.dim[d].extent;
+    float* base = reinterpret_cast<float*>(static_cast<char*>(g->data) + g->byte_offset);
+    for (int64_t e = 0; e < elements; ++e) {
+      float total = 0.0f;
+      for (int64_t job = 0; job < jobs; ++job) total += grad_parts[size_t(job * grad_total + grad_offset[i] + e)];
+      int64_t offset = 0, rest = e;
+      for (int d = view.dimensions - 1; d >= 0; --d) {
+        offset += rest % view.dim[d].extent * stride_of(g, d);
+        rest /= view.dim[d].extent;
+      }
+      base[offset] = total;
+    }
+  }
+  return 0;
+}
