@@ -40,10 +40,10 @@ class Trace:
                          for i, (t, elem) in enumerate(self.tensors))
 
     def values(self):
-        """The captured tensors as the kernel takes them: i32, f32 or bool, dense, 0-d as [1]."""
+        """The captured tensors as the kernel takes them: i32, f32 or bool, dense, 0-d as [1]. Float
+        tensors keep their autograd history: a learnable ALiBi slope gets its gradient."""
         out = {}
         for i, (t, elem) in enumerate(self.tensors):
-            t = t.detach()
             t = t.reshape(1) if t.dim() == 0 else t
             dtype = {"i32": torch.int32, "f32": torch.float32, "bool": torch.bool}[elem]
             out[f"buf{i}"] = t.to(device="cpu", dtype=dtype).contiguous()

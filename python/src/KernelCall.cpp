@@ -127,10 +127,8 @@ void run_on_host_copies(LibraryKernel& kernel, const KernelCall& call, const Ker
   if (!r.lse.bytes.empty()) std::memcpy(call.lse.data, r.lse.bytes.data(), r.lse.bytes.size());
 }
 
-}  // namespace
-
-void call_kernel(LibraryKernel& kernel, const KernelCall& call) {
-  const KernelIR& ir = kernel.ir();
+// The shapes of the call's inputs, checked as every runner checks them (the command line's messages).
+KernelInputs checked_shapes(const KernelIR& ir, const KernelCall& call) {
   if (call.target != "cpu" && call.target != "reference" && call.target != "vulkan")
     throw InputError("unknown target '" + call.target + "' (the Python package runs cpu, reference, vulkan)");
   KernelInputs in;
@@ -140,6 +138,18 @@ void call_kernel(LibraryKernel& kernel, const KernelCall& call) {
   validate_inputs(ir, in);
   check_rows("q", call.q), check_rows("k", call.k), check_rows("v", call.v);
   for (const auto& [name, t] : call.buffers) check_dense(name, t);
+  return in;
+}
+
+void copy_into(const TensorView& to, const HostTensor& from) {
+  std::memcpy(to.data, from.bytes.data(), from.bytes.size());
+}
+
+}  // namespace
+
+void call_kernel(LibraryKernel& kernel, const KernelCall& call) {
+  const KernelIR& ir = kernel.ir();
+  KernelInputs in = checked_shapes(ir, call);
   // Shapes only: the caller allocated out (and lse) as make_outputs would.
   KernelOutputs out;
   out.out = shape_of("out", call.out);
@@ -149,6 +159,30 @@ void call_kernel(LibraryKernel& kernel, const KernelCall& call) {
       run_on_cpu(kernel, call, in, out);
     else
       run_on_host_copies(kernel, call, in);
+  } catch (const KernelLimitError& e) {
+    throw SourceError(render_diagnostic(e.diagnostic(), kernel.program().sources));
+  }
+}
+
+void call_kernel_backward(LibraryKernel& kernel, const KernelCall& call, const GradientCall& grads) {
+  const KernelIR& ir = kernel.ir();
+  if (call.target == "vulkan")
+    throw InputError("the vulkan target has no backward pass yet (cpu, reference)");
+  const KernelInputs shapes = checked_shapes(ir, call);
+  KernelInputs in;
+  in.q = gather(shapes.q, call.q), in.k = gather(shapes.k, call.k), in.v = gather(shapes.v, call.v);
+  for (const auto& [name, t] : shapes.buffers) in.buffers[name] = gather(t, call.buffers.at(name));
+  in.scalars = shapes.scalars;
+  GradientRequest request;
+  request.dout = gather(shape_of("dout", grads.dout), grads.dout);
+  if (grads.dlse.data) request.dlse = gather(shape_of("dlse", grads.dlse), grads.dlse);
+  for (const auto& [name, _] : grads.dbuffers) request.buffers.push_back(name);
+  validate_gradient_request(ir, in, request);
+  try {
+    KernelGradients g = call.target == "reference" ? run_reference_backward(ir, in, request, call.threads)
+                                                   : run_cpu_backward(ir, in, request, call.threads);
+    copy_into(grads.dq, g.dq), copy_into(grads.dk, g.dk), copy_into(grads.dv, g.dv);
+    for (const auto& [name, t] : grads.dbuffers) copy_into(t, g.buffers.at(name));
   } catch (const KernelLimitError& e) {
     throw SourceError(render_diagnostic(e.diagnostic(), kernel.program().sources));
   }

@@ -31,9 +31,21 @@ struct KernelCall {
   int threads = 0;             ///< 0: every core
 };
 
+/// The rest of a backward call: dOut (and dLSE, for a kernel that sets lse; `data` null: none) in,
+/// dQ, dK, dV and the gradients of the buffers named in `dbuffers` out (dense, row-major, shaped
+/// like their inputs; dbuffers f32).
+struct GradientCall {
+  TensorView dout, dlse, dq, dk, dv;
+  std::map<std::string, TensorView> dbuffers;
+};
+
 /// Runs `kernel` on `call`. Throws InputError (inputs that do not fit, a buffer index out of
 /// range), SourceError (a backend limit, located at the kernel), LoadError (the host compiler
 /// failed) and std::runtime_error (no Vulkan device, ...).
 void call_kernel(LibraryKernel& kernel, const KernelCall& call);
+
+/// The backward of `kernel` at `call` (cpu or reference; through host copies), into `grads`.
+/// Throws as call_kernel.
+void call_kernel_backward(LibraryKernel& kernel, const KernelCall& call, const GradientCall& grads);
 
 }  // namespace attn::python

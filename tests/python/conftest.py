@@ -1,13 +1,9 @@
 """Shared inputs for the attnc package's tests (run by ctest's `python` label; docs/python.md)."""
 
 import os
-import warnings
 
 import pytest
 import torch
-
-# Eager flex_attention warns that it is unfused on every call; the tests use it as the reference.
-warnings.filterwarnings("ignore", message=".*flex_attention called without torch.compile.*")
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -20,3 +16,10 @@ def qkv():
     k = torch.randn(2, 2, 67, 16, generator=g)
     v = torch.randn(2, 2, 67, 16, generator=g)
     return q, k, v
+
+
+def pytest_configure(config):
+    # Eager flex_attention, the tests' reference, warns that it is unfused and that return_lse is
+    # deprecated (return_aux replaces it in newer torch); neither says anything about attnc.
+    config.addinivalue_line("filterwarnings", "ignore:flex_attention called without torch.compile:UserWarning")
+    config.addinivalue_line("filterwarnings", "ignore:return_lse is deprecated:FutureWarning")
