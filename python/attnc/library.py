@@ -1,0 +1,145 @@
+"""Libraries of kernels: attnc.load / attnc.loads, and the call convention of one kernel."""
+
+import os
+import sys
+
+from . import _core
+from ._core import Error
+
+# Every kernel made in this process by id (name and structural hash): the torch operator
+# (attnc.ops) takes the id, a string, so that torch.compile keeps the call in its graph.
+KERNELS = {}
+
+
+def _is_torch(x):
+    return type(x).__module__.startswith("torch") and "torch" in sys.modules
+
+
+def _out_shapes(q, v):
+    """[B, Hq, Lq, Dv] and [B, Hq, Lq]; placeholders when the inputs are not 4-D (the kernel's
+    checks then report them, with the command line's message)."""
+    if len(q.shape) != 4 or len(v.shape) != 4:
+        return (0, 0, 0, 0), (0, 0, 0)
+    b, h, lq = (int(n) for n in q.shape[:3])
+    return (b, h, lq, int(v.shape[3])), (b, h, lq)
+
+
+class Kernel:
+    """One kernel of a library: `kernel(q, k, v, **params, return_lse=False, target=None)`.
+
+    Q [B, Hq, Lq, D], K [B, Hkv, Lkv, D], V [B, Hkv, Lkv, Dv] in the kernel's dtype (any strides,
+    the last dimension contiguous); the kernel's parameters by name (tensors for its buffers,
+    numbers for its scalars). Returns Out [B, Hq, Lq, Dv] (and LSE [B, Hq, Lq], float32, natural
+    log) of the inputs' kind: torch tensors for torch inputs, NumPy arrays otherwise. The target
+    follows the device (CPU tensors: `cpu`); `target="reference"` or `"vulkan"` overrides.
+    """
+
+    def __init__(self, core):
+        self._core = core
+        self.name = core.name
+        self.dtype = core.dtype
+        self.lse = core.lse
+        self.head_dim, self.value_dim = core.head_dim, core.value_dim  # 0: taken from the inputs
+        self.args = core.args
+        self.id = f"{self.name}-{core.hash[:16]}"
+        KERNELS.setdefault(self.id, self)
+        self.__doc__ = f"attnc kernel '{self.name}' (dtype {self.dtype}{', lse' if self.lse else ''}); " + (
+            "arguments: " + ", ".join(a[0] for a in self.args) if self.args else "no arguments")
+
+    def __repr__(self):
+        return f"<attnc kernel {self.name}({', '.join(a[0] for a in self.args)}) {self.dtype}>"
+
+    def split_params(self, params):
+        """The keyword arguments as (buffers, scalars) dicts; unknown names and missing ones are
+        left for the kernel's own checks (the command line's messages)."""
+        kinds = {name: is_buffer for name, is_buffer, _, _ in self.args}
+        buffers, scalars = {}, {}
+        for name, value in params.items():
+            if kinds.get(name, hasattr(value, "__dlpack__") or hasattr(value, "__array__")):
+                buffers[name] = value
+            elif isinstance(value, (bool, int, float)) or hasattr(value, "__float__"):
+                scalars[name] = float(value)
+            else:
+                raise Error(f"argument '{name}' of kernel '{self.name}' is a scalar: give a number, "
+                            f"not {type(value).__name__}")
+        return buffers, scalars
+
+    def __call__(self, q, k, v, *, return_lse=False, target=None, threads=0, **params):
+        if return_lse and not self.lse:
+            raise Error(f"kernel '{self.name}' does not compute the LSE (set lse = true)")
+        buffers, scalars = self.split_params(params)
+        if _is_torch(q):
+            from . import ops
+
+            out, lse = ops.call_kernel(self, q, k, v, buffers, scalars, target, threads)
+        else:
+            out, lse = self.run_numpy(q, k, v, buffers, scalars, target, threads)
+        return (out, lse) if return_lse else out
+
+    def run_numpy(self, q, k, v, buffers, scalars, target, threads):
+        import numpy as np
+
+        arrays = [x if hasattr(x, "__dlpack__") else np.asarray(x) for x in (q, k, v)]
+        buffers = {n: b if hasattr(b, "__dlpack__") else np.asarray(b) for n, b in buffers.items()}
+        out_shape, lse_shape = _out_shapes(arrays[0], arrays[2])
+        dtype = getattr(arrays[0], "dtype", np.float32)
+        out = np.empty(out_shape, dtype=dtype if isinstance(dtype, np.dtype) else np.float32)
+        lse = np.empty(lse_shape, dtype=np.float32) if self.lse else None
+        self.run_into(*arrays, out, lse, buffers, scalars, target or "cpu", threads)
+        return out, lse
+
+    def run_into(self, q, k, v, out, lse, buffers, scalars, target, threads=0):
+        """Runs into preallocated `out` (and `lse`): the zero-copy path every front end takes."""
+        self._core.run(q, k, v, out, lse, buffers, scalars, target, threads)
+
+
+class Library:
+    """The kernels of one .attn program, as attributes (`lib.causal(q, k, v)`) and by name
+    (`lib["causal"]`)."""
+
+    def __init__(self, kernels, origin):
+        self._kernels = {k.name: Kernel(k) for k in kernels}
+        self._origin = origin
+
+    @property
+    def kernels(self):
+        """Kernel names in file order."""
+        return list(self._kernels)
+
+    def __getitem__(self, name):
+        try:
+            return self._kernels[name]
+        except KeyError:
+            raise KeyError(f"no kernel '{name}' in {self._origin}; kernels: {', '.join(self._kernels)}") from None
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        try:
+            return self._kernels[name]
+        except KeyError:
+            raise AttributeError(
+                f"no kernel '{name}' in {self._origin}; kernels: {', '.join(self._kernels)}") from None
+
+    def __dir__(self):
+        return list(self._kernels) + ["kernels"]
+
+    def __repr__(self):
+        return f"<attnc library {self._origin}: {', '.join(self._kernels)}>"
+
+
+def load(path):
+    """The kernels of the .attn file at `path` (imports resolve beside it; `std.*` is built in).
+    Raises attnc.Error with the located diagnostics (`file:line:col: error: ...`)."""
+    path = os.fspath(path)
+    return Library(_core.compile_file(path), path)
+
+
+def loads(text, name="<string>"):
+    """The kernels of .attn source `text`; `name` stands for the file in diagnostics."""
+    return Library(_core.compile_text(name, text), name)
+
+
+def stdlib():
+    """The standard library the package carries: {'std.masks': source, ...}."""
+    return dict(_core.stdlib_modules())

@@ -1,0 +1,96 @@
+"""The FlexAttention drop-in: `from attnc.torch import flex_attention, create_block_mask` in place of
+`torch.nn.attention.flex_attention`'s. The mask_mod and score_mod are traced into .attn
+(`to_attn` shows the text), compiled once per distinct text, and run as attnc kernels through the
+torch operator `torch.ops.attnc.attention`. The block mask is the traced mask itself: attnc plans
+its tiles (O(tiles)) at each call, and no dense [Q_LEN, KV_LEN] mask is ever made.
+"""
+
+import functools
+
+import torch
+
+from ._core import Error
+from .library import loads
+from .ops import call_kernel
+from .trace import trace_mods
+
+__all__ = ["BlockMask", "create_block_mask", "flex_attention", "to_attn"]
+
+_DTYPES = {torch.float32: "f32", torch.bfloat16: "bf16", torch.float16: "f16"}
+
+
+class BlockMask:
+    """A mask_mod for attnc.torch.flex_attention, with the sizes it was made for. Unlike
+    FlexAttention's BlockMask it holds no per-block tables: the tiles are planned by attnc from the
+    traced mask at each call (O(tiles)). `to_attn()` prints the traced mask."""
+
+    def __init__(self, mask_mod, B, H, Q_LEN, KV_LEN):
+        self.mask_mod = mask_mod
+        self.shape = (B, H, Q_LEN, KV_LEN)
+        self.seq_lengths = (Q_LEN, KV_LEN)
+        trace_mods(mask_mod, None)  # an untraceable mask fails here, as FlexAttention's would
+
+    def to_attn(self):
+        return to_attn(self.mask_mod)
+
+    def __repr__(self):
+        return f"attnc.torch.BlockMask(shape={self.shape}, mask_mod={getattr(self.mask_mod, '__name__', self.mask_mod)})"
+
+
+def create_block_mask(mask_mod, B, H, Q_LEN, KV_LEN, device=None, BLOCK_SIZE=None, _compile=False):
+    """FlexAttention's create_block_mask: `mask_mod(b, h, q_idx, kv_idx) -> bool`. B and H may be
+    None (every batch/head alike); device and BLOCK_SIZE are accepted for compatibility (attnc
+    chooses its tiles per target)."""
+    return BlockMask(mask_mod, B, H, Q_LEN, KV_LEN)
+
+
+def _kernel_text(mask, score, trace, dtype="f32", scale=None, lse=False):
+    lines = ["// Traced by attnc.torch from FlexAttention callables.", f"kernel flex({trace.params()}) {{"]
+    if mask is not None:
+        lines.append(f"  mask = {mask};")
+    if score is not None:
+        lines.append(f"  score = {score};")
+    if dtype != "f32":
+        lines.append(f"  dtype = {dtype};")
+    if scale is not None:
+        lines.append(f"  scale = {float(scale)!r};")
+    if lse:
+        lines.append("  lse = true;")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def to_attn(mask_mod=None, score_mod=None):
+    """The .attn text of a kernel with these callables (as flex_attention compiles it in f32)."""
+    return _kernel_text(*trace_mods(mask_mod, score_mod))
+
+
+@functools.lru_cache(maxsize=256)
+def _compiled(text):
+    # One compile per distinct text in a process; the loader's disk cache keeps it across processes.
+    return loads(text, "<attnc.torch>").flex
+
+
+def flex_attention(query, key, value, score_mod=None, block_mask=None, scale=None, enable_gqa=False,
+                   return_lse=False, kernel_options=None):
+    """torch.nn.attention.flex_attention.flex_attention on attnc kernels. `block_mask` may be
+    attnc.torch's or FlexAttention's own BlockMask (its mask_mod is traced). Returns out, or
+    (out, lse) with return_lse (lse: float32, natural log)."""
+    for name, t in (("query", query), ("key", key), ("value", value)):
+        if t.dim() != 4:
+            raise Error(f"{name} must have 4 dimensions [B, H, L, D], got shape {tuple(t.shape)}")
+    if query.dtype not in _DTYPES:
+        raise Error(f"attnc.torch: query has dtype {query.dtype}; attnc kernels take float32, bfloat16 or float16")
+    if not enable_gqa and query.shape[1] != key.shape[1]:
+        raise Error(f"query has {query.shape[1]} heads and key {key.shape[1]}: pass enable_gqa=True for "
+                    f"grouped-query attention")
+    mask_mod = getattr(block_mask, "mask_mod", None)
+    if block_mask is not None:
+        lengths = getattr(block_mask, "seq_lengths", None)
+        if lengths is not None and tuple(lengths) != (query.shape[2], key.shape[2]):
+            raise Error(f"the block mask was made for lengths {tuple(lengths)}, the inputs have "
+                        f"({query.shape[2]}, {key.shape[2]}): make one for these lengths")
+    mask, score, trace = trace_mods(mask_mod, score_mod)
+    kernel = _compiled(_kernel_text(mask, score, trace, _DTYPES[query.dtype], scale, return_lse))
+    out, lse = call_kernel(kernel, query, key, value, trace.values(), {}, None, 0)
+    return (out, lse) if return_lse else out

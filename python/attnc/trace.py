@@ -1,0 +1,348 @@
+"""FlexAttention callables -> .attn text. `mask_mod(b, h, q_idx, kv_idx)` and
+`score_mod(score, b, h, q_idx, kv_idx)` run once on symbolic proxies (`Expr`): arithmetic,
+comparisons, `&` `|` `~` on booleans, torch.where, torch.tanh/exp/abs/..., and indexing of captured
+tensors become an .attn expression. Captured tensors become the kernel's buffers (their values are
+passed at each call, so new values need no recompile); captured Python numbers become constants.
+What cannot be traced raises attnc.Error naming the construct.
+"""
+
+import math
+
+import torch
+
+from ._core import Error
+
+
+class Trace:
+    """The state of one tracing run: the captured tensors, in order of first use."""
+
+    def __init__(self):
+        self.tensors = []  # (tensor, attn element type)
+
+    def buffer(self, t):
+        for i, (seen, _) in enumerate(self.tensors):
+            if seen is t:
+                return f"buf{i}"
+        if t.is_floating_point():
+            elem = "f32"
+        elif t.dtype == torch.bool:
+            elem = "bool"
+        elif t.dtype in (torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8):
+            elem = "i32"
+        else:
+            raise Error(f"attnc.torch cannot capture a tensor of dtype {t.dtype} (integers, floats and bools only)")
+        self.tensors.append((t, elem))
+        return f"buf{len(self.tensors) - 1}"
+
+    def params(self):
+        """The kernel's parameter list: `buf0: tensor<i32>[d0], ...`."""
+        return ", ".join(f"buf{i}: tensor<{elem}>[{', '.join(f'd{d}' for d in range(max(t.dim(), 1)))}]"
+                         for i, (t, elem) in enumerate(self.tensors))
+
+    def values(self):
+        """The captured tensors as the kernel takes them: i32, f32 or bool, dense, 0-d as [1]. Float
+        tensors keep their autograd history: a learnable ALiBi slope gets its gradient."""
+        out = {}
+        for i, (t, elem) in enumerate(self.tensors):
+            t = t.reshape(1) if t.dim() == 0 else t
+            dtype = {"i32": torch.int32, "f32": torch.float32, "bool": torch.bool}[elem]
+            out[f"buf{i}"] = t.to(device="cpu", dtype=dtype).contiguous()
+        return out
+
+
+_TRACE = None  # the Trace of the running to_attn call
+
+
+def _literal(x):
+    if isinstance(x, Expr):
+        return x
+    if isinstance(x, bool):
+        return Expr("true" if x else "false", "bool")
+    if isinstance(x, int):
+        if not -(2**31) <= x < 2**31:
+            raise Error(f"attnc.torch: the constant {x} does not fit the 32-bit int of .attn")
+        return Expr(str(x) if x >= 0 else f"(-{-x})", "int")
+    if isinstance(x, float):
+        if math.isnan(x):
+            raise Error("attnc.torch: a NaN constant cannot be written in .attn")
+        text = "inf" if math.isinf(x) else repr(abs(x))
+        if "e" not in text and "." not in text and text != "inf":
+            text += ".0"
+        return Expr(text if x >= 0 else f"(-{text})", "float")
+    if isinstance(x, torch.Tensor):
+        if x.dim() != 0:
+            raise Error(f"attnc.torch: a captured tensor of shape {tuple(x.shape)} is used whole; index it "
+                        f"with the index variables (t[q_idx])")
+        return _index(x, (0,))
+    raise Error(f"attnc.torch cannot trace a value of type {type(x).__name__} ({x!r})")
+
+
+def _num(x, op):
+    x = _literal(x)
+    if x.type not in ("int", "float"):
+        raise Error(f"attnc.torch: '{op}' takes numbers, got a bool (convert it with torch.where)")
+    return x
+
+
+def _arith(op, a, b):
+    a, b = _num(a, op), _num(b, op)
+    if op == "/":
+        kind = "float"
+    else:
+        kind = "int" if a.type == b.type == "int" else "float"
+    return Expr(f"({a.text} {op} {b.text})", kind)
+
+
+def _compare(op, a, b):
+    a, b = _literal(a), _literal(b)
+    if (a.type == "bool") != (b.type == "bool") or (a.type == "bool" and op not in ("==", "!=")):
+        raise Error(f"attnc.torch: '{op}' compares two numbers (or two bools with == and !=)")
+    return Expr(f"({a.text} {op} {b.text})", "bool")
+
+
+def _logic(op, a, b, name):
+    a, b = _literal(a), _literal(b)
+    if a.type != "bool" or b.type != "bool":
+        raise Error(f"attnc.torch: '{name}' is traced only on booleans (as .attn's {op}); bitwise integer "
+                    f"operations have no .attn form")
+    return Expr(f"({a.text} {op} {b.text})", "bool")
+
+
+def _call(fn, *args):
+    args = [_num(a, fn) for a in args]
+    if fn in ("abs", "min", "max", "clamp"):
+        kind = "int" if all(a.type == "int" for a in args) else "float"
+    else:
+        kind = "float"
+    return Expr(f"{fn}({', '.join(a.text for a in args)})", kind)
+
+
+def _where(cond, a, b):
+    cond, a, b = _literal(cond), _literal(a), _literal(b)
+    if cond.type != "bool":
+        raise Error("attnc.torch: torch.where needs a boolean condition")
+    if (a.type == "bool") != (b.type == "bool"):
+        raise Error("attnc.torch: torch.where's branches must both be numbers or both be bools")
+    kind = "bool" if a.type == "bool" else ("int" if a.type == b.type == "int" else "float")
+    return Expr(f"({cond.text} ? {a.text} : {b.text})", kind)
+
+
+def _index(t, index):
+    if _TRACE is None:
+        raise Error("attnc.torch: a captured tensor is indexed outside a trace")
+    index = index if isinstance(index, tuple) else (index,)
+    if len(index) != max(t.dim(), 1):
+        raise Error(f"attnc.torch: a captured tensor of shape {tuple(t.shape)} is indexed with {len(index)} "
+                    f"index(es); index every dimension at once (t[i, j], not t[i][j])")
+    parts = []
+    for i in index:
+        if isinstance(i, (slice, type(Ellipsis))) or i is None:
+            raise Error("attnc.torch: slices, `...` and None in an index cannot be traced; index with numbers")
+        e = _literal(i)
+        if e.type != "int":
+            raise Error("attnc.torch: a captured tensor is indexed with a non-integer")
+        parts.append(e.text)
+    name = _TRACE.buffer(t)
+    kind = {"f32": "float", "i32": "int", "bool": "bool"}[_TRACE.tensors[int(name[3:])][1]]
+    return Expr(f"{name}[{', '.join(parts)}]", kind)
+
+
+def _const_like(value, dtype):
+    if dtype == torch.bool:
+        return _literal(bool(value))
+    if dtype is not None and dtype.is_floating_point:
+        return _literal(float(value))
+    return _literal(value)
+
+
+def _convert(x, dtype):
+    x = _literal(x)
+    if dtype is None or dtype == torch.bool and x.type == "bool":
+        return x
+    if dtype == torch.bool:
+        return Expr(f"({x.text} != 0)", "bool")
+    if x.type == "bool":
+        x = Expr(f"({x.text} ? 1 : 0)", "int")
+    if dtype.is_floating_point:
+        return x if x.type == "float" else Expr(f"float({x.text})", "float")
+    return x if x.type == "int" else Expr(f"int({x.text})", "int")
+
+
+_UNARY = {"exp": "exp", "exp2": "exp2", "log": "log", "log2": "log2", "sqrt": "sqrt", "rsqrt": "rsqrt",
+          "tanh": "tanh", "sigmoid": "sigmoid", "sin": "sin", "cos": "cos", "floor": "floor", "ceil": "ceil",
+          "round": "round", "abs": "abs"}
+_BINARY = {"__add__": "+", "__sub__": "-", "__mul__": "*", "__truediv__": "/", "__floordiv__": "//",
+           "__mod__": "%", "add": "+", "sub": "-", "subtract": "-", "mul": "*", "multiply": "*", "div": "/",
+           "divide": "/", "true_divide": "/", "floor_divide": "//", "remainder": "%"}
+_COMPARE = {"__eq__": "==", "__ne__": "!=", "__lt__": "<", "__le__": "<=", "__gt__": ">", "__ge__": ">=",
+            "eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">=", "greater": ">",
+            "greater_equal": ">=", "less": "<", "less_equal": "<="}
+_LOGIC = {"__and__": ("&&", "&"), "__or__": ("||", "|"), "logical_and": ("&&", "logical_and"),
+          "logical_or": ("||", "logical_or"), "bitwise_and": ("&&", "&"), "bitwise_or": ("||", "|")}
+
+
+def _torch_call(name, args, kwargs):
+    """A torch function or Tensor method applied to proxies, as .attn; None when unknown."""
+    reflected = name.startswith("__r") and name[3:-2] in ("add", "sub", "mul", "truediv", "floordiv", "mod",
+                                                          "and", "or")
+    if reflected:
+        name, args = "__" + name[3:], (args[1], args[0])
+    if name in _BINARY:
+        return _arith(_BINARY[name], *args[:2])
+    if name in _COMPARE:
+        return _compare(_COMPARE[name], *args[:2])
+    if name in _LOGIC:
+        return _logic(*_LOGIC[name][:1], *args[:2], _LOGIC[name][1])
+    if name in ("__invert__", "logical_not", "bitwise_not"):
+        x = _literal(args[0])
+        if x.type != "bool":
+            raise Error("attnc.torch: '~' is traced only on booleans (as .attn's !)")
+        return Expr(f"(!{x.text})", "bool")
+    if name in ("__neg__", "neg", "negative"):
+        x = _num(args[0], "-")
+        return Expr(f"(-{x.text})", x.type)
+    if name in ("__pos__", "clone", "detach", "contiguous"):
+        return _literal(args[0])
+    if name in _UNARY:
+        return _call(_UNARY[name], args[0])
+    if name in ("minimum", "min", "maximum", "max") and len(args) == 2:
+        return _call("min" if name.startswith("min") else "max", *args)
+    if name in ("clamp", "clip"):
+        lo = kwargs.get("min", args[1] if len(args) > 1 else None)
+        hi = kwargs.get("max", args[2] if len(args) > 2 else None)
+        x = args[0]
+        if lo is not None:
+            x = _call("max", x, lo)
+        if hi is not None:
+            x = _call("min", x, hi)
+        return _literal(x)
+    if name == "where" and len(args) == 3:
+        return _where(*args)
+    if name == "__getitem__":
+        if isinstance(args[0], torch.Tensor):
+            return _index(args[0], args[1])
+        raise Error("attnc.torch: an index variable or score cannot be indexed")
+    if name in ("to", "type"):
+        dtype = kwargs.get("dtype", next((a for a in args[1:] if isinstance(a, torch.dtype)), None))
+        return _convert(args[0], dtype)
+    if name in ("float", "double", "half", "bfloat16"):
+        return _convert(args[0], torch.float32)
+    if name in ("int", "long", "short"):
+        return _convert(args[0], torch.int32)
+    if name == "bool":
+        return _convert(args[0], torch.bool)
+    if name in ("new_ones", "new_zeros", "ones_like", "zeros_like", "full_like", "new_full"):
+        value = 1 if "ones" in name else 0
+        if name in ("full_like", "new_full"):
+            value = kwargs.get("fill_value", args[2] if name == "new_full" else args[1])
+        dtype = kwargs.get("dtype", _torch_dtype(args[0]) if name.endswith("_like") or name.startswith("new_")
+                           else None)
+        return _const_like(value, dtype)
+    if name == "pow" or name == "__pow__":
+        base, exponent = _literal(args[0]), args[1]
+        if exponent == 2:
+            return _arith("*", base, base)
+        return _call("exp", _arith("*", exponent, _call("log", base)))
+    return None
+
+
+def _torch_dtype(x):
+    x = _literal(x)
+    return {"bool": torch.bool, "int": torch.int32, "float": torch.float32}[x.type]
+
+
+class Expr:
+    """A symbolic value of a traced callable: .attn text and its type (int, float or bool)."""
+
+    def __init__(self, text, kind):
+        self.text, self.type = text, kind
+
+    def __repr__(self):
+        return f"attnc.trace.Expr({self.text!r}, {self.type})"
+
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        name = getattr(func, "__name__", str(func))
+        result = _torch_call(name, args, kwargs or {})
+        if result is None:
+            owner = "torch.Tensor." if getattr(func, "__qualname__", "").startswith("Tensor.") or name.startswith("__") \
+                else "torch."
+            raise Error(f"attnc.torch cannot trace {owner}{name} (supported: arithmetic, comparisons, & | ~ on "
+                        f"bools, torch.where, exp/log/tanh/sigmoid/abs/..., min/max/clamp, and indexing captured "
+                        f"tensors)")
+        return result
+
+    def __bool__(self):
+        raise Error(f"attnc.torch cannot trace Python control flow on a traced value ({self.text}): `if`, "
+                    f"`and`, `or`, `not`, chained comparisons (a < b < c) and bool() need a concrete value; "
+                    f"use &, |, ~ and torch.where")
+
+    def __index__(self):
+        raise Error(f"attnc.torch cannot use a traced value ({self.text}) as a Python int (range, list "
+                    f"indexing, int()): index captured tensors instead")
+
+    def __int__(self):
+        return self.__index__()
+
+    def __float__(self):
+        raise Error(f"attnc.torch cannot turn a traced value ({self.text}) into a Python float (float(), math.*): "
+                    f"use torch functions")
+
+    def __iter__(self):
+        raise Error(f"attnc.torch cannot iterate over a traced value ({self.text})")
+
+    def __hash__(self):
+        return id(self)
+
+
+def _method(name):
+    def method(self, *args, **kwargs):
+        result = _torch_call(name, (self,) + args, kwargs)
+        if result is None:
+            raise Error(f"attnc.torch cannot trace torch.Tensor.{name}")
+        return result
+
+    method.__name__ = name
+    return method
+
+
+for _name in (list(_BINARY) + list(_COMPARE) + list(_LOGIC) + list(_UNARY) +
+              ["__radd__", "__rsub__", "__rmul__", "__rtruediv__", "__rfloordiv__", "__rmod__", "__rand__",
+               "__ror__", "__invert__", "__neg__", "__pos__", "__abs__", "__pow__", "__getitem__", "neg", "clamp",
+               "clip", "minimum", "maximum", "to", "float", "int", "long", "bool", "new_ones", "new_zeros",
+               "new_full", "logical_not", "detach", "clone", "contiguous"]):
+    setattr(Expr, _name, _method("abs" if _name == "__abs__" else _name))
+
+
+def trace_mods(mask_mod, score_mod):
+    """(mask text or None, score text or None, Trace) of the FlexAttention callables."""
+    global _TRACE
+    if _TRACE is not None:
+        raise Error("attnc.torch: tracing is not reentrant")
+    _TRACE = trace = Trace()
+    b, h, q, kv = Expr("b", "int"), Expr("h", "int"), Expr("q", "int"), Expr("kv", "int")
+    try:
+        mask = score = None
+        if mask_mod is not None:
+            m = _literal(_run(mask_mod, "mask_mod", b, h, q, kv))
+            if m.type != "bool":
+                raise Error(f"attnc.torch: mask_mod must return a bool, it returned an {m.type} ({m.text})")
+            mask = m.text
+        if score_mod is not None:
+            s = _literal(_run(score_mod, "score_mod", Expr("score", "float"), b, h, q, kv))
+            if s.type == "bool":
+                raise Error("attnc.torch: score_mod must return a number, it returned a bool")
+            score = s.text if s.type == "float" else f"float({s.text})"
+        return mask, score, trace
+    finally:
+        _TRACE = None
+
+
+def _run(fn, what, *args):
+    try:
+        return fn(*args)
+    except Error:
+        raise
+    except Exception as e:  # the callable did something a proxy cannot stand for
+        name = getattr(fn, "__name__", type(fn).__name__)
+        raise Error(f"attnc.torch cannot trace {what} '{name}': {type(e).__name__}: {e}") from e

@@ -1,0 +1,125 @@
+// attnc._core: the nanobind face of KernelLibrary and KernelCall. Tensors cross as nb::ndarray
+// (DLPack: torch, NumPy, anything with __dlpack__) without a copy; every user error is attnc.Error.
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/map.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/shared_ptr.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include "backends/io/KernelIO.h"
+#include "codegen/KernelIR.h"
+#include "codegen/Lower.h"
+#include "frontend/Program.h"
+#include "python/src/KernelCall.h"
+#include "python/src/KernelLibrary.h"
+
+namespace nb = nanobind;
+using namespace attn;
+using namespace attn::python;
+
+namespace {
+
+TensorView view_of(const nb::ndarray<>& a) {
+  TensorView t;
+  t.data = a.data();
+  t.device = {DLDeviceType(a.device_type()), int32_t(a.device_id())};
+  t.dtype = {uint8_t(a.dtype().code), uint8_t(a.dtype().bits), uint16_t(a.dtype().lanes)};
+  for (size_t d = 0; d < a.ndim(); ++d) {
+    t.shape.push_back(a.shape(d));
+    t.strides.push_back(a.stride(d));
+  }
+  return t;
+}
+
+void run(LibraryKernel& kernel, const nb::ndarray<>& q, const nb::ndarray<>& k, const nb::ndarray<>& v,
+         const nb::ndarray<>& out, const std::optional<nb::ndarray<>>& lse,
+         const std::map<std::string, nb::ndarray<>>& buffers, const std::map<std::string, double>& scalars,
+         const std::string& target, int threads) {
+  KernelCall call;
+  call.q = view_of(q), call.k = view_of(k), call.v = view_of(v), call.out = view_of(out);
+  if (lse) call.lse = view_of(*lse);
+  for (const auto& [name, t] : buffers) call.buffers[name] = view_of(t);
+  call.scalars = scalars;
+  call.target = target;
+  call.threads = threads;
+  nb::gil_scoped_release unlocked;  // the kernel runs on its own threads; other Python threads go on
+  call_kernel(kernel, call);
+}
+
+void run_backward(LibraryKernel& kernel, const nb::ndarray<>& q, const nb::ndarray<>& k,
+                  const nb::ndarray<>& v, const std::map<std::string, nb::ndarray<>>& buffers,
+                  const std::map<std::string, double>& scalars, const nb::ndarray<>& dout,
+                  const std::optional<nb::ndarray<>>& dlse, const nb::ndarray<>& dq, const nb::ndarray<>& dk,
+                  const nb::ndarray<>& dv, const std::map<std::string, nb::ndarray<>>& dbuffers,
+                  const std::string& target, int threads) {
+  KernelCall call;
+  call.q = view_of(q), call.k = view_of(k), call.v = view_of(v);
+  for (const auto& [name, t] : buffers) call.buffers[name] = view_of(t);
+  call.scalars = scalars;
+  call.target = target;
+  call.threads = threads;
+  GradientCall grads;
+  grads.dout = view_of(dout), grads.dq = view_of(dq), grads.dk = view_of(dk), grads.dv = view_of(dv);
+  if (dlse) grads.dlse = view_of(*dlse);
+  for (const auto& [name, t] : dbuffers) grads.dbuffers[name] = view_of(t);
+  nb::gil_scoped_release unlocked;
+  call_kernel_backward(kernel, call, grads);
+}
+
+nb::list arg_list(const KernelIR& ir) {
+  nb::list args;
+  for (const KernelArgInfo& a : kernel_args(ir))
+    args.append(nb::make_tuple(a.name, a.is_buffer, elem_type_name(a.elem), a.dims));
+  return args;
+}
+
+}  // namespace
+
+NB_MODULE(_core, m) {
+  m.doc() = "attnc's compiler and runtime (see the attnc package for the Python API)";
+  // Kernels live in a process-wide registry (attnc.library.KERNELS, for the torch operator) until
+  // the interpreter exits, which nanobind would report as leaks.
+  nb::set_leak_warnings(false);
+  static nb::exception<SourceError> error(m, "Error", PyExc_ValueError);
+  // Inputs that do not fit and buffer indexes out of range are the caller's errors too.
+  nb::register_exception_translator(
+      [](const std::exception_ptr& p, void* payload) {
+        try {
+          std::rethrow_exception(p);
+        } catch (const InputError& e) {
+          PyErr_SetString(static_cast<PyObject*>(payload), e.what());
+        } catch (const EvalError& e) {
+          PyErr_SetString(static_cast<PyObject*>(payload), e.what());
+        }
+      },
+      error.ptr());
+
+  nb::class_<LibraryKernel>(m, "Kernel")
+      .def_prop_ro("name", [](const LibraryKernel& k) { return kernel_name(k.ir()); })
+      .def_prop_ro("dtype",
+                   [](const LibraryKernel& k) { return std::string(dtype_name(k.ir().options.dtype)); })
+      .def_prop_ro(
+          "head_dim", [](const LibraryKernel& k) { return k.ir().options.head_dim; }, "0: any")
+      .def_prop_ro(
+          "value_dim", [](const LibraryKernel& k) { return k.ir().options.value_dim; }, "0: head_dim")
+      .def_prop_ro("lse", [](const LibraryKernel& k) { return k.ir().options.lse; })
+      .def_prop_ro("hash", [](const LibraryKernel& k) { return kernel_hash(k.ir()); })
+      .def_prop_ro(
+          "args", [](const LibraryKernel& k) { return arg_list(k.ir()); },
+          "(name, is_buffer, element type, dims) per run-time argument, in declaration order")
+      .def("run", &run, nb::arg("q"), nb::arg("k"), nb::arg("v"), nb::arg("out"), nb::arg("lse").none(),
+           nb::arg("buffers"), nb::arg("scalars"), nb::arg("target"), nb::arg("threads"),
+           "Runs the kernel into out (and lse when the kernel sets lse); raises Error for bad inputs")
+      .def("backward", &run_backward, nb::arg("q"), nb::arg("k"), nb::arg("v"), nb::arg("buffers"),
+           nb::arg("scalars"), nb::arg("dout"), nb::arg("dlse").none(), nb::arg("dq"), nb::arg("dk"),
+           nb::arg("dv"), nb::arg("dbuffers"), nb::arg("target"), nb::arg("threads"),
+           "The gradients of sum(dout * out) (+ sum(dlse * lse)) into dq, dk, dv and dbuffers (by name)");
+
+  m.def("compile_text", &compile_text, nb::arg("path"), nb::arg("text"),
+        nb::call_guard<nb::gil_scoped_release>(), "The kernels of .attn text; raises Error with diagnostics");
+  m.def("compile_file", &compile_file, nb::arg("path"), nb::call_guard<nb::gil_scoped_release>(),
+        "The kernels of a .attn file; raises Error with diagnostics");
+  m.def("stdlib_modules", &stdlib_modules, "The standard library's modules ('std.masks', ...) and sources");
+}

@@ -1,0 +1,159 @@
+"""attnc.torch: the attention-gym gallery written as FlexAttention callables, through the drop-in,
+against flex_attention itself; tracing, caching and untraceable callables."""
+
+import pytest
+import torch
+from torch.nn.attention import flex_attention as fa
+
+import attnc
+import attnc.torch as at
+
+L = 67
+g = torch.Generator().manual_seed(3)
+DOC = torch.arange(L) // 20  # int64, as attention-gym builds it
+PREFIX = torch.tensor([10, 30])
+SLOPES = torch.exp2(-8.0 * (torch.arange(4) + 1) / 4)
+
+
+def causal(b, h, q_idx, kv_idx):
+    return q_idx >= kv_idx
+
+
+def sliding_window(b, h, q_idx, kv_idx):
+    return (q_idx - kv_idx <= 16) & (q_idx >= kv_idx)
+
+
+def prefix_lm(b, h, q_idx, kv_idx):
+    return (kv_idx <= PREFIX[b]) | causal(b, h, q_idx, kv_idx)
+
+
+def document(b, h, q_idx, kv_idx):
+    return (DOC[q_idx] == DOC[kv_idx]) & (q_idx >= kv_idx)
+
+
+def natten(b, h, q_idx, kv_idx):
+    qx, qy, kx, ky = q_idx % 8, q_idx // 8, kv_idx % 8, kv_idx // 8
+    cx, cy = qx.clamp(1, 6), qy.clamp(2, 6)
+    return ((cx - kx).abs() <= 1) & ((cy - ky).abs() <= 2)
+
+
+def alibi(score, b, h, q_idx, kv_idx):
+    return score + SLOPES[h] * (kv_idx - q_idx)
+
+
+def softcap(score, b, h, q_idx, kv_idx):
+    score = score / 20.0
+    score = torch.tanh(score)
+    return score * 20.0
+
+
+def relative_position(score, b, h, q_idx, kv_idx):
+    return score + (q_idx - kv_idx)
+
+
+def alibi_softcap(score, b, h, q_idx, kv_idx):
+    return softcap(alibi(score, b, h, q_idx, kv_idx), b, h, q_idx, kv_idx)
+
+
+def masked_score(score, b, h, q_idx, kv_idx):
+    return torch.where(q_idx >= kv_idx, score, -float("inf"))
+
+
+GALLERY = [
+    ("causal", causal, None),
+    ("sliding_window", sliding_window, None),
+    ("prefix_lm", prefix_lm, None),
+    ("document", document, None),
+    ("natten", natten, None),
+    ("and_or_masks", fa.and_masks(causal, fa.or_masks(sliding_window, document)), None),
+    ("alibi", causal, alibi),
+    ("softcap", None, softcap),
+    ("relative_position", None, relative_position),
+    ("alibi_softcap", document, alibi_softcap),
+    ("where_score", None, masked_score),
+]
+
+
+@pytest.mark.parametrize("mask_mod,score_mod", [c[1:] for c in GALLERY], ids=[c[0] for c in GALLERY])
+def test_gallery_against_flex_attention(qkv, mask_mod, score_mod):
+    q, k, v = qkv
+    ref_mask = fa.create_block_mask(mask_mod, 2, None, L, L, device="cpu") if mask_mod else None
+    ref, ref_lse = fa.flex_attention(q, k, v, score_mod=score_mod, block_mask=ref_mask, enable_gqa=True,
+                                     return_lse=True)
+    mask = at.create_block_mask(mask_mod, 2, None, L, L) if mask_mod else None
+    out, lse = at.flex_attention(q, k, v, score_mod=score_mod, block_mask=mask, enable_gqa=True, return_lse=True)
+    torch.testing.assert_close(out, ref, atol=2e-5, rtol=1e-4)
+    torch.testing.assert_close(lse, ref_lse, atol=2e-5, rtol=1e-4)
+    # FlexAttention's own BlockMask works too: its mask_mod is traced.
+    torch.testing.assert_close(at.flex_attention(q, k, v, score_mod=score_mod, block_mask=ref_mask, enable_gqa=True),
+                               ref, atol=2e-5, rtol=1e-4)
+
+
+def test_bf16_and_scale(qkv):
+    q, k, v = (t.bfloat16() for t in qkv)
+    ref = fa.flex_attention(q, k, v, score_mod=alibi, block_mask=fa.create_block_mask(document, None, None, L, L,
+                                                                                       device="cpu"),
+                            scale=0.3, enable_gqa=True)
+    out = at.flex_attention(q, k, v, score_mod=alibi, block_mask=at.create_block_mask(document, None, None, L, L),
+                            scale=0.3, enable_gqa=True)
+    assert out.dtype == torch.bfloat16
+    torch.testing.assert_close(out, ref, atol=2e-2, rtol=2e-2)
+
+
+def test_to_attn_text():
+    text = at.to_attn(document, softcap)
+    assert "kernel flex(buf0: tensor<i32>[d0])" in text
+    assert "mask = ((buf0[q] == buf0[kv]) && (q >= kv));" in text
+    assert "score = (tanh((score / 20.0)) * 20.0);" in text
+    attnc.loads(text)  # what to_attn prints compiles
+
+
+def test_captured_tensors_are_buffers_and_numbers_constants(qkv):
+    q, k, v = qkv
+    doc = torch.zeros(L, dtype=torch.int64)
+    window = 8
+
+    def mask(b, h, q_idx, kv_idx):
+        return (doc[q_idx] == doc[kv_idx]) & (q_idx - kv_idx < window) & (q_idx >= kv_idx)
+
+    assert "< 8)" in at.to_attn(mask)
+    block_mask = at.create_block_mask(mask, None, None, L, L)
+    at.flex_attention(q, k, v, block_mask=block_mask, enable_gqa=True)
+    compiles = at._compiled.cache_info().misses
+    doc[30:] = 1  # new values, same structure: no new compile, and the new values are used
+    out = at.flex_attention(q, k, v, block_mask=block_mask, enable_gqa=True)
+    assert at._compiled.cache_info().misses == compiles
+    ref = fa.flex_attention(q, k, v, block_mask=fa.create_block_mask(mask, None, None, L, L, device="cpu"),
+                            enable_gqa=True)
+    torch.testing.assert_close(out, ref, atol=2e-5, rtol=1e-4)
+    window = 4  # a captured number is a constant: a new kernel
+    assert "< 4)" in at.to_attn(mask)
+
+
+def test_untraceable_callables_name_the_construct(qkv):
+    q, k, v = qkv
+
+    def python_if(b, h, q_idx, kv_idx):
+        if q_idx > kv_idx:
+            return True
+        return False
+
+    with pytest.raises(attnc.Error, match=r"Python control flow"):
+        at.create_block_mask(python_if, None, None, L, L)
+
+    def cumsum(score, b, h, q_idx, kv_idx):
+        return score + torch.cumsum(q_idx, 0)
+
+    with pytest.raises(attnc.Error, match=r"cannot trace torch\.cumsum"):
+        at.flex_attention(q, k, v, score_mod=cumsum, enable_gqa=True)
+
+    def bitwise(b, h, q_idx, kv_idx):
+        return (q_idx & 1) == 0
+
+    with pytest.raises(attnc.Error, match=r"'&' is traced only on booleans"):
+        at.to_attn(bitwise)
+    with pytest.raises(attnc.Error, match=r"pass enable_gqa=True"):
+        at.flex_attention(q, k, v)
+    with pytest.raises(attnc.Error, match=r"made for lengths \(67, 67\)"):
+        at.flex_attention(q[:, :, :10], k, v, block_mask=at.create_block_mask(causal, None, None, L, L),
+                          enable_gqa=True)
