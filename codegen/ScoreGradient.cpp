@@ -2,6 +2,7 @@
 // once for `score` and once per f32 read site, each result simplified.
 #include "codegen/ScoreGradient.h"
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <optional>
@@ -34,11 +35,20 @@ class ReadSites : public HI::IRGraphVisitor {
  public:
   explicit ReadSites(const KernelIR& ir) : ir_(ir) {}
   std::vector<BufferGradient> sites;
+  std::vector<std::string> reduced;  // buffers read per term of a reduction
 
  private:
   using HI::IRGraphVisitor::visit;
   void visit(const HI::Call* c) override {
-    if (is_f32_load(c, ir_)) {
+    if (std::optional<Reduction> r = reduction_of(*c)) {
+      active_.push_back(c->args[0].as<HI::Variable>()->name);
+      HI::IRGraphVisitor::visit(c);
+      active_.pop_back();
+      return;
+    }
+    if (is_f32_load(c, ir_) && reads_per_term(*c)) {
+      if (std::find(reduced.begin(), reduced.end(), c->name) == reduced.end()) reduced.push_back(c->name);
+    } else if (is_f32_load(c, ir_)) {
       bool seen = false;
       for (const BufferGradient& s : sites)
         seen = seen || (s.buffer == c->name && same_index(s.index, c->args));
@@ -46,7 +56,15 @@ class ReadSites : public HI::IRGraphVisitor {
     }
     HI::IRGraphVisitor::visit(c);
   }
+  // Does the load's index depend on an enclosing reduction's variable (one element per term)?
+  bool reads_per_term(const HI::Call& c) const {
+    for (const HExpr& a : c.args)
+      for (const std::string& v : active_)
+        if (HI::expr_uses_var(a, v)) return true;
+    return false;
+  }
   const KernelIR& ir_;
+  std::vector<std::string> active_;  // the variables of the reductions being visited
 };
 
 // d e / d x for one variable x (`score`, or one buffer element), where `is_x` recognizes x's leaves.
@@ -154,7 +172,35 @@ class Differentiate {
                when(hi < x || hi < lo, (*this)(hi)));
   }
 
+  // sum(j < n: body)' = sum(j < n: body'). max and min pass the gradient to the terms equal to
+  // the result, split evenly among ties (torch.amax/amin); an empty one has none. The new
+  // reduction's variable is fresh: the result `e` inside it keeps its own.
+  HExpr reduction(const HExpr& e, const HI::Call& c, Reduction r) {
+    const std::string& var = c.args[0].as<HI::Variable>()->name;
+    const HExpr& n = c.args[1];
+    const HExpr d = (*this)(c.args[2]);
+    if (!d.defined()) return HExpr();
+    const std::string fresh = var + "_d";
+    const HExpr j = HI::Variable::make(Halide::Int(32), fresh);
+    const HExpr body = HI::substitute(var, j, c.args[2]), dj = HI::substitute(var, j, d);
+    const Halide::Type t = e.type();
+    switch (r) {
+      case Reduction::Sum: return make_reduction(Reduction::Sum, fresh, n, dj);
+      case Reduction::Max:
+      case Reduction::Min: {
+        const HExpr hit = body == e, zero = HI::make_zero(t), one = HI::make_one(t);
+        const HExpr total = make_reduction(Reduction::Sum, fresh, n, HI::Select::make(hit, dj, zero));
+        const HExpr ties = make_reduction(Reduction::Sum, fresh, n, HI::Select::make(hit, one, zero));
+        return total / Halide::max(ties, one);
+      }
+      case Reduction::Any:
+      case Reduction::All: return HExpr();  // bool: never reached through a float expression
+    }
+    return HExpr();
+  }
+
   HExpr call(const HExpr& e, const HI::Call& c) {
+    if (std::optional<Reduction> r = reduction_of(c)) return reduction(e, c, *r);
     std::optional<Builtin> b = builtin_of(c);
     if (!b) return HExpr();  // a load that is not x: another element, or an int or bool buffer
     const HExpr& u = c.args[0];
@@ -218,6 +264,7 @@ ScoreGradient differentiate_score(const KernelIR& ir) {
   ReadSites sites(ir);
   ir.score.accept(&sites);
   g.reads = std::move(sites.sites);
+  g.reduced_reads = std::move(sites.reduced);
   for (BufferGradient& r : g.reads)
     r.partial = simplified(Differentiate([&](const HExpr& e) {
       const auto* c = e.as<HI::Call>();

@@ -22,13 +22,18 @@ struct BufferGradient {
 struct ScoreGradient {
   Halide::Expr dscore;                ///< d score' / d score, Float(32)
   std::vector<BufferGradient> reads;  ///< one per read site (a buffer may be read at 2+ indices)
+  /// f32 buffers the score reads per term of a bounded reduction (`sum(j < n: t[j] * ...)`): one
+  /// element per term, which no read site above describes. dscore covers them; their own gradient
+  /// is not computed yet (GradientRequest validation refuses it).
+  std::vector<std::string> reduced_reads;
 };
 
 /// The derivatives of `ir.score`, simplified like the forward. Non-differentiable points follow
 /// PyTorch autograd (docs/language.md, "Backward"): abs'(0) = 0; min/max ties split the gradient
 /// evenly (torch.minimum/maximum); a min of a max is clamp, whose bounds pass the gradient to x
 /// (torch.clamp); floor, ceil, round, trunc and casts to int have derivative 0; select
-/// differentiates the branch it takes. Read sites are in the order the score first reads them; two
+/// differentiates the branch it takes; sum(j < n: e)' is sum(j < n: e'), max and min split the
+/// gradient among the terms equal to the result. Read sites are in the order the score first reads them; two
 /// loads of one buffer at structurally equal indices are one site. The mask is not differentiated.
 ScoreGradient differentiate_score(const KernelIR& ir);
 

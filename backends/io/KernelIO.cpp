@@ -128,6 +128,11 @@ void validate_gradient_request(const KernelIR& ir, const KernelInputs& in, const
     if (a->elem != ElemType::F32)
       throw InputError("cannot differentiate '" + name + "': it is a tensor of " + elem_type_name(a->elem) +
                        "; only f32 tensor arguments have gradients");
+    for (const std::string& reduced : g.reduced_reads)
+      if (reduced == name)
+        throw InputError("cannot differentiate '" + name + "': kernel '" + ir.name +
+                         "' reads it per term of a bounded reduction, whose buffer gradients are not "
+                         "supported yet");
     bool read = false;
     for (const BufferGradient& s : g.reads) read = read || s.buffer == name;
     if (!read)

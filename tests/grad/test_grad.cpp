@@ -278,6 +278,44 @@ kernel masked(bias: tensor<f32>[heads, n]) { mask = q >= kv + 3; score = score +
     for (int64_t e = 0; e < 3 * 4; ++e) BOOST_TEST(g.dq.get(h * 6 * 4 + e) == 0.0);
 }
 
+// Bounded reductions (sum; max and min, whose gradient goes to the term equal to the result) and
+// the builtins of the language issue: erf, atan, pow. `u` is read inside a reduction at an index
+// that does not depend on its variable: an ordinary read site, differentiated term by term.
+BOOST_AUTO_TEST_CASE(reductions_and_new_builtins) {
+  const char* src = R"(
+kernel red(w: tensor<f32>[n, r], u: tensor<f32>[n]) {
+  score = sum(j < r: tanh(score * w[q, j] + u[kv])) + max(j < 3: score * float(j) - float(j * j))
+        + min(j < 4: score * u[q] + float(j));
+  lse = true;
+}
+kernel fns(u: tensor<f32>[n]) {
+  score = erf(score) + atan(score * u[kv]) + pow(1.5 + score * score, 0.5) + sum(j < 0: score);
+}
+)";
+  std::mt19937 rng(11);
+  for (const char* name : {"red", "fns"}) {
+    auto ir = lower("test.attn", src, name);
+    check_gradients(*ir, Shape{1, 2, 2, 7, 6, 4, 4}, rng, name);
+    check_gradients(*ir, Shape{2, 4, 2, 5, 9, 3, 5}, rng, name);
+    ScoreGradient g = differentiate_score(*ir);
+    KernelIR copy = *ir;
+    copy.score = g.dscore;
+    BOOST_CHECK_NO_THROW(verify_kernel_ir(copy));
+  }
+  // `w` is read one element per term: no read site describes it, and its gradient is refused.
+  auto ir = lower("test.attn", src, "red");
+  ScoreGradient g = differentiate_score(*ir);
+  BOOST_TEST(g.reduced_reads == std::vector<std::string>{"w"});
+  auto [in, r] = random_problem(*ir, Shape{1, 1, 1, 3, 3, 2, 2}, rng);
+  r.buffers.push_back("w");
+  try {
+    run_reference_backward(*ir, in, r, 1);
+    BOOST_ERROR("accepted the gradient of a buffer read per term of a reduction");
+  } catch (const InputError& e) {
+    BOOST_TEST(std::string(e.what()).find("per term of a bounded reduction") != std::string::npos, e.what());
+  }
+}
+
 // PyTorch autograd's conventions at non-differentiable points (docs/language.md, "Backward").
 BOOST_AUTO_TEST_CASE(non_differentiable_points) {
   BOOST_TEST(dscore_at("abs(score)", 0.0) == 0.0);
