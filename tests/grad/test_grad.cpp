@@ -279,8 +279,9 @@ kernel masked(bias: tensor<f32>[heads, n]) { mask = q >= kv + 3; score = score +
 }
 
 // Bounded reductions (sum; max and min, whose gradient goes to the term equal to the result) and
-// the builtins of the language issue: erf, atan, pow. `u` is read inside a reduction at an index
-// that does not depend on its variable: an ordinary read site, differentiated term by term.
+// the builtins of the language issue: erf, atan, pow (r1-r3 one reduction each, red all three). `u` is read
+// inside a reduction at an index that does not depend on its variable: an ordinary read site, differentiated
+// term by term.
 BOOST_AUTO_TEST_CASE(reductions_and_new_builtins) {
   const char* src = R"(
 kernel red(w: tensor<f32>[n, r], u: tensor<f32>[n]) {
@@ -288,12 +289,15 @@ kernel red(w: tensor<f32>[n, r], u: tensor<f32>[n]) {
         + min(j < 4: score * u[q] + float(j));
   lse = true;
 }
+kernel r1(w: tensor<f32>[n, r], u: tensor<f32>[n]) { score = sum(j < r: tanh(score * w[q, j] + u[kv])); }
+kernel r2 { score = max(j < 3: score * float(j) - float(j * j)); }
+kernel r3(u: tensor<f32>[n]) { score = min(j < 4: score * u[q] + float(j)); }
 kernel fns(u: tensor<f32>[n]) {
   score = erf(score) + atan(score * u[kv]) + pow(1.5 + score * score, 0.5) + sum(j < 0: score);
 }
 )";
   std::mt19937 rng(11);
-  for (const char* name : {"red", "fns"}) {
+  for (const char* name : {"red", "r1", "r2", "r3", "fns"}) {
     auto ir = lower("test.attn", src, name);
     check_gradients(*ir, Shape{1, 2, 2, 7, 6, 4, 4}, rng, name);
     check_gradients(*ir, Shape{2, 4, 2, 5, 9, 3, 5}, rng, name);
