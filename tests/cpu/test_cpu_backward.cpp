@@ -36,6 +36,13 @@ kernel rel_bias(table: tensor<f32>[heads, rel]) {
   score = score + table[h, q - kv + 90] * 0.5 + table[h, kv - q + 90] * 0.25;
 }
 kernel first_rows { mask = q < 3 && causal; lse = true; }
+// The language issue's constructs: bit operators in the mask, erf and bounded reductions in the
+// score (a max whose gradient goes to one term, a sum reading a buffer at a per-head index).
+kernel constructs(slopes: tensor<f32>[heads]) {
+  mask = (q ^ kv) < 48 || q >= kv;
+  score = score + 0.5 * erf(score) + max(j < 3: score * float(j) - float(j * j))
+        + sum(j < 4: tanh(score * slopes[h]) * float(j));
+}
 kernel dense_f16 { dtype = f16; }
 kernel causal_bf16 { mask = causal; dtype = bf16; }
 )attn";
@@ -120,6 +127,10 @@ BOOST_AUTO_TEST_CASE(against_the_reference) {
 BOOST_AUTO_TEST_CASE(buffer_gradients) {
   check_kernel("alibi_causal", {2, 4, 2, 77, 77, 32, 32});
   check_kernel("rel_bias", {1, 2, 2, 90, 90, 16, 16});
+}
+
+BOOST_AUTO_TEST_CASE(bit_operators_erf_and_reductions) {
+  check_kernel("constructs", {1, 2, 2, 70, 90, 16, 24});
 }
 
 BOOST_AUTO_TEST_CASE(fully_masked_rows_and_dlse) {
