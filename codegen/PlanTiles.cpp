@@ -11,7 +11,6 @@
 #include "codegen/PlanTiles.h"
 
 #include <algorithm>
-#include <optional>
 #include <set>
 #include <sstream>
 
@@ -247,24 +246,6 @@ std::vector<KeyTileRange> solve_ranges(const TilePlan& p, const Halide::Expr& ti
           {s(fhi), s(hi), TileKind::Partial}};
 }
 
-// A buffer and dimension that a load of the mask indexes with h itself, if any.
-std::optional<std::pair<int, int>> head_dimension(const TilePlan& p,
-                                                  const std::vector<std::string>& buffers) {
-  std::vector<const TileLoad*> loads;
-  for (const TileReduction& r : p.reductions)
-    for (const TileLoad& l : r.loads) loads.push_back(&l);
-  for (const TileLoad& l : p.loads) loads.push_back(&l);
-  const std::string h = index_var(IndexVar::H).as<Variable>()->name;
-  for (const TileLoad* l : loads) {
-    const auto it = std::find(buffers.begin(), buffers.end(), l->buffer);
-    const std::vector<Halide::Expr>& args = l->load.as<Call>()->args;
-    for (size_t d = 0; d < args.size() && it != buffers.end(); ++d)
-      if (const Variable* v = args[d].as<Variable>(); v && v->name == h)
-        return std::make_pair(static_cast<int>(it - buffers.begin()), static_cast<int>(d));
-  }
-  return std::nullopt;
-}
-
 // Compiles the plan's conditions and ranges into the Halide-free TilePlanProgram.
 void compile_program(TilePlan& p, const Halide::Expr& element_mask, const std::vector<std::string>& scalars,
                      const std::vector<std::string>& buffers) {
@@ -300,25 +281,6 @@ void compile_program(TilePlan& p, const Halide::Expr& element_mask, const std::v
       tile.bind(l.var + "_max", tile.emit_load_bound(buffer, lo, hi, true));
     }
   };
-  // A plan for several heads must hold for each. When a buffer is indexed by h itself, the tile is
-  // classified once per head of [h_min, h_max] clipped to that dimension (a head past it is the
-  // kernel's index error), so that one head's selection does not blur another's (a top-k row
-  // differs per head: bounded over all heads at once, it lists nearly every key tile).
-  int32_t head_loop = -1, head_count = -1, one = -1;
-  if (std::optional<std::pair<int, int>> dim = head_dimension(p, buffers)) {
-    const Halide::Expr extent =
-        Variable::make(Int(32), buffers[dim->first] + ".extent." + std::to_string(dim->second));
-    const Halide::Expr first = max(p.h_min, 0);
-    const int32_t h0 = tile.emit(first);
-    head_count = tile.emit(min(p.h_max, extent - 1) - first + 1);
-    one = tile.emit_const(1);
-    head_loop = tile.begin_loop(head_count);
-    tile.bind("attn_h0", h0);
-    tile.bind("attn_hj", head_loop);
-    const int32_t h = tile.emit(int_var("attn_h0") + int_var("attn_hj"));
-    tile.bind("h_min", h);
-    tile.bind("h_max", h);
-  }
   for (const TileReduction& r : p.reductions) {
     const bool boolean = r.body.type().is_bool();
     const double unknown_lo = boolean ? 0 : -inf, unknown_hi = boolean ? 1 : inf;
@@ -346,16 +308,7 @@ void compile_program(TilePlan& p, const Halide::Expr& element_mask, const std::v
     tile.unbind(r.index);
   }
   emit_loads(p.loads);
-  int32_t e = tile.emit_or(p.bounds_empty, 0), f = tile.emit_or(p.bounds_full, 0);
-  if (head_loop >= 0) {  // proven for every head; nothing is proven without a head
-    tile.bind("attn_he", tile.emit_accum(head_loop, one, e, TileOpCode::Min, false));
-    tile.bind("attn_hf", tile.emit_accum(head_loop, one, f, TileOpCode::Min, false));
-    tile.end_loop(head_loop);
-    tile.bind("attn_heads", head_count);
-    const Halide::Expr some = int_var("attn_heads") > 0;
-    e = tile.emit(select(some, int_var("attn_he"), 0));
-    f = tile.emit(select(some, int_var("attn_hf"), 0));
-  }
+  const int32_t e = tile.emit_or(p.bounds_empty, 0), f = tile.emit_or(p.bounds_full, 0);
   prog.tile = tile.finish({e, f});
 
   TileProgramBuilder ranges(with_scalars({"qt", "q_tiles", "kv_tiles", "q_len", "kv_len", "b", "h"}),
