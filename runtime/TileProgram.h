@@ -117,9 +117,9 @@ struct TileProgram {
   /// Per op: which of the input slots marked in `input_class` it depends on (bit set).
   std::vector<uint8_t> op_class;
 
-  /// Fills `op_class` from a class bit per input slot.
+  /// Fills `op_class` from a class bit per input slot. A loop's ops all get the union of their
+  /// classes, so that a class runs whole loops or none.
   void classify(const std::vector<uint8_t>& input_class);
-  /// A loop's ops all get the class of the whole loop, so a class runs whole loops or none.
   /// Runs, in order, the ops whose class equals `cls` (every op when `cls` is 0xff), writing
   /// their results to `regs` (one per op).
   void run(double* regs, const double* inputs, const std::vector<BufferRanges>* buffers,

@@ -581,8 +581,8 @@ BOOST_AUTO_TEST_CASE(reduction_masks_carry_a_run_time_plan) {
                 }
         }
       const int64_t visited = grid.count(TileKind::Full) + grid.count(TileKind::Partial);
-      // Nothing selected: nothing visited. (With a query tile wider than the selection's block, a
-      // term's bound spans the rows the tile covers, so larger top_k visit most tiles.)
+      // Nothing selected: nothing visited. (A term's bound spans the rows the tile covers and every
+      // head, so with a query tile wider than the selection's block larger top_k visit most tiles.)
       if (top_k == 0) BOOST_TEST(visited == 0);
       BOOST_TEST_MESSAGE("top_k " << top_k << ": tiles " << grid.block_q << "x" << grid.block_kv
                                   << ", visits " << visited << " of " << grid.q_tiles * grid.kv_tiles);
