@@ -78,6 +78,7 @@ Halide::Expr canonicalize(const Halide::Expr& e) { return CanonicalizeForBounds(
 // Replaces each buffer load (innermost first) by a variable; identical loads share one.
 class ReplaceLoads : public IRMutator {
  public:
+  explicit ReplaceLoads(std::string prefix = "") : prefix_(std::move(prefix)) {}
   std::vector<TileLoad> loads;
 
  private:
@@ -91,11 +92,34 @@ class ReplaceLoads : public IRMutator {
     for (const TileLoad& l : loads)
       if (equal(l.load, load)) return Variable::make(op->type, l.var);
     TileLoad l;
-    l.var = "ld" + std::to_string(loads.size());
+    l.var = prefix_ + "ld" + std::to_string(loads.size());
     l.buffer = op->name;
     l.load = load;
     loads.push_back(l);
     return Variable::make(op->type, l.var);
+  }
+  std::string prefix_;
+};
+
+// Replaces each outermost bounded reduction by a variable bounded per tile (TileReduction).
+class ReplaceReductions : public IRMutator {
+ public:
+  std::vector<TileReduction> reductions;
+
+ private:
+  using IRMutator::visit;
+  Halide::Expr visit(const Call* op) override {
+    const std::optional<Reduction> kind = reduction_of(*op);
+    if (!kind) return IRMutator::visit(op);
+    TileReduction r;
+    r.var = "rd" + std::to_string(reductions.size());
+    r.op = *kind;
+    r.index = op->args[0].as<Variable>()->name;
+    r.extent = op->args[1];
+    r.body = op->args[2];
+    reductions.push_back(r);
+    if (op->type.is_bool()) return Variable::make(Int(32), r.var) != 0;
+    return Variable::make(op->type, r.var);
   }
 };
 
@@ -138,6 +162,55 @@ Halide::Expr proven_over(const Halide::Expr& cond, const Scope<Interval>& domain
   } catch (const Halide::Error&) {
     return const_false();
   }
+}
+
+// Bounds each load's indices over `scope` and puts its variable in scope (pop_loads removes them).
+void bound_loads(std::vector<TileLoad>& loads, Scope<Interval>& scope) {
+  for (TileLoad& l : loads) {
+    for (const Halide::Expr& arg : l.load.as<Call>()->args) {
+      Interval i = Interval::everything();
+      try {
+        i = bounds_of_expr_in_scope(arg, scope);
+      } catch (const Halide::Error&) {
+        // Unbounded: the whole buffer's min/max.
+      }
+      l.index_min.push_back(i.has_lower_bound() ? simplify(i.min) : Interval::neg_inf());
+      l.index_max.push_back(i.has_upper_bound() ? simplify(i.max) : Interval::pos_inf());
+    }
+    const Halide::Type t = l.load.type();
+    scope.push(l.var, Interval(Variable::make(t, l.var + "_min"), Variable::make(t, l.var + "_max")));
+  }
+}
+
+void pop_loads(const std::vector<TileLoad>& loads, Scope<Interval>& scope) {
+  for (const TileLoad& l : loads) scope.pop(l.var);
+}
+
+// The body's bounds for one value of the reduction's index, q, kv, b, h over the tile.
+void bound_reduction(TileReduction& r, Scope<Interval>& scope) {
+  const Halide::Expr j = int_var(r.index);
+  scope.push(r.index, Interval(j, j));
+  ReplaceLoads replace(r.var + "_");
+  const Halide::Expr body = replace.mutate(r.body);
+  r.loads = replace.loads;
+  bound_loads(r.loads, scope);
+  if (body.type().is_bool()) {
+    r.lo = select(proven_over(body, scope), 1, 0);
+    r.hi = select(proven_over(simplify(!body), scope), 0, 1);
+  } else {
+    Interval i = Interval::everything();
+    try {
+      i = bounds_of_expr_in_scope(body, scope);
+    } catch (const Halide::Error&) {
+      // Unbounded.
+    }
+    r.lo = i.has_lower_bound() ? simplify(i.min) : Interval::neg_inf();
+    r.hi = i.has_upper_bound() ? simplify(i.max) : Interval::pos_inf();
+  }
+  r.lo = simplify(r.lo);
+  r.hi = simplify(r.hi);
+  pop_loads(r.loads, scope);
+  scope.pop(r.index);
 }
 
 // The key-tile ranges of one query tile from the symbolic tile conditions.
@@ -190,22 +263,51 @@ void compile_program(TilePlan& p, const Halide::Expr& element_mask, const std::v
   TileProgramBuilder tile(
       with_scalars({"q_min", "q_max", "kv_min", "kv_max", "b_min", "b_max", "h_min", "h_max"}), buffers);
   const double inf = std::numeric_limits<double>::infinity();
-  for (const TileLoad& l : p.loads) {
-    const auto it = std::find(buffers.begin(), buffers.end(), l.buffer);
-    if (it == buffers.end()) {  // not a kernel argument (hand-built IR): nothing is known
-      tile.bind(l.var + "_min", tile.emit_const(-inf));
-      tile.bind(l.var + "_max", tile.emit_const(inf));
+  auto emit_loads = [&](const std::vector<TileLoad>& loads) {
+    for (const TileLoad& l : loads) {
+      const auto it = std::find(buffers.begin(), buffers.end(), l.buffer);
+      if (it == buffers.end()) {  // not a kernel argument (hand-built IR): nothing is known
+        tile.bind(l.var + "_min", tile.emit_const(-inf));
+        tile.bind(l.var + "_max", tile.emit_const(inf));
+        continue;
+      }
+      const int buffer = static_cast<int>(it - buffers.begin());
+      std::vector<int32_t> lo, hi;
+      for (size_t d = 0; d < l.index_min.size(); ++d) {
+        lo.push_back(tile.emit_or(l.index_min[d], -inf));
+        hi.push_back(tile.emit_or(l.index_max[d], inf));
+      }
+      tile.bind(l.var + "_min", tile.emit_load_bound(buffer, lo, hi, false));
+      tile.bind(l.var + "_max", tile.emit_load_bound(buffer, lo, hi, true));
+    }
+  };
+  for (const TileReduction& r : p.reductions) {
+    const bool boolean = r.body.type().is_bool();
+    const double unknown_lo = boolean ? 0 : -inf, unknown_hi = boolean ? 1 : inf;
+    int32_t extent = -1;
+    try {
+      extent = tile.emit(r.extent);
+    } catch (const UnsupportedTileExpr&) {  // e.g. the extent of a buffer the mask does not read
+      tile.bind(r.var + "_min", tile.emit_const(unknown_lo));
+      tile.bind(r.var + "_max", tile.emit_const(unknown_hi));
       continue;
     }
-    const int buffer = static_cast<int>(it - buffers.begin());
-    std::vector<int32_t> lo, hi;
-    for (size_t d = 0; d < l.index_min.size(); ++d) {
-      lo.push_back(tile.emit_or(l.index_min[d], -inf));
-      hi.push_back(tile.emit_or(l.index_max[d], inf));
-    }
-    tile.bind(l.var + "_min", tile.emit_load_bound(buffer, lo, hi, false));
-    tile.bind(l.var + "_max", tile.emit_load_bound(buffer, lo, hi, true));
+    const int32_t init = boolean ? tile.emit_const(r.op == Reduction::All ? 1 : 0)
+                                 : tile.emit(reduction_identity(r.op, r.body));
+    const TileOpCode combine = r.op == Reduction::Sum                             ? TileOpCode::Add
+                               : r.op == Reduction::Min || r.op == Reduction::All ? TileOpCode::Min
+                                                                                  : TileOpCode::Max;
+    const int32_t loop = tile.begin_loop(extent);
+    tile.bind(r.index, loop);
+    emit_loads(r.loads);
+    const int32_t lo = tile.emit_or(r.lo, unknown_lo), hi = tile.emit_or(r.hi, unknown_hi);
+    const bool is_float = r.body.type().is_float();
+    tile.bind(r.var + "_min", tile.emit_accum(loop, init, lo, combine, is_float));
+    tile.bind(r.var + "_max", tile.emit_accum(loop, init, hi, combine, is_float));
+    tile.end_loop(loop);
+    tile.unbind(r.index);
   }
+  emit_loads(p.loads);
   const int32_t e = tile.emit_or(p.bounds_empty, 0), f = tile.emit_or(p.bounds_full, 0);
   prog.tile = tile.finish({e, f});
 
@@ -287,29 +389,23 @@ std::shared_ptr<const TilePlan> plan_tiles(const KernelIR& ir, const PlanTilesOp
     if (a.kind == KernelArg::Kind::Buffer && read.count(name)) buffers.push_back(name);
   }
 
-  // Per-tile conditions over the tile's bounds, loads replaced by bounded variables.
+  // Per-tile conditions over the tile's bounds, reductions and loads replaced by bounded variables.
+  ReplaceReductions reductions;
   ReplaceLoads replace;
-  const Halide::Expr masked = replace.mutate(p.mask);
+  const Halide::Expr masked = replace.mutate(reductions.mutate(p.mask));
+  p.reductions = reductions.reductions;
   p.loads = replace.loads;
   Scope<Interval> scope;
   scope.push("q", Interval(p.q_min, p.q_max));
   scope.push("kv", Interval(p.kv_min, p.kv_max));
   scope.push("b", Interval(p.b_min, p.b_max));
   scope.push("h", Interval(p.h_min, p.h_max));
-  for (TileLoad& l : p.loads) {
-    for (const Halide::Expr& arg : l.load.as<Call>()->args) {
-      Interval i = Interval::everything();
-      try {
-        i = bounds_of_expr_in_scope(arg, scope);
-      } catch (const Halide::Error&) {
-        // Unbounded: the whole buffer's min/max.
-      }
-      l.index_min.push_back(i.has_lower_bound() ? simplify(i.min) : Interval::neg_inf());
-      l.index_max.push_back(i.has_upper_bound() ? simplify(i.max) : Interval::pos_inf());
-    }
-    const Halide::Type t = l.load.type();
-    scope.push(l.var, Interval(Variable::make(t, l.var + "_min"), Variable::make(t, l.var + "_max")));
+  for (TileReduction& r : p.reductions) {
+    bound_reduction(r, scope);
+    const Halide::Type t = r.body.type().is_bool() ? Int(32) : r.body.type();
+    scope.push(r.var, Interval(Variable::make(t, r.var + "_min"), Variable::make(t, r.var + "_max")));
   }
+  bound_loads(p.loads, scope);
   p.bounds_full = proven_over(masked, scope);
   p.bounds_empty = proven_over(simplify(!masked), scope);
 
@@ -361,6 +457,16 @@ std::string print_tile_plan(const TilePlan& p) {
     for (size_t d = 0; d < l.index_min.size(); ++d)
       os << (d ? ", " : "") << l.index_min[d] << ".." << l.index_max[d];
     os << "]\n";
+  }
+  for (const TileReduction& r : p.reductions) {
+    os << "  reduction " << r.var << " = " << kReductionNames[static_cast<int>(r.op)] << " over " << r.index
+       << " < " << r.extent << ", per " << r.index << " in [" << r.lo << ", " << r.hi << "]\n";
+    for (const TileLoad& l : r.loads) {
+      os << "    load " << l.var << " = " << l.load << ", index over [";
+      for (size_t d = 0; d < l.index_min.size(); ++d)
+        os << (d ? ", " : "") << l.index_min[d] << ".." << l.index_max[d];
+      os << "]\n";
+    }
   }
   os << "  tile bounds empty if: " << p.bounds_empty << "\n";
   os << "  tile bounds full if: " << p.bounds_full << "\n";

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "codegen/Reductions.h"
 #include "runtime/TilePlanner.h"
 
 namespace attn {
@@ -25,6 +26,21 @@ struct TileLoad {
   std::string buffer;                              ///< the kernel argument it reads
   Halide::Expr load;                               ///< the original load (inner loads replaced by their vars)
   std::vector<Halide::Expr> index_min, index_max;  ///< per dimension, over the tile's ranges
+};
+
+/// A bounded reduction of the mask (`any(j < n: body)`, ...), replaced in the per-tile conditions
+/// by the variables `<var>_min`/`<var>_max` (any/all: 0/1 for "proven true"/"may be true"). The
+/// tile program computes them by a loop over j in [0, extent): per j, [lo, hi] bounds the body
+/// with j fixed and q, kv, b, h over the tile, its loads bounded like the mask's; the bounds are
+/// combined like the values (sum: added; any, max: max; all, min: min).
+struct TileReduction {
+  std::string var;  ///< "rd0", ...
+  Reduction op = Reduction::Sum;
+  std::string index;            ///< j
+  Halide::Expr extent;          ///< a constant, scalar argument or buffer extent
+  Halide::Expr body;            ///< as in the mask
+  std::vector<TileLoad> loads;  ///< the body's loads, index bounds for one j
+  Halide::Expr lo, hi;          ///< bounds of the body (any/all: Int(32) 0/1) for one j
 };
 
 struct TilePlan {
@@ -46,6 +62,7 @@ struct TilePlan {
   /// Sufficient conditions over q_min..h_max and the `<load>_min/_max` variables of `loads`.
   Halide::Expr bounds_empty, bounds_full;
   std::vector<TileLoad> loads;
+  std::vector<TileReduction> reductions;
   /// The same, compiled for runtime/TilePlanner.h.
   TilePlanProgram program;
 };

@@ -2,6 +2,7 @@
 #include "codegen/TileProgramBuilder.h"
 
 #include "codegen/KernelIRNodes.h"
+#include "codegen/Reductions.h"
 
 #include <cmath>
 #include <limits>
@@ -50,6 +51,73 @@ int32_t TileProgramBuilder::emit_load_bound(int buffer, const std::vector<int32_
   return push(op);
 }
 
+int32_t TileProgramBuilder::emit_extent(int buffer, int dim) {
+  TileOp op;
+  op.code = TileOpCode::Extent;
+  op.a = buffer;
+  op.imm = dim;
+  return push(op);
+}
+
+int32_t TileProgramBuilder::begin_loop(int32_t extent) {
+  TileOp op;
+  op.code = TileOpCode::Loop;
+  op.a = extent;
+  loop_memo_.push_back(memo_);
+  memo_.clear();
+  return push(op);
+}
+
+int32_t TileProgramBuilder::emit_accum(int32_t loop, int32_t init, int32_t value, TileOpCode combine,
+                                       bool is_float) {
+  TileOp op;
+  op.code = TileOpCode::Accum;
+  op.is_float = is_float;
+  op.a = init;
+  op.b = value;
+  op.c = loop;
+  op.imm = static_cast<double>(combine);
+  return push(op);
+}
+
+void TileProgramBuilder::end_loop(int32_t loop) {
+  TileOp op;
+  op.code = TileOpCode::EndLoop;
+  op.a = loop;
+  prog_.ops[loop].c = push(op);
+  memo_ = std::move(loop_memo_.back());
+  loop_memo_.pop_back();
+}
+
+int32_t TileProgramBuilder::emit_reduction(const Call& call) {
+  const Reduction kind = *reduction_of(call);
+  const Halide::Expr& body = call.args[2];
+  const std::string& j = call.args[0].as<Variable>()->name;
+  const int32_t extent = emit(call.args[1]);
+  const int32_t init = emit(reduction_identity(kind, body));
+  const size_t ops = prog_.ops.size(), operands = prog_.operands.size();
+  const int32_t loop = begin_loop(extent);
+  bind(j, loop);
+  try {
+    const int32_t value = emit(body);
+    const TileOpCode combine = kind == Reduction::Sum                             ? TileOpCode::Add
+                               : kind == Reduction::Min || kind == Reduction::All ? TileOpCode::Min
+                                                                                  : TileOpCode::Max;
+    const int32_t acc = emit_accum(loop, init, value, combine, body.type().is_float());
+    end_loop(loop);
+    names_[j].pop_back();
+    return acc;
+  } catch (const UnsupportedTileExpr&) {
+    // No half-built loop stays behind: the caller may fall back to a constant.
+    prog_.ops.resize(ops);
+    prog_.operands.resize(operands);
+    memo_ = std::move(loop_memo_.back());
+    loop_memo_.pop_back();
+    names_[j].pop_back();
+    throw;
+  }
+}
+
 int32_t TileProgramBuilder::emit(const Halide::Expr& e) {
   auto it = memo_.find(e.get());
   if (it != memo_.end()) return it->second;
@@ -92,9 +160,12 @@ int32_t TileProgramBuilder::emit_uncached(const Halide::Expr& e) {
     if (n->name == "pos_inf") return emit_const(std::numeric_limits<double>::infinity());
     if (n->name == "neg_inf") return emit_const(-std::numeric_limits<double>::infinity());
     auto b = names_.find(n->name);
-    if (b == names_.end() || b->second.empty())
-      throw UnsupportedTileExpr("unbound variable '" + n->name + "'");
-    return b->second.back();
+    if (b != names_.end() && !b->second.empty()) return b->second.back();
+    if (std::optional<BufferExtent> x = buffer_extent_of(n->name)) {
+      for (size_t i = 0; i < prog_.buffers.size(); ++i)
+        if (prog_.buffers[i] == x->buffer) return emit_extent(static_cast<int>(i), x->dim);
+    }
+    throw UnsupportedTileExpr("unbound variable '" + n->name + "'");
   }
   if (const auto* n = e.as<Cast>()) {
     op.code = TileOpCode::Cast;
@@ -142,9 +213,7 @@ int32_t TileProgramBuilder::emit_uncached(const Halide::Expr& e) {
     if (n->is_intrinsic(Call::likely) || n->is_intrinsic(Call::likely_if_innermost) ||
         n->is_intrinsic(Call::promise_clamped) || n->is_intrinsic(Call::unsafe_promise_clamped))
       return emit(n->args[0]);
-    // Tile programs are straight-line code: a reduction's loop is not one. The plan then keeps the
-    // tiles it cannot decide partial, which is sound (the kernel evaluates the mask there).
-    if (reduction_of(*n)) throw UnsupportedTileExpr("a bounded reduction ('" + n->name + "')");
+    if (reduction_of(*n)) return emit_reduction(*n);
     if (std::optional<Builtin> builtin = builtin_of(*n)) {
       op.code = TileOpCode::Math;
       switch (*builtin) {

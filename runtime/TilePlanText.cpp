@@ -86,7 +86,8 @@ class Reader {
     for (size_t i = 0; i < p.ops.size(); ++i) {
       TileOp& op = p.ops[i];
       const int code = get<int>();
-      if (code < 0 || code > static_cast<int>(TileOpCode::Math)) fail("bad opcode");
+      // Opcodes are only ever appended: an older runtime rejects a newer plan here.
+      if (code < 0 || code > static_cast<int>(TileOpCode::EndLoop)) fail("bad opcode");
       op.code = static_cast<TileOpCode>(code);
       op.is_float = get<int>() != 0;
       op.a = get<int32_t>();
@@ -105,14 +106,41 @@ class Reader {
   }
 
  private:
-  // Every register an op reads is an earlier op; slots and buffers exist.
+  // Every register an op reads is an earlier op; slots and buffers exist; loops nest, each Accum
+  // in its innermost loop with a start value from before it.
   void check(const TileProgram& p) {
     auto reg = [&](int32_t r, size_t i) {
       if (r < 0 || static_cast<size_t>(r) >= i) fail("operand out of order");
     };
+    std::vector<int32_t> loops;
     for (size_t i = 0; i < p.ops.size(); ++i) {
       const TileOp& op = p.ops[i];
       switch (op.code) {
+        case TileOpCode::Extent:
+          if (op.a < 0 || static_cast<size_t>(op.a) >= p.buffers.size()) fail("bad buffer");
+          if (!(op.imm >= 0 && op.imm < 8) || op.imm != static_cast<int>(op.imm)) fail("bad dimension");
+          break;
+        case TileOpCode::Loop:
+          reg(op.a, i);
+          if (op.c <= static_cast<int32_t>(i) || static_cast<size_t>(op.c) >= p.ops.size() ||
+              p.ops[op.c].code != TileOpCode::EndLoop || p.ops[op.c].a != static_cast<int32_t>(i))
+            fail("bad loop");
+          loops.push_back(static_cast<int32_t>(i));
+          break;
+        case TileOpCode::Accum: {
+          const auto f = static_cast<TileOpCode>(op.imm);
+          if (loops.empty() || op.c != loops.back() ||
+              (f != TileOpCode::Add && f != TileOpCode::Min && f != TileOpCode::Max) ||
+              op.imm != static_cast<int>(op.imm))
+            fail("bad accumulator");
+          reg(op.a, static_cast<size_t>(op.c));
+          reg(op.b, i);
+          break;
+        }
+        case TileOpCode::EndLoop:
+          if (loops.empty() || op.a != loops.back()) fail("bad loop end");
+          loops.pop_back();
+          break;
         case TileOpCode::Const: break;
         case TileOpCode::Input:
           if (op.a < 0 || static_cast<size_t>(op.a) >= p.inputs.size()) fail("bad input slot");
@@ -139,6 +167,7 @@ class Reader {
         default: reg(op.a, i), reg(op.b, i);
       }
     }
+    if (!loops.empty()) fail("unterminated loop");
     for (int32_t r : p.outputs) reg(r, p.ops.size());
   }
   [[noreturn]] void fail(const std::string& what) { throw std::invalid_argument("tile plan text: " + what); }

@@ -181,9 +181,18 @@ void TileProgram::classify(const std::vector<uint8_t>& input_class) {
       case TileOpCode::LoadMax:
         for (int32_t k = 0; k < 2 * op.c; ++k) use(operands[op.b + k]);
         break;
+      case TileOpCode::Extent: break;
+      case TileOpCode::Loop: use(op.a); break;
+      case TileOpCode::Accum: use(op.a), use(op.b); break;
+      case TileOpCode::EndLoop: break;
       default: use(op.a), use(op.b), use(op.c);
     }
     op_class[i] = c;
+    if (op.code == TileOpCode::EndLoop) {  // inner loops end first: the outer union wins
+      uint8_t u = 0;
+      for (size_t k = static_cast<size_t>(op.a); k <= i; ++k) u |= op_class[k];
+      for (size_t k = static_cast<size_t>(op.a); k <= i; ++k) op_class[k] = u;
+    }
   }
 }
 
@@ -193,6 +202,30 @@ void TileProgram::run(double* regs, const double* inputs, const std::vector<Buff
   for (size_t i = 0; i < ops.size(); ++i) {
     if (cls != 0xff && op_class[i] != cls) continue;
     const TileOp& op = ops[i];
+    if (op.code == TileOpCode::Loop) {
+      regs[i] = 0;
+      for (int32_t k = static_cast<int32_t>(i) + 1; k < op.c; ++k)
+        if (ops[k].code == TileOpCode::Accum && ops[k].c == static_cast<int32_t>(i)) regs[k] = regs[ops[k].a];
+      if (!(regs[op.a] > 0)) i = static_cast<size_t>(op.c);  // no iteration: past the EndLoop
+      continue;
+    }
+    if (op.code == TileOpCode::EndLoop) {
+      if (regs[op.a] + 1 < regs[ops[op.a].a]) {
+        regs[op.a] += 1;
+        i = static_cast<size_t>(op.a);  // the loop's first op next
+      } else {
+        regs[i] = 0;
+      }
+      continue;
+    }
+    if (op.code == TileOpCode::Accum) {
+      const double acc = regs[i], v = regs[op.b];
+      double r = static_cast<TileOpCode>(op.imm) == TileOpCode::Add   ? acc + v
+                 : static_cast<TileOpCode>(op.imm) == TileOpCode::Min ? std::min(acc, v)
+                                                                      : std::max(acc, v);
+      regs[i] = op.is_float ? static_cast<float>(r) : r;
+      continue;
+    }
     const double x = op.a >= 0 ? regs[op.a] : 0, y = op.b >= 0 ? regs[op.b] : 0;
     double r = 0;
     switch (op.code) {
@@ -241,6 +274,19 @@ void TileProgram::run(double* regs, const double* inputs, const std::vector<Buff
         break;
       }
       case TileOpCode::Math: r = math(static_cast<TileMath>(op.imm), x, y); break;
+      case TileOpCode::Extent: {
+        const TileBuffer& buf = (*ranges)[op.a].buffer();
+        const size_t dim = static_cast<size_t>(op.imm);
+        if (dim >= buf.shape.size())
+          throw std::out_of_range(
+              "buffer '" + (op.a < static_cast<int32_t>(buffers.size()) ? buffers[op.a] : std::string("?")) +
+              "' has no dimension " + std::to_string(dim));
+        r = static_cast<double>(buf.shape[dim]);
+        break;
+      }
+      case TileOpCode::Loop:
+      case TileOpCode::Accum:
+      case TileOpCode::EndLoop: break;  // handled above
       case TileOpCode::LoadMin:
       case TileOpCode::LoadMax: {
         const int32_t rank = std::min<int32_t>(op.c, 8);
@@ -269,9 +315,10 @@ std::vector<double> TileProgram::eval(const std::vector<double>& in,
 }
 
 std::string TileProgram::str() const {
-  static const char* names[] = {"const",  "input", "add",  "sub",  "mul",      "div",      "mod", "min",
-                                "max",    "eq",    "ne",   "lt",   "le",       "and",      "or",  "not",
-                                "select", "abs",   "cast", "load", "load_min", "load_max", "math"};
+  static const char* names[] = {"const",    "input", "add",    "sub",  "mul",   "div",     "mod",
+                                "min",      "max",   "eq",     "ne",   "lt",    "le",      "and",
+                                "or",       "not",   "select", "abs",  "cast",  "load",    "load_min",
+                                "load_max", "math",  "extent", "loop", "accum", "end_loop"};
   std::ostringstream os;
   for (size_t i = 0; i < ops.size(); ++i) {
     const TileOp& op = ops[i];
@@ -290,6 +337,15 @@ std::string TileProgram::str() const {
         break;
       }
       case TileOpCode::Cast: os << " %" << op.a << " to " << op.imm << " bits"; break;
+      case TileOpCode::Extent:
+        os << ' ' << (op.a < static_cast<int32_t>(buffers.size()) ? buffers[op.a] : "?") << " dim " << op.imm;
+        break;
+      case TileOpCode::Loop: os << " j < %" << op.a << " to %" << op.c; break;
+      case TileOpCode::Accum:
+        os << ' ' << names[static_cast<int>(op.imm)] << " from %" << op.a << " of %" << op.b << " in %"
+           << op.c;
+        break;
+      case TileOpCode::EndLoop: os << " %" << op.a; break;
       case TileOpCode::Math:
         os << " fn" << op.imm << " %" << op.a << (op.b >= 0 ? " %" + std::to_string(op.b) : "");
         break;

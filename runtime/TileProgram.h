@@ -61,6 +61,10 @@ enum class TileOpCode : uint8_t {
   LoadMin,
   LoadMax,
   Math,
+  Extent,
+  Loop,
+  Accum,
+  EndLoop,
 };
 
 /// Functions of TileOpCode::Math (in `imm`): float ones, then the i32 bit operations (shift
@@ -95,11 +99,15 @@ struct TileOp {
   double imm = 0;                  ///< Const: the value; Cast: target bits (8, 32)
 };
 
-/// Straight-line code in SSA form. Input: `a` is the input slot. Load/LoadMin/LoadMax: `a` is the
-/// buffer, `b` the first of its operand registers in `operands` (Load: `c` indices; LoadMin/Max:
-/// `c` low bounds then `c` high bounds). Select: `a ? b : c`. Math: `imm` is a TileMath. Integers follow
-/// Halide (Euclidean
-/// `/` and `%`, x/0 = x%0 = 0); booleans are 0 and 1.
+/// SSA code, straight-line but for counted loops (bounded reductions). Input: `a` is the input
+/// slot. Load/LoadMin/LoadMax: `a` is the buffer, `b` the first of its operand registers in
+/// `operands` (Load: `c` indices; LoadMin/Max: `c` low bounds then `c` high bounds). Select:
+/// `a ? b : c`. Math: `imm` is a TileMath. Extent: the run-time extent of buffer `a`'s dimension
+/// `imm`. Loop: runs the ops up to its EndLoop (`c`) for j = 0 .. `a` - 1 (none when `a` <= 0); its
+/// register holds j. Accum (inside Loop `c`): starts at register `a` (defined before the loop) when
+/// the loop starts and combines register `b` into itself each iteration with `imm`, a TileOpCode
+/// among Add, Min, Max; after the loop it holds the result. EndLoop: `a` is its Loop. Loops nest.
+/// Integers follow Halide (Euclidean `/` and `%`, x/0 = x%0 = 0); booleans are 0 and 1.
 struct TileProgram {
   std::vector<TileOp> ops;
   std::vector<int32_t> operands;
@@ -109,7 +117,8 @@ struct TileProgram {
   /// Per op: which of the input slots marked in `input_class` it depends on (bit set).
   std::vector<uint8_t> op_class;
 
-  /// Fills `op_class` from a class bit per input slot.
+  /// Fills `op_class` from a class bit per input slot. A loop's ops all get the union of their
+  /// classes, so that a class runs whole loops or none.
   void classify(const std::vector<uint8_t>& input_class);
   /// Runs, in order, the ops whose class equals `cls` (every op when `cls` is 0xff), writing
   /// their results to `regs` (one per op).

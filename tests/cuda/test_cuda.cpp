@@ -540,3 +540,53 @@ BOOST_AUTO_TEST_CASE(buffer_masks_carry_a_run_time_plan) {
     if (kernel_name(*k.ir) == "causal_bf16_128")
       BOOST_TEST(parse_cuda_launch_info(print_cuda_kernel(*k.ir, {}).cu).tile_plan.empty());
 }
+
+// A bounded reduction over a buffer extent (std.documents' topk_tiles): the plan text carries its
+// loop, and one compiled kernel's plan follows top_k from call to call (0 included), soundly.
+BOOST_AUTO_TEST_CASE(reduction_masks_carry_a_run_time_plan) {
+  std::vector<std::string> errors;
+  int found = 0;
+  for (const test::TestKernel& k : test::cuda_test_kernels(errors)) {
+    if (kernel_name(*k.ir) != "std_topk_tiles_bf16") continue;
+    ++found;
+    const CudaLaunchInfo info = parse_cuda_launch_info(print_cuda_kernel(*k.ir, {}).cu);
+    BOOST_REQUIRE(!info.tile_plan.empty());
+    const TilePlanProgram program = read_tile_plan_program(info.tile_plan);
+    const int64_t len = 1000, heads = 2, t = 64, tiles = (len + t - 1) / t;
+    std::mt19937 rng(11);
+    for (int64_t top_k : {3, 0, 7}) {
+      HostTensor topk(ScalarType::I32, {heads, tiles, top_k});
+      for (int64_t i = 0; i < heads * tiles * top_k; ++i)
+        topk.data<int32_t>()[i] = static_cast<int32_t>(rng() % tiles);
+      auto listed = [&](int64_t h, int64_t q, int64_t kv) {
+        for (int64_t j = 0; j < top_k; ++j)
+          if (topk.data<int32_t>()[(h * tiles + q / t) * top_k + j] == kv / t) return true;
+        return false;
+      };
+      TilePlanInputs in;
+      in.q_len = in.kv_len = len;
+      in.buffers["topk"] = tile_buffer_view(topk);
+      const TileGrid grid = plan_tile_grid(program, in);
+      for (int64_t qt = 0; qt < grid.q_tiles; ++qt)
+        for (int64_t kt = 0; kt < grid.kv_tiles; ++kt) {
+          const TileKind kind = grid.at(qt, kt);
+          for (int64_t q = qt * grid.block_q; q < std::min<int64_t>((qt + 1) * grid.block_q, len); ++q)
+            for (int64_t kv = kt * grid.block_kv; kv < std::min<int64_t>((kt + 1) * grid.block_kv, len); ++kv)
+              for (int64_t h = 0; h < heads; ++h)
+                if ((kind == TileKind::Empty && listed(h, q, kv)) ||
+                    (kind == TileKind::Full && !listed(h, q, kv))) {
+                  BOOST_ERROR("top_k " << top_k << ": tile (" << qt << ", " << kt << ") is wrongly "
+                                       << tile_kind_name(kind));
+                  q = len, kv = len, h = heads;
+                }
+        }
+      const int64_t visited = grid.count(TileKind::Full) + grid.count(TileKind::Partial);
+      // Nothing selected: nothing visited. (A term's bound spans the rows the tile covers and every
+      // head, so with a query tile wider than the selection's block larger top_k visit most tiles.)
+      if (top_k == 0) BOOST_TEST(visited == 0);
+      BOOST_TEST_MESSAGE("top_k " << top_k << ": tiles " << grid.block_q << "x" << grid.block_kv
+                                  << ", visits " << visited << " of " << grid.q_tiles * grid.kv_tiles);
+    }
+  }
+  BOOST_TEST(found == 1);
+}

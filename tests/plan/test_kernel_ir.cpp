@@ -264,9 +264,13 @@ BOOST_AUTO_TEST_CASE(every_walker_handles_every_reduction) {
     BOOST_TEST(PlainPrinter(ir).print(e).find("for (int attn_r0 = 0; attn_r0 < t.shape[0]; ++attn_r0)") !=
                std::string::npos);
     BOOST_TEST(CompiledExpr(e, ir).eval(EvalPoint{{0, 0, 1, 2}, 0.5}, values) == expected[k++]);
-    // Tile programs are straight-line: the planner keeps such tiles partial.
+    // Tile programs run the reduction as a loop over t's run-time extent.
     TileProgramBuilder tiles({"b", "h", "q", "kv", "score", "s"}, {"t"});
-    BOOST_CHECK_THROW(tiles.emit(e), UnsupportedTileExpr);
+    const TileProgram prog = tiles.finish({tiles.emit(e)});
+    std::vector<float> data = {1, 2, 3};
+    const std::vector<BufferRanges> ranges = {
+        BufferRanges(TileBuffer{TileBuffer::Elem::F32, data.data(), {3}})};
+    BOOST_TEST(prog.eval({0, 0, 1, 2, 0.5, 0.25}, &ranges)[0] == expected[k - 1]);
 
     spirv::ModuleBuilder m(0x00010300);
     spirv::ExprEnv env;

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <limits>
 #include <random>
 #include <sstream>
 
@@ -713,4 +714,170 @@ BOOST_AUTO_TEST_CASE(plan_text_round_trip) {
     bad.replace(bad.find('\n', ops) + 1, 1, "99");
     BOOST_CHECK_THROW(read_tile_plan_program(bad), std::invalid_argument);
   }
+}
+
+namespace {
+
+// topk_tiles (video sparse attention): any(j < top_k: topk[h, q // t, j] == kv // t), top_k the
+// run-time extent of topk's last dimension.
+struct TopkMask {
+  BufferArg topk = buffer_arg("topk", ElemType::I32, 3);
+  int t;
+  explicit TopkMask(int tile) : t(tile) {}
+  HExpr extent() const { return HI::Variable::make(Halide::Int(32), "topk.extent.2", topk.arg.param); }
+  HExpr body() const {
+    HExpr j = HI::Variable::make(Halide::Int(32), "attn_r0");
+    return topk.load({index_var(IndexVar::H), Q() / t, j}) == KV() / t;
+  }
+  KernelIR ir(HExpr mask) const {
+    KernelIR k = make_ir(mask);
+    k.args = {topk.arg};
+    return k;
+  }
+};
+
+// Random top-k rows: `top_k` key-tile indices per (head, query tile), some out of range or repeated.
+std::vector<int32_t> random_topk(std::mt19937& rng, int64_t heads, int64_t tiles, int64_t top_k,
+                                 int64_t kv_tiles) {
+  std::vector<int32_t> v(static_cast<size_t>(heads * tiles * top_k));
+  for (auto& x : v) x = static_cast<int32_t>(rng() % (kv_tiles + 2)) - 1;
+  return v;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(bounded_reductions_brute_force) {
+  std::mt19937 rng(17);
+  for (int iter = 0; iter < 40; ++iter) {
+    const int t = kBlocks[rng() % 9] * (iter % 2 ? 1 : 4);
+    const TopkMask m(t);
+    // any (the stdlib mask), its negation through all, and one in a disjunction with causal.
+    const HExpr any = make_reduction(Reduction::Any, "attn_r0", m.extent(), m.body());
+    const HExpr all = make_reduction(Reduction::All, "attn_r0", m.extent(), !m.body());
+    const int which = iter % 3;
+    const HExpr mask = which == 0 ? any : which == 1 ? all : (any || Q() >= KV());
+    const bool aligned = iter % 5 == 0;
+    const int bq = aligned ? t : kBlocks[rng() % 9], bk = aligned ? t : kBlocks[rng() % 9];
+    auto plan = plan_tiles(m.ir(mask), {bq, bk});
+    TilePlanInputs in;
+    in.q_len = 1 + rng() % 300;
+    in.kv_len = 1 + rng() % 300;
+    const int64_t heads = 2, q_tiles = (in.q_len + t - 1) / t, kv_tiles = (in.kv_len + t - 1) / t;
+    // The same compiled plan for top_k changing between calls, 0 included.
+    for (int64_t top_k : {int64_t{0}, int64_t{1}, int64_t{3}, 1 + static_cast<int64_t>(rng() % 9)}) {
+      std::vector<int32_t> topk = random_topk(rng, heads, q_tiles, top_k, kv_tiles);
+      in.buffers = {{"topk", TileBuffer{TileBuffer::Elem::I32, topk.data(), {heads, q_tiles, top_k}}}};
+      for (int64_t hh = 0; hh < heads; ++hh) {
+        auto listed = [&](int64_t q, int64_t kv) {
+          for (int64_t j = 0; j < top_k; ++j)
+            if (topk[(hh * q_tiles + q / t) * top_k + j] == kv / t) return true;
+          return false;
+        };
+        const Oracle oracle = [&](int64_t q, int64_t kv) {
+          return which == 0 ? listed(q, kv) : which == 1 ? !listed(q, kv) : listed(q, kv) || q >= kv;
+        };
+        in.h_lo = in.h_hi = static_cast<double>(hh);
+        const std::string what = "reduction " + std::to_string(which) + " t=" + std::to_string(t) +
+                                 " top_k=" + std::to_string(top_k) + " head " + std::to_string(hh);
+        const TileGrid g = plan_tile_grid(tile_plan_program(*plan), in);
+        check_grid(g, oracle, what);
+        // Tiles of the selection's own size are decided exactly: no Partial tile is left.
+        if (aligned && which != 2) BOOST_TEST(g.count(TileKind::Partial) == 0, what);
+        // The element program evaluates the reduction exactly.
+        const std::vector<uint8_t> e =
+            eval_element_mask(tile_plan_program(*plan), in, 0, in.q_len, 0, in.kv_len);
+        for (int64_t q = 0; q < in.q_len; ++q)
+          for (int64_t kv = 0; kv < in.kv_len; ++kv)
+            if (e[q * in.kv_len + kv] != oracle(q, kv)) {
+              BOOST_ERROR(what << ": element (" << q << ", " << kv << ") differs");
+              q = in.q_len;
+              break;
+            }
+      }
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(numeric_reductions_brute_force) {
+  // A per-head window from a sum, max or min over a row of widths with a scalar bound.
+  BufferArg w = buffer_arg("w", ElemType::I32, 2);
+  KernelArg n = scalar_arg("n");
+  std::mt19937 rng(23);
+  for (int iter = 0; iter < 30; ++iter) {
+    const Reduction op = iter % 3 == 0 ? Reduction::Sum : iter % 3 == 1 ? Reduction::Max : Reduction::Min;
+    HExpr j = HI::Variable::make(Halide::Int(32), "attn_r0");
+    const HExpr width = make_reduction(op, "attn_r0", scalar_var(n), w.load({index_var(IndexVar::H), j}));
+    KernelIR ir = make_ir(Q() >= KV() && Q() - KV() < width);
+    ir.args = {w.arg, n};
+    auto plan = plan_tiles(ir, {kBlocks[rng() % 9], kBlocks[rng() % 9]});
+    TilePlanInputs in;
+    in.q_len = 1 + rng() % 250;
+    in.kv_len = 1 + rng() % 250;
+    const int64_t heads = 2, cols = 6;
+    std::vector<int32_t> ws(heads * cols);
+    for (auto& x : ws) x = static_cast<int32_t>(rng() % 60) - 10;
+    in.buffers = {{"w", TileBuffer{TileBuffer::Elem::I32, ws.data(), {heads, cols}}}};
+    for (int64_t count : {int64_t{0}, int64_t{2}, cols}) {
+      in.scalars["n"] = static_cast<double>(count);
+      for (int64_t hh = 0; hh < heads; ++hh) {
+        int64_t acc = op == Reduction::Sum   ? 0
+                      : op == Reduction::Max ? std::numeric_limits<int32_t>::min()
+                                             : std::numeric_limits<int32_t>::max();
+        for (int64_t k = 0; k < count; ++k) {
+          const int64_t x = ws[hh * cols + k];
+          acc = op == Reduction::Sum ? acc + x : op == Reduction::Max ? std::max(acc, x) : std::min(acc, x);
+        }
+        in.h_lo = in.h_hi = static_cast<double>(hh);
+        const TileGrid g = plan_tile_grid(tile_plan_program(*plan), in);
+        check_grid(
+            g, [acc](int64_t q, int64_t kv) { return q >= kv && q - kv < acc; },
+            std::string(kReductionNames[static_cast<int>(op)]) + " n=" + std::to_string(count));
+        // One head's bound is exact: tiles wholly past the window (or above the diagonal) are Empty.
+        for (int64_t qt = 0; qt < g.q_tiles; ++qt)
+          for (int64_t kt = 0; kt < g.kv_tiles; ++kt) {
+            const int64_t q_min = qt * g.block_q, kv_min = kt * g.block_kv;
+            const int64_t q_max = std::min(q_min + g.block_q, in.q_len) - 1,
+                          kv_max = std::min(kv_min + g.block_kv, in.kv_len) - 1;
+            if ((q_min - kv_max >= acc || q_max < kv_min) && g.at(qt, kt) != TileKind::Empty)
+              BOOST_ERROR("tile (" << qt << ", " << kt << ") outside the window is not Empty");
+          }
+      }
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(reduction_plan_text_round_trip) {
+  const TopkMask m(16);
+  auto plan = plan_tiles(m.ir(make_reduction(Reduction::Any, "attn_r0", m.extent(), m.body())), {16, 16});
+  const std::string text = write_tile_plan_program(tile_plan_program(*plan));
+  BOOST_TEST(text.find("attn-tile-plan 1\n") == 0u);
+  const TilePlanProgram back = read_tile_plan_program(text);
+  BOOST_TEST(write_tile_plan_program(back) == text);
+  std::mt19937 rng(3);
+  std::vector<int32_t> topk = random_topk(rng, 1, 10, 4, 10);
+  TilePlanInputs in;
+  in.q_len = in.kv_len = 160;
+  in.buffers = {{"topk", TileBuffer{TileBuffer::Elem::I32, topk.data(), {1, 10, 4}}}};
+  const TileGrid a = plan_tile_grid(tile_plan_program(*plan), in), b = plan_tile_grid(back, in);
+  BOOST_TEST(a.row_begin == b.row_begin);
+  BOOST_TEST(a.count(TileKind::Full) == b.count(TileKind::Full));
+  BOOST_TEST(a.count(TileKind::Partial) == 0);  // tiles of the selection's size: all decided
+  BOOST_TEST(a.count(TileKind::Full) > 0);
+  BOOST_TEST(a.count(TileKind::Empty) > 0);
+  // A loop whose end is not where it says, or an opcode a runtime does not know, is rejected.
+  const std::string loop = "\n" + std::to_string(static_cast<int>(TileOpCode::Loop)) + " 0 ";
+  const size_t at = text.find(loop);
+  BOOST_REQUIRE(at != std::string::npos);
+  std::string bad = text;
+  const size_t line_end = bad.find('\n', at + 1);
+  std::istringstream fields(bad.substr(at + 1, line_end - at - 1));
+  int code = 0, is_float = 0, a_reg = 0, b_reg = 0, c_reg = 0;
+  fields >> code >> is_float >> a_reg >> b_reg >> c_reg;
+  bad.replace(
+      at + 1, line_end - at - 1,
+      std::to_string(code) + " 0 " + std::to_string(a_reg) + " -1 " + std::to_string(c_reg - 1) + " 0");
+  BOOST_CHECK_THROW(read_tile_plan_program(bad), std::invalid_argument);
+  bad = text;
+  bad.replace(at + 1, loop.size() - 2, std::to_string(static_cast<int>(TileOpCode::EndLoop) + 1));
+  BOOST_CHECK_THROW(read_tile_plan_program(bad), std::invalid_argument);
 }
