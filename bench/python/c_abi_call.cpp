@@ -31,7 +31,8 @@ int main(int argc, char** argv) {
     }
   }
   // The kernel call_overhead.py calls from Python: the same text, so the same generated source.
-  auto program = attn::load_program_text("<bench>", "import std.masks;\nkernel causal_attention { mask = causal; }\n");
+  auto program =
+      attn::load_program_text("<bench>", "import std.masks;\nkernel causal_attention { mask = causal; }\n");
   attn::DiagnosticEngine diags;
   auto ir = attn::lower_kernel(*program, *program->kernels().at(0), diags);
   if (!ir) return 1;
