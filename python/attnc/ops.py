@@ -129,7 +129,7 @@ def _plain_eager(tensors):
 def call_kernel(kernel, q, k, v, buffers, scalars, target, threads):
     """(out, lse or None) of `kernel` on torch tensors, through torch.ops.attnc.attention — or, when
     the operator would only run its eager body (no autograd, no tracing, no mode), that body
-    directly: the custom op's Python dispatch costs several times the kernel on small inputs."""
+    directly: the custom op's dispatch costs about as much again as that whole call on small inputs."""
     if _plain_eager((q, k, v, *buffers.values())):
         out, lse = _run(kernel, q, k, v, buffers, scalars, target, threads)
         return out, (lse if kernel.lse else None)
