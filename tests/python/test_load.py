@@ -96,6 +96,20 @@ def test_t5_bias_against_the_reference(stdlib_lib, qkv):
     torch.testing.assert_close(lse, ref_lse, atol=2e-5, rtol=1e-4)
 
 
+# Per query head and query tile of 16, two selected key tiles: its own and one two tiles on.
+TOPK = torch.tensor([[[t, (t + 2 + h) % 5] for t in range(5)] for h in range(4)], dtype=torch.int32)
+
+
+@pytest.mark.parametrize("name, args", [("k_natten_morton", {}), ("k_topk_tiles", {"topk": TOPK})])
+def test_gelu_morton_and_topk_against_the_reference(stdlib_lib, qkv, name, args):
+    q, k, v = qkv
+    kernel = getattr(stdlib_lib, name)
+    out, lse = kernel(q, k, v, return_lse=True, **args)
+    ref, ref_lse = kernel(q, k, v, return_lse=True, target="reference", **args)
+    torch.testing.assert_close(out, ref, atol=2e-5, rtol=1e-4)
+    torch.testing.assert_close(lse, ref_lse, atol=2e-5, rtol=1e-4)
+
+
 def test_against_sdpa(stdlib_lib, qkv):
     q, k, v = qkv
     ref = F.scaled_dot_product_attention(q, k, v, is_causal=True, scale=0.5 / 4, enable_gqa=True)
