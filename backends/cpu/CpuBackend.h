@@ -45,6 +45,9 @@ struct CpuKeyRanges {
   std::vector<int64_t> run_starts, runs;
 };
 CpuKeyRanges cpu_key_ranges(const KernelIR& ir, const TilePlanInputs& inputs);
+/// cpu_key_ranges on a call's inputs; empty when the planner cannot read them (a buffer of another
+/// element type, an index out of range): the kernel then reports the problem itself.
+CpuKeyRanges cpu_key_ranges(const KernelIR& ir, const KernelInputs& in);
 
 /// Points `args` at `ranges`: kv_ranges (NULL when empty) and, when it has them, the runs.
 void set_key_ranges(attn_kernel_args& args, const CpuKeyRanges& ranges);

@@ -83,16 +83,7 @@ KernelGradients run_cpu_backward(const KernelIR& ir, const KernelInputs& in, con
   args.num_threads = threads;
   args.error = error, args.error_size = sizeof error;
   // Buffer masks: the run-time plan's key ranges per query tile, as for the forward.
-  CpuKeyRanges ranges;
-  try {
-    TilePlanInputs plan_inputs;
-    plan_inputs.q_len = in.q.shape[2], plan_inputs.kv_len = in.k.shape[2];
-    plan_inputs.scalars = in.scalars;
-    for (const auto& [name, tensor] : in.buffers) plan_inputs.buffers[name] = tile_buffer_view(tensor);
-    ranges = cpu_key_ranges(ir, plan_inputs);
-  } catch (const std::logic_error&) {  // invalid_argument, out_of_range: the kernel reports them
-    ranges = {};
-  }
+  CpuKeyRanges ranges = cpu_key_ranges(ir, in);
   args.kv_ranges = ranges.ranges.empty() ? nullptr : ranges.ranges.data();
   args.kv_ranges_block_q = ranges.block_q;
   if (compiled_backward(ir)(&args) != 0) throw InputError(error[0] ? error : "the CPU backward kernel failed");

@@ -83,21 +83,23 @@ void set_key_ranges(attn_kernel_args& args, const CpuKeyRanges& ranges) {
   args.kv_runs = runs ? ranges.runs.data() : nullptr;
 }
 
-KernelOutputs run_cpu_kernel(const KernelIR& ir, const KernelInputs& in, int threads) {
-  KernelOutputs out = make_outputs(ir, in);
-  KernelCallArgs call(call_tensors(ir, in, out));
-  // Buffer masks: the run-time plan's key ranges per query tile (the kernel skips the rest). Inputs
-  // the planner cannot read (a buffer of another element type) leave the kernel to report them.
-  CpuKeyRanges ranges;
+CpuKeyRanges cpu_key_ranges(const KernelIR& ir, const KernelInputs& in) {
   try {
     TilePlanInputs plan_inputs;
     plan_inputs.q_len = in.q.shape[2], plan_inputs.kv_len = in.k.shape[2];
     plan_inputs.scalars = in.scalars;
     for (const auto& [name, tensor] : in.buffers) plan_inputs.buffers[name] = tile_buffer_view(tensor);
-    ranges = cpu_key_ranges(ir, plan_inputs);
+    return cpu_key_ranges(ir, plan_inputs);
   } catch (const std::logic_error&) {  // invalid_argument, out_of_range
-    ranges = {};
+    return {};
   }
+}
+
+KernelOutputs run_cpu_kernel(const KernelIR& ir, const KernelInputs& in, int threads) {
+  KernelOutputs out = make_outputs(ir, in);
+  KernelCallArgs call(call_tensors(ir, in, out));
+  // Buffer masks: the run-time plan's key ranges per query tile (the kernel skips the rest).
+  CpuKeyRanges ranges = cpu_key_ranges(ir, in);
   call.args().num_threads = threads;
   set_key_ranges(call.args(), ranges);
   if (compiled(ir)->run(call.args()) != 0)

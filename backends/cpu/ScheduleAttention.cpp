@@ -3,29 +3,14 @@
 // one head).
 #include "backends/cpu/ScheduleAttention.h"
 
+#include "backends/cpu/ScheduleMath.h"
+
 namespace attn::cpu {
 
 using namespace Halide;
 // attn:: has its own Expr and Param (the AST's); these names mean Halide's here.
 using Halide::Expr;
 using Halide::Param;
-
-namespace {
-
-// Largest divisor of n that is at most cap.
-int largest_divisor_at_most(int n, int cap) {
-  for (int d = std::min(n, cap); d > 1; --d)
-    if (n % d == 0) return d;
-  return 1;
-}
-
-int largest_power_of_two_at_most(int n) {
-  int p = 1;
-  while (p * 2 <= n) p *= 2;
-  return p;
-}
-
-}  // namespace
 
 void schedule_attention(AttentionAlgorithm& a) {
   const Geometry& g = a.geometry;

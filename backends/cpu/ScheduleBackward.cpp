@@ -4,27 +4,12 @@
 #include <algorithm>
 
 #include "backends/cpu/BackwardAlgorithm.h"
+#include "backends/cpu/ScheduleMath.h"
 
 namespace attn::cpu {
 
 using namespace Halide;
 using Halide::Expr;
-
-namespace {
-
-int largest_divisor_at_most(int n, int cap) {
-  for (int d = std::min(n, cap); d > 1; --d)
-    if (n % d == 0) return d;
-  return 1;
-}
-
-int largest_power_of_two_at_most(int n) {
-  int p = 1;
-  while (p * 2 <= n) p *= 2;
-  return p;
-}
-
-}  // namespace
 
 void schedule_backward(BackwardAlgorithm& a) {
   const Geometry& g = a.geometry;
