@@ -47,7 +47,7 @@ def main():
     qn, kn, vn = (np.random.default_rng(i).standard_normal(shape, dtype=np.float32) for i in range(3))
     outn = np.empty(shape, np.float32)
     qt, kt, vt = (torch.from_numpy(x) for x in (qn, kn, vn))
-    qg = qt.clone().requires_grad_()  # the path autograd takes: the operator and its setup_context
+    qg = qt.clone().requires_grad_()  # the paths that record autograd
     op = torch.ops.attnc.attention
     kernel(qn, kn, vn, threads=1)  # the first call compiles (or loads from the disk cache)
 
@@ -58,6 +58,8 @@ def main():
         ("lib.kernel(torch)", lambda: kernel(qt, kt, vt, threads=1)),
         ("torch.ops.attnc.attention", lambda: op(kernel.id, qt, kt, vt, [], "", [], "", "cpu", 1)),
         ("lib.kernel(torch), q requires grad (forward only)", lambda: kernel(qg, kt, vt, threads=1)),
+        ("torch.ops.attnc.attention, q requires grad (forward only)",
+         lambda: op(kernel.id, qg, kt, vt, [], "", [], "", "cpu", 1)),
     ]
     c_abi = json.loads(subprocess.run([a.c_abi, "--len", str(a.len), "--dim", str(a.dim), "--iters",
                                        str(a.iters * 4)], check=True, capture_output=True, text=True).stdout)

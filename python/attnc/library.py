@@ -15,6 +15,9 @@ def _is_torch(x):
     return type(x).__module__.startswith("torch") and "torch" in sys.modules
 
 
+_ops = None  # attnc.ops once a torch tensor has been seen (importing it imports torch)
+
+
 def _out_shapes(q, v):
     """[B, Hq, Lq, Dv] and [B, Hq, Lq]; placeholders when the inputs are not 4-D (the kernel's
     checks then report them, with the command line's message)."""
@@ -41,6 +44,7 @@ class Kernel:
         self.lse = core.lse
         self.head_dim, self.value_dim = core.head_dim, core.value_dim  # 0: taken from the inputs
         self.args = core.args
+        self._is_buffer = {name: is_buffer for name, is_buffer, _, _ in self.args}
         self.id = f"{self.name}-{core.hash[:16]}"
         KERNELS.setdefault(self.id, self)
         self.__doc__ = f"attnc kernel '{self.name}' (dtype {self.dtype}{', lse' if self.lse else ''}); " + (
@@ -52,10 +56,9 @@ class Kernel:
     def split_params(self, params):
         """The keyword arguments as (buffers, scalars) dicts; unknown names and missing ones are
         left for the kernel's own checks (the command line's messages)."""
-        kinds = {name: is_buffer for name, is_buffer, _, _ in self.args}
         buffers, scalars = {}, {}
         for name, value in params.items():
-            if kinds.get(name, hasattr(value, "__dlpack__") or hasattr(value, "__array__")):
+            if self._is_buffer.get(name, hasattr(value, "__dlpack__") or hasattr(value, "__array__")):
                 buffers[name] = value
             elif isinstance(value, (bool, int, float)) or hasattr(value, "__float__"):
                 scalars[name] = float(value)
@@ -67,11 +70,12 @@ class Kernel:
     def __call__(self, q, k, v, *, return_lse=False, target=None, threads=0, **params):
         if return_lse and not self.lse:
             raise Error(f"kernel '{self.name}' does not compute the LSE (set lse = true)")
-        buffers, scalars = self.split_params(params)
+        buffers, scalars = self.split_params(params) if params else ({}, {})
         if _is_torch(q):
-            from . import ops
-
-            out, lse = ops.call_kernel(self, q, k, v, buffers, scalars, target, threads)
+            global _ops
+            if _ops is None:
+                from . import ops as _ops
+            out, lse = _ops.call_kernel(self, q, k, v, buffers, scalars, target, threads)
         else:
             out, lse = self.run_numpy(q, k, v, buffers, scalars, target, threads)
         return (out, lse) if return_lse else out

@@ -21,7 +21,7 @@ def _names(joined):
 
 
 def _device_target(t):
-    if t.device.type == "cpu":
+    if t.is_cpu:
         return "cpu"
     raise Error(f"attnc runs kernels from Python on CPU tensors (and target='reference' or 'vulkan'); "
                 f"q is on {t.device}: the cuda target is not wired to the Python package yet")
@@ -32,30 +32,48 @@ def attention(kernel: str, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, bu
               buffer_names: str, scalars: List[float], scalar_names: str, target: str,
               threads: int) -> Tuple[torch.Tensor, torch.Tensor]:
     """Out and LSE of attnc kernel `kernel` (LSE is empty unless the kernel sets lse)."""
-    q, k, v, buffers = q.detach(), k.detach(), v.detach(), [b.detach() for b in buffers]
-    return _run(KERNELS[kernel], q, k, v, dict(zip(_names(buffer_names), buffers)),
-                dict(zip(_names(scalar_names), scalars)), target, threads)
+    kern = KERNELS[kernel]
+    out, lse = _run(kern, q, k, v, dict(zip(_names(buffer_names), buffers)), dict(zip(_names(scalar_names), scalars)),
+                    target, threads, True)
+    return out, lse if kern.lse else _empty_lse(q)
 
 
-def _run(kern, q, k, v, buffers, scalars, target, threads):
-    """The operator's eager body: Out and LSE (empty unless the kernel sets lse) into new tensors."""
+def _empty_lse(q):
+    return torch.empty((0,), dtype=torch.float32, device=q.device)
+
+
+def _run(kern, q, k, v, buffers, scalars, target, threads, with_lse):
+    """The operator's eager body: Out and, `with_lse` and the kernel setting lse, LSE (else None)
+    into new tensors."""
     if len(q.shape) == 4 and len(v.shape) == 4:
-        b, h, lq, dv = q.shape[0], q.shape[1], q.shape[2], v.shape[3]
+        shape = (*q.shape[:3], v.shape[3])
     else:  # the kernel's own checks report the shapes
-        b = h = lq = dv = 0
-    out = torch.empty((b, h, lq, dv), dtype=q.dtype, device=q.device)
-    lse = torch.empty((b, h, lq) if kern.lse else (0,), dtype=torch.float32, device=q.device)
-    kern.run_into(_view(q), _view(k), _view(v), _view(out), _view(lse) if kern.lse else None,
-                  {n: _view(b) for n, b in buffers.items()}, scalars, target or _device_target(q), threads)
+        shape = (0, 0, 0, 0)
+    # `device=` costs ~1 µs a call even when it is the CPU.
+    device = {} if q.is_cpu else {"device": q.device}
+    out = torch.empty(shape, dtype=q.dtype, **device)
+    lse = torch.empty(shape[:3], dtype=torch.float32, **device) if with_lse and kern.lse else None
+    kern._core.run(_spec(q), _spec(k), _spec(v), _spec(out), None if lse is None else _spec(lse),
+                   {n: _spec(b) for n, b in buffers.items()} if buffers else {}, scalars,
+                   target or _device_target(q), threads)
     return out, lse
 
 
-def _view(t):
-    """A NumPy view of a CPU tensor (same memory and strides) where NumPy has the dtype: torch's
-    __dlpack__ costs ~4.5 µs a tensor, `.numpy()` ~1.5 µs. bf16 and other devices go as they are."""
-    if t.device.type != "cpu" or t.dtype == torch.bfloat16:
+# torch dtypes as DLPack (type code, bits): int, uint, float, bfloat, bool.
+_DLPACK = {torch.float32: (2, 32), torch.float16: (2, 16), torch.bfloat16: (4, 16), torch.float64: (2, 64),
+           torch.int32: (0, 32), torch.int64: (0, 64), torch.int16: (0, 16), torch.int8: (0, 8),
+           torch.uint8: (1, 8), torch.bool: (6, 8)}
+
+
+def _spec(t):
+    """A CPU tensor as the extension's tuple (data pointer, DLPack type, shape, strides; no strides:
+    dense), which reads the tensor's own fields: torch's __dlpack__ costs ~4.5 µs a tensor and
+    `.numpy()` ~1.5 µs, this well under 1 µs, and it needs no detach. Other devices and dtypes go
+    as they are (through DLPack), for the extension's messages."""
+    code = _DLPACK.get(t.dtype)
+    if code is None or not t.is_cpu:
         return t
-    return (t.detach() if t.requires_grad else t).numpy()
+    return (t.data_ptr(), code[0], code[1], t.shape, () if t.is_contiguous() else t.stride())
 
 
 @attention.register_fake
@@ -73,14 +91,18 @@ def attention_backward(kernel: str, q: torch.Tensor, k: torch.Tensor, v: torch.T
                        grad_buffers: str) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor, List[torch.Tensor]]:
     """dQ, dK, dV and the gradients of the buffers named in `grad_buffers` (comma-separated) of
     loss = sum(dout * out) + sum(dlse * lse)."""
-    kern = KERNELS[kernel]
-    names, wanted = _names(buffer_names), _names(grad_buffers)
+    return _run_backward(KERNELS[kernel], q, k, v, dict(zip(_names(buffer_names), buffers)),
+                         dict(zip(_names(scalar_names), scalars)), target, threads, dout, dlse,
+                         _names(grad_buffers))
+
+
+def _run_backward(kern, q, k, v, buffers, scalars, target, threads, dout, dlse, wanted):
+    """The backward's eager body: dQ, dK, dV and the gradients of the buffers named in `wanted`."""
     dq, dk, dv = (torch.empty(t.shape, dtype=t.dtype, device=t.device) for t in (q, k, v))
-    dbuffers = {n: torch.empty(b.shape, dtype=torch.float32, device=b.device) for n, b in zip(names, buffers)
-                if n in wanted}
-    kern._core.backward(q.detach(), k.detach(), v.detach(), dict(zip(names, (b.detach() for b in buffers))),
-                        dict(zip(_names(scalar_names), scalars)), dout, dlse, dq, dk, dv, dbuffers,
-                        target or _device_target(q), threads)
+    dbuffers = {n: torch.empty(buffers[n].shape, dtype=torch.float32, device=buffers[n].device) for n in wanted}
+    kern._core.backward(_spec(q), _spec(k), _spec(v), {n: _spec(b) for n, b in buffers.items()}, scalars,
+                        _spec(dout), None if dlse is None else _spec(dlse), _spec(dq), _spec(dk), _spec(dv),
+                        {n: _spec(b) for n, b in dbuffers.items()}, target or _device_target(q), threads)
     return dq, dk, dv, [dbuffers[n] for n in wanted]
 
 
@@ -114,25 +136,54 @@ def _backward(ctx, dout, dlse):
 attention.register_autograd(_backward, setup_context=_setup_context)
 
 
-def _plain_eager(tensors):
-    """True when the operator would only run its eager body: plain tensors, no autograd to record,
-    not traced by torch.compile and no torch function or dispatch mode (a profiler, FakeTensorMode)
-    that should see the operator."""
-    if torch.compiler.is_compiling() or torch._C._is_torch_function_mode_enabled() or \
-            torch._C._get_dispatch_mode(torch._C._TorchDispatchModeKey.FAKE) is not None or \
-            torch._C._len_torch_dispatch_stack() > 0:
-        return False
-    grad = torch.is_grad_enabled()
-    return all(type(t) is torch.Tensor and not (grad and t.requires_grad) for t in tensors)
+class _Attention(torch.autograd.Function):
+    """The operator's autograd formula without torch.library's dispatch, for eager calls that need
+    autograd and nothing else of the operator: the custom op's autograd wrapper (pytree walks,
+    redispatch, setup_context) costs ~250 µs a call on a small kernel, this ~20 µs. The same
+    bodies (_run, _run_backward) as the operator's."""
+
+    @staticmethod
+    def forward(ctx, kern, names, scalars, target, threads, q, k, v, *buffers):
+        out, lse = _run(kern, q, k, v, dict(zip(names, buffers)), scalars, target, threads, True)
+        ctx.save_for_backward(q, k, v, *buffers)
+        ctx.call = (kern, names, scalars, target, threads)
+        return out if lse is None else (out, lse)
+
+    @staticmethod
+    def backward(ctx, dout, dlse=None):
+        kern, names, scalars, target, threads = ctx.call
+        q, k, v, *buffers = ctx.saved_tensors
+        # Only float buffers can require grad; the kernel's backward checks that its score reads them.
+        wanted = [n for n, need in zip(names, ctx.needs_input_grad[8:]) if need]
+        dq, dk, dv, dbuffers = _run_backward(kern, q, k, v, dict(zip(names, buffers)), scalars, target, threads,
+                                             dout, dlse, wanted)
+        grads = dict(zip(wanted, dbuffers))
+        return (None, None, None, None, None, dq, dk, dv, *(grads.get(n) for n in names))
+
+
+def _no_mode():
+    """True when nothing should see the operator: not traced by torch.compile, no torch function
+    or dispatch mode (a profiler, FakeTensorMode), no functorch transform."""
+    return not (torch.compiler.is_compiling() or torch._C._is_torch_function_mode_enabled() or
+                torch._C._get_dispatch_mode(torch._C._TorchDispatchModeKey.FAKE) is not None or
+                torch._C._len_torch_dispatch_stack() > 0 or torch._C._are_functorch_transforms_active())
+
+
+_PLAIN = (torch.Tensor, torch.nn.Parameter)  # no __torch_function__ of their own
 
 
 def call_kernel(kernel, q, k, v, buffers, scalars, target, threads):
-    """(out, lse or None) of `kernel` on torch tensors, through torch.ops.attnc.attention — or, when
-    the operator would only run its eager body (no autograd, no tracing, no mode), that body
-    directly: the custom op's dispatch costs about as much again as that whole call on small inputs."""
-    if _plain_eager((q, k, v, *buffers.values())):
-        out, lse = _run(kernel, q, k, v, buffers, scalars, target, threads)
-        return out, (lse if kernel.lse else None)
+    """(out, lse or None) of `kernel` on torch tensors. Through torch.ops.attnc.attention when
+    something should see the operator (torch.compile, a mode, a tensor subclass); otherwise its
+    eager body directly, or _Attention when autograd must record the call: the custom op's
+    dispatch costs more than the whole eager call on small inputs."""
+    tensors = (q, k, v, *buffers.values()) if buffers else (q, k, v)
+    if _no_mode() and all(type(t) in _PLAIN for t in tensors):
+        if not (torch.is_grad_enabled() and any(t.requires_grad for t in tensors)):
+            return _run(kernel, q, k, v, buffers, scalars, target, threads, kernel.lse)
+        if kernel.lse:
+            return _Attention.apply(kernel, tuple(buffers), scalars, target, threads, q, k, v, *buffers.values())
+        return _Attention.apply(kernel, tuple(buffers), scalars, target, threads, q, k, v, *buffers.values()), None
     out, lse = attention(kernel.id, q, k, v, list(buffers.values()), ",".join(buffers),
                          list(scalars.values()), ",".join(scalars), target or "", threads)
     return out, (lse if kernel.lse else None)

@@ -3,7 +3,6 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/map.h>
-#include <nanobind/stl/optional.h>
 #include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
@@ -33,14 +32,53 @@ TensorView view_of(const nb::ndarray<>& a) {
   return t;
 }
 
-void run(LibraryKernel& kernel, const nb::ndarray<>& q, const nb::ndarray<>& k, const nb::ndarray<>& v,
-         const nb::ndarray<>& out, const std::optional<nb::ndarray<>>& lse,
-         const std::map<std::string, nb::ndarray<>>& buffers, const std::map<std::string, double>& scalars,
-         const std::string& target, int threads) {
+// The tensors of one call as views. A tensor is either anything nanobind imports as an array
+// (DLPack, the buffer protocol) or a host tensor the caller describes itself as a tuple
+// (data pointer, DLPack type code, bits, shape, strides; empty strides: dense row-major): what a
+// torch tensor costs least to describe (attnc.ops), where its __dlpack__ costs ~4.5 µs.
+class Views {
+ public:
+  TensorView operator()(nb::handle h) {
+    if (!nb::isinstance<nb::tuple>(h)) {
+      arrays_.push_back(nb::cast<nb::ndarray<>>(h));  // kept: the import may own the memory
+      return view_of(arrays_.back());
+    }
+    auto spec = nb::borrow<nb::tuple>(h);
+    if (spec.size() != 5)
+      throw nb::type_error("a tensor tuple is (data_ptr, dtype code, bits, shape, strides)");
+    TensorView t;
+    t.data = reinterpret_cast<void*>(nb::cast<uintptr_t>(spec[0]));
+    t.dtype = {nb::cast<uint8_t>(spec[1]), nb::cast<uint8_t>(spec[2]), 1};
+    t.shape = nb::cast<std::vector<int64_t>>(spec[3]);
+    t.strides = nb::cast<std::vector<int64_t>>(spec[4]);
+    if (t.strides.empty()) {
+      t.strides.resize(t.shape.size());
+      int64_t stride = 1;
+      for (size_t d = t.shape.size(); d-- > 0; stride *= t.shape[d]) t.strides[d] = stride;
+    } else if (t.strides.size() != t.shape.size()) {
+      throw nb::type_error("a tensor tuple's strides must be empty or one per dimension");
+    }
+    return t;
+  }
+
+  std::map<std::string, TensorView> operator()(const nb::dict& named) {
+    std::map<std::string, TensorView> views;
+    for (auto [name, t] : named) views[nb::cast<std::string>(name)] = (*this)(t);
+    return views;
+  }
+
+ private:
+  std::vector<nb::ndarray<>> arrays_;
+};
+
+void run(LibraryKernel& kernel, nb::handle q, nb::handle k, nb::handle v, nb::handle out, nb::handle lse,
+         const nb::dict& buffers, const std::map<std::string, double>& scalars, const std::string& target,
+         int threads) {
+  Views views;
   KernelCall call;
-  call.q = view_of(q), call.k = view_of(k), call.v = view_of(v), call.out = view_of(out);
-  if (lse) call.lse = view_of(*lse);
-  for (const auto& [name, t] : buffers) call.buffers[name] = view_of(t);
+  call.q = views(q), call.k = views(k), call.v = views(v), call.out = views(out);
+  if (!lse.is_none()) call.lse = views(lse);
+  call.buffers = views(buffers);
   call.scalars = scalars;
   call.target = target;
   call.threads = threads;
@@ -48,22 +86,21 @@ void run(LibraryKernel& kernel, const nb::ndarray<>& q, const nb::ndarray<>& k, 
   call_kernel(kernel, call);
 }
 
-void run_backward(LibraryKernel& kernel, const nb::ndarray<>& q, const nb::ndarray<>& k,
-                  const nb::ndarray<>& v, const std::map<std::string, nb::ndarray<>>& buffers,
-                  const std::map<std::string, double>& scalars, const nb::ndarray<>& dout,
-                  const std::optional<nb::ndarray<>>& dlse, const nb::ndarray<>& dq, const nb::ndarray<>& dk,
-                  const nb::ndarray<>& dv, const std::map<std::string, nb::ndarray<>>& dbuffers,
+void run_backward(LibraryKernel& kernel, nb::handle q, nb::handle k, nb::handle v, const nb::dict& buffers,
+                  const std::map<std::string, double>& scalars, nb::handle dout, nb::handle dlse,
+                  nb::handle dq, nb::handle dk, nb::handle dv, const nb::dict& dbuffers,
                   const std::string& target, int threads) {
+  Views views;
   KernelCall call;
-  call.q = view_of(q), call.k = view_of(k), call.v = view_of(v);
-  for (const auto& [name, t] : buffers) call.buffers[name] = view_of(t);
+  call.q = views(q), call.k = views(k), call.v = views(v);
+  call.buffers = views(buffers);
   call.scalars = scalars;
   call.target = target;
   call.threads = threads;
   GradientCall grads;
-  grads.dout = view_of(dout), grads.dq = view_of(dq), grads.dk = view_of(dk), grads.dv = view_of(dv);
-  if (dlse) grads.dlse = view_of(*dlse);
-  for (const auto& [name, t] : dbuffers) grads.dbuffers[name] = view_of(t);
+  grads.dout = views(dout), grads.dq = views(dq), grads.dk = views(dk), grads.dv = views(dv);
+  if (!dlse.is_none()) grads.dlse = views(dlse);
+  grads.dbuffers = views(dbuffers);
   nb::gil_scoped_release unlocked;
   call_kernel_backward(kernel, call, grads);
 }
