@@ -1,0 +1,324 @@
+// The backward's compute shaders: one invocation per query row (dQ) or per key (dK, dV and its row
+// of buffer-gradient partials), each recomputing the scores and P = exp(s' - LSE) of the pairs it
+// owns, in a fixed order: no atomics, no shared memory, so two runs give the same bits.
+#include "backends/spirv/SpirvBackward.h"
+
+#include <cmath>
+
+#include "backends/spirv/ShaderEmitter.h"
+#include "backends/spirv/SpirvExpr.h"
+#include "codegen/KernelIR.h"
+#include "codegen/ScoreGradient.h"
+
+namespace attn::spirv {
+
+using spv::Op;
+using spv::StorageClass;
+
+namespace {
+
+class BackwardEmitter : ShaderEmitter {
+ public:
+  BackwardEmitter(const KernelIR& ir, const SpirvConfig& c, bool key_major, const std::vector<std::string>& grads)
+      : ShaderEmitter(ir, c), key_major_(key_major), grad_(differentiate_score(ir)) {
+    for (const BufferGradient& r : grad_.reads)
+      for (size_t i = 0; i < grads.size(); ++i)
+        if (grads[i] == r.buffer) sites_.push_back({i, &r});
+    grad_buffers_ = grads;
+  }
+
+  std::vector<uint32_t> run() {
+    declare();
+    Id fn = m_.begin_function(t_void_, m_.type_function(t_void_));
+    body();
+    m_.op_void(Op::OpReturn, {});
+    m_.end_function();
+    m_.entry_point(spv::ExecutionModel::GLCompute, fn, "main", interface_);
+    m_.execution_mode(fn, spv::ExecutionMode::LocalSize, {static_cast<uint32_t>(c_.rows), 1, 1});
+    m_.name(fn, "main");
+    return m_.words();
+  }
+
+ private:
+  struct Site {
+    size_t buffer;  // position in grad_buffers_
+    const BufferGradient* read;
+  };
+
+  void declare() {
+    declare_types(false);
+    q_ = ssbo(kQ, t_f32_, 4, "Q", true);
+    k_ = ssbo(kK, t_f32_, 4, "K", true);
+    v_ = ssbo(kV, t_f32_, 4, "V", true);
+    dout_ = ssbo(kOut, t_f32_, 4, "dOut", true);
+    lse_ = ssbo(kLse, t_f32_, 4, "LSE", true);
+    declare_arguments();
+    const uint32_t after = kFirstBuffer + static_cast<uint32_t>(bufs_.size());
+    delta_ = ssbo(after + kDelta, t_f32_, 4, "Delta", true);
+    if (key_major_) {
+      dk_ = ssbo(after + kDk, t_f32_, 4, "dK", false);
+      dv_ = ssbo(after + kDv, t_f32_, 4, "dV", false);
+      if (!sites_.empty()) partials_ = ssbo(after + kPartials, t_f32_, 4, "Partials", false);
+    } else {
+      dq_ = ssbo(after + kDq, t_f32_, 4, "dQ", false);
+    }
+    declare_builtins();
+    declare_function_pointers();
+  }
+
+  Id wg(uint32_t k) {
+    Id id = load(m_.type_vector(t_u32_, 3), wg_id_);
+    return m_.op(Op::OpBitcast, t_i32_, {m_.op(Op::OpCompositeExtract, t_u32_, {id, k})});
+  }
+
+  // for (d = 0; d < n; ++d) body(d).
+  void each(int n, const std::function<void(Id)>& body) { loop(ci(0), ci(n), ci(1), body); }
+
+  // Sum over d < n of a[d] * src[base + d], a a Function array.
+  Id dot(Id a, const Ssbo& src, Id base, int n) {
+    Id acc = var_f32(0);
+    each(n, [&](Id d) {
+      Id x = load(t_f32_, elem(a, d));
+      Id at = iadd(base, d);
+      Id y = load(t_f32_, ssbo_ptr(src, at));
+      store(acc, fadd(load(t_f32_, acc), fmul(x, y)));
+    });
+    return load(t_f32_, acc);
+  }
+
+  Id elem(Id array, Id d) { return m_.op(Op::OpAccessChain, p_fn_f32_, {array, d}); }
+
+  // array[d] = src[base + d] for d < n.
+  void fill(Id array, const Ssbo& src, Id base, int n) {
+    each(n, [&](Id d) {
+      Id at = iadd(base, d);
+      store(elem(array, d), load(t_f32_, ssbo_ptr(src, at)));
+    });
+  }
+
+  // array[d] += f * src[base + d] for d < n.
+  void axpy(Id array, Id f, const Ssbo& src, Id base, int n) {
+    each(n, [&](Id d) {
+      Id at = iadd(base, d);
+      Id y = load(t_f32_, ssbo_ptr(src, at));
+      Id old = load(t_f32_, elem(array, d));
+      store(elem(array, d), fadd(old, fmul(f, y)));
+    });
+  }
+
+  // P of modified score `s` in a row with log-sum-exp `lse`, as the forward weighs it: NaN in a row
+  // with a NaN score; 0 in a row without a finite weight (all its keys at -Inf; a +Inf score makes
+  // the weights locally constant, so nothing flows back through the scores).
+  Id weight(Id s, Id lse) {
+    Id p = ext(GLSLstd450Exp, t_f32_, {fsub(s, lse)});
+    Id finite = sel(t_f32_, m_.op(Op::OpIsInf, t_bool_, {lse}), cf(0), p);
+    return sel(t_f32_, m_.op(Op::OpIsNan, t_bool_, {lse}), cf(NAN), finite);
+  }
+
+  // Runs `pair(s, s', P)` for the current (b, h, q, kv) when the mask keeps it and P is not 0 (a key
+  // with weight 0 contributes nothing, even where ds'/ds is infinite). The raw score is the scale
+  // times `row` (a Function array: the invocation's query or key row) dot `other`'s row at `base`.
+  void visit(const ExprEnv& env, Id row, const Ssbo& other, Id base, Id lse,
+             const std::function<void(Id s, Id p)>& pair) {
+    auto body = [&] {
+      Id s = fmul(dot(row, other, base, c_.head_dim), cf(c_.scale));
+      ExprEnv senv = env;
+      senv.score = s;
+      Id modified = emit_expr(m_, senv, ir_.score);
+      Id p = weight(modified, lse);
+      emit_if(m_, m_.op(Op::OpFUnordNotEqual, t_bool_, {p, cf(0)}), [&] { pair(s, p); });
+    };
+    if (Halide::Internal::is_const_one(ir_.mask)) return body();
+    emit_if(m_, emit_expr(m_, env, ir_.mask), body);
+  }
+
+  // ds'/ds at raw score `s`.
+  Id dscore(const ExprEnv& env, Id s) {
+    if (!grad_.dscore.defined() || Halide::Internal::is_const_one(grad_.dscore)) return cf(1);
+    ExprEnv senv = env;
+    senv.score = s;
+    return emit_expr(m_, senv, grad_.dscore);
+  }
+
+  ExprEnv environment() {
+    ExprEnv env;
+    env.glsl = glsl_;
+    env.b = b_;
+    env.h = h_;
+    env.q = qi_;
+    env.kv = kv_;
+    env.load = [this](const std::string& n, const std::vector<Id>& idx) { return load_buffer(n, idx); };
+    env.extent = [this](const std::string& n, int dim) { return buffer_extent(n, dim); };
+    env.scalars = scalars_;
+    return env;
+  }
+
+  void body() {
+    Id lid = m_.op(Op::OpBitcast, t_i32_, {load(t_u32_, lid_)});
+    Id Hq = shape(1), Hkv = shape(2), Lq = shape(3), Lkv = shape(4);
+    Id group = idiv(Hq, Hkv);
+    b_ = wg(2);
+    Id tile = wg(0);
+    Id first = imul(tile, ci(c_.rows));
+    Id index = iadd(first, lid);
+    declare_error_record();
+    scalars_ = load_scalars();
+    if (key_major_)
+      key_major(index, Hq, Hkv, Lq, Lkv, group);
+    else
+      query_major(index, Hq, Hkv, Lq, Lkv, group);
+    if (!bufs_.empty()) publish_error();
+  }
+
+  // One invocation per query row: dQ = scale * sum over keys of dS K.
+  void query_major(Id qi, Id Hq, Id Hkv, Id Lq, Id Lkv, Id group) {
+    const int D = c_.head_dim, Dv = c_.value_dim;
+    Id qarr = f32_array(D), doarr = f32_array(Dv);
+    h_ = wg(1);
+    qi_ = qi;
+    kv_ = ci(0);
+    Id hk = idiv(h_, group);
+    Id dq = f32_array(D);
+    emit_if(m_, ilt(qi_, Lq), [&] {
+      Id bh = iadd(imul(b_, Hq), h_);
+      Id row = iadd(imul(bh, Lq), qi_);
+      fill(qarr, q_, imul(row, ci(D)), D);
+      fill(doarr, dout_, imul(row, ci(Dv)), Dv);
+      each(D, [&](Id d) { store(elem(dq, d), cf(0)); });
+      Id lse = load(t_f32_, ssbo_ptr(lse_, row));
+      Id delta = load(t_f32_, ssbo_ptr(delta_, row));
+      Id bhk = iadd(imul(b_, Hkv), hk);
+      Id kv_base = imul(bhk, Lkv);
+      loop(ci(0), Lkv, ci(1), [&](Id j) {
+        kv_ = j;
+        ExprEnv env = environment();
+        Id key = iadd(kv_base, j);
+        Id kbase = imul(key, ci(D));
+        visit(env, qarr, k_, kbase, lse, [&](Id s, Id p) {
+          Id dp = dot(doarr, v_, imul(key, ci(Dv)), Dv);
+          Id dsp = fmul(p, fsub(dp, delta));
+          Id ds = fmul(fmul(dsp, dscore(env, s)), cf(c_.scale));
+          axpy(dq, ds, k_, kbase, D);
+        });
+      });
+      Id out = imul(row, ci(D));
+      each(D, [&](Id d) {
+        Id at = iadd(out, d);
+        store(ssbo_ptr(dq_, at), load(t_f32_, elem(dq, d)));
+      });
+    });
+  }
+
+  // One invocation per key: dV = sum of P dO, dK = scale * sum of dS Q over the group's query heads
+  // and the query rows, and this key's terms of the buffer gradients.
+  void key_major(Id j, Id Hq, Id Hkv, Id Lq, Id Lkv, Id group) {
+    const int D = c_.head_dim, Dv = c_.value_dim;
+    Id hk = wg(1);
+    kv_ = j;
+    h_ = ci(0);
+    qi_ = ci(0);
+    Id karr = f32_array(D), varr = f32_array(Dv), dk = f32_array(D), dv = f32_array(Dv);
+    // Where each requested buffer's elements start in a partials row, and the row's length.
+    std::vector<Id> offsets;
+    Id stride = ci(0);
+    for (const std::string& name : grad_buffers_) {
+      offsets.push_back(stride);
+      Id n = ci(1);
+      const KernelArg* arg = nullptr;
+      for (const KernelArg& a : ir_.args)
+        if (a.name == name) arg = &a;
+      for (size_t d = 0; d < arg->dims.size(); ++d) n = imul(n, buffer_extent(name, static_cast<int>(d)));
+      stride = iadd(stride, n);
+    }
+    emit_if(m_, ilt(kv_, Lkv), [&] {
+      Id bhk = iadd(imul(b_, Hkv), hk);
+      Id key = iadd(imul(bhk, Lkv), kv_);
+      Id kbase = imul(key, ci(D)), vbase = imul(key, ci(Dv));
+      Id partial_row = imul(key, stride);
+      fill(karr, k_, kbase, D);
+      fill(varr, v_, vbase, Dv);
+      each(D, [&](Id d) { store(elem(dk, d), cf(0)); });
+      each(Dv, [&](Id d) { store(elem(dv, d), cf(0)); });
+      loop(ci(0), group, ci(1), [&](Id g) {
+        Id hk_first = imul(hk, group);
+        h_ = iadd(hk_first, g);
+        loop(ci(0), Lq, ci(1), [&](Id qi) {
+          qi_ = qi;
+          ExprEnv env = environment();
+          Id bh = iadd(imul(b_, Hq), h_);
+          Id row = iadd(imul(bh, Lq), qi_);
+          Id qbase = imul(row, ci(D)), dobase = imul(row, ci(Dv));
+          Id lse = load(t_f32_, ssbo_ptr(lse_, row));
+          visit(env, karr, q_, qbase, lse, [&](Id s, Id p) {
+            axpy(dv, p, dout_, dobase, Dv);
+            Id dp = dot(varr, dout_, dobase, Dv);
+            Id delta = load(t_f32_, ssbo_ptr(delta_, row));
+            Id dsp = fmul(p, fsub(dp, delta));
+            Id ds = fmul(fmul(dsp, dscore(env, s)), cf(c_.scale));
+            axpy(dk, ds, q_, qbase, D);
+            for (const Site& site : sites_) buffer_term(env, site, s, dsp, partial_row, offsets[site.buffer]);
+          });
+        });
+      });
+      each(D, [&](Id d) {
+        Id at = iadd(kbase, d);
+        store(ssbo_ptr(dk_, at), load(t_f32_, elem(dk, d)));
+      });
+      each(Dv, [&](Id d) {
+        Id at = iadd(vbase, d);
+        store(ssbo_ptr(dv_, at), load(t_f32_, elem(dv, d)));
+      });
+    });
+  }
+
+  // Partials[row + offset + flat] += dS' * ds'/d buffer[index] for one read site. A read in a
+  // select's untaken branch has derivative 0 and may be out of range: it adds nothing.
+  void buffer_term(const ExprEnv& env, const Site& site, Id s, Id dsp, Id partial_row, Id offset) {
+    ExprEnv senv = env;
+    senv.score = s;
+    Id partial = emit_expr(m_, senv, site.read->partial);
+    emit_if(m_, m_.op(Op::OpFUnordNotEqual, t_bool_, {partial, cf(0)}), [&] {
+      std::vector<Id> idx;
+      for (const Halide::Expr& e : site.read->index) idx.push_back(emit_expr(m_, senv, e));
+      auto [flat, ok] = buffer_index(site.read->buffer, idx);
+      emit_if(m_, ok, [&] {
+        Id base = iadd(partial_row, offset);
+        Id at = iadd(base, flat);
+        Id term = fmul(dsp, partial);
+        Id old = load(t_f32_, ssbo_ptr(partials_, at));
+        store(ssbo_ptr(partials_, at), fadd(old, term));
+      });
+    });
+  }
+
+  const bool key_major_;
+  const ScoreGradient grad_;
+  std::vector<Site> sites_;
+  std::vector<std::string> grad_buffers_;
+  std::map<std::string, Id> scalars_;
+  Ssbo q_, k_, v_, dout_, lse_, delta_, dq_, dk_, dv_, partials_;
+};
+
+}  // namespace
+
+SpirvConfig choose_backward_config(const KernelIR& ir, const SpirvTarget& target, int head_dim, int value_dim) {
+  SpirvTarget plain = target;
+  plain.subgroup_size = 0;
+  plain.f16_storage = false;
+  SpirvConfig c = choose_config(ir, plain, head_dim, value_dim);
+  c.rows = 64;
+  c.shared_tiles = false;
+  c.block_sparse = false;
+  return c;
+}
+
+SpirvBackward compile_spirv_backward(const KernelIR& ir, const SpirvConfig& config,
+                                     const std::vector<std::string>& grad_buffers) {
+  SpirvBackward b;
+  b.grad_buffers = grad_buffers;
+  b.query_major = optimize_spirv(ir, config, BackwardEmitter(ir, config, false, grad_buffers).run());
+  b.key_major = optimize_spirv(ir, config, BackwardEmitter(ir, config, true, grad_buffers).run());
+  return b;
+}
+
+}  // namespace attn::spirv
