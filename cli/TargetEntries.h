@@ -40,7 +40,7 @@ TileSizes vulkan_target_tiles(const KernelIR& ir);
 /// Runs a kernel on the Vulkan device (`threads` is unused).
 KernelOutputs run_vulkan_target(const KernelIR& ir, const KernelInputs& in, int threads);
 /// The backward pass on the Vulkan device (`threads` is unused).
-KernelGradients run_vulkan_backward_target(const KernelIR& ir, const KernelInputs& in, const GradientRequest& r,
-                                           int threads);
+KernelGradients run_vulkan_backward_target(const KernelIR& ir, const KernelInputs& in,
+                                           const GradientRequest& r, int threads);
 
 }  // namespace attn::cli

@@ -35,7 +35,7 @@ KernelOutputs run_vulkan(const KernelIR& ir, const KernelInputs& in, const Vulka
 /// once per process and kernel), and the buffer gradients' partials summed in key order on the
 /// host. Deterministic. Throws like run_vulkan, and InputError for a request validate_gradient_request
 /// refuses or partials past 32-bit indexing.
-KernelGradients run_vulkan_backward(const KernelIR& ir, const KernelInputs& in, const GradientRequest& request,
-                                    const VulkanRunOptions& options = {});
+KernelGradients run_vulkan_backward(const KernelIR& ir, const KernelInputs& in,
+                                    const GradientRequest& request, const VulkanRunOptions& options = {});
 
 }  // namespace attn

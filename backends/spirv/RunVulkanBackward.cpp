@@ -37,10 +37,11 @@ const BackwardPipelines& pipelines(const KernelIR& ir, const spirv::SpirvConfig&
   p.modules = spirv::compile_spirv_backward(ir, c, grads);
   const uint32_t bindings = spirv::kFirstBuffer + static_cast<uint32_t>(p.modules.query_major.buffers.size());
   const uint32_t push = spirv::kPushWords * 4;
-  p.query_major = device.build_pipeline(p.modules.query_major.words, bindings + spirv::kDq + 1, push, {}, nullptr);
+  p.query_major =
+      device.build_pipeline(p.modules.query_major.words, bindings + spirv::kDq + 1, push, {}, nullptr);
   p.key_major = device.build_pipeline(p.modules.key_major.words,
-                                      bindings + (grads.empty() ? spirv::kDv : spirv::kPartials) + 1, push, {},
-                                      nullptr);
+                                      bindings + (grads.empty() ? spirv::kDv : spirv::kPartials) + 1, push,
+                                      {}, nullptr);
   return cache.emplace(key, std::move(p)).first->second;
 }
 
@@ -69,8 +70,8 @@ void unpack(const std::vector<uint8_t>& from, HostTensor& t) {
 
 }  // namespace
 
-KernelGradients run_vulkan_backward(const KernelIR& ir, const KernelInputs& in, const GradientRequest& request,
-                                    const VulkanRunOptions& options) {
+KernelGradients run_vulkan_backward(const KernelIR& ir, const KernelInputs& in,
+                                    const GradientRequest& request, const VulkanRunOptions& options) {
   validate_inputs(ir, in);
   validate_gradient_request(ir, in, request);
   const int64_t B = in.q.shape[0], Hq = in.q.shape[1], Lq = in.q.shape[2], D = in.q.shape[3];

@@ -123,9 +123,9 @@ void ShaderEmitter::loop(Id start, Id end, Id step, const std::function<void(Id)
   Id i = load(t_i32_, var);
   Id cond = ilt(i, end);
   // On CPU devices unrolling only multiplies llvmpipe's JIT time.
-  m_.op_void(Op::OpLoopMerge,
-             {merge, cont,
-              w(c_.unroll_chunks ? spv::LoopControlMask::MaskNone : spv::LoopControlMask::DontUnroll)});
+  m_.op_void(
+      Op::OpLoopMerge,
+      {merge, cont, w(c_.unroll_chunks ? spv::LoopControlMask::MaskNone : spv::LoopControlMask::DontUnroll)});
   m_.op_void(Op::OpBranchConditional, {cond, inner, merge});
   m_.begin_block(inner);
   body(i);

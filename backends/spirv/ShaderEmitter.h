@@ -64,7 +64,9 @@ class ShaderEmitter {
   Id load(Id type, Id ptr) { return m_.op(spv::Op::OpLoad, type, {ptr}); }
   void store(Id ptr, Id value) { m_.op_void(spv::Op::OpStore, {ptr, value}); }
   Id var_f32(float init);
-  Id ssbo_ptr(const Ssbo& s, Id index) { return m_.op(spv::Op::OpAccessChain, s.elem_ptr, {s.var, ci(0), index}); }
+  Id ssbo_ptr(const Ssbo& s, Id index) {
+    return m_.op(spv::Op::OpAccessChain, s.elem_ptr, {s.var, ci(0), index});
+  }
   /// An element of an I/O buffer, as f32.
   Id load_io(const Ssbo& s, Id index);
   /// A Function array of `n` f32.

@@ -19,7 +19,8 @@ namespace {
 
 class BackwardEmitter : ShaderEmitter {
  public:
-  BackwardEmitter(const KernelIR& ir, const SpirvConfig& c, bool key_major, const std::vector<std::string>& grads)
+  BackwardEmitter(const KernelIR& ir, const SpirvConfig& c, bool key_major,
+                  const std::vector<std::string>& grads)
       : ShaderEmitter(ir, c), key_major_(key_major), grad_(differentiate_score(ir)) {
     for (const BufferGradient& r : grad_.reads)
       for (size_t i = 0; i < grads.size(); ++i)
@@ -301,7 +302,8 @@ class BackwardEmitter : ShaderEmitter {
 
 }  // namespace
 
-SpirvConfig choose_backward_config(const KernelIR& ir, const SpirvTarget& target, int head_dim, int value_dim) {
+SpirvConfig choose_backward_config(const KernelIR& ir, const SpirvTarget& target, int head_dim,
+                                   int value_dim) {
   SpirvTarget plain = target;
   plain.subgroup_size = 0;
   plain.f16_storage = false;

@@ -36,7 +36,8 @@ struct SpirvBackward {
 
 /// The configuration of the backward's modules for `ir` on `target`: one invocation per row, K and
 /// V read in place, f32 I/O (the host converts), no block skipping.
-SpirvConfig choose_backward_config(const KernelIR& ir, const SpirvTarget& target, int head_dim, int value_dim);
+SpirvConfig choose_backward_config(const KernelIR& ir, const SpirvTarget& target, int head_dim,
+                                   int value_dim);
 
 /// Emits, validates and optimizes both modules; `grad_buffers` are the f32 tensor arguments whose
 /// gradients the key-major module sums (validate_gradient_request's rules). Throws

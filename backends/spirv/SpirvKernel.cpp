@@ -25,7 +25,8 @@ namespace {
 
 class KernelEmitter : ShaderEmitter {
  public:
-  KernelEmitter(const KernelIR& ir, const SpirvConfig& c, const TilePlan* plan) : ShaderEmitter(ir, c), plan_(plan) {}
+  KernelEmitter(const KernelIR& ir, const SpirvConfig& c, const TilePlan* plan)
+      : ShaderEmitter(ir, c), plan_(plan) {}
 
   std::vector<uint32_t> run() {
     declare();
