@@ -119,7 +119,8 @@ KernelGradients run_vulkan_backward(const KernelIR& ir, const KernelInputs& in,
   const BackwardPipelines& p = pipelines(ir, config, wanted, *device);
   const spirv::SpirvKernel& layout = p.modules.query_major;
 
-  // Bindings: Q, K, V, dOut, LSE, argument words, error record, tensor arguments, Delta, outputs.
+  // Bindings: Q, K, V, dOut, LSE, argument words, error record, tensor arguments, Delta, then
+  // the query-major module's Ties and dQ, or the key-major one's Ties, dK, dV, partials.
   std::vector<std::vector<uint8_t>> data(spirv::kFirstBuffer + layout.buffers.size() + 1);
   data[spirv::kQ] = f32_bytes(in.q);
   data[spirv::kK] = f32_bytes(in.k);
@@ -180,8 +181,9 @@ KernelGradients run_vulkan_backward(const KernelIR& ir, const KernelInputs& in,
     return std::vector<std::vector<uint8_t>>(bufs.begin() + static_cast<int64_t>(data.size()), bufs.end());
   };
 
-  auto dq = dispatch(*p.query_major, Lq, Hq, {rows * D * 4});
-  unpack(dq[0], grads.dq);
+  auto dq = dispatch(*p.query_major, Lq, Hq, {rows * 4, rows * D * 4});
+  unpack(dq[1], grads.dq);
+  data.push_back(std::move(dq[0]));  // the key-major module reads the query-major one's Ties
   std::vector<int64_t> key_outputs = {B * Hkv * Lkv * D * 4, B * Hkv * Lkv * Dv * 4};
   if (!wanted.empty()) key_outputs.push_back(partial_words * 4);
   auto dkdv = dispatch(*p.key_major, Lkv, Hkv, key_outputs);

@@ -56,6 +56,7 @@ class BackwardEmitter : ShaderEmitter {
     declare_arguments();
     const uint32_t after = kFirstBuffer + static_cast<uint32_t>(bufs_.size());
     delta_ = ssbo(after + kDelta, t_f32_, 4, "Delta", true);
+    ties_ = ssbo(after + kTies, t_f32_, 4, "Ties", key_major_);
     if (key_major_) {
       dk_ = ssbo(after + kDk, t_f32_, 4, "dK", false);
       dv_ = ssbo(after + kDv, t_f32_, 4, "dV", false);
@@ -73,7 +74,31 @@ class BackwardEmitter : ShaderEmitter {
   }
 
   // for (d = 0; d < n; ++d) body(d).
-  void each(int n, const std::function<void(Id)>& body) { loop(ci(0), ci(n), ci(1), body); }
+  void each(int n, const std::function<void(Id)>& body) { upto(ci(n), body); }
+
+  // for (i = 0; i < n; ++i) body(i). Every id is made in a statement of its own: the module must not
+  // depend on the C++ compiler's order of evaluating arguments.
+  void upto(Id n, const std::function<void(Id)>& body) {
+    Id zero = ci(0);
+    Id one = ci(1);
+    loop(zero, n, one, body);
+  }
+
+  // array[d] = 0.
+  void zero(Id array, int n) {
+    each(n, [&](Id d) {
+      Id ptr = elem(array, d);
+      store(ptr, cf(0));
+    });
+  }
+  // dst[base + d] = array[d] for d < n.
+  void write(const Ssbo& dst, Id base, Id array, int n) {
+    each(n, [&](Id d) {
+      Id at = iadd(base, d);
+      Id x = load(t_f32_, elem(array, d));
+      store(ssbo_ptr(dst, at), x);
+    });
+  }
 
   // Sum over d < n of a[d] * src[base + d], a a Function array.
   Id dot(Id a, const Ssbo& src, Id base, int n) {
@@ -82,7 +107,8 @@ class BackwardEmitter : ShaderEmitter {
       Id x = load(t_f32_, elem(a, d));
       Id at = iadd(base, d);
       Id y = load(t_f32_, ssbo_ptr(src, at));
-      store(acc, fadd(load(t_f32_, acc), fmul(x, y)));
+      Id old = load(t_f32_, acc);
+      store(acc, fadd(old, fmul(x, y)));
     });
     return load(t_f32_, acc);
   }
@@ -93,7 +119,8 @@ class BackwardEmitter : ShaderEmitter {
   void fill(Id array, const Ssbo& src, Id base, int n) {
     each(n, [&](Id d) {
       Id at = iadd(base, d);
-      store(elem(array, d), load(t_f32_, ssbo_ptr(src, at)));
+      Id x = load(t_f32_, ssbo_ptr(src, at));
+      store(elem(array, d), x);
     });
   }
 
@@ -102,32 +129,41 @@ class BackwardEmitter : ShaderEmitter {
     each(n, [&](Id d) {
       Id at = iadd(base, d);
       Id y = load(t_f32_, ssbo_ptr(src, at));
-      Id old = load(t_f32_, elem(array, d));
-      store(elem(array, d), fadd(old, fmul(f, y)));
+      Id ptr = elem(array, d);
+      Id old = load(t_f32_, ptr);
+      store(ptr, fadd(old, fmul(f, y)));
     });
   }
 
-  // P of modified score `s` in a row with log-sum-exp `lse`, as the forward weighs it: NaN in a row
-  // with a NaN score; 0 in a row without a finite weight (all its keys at -Inf; a +Inf score makes
-  // the weights locally constant, so nothing flows back through the scores).
+  // P of modified score `s` in a row with log-sum-exp `lse` whose scores are finite: NaN in a row
+  // with a NaN score; 0 in a row without a finite weight (all its keys at -Inf, or some at +Inf:
+  // then the weights are locally constant, and nothing flows back through the scores).
   Id weight(Id s, Id lse) {
     Id p = ext(GLSLstd450Exp, t_f32_, {fsub(s, lse)});
-    Id finite = sel(t_f32_, m_.op(Op::OpIsInf, t_bool_, {lse}), cf(0), p);
-    return sel(t_f32_, m_.op(Op::OpIsNan, t_bool_, {lse}), cf(NAN), finite);
+    Id inf = m_.op(Op::OpIsInf, t_bool_, {lse});
+    Id zero = cf(0);
+    Id finite = sel(t_f32_, inf, zero, p);
+    Id nan = m_.op(Op::OpIsNan, t_bool_, {lse});
+    Id not_a_number = cf(NAN);
+    return sel(t_f32_, nan, not_a_number, finite);
   }
 
-  // Runs `pair(s, s', P)` for the current (b, h, q, kv) when the mask keeps it and P is not 0 (a key
-  // with weight 0 contributes nothing, even where ds'/ds is infinite). The raw score is the scale
-  // times `row` (a Function array: the invocation's query or key row) dot `other`'s row at `base`.
-  void visit(const ExprEnv& env, Id row, const Ssbo& other, Id base, Id lse,
-             const std::function<void(Id s, Id p)>& pair) {
+  Id is_plus_inf(Id x) {
+    Id inf = cf(INFINITY);
+    return m_.op(Op::OpFOrdEqual, t_bool_, {x, inf});
+  }
+
+  // Runs `pair(s, s')` for the current (b, h, q, kv) when the mask keeps it. The raw score is the
+  // scale times `row` (a Function array: the invocation's query or key row) dot `other`'s row at
+  // `base`.
+  void visit(const ExprEnv& env, Id row, const Ssbo& other, Id base,
+             const std::function<void(Id s, Id m)>& pair) {
     auto body = [&] {
-      Id s = fmul(dot(row, other, base, c_.head_dim), cf(c_.scale));
+      Id dot_product = dot(row, other, base, c_.head_dim);
+      Id s = fmul(dot_product, cf(c_.scale));
       ExprEnv senv = env;
       senv.score = s;
-      Id modified = emit_expr(m_, senv, ir_.score);
-      Id p = weight(modified, lse);
-      emit_if(m_, m_.op(Op::OpFUnordNotEqual, t_bool_, {p, cf(0)}), [&] { pair(s, p); });
+      pair(s, emit_expr(m_, senv, ir_.score));
     };
     if (Halide::Internal::is_const_one(ir_.mask)) return body();
     emit_if(m_, emit_expr(m_, env, ir_.mask), body);
@@ -179,34 +215,46 @@ class BackwardEmitter : ShaderEmitter {
     qi_ = qi;
     kv_ = ci(0);
     Id hk = idiv(h_, group);
-    Id dq = f32_array(D);
+    Id dq = f32_array(D), ties = m_.local_variable(p_fn_f32_);
     emit_if(m_, ilt(qi_, Lq), [&] {
       Id bh = iadd(imul(b_, Hq), h_);
       Id row = iadd(imul(bh, Lq), qi_);
-      fill(qarr, q_, imul(row, ci(D)), D);
-      fill(doarr, dout_, imul(row, ci(Dv)), Dv);
-      each(D, [&](Id d) { store(elem(dq, d), cf(0)); });
+      Id qbase = imul(row, ci(D));
+      Id dobase = imul(row, ci(Dv));
+      fill(qarr, q_, qbase, D);
+      fill(doarr, dout_, dobase, Dv);
+      zero(dq, D);
+      store(ties, cf(0));
       Id lse = load(t_f32_, ssbo_ptr(lse_, row));
       Id delta = load(t_f32_, ssbo_ptr(delta_, row));
       Id bhk = iadd(imul(b_, Hkv), hk);
       Id kv_base = imul(bhk, Lkv);
-      loop(ci(0), Lkv, ci(1), [&](Id j) {
+      upto(Lkv, [&](Id j) {
         kv_ = j;
         ExprEnv env = environment();
         Id key = iadd(kv_base, j);
         Id kbase = imul(key, ci(D));
-        visit(env, qarr, k_, kbase, lse, [&](Id s, Id p) {
-          Id dp = dot(doarr, v_, imul(key, ci(Dv)), Dv);
-          Id dsp = fmul(p, fsub(dp, delta));
-          Id ds = fmul(fmul(dsp, dscore(env, s)), cf(c_.scale));
-          axpy(dq, ds, k_, kbase, D);
+        visit(env, qarr, k_, kbase, [&](Id s, Id modified) {
+          // The keys at +Inf, which share a row whose LSE is +Inf.
+          Id tie = is_plus_inf(modified);
+          Id count = load(t_f32_, ties);
+          Id more = fadd(count, cf(1));
+          store(ties, sel(t_f32_, tie, more, count));
+          Id p = weight(modified, lse);
+          Id zero = cf(0);
+          emit_if(m_, m_.op(Op::OpFUnordNotEqual, t_bool_, {p, zero}), [&] {
+            Id vbase = imul(key, ci(Dv));
+            Id dp = dot(doarr, v_, vbase, Dv);
+            Id dsp = fmul(p, fsub(dp, delta));
+            Id chain = fmul(dsp, dscore(env, s));
+            Id ds = fmul(chain, cf(c_.scale));
+            axpy(dq, ds, k_, kbase, D);
+          });
         });
       });
-      Id out = imul(row, ci(D));
-      each(D, [&](Id d) {
-        Id at = iadd(out, d);
-        store(ssbo_ptr(dq_, at), load(t_f32_, elem(dq, d)));
-      });
+      write(dq_, qbase, dq, D);
+      Id count = load(t_f32_, ties);
+      store(ssbo_ptr(ties_, row), count);
     });
   }
 
@@ -234,41 +282,55 @@ class BackwardEmitter : ShaderEmitter {
     emit_if(m_, ilt(kv_, Lkv), [&] {
       Id bhk = iadd(imul(b_, Hkv), hk);
       Id key = iadd(imul(bhk, Lkv), kv_);
-      Id kbase = imul(key, ci(D)), vbase = imul(key, ci(Dv));
+      Id kbase = imul(key, ci(D));
+      Id vbase = imul(key, ci(Dv));
       Id partial_row = imul(key, stride);
       fill(karr, k_, kbase, D);
       fill(varr, v_, vbase, Dv);
-      each(D, [&](Id d) { store(elem(dk, d), cf(0)); });
-      each(Dv, [&](Id d) { store(elem(dv, d), cf(0)); });
-      loop(ci(0), group, ci(1), [&](Id g) {
+      zero(dk, D);
+      zero(dv, Dv);
+      upto(group, [&](Id g) {
         Id hk_first = imul(hk, group);
         h_ = iadd(hk_first, g);
-        loop(ci(0), Lq, ci(1), [&](Id qi) {
+        upto(Lq, [&](Id qi) {
           qi_ = qi;
           ExprEnv env = environment();
           Id bh = iadd(imul(b_, Hq), h_);
           Id row = iadd(imul(bh, Lq), qi_);
-          Id qbase = imul(row, ci(D)), dobase = imul(row, ci(Dv));
+          Id qbase = imul(row, ci(D));
+          Id dobase = imul(row, ci(Dv));
           Id lse = load(t_f32_, ssbo_ptr(lse_, row));
-          visit(env, karr, q_, qbase, lse, [&](Id s, Id p) {
-            axpy(dv, p, dout_, dobase, Dv);
-            Id dp = dot(varr, dout_, dobase, Dv);
-            Id delta = load(t_f32_, ssbo_ptr(delta_, row));
-            Id dsp = fmul(p, fsub(dp, delta));
-            Id ds = fmul(fmul(dsp, dscore(env, s)), cf(c_.scale));
-            axpy(dk, ds, q_, qbase, D);
-            for (const Site& site : sites_) buffer_term(env, site, s, dsp, partial_row, offsets[site.buffer]);
+          visit(env, karr, q_, qbase, [&](Id s, Id modified) {
+            // In a row whose LSE is +Inf the keys at +Inf share the weight and the scores pass no
+            // gradient; elsewhere P = exp(s' - LSE). A key of weight 0 adds nothing, even where
+            // ds'/ds is infinite.
+            Id inf_row = is_plus_inf(lse);
+            Id tie = is_plus_inf(modified);
+            Id ties = load(t_f32_, ssbo_ptr(ties_, row));
+            Id one = cf(1);
+            Id share = m_.op(Op::OpFDiv, t_f32_, {one, ties});
+            Id zero = cf(0);
+            Id tied = sel(t_f32_, tie, share, zero);
+            Id finite = weight(modified, lse);
+            Id p = sel(t_f32_, inf_row, tied, finite);
+            emit_if(m_, m_.op(Op::OpFUnordNotEqual, t_bool_, {p, zero}), [&] {
+              axpy(dv, p, dout_, dobase, Dv);
+              emit_if(m_, m_.op(Op::OpLogicalNot, t_bool_, {inf_row}), [&] {
+                Id dp = dot(varr, dout_, dobase, Dv);
+                Id delta = load(t_f32_, ssbo_ptr(delta_, row));
+                Id dsp = fmul(p, fsub(dp, delta));
+                Id chain = fmul(dsp, dscore(env, s));
+                Id ds = fmul(chain, cf(c_.scale));
+                axpy(dk, ds, q_, qbase, D);
+                for (const Site& site : sites_)
+                  buffer_term(env, site, s, dsp, partial_row, offsets[site.buffer]);
+              });
+            });
           });
         });
       });
-      each(D, [&](Id d) {
-        Id at = iadd(kbase, d);
-        store(ssbo_ptr(dk_, at), load(t_f32_, elem(dk, d)));
-      });
-      each(Dv, [&](Id d) {
-        Id at = iadd(vbase, d);
-        store(ssbo_ptr(dv_, at), load(t_f32_, elem(dv, d)));
-      });
+      write(dk_, kbase, dk, D);
+      write(dv_, vbase, dv, Dv);
     });
   }
 
@@ -278,7 +340,8 @@ class BackwardEmitter : ShaderEmitter {
     ExprEnv senv = env;
     senv.score = s;
     Id partial = emit_expr(m_, senv, site.read->partial);
-    emit_if(m_, m_.op(Op::OpFUnordNotEqual, t_bool_, {partial, cf(0)}), [&] {
+    Id zero = cf(0);
+    emit_if(m_, m_.op(Op::OpFUnordNotEqual, t_bool_, {partial, zero}), [&] {
       std::vector<Id> idx;
       for (const Halide::Expr& e : site.read->index) idx.push_back(emit_expr(m_, senv, e));
       auto [flat, ok] = buffer_index(site.read->buffer, idx);
@@ -286,8 +349,9 @@ class BackwardEmitter : ShaderEmitter {
         Id base = iadd(partial_row, offset);
         Id at = iadd(base, flat);
         Id term = fmul(dsp, partial);
-        Id old = load(t_f32_, ssbo_ptr(partials_, at));
-        store(ssbo_ptr(partials_, at), fadd(old, term));
+        Id ptr = ssbo_ptr(partials_, at);
+        Id old = load(t_f32_, ptr);
+        store(ptr, fadd(old, term));
       });
     });
   }
@@ -297,7 +361,7 @@ class BackwardEmitter : ShaderEmitter {
   std::vector<Site> sites_;
   std::vector<std::string> grad_buffers_;
   std::map<std::string, Id> scalars_;
-  Ssbo q_, k_, v_, dout_, lse_, delta_, dq_, dk_, dv_, partials_;
+  Ssbo q_, k_, v_, dout_, lse_, delta_, ties_, dq_, dk_, dv_, partials_;
 };
 
 }  // namespace

@@ -16,19 +16,22 @@ constexpr int kSpirvBackwardVersion = 1;
 /// at kLse), the argument words, the error record and the tensor arguments are the forward's
 /// (SpirvKernel.h); after the N tensor arguments come, at kFirstBuffer + N + i:
 enum BackwardBinding : uint32_t {
-  kDelta = 0,     ///< D - dLSE per query row [B, Hq, Lq] (f32): rowsum(dOut * Out) - dLSE
-  kDq = 1,        ///< query-major module: dQ [B, Hq, Lq, D] (f32)
-  kDk = 1,        ///< key-major module: dK [B, Hkv, Lkv, D] (f32)
-  kDv = 2,        ///< key-major module: dV [B, Hkv, Lkv, Dv] (f32)
-  kPartials = 3,  ///< key-major module: per key, its terms of the buffer gradients (f32, see below)
+  kDelta = 0,  ///< D - dLSE per query row [B, Hq, Lq] (f32): rowsum(dOut * Out) - dLSE
+  /// The number of keys scoring +Inf per query row [B, Hq, Lq] (f32): the query-major module writes
+  /// it, the key-major one reads it (a row whose LSE is +Inf shares its weight among them).
+  kTies = 1,
+  kDq = 2,        ///< query-major module: dQ [B, Hq, Lq, D] (f32)
+  kDk = 2,        ///< key-major module: dK [B, Hkv, Lkv, D] (f32)
+  kDv = 3,        ///< key-major module: dV [B, Hkv, Lkv, Dv] (f32)
+  kPartials = 4,  ///< key-major module: per key, its terms of the buffer gradients (f32, see below)
 };
 
-/// The two modules. Both dispatch ceil(L / rows) x heads x B workgroups of `rows` invocations:
-/// the query-major one over (Lq, Hq), an invocation per query row summing its dQ over the keys in
-/// order; the key-major one over (Lkv, Hkv), an invocation per key summing its dK and dV over the
-/// group's query heads and the query rows in order. The key-major invocation of key (b, hk, j) also
-/// owns row (b * Hkv + hk) * Lkv + j of the partials buffer: `grad_buffers`' elements one buffer
-/// after another, its terms of their gradients; the host sums the rows in order.
+/// The two modules, query-major first. Both dispatch ceil(L / rows) x heads x B workgroups of `rows`
+/// invocations: the query-major one over (Lq, Hq), an invocation per query row summing its dQ over the keys
+/// in order; the key-major one over (Lkv, Hkv), an invocation per key summing its dK and dV over the group's
+/// query heads and the query rows in order. The key-major invocation of key (b, hk, j) also owns row (b * Hkv
+/// + hk) * Lkv + j of the partials buffer: `grad_buffers`' elements one buffer after another, its terms of
+/// their gradients; the host sums the rows in order.
 struct SpirvBackward {
   SpirvKernel query_major, key_major;
   std::vector<std::string> grad_buffers;

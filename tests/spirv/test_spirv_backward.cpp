@@ -133,7 +133,7 @@ BOOST_AUTO_TEST_CASE(every_kernel_matches_the_reference_backward) {
     int D, Dv;
   } cases[] = {{"plain", 16, 24},       {"softcapped", 13, 13}, {"alibi_causal", 8, 12}, {"two_reads", 8, 8},
                {"relative_bias", 8, 5}, {"window", 16, 16},     {"empty_rows", 8, 8},    {"half", 16, 16},
-               {"brain", 8, 8},         {"sqrt_nan", 4, 4}};
+               {"brain", 8, 8},         {"sqrt_nan", 4, 4},     {"infinite", 8, 8}};
   for (const auto& c : cases) {
     auto ir = kernel(c.name);
     for (int round = 0; round < 2; ++round) compare(random_problem(*ir, c.D, c.Dv, rng), *ir);
