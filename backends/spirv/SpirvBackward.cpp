@@ -8,7 +8,9 @@
 #include "backends/spirv/ShaderEmitter.h"
 #include "backends/spirv/SpirvExpr.h"
 #include "codegen/KernelIR.h"
+#include "codegen/PlanTiles.h"
 #include "codegen/ScoreGradient.h"
+#include "codegen/TilePlan.h"
 
 namespace attn::spirv {
 
@@ -19,9 +21,10 @@ namespace {
 
 class BackwardEmitter : ShaderEmitter {
  public:
+  /// `plan` (query-major only, tiles rows x block_kv): the key tiles to visit; null: every tile.
   BackwardEmitter(const KernelIR& ir, const SpirvConfig& c, bool key_major,
-                  const std::vector<std::string>& grads)
-      : ShaderEmitter(ir, c), key_major_(key_major), grad_(differentiate_score(ir)) {
+                  const std::vector<std::string>& grads, const TilePlan* plan)
+      : ShaderEmitter(ir, c), key_major_(key_major), plan_(plan), grad_(differentiate_score(ir)) {
     for (const BufferGradient& r : grad_.reads)
       for (size_t i = 0; i < grads.size(); ++i)
         if (grads[i] == r.buffer) sites_.push_back({i, &r});
@@ -203,12 +206,12 @@ class BackwardEmitter : ShaderEmitter {
     if (key_major_)
       key_major(index, Hq, Hkv, Lq, Lkv, group);
     else
-      query_major(index, Hq, Hkv, Lq, Lkv, group);
+      query_major(tile, index, Hq, Hkv, Lq, Lkv, group);
     if (!bufs_.empty()) publish_error();
   }
 
   // One invocation per query row: dQ = scale * sum over keys of dS K.
-  void query_major(Id qi, Id Hq, Id Hkv, Id Lq, Id Lkv, Id group) {
+  void query_major(Id tile, Id qi, Id Hq, Id Hkv, Id Lq, Id Lkv, Id group) {
     const int D = c_.head_dim, Dv = c_.value_dim;
     Id qarr = f32_array(D), doarr = f32_array(Dv);
     h_ = wg(1);
@@ -229,26 +232,47 @@ class BackwardEmitter : ShaderEmitter {
       Id delta = load(t_f32_, ssbo_ptr(delta_, row));
       Id bhk = iadd(imul(b_, Hkv), hk);
       Id kv_base = imul(bhk, Lkv);
-      upto(Lkv, [&](Id j) {
-        kv_ = j;
-        ExprEnv env = environment();
-        Id key = iadd(kv_base, j);
-        Id kbase = imul(key, ci(D));
-        visit(env, qarr, k_, kbase, [&](Id s, Id modified) {
-          // The keys at +Inf, which share a row whose LSE is +Inf.
-          Id tie = is_plus_inf(modified);
-          Id count = load(t_f32_, ties);
-          Id more = fadd(count, cf(1));
-          store(ties, sel(t_f32_, tie, more, count));
-          Id p = weight(modified, lse);
-          Id zero = cf(0);
-          emit_if(m_, m_.op(Op::OpFUnordNotEqual, t_bool_, {p, zero}), [&] {
-            Id vbase = imul(key, ci(Dv));
-            Id dp = dot(doarr, v_, vbase, Dv);
-            Id dsp = fmul(p, fsub(dp, delta));
-            Id chain = fmul(dsp, dscore(env, s));
-            Id ds = fmul(chain, cf(c_.scale));
-            axpy(dq, ds, k_, kbase, D);
+      // The key tiles the plan does not prove empty for this query tile (all without a plan).
+      const int BK = c_.block_kv;
+      Id padded = iadd(Lkv, ci(BK - 1));
+      Id tiles = idiv(padded, ci(BK));
+      Id lo = ci(0), hi = tiles;
+      if (plan_) {
+        ExprEnv penv = environment();
+        penv.scalars[plan_->qt.as<Halide::Internal::Variable>()->name] = tile;
+        penv.scalars[plan_->kv_tiles.as<Halide::Internal::Variable>()->name] = tiles;
+        hi = lo;
+        if (!plan_->ranges.empty()) {
+          lo = emit_expr(m_, penv, plan_->ranges.front().begin);
+          hi = emit_expr(m_, penv, plan_->ranges.back().end);
+        }
+      }
+      Id one = ci(1);
+      loop(lo, hi, one, [&](Id t) {
+        Id k0 = imul(t, ci(BK));
+        Id k1 = iadd(k0, ci(BK));
+        Id k_end = ext(GLSLstd450SMin, t_i32_, {k1, Lkv});
+        loop(k0, k_end, one, [&](Id j) {
+          kv_ = j;
+          ExprEnv env = environment();
+          Id key = iadd(kv_base, j);
+          Id kbase = imul(key, ci(D));
+          visit(env, qarr, k_, kbase, [&](Id s, Id modified) {
+            // The keys at +Inf, which share a row whose LSE is +Inf.
+            Id tie = is_plus_inf(modified);
+            Id count = load(t_f32_, ties);
+            Id more = fadd(count, cf(1));
+            store(ties, sel(t_f32_, tie, more, count));
+            Id p = weight(modified, lse);
+            Id zero = cf(0);
+            emit_if(m_, m_.op(Op::OpFUnordNotEqual, t_bool_, {p, zero}), [&] {
+              Id vbase = imul(key, ci(Dv));
+              Id dp = dot(doarr, v_, vbase, Dv);
+              Id dsp = fmul(p, fsub(dp, delta));
+              Id chain = fmul(dsp, dscore(env, s));
+              Id ds = fmul(chain, cf(c_.scale));
+              axpy(dq, ds, k_, kbase, D);
+            });
           });
         });
       });
@@ -357,6 +381,7 @@ class BackwardEmitter : ShaderEmitter {
   }
 
   const bool key_major_;
+  const TilePlan* plan_;
   const ScoreGradient grad_;
   std::vector<Site> sites_;
   std::vector<std::string> grad_buffers_;
@@ -374,7 +399,6 @@ SpirvConfig choose_backward_config(const KernelIR& ir, const SpirvTarget& target
   SpirvConfig c = choose_config(ir, plain, head_dim, value_dim);
   c.rows = 64;
   c.shared_tiles = false;
-  c.block_sparse = false;
   return c;
 }
 
@@ -382,8 +406,20 @@ SpirvBackward compile_spirv_backward(const KernelIR& ir, const SpirvConfig& conf
                                      const std::vector<std::string>& grad_buffers) {
   SpirvBackward b;
   b.grad_buffers = grad_buffers;
-  b.query_major = optimize_spirv(ir, config, BackwardEmitter(ir, config, false, grad_buffers).run());
-  b.key_major = optimize_spirv(ir, config, BackwardEmitter(ir, config, true, grad_buffers).run());
+  SpirvConfig c = config;
+  std::vector<uint32_t> query_major;
+  if (c.block_sparse) {
+    try {
+      auto plan = plan_tiles(ir, PlanTilesOptions{c.rows, c.block_kv});
+      query_major = BackwardEmitter(ir, c, false, grad_buffers, plan.get()).run();
+    } catch (const std::logic_error&) {
+      // A range the printer cannot express: visit every tile instead (still correct).
+      c.block_sparse = false;
+    }
+  }
+  if (!c.block_sparse) query_major = BackwardEmitter(ir, c, false, grad_buffers, nullptr).run();
+  b.query_major = optimize_spirv(ir, c, std::move(query_major));
+  b.key_major = optimize_spirv(ir, c, BackwardEmitter(ir, c, true, grad_buffers, nullptr).run());
   return b;
 }
 

@@ -8,6 +8,7 @@
 
 #include "backends/reference/Reference.h"
 #include "backends/spirv/RunVulkan.h"
+#include "backends/spirv/SpirvBackward.h"
 #include "codegen/KernelIR.h"
 #include "codegen/Lower.h"
 #include "frontend/Program.h"
@@ -138,6 +139,24 @@ BOOST_AUTO_TEST_CASE(every_kernel_matches_the_reference_backward) {
     auto ir = kernel(c.name);
     for (int round = 0; round < 2; ++round) compare(random_problem(*ir, c.D, c.Dv, rng), *ir);
   }
+}
+
+// A sliding window over three query tiles: the query-major module skips the key tiles the plan
+// rules out (and still matches the reference).
+BOOST_AUTO_TEST_CASE(key_tiles_the_plan_rules_out_are_skipped) {
+  auto ir = kernel("window");
+  spirv::SpirvTarget target;
+  target.cpu = true;
+  const spirv::SpirvConfig c = spirv::choose_backward_config(*ir, target, 16, 16);
+  BOOST_TEST(spirv::compile_spirv_backward(*ir, c, {}).query_major.config.block_sparse);
+  std::mt19937 rng(17);
+  Problem p;
+  p.where = "window 1x2x150x16";
+  p.in.q = random_tensor(ScalarType::F32, {1, 2, 150, 16}, rng);
+  p.in.k = random_tensor(ScalarType::F32, {1, 1, 150, 16}, rng);
+  p.in.v = random_tensor(ScalarType::F32, {1, 1, 150, 16}, rng);
+  p.request.dout = random_tensor(ScalarType::F32, {1, 2, 150, 16}, rng);
+  compare(p, *ir);
 }
 
 BOOST_AUTO_TEST_CASE(fully_masked_rows_contribute_nothing) {
