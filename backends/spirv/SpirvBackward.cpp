@@ -21,7 +21,8 @@ namespace {
 
 class BackwardEmitter : ShaderEmitter {
  public:
-  /// `plan` (query-major only, tiles rows x block_kv): the key tiles to visit; null: every tile.
+  /// `plan`: the tiles to visit (query-major: rows x block_kv, the key tiles of the workgroup's
+  /// query tile; key-major: 64 x rows, the query tiles of the workgroup's key tile); null: all.
   BackwardEmitter(const KernelIR& ir, const SpirvConfig& c, bool key_major,
                   const std::vector<std::string>& grads, const TilePlan* plan)
       : ShaderEmitter(ir, c), key_major_(key_major), plan_(plan), grad_(differentiate_score(ir)) {
@@ -204,7 +205,7 @@ class BackwardEmitter : ShaderEmitter {
     declare_error_record();
     scalars_ = load_scalars();
     if (key_major_)
-      key_major(index, Hq, Hkv, Lq, Lkv, group);
+      key_major(tile, index, Hq, Hkv, Lq, Lkv, group);
     else
       query_major(tile, index, Hq, Hkv, Lq, Lkv, group);
     if (!bufs_.empty()) publish_error();
@@ -284,7 +285,37 @@ class BackwardEmitter : ShaderEmitter {
 
   // One invocation per key: dV = sum of P dO, dK = scale * sum of dS Q over the group's query heads
   // and the query rows, and this key's terms of the buffer gradients.
-  void key_major(Id j, Id Hq, Id Hkv, Id Lq, Id Lkv, Id group) {
+  // body(q) for the query rows q of head h_ whose query tile the plan does not rule out for key tile
+  // `kt` (the workgroup's keys; plan tiles 64 x rows), in order; every row without a plan.
+  void rows_of_key_tile(Id kt, Id Lq, Id Lkv, const std::function<void(Id)>& body) {
+    if (!plan_) return upto(Lq, body);
+    const int BQ = plan_->block_q, BK = plan_->block_kv;
+    Id q_padded = iadd(Lq, ci(BQ - 1));
+    Id q_tiles = idiv(q_padded, ci(BQ));
+    Id kv_padded = iadd(Lkv, ci(BK - 1));
+    Id kv_tiles = idiv(kv_padded, ci(BK));
+    upto(q_tiles, [&](Id qt) {
+      Id lo = ci(0), hi = ci(0);
+      if (!plan_->ranges.empty()) {
+        ExprEnv penv = environment();
+        penv.scalars[plan_->qt.as<Halide::Internal::Variable>()->name] = qt;
+        penv.scalars[plan_->kv_tiles.as<Halide::Internal::Variable>()->name] = kv_tiles;
+        lo = emit_expr(m_, penv, plan_->ranges.front().begin);
+        hi = emit_expr(m_, penv, plan_->ranges.back().end);
+      }
+      Id from_lo = m_.op(Op::OpSGreaterThanEqual, t_bool_, {kt, lo});
+      Id below_hi = ilt(kt, hi);
+      emit_if(m_, land(from_lo, below_hi), [&] {
+        Id q0 = imul(qt, ci(BQ));
+        Id q1 = iadd(q0, ci(BQ));
+        Id q_end = ext(GLSLstd450SMin, t_i32_, {q1, Lq});
+        Id one = ci(1);
+        loop(q0, q_end, one, body);
+      });
+    });
+  }
+
+  void key_major(Id tile, Id j, Id Hq, Id Hkv, Id Lq, Id Lkv, Id group) {
     const int D = c_.head_dim, Dv = c_.value_dim;
     Id hk = wg(1);
     kv_ = j;
@@ -316,7 +347,7 @@ class BackwardEmitter : ShaderEmitter {
       upto(group, [&](Id g) {
         Id hk_first = imul(hk, group);
         h_ = iadd(hk_first, g);
-        upto(Lq, [&](Id qi) {
+        rows_of_key_tile(tile, Lq, Lkv, [&](Id qi) {
           qi_ = qi;
           ExprEnv env = environment();
           Id bh = iadd(imul(b_, Hq), h_);
@@ -419,7 +450,19 @@ SpirvBackward compile_spirv_backward(const KernelIR& ir, const SpirvConfig& conf
   }
   if (!c.block_sparse) query_major = BackwardEmitter(ir, c, false, grad_buffers, nullptr).run();
   b.query_major = optimize_spirv(ir, c, std::move(query_major));
-  b.key_major = optimize_spirv(ir, c, BackwardEmitter(ir, c, true, grad_buffers, nullptr).run());
+  // The key-major module: the plan's tiles transposed (64 query rows x the workgroup's keys).
+  SpirvConfig k = config;
+  std::vector<uint32_t> key_major;
+  if (k.block_sparse) {
+    try {
+      auto plan = plan_tiles(ir, PlanTilesOptions{64, k.rows});
+      key_major = BackwardEmitter(ir, k, true, grad_buffers, plan.get()).run();
+    } catch (const std::logic_error&) {
+      k.block_sparse = false;
+    }
+  }
+  if (!k.block_sparse) key_major = BackwardEmitter(ir, k, true, grad_buffers, nullptr).run();
+  b.key_major = optimize_spirv(ir, k, std::move(key_major));
   return b;
 }
 

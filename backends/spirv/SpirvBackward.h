@@ -38,14 +38,14 @@ struct SpirvBackward {
 };
 
 /// The configuration of the backward's modules for `ir` on `target`: one invocation per row, K and
-/// V read in place, f32 I/O (the host converts). The query-major module visits only the key tiles
-/// (block_kv keys) the tile plan does not prove empty for its 64 query rows; the key-major one visits
-/// every query row.
+/// V read in place, f32 I/O (the host converts). The tile plan drives block skipping: the
+/// query-major module visits only the key tiles (block_kv keys) it does not prove empty for the
+/// workgroup's 64 query rows, the key-major one only the query tiles (64 rows) for its 64 keys.
 SpirvConfig choose_backward_config(const KernelIR& ir, const SpirvTarget& target, int head_dim,
                                    int value_dim);
 
-/// Emits, validates and optimizes both modules (clearing block_sparse in the query-major one's config
-/// when the plan's ranges cannot be printed); `grad_buffers` are the f32 tensor arguments whose
+/// Emits, validates and optimizes both modules (clearing a module's block_sparse when the plan's
+/// ranges cannot be printed: it then visits every tile); `grad_buffers` are the f32 tensor arguments whose
 /// gradients the key-major module sums (validate_gradient_request's rules). Throws
 /// SpirvInternalError.
 SpirvBackward compile_spirv_backward(const KernelIR& ir, const SpirvConfig& config,

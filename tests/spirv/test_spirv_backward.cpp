@@ -141,14 +141,16 @@ BOOST_AUTO_TEST_CASE(every_kernel_matches_the_reference_backward) {
   }
 }
 
-// A sliding window over three query tiles: the query-major module skips the key tiles the plan
-// rules out (and still matches the reference).
+// A sliding window over three query and key tiles: the query-major module skips the key tiles the
+// plan rules out, the key-major one the query tiles (and both still match the reference).
 BOOST_AUTO_TEST_CASE(key_tiles_the_plan_rules_out_are_skipped) {
   auto ir = kernel("window");
   spirv::SpirvTarget target;
   target.cpu = true;
   const spirv::SpirvConfig c = spirv::choose_backward_config(*ir, target, 16, 16);
-  BOOST_TEST(spirv::compile_spirv_backward(*ir, c, {}).query_major.config.block_sparse);
+  const spirv::SpirvBackward b = spirv::compile_spirv_backward(*ir, c, {});
+  BOOST_TEST(b.query_major.config.block_sparse);
+  BOOST_TEST(b.key_major.config.block_sparse);
   std::mt19937 rng(17);
   Problem p;
   p.where = "window 1x2x150x16";
