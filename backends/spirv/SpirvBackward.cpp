@@ -15,7 +15,6 @@
 namespace attn::spirv {
 
 using spv::Op;
-using spv::StorageClass;
 
 namespace {
 
