@@ -201,7 +201,7 @@ BOOST_AUTO_TEST_CASE(an_index_out_of_range_names_the_buffer) {
 }
 
 // `attnc run -t vulkan --dout ...` writes the gradients the reference writes; `attnc compile -t
-// vulkan` of a kernel with backward = true writes the backward's modules.
+// vulkan` of a kernel with backward = true writes the backward's modules; `attnc bench --backward`.
 BOOST_AUTO_TEST_CASE(command_line) {
   TempDir dir;
   auto path = [&](const std::string& name) { return (dir.path() / name).string(); };
@@ -239,4 +239,10 @@ BOOST_AUTO_TEST_CASE(command_line) {
   const std::string header = read_file(dir.path() / "out" / "k_backward.spv.h");
   BOOST_TEST(header.find("#define ATTN_K_BACKWARD_GRAD_BUFFERS \"slopes\"") != std::string::npos, header);
   BOOST_TEST(read_file(dir.path() / "out" / "manifest.json").find("k_backward_k.spv") != std::string::npos);
+
+  // bench --backward times forward + backward on the device.
+  auto bench = run_command(attnc_binary() + " bench " + path("k.attn") + " k --shape 1,4,24,8 --arg slopes=" +
+                           path("slopes.npy") + " --arg doc=" + path("doc.npy") + " -t vulkan --backward");
+  BOOST_TEST(bench.status == 0, bench.output);
+  BOOST_TEST(bench.output.find("(forward + backward)") != std::string::npos, bench.output);
 }
