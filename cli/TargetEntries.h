@@ -29,7 +29,8 @@ KernelOutputs run_cuda_target(const KernelIR& ir, const KernelInputs& in, int th
 std::string tune_cuda_target(const KernelIR& ir, const KernelInputs& in);
 
 /// Vulkan (cli/VulkanCommands.cpp): <kernel>.spv and <kernel>.spv.h (the SPIR-V module embedded
-/// as a uint32_t array, with its layout).
+/// as a uint32_t array, with its layout); with backward = true also <kernel>_backward_q.spv,
+/// <kernel>_backward_k.spv and <kernel>_backward.spv.h (both modules embedded, their bindings).
 std::vector<std::string> write_vulkan_target(const KernelIR& ir, const CompileContext& ctx,
                                              const std::filesystem::path& dir);
 /// The disassembly of a kernel's module, headed by its name.
@@ -38,5 +39,8 @@ std::string dump_vulkan_target(const KernelIR& ir);
 TileSizes vulkan_target_tiles(const KernelIR& ir);
 /// Runs a kernel on the Vulkan device (`threads` is unused).
 KernelOutputs run_vulkan_target(const KernelIR& ir, const KernelInputs& in, int threads);
+/// The backward pass on the Vulkan device (`threads` is unused).
+KernelGradients run_vulkan_backward_target(const KernelIR& ir, const KernelInputs& in,
+                                           const GradientRequest& r, int threads);
 
 }  // namespace attn::cli

@@ -55,7 +55,7 @@ const std::vector<Target>& targets() {
       {"cuda", write_cuda_target, dump_cuda_target, run_cuda_target, tune_cuda_target, cuda_target_tiles,
        nullptr},
       {"vulkan", write_vulkan_target, dump_vulkan_target, run_vulkan_target, nullptr, vulkan_target_tiles,
-       nullptr},
+       run_vulkan_backward_target},
   };
   return table;
 }

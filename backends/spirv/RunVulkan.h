@@ -30,4 +30,12 @@ struct VulkanRunStats {
 KernelOutputs run_vulkan(const KernelIR& ir, const KernelInputs& in, const VulkanRunOptions& options = {},
                          VulkanRunStats* stats = nullptr);
 
+/// The backward pass on the Vulkan device (backends/spirv/SpirvBackward.h): the forward for Out and
+/// its LSE, D = rowsum(dOut * Out) - dLSE on the host, the query-major and key-major modules (built
+/// once per process and kernel), and the buffer gradients' partials summed in key order on the
+/// host. Deterministic. Throws like run_vulkan, and InputError for a request validate_gradient_request
+/// refuses or partials past 32-bit indexing.
+KernelGradients run_vulkan_backward(const KernelIR& ir, const KernelInputs& in,
+                                    const GradientRequest& request, const VulkanRunOptions& options = {});
+
 }  // namespace attn

@@ -10,6 +10,7 @@
 #include <functional>
 
 #include "backends/io/KernelIO.h"
+#include "backends/spirv/ShaderEmitter.h"
 #include "backends/spirv/SpirvExpr.h"
 #include "codegen/KernelIR.h"
 #include "codegen/PlanTiles.h"
@@ -22,20 +23,10 @@ using spv::StorageClass;
 
 namespace {
 
-template <class E>
-uint32_t w(E e) {
-  return static_cast<uint32_t>(e);
-}
-
-// A storage buffer: struct { T data[]; } at one binding.
-struct Ssbo {
-  Id var = 0, elem = 0, elem_ptr = 0;
-};
-
-class KernelEmitter {
+class KernelEmitter : ShaderEmitter {
  public:
   KernelEmitter(const KernelIR& ir, const SpirvConfig& c, const TilePlan* plan)
-      : m_(c.spirv_version), ir_(ir), c_(c), plan_(plan) {}
+      : ShaderEmitter(ir, c), plan_(plan) {}
 
   std::vector<uint32_t> run() {
     declare();
@@ -50,40 +41,8 @@ class KernelEmitter {
   }
 
  private:
-  bool lists_all_globals() const { return c_.spirv_version >= 0x00010400; }
-
-  Ssbo ssbo(uint32_t binding, Id elem, uint32_t stride, const std::string& name, bool readonly) {
-    Id rt = m_.type_runtime_array(elem);
-    m_.decorate(rt, spv::Decoration::ArrayStride, {stride});
-    Id st = m_.type_struct({rt});
-    m_.decorate(st, spv::Decoration::Block);
-    m_.member_decorate(st, 0, spv::Decoration::Offset, {0});
-    if (readonly) m_.member_decorate(st, 0, spv::Decoration::NonWritable);
-    Ssbo s;
-    s.var = m_.global_variable(m_.type_pointer(StorageClass::StorageBuffer, st), StorageClass::StorageBuffer);
-    s.elem = elem;
-    s.elem_ptr = m_.type_pointer(StorageClass::StorageBuffer, elem);
-    m_.decorate(s.var, spv::Decoration::DescriptorSet, {0});
-    m_.decorate(s.var, spv::Decoration::Binding, {binding});
-    m_.name(s.var, name);
-    if (lists_all_globals()) interface_.push_back(s.var);
-    return s;
-  }
-
   void declare() {
-    m_.capability(spv::Capability::Shader);
-    if (c_.f16_io) m_.capability(spv::Capability::StorageBuffer16BitAccess);
-    if (c_.lanes > 1) {
-      m_.capability(spv::Capability::GroupNonUniform);
-      m_.capability(spv::Capability::GroupNonUniformShuffle);
-    }
-    glsl_ = m_.import_ext("GLSL.std.450");
-    m_.memory_model(spv::AddressingModel::Logical, spv::MemoryModel::GLSL450);
-    t_void_ = m_.type_void();
-    t_bool_ = m_.type_bool();
-    t_i32_ = m_.type_int(32, true);
-    t_u32_ = m_.type_int(32, false);
-    t_f32_ = m_.type_float(32);
+    declare_types(c_.lanes > 1);
     Id io = c_.f16_io ? m_.type_float(16) : t_f32_;
     uint32_t io_stride = c_.f16_io ? 2 : 4;
     q_ = ssbo(kQ, io, io_stride, "Q", true);
@@ -91,29 +50,8 @@ class KernelEmitter {
     v_ = ssbo(kV, io, io_stride, "V", true);
     out_ = ssbo(kOut, io, io_stride, "Out", false);
     lse_ = ssbo(kLse, t_f32_, 4, "LSE", false);
-    args_ = ssbo(kArgs, t_i32_, 4, "Args", true);
-    err_ = ssbo(kError, t_i32_, 4, "Error", false);
-    uint32_t binding = kFirstBuffer;
-    for (const KernelArg& a : ir_.args)
-      if (a.kind == KernelArg::Kind::Buffer)
-        bufs_[a.name] = ssbo(binding++, a.elem == ElemType::F32 ? t_f32_ : t_i32_, 4, a.name, true);
-
-    // Push constants: B, Hq, Hkv, Lq, Lkv.
-    std::vector<Id> members(kPushWords, t_i32_);
-    Id pc = m_.type_struct(members);
-    m_.decorate(pc, spv::Decoration::Block);
-    for (uint32_t i = 0; i < kPushWords; ++i) m_.member_decorate(pc, i, spv::Decoration::Offset, {4 * i});
-    pc_ = m_.global_variable(m_.type_pointer(StorageClass::PushConstant, pc), StorageClass::PushConstant);
-    m_.name(pc_, "Shape");
-    if (lists_all_globals()) interface_.push_back(pc_);
-
-    Id uvec3 = m_.type_vector(t_u32_, 3);
-    wg_id_ = m_.global_variable(m_.type_pointer(StorageClass::Input, uvec3), StorageClass::Input);
-    m_.decorate(wg_id_, spv::Decoration::BuiltIn, {w(spv::BuiltIn::WorkgroupId)});
-    lid_ = m_.global_variable(m_.type_pointer(StorageClass::Input, t_u32_), StorageClass::Input);
-    m_.decorate(lid_, spv::Decoration::BuiltIn, {w(spv::BuiltIn::LocalInvocationIndex)});
-    interface_.push_back(wg_id_);
-    interface_.push_back(lid_);
+    declare_arguments();
+    declare_builtins();
     if (c_.lanes > 1) {
       sg_size_ = m_.global_variable(m_.type_pointer(StorageClass::Input, t_u32_), StorageClass::Input);
       m_.decorate(sg_size_, spv::Decoration::BuiltIn, {w(spv::BuiltIn::SubgroupSize)});
@@ -132,126 +70,15 @@ class KernelEmitter {
       ks_ = shared(static_cast<uint32_t>(c_.block_kv * c_.head_dim), "Ktile");
       vs_ = shared(static_cast<uint32_t>(c_.block_kv * c_.value_dim), "Vtile");
     }
-    p_fn_f32_ = m_.type_pointer(StorageClass::Function, t_f32_);
-    p_fn_i32_ = m_.type_pointer(StorageClass::Function, t_i32_);
+    declare_function_pointers();
   }
 
-  // --- small instruction helpers ---------------------------------------------------------------
-  Id ci(int v) { return m_.const_int(v); }
-  Id cf(float v) { return m_.const_float(v); }
-  Id iadd(Id a, Id b) { return m_.op(Op::OpIAdd, t_i32_, {a, b}); }
-  Id imul(Id a, Id b) { return m_.op(Op::OpIMul, t_i32_, {a, b}); }
-  Id idiv(Id a, Id b) { return m_.op(Op::OpSDiv, t_i32_, {a, b}); }
-  Id irem(Id a, Id b) { return m_.op(Op::OpSRem, t_i32_, {a, b}); }
-  Id ilt(Id a, Id b) { return m_.op(Op::OpSLessThan, t_bool_, {a, b}); }
-  Id land(Id a, Id b) { return m_.op(Op::OpLogicalAnd, t_bool_, {a, b}); }
-  Id fadd(Id a, Id b) { return m_.op(Op::OpFAdd, t_f32_, {a, b}); }
-  Id fsub(Id a, Id b) { return m_.op(Op::OpFSub, t_f32_, {a, b}); }
-  Id fmul(Id a, Id b) { return m_.op(Op::OpFMul, t_f32_, {a, b}); }
-  Id sel(Id type, Id c, Id a, Id b) { return m_.op(Op::OpSelect, type, {c, a, b}); }
-  Id ext(GLSLstd450 f, Id type, std::vector<Id> a) {
-    std::vector<uint32_t> ops{glsl_, static_cast<uint32_t>(f)};
-    ops.insert(ops.end(), a.begin(), a.end());
-    return m_.op(Op::OpExtInst, type, ops);
-  }
-  Id load(Id type, Id ptr) { return m_.op(Op::OpLoad, type, {ptr}); }
-  void store(Id ptr, Id value) { m_.op_void(Op::OpStore, {ptr, value}); }
-  Id var_f32(float init) {
-    Id v = m_.local_variable(p_fn_f32_);
-    store(v, cf(init));
-    return v;
-  }
-  Id ssbo_ptr(const Ssbo& s, Id index) { return m_.op(Op::OpAccessChain, s.elem_ptr, {s.var, ci(0), index}); }
-  // An element of an I/O buffer, as f32.
-  Id load_io(const Ssbo& s, Id index) {
-    Id x = load(s.elem, ssbo_ptr(s, index));
-    return c_.f16_io ? m_.op(Op::OpFConvert, t_f32_, {x}) : x;
-  }
   Id shared_ptr(Id var, Id index) { return m_.op(Op::OpAccessChain, p_wg_f32_, {var, index}); }
   void barrier() {
     const uint32_t sem =
         w(spv::MemorySemanticsMask::AcquireRelease) | w(spv::MemorySemanticsMask::WorkgroupMemory);
     m_.op_void(Op::OpControlBarrier, {m_.const_uint(w(spv::Scope::Workgroup)),
                                       m_.const_uint(w(spv::Scope::Workgroup)), m_.const_uint(sem)});
-  }
-
-  // for (i = start; i < end; i += step) body(i): a structured loop with its test in the header.
-  void loop(Id start, Id end, Id step, const std::function<void(Id)>& body) {
-    Id var = m_.local_variable(p_fn_i32_);
-    store(var, start);
-    Id header = m_.id(), inner = m_.id(), cont = m_.id(), merge = m_.id();
-    m_.op_void(Op::OpBranch, {header});
-    m_.begin_block(header);
-    Id i = load(t_i32_, var);
-    Id cond = ilt(i, end);
-    // On CPU devices unrolling only multiplies llvmpipe's JIT time.
-    m_.op_void(Op::OpLoopMerge,
-               {merge, cont,
-                w(c_.unroll_chunks ? spv::LoopControlMask::MaskNone : spv::LoopControlMask::DontUnroll)});
-    m_.op_void(Op::OpBranchConditional, {cond, inner, merge});
-    m_.begin_block(inner);
-    body(i);
-    m_.op_void(Op::OpBranch, {cont});
-    m_.begin_block(cont);
-    store(var, iadd(load(t_i32_, var), step));
-    m_.op_void(Op::OpBranch, {header});
-    m_.begin_block(merge);
-  }
-
-  // Publishes this invocation's first out-of-range index, if any: the first invocation to get
-  // there owns the error record. Deferred to the end so that the loops hold no atomics or
-  // branches (they multiply lavapipe's JIT time).
-  void publish_error() {
-    Id seen = m_.op(Op::OpINotEqual, t_bool_, {load(t_i32_, err_seen_), ci(0)});
-    emit_if(m_, seen, [&] {
-      Id scope = m_.const_uint(w(spv::Scope::Device)), relaxed = m_.const_uint(0);
-      Id old = m_.op(Op::OpAtomicCompareExchange, t_i32_,
-                     {ssbo_ptr(err_, ci(0)), scope, relaxed, relaxed, ci(1), ci(0)});
-      emit_if(m_, m_.op(Op::OpIEqual, t_bool_, {old, ci(0)}), [&] {
-        for (int i = 0; i < kErrorWords - 1; ++i)
-          store(ssbo_ptr(err_, ci(i + 1)), load(t_i32_, err_record_[i]));
-      });
-    });
-  }
-
-  // Remembers (buffer, dimension, index, size, b, h, q, kv) the first time `bad` holds.
-  void note_error(Id bad, int buffer, int dim, Id index, Id size) {
-    Id seen = load(t_i32_, err_seen_);
-    Id first = land(bad, m_.op(Op::OpIEqual, t_bool_, {seen, ci(0)}));
-    store(err_seen_, sel(t_i32_, bad, ci(1), seen));
-    Id vals[] = {ci(buffer), ci(dim), index, size, b_, h_, qi_, kv_};
-    for (int i = 0; i < kErrorWords - 1; ++i)
-      store(err_record_[i], sel(t_i32_, first, vals[i], load(t_i32_, err_record_[i])));
-  }
-
-  // A bounds-checked load of a tensor argument: never reads outside the buffer.
-  // A buffer's run-time extent: the args block holds each buffer's sizes where its words start.
-  Id buffer_extent(const std::string& name, int dim) {
-    for (size_t i = 0; i < ir_.args.size(); ++i)
-      if (ir_.args[i].name == name) return load(t_i32_, ssbo_ptr(args_, ci(arg_offsets_[i] + dim)));
-    throw std::logic_error("internal error: the extent of unknown buffer '" + name + "'");
-  }
-
-  Id load_buffer(const std::string& name, const std::vector<Id>& indices) {
-    int ordinal = 0, pos = 0;
-    for (size_t i = 0; i < ir_.args.size(); ++i) {
-      if (ir_.args[i].name == name) {
-        pos = static_cast<int>(i);
-        break;
-      }
-      if (ir_.args[i].kind == KernelArg::Kind::Buffer) ++ordinal;
-    }
-    const Ssbo& s = bufs_.at(name);
-    Id flat = ci(0), ok = m_.const_bool(true);
-    for (size_t d = 0; d < indices.size(); ++d) {
-      Id size = load(t_i32_, ssbo_ptr(args_, ci(arg_offsets_[pos] + static_cast<int>(d))));
-      Id x = indices[d];
-      Id in = land(m_.op(Op::OpSGreaterThanEqual, t_bool_, {x, ci(0)}), ilt(x, size));
-      note_error(m_.op(Op::OpLogicalNot, t_bool_, {in}), ordinal, static_cast<int>(d), x, size);
-      ok = land(ok, in);
-      flat = iadd(imul(flat, size), x);
-    }
-    return load(s.elem, ssbo_ptr(s, sel(t_i32_, ok, flat, ci(0))));
   }
 
   // Sum over the `lanes` invocations of a row (they sit in one subgroup): a butterfly of shuffles.
@@ -282,8 +109,6 @@ class KernelEmitter {
           m_.op(Op::OpULessThan, t_bool_, {load(t_u32_, sg_size_), m_.const_uint(static_cast<uint32_t>(R))});
       emit_if(m_, small, [&] { store(ssbo_ptr(err_, ci(0)), ci(kSubgroupTooSmall)); });
     }
-    Id p_pc = m_.type_pointer(StorageClass::PushConstant, t_i32_);
-    auto shape = [&](int i) { return load(t_i32_, m_.op(Op::OpAccessChain, p_pc, {pc_, ci(i)})); };
     Id Hq = shape(1), Hkv = shape(2), Lq = shape(3), Lkv = shape(4);
     b_ = wg_i(2);
     h_ = wg_i(1);
@@ -291,12 +116,7 @@ class KernelEmitter {
     Id row_ok = ilt(qi_, Lq);
     Id hk = idiv(h_, idiv(Hq, Hkv));
 
-    err_seen_ = m_.local_variable(p_fn_i32_);
-    store(err_seen_, ci(0));
-    for (int i = 0; i < kErrorWords - 1; ++i) {
-      err_record_.push_back(m_.local_variable(p_fn_i32_));
-      store(err_record_.back(), ci(0));
-    }
+    declare_error_record();
 
     ExprEnv env;
     env.glsl = glsl_;
@@ -305,19 +125,7 @@ class KernelEmitter {
     env.q = qi_;
     env.load = [this](const std::string& n, const std::vector<Id>& idx) { return load_buffer(n, idx); };
     env.extent = [this](const std::string& n, int dim) { return buffer_extent(n, dim); };
-    int offset = 0;
-    for (const KernelArg& a : ir_.args) {
-      arg_offsets_.push_back(offset);
-      if (a.kind == KernelArg::Kind::Buffer) {
-        offset += static_cast<int>(a.dims.size());
-        continue;
-      }
-      Id word = load(t_i32_, ssbo_ptr(args_, ci(offset++)));
-      Id v = a.elem == ElemType::F32    ? m_.op(Op::OpBitcast, t_f32_, {word})
-             : a.elem == ElemType::Bool ? m_.op(Op::OpINotEqual, t_bool_, {word, ci(0)})
-                                        : word;
-      env.scalars[a.name] = v;
-    }
+    env.scalars = load_scalars();
 
     // This lane's slice of the query row: d = lane + i * R.
     Id row_base = imul(iadd(imul(b_, Hq), h_), Lq);
@@ -330,10 +138,6 @@ class KernelEmitter {
       } else {
         loop(ci(0), ci(n), ci(1), [&](Id i) { body(i, iadd(lane, imul(i, ci(R))), dim % R != 0); });
       }
-    };
-    auto f32_array = [&](int n) {
-      return m_.local_variable(
-          m_.type_pointer(StorageClass::Function, m_.type_array(t_f32_, static_cast<uint32_t>(n))));
     };
     Id qarr = f32_array(NQ), accarr = f32_array(NV);
     auto qreg = [&](Id i) { return m_.op(Op::OpAccessChain, p_fn_f32_, {qarr, i}); };
@@ -505,20 +309,9 @@ class KernelEmitter {
     if (!bufs_.empty()) publish_error();
   }
 
-  ModuleBuilder m_;
-  const KernelIR& ir_;
-  const SpirvConfig& c_;
   const TilePlan* plan_;
-  Id glsl_ = 0, t_void_ = 0, t_bool_ = 0, t_i32_ = 0, t_u32_ = 0, t_f32_ = 0;
-  Ssbo q_, k_, v_, out_, lse_, args_, err_;
-  std::map<std::string, Ssbo> bufs_;
-  Id pc_ = 0, wg_id_ = 0, lid_ = 0, sg_size_ = 0, ks_ = 0, vs_ = 0, p_wg_f32_ = 0, p_fn_f32_ = 0,
-     p_fn_i32_ = 0;
-  Id b_ = 0, h_ = 0, qi_ = 0, kv_ = 0;
-  std::vector<int> arg_offsets_;
-  Id err_seen_ = 0;
-  std::vector<Id> err_record_;
-  std::vector<Id> interface_;
+  Ssbo q_, k_, v_, out_, lse_;
+  Id sg_size_ = 0, ks_ = 0, vs_ = 0, p_wg_f32_ = 0;
 };
 
 }  // namespace

@@ -84,6 +84,10 @@ SpirvConfig choose_config(const KernelIR& ir, const SpirvTarget& target, int hea
 /// Emits, validates, optimizes and validates again. Throws SpirvInternalError.
 SpirvKernel compile_spirv(const KernelIR& ir, const SpirvConfig& config);
 
+/// Validates `words` (emitted from `ir` with `config`), optimizes them and validates the result;
+/// fills the argument layout. Throws SpirvInternalError.
+SpirvKernel optimize_spirv(const KernelIR& ir, const SpirvConfig& config, std::vector<uint32_t> words);
+
 /// The module before optimization (validated), for golden tests of the printer itself.
 std::vector<uint32_t> emit_spirv(const KernelIR& ir, const SpirvConfig& config);
 

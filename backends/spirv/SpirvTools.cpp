@@ -57,9 +57,14 @@ std::vector<uint32_t> emit_spirv(const KernelIR& ir, const SpirvConfig& config) 
 }
 
 SpirvKernel compile_spirv(const KernelIR& ir, const SpirvConfig& config) {
+  SpirvConfig c = config;
+  std::vector<uint32_t> words = emit_spirv_unchecked(ir, c);
+  return optimize_spirv(ir, c, std::move(words));
+}
+
+SpirvKernel optimize_spirv(const KernelIR& ir, const SpirvConfig& config, std::vector<uint32_t> words) {
   SpirvKernel k;
   k.config = config;
-  std::vector<uint32_t> words = emit_spirv_unchecked(ir, k.config);
   check(words, config.spirv_version, ir, "emitted");
   spvtools::Optimizer opt(vulkan_env(config.spirv_version));
   std::string messages;
