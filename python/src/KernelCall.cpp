@@ -166,8 +166,6 @@ void call_kernel(LibraryKernel& kernel, const KernelCall& call) {
 
 void call_kernel_backward(LibraryKernel& kernel, const KernelCall& call, const GradientCall& grads) {
   const KernelIR& ir = kernel.ir();
-  if (call.target == "vulkan")
-    throw InputError("the vulkan target has no backward pass yet (cpu, reference)");
   const KernelInputs shapes = checked_shapes(ir, call);
   KernelInputs in;
   in.q = gather(shapes.q, call.q), in.k = gather(shapes.k, call.k), in.v = gather(shapes.v, call.v);
@@ -180,6 +178,7 @@ void call_kernel_backward(LibraryKernel& kernel, const KernelCall& call, const G
   validate_gradient_request(ir, in, request);
   try {
     KernelGradients g = call.target == "reference" ? run_reference_backward(ir, in, request, call.threads)
+                        : call.target == "vulkan"  ? run_vulkan_backward(ir, in, request)
                                                    : run_cpu_backward(ir, in, request, call.threads);
     copy_into(grads.dq, g.dq), copy_into(grads.dk, g.dk), copy_into(grads.dv, g.dv);
     for (const auto& [name, t] : grads.dbuffers) copy_into(t, g.buffers.at(name));
