@@ -29,8 +29,8 @@ DLTensor view(std::vector<T>& data, std::vector<int64_t>& shape, DLDataType dtyp
 }
 
 // softmax(q k^T / sqrt(D)) v over the keys kv <= q of q's document.
-std::vector<float> naive(const std::vector<float>& q, const std::vector<float>& k, const std::vector<float>& v,
-                         const std::vector<int32_t>& doc) {
+std::vector<float> naive(const std::vector<float>& q, const std::vector<float>& k,
+                         const std::vector<float>& v, const std::vector<int32_t>& doc) {
   std::vector<float> out(q.size());
   for (int64_t h = 0; h < kB * kH; ++h)
     for (int64_t i = 0; i < kL; ++i) {
@@ -76,8 +76,9 @@ int main(int argc, char** argv) {
     }
   }();
   attn::LoaderStats stats = attn::process_loader().stats();
-  std::printf("%s: %s (compiles %llu, disk hits %llu)\n", kernel.name().c_str(), kernel.kernel().key().c_str(),
-              (unsigned long long)stats.compiles, (unsigned long long)stats.disk_hits);
+  std::printf("%s: %s (compiles %llu, disk hits %llu)\n", kernel.name().c_str(),
+              kernel.kernel().key().c_str(), (unsigned long long)stats.compiles,
+              (unsigned long long)stats.disk_hits);
 
   std::mt19937 rng(7);
   std::normal_distribution<float> normal;
