@@ -1,9 +1,12 @@
-// compile_kernel: .attn text -> lowered kernel -> generated source -> attn::Loader; CompiledKernel
-// plans buffer masks' key ranges at call time as the command line's runner does.
+// compile_kernel: .attn text -> lowered kernel -> generated source (cpu) or module (vulkan) ->
+// attn::Loader; a call does what the command line's runners do around the kernel (a cpu call plans
+// buffer masks' key ranges, a vulkan call falls back to a module without subgroups).
 #include <algorithm>
 
 #include "attn/compile.hpp"
+#include "attn/vulkan.hpp"
 #include "backends/cpu/CpuBackend.h"
+#include "backends/spirv/RunVulkan.h"
 #include "codegen/Lower.h"
 #include "compiler/LowerProgram.h"
 #include "frontend/Program.h"
@@ -12,11 +15,13 @@
 namespace attn {
 
 struct CompiledKernel::State {
-  std::shared_ptr<const KernelIR> ir;  // for the tile planner
-  std::string name, dtype;
+  std::shared_ptr<const KernelIR> ir;  // cpu: for the tile planner; vulkan: for the fallback module
+  std::string target, name, dtype;
   bool lse = false;
   std::vector<KernelParam> params;
   Kernel kernel;
+  Loader* loader = nullptr;         // vulkan: where the fallback module loads
+  int head_dim = 0, value_dim = 0;  // vulkan: what the module is specialized for
 };
 
 CompiledKernel::CompiledKernel(std::shared_ptr<const State> state) : state_(std::move(state)) {}
@@ -57,32 +62,45 @@ TilePlanInputs plan_inputs(const std::vector<KernelParam>& params, const attn_ke
   return in;
 }
 
+// The vulkan module is specialized for the head dims: the options', else the kernel's.
+void vulkan_head_dims(CompiledKernel::State& s, const CompileOptions& options) {
+  const KernelOptions& o = kernel_options(*s.ir);
+  s.head_dim = options.head_dim ? options.head_dim : o.head_dim;
+  s.value_dim = options.value_dim ? options.value_dim : o.value_dim ? o.value_dim : s.head_dim;
+  if (!s.head_dim)
+    throw std::invalid_argument("the vulkan target builds for one head dim: set head_dim in kernel '" +
+                                s.name + "' or CompileOptions::head_dim");
+}
+
 CompiledKernel compile_program(const Program& p, const std::string& file, const CompileOptions& options) {
-  if (options.target != "cpu")
-    throw std::invalid_argument("unknown target '" + options.target + "' (the compiler library loads: cpu)");
+  if (options.target != "cpu" && options.target != "vulkan")
+    throw std::invalid_argument("unknown target '" + options.target +
+                                "' (the compiler library loads: cpu, vulkan)");
   auto state = std::make_shared<CompiledKernel::State>();
   state->ir = lower_program_kernel(p, file, options.kernel);
   const KernelIR& ir = *state->ir;
+  state->target = options.target;
   state->name = kernel_name(ir);
   state->dtype = dtype_name(kernel_options(ir).dtype);
   state->lse = kernel_options(ir).lse;
   for (const KernelArgInfo& a : kernel_args(ir))
     state->params.push_back({a.name, a.is_buffer, elem_type_name(a.elem), a.dims});
-  CpuKernelSource src;
+  state->loader = options.loader ? options.loader : &process_loader();
   try {
-    src = generate_cpu_kernel(ir, host_cpu_target());
+    if (options.target == "cpu") {
+      state->kernel = state->loader->get(cpu_kernel_request(generate_cpu_kernel(ir, host_cpu_target())));
+    } else {
+      vulkan_head_dims(*state, options);
+      state->kernel = state->loader->get(vulkan_device_request(ir, state->head_dim, state->value_dim));
+    }
   } catch (const KernelLimitError& e) {
     throw SourceError(render_diagnostic(e.diagnostic(), p.sources));
   }
-  Loader& loader = options.loader ? *options.loader : process_loader();
-  state->kernel = loader.get(cpu_kernel_request(src));
   return CompiledKernel(std::move(state));
 }
 
-}  // namespace
-
-int CompiledKernel::operator()(const attn_kernel_args& args) const {
-  const State& s = *state_;
+// A cpu call: for a mask that reads buffers and no plan given, the run-time planner's key ranges.
+int call_cpu(const CompiledKernel::State& s, const attn_kernel_args& args) {
   const bool reads_buffers =
       std::any_of(s.params.begin(), s.params.end(), [](auto& p) { return p.is_buffer; });
   if (args.kv_ranges || !reads_buffers) return s.kernel(args);
@@ -96,6 +114,22 @@ int CompiledKernel::operator()(const attn_kernel_args& args) const {
   planned.abi_version = ATTN_KERNEL_ABI_VERSION;  // the plan's fields are version 3's
   set_key_ranges(planned, ranges);
   return s.kernel(planned);
+}
+
+// A vulkan call, once more on the module without subgroup shuffles if the driver ran smaller
+// subgroups than it reported (as run_vulkan does).
+int call_vulkan(const CompiledKernel::State& s, const attn_kernel_args& args) {
+  const int status = s.kernel(args);
+  if (status != kVulkanSubgroupTooSmall) return status;
+  VulkanRunOptions one_per_row;
+  one_per_row.subgroups = false;
+  return s.loader->get(vulkan_device_request(*s.ir, s.head_dim, s.value_dim, one_per_row))(args);
+}
+
+}  // namespace
+
+int CompiledKernel::operator()(const attn_kernel_args& args) const {
+  return state_->target == "cpu" ? call_cpu(*state_, args) : call_vulkan(*state_, args);
 }
 
 CompiledKernel compile_kernel(const std::string& file, const std::string& text,

@@ -35,10 +35,14 @@ struct KernelParam {
 struct CompileOptions {
   /// The kernel's name; empty: the file's only kernel.
   std::string kernel;
-  /// "cpu" (the host's best vector ISA).
+  /// "cpu" (the host's best vector ISA) or "vulkan" (the process's Vulkan device, docs/spirv.md).
   std::string target = "cpu";
-  /// The loader that compiles and caches the kernel; null: attn::process_loader().
+  /// The loader that compiles and caches the kernel (it must outlive the kernel); null:
+  /// attn::process_loader().
   Loader* loader = nullptr;
+  /// vulkan: the head dims the module is built for; 0: the kernel's `head_dim` (`value_dim`, else
+  /// the head dim). The cpu target takes any.
+  int head_dim = 0, value_dim = 0;
 };
 
 /// A kernel compiled from .attn text and loaded. Cheap to copy; keeps its code alive.
@@ -55,9 +59,10 @@ class CompiledKernel {
   /// The loaded kernel (cache key, raw entry).
   const Kernel& kernel() const;
 
-  /// Runs the kernel; returns 0 or a non-zero code with args.error filled in. When the mask reads
-  /// buffers and args.kv_ranges is NULL, the run-time tile planner gives the key ranges first,
-  /// as `attnc run` does (buffers must then be dense, row-major, in host memory).
+  /// Runs the kernel; returns 0 or a non-zero code with args.error filled in. Tensors are in host
+  /// memory (vulkan: compact row-major, copied to the device and back). On cpu, when the mask
+  /// reads buffers and args.kv_ranges is NULL, the run-time tile planner gives the key ranges
+  /// first, as `attnc run` does (buffers must then be dense and row-major).
   int operator()(const attn_kernel_args& args) const;
 
   struct State;
@@ -72,7 +77,8 @@ class CompiledKernel {
 /// (one compile per distinct kernel; later processes hit the loader's disk cache). `file` names the
 /// program in diagnostics and anchors its relative imports; `import std.X` uses the built-in
 /// stdlib. Throws SourceError (bad program, unknown kernel, backend limit), LoadError (the host
-/// compiler failed) and std::invalid_argument (an unknown target).
+/// compiler failed; no Vulkan device), std::invalid_argument (an unknown target, vulkan without a
+/// head dim) and std::runtime_error (no Vulkan loader or device).
 CompiledKernel compile_kernel(const std::string& file, const std::string& text,
                               const CompileOptions& options = {});
 
