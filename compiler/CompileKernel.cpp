@@ -2,6 +2,7 @@
 // attn::Loader; a call does what the command line's runners do around the kernel (a cpu call plans
 // buffer masks' key ranges, a vulkan call falls back to a module without subgroups).
 #include <algorithm>
+#include <cstdio>
 
 #include "attn/compile.hpp"
 #include "attn/vulkan.hpp"
@@ -52,8 +53,9 @@ TilePlanInputs plan_inputs(const std::vector<KernelParam>& params, const attn_ke
   in.q_len = args.q->shape[2], in.kv_len = args.k->shape[2];
   int buffer = 0, scalar = 0;
   for (const KernelParam& p : params) {
-    if (p.is_buffer ? buffer >= args.num_buffers : scalar >= args.num_scalars)
-      throw std::invalid_argument("too few arguments");
+    if (p.is_buffer ? buffer >= args.num_buffers || !args.buffers || !args.buffers[buffer]
+                    : scalar >= args.num_scalars || !args.scalars)
+      throw std::invalid_argument("missing arguments");
     if (p.is_buffer)
       in.buffers[p.name] = planner_view(*args.buffers[buffer++]);
     else
@@ -123,7 +125,12 @@ int call_vulkan(const CompiledKernel::State& s, const attn_kernel_args& args) {
   if (status != kVulkanSubgroupTooSmall) return status;
   VulkanRunOptions one_per_row;
   one_per_row.subgroups = false;
-  return s.loader->get(vulkan_device_request(*s.ir, s.head_dim, s.value_dim, one_per_row))(args);
+  try {
+    return s.loader->get(vulkan_device_request(*s.ir, s.head_dim, s.value_dim, one_per_row))(args);
+  } catch (const std::exception& e) {  // a call reports through args.error, as the module does
+    if (args.error && args.error_size) std::snprintf(args.error, args.error_size, "%s", e.what());
+    return kVulkanFailed;
+  }
 }
 
 }  // namespace
