@@ -7,25 +7,17 @@
 
 #include "cli/Commands.h"
 #include "codegen/Lower.h"
+#include "compiler/SelectKernel.h"
 #include "frontend/Program.h"
 #include "runtime/Npy.h"
 
 namespace attn::cli {
 
 const Decl* select_kernel(const Program& p, const std::string& file, const std::string& name) {
-  std::vector<const Decl*> kernels = p.kernels();
-  if (name.empty() && kernels.size() == 1) return kernels.front();
-  if (const Decl* k = name.empty() ? nullptr : p.kernel(name)) return k;
-  std::string names;
-  for (const Decl* k : kernels) names += (names.empty() ? "" : ", ") + k->name;
-  if (kernels.empty())
-    std::cerr << "attnc: error: " << file << " defines no kernel\n";
-  else if (name.empty())
-    std::cerr << "attnc: error: " << file << " has " << kernels.size() << " kernels; name one: " << names
-              << "\n";
-  else
-    std::cerr << "attnc: error: no kernel '" << name << "' in " << file << "; kernels: " << names << "\n";
-  return nullptr;
+  std::string why;
+  const Decl* k = attn::select_kernel(p, file, name, why);
+  if (!k) std::cerr << "attnc: error: " << why << "\n";
+  return k;
 }
 
 LoadedKernel load_kernel(const std::string& file, const std::string& kernel) {

@@ -1,8 +1,8 @@
-# `cmake --install`: the attnc binary, the runtime (static and shared), its public headers with the
-# DLPack header they include, a CMake package (find_package(attnc): attnc::runtime,
-# attnc::runtime_shared, attnc::attnc and attnc_add_kernels) and attnc-runtime.pc.
-# The compiler libraries are not exported: they are static archives over Halide 14 and ANTLR that
-# expose internal headers; the attnc binary is the compiler's interface (docs/guide.md).
+# `cmake --install`: the attnc binary, the runtime (static and shared), the compiler library
+# (shared: libattnc_compiler, compiler/CMakeLists.txt), their public headers with the DLPack header
+# they include, a CMake package (find_package(attnc): attnc::runtime, attnc::runtime_shared,
+# attnc::compiler, attnc::attnc and attnc_add_kernels) and attnc-runtime.pc. The stdlib is built
+# into attnc and libattnc_compiler, so the installed tree can move.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -12,12 +12,15 @@ set(ATTNC_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/attnc)
 set_target_properties(attnc PROPERTIES INSTALL_RPATH_USE_LINK_PATH TRUE)
 set_target_properties(attn_runtime PROPERTIES EXPORT_NAME runtime)
 set_target_properties(attn_runtime_shared PROPERTIES EXPORT_NAME runtime_shared)
+# libattnc_compiler finds libattn_runtime beside it, and Halide and ANTLR where it was built.
+set_target_properties(attnc_compiler PROPERTIES EXPORT_NAME compiler INSTALL_RPATH "$ORIGIN"
+                                                INSTALL_RPATH_USE_LINK_PATH TRUE)
 
 install(TARGETS attnc EXPORT attncTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(TARGETS attn_runtime attn_runtime_shared EXPORT attncTargets
+install(TARGETS attn_runtime attn_runtime_shared attnc_compiler EXPORT attncTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
-install(DIRECTORY runtime/include/attn DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY runtime/include/attn compiler/include/attn DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(FILES ${ATTNC_DLPACK_HEADER} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/dlpack)
 
 install(EXPORT attncTargets NAMESPACE attnc:: DESTINATION ${ATTNC_CMAKE_DIR})

@@ -34,21 +34,23 @@ int64_t TileGrid::count(TileKind k) const {
   return n;
 }
 
-TileBuffer tile_buffer_view(const HostTensor& t) {
+TileBuffer tile_buffer_view(ScalarType type, const void* data, std::vector<int64_t> shape) {
   TileBuffer b;
-  b.shape = t.shape;
-  b.data = t.bytes.data();
-  switch (t.type) {
+  b.shape = std::move(shape);
+  b.data = data;
+  switch (type) {
     case ScalarType::I32: b.elem = TileBuffer::Elem::I32; break;
     case ScalarType::F32: b.elem = TileBuffer::Elem::F32; break;
     case ScalarType::Bool:
     case ScalarType::U8: b.elem = TileBuffer::Elem::U8; break;
     default:
       throw std::invalid_argument(std::string("tile planning reads i32, f32, bool or u8 buffers, not ") +
-                                  scalar_type_name(t.type));
+                                  scalar_type_name(type));
   }
   return b;
 }
+
+TileBuffer tile_buffer_view(const HostTensor& t) { return tile_buffer_view(t.type, t.bytes.data(), t.shape); }
 
 namespace {
 

@@ -73,6 +73,8 @@ struct TilePlanInputs {
 /// A view of a host tensor for the planner (i32, f32, bool and u8 tensors; dense, row-major).
 /// Throws std::invalid_argument for other element types.
 TileBuffer tile_buffer_view(const HostTensor& t);
+/// The same for `type` elements at `data` (a caller's memory), dense, row-major, of `shape`.
+TileBuffer tile_buffer_view(ScalarType type, const void* data, std::vector<int64_t> shape);
 
 /// Builds the concrete plan: closed-form ranges per query tile, refined per tile where needed
 /// (O(tiles) then, never O(q_len * kv_len)). Throws std::invalid_argument on missing inputs.

@@ -38,14 +38,8 @@ const KernelRequest& compiled(const KernelIR& ir, const spirv::SpirvConfig& c) {
 
 }  // namespace
 
-KernelOutputs run_vulkan(const KernelIR& ir, const KernelInputs& in, const VulkanRunOptions& options,
-                         VulkanRunStats* stats) {
-  validate_inputs(ir, in);
-  const int64_t B = in.q.shape[0], Hq = in.q.shape[1], Lq = in.q.shape[2], D = in.q.shape[3];
-  const int64_t Dv = in.v.shape[3];
-  KernelOutputs result = make_outputs(ir, in);
-  if (B * Hq * Lq == 0) return result;
-
+const KernelRequest& vulkan_device_request(const KernelIR& ir, int head_dim, int value_dim,
+                                           const VulkanRunOptions& options) {
   const vk::DeviceInfo& info = vk::VulkanDevice::get()->info();
   spirv::SpirvTarget target;
   target.vulkan_minor = info.api_minor;
@@ -55,10 +49,21 @@ KernelOutputs run_vulkan(const KernelIR& ir, const KernelInputs& in, const Vulka
   target.f16_storage = options.f16_storage && info.f16_storage;
   target.shared_bytes = info.shared_bytes;
   target.cpu = info.type == "cpu" && !options.shared_tiles_on_cpu;
-  spirv::SpirvConfig config = spirv::choose_config(ir, target, static_cast<int>(D), static_cast<int>(Dv));
+  return compiled(ir, spirv::choose_config(ir, target, head_dim, value_dim));
+}
+
+KernelOutputs run_vulkan(const KernelIR& ir, const KernelInputs& in, const VulkanRunOptions& options,
+                         VulkanRunStats* stats) {
+  validate_inputs(ir, in);
+  const int64_t B = in.q.shape[0], Hq = in.q.shape[1], Lq = in.q.shape[2], D = in.q.shape[3];
+  const int64_t Dv = in.v.shape[3];
+  KernelOutputs result = make_outputs(ir, in);
+  if (B * Hq * Lq == 0) return result;
+
   Kernel kernel;
   try {
-    kernel = process_loader().get(compiled(ir, config));
+    kernel =
+        process_loader().get(vulkan_device_request(ir, static_cast<int>(D), static_cast<int>(Dv), options));
   } catch (const LoadError& e) {
     throw vk::VulkanError(e.what());
   }
@@ -83,7 +88,7 @@ KernelOutputs run_vulkan(const KernelIR& ir, const KernelInputs& in, const Vulka
   }
   if (stats) {
     stats->gpu_ms = ms;
-    stats->device = info.name;
+    stats->device = vk::VulkanDevice::get()->info().name;
   }
   return result;
 }

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "attn/compiler.hpp"
 #include "backends/io/KernelIO.h"
 
 namespace attn {
@@ -21,6 +22,12 @@ struct VulkanRunStats {
   double gpu_ms = -1;  ///< one dispatch, from GPU timestamps (-1: none)
   std::string device;  ///< the device's name
 };
+
+/// The loader request of `ir`'s module for the process's Vulkan device, head dims `head_dim` and
+/// `value_dim`, and the features `options` allows; the module is compiled once per process and
+/// configuration. Throws vk::VulkanError (no Vulkan loader or device).
+const KernelRequest& vulkan_device_request(const KernelIR& ir, int head_dim, int value_dim,
+                                           const VulkanRunOptions& options = {});
 
 /// Validates `in` like the reference, compiles the kernel for the device and these shapes (the
 /// module once per process; its pipeline through attn::process_loader(), which keeps the

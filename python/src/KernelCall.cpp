@@ -69,20 +69,6 @@ HostTensor gather(const HostTensor& like, const TensorView& t) {
   return h;
 }
 
-TileBuffer plan_view(const HostTensor& like, const TensorView& t) {
-  TileBuffer b;
-  b.shape = t.shape;
-  b.data = t.data;
-  switch (like.type) {
-    case ScalarType::I32: b.elem = TileBuffer::Elem::I32; break;
-    case ScalarType::F32: b.elem = TileBuffer::Elem::F32; break;
-    case ScalarType::Bool:
-    case ScalarType::U8: b.elem = TileBuffer::Elem::U8; break;
-    default: throw std::invalid_argument("the tile planner does not read this element type");
-  }
-  return b;
-}
-
 void run_on_cpu(LibraryKernel& kernel, const KernelCall& call, const KernelInputs& in, KernelOutputs& out) {
   const KernelIR& ir = kernel.ir();
   std::map<const HostTensor*, void*> where{{&in.q, call.q.data},
@@ -104,7 +90,8 @@ void run_on_cpu(LibraryKernel& kernel, const KernelCall& call, const KernelInput
       TilePlanInputs plan;
       plan.q_len = in.q.shape[2], plan.kv_len = in.k.shape[2];
       plan.scalars = in.scalars;
-      for (const auto& [name, t] : in.buffers) plan.buffers[name] = plan_view(t, call.buffers.at(name));
+      for (const auto& [name, t] : in.buffers)
+        plan.buffers[name] = tile_buffer_view(t.type, call.buffers.at(name).data, t.shape);
       ranges = cpu_key_ranges(ir, plan);
     } catch (const std::logic_error&) {  // inputs the planner cannot read: the kernel reports them
       ranges = {};

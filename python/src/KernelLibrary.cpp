@@ -2,7 +2,7 @@
 #include "python/src/KernelLibrary.h"
 
 #include "backends/cpu/CpuBackend.h"
-#include "codegen/Lower.h"
+#include "compiler/LowerProgram.h"
 #include "frontend/Program.h"
 
 namespace attn::python {
@@ -20,15 +20,8 @@ std::shared_ptr<CpuKernel> LibraryKernel::cpu_kernel() {
 namespace {
 
 std::vector<std::shared_ptr<LibraryKernel>> lower_all(std::shared_ptr<const Program> p) {
-  if (p->diags.has_errors()) throw SourceError(render_diagnostics(p->diags, p->sources));
   std::vector<std::shared_ptr<LibraryKernel>> kernels;
-  DiagnosticEngine diags;
-  for (const Decl* k : p->kernels()) {
-    auto ir = lower_kernel(*p, *k, diags);
-    if (ir) kernels.push_back(std::make_shared<LibraryKernel>(p, std::move(ir)));
-  }
-  // Every kernel's lowering errors at once, as `attnc check` would list them.
-  if (diags.has_errors()) throw SourceError(render_diagnostics(diags, p->sources));
+  for (auto& ir : lower_program(*p)) kernels.push_back(std::make_shared<LibraryKernel>(p, std::move(ir)));
   return kernels;
 }
 

@@ -4,9 +4,10 @@
 
 #include <memory>
 #include <mutex>
-#include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "attn/compile.hpp"  // SourceError: bad .attn text, located diagnostics
 
 namespace attn {
 struct KernelIR;
@@ -15,12 +16,6 @@ class CpuKernel;
 }  // namespace attn
 
 namespace attn::python {
-
-/// Bad .attn text or a kernel a backend cannot build: the message is the located diagnostics
-/// (`file:line:col: error: ...`), as the command line prints them.
-struct SourceError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 /// One lowered kernel and the program it came from (its sources locate diagnostics).
 class LibraryKernel {

@@ -1,16 +1,19 @@
 # Installs the attnc build into WORK_DIR/prefix, then configures, builds and runs
-# examples/cmake-consumer against it (both of its programs), and links a C program through
-# attnc-runtime.pc. Run with cmake -P; ATTNC_BUILD_DIR, ATTNC_SOURCE_DIR, WORK_DIR, CXX.
+# examples/cmake-consumer against it (both of its programs), links a C program through
+# attnc-runtime.pc, moves the prefix and builds and runs examples/runtime-consumer against the
+# moved one. Run with cmake -P; ATTNC_BUILD_DIR, ATTNC_SOURCE_DIR, WORK_DIR, CXX.
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
 set(consumer_build ${WORK_DIR}/build)
 
+# run(command...): runs it and fails unless it exits with 0; its output is left in run_output.
 function(run)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
   message("$ ${ARGN}\n${out}")
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "failed (${rc})")
   endif()
+  set(run_output "${out}" PARENT_SCOPE)
 endfunction()
 
 run(${CMAKE_COMMAND} --install ${ATTNC_BUILD_DIR} --prefix ${prefix})
@@ -30,3 +33,31 @@ list(TRANSFORM flags REPLACE "^-lattn_runtime$" "-l:libattn_runtime.a")  # the s
 file(WRITE ${WORK_DIR}/loader.cpp "#include <attn/loader.h>\nint main() { attn_loader_options o{}; o.no_disk_cache = 1;\n  attn_loader_destroy(attn_loader_create(&o)); }\n")
 run(${CXX} -std=c++17 ${WORK_DIR}/loader.cpp -o ${WORK_DIR}/loader ${flags})
 run(${WORK_DIR}/loader)
+
+# examples/runtime-consumer against the prefix moved elsewhere (the package, the libraries' run
+# paths and the built-in stdlib go with it), with a kernel cache of its own: the first run
+# compiles the kernel, the second process finds it in the disk cache.
+set(moved ${WORK_DIR}/moved-prefix)
+file(RENAME ${prefix} ${moved})
+set(runtime_build ${WORK_DIR}/runtime-build)
+run(${CMAKE_COMMAND} -S ${ATTNC_SOURCE_DIR}/examples/runtime-consumer -B ${runtime_build}
+    -DCMAKE_PREFIX_PATH=${moved} -DCMAKE_CXX_COMPILER=${CXX} -DCMAKE_BUILD_TYPE=Release)
+run(${CMAKE_COMMAND} --build ${runtime_build} -j2)
+set(ENV{ATTNC_CACHE_DIR} ${WORK_DIR}/cache)
+set(kernel_file ${ATTNC_SOURCE_DIR}/examples/runtime-consumer/kernels/doc_causal.attn)
+run(${runtime_build}/runtime_consumer ${kernel_file})
+if(NOT run_output MATCHES "compiles 1, disk hits 0")
+  message(FATAL_ERROR "the first run should compile the kernel")
+endif()
+run(${runtime_build}/runtime_consumer ${kernel_file})
+if(NOT run_output MATCHES "compiles 0, disk hits 1")
+  message(FATAL_ERROR "the second process should load the kernel from the disk cache")
+endif()
+
+# A bad .attn: the located diagnostic on stderr and exit status 1.
+file(WRITE ${WORK_DIR}/bad.attn "import std.documents;\n\nkernel bad(doc: tensor<i32>[len]) {\n  mask = document_casual(doc);\n}\n")
+execute_process(COMMAND ${runtime_build}/runtime_consumer ${WORK_DIR}/bad.attn RESULT_VARIABLE rc ERROR_VARIABLE err)
+message("$ runtime_consumer bad.attn (exit ${rc})\n${err}")
+if(NOT rc EQUAL 1 OR NOT err MATCHES "bad\\.attn:4:10: error: ")
+  message(FATAL_ERROR "a bad file should give its located error and exit status 1")
+endif()
