@@ -273,6 +273,12 @@ BOOST_AUTO_TEST_CASE(no_driver_is_a_clear_error) {
                              " --k " + in + " --v " + in + " -o " + (d / "o.npy").string() + " -t cuda");
   BOOST_TEST(r.status == 1);
   BOOST_TEST(r.output == "attnc: error: " + why + "\n");
+  // So does the backward (cuda is in the target table's backward column).
+  auto g = test::run_command(test::attnc_binary() + " run tests/cuda/kernels.attn causal_f32_128 --q " + in +
+                             " --k " + in + " --v " + in + " -o " + (d / "o.npy").string() + " --dout " + in +
+                             " --dq " + (d / "dq.npy").string() + " -t cuda");
+  BOOST_TEST(g.status == 1);
+  BOOST_TEST(g.output == "attnc: error: " + why + "\n");
 }
 
 BOOST_AUTO_TEST_CASE(launch_info_round_trips_through_the_source) {
@@ -582,7 +588,7 @@ BOOST_AUTO_TEST_CASE(backward_kernels_compile_without_spills, *boost::unit_test:
 BOOST_AUTO_TEST_CASE(attnc_compile_writes_the_backward) {
   test::TempDir tmp;
   test::write_file(tmp.path() / "k.attn",
-                   "kernel alibi_bwd(slopes: tensor<f32>[heads]) { mask = causal; score = alibi(slopes); "
+                   "import std.masks;\nimport std.scores;\nkernel alibi_bwd(slopes: tensor<f32>[heads]) { mask = causal; score = alibi(slopes); "
                    "dtype = bf16; head_dim = 64; backward = true; }\n");
   auto r = test::run_command(test::attnc_binary() + " compile " + (tmp.path() / "k.attn").string() +
                              " -t cuda -o " + tmp.path().string());

@@ -1,14 +1,15 @@
 // ---- attnc device library: the tensor-core backward kernels (FlashAttention-2's backward) -----
 // With P recomputed from the forward's LSE, delta = rowsum(dO * O) - dLSE and
 // dS = P (dP - delta) ds'/ds (the loss's derivative with respect to the scaled Q.K):
-//   attn_bwd_dkdv: one CTA per 64 keys of a (batch, kv head); each warp owns 16 keys and keeps
-//     their dK, dV in registers while the CTA walks the query tiles of the group's heads in
-//     order: S^T = K Q^T, dP^T = V dO^T, then dV += P^T dO and dK += dS^T Q (the accumulators of
-//     S^T and dP^T become A fragments, as P does in the forward).
-//   attn_bwd_dq: one CTA per 64 queries of a (batch, head), the forward's walk over key tiles:
-//     S = Q K^T, dP = dO V^T, dQ += dS K. It also sums the buffer gradients: each warp adds
-//     dP's share of every read site into its own slot, lanes that hit one element combined in
-//     lane order, so that no sum depends on scheduling; attn_bwd_grad adds the slots in order.
+//   attn_bwd_dkdv: one CTA per 64 keys of a (batch, kv head); warps 0-3 keep dV and warps 4-7 dK
+//     of 16 keys each in registers while the CTA walks the query tiles of the group's heads in
+//     order: S^T = K Q^T (both), dP^T = V dO^T (dK's), then dV += P^T dO or dK += dS^T Q (the
+//     accumulators of S^T and dP^T become A fragments, as P does in the forward).
+//   attn_bwd_dq: one CTA per 64 queries of a (batch, head), 16 per warp of the first 4, the
+//     forward's walk over key tiles: S = Q K^T, dP = dO V^T, dQ += dS K. It also sums the buffer
+//     gradients: each warp adds its share of every read site into its own slot, lanes that hit
+//     one element combined in lane order, so that no sum depends on scheduling; attn_bwd_grad
+//     adds the slots in order.
 // Tile visits follow the forward's plan for 64 x 64 tiles (attn_key_tile_ranges), transposed for
 // the key-major kernel. Every mma.sync operand uses the forward's fragment layouts
 // (attn_mma_layout.cuh; tests/cuda/test_mma_layout.cpp simulates the transposed products).
