@@ -44,12 +44,7 @@ CudaBackwardResult run_cuda_backward(const KernelIR& ir, const KernelInputs& in,
                                      const GradientRequest& request, const CudaRunOptions& options) {
   validate_inputs(ir, in);
   validate_gradient_request(ir, in, request);
-  // The forward, with its LSE whatever the kernel sets.
-  KernelIR with_lse = ir;
-  with_lse.options.lse = true;
-  CudaRunOptions fo = options;
-  CudaRunResult forward = run_cuda(with_lse, in, fo);
-
+  // The device and the backward's source first: what the backward cannot do fails before any work.
   std::shared_ptr<CudaDevice> device = CudaDevice::open(options.device);
   CudaPrintOptions po;
   po.sm = device->sm();
@@ -61,6 +56,10 @@ CudaBackwardResult run_cuda_backward(const KernelIR& ir, const KernelInputs& in,
   const CudaBackwardSource src = print_cuda_backward(specialized, po);
   std::shared_ptr<CudaModule> module =
       device->load(backward_cubin(src.cu, src.dq + ".cu", "sm_" + std::to_string(po.sm)));
+  // The forward, with its LSE whatever the kernel sets.
+  KernelIR with_lse = ir;
+  with_lse.options.lse = true;
+  CudaRunResult forward = run_cuda(with_lse, in, options);
 
   // Device copies: inputs uploaded, outputs zeroed.
   std::deque<CudaBuffer> memory;  // grows without moving what it holds

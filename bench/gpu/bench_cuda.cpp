@@ -41,7 +41,7 @@ struct Args {
   int sm = 0;  // 0: the device's (90 in a dry run)
   int64_t B = 4, H = 16, L = 8192, D = 128;
   int repeats = 20;
-  bool wgmma = true;  // also time Hopper's warpgroup kernel (sm 90); --no-wgmma leaves it out
+  bool wgmma = true;      // also time Hopper's warpgroup kernel (sm 90); --no-wgmma leaves it out
   bool backward = false;  // also compile and time the backward (forward + backward)
 };
 
@@ -210,8 +210,8 @@ int main(int argc, char** argv) {
         }
       r["bwd_registers"] = registers;
       r["bwd_spill_bytes"] = spills;
-      std::cerr << kernel.name << " backward: cold compile " << r["bwd_cold_compile_s"].get<double>() << " s, "
-                << registers << " registers, " << spills << " B spills\n";
+      std::cerr << kernel.name << " backward: cold compile " << r["bwd_cold_compile_s"].get<double>()
+                << " s, " << registers << " registers, " << spills << " B spills\n";
       if (!device) return;
       KernelInputs in;
       in.q = q, in.k = k, in.v = v;
@@ -219,7 +219,8 @@ int main(int argc, char** argv) {
       request.dout = random_bf16({a.B, a.H, a.L, a.D}, rng);
       for (const KernelArg& arg : kernel.args) {
         if (arg.kind != KernelArg::Kind::Buffer) continue;
-        HostTensor t = arg.elem == ElemType::I32 ? HostTensor(ScalarType::I32, {a.L}) : HostTensor(ScalarType::F32, {a.H});
+        HostTensor t = arg.elem == ElemType::I32 ? HostTensor(ScalarType::I32, {a.L})
+                                                 : HostTensor(ScalarType::F32, {a.H});
         for (int64_t i = 0; i < t.numel(); ++i)
           t.set(i, arg.elem == ElemType::I32 ? double(i / 1130)
                                              : std::pow(2.0, -8.0 * double(i + 1) / double(a.H)));

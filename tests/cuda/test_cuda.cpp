@@ -588,7 +588,8 @@ BOOST_AUTO_TEST_CASE(backward_kernels_compile_without_spills, *boost::unit_test:
 BOOST_AUTO_TEST_CASE(attnc_compile_writes_the_backward) {
   test::TempDir tmp;
   test::write_file(tmp.path() / "k.attn",
-                   "import std.masks;\nimport std.scores;\nkernel alibi_bwd(slopes: tensor<f32>[heads]) { mask = causal; score = alibi(slopes); "
+                   "import std.masks;\nimport std.scores;\nkernel alibi_bwd(slopes: tensor<f32>[heads]) { "
+                   "mask = causal; score = alibi(slopes); "
                    "dtype = bf16; head_dim = 64; backward = true; }\n");
   auto r = test::run_command(test::attnc_binary() + " compile " + (tmp.path() / "k.attn").string() +
                              " -t cuda -o " + tmp.path().string());
