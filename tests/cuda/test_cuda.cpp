@@ -597,6 +597,12 @@ BOOST_AUTO_TEST_CASE(attnc_compile_writes_the_backward) {
   BOOST_TEST(fs::exists(tmp.path() / "alibi_bwd_backward.cu"));
   BOOST_TEST(test::read_file(tmp.path() / "alibi_bwd_backward.cuh").find("attn_bwd_alibi_bwd_launch") !=
              std::string::npos);
+  // The header compiles as C, beside the forward's.
+  auto h = test::run_command(
+      "cd " + tmp.path().string() +
+      " && printf '#include \"alibi_bwd.cuh\"\\n#include \"alibi_bwd_backward.cuh\"\\nint main(void){return "
+      "0;}\\n' > h.c && cc -std=c99 -Wall -Wextra -Werror -c h.c -o h.o");
+  BOOST_TEST(h.status == 0, h.output);
   if (test::run_command("command -v nvcc").status != 0) {
     BOOST_TEST_MESSAGE("nvcc not on the PATH: skipping the offline build");
     return;
