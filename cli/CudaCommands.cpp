@@ -3,6 +3,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "backends/cuda/CudaBackward.h"
 #include "backends/cuda/CudaPrinter.h"
 #include "backends/cuda/CudaRun.h"
 #include "cli/OutputFile.h"
@@ -36,7 +37,12 @@ std::vector<std::string> write_cuda_target(const KernelIR& ir, const CompileCont
   const std::string name = kernel_name(ir);
   write_output_file(dir / (name + ".cu"), src.cu);
   write_output_file(dir / (name + ".cuh"), src.header);
-  return {name + ".cu", name + ".cuh"};
+  if (!kernel_options(ir).backward) return {name + ".cu", name + ".cuh"};
+  // backward = true: the backward's kernels too (attn/cuda_backward_abi.h).
+  CudaBackwardSource back = print_cuda_backward(ir, po);
+  write_output_file(dir / (name + "_backward.cu"), back.cu);
+  write_output_file(dir / (name + "_backward.cuh"), back.header);
+  return {name + ".cu", name + ".cuh", name + "_backward.cu", name + "_backward.cuh"};
 }
 
 std::string dump_cuda_target(const KernelIR& ir) { return print_cuda_kernel(ir, {}).cu; }
@@ -48,6 +54,11 @@ TileSizes cuda_target_tiles(const KernelIR& ir) {
 
 KernelOutputs run_cuda_target(const KernelIR& ir, const KernelInputs& in, int) {
   return run_cuda(ir, in).outputs;
+}
+
+KernelGradients run_cuda_backward_target(const KernelIR& ir, const KernelInputs& in, const GradientRequest& r,
+                                         int) {
+  return run_cuda_backward(ir, in, r).gradients;
 }
 
 std::string tune_cuda_target(const KernelIR& ir, const KernelInputs& in) {

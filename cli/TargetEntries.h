@@ -15,7 +15,8 @@ std::string dump_cpu_target(const KernelIR& ir);
 /// The tiles of this machine's kernels.
 TileSizes cpu_target_tiles(const KernelIR& ir);
 
-/// CUDA (cli/CudaCommands.cpp): <kernel>.cu and <kernel>.cuh.
+/// CUDA (cli/CudaCommands.cpp): <kernel>.cu and <kernel>.cuh; with backward = true also
+/// <kernel>_backward.cu and <kernel>_backward.cuh.
 std::vector<std::string> write_cuda_target(const KernelIR& ir, const CompileContext& ctx,
                                            const std::filesystem::path& dir);
 /// The .cu of a kernel (default options).
@@ -24,6 +25,9 @@ std::string dump_cuda_target(const KernelIR& ir);
 TileSizes cuda_target_tiles(const KernelIR& ir);
 /// Runs a kernel on the GPU (`threads` is unused).
 KernelOutputs run_cuda_target(const KernelIR& ir, const KernelInputs& in, int threads);
+/// The forward and backward on the GPU (`threads` is unused).
+KernelGradients run_cuda_backward_target(const KernelIR& ir, const KernelInputs& in, const GradientRequest& r,
+                                         int threads);
 /// Searches the tile shapes of `ir` on the GPU for `in`'s size class (cached beside the loader's
 /// kernels: later runs use the choice); returns a report of the tries, one line each.
 std::string tune_cuda_target(const KernelIR& ir, const KernelInputs& in);

@@ -53,7 +53,7 @@ const std::vector<Target>& targets() {
       {"reference", nullptr, nullptr, run_reference, nullptr, nullptr, run_reference_backward},
       {"cpu", write_cpu_target, dump_cpu_target, run_cpu_kernel, nullptr, cpu_target_tiles, run_cpu_backward},
       {"cuda", write_cuda_target, dump_cuda_target, run_cuda_target, tune_cuda_target, cuda_target_tiles,
-       nullptr},
+       run_cuda_backward_target},
       {"vulkan", write_vulkan_target, dump_vulkan_target, run_vulkan_target, nullptr, vulkan_target_tiles,
        run_vulkan_backward_target},
   };

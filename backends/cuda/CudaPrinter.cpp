@@ -4,10 +4,13 @@
 
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <set>
 #include <sstream>
 #include <stdexcept>
 
+#include "attn/cuda_abi.h"
+#include "attn/cuda_backward_abi.h"
 #include "backends/clike/CExprPrinter.h"
 #include "backends/cuda/CudaDeviceText.h"
 #include "backends/cuda/CudaWgmma.h"
@@ -15,6 +18,7 @@
 #include "codegen/KernelIR.h"
 #include "codegen/Lower.h"
 #include "codegen/PlanTiles.h"
+#include "codegen/ScoreGradient.h"
 #include "codegen/TilePlan.h"
 #include "runtime/TilePlanText.h"
 
@@ -192,6 +196,57 @@ std::string print_cuda_device_functions(const KernelIR& ir) {
   return device_functions(ir, tile_conditions(ir.mask), key_ranges_function(ir, 64, 64));
 }
 
+CudaGradientFunctions print_cuda_gradient_functions(const KernelIR& ir) {
+  const ScoreGradient g = differentiate_score(ir);
+  if (g.reads.size() > ATTN_CUDA_MAX_SITES)
+    throw KernelLimitError(ir, "the CUDA backward takes at most " + std::to_string(ATTN_CUDA_MAX_SITES) +
+                                   " read sites of f32 buffers in the score (this one has " +
+                                   std::to_string(g.reads.size()) + ")");
+  CudaExprPrinter pr(ir);
+  std::map<std::string, int> position;
+  for (const KernelArg& a : ir.args)
+    if (a.kind == KernelArg::Kind::Buffer) position.emplace(a.name, static_cast<int>(position.size()));
+  CudaGradientFunctions out;
+  std::ostringstream s;
+  s << "// ---- The score's derivatives, printed from codegen/ScoreGradient's IR ---------------------\n";
+  s << "/// d score' / d score at an allowed key.\n";
+  s << "__device__ __forceinline__ float attn_score_grad(float score, int b, int h, int q, int kv,\n"
+    << "                                                 const attn_cuda_params& p) {\n";
+  s << "  return " << pr.print(g.dscore) << ";\n}\n\n";
+  s << "/// Read sites of f32 buffers in the score, in order: site s reads buffer "
+       "ATTN_BWD_SITE_BUFFERS[s].\n";
+  s << "#define ATTN_BWD_SITES " << g.reads.size() << "\n";
+  std::string names;
+  for (const BufferGradient& r : g.reads) {
+    names += (names.empty() ? "" : ",") + r.buffer;
+    out.site_buffers.push_back(r.buffer);
+  }
+  s << "#define ATTN_BWD_SITE_BUFFERS \"" << names << "\"\n";
+  s << "/// d score' / d buffer[index] at read site `site`.\n";
+  s << "__device__ __forceinline__ float attn_site_partial(int site, float score, int b, int h, int q, int "
+       "kv,\n"
+    << "                                                   const attn_cuda_params& p) {\n";
+  s << "  switch (site) {\n";
+  for (size_t i = 0; i < g.reads.size(); ++i)
+    s << "    case " << i << ": return " << pr.print(g.reads[i].partial) << ";\n";
+  s << "    default: return 0.f;\n  }\n}\n";
+  s << "/// The row-major position of the element read site `site` reads in its buffer (-1: out of range).\n";
+  s << "__device__ __forceinline__ long long attn_site_offset(int site, int b, int h, int q, int kv,\n"
+    << "                                                    const attn_cuda_params& p) {\n";
+  s << "  switch (site) {\n";
+  for (size_t i = 0; i < g.reads.size(); ++i) {
+    const BufferGradient& r = g.reads[i];
+    s << "    case " << i << ": {\n      const long long idx[" << r.index.size() << "] = {";
+    for (size_t d = 0; d < r.index.size(); ++d)
+      s << (d ? ", " : "") << "(long long)(" << pr.print(r.index[d]) << ")";
+    s << "};\n      return attn_dev::flat_offset<" << r.index.size() << ">(p, " << position.at(r.buffer)
+      << " /* " << r.buffer << " */, idx);\n    }\n";
+  }
+  s << "    default: return -1;\n  }\n}\n\n";
+  out.text = s.str();
+  return out;
+}
+
 CudaKernelSource print_cuda_kernel(const KernelIR& ir, const CudaPrintOptions& o) {
   int buffers = 0, scalars = 0;
   for (const KernelArg& a : ir.args) {
@@ -306,7 +361,8 @@ CudaKernelSource print_cuda_kernel(const KernelIR& ir, const CudaPrintOptions& o
     case CudaKernelKind::Simt: cu << cuda_device_text("attn_fwd_simt.cuh") << "\n"; break;
     case CudaKernelKind::Mma:
       cu << cuda_device_text("attn_mma_layout.cuh") << "\n" << cuda_device_text("attn_tc_common.cuh") << "\n";
-      cu << cuda_device_text("attn_fwd_mma.cuh") << "\n";
+      // The mma.sync helpers (shared with the backward) are the first part of the forward's text.
+      cu << cuda_device_text("attn_mma_ops.cuh") << cuda_device_text("attn_fwd_mma.cuh") << "\n";
       break;
     case CudaKernelKind::Wgmma:
       cu << cuda_device_text("attn_mma_layout.cuh") << "\n" << cuda_device_text("attn_tc_common.cuh") << "\n";

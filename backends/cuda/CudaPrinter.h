@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "backends/cuda/CudaTiles.h"
 #include "runtime/CudaLaunch.h"
@@ -34,6 +35,18 @@ struct CudaKernelSource {
 /// Prints `ir` as CUDA. Throws std::invalid_argument when the kernel cannot be expressed (more
 /// arguments than the parameter block holds, an unsupported head dimension).
 CudaKernelSource print_cuda_kernel(const KernelIR& ir, const CudaPrintOptions& options);
+
+/// The score's derivatives (codegen/ScoreGradient) as CUDA device functions: attn_score_grad
+/// (d score'/d score), and per read site of an f32 buffer attn_site_partial (d score'/d element)
+/// and attn_site_offset (the element's row-major position, -1 when out of range). They call
+/// attn_bwd_expr.cuh. For the backward kernels and tests.
+struct CudaGradientFunctions {
+  std::string text;
+  std::vector<std::string> site_buffers;  ///< the buffer each read site reads, in site order
+};
+
+/// Throws KernelLimitError past ATTN_CUDA_MAX_SITES read sites.
+CudaGradientFunctions print_cuda_gradient_functions(const KernelIR& ir);
 
 /// The mask and score as CUDA device functions only (for dumps and tests).
 std::string print_cuda_device_functions(const KernelIR& ir);

@@ -1,8 +1,9 @@
 // bench_cuda: attnc's side of the GPU benchmark. Per variant of bench/gpu/variants.attn: cold
 // compile (print + NVRTC), the loader's cold get and warm get (disk cache hit + module load),
 // kernel time (CUDA events), ptxas resources; JSON on stdout or --json FILE. On sm_90 the same for
-// Hopper's warpgroup kernel (fields prefixed wgmma_; --no-wgmma skips it). --dry-run stops before
-// the device (works without one).
+// Hopper's warpgroup kernel (fields prefixed wgmma_; --no-wgmma skips it). --backward adds the
+// backward's cold compile and ptxas resources and the forward + backward time (fields bwd_*).
+// --dry-run stops before the device (works without one).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -16,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "attn/loader.hpp"
+#include "backends/cuda/CudaBackward.h"
 #include "backends/cuda/CudaPrinter.h"
 #include "codegen/KernelIR.h"
 #include "codegen/Lower.h"
@@ -39,7 +41,8 @@ struct Args {
   int sm = 0;  // 0: the device's (90 in a dry run)
   int64_t B = 4, H = 16, L = 8192, D = 128;
   int repeats = 20;
-  bool wgmma = true;  // also time Hopper's warpgroup kernel (sm 90); --no-wgmma leaves it out
+  bool wgmma = true;      // also time Hopper's warpgroup kernel (sm 90); --no-wgmma leaves it out
+  bool backward = false;  // also compile and time the backward (forward + backward)
 };
 
 HostTensor random_bf16(std::vector<int64_t> shape, std::mt19937& rng) {
@@ -63,6 +66,8 @@ int main(int argc, char** argv) {
       a.json = next();
     else if (s == "--no-wgmma")
       a.wgmma = false;
+    else if (s == "--backward")
+      a.backward = true;
     else if (s == "--variants")
       a.variants = next();
     else if (s == "--only")
@@ -75,7 +80,7 @@ int main(int argc, char** argv) {
       a.repeats = std::stoi(next());
     else {
       std::cerr << "usage: bench_cuda [--dry-run] [--json FILE] [--variants FILE] [--only KERNEL] [--sm N] "
-                   "[--len L] [--repeats N] [--no-wgmma]\n";
+                   "[--len L] [--repeats N] [--no-wgmma] [--backward]\n";
       return 2;
     }
   }
@@ -185,6 +190,55 @@ int main(int argc, char** argv) {
       std::cerr << "  error: " << e.what() << "\n";
     }
   };
+  // The backward: cold compile and resources of its kernels, then forward + backward on the device
+  // (dOut random, the gradient of every f32 buffer: the ALiBi slopes).
+  auto measure_backward = [&](const KernelIR& kernel, nlohmann::ordered_json& r) {
+    CudaPrintOptions po;
+    po.sm = sm;
+    try {
+      const auto t0 = Clock::now();
+      const CudaBackwardSource src = print_cuda_backward(kernel, po);
+      NvrtcOptions no;
+      no.arch = "sm_" + std::to_string(sm) + (sm == 90 ? "a" : "");
+      NvrtcResult nv = nvrtc_compile(src.cu, src.dq + ".cu", no);
+      r["bwd_cold_compile_s"] = seconds_since(t0);
+      int registers = 0, spills = 0;
+      for (const std::string& entry : {src.dkdv, src.dq})
+        if (const PtxasFunction* f = nv.report.find(entry)) {
+          registers = std::max(registers, f->registers);
+          spills += f->spill_stores + f->spill_loads;
+        }
+      r["bwd_registers"] = registers;
+      r["bwd_spill_bytes"] = spills;
+      std::cerr << kernel.name << " backward: cold compile " << r["bwd_cold_compile_s"].get<double>()
+                << " s, " << registers << " registers, " << spills << " B spills\n";
+      if (!device) return;
+      KernelInputs in;
+      in.q = q, in.k = k, in.v = v;
+      GradientRequest request;
+      request.dout = random_bf16({a.B, a.H, a.L, a.D}, rng);
+      for (const KernelArg& arg : kernel.args) {
+        if (arg.kind != KernelArg::Kind::Buffer) continue;
+        HostTensor t = arg.elem == ElemType::I32 ? HostTensor(ScalarType::I32, {a.L})
+                                                 : HostTensor(ScalarType::F32, {a.H});
+        for (int64_t i = 0; i < t.numel(); ++i)
+          t.set(i, arg.elem == ElemType::I32 ? double(i / 1130)
+                                             : std::pow(2.0, -8.0 * double(i + 1) / double(a.H)));
+        if (arg.elem == ElemType::F32) request.buffers.push_back(arg.name);
+        in.buffers[arg.name] = std::move(t);
+      }
+      CudaRunOptions o;
+      o.timed_repeats = a.repeats;
+      std::vector<float> t = run_cuda_backward(kernel, in, request, o).times_ms;
+      std::sort(t.begin(), t.end());
+      r["bwd_ms_median"] = t[t.size() / 2];
+      r["bwd_ms_min"] = t.front();
+      std::cerr << "  forward + backward " << t[t.size() / 2] << " ms (median of " << t.size() << ")\n";
+    } catch (const std::exception& e) {
+      r["bwd_error"] = e.what();
+      std::cerr << "  backward error: " << e.what() << "\n";
+    }
+  };
   std::vector<std::shared_ptr<const KernelIR>> irs;
   for (const Decl* decl : program->kernels()) {
     if (!a.only.empty() && decl->name != a.only) continue;
@@ -197,6 +251,7 @@ int main(int argc, char** argv) {
     CudaPrintOptions po;
     po.sm = sm;
     measure(*ir, po, "", out["variants"][decl->name]);
+    if (a.backward) measure_backward(*ir, out["variants"][decl->name]);
     irs.push_back(std::move(ir));
   }
   // Hopper's warpgroup kernel beside the table's (report.py prints both), after all of them: a

@@ -99,6 +99,27 @@ def main():
             lines.append(f"| {name} | {fmt(ms, '.3f')} | {fmt(wms, '.3f')} | {fmt(wt, '.0f')} | "
                          f"{fmt(speed, '.2f')} | {fmt(wt / ft if wt and ft else None, '.2f')} | "
                          f"{fmt(r.get('wgmma_cold_compile_s'), '.2f')} | {r.get('wgmma_registers', '-')} |")
+    bwd = [(n, r) for n, r in a["variants"].items() if any(k.startswith("bwd_") for k in r)]
+    if bwd:
+        lines += ["", "## Forward + backward (attnc bench_cuda --backward; FlexAttention and SDPA backward, same run)",
+                  "", "TFLOP/s count the forward's 2 and the backward's 5 products over the unmasked work "
+                  "(14 * B * H * L * L * D * density).", "",
+                  "| variant | attnc ms | attnc TFLOP/s | Flex ms | attnc / Flex speed | attnc cold compile s | regs | "
+                  "spill bytes |", "|---|---|---|---|---|---|---|---|"]
+        for name, r in bwd:
+            d = dens.get(name, float("nan"))
+            f = t.get("flex_bwd", {}).get(name, {})
+            ms, fms = r.get("bwd_ms_median"), f.get("ms_median")
+            at = tflops(ms, d) * 3.5 if tflops(ms, d) else None
+            speed = fms / ms if isinstance(ms, (int, float)) and isinstance(fms, (int, float)) and ms > 0 else None
+            lines.append(f"| {name} | {fmt(ms, '.3f')} | {fmt(at, '.0f')} | {fmt(fms, '.3f')} | {fmt(speed, '.2f')} | "
+                         f"{fmt(r.get('bwd_cold_compile_s'), '.2f')} | {r.get('bwd_registers', '-')} | "
+                         f"{r.get('bwd_spill_bytes', '-')} |")
+            if "bwd_error" in r:
+                lines.append(f"|  | attnc error: {r['bwd_error']} |||||||")
+        for backend, rows in t.get("sdpa_bwd", {}).items():
+            for name, r in rows.items():
+                lines.append(f"| SDPA {backend} {name} | | | {fmt(r.get('ms_median'), '.3f')} | | | | |")
     print("\n".join(lines))
     return 0
 

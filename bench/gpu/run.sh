@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The prepared GPU session script: build, check every kernel against the reference on
 # the GPU, time docs/performance.md's rows against FlexAttention and SDPA in the same run, write
-# bench/results/gpu-DATE.md.
+# bench/results/gpu-DATE.md. In full mode also the backward: its GPU tests (test_cuda_gpu) and a
+# forward + backward row per variant beside FlexAttention's and SDPA's backward.
 #
 # NOT RUN YET: it was written on a machine without a GPU. `--dry-run` exercises every step up to
 # the device (build, NVRTC compiles for the target arch, the no-GPU paths) and writes its report
@@ -115,7 +116,8 @@ fi
 
 step "attnc timings (cold compile, warm load, kernel)"
 if [ $MODE = full ]; then
-  BENCH=(--len "$LEN" --variants "$ROOT/bench/gpu/variants.attn" --json "$WORK/attnc.json")
+  # --backward: the backward's compile and forward + backward time per row (fields bwd_*).
+  BENCH=(--len "$LEN" --variants "$ROOT/bench/gpu/variants.attn" --json "$WORK/attnc.json" --backward)
   if [ $DRY = 1 ]; then BENCH+=(--dry-run --sm 90); fi
   if [ "$WGMMA_OK" = 0 ]; then BENCH+=(--no-wgmma); fi
   (cd "$ROOT" && limited "$BUILD/bench/bench_cuda" "${BENCH[@]}") || echo "benchmark failed or timed out (see above)"
@@ -134,6 +136,8 @@ fi
 
 step "PyTorch FlexAttention (torch.compile) and SDPA"
 TORCH=(--len "$LEN" --json "$WORK/torch.json")
+# Forward + backward beside attnc's (full mode; the kit has no backward sources).
+if [ $MODE = full ]; then TORCH+=(--backward); fi
 if [ $DRY = 1 ]; then TORCH+=(--dry-run); fi
 limited python3 "$ROOT/bench/gpu/torch_baseline.py" "${TORCH[@]}" || echo "torch baseline failed or timed out (see above)"
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The PyTorch side of the GPU benchmark: FlexAttention (torch.compile) and SDPA on the variants
-of bench/gpu/variants.attn, same shapes, timed with CUDA events. Writes JSON.
+of bench/gpu/variants.attn, same shapes, timed with CUDA events; with --backward also forward +
+backward (FlexAttention's and SDPA's backward, dOut random). Writes JSON.
 Without torch or a GPU it writes {"skipped": why} and exits 0 under --dry-run (1 otherwise)."""
 import argparse
 import json
@@ -30,6 +31,7 @@ def main():
     ap.add_argument("--len", type=int, default=8192)
     ap.add_argument("--repeats", type=int, default=20)
     ap.add_argument("--dry-run", action="store_true")
+    ap.add_argument("--backward", action="store_true", help="also time forward + backward")
     args = ap.parse_args()
 
     def skip(why):
@@ -86,8 +88,35 @@ def main():
                 out["sdpa"].setdefault(backend, {})[name] = {"ms_median": med, "ms_min": best}
             except Exception as e:  # a backend may be missing on this build
                 out["sdpa"].setdefault(backend, {})[name] = {"error": str(e).splitlines()[0]}
+    if args.backward:
+        backward(out, variants, flex, sdpa, (q, k, v), args.repeats, torch, sdpa_kernel, SDPBackend, create_block_mask, L)
     json.dump(out, open(args.json, "w"), indent=2)
     return 0
+
+
+def backward(out, variants, flex, sdpa, qkv, repeats, torch, sdpa_kernel, SDPBackend, create_block_mask, L):
+    """Forward + backward of each variant (FlexAttention) and of SDPA's full and causal rows:
+    out["flex_bwd"][name] and out["sdpa_bwd"][backend][name]."""
+    q, k, v = (x.detach().clone().requires_grad_(True) for x in qkv)
+    dout = torch.randn_like(q)
+    out["flex_bwd"], out["sdpa_bwd"] = {}, {}
+    for name, (mask_mod, score_mod) in variants.items():
+        try:
+            bm = create_block_mask(mask_mod, B=None, H=None, Q_LEN=L, KV_LEN=L) if mask_mod else None
+            run = lambda: flex(q, k, v, score_mod=score_mod, block_mask=bm).backward(dout)  # noqa: E731
+            med, best = timed(run, repeats, torch)
+            out["flex_bwd"][name] = {"ms_median": med, "ms_min": best}
+            print(f"flex {name} forward + backward: {med:.3f} ms", file=sys.stderr)
+        except Exception as e:  # e.g. a score_mod whose backward the installed PyTorch lacks
+            out["flex_bwd"][name] = {"error": str(e).splitlines()[0] if str(e) else type(e).__name__}
+    for backend in ("CUDNN_ATTENTION", "FLASH_ATTENTION"):
+        for name, causal_flag in (("full_attention", False), ("causal_attention", True)):
+            try:
+                with sdpa_kernel(getattr(SDPBackend, backend)):
+                    med, best = timed(lambda: sdpa(q, k, v, is_causal=causal_flag).backward(dout), repeats, torch)
+                out["sdpa_bwd"].setdefault(backend, {})[name] = {"ms_median": med, "ms_min": best}
+            except Exception as e:
+                out["sdpa_bwd"].setdefault(backend, {})[name] = {"error": str(e).splitlines()[0]}
 
 
 if __name__ == "__main__":

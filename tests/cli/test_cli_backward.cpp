@@ -134,8 +134,6 @@ BOOST_AUTO_TEST_CASE(backward_errors) {
     BOOST_TEST(r.output.find(message) != std::string::npos, extra << ": " << r.output);
   };
   const std::string dout = " --dout " + f.path("dout.npy");
-  fails(dout + " --dq " + f.path("dq.npy") + " -t cuda",
-        "cuda has no backward yet; backward targets: reference, cpu, vulkan");
   fails(dout + " --grad doc=" + f.path("ddoc.npy"), "cannot differentiate 'doc'");
   fails(dout + " --grad slopes", "--grad 'slopes' must be NAME=FILE.npy");
   fails(dout + " --grad nope=" + f.path("x.npy"), "has no tensor argument 'nope'");

@@ -1,14 +1,19 @@
 // CUDA backend tests on a GPU (label gpu): every test kernel against the reference on random
-// inputs with odd lengths, GQA and every dtype the kernel allows. Skips cleanly without a GPU.
+// inputs with odd lengths, GQA and every dtype the kernel allows; the backward against the
+// reference backward (odd lengths, GQA, Dv != D, f16/bf16, fully masked rows, buffer gradients,
+// dLSE) and run twice for bit-identical results. Skips cleanly without a GPU.
 #define BOOST_TEST_MODULE cuda_gpu
 #include <boost/test/unit_test.hpp>
 
 #include <cmath>
 #include <random>
 
+#include "backends/cuda/CudaBackward.h"
 #include "backends/cuda/CudaRun.h"
 #include "backends/reference/Reference.h"
 #include "codegen/KernelIR.h"
+#include "codegen/Lower.h"
+#include "frontend/Program.h"
 #include "runtime/CudaDriver.h"
 #include "tests/cuda/CudaTestKernels.h"
 
@@ -158,5 +163,112 @@ BOOST_AUTO_TEST_CASE(out_of_range_index_is_reported) {
     BOOST_CHECK_EXCEPTION(run_cuda(*k.ir, in), CudaError, [](const CudaError& e) {
       return std::string(e.what()).find("buffer 'doc' index") != std::string::npos;
     });
+  }
+}
+
+namespace {
+
+const char* kBackwardProgram = R"attn(
+import std.masks;
+score alibi(slopes: tensor<f32>[heads]) = score + slopes[h] * (kv - q);
+
+kernel causal_bf16_64 { mask = causal; dtype = bf16; head_dim = 64; lse = true; }
+kernel full_f16_128 { dtype = f16; head_dim = 128; }
+kernel alibi_bf16_128(slopes: tensor<f32>[heads]) { mask = causal; score = alibi(slopes); dtype = bf16; head_dim = 128; }
+kernel softcap_f16_64 { mask = q - kv < 100; score = 20.0 * tanh(score / 20.0); dtype = f16; head_dim = 64; }
+kernel value_dim_bf16 { mask = causal; dtype = bf16; head_dim = 128; value_dim = 64; }
+kernel first_rows_bf16 { mask = q >= 5 && kv <= q; dtype = bf16; head_dim = 64; lse = true; }
+kernel rel_bias_bf16(table: tensor<f32>[heads, rel]) {
+  mask = q - kv < 40 && kv - q < 40;
+  score = score + table[h, q - kv + 90] * 0.5 + table[h, kv - q + 90] * 0.25;
+  dtype = bf16; head_dim = 64;
+}
+kernel documents_bf16(doc: tensor<i32>[len]) { mask = causal && doc[q] == doc[kv]; dtype = bf16; head_dim = 128; }
+)attn";
+
+std::shared_ptr<const KernelIR> lower_backward_kernel(const std::string& name) {
+  auto p = load_program_text("backward.attn", kBackwardProgram);
+  BOOST_REQUIRE_MESSAGE(!p->diags.has_errors(), render_diagnostics(p->diags, p->sources));
+  DiagnosticEngine diags;
+  auto ir = lower_kernel(*p, *p->kernel(name), diags);
+  BOOST_REQUIRE(ir);
+  return ir;
+}
+
+/// Largest |a - b| over two tensors, relative to the larger of 1 and b's largest magnitude.
+double relative_error(const HostTensor& a, const HostTensor& b) {
+  double worst = 0, scale = 1;
+  for (int64_t i = 0; i < b.numel(); ++i) scale = std::max(scale, std::abs(b.get(i)));
+  for (int64_t i = 0; i < b.numel(); ++i) {
+    const double x = a.get(i), y = b.get(i);
+    worst = std::max(worst, std::isnan(x) || std::isnan(y) ? INFINITY : std::abs(x - y));
+  }
+  return worst / scale;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(backward_matches_the_reference_backward) {
+  std::string why;
+  if (!cuda_driver_available(&why)) {
+    BOOST_TEST_MESSAGE("skipped: " << why);
+    return;
+  }
+  std::mt19937 rng(4321);
+  for (const char* name : {"causal_bf16_64", "full_f16_128", "alibi_bf16_128", "softcap_f16_64",
+                           "value_dim_bf16", "first_rows_bf16", "rel_bias_bf16", "documents_bf16"}) {
+    auto ir = lower_backward_kernel(name);
+    for (auto [lq, lkv] : {std::pair<int64_t, int64_t>{1, 1}, {77, 77}, {200, 333}, {130, 64}, {300, 129}}) {
+      KernelInputs in = make_inputs(*ir, lq, lkv, rng);
+      GradientRequest request;
+      request.dout = random_tensor(io_scalar_type(ir->options.dtype),
+                                   {in.q.shape[0], in.q.shape[1], in.q.shape[2], in.v.shape[3]}, rng);
+      if (ir->options.lse)
+        request.dlse = random_tensor(ScalarType::F32, {in.q.shape[0], in.q.shape[1], in.q.shape[2]}, rng);
+      if (in.buffers.count("table")) in.buffers["table"] = HostTensor(ScalarType::F32, {in.q.shape[1], 200});
+      for (const KernelArg& a : ir->args)
+        if (a.kind == KernelArg::Kind::Buffer && a.elem == ElemType::F32) {
+          request.buffers.push_back(a.name);
+          // Slopes and biases of both signs, small enough for f32 scores.
+          HostTensor& t = in.buffers.at(a.name);
+          for (int64_t i = 0; i < t.numel(); ++i)
+            t.set(i, 0.01 * static_cast<double>(static_cast<int>(rng() % 200) - 100));
+        }
+      const std::string label =
+          std::string(name) + " Lq=" + std::to_string(lq) + " Lkv=" + std::to_string(lkv);
+      KernelGradients ref;
+      try {
+        ref = run_reference_backward(*ir, in, request, 0);
+      } catch (const std::exception& e) {
+        // The reference rejects these inputs (an index out of range): so must the GPU.
+        BOOST_CHECK_THROW(run_cuda_backward(*ir, in, request), std::exception);
+        continue;
+      }
+      CudaBackwardResult got, again;
+      try {
+        got = run_cuda_backward(*ir, in, request);
+        again = run_cuda_backward(*ir, in, request);
+      } catch (const std::exception& e) {
+        BOOST_ERROR(label << ": " << e.what());
+        continue;
+      }
+      const double tol = tolerance(ir->options.dtype);
+      BOOST_TEST(relative_error(got.gradients.dq, ref.dq) <= tol, label << " dQ");
+      BOOST_TEST(relative_error(got.gradients.dk, ref.dk) <= tol, label << " dK");
+      BOOST_TEST(relative_error(got.gradients.dv, ref.dv) <= tol, label << " dV");
+      for (const std::string& b : request.buffers)
+        BOOST_TEST(relative_error(got.gradients.buffers.at(b), ref.buffers.at(b)) <= tol, label << " d" << b);
+      // Deterministic: a second run writes the same bits.
+      BOOST_TEST((got.gradients.dq.bytes == again.gradients.dq.bytes), label << " dQ differs between runs");
+      BOOST_TEST((got.gradients.dk.bytes == again.gradients.dk.bytes), label << " dK differs between runs");
+      BOOST_TEST((got.gradients.dv.bytes == again.gradients.dv.bytes), label << " dV differs between runs");
+      for (const std::string& b : request.buffers)
+        BOOST_TEST((got.gradients.buffers.at(b).bytes == again.gradients.buffers.at(b).bytes),
+                   label << " d" << b << " differs between runs");
+      // Fully masked rows (first_rows_bf16: queries 0-4) get dQ exactly 0.
+      if (std::string(name) == "first_rows_bf16")
+        for (int64_t i = 0; i < std::min<int64_t>(lq, 5) * in.q.shape[3]; ++i)
+          BOOST_TEST(got.gradients.dq.get(i) == 0.0, label << " dQ of a fully masked row");
+    }
   }
 }

@@ -1,11 +1,14 @@
 // The tensor-core kernel's operand layout, checked on the host: the index functions of
 // backends/cuda/device/attn_mma_layout.cuh drive an emulation of ldmatrix.x4 (plain and .trans)
 // and mma.sync.m16n8k16 written from the PTX ISA's fragment tables; one warp's S = Q K^T and
-// O = P V, assembled the way attn_fwd_mma.cuh does, must equal the plain products.
+// O = P V, assembled the way attn_fwd_mma.cuh does, must equal the plain products; so must the
+// backward's (attn_bwd_mma.cuh: mma_abt and mma_xb) transposed products S^T = K Q^T,
+// dP^T = V dO^T, dV = P^T dO, dK = dS^T Q and dQ = dS K.
 #define BOOST_TEST_MODULE mma_layout
 #include <boost/test/unit_test.hpp>
 
 #include <array>
+#include <cmath>
 #include <random>
 #include <vector>
 
@@ -140,6 +143,115 @@ void check_warp_products() {
       }
 }
 
+/// A tile of `rows` x `cols` integers, and its copy in shared memory as the tile loader lays it out.
+struct Tile {
+  int rows, cols;
+  std::vector<float> plain, smem;
+  Tile(int r, int c, std::mt19937& rng) : rows(r), cols(c), plain(r * c), smem(r * c) {
+    std::uniform_int_distribution<int> small(-3, 3);  // exact in f32 (and in bf16)
+    for (float& x : plain) x = static_cast<float>(small(rng));
+    for (int i = 0; i < r; ++i)
+      for (int j = 0; j < c; ++j)
+        smem[static_cast<size_t>(c == 64 ? swz<64>(i, j) : swz<128>(i, j))] = at(i, j);
+  }
+  float at(int r, int c) const { return plain[static_cast<size_t>(r * cols + c)]; }
+};
+
+/// acc (16 x NC * 8) = A B^T with A = rows a0.. and B = rows b0.. of two tiles of K columns,
+/// addressed as attn_bwd_mma.cuh's mma_abt does.
+std::vector<Acc> abt(const Tile& A, int a0, const Tile& B, int b0, int NC) {
+  const int K = A.cols;
+  std::vector<Acc> acc(static_cast<size_t>(NC), Acc{});
+  for (int kk = 0; kk < K / 16; ++kk) {
+    std::array<int, 32> aa{};
+    for (int l = 0; l < 32; ++l) aa[l] = (a0 + q_lane_row(l)) * K + q_lane_cols(l).at(kk);
+    const Warp4 a = ldmatrix_x4(A.smem, aa, false);
+    for (int j = 0; j < NC; j += 2) {
+      std::array<int, 32> ba{};
+      for (int l = 0; l < 32; ++l) ba[l] = (b0 + k_lane_row(l)) * K + j * 8 * K + k_lane_cols(l).at(kk);
+      const Warp4 b = ldmatrix_x4(B.smem, ba, false);
+      mma(acc[static_cast<size_t>(j)], a, half(b, 0));
+      mma(acc[static_cast<size_t>(j + 1)], a, half(b, 2));
+    }
+  }
+  return acc;
+}
+
+/// acc (16 x B.cols) = X B with X the 16 x 8 NX accumulator tile x (p_fragment's packing) and B =
+/// rows b0.. of a tile, addressed as mma_xb does.
+std::vector<Acc> xb(const std::vector<Acc>& x, const Tile& B, int b0) {
+  const int NC = B.cols / 8, NX = static_cast<int>(x.size());
+  std::vector<Acc> acc(static_cast<size_t>(NC), Acc{});
+  for (int kk = 0; kk < NX / 2; ++kk) {
+    std::array<Frag4, 32> a{};
+    for (int l = 0; l < 32; ++l) {
+      const Acc &x0 = x[static_cast<size_t>(2 * kk)], &x1 = x[static_cast<size_t>(2 * kk + 1)];
+      a[l] = {Pair{x0[l][0], x0[l][1]}, Pair{x0[l][2], x0[l][3]}, Pair{x1[l][0], x1[l][1]},
+              Pair{x1[l][2], x1[l][3]}};
+    }
+    for (int j = 0; j < NC; j += 2) {
+      std::array<int, 32> ba{};
+      for (int l = 0; l < 32; ++l)
+        ba[l] = (b0 + v_lane_row(l)) * B.cols + kk * 16 * B.cols + v_lane_cols(l).at(j / 2);
+      const Warp4 b = ldmatrix_x4(B.smem, ba, true);
+      mma(acc[static_cast<size_t>(j)], a, half(b, 0));
+      mma(acc[static_cast<size_t>(j + 1)], a, half(b, 2));
+    }
+  }
+  return acc;
+}
+
+/// Element (r, c) of an accumulator tile.
+float acc_at(const std::vector<Acc>& acc, int r, int c) {
+  for (int l = 0; l < 32; ++l)
+    for (int e = 0; e < 4; ++e)
+      if (acc_row(l, e) == r && (c % 8) == acc_col(l, e)) return acc[static_cast<size_t>(c / 8)][l][e];
+  return NAN;
+}
+
+/// The backward's products for warp 1 of a CTA (keys 16..31 of a 64-key tile; queries
+/// [qs, qs + BQ) of a 64-query tile), against plain loops.
+template <int D, int DV, int BQ>
+void check_backward_products(int qs) {
+  std::mt19937 rng(D * 7 + DV * 3 + BQ + qs);
+  const Tile K(64, D, rng), V(64, DV, rng), Q(64, D, rng), dO(64, DV, rng);
+  const int k0 = 16;
+  auto dot = [](const Tile& a, int i, const Tile& b, int j) {
+    float s = 0;
+    for (int c = 0; c < a.cols; ++c) s += a.at(i, c) * b.at(j, c);
+    return s;
+  };
+  // Key-major: S^T, dP^T, then dV = P^T dO and dK = dS^T Q with P = S^T, dS = dP^T.
+  const std::vector<Acc> st = abt(K, k0, Q, qs, BQ / 8), dpt = abt(V, k0, dO, qs, BQ / 8);
+  for (int r = 0; r < 16; ++r)
+    for (int c = 0; c < BQ; ++c) {
+      BOOST_REQUIRE_MESSAGE(acc_at(st, r, c) == dot(K, k0 + r, Q, qs + c), "S^T(" << r << ", " << c << ")");
+      BOOST_REQUIRE_MESSAGE(acc_at(dpt, r, c) == dot(V, k0 + r, dO, qs + c),
+                            "dP^T(" << r << ", " << c << ")");
+    }
+  const std::vector<Acc> dv = xb(st, dO, qs), dk = xb(dpt, Q, qs);
+  for (int r = 0; r < 16; ++r) {
+    for (int c = 0; c < DV; ++c) {
+      float want = 0;
+      for (int i = 0; i < BQ; ++i) want += dot(K, k0 + r, Q, qs + i) * dO.at(qs + i, c);
+      BOOST_REQUIRE_MESSAGE(acc_at(dv, r, c) == want, "dV(" << r << ", " << c << ") D=" << D << " DV=" << DV);
+    }
+    for (int c = 0; c < D; ++c) {
+      float want = 0;
+      for (int i = 0; i < BQ; ++i) want += dot(V, k0 + r, dO, qs + i) * Q.at(qs + i, c);
+      BOOST_REQUIRE_MESSAGE(acc_at(dk, r, c) == want, "dK(" << r << ", " << c << ") D=" << D << " DV=" << DV);
+    }
+  }
+  // Query-major: S = Q K^T for the warp's queries 16..31, then dQ = dS K with dS = S.
+  const std::vector<Acc> s = abt(Q, 16, K, 0, 8), dq = xb(s, K, 0);
+  for (int r = 0; r < 16; ++r)
+    for (int c = 0; c < D; ++c) {
+      float want = 0;
+      for (int kv = 0; kv < 64; ++kv) want += dot(Q, 16 + r, K, kv) * K.at(kv, c);
+      BOOST_REQUIRE_MESSAGE(acc_at(dq, r, c) == want, "dQ(" << r << ", " << c << ") D=" << D);
+    }
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(swizzled_pairs_match_the_swizzle) {
@@ -166,3 +278,6 @@ BOOST_AUTO_TEST_CASE(warp_products_d64) { check_warp_products<64, 64, 64>(); }
 BOOST_AUTO_TEST_CASE(warp_products_d128) { check_warp_products<128, 128, 64>(); }
 BOOST_AUTO_TEST_CASE(warp_products_d128_dv64) { check_warp_products<128, 64, 64>(); }
 BOOST_AUTO_TEST_CASE(warp_products_d256_bn16) { check_warp_products<256, 256, 16>(); }
+BOOST_AUTO_TEST_CASE(backward_products_d64) { check_backward_products<64, 64, 64>(0); }
+BOOST_AUTO_TEST_CASE(backward_products_d128) { check_backward_products<128, 128, 32>(32); }
+BOOST_AUTO_TEST_CASE(backward_products_d128_dv64) { check_backward_products<128, 64, 32>(0); }

@@ -19,7 +19,12 @@ std::vector<FixedText> device_library() {
   for (const char* name : {"attn_common.cuh", "attn_expr.cuh", "attn_split_merge.cuh", "attn_tiles.cuh",
                            "attn_mma_layout.cuh", "attn_wgmma_layout.cuh", "attn_tc_common.cuh",
                            "attn_fwd_mma.cuh", "attn_fwd_wgmma.cuh", "attn_fwd_simt.cuh", "cuda_abi.h"})
-    fixed.push_back({std::string("cuda device library ") + name, cuda_device_text(name)});
+    fixed.push_back({std::string("cuda device library ") + name,
+                     // The forward prints the mma.sync helpers it shares with the backward right
+                     // before its kernel: one block, as before they had a file of their own.
+                     std::string(name) == "attn_fwd_mma.cuh"
+                         ? cuda_device_text("attn_mma_ops.cuh") + cuda_device_text(name)
+                         : cuda_device_text(name)});
   return fixed;
 }
 

@@ -1,0 +1,49 @@
+// The CUDA backward pass: the tensor-core backward kernels printed for one kernel (device/
+// attn_bwd_mma.cuh; parameter block attn/cuda_backward_abi.h), and running them on a GPU after
+// the forward. Light header (no Halide.h).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "backends/cuda/CudaPrinter.h"
+#include "backends/cuda/CudaRun.h"
+#include "backends/io/KernelIO.h"
+
+namespace attn {
+
+/// The backward's translation unit and how to launch its four entry points.
+struct CudaBackwardSource {
+  std::string cu;                   ///< kernels, device functions and (nvcc only) a host launcher
+  std::string header;               ///< C declarations: launch macros, launcher
+  std::string pre, dkdv, dq, grad;  ///< entry points (attn_bwd_{pre,dkdv,dq,grad}_<kernel>)
+  int threads = 0;                  ///< block size of dkdv and dq
+  int block_m = 0, block_n = 0;     ///< queries per dq CTA, keys per dkdv CTA (and the plan's tiles)
+  int dkdv_smem = 0, dq_smem = 0;   ///< dynamic shared memory, bytes
+  int head_dim = 0, value_dim = 0;
+  double scale = 0;
+  std::vector<std::string> site_buffers;  ///< the buffer each read site of the score reads
+};
+
+/// True when the tensor-core backward takes this dtype and these head dims (bf16/f16; D and Dv
+/// 64 or 128).
+bool cuda_backward_supported(DType dtype, int head_dim, int value_dim);
+
+/// Prints the backward of `ir` (head dims as print_cuda_kernel resolves them; `o.tiles` and
+/// `o.prefer_wgmma` are ignored: the backward has one shape per head dims). Throws
+/// KernelLimitError for what it does not support.
+CudaBackwardSource print_cuda_backward(const KernelIR& ir, const CudaPrintOptions& o);
+
+struct CudaBackwardResult {
+  KernelOutputs outputs;  ///< the forward's (its lse whether or not the kernel sets it)
+  KernelGradients gradients;
+  std::vector<float> times_ms;  ///< forward + backward wall time of each timed repeat
+};
+
+/// The forward (run_cuda's kernel) and then the backward of `ir` on `in`, as
+/// attn_backward_args describes it. Throws as run_cuda does, and InputError for a request that
+/// does not fit the kernel.
+CudaBackwardResult run_cuda_backward(const KernelIR& ir, const KernelInputs& in,
+                                     const GradientRequest& request, const CudaRunOptions& options = {});
+
+}  // namespace attn

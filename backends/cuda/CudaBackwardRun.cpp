@@ -1,0 +1,189 @@
+// run_cuda_backward: the forward through run_cuda (with its LSE), then the backward's kernels
+// compiled by NVRTC (the cubin kept in the loader's disk cache, keyed by source and architecture)
+// and launched in the order attn/cuda_backward_abi.h gives, on device copies of the tensors.
+#include <algorithm>
+#include <deque>
+#include <map>
+
+#include "attn/cuda_abi.h"
+#include "attn/cuda_backward_abi.h"
+#include "attn/loader.hpp"
+#include "backends/cuda/CudaBackward.h"
+#include "codegen/KernelIR.h"
+#include "runtime/CudaDriver.h"
+#include "runtime/Nvrtc.h"
+#include "runtime/Sha256.h"
+
+namespace attn {
+
+namespace {
+
+/// The cubin of `source` for `arch`: from the loader's cache, else compiled and stored there.
+std::vector<uint8_t> backward_cubin(const std::string& source, const std::string& name,
+                                    const std::string& arch) {
+  const std::string key = "attnc cuda backward cubin 1\n" + arch + "\nnvrtc " + nvrtc_version() + "\n" +
+                          to_hex(sha256(source.data(), source.size()));
+  if (std::optional<std::vector<uint8_t>> cached = process_loader().load_blob(key)) return *cached;
+  NvrtcOptions o;
+  o.arch = arch;
+  std::vector<uint8_t> cubin = nvrtc_compile(source, name, o).cubin;
+  process_loader().store_blob(key, cubin);
+  return cubin;
+}
+
+/// Row-major strides of a contiguous [B, H, L, C] tensor: batch, head, row.
+void set_strides(long long (&s)[3], const HostTensor& t) {
+  s[2] = t.shape.size() > 3 ? t.shape[3] : 1;
+  s[1] = s[2] * t.shape[2];
+  s[0] = s[1] * t.shape[1];
+}
+
+}  // namespace
+
+CudaBackwardResult run_cuda_backward(const KernelIR& ir, const KernelInputs& in,
+                                     const GradientRequest& request, const CudaRunOptions& options) {
+  validate_inputs(ir, in);
+  validate_gradient_request(ir, in, request);
+  // The device and the backward's source first: what the backward cannot do fails before any work.
+  std::shared_ptr<CudaDevice> device = CudaDevice::open(options.device);
+  CudaPrintOptions po;
+  po.sm = device->sm();
+  po.head_dim = static_cast<int>(in.q.shape[3]);
+  po.value_dim = static_cast<int>(in.v.shape[3]);
+  KernelIR specialized = ir;
+  specialized.options.head_dim = po.head_dim;
+  specialized.options.value_dim = po.value_dim;
+  const CudaBackwardSource src = print_cuda_backward(specialized, po);
+  std::shared_ptr<CudaModule> module =
+      device->load(backward_cubin(src.cu, src.dq + ".cu", "sm_" + std::to_string(po.sm)));
+  // The forward, with its LSE whatever the kernel sets.
+  KernelIR with_lse = ir;
+  with_lse.options.lse = true;
+  CudaRunResult forward = run_cuda(with_lse, in, options);
+
+  // Device copies: inputs uploaded, outputs zeroed.
+  std::deque<CudaBuffer> memory;  // grows without moving what it holds
+  auto upload = [&](const HostTensor& t) {
+    memory.push_back(device->alloc(std::max<size_t>(t.bytes.size(), 4)));
+    device->upload(memory.back(), t.bytes.data(), t.bytes.size());
+    return reinterpret_cast<void*>(memory.back().ptr());
+  };
+  auto zeroed = [&](size_t bytes) {
+    memory.push_back(device->alloc(std::max<size_t>(bytes, 4)));
+    device->zero(memory.back());
+    return &memory.back();
+  };
+  const KernelOutputs& fwd = forward.outputs;
+  attn_cuda_bwd_params bp{};
+  attn_cuda_params& p = bp.fwd;
+  p.q = upload(in.q), p.k = upload(in.k), p.v = upload(in.v);
+  p.out = upload(fwd.out);
+  p.lse = static_cast<float*>(upload(fwd.lse));
+  set_strides(p.q_stride, in.q), set_strides(p.k_stride, in.k), set_strides(p.v_stride, in.v);
+  set_strides(p.out_stride, fwd.out), set_strides(p.lse_stride, fwd.lse);
+  p.batch = static_cast<int>(in.q.shape[0]), p.q_heads = static_cast<int>(in.q.shape[1]);
+  p.kv_heads = static_cast<int>(in.k.shape[1]);
+  p.q_len = static_cast<int>(in.q.shape[2]), p.kv_len = static_cast<int>(in.k.shape[2]);
+  p.scale = static_cast<float>(src.scale);
+  p.scale_log2 = static_cast<float>(src.scale * 1.4426950408889634);
+  std::vector<std::string> buffer_names;
+  int buffer = 0, scalar = 0;
+  for (const KernelArg& a : ir.args) {
+    if (a.kind == KernelArg::Kind::Scalar) {
+      p.scalars[scalar++] = in.scalars.at(a.name);
+      continue;
+    }
+    const HostTensor& t = in.buffers.at(a.name);
+    attn_cuda_buffer& b = p.buffers[buffer++];
+    b.data = upload(t);
+    b.rank = static_cast<int>(t.shape.size());
+    long long stride = 1;
+    for (int d = b.rank - 1; d >= 0; --d) b.shape[d] = t.shape[d], b.stride[d] = stride, stride *= t.shape[d];
+    buffer_names.push_back(a.name);
+  }
+  CudaBuffer* error = zeroed(sizeof(attn_cuda_error));
+  p.error = reinterpret_cast<attn_cuda_error*>(error->ptr());
+
+  KernelGradients grads = make_gradients(ir, in, request);
+  bp.dout = upload(request.dout);
+  set_strides(bp.dout_stride, request.dout);
+  if (!request.dlse.shape.empty()) {
+    bp.dlse = static_cast<const float*>(upload(request.dlse));
+    set_strides(bp.dlse_stride, request.dlse);
+  }
+  CudaBuffer* dq = zeroed(grads.dq.bytes.size());
+  CudaBuffer* dk = zeroed(grads.dk.bytes.size());
+  CudaBuffer* dv = zeroed(grads.dv.bytes.size());
+  bp.dq = reinterpret_cast<void*>(dq->ptr()), bp.dk = reinterpret_cast<void*>(dk->ptr());
+  bp.dv = reinterpret_cast<void*>(dv->ptr());
+  set_strides(bp.dq_stride, grads.dq), set_strides(bp.dk_stride, grads.dk),
+      set_strides(bp.dv_stride, grads.dv);
+  bp.delta = reinterpret_cast<float*>(zeroed(size_t(p.batch) * p.q_heads * p.q_len * 4)->ptr());
+
+  // Buffer gradients: the requested buffers end to end; each read site adds to its buffer's.
+  std::map<std::string, long long> base;
+  for (const std::string& name : request.buffers) {
+    base[name] = bp.grad_numel;
+    bp.grad_numel += in.buffers.at(name).numel();
+  }
+  for (size_t s = 0; s < ATTN_CUDA_MAX_SITES; ++s)
+    bp.site_base[s] =
+        s < src.site_buffers.size() && base.count(src.site_buffers[s]) ? base[src.site_buffers[s]] : -1;
+  const unsigned q_tiles = (unsigned(p.q_len) + src.block_m - 1) / src.block_m;
+  CudaBuffer* grad_partial = nullptr;
+  CudaBuffer* grad_out = nullptr;
+  if (bp.grad_numel > 0) {
+    bp.grad_slots = p.batch * p.q_heads * int(q_tiles) * (src.block_m / 16);  // a slot per dq warp
+    grad_partial = zeroed(size_t(bp.grad_slots) * size_t(bp.grad_numel) * 4);
+    grad_out = zeroed(size_t(bp.grad_numel) * 4);
+    bp.grad_partial = reinterpret_cast<float*>(grad_partial->ptr());
+    bp.grad_out = reinterpret_cast<float*>(grad_out->ptr());
+  }
+
+  const unsigned B = unsigned(p.batch), Hq = unsigned(p.q_heads), Hkv = unsigned(p.kv_heads);
+  auto backward = [&] {
+    if (grad_partial) device->zero(*grad_partial);
+    device->launch(*module, src.pre, {(unsigned(p.q_len) + 3) / 4, Hq, B}, 128, 0, &bp, sizeof bp);
+    device->launch(*module, src.dkdv, {(unsigned(p.kv_len) + src.block_n - 1) / src.block_n, Hkv, B},
+                   unsigned(src.threads), unsigned(src.dkdv_smem), &bp, sizeof bp);
+    device->launch(*module, src.dq, {q_tiles, Hq, B}, unsigned(src.threads), unsigned(src.dq_smem), &bp,
+                   sizeof bp);
+    if (grad_partial)
+      device->launch(*module, src.grad, {unsigned((bp.grad_numel + 255) / 256), 1, 1}, 256, 0, &bp,
+                     sizeof bp);
+  };
+  CudaBackwardResult result;
+  if (p.q_len > 0 && p.kv_len > 0) {
+    backward();
+    device->synchronize();
+    for (int i = 0; i < options.timed_repeats; ++i)
+      result.times_ms.push_back(forward.times_ms.at(size_t(i)) + device->time_ms(backward));
+  }
+  attn_cuda_error err;
+  device->download(&err, *error, sizeof err);
+  if (err.flag) {
+    const bool known = err.buffer >= 0 && size_t(err.buffer) < buffer_names.size();
+    const HostTensor* t = known ? &in.buffers.at(buffer_names[size_t(err.buffer)]) : nullptr;
+    const long long extent =
+        t && err.dim >= 0 && size_t(err.dim) < t->shape.size() ? t->shape[size_t(err.dim)] : 0;
+    throw CudaError("buffer '" + (known ? buffer_names[size_t(err.buffer)] : std::string("?")) + "' index " +
+                    std::to_string(err.index) + " is out of range [0, " + std::to_string(extent) +
+                    ") in dimension " + std::to_string(err.dim));
+  }
+  device->download(grads.dq.bytes.data(), *dq, grads.dq.bytes.size());
+  device->download(grads.dk.bytes.data(), *dk, grads.dk.bytes.size());
+  device->download(grads.dv.bytes.data(), *dv, grads.dv.bytes.size());
+  if (grad_out) {
+    std::vector<float> all(size_t(bp.grad_numel));
+    device->download(all.data(), *grad_out, all.size() * 4);
+    for (const std::string& name : request.buffers) {
+      HostTensor& g = grads.buffers.at(name);
+      std::copy_n(all.begin() + base[name], g.numel(), g.data<float>());
+    }
+  }
+  result.outputs = std::move(forward.outputs);
+  result.gradients = std::move(grads);
+  return result;
+}
+
+}  // namespace attn
