@@ -90,11 +90,18 @@ BackwardAlgorithm define_backward(const KernelIR& ir, const Geometry& g, const s
   Expr allowed = qi < a.num_queries && key < a.num_keys;
   if (!is_const_one(mask)) allowed = allowed && loops(bind(checked(mask)));
 
+  // Q and dO of the tile transposed (the schedule stores them rows innermost), so that the score
+  // and dP blocks load a vector of rows instead of gathering it.
+  a.q_t = Func(prefix + "q_t");
+  a.q_t(c, ii) = a.q(c, ii);
+  a.dout_t = Func(prefix + "dout_t");
+  a.dout_t(c, ii) = a.dout(c, ii);
+
   // S = scale * Q K^T, recomputed as the forward computed it (in natural units here).
   a.rd = RDom(0, a.head_cols, prefix + "rd");
   a.dot = Func(prefix + "dot");
   a.dot(j, ii) = 0.0f;
-  a.dot(j, ii) += a.q(a.rd, ii) * a.k(a.rd, key_row);
+  a.dot(j, ii) += a.q_t(a.rd, ii) * a.k(a.rd, key_row);
   a.scores = Func(prefix + "scores");
   a.scores(j, ii) = a.dot(j, ii) * scale;
 
@@ -115,7 +122,7 @@ BackwardAlgorithm define_backward(const KernelIR& ir, const Geometry& g, const s
   a.rdv = RDom(0, a.value_cols, prefix + "rdv");
   a.dp_dot = Func(prefix + "dp_dot");
   a.dp_dot(j, ii) = 0.0f;
-  a.dp_dot(j, ii) += a.dout(a.rdv, ii) * a.v(a.rdv, key_row);
+  a.dp_dot(j, ii) += a.dout_t(a.rdv, ii) * a.v(a.rdv, key_row);
   a.dprobs = Func(prefix + "dprobs");
   a.dprobs(j, ii) = a.dp_dot(j, ii);
 

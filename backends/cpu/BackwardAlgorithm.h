@@ -36,7 +36,7 @@ struct BackwardAlgorithm {
   Halide::ImageParam q, k, v, dout, stats;
   Halide::Param<int> num_queries, num_keys, head_dim, head_dim_padded, value_dim_padded;
   Halide::Param<int> tile, head, batch, key_lo, key_count;
-  Halide::Func scores, dot, probs, dprobs, dp_dot, ds_raw, ds, dq_acc, dq, dk_acc, dk, dv_acc, dv, grad, index;
+  Halide::Func q_t, dout_t, scores, dot, probs, dprobs, dp_dot, ds_raw, ds, dq_acc, dq, dk_acc, dk, dv_acc, dv, grad, index;
   Halide::Var c, j, ii, r;
   Halide::RDom rd, rdv, rj, ri;
   Halide::Expr head_cols, value_cols;  ///< D_pad, Dv_pad
