@@ -34,6 +34,10 @@ BackwardAlgorithm define_backward(const KernelIR& ir, const Geometry& g, const s
   a.k = ImageParam(Float(32), 2, "attn_k");
   a.v = ImageParam(Float(32), 2, "attn_v");
   a.dout = ImageParam(Float(32), 2, "attn_dout");
+  a.q_t = ImageParam(Float(32), 2, "attn_q_t");
+  a.dout_t = ImageParam(Float(32), 2, "attn_dout_t");
+  a.dk_sum = ImageParam(Float(32), 2, "attn_dk_sum");
+  a.dv_sum = ImageParam(Float(32), 2, "attn_dv_sum");
   a.stats = ImageParam(Float(32), 2, "attn_stats");
   a.num_queries = Param<int>("attn_lq");
   a.num_keys = Param<int>("attn_lk");
@@ -90,18 +94,12 @@ BackwardAlgorithm define_backward(const KernelIR& ir, const Geometry& g, const s
   Expr allowed = qi < a.num_queries && key < a.num_keys;
   if (!is_const_one(mask)) allowed = allowed && loops(bind(checked(mask)));
 
-  // Q and dO of the tile transposed (the schedule stores them rows innermost), so that the score
-  // and dP blocks load a vector of rows instead of gathering it.
-  a.q_t = Func(prefix + "q_t");
-  a.q_t(c, ii) = a.q(c, ii);
-  a.dout_t = Func(prefix + "dout_t");
-  a.dout_t(c, ii) = a.dout(c, ii);
-
-  // S = scale * Q K^T, recomputed as the forward computed it (in natural units here).
+  // S = scale * Q K^T, recomputed as the forward computed it (in natural units here). The score and
+  // dP blocks read Q and dO transposed (a vector of rows per load, not a gather).
   a.rd = RDom(0, a.head_cols, prefix + "rd");
   a.dot = Func(prefix + "dot");
   a.dot(j, ii) = 0.0f;
-  a.dot(j, ii) += a.q_t(a.rd, ii) * a.k(a.rd, key_row);
+  a.dot(j, ii) += a.q_t(ii, a.rd) * a.k(a.rd, key_row);
   a.scores = Func(prefix + "scores");
   a.scores(j, ii) = a.dot(j, ii) * scale;
 
@@ -122,20 +120,21 @@ BackwardAlgorithm define_backward(const KernelIR& ir, const Geometry& g, const s
   a.rdv = RDom(0, a.value_cols, prefix + "rdv");
   a.dp_dot = Func(prefix + "dp_dot");
   a.dp_dot(j, ii) = 0.0f;
-  a.dp_dot(j, ii) += a.dout_t(a.rdv, ii) * a.v(a.rdv, key_row);
+  a.dp_dot(j, ii) += a.dout_t(ii, a.rdv) * a.v(a.rdv, key_row);
   a.dprobs = Func(prefix + "dprobs");
   a.dprobs(j, ii) = a.dp_dot(j, ii);
 
-  // dS' = P (dP - delta) is the gradient of s'; dS = dS' ds'/ds that of s. Masked positions give 0
+  // dS' = P (dP - delta) is the gradient of s'; dS = dS' ds'/ds that of s, here times the scale of
+  // both dQ and dK (one multiply per score rather than per product term). Masked positions give 0
   // whatever the derivative is there (it may be NaN where the score is not finite).
   a.ds_raw = Func(prefix + "ds_raw");
   a.ds_raw(j, ii) = a.probs(j, ii) * (a.dprobs(j, ii) - delta);
   a.ds = Func(prefix + "ds");
   Expr dscore = grad.dscore.defined() ? grad.dscore : Expr(1.0f);
   if (is_const_one(dscore))
-    a.ds(j, ii) = a.ds_raw(j, ii);
+    a.ds(j, ii) = a.ds_raw(j, ii) * scale;
   else
-    a.ds(j, ii) = select(allowed, a.ds_raw(j, ii) * at_score(dscore), 0.0f);
+    a.ds(j, ii) = select(allowed, a.ds_raw(j, ii) * at_score(dscore) * scale, 0.0f);
 
   a.rj = RDom(0, a.key_count, prefix + "rj");
   a.ri = RDom(0, T, prefix + "ri");
@@ -143,16 +142,20 @@ BackwardAlgorithm define_backward(const KernelIR& ir, const Geometry& g, const s
   a.dq_acc(c, ii) = 0.0f;
   a.dq_acc(c, ii) += a.ds(a.rj, ii) * a.k(c, min(a.key_lo + a.rj, a.num_keys - 1));
   a.dq = Func(prefix + "dq");
-  a.dq(c, ii) = a.dq_acc(c, ii) * scale;
+  a.dq(c, ii) = a.dq_acc(c, ii);
 
+  // dK and dV continue the sums over the calls so far (dk_sum, dv_sum): the wrapper passes the
+  // memory of its running sums as both those inputs and these outputs. Each row group of keys reads
+  // its own rows into the accumulators before it writes them, so the aliasing is safe, and the
+  // running sums are not read and written again outside the pipeline.
   a.dk_acc = Func(prefix + "dk_acc");
-  a.dk_acc(c, j) = 0.0f;
+  a.dk_acc(c, j) = a.dk_sum(c, j);
   a.dk_acc(c, j) += a.ds(j, a.ri) * a.q(c, a.ri);
   a.dk = Func(prefix + "dk");
-  a.dk(c, j) = a.dk_acc(c, j) * scale;
+  a.dk(c, j) = a.dk_acc(c, j);
 
   a.dv_acc = Func(prefix + "dv_acc");
-  a.dv_acc(c, j) = 0.0f;
+  a.dv_acc(c, j) = a.dv_sum(c, j);
   a.dv_acc(c, j) += a.probs(j, a.ri) * a.dout(c, a.ri);
   a.dv = Func(prefix + "dv");
   a.dv(c, j) = a.dv_acc(c, j);
@@ -191,8 +194,16 @@ BackwardAlgorithm define_backward(const KernelIR& ir, const Geometry& g, const s
   a.v.dim(1).set_min(0).set_stride(Dvp);
   a.dout.dim(0).set_min(0).set_stride(1).set_extent(Dvp);
   a.dout.dim(1).set_min(0).set_stride(Dvp).set_extent(T);
+  a.q_t.dim(0).set_min(0).set_stride(1).set_extent(T);
+  a.q_t.dim(1).set_min(0).set_stride(T).set_extent(Dp);
+  a.dout_t.dim(0).set_min(0).set_stride(1).set_extent(T);
+  a.dout_t.dim(1).set_min(0).set_stride(T).set_extent(Dvp);
   a.stats.dim(0).set_min(0).set_stride(1).set_extent(T);
   a.stats.dim(1).set_min(0).set_stride(T).set_extent(2);
+  for (auto [in, cols] : {std::pair<ImageParam, Expr>{a.dk_sum, Dp}, {a.dv_sum, Dvp}}) {
+    in.dim(0).set_min(0).set_stride(1).set_extent(cols);
+    in.dim(1).set_min(0).set_stride(cols).set_extent(a.key_count);
+  }
   auto dense2 = [](Func f, Expr cols, Expr rows) {
     OutputImageParam o = f.output_buffer();
     o.dim(0).set_min(0).set_stride(1).set_extent(cols);
@@ -210,7 +221,7 @@ BackwardAlgorithm define_backward(const KernelIR& ir, const Geometry& g, const s
     }
   }
 
-  a.args = {a.q,   a.k,           a.v,    a.dout,     a.stats,    a.num_queries, a.num_keys, a.head_dim,
+  a.args = {a.q,   a.q_t,         a.k,    a.v,        a.dout,     a.dout_t,   a.stats,    a.dk_sum, a.dv_sum,    a.num_queries, a.num_keys, a.head_dim,
             a.head_dim_padded, a.value_dim_padded, a.tile, a.head, a.batch, a.key_lo, a.key_count};
   for (const KernelArg& arg : ir.args) {
     Internal::Parameter p = arg.param;

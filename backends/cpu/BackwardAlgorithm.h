@@ -26,17 +26,20 @@ struct BackwardRead {
 
 /// The Funcs of one call: a tile of tile_q query rows of one query head against keys [key_lo,
 /// key_lo + key_count) of its key/value head. Inputs (Halide order, innermost first), staged by the
-/// wrapper as dense f32 with zero padding: q [D_pad, tile_q], k [D_pad, Lk], v [Dv_pad, Lk],
-/// dout [Dv_pad, tile_q], stats [tile_q, 2] (per row: the LSE, +inf for a row no key reached, and
-/// delta = rowsum(dO * O) - dLSE). Outputs: dq [D_pad, tile_q] (scale * dS K over the chunk),
-/// dk [D_pad, key_count] (scale * dS^T Q), dv [Dv_pad, key_count] (P^T dO) and, when the score
+/// wrapper as dense f32 with zero padding: q [D_pad, tile_q] and q_t [tile_q, D_pad] (the same rows
+/// transposed), k [D_pad, Lk], v [Dv_pad, Lk], dout [Dv_pad, tile_q] and dout_t [tile_q, Dv_pad],
+/// stats [tile_q, 2] (per row: the LSE, +inf for a row no key reached, and
+/// delta = rowsum(dO * O) - dLSE), dk_sum [D_pad, key_count] and dv_sum [Dv_pad, key_count] (the
+/// chunk's dK and dV so far). Outputs: dq [D_pad, tile_q] (scale * dS K over the chunk),
+/// dk [D_pad, key_count] (dk_sum + scale * dS^T Q), dv [Dv_pad, key_count] (dv_sum + P^T dO), each
+/// in the memory of its sum (the wrapper passes the same), and, when the score
 /// reads f32 buffers, grad [key_count, tile_q, reads] (dS before the ds'/ds factor times
 /// d s'/d buffer) and index [key_count, tile_q, index slots] (where each read reads).
 struct BackwardAlgorithm {
-  Halide::ImageParam q, k, v, dout, stats;
+  Halide::ImageParam q, q_t, k, v, dout, dout_t, stats, dk_sum, dv_sum;
   Halide::Param<int> num_queries, num_keys, head_dim, head_dim_padded, value_dim_padded;
   Halide::Param<int> tile, head, batch, key_lo, key_count;
-  Halide::Func q_t, dout_t, scores, dot, probs, dprobs, dp_dot, ds_raw, ds, dq_acc, dq, dk_acc, dk, dv_acc, dv, grad, index;
+  Halide::Func scores, dot, probs, dprobs, dp_dot, ds_raw, ds, dq_acc, dq, dk_acc, dk, dv_acc, dv, grad, index;
   Halide::Var c, j, ii, r;
   Halide::RDom rd, rdv, rj, ri;
   Halide::Expr head_cols, value_cols;  ///< D_pad, Dv_pad

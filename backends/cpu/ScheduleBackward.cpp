@@ -17,8 +17,6 @@ void schedule_backward(BackwardAlgorithm& a) {
   Var &c = a.c, &j = a.j, &ii = a.ii;
   Var jo("jo"), ji("ji"), iio("iio"), iiv("iiv"), rg("rg"), rr("rr"), co("co"), ci("ci");
 
-  for (Func f : {a.q_t, a.dout_t}) f.compute_root().reorder_storage(ii, c).vectorize(ii, VL);
-
   // Q K^T and dO V^T in blocks of (tile rows) x KB keys.
   auto block = [&](Func out, Func dot, RVar rd) {
     out.compute_root()

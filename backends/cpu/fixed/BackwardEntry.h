@@ -18,10 +18,10 @@ struct Grid3 {
   }
 };
 
-/// Scratch of one backward job: the pipeline's outputs for one (query tile, key chunk) pair and the
-/// job's running dK and dV.
+/// Scratch of one backward job: its running dK and dV over the chunk's keys (which the pipeline
+/// continues in place), and the buffer gradients of one (query tile, key chunk) pair.
 struct BackwardScratch {
-  std::vector<float> dk, dv, dk_acc, dv_acc, grad;
+  std::vector<float> dk_acc, dv_acc, grad;
   std::vector<int32_t> index;
 };
 thread_local BackwardScratch backward_scratch;
@@ -105,10 +105,12 @@ extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_back
   KeySide k, v;
   if (Lk > 0 && (!prepare_key_side(uc, args->k, "k", Dp, false, k) || !prepare_key_side(uc, args->v, "v", Dv_pad, false, v)))
     return -1;
-  // Q and dO as padded f32 tiles, with each row's stats: the LSE (+inf for a row no key reached, so
-  // that every P of it is 0) and delta = rowsum(dO * O) - dLSE.
+  // Q and dO as padded f32 tiles, rows and (for the score and dP blocks) columns innermost, with each
+  // row's stats: the LSE (+inf for a row no key reached, so that every P of it is 0) and
+  // delta = rowsum(dO * O) - dLSE.
   const int64_t row_tasks = B * Hq * tiles;
   std::vector<float> q_tiles(size_t(row_tasks * kTileQ * Dp)), dout_tiles(size_t(row_tasks * kTileQ * Dv_pad));
+  std::vector<float> q_cols(q_tiles.size()), dout_cols(dout_tiles.size());
   std::vector<float> stats(size_t(row_tasks * 2 * kTileQ));
   auto at = [](const DLTensor* t, int64_t b, int64_t h, int64_t l) {
     return base_of(t) + (b * stride_of(t, 0) + h * stride_of(t, 1) + l * stride_of(t, 2)) * (t->dtype.bits / 8);
@@ -138,6 +140,12 @@ extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_back
         delta -= dlse;
       }
       st[r] = lse == -INFINITY ? INFINITY : lse, st[kTileQ + r] = delta;
+    }
+    float* qc = q_cols.data() + task * kTileQ * Dp;
+    float* dc = dout_cols.data() + task * kTileQ * Dv_pad;
+    for (int64_t r = 0; r < kTileQ; ++r) {
+      for (int64_t c = 0; c < Dp; ++c) qc[c * kTileQ + r] = qt[r * Dp + c];
+      for (int64_t c = 0; c < Dv_pad; ++c) dc[c * kTileQ + r] = dt[r * Dv_pad + c];
     }
     return 0;
   });
@@ -180,7 +188,6 @@ extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_back
     const int32_t keys = int32_t(Lk - key_lo < kBackwardChunk ? Lk - key_lo : kBackwardChunk);
     const int32_t key_count = int32_t(round_up(keys, kLanes));
     BackwardScratch& s = backward_scratch;
-    s.dk.resize(size_t(key_count * Dp)), s.dv.resize(size_t(key_count * Dv_pad));
     s.dk_acc.assign(size_t(key_count * Dp), 0.0f), s.dv_acc.assign(size_t(key_count * Dv_pad), 0.0f);
     s.grad.resize(size_t(key_count * kTileQ * kNumReads)), s.index.resize(size_t(key_count * kTileQ * kIndexSlots));
     Plane k_head(k.plane(hk, b), Dp, Lk), v_head(v.plane(hk, b), Dv_pad, Lk);
@@ -207,15 +214,20 @@ extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_back
         if (last + kSkipBlock < hi) hi = last + kSkipBlock;
         // Whole vectors of keys from lo (a block start): within the chunk's rounded-up keys.
         const int32_t count = int32_t(round_up(hi - lo, kLanes)), offset = lo - key_lo;
-        dk_out.set(s.dk.data(), Dp, count, 0), dv_out.set(s.dv.data(), Dv_pad, count, 0);
+        // dK and dV: the pipeline adds this pair's share to the job's sums, in place.
+        dk_out.set(s.dk_acc.data() + offset * Dp, Dp, count, 0);
+        dv_out.set(s.dv_acc.data() + offset * Dv_pad, Dv_pad, count, 0);
         grad_out.set(s.grad.data(), f32, count, kTileQ, kNumReads);
         index_out.set(s.index.data(), i32, count, kTileQ, kIndexSlots);
         const int64_t task = (b * Hq + h) * tiles + t;
         Plane q_tile(q_tiles.data() + task * slot, Dp, kTileQ);
+        Plane q_tile_t(q_cols.data() + task * slot, kTileQ, Dp);
         Plane dout_tile(dout_tiles.data() + task * kTileQ * Dv_pad, Dv_pad, kTileQ);
+        Plane dout_tile_t(dout_cols.data() + task * kTileQ * Dv_pad, kTileQ, Dv_pad);
         Plane stats_tile(stats.data() + task * 2 * kTileQ, kTileQ, 2);
         Plane dq_out(dq_parts.get() + (chunk * row_tasks + task) * slot, Dp, kTileQ);
-        int result = ATTN_PIPELINE_FN(uc, &q_tile.buf, &k_head.buf, &v_head.buf, &dout_tile.buf, &stats_tile.buf,
+        int result = ATTN_PIPELINE_FN(uc, &q_tile.buf, &q_tile_t.buf, &k_head.buf, &v_head.buf, &dout_tile.buf,
+            &dout_tile_t.buf, &stats_tile.buf, &dk_out.buf, &dv_out.buf,
             int32_t(Lq), int32_t(Lk), int32_t(D), int32_t(Dp), int32_t(Dv_pad), int32_t(t), int32_t(h), int32_t(b), lo,
             count ATTN_EXTRA_ARGS, &dq_out.buf, &dk_out.buf, &dv_out.buf ATTN_GRAD_OUTPUTS);
         if (result != 0) {
@@ -223,8 +235,6 @@ extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_back
           return result;
         }
         dq_written[size_t(chunk * row_tasks + task)] = 1;
-        for (int64_t i = 0; i < count * Dp; ++i) s.dk_acc[size_t(offset * Dp + i)] += s.dk[size_t(i)];
-        for (int64_t i = 0; i < count * Dv_pad; ++i) s.dv_acc[size_t(offset * Dv_pad + i)] += s.dv[size_t(i)];
         // Each read's gradients to the element it read (positions that contribute nothing skipped).
         for (int rd = 0; rd < kNumReads; ++rd) {
           const BackwardRead& read = kReads[rd];
