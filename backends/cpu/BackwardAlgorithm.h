@@ -1,6 +1,7 @@
 // FlashAttention-2's backward as Halide Funcs (what is computed, not how): one call takes a tile of
-// query rows and a chunk of keys, recomputes P from the forward's LSE and gives that pair's share of
-// dQ, dK, dV and of the buffer gradients. The wrapper (fixed/BackwardEntry.h) sums the shares.
+// query rows and a run of keys, recomputes P from the forward's LSE and adds that pair's share of
+// dQ, dK and dV to their running sums and gives its share of the buffer gradients, which the
+// wrapper (fixed/BackwardEntry.h) sums.
 #pragma once
 
 #include <Halide.h>
@@ -13,8 +14,8 @@
 
 namespace attn::cpu {
 
-/// Keys per backward call at most (a multiple of every ISA's key block and of the wrapper's skip
-/// block): the wrapper keeps one dQ share per chunk of keys, so larger chunks need less memory.
+/// Keys per backward job (a multiple of every ISA's key block and of the wrapper's skip block): the
+/// wrapper keeps one dQ share per chunk of keys, so larger chunks need less memory.
 constexpr int kBackwardKeyChunk = 512;
 
 /// Keys per pipeline call at most (a multiple of every ISA's vector): the wrapper walks a chunk's
