@@ -148,7 +148,8 @@ std::string emit_backward_wrapper(const WrapperSpec& spec, const std::vector<Bac
   o << "namespace {\n\n"
     << "constexpr int32_t kBackwardChunk = " << kBackwardKeyChunk << ";  // keys per backward job\n"
     << "constexpr int32_t kBackwardCall = " << kBackwardCallKeys << ";  // keys per pipeline call at most\n"
-    << "/// A buffer read site of the score: its buffer, index dimensions, first row of the index output.\n"
+    << "/// A buffer read site of the score: its buffer, index dimensions, first row of the index output,\n"
+    << "/// whether its index is one element for every position of a call.\n"
     << "struct BackwardRead {\n  int buffer, dims, slot;\n  bool uniform;\n};\n"
     << "constexpr int kNumReads = " << reads.size() << ", kIndexSlots = " << index_slots << ";\n"
     << "constexpr BackwardRead kReads[" << std::max<size_t>(reads.size(), 1) << "] = {";
