@@ -33,7 +33,8 @@ std::vector<CpuTarget> all_cpu_paths();
 /// (this machine's best). Throws std::invalid_argument naming a path it does not know.
 std::vector<CpuTarget> parse_cpu_paths(const std::string& spec);
 
-/// The best target this machine runs (AVX-512F, else AVX2+FMA, else portable).
+/// The best target this machine runs (AVX-512F, else AVX2+FMA, else portable), or the narrower one
+/// the environment variable ATTNC_CPU_ISA names (avx2, portable), as generated sources choose.
 CpuTarget host_cpu_target();
 
 /// Query rows per tile and keys per block of the kernels generated for `target`.

@@ -1,5 +1,6 @@
 // CPU targets: names and host detection.
 #include <algorithm>
+#include <cstdlib>
 #include <stdexcept>
 
 #include "backends/cpu/CpuBackend.h"
@@ -26,6 +27,11 @@ CpuTarget host_cpu_target() {
   else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
     t.isa = CpuIsa::AVX2;
 #endif
+  // As in a generated source's dispatcher (fixed/PathDispatch.h): ATTNC_CPU_ISA may force a
+  // narrower path, so that `attnc bench` and the tests measure and check each path.
+  const char* forced = std::getenv("ATTNC_CPU_ISA");
+  const std::string f = forced ? forced : "";
+  if (f == "portable" || (f == "avx2" && t.isa == CpuIsa::AVX512)) t.isa = f == "avx2" ? CpuIsa::AVX2 : CpuIsa::Portable;
   return t;
 }
 

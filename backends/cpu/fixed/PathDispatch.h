@@ -9,8 +9,8 @@ struct VectorPath {
 
 /// Paths from narrowest (0) to widest; -1 for a name that is none.
 int path_rank(const char* isa) {
-  static const char* const names[] = {"portable", "neon", "avx2", "avx512"};
-  for (int r = 0; r < 4; ++r)
+  static const char* const names[] = {"portable", "avx2", "avx512"};
+  for (int r = 0; r < 3; ++r)
     if (strcmp(isa, names[r]) == 0) return r;
   return -1;
 }
@@ -26,8 +26,6 @@ bool cpu_runs(const char* isa) {
   if (strcmp(isa, "avx512") == 0)
     return avx2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
            __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw");
-#elif defined(__aarch64__)
-  if (strcmp(isa, "neon") == 0) return true;  // Advanced SIMD is baseline on AArch64
 #endif
   return strcmp(isa, "portable") == 0;
 }
@@ -38,9 +36,9 @@ bool cpu_runs(const char* isa) {
 template <typename Args>
 const VectorPath<Args>* choose_path(const VectorPath<Args>* paths, const char** why) {
   const char* forced = getenv("ATTNC_CPU_ISA");
-  int limit = 3;
+  int limit = 2;
   if (forced && *forced && (limit = path_rank(forced)) < 0) {
-    *why = "ATTNC_CPU_ISA names no vector path (avx512, avx2, neon or portable)";
+    *why = "ATTNC_CPU_ISA names no vector path (avx512, avx2 or portable)";
     return nullptr;
   }
   for (; paths->isa; ++paths)
