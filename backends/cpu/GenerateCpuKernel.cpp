@@ -14,6 +14,7 @@
 #include "backends/cpu/KernelWrapper.h"
 #include "backends/cpu/RuntimeGlue.h"
 #include "backends/cpu/ScheduleAttention.h"
+#include "backends/cpu/SelfPlan.h"
 #include "codegen/PlanTiles.h"
 #include "codegen/TilePlan.h"
 
@@ -115,6 +116,7 @@ CpuKernelSource generate_cpu_kernel(const KernelIR& user_ir, const CpuTarget& ta
   WrapperSpec spec{src.entry,     pipeline,   ir.name, g, ir.options.dtype, ir.options.lse,
                    ir.args,       algo.uses_kv_ranges, keys_masked_condition(ir, g)};
   spec.pack_heads = ignores_head_index(ir);
+  if (spec.kv_ranges) spec.self_plan = emit_self_plan(tile_plan_program(*plan_tiles(ir, PlanTilesOptions{g.tile_q, g.key_block})), ir.args);
   std::ostringstream s;
   s << "// attnc: CPU kernel '" << ir.name << "' (" << cpu_isa_name(target.isa) << ", "
     << dtype_name(ir.options.dtype) << " I/O), Halide-scheduled. Generated; do not edit.\n"
@@ -158,8 +160,9 @@ CpuKernelSource generate_cpu_backward(const KernelIR& user_ir, const CpuTarget& 
   use_every_scalar(halide, pipeline, algo.args);
 
   // The mask reads buffers: the caller's kv_ranges narrow each tile's keys, as for the forward.
-  const bool kv_ranges = !plan_tiles(ir, PlanTilesOptions{g.tile_q, g.key_block})->index_only;
-  WrapperSpec spec{src.entry, pipeline, ir.name, g, ir.options.dtype, false, ir.args, kv_ranges, keys_masked_condition(ir, g)};
+  std::shared_ptr<const TilePlan> plan = plan_tiles(ir, PlanTilesOptions{g.tile_q, g.key_block});
+  WrapperSpec spec{src.entry, pipeline, ir.name, g, ir.options.dtype, false, ir.args, !plan->index_only, keys_masked_condition(ir, g)};
+  if (spec.kv_ranges) spec.self_plan = emit_self_plan(tile_plan_program(*plan), ir.args);
   std::ostringstream s;
   s << "// attnc: CPU backward of kernel '" << ir.name << "' (" << cpu_isa_name(target.isa) << ", "
     << dtype_name(ir.options.dtype) << " I/O), Halide-scheduled. Generated; do not edit.\n"

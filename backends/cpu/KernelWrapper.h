@@ -28,6 +28,8 @@ struct WrapperSpec {
   /// The mask and score do not read the head index h: one-row (decoding) calls may put several
   /// query heads of a group in one tile.
   bool pack_heads = false;
+  /// kv_ranges: emit_self_plan's text (SelfPlan.h), which plans the keys when the caller does not.
+  std::string self_plan = {};
 };
 
 /// C++ text of the wrapper (uses the runtime glue's Context, fail and parallel_for).
