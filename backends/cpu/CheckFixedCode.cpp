@@ -47,28 +47,8 @@ extern "C" {
 #include "backends/cpu/fixed/RuntimeFunctions.h"
 }
 
-// The wrapper (KernelWrapper.cpp): the kernel's constants, the support code, the key test.
-namespace {
-enum class IoType { F32, F16, BF16 };
-constexpr const char* kKernelName = "fixed_code_check";
-constexpr int kLanes = 16, kTileQ = 32;
-constexpr int32_t kKeyChunk = 512;
-constexpr int64_t kHeadDim = 64, kValueDim = 0;
-constexpr IoType kIoType = IoType::F16;
-constexpr bool kLseRequired = false;
-constexpr bool kPackHeads = true;
-constexpr int kNumBuffers = 1, kNumScalars = 0;
-struct DTypeName {
-  uint8_t code, bits;
-  const char* name;
-};
-constexpr DTypeName kDTypeNames[] = {{2, 32, "f32"}, {0, 32, "i32"}};
-}  // namespace
-
-#include "backends/cpu/fixed/WrapperSupport.h"
-
-// The tile planner of a mask that reads buffers (SelfPlan.cpp): the interpreter with internal
-// linkage, a plan's tables (here: no op, every key tile Partial), the planner's entry.
+// The tile planner of a mask that reads buffers (SelfPlan.cpp), before the entry point: the
+// interpreter with internal linkage, a plan's tables (here: every key tile Partial), SelfPlan.
 #define ATTN_TILE_EVAL_INTERNAL 1
 #include "runtime/TileGridEval.h"
 namespace {
@@ -89,6 +69,26 @@ constexpr int kPlanScalars[] = {{}};
 constexpr int kPlanBuffers[] = {0};
 }  // namespace
 #include "backends/cpu/fixed/SelfPlan.h"
+
+// The wrapper (KernelWrapper.cpp): the kernel's constants, the support code, the key test.
+namespace {
+enum class IoType { F32, F16, BF16 };
+constexpr const char* kKernelName = "fixed_code_check";
+constexpr int kLanes = 16, kTileQ = 32;
+constexpr int32_t kKeyChunk = 512;
+constexpr int64_t kHeadDim = 64, kValueDim = 0;
+constexpr IoType kIoType = IoType::F16;
+constexpr bool kLseRequired = false;
+constexpr bool kPackHeads = true;
+constexpr int kNumBuffers = 1, kNumScalars = 0;
+struct DTypeName {
+  uint8_t code, bits;
+  const char* name;
+};
+constexpr DTypeName kDTypeNames[] = {{2, 32, "f32"}, {0, 32, "i32"}};
+}  // namespace
+
+#include "backends/cpu/fixed/WrapperSupport.h"
 
 namespace {
 #include "backends/cpu/fixed/IrIntegerOps.h"

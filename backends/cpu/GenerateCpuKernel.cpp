@@ -79,6 +79,14 @@ std::string keys_masked_condition(const KernelIR& ir, const cpu::Geometry& g) {
   return cpu::CpuExprPrinter(ir).print(e);
 }
 
+/// The planner that a kernel whose mask reads buffers (`kv_ranges`) runs when the caller passes no
+/// key ranges, with its plan in the kernel's tiles; empty for other kernels.
+std::string self_plan(const KernelIR& ir, const cpu::Geometry& g, bool kv_ranges) {
+  if (!kv_ranges) return "";
+  return cpu::emit_self_plan(tile_plan_program(*plan_tiles(ir, PlanTilesOptions{g.tile_q, g.key_block})), ir.args) +
+         "\n";
+}
+
 /// Scalars a kernel ends up not reading (the query count when no buffer check needs it) would be
 /// -Wunused-parameter warnings in the pipeline function: it reads each once.
 void use_every_scalar(cpu::HalideCpp& halide, const std::string& pipeline, const std::vector<Halide::Argument>& args) {
@@ -116,7 +124,6 @@ CpuKernelSource generate_cpu_kernel(const KernelIR& user_ir, const CpuTarget& ta
   WrapperSpec spec{src.entry,     pipeline,   ir.name, g, ir.options.dtype, ir.options.lse,
                    ir.args,       algo.uses_kv_ranges, keys_masked_condition(ir, g)};
   spec.pack_heads = ignores_head_index(ir);
-  if (spec.kv_ranges) spec.self_plan = emit_self_plan(tile_plan_program(*plan_tiles(ir, PlanTilesOptions{g.tile_q, g.key_block})), ir.args);
   std::ostringstream s;
   s << "// attnc: CPU kernel '" << ir.name << "' (" << cpu_isa_name(target.isa) << ", "
     << dtype_name(ir.options.dtype) << " I/O), Halide-scheduled. Generated; do not edit.\n"
@@ -134,7 +141,7 @@ CpuKernelSource generate_cpu_kernel(const KernelIR& user_ir, const CpuTarget& ta
     << halide.code << "\n"
     << "// ---- The Halide runtime functions it calls ----\n"
     << emit_runtime_glue(prefix, halide.runtime_calls) << "\n"
-    << "// ---- The attn_kernel_args entry point ----\n"
+    << self_plan(ir, g, spec.kv_ranges) << "// ---- The attn_kernel_args entry point ----\n"
     << emit_wrapper(spec);
   src.source = s.str();
   src.header = emit_header(ir, src.entry, "ATTN_GENERATED_" + name + "_H");
@@ -160,9 +167,8 @@ CpuKernelSource generate_cpu_backward(const KernelIR& user_ir, const CpuTarget& 
   use_every_scalar(halide, pipeline, algo.args);
 
   // The mask reads buffers: the caller's kv_ranges narrow each tile's keys, as for the forward.
-  std::shared_ptr<const TilePlan> plan = plan_tiles(ir, PlanTilesOptions{g.tile_q, g.key_block});
-  WrapperSpec spec{src.entry, pipeline, ir.name, g, ir.options.dtype, false, ir.args, !plan->index_only, keys_masked_condition(ir, g)};
-  if (spec.kv_ranges) spec.self_plan = emit_self_plan(tile_plan_program(*plan), ir.args);
+  const bool kv_ranges = !plan_tiles(ir, PlanTilesOptions{g.tile_q, g.key_block})->index_only;
+  WrapperSpec spec{src.entry, pipeline, ir.name, g, ir.options.dtype, false, ir.args, kv_ranges, keys_masked_condition(ir, g)};
   std::ostringstream s;
   s << "// attnc: CPU backward of kernel '" << ir.name << "' (" << cpu_isa_name(target.isa) << ", "
     << dtype_name(ir.options.dtype) << " I/O), Halide-scheduled. Generated; do not edit.\n"
@@ -178,7 +184,7 @@ CpuKernelSource generate_cpu_backward(const KernelIR& user_ir, const CpuTarget& 
     << halide.code << "\n"
     << "// ---- The Halide runtime functions it calls ----\n"
     << emit_runtime_glue(prefix, halide.runtime_calls) << "\n"
-    << "// ---- The attn_backward_args entry point ----\n"
+    << self_plan(ir, g, spec.kv_ranges) << "// ---- The attn_backward_args entry point ----\n"
     << emit_backward_wrapper(spec, algo.reads, algo.index_slots);
   src.source = s.str();
   std::string guard = "ATTN_GENERATED_" + name + "_BACKWARD_H";

@@ -115,7 +115,6 @@ std::string wrapper_prologue(const WrapperSpec& spec) {
     << "constexpr int kNumBuffers = " << num_buffers << ", kNumScalars = " << num_scalars << ";\n"
     << dtype_names() << "\n}  // namespace\n\n";
   o << cpu_fixed_text("WrapperSupport.h") << "\n";
-  if (spec.kv_ranges) o << spec.self_plan << "\n";
   o << "namespace {\n\n";
   if (!spec.keys_masked.empty()) o << cpu_fixed_text("IrIntegerOps.h");
   o << "/// Keys in blocks of " << kSkipBlock << ": blocks that the mask rules out for a whole query tile are skipped.\n"

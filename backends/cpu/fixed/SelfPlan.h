@@ -40,22 +40,24 @@ struct SelfPlan {
   }
 
  private:
-  /// `t`'s elements in row-major order: its memory when already so, else a copy in `copy`.
+  /// `t`'s elements in row-major order: its memory when already so, else a copy in `copy`. (Kept
+  /// apart from the wrapper's helpers: the planner is emitted once, before the entry points.)
   static const void* dense(const DLTensor* t, std::vector<char>& copy) {
     const int64_t esize = t->dtype.bits / 8;
+    const char* base = static_cast<const char*>(t->data) + t->byte_offset;
     int64_t n = 1;
     bool compact = true;
     for (int d = t->ndim - 1; d >= 0; --d) {
-      if (t->shape[d] > 1 && stride_of(t, d) != n) compact = false;
+      if (t->shape[d] > 1 && t->strides && t->strides[d] != n) compact = false;
       n *= t->shape[d];
     }
-    if (compact || n == 0) return base_of(t);
+    if (compact || n == 0) return base;
     copy.resize(size_t(n * esize));
     std::vector<int64_t> idx(size_t(t->ndim), 0);
     for (int64_t i = 0; i < n; ++i) {
       int64_t offset = 0;
-      for (int d = 0; d < t->ndim; ++d) offset += idx[size_t(d)] * stride_of(t, d);
-      memcpy(copy.data() + i * esize, base_of(t) + offset * esize, size_t(esize));
+      for (int d = 0; d < t->ndim; ++d) offset += idx[size_t(d)] * t->strides[d];
+      memcpy(copy.data() + i * esize, base + offset * esize, size_t(esize));
       for (int d = t->ndim - 1; d >= 0 && ++idx[size_t(d)] == t->shape[d]; --d) idx[size_t(d)] = 0;
     }
     return copy.data();
