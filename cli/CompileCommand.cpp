@@ -57,7 +57,10 @@ std::optional<nlohmann::ordered_json> compile_kernel(const Program& p, const Dec
   if (std::any_of(targets.begin(), targets.end(),
                   [](const Target* t) { return t->name == std::string("cpu"); })) {
     entry["cpu_entry"] = "attn_" + k.name;
-    entry["cpu_flags"] = cpu_required_flags();
+    entry["cpu_flags"] = cpu_required_flags();  // no -m flags: each vector path carries its ISA
+    std::vector<std::string> paths;
+    for (const CpuTarget& t : parse_cpu_paths(o.cpu_isa)) paths.push_back(cpu_isa_name(t.isa));
+    entry["cpu_paths"] = paths;
   }
   for (const Target* t : targets) {
     try {

@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include "attnc/Version.h"
+#include "backends/cpu/CpuBackend.h"
 #include "cli/Commands.h"
 #include "cli/MaskCommand.h"
 #include "cli/Targets.h"
@@ -104,8 +105,19 @@ int main(int argc, char** argv) {
   compile_cmd->add_option("--head-dim", compile.head_dim,
                           "head_dim for kernels that leave it open (default 128)");
   compile_cmd
-      ->add_option("--cpu-isa", compile.cpu_isa, "cpu target ISA: avx512 (default), avx2, portable, host")
-      ->check(CLI::IsMember({"avx512", "avx2", "portable", "host"}));
+      ->add_option("--cpu-isa", compile.cpu_isa,
+                   "vector paths of the cpu sources, comma-separated: avx512, avx2, portable, host (default: "
+                   "avx512,avx2,portable; the first call runs the widest the CPU runs)")
+      ->check(CLI::Validator(
+          [](std::string& s) {
+            try {
+              attn::parse_cpu_paths(s);
+              return std::string();
+            } catch (const std::invalid_argument& e) {
+              return std::string(e.what());
+            }
+          },
+          "PATHS"));
 
   BenchOptions bench;
   auto* bench_cmd =

@@ -12,8 +12,12 @@
 #include <cstring>
 #include <thread>
 #include <vector>
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
 #if defined(__F16C__)
 #include <immintrin.h>
+#define ATTN_F16C 1  // as a generated source's AVX paths define it
 #endif
 
 #include "attn/kernel_abi.h"
@@ -124,3 +128,12 @@ int check_pipeline(void* uc, halide_buffer_t* q, halide_buffer_t* k, halide_buff
 #define ATTN_PIPELINE_FN check_pipeline
 #define ATTN_EXTRA_ARGS , &buffer0.buf
 #include "backends/cpu/fixed/WrapperEntry.h"
+
+// The run-time choice of the vector path, over the entry above.
+#include "backends/cpu/fixed/PathDispatch.h"
+extern "C" int attn_fixed_code_check_dispatch(const attn_kernel_args* args) {
+  static const VectorPath<attn_kernel_args> paths[] = {{"portable", attn_fixed_code_check}, {nullptr, nullptr}};
+  static const char* why = nullptr;
+  static const VectorPath<attn_kernel_args>* path = choose_path(paths, &why);
+  return run_path(path, why, "fixed_code_check", args);
+}

@@ -26,7 +26,15 @@ struct CpuTarget {
   CpuIsa isa = CpuIsa::AVX512;
 };
 
-/// The best target this machine runs (AVX-512F, else AVX2+FMA, else portable).
+/// Every vector path a generated source may carry, widest first: avx512, avx2, portable.
+std::vector<CpuTarget> all_cpu_paths();
+
+/// The paths `spec` names, widest first: a comma-separated list of avx512, avx2, portable and host
+/// (this machine's best). Throws std::invalid_argument naming a path it does not know.
+std::vector<CpuTarget> parse_cpu_paths(const std::string& spec);
+
+/// The best target this machine runs (AVX-512F, else AVX2+FMA, else portable), or the narrower one
+/// the environment variable ATTNC_CPU_ISA names (avx2, portable), as generated sources choose.
 CpuTarget host_cpu_target();
 
 /// Query rows per tile and keys per block of the kernels generated for `target`.
@@ -59,14 +67,20 @@ struct CpuKernelSource {
   std::string header_name;                 ///< file name the source includes, e.g. "causal.h"
   std::string source;                      ///< the kernel, Halide's runtime glue and the wrapper
   std::string entry;                       ///< exported C symbol, e.g. "attn_causal"
-  std::vector<std::string> compile_flags;  ///< recommended flags (optimization, ISA)
+  std::vector<std::string> compile_flags;  ///< recommended flags (optimization; no ISA flags needed)
 };
 
-/// Generates the kernel's C++ source. Throws std::runtime_error on an internal failure.
+/// Generates the kernel's C++ source with one vector path per target (each scheduled for its ISA,
+/// its functions compiled for it by target pragmas), widest first: the exported entry runs the
+/// widest path the CPU runs, chosen at the first call (ATTNC_CPU_ISA may force a narrower one).
+/// Throws std::runtime_error on an internal failure.
+CpuKernelSource generate_cpu_kernel(const KernelIR& ir, const std::vector<CpuTarget>& targets);
+/// The source with the one path `target` (what the loader compiles for this machine).
 CpuKernelSource generate_cpu_kernel(const KernelIR& ir, const CpuTarget& target);
 
 /// Generates the C++ source of the kernel's backward (attn/kernel_backward_abi.h): FlashAttention-2's
 /// backward, key-major and deterministic, entry `attn_<name>_backward`, header `<name>_backward.h`.
+CpuKernelSource generate_cpu_backward(const KernelIR& ir, const std::vector<CpuTarget>& targets);
 CpuKernelSource generate_cpu_backward(const KernelIR& ir, const CpuTarget& target);
 
 /// The source with its header pasted in place of `#include "<header_name>"`: one file, as the

@@ -100,15 +100,6 @@ std::set<std::string> called_runtime_functions(const std::string& code) {
   return used;
 }
 
-std::string rename_runtime_functions(std::string code, const std::set<std::string>& used,
-                                     const std::string& prefix) {
-  for (const std::string& name : used) {
-    std::regex re("\\bhalide_" + name + "\\b");
-    code = std::regex_replace(code, re, prefix + name);
-  }
-  return code;
-}
-
 }  // namespace
 
 void stabilize_halide_name_counters() {
@@ -119,6 +110,15 @@ void stabilize_halide_name_counters() {
       for (int n = std::atoi(name.c_str() + 1); n < 100000; ++n) Internal::unique_name(char(c));
     }
   });
+}
+
+std::string rename_runtime_functions(std::string code, const std::set<std::string>& used,
+                                     const std::string& prefix) {
+  for (const std::string& name : used) {
+    std::regex re("\\bhalide_" + name + "\\b");
+    code = std::regex_replace(code, re, prefix + name);
+  }
+  return code;
 }
 
 Target halide_target(const CpuTarget& target) {

@@ -28,19 +28,31 @@ std::string c_identifier(const std::string& s) {
   return out;
 }
 
-std::vector<std::string> flags_for(CpuIsa isa) {
-  std::vector<std::string> f = {"-O2", "-ffp-contract=fast", "-fno-math-errno"};
-  if (isa == CpuIsa::AVX2 || isa == CpuIsa::AVX512)
-    for (const char* x : {"-mavx2", "-mfma", "-mf16c"}) f.push_back(x);
-  if (isa == CpuIsa::AVX512)
-    for (const char* x : {"-mavx512f", "-mavx512vl", "-mavx512dq", "-mavx512bw"}) f.push_back(x);
-  return f;
-}
+/// The flags of the banner's build line: the vector paths need none of -m (each path's functions
+/// carry their ISA), and g++ -O2 alone keeps every path's own instructions.
+std::vector<std::string> build_flags() { return {"-O2", "-ffp-contract=fast", "-fno-math-errno"}; }
 
 std::string join(const std::vector<std::string>& v) {
   std::string s;
   for (const std::string& x : v) s += (s.empty() ? "" : " ") + x;
   return s;
+}
+
+/// A C++ string literal of `s`.
+std::string c_string_literal(const std::string& s) {
+  std::string out = "\"";
+  for (char ch : s) {
+    if (ch == '"' || ch == '\\') out += '\\';
+    out += ch;
+  }
+  return out + "\"";
+}
+
+/// The header's declaration of `<entry>_path`, which names the path a process runs.
+std::string path_declaration(const std::string& entry) {
+  return "/** The vector path this process runs (\"avx512\", \"avx2\" or \"portable\"), chosen at the first call;\n"
+         " *  \"none\" when the CPU runs none that the source carries. */\n"
+         "const char* " + entry + "_path(void);\n\n";
 }
 
 std::string describe_args(const KernelIR& ir) {
@@ -62,7 +74,7 @@ std::string emit_header(const KernelIR& ir, const std::string& entry, const std:
     << "). Run-time arguments, in order: " << describe_args(ir) << ".\n"
     << " *  Returns 0, or non-zero with a message in args->error. */\n"
     << "int " << entry << "(const attn_kernel_args* args);\n\n"
-    << "#ifdef __cplusplus\n}  /* extern \"C\" */\n#endif\n\n#endif /* " << guard << " */\n";
+    << path_declaration(entry) << "#ifdef __cplusplus\n}  /* extern \"C\" */\n#endif\n\n#endif /* " << guard << " */\n";
   return h.str();
 }
 
@@ -99,93 +111,228 @@ void use_every_scalar(cpu::HalideCpp& halide, const std::string& pipeline, const
   halide.code.insert(at + 4, uses.empty() ? "" : uses.substr(1) + "\n");
 }
 
+/// One vector path of a generated source, as Halide's C++ and the wrapper give it.
+struct PathCode {
+  CpuIsa isa;
+  /// Halide's includes, helpers, runtime header and attribute macros: the same for every path.
+  std::string shared;
+  /// Halide's helper functions and templates without the includes, once more in the path's
+  /// namespace: the path's vectors instantiate them (reinterpret<float16>) inside its target
+  /// region; instantiated outside it, they would pass AVX vectors without AVX (another ABI, a
+  /// -Wpsabi error). The Halide code calls the scalar min/max as ::halide_cpp_min: the shared copy.
+  std::string helpers;
+  std::string body;  ///< the vector classes, the pipeline and the path's entry point `run`
+  std::set<std::string> runtime_calls;
+};
+
+/// The namespace of a path's code, e.g. attn_causal_avx2 (its pipeline is <namespace>_pipeline).
+std::string path_namespace(const std::string& entry, CpuIsa isa) { return entry + "_" + cpu_isa_name(isa); }
+
+/// The ISA extensions a path's functions are compiled for ("" for none: the portable path).
+std::string target_features(CpuIsa isa) {
+  switch (isa) {
+    case CpuIsa::AVX512: return "avx2,fma,f16c,avx512f,avx512vl,avx512dq,avx512bw";
+    case CpuIsa::AVX2: return "avx2,fma,f16c";
+    case CpuIsa::Portable: return "";
+  }
+  return "";
+}
+
+/// Splits Halide's C++ where the vector classes (fixed/HalideVectorOps.h) begin: before, what every
+/// path shares; from there on, the path's own code. The helpers are what comes before the runtime
+/// header (HALIDE_HALIDERUNTIME_H's guard), less the includes.
+PathCode split_halide_cpp(CpuIsa isa, const cpu::HalideCpp& halide) {
+  const std::string& code = halide.code;
+  size_t header = code.find("#ifndef HALIDE_HALIDERUNTIME_H\n");
+  size_t vectors = code.find(cpu::cpu_fixed_text("HalideVectorOps.h"));
+  if (header == std::string::npos || vectors == std::string::npos || vectors < header)
+    throw std::logic_error("internal error: Halide's C++ output no longer reads helpers, runtime header, vector classes");
+  PathCode path{isa, code.substr(0, vectors), "", code.substr(vectors), halide.runtime_calls};
+  std::istringstream lines(code.substr(0, header));
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind("#include ", 0) != 0) path.helpers += line + "\n";
+  return path;
+}
+
+/// `#pragma`s that compile the functions between them for `isa` with g++ and clang++ alike, with
+/// no -m flags: clang's attribute applies to every function, template and lambda declared inside.
+std::string begin_target(CpuIsa isa) {
+  std::string f = target_features(isa);
+  return "#if defined(__clang__)\n#pragma clang attribute push(__attribute__((target(\"" + f +
+         "\"))), apply_to = function)\n#else\n#pragma GCC push_options\n#pragma GCC target(\"" + f +
+         "\")\n#endif\n#define ATTN_F16C 1  // the path may convert f16 with F16C\n";
+}
+
+std::string end_target() {
+  return "#undef ATTN_F16C\n#if defined(__clang__)\n#pragma clang attribute pop\n#else\n#pragma GCC pop_options\n#endif\n";
+}
+
+/// The preprocessor condition of the architectures a path builds on ("" for all).
+std::string path_architecture(CpuIsa isa) { return isa == CpuIsa::Portable ? "" : "defined(__x86_64__)"; }
+
+std::string path_names(const std::vector<PathCode>& paths) {
+  std::string s;
+  for (const PathCode& p : paths) s += (s.empty() ? "" : ", ") + std::string(cpu_isa_name(p.isa));
+  return s;
+}
+
+/// Halide's shared prologue, the runtime glue, `planner` (self_plan's, shared by the paths), each
+/// path in its namespace (and target region), then the exported entry that runs the widest path
+/// the CPU runs: the source's text after its includes.
+std::string assemble_paths(const std::vector<PathCode>& paths, const std::string& runtime_prefix,
+                           const std::string& planner, const std::string& args_type, const std::string& entry,
+                           const std::string& kernel) {
+  std::set<std::string> calls;
+  for (const PathCode& p : paths) calls.insert(p.runtime_calls.begin(), p.runtime_calls.end());
+  const std::string shared = cpu::rename_runtime_functions(paths.front().shared, calls, runtime_prefix);
+  for (const PathCode& p : paths)
+    if (cpu::rename_runtime_functions(p.shared, calls, runtime_prefix) != shared || p.helpers != paths.front().helpers)
+      throw std::logic_error("internal error: Halide's runtime header or helpers differ between the vector paths");
+  std::ostringstream s;
+  s << "// ---- Halide's includes and runtime header (Halide 14 CodeGen_C output), shared by the paths ----\n"
+    << shared << "\n// ---- The Halide runtime functions the paths call ----\n"
+    << cpu::emit_runtime_glue(runtime_prefix, calls) << "\n" << planner;
+  for (const PathCode& p : paths) {
+    const std::string ns = path_namespace(entry, p.isa), arch = path_architecture(p.isa);
+    s << "// ---- Vector path '" << cpu_isa_name(p.isa) << "': its Halide pipeline and entry point ----\n";
+    if (!arch.empty()) s << "#if " << arch << "\n";
+    if (!target_features(p.isa).empty()) s << begin_target(p.isa);
+    s << "namespace " << ns << " {\n\n// ---- Halide's helpers ----\n"
+      << p.helpers << "\n// ---- The Halide pipeline ----\n" << p.body << "\n}  // namespace " << ns << "\n";
+    if (!target_features(p.isa).empty()) s << end_target();
+    if (!arch.empty()) s << "#endif  // " << arch << "\n";
+    s << "\n";
+  }
+  s << "// ---- The exported entry point: the widest path this CPU runs, chosen at the first call ----\n"
+    << cpu::cpu_fixed_text("PathDispatch.h") << "\nnamespace {\n\n"
+    << "const VectorPath<" << args_type << ">* chosen_path(const char** why) {\n"
+    << "  static const VectorPath<" << args_type << "> paths[] = {\n";
+  for (const PathCode& p : paths) {
+    const std::string arch = path_architecture(p.isa);
+    if (!arch.empty()) s << "#if " << arch << "\n";
+    s << "      {\"" << cpu_isa_name(p.isa) << "\", " << path_namespace(entry, p.isa) << "::run},\n";
+    if (!arch.empty()) s << "#endif\n";
+  }
+  s << "      {nullptr, nullptr}};\n"
+    << "  static const char* reason = nullptr;\n"
+    << "  static const VectorPath<" << args_type << ">* path = choose_path(paths, &reason);\n"
+    << "  *why = reason;\n  return path;\n}\n\n}  // namespace\n\n"
+    << "extern \"C\" __attribute__((visibility(\"default\"))) int " << entry << "(const " << args_type
+    << "* args) {\n  const char* why = nullptr;\n  const VectorPath<" << args_type
+    << ">* path = chosen_path(&why);\n  return run_path(path, why, " << c_string_literal(kernel) << ", args);\n}\n\n"
+    << "extern \"C\" __attribute__((visibility(\"default\"))) const char* " << entry << "_path(void) {\n"
+    << "  const char* why = nullptr;\n  const VectorPath<" << args_type
+    << ">* path = chosen_path(&why);\n  return path ? path->isa : \"none\";\n}\n";
+  return s.str();
+}
+
+/// The includes of a generated source (the header first).
+std::string includes(const std::string& header_name, bool backward) {
+  return "#include \"" + header_name + "\"\n\n" +
+         "#include <algorithm>\n#include <atomic>\n#include <cmath>\n#include <cstdarg>\n#include <cstdio>\n#include <cstdlib>\n"
+         "#include <cstring>\n" +
+         (backward ? "#include <memory>\n#include <new>\n" : "") +
+         "#include <thread>\n#include <vector>\n"
+         "#if defined(__x86_64__)\n#include <cpuid.h>      // whether the CPU has F16C\n#include <immintrin.h>  // F16C's f16 to f32 on the AVX paths\n#endif\n\n"
+         "#if defined(__clang__) && defined(__has_builtin)\n#if __has_builtin(__builtin_elementwise_max)\n"
+         "#define ATTN_ELEMENTWISE_MIN_MAX 1  // vector min/max without a lane loop\n#endif\n#endif\n\n";
+}
+
+/// The banner's lines on the paths and how to build the source.
+std::string build_banner(const std::vector<PathCode>& paths, const std::string& file) {
+  return "// Vector paths: " + path_names(paths) +
+         "; the first call takes the widest this CPU runs (ATTNC_CPU_ISA=<path> forces a narrower one).\n"
+         "// Build: c++ -std=c++17 " + join(build_flags()) + " -c " + file +
+         "\n// (no -m flags: each path's functions carry their own ISA. clang++ is fastest; with g++ add -fno-tree-sra,\n"
+         "// or the accumulators leave registers.)\n";
+}
+
 }  // namespace
 
-CpuKernelSource generate_cpu_kernel(const KernelIR& user_ir, const CpuTarget& target) {
+CpuKernelSource generate_cpu_kernel(const KernelIR& ir, const CpuTarget& target) {
+  return generate_cpu_kernel(ir, std::vector<CpuTarget>{target});
+}
+
+CpuKernelSource generate_cpu_backward(const KernelIR& ir, const CpuTarget& target) {
+  return generate_cpu_backward(ir, std::vector<CpuTarget>{target});
+}
+
+CpuKernelSource generate_cpu_kernel(const KernelIR& user_ir, const std::vector<CpuTarget>& targets) {
   using namespace attn::cpu;
+  if (targets.empty()) throw std::logic_error("internal error: a CPU kernel source with no vector path");
   // Argument names meet the C preprocessor in the generated source.
   const KernelIR ir = with_emitted_names(user_ir);
   stabilize_halide_name_counters();
-  Geometry g = choose_geometry(ir, target);
-  AttentionAlgorithm algo = define_attention(ir, g, fresh_name_prefix());
-  schedule_attention(algo);
-
   CpuKernelSource src;
   std::string name = c_identifier(ir.name);
   src.entry = "attn_" + name;
   src.header_name = name + ".h";
-  src.compile_flags = flags_for(target.isa);
-  std::string pipeline = src.entry + "_pipeline";
-  std::string prefix = src.entry + "_rt_";
-  HalideCpp halide = emit_halide_cpp(algo.out, algo.args, pipeline, halide_target(target), prefix);
-
-  use_every_scalar(halide, pipeline, algo.args);
-
-  WrapperSpec spec{src.entry,     pipeline,   ir.name, g, ir.options.dtype, ir.options.lse,
-                   ir.args,       algo.uses_kv_ranges, keys_masked_condition(ir, g)};
-  spec.pack_heads = ignores_head_index(ir);
+  src.compile_flags = build_flags();
+  const std::string prefix = src.entry + "_rt_";
+  std::vector<PathCode> paths;
+  std::string planner;
+  for (const CpuTarget& target : targets) {
+    Geometry g = choose_geometry(ir, target);
+    AttentionAlgorithm algo = define_attention(ir, g, fresh_name_prefix());
+    schedule_attention(algo);
+    const std::string pipeline = path_namespace(src.entry, target.isa) + "_pipeline";
+    HalideCpp halide = emit_halide_cpp(algo.out, algo.args, pipeline, halide_target(target), prefix);
+    use_every_scalar(halide, pipeline, algo.args);
+    WrapperSpec spec{"run",   pipeline, ir.name, g, ir.options.dtype, ir.options.lse, ir.args, algo.uses_kv_ranges,
+                     keys_masked_condition(ir, g)};
+    spec.pack_heads = ignores_head_index(ir);
+    if (paths.empty()) planner = self_plan(ir, g, spec.kv_ranges);  // one plan serves every path
+    PathCode path = split_halide_cpp(target.isa, halide);
+    path.body += "\n// ---- The path's attn_kernel_args entry point ----\n" + emit_wrapper(spec);
+    paths.push_back(std::move(path));
+  }
   std::ostringstream s;
-  s << "// attnc: CPU kernel '" << ir.name << "' (" << cpu_isa_name(target.isa) << ", "
-    << dtype_name(ir.options.dtype) << " I/O), Halide-scheduled. Generated; do not edit.\n"
-    << "// Build: c++ -std=c++17 " << join(src.compile_flags) << " -c " << name << ".cpp\n"
-    << "// (clang++ is fastest; with g++ add -fno-tree-sra, or the accumulators leave registers.)\n"
-    << "// Entry: int " << src.entry << "(const attn_kernel_args*), declared in " << src.header_name
-    << ".\n"
-    << "#include \"" << src.header_name << "\"\n\n"
-    << "#include <algorithm>\n#include <atomic>\n#include <cmath>\n#include <cstdarg>\n#include <cstdio>\n#include <cstdlib>\n"
-    << "#include <cstring>\n#include <thread>\n#include <vector>\n"
-    << "#if defined(__F16C__)\n#include <immintrin.h>  // f16 to f32, eight at a time\n#endif\n\n"
-    << "#if defined(__clang__) && defined(__has_builtin)\n#if __has_builtin(__builtin_elementwise_max)\n"
-    << "#define ATTN_ELEMENTWISE_MIN_MAX 1  // vector min/max without a lane loop\n#endif\n#endif\n\n"
-    << "// ---- The Halide pipeline (Halide 14 CodeGen_C output) ----\n"
-    << halide.code << "\n"
-    << "// ---- The Halide runtime functions it calls ----\n"
-    << emit_runtime_glue(prefix, halide.runtime_calls) << "\n"
-    << self_plan(ir, g, spec.kv_ranges) << "// ---- The attn_kernel_args entry point ----\n"
-    << emit_wrapper(spec);
+  s << "// attnc: CPU kernel '" << ir.name << "' (" << dtype_name(ir.options.dtype)
+    << " I/O), Halide-scheduled. Generated; do not edit.\n"
+    << build_banner(paths, name + ".cpp") << "// Entry: int " << src.entry
+    << "(const attn_kernel_args*), declared in " << src.header_name << ".\n"
+    << includes(src.header_name, false) << assemble_paths(paths, prefix, planner, "attn_kernel_args", src.entry, ir.name);
   src.source = s.str();
   src.header = emit_header(ir, src.entry, "ATTN_GENERATED_" + name + "_H");
   return src;
 }
 
-CpuKernelSource generate_cpu_backward(const KernelIR& user_ir, const CpuTarget& target) {
+CpuKernelSource generate_cpu_backward(const KernelIR& user_ir, const std::vector<CpuTarget>& targets) {
   using namespace attn::cpu;
+  if (targets.empty()) throw std::logic_error("internal error: a CPU kernel source with no vector path");
   const KernelIR ir = with_emitted_names(user_ir);
   stabilize_halide_name_counters();
-  Geometry g = choose_geometry(ir, target);
-  BackwardAlgorithm algo = define_backward(ir, g, fresh_name_prefix());
-  schedule_backward(algo);
-
   CpuKernelSource src;
   std::string name = c_identifier(ir.name);
   src.entry = "attn_" + name + "_backward";
   src.header_name = name + "_backward.h";
-  src.compile_flags = flags_for(target.isa);
-  std::string pipeline = src.entry + "_pipeline";
-  std::string prefix = src.entry + "_rt_";
-  HalideCpp halide = emit_halide_cpp(Halide::Pipeline(algo.outputs), algo.args, pipeline, halide_target(target), prefix);
-  use_every_scalar(halide, pipeline, algo.args);
-
-  // The mask reads buffers: the caller's kv_ranges narrow each tile's keys, as for the forward.
-  const bool kv_ranges = !plan_tiles(ir, PlanTilesOptions{g.tile_q, g.key_block})->index_only;
-  WrapperSpec spec{src.entry, pipeline, ir.name, g, ir.options.dtype, false, ir.args, kv_ranges, keys_masked_condition(ir, g)};
+  src.compile_flags = build_flags();
+  const std::string prefix = src.entry + "_rt_";
+  std::vector<PathCode> paths;
+  std::string planner;
+  for (const CpuTarget& target : targets) {
+    Geometry g = choose_geometry(ir, target);
+    BackwardAlgorithm algo = define_backward(ir, g, fresh_name_prefix());
+    schedule_backward(algo);
+    const std::string pipeline = path_namespace(src.entry, target.isa) + "_pipeline";
+    HalideCpp halide =
+        emit_halide_cpp(Halide::Pipeline(algo.outputs), algo.args, pipeline, halide_target(target), prefix);
+    use_every_scalar(halide, pipeline, algo.args);
+    // The mask reads buffers: the caller's kv_ranges narrow each tile's keys, as for the forward.
+    const bool kv_ranges = !plan_tiles(ir, PlanTilesOptions{g.tile_q, g.key_block})->index_only;
+    WrapperSpec spec{"run", pipeline, ir.name, g, ir.options.dtype, false, ir.args, kv_ranges, keys_masked_condition(ir, g)};
+    if (paths.empty()) planner = self_plan(ir, g, spec.kv_ranges);  // one plan serves every path
+    PathCode path = split_halide_cpp(target.isa, halide);
+    path.body += "\n// ---- The path's attn_backward_args entry point ----\n" +
+                 emit_backward_wrapper(spec, algo.reads, algo.index_slots);
+    paths.push_back(std::move(path));
+  }
   std::ostringstream s;
-  s << "// attnc: CPU backward of kernel '" << ir.name << "' (" << cpu_isa_name(target.isa) << ", "
-    << dtype_name(ir.options.dtype) << " I/O), Halide-scheduled. Generated; do not edit.\n"
-    << "// Build: c++ -std=c++17 " << join(src.compile_flags) << " -c " << name << "_backward.cpp\n"
-    << "// Entry: int " << src.entry << "(const attn_backward_args*), declared in " << src.header_name << ".\n"
-    << "#include \"" << src.header_name << "\"\n\n"
-    << "#include <algorithm>\n#include <atomic>\n#include <cmath>\n#include <cstdarg>\n#include <cstdio>\n#include <cstdlib>\n"
-    << "#include <cstring>\n#include <memory>\n#include <new>\n#include <thread>\n#include <vector>\n"
-    << "#if defined(__F16C__)\n#include <immintrin.h>  // f16 to f32, eight at a time\n#endif\n\n"
-    << "#if defined(__clang__) && defined(__has_builtin)\n#if __has_builtin(__builtin_elementwise_max)\n"
-    << "#define ATTN_ELEMENTWISE_MIN_MAX 1  // vector min/max without a lane loop\n#endif\n#endif\n\n"
-    << "// ---- The Halide pipeline (Halide 14 CodeGen_C output) ----\n"
-    << halide.code << "\n"
-    << "// ---- The Halide runtime functions it calls ----\n"
-    << emit_runtime_glue(prefix, halide.runtime_calls) << "\n"
-    << self_plan(ir, g, spec.kv_ranges) << "// ---- The attn_backward_args entry point ----\n"
-    << emit_backward_wrapper(spec, algo.reads, algo.index_slots);
+  s << "// attnc: CPU backward of kernel '" << ir.name << "' (" << dtype_name(ir.options.dtype)
+    << " I/O), Halide-scheduled. Generated; do not edit.\n"
+    << build_banner(paths, name + "_backward.cpp") << "// Entry: int " << src.entry
+    << "(const attn_backward_args*), declared in " << src.header_name << ".\n"
+    << includes(src.header_name, true) << assemble_paths(paths, prefix, planner, "attn_backward_args", src.entry, ir.name);
   src.source = s.str();
   std::string guard = "ATTN_GENERATED_" + name + "_BACKWARD_H";
   std::ostringstream h;
@@ -197,7 +344,8 @@ CpuKernelSource generate_cpu_backward(const KernelIR& user_ir, const CpuTarget& 
     << "). Run-time arguments, in order: " << describe_args(ir) << ".\n"
     << " *  Returns 0, or non-zero with a message in args->error. */\n"
     << "int " << src.entry << "(const attn_backward_args* args);\n\n"
-    << "#ifdef __cplusplus\n}  /* extern \"C\" */\n#endif\n\n#endif /* " << guard << " */\n";
+    << path_declaration(src.entry) << "#ifdef __cplusplus\n}  /* extern \"C\" */\n#endif\n\n#endif /* " << guard
+    << " */\n";
   src.header = h.str();
   return src;
 }

@@ -72,6 +72,10 @@ std::string dtype_names() {
 /// Keys per block of the wrapper's key-block test (a multiple of every ISA's key block).
 constexpr int kSkipBlock = 64;
 
+/// The entry point's declaration in the fixed templates. Each vector path's entry is a plain
+/// function of the path's namespace: the source exports one entry that chooses among them.
+constexpr const char* kEntryDeclaration = "extern \"C\" __attribute__((visibility(\"default\"))) int ATTN_ENTRY";
+
 /// `text` with each placeholder replaced by its value; every placeholder occurs exactly once.
 std::string fill_placeholders(std::string text, const std::vector<std::pair<std::string, std::string>>& values) {
   for (const auto& [placeholder, value] : values) {
@@ -164,7 +168,7 @@ std::string emit_wrapper(const WrapperSpec& spec) {
                      : "  const int64_t* given = nullptr;  // the mask reads no buffer: kv_ranges unused\n"
                        "  const int64_t* run_starts = nullptr;\n  const int64_t* runs = nullptr;\n"
                        "  int64_t given_block = 0;\n";
-  o << fill_placeholders(cpu_fixed_text("WrapperEntry.h"), {{"ATTN_ENTRY", spec.entry},
+  o << fill_placeholders(cpu_fixed_text("WrapperEntry.h"), {{kEntryDeclaration, "int " + spec.entry},
                                                             {"  ATTN_VIEW_BUFFERS\n", views},
                                                             {"  ATTN_KV_RANGES\n", kv_ranges},
                                                             {"ATTN_KEY_CHUNK", std::to_string(g.key_chunk)},
@@ -202,7 +206,7 @@ std::string emit_backward_wrapper(const WrapperSpec& spec, const std::vector<Bac
                      : "  const int64_t* given = nullptr;  // the mask reads no buffer: kv_ranges unused\n"
                        "  int64_t given_block = 0;\n";
   o << fill_placeholders(cpu_fixed_text("BackwardEntry.h"),
-                         {{"ATTN_ENTRY", spec.entry},
+                         {{kEntryDeclaration, "int " + spec.entry},
                           {"  ATTN_VIEW_BUFFERS\n", views},
                           {"  ATTN_KV_RANGES\n", kv_ranges},
                           {"ATTN_PIPELINE_FN", spec.pipeline},

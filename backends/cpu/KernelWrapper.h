@@ -1,4 +1,4 @@
-// The exported C entry point of an emitted kernel: checks the attn_kernel_args it is given, stages
+// The entry point of one vector path of an emitted kernel: checks the attn_kernel_args it is given, stages
 // Q/K/V into padded f32 tiles, runs the Halide pipeline once per (query tile, head, batch) task in
 // parallel, each on its own key window, and writes Out and LSE back.
 #pragma once
@@ -13,7 +13,7 @@ namespace attn::cpu {
 
 /// What the wrapper needs to know about a kernel.
 struct WrapperSpec {
-  std::string entry;     ///< exported symbol
+  std::string entry;     ///< the path's entry point (a C++ function of the path's namespace)
   std::string pipeline;  ///< the Halide pipeline function it calls
   std::string kernel;    ///< the kernel's .attn name, for messages
   Geometry geometry;

@@ -218,9 +218,13 @@ BOOST_AUTO_TEST_CASE(compile_cpu_is_deterministic_and_builds) {
     BOOST_TEST(read_file(f).find(a.path().string()) == std::string::npos);
   }
   BOOST_TEST(files == 7u);  // two kernels x (.cpp, .h), manifest.json, dlpack/{dlpack.h,LICENSE}
-  // The output folder alone suffices: its DLPack header, not the system's.
-  auto cc = run_command("c++ -std=c++17 -fsyntax-only -H -mavx512f -mfma -Wall -Wextra -Werror -I" +
-                        a.path().string() + " " + (a.path() / "gemma2_local.cpp").string());
+  // Every vector path by default, and the manifest says so.
+  auto manifest = nlohmann::json::parse(read_file(a.path() / "manifest.json"));
+  for (const auto& k : manifest["kernels"])
+    BOOST_TEST(k["cpu_paths"] == nlohmann::json({"avx512", "avx2", "portable"}), k["name"]);
+  // The output folder alone suffices (its DLPack header, not the system's), with no -m flags.
+  auto cc = run_command("c++ -std=c++17 -fsyntax-only -H -Wall -Wextra -Werror -I" + a.path().string() + " " +
+                        (a.path() / "gemma2_local.cpp").string());
   BOOST_TEST(cc.output.find((a.path() / "dlpack/dlpack.h").string()) != std::string::npos, cc.output);
   BOOST_TEST(cc.status == 0, cc.output);
   auto bad = run_command(attnc("compile samples/gemma2.attn -t nosuch -o " + a.path().string()));
@@ -228,6 +232,11 @@ BOOST_AUTO_TEST_CASE(compile_cpu_is_deterministic_and_builds) {
   BOOST_TEST(
       bad.output.find("unknown target 'nosuch' (targets: reference, cpu, cuda, vulkan)") != std::string::npos,
       bad.output);
+  auto isa =
+      run_command(attnc("compile samples/gemma2.attn -t cpu --cpu-isa avx2,sse9 -o " + a.path().string()));
+  BOOST_TEST(isa.status != 0);
+  BOOST_TEST(isa.output.find("unknown CPU path 'sse9' (avx512, avx2, portable, host)") != std::string::npos,
+             isa.output);
 }
 
 BOOST_AUTO_TEST_CASE(compile_several_files_writes_one_manifest) {
@@ -240,6 +249,7 @@ BOOST_AUTO_TEST_CASE(compile_several_files_writes_one_manifest) {
   std::set<std::string> sources;
   for (const auto& k : manifest["kernels"]) {
     sources.insert(k["source"].get<std::string>());
+    BOOST_TEST(k["cpu_paths"] == nlohmann::json({"portable"}));
     for (const auto& f : k["files"]["cpu"]) BOOST_TEST(fs::exists(a.path() / f.get<std::string>()), f);
   }
   BOOST_TEST(sources == (std::set<std::string>{"gemma2.attn", "t5.attn"}));
@@ -260,14 +270,13 @@ BOOST_AUTO_TEST_CASE(compile_several_files_writes_one_manifest) {
 BOOST_AUTO_TEST_CASE(consumer_example_sources_are_current) {
   TempDir a;
   const fs::path example = source_dir() / "examples/cmake-consumer";
-  auto r = run_command(attnc("compile " + (example / "kernels/window.attn").string() +
-                             " -t cpu --cpu-isa portable -o " + a.path().string()));
+  auto r = run_command(
+      attnc("compile " + (example / "kernels/window.attn").string() + " -t cpu -o " + a.path().string()));
   BOOST_REQUIRE_MESSAGE(r.status == 0, r.output);
   for (const auto& f : files_under(a.path(), "")) {
     const auto rel = f.lexically_relative(a.path());
-    BOOST_TEST(
-        read_file(f) == read_file(example / "generated" / rel),
-        rel << " is stale: rerun attnc compile kernels/window.attn -t cpu --cpu-isa portable -o generated");
+    BOOST_TEST(read_file(f) == read_file(example / "generated" / rel),
+               rel << " is stale: rerun attnc compile kernels/window.attn -t cpu -o generated");
   }
 }
 

@@ -74,10 +74,10 @@ FixedText runtime_glue(const CpuKernelSource& src) {
 BOOST_AUTO_TEST_CASE(cpu_sources) {
   const FixedText abi{"runtime/include/attn/kernel_abi.h", cpu::cpu_fixed_text("kernel_abi.h")};
   std::vector<FixedText> fixed = wrapper_entry_runs();
-  for (const char* name : {"HalideVectorOps.h", "WrapperSupport.h", "IrIntegerOps.h"})
+  for (const char* name : {"HalideVectorOps.h", "WrapperSupport.h", "IrIntegerOps.h", "PathDispatch.h"})
     fixed.push_back(fixed_file(name));
   for (const auto& ir : golden_kernels("cpu")) {
-    CpuKernelSource src = generate_cpu_kernel(*ir, CpuTarget{CpuIsa::AVX512});
+    CpuKernelSource src = generate_cpu_kernel(*ir, all_cpu_paths());
     std::vector<FixedText> kernel_fixed = fixed;
     kernel_fixed.push_back(runtime_glue(src));
     check_golden(golden_dir("cpu") / src.header_name, lean_golden_text(src.header, {abi}));

@@ -55,14 +55,14 @@ float read_io(const char* p) {
 }
 
 /// `n` elements of the I/O type as f32: a memcpy, a loop of constant stride for bf16 (vectorized
-/// by the compiler), F16C eight at a time for f16 where the target has it.
+/// by the compiler), F16C eight at a time for f16 on the paths that have it (ATTN_F16C).
 void read_row(const char* src, float* dst, int64_t n) {
   if (kIoType == IoType::F32) {
     memcpy(dst, src, size_t(n) * 4);
     return;
   }
   int64_t c = 0;
-#if defined(__F16C__)
+#if defined(ATTN_F16C)
   if (kIoType == IoType::F16)
     for (; c + 8 <= n; c += 8)
       _mm256_storeu_ps(dst + c, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 2 * c))));

@@ -1,0 +1,59 @@
+namespace {
+
+/// One vector path of this source: its ISA and its entry point.
+template <typename Args>
+struct VectorPath {
+  const char* isa;
+  int (*run)(const Args*);
+};
+
+/// Paths from narrowest (0) to widest; -1 for a name that is none.
+int path_rank(const char* isa) {
+  static const char* const names[] = {"portable", "avx2", "avx512"};
+  for (int r = 0; r < 3; ++r)
+    if (strcmp(isa, names[r]) == 0) return r;
+  return -1;
+}
+
+/// Whether this CPU, and its OS (the vector registers' state), runs the path's instructions.
+bool cpu_runs(const char* isa) {
+#if defined(__x86_64__)
+  __builtin_cpu_init();
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;  // F16C: CPUID leaf 1, ECX bit 29 (no __builtin_cpu_supports name in clang 14)
+  const bool f16c = __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & (1u << 29));
+  const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && f16c;
+  if (strcmp(isa, "avx2") == 0) return avx2;
+  if (strcmp(isa, "avx512") == 0)
+    return avx2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+           __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw");
+#endif
+  return strcmp(isa, "portable") == 0;
+}
+
+/// The widest path the source carries (`paths`, widest first, ending with a null isa) that this CPU
+/// runs and that is no wider than the one ATTNC_CPU_ISA names (for tests and benchmarks: a narrower
+/// path than the CPU's best, never one it lacks). Null, with the reason in `why`, when there is none.
+template <typename Args>
+const VectorPath<Args>* choose_path(const VectorPath<Args>* paths, const char** why) {
+  const char* forced = getenv("ATTNC_CPU_ISA");
+  int limit = 2;
+  if (forced && *forced && (limit = path_rank(forced)) < 0) {
+    *why = "ATTNC_CPU_ISA names no vector path (avx512, avx2 or portable)";
+    return nullptr;
+  }
+  for (; paths->isa; ++paths)
+    if (path_rank(paths->isa) <= limit && cpu_runs(paths->isa)) return paths;
+  *why = "this CPU runs none of the vector paths the source carries (see its banner; regenerate it with "
+         "attnc compile --cpu-isa including portable)";
+  return nullptr;
+}
+
+/// Runs the chosen path, or reports why there is none in the caller's error buffer.
+template <typename Args>
+int run_path(const VectorPath<Args>* path, const char* why, const char* kernel, const Args* args) {
+  if (path) return path->run(args);
+  if (args && args->error && args->error_size) snprintf(args->error, args->error_size, "%s: %s", kernel, why);
+  return -1;
+}
+
+}  // namespace
