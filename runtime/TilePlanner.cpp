@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <memory>
 #include <random>
 #include <stdexcept>
 
@@ -74,81 +73,6 @@ std::vector<BufferRanges> buffer_ranges(const TilePlanProgram& plan, const TileP
   return v;
 }
 
-// Appends a run to the current row, merging it with the previous one when they touch.
-void push_run(TileGrid& g, int64_t begin, int64_t end, TileKind kind, int64_t row_start) {
-  if (begin >= end || kind == TileKind::Empty) return;
-  if (static_cast<int64_t>(g.runs.size()) > row_start && g.runs.back().end == begin &&
-      g.runs.back().kind == kind) {
-    g.runs.back().end = end;
-    return;
-  }
-  g.runs.push_back({begin, end, kind});
-}
-
-// Per-tile classification with loop-invariant work hoisted: ops that depend only on the key tile
-// are evaluated once per key tile and kept in a table; only the ops mixing q and kv run per pair.
-class TileClassifier {
- public:
-  TileClassifier(const TilePlanProgram& plan, const TilePlanInputs& in, const std::vector<double>& scalars,
-                 const std::vector<BufferRanges>& buffers, int64_t kv_tiles)
-      : plan_(plan), in_(in), buffers_(buffers), prog_(plan.tile) {
-    std::vector<uint8_t> cls(8 + scalars.size(), 0);
-    cls[0] = cls[1] = 1;
-    cls[2] = cls[3] = 2;
-    prog_.classify(cls);
-    inputs_ = {0, 0, 0, 0, in.b_lo, in.b_hi, in.h_lo, in.h_hi};
-    inputs_.insert(inputs_.end(), scalars.begin(), scalars.end());
-    regs_.assign(prog_.ops.size(), 0);
-    prog_.run(regs_.data(), inputs_.data(), &buffers_, 0);
-    for (size_t i = 0; i < prog_.ops.size(); ++i)
-      if (prog_.op_class[i] == 2) kv_ops_.push_back(static_cast<int32_t>(i));
-    table_.resize(kv_ops_.size() * kv_tiles);
-    for (int64_t kt = 0; kt < kv_tiles; ++kt) {
-      inputs_[2] = static_cast<double>(kt * plan.block_kv);
-      inputs_[3] = static_cast<double>(std::min((kt + 1) * plan.block_kv, in.kv_len) - 1);
-      prog_.run(regs_.data(), inputs_.data(), &buffers_, 2);
-      for (size_t j = 0; j < kv_ops_.size(); ++j) table_[kt * kv_ops_.size() + j] = regs_[kv_ops_[j]];
-    }
-  }
-
-  void set_query_tile(int64_t qt) {
-    inputs_[0] = static_cast<double>(qt * plan_.block_q);
-    inputs_[1] = static_cast<double>(std::min((qt + 1) * plan_.block_q, in_.q_len) - 1);
-    prog_.run(regs_.data(), inputs_.data(), &buffers_, 1);
-  }
-
-  TileKind classify(int64_t kt) {
-    for (size_t j = 0; j < kv_ops_.size(); ++j) regs_[kv_ops_[j]] = table_[kt * kv_ops_.size() + j];
-    return finish();
-  }
-
-  /// Classifies key tiles [k0, k1) of the current query tile as one box: Empty or Full then
-  /// holds for each of them (a condition proven over a box holds over its parts).
-  TileKind classify_range(int64_t k0, int64_t k1) {
-    inputs_[2] = static_cast<double>(k0 * plan_.block_kv);
-    inputs_[3] = static_cast<double>(std::min(k1 * plan_.block_kv, in_.kv_len) - 1);
-    prog_.run(regs_.data(), inputs_.data(), &buffers_, 2);
-    return finish();
-  }
-
- private:
-  TileKind finish() {
-    prog_.run(regs_.data(), inputs_.data(), &buffers_, 3);
-    if (regs_[prog_.outputs[0]] != 0) return TileKind::Empty;
-    if (regs_[prog_.outputs[1]] != 0) return TileKind::Full;
-    return TileKind::Partial;
-  }
-
- public:
- private:
-  const TilePlanProgram& plan_;
-  const TilePlanInputs& in_;
-  const std::vector<BufferRanges>& buffers_;
-  TileProgram prog_;
-  std::vector<double> inputs_, regs_, table_;
-  std::vector<int32_t> kv_ops_;
-};
-
 // The element mask with its inputs bound once.
 class ElementMask {
  public:
@@ -173,91 +97,27 @@ class ElementMask {
   std::vector<double> x_, regs_;
 };
 
-// Classifies key tiles [k0, k1) of the current query tile by bisection: a span proven Empty or
-// Full as a whole is not split further, so long uniform stretches (documents, bands) cost
-// O(log(kv_tiles)) box tests instead of one test per tile. Small spans go tile by tile.
-void refine_span(TileGrid& g, TileClassifier& tiles, int64_t k0, int64_t k1, int64_t row_start) {
-  if (k0 >= k1) return;
-  if (k1 - k0 <= 4) {
-    for (int64_t kt = k0; kt < k1; ++kt) push_run(g, kt, kt + 1, tiles.classify(kt), row_start);
-    return;
-  }
-  const TileKind k = tiles.classify_range(k0, k1);
-  if (k != TileKind::Partial) return push_run(g, k0, k1, k, row_start);
-  const int64_t mid = k0 + (k1 - k0) / 2;
-  refine_span(g, tiles, k0, mid, row_start);
-  refine_span(g, tiles, mid, k1, row_start);
-}
-
 }  // namespace
 
 TileGrid plan_tile_grid(const TilePlanProgram& plan, const TilePlanInputs& in) {
   if (plan.block_q <= 0 || plan.block_kv <= 0) throw std::invalid_argument("tile sizes must be positive");
   if (in.q_len < 0 || in.kv_len < 0) throw std::invalid_argument("lengths must not be negative");
-  TileGrid g;
-  g.q_len = in.q_len;
-  g.kv_len = in.kv_len;
-  g.block_q = plan.block_q;
-  g.block_kv = plan.block_kv;
-  g.q_tiles = (in.q_len + plan.block_q - 1) / plan.block_q;
-  g.kv_tiles = (in.kv_len + plan.block_kv - 1) / plan.block_kv;
-  const std::vector<double> scalars = scalar_values(plan, in);
+  attn_tile_eval::PlanArgs args;
+  args.scalars = scalar_values(plan, in);
   const std::vector<BufferRanges> buffers = buffer_ranges(plan, in);
-
-  // The closed form takes b and h as points: over a range of heads it holds only if it does not
-  // depend on them.
-  TileProgram ranges = plan.ranges;
-  std::vector<uint8_t> cls(7 + scalars.size(), 0);
-  cls[5] = 1;
-  cls[6] = 2;
-  ranges.classify(cls);
-  uint8_t uses = 0;
-  for (int32_t r : ranges.outputs) uses |= ranges.op_class[r];
-  const bool ranges_valid = !(((uses & 1) && in.b_lo != in.b_hi) || ((uses & 2) && in.h_lo != in.h_hi));
-  const bool refine = !plan.ranges_exact || !ranges_valid;
-
-  std::vector<double> rin = {0,
-                             static_cast<double>(g.q_tiles),
-                             static_cast<double>(g.kv_tiles),
-                             static_cast<double>(in.q_len),
-                             static_cast<double>(in.kv_len),
-                             in.b_lo,
-                             in.h_lo};
-  rin.insert(rin.end(), scalars.begin(), scalars.end());
-  std::vector<double> regs(ranges.ops.size());
-  std::unique_ptr<TileClassifier> tiles;
-  if (refine && g.q_tiles > 0)
-    tiles = std::make_unique<TileClassifier>(plan, in, scalars, buffers, g.kv_tiles);
-
-  const double nk = static_cast<double>(g.kv_tiles);
-  g.row_begin.reserve(g.q_tiles + 1);
-  for (int64_t qt = 0; qt < g.q_tiles; ++qt) {
-    const int64_t row_start = static_cast<int64_t>(g.runs.size());
-    g.row_begin.push_back(row_start);
-    double lo = 0, flo = 0, fhi = 0, hi = nk;
-    if (ranges_valid) {
-      rin[0] = static_cast<double>(qt);
-      ranges.run(regs.data(), rin.data(), &buffers);
-      auto out = [&](int i) { return regs[ranges.outputs[i]]; };
-      lo = std::clamp(out(0), 0.0, nk);
-      hi = std::clamp(out(3), lo, nk);
-      flo = std::clamp(out(1), lo, hi);
-      fhi = std::clamp(out(2), flo, hi);
-    }
-    const auto L = static_cast<int64_t>(lo), FL = static_cast<int64_t>(flo), FH = static_cast<int64_t>(fhi),
-               H = static_cast<int64_t>(hi);
-    if (!refine) {
-      push_run(g, L, FL, TileKind::Partial, row_start);
-      push_run(g, FL, FH, TileKind::Full, row_start);
-      push_run(g, FH, H, TileKind::Partial, row_start);
-      continue;
-    }
-    tiles->set_query_tile(qt);
-    refine_span(g, *tiles, L, FL, row_start);
-    push_run(g, FL, FH, TileKind::Full, row_start);
-    refine_span(g, *tiles, FH, H, row_start);
-  }
-  g.row_begin.push_back(static_cast<int64_t>(g.runs.size()));
+  attn_tile_eval::PlanPrograms programs;
+  programs.block_q = plan.block_q;
+  programs.block_kv = plan.block_kv;
+  programs.tile = plan.tile.view();
+  programs.ranges = plan.ranges.view();
+  programs.ranges_exact = plan.ranges_exact;
+  args.q_len = in.q_len;
+  args.kv_len = in.kv_len;
+  args.b_lo = in.b_lo, args.b_hi = in.b_hi, args.h_lo = in.h_lo, args.h_hi = in.h_hi;
+  args.buffers = buffers.data();
+  TileGrid g;
+  attn_tile_eval::RunError error;
+  if (!attn_tile_eval::plan_grid(programs, args, g, error)) throw_run_error(error, plan.buffers);
   return g;
 }
 

@@ -8,29 +8,21 @@
 #include <vector>
 
 #include "runtime/HostTensor.h"
+#include "runtime/TileGridEval.h"
 #include "runtime/TileProgram.h"
 
 namespace attn {
 
 /// What a (query tile, key tile) pair needs: nothing, the mask per element, or no mask at all.
-enum class TileKind : uint8_t { Empty, Partial, Full };
+using TileKind = attn_tile_eval::Kind;
 const char* tile_kind_name(TileKind k);
 
 /// Key tiles [begin, end) of one query tile that share a kind (never Empty: absent runs are).
-struct TileRun {
-  int64_t begin = 0, end = 0;
-  TileKind kind = TileKind::Partial;
-};
+using TileRun = attn_tile_eval::Run;
 
-/// A concrete plan: for each query tile, its non-empty key tiles as sorted, disjoint runs.
-/// O(query tiles + runs) memory: nothing is stored per element or per empty tile.
-struct TileGrid {
-  int64_t q_len = 0, kv_len = 0;
-  int block_q = 64, block_kv = 64;
-  int64_t q_tiles = 0, kv_tiles = 0;
-  std::vector<int64_t> row_begin;  ///< runs of query tile qt: runs[row_begin[qt] .. row_begin[qt+1])
-  std::vector<TileRun> runs;
-
+/// A concrete plan (attn_tile_eval::Grid): for each query tile, its non-empty key tiles as sorted,
+/// disjoint runs. O(query tiles + runs) memory: nothing is stored per element or per empty tile.
+struct TileGrid : attn_tile_eval::Grid {
   /// The kind of tile (qt, kt), by binary search in its row.
   TileKind at(int64_t qt, int64_t kt) const;
   /// Number of Full and Partial tiles (the rest are Empty).

@@ -5,99 +5,17 @@
 #include <string>
 #include <vector>
 
+#include "runtime/TileProgramEval.h"
+
 namespace attn {
 
-/// A dense, row-major host buffer that a mask reads (`doc[q]`, ...). Not owned.
-struct TileBuffer {
-  enum class Elem : uint8_t { I32, F32, U8 };
-  Elem elem = Elem::I32;
-  const void* data = nullptr;
-  std::vector<int64_t> shape;
-
-  int64_t numel() const;
-  /// Element `i` (row-major, flat) as a double.
-  double at(int64_t i) const;
-};
-
-/// Range minimum/maximum over a TileBuffer: a sparse table over blocks of 32 elements, so a box
-/// query costs O(1) per contiguous row plus at most 64 element reads. O(n) memory.
-class BufferRanges {
- public:
-  explicit BufferRanges(const TileBuffer& buffer);
-  const TileBuffer& buffer() const { return buffer_; }
-  /// Min (`want_max` false) or max of the buffer over the box [lo[d], hi[d]] (inclusive, `n`
-  /// entries each). Bounds are clamped to the buffer; a box outside it, or `n` other than the
-  /// buffer's rank, gives the whole buffer's.
-  double box(const double* lo, const double* hi, size_t n, bool want_max) const;
-
- private:
-  double range(int64_t a, int64_t b, bool want_max) const;  // flat [a, b]
-  TileBuffer buffer_;
-  std::vector<std::vector<double>> min_, max_;  // [level][block]
-  double all_min_ = 0, all_max_ = 0;
-};
-
-enum class TileOpCode : uint8_t {
-  Const,
-  Input,
-  Add,
-  Sub,
-  Mul,
-  Div,
-  Mod,
-  Min,
-  Max,
-  EQ,
-  NE,
-  LT,
-  LE,
-  And,
-  Or,
-  Not,
-  Select,
-  Abs,
-  Cast,
-  Load,
-  LoadMin,
-  LoadMax,
-  Math,
-  Extent,
-  Loop,
-  Accum,
-  EndLoop,
-};
-
-/// Functions of TileOpCode::Math (in `imm`): float ones, then the i32 bit operations (shift
-/// counts 0..31). Pow and the binary bit operations take two operands.
-enum class TileMath : uint8_t {
-  Exp,
-  Log,
-  Sqrt,
-  Tanh,
-  Sin,
-  Cos,
-  Floor,
-  Ceil,
-  Round,
-  Trunc,
-  Pow,
-  Erf,
-  Atan,
-  BitAnd,
-  BitOr,
-  BitXor,
-  BitNot,
-  ShiftLeft,
-  ShiftRight,
-};
-
-/// One instruction; its result is the register with the instruction's index.
-struct TileOp {
-  TileOpCode code = TileOpCode::Const;
-  bool is_float = false;           ///< float semantics (f32 rounding) rather than integer ones
-  int32_t a = -1, b = -1, c = -1;  ///< operand registers; see TileProgram::ops
-  double imm = 0;                  ///< Const: the value; Cast: target bits (8, 32)
-};
+/// A dense, row-major host buffer that a mask reads (`doc[q]`, ...), its range min/max, and the
+/// programs' instructions: runtime/TileProgramEval.h, the text generated kernels carry.
+using TileBuffer = attn_tile_eval::Buffer;
+using BufferRanges = attn_tile_eval::Ranges;
+using TileOpCode = attn_tile_eval::OpCode;
+using TileMath = attn_tile_eval::MathFn;
+using TileOp = attn_tile_eval::Op;
 
 /// SSA code, straight-line but for counted loops (bounded reductions). Input: `a` is the input
 /// slot. Load/LoadMin/LoadMax: `a` is the buffer, `b` the first of its operand registers in
@@ -129,6 +47,12 @@ struct TileProgram {
                            const std::vector<BufferRanges>* buffers = nullptr) const;
   /// A readable listing (`%3 = add %1 %2`).
   std::string str() const;
+  /// The program as the interpreter takes it (valid while this object is unchanged).
+  attn_tile_eval::Program view() const;
 };
+
+/// Throws std::out_of_range describing `error` (a failed run of a program over `buffers`).
+[[noreturn]] void throw_run_error(const attn_tile_eval::RunError& error,
+                                  const std::vector<std::string>& buffers);
 
 }  // namespace attn

@@ -51,6 +51,29 @@ extern "C" {
 #include "backends/cpu/fixed/RuntimeFunctions.h"
 }
 
+// The tile planner of a mask that reads buffers (SelfPlan.cpp), before the entry point: the
+// interpreter with internal linkage, a plan's tables (here: every key tile Partial), SelfPlan.
+#define ATTN_TILE_EVAL_INTERNAL 1
+#include "runtime/TileGridEval.h"
+namespace {
+constexpr int kPlanBlockQ = 32, kPlanBlockKv = 16;
+constexpr bool kPlanRangesExact = false;
+constexpr attn_tile_eval::Op kPlanTileOps[] = {{attn_tile_eval::OpCode(0), false, -1, -1, -1, 0.0}};
+constexpr int32_t kPlanTileOperands[] = {{}};
+constexpr int32_t kPlanTileOutputs[] = {0, 0};
+constexpr attn_tile_eval::Program kPlanTile = {kPlanTileOps, 1, kPlanTileOperands, kPlanTileOutputs, 2, nullptr};
+constexpr attn_tile_eval::Op kPlanRangesOps[] = {{attn_tile_eval::OpCode(0), false, -1, -1, -1, 0.0},
+                                                 {attn_tile_eval::OpCode(0), false, -1, -1, -1, 1e9}};
+constexpr int32_t kPlanRangesOperands[] = {{}};
+constexpr int32_t kPlanRangesOutputs[] = {0, 0, 0, 1};
+constexpr attn_tile_eval::Program kPlanRanges = {kPlanRangesOps, 2, kPlanRangesOperands, kPlanRangesOutputs, 4,
+                                                 nullptr};
+constexpr int kPlanNumScalars = 0, kPlanNumBuffers = 1;
+constexpr int kPlanScalars[] = {{}};
+constexpr int kPlanBuffers[] = {0};
+}  // namespace
+#include "backends/cpu/fixed/SelfPlan.h"
+
 // The wrapper (KernelWrapper.cpp): the kernel's constants, the support code, the key test.
 namespace {
 enum class IoType { F32, F16, BF16 };
@@ -62,6 +85,11 @@ constexpr IoType kIoType = IoType::F16;
 constexpr bool kLseRequired = false;
 constexpr bool kPackHeads = true;
 constexpr int kNumBuffers = 1, kNumScalars = 0;
+struct DTypeName {
+  uint8_t code, bits;
+  const char* name;
+};
+constexpr DTypeName kDTypeNames[] = {{2, 32, "f32"}, {0, 32, "i32"}};
 }  // namespace
 
 #include "backends/cpu/fixed/WrapperSupport.h"
@@ -87,10 +115,16 @@ int check_pipeline(void* uc, halide_buffer_t* q, halide_buffer_t* k, halide_buff
 #define ATTN_VIEW_BUFFERS \
   BufferView buffer0;     \
   if (!view_buffer(uc, args->buffers[0], "b", 1, halide_type_t(halide_type_int, 32, 1), buffer0)) return -1;
-#define ATTN_KV_RANGES                                                             \
-  const int64_t* given = args->abi_version >= 2 ? args->kv_ranges : nullptr;       \
-  const int64_t* run_starts = given && args->kv_runs ? args->kv_run_starts : nullptr; \
-  const int64_t* runs = run_starts ? args->kv_runs : nullptr;
+#define ATTN_KV_RANGES                                                                          \
+  const int64_t* given = args->abi_version >= 2 ? args->kv_ranges : nullptr;                    \
+  const int64_t* run_starts = given && args->kv_runs ? args->kv_run_starts : nullptr;           \
+  const int64_t* runs = run_starts ? args->kv_runs : nullptr;                                   \
+  int64_t given_block = given ? args->kv_ranges_block_q : 0;                                    \
+  SelfPlan self_plan;                                                                           \
+  if (!given && self_plan.make(Lq, Lk, args->buffers, args->scalars)) {                         \
+    given = self_plan.keys.ranges.data(), given_block = self_plan.keys.block_q;                 \
+    run_starts = self_plan.keys.run_starts.data(), runs = self_plan.keys.runs.data();           \
+  }
 #define ATTN_PIPELINE_FN check_pipeline
 #define ATTN_EXTRA_ARGS , &buffer0.buf
 #include "backends/cpu/fixed/WrapperEntry.h"

@@ -1,4 +1,4 @@
-// The fixed code of every emitted CPU kernel (backends/cpu/fixed/) and the ABI header, embedded at
+// The fixed code of every emitted CPU kernel (backends/cpu/fixed/), the ABI headers and the tile planner, embedded at
 // build time by cmake/EmbedText.cmake.
 #pragma once
 
@@ -8,8 +8,9 @@
 namespace attn::cpu {
 
 /// Every embedded text under its file name: "HalideVectorOps.h", "IrIntegerOps.h", "RuntimeContext.h",
-/// "RuntimeFunctions.h", "WrapperEntry.h", "WrapperSupport.h", "BackwardEntry.h" (backends/cpu/fixed/)
-/// and "kernel_abi.h", "kernel_backward_abi.h" (runtime/include/attn/).
+/// "RuntimeFunctions.h", "WrapperEntry.h", "WrapperSupport.h", "BackwardEntry.h", "SelfPlan.h"
+/// (backends/cpu/fixed/), "kernel_abi.h", "kernel_backward_abi.h" (runtime/include/attn/) and
+/// "TileProgramEval.h", "TileGridEval.h" (runtime/).
 const std::map<std::string, std::string>& cpu_fixed_texts();
 
 /// The text of `name` (one of cpu_fixed_texts()); throws std::logic_error for any other name.

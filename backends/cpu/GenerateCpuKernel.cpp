@@ -14,6 +14,7 @@
 #include "backends/cpu/KernelWrapper.h"
 #include "backends/cpu/RuntimeGlue.h"
 #include "backends/cpu/ScheduleAttention.h"
+#include "backends/cpu/SelfPlan.h"
 #include "codegen/PlanTiles.h"
 #include "codegen/TilePlan.h"
 
@@ -88,6 +89,14 @@ std::string keys_masked_condition(const KernelIR& ir, const cpu::Geometry& g) {
   static const std::set<std::string> vars = {"q_min", "q_max", "kv_min", "kv_max", "b_min", "b_max", "h_min", "h_max"};
   if (!printable_without_loads(e, vars)) return "";
   return cpu::CpuExprPrinter(ir).print(e);
+}
+
+/// The planner that a kernel whose mask reads buffers (`kv_ranges`) runs when the caller passes no
+/// key ranges, with its plan in the kernel's tiles; empty for other kernels.
+std::string self_plan(const KernelIR& ir, const cpu::Geometry& g, bool kv_ranges) {
+  if (!kv_ranges) return "";
+  return cpu::emit_self_plan(tile_plan_program(*plan_tiles(ir, PlanTilesOptions{g.tile_q, g.key_block})), ir.args) +
+         "\n";
 }
 
 /// Scalars a kernel ends up not reading (the query count when no buffer check needs it) would be
@@ -167,10 +176,12 @@ std::string path_names(const std::vector<PathCode>& paths) {
   return s;
 }
 
-/// Halide's shared prologue, the runtime glue, each path in its namespace (and target region), then
-/// the exported entry that runs the widest path the CPU runs: the source's text after its includes.
+/// Halide's shared prologue, the runtime glue, `planner` (self_plan's, shared by the paths), each
+/// path in its namespace (and target region), then the exported entry that runs the widest path
+/// the CPU runs: the source's text after its includes.
 std::string assemble_paths(const std::vector<PathCode>& paths, const std::string& runtime_prefix,
-                           const std::string& args_type, const std::string& entry, const std::string& kernel) {
+                           const std::string& planner, const std::string& args_type, const std::string& entry,
+                           const std::string& kernel) {
   std::set<std::string> calls;
   for (const PathCode& p : paths) calls.insert(p.runtime_calls.begin(), p.runtime_calls.end());
   const std::string shared = cpu::rename_runtime_functions(paths.front().shared, calls, runtime_prefix);
@@ -180,7 +191,7 @@ std::string assemble_paths(const std::vector<PathCode>& paths, const std::string
   std::ostringstream s;
   s << "// ---- Halide's includes and runtime header (Halide 14 CodeGen_C output), shared by the paths ----\n"
     << shared << "\n// ---- The Halide runtime functions the paths call ----\n"
-    << cpu::emit_runtime_glue(runtime_prefix, calls) << "\n";
+    << cpu::emit_runtime_glue(runtime_prefix, calls) << "\n" << planner;
   for (const PathCode& p : paths) {
     const std::string ns = path_namespace(entry, p.isa), arch = path_architecture(p.isa);
     s << "// ---- Vector path '" << cpu_isa_name(p.isa) << "': its Halide pipeline and entry point ----\n";
@@ -259,6 +270,7 @@ CpuKernelSource generate_cpu_kernel(const KernelIR& user_ir, const std::vector<C
   src.compile_flags = build_flags();
   const std::string prefix = src.entry + "_rt_";
   std::vector<PathCode> paths;
+  std::string planner;
   for (const CpuTarget& target : targets) {
     Geometry g = choose_geometry(ir, target);
     AttentionAlgorithm algo = define_attention(ir, g, fresh_name_prefix());
@@ -269,6 +281,7 @@ CpuKernelSource generate_cpu_kernel(const KernelIR& user_ir, const std::vector<C
     WrapperSpec spec{"run",   pipeline, ir.name, g, ir.options.dtype, ir.options.lse, ir.args, algo.uses_kv_ranges,
                      keys_masked_condition(ir, g)};
     spec.pack_heads = ignores_head_index(ir);
+    if (paths.empty()) planner = self_plan(ir, g, spec.kv_ranges);  // one plan serves every path
     PathCode path = split_halide_cpp(target.isa, halide);
     path.body += "\n// ---- The path's attn_kernel_args entry point ----\n" + emit_wrapper(spec);
     paths.push_back(std::move(path));
@@ -278,7 +291,7 @@ CpuKernelSource generate_cpu_kernel(const KernelIR& user_ir, const std::vector<C
     << " I/O), Halide-scheduled. Generated; do not edit.\n"
     << build_banner(paths, name + ".cpp") << "// Entry: int " << src.entry
     << "(const attn_kernel_args*), declared in " << src.header_name << ".\n"
-    << includes(src.header_name, false) << assemble_paths(paths, prefix, "attn_kernel_args", src.entry, ir.name);
+    << includes(src.header_name, false) << assemble_paths(paths, prefix, planner, "attn_kernel_args", src.entry, ir.name);
   src.source = s.str();
   src.header = emit_header(ir, src.entry, "ATTN_GENERATED_" + name + "_H");
   return src;
@@ -296,6 +309,7 @@ CpuKernelSource generate_cpu_backward(const KernelIR& user_ir, const std::vector
   src.compile_flags = build_flags();
   const std::string prefix = src.entry + "_rt_";
   std::vector<PathCode> paths;
+  std::string planner;
   for (const CpuTarget& target : targets) {
     Geometry g = choose_geometry(ir, target);
     BackwardAlgorithm algo = define_backward(ir, g, fresh_name_prefix());
@@ -307,6 +321,7 @@ CpuKernelSource generate_cpu_backward(const KernelIR& user_ir, const std::vector
     // The mask reads buffers: the caller's kv_ranges narrow each tile's keys, as for the forward.
     const bool kv_ranges = !plan_tiles(ir, PlanTilesOptions{g.tile_q, g.key_block})->index_only;
     WrapperSpec spec{"run", pipeline, ir.name, g, ir.options.dtype, false, ir.args, kv_ranges, keys_masked_condition(ir, g)};
+    if (paths.empty()) planner = self_plan(ir, g, spec.kv_ranges);  // one plan serves every path
     PathCode path = split_halide_cpp(target.isa, halide);
     path.body += "\n// ---- The path's attn_backward_args entry point ----\n" +
                  emit_backward_wrapper(spec, algo.reads, algo.index_slots);
@@ -317,7 +332,7 @@ CpuKernelSource generate_cpu_backward(const KernelIR& user_ir, const std::vector
     << " I/O), Halide-scheduled. Generated; do not edit.\n"
     << build_banner(paths, name + "_backward.cpp") << "// Entry: int " << src.entry
     << "(const attn_backward_args*), declared in " << src.header_name << ".\n"
-    << includes(src.header_name, true) << assemble_paths(paths, prefix, "attn_backward_args", src.entry, ir.name);
+    << includes(src.header_name, true) << assemble_paths(paths, prefix, planner, "attn_backward_args", src.entry, ir.name);
   src.source = s.str();
   std::string guard = "ATTN_GENERATED_" + name + "_BACKWARD_H";
   std::ostringstream h;

@@ -3,8 +3,10 @@
 #include "backends/cpu/KernelWrapper.h"
 
 #include "backends/cpu/CpuFixedText.h"
+#include "runtime/KernelCallArgs.h"
 
 #include <algorithm>
+#include <iterator>
 #include <sstream>
 #include <stdexcept>
 #include <utility>
@@ -51,6 +53,22 @@ std::string c_string(const std::string& s) {
   return out + "\"";
 }
 
+/// The names attnc gives dtypes (scalar_type_name: the CLI's and the language's) by DLPack type,
+/// for the wrapper's messages.
+std::string dtype_names() {
+  std::ostringstream o;
+  o << "struct DTypeName {\n  uint8_t code, bits;\n  const char* name;\n};\n"
+    << "constexpr DTypeName kDTypeNames[] = {";
+  const ScalarType types[] = {ScalarType::F32, ScalarType::F16, ScalarType::BF16, ScalarType::F64,
+                              ScalarType::I32, ScalarType::I64, ScalarType::Bool, ScalarType::U8};
+  for (size_t i = 0; i < std::size(types); ++i) {
+    const DLDataType t = dl_data_type(types[i]);
+    o << (i ? ", " : "") << "{" << int(t.code) << ", " << int(t.bits) << ", \"" << scalar_type_name(types[i]) << "\"}";
+  }
+  o << "};\n";
+  return o.str();
+}
+
 /// Keys per block of the wrapper's key-block test (a multiple of every ISA's key block).
 constexpr int kSkipBlock = 64;
 
@@ -67,6 +85,16 @@ std::string fill_placeholders(std::string text, const std::vector<std::pair<std:
     text.replace(at, placeholder.size(), value);
   }
   return text;
+}
+
+/// The entry point's lines that plan the keys itself when the caller passed no plan (SelfPlan.h);
+/// `runs` also points run_starts and runs (the forward's) at its runs.
+std::string self_plan_call(bool runs) {
+  return std::string("  SelfPlan self_plan;  // no plan given: the kernel's own, as attnc's runtime would pass\n"
+                     "  if (!given && self_plan.make(Lq, Lk, args->buffers, args->scalars)) {\n"
+                     "    given = self_plan.keys.ranges.data(), given_block = self_plan.keys.block_q;\n") +
+         (runs ? "    run_starts = self_plan.keys.run_starts.data(), runs = self_plan.keys.runs.data();\n" : "") +
+         "  }\n";
 }
 
 /// The kernel's constants, the support code and the key-block test: what the forward's and the
@@ -88,8 +116,8 @@ std::string wrapper_prologue(const WrapperSpec& spec) {
     << "constexpr bool kLseRequired = " << (spec.lse_required ? "true" : "false") << ";\n"
     << "constexpr bool kPackHeads = " << (spec.pack_heads ? "true" : "false")
     << ";  // the mask and score ignore the head: decoding packs a group's heads\n"
-    << "constexpr int kNumBuffers = " << num_buffers << ", kNumScalars = " << num_scalars << ";\n\n"
-    << "}  // namespace\n\n";
+    << "constexpr int kNumBuffers = " << num_buffers << ", kNumScalars = " << num_scalars << ";\n"
+    << dtype_names() << "\n}  // namespace\n\n";
   o << cpu_fixed_text("WrapperSupport.h") << "\n";
   o << "namespace {\n\n";
   if (!spec.keys_masked.empty()) o << cpu_fixed_text("IrIntegerOps.h");
@@ -135,8 +163,11 @@ std::string emit_wrapper(const WrapperSpec& spec) {
       spec.kv_ranges ? "  const int64_t* given = args->abi_version >= 2 ? args->kv_ranges : nullptr;\n"
                        "  const int64_t* run_starts = given && args->abi_version >= 3 && args->kv_runs ? args->kv_run_starts : nullptr;\n"
                        "  const int64_t* runs = run_starts ? args->kv_runs : nullptr;\n"
+                       "  int64_t given_block = given ? args->kv_ranges_block_q : 0;\n" +
+                           self_plan_call(true)
                      : "  const int64_t* given = nullptr;  // the mask reads no buffer: kv_ranges unused\n"
-                       "  const int64_t* run_starts = nullptr;\n  const int64_t* runs = nullptr;\n";
+                       "  const int64_t* run_starts = nullptr;\n  const int64_t* runs = nullptr;\n"
+                       "  int64_t given_block = 0;\n";
   o << fill_placeholders(cpu_fixed_text("WrapperEntry.h"), {{kEntryDeclaration, "int " + spec.entry},
                                                             {"  ATTN_VIEW_BUFFERS\n", views},
                                                             {"  ATTN_KV_RANGES\n", kv_ranges},
@@ -171,9 +202,12 @@ std::string emit_backward_wrapper(const WrapperSpec& spec, const std::vector<Bac
     }
   views += "  const BufferView* buffer_views[" + std::to_string(std::max(num_buffers, 1)) + "] = {" +
            (list.empty() ? "nullptr" : list) + "};\n";
-  const std::string kv_ranges = spec.kv_ranges
-                                    ? "  const int64_t* given = args->kv_ranges;\n"
-                                    : "  const int64_t* given = nullptr;  // the mask reads no buffer: kv_ranges unused\n";
+  const std::string kv_ranges =
+      spec.kv_ranges ? "  const int64_t* given = args->kv_ranges;\n"
+                       "  int64_t given_block = given ? args->kv_ranges_block_q : 0;\n" +
+                           self_plan_call(false)
+                     : "  const int64_t* given = nullptr;  // the mask reads no buffer: kv_ranges unused\n"
+                       "  int64_t given_block = 0;\n";
   o << fill_placeholders(cpu_fixed_text("BackwardEntry.h"),
                          {{kEntryDeclaration, "int " + spec.entry},
                           {"  ATTN_VIEW_BUFFERS\n", views},

@@ -20,7 +20,9 @@ struct WrapperSpec {
   DType dtype = DType::F32;
   bool lse_required = false;
   std::vector<KernelArg> args;  ///< the kernel's run-time arguments, in declaration order
-  bool kv_ranges = false;       ///< narrow each tile's key window by attn_kernel_args::kv_ranges
+  /// Narrow each tile's key window by attn_kernel_args::kv_ranges, or when the caller passes none
+  /// by the kernel's own plan (the SelfPlan of emit_self_plan, which the source holds before).
+  bool kv_ranges = false;
   /// C++ of a sufficient condition that the mask is false on the box q in [q_min, q_max], kv in
   /// [kv_min, kv_max] (b in [b_min, b_max], h in [h_min, h_max]; scalars[i]), or empty: without it
   /// every key block of a window is computed.

@@ -3,6 +3,7 @@
 #include <map>
 #include <mutex>
 #include <stdexcept>
+#include <utility>
 
 #include "backends/cpu/CpuBackend.h"
 #include "runtime/KernelCallArgs.h"
@@ -53,25 +54,11 @@ CpuKeyRanges cpu_key_ranges(const KernelIR& ir, const TilePlanInputs& inputs) {
   const TilePlanProgram& program = tile_plan_program(*plan);
   CpuKeyRanges out;
   if (program.index_only) return out;
-  TileGrid grid = plan_tile_grid(program, inputs);
-  out.block_q = grid.block_q;
-  out.ranges.resize(size_t(2 * grid.q_tiles));
-  out.run_starts.push_back(0);
-  for (int64_t qt = 0; qt < grid.q_tiles; ++qt) {
-    int64_t first = grid.row_begin[size_t(qt)], last = grid.row_begin[size_t(qt) + 1];
-    for (int64_t r = first; r < last; ++r) {  // touching runs (partial next to full) as one
-      int64_t lo = grid.runs[size_t(r)].begin * grid.block_kv;
-      int64_t hi = std::min(grid.runs[size_t(r)].end * grid.block_kv, grid.kv_len);
-      if (out.runs.size() > size_t(2 * out.run_starts.back()) && out.runs.back() == lo)
-        out.runs.back() = hi;
-      else
-        out.runs.insert(out.runs.end(), {lo, hi});
-    }
-    out.run_starts.push_back(int64_t(out.runs.size() / 2));
-    if (first == last) continue;  // every key tile empty: [0, 0)
-    out.ranges[size_t(2 * qt)] = grid.runs[size_t(first)].begin * grid.block_kv;
-    out.ranges[size_t(2 * qt + 1)] = std::min(grid.runs[size_t(last - 1)].end * grid.block_kv, grid.kv_len);
-  }
+  attn_tile_eval::KeyRanges keys = attn_tile_eval::key_ranges(plan_tile_grid(program, inputs));
+  out.block_q = keys.block_q;
+  out.ranges = std::move(keys.ranges);
+  out.run_starts = std::move(keys.run_starts);
+  out.runs = std::move(keys.runs);
   return out;
 }
 

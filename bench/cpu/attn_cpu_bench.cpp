@@ -1,8 +1,10 @@
 // Times attnc's CPU kernel on the benchmark variants; prints one JSON line per variant. With
 // --backward, the forward (with its LSE) and the backward (dQ, dK, dV and, for alibi, the slopes'
 // gradient) instead: forward_s, backward_s and their sum in min_s.
+// With --direct, the forward is called as a project that checks in its source calls it: no key
+// ranges (a buffer mask's kernel plans itself) instead of run_cpu_kernel's.
 // Usage: attn_cpu_bench [--len L] [--heads H] [--dim D] [--threads T] [--iters N] [--dump DIR] [--backward]
-// VARIANT...
+// [--direct] VARIANT...
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -24,7 +26,7 @@ namespace {
 struct Options {
   int len = 4096, heads = 8, dim = 64, threads = 2, iters = 5, doc_len = 512;
   std::string dump;
-  bool backward = false;
+  bool backward = false, direct = false;
   std::vector<std::string> variants;
 };
 
@@ -153,6 +155,8 @@ int main(int argc, char** argv) {
       o.dump = next();
     else if (a == "--backward")
       o.backward = true;
+    else if (a == "--direct")
+      o.direct = true;
     else
       o.variants.push_back(a);
   }
@@ -200,7 +204,7 @@ int main(int argc, char** argv) {
     if (variant == "documents") plan_inputs.buffers["doc"] = {attn::TileBuffer::Elem::I32, doc.data(), {L}};
     if (variant == "alibi") plan_inputs.buffers["slopes"] = {attn::TileBuffer::Elem::F32, slopes.data(), {H}};
     attn::CpuKeyRanges ranges = attn::cpu_key_ranges(ir, plan_inputs);
-    attn::set_key_ranges(args, ranges);
+    if (!o.direct) attn::set_key_ranges(args, ranges);
     std::vector<double> times, cpu_times;
     for (int it = 0; it < o.iters + 1; ++it) {
       auto s = std::chrono::steady_clock::now();
@@ -245,10 +249,11 @@ int main(int argc, char** argv) {
           max_err = std::max(max_err, std::abs(acc[d] / l - out[(size_t(h) * L + i) * D + d]));
       }
     printf(
-        "{\"variant\": \"%s\", \"density\": %.4f, \"median_s\": %.5f, \"min_s\": %.5f, \"gflops\": %.1f, "
+        "{\"variant\": \"%s\", \"direct\": %s, \"density\": %.4f, \"median_s\": %.5f, \"min_s\": %.5f, "
+        "\"gflops\": %.1f, "
         "\"cpu_s\": %.5f, \"generate_s\": %.2f, \"compile_s\": %.2f, \"max_abs_err\": %.2e}\n",
-        variant.c_str(), density, times[times.size() / 2], times[0], flops / times[times.size() / 2] / 1e9,
-        cpu_times[0], std::chrono::duration<double>(t1 - t0).count(),
+        variant.c_str(), o.direct ? "true" : "false", density, times[times.size() / 2], times[0],
+        flops / times[times.size() / 2] / 1e9, cpu_times[0], std::chrono::duration<double>(t1 - t0).count(),
         std::chrono::duration<double>(t2 - t1).count(), max_err);
     fflush(stdout);
   }

@@ -156,7 +156,6 @@ extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_back
   // Keys each query tile may see: all, or the hull of the caller's ranges over its rows.
   std::vector<int32_t> window(size_t(2 * tiles));
   ATTN_KV_RANGES
-  int64_t given_block = given ? args->kv_ranges_block_q : 0;
   if (given && given_block <= 0)
     return fail(uc, "%s: kv_ranges_block_q is %lld", kKernelName, (long long)given_block), -1;
   for (int64_t t = 0; t < tiles; ++t) {

@@ -90,7 +90,6 @@ extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_kern
     return fail(uc, "%s: too many query tiles (%lld)", kKernelName, (long long)(tiles * Hq * B)), -1;
   std::vector<int32_t> window(size_t(2 * tiles));
   ATTN_KV_RANGES
-  int64_t given_block = given ? args->kv_ranges_block_q : 0;
   if (given && given_block <= 0)
     return fail(uc, "%s: kv_ranges_block_q is %lld", kKernelName, (long long)given_block), -1;
   if (run_starts) {

@@ -90,6 +90,23 @@ bool is_io_type(DLDataType t) {
   return t.code == kDLBfloat && t.bits == 16;
 }
 
+/// A DLPack element type as attnc names dtypes (kDTypeNames: f32, bf16, i64, ...), or by its
+/// DLPack code and bits when attnc has no name for it.
+struct DTypeText {
+  char text[96];
+};
+DTypeText dtype_text(DLDataType t) {
+  DTypeText out;
+  for (const DTypeName& n : kDTypeNames)
+    if (t.code == n.code && t.bits == n.bits && t.lanes == 1) {
+      snprintf(out.text, sizeof out.text, "%s", n.name);
+      return out;
+    }
+  snprintf(out.text, sizeof out.text, "a type attnc does not use (DLPack code %d, %d bits, %d lanes)", int(t.code),
+           int(t.bits), int(t.lanes));
+  return out;
+}
+
 /// Element stride of dimension d (compact row-major when the tensor has no strides).
 int64_t stride_of(const DLTensor* t, int d) {
   if (t->strides) return t->strides[d];
@@ -111,8 +128,8 @@ bool check_tensor(void* uc, const DLTensor* t, const char* name, int ndim, bool 
   if (!t->data && elements > 0) return fail(uc, "%s: %s has no data", kKernelName, name), false;
   bool type_ok = is_f32 ? (t->dtype.code == kDLFloat && t->dtype.bits == 32 && t->dtype.lanes == 1) : is_io_type(t->dtype);
   if (!type_ok)
-    return fail(uc, "%s: %s has element type (code %d, %d bits), expected %s", kKernelName, name, int(t->dtype.code),
-                int(t->dtype.bits), is_f32 ? "f32" : io_type_name()), false;
+    return fail(uc, "%s: %s has element type %s, expected %s", kKernelName, name, dtype_text(t->dtype).text,
+                is_f32 ? "f32" : io_type_name()), false;
   for (int d = 0; d < ndim; ++d)
     if (t->shape[d] < 0) return fail(uc, "%s: %s has a negative extent", kKernelName, name), false;
   if (t->shape[ndim - 1] > 1 && stride_of(t, ndim - 1) != 1)
@@ -308,9 +325,8 @@ bool view_buffer(void* uc, const DLTensor* t, const char* name, int ndim, halide
             (is_bool ? (t->dtype.code == kDLUInt || t->dtype.code == kDLInt || t->dtype.code == 6)
                      : (type.code == halide_type_int ? t->dtype.code == kDLInt : t->dtype.code == kDLFloat));
   if (!ok)
-    return fail(uc, "%s: buffer '%s' has element type (code %d, %d bits), expected %s", kKernelName, name,
-                int(t->dtype.code), int(t->dtype.bits),
-                is_bool ? "bool (8 bits)" : type.code == halide_type_int ? "i32" : "f32"), false;
+    return fail(uc, "%s: buffer '%s' has element type %s, expected %s", kKernelName, name, dtype_text(t->dtype).text,
+                is_bool ? "bool or u8" : type.code == halide_type_int ? "i32" : "f32"), false;
   for (int d = 0; d < ndim; ++d) {
     int64_t extent = t->shape[d], stride = stride_of(t, d);
     if (extent < 0 || extent >= (int64_t(1) << 31) || stride >= (int64_t(1) << 31) || stride < -(int64_t(1) << 31))

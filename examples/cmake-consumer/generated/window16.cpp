@@ -5732,6 +5732,11 @@ constexpr IoType kIoType = IoType::F32;
 constexpr bool kLseRequired = false;
 constexpr bool kPackHeads = true;  // the mask and score ignore the head: decoding packs a group's heads
 constexpr int kNumBuffers = 0, kNumScalars = 0;
+struct DTypeName {
+  uint8_t code, bits;
+  const char* name;
+};
+constexpr DTypeName kDTypeNames[] = {{2, 32, "f32"}, {2, 16, "f16"}, {4, 16, "bf16"}, {2, 64, "f64"}, {0, 32, "i32"}, {0, 64, "i64"}, {6, 8, "bool"}, {1, 8, "u8"}};
 
 }  // namespace
 
@@ -5827,6 +5832,23 @@ bool is_io_type(DLDataType t) {
   return t.code == kDLBfloat && t.bits == 16;
 }
 
+/// A DLPack element type as attnc names dtypes (kDTypeNames: f32, bf16, i64, ...), or by its
+/// DLPack code and bits when attnc has no name for it.
+struct DTypeText {
+  char text[96];
+};
+DTypeText dtype_text(DLDataType t) {
+  DTypeText out;
+  for (const DTypeName& n : kDTypeNames)
+    if (t.code == n.code && t.bits == n.bits && t.lanes == 1) {
+      snprintf(out.text, sizeof out.text, "%s", n.name);
+      return out;
+    }
+  snprintf(out.text, sizeof out.text, "a type attnc does not use (DLPack code %d, %d bits, %d lanes)", int(t.code),
+           int(t.bits), int(t.lanes));
+  return out;
+}
+
 /// Element stride of dimension d (compact row-major when the tensor has no strides).
 int64_t stride_of(const DLTensor* t, int d) {
   if (t->strides) return t->strides[d];
@@ -5848,8 +5870,8 @@ bool check_tensor(void* uc, const DLTensor* t, const char* name, int ndim, bool 
   if (!t->data && elements > 0) return fail(uc, "%s: %s has no data", kKernelName, name), false;
   bool type_ok = is_f32 ? (t->dtype.code == kDLFloat && t->dtype.bits == 32 && t->dtype.lanes == 1) : is_io_type(t->dtype);
   if (!type_ok)
-    return fail(uc, "%s: %s has element type (code %d, %d bits), expected %s", kKernelName, name, int(t->dtype.code),
-                int(t->dtype.bits), is_f32 ? "f32" : io_type_name()), false;
+    return fail(uc, "%s: %s has element type %s, expected %s", kKernelName, name, dtype_text(t->dtype).text,
+                is_f32 ? "f32" : io_type_name()), false;
   for (int d = 0; d < ndim; ++d)
     if (t->shape[d] < 0) return fail(uc, "%s: %s has a negative extent", kKernelName, name), false;
   if (t->shape[ndim - 1] > 1 && stride_of(t, ndim - 1) != 1)
@@ -6045,9 +6067,8 @@ bool view_buffer(void* uc, const DLTensor* t, const char* name, int ndim, halide
             (is_bool ? (t->dtype.code == kDLUInt || t->dtype.code == kDLInt || t->dtype.code == 6)
                      : (type.code == halide_type_int ? t->dtype.code == kDLInt : t->dtype.code == kDLFloat));
   if (!ok)
-    return fail(uc, "%s: buffer '%s' has element type (code %d, %d bits), expected %s", kKernelName, name,
-                int(t->dtype.code), int(t->dtype.bits),
-                is_bool ? "bool (8 bits)" : type.code == halide_type_int ? "i32" : "f32"), false;
+    return fail(uc, "%s: buffer '%s' has element type %s, expected %s", kKernelName, name, dtype_text(t->dtype).text,
+                is_bool ? "bool or u8" : type.code == halide_type_int ? "i32" : "f32"), false;
   for (int d = 0; d < ndim; ++d) {
     int64_t extent = t->shape[d], stride = stride_of(t, d);
     if (extent < 0 || extent >= (int64_t(1) << 31) || stride >= (int64_t(1) << 31) || stride < -(int64_t(1) << 31))
@@ -6191,7 +6212,7 @@ int run(const attn_kernel_args* args) {
   const int64_t* given = nullptr;  // the mask reads no buffer: kv_ranges unused
   const int64_t* run_starts = nullptr;
   const int64_t* runs = nullptr;
-  int64_t given_block = given ? args->kv_ranges_block_q : 0;
+  int64_t given_block = 0;
   if (given && given_block <= 0)
     return fail(uc, "%s: kv_ranges_block_q is %lld", kKernelName, (long long)given_block), -1;
   if (run_starts) {
@@ -9132,6 +9153,11 @@ constexpr IoType kIoType = IoType::F32;
 constexpr bool kLseRequired = false;
 constexpr bool kPackHeads = true;  // the mask and score ignore the head: decoding packs a group's heads
 constexpr int kNumBuffers = 0, kNumScalars = 0;
+struct DTypeName {
+  uint8_t code, bits;
+  const char* name;
+};
+constexpr DTypeName kDTypeNames[] = {{2, 32, "f32"}, {2, 16, "f16"}, {4, 16, "bf16"}, {2, 64, "f64"}, {0, 32, "i32"}, {0, 64, "i64"}, {6, 8, "bool"}, {1, 8, "u8"}};
 
 }  // namespace
 
@@ -9227,6 +9253,23 @@ bool is_io_type(DLDataType t) {
   return t.code == kDLBfloat && t.bits == 16;
 }
 
+/// A DLPack element type as attnc names dtypes (kDTypeNames: f32, bf16, i64, ...), or by its
+/// DLPack code and bits when attnc has no name for it.
+struct DTypeText {
+  char text[96];
+};
+DTypeText dtype_text(DLDataType t) {
+  DTypeText out;
+  for (const DTypeName& n : kDTypeNames)
+    if (t.code == n.code && t.bits == n.bits && t.lanes == 1) {
+      snprintf(out.text, sizeof out.text, "%s", n.name);
+      return out;
+    }
+  snprintf(out.text, sizeof out.text, "a type attnc does not use (DLPack code %d, %d bits, %d lanes)", int(t.code),
+           int(t.bits), int(t.lanes));
+  return out;
+}
+
 /// Element stride of dimension d (compact row-major when the tensor has no strides).
 int64_t stride_of(const DLTensor* t, int d) {
   if (t->strides) return t->strides[d];
@@ -9248,8 +9291,8 @@ bool check_tensor(void* uc, const DLTensor* t, const char* name, int ndim, bool 
   if (!t->data && elements > 0) return fail(uc, "%s: %s has no data", kKernelName, name), false;
   bool type_ok = is_f32 ? (t->dtype.code == kDLFloat && t->dtype.bits == 32 && t->dtype.lanes == 1) : is_io_type(t->dtype);
   if (!type_ok)
-    return fail(uc, "%s: %s has element type (code %d, %d bits), expected %s", kKernelName, name, int(t->dtype.code),
-                int(t->dtype.bits), is_f32 ? "f32" : io_type_name()), false;
+    return fail(uc, "%s: %s has element type %s, expected %s", kKernelName, name, dtype_text(t->dtype).text,
+                is_f32 ? "f32" : io_type_name()), false;
   for (int d = 0; d < ndim; ++d)
     if (t->shape[d] < 0) return fail(uc, "%s: %s has a negative extent", kKernelName, name), false;
   if (t->shape[ndim - 1] > 1 && stride_of(t, ndim - 1) != 1)
@@ -9445,9 +9488,8 @@ bool view_buffer(void* uc, const DLTensor* t, const char* name, int ndim, halide
             (is_bool ? (t->dtype.code == kDLUInt || t->dtype.code == kDLInt || t->dtype.code == 6)
                      : (type.code == halide_type_int ? t->dtype.code == kDLInt : t->dtype.code == kDLFloat));
   if (!ok)
-    return fail(uc, "%s: buffer '%s' has element type (code %d, %d bits), expected %s", kKernelName, name,
-                int(t->dtype.code), int(t->dtype.bits),
-                is_bool ? "bool (8 bits)" : type.code == halide_type_int ? "i32" : "f32"), false;
+    return fail(uc, "%s: buffer '%s' has element type %s, expected %s", kKernelName, name, dtype_text(t->dtype).text,
+                is_bool ? "bool or u8" : type.code == halide_type_int ? "i32" : "f32"), false;
   for (int d = 0; d < ndim; ++d) {
     int64_t extent = t->shape[d], stride = stride_of(t, d);
     if (extent < 0 || extent >= (int64_t(1) << 31) || stride >= (int64_t(1) << 31) || stride < -(int64_t(1) << 31))
@@ -9591,7 +9633,7 @@ int run(const attn_kernel_args* args) {
   const int64_t* given = nullptr;  // the mask reads no buffer: kv_ranges unused
   const int64_t* run_starts = nullptr;
   const int64_t* runs = nullptr;
-  int64_t given_block = given ? args->kv_ranges_block_q : 0;
+  int64_t given_block = 0;
   if (given && given_block <= 0)
     return fail(uc, "%s: kv_ranges_block_q is %lld", kKernelName, (long long)given_block), -1;
   if (run_starts) {
@@ -12712,6 +12754,11 @@ constexpr IoType kIoType = IoType::F32;
 constexpr bool kLseRequired = false;
 constexpr bool kPackHeads = true;  // the mask and score ignore the head: decoding packs a group's heads
 constexpr int kNumBuffers = 0, kNumScalars = 0;
+struct DTypeName {
+  uint8_t code, bits;
+  const char* name;
+};
+constexpr DTypeName kDTypeNames[] = {{2, 32, "f32"}, {2, 16, "f16"}, {4, 16, "bf16"}, {2, 64, "f64"}, {0, 32, "i32"}, {0, 64, "i64"}, {6, 8, "bool"}, {1, 8, "u8"}};
 
 }  // namespace
 
@@ -12807,6 +12854,23 @@ bool is_io_type(DLDataType t) {
   return t.code == kDLBfloat && t.bits == 16;
 }
 
+/// A DLPack element type as attnc names dtypes (kDTypeNames: f32, bf16, i64, ...), or by its
+/// DLPack code and bits when attnc has no name for it.
+struct DTypeText {
+  char text[96];
+};
+DTypeText dtype_text(DLDataType t) {
+  DTypeText out;
+  for (const DTypeName& n : kDTypeNames)
+    if (t.code == n.code && t.bits == n.bits && t.lanes == 1) {
+      snprintf(out.text, sizeof out.text, "%s", n.name);
+      return out;
+    }
+  snprintf(out.text, sizeof out.text, "a type attnc does not use (DLPack code %d, %d bits, %d lanes)", int(t.code),
+           int(t.bits), int(t.lanes));
+  return out;
+}
+
 /// Element stride of dimension d (compact row-major when the tensor has no strides).
 int64_t stride_of(const DLTensor* t, int d) {
   if (t->strides) return t->strides[d];
@@ -12828,8 +12892,8 @@ bool check_tensor(void* uc, const DLTensor* t, const char* name, int ndim, bool 
   if (!t->data && elements > 0) return fail(uc, "%s: %s has no data", kKernelName, name), false;
   bool type_ok = is_f32 ? (t->dtype.code == kDLFloat && t->dtype.bits == 32 && t->dtype.lanes == 1) : is_io_type(t->dtype);
   if (!type_ok)
-    return fail(uc, "%s: %s has element type (code %d, %d bits), expected %s", kKernelName, name, int(t->dtype.code),
-                int(t->dtype.bits), is_f32 ? "f32" : io_type_name()), false;
+    return fail(uc, "%s: %s has element type %s, expected %s", kKernelName, name, dtype_text(t->dtype).text,
+                is_f32 ? "f32" : io_type_name()), false;
   for (int d = 0; d < ndim; ++d)
     if (t->shape[d] < 0) return fail(uc, "%s: %s has a negative extent", kKernelName, name), false;
   if (t->shape[ndim - 1] > 1 && stride_of(t, ndim - 1) != 1)
@@ -13025,9 +13089,8 @@ bool view_buffer(void* uc, const DLTensor* t, const char* name, int ndim, halide
             (is_bool ? (t->dtype.code == kDLUInt || t->dtype.code == kDLInt || t->dtype.code == 6)
                      : (type.code == halide_type_int ? t->dtype.code == kDLInt : t->dtype.code == kDLFloat));
   if (!ok)
-    return fail(uc, "%s: buffer '%s' has element type (code %d, %d bits), expected %s", kKernelName, name,
-                int(t->dtype.code), int(t->dtype.bits),
-                is_bool ? "bool (8 bits)" : type.code == halide_type_int ? "i32" : "f32"), false;
+    return fail(uc, "%s: buffer '%s' has element type %s, expected %s", kKernelName, name, dtype_text(t->dtype).text,
+                is_bool ? "bool or u8" : type.code == halide_type_int ? "i32" : "f32"), false;
   for (int d = 0; d < ndim; ++d) {
     int64_t extent = t->shape[d], stride = stride_of(t, d);
     if (extent < 0 || extent >= (int64_t(1) << 31) || stride >= (int64_t(1) << 31) || stride < -(int64_t(1) << 31))
@@ -13171,7 +13234,7 @@ int run(const attn_kernel_args* args) {
   const int64_t* given = nullptr;  // the mask reads no buffer: kv_ranges unused
   const int64_t* run_starts = nullptr;
   const int64_t* runs = nullptr;
-  int64_t given_block = given ? args->kv_ranges_block_q : 0;
+  int64_t given_block = 0;
   if (given && given_block <= 0)
     return fail(uc, "%s: kv_ranges_block_q is %lld", kKernelName, (long long)given_block), -1;
   if (run_starts) {

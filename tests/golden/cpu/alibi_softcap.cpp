@@ -3245,10 +3245,15 @@ constexpr IoType kIoType = IoType::BF16;
 constexpr bool kLseRequired = true;
 constexpr bool kPackHeads = false;  // the mask and score ignore the head: decoding packs a group's heads
 constexpr int kNumBuffers = 1, kNumScalars = 0;
+struct DTypeName {
+  uint8_t code, bits;
+  const char* name;
+};
+constexpr DTypeName kDTypeNames[] = {{2, 32, "f32"}, {2, 16, "f16"}, {4, 16, "bf16"}, {2, 64, "f64"}, {0, 32, "i32"}, {0, 64, "i64"}, {6, 8, "bool"}, {1, 8, "u8"}};
 
 }  // namespace
 
-// [fixed text: backends/cpu/fixed/WrapperSupport.h, 328 lines]
+// [fixed text: backends/cpu/fixed/WrapperSupport.h, 344 lines]
 
 namespace {
 
@@ -3276,12 +3281,13 @@ int run(const attn_kernel_args* args) {
   const int64_t* given = nullptr;  // the mask reads no buffer: kv_ranges unused
   const int64_t* run_starts = nullptr;
   const int64_t* runs = nullptr;
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 93-173, 81 lines]
+  int64_t given_block = 0;
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 93-172, 80 lines]
     // takes at most 1024 keys a call, so the scores stay in cache.
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 175-216, 42 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 174-215, 42 lines]
             int result = attn_alibi_softcap_avx512_pipeline(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(Lq), int32_t(Lk), int32_t(D),
                 int32_t(Dv_pad), int32_t(t), int32_t(q_step), int32_t(h), int32_t(b), piece_lo, piece_hi, next, &buffer0.buf, &out_tile.buf);
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 219-263, 45 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 218-262, 45 lines]
 
 }  // namespace attn_alibi_softcap_avx512
 #undef ATTN_F16C
@@ -6034,10 +6040,15 @@ constexpr IoType kIoType = IoType::BF16;
 constexpr bool kLseRequired = true;
 constexpr bool kPackHeads = false;  // the mask and score ignore the head: decoding packs a group's heads
 constexpr int kNumBuffers = 1, kNumScalars = 0;
+struct DTypeName {
+  uint8_t code, bits;
+  const char* name;
+};
+constexpr DTypeName kDTypeNames[] = {{2, 32, "f32"}, {2, 16, "f16"}, {4, 16, "bf16"}, {2, 64, "f64"}, {0, 32, "i32"}, {0, 64, "i64"}, {6, 8, "bool"}, {1, 8, "u8"}};
 
 }  // namespace
 
-// [fixed text: backends/cpu/fixed/WrapperSupport.h, 328 lines]
+// [fixed text: backends/cpu/fixed/WrapperSupport.h, 344 lines]
 
 namespace {
 
@@ -6065,12 +6076,13 @@ int run(const attn_kernel_args* args) {
   const int64_t* given = nullptr;  // the mask reads no buffer: kv_ranges unused
   const int64_t* run_starts = nullptr;
   const int64_t* runs = nullptr;
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 93-173, 81 lines]
+  int64_t given_block = 0;
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 93-172, 80 lines]
     // takes at most 1024 keys a call, so the scores stay in cache.
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 175-216, 42 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 174-215, 42 lines]
             int result = attn_alibi_softcap_avx2_pipeline(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(Lq), int32_t(Lk), int32_t(D),
                 int32_t(Dv_pad), int32_t(t), int32_t(q_step), int32_t(h), int32_t(b), piece_lo, piece_hi, next, &buffer0.buf, &out_tile.buf);
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 219-263, 45 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 218-262, 45 lines]
 
 }  // namespace attn_alibi_softcap_avx2
 #undef ATTN_F16C
@@ -9213,10 +9225,15 @@ constexpr IoType kIoType = IoType::BF16;
 constexpr bool kLseRequired = true;
 constexpr bool kPackHeads = false;  // the mask and score ignore the head: decoding packs a group's heads
 constexpr int kNumBuffers = 1, kNumScalars = 0;
+struct DTypeName {
+  uint8_t code, bits;
+  const char* name;
+};
+constexpr DTypeName kDTypeNames[] = {{2, 32, "f32"}, {2, 16, "f16"}, {4, 16, "bf16"}, {2, 64, "f64"}, {0, 32, "i32"}, {0, 64, "i64"}, {6, 8, "bool"}, {1, 8, "u8"}};
 
 }  // namespace
 
-// [fixed text: backends/cpu/fixed/WrapperSupport.h, 328 lines]
+// [fixed text: backends/cpu/fixed/WrapperSupport.h, 344 lines]
 
 namespace {
 
@@ -9244,12 +9261,13 @@ int run(const attn_kernel_args* args) {
   const int64_t* given = nullptr;  // the mask reads no buffer: kv_ranges unused
   const int64_t* run_starts = nullptr;
   const int64_t* runs = nullptr;
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 93-173, 81 lines]
+  int64_t given_block = 0;
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 93-172, 80 lines]
     // takes at most 1024 keys a call, so the scores stay in cache.
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 175-216, 42 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 174-215, 42 lines]
             int result = attn_alibi_softcap_portable_pipeline(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(Lq), int32_t(Lk), int32_t(D),
                 int32_t(Dv_pad), int32_t(t), int32_t(q_step), int32_t(h), int32_t(b), piece_lo, piece_hi, next, &buffer0.buf, &out_tile.buf);
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 219-263, 45 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 218-262, 45 lines]
 
 }  // namespace attn_alibi_softcap_portable
 

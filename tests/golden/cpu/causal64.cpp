@@ -2260,10 +2260,15 @@ constexpr IoType kIoType = IoType::F32;
 constexpr bool kLseRequired = false;
 constexpr bool kPackHeads = true;  // the mask and score ignore the head: decoding packs a group's heads
 constexpr int kNumBuffers = 0, kNumScalars = 0;
+struct DTypeName {
+  uint8_t code, bits;
+  const char* name;
+};
+constexpr DTypeName kDTypeNames[] = {{2, 32, "f32"}, {2, 16, "f16"}, {4, 16, "bf16"}, {2, 64, "f64"}, {0, 32, "i32"}, {0, 64, "i64"}, {6, 8, "bool"}, {1, 8, "u8"}};
 
 }  // namespace
 
-// [fixed text: backends/cpu/fixed/WrapperSupport.h, 328 lines]
+// [fixed text: backends/cpu/fixed/WrapperSupport.h, 344 lines]
 
 namespace {
 
@@ -2289,12 +2294,13 @@ int run(const attn_kernel_args* args) {
   const int64_t* given = nullptr;  // the mask reads no buffer: kv_ranges unused
   const int64_t* run_starts = nullptr;
   const int64_t* runs = nullptr;
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 93-173, 81 lines]
+  int64_t given_block = 0;
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 93-172, 80 lines]
     // takes at most 1024 keys a call, so the scores stay in cache.
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 175-216, 42 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 174-215, 42 lines]
             int result = attn_causal64_avx512_pipeline(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(Lq), int32_t(Lk), int32_t(D),
                 int32_t(Dv_pad), int32_t(t), int32_t(q_step), int32_t(h), int32_t(b), piece_lo, piece_hi, next, &out_tile.buf);
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 219-263, 45 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 218-262, 45 lines]
 
 }  // namespace attn_causal64_avx512
 #undef ATTN_F16C
@@ -4209,10 +4215,15 @@ constexpr IoType kIoType = IoType::F32;
 constexpr bool kLseRequired = false;
 constexpr bool kPackHeads = true;  // the mask and score ignore the head: decoding packs a group's heads
 constexpr int kNumBuffers = 0, kNumScalars = 0;
+struct DTypeName {
+  uint8_t code, bits;
+  const char* name;
+};
+constexpr DTypeName kDTypeNames[] = {{2, 32, "f32"}, {2, 16, "f16"}, {4, 16, "bf16"}, {2, 64, "f64"}, {0, 32, "i32"}, {0, 64, "i64"}, {6, 8, "bool"}, {1, 8, "u8"}};
 
 }  // namespace
 
-// [fixed text: backends/cpu/fixed/WrapperSupport.h, 328 lines]
+// [fixed text: backends/cpu/fixed/WrapperSupport.h, 344 lines]
 
 namespace {
 
@@ -4238,12 +4249,13 @@ int run(const attn_kernel_args* args) {
   const int64_t* given = nullptr;  // the mask reads no buffer: kv_ranges unused
   const int64_t* run_starts = nullptr;
   const int64_t* runs = nullptr;
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 93-173, 81 lines]
+  int64_t given_block = 0;
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 93-172, 80 lines]
     // takes at most 1024 keys a call, so the scores stay in cache.
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 175-216, 42 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 174-215, 42 lines]
             int result = attn_causal64_avx2_pipeline(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(Lq), int32_t(Lk), int32_t(D),
                 int32_t(Dv_pad), int32_t(t), int32_t(q_step), int32_t(h), int32_t(b), piece_lo, piece_hi, next, &out_tile.buf);
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 219-263, 45 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 218-262, 45 lines]
 
 }  // namespace attn_causal64_avx2
 #undef ATTN_F16C
@@ -6391,10 +6403,15 @@ constexpr IoType kIoType = IoType::F32;
 constexpr bool kLseRequired = false;
 constexpr bool kPackHeads = true;  // the mask and score ignore the head: decoding packs a group's heads
 constexpr int kNumBuffers = 0, kNumScalars = 0;
+struct DTypeName {
+  uint8_t code, bits;
+  const char* name;
+};
+constexpr DTypeName kDTypeNames[] = {{2, 32, "f32"}, {2, 16, "f16"}, {4, 16, "bf16"}, {2, 64, "f64"}, {0, 32, "i32"}, {0, 64, "i64"}, {6, 8, "bool"}, {1, 8, "u8"}};
 
 }  // namespace
 
-// [fixed text: backends/cpu/fixed/WrapperSupport.h, 328 lines]
+// [fixed text: backends/cpu/fixed/WrapperSupport.h, 344 lines]
 
 namespace {
 
@@ -6420,12 +6437,13 @@ int run(const attn_kernel_args* args) {
   const int64_t* given = nullptr;  // the mask reads no buffer: kv_ranges unused
   const int64_t* run_starts = nullptr;
   const int64_t* runs = nullptr;
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 93-173, 81 lines]
+  int64_t given_block = 0;
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 93-172, 80 lines]
     // takes at most 1024 keys a call, so the scores stay in cache.
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 175-216, 42 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 174-215, 42 lines]
             int result = attn_causal64_portable_pipeline(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(Lq), int32_t(Lk), int32_t(D),
                 int32_t(Dv_pad), int32_t(t), int32_t(q_step), int32_t(h), int32_t(b), piece_lo, piece_hi, next, &out_tile.buf);
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 219-263, 45 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 218-262, 45 lines]
 
 }  // namespace attn_causal64_portable
 
