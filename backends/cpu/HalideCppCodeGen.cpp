@@ -22,7 +22,7 @@ class CpuCodeGen : public HI::CodeGen_C {
  protected:
   using HI::CodeGen_C::visit;
 
-  // Halide's vector classes (fixed/HalideVectorOps.h) with three changes, then Halide's typedefs:
+  // Halide's vector classes (fixed/HalideVectorOps.h) with four changes, then Halide's typedefs:
   // - Comparisons and logical and/or give 0/1 lanes, native and C++ vectors alike, as scalar bools,
   //   broadcasts of them and bool buffer loads are: Halide 14 returned the vector truth value -1
   //   narrowed to 0xFF (0xff in CppVectorOps), so `(q < n) == (kv < n)` compared 0xFF with a
@@ -31,6 +31,9 @@ class CpuCodeGen : public HI::CodeGen_C {
   //   memory in the mask pass and the causal kernel ran at 178 GFLOP/s instead of 273.
   // - clang's elementwise min/max where it has them (ATTN_ELEMENTWISE_MIN_MAX): clang 14 did not
   //   always turn Halide's lane loop back into vminps/vmaxps, and the exp of every score went scalar.
+  // - With GCC, the native load and store access memory as a may_alias vector, not by memcpy: GCC
+  //   tuned for no AVX-512 CPU copied 32 bytes as two 16-byte halves through the stack, and the
+  //   avx2 path's accumulators stalled on store forwarding (20-40x slower than clang's).
   void add_vector_typedefs(const std::set<Halide::Type>& vector_types) override {
     if (!vector_types.empty()) {
       stream << cpu_fixed_text("HalideVectorOps.h");
