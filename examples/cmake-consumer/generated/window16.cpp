@@ -3340,6 +3340,12 @@ namespace {
     // GCC
     template<typename ElementType, size_t Lanes>
     using NativeVector __attribute__((vector_size(Lanes * sizeof(ElementType)), aligned(sizeof(ElementType)))) = ElementType;
+    // What load and store access buffers through: GCC expands a memcpy of a 32-byte vector as two
+    // 16-byte moves through the stack unless it tunes for an AVX-512 CPU (haswell, znver3, generic
+    // and the avx2 path's target pragma alike), and reading the whole vector back stalls on store
+    // forwarding: the avx2 path ran 20-40x slower than clang's. This is one vmovups.
+    template<typename ElementType, size_t Lanes>
+    using NativeVectorInMemory __attribute__((vector_size(Lanes * sizeof(ElementType)), aligned(sizeof(ElementType)), may_alias)) = ElementType;
 #else
     #error
 #endif
@@ -3410,7 +3416,11 @@ public:
         // If Vec is a non-power-of-two (e.g. uint8x48), the actual implementation
         // might be larger (e.g. it might really be a uint8x64). Only copy the amount
         // that is in the logical type, to avoid possible overreads.
+#if __has_attribute(ext_vector_type)
         memcpy(&r, ((const ElementType*)base + offset), sizeof(ElementType) * Lanes);
+#else
+        r = *(const NativeVectorInMemory<ElementType, Lanes>*)((const ElementType*)base + offset);
+#endif
         return r;
     }
 
@@ -3438,7 +3448,11 @@ public:
         // If Vec is a non-power-of-two (e.g. uint8x48), the actual implementation
         // might be larger (e.g. it might really be a uint8x64). Only copy the amount
         // that is in the logical type, to avoid possible overreads.
+#if __has_attribute(ext_vector_type)
         memcpy(((ElementType*)base + offset), &v, sizeof(ElementType) * Lanes);
+#else
+        *(NativeVectorInMemory<ElementType, Lanes>*)((ElementType*)base + offset) = v;
+#endif
     }
 
     static void store_scatter(const Vec v, void *base, const NativeVector<int32_t, Lanes> offset) {
@@ -7081,6 +7095,12 @@ namespace {
     // GCC
     template<typename ElementType, size_t Lanes>
     using NativeVector __attribute__((vector_size(Lanes * sizeof(ElementType)), aligned(sizeof(ElementType)))) = ElementType;
+    // What load and store access buffers through: GCC expands a memcpy of a 32-byte vector as two
+    // 16-byte moves through the stack unless it tunes for an AVX-512 CPU (haswell, znver3, generic
+    // and the avx2 path's target pragma alike), and reading the whole vector back stalls on store
+    // forwarding: the avx2 path ran 20-40x slower than clang's. This is one vmovups.
+    template<typename ElementType, size_t Lanes>
+    using NativeVectorInMemory __attribute__((vector_size(Lanes * sizeof(ElementType)), aligned(sizeof(ElementType)), may_alias)) = ElementType;
 #else
     #error
 #endif
@@ -7151,7 +7171,11 @@ public:
         // If Vec is a non-power-of-two (e.g. uint8x48), the actual implementation
         // might be larger (e.g. it might really be a uint8x64). Only copy the amount
         // that is in the logical type, to avoid possible overreads.
+#if __has_attribute(ext_vector_type)
         memcpy(&r, ((const ElementType*)base + offset), sizeof(ElementType) * Lanes);
+#else
+        r = *(const NativeVectorInMemory<ElementType, Lanes>*)((const ElementType*)base + offset);
+#endif
         return r;
     }
 
@@ -7179,7 +7203,11 @@ public:
         // If Vec is a non-power-of-two (e.g. uint8x48), the actual implementation
         // might be larger (e.g. it might really be a uint8x64). Only copy the amount
         // that is in the logical type, to avoid possible overreads.
+#if __has_attribute(ext_vector_type)
         memcpy(((ElementType*)base + offset), &v, sizeof(ElementType) * Lanes);
+#else
+        *(NativeVectorInMemory<ElementType, Lanes>*)((ElementType*)base + offset) = v;
+#endif
     }
 
     static void store_scatter(const Vec v, void *base, const NativeVector<int32_t, Lanes> offset) {
@@ -10494,6 +10522,12 @@ namespace {
     // GCC
     template<typename ElementType, size_t Lanes>
     using NativeVector __attribute__((vector_size(Lanes * sizeof(ElementType)), aligned(sizeof(ElementType)))) = ElementType;
+    // What load and store access buffers through: GCC expands a memcpy of a 32-byte vector as two
+    // 16-byte moves through the stack unless it tunes for an AVX-512 CPU (haswell, znver3, generic
+    // and the avx2 path's target pragma alike), and reading the whole vector back stalls on store
+    // forwarding: the avx2 path ran 20-40x slower than clang's. This is one vmovups.
+    template<typename ElementType, size_t Lanes>
+    using NativeVectorInMemory __attribute__((vector_size(Lanes * sizeof(ElementType)), aligned(sizeof(ElementType)), may_alias)) = ElementType;
 #else
     #error
 #endif
@@ -10564,7 +10598,11 @@ public:
         // If Vec is a non-power-of-two (e.g. uint8x48), the actual implementation
         // might be larger (e.g. it might really be a uint8x64). Only copy the amount
         // that is in the logical type, to avoid possible overreads.
+#if __has_attribute(ext_vector_type)
         memcpy(&r, ((const ElementType*)base + offset), sizeof(ElementType) * Lanes);
+#else
+        r = *(const NativeVectorInMemory<ElementType, Lanes>*)((const ElementType*)base + offset);
+#endif
         return r;
     }
 
@@ -10592,7 +10630,11 @@ public:
         // If Vec is a non-power-of-two (e.g. uint8x48), the actual implementation
         // might be larger (e.g. it might really be a uint8x64). Only copy the amount
         // that is in the logical type, to avoid possible overreads.
+#if __has_attribute(ext_vector_type)
         memcpy(((ElementType*)base + offset), &v, sizeof(ElementType) * Lanes);
+#else
+        *(NativeVectorInMemory<ElementType, Lanes>*)((ElementType*)base + offset) = v;
+#endif
     }
 
     static void store_scatter(const Vec v, void *base, const NativeVector<int32_t, Lanes> offset) {
