@@ -3,6 +3,7 @@
 #include "backends/cpu/EmitHalideCpp.h"
 
 #include <cctype>
+#include <cstdint>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -103,13 +104,22 @@ std::set<std::string> called_runtime_functions(const std::string& code) {
 }  // namespace
 
 void stabilize_halide_name_counters() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    for (int c = 1; c < 128; ++c) {
-      std::string name = Internal::unique_name(char(c));
-      for (int n = std::atoi(name.c_str() + 1); n < 100000; ++n) Internal::unique_name(char(c));
+  // A generation (every vector path of one kernel) takes a few tens of thousands of names from the
+  // busiest counter; this margin is several times that.
+  constexpr int kMargin = 400000;
+  static std::mutex mutex;
+  std::lock_guard<std::mutex> lock(mutex);
+  for (int c = 1; c < 128; ++c) {
+    int n = std::atoi(Internal::unique_name(char(c)).c_str() + 1);
+    int64_t power = 10;
+    while (power <= n) power *= 10;
+    // Close to the next digit: move on to it now, so no generation's names straddle two lengths.
+    // From a fresh process this walks every counter to 100000 (six digits, 900000 names of room).
+    while (power - n <= kMargin && power < (int64_t(1) << 31) / 10) {
+      for (; n < power; ++n) Internal::unique_name(char(c));
+      power *= 10;
     }
-  });
+  }
 }
 
 std::string rename_runtime_functions(std::string code, const std::set<std::string>& used,

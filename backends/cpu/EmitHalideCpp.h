@@ -16,8 +16,9 @@ Halide::Target halide_target(const CpuTarget& target);
 
 /// Halide names temporaries "t123" from per-character counters, and the simplifier orders the
 /// operands of + and * by name: "t999" sorts after "t1000", so operand order would depend on how
-/// many names the process made before. Advancing every counter once to 100000 keeps the names of a
-/// generation at six digits (for about a hundred kernels per process), so their order is stable.
+/// many names the process made before. Before each generation, a counter near its next digit count
+/// is advanced to it (the first call takes every counter to 100000), so the names of one generation
+/// share one length and sort by number, in a process that generates any number of kernels.
 void stabilize_halide_name_counters();
 
 /// Halide's C++ for one pipeline and the runtime functions it calls (minus `halide_`).
