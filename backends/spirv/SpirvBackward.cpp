@@ -398,7 +398,9 @@ class BackwardEmitter : ShaderEmitter {
     emit_if(m_, m_.op(Op::OpFUnordNotEqual, t_bool_, {partial, zero}), [&] {
       std::vector<Id> idx;
       for (const Halide::Expr& e : site.read->index) idx.push_back(emit_expr(m_, senv, e));
-      auto [flat, ok] = buffer_index(site.read->buffer, idx);
+      // Named locals, not a structured binding: C++17 lambdas cannot capture those (clang rejects it).
+      const std::pair<Id, Id> flat_ok = buffer_index(site.read->buffer, idx);
+      const Id flat = flat_ok.first, ok = flat_ok.second;
       emit_if(m_, ok, [&] {
         Id base = iadd(partial_row, offset);
         Id at = iadd(base, flat);
