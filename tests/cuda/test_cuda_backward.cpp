@@ -24,9 +24,9 @@
 #include "codegen/KernelIR.h"
 #include "codegen/Lower.h"
 #include "codegen/ScoreGradient.h"
-#include "frontend/Program.h"
 #include "tests/cuda/CudaTestKernels.h"
 #include "tests/cuda/HostDeviceCode.h"
+#include "tests/support/CheckedLowering.h"
 #include "tests/support/TestSupport.h"
 
 namespace {
@@ -59,13 +59,8 @@ kernel inf_rows_bf16 {
 }
 )attn";
 
-std::shared_ptr<const KernelIR> lower_text(const char* text, const std::string& name) {
-  auto p = load_program_text("inf_rows.attn", text);
-  BOOST_REQUIRE_MESSAGE(!p->diags.has_errors(), render_diagnostics(p->diags, p->sources));
-  DiagnosticEngine diags;
-  auto ir = lower_kernel(*p, *p->kernel(name), diags);
-  BOOST_REQUIRE(ir);
-  return ir;
+std::shared_ptr<const KernelIR> inf_rows_kernel(const std::string& name) {
+  return test::lower_checked(*test::load_checked_text("inf_rows.attn", kInfRows), name);
 }
 
 HostTensor random_f32(std::vector<int64_t> shape, std::mt19937& rng) {
@@ -183,7 +178,7 @@ BOOST_AUTO_TEST_CASE(printed_gradients_match_the_reference) {
 // weights with that share, dS and dQ/dK from weights with share 0. Rows at +Inf, rows at -inf and
 // rows that reach no key must give the reference backward's gradients, with no NaN.
 BOOST_AUTO_TEST_CASE(rows_at_inf_follow_the_reference_backward) {
-  auto ir = lower_text(kInfRows, "inf_rows");
+  auto ir = inf_rows_kernel("inf_rows");
   const int64_t Hq = 2, L = 40, D = 16;
   const double scale = ir->options.scale.value_or(1.0 / std::sqrt(double(D)));
   std::mt19937 rng(5);
@@ -270,7 +265,7 @@ BOOST_AUTO_TEST_CASE(rows_at_inf_follow_the_reference_backward) {
   check(dk, ref.dk, "dK");
   check(dv, ref.dv, "dV");
   // The generated backward carries the rule: its text, and attn_bwd_pre's and the weights' calls.
-  const CudaBackwardSource src = print_cuda_backward(*lower_text(kInfRows, "inf_rows_bf16"), {});
+  const CudaBackwardSource src = print_cuda_backward(*inf_rows_kernel("inf_rows_bf16"), {});
   BOOST_TEST(src.cu.find(cuda_device_text("attn_bwd_rows.cuh")) != std::string::npos);
   BOOST_TEST(src.cu.find("row_delta(lse, sum,") != std::string::npos);
   BOOST_TEST(src.cu.find("row_weight(s2, lse2, share,") != std::string::npos);

@@ -14,9 +14,9 @@
 #include "backends/reference/Reference.h"
 #include "codegen/KernelIR.h"
 #include "codegen/Lower.h"
-#include "frontend/Program.h"
 #include "runtime/CudaDriver.h"
 #include "tests/cuda/CudaTestKernels.h"
+#include "tests/support/CheckedLowering.h"
 
 using namespace attn;
 
@@ -193,12 +193,7 @@ kernel inf_rows_bf16 {
 )attn";
 
 std::shared_ptr<const KernelIR> lower_backward_kernel(const std::string& name) {
-  auto p = load_program_text("backward.attn", kBackwardProgram);
-  BOOST_REQUIRE_MESSAGE(!p->diags.has_errors(), render_diagnostics(p->diags, p->sources));
-  DiagnosticEngine diags;
-  auto ir = lower_kernel(*p, *p->kernel(name), diags);
-  BOOST_REQUIRE(ir);
-  return ir;
+  return test::lower_checked(*test::load_checked_text("backward.attn", kBackwardProgram), name);
 }
 
 /// Largest |a - b| over two tensors, relative to the larger of 1 and b's largest magnitude.
