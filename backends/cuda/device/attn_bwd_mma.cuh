@@ -13,9 +13,9 @@
 // Tile visits follow the forward's plan for 64 x 64 tiles (attn_key_tile_ranges, or the launcher's
 // run-time plan for masks that read buffers), transposed for the key-major kernel (QueryTiles).
 // A row whose LSE is +Inf follows attn_bwd_rows.cuh: attn_bwd_pre counts its keys at +Inf and
-// leaves their share in delta, the dV warps weigh them by it, and no dS flows from the row. Every mma.sync
-// operand uses the forward's fragment layouts (attn_mma_layout.cuh; tests/cuda/test_mma_layout.cpp simulates
-// the transposed products).
+// leaves their share in delta, the dV warps weigh them by it, and no dS flows from the row.
+// Every mma.sync operand uses the forward's fragment layouts (attn_mma_layout.cuh;
+// tests/cuda/test_mma_layout.cpp simulates the transposed products).
 namespace attn_dev {
 
 /// One element's weight P (row_weight; `share`: a key at +Inf in a row at +Inf), 0 where the key
