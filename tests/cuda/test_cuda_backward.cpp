@@ -1,9 +1,9 @@
 // The CUDA backward checked on the host, without a GPU: the printed derivatives against the
 // reference evaluator; the per-row rule for rows at +Inf and rows that reach no key
-// (attn_bwd_rows.cuh) driving the kernels' per-element steps against the reference backward; and
-// both kernels' tile walks (KeyTiles for dq, QueryTiles for dkdv), with and without the run-time
-// plan, against a brute-force scan of the mask. (test_cuda compiles the kernels; test_cuda_gpu
-// runs them.)
+// (attn_bwd_rows.cuh) driving the kernels' per-element steps against the reference backward; both
+// kernels' tile walks (KeyTiles for dq, QueryTiles for dkdv), with and without the run-time plan,
+// against a brute-force scan of the mask; and the plan's transposition on random plans.
+// (test_cuda compiles the kernels; test_cuda_gpu runs them.)
 #define BOOST_TEST_MODULE cuda_backward
 #include <boost/test/unit_test.hpp>
 
@@ -24,6 +24,7 @@
 #include "codegen/KernelIR.h"
 #include "codegen/Lower.h"
 #include "codegen/ScoreGradient.h"
+#include "runtime/TilePlanner.h"
 #include "tests/cuda/CudaTestKernels.h"
 #include "tests/cuda/HostDeviceCode.h"
 #include "tests/support/CheckedLowering.h"
@@ -450,4 +451,46 @@ BOOST_AUTO_TEST_CASE(backward_tile_walks_cover_the_mask) {
   }
   BOOST_TEST(checked_kernels >= 4);
   dlclose(so);
+}
+
+// transpose_tile_grid on random plans (runs of both kinds, touching and apart, empty rows): tile
+// (kt, qt) of the transpose has tile (qt, kt)'s kind, and its rows are sorted, disjoint runs with
+// touching runs of one kind merged.
+BOOST_AUTO_TEST_CASE(transposed_plans_hold_the_same_tiles) {
+  std::mt19937 rng(23);
+  for (int trial = 0; trial < 200; ++trial) {
+    TileGrid g;
+    g.q_tiles = 1 + int64_t(rng() % 12), g.kv_tiles = 1 + int64_t(rng() % 12);
+    g.q_len = g.q_tiles * 64 - int64_t(rng() % 64), g.kv_len = g.kv_tiles * 32 - int64_t(rng() % 32);
+    g.block_q = 64, g.block_kv = 32;
+    for (int64_t qt = 0; qt < g.q_tiles; ++qt) {
+      g.row_begin.push_back(int64_t(g.runs.size()));
+      for (int64_t kt = int64_t(rng() % 3); kt < g.kv_tiles;) {
+        const int64_t end = std::min(g.kv_tiles, kt + 1 + int64_t(rng() % 4));
+        const TileKind kind = rng() % 2 ? TileKind::Full : TileKind::Partial;
+        if (!g.runs.empty() && int64_t(g.runs.size()) > g.row_begin.back() && g.runs.back().end == kt &&
+            g.runs.back().kind == kind)
+          g.runs.back().end = end;  // a plan merges touching runs of one kind
+        else
+          g.runs.push_back({kt, end, kind});
+        kt = end + int64_t(rng() % 3);
+      }
+    }
+    g.row_begin.push_back(int64_t(g.runs.size()));
+    const TileGrid t = transpose_tile_grid(g);
+    BOOST_REQUIRE(t.q_tiles == g.kv_tiles && t.kv_tiles == g.q_tiles && t.q_len == g.kv_len);
+    BOOST_REQUIRE(t.block_q == g.block_kv && t.row_begin.size() == size_t(g.kv_tiles + 1));
+    for (int64_t kt = 0; kt < g.kv_tiles; ++kt) {
+      for (int64_t qt = 0; qt < g.q_tiles; ++qt)
+        BOOST_TEST(int(t.at(kt, qt)) == int(g.at(qt, kt)),
+                   "trial " << trial << ": tile " << qt << ", " << kt);
+      for (int64_t r = t.row_begin[kt]; r < t.row_begin[kt + 1]; ++r) {
+        BOOST_TEST(t.runs[r].begin < t.runs[r].end);
+        if (r > t.row_begin[kt])
+          BOOST_TEST((t.runs[r - 1].end < t.runs[r].begin ||
+                      (t.runs[r - 1].end == t.runs[r].begin && t.runs[r - 1].kind != t.runs[r].kind)),
+                     "trial " << trial << ": key tile " << kt << "'s runs overlap or are not merged");
+      }
+    }
+  }
 }
