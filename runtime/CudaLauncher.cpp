@@ -21,6 +21,16 @@ void strides3(const HostTensor& t, long long (&s)[3]) {
 
 }  // namespace
 
+CudaTileRuns cuda_tile_runs(const TileGrid& grid) {
+  CudaTileRuns out;
+  out.rows.assign(grid.row_begin.begin(), grid.row_begin.end());
+  for (const TileRun& run : grid.runs)
+    out.runs.insert(out.runs.end(), {static_cast<int>(run.begin), static_cast<int>(run.end),
+                                     run.kind == TileKind::Full ? 2 : 1});
+  if (out.runs.empty()) out.runs.assign(3, 0);
+  return out;
+}
+
 bool upload_tile_plan(CudaDevice& device, const CudaLaunchInfo& info, int64_t q_len, int64_t kv_len,
                       const std::vector<double>& scalars, const std::vector<CudaTensorArg>& buffers,
                       CudaBuffer& rows_memory, CudaBuffer& runs_memory) {
@@ -33,16 +43,11 @@ bool upload_tile_plan(CudaDevice& device, const CudaLaunchInfo& info, int64_t q_
   for (size_t i = 0; i < info.scalar_names.size() && i < scalars.size(); ++i)
     in.scalars[info.scalar_names[i]] = scalars[i];
   for (const CudaTensorArg& b : buffers) in.buffers[b.name] = tile_buffer_view(*b.tensor);
-  const TileGrid grid = plan_tile_grid(program, in);
-  std::vector<int> rows(grid.row_begin.begin(), grid.row_begin.end()), runs;
-  for (const TileRun& run : grid.runs)
-    runs.insert(runs.end(),
-                {static_cast<int>(run.begin), static_cast<int>(run.end), run.kind == TileKind::Full ? 2 : 1});
-  if (runs.empty()) runs.assign(3, 0);
-  rows_memory = device.alloc(rows.size() * sizeof(int));
-  device.upload(rows_memory, rows.data(), rows.size() * sizeof(int));
-  runs_memory = device.alloc(runs.size() * sizeof(int));
-  device.upload(runs_memory, runs.data(), runs.size() * sizeof(int));
+  const CudaTileRuns plan = cuda_tile_runs(plan_tile_grid(program, in));
+  rows_memory = device.alloc(plan.rows.size() * sizeof(int));
+  device.upload(rows_memory, plan.rows.data(), plan.rows.size() * sizeof(int));
+  runs_memory = device.alloc(plan.runs.size() * sizeof(int));
+  device.upload(runs_memory, plan.runs.data(), plan.runs.size() * sizeof(int));
   return true;
 }
 

@@ -10,6 +10,7 @@
 #include "runtime/CudaGrid.h"
 #include "runtime/CudaLaunch.h"
 #include "runtime/HostTensor.h"
+#include "runtime/TilePlanner.h"
 
 namespace attn {
 
@@ -48,6 +49,14 @@ struct CudaPreparedLaunch {
   const CudaBuffer* lse_memory = nullptr;
   const CudaBuffer* error_memory = nullptr;
 };
+
+/// A plan as CUDA kernels read it (attn_cuda_params::tile_rows and tile_runs): the runs of tile
+/// row t are runs[3 r .. 3 r + 2] = {begin, end, kind (1 partial, 2 full)} for r in
+/// [rows[t], rows[t + 1]); one empty run when there is none, so that an upload is never empty.
+struct CudaTileRuns {
+  std::vector<int> rows, runs;
+};
+CudaTileRuns cuda_tile_runs(const TileGrid& grid);
 
 /// For kernels whose source carries a run-time tile plan (masks that read buffers): plans the
 /// tiles from host copies of the buffers (O(tiles)) and uploads the runs for p.tile_rows and

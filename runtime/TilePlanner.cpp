@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <set>
 #include <stdexcept>
 
 namespace attn {
@@ -119,6 +120,54 @@ TileGrid plan_tile_grid(const TilePlanProgram& plan, const TilePlanInputs& in) {
   attn_tile_eval::RunError error;
   if (!attn_tile_eval::plan_grid(programs, args, g, error)) throw_run_error(error, plan.buffers);
   return g;
+}
+
+TileGrid transpose_tile_grid(const TileGrid& g) {
+  TileGrid t;
+  t.q_len = g.kv_len, t.kv_len = g.q_len;
+  t.block_q = g.block_kv, t.block_kv = g.block_q;
+  t.q_tiles = g.kv_tiles, t.kv_tiles = g.q_tiles;
+  // A sweep over key tiles: query tile qt takes a run's kind where the run begins and Empty where
+  // it ends; ends sort before begins at one key tile, so touching runs of a row hand over.
+  struct Event {
+    int64_t kt, qt;
+    TileKind kind;
+  };
+  std::vector<Event> events;
+  events.reserve(2 * g.runs.size());
+  for (int64_t qt = 0; qt < g.q_tiles; ++qt)
+    for (int64_t i = g.row_begin[qt]; i < g.row_begin[qt + 1]; ++i) {
+      events.push_back({g.runs[i].begin, qt, g.runs[i].kind});
+      events.push_back({g.runs[i].end, qt, TileKind::Empty});
+    }
+  std::stable_sort(events.begin(), events.end(), [](const Event& a, const Event& b) {
+    return a.kt != b.kt ? a.kt < b.kt : (a.kind == TileKind::Empty) > (b.kind == TileKind::Empty);
+  });
+  // The query tiles' current kinds, and where the kind changes from one query tile to the next:
+  // between two such bounds lies one run (or a gap), so a key tile's runs cost O(runs).
+  std::vector<TileKind> kind(static_cast<size_t>(g.q_tiles), TileKind::Empty);
+  auto at = [&](int64_t qt) { return qt < 0 || qt >= g.q_tiles ? TileKind::Empty : kind[qt]; };
+  std::set<int64_t> bounds;
+  auto refresh = [&](int64_t qt) {
+    if (at(qt) != at(qt - 1))
+      bounds.insert(qt);
+    else
+      bounds.erase(qt);
+  };
+  size_t e = 0;
+  t.row_begin.reserve(static_cast<size_t>(t.q_tiles) + 1);
+  for (int64_t kt = 0; kt < g.kv_tiles; ++kt) {
+    for (; e < events.size() && events[e].kt == kt; ++e) {
+      kind[events[e].qt] = events[e].kind;
+      refresh(events[e].qt);
+      refresh(events[e].qt + 1);
+    }
+    t.row_begin.push_back(static_cast<int64_t>(t.runs.size()));
+    for (auto it = bounds.begin(); it != bounds.end() && std::next(it) != bounds.end(); ++it)
+      if (at(*it) != TileKind::Empty) t.runs.push_back({*it, *std::next(it), at(*it)});
+  }
+  t.row_begin.push_back(static_cast<int64_t>(t.runs.size()));
+  return t;
 }
 
 std::vector<uint8_t> eval_element_mask(const TilePlanProgram& plan, const TilePlanInputs& in, int64_t q0,

@@ -72,6 +72,12 @@ TileBuffer tile_buffer_view(ScalarType type, const void* data, std::vector<int64
 /// (O(tiles) then, never O(q_len * kv_len)). Throws std::invalid_argument on missing inputs.
 TileGrid plan_tile_grid(const TilePlanProgram& plan, const TilePlanInputs& inputs);
 
+/// The plan transposed, for a walk over query tiles per key tile (the backward's dK/dV pass): row
+/// kt holds the query tiles whose runs hold key tile kt, as sorted, disjoint runs of one kind (the
+/// lengths and block sizes swapped). Time O((runs of both plans) log(query tiles)), so long uniform
+/// stretches stay cheap.
+TileGrid transpose_tile_grid(const TileGrid& grid);
+
 /// Evaluates the element mask over [q0, q0+nq) x [kv0, kv0+nkv) into `out` (row-major, 0/1), for
 /// b = inputs.b_lo and h = inputs.h_lo clamped to >= 0 (pictures and brute-force checks). Throws
 /// std::invalid_argument when `element_error` is set, std::out_of_range for a bad buffer index.

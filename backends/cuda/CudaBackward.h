@@ -23,6 +23,9 @@ struct CudaBackwardSource {
   int head_dim = 0, value_dim = 0;
   double scale = 0;
   std::vector<std::string> site_buffers;  ///< the buffer each read site of the score reads
+  /// The run-time planner's program for the kernels' 64 x 64 tiles (runtime/TilePlanText.h), for
+  /// masks that read buffers; empty for the others.
+  std::string tile_plan;
 };
 
 /// True when the tensor-core backward takes this dtype and these head dims (bf16/f16; D and Dv
@@ -33,6 +36,18 @@ bool cuda_backward_supported(DType dtype, int head_dim, int value_dim);
 /// `o.prefer_wgmma` are ignored: the backward has one shape per head dims). Throws
 /// KernelLimitError for what it does not support.
 CudaBackwardSource print_cuda_backward(const KernelIR& ir, const CudaPrintOptions& o);
+
+/// The backward's run-time tile plan as its kernels read it: query-major for attn_bwd_dq
+/// (attn_cuda_params::tile_rows, tile_runs) and transposed for attn_bwd_dkdv
+/// (attn_cuda_bwd_params::tile_cols, tile_col_runs). All empty when `src` has no tile_plan.
+struct CudaBackwardTilePlan {
+  std::vector<int> rows, runs;      ///< per query tile, its runs of key tiles
+  std::vector<int> cols, col_runs;  ///< per key tile, its runs of query tiles
+};
+
+/// Plans `src`'s tiles for `in` (lengths, scalars, the mask's buffers). Throws std::out_of_range
+/// when the mask reads a buffer out of range.
+CudaBackwardTilePlan plan_cuda_backward_tiles(const CudaBackwardSource& src, const KernelInputs& in);
 
 struct CudaBackwardResult {
   KernelOutputs outputs;  ///< the forward's (its lse whether or not the kernel sets it)

@@ -98,10 +98,12 @@ CudaBackwardSource print_cuda_backward(const KernelIR& ir, const CudaPrintOption
   cu << cuda_device_text("attn_common.cuh") << "\n";
   cu << cuda_device_text("attn_expr.cuh") << "\n";
   cu << cuda_device_text("attn_bwd_expr.cuh") << "\n";
-  cu << print_cuda_device_functions(ir);
+  cu << cuda_device_text("attn_bwd_rows.cuh") << "\n";
+  cu << print_cuda_device_functions(ir, &out.tile_plan);
   cu << grads.text;
   cu << cuda_device_text("attn_split_merge.cuh") << "\n";
   cu << cuda_device_text("attn_tiles.cuh") << "\n";
+  cu << cuda_device_text("attn_bwd_tiles.cuh") << "\n";
   cu << cuda_device_text("attn_mma_layout.cuh") << "\n" << cuda_device_text("attn_tc_common.cuh") << "\n";
   // The mma.sync helpers without the forward kernel's banner, which heads their text.
   const std::string& ops = cuda_device_text("attn_mma_ops.cuh");

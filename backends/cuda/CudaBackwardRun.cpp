@@ -1,6 +1,7 @@
 // run_cuda_backward: the forward through run_cuda (with its LSE), then the backward's kernels
 // compiled by NVRTC (the cubin kept in the loader's disk cache, keyed by source and architecture)
-// and launched in the order attn/cuda_backward_abi.h gives, on device copies of the tensors.
+// and launched in the order attn/cuda_backward_abi.h gives, on device copies of the tensors; for
+// masks that read buffers, with the run-time tile plan both ways (plan_cuda_backward_tiles).
 #include <algorithm>
 #include <deque>
 #include <map>
@@ -11,8 +12,11 @@
 #include "backends/cuda/CudaBackward.h"
 #include "codegen/KernelIR.h"
 #include "runtime/CudaDriver.h"
+#include "runtime/CudaLauncher.h"
 #include "runtime/Nvrtc.h"
 #include "runtime/Sha256.h"
+#include "runtime/TilePlanText.h"
+#include "runtime/TilePlanner.h"
 
 namespace attn {
 
@@ -39,6 +43,21 @@ void set_strides(long long (&s)[3], const HostTensor& t) {
 }
 
 }  // namespace
+
+CudaBackwardTilePlan plan_cuda_backward_tiles(const CudaBackwardSource& src, const KernelInputs& in) {
+  CudaBackwardTilePlan out;
+  if (src.tile_plan.empty() || in.q.shape[2] <= 0 || in.k.shape[2] <= 0) return out;
+  const TilePlanProgram program = read_tile_plan_program(src.tile_plan);
+  TilePlanInputs plan_in;
+  plan_in.q_len = in.q.shape[2], plan_in.kv_len = in.k.shape[2];
+  plan_in.scalars = in.scalars;
+  for (const auto& [name, tensor] : in.buffers) plan_in.buffers[name] = tile_buffer_view(tensor);
+  const TileGrid grid = plan_tile_grid(program, plan_in);
+  CudaTileRuns rows = cuda_tile_runs(grid), cols = cuda_tile_runs(transpose_tile_grid(grid));
+  out.rows = std::move(rows.rows), out.runs = std::move(rows.runs);
+  out.cols = std::move(cols.rows), out.col_runs = std::move(cols.runs);
+  return out;
+}
 
 CudaBackwardResult run_cuda_backward(const KernelIR& ir, const KernelInputs& in,
                                      const GradientRequest& request, const CudaRunOptions& options) {
@@ -103,6 +122,17 @@ CudaBackwardResult run_cuda_backward(const KernelIR& ir, const KernelInputs& in,
   }
   CudaBuffer* error = zeroed(sizeof(attn_cuda_error));
   p.error = reinterpret_cast<attn_cuda_error*>(error->ptr());
+  // Masks that read buffers: the plan's runs for dq's walk over key tiles and dkdv's over query tiles.
+  const CudaBackwardTilePlan plan = plan_cuda_backward_tiles(src, in);
+  if (!plan.rows.empty()) {
+    auto ints = [&](const std::vector<int>& v) {
+      memory.push_back(device->alloc(v.size() * sizeof(int)));
+      device->upload(memory.back(), v.data(), v.size() * sizeof(int));
+      return reinterpret_cast<const int*>(memory.back().ptr());
+    };
+    p.tile_rows = ints(plan.rows), p.tile_runs = ints(plan.runs);
+    bp.tile_cols = ints(plan.cols), bp.tile_col_runs = ints(plan.col_runs);
+  }
 
   KernelGradients grads = make_gradients(ir, in, request);
   bp.dout = upload(request.dout);

@@ -192,8 +192,9 @@ ScalarType scalar_type(DType d) {
 
 }  // namespace
 
-std::string print_cuda_device_functions(const KernelIR& ir) {
-  return device_functions(ir, tile_conditions(ir.mask), key_ranges_function(ir, 64, 64));
+std::string print_cuda_device_functions(const KernelIR& ir, std::string* tile_plan) {
+  if (tile_plan) tile_plan->clear();
+  return device_functions(ir, tile_conditions(ir.mask), key_ranges_function(ir, 64, 64, tile_plan));
 }
 
 CudaGradientFunctions print_cuda_gradient_functions(const KernelIR& ir) {

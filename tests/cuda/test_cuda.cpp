@@ -1,7 +1,8 @@
 // CUDA backend tests that need no GPU: every test kernel compiles with NVRTC for sm_80 and
 // sm_90a without spills and within shared memory; nvcc compiles `attnc compile` output; the
-// driver's absence is a clear error; the backward's kernels compile likewise and print the
-// score's derivatives as ScoreGradient's IR has them. (tests/golden/ holds the golden sources.)
+// driver's absence is a clear error; printed masks and scores agree with the reference; the
+// backward's kernels compile likewise (test_cuda_backward checks the rest of the backward on the
+// host). (tests/golden/ holds the golden sources.)
 #define BOOST_TEST_MODULE cuda
 #include <boost/test/unit_test.hpp>
 
@@ -18,12 +19,10 @@
 #include "attn/cuda_abi.h"
 #include "attn/loader.hpp"
 #include "backends/cuda/CudaBackward.h"
-#include "backends/cuda/CudaDeviceText.h"
 #include "backends/cuda/CudaPrinter.h"
 #include "backends/cuda/CudaRun.h"
 #include "backends/reference/EvalExpr.h"
 #include "codegen/KernelIR.h"
-#include "codegen/ScoreGradient.h"
 #include "runtime/CudaCompiler.h"
 #include "runtime/CudaDriver.h"
 #include "runtime/Npy.h"
@@ -31,6 +30,7 @@
 #include "runtime/TilePlanText.h"
 #include "runtime/TilePlanner.h"
 #include "tests/cuda/CudaTestKernels.h"
+#include "tests/cuda/HostDeviceCode.h"
 #include "tests/support/TestSupport.h"
 
 using namespace attn;
@@ -344,14 +344,7 @@ BOOST_AUTO_TEST_CASE(loader_cuda_target_without_a_gpu, *boost::unit_test::precon
 BOOST_AUTO_TEST_CASE(printed_expressions_match_the_reference) {
   std::vector<std::string> errors;
   std::vector<test::TestKernel> kernels = test::cuda_test_kernels(errors);
-  std::string src =
-      "#include <cmath>\n#include <cstdlib>\n#include <cstring>\n"
-      "#define __device__\n#define __forceinline__ inline\n#define ATTN_HD inline\n"
-      "inline float __int_as_float(int i) { float f; std::memcpy(&f, &i, 4); return f; }\n"
-      "inline int atomicCAS(int* p, int c, int v) { int o = *p; if (o == c) *p = v; return o; }\n"
-      "inline int min(int a, int b) { return a < b ? a : b; }\n"
-      "inline int max(int a, int b) { return a > b ? a : b; }\n";
-  src += cuda_device_text("cuda_abi.h") + cuda_device_text("attn_expr.cuh");
+  std::string src = test::host_device_prelude();
   for (size_t i = 0; i < kernels.size(); ++i) {
     const std::string k = "k" + std::to_string(i);
     src += "namespace " + k + " {\n" + print_cuda_device_functions(*kernels[i].ir) + "}\n";
@@ -372,12 +365,7 @@ BOOST_AUTO_TEST_CASE(printed_expressions_match_the_reference) {
            "::attn_key_tile_ranges(b, h, qt, n, *p, x, y, f); return ATTN_KEY_RANGES; }\n";
   }
   test::TempDir tmp;
-  test::write_file(tmp.path() / "exprs.cpp", src);
-  auto cc = test::run_command("c++ -std=c++17 -O1 -w -shared -fPIC -o " + (tmp.path() / "exprs.so").string() +
-                              " " + (tmp.path() / "exprs.cpp").string());
-  BOOST_REQUIRE_MESSAGE(cc.status == 0, cc.output);
-  void* so = dlopen((tmp.path() / "exprs.so").c_str(), RTLD_NOW);
-  BOOST_REQUIRE(so);
+  void* so = test::load_host_library(tmp.path(), src);
 
   std::mt19937 rng(99);
   for (size_t i = 0; i < kernels.size(); ++i) {
@@ -394,44 +382,10 @@ BOOST_AUTO_TEST_CASE(printed_expressions_match_the_reference) {
     auto ranges_fn = reinterpret_cast<RangesFn>(dlsym(so, (k + "_ranges").c_str()));
     BOOST_REQUIRE(mask_fn && score_fn && empty_fn && full_fn && ranges_fn);
 
-    // Arguments: buffers of 400 elements per dimension (4 for `heads`), scalars 16.
-    std::vector<HostTensor> tensors;
-    tensors.reserve(ir.args.size());
-    ArgValues values;
-    attn_cuda_params p{};
-    attn_cuda_error err{};
-    p.error = &err;
-    int buffer = 0, scalar = 0;
-    for (const KernelArg& a : ir.args) {
-      if (a.kind == KernelArg::Kind::Scalar) {
-        values.buffers.push_back(nullptr);
-        values.scalars.push_back(16);
-        p.scalars[scalar++] = 16;
-        continue;
-      }
-      std::vector<int64_t> shape;
-      for (const std::string& d : a.dims) shape.push_back(d == "heads" ? 4 : 400);
-      const ScalarType t = a.elem == ElemType::I32   ? ScalarType::I32
-                           : a.elem == ElemType::F32 ? ScalarType::F32
-                                                     : ScalarType::Bool;
-      tensors.emplace_back(t, shape);
-      HostTensor& x = tensors.back();
-      for (int64_t j = 0; j < x.numel(); ++j)
-        x.set(j, t == ScalarType::I32   ? static_cast<double>(j / 37)
-                 : t == ScalarType::F32 ? 0.01 * static_cast<double>(rng() % 200) - 1
-                                        : rng() % 7 == 0);
-      values.buffers.push_back(&x);
-      values.scalars.push_back(0);
-      attn_cuda_buffer& b = p.buffers[buffer++];
-      b.data = x.bytes.data();
-      b.rank = static_cast<int>(shape.size());
-      long long stride = 1;
-      for (int d = b.rank - 1; d >= 0; --d) {
-        b.shape[d] = shape[static_cast<size_t>(d)];
-        b.stride[d] = stride;
-        stride *= b.shape[d];
-      }
-    }
+    test::HostArguments args(ir, rng);
+    const ArgValues& values = args.values;
+    const attn_cuda_params& p = args.params;
+    attn_cuda_error& err = args.error;
     CompiledExpr mask(ir.mask, ir), score(ir.score, ir);
     auto ref_mask = [&](int b, int h, int q, int kv, bool& ok) {
       EvalPoint pt;
@@ -619,155 +573,6 @@ BOOST_AUTO_TEST_CASE(attnc_compile_writes_the_backward) {
       BOOST_TEST(line.find("0 bytes spill stores, 0 bytes spill loads") != std::string::npos, line);
     }
   BOOST_TEST(reports >= 4);
-}
-
-// attn_score_grad, attn_site_partial and attn_site_offset, compiled for the host, against
-// ScoreGradient's expressions evaluated by the reference at random points.
-BOOST_AUTO_TEST_CASE(printed_gradients_match_the_reference) {
-  std::vector<std::string> errors;
-  std::vector<test::TestKernel> kernels = test::cuda_test_kernels(errors);
-  std::string src =
-      "#include <cmath>\n#include <cstdlib>\n#include <cstring>\n"
-      "#define __device__\n#define __forceinline__ inline\n#define ATTN_HD inline\n"
-      "inline float __int_as_float(int i) { float f; std::memcpy(&f, &i, 4); return f; }\n"
-      "inline int atomicCAS(int* p, int c, int v) { int o = *p; if (o == c) *p = v; return o; }\n"
-      "inline int min(int a, int b) { return a < b ? a : b; }\n"
-      "inline int max(int a, int b) { return a > b ? a : b; }\n";
-  src += cuda_device_text("cuda_abi.h") + cuda_device_text("attn_expr.cuh") +
-         cuda_device_text("attn_bwd_expr.cuh");
-  std::vector<std::string> names(kernels.size());
-  int with_sites = 0;
-  for (size_t i = 0; i < kernels.size(); ++i) {
-    const std::string k = "g" + std::to_string(i);
-    src += "namespace " + k + " {\n" + print_cuda_gradient_functions(*kernels[i].ir).text + "}\n";
-    src += "extern \"C\" float " + k +
-           "_dscore(float s, int b, int h, int q, int kv, const attn_cuda_params* p) { return " + k +
-           "::attn_score_grad(s, b, h, q, kv, *p); }\n";
-    src += "extern \"C\" float " + k +
-           "_partial(int site, float s, int b, int h, int q, int kv, const attn_cuda_params* p) { return " +
-           k + "::attn_site_partial(site, s, b, h, q, kv, *p); }\n";
-    src += "extern \"C\" long long " + k +
-           "_offset(int site, int b, int h, int q, int kv, const attn_cuda_params* p) { return " + k +
-           "::attn_site_offset(site, b, h, q, kv, *p); }\n";
-  }
-  test::TempDir tmp;
-  test::write_file(tmp.path() / "grads.cpp", src);
-  auto cc = test::run_command("c++ -std=c++17 -O1 -w -shared -fPIC -o " + (tmp.path() / "grads.so").string() +
-                              " " + (tmp.path() / "grads.cpp").string());
-  BOOST_REQUIRE_MESSAGE(cc.status == 0, cc.output);
-  void* so = dlopen((tmp.path() / "grads.so").c_str(), RTLD_NOW);
-  BOOST_REQUIRE(so);
-
-  std::mt19937 rng(7);
-  for (size_t i = 0; i < kernels.size(); ++i) {
-    const KernelIR& ir = *kernels[i].ir;
-    const std::string k = "g" + std::to_string(i);
-    using DscoreFn = float (*)(float, int, int, int, int, const attn_cuda_params*);
-    using PartialFn = float (*)(int, float, int, int, int, int, const attn_cuda_params*);
-    using OffsetFn = long long (*)(int, int, int, int, int, const attn_cuda_params*);
-    auto dscore_fn = reinterpret_cast<DscoreFn>(dlsym(so, (k + "_dscore").c_str()));
-    auto partial_fn = reinterpret_cast<PartialFn>(dlsym(so, (k + "_partial").c_str()));
-    auto offset_fn = reinterpret_cast<OffsetFn>(dlsym(so, (k + "_offset").c_str()));
-    BOOST_REQUIRE(dscore_fn && partial_fn && offset_fn);
-    // Arguments: buffers of 400 elements per dimension (4 for `heads`), scalars 16.
-    std::vector<HostTensor> tensors;
-    tensors.reserve(ir.args.size());
-    ArgValues values;
-    attn_cuda_params p{};
-    attn_cuda_error err{};
-    p.error = &err;
-    int buffer = 0, scalar = 0;
-    for (const KernelArg& a : ir.args) {
-      if (a.kind == KernelArg::Kind::Scalar) {
-        values.buffers.push_back(nullptr);
-        values.scalars.push_back(16);
-        p.scalars[scalar++] = 16;
-        continue;
-      }
-      std::vector<int64_t> shape;
-      for (const std::string& d : a.dims) shape.push_back(d == "heads" ? 4 : 400);
-      const ScalarType t = a.elem == ElemType::I32   ? ScalarType::I32
-                           : a.elem == ElemType::F32 ? ScalarType::F32
-                                                     : ScalarType::Bool;
-      tensors.emplace_back(t, shape);
-      HostTensor& x = tensors.back();
-      for (int64_t j = 0; j < x.numel(); ++j)
-        x.set(j, t == ScalarType::I32   ? static_cast<double>(j / 37)
-                 : t == ScalarType::F32 ? 0.01 * static_cast<double>(rng() % 200) - 1
-                                        : rng() % 7 == 0);
-      values.buffers.push_back(&x);
-      values.scalars.push_back(0);
-      attn_cuda_buffer& b = p.buffers[buffer++];
-      b.data = x.bytes.data();
-      b.rank = static_cast<int>(shape.size());
-      long long stride = 1;
-      for (int d = b.rank - 1; d >= 0; --d) {
-        b.shape[d] = shape[static_cast<size_t>(d)];
-        b.stride[d] = stride;
-        stride *= b.shape[d];
-      }
-    }
-    const ScoreGradient g = differentiate_score(ir);
-    with_sites += !g.reads.empty();
-    CompiledExpr dscore(g.dscore, ir);
-    std::vector<CompiledExpr> partials;
-    std::vector<std::vector<CompiledExpr>> indices;
-    for (const BufferGradient& r : g.reads) {
-      partials.emplace_back(r.partial, ir);
-      indices.emplace_back();
-      for (const Halide::Expr& e : r.index) indices.back().emplace_back(e, ir);
-    }
-    auto close = [](double got, double want) {
-      return (std::isnan(got) && std::isnan(want)) ||
-             std::abs(got - want) <= 1e-4 * std::max(1.0, std::abs(want));
-    };
-    int mismatches = 0;
-    for (int n = 0; n < 500 && mismatches < 5; ++n) {
-      EvalPoint pt;
-      for (int d = 0; d < 4; ++d) pt.idx[d] = static_cast<int32_t>(rng() % (d == 0 ? 2 : d == 1 ? 4 : 300));
-      pt.score = 0.01 * static_cast<double>(static_cast<int>(rng() % 2000) - 1000);
-      const int b = pt.idx[0], h = pt.idx[1], q = pt.idx[2], kv = pt.idx[3];
-      const float s = static_cast<float>(pt.score);
-      try {
-        const double want = dscore.eval(pt, values);
-        const float got = dscore_fn(s, b, h, q, kv, &p);
-        if (!close(got, want)) {
-          ++mismatches;
-          BOOST_ERROR(kernels[i].label << ": d score'/d score at " << q << ", " << kv << ": " << got << " vs "
-                                       << want);
-        }
-      } catch (const EvalError&) {  // a load out of range at this point: not a point the kernel reaches
-      }
-      for (size_t site = 0; site < partials.size(); ++site) {
-        try {
-          const double want = partials[site].eval(pt, values);
-          const float got = partial_fn(static_cast<int>(site), s, b, h, q, kv, &p);
-          if (!close(got, want)) {
-            ++mismatches;
-            BOOST_ERROR(kernels[i].label << ": site " << site << " partial: " << got << " vs " << want);
-          }
-          long long flat = 0;
-          bool inside = true;
-          const std::string& name = g.reads[site].buffer;
-          const HostTensor* buf = nullptr;
-          for (size_t a = 0; a < ir.args.size(); ++a)
-            if (ir.args[a].name == name) buf = values.buffers[a];
-          for (size_t d = 0; d < indices[site].size(); ++d) {
-            const long long x = static_cast<long long>(indices[site][d].eval(pt, values));
-            inside = inside && x >= 0 && x < buf->shape[d];
-            flat = flat * buf->shape[d] + x;
-          }
-          err.flag = 0;
-          const long long got_offset = offset_fn(static_cast<int>(site), b, h, q, kv, &p);
-          BOOST_TEST(got_offset == (inside ? flat : -1), kernels[i].label << ": site " << site << " offset");
-          BOOST_TEST(err.flag == (inside ? 0 : 1), kernels[i].label << ": site " << site << " error report");
-        } catch (const EvalError&) {
-        }
-      }
-    }
-  }
-  BOOST_TEST(with_sites >= 2);
-  dlclose(so);
 }
 
 // Masks that read buffers carry the run-time planner's program; the launcher's planning step

@@ -1,7 +1,8 @@
 // CUDA backend tests on a GPU (label gpu): every test kernel against the reference on random
 // inputs with odd lengths, GQA and every dtype the kernel allows; the backward against the
-// reference backward (odd lengths, GQA, Dv != D, f16/bf16, fully masked rows, buffer gradients,
-// dLSE) and run twice for bit-identical results. Skips cleanly without a GPU.
+// reference backward (odd lengths, GQA, Dv != D, f16/bf16, fully masked rows, rows at +Inf and
+// -inf, buffer gradients, dLSE, a documents mask on the run-time tile plan) and run twice for
+// bit-identical results. Skips cleanly without a GPU.
 #define BOOST_TEST_MODULE cuda_gpu
 #include <boost/test/unit_test.hpp>
 
@@ -13,9 +14,9 @@
 #include "backends/reference/Reference.h"
 #include "codegen/KernelIR.h"
 #include "codegen/Lower.h"
-#include "frontend/Program.h"
 #include "runtime/CudaDriver.h"
 #include "tests/cuda/CudaTestKernels.h"
+#include "tests/support/CheckedLowering.h"
 
 using namespace attn;
 
@@ -184,15 +185,15 @@ kernel rel_bias_bf16(table: tensor<f32>[heads, rel]) {
   dtype = bf16; head_dim = 64;
 }
 kernel documents_bf16(doc: tensor<i32>[len]) { mask = causal && doc[q] == doc[kv]; dtype = bf16; head_dim = 128; }
+kernel inf_rows_bf16 {
+  mask = q >= 5 && kv <= q;
+  score = q % 5 == 4 ? -inf : (q % 3 == 0 && kv % 4 == 1 ? inf : 20.0 * tanh(score / 20.0));
+  dtype = bf16; head_dim = 64; lse = true;
+}
 )attn";
 
 std::shared_ptr<const KernelIR> lower_backward_kernel(const std::string& name) {
-  auto p = load_program_text("backward.attn", kBackwardProgram);
-  BOOST_REQUIRE_MESSAGE(!p->diags.has_errors(), render_diagnostics(p->diags, p->sources));
-  DiagnosticEngine diags;
-  auto ir = lower_kernel(*p, *p->kernel(name), diags);
-  BOOST_REQUIRE(ir);
-  return ir;
+  return test::lower_checked(*test::load_checked_text("backward.attn", kBackwardProgram), name);
 }
 
 /// Largest |a - b| over two tensors, relative to the larger of 1 and b's largest magnitude.
@@ -215,8 +216,9 @@ BOOST_AUTO_TEST_CASE(backward_matches_the_reference_backward) {
     return;
   }
   std::mt19937 rng(4321);
-  for (const char* name : {"causal_bf16_64", "full_f16_128", "alibi_bf16_128", "softcap_f16_64",
-                           "value_dim_bf16", "first_rows_bf16", "rel_bias_bf16", "documents_bf16"}) {
+  for (const char* name :
+       {"causal_bf16_64", "full_f16_128", "alibi_bf16_128", "softcap_f16_64", "value_dim_bf16",
+        "first_rows_bf16", "rel_bias_bf16", "documents_bf16", "inf_rows_bf16"}) {
     auto ir = lower_backward_kernel(name);
     for (auto [lq, lkv] : {std::pair<int64_t, int64_t>{1, 1}, {77, 77}, {200, 333}, {130, 64}, {300, 129}}) {
       KernelInputs in = make_inputs(*ir, lq, lkv, rng);
@@ -265,10 +267,18 @@ BOOST_AUTO_TEST_CASE(backward_matches_the_reference_backward) {
       for (const std::string& b : request.buffers)
         BOOST_TEST((got.gradients.buffers.at(b).bytes == again.gradients.buffers.at(b).bytes),
                    label << " d" << b << " differs between runs");
-      // Fully masked rows (first_rows_bf16: queries 0-4) get dQ exactly 0.
-      if (std::string(name) == "first_rows_bf16")
-        for (int64_t i = 0; i < std::min<int64_t>(lq, 5) * in.q.shape[3]; ++i)
-          BOOST_TEST(got.gradients.dq.get(i) == 0.0, label << " dQ of a fully masked row");
+      // Fully masked rows (first_rows_bf16, inf_rows_bf16: queries 0-4), rows whose scores are all
+      // -inf and rows with a score at +Inf (inf_rows_bf16) have an infinite LSE and get dQ exactly 0.
+      int infinite_rows = 0;
+      for (int64_t r = 0; r < got.outputs.lse.numel(); ++r) {
+        if (!std::isinf(got.outputs.lse.get(r))) continue;
+        ++infinite_rows;
+        for (int64_t c = 0; c < in.q.shape[3]; ++c)
+          BOOST_TEST(got.gradients.dq.get(r * in.q.shape[3] + c) == 0.0,
+                     label << " dQ of row " << r % lq << " (LSE " << got.outputs.lse.get(r) << ")");
+      }
+      if (std::string(name) == "first_rows_bf16" || std::string(name) == "inf_rows_bf16")
+        BOOST_TEST(infinite_rows > 0, label);
     }
   }
 }

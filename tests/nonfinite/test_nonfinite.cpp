@@ -13,7 +13,8 @@
 #include "backends/reference/Reference.h"
 #include "backends/spirv/RunVulkan.h"
 #include "tests/cpu/CpuTestSupport.h"
-#include "tests/support/NaiveAttention.h"
+#include "tests/support/AttentionInputs.h"
+#include "tests/support/MesaCache.h"
 #include "tests/support/TestSupport.h"
 
 using namespace attn;
@@ -21,13 +22,7 @@ using namespace attn::test;
 
 namespace {
 
-struct MesaCache {
-  TempDir dir;
-  MesaCache() {
-    setenv("MESA_SHADER_CACHE_DISABLE", "true", 1);
-    setenv("XDG_CACHE_HOME", dir.path().c_str(), 1);
-  }
-};
+// The CPU kernels' cache is the one ctest names (ATTNC_CACHE_DIR), kept between runs.
 BOOST_TEST_GLOBAL_FIXTURE(MesaCache);
 
 const double kInf = std::numeric_limits<double>::infinity();
@@ -178,10 +173,6 @@ const std::vector<Case>& cases() {
   return all;
 }
 
-HostTensor randn(std::vector<int64_t> shape, std::mt19937& rng) {
-  return random_tensor(ScalarType::F32, shape, rng);
-}
-
 /// Runs `name` on every target and checks each against `want`.
 void check_targets(const std::string& name, const KernelInputs& in, const NaiveResult& want) {
   auto ir = lower_text(kProgram, name);
@@ -210,22 +201,17 @@ void check_targets(const std::string& name, const KernelInputs& in, const NaiveR
 }
 
 // Shapes: lengths that are not tile multiples, a decoding row (split-KV shares on the CPU), GQA.
-struct Shape {
-  int64_t B, Hq, Hkv, Lq, Lk, D, Dv;
-};
-const Shape kShapes[] = {{1, 2, 1, 77, 77, 32, 24}, {1, 1, 1, 1, 3000, 64, 64}, {2, 1, 1, 130, 130, 16, 16}};
+const AttentionShape kShapes[] = {
+    {1, 2, 1, 77, 77, 32, 24}, {1, 1, 1, 1, 3000, 64, 64}, {2, 1, 1, 130, 130, 16, 16}};
 
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(masked_scores_and_bools_agree_with_the_rule_on_every_target) {
   std::mt19937 rng(7);
-  for (const Shape& s : kShapes)
+  for (const AttentionShape& s : kShapes)
     for (const Case& c : cases()) {
-      KernelInputs in;
-      in.q = randn({s.B, s.Hq, s.Lq, s.D}, rng);
-      in.k = randn({s.B, s.Hkv, s.Lk, s.D}, rng);
-      in.v = randn({s.B, s.Hkv, s.Lk, s.Dv}, rng);
-      BOOST_TEST_CONTEXT(c.name << " on " << s.Lq << "x" << s.Lk) {
+      const KernelInputs in = random_attention_inputs(ScalarType::F32, s, rng);
+      BOOST_TEST_CONTEXT(c.name << " on " << s.Lq << "x" << s.Lkv) {
         check_targets(c.name, in, rule(in.q, in.k, in.v, c.mask, c.score));
       }
     }
@@ -234,8 +220,7 @@ BOOST_AUTO_TEST_CASE(masked_scores_and_bools_agree_with_the_rule_on_every_target
 BOOST_AUTO_TEST_CASE(kernel_scalar_bools_compared_with_varying_ones) {
   std::mt19937 rng(8);
   for (bool flag : {false, true}) {
-    KernelInputs in;
-    in.q = randn({1, 1, 70, 32}, rng), in.k = randn({1, 1, 70, 32}, rng), in.v = randn({1, 1, 70, 32}, rng);
+    KernelInputs in = random_attention_inputs(ScalarType::F32, {1, 1, 1, 70, 70, 32, 32}, rng);
     in.scalars["flag"] = flag;
     auto id = [](double s, int, int, int, int) { return s; };
     check_targets("eq_kv_param", in,
@@ -254,8 +239,7 @@ BOOST_AUTO_TEST_CASE(kernel_scalar_bools_compared_with_varying_ones) {
 BOOST_AUTO_TEST_CASE(block_diffusion_mask_agrees) {
   // attention-gym's block diffusion rule compares (q < n) with (kv < n): the CPU was off by 1.6.
   std::mt19937 rng(9);
-  KernelInputs in;
-  in.q = randn({1, 2, 100, 32}, rng), in.k = randn({1, 2, 100, 32}, rng), in.v = randn({1, 2, 100, 32}, rng);
+  KernelInputs in = random_attention_inputs(ScalarType::F32, {1, 2, 2, 100, 100, 32, 32}, rng);
   in.scalars["n"] = 45;
   auto mask = [](int, int, int q, int kv) {
     return (q < 45) == (kv < 45) ? (q / 16 == kv / 16 || kv < q) : kv < 45;
@@ -266,9 +250,8 @@ BOOST_AUTO_TEST_CASE(block_diffusion_mask_agrees) {
 
 BOOST_AUTO_TEST_CASE(nan_and_inf_where_the_mask_is_false_never_reach_a_row) {
   std::mt19937 rng(10);
-  for (int64_t L : {45, 200}) {
-    KernelInputs in;
-    in.q = randn({1, 2, L, 32}, rng), in.k = randn({1, 1, L, 32}, rng), in.v = randn({1, 1, L, 32}, rng);
+  for (int L : {45, 200}) {
+    KernelInputs in = random_attention_inputs(ScalarType::F32, {1, 2, 1, L, L, 32, 32}, rng);
     // A bias that is NaN, +Inf and -Inf on the keys the mask (kv < 40) drops.
     in.buffers["bias"] = HostTensor(ScalarType::F32, {L});
     for (int64_t j = 0; j < L; ++j)
@@ -294,8 +277,7 @@ BOOST_AUTO_TEST_CASE(nan_and_inf_where_the_mask_is_false_never_reach_a_row) {
 
 BOOST_AUTO_TEST_CASE(nan_in_q_and_overflowing_scores_follow_the_rule) {
   std::mt19937 rng(11);
-  KernelInputs in;
-  in.q = randn({1, 1, 90, 16}, rng), in.k = randn({1, 1, 90, 16}, rng), in.v = randn({1, 1, 90, 16}, rng);
+  KernelInputs in = random_attention_inputs(ScalarType::F32, {1, 1, 1, 90, 90, 16, 16}, rng);
   in.q.set(10 * 16 + 2, kNaN);  // row 10: NaN out
   // Row 20: |Q| = 3e38 against keys with positive components: every kept score is +Inf.
   for (int64_t j = 0; j < 90 * 16; ++j) in.k.set(j, std::fabs(in.k.get(j)) + 0.01);

@@ -14,11 +14,11 @@
 #include "backends/spirv/RunVulkan.h"
 #include "backends/spirv/SpirvKernel.h"
 #include "codegen/KernelIR.h"
-#include "codegen/Lower.h"
-#include "frontend/Program.h"
 #include "runtime/Npy.h"
 #include "runtime/VulkanLauncher.h"
-#include "tests/support/NaiveAttention.h"
+#include "tests/support/AttentionInputs.h"
+#include "tests/support/CheckedLowering.h"
+#include "tests/support/MesaCache.h"
 #include "tests/support/StdlibKernels.h"
 #include "tests/support/TestSupport.h"
 
@@ -27,45 +27,11 @@ using namespace attn::test;
 
 namespace {
 
-// Mesa's shader cache stays out of the home directory.
-struct MesaCache {
-  TempDir dir;
-  MesaCache() {
-    setenv("MESA_SHADER_CACHE_DISABLE", "true", 1);
-    setenv("XDG_CACHE_HOME", dir.path().c_str(), 1);
-    unsetenv("ATTNC_CACHE_DIR");
-  }
-};
-BOOST_TEST_GLOBAL_FIXTURE(MesaCache);
-
-std::unique_ptr<Program> load(const std::filesystem::path& file) {
-  auto p = load_program(file.string());
-  BOOST_REQUIRE_MESSAGE(!p->diags.has_errors(), render_diagnostics(p->diags, p->sources));
-  return p;
-}
-
-std::shared_ptr<const KernelIR> lower(const Program& p, const Decl& k) {
-  DiagnosticEngine diags;
-  auto ir = lower_kernel(p, k, diags);
-  BOOST_REQUIRE(ir);
-  return ir;
-}
+BOOST_TEST_GLOBAL_FIXTURE(PrivateCaches);
 
 std::filesystem::path kernels_file() { return source_dir() / "tests/spirv/kernels.attn"; }
 
-ScalarType io_type(const KernelIR& ir) {
-  switch (ir.options.dtype) {
-    case DType::F16: return ScalarType::F16;
-    case DType::BF16: return ScalarType::BF16;
-    default: return ScalarType::F32;
-  }
-}
-
 double tolerance(ScalarType t) { return t == ScalarType::F32 ? 2e-4 : t == ScalarType::F16 ? 4e-3 : 3e-2; }
-
-struct Shape {
-  int B, Hq, Hkv, Lq, Lkv, D, Dv;
-};
 
 // Head dimensions are fixed per kernel (each pair is a new pipeline, and lavapipe's JIT is the
 // slow part); lengths, heads and batch vary per case.
@@ -74,9 +40,9 @@ struct Dims {
 };
 const Dims kDims[] = {{32, 32}, {13, 20}, {64, 16}, {40, 40}, {7, 7}, {24, 33}};
 
-Shape random_shape(const KernelIR& ir, Dims dims, std::mt19937& rng, bool square) {
+AttentionShape random_shape(const KernelIR& ir, Dims dims, std::mt19937& rng, bool square) {
   std::uniform_int_distribution<int> len(1, 150), heads(1, 2), group(1, 3), batch(1, 2);
-  Shape s{batch(rng), 0, heads(rng), len(rng), len(rng), dims.D, dims.Dv};
+  AttentionShape s{batch(rng), 0, heads(rng), len(rng), len(rng), dims.D, dims.Dv};
   s.Hq = s.Hkv * group(rng);
   if (square) s.Lkv = s.Lq;
   if (ir.options.head_dim) s.D = ir.options.head_dim;
@@ -86,7 +52,7 @@ Shape random_shape(const KernelIR& ir, Dims dims, std::mt19937& rng, bool square
 
 // Arguments that make sense for the kernels here: document ids and starts, head slopes, flags;
 // a generic filler for kernels from elsewhere (an index out of range is then checked as an error).
-void fill_args(const KernelIR& ir, const Shape& s, KernelInputs& in, std::mt19937& rng) {
+void fill_args(const KernelIR& ir, const AttentionShape& s, KernelInputs& in, std::mt19937& rng) {
   const int len = std::max(s.Lq, s.Lkv);
   std::vector<int> doc(static_cast<size_t>(len)), start{0};
   for (int i = 0, cur = 0; i < len; ++i) {
@@ -147,17 +113,11 @@ double max_diff(const HostTensor& a, const HostTensor& b) {
 
 // One random case of `ir` on Vulkan and the reference; an out-of-range index must fail on both.
 void compare(const KernelIR& ir, Dims dims, std::mt19937& rng, const VulkanRunOptions& options = {}) {
-  Shape s = random_shape(ir, dims, rng, ir.args.size() > 1);
-  ScalarType t = io_type(ir);
-  KernelInputs in;
-  in.q = random_tensor(t, {s.B, s.Hq, s.Lq, s.D}, rng);
-  in.k = random_tensor(t, {s.B, s.Hkv, s.Lkv, s.D}, rng);
-  in.v = random_tensor(t, {s.B, s.Hkv, s.Lkv, s.Dv}, rng);
+  const AttentionShape s = random_shape(ir, dims, rng, ir.args.size() > 1);
+  const ScalarType t = io_scalar_type(ir.options.dtype);
+  KernelInputs in = random_attention_inputs(t, s, rng);
   fill_args(ir, s, in, rng);
-  std::string where = ir.name + " B=" + std::to_string(s.B) + " Hq=" + std::to_string(s.Hq) +
-                      " Hkv=" + std::to_string(s.Hkv) + " Lq=" + std::to_string(s.Lq) +
-                      " Lkv=" + std::to_string(s.Lkv) + " D=" + std::to_string(s.D) +
-                      " Dv=" + std::to_string(s.Dv);
+  const std::string where = ir.name + " " + s.str();
   KernelOutputs want;
   try {
     want = run_reference(ir, in, 1);
@@ -219,11 +179,11 @@ BOOST_AUTO_TEST_CASE(the_device_is_lavapipe_with_the_expected_subgroups) {
 }
 
 BOOST_AUTO_TEST_CASE(every_kernel_matches_the_reference) {
-  auto p = load(kernels_file());
+  auto p = load_checked(kernels_file());
   std::mt19937 rng(11);
   size_t n = 0;
   for (const Decl* k : p->kernels()) {
-    auto ir = lower(*p, *k);
+    auto ir = lower_checked(*p, *k);
     Dims dims = kDims[n++ % std::size(kDims)];
     for (int i = 0; i < 4; ++i) compare(*ir, dims, rng);
   }
@@ -232,13 +192,10 @@ BOOST_AUTO_TEST_CASE(every_kernel_matches_the_reference) {
 // One allowed key per row: the LSE is the score, erf of an exact input, within a few ulps of
 // libm's (GLSL.std.450 has no erf; SpirvExpr emits one).
 BOOST_AUTO_TEST_CASE(erf_is_accurate) {
-  auto p = load(kernels_file());
-  auto ir = lower(*p, *p->kernel("erf_lse"));
+  auto p = load_checked(kernels_file());
+  auto ir = lower_checked(*p, "erf_lse");
   std::mt19937 rng(3);
-  KernelInputs in;
-  in.q = random_tensor(ScalarType::F32, {1, 1, 150, 16}, rng);
-  in.k = random_tensor(ScalarType::F32, {1, 1, 3, 16}, rng);
-  in.v = random_tensor(ScalarType::F32, {1, 1, 3, 16}, rng);
+  KernelInputs in = random_attention_inputs(ScalarType::F32, {1, 1, 1, 150, 3, 16, 16}, rng);
   KernelOutputs got = run_vulkan(*ir, in);
   for (int q = 0; q < 150; ++q) {
     const double want = 4.0 * std::erf((q - 60) * 0.0078125);
@@ -248,11 +205,11 @@ BOOST_AUTO_TEST_CASE(erf_is_accurate) {
 }
 
 BOOST_AUTO_TEST_CASE(fallbacks_without_subgroups_or_f16_storage) {
-  auto p = load(kernels_file());
+  auto p = load_checked(kernels_file());
   std::mt19937 rng(12);
   for (const char* name : {"causal_lse", "packed_alibi"})
-    compare(*lower(*p, *p->kernel(name)), {5, 6}, rng, {false, true, false});
-  compare(*lower(*p, *p->kernel("half")), {13, 20}, rng, {true, false, false});
+    compare(*lower_checked(*p, name), {5, 6}, rng, {false, true, false});
+  compare(*lower_checked(*p, "half"), {13, 20}, rng, {true, false, false});
 }
 
 // Every stdlib definition, one generated kernel each.
@@ -260,10 +217,9 @@ BOOST_AUTO_TEST_CASE(every_stdlib_definition_matches_the_reference) {
   std::mt19937 rng(20);
   size_t n = 0;
   for (const StdlibKernelProgram& generated : stdlib_kernel_programs(StdlibKernelOptions{})) {
-    auto p = load_program_text(generated.path, generated.text);
-    BOOST_REQUIRE_MESSAGE(!p->diags.has_errors(), render_diagnostics(p->diags, p->sources));
+    auto p = load_checked_text(generated.path, generated.text);
     for (const Decl* k : p->kernels()) {
-      auto ir = lower(*p, *k);
+      auto ir = lower_checked(*p, *k);
       for (int i = 0; i < 3; ++i) compare(*ir, kDims[n % std::size(kDims)], rng);
       ++n;
     }
@@ -284,7 +240,7 @@ BOOST_AUTO_TEST_CASE(samples_and_stdlib_kernels_match_the_reference) {
         continue;
       }
       for (const Decl* k : p->kernels()) {
-        auto ir = lower(*p, *k);
+        auto ir = lower_checked(*p, *k);
         for (int i = 0; i < 3; ++i) compare(*ir, kDims[n % std::size(kDims)], rng);
         ++n;
       }
@@ -338,31 +294,28 @@ BOOST_AUTO_TEST_CASE(command_line) {
 // A device whose pipelines get smaller subgroups than it reports: the shader notices, the host
 // reruns with one invocation per row.
 BOOST_AUTO_TEST_CASE(subgroups_smaller_than_reported_fall_back) {
-  auto p = load(kernels_file());
+  auto p = load_checked(kernels_file());
   std::mt19937 rng(19);
   VulkanRunOptions o;
   o.assume_subgroup_size = 32;
-  compare(*lower(*p, *p->kernel("causal_lse")), {5, 6}, rng, o);
+  compare(*lower_checked(*p, "causal_lse"), {5, 6}, rng, o);
 }
 
 // The GPU path: K/V tiles staged in workgroup memory between barriers (slow to JIT on lavapipe).
 BOOST_AUTO_TEST_CASE(shared_memory_tiles) {
-  auto p = load(kernels_file());
+  auto p = load_checked(kernels_file());
   std::mt19937 rng(15);
   for (const char* name : {"packed_alibi", "half"}) {
-    auto ir = lower(*p, *p->kernel(name));
+    auto ir = lower_checked(*p, name);
     for (int i = 0; i < 2; ++i) compare(*ir, {24, 33}, rng, {true, true, true});
   }
 }
 
 BOOST_AUTO_TEST_CASE(fully_masked_rows_give_zero_and_minus_infinity) {
-  auto p = load(kernels_file());
-  auto ir = lower(*p, *p->kernel("empty_rows"));
+  auto p = load_checked(kernels_file());
+  auto ir = lower_checked(*p, "empty_rows");
   std::mt19937 rng(13);
-  KernelInputs in;
-  in.q = random_tensor(ScalarType::F32, {1, 2, 37, 8}, rng);
-  in.k = random_tensor(ScalarType::F32, {1, 1, 37, 8}, rng);
-  in.v = random_tensor(ScalarType::F32, {1, 1, 37, 5}, rng);
+  KernelInputs in = random_attention_inputs(ScalarType::F32, {1, 2, 1, 37, 37, 8, 5}, rng);
   KernelOutputs out = run_vulkan(*ir, in);
   for (int h = 0; h < 2; ++h)
     for (int q = 0; q < 37; ++q) {
@@ -379,21 +332,17 @@ BOOST_AUTO_TEST_CASE(tiles_the_mask_rules_out_inside_a_run_are_skipped) {
   // Masks whose closed-form runs are wide (attention sinks + window, longformer, 2-D
   // neighbourhoods): the shader tests each key tile of the run and skips those interval analysis
   // proves empty. Long enough for many skipped tiles, lengths not multiples of the tiles.
-  auto p = load_program_text("skip.attn", R"attn(
+  auto p = load_checked_text("skip.attn", R"attn(
 import std.masks;
 kernel sinks(n: int) { mask = sinks_window(n, 130); lse = true; }
 kernel longformer_2 { mask = longformer(70, 2); lse = true; }
 kernel natten_20 { mask = natten(20, 5, 3, 30); lse = true; }
 )attn");
-  BOOST_REQUIRE(!p->diags.has_errors());
   std::mt19937 rng(31);
   for (const char* name : {"sinks", "longformer_2", "natten_20"}) {
-    auto ir = lower(*p, *p->kernel(name));
+    auto ir = lower_checked(*p, name);
     for (int L : {600, 777}) {
-      KernelInputs in;
-      in.q = random_tensor(ScalarType::F32, {1, 2, L, 16}, rng);
-      in.k = random_tensor(ScalarType::F32, {1, 1, L, 16}, rng);
-      in.v = random_tensor(ScalarType::F32, {1, 1, L, 16}, rng);
+      KernelInputs in = random_attention_inputs(ScalarType::F32, {1, 2, 1, L, L, 16, 16}, rng);
       if (!ir->args.empty()) in.scalars["n"] = 5;
       KernelOutputs want = run_reference(*ir, in, 1), got = run_vulkan(*ir, in);
       BOOST_TEST(max_diff(got.out, want.out) <= 2e-4, name << " L=" << L);
@@ -403,14 +352,10 @@ kernel natten_20 { mask = natten(20, 5, 3, 30); lse = true; }
 }
 
 BOOST_AUTO_TEST_CASE(an_index_out_of_range_names_the_buffer_and_the_index) {
-  auto p = load_program_text("oob.attn", "kernel k(doc: tensor<i32>[len]) { mask = doc[q + 2] == doc[kv]; }");
-  BOOST_REQUIRE(!p->diags.has_errors());
-  auto ir = lower(*p, *p->kernel("k"));
+  auto p = load_checked_text("oob.attn", "kernel k(doc: tensor<i32>[len]) { mask = doc[q + 2] == doc[kv]; }");
+  auto ir = lower_checked(*p, "k");
   std::mt19937 rng(14);
-  KernelInputs in;
-  in.q = random_tensor(ScalarType::F32, {1, 1, 10, 4}, rng);
-  in.k = random_tensor(ScalarType::F32, {1, 1, 10, 4}, rng);
-  in.v = random_tensor(ScalarType::F32, {1, 1, 10, 4}, rng);
+  KernelInputs in = random_attention_inputs(ScalarType::F32, {1, 1, 1, 10, 10, 4, 4}, rng);
   in.buffers["doc"] = HostTensor(ScalarType::I32, {10});
   try {
     run_vulkan(*ir, in);
@@ -423,9 +368,9 @@ BOOST_AUTO_TEST_CASE(an_index_out_of_range_names_the_buffer_and_the_index) {
 }
 
 BOOST_AUTO_TEST_CASE(every_module_validates_in_every_configuration) {
-  auto p = load(kernels_file());
+  auto p = load_checked(kernels_file());
   for (const Decl* k : p->kernels()) {
-    auto ir = lower(*p, *k);
+    auto ir = lower_checked(*p, *k);
     for (int sg : {0, 8, 64})
       for (int minor : {1, 2}) {
         spirv::SpirvTarget t{minor, sg, sg == 8, 32768};
@@ -436,19 +381,19 @@ BOOST_AUTO_TEST_CASE(every_module_validates_in_every_configuration) {
 }
 
 BOOST_AUTO_TEST_CASE(pipeline_cache_lands_in_the_disk_cache) {
-  auto p = load(kernels_file());
+  auto p = load_checked(kernels_file());
   std::mt19937 rng(18);
-  compare(*lower(*p, *p->kernel("prefix")), {8, 8}, rng);
+  compare(*lower_checked(*p, "prefix"), {8, 8}, rng);
   CacheStats stats = cache_stats();
   BOOST_TEST(stats.dir.find(std::getenv("XDG_CACHE_HOME")) == 0, stats.dir);
   BOOST_TEST(stats.entries >= 1u);
 }
 
 BOOST_AUTO_TEST_CASE(key_tiles_come_from_the_tile_plan) {
-  auto p = load(kernels_file());
+  auto p = load_checked(kernels_file());
   spirv::SpirvTarget t{1, 8, false, 32768};
   for (const char* name : {"causal_lse", "sliding_window", "packed_alibi", "neighbourhood", "full"}) {
-    auto ir = lower(*p, *p->kernel(name));
+    auto ir = lower_checked(*p, name);
     BOOST_TEST(spirv::compile_spirv(*ir, spirv::choose_config(*ir, t, 32, 32)).config.block_sparse, name);
   }
 }

@@ -10,10 +10,10 @@
 #include "backends/spirv/RunVulkan.h"
 #include "backends/spirv/SpirvBackward.h"
 #include "codegen/KernelIR.h"
-#include "codegen/Lower.h"
-#include "frontend/Program.h"
 #include "runtime/Npy.h"
-#include "tests/support/NaiveAttention.h"
+#include "tests/support/AttentionInputs.h"
+#include "tests/support/CheckedLowering.h"
+#include "tests/support/MesaCache.h"
 #include "tests/support/TestSupport.h"
 
 using namespace attn;
@@ -21,40 +21,11 @@ using namespace attn::test;
 
 namespace {
 
-// Mesa's shader cache stays out of the home directory (also for the attnc the tests start).
-struct MesaCache {
-  TempDir dir;
-  MesaCache() {
-    setenv("MESA_SHADER_CACHE_DISABLE", "true", 1);
-    setenv("XDG_CACHE_HOME", dir.path().c_str(), 1);
-    unsetenv("ATTNC_CACHE_DIR");
-  }
-};
-BOOST_TEST_GLOBAL_FIXTURE(MesaCache);
-
-std::filesystem::path kernels_file() { return source_dir() / "tests/spirv/backward.attn"; }
+BOOST_TEST_GLOBAL_FIXTURE(PrivateCaches);
 
 std::shared_ptr<const KernelIR> kernel(const std::string& name) {
-  static std::unique_ptr<Program> program = [] {
-    auto p = load_program(kernels_file().string());
-    BOOST_REQUIRE_MESSAGE(!p->diags.has_errors(), render_diagnostics(p->diags, p->sources));
-    return p;
-  }();
-  for (const Decl* k : program->kernels())
-    if (k->name == name) {
-      DiagnosticEngine diags;
-      auto ir = lower_kernel(*program, *k, diags);
-      BOOST_REQUIRE(ir);
-      return ir;
-    }
-  BOOST_FAIL("no kernel " << name);
-  return nullptr;
-}
-
-ScalarType io_type(const KernelIR& ir) {
-  return ir.options.dtype == DType::F16    ? ScalarType::F16
-         : ir.options.dtype == DType::BF16 ? ScalarType::BF16
-                                           : ScalarType::F32;
+  static std::unique_ptr<Program> program = load_checked(source_dir() / "tests/spirv/backward.attn");
+  return lower_checked(*program, name);
 }
 
 struct Problem {
@@ -69,14 +40,11 @@ struct Problem {
 Problem random_problem(const KernelIR& ir, int D, int Dv, std::mt19937& rng) {
   std::uniform_int_distribution<int> len(1, 90), heads(1, 2), group(1, 3), batch(1, 2);
   const int B = batch(rng), Hkv = heads(rng), Hq = Hkv * group(rng), Lq = len(rng), Lkv = len(rng);
-  const ScalarType t = io_type(ir);
+  const ScalarType t = io_scalar_type(ir.options.dtype);
+  const AttentionShape s{B, Hq, Hkv, Lq, Lkv, D, Dv};
   Problem p;
-  p.where = ir.name + " B=" + std::to_string(B) + " Hq=" + std::to_string(Hq) +
-            " Hkv=" + std::to_string(Hkv) + " Lq=" + std::to_string(Lq) + " Lkv=" + std::to_string(Lkv) +
-            " D=" + std::to_string(D) + " Dv=" + std::to_string(Dv);
-  p.in.q = random_tensor(t, {B, Hq, Lq, D}, rng);
-  p.in.k = random_tensor(t, {B, Hkv, Lkv, D}, rng);
-  p.in.v = random_tensor(t, {B, Hkv, Lkv, Dv}, rng);
+  p.where = ir.name + " " + s.str();
+  p.in = random_attention_inputs(t, s, rng);
   const int64_t longest = std::max(Lq, Lkv);
   for (const KernelArg& a : ir.args) {
     std::vector<int64_t> shape;
@@ -115,7 +83,7 @@ void check_close(const HostTensor& got, const HostTensor& want, double tol, cons
 void compare(const Problem& p, const KernelIR& ir) {
   const KernelGradients want = run_reference_backward(ir, p.in, p.request, 2);
   const KernelGradients got = run_vulkan_backward(ir, p.in, p.request);
-  const double tol = tolerance(io_type(ir));
+  const double tol = tolerance(io_scalar_type(ir.options.dtype));
   check_close(got.dq, want.dq, tol, p.where + " dQ");
   check_close(got.dk, want.dk, tol, p.where + " dK");
   check_close(got.dv, want.dv, tol, p.where + " dV");
@@ -154,9 +122,7 @@ BOOST_AUTO_TEST_CASE(key_tiles_the_plan_rules_out_are_skipped) {
   std::mt19937 rng(17);
   Problem p;
   p.where = "window 1x2x150x16";
-  p.in.q = random_tensor(ScalarType::F32, {1, 2, 150, 16}, rng);
-  p.in.k = random_tensor(ScalarType::F32, {1, 1, 150, 16}, rng);
-  p.in.v = random_tensor(ScalarType::F32, {1, 1, 150, 16}, rng);
+  p.in = random_attention_inputs(ScalarType::F32, {1, 2, 1, 150, 150, 16, 16}, rng);
   p.request.dout = random_tensor(ScalarType::F32, {1, 2, 150, 16}, rng);
   compare(p, *ir);
 }

@@ -10,27 +10,26 @@
 //     gradients: each warp adds its share of every read site into its own slot, lanes that hit
 //     one element combined in lane order, so that no sum depends on scheduling; attn_bwd_grad
 //     adds the slots in order.
-// Tile visits follow the forward's plan for 64 x 64 tiles (attn_key_tile_ranges), transposed for
-// the key-major kernel. Every mma.sync operand uses the forward's fragment layouts
-// (attn_mma_layout.cuh; tests/cuda/test_mma_layout.cpp simulates the transposed products).
+// Tile visits follow the forward's plan for 64 x 64 tiles (attn_key_tile_ranges, or the launcher's
+// run-time plan for masks that read buffers), transposed for the key-major kernel (QueryTiles).
+// A row whose LSE is +Inf follows attn_bwd_rows.cuh: attn_bwd_pre counts its keys at +Inf and
+// leaves their share in delta, the dV warps weigh them by it, and no dS flows from the row.
+// Every mma.sync operand uses the forward's fragment layouts (attn_mma_layout.cuh;
+// tests/cuda/test_mma_layout.cpp simulates the transposed products).
 namespace attn_dev {
 
-/// A row's natural-log LSE in log2 units; +inf for a row that reached no key, so that its
-/// weights exp2(s - lse) are exactly 0.
-__device__ __forceinline__ float lse_log2(float lse) {
-  return lse == -inf() ? inf() : lse * 1.4426950408889634f;
-}
-
-/// One element's weight P and dS' = P (dP - delta), the loss's derivative with respect to the
-/// modified score; 0 where the key is not allowed or the weight is 0.
-__device__ __forceinline__ float element_weight(const attn_cuda_params& p, bool allowed, float dot, int b, int h,
-                                                int q, int kv, float lse2) {
-  return allowed ? exp2_approx(log2_score(p, dot, b, h, q, kv) - lse2) : 0.f;
+/// One element's weight P (row_weight; `share`: a key at +Inf in a row at +Inf), 0 where the key
+/// is not allowed.
+__device__ __forceinline__ float element_weight(const attn_cuda_params& p, bool allowed, float dot, int b,
+                                                int h, int q, int kv, float lse2, float share) {
+  if (!allowed) return 0.f;
+  const float s2 = log2_score(p, dot, b, h, q, kv);
+  return row_weight(s2, lse2, share, exp2_approx(s2 - lse2));
 }
 
 /// dS from P and dS': times ds'/ds at the element (the identity without a score modifier).
-__device__ __forceinline__ float element_dscore(const attn_cuda_params& p, float weight, float dsp, float dot, int b,
-                                                int h, int q, int kv) {
+__device__ __forceinline__ float element_dscore(const attn_cuda_params& p, float weight, float dsp, float dot,
+                                                int b, int h, int q, int kv) {
   if (weight == 0.f) return 0.f;
 #if ATTN_HAS_SCORE
   return dsp * attn_score_grad(dot * p.scale, b, h, q, kv, p);
@@ -42,8 +41,8 @@ __device__ __forceinline__ float element_dscore(const attn_cuda_params& p, float
 /// Which of a warp's NC * 4 accumulator elements (rows row0 + acc_row, columns col0 + 8 j +
 /// acc_col; keys along rows when KEY_ROWS) are allowed; a rolled loop, as in score_tile.
 template <int NC, bool KEY_ROWS>
-__device__ __forceinline__ unsigned long long allowed_elements(const attn_cuda_params& p, int b, int h, int q0,
-                                                               int k0, int row0, int col0, int lane) {
+__device__ __forceinline__ unsigned long long allowed_elements(const attn_cuda_params& p, int b, int h,
+                                                               int q0, int k0, int row0, int col0, int lane) {
   unsigned long long allowed = 0;
 #pragma unroll 1
   for (int i = 0; i < NC * 4; ++i) {
@@ -57,7 +56,8 @@ __device__ __forceinline__ unsigned long long allowed_elements(const attn_cuda_p
 /// acc (16 rows x NC * 8 columns) += A B, A = rows a_row.. of a swizzled smem tile with K
 /// columns, B^T = rows b_row.. of another (NC * 8 rows, K columns): the forward's Q K^T.
 template <int NC, int K>
-__device__ __forceinline__ void mma_abt(float (&acc)[NC][4], const attn_elem* sA, const attn_elem* sB, int lane) {
+__device__ __forceinline__ void mma_abt(float (&acc)[NC][4], const attn_elem* sA, const attn_elem* sB,
+                                        int lane) {
   const attn_elem* a_row = sA + q_lane_row(lane) * K;
   const attn_elem* b_row = sB + k_lane_row(lane) * K;
   const SwizzledPairs a_cols = q_lane_cols(lane), b_cols = k_lane_cols(lane);
@@ -79,7 +79,8 @@ __device__ __forceinline__ void mma_abt(float (&acc)[NC][4], const attn_elem* sA
 /// to the element type), B = rows 0.. of a swizzled smem tile with NC * 8 columns (loaded
 /// transposed): the forward's P V.
 template <int NX, int NC>
-__device__ __forceinline__ void mma_xb(float (&acc)[NC][4], const float (&x)[NX][4], const attn_elem* sB, int lane) {
+__device__ __forceinline__ void mma_xb(float (&acc)[NC][4], const float (&x)[NX][4], const attn_elem* sB,
+                                       int lane) {
   const attn_elem* b_row = sB + v_lane_row(lane) * (NC * 8);
   const SwizzledPairs b_cols = v_lane_cols(lane);
 #pragma unroll
@@ -98,8 +99,8 @@ __device__ __forceinline__ void mma_xb(float (&acc)[NC][4], const float (&x)[NX]
 
 /// Stores one warp's 16 accumulator rows (tile rows row0 ..; those below `rows`) times `factor`.
 template <int NC>
-__device__ __forceinline__ void store_acc(const float (&acc)[NC][4], float factor, attn_elem* base, long long stride,
-                                          int row0, int rows, int lane) {
+__device__ __forceinline__ void store_acc(const float (&acc)[NC][4], float factor, attn_elem* base,
+                                          long long stride, int row0, int rows, int lane) {
 #pragma unroll
   for (int r = 0; r < 2; ++r) {
     const int i = row0 + acc_row(lane, 2 * r);
@@ -117,13 +118,34 @@ __device__ __forceinline__ T* tensor_row(T* base, const long long (&stride)[3], 
   return base + b * stride[0] + h * stride[1] + row * stride[2];
 }
 
+/// The allowed keys of row (b, h, q) whose score is +Inf, counted by one warp (lanes across the
+/// keys of each key tile the forward's plan visits), the score computed as the forward does: Q.K
+/// in f32, then log2_score.
+__device__ __forceinline__ float count_ties(const attn_cuda_params& p, int b, int h, int q, int lane) {
+  constexpr int BN = ATTN_BWD_BN;
+  const attn_elem* qrow = tensor_row(static_cast<const attn_elem*>(p.q), p.q_stride, b, h, q);
+  const int hk = h / (p.q_heads / p.kv_heads);
+  const KeyTiles tiles(p, b, h, q / ATTN_BWD_BM, q, q, (p.kv_len + BN - 1) / BN);
+  float ties = 0.f;
+  for (int kt = tiles.next(p, -1, BN); kt < tiles.kv_tiles; kt = tiles.next(p, kt, BN))
+    for (int kv = kt * BN + lane; kv < min(kt * BN + BN, p.kv_len); kv += 32) {
+      if (!element_allowed(p, b, h, q, kv)) continue;
+      const attn_elem* krow = tensor_row(static_cast<const attn_elem*>(p.k), p.k_stride, b, hk, kv);
+      float dot = 0.f;
+      for (int c = 0; c < ATTN_D; ++c) dot += to_f32(qrow[c]) * to_f32(krow[c]);
+      ties += log2_score(p, dot, b, h, q, kv) == inf() ? 1.f : 0.f;
+    }
+  return warp_sum(ties);
+}
+
 /// The buffer gradients' share of one warp's 16 x BN elements (dS' and raw scores in ds/raw):
 /// read site s adds dS' * d score'/d buffer[index] to element index of the warp's slot. Lanes
 /// whose sites hit one element add in lane order and one of them stores, so the sum is
 /// independent of scheduling.
 template <int BN>
-__device__ __forceinline__ void buffer_grads(const attn_cuda_bwd_params& bp, const float* ds, const float* raw, int b,
-                                             int h, int q0, int k0, int lane, float* slot) {
+__device__ __forceinline__ void buffer_grads(const attn_cuda_bwd_params& bp, const float* ds,
+                                             const float* raw, int b, int h, int q0, int k0, int lane,
+                                             float* slot) {
 #if ATTN_BWD_SITES > 0
   const attn_cuda_params& p = bp.fwd;
 #pragma unroll 1
@@ -164,19 +186,22 @@ __device__ __forceinline__ float (&first_blocks(float (&acc)[NA][4]))[NC][4] {
 }
 
 /// One step of the dkdv kernel for one warp's 16 keys (tile rows row0 ..) and BQ = NQ * 8
-/// queries (tile rows qs ..): S^T = K Q^T and the weights P, then dV += P^T dO (DK false), or
-/// dP^T = V dO^T, dS and dK += dS^T Q (DK true; unscaled).
+/// queries (tile rows qs ..): S^T = K Q^T and the weights P, then dV += P^T dO (DK false; in a
+/// row at +Inf sDelta holds the share of its keys at +Inf), or dP^T = V dO^T, dS and
+/// dK += dS^T Q (DK true; unscaled).
 template <int NQ, bool DK, int NC>
-__device__ __forceinline__ void dkdv_step(const attn_cuda_bwd_params& bp, float (&acc)[NC][4], const attn_elem* sK,
-                                          const attn_elem* sV, const attn_elem* sQ, const attn_elem* sdO,
-                                          const float* sL, const float* sDelta, bool checked, int b, int h, int q0,
-                                          int k0, int row0, int qs, int lane) {
+__device__ __forceinline__ void dkdv_step(const attn_cuda_bwd_params& bp, float (&acc)[NC][4],
+                                          const attn_elem* sK, const attn_elem* sV, const attn_elem* sQ,
+                                          const attn_elem* sdO, const float* sL, const float* sDelta,
+                                          bool checked, int b, int h, int q0, int k0, int row0, int qs,
+                                          int lane) {
   constexpr int D = ATTN_D, DV = ATTN_DV;
   const attn_cuda_params& p = bp.fwd;
   float st[NQ][4];
   zero(st);
   mma_abt<NQ, D>(st, sK + row0 * D, sQ + qs * D, lane);
-  const unsigned long long allowed = checked ? allowed_elements<NQ, true>(p, b, h, q0, k0, row0, qs, lane) : ~0ull;
+  const unsigned long long allowed =
+      checked ? allowed_elements<NQ, true>(p, b, h, q0, k0, row0, qs, lane) : ~0ull;
   if constexpr (DK) {
     float dpt[NQ][4];
     zero(dpt);
@@ -186,7 +211,7 @@ __device__ __forceinline__ void dkdv_step(const attn_cuda_bwd_params& bp, float 
 #pragma unroll
       for (int e = 0; e < 4; ++e) {
         const int c = qs + j * 8 + acc_col(lane, e), q = q0 + c, kv = k0 + row0 + acc_row(lane, e);
-        const float w = element_weight(p, (allowed >> (j * 4 + e)) & 1ull, st[j][e], b, h, q, kv, sL[c]);
+        const float w = element_weight(p, (allowed >> (j * 4 + e)) & 1ull, st[j][e], b, h, q, kv, sL[c], 0.f);
         dpt[j][e] = element_dscore(p, w, w * (dpt[j][e] - sDelta[c]), st[j][e], b, h, q, kv);
       }
     mma_xb<NQ, NC>(acc, dpt, sQ + qs * D, lane);
@@ -197,7 +222,8 @@ __device__ __forceinline__ void dkdv_step(const attn_cuda_bwd_params& bp, float 
 #pragma unroll
       for (int e = 0; e < 4; ++e) {
         const int c = qs + j * 8 + acc_col(lane, e), q = q0 + c, kv = k0 + row0 + acc_row(lane, e);
-        st[j][e] = element_weight(p, (allowed >> (j * 4 + e)) & 1ull, st[j][e], b, h, q, kv, sL[c]);
+        st[j][e] =
+            element_weight(p, (allowed >> (j * 4 + e)) & 1ull, st[j][e], b, h, q, kv, sL[c], sDelta[c]);
       }
     mma_xb<NQ, NC>(acc, st, sdO + qs * DV, lane);
   }
@@ -205,7 +231,7 @@ __device__ __forceinline__ void dkdv_step(const attn_cuda_bwd_params& bp, float 
 
 }  // namespace attn_dev
 
-/// delta = rowsum(dO * O) - dLSE, one warp per row. Grid (ceil(Lq / 4), Hq, B); 128 threads.
+/// delta (row_delta), one warp per row. Grid (ceil(Lq / 4), Hq, B); 128 threads.
 extern "C" __global__ void __launch_bounds__(128) ATTN_BWD_PRE(const attn_cuda_bwd_params bp) {
   using namespace attn_dev;
   const attn_cuda_params& p = bp.fwd;
@@ -216,9 +242,12 @@ extern "C" __global__ void __launch_bounds__(128) ATTN_BWD_PRE(const attn_cuda_b
   float sum = 0.f;
   for (int c = lane; c < ATTN_DV; c += 32) sum += to_f32(o[c]) * to_f32(dout[c]);
   sum = warp_sum(sum);
+  const float lse = *tensor_row(p.lse, p.lse_stride, b, h, q);
+  // The whole warp takes the branch (one row): rare, so the count costs the common rows nothing.
+  const float ties = lse == inf() ? count_ties(p, b, h, q, lane) : 0.f;
   if (lane == 0)
     bp.delta[(static_cast<long long>(b) * p.q_heads + h) * p.q_len + q] =
-        sum - (bp.dlse ? *tensor_row(bp.dlse, bp.dlse_stride, b, h, q) : 0.f);
+        row_delta(lse, sum, bp.dlse ? *tensor_row(bp.dlse, bp.dlse_stride, b, h, q) : 0.f, ties);
 }
 
 /// dK and dV of 64 keys. Grid (ceil(Lkv / 64), Hkv, B); ATTN_THREADS; ATTN_BWD_DKDV_SMEM bytes.
@@ -236,7 +265,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_BWD_DKDV(cons
   float* sDelta = sL + BM;
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
   const int kt = blockIdx.x, hk = blockIdx.y, b = blockIdx.z, k0 = kt * BN, keys = min(BN, p.kv_len - k0);
-  const int group = p.q_heads / p.kv_heads, q_tiles = (p.q_len + BM - 1) / BM, kv_tiles = (p.kv_len + BN - 1) / BN;
+  const int group = p.q_heads / p.kv_heads;
   load_tile_async<BN, D, false>(sK, tensor_row(static_cast<const attn_elem*>(p.k), p.k_stride, b, hk, k0),
                                 p.k_stride[2], keys, tid);
   load_tile_async<BN, DV, false>(sV, tensor_row(static_cast<const attn_elem*>(p.v), p.v_stride, b, hk, k0),
@@ -251,17 +280,15 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_BWD_DKDV(cons
   const bool dk_warp = warp >= ATTN_WARPS / 2;
   const int row0 = (warp % (ATTN_WARPS / 2)) * 16;  // the warp's keys within the tile
   for (int h = hk * group; h < (hk + 1) * group; ++h) {
-    for (int qt = 0; qt < q_tiles; ++qt) {
+    const QueryTiles<BM, BN> tiles(bp, b, h, kt);
+    for (int qt = tiles.next(p, -1); qt < tiles.q_tiles; qt = tiles.next(p, qt)) {
       const int q0 = qt * BM, rows = min(BM, p.q_len - q0);
-      // The forward's plan for query tile qt, asked whether it visits this key tile.
-      const KeyTiles tiles(p, b, h, qt, q0, q0 + rows - 1, kv_tiles);
-      if (tiles.next(p, kt - 1, BN) != kt) continue;
-      const bool checked = !tiles.unchecked(p, kt, q0, BM, BN);
+      const bool checked = !tiles.unchecked(p, qt);
       load_tile_async<BM, D, false>(sQ, tensor_row(static_cast<const attn_elem*>(p.q), p.q_stride, b, h, q0),
                                     p.q_stride[2], rows, tid);
       load_tile_async<BM, DV, false>(
-          sdO, tensor_row(static_cast<const attn_elem*>(bp.dout), bp.dout_stride, b, h, q0), bp.dout_stride[2],
-          rows, tid);
+          sdO, tensor_row(static_cast<const attn_elem*>(bp.dout), bp.dout_stride, b, h, q0),
+          bp.dout_stride[2], rows, tid);
       cp_async_commit();
       for (int i = tid; i < BM; i += ATTN_THREADS) {
         const long long row = (static_cast<long long>(b) * p.q_heads + h) * p.q_len + q0 + i;
@@ -273,22 +300,24 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_BWD_DKDV(cons
 #pragma unroll 1
       for (int qs = 0; qs < BM; qs += BQ) {
         if (dk_warp)
-          dkdv_step<NQ, true>(bp, first_blocks<D / 8>(acc), sK, sV, sQ, sdO, sL, sDelta, checked, b, h, q0, k0, row0,
-                              qs, lane);
+          dkdv_step<NQ, true>(bp, first_blocks<D / 8>(acc), sK, sV, sQ, sdO, sL, sDelta, checked, b, h, q0,
+                              k0, row0, qs, lane);
         else
-          dkdv_step<NQ, false>(bp, first_blocks<DV / 8>(acc), sK, sV, sQ, sdO, sL, sDelta, checked, b, h, q0, k0,
-                               row0, qs, lane);
+          dkdv_step<NQ, false>(bp, first_blocks<DV / 8>(acc), sK, sV, sQ, sdO, sL, sDelta, checked, b, h, q0,
+                               k0, row0, qs, lane);
       }
       __syncthreads();  // everyone is done with Q and dO before the next tile overwrites them
     }
   }
   cp_async_wait<0>();
   if (dk_warp)
-    store_acc(first_blocks<D / 8>(acc), p.scale, tensor_row(static_cast<attn_elem*>(bp.dk), bp.dk_stride, b, hk, k0),
-              bp.dk_stride[2], row0, keys, lane);
+    store_acc(first_blocks<D / 8>(acc), p.scale,
+              tensor_row(static_cast<attn_elem*>(bp.dk), bp.dk_stride, b, hk, k0), bp.dk_stride[2], row0,
+              keys, lane);
   else
-    store_acc(first_blocks<DV / 8>(acc), 1.f, tensor_row(static_cast<attn_elem*>(bp.dv), bp.dv_stride, b, hk, k0),
-              bp.dv_stride[2], row0, keys, lane);
+    store_acc(first_blocks<DV / 8>(acc), 1.f,
+              tensor_row(static_cast<attn_elem*>(bp.dv), bp.dv_stride, b, hk, k0), bp.dv_stride[2], row0,
+              keys, lane);
 }
 
 /// dQ of 64 queries, and their share of the buffer gradients. Grid (ceil(Lq / 64), Hq, B);
@@ -310,7 +339,8 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_BWD_DQ(const 
   const int hk = h / (p.q_heads / p.kv_heads), row0 = (warp % DQ_WARPS) * 16;
   load_tile_async<BM, D, false>(sQ, tensor_row(static_cast<const attn_elem*>(p.q), p.q_stride, b, h, q0),
                                 p.q_stride[2], rows, tid);
-  load_tile_async<BM, DV, false>(sdO, tensor_row(static_cast<const attn_elem*>(bp.dout), bp.dout_stride, b, h, q0),
+  load_tile_async<BM, DV, false>(sdO,
+                                 tensor_row(static_cast<const attn_elem*>(bp.dout), bp.dout_stride, b, h, q0),
                                  bp.dout_stride[2], rows, tid);
   cp_async_commit();
   float lse2[2], delta[2];
@@ -324,11 +354,12 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_BWD_DQ(const 
   // dS' and the raw score of the warp's elements, for buffer_grads.
   float* sDs = reinterpret_cast<float*>(sV + BN * DV) + row0 * BN;
   float* sRaw = sDs + DQ_WARPS * 16 * BN;
-  float* slot = bp.grad_partial && computes
-                    ? bp.grad_partial + ((((static_cast<long long>(b) * p.q_heads + h) * gridDim.x + qt) * DQ_WARPS +
-                                          warp) *
-                                         bp.grad_numel)
-                    : 0;
+  float* slot =
+      bp.grad_partial && computes
+          ? bp.grad_partial +
+                ((((static_cast<long long>(b) * p.q_heads + h) * gridDim.x + qt) * DQ_WARPS + warp) *
+                 bp.grad_numel)
+          : 0;
 #endif
 
   float dq[D / 8][4];
@@ -358,7 +389,8 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_BWD_DQ(const 
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
           const int r = row0 + acc_row(lane, e), c = ks + j * 8 + acc_col(lane, e), q = q0 + r, kv = k0 + c;
-          const float w = element_weight(p, (allowed >> (j * 4 + e)) & 1ull, s[j][e], b, h, q, kv, lse2[e / 2]);
+          const float w =
+              element_weight(p, (allowed >> (j * 4 + e)) & 1ull, s[j][e], b, h, q, kv, lse2[e / 2], 0.f);
           const float dsp = w == 0.f ? 0.f : w * (dp[j][e] - delta[e / 2]);
 #if ATTN_BWD_SITES > 0
           sDs[(r - row0) * BN + c] = dsp;
@@ -376,8 +408,8 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_BWD_DQ(const 
   }
   cp_async_wait<0>();
   if (computes)
-    store_acc(dq, p.scale, tensor_row(static_cast<attn_elem*>(bp.dq), bp.dq_stride, b, h, q0), bp.dq_stride[2], row0,
-            rows, lane);
+    store_acc(dq, p.scale, tensor_row(static_cast<attn_elem*>(bp.dq), bp.dq_stride, b, h, q0),
+              bp.dq_stride[2], row0, rows, lane);
 }
 
 /// The buffer gradients: grad_out[i] = the sum of the slots' element i, in slot order.
