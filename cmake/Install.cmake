@@ -1,8 +1,8 @@
 # `cmake --install`: the attnc binary, the runtime (static and shared), the compiler library
 # (shared: libattnc_compiler, compiler/CMakeLists.txt), their public headers with the DLPack header
 # they include, a CMake package (find_package(attnc): attnc::runtime, attnc::runtime_shared,
-# attnc::compiler, attnc::attnc and attnc_add_kernels) and attnc-runtime.pc. The stdlib is built
-# into attnc and libattnc_compiler, so the installed tree can move.
+# attnc::compiler, attnc::attnc and attnc_add_kernels), attnc-runtime.pc and attnc-compiler.pc.
+# The stdlib is built into attnc and libattnc_compiler, so the installed tree can move.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -38,5 +38,7 @@ install(FILES ${PROJECT_BINARY_DIR}/package/attncConfig.cmake
 # The .pc file finds its prefix from its own place, so the installed tree can be moved.
 file(RELATIVE_PATH ATTNC_PC_TO_PREFIX /${CMAKE_INSTALL_LIBDIR}/pkgconfig /)
 string(REGEX REPLACE "/$" "" ATTNC_PC_TO_PREFIX "${ATTNC_PC_TO_PREFIX}")
-configure_file(cmake/package/attnc-runtime.pc.in ${PROJECT_BINARY_DIR}/package/attnc-runtime.pc @ONLY)
-install(FILES ${PROJECT_BINARY_DIR}/package/attnc-runtime.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+foreach(_pc attnc-runtime attnc-compiler)
+  configure_file(cmake/package/${_pc}.pc.in ${PROJECT_BINARY_DIR}/package/${_pc}.pc @ONLY)
+  install(FILES ${PROJECT_BINARY_DIR}/package/${_pc}.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+endforeach()

@@ -1,28 +1,31 @@
-// compile_kernel: .attn text -> lowered kernel -> generated source (cpu) or module (vulkan) ->
-// attn::Loader; a call does what the command line's runners do around the kernel (a cpu call plans
-// buffer masks' key ranges, a vulkan call falls back to a module without subgroups).
+// compile_kernel: .attn text -> lowered kernel -> generated source (cpu, cuda) or module (vulkan) ->
+// attn::Loader, or the reference backend itself; a call does what the command line's runners do
+// around the kernel (a cpu call plans buffer masks' key ranges, a vulkan call falls back to a
+// module without subgroups, a reference call copies the tensors in and out).
 #include <algorithm>
 #include <cstdio>
 
 #include "attn/compile.hpp"
 #include "attn/vulkan.hpp"
 #include "backends/cpu/CpuBackend.h"
+#include "backends/cuda/CudaRun.h"
 #include "backends/spirv/RunVulkan.h"
 #include "codegen/Lower.h"
 #include "compiler/LowerProgram.h"
+#include "compiler/ReferenceCall.h"
 #include "frontend/Program.h"
 #include "runtime/KernelCallArgs.h"
 
 namespace attn {
 
 struct CompiledKernel::State {
-  std::shared_ptr<const KernelIR> ir;  // cpu: for the tile planner; vulkan: for the fallback module
+  std::shared_ptr<const KernelIR> ir;  // cpu: the tile planner's; vulkan: the fallback module's; reference
   std::string target, name, dtype;
   bool lse = false;
   std::vector<KernelParam> params;
-  Kernel kernel;
+  Kernel kernel;                    // empty for reference
   Loader* loader = nullptr;         // vulkan: where the fallback module loads
-  int head_dim = 0, value_dim = 0;  // vulkan: what the module is specialized for
+  int head_dim = 0, value_dim = 0;  // vulkan, cuda: what the module is specialized for
 };
 
 CompiledKernel::CompiledKernel(std::shared_ptr<const State> state) : state_(std::move(state)) {}
@@ -64,20 +67,22 @@ TilePlanInputs plan_inputs(const std::vector<KernelParam>& params, const attn_ke
   return in;
 }
 
-// The vulkan module is specialized for the head dims: the options', else the kernel's.
-void vulkan_head_dims(CompiledKernel::State& s, const CompileOptions& options) {
+// The vulkan and cuda modules are specialized for the head dims: the options', else the kernel's.
+void device_head_dims(CompiledKernel::State& s, const CompileOptions& options) {
   const KernelOptions& o = kernel_options(*s.ir);
   s.head_dim = options.head_dim ? options.head_dim : o.head_dim;
   s.value_dim = options.value_dim ? options.value_dim : o.value_dim ? o.value_dim : s.head_dim;
   if (!s.head_dim)
-    throw std::invalid_argument("the vulkan target builds for one head dim: set head_dim in kernel '" +
-                                s.name + "' or CompileOptions::head_dim");
+    throw std::invalid_argument("the " + s.target +
+                                " target builds for one head dim: set head_dim in kernel '" + s.name +
+                                "' or CompileOptions::head_dim");
 }
 
 CompiledKernel compile_program(const Program& p, const std::string& file, const CompileOptions& options) {
-  if (options.target != "cpu" && options.target != "vulkan")
+  if (options.target != "cpu" && options.target != "vulkan" && options.target != "cuda" &&
+      options.target != "reference")
     throw std::invalid_argument("unknown target '" + options.target +
-                                "' (the compiler library loads: cpu, vulkan)");
+                                "' (the compiler library loads: cpu, cuda, vulkan, reference)");
   auto state = std::make_shared<CompiledKernel::State>();
   state->ir = lower_program_kernel(p, file, options.kernel);
   const KernelIR& ir = *state->ir;
@@ -91,9 +96,12 @@ CompiledKernel compile_program(const Program& p, const std::string& file, const 
   try {
     if (options.target == "cpu") {
       state->kernel = state->loader->get(cpu_kernel_request(generate_cpu_kernel(ir, host_cpu_target())));
-    } else {
-      vulkan_head_dims(*state, options);
+    } else if (options.target == "vulkan") {
+      device_head_dims(*state, options);
       state->kernel = state->loader->get(vulkan_device_request(ir, state->head_dim, state->value_dim));
+    } else if (options.target == "cuda") {
+      device_head_dims(*state, options);
+      state->kernel = state->loader->get(cuda_device_request(ir, state->head_dim, state->value_dim));
     }
   } catch (const KernelLimitError& e) {
     throw SourceError(render_diagnostic(e.diagnostic(), p.sources));
@@ -136,7 +144,11 @@ int call_vulkan(const CompiledKernel::State& s, const attn_kernel_args& args) {
 }  // namespace
 
 int CompiledKernel::operator()(const attn_kernel_args& args) const {
-  return state_->target == "cpu" ? call_cpu(*state_, args) : call_vulkan(*state_, args);
+  const State& s = *state_;
+  if (s.target == "cpu") return call_cpu(s, args);
+  if (s.target == "vulkan") return call_vulkan(s, args);
+  if (s.target == "reference") return call_reference(*s.ir, s.name, s.lse, s.params, args);
+  return s.kernel(args);  // cuda: the module plans buffer masks' tiles itself
 }
 
 CompiledKernel compile_kernel(const std::string& file, const std::string& text,

@@ -131,9 +131,22 @@ int check_pipeline(void* uc, halide_buffer_t* q, halide_buffer_t* k, halide_buff
 
 // The run-time choice of the vector path, over the entry above.
 #include "backends/cpu/fixed/PathDispatch.h"
-extern "C" int attn_fixed_code_check_dispatch(const attn_kernel_args* args) {
+namespace {
+const VectorPath<attn_kernel_args>* chosen_path(const char** why) {
   static const VectorPath<attn_kernel_args> paths[] = {{"portable", attn_fixed_code_check}, {nullptr, nullptr}};
-  static const char* why = nullptr;
-  static const VectorPath<attn_kernel_args>* path = choose_path(paths, &why);
+  static const char* reason = nullptr;
+  static const VectorPath<attn_kernel_args>* path = choose_path(paths, &reason);
+  *why = reason;
+  return path;
+}
+}  // namespace
+extern "C" int attn_fixed_code_check_dispatch(const attn_kernel_args* args) {
+  const char* why = nullptr;
+  const VectorPath<attn_kernel_args>* path = chosen_path(&why);
   return run_path(path, why, "fixed_code_check", args);
+}
+extern "C" const char* attn_fixed_code_check_path(void) {
+  const char* why = nullptr;
+  const VectorPath<attn_kernel_args>* path = chosen_path(&why);
+  return path ? path_name(path->isa) : "none";
 }

@@ -34,7 +34,7 @@ std::vector<CpuTarget> all_cpu_paths();
 std::vector<CpuTarget> parse_cpu_paths(const std::string& spec);
 
 /// The best target this machine runs (AVX-512F, else AVX2+FMA, else portable), or the narrower one
-/// the environment variable ATTNC_CPU_ISA names (avx2, portable), as generated sources choose.
+/// the environment variable ATTNC_CPU_ISA names (avx2, portable or neon), as generated sources choose.
 CpuTarget host_cpu_target();
 
 /// Query rows per tile and keys per block of the kernels generated for `target`.

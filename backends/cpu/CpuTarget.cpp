@@ -31,7 +31,9 @@ CpuTarget host_cpu_target() {
   // narrower path, so that `attnc bench` and the tests measure and check each path.
   const char* forced = std::getenv("ATTNC_CPU_ISA");
   const std::string f = forced ? forced : "";
-  if (f == "portable" || (f == "avx2" && t.isa == CpuIsa::AVX512)) t.isa = f == "avx2" ? CpuIsa::AVX2 : CpuIsa::Portable;
+  // "neon" is the portable path's name on AArch64 (attn_<kernel>_path() reports it).
+  if (f == "portable" || f == "neon" || (f == "avx2" && t.isa == CpuIsa::AVX512))
+    t.isa = f == "avx2" ? CpuIsa::AVX2 : CpuIsa::Portable;
   return t;
 }
 

@@ -50,8 +50,8 @@ std::string c_string_literal(const std::string& s) {
 
 /// The header's declaration of `<entry>_path`, which names the path a process runs.
 std::string path_declaration(const std::string& entry) {
-  return "/** The vector path this process runs (\"avx512\", \"avx2\" or \"portable\"), chosen at the first call;\n"
-         " *  \"none\" when the CPU runs none that the source carries. */\n"
+  return "/** The vector path this process runs (\"avx512\", \"avx2\", \"portable\", or \"neon\": the portable path on\n"
+         " *  AArch64), chosen at the first call; \"none\" when the CPU runs none that the source carries. */\n"
          "const char* " + entry + "_path(void);\n\n";
 }
 
@@ -222,7 +222,7 @@ std::string assemble_paths(const std::vector<PathCode>& paths, const std::string
     << ">* path = chosen_path(&why);\n  return run_path(path, why, " << c_string_literal(kernel) << ", args);\n}\n\n"
     << "extern \"C\" __attribute__((visibility(\"default\"))) const char* " << entry << "_path(void) {\n"
     << "  const char* why = nullptr;\n  const VectorPath<" << args_type
-    << ">* path = chosen_path(&why);\n  return path ? path->isa : \"none\";\n}\n";
+    << ">* path = chosen_path(&why);\n  return path ? path_name(path->isa) : \"none\";\n}\n";
   return s.str();
 }
 

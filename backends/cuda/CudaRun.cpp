@@ -126,6 +126,18 @@ CudaTuneResult tune(CudaDevice& device, const KernelIR& ir, const CudaPrintOptio
 
 }  // namespace
 
+KernelRequest cuda_device_request(const KernelIR& ir, int head_dim, int value_dim, int device) {
+  CudaPrintOptions po;
+  po.sm = CudaDevice::open(device)->sm();
+  po.head_dim = head_dim;
+  po.value_dim = value_dim;
+  KernelIR specialized = ir;
+  specialized.options.head_dim = head_dim;
+  specialized.options.value_dim = value_dim;
+  CudaKernelSource src = print_cuda_kernel(specialized, po);
+  return {"cuda", src.cu, src.launch.entry, {}};
+}
+
 CudaRunResult run_cuda(const KernelIR& ir, const KernelInputs& in, const CudaRunOptions& options) {
   validate_inputs(ir, in);
   std::shared_ptr<CudaDevice> device = CudaDevice::open(options.device);

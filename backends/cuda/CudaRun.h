@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "attn/compiler.hpp"
 #include "backends/cuda/CudaTiles.h"
 #include "backends/io/KernelIO.h"
 #include "runtime/CudaTuner.h"
@@ -31,6 +32,12 @@ struct CudaRunResult {
   double compile_seconds = 0;              ///< time to get the kernel from the loader (compile or cache)
   std::vector<float> times_ms;             ///< wall time of each timed launch (synchronous)
 };
+
+/// The loader request of `ir`'s kernel for CUDA device `device` (attn/compiler.hpp): the source
+/// printed for its architecture and for the head dims, with the tile table's shape; the kernel's
+/// entry takes tensors in that device's memory. Throws CudaError ("no CUDA driver", "no CUDA
+/// device") before printing anything.
+KernelRequest cuda_device_request(const KernelIR& ir, int head_dim, int value_dim, int device = 0);
 
 /// Runs `ir` on `in`, specialized to the inputs' head dims and the device's architecture.
 /// Throws InputError, CudaError ("no CUDA driver", out-of-range buffer indices) or

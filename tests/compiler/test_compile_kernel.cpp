@@ -1,6 +1,7 @@
 // attn::compile_kernel: located errors, kernel selection, and calls of a buffer mask that match
 // `attnc run` (run_cpu_kernel) exactly with the call's own plan, closely without one and on the
-// vulkan target (lavapipe).
+// vulkan target (lavapipe); the reference target's calls (strided views, errors) and the cuda
+// target's errors without a GPU (test_compile_kernel_gpu runs it on one).
 #define BOOST_TEST_MODULE compile_kernel
 #include <boost/test/unit_test.hpp>
 
@@ -8,8 +9,10 @@
 
 #include "attn/compile.hpp"
 #include "backends/cpu/CpuBackend.h"
+#include "backends/reference/Reference.h"
 #include "compiler/LowerProgram.h"
 #include "frontend/Program.h"
+#include "runtime/CudaDriver.h"
 #include "runtime/KernelCallArgs.h"
 
 using namespace attn;
@@ -129,4 +132,57 @@ BOOST_AUTO_TEST_CASE(a_vulkan_call_matches_the_cpu_kernel) {
   KernelCallArgs call(call_tensors(*ir, in, got));
   BOOST_REQUIRE_MESSAGE(kernel(call.args()) == 0, call.error());
   BOOST_TEST(max_diff(got.out, want.out) < 1e-4);
+}
+
+BOOST_AUTO_TEST_CASE(a_reference_call_is_run_reference_on_the_call_s_tensors) {
+  CompileOptions reference;
+  reference.target = "reference";
+  CompiledKernel kernel = compile_kernel("docs.attn", kDocuments, reference);
+  BOOST_TEST(!bool(kernel.kernel()));  // nothing loaded
+  BOOST_TEST(kernel.params().size() == 2u);
+  KernelInputs in = document_inputs(24);
+  auto ir = document_ir();
+  KernelOutputs want = run_reference(*ir, in, 2), got = make_outputs(*ir, in);
+  BOOST_TEST(max_diff(want.out, run_cpu_kernel(*ir, in, 2).out) < 1e-4);
+
+  // q as a view of rows padded by 3 elements: the reference reads through the strides.
+  const int64_t L = in.q.shape[2], D = in.q.shape[3], row = D + 3;
+  std::vector<float> padded(size_t(2 * L * row), -1e30f);
+  for (int64_t r = 0; r < 2 * L; ++r)
+    for (int64_t d = 0; d < D; ++d) padded[size_t(r * row + d)] = float(in.q.get(r * D + d));
+  KernelCallArgs call(call_tensors(*ir, in, got));
+  int64_t strides[] = {2 * L * row, L * row, row, 1};
+  call.view(in.q).data = padded.data();
+  call.view(in.q).strides = strides;
+  call.args().num_threads = 2;
+  BOOST_REQUIRE_MESSAGE(kernel(call.args()) == 0, call.error());
+  BOOST_TEST(got.out.bytes == want.out.bytes);
+
+  // Errors come back through args.error, named after the kernel.
+  DLTensor device_q = call.view(in.q);
+  device_q.device = {kDLCUDA, 0};
+  call.args().q = &device_q;
+  BOOST_TEST(kernel(call.args()) != 0);
+  BOOST_TEST(std::string(call.error()).rfind("doc_causal: q is not in host memory", 0) == 0, call.error());
+  call.args().q = &call.view(in.q);
+  call.args().num_buffers = 1;
+  BOOST_TEST(kernel(call.args()) != 0);
+  BOOST_TEST(std::string(call.error()) == "doc_causal: missing buffer argument 'global'");
+}
+
+BOOST_AUTO_TEST_CASE(a_cuda_compile_without_a_gpu_is_a_clear_error) {
+  CompileOptions cuda;
+  cuda.target = "cuda";
+  BOOST_CHECK_EXCEPTION(compile_kernel("docs.attn", kDocuments, cuda), std::invalid_argument,
+                        [](const std::invalid_argument& e) {
+                          return std::string(e.what()).find("the cuda target builds for one head dim") == 0;
+                        });
+  std::string why;
+  if (cuda_driver_available(&why)) {
+    BOOST_TEST_MESSAGE("a CUDA device is present: test_compile_kernel_gpu runs the cuda target");
+    return;
+  }
+  cuda.head_dim = 64;
+  BOOST_CHECK_EXCEPTION(compile_kernel("docs.attn", kDocuments, cuda), std::runtime_error,
+                        [&](const std::runtime_error& e) { return std::string(e.what()) == why; });
 }

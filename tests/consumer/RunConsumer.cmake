@@ -1,7 +1,8 @@
 # Installs the attnc build into WORK_DIR/prefix, then configures, builds and runs
 # examples/cmake-consumer against it (both of its programs), links a C program through
 # attnc-runtime.pc, moves the prefix and builds and runs examples/runtime-consumer against the
-# moved one. Run with cmake -P; ATTNC_BUILD_DIR, ATTNC_SOURCE_DIR, WORK_DIR, CXX.
+# moved one, and a program through attnc-compiler.pc. Run with cmake -P; ATTNC_BUILD_DIR,
+# ATTNC_SOURCE_DIR, WORK_DIR, CXX.
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
 set(consumer_build ${WORK_DIR}/build)
@@ -53,6 +54,18 @@ run(${runtime_build}/runtime_consumer ${kernel_file})
 if(NOT run_output MATCHES "compiles 0, disk hits 1")
   message(FATAL_ERROR "the second process should load the kernel from the disk cache")
 endif()
+
+# The compiler library through attnc-compiler.pc of the moved prefix (shared libraries: the
+# program finds them through a run path to the .pc's libdir).
+set(ENV{PKG_CONFIG_PATH} ${moved}/lib/pkgconfig)
+execute_process(COMMAND ${PKG_CONFIG} --cflags --libs attnc-compiler OUTPUT_VARIABLE flags
+                OUTPUT_STRIP_TRAILING_WHITESPACE COMMAND_ERROR_IS_FATAL ANY)
+execute_process(COMMAND ${PKG_CONFIG} --variable=libdir attnc-compiler OUTPUT_VARIABLE libdir
+                OUTPUT_STRIP_TRAILING_WHITESPACE COMMAND_ERROR_IS_FATAL ANY)
+separate_arguments(flags UNIX_COMMAND "${flags}")
+run(${CXX} -std=c++17 ${ATTNC_SOURCE_DIR}/tests/consumer/CompilerViaPkgConfig.cpp -o ${WORK_DIR}/compiler_pc ${flags}
+    -Wl,-rpath,${libdir})
+run(${WORK_DIR}/compiler_pc)
 
 # A bad .attn: the located diagnostic on stderr and exit status 1.
 file(WRITE ${WORK_DIR}/bad.attn "import std.documents;\n\nkernel bad(doc: tensor<i32>[len]) {\n  mask = document_casual(doc);\n}\n")

@@ -7,12 +7,22 @@ struct VectorPath {
   int (*run)(const Args*);
 };
 
-/// Paths from narrowest (0) to widest; -1 for a name that is none.
+/// Paths from narrowest (0) to widest; -1 for a name that is none ("neon" is the portable path).
 int path_rank(const char* isa) {
   static const char* const names[] = {"portable", "avx2", "avx512"};
   for (int r = 0; r < 3; ++r)
     if (strcmp(isa, names[r]) == 0) return r;
-  return -1;
+  return strcmp(isa, "neon") == 0 ? 0 : -1;
+}
+
+/// The name a process reports for its path. On AArch64 the portable path's 4-lane vectors (128-bit
+/// GCC/clang vector extensions) compile to NEON q registers, NEON being part of the base ISA: it
+/// runs as "neon", with the portable path's schedule (no NEON-specific tiles or intrinsics).
+const char* path_name(const char* isa) {
+#if defined(__aarch64__)
+  if (strcmp(isa, "portable") == 0) return "neon";
+#endif
+  return isa;
 }
 
 /// Whether this CPU, and its OS (the vector registers' state), runs the path's instructions.
@@ -38,7 +48,7 @@ const VectorPath<Args>* choose_path(const VectorPath<Args>* paths, const char** 
   const char* forced = getenv("ATTNC_CPU_ISA");
   int limit = 2;
   if (forced && *forced && (limit = path_rank(forced)) < 0) {
-    *why = "ATTNC_CPU_ISA names no vector path (avx512, avx2 or portable)";
+    *why = "ATTNC_CPU_ISA names no vector path (avx512, avx2, portable or neon)";
     return nullptr;
   }
   for (; paths->isa; ++paths)

@@ -35,13 +35,16 @@ struct KernelParam {
 struct CompileOptions {
   /// The kernel's name; empty: the file's only kernel.
   std::string kernel;
-  /// "cpu" (the host's best vector ISA) or "vulkan" (the process's Vulkan device, docs/spirv.md).
+  /// "cpu" (the host's best vector ISA), "vulkan" (the process's Vulkan device, docs/spirv.md),
+  /// "cuda" (CUDA device 0, through NVRTC: the loader needs its cuda compiler, as
+  /// attn::process_loader() has) or "reference" (the reference backend in double precision, in
+  /// process: an oracle to check the others against; nothing is compiled or loaded).
   std::string target = "cpu";
   /// The loader that compiles and caches the kernel (it must outlive the kernel); null:
   /// attn::process_loader().
   Loader* loader = nullptr;
-  /// vulkan: the head dims the module is built for; 0: the kernel's `head_dim` (`value_dim`, else
-  /// the head dim). The cpu target takes any.
+  /// vulkan, cuda: the head dims the module is built for; 0: the kernel's `head_dim` (`value_dim`,
+  /// else the head dim). The cpu and reference targets take any.
   int head_dim = 0, value_dim = 0;
 };
 
@@ -56,13 +59,14 @@ class CompiledKernel {
   bool writes_lse() const;
   /// Its run-time arguments, in declaration order.
   const std::vector<KernelParam>& params() const;
-  /// The loaded kernel (cache key, raw entry).
+  /// The loaded kernel (cache key, raw entry); empty for the reference target.
   const Kernel& kernel() const;
 
   /// Runs the kernel; returns 0 or a non-zero code with args.error filled in. Tensors are in host
-  /// memory (vulkan: compact row-major, copied to the device and back). On cpu, when the mask
-  /// reads buffers and args.kv_ranges is NULL, the run-time tile planner gives the key ranges
-  /// first, as `attnc run` does (buffers must then be dense and row-major).
+  /// memory (vulkan: compact row-major, copied to the device and back; reference: any strides),
+  /// except on cuda, where they are in the device's memory (kDLCUDA). On cpu, when the mask reads
+  /// buffers and args.kv_ranges is NULL, the run-time tile planner gives the key ranges first, as
+  /// `attnc run` does (buffers must then be dense and row-major); the cuda kernel plans its own.
   int operator()(const attn_kernel_args& args) const;
 
   struct State;
@@ -77,8 +81,9 @@ class CompiledKernel {
 /// (one compile per distinct kernel; later processes hit the loader's disk cache). `file` names the
 /// program in diagnostics and anchors its relative imports; `import std.X` uses the built-in
 /// stdlib. Throws SourceError (bad program, unknown kernel, backend limit), LoadError (the host
-/// compiler failed; no Vulkan device), std::invalid_argument (an unknown target, vulkan without a
-/// head dim) and std::runtime_error (no Vulkan loader or device).
+/// compiler failed; no Vulkan device; NVRTC failed), std::invalid_argument (an unknown target,
+/// vulkan or cuda without a head dim) and std::runtime_error (no Vulkan loader or device, no CUDA
+/// driver or device).
 CompiledKernel compile_kernel(const std::string& file, const std::string& text,
                               const CompileOptions& options = {});
 

@@ -6070,7 +6070,8 @@ struct BufferView {
   halide_dimension_t dim[8]{};
 };
 
-bool view_buffer(void* uc, const DLTensor* t, const char* name, int ndim, halide_type_t type, BufferView& v) {
+// Unused by kernels without buffers: g++ warns of it in a source without x86 paths (portable, AArch64).
+[[maybe_unused]] bool view_buffer(void* uc, const DLTensor* t, const char* name, int ndim, halide_type_t type, BufferView& v) {
   if (!t) return fail(uc, "%s: buffer '%s' is NULL", kKernelName, name), false;
   if (t->device.device_type != kDLCPU && t->device.device_type != kDLCUDAHost)
     return fail(uc, "%s: buffer '%s' is not in CPU memory", kKernelName, name), false;
@@ -9505,7 +9506,8 @@ struct BufferView {
   halide_dimension_t dim[8]{};
 };
 
-bool view_buffer(void* uc, const DLTensor* t, const char* name, int ndim, halide_type_t type, BufferView& v) {
+// Unused by kernels without buffers: g++ warns of it in a source without x86 paths (portable, AArch64).
+[[maybe_unused]] bool view_buffer(void* uc, const DLTensor* t, const char* name, int ndim, halide_type_t type, BufferView& v) {
   if (!t) return fail(uc, "%s: buffer '%s' is NULL", kKernelName, name), false;
   if (t->device.device_type != kDLCPU && t->device.device_type != kDLCUDAHost)
     return fail(uc, "%s: buffer '%s' is not in CPU memory", kKernelName, name), false;
@@ -13120,7 +13122,8 @@ struct BufferView {
   halide_dimension_t dim[8]{};
 };
 
-bool view_buffer(void* uc, const DLTensor* t, const char* name, int ndim, halide_type_t type, BufferView& v) {
+// Unused by kernels without buffers: g++ warns of it in a source without x86 paths (portable, AArch64).
+[[maybe_unused]] bool view_buffer(void* uc, const DLTensor* t, const char* name, int ndim, halide_type_t type, BufferView& v) {
   if (!t) return fail(uc, "%s: buffer '%s' is NULL", kKernelName, name), false;
   if (t->device.device_type != kDLCPU && t->device.device_type != kDLCUDAHost)
     return fail(uc, "%s: buffer '%s' is not in CPU memory", kKernelName, name), false;
@@ -13460,12 +13463,22 @@ struct VectorPath {
   int (*run)(const Args*);
 };
 
-/// Paths from narrowest (0) to widest; -1 for a name that is none.
+/// Paths from narrowest (0) to widest; -1 for a name that is none ("neon" is the portable path).
 int path_rank(const char* isa) {
   static const char* const names[] = {"portable", "avx2", "avx512"};
   for (int r = 0; r < 3; ++r)
     if (strcmp(isa, names[r]) == 0) return r;
-  return -1;
+  return strcmp(isa, "neon") == 0 ? 0 : -1;
+}
+
+/// The name a process reports for its path. On AArch64 the portable path's 4-lane vectors (128-bit
+/// GCC/clang vector extensions) compile to NEON q registers, NEON being part of the base ISA: it
+/// runs as "neon", with the portable path's schedule (no NEON-specific tiles or intrinsics).
+const char* path_name(const char* isa) {
+#if defined(__aarch64__)
+  if (strcmp(isa, "portable") == 0) return "neon";
+#endif
+  return isa;
 }
 
 /// Whether this CPU, and its OS (the vector registers' state), runs the path's instructions.
@@ -13491,7 +13504,7 @@ const VectorPath<Args>* choose_path(const VectorPath<Args>* paths, const char** 
   const char* forced = getenv("ATTNC_CPU_ISA");
   int limit = 2;
   if (forced && *forced && (limit = path_rank(forced)) < 0) {
-    *why = "ATTNC_CPU_ISA names no vector path (avx512, avx2 or portable)";
+    *why = "ATTNC_CPU_ISA names no vector path (avx512, avx2, portable or neon)";
     return nullptr;
   }
   for (; paths->isa; ++paths)
@@ -13540,5 +13553,5 @@ extern "C" __attribute__((visibility("default"))) int attn_window16(const attn_k
 extern "C" __attribute__((visibility("default"))) const char* attn_window16_path(void) {
   const char* why = nullptr;
   const VectorPath<attn_kernel_args>* path = chosen_path(&why);
-  return path ? path->isa : "none";
+  return path ? path_name(path->isa) : "none";
 }

@@ -3253,7 +3253,7 @@ constexpr DTypeName kDTypeNames[] = {{2, 32, "f32"}, {2, 16, "f16"}, {4, 16, "bf
 
 }  // namespace
 
-// [fixed text: backends/cpu/fixed/WrapperSupport.h, 344 lines]
+// [fixed text: backends/cpu/fixed/WrapperSupport.h, 345 lines]
 
 namespace {
 
@@ -6048,7 +6048,7 @@ constexpr DTypeName kDTypeNames[] = {{2, 32, "f32"}, {2, 16, "f16"}, {4, 16, "bf
 
 }  // namespace
 
-// [fixed text: backends/cpu/fixed/WrapperSupport.h, 344 lines]
+// [fixed text: backends/cpu/fixed/WrapperSupport.h, 345 lines]
 
 namespace {
 
@@ -9233,7 +9233,7 @@ constexpr DTypeName kDTypeNames[] = {{2, 32, "f32"}, {2, 16, "f16"}, {4, 16, "bf
 
 }  // namespace
 
-// [fixed text: backends/cpu/fixed/WrapperSupport.h, 344 lines]
+// [fixed text: backends/cpu/fixed/WrapperSupport.h, 345 lines]
 
 namespace {
 
@@ -9272,7 +9272,7 @@ int run(const attn_kernel_args* args) {
 }  // namespace attn_alibi_softcap_portable
 
 // ---- The exported entry point: the widest path this CPU runs, chosen at the first call ----
-// [fixed text: backends/cpu/fixed/PathDispatch.h, 59 lines]
+// [fixed text: backends/cpu/fixed/PathDispatch.h, 69 lines]
 
 namespace {
 
@@ -9303,5 +9303,5 @@ extern "C" __attribute__((visibility("default"))) int attn_alibi_softcap(const a
 extern "C" __attribute__((visibility("default"))) const char* attn_alibi_softcap_path(void) {
   const char* why = nullptr;
   const VectorPath<attn_kernel_args>* path = chosen_path(&why);
-  return path ? path->isa : "none";
+  return path ? path_name(path->isa) : "none";
 }

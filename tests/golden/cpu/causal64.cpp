@@ -2268,7 +2268,7 @@ constexpr DTypeName kDTypeNames[] = {{2, 32, "f32"}, {2, 16, "f16"}, {4, 16, "bf
 
 }  // namespace
 
-// [fixed text: backends/cpu/fixed/WrapperSupport.h, 344 lines]
+// [fixed text: backends/cpu/fixed/WrapperSupport.h, 345 lines]
 
 namespace {
 
@@ -4223,7 +4223,7 @@ constexpr DTypeName kDTypeNames[] = {{2, 32, "f32"}, {2, 16, "f16"}, {4, 16, "bf
 
 }  // namespace
 
-// [fixed text: backends/cpu/fixed/WrapperSupport.h, 344 lines]
+// [fixed text: backends/cpu/fixed/WrapperSupport.h, 345 lines]
 
 namespace {
 
@@ -6411,7 +6411,7 @@ constexpr DTypeName kDTypeNames[] = {{2, 32, "f32"}, {2, 16, "f16"}, {4, 16, "bf
 
 }  // namespace
 
-// [fixed text: backends/cpu/fixed/WrapperSupport.h, 344 lines]
+// [fixed text: backends/cpu/fixed/WrapperSupport.h, 345 lines]
 
 namespace {
 
@@ -6448,7 +6448,7 @@ int run(const attn_kernel_args* args) {
 }  // namespace attn_causal64_portable
 
 // ---- The exported entry point: the widest path this CPU runs, chosen at the first call ----
-// [fixed text: backends/cpu/fixed/PathDispatch.h, 59 lines]
+// [fixed text: backends/cpu/fixed/PathDispatch.h, 69 lines]
 
 namespace {
 
@@ -6479,5 +6479,5 @@ extern "C" __attribute__((visibility("default"))) int attn_causal64(const attn_k
 extern "C" __attribute__((visibility("default"))) const char* attn_causal64_path(void) {
   const char* why = nullptr;
   const VectorPath<attn_kernel_args>* path = chosen_path(&why);
-  return path ? path->isa : "none";
+  return path ? path_name(path->isa) : "none";
 }
