@@ -21,9 +21,9 @@ void strides3(const HostTensor& t, long long (&s)[3]) {
 
 }  // namespace
 
-bool upload_tile_plan(CudaDevice& device, const CudaLaunchInfo& info, int64_t q_len, int64_t kv_len,
-                      const std::vector<double>& scalars, const std::vector<CudaTensorArg>& buffers,
-                      CudaBuffer& rows_memory, CudaBuffer& runs_memory) {
+bool plan_tile_runs(const CudaLaunchInfo& info, int64_t q_len, int64_t kv_len,
+                    const std::vector<double>& scalars, const std::vector<CudaTensorArg>& buffers,
+                    std::vector<int>& rows, std::vector<int>& runs) {
   if (info.tile_plan.empty() || q_len <= 0 || kv_len <= 0) return false;
   TilePlanProgram program = read_tile_plan_program(info.tile_plan);
   if (program.block_q != info.block_m || program.block_kv != info.block_n) return false;
@@ -34,11 +34,20 @@ bool upload_tile_plan(CudaDevice& device, const CudaLaunchInfo& info, int64_t q_
     in.scalars[info.scalar_names[i]] = scalars[i];
   for (const CudaTensorArg& b : buffers) in.buffers[b.name] = tile_buffer_view(*b.tensor);
   const TileGrid grid = plan_tile_grid(program, in);
-  std::vector<int> rows(grid.row_begin.begin(), grid.row_begin.end()), runs;
+  rows.assign(grid.row_begin.begin(), grid.row_begin.end());
+  runs.clear();
   for (const TileRun& run : grid.runs)
     runs.insert(runs.end(),
                 {static_cast<int>(run.begin), static_cast<int>(run.end), run.kind == TileKind::Full ? 2 : 1});
   if (runs.empty()) runs.assign(3, 0);
+  return true;
+}
+
+bool upload_tile_plan(CudaDevice& device, const CudaLaunchInfo& info, int64_t q_len, int64_t kv_len,
+                      const std::vector<double>& scalars, const std::vector<CudaTensorArg>& buffers,
+                      CudaBuffer& rows_memory, CudaBuffer& runs_memory) {
+  std::vector<int> rows, runs;
+  if (!plan_tile_runs(info, q_len, kv_len, scalars, buffers, rows, runs)) return false;
   rows_memory = device.alloc(rows.size() * sizeof(int));
   device.upload(rows_memory, rows.data(), rows.size() * sizeof(int));
   runs_memory = device.alloc(runs.size() * sizeof(int));

@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "attn/loader.hpp"
 #include "backends/cuda/CudaTiles.h"
 #include "backends/io/KernelIO.h"
 #include "runtime/CudaTuner.h"
@@ -31,6 +32,12 @@ struct CudaRunResult {
   double compile_seconds = 0;              ///< time to get the kernel from the loader (compile or cache)
   std::vector<float> times_ms;             ///< wall time of each timed launch (synchronous)
 };
+
+/// The kernel run_cuda launches for `ir` on inputs shaped like `in` (their head dims, this device's
+/// architecture, a tuned tile shape when one is cached for their size class; no search), from the
+/// process loader (NVRTC once per kernel, disk cache): for callers that launch on their own device
+/// tensors (runtime/CudaCompiler.h's CudaKernelModule). Throws as run_cuda.
+Kernel load_cuda_kernel(const KernelIR& ir, const KernelInputs& in, const CudaRunOptions& options = {});
 
 /// Runs `ir` on `in`, specialized to the inputs' head dims and the device's architecture.
 /// Throws InputError, CudaError ("no CUDA driver", out-of-range buffer indices) or
