@@ -58,6 +58,7 @@ struct DriverApi {
   CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr, const void*, size_t, Handle) = nullptr;
   CUresult (*cuMemcpyDtoHAsync)(void*, CUdeviceptr, size_t, Handle) = nullptr;
   CUresult (*cuStreamSynchronize)(Handle) = nullptr;
+  CUresult (*cuMemcpyDtoDAsync)(CUdeviceptr, CUdeviceptr, size_t, Handle) = nullptr;
   bool stream_ordered = false;
 };
 
@@ -110,7 +111,8 @@ const DriverApi& api() {
                        resolve(a.handle, "cuMemsetD8Async", a.cuMemsetD8Async) &&
                        resolve(a.handle, "cuMemcpyHtoDAsync_v2", a.cuMemcpyHtoDAsync) &&
                        resolve(a.handle, "cuMemcpyDtoHAsync_v2", a.cuMemcpyDtoHAsync) &&
-                       resolve(a.handle, "cuStreamSynchronize", a.cuStreamSynchronize);
+                       resolve(a.handle, "cuStreamSynchronize", a.cuStreamSynchronize) &&
+                       resolve(a.handle, "cuMemcpyDtoDAsync_v2", a.cuMemcpyDtoDAsync);
     a.init_status = a.cuInit(0);
     if (a.init_status == kNoDevice)
       a.error = "no CUDA device: the driver found no GPU";
@@ -283,6 +285,11 @@ uint64_t CudaStreamScratch::upload(const void* src, size_t bytes) {
   // From pageable memory the copy is staged before the call returns.
   if (bytes) check(api().cuMemcpyHtoDAsync(ptr, src, bytes, stream_), "cuMemcpyHtoDAsync");
   return ptr;
+}
+
+void CudaStreamScratch::copy(uint64_t dst, uint64_t src, size_t bytes) {
+  device_.make_current();
+  if (bytes) check(api().cuMemcpyDtoDAsync(dst, src, bytes, stream_), "cuMemcpyDtoDAsync");
 }
 
 void CudaStreamScratch::download(void* dst, uint64_t src, size_t bytes) {

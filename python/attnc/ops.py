@@ -30,8 +30,9 @@ def _device_target(t):
 
 
 def _stream(target, q):
-    """The CUstream a cuda call launches on: PyTorch's current stream of q's device (0 otherwise)."""
-    return torch.cuda.current_stream(q.device).cuda_stream if target == "cuda" else 0
+    """The CUstream a cuda call launches on: PyTorch's current stream of q's device (0 otherwise;
+    a cuda call on host tensors is refused by the extension)."""
+    return torch.cuda.current_stream(q.device).cuda_stream if target == "cuda" and q.is_cuda else 0
 
 
 @torch.library.custom_op("attnc::attention", mutates_args=())
@@ -109,14 +110,15 @@ def _run_backward(kern, q, k, v, buffers, scalars, target, threads, out, lse, do
     an expanded one, is made so)."""
     dq, dk, dv = (torch.empty(t.shape, dtype=t.dtype, device=t.device) for t in (q, k, v))
     dbuffers = {n: torch.empty(buffers[n].shape, dtype=torch.float32, device=buffers[n].device) for n in wanted}
-    if dout.stride(-1) != 1 and dout.shape[-1] > 1:
+    target = target or _device_target(q)
+    if (dout.stride(-1) != 1 and dout.shape[-1] > 1) or target == "cuda":  # cuda: 16-byte aligned rows
         dout = dout.contiguous()
     if dlse is not None and not dlse.is_contiguous():
         dlse = dlse.contiguous()
     kern._core.backward(_spec(q), _spec(k), _spec(v), {n: _spec(b) for n, b in buffers.items()}, scalars,
                         _spec(out), _spec(lse), _spec(dout), None if dlse is None else _spec(dlse), _spec(dq),
-                        _spec(dk), _spec(dv), {n: _spec(b) for n, b in dbuffers.items()},
-                        target or _device_target(q), threads)
+                        _spec(dk), _spec(dv), {n: _spec(b) for n, b in dbuffers.items()}, target, threads,
+                        _stream(target, q))
     return dq, dk, dv, [dbuffers[n] for n in wanted]
 
 
@@ -196,9 +198,6 @@ def call_kernel(kernel, q, k, v, buffers, scalars, target, threads):
     if _no_mode() and all(type(t) in _PLAIN for t in tensors):
         if not (torch.is_grad_enabled() and any(t.requires_grad for t in tensors)):
             return _run(kernel, q, k, v, buffers, scalars, target, threads, kernel.lse)
-        if (target or _device_target(q)) == "cuda":
-            raise Error(f"kernel '{kernel.name}' on {q.device}: the cuda target's backward is not wired to the "
-                        f"Python package yet; run it under torch.no_grad() or on CPU tensors")
         if kernel.lse:
             return _Attention.apply(kernel, tuple(buffers), scalars, target, threads, q, k, v, *buffers.values())
         return _Attention.apply(kernel, tuple(buffers), scalars, target, threads, q, k, v, *buffers.values()), None

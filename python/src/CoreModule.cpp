@@ -93,7 +93,7 @@ void run(LibraryKernel& kernel, nb::handle q, nb::handle k, nb::handle v, nb::ha
 void run_backward(LibraryKernel& kernel, nb::handle q, nb::handle k, nb::handle v, const nb::dict& buffers,
                   const std::map<std::string, double>& scalars, nb::handle out, nb::handle lse,
                   nb::handle dout, nb::handle dlse, nb::handle dq, nb::handle dk, nb::handle dv,
-                  const nb::dict& dbuffers, const std::string& target, int threads) {
+                  const nb::dict& dbuffers, const std::string& target, int threads, uintptr_t stream) {
   Views views;
   KernelCall call;
   call.q = views(q), call.k = views(k), call.v = views(v);
@@ -101,6 +101,7 @@ void run_backward(LibraryKernel& kernel, nb::handle q, nb::handle k, nb::handle 
   call.scalars = scalars;
   call.target = target;
   call.threads = threads;
+  call.stream = reinterpret_cast<void*>(stream);
   GradientCall grads;
   if (!out.is_none()) grads.out = views(out);
   if (!lse.is_none()) grads.lse = views(lse);
@@ -161,9 +162,9 @@ NB_MODULE(_core, m) {
       .def("backward", &run_backward, nb::arg("q"), nb::arg("k"), nb::arg("v"), nb::arg("buffers"),
            nb::arg("scalars"), nb::arg("out").none(), nb::arg("lse").none(), nb::arg("dout"),
            nb::arg("dlse").none(), nb::arg("dq"), nb::arg("dk"), nb::arg("dv"), nb::arg("dbuffers"),
-           nb::arg("target"), nb::arg("threads"),
+           nb::arg("target"), nb::arg("threads"), nb::arg("stream") = 0,
            "The gradients of sum(dout * out) (+ sum(dlse * lse)) into dq, dk, dv and dbuffers (by name); "
-           "out and lse are the forward's (required on cpu)");
+           "out and lse are the forward's (required on cpu and cuda); on cuda, launched on `stream`");
 
   m.def("compile_text", &compile_text, nb::arg("path"), nb::arg("text"),
         nb::call_guard<nb::gil_scoped_release>(), "The kernels of .attn text; raises Error with diagnostics");

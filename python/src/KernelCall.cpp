@@ -6,6 +6,7 @@
 
 #include "attn/kernel_backward_abi.h"
 #include "backends/cpu/CpuBackend.h"
+#include "backends/cuda/CudaBackward.h"
 #include "backends/reference/Reference.h"
 #include "backends/spirv/RunVulkan.h"
 #include "codegen/KernelIR.h"
@@ -193,13 +194,39 @@ void copy_into(const TensorView& to, const HostTensor& from) {
   std::memcpy(to.data, from.bytes.data(), from.bytes.size());
 }
 
-// The backward's entry on the callers' tensors (attn/kernel_backward_abi.h): nothing copied.
-void backward_on_cpu(LibraryKernel& kernel, const KernelCall& call, const GradientCall& grads,
-                     const KernelInputs& in) {
-  const KernelIR& ir = kernel.ir();
-  std::deque<DLTensor> views;  // stable addresses
-  auto view = [&](const TensorView& t) {
-    DLTensor& d = views.emplace_back();
+// attn_backward_args over the callers' tensors (nothing copied), for the cpu and cuda backwards.
+class BackwardArgs {
+ public:
+  BackwardArgs(const KernelIR& ir, const KernelCall& call, const GradientCall& grads,
+               const KernelInputs& in) {
+    for (const KernelArg& a : ir.args) {
+      if (a.kind == KernelArg::Kind::Scalar) {
+        scalars_.push_back(in.scalars.at(a.name));
+        continue;
+      }
+      buffers_.push_back(view(call.buffers.at(a.name)));
+      auto g = grads.dbuffers.find(a.name);
+      grads_.push_back(g == grads.dbuffers.end() ? nullptr : view(g->second));
+    }
+    args_.abi_version = ATTN_BACKWARD_ABI_VERSION;
+    args_.q = view(call.q), args_.k = view(call.k), args_.v = view(call.v);
+    args_.out = view(grads.out), args_.lse = view(grads.lse), args_.dout = view(grads.dout);
+    args_.dlse = grads.dlse.shape.empty() ? nullptr : view(grads.dlse);
+    args_.dq = view(grads.dq), args_.dk = view(grads.dk), args_.dv = view(grads.dv);
+    args_.buffers = buffers_.data(), args_.buffer_grads = grads_.data(),
+    args_.num_buffers = int(buffers_.size());
+    args_.scalars = scalars_.data(), args_.num_scalars = int(scalars_.size());
+    args_.num_threads = call.threads;
+    args_.error = error_, args_.error_size = sizeof error_;
+  }
+  BackwardArgs(const BackwardArgs&) = delete;
+  BackwardArgs& operator=(const BackwardArgs&) = delete;
+  attn_backward_args& args() { return args_; }
+  [[noreturn]] void fail() const { throw InputError(error_[0] ? error_ : "the CPU backward kernel failed"); }
+
+ private:
+  DLTensor* view(const TensorView& t) {
+    DLTensor& d = views_.emplace_back();
     d.data = t.data;
     d.device = t.device;
     d.ndim = int(t.shape.size());
@@ -207,36 +234,37 @@ void backward_on_cpu(LibraryKernel& kernel, const KernelCall& call, const Gradie
     d.shape = const_cast<int64_t*>(t.shape.data());
     d.strides = const_cast<int64_t*>(t.strides.data());
     return &d;
-  };
-  std::vector<const DLTensor*> buffers;
-  std::vector<DLTensor*> buffer_grads;
-  std::vector<double> scalars;
-  for (const KernelArg& a : ir.args) {
-    if (a.kind == KernelArg::Kind::Scalar) {
-      scalars.push_back(in.scalars.at(a.name));
-      continue;
-    }
-    buffers.push_back(view(call.buffers.at(a.name)));
-    auto g = grads.dbuffers.find(a.name);
-    buffer_grads.push_back(g == grads.dbuffers.end() ? nullptr : view(g->second));
   }
-  char error[1024] = "";
-  attn_backward_args args{};
-  args.abi_version = ATTN_BACKWARD_ABI_VERSION;
-  args.q = view(call.q), args.k = view(call.k), args.v = view(call.v);
-  args.out = view(grads.out), args.lse = view(grads.lse), args.dout = view(grads.dout);
-  args.dlse = grads.dlse.shape.empty() ? nullptr : view(grads.dlse);
-  args.dq = view(grads.dq), args.dk = view(grads.dk), args.dv = view(grads.dv);
-  args.buffers = buffers.data(), args.buffer_grads = buffer_grads.data(),
-  args.num_buffers = int(buffers.size());
-  args.scalars = scalars.data(), args.num_scalars = int(scalars.size());
-  args.num_threads = call.threads;
-  args.error = error, args.error_size = sizeof error;
+  std::deque<DLTensor> views_;  // stable addresses
+  std::vector<const DLTensor*> buffers_;
+  std::vector<DLTensor*> grads_;
+  std::vector<double> scalars_;
+  char error_[1024] = "";
+  attn_backward_args args_{};
+};
+
+// The forward's Out and LSE, which the cpu and cuda backwards read, on the call's device.
+void check_forward(const GradientCall& grads, const DLDevice& device) {
+  if (grads.out.shape.empty() || grads.lse.shape.empty())
+    throw InputError("the backward reads the forward's out and lse; give both");
+  shape_of("out", grads.out, device), shape_of("lse", grads.lse, device);
+}
+
+void backward_on_cpu(LibraryKernel& kernel, const KernelCall& call, const GradientCall& grads,
+                     const KernelInputs& in) {
+  const KernelIR& ir = kernel.ir();
+  BackwardArgs b(ir, call, grads, in);
   const CpuKeyRanges ranges = key_ranges(ir, call, in);
-  args.kv_ranges = ranges.ranges.empty() ? nullptr : ranges.ranges.data();
-  args.kv_ranges_block_q = ranges.block_q;
-  if (cpu_backward_entry(ir)(&args) != 0)
-    throw InputError(error[0] ? error : "the CPU backward kernel failed");
+  b.args().kv_ranges = ranges.ranges.empty() ? nullptr : ranges.ranges.data();
+  b.args().kv_ranges_block_q = ranges.block_q;
+  if (cpu_backward_entry(ir)(&b.args()) != 0) b.fail();
+}
+
+// Launched on the caller's stream after the forward, asynchronously (backends/cuda/CudaBackward.h).
+void backward_on_cuda(LibraryKernel& kernel, const KernelCall& call, const GradientCall& grads,
+                      const KernelInputs& in) {
+  BackwardArgs b(kernel.ir(), call, grads, in);
+  launch_cuda_backward(kernel.ir(), b.args(), call.stream, call.q.device.device_id);
 }
 
 }  // namespace
@@ -271,15 +299,11 @@ void call_kernel_backward(LibraryKernel& kernel, const KernelCall& call, const G
   validate_gradient_request(ir, shapes, request);
   check_rows("dout", grads.dout);
   try {
-    if (call.target == "cpu") {
-      if (grads.out.shape.empty() || grads.lse.shape.empty())
-        throw InputError("the cpu target's backward reads the forward's out and lse; give both");
-      shape_of("out", grads.out), shape_of("lse", grads.lse);
-      backward_on_cpu(kernel, call, grads, shapes);
+    if (call.target == "cpu" || call.target == "cuda") {
+      check_forward(grads, device);
+      (call.target == "cpu" ? backward_on_cpu : backward_on_cuda)(kernel, call, grads, shapes);
       return;
     }
-    if (call.target == "cuda")
-      throw InputError("the cuda target's backward is not wired to the Python package yet");
     KernelInputs in;
     in.q = gather(shapes.q, call.q), in.k = gather(shapes.k, call.k), in.v = gather(shapes.v, call.v);
     for (const auto& [name, t] : shapes.buffers) in.buffers[name] = gather(t, call.buffers.at(name));

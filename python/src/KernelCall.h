@@ -35,7 +35,7 @@ struct KernelCall {
 };
 
 /// The rest of a backward call: the forward's Out and LSE (from a call with an lse; read by the cpu
-/// target, the others run the forward again), dOut and dLSE (for a kernel that sets lse; no shape:
+/// and cuda targets, the others run the forward again), dOut and dLSE (for a kernel that sets lse; no shape:
 /// none) in; dQ, dK, dV and the gradients of the buffers named in `dbuffers` out (dense, row-major,
 /// shaped like their inputs; dbuffers f32).
 struct GradientCall {
@@ -48,9 +48,10 @@ struct GradientCall {
 /// failed) and std::runtime_error (no Vulkan device, ...).
 void call_kernel(LibraryKernel& kernel, const KernelCall& call);
 
-/// The backward of `kernel` at `call` into `grads`: on cpu in place on the callers' tensors (any
-/// strides with a contiguous last dimension), on reference and vulkan through host copies. Throws
-/// as call_kernel.
+/// The backward of `kernel` at `call` into `grads`: on cpu and cuda in place on the callers'
+/// tensors (any strides with a contiguous last dimension; cuda: launched on `call.stream`, rows
+/// 16-byte aligned, bf16/f16 with head dims 64 or 128), on reference and vulkan through host
+/// copies. Throws as call_kernel.
 void call_kernel_backward(LibraryKernel& kernel, const KernelCall& call, const GradientCall& grads);
 
 }  // namespace attn::python
