@@ -1,7 +1,7 @@
 """attnc kernels as one PyTorch operator, `torch.ops.attnc.attention`: a torch.library.custom_op
 with a fake (meta) implementation, so calls stay in the graph under torch.compile(fullgraph=True),
 and an autograd formula: `torch.ops.attnc.attention_backward`, the kernel's backward pass (cpu,
-reference or vulkan), giving dQ, dK, dV and the gradients of f32 buffers that require them.
+cuda, reference or vulkan), giving dQ, dK, dV and the gradients of f32 buffers that require them.
 
 Kernels are registered by a string id (the op's first argument) rather than as one op each: a
 kernel's buffers and scalars vary, and one schema with lists of them covers every kernel. The
@@ -39,7 +39,7 @@ def _stream(target, q):
 def attention(kernel: str, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, buffers: List[torch.Tensor],
               buffer_names: str, scalars: List[float], scalar_names: str, target: str,
               threads: int) -> Tuple[torch.Tensor, torch.Tensor]:
-    """Out and LSE of attnc kernel `kernel` (LSE is empty unless the kernel sets lse)."""
+    """Out and LSE of attnc kernel `kernel` (the LSE whether or not the kernel sets lse)."""
     # Always with the LSE: autograd saves it for the backward, which then need not run the forward.
     return _run(KERNELS[kernel], q, k, v, dict(zip(_names(buffer_names), buffers)),
                 dict(zip(_names(scalar_names), scalars)), target, threads, True)
