@@ -45,7 +45,7 @@ std::vector<long long> strides_of(const DLTensor* t) {
 
 const void* data_of(const DLTensor* t) { return static_cast<const char*>(t->data) + t->byte_offset; }
 
-class CudaModuleAdapter : public KernelModule {
+class CudaModuleAdapter : public CudaKernelModule {
  public:
   CudaModuleAdapter(std::shared_ptr<CudaDevice> device, std::shared_ptr<CudaModule> module,
                     CudaLaunchInfo info)
@@ -55,63 +55,8 @@ class CudaModuleAdapter : public KernelModule {
         error_(device_->alloc(sizeof(attn_cuda_error))) {}
 
   int invoke(const attn_kernel_args* a) const override {
-    if (!a || a->abi_version < 1 || a->abi_version > ATTN_KERNEL_ABI_VERSION)
-      return fail(a, "attn_kernel_args version mismatch");
-    const DLTensor* qkv[] = {a->q, a->k, a->v, a->out};
-    for (const DLTensor* t : qkv) {
-      if (!t || t->ndim != 4) return fail(a, "q, k, v and out must be 4-D tensors [B, H, L, D]");
-      if (t->device.device_type != kDLCUDA)
-        return fail(a, "the cuda target takes tensors in GPU memory (kDLCUDA)");
-      if (!dtype_is(t, info_.dtype))
-        return fail(a, std::string("q, k, v and out must be ") + scalar_type_name(info_.dtype));
-      if (strides_of(t)[3] != 1) return fail(a, "the last dimension of q, k, v and out must be contiguous");
-      if (info_.needs_16b_rows &&
-          ((reinterpret_cast<uintptr_t>(data_of(t)) % 16) != 0 || strides_of(t)[2] % 8 != 0))
-        return fail(a, "the tensor-core kernel needs 16-byte aligned rows");
-    }
-    if (a->q->shape[3] != info_.head_dim || a->v->shape[3] != info_.value_dim)
-      return fail(a, "the kernel was compiled for head_dim " + std::to_string(info_.head_dim) +
-                         " and value_dim " + std::to_string(info_.value_dim));
-    if (a->num_buffers > ATTN_CUDA_MAX_BUFFERS || a->num_scalars > ATTN_CUDA_MAX_SCALARS)
-      return fail(a, "too many kernel arguments");
     attn_cuda_params p;
-    std::memset(&p, 0, sizeof p);
-    p.q = data_of(a->q);
-    p.k = data_of(a->k);
-    p.v = data_of(a->v);
-    p.out = const_cast<void*>(data_of(a->out));
-    const DLTensor* const* tensors[] = {&a->q, &a->k, &a->v, const_cast<const DLTensor* const*>(&a->out)};
-    long long* strides[] = {p.q_stride, p.k_stride, p.v_stride, p.out_stride};
-    for (int i = 0; i < 4; ++i) {
-      std::vector<long long> s = strides_of(*tensors[i]);
-      for (int d = 0; d < 3; ++d) strides[i][d] = s[d];
-    }
-    if (a->lse) {
-      std::vector<long long> s = strides_of(a->lse);
-      p.lse = static_cast<float*>(const_cast<void*>(data_of(a->lse)));
-      for (int d = 0; d < 3 && d < a->lse->ndim; ++d) p.lse_stride[d] = s[d];
-    }
-    p.batch = static_cast<int>(a->q->shape[0]);
-    p.q_heads = static_cast<int>(a->q->shape[1]);
-    p.kv_heads = static_cast<int>(a->k->shape[1]);
-    p.q_len = static_cast<int>(a->q->shape[2]);
-    p.kv_len = static_cast<int>(a->k->shape[2]);
-    if (p.kv_heads <= 0 || p.q_heads % p.kv_heads != 0)
-      return fail(a, "query heads must be a multiple of key/value heads");
-    p.scale = static_cast<float>(info_.scale);
-    p.scale_log2 = static_cast<float>(info_.scale * 1.4426950408889634);
-    for (int i = 0; i < a->num_buffers; ++i) {
-      const DLTensor* t = a->buffers[i];
-      if (t->ndim > ATTN_CUDA_MAX_RANK) return fail(a, "tensor arguments have at most 4 dimensions");
-      std::vector<long long> s = strides_of(t);
-      p.buffers[i].data = data_of(t);
-      p.buffers[i].rank = t->ndim;
-      for (int d = 0; d < t->ndim; ++d) {
-        p.buffers[i].shape[d] = t->shape[d];
-        p.buffers[i].stride[d] = s[d];
-      }
-    }
-    for (int i = 0; i < a->num_scalars; ++i) p.scalars[i] = a->scalars[i];
+    if (std::string why = fill_params(a, p); !why.empty()) return fail(a, why);
     std::lock_guard<std::mutex> lock(mutex_);  // one error word per module
     try {
       // Masks that read buffers: plan the tiles from host copies of the buffers.
@@ -119,18 +64,11 @@ class CudaModuleAdapter : public KernelModule {
       if (!info_.tile_plan.empty()) {
         std::vector<HostTensor> host;
         std::vector<CudaTensorArg> named;
-        host.reserve(static_cast<size_t>(a->num_buffers));
-        for (int i = 0; i < a->num_buffers; ++i) {
-          const DLTensor* t = a->buffers[i];
-          host.emplace_back(dl_scalar_type(t->dtype), std::vector<int64_t>(t->shape, t->shape + t->ndim));
-          if (t->device.device_type != kDLCUDA)
-            return fail(a, "the cuda target takes tensors in GPU memory (kDLCUDA)");
-          CudaBuffer view =
-              CudaBuffer::borrow(reinterpret_cast<uint64_t>(data_of(t)), host.back().bytes.size());
-          device_->download(host.back().bytes.data(), view, host.back().bytes.size());
-          named.push_back(
-              {i < static_cast<int>(info_.buffer_names.size()) ? info_.buffer_names[i] : "", &host.back()});
-        }
+        host_buffers(a, host, named, [&](HostTensor& h, const DLTensor* t) {
+          device_->download(h.bytes.data(),
+                            CudaBuffer::borrow(reinterpret_cast<uint64_t>(data_of(t)), h.bytes.size()),
+                            h.bytes.size());
+        });
         std::vector<double> scalars(a->scalars, a->scalars + a->num_scalars);
         if (upload_tile_plan(*device_, info_, p.q_len, p.kv_len, scalars, named, rows, runs)) {
           p.tile_rows = reinterpret_cast<const int*>(rows.ptr());
@@ -168,7 +106,118 @@ class CudaModuleAdapter : public KernelModule {
     return 0;
   }
 
+  int launch_on(const attn_kernel_args* a, void* stream) const override {
+    attn_cuda_params p;
+    if (std::string why = fill_params(a, p); !why.empty()) return fail(a, why);
+    try {
+      // Nothing shared between launches: every launch's scratch is its own, in stream order.
+      CudaStreamScratch scratch(*device_, stream);
+      if (!info_.tile_plan.empty()) {
+        std::vector<HostTensor> host;
+        std::vector<CudaTensorArg> named;
+        host_buffers(a, host, named, [&](HostTensor& h, const DLTensor* t) {
+          scratch.download(h.bytes.data(), reinterpret_cast<uint64_t>(data_of(t)), h.bytes.size());
+        });
+        std::vector<double> scalars(a->scalars, a->scalars + a->num_scalars);
+        std::vector<int> rows, runs;
+        if (plan_tile_runs(info_, p.q_len, p.kv_len, scalars, named, rows, runs)) {
+          p.tile_rows = reinterpret_cast<const int*>(scratch.upload(rows.data(), rows.size() * sizeof(int)));
+          p.tile_runs = reinterpret_cast<const int*>(scratch.upload(runs.data(), runs.size() * sizeof(int)));
+        }
+      }
+      p.error = nullptr;
+      if (p.q_len > 0) {
+        const CudaGrid g =
+            plan_cuda_grid(info_, device_->sm_count(), p.batch, p.q_heads, p.kv_heads, p.q_len, p.kv_len);
+        attach_split_scratch(scratch, p, g, info_.value_dim);
+        device_->launch(*module_, info_.entry, g.grid, static_cast<unsigned>(info_.threads),
+                        static_cast<unsigned>(info_.smem_bytes), &p, sizeof p, stream);
+      }
+    } catch (const CudaError& e) {
+      return fail(a, e.what());
+    } catch (const std::invalid_argument& e) {  // a buffer the tile plan cannot read
+      return fail(a, e.what());
+    }
+    return 0;
+  }
+
  private:
+  /// The parameter block of `a` but its error word, tile plan and split workspace; an empty
+  /// string, or what does not fit.
+  std::string fill_params(const attn_kernel_args* a, attn_cuda_params& p) const {
+    if (!a || a->abi_version < 1 || a->abi_version > ATTN_KERNEL_ABI_VERSION)
+      return "attn_kernel_args version mismatch";
+    const DLTensor* qkv[] = {a->q, a->k, a->v, a->out};
+    for (const DLTensor* t : qkv) {
+      if (!t || t->ndim != 4) return "q, k, v and out must be 4-D tensors [B, H, L, D]";
+      if (t->device.device_type != kDLCUDA) return "the cuda target takes tensors in GPU memory (kDLCUDA)";
+      if (!dtype_is(t, info_.dtype))
+        return std::string("q, k, v and out must be ") + scalar_type_name(info_.dtype);
+      if (strides_of(t)[3] != 1) return "the last dimension of q, k, v and out must be contiguous";
+      if (info_.needs_16b_rows &&
+          ((reinterpret_cast<uintptr_t>(data_of(t)) % 16) != 0 || strides_of(t)[2] % 8 != 0))
+        return "the tensor-core kernel needs 16-byte aligned rows";
+    }
+    if (a->q->shape[3] != info_.head_dim || a->v->shape[3] != info_.value_dim)
+      return "the kernel was compiled for head_dim " + std::to_string(info_.head_dim) + " and value_dim " +
+             std::to_string(info_.value_dim);
+    if (a->num_buffers > ATTN_CUDA_MAX_BUFFERS || a->num_scalars > ATTN_CUDA_MAX_SCALARS)
+      return "too many kernel arguments";
+    std::memset(&p, 0, sizeof p);
+    p.q = data_of(a->q);
+    p.k = data_of(a->k);
+    p.v = data_of(a->v);
+    p.out = const_cast<void*>(data_of(a->out));
+    const DLTensor* const* tensors[] = {&a->q, &a->k, &a->v, const_cast<const DLTensor* const*>(&a->out)};
+    long long* strides[] = {p.q_stride, p.k_stride, p.v_stride, p.out_stride};
+    for (int i = 0; i < 4; ++i) {
+      std::vector<long long> s = strides_of(*tensors[i]);
+      for (int d = 0; d < 3; ++d) strides[i][d] = s[d];
+    }
+    if (a->lse) {
+      std::vector<long long> s = strides_of(a->lse);
+      p.lse = static_cast<float*>(const_cast<void*>(data_of(a->lse)));
+      for (int d = 0; d < 3 && d < a->lse->ndim; ++d) p.lse_stride[d] = s[d];
+    }
+    p.batch = static_cast<int>(a->q->shape[0]);
+    p.q_heads = static_cast<int>(a->q->shape[1]);
+    p.kv_heads = static_cast<int>(a->k->shape[1]);
+    p.q_len = static_cast<int>(a->q->shape[2]);
+    p.kv_len = static_cast<int>(a->k->shape[2]);
+    if (p.kv_heads <= 0 || p.q_heads % p.kv_heads != 0)
+      return "query heads must be a multiple of key/value heads";
+    p.scale = static_cast<float>(info_.scale);
+    p.scale_log2 = static_cast<float>(info_.scale * 1.4426950408889634);
+    for (int i = 0; i < a->num_buffers; ++i) {
+      const DLTensor* t = a->buffers[i];
+      if (t->ndim > ATTN_CUDA_MAX_RANK) return "tensor arguments have at most 4 dimensions";
+      if (t->device.device_type != kDLCUDA) return "the cuda target takes tensors in GPU memory (kDLCUDA)";
+      std::vector<long long> s = strides_of(t);
+      p.buffers[i].data = data_of(t);
+      p.buffers[i].rank = t->ndim;
+      for (int d = 0; d < t->ndim; ++d) {
+        p.buffers[i].shape[d] = t->shape[d];
+        p.buffers[i].stride[d] = s[d];
+      }
+    }
+    for (int i = 0; i < a->num_scalars; ++i) p.scalars[i] = a->scalars[i];
+    return {};
+  }
+
+  /// Host copies of the call's buffers (dense), named for the tile planner; `copy` fills each.
+  template <class Copy>
+  void host_buffers(const attn_kernel_args* a, std::vector<HostTensor>& host,
+                    std::vector<CudaTensorArg>& named, Copy&& copy) const {
+    host.reserve(static_cast<size_t>(a->num_buffers));
+    for (int i = 0; i < a->num_buffers; ++i) {
+      const DLTensor* t = a->buffers[i];
+      host.emplace_back(dl_scalar_type(t->dtype), std::vector<int64_t>(t->shape, t->shape + t->ndim));
+      copy(host.back(), t);
+      named.push_back(
+          {i < static_cast<int>(info_.buffer_names.size()) ? info_.buffer_names[i] : "", &host.back()});
+    }
+  }
+
   std::shared_ptr<CudaDevice> device_;
   std::shared_ptr<CudaModule> module_;
   CudaLaunchInfo info_;

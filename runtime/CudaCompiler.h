@@ -15,6 +15,19 @@ struct CudaCompilerOptions {
   int device = 0;  ///< the GPU kernels are loaded on
 };
 
+/// A loaded cuda kernel (what Kernel::module() holds for the cuda target). invoke() launches on the
+/// legacy default stream and waits, reporting an out-of-range buffer index from the device's error word.
+class CudaKernelModule : public KernelModule {
+ public:
+  /// Launches on `stream` (a CUstream / cudaStream_t of the device's primary context, the one
+  /// PyTorch uses) and returns without waiting: the tensors must stay alive until the stream has
+  /// run it. Scratch memory is allocated and freed in stream order. The host waits for the
+  /// stream only to read the buffers of a mask that plans its tiles from them. No error word:
+  /// reading it would wait for the launch, so buffer indices out of range are clamped, not
+  /// reported. Returns 0 or writes args->error.
+  virtual int launch_on(const attn_kernel_args* args, void* stream) const = 0;
+};
+
 /// The cuda Compiler for attn::Loader (`loader.add_compiler(make_cuda_compiler())`). Requests
 /// carry a .cu written by the CUDA printer and its entry; modules launch on DLPack tensors that
 /// live on the device (kDLCUDA), synchronously. Without a driver, compile() still works when

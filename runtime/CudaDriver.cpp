@@ -51,6 +51,15 @@ struct DriverApi {
   CUresult (*cuEventElapsedTime)(float*, Handle, Handle) = nullptr;
   CUresult (*cuEventDestroy)(Handle) = nullptr;
   CUresult (*cuGetErrorName)(CUresult, const char**) = nullptr;
+  // Stream-ordered memory (driver 11.2 and later): resolved apart, needed only by CudaStreamScratch.
+  CUresult (*cuMemAllocAsync)(CUdeviceptr*, size_t, Handle) = nullptr;
+  CUresult (*cuMemFreeAsync)(CUdeviceptr, Handle) = nullptr;
+  CUresult (*cuMemsetD8Async)(CUdeviceptr, unsigned char, size_t, Handle) = nullptr;
+  CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr, const void*, size_t, Handle) = nullptr;
+  CUresult (*cuMemcpyDtoHAsync)(void*, CUdeviceptr, size_t, Handle) = nullptr;
+  CUresult (*cuStreamSynchronize)(Handle) = nullptr;
+  CUresult (*cuMemcpyDtoDAsync)(CUdeviceptr, CUdeviceptr, size_t, Handle) = nullptr;
+  bool stream_ordered = false;
 };
 
 template <class F>
@@ -97,6 +106,13 @@ const DriverApi& api() {
       a.handle = nullptr;
       return;
     }
+    a.stream_ordered = resolve(a.handle, "cuMemAllocAsync", a.cuMemAllocAsync) &&
+                       resolve(a.handle, "cuMemFreeAsync", a.cuMemFreeAsync) &&
+                       resolve(a.handle, "cuMemsetD8Async", a.cuMemsetD8Async) &&
+                       resolve(a.handle, "cuMemcpyHtoDAsync_v2", a.cuMemcpyHtoDAsync) &&
+                       resolve(a.handle, "cuMemcpyDtoHAsync_v2", a.cuMemcpyDtoHAsync) &&
+                       resolve(a.handle, "cuStreamSynchronize", a.cuStreamSynchronize) &&
+                       resolve(a.handle, "cuMemcpyDtoDAsync_v2", a.cuMemcpyDtoDAsync);
     a.init_status = a.cuInit(0);
     if (a.init_status == kNoDevice)
       a.error = "no CUDA device: the driver found no GPU";
@@ -214,7 +230,8 @@ std::shared_ptr<CudaModule> CudaDevice::load(const std::vector<uint8_t>& cubin) 
 }
 
 void CudaDevice::launch(const CudaModule& module, const std::string& entry, const unsigned (&grid)[3],
-                        unsigned threads, unsigned smem_bytes, const void* params, size_t param_bytes) {
+                        unsigned threads, unsigned smem_bytes, const void* params, size_t param_bytes,
+                        void* stream) {
   make_current();
   void* fn = module.function(entry);
   check(api().cuFuncSetAttribute(fn, kFuncMaxDynamicSmem, static_cast<int>(smem_bytes)),
@@ -222,9 +239,8 @@ void CudaDevice::launch(const CudaModule& module, const std::string& entry, cons
   // The parameter block travels as one by-value argument.
   void* args[] = {const_cast<void*>(params)};
   (void)param_bytes;
-  check(
-      api().cuLaunchKernel(fn, grid[0], grid[1], grid[2], threads, 1, 1, smem_bytes, nullptr, args, nullptr),
-      "cuLaunchKernel");
+  check(api().cuLaunchKernel(fn, grid[0], grid[1], grid[2], threads, 1, 1, smem_bytes, stream, args, nullptr),
+        "cuLaunchKernel");
 }
 
 void CudaDevice::synchronize() {
@@ -243,6 +259,44 @@ float CudaDevice::record_stop() {
   float ms = 0;
   check(api().cuEventElapsedTime(&ms, events_[0], events_[1]), "cuEventElapsedTime");
   return ms;
+}
+
+CudaStreamScratch::CudaStreamScratch(CudaDevice& device, void* stream) : device_(device), stream_(stream) {
+  if (!require().stream_ordered)
+    throw CudaError("the CUDA driver lacks stream-ordered memory (cuMemAllocAsync; driver 11.2 or later)");
+}
+
+CudaStreamScratch::~CudaStreamScratch() {
+  for (uint64_t p : owned_) api().cuMemFreeAsync(p, stream_);
+}
+
+uint64_t CudaStreamScratch::alloc(size_t bytes, bool zeroed) {
+  device_.make_current();
+  bytes = bytes < 4 ? 4 : bytes;
+  CUdeviceptr ptr = 0;
+  check(api().cuMemAllocAsync(&ptr, bytes, stream_), "cuMemAllocAsync");
+  owned_.push_back(ptr);
+  if (zeroed) check(api().cuMemsetD8Async(ptr, 0, bytes, stream_), "cuMemsetD8Async");
+  return ptr;
+}
+
+uint64_t CudaStreamScratch::upload(const void* src, size_t bytes) {
+  const uint64_t ptr = alloc(bytes);
+  // From pageable memory the copy is staged before the call returns.
+  if (bytes) check(api().cuMemcpyHtoDAsync(ptr, src, bytes, stream_), "cuMemcpyHtoDAsync");
+  return ptr;
+}
+
+void CudaStreamScratch::copy(uint64_t dst, uint64_t src, size_t bytes) {
+  device_.make_current();
+  if (bytes) check(api().cuMemcpyDtoDAsync(dst, src, bytes, stream_), "cuMemcpyDtoDAsync");
+}
+
+void CudaStreamScratch::download(void* dst, uint64_t src, size_t bytes) {
+  device_.make_current();
+  if (!bytes) return;
+  check(api().cuMemcpyDtoHAsync(dst, src, bytes, stream_), "cuMemcpyDtoHAsync");
+  check(api().cuStreamSynchronize(stream_), "cuStreamSynchronize");
 }
 
 CudaModule::~CudaModule() {

@@ -69,9 +69,10 @@ class CudaDevice {
 
   /// Loads a cubin; throws CudaError when the driver rejects it (wrong architecture, ...).
   std::shared_ptr<CudaModule> load(const std::vector<uint8_t>& cubin);
-  /// Launches `entry` of `module` with one by-value parameter block of `param_bytes`.
+  /// Launches `entry` of `module` with one by-value parameter block of `param_bytes`, on `stream`
+  /// (a CUstream of this device's primary context; null: the legacy default stream).
   void launch(const CudaModule& module, const std::string& entry, const unsigned (&grid)[3], unsigned threads,
-              unsigned smem_bytes, const void* params, size_t param_bytes);
+              unsigned smem_bytes, const void* params, size_t param_bytes, void* stream = nullptr);
   /// Waits for all launches; a fault in a kernel surfaces here.
   void synchronize();
   /// Milliseconds one call of `work` takes on the device, measured with events.
@@ -84,6 +85,7 @@ class CudaDevice {
 
  private:
   CudaDevice() = default;
+  friend class CudaStreamScratch;
   void make_current() const;
   void record_start();
   float record_stop();
@@ -92,6 +94,33 @@ class CudaDevice {
   void* events_[2] = {nullptr, nullptr};
   std::string name_;
   int sm_ = 0, max_smem_ = 0, sm_count_ = 0;
+};
+
+/// Device memory for the launches of one call on a caller's stream (a CUstream, such as PyTorch's
+/// current stream): allocated, filled and freed in stream order (cuMemAllocAsync, cuMemFreeAsync),
+/// so it stays valid for every launch enqueued on the stream before this object goes, and nothing
+/// waits for the device except download().
+class CudaStreamScratch {
+ public:
+  CudaStreamScratch(CudaDevice& device, void* stream);
+  ~CudaStreamScratch();  ///< frees what it allocated, in stream order
+  CudaStreamScratch(const CudaStreamScratch&) = delete;
+  CudaStreamScratch& operator=(const CudaStreamScratch&) = delete;
+  /// `bytes` of device memory (at least 4), zeroed in stream order when `zeroed`.
+  uint64_t alloc(size_t bytes, bool zeroed = false);
+  /// A device copy of `bytes` at `src`, in stream order (`src` may go when this returns).
+  uint64_t upload(const void* src, size_t bytes);
+  /// Copies `bytes` from device address `src` to device address `dst`, in stream order.
+  void copy(uint64_t dst, uint64_t src, size_t bytes);
+  /// Copies `bytes` at device address `src` to `dst` after the stream's earlier work (waits for it).
+  void download(void* dst, uint64_t src, size_t bytes);
+  CudaDevice& device() const { return device_; }
+  void* stream() const { return stream_; }
+
+ private:
+  CudaDevice& device_;
+  void* stream_;
+  std::vector<uint64_t> owned_;
 };
 
 /// A loaded module; functions are looked up by name.

@@ -28,6 +28,24 @@ CudaGrid plan_cuda_grid(const CudaLaunchInfo& info, int sm_count, int64_t batch,
   return g;
 }
 
+size_t cuda_split_partial_bytes(const attn_cuda_params& p, const CudaGrid& g, int64_t value_dim) {
+  const int64_t rows = static_cast<int64_t>(p.batch) * p.q_heads * p.q_len;
+  return static_cast<size_t>(rows * g.kv_splits * (value_dim + 2)) * sizeof(float);
+}
+
+size_t cuda_split_done_bytes(const CudaGrid& g) { return static_cast<size_t>(g.tiles) * sizeof(int); }
+
+void attach_split_scratch(CudaStreamScratch& scratch, attn_cuda_params& p, const CudaGrid& g,
+                          int64_t value_dim) {
+  p.pack_heads = g.pack_heads ? 1 : 0;
+  p.kv_splits = g.kv_splits > 1 ? g.kv_splits : 0;
+  p.partial = nullptr;
+  p.split_done = nullptr;
+  if (g.kv_splits <= 1) return;
+  p.partial = reinterpret_cast<float*>(scratch.alloc(cuda_split_partial_bytes(p, g, value_dim)));
+  p.split_done = reinterpret_cast<int*>(scratch.alloc(cuda_split_done_bytes(g), true));
+}
+
 void CudaSplitWorkspace::attach(CudaDevice& device, attn_cuda_params& p, const CudaGrid& g,
                                 int64_t value_dim) {
   p.pack_heads = g.pack_heads ? 1 : 0;
@@ -35,9 +53,8 @@ void CudaSplitWorkspace::attach(CudaDevice& device, attn_cuda_params& p, const C
   p.partial = nullptr;
   p.split_done = nullptr;
   if (g.kv_splits <= 1) return;
-  const int64_t rows = static_cast<int64_t>(p.batch) * p.q_heads * p.q_len;
-  const size_t partial_bytes = static_cast<size_t>(rows * g.kv_splits * (value_dim + 2)) * sizeof(float);
-  const size_t done_bytes = static_cast<size_t>(g.tiles) * sizeof(int);
+  const size_t partial_bytes = cuda_split_partial_bytes(p, g, value_dim),
+               done_bytes = cuda_split_done_bytes(g);
   if (partial_.size() < partial_bytes) partial_ = device.alloc(partial_bytes);
   if (done_.size() < done_bytes) {
     done_ = device.alloc(done_bytes);

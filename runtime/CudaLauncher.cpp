@@ -31,9 +31,9 @@ CudaTileRuns cuda_tile_runs(const TileGrid& grid) {
   return out;
 }
 
-bool upload_tile_plan(CudaDevice& device, const CudaLaunchInfo& info, int64_t q_len, int64_t kv_len,
-                      const std::vector<double>& scalars, const std::vector<CudaTensorArg>& buffers,
-                      CudaBuffer& rows_memory, CudaBuffer& runs_memory) {
+bool plan_tile_runs(const CudaLaunchInfo& info, int64_t q_len, int64_t kv_len,
+                    const std::vector<double>& scalars, const std::vector<CudaTensorArg>& buffers,
+                    std::vector<int>& rows, std::vector<int>& runs) {
   if (info.tile_plan.empty() || q_len <= 0 || kv_len <= 0) return false;
   TilePlanProgram program = read_tile_plan_program(info.tile_plan);
   if (program.block_q != info.block_m || program.block_kv != info.block_n) return false;
@@ -43,11 +43,21 @@ bool upload_tile_plan(CudaDevice& device, const CudaLaunchInfo& info, int64_t q_
   for (size_t i = 0; i < info.scalar_names.size() && i < scalars.size(); ++i)
     in.scalars[info.scalar_names[i]] = scalars[i];
   for (const CudaTensorArg& b : buffers) in.buffers[b.name] = tile_buffer_view(*b.tensor);
-  const CudaTileRuns plan = cuda_tile_runs(plan_tile_grid(program, in));
-  rows_memory = device.alloc(plan.rows.size() * sizeof(int));
-  device.upload(rows_memory, plan.rows.data(), plan.rows.size() * sizeof(int));
-  runs_memory = device.alloc(plan.runs.size() * sizeof(int));
-  device.upload(runs_memory, plan.runs.data(), plan.runs.size() * sizeof(int));
+  CudaTileRuns plan = cuda_tile_runs(plan_tile_grid(program, in));
+  rows = std::move(plan.rows);
+  runs = std::move(plan.runs);
+  return true;
+}
+
+bool upload_tile_plan(CudaDevice& device, const CudaLaunchInfo& info, int64_t q_len, int64_t kv_len,
+                      const std::vector<double>& scalars, const std::vector<CudaTensorArg>& buffers,
+                      CudaBuffer& rows_memory, CudaBuffer& runs_memory) {
+  std::vector<int> rows, runs;
+  if (!plan_tile_runs(info, q_len, kv_len, scalars, buffers, rows, runs)) return false;
+  rows_memory = device.alloc(rows.size() * sizeof(int));
+  device.upload(rows_memory, rows.data(), rows.size() * sizeof(int));
+  runs_memory = device.alloc(runs.size() * sizeof(int));
+  device.upload(runs_memory, runs.data(), runs.size() * sizeof(int));
   return true;
 }
 

@@ -58,6 +58,13 @@ struct CudaTileRuns {
 };
 CudaTileRuns cuda_tile_runs(const TileGrid& grid);
 
+/// The run-time tile plan of kernels whose source carries one (masks that read buffers), planned
+/// from host copies of the buffers (O(tiles)) as p.tile_rows and p.tile_runs read it: `rows` and
+/// `runs`. Returns false (nothing planned) when the kernel has no such plan.
+bool plan_tile_runs(const CudaLaunchInfo& info, int64_t q_len, int64_t kv_len,
+                    const std::vector<double>& scalars, const std::vector<CudaTensorArg>& buffers,
+                    std::vector<int>& rows, std::vector<int>& runs);
+
 /// For kernels whose source carries a run-time tile plan (masks that read buffers): plans the
 /// tiles from host copies of the buffers (O(tiles)) and uploads the runs for p.tile_rows and
 /// p.tile_runs. Returns false (nothing uploaded) when the kernel has no such plan.

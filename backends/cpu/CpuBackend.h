@@ -8,6 +8,7 @@
 
 #include "attn/compiler.hpp"
 #include "attn/kernel_abi.h"
+#include "attn/kernel_backward_abi.h"
 #include "backends/io/KernelIO.h"
 #include "runtime/TilePlanner.h"
 
@@ -120,5 +121,11 @@ KernelOutputs run_cpu_kernel(const KernelIR& ir, const KernelInputs& in, int thr
 /// the same inputs and results. Deterministic whatever `threads`. Throws as run_cpu_kernel.
 KernelGradients run_cpu_backward(const KernelIR& ir, const KernelInputs& in, const GradientRequest& request,
                                  int threads = 0);
+
+/// The backward entry of `ir` for the host (generate_cpu_backward, compiled once per process and
+/// kernel): what run_cpu_backward calls, for callers that fill attn_backward_args themselves with
+/// their own (strided) tensors and the forward's Out and LSE (the Python package). Valid for the
+/// process's lifetime. Throws LoadError as compile_cpu_kernel.
+attn_backward_fn cpu_backward_entry(const KernelIR& ir);
 
 }  // namespace attn

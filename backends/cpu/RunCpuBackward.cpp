@@ -14,21 +14,6 @@ namespace attn {
 
 namespace {
 
-/// One compiled backward per distinct kernel in this process (as run_cpu_kernel's forwards). The
-/// loader resolves the entry as an attn_kernel_fn; it is the backward's signature (the source says).
-attn_backward_fn compiled_backward(const KernelIR& ir) {
-  static std::mutex mutex;
-  static std::map<std::string, Kernel> kernels;
-  const std::string key = kernel_hash(ir);
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    if (auto it = kernels.find(key); it != kernels.end()) return reinterpret_cast<attn_backward_fn>(it->second.entry());
-  }
-  Kernel kernel = process_loader().get(cpu_kernel_request(generate_cpu_backward(ir, host_cpu_target())));
-  std::lock_guard<std::mutex> lock(mutex);
-  return reinterpret_cast<attn_backward_fn>(kernels.emplace(key, kernel).first->second.entry());
-}
-
 /// A dense DLPack view of `t` (its shape must outlive the view).
 DLTensor view_of(const HostTensor& t) {
   DLTensor d{};
@@ -41,6 +26,21 @@ DLTensor view_of(const HostTensor& t) {
 }
 
 }  // namespace
+
+// One compiled backward per distinct kernel in this process (as run_cpu_kernel's forwards). The
+// loader resolves the entry as an attn_kernel_fn; it is the backward's signature (the source says).
+attn_backward_fn cpu_backward_entry(const KernelIR& ir) {
+  static std::mutex mutex;
+  static std::map<std::string, Kernel> kernels;
+  const std::string key = kernel_hash(ir);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (auto it = kernels.find(key); it != kernels.end()) return reinterpret_cast<attn_backward_fn>(it->second.entry());
+  }
+  Kernel kernel = process_loader().get(cpu_kernel_request(generate_cpu_backward(ir, host_cpu_target())));
+  std::lock_guard<std::mutex> lock(mutex);
+  return reinterpret_cast<attn_backward_fn>(kernels.emplace(key, kernel).first->second.entry());
+}
 
 KernelGradients run_cpu_backward(const KernelIR& ir, const KernelInputs& in, const GradientRequest& request,
                                  int threads) {
@@ -86,7 +86,7 @@ KernelGradients run_cpu_backward(const KernelIR& ir, const KernelInputs& in, con
   CpuKeyRanges ranges = cpu_key_ranges(ir, in);
   args.kv_ranges = ranges.ranges.empty() ? nullptr : ranges.ranges.data();
   args.kv_ranges_block_q = ranges.block_q;
-  if (compiled_backward(ir)(&args) != 0) throw InputError(error[0] ? error : "the CPU backward kernel failed");
+  if (cpu_backward_entry(ir)(&args) != 0) throw InputError(error[0] ? error : "the CPU backward kernel failed");
   return grads;
 }
 

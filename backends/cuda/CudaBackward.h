@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "attn/kernel_backward_abi.h"
 #include "backends/cuda/CudaPrinter.h"
 #include "backends/cuda/CudaRun.h"
 #include "backends/io/KernelIO.h"
@@ -54,6 +55,16 @@ struct CudaBackwardResult {
   KernelGradients gradients;
   std::vector<float> times_ms;  ///< forward + backward wall time of each timed repeat
 };
+
+/// The backward of `ir` on device tensors the caller owns, as attn_backward_args describes them
+/// (kDLCUDA on device `device`; the forward's Out and LSE given; Q, K, V, Out, dOut, dQ, dK, dV
+/// rows 16-byte aligned, any strides with a contiguous last dimension; buffers and their gradients
+/// dense), launched on `stream` (a CUstream of the device's primary context, PyTorch's current
+/// stream) without waiting. Its workspace is allocated and freed in stream order. No error word
+/// (reading it would wait): buffer indices out of range are clamped, not reported. The caller checks
+/// shapes (validate_inputs, validate_gradient_request). Throws InputError for tensors it cannot
+/// take, KernelLimitError for what the backward does not support, CudaError and CudaCompileError.
+void launch_cuda_backward(const KernelIR& ir, const attn_backward_args& args, void* stream, int device = 0);
 
 /// The forward (run_cuda's kernel) and then the backward of `ir` on `in`, as
 /// attn_backward_args describes it. Throws as run_cuda does, and InputError for a request that

@@ -124,6 +124,54 @@ CudaTuneResult tune(CudaDevice& device, const KernelIR& ir, const CudaPrintOptio
   return cuda_autotune(tuner, cuda_tune_tolerance(in.q.type));
 }
 
+/// The source run_cuda compiles for `ir` on `in` on `device`: specialized to the inputs' head dims,
+/// with the cached tuned tile shape of their size class, or one searched for now (options.autotune).
+struct CudaSourceChoice {
+  CudaKernelSource src;
+  bool tuned = false;
+  std::vector<CudaTuneTrial> trials;
+};
+
+CudaSourceChoice choose_source(CudaDevice& device, const KernelIR& ir, const KernelInputs& in,
+                               const CudaRunOptions& options) {
+  CudaPrintOptions po;
+  po.sm = device.sm();
+  po.head_dim = static_cast<int>(in.q.shape[3]);
+  po.value_dim = static_cast<int>(in.v.shape[3]);
+  po.prefer_wgmma = options.prefer_wgmma;
+  KernelIR specialized = ir;
+  specialized.options.head_dim = po.head_dim;
+  specialized.options.value_dim = po.value_dim;
+  CudaSourceChoice c;
+  c.src = print_cuda_kernel(specialized, po);
+
+  // A tuned tile shape: cached for this device, kernel and size class, or searched for now.
+  const std::string key = tune_key(device, c.src.cu, in);
+  std::optional<CudaTileConfig> tuned = options.prefer_wgmma ? std::nullopt : tuned_shapes().find(key);
+  if (!tuned && options.autotune && !options.prefer_wgmma) {
+    std::vector<CudaTileConfig> configs;
+    CudaTuneResult t = tune(device, specialized, po, in, configs);
+    c.trials = t.trials;
+    tuned = configs[t.best];
+    tuned_shapes().store(key, *tuned);
+  }
+  if (tuned && !(*tuned == c.src.tiles)) {
+    po.tiles = tuned;
+    c.src = print_cuda_kernel(specialized, po);
+  }
+  c.tuned = tuned.has_value();
+  return c;
+}
+
+Kernel load_source(const CudaKernelSource& src) {
+  try {
+    return process_loader().get({"cuda", src.cu, src.launch.entry, {}});
+  } catch (const LoadError& e) {
+    if (e.kind() == LoadErrorKind::CompileFailed) throw CudaCompileError(e.what());
+    throw CudaError(e.what());
+  }
+}
+
 }  // namespace
 
 KernelRequest cuda_device_request(const KernelIR& ir, int head_dim, int value_dim, int device) {
@@ -138,45 +186,23 @@ KernelRequest cuda_device_request(const KernelIR& ir, int head_dim, int value_di
   return {"cuda", src.cu, src.launch.entry, {}};
 }
 
+Kernel load_cuda_kernel(const KernelIR& ir, const KernelInputs& in, const CudaRunOptions& options) {
+  std::shared_ptr<CudaDevice> device = CudaDevice::open(options.device);
+  CudaRunOptions no_search = options;
+  no_search.autotune = false;
+  return load_source(choose_source(*device, ir, in, no_search).src);
+}
+
 CudaRunResult run_cuda(const KernelIR& ir, const KernelInputs& in, const CudaRunOptions& options) {
   validate_inputs(ir, in);
   std::shared_ptr<CudaDevice> device = CudaDevice::open(options.device);
-
-  CudaPrintOptions po;
-  po.sm = device->sm();
-  po.head_dim = static_cast<int>(in.q.shape[3]);
-  po.value_dim = static_cast<int>(in.v.shape[3]);
-  po.prefer_wgmma = options.prefer_wgmma;
-  KernelIR specialized = ir;
-  specialized.options.head_dim = po.head_dim;
-  specialized.options.value_dim = po.value_dim;
-  CudaKernelSource src = print_cuda_kernel(specialized, po);
-
-  // A tuned tile shape: cached for this device, kernel and size class, or searched for now.
+  CudaSourceChoice choice = choose_source(*device, ir, in, options);
   CudaRunResult result;
-  const std::string key = tune_key(*device, src.cu, in);
-  std::optional<CudaTileConfig> tuned = options.prefer_wgmma ? std::nullopt : tuned_shapes().find(key);
-  if (!tuned && options.autotune && !options.prefer_wgmma) {
-    std::vector<CudaTileConfig> configs;
-    CudaTuneResult t = tune(*device, specialized, po, in, configs);
-    result.tune_trials = t.trials;
-    tuned = configs[t.best];
-    tuned_shapes().store(key, *tuned);
-  }
-  if (tuned && !(*tuned == src.tiles)) {
-    po.tiles = tuned;
-    src = print_cuda_kernel(specialized, po);
-  }
-  result.tiles = src.tiles;
-  result.tiles_tuned = tuned.has_value();
+  result.tiles = choice.src.tiles;
+  result.tiles_tuned = choice.tuned;
+  result.tune_trials = std::move(choice.trials);
   const auto t0 = std::chrono::steady_clock::now();
-  Kernel kernel;
-  try {
-    kernel = process_loader().get({"cuda", src.cu, src.launch.entry, {}});
-  } catch (const LoadError& e) {
-    if (e.kind() == LoadErrorKind::CompileFailed) throw CudaCompileError(e.what());
-    throw CudaError(e.what());
-  }
+  Kernel kernel = load_source(choice.src);
   result.compile_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   // Device copies of every tensor; the outputs are downloaded after the launches.

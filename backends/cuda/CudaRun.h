@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "attn/compiler.hpp"
+#include "attn/loader.hpp"
 #include "backends/cuda/CudaTiles.h"
 #include "backends/io/KernelIO.h"
 #include "runtime/CudaTuner.h"
@@ -38,6 +39,12 @@ struct CudaRunResult {
 /// entry takes tensors in that device's memory. Throws CudaError ("no CUDA driver", "no CUDA
 /// device") before printing anything.
 KernelRequest cuda_device_request(const KernelIR& ir, int head_dim, int value_dim, int device = 0);
+
+/// The kernel run_cuda launches for `ir` on inputs shaped like `in` (their head dims, this device's
+/// architecture, a tuned tile shape when one is cached for their size class; no search), from the
+/// process loader (NVRTC once per kernel, disk cache): for callers that launch on their own device
+/// tensors (runtime/CudaCompiler.h's CudaKernelModule). Throws as run_cuda.
+Kernel load_cuda_kernel(const KernelIR& ir, const KernelInputs& in, const CudaRunOptions& options = {});
 
 /// Runs `ir` on `in`, specialized to the inputs' head dims and the device's architecture.
 /// Throws InputError, CudaError ("no CUDA driver", out-of-range buffer indices) or

@@ -34,7 +34,8 @@ class Kernel:
     the last dimension contiguous); the kernel's parameters by name (tensors for its buffers,
     numbers for its scalars). Returns Out [B, Hq, Lq, Dv] (and LSE [B, Hq, Lq], float32, natural
     log) of the inputs' kind: torch tensors for torch inputs, NumPy arrays otherwise. The target
-    follows the device (CPU tensors: `cpu`); `target="reference"` or `"vulkan"` overrides.
+    follows the device (CPU tensors: `cpu`; CUDA tensors: `cuda`, on the current stream);
+    `target="reference"` or `"vulkan"` overrides.
     """
 
     def __init__(self, core):

@@ -1,7 +1,7 @@
 """attnc kernels as one PyTorch operator, `torch.ops.attnc.attention`: a torch.library.custom_op
 with a fake (meta) implementation, so calls stay in the graph under torch.compile(fullgraph=True),
-and an autograd formula: `torch.ops.attnc.attention_backward`, the kernel's backward pass (cpu or
-reference), giving dQ, dK, dV and the gradients of f32 buffers that require them.
+and an autograd formula: `torch.ops.attnc.attention_backward`, the kernel's backward pass (cpu,
+cuda, reference or vulkan), giving dQ, dK, dV and the gradients of f32 buffers that require them.
 
 Kernels are registered by a string id (the op's first argument) rather than as one op each: a
 kernel's buffers and scalars vary, and one schema with lists of them covers every kernel. The
@@ -21,30 +21,33 @@ def _names(joined):
 
 
 def _device_target(t):
+    """The target a call on `t`'s device runs: CPU tensors `cpu`, CUDA tensors `cuda`."""
     if t.is_cpu:
         return "cpu"
-    raise Error(f"attnc runs kernels from Python on CPU tensors (and target='reference' or 'vulkan'); "
-                f"q is on {t.device}: the cuda target is not wired to the Python package yet")
+    if t.is_cuda:
+        return "cuda"
+    raise Error(f"attnc runs kernels from Python on CPU and CUDA tensors; q is on {t.device}")
+
+
+def _stream(target, q):
+    """The CUstream a cuda call launches on: PyTorch's current stream of q's device (0 otherwise;
+    a cuda call on host tensors is refused by the extension)."""
+    return torch.cuda.current_stream(q.device).cuda_stream if target == "cuda" and q.is_cuda else 0
 
 
 @torch.library.custom_op("attnc::attention", mutates_args=())
 def attention(kernel: str, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, buffers: List[torch.Tensor],
               buffer_names: str, scalars: List[float], scalar_names: str, target: str,
               threads: int) -> Tuple[torch.Tensor, torch.Tensor]:
-    """Out and LSE of attnc kernel `kernel` (LSE is empty unless the kernel sets lse)."""
-    kern = KERNELS[kernel]
-    out, lse = _run(kern, q, k, v, dict(zip(_names(buffer_names), buffers)), dict(zip(_names(scalar_names), scalars)),
-                    target, threads, True)
-    return out, lse if kern.lse else _empty_lse(q)
-
-
-def _empty_lse(q):
-    return torch.empty((0,), dtype=torch.float32, device=q.device)
+    """Out and LSE of attnc kernel `kernel` (the LSE whether or not the kernel sets lse)."""
+    # Always with the LSE: autograd saves it for the backward, which then need not run the forward.
+    return _run(KERNELS[kernel], q, k, v, dict(zip(_names(buffer_names), buffers)),
+                dict(zip(_names(scalar_names), scalars)), target, threads, True)
 
 
 def _run(kern, q, k, v, buffers, scalars, target, threads, with_lse):
-    """The operator's eager body: Out and, `with_lse` and the kernel setting lse, LSE (else None)
-    into new tensors."""
+    """The operator's eager body: Out and, `with_lse`, LSE (else None) into new tensors; a kernel
+    without lse then runs with it (the backward reads the forward's LSE)."""
     if len(q.shape) == 4 and len(v.shape) == 4:
         shape = (*q.shape[:3], v.shape[3])
     else:  # the kernel's own checks report the shapes
@@ -52,10 +55,11 @@ def _run(kern, q, k, v, buffers, scalars, target, threads, with_lse):
     # `device=` costs ~1 µs a call even when it is the CPU.
     device = {} if q.is_cpu else {"device": q.device}
     out = torch.empty(shape, dtype=q.dtype, **device)
-    lse = torch.empty(shape[:3], dtype=torch.float32, **device) if with_lse and kern.lse else None
+    lse = torch.empty(shape[:3], dtype=torch.float32, **device) if with_lse else None
+    target = target or _device_target(q)
     kern._core.run(_spec(q), _spec(k), _spec(v), _spec(out), None if lse is None else _spec(lse),
-                   {n: _spec(b) for n, b in buffers.items()} if buffers else {}, scalars,
-                   target or _device_target(q), threads)
+                   {n: _spec(b) for n, b in buffers.items()} if buffers else {}, scalars, target, threads,
+                   _stream(target, q))
     return out, lse
 
 
@@ -66,49 +70,61 @@ _DLPACK = {torch.float32: (2, 32), torch.float16: (2, 16), torch.bfloat16: (4, 1
 
 
 def _spec(t):
-    """A CPU tensor as the extension's tuple (data pointer, DLPack type, shape, strides; no strides:
-    dense), which reads the tensor's own fields: torch's __dlpack__ costs ~4.5 µs a tensor and
+    """A tensor as the extension's tuple (data pointer, DLPack type, shape, strides; no strides:
+    dense; for a CUDA tensor then DLPack's kDLCUDA and the device index), which reads the tensor's
+    own fields: torch's __dlpack__ costs ~4.5 µs a tensor (and on a GPU syncs streams) and
     `.numpy()` ~1.5 µs, this well under 1 µs, and it needs no detach. Other devices and dtypes go
     as they are (through DLPack), for the extension's messages."""
     code = _DLPACK.get(t.dtype)
-    if code is None or not t.is_cpu:
+    if code is None:
         return t
-    return (t.data_ptr(), code[0], code[1], t.shape, () if t.is_contiguous() else t.stride())
+    if t.is_cpu:
+        return (t.data_ptr(), code[0], code[1], t.shape, () if t.is_contiguous() else t.stride())
+    if t.is_cuda:
+        return (t.data_ptr(), code[0], code[1], t.shape, () if t.is_contiguous() else t.stride(), 2, t.device.index)
+    return t
 
 
 @attention.register_fake
 def _attention_fake(kernel, q, k, v, buffers, buffer_names, scalars, scalar_names, target, threads):
-    kern = KERNELS[kernel]
     out = q.new_empty((q.shape[0], q.shape[1], q.shape[2], v.shape[3]))
-    lse = q.new_empty((q.shape[0], q.shape[1], q.shape[2]) if kern.lse else (0,), dtype=torch.float32)
+    lse = q.new_empty((q.shape[0], q.shape[1], q.shape[2]), dtype=torch.float32)
     return out, lse
 
 
 @torch.library.custom_op("attnc::attention_backward", mutates_args=())
 def attention_backward(kernel: str, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, buffers: List[torch.Tensor],
                        buffer_names: str, scalars: List[float], scalar_names: str, target: str, threads: int,
-                       dout: torch.Tensor, dlse: Optional[torch.Tensor],
+                       out: torch.Tensor, lse: torch.Tensor, dout: torch.Tensor, dlse: Optional[torch.Tensor],
                        grad_buffers: str) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor, List[torch.Tensor]]:
     """dQ, dK, dV and the gradients of the buffers named in `grad_buffers` (comma-separated) of
-    loss = sum(dout * out) + sum(dlse * lse)."""
+    loss = sum(dout * out) + sum(dlse * lse), from the forward's `out` and `lse`."""
     return _run_backward(KERNELS[kernel], q, k, v, dict(zip(_names(buffer_names), buffers)),
-                         dict(zip(_names(scalar_names), scalars)), target, threads, dout, dlse,
+                         dict(zip(_names(scalar_names), scalars)), target, threads, out, lse, dout, dlse,
                          _names(grad_buffers))
 
 
-def _run_backward(kern, q, k, v, buffers, scalars, target, threads, dout, dlse, wanted):
-    """The backward's eager body: dQ, dK, dV and the gradients of the buffers named in `wanted`."""
+def _run_backward(kern, q, k, v, buffers, scalars, target, threads, out, lse, dout, dlse, wanted):
+    """The backward's eager body: dQ, dK, dV and the gradients of the buffers named in `wanted`,
+    on the callers' tensors as they are (a gradient whose last dimension is not contiguous, such as
+    an expanded one, is made so)."""
     dq, dk, dv = (torch.empty(t.shape, dtype=t.dtype, device=t.device) for t in (q, k, v))
     dbuffers = {n: torch.empty(buffers[n].shape, dtype=torch.float32, device=buffers[n].device) for n in wanted}
+    target = target or _device_target(q)
+    if (dout.stride(-1) != 1 and dout.shape[-1] > 1) or target == "cuda":  # cuda: 16-byte aligned rows
+        dout = dout.contiguous()
+    if dlse is not None and not dlse.is_contiguous():
+        dlse = dlse.contiguous()
     kern._core.backward(_spec(q), _spec(k), _spec(v), {n: _spec(b) for n, b in buffers.items()}, scalars,
-                        _spec(dout), None if dlse is None else _spec(dlse), _spec(dq), _spec(dk), _spec(dv),
-                        {n: _spec(b) for n, b in dbuffers.items()}, target or _device_target(q), threads)
+                        _spec(out), _spec(lse), _spec(dout), None if dlse is None else _spec(dlse), _spec(dq),
+                        _spec(dk), _spec(dv), {n: _spec(b) for n, b in dbuffers.items()}, target, threads,
+                        _stream(target, q))
     return dq, dk, dv, [dbuffers[n] for n in wanted]
 
 
 @attention_backward.register_fake
-def _attention_backward_fake(kernel, q, k, v, buffers, buffer_names, scalars, scalar_names, target, threads, dout,
-                             dlse, grad_buffers):
+def _attention_backward_fake(kernel, q, k, v, buffers, buffer_names, scalars, scalar_names, target, threads, out, lse,
+                             dout, dlse, grad_buffers):
     wanted = _names(grad_buffers)
     grads = [b.new_empty(b.shape, dtype=torch.float32) for n, b in zip(_names(buffer_names), buffers) if n in wanted]
     return q.new_empty(q.shape), k.new_empty(k.shape), v.new_empty(v.shape), grads
@@ -116,7 +132,7 @@ def _attention_backward_fake(kernel, q, k, v, buffers, buffer_names, scalars, sc
 
 def _setup_context(ctx, inputs, output):
     kernel, q, k, v, buffers, buffer_names, scalars, scalar_names, target, threads = inputs
-    ctx.save_for_backward(q, k, v, *buffers)
+    ctx.save_for_backward(q, k, v, *output, *buffers)
     ctx.call = (kernel, buffer_names, scalars, scalar_names, target, threads)
     # Only float buffers can have gradients; the kernel's backward checks that its score reads them.
     ctx.grad_buffers = ",".join(n for n, b in zip(_names(buffer_names), buffers) if b.requires_grad)
@@ -124,10 +140,10 @@ def _setup_context(ctx, inputs, output):
 
 def _backward(ctx, dout, dlse):
     kernel, buffer_names, scalars, scalar_names, target, threads = ctx.call
-    q, k, v, *buffers = ctx.saved_tensors
+    q, k, v, out, lse, *buffers = ctx.saved_tensors
     dlse = dlse if KERNELS[kernel].lse else None
     dq, dk, dv, dbuffers = attention_backward(kernel, q, k, v, buffers, buffer_names, scalars, scalar_names, target,
-                                              threads, dout, dlse, ctx.grad_buffers)
+                                              threads, out, lse, dout, dlse, ctx.grad_buffers)
     grads = dict(zip(_names(ctx.grad_buffers), dbuffers))
     return (None, dq, dk, dv, [grads.get(n) for n in _names(buffer_names)], None, [None] * len(scalars), None, None,
             None)
@@ -144,19 +160,20 @@ class _Attention(torch.autograd.Function):
 
     @staticmethod
     def forward(ctx, kern, names, scalars, target, threads, q, k, v, *buffers):
+        # With the LSE whatever the kernel sets: the backward reads it rather than run the forward again.
         out, lse = _run(kern, q, k, v, dict(zip(names, buffers)), scalars, target, threads, True)
-        ctx.save_for_backward(q, k, v, *buffers)
+        ctx.save_for_backward(q, k, v, out, lse, *buffers)
         ctx.call = (kern, names, scalars, target, threads)
-        return out if lse is None else (out, lse)
+        return (out, lse) if kern.lse else out
 
     @staticmethod
     def backward(ctx, dout, dlse=None):
         kern, names, scalars, target, threads = ctx.call
-        q, k, v, *buffers = ctx.saved_tensors
+        q, k, v, out, lse, *buffers = ctx.saved_tensors
         # Only float buffers can require grad; the kernel's backward checks that its score reads them.
         wanted = [n for n, need in zip(names, ctx.needs_input_grad[8:]) if need]
         dq, dk, dv, dbuffers = _run_backward(kern, q, k, v, dict(zip(names, buffers)), scalars, target, threads,
-                                             dout, dlse, wanted)
+                                             out, lse, dout, dlse, wanted)
         grads = dict(zip(wanted, dbuffers))
         return (None, None, None, None, None, dq, dk, dv, *(grads.get(n) for n in names))
 

@@ -34,8 +34,9 @@ TensorView view_of(const nb::ndarray<>& a) {
 
 // The tensors of one call as views. A tensor is either anything nanobind imports as an array
 // (DLPack, the buffer protocol) or a host tensor the caller describes itself as a tuple
-// (data pointer, DLPack type code, bits, shape, strides; empty strides: dense row-major): what a
-// torch tensor costs least to describe (attnc.ops), where its __dlpack__ costs ~4.5 µs.
+// (data pointer, DLPack type code, bits, shape, strides; empty strides: dense row-major; then,
+// optionally, DLPack device type and id: host memory without them): what a torch tensor costs
+// least to describe (attnc.ops), where its __dlpack__ costs ~4.5 µs (and, on a GPU, syncs streams).
 class Views {
  public:
   TensorView operator()(nb::handle h) {
@@ -44,13 +45,15 @@ class Views {
       return view_of(arrays_.back());
     }
     auto spec = nb::borrow<nb::tuple>(h);
-    if (spec.size() != 5)
-      throw nb::type_error("a tensor tuple is (data_ptr, dtype code, bits, shape, strides)");
+    if (spec.size() != 5 && spec.size() != 7)
+      throw nb::type_error(
+          "a tensor tuple is (data_ptr, dtype code, bits, shape, strides[, device type, id])");
     TensorView t;
     t.data = reinterpret_cast<void*>(nb::cast<uintptr_t>(spec[0]));
     t.dtype = {nb::cast<uint8_t>(spec[1]), nb::cast<uint8_t>(spec[2]), 1};
     t.shape = nb::cast<std::vector<int64_t>>(spec[3]);
     t.strides = nb::cast<std::vector<int64_t>>(spec[4]);
+    if (spec.size() == 7) t.device = {DLDeviceType(nb::cast<int>(spec[5])), nb::cast<int32_t>(spec[6])};
     if (t.strides.empty()) {
       t.strides.resize(t.shape.size());
       int64_t stride = 1;
@@ -73,7 +76,7 @@ class Views {
 
 void run(LibraryKernel& kernel, nb::handle q, nb::handle k, nb::handle v, nb::handle out, nb::handle lse,
          const nb::dict& buffers, const std::map<std::string, double>& scalars, const std::string& target,
-         int threads) {
+         int threads, uintptr_t stream) {
   Views views;
   KernelCall call;
   call.q = views(q), call.k = views(k), call.v = views(v), call.out = views(out);
@@ -82,14 +85,15 @@ void run(LibraryKernel& kernel, nb::handle q, nb::handle k, nb::handle v, nb::ha
   call.scalars = scalars;
   call.target = target;
   call.threads = threads;
+  call.stream = reinterpret_cast<void*>(stream);
   nb::gil_scoped_release unlocked;  // the kernel runs on its own threads; other Python threads go on
   call_kernel(kernel, call);
 }
 
 void run_backward(LibraryKernel& kernel, nb::handle q, nb::handle k, nb::handle v, const nb::dict& buffers,
-                  const std::map<std::string, double>& scalars, nb::handle dout, nb::handle dlse,
-                  nb::handle dq, nb::handle dk, nb::handle dv, const nb::dict& dbuffers,
-                  const std::string& target, int threads) {
+                  const std::map<std::string, double>& scalars, nb::handle out, nb::handle lse,
+                  nb::handle dout, nb::handle dlse, nb::handle dq, nb::handle dk, nb::handle dv,
+                  const nb::dict& dbuffers, const std::string& target, int threads, uintptr_t stream) {
   Views views;
   KernelCall call;
   call.q = views(q), call.k = views(k), call.v = views(v);
@@ -97,7 +101,10 @@ void run_backward(LibraryKernel& kernel, nb::handle q, nb::handle k, nb::handle 
   call.scalars = scalars;
   call.target = target;
   call.threads = threads;
+  call.stream = reinterpret_cast<void*>(stream);
   GradientCall grads;
+  if (!out.is_none()) grads.out = views(out);
+  if (!lse.is_none()) grads.lse = views(lse);
   grads.dout = views(dout), grads.dq = views(dq), grads.dk = views(dk), grads.dv = views(dv);
   if (!dlse.is_none()) grads.dlse = views(dlse);
   grads.dbuffers = views(dbuffers);
@@ -146,13 +153,18 @@ NB_MODULE(_core, m) {
       .def_prop_ro(
           "args", [](const LibraryKernel& k) { return arg_list(k.ir()); },
           "(name, is_buffer, element type, dims) per run-time argument, in declaration order")
-      .def("run", &run, nb::arg("q"), nb::arg("k"), nb::arg("v"), nb::arg("out"), nb::arg("lse").none(),
-           nb::arg("buffers"), nb::arg("scalars"), nb::arg("target"), nb::arg("threads"),
-           "Runs the kernel into out (and lse when the kernel sets lse); raises Error for bad inputs")
+      .def(
+          "run", &run, nb::arg("q"), nb::arg("k"), nb::arg("v"), nb::arg("out"), nb::arg("lse").none(),
+          nb::arg("buffers"), nb::arg("scalars"), nb::arg("target"), nb::arg("threads"),
+          nb::arg("stream") = 0,
+          "Runs the kernel into out (and lse when given: the kernel with lse); on cuda, launched on `stream` "
+          "(a CUstream) without waiting. Raises Error for bad inputs")
       .def("backward", &run_backward, nb::arg("q"), nb::arg("k"), nb::arg("v"), nb::arg("buffers"),
-           nb::arg("scalars"), nb::arg("dout"), nb::arg("dlse").none(), nb::arg("dq"), nb::arg("dk"),
-           nb::arg("dv"), nb::arg("dbuffers"), nb::arg("target"), nb::arg("threads"),
-           "The gradients of sum(dout * out) (+ sum(dlse * lse)) into dq, dk, dv and dbuffers (by name)");
+           nb::arg("scalars"), nb::arg("out").none(), nb::arg("lse").none(), nb::arg("dout"),
+           nb::arg("dlse").none(), nb::arg("dq"), nb::arg("dk"), nb::arg("dv"), nb::arg("dbuffers"),
+           nb::arg("target"), nb::arg("threads"), nb::arg("stream") = 0,
+           "The gradients of sum(dout * out) (+ sum(dlse * lse)) into dq, dk, dv and dbuffers (by name); "
+           "out and lse are the forward's (required on cpu and cuda); on cuda, launched on `stream`");
 
   m.def("compile_text", &compile_text, nb::arg("path"), nb::arg("text"),
         nb::call_guard<nb::gil_scoped_release>(), "The kernels of .attn text; raises Error with diagnostics");

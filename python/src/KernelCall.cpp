@@ -2,26 +2,37 @@
 #include "python/src/KernelCall.h"
 
 #include <cstring>
+#include <deque>
 
+#include "attn/kernel_backward_abi.h"
 #include "backends/cpu/CpuBackend.h"
+#include "backends/cuda/CudaBackward.h"
 #include "backends/reference/Reference.h"
 #include "backends/spirv/RunVulkan.h"
 #include "codegen/KernelIR.h"
 #include "frontend/Program.h"
 #include "python/src/KernelLibrary.h"
+#include "runtime/CudaCompiler.h"
 #include "runtime/KernelCallArgs.h"
 
 namespace attn::python {
 
 namespace {
 
+std::string device_text(const DLDevice& d) {
+  if (d.device_type == kDLCPU) return "cpu";
+  if (d.device_type == kDLCUDA) return "cuda:" + std::to_string(d.device_id);
+  return "DLPack device type " + std::to_string(d.device_type);
+}
+
 // A HostTensor with the view's type and shape but no bytes: what validate_inputs and the ABI
-// order need to see, while the data stays where the caller has it.
-HostTensor shape_of(const std::string& what, const TensorView& t) {
-  if (t.device.device_type != kDLCPU)
-    throw InputError(what + " is not in host memory (DLPack device type " +
-                     std::to_string(t.device.device_type) +
-                     "): the Python package runs the cpu, reference and vulkan targets on host tensors");
+// order need to see, while the data stays where the caller has it (`device`, the target's).
+HostTensor shape_of(const std::string& what, const TensorView& t, const DLDevice& device = {kDLCPU, 0}) {
+  if (t.device.device_type != device.device_type || t.device.device_id != device.device_id)
+    throw InputError(what + " is on " + device_text(t.device) + ", not " + device_text(device) +
+                     (device.device_type == kDLCUDA
+                          ? " like q (every tensor of a call on one device)"
+                          : ": the cpu, reference and vulkan targets take host tensors"));
   HostTensor h;
   try {
     h.type = dl_scalar_type(t.dtype);
@@ -69,58 +80,109 @@ HostTensor gather(const HostTensor& like, const TensorView& t) {
   return h;
 }
 
-void run_on_cpu(LibraryKernel& kernel, const KernelCall& call, const KernelInputs& in, KernelOutputs& out) {
-  const KernelIR& ir = kernel.ir();
-  std::map<const HostTensor*, void*> where{{&in.q, call.q.data},
-                                           {&in.k, call.k.data},
-                                           {&in.v, call.v.data},
-                                           {&out.out, call.out.data},
-                                           {&out.lse, call.lse.data}};
-  for (const auto& [name, t] : in.buffers) where[&t] = call.buffers.at(name).data;
-  KernelCallArgs args(call_tensors(ir, in, out), {kDLCPU, 0},
-                      [&](const HostTensor& t, bool) { return where.at(&t); });
-  args.view(in.q).strides = const_cast<int64_t*>(call.q.strides.data());
-  args.view(in.k).strides = const_cast<int64_t*>(call.k.strides.data());
-  args.view(in.v).strides = const_cast<int64_t*>(call.v.strides.data());
-  // Buffer masks: the run-time plan's key runs per query tile, as run_cpu_kernel gives them. A
-  // kernel without buffers has its closed-form ranges built in, so the planner is skipped.
-  CpuKeyRanges ranges;
-  if (!in.buffers.empty()) {
-    try {
-      TilePlanInputs plan;
-      plan.q_len = in.q.shape[2], plan.kv_len = in.k.shape[2];
-      plan.scalars = in.scalars;
-      for (const auto& [name, t] : in.buffers)
-        plan.buffers[name] = tile_buffer_view(t.type, call.buffers.at(name).data, t.shape);
-      ranges = cpu_key_ranges(ir, plan);
-    } catch (const std::logic_error&) {  // inputs the planner cannot read: the kernel reports them
-      ranges = {};
-    }
+// The run-time tile plan's key ranges per query tile for a kernel whose mask reads buffers (host
+// tensors), as run_cpu_kernel gives them. A kernel without buffers has its closed-form ranges
+// built in, so the planner is skipped.
+CpuKeyRanges key_ranges(const KernelIR& ir, const KernelCall& call, const KernelInputs& in) {
+  if (in.buffers.empty()) return {};
+  try {
+    TilePlanInputs plan;
+    plan.q_len = in.q.shape[2], plan.kv_len = in.k.shape[2];
+    plan.scalars = in.scalars;
+    for (const auto& [name, t] : in.buffers)
+      plan.buffers[name] = tile_buffer_view(t.type, call.buffers.at(name).data, t.shape);
+    return cpu_key_ranges(ir, plan);
+  } catch (const std::logic_error&) {  // inputs the planner cannot read: the kernel reports them
+    return {};
   }
-  args.args().num_threads = call.threads;
-  set_key_ranges(args.args(), ranges);
-  if (kernel.cpu_kernel()->run(args.args()) != 0)
-    throw InputError(args.error()[0] ? args.error() : "the CPU kernel failed");
 }
 
-void run_on_host_copies(LibraryKernel& kernel, const KernelCall& call, const KernelInputs& shapes) {
+// The kernel ABI's arguments over the callers' memory: Q, K and V with their strides, Out, LSE and
+// the buffers dense, on the call's device. `ir` decides whether the LSE is passed.
+class InPlaceArgs {
+ public:
+  InPlaceArgs(const KernelIR& ir, const KernelCall& call, const KernelInputs& in, KernelOutputs& out)
+      : where_(places(call, in, out)),
+        args_(call_tensors(ir, in, out), call.q.device,
+              [this](const HostTensor& t, bool) { return where_.at(&t); }) {
+    args_.view(in.q).strides = const_cast<int64_t*>(call.q.strides.data());
+    args_.view(in.k).strides = const_cast<int64_t*>(call.k.strides.data());
+    args_.view(in.v).strides = const_cast<int64_t*>(call.v.strides.data());
+    args_.args().num_threads = call.threads;
+  }
+  attn_kernel_args& args() { return args_.args(); }
+  [[noreturn]] void fail(const char* what) const {
+    throw InputError(args_.error()[0] ? args_.error() : what);
+  }
+
+ private:
+  static std::map<const HostTensor*, void*> places(const KernelCall& call, const KernelInputs& in,
+                                                   const KernelOutputs& out) {
+    std::map<const HostTensor*, void*> where{{&in.q, call.q.data},
+                                             {&in.k, call.k.data},
+                                             {&in.v, call.v.data},
+                                             {&out.out, call.out.data},
+                                             {&out.lse, call.lse.data}};
+    for (const auto& [name, t] : in.buffers) where[&t] = call.buffers.at(name).data;
+    return where;
+  }
+  std::map<const HostTensor*, void*> where_;
+  KernelCallArgs args_;
+};
+
+void run_on_cpu(LibraryKernel& kernel, const KernelCall& call, const KernelInputs& in, KernelOutputs& out,
+                bool lse) {
+  InPlaceArgs a(kernel.ir(lse), call, in, out);
+  const CpuKeyRanges ranges = key_ranges(kernel.ir(), call, in);
+  set_key_ranges(a.args(), ranges);
+  if (kernel.cpu_kernel(lse)->run(a.args()) != 0) a.fail("the CPU kernel failed");
+}
+
+// Launched on the caller's stream, asynchronously (runtime/CudaCompiler.h, CudaKernelModule).
+void run_on_cuda(LibraryKernel& kernel, const KernelCall& call, const KernelInputs& in, KernelOutputs& out,
+                 bool lse) {
+  if (call.q.device.device_id != 0)
+    throw InputError("the Python package runs the cuda target on device 0 (cuda:0); q is on " +
+                     device_text(call.q.device));
+  const Kernel k = kernel.cuda_kernel(lse, in);
+  const auto* module = dynamic_cast<const CudaKernelModule*>(k.module());
+  if (!module)
+    throw std::logic_error("the cuda target's loader gave a module that is not a CudaKernelModule");
+  InPlaceArgs a(kernel.ir(lse), call, in, out);
+  if (module->launch_on(&a.args(), call.stream) != 0) a.fail("the CUDA kernel failed");
+}
+
+void run_on_host_copies(LibraryKernel& kernel, const KernelCall& call, const KernelInputs& shapes, bool lse) {
   KernelInputs in;
   in.q = gather(shapes.q, call.q), in.k = gather(shapes.k, call.k), in.v = gather(shapes.v, call.v);
   for (const auto& [name, t] : shapes.buffers) in.buffers[name] = gather(t, call.buffers.at(name));
   in.scalars = shapes.scalars;
-  KernelOutputs r =
-      call.target == "reference" ? run_reference(kernel.ir(), in, call.threads) : run_vulkan(kernel.ir(), in);
+  const KernelIR& ir = kernel.ir(lse);
+  KernelOutputs r = call.target == "reference" ? run_reference(ir, in, call.threads) : run_vulkan(ir, in);
   std::memcpy(call.out.data, r.out.bytes.data(), r.out.bytes.size());
-  if (!r.lse.bytes.empty()) std::memcpy(call.lse.data, r.lse.bytes.data(), r.lse.bytes.size());
+  if (lse) std::memcpy(call.lse.data, r.lse.bytes.data(), r.lse.bytes.size());
+}
+
+DLDevice target_device(const KernelCall& call) {
+  if (call.target == "cuda") {
+    if (call.q.device.device_type != kDLCUDA)
+      throw InputError("target 'cuda' takes tensors in GPU memory; q is on " + device_text(call.q.device));
+    return call.q.device;
+  }
+  if (call.target != "cpu" && call.target != "reference" && call.target != "vulkan")
+    throw InputError("unknown target '" + call.target +
+                     "' (the Python package runs cpu, cuda, reference, vulkan)");
+  return {kDLCPU, 0};
 }
 
 // The shapes of the call's inputs, checked as every runner checks them (the command line's messages).
 KernelInputs checked_shapes(const KernelIR& ir, const KernelCall& call) {
-  if (call.target != "cpu" && call.target != "reference" && call.target != "vulkan")
-    throw InputError("unknown target '" + call.target + "' (the Python package runs cpu, reference, vulkan)");
+  const DLDevice device = target_device(call);
   KernelInputs in;
-  in.q = shape_of("q", call.q), in.k = shape_of("k", call.k), in.v = shape_of("v", call.v);
-  for (const auto& [name, t] : call.buffers) in.buffers[name] = shape_of("argument '" + name + "'", t);
+  in.q = shape_of("q", call.q, device), in.k = shape_of("k", call.k, device),
+  in.v = shape_of("v", call.v, device);
+  for (const auto& [name, t] : call.buffers)
+    in.buffers[name] = shape_of("argument '" + name + "'", t, device);
   in.scalars = call.scalars;
   validate_inputs(ir, in);
   check_rows("q", call.q), check_rows("k", call.k), check_rows("v", call.v);
@@ -132,20 +194,95 @@ void copy_into(const TensorView& to, const HostTensor& from) {
   std::memcpy(to.data, from.bytes.data(), from.bytes.size());
 }
 
+// attn_backward_args over the callers' tensors (nothing copied), for the cpu and cuda backwards.
+class BackwardArgs {
+ public:
+  BackwardArgs(const KernelIR& ir, const KernelCall& call, const GradientCall& grads,
+               const KernelInputs& in) {
+    for (const KernelArg& a : ir.args) {
+      if (a.kind == KernelArg::Kind::Scalar) {
+        scalars_.push_back(in.scalars.at(a.name));
+        continue;
+      }
+      buffers_.push_back(view(call.buffers.at(a.name)));
+      auto g = grads.dbuffers.find(a.name);
+      grads_.push_back(g == grads.dbuffers.end() ? nullptr : view(g->second));
+    }
+    args_.abi_version = ATTN_BACKWARD_ABI_VERSION;
+    args_.q = view(call.q), args_.k = view(call.k), args_.v = view(call.v);
+    args_.out = view(grads.out), args_.lse = view(grads.lse), args_.dout = view(grads.dout);
+    args_.dlse = grads.dlse.shape.empty() ? nullptr : view(grads.dlse);
+    args_.dq = view(grads.dq), args_.dk = view(grads.dk), args_.dv = view(grads.dv);
+    args_.buffers = buffers_.data(), args_.buffer_grads = grads_.data(),
+    args_.num_buffers = int(buffers_.size());
+    args_.scalars = scalars_.data(), args_.num_scalars = int(scalars_.size());
+    args_.num_threads = call.threads;
+    args_.error = error_, args_.error_size = sizeof error_;
+  }
+  BackwardArgs(const BackwardArgs&) = delete;
+  BackwardArgs& operator=(const BackwardArgs&) = delete;
+  attn_backward_args& args() { return args_; }
+  [[noreturn]] void fail() const { throw InputError(error_[0] ? error_ : "the CPU backward kernel failed"); }
+
+ private:
+  DLTensor* view(const TensorView& t) {
+    DLTensor& d = views_.emplace_back();
+    d.data = t.data;
+    d.device = t.device;
+    d.ndim = int(t.shape.size());
+    d.dtype = t.dtype;
+    d.shape = const_cast<int64_t*>(t.shape.data());
+    d.strides = const_cast<int64_t*>(t.strides.data());
+    return &d;
+  }
+  std::deque<DLTensor> views_;  // stable addresses
+  std::vector<const DLTensor*> buffers_;
+  std::vector<DLTensor*> grads_;
+  std::vector<double> scalars_;
+  char error_[1024] = "";
+  attn_backward_args args_{};
+};
+
+// The forward's Out and LSE, which the cpu and cuda backwards read, on the call's device.
+void check_forward(const GradientCall& grads, const DLDevice& device) {
+  if (grads.out.shape.empty() || grads.lse.shape.empty())
+    throw InputError("the backward reads the forward's out and lse; give both");
+  shape_of("out", grads.out, device), shape_of("lse", grads.lse, device);
+}
+
+void backward_on_cpu(LibraryKernel& kernel, const KernelCall& call, const GradientCall& grads,
+                     const KernelInputs& in) {
+  const KernelIR& ir = kernel.ir();
+  BackwardArgs b(ir, call, grads, in);
+  const CpuKeyRanges ranges = key_ranges(ir, call, in);
+  b.args().kv_ranges = ranges.ranges.empty() ? nullptr : ranges.ranges.data();
+  b.args().kv_ranges_block_q = ranges.block_q;
+  if (cpu_backward_entry(ir)(&b.args()) != 0) b.fail();
+}
+
+// Launched on the caller's stream after the forward, asynchronously (backends/cuda/CudaBackward.h).
+void backward_on_cuda(LibraryKernel& kernel, const KernelCall& call, const GradientCall& grads,
+                      const KernelInputs& in) {
+  BackwardArgs b(kernel.ir(), call, grads, in);
+  launch_cuda_backward(kernel.ir(), b.args(), call.stream, call.q.device.device_id);
+}
+
 }  // namespace
 
 void call_kernel(LibraryKernel& kernel, const KernelCall& call) {
-  const KernelIR& ir = kernel.ir();
-  KernelInputs in = checked_shapes(ir, call);
+  KernelInputs in = checked_shapes(kernel.ir(), call);
   // Shapes only: the caller allocated out (and lse) as make_outputs would.
+  const bool lse = !call.lse.shape.empty();
   KernelOutputs out;
-  out.out = shape_of("out", call.out);
-  if (ir.options.lse) out.lse = shape_of("lse", call.lse);
+  out.out = shape_of("out", call.out, call.out.device);
+  if (lse) out.lse = shape_of("lse", call.lse, call.lse.device);
   try {
     if (call.target == "cpu")
-      run_on_cpu(kernel, call, in, out);
+      run_on_cpu(kernel, call, in, out, lse);
+    else if (call.target == "cuda")
+      run_on_cuda(kernel, call, in, out, lse);
     else
-      run_on_host_copies(kernel, call, in);
+      run_on_host_copies(kernel, call, in, lse);
   } catch (const KernelLimitError& e) {
     throw SourceError(render_diagnostic(e.diagnostic(), kernel.program().sources));
   }
@@ -154,19 +291,27 @@ void call_kernel(LibraryKernel& kernel, const KernelCall& call) {
 void call_kernel_backward(LibraryKernel& kernel, const KernelCall& call, const GradientCall& grads) {
   const KernelIR& ir = kernel.ir();
   const KernelInputs shapes = checked_shapes(ir, call);
-  KernelInputs in;
-  in.q = gather(shapes.q, call.q), in.k = gather(shapes.k, call.k), in.v = gather(shapes.v, call.v);
-  for (const auto& [name, t] : shapes.buffers) in.buffers[name] = gather(t, call.buffers.at(name));
-  in.scalars = shapes.scalars;
+  const DLDevice device = target_device(call);
   GradientRequest request;
-  request.dout = gather(shape_of("dout", grads.dout), grads.dout);
-  if (grads.dlse.data) request.dlse = gather(shape_of("dlse", grads.dlse), grads.dlse);
+  request.dout = shape_of("dout", grads.dout, device);
+  if (!grads.dlse.shape.empty()) request.dlse = shape_of("dlse", grads.dlse, device);
   for (const auto& [name, _] : grads.dbuffers) request.buffers.push_back(name);
-  validate_gradient_request(ir, in, request);
+  validate_gradient_request(ir, shapes, request);
+  check_rows("dout", grads.dout);
   try {
+    if (call.target == "cpu" || call.target == "cuda") {
+      check_forward(grads, device);
+      (call.target == "cpu" ? backward_on_cpu : backward_on_cuda)(kernel, call, grads, shapes);
+      return;
+    }
+    KernelInputs in;
+    in.q = gather(shapes.q, call.q), in.k = gather(shapes.k, call.k), in.v = gather(shapes.v, call.v);
+    for (const auto& [name, t] : shapes.buffers) in.buffers[name] = gather(t, call.buffers.at(name));
+    in.scalars = shapes.scalars;
+    request.dout = gather(request.dout, grads.dout);
+    if (!grads.dlse.shape.empty()) request.dlse = gather(request.dlse, grads.dlse);
     KernelGradients g = call.target == "reference" ? run_reference_backward(ir, in, request, call.threads)
-                        : call.target == "vulkan"  ? run_vulkan_backward(ir, in, request)
-                                                   : run_cpu_backward(ir, in, request, call.threads);
+                                                   : run_vulkan_backward(ir, in, request);
     copy_into(grads.dq, g.dq), copy_into(grads.dk, g.dk), copy_into(grads.dv, g.dv);
     for (const auto& [name, t] : grads.dbuffers) copy_into(t, g.buffers.at(name));
   } catch (const KernelLimitError& e) {

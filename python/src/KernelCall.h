@@ -1,6 +1,7 @@
 // One call of a library kernel on caller-owned tensors (DLPack views): the checks and messages of
-// the command line, then the target. The cpu target reads and writes the callers' memory in place;
-// reference and vulkan copy through host tensors. Free of Python.
+// the command line, then the target. The cpu and cuda targets read and write the callers' memory
+// in place (cuda: launched on the caller's stream); reference and vulkan copy through host
+// tensors. Free of Python.
 #pragma once
 
 #include <map>
@@ -21,21 +22,24 @@ struct TensorView {
   std::vector<int64_t> shape, strides;
 };
 
-/// The tensors and values of one call. `out` (and `lse` when the kernel sets `lse`) are dense,
-/// row-major and already shaped [B, Hq, Lq, Dv] ([B, Hq, Lq]).
+/// The tensors and values of one call. `out` is dense, row-major and already shaped [B, Hq, Lq, Dv];
+/// `lse` likewise [B, Hq, Lq] f32, or no shape: none. A call may ask for the LSE of a kernel that
+/// does not set lse (autograd's forward, whose LSE the backward reads): it runs the kernel with lse.
 struct KernelCall {
   TensorView q, k, v, out, lse;
   std::map<std::string, TensorView> buffers;
   std::map<std::string, double> scalars;
-  std::string target = "cpu";  ///< cpu, reference or vulkan
+  std::string target = "cpu";  ///< cpu, cuda, reference or vulkan
   int threads = 0;             ///< 0: every core
+  void* stream = nullptr;      ///< cuda: the CUstream to launch on (PyTorch's current stream)
 };
 
-/// The rest of a backward call: dOut (and dLSE, for a kernel that sets lse; `data` null: none) in,
-/// dQ, dK, dV and the gradients of the buffers named in `dbuffers` out (dense, row-major, shaped
-/// like their inputs; dbuffers f32).
+/// The rest of a backward call: the forward's Out and LSE (from a call with an lse; read by the cpu
+/// and cuda targets, the others run the forward again), dOut and dLSE (for a kernel that sets lse; no shape:
+/// none) in; dQ, dK, dV and the gradients of the buffers named in `dbuffers` out (dense, row-major,
+/// shaped like their inputs; dbuffers f32).
 struct GradientCall {
-  TensorView dout, dlse, dq, dk, dv;
+  TensorView out, lse, dout, dlse, dq, dk, dv;
   std::map<std::string, TensorView> dbuffers;
 };
 
@@ -44,8 +48,10 @@ struct GradientCall {
 /// failed) and std::runtime_error (no Vulkan device, ...).
 void call_kernel(LibraryKernel& kernel, const KernelCall& call);
 
-/// The backward of `kernel` at `call` (cpu or reference; through host copies), into `grads`.
-/// Throws as call_kernel.
+/// The backward of `kernel` at `call` into `grads`: on cpu and cuda in place on the callers'
+/// tensors (any strides with a contiguous last dimension; cuda: launched on `call.stream`, rows
+/// 16-byte aligned, bf16/f16 with head dims 64 or 128), on reference and vulkan through host
+/// copies. Throws as call_kernel.
 void call_kernel_backward(LibraryKernel& kernel, const KernelCall& call, const GradientCall& grads);
 
 }  // namespace attn::python

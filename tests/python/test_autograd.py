@@ -69,3 +69,18 @@ def test_host_copy_targets_give_the_cpu_gradients(target):
     LIB.c(q2, k2, v2).square().sum().backward()
     for g, want in zip(got, (q2.grad, k2.grad, v2.grad)):
         torch.testing.assert_close(g, want, atol=1e-5, rtol=1e-4)
+
+
+def test_the_backward_takes_strided_inputs_and_expanded_gradients():
+    # The backward reads the callers' tensors in place: [B, L, H, D] views, and dOut as autograd
+    # gives it (out.sum()'s is an expanded tensor of stride 0, made contiguous first).
+    g = torch.Generator().manual_seed(6)
+    blhd = [torch.randn(2, 29, h, 8, generator=g) for h in (4, 2, 2)]
+    strided = [t.transpose(1, 2).requires_grad_() for t in blhd]
+    dense = [t.transpose(1, 2).contiguous().requires_grad_() for t in blhd]
+    assert not strided[0].is_contiguous()
+    for ts in (strided, dense):
+        out, lse = LIB.c(*ts, return_lse=True)
+        (out.sum() + lse.sum()).backward()
+    for a, b in zip(strided, dense):
+        assert torch.equal(a.grad, b.grad)
