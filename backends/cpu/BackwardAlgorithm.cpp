@@ -5,6 +5,7 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 
 #include "backends/cpu/CheckedLoads.h"
 #include "backends/cpu/RDomReductions.h"
@@ -34,6 +35,11 @@ BackwardAlgorithm define_backward(const KernelIR& ir, const Geometry& g, const s
   a.k = ImageParam(Float(32), 2, "attn_k");
   a.v = ImageParam(Float(32), 2, "attn_v");
   a.dout = ImageParam(Float(32), 2, "attn_dout");
+  a.q_t = ImageParam(Float(32), 2, "attn_q_t");
+  a.dout_t = ImageParam(Float(32), 2, "attn_dout_t");
+  a.dq_sum = ImageParam(Float(32), 2, "attn_dq_sum");
+  a.dk_sum = ImageParam(Float(32), 2, "attn_dk_sum");
+  a.dv_sum = ImageParam(Float(32), 2, "attn_dv_sum");
   a.stats = ImageParam(Float(32), 2, "attn_stats");
   a.num_queries = Param<int>("attn_lq");
   a.num_keys = Param<int>("attn_lk");
@@ -55,7 +61,7 @@ BackwardAlgorithm define_backward(const KernelIR& ir, const Geometry& g, const s
   a.head.set_range(0, Expr());
   a.batch.set_range(0, Expr());
   a.key_lo.set_range(0, Expr());
-  a.key_count.set_range(1, kBackwardKeyChunk);
+  a.key_count.set_range(1, kBackwardCallKeys);
   a.c = Var("c"), a.j = Var("j"), a.ii = Var("ii"), a.r = Var("r");
   const Var &c = a.c, &j = a.j, &ii = a.ii;
   const int T = g.tile_q;
@@ -69,8 +75,8 @@ BackwardAlgorithm define_backward(const KernelIR& ir, const Geometry& g, const s
 
   Expr qi = a.tile * T + ii;
   Expr key = a.key_lo + j;
-  // Keys past Lk (the chunk rounded up to whole vectors) read the last key and are masked.
-  Expr key_row = min(key, a.num_keys - 1);
+  // Keys past Lk (the chunk rounded up to whole vectors) are masked; the wrapper gives them rows of
+  // zeros, so K and V are read without a clamp.
   auto bind = [&](Expr e) {
     e = Internal::substitute("q", qi, e);
     e = Internal::substitute("kv", key, e);
@@ -90,11 +96,12 @@ BackwardAlgorithm define_backward(const KernelIR& ir, const Geometry& g, const s
   Expr allowed = qi < a.num_queries && key < a.num_keys;
   if (!is_const_one(mask)) allowed = allowed && loops(bind(checked(mask)));
 
-  // S = scale * Q K^T, recomputed as the forward computed it (in natural units here).
+  // S = scale * Q K^T, recomputed as the forward computed it (in natural units here). The score and
+  // dP blocks read Q and dO transposed (a vector of rows per load, not a gather).
   a.rd = RDom(0, a.head_cols, prefix + "rd");
   a.dot = Func(prefix + "dot");
   a.dot(j, ii) = 0.0f;
-  a.dot(j, ii) += a.q(a.rd, ii) * a.k(a.rd, key_row);
+  a.dot(j, ii) += a.q_t(ii, a.rd) * a.k(a.rd, key);
   a.scores = Func(prefix + "scores");
   a.scores(j, ii) = a.dot(j, ii) * scale;
 
@@ -115,37 +122,42 @@ BackwardAlgorithm define_backward(const KernelIR& ir, const Geometry& g, const s
   a.rdv = RDom(0, a.value_cols, prefix + "rdv");
   a.dp_dot = Func(prefix + "dp_dot");
   a.dp_dot(j, ii) = 0.0f;
-  a.dp_dot(j, ii) += a.dout(a.rdv, ii) * a.v(a.rdv, key_row);
+  a.dp_dot(j, ii) += a.dout_t(ii, a.rdv) * a.v(a.rdv, key);
   a.dprobs = Func(prefix + "dprobs");
   a.dprobs(j, ii) = a.dp_dot(j, ii);
 
-  // dS' = P (dP - delta) is the gradient of s'; dS = dS' ds'/ds that of s. Masked positions give 0
+  // dS' = P (dP - delta) is the gradient of s'; dS = dS' ds'/ds that of s, here times the scale of
+  // both dQ and dK (one multiply per score rather than per product term). Masked positions give 0
   // whatever the derivative is there (it may be NaN where the score is not finite).
   a.ds_raw = Func(prefix + "ds_raw");
   a.ds_raw(j, ii) = a.probs(j, ii) * (a.dprobs(j, ii) - delta);
   a.ds = Func(prefix + "ds");
   Expr dscore = grad.dscore.defined() ? grad.dscore : Expr(1.0f);
   if (is_const_one(dscore))
-    a.ds(j, ii) = a.ds_raw(j, ii);
+    a.ds(j, ii) = a.ds_raw(j, ii) * scale;
   else
-    a.ds(j, ii) = select(allowed, a.ds_raw(j, ii) * at_score(dscore), 0.0f);
+    a.ds(j, ii) = select(allowed, a.ds_raw(j, ii) * at_score(dscore) * scale, 0.0f);
 
+  // dQ, dK and dV continue the sums over the calls so far (dq_sum, dk_sum, dv_sum): the wrapper
+  // passes the memory of its running sums as both those inputs and these outputs. Each row group
+  // reads its own rows into the accumulators before it writes them, so the aliasing is safe, and
+  // the running sums are not read and written again outside the pipeline.
   a.rj = RDom(0, a.key_count, prefix + "rj");
   a.ri = RDom(0, T, prefix + "ri");
   a.dq_acc = Func(prefix + "dq_acc");
-  a.dq_acc(c, ii) = 0.0f;
-  a.dq_acc(c, ii) += a.ds(a.rj, ii) * a.k(c, min(a.key_lo + a.rj, a.num_keys - 1));
+  a.dq_acc(c, ii) = a.dq_sum(c, ii);
+  a.dq_acc(c, ii) += a.ds(a.rj, ii) * a.k(c, a.key_lo + a.rj);
   a.dq = Func(prefix + "dq");
-  a.dq(c, ii) = a.dq_acc(c, ii) * scale;
+  a.dq(c, ii) = a.dq_acc(c, ii);
 
   a.dk_acc = Func(prefix + "dk_acc");
-  a.dk_acc(c, j) = 0.0f;
+  a.dk_acc(c, j) = a.dk_sum(c, j);
   a.dk_acc(c, j) += a.ds(j, a.ri) * a.q(c, a.ri);
   a.dk = Func(prefix + "dk");
-  a.dk(c, j) = a.dk_acc(c, j) * scale;
+  a.dk(c, j) = a.dk_acc(c, j);
 
   a.dv_acc = Func(prefix + "dv_acc");
-  a.dv_acc(c, j) = 0.0f;
+  a.dv_acc(c, j) = a.dv_sum(c, j);
   a.dv_acc(c, j) += a.probs(j, a.ri) * a.dout(c, a.ri);
   a.dv = Func(prefix + "dv");
   a.dv(c, j) = a.dv_acc(c, j);
@@ -166,7 +178,10 @@ BackwardAlgorithm define_backward(const KernelIR& ir, const Geometry& g, const s
       auto found = buffer_index.find(bg.buffer);
       if (found == buffer_index.end())
         throw std::logic_error("internal error: the score's gradient reads '" + bg.buffer + "', no buffer of the kernel");
-      a.reads.push_back({found->second, (int)bg.index.size(), a.index_slots});
+      bool uniform = true;
+      for (const Expr& e : bg.index)
+        for (const char* var : {"q", "kv", "score"}) uniform = uniform && !Internal::expr_uses_var(e, var);
+      a.reads.push_back({found->second, (int)bg.index.size(), a.index_slots, uniform});
       a.grad(j, ii, read++) = select(allowed, a.ds_raw(j, ii) * at_score(bg.partial), 0.0f);
       for (const Expr& e : bg.index) a.index(j, ii, a.index_slots++) = loops(bind(checked(expand_erf(e))));
     }
@@ -184,8 +199,18 @@ BackwardAlgorithm define_backward(const KernelIR& ir, const Geometry& g, const s
   a.v.dim(1).set_min(0).set_stride(Dvp);
   a.dout.dim(0).set_min(0).set_stride(1).set_extent(Dvp);
   a.dout.dim(1).set_min(0).set_stride(Dvp).set_extent(T);
+  a.q_t.dim(0).set_min(0).set_stride(1).set_extent(T);
+  a.q_t.dim(1).set_min(0).set_stride(T).set_extent(Dp);
+  a.dout_t.dim(0).set_min(0).set_stride(1).set_extent(T);
+  a.dout_t.dim(1).set_min(0).set_stride(T).set_extent(Dvp);
   a.stats.dim(0).set_min(0).set_stride(1).set_extent(T);
   a.stats.dim(1).set_min(0).set_stride(T).set_extent(2);
+  using Sum = std::tuple<ImageParam, Expr, Expr>;
+  for (auto [in, cols, rows] :
+       {Sum{a.dq_sum, Dp, T}, Sum{a.dk_sum, Dp, a.key_count}, Sum{a.dv_sum, Dvp, a.key_count}}) {
+    in.dim(0).set_min(0).set_stride(1).set_extent(cols);
+    in.dim(1).set_min(0).set_stride(cols).set_extent(rows);
+  }
   auto dense2 = [](Func f, Expr cols, Expr rows) {
     OutputImageParam o = f.output_buffer();
     o.dim(0).set_min(0).set_stride(1).set_extent(cols);
@@ -195,16 +220,19 @@ BackwardAlgorithm define_backward(const KernelIR& ir, const Geometry& g, const s
   dense2(a.dk, Dp, a.key_count);
   dense2(a.dv, Dvp, a.key_count);
   if (!a.reads.empty()) {
+    // Rows innermost, as the tile's P and dP are stored.
     for (auto [f, n] : {std::pair<Func, int>{a.grad, (int)a.reads.size()}, {a.index, a.index_slots}}) {
       OutputImageParam o = f.output_buffer();
-      o.dim(0).set_min(0).set_stride(1).set_extent(a.key_count);
-      o.dim(1).set_min(0).set_stride(a.key_count).set_extent(T);
+      o.dim(0).set_min(0).set_stride(T).set_extent(a.key_count);
+      o.dim(1).set_min(0).set_stride(1).set_extent(T);
       o.dim(2).set_min(0).set_stride(a.key_count * T).set_extent(n);
     }
   }
 
-  a.args = {a.q,   a.k,           a.v,    a.dout,     a.stats,    a.num_queries, a.num_keys, a.head_dim,
-            a.head_dim_padded, a.value_dim_padded, a.tile, a.head, a.batch, a.key_lo, a.key_count};
+  a.args = {a.q, a.q_t, a.k, a.v, a.dout, a.dout_t, a.stats, a.dq_sum, a.dk_sum, a.dv_sum};
+  for (const Param<int>& p : {a.num_queries, a.num_keys, a.head_dim, a.head_dim_padded, a.value_dim_padded, a.tile,
+                              a.head, a.batch, a.key_lo, a.key_count})
+    a.args.push_back(p);
   for (const KernelArg& arg : ir.args) {
     Internal::Parameter p = arg.param;
     if (arg.kind == KernelArg::Kind::Buffer) p.set_stride_constraint(0, Expr());

@@ -42,12 +42,23 @@ std::string renumber_temporaries(const std::string& code) {
   return out;
 }
 
-// Func names carry a per-generation prefix "k000123_" (see fresh_name_prefix): drop it.
-std::string strip_name_prefixes(const std::string& code) {
+// Func names carry a per-generation prefix "k000123_" (see fresh_name_prefix). It becomes the fixed
+// marker kFuncMarker first, so that canonical_names numbers the spellings of the kernel's own names
+// apart from the runtime's words: Halide's uniquifier shares 16K counters among all strings by hash,
+// so a Func may come out as "index$1" in one generation and "index" in the next, while the runtime
+// header says "index" either way. drop_func_marker removes the marker afterwards.
+constexpr const char* kFuncMarker = "ATTNFN_";
+
+std::string mark_name_prefixes(const std::string& code) {
   static const std::regex prefix("k[0-9]{6}_");
   if (!std::regex_search(code, prefix))
     throw std::logic_error("internal error: Halide's C++ output names no Func with a generation prefix");
-  return std::regex_replace(code, prefix, "");
+  return std::regex_replace(code, prefix, kFuncMarker);
+}
+
+std::string drop_func_marker(const std::string& code) {
+  static const std::regex marker(kFuncMarker);
+  return std::regex_replace(code, marker, "");
 }
 
 // Halide makes names unique per process ("probs$3" in strings, "_probs__3_s0_j" in identifiers;
@@ -146,7 +157,7 @@ Target halide_target(const CpuTarget& target) {
 HalideCpp emit_halide_cpp(Pipeline outputs, const std::vector<Argument>& args, const std::string& fn_name,
                           const Target& target, const std::string& runtime_prefix) {
   Module module = outputs.compile_to_module(args, fn_name, target);
-  std::string code = renumber_temporaries(canonical_names(strip_name_prefixes(print_halide_cpp(module, target))));
+  std::string code = renumber_temporaries(drop_func_marker(canonical_names(mark_name_prefixes(print_halide_cpp(module, target)))));
   std::set<std::string> used = called_runtime_functions(code);
   return {rename_runtime_functions(code, used, runtime_prefix), used};
 }

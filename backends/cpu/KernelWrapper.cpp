@@ -181,14 +181,17 @@ std::string emit_backward_wrapper(const WrapperSpec& spec, const std::vector<Bac
   std::ostringstream o;
   o << wrapper_prologue(spec);
   o << "namespace {\n\n"
-    << "constexpr int32_t kBackwardChunk = " << kBackwardKeyChunk << ";  // keys per backward job and call\n"
-    << "/// A buffer read site of the score: its buffer, index dimensions, first row of the index output.\n"
-    << "struct BackwardRead {\n  int buffer, dims, slot;\n};\n"
+    << "constexpr int32_t kBackwardChunk = " << kBackwardKeyChunk << ";  // keys per backward job\n"
+    << "constexpr int32_t kBackwardCall = " << kBackwardCallKeys << ";  // keys per pipeline call at most\n"
+    << "/// A buffer read site of the score: its buffer, index dimensions, first row of the index output,\n"
+    << "/// whether its index is one element for every position of a call.\n"
+    << "struct BackwardRead {\n  int buffer, dims, slot;\n  bool uniform;\n};\n"
     << "constexpr int kNumReads = " << reads.size() << ", kIndexSlots = " << index_slots << ";\n"
     << "constexpr BackwardRead kReads[" << std::max<size_t>(reads.size(), 1) << "] = {";
   for (size_t i = 0; i < reads.size(); ++i)
-    o << (i ? ", " : "") << "{" << reads[i].buffer << ", " << reads[i].dims << ", " << reads[i].index_slot << "}";
-  o << (reads.empty() ? "{-1, 0, 0}" : "") << "};\n\n}  // namespace\n\n";
+    o << (i ? ", " : "") << "{" << reads[i].buffer << ", " << reads[i].dims << ", " << reads[i].index_slot << ", "
+      << (reads[i].uniform ? "true" : "false") << "}";
+  o << (reads.empty() ? "{-1, 0, 0, false}" : "") << "};\n\n}  // namespace\n\n";
   auto [views, extra_args] = buffer_views_and_args(spec);
   int num_buffers = 0;
   std::string list;

@@ -59,12 +59,12 @@ void schedule_backward(BackwardAlgorithm& a) {
   product(a.dk, a.dk_acc, j, a.ri.x, head_cols);
   product(a.dv, a.dv_acc, j, a.ri.x, g.value_dim_padded);
 
-  // Buffer gradients and their indices: vectors of keys (the chunk is a whole number of vectors).
+  // Buffer gradients and their indices: vectors of the tile's rows, as P and dP are stored.
   if (!a.reads.empty()) {
-    a.grad.compute_root().vectorize(j, VL);
-    for (int u = 0; u < a.grad.num_update_definitions(); ++u) a.grad.update(u).vectorize(j, VL);
-    a.index.compute_root().vectorize(j, VL);
-    for (int u = 0; u < a.index.num_update_definitions(); ++u) a.index.update(u).vectorize(j, VL);
+    for (Func f : {a.grad, a.index}) {
+      f.compute_root().reorder(ii, j).vectorize(ii, VL);
+      for (int u = 0; u < f.num_update_definitions(); ++u) f.update(u).reorder(ii, j).vectorize(ii, VL);
+    }
   }
 }
 

@@ -2,15 +2,18 @@ namespace {
 
 // Jobs' key chunks start on the key-block test's blocks, as the forward's chunks do.
 static_assert(kBackwardChunk % kSkipBlock == 0 && kKeyChunk % kSkipBlock == 0, "key chunks of whole skip blocks");
+// Calls after a job's first start on whole vectors of keys.
+static_assert(kBackwardCall % kLanes == 0, "calls of whole vectors of keys");
 
-/// A dense 3-D f32 or i32 grid [x, y, z] (x innermost) as a Halide output buffer.
+/// A dense 3-D f32 or i32 grid [keys, rows, planes] (rows innermost, then keys) as a Halide output
+/// buffer: element (x, r, p) at (p * keys + x) * rows + r.
 struct Grid3 {
   halide_buffer_t buf{};
   halide_dimension_t dim[3]{};
-  void set(void* data, halide_type_t type, int32_t x, int32_t y, int32_t z) {
-    dim[0] = halide_dimension_t{0, x, 1, 0};
-    dim[1] = halide_dimension_t{0, y, x, 0};
-    dim[2] = halide_dimension_t{0, z, x * y, 0};
+  void set(void* data, halide_type_t type, int32_t keys, int32_t rows, int32_t planes) {
+    dim[0] = halide_dimension_t{0, keys, rows, 0};
+    dim[1] = halide_dimension_t{0, rows, 1, 0};
+    dim[2] = halide_dimension_t{0, planes, keys * rows, 0};
     buf.host = static_cast<uint8_t*>(data);
     buf.type = type;
     buf.dimensions = 3;
@@ -18,10 +21,10 @@ struct Grid3 {
   }
 };
 
-/// Scratch of one backward job: the pipeline's outputs for one (query tile, key chunk) pair and the
-/// job's running dK and dV.
+/// Scratch of one backward job: its running dK and dV over the chunk's keys (which the pipeline
+/// continues in place), and the buffer gradients of one (query tile, key chunk) pair.
 struct BackwardScratch {
-  std::vector<float> dk, dv, dk_acc, dv_acc, grad;
+  std::vector<float> dk_acc, dv_acc, grad, k_rows, v_rows;
   std::vector<int32_t> index;
 };
 thread_local BackwardScratch backward_scratch;
@@ -105,10 +108,12 @@ extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_back
   KeySide k, v;
   if (Lk > 0 && (!prepare_key_side(uc, args->k, "k", Dp, false, k) || !prepare_key_side(uc, args->v, "v", Dv_pad, false, v)))
     return -1;
-  // Q and dO as padded f32 tiles, with each row's stats: the LSE (+inf for a row no key reached, so
-  // that every P of it is 0) and delta = rowsum(dO * O) - dLSE.
+  // Q and dO as padded f32 tiles, rows and (for the score and dP blocks) columns innermost, with each
+  // row's stats: the LSE (+inf for a row no key reached, so that every P of it is 0) and
+  // delta = rowsum(dO * O) - dLSE.
   const int64_t row_tasks = B * Hq * tiles;
   std::vector<float> q_tiles(size_t(row_tasks * kTileQ * Dp)), dout_tiles(size_t(row_tasks * kTileQ * Dv_pad));
+  std::vector<float> q_cols(q_tiles.size()), dout_cols(dout_tiles.size());
   std::vector<float> stats(size_t(row_tasks * 2 * kTileQ));
   auto at = [](const DLTensor* t, int64_t b, int64_t h, int64_t l) {
     return base_of(t) + (b * stride_of(t, 0) + h * stride_of(t, 1) + l * stride_of(t, 2)) * (t->dtype.bits / 8);
@@ -138,6 +143,12 @@ extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_back
         delta -= dlse;
       }
       st[r] = lse == -INFINITY ? INFINITY : lse, st[kTileQ + r] = delta;
+    }
+    float* qc = q_cols.data() + task * kTileQ * Dp;
+    float* dc = dout_cols.data() + task * kTileQ * Dv_pad;
+    for (int64_t r = 0; r < kTileQ; ++r) {
+      for (int64_t c = 0; c < Dp; ++c) qc[c * kTileQ + r] = qt[r * Dp + c];
+      for (int64_t c = 0; c < Dv_pad; ++c) dc[c * kTileQ + r] = dt[r * Dv_pad + c];
     }
     return 0;
   });
@@ -179,10 +190,19 @@ extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_back
     const int32_t keys = int32_t(Lk - key_lo < kBackwardChunk ? Lk - key_lo : kBackwardChunk);
     const int32_t key_count = int32_t(round_up(keys, kLanes));
     BackwardScratch& s = backward_scratch;
-    s.dk.resize(size_t(key_count * Dp)), s.dv.resize(size_t(key_count * Dv_pad));
     s.dk_acc.assign(size_t(key_count * Dp), 0.0f), s.dv_acc.assign(size_t(key_count * Dv_pad), 0.0f);
-    s.grad.resize(size_t(key_count * kTileQ * kNumReads)), s.index.resize(size_t(key_count * kTileQ * kIndexSlots));
+    s.grad.resize(size_t(kBackwardCall * kTileQ * kNumReads));
+    s.index.resize(size_t(kBackwardCall * kTileQ * kIndexSlots));
     Plane k_head(k.plane(hk, b), Dp, Lk), v_head(v.plane(hk, b), Dv_pad, Lk);
+    if (key_lo + key_count > Lk) {
+      // The pipeline reads every key of its calls' whole vectors unclamped (no bounds arithmetic in
+      // its inner loops): past Lk, zero rows of a copy of the chunk's K and V (masked anyway).
+      s.k_rows.assign(size_t(key_count * Dp), 0.0f), s.v_rows.assign(size_t(key_count * Dv_pad), 0.0f);
+      std::copy(k.plane(hk, b) + key_lo * Dp, k.plane(hk, b) + Lk * Dp, s.k_rows.begin());
+      std::copy(v.plane(hk, b) + key_lo * Dv_pad, v.plane(hk, b) + Lk * Dv_pad, s.v_rows.begin());
+      k_head.set(s.k_rows.data(), Dp, key_count, key_lo);
+      v_head.set(s.v_rows.data(), Dv_pad, key_count, key_lo);
+    }
     Plane dk_out, dv_out;
     Grid3 grad_out, index_out;
     float* job_grads = grad_parts.data() + job * grad_total;
@@ -204,46 +224,70 @@ extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_back
         int32_t last = (hi - 1) / kSkipBlock * kSkipBlock;
         while (last > lo && masked(last)) last -= kSkipBlock;
         if (last + kSkipBlock < hi) hi = last + kSkipBlock;
-        // Whole vectors of keys from lo (a block start): within the chunk's rounded-up keys.
-        const int32_t count = int32_t(round_up(hi - lo, kLanes)), offset = lo - key_lo;
-        dk_out.set(s.dk.data(), Dp, count, 0), dv_out.set(s.dv.data(), Dv_pad, count, 0);
-        grad_out.set(s.grad.data(), f32, count, kTileQ, kNumReads);
-        index_out.set(s.index.data(), i32, count, kTileQ, kIndexSlots);
         const int64_t task = (b * Hq + h) * tiles + t;
         Plane q_tile(q_tiles.data() + task * slot, Dp, kTileQ);
+        Plane q_tile_t(q_cols.data() + task * slot, kTileQ, Dp);
         Plane dout_tile(dout_tiles.data() + task * kTileQ * Dv_pad, Dv_pad, kTileQ);
+        Plane dout_tile_t(dout_cols.data() + task * kTileQ * Dv_pad, kTileQ, Dv_pad);
         Plane stats_tile(stats.data() + task * 2 * kTileQ, kTileQ, 2);
-        Plane dq_out(dq_parts.get() + (chunk * row_tasks + task) * slot, Dp, kTileQ);
-        int result = ATTN_PIPELINE_FN(uc, &q_tile.buf, &k_head.buf, &v_head.buf, &dout_tile.buf, &stats_tile.buf,
-            int32_t(Lq), int32_t(Lk), int32_t(D), int32_t(Dp), int32_t(Dv_pad), int32_t(t), int32_t(h), int32_t(b), lo,
-            count ATTN_EXTRA_ARGS, &dq_out.buf, &dk_out.buf, &dv_out.buf ATTN_GRAD_OUTPUTS);
-        if (result != 0) {
-          if (!ctx.failed) fail(uc, "%s: the backward kernel failed (Halide error %d)", kKernelName, result);
-          return result;
+        float* dq_slot = dq_parts.get() + (chunk * row_tasks + task) * slot;
+        std::fill(dq_slot, dq_slot + slot, 0.0f);
+        Plane dq_out(dq_slot, Dp, kTileQ);
+        const int64_t rows = last_q - row0 + 1;
+        // Calls of at most kBackwardCall keys from lo (a block start), each whole vectors of keys
+        // within the chunk's rounded-up keys; the pipeline adds each call's share to the pair's dQ
+        // and the job's dK and dV in place.
+        for (int32_t call_lo = lo; call_lo < hi; call_lo += kBackwardCall) {
+          const int32_t call_hi = hi - call_lo < kBackwardCall ? hi : call_lo + kBackwardCall;
+          const int32_t count = int32_t(round_up(call_hi - call_lo, kLanes)), offset = call_lo - key_lo;
+          dk_out.set(s.dk_acc.data() + offset * Dp, Dp, count, 0);
+          dv_out.set(s.dv_acc.data() + offset * Dv_pad, Dv_pad, count, 0);
+          grad_out.set(s.grad.data(), f32, count, kTileQ, kNumReads);
+          index_out.set(s.index.data(), i32, count, kTileQ, kIndexSlots);
+          int result = ATTN_PIPELINE_FN(uc, &q_tile.buf, &q_tile_t.buf, &k_head.buf, &v_head.buf, &dout_tile.buf,
+              &dout_tile_t.buf, &stats_tile.buf, &dq_out.buf, &dk_out.buf, &dv_out.buf, int32_t(Lq), int32_t(Lk),
+              int32_t(D), int32_t(Dp), int32_t(Dv_pad), int32_t(t), int32_t(h), int32_t(b), call_lo,
+              count ATTN_EXTRA_ARGS, &dq_out.buf, &dk_out.buf, &dv_out.buf ATTN_GRAD_OUTPUTS);
+          if (result != 0) {
+            if (!ctx.failed) fail(uc, "%s: the backward kernel failed (Halide error %d)", kKernelName, result);
+            return result;
+          }
+          // Each read's gradients to the element it read (positions that contribute nothing skipped).
+          auto element = [&](const BackwardRead& read, const halide_buffer_t& view, int32_t x, int64_t r) {
+            int64_t flat = 0;
+            for (int d = 0; d < read.dims; ++d) {
+              const int32_t i = s.index[size_t((int64_t(read.slot + d) * count + x) * kTileQ + r)];
+              if (i < 0 || i >= view.dim[d].extent) return int64_t(-1);
+              flat = flat * view.dim[d].extent + i;
+            }
+            return flat;
+          };
+          for (int rd = 0; rd < kNumReads; ++rd) {
+            const BackwardRead& read = kReads[rd];
+            if (grad_offset[read.buffer] < 0) continue;
+            const halide_buffer_t& view = buffer_views[read.buffer]->buf;
+            const float* gv = s.grad.data() + int64_t(rd) * count * kTileQ;
+            if (read.uniform) {
+              // One element for the whole call: per-row sums (a vector loop), then the rows in order.
+              float row_sums[kTileQ] = {};
+              for (int32_t x = 0; x < call_hi - call_lo; ++x)
+                for (int64_t r = 0; r < rows; ++r) row_sums[r] += gv[x * kTileQ + r];
+              float total = 0.0f;
+              for (int64_t r = 0; r < rows; ++r) total += row_sums[r];
+              const int64_t flat = element(read, view, 0, 0);
+              if (total != 0.0f && flat >= 0) job_grads[grad_offset[read.buffer] + flat] += total;
+              continue;
+            }
+            for (int64_t r = 0; r < rows; ++r)
+              for (int32_t x = 0; x < call_hi - call_lo; ++x) {
+                const float value = gv[x * kTileQ + r];
+                if (value == 0.0f) continue;
+                const int64_t flat = element(read, view, x, r);
+                if (flat >= 0) job_grads[grad_offset[read.buffer] + flat] += value;
+              }
+          }
         }
         dq_written[size_t(chunk * row_tasks + task)] = 1;
-        for (int64_t i = 0; i < count * Dp; ++i) s.dk_acc[size_t(offset * Dp + i)] += s.dk[size_t(i)];
-        for (int64_t i = 0; i < count * Dv_pad; ++i) s.dv_acc[size_t(offset * Dv_pad + i)] += s.dv[size_t(i)];
-        // Each read's gradients to the element it read (positions that contribute nothing skipped).
-        for (int rd = 0; rd < kNumReads; ++rd) {
-          const BackwardRead& read = kReads[rd];
-          if (grad_offset[read.buffer] < 0) continue;
-          const halide_buffer_t& view = buffer_views[read.buffer]->buf;
-          const float* gv = s.grad.data() + int64_t(rd) * count * kTileQ;
-          for (int64_t r = 0; r + row0 <= last_q; ++r)
-            for (int32_t x = 0; x < hi - lo; ++x) {
-              const float value = gv[r * count + x];
-              if (value == 0.0f) continue;
-              int64_t flat = 0;
-              bool inside = true;
-              for (int d = 0; d < read.dims; ++d) {
-                const int32_t i = s.index[size_t((int64_t(read.slot + d) * kTileQ + r) * count + x)];
-                inside = inside && i >= 0 && i < view.dim[d].extent;
-                flat = flat * view.dim[d].extent + i;
-              }
-              if (inside) job_grads[grad_offset[read.buffer] + flat] += value;
-            }
-        }
       }
     }
     for (int32_t x = 0; x < keys; ++x) {
