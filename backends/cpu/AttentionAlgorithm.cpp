@@ -45,7 +45,9 @@ Geometry choose_geometry(const KernelIR& ir, const CpuTarget& target) {
     // Chunks of 1024 keys: full attention ran 101 ms per call against 110 (512), 103 (2048) and
     // 142 (no chunks) in bench/cpu (L=4096, D=64, 2 threads, AVX-512).
     case CpuIsa::AVX512: g = {16, 32, 8, 16, 1024}; break;  // 32 zmm: 2x8 score accumulators
-    case CpuIsa::AVX2: g = {8, 16, 4, 8, 1024}; break;      // 16 ymm: 2x4
+    // 16 ymm: 2x4 score accumulators; PV in 4 rows x 2 value vectors, so that 8 FMAs take 2 loads
+    // of V and 4 broadcasts of P (a row of 8 value vectors took 9 loads for 8 FMAs).
+    case CpuIsa::AVX2: g = {8, 16, 4, 8, 1024, 2}; break;
     case CpuIsa::Portable: g = {4, 16, 2, 8, 1024}; break;  // 16 xmm-like registers: 4x2
   }
   g.head_dim = ir.options.head_dim;

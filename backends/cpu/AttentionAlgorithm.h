@@ -19,6 +19,9 @@ struct Geometry {
   int key_block = 8;      ///< keys per block of the QK^T accumulator
   int accumulators = 16;  ///< vector accumulators the PV loop may keep in registers
   int key_chunk = 1024;   ///< keys per pipeline call (a multiple of key_block): scores stay in cache
+  /// Most value vectors one row of PV accumulators spans (0: `accumulators`); the rest of the
+  /// accumulators go to more rows, each loaded V vector serving each of them.
+  int pv_value_vectors = 0;
   int head_dim = 0;       ///< D; 0 when known only at run time
   int value_dim = 0;      ///< Dv; 0 when known only at run time
   int value_dim_padded = 0;  ///< Dv rounded up to vector_lanes; 0 at run time

@@ -22,7 +22,7 @@ class CpuCodeGen : public HI::CodeGen_C {
  protected:
   using HI::CodeGen_C::visit;
 
-  // Halide's vector classes (fixed/HalideVectorOps.h) with four changes, then Halide's typedefs:
+  // Halide's vector classes (fixed/HalideVectorOps.h) with five changes, then Halide's typedefs:
   // - Comparisons and logical and/or give 0/1 lanes, native and C++ vectors alike, as scalar bools,
   //   broadcasts of them and bool buffer loads are: Halide 14 returned the vector truth value -1
   //   narrowed to 0xFF (0xff in CppVectorOps), so `(q < n) == (kv < n)` compared 0xFF with a
@@ -34,6 +34,8 @@ class CpuCodeGen : public HI::CodeGen_C {
   // - With GCC, the native load and store access memory as a may_alias vector, not by memcpy: GCC
   //   tuned for no AVX-512 CPU copied 32 bytes as two 16-byte halves through the stack, and the
   //   avx2 path's accumulators stalled on store forwarding (20-40x slower than clang's).
+  // - The native select is always inlined: clang 14 called it out of line in the avx2 path's exp
+  //   pass, and the call's clobbered ymm registers sent the pass's constants to the stack.
   void add_vector_typedefs(const std::set<Halide::Type>& vector_types) override {
     if (!vector_types.empty()) {
       stream << cpu_fixed_text("HalideVectorOps.h");

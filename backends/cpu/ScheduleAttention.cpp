@@ -60,7 +60,7 @@ void schedule_attention(AttentionAlgorithm& a) {
 
   // PV: R rows x U value vectors of accumulators; each V row is loaded once per R rows.
   int vectors = g.value_dim_padded ? g.value_dim_padded / VL : 1;
-  int U = largest_divisor_at_most(vectors, g.accumulators);
+  int U = largest_divisor_at_most(vectors, g.pv_value_vectors ? g.pv_value_vectors : g.accumulators);
   int R = std::min(T, largest_power_of_two_at_most(std::max(1, g.accumulators / U)));
   a.partial.compute_root().split(ii, ig, ir, R).reorder(c, ir, ig).vectorize(c, VL);
   a.pv.compute_at(a.partial, ig).vectorize(c, VL).unroll(ii);

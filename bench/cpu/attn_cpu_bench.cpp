@@ -3,11 +3,13 @@
 // gradient) instead: forward_s, backward_s and their sum in min_s.
 // With --direct, the forward is called as a project that checks in its source calls it: no key
 // ranges (a buffer mask's kernel plans itself) instead of run_cpu_kernel's.
+// --dtype bf16: Q, K, V and Out in bf16 (the forward only; the reference uses the rounded inputs).
 // Usage: attn_cpu_bench [--len L] [--heads H] [--dim D] [--threads T] [--iters N] [--dump DIR] [--backward]
-// [--direct] VARIANT...
+// [--direct] [--dtype f32|bf16] VARIANT...
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
@@ -26,16 +28,29 @@ namespace {
 struct Options {
   int len = 4096, heads = 8, dim = 64, threads = 2, iters = 5, doc_len = 512;
   std::string dump;
-  bool backward = false, direct = false;
+  bool backward = false, direct = false, bf16 = false;
   std::vector<std::string> variants;
 };
 
-DLTensor tensor(float* data, std::vector<int64_t>& shape) {
+uint16_t to_bf16(float f) {  // round to nearest even (finite inputs)
+  uint32_t x;
+  memcpy(&x, &f, 4);
+  return uint16_t((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
+}
+
+float from_bf16(uint16_t h) {
+  uint32_t x = uint32_t(h) << 16;
+  float f;
+  memcpy(&f, &x, 4);
+  return f;
+}
+
+DLTensor tensor(void* data, std::vector<int64_t>& shape, DLDataType dtype = {kDLFloat, 32, 1}) {
   DLTensor t{};
   t.data = data;
   t.device = {kDLCPU, 0};
   t.ndim = int(shape.size());
-  t.dtype = {kDLFloat, 32, 1};
+  t.dtype = dtype;
   t.shape = shape.data();
   return t;
 }
@@ -157,6 +172,8 @@ int main(int argc, char** argv) {
       o.backward = true;
     else if (a == "--direct")
       o.direct = true;
+    else if (a == "--dtype")
+      o.bf16 = next() == "bf16";
     else
       o.variants.push_back(a);
   }
@@ -167,15 +184,22 @@ int main(int argc, char** argv) {
   std::vector<float> q(size_t(H) * L * D), k(q.size()), v(q.size()), out(q.size());
   for (auto* x : {&q, &k, &v})
     for (float& f : *x) f = normal(rng);
+  // bf16: the kernel reads bf16 copies; the reference reads the same values (rounded) as f32.
+  std::vector<uint16_t> q16(o.bf16 ? q.size() : 0), k16(q16.size()), v16(q16.size()), out16(q16.size());
+  for (size_t i = 0; i < q16.size(); ++i) {
+    q16[i] = to_bf16(q[i]), k16[i] = to_bf16(k[i]), v16[i] = to_bf16(v[i]);
+    q[i] = from_bf16(q16[i]), k[i] = from_bf16(k16[i]), v[i] = from_bf16(v16[i]);
+  }
   std::vector<float> slopes(H);
   for (int h = 0; h < H; ++h) slopes[h] = std::exp2(-8.0f * (h + 1) / H);
   std::vector<int> doc(L);
   for (int i = 0; i < L; ++i) doc[i] = i / o.doc_len;
   std::vector<int64_t> shape = {1, H, L, D}, slope_shape = {H}, doc_shape = {L};
 
+  if (o.backward && o.bf16) return fprintf(stderr, "--dtype bf16 times the forward only\n"), 1;
   if (o.backward) return time_backward(o);
   for (const std::string& variant : o.variants) {
-    attn::KernelIR ir = attn::bench::make_variant(variant, D);
+    attn::KernelIR ir = attn::bench::make_variant(variant, D, o.bf16 ? attn::DType::BF16 : attn::DType::F32);
     auto t0 = std::chrono::steady_clock::now();
     attn::CpuKernelSource src = attn::generate_cpu_kernel(ir, attn::host_cpu_target());
     auto t1 = std::chrono::steady_clock::now();
@@ -187,8 +211,12 @@ int main(int argc, char** argv) {
     }
     DLTensor tq = tensor(q.data(), shape), tk = tensor(k.data(), shape), tv = tensor(v.data(), shape),
              to = tensor(out.data(), shape), ts = tensor(slopes.data(), slope_shape),
-             td = tensor(reinterpret_cast<float*>(doc.data()), doc_shape);
-    td.dtype = {kDLInt, 32, 1};
+             td = tensor(doc.data(), doc_shape, {kDLInt, 32, 1});
+    if (o.bf16) {
+      const DLDataType bf16{kDLBfloat, 16, 1};
+      tq = tensor(q16.data(), shape, bf16), tk = tensor(k16.data(), shape, bf16),
+      tv = tensor(v16.data(), shape, bf16), to = tensor(out16.data(), shape, bf16);
+    }
     std::vector<const DLTensor*> buffers;
     if (variant == "alibi") buffers.push_back(&ts);
     if (variant == "documents") buffers.push_back(&td);
@@ -220,6 +248,7 @@ int main(int argc, char** argv) {
     }
     std::sort(times.begin(), times.end());
     std::sort(cpu_times.begin(), cpu_times.end());
+    for (size_t i = 0; i < out16.size(); ++i) out[i] = from_bf16(out16[i]);
     double allowed_pairs = 0;
     for (int i = 0; i < L; ++i)
       for (int j = 0; j < L; ++j) allowed_pairs += allowed(variant, i, j, doc);
@@ -249,12 +278,14 @@ int main(int argc, char** argv) {
           max_err = std::max(max_err, std::abs(acc[d] / l - out[(size_t(h) * L + i) * D + d]));
       }
     printf(
-        "{\"variant\": \"%s\", \"direct\": %s, \"density\": %.4f, \"median_s\": %.5f, \"min_s\": %.5f, "
+        "{\"variant\": \"%s\", \"dtype\": \"%s\", \"direct\": %s, \"density\": %.4f, \"median_s\": %.5f, "
+        "\"min_s\": %.5f, "
         "\"gflops\": %.1f, "
         "\"cpu_s\": %.5f, \"generate_s\": %.2f, \"compile_s\": %.2f, \"max_abs_err\": %.2e}\n",
-        variant.c_str(), o.direct ? "true" : "false", density, times[times.size() / 2], times[0],
-        flops / times[times.size() / 2] / 1e9, cpu_times[0], std::chrono::duration<double>(t1 - t0).count(),
-        std::chrono::duration<double>(t2 - t1).count(), max_err);
+        variant.c_str(), o.bf16 ? "bf16" : "f32", o.direct ? "true" : "false", density,
+        times[times.size() / 2], times[0], flops / times[times.size() / 2] / 1e9, cpu_times[0],
+        std::chrono::duration<double>(t1 - t0).count(), std::chrono::duration<double>(t2 - t1).count(),
+        max_err);
     fflush(stdout);
   }
   return 0;

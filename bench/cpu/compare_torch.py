@@ -8,18 +8,30 @@ GFLOP/s count only the unmasked work: 4 * B * H * L * L * D * density. Times are
 
   ATTNC_CXX=bench/cpu/clangxx.sh bench/.venv/bin/python bench/cpu/compare_torch.py --bin BUILD/bench/cpu
 
+Rows: --variants VARIANT[:DTYPE[:D]],... (DTYPE f32 or bf16; D defaults to --dim), e.g. causal:bf16:128.
+
+--isa avx2: both sides held to AVX2 on an AVX-512 machine, the nearest this runs to an AVX2-only CPU
+(bench/results/cpu-avx2.md): attnc's avx2 path (ATTNC_CPU_ISA=avx2) built with -march=x86-64-v3
+(bench/cpu/clangxx.sh with ATTNC_BENCH_MARCH) into a fresh ATTNC_CACHE_DIR; PyTorch with
+ATEN_CPU_CAPABILITY=avx2 (eager kernels and inductor's code for flex_attention), ONEDNN_MAX_CPU_ISA=AVX2
+and MKL_ENABLE_INSTRUCTIONS=AVX2; the AVX2 FMA peak. The script sets these and runs itself again.
+
 --backward: forward + backward instead (dQ, dK, dV; for alibi also the slopes' gradient), against
 SDPA's backward with its mask (and ALiBi bias, built from slopes that require grad) materialized,
 and flex_attention's backward where it runs (PyTorch's CPU flex_attention has none: n/a).
 """
 import argparse
 import json
+import os
 import subprocess
+import sys
+import tempfile
 import time
 
 import torch
 from torch.nn.attention.flex_attention import create_block_mask, flex_attention
 
+DTYPES = {"f32": torch.float32, "bf16": torch.bfloat16}
 VARIANTS = ["full", "causal", "sliding256", "alibi", "softcap", "documents"]
 
 
@@ -34,9 +46,23 @@ def timed(fn, iters):
     return min(times)
 
 
-def attnc_time(a, variant, L, H, D):
+def avx2_environment():
+    """What --isa avx2 runs under (read by torch at import and by attnc's loader at each compile)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    return {"ATTNC_CPU_ISA": "avx2", "ATTNC_CXX": os.path.join(here, "clangxx.sh"),
+            "ATTNC_BENCH_MARCH": "x86-64-v3", "ATTNC_CACHE_DIR": tempfile.mkdtemp(prefix="attnc-avx2-"),
+            "ATEN_CPU_CAPABILITY": "avx2", "ONEDNN_MAX_CPU_ISA": "AVX2", "MKL_ENABLE_INSTRUCTIONS": "AVX2"}
+
+
+def parse_row(row, dim):
+    """VARIANT[:DTYPE[:D]] -> (variant, dtype, D)."""
+    parts = row.split(":")
+    return parts[0], parts[1] if len(parts) > 1 else "f32", int(parts[2]) if len(parts) > 2 else dim
+
+
+def attnc_time(a, variant, L, H, D, dtype="f32"):
     out = subprocess.run([a.bin + "/attn_cpu_bench", "--len", str(L), "--heads", str(H), "--dim", str(D),
-                          "--threads", "2", "--iters", str(a.iters), variant],
+                          "--threads", "2", "--iters", str(a.iters), "--dtype", dtype, variant],
                          capture_output=True, text=True, check=True).stdout
     r = json.loads(out.strip().splitlines()[-1])
     return r["min_s"], r["generate_s"] + r["compile_s"]
@@ -75,7 +101,7 @@ def sdpa_call(variant, q, k, v, L, slopes, doc):
         return lambda: F(q, k, v, attn_mask=m)
     if variant == "alibi":
         bias = slopes[:, None, None] * (i[None, None, :] - i[None, :, None]).float()
-        bias = bias.masked_fill(i[None, :, None] < i[None, None, :], float("-inf"))[None]
+        bias = bias.masked_fill(i[None, :, None] < i[None, None, :], float("-inf"))[None].to(q.dtype)
         return lambda: F(q, k, v, attn_mask=bias)
     return None  # soft-capping has no SDPA form
 
@@ -181,26 +207,35 @@ def main():
     ap.add_argument("--iters", type=int, default=5)
     ap.add_argument("--variants")
     ap.add_argument("--backward", action="store_true", help="time forward + backward")
+    ap.add_argument("--isa", choices=["native", "avx2"], default="native",
+                    help="avx2: attnc and PyTorch held to AVX2 (see the top of this file)")
     a = ap.parse_args()
+    if a.isa == "avx2" and os.environ.get("ATEN_CPU_CAPABILITY") != "avx2":
+        # torch reads its ISA variables when it loads: run again with them set from the start.
+        os.execve(sys.executable, [sys.executable] + sys.argv, {**os.environ, **avx2_environment()})
     if a.backward:
         a.variants = a.variants or ",".join(BACKWARD_VARIANTS)
         return main_backward(a)
-    a.variants = a.variants or ",".join(VARIANTS)
+    a.variants = a.variants or ",".join(VARIANTS + ["causal:bf16", "causal:bf16:128"])
     torch.set_num_threads(2)
     torch.manual_seed(0)
-    B, H, L, D = 1, a.heads, a.len, a.dim
-    q, k, v = (torch.randn(B, H, L, D) for _ in range(3))
+    B, H, L = 1, a.heads, a.len
     slopes = torch.exp2(-8.0 * (torch.arange(H) + 1) / H)
     masks, scores, doc = torch_variants(L, H, 512, slopes)
     flex = torch.compile(flex_attention, dynamic=False)
 
-    peak = json.loads(subprocess.run([a.bin + "/fma_peak", "2"], capture_output=True, text=True, check=True).stdout)
+    load_before = os.getloadavg()
+    peaks = json.loads(subprocess.run([a.bin + "/fma_peak", "2"], capture_output=True, text=True, check=True).stdout)
+    peak = peaks["avx2_gflops"] if a.isa == "avx2" else peaks["gflops"]
     rows = []
-    for variant in a.variants.split(","):
+    for row in a.variants.split(","):
+        variant, dtype, D = parse_row(row, a.dim)
+        gen = torch.Generator().manual_seed(0)
+        q, k, v = (torch.randn(B, H, L, D, generator=gen).to(DTYPES[dtype]) for _ in range(3))
         dens = density(variant, L, doc)
         flops = 4.0 * B * H * L * L * D * dens
         # attnc before and after PyTorch, best of both: load from other processes varies by the second.
-        t_attnc, attnc_compile = attnc_time(a, variant, L, H, D)
+        t_attnc, attnc_compile = attnc_time(a, variant, L, H, D, dtype)
         call = sdpa_call(variant, q, k, v, L, slopes, doc)
         t_sdpa = timed(call, a.iters) if call else None
         bm = create_block_mask(masks[variant], None, None, L, L, device="cpu") if masks[variant] else None
@@ -209,24 +244,32 @@ def main():
         flex(q, k, v, score_mod=score_mod, block_mask=bm)
         flex_compile = time.perf_counter() - t0
         t_flex = timed(lambda: flex(q, k, v, score_mod=score_mod, block_mask=bm), a.iters)
-        t_attnc = min(t_attnc, attnc_time(a, variant, L, H, D)[0])
-        rows.append(dict(variant=variant, density=dens, attnc_s=t_attnc, sdpa_s=t_sdpa, flex_s=t_flex,
+        t_attnc = min(t_attnc, attnc_time(a, variant, L, H, D, dtype)[0])
+        rows.append(dict(variant=variant, dtype=dtype, dim=D, density=dens, attnc_s=t_attnc, sdpa_s=t_sdpa, flex_s=t_flex,
                          flops=flops, flex_compile_s=flex_compile, attnc_compile_s=attnc_compile))
         print(json.dumps(rows[-1]), flush=True)
 
     gf = lambda f, t: f"{f / t / 1e9:7.1f}" if t else "    n/a"
     ratio = lambda t1, t2: f"{t2 / t1:5.2f}x" if t2 else "  n/a"
-    print(f"\nf32, B={B}, H={H}, L={L}, D={D}, 2 threads; FMA peak {peak['gflops']:.0f} GFLOP/s (2 threads)\n")
-    print("| variant | density | attnc GFLOP/s | SDPA GFLOP/s | flex GFLOP/s | attnc vs SDPA | attnc vs flex | attnc % of peak |")
-    print("|---|---|---|---|---|---|---|---|")
+    load_after = os.getloadavg()
+    attnc_isa = os.environ.get("ATTNC_CPU_ISA", "widest this CPU runs")
+    print(f"\nB={B}, H={H}, L={L}, 2 threads; ISA: attnc path {attnc_isa}"
+          f"{', -march=' + os.environ['ATTNC_BENCH_MARCH'] if os.environ.get('ATTNC_BENCH_MARCH') else ''}, "
+          f"torch CPU capability {torch.backends.cpu.get_cpu_capability()}; FMA peak {peak:.0f} GFLOP/s "
+          f"(2 threads; AVX-512 {peaks.get('avx512_gflops', 0):.0f}, AVX2 {peaks.get('avx2_gflops', 0):.0f}); "
+          f"load average {load_before[0]:.1f} before, {load_after[0]:.1f} after\n")
+    print("| variant | dtype | D | density | attnc GFLOP/s | SDPA GFLOP/s | flex GFLOP/s | attnc vs SDPA | attnc vs flex | attnc % of peak |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
-        print(f"| {r['variant']} | {r['density']:.3f} | {gf(r['flops'], r['attnc_s'])} | {gf(r['flops'], r['sdpa_s'])} | "
+        print(f"| {r['variant']} | {r['dtype']} | {r['dim']} | {r['density']:.3f} | {gf(r['flops'], r['attnc_s'])} | {gf(r['flops'], r['sdpa_s'])} | "
               f"{gf(r['flops'], r['flex_s'])} | {ratio(r['attnc_s'], r['sdpa_s'])} | {ratio(r['attnc_s'], r['flex_s'])} | "
-              f"{100 * r['flops'] / r['attnc_s'] / 1e9 / peak['gflops']:.0f}% |")
-    full = next((r for r in rows if r["variant"] == "full"), None)
+              f"{100 * r['flops'] / r['attnc_s'] / 1e9 / peak:.0f}% |")
+    full = next((r for r in rows if r["variant"] == "full" and r["dtype"] == "f32" and r["dim"] == a.dim), None)
     if full:
         print("\nTime relative to full attention (proportional to density is the goal):")
         for r in rows:
+            if r["dtype"] != "f32" or r["dim"] != a.dim:
+                continue
             print(f"  {r['variant']:<11} density {r['density']:.3f}  attnc time {r['attnc_s'] / full['attnc_s']:.3f}  "
                   f"flex time {r['flex_s'] / full['flex_s']:.3f}")
 

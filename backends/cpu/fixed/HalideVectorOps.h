@@ -723,6 +723,9 @@ public:
 #endif
     }
 
+    // Always inlined: clang 14 left it a call in the exp pass of the avx2 path, and the call's
+    // clobbered ymm registers sent the pass's constants to the stack.
+    HALIDE_ALWAYS_INLINE
     static Vec select(const Mask cond, const Vec true_value, const Vec false_value) {
 #if defined(__GNUC__) && !defined(__clang__)
         // This should do the correct lane-wise select.

@@ -3543,6 +3543,9 @@ public:
 #endif
     }
 
+    // Always inlined: clang 14 left it a call in the exp pass of the avx2 path, and the call's
+    // clobbered ymm registers sent the pass's constants to the stack.
+    HALIDE_ALWAYS_INLINE
     static Vec select(const Mask cond, const Vec true_value, const Vec false_value) {
 #if defined(__GNUC__) && !defined(__clang__)
         // This should do the correct lane-wise select.
@@ -7299,6 +7302,9 @@ public:
 #endif
     }
 
+    // Always inlined: clang 14 left it a call in the exp pass of the avx2 path, and the call's
+    // clobbered ymm registers sent the pass's constants to the stack.
+    HALIDE_ALWAYS_INLINE
     static Vec select(const Mask cond, const Vec true_value, const Vec false_value) {
 #if defined(__GNUC__) && !defined(__clang__)
         // This should do the correct lane-wise select.
@@ -8633,10 +8639,10 @@ int attn_window16_avx2_pipeline(void const *__user_context, struct halide_buffer
         int32_t  const _790 = ::halide_cpp_min(_789, _786);
         int32_t  const _791 = _773 * 4;
         int32_t  const _792 = ::halide_cpp_min(_791, _attn_lk);
-        for (int _partial_s0_ii_ig = 0; _partial_s0_ii_ig < 0 + 8; _partial_s0_ii_ig++)
+        for (int _partial_s0_ii_ig = 0; _partial_s0_ii_ig < 0 + 4; _partial_s0_ii_ig++)
         {
          {
-          float _pv[64];
+          float _pv[128];
           // produce pv
           for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
           {
@@ -8653,168 +8659,218 @@ int attn_window16_avx2_pipeline(void const *__user_context, struct halide_buffer
            int32_t  const _799 = _798 + 32;
            float8_ops::store(_797, _pv, _799);
           } // for _pv_s0_c_c
-          int32_t  const _800 = _788 - _597;
-          int32_t  const _801 = _790 - _788;
-          for (int _pv_s1_rk__x_rebased = 0; _pv_s1_rk__x_rebased < 0 + _801; _pv_s1_rk__x_rebased++)
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
           {
-           float8  const _802 = float8_ops::load(_pv, 0);
-           int32_t  const _803 = _pv_s1_rk__x_rebased + _788;
-           int32_t  const _804 = _803 * 32;
-           float8  const _805 = float8_ops::load(_attn_v, _804);
-           int32_t  const _806 = _pv_s1_rk__x_rebased + _800;
-           int32_t  const _807 = _806 * 8;
-           int32_t  const _808 = _807 + _partial_s0_ii_ig;
-           int32_t  const _809 = _808 * 2;
-           float  const _810 = _probs[_809];
-           float8  const _811 = float8_ops::broadcast(_810);
-           float8  const _812 = _805 * _811;
-           float8  const _813 = _802 + _812;
-           float8_ops::store(_813, _pv, 0);
-           float8  const _814 = float8_ops::load(_pv, 8);
-           int32_t  const _815 = _pv_s1_rk__x_rebased + _788;
-           int32_t  const _816 = _815 * 32;
-           int32_t  const _817 = _816 + 8;
-           float8  const _818 = float8_ops::load(_attn_v, _817);
-           int32_t  const _819 = _pv_s1_rk__x_rebased + _800;
-           int32_t  const _820 = _819 * 8;
-           int32_t  const _821 = _820 + _partial_s0_ii_ig;
-           int32_t  const _822 = _821 * 2;
-           float  const _823 = _probs[_822];
-           float8  const _824 = float8_ops::broadcast(_823);
-           float8  const _825 = _818 * _824;
-           float8  const _826 = _814 + _825;
-           float8_ops::store(_826, _pv, 8);
-           float8  const _827 = float8_ops::load(_pv, 16);
-           int32_t  const _828 = _pv_s1_rk__x_rebased + _788;
-           int32_t  const _829 = _828 * 32;
-           int32_t  const _830 = _829 + 16;
-           float8  const _831 = float8_ops::load(_attn_v, _830);
-           int32_t  const _832 = _pv_s1_rk__x_rebased + _800;
-           int32_t  const _833 = _832 * 8;
-           int32_t  const _834 = _833 + _partial_s0_ii_ig;
-           int32_t  const _835 = _834 * 2;
-           float  const _836 = _probs[_835];
-           float8  const _837 = float8_ops::broadcast(_836);
-           float8  const _838 = _831 * _837;
-           float8  const _839 = _827 + _838;
-           float8_ops::store(_839, _pv, 16);
-           float8  const _840 = float8_ops::load(_pv, 24);
-           int32_t  const _841 = _pv_s1_rk__x_rebased + _788;
-           int32_t  const _842 = _841 * 32;
-           int32_t  const _843 = _842 + 24;
-           float8  const _844 = float8_ops::load(_attn_v, _843);
-           int32_t  const _845 = _pv_s1_rk__x_rebased + _800;
-           int32_t  const _846 = _845 * 8;
-           int32_t  const _847 = _846 + _partial_s0_ii_ig;
-           int32_t  const _848 = _847 * 2;
-           float  const _849 = _probs[_848];
-           float8  const _850 = float8_ops::broadcast(_849);
-           float8  const _851 = _844 * _850;
-           float8  const _852 = _840 + _851;
-           float8_ops::store(_852, _pv, 24);
-           float8  const _853 = float8_ops::load(_pv, 32);
-           int32_t  const _854 = _pv_s1_rk__x_rebased + _788;
-           int32_t  const _855 = _854 * 32;
-           float8  const _856 = float8_ops::load(_attn_v, _855);
-           int32_t  const _857 = _pv_s1_rk__x_rebased + _800;
-           int32_t  const _858 = _857 * 8;
-           int32_t  const _859 = _858 + _partial_s0_ii_ig;
-           int32_t  const _860 = _859 * 2;
-           int32_t  const _861 = _860 + 1;
-           float  const _862 = _probs[_861];
-           float8  const _863 = float8_ops::broadcast(_862);
-           float8  const _864 = _856 * _863;
-           float8  const _865 = _853 + _864;
-           float8_ops::store(_865, _pv, 32);
-           float8  const _866 = float8_ops::load(_pv, 40);
-           int32_t  const _867 = _pv_s1_rk__x_rebased + _788;
-           int32_t  const _868 = _867 * 32;
-           int32_t  const _869 = _868 + 8;
-           float8  const _870 = float8_ops::load(_attn_v, _869);
-           int32_t  const _871 = _pv_s1_rk__x_rebased + _800;
-           int32_t  const _872 = _871 * 8;
-           int32_t  const _873 = _872 + _partial_s0_ii_ig;
-           int32_t  const _874 = _873 * 2;
-           int32_t  const _875 = _874 + 1;
-           float  const _876 = _probs[_875];
-           float8  const _877 = float8_ops::broadcast(_876);
-           float8  const _878 = _870 * _877;
-           float8  const _879 = _866 + _878;
-           float8_ops::store(_879, _pv, 40);
-           float8  const _880 = float8_ops::load(_pv, 48);
-           int32_t  const _881 = _pv_s1_rk__x_rebased + _788;
-           int32_t  const _882 = _881 * 32;
-           int32_t  const _883 = _882 + 16;
-           float8  const _884 = float8_ops::load(_attn_v, _883);
-           int32_t  const _885 = _pv_s1_rk__x_rebased + _800;
-           int32_t  const _886 = _885 * 8;
-           int32_t  const _887 = _886 + _partial_s0_ii_ig;
-           int32_t  const _888 = _887 * 2;
-           int32_t  const _889 = _888 + 1;
-           float  const _890 = _probs[_889];
-           float8  const _891 = float8_ops::broadcast(_890);
-           float8  const _892 = _884 * _891;
-           float8  const _893 = _880 + _892;
-           float8_ops::store(_893, _pv, 48);
-           float8  const _894 = float8_ops::load(_pv, 56);
-           int32_t  const _895 = _pv_s1_rk__x_rebased + _788;
-           int32_t  const _896 = _895 * 32;
-           int32_t  const _897 = _896 + 24;
-           float8  const _898 = float8_ops::load(_attn_v, _897);
-           int32_t  const _899 = _pv_s1_rk__x_rebased + _800;
-           int32_t  const _900 = _899 * 8;
-           int32_t  const _901 = _900 + _partial_s0_ii_ig;
-           int32_t  const _902 = _901 * 2;
-           int32_t  const _903 = _902 + 1;
-           float  const _904 = _probs[_903];
-           float8  const _905 = float8_ops::broadcast(_904);
-           float8  const _906 = _898 * _905;
-           float8  const _907 = _894 + _906;
-           float8_ops::store(_907, _pv, 56);
-          } // for _pv_s1_rk__x_rebased
+           float  const _800 = float_from_bits(0 /* 0 */);
+           float8  const _801 = float8_ops::broadcast(_800);
+           int32_t  const _802 = _pv_s0_c_c * 8;
+           int32_t  const _803 = _802 + 64;
+           float8_ops::store(_801, _pv, _803);
+          } // for _pv_s0_c_c
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
+          {
+           float  const _804 = float_from_bits(0 /* 0 */);
+           float8  const _805 = float8_ops::broadcast(_804);
+           int32_t  const _806 = _pv_s0_c_c * 8;
+           int32_t  const _807 = _806 + 96;
+           float8_ops::store(_805, _pv, _807);
+          } // for _pv_s0_c_c
+          int32_t  const _808 = _788 - _597;
+          int32_t  const _809 = _790 - _788;
+          for (int _pv_s1_c_co = 0; _pv_s1_c_co < 0 + 2; _pv_s1_c_co++)
+          {
+           for (int _pv_s1_rk__x_rebased = 0; _pv_s1_rk__x_rebased < 0 + _809; _pv_s1_rk__x_rebased++)
+           {
+            int32_t  const _810 = _pv_s1_c_co * 16;
+            float8  const _811 = float8_ops::load(_pv, _810);
+            int32_t  const _812 = _pv_s1_rk__x_rebased + _788;
+            int32_t  const _813 = _812 * 2;
+            int32_t  const _814 = _813 + _pv_s1_c_co;
+            int32_t  const _815 = _814 * 16;
+            float8  const _816 = float8_ops::load(_attn_v, _815);
+            int32_t  const _817 = _pv_s1_rk__x_rebased + _808;
+            int32_t  const _818 = _817 * 4;
+            int32_t  const _819 = _818 + _partial_s0_ii_ig;
+            int32_t  const _820 = _819 * 4;
+            float  const _821 = _probs[_820];
+            float8  const _822 = float8_ops::broadcast(_821);
+            float8  const _823 = _816 * _822;
+            float8  const _824 = _811 + _823;
+            float8_ops::store(_824, _pv, _810);
+            int32_t  const _825 = _pv_s1_c_co * 16;
+            int32_t  const _826 = _825 + 8;
+            float8  const _827 = float8_ops::load(_pv, _826);
+            int32_t  const _828 = _pv_s1_rk__x_rebased + _788;
+            int32_t  const _829 = _828 * 2;
+            int32_t  const _830 = _829 + _pv_s1_c_co;
+            int32_t  const _831 = _830 * 16;
+            int32_t  const _832 = _831 + 8;
+            float8  const _833 = float8_ops::load(_attn_v, _832);
+            int32_t  const _834 = _pv_s1_rk__x_rebased + _808;
+            int32_t  const _835 = _834 * 4;
+            int32_t  const _836 = _835 + _partial_s0_ii_ig;
+            int32_t  const _837 = _836 * 4;
+            float  const _838 = _probs[_837];
+            float8  const _839 = float8_ops::broadcast(_838);
+            float8  const _840 = _833 * _839;
+            float8  const _841 = _827 + _840;
+            float8_ops::store(_841, _pv, _826);
+            int32_t  const _842 = _pv_s1_c_co * 16;
+            int32_t  const _843 = _842 + 32;
+            float8  const _844 = float8_ops::load(_pv, _843);
+            int32_t  const _845 = _pv_s1_rk__x_rebased + _788;
+            int32_t  const _846 = _845 * 2;
+            int32_t  const _847 = _846 + _pv_s1_c_co;
+            int32_t  const _848 = _847 * 16;
+            float8  const _849 = float8_ops::load(_attn_v, _848);
+            int32_t  const _850 = _pv_s1_rk__x_rebased + _808;
+            int32_t  const _851 = _850 * 4;
+            int32_t  const _852 = _851 + _partial_s0_ii_ig;
+            int32_t  const _853 = _852 * 4;
+            int32_t  const _854 = _853 + 1;
+            float  const _855 = _probs[_854];
+            float8  const _856 = float8_ops::broadcast(_855);
+            float8  const _857 = _849 * _856;
+            float8  const _858 = _844 + _857;
+            float8_ops::store(_858, _pv, _843);
+            int32_t  const _859 = _pv_s1_c_co * 16;
+            int32_t  const _860 = _859 + 40;
+            float8  const _861 = float8_ops::load(_pv, _860);
+            int32_t  const _862 = _pv_s1_rk__x_rebased + _788;
+            int32_t  const _863 = _862 * 2;
+            int32_t  const _864 = _863 + _pv_s1_c_co;
+            int32_t  const _865 = _864 * 16;
+            int32_t  const _866 = _865 + 8;
+            float8  const _867 = float8_ops::load(_attn_v, _866);
+            int32_t  const _868 = _pv_s1_rk__x_rebased + _808;
+            int32_t  const _869 = _868 * 4;
+            int32_t  const _870 = _869 + _partial_s0_ii_ig;
+            int32_t  const _871 = _870 * 4;
+            int32_t  const _872 = _871 + 1;
+            float  const _873 = _probs[_872];
+            float8  const _874 = float8_ops::broadcast(_873);
+            float8  const _875 = _867 * _874;
+            float8  const _876 = _861 + _875;
+            float8_ops::store(_876, _pv, _860);
+            int32_t  const _877 = _pv_s1_c_co * 16;
+            int32_t  const _878 = _877 + 64;
+            float8  const _879 = float8_ops::load(_pv, _878);
+            int32_t  const _880 = _pv_s1_rk__x_rebased + _788;
+            int32_t  const _881 = _880 * 2;
+            int32_t  const _882 = _881 + _pv_s1_c_co;
+            int32_t  const _883 = _882 * 16;
+            float8  const _884 = float8_ops::load(_attn_v, _883);
+            int32_t  const _885 = _pv_s1_rk__x_rebased + _808;
+            int32_t  const _886 = _885 * 4;
+            int32_t  const _887 = _886 + _partial_s0_ii_ig;
+            int32_t  const _888 = _887 * 4;
+            int32_t  const _889 = _888 + 2;
+            float  const _890 = _probs[_889];
+            float8  const _891 = float8_ops::broadcast(_890);
+            float8  const _892 = _884 * _891;
+            float8  const _893 = _879 + _892;
+            float8_ops::store(_893, _pv, _878);
+            int32_t  const _894 = _pv_s1_c_co * 16;
+            int32_t  const _895 = _894 + 72;
+            float8  const _896 = float8_ops::load(_pv, _895);
+            int32_t  const _897 = _pv_s1_rk__x_rebased + _788;
+            int32_t  const _898 = _897 * 2;
+            int32_t  const _899 = _898 + _pv_s1_c_co;
+            int32_t  const _900 = _899 * 16;
+            int32_t  const _901 = _900 + 8;
+            float8  const _902 = float8_ops::load(_attn_v, _901);
+            int32_t  const _903 = _pv_s1_rk__x_rebased + _808;
+            int32_t  const _904 = _903 * 4;
+            int32_t  const _905 = _904 + _partial_s0_ii_ig;
+            int32_t  const _906 = _905 * 4;
+            int32_t  const _907 = _906 + 2;
+            float  const _908 = _probs[_907];
+            float8  const _909 = float8_ops::broadcast(_908);
+            float8  const _910 = _902 * _909;
+            float8  const _911 = _896 + _910;
+            float8_ops::store(_911, _pv, _895);
+            int32_t  const _912 = _pv_s1_c_co * 16;
+            int32_t  const _913 = _912 + 96;
+            float8  const _914 = float8_ops::load(_pv, _913);
+            int32_t  const _915 = _pv_s1_rk__x_rebased + _788;
+            int32_t  const _916 = _915 * 2;
+            int32_t  const _917 = _916 + _pv_s1_c_co;
+            int32_t  const _918 = _917 * 16;
+            float8  const _919 = float8_ops::load(_attn_v, _918);
+            int32_t  const _920 = _pv_s1_rk__x_rebased + _808;
+            int32_t  const _921 = _920 * 4;
+            int32_t  const _922 = _921 + _partial_s0_ii_ig;
+            int32_t  const _923 = _922 * 4;
+            int32_t  const _924 = _923 + 3;
+            float  const _925 = _probs[_924];
+            float8  const _926 = float8_ops::broadcast(_925);
+            float8  const _927 = _919 * _926;
+            float8  const _928 = _914 + _927;
+            float8_ops::store(_928, _pv, _913);
+            int32_t  const _929 = _pv_s1_c_co * 16;
+            int32_t  const _930 = _929 + 104;
+            float8  const _931 = float8_ops::load(_pv, _930);
+            int32_t  const _932 = _pv_s1_rk__x_rebased + _788;
+            int32_t  const _933 = _932 * 2;
+            int32_t  const _934 = _933 + _pv_s1_c_co;
+            int32_t  const _935 = _934 * 16;
+            int32_t  const _936 = _935 + 8;
+            float8  const _937 = float8_ops::load(_attn_v, _936);
+            int32_t  const _938 = _pv_s1_rk__x_rebased + _808;
+            int32_t  const _939 = _938 * 4;
+            int32_t  const _940 = _939 + _partial_s0_ii_ig;
+            int32_t  const _941 = _940 * 4;
+            int32_t  const _942 = _941 + 3;
+            float  const _943 = _probs[_942];
+            float8  const _944 = float8_ops::broadcast(_943);
+            float8  const _945 = _937 * _944;
+            float8  const _946 = _931 + _945;
+            float8_ops::store(_946, _pv, _930);
+           } // for _pv_s1_rk__x_rebased
+          } // for _pv_s1_c_co
           // consume pv
-          int32_t  const _908 = ::halide_cpp_max(_792, _783);
-          int32_t  const _909 = _partial_s0_ii_ig * 2;
-          for (int _partial_s0_ii_ir = 0; _partial_s0_ii_ir < 0 + 2; _partial_s0_ii_ir++)
+          int32_t  const _947 = ::halide_cpp_max(_792, _783);
+          int32_t  const _948 = _partial_s0_ii_ig * 4;
+          for (int _partial_s0_ii_ir = 0; _partial_s0_ii_ir < 0 + 4; _partial_s0_ii_ir++)
           {
-           int32_t  const _910 = _partial_s0_ii_ir + _909;
-           int32_t  const _911 = _910 * 5;
-           int32_t  const _912 = _partial_s0_ii_ir * 4;
+           int32_t  const _949 = _partial_s0_ii_ir + _948;
+           int32_t  const _950 = _949 * 5;
+           int32_t  const _951 = _partial_s0_ii_ir * 4;
            for (int _partial_s0_c_c = 0; _partial_s0_c_c < 0 + 4; _partial_s0_c_c++)
            {
-            int32_t  const _913 = _partial_s0_c_c + _912;
-            int32_t  const _914 = _913 * 8;
-            float8  const _915 = float8_ops::load(_pv, _914);
-            int32_t  const _916 = _partial_s0_c_c + _911;
-            int32_t  const _917 = _916 * 8;
-            float8_ops::store(_915, _partial, _917);
+            int32_t  const _952 = _partial_s0_c_c + _951;
+            int32_t  const _953 = _952 * 8;
+            float8  const _954 = float8_ops::load(_pv, _953);
+            int32_t  const _955 = _partial_s0_c_c + _950;
+            int32_t  const _956 = _955 * 8;
+            float8_ops::store(_954, _partial, _956);
            } // for _partial_s0_c_c
-           int32_t  const _918 = _partial_s0_ii_ir + _909;
-           float  const _919 = _row_max[_918];
-           float8  const _920 = float8_ops::broadcast(_919);
-           float  const _921 = _row_sum[_918];
-           float8  const _922 = float8_ops::broadcast(_921);
-           int32_t  const _923 = ::halide_cpp_min(_767, _908);
-           int32_t  const _924 = ::halide_cpp_max(_923, _783);
-           int32_t  const _925 = _924 + 1024;
-           int32_t  const _926 = ::halide_cpp_min(_925, _908);
-           float  const _927 = reinterpret<float>(_926);
-           float8  const _928 = float8_ops::broadcast(_927);
-           float  const _929 = reinterpret<float>(_908);
-           float8  const _930 = float8_ops::broadcast(_929);
-           int32x8_t  const _931 = int32x8_t_ops::ramp(-2, 1);
-           int32x8_t  const _932 = int32x8_t_ops::broadcast(0);
-           uint8x8_t  const _933 = int32x8_t_ops::eq(_931, _932);
-           float8  const _934 = float8_ops::select(_933, _928, _930);
-           int32x8_t  const _935 = int32x8_t_ops::ramp(-1, 1);
-           uint8x8_t  const _936 = int32x8_t_ops::eq(_935, _932);
-           float8  const _937 = float8_ops::select(_936, _922, _934);
-           int32x8_t  const _938 = int32x8_t_ops::ramp(0, 1);
-           uint8x8_t  const _939 = int32x8_t_ops::eq(_938, _932);
-           float8  const _940 = float8_ops::select(_939, _920, _937);
-           int32_t  const _941 = _918 * 40;
-           int32_t  const _942 = _941 + 32;
-           float8_ops::store(_940, _partial, _942);
+           int32_t  const _957 = _partial_s0_ii_ir + _948;
+           float  const _958 = _row_max[_957];
+           float8  const _959 = float8_ops::broadcast(_958);
+           float  const _960 = _row_sum[_957];
+           float8  const _961 = float8_ops::broadcast(_960);
+           int32_t  const _962 = ::halide_cpp_min(_767, _947);
+           int32_t  const _963 = ::halide_cpp_max(_962, _783);
+           int32_t  const _964 = _963 + 1024;
+           int32_t  const _965 = ::halide_cpp_min(_964, _947);
+           float  const _966 = reinterpret<float>(_965);
+           float8  const _967 = float8_ops::broadcast(_966);
+           float  const _968 = reinterpret<float>(_947);
+           float8  const _969 = float8_ops::broadcast(_968);
+           int32x8_t  const _970 = int32x8_t_ops::ramp(-2, 1);
+           int32x8_t  const _971 = int32x8_t_ops::broadcast(0);
+           uint8x8_t  const _972 = int32x8_t_ops::eq(_970, _971);
+           float8  const _973 = float8_ops::select(_972, _967, _969);
+           int32x8_t  const _974 = int32x8_t_ops::ramp(-1, 1);
+           uint8x8_t  const _975 = int32x8_t_ops::eq(_974, _971);
+           float8  const _976 = float8_ops::select(_975, _961, _973);
+           int32x8_t  const _977 = int32x8_t_ops::ramp(0, 1);
+           uint8x8_t  const _978 = int32x8_t_ops::eq(_977, _971);
+           float8  const _979 = float8_ops::select(_978, _959, _976);
+           int32_t  const _980 = _957 * 40;
+           int32_t  const _981 = _980 + 32;
+           float8_ops::store(_979, _partial, _981);
           } // for _partial_s0_ii_ir
          } // alloc _pv
         } // for _partial_s0_ii_ig
@@ -8823,13 +8879,13 @@ int attn_window16_avx2_pipeline(void const *__user_context, struct halide_buffer
         // consume partial
         for (int _attn_out_s0_ii = 0; _attn_out_s0_ii < 0 + 16; _attn_out_s0_ii++)
         {
-         int32_t  const _943 = _attn_out_s0_ii * 5;
+         int32_t  const _982 = _attn_out_s0_ii * 5;
          for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + 5; _attn_out_s0_c_c++)
          {
-          int32_t  const _944 = _attn_out_s0_c_c + _943;
-          int32_t  const _945 = _944 * 8;
-          float8  const _946 = float8_ops::load(_partial, _945);
-          float8_ops::store(_946, _attn_out, _945);
+          int32_t  const _983 = _attn_out_s0_c_c + _982;
+          int32_t  const _984 = _983 * 8;
+          float8  const _985 = float8_ops::load(_partial, _984);
+          float8_ops::store(_985, _attn_out, _984);
          } // for _attn_out_s0_c_c
         } // for _attn_out_s0_ii
        } // alloc _partial
@@ -10727,6 +10783,9 @@ public:
 #endif
     }
 
+    // Always inlined: clang 14 left it a call in the exp pass of the avx2 path, and the call's
+    // clobbered ymm registers sent the pass's constants to the stack.
+    HALIDE_ALWAYS_INLINE
     static Vec select(const Mask cond, const Vec true_value, const Vec false_value) {
 #if defined(__GNUC__) && !defined(__clang__)
         // This should do the correct lane-wise select.

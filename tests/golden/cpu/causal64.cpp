@@ -201,7 +201,7 @@ public:
 } // namespace
 
 // ---- The Halide pipeline ----
-// [fixed text: backends/cpu/fixed/HalideVectorOps.h, 817 lines]
+// [fixed text: backends/cpu/fixed/HalideVectorOps.h, 820 lines]
 #if halide_cpp_use_native_vector(uint8_t, 16)
 using uint8x16_t = NativeVector<uint8_t, 16>;
 using uint8x16_t_ops = NativeVectorOps<uint8_t, 16>;
@@ -2477,7 +2477,7 @@ public:
 } // namespace
 
 // ---- The Halide pipeline ----
-// [fixed text: backends/cpu/fixed/HalideVectorOps.h, 817 lines]
+// [fixed text: backends/cpu/fixed/HalideVectorOps.h, 820 lines]
 #if halide_cpp_use_native_vector(uint8_t, 8)
 using uint8x8_t = NativeVector<uint8_t, 8>;
 using uint8x8_t_ops = NativeVectorOps<uint8_t, 8>;
@@ -3694,10 +3694,10 @@ int attn_causal64_avx2_pipeline(void const *__user_context, struct halide_buffer
         int32_t  const _764 = _attn_chunk_lo >> 2;
         int32_t  const _765 = _764 * 4;
         int32_t  const _766 = _94 - _561;
-        for (int _partial_s0_ii_ig = 0; _partial_s0_ii_ig < 0 + 16; _partial_s0_ii_ig++)
+        for (int _partial_s0_ii_ig = 0; _partial_s0_ii_ig < 0 + 4; _partial_s0_ii_ig++)
         {
          {
-          float _pv[64];
+          float _pv[256];
           // produce pv
           for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 8; _pv_s0_c_c++)
           {
@@ -3706,149 +3706,226 @@ int attn_causal64_avx2_pipeline(void const *__user_context, struct halide_buffer
            int32_t  const _769 = _pv_s0_c_c * 8;
            float8_ops::store(_768, _pv, _769);
           } // for _pv_s0_c_c
-          int32_t  const _770 = _758 - _94;
-          for (int _pv_s1_rk__x_rebased = 0; _pv_s1_rk__x_rebased < 0 + _770; _pv_s1_rk__x_rebased++)
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 8; _pv_s0_c_c++)
           {
-           float8  const _771 = float8_ops::load(_pv, 0);
-           int32_t  const _772 = _94 + _pv_s1_rk__x_rebased;
-           int32_t  const _773 = _772 * 64;
-           float8  const _774 = float8_ops::load(_attn_v, _773);
-           int32_t  const _775 = _pv_s1_rk__x_rebased + _766;
-           int32_t  const _776 = _775 * 16;
-           int32_t  const _777 = _776 + _partial_s0_ii_ig;
-           float  const _778 = _probs[_777];
+           float  const _770 = float_from_bits(0 /* 0 */);
+           float8  const _771 = float8_ops::broadcast(_770);
+           int32_t  const _772 = _pv_s0_c_c * 8;
+           int32_t  const _773 = _772 + 64;
+           float8_ops::store(_771, _pv, _773);
+          } // for _pv_s0_c_c
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 8; _pv_s0_c_c++)
+          {
+           float  const _774 = float_from_bits(0 /* 0 */);
+           float8  const _775 = float8_ops::broadcast(_774);
+           int32_t  const _776 = _pv_s0_c_c * 8;
+           int32_t  const _777 = _776 + 128;
+           float8_ops::store(_775, _pv, _777);
+          } // for _pv_s0_c_c
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 8; _pv_s0_c_c++)
+          {
+           float  const _778 = float_from_bits(0 /* 0 */);
            float8  const _779 = float8_ops::broadcast(_778);
-           float8  const _780 = _774 * _779;
-           float8  const _781 = _771 + _780;
-           float8_ops::store(_781, _pv, 0);
-           float8  const _782 = float8_ops::load(_pv, 8);
-           int32_t  const _783 = _94 + _pv_s1_rk__x_rebased;
-           int32_t  const _784 = _783 * 64;
-           int32_t  const _785 = _784 + 8;
-           float8  const _786 = float8_ops::load(_attn_v, _785);
-           int32_t  const _787 = _pv_s1_rk__x_rebased + _766;
-           int32_t  const _788 = _787 * 16;
-           int32_t  const _789 = _788 + _partial_s0_ii_ig;
-           float  const _790 = _probs[_789];
-           float8  const _791 = float8_ops::broadcast(_790);
-           float8  const _792 = _786 * _791;
-           float8  const _793 = _782 + _792;
-           float8_ops::store(_793, _pv, 8);
-           float8  const _794 = float8_ops::load(_pv, 16);
-           int32_t  const _795 = _94 + _pv_s1_rk__x_rebased;
-           int32_t  const _796 = _795 * 64;
-           int32_t  const _797 = _796 + 16;
-           float8  const _798 = float8_ops::load(_attn_v, _797);
-           int32_t  const _799 = _pv_s1_rk__x_rebased + _766;
-           int32_t  const _800 = _799 * 16;
-           int32_t  const _801 = _800 + _partial_s0_ii_ig;
-           float  const _802 = _probs[_801];
-           float8  const _803 = float8_ops::broadcast(_802);
-           float8  const _804 = _798 * _803;
-           float8  const _805 = _794 + _804;
-           float8_ops::store(_805, _pv, 16);
-           float8  const _806 = float8_ops::load(_pv, 24);
-           int32_t  const _807 = _94 + _pv_s1_rk__x_rebased;
-           int32_t  const _808 = _807 * 64;
-           int32_t  const _809 = _808 + 24;
-           float8  const _810 = float8_ops::load(_attn_v, _809);
-           int32_t  const _811 = _pv_s1_rk__x_rebased + _766;
-           int32_t  const _812 = _811 * 16;
-           int32_t  const _813 = _812 + _partial_s0_ii_ig;
-           float  const _814 = _probs[_813];
-           float8  const _815 = float8_ops::broadcast(_814);
-           float8  const _816 = _810 * _815;
-           float8  const _817 = _806 + _816;
-           float8_ops::store(_817, _pv, 24);
-           float8  const _818 = float8_ops::load(_pv, 32);
-           int32_t  const _819 = _94 + _pv_s1_rk__x_rebased;
-           int32_t  const _820 = _819 * 64;
-           int32_t  const _821 = _820 + 32;
-           float8  const _822 = float8_ops::load(_attn_v, _821);
-           int32_t  const _823 = _pv_s1_rk__x_rebased + _766;
-           int32_t  const _824 = _823 * 16;
-           int32_t  const _825 = _824 + _partial_s0_ii_ig;
-           float  const _826 = _probs[_825];
-           float8  const _827 = float8_ops::broadcast(_826);
-           float8  const _828 = _822 * _827;
-           float8  const _829 = _818 + _828;
-           float8_ops::store(_829, _pv, 32);
-           float8  const _830 = float8_ops::load(_pv, 40);
-           int32_t  const _831 = _94 + _pv_s1_rk__x_rebased;
-           int32_t  const _832 = _831 * 64;
-           int32_t  const _833 = _832 + 40;
-           float8  const _834 = float8_ops::load(_attn_v, _833);
-           int32_t  const _835 = _pv_s1_rk__x_rebased + _766;
-           int32_t  const _836 = _835 * 16;
-           int32_t  const _837 = _836 + _partial_s0_ii_ig;
-           float  const _838 = _probs[_837];
-           float8  const _839 = float8_ops::broadcast(_838);
-           float8  const _840 = _834 * _839;
-           float8  const _841 = _830 + _840;
-           float8_ops::store(_841, _pv, 40);
-           float8  const _842 = float8_ops::load(_pv, 48);
-           int32_t  const _843 = _94 + _pv_s1_rk__x_rebased;
-           int32_t  const _844 = _843 * 64;
-           int32_t  const _845 = _844 + 48;
-           float8  const _846 = float8_ops::load(_attn_v, _845);
-           int32_t  const _847 = _pv_s1_rk__x_rebased + _766;
-           int32_t  const _848 = _847 * 16;
-           int32_t  const _849 = _848 + _partial_s0_ii_ig;
-           float  const _850 = _probs[_849];
-           float8  const _851 = float8_ops::broadcast(_850);
-           float8  const _852 = _846 * _851;
-           float8  const _853 = _842 + _852;
-           float8_ops::store(_853, _pv, 48);
-           float8  const _854 = float8_ops::load(_pv, 56);
-           int32_t  const _855 = _94 + _pv_s1_rk__x_rebased;
-           int32_t  const _856 = _855 * 64;
-           int32_t  const _857 = _856 + 56;
-           float8  const _858 = float8_ops::load(_attn_v, _857);
-           int32_t  const _859 = _pv_s1_rk__x_rebased + _766;
-           int32_t  const _860 = _859 * 16;
-           int32_t  const _861 = _860 + _partial_s0_ii_ig;
-           float  const _862 = _probs[_861];
-           float8  const _863 = float8_ops::broadcast(_862);
-           float8  const _864 = _858 * _863;
-           float8  const _865 = _854 + _864;
-           float8_ops::store(_865, _pv, 56);
-          } // for _pv_s1_rk__x_rebased
-          // consume pv
-          int32_t  const _866 = _partial_s0_ii_ig * 9;
-          for (int _partial_s0_c_c = 0; _partial_s0_c_c < 0 + 8; _partial_s0_c_c++)
+           int32_t  const _780 = _pv_s0_c_c * 8;
+           int32_t  const _781 = _780 + 192;
+           float8_ops::store(_779, _pv, _781);
+          } // for _pv_s0_c_c
+          int32_t  const _782 = _758 - _94;
+          for (int _pv_s1_c_co = 0; _pv_s1_c_co < 0 + 4; _pv_s1_c_co++)
           {
-           int32_t  const _867 = _partial_s0_c_c * 8;
-           float8  const _868 = float8_ops::load(_pv, _867);
-           int32_t  const _869 = _partial_s0_c_c + _866;
-           int32_t  const _870 = _869 * 8;
-           float8_ops::store(_868, _partial, _870);
-          } // for _partial_s0_c_c
-          int32_t  const _871 = ::halide_cpp_max(_761, _763);
-          float  const _872 = _row_max[_partial_s0_ii_ig];
-          float8  const _873 = float8_ops::broadcast(_872);
-          float  const _874 = _row_sum[_partial_s0_ii_ig];
-          float8  const _875 = float8_ops::broadcast(_874);
-          int32_t  const _876 = ::halide_cpp_min(_871, _765);
-          int32_t  const _877 = ::halide_cpp_max(_876, _761);
-          int32_t  const _878 = _877 + 1024;
-          int32_t  const _879 = ::halide_cpp_min(_878, _871);
-          float  const _880 = reinterpret<float>(_879);
-          float8  const _881 = float8_ops::broadcast(_880);
-          float  const _882 = reinterpret<float>(_871);
-          float8  const _883 = float8_ops::broadcast(_882);
-          int32x8_t  const _884 = int32x8_t_ops::ramp(-2, 1);
-          int32x8_t  const _885 = int32x8_t_ops::broadcast(0);
-          uint8x8_t  const _886 = int32x8_t_ops::eq(_884, _885);
-          float8  const _887 = float8_ops::select(_886, _881, _883);
-          int32x8_t  const _888 = int32x8_t_ops::ramp(-1, 1);
-          uint8x8_t  const _889 = int32x8_t_ops::eq(_888, _885);
-          float8  const _890 = float8_ops::select(_889, _875, _887);
-          int32x8_t  const _891 = int32x8_t_ops::ramp(0, 1);
-          uint8x8_t  const _892 = int32x8_t_ops::eq(_891, _885);
-          float8  const _893 = float8_ops::select(_892, _873, _890);
-          int32_t  const _894 = _partial_s0_ii_ig * 72;
-          int32_t  const _895 = _894 + 64;
-          float8_ops::store(_893, _partial, _895);
+           for (int _pv_s1_rk__x_rebased = 0; _pv_s1_rk__x_rebased < 0 + _782; _pv_s1_rk__x_rebased++)
+           {
+            int32_t  const _783 = _pv_s1_c_co * 16;
+            float8  const _784 = float8_ops::load(_pv, _783);
+            int32_t  const _785 = _94 + _pv_s1_rk__x_rebased;
+            int32_t  const _786 = _785 * 4;
+            int32_t  const _787 = _786 + _pv_s1_c_co;
+            int32_t  const _788 = _787 * 16;
+            float8  const _789 = float8_ops::load(_attn_v, _788);
+            int32_t  const _790 = _pv_s1_rk__x_rebased + _766;
+            int32_t  const _791 = _790 * 4;
+            int32_t  const _792 = _791 + _partial_s0_ii_ig;
+            int32_t  const _793 = _792 * 4;
+            float  const _794 = _probs[_793];
+            float8  const _795 = float8_ops::broadcast(_794);
+            float8  const _796 = _789 * _795;
+            float8  const _797 = _784 + _796;
+            float8_ops::store(_797, _pv, _783);
+            int32_t  const _798 = _pv_s1_c_co * 16;
+            int32_t  const _799 = _798 + 8;
+            float8  const _800 = float8_ops::load(_pv, _799);
+            int32_t  const _801 = _94 + _pv_s1_rk__x_rebased;
+            int32_t  const _802 = _801 * 4;
+            int32_t  const _803 = _802 + _pv_s1_c_co;
+            int32_t  const _804 = _803 * 16;
+            int32_t  const _805 = _804 + 8;
+            float8  const _806 = float8_ops::load(_attn_v, _805);
+            int32_t  const _807 = _pv_s1_rk__x_rebased + _766;
+            int32_t  const _808 = _807 * 4;
+            int32_t  const _809 = _808 + _partial_s0_ii_ig;
+            int32_t  const _810 = _809 * 4;
+            float  const _811 = _probs[_810];
+            float8  const _812 = float8_ops::broadcast(_811);
+            float8  const _813 = _806 * _812;
+            float8  const _814 = _800 + _813;
+            float8_ops::store(_814, _pv, _799);
+            int32_t  const _815 = _pv_s1_c_co * 16;
+            int32_t  const _816 = _815 + 64;
+            float8  const _817 = float8_ops::load(_pv, _816);
+            int32_t  const _818 = _94 + _pv_s1_rk__x_rebased;
+            int32_t  const _819 = _818 * 4;
+            int32_t  const _820 = _819 + _pv_s1_c_co;
+            int32_t  const _821 = _820 * 16;
+            float8  const _822 = float8_ops::load(_attn_v, _821);
+            int32_t  const _823 = _pv_s1_rk__x_rebased + _766;
+            int32_t  const _824 = _823 * 4;
+            int32_t  const _825 = _824 + _partial_s0_ii_ig;
+            int32_t  const _826 = _825 * 4;
+            int32_t  const _827 = _826 + 1;
+            float  const _828 = _probs[_827];
+            float8  const _829 = float8_ops::broadcast(_828);
+            float8  const _830 = _822 * _829;
+            float8  const _831 = _817 + _830;
+            float8_ops::store(_831, _pv, _816);
+            int32_t  const _832 = _pv_s1_c_co * 16;
+            int32_t  const _833 = _832 + 72;
+            float8  const _834 = float8_ops::load(_pv, _833);
+            int32_t  const _835 = _94 + _pv_s1_rk__x_rebased;
+            int32_t  const _836 = _835 * 4;
+            int32_t  const _837 = _836 + _pv_s1_c_co;
+            int32_t  const _838 = _837 * 16;
+            int32_t  const _839 = _838 + 8;
+            float8  const _840 = float8_ops::load(_attn_v, _839);
+            int32_t  const _841 = _pv_s1_rk__x_rebased + _766;
+            int32_t  const _842 = _841 * 4;
+            int32_t  const _843 = _842 + _partial_s0_ii_ig;
+            int32_t  const _844 = _843 * 4;
+            int32_t  const _845 = _844 + 1;
+            float  const _846 = _probs[_845];
+            float8  const _847 = float8_ops::broadcast(_846);
+            float8  const _848 = _840 * _847;
+            float8  const _849 = _834 + _848;
+            float8_ops::store(_849, _pv, _833);
+            int32_t  const _850 = _pv_s1_c_co * 16;
+            int32_t  const _851 = _850 + 128;
+            float8  const _852 = float8_ops::load(_pv, _851);
+            int32_t  const _853 = _94 + _pv_s1_rk__x_rebased;
+            int32_t  const _854 = _853 * 4;
+            int32_t  const _855 = _854 + _pv_s1_c_co;
+            int32_t  const _856 = _855 * 16;
+            float8  const _857 = float8_ops::load(_attn_v, _856);
+            int32_t  const _858 = _pv_s1_rk__x_rebased + _766;
+            int32_t  const _859 = _858 * 4;
+            int32_t  const _860 = _859 + _partial_s0_ii_ig;
+            int32_t  const _861 = _860 * 4;
+            int32_t  const _862 = _861 + 2;
+            float  const _863 = _probs[_862];
+            float8  const _864 = float8_ops::broadcast(_863);
+            float8  const _865 = _857 * _864;
+            float8  const _866 = _852 + _865;
+            float8_ops::store(_866, _pv, _851);
+            int32_t  const _867 = _pv_s1_c_co * 16;
+            int32_t  const _868 = _867 + 136;
+            float8  const _869 = float8_ops::load(_pv, _868);
+            int32_t  const _870 = _94 + _pv_s1_rk__x_rebased;
+            int32_t  const _871 = _870 * 4;
+            int32_t  const _872 = _871 + _pv_s1_c_co;
+            int32_t  const _873 = _872 * 16;
+            int32_t  const _874 = _873 + 8;
+            float8  const _875 = float8_ops::load(_attn_v, _874);
+            int32_t  const _876 = _pv_s1_rk__x_rebased + _766;
+            int32_t  const _877 = _876 * 4;
+            int32_t  const _878 = _877 + _partial_s0_ii_ig;
+            int32_t  const _879 = _878 * 4;
+            int32_t  const _880 = _879 + 2;
+            float  const _881 = _probs[_880];
+            float8  const _882 = float8_ops::broadcast(_881);
+            float8  const _883 = _875 * _882;
+            float8  const _884 = _869 + _883;
+            float8_ops::store(_884, _pv, _868);
+            int32_t  const _885 = _pv_s1_c_co * 16;
+            int32_t  const _886 = _885 + 192;
+            float8  const _887 = float8_ops::load(_pv, _886);
+            int32_t  const _888 = _94 + _pv_s1_rk__x_rebased;
+            int32_t  const _889 = _888 * 4;
+            int32_t  const _890 = _889 + _pv_s1_c_co;
+            int32_t  const _891 = _890 * 16;
+            float8  const _892 = float8_ops::load(_attn_v, _891);
+            int32_t  const _893 = _pv_s1_rk__x_rebased + _766;
+            int32_t  const _894 = _893 * 4;
+            int32_t  const _895 = _894 + _partial_s0_ii_ig;
+            int32_t  const _896 = _895 * 4;
+            int32_t  const _897 = _896 + 3;
+            float  const _898 = _probs[_897];
+            float8  const _899 = float8_ops::broadcast(_898);
+            float8  const _900 = _892 * _899;
+            float8  const _901 = _887 + _900;
+            float8_ops::store(_901, _pv, _886);
+            int32_t  const _902 = _pv_s1_c_co * 16;
+            int32_t  const _903 = _902 + 200;
+            float8  const _904 = float8_ops::load(_pv, _903);
+            int32_t  const _905 = _94 + _pv_s1_rk__x_rebased;
+            int32_t  const _906 = _905 * 4;
+            int32_t  const _907 = _906 + _pv_s1_c_co;
+            int32_t  const _908 = _907 * 16;
+            int32_t  const _909 = _908 + 8;
+            float8  const _910 = float8_ops::load(_attn_v, _909);
+            int32_t  const _911 = _pv_s1_rk__x_rebased + _766;
+            int32_t  const _912 = _911 * 4;
+            int32_t  const _913 = _912 + _partial_s0_ii_ig;
+            int32_t  const _914 = _913 * 4;
+            int32_t  const _915 = _914 + 3;
+            float  const _916 = _probs[_915];
+            float8  const _917 = float8_ops::broadcast(_916);
+            float8  const _918 = _910 * _917;
+            float8  const _919 = _904 + _918;
+            float8_ops::store(_919, _pv, _903);
+           } // for _pv_s1_rk__x_rebased
+          } // for _pv_s1_c_co
+          // consume pv
+          int32_t  const _920 = ::halide_cpp_max(_761, _763);
+          int32_t  const _921 = _partial_s0_ii_ig * 4;
+          for (int _partial_s0_ii_ir = 0; _partial_s0_ii_ir < 0 + 4; _partial_s0_ii_ir++)
+          {
+           int32_t  const _922 = _partial_s0_ii_ir + _921;
+           int32_t  const _923 = _922 * 9;
+           int32_t  const _924 = _partial_s0_ii_ir * 8;
+           for (int _partial_s0_c_c = 0; _partial_s0_c_c < 0 + 8; _partial_s0_c_c++)
+           {
+            int32_t  const _925 = _partial_s0_c_c + _924;
+            int32_t  const _926 = _925 * 8;
+            float8  const _927 = float8_ops::load(_pv, _926);
+            int32_t  const _928 = _partial_s0_c_c + _923;
+            int32_t  const _929 = _928 * 8;
+            float8_ops::store(_927, _partial, _929);
+           } // for _partial_s0_c_c
+           int32_t  const _930 = _partial_s0_ii_ir + _921;
+           float  const _931 = _row_max[_930];
+           float8  const _932 = float8_ops::broadcast(_931);
+           float  const _933 = _row_sum[_930];
+           float8  const _934 = float8_ops::broadcast(_933);
+           int32_t  const _935 = ::halide_cpp_min(_765, _920);
+           int32_t  const _936 = ::halide_cpp_max(_935, _761);
+           int32_t  const _937 = _936 + 1024;
+           int32_t  const _938 = ::halide_cpp_min(_937, _920);
+           float  const _939 = reinterpret<float>(_938);
+           float8  const _940 = float8_ops::broadcast(_939);
+           float  const _941 = reinterpret<float>(_920);
+           float8  const _942 = float8_ops::broadcast(_941);
+           int32x8_t  const _943 = int32x8_t_ops::ramp(-2, 1);
+           int32x8_t  const _944 = int32x8_t_ops::broadcast(0);
+           uint8x8_t  const _945 = int32x8_t_ops::eq(_943, _944);
+           float8  const _946 = float8_ops::select(_945, _940, _942);
+           int32x8_t  const _947 = int32x8_t_ops::ramp(-1, 1);
+           uint8x8_t  const _948 = int32x8_t_ops::eq(_947, _944);
+           float8  const _949 = float8_ops::select(_948, _934, _946);
+           int32x8_t  const _950 = int32x8_t_ops::ramp(0, 1);
+           uint8x8_t  const _951 = int32x8_t_ops::eq(_950, _944);
+           float8  const _952 = float8_ops::select(_951, _932, _949);
+           int32_t  const _953 = _930 * 72;
+           int32_t  const _954 = _953 + 64;
+           float8_ops::store(_952, _partial, _954);
+          } // for _partial_s0_ii_ir
          } // alloc _pv
         } // for _partial_s0_ii_ig
         _probs_free.free();
@@ -3856,13 +3933,13 @@ int attn_causal64_avx2_pipeline(void const *__user_context, struct halide_buffer
         // consume partial
         for (int _attn_out_s0_ii = 0; _attn_out_s0_ii < 0 + 16; _attn_out_s0_ii++)
         {
-         int32_t  const _896 = _attn_out_s0_ii * 9;
+         int32_t  const _955 = _attn_out_s0_ii * 9;
          for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + 9; _attn_out_s0_c_c++)
          {
-          int32_t  const _897 = _attn_out_s0_c_c + _896;
-          int32_t  const _898 = _897 * 8;
-          float8  const _899 = float8_ops::load(_partial, _898);
-          float8_ops::store(_899, _attn_out, _898);
+          int32_t  const _956 = _attn_out_s0_c_c + _955;
+          int32_t  const _957 = _956 * 8;
+          float8  const _958 = float8_ops::load(_partial, _957);
+          float8_ops::store(_958, _attn_out, _957);
          } // for _attn_out_s0_c_c
         } // for _attn_out_s0_ii
        } // alloc _partial
@@ -4424,7 +4501,7 @@ public:
 } // namespace
 
 // ---- The Halide pipeline ----
-// [fixed text: backends/cpu/fixed/HalideVectorOps.h, 817 lines]
+// [fixed text: backends/cpu/fixed/HalideVectorOps.h, 820 lines]
 #if halide_cpp_use_native_vector(uint8_t, 4)
 using uint8x4_t = NativeVector<uint8_t, 4>;
 using uint8x4_t_ops = NativeVectorOps<uint8_t, 4>;
