@@ -29,6 +29,23 @@ struct BackwardScratch {
 };
 thread_local BackwardScratch backward_scratch;
 
+/// A buffer of floats that the calling thread keeps for its next call: the staged tiles and the dQ
+/// shares take tens of MB (L=4096, H=8: 96 MB), and fresh pages of them cost the kernel as much time
+/// as a sliding window's whole backward (page faults that zero them). Contents are not kept.
+struct ReusedFloats {
+  std::unique_ptr<float[]> data;
+  size_t size = 0;
+  /// At least n floats, or nullptr when out of memory.
+  float* get(size_t n) {
+    if (n > size) data.reset(new (std::nothrow) float[n]), size = data ? n : 0;
+    return data.get();
+  }
+};
+struct BackwardStaging {
+  ReusedFloats q_tiles, dout_tiles, q_cols, dout_cols, stats, dq_parts;
+};
+thread_local BackwardStaging backward_staging;
+
 bool same_shape(void* uc, const DLTensor* t, const char* name, const int64_t* shape, int ndim) {
   for (int d = 0; d < ndim; ++d)
     if (t->shape[d] != shape[d])
@@ -112,17 +129,24 @@ extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_back
   // row's stats: the LSE (+inf for a row no key reached, so that every P of it is 0) and
   // delta = rowsum(dO * O) - dLSE.
   const int64_t row_tasks = B * Hq * tiles;
-  std::vector<float> q_tiles(size_t(row_tasks * kTileQ * Dp)), dout_tiles(size_t(row_tasks * kTileQ * Dv_pad));
-  std::vector<float> q_cols(q_tiles.size()), dout_cols(dout_tiles.size());
-  std::vector<float> stats(size_t(row_tasks * 2 * kTileQ));
+  BackwardStaging& staging = backward_staging;
+  float* q_tiles = staging.q_tiles.get(size_t(row_tasks * kTileQ * Dp));
+  float* dout_tiles = staging.dout_tiles.get(size_t(row_tasks * kTileQ * Dv_pad));
+  float* q_cols = staging.q_cols.get(size_t(row_tasks * kTileQ * Dp));
+  float* dout_cols = staging.dout_cols.get(size_t(row_tasks * kTileQ * Dv_pad));
+  float* stats = staging.stats.get(size_t(row_tasks * 2 * kTileQ));
+  if (row_tasks > 0 && !(q_tiles && dout_tiles && q_cols && dout_cols && stats))
+    return fail(uc, "%s: out of memory for the staged tiles", kKernelName), -1;
   auto at = [](const DLTensor* t, int64_t b, int64_t h, int64_t l) {
     return base_of(t) + (b * stride_of(t, 0) + h * stride_of(t, 1) + l * stride_of(t, 2)) * (t->dtype.bits / 8);
   };
   int status = parallel_for(uc, int(row_tasks), [&](int task) {
     const int64_t t = task % tiles, h = task / tiles % Hq, b = task / tiles / Hq;
-    float* qt = q_tiles.data() + task * kTileQ * Dp;
-    float* dt = dout_tiles.data() + task * kTileQ * Dv_pad;
-    float* st = stats.data() + task * 2 * kTileQ;
+    float* qt = q_tiles + task * kTileQ * Dp;
+    float* dt = dout_tiles + task * kTileQ * Dv_pad;
+    float* st = stats + task * 2 * kTileQ;
+    std::fill(qt, qt + kTileQ * Dp, 0.0f);  // padding columns and rows past Lq
+    std::fill(dt, dt + kTileQ * Dv_pad, 0.0f);
     std::vector<float> out_row(static_cast<size_t>(Dv));
     for (int64_t r = 0; r < kTileQ; ++r) {
       const int64_t row = t * kTileQ + r;
@@ -144,8 +168,8 @@ extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_back
       }
       st[r] = lse == -INFINITY ? INFINITY : lse, st[kTileQ + r] = delta;
     }
-    float* qc = q_cols.data() + task * kTileQ * Dp;
-    float* dc = dout_cols.data() + task * kTileQ * Dv_pad;
+    float* qc = q_cols + task * kTileQ * Dp;
+    float* dc = dout_cols + task * kTileQ * Dv_pad;
     for (int64_t r = 0; r < kTileQ; ++r) {
       for (int64_t c = 0; c < Dp; ++c) qc[c * kTileQ + r] = qt[r * Dp + c];
       for (int64_t c = 0; c < Dv_pad; ++c) dc[c * kTileQ + r] = dt[r * Dv_pad + c];
@@ -176,7 +200,7 @@ extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_back
   // goes to its own slot (`dq_written` says which), summed over the chunks in order afterwards;
   // buffer gradients likewise per job.
   const int64_t jobs = chunks * Hkv * B, slot = kTileQ * Dp;
-  std::unique_ptr<float[]> dq_parts(new (std::nothrow) float[size_t(chunks * row_tasks * slot)]);
+  float* dq_parts = staging.dq_parts.get(size_t(chunks * row_tasks * slot));
   if (!dq_parts && chunks * row_tasks > 0) return fail(uc, "%s: out of memory for the dQ shares", kKernelName), -1;
   std::vector<uint8_t> dq_written(size_t(chunks * row_tasks));
   std::vector<float> grad_parts(size_t(grad_total * jobs));
@@ -233,12 +257,12 @@ extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_back
         while (last > lo && masked(last, kLanes)) last -= kLanes;
         if (last + kLanes < hi) hi = last + kLanes;
         const int64_t task = (b * Hq + h) * tiles + t;
-        Plane q_tile(q_tiles.data() + task * slot, Dp, kTileQ);
-        Plane q_tile_t(q_cols.data() + task * slot, kTileQ, Dp);
-        Plane dout_tile(dout_tiles.data() + task * kTileQ * Dv_pad, Dv_pad, kTileQ);
-        Plane dout_tile_t(dout_cols.data() + task * kTileQ * Dv_pad, kTileQ, Dv_pad);
-        Plane stats_tile(stats.data() + task * 2 * kTileQ, kTileQ, 2);
-        float* dq_slot = dq_parts.get() + (chunk * row_tasks + task) * slot;
+        Plane q_tile(q_tiles + task * slot, Dp, kTileQ);
+        Plane q_tile_t(q_cols + task * slot, kTileQ, Dp);
+        Plane dout_tile(dout_tiles + task * kTileQ * Dv_pad, Dv_pad, kTileQ);
+        Plane dout_tile_t(dout_cols + task * kTileQ * Dv_pad, kTileQ, Dv_pad);
+        Plane stats_tile(stats + task * 2 * kTileQ, kTileQ, 2);
+        float* dq_slot = dq_parts + (chunk * row_tasks + task) * slot;
         std::fill(dq_slot, dq_slot + slot, 0.0f);
         Plane dq_out(dq_slot, Dp, kTileQ);
         const int64_t rows = last_q - row0 + 1;
@@ -317,7 +341,7 @@ extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_back
     std::vector<float> sum(static_cast<size_t>(slot));
     for (int64_t chunk = 0; chunk < chunks; ++chunk) {
       if (!dq_written[size_t(chunk * row_tasks + task)]) continue;
-      const float* part = dq_parts.get() + (chunk * row_tasks + task) * slot;
+      const float* part = dq_parts + (chunk * row_tasks + task) * slot;
       for (int64_t i = 0; i < slot; ++i) sum[size_t(i)] += part[i];
     }
     for (int64_t r = 0; r < kTileQ && t * kTileQ + r < Lq; ++r) {
