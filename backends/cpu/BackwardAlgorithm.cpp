@@ -116,7 +116,7 @@ BackwardAlgorithm define_backward(const KernelIR& ir, const Geometry& g, const s
   // P = exp(s' - LSE): the forward's probabilities without its running max.
   Expr lse = a.stats(ii, 0), delta = a.stats(ii, 1);
   a.probs = Func(prefix + "probs");
-  a.probs(j, ii) = select(allowed, exp2_nonpositive((modified - lse) * kLog2e), 0.0f);
+  a.probs(j, ii) = mask_to_zero(allowed, exp2_nonpositive((modified - lse) * kLog2e));
 
   // dP = dO V^T.
   a.rdv = RDom(0, a.value_cols, prefix + "rdv");
@@ -136,7 +136,7 @@ BackwardAlgorithm define_backward(const KernelIR& ir, const Geometry& g, const s
   if (is_const_one(dscore))
     a.ds(j, ii) = a.ds_raw(j, ii) * scale;
   else
-    a.ds(j, ii) = select(allowed, a.ds_raw(j, ii) * at_score(dscore) * scale, 0.0f);
+    a.ds(j, ii) = mask_to_zero(allowed, a.ds_raw(j, ii) * at_score(dscore) * scale);
 
   // dQ, dK and dV continue the sums over the calls so far (dq_sum, dk_sum, dv_sum): the wrapper
   // passes the memory of its running sums as both those inputs and these outputs. Each row group
@@ -182,7 +182,7 @@ BackwardAlgorithm define_backward(const KernelIR& ir, const Geometry& g, const s
       for (const Expr& e : bg.index)
         for (const char* var : {"q", "kv", "score"}) uniform = uniform && !Internal::expr_uses_var(e, var);
       a.reads.push_back({found->second, (int)bg.index.size(), a.index_slots, uniform});
-      a.grad(j, ii, read++) = select(allowed, a.ds_raw(j, ii) * at_score(bg.partial), 0.0f);
+      a.grad(j, ii, read++) = mask_to_zero(allowed, a.ds_raw(j, ii) * at_score(bg.partial));
       for (const Expr& e : bg.index) a.index(j, ii, a.index_slots++) = loops(bind(checked(expand_erf(e))));
     }
     a.outputs.push_back(a.grad);
@@ -193,10 +193,12 @@ BackwardAlgorithm define_backward(const KernelIR& ir, const Geometry& g, const s
   Expr Dp = a.head_cols, Dvp = a.value_cols;
   a.q.dim(0).set_min(0).set_stride(1).set_extent(Dp);
   a.q.dim(1).set_min(0).set_stride(Dp).set_extent(T);
+  // K and V start at the call's first key: their addresses are then the key's offset in the call
+  // times the row stride, with no per-load index arithmetic in dQ's inner loop.
   a.k.dim(0).set_min(0).set_stride(1).set_extent(Dp);
-  a.k.dim(1).set_min(0).set_stride(Dp);
+  a.k.dim(1).set_min(a.key_lo).set_stride(Dp);
   a.v.dim(0).set_min(0).set_stride(1).set_extent(Dvp);
-  a.v.dim(1).set_min(0).set_stride(Dvp);
+  a.v.dim(1).set_min(a.key_lo).set_stride(Dvp);
   a.dout.dim(0).set_min(0).set_stride(1).set_extent(Dvp);
   a.dout.dim(1).set_min(0).set_stride(Dvp).set_extent(T);
   a.q_t.dim(0).set_min(0).set_stride(1).set_extent(T);

@@ -36,8 +36,8 @@ struct BackwardRead {
 /// The Funcs of one call: a tile of tile_q query rows of one query head against keys [key_lo,
 /// key_lo + key_count) of its key/value head. Inputs (Halide order, innermost first), staged by the
 /// wrapper as dense f32 with zero padding: q [D_pad, tile_q] and q_t [tile_q, D_pad] (the same rows
-/// transposed), k [D_pad, Lk], v [Dv_pad, Lk], dout [Dv_pad, tile_q] and dout_t [tile_q, Dv_pad],
-/// stats [tile_q, 2] (per row: the LSE, +inf for a row no key reached, and
+/// transposed), k [D_pad, key_count] and v [Dv_pad, key_count] (the call's keys: rows from key_lo),
+/// dout [Dv_pad, tile_q] and dout_t [tile_q, Dv_pad], stats [tile_q, 2] (per row: the LSE, +inf for a row no key reached, and
 /// delta = rowsum(dO * O) - dLSE), dq_sum [D_pad, tile_q], dk_sum [D_pad, key_count] and
 /// dv_sum [Dv_pad, key_count] (the sums so far over the keys of earlier calls). Outputs:
 /// dq [D_pad, tile_q] (dq_sum + scale * dS K), dk [D_pad, key_count] (dk_sum + scale * dS^T Q),

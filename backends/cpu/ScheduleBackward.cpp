@@ -36,16 +36,23 @@ void schedule_backward(BackwardAlgorithm& a) {
   for (Func f : {a.probs, a.ds})
     f.compute_root().reorder_storage(ii, j).split(ii, iio, iiv, VL).reorder(iiv, iio, j).vectorize(iiv).unroll(iio);
 
-  // dQ = dS K, dK = dS^T Q, dV = P^T dO: R rows x U vectors of columns of accumulators.
+  // dQ = dS K, dK = dS^T Q, dV = P^T dO: R rows x U vectors of columns of accumulators. Each step
+  // of the reduction loads U vectors of a row and broadcasts R elements for R x U FMAs: of the
+  // shapes within the ISA's accumulators, the one with the fewest loads per FMA, (R + U) / (R U)
+  // (AVX-512, D = 64: 4 x 4; AVX2: 2 x 4 rather than 1 x 8, which loaded 9 vectors per 8 FMAs).
+  // U divides the columns' vectors; R is a power of two dividing VL: key rows come in whole
+  // vectors (the wrapper rounds each call's keys up to VL), so no row group is partial and the
+  // accumulators have a constant size (a stack array; with a guarded tail Halide allocated them on
+  // the heap once per row group).
   auto product = [&](Func out, Func acc, Var row, RVar red, int columns) {
-    int vectors = columns ? columns / VL : 1;
-    int U = largest_divisor_at_most(vectors, g.accumulators);
-    int R = std::min(T, largest_power_of_two_at_most(std::max(1, g.accumulators / U)));
-    // Key rows come in whole vectors (the wrapper rounds each call's keys up to VL): when R divides
-    // VL no row group is partial, and the accumulators have a constant size (a stack array; with a
-    // guarded tail Halide allocated them on the heap once per row group).
-    TailStrategy tail = VL % R == 0 ? TailStrategy::RoundUp : TailStrategy::GuardWithIf;
-    out.compute_root().split(row, rg, rr, R, tail).reorder(c, rr, rg).vectorize(c, VL);
+    const int vectors = columns ? columns / VL : 1;
+    int U = 1, R = 1;
+    for (int u = 1; u <= std::min(vectors, g.accumulators); ++u) {
+      if (vectors % u != 0) continue;
+      const int r = std::min({T, VL, largest_power_of_two_at_most(g.accumulators / u)});
+      if ((r + u) * U * R <= (R + U) * u * r) U = u, R = r;
+    }
+    out.compute_root().split(row, rg, rr, R, TailStrategy::RoundUp).reorder(c, rr, rg).vectorize(c, VL);
     acc.compute_at(out, rg).vectorize(c, VL).unroll(row);
     acc.update()
         .split(c, co, ci, U * VL, TailStrategy::RoundUp)

@@ -82,6 +82,10 @@ Expr mask_to_neg_inf(const Expr& allowed, const Expr& score) {
   return reinterpret<float>((reinterpret<uint32_t>(score) & keep) | (u32(0xff800000u) & ~keep));
 }
 
+Expr mask_to_zero(const Expr& allowed, const Expr& value) {
+  return reinterpret<float>(reinterpret<uint32_t>(value) & select(allowed, u32(0xffffffffu), u32(0)));
+}
+
 Expr vectorize_transcendentals(const Expr& e) { return TranscendentalRewriter().mutate(e); }
 
 Expr expand_erf(const Expr& e) { return ErfExpander().mutate(e); }

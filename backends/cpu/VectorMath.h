@@ -16,6 +16,10 @@ Halide::Expr fast_exp2(Halide::Expr x);
 /// `score` where `allowed`, else -inf, whatever `score` is (NaN, +Inf), as bit operations.
 Halide::Expr mask_to_neg_inf(const Halide::Expr& allowed, const Halide::Expr& score);
 
+/// `value` where `allowed`, else +0 (whatever `value` is: NaN, Inf), as a bit mask: Halide's C++
+/// select on a byte mask left the whole expression feeding it a scalar loop under clang.
+Halide::Expr mask_to_zero(const Halide::Expr& allowed, const Halide::Expr& value);
+
 /// Rewrites the libm calls Halide's C backend would scalarize (exp, tanh) into vector arithmetic,
 /// and erf (see expand_erf).
 Halide::Expr vectorize_transcendentals(const Halide::Expr& e);

@@ -29,6 +29,23 @@ struct BackwardScratch {
 };
 thread_local BackwardScratch backward_scratch;
 
+/// A buffer of floats that the calling thread keeps for its next call: the staged tiles and the dQ
+/// shares take tens of MB (L=4096, H=8: 96 MB), and fresh pages of them cost the kernel as much time
+/// as a sliding window's whole backward (page faults that zero them). Contents are not kept.
+struct ReusedFloats {
+  std::unique_ptr<float[]> data;
+  size_t size = 0;
+  /// At least n floats, or nullptr when out of memory.
+  float* get(size_t n) {
+    if (n > size) data.reset(new (std::nothrow) float[n]), size = data ? n : 0;
+    return data.get();
+  }
+};
+struct BackwardStaging {
+  ReusedFloats q_tiles, dout_tiles, q_cols, dout_cols, stats, dq_parts;
+};
+thread_local BackwardStaging backward_staging;
+
 bool same_shape(void* uc, const DLTensor* t, const char* name, const int64_t* shape, int ndim) {
   for (int d = 0; d < ndim; ++d)
     if (t->shape[d] != shape[d])
@@ -112,17 +129,24 @@ extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_back
   // row's stats: the LSE (+inf for a row no key reached, so that every P of it is 0) and
   // delta = rowsum(dO * O) - dLSE.
   const int64_t row_tasks = B * Hq * tiles;
-  std::vector<float> q_tiles(size_t(row_tasks * kTileQ * Dp)), dout_tiles(size_t(row_tasks * kTileQ * Dv_pad));
-  std::vector<float> q_cols(q_tiles.size()), dout_cols(dout_tiles.size());
-  std::vector<float> stats(size_t(row_tasks * 2 * kTileQ));
+  BackwardStaging& staging = backward_staging;
+  float* q_tiles = staging.q_tiles.get(size_t(row_tasks * kTileQ * Dp));
+  float* dout_tiles = staging.dout_tiles.get(size_t(row_tasks * kTileQ * Dv_pad));
+  float* q_cols = staging.q_cols.get(size_t(row_tasks * kTileQ * Dp));
+  float* dout_cols = staging.dout_cols.get(size_t(row_tasks * kTileQ * Dv_pad));
+  float* stats = staging.stats.get(size_t(row_tasks * 2 * kTileQ));
+  if (row_tasks > 0 && !(q_tiles && dout_tiles && q_cols && dout_cols && stats))
+    return fail(uc, "%s: out of memory for the staged tiles", kKernelName), -1;
   auto at = [](const DLTensor* t, int64_t b, int64_t h, int64_t l) {
     return base_of(t) + (b * stride_of(t, 0) + h * stride_of(t, 1) + l * stride_of(t, 2)) * (t->dtype.bits / 8);
   };
   int status = parallel_for(uc, int(row_tasks), [&](int task) {
     const int64_t t = task % tiles, h = task / tiles % Hq, b = task / tiles / Hq;
-    float* qt = q_tiles.data() + task * kTileQ * Dp;
-    float* dt = dout_tiles.data() + task * kTileQ * Dv_pad;
-    float* st = stats.data() + task * 2 * kTileQ;
+    float* qt = q_tiles + task * kTileQ * Dp;
+    float* dt = dout_tiles + task * kTileQ * Dv_pad;
+    float* st = stats + task * 2 * kTileQ;
+    std::fill(qt, qt + kTileQ * Dp, 0.0f);  // padding columns and rows past Lq
+    std::fill(dt, dt + kTileQ * Dv_pad, 0.0f);
     std::vector<float> out_row(static_cast<size_t>(Dv));
     for (int64_t r = 0; r < kTileQ; ++r) {
       const int64_t row = t * kTileQ + r;
@@ -144,8 +168,8 @@ extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_back
       }
       st[r] = lse == -INFINITY ? INFINITY : lse, st[kTileQ + r] = delta;
     }
-    float* qc = q_cols.data() + task * kTileQ * Dp;
-    float* dc = dout_cols.data() + task * kTileQ * Dv_pad;
+    float* qc = q_cols + task * kTileQ * Dp;
+    float* dc = dout_cols + task * kTileQ * Dv_pad;
     for (int64_t r = 0; r < kTileQ; ++r) {
       for (int64_t c = 0; c < Dp; ++c) qc[c * kTileQ + r] = qt[r * Dp + c];
       for (int64_t c = 0; c < Dv_pad; ++c) dc[c * kTileQ + r] = dt[r * Dv_pad + c];
@@ -176,7 +200,7 @@ extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_back
   // goes to its own slot (`dq_written` says which), summed over the chunks in order afterwards;
   // buffer gradients likewise per job.
   const int64_t jobs = chunks * Hkv * B, slot = kTileQ * Dp;
-  std::unique_ptr<float[]> dq_parts(new (std::nothrow) float[size_t(chunks * row_tasks * slot)]);
+  float* dq_parts = staging.dq_parts.get(size_t(chunks * row_tasks * slot));
   if (!dq_parts && chunks * row_tasks > 0) return fail(uc, "%s: out of memory for the dQ shares", kKernelName), -1;
   std::vector<uint8_t> dq_written(size_t(chunks * row_tasks));
   std::vector<float> grad_parts(size_t(grad_total * jobs));
@@ -193,17 +217,18 @@ extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_back
     s.dk_acc.assign(size_t(key_count * Dp), 0.0f), s.dv_acc.assign(size_t(key_count * Dv_pad), 0.0f);
     s.grad.resize(size_t(kBackwardCall * kTileQ * kNumReads));
     s.index.resize(size_t(kBackwardCall * kTileQ * kIndexSlots));
-    Plane k_head(k.plane(hk, b), Dp, Lk), v_head(v.plane(hk, b), Dv_pad, Lk);
+    // The chunk's first K and V rows; each call sees its own keys as rows [call_lo, call_lo + count).
+    const float* k_rows = k.plane(hk, b) + key_lo * Dp;
+    const float* v_rows = v.plane(hk, b) + key_lo * Dv_pad;
     if (key_lo + key_count > Lk) {
       // The pipeline reads every key of its calls' whole vectors unclamped (no bounds arithmetic in
       // its inner loops): past Lk, zero rows of a copy of the chunk's K and V (masked anyway).
       s.k_rows.assign(size_t(key_count * Dp), 0.0f), s.v_rows.assign(size_t(key_count * Dv_pad), 0.0f);
       std::copy(k.plane(hk, b) + key_lo * Dp, k.plane(hk, b) + Lk * Dp, s.k_rows.begin());
       std::copy(v.plane(hk, b) + key_lo * Dv_pad, v.plane(hk, b) + Lk * Dv_pad, s.v_rows.begin());
-      k_head.set(s.k_rows.data(), Dp, key_count, key_lo);
-      v_head.set(s.v_rows.data(), Dv_pad, key_count, key_lo);
+      k_rows = s.k_rows.data(), v_rows = s.v_rows.data();
     }
-    Plane dk_out, dv_out;
+    Plane k_call, v_call, dk_out, dv_out;
     Grid3 grad_out, index_out;
     float* job_grads = grad_parts.data() + job * grad_total;
     for (int64_t g = 0; g < groups; ++g) {
@@ -211,40 +236,50 @@ extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_back
       for (int64_t t = 0; t < tiles; ++t) {
         const int64_t row0 = t * kTileQ, last_q = row0 + kTileQ - 1 < Lq ? row0 + kTileQ - 1 : Lq - 1;
         // The pair's keys: the chunk within the tile's window, less the blocks of kSkipBlock keys at
-        // either end that the key-block test rules out (the tile plan, transposed: keys by tiles).
+        // either end that the key-block test rules out (the tile plan, transposed: keys by tiles),
+        // then less the whole vectors of keys it rules out in the partly masked end blocks (the
+        // diagonal of a causal or sliding-window tile, a document's edge): the calls compute every
+        // key they cover.
         int32_t lo = key_lo > window[size_t(2 * t)] ? key_lo : window[size_t(2 * t)];
         int32_t hi = key_lo + keys < window[size_t(2 * t + 1)] ? key_lo + keys : window[size_t(2 * t + 1)];
-        auto masked = [&](int32_t x) {
-          const int32_t end = (x / kSkipBlock + 1) * kSkipBlock < hi ? (x / kSkipBlock + 1) * kSkipBlock : hi;
+        auto masked = [&](int32_t x, int32_t width) {
+          const int32_t end = x + width < hi ? x + width : hi;
           return kHasKeyTest && keys_masked(int(row0), int(last_q), x, end - 1, int(b), int(b), int(h), int(h), args->scalars);
         };
         lo = lo / kSkipBlock * kSkipBlock;
-        while (lo < hi && masked(lo)) lo = (lo / kSkipBlock + 1) * kSkipBlock;
+        while (lo < hi && masked(lo, kSkipBlock)) lo += kSkipBlock;
+        while (lo < hi && masked(lo, kLanes)) lo += kLanes;
         if (lo >= hi) continue;
         int32_t last = (hi - 1) / kSkipBlock * kSkipBlock;
-        while (last > lo && masked(last)) last -= kSkipBlock;
+        while (last > lo && masked(last, kSkipBlock)) last -= kSkipBlock;
         if (last + kSkipBlock < hi) hi = last + kSkipBlock;
+        last = (hi - 1) / kLanes * kLanes;
+        while (last > lo && masked(last, kLanes)) last -= kLanes;
+        if (last + kLanes < hi) hi = last + kLanes;
         const int64_t task = (b * Hq + h) * tiles + t;
-        Plane q_tile(q_tiles.data() + task * slot, Dp, kTileQ);
-        Plane q_tile_t(q_cols.data() + task * slot, kTileQ, Dp);
-        Plane dout_tile(dout_tiles.data() + task * kTileQ * Dv_pad, Dv_pad, kTileQ);
-        Plane dout_tile_t(dout_cols.data() + task * kTileQ * Dv_pad, kTileQ, Dv_pad);
-        Plane stats_tile(stats.data() + task * 2 * kTileQ, kTileQ, 2);
-        float* dq_slot = dq_parts.get() + (chunk * row_tasks + task) * slot;
+        Plane q_tile(q_tiles + task * slot, Dp, kTileQ);
+        Plane q_tile_t(q_cols + task * slot, kTileQ, Dp);
+        Plane dout_tile(dout_tiles + task * kTileQ * Dv_pad, Dv_pad, kTileQ);
+        Plane dout_tile_t(dout_cols + task * kTileQ * Dv_pad, kTileQ, Dv_pad);
+        Plane stats_tile(stats + task * 2 * kTileQ, kTileQ, 2);
+        float* dq_slot = dq_parts + (chunk * row_tasks + task) * slot;
         std::fill(dq_slot, dq_slot + slot, 0.0f);
         Plane dq_out(dq_slot, Dp, kTileQ);
         const int64_t rows = last_q - row0 + 1;
-        // Calls of at most kBackwardCall keys from lo (a block start), each whole vectors of keys
+        // Calls of at most kBackwardCall keys from lo (a vector start), each whole vectors of keys
         // within the chunk's rounded-up keys; the pipeline adds each call's share to the pair's dQ
         // and the job's dK and dV in place.
         for (int32_t call_lo = lo; call_lo < hi; call_lo += kBackwardCall) {
           const int32_t call_hi = hi - call_lo < kBackwardCall ? hi : call_lo + kBackwardCall;
           const int32_t count = int32_t(round_up(call_hi - call_lo, kLanes)), offset = call_lo - key_lo;
+          // K and V rows of the call's keys, indexed by key (their first row is key call_lo).
+          k_call.set(k_rows + offset * Dp, Dp, count, 0), k_call.dim[1].min = call_lo;
+          v_call.set(v_rows + offset * Dv_pad, Dv_pad, count, 0), v_call.dim[1].min = call_lo;
           dk_out.set(s.dk_acc.data() + offset * Dp, Dp, count, 0);
           dv_out.set(s.dv_acc.data() + offset * Dv_pad, Dv_pad, count, 0);
           grad_out.set(s.grad.data(), f32, count, kTileQ, kNumReads);
           index_out.set(s.index.data(), i32, count, kTileQ, kIndexSlots);
-          int result = ATTN_PIPELINE_FN(uc, &q_tile.buf, &q_tile_t.buf, &k_head.buf, &v_head.buf, &dout_tile.buf,
+          int result = ATTN_PIPELINE_FN(uc, &q_tile.buf, &q_tile_t.buf, &k_call.buf, &v_call.buf, &dout_tile.buf,
               &dout_tile_t.buf, &stats_tile.buf, &dq_out.buf, &dk_out.buf, &dv_out.buf, int32_t(Lq), int32_t(Lk),
               int32_t(D), int32_t(Dp), int32_t(Dv_pad), int32_t(t), int32_t(h), int32_t(b), call_lo,
               count ATTN_EXTRA_ARGS, &dq_out.buf, &dk_out.buf, &dv_out.buf ATTN_GRAD_OUTPUTS);
@@ -306,7 +341,7 @@ extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_back
     std::vector<float> sum(static_cast<size_t>(slot));
     for (int64_t chunk = 0; chunk < chunks; ++chunk) {
       if (!dq_written[size_t(chunk * row_tasks + task)]) continue;
-      const float* part = dq_parts.get() + (chunk * row_tasks + task) * slot;
+      const float* part = dq_parts + (chunk * row_tasks + task) * slot;
       for (int64_t i = 0; i < slot; ++i) sum[size_t(i)] += part[i];
     }
     for (int64_t r = 0; r < kTileQ && t * kTileQ + r < Lq; ++r) {
