@@ -35,24 +35,29 @@ size_t cuda_split_partial_bytes(const attn_cuda_params& p, const CudaGrid& g, in
 
 size_t cuda_split_done_bytes(const CudaGrid& g) { return static_cast<size_t>(g.tiles) * sizeof(int); }
 
-void attach_split_scratch(CudaStreamScratch& scratch, attn_cuda_params& p, const CudaGrid& g,
-                          int64_t value_dim) {
+namespace {
+
+/// Sets the grid's fields of `p` with no split scratch attached; true when the grid splits keys.
+bool set_grid_fields(attn_cuda_params& p, const CudaGrid& g) {
   p.pack_heads = g.pack_heads ? 1 : 0;
   p.kv_splits = g.kv_splits > 1 ? g.kv_splits : 0;
   p.partial = nullptr;
   p.split_done = nullptr;
-  if (g.kv_splits <= 1) return;
+  return g.kv_splits > 1;
+}
+
+}  // namespace
+
+void attach_split_scratch(CudaStreamScratch& scratch, attn_cuda_params& p, const CudaGrid& g,
+                          int64_t value_dim) {
+  if (!set_grid_fields(p, g)) return;
   p.partial = reinterpret_cast<float*>(scratch.alloc(cuda_split_partial_bytes(p, g, value_dim)));
   p.split_done = reinterpret_cast<int*>(scratch.alloc(cuda_split_done_bytes(g), true));
 }
 
 void CudaSplitWorkspace::attach(CudaDevice& device, attn_cuda_params& p, const CudaGrid& g,
                                 int64_t value_dim) {
-  p.pack_heads = g.pack_heads ? 1 : 0;
-  p.kv_splits = g.kv_splits > 1 ? g.kv_splits : 0;
-  p.partial = nullptr;
-  p.split_done = nullptr;
-  if (g.kv_splits <= 1) return;
+  if (!set_grid_fields(p, g)) return;
   const size_t partial_bytes = cuda_split_partial_bytes(p, g, value_dim),
                done_bytes = cuda_split_done_bytes(g);
   if (partial_.size() < partial_bytes) partial_ = device.alloc(partial_bytes);

@@ -30,15 +30,9 @@
 #include "tests/support/CheckedLowering.h"
 #include "tests/support/TestSupport.h"
 
-namespace {
-inline float __int_as_float(int i) {
-  float f;
-  std::memcpy(&f, &i, sizeof f);
-  return f;
-}
-}  // namespace
+// The device header compiled for the host: the intrinsics it calls first.
+#include "tests/cuda/HostIntrinsics.h"
 
-#define ATTN_HD inline
 #include "backends/cuda/device/attn_bwd_rows.cuh"
 
 using namespace attn;

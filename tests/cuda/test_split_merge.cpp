@@ -13,15 +13,7 @@
 
 #include "runtime/CudaGrid.h"
 
-namespace {
-inline float __int_as_float(int i) {
-  float f;
-  std::memcpy(&f, &i, sizeof f);
-  return f;
-}
-}  // namespace
-
-#define ATTN_HD inline
+#include "tests/cuda/HostIntrinsics.h"
 #define ATTN_LOAD_SHARED_RESULT(ptr) (*(ptr))
 #include "backends/cuda/device/attn_split_merge.cuh"
 

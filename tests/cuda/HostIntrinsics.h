@@ -1,0 +1,13 @@
+// The CUDA intrinsics that the host-compiled device headers (backends/cuda/device/*.cuh) call, for
+// unit tests that include those headers directly: include this first, then the header.
+#pragma once
+
+#include <cstring>
+
+inline float __int_as_float(int i) {
+  float f;
+  std::memcpy(&f, &i, sizeof f);
+  return f;
+}
+
+#define ATTN_HD inline
