@@ -64,6 +64,16 @@ KernelCallArgs::KernelCallArgs(const KernelCallTensors& t, DLDevice device, cons
   args_.error_size = sizeof error_;
 }
 
+DLTensor host_view(const HostTensor& t) {
+  DLTensor d{};
+  d.data = const_cast<uint8_t*>(t.bytes.data());
+  d.device = {kDLCPU, 0};
+  d.ndim = static_cast<int>(t.shape.size());
+  d.dtype = dl_data_type(t.type);
+  d.shape = const_cast<int64_t*>(t.shape.data());
+  return d;
+}
+
 DLTensor* KernelCallArgs::add_view(const HostTensor& t, bool output, DLDevice device,
                                    const Placement& place) {
   View& v = views_.emplace_back(View{&t, t.shape, {}});

@@ -19,6 +19,9 @@ DLDataType dl_data_type(ScalarType t);
 /// (vectors, complex, other widths).
 ScalarType dl_scalar_type(DLDataType t);
 
+/// A dense row-major DLPack view of `t` in host memory (no strides; `t` must outlive the view).
+DLTensor host_view(const HostTensor& t);
+
 /// The tensors and scalars of one call, in the ABI's order. Pointers must outlive the call.
 struct KernelCallTensors {
   const HostTensor* q = nullptr;

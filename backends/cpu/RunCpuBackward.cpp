@@ -9,23 +9,9 @@
 #include "backends/cpu/CpuBackend.h"
 #include "codegen/KernelIR.h"
 #include "codegen/Lower.h"
+#include "runtime/KernelCallArgs.h"
 
 namespace attn {
-
-namespace {
-
-/// A dense DLPack view of `t` (its shape must outlive the view).
-DLTensor view_of(const HostTensor& t) {
-  DLTensor d{};
-  d.data = const_cast<uint8_t*>(t.bytes.data());
-  d.device = {kDLCPU, 0};
-  d.ndim = int(t.shape.size());
-  d.dtype = dl_data_type(t.type);
-  d.shape = const_cast<int64_t*>(t.shape.data());
-  return d;
-}
-
-}  // namespace
 
 // One compiled backward per distinct kernel in this process (as run_cpu_kernel's forwards). The
 // loader resolves the entry as an attn_kernel_fn; it is the backward's signature (the source says).
@@ -61,17 +47,17 @@ KernelGradients run_cpu_backward(const KernelIR& ir, const KernelInputs& in, con
       scalars.push_back(in.scalars.at(a.name));
       continue;
     }
-    buffers.push_back(view_of(in.buffers.at(a.name)));
+    buffers.push_back(host_view(in.buffers.at(a.name)));
     auto g = grads.buffers.find(a.name);
-    buffer_grads.push_back(g == grads.buffers.end() ? DLTensor{} : view_of(g->second));
+    buffer_grads.push_back(g == grads.buffers.end() ? DLTensor{} : host_view(g->second));
   }
   for (size_t i = 0; i < buffers.size(); ++i) {
     buffer_ptrs.push_back(&buffers[i]);
     grad_ptrs.push_back(buffer_grads[i].ndim ? &buffer_grads[i] : nullptr);  // ndim 0: not wanted
   }
-  DLTensor q = view_of(in.q), k = view_of(in.k), v = view_of(in.v), out = view_of(fwd.out), lse = view_of(fwd.lse);
-  DLTensor dout = view_of(request.dout), dq = view_of(grads.dq), dk = view_of(grads.dk), dv = view_of(grads.dv);
-  DLTensor dlse = request.dlse.shape.empty() ? DLTensor{} : view_of(request.dlse);
+  DLTensor q = host_view(in.q), k = host_view(in.k), v = host_view(in.v), out = host_view(fwd.out), lse = host_view(fwd.lse);
+  DLTensor dout = host_view(request.dout), dq = host_view(grads.dq), dk = host_view(grads.dk), dv = host_view(grads.dv);
+  DLTensor dlse = request.dlse.shape.empty() ? DLTensor{} : host_view(request.dlse);
   char error[1024] = "";
   attn_backward_args args{};
   args.abi_version = ATTN_BACKWARD_ABI_VERSION;

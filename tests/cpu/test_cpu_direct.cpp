@@ -100,17 +100,6 @@ const char* kPlanProbe = R"cpp(
   }
 )cpp";
 
-/// A dense DLPack view of `t`.
-DLTensor view_of(const HostTensor& t) {
-  DLTensor d{};
-  d.data = const_cast<uint8_t*>(t.bytes.data());
-  d.device = {kDLCPU, 0};
-  d.ndim = int(t.shape.size());
-  d.dtype = dl_data_type(t.type);
-  d.shape = const_cast<int64_t*>(t.shape.data());
-  return d;
-}
-
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(a_direct_call_plans_buffer_masks_as_attnc_run_does) {
@@ -197,10 +186,11 @@ BOOST_AUTO_TEST_CASE(a_direct_backward_call_plans_itself_too) {
   KernelOutputs fwd = run_cpu_kernel(*c.ir, in, 2);
   Kernel backward = process_loader().get(cpu_kernel_request(generate_cpu_backward(*c.ir, host_cpu_target())));
   KernelGradients got = make_gradients(*c.ir, in, request);
-  DLTensor q = view_of(in.q), k = view_of(in.k), v = view_of(in.v), out = view_of(fwd.out),
-           lse = view_of(fwd.lse);
-  DLTensor dout = view_of(request.dout), dq = view_of(got.dq), dk = view_of(got.dk), dv = view_of(got.dv);
-  DLTensor doc = view_of(in.buffers.at("doc"));
+  DLTensor q = host_view(in.q), k = host_view(in.k), v = host_view(in.v), out = host_view(fwd.out),
+           lse = host_view(fwd.lse);
+  DLTensor dout = host_view(request.dout), dq = host_view(got.dq), dk = host_view(got.dk),
+           dv = host_view(got.dv);
+  DLTensor doc = host_view(in.buffers.at("doc"));
   const DLTensor* buffers[] = {&doc};
   DLTensor* grads[] = {nullptr};
   char error[1024] = "";
