@@ -22,12 +22,17 @@ struct Geometry {
   /// Most value vectors one row of PV accumulators spans (0: `accumulators`); the rest of the
   /// accumulators go to more rows, each loaded V vector serving each of them.
   int pv_value_vectors = 0;
+  /// Keys per block of PV (0: the whole chunk at once): each block's V rows serve every row group
+  /// and value-vector pass while they are in L1. Needs a compile-time Dv.
+  int pv_key_block = 0;
   int head_dim = 0;       ///< D; 0 when known only at run time
   int value_dim = 0;      ///< Dv; 0 when known only at run time
   int value_dim_padded = 0;  ///< Dv rounded up to vector_lanes; 0 at run time
 };
 
 Geometry choose_geometry(const KernelIR& ir, const CpuTarget& target);
+/// The backward's geometry: the forward's, with its own AVX2 tile and no PV key blocks.
+Geometry choose_backward_geometry(const KernelIR& ir, const CpuTarget& target);
 
 /// The Funcs and parameters of one kernel call, which computes a CHUNK of one task: a tile of
 /// tile_q query rows of one query head of one batch entry against at most key_chunk keys of the

@@ -311,7 +311,7 @@ CpuKernelSource generate_cpu_backward(const KernelIR& user_ir, const std::vector
   std::vector<PathCode> paths;
   std::string planner;
   for (const CpuTarget& target : targets) {
-    Geometry g = choose_geometry(ir, target);
+    Geometry g = choose_backward_geometry(ir, target);
     BackwardAlgorithm algo = define_backward(ir, g, fresh_name_prefix());
     schedule_backward(algo);
     const std::string pipeline = path_namespace(src.entry, target.isa) + "_pipeline";

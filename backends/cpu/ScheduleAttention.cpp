@@ -61,8 +61,24 @@ void schedule_attention(AttentionAlgorithm& a) {
   // PV: R rows x U value vectors of accumulators; each V row is loaded once per R rows.
   int vectors = g.value_dim_padded ? g.value_dim_padded / VL : 1;
   int U = largest_divisor_at_most(vectors, g.pv_value_vectors ? g.pv_value_vectors : g.accumulators);
-  int R = std::min(T, largest_power_of_two_at_most(std::max(1, g.accumulators / U)));
+  int R = largest_divisor_at_most(T, std::max(1, g.accumulators / U));
   a.partial.compute_root().split(ii, ig, ir, R).reorder(c, ir, ig).vectorize(c, VL);
+  if (g.pv_key_block && g.value_dim_padded) {
+    // Key blocks outermost: every (row group, value vectors) pass over a block finds its V rows in
+    // L1. The whole tile's accumulators live on the stack (a constant size, so that the compiler
+    // keeps each pass's R x U block in registers across the block's keys).
+    RVar rko("rko"), rki("rki");
+    a.pv.compute_root().store_in(MemoryType::Stack).vectorize(c, VL);
+    a.pv.update()
+        .split(rk, rko, rki, g.pv_key_block)
+        .split(c, co, ci, U * VL, TailStrategy::RoundUp)
+        .split(ii, ig, ir, R)
+        .reorder(ci, ir, rki, co, ig, rko)
+        .vectorize(ci, VL)
+        .unroll(ci)
+        .unroll(ir);
+    return;
+  }
   a.pv.compute_at(a.partial, ig).vectorize(c, VL).unroll(ii);
   a.pv.update()
       .split(c, co, ci, U * VL, TailStrategy::RoundUp)

@@ -225,13 +225,18 @@ BOOST_AUTO_TEST_CASE(documents_with_planned_key_ranges) {
 }
 
 BOOST_AUTO_TEST_CASE(avx2_and_portable_schedules) {
-  // The other ISAs' schedules (vector width 8 and 4, smaller tiles), run on this host.
+  // The other ISAs' schedules (vector width 8 and 4, other tiles), run on this host: run-time and
+  // fixed head dims (AVX2's P·V in key blocks needs a fixed one), a buffer mask, rows no key
+  // reaches, a scalar argument.
   std::mt19937 rng(18);
   for (CpuIsa isa : {CpuIsa::AVX2, CpuIsa::Portable}) {
     if (isa == CpuIsa::AVX2 && host_cpu_target().isa == CpuIsa::Portable) continue;
-    for (const char* name : {"window37", "alibi_causal", "fixed128_v32"})
+    for (const char* name :
+         {"window37", "alibi_causal", "fixed128_v32", "fixed64", "documents", "first_rows", "decode"})
       for (int i = 0; i < 2; ++i)
         check(name, random_shape(rng, 150, *compile_cpu(kProgram, name).ir), rng, false, CpuTarget{isa});
+    // Past one chunk of 1024 keys, neither length a multiple of a tile or of a P·V key block.
+    check("fixed64", Shape{1, 2, 1, 1300, 1107, 64, 64}, rng, false, CpuTarget{isa});
   }
 }
 

@@ -7516,8 +7516,8 @@ int attn_window16_avx2_pipeline(void const *__user_context, struct halide_buffer
  int32_t  const _55 = _halide_buffer_get_stride(_attn_out_buffer, 1);
  int32_t  const _56 = _attn_lk + 3;
  int32_t  const _57 = _56 >> 2;
- int32_t  const _58 = ::halide_cpp_max(_attn_tile, 1);
- int32_t  const _59 = _58 * 4;
+ int32_t  const _58 = _attn_tile * 6;
+ int32_t  const _59 = ::halide_cpp_max(_58, 4);
  int32_t  const _60 = _59 + -4;
  int32_t  const _61 = ::halide_cpp_min(_57, _60);
  int32_t  const _62 = _attn_kv_lo >> 2;
@@ -7525,1371 +7525,1678 @@ int attn_window16_avx2_pipeline(void const *__user_context, struct halide_buffer
  int32_t  const _64 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
  int32_t  const _65 = _64 + 3;
  int32_t  const _66 = _65 >> 2;
- int32_t  const _67 = _attn_tile * 4;
- int32_t  const _68 = _67 + 4;
- int32_t  const _69 = ::halide_cpp_min(_66, _68);
- int32_t  const _70 = ::halide_cpp_max(_69, _63);
- int32_t  const _71 = _70 * 4;
- int32_t  const _72 = ::halide_cpp_min(_71, _attn_lk);
- int32_t  const _73 = ::halide_cpp_max(_72, 0);
- int32_t  const _74 = _63 * 4;
- int32_t  const _75 = ::halide_cpp_min(_74, _attn_lk);
- int32_t  const _76 = _attn_chunk_lo >> 2;
- int32_t  const _77 = _76 * 4;
- int32_t  const _78 = ::halide_cpp_min(_73, _77);
- int32_t  const _79 = ::halide_cpp_max(_75, _78);
- int32_t  const _80 = ::halide_cpp_max(_79, 0);
- int32_t  const _81 = _80 + 1024;
- int32_t  const _82 = ::halide_cpp_min(_73, _81);
- int32_t  const _83 = _82 - _80;
- int32_t  const _84 = _83 + -1;
- int32_t  const _85 = _84 >> 2;
- int32_t  const _86 = _85 * 4;
- int32_t  const _87 = _80 + _86;
- int32_t  const _88 = _87 + 4;
- int32_t  const _89 = ::halide_cpp_min(_88, _24);
- int32_t  const _90 = _24 + -1;
- int32_t  const _91 = ::halide_cpp_min(_80, _90);
- int32_t  const _92 = _89 - _91;
- int32_t  const _93 = ::halide_cpp_min(_77, _72);
- int32_t  const _94 = ::halide_cpp_max(_93, _75);
- int32_t  const _95 = _72 - _94;
- int32_t  const _96 = ::halide_cpp_min(_95, 1024);
- int32_t  const _97 = _96 + -1;
- int32_t  const _98 = ::halide_cpp_min(_72, _77);
- int32_t  const _99 = ::halide_cpp_max(_98, _75);
- bool  const _100 = _halide_buffer_is_bounds_query(_attn_k_buffer);
- bool  const _101 = !(_100);
- bool  const _102 = 0 <= _91;
- bool  const _103 = _91 <= 0;
- bool  const _104 = _102 && _103;
- bool  const _105 = _101 || _104;
- if (!_105)
- {
-  int32_t  const _106 = _92 + -1;
-  int32_t  const _107 = _92 + _91;
-  int32_t  const _108 = _107 + -1;
-  int32_t  const _109 = attn_window16_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_k", 1, 0, _106, _91, _108);
-  return _109;
- }
- bool  const _110 = _halide_buffer_is_bounds_query(_attn_v_buffer);
- bool  const _111 = !(_110);
- bool  const _112 = 0 <= _99;
- bool  const _113 = _99 <= 0;
- bool  const _114 = _112 && _113;
- bool  const _115 = _111 || _114;
- if (!_115)
- {
-  int32_t  const _116 = _97 + _99;
-  int32_t  const _117 = attn_window16_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_v", 1, 0, _97, _99, _116);
-  return _117;
- }
- uint32_t  const _118 = (uint32_t)(73730ull);
- bool  const _119 = _17 == _118;
- if (!_119)
- {
-  uint32_t  const _120 = (uint32_t)(73730ull);
-  int32_t  const _121 = attn_window16_rt_error_bad_type(_ucon, "Input buffer attn_k", _17, _120);
-  return _121;
- }
- bool  const _122 = _19 == 2;
- if (!_122)
- {
-  int32_t  const _123 = attn_window16_rt_error_bad_dimensions(_ucon, "Input buffer attn_k", _19, 2);
-  return _123;
- }
- uint32_t  const _124 = (uint32_t)(73730ull);
- bool  const _125 = _27 == _124;
- if (!_125)
- {
-  uint32_t  const _126 = (uint32_t)(73730ull);
-  int32_t  const _127 = attn_window16_rt_error_bad_type(_ucon, "Input buffer attn_q", _27, _126);
-  return _127;
- }
- bool  const _128 = _29 == 2;
- if (!_128)
- {
-  int32_t  const _129 = attn_window16_rt_error_bad_dimensions(_ucon, "Input buffer attn_q", _29, 2);
-  return _129;
- }
- uint32_t  const _130 = (uint32_t)(73730ull);
- bool  const _131 = _37 == _130;
- if (!_131)
- {
-  uint32_t  const _132 = (uint32_t)(73730ull);
-  int32_t  const _133 = attn_window16_rt_error_bad_type(_ucon, "Input buffer attn_v", _37, _132);
-  return _133;
- }
- bool  const _134 = _39 == 2;
- if (!_134)
- {
-  int32_t  const _135 = attn_window16_rt_error_bad_dimensions(_ucon, "Input buffer attn_v", _39, 2);
-  return _135;
- }
- uint32_t  const _136 = (uint32_t)(73730ull);
- bool  const _137 = _47 == _136;
- if (!_137)
- {
-  uint32_t  const _138 = (uint32_t)(73730ull);
-  int32_t  const _139 = attn_window16_rt_error_bad_type(_ucon, "Output buffer attn_out", _47, _138);
-  return _139;
- }
- bool  const _140 = _49 == 2;
- if (!_140)
- {
-  int32_t  const _141 = attn_window16_rt_error_bad_dimensions(_ucon, "Output buffer attn_out", _49, 2);
-  return _141;
- }
- bool  const _142 = _20 <= 0;
- int32_t  const _143 = _21 + _20;
- bool  const _144 = 32 <= _143;
- bool  const _145 = _142 && _144;
- if (!_145)
- {
-  int32_t  const _146 = _21 + _20;
-  int32_t  const _147 = _146 + -1;
-  int32_t  const _148 = attn_window16_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 0, 0, 31, _20, _147);
-  return _148;
- }
- bool  const _149 = 0 <= _21;
- if (!_149)
- {
-  int32_t  const _150 = attn_window16_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 0, _21);
-  return _150;
- }
- bool  const _151 = _23 <= _91;
- int32_t  const _152 = _92 + _91;
- int32_t  const _153 = _24 + _23;
- bool  const _154 = _152 <= _153;
- bool  const _155 = _151 && _154;
- if (!_155)
- {
-  int32_t  const _156 = _92 + _91;
-  int32_t  const _157 = _156 + -1;
-  int32_t  const _158 = _24 + _23;
-  int32_t  const _159 = _158 + -1;
-  int32_t  const _160 = attn_window16_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 1, _91, _157, _23, _159);
-  return _160;
- }
- bool  const _161 = 0 <= _24;
- if (!_161)
- {
-  int32_t  const _162 = attn_window16_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 1, _24);
-  return _162;
- }
- bool  const _163 = _30 <= 0;
- int32_t  const _164 = _31 + _30;
- bool  const _165 = 32 <= _164;
- bool  const _166 = _163 && _165;
- if (!_166)
- {
-  int32_t  const _167 = _31 + _30;
-  int32_t  const _168 = _167 + -1;
-  int32_t  const _169 = attn_window16_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 0, 0, 31, _30, _168);
-  return _169;
- }
- bool  const _170 = 0 <= _31;
- if (!_170)
- {
-  int32_t  const _171 = attn_window16_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 0, _31);
-  return _171;
- }
- bool  const _172 = _33 <= 0;
- int32_t  const _173 = _34 + _33;
- bool  const _174 = 16 <= _173;
- bool  const _175 = _172 && _174;
- if (!_175)
- {
-  int32_t  const _176 = _34 + _33;
-  int32_t  const _177 = _176 + -1;
-  int32_t  const _178 = attn_window16_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 1, 0, 15, _33, _177);
-  return _178;
- }
- bool  const _179 = 0 <= _34;
- if (!_179)
- {
-  int32_t  const _180 = attn_window16_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 1, _34);
-  return _180;
- }
- bool  const _181 = _40 <= 0;
- int32_t  const _182 = _41 + _40;
- bool  const _183 = 32 <= _182;
- bool  const _184 = _181 && _183;
- if (!_184)
+ int32_t  const _67 = _58 + 6;
+ int32_t  const _68 = ::halide_cpp_min(_66, _67);
+ int32_t  const _69 = ::halide_cpp_max(_68, _63);
+ int32_t  const _70 = _69 * 4;
+ int32_t  const _71 = ::halide_cpp_min(_70, _attn_lk);
+ int32_t  const _72 = ::halide_cpp_max(_71, 0);
+ int32_t  const _73 = _63 * 4;
+ int32_t  const _74 = ::halide_cpp_min(_73, _attn_lk);
+ int32_t  const _75 = _attn_chunk_lo >> 2;
+ int32_t  const _76 = _75 * 4;
+ int32_t  const _77 = ::halide_cpp_min(_72, _76);
+ int32_t  const _78 = ::halide_cpp_max(_74, _77);
+ int32_t  const _79 = ::halide_cpp_max(_78, 0);
+ int32_t  const _80 = _79 + 1024;
+ int32_t  const _81 = ::halide_cpp_min(_72, _80);
+ int32_t  const _82 = _81 - _79;
+ int32_t  const _83 = _82 + -1;
+ int32_t  const _84 = _83 >> 2;
+ int32_t  const _85 = _84 * 4;
+ int32_t  const _86 = _79 + _85;
+ int32_t  const _87 = _86 + 4;
+ int32_t  const _88 = ::halide_cpp_min(_87, _24);
+ int32_t  const _89 = _24 + -1;
+ int32_t  const _90 = ::halide_cpp_min(_79, _89);
+ int32_t  const _91 = _88 - _90;
+ int32_t  const _92 = _83 >> 7;
+ int32_t  const _93 = _92 * 128;
+ int32_t  const _94 = _79 + _93;
+ int32_t  const _95 = _81 + -1;
+ int32_t  const _96 = ::halide_cpp_min(_94, _95);
+ int32_t  const _97 = ::halide_cpp_min(_82, 128);
+ int32_t  const _98 = _96 + _97;
+ int32_t  const _99 = ::halide_cpp_min(_98, _81);
+ int32_t  const _100 = _99 - _79;
+ bool  const _101 = _halide_buffer_is_bounds_query(_attn_k_buffer);
+ bool  const _102 = !(_101);
+ bool  const _103 = 0 <= _90;
+ bool  const _104 = _90 <= 0;
+ bool  const _105 = _103 && _104;
+ bool  const _106 = _102 || _105;
+ if (!_106)
+ {
+  int32_t  const _107 = _91 + -1;
+  int32_t  const _108 = _91 + _90;
+  int32_t  const _109 = _108 + -1;
+  int32_t  const _110 = attn_window16_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_k", 1, 0, _107, _90, _109);
+  return _110;
+ }
+ bool  const _111 = _halide_buffer_is_bounds_query(_attn_v_buffer);
+ bool  const _112 = !(_111);
+ bool  const _113 = _78 <= 0;
+ bool  const _114 = _112 || _113;
+ if (!_114)
+ {
+  int32_t  const _115 = _100 + -1;
+  int32_t  const _116 = _100 + _78;
+  int32_t  const _117 = _116 + -1;
+  int32_t  const _118 = attn_window16_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_v", 1, 0, _115, _78, _117);
+  return _118;
+ }
+ uint32_t  const _119 = (uint32_t)(73730ull);
+ bool  const _120 = _17 == _119;
+ if (!_120)
+ {
+  uint32_t  const _121 = (uint32_t)(73730ull);
+  int32_t  const _122 = attn_window16_rt_error_bad_type(_ucon, "Input buffer attn_k", _17, _121);
+  return _122;
+ }
+ bool  const _123 = _19 == 2;
+ if (!_123)
+ {
+  int32_t  const _124 = attn_window16_rt_error_bad_dimensions(_ucon, "Input buffer attn_k", _19, 2);
+  return _124;
+ }
+ uint32_t  const _125 = (uint32_t)(73730ull);
+ bool  const _126 = _27 == _125;
+ if (!_126)
+ {
+  uint32_t  const _127 = (uint32_t)(73730ull);
+  int32_t  const _128 = attn_window16_rt_error_bad_type(_ucon, "Input buffer attn_q", _27, _127);
+  return _128;
+ }
+ bool  const _129 = _29 == 2;
+ if (!_129)
+ {
+  int32_t  const _130 = attn_window16_rt_error_bad_dimensions(_ucon, "Input buffer attn_q", _29, 2);
+  return _130;
+ }
+ uint32_t  const _131 = (uint32_t)(73730ull);
+ bool  const _132 = _37 == _131;
+ if (!_132)
+ {
+  uint32_t  const _133 = (uint32_t)(73730ull);
+  int32_t  const _134 = attn_window16_rt_error_bad_type(_ucon, "Input buffer attn_v", _37, _133);
+  return _134;
+ }
+ bool  const _135 = _39 == 2;
+ if (!_135)
+ {
+  int32_t  const _136 = attn_window16_rt_error_bad_dimensions(_ucon, "Input buffer attn_v", _39, 2);
+  return _136;
+ }
+ uint32_t  const _137 = (uint32_t)(73730ull);
+ bool  const _138 = _47 == _137;
+ if (!_138)
+ {
+  uint32_t  const _139 = (uint32_t)(73730ull);
+  int32_t  const _140 = attn_window16_rt_error_bad_type(_ucon, "Output buffer attn_out", _47, _139);
+  return _140;
+ }
+ bool  const _141 = _49 == 2;
+ if (!_141)
+ {
+  int32_t  const _142 = attn_window16_rt_error_bad_dimensions(_ucon, "Output buffer attn_out", _49, 2);
+  return _142;
+ }
+ bool  const _143 = _20 <= 0;
+ int32_t  const _144 = _21 + _20;
+ bool  const _145 = 32 <= _144;
+ bool  const _146 = _143 && _145;
+ if (!_146)
+ {
+  int32_t  const _147 = _21 + _20;
+  int32_t  const _148 = _147 + -1;
+  int32_t  const _149 = attn_window16_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 0, 0, 31, _20, _148);
+  return _149;
+ }
+ bool  const _150 = 0 <= _21;
+ if (!_150)
+ {
+  int32_t  const _151 = attn_window16_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 0, _21);
+  return _151;
+ }
+ bool  const _152 = _23 <= _90;
+ int32_t  const _153 = _91 + _90;
+ int32_t  const _154 = _24 + _23;
+ bool  const _155 = _153 <= _154;
+ bool  const _156 = _152 && _155;
+ if (!_156)
+ {
+  int32_t  const _157 = _91 + _90;
+  int32_t  const _158 = _157 + -1;
+  int32_t  const _159 = _24 + _23;
+  int32_t  const _160 = _159 + -1;
+  int32_t  const _161 = attn_window16_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 1, _90, _158, _23, _160);
+  return _161;
+ }
+ bool  const _162 = 0 <= _24;
+ if (!_162)
+ {
+  int32_t  const _163 = attn_window16_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 1, _24);
+  return _163;
+ }
+ bool  const _164 = _30 <= 0;
+ int32_t  const _165 = _31 + _30;
+ bool  const _166 = 32 <= _165;
+ bool  const _167 = _164 && _166;
+ if (!_167)
+ {
+  int32_t  const _168 = _31 + _30;
+  int32_t  const _169 = _168 + -1;
+  int32_t  const _170 = attn_window16_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 0, 0, 31, _30, _169);
+  return _170;
+ }
+ bool  const _171 = 0 <= _31;
+ if (!_171)
+ {
+  int32_t  const _172 = attn_window16_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 0, _31);
+  return _172;
+ }
+ bool  const _173 = _33 <= 0;
+ int32_t  const _174 = _34 + _33;
+ bool  const _175 = 24 <= _174;
+ bool  const _176 = _173 && _175;
+ if (!_176)
+ {
+  int32_t  const _177 = _34 + _33;
+  int32_t  const _178 = _177 + -1;
+  int32_t  const _179 = attn_window16_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 1, 0, 23, _33, _178);
+  return _179;
+ }
+ bool  const _180 = 0 <= _34;
+ if (!_180)
+ {
+  int32_t  const _181 = attn_window16_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 1, _34);
+  return _181;
+ }
+ bool  const _182 = _40 <= 0;
+ int32_t  const _183 = _41 + _40;
+ bool  const _184 = 32 <= _183;
+ bool  const _185 = _182 && _184;
+ if (!_185)
+ {
+  int32_t  const _186 = _41 + _40;
+  int32_t  const _187 = _186 + -1;
+  int32_t  const _188 = attn_window16_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 0, 0, 31, _40, _187);
+  return _188;
+ }
+ bool  const _189 = 0 <= _41;
+ if (!_189)
  {
-  int32_t  const _185 = _41 + _40;
-  int32_t  const _186 = _185 + -1;
-  int32_t  const _187 = attn_window16_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 0, 0, 31, _40, _186);
-  return _187;
+  int32_t  const _190 = attn_window16_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 0, _41);
+  return _190;
  }
- bool  const _188 = 0 <= _41;
- if (!_188)
+ int32_t  const _191 = ::halide_cpp_max(_78, 0);
+ bool  const _192 = _43 <= _191;
+ int32_t  const _193 = _191 + _100;
+ int32_t  const _194 = _44 + _43;
+ bool  const _195 = _193 <= _194;
+ bool  const _196 = _192 && _195;
+ if (!_196)
  {
-  int32_t  const _189 = attn_window16_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 0, _41);
-  return _189;
+  int32_t  const _197 = ::halide_cpp_max(_78, 0);
+  int32_t  const _198 = _197 + _100;
+  int32_t  const _199 = _198 + -1;
+  int32_t  const _200 = _44 + _43;
+  int32_t  const _201 = _200 + -1;
+  int32_t  const _202 = attn_window16_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 1, _197, _199, _43, _201);
+  return _202;
  }
- bool  const _190 = _43 <= _99;
- int32_t  const _191 = _97 + _99;
- int32_t  const _192 = _191 + 1;
- int32_t  const _193 = _44 + _43;
- bool  const _194 = _192 <= _193;
- bool  const _195 = _190 && _194;
- if (!_195)
+ bool  const _203 = 0 <= _44;
+ if (!_203)
  {
-  int32_t  const _196 = _97 + _99;
-  int32_t  const _197 = _44 + _43;
-  int32_t  const _198 = _197 + -1;
-  int32_t  const _199 = attn_window16_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 1, _99, _196, _43, _198);
-  return _199;
+  int32_t  const _204 = attn_window16_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 1, _44);
+  return _204;
  }
- bool  const _200 = 0 <= _44;
- if (!_200)
+ bool  const _205 = _50 <= 0;
+ int32_t  const _206 = _51 + _50;
+ bool  const _207 = 40 <= _206;
+ bool  const _208 = _205 && _207;
+ if (!_208)
  {
-  int32_t  const _201 = attn_window16_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 1, _44);
-  return _201;
+  int32_t  const _209 = _51 + _50;
+  int32_t  const _210 = _209 + -1;
+  int32_t  const _211 = attn_window16_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 0, 0, 39, _50, _210);
+  return _211;
  }
- bool  const _202 = _50 <= 0;
- int32_t  const _203 = _51 + _50;
- bool  const _204 = 40 <= _203;
- bool  const _205 = _202 && _204;
- if (!_205)
+ bool  const _212 = 0 <= _51;
+ if (!_212)
  {
-  int32_t  const _206 = _51 + _50;
-  int32_t  const _207 = _206 + -1;
-  int32_t  const _208 = attn_window16_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 0, 0, 39, _50, _207);
-  return _208;
+  int32_t  const _213 = attn_window16_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 0, _51);
+  return _213;
  }
- bool  const _209 = 0 <= _51;
- if (!_209)
+ bool  const _214 = _53 <= 0;
+ int32_t  const _215 = _54 + _53;
+ bool  const _216 = 24 <= _215;
+ bool  const _217 = _214 && _216;
+ if (!_217)
  {
-  int32_t  const _210 = attn_window16_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 0, _51);
-  return _210;
+  int32_t  const _218 = _54 + _53;
+  int32_t  const _219 = _218 + -1;
+  int32_t  const _220 = attn_window16_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 1, 0, 23, _53, _219);
+  return _220;
  }
- bool  const _211 = _53 <= 0;
- int32_t  const _212 = _54 + _53;
- bool  const _213 = 16 <= _212;
- bool  const _214 = _211 && _213;
- if (!_214)
+ bool  const _221 = 0 <= _54;
+ if (!_221)
  {
-  int32_t  const _215 = _54 + _53;
-  int32_t  const _216 = _215 + -1;
-  int32_t  const _217 = attn_window16_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 1, 0, 15, _53, _216);
-  return _217;
+  int32_t  const _222 = attn_window16_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 1, _54);
+  return _222;
  }
- bool  const _218 = 0 <= _54;
- if (!_218)
+ bool  const _223 = _22 == 1;
+ if (!_223)
  {
-  int32_t  const _219 = attn_window16_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 1, _54);
-  return _219;
+  int32_t  const _224 = attn_window16_rt_error_constraint_violated(_ucon, "attn_k.stride.0", _22, "1", 1);
+  return _224;
  }
- bool  const _220 = _22 == 1;
- if (!_220)
+ bool  const _225 = _20 == 0;
+ if (!_225)
  {
-  int32_t  const _221 = attn_window16_rt_error_constraint_violated(_ucon, "attn_k.stride.0", _22, "1", 1);
-  return _221;
+  int32_t  const _226 = attn_window16_rt_error_constraint_violated(_ucon, "attn_k.min.0", _20, "0", 0);
+  return _226;
  }
- bool  const _222 = _20 == 0;
- if (!_222)
+ bool  const _227 = _21 == 32;
+ if (!_227)
  {
-  int32_t  const _223 = attn_window16_rt_error_constraint_violated(_ucon, "attn_k.min.0", _20, "0", 0);
-  return _223;
+  int32_t  const _228 = attn_window16_rt_error_constraint_violated(_ucon, "attn_k.extent.0", _21, "32", 32);
+  return _228;
  }
- bool  const _224 = _21 == 32;
- if (!_224)
+ bool  const _229 = _25 == 32;
+ if (!_229)
  {
-  int32_t  const _225 = attn_window16_rt_error_constraint_violated(_ucon, "attn_k.extent.0", _21, "32", 32);
-  return _225;
+  int32_t  const _230 = attn_window16_rt_error_constraint_violated(_ucon, "attn_k.stride.1", _25, "32", 32);
+  return _230;
  }
- bool  const _226 = _25 == 32;
- if (!_226)
+ bool  const _231 = _23 == 0;
+ if (!_231)
  {
-  int32_t  const _227 = attn_window16_rt_error_constraint_violated(_ucon, "attn_k.stride.1", _25, "32", 32);
-  return _227;
+  int32_t  const _232 = attn_window16_rt_error_constraint_violated(_ucon, "attn_k.min.1", _23, "0", 0);
+  return _232;
  }
- bool  const _228 = _23 == 0;
- if (!_228)
+ bool  const _233 = _32 == 1;
+ if (!_233)
  {
-  int32_t  const _229 = attn_window16_rt_error_constraint_violated(_ucon, "attn_k.min.1", _23, "0", 0);
-  return _229;
+  int32_t  const _234 = attn_window16_rt_error_constraint_violated(_ucon, "attn_q.stride.0", _32, "1", 1);
+  return _234;
  }
- bool  const _230 = _32 == 1;
- if (!_230)
+ bool  const _235 = _30 == 0;
+ if (!_235)
  {
-  int32_t  const _231 = attn_window16_rt_error_constraint_violated(_ucon, "attn_q.stride.0", _32, "1", 1);
-  return _231;
+  int32_t  const _236 = attn_window16_rt_error_constraint_violated(_ucon, "attn_q.min.0", _30, "0", 0);
+  return _236;
  }
- bool  const _232 = _30 == 0;
- if (!_232)
+ bool  const _237 = _31 == 32;
+ if (!_237)
  {
-  int32_t  const _233 = attn_window16_rt_error_constraint_violated(_ucon, "attn_q.min.0", _30, "0", 0);
-  return _233;
+  int32_t  const _238 = attn_window16_rt_error_constraint_violated(_ucon, "attn_q.extent.0", _31, "32", 32);
+  return _238;
  }
- bool  const _234 = _31 == 32;
- if (!_234)
+ bool  const _239 = _35 == 32;
+ if (!_239)
  {
-  int32_t  const _235 = attn_window16_rt_error_constraint_violated(_ucon, "attn_q.extent.0", _31, "32", 32);
-  return _235;
+  int32_t  const _240 = attn_window16_rt_error_constraint_violated(_ucon, "attn_q.stride.1", _35, "32", 32);
+  return _240;
  }
- bool  const _236 = _35 == 32;
- if (!_236)
+ bool  const _241 = _33 == 0;
+ if (!_241)
  {
-  int32_t  const _237 = attn_window16_rt_error_constraint_violated(_ucon, "attn_q.stride.1", _35, "32", 32);
-  return _237;
+  int32_t  const _242 = attn_window16_rt_error_constraint_violated(_ucon, "attn_q.min.1", _33, "0", 0);
+  return _242;
  }
- bool  const _238 = _33 == 0;
- if (!_238)
+ bool  const _243 = _34 == 24;
+ if (!_243)
  {
-  int32_t  const _239 = attn_window16_rt_error_constraint_violated(_ucon, "attn_q.min.1", _33, "0", 0);
-  return _239;
+  int32_t  const _244 = attn_window16_rt_error_constraint_violated(_ucon, "attn_q.extent.1", _34, "24", 24);
+  return _244;
  }
- bool  const _240 = _34 == 16;
- if (!_240)
+ bool  const _245 = _42 == 1;
+ if (!_245)
  {
-  int32_t  const _241 = attn_window16_rt_error_constraint_violated(_ucon, "attn_q.extent.1", _34, "16", 16);
-  return _241;
+  int32_t  const _246 = attn_window16_rt_error_constraint_violated(_ucon, "attn_v.stride.0", _42, "1", 1);
+  return _246;
  }
- bool  const _242 = _42 == 1;
- if (!_242)
+ bool  const _247 = _40 == 0;
+ if (!_247)
  {
-  int32_t  const _243 = attn_window16_rt_error_constraint_violated(_ucon, "attn_v.stride.0", _42, "1", 1);
-  return _243;
+  int32_t  const _248 = attn_window16_rt_error_constraint_violated(_ucon, "attn_v.min.0", _40, "0", 0);
+  return _248;
  }
- bool  const _244 = _40 == 0;
- if (!_244)
+ bool  const _249 = _41 == 32;
+ if (!_249)
  {
-  int32_t  const _245 = attn_window16_rt_error_constraint_violated(_ucon, "attn_v.min.0", _40, "0", 0);
-  return _245;
+  int32_t  const _250 = attn_window16_rt_error_constraint_violated(_ucon, "attn_v.extent.0", _41, "32", 32);
+  return _250;
  }
- bool  const _246 = _41 == 32;
- if (!_246)
+ bool  const _251 = _45 == 32;
+ if (!_251)
  {
-  int32_t  const _247 = attn_window16_rt_error_constraint_violated(_ucon, "attn_v.extent.0", _41, "32", 32);
-  return _247;
+  int32_t  const _252 = attn_window16_rt_error_constraint_violated(_ucon, "attn_v.stride.1", _45, "32", 32);
+  return _252;
  }
- bool  const _248 = _45 == 32;
- if (!_248)
+ bool  const _253 = _43 == 0;
+ if (!_253)
  {
-  int32_t  const _249 = attn_window16_rt_error_constraint_violated(_ucon, "attn_v.stride.1", _45, "32", 32);
-  return _249;
+  int32_t  const _254 = attn_window16_rt_error_constraint_violated(_ucon, "attn_v.min.1", _43, "0", 0);
+  return _254;
  }
- bool  const _250 = _43 == 0;
- if (!_250)
+ bool  const _255 = _52 == 1;
+ if (!_255)
  {
-  int32_t  const _251 = attn_window16_rt_error_constraint_violated(_ucon, "attn_v.min.1", _43, "0", 0);
-  return _251;
+  int32_t  const _256 = attn_window16_rt_error_constraint_violated(_ucon, "attn_out.stride.0", _52, "1", 1);
+  return _256;
  }
- bool  const _252 = _52 == 1;
- if (!_252)
+ bool  const _257 = _50 == 0;
+ if (!_257)
  {
-  int32_t  const _253 = attn_window16_rt_error_constraint_violated(_ucon, "attn_out.stride.0", _52, "1", 1);
-  return _253;
+  int32_t  const _258 = attn_window16_rt_error_constraint_violated(_ucon, "attn_out.min.0", _50, "0", 0);
+  return _258;
  }
- bool  const _254 = _50 == 0;
- if (!_254)
+ bool  const _259 = _51 == 40;
+ if (!_259)
  {
-  int32_t  const _255 = attn_window16_rt_error_constraint_violated(_ucon, "attn_out.min.0", _50, "0", 0);
-  return _255;
+  int32_t  const _260 = attn_window16_rt_error_constraint_violated(_ucon, "attn_out.extent.0", _51, "(32 + 8)", 40);
+  return _260;
  }
- bool  const _256 = _51 == 40;
- if (!_256)
+ bool  const _261 = _55 == 40;
+ if (!_261)
  {
-  int32_t  const _257 = attn_window16_rt_error_constraint_violated(_ucon, "attn_out.extent.0", _51, "(32 + 8)", 40);
-  return _257;
+  int32_t  const _262 = attn_window16_rt_error_constraint_violated(_ucon, "attn_out.stride.1", _55, "(32 + 8)", 40);
+  return _262;
  }
- bool  const _258 = _55 == 40;
- if (!_258)
+ bool  const _263 = _53 == 0;
+ if (!_263)
  {
-  int32_t  const _259 = attn_window16_rt_error_constraint_violated(_ucon, "attn_out.stride.1", _55, "(32 + 8)", 40);
-  return _259;
+  int32_t  const _264 = attn_window16_rt_error_constraint_violated(_ucon, "attn_out.min.1", _53, "0", 0);
+  return _264;
  }
- bool  const _260 = _53 == 0;
- if (!_260)
+ bool  const _265 = _54 == 24;
+ if (!_265)
  {
-  int32_t  const _261 = attn_window16_rt_error_constraint_violated(_ucon, "attn_out.min.1", _53, "0", 0);
-  return _261;
+  int32_t  const _266 = attn_window16_rt_error_constraint_violated(_ucon, "attn_out.extent.1", _54, "24", 24);
+  return _266;
  }
- bool  const _262 = _54 == 16;
- if (!_262)
+ int64_t  const _267 = (int64_t)(_24);
+ int64_t  const _268 = (int64_t)(32ll);
+ int64_t  const _269 = _267 * _268;
+ uint64_t  const _270 = (uint64_t)(_269);
+ uint64_t  const _271 = (uint64_t)(2147483647ull);
+ bool  const _272 = _270 <= _271;
+ if (!_272)
  {
-  int32_t  const _263 = attn_window16_rt_error_constraint_violated(_ucon, "attn_out.extent.1", _54, "16", 16);
-  return _263;
+  int64_t  const _273 = (int64_t)(_24);
+  int64_t  const _274 = (int64_t)(32ll);
+  int64_t  const _275 = _273 * _274;
+  uint64_t  const _276 = (uint64_t)(_275);
+  uint64_t  const _277 = (uint64_t)(2147483647ull);
+  int32_t  const _278 = attn_window16_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _276, _277);
+  return _278;
  }
- int64_t  const _264 = (int64_t)(_24);
- int64_t  const _265 = (int64_t)(32ll);
- int64_t  const _266 = _264 * _265;
- uint64_t  const _267 = (uint64_t)(_266);
- uint64_t  const _268 = (uint64_t)(2147483647ull);
- bool  const _269 = _267 <= _268;
- if (!_269)
+ int64_t  const _279 = (int64_t)(_24);
+ int64_t  const _280 = (int64_t)(67108863ll);
+ bool  const _281 = _279 <= _280;
+ if (!_281)
  {
-  int64_t  const _270 = (int64_t)(_24);
-  int64_t  const _271 = (int64_t)(32ll);
-  int64_t  const _272 = _270 * _271;
-  uint64_t  const _273 = (uint64_t)(_272);
-  uint64_t  const _274 = (uint64_t)(2147483647ull);
-  int32_t  const _275 = attn_window16_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _273, _274);
-  return _275;
+  int64_t  const _282 = (int64_t)(_24);
+  int64_t  const _283 = (int64_t)(32ll);
+  int64_t  const _284 = _282 * _283;
+  int64_t  const _285 = (int64_t)(2147483647ll);
+  int32_t  const _286 = attn_window16_rt_error_buffer_extents_too_large(_ucon, "attn_k", _284, _285);
+  return _286;
  }
- int64_t  const _276 = (int64_t)(_24);
- int64_t  const _277 = (int64_t)(67108863ll);
- bool  const _278 = _276 <= _277;
- if (!_278)
+ int64_t  const _287 = (int64_t)(_44);
+ int64_t  const _288 = (int64_t)(32ll);
+ int64_t  const _289 = _287 * _288;
+ uint64_t  const _290 = (uint64_t)(_289);
+ uint64_t  const _291 = (uint64_t)(2147483647ull);
+ bool  const _292 = _290 <= _291;
+ if (!_292)
  {
-  int64_t  const _279 = (int64_t)(_24);
-  int64_t  const _280 = (int64_t)(32ll);
-  int64_t  const _281 = _279 * _280;
-  int64_t  const _282 = (int64_t)(2147483647ll);
-  int32_t  const _283 = attn_window16_rt_error_buffer_extents_too_large(_ucon, "attn_k", _281, _282);
-  return _283;
+  int64_t  const _293 = (int64_t)(_44);
+  int64_t  const _294 = (int64_t)(32ll);
+  int64_t  const _295 = _293 * _294;
+  uint64_t  const _296 = (uint64_t)(_295);
+  uint64_t  const _297 = (uint64_t)(2147483647ull);
+  int32_t  const _298 = attn_window16_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _296, _297);
+  return _298;
  }
- int64_t  const _284 = (int64_t)(_44);
- int64_t  const _285 = (int64_t)(32ll);
- int64_t  const _286 = _284 * _285;
- uint64_t  const _287 = (uint64_t)(_286);
- uint64_t  const _288 = (uint64_t)(2147483647ull);
- bool  const _289 = _287 <= _288;
- if (!_289)
+ int64_t  const _299 = (int64_t)(_44);
+ int64_t  const _300 = (int64_t)(67108863ll);
+ bool  const _301 = _299 <= _300;
+ if (!_301)
  {
-  int64_t  const _290 = (int64_t)(_44);
-  int64_t  const _291 = (int64_t)(32ll);
-  int64_t  const _292 = _290 * _291;
-  uint64_t  const _293 = (uint64_t)(_292);
-  uint64_t  const _294 = (uint64_t)(2147483647ull);
-  int32_t  const _295 = attn_window16_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _293, _294);
-  return _295;
+  int64_t  const _302 = (int64_t)(_44);
+  int64_t  const _303 = (int64_t)(32ll);
+  int64_t  const _304 = _302 * _303;
+  int64_t  const _305 = (int64_t)(2147483647ll);
+  int32_t  const _306 = attn_window16_rt_error_buffer_extents_too_large(_ucon, "attn_v", _304, _305);
+  return _306;
  }
- int64_t  const _296 = (int64_t)(_44);
- int64_t  const _297 = (int64_t)(67108863ll);
- bool  const _298 = _296 <= _297;
- if (!_298)
+ bool  const _307 = !(_18);
+ if (!_307)
  {
-  int64_t  const _299 = (int64_t)(_44);
-  int64_t  const _300 = (int64_t)(32ll);
-  int64_t  const _301 = _299 * _300;
-  int64_t  const _302 = (int64_t)(2147483647ll);
-  int32_t  const _303 = attn_window16_rt_error_buffer_extents_too_large(_ucon, "attn_v", _301, _302);
-  return _303;
+  int32_t  const _308 = attn_window16_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_k");
+  return _308;
  }
- bool  const _304 = !(_18);
- if (!_304)
+ bool  const _309 = !(_28);
+ if (!_309)
  {
-  int32_t  const _305 = attn_window16_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_k");
-  return _305;
+  int32_t  const _310 = attn_window16_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_q");
+  return _310;
  }
- bool  const _306 = !(_28);
- if (!_306)
+ bool  const _311 = !(_38);
+ if (!_311)
  {
-  int32_t  const _307 = attn_window16_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_q");
-  return _307;
+  int32_t  const _312 = attn_window16_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_v");
+  return _312;
  }
- bool  const _308 = !(_38);
- if (!_308)
+ bool  const _313 = !(_48);
+ if (!_313)
  {
-  int32_t  const _309 = attn_window16_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_v");
-  return _309;
+  int32_t  const _314 = attn_window16_rt_error_device_dirty_with_no_device_support(_ucon, "Output buffer attn_out");
+  return _314;
  }
- bool  const _310 = !(_48);
- if (!_310)
+ uint64_t  const _315 = (uint64_t)(0ull);
+ auto * const _316 = (void *)(_315);
+ bool  const _317 = _attn_k != _316;
+ if (!_317)
  {
-  int32_t  const _311 = attn_window16_rt_error_device_dirty_with_no_device_support(_ucon, "Output buffer attn_out");
-  return _311;
+  int32_t  const _318 = attn_window16_rt_error_host_is_null(_ucon, "Input buffer attn_k");
+  return _318;
  }
- uint64_t  const _312 = (uint64_t)(0ull);
- auto * const _313 = (void *)(_312);
- bool  const _314 = _attn_k != _313;
- if (!_314)
+ uint64_t  const _319 = (uint64_t)(0ull);
+ auto * const _320 = (void *)(_319);
+ bool  const _321 = _attn_q != _320;
+ if (!_321)
  {
-  int32_t  const _315 = attn_window16_rt_error_host_is_null(_ucon, "Input buffer attn_k");
-  return _315;
+  int32_t  const _322 = attn_window16_rt_error_host_is_null(_ucon, "Input buffer attn_q");
+  return _322;
  }
- uint64_t  const _316 = (uint64_t)(0ull);
- auto * const _317 = (void *)(_316);
- bool  const _318 = _attn_q != _317;
- if (!_318)
+ uint64_t  const _323 = (uint64_t)(0ull);
+ auto * const _324 = (void *)(_323);
+ bool  const _325 = _attn_v != _324;
+ if (!_325)
  {
-  int32_t  const _319 = attn_window16_rt_error_host_is_null(_ucon, "Input buffer attn_q");
-  return _319;
+  int32_t  const _326 = attn_window16_rt_error_host_is_null(_ucon, "Input buffer attn_v");
+  return _326;
  }
- uint64_t  const _320 = (uint64_t)(0ull);
- auto * const _321 = (void *)(_320);
- bool  const _322 = _attn_v != _321;
- if (!_322)
+ uint64_t  const _327 = (uint64_t)(0ull);
+ auto * const _328 = (void *)(_327);
+ bool  const _329 = _attn_out != _328;
+ if (!_329)
  {
-  int32_t  const _323 = attn_window16_rt_error_host_is_null(_ucon, "Input buffer attn_v");
-  return _323;
+  int32_t  const _330 = attn_window16_rt_error_host_is_null(_ucon, "Output buffer attn_out");
+  return _330;
  }
- uint64_t  const _324 = (uint64_t)(0ull);
- auto * const _325 = (void *)(_324);
- bool  const _326 = _attn_out != _325;
- if (!_326)
+ bool  const _331 = 0 <= _attn_tile;
+ if (!_331)
  {
-  int32_t  const _327 = attn_window16_rt_error_host_is_null(_ucon, "Output buffer attn_out");
-  return _327;
+  int64_t  const _332 = (int64_t)(_attn_tile);
+  int64_t  const _333 = (int64_t)(0ll);
+  int32_t  const _334 = attn_window16_rt_error_param_too_small_i64(_ucon, "attn_tile", _332, _333);
+  return _334;
  }
- bool  const _328 = 0 <= _attn_tile;
- if (!_328)
+ bool  const _335 = _attn_q_step <= 1;
+ if (!_335)
  {
-  int64_t  const _329 = (int64_t)(_attn_tile);
-  int64_t  const _330 = (int64_t)(0ll);
-  int32_t  const _331 = attn_window16_rt_error_param_too_small_i64(_ucon, "attn_tile", _329, _330);
-  return _331;
+  int64_t  const _336 = (int64_t)(_attn_q_step);
+  int64_t  const _337 = (int64_t)(1ll);
+  int32_t  const _338 = attn_window16_rt_error_param_too_large_i64(_ucon, "attn_q_step", _336, _337);
+  return _338;
  }
- bool  const _332 = _attn_q_step <= 1;
- if (!_332)
+ bool  const _339 = 0 <= _attn_q_step;
+ if (!_339)
  {
-  int64_t  const _333 = (int64_t)(_attn_q_step);
-  int64_t  const _334 = (int64_t)(1ll);
-  int32_t  const _335 = attn_window16_rt_error_param_too_large_i64(_ucon, "attn_q_step", _333, _334);
-  return _335;
+  int64_t  const _340 = (int64_t)(_attn_q_step);
+  int64_t  const _341 = (int64_t)(0ll);
+  int32_t  const _342 = attn_window16_rt_error_param_too_small_i64(_ucon, "attn_q_step", _340, _341);
+  return _342;
  }
- bool  const _336 = 0 <= _attn_q_step;
- if (!_336)
+ bool  const _343 = 0 <= _attn_lk;
+ if (!_343)
  {
-  int64_t  const _337 = (int64_t)(_attn_q_step);
-  int64_t  const _338 = (int64_t)(0ll);
-  int32_t  const _339 = attn_window16_rt_error_param_too_small_i64(_ucon, "attn_q_step", _337, _338);
-  return _339;
+  int64_t  const _344 = (int64_t)(_attn_lk);
+  int64_t  const _345 = (int64_t)(0ll);
+  int32_t  const _346 = attn_window16_rt_error_param_too_small_i64(_ucon, "attn_lk", _344, _345);
+  return _346;
  }
- bool  const _340 = 0 <= _attn_lk;
- if (!_340)
  {
-  int64_t  const _341 = (int64_t)(_attn_lk);
-  int64_t  const _342 = (int64_t)(0ll);
-  int32_t  const _343 = attn_window16_rt_error_param_too_small_i64(_ucon, "attn_lk", _341, _342);
-  return _343;
- }
- {
-  float _qs[512];
+  float _qs[768];
   // produce qs
-  for (int _qs_s0_ii_ii = 0; _qs_s0_ii_ii < 0 + 2; _qs_s0_ii_ii++)
+  for (int _qs_s0_ii_ii = 0; _qs_s0_ii_ii < 0 + 3; _qs_s0_ii_ii++)
   {
    for (int _qs_s0_c = 0; _qs_s0_c < 0 + 32; _qs_s0_c++)
    {
-    int32_t  const _344 = _qs_s0_ii_ii * 256;
-    int32_t  const _345 = _344 + _qs_s0_c;
-    int32x8_t  const _346 = int32x8_t_ops::ramp(_345, 32);
-    float8  const _347 = float8_ops::load_gather(_attn_q, _346);
-    float  const _348 = float_from_bits(1048744942 /* 0.255035 */);
-    float8  const _349 = float8_ops::broadcast(_348);
-    float8  const _350 = _347 * _349;
-    int32_t  const _351 = _qs_s0_c * 2;
-    int32_t  const _352 = _351 + _qs_s0_ii_ii;
-    int32_t  const _353 = _352 * 8;
-    float8_ops::store(_350, _qs, _353);
+    int32_t  const _347 = _qs_s0_ii_ii * 256;
+    int32_t  const _348 = _347 + _qs_s0_c;
+    int32x8_t  const _349 = int32x8_t_ops::ramp(_348, 32);
+    float8  const _350 = float8_ops::load_gather(_attn_q, _349);
+    float  const _351 = float_from_bits(1048744942 /* 0.255035 */);
+    float8  const _352 = float8_ops::broadcast(_351);
+    float8  const _353 = _350 * _352;
+    int32_t  const _354 = _qs_s0_c * 3;
+    int32_t  const _355 = _354 + _qs_s0_ii_ii;
+    int32_t  const _356 = _355 * 8;
+    float8_ops::store(_353, _qs, _356);
    } // for _qs_s0_c
   } // for _qs_s0_ii_ii
-  int32_t  const _354 = ::halide_cpp_max(_79, 0);
-  int32_t  const _355 = _82 - _354;
+  int32_t  const _357 = ::halide_cpp_max(_78, 0);
+  int32_t  const _358 = _81 - _357;
   {
-   int32_t  const _356 = _355 + -1;
-   int32_t  const _357 = _356 >> 2;
-   int32_t  const _358 = _357 * 4;
-   int32_t  const _359 = _358 + 4;
-   int64_t  const _360 = _359;
-   int64_t  const _361 = _360 * 16;
-   if ((_361 > ((int64_t(1) << 31) - 1)) || ((_361 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+   int32_t  const _359 = _358 + -1;
+   int32_t  const _360 = _359 >> 2;
+   int32_t  const _361 = _360 * 4;
+   int32_t  const _362 = _361 + 4;
+   int64_t  const _363 = _362;
+   int64_t  const _364 = _363 * 24;
+   if ((_364 > ((int64_t(1) << 31) - 1)) || ((_364 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
    {
     attn_window16_rt_error(_ucon, "32-bit signed overflow computing size of allocation scores\n");
     return -1;
    } // overflow test scores
-   int64_t  const _362 = _361;
-   float *_scores = (float  *)attn_window16_rt_malloc(_ucon, sizeof(float )*_362);
+   int64_t  const _365 = _364;
+   float *_scores = (float  *)attn_window16_rt_malloc(_ucon, sizeof(float )*_365);
    if (!_scores)
    {
-    int32_t  const _363 = attn_window16_rt_error_out_of_memory(_ucon);
-    return _363;
+    int32_t  const _366 = attn_window16_rt_error_out_of_memory(_ucon);
+    return _366;
    }
    HalideFreeHelper _scores_free(_ucon, _scores, attn_window16_rt_free);
    // produce scores
    // consume qs
-   int32_t  const _364 = ::halide_cpp_max(_79, 0);
-   int32_t  const _365 = _355 + 3;
-   int32_t  const _366 = _365 >> 2;
-   for (int _scores_s0_j_jo = 0; _scores_s0_j_jo < 0 + _366; _scores_s0_j_jo++)
+   int32_t  const _367 = ::halide_cpp_max(_78, 0);
+   int32_t  const _368 = _358 + 3;
+   int32_t  const _369 = _368 >> 2;
+   for (int _scores_s0_j_jo = 0; _scores_s0_j_jo < 0 + _369; _scores_s0_j_jo++)
    {
-    int32_t  const _367 = _scores_s0_j_jo * 4;
-    int32_t  const _368 = _367 + _364;
+    int32_t  const _370 = _scores_s0_j_jo * 4;
+    int32_t  const _371 = _370 + _367;
     {
-     float _dot[64];
+     float _dot[96];
      // produce dot
-     float  const _369 = float_from_bits(0 /* 0 */);
-     float8  const _370 = float8_ops::broadcast(_369);
-     float8_ops::store(_370, _dot, 0);
-     float  const _371 = float_from_bits(0 /* 0 */);
-     float8  const _372 = float8_ops::broadcast(_371);
-     float8_ops::store(_372, _dot, 16);
-     float  const _373 = float_from_bits(0 /* 0 */);
-     float8  const _374 = float8_ops::broadcast(_373);
-     float8_ops::store(_374, _dot, 32);
-     float  const _375 = float_from_bits(0 /* 0 */);
-     float8  const _376 = float8_ops::broadcast(_375);
-     float8_ops::store(_376, _dot, 48);
-     float  const _377 = float_from_bits(0 /* 0 */);
-     float8  const _378 = float8_ops::broadcast(_377);
-     float8_ops::store(_378, _dot, 8);
-     float  const _379 = float_from_bits(0 /* 0 */);
-     float8  const _380 = float8_ops::broadcast(_379);
-     float8_ops::store(_380, _dot, 24);
-     float  const _381 = float_from_bits(0 /* 0 */);
-     float8  const _382 = float8_ops::broadcast(_381);
-     float8_ops::store(_382, _dot, 40);
-     float  const _383 = float_from_bits(0 /* 0 */);
-     float8  const _384 = float8_ops::broadcast(_383);
-     float8_ops::store(_384, _dot, 56);
-     int32_t  const _385 = _368 + 4;
-     int32_t  const _386 = ::halide_cpp_min(_385, _24);
-     int32_t  const _387 = _386 * 32;
-     int32_t  const _388 = _368 + 3;
-     int32_t  const _389 = ::halide_cpp_min(_388, _24);
-     int32_t  const _390 = _389 * 32;
-     int32_t  const _391 = _368 + 2;
-     int32_t  const _392 = ::halide_cpp_min(_391, _24);
-     int32_t  const _393 = _392 * 32;
-     int32_t  const _394 = _24 + -1;
-     int32_t  const _395 = ::halide_cpp_min(_394, _368);
-     int32_t  const _396 = _395 * 32;
+     float  const _372 = float_from_bits(0 /* 0 */);
+     float8  const _373 = float8_ops::broadcast(_372);
+     float8_ops::store(_373, _dot, 0);
+     float  const _374 = float_from_bits(0 /* 0 */);
+     float8  const _375 = float8_ops::broadcast(_374);
+     float8_ops::store(_375, _dot, 24);
+     float  const _376 = float_from_bits(0 /* 0 */);
+     float8  const _377 = float8_ops::broadcast(_376);
+     float8_ops::store(_377, _dot, 48);
+     float  const _378 = float_from_bits(0 /* 0 */);
+     float8  const _379 = float8_ops::broadcast(_378);
+     float8_ops::store(_379, _dot, 72);
+     float  const _380 = float_from_bits(0 /* 0 */);
+     float8  const _381 = float8_ops::broadcast(_380);
+     float8_ops::store(_381, _dot, 8);
+     float  const _382 = float_from_bits(0 /* 0 */);
+     float8  const _383 = float8_ops::broadcast(_382);
+     float8_ops::store(_383, _dot, 32);
+     float  const _384 = float_from_bits(0 /* 0 */);
+     float8  const _385 = float8_ops::broadcast(_384);
+     float8_ops::store(_385, _dot, 56);
+     float  const _386 = float_from_bits(0 /* 0 */);
+     float8  const _387 = float8_ops::broadcast(_386);
+     float8_ops::store(_387, _dot, 80);
+     float  const _388 = float_from_bits(0 /* 0 */);
+     float8  const _389 = float8_ops::broadcast(_388);
+     float8_ops::store(_389, _dot, 16);
+     float  const _390 = float_from_bits(0 /* 0 */);
+     float8  const _391 = float8_ops::broadcast(_390);
+     float8_ops::store(_391, _dot, 40);
+     float  const _392 = float_from_bits(0 /* 0 */);
+     float8  const _393 = float8_ops::broadcast(_392);
+     float8_ops::store(_393, _dot, 64);
+     float  const _394 = float_from_bits(0 /* 0 */);
+     float8  const _395 = float8_ops::broadcast(_394);
+     float8_ops::store(_395, _dot, 88);
+     int32_t  const _396 = _371 + 4;
+     int32_t  const _397 = ::halide_cpp_min(_396, _24);
+     int32_t  const _398 = _397 * 32;
+     int32_t  const _399 = _371 + 3;
+     int32_t  const _400 = ::halide_cpp_min(_399, _24);
+     int32_t  const _401 = _400 * 32;
+     int32_t  const _402 = _371 + 2;
+     int32_t  const _403 = ::halide_cpp_min(_402, _24);
+     int32_t  const _404 = _403 * 32;
+     int32_t  const _405 = _24 + -1;
+     int32_t  const _406 = ::halide_cpp_min(_405, _371);
+     int32_t  const _407 = _406 * 32;
      for (int _dot_s1_rd__x = 0; _dot_s1_rd__x < 0 + 32; _dot_s1_rd__x++)
      {
-      float8  const _397 = float8_ops::load(_dot, 0);
-      int32_t  const _398 = _dot_s1_rd__x * 16;
-      float8  const _399 = float8_ops::load(_qs, _398);
-      int32_t  const _400 = _dot_s1_rd__x + _396;
-      float  const _401 = ((float const *)_attn_k)[_400];
-      float8  const _402 = float8_ops::broadcast(_401);
-      float8  const _403 = _399 * _402;
-      float8  const _404 = _397 + _403;
-      float8_ops::store(_404, _dot, 0);
-      float8  const _405 = float8_ops::load(_dot, 8);
-      int32_t  const _406 = _dot_s1_rd__x * 16;
-      int32_t  const _407 = _406 + 8;
-      float8  const _408 = float8_ops::load(_qs, _407);
-      int32_t  const _409 = _dot_s1_rd__x + _396;
-      float  const _410 = ((float const *)_attn_k)[_409];
-      float8  const _411 = float8_ops::broadcast(_410);
-      float8  const _412 = _408 * _411;
-      float8  const _413 = _405 + _412;
-      float8_ops::store(_413, _dot, 8);
-      float8  const _414 = float8_ops::load(_dot, 16);
-      int32_t  const _415 = _dot_s1_rd__x * 16;
-      float8  const _416 = float8_ops::load(_qs, _415);
-      int32_t  const _417 = _dot_s1_rd__x + _393;
-      int32_t  const _418 = _417 + -32;
-      float  const _419 = ((float const *)_attn_k)[_418];
-      float8  const _420 = float8_ops::broadcast(_419);
-      float8  const _421 = _416 * _420;
-      float8  const _422 = _414 + _421;
-      float8_ops::store(_422, _dot, 16);
-      float8  const _423 = float8_ops::load(_dot, 24);
-      int32_t  const _424 = _dot_s1_rd__x * 16;
-      int32_t  const _425 = _424 + 8;
-      float8  const _426 = float8_ops::load(_qs, _425);
-      int32_t  const _427 = _dot_s1_rd__x + _393;
-      int32_t  const _428 = _427 + -32;
-      float  const _429 = ((float const *)_attn_k)[_428];
-      float8  const _430 = float8_ops::broadcast(_429);
-      float8  const _431 = _426 * _430;
-      float8  const _432 = _423 + _431;
-      float8_ops::store(_432, _dot, 24);
-      float8  const _433 = float8_ops::load(_dot, 32);
-      int32_t  const _434 = _dot_s1_rd__x * 16;
-      float8  const _435 = float8_ops::load(_qs, _434);
-      int32_t  const _436 = _dot_s1_rd__x + _390;
-      int32_t  const _437 = _436 + -32;
-      float  const _438 = ((float const *)_attn_k)[_437];
-      float8  const _439 = float8_ops::broadcast(_438);
-      float8  const _440 = _435 * _439;
-      float8  const _441 = _433 + _440;
-      float8_ops::store(_441, _dot, 32);
-      float8  const _442 = float8_ops::load(_dot, 40);
-      int32_t  const _443 = _dot_s1_rd__x * 16;
-      int32_t  const _444 = _443 + 8;
-      float8  const _445 = float8_ops::load(_qs, _444);
-      int32_t  const _446 = _dot_s1_rd__x + _390;
-      int32_t  const _447 = _446 + -32;
-      float  const _448 = ((float const *)_attn_k)[_447];
-      float8  const _449 = float8_ops::broadcast(_448);
-      float8  const _450 = _445 * _449;
-      float8  const _451 = _442 + _450;
-      float8_ops::store(_451, _dot, 40);
-      float8  const _452 = float8_ops::load(_dot, 48);
-      int32_t  const _453 = _dot_s1_rd__x * 16;
-      float8  const _454 = float8_ops::load(_qs, _453);
-      int32_t  const _455 = _dot_s1_rd__x + _387;
-      int32_t  const _456 = _455 + -32;
-      float  const _457 = ((float const *)_attn_k)[_456];
-      float8  const _458 = float8_ops::broadcast(_457);
-      float8  const _459 = _454 * _458;
-      float8  const _460 = _452 + _459;
-      float8_ops::store(_460, _dot, 48);
-      float8  const _461 = float8_ops::load(_dot, 56);
-      int32_t  const _462 = _dot_s1_rd__x * 16;
-      int32_t  const _463 = _462 + 8;
-      float8  const _464 = float8_ops::load(_qs, _463);
-      int32_t  const _465 = _dot_s1_rd__x + _387;
-      int32_t  const _466 = _465 + -32;
-      float  const _467 = ((float const *)_attn_k)[_466];
-      float8  const _468 = float8_ops::broadcast(_467);
-      float8  const _469 = _464 * _468;
-      float8  const _470 = _461 + _469;
-      float8_ops::store(_470, _dot, 56);
+      float8  const _408 = float8_ops::load(_dot, 0);
+      int32_t  const _409 = _dot_s1_rd__x * 24;
+      float8  const _410 = float8_ops::load(_qs, _409);
+      int32_t  const _411 = _dot_s1_rd__x + _407;
+      float  const _412 = ((float const *)_attn_k)[_411];
+      float8  const _413 = float8_ops::broadcast(_412);
+      float8  const _414 = _410 * _413;
+      float8  const _415 = _408 + _414;
+      float8_ops::store(_415, _dot, 0);
+      float8  const _416 = float8_ops::load(_dot, 8);
+      int32_t  const _417 = _dot_s1_rd__x * 24;
+      int32_t  const _418 = _417 + 8;
+      float8  const _419 = float8_ops::load(_qs, _418);
+      int32_t  const _420 = _dot_s1_rd__x + _407;
+      float  const _421 = ((float const *)_attn_k)[_420];
+      float8  const _422 = float8_ops::broadcast(_421);
+      float8  const _423 = _419 * _422;
+      float8  const _424 = _416 + _423;
+      float8_ops::store(_424, _dot, 8);
+      float8  const _425 = float8_ops::load(_dot, 16);
+      int32_t  const _426 = _dot_s1_rd__x * 24;
+      int32_t  const _427 = _426 + 16;
+      float8  const _428 = float8_ops::load(_qs, _427);
+      int32_t  const _429 = _dot_s1_rd__x + _407;
+      float  const _430 = ((float const *)_attn_k)[_429];
+      float8  const _431 = float8_ops::broadcast(_430);
+      float8  const _432 = _428 * _431;
+      float8  const _433 = _425 + _432;
+      float8_ops::store(_433, _dot, 16);
+      float8  const _434 = float8_ops::load(_dot, 24);
+      int32_t  const _435 = _dot_s1_rd__x * 24;
+      float8  const _436 = float8_ops::load(_qs, _435);
+      int32_t  const _437 = _dot_s1_rd__x + _404;
+      int32_t  const _438 = _437 + -32;
+      float  const _439 = ((float const *)_attn_k)[_438];
+      float8  const _440 = float8_ops::broadcast(_439);
+      float8  const _441 = _436 * _440;
+      float8  const _442 = _434 + _441;
+      float8_ops::store(_442, _dot, 24);
+      float8  const _443 = float8_ops::load(_dot, 32);
+      int32_t  const _444 = _dot_s1_rd__x * 24;
+      int32_t  const _445 = _444 + 8;
+      float8  const _446 = float8_ops::load(_qs, _445);
+      int32_t  const _447 = _dot_s1_rd__x + _404;
+      int32_t  const _448 = _447 + -32;
+      float  const _449 = ((float const *)_attn_k)[_448];
+      float8  const _450 = float8_ops::broadcast(_449);
+      float8  const _451 = _446 * _450;
+      float8  const _452 = _443 + _451;
+      float8_ops::store(_452, _dot, 32);
+      float8  const _453 = float8_ops::load(_dot, 40);
+      int32_t  const _454 = _dot_s1_rd__x * 24;
+      int32_t  const _455 = _454 + 16;
+      float8  const _456 = float8_ops::load(_qs, _455);
+      int32_t  const _457 = _dot_s1_rd__x + _404;
+      int32_t  const _458 = _457 + -32;
+      float  const _459 = ((float const *)_attn_k)[_458];
+      float8  const _460 = float8_ops::broadcast(_459);
+      float8  const _461 = _456 * _460;
+      float8  const _462 = _453 + _461;
+      float8_ops::store(_462, _dot, 40);
+      float8  const _463 = float8_ops::load(_dot, 48);
+      int32_t  const _464 = _dot_s1_rd__x * 24;
+      float8  const _465 = float8_ops::load(_qs, _464);
+      int32_t  const _466 = _dot_s1_rd__x + _401;
+      int32_t  const _467 = _466 + -32;
+      float  const _468 = ((float const *)_attn_k)[_467];
+      float8  const _469 = float8_ops::broadcast(_468);
+      float8  const _470 = _465 * _469;
+      float8  const _471 = _463 + _470;
+      float8_ops::store(_471, _dot, 48);
+      float8  const _472 = float8_ops::load(_dot, 56);
+      int32_t  const _473 = _dot_s1_rd__x * 24;
+      int32_t  const _474 = _473 + 8;
+      float8  const _475 = float8_ops::load(_qs, _474);
+      int32_t  const _476 = _dot_s1_rd__x + _401;
+      int32_t  const _477 = _476 + -32;
+      float  const _478 = ((float const *)_attn_k)[_477];
+      float8  const _479 = float8_ops::broadcast(_478);
+      float8  const _480 = _475 * _479;
+      float8  const _481 = _472 + _480;
+      float8_ops::store(_481, _dot, 56);
+      float8  const _482 = float8_ops::load(_dot, 64);
+      int32_t  const _483 = _dot_s1_rd__x * 24;
+      int32_t  const _484 = _483 + 16;
+      float8  const _485 = float8_ops::load(_qs, _484);
+      int32_t  const _486 = _dot_s1_rd__x + _401;
+      int32_t  const _487 = _486 + -32;
+      float  const _488 = ((float const *)_attn_k)[_487];
+      float8  const _489 = float8_ops::broadcast(_488);
+      float8  const _490 = _485 * _489;
+      float8  const _491 = _482 + _490;
+      float8_ops::store(_491, _dot, 64);
+      float8  const _492 = float8_ops::load(_dot, 72);
+      int32_t  const _493 = _dot_s1_rd__x * 24;
+      float8  const _494 = float8_ops::load(_qs, _493);
+      int32_t  const _495 = _dot_s1_rd__x + _398;
+      int32_t  const _496 = _495 + -32;
+      float  const _497 = ((float const *)_attn_k)[_496];
+      float8  const _498 = float8_ops::broadcast(_497);
+      float8  const _499 = _494 * _498;
+      float8  const _500 = _492 + _499;
+      float8_ops::store(_500, _dot, 72);
+      float8  const _501 = float8_ops::load(_dot, 80);
+      int32_t  const _502 = _dot_s1_rd__x * 24;
+      int32_t  const _503 = _502 + 8;
+      float8  const _504 = float8_ops::load(_qs, _503);
+      int32_t  const _505 = _dot_s1_rd__x + _398;
+      int32_t  const _506 = _505 + -32;
+      float  const _507 = ((float const *)_attn_k)[_506];
+      float8  const _508 = float8_ops::broadcast(_507);
+      float8  const _509 = _504 * _508;
+      float8  const _510 = _501 + _509;
+      float8_ops::store(_510, _dot, 80);
+      float8  const _511 = float8_ops::load(_dot, 88);
+      int32_t  const _512 = _dot_s1_rd__x * 24;
+      int32_t  const _513 = _512 + 16;
+      float8  const _514 = float8_ops::load(_qs, _513);
+      int32_t  const _515 = _dot_s1_rd__x + _398;
+      int32_t  const _516 = _515 + -32;
+      float  const _517 = ((float const *)_attn_k)[_516];
+      float8  const _518 = float8_ops::broadcast(_517);
+      float8  const _519 = _514 * _518;
+      float8  const _520 = _511 + _519;
+      float8_ops::store(_520, _dot, 88);
      } // for _dot_s1_rd__x
      // consume dot
-     float8  const _471 = float8_ops::load(_dot, 0);
-     int32_t  const _472 = _368 - _364;
-     int32_t  const _473 = _472 * 16;
-     float8_ops::store(_471, _scores, _473);
-     float8  const _474 = float8_ops::load(_dot, 8);
-     int32_t  const _475 = _368 - _364;
-     int32_t  const _476 = _475 * 16;
-     int32_t  const _477 = _476 + 8;
-     float8_ops::store(_474, _scores, _477);
-     float8  const _478 = float8_ops::load(_dot, 16);
-     int32_t  const _479 = _368 - _364;
-     int32_t  const _480 = _479 * 16;
-     int32_t  const _481 = _480 + 16;
-     float8_ops::store(_478, _scores, _481);
-     float8  const _482 = float8_ops::load(_dot, 24);
-     int32_t  const _483 = _368 - _364;
-     int32_t  const _484 = _483 * 16;
-     int32_t  const _485 = _484 + 24;
-     float8_ops::store(_482, _scores, _485);
-     float8  const _486 = float8_ops::load(_dot, 32);
-     int32_t  const _487 = _368 - _364;
-     int32_t  const _488 = _487 * 16;
-     int32_t  const _489 = _488 + 32;
-     float8_ops::store(_486, _scores, _489);
-     float8  const _490 = float8_ops::load(_dot, 40);
-     int32_t  const _491 = _368 - _364;
-     int32_t  const _492 = _491 * 16;
-     int32_t  const _493 = _492 + 40;
-     float8_ops::store(_490, _scores, _493);
-     float8  const _494 = float8_ops::load(_dot, 48);
-     int32_t  const _495 = _368 - _364;
-     int32_t  const _496 = _495 * 16;
-     int32_t  const _497 = _496 + 48;
-     float8_ops::store(_494, _scores, _497);
-     float8  const _498 = float8_ops::load(_dot, 56);
-     int32_t  const _499 = _368 - _364;
-     int32_t  const _500 = _499 * 16;
-     int32_t  const _501 = _500 + 56;
-     float8_ops::store(_498, _scores, _501);
+     float8  const _521 = float8_ops::load(_dot, 0);
+     int32_t  const _522 = _371 - _367;
+     int32_t  const _523 = _522 * 24;
+     float8_ops::store(_521, _scores, _523);
+     float8  const _524 = float8_ops::load(_dot, 8);
+     int32_t  const _525 = _371 - _367;
+     int32_t  const _526 = _525 * 24;
+     int32_t  const _527 = _526 + 8;
+     float8_ops::store(_524, _scores, _527);
+     float8  const _528 = float8_ops::load(_dot, 16);
+     int32_t  const _529 = _371 - _367;
+     int32_t  const _530 = _529 * 24;
+     int32_t  const _531 = _530 + 16;
+     float8_ops::store(_528, _scores, _531);
+     float8  const _532 = float8_ops::load(_dot, 24);
+     int32_t  const _533 = _371 - _367;
+     int32_t  const _534 = _533 * 24;
+     int32_t  const _535 = _534 + 24;
+     float8_ops::store(_532, _scores, _535);
+     float8  const _536 = float8_ops::load(_dot, 32);
+     int32_t  const _537 = _371 - _367;
+     int32_t  const _538 = _537 * 24;
+     int32_t  const _539 = _538 + 32;
+     float8_ops::store(_536, _scores, _539);
+     float8  const _540 = float8_ops::load(_dot, 40);
+     int32_t  const _541 = _371 - _367;
+     int32_t  const _542 = _541 * 24;
+     int32_t  const _543 = _542 + 40;
+     float8_ops::store(_540, _scores, _543);
+     float8  const _544 = float8_ops::load(_dot, 48);
+     int32_t  const _545 = _371 - _367;
+     int32_t  const _546 = _545 * 24;
+     int32_t  const _547 = _546 + 48;
+     float8_ops::store(_544, _scores, _547);
+     float8  const _548 = float8_ops::load(_dot, 56);
+     int32_t  const _549 = _371 - _367;
+     int32_t  const _550 = _549 * 24;
+     int32_t  const _551 = _550 + 56;
+     float8_ops::store(_548, _scores, _551);
+     float8  const _552 = float8_ops::load(_dot, 64);
+     int32_t  const _553 = _371 - _367;
+     int32_t  const _554 = _553 * 24;
+     int32_t  const _555 = _554 + 64;
+     float8_ops::store(_552, _scores, _555);
+     float8  const _556 = float8_ops::load(_dot, 72);
+     int32_t  const _557 = _371 - _367;
+     int32_t  const _558 = _557 * 24;
+     int32_t  const _559 = _558 + 72;
+     float8_ops::store(_556, _scores, _559);
+     float8  const _560 = float8_ops::load(_dot, 80);
+     int32_t  const _561 = _371 - _367;
+     int32_t  const _562 = _561 * 24;
+     int32_t  const _563 = _562 + 80;
+     float8_ops::store(_560, _scores, _563);
+     float8  const _564 = float8_ops::load(_dot, 88);
+     int32_t  const _565 = _371 - _367;
+     int32_t  const _566 = _565 * 24;
+     int32_t  const _567 = _566 + 88;
+     float8_ops::store(_564, _scores, _567);
     } // alloc _dot
    } // for _scores_s0_j_jo
-   int32_t  const _502 = ::halide_cpp_max(_79, 0);
-   int32_t  const _503 = _82 - _502;
+   int32_t  const _568 = ::halide_cpp_max(_78, 0);
+   int32_t  const _569 = _81 - _568;
    {
-    int64_t  const _504 = _503;
-    int64_t  const _505 = _504 * 16;
-    if ((_505 > ((int64_t(1) << 31) - 1)) || ((_505 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+    int64_t  const _570 = _569;
+    int64_t  const _571 = _570 * 24;
+    if ((_571 > ((int64_t(1) << 31) - 1)) || ((_571 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
     {
      attn_window16_rt_error(_ucon, "32-bit signed overflow computing size of allocation masked\n");
      return -1;
     } // overflow test masked
-    int64_t  const _506 = _505;
-    float *_masked = (float  *)attn_window16_rt_malloc(_ucon, sizeof(float )*_506);
+    int64_t  const _572 = _571;
+    float *_masked = (float  *)attn_window16_rt_malloc(_ucon, sizeof(float )*_572);
     if (!_masked)
     {
-     int32_t  const _507 = attn_window16_rt_error_out_of_memory(_ucon);
-     return _507;
+     int32_t  const _573 = attn_window16_rt_error_out_of_memory(_ucon);
+     return _573;
     }
     HalideFreeHelper _masked_free(_ucon, _masked, attn_window16_rt_free);
     // produce masked
     // consume scores
-    int32_t  const _508 = ::halide_cpp_max(_79, 0);
-    int32_t  const _509 = _attn_tile * 2;
-    int32_t  const _510 = _509 + _attn_q_step;
-    int32_t  const _511 = _510 * 8;
-    int32_t  const _512 = _attn_tile * 16;
-    for (int _masked_s0_j_rebased = 0; _masked_s0_j_rebased < 0 + _355; _masked_s0_j_rebased++)
+    int32_t  const _574 = _attn_tile * 24;
+    int32_t  const _575 = ::halide_cpp_max(_78, 0);
+    int32_t  const _576 = _attn_tile * 3;
+    int32_t  const _577 = _576 + _attn_q_step;
+    int32_t  const _578 = _577 * 8;
+    int32_t  const _579 = _attn_q_step * 16;
+    int32_t  const _580 = _579 + _574;
+    for (int _masked_s0_j_rebased = 0; _masked_s0_j_rebased < 0 + _358; _masked_s0_j_rebased++)
     {
-     int32x8_t  const _513 = int32x8_t_ops::ramp(_512, _attn_q_step);
-     int32_t  const _514 = _masked_s0_j_rebased + _508;
-     uint32_t  const _515 = (uint32_t)(4294967295ull);
-     uint32x8_t  const _516 = uint32x8_t_ops::broadcast(_515);
-     uint32_t  const _517 = (uint32_t)(0ull);
-     uint32x8_t  const _518 = uint32x8_t_ops::broadcast(_517);
-     int32x8_t  const _519 = int32x8_t_ops::broadcast(_514);
-     uint8x8_t  const _520 = int32x8_t_ops::le(_519, _513);
-     int32_t  const _521 = _514 + 16;
-     int32x8_t  const _522 = int32x8_t_ops::broadcast(_521);
-     uint8x8_t  const _523 = int32x8_t_ops::lt(_513, _522);
-     uint8x8_t  const _524 = uint8x8_t_ops::logical_and(_520, _523);
-     uint32x8_t  const _525 = uint32x8_t_ops::select(_524, _516, _518);
-     int32_t  const _526 = _masked_s0_j_rebased * 16;
-     float8  const _527 = float8_ops::load(_scores, _526);
-     uint32x8_t  const _528 = reinterpret<uint32x8_t>(_527);
-     uint32x8_t  const _529 = _528 & _525;
-     uint32_t  const _530 = (uint32_t)(4286578688ull);
-     uint32x8_t  const _531 = uint32x8_t_ops::broadcast(_530);
-     uint32x8_t  const _532 = ~_525;
-     uint32x8_t  const _533 = _531 & _532;
-     uint32x8_t  const _534 = _529 | _533;
-     float8  const _535 = reinterpret<float8>(_534);
-     float8_ops::store(_535, _masked, _526);
-     int32x8_t  const _536 = int32x8_t_ops::ramp(_511, _attn_q_step);
-     int32_t  const _537 = _masked_s0_j_rebased + _508;
-     uint32_t  const _538 = (uint32_t)(4294967295ull);
-     uint32x8_t  const _539 = uint32x8_t_ops::broadcast(_538);
-     uint32_t  const _540 = (uint32_t)(0ull);
-     uint32x8_t  const _541 = uint32x8_t_ops::broadcast(_540);
-     int32x8_t  const _542 = int32x8_t_ops::broadcast(_537);
-     uint8x8_t  const _543 = int32x8_t_ops::le(_542, _536);
-     int32_t  const _544 = _537 + 16;
-     int32x8_t  const _545 = int32x8_t_ops::broadcast(_544);
-     uint8x8_t  const _546 = int32x8_t_ops::lt(_536, _545);
-     uint8x8_t  const _547 = uint8x8_t_ops::logical_and(_543, _546);
-     uint32x8_t  const _548 = uint32x8_t_ops::select(_547, _539, _541);
-     int32_t  const _549 = _masked_s0_j_rebased * 16;
-     int32_t  const _550 = _549 + 8;
-     float8  const _551 = float8_ops::load(_scores, _550);
-     uint32x8_t  const _552 = reinterpret<uint32x8_t>(_551);
-     uint32x8_t  const _553 = _552 & _548;
-     uint32_t  const _554 = (uint32_t)(4286578688ull);
-     uint32x8_t  const _555 = uint32x8_t_ops::broadcast(_554);
-     uint32x8_t  const _556 = ~_548;
-     uint32x8_t  const _557 = _555 & _556;
-     uint32x8_t  const _558 = _553 | _557;
-     float8  const _559 = reinterpret<float8>(_558);
-     float8_ops::store(_559, _masked, _550);
+     int32x8_t  const _581 = int32x8_t_ops::ramp(_574, _attn_q_step);
+     int32_t  const _582 = _masked_s0_j_rebased + _575;
+     uint32_t  const _583 = (uint32_t)(4294967295ull);
+     uint32x8_t  const _584 = uint32x8_t_ops::broadcast(_583);
+     uint32_t  const _585 = (uint32_t)(0ull);
+     uint32x8_t  const _586 = uint32x8_t_ops::broadcast(_585);
+     int32x8_t  const _587 = int32x8_t_ops::broadcast(_582);
+     uint8x8_t  const _588 = int32x8_t_ops::le(_587, _581);
+     int32_t  const _589 = _582 + 16;
+     int32x8_t  const _590 = int32x8_t_ops::broadcast(_589);
+     uint8x8_t  const _591 = int32x8_t_ops::lt(_581, _590);
+     uint8x8_t  const _592 = uint8x8_t_ops::logical_and(_588, _591);
+     uint32x8_t  const _593 = uint32x8_t_ops::select(_592, _584, _586);
+     int32_t  const _594 = _masked_s0_j_rebased * 24;
+     float8  const _595 = float8_ops::load(_scores, _594);
+     uint32x8_t  const _596 = reinterpret<uint32x8_t>(_595);
+     uint32x8_t  const _597 = _596 & _593;
+     uint32_t  const _598 = (uint32_t)(4286578688ull);
+     uint32x8_t  const _599 = uint32x8_t_ops::broadcast(_598);
+     uint32x8_t  const _600 = ~_593;
+     uint32x8_t  const _601 = _599 & _600;
+     uint32x8_t  const _602 = _597 | _601;
+     float8  const _603 = reinterpret<float8>(_602);
+     float8_ops::store(_603, _masked, _594);
+     int32x8_t  const _604 = int32x8_t_ops::ramp(_578, _attn_q_step);
+     int32_t  const _605 = _masked_s0_j_rebased + _575;
+     uint32_t  const _606 = (uint32_t)(4294967295ull);
+     uint32x8_t  const _607 = uint32x8_t_ops::broadcast(_606);
+     uint32_t  const _608 = (uint32_t)(0ull);
+     uint32x8_t  const _609 = uint32x8_t_ops::broadcast(_608);
+     int32x8_t  const _610 = int32x8_t_ops::broadcast(_605);
+     uint8x8_t  const _611 = int32x8_t_ops::le(_610, _604);
+     int32_t  const _612 = _605 + 16;
+     int32x8_t  const _613 = int32x8_t_ops::broadcast(_612);
+     uint8x8_t  const _614 = int32x8_t_ops::lt(_604, _613);
+     uint8x8_t  const _615 = uint8x8_t_ops::logical_and(_611, _614);
+     uint32x8_t  const _616 = uint32x8_t_ops::select(_615, _607, _609);
+     int32_t  const _617 = _masked_s0_j_rebased * 24;
+     int32_t  const _618 = _617 + 8;
+     float8  const _619 = float8_ops::load(_scores, _618);
+     uint32x8_t  const _620 = reinterpret<uint32x8_t>(_619);
+     uint32x8_t  const _621 = _620 & _616;
+     uint32_t  const _622 = (uint32_t)(4286578688ull);
+     uint32x8_t  const _623 = uint32x8_t_ops::broadcast(_622);
+     uint32x8_t  const _624 = ~_616;
+     uint32x8_t  const _625 = _623 & _624;
+     uint32x8_t  const _626 = _621 | _625;
+     float8  const _627 = reinterpret<float8>(_626);
+     float8_ops::store(_627, _masked, _618);
+     int32x8_t  const _628 = int32x8_t_ops::ramp(_580, _attn_q_step);
+     int32_t  const _629 = _masked_s0_j_rebased + _575;
+     uint32_t  const _630 = (uint32_t)(4294967295ull);
+     uint32x8_t  const _631 = uint32x8_t_ops::broadcast(_630);
+     uint32_t  const _632 = (uint32_t)(0ull);
+     uint32x8_t  const _633 = uint32x8_t_ops::broadcast(_632);
+     int32x8_t  const _634 = int32x8_t_ops::broadcast(_629);
+     uint8x8_t  const _635 = int32x8_t_ops::le(_634, _628);
+     int32_t  const _636 = _629 + 16;
+     int32x8_t  const _637 = int32x8_t_ops::broadcast(_636);
+     uint8x8_t  const _638 = int32x8_t_ops::lt(_628, _637);
+     uint8x8_t  const _639 = uint8x8_t_ops::logical_and(_635, _638);
+     uint32x8_t  const _640 = uint32x8_t_ops::select(_639, _631, _633);
+     int32_t  const _641 = _masked_s0_j_rebased * 24;
+     int32_t  const _642 = _641 + 16;
+     float8  const _643 = float8_ops::load(_scores, _642);
+     uint32x8_t  const _644 = reinterpret<uint32x8_t>(_643);
+     uint32x8_t  const _645 = _644 & _640;
+     uint32_t  const _646 = (uint32_t)(4286578688ull);
+     uint32x8_t  const _647 = uint32x8_t_ops::broadcast(_646);
+     uint32x8_t  const _648 = ~_640;
+     uint32x8_t  const _649 = _647 & _648;
+     uint32x8_t  const _650 = _645 | _649;
+     float8  const _651 = reinterpret<float8>(_650);
+     float8_ops::store(_651, _masked, _642);
     } // for _masked_s0_j_rebased
     _scores_free.free();
     {
-     float _row_max[16];
-     int32_t  const _560 = ::halide_cpp_max(_79, 0);
-     int32_t  const _561 = _82 - _560;
+     float _row_max[24];
+     int32_t  const _652 = ::halide_cpp_max(_78, 0);
+     int32_t  const _653 = _81 - _652;
      // produce row_max
-     for (int _row_max_s0_ii_ii = 0; _row_max_s0_ii_ii < 0 + 2; _row_max_s0_ii_ii++)
+     for (int _row_max_s0_ii_ii = 0; _row_max_s0_ii_ii < 0 + 3; _row_max_s0_ii_ii++)
      {
-      float8  const _562 = float8_ops::broadcast(neg_inf_f32());
-      int32_t  const _563 = _row_max_s0_ii_ii * 8;
-      float8_ops::store(_562, _row_max, _563);
+      float8  const _654 = float8_ops::broadcast(neg_inf_f32());
+      int32_t  const _655 = _row_max_s0_ii_ii * 8;
+      float8_ops::store(_654, _row_max, _655);
      } // for _row_max_s0_ii_ii
      // consume masked
-     for (int _row_max_s1_rk__x_rebased = 0; _row_max_s1_rk__x_rebased < 0 + _561; _row_max_s1_rk__x_rebased++)
+     for (int _row_max_s1_rk__x_rebased = 0; _row_max_s1_rk__x_rebased < 0 + _653; _row_max_s1_rk__x_rebased++)
      {
-      float8  const _564 = float8_ops::load(_row_max, 0);
-      int32_t  const _565 = _row_max_s1_rk__x_rebased * 16;
-      float8  const _566 = float8_ops::load(_masked, _565);
-      float8  const _567 = float8_ops::max(_564, _566);
-      float8_ops::store(_567, _row_max, 0);
-      float8  const _568 = float8_ops::load(_row_max, 8);
-      int32_t  const _569 = _row_max_s1_rk__x_rebased * 16;
-      int32_t  const _570 = _569 + 8;
-      float8  const _571 = float8_ops::load(_masked, _570);
-      float8  const _572 = float8_ops::max(_568, _571);
-      float8_ops::store(_572, _row_max, 8);
+      float8  const _656 = float8_ops::load(_row_max, 0);
+      int32_t  const _657 = _row_max_s1_rk__x_rebased * 24;
+      float8  const _658 = float8_ops::load(_masked, _657);
+      float8  const _659 = float8_ops::max(_656, _658);
+      float8_ops::store(_659, _row_max, 0);
+      float8  const _660 = float8_ops::load(_row_max, 8);
+      int32_t  const _661 = _row_max_s1_rk__x_rebased * 24;
+      int32_t  const _662 = _661 + 8;
+      float8  const _663 = float8_ops::load(_masked, _662);
+      float8  const _664 = float8_ops::max(_660, _663);
+      float8_ops::store(_664, _row_max, 8);
+      float8  const _665 = float8_ops::load(_row_max, 16);
+      int32_t  const _666 = _row_max_s1_rk__x_rebased * 24;
+      int32_t  const _667 = _666 + 16;
+      float8  const _668 = float8_ops::load(_masked, _667);
+      float8  const _669 = float8_ops::max(_665, _668);
+      float8_ops::store(_669, _row_max, 16);
      } // for _row_max_s1_rk__x_rebased
-     int32_t  const _573 = _attn_lk + 3;
-     int32_t  const _574 = _573 >> 2;
-     int32_t  const _575 = ::halide_cpp_max(_attn_tile, 1);
-     int32_t  const _576 = _575 * 4;
-     int32_t  const _577 = _576 + -4;
-     int32_t  const _578 = ::halide_cpp_min(_574, _577);
-     int32_t  const _579 = _attn_kv_lo >> 2;
-     int32_t  const _580 = ::halide_cpp_max(_578, _579);
-     int32_t  const _581 = ::halide_cpp_max(_79, 0);
-     int32_t  const _582 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
-     int32_t  const _583 = _582 + 3;
-     int32_t  const _584 = _583 >> 2;
-     int32_t  const _585 = _attn_tile * 4;
-     int32_t  const _586 = _585 + 4;
-     int32_t  const _587 = ::halide_cpp_min(_584, _586);
-     int32_t  const _588 = ::halide_cpp_max(_587, _580);
-     int32_t  const _589 = _588 * 4;
-     int32_t  const _590 = ::halide_cpp_min(_589, _attn_lk);
-     int32_t  const _591 = _attn_chunk_lo >> 2;
-     int32_t  const _592 = _591 * 4;
-     int32_t  const _593 = ::halide_cpp_min(_590, _592);
-     int32_t  const _594 = _580 * 4;
-     int32_t  const _595 = ::halide_cpp_min(_594, _attn_lk);
-     int32_t  const _596 = ::halide_cpp_max(_593, _595);
-     int32_t  const _597 = ::halide_cpp_min(_581, _596);
-     int32_t  const _598 = ::halide_cpp_min(_592, _590);
-     int32_t  const _599 = ::halide_cpp_max(_598, _595);
-     int32_t  const _600 = _599 + 1024;
-     int32_t  const _601 = ::halide_cpp_min(_600, _590);
-     int32_t  const _602 = ::halide_cpp_max(_601, _82);
-     int32_t  const _603 = ::halide_cpp_min(_581, _599);
-     int32_t  const _604 = _602 - _603;
      {
-      int64_t  const _605 = _604;
-      int64_t  const _606 = _605 * 16;
-      if ((_606 > ((int64_t(1) << 31) - 1)) || ((_606 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+      int64_t  const _670 = _653;
+      int64_t  const _671 = _670 * 24;
+      if ((_671 > ((int64_t(1) << 31) - 1)) || ((_671 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
       {
        attn_window16_rt_error(_ucon, "32-bit signed overflow computing size of allocation probs\n");
        return -1;
       } // overflow test probs
-      int64_t  const _607 = _606;
-      float *_probs = (float  *)attn_window16_rt_malloc(_ucon, sizeof(float )*_607);
+      int64_t  const _672 = _671;
+      float *_probs = (float  *)attn_window16_rt_malloc(_ucon, sizeof(float )*_672);
       if (!_probs)
       {
-       int32_t  const _608 = attn_window16_rt_error_out_of_memory(_ucon);
-       return _608;
+       int32_t  const _673 = attn_window16_rt_error_out_of_memory(_ucon);
+       return _673;
       }
       HalideFreeHelper _probs_free(_ucon, _probs, attn_window16_rt_free);
-      int32_t  const _609 = ::halide_cpp_max(_79, 0);
-      int32_t  const _610 = _82 - _609;
+      int32_t  const _674 = ::halide_cpp_max(_78, 0);
+      int32_t  const _675 = _81 - _674;
       // produce probs
       // consume row_max
       // consume masked
-      int32_t  const _611 = _609 - _597;
-      for (int _probs_s0_j_rebased = 0; _probs_s0_j_rebased < 0 + _610; _probs_s0_j_rebased++)
+      for (int _probs_s0_j_rebased = 0; _probs_s0_j_rebased < 0 + _675; _probs_s0_j_rebased++)
       {
-       float8  const _612 = float8_ops::load(_row_max, 0);
-       int32_t  const _613 = _probs_s0_j_rebased * 16;
-       float8  const _614 = float8_ops::load(_masked, _613);
-       float  const _615 = float_from_bits(0 /* 0 */);
-       float8  const _616 = float8_ops::broadcast(_615);
-       float8  const _617 = float8_ops::broadcast(neg_inf_f32());
-       uint8x8_t  const _618 = float8_ops::eq(_612, _617);
-       float8  const _619 = float8_ops::select(_618, _616, _612);
-       float8  const _620 = _614 - _619;
-       float8  const _621 = float8_ops::min(_620, _616);
-       float  const _622 = float_from_bits(3271426048 /* -127 */);
-       float8  const _623 = float8_ops::broadcast(_622);
-       float8  const _624 = float8_ops::max(_621, _623);
-       float  const _625 = float_from_bits(1124007936 /* 127.5 */);
-       float8  const _626 = float8_ops::broadcast(_625);
-       float8  const _627 = _624 + _626;
-       int32x8_t  const _628 = int32x8_t_ops::convert_from<float8>(_627);
-       int32x8_t  const _629 = int32x8_t_ops::broadcast(-127);
-       int32x8_t  const _630 = _628 + _629;
-       float8  const _631 = float8_ops::convert_from<int32x8_t>(_630);
-       float8  const _632 = _624 - _631;
-       uint32_t  const _633 = (uint32_t)(23ull);
-       uint32x8_t  const _634 = uint32x8_t_ops::broadcast(_633);
-       int32x8_t  const _635 = _628 << _634;
-       float8  const _636 = reinterpret<float8>(_635);
-       float  const _637 = float_from_bits(958452607 /* 0.000153376 */);
-       float8  const _638 = float8_ops::broadcast(_637);
-       float8  const _639 = _632 * _638;
-       float  const _640 = float_from_bits(984588920 /* 0.00133999 */);
-       float8  const _641 = float8_ops::broadcast(_640);
-       float8  const _642 = _639 + _641;
-       float8  const _643 = _642 * _632;
-       float  const _644 = float_from_bits(1008572159 /* 0.00961852 */);
-       float8  const _645 = float8_ops::broadcast(_644);
-       float8  const _646 = _643 + _645;
-       float8  const _647 = _646 * _632;
-       float  const _648 = float_from_bits(1029920619 /* 0.0555033 */);
-       float8  const _649 = float8_ops::broadcast(_648);
-       float8  const _650 = _647 + _649;
-       float8  const _651 = _650 * _632;
-       float  const _652 = float_from_bits(1047920109 /* 0.240226 */);
-       float8  const _653 = float8_ops::broadcast(_652);
-       float8  const _654 = _651 + _653;
-       float8  const _655 = _654 * _632;
-       float  const _656 = float_from_bits(1060205080 /* 0.693147 */);
-       float8  const _657 = float8_ops::broadcast(_656);
-       float8  const _658 = _655 + _657;
-       float8  const _659 = _658 * _632;
-       float  const _660 = float_from_bits(1065353216 /* 1 */);
-       float8  const _661 = float8_ops::broadcast(_660);
-       float8  const _662 = _659 + _661;
-       float8  const _663 = _636 * _662;
-       int32x8_t  const _664 = reinterpret<int32x8_t>(_663);
-       int32x8_t  const _665 = int32x8_t_ops::broadcast(-1);
-       int32x8_t  const _666 = int32x8_t_ops::broadcast(0);
-       int32x8_t  const _667 = int32x8_t_ops::broadcast(2139095040);
-       int32x8_t  const _668 = reinterpret<int32x8_t>(_620);
-       int32x8_t  const _669 = int32x8_t_ops::broadcast(2147483647);
-       int32x8_t  const _670 = _668 & _669;
-       uint8x8_t  const _671 = int32x8_t_ops::lt(_667, _670);
-       int32x8_t  const _672 = int32x8_t_ops::select(_671, _665, _666);
-       int32x8_t  const _673 = int32x8_t_ops::broadcast(2143289344);
-       int32x8_t  const _674 = _672 & _673;
-       int32x8_t  const _675 = _664 | _674;
-       float8  const _676 = reinterpret<float8>(_675);
-       int32_t  const _677 = _probs_s0_j_rebased + _611;
-       int32_t  const _678 = _677 * 16;
-       float8_ops::store(_676, _probs, _678);
-       float8  const _679 = float8_ops::load(_row_max, 8);
-       int32_t  const _680 = _probs_s0_j_rebased * 16;
-       int32_t  const _681 = _680 + 8;
-       float8  const _682 = float8_ops::load(_masked, _681);
-       float  const _683 = float_from_bits(0 /* 0 */);
-       float8  const _684 = float8_ops::broadcast(_683);
-       float8  const _685 = float8_ops::broadcast(neg_inf_f32());
-       uint8x8_t  const _686 = float8_ops::eq(_679, _685);
-       float8  const _687 = float8_ops::select(_686, _684, _679);
-       float8  const _688 = _682 - _687;
-       float8  const _689 = float8_ops::min(_688, _684);
-       float  const _690 = float_from_bits(3271426048 /* -127 */);
-       float8  const _691 = float8_ops::broadcast(_690);
-       float8  const _692 = float8_ops::max(_689, _691);
-       float  const _693 = float_from_bits(1124007936 /* 127.5 */);
-       float8  const _694 = float8_ops::broadcast(_693);
-       float8  const _695 = _692 + _694;
-       int32x8_t  const _696 = int32x8_t_ops::convert_from<float8>(_695);
-       int32x8_t  const _697 = int32x8_t_ops::broadcast(-127);
-       int32x8_t  const _698 = _696 + _697;
-       float8  const _699 = float8_ops::convert_from<int32x8_t>(_698);
-       float8  const _700 = _692 - _699;
-       uint32_t  const _701 = (uint32_t)(23ull);
-       uint32x8_t  const _702 = uint32x8_t_ops::broadcast(_701);
-       int32x8_t  const _703 = _696 << _702;
-       float8  const _704 = reinterpret<float8>(_703);
-       float  const _705 = float_from_bits(958452607 /* 0.000153376 */);
-       float8  const _706 = float8_ops::broadcast(_705);
-       float8  const _707 = _700 * _706;
-       float  const _708 = float_from_bits(984588920 /* 0.00133999 */);
+       float8  const _676 = float8_ops::load(_row_max, 0);
+       int32_t  const _677 = _probs_s0_j_rebased * 24;
+       float8  const _678 = float8_ops::load(_masked, _677);
+       float  const _679 = float_from_bits(0 /* 0 */);
+       float8  const _680 = float8_ops::broadcast(_679);
+       float8  const _681 = float8_ops::broadcast(neg_inf_f32());
+       uint8x8_t  const _682 = float8_ops::eq(_676, _681);
+       float8  const _683 = float8_ops::select(_682, _680, _676);
+       float8  const _684 = _678 - _683;
+       float8  const _685 = float8_ops::min(_684, _680);
+       float  const _686 = float_from_bits(3271426048 /* -127 */);
+       float8  const _687 = float8_ops::broadcast(_686);
+       float8  const _688 = float8_ops::max(_685, _687);
+       float  const _689 = float_from_bits(1124007936 /* 127.5 */);
+       float8  const _690 = float8_ops::broadcast(_689);
+       float8  const _691 = _688 + _690;
+       int32x8_t  const _692 = int32x8_t_ops::convert_from<float8>(_691);
+       int32x8_t  const _693 = int32x8_t_ops::broadcast(-127);
+       int32x8_t  const _694 = _692 + _693;
+       float8  const _695 = float8_ops::convert_from<int32x8_t>(_694);
+       float8  const _696 = _688 - _695;
+       uint32_t  const _697 = (uint32_t)(23ull);
+       uint32x8_t  const _698 = uint32x8_t_ops::broadcast(_697);
+       int32x8_t  const _699 = _692 << _698;
+       float8  const _700 = reinterpret<float8>(_699);
+       float  const _701 = float_from_bits(958452607 /* 0.000153376 */);
+       float8  const _702 = float8_ops::broadcast(_701);
+       float8  const _703 = _696 * _702;
+       float  const _704 = float_from_bits(984588920 /* 0.00133999 */);
+       float8  const _705 = float8_ops::broadcast(_704);
+       float8  const _706 = _703 + _705;
+       float8  const _707 = _706 * _696;
+       float  const _708 = float_from_bits(1008572159 /* 0.00961852 */);
        float8  const _709 = float8_ops::broadcast(_708);
        float8  const _710 = _707 + _709;
-       float8  const _711 = _710 * _700;
-       float  const _712 = float_from_bits(1008572159 /* 0.00961852 */);
+       float8  const _711 = _710 * _696;
+       float  const _712 = float_from_bits(1029920619 /* 0.0555033 */);
        float8  const _713 = float8_ops::broadcast(_712);
        float8  const _714 = _711 + _713;
-       float8  const _715 = _714 * _700;
-       float  const _716 = float_from_bits(1029920619 /* 0.0555033 */);
+       float8  const _715 = _714 * _696;
+       float  const _716 = float_from_bits(1047920109 /* 0.240226 */);
        float8  const _717 = float8_ops::broadcast(_716);
        float8  const _718 = _715 + _717;
-       float8  const _719 = _718 * _700;
-       float  const _720 = float_from_bits(1047920109 /* 0.240226 */);
+       float8  const _719 = _718 * _696;
+       float  const _720 = float_from_bits(1060205080 /* 0.693147 */);
        float8  const _721 = float8_ops::broadcast(_720);
        float8  const _722 = _719 + _721;
-       float8  const _723 = _722 * _700;
-       float  const _724 = float_from_bits(1060205080 /* 0.693147 */);
+       float8  const _723 = _722 * _696;
+       float  const _724 = float_from_bits(1065353216 /* 1 */);
        float8  const _725 = float8_ops::broadcast(_724);
        float8  const _726 = _723 + _725;
-       float8  const _727 = _726 * _700;
-       float  const _728 = float_from_bits(1065353216 /* 1 */);
-       float8  const _729 = float8_ops::broadcast(_728);
-       float8  const _730 = _727 + _729;
-       float8  const _731 = _704 * _730;
-       int32x8_t  const _732 = reinterpret<int32x8_t>(_731);
-       int32x8_t  const _733 = int32x8_t_ops::broadcast(-1);
-       int32x8_t  const _734 = int32x8_t_ops::broadcast(0);
-       int32x8_t  const _735 = int32x8_t_ops::broadcast(2139095040);
-       int32x8_t  const _736 = reinterpret<int32x8_t>(_688);
-       int32x8_t  const _737 = int32x8_t_ops::broadcast(2147483647);
+       float8  const _727 = _700 * _726;
+       int32x8_t  const _728 = reinterpret<int32x8_t>(_727);
+       int32x8_t  const _729 = int32x8_t_ops::broadcast(-1);
+       int32x8_t  const _730 = int32x8_t_ops::broadcast(0);
+       int32x8_t  const _731 = int32x8_t_ops::broadcast(2139095040);
+       int32x8_t  const _732 = reinterpret<int32x8_t>(_684);
+       int32x8_t  const _733 = int32x8_t_ops::broadcast(2147483647);
+       int32x8_t  const _734 = _732 & _733;
+       uint8x8_t  const _735 = int32x8_t_ops::lt(_731, _734);
+       int32x8_t  const _736 = int32x8_t_ops::select(_735, _729, _730);
+       int32x8_t  const _737 = int32x8_t_ops::broadcast(2143289344);
        int32x8_t  const _738 = _736 & _737;
-       uint8x8_t  const _739 = int32x8_t_ops::lt(_735, _738);
-       int32x8_t  const _740 = int32x8_t_ops::select(_739, _733, _734);
-       int32x8_t  const _741 = int32x8_t_ops::broadcast(2143289344);
-       int32x8_t  const _742 = _740 & _741;
-       int32x8_t  const _743 = _732 | _742;
-       float8  const _744 = reinterpret<float8>(_743);
-       int32_t  const _745 = _probs_s0_j_rebased + _611;
-       int32_t  const _746 = _745 * 16;
-       int32_t  const _747 = _746 + 8;
-       float8_ops::store(_744, _probs, _747);
+       int32x8_t  const _739 = _728 | _738;
+       float8  const _740 = reinterpret<float8>(_739);
+       float8_ops::store(_740, _probs, _677);
+       float8  const _741 = float8_ops::load(_row_max, 8);
+       int32_t  const _742 = _probs_s0_j_rebased * 24;
+       int32_t  const _743 = _742 + 8;
+       float8  const _744 = float8_ops::load(_masked, _743);
+       float  const _745 = float_from_bits(0 /* 0 */);
+       float8  const _746 = float8_ops::broadcast(_745);
+       float8  const _747 = float8_ops::broadcast(neg_inf_f32());
+       uint8x8_t  const _748 = float8_ops::eq(_741, _747);
+       float8  const _749 = float8_ops::select(_748, _746, _741);
+       float8  const _750 = _744 - _749;
+       float8  const _751 = float8_ops::min(_750, _746);
+       float  const _752 = float_from_bits(3271426048 /* -127 */);
+       float8  const _753 = float8_ops::broadcast(_752);
+       float8  const _754 = float8_ops::max(_751, _753);
+       float  const _755 = float_from_bits(1124007936 /* 127.5 */);
+       float8  const _756 = float8_ops::broadcast(_755);
+       float8  const _757 = _754 + _756;
+       int32x8_t  const _758 = int32x8_t_ops::convert_from<float8>(_757);
+       int32x8_t  const _759 = int32x8_t_ops::broadcast(-127);
+       int32x8_t  const _760 = _758 + _759;
+       float8  const _761 = float8_ops::convert_from<int32x8_t>(_760);
+       float8  const _762 = _754 - _761;
+       uint32_t  const _763 = (uint32_t)(23ull);
+       uint32x8_t  const _764 = uint32x8_t_ops::broadcast(_763);
+       int32x8_t  const _765 = _758 << _764;
+       float8  const _766 = reinterpret<float8>(_765);
+       float  const _767 = float_from_bits(958452607 /* 0.000153376 */);
+       float8  const _768 = float8_ops::broadcast(_767);
+       float8  const _769 = _762 * _768;
+       float  const _770 = float_from_bits(984588920 /* 0.00133999 */);
+       float8  const _771 = float8_ops::broadcast(_770);
+       float8  const _772 = _769 + _771;
+       float8  const _773 = _772 * _762;
+       float  const _774 = float_from_bits(1008572159 /* 0.00961852 */);
+       float8  const _775 = float8_ops::broadcast(_774);
+       float8  const _776 = _773 + _775;
+       float8  const _777 = _776 * _762;
+       float  const _778 = float_from_bits(1029920619 /* 0.0555033 */);
+       float8  const _779 = float8_ops::broadcast(_778);
+       float8  const _780 = _777 + _779;
+       float8  const _781 = _780 * _762;
+       float  const _782 = float_from_bits(1047920109 /* 0.240226 */);
+       float8  const _783 = float8_ops::broadcast(_782);
+       float8  const _784 = _781 + _783;
+       float8  const _785 = _784 * _762;
+       float  const _786 = float_from_bits(1060205080 /* 0.693147 */);
+       float8  const _787 = float8_ops::broadcast(_786);
+       float8  const _788 = _785 + _787;
+       float8  const _789 = _788 * _762;
+       float  const _790 = float_from_bits(1065353216 /* 1 */);
+       float8  const _791 = float8_ops::broadcast(_790);
+       float8  const _792 = _789 + _791;
+       float8  const _793 = _766 * _792;
+       int32x8_t  const _794 = reinterpret<int32x8_t>(_793);
+       int32x8_t  const _795 = int32x8_t_ops::broadcast(-1);
+       int32x8_t  const _796 = int32x8_t_ops::broadcast(0);
+       int32x8_t  const _797 = int32x8_t_ops::broadcast(2139095040);
+       int32x8_t  const _798 = reinterpret<int32x8_t>(_750);
+       int32x8_t  const _799 = int32x8_t_ops::broadcast(2147483647);
+       int32x8_t  const _800 = _798 & _799;
+       uint8x8_t  const _801 = int32x8_t_ops::lt(_797, _800);
+       int32x8_t  const _802 = int32x8_t_ops::select(_801, _795, _796);
+       int32x8_t  const _803 = int32x8_t_ops::broadcast(2143289344);
+       int32x8_t  const _804 = _802 & _803;
+       int32x8_t  const _805 = _794 | _804;
+       float8  const _806 = reinterpret<float8>(_805);
+       float8_ops::store(_806, _probs, _743);
+       float8  const _807 = float8_ops::load(_row_max, 16);
+       int32_t  const _808 = _probs_s0_j_rebased * 24;
+       int32_t  const _809 = _808 + 16;
+       float8  const _810 = float8_ops::load(_masked, _809);
+       float  const _811 = float_from_bits(0 /* 0 */);
+       float8  const _812 = float8_ops::broadcast(_811);
+       float8  const _813 = float8_ops::broadcast(neg_inf_f32());
+       uint8x8_t  const _814 = float8_ops::eq(_807, _813);
+       float8  const _815 = float8_ops::select(_814, _812, _807);
+       float8  const _816 = _810 - _815;
+       float8  const _817 = float8_ops::min(_816, _812);
+       float  const _818 = float_from_bits(3271426048 /* -127 */);
+       float8  const _819 = float8_ops::broadcast(_818);
+       float8  const _820 = float8_ops::max(_817, _819);
+       float  const _821 = float_from_bits(1124007936 /* 127.5 */);
+       float8  const _822 = float8_ops::broadcast(_821);
+       float8  const _823 = _820 + _822;
+       int32x8_t  const _824 = int32x8_t_ops::convert_from<float8>(_823);
+       int32x8_t  const _825 = int32x8_t_ops::broadcast(-127);
+       int32x8_t  const _826 = _824 + _825;
+       float8  const _827 = float8_ops::convert_from<int32x8_t>(_826);
+       float8  const _828 = _820 - _827;
+       uint32_t  const _829 = (uint32_t)(23ull);
+       uint32x8_t  const _830 = uint32x8_t_ops::broadcast(_829);
+       int32x8_t  const _831 = _824 << _830;
+       float8  const _832 = reinterpret<float8>(_831);
+       float  const _833 = float_from_bits(958452607 /* 0.000153376 */);
+       float8  const _834 = float8_ops::broadcast(_833);
+       float8  const _835 = _828 * _834;
+       float  const _836 = float_from_bits(984588920 /* 0.00133999 */);
+       float8  const _837 = float8_ops::broadcast(_836);
+       float8  const _838 = _835 + _837;
+       float8  const _839 = _838 * _828;
+       float  const _840 = float_from_bits(1008572159 /* 0.00961852 */);
+       float8  const _841 = float8_ops::broadcast(_840);
+       float8  const _842 = _839 + _841;
+       float8  const _843 = _842 * _828;
+       float  const _844 = float_from_bits(1029920619 /* 0.0555033 */);
+       float8  const _845 = float8_ops::broadcast(_844);
+       float8  const _846 = _843 + _845;
+       float8  const _847 = _846 * _828;
+       float  const _848 = float_from_bits(1047920109 /* 0.240226 */);
+       float8  const _849 = float8_ops::broadcast(_848);
+       float8  const _850 = _847 + _849;
+       float8  const _851 = _850 * _828;
+       float  const _852 = float_from_bits(1060205080 /* 0.693147 */);
+       float8  const _853 = float8_ops::broadcast(_852);
+       float8  const _854 = _851 + _853;
+       float8  const _855 = _854 * _828;
+       float  const _856 = float_from_bits(1065353216 /* 1 */);
+       float8  const _857 = float8_ops::broadcast(_856);
+       float8  const _858 = _855 + _857;
+       float8  const _859 = _832 * _858;
+       int32x8_t  const _860 = reinterpret<int32x8_t>(_859);
+       int32x8_t  const _861 = int32x8_t_ops::broadcast(-1);
+       int32x8_t  const _862 = int32x8_t_ops::broadcast(0);
+       int32x8_t  const _863 = int32x8_t_ops::broadcast(2139095040);
+       int32x8_t  const _864 = reinterpret<int32x8_t>(_816);
+       int32x8_t  const _865 = int32x8_t_ops::broadcast(2147483647);
+       int32x8_t  const _866 = _864 & _865;
+       uint8x8_t  const _867 = int32x8_t_ops::lt(_863, _866);
+       int32x8_t  const _868 = int32x8_t_ops::select(_867, _861, _862);
+       int32x8_t  const _869 = int32x8_t_ops::broadcast(2143289344);
+       int32x8_t  const _870 = _868 & _869;
+       int32x8_t  const _871 = _860 | _870;
+       float8  const _872 = reinterpret<float8>(_871);
+       float8_ops::store(_872, _probs, _809);
       } // for _probs_s0_j_rebased
       _masked_free.free();
       {
-       float _row_sum[16];
-       int32_t  const _748 = ::halide_cpp_max(_79, 0);
-       int32_t  const _749 = _82 - _748;
-       // produce row_sum
-       for (int _row_sum_s0_ii_ii = 0; _row_sum_s0_ii_ii < 0 + 2; _row_sum_s0_ii_ii++)
+       float _pv[768];
+       int32_t  const _873 = ::halide_cpp_max(_78, 0);
+       int32_t  const _874 = _81 - _873;
+       // produce pv
+       for (int _pv_s0_ii = 0; _pv_s0_ii < 0 + 24; _pv_s0_ii++)
        {
-        float  const _750 = float_from_bits(0 /* 0 */);
-        float8  const _751 = float8_ops::broadcast(_750);
-        int32_t  const _752 = _row_sum_s0_ii_ii * 8;
-        float8_ops::store(_751, _row_sum, _752);
-       } // for _row_sum_s0_ii_ii
-       // consume probs
-       int32_t  const _753 = ::halide_cpp_max(_79, 0);
-       int32_t  const _754 = _753 - _597;
-       for (int _row_sum_s1_rk__x_rebased = 0; _row_sum_s1_rk__x_rebased < 0 + _749; _row_sum_s1_rk__x_rebased++)
-       {
-        float8  const _755 = float8_ops::load(_row_sum, 0);
-        int32_t  const _756 = _row_sum_s1_rk__x_rebased + _754;
-        int32_t  const _757 = _756 * 16;
-        float8  const _758 = float8_ops::load(_probs, _757);
-        float8  const _759 = _755 + _758;
-        float8_ops::store(_759, _row_sum, 0);
-        float8  const _760 = float8_ops::load(_row_sum, 8);
-        int32_t  const _761 = _row_sum_s1_rk__x_rebased + _754;
-        int32_t  const _762 = _761 * 16;
-        int32_t  const _763 = _762 + 8;
-        float8  const _764 = float8_ops::load(_probs, _763);
-        float8  const _765 = _760 + _764;
-        float8_ops::store(_765, _row_sum, 8);
-       } // for _row_sum_s1_rk__x_rebased
-       {
-        float _partial[640];
-        // produce partial
-        // consume row_sum
-        // consume probs
-        // consume row_max
-        int32_t  const _766 = _attn_chunk_lo >> 2;
-        int32_t  const _767 = _766 * 4;
-        int32_t  const _768 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
-        int32_t  const _769 = _768 + 3;
-        int32_t  const _770 = _769 >> 2;
-        int32_t  const _771 = _attn_tile * 4;
-        int32_t  const _772 = _771 + 4;
-        int32_t  const _773 = ::halide_cpp_min(_770, _772);
-        int32_t  const _774 = _attn_lk + 3;
-        int32_t  const _775 = _774 >> 2;
-        int32_t  const _776 = ::halide_cpp_max(_attn_tile, 1);
-        int32_t  const _777 = _776 * 4;
-        int32_t  const _778 = _777 + -4;
-        int32_t  const _779 = ::halide_cpp_min(_775, _778);
-        int32_t  const _780 = _attn_kv_lo >> 2;
-        int32_t  const _781 = ::halide_cpp_max(_779, _780);
-        int32_t  const _782 = _781 * 4;
-        int32_t  const _783 = ::halide_cpp_min(_782, _attn_lk);
-        int32_t  const _784 = ::halide_cpp_max(_773, _781);
-        int32_t  const _785 = _784 * 4;
-        int32_t  const _786 = ::halide_cpp_min(_785, _attn_lk);
-        int32_t  const _787 = ::halide_cpp_min(_767, _786);
-        int32_t  const _788 = ::halide_cpp_max(_787, _783);
-        int32_t  const _789 = _788 + 1024;
-        int32_t  const _790 = ::halide_cpp_min(_789, _786);
-        int32_t  const _791 = _773 * 4;
-        int32_t  const _792 = ::halide_cpp_min(_791, _attn_lk);
-        for (int _partial_s0_ii_ig = 0; _partial_s0_ii_ig < 0 + 4; _partial_s0_ii_ig++)
+        int32_t  const _875 = _pv_s0_ii * 4;
+        for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
         {
+         float  const _876 = float_from_bits(0 /* 0 */);
+         float8  const _877 = float8_ops::broadcast(_876);
+         int32_t  const _878 = _pv_s0_c_c + _875;
+         int32_t  const _879 = _878 * 8;
+         float8_ops::store(_877, _pv, _879);
+        } // for _pv_s0_c_c
+       } // for _pv_s0_ii
+       // consume probs
+       int32_t  const _880 = ::halide_cpp_max(_78, 0);
+       int32_t  const _881 = _81 - _880;
+       int32_t  const _882 = _874 + 127;
+       int32_t  const _883 = ::halide_cpp_min(_881, _882);
+       int32_t  const _884 = _883 >> 7;
+       int32_t  const _885 = ::halide_cpp_max(_884, 0);
+       for (int _pv_s1_rk__x_rko = 0; _pv_s1_rk__x_rko < 0 + _885; _pv_s1_rk__x_rko++)
+       {
+        int32_t  const _886 = _pv_s1_rk__x_rko * 128;
+        int32_t  const _887 = _886 + _880;
+        int32_t  const _888 = _887 - _880;
+        for (int _pv_s1_ii_ig = 0; _pv_s1_ii_ig < 0 + 6; _pv_s1_ii_ig++)
+        {
+         for (int _pv_s1_c_co = 0; _pv_s1_c_co < 0 + 2; _pv_s1_c_co++)
          {
-          float _pv[128];
-          // produce pv
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
+          int32_t  const _889 = _pv_s1_ii_ig * 8;
+          int32_t  const _890 = _889 + _pv_s1_c_co;
+          for (int _pv_s1_rk__x_rki = 0; _pv_s1_rk__x_rki < 0 + 128; _pv_s1_rk__x_rki++)
           {
-           float  const _793 = float_from_bits(0 /* 0 */);
-           float8  const _794 = float8_ops::broadcast(_793);
-           int32_t  const _795 = _pv_s0_c_c * 8;
-           float8_ops::store(_794, _pv, _795);
-          } // for _pv_s0_c_c
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
+           int32_t  const _891 = _890 * 16;
+           float8  const _892 = float8_ops::load(_pv, _891);
+           int32_t  const _893 = _pv_s1_rk__x_rki + _887;
+           int32_t  const _894 = _893 * 2;
+           int32_t  const _895 = _894 + _pv_s1_c_co;
+           int32_t  const _896 = _895 * 16;
+           float8  const _897 = float8_ops::load(_attn_v, _896);
+           int32_t  const _898 = _pv_s1_rk__x_rki + _888;
+           int32_t  const _899 = _898 * 6;
+           int32_t  const _900 = _899 + _pv_s1_ii_ig;
+           int32_t  const _901 = _900 * 4;
+           float  const _902 = _probs[_901];
+           float8  const _903 = float8_ops::broadcast(_902);
+           float8  const _904 = _897 * _903;
+           float8  const _905 = _892 + _904;
+           float8_ops::store(_905, _pv, _891);
+           int32_t  const _906 = _890 * 16;
+           int32_t  const _907 = _906 + 8;
+           float8  const _908 = float8_ops::load(_pv, _907);
+           int32_t  const _909 = _pv_s1_rk__x_rki + _887;
+           int32_t  const _910 = _909 * 2;
+           int32_t  const _911 = _910 + _pv_s1_c_co;
+           int32_t  const _912 = _911 * 16;
+           int32_t  const _913 = _912 + 8;
+           float8  const _914 = float8_ops::load(_attn_v, _913);
+           int32_t  const _915 = _pv_s1_rk__x_rki + _888;
+           int32_t  const _916 = _915 * 6;
+           int32_t  const _917 = _916 + _pv_s1_ii_ig;
+           int32_t  const _918 = _917 * 4;
+           float  const _919 = _probs[_918];
+           float8  const _920 = float8_ops::broadcast(_919);
+           float8  const _921 = _914 * _920;
+           float8  const _922 = _908 + _921;
+           float8_ops::store(_922, _pv, _907);
+           int32_t  const _923 = _890 * 16;
+           int32_t  const _924 = _923 + 32;
+           float8  const _925 = float8_ops::load(_pv, _924);
+           int32_t  const _926 = _pv_s1_rk__x_rki + _887;
+           int32_t  const _927 = _926 * 2;
+           int32_t  const _928 = _927 + _pv_s1_c_co;
+           int32_t  const _929 = _928 * 16;
+           float8  const _930 = float8_ops::load(_attn_v, _929);
+           int32_t  const _931 = _pv_s1_rk__x_rki + _888;
+           int32_t  const _932 = _931 * 6;
+           int32_t  const _933 = _932 + _pv_s1_ii_ig;
+           int32_t  const _934 = _933 * 4;
+           int32_t  const _935 = _934 + 1;
+           float  const _936 = _probs[_935];
+           float8  const _937 = float8_ops::broadcast(_936);
+           float8  const _938 = _930 * _937;
+           float8  const _939 = _925 + _938;
+           float8_ops::store(_939, _pv, _924);
+           int32_t  const _940 = _890 * 16;
+           int32_t  const _941 = _940 + 40;
+           float8  const _942 = float8_ops::load(_pv, _941);
+           int32_t  const _943 = _pv_s1_rk__x_rki + _887;
+           int32_t  const _944 = _943 * 2;
+           int32_t  const _945 = _944 + _pv_s1_c_co;
+           int32_t  const _946 = _945 * 16;
+           int32_t  const _947 = _946 + 8;
+           float8  const _948 = float8_ops::load(_attn_v, _947);
+           int32_t  const _949 = _pv_s1_rk__x_rki + _888;
+           int32_t  const _950 = _949 * 6;
+           int32_t  const _951 = _950 + _pv_s1_ii_ig;
+           int32_t  const _952 = _951 * 4;
+           int32_t  const _953 = _952 + 1;
+           float  const _954 = _probs[_953];
+           float8  const _955 = float8_ops::broadcast(_954);
+           float8  const _956 = _948 * _955;
+           float8  const _957 = _942 + _956;
+           float8_ops::store(_957, _pv, _941);
+           int32_t  const _958 = _890 * 16;
+           int32_t  const _959 = _958 + 64;
+           float8  const _960 = float8_ops::load(_pv, _959);
+           int32_t  const _961 = _pv_s1_rk__x_rki + _887;
+           int32_t  const _962 = _961 * 2;
+           int32_t  const _963 = _962 + _pv_s1_c_co;
+           int32_t  const _964 = _963 * 16;
+           float8  const _965 = float8_ops::load(_attn_v, _964);
+           int32_t  const _966 = _pv_s1_rk__x_rki + _888;
+           int32_t  const _967 = _966 * 6;
+           int32_t  const _968 = _967 + _pv_s1_ii_ig;
+           int32_t  const _969 = _968 * 4;
+           int32_t  const _970 = _969 + 2;
+           float  const _971 = _probs[_970];
+           float8  const _972 = float8_ops::broadcast(_971);
+           float8  const _973 = _965 * _972;
+           float8  const _974 = _960 + _973;
+           float8_ops::store(_974, _pv, _959);
+           int32_t  const _975 = _890 * 16;
+           int32_t  const _976 = _975 + 72;
+           float8  const _977 = float8_ops::load(_pv, _976);
+           int32_t  const _978 = _pv_s1_rk__x_rki + _887;
+           int32_t  const _979 = _978 * 2;
+           int32_t  const _980 = _979 + _pv_s1_c_co;
+           int32_t  const _981 = _980 * 16;
+           int32_t  const _982 = _981 + 8;
+           float8  const _983 = float8_ops::load(_attn_v, _982);
+           int32_t  const _984 = _pv_s1_rk__x_rki + _888;
+           int32_t  const _985 = _984 * 6;
+           int32_t  const _986 = _985 + _pv_s1_ii_ig;
+           int32_t  const _987 = _986 * 4;
+           int32_t  const _988 = _987 + 2;
+           float  const _989 = _probs[_988];
+           float8  const _990 = float8_ops::broadcast(_989);
+           float8  const _991 = _983 * _990;
+           float8  const _992 = _977 + _991;
+           float8_ops::store(_992, _pv, _976);
+           int32_t  const _993 = _890 * 16;
+           int32_t  const _994 = _993 + 96;
+           float8  const _995 = float8_ops::load(_pv, _994);
+           int32_t  const _996 = _pv_s1_rk__x_rki + _887;
+           int32_t  const _997 = _996 * 2;
+           int32_t  const _998 = _997 + _pv_s1_c_co;
+           int32_t  const _999 = _998 * 16;
+           float8  const _1000 = float8_ops::load(_attn_v, _999);
+           int32_t  const _1001 = _pv_s1_rk__x_rki + _888;
+           int32_t  const _1002 = _1001 * 6;
+           int32_t  const _1003 = _1002 + _pv_s1_ii_ig;
+           int32_t  const _1004 = _1003 * 4;
+           int32_t  const _1005 = _1004 + 3;
+           float  const _1006 = _probs[_1005];
+           float8  const _1007 = float8_ops::broadcast(_1006);
+           float8  const _1008 = _1000 * _1007;
+           float8  const _1009 = _995 + _1008;
+           float8_ops::store(_1009, _pv, _994);
+           int32_t  const _1010 = _890 * 16;
+           int32_t  const _1011 = _1010 + 104;
+           float8  const _1012 = float8_ops::load(_pv, _1011);
+           int32_t  const _1013 = _pv_s1_rk__x_rki + _887;
+           int32_t  const _1014 = _1013 * 2;
+           int32_t  const _1015 = _1014 + _pv_s1_c_co;
+           int32_t  const _1016 = _1015 * 16;
+           int32_t  const _1017 = _1016 + 8;
+           float8  const _1018 = float8_ops::load(_attn_v, _1017);
+           int32_t  const _1019 = _pv_s1_rk__x_rki + _888;
+           int32_t  const _1020 = _1019 * 6;
+           int32_t  const _1021 = _1020 + _pv_s1_ii_ig;
+           int32_t  const _1022 = _1021 * 4;
+           int32_t  const _1023 = _1022 + 3;
+           float  const _1024 = _probs[_1023];
+           float8  const _1025 = float8_ops::broadcast(_1024);
+           float8  const _1026 = _1018 * _1025;
+           float8  const _1027 = _1012 + _1026;
+           float8_ops::store(_1027, _pv, _1011);
+          } // for _pv_s1_rk__x_rki
+         } // for _pv_s1_c_co
+        } // for _pv_s1_ii_ig
+       } // for _pv_s1_rk__x_rko
+       int32_t  const _1028 = ::halide_cpp_max(_78, 0);
+       int32_t  const _1029 = _81 - _1028;
+       int32_t  const _1030 = ::halide_cpp_min(_1029, _874);
+       int32_t  const _1031 = _1030 + 127;
+       int32_t  const _1032 = ::halide_cpp_max(_1031, _883);
+       int32_t  const _1033 = _883 >> 7;
+       int32_t  const _1034 = ::halide_cpp_max(_1033, 0);
+       int32_t  const _1035 = _1032 >> 7;
+       int32_t  const _1036 = ::halide_cpp_max(_1035, 0);
+       int32_t  const _1037 = _1036 - _1034;
+       for (int _pv_s1_rk__x_rko_rebased = 0; _pv_s1_rk__x_rko_rebased < 0 + _1037; _pv_s1_rk__x_rko_rebased++)
+       {
+        int32_t  const _1038 = _pv_s1_rk__x_rko_rebased + _1034;
+        int32_t  const _1039 = _1038 * 128;
+        int32_t  const _1040 = _1039 + _1028;
+        int32_t  const _1041 = _81 - _1040;
+        int32_t  const _1042 = ::halide_cpp_min(_1041, 128);
+        int32_t  const _1043 = _1040 - _1028;
+        for (int _pv_s1_ii_ig = 0; _pv_s1_ii_ig < 0 + 6; _pv_s1_ii_ig++)
+        {
+         for (int _pv_s1_c_co = 0; _pv_s1_c_co < 0 + 2; _pv_s1_c_co++)
+         {
+          int32_t  const _1044 = _pv_s1_ii_ig * 8;
+          int32_t  const _1045 = _1044 + _pv_s1_c_co;
+          for (int _pv_s1_rk__x_rki = 0; _pv_s1_rk__x_rki < 0 + _1042; _pv_s1_rk__x_rki++)
           {
-           float  const _796 = float_from_bits(0 /* 0 */);
-           float8  const _797 = float8_ops::broadcast(_796);
-           int32_t  const _798 = _pv_s0_c_c * 8;
-           int32_t  const _799 = _798 + 32;
-           float8_ops::store(_797, _pv, _799);
-          } // for _pv_s0_c_c
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
-          {
-           float  const _800 = float_from_bits(0 /* 0 */);
-           float8  const _801 = float8_ops::broadcast(_800);
-           int32_t  const _802 = _pv_s0_c_c * 8;
-           int32_t  const _803 = _802 + 64;
-           float8_ops::store(_801, _pv, _803);
-          } // for _pv_s0_c_c
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
-          {
-           float  const _804 = float_from_bits(0 /* 0 */);
-           float8  const _805 = float8_ops::broadcast(_804);
-           int32_t  const _806 = _pv_s0_c_c * 8;
-           int32_t  const _807 = _806 + 96;
-           float8_ops::store(_805, _pv, _807);
-          } // for _pv_s0_c_c
-          int32_t  const _808 = _788 - _597;
-          int32_t  const _809 = _790 - _788;
-          for (int _pv_s1_c_co = 0; _pv_s1_c_co < 0 + 2; _pv_s1_c_co++)
-          {
-           for (int _pv_s1_rk__x_rebased = 0; _pv_s1_rk__x_rebased < 0 + _809; _pv_s1_rk__x_rebased++)
-           {
-            int32_t  const _810 = _pv_s1_c_co * 16;
-            float8  const _811 = float8_ops::load(_pv, _810);
-            int32_t  const _812 = _pv_s1_rk__x_rebased + _788;
-            int32_t  const _813 = _812 * 2;
-            int32_t  const _814 = _813 + _pv_s1_c_co;
-            int32_t  const _815 = _814 * 16;
-            float8  const _816 = float8_ops::load(_attn_v, _815);
-            int32_t  const _817 = _pv_s1_rk__x_rebased + _808;
-            int32_t  const _818 = _817 * 4;
-            int32_t  const _819 = _818 + _partial_s0_ii_ig;
-            int32_t  const _820 = _819 * 4;
-            float  const _821 = _probs[_820];
-            float8  const _822 = float8_ops::broadcast(_821);
-            float8  const _823 = _816 * _822;
-            float8  const _824 = _811 + _823;
-            float8_ops::store(_824, _pv, _810);
-            int32_t  const _825 = _pv_s1_c_co * 16;
-            int32_t  const _826 = _825 + 8;
-            float8  const _827 = float8_ops::load(_pv, _826);
-            int32_t  const _828 = _pv_s1_rk__x_rebased + _788;
-            int32_t  const _829 = _828 * 2;
-            int32_t  const _830 = _829 + _pv_s1_c_co;
-            int32_t  const _831 = _830 * 16;
-            int32_t  const _832 = _831 + 8;
-            float8  const _833 = float8_ops::load(_attn_v, _832);
-            int32_t  const _834 = _pv_s1_rk__x_rebased + _808;
-            int32_t  const _835 = _834 * 4;
-            int32_t  const _836 = _835 + _partial_s0_ii_ig;
-            int32_t  const _837 = _836 * 4;
-            float  const _838 = _probs[_837];
-            float8  const _839 = float8_ops::broadcast(_838);
-            float8  const _840 = _833 * _839;
-            float8  const _841 = _827 + _840;
-            float8_ops::store(_841, _pv, _826);
-            int32_t  const _842 = _pv_s1_c_co * 16;
-            int32_t  const _843 = _842 + 32;
-            float8  const _844 = float8_ops::load(_pv, _843);
-            int32_t  const _845 = _pv_s1_rk__x_rebased + _788;
-            int32_t  const _846 = _845 * 2;
-            int32_t  const _847 = _846 + _pv_s1_c_co;
-            int32_t  const _848 = _847 * 16;
-            float8  const _849 = float8_ops::load(_attn_v, _848);
-            int32_t  const _850 = _pv_s1_rk__x_rebased + _808;
-            int32_t  const _851 = _850 * 4;
-            int32_t  const _852 = _851 + _partial_s0_ii_ig;
-            int32_t  const _853 = _852 * 4;
-            int32_t  const _854 = _853 + 1;
-            float  const _855 = _probs[_854];
-            float8  const _856 = float8_ops::broadcast(_855);
-            float8  const _857 = _849 * _856;
-            float8  const _858 = _844 + _857;
-            float8_ops::store(_858, _pv, _843);
-            int32_t  const _859 = _pv_s1_c_co * 16;
-            int32_t  const _860 = _859 + 40;
-            float8  const _861 = float8_ops::load(_pv, _860);
-            int32_t  const _862 = _pv_s1_rk__x_rebased + _788;
-            int32_t  const _863 = _862 * 2;
-            int32_t  const _864 = _863 + _pv_s1_c_co;
-            int32_t  const _865 = _864 * 16;
-            int32_t  const _866 = _865 + 8;
-            float8  const _867 = float8_ops::load(_attn_v, _866);
-            int32_t  const _868 = _pv_s1_rk__x_rebased + _808;
-            int32_t  const _869 = _868 * 4;
-            int32_t  const _870 = _869 + _partial_s0_ii_ig;
-            int32_t  const _871 = _870 * 4;
-            int32_t  const _872 = _871 + 1;
-            float  const _873 = _probs[_872];
-            float8  const _874 = float8_ops::broadcast(_873);
-            float8  const _875 = _867 * _874;
-            float8  const _876 = _861 + _875;
-            float8_ops::store(_876, _pv, _860);
-            int32_t  const _877 = _pv_s1_c_co * 16;
-            int32_t  const _878 = _877 + 64;
-            float8  const _879 = float8_ops::load(_pv, _878);
-            int32_t  const _880 = _pv_s1_rk__x_rebased + _788;
-            int32_t  const _881 = _880 * 2;
-            int32_t  const _882 = _881 + _pv_s1_c_co;
-            int32_t  const _883 = _882 * 16;
-            float8  const _884 = float8_ops::load(_attn_v, _883);
-            int32_t  const _885 = _pv_s1_rk__x_rebased + _808;
-            int32_t  const _886 = _885 * 4;
-            int32_t  const _887 = _886 + _partial_s0_ii_ig;
-            int32_t  const _888 = _887 * 4;
-            int32_t  const _889 = _888 + 2;
-            float  const _890 = _probs[_889];
-            float8  const _891 = float8_ops::broadcast(_890);
-            float8  const _892 = _884 * _891;
-            float8  const _893 = _879 + _892;
-            float8_ops::store(_893, _pv, _878);
-            int32_t  const _894 = _pv_s1_c_co * 16;
-            int32_t  const _895 = _894 + 72;
-            float8  const _896 = float8_ops::load(_pv, _895);
-            int32_t  const _897 = _pv_s1_rk__x_rebased + _788;
-            int32_t  const _898 = _897 * 2;
-            int32_t  const _899 = _898 + _pv_s1_c_co;
-            int32_t  const _900 = _899 * 16;
-            int32_t  const _901 = _900 + 8;
-            float8  const _902 = float8_ops::load(_attn_v, _901);
-            int32_t  const _903 = _pv_s1_rk__x_rebased + _808;
-            int32_t  const _904 = _903 * 4;
-            int32_t  const _905 = _904 + _partial_s0_ii_ig;
-            int32_t  const _906 = _905 * 4;
-            int32_t  const _907 = _906 + 2;
-            float  const _908 = _probs[_907];
-            float8  const _909 = float8_ops::broadcast(_908);
-            float8  const _910 = _902 * _909;
-            float8  const _911 = _896 + _910;
-            float8_ops::store(_911, _pv, _895);
-            int32_t  const _912 = _pv_s1_c_co * 16;
-            int32_t  const _913 = _912 + 96;
-            float8  const _914 = float8_ops::load(_pv, _913);
-            int32_t  const _915 = _pv_s1_rk__x_rebased + _788;
-            int32_t  const _916 = _915 * 2;
-            int32_t  const _917 = _916 + _pv_s1_c_co;
-            int32_t  const _918 = _917 * 16;
-            float8  const _919 = float8_ops::load(_attn_v, _918);
-            int32_t  const _920 = _pv_s1_rk__x_rebased + _808;
-            int32_t  const _921 = _920 * 4;
-            int32_t  const _922 = _921 + _partial_s0_ii_ig;
-            int32_t  const _923 = _922 * 4;
-            int32_t  const _924 = _923 + 3;
-            float  const _925 = _probs[_924];
-            float8  const _926 = float8_ops::broadcast(_925);
-            float8  const _927 = _919 * _926;
-            float8  const _928 = _914 + _927;
-            float8_ops::store(_928, _pv, _913);
-            int32_t  const _929 = _pv_s1_c_co * 16;
-            int32_t  const _930 = _929 + 104;
-            float8  const _931 = float8_ops::load(_pv, _930);
-            int32_t  const _932 = _pv_s1_rk__x_rebased + _788;
-            int32_t  const _933 = _932 * 2;
-            int32_t  const _934 = _933 + _pv_s1_c_co;
-            int32_t  const _935 = _934 * 16;
-            int32_t  const _936 = _935 + 8;
-            float8  const _937 = float8_ops::load(_attn_v, _936);
-            int32_t  const _938 = _pv_s1_rk__x_rebased + _808;
-            int32_t  const _939 = _938 * 4;
-            int32_t  const _940 = _939 + _partial_s0_ii_ig;
-            int32_t  const _941 = _940 * 4;
-            int32_t  const _942 = _941 + 3;
-            float  const _943 = _probs[_942];
-            float8  const _944 = float8_ops::broadcast(_943);
-            float8  const _945 = _937 * _944;
-            float8  const _946 = _931 + _945;
-            float8_ops::store(_946, _pv, _930);
-           } // for _pv_s1_rk__x_rebased
-          } // for _pv_s1_c_co
-          // consume pv
-          int32_t  const _947 = ::halide_cpp_max(_792, _783);
-          int32_t  const _948 = _partial_s0_ii_ig * 4;
+           int32_t  const _1046 = _1045 * 16;
+           float8  const _1047 = float8_ops::load(_pv, _1046);
+           int32_t  const _1048 = _pv_s1_rk__x_rki + _1040;
+           int32_t  const _1049 = _1048 * 2;
+           int32_t  const _1050 = _1049 + _pv_s1_c_co;
+           int32_t  const _1051 = _1050 * 16;
+           float8  const _1052 = float8_ops::load(_attn_v, _1051);
+           int32_t  const _1053 = _pv_s1_rk__x_rki + _1043;
+           int32_t  const _1054 = _1053 * 6;
+           int32_t  const _1055 = _1054 + _pv_s1_ii_ig;
+           int32_t  const _1056 = _1055 * 4;
+           float  const _1057 = _probs[_1056];
+           float8  const _1058 = float8_ops::broadcast(_1057);
+           float8  const _1059 = _1052 * _1058;
+           float8  const _1060 = _1047 + _1059;
+           float8_ops::store(_1060, _pv, _1046);
+           int32_t  const _1061 = _1045 * 16;
+           int32_t  const _1062 = _1061 + 8;
+           float8  const _1063 = float8_ops::load(_pv, _1062);
+           int32_t  const _1064 = _pv_s1_rk__x_rki + _1040;
+           int32_t  const _1065 = _1064 * 2;
+           int32_t  const _1066 = _1065 + _pv_s1_c_co;
+           int32_t  const _1067 = _1066 * 16;
+           int32_t  const _1068 = _1067 + 8;
+           float8  const _1069 = float8_ops::load(_attn_v, _1068);
+           int32_t  const _1070 = _pv_s1_rk__x_rki + _1043;
+           int32_t  const _1071 = _1070 * 6;
+           int32_t  const _1072 = _1071 + _pv_s1_ii_ig;
+           int32_t  const _1073 = _1072 * 4;
+           float  const _1074 = _probs[_1073];
+           float8  const _1075 = float8_ops::broadcast(_1074);
+           float8  const _1076 = _1069 * _1075;
+           float8  const _1077 = _1063 + _1076;
+           float8_ops::store(_1077, _pv, _1062);
+           int32_t  const _1078 = _1045 * 16;
+           int32_t  const _1079 = _1078 + 32;
+           float8  const _1080 = float8_ops::load(_pv, _1079);
+           int32_t  const _1081 = _pv_s1_rk__x_rki + _1040;
+           int32_t  const _1082 = _1081 * 2;
+           int32_t  const _1083 = _1082 + _pv_s1_c_co;
+           int32_t  const _1084 = _1083 * 16;
+           float8  const _1085 = float8_ops::load(_attn_v, _1084);
+           int32_t  const _1086 = _pv_s1_rk__x_rki + _1043;
+           int32_t  const _1087 = _1086 * 6;
+           int32_t  const _1088 = _1087 + _pv_s1_ii_ig;
+           int32_t  const _1089 = _1088 * 4;
+           int32_t  const _1090 = _1089 + 1;
+           float  const _1091 = _probs[_1090];
+           float8  const _1092 = float8_ops::broadcast(_1091);
+           float8  const _1093 = _1085 * _1092;
+           float8  const _1094 = _1080 + _1093;
+           float8_ops::store(_1094, _pv, _1079);
+           int32_t  const _1095 = _1045 * 16;
+           int32_t  const _1096 = _1095 + 40;
+           float8  const _1097 = float8_ops::load(_pv, _1096);
+           int32_t  const _1098 = _pv_s1_rk__x_rki + _1040;
+           int32_t  const _1099 = _1098 * 2;
+           int32_t  const _1100 = _1099 + _pv_s1_c_co;
+           int32_t  const _1101 = _1100 * 16;
+           int32_t  const _1102 = _1101 + 8;
+           float8  const _1103 = float8_ops::load(_attn_v, _1102);
+           int32_t  const _1104 = _pv_s1_rk__x_rki + _1043;
+           int32_t  const _1105 = _1104 * 6;
+           int32_t  const _1106 = _1105 + _pv_s1_ii_ig;
+           int32_t  const _1107 = _1106 * 4;
+           int32_t  const _1108 = _1107 + 1;
+           float  const _1109 = _probs[_1108];
+           float8  const _1110 = float8_ops::broadcast(_1109);
+           float8  const _1111 = _1103 * _1110;
+           float8  const _1112 = _1097 + _1111;
+           float8_ops::store(_1112, _pv, _1096);
+           int32_t  const _1113 = _1045 * 16;
+           int32_t  const _1114 = _1113 + 64;
+           float8  const _1115 = float8_ops::load(_pv, _1114);
+           int32_t  const _1116 = _pv_s1_rk__x_rki + _1040;
+           int32_t  const _1117 = _1116 * 2;
+           int32_t  const _1118 = _1117 + _pv_s1_c_co;
+           int32_t  const _1119 = _1118 * 16;
+           float8  const _1120 = float8_ops::load(_attn_v, _1119);
+           int32_t  const _1121 = _pv_s1_rk__x_rki + _1043;
+           int32_t  const _1122 = _1121 * 6;
+           int32_t  const _1123 = _1122 + _pv_s1_ii_ig;
+           int32_t  const _1124 = _1123 * 4;
+           int32_t  const _1125 = _1124 + 2;
+           float  const _1126 = _probs[_1125];
+           float8  const _1127 = float8_ops::broadcast(_1126);
+           float8  const _1128 = _1120 * _1127;
+           float8  const _1129 = _1115 + _1128;
+           float8_ops::store(_1129, _pv, _1114);
+           int32_t  const _1130 = _1045 * 16;
+           int32_t  const _1131 = _1130 + 72;
+           float8  const _1132 = float8_ops::load(_pv, _1131);
+           int32_t  const _1133 = _pv_s1_rk__x_rki + _1040;
+           int32_t  const _1134 = _1133 * 2;
+           int32_t  const _1135 = _1134 + _pv_s1_c_co;
+           int32_t  const _1136 = _1135 * 16;
+           int32_t  const _1137 = _1136 + 8;
+           float8  const _1138 = float8_ops::load(_attn_v, _1137);
+           int32_t  const _1139 = _pv_s1_rk__x_rki + _1043;
+           int32_t  const _1140 = _1139 * 6;
+           int32_t  const _1141 = _1140 + _pv_s1_ii_ig;
+           int32_t  const _1142 = _1141 * 4;
+           int32_t  const _1143 = _1142 + 2;
+           float  const _1144 = _probs[_1143];
+           float8  const _1145 = float8_ops::broadcast(_1144);
+           float8  const _1146 = _1138 * _1145;
+           float8  const _1147 = _1132 + _1146;
+           float8_ops::store(_1147, _pv, _1131);
+           int32_t  const _1148 = _1045 * 16;
+           int32_t  const _1149 = _1148 + 96;
+           float8  const _1150 = float8_ops::load(_pv, _1149);
+           int32_t  const _1151 = _pv_s1_rk__x_rki + _1040;
+           int32_t  const _1152 = _1151 * 2;
+           int32_t  const _1153 = _1152 + _pv_s1_c_co;
+           int32_t  const _1154 = _1153 * 16;
+           float8  const _1155 = float8_ops::load(_attn_v, _1154);
+           int32_t  const _1156 = _pv_s1_rk__x_rki + _1043;
+           int32_t  const _1157 = _1156 * 6;
+           int32_t  const _1158 = _1157 + _pv_s1_ii_ig;
+           int32_t  const _1159 = _1158 * 4;
+           int32_t  const _1160 = _1159 + 3;
+           float  const _1161 = _probs[_1160];
+           float8  const _1162 = float8_ops::broadcast(_1161);
+           float8  const _1163 = _1155 * _1162;
+           float8  const _1164 = _1150 + _1163;
+           float8_ops::store(_1164, _pv, _1149);
+           int32_t  const _1165 = _1045 * 16;
+           int32_t  const _1166 = _1165 + 104;
+           float8  const _1167 = float8_ops::load(_pv, _1166);
+           int32_t  const _1168 = _pv_s1_rk__x_rki + _1040;
+           int32_t  const _1169 = _1168 * 2;
+           int32_t  const _1170 = _1169 + _pv_s1_c_co;
+           int32_t  const _1171 = _1170 * 16;
+           int32_t  const _1172 = _1171 + 8;
+           float8  const _1173 = float8_ops::load(_attn_v, _1172);
+           int32_t  const _1174 = _pv_s1_rk__x_rki + _1043;
+           int32_t  const _1175 = _1174 * 6;
+           int32_t  const _1176 = _1175 + _pv_s1_ii_ig;
+           int32_t  const _1177 = _1176 * 4;
+           int32_t  const _1178 = _1177 + 3;
+           float  const _1179 = _probs[_1178];
+           float8  const _1180 = float8_ops::broadcast(_1179);
+           float8  const _1181 = _1173 * _1180;
+           float8  const _1182 = _1167 + _1181;
+           float8_ops::store(_1182, _pv, _1166);
+          } // for _pv_s1_rk__x_rki
+         } // for _pv_s1_c_co
+        } // for _pv_s1_ii_ig
+       } // for _pv_s1_rk__x_rko_rebased
+       {
+        float _row_sum[24];
+        int32_t  const _1183 = ::halide_cpp_max(_78, 0);
+        int32_t  const _1184 = _81 - _1183;
+        // produce row_sum
+        for (int _row_sum_s0_ii_ii = 0; _row_sum_s0_ii_ii < 0 + 3; _row_sum_s0_ii_ii++)
+        {
+         float  const _1185 = float_from_bits(0 /* 0 */);
+         float8  const _1186 = float8_ops::broadcast(_1185);
+         int32_t  const _1187 = _row_sum_s0_ii_ii * 8;
+         float8_ops::store(_1186, _row_sum, _1187);
+        } // for _row_sum_s0_ii_ii
+        // consume probs
+        for (int _row_sum_s1_rk__x_rebased = 0; _row_sum_s1_rk__x_rebased < 0 + _1184; _row_sum_s1_rk__x_rebased++)
+        {
+         float8  const _1188 = float8_ops::load(_row_sum, 0);
+         int32_t  const _1189 = _row_sum_s1_rk__x_rebased * 24;
+         float8  const _1190 = float8_ops::load(_probs, _1189);
+         float8  const _1191 = _1188 + _1190;
+         float8_ops::store(_1191, _row_sum, 0);
+         float8  const _1192 = float8_ops::load(_row_sum, 8);
+         int32_t  const _1193 = _row_sum_s1_rk__x_rebased * 24;
+         int32_t  const _1194 = _1193 + 8;
+         float8  const _1195 = float8_ops::load(_probs, _1194);
+         float8  const _1196 = _1192 + _1195;
+         float8_ops::store(_1196, _row_sum, 8);
+         float8  const _1197 = float8_ops::load(_row_sum, 16);
+         int32_t  const _1198 = _row_sum_s1_rk__x_rebased * 24;
+         int32_t  const _1199 = _1198 + 16;
+         float8  const _1200 = float8_ops::load(_probs, _1199);
+         float8  const _1201 = _1197 + _1200;
+         float8_ops::store(_1201, _row_sum, 16);
+        } // for _row_sum_s1_rk__x_rebased
+        _probs_free.free();
+        {
+         float _partial[960];
+         // produce partial
+         // consume row_sum
+         // consume pv
+         // consume row_max
+         int32_t  const _1202 = _attn_tile * 6;
+         int32_t  const _1203 = _attn_lk + 3;
+         int32_t  const _1204 = _1203 >> 2;
+         int32_t  const _1205 = ::halide_cpp_max(_1202, 4);
+         int32_t  const _1206 = _1205 + -4;
+         int32_t  const _1207 = ::halide_cpp_min(_1204, _1206);
+         int32_t  const _1208 = _attn_kv_lo >> 2;
+         int32_t  const _1209 = ::halide_cpp_max(_1207, _1208);
+         int32_t  const _1210 = _1209 * 4;
+         int32_t  const _1211 = ::halide_cpp_min(_1210, _attn_lk);
+         int32_t  const _1212 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
+         int32_t  const _1213 = _1212 + 3;
+         int32_t  const _1214 = _1213 >> 2;
+         int32_t  const _1215 = _1202 + 6;
+         int32_t  const _1216 = ::halide_cpp_min(_1214, _1215);
+         int32_t  const _1217 = _1216 * 4;
+         int32_t  const _1218 = ::halide_cpp_min(_1217, _attn_lk);
+         int32_t  const _1219 = _attn_chunk_lo >> 2;
+         int32_t  const _1220 = _1219 * 4;
+         for (int _partial_s0_ii_ig = 0; _partial_s0_ii_ig < 0 + 6; _partial_s0_ii_ig++)
+         {
+          int32_t  const _1221 = ::halide_cpp_max(_1211, _1218);
+          int32_t  const _1222 = _partial_s0_ii_ig * 4;
           for (int _partial_s0_ii_ir = 0; _partial_s0_ii_ir < 0 + 4; _partial_s0_ii_ir++)
           {
-           int32_t  const _949 = _partial_s0_ii_ir + _948;
-           int32_t  const _950 = _949 * 5;
-           int32_t  const _951 = _partial_s0_ii_ir * 4;
+           int32_t  const _1223 = _partial_s0_ii_ir + _1222;
            for (int _partial_s0_c_c = 0; _partial_s0_c_c < 0 + 4; _partial_s0_c_c++)
            {
-            int32_t  const _952 = _partial_s0_c_c + _951;
-            int32_t  const _953 = _952 * 8;
-            float8  const _954 = float8_ops::load(_pv, _953);
-            int32_t  const _955 = _partial_s0_c_c + _950;
-            int32_t  const _956 = _955 * 8;
-            float8_ops::store(_954, _partial, _956);
+            int32_t  const _1224 = _1223 * 4;
+            int32_t  const _1225 = _1224 + _partial_s0_c_c;
+            int32_t  const _1226 = _1225 * 8;
+            float8  const _1227 = float8_ops::load(_pv, _1226);
+            int32_t  const _1228 = _1223 * 5;
+            int32_t  const _1229 = _1228 + _partial_s0_c_c;
+            int32_t  const _1230 = _1229 * 8;
+            float8_ops::store(_1227, _partial, _1230);
            } // for _partial_s0_c_c
-           int32_t  const _957 = _partial_s0_ii_ir + _948;
-           float  const _958 = _row_max[_957];
-           float8  const _959 = float8_ops::broadcast(_958);
-           float  const _960 = _row_sum[_957];
-           float8  const _961 = float8_ops::broadcast(_960);
-           int32_t  const _962 = ::halide_cpp_min(_767, _947);
-           int32_t  const _963 = ::halide_cpp_max(_962, _783);
-           int32_t  const _964 = _963 + 1024;
-           int32_t  const _965 = ::halide_cpp_min(_964, _947);
-           float  const _966 = reinterpret<float>(_965);
-           float8  const _967 = float8_ops::broadcast(_966);
-           float  const _968 = reinterpret<float>(_947);
-           float8  const _969 = float8_ops::broadcast(_968);
-           int32x8_t  const _970 = int32x8_t_ops::ramp(-2, 1);
-           int32x8_t  const _971 = int32x8_t_ops::broadcast(0);
-           uint8x8_t  const _972 = int32x8_t_ops::eq(_970, _971);
-           float8  const _973 = float8_ops::select(_972, _967, _969);
-           int32x8_t  const _974 = int32x8_t_ops::ramp(-1, 1);
-           uint8x8_t  const _975 = int32x8_t_ops::eq(_974, _971);
-           float8  const _976 = float8_ops::select(_975, _961, _973);
-           int32x8_t  const _977 = int32x8_t_ops::ramp(0, 1);
-           uint8x8_t  const _978 = int32x8_t_ops::eq(_977, _971);
-           float8  const _979 = float8_ops::select(_978, _959, _976);
-           int32_t  const _980 = _957 * 40;
-           int32_t  const _981 = _980 + 32;
-           float8_ops::store(_979, _partial, _981);
+           int32_t  const _1231 = _partial_s0_ii_ir + _1222;
+           float  const _1232 = _row_max[_1231];
+           float8  const _1233 = float8_ops::broadcast(_1232);
+           float  const _1234 = _row_sum[_1231];
+           float8  const _1235 = float8_ops::broadcast(_1234);
+           int32_t  const _1236 = ::halide_cpp_min(_1220, _1221);
+           int32_t  const _1237 = ::halide_cpp_max(_1236, _1211);
+           int32_t  const _1238 = _1237 + 1024;
+           int32_t  const _1239 = ::halide_cpp_min(_1238, _1221);
+           float  const _1240 = reinterpret<float>(_1239);
+           float8  const _1241 = float8_ops::broadcast(_1240);
+           float  const _1242 = reinterpret<float>(_1221);
+           float8  const _1243 = float8_ops::broadcast(_1242);
+           int32x8_t  const _1244 = int32x8_t_ops::ramp(-2, 1);
+           int32x8_t  const _1245 = int32x8_t_ops::broadcast(0);
+           uint8x8_t  const _1246 = int32x8_t_ops::eq(_1244, _1245);
+           float8  const _1247 = float8_ops::select(_1246, _1241, _1243);
+           int32x8_t  const _1248 = int32x8_t_ops::ramp(-1, 1);
+           uint8x8_t  const _1249 = int32x8_t_ops::eq(_1248, _1245);
+           float8  const _1250 = float8_ops::select(_1249, _1235, _1247);
+           int32x8_t  const _1251 = int32x8_t_ops::ramp(0, 1);
+           uint8x8_t  const _1252 = int32x8_t_ops::eq(_1251, _1245);
+           float8  const _1253 = float8_ops::select(_1252, _1233, _1250);
+           int32_t  const _1254 = _1231 * 40;
+           int32_t  const _1255 = _1254 + 32;
+           float8_ops::store(_1253, _partial, _1255);
           } // for _partial_s0_ii_ir
-         } // alloc _pv
-        } // for _partial_s0_ii_ig
-        _probs_free.free();
-        // produce attn_out
-        // consume partial
-        for (int _attn_out_s0_ii = 0; _attn_out_s0_ii < 0 + 16; _attn_out_s0_ii++)
-        {
-         int32_t  const _982 = _attn_out_s0_ii * 5;
-         for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + 5; _attn_out_s0_c_c++)
+         } // for _partial_s0_ii_ig
+         // produce attn_out
+         // consume partial
+         for (int _attn_out_s0_ii = 0; _attn_out_s0_ii < 0 + 24; _attn_out_s0_ii++)
          {
-          int32_t  const _983 = _attn_out_s0_c_c + _982;
-          int32_t  const _984 = _983 * 8;
-          float8  const _985 = float8_ops::load(_partial, _984);
-          float8_ops::store(_985, _attn_out, _984);
-         } // for _attn_out_s0_c_c
-        } // for _attn_out_s0_ii
-       } // alloc _partial
-      } // alloc _row_sum
+          int32_t  const _1256 = _attn_out_s0_ii * 5;
+          for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + 5; _attn_out_s0_c_c++)
+          {
+           int32_t  const _1257 = _attn_out_s0_c_c + _1256;
+           int32_t  const _1258 = _1257 * 8;
+           float8  const _1259 = float8_ops::load(_partial, _1258);
+           float8_ops::store(_1259, _attn_out, _1258);
+          } // for _attn_out_s0_c_c
+         } // for _attn_out_s0_ii
+        } // alloc _partial
+       } // alloc _row_sum
+      } // alloc _pv
      } // alloc _probs
     } // alloc _row_max
    } // alloc _masked
@@ -8928,12 +9235,12 @@ const struct halide_filter_metadata_t *attn_window16_avx2_pipeline_metadata() {
  const halide_scalar_value_t *scalar_estimate___user_context = nullptr;
  static const int64_t const_0 = 0LL;
  static const int64_t const_32 = 32LL;
- static const int64_t const_16 = 16LL;
+ static const int64_t const_24 = 24LL;
  static const int64_t * const buffer_estimates__attn_q[4] = {
   &const_0,
   &const_32,
   &const_0,
-  &const_16,
+  &const_24,
  };
  const halide_scalar_value_t *scalar_def__attn_q = nullptr;
  const halide_scalar_value_t *scalar_min__attn_q = nullptr;
@@ -9027,7 +9334,7 @@ const struct halide_filter_metadata_t *attn_window16_avx2_pipeline_metadata() {
   &const_0,
   nullptr,
   &const_0,
-  &const_16,
+  &const_24,
  };
  const halide_scalar_value_t *scalar_def__attn_out = nullptr;
  const halide_scalar_value_t *scalar_min__attn_out = nullptr;
@@ -9231,7 +9538,7 @@ namespace {
 
 enum class IoType { F32, F16, BF16 };
 constexpr const char* kKernelName = "window16";
-constexpr int kLanes = 8, kTileQ = 16;
+constexpr int kLanes = 8, kTileQ = 24;
 constexpr int32_t kKeyChunk = 1024;  // keys per pipeline call at most
 constexpr int64_t kHeadDim = 32, kValueDim = 32;  // 0: any
 constexpr IoType kIoType = IoType::F32;

@@ -3602,8 +3602,8 @@ int attn_alibi_softcap_avx2_pipeline(void const *__user_context, struct halide_b
  int32_t  const _67 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
  int32_t  const _68 = _67 + 3;
  int32_t  const _69 = _68 >> 2;
- int32_t  const _70 = _attn_tile * 4;
- int32_t  const _71 = _70 + 4;
+ int32_t  const _70 = _attn_tile * 6;
+ int32_t  const _71 = _70 + 6;
  int32_t  const _72 = ::halide_cpp_min(_69, _71);
  int32_t  const _73 = _attn_kv_lo >> 2;
  int32_t  const _74 = ::halide_cpp_max(_72, _73);
@@ -3821,13 +3821,13 @@ int attn_alibi_softcap_avx2_pipeline(void const *__user_context, struct halide_b
  }
  bool  const _207 = _37 <= 0;
  int32_t  const _208 = _38 + _37;
- bool  const _209 = 16 <= _208;
+ bool  const _209 = 24 <= _208;
  bool  const _210 = _207 && _209;
  if (!_210)
  {
   int32_t  const _211 = _38 + _37;
   int32_t  const _212 = _211 + -1;
-  int32_t  const _213 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 1, 0, 15, _37, _212);
+  int32_t  const _213 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 1, 0, 23, _37, _212);
   return _213;
  }
  bool  const _214 = 0 <= _38;
@@ -3904,13 +3904,13 @@ int attn_alibi_softcap_avx2_pipeline(void const *__user_context, struct halide_b
  }
  bool  const _258 = _57 <= 0;
  int32_t  const _259 = _58 + _57;
- bool  const _260 = 16 <= _259;
+ bool  const _260 = 24 <= _259;
  bool  const _261 = _258 && _260;
  if (!_261)
  {
   int32_t  const _262 = _58 + _57;
   int32_t  const _263 = _262 + -1;
-  int32_t  const _264 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 1, 0, 15, _57, _263);
+  int32_t  const _264 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 1, 0, 23, _57, _263);
   return _264;
  }
  bool  const _265 = 0 <= _58;
@@ -3997,10 +3997,10 @@ int attn_alibi_softcap_avx2_pipeline(void const *__user_context, struct halide_b
   int32_t  const _296 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.min.1", _37, "0", 0);
   return _296;
  }
- bool  const _297 = _38 == 16;
+ bool  const _297 = _38 == 24;
  if (!_297)
  {
-  int32_t  const _298 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.extent.1", _38, "16", 16);
+  int32_t  const _298 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.extent.1", _38, "24", 24);
   return _298;
  }
  bool  const _299 = _46 == 1;
@@ -4067,10 +4067,10 @@ int attn_alibi_softcap_avx2_pipeline(void const *__user_context, struct halide_b
   int32_t  const _322 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.min.1", _57, "0", 0);
   return _322;
  }
- bool  const _323 = _58 == 16;
+ bool  const _323 = _58 == 24;
  if (!_323)
  {
-  int32_t  const _324 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.extent.1", _58, "16", 16);
+  int32_t  const _324 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.extent.1", _58, "24", 24);
   return _324;
  }
  int64_t  const _325 = (int64_t)(_28);
@@ -4151,7 +4151,7 @@ int attn_alibi_softcap_avx2_pipeline(void const *__user_context, struct halide_b
   return _385;
  }
  int64_t  const _386 = (int64_t)(_attn_d);
- int64_t  const _387 = (int64_t)(16ll);
+ int64_t  const _387 = (int64_t)(24ll);
  int64_t  const _388 = _386 * _387;
  int64_t  const _389 = (int64_t)(0ll);
  int64_t  const _390 = _389 - _388;
@@ -4164,7 +4164,7 @@ int attn_alibi_softcap_avx2_pipeline(void const *__user_context, struct halide_b
  if (!_396)
  {
   int64_t  const _397 = (int64_t)(_attn_d);
-  int64_t  const _398 = (int64_t)(16ll);
+  int64_t  const _398 = (int64_t)(24ll);
   int64_t  const _399 = _397 * _398;
   int64_t  const _400 = (int64_t)(0ll);
   int64_t  const _401 = _400 - _399;
@@ -4177,12 +4177,12 @@ int attn_alibi_softcap_avx2_pipeline(void const *__user_context, struct halide_b
   return _407;
  }
  int64_t  const _408 = (int64_t)(_attn_d);
- int64_t  const _409 = (int64_t)(134217727ll);
+ int64_t  const _409 = (int64_t)(89478485ll);
  bool  const _410 = _408 <= _409;
  if (!_410)
  {
   int64_t  const _411 = (int64_t)(_attn_d);
-  int64_t  const _412 = (int64_t)(16ll);
+  int64_t  const _412 = (int64_t)(24ll);
   int64_t  const _413 = _411 * _412;
   int64_t  const _414 = (int64_t)(2147483647ll);
   int32_t  const _415 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_q", _413, _414);
@@ -4249,7 +4249,7 @@ int attn_alibi_softcap_avx2_pipeline(void const *__user_context, struct halide_b
   return _459;
  }
  int64_t  const _460 = (int64_t)(_59);
- int64_t  const _461 = (int64_t)(16ll);
+ int64_t  const _461 = (int64_t)(24ll);
  int64_t  const _462 = _460 * _461;
  int64_t  const _463 = (int64_t)(0ll);
  int64_t  const _464 = _463 - _462;
@@ -4262,7 +4262,7 @@ int attn_alibi_softcap_avx2_pipeline(void const *__user_context, struct halide_b
  if (!_470)
  {
   int64_t  const _471 = (int64_t)(_59);
-  int64_t  const _472 = (int64_t)(16ll);
+  int64_t  const _472 = (int64_t)(24ll);
   int64_t  const _473 = _471 * _472;
   int64_t  const _474 = (int64_t)(0ll);
   int64_t  const _475 = _474 - _473;
@@ -4275,12 +4275,12 @@ int attn_alibi_softcap_avx2_pipeline(void const *__user_context, struct halide_b
   return _481;
  }
  int64_t  const _482 = (int64_t)(_55);
- int64_t  const _483 = (int64_t)(134217727ll);
+ int64_t  const _483 = (int64_t)(89478485ll);
  bool  const _484 = _482 <= _483;
  if (!_484)
  {
   int64_t  const _485 = (int64_t)(_55);
-  int64_t  const _486 = (int64_t)(16ll);
+  int64_t  const _486 = (int64_t)(24ll);
   int64_t  const _487 = _485 * _486;
   int64_t  const _488 = (int64_t)(2147483647ll);
   int32_t  const _489 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_out", _487, _488);
@@ -4440,7 +4440,7 @@ int attn_alibi_softcap_avx2_pipeline(void const *__user_context, struct halide_b
  }
  {
   int64_t  const _570 = _attn_d;
-  int64_t  const _571 = _570 * 16;
+  int64_t  const _571 = _570 * 24;
   if ((_571 > ((int64_t(1) << 31) - 1)) || ((_571 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
   {
    attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation qs\n");
@@ -4459,7 +4459,7 @@ int attn_alibi_softcap_avx2_pipeline(void const *__user_context, struct halide_b
   float  const _575 = (float)(_attn_d);
   float  const _576 = sqrt_f32(_575);
   float  const _577 = _574 / _576;
-  for (int _qs_s0_ii_ii = 0; _qs_s0_ii_ii < 0 + 2; _qs_s0_ii_ii++)
+  for (int _qs_s0_ii_ii = 0; _qs_s0_ii_ii < 0 + 3; _qs_s0_ii_ii++)
   {
    int32_t  const _578 = _attn_d * _qs_s0_ii_ii;
    int32_t  const _579 = _578 * 8;
@@ -4470,7 +4470,7 @@ int attn_alibi_softcap_avx2_pipeline(void const *__user_context, struct halide_b
     float8  const _582 = float8_ops::load_gather(_attn_q, _581);
     float8  const _583 = float8_ops::broadcast(_577);
     float8  const _584 = _582 * _583;
-    int32_t  const _585 = _qs_s0_c * 2;
+    int32_t  const _585 = _qs_s0_c * 3;
     int32_t  const _586 = _585 + _qs_s0_ii_ii;
     int32_t  const _587 = _586 * 8;
     float8_ops::store(_584, _qs, _587);
@@ -4484,7 +4484,7 @@ int attn_alibi_softcap_avx2_pipeline(void const *__user_context, struct halide_b
    int32_t  const _592 = _591 * 4;
    int32_t  const _593 = _592 + 4;
    int64_t  const _594 = _593;
-   int64_t  const _595 = _594 * 16;
+   int64_t  const _595 = _594 * 24;
    if ((_595 > ((int64_t(1) << 31) - 1)) || ((_595 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
    {
     attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation scores\n");
@@ -4508,1135 +4508,1409 @@ int attn_alibi_softcap_avx2_pipeline(void const *__user_context, struct halide_b
     int32_t  const _601 = _scores_s0_j_jo * 4;
     int32_t  const _602 = _601 + _598;
     {
-     float _dot[64];
+     float _dot[96];
      // produce dot
      float  const _603 = float_from_bits(0 /* 0 */);
      float8  const _604 = float8_ops::broadcast(_603);
      float8_ops::store(_604, _dot, 0);
      float  const _605 = float_from_bits(0 /* 0 */);
      float8  const _606 = float8_ops::broadcast(_605);
-     float8_ops::store(_606, _dot, 16);
+     float8_ops::store(_606, _dot, 24);
      float  const _607 = float_from_bits(0 /* 0 */);
      float8  const _608 = float8_ops::broadcast(_607);
-     float8_ops::store(_608, _dot, 32);
+     float8_ops::store(_608, _dot, 48);
      float  const _609 = float_from_bits(0 /* 0 */);
      float8  const _610 = float8_ops::broadcast(_609);
-     float8_ops::store(_610, _dot, 48);
+     float8_ops::store(_610, _dot, 72);
      float  const _611 = float_from_bits(0 /* 0 */);
      float8  const _612 = float8_ops::broadcast(_611);
      float8_ops::store(_612, _dot, 8);
      float  const _613 = float_from_bits(0 /* 0 */);
      float8  const _614 = float8_ops::broadcast(_613);
-     float8_ops::store(_614, _dot, 24);
+     float8_ops::store(_614, _dot, 32);
      float  const _615 = float_from_bits(0 /* 0 */);
      float8  const _616 = float8_ops::broadcast(_615);
-     float8_ops::store(_616, _dot, 40);
+     float8_ops::store(_616, _dot, 56);
      float  const _617 = float_from_bits(0 /* 0 */);
      float8  const _618 = float8_ops::broadcast(_617);
-     float8_ops::store(_618, _dot, 56);
-     int32_t  const _619 = _28 + -1;
-     int32_t  const _620 = ::halide_cpp_min(_619, _602);
-     int32_t  const _621 = _620 * _attn_d;
-     int32_t  const _622 = _602 + 4;
-     int32_t  const _623 = ::halide_cpp_min(_622, _28);
-     int32_t  const _624 = _623 + -1;
-     int32_t  const _625 = _624 * _attn_d;
-     int32_t  const _626 = _602 + 3;
-     int32_t  const _627 = ::halide_cpp_min(_626, _28);
-     int32_t  const _628 = _627 + -1;
+     float8_ops::store(_618, _dot, 80);
+     float  const _619 = float_from_bits(0 /* 0 */);
+     float8  const _620 = float8_ops::broadcast(_619);
+     float8_ops::store(_620, _dot, 16);
+     float  const _621 = float_from_bits(0 /* 0 */);
+     float8  const _622 = float8_ops::broadcast(_621);
+     float8_ops::store(_622, _dot, 40);
+     float  const _623 = float_from_bits(0 /* 0 */);
+     float8  const _624 = float8_ops::broadcast(_623);
+     float8_ops::store(_624, _dot, 64);
+     float  const _625 = float_from_bits(0 /* 0 */);
+     float8  const _626 = float8_ops::broadcast(_625);
+     float8_ops::store(_626, _dot, 88);
+     int32_t  const _627 = _28 + -1;
+     int32_t  const _628 = ::halide_cpp_min(_627, _602);
      int32_t  const _629 = _628 * _attn_d;
-     int32_t  const _630 = _602 + 2;
+     int32_t  const _630 = _602 + 4;
      int32_t  const _631 = ::halide_cpp_min(_630, _28);
      int32_t  const _632 = _631 + -1;
      int32_t  const _633 = _632 * _attn_d;
+     int32_t  const _634 = _602 + 3;
+     int32_t  const _635 = ::halide_cpp_min(_634, _28);
+     int32_t  const _636 = _635 + -1;
+     int32_t  const _637 = _636 * _attn_d;
+     int32_t  const _638 = _602 + 2;
+     int32_t  const _639 = ::halide_cpp_min(_638, _28);
+     int32_t  const _640 = _639 + -1;
+     int32_t  const _641 = _640 * _attn_d;
      for (int _dot_s1_rd__x = 0; _dot_s1_rd__x < 0 + _attn_d; _dot_s1_rd__x++)
      {
-      float8  const _634 = float8_ops::load(_dot, 0);
-      int32_t  const _635 = _dot_s1_rd__x * 16;
-      float8  const _636 = float8_ops::load(_qs, _635);
-      int32_t  const _637 = _dot_s1_rd__x + _621;
-      float  const _638 = ((float const *)_attn_k)[_637];
-      float8  const _639 = float8_ops::broadcast(_638);
-      float8  const _640 = _636 * _639;
-      float8  const _641 = _634 + _640;
-      float8_ops::store(_641, _dot, 0);
-      float8  const _642 = float8_ops::load(_dot, 8);
-      int32_t  const _643 = _dot_s1_rd__x * 16;
-      int32_t  const _644 = _643 + 8;
-      float8  const _645 = float8_ops::load(_qs, _644);
-      int32_t  const _646 = _dot_s1_rd__x + _621;
-      float  const _647 = ((float const *)_attn_k)[_646];
-      float8  const _648 = float8_ops::broadcast(_647);
-      float8  const _649 = _645 * _648;
-      float8  const _650 = _642 + _649;
-      float8_ops::store(_650, _dot, 8);
-      float8  const _651 = float8_ops::load(_dot, 16);
-      int32_t  const _652 = _dot_s1_rd__x * 16;
+      float8  const _642 = float8_ops::load(_dot, 0);
+      int32_t  const _643 = _dot_s1_rd__x * 24;
+      float8  const _644 = float8_ops::load(_qs, _643);
+      int32_t  const _645 = _dot_s1_rd__x + _629;
+      float  const _646 = ((float const *)_attn_k)[_645];
+      float8  const _647 = float8_ops::broadcast(_646);
+      float8  const _648 = _644 * _647;
+      float8  const _649 = _642 + _648;
+      float8_ops::store(_649, _dot, 0);
+      float8  const _650 = float8_ops::load(_dot, 8);
+      int32_t  const _651 = _dot_s1_rd__x * 24;
+      int32_t  const _652 = _651 + 8;
       float8  const _653 = float8_ops::load(_qs, _652);
-      int32_t  const _654 = _dot_s1_rd__x + _633;
+      int32_t  const _654 = _dot_s1_rd__x + _629;
       float  const _655 = ((float const *)_attn_k)[_654];
       float8  const _656 = float8_ops::broadcast(_655);
       float8  const _657 = _653 * _656;
-      float8  const _658 = _651 + _657;
-      float8_ops::store(_658, _dot, 16);
-      float8  const _659 = float8_ops::load(_dot, 24);
-      int32_t  const _660 = _dot_s1_rd__x * 16;
-      int32_t  const _661 = _660 + 8;
+      float8  const _658 = _650 + _657;
+      float8_ops::store(_658, _dot, 8);
+      float8  const _659 = float8_ops::load(_dot, 16);
+      int32_t  const _660 = _dot_s1_rd__x * 24;
+      int32_t  const _661 = _660 + 16;
       float8  const _662 = float8_ops::load(_qs, _661);
-      int32_t  const _663 = _dot_s1_rd__x + _633;
+      int32_t  const _663 = _dot_s1_rd__x + _629;
       float  const _664 = ((float const *)_attn_k)[_663];
       float8  const _665 = float8_ops::broadcast(_664);
       float8  const _666 = _662 * _665;
       float8  const _667 = _659 + _666;
-      float8_ops::store(_667, _dot, 24);
-      float8  const _668 = float8_ops::load(_dot, 32);
-      int32_t  const _669 = _dot_s1_rd__x * 16;
+      float8_ops::store(_667, _dot, 16);
+      float8  const _668 = float8_ops::load(_dot, 24);
+      int32_t  const _669 = _dot_s1_rd__x * 24;
       float8  const _670 = float8_ops::load(_qs, _669);
-      int32_t  const _671 = _dot_s1_rd__x + _629;
+      int32_t  const _671 = _dot_s1_rd__x + _641;
       float  const _672 = ((float const *)_attn_k)[_671];
       float8  const _673 = float8_ops::broadcast(_672);
       float8  const _674 = _670 * _673;
       float8  const _675 = _668 + _674;
-      float8_ops::store(_675, _dot, 32);
-      float8  const _676 = float8_ops::load(_dot, 40);
-      int32_t  const _677 = _dot_s1_rd__x * 16;
+      float8_ops::store(_675, _dot, 24);
+      float8  const _676 = float8_ops::load(_dot, 32);
+      int32_t  const _677 = _dot_s1_rd__x * 24;
       int32_t  const _678 = _677 + 8;
       float8  const _679 = float8_ops::load(_qs, _678);
-      int32_t  const _680 = _dot_s1_rd__x + _629;
+      int32_t  const _680 = _dot_s1_rd__x + _641;
       float  const _681 = ((float const *)_attn_k)[_680];
       float8  const _682 = float8_ops::broadcast(_681);
       float8  const _683 = _679 * _682;
       float8  const _684 = _676 + _683;
-      float8_ops::store(_684, _dot, 40);
-      float8  const _685 = float8_ops::load(_dot, 48);
-      int32_t  const _686 = _dot_s1_rd__x * 16;
-      float8  const _687 = float8_ops::load(_qs, _686);
-      int32_t  const _688 = _dot_s1_rd__x + _625;
-      float  const _689 = ((float const *)_attn_k)[_688];
-      float8  const _690 = float8_ops::broadcast(_689);
-      float8  const _691 = _687 * _690;
-      float8  const _692 = _685 + _691;
-      float8_ops::store(_692, _dot, 48);
-      float8  const _693 = float8_ops::load(_dot, 56);
-      int32_t  const _694 = _dot_s1_rd__x * 16;
-      int32_t  const _695 = _694 + 8;
+      float8_ops::store(_684, _dot, 32);
+      float8  const _685 = float8_ops::load(_dot, 40);
+      int32_t  const _686 = _dot_s1_rd__x * 24;
+      int32_t  const _687 = _686 + 16;
+      float8  const _688 = float8_ops::load(_qs, _687);
+      int32_t  const _689 = _dot_s1_rd__x + _641;
+      float  const _690 = ((float const *)_attn_k)[_689];
+      float8  const _691 = float8_ops::broadcast(_690);
+      float8  const _692 = _688 * _691;
+      float8  const _693 = _685 + _692;
+      float8_ops::store(_693, _dot, 40);
+      float8  const _694 = float8_ops::load(_dot, 48);
+      int32_t  const _695 = _dot_s1_rd__x * 24;
       float8  const _696 = float8_ops::load(_qs, _695);
-      int32_t  const _697 = _dot_s1_rd__x + _625;
+      int32_t  const _697 = _dot_s1_rd__x + _637;
       float  const _698 = ((float const *)_attn_k)[_697];
       float8  const _699 = float8_ops::broadcast(_698);
       float8  const _700 = _696 * _699;
-      float8  const _701 = _693 + _700;
-      float8_ops::store(_701, _dot, 56);
+      float8  const _701 = _694 + _700;
+      float8_ops::store(_701, _dot, 48);
+      float8  const _702 = float8_ops::load(_dot, 56);
+      int32_t  const _703 = _dot_s1_rd__x * 24;
+      int32_t  const _704 = _703 + 8;
+      float8  const _705 = float8_ops::load(_qs, _704);
+      int32_t  const _706 = _dot_s1_rd__x + _637;
+      float  const _707 = ((float const *)_attn_k)[_706];
+      float8  const _708 = float8_ops::broadcast(_707);
+      float8  const _709 = _705 * _708;
+      float8  const _710 = _702 + _709;
+      float8_ops::store(_710, _dot, 56);
+      float8  const _711 = float8_ops::load(_dot, 64);
+      int32_t  const _712 = _dot_s1_rd__x * 24;
+      int32_t  const _713 = _712 + 16;
+      float8  const _714 = float8_ops::load(_qs, _713);
+      int32_t  const _715 = _dot_s1_rd__x + _637;
+      float  const _716 = ((float const *)_attn_k)[_715];
+      float8  const _717 = float8_ops::broadcast(_716);
+      float8  const _718 = _714 * _717;
+      float8  const _719 = _711 + _718;
+      float8_ops::store(_719, _dot, 64);
+      float8  const _720 = float8_ops::load(_dot, 72);
+      int32_t  const _721 = _dot_s1_rd__x * 24;
+      float8  const _722 = float8_ops::load(_qs, _721);
+      int32_t  const _723 = _dot_s1_rd__x + _633;
+      float  const _724 = ((float const *)_attn_k)[_723];
+      float8  const _725 = float8_ops::broadcast(_724);
+      float8  const _726 = _722 * _725;
+      float8  const _727 = _720 + _726;
+      float8_ops::store(_727, _dot, 72);
+      float8  const _728 = float8_ops::load(_dot, 80);
+      int32_t  const _729 = _dot_s1_rd__x * 24;
+      int32_t  const _730 = _729 + 8;
+      float8  const _731 = float8_ops::load(_qs, _730);
+      int32_t  const _732 = _dot_s1_rd__x + _633;
+      float  const _733 = ((float const *)_attn_k)[_732];
+      float8  const _734 = float8_ops::broadcast(_733);
+      float8  const _735 = _731 * _734;
+      float8  const _736 = _728 + _735;
+      float8_ops::store(_736, _dot, 80);
+      float8  const _737 = float8_ops::load(_dot, 88);
+      int32_t  const _738 = _dot_s1_rd__x * 24;
+      int32_t  const _739 = _738 + 16;
+      float8  const _740 = float8_ops::load(_qs, _739);
+      int32_t  const _741 = _dot_s1_rd__x + _633;
+      float  const _742 = ((float const *)_attn_k)[_741];
+      float8  const _743 = float8_ops::broadcast(_742);
+      float8  const _744 = _740 * _743;
+      float8  const _745 = _737 + _744;
+      float8_ops::store(_745, _dot, 88);
      } // for _dot_s1_rd__x
      // consume dot
-     float8  const _702 = float8_ops::load(_dot, 0);
-     int32_t  const _703 = _602 - _598;
-     int32_t  const _704 = _703 * 16;
-     float8_ops::store(_702, _scores, _704);
-     float8  const _705 = float8_ops::load(_dot, 8);
-     int32_t  const _706 = _602 - _598;
-     int32_t  const _707 = _706 * 16;
-     int32_t  const _708 = _707 + 8;
-     float8_ops::store(_705, _scores, _708);
-     float8  const _709 = float8_ops::load(_dot, 16);
-     int32_t  const _710 = _602 - _598;
-     int32_t  const _711 = _710 * 16;
-     int32_t  const _712 = _711 + 16;
-     float8_ops::store(_709, _scores, _712);
-     float8  const _713 = float8_ops::load(_dot, 24);
-     int32_t  const _714 = _602 - _598;
-     int32_t  const _715 = _714 * 16;
-     int32_t  const _716 = _715 + 24;
-     float8_ops::store(_713, _scores, _716);
-     float8  const _717 = float8_ops::load(_dot, 32);
-     int32_t  const _718 = _602 - _598;
-     int32_t  const _719 = _718 * 16;
-     int32_t  const _720 = _719 + 32;
-     float8_ops::store(_717, _scores, _720);
-     float8  const _721 = float8_ops::load(_dot, 40);
-     int32_t  const _722 = _602 - _598;
-     int32_t  const _723 = _722 * 16;
-     int32_t  const _724 = _723 + 40;
-     float8_ops::store(_721, _scores, _724);
-     float8  const _725 = float8_ops::load(_dot, 48);
-     int32_t  const _726 = _602 - _598;
-     int32_t  const _727 = _726 * 16;
-     int32_t  const _728 = _727 + 48;
-     float8_ops::store(_725, _scores, _728);
-     float8  const _729 = float8_ops::load(_dot, 56);
-     int32_t  const _730 = _602 - _598;
-     int32_t  const _731 = _730 * 16;
-     int32_t  const _732 = _731 + 56;
-     float8_ops::store(_729, _scores, _732);
+     float8  const _746 = float8_ops::load(_dot, 0);
+     int32_t  const _747 = _602 - _598;
+     int32_t  const _748 = _747 * 24;
+     float8_ops::store(_746, _scores, _748);
+     float8  const _749 = float8_ops::load(_dot, 8);
+     int32_t  const _750 = _602 - _598;
+     int32_t  const _751 = _750 * 24;
+     int32_t  const _752 = _751 + 8;
+     float8_ops::store(_749, _scores, _752);
+     float8  const _753 = float8_ops::load(_dot, 16);
+     int32_t  const _754 = _602 - _598;
+     int32_t  const _755 = _754 * 24;
+     int32_t  const _756 = _755 + 16;
+     float8_ops::store(_753, _scores, _756);
+     float8  const _757 = float8_ops::load(_dot, 24);
+     int32_t  const _758 = _602 - _598;
+     int32_t  const _759 = _758 * 24;
+     int32_t  const _760 = _759 + 24;
+     float8_ops::store(_757, _scores, _760);
+     float8  const _761 = float8_ops::load(_dot, 32);
+     int32_t  const _762 = _602 - _598;
+     int32_t  const _763 = _762 * 24;
+     int32_t  const _764 = _763 + 32;
+     float8_ops::store(_761, _scores, _764);
+     float8  const _765 = float8_ops::load(_dot, 40);
+     int32_t  const _766 = _602 - _598;
+     int32_t  const _767 = _766 * 24;
+     int32_t  const _768 = _767 + 40;
+     float8_ops::store(_765, _scores, _768);
+     float8  const _769 = float8_ops::load(_dot, 48);
+     int32_t  const _770 = _602 - _598;
+     int32_t  const _771 = _770 * 24;
+     int32_t  const _772 = _771 + 48;
+     float8_ops::store(_769, _scores, _772);
+     float8  const _773 = float8_ops::load(_dot, 56);
+     int32_t  const _774 = _602 - _598;
+     int32_t  const _775 = _774 * 24;
+     int32_t  const _776 = _775 + 56;
+     float8_ops::store(_773, _scores, _776);
+     float8  const _777 = float8_ops::load(_dot, 64);
+     int32_t  const _778 = _602 - _598;
+     int32_t  const _779 = _778 * 24;
+     int32_t  const _780 = _779 + 64;
+     float8_ops::store(_777, _scores, _780);
+     float8  const _781 = float8_ops::load(_dot, 72);
+     int32_t  const _782 = _602 - _598;
+     int32_t  const _783 = _782 * 24;
+     int32_t  const _784 = _783 + 72;
+     float8_ops::store(_781, _scores, _784);
+     float8  const _785 = float8_ops::load(_dot, 80);
+     int32_t  const _786 = _602 - _598;
+     int32_t  const _787 = _786 * 24;
+     int32_t  const _788 = _787 + 80;
+     float8_ops::store(_785, _scores, _788);
+     float8  const _789 = float8_ops::load(_dot, 88);
+     int32_t  const _790 = _602 - _598;
+     int32_t  const _791 = _790 * 24;
+     int32_t  const _792 = _791 + 88;
+     float8_ops::store(_789, _scores, _792);
     } // alloc _dot
    } // for _scores_s0_j_jo
    _qs_free.free();
-   int32_t  const _733 = ::halide_cpp_max(_85, 0);
-   int32_t  const _734 = _88 - _733;
+   int32_t  const _793 = ::halide_cpp_max(_85, 0);
+   int32_t  const _794 = _88 - _793;
    {
-    int64_t  const _735 = _734;
-    int64_t  const _736 = _735 * 16;
-    if ((_736 > ((int64_t(1) << 31) - 1)) || ((_736 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+    int64_t  const _795 = _794;
+    int64_t  const _796 = _795 * 24;
+    if ((_796 > ((int64_t(1) << 31) - 1)) || ((_796 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
     {
      attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation masked\n");
      return -1;
     } // overflow test masked
-    int64_t  const _737 = _736;
-    float *_masked = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_737);
+    int64_t  const _797 = _796;
+    float *_masked = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_797);
     if (!_masked)
     {
-     int32_t  const _738 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-     return _738;
+     int32_t  const _798 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+     return _798;
     }
     HalideFreeHelper _masked_free(_ucon, _masked, attn_alibi_softcap_rt_free);
     // produce masked
     // consume scores
-    int32_t  const _739 = ::halide_cpp_max(_85, 0);
-    int32_t  const _740 = _attn_tile * 16;
-    int32_t  const _741 = _attn_tile * 2;
-    int32_t  const _742 = _741 + _attn_q_step;
-    int32_t  const _743 = _742 * 8;
-    bool  const _744 = _64 <= _attn_head;
-    int32_t  const _745 = _65 + _64;
-    bool  const _746 = _attn_head < _745;
-    bool  const _747 = _744 && _746;
-    int32_t  const _748 = _attn_head - _64;
-    int32_t  const _749 = _65 + -1;
-    int32_t  const _750 = ::halide_cpp_min(_748, _749);
-    int32_t  const _751 = ::halide_cpp_max(_750, 0);
-    int32_t  const _752 = _751 * _66;
+    int32_t  const _799 = _attn_tile * 24;
+    int32_t  const _800 = ::halide_cpp_max(_85, 0);
+    int32_t  const _801 = _attn_tile * 3;
+    int32_t  const _802 = _801 + _attn_q_step;
+    int32_t  const _803 = _802 * 8;
+    bool  const _804 = _64 <= _attn_head;
+    int32_t  const _805 = _65 + _64;
+    bool  const _806 = _attn_head < _805;
+    bool  const _807 = _804 && _806;
+    int32_t  const _808 = _attn_head - _64;
+    int32_t  const _809 = _65 + -1;
+    int32_t  const _810 = ::halide_cpp_min(_808, _809);
+    int32_t  const _811 = ::halide_cpp_max(_810, 0);
+    int32_t  const _812 = _811 * _66;
+    int32_t  const _813 = _attn_q_step * 16;
+    int32_t  const _814 = _813 + _799;
     for (int _masked_s0_j_rebased = 0; _masked_s0_j_rebased < 0 + _589; _masked_s0_j_rebased++)
     {
-     float  const _753 = ((float const *)_slopes)[_752];
-     int32_t  const _754 = _masked_s0_j_rebased * 16;
-     float8  const _755 = float8_ops::load(_scores, _754);
-     int32_t  const _756 = _739 - _740;
-     int32_t  const _757 = _756 + _masked_s0_j_rebased;
-     int32_t  const _758 = 0 - _attn_q_step;
-     int32x8_t  const _759 = int32x8_t_ops::ramp(_757, _758);
-     float8  const _760 = float8_ops::convert_from<int32x8_t>(_759);
-     if (!_747)
+     float  const _815 = ((float const *)_slopes)[_812];
+     int32_t  const _816 = _masked_s0_j_rebased * 24;
+     float8  const _817 = float8_ops::load(_scores, _816);
+     int32_t  const _818 = _800 - _799;
+     int32_t  const _819 = _818 + _masked_s0_j_rebased;
+     int32_t  const _820 = 0 - _attn_q_step;
+     int32x8_t  const _821 = int32x8_t_ops::ramp(_819, _820);
+     float8  const _822 = float8_ops::convert_from<int32x8_t>(_821);
+     if (!_807)
      {
       char b0[1024];
-      snprintf(b0, 1024, "%llu", (long long unsigned)(_747));
-      auto * const _761 = b0;
-      int32_t  const _762 = (int32_t)(_747 ? -1 : 0);
+      snprintf(b0, 1024, "%llu", (long long unsigned)(_807));
+      auto * const _823 = b0;
+      int32_t  const _824 = (int32_t)(_807 ? -1 : 0);
       char b1[1024];
-      snprintf(b1, 1024, "%f%s%lld%s%lld%s%lld%s", _753, " buffer 'slopes': index ", (long long)(_attn_head), " out of range in dimension ", (long long)(_762), " of extent ", (long long)(_65), "\n");
-      auto * const _763 = b1;
-      int32_t  const _764 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _761, _763);
-      return _764;
+      snprintf(b1, 1024, "%f%s%lld%s%lld%s%lld%s", _815, " buffer 'slopes': index ", (long long)(_attn_head), " out of range in dimension ", (long long)(_824), " of extent ", (long long)(_65), "\n");
+      auto * const _825 = b1;
+      int32_t  const _826 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _823, _825);
+      return _826;
      }
-     float  const _765 = _753;
-     float8  const _766 = float8_ops::broadcast(_765);
-     float8  const _767 = _760 * _766;
-     float8  const _768 = _755 + _767;
-     float  const _769 = float_from_bits(1036319193 /* 0.0961797 */);
-     float8  const _770 = float8_ops::broadcast(_769);
-     float8  const _771 = _768 * _770;
-     float  const _772 = float_from_bits(1124073472 /* 128 */);
-     float8  const _773 = float8_ops::broadcast(_772);
-     float8  const _774 = float8_ops::min(_771, _773);
-     float  const _775 = float_from_bits(3271426048 /* -127 */);
-     float8  const _776 = float8_ops::broadcast(_775);
-     float8  const _777 = float8_ops::max(_774, _776);
-     float  const _778 = float_from_bits(1124007936 /* 127.5 */);
-     float8  const _779 = float8_ops::broadcast(_778);
-     float8  const _780 = _777 + _779;
-     int32x8_t  const _781 = int32x8_t_ops::convert_from<float8>(_780);
-     int32x8_t  const _782 = int32x8_t_ops::broadcast(-127);
-     int32x8_t  const _783 = _781 + _782;
-     float8  const _784 = float8_ops::convert_from<int32x8_t>(_783);
-     float8  const _785 = _777 - _784;
-     uint32_t  const _786 = (uint32_t)(0ull);
-     uint32x8_t  const _787 = uint32x8_t_ops::broadcast(_786);
-     uint32_t  const _788 = (uint32_t)(4294967295ull);
-     uint32x8_t  const _789 = uint32x8_t_ops::broadcast(_788);
-     int32x8_t  const _790 = int32x8_t_ops::ramp(_740, _attn_q_step);
-     int32_t  const _791 = _masked_s0_j_rebased + _739;
-     int32x8_t  const _792 = int32x8_t_ops::broadcast(_791);
-     uint8x8_t  const _793 = int32x8_t_ops::lt(_790, _792);
-     uint32x8_t  const _794 = uint32x8_t_ops::select(_793, _787, _789);
-     float  const _795 = float_from_bits(1073741824 /* 2 */);
-     float8  const _796 = float8_ops::broadcast(_795);
-     uint32_t  const _797 = (uint32_t)(23ull);
-     uint32x8_t  const _798 = uint32x8_t_ops::broadcast(_797);
-     int32x8_t  const _799 = _781 << _798;
-     float8  const _800 = reinterpret<float8>(_799);
-     float  const _801 = float_from_bits(958452607 /* 0.000153376 */);
-     float8  const _802 = float8_ops::broadcast(_801);
-     float8  const _803 = _785 * _802;
-     float  const _804 = float_from_bits(984588920 /* 0.00133999 */);
-     float8  const _805 = float8_ops::broadcast(_804);
-     float8  const _806 = _803 + _805;
-     float8  const _807 = _806 * _785;
-     float  const _808 = float_from_bits(1008572159 /* 0.00961852 */);
-     float8  const _809 = float8_ops::broadcast(_808);
-     float8  const _810 = _807 + _809;
-     float8  const _811 = _810 * _785;
-     float  const _812 = float_from_bits(1029920619 /* 0.0555033 */);
-     float8  const _813 = float8_ops::broadcast(_812);
-     float8  const _814 = _811 + _813;
-     float8  const _815 = _814 * _785;
-     float  const _816 = float_from_bits(1047920109 /* 0.240226 */);
-     float8  const _817 = float8_ops::broadcast(_816);
-     float8  const _818 = _815 + _817;
-     float8  const _819 = _818 * _785;
-     float  const _820 = float_from_bits(1060205080 /* 0.693147 */);
-     float8  const _821 = float8_ops::broadcast(_820);
-     float8  const _822 = _819 + _821;
-     float8  const _823 = _822 * _785;
-     float  const _824 = float_from_bits(1065353216 /* 1 */);
-     float8  const _825 = float8_ops::broadcast(_824);
-     float8  const _826 = _823 + _825;
-     float8  const _827 = _800 * _826;
-     int32x8_t  const _828 = reinterpret<int32x8_t>(_827);
-     int32x8_t  const _829 = int32x8_t_ops::broadcast(-1);
-     int32x8_t  const _830 = int32x8_t_ops::broadcast(0);
-     int32x8_t  const _831 = int32x8_t_ops::broadcast(2139095040);
-     int32x8_t  const _832 = reinterpret<int32x8_t>(_771);
-     int32x8_t  const _833 = int32x8_t_ops::broadcast(2147483647);
-     int32x8_t  const _834 = _832 & _833;
-     uint8x8_t  const _835 = int32x8_t_ops::lt(_831, _834);
-     int32x8_t  const _836 = int32x8_t_ops::select(_835, _829, _830);
-     int32x8_t  const _837 = int32x8_t_ops::broadcast(2143289344);
-     int32x8_t  const _838 = _836 & _837;
-     int32x8_t  const _839 = _828 | _838;
-     float8  const _840 = reinterpret<float8>(_839);
-     float8  const _841 = _840 + _825;
-     float8  const _842 = _796 / _841;
-     float  const _843 = float_from_bits(3257737111 /* -43.2808 */);
-     float8  const _844 = float8_ops::broadcast(_843);
-     float8  const _845 = _842 * _844;
-     float  const _846 = float_from_bits(1110253463 /* 43.2808 */);
-     float8  const _847 = float8_ops::broadcast(_846);
-     float8  const _848 = _845 + _847;
-     uint32x8_t  const _849 = reinterpret<uint32x8_t>(_848);
-     uint32x8_t  const _850 = _849 & _794;
-     uint32_t  const _851 = (uint32_t)(4286578688ull);
-     uint32x8_t  const _852 = uint32x8_t_ops::broadcast(_851);
-     uint32x8_t  const _853 = ~_794;
-     uint32x8_t  const _854 = _852 & _853;
-     uint32x8_t  const _855 = _850 | _854;
-     float8  const _856 = reinterpret<float8>(_855);
-     int32_t  const _857 = _masked_s0_j_rebased * 16;
-     float8_ops::store(_856, _masked, _857);
-     int32_t  const _858 = _masked_s0_j_rebased * 16;
-     int32_t  const _859 = _858 + 8;
-     float8  const _860 = float8_ops::load(_scores, _859);
-     int32_t  const _861 = _739 - _743;
-     int32_t  const _862 = _861 + _masked_s0_j_rebased;
-     int32_t  const _863 = 0 - _attn_q_step;
-     int32x8_t  const _864 = int32x8_t_ops::ramp(_862, _863);
-     float8  const _865 = float8_ops::convert_from<int32x8_t>(_864);
-     if (!_747)
+     float  const _827 = _815;
+     float8  const _828 = float8_ops::broadcast(_827);
+     float8  const _829 = _822 * _828;
+     float8  const _830 = _817 + _829;
+     float  const _831 = float_from_bits(1036319193 /* 0.0961797 */);
+     float8  const _832 = float8_ops::broadcast(_831);
+     float8  const _833 = _830 * _832;
+     float  const _834 = float_from_bits(1124073472 /* 128 */);
+     float8  const _835 = float8_ops::broadcast(_834);
+     float8  const _836 = float8_ops::min(_833, _835);
+     float  const _837 = float_from_bits(3271426048 /* -127 */);
+     float8  const _838 = float8_ops::broadcast(_837);
+     float8  const _839 = float8_ops::max(_836, _838);
+     float  const _840 = float_from_bits(1124007936 /* 127.5 */);
+     float8  const _841 = float8_ops::broadcast(_840);
+     float8  const _842 = _839 + _841;
+     int32x8_t  const _843 = int32x8_t_ops::convert_from<float8>(_842);
+     int32x8_t  const _844 = int32x8_t_ops::broadcast(-127);
+     int32x8_t  const _845 = _843 + _844;
+     float8  const _846 = float8_ops::convert_from<int32x8_t>(_845);
+     float8  const _847 = _839 - _846;
+     uint32_t  const _848 = (uint32_t)(0ull);
+     uint32x8_t  const _849 = uint32x8_t_ops::broadcast(_848);
+     uint32_t  const _850 = (uint32_t)(4294967295ull);
+     uint32x8_t  const _851 = uint32x8_t_ops::broadcast(_850);
+     int32x8_t  const _852 = int32x8_t_ops::ramp(_799, _attn_q_step);
+     int32_t  const _853 = _masked_s0_j_rebased + _800;
+     int32x8_t  const _854 = int32x8_t_ops::broadcast(_853);
+     uint8x8_t  const _855 = int32x8_t_ops::lt(_852, _854);
+     uint32x8_t  const _856 = uint32x8_t_ops::select(_855, _849, _851);
+     float  const _857 = float_from_bits(1073741824 /* 2 */);
+     float8  const _858 = float8_ops::broadcast(_857);
+     uint32_t  const _859 = (uint32_t)(23ull);
+     uint32x8_t  const _860 = uint32x8_t_ops::broadcast(_859);
+     int32x8_t  const _861 = _843 << _860;
+     float8  const _862 = reinterpret<float8>(_861);
+     float  const _863 = float_from_bits(958452607 /* 0.000153376 */);
+     float8  const _864 = float8_ops::broadcast(_863);
+     float8  const _865 = _847 * _864;
+     float  const _866 = float_from_bits(984588920 /* 0.00133999 */);
+     float8  const _867 = float8_ops::broadcast(_866);
+     float8  const _868 = _865 + _867;
+     float8  const _869 = _868 * _847;
+     float  const _870 = float_from_bits(1008572159 /* 0.00961852 */);
+     float8  const _871 = float8_ops::broadcast(_870);
+     float8  const _872 = _869 + _871;
+     float8  const _873 = _872 * _847;
+     float  const _874 = float_from_bits(1029920619 /* 0.0555033 */);
+     float8  const _875 = float8_ops::broadcast(_874);
+     float8  const _876 = _873 + _875;
+     float8  const _877 = _876 * _847;
+     float  const _878 = float_from_bits(1047920109 /* 0.240226 */);
+     float8  const _879 = float8_ops::broadcast(_878);
+     float8  const _880 = _877 + _879;
+     float8  const _881 = _880 * _847;
+     float  const _882 = float_from_bits(1060205080 /* 0.693147 */);
+     float8  const _883 = float8_ops::broadcast(_882);
+     float8  const _884 = _881 + _883;
+     float8  const _885 = _884 * _847;
+     float  const _886 = float_from_bits(1065353216 /* 1 */);
+     float8  const _887 = float8_ops::broadcast(_886);
+     float8  const _888 = _885 + _887;
+     float8  const _889 = _862 * _888;
+     int32x8_t  const _890 = reinterpret<int32x8_t>(_889);
+     int32x8_t  const _891 = int32x8_t_ops::broadcast(-1);
+     int32x8_t  const _892 = int32x8_t_ops::broadcast(0);
+     int32x8_t  const _893 = int32x8_t_ops::broadcast(2139095040);
+     int32x8_t  const _894 = reinterpret<int32x8_t>(_833);
+     int32x8_t  const _895 = int32x8_t_ops::broadcast(2147483647);
+     int32x8_t  const _896 = _894 & _895;
+     uint8x8_t  const _897 = int32x8_t_ops::lt(_893, _896);
+     int32x8_t  const _898 = int32x8_t_ops::select(_897, _891, _892);
+     int32x8_t  const _899 = int32x8_t_ops::broadcast(2143289344);
+     int32x8_t  const _900 = _898 & _899;
+     int32x8_t  const _901 = _890 | _900;
+     float8  const _902 = reinterpret<float8>(_901);
+     float8  const _903 = _902 + _887;
+     float8  const _904 = _858 / _903;
+     float  const _905 = float_from_bits(3257737111 /* -43.2808 */);
+     float8  const _906 = float8_ops::broadcast(_905);
+     float8  const _907 = _904 * _906;
+     float  const _908 = float_from_bits(1110253463 /* 43.2808 */);
+     float8  const _909 = float8_ops::broadcast(_908);
+     float8  const _910 = _907 + _909;
+     uint32x8_t  const _911 = reinterpret<uint32x8_t>(_910);
+     uint32x8_t  const _912 = _911 & _856;
+     uint32_t  const _913 = (uint32_t)(4286578688ull);
+     uint32x8_t  const _914 = uint32x8_t_ops::broadcast(_913);
+     uint32x8_t  const _915 = ~_856;
+     uint32x8_t  const _916 = _914 & _915;
+     uint32x8_t  const _917 = _912 | _916;
+     float8  const _918 = reinterpret<float8>(_917);
+     int32_t  const _919 = _masked_s0_j_rebased * 24;
+     float8_ops::store(_918, _masked, _919);
+     float  const _920 = ((float const *)_slopes)[_812];
+     int32_t  const _921 = _masked_s0_j_rebased * 24;
+     int32_t  const _922 = _921 + 8;
+     float8  const _923 = float8_ops::load(_scores, _922);
+     int32_t  const _924 = _800 - _803;
+     int32_t  const _925 = _924 + _masked_s0_j_rebased;
+     int32_t  const _926 = 0 - _attn_q_step;
+     int32x8_t  const _927 = int32x8_t_ops::ramp(_925, _926);
+     float8  const _928 = float8_ops::convert_from<int32x8_t>(_927);
+     if (!_807)
      {
       char b2[1024];
-      snprintf(b2, 1024, "%llu", (long long unsigned)(_747));
-      auto * const _866 = b2;
-      int32_t  const _867 = (int32_t)(_747 ? -1 : 0);
+      snprintf(b2, 1024, "%llu", (long long unsigned)(_807));
+      auto * const _929 = b2;
+      int32_t  const _930 = (int32_t)(_807 ? -1 : 0);
       char b3[1024];
-      snprintf(b3, 1024, "%f%s%lld%s%lld%s%lld%s", _753, " buffer 'slopes': index ", (long long)(_attn_head), " out of range in dimension ", (long long)(_867), " of extent ", (long long)(_65), "\n");
-      auto * const _868 = b3;
-      int32_t  const _869 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _866, _868);
-      return _869;
+      snprintf(b3, 1024, "%f%s%lld%s%lld%s%lld%s", _920, " buffer 'slopes': index ", (long long)(_attn_head), " out of range in dimension ", (long long)(_930), " of extent ", (long long)(_65), "\n");
+      auto * const _931 = b3;
+      int32_t  const _932 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _929, _931);
+      return _932;
      }
-     float  const _870 = _753;
-     float8  const _871 = float8_ops::broadcast(_870);
-     float8  const _872 = _865 * _871;
-     float8  const _873 = _860 + _872;
-     float  const _874 = float_from_bits(1036319193 /* 0.0961797 */);
-     float8  const _875 = float8_ops::broadcast(_874);
-     float8  const _876 = _873 * _875;
-     float  const _877 = float_from_bits(1124073472 /* 128 */);
-     float8  const _878 = float8_ops::broadcast(_877);
-     float8  const _879 = float8_ops::min(_876, _878);
-     float  const _880 = float_from_bits(3271426048 /* -127 */);
-     float8  const _881 = float8_ops::broadcast(_880);
-     float8  const _882 = float8_ops::max(_879, _881);
-     float  const _883 = float_from_bits(1124007936 /* 127.5 */);
-     float8  const _884 = float8_ops::broadcast(_883);
-     float8  const _885 = _882 + _884;
-     int32x8_t  const _886 = int32x8_t_ops::convert_from<float8>(_885);
-     int32x8_t  const _887 = int32x8_t_ops::broadcast(-127);
-     int32x8_t  const _888 = _886 + _887;
-     float8  const _889 = float8_ops::convert_from<int32x8_t>(_888);
-     float8  const _890 = _882 - _889;
-     uint32_t  const _891 = (uint32_t)(0ull);
-     uint32x8_t  const _892 = uint32x8_t_ops::broadcast(_891);
-     uint32_t  const _893 = (uint32_t)(4294967295ull);
-     uint32x8_t  const _894 = uint32x8_t_ops::broadcast(_893);
-     int32x8_t  const _895 = int32x8_t_ops::ramp(_743, _attn_q_step);
-     int32_t  const _896 = _masked_s0_j_rebased + _739;
-     int32x8_t  const _897 = int32x8_t_ops::broadcast(_896);
-     uint8x8_t  const _898 = int32x8_t_ops::lt(_895, _897);
-     uint32x8_t  const _899 = uint32x8_t_ops::select(_898, _892, _894);
-     float  const _900 = float_from_bits(1073741824 /* 2 */);
-     float8  const _901 = float8_ops::broadcast(_900);
-     uint32_t  const _902 = (uint32_t)(23ull);
-     uint32x8_t  const _903 = uint32x8_t_ops::broadcast(_902);
-     int32x8_t  const _904 = _886 << _903;
-     float8  const _905 = reinterpret<float8>(_904);
-     float  const _906 = float_from_bits(958452607 /* 0.000153376 */);
-     float8  const _907 = float8_ops::broadcast(_906);
-     float8  const _908 = _890 * _907;
-     float  const _909 = float_from_bits(984588920 /* 0.00133999 */);
-     float8  const _910 = float8_ops::broadcast(_909);
-     float8  const _911 = _908 + _910;
-     float8  const _912 = _911 * _890;
-     float  const _913 = float_from_bits(1008572159 /* 0.00961852 */);
-     float8  const _914 = float8_ops::broadcast(_913);
-     float8  const _915 = _912 + _914;
-     float8  const _916 = _915 * _890;
-     float  const _917 = float_from_bits(1029920619 /* 0.0555033 */);
-     float8  const _918 = float8_ops::broadcast(_917);
-     float8  const _919 = _916 + _918;
-     float8  const _920 = _919 * _890;
-     float  const _921 = float_from_bits(1047920109 /* 0.240226 */);
-     float8  const _922 = float8_ops::broadcast(_921);
-     float8  const _923 = _920 + _922;
-     float8  const _924 = _923 * _890;
-     float  const _925 = float_from_bits(1060205080 /* 0.693147 */);
-     float8  const _926 = float8_ops::broadcast(_925);
-     float8  const _927 = _924 + _926;
-     float8  const _928 = _927 * _890;
-     float  const _929 = float_from_bits(1065353216 /* 1 */);
-     float8  const _930 = float8_ops::broadcast(_929);
-     float8  const _931 = _928 + _930;
-     float8  const _932 = _905 * _931;
-     int32x8_t  const _933 = reinterpret<int32x8_t>(_932);
-     int32x8_t  const _934 = int32x8_t_ops::broadcast(-1);
-     int32x8_t  const _935 = int32x8_t_ops::broadcast(0);
-     int32x8_t  const _936 = int32x8_t_ops::broadcast(2139095040);
-     int32x8_t  const _937 = reinterpret<int32x8_t>(_876);
-     int32x8_t  const _938 = int32x8_t_ops::broadcast(2147483647);
-     int32x8_t  const _939 = _937 & _938;
-     uint8x8_t  const _940 = int32x8_t_ops::lt(_936, _939);
-     int32x8_t  const _941 = int32x8_t_ops::select(_940, _934, _935);
-     int32x8_t  const _942 = int32x8_t_ops::broadcast(2143289344);
-     int32x8_t  const _943 = _941 & _942;
-     int32x8_t  const _944 = _933 | _943;
-     float8  const _945 = reinterpret<float8>(_944);
-     float8  const _946 = _945 + _930;
-     float8  const _947 = _901 / _946;
-     float  const _948 = float_from_bits(3257737111 /* -43.2808 */);
-     float8  const _949 = float8_ops::broadcast(_948);
-     float8  const _950 = _947 * _949;
-     float  const _951 = float_from_bits(1110253463 /* 43.2808 */);
-     float8  const _952 = float8_ops::broadcast(_951);
-     float8  const _953 = _950 + _952;
-     uint32x8_t  const _954 = reinterpret<uint32x8_t>(_953);
-     uint32x8_t  const _955 = _954 & _899;
-     uint32_t  const _956 = (uint32_t)(4286578688ull);
+     float  const _933 = _920;
+     float8  const _934 = float8_ops::broadcast(_933);
+     float8  const _935 = _928 * _934;
+     float8  const _936 = _923 + _935;
+     float  const _937 = float_from_bits(1036319193 /* 0.0961797 */);
+     float8  const _938 = float8_ops::broadcast(_937);
+     float8  const _939 = _936 * _938;
+     float  const _940 = float_from_bits(1124073472 /* 128 */);
+     float8  const _941 = float8_ops::broadcast(_940);
+     float8  const _942 = float8_ops::min(_939, _941);
+     float  const _943 = float_from_bits(3271426048 /* -127 */);
+     float8  const _944 = float8_ops::broadcast(_943);
+     float8  const _945 = float8_ops::max(_942, _944);
+     float  const _946 = float_from_bits(1124007936 /* 127.5 */);
+     float8  const _947 = float8_ops::broadcast(_946);
+     float8  const _948 = _945 + _947;
+     int32x8_t  const _949 = int32x8_t_ops::convert_from<float8>(_948);
+     int32x8_t  const _950 = int32x8_t_ops::broadcast(-127);
+     int32x8_t  const _951 = _949 + _950;
+     float8  const _952 = float8_ops::convert_from<int32x8_t>(_951);
+     float8  const _953 = _945 - _952;
+     uint32_t  const _954 = (uint32_t)(0ull);
+     uint32x8_t  const _955 = uint32x8_t_ops::broadcast(_954);
+     uint32_t  const _956 = (uint32_t)(4294967295ull);
      uint32x8_t  const _957 = uint32x8_t_ops::broadcast(_956);
-     uint32x8_t  const _958 = ~_899;
-     uint32x8_t  const _959 = _957 & _958;
-     uint32x8_t  const _960 = _955 | _959;
-     float8  const _961 = reinterpret<float8>(_960);
-     int32_t  const _962 = _masked_s0_j_rebased * 16;
-     int32_t  const _963 = _962 + 8;
-     float8_ops::store(_961, _masked, _963);
+     int32x8_t  const _958 = int32x8_t_ops::ramp(_803, _attn_q_step);
+     int32_t  const _959 = _masked_s0_j_rebased + _800;
+     int32x8_t  const _960 = int32x8_t_ops::broadcast(_959);
+     uint8x8_t  const _961 = int32x8_t_ops::lt(_958, _960);
+     uint32x8_t  const _962 = uint32x8_t_ops::select(_961, _955, _957);
+     float  const _963 = float_from_bits(1073741824 /* 2 */);
+     float8  const _964 = float8_ops::broadcast(_963);
+     uint32_t  const _965 = (uint32_t)(23ull);
+     uint32x8_t  const _966 = uint32x8_t_ops::broadcast(_965);
+     int32x8_t  const _967 = _949 << _966;
+     float8  const _968 = reinterpret<float8>(_967);
+     float  const _969 = float_from_bits(958452607 /* 0.000153376 */);
+     float8  const _970 = float8_ops::broadcast(_969);
+     float8  const _971 = _953 * _970;
+     float  const _972 = float_from_bits(984588920 /* 0.00133999 */);
+     float8  const _973 = float8_ops::broadcast(_972);
+     float8  const _974 = _971 + _973;
+     float8  const _975 = _974 * _953;
+     float  const _976 = float_from_bits(1008572159 /* 0.00961852 */);
+     float8  const _977 = float8_ops::broadcast(_976);
+     float8  const _978 = _975 + _977;
+     float8  const _979 = _978 * _953;
+     float  const _980 = float_from_bits(1029920619 /* 0.0555033 */);
+     float8  const _981 = float8_ops::broadcast(_980);
+     float8  const _982 = _979 + _981;
+     float8  const _983 = _982 * _953;
+     float  const _984 = float_from_bits(1047920109 /* 0.240226 */);
+     float8  const _985 = float8_ops::broadcast(_984);
+     float8  const _986 = _983 + _985;
+     float8  const _987 = _986 * _953;
+     float  const _988 = float_from_bits(1060205080 /* 0.693147 */);
+     float8  const _989 = float8_ops::broadcast(_988);
+     float8  const _990 = _987 + _989;
+     float8  const _991 = _990 * _953;
+     float  const _992 = float_from_bits(1065353216 /* 1 */);
+     float8  const _993 = float8_ops::broadcast(_992);
+     float8  const _994 = _991 + _993;
+     float8  const _995 = _968 * _994;
+     int32x8_t  const _996 = reinterpret<int32x8_t>(_995);
+     int32x8_t  const _997 = int32x8_t_ops::broadcast(-1);
+     int32x8_t  const _998 = int32x8_t_ops::broadcast(0);
+     int32x8_t  const _999 = int32x8_t_ops::broadcast(2139095040);
+     int32x8_t  const _1000 = reinterpret<int32x8_t>(_939);
+     int32x8_t  const _1001 = int32x8_t_ops::broadcast(2147483647);
+     int32x8_t  const _1002 = _1000 & _1001;
+     uint8x8_t  const _1003 = int32x8_t_ops::lt(_999, _1002);
+     int32x8_t  const _1004 = int32x8_t_ops::select(_1003, _997, _998);
+     int32x8_t  const _1005 = int32x8_t_ops::broadcast(2143289344);
+     int32x8_t  const _1006 = _1004 & _1005;
+     int32x8_t  const _1007 = _996 | _1006;
+     float8  const _1008 = reinterpret<float8>(_1007);
+     float8  const _1009 = _1008 + _993;
+     float8  const _1010 = _964 / _1009;
+     float  const _1011 = float_from_bits(3257737111 /* -43.2808 */);
+     float8  const _1012 = float8_ops::broadcast(_1011);
+     float8  const _1013 = _1010 * _1012;
+     float  const _1014 = float_from_bits(1110253463 /* 43.2808 */);
+     float8  const _1015 = float8_ops::broadcast(_1014);
+     float8  const _1016 = _1013 + _1015;
+     uint32x8_t  const _1017 = reinterpret<uint32x8_t>(_1016);
+     uint32x8_t  const _1018 = _1017 & _962;
+     uint32_t  const _1019 = (uint32_t)(4286578688ull);
+     uint32x8_t  const _1020 = uint32x8_t_ops::broadcast(_1019);
+     uint32x8_t  const _1021 = ~_962;
+     uint32x8_t  const _1022 = _1020 & _1021;
+     uint32x8_t  const _1023 = _1018 | _1022;
+     float8  const _1024 = reinterpret<float8>(_1023);
+     int32_t  const _1025 = _masked_s0_j_rebased * 24;
+     int32_t  const _1026 = _1025 + 8;
+     float8_ops::store(_1024, _masked, _1026);
+     float  const _1027 = ((float const *)_slopes)[_812];
+     int32_t  const _1028 = _masked_s0_j_rebased * 24;
+     int32_t  const _1029 = _1028 + 16;
+     float8  const _1030 = float8_ops::load(_scores, _1029);
+     int32_t  const _1031 = _800 - _814;
+     int32_t  const _1032 = _1031 + _masked_s0_j_rebased;
+     int32_t  const _1033 = 0 - _attn_q_step;
+     int32x8_t  const _1034 = int32x8_t_ops::ramp(_1032, _1033);
+     float8  const _1035 = float8_ops::convert_from<int32x8_t>(_1034);
+     if (!_807)
+     {
+      char b4[1024];
+      snprintf(b4, 1024, "%llu", (long long unsigned)(_807));
+      auto * const _1036 = b4;
+      int32_t  const _1037 = (int32_t)(_807 ? -1 : 0);
+      char b5[1024];
+      snprintf(b5, 1024, "%f%s%lld%s%lld%s%lld%s", _1027, " buffer 'slopes': index ", (long long)(_attn_head), " out of range in dimension ", (long long)(_1037), " of extent ", (long long)(_65), "\n");
+      auto * const _1038 = b5;
+      int32_t  const _1039 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _1036, _1038);
+      return _1039;
+     }
+     float  const _1040 = _1027;
+     float8  const _1041 = float8_ops::broadcast(_1040);
+     float8  const _1042 = _1035 * _1041;
+     float8  const _1043 = _1030 + _1042;
+     float  const _1044 = float_from_bits(1036319193 /* 0.0961797 */);
+     float8  const _1045 = float8_ops::broadcast(_1044);
+     float8  const _1046 = _1043 * _1045;
+     float  const _1047 = float_from_bits(1124073472 /* 128 */);
+     float8  const _1048 = float8_ops::broadcast(_1047);
+     float8  const _1049 = float8_ops::min(_1046, _1048);
+     float  const _1050 = float_from_bits(3271426048 /* -127 */);
+     float8  const _1051 = float8_ops::broadcast(_1050);
+     float8  const _1052 = float8_ops::max(_1049, _1051);
+     float  const _1053 = float_from_bits(1124007936 /* 127.5 */);
+     float8  const _1054 = float8_ops::broadcast(_1053);
+     float8  const _1055 = _1052 + _1054;
+     int32x8_t  const _1056 = int32x8_t_ops::convert_from<float8>(_1055);
+     int32x8_t  const _1057 = int32x8_t_ops::broadcast(-127);
+     int32x8_t  const _1058 = _1056 + _1057;
+     float8  const _1059 = float8_ops::convert_from<int32x8_t>(_1058);
+     float8  const _1060 = _1052 - _1059;
+     uint32_t  const _1061 = (uint32_t)(0ull);
+     uint32x8_t  const _1062 = uint32x8_t_ops::broadcast(_1061);
+     uint32_t  const _1063 = (uint32_t)(4294967295ull);
+     uint32x8_t  const _1064 = uint32x8_t_ops::broadcast(_1063);
+     int32x8_t  const _1065 = int32x8_t_ops::ramp(_814, _attn_q_step);
+     int32_t  const _1066 = _masked_s0_j_rebased + _800;
+     int32x8_t  const _1067 = int32x8_t_ops::broadcast(_1066);
+     uint8x8_t  const _1068 = int32x8_t_ops::lt(_1065, _1067);
+     uint32x8_t  const _1069 = uint32x8_t_ops::select(_1068, _1062, _1064);
+     float  const _1070 = float_from_bits(1073741824 /* 2 */);
+     float8  const _1071 = float8_ops::broadcast(_1070);
+     uint32_t  const _1072 = (uint32_t)(23ull);
+     uint32x8_t  const _1073 = uint32x8_t_ops::broadcast(_1072);
+     int32x8_t  const _1074 = _1056 << _1073;
+     float8  const _1075 = reinterpret<float8>(_1074);
+     float  const _1076 = float_from_bits(958452607 /* 0.000153376 */);
+     float8  const _1077 = float8_ops::broadcast(_1076);
+     float8  const _1078 = _1060 * _1077;
+     float  const _1079 = float_from_bits(984588920 /* 0.00133999 */);
+     float8  const _1080 = float8_ops::broadcast(_1079);
+     float8  const _1081 = _1078 + _1080;
+     float8  const _1082 = _1081 * _1060;
+     float  const _1083 = float_from_bits(1008572159 /* 0.00961852 */);
+     float8  const _1084 = float8_ops::broadcast(_1083);
+     float8  const _1085 = _1082 + _1084;
+     float8  const _1086 = _1085 * _1060;
+     float  const _1087 = float_from_bits(1029920619 /* 0.0555033 */);
+     float8  const _1088 = float8_ops::broadcast(_1087);
+     float8  const _1089 = _1086 + _1088;
+     float8  const _1090 = _1089 * _1060;
+     float  const _1091 = float_from_bits(1047920109 /* 0.240226 */);
+     float8  const _1092 = float8_ops::broadcast(_1091);
+     float8  const _1093 = _1090 + _1092;
+     float8  const _1094 = _1093 * _1060;
+     float  const _1095 = float_from_bits(1060205080 /* 0.693147 */);
+     float8  const _1096 = float8_ops::broadcast(_1095);
+     float8  const _1097 = _1094 + _1096;
+     float8  const _1098 = _1097 * _1060;
+     float  const _1099 = float_from_bits(1065353216 /* 1 */);
+     float8  const _1100 = float8_ops::broadcast(_1099);
+     float8  const _1101 = _1098 + _1100;
+     float8  const _1102 = _1075 * _1101;
+     int32x8_t  const _1103 = reinterpret<int32x8_t>(_1102);
+     int32x8_t  const _1104 = int32x8_t_ops::broadcast(-1);
+     int32x8_t  const _1105 = int32x8_t_ops::broadcast(0);
+     int32x8_t  const _1106 = int32x8_t_ops::broadcast(2139095040);
+     int32x8_t  const _1107 = reinterpret<int32x8_t>(_1046);
+     int32x8_t  const _1108 = int32x8_t_ops::broadcast(2147483647);
+     int32x8_t  const _1109 = _1107 & _1108;
+     uint8x8_t  const _1110 = int32x8_t_ops::lt(_1106, _1109);
+     int32x8_t  const _1111 = int32x8_t_ops::select(_1110, _1104, _1105);
+     int32x8_t  const _1112 = int32x8_t_ops::broadcast(2143289344);
+     int32x8_t  const _1113 = _1111 & _1112;
+     int32x8_t  const _1114 = _1103 | _1113;
+     float8  const _1115 = reinterpret<float8>(_1114);
+     float8  const _1116 = _1115 + _1100;
+     float8  const _1117 = _1071 / _1116;
+     float  const _1118 = float_from_bits(3257737111 /* -43.2808 */);
+     float8  const _1119 = float8_ops::broadcast(_1118);
+     float8  const _1120 = _1117 * _1119;
+     float  const _1121 = float_from_bits(1110253463 /* 43.2808 */);
+     float8  const _1122 = float8_ops::broadcast(_1121);
+     float8  const _1123 = _1120 + _1122;
+     uint32x8_t  const _1124 = reinterpret<uint32x8_t>(_1123);
+     uint32x8_t  const _1125 = _1124 & _1069;
+     uint32_t  const _1126 = (uint32_t)(4286578688ull);
+     uint32x8_t  const _1127 = uint32x8_t_ops::broadcast(_1126);
+     uint32x8_t  const _1128 = ~_1069;
+     uint32x8_t  const _1129 = _1127 & _1128;
+     uint32x8_t  const _1130 = _1125 | _1129;
+     float8  const _1131 = reinterpret<float8>(_1130);
+     int32_t  const _1132 = _masked_s0_j_rebased * 24;
+     int32_t  const _1133 = _1132 + 16;
+     float8_ops::store(_1131, _masked, _1133);
     } // for _masked_s0_j_rebased
     _scores_free.free();
     {
-     float _row_max[16];
-     int32_t  const _964 = ::halide_cpp_max(_85, 0);
-     int32_t  const _965 = _88 - _964;
+     float _row_max[24];
+     int32_t  const _1134 = ::halide_cpp_max(_85, 0);
+     int32_t  const _1135 = _88 - _1134;
      // produce row_max
-     for (int _row_max_s0_ii_ii = 0; _row_max_s0_ii_ii < 0 + 2; _row_max_s0_ii_ii++)
+     for (int _row_max_s0_ii_ii = 0; _row_max_s0_ii_ii < 0 + 3; _row_max_s0_ii_ii++)
      {
-      float8  const _966 = float8_ops::broadcast(neg_inf_f32());
-      int32_t  const _967 = _row_max_s0_ii_ii * 8;
-      float8_ops::store(_966, _row_max, _967);
+      float8  const _1136 = float8_ops::broadcast(neg_inf_f32());
+      int32_t  const _1137 = _row_max_s0_ii_ii * 8;
+      float8_ops::store(_1136, _row_max, _1137);
      } // for _row_max_s0_ii_ii
      // consume masked
-     for (int _row_max_s1_rk__x_rebased = 0; _row_max_s1_rk__x_rebased < 0 + _965; _row_max_s1_rk__x_rebased++)
+     for (int _row_max_s1_rk__x_rebased = 0; _row_max_s1_rk__x_rebased < 0 + _1135; _row_max_s1_rk__x_rebased++)
      {
-      float8  const _968 = float8_ops::load(_row_max, 0);
-      int32_t  const _969 = _row_max_s1_rk__x_rebased * 16;
-      float8  const _970 = float8_ops::load(_masked, _969);
-      float8  const _971 = float8_ops::max(_968, _970);
-      float8_ops::store(_971, _row_max, 0);
-      float8  const _972 = float8_ops::load(_row_max, 8);
-      int32_t  const _973 = _row_max_s1_rk__x_rebased * 16;
-      int32_t  const _974 = _973 + 8;
-      float8  const _975 = float8_ops::load(_masked, _974);
-      float8  const _976 = float8_ops::max(_972, _975);
-      float8_ops::store(_976, _row_max, 8);
+      float8  const _1138 = float8_ops::load(_row_max, 0);
+      int32_t  const _1139 = _row_max_s1_rk__x_rebased * 24;
+      float8  const _1140 = float8_ops::load(_masked, _1139);
+      float8  const _1141 = float8_ops::max(_1138, _1140);
+      float8_ops::store(_1141, _row_max, 0);
+      float8  const _1142 = float8_ops::load(_row_max, 8);
+      int32_t  const _1143 = _row_max_s1_rk__x_rebased * 24;
+      int32_t  const _1144 = _1143 + 8;
+      float8  const _1145 = float8_ops::load(_masked, _1144);
+      float8  const _1146 = float8_ops::max(_1142, _1145);
+      float8_ops::store(_1146, _row_max, 8);
+      float8  const _1147 = float8_ops::load(_row_max, 16);
+      int32_t  const _1148 = _row_max_s1_rk__x_rebased * 24;
+      int32_t  const _1149 = _1148 + 16;
+      float8  const _1150 = float8_ops::load(_masked, _1149);
+      float8  const _1151 = float8_ops::max(_1147, _1150);
+      float8_ops::store(_1151, _row_max, 16);
      } // for _row_max_s1_rk__x_rebased
-     int32_t  const _977 = ::halide_cpp_max(_85, 0);
-     int32_t  const _978 = ::halide_cpp_min(_977, _105);
-     int32_t  const _979 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
-     int32_t  const _980 = _979 + 3;
-     int32_t  const _981 = _980 >> 2;
-     int32_t  const _982 = _attn_tile * 4;
-     int32_t  const _983 = _982 + 4;
-     int32_t  const _984 = ::halide_cpp_min(_981, _983);
-     int32_t  const _985 = _attn_kv_lo >> 2;
-     int32_t  const _986 = ::halide_cpp_max(_984, _985);
-     int32_t  const _987 = ::halide_cpp_max(_986, 0);
-     int32_t  const _988 = _987 * 4;
-     int32_t  const _989 = ::halide_cpp_min(_988, _attn_lk);
-     int32_t  const _990 = _attn_chunk_lo >> 2;
-     int32_t  const _991 = _990 * 4;
-     int32_t  const _992 = ::halide_cpp_min(_991, _989);
-     int32_t  const _993 = ::halide_cpp_max(_985, 0);
-     int32_t  const _994 = _993 * 4;
-     int32_t  const _995 = ::halide_cpp_min(_994, _attn_lk);
-     int32_t  const _996 = ::halide_cpp_max(_992, _995);
-     int32_t  const _997 = _996 + 1024;
-     int32_t  const _998 = ::halide_cpp_min(_997, _989);
-     int32_t  const _999 = ::halide_cpp_max(_998, _88);
-     int32_t  const _1000 = ::halide_cpp_min(_977, _996);
-     int32_t  const _1001 = _999 - _1000;
+     int32_t  const _1152 = ::halide_cpp_max(_85, 0);
+     int32_t  const _1153 = ::halide_cpp_min(_1152, _105);
+     int32_t  const _1154 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
+     int32_t  const _1155 = _1154 + 3;
+     int32_t  const _1156 = _1155 >> 2;
+     int32_t  const _1157 = _attn_tile * 6;
+     int32_t  const _1158 = _1157 + 6;
+     int32_t  const _1159 = ::halide_cpp_min(_1156, _1158);
+     int32_t  const _1160 = _attn_kv_lo >> 2;
+     int32_t  const _1161 = ::halide_cpp_max(_1159, _1160);
+     int32_t  const _1162 = ::halide_cpp_max(_1161, 0);
+     int32_t  const _1163 = _1162 * 4;
+     int32_t  const _1164 = ::halide_cpp_min(_1163, _attn_lk);
+     int32_t  const _1165 = _attn_chunk_lo >> 2;
+     int32_t  const _1166 = _1165 * 4;
+     int32_t  const _1167 = ::halide_cpp_min(_1166, _1164);
+     int32_t  const _1168 = ::halide_cpp_max(_1160, 0);
+     int32_t  const _1169 = _1168 * 4;
+     int32_t  const _1170 = ::halide_cpp_min(_1169, _attn_lk);
+     int32_t  const _1171 = ::halide_cpp_max(_1167, _1170);
+     int32_t  const _1172 = _1171 + 1024;
+     int32_t  const _1173 = ::halide_cpp_min(_1172, _1164);
+     int32_t  const _1174 = ::halide_cpp_max(_1173, _88);
+     int32_t  const _1175 = ::halide_cpp_min(_1152, _1171);
+     int32_t  const _1176 = _1174 - _1175;
      {
-      int64_t  const _1002 = _1001;
-      int64_t  const _1003 = _1002 * 16;
-      if ((_1003 > ((int64_t(1) << 31) - 1)) || ((_1003 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+      int64_t  const _1177 = _1176;
+      int64_t  const _1178 = _1177 * 24;
+      if ((_1178 > ((int64_t(1) << 31) - 1)) || ((_1178 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
       {
        attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation probs\n");
        return -1;
       } // overflow test probs
-      int64_t  const _1004 = _1003;
-      float *_probs = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1004);
+      int64_t  const _1179 = _1178;
+      float *_probs = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1179);
       if (!_probs)
       {
-       int32_t  const _1005 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-       return _1005;
+       int32_t  const _1180 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+       return _1180;
       }
       HalideFreeHelper _probs_free(_ucon, _probs, attn_alibi_softcap_rt_free);
-      int32_t  const _1006 = ::halide_cpp_max(_85, 0);
-      int32_t  const _1007 = _88 - _1006;
+      int32_t  const _1181 = ::halide_cpp_max(_85, 0);
+      int32_t  const _1182 = _88 - _1181;
       // produce probs
       // consume row_max
       // consume masked
-      int32_t  const _1008 = _1006 - _978;
-      for (int _probs_s0_j_rebased = 0; _probs_s0_j_rebased < 0 + _1007; _probs_s0_j_rebased++)
+      int32_t  const _1183 = _1181 - _1153;
+      for (int _probs_s0_j_rebased = 0; _probs_s0_j_rebased < 0 + _1182; _probs_s0_j_rebased++)
       {
-       float8  const _1009 = float8_ops::load(_row_max, 0);
-       int32_t  const _1010 = _probs_s0_j_rebased * 16;
-       float8  const _1011 = float8_ops::load(_masked, _1010);
-       float  const _1012 = float_from_bits(0 /* 0 */);
-       float8  const _1013 = float8_ops::broadcast(_1012);
-       float8  const _1014 = float8_ops::broadcast(neg_inf_f32());
-       uint8x8_t  const _1015 = float8_ops::eq(_1009, _1014);
-       float8  const _1016 = float8_ops::select(_1015, _1013, _1009);
-       float8  const _1017 = _1011 - _1016;
-       float8  const _1018 = float8_ops::min(_1017, _1013);
-       float  const _1019 = float_from_bits(3271426048 /* -127 */);
-       float8  const _1020 = float8_ops::broadcast(_1019);
-       float8  const _1021 = float8_ops::max(_1018, _1020);
-       float  const _1022 = float_from_bits(1124007936 /* 127.5 */);
-       float8  const _1023 = float8_ops::broadcast(_1022);
-       float8  const _1024 = _1021 + _1023;
-       int32x8_t  const _1025 = int32x8_t_ops::convert_from<float8>(_1024);
-       int32x8_t  const _1026 = int32x8_t_ops::broadcast(-127);
-       int32x8_t  const _1027 = _1025 + _1026;
-       float8  const _1028 = float8_ops::convert_from<int32x8_t>(_1027);
-       float8  const _1029 = _1021 - _1028;
-       uint32_t  const _1030 = (uint32_t)(23ull);
-       uint32x8_t  const _1031 = uint32x8_t_ops::broadcast(_1030);
-       int32x8_t  const _1032 = _1025 << _1031;
-       float8  const _1033 = reinterpret<float8>(_1032);
-       float  const _1034 = float_from_bits(958452607 /* 0.000153376 */);
-       float8  const _1035 = float8_ops::broadcast(_1034);
-       float8  const _1036 = _1029 * _1035;
-       float  const _1037 = float_from_bits(984588920 /* 0.00133999 */);
-       float8  const _1038 = float8_ops::broadcast(_1037);
-       float8  const _1039 = _1036 + _1038;
-       float8  const _1040 = _1039 * _1029;
-       float  const _1041 = float_from_bits(1008572159 /* 0.00961852 */);
-       float8  const _1042 = float8_ops::broadcast(_1041);
-       float8  const _1043 = _1040 + _1042;
-       float8  const _1044 = _1043 * _1029;
-       float  const _1045 = float_from_bits(1029920619 /* 0.0555033 */);
-       float8  const _1046 = float8_ops::broadcast(_1045);
-       float8  const _1047 = _1044 + _1046;
-       float8  const _1048 = _1047 * _1029;
-       float  const _1049 = float_from_bits(1047920109 /* 0.240226 */);
-       float8  const _1050 = float8_ops::broadcast(_1049);
-       float8  const _1051 = _1048 + _1050;
-       float8  const _1052 = _1051 * _1029;
-       float  const _1053 = float_from_bits(1060205080 /* 0.693147 */);
-       float8  const _1054 = float8_ops::broadcast(_1053);
-       float8  const _1055 = _1052 + _1054;
-       float8  const _1056 = _1055 * _1029;
-       float  const _1057 = float_from_bits(1065353216 /* 1 */);
-       float8  const _1058 = float8_ops::broadcast(_1057);
-       float8  const _1059 = _1056 + _1058;
-       float8  const _1060 = _1033 * _1059;
-       int32x8_t  const _1061 = reinterpret<int32x8_t>(_1060);
-       int32x8_t  const _1062 = int32x8_t_ops::broadcast(-1);
-       int32x8_t  const _1063 = int32x8_t_ops::broadcast(0);
-       int32x8_t  const _1064 = int32x8_t_ops::broadcast(2139095040);
-       int32x8_t  const _1065 = reinterpret<int32x8_t>(_1017);
-       int32x8_t  const _1066 = int32x8_t_ops::broadcast(2147483647);
-       int32x8_t  const _1067 = _1065 & _1066;
-       uint8x8_t  const _1068 = int32x8_t_ops::lt(_1064, _1067);
-       int32x8_t  const _1069 = int32x8_t_ops::select(_1068, _1062, _1063);
-       int32x8_t  const _1070 = int32x8_t_ops::broadcast(2143289344);
-       int32x8_t  const _1071 = _1069 & _1070;
-       int32x8_t  const _1072 = _1061 | _1071;
-       float8  const _1073 = reinterpret<float8>(_1072);
-       int32_t  const _1074 = _probs_s0_j_rebased + _1008;
-       int32_t  const _1075 = _1074 * 16;
-       float8_ops::store(_1073, _probs, _1075);
-       float8  const _1076 = float8_ops::load(_row_max, 8);
-       int32_t  const _1077 = _probs_s0_j_rebased * 16;
-       int32_t  const _1078 = _1077 + 8;
-       float8  const _1079 = float8_ops::load(_masked, _1078);
-       float  const _1080 = float_from_bits(0 /* 0 */);
-       float8  const _1081 = float8_ops::broadcast(_1080);
-       float8  const _1082 = float8_ops::broadcast(neg_inf_f32());
-       uint8x8_t  const _1083 = float8_ops::eq(_1076, _1082);
-       float8  const _1084 = float8_ops::select(_1083, _1081, _1076);
-       float8  const _1085 = _1079 - _1084;
-       float8  const _1086 = float8_ops::min(_1085, _1081);
-       float  const _1087 = float_from_bits(3271426048 /* -127 */);
-       float8  const _1088 = float8_ops::broadcast(_1087);
-       float8  const _1089 = float8_ops::max(_1086, _1088);
-       float  const _1090 = float_from_bits(1124007936 /* 127.5 */);
-       float8  const _1091 = float8_ops::broadcast(_1090);
-       float8  const _1092 = _1089 + _1091;
-       int32x8_t  const _1093 = int32x8_t_ops::convert_from<float8>(_1092);
-       int32x8_t  const _1094 = int32x8_t_ops::broadcast(-127);
-       int32x8_t  const _1095 = _1093 + _1094;
-       float8  const _1096 = float8_ops::convert_from<int32x8_t>(_1095);
-       float8  const _1097 = _1089 - _1096;
-       uint32_t  const _1098 = (uint32_t)(23ull);
-       uint32x8_t  const _1099 = uint32x8_t_ops::broadcast(_1098);
-       int32x8_t  const _1100 = _1093 << _1099;
-       float8  const _1101 = reinterpret<float8>(_1100);
-       float  const _1102 = float_from_bits(958452607 /* 0.000153376 */);
-       float8  const _1103 = float8_ops::broadcast(_1102);
-       float8  const _1104 = _1097 * _1103;
-       float  const _1105 = float_from_bits(984588920 /* 0.00133999 */);
-       float8  const _1106 = float8_ops::broadcast(_1105);
-       float8  const _1107 = _1104 + _1106;
-       float8  const _1108 = _1107 * _1097;
-       float  const _1109 = float_from_bits(1008572159 /* 0.00961852 */);
-       float8  const _1110 = float8_ops::broadcast(_1109);
-       float8  const _1111 = _1108 + _1110;
-       float8  const _1112 = _1111 * _1097;
-       float  const _1113 = float_from_bits(1029920619 /* 0.0555033 */);
-       float8  const _1114 = float8_ops::broadcast(_1113);
-       float8  const _1115 = _1112 + _1114;
-       float8  const _1116 = _1115 * _1097;
-       float  const _1117 = float_from_bits(1047920109 /* 0.240226 */);
-       float8  const _1118 = float8_ops::broadcast(_1117);
-       float8  const _1119 = _1116 + _1118;
-       float8  const _1120 = _1119 * _1097;
-       float  const _1121 = float_from_bits(1060205080 /* 0.693147 */);
-       float8  const _1122 = float8_ops::broadcast(_1121);
-       float8  const _1123 = _1120 + _1122;
-       float8  const _1124 = _1123 * _1097;
-       float  const _1125 = float_from_bits(1065353216 /* 1 */);
-       float8  const _1126 = float8_ops::broadcast(_1125);
-       float8  const _1127 = _1124 + _1126;
-       float8  const _1128 = _1101 * _1127;
-       int32x8_t  const _1129 = reinterpret<int32x8_t>(_1128);
-       int32x8_t  const _1130 = int32x8_t_ops::broadcast(-1);
-       int32x8_t  const _1131 = int32x8_t_ops::broadcast(0);
-       int32x8_t  const _1132 = int32x8_t_ops::broadcast(2139095040);
-       int32x8_t  const _1133 = reinterpret<int32x8_t>(_1085);
-       int32x8_t  const _1134 = int32x8_t_ops::broadcast(2147483647);
-       int32x8_t  const _1135 = _1133 & _1134;
-       uint8x8_t  const _1136 = int32x8_t_ops::lt(_1132, _1135);
-       int32x8_t  const _1137 = int32x8_t_ops::select(_1136, _1130, _1131);
-       int32x8_t  const _1138 = int32x8_t_ops::broadcast(2143289344);
-       int32x8_t  const _1139 = _1137 & _1138;
-       int32x8_t  const _1140 = _1129 | _1139;
-       float8  const _1141 = reinterpret<float8>(_1140);
-       int32_t  const _1142 = _probs_s0_j_rebased + _1008;
-       int32_t  const _1143 = _1142 * 16;
-       int32_t  const _1144 = _1143 + 8;
-       float8_ops::store(_1141, _probs, _1144);
+       float8  const _1184 = float8_ops::load(_row_max, 0);
+       int32_t  const _1185 = _probs_s0_j_rebased * 24;
+       float8  const _1186 = float8_ops::load(_masked, _1185);
+       float  const _1187 = float_from_bits(0 /* 0 */);
+       float8  const _1188 = float8_ops::broadcast(_1187);
+       float8  const _1189 = float8_ops::broadcast(neg_inf_f32());
+       uint8x8_t  const _1190 = float8_ops::eq(_1184, _1189);
+       float8  const _1191 = float8_ops::select(_1190, _1188, _1184);
+       float8  const _1192 = _1186 - _1191;
+       float8  const _1193 = float8_ops::min(_1192, _1188);
+       float  const _1194 = float_from_bits(3271426048 /* -127 */);
+       float8  const _1195 = float8_ops::broadcast(_1194);
+       float8  const _1196 = float8_ops::max(_1193, _1195);
+       float  const _1197 = float_from_bits(1124007936 /* 127.5 */);
+       float8  const _1198 = float8_ops::broadcast(_1197);
+       float8  const _1199 = _1196 + _1198;
+       int32x8_t  const _1200 = int32x8_t_ops::convert_from<float8>(_1199);
+       int32x8_t  const _1201 = int32x8_t_ops::broadcast(-127);
+       int32x8_t  const _1202 = _1200 + _1201;
+       float8  const _1203 = float8_ops::convert_from<int32x8_t>(_1202);
+       float8  const _1204 = _1196 - _1203;
+       uint32_t  const _1205 = (uint32_t)(23ull);
+       uint32x8_t  const _1206 = uint32x8_t_ops::broadcast(_1205);
+       int32x8_t  const _1207 = _1200 << _1206;
+       float8  const _1208 = reinterpret<float8>(_1207);
+       float  const _1209 = float_from_bits(958452607 /* 0.000153376 */);
+       float8  const _1210 = float8_ops::broadcast(_1209);
+       float8  const _1211 = _1204 * _1210;
+       float  const _1212 = float_from_bits(984588920 /* 0.00133999 */);
+       float8  const _1213 = float8_ops::broadcast(_1212);
+       float8  const _1214 = _1211 + _1213;
+       float8  const _1215 = _1214 * _1204;
+       float  const _1216 = float_from_bits(1008572159 /* 0.00961852 */);
+       float8  const _1217 = float8_ops::broadcast(_1216);
+       float8  const _1218 = _1215 + _1217;
+       float8  const _1219 = _1218 * _1204;
+       float  const _1220 = float_from_bits(1029920619 /* 0.0555033 */);
+       float8  const _1221 = float8_ops::broadcast(_1220);
+       float8  const _1222 = _1219 + _1221;
+       float8  const _1223 = _1222 * _1204;
+       float  const _1224 = float_from_bits(1047920109 /* 0.240226 */);
+       float8  const _1225 = float8_ops::broadcast(_1224);
+       float8  const _1226 = _1223 + _1225;
+       float8  const _1227 = _1226 * _1204;
+       float  const _1228 = float_from_bits(1060205080 /* 0.693147 */);
+       float8  const _1229 = float8_ops::broadcast(_1228);
+       float8  const _1230 = _1227 + _1229;
+       float8  const _1231 = _1230 * _1204;
+       float  const _1232 = float_from_bits(1065353216 /* 1 */);
+       float8  const _1233 = float8_ops::broadcast(_1232);
+       float8  const _1234 = _1231 + _1233;
+       float8  const _1235 = _1208 * _1234;
+       int32x8_t  const _1236 = reinterpret<int32x8_t>(_1235);
+       int32x8_t  const _1237 = int32x8_t_ops::broadcast(-1);
+       int32x8_t  const _1238 = int32x8_t_ops::broadcast(0);
+       int32x8_t  const _1239 = int32x8_t_ops::broadcast(2139095040);
+       int32x8_t  const _1240 = reinterpret<int32x8_t>(_1192);
+       int32x8_t  const _1241 = int32x8_t_ops::broadcast(2147483647);
+       int32x8_t  const _1242 = _1240 & _1241;
+       uint8x8_t  const _1243 = int32x8_t_ops::lt(_1239, _1242);
+       int32x8_t  const _1244 = int32x8_t_ops::select(_1243, _1237, _1238);
+       int32x8_t  const _1245 = int32x8_t_ops::broadcast(2143289344);
+       int32x8_t  const _1246 = _1244 & _1245;
+       int32x8_t  const _1247 = _1236 | _1246;
+       float8  const _1248 = reinterpret<float8>(_1247);
+       int32_t  const _1249 = _probs_s0_j_rebased + _1183;
+       int32_t  const _1250 = _1249 * 24;
+       float8_ops::store(_1248, _probs, _1250);
+       float8  const _1251 = float8_ops::load(_row_max, 8);
+       int32_t  const _1252 = _probs_s0_j_rebased * 24;
+       int32_t  const _1253 = _1252 + 8;
+       float8  const _1254 = float8_ops::load(_masked, _1253);
+       float  const _1255 = float_from_bits(0 /* 0 */);
+       float8  const _1256 = float8_ops::broadcast(_1255);
+       float8  const _1257 = float8_ops::broadcast(neg_inf_f32());
+       uint8x8_t  const _1258 = float8_ops::eq(_1251, _1257);
+       float8  const _1259 = float8_ops::select(_1258, _1256, _1251);
+       float8  const _1260 = _1254 - _1259;
+       float8  const _1261 = float8_ops::min(_1260, _1256);
+       float  const _1262 = float_from_bits(3271426048 /* -127 */);
+       float8  const _1263 = float8_ops::broadcast(_1262);
+       float8  const _1264 = float8_ops::max(_1261, _1263);
+       float  const _1265 = float_from_bits(1124007936 /* 127.5 */);
+       float8  const _1266 = float8_ops::broadcast(_1265);
+       float8  const _1267 = _1264 + _1266;
+       int32x8_t  const _1268 = int32x8_t_ops::convert_from<float8>(_1267);
+       int32x8_t  const _1269 = int32x8_t_ops::broadcast(-127);
+       int32x8_t  const _1270 = _1268 + _1269;
+       float8  const _1271 = float8_ops::convert_from<int32x8_t>(_1270);
+       float8  const _1272 = _1264 - _1271;
+       uint32_t  const _1273 = (uint32_t)(23ull);
+       uint32x8_t  const _1274 = uint32x8_t_ops::broadcast(_1273);
+       int32x8_t  const _1275 = _1268 << _1274;
+       float8  const _1276 = reinterpret<float8>(_1275);
+       float  const _1277 = float_from_bits(958452607 /* 0.000153376 */);
+       float8  const _1278 = float8_ops::broadcast(_1277);
+       float8  const _1279 = _1272 * _1278;
+       float  const _1280 = float_from_bits(984588920 /* 0.00133999 */);
+       float8  const _1281 = float8_ops::broadcast(_1280);
+       float8  const _1282 = _1279 + _1281;
+       float8  const _1283 = _1282 * _1272;
+       float  const _1284 = float_from_bits(1008572159 /* 0.00961852 */);
+       float8  const _1285 = float8_ops::broadcast(_1284);
+       float8  const _1286 = _1283 + _1285;
+       float8  const _1287 = _1286 * _1272;
+       float  const _1288 = float_from_bits(1029920619 /* 0.0555033 */);
+       float8  const _1289 = float8_ops::broadcast(_1288);
+       float8  const _1290 = _1287 + _1289;
+       float8  const _1291 = _1290 * _1272;
+       float  const _1292 = float_from_bits(1047920109 /* 0.240226 */);
+       float8  const _1293 = float8_ops::broadcast(_1292);
+       float8  const _1294 = _1291 + _1293;
+       float8  const _1295 = _1294 * _1272;
+       float  const _1296 = float_from_bits(1060205080 /* 0.693147 */);
+       float8  const _1297 = float8_ops::broadcast(_1296);
+       float8  const _1298 = _1295 + _1297;
+       float8  const _1299 = _1298 * _1272;
+       float  const _1300 = float_from_bits(1065353216 /* 1 */);
+       float8  const _1301 = float8_ops::broadcast(_1300);
+       float8  const _1302 = _1299 + _1301;
+       float8  const _1303 = _1276 * _1302;
+       int32x8_t  const _1304 = reinterpret<int32x8_t>(_1303);
+       int32x8_t  const _1305 = int32x8_t_ops::broadcast(-1);
+       int32x8_t  const _1306 = int32x8_t_ops::broadcast(0);
+       int32x8_t  const _1307 = int32x8_t_ops::broadcast(2139095040);
+       int32x8_t  const _1308 = reinterpret<int32x8_t>(_1260);
+       int32x8_t  const _1309 = int32x8_t_ops::broadcast(2147483647);
+       int32x8_t  const _1310 = _1308 & _1309;
+       uint8x8_t  const _1311 = int32x8_t_ops::lt(_1307, _1310);
+       int32x8_t  const _1312 = int32x8_t_ops::select(_1311, _1305, _1306);
+       int32x8_t  const _1313 = int32x8_t_ops::broadcast(2143289344);
+       int32x8_t  const _1314 = _1312 & _1313;
+       int32x8_t  const _1315 = _1304 | _1314;
+       float8  const _1316 = reinterpret<float8>(_1315);
+       int32_t  const _1317 = _probs_s0_j_rebased + _1183;
+       int32_t  const _1318 = _1317 * 24;
+       int32_t  const _1319 = _1318 + 8;
+       float8_ops::store(_1316, _probs, _1319);
+       float8  const _1320 = float8_ops::load(_row_max, 16);
+       int32_t  const _1321 = _probs_s0_j_rebased * 24;
+       int32_t  const _1322 = _1321 + 16;
+       float8  const _1323 = float8_ops::load(_masked, _1322);
+       float  const _1324 = float_from_bits(0 /* 0 */);
+       float8  const _1325 = float8_ops::broadcast(_1324);
+       float8  const _1326 = float8_ops::broadcast(neg_inf_f32());
+       uint8x8_t  const _1327 = float8_ops::eq(_1320, _1326);
+       float8  const _1328 = float8_ops::select(_1327, _1325, _1320);
+       float8  const _1329 = _1323 - _1328;
+       float8  const _1330 = float8_ops::min(_1329, _1325);
+       float  const _1331 = float_from_bits(3271426048 /* -127 */);
+       float8  const _1332 = float8_ops::broadcast(_1331);
+       float8  const _1333 = float8_ops::max(_1330, _1332);
+       float  const _1334 = float_from_bits(1124007936 /* 127.5 */);
+       float8  const _1335 = float8_ops::broadcast(_1334);
+       float8  const _1336 = _1333 + _1335;
+       int32x8_t  const _1337 = int32x8_t_ops::convert_from<float8>(_1336);
+       int32x8_t  const _1338 = int32x8_t_ops::broadcast(-127);
+       int32x8_t  const _1339 = _1337 + _1338;
+       float8  const _1340 = float8_ops::convert_from<int32x8_t>(_1339);
+       float8  const _1341 = _1333 - _1340;
+       uint32_t  const _1342 = (uint32_t)(23ull);
+       uint32x8_t  const _1343 = uint32x8_t_ops::broadcast(_1342);
+       int32x8_t  const _1344 = _1337 << _1343;
+       float8  const _1345 = reinterpret<float8>(_1344);
+       float  const _1346 = float_from_bits(958452607 /* 0.000153376 */);
+       float8  const _1347 = float8_ops::broadcast(_1346);
+       float8  const _1348 = _1341 * _1347;
+       float  const _1349 = float_from_bits(984588920 /* 0.00133999 */);
+       float8  const _1350 = float8_ops::broadcast(_1349);
+       float8  const _1351 = _1348 + _1350;
+       float8  const _1352 = _1351 * _1341;
+       float  const _1353 = float_from_bits(1008572159 /* 0.00961852 */);
+       float8  const _1354 = float8_ops::broadcast(_1353);
+       float8  const _1355 = _1352 + _1354;
+       float8  const _1356 = _1355 * _1341;
+       float  const _1357 = float_from_bits(1029920619 /* 0.0555033 */);
+       float8  const _1358 = float8_ops::broadcast(_1357);
+       float8  const _1359 = _1356 + _1358;
+       float8  const _1360 = _1359 * _1341;
+       float  const _1361 = float_from_bits(1047920109 /* 0.240226 */);
+       float8  const _1362 = float8_ops::broadcast(_1361);
+       float8  const _1363 = _1360 + _1362;
+       float8  const _1364 = _1363 * _1341;
+       float  const _1365 = float_from_bits(1060205080 /* 0.693147 */);
+       float8  const _1366 = float8_ops::broadcast(_1365);
+       float8  const _1367 = _1364 + _1366;
+       float8  const _1368 = _1367 * _1341;
+       float  const _1369 = float_from_bits(1065353216 /* 1 */);
+       float8  const _1370 = float8_ops::broadcast(_1369);
+       float8  const _1371 = _1368 + _1370;
+       float8  const _1372 = _1345 * _1371;
+       int32x8_t  const _1373 = reinterpret<int32x8_t>(_1372);
+       int32x8_t  const _1374 = int32x8_t_ops::broadcast(-1);
+       int32x8_t  const _1375 = int32x8_t_ops::broadcast(0);
+       int32x8_t  const _1376 = int32x8_t_ops::broadcast(2139095040);
+       int32x8_t  const _1377 = reinterpret<int32x8_t>(_1329);
+       int32x8_t  const _1378 = int32x8_t_ops::broadcast(2147483647);
+       int32x8_t  const _1379 = _1377 & _1378;
+       uint8x8_t  const _1380 = int32x8_t_ops::lt(_1376, _1379);
+       int32x8_t  const _1381 = int32x8_t_ops::select(_1380, _1374, _1375);
+       int32x8_t  const _1382 = int32x8_t_ops::broadcast(2143289344);
+       int32x8_t  const _1383 = _1381 & _1382;
+       int32x8_t  const _1384 = _1373 | _1383;
+       float8  const _1385 = reinterpret<float8>(_1384);
+       int32_t  const _1386 = _probs_s0_j_rebased + _1183;
+       int32_t  const _1387 = _1386 * 24;
+       int32_t  const _1388 = _1387 + 16;
+       float8_ops::store(_1385, _probs, _1388);
       } // for _probs_s0_j_rebased
       _masked_free.free();
       {
-       float _row_sum[16];
-       int32_t  const _1145 = ::halide_cpp_max(_85, 0);
-       int32_t  const _1146 = _88 - _1145;
+       float _row_sum[24];
+       int32_t  const _1389 = ::halide_cpp_max(_85, 0);
+       int32_t  const _1390 = _88 - _1389;
        // produce row_sum
-       for (int _row_sum_s0_ii_ii = 0; _row_sum_s0_ii_ii < 0 + 2; _row_sum_s0_ii_ii++)
+       for (int _row_sum_s0_ii_ii = 0; _row_sum_s0_ii_ii < 0 + 3; _row_sum_s0_ii_ii++)
        {
-        float  const _1147 = float_from_bits(0 /* 0 */);
-        float8  const _1148 = float8_ops::broadcast(_1147);
-        int32_t  const _1149 = _row_sum_s0_ii_ii * 8;
-        float8_ops::store(_1148, _row_sum, _1149);
+        float  const _1391 = float_from_bits(0 /* 0 */);
+        float8  const _1392 = float8_ops::broadcast(_1391);
+        int32_t  const _1393 = _row_sum_s0_ii_ii * 8;
+        float8_ops::store(_1392, _row_sum, _1393);
        } // for _row_sum_s0_ii_ii
        // consume probs
-       int32_t  const _1150 = ::halide_cpp_max(_85, 0);
-       int32_t  const _1151 = _1150 - _978;
-       for (int _row_sum_s1_rk__x_rebased = 0; _row_sum_s1_rk__x_rebased < 0 + _1146; _row_sum_s1_rk__x_rebased++)
+       int32_t  const _1394 = ::halide_cpp_max(_85, 0);
+       int32_t  const _1395 = _1394 - _1153;
+       for (int _row_sum_s1_rk__x_rebased = 0; _row_sum_s1_rk__x_rebased < 0 + _1390; _row_sum_s1_rk__x_rebased++)
        {
-        float8  const _1152 = float8_ops::load(_row_sum, 0);
-        int32_t  const _1153 = _row_sum_s1_rk__x_rebased + _1151;
-        int32_t  const _1154 = _1153 * 16;
-        float8  const _1155 = float8_ops::load(_probs, _1154);
-        float8  const _1156 = _1152 + _1155;
-        float8_ops::store(_1156, _row_sum, 0);
-        float8  const _1157 = float8_ops::load(_row_sum, 8);
-        int32_t  const _1158 = _row_sum_s1_rk__x_rebased + _1151;
-        int32_t  const _1159 = _1158 * 16;
-        int32_t  const _1160 = _1159 + 8;
-        float8  const _1161 = float8_ops::load(_probs, _1160);
-        float8  const _1162 = _1157 + _1161;
-        float8_ops::store(_1162, _row_sum, 8);
+        float8  const _1396 = float8_ops::load(_row_sum, 0);
+        int32_t  const _1397 = _row_sum_s1_rk__x_rebased + _1395;
+        int32_t  const _1398 = _1397 * 24;
+        float8  const _1399 = float8_ops::load(_probs, _1398);
+        float8  const _1400 = _1396 + _1399;
+        float8_ops::store(_1400, _row_sum, 0);
+        float8  const _1401 = float8_ops::load(_row_sum, 8);
+        int32_t  const _1402 = _row_sum_s1_rk__x_rebased + _1395;
+        int32_t  const _1403 = _1402 * 24;
+        int32_t  const _1404 = _1403 + 8;
+        float8  const _1405 = float8_ops::load(_probs, _1404);
+        float8  const _1406 = _1401 + _1405;
+        float8_ops::store(_1406, _row_sum, 8);
+        float8  const _1407 = float8_ops::load(_row_sum, 16);
+        int32_t  const _1408 = _row_sum_s1_rk__x_rebased + _1395;
+        int32_t  const _1409 = _1408 * 24;
+        int32_t  const _1410 = _1409 + 16;
+        float8  const _1411 = float8_ops::load(_probs, _1410);
+        float8  const _1412 = _1407 + _1411;
+        float8_ops::store(_1412, _row_sum, 16);
        } // for _row_sum_s1_rk__x_rebased
        {
-        int32_t  const _1163 = _attn_dv_pad + 8;
-        int64_t  const _1164 = _1163;
-        int64_t  const _1165 = _1164 * 16;
-        if ((_1165 > ((int64_t(1) << 31) - 1)) || ((_1165 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+        int32_t  const _1413 = _attn_dv_pad + 8;
+        int64_t  const _1414 = _1413;
+        int64_t  const _1415 = _1414 * 24;
+        if ((_1415 > ((int64_t(1) << 31) - 1)) || ((_1415 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
         {
          attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation partial\n");
          return -1;
         } // overflow test partial
-        int64_t  const _1166 = _1165;
-        float *_partial = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1166);
+        int64_t  const _1416 = _1415;
+        float *_partial = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1416);
         if (!_partial)
         {
-         int32_t  const _1167 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-         return _1167;
+         int32_t  const _1417 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+         return _1417;
         }
         HalideFreeHelper _partial_free(_ucon, _partial, attn_alibi_softcap_rt_free);
         // produce partial
         // consume row_sum
         // consume probs
         // consume row_max
-        int32_t  const _1168 = ::halide_cpp_min(_attn_dv_pad, 8);
-        int32_t  const _1169 = _attn_dv_pad & 7;
-        int32_t  const _1170 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
-        int32_t  const _1171 = _1170 + 3;
-        int32_t  const _1172 = _1171 >> 2;
-        int32_t  const _1173 = _attn_tile * 4;
-        int32_t  const _1174 = _1173 + 4;
-        int32_t  const _1175 = ::halide_cpp_min(_1172, _1174);
-        int32_t  const _1176 = _attn_kv_lo >> 2;
-        bool  const _1177 = _1169 != 0;
-        int32_t  const _1178 = ::halide_cpp_max(_attn_dv_pad, 8);
-        int32_t  const _1179 = ::halide_cpp_max(_1175, _1176);
-        int32_t  const _1180 = ::halide_cpp_max(_1179, 0);
-        int32_t  const _1181 = _1180 * 4;
-        int32_t  const _1182 = ::halide_cpp_min(_1181, _attn_lk);
-        int32_t  const _1183 = _105 + 1024;
-        int32_t  const _1184 = ::halide_cpp_min(_1182, _1183);
-        int32_t  const _1185 = ::halide_cpp_max(_1176, 0);
-        int32_t  const _1186 = _1185 * 4;
-        int32_t  const _1187 = ::halide_cpp_min(_1186, _attn_lk);
-        int32_t  const _1188 = _1175 * 4;
-        int32_t  const _1189 = ::halide_cpp_min(_1188, _attn_lk);
-        int32_t  const _1190 = _1169 + 15;
-        int32_t  const _1191 = _1190 >> 3;
-        int32_t  const _1192 = _attn_dv_pad + 7;
-        int32_t  const _1193 = _1192 >> 3;
-        int32_t  const _1194 = _attn_dv_pad >> 3;
-        int32_t  const _1195 = _attn_chunk_lo >> 2;
-        int32_t  const _1196 = _1195 * 4;
-        int32_t  const _1197 = _attn_dv_pad + -1;
-        int32_t  const _1198 = _1197 >> 3;
-        int32_t  const _1199 = _1198 * 8;
-        int32_t  const _1200 = _1199 - _1168;
-        int32_t  const _1201 = _105 - _978;
-        for (int _partial_s0_ii_ig = 0; _partial_s0_ii_ig < 0 + 2; _partial_s0_ii_ig++)
+        int32_t  const _1418 = ::halide_cpp_min(_attn_dv_pad, 8);
+        int32_t  const _1419 = _attn_dv_pad & 7;
+        int32_t  const _1420 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
+        int32_t  const _1421 = _1420 + 3;
+        int32_t  const _1422 = _1421 >> 2;
+        int32_t  const _1423 = _attn_tile * 6;
+        int32_t  const _1424 = _1423 + 6;
+        int32_t  const _1425 = ::halide_cpp_min(_1422, _1424);
+        int32_t  const _1426 = _attn_kv_lo >> 2;
+        bool  const _1427 = _1419 != 0;
+        int32_t  const _1428 = ::halide_cpp_max(_attn_dv_pad, 8);
+        int32_t  const _1429 = ::halide_cpp_max(_1425, _1426);
+        int32_t  const _1430 = ::halide_cpp_max(_1429, 0);
+        int32_t  const _1431 = _1430 * 4;
+        int32_t  const _1432 = ::halide_cpp_min(_1431, _attn_lk);
+        int32_t  const _1433 = _105 + 1024;
+        int32_t  const _1434 = ::halide_cpp_min(_1432, _1433);
+        int32_t  const _1435 = ::halide_cpp_max(_1426, 0);
+        int32_t  const _1436 = _1435 * 4;
+        int32_t  const _1437 = ::halide_cpp_min(_1436, _attn_lk);
+        int32_t  const _1438 = _1425 * 4;
+        int32_t  const _1439 = ::halide_cpp_min(_1438, _attn_lk);
+        int32_t  const _1440 = _1419 + 15;
+        int32_t  const _1441 = _1440 >> 3;
+        int32_t  const _1442 = _attn_dv_pad + 7;
+        int32_t  const _1443 = _1442 >> 3;
+        int32_t  const _1444 = _attn_dv_pad >> 3;
+        int32_t  const _1445 = _attn_chunk_lo >> 2;
+        int32_t  const _1446 = _1445 * 4;
+        int32_t  const _1447 = _attn_dv_pad + -1;
+        int32_t  const _1448 = _1447 >> 3;
+        int32_t  const _1449 = _1448 * 8;
+        int32_t  const _1450 = _1449 - _1418;
+        int32_t  const _1451 = _105 - _1153;
+        for (int _partial_s0_ii_ig = 0; _partial_s0_ii_ig < 0 + 3; _partial_s0_ii_ig++)
         {
          {
-          int32_t  const _1202 = _1200 + 16;
-          int64_t  const _1203 = _1202;
-          int64_t  const _1204 = _1203 * 8;
-          if ((_1204 > ((int64_t(1) << 31) - 1)) || ((_1204 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+          int32_t  const _1452 = _1450 + 16;
+          int64_t  const _1453 = _1452;
+          int64_t  const _1454 = _1453 * 8;
+          if ((_1454 > ((int64_t(1) << 31) - 1)) || ((_1454 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
           {
            attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation pv\n");
            return -1;
           } // overflow test pv
-          int64_t  const _1205 = _1204;
-          float *_pv = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1205);
+          int64_t  const _1455 = _1454;
+          float *_pv = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1455);
           if (!_pv)
           {
-           int32_t  const _1206 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-           return _1206;
+           int32_t  const _1456 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+           return _1456;
           }
           HalideFreeHelper _pv_free(_ucon, _pv, attn_alibi_softcap_rt_free);
           // produce pv
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1194; _pv_s0_c_c++)
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1444; _pv_s0_c_c++)
           {
-           float  const _1207 = float_from_bits(0 /* 0 */);
-           float8  const _1208 = float8_ops::broadcast(_1207);
-           int32_t  const _1209 = _pv_s0_c_c * 8;
-           int32_t  const _1210 = _1209 - _1168;
-           int32_t  const _1211 = _1210 + 8;
-           float8_ops::store(_1208, _pv, _1211);
+           float  const _1457 = float_from_bits(0 /* 0 */);
+           float8  const _1458 = float8_ops::broadcast(_1457);
+           int32_t  const _1459 = _pv_s0_c_c * 8;
+           int32_t  const _1460 = _1459 - _1418;
+           int32_t  const _1461 = _1460 + 8;
+           float8_ops::store(_1458, _pv, _1461);
           } // for _pv_s0_c_c
-          if (_1177)
+          if (_1427)
           {
-           float  const _1212 = float_from_bits(0 /* 0 */);
-           float8  const _1213 = float8_ops::broadcast(_1212);
-           int32_t  const _1214 = _1178 + -8;
-           float8_ops::store(_1213, _pv, _1214);
-          } // if _1177
-          int32_t  const _1215 = _1200 - _1168;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1194; _pv_s0_c_c++)
+           float  const _1462 = float_from_bits(0 /* 0 */);
+           float8  const _1463 = float8_ops::broadcast(_1462);
+           int32_t  const _1464 = _1428 + -8;
+           float8_ops::store(_1463, _pv, _1464);
+          } // if _1427
+          int32_t  const _1465 = _1450 - _1418;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1444; _pv_s0_c_c++)
           {
-           float  const _1216 = float_from_bits(0 /* 0 */);
-           float8  const _1217 = float8_ops::broadcast(_1216);
-           int32_t  const _1218 = _pv_s0_c_c * 8;
-           int32_t  const _1219 = _1218 + _1215;
-           int32_t  const _1220 = _1219 + 24;
-           float8_ops::store(_1217, _pv, _1220);
+           float  const _1466 = float_from_bits(0 /* 0 */);
+           float8  const _1467 = float8_ops::broadcast(_1466);
+           int32_t  const _1468 = _pv_s0_c_c * 8;
+           int32_t  const _1469 = _1468 + _1465;
+           int32_t  const _1470 = _1469 + 24;
+           float8_ops::store(_1467, _pv, _1470);
           } // for _pv_s0_c_c
-          if (_1177)
+          if (_1427)
           {
-           float  const _1221 = float_from_bits(0 /* 0 */);
-           float8  const _1222 = float8_ops::broadcast(_1221);
-           int32_t  const _1223 = _1200 + _1178;
-           int32_t  const _1224 = _1223 + 8;
-           float8_ops::store(_1222, _pv, _1224);
-          } // if _1177
-          int32_t  const _1225 = _1200 * 2;
-          int32_t  const _1226 = _1225 - _1168;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1194; _pv_s0_c_c++)
+           float  const _1471 = float_from_bits(0 /* 0 */);
+           float8  const _1472 = float8_ops::broadcast(_1471);
+           int32_t  const _1473 = _1450 + _1428;
+           int32_t  const _1474 = _1473 + 8;
+           float8_ops::store(_1472, _pv, _1474);
+          } // if _1427
+          int32_t  const _1475 = _1450 * 2;
+          int32_t  const _1476 = _1475 - _1418;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1444; _pv_s0_c_c++)
           {
-           float  const _1227 = float_from_bits(0 /* 0 */);
-           float8  const _1228 = float8_ops::broadcast(_1227);
-           int32_t  const _1229 = _pv_s0_c_c * 8;
-           int32_t  const _1230 = _1229 + _1226;
-           int32_t  const _1231 = _1230 + 40;
-           float8_ops::store(_1228, _pv, _1231);
+           float  const _1477 = float_from_bits(0 /* 0 */);
+           float8  const _1478 = float8_ops::broadcast(_1477);
+           int32_t  const _1479 = _pv_s0_c_c * 8;
+           int32_t  const _1480 = _1479 + _1476;
+           int32_t  const _1481 = _1480 + 40;
+           float8_ops::store(_1478, _pv, _1481);
           } // for _pv_s0_c_c
-          if (_1177)
+          if (_1427)
           {
-           float  const _1232 = float_from_bits(0 /* 0 */);
-           float8  const _1233 = float8_ops::broadcast(_1232);
-           int32_t  const _1234 = _1200 * 2;
-           int32_t  const _1235 = _1234 + _1178;
-           int32_t  const _1236 = _1235 + 24;
-           float8_ops::store(_1233, _pv, _1236);
-          } // if _1177
-          int32_t  const _1237 = _1200 * 3;
-          int32_t  const _1238 = _1237 - _1168;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1194; _pv_s0_c_c++)
+           float  const _1482 = float_from_bits(0 /* 0 */);
+           float8  const _1483 = float8_ops::broadcast(_1482);
+           int32_t  const _1484 = _1450 * 2;
+           int32_t  const _1485 = _1484 + _1428;
+           int32_t  const _1486 = _1485 + 24;
+           float8_ops::store(_1483, _pv, _1486);
+          } // if _1427
+          int32_t  const _1487 = _1450 * 3;
+          int32_t  const _1488 = _1487 - _1418;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1444; _pv_s0_c_c++)
           {
-           float  const _1239 = float_from_bits(0 /* 0 */);
-           float8  const _1240 = float8_ops::broadcast(_1239);
-           int32_t  const _1241 = _pv_s0_c_c * 8;
-           int32_t  const _1242 = _1241 + _1238;
-           int32_t  const _1243 = _1242 + 56;
-           float8_ops::store(_1240, _pv, _1243);
+           float  const _1489 = float_from_bits(0 /* 0 */);
+           float8  const _1490 = float8_ops::broadcast(_1489);
+           int32_t  const _1491 = _pv_s0_c_c * 8;
+           int32_t  const _1492 = _1491 + _1488;
+           int32_t  const _1493 = _1492 + 56;
+           float8_ops::store(_1490, _pv, _1493);
           } // for _pv_s0_c_c
-          if (_1177)
+          if (_1427)
           {
-           float  const _1244 = float_from_bits(0 /* 0 */);
-           float8  const _1245 = float8_ops::broadcast(_1244);
-           int32_t  const _1246 = _1200 * 3;
-           int32_t  const _1247 = _1246 + _1178;
-           int32_t  const _1248 = _1247 + 40;
-           float8_ops::store(_1245, _pv, _1248);
-          } // if _1177
-          int32_t  const _1249 = _1200 * 4;
-          int32_t  const _1250 = _1249 - _1168;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1194; _pv_s0_c_c++)
+           float  const _1494 = float_from_bits(0 /* 0 */);
+           float8  const _1495 = float8_ops::broadcast(_1494);
+           int32_t  const _1496 = _1450 * 3;
+           int32_t  const _1497 = _1496 + _1428;
+           int32_t  const _1498 = _1497 + 40;
+           float8_ops::store(_1495, _pv, _1498);
+          } // if _1427
+          int32_t  const _1499 = _1450 * 4;
+          int32_t  const _1500 = _1499 - _1418;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1444; _pv_s0_c_c++)
           {
-           float  const _1251 = float_from_bits(0 /* 0 */);
-           float8  const _1252 = float8_ops::broadcast(_1251);
-           int32_t  const _1253 = _pv_s0_c_c * 8;
-           int32_t  const _1254 = _1253 + _1250;
-           int32_t  const _1255 = _1254 + 72;
-           float8_ops::store(_1252, _pv, _1255);
+           float  const _1501 = float_from_bits(0 /* 0 */);
+           float8  const _1502 = float8_ops::broadcast(_1501);
+           int32_t  const _1503 = _pv_s0_c_c * 8;
+           int32_t  const _1504 = _1503 + _1500;
+           int32_t  const _1505 = _1504 + 72;
+           float8_ops::store(_1502, _pv, _1505);
           } // for _pv_s0_c_c
-          if (_1177)
+          if (_1427)
           {
-           float  const _1256 = float_from_bits(0 /* 0 */);
-           float8  const _1257 = float8_ops::broadcast(_1256);
-           int32_t  const _1258 = _1200 * 4;
-           int32_t  const _1259 = _1258 + _1178;
-           int32_t  const _1260 = _1259 + 56;
-           float8_ops::store(_1257, _pv, _1260);
-          } // if _1177
-          int32_t  const _1261 = _1200 * 5;
-          int32_t  const _1262 = _1261 - _1168;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1194; _pv_s0_c_c++)
+           float  const _1506 = float_from_bits(0 /* 0 */);
+           float8  const _1507 = float8_ops::broadcast(_1506);
+           int32_t  const _1508 = _1450 * 4;
+           int32_t  const _1509 = _1508 + _1428;
+           int32_t  const _1510 = _1509 + 56;
+           float8_ops::store(_1507, _pv, _1510);
+          } // if _1427
+          int32_t  const _1511 = _1450 * 5;
+          int32_t  const _1512 = _1511 - _1418;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1444; _pv_s0_c_c++)
           {
-           float  const _1263 = float_from_bits(0 /* 0 */);
-           float8  const _1264 = float8_ops::broadcast(_1263);
-           int32_t  const _1265 = _pv_s0_c_c * 8;
-           int32_t  const _1266 = _1265 + _1262;
-           int32_t  const _1267 = _1266 + 88;
-           float8_ops::store(_1264, _pv, _1267);
+           float  const _1513 = float_from_bits(0 /* 0 */);
+           float8  const _1514 = float8_ops::broadcast(_1513);
+           int32_t  const _1515 = _pv_s0_c_c * 8;
+           int32_t  const _1516 = _1515 + _1512;
+           int32_t  const _1517 = _1516 + 88;
+           float8_ops::store(_1514, _pv, _1517);
           } // for _pv_s0_c_c
-          if (_1177)
+          if (_1427)
           {
-           float  const _1268 = float_from_bits(0 /* 0 */);
-           float8  const _1269 = float8_ops::broadcast(_1268);
-           int32_t  const _1270 = _1200 * 5;
-           int32_t  const _1271 = _1270 + _1178;
-           int32_t  const _1272 = _1271 + 72;
-           float8_ops::store(_1269, _pv, _1272);
-          } // if _1177
-          int32_t  const _1273 = _1200 * 6;
-          int32_t  const _1274 = _1273 - _1168;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1194; _pv_s0_c_c++)
+           float  const _1518 = float_from_bits(0 /* 0 */);
+           float8  const _1519 = float8_ops::broadcast(_1518);
+           int32_t  const _1520 = _1450 * 5;
+           int32_t  const _1521 = _1520 + _1428;
+           int32_t  const _1522 = _1521 + 72;
+           float8_ops::store(_1519, _pv, _1522);
+          } // if _1427
+          int32_t  const _1523 = _1450 * 6;
+          int32_t  const _1524 = _1523 - _1418;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1444; _pv_s0_c_c++)
           {
-           float  const _1275 = float_from_bits(0 /* 0 */);
-           float8  const _1276 = float8_ops::broadcast(_1275);
-           int32_t  const _1277 = _pv_s0_c_c * 8;
-           int32_t  const _1278 = _1277 + _1274;
-           int32_t  const _1279 = _1278 + 104;
-           float8_ops::store(_1276, _pv, _1279);
+           float  const _1525 = float_from_bits(0 /* 0 */);
+           float8  const _1526 = float8_ops::broadcast(_1525);
+           int32_t  const _1527 = _pv_s0_c_c * 8;
+           int32_t  const _1528 = _1527 + _1524;
+           int32_t  const _1529 = _1528 + 104;
+           float8_ops::store(_1526, _pv, _1529);
           } // for _pv_s0_c_c
-          if (_1177)
+          if (_1427)
           {
-           float  const _1280 = float_from_bits(0 /* 0 */);
-           float8  const _1281 = float8_ops::broadcast(_1280);
-           int32_t  const _1282 = _1200 * 6;
-           int32_t  const _1283 = _1282 + _1178;
-           int32_t  const _1284 = _1283 + 88;
-           float8_ops::store(_1281, _pv, _1284);
-          } // if _1177
-          int32_t  const _1285 = _1200 * 7;
-          int32_t  const _1286 = _1285 - _1168;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1194; _pv_s0_c_c++)
+           float  const _1530 = float_from_bits(0 /* 0 */);
+           float8  const _1531 = float8_ops::broadcast(_1530);
+           int32_t  const _1532 = _1450 * 6;
+           int32_t  const _1533 = _1532 + _1428;
+           int32_t  const _1534 = _1533 + 88;
+           float8_ops::store(_1531, _pv, _1534);
+          } // if _1427
+          int32_t  const _1535 = _1450 * 7;
+          int32_t  const _1536 = _1535 - _1418;
+          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1444; _pv_s0_c_c++)
           {
-           float  const _1287 = float_from_bits(0 /* 0 */);
-           float8  const _1288 = float8_ops::broadcast(_1287);
-           int32_t  const _1289 = _pv_s0_c_c * 8;
-           int32_t  const _1290 = _1289 + _1286;
-           int32_t  const _1291 = _1290 + 120;
-           float8_ops::store(_1288, _pv, _1291);
+           float  const _1537 = float_from_bits(0 /* 0 */);
+           float8  const _1538 = float8_ops::broadcast(_1537);
+           int32_t  const _1539 = _pv_s0_c_c * 8;
+           int32_t  const _1540 = _1539 + _1536;
+           int32_t  const _1541 = _1540 + 120;
+           float8_ops::store(_1538, _pv, _1541);
           } // for _pv_s0_c_c
-          if (_1177)
+          if (_1427)
           {
-           float  const _1292 = float_from_bits(0 /* 0 */);
-           float8  const _1293 = float8_ops::broadcast(_1292);
-           int32_t  const _1294 = _1200 * 7;
-           int32_t  const _1295 = _1294 + _1178;
-           int32_t  const _1296 = _1295 + 104;
-           float8_ops::store(_1293, _pv, _1296);
-          } // if _1177
-          int32_t  const _1297 = _1200 * 7;
-          int32_t  const _1298 = _1297 - _1168;
-          int32_t  const _1299 = _1200 * 6;
-          int32_t  const _1300 = _1299 - _1168;
-          int32_t  const _1301 = _1200 * 5;
-          int32_t  const _1302 = _1301 - _1168;
-          int32_t  const _1303 = _1200 * 4;
-          int32_t  const _1304 = _1303 - _1168;
-          int32_t  const _1305 = _1200 * 3;
-          int32_t  const _1306 = _1305 - _1168;
-          int32_t  const _1307 = _1200 * 2;
-          int32_t  const _1308 = _1307 - _1168;
-          int32_t  const _1309 = _1184 - _105;
-          for (int _pv_s1_c_co = 0; _pv_s1_c_co < 0 + _1193; _pv_s1_c_co++)
+           float  const _1542 = float_from_bits(0 /* 0 */);
+           float8  const _1543 = float8_ops::broadcast(_1542);
+           int32_t  const _1544 = _1450 * 7;
+           int32_t  const _1545 = _1544 + _1428;
+           int32_t  const _1546 = _1545 + 104;
+           float8_ops::store(_1543, _pv, _1546);
+          } // if _1427
+          int32_t  const _1547 = _1450 * 7;
+          int32_t  const _1548 = _1547 - _1418;
+          int32_t  const _1549 = _1450 * 6;
+          int32_t  const _1550 = _1549 - _1418;
+          int32_t  const _1551 = _1450 * 5;
+          int32_t  const _1552 = _1551 - _1418;
+          int32_t  const _1553 = _1450 * 4;
+          int32_t  const _1554 = _1553 - _1418;
+          int32_t  const _1555 = _1450 * 3;
+          int32_t  const _1556 = _1555 - _1418;
+          int32_t  const _1557 = _1450 * 2;
+          int32_t  const _1558 = _1557 - _1418;
+          int32_t  const _1559 = _1434 - _105;
+          for (int _pv_s1_c_co = 0; _pv_s1_c_co < 0 + _1443; _pv_s1_c_co++)
           {
-           int32_t  const _1310 = _pv_s1_c_co * 8;
-           int32_t  const _1311 = _1310 - _1168;
-           int32_t  const _1312 = _1298 + _1310;
-           int32_t  const _1313 = _1300 + _1310;
-           int32_t  const _1314 = _1302 + _1310;
-           int32_t  const _1315 = _1304 + _1310;
-           int32_t  const _1316 = _1306 + _1310;
-           int32_t  const _1317 = _1308 + _1310;
-           for (int _pv_s1_rk__x_rebased = 0; _pv_s1_rk__x_rebased < 0 + _1309; _pv_s1_rk__x_rebased++)
+           int32_t  const _1560 = _pv_s1_c_co * 8;
+           int32_t  const _1561 = _1560 - _1418;
+           int32_t  const _1562 = _1548 + _1560;
+           int32_t  const _1563 = _1550 + _1560;
+           int32_t  const _1564 = _1552 + _1560;
+           int32_t  const _1565 = _1554 + _1560;
+           int32_t  const _1566 = _1556 + _1560;
+           int32_t  const _1567 = _1558 + _1560;
+           for (int _pv_s1_rk__x_rebased = 0; _pv_s1_rk__x_rebased < 0 + _1559; _pv_s1_rk__x_rebased++)
            {
-            int32_t  const _1318 = _1311 + 8;
-            float8  const _1319 = float8_ops::load(_pv, _1318);
-            int32_t  const _1320 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1321 = _1320 * _attn_dv_pad;
-            int32_t  const _1322 = _1321 + _1310;
-            float8  const _1323 = float8_ops::load(_attn_v, _1322);
-            int32_t  const _1324 = _pv_s1_rk__x_rebased + _1201;
-            int32_t  const _1325 = _1324 * 2;
-            int32_t  const _1326 = _1325 + _partial_s0_ii_ig;
-            int32_t  const _1327 = _1326 * 8;
-            float  const _1328 = _probs[_1327];
-            float8  const _1329 = float8_ops::broadcast(_1328);
-            float8  const _1330 = _1323 * _1329;
-            float8  const _1331 = _1319 + _1330;
-            float8_ops::store(_1331, _pv, _1318);
-            int32_t  const _1332 = _1200 + _1311;
-            int32_t  const _1333 = _1332 + 24;
-            float8  const _1334 = float8_ops::load(_pv, _1333);
-            int32_t  const _1335 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1336 = _1335 * _attn_dv_pad;
-            int32_t  const _1337 = _1336 + _1310;
-            float8  const _1338 = float8_ops::load(_attn_v, _1337);
-            int32_t  const _1339 = _pv_s1_rk__x_rebased + _1201;
-            int32_t  const _1340 = _1339 * 2;
-            int32_t  const _1341 = _1340 + _partial_s0_ii_ig;
-            int32_t  const _1342 = _1341 * 8;
-            int32_t  const _1343 = _1342 + 1;
-            float  const _1344 = _probs[_1343];
-            float8  const _1345 = float8_ops::broadcast(_1344);
-            float8  const _1346 = _1338 * _1345;
-            float8  const _1347 = _1334 + _1346;
-            float8_ops::store(_1347, _pv, _1333);
-            int32_t  const _1348 = _1317 + 40;
-            float8  const _1349 = float8_ops::load(_pv, _1348);
-            int32_t  const _1350 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1351 = _1350 * _attn_dv_pad;
-            int32_t  const _1352 = _1351 + _1310;
-            float8  const _1353 = float8_ops::load(_attn_v, _1352);
-            int32_t  const _1354 = _pv_s1_rk__x_rebased + _1201;
-            int32_t  const _1355 = _1354 * 2;
-            int32_t  const _1356 = _1355 + _partial_s0_ii_ig;
-            int32_t  const _1357 = _1356 * 8;
-            int32_t  const _1358 = _1357 + 2;
-            float  const _1359 = _probs[_1358];
-            float8  const _1360 = float8_ops::broadcast(_1359);
-            float8  const _1361 = _1353 * _1360;
-            float8  const _1362 = _1349 + _1361;
-            float8_ops::store(_1362, _pv, _1348);
-            int32_t  const _1363 = _1316 + 56;
-            float8  const _1364 = float8_ops::load(_pv, _1363);
-            int32_t  const _1365 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1366 = _1365 * _attn_dv_pad;
-            int32_t  const _1367 = _1366 + _1310;
-            float8  const _1368 = float8_ops::load(_attn_v, _1367);
-            int32_t  const _1369 = _pv_s1_rk__x_rebased + _1201;
-            int32_t  const _1370 = _1369 * 2;
-            int32_t  const _1371 = _1370 + _partial_s0_ii_ig;
-            int32_t  const _1372 = _1371 * 8;
-            int32_t  const _1373 = _1372 + 3;
-            float  const _1374 = _probs[_1373];
-            float8  const _1375 = float8_ops::broadcast(_1374);
-            float8  const _1376 = _1368 * _1375;
-            float8  const _1377 = _1364 + _1376;
-            float8_ops::store(_1377, _pv, _1363);
-            int32_t  const _1378 = _1315 + 72;
-            float8  const _1379 = float8_ops::load(_pv, _1378);
-            int32_t  const _1380 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1381 = _1380 * _attn_dv_pad;
-            int32_t  const _1382 = _1381 + _1310;
-            float8  const _1383 = float8_ops::load(_attn_v, _1382);
-            int32_t  const _1384 = _pv_s1_rk__x_rebased + _1201;
-            int32_t  const _1385 = _1384 * 2;
-            int32_t  const _1386 = _1385 + _partial_s0_ii_ig;
-            int32_t  const _1387 = _1386 * 8;
-            int32_t  const _1388 = _1387 + 4;
-            float  const _1389 = _probs[_1388];
-            float8  const _1390 = float8_ops::broadcast(_1389);
-            float8  const _1391 = _1383 * _1390;
-            float8  const _1392 = _1379 + _1391;
-            float8_ops::store(_1392, _pv, _1378);
-            int32_t  const _1393 = _1314 + 88;
-            float8  const _1394 = float8_ops::load(_pv, _1393);
-            int32_t  const _1395 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1396 = _1395 * _attn_dv_pad;
-            int32_t  const _1397 = _1396 + _1310;
-            float8  const _1398 = float8_ops::load(_attn_v, _1397);
-            int32_t  const _1399 = _pv_s1_rk__x_rebased + _1201;
-            int32_t  const _1400 = _1399 * 2;
-            int32_t  const _1401 = _1400 + _partial_s0_ii_ig;
-            int32_t  const _1402 = _1401 * 8;
-            int32_t  const _1403 = _1402 + 5;
-            float  const _1404 = _probs[_1403];
-            float8  const _1405 = float8_ops::broadcast(_1404);
-            float8  const _1406 = _1398 * _1405;
-            float8  const _1407 = _1394 + _1406;
-            float8_ops::store(_1407, _pv, _1393);
-            int32_t  const _1408 = _1313 + 104;
-            float8  const _1409 = float8_ops::load(_pv, _1408);
-            int32_t  const _1410 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1411 = _1410 * _attn_dv_pad;
-            int32_t  const _1412 = _1411 + _1310;
-            float8  const _1413 = float8_ops::load(_attn_v, _1412);
-            int32_t  const _1414 = _pv_s1_rk__x_rebased + _1201;
-            int32_t  const _1415 = _1414 * 2;
-            int32_t  const _1416 = _1415 + _partial_s0_ii_ig;
-            int32_t  const _1417 = _1416 * 8;
-            int32_t  const _1418 = _1417 + 6;
-            float  const _1419 = _probs[_1418];
-            float8  const _1420 = float8_ops::broadcast(_1419);
-            float8  const _1421 = _1413 * _1420;
-            float8  const _1422 = _1409 + _1421;
-            float8_ops::store(_1422, _pv, _1408);
-            int32_t  const _1423 = _1312 + 120;
-            float8  const _1424 = float8_ops::load(_pv, _1423);
-            int32_t  const _1425 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1426 = _1425 * _attn_dv_pad;
-            int32_t  const _1427 = _1426 + _1310;
-            float8  const _1428 = float8_ops::load(_attn_v, _1427);
-            int32_t  const _1429 = _pv_s1_rk__x_rebased + _1201;
-            int32_t  const _1430 = _1429 * 2;
-            int32_t  const _1431 = _1430 + _partial_s0_ii_ig;
-            int32_t  const _1432 = _1431 * 8;
-            int32_t  const _1433 = _1432 + 7;
-            float  const _1434 = _probs[_1433];
-            float8  const _1435 = float8_ops::broadcast(_1434);
-            float8  const _1436 = _1428 * _1435;
-            float8  const _1437 = _1424 + _1436;
-            float8_ops::store(_1437, _pv, _1423);
+            int32_t  const _1568 = _1561 + 8;
+            float8  const _1569 = float8_ops::load(_pv, _1568);
+            int32_t  const _1570 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1571 = _1570 * _attn_dv_pad;
+            int32_t  const _1572 = _1571 + _1560;
+            float8  const _1573 = float8_ops::load(_attn_v, _1572);
+            int32_t  const _1574 = _pv_s1_rk__x_rebased + _1451;
+            int32_t  const _1575 = _1574 * 3;
+            int32_t  const _1576 = _1575 + _partial_s0_ii_ig;
+            int32_t  const _1577 = _1576 * 8;
+            float  const _1578 = _probs[_1577];
+            float8  const _1579 = float8_ops::broadcast(_1578);
+            float8  const _1580 = _1573 * _1579;
+            float8  const _1581 = _1569 + _1580;
+            float8_ops::store(_1581, _pv, _1568);
+            int32_t  const _1582 = _1450 + _1561;
+            int32_t  const _1583 = _1582 + 24;
+            float8  const _1584 = float8_ops::load(_pv, _1583);
+            int32_t  const _1585 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1586 = _1585 * _attn_dv_pad;
+            int32_t  const _1587 = _1586 + _1560;
+            float8  const _1588 = float8_ops::load(_attn_v, _1587);
+            int32_t  const _1589 = _pv_s1_rk__x_rebased + _1451;
+            int32_t  const _1590 = _1589 * 3;
+            int32_t  const _1591 = _1590 + _partial_s0_ii_ig;
+            int32_t  const _1592 = _1591 * 8;
+            int32_t  const _1593 = _1592 + 1;
+            float  const _1594 = _probs[_1593];
+            float8  const _1595 = float8_ops::broadcast(_1594);
+            float8  const _1596 = _1588 * _1595;
+            float8  const _1597 = _1584 + _1596;
+            float8_ops::store(_1597, _pv, _1583);
+            int32_t  const _1598 = _1567 + 40;
+            float8  const _1599 = float8_ops::load(_pv, _1598);
+            int32_t  const _1600 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1601 = _1600 * _attn_dv_pad;
+            int32_t  const _1602 = _1601 + _1560;
+            float8  const _1603 = float8_ops::load(_attn_v, _1602);
+            int32_t  const _1604 = _pv_s1_rk__x_rebased + _1451;
+            int32_t  const _1605 = _1604 * 3;
+            int32_t  const _1606 = _1605 + _partial_s0_ii_ig;
+            int32_t  const _1607 = _1606 * 8;
+            int32_t  const _1608 = _1607 + 2;
+            float  const _1609 = _probs[_1608];
+            float8  const _1610 = float8_ops::broadcast(_1609);
+            float8  const _1611 = _1603 * _1610;
+            float8  const _1612 = _1599 + _1611;
+            float8_ops::store(_1612, _pv, _1598);
+            int32_t  const _1613 = _1566 + 56;
+            float8  const _1614 = float8_ops::load(_pv, _1613);
+            int32_t  const _1615 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1616 = _1615 * _attn_dv_pad;
+            int32_t  const _1617 = _1616 + _1560;
+            float8  const _1618 = float8_ops::load(_attn_v, _1617);
+            int32_t  const _1619 = _pv_s1_rk__x_rebased + _1451;
+            int32_t  const _1620 = _1619 * 3;
+            int32_t  const _1621 = _1620 + _partial_s0_ii_ig;
+            int32_t  const _1622 = _1621 * 8;
+            int32_t  const _1623 = _1622 + 3;
+            float  const _1624 = _probs[_1623];
+            float8  const _1625 = float8_ops::broadcast(_1624);
+            float8  const _1626 = _1618 * _1625;
+            float8  const _1627 = _1614 + _1626;
+            float8_ops::store(_1627, _pv, _1613);
+            int32_t  const _1628 = _1565 + 72;
+            float8  const _1629 = float8_ops::load(_pv, _1628);
+            int32_t  const _1630 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1631 = _1630 * _attn_dv_pad;
+            int32_t  const _1632 = _1631 + _1560;
+            float8  const _1633 = float8_ops::load(_attn_v, _1632);
+            int32_t  const _1634 = _pv_s1_rk__x_rebased + _1451;
+            int32_t  const _1635 = _1634 * 3;
+            int32_t  const _1636 = _1635 + _partial_s0_ii_ig;
+            int32_t  const _1637 = _1636 * 8;
+            int32_t  const _1638 = _1637 + 4;
+            float  const _1639 = _probs[_1638];
+            float8  const _1640 = float8_ops::broadcast(_1639);
+            float8  const _1641 = _1633 * _1640;
+            float8  const _1642 = _1629 + _1641;
+            float8_ops::store(_1642, _pv, _1628);
+            int32_t  const _1643 = _1564 + 88;
+            float8  const _1644 = float8_ops::load(_pv, _1643);
+            int32_t  const _1645 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1646 = _1645 * _attn_dv_pad;
+            int32_t  const _1647 = _1646 + _1560;
+            float8  const _1648 = float8_ops::load(_attn_v, _1647);
+            int32_t  const _1649 = _pv_s1_rk__x_rebased + _1451;
+            int32_t  const _1650 = _1649 * 3;
+            int32_t  const _1651 = _1650 + _partial_s0_ii_ig;
+            int32_t  const _1652 = _1651 * 8;
+            int32_t  const _1653 = _1652 + 5;
+            float  const _1654 = _probs[_1653];
+            float8  const _1655 = float8_ops::broadcast(_1654);
+            float8  const _1656 = _1648 * _1655;
+            float8  const _1657 = _1644 + _1656;
+            float8_ops::store(_1657, _pv, _1643);
+            int32_t  const _1658 = _1563 + 104;
+            float8  const _1659 = float8_ops::load(_pv, _1658);
+            int32_t  const _1660 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1661 = _1660 * _attn_dv_pad;
+            int32_t  const _1662 = _1661 + _1560;
+            float8  const _1663 = float8_ops::load(_attn_v, _1662);
+            int32_t  const _1664 = _pv_s1_rk__x_rebased + _1451;
+            int32_t  const _1665 = _1664 * 3;
+            int32_t  const _1666 = _1665 + _partial_s0_ii_ig;
+            int32_t  const _1667 = _1666 * 8;
+            int32_t  const _1668 = _1667 + 6;
+            float  const _1669 = _probs[_1668];
+            float8  const _1670 = float8_ops::broadcast(_1669);
+            float8  const _1671 = _1663 * _1670;
+            float8  const _1672 = _1659 + _1671;
+            float8_ops::store(_1672, _pv, _1658);
+            int32_t  const _1673 = _1562 + 120;
+            float8  const _1674 = float8_ops::load(_pv, _1673);
+            int32_t  const _1675 = _105 + _pv_s1_rk__x_rebased;
+            int32_t  const _1676 = _1675 * _attn_dv_pad;
+            int32_t  const _1677 = _1676 + _1560;
+            float8  const _1678 = float8_ops::load(_attn_v, _1677);
+            int32_t  const _1679 = _pv_s1_rk__x_rebased + _1451;
+            int32_t  const _1680 = _1679 * 3;
+            int32_t  const _1681 = _1680 + _partial_s0_ii_ig;
+            int32_t  const _1682 = _1681 * 8;
+            int32_t  const _1683 = _1682 + 7;
+            float  const _1684 = _probs[_1683];
+            float8  const _1685 = float8_ops::broadcast(_1684);
+            float8  const _1686 = _1678 * _1685;
+            float8  const _1687 = _1674 + _1686;
+            float8_ops::store(_1687, _pv, _1673);
            } // for _pv_s1_rk__x_rebased
           } // for _pv_s1_c_co
           // consume pv
-          int32_t  const _1438 = ::halide_cpp_max(_1187, _1189);
-          int32_t  const _1439 = _partial_s0_ii_ig * 8;
+          int32_t  const _1688 = ::halide_cpp_max(_1437, _1439);
+          int32_t  const _1689 = _partial_s0_ii_ig * 8;
           for (int _partial_s0_ii_ir = 0; _partial_s0_ii_ir < 0 + 8; _partial_s0_ii_ir++)
           {
-           int32_t  const _1440 = _partial_s0_ii_ir + _1439;
-           int32_t  const _1441 = _attn_dv_pad + 8;
-           int32_t  const _1442 = _1440 * _1441;
-           int32_t  const _1443 = _1200 + 16;
-           int32_t  const _1444 = _1443 * _partial_s0_ii_ir;
-           int32_t  const _1445 = _1444 - _1168;
-           for (int _partial_s0_c_c = 0; _partial_s0_c_c < 0 + _1194; _partial_s0_c_c++)
+           int32_t  const _1690 = _partial_s0_ii_ir + _1689;
+           int32_t  const _1691 = _attn_dv_pad + 8;
+           int32_t  const _1692 = _1690 * _1691;
+           int32_t  const _1693 = _1450 + 16;
+           int32_t  const _1694 = _1693 * _partial_s0_ii_ir;
+           int32_t  const _1695 = _1694 - _1418;
+           for (int _partial_s0_c_c = 0; _partial_s0_c_c < 0 + _1444; _partial_s0_c_c++)
            {
-            int32_t  const _1446 = _partial_s0_c_c * 8;
-            int32_t  const _1447 = _1446 + _1445;
-            int32_t  const _1448 = _1447 + 8;
-            float8  const _1449 = float8_ops::load(_pv, _1448);
-            int32_t  const _1450 = _1446 + _1442;
-            float8_ops::store(_1449, _partial, _1450);
+            int32_t  const _1696 = _partial_s0_c_c * 8;
+            int32_t  const _1697 = _1696 + _1695;
+            int32_t  const _1698 = _1697 + 8;
+            float8  const _1699 = float8_ops::load(_pv, _1698);
+            int32_t  const _1700 = _1696 + _1692;
+            float8_ops::store(_1699, _partial, _1700);
            } // for _partial_s0_c_c
-           int32_t  const _1451 = ::halide_cpp_min(_1196, _1438);
-           int32_t  const _1452 = ::halide_cpp_max(_1451, _1187);
-           int32_t  const _1453 = _1452 + 1024;
-           int32_t  const _1454 = ::halide_cpp_min(_1453, _1438);
-           float  const _1455 = reinterpret<float>(_1454);
-           int32_t  const _1456 = _1200 + 16;
-           int32_t  const _1457 = _1456 * _partial_s0_ii_ir;
-           int32_t  const _1458 = _1457 - _1168;
-           int32_t  const _1459 = _partial_s0_ii_ir + _1439;
-           for (int _partial_s0_c_c_rebased = 0; _partial_s0_c_c_rebased < 0 + _1191; _partial_s0_c_c_rebased++)
+           int32_t  const _1701 = ::halide_cpp_min(_1446, _1688);
+           int32_t  const _1702 = ::halide_cpp_max(_1701, _1437);
+           int32_t  const _1703 = _1702 + 1024;
+           int32_t  const _1704 = ::halide_cpp_min(_1703, _1688);
+           float  const _1705 = reinterpret<float>(_1704);
+           int32_t  const _1706 = _1450 + 16;
+           int32_t  const _1707 = _1706 * _partial_s0_ii_ir;
+           int32_t  const _1708 = _1707 - _1418;
+           int32_t  const _1709 = _partial_s0_ii_ir + _1689;
+           for (int _partial_s0_c_c_rebased = 0; _partial_s0_c_c_rebased < 0 + _1441; _partial_s0_c_c_rebased++)
            {
-            int32_t  const _1460 = _partial_s0_c_c_rebased + _1194;
-            int32_t  const _1461 = _1460 * 8;
-            int32_t  const _1462 = ::halide_cpp_min(_1461, _attn_dv_pad);
-            int32_t  const _1463 = _1462 - _attn_dv_pad;
-            int32x8_t  const _1464 = int32x8_t_ops::ramp(_1462, 1);
-            int32_t  const _1465 = _attn_dv_pad + -1;
-            int32x8_t  const _1466 = int32x8_t_ops::broadcast(_1465);
-            int32x8_t  const _1467 = int32x8_t_ops::min(_1464, _1466);
-            int32_t  const _1468 = _1458 + 8;
-            int32x8_t  const _1469 = int32x8_t_ops::broadcast(_1468);
-            int32x8_t  const _1470 = _1467 + _1469;
-            float8  const _1471 = float8_ops::load_gather(_pv, _1470);
-            float  const _1472 = _row_max[_1459];
-            float8  const _1473 = float8_ops::broadcast(_1472);
-            float  const _1474 = _row_sum[_1459];
-            float8  const _1475 = float8_ops::broadcast(_1474);
-            float8  const _1476 = float8_ops::broadcast(_1455);
-            float  const _1477 = reinterpret<float>(_1438);
-            float8  const _1478 = float8_ops::broadcast(_1477);
-            int32_t  const _1479 = _1463 + -2;
-            int32x8_t  const _1480 = int32x8_t_ops::ramp(_1479, 1);
-            int32x8_t  const _1481 = int32x8_t_ops::broadcast(0);
-            uint8x8_t  const _1482 = int32x8_t_ops::eq(_1480, _1481);
-            float8  const _1483 = float8_ops::select(_1482, _1476, _1478);
-            int32_t  const _1484 = _1463 + -1;
-            int32x8_t  const _1485 = int32x8_t_ops::ramp(_1484, 1);
-            uint8x8_t  const _1486 = int32x8_t_ops::eq(_1485, _1481);
-            float8  const _1487 = float8_ops::select(_1486, _1475, _1483);
-            int32x8_t  const _1488 = int32x8_t_ops::ramp(_1463, 1);
-            uint8x8_t  const _1489 = int32x8_t_ops::eq(_1488, _1481);
-            float8  const _1490 = float8_ops::select(_1489, _1473, _1487);
-            int32x8_t  const _1491 = int32x8_t_ops::broadcast(_attn_dv_pad);
-            uint8x8_t  const _1492 = int32x8_t_ops::lt(_1464, _1491);
-            float8  const _1493 = float8_ops::select(_1492, _1471, _1490);
-            int32_t  const _1494 = _attn_dv_pad + 8;
-            int32_t  const _1495 = _1494 * _1459;
-            int32_t  const _1496 = _1495 + _1462;
-            float8_ops::store(_1493, _partial, _1496);
+            int32_t  const _1710 = _partial_s0_c_c_rebased + _1444;
+            int32_t  const _1711 = _1710 * 8;
+            int32_t  const _1712 = ::halide_cpp_min(_1711, _attn_dv_pad);
+            int32_t  const _1713 = _1712 - _attn_dv_pad;
+            int32x8_t  const _1714 = int32x8_t_ops::ramp(_1712, 1);
+            int32_t  const _1715 = _attn_dv_pad + -1;
+            int32x8_t  const _1716 = int32x8_t_ops::broadcast(_1715);
+            int32x8_t  const _1717 = int32x8_t_ops::min(_1714, _1716);
+            int32_t  const _1718 = _1708 + 8;
+            int32x8_t  const _1719 = int32x8_t_ops::broadcast(_1718);
+            int32x8_t  const _1720 = _1717 + _1719;
+            float8  const _1721 = float8_ops::load_gather(_pv, _1720);
+            float  const _1722 = _row_max[_1709];
+            float8  const _1723 = float8_ops::broadcast(_1722);
+            float  const _1724 = _row_sum[_1709];
+            float8  const _1725 = float8_ops::broadcast(_1724);
+            float8  const _1726 = float8_ops::broadcast(_1705);
+            float  const _1727 = reinterpret<float>(_1688);
+            float8  const _1728 = float8_ops::broadcast(_1727);
+            int32_t  const _1729 = _1713 + -2;
+            int32x8_t  const _1730 = int32x8_t_ops::ramp(_1729, 1);
+            int32x8_t  const _1731 = int32x8_t_ops::broadcast(0);
+            uint8x8_t  const _1732 = int32x8_t_ops::eq(_1730, _1731);
+            float8  const _1733 = float8_ops::select(_1732, _1726, _1728);
+            int32_t  const _1734 = _1713 + -1;
+            int32x8_t  const _1735 = int32x8_t_ops::ramp(_1734, 1);
+            uint8x8_t  const _1736 = int32x8_t_ops::eq(_1735, _1731);
+            float8  const _1737 = float8_ops::select(_1736, _1725, _1733);
+            int32x8_t  const _1738 = int32x8_t_ops::ramp(_1713, 1);
+            uint8x8_t  const _1739 = int32x8_t_ops::eq(_1738, _1731);
+            float8  const _1740 = float8_ops::select(_1739, _1723, _1737);
+            int32x8_t  const _1741 = int32x8_t_ops::broadcast(_attn_dv_pad);
+            uint8x8_t  const _1742 = int32x8_t_ops::lt(_1714, _1741);
+            float8  const _1743 = float8_ops::select(_1742, _1721, _1740);
+            int32_t  const _1744 = _attn_dv_pad + 8;
+            int32_t  const _1745 = _1744 * _1709;
+            int32_t  const _1746 = _1745 + _1712;
+            float8_ops::store(_1743, _partial, _1746);
            } // for _partial_s0_c_c_rebased
           } // for _partial_s0_ii_ir
           _pv_free.free();
@@ -5645,33 +5919,33 @@ int attn_alibi_softcap_avx2_pipeline(void const *__user_context, struct halide_b
         _probs_free.free();
         // produce attn_out
         // consume partial
-        int32_t  const _1497 = _attn_dv_pad & 7;
-        bool  const _1498 = _1497 != 0;
-        int32_t  const _1499 = _attn_dv_pad >> 3;
-        for (int _attn_out_s0_ii = 0; _attn_out_s0_ii < 0 + 16; _attn_out_s0_ii++)
+        int32_t  const _1747 = _attn_dv_pad & 7;
+        bool  const _1748 = _1747 != 0;
+        int32_t  const _1749 = _attn_dv_pad >> 3;
+        for (int _attn_out_s0_ii = 0; _attn_out_s0_ii < 0 + 24; _attn_out_s0_ii++)
         {
-         int32_t  const _1500 = _attn_dv_pad + 8;
-         int32_t  const _1501 = _1500 * _attn_out_s0_ii;
-         int32_t  const _1502 = _attn_out_s0_ii * _59;
-         int32_t  const _1503 = _1499 + 1;
-         for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + _1503; _attn_out_s0_c_c++)
+         int32_t  const _1750 = _attn_dv_pad + 8;
+         int32_t  const _1751 = _1750 * _attn_out_s0_ii;
+         int32_t  const _1752 = _attn_out_s0_ii * _59;
+         int32_t  const _1753 = _1749 + 1;
+         for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + _1753; _attn_out_s0_c_c++)
          {
-          int32_t  const _1504 = _attn_out_s0_c_c * 8;
-          int32_t  const _1505 = _1504 + _1501;
-          float8  const _1506 = float8_ops::load(_partial, _1505);
-          int32_t  const _1507 = _1504 + _1502;
-          float8_ops::store(_1506, _attn_out, _1507);
+          int32_t  const _1754 = _attn_out_s0_c_c * 8;
+          int32_t  const _1755 = _1754 + _1751;
+          float8  const _1756 = float8_ops::load(_partial, _1755);
+          int32_t  const _1757 = _1754 + _1752;
+          float8_ops::store(_1756, _attn_out, _1757);
          } // for _attn_out_s0_c_c
-         if (_1498)
+         if (_1748)
          {
-          int32_t  const _1508 = _attn_dv_pad + 8;
-          int32_t  const _1509 = _1508 * _attn_out_s0_ii;
-          int32_t  const _1510 = _1509 + _attn_dv_pad;
-          float8  const _1511 = float8_ops::load(_partial, _1510);
-          int32_t  const _1512 = _attn_out_s0_ii * _59;
-          int32_t  const _1513 = _1512 + _attn_dv_pad;
-          float8_ops::store(_1511, _attn_out, _1513);
-         } // if _1498
+          int32_t  const _1758 = _attn_dv_pad + 8;
+          int32_t  const _1759 = _1758 * _attn_out_s0_ii;
+          int32_t  const _1760 = _1759 + _attn_dv_pad;
+          float8  const _1761 = float8_ops::load(_partial, _1760);
+          int32_t  const _1762 = _attn_out_s0_ii * _59;
+          int32_t  const _1763 = _1762 + _attn_dv_pad;
+          float8_ops::store(_1761, _attn_out, _1763);
+         } // if _1748
         } // for _attn_out_s0_ii
         _partial_free.free();
        } // alloc _partial
@@ -5714,12 +5988,12 @@ const struct halide_filter_metadata_t *attn_alibi_softcap_avx2_pipeline_metadata
  const halide_scalar_value_t *scalar_max___user_context = nullptr;
  const halide_scalar_value_t *scalar_estimate___user_context = nullptr;
  static const int64_t const_0 = 0LL;
- static const int64_t const_16 = 16LL;
+ static const int64_t const_24 = 24LL;
  static const int64_t * const buffer_estimates__attn_q[4] = {
   &const_0,
   nullptr,
   &const_0,
-  &const_16,
+  &const_24,
  };
  const halide_scalar_value_t *scalar_def__attn_q = nullptr;
  const halide_scalar_value_t *scalar_min__attn_q = nullptr;
@@ -5818,7 +6092,7 @@ const struct halide_filter_metadata_t *attn_alibi_softcap_avx2_pipeline_metadata
   &const_0,
   nullptr,
   &const_0,
-  &const_16,
+  &const_24,
  };
  const halide_scalar_value_t *scalar_def__attn_out = nullptr;
  const halide_scalar_value_t *scalar_min__attn_out = nullptr;
@@ -6033,7 +6307,7 @@ namespace {
 
 enum class IoType { F32, F16, BF16 };
 constexpr const char* kKernelName = "alibi_softcap";
-constexpr int kLanes = 8, kTileQ = 16;
+constexpr int kLanes = 8, kTileQ = 24;
 constexpr int32_t kKeyChunk = 1024;  // keys per pipeline call at most
 constexpr int64_t kHeadDim = 0, kValueDim = 0;  // 0: any
 constexpr IoType kIoType = IoType::BF16;

@@ -2598,8 +2598,8 @@ int attn_causal64_avx2_pipeline(void const *__user_context, struct halide_buffer
  int32_t  const _56 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
  int32_t  const _57 = _56 + 3;
  int32_t  const _58 = _57 >> 2;
- int32_t  const _59 = _attn_tile * 4;
- int32_t  const _60 = _59 + 4;
+ int32_t  const _59 = _attn_tile * 6;
+ int32_t  const _60 = _59 + 6;
  int32_t  const _61 = ::halide_cpp_min(_58, _60);
  int32_t  const _62 = _attn_kv_lo >> 2;
  int32_t  const _63 = ::halide_cpp_max(_61, _62);
@@ -2627,952 +2627,965 @@ int attn_causal64_avx2_pipeline(void const *__user_context, struct halide_buffer
  int32_t  const _85 = _24 + -1;
  int32_t  const _86 = ::halide_cpp_min(_75, _85);
  int32_t  const _87 = _84 - _86;
- int32_t  const _88 = ::halide_cpp_min(_72, _66);
- int32_t  const _89 = ::halide_cpp_max(_88, _70);
- int32_t  const _90 = _66 - _89;
- int32_t  const _91 = ::halide_cpp_min(_90, 1024);
- int32_t  const _92 = _91 + -1;
- int32_t  const _93 = ::halide_cpp_min(_66, _72);
- int32_t  const _94 = ::halide_cpp_max(_93, _70);
- bool  const _95 = _halide_buffer_is_bounds_query(_attn_k_buffer);
- bool  const _96 = !(_95);
- bool  const _97 = 0 <= _86;
- bool  const _98 = _86 <= 0;
- bool  const _99 = _97 && _98;
- bool  const _100 = _96 || _99;
- if (!_100)
+ int32_t  const _88 = _79 >> 6;
+ int32_t  const _89 = _88 * 64;
+ int32_t  const _90 = _75 + _89;
+ int32_t  const _91 = _77 + -1;
+ int32_t  const _92 = ::halide_cpp_min(_90, _91);
+ int32_t  const _93 = ::halide_cpp_min(_78, 64);
+ int32_t  const _94 = _92 + _93;
+ int32_t  const _95 = ::halide_cpp_min(_94, _77);
+ int32_t  const _96 = _95 - _75;
+ bool  const _97 = _halide_buffer_is_bounds_query(_attn_k_buffer);
+ bool  const _98 = !(_97);
+ bool  const _99 = 0 <= _86;
+ bool  const _100 = _86 <= 0;
+ bool  const _101 = _99 && _100;
+ bool  const _102 = _98 || _101;
+ if (!_102)
  {
-  int32_t  const _101 = _87 + -1;
-  int32_t  const _102 = _87 + _86;
-  int32_t  const _103 = _102 + -1;
-  int32_t  const _104 = attn_causal64_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_k", 1, 0, _101, _86, _103);
-  return _104;
+  int32_t  const _103 = _87 + -1;
+  int32_t  const _104 = _87 + _86;
+  int32_t  const _105 = _104 + -1;
+  int32_t  const _106 = attn_causal64_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_k", 1, 0, _103, _86, _105);
+  return _106;
  }
- bool  const _105 = _halide_buffer_is_bounds_query(_attn_v_buffer);
- bool  const _106 = !(_105);
- bool  const _107 = 0 <= _94;
- bool  const _108 = _94 <= 0;
- bool  const _109 = _107 && _108;
- bool  const _110 = _106 || _109;
+ bool  const _107 = _halide_buffer_is_bounds_query(_attn_v_buffer);
+ bool  const _108 = !(_107);
+ bool  const _109 = _74 <= 0;
+ bool  const _110 = _108 || _109;
  if (!_110)
  {
-  int32_t  const _111 = _92 + _94;
-  int32_t  const _112 = attn_causal64_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_v", 1, 0, _92, _94, _111);
-  return _112;
+  int32_t  const _111 = _96 + -1;
+  int32_t  const _112 = _96 + _74;
+  int32_t  const _113 = _112 + -1;
+  int32_t  const _114 = attn_causal64_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_v", 1, 0, _111, _74, _113);
+  return _114;
  }
- uint32_t  const _113 = (uint32_t)(73730ull);
- bool  const _114 = _17 == _113;
- if (!_114)
+ uint32_t  const _115 = (uint32_t)(73730ull);
+ bool  const _116 = _17 == _115;
+ if (!_116)
  {
-  uint32_t  const _115 = (uint32_t)(73730ull);
-  int32_t  const _116 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_k", _17, _115);
-  return _116;
- }
- bool  const _117 = _19 == 2;
- if (!_117)
- {
-  int32_t  const _118 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_k", _19, 2);
+  uint32_t  const _117 = (uint32_t)(73730ull);
+  int32_t  const _118 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_k", _17, _117);
   return _118;
  }
- uint32_t  const _119 = (uint32_t)(73730ull);
- bool  const _120 = _27 == _119;
- if (!_120)
+ bool  const _119 = _19 == 2;
+ if (!_119)
  {
-  uint32_t  const _121 = (uint32_t)(73730ull);
-  int32_t  const _122 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_q", _27, _121);
-  return _122;
+  int32_t  const _120 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_k", _19, 2);
+  return _120;
  }
- bool  const _123 = _29 == 2;
- if (!_123)
+ uint32_t  const _121 = (uint32_t)(73730ull);
+ bool  const _122 = _27 == _121;
+ if (!_122)
  {
-  int32_t  const _124 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_q", _29, 2);
+  uint32_t  const _123 = (uint32_t)(73730ull);
+  int32_t  const _124 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_q", _27, _123);
   return _124;
  }
- uint32_t  const _125 = (uint32_t)(73730ull);
- bool  const _126 = _37 == _125;
- if (!_126)
+ bool  const _125 = _29 == 2;
+ if (!_125)
  {
-  uint32_t  const _127 = (uint32_t)(73730ull);
-  int32_t  const _128 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_v", _37, _127);
-  return _128;
+  int32_t  const _126 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_q", _29, 2);
+  return _126;
  }
- bool  const _129 = _39 == 2;
- if (!_129)
+ uint32_t  const _127 = (uint32_t)(73730ull);
+ bool  const _128 = _37 == _127;
+ if (!_128)
  {
-  int32_t  const _130 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_v", _39, 2);
+  uint32_t  const _129 = (uint32_t)(73730ull);
+  int32_t  const _130 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_v", _37, _129);
   return _130;
  }
- uint32_t  const _131 = (uint32_t)(73730ull);
- bool  const _132 = _47 == _131;
- if (!_132)
+ bool  const _131 = _39 == 2;
+ if (!_131)
  {
-  uint32_t  const _133 = (uint32_t)(73730ull);
-  int32_t  const _134 = attn_causal64_rt_error_bad_type(_ucon, "Output buffer attn_out", _47, _133);
-  return _134;
+  int32_t  const _132 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_v", _39, 2);
+  return _132;
  }
- bool  const _135 = _49 == 2;
- if (!_135)
+ uint32_t  const _133 = (uint32_t)(73730ull);
+ bool  const _134 = _47 == _133;
+ if (!_134)
  {
-  int32_t  const _136 = attn_causal64_rt_error_bad_dimensions(_ucon, "Output buffer attn_out", _49, 2);
+  uint32_t  const _135 = (uint32_t)(73730ull);
+  int32_t  const _136 = attn_causal64_rt_error_bad_type(_ucon, "Output buffer attn_out", _47, _135);
   return _136;
  }
- bool  const _137 = _20 <= 0;
- int32_t  const _138 = _21 + _20;
- bool  const _139 = 64 <= _138;
- bool  const _140 = _137 && _139;
- if (!_140)
+ bool  const _137 = _49 == 2;
+ if (!_137)
  {
-  int32_t  const _141 = _21 + _20;
-  int32_t  const _142 = _141 + -1;
-  int32_t  const _143 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 0, 0, 63, _20, _142);
-  return _143;
+  int32_t  const _138 = attn_causal64_rt_error_bad_dimensions(_ucon, "Output buffer attn_out", _49, 2);
+  return _138;
  }
- bool  const _144 = 0 <= _21;
- if (!_144)
+ bool  const _139 = _20 <= 0;
+ int32_t  const _140 = _21 + _20;
+ bool  const _141 = 64 <= _140;
+ bool  const _142 = _139 && _141;
+ if (!_142)
  {
-  int32_t  const _145 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 0, _21);
+  int32_t  const _143 = _21 + _20;
+  int32_t  const _144 = _143 + -1;
+  int32_t  const _145 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 0, 0, 63, _20, _144);
   return _145;
  }
- bool  const _146 = _23 <= _86;
- int32_t  const _147 = _87 + _86;
- int32_t  const _148 = _24 + _23;
- bool  const _149 = _147 <= _148;
- bool  const _150 = _146 && _149;
- if (!_150)
+ bool  const _146 = 0 <= _21;
+ if (!_146)
  {
-  int32_t  const _151 = _87 + _86;
-  int32_t  const _152 = _151 + -1;
-  int32_t  const _153 = _24 + _23;
-  int32_t  const _154 = _153 + -1;
-  int32_t  const _155 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 1, _86, _152, _23, _154);
-  return _155;
+  int32_t  const _147 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 0, _21);
+  return _147;
  }
- bool  const _156 = 0 <= _24;
- if (!_156)
+ bool  const _148 = _23 <= _86;
+ int32_t  const _149 = _87 + _86;
+ int32_t  const _150 = _24 + _23;
+ bool  const _151 = _149 <= _150;
+ bool  const _152 = _148 && _151;
+ if (!_152)
  {
-  int32_t  const _157 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 1, _24);
+  int32_t  const _153 = _87 + _86;
+  int32_t  const _154 = _153 + -1;
+  int32_t  const _155 = _24 + _23;
+  int32_t  const _156 = _155 + -1;
+  int32_t  const _157 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 1, _86, _154, _23, _156);
   return _157;
  }
- bool  const _158 = _30 <= 0;
- int32_t  const _159 = _31 + _30;
- bool  const _160 = 64 <= _159;
- bool  const _161 = _158 && _160;
- if (!_161)
+ bool  const _158 = 0 <= _24;
+ if (!_158)
  {
-  int32_t  const _162 = _31 + _30;
-  int32_t  const _163 = _162 + -1;
-  int32_t  const _164 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 0, 0, 63, _30, _163);
-  return _164;
+  int32_t  const _159 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 1, _24);
+  return _159;
  }
- bool  const _165 = 0 <= _31;
- if (!_165)
+ bool  const _160 = _30 <= 0;
+ int32_t  const _161 = _31 + _30;
+ bool  const _162 = 64 <= _161;
+ bool  const _163 = _160 && _162;
+ if (!_163)
  {
-  int32_t  const _166 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 0, _31);
+  int32_t  const _164 = _31 + _30;
+  int32_t  const _165 = _164 + -1;
+  int32_t  const _166 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 0, 0, 63, _30, _165);
   return _166;
  }
- bool  const _167 = _33 <= 0;
- int32_t  const _168 = _34 + _33;
- bool  const _169 = 16 <= _168;
- bool  const _170 = _167 && _169;
- if (!_170)
+ bool  const _167 = 0 <= _31;
+ if (!_167)
  {
-  int32_t  const _171 = _34 + _33;
-  int32_t  const _172 = _171 + -1;
-  int32_t  const _173 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 1, 0, 15, _33, _172);
-  return _173;
+  int32_t  const _168 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 0, _31);
+  return _168;
  }
- bool  const _174 = 0 <= _34;
- if (!_174)
+ bool  const _169 = _33 <= 0;
+ int32_t  const _170 = _34 + _33;
+ bool  const _171 = 24 <= _170;
+ bool  const _172 = _169 && _171;
+ if (!_172)
  {
-  int32_t  const _175 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 1, _34);
+  int32_t  const _173 = _34 + _33;
+  int32_t  const _174 = _173 + -1;
+  int32_t  const _175 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 1, 0, 23, _33, _174);
   return _175;
  }
- bool  const _176 = _40 <= 0;
- int32_t  const _177 = _41 + _40;
- bool  const _178 = 64 <= _177;
- bool  const _179 = _176 && _178;
- if (!_179)
+ bool  const _176 = 0 <= _34;
+ if (!_176)
  {
-  int32_t  const _180 = _41 + _40;
-  int32_t  const _181 = _180 + -1;
-  int32_t  const _182 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 0, 0, 63, _40, _181);
-  return _182;
+  int32_t  const _177 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 1, _34);
+  return _177;
  }
- bool  const _183 = 0 <= _41;
- if (!_183)
+ bool  const _178 = _40 <= 0;
+ int32_t  const _179 = _41 + _40;
+ bool  const _180 = 64 <= _179;
+ bool  const _181 = _178 && _180;
+ if (!_181)
  {
-  int32_t  const _184 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 0, _41);
+  int32_t  const _182 = _41 + _40;
+  int32_t  const _183 = _182 + -1;
+  int32_t  const _184 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 0, 0, 63, _40, _183);
   return _184;
  }
- bool  const _185 = _43 <= _94;
- int32_t  const _186 = _92 + _94;
- int32_t  const _187 = _186 + 1;
- int32_t  const _188 = _44 + _43;
- bool  const _189 = _187 <= _188;
- bool  const _190 = _185 && _189;
- if (!_190)
+ bool  const _185 = 0 <= _41;
+ if (!_185)
  {
-  int32_t  const _191 = _92 + _94;
-  int32_t  const _192 = _44 + _43;
-  int32_t  const _193 = _192 + -1;
-  int32_t  const _194 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 1, _94, _191, _43, _193);
-  return _194;
+  int32_t  const _186 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 0, _41);
+  return _186;
  }
- bool  const _195 = 0 <= _44;
- if (!_195)
+ int32_t  const _187 = ::halide_cpp_max(_74, 0);
+ bool  const _188 = _43 <= _187;
+ int32_t  const _189 = _187 + _96;
+ int32_t  const _190 = _44 + _43;
+ bool  const _191 = _189 <= _190;
+ bool  const _192 = _188 && _191;
+ if (!_192)
  {
-  int32_t  const _196 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 1, _44);
-  return _196;
+  int32_t  const _193 = ::halide_cpp_max(_74, 0);
+  int32_t  const _194 = _193 + _96;
+  int32_t  const _195 = _194 + -1;
+  int32_t  const _196 = _44 + _43;
+  int32_t  const _197 = _196 + -1;
+  int32_t  const _198 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 1, _193, _195, _43, _197);
+  return _198;
  }
- bool  const _197 = _50 <= 0;
- int32_t  const _198 = _51 + _50;
- bool  const _199 = 72 <= _198;
- bool  const _200 = _197 && _199;
- if (!_200)
+ bool  const _199 = 0 <= _44;
+ if (!_199)
  {
-  int32_t  const _201 = _51 + _50;
-  int32_t  const _202 = _201 + -1;
-  int32_t  const _203 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 0, 0, 71, _50, _202);
-  return _203;
+  int32_t  const _200 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 1, _44);
+  return _200;
  }
- bool  const _204 = 0 <= _51;
+ bool  const _201 = _50 <= 0;
+ int32_t  const _202 = _51 + _50;
+ bool  const _203 = 72 <= _202;
+ bool  const _204 = _201 && _203;
  if (!_204)
  {
-  int32_t  const _205 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 0, _51);
-  return _205;
+  int32_t  const _205 = _51 + _50;
+  int32_t  const _206 = _205 + -1;
+  int32_t  const _207 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 0, 0, 71, _50, _206);
+  return _207;
  }
- bool  const _206 = _53 <= 0;
- int32_t  const _207 = _54 + _53;
- bool  const _208 = 16 <= _207;
- bool  const _209 = _206 && _208;
- if (!_209)
+ bool  const _208 = 0 <= _51;
+ if (!_208)
  {
-  int32_t  const _210 = _54 + _53;
-  int32_t  const _211 = _210 + -1;
-  int32_t  const _212 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 1, 0, 15, _53, _211);
-  return _212;
+  int32_t  const _209 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 0, _51);
+  return _209;
  }
- bool  const _213 = 0 <= _54;
+ bool  const _210 = _53 <= 0;
+ int32_t  const _211 = _54 + _53;
+ bool  const _212 = 24 <= _211;
+ bool  const _213 = _210 && _212;
  if (!_213)
  {
-  int32_t  const _214 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 1, _54);
-  return _214;
- }
- bool  const _215 = _22 == 1;
- if (!_215)
- {
-  int32_t  const _216 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.stride.0", _22, "1", 1);
+  int32_t  const _214 = _54 + _53;
+  int32_t  const _215 = _214 + -1;
+  int32_t  const _216 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 1, 0, 23, _53, _215);
   return _216;
  }
- bool  const _217 = _20 == 0;
+ bool  const _217 = 0 <= _54;
  if (!_217)
  {
-  int32_t  const _218 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.min.0", _20, "0", 0);
+  int32_t  const _218 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 1, _54);
   return _218;
  }
- bool  const _219 = _21 == 64;
+ bool  const _219 = _22 == 1;
  if (!_219)
  {
-  int32_t  const _220 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.extent.0", _21, "64", 64);
+  int32_t  const _220 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.stride.0", _22, "1", 1);
   return _220;
  }
- bool  const _221 = _25 == 64;
+ bool  const _221 = _20 == 0;
  if (!_221)
  {
-  int32_t  const _222 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.stride.1", _25, "64", 64);
+  int32_t  const _222 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.min.0", _20, "0", 0);
   return _222;
  }
- bool  const _223 = _23 == 0;
+ bool  const _223 = _21 == 64;
  if (!_223)
  {
-  int32_t  const _224 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.min.1", _23, "0", 0);
+  int32_t  const _224 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.extent.0", _21, "64", 64);
   return _224;
  }
- bool  const _225 = _32 == 1;
+ bool  const _225 = _25 == 64;
  if (!_225)
  {
-  int32_t  const _226 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.stride.0", _32, "1", 1);
+  int32_t  const _226 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.stride.1", _25, "64", 64);
   return _226;
  }
- bool  const _227 = _30 == 0;
+ bool  const _227 = _23 == 0;
  if (!_227)
  {
-  int32_t  const _228 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.min.0", _30, "0", 0);
+  int32_t  const _228 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.min.1", _23, "0", 0);
   return _228;
  }
- bool  const _229 = _31 == 64;
+ bool  const _229 = _32 == 1;
  if (!_229)
  {
-  int32_t  const _230 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.extent.0", _31, "64", 64);
+  int32_t  const _230 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.stride.0", _32, "1", 1);
   return _230;
  }
- bool  const _231 = _35 == 64;
+ bool  const _231 = _30 == 0;
  if (!_231)
  {
-  int32_t  const _232 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.stride.1", _35, "64", 64);
+  int32_t  const _232 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.min.0", _30, "0", 0);
   return _232;
  }
- bool  const _233 = _33 == 0;
+ bool  const _233 = _31 == 64;
  if (!_233)
  {
-  int32_t  const _234 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.min.1", _33, "0", 0);
+  int32_t  const _234 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.extent.0", _31, "64", 64);
   return _234;
  }
- bool  const _235 = _34 == 16;
+ bool  const _235 = _35 == 64;
  if (!_235)
  {
-  int32_t  const _236 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.extent.1", _34, "16", 16);
+  int32_t  const _236 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.stride.1", _35, "64", 64);
   return _236;
  }
- bool  const _237 = _42 == 1;
+ bool  const _237 = _33 == 0;
  if (!_237)
  {
-  int32_t  const _238 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.stride.0", _42, "1", 1);
+  int32_t  const _238 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.min.1", _33, "0", 0);
   return _238;
  }
- bool  const _239 = _40 == 0;
+ bool  const _239 = _34 == 24;
  if (!_239)
  {
-  int32_t  const _240 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.min.0", _40, "0", 0);
+  int32_t  const _240 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.extent.1", _34, "24", 24);
   return _240;
  }
- bool  const _241 = _41 == 64;
+ bool  const _241 = _42 == 1;
  if (!_241)
  {
-  int32_t  const _242 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.extent.0", _41, "64", 64);
+  int32_t  const _242 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.stride.0", _42, "1", 1);
   return _242;
  }
- bool  const _243 = _45 == 64;
+ bool  const _243 = _40 == 0;
  if (!_243)
  {
-  int32_t  const _244 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.stride.1", _45, "64", 64);
+  int32_t  const _244 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.min.0", _40, "0", 0);
   return _244;
  }
- bool  const _245 = _43 == 0;
+ bool  const _245 = _41 == 64;
  if (!_245)
  {
-  int32_t  const _246 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.min.1", _43, "0", 0);
+  int32_t  const _246 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.extent.0", _41, "64", 64);
   return _246;
  }
- bool  const _247 = _52 == 1;
+ bool  const _247 = _45 == 64;
  if (!_247)
  {
-  int32_t  const _248 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.stride.0", _52, "1", 1);
+  int32_t  const _248 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.stride.1", _45, "64", 64);
   return _248;
  }
- bool  const _249 = _50 == 0;
+ bool  const _249 = _43 == 0;
  if (!_249)
  {
-  int32_t  const _250 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.min.0", _50, "0", 0);
+  int32_t  const _250 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.min.1", _43, "0", 0);
   return _250;
  }
- bool  const _251 = _51 == 72;
+ bool  const _251 = _52 == 1;
  if (!_251)
  {
-  int32_t  const _252 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.extent.0", _51, "(64 + 8)", 72);
+  int32_t  const _252 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.stride.0", _52, "1", 1);
   return _252;
  }
- bool  const _253 = _55 == 72;
+ bool  const _253 = _50 == 0;
  if (!_253)
  {
-  int32_t  const _254 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.stride.1", _55, "(64 + 8)", 72);
+  int32_t  const _254 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.min.0", _50, "0", 0);
   return _254;
  }
- bool  const _255 = _53 == 0;
+ bool  const _255 = _51 == 72;
  if (!_255)
  {
-  int32_t  const _256 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.min.1", _53, "0", 0);
+  int32_t  const _256 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.extent.0", _51, "(64 + 8)", 72);
   return _256;
  }
- bool  const _257 = _54 == 16;
+ bool  const _257 = _55 == 72;
  if (!_257)
  {
-  int32_t  const _258 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.extent.1", _54, "16", 16);
+  int32_t  const _258 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.stride.1", _55, "(64 + 8)", 72);
   return _258;
  }
- int64_t  const _259 = (int64_t)(_24);
- int64_t  const _260 = (int64_t)(64ll);
- int64_t  const _261 = _259 * _260;
- uint64_t  const _262 = (uint64_t)(_261);
- uint64_t  const _263 = (uint64_t)(2147483647ull);
- bool  const _264 = _262 <= _263;
- if (!_264)
+ bool  const _259 = _53 == 0;
+ if (!_259)
  {
-  int64_t  const _265 = (int64_t)(_24);
-  int64_t  const _266 = (int64_t)(64ll);
-  int64_t  const _267 = _265 * _266;
-  uint64_t  const _268 = (uint64_t)(_267);
-  uint64_t  const _269 = (uint64_t)(2147483647ull);
-  int32_t  const _270 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _268, _269);
-  return _270;
+  int32_t  const _260 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.min.1", _53, "0", 0);
+  return _260;
  }
- int64_t  const _271 = (int64_t)(_24);
- int64_t  const _272 = (int64_t)(33554431ll);
- bool  const _273 = _271 <= _272;
- if (!_273)
+ bool  const _261 = _54 == 24;
+ if (!_261)
  {
-  int64_t  const _274 = (int64_t)(_24);
-  int64_t  const _275 = (int64_t)(64ll);
-  int64_t  const _276 = _274 * _275;
-  int64_t  const _277 = (int64_t)(2147483647ll);
-  int32_t  const _278 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_k", _276, _277);
-  return _278;
+  int32_t  const _262 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.extent.1", _54, "24", 24);
+  return _262;
  }
- int64_t  const _279 = (int64_t)(_44);
- int64_t  const _280 = (int64_t)(64ll);
- int64_t  const _281 = _279 * _280;
- uint64_t  const _282 = (uint64_t)(_281);
- uint64_t  const _283 = (uint64_t)(2147483647ull);
- bool  const _284 = _282 <= _283;
- if (!_284)
+ int64_t  const _263 = (int64_t)(_24);
+ int64_t  const _264 = (int64_t)(64ll);
+ int64_t  const _265 = _263 * _264;
+ uint64_t  const _266 = (uint64_t)(_265);
+ uint64_t  const _267 = (uint64_t)(2147483647ull);
+ bool  const _268 = _266 <= _267;
+ if (!_268)
  {
-  int64_t  const _285 = (int64_t)(_44);
-  int64_t  const _286 = (int64_t)(64ll);
-  int64_t  const _287 = _285 * _286;
-  uint64_t  const _288 = (uint64_t)(_287);
-  uint64_t  const _289 = (uint64_t)(2147483647ull);
-  int32_t  const _290 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _288, _289);
-  return _290;
+  int64_t  const _269 = (int64_t)(_24);
+  int64_t  const _270 = (int64_t)(64ll);
+  int64_t  const _271 = _269 * _270;
+  uint64_t  const _272 = (uint64_t)(_271);
+  uint64_t  const _273 = (uint64_t)(2147483647ull);
+  int32_t  const _274 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _272, _273);
+  return _274;
  }
- int64_t  const _291 = (int64_t)(_44);
- int64_t  const _292 = (int64_t)(33554431ll);
- bool  const _293 = _291 <= _292;
- if (!_293)
+ int64_t  const _275 = (int64_t)(_24);
+ int64_t  const _276 = (int64_t)(33554431ll);
+ bool  const _277 = _275 <= _276;
+ if (!_277)
  {
-  int64_t  const _294 = (int64_t)(_44);
-  int64_t  const _295 = (int64_t)(64ll);
-  int64_t  const _296 = _294 * _295;
-  int64_t  const _297 = (int64_t)(2147483647ll);
-  int32_t  const _298 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_v", _296, _297);
-  return _298;
+  int64_t  const _278 = (int64_t)(_24);
+  int64_t  const _279 = (int64_t)(64ll);
+  int64_t  const _280 = _278 * _279;
+  int64_t  const _281 = (int64_t)(2147483647ll);
+  int32_t  const _282 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_k", _280, _281);
+  return _282;
  }
- bool  const _299 = !(_18);
- if (!_299)
+ int64_t  const _283 = (int64_t)(_44);
+ int64_t  const _284 = (int64_t)(64ll);
+ int64_t  const _285 = _283 * _284;
+ uint64_t  const _286 = (uint64_t)(_285);
+ uint64_t  const _287 = (uint64_t)(2147483647ull);
+ bool  const _288 = _286 <= _287;
+ if (!_288)
  {
-  int32_t  const _300 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_k");
-  return _300;
+  int64_t  const _289 = (int64_t)(_44);
+  int64_t  const _290 = (int64_t)(64ll);
+  int64_t  const _291 = _289 * _290;
+  uint64_t  const _292 = (uint64_t)(_291);
+  uint64_t  const _293 = (uint64_t)(2147483647ull);
+  int32_t  const _294 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _292, _293);
+  return _294;
  }
- bool  const _301 = !(_28);
- if (!_301)
+ int64_t  const _295 = (int64_t)(_44);
+ int64_t  const _296 = (int64_t)(33554431ll);
+ bool  const _297 = _295 <= _296;
+ if (!_297)
  {
-  int32_t  const _302 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_q");
+  int64_t  const _298 = (int64_t)(_44);
+  int64_t  const _299 = (int64_t)(64ll);
+  int64_t  const _300 = _298 * _299;
+  int64_t  const _301 = (int64_t)(2147483647ll);
+  int32_t  const _302 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_v", _300, _301);
   return _302;
  }
- bool  const _303 = !(_38);
+ bool  const _303 = !(_18);
  if (!_303)
  {
-  int32_t  const _304 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_v");
+  int32_t  const _304 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_k");
   return _304;
  }
- bool  const _305 = !(_48);
+ bool  const _305 = !(_28);
  if (!_305)
  {
-  int32_t  const _306 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Output buffer attn_out");
+  int32_t  const _306 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_q");
   return _306;
  }
- uint64_t  const _307 = (uint64_t)(0ull);
- auto * const _308 = (void *)(_307);
- bool  const _309 = _attn_k != _308;
+ bool  const _307 = !(_38);
+ if (!_307)
+ {
+  int32_t  const _308 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_v");
+  return _308;
+ }
+ bool  const _309 = !(_48);
  if (!_309)
  {
-  int32_t  const _310 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_k");
+  int32_t  const _310 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Output buffer attn_out");
   return _310;
  }
  uint64_t  const _311 = (uint64_t)(0ull);
  auto * const _312 = (void *)(_311);
- bool  const _313 = _attn_q != _312;
+ bool  const _313 = _attn_k != _312;
  if (!_313)
  {
-  int32_t  const _314 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_q");
+  int32_t  const _314 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_k");
   return _314;
  }
  uint64_t  const _315 = (uint64_t)(0ull);
  auto * const _316 = (void *)(_315);
- bool  const _317 = _attn_v != _316;
+ bool  const _317 = _attn_q != _316;
  if (!_317)
  {
-  int32_t  const _318 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_v");
+  int32_t  const _318 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_q");
   return _318;
  }
  uint64_t  const _319 = (uint64_t)(0ull);
  auto * const _320 = (void *)(_319);
- bool  const _321 = _attn_out != _320;
+ bool  const _321 = _attn_v != _320;
  if (!_321)
  {
-  int32_t  const _322 = attn_causal64_rt_error_host_is_null(_ucon, "Output buffer attn_out");
+  int32_t  const _322 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_v");
   return _322;
  }
- bool  const _323 = 0 <= _attn_tile;
- if (!_323)
+ uint64_t  const _323 = (uint64_t)(0ull);
+ auto * const _324 = (void *)(_323);
+ bool  const _325 = _attn_out != _324;
+ if (!_325)
  {
-  int64_t  const _324 = (int64_t)(_attn_tile);
-  int64_t  const _325 = (int64_t)(0ll);
-  int32_t  const _326 = attn_causal64_rt_error_param_too_small_i64(_ucon, "attn_tile", _324, _325);
+  int32_t  const _326 = attn_causal64_rt_error_host_is_null(_ucon, "Output buffer attn_out");
   return _326;
  }
- bool  const _327 = _attn_q_step <= 1;
+ bool  const _327 = 0 <= _attn_tile;
  if (!_327)
  {
-  int64_t  const _328 = (int64_t)(_attn_q_step);
-  int64_t  const _329 = (int64_t)(1ll);
-  int32_t  const _330 = attn_causal64_rt_error_param_too_large_i64(_ucon, "attn_q_step", _328, _329);
+  int64_t  const _328 = (int64_t)(_attn_tile);
+  int64_t  const _329 = (int64_t)(0ll);
+  int32_t  const _330 = attn_causal64_rt_error_param_too_small_i64(_ucon, "attn_tile", _328, _329);
   return _330;
  }
- bool  const _331 = 0 <= _attn_q_step;
+ bool  const _331 = _attn_q_step <= 1;
  if (!_331)
  {
   int64_t  const _332 = (int64_t)(_attn_q_step);
-  int64_t  const _333 = (int64_t)(0ll);
-  int32_t  const _334 = attn_causal64_rt_error_param_too_small_i64(_ucon, "attn_q_step", _332, _333);
+  int64_t  const _333 = (int64_t)(1ll);
+  int32_t  const _334 = attn_causal64_rt_error_param_too_large_i64(_ucon, "attn_q_step", _332, _333);
   return _334;
  }
- bool  const _335 = 0 <= _attn_lk;
+ bool  const _335 = 0 <= _attn_q_step;
  if (!_335)
  {
-  int64_t  const _336 = (int64_t)(_attn_lk);
+  int64_t  const _336 = (int64_t)(_attn_q_step);
   int64_t  const _337 = (int64_t)(0ll);
-  int32_t  const _338 = attn_causal64_rt_error_param_too_small_i64(_ucon, "attn_lk", _336, _337);
+  int32_t  const _338 = attn_causal64_rt_error_param_too_small_i64(_ucon, "attn_q_step", _336, _337);
   return _338;
  }
+ bool  const _339 = 0 <= _attn_lk;
+ if (!_339)
  {
-  float _qs[1024];
+  int64_t  const _340 = (int64_t)(_attn_lk);
+  int64_t  const _341 = (int64_t)(0ll);
+  int32_t  const _342 = attn_causal64_rt_error_param_too_small_i64(_ucon, "attn_lk", _340, _341);
+  return _342;
+ }
+ {
+  float _qs[1536];
   // produce qs
-  for (int _qs_s0_ii_ii = 0; _qs_s0_ii_ii < 0 + 2; _qs_s0_ii_ii++)
+  for (int _qs_s0_ii_ii = 0; _qs_s0_ii_ii < 0 + 3; _qs_s0_ii_ii++)
   {
    for (int _qs_s0_c = 0; _qs_s0_c < 0 + 64; _qs_s0_c++)
    {
-    int32_t  const _339 = _qs_s0_ii_ii * 512;
-    int32_t  const _340 = _339 + _qs_s0_c;
-    int32x8_t  const _341 = int32x8_t_ops::ramp(_340, 64);
-    float8  const _342 = float8_ops::load_gather(_attn_q, _341);
-    float  const _343 = float_from_bits(1043900987 /* 0.180337 */);
-    float8  const _344 = float8_ops::broadcast(_343);
-    float8  const _345 = _342 * _344;
-    int32_t  const _346 = _qs_s0_c * 2;
-    int32_t  const _347 = _346 + _qs_s0_ii_ii;
-    int32_t  const _348 = _347 * 8;
-    float8_ops::store(_345, _qs, _348);
+    int32_t  const _343 = _qs_s0_ii_ii * 512;
+    int32_t  const _344 = _343 + _qs_s0_c;
+    int32x8_t  const _345 = int32x8_t_ops::ramp(_344, 64);
+    float8  const _346 = float8_ops::load_gather(_attn_q, _345);
+    float  const _347 = float_from_bits(1043900987 /* 0.180337 */);
+    float8  const _348 = float8_ops::broadcast(_347);
+    float8  const _349 = _346 * _348;
+    int32_t  const _350 = _qs_s0_c * 3;
+    int32_t  const _351 = _350 + _qs_s0_ii_ii;
+    int32_t  const _352 = _351 * 8;
+    float8_ops::store(_349, _qs, _352);
    } // for _qs_s0_c
   } // for _qs_s0_ii_ii
-  int32_t  const _349 = ::halide_cpp_max(_74, 0);
-  int32_t  const _350 = _77 - _349;
+  int32_t  const _353 = ::halide_cpp_max(_74, 0);
+  int32_t  const _354 = _77 - _353;
   {
-   int32_t  const _351 = _350 + -1;
-   int32_t  const _352 = _351 >> 2;
-   int32_t  const _353 = _352 * 4;
-   int32_t  const _354 = _353 + 4;
-   int64_t  const _355 = _354;
-   int64_t  const _356 = _355 * 16;
-   if ((_356 > ((int64_t(1) << 31) - 1)) || ((_356 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+   int32_t  const _355 = _354 + -1;
+   int32_t  const _356 = _355 >> 2;
+   int32_t  const _357 = _356 * 4;
+   int32_t  const _358 = _357 + 4;
+   int64_t  const _359 = _358;
+   int64_t  const _360 = _359 * 24;
+   if ((_360 > ((int64_t(1) << 31) - 1)) || ((_360 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
    {
     attn_causal64_rt_error(_ucon, "32-bit signed overflow computing size of allocation scores\n");
     return -1;
    } // overflow test scores
-   int64_t  const _357 = _356;
-   float *_scores = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_357);
+   int64_t  const _361 = _360;
+   float *_scores = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_361);
    if (!_scores)
    {
-    int32_t  const _358 = attn_causal64_rt_error_out_of_memory(_ucon);
-    return _358;
+    int32_t  const _362 = attn_causal64_rt_error_out_of_memory(_ucon);
+    return _362;
    }
    HalideFreeHelper _scores_free(_ucon, _scores, attn_causal64_rt_free);
    // produce scores
    // consume qs
-   int32_t  const _359 = ::halide_cpp_max(_74, 0);
-   int32_t  const _360 = _350 + 3;
-   int32_t  const _361 = _360 >> 2;
-   for (int _scores_s0_j_jo = 0; _scores_s0_j_jo < 0 + _361; _scores_s0_j_jo++)
+   int32_t  const _363 = ::halide_cpp_max(_74, 0);
+   int32_t  const _364 = _354 + 3;
+   int32_t  const _365 = _364 >> 2;
+   for (int _scores_s0_j_jo = 0; _scores_s0_j_jo < 0 + _365; _scores_s0_j_jo++)
    {
-    int32_t  const _362 = _scores_s0_j_jo * 4;
-    int32_t  const _363 = _362 + _359;
+    int32_t  const _366 = _scores_s0_j_jo * 4;
+    int32_t  const _367 = _366 + _363;
     {
-     float _dot[64];
+     float _dot[96];
      // produce dot
-     float  const _364 = float_from_bits(0 /* 0 */);
-     float8  const _365 = float8_ops::broadcast(_364);
-     float8_ops::store(_365, _dot, 0);
-     float  const _366 = float_from_bits(0 /* 0 */);
-     float8  const _367 = float8_ops::broadcast(_366);
-     float8_ops::store(_367, _dot, 16);
      float  const _368 = float_from_bits(0 /* 0 */);
      float8  const _369 = float8_ops::broadcast(_368);
-     float8_ops::store(_369, _dot, 32);
+     float8_ops::store(_369, _dot, 0);
      float  const _370 = float_from_bits(0 /* 0 */);
      float8  const _371 = float8_ops::broadcast(_370);
-     float8_ops::store(_371, _dot, 48);
+     float8_ops::store(_371, _dot, 24);
      float  const _372 = float_from_bits(0 /* 0 */);
      float8  const _373 = float8_ops::broadcast(_372);
-     float8_ops::store(_373, _dot, 8);
+     float8_ops::store(_373, _dot, 48);
      float  const _374 = float_from_bits(0 /* 0 */);
      float8  const _375 = float8_ops::broadcast(_374);
-     float8_ops::store(_375, _dot, 24);
+     float8_ops::store(_375, _dot, 72);
      float  const _376 = float_from_bits(0 /* 0 */);
      float8  const _377 = float8_ops::broadcast(_376);
-     float8_ops::store(_377, _dot, 40);
+     float8_ops::store(_377, _dot, 8);
      float  const _378 = float_from_bits(0 /* 0 */);
      float8  const _379 = float8_ops::broadcast(_378);
-     float8_ops::store(_379, _dot, 56);
-     int32_t  const _380 = _363 + 4;
-     int32_t  const _381 = ::halide_cpp_min(_380, _24);
-     int32_t  const _382 = _381 * 64;
-     int32_t  const _383 = _363 + 3;
-     int32_t  const _384 = ::halide_cpp_min(_383, _24);
-     int32_t  const _385 = _384 * 64;
-     int32_t  const _386 = _363 + 2;
-     int32_t  const _387 = ::halide_cpp_min(_386, _24);
-     int32_t  const _388 = _387 * 64;
-     int32_t  const _389 = _24 + -1;
-     int32_t  const _390 = ::halide_cpp_min(_389, _363);
-     int32_t  const _391 = _390 * 64;
+     float8_ops::store(_379, _dot, 32);
+     float  const _380 = float_from_bits(0 /* 0 */);
+     float8  const _381 = float8_ops::broadcast(_380);
+     float8_ops::store(_381, _dot, 56);
+     float  const _382 = float_from_bits(0 /* 0 */);
+     float8  const _383 = float8_ops::broadcast(_382);
+     float8_ops::store(_383, _dot, 80);
+     float  const _384 = float_from_bits(0 /* 0 */);
+     float8  const _385 = float8_ops::broadcast(_384);
+     float8_ops::store(_385, _dot, 16);
+     float  const _386 = float_from_bits(0 /* 0 */);
+     float8  const _387 = float8_ops::broadcast(_386);
+     float8_ops::store(_387, _dot, 40);
+     float  const _388 = float_from_bits(0 /* 0 */);
+     float8  const _389 = float8_ops::broadcast(_388);
+     float8_ops::store(_389, _dot, 64);
+     float  const _390 = float_from_bits(0 /* 0 */);
+     float8  const _391 = float8_ops::broadcast(_390);
+     float8_ops::store(_391, _dot, 88);
+     int32_t  const _392 = _367 + 4;
+     int32_t  const _393 = ::halide_cpp_min(_392, _24);
+     int32_t  const _394 = _393 * 64;
+     int32_t  const _395 = _367 + 3;
+     int32_t  const _396 = ::halide_cpp_min(_395, _24);
+     int32_t  const _397 = _396 * 64;
+     int32_t  const _398 = _367 + 2;
+     int32_t  const _399 = ::halide_cpp_min(_398, _24);
+     int32_t  const _400 = _399 * 64;
+     int32_t  const _401 = _24 + -1;
+     int32_t  const _402 = ::halide_cpp_min(_401, _367);
+     int32_t  const _403 = _402 * 64;
      for (int _dot_s1_rd__x = 0; _dot_s1_rd__x < 0 + 64; _dot_s1_rd__x++)
      {
-      float8  const _392 = float8_ops::load(_dot, 0);
-      int32_t  const _393 = _dot_s1_rd__x * 16;
-      float8  const _394 = float8_ops::load(_qs, _393);
-      int32_t  const _395 = _dot_s1_rd__x + _391;
-      float  const _396 = ((float const *)_attn_k)[_395];
-      float8  const _397 = float8_ops::broadcast(_396);
-      float8  const _398 = _394 * _397;
-      float8  const _399 = _392 + _398;
-      float8_ops::store(_399, _dot, 0);
-      float8  const _400 = float8_ops::load(_dot, 8);
-      int32_t  const _401 = _dot_s1_rd__x * 16;
-      int32_t  const _402 = _401 + 8;
-      float8  const _403 = float8_ops::load(_qs, _402);
-      int32_t  const _404 = _dot_s1_rd__x + _391;
-      float  const _405 = ((float const *)_attn_k)[_404];
-      float8  const _406 = float8_ops::broadcast(_405);
-      float8  const _407 = _403 * _406;
-      float8  const _408 = _400 + _407;
-      float8_ops::store(_408, _dot, 8);
-      float8  const _409 = float8_ops::load(_dot, 16);
-      int32_t  const _410 = _dot_s1_rd__x * 16;
-      float8  const _411 = float8_ops::load(_qs, _410);
-      int32_t  const _412 = _dot_s1_rd__x + _388;
-      int32_t  const _413 = _412 + -64;
-      float  const _414 = ((float const *)_attn_k)[_413];
-      float8  const _415 = float8_ops::broadcast(_414);
-      float8  const _416 = _411 * _415;
-      float8  const _417 = _409 + _416;
-      float8_ops::store(_417, _dot, 16);
-      float8  const _418 = float8_ops::load(_dot, 24);
-      int32_t  const _419 = _dot_s1_rd__x * 16;
-      int32_t  const _420 = _419 + 8;
-      float8  const _421 = float8_ops::load(_qs, _420);
-      int32_t  const _422 = _dot_s1_rd__x + _388;
-      int32_t  const _423 = _422 + -64;
-      float  const _424 = ((float const *)_attn_k)[_423];
-      float8  const _425 = float8_ops::broadcast(_424);
-      float8  const _426 = _421 * _425;
-      float8  const _427 = _418 + _426;
-      float8_ops::store(_427, _dot, 24);
-      float8  const _428 = float8_ops::load(_dot, 32);
-      int32_t  const _429 = _dot_s1_rd__x * 16;
-      float8  const _430 = float8_ops::load(_qs, _429);
-      int32_t  const _431 = _dot_s1_rd__x + _385;
-      int32_t  const _432 = _431 + -64;
-      float  const _433 = ((float const *)_attn_k)[_432];
-      float8  const _434 = float8_ops::broadcast(_433);
-      float8  const _435 = _430 * _434;
-      float8  const _436 = _428 + _435;
-      float8_ops::store(_436, _dot, 32);
-      float8  const _437 = float8_ops::load(_dot, 40);
-      int32_t  const _438 = _dot_s1_rd__x * 16;
-      int32_t  const _439 = _438 + 8;
-      float8  const _440 = float8_ops::load(_qs, _439);
-      int32_t  const _441 = _dot_s1_rd__x + _385;
-      int32_t  const _442 = _441 + -64;
-      float  const _443 = ((float const *)_attn_k)[_442];
-      float8  const _444 = float8_ops::broadcast(_443);
-      float8  const _445 = _440 * _444;
-      float8  const _446 = _437 + _445;
-      float8_ops::store(_446, _dot, 40);
-      float8  const _447 = float8_ops::load(_dot, 48);
-      int32_t  const _448 = _dot_s1_rd__x * 16;
-      float8  const _449 = float8_ops::load(_qs, _448);
-      int32_t  const _450 = _dot_s1_rd__x + _382;
-      int32_t  const _451 = _450 + -64;
-      float  const _452 = ((float const *)_attn_k)[_451];
-      float8  const _453 = float8_ops::broadcast(_452);
-      float8  const _454 = _449 * _453;
-      float8  const _455 = _447 + _454;
-      float8_ops::store(_455, _dot, 48);
-      float8  const _456 = float8_ops::load(_dot, 56);
-      int32_t  const _457 = _dot_s1_rd__x * 16;
-      int32_t  const _458 = _457 + 8;
-      float8  const _459 = float8_ops::load(_qs, _458);
-      int32_t  const _460 = _dot_s1_rd__x + _382;
-      int32_t  const _461 = _460 + -64;
-      float  const _462 = ((float const *)_attn_k)[_461];
-      float8  const _463 = float8_ops::broadcast(_462);
-      float8  const _464 = _459 * _463;
-      float8  const _465 = _456 + _464;
-      float8_ops::store(_465, _dot, 56);
+      float8  const _404 = float8_ops::load(_dot, 0);
+      int32_t  const _405 = _dot_s1_rd__x * 24;
+      float8  const _406 = float8_ops::load(_qs, _405);
+      int32_t  const _407 = _dot_s1_rd__x + _403;
+      float  const _408 = ((float const *)_attn_k)[_407];
+      float8  const _409 = float8_ops::broadcast(_408);
+      float8  const _410 = _406 * _409;
+      float8  const _411 = _404 + _410;
+      float8_ops::store(_411, _dot, 0);
+      float8  const _412 = float8_ops::load(_dot, 8);
+      int32_t  const _413 = _dot_s1_rd__x * 24;
+      int32_t  const _414 = _413 + 8;
+      float8  const _415 = float8_ops::load(_qs, _414);
+      int32_t  const _416 = _dot_s1_rd__x + _403;
+      float  const _417 = ((float const *)_attn_k)[_416];
+      float8  const _418 = float8_ops::broadcast(_417);
+      float8  const _419 = _415 * _418;
+      float8  const _420 = _412 + _419;
+      float8_ops::store(_420, _dot, 8);
+      float8  const _421 = float8_ops::load(_dot, 16);
+      int32_t  const _422 = _dot_s1_rd__x * 24;
+      int32_t  const _423 = _422 + 16;
+      float8  const _424 = float8_ops::load(_qs, _423);
+      int32_t  const _425 = _dot_s1_rd__x + _403;
+      float  const _426 = ((float const *)_attn_k)[_425];
+      float8  const _427 = float8_ops::broadcast(_426);
+      float8  const _428 = _424 * _427;
+      float8  const _429 = _421 + _428;
+      float8_ops::store(_429, _dot, 16);
+      float8  const _430 = float8_ops::load(_dot, 24);
+      int32_t  const _431 = _dot_s1_rd__x * 24;
+      float8  const _432 = float8_ops::load(_qs, _431);
+      int32_t  const _433 = _dot_s1_rd__x + _400;
+      int32_t  const _434 = _433 + -64;
+      float  const _435 = ((float const *)_attn_k)[_434];
+      float8  const _436 = float8_ops::broadcast(_435);
+      float8  const _437 = _432 * _436;
+      float8  const _438 = _430 + _437;
+      float8_ops::store(_438, _dot, 24);
+      float8  const _439 = float8_ops::load(_dot, 32);
+      int32_t  const _440 = _dot_s1_rd__x * 24;
+      int32_t  const _441 = _440 + 8;
+      float8  const _442 = float8_ops::load(_qs, _441);
+      int32_t  const _443 = _dot_s1_rd__x + _400;
+      int32_t  const _444 = _443 + -64;
+      float  const _445 = ((float const *)_attn_k)[_444];
+      float8  const _446 = float8_ops::broadcast(_445);
+      float8  const _447 = _442 * _446;
+      float8  const _448 = _439 + _447;
+      float8_ops::store(_448, _dot, 32);
+      float8  const _449 = float8_ops::load(_dot, 40);
+      int32_t  const _450 = _dot_s1_rd__x * 24;
+      int32_t  const _451 = _450 + 16;
+      float8  const _452 = float8_ops::load(_qs, _451);
+      int32_t  const _453 = _dot_s1_rd__x + _400;
+      int32_t  const _454 = _453 + -64;
+      float  const _455 = ((float const *)_attn_k)[_454];
+      float8  const _456 = float8_ops::broadcast(_455);
+      float8  const _457 = _452 * _456;
+      float8  const _458 = _449 + _457;
+      float8_ops::store(_458, _dot, 40);
+      float8  const _459 = float8_ops::load(_dot, 48);
+      int32_t  const _460 = _dot_s1_rd__x * 24;
+      float8  const _461 = float8_ops::load(_qs, _460);
+      int32_t  const _462 = _dot_s1_rd__x + _397;
+      int32_t  const _463 = _462 + -64;
+      float  const _464 = ((float const *)_attn_k)[_463];
+      float8  const _465 = float8_ops::broadcast(_464);
+      float8  const _466 = _461 * _465;
+      float8  const _467 = _459 + _466;
+      float8_ops::store(_467, _dot, 48);
+      float8  const _468 = float8_ops::load(_dot, 56);
+      int32_t  const _469 = _dot_s1_rd__x * 24;
+      int32_t  const _470 = _469 + 8;
+      float8  const _471 = float8_ops::load(_qs, _470);
+      int32_t  const _472 = _dot_s1_rd__x + _397;
+      int32_t  const _473 = _472 + -64;
+      float  const _474 = ((float const *)_attn_k)[_473];
+      float8  const _475 = float8_ops::broadcast(_474);
+      float8  const _476 = _471 * _475;
+      float8  const _477 = _468 + _476;
+      float8_ops::store(_477, _dot, 56);
+      float8  const _478 = float8_ops::load(_dot, 64);
+      int32_t  const _479 = _dot_s1_rd__x * 24;
+      int32_t  const _480 = _479 + 16;
+      float8  const _481 = float8_ops::load(_qs, _480);
+      int32_t  const _482 = _dot_s1_rd__x + _397;
+      int32_t  const _483 = _482 + -64;
+      float  const _484 = ((float const *)_attn_k)[_483];
+      float8  const _485 = float8_ops::broadcast(_484);
+      float8  const _486 = _481 * _485;
+      float8  const _487 = _478 + _486;
+      float8_ops::store(_487, _dot, 64);
+      float8  const _488 = float8_ops::load(_dot, 72);
+      int32_t  const _489 = _dot_s1_rd__x * 24;
+      float8  const _490 = float8_ops::load(_qs, _489);
+      int32_t  const _491 = _dot_s1_rd__x + _394;
+      int32_t  const _492 = _491 + -64;
+      float  const _493 = ((float const *)_attn_k)[_492];
+      float8  const _494 = float8_ops::broadcast(_493);
+      float8  const _495 = _490 * _494;
+      float8  const _496 = _488 + _495;
+      float8_ops::store(_496, _dot, 72);
+      float8  const _497 = float8_ops::load(_dot, 80);
+      int32_t  const _498 = _dot_s1_rd__x * 24;
+      int32_t  const _499 = _498 + 8;
+      float8  const _500 = float8_ops::load(_qs, _499);
+      int32_t  const _501 = _dot_s1_rd__x + _394;
+      int32_t  const _502 = _501 + -64;
+      float  const _503 = ((float const *)_attn_k)[_502];
+      float8  const _504 = float8_ops::broadcast(_503);
+      float8  const _505 = _500 * _504;
+      float8  const _506 = _497 + _505;
+      float8_ops::store(_506, _dot, 80);
+      float8  const _507 = float8_ops::load(_dot, 88);
+      int32_t  const _508 = _dot_s1_rd__x * 24;
+      int32_t  const _509 = _508 + 16;
+      float8  const _510 = float8_ops::load(_qs, _509);
+      int32_t  const _511 = _dot_s1_rd__x + _394;
+      int32_t  const _512 = _511 + -64;
+      float  const _513 = ((float const *)_attn_k)[_512];
+      float8  const _514 = float8_ops::broadcast(_513);
+      float8  const _515 = _510 * _514;
+      float8  const _516 = _507 + _515;
+      float8_ops::store(_516, _dot, 88);
      } // for _dot_s1_rd__x
      // consume dot
-     float8  const _466 = float8_ops::load(_dot, 0);
-     int32_t  const _467 = _363 - _359;
-     int32_t  const _468 = _467 * 16;
-     float8_ops::store(_466, _scores, _468);
-     float8  const _469 = float8_ops::load(_dot, 8);
-     int32_t  const _470 = _363 - _359;
-     int32_t  const _471 = _470 * 16;
-     int32_t  const _472 = _471 + 8;
-     float8_ops::store(_469, _scores, _472);
-     float8  const _473 = float8_ops::load(_dot, 16);
-     int32_t  const _474 = _363 - _359;
-     int32_t  const _475 = _474 * 16;
-     int32_t  const _476 = _475 + 16;
-     float8_ops::store(_473, _scores, _476);
-     float8  const _477 = float8_ops::load(_dot, 24);
-     int32_t  const _478 = _363 - _359;
-     int32_t  const _479 = _478 * 16;
-     int32_t  const _480 = _479 + 24;
-     float8_ops::store(_477, _scores, _480);
-     float8  const _481 = float8_ops::load(_dot, 32);
-     int32_t  const _482 = _363 - _359;
-     int32_t  const _483 = _482 * 16;
-     int32_t  const _484 = _483 + 32;
-     float8_ops::store(_481, _scores, _484);
-     float8  const _485 = float8_ops::load(_dot, 40);
-     int32_t  const _486 = _363 - _359;
-     int32_t  const _487 = _486 * 16;
-     int32_t  const _488 = _487 + 40;
-     float8_ops::store(_485, _scores, _488);
-     float8  const _489 = float8_ops::load(_dot, 48);
-     int32_t  const _490 = _363 - _359;
-     int32_t  const _491 = _490 * 16;
-     int32_t  const _492 = _491 + 48;
-     float8_ops::store(_489, _scores, _492);
-     float8  const _493 = float8_ops::load(_dot, 56);
-     int32_t  const _494 = _363 - _359;
-     int32_t  const _495 = _494 * 16;
-     int32_t  const _496 = _495 + 56;
-     float8_ops::store(_493, _scores, _496);
+     float8  const _517 = float8_ops::load(_dot, 0);
+     int32_t  const _518 = _367 - _363;
+     int32_t  const _519 = _518 * 24;
+     float8_ops::store(_517, _scores, _519);
+     float8  const _520 = float8_ops::load(_dot, 8);
+     int32_t  const _521 = _367 - _363;
+     int32_t  const _522 = _521 * 24;
+     int32_t  const _523 = _522 + 8;
+     float8_ops::store(_520, _scores, _523);
+     float8  const _524 = float8_ops::load(_dot, 16);
+     int32_t  const _525 = _367 - _363;
+     int32_t  const _526 = _525 * 24;
+     int32_t  const _527 = _526 + 16;
+     float8_ops::store(_524, _scores, _527);
+     float8  const _528 = float8_ops::load(_dot, 24);
+     int32_t  const _529 = _367 - _363;
+     int32_t  const _530 = _529 * 24;
+     int32_t  const _531 = _530 + 24;
+     float8_ops::store(_528, _scores, _531);
+     float8  const _532 = float8_ops::load(_dot, 32);
+     int32_t  const _533 = _367 - _363;
+     int32_t  const _534 = _533 * 24;
+     int32_t  const _535 = _534 + 32;
+     float8_ops::store(_532, _scores, _535);
+     float8  const _536 = float8_ops::load(_dot, 40);
+     int32_t  const _537 = _367 - _363;
+     int32_t  const _538 = _537 * 24;
+     int32_t  const _539 = _538 + 40;
+     float8_ops::store(_536, _scores, _539);
+     float8  const _540 = float8_ops::load(_dot, 48);
+     int32_t  const _541 = _367 - _363;
+     int32_t  const _542 = _541 * 24;
+     int32_t  const _543 = _542 + 48;
+     float8_ops::store(_540, _scores, _543);
+     float8  const _544 = float8_ops::load(_dot, 56);
+     int32_t  const _545 = _367 - _363;
+     int32_t  const _546 = _545 * 24;
+     int32_t  const _547 = _546 + 56;
+     float8_ops::store(_544, _scores, _547);
+     float8  const _548 = float8_ops::load(_dot, 64);
+     int32_t  const _549 = _367 - _363;
+     int32_t  const _550 = _549 * 24;
+     int32_t  const _551 = _550 + 64;
+     float8_ops::store(_548, _scores, _551);
+     float8  const _552 = float8_ops::load(_dot, 72);
+     int32_t  const _553 = _367 - _363;
+     int32_t  const _554 = _553 * 24;
+     int32_t  const _555 = _554 + 72;
+     float8_ops::store(_552, _scores, _555);
+     float8  const _556 = float8_ops::load(_dot, 80);
+     int32_t  const _557 = _367 - _363;
+     int32_t  const _558 = _557 * 24;
+     int32_t  const _559 = _558 + 80;
+     float8_ops::store(_556, _scores, _559);
+     float8  const _560 = float8_ops::load(_dot, 88);
+     int32_t  const _561 = _367 - _363;
+     int32_t  const _562 = _561 * 24;
+     int32_t  const _563 = _562 + 88;
+     float8_ops::store(_560, _scores, _563);
     } // alloc _dot
    } // for _scores_s0_j_jo
-   int32_t  const _497 = ::halide_cpp_max(_74, 0);
-   int32_t  const _498 = _77 - _497;
+   int32_t  const _564 = ::halide_cpp_max(_74, 0);
+   int32_t  const _565 = _77 - _564;
    {
-    int64_t  const _499 = _498;
-    int64_t  const _500 = _499 * 16;
-    if ((_500 > ((int64_t(1) << 31) - 1)) || ((_500 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+    int64_t  const _566 = _565;
+    int64_t  const _567 = _566 * 24;
+    if ((_567 > ((int64_t(1) << 31) - 1)) || ((_567 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
     {
      attn_causal64_rt_error(_ucon, "32-bit signed overflow computing size of allocation masked\n");
      return -1;
     } // overflow test masked
-    int64_t  const _501 = _500;
-    float *_masked = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_501);
+    int64_t  const _568 = _567;
+    float *_masked = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_568);
     if (!_masked)
     {
-     int32_t  const _502 = attn_causal64_rt_error_out_of_memory(_ucon);
-     return _502;
+     int32_t  const _569 = attn_causal64_rt_error_out_of_memory(_ucon);
+     return _569;
     }
     HalideFreeHelper _masked_free(_ucon, _masked, attn_causal64_rt_free);
     // produce masked
     // consume scores
-    int32_t  const _503 = ::halide_cpp_max(_74, 0);
-    int32_t  const _504 = _attn_tile * 2;
-    int32_t  const _505 = _504 + _attn_q_step;
-    int32_t  const _506 = _505 * 8;
-    int32_t  const _507 = _attn_tile * 16;
-    for (int _masked_s0_j_rebased = 0; _masked_s0_j_rebased < 0 + _350; _masked_s0_j_rebased++)
+    int32_t  const _570 = _attn_tile * 24;
+    int32_t  const _571 = ::halide_cpp_max(_74, 0);
+    int32_t  const _572 = _attn_tile * 3;
+    int32_t  const _573 = _572 + _attn_q_step;
+    int32_t  const _574 = _573 * 8;
+    int32_t  const _575 = _attn_q_step * 16;
+    int32_t  const _576 = _575 + _570;
+    for (int _masked_s0_j_rebased = 0; _masked_s0_j_rebased < 0 + _354; _masked_s0_j_rebased++)
     {
-     uint32_t  const _508 = (uint32_t)(0ull);
-     uint32x8_t  const _509 = uint32x8_t_ops::broadcast(_508);
-     uint32_t  const _510 = (uint32_t)(4294967295ull);
-     uint32x8_t  const _511 = uint32x8_t_ops::broadcast(_510);
-     int32x8_t  const _512 = int32x8_t_ops::ramp(_507, _attn_q_step);
-     int32_t  const _513 = _masked_s0_j_rebased + _503;
-     int32x8_t  const _514 = int32x8_t_ops::broadcast(_513);
-     uint8x8_t  const _515 = int32x8_t_ops::lt(_512, _514);
-     uint32x8_t  const _516 = uint32x8_t_ops::select(_515, _509, _511);
-     int32_t  const _517 = _masked_s0_j_rebased * 16;
-     float8  const _518 = float8_ops::load(_scores, _517);
-     uint32x8_t  const _519 = reinterpret<uint32x8_t>(_518);
-     uint32x8_t  const _520 = _519 & _516;
-     uint32_t  const _521 = (uint32_t)(4286578688ull);
-     uint32x8_t  const _522 = uint32x8_t_ops::broadcast(_521);
-     uint32x8_t  const _523 = ~_516;
-     uint32x8_t  const _524 = _522 & _523;
-     uint32x8_t  const _525 = _520 | _524;
-     float8  const _526 = reinterpret<float8>(_525);
-     float8_ops::store(_526, _masked, _517);
-     uint32_t  const _527 = (uint32_t)(0ull);
-     uint32x8_t  const _528 = uint32x8_t_ops::broadcast(_527);
-     uint32_t  const _529 = (uint32_t)(4294967295ull);
-     uint32x8_t  const _530 = uint32x8_t_ops::broadcast(_529);
-     int32x8_t  const _531 = int32x8_t_ops::ramp(_506, _attn_q_step);
-     int32_t  const _532 = _masked_s0_j_rebased + _503;
-     int32x8_t  const _533 = int32x8_t_ops::broadcast(_532);
-     uint8x8_t  const _534 = int32x8_t_ops::lt(_531, _533);
-     uint32x8_t  const _535 = uint32x8_t_ops::select(_534, _528, _530);
-     int32_t  const _536 = _masked_s0_j_rebased * 16;
-     int32_t  const _537 = _536 + 8;
-     float8  const _538 = float8_ops::load(_scores, _537);
-     uint32x8_t  const _539 = reinterpret<uint32x8_t>(_538);
-     uint32x8_t  const _540 = _539 & _535;
-     uint32_t  const _541 = (uint32_t)(4286578688ull);
-     uint32x8_t  const _542 = uint32x8_t_ops::broadcast(_541);
-     uint32x8_t  const _543 = ~_535;
-     uint32x8_t  const _544 = _542 & _543;
-     uint32x8_t  const _545 = _540 | _544;
-     float8  const _546 = reinterpret<float8>(_545);
-     float8_ops::store(_546, _masked, _537);
+     uint32_t  const _577 = (uint32_t)(0ull);
+     uint32x8_t  const _578 = uint32x8_t_ops::broadcast(_577);
+     uint32_t  const _579 = (uint32_t)(4294967295ull);
+     uint32x8_t  const _580 = uint32x8_t_ops::broadcast(_579);
+     int32x8_t  const _581 = int32x8_t_ops::ramp(_570, _attn_q_step);
+     int32_t  const _582 = _masked_s0_j_rebased + _571;
+     int32x8_t  const _583 = int32x8_t_ops::broadcast(_582);
+     uint8x8_t  const _584 = int32x8_t_ops::lt(_581, _583);
+     uint32x8_t  const _585 = uint32x8_t_ops::select(_584, _578, _580);
+     int32_t  const _586 = _masked_s0_j_rebased * 24;
+     float8  const _587 = float8_ops::load(_scores, _586);
+     uint32x8_t  const _588 = reinterpret<uint32x8_t>(_587);
+     uint32x8_t  const _589 = _588 & _585;
+     uint32_t  const _590 = (uint32_t)(4286578688ull);
+     uint32x8_t  const _591 = uint32x8_t_ops::broadcast(_590);
+     uint32x8_t  const _592 = ~_585;
+     uint32x8_t  const _593 = _591 & _592;
+     uint32x8_t  const _594 = _589 | _593;
+     float8  const _595 = reinterpret<float8>(_594);
+     float8_ops::store(_595, _masked, _586);
+     uint32_t  const _596 = (uint32_t)(0ull);
+     uint32x8_t  const _597 = uint32x8_t_ops::broadcast(_596);
+     uint32_t  const _598 = (uint32_t)(4294967295ull);
+     uint32x8_t  const _599 = uint32x8_t_ops::broadcast(_598);
+     int32x8_t  const _600 = int32x8_t_ops::ramp(_574, _attn_q_step);
+     int32_t  const _601 = _masked_s0_j_rebased + _571;
+     int32x8_t  const _602 = int32x8_t_ops::broadcast(_601);
+     uint8x8_t  const _603 = int32x8_t_ops::lt(_600, _602);
+     uint32x8_t  const _604 = uint32x8_t_ops::select(_603, _597, _599);
+     int32_t  const _605 = _masked_s0_j_rebased * 24;
+     int32_t  const _606 = _605 + 8;
+     float8  const _607 = float8_ops::load(_scores, _606);
+     uint32x8_t  const _608 = reinterpret<uint32x8_t>(_607);
+     uint32x8_t  const _609 = _608 & _604;
+     uint32_t  const _610 = (uint32_t)(4286578688ull);
+     uint32x8_t  const _611 = uint32x8_t_ops::broadcast(_610);
+     uint32x8_t  const _612 = ~_604;
+     uint32x8_t  const _613 = _611 & _612;
+     uint32x8_t  const _614 = _609 | _613;
+     float8  const _615 = reinterpret<float8>(_614);
+     float8_ops::store(_615, _masked, _606);
+     uint32_t  const _616 = (uint32_t)(0ull);
+     uint32x8_t  const _617 = uint32x8_t_ops::broadcast(_616);
+     uint32_t  const _618 = (uint32_t)(4294967295ull);
+     uint32x8_t  const _619 = uint32x8_t_ops::broadcast(_618);
+     int32x8_t  const _620 = int32x8_t_ops::ramp(_576, _attn_q_step);
+     int32_t  const _621 = _masked_s0_j_rebased + _571;
+     int32x8_t  const _622 = int32x8_t_ops::broadcast(_621);
+     uint8x8_t  const _623 = int32x8_t_ops::lt(_620, _622);
+     uint32x8_t  const _624 = uint32x8_t_ops::select(_623, _617, _619);
+     int32_t  const _625 = _masked_s0_j_rebased * 24;
+     int32_t  const _626 = _625 + 16;
+     float8  const _627 = float8_ops::load(_scores, _626);
+     uint32x8_t  const _628 = reinterpret<uint32x8_t>(_627);
+     uint32x8_t  const _629 = _628 & _624;
+     uint32_t  const _630 = (uint32_t)(4286578688ull);
+     uint32x8_t  const _631 = uint32x8_t_ops::broadcast(_630);
+     uint32x8_t  const _632 = ~_624;
+     uint32x8_t  const _633 = _631 & _632;
+     uint32x8_t  const _634 = _629 | _633;
+     float8  const _635 = reinterpret<float8>(_634);
+     float8_ops::store(_635, _masked, _626);
     } // for _masked_s0_j_rebased
     _scores_free.free();
     {
-     float _row_max[16];
-     int32_t  const _547 = ::halide_cpp_max(_74, 0);
-     int32_t  const _548 = _77 - _547;
+     float _row_max[24];
+     int32_t  const _636 = ::halide_cpp_max(_74, 0);
+     int32_t  const _637 = _77 - _636;
      // produce row_max
-     for (int _row_max_s0_ii_ii = 0; _row_max_s0_ii_ii < 0 + 2; _row_max_s0_ii_ii++)
+     for (int _row_max_s0_ii_ii = 0; _row_max_s0_ii_ii < 0 + 3; _row_max_s0_ii_ii++)
      {
-      float8  const _549 = float8_ops::broadcast(neg_inf_f32());
-      int32_t  const _550 = _row_max_s0_ii_ii * 8;
-      float8_ops::store(_549, _row_max, _550);
+      float8  const _638 = float8_ops::broadcast(neg_inf_f32());
+      int32_t  const _639 = _row_max_s0_ii_ii * 8;
+      float8_ops::store(_638, _row_max, _639);
      } // for _row_max_s0_ii_ii
      // consume masked
-     for (int _row_max_s1_rk__x_rebased = 0; _row_max_s1_rk__x_rebased < 0 + _548; _row_max_s1_rk__x_rebased++)
+     for (int _row_max_s1_rk__x_rebased = 0; _row_max_s1_rk__x_rebased < 0 + _637; _row_max_s1_rk__x_rebased++)
      {
-      float8  const _551 = float8_ops::load(_row_max, 0);
-      int32_t  const _552 = _row_max_s1_rk__x_rebased * 16;
-      float8  const _553 = float8_ops::load(_masked, _552);
-      float8  const _554 = float8_ops::max(_551, _553);
-      float8_ops::store(_554, _row_max, 0);
-      float8  const _555 = float8_ops::load(_row_max, 8);
-      int32_t  const _556 = _row_max_s1_rk__x_rebased * 16;
-      int32_t  const _557 = _556 + 8;
-      float8  const _558 = float8_ops::load(_masked, _557);
-      float8  const _559 = float8_ops::max(_555, _558);
-      float8_ops::store(_559, _row_max, 8);
+      float8  const _640 = float8_ops::load(_row_max, 0);
+      int32_t  const _641 = _row_max_s1_rk__x_rebased * 24;
+      float8  const _642 = float8_ops::load(_masked, _641);
+      float8  const _643 = float8_ops::max(_640, _642);
+      float8_ops::store(_643, _row_max, 0);
+      float8  const _644 = float8_ops::load(_row_max, 8);
+      int32_t  const _645 = _row_max_s1_rk__x_rebased * 24;
+      int32_t  const _646 = _645 + 8;
+      float8  const _647 = float8_ops::load(_masked, _646);
+      float8  const _648 = float8_ops::max(_644, _647);
+      float8_ops::store(_648, _row_max, 8);
+      float8  const _649 = float8_ops::load(_row_max, 16);
+      int32_t  const _650 = _row_max_s1_rk__x_rebased * 24;
+      int32_t  const _651 = _650 + 16;
+      float8  const _652 = float8_ops::load(_masked, _651);
+      float8  const _653 = float8_ops::max(_649, _652);
+      float8_ops::store(_653, _row_max, 16);
      } // for _row_max_s1_rk__x_rebased
-     int32_t  const _560 = ::halide_cpp_max(_74, 0);
-     int32_t  const _561 = ::halide_cpp_min(_560, _94);
-     int32_t  const _562 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
-     int32_t  const _563 = _562 + 3;
-     int32_t  const _564 = _563 >> 2;
-     int32_t  const _565 = _attn_tile * 4;
-     int32_t  const _566 = _565 + 4;
-     int32_t  const _567 = ::halide_cpp_min(_564, _566);
-     int32_t  const _568 = _attn_kv_lo >> 2;
-     int32_t  const _569 = ::halide_cpp_max(_567, _568);
-     int32_t  const _570 = ::halide_cpp_max(_569, 0);
-     int32_t  const _571 = _570 * 4;
-     int32_t  const _572 = ::halide_cpp_min(_571, _attn_lk);
-     int32_t  const _573 = _attn_chunk_lo >> 2;
-     int32_t  const _574 = _573 * 4;
-     int32_t  const _575 = ::halide_cpp_min(_574, _572);
-     int32_t  const _576 = ::halide_cpp_max(_568, 0);
-     int32_t  const _577 = _576 * 4;
-     int32_t  const _578 = ::halide_cpp_min(_577, _attn_lk);
-     int32_t  const _579 = ::halide_cpp_max(_575, _578);
-     int32_t  const _580 = _579 + 1024;
-     int32_t  const _581 = ::halide_cpp_min(_580, _572);
-     int32_t  const _582 = ::halide_cpp_max(_581, _77);
-     int32_t  const _583 = ::halide_cpp_min(_560, _579);
-     int32_t  const _584 = _582 - _583;
      {
-      int64_t  const _585 = _584;
-      int64_t  const _586 = _585 * 16;
-      if ((_586 > ((int64_t(1) << 31) - 1)) || ((_586 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+      int64_t  const _654 = _637;
+      int64_t  const _655 = _654 * 24;
+      if ((_655 > ((int64_t(1) << 31) - 1)) || ((_655 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
       {
        attn_causal64_rt_error(_ucon, "32-bit signed overflow computing size of allocation probs\n");
        return -1;
       } // overflow test probs
-      int64_t  const _587 = _586;
-      float *_probs = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_587);
+      int64_t  const _656 = _655;
+      float *_probs = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_656);
       if (!_probs)
       {
-       int32_t  const _588 = attn_causal64_rt_error_out_of_memory(_ucon);
-       return _588;
+       int32_t  const _657 = attn_causal64_rt_error_out_of_memory(_ucon);
+       return _657;
       }
       HalideFreeHelper _probs_free(_ucon, _probs, attn_causal64_rt_free);
-      int32_t  const _589 = ::halide_cpp_max(_74, 0);
-      int32_t  const _590 = _77 - _589;
+      int32_t  const _658 = ::halide_cpp_max(_74, 0);
+      int32_t  const _659 = _77 - _658;
       // produce probs
       // consume row_max
       // consume masked
-      int32_t  const _591 = _589 - _561;
-      for (int _probs_s0_j_rebased = 0; _probs_s0_j_rebased < 0 + _590; _probs_s0_j_rebased++)
+      for (int _probs_s0_j_rebased = 0; _probs_s0_j_rebased < 0 + _659; _probs_s0_j_rebased++)
       {
-       float8  const _592 = float8_ops::load(_row_max, 0);
-       int32_t  const _593 = _probs_s0_j_rebased * 16;
-       float8  const _594 = float8_ops::load(_masked, _593);
-       float  const _595 = float_from_bits(0 /* 0 */);
-       float8  const _596 = float8_ops::broadcast(_595);
-       float8  const _597 = float8_ops::broadcast(neg_inf_f32());
-       uint8x8_t  const _598 = float8_ops::eq(_592, _597);
-       float8  const _599 = float8_ops::select(_598, _596, _592);
-       float8  const _600 = _594 - _599;
-       float8  const _601 = float8_ops::min(_600, _596);
-       float  const _602 = float_from_bits(3271426048 /* -127 */);
-       float8  const _603 = float8_ops::broadcast(_602);
-       float8  const _604 = float8_ops::max(_601, _603);
-       float  const _605 = float_from_bits(1124007936 /* 127.5 */);
-       float8  const _606 = float8_ops::broadcast(_605);
-       float8  const _607 = _604 + _606;
-       int32x8_t  const _608 = int32x8_t_ops::convert_from<float8>(_607);
-       int32x8_t  const _609 = int32x8_t_ops::broadcast(-127);
-       int32x8_t  const _610 = _608 + _609;
-       float8  const _611 = float8_ops::convert_from<int32x8_t>(_610);
-       float8  const _612 = _604 - _611;
-       uint32_t  const _613 = (uint32_t)(23ull);
-       uint32x8_t  const _614 = uint32x8_t_ops::broadcast(_613);
-       int32x8_t  const _615 = _608 << _614;
-       float8  const _616 = reinterpret<float8>(_615);
-       float  const _617 = float_from_bits(958452607 /* 0.000153376 */);
-       float8  const _618 = float8_ops::broadcast(_617);
-       float8  const _619 = _612 * _618;
-       float  const _620 = float_from_bits(984588920 /* 0.00133999 */);
-       float8  const _621 = float8_ops::broadcast(_620);
-       float8  const _622 = _619 + _621;
-       float8  const _623 = _622 * _612;
-       float  const _624 = float_from_bits(1008572159 /* 0.00961852 */);
-       float8  const _625 = float8_ops::broadcast(_624);
-       float8  const _626 = _623 + _625;
-       float8  const _627 = _626 * _612;
-       float  const _628 = float_from_bits(1029920619 /* 0.0555033 */);
-       float8  const _629 = float8_ops::broadcast(_628);
-       float8  const _630 = _627 + _629;
-       float8  const _631 = _630 * _612;
-       float  const _632 = float_from_bits(1047920109 /* 0.240226 */);
-       float8  const _633 = float8_ops::broadcast(_632);
-       float8  const _634 = _631 + _633;
-       float8  const _635 = _634 * _612;
-       float  const _636 = float_from_bits(1060205080 /* 0.693147 */);
-       float8  const _637 = float8_ops::broadcast(_636);
-       float8  const _638 = _635 + _637;
-       float8  const _639 = _638 * _612;
-       float  const _640 = float_from_bits(1065353216 /* 1 */);
-       float8  const _641 = float8_ops::broadcast(_640);
-       float8  const _642 = _639 + _641;
-       float8  const _643 = _616 * _642;
-       int32x8_t  const _644 = reinterpret<int32x8_t>(_643);
-       int32x8_t  const _645 = int32x8_t_ops::broadcast(-1);
-       int32x8_t  const _646 = int32x8_t_ops::broadcast(0);
-       int32x8_t  const _647 = int32x8_t_ops::broadcast(2139095040);
-       int32x8_t  const _648 = reinterpret<int32x8_t>(_600);
-       int32x8_t  const _649 = int32x8_t_ops::broadcast(2147483647);
-       int32x8_t  const _650 = _648 & _649;
-       uint8x8_t  const _651 = int32x8_t_ops::lt(_647, _650);
-       int32x8_t  const _652 = int32x8_t_ops::select(_651, _645, _646);
-       int32x8_t  const _653 = int32x8_t_ops::broadcast(2143289344);
-       int32x8_t  const _654 = _652 & _653;
-       int32x8_t  const _655 = _644 | _654;
-       float8  const _656 = reinterpret<float8>(_655);
-       int32_t  const _657 = _probs_s0_j_rebased + _591;
-       int32_t  const _658 = _657 * 16;
-       float8_ops::store(_656, _probs, _658);
-       float8  const _659 = float8_ops::load(_row_max, 8);
-       int32_t  const _660 = _probs_s0_j_rebased * 16;
-       int32_t  const _661 = _660 + 8;
+       float8  const _660 = float8_ops::load(_row_max, 0);
+       int32_t  const _661 = _probs_s0_j_rebased * 24;
        float8  const _662 = float8_ops::load(_masked, _661);
        float  const _663 = float_from_bits(0 /* 0 */);
        float8  const _664 = float8_ops::broadcast(_663);
        float8  const _665 = float8_ops::broadcast(neg_inf_f32());
-       uint8x8_t  const _666 = float8_ops::eq(_659, _665);
-       float8  const _667 = float8_ops::select(_666, _664, _659);
+       uint8x8_t  const _666 = float8_ops::eq(_660, _665);
+       float8  const _667 = float8_ops::select(_666, _664, _660);
        float8  const _668 = _662 - _667;
        float8  const _669 = float8_ops::min(_668, _664);
        float  const _670 = float_from_bits(3271426048 /* -127 */);
@@ -3630,320 +3643,620 @@ int attn_causal64_avx2_pipeline(void const *__user_context, struct halide_buffer
        int32x8_t  const _722 = _720 & _721;
        int32x8_t  const _723 = _712 | _722;
        float8  const _724 = reinterpret<float8>(_723);
-       int32_t  const _725 = _probs_s0_j_rebased + _591;
-       int32_t  const _726 = _725 * 16;
+       float8_ops::store(_724, _probs, _661);
+       float8  const _725 = float8_ops::load(_row_max, 8);
+       int32_t  const _726 = _probs_s0_j_rebased * 24;
        int32_t  const _727 = _726 + 8;
-       float8_ops::store(_724, _probs, _727);
+       float8  const _728 = float8_ops::load(_masked, _727);
+       float  const _729 = float_from_bits(0 /* 0 */);
+       float8  const _730 = float8_ops::broadcast(_729);
+       float8  const _731 = float8_ops::broadcast(neg_inf_f32());
+       uint8x8_t  const _732 = float8_ops::eq(_725, _731);
+       float8  const _733 = float8_ops::select(_732, _730, _725);
+       float8  const _734 = _728 - _733;
+       float8  const _735 = float8_ops::min(_734, _730);
+       float  const _736 = float_from_bits(3271426048 /* -127 */);
+       float8  const _737 = float8_ops::broadcast(_736);
+       float8  const _738 = float8_ops::max(_735, _737);
+       float  const _739 = float_from_bits(1124007936 /* 127.5 */);
+       float8  const _740 = float8_ops::broadcast(_739);
+       float8  const _741 = _738 + _740;
+       int32x8_t  const _742 = int32x8_t_ops::convert_from<float8>(_741);
+       int32x8_t  const _743 = int32x8_t_ops::broadcast(-127);
+       int32x8_t  const _744 = _742 + _743;
+       float8  const _745 = float8_ops::convert_from<int32x8_t>(_744);
+       float8  const _746 = _738 - _745;
+       uint32_t  const _747 = (uint32_t)(23ull);
+       uint32x8_t  const _748 = uint32x8_t_ops::broadcast(_747);
+       int32x8_t  const _749 = _742 << _748;
+       float8  const _750 = reinterpret<float8>(_749);
+       float  const _751 = float_from_bits(958452607 /* 0.000153376 */);
+       float8  const _752 = float8_ops::broadcast(_751);
+       float8  const _753 = _746 * _752;
+       float  const _754 = float_from_bits(984588920 /* 0.00133999 */);
+       float8  const _755 = float8_ops::broadcast(_754);
+       float8  const _756 = _753 + _755;
+       float8  const _757 = _756 * _746;
+       float  const _758 = float_from_bits(1008572159 /* 0.00961852 */);
+       float8  const _759 = float8_ops::broadcast(_758);
+       float8  const _760 = _757 + _759;
+       float8  const _761 = _760 * _746;
+       float  const _762 = float_from_bits(1029920619 /* 0.0555033 */);
+       float8  const _763 = float8_ops::broadcast(_762);
+       float8  const _764 = _761 + _763;
+       float8  const _765 = _764 * _746;
+       float  const _766 = float_from_bits(1047920109 /* 0.240226 */);
+       float8  const _767 = float8_ops::broadcast(_766);
+       float8  const _768 = _765 + _767;
+       float8  const _769 = _768 * _746;
+       float  const _770 = float_from_bits(1060205080 /* 0.693147 */);
+       float8  const _771 = float8_ops::broadcast(_770);
+       float8  const _772 = _769 + _771;
+       float8  const _773 = _772 * _746;
+       float  const _774 = float_from_bits(1065353216 /* 1 */);
+       float8  const _775 = float8_ops::broadcast(_774);
+       float8  const _776 = _773 + _775;
+       float8  const _777 = _750 * _776;
+       int32x8_t  const _778 = reinterpret<int32x8_t>(_777);
+       int32x8_t  const _779 = int32x8_t_ops::broadcast(-1);
+       int32x8_t  const _780 = int32x8_t_ops::broadcast(0);
+       int32x8_t  const _781 = int32x8_t_ops::broadcast(2139095040);
+       int32x8_t  const _782 = reinterpret<int32x8_t>(_734);
+       int32x8_t  const _783 = int32x8_t_ops::broadcast(2147483647);
+       int32x8_t  const _784 = _782 & _783;
+       uint8x8_t  const _785 = int32x8_t_ops::lt(_781, _784);
+       int32x8_t  const _786 = int32x8_t_ops::select(_785, _779, _780);
+       int32x8_t  const _787 = int32x8_t_ops::broadcast(2143289344);
+       int32x8_t  const _788 = _786 & _787;
+       int32x8_t  const _789 = _778 | _788;
+       float8  const _790 = reinterpret<float8>(_789);
+       float8_ops::store(_790, _probs, _727);
+       float8  const _791 = float8_ops::load(_row_max, 16);
+       int32_t  const _792 = _probs_s0_j_rebased * 24;
+       int32_t  const _793 = _792 + 16;
+       float8  const _794 = float8_ops::load(_masked, _793);
+       float  const _795 = float_from_bits(0 /* 0 */);
+       float8  const _796 = float8_ops::broadcast(_795);
+       float8  const _797 = float8_ops::broadcast(neg_inf_f32());
+       uint8x8_t  const _798 = float8_ops::eq(_791, _797);
+       float8  const _799 = float8_ops::select(_798, _796, _791);
+       float8  const _800 = _794 - _799;
+       float8  const _801 = float8_ops::min(_800, _796);
+       float  const _802 = float_from_bits(3271426048 /* -127 */);
+       float8  const _803 = float8_ops::broadcast(_802);
+       float8  const _804 = float8_ops::max(_801, _803);
+       float  const _805 = float_from_bits(1124007936 /* 127.5 */);
+       float8  const _806 = float8_ops::broadcast(_805);
+       float8  const _807 = _804 + _806;
+       int32x8_t  const _808 = int32x8_t_ops::convert_from<float8>(_807);
+       int32x8_t  const _809 = int32x8_t_ops::broadcast(-127);
+       int32x8_t  const _810 = _808 + _809;
+       float8  const _811 = float8_ops::convert_from<int32x8_t>(_810);
+       float8  const _812 = _804 - _811;
+       uint32_t  const _813 = (uint32_t)(23ull);
+       uint32x8_t  const _814 = uint32x8_t_ops::broadcast(_813);
+       int32x8_t  const _815 = _808 << _814;
+       float8  const _816 = reinterpret<float8>(_815);
+       float  const _817 = float_from_bits(958452607 /* 0.000153376 */);
+       float8  const _818 = float8_ops::broadcast(_817);
+       float8  const _819 = _812 * _818;
+       float  const _820 = float_from_bits(984588920 /* 0.00133999 */);
+       float8  const _821 = float8_ops::broadcast(_820);
+       float8  const _822 = _819 + _821;
+       float8  const _823 = _822 * _812;
+       float  const _824 = float_from_bits(1008572159 /* 0.00961852 */);
+       float8  const _825 = float8_ops::broadcast(_824);
+       float8  const _826 = _823 + _825;
+       float8  const _827 = _826 * _812;
+       float  const _828 = float_from_bits(1029920619 /* 0.0555033 */);
+       float8  const _829 = float8_ops::broadcast(_828);
+       float8  const _830 = _827 + _829;
+       float8  const _831 = _830 * _812;
+       float  const _832 = float_from_bits(1047920109 /* 0.240226 */);
+       float8  const _833 = float8_ops::broadcast(_832);
+       float8  const _834 = _831 + _833;
+       float8  const _835 = _834 * _812;
+       float  const _836 = float_from_bits(1060205080 /* 0.693147 */);
+       float8  const _837 = float8_ops::broadcast(_836);
+       float8  const _838 = _835 + _837;
+       float8  const _839 = _838 * _812;
+       float  const _840 = float_from_bits(1065353216 /* 1 */);
+       float8  const _841 = float8_ops::broadcast(_840);
+       float8  const _842 = _839 + _841;
+       float8  const _843 = _816 * _842;
+       int32x8_t  const _844 = reinterpret<int32x8_t>(_843);
+       int32x8_t  const _845 = int32x8_t_ops::broadcast(-1);
+       int32x8_t  const _846 = int32x8_t_ops::broadcast(0);
+       int32x8_t  const _847 = int32x8_t_ops::broadcast(2139095040);
+       int32x8_t  const _848 = reinterpret<int32x8_t>(_800);
+       int32x8_t  const _849 = int32x8_t_ops::broadcast(2147483647);
+       int32x8_t  const _850 = _848 & _849;
+       uint8x8_t  const _851 = int32x8_t_ops::lt(_847, _850);
+       int32x8_t  const _852 = int32x8_t_ops::select(_851, _845, _846);
+       int32x8_t  const _853 = int32x8_t_ops::broadcast(2143289344);
+       int32x8_t  const _854 = _852 & _853;
+       int32x8_t  const _855 = _844 | _854;
+       float8  const _856 = reinterpret<float8>(_855);
+       float8_ops::store(_856, _probs, _793);
       } // for _probs_s0_j_rebased
       _masked_free.free();
       {
-       float _row_sum[16];
-       int32_t  const _728 = ::halide_cpp_max(_74, 0);
-       int32_t  const _729 = _77 - _728;
-       // produce row_sum
-       for (int _row_sum_s0_ii_ii = 0; _row_sum_s0_ii_ii < 0 + 2; _row_sum_s0_ii_ii++)
+       float _pv[1536];
+       int32_t  const _857 = ::halide_cpp_max(_74, 0);
+       int32_t  const _858 = _77 - _857;
+       // produce pv
+       for (int _pv_s0_ii = 0; _pv_s0_ii < 0 + 24; _pv_s0_ii++)
        {
-        float  const _730 = float_from_bits(0 /* 0 */);
-        float8  const _731 = float8_ops::broadcast(_730);
-        int32_t  const _732 = _row_sum_s0_ii_ii * 8;
-        float8_ops::store(_731, _row_sum, _732);
-       } // for _row_sum_s0_ii_ii
-       // consume probs
-       int32_t  const _733 = ::halide_cpp_max(_74, 0);
-       int32_t  const _734 = _733 - _561;
-       for (int _row_sum_s1_rk__x_rebased = 0; _row_sum_s1_rk__x_rebased < 0 + _729; _row_sum_s1_rk__x_rebased++)
-       {
-        float8  const _735 = float8_ops::load(_row_sum, 0);
-        int32_t  const _736 = _row_sum_s1_rk__x_rebased + _734;
-        int32_t  const _737 = _736 * 16;
-        float8  const _738 = float8_ops::load(_probs, _737);
-        float8  const _739 = _735 + _738;
-        float8_ops::store(_739, _row_sum, 0);
-        float8  const _740 = float8_ops::load(_row_sum, 8);
-        int32_t  const _741 = _row_sum_s1_rk__x_rebased + _734;
-        int32_t  const _742 = _741 * 16;
-        int32_t  const _743 = _742 + 8;
-        float8  const _744 = float8_ops::load(_probs, _743);
-        float8  const _745 = _740 + _744;
-        float8_ops::store(_745, _row_sum, 8);
-       } // for _row_sum_s1_rk__x_rebased
-       {
-        float _partial[1152];
-        // produce partial
-        // consume row_sum
-        // consume probs
-        // consume row_max
-        int32_t  const _746 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
-        int32_t  const _747 = _746 + 3;
-        int32_t  const _748 = _747 >> 2;
-        int32_t  const _749 = _attn_tile * 4;
-        int32_t  const _750 = _749 + 4;
-        int32_t  const _751 = ::halide_cpp_min(_748, _750);
-        int32_t  const _752 = _attn_kv_lo >> 2;
-        int32_t  const _753 = ::halide_cpp_max(_751, _752);
-        int32_t  const _754 = ::halide_cpp_max(_753, 0);
-        int32_t  const _755 = _754 * 4;
-        int32_t  const _756 = ::halide_cpp_min(_755, _attn_lk);
-        int32_t  const _757 = _94 + 1024;
-        int32_t  const _758 = ::halide_cpp_min(_756, _757);
-        int32_t  const _759 = ::halide_cpp_max(_752, 0);
-        int32_t  const _760 = _759 * 4;
-        int32_t  const _761 = ::halide_cpp_min(_760, _attn_lk);
-        int32_t  const _762 = _751 * 4;
-        int32_t  const _763 = ::halide_cpp_min(_762, _attn_lk);
-        int32_t  const _764 = _attn_chunk_lo >> 2;
-        int32_t  const _765 = _764 * 4;
-        int32_t  const _766 = _94 - _561;
-        for (int _partial_s0_ii_ig = 0; _partial_s0_ii_ig < 0 + 4; _partial_s0_ii_ig++)
+        int32_t  const _859 = _pv_s0_ii * 8;
+        for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 8; _pv_s0_c_c++)
         {
+         float  const _860 = float_from_bits(0 /* 0 */);
+         float8  const _861 = float8_ops::broadcast(_860);
+         int32_t  const _862 = _pv_s0_c_c + _859;
+         int32_t  const _863 = _862 * 8;
+         float8_ops::store(_861, _pv, _863);
+        } // for _pv_s0_c_c
+       } // for _pv_s0_ii
+       // consume probs
+       int32_t  const _864 = ::halide_cpp_max(_74, 0);
+       int32_t  const _865 = _77 - _864;
+       int32_t  const _866 = _858 + 63;
+       int32_t  const _867 = ::halide_cpp_min(_865, _866);
+       int32_t  const _868 = _867 >> 6;
+       int32_t  const _869 = ::halide_cpp_max(_868, 0);
+       for (int _pv_s1_rk__x_rko = 0; _pv_s1_rk__x_rko < 0 + _869; _pv_s1_rk__x_rko++)
+       {
+        int32_t  const _870 = _pv_s1_rk__x_rko * 64;
+        int32_t  const _871 = _870 + _864;
+        int32_t  const _872 = _871 - _864;
+        for (int _pv_s1_ii_ig = 0; _pv_s1_ii_ig < 0 + 6; _pv_s1_ii_ig++)
+        {
+         for (int _pv_s1_c_co = 0; _pv_s1_c_co < 0 + 4; _pv_s1_c_co++)
          {
-          float _pv[256];
-          // produce pv
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 8; _pv_s0_c_c++)
+          int32_t  const _873 = _pv_s1_ii_ig * 16;
+          int32_t  const _874 = _873 + _pv_s1_c_co;
+          for (int _pv_s1_rk__x_rki = 0; _pv_s1_rk__x_rki < 0 + 64; _pv_s1_rk__x_rki++)
           {
-           float  const _767 = float_from_bits(0 /* 0 */);
-           float8  const _768 = float8_ops::broadcast(_767);
-           int32_t  const _769 = _pv_s0_c_c * 8;
-           float8_ops::store(_768, _pv, _769);
-          } // for _pv_s0_c_c
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 8; _pv_s0_c_c++)
+           int32_t  const _875 = _874 * 16;
+           float8  const _876 = float8_ops::load(_pv, _875);
+           int32_t  const _877 = _pv_s1_rk__x_rki + _871;
+           int32_t  const _878 = _877 * 4;
+           int32_t  const _879 = _878 + _pv_s1_c_co;
+           int32_t  const _880 = _879 * 16;
+           float8  const _881 = float8_ops::load(_attn_v, _880);
+           int32_t  const _882 = _pv_s1_rk__x_rki + _872;
+           int32_t  const _883 = _882 * 6;
+           int32_t  const _884 = _883 + _pv_s1_ii_ig;
+           int32_t  const _885 = _884 * 4;
+           float  const _886 = _probs[_885];
+           float8  const _887 = float8_ops::broadcast(_886);
+           float8  const _888 = _881 * _887;
+           float8  const _889 = _876 + _888;
+           float8_ops::store(_889, _pv, _875);
+           int32_t  const _890 = _874 * 16;
+           int32_t  const _891 = _890 + 8;
+           float8  const _892 = float8_ops::load(_pv, _891);
+           int32_t  const _893 = _pv_s1_rk__x_rki + _871;
+           int32_t  const _894 = _893 * 4;
+           int32_t  const _895 = _894 + _pv_s1_c_co;
+           int32_t  const _896 = _895 * 16;
+           int32_t  const _897 = _896 + 8;
+           float8  const _898 = float8_ops::load(_attn_v, _897);
+           int32_t  const _899 = _pv_s1_rk__x_rki + _872;
+           int32_t  const _900 = _899 * 6;
+           int32_t  const _901 = _900 + _pv_s1_ii_ig;
+           int32_t  const _902 = _901 * 4;
+           float  const _903 = _probs[_902];
+           float8  const _904 = float8_ops::broadcast(_903);
+           float8  const _905 = _898 * _904;
+           float8  const _906 = _892 + _905;
+           float8_ops::store(_906, _pv, _891);
+           int32_t  const _907 = _874 * 16;
+           int32_t  const _908 = _907 + 64;
+           float8  const _909 = float8_ops::load(_pv, _908);
+           int32_t  const _910 = _pv_s1_rk__x_rki + _871;
+           int32_t  const _911 = _910 * 4;
+           int32_t  const _912 = _911 + _pv_s1_c_co;
+           int32_t  const _913 = _912 * 16;
+           float8  const _914 = float8_ops::load(_attn_v, _913);
+           int32_t  const _915 = _pv_s1_rk__x_rki + _872;
+           int32_t  const _916 = _915 * 6;
+           int32_t  const _917 = _916 + _pv_s1_ii_ig;
+           int32_t  const _918 = _917 * 4;
+           int32_t  const _919 = _918 + 1;
+           float  const _920 = _probs[_919];
+           float8  const _921 = float8_ops::broadcast(_920);
+           float8  const _922 = _914 * _921;
+           float8  const _923 = _909 + _922;
+           float8_ops::store(_923, _pv, _908);
+           int32_t  const _924 = _874 * 16;
+           int32_t  const _925 = _924 + 72;
+           float8  const _926 = float8_ops::load(_pv, _925);
+           int32_t  const _927 = _pv_s1_rk__x_rki + _871;
+           int32_t  const _928 = _927 * 4;
+           int32_t  const _929 = _928 + _pv_s1_c_co;
+           int32_t  const _930 = _929 * 16;
+           int32_t  const _931 = _930 + 8;
+           float8  const _932 = float8_ops::load(_attn_v, _931);
+           int32_t  const _933 = _pv_s1_rk__x_rki + _872;
+           int32_t  const _934 = _933 * 6;
+           int32_t  const _935 = _934 + _pv_s1_ii_ig;
+           int32_t  const _936 = _935 * 4;
+           int32_t  const _937 = _936 + 1;
+           float  const _938 = _probs[_937];
+           float8  const _939 = float8_ops::broadcast(_938);
+           float8  const _940 = _932 * _939;
+           float8  const _941 = _926 + _940;
+           float8_ops::store(_941, _pv, _925);
+           int32_t  const _942 = _874 * 16;
+           int32_t  const _943 = _942 + 128;
+           float8  const _944 = float8_ops::load(_pv, _943);
+           int32_t  const _945 = _pv_s1_rk__x_rki + _871;
+           int32_t  const _946 = _945 * 4;
+           int32_t  const _947 = _946 + _pv_s1_c_co;
+           int32_t  const _948 = _947 * 16;
+           float8  const _949 = float8_ops::load(_attn_v, _948);
+           int32_t  const _950 = _pv_s1_rk__x_rki + _872;
+           int32_t  const _951 = _950 * 6;
+           int32_t  const _952 = _951 + _pv_s1_ii_ig;
+           int32_t  const _953 = _952 * 4;
+           int32_t  const _954 = _953 + 2;
+           float  const _955 = _probs[_954];
+           float8  const _956 = float8_ops::broadcast(_955);
+           float8  const _957 = _949 * _956;
+           float8  const _958 = _944 + _957;
+           float8_ops::store(_958, _pv, _943);
+           int32_t  const _959 = _874 * 16;
+           int32_t  const _960 = _959 + 136;
+           float8  const _961 = float8_ops::load(_pv, _960);
+           int32_t  const _962 = _pv_s1_rk__x_rki + _871;
+           int32_t  const _963 = _962 * 4;
+           int32_t  const _964 = _963 + _pv_s1_c_co;
+           int32_t  const _965 = _964 * 16;
+           int32_t  const _966 = _965 + 8;
+           float8  const _967 = float8_ops::load(_attn_v, _966);
+           int32_t  const _968 = _pv_s1_rk__x_rki + _872;
+           int32_t  const _969 = _968 * 6;
+           int32_t  const _970 = _969 + _pv_s1_ii_ig;
+           int32_t  const _971 = _970 * 4;
+           int32_t  const _972 = _971 + 2;
+           float  const _973 = _probs[_972];
+           float8  const _974 = float8_ops::broadcast(_973);
+           float8  const _975 = _967 * _974;
+           float8  const _976 = _961 + _975;
+           float8_ops::store(_976, _pv, _960);
+           int32_t  const _977 = _874 * 16;
+           int32_t  const _978 = _977 + 192;
+           float8  const _979 = float8_ops::load(_pv, _978);
+           int32_t  const _980 = _pv_s1_rk__x_rki + _871;
+           int32_t  const _981 = _980 * 4;
+           int32_t  const _982 = _981 + _pv_s1_c_co;
+           int32_t  const _983 = _982 * 16;
+           float8  const _984 = float8_ops::load(_attn_v, _983);
+           int32_t  const _985 = _pv_s1_rk__x_rki + _872;
+           int32_t  const _986 = _985 * 6;
+           int32_t  const _987 = _986 + _pv_s1_ii_ig;
+           int32_t  const _988 = _987 * 4;
+           int32_t  const _989 = _988 + 3;
+           float  const _990 = _probs[_989];
+           float8  const _991 = float8_ops::broadcast(_990);
+           float8  const _992 = _984 * _991;
+           float8  const _993 = _979 + _992;
+           float8_ops::store(_993, _pv, _978);
+           int32_t  const _994 = _874 * 16;
+           int32_t  const _995 = _994 + 200;
+           float8  const _996 = float8_ops::load(_pv, _995);
+           int32_t  const _997 = _pv_s1_rk__x_rki + _871;
+           int32_t  const _998 = _997 * 4;
+           int32_t  const _999 = _998 + _pv_s1_c_co;
+           int32_t  const _1000 = _999 * 16;
+           int32_t  const _1001 = _1000 + 8;
+           float8  const _1002 = float8_ops::load(_attn_v, _1001);
+           int32_t  const _1003 = _pv_s1_rk__x_rki + _872;
+           int32_t  const _1004 = _1003 * 6;
+           int32_t  const _1005 = _1004 + _pv_s1_ii_ig;
+           int32_t  const _1006 = _1005 * 4;
+           int32_t  const _1007 = _1006 + 3;
+           float  const _1008 = _probs[_1007];
+           float8  const _1009 = float8_ops::broadcast(_1008);
+           float8  const _1010 = _1002 * _1009;
+           float8  const _1011 = _996 + _1010;
+           float8_ops::store(_1011, _pv, _995);
+          } // for _pv_s1_rk__x_rki
+         } // for _pv_s1_c_co
+        } // for _pv_s1_ii_ig
+       } // for _pv_s1_rk__x_rko
+       int32_t  const _1012 = ::halide_cpp_max(_74, 0);
+       int32_t  const _1013 = _77 - _1012;
+       int32_t  const _1014 = ::halide_cpp_min(_1013, _858);
+       int32_t  const _1015 = _1014 + 63;
+       int32_t  const _1016 = ::halide_cpp_max(_1015, _867);
+       int32_t  const _1017 = _867 >> 6;
+       int32_t  const _1018 = ::halide_cpp_max(_1017, 0);
+       int32_t  const _1019 = _1016 >> 6;
+       int32_t  const _1020 = ::halide_cpp_max(_1019, 0);
+       int32_t  const _1021 = _1020 - _1018;
+       for (int _pv_s1_rk__x_rko_rebased = 0; _pv_s1_rk__x_rko_rebased < 0 + _1021; _pv_s1_rk__x_rko_rebased++)
+       {
+        int32_t  const _1022 = _pv_s1_rk__x_rko_rebased + _1018;
+        int32_t  const _1023 = _1022 * 64;
+        int32_t  const _1024 = _1023 + _1012;
+        int32_t  const _1025 = _77 - _1024;
+        int32_t  const _1026 = ::halide_cpp_min(_1025, 64);
+        int32_t  const _1027 = _1024 - _1012;
+        for (int _pv_s1_ii_ig = 0; _pv_s1_ii_ig < 0 + 6; _pv_s1_ii_ig++)
+        {
+         for (int _pv_s1_c_co = 0; _pv_s1_c_co < 0 + 4; _pv_s1_c_co++)
+         {
+          int32_t  const _1028 = _pv_s1_ii_ig * 16;
+          int32_t  const _1029 = _1028 + _pv_s1_c_co;
+          for (int _pv_s1_rk__x_rki = 0; _pv_s1_rk__x_rki < 0 + _1026; _pv_s1_rk__x_rki++)
           {
-           float  const _770 = float_from_bits(0 /* 0 */);
-           float8  const _771 = float8_ops::broadcast(_770);
-           int32_t  const _772 = _pv_s0_c_c * 8;
-           int32_t  const _773 = _772 + 64;
-           float8_ops::store(_771, _pv, _773);
-          } // for _pv_s0_c_c
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 8; _pv_s0_c_c++)
-          {
-           float  const _774 = float_from_bits(0 /* 0 */);
-           float8  const _775 = float8_ops::broadcast(_774);
-           int32_t  const _776 = _pv_s0_c_c * 8;
-           int32_t  const _777 = _776 + 128;
-           float8_ops::store(_775, _pv, _777);
-          } // for _pv_s0_c_c
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 8; _pv_s0_c_c++)
-          {
-           float  const _778 = float_from_bits(0 /* 0 */);
-           float8  const _779 = float8_ops::broadcast(_778);
-           int32_t  const _780 = _pv_s0_c_c * 8;
-           int32_t  const _781 = _780 + 192;
-           float8_ops::store(_779, _pv, _781);
-          } // for _pv_s0_c_c
-          int32_t  const _782 = _758 - _94;
-          for (int _pv_s1_c_co = 0; _pv_s1_c_co < 0 + 4; _pv_s1_c_co++)
-          {
-           for (int _pv_s1_rk__x_rebased = 0; _pv_s1_rk__x_rebased < 0 + _782; _pv_s1_rk__x_rebased++)
-           {
-            int32_t  const _783 = _pv_s1_c_co * 16;
-            float8  const _784 = float8_ops::load(_pv, _783);
-            int32_t  const _785 = _94 + _pv_s1_rk__x_rebased;
-            int32_t  const _786 = _785 * 4;
-            int32_t  const _787 = _786 + _pv_s1_c_co;
-            int32_t  const _788 = _787 * 16;
-            float8  const _789 = float8_ops::load(_attn_v, _788);
-            int32_t  const _790 = _pv_s1_rk__x_rebased + _766;
-            int32_t  const _791 = _790 * 4;
-            int32_t  const _792 = _791 + _partial_s0_ii_ig;
-            int32_t  const _793 = _792 * 4;
-            float  const _794 = _probs[_793];
-            float8  const _795 = float8_ops::broadcast(_794);
-            float8  const _796 = _789 * _795;
-            float8  const _797 = _784 + _796;
-            float8_ops::store(_797, _pv, _783);
-            int32_t  const _798 = _pv_s1_c_co * 16;
-            int32_t  const _799 = _798 + 8;
-            float8  const _800 = float8_ops::load(_pv, _799);
-            int32_t  const _801 = _94 + _pv_s1_rk__x_rebased;
-            int32_t  const _802 = _801 * 4;
-            int32_t  const _803 = _802 + _pv_s1_c_co;
-            int32_t  const _804 = _803 * 16;
-            int32_t  const _805 = _804 + 8;
-            float8  const _806 = float8_ops::load(_attn_v, _805);
-            int32_t  const _807 = _pv_s1_rk__x_rebased + _766;
-            int32_t  const _808 = _807 * 4;
-            int32_t  const _809 = _808 + _partial_s0_ii_ig;
-            int32_t  const _810 = _809 * 4;
-            float  const _811 = _probs[_810];
-            float8  const _812 = float8_ops::broadcast(_811);
-            float8  const _813 = _806 * _812;
-            float8  const _814 = _800 + _813;
-            float8_ops::store(_814, _pv, _799);
-            int32_t  const _815 = _pv_s1_c_co * 16;
-            int32_t  const _816 = _815 + 64;
-            float8  const _817 = float8_ops::load(_pv, _816);
-            int32_t  const _818 = _94 + _pv_s1_rk__x_rebased;
-            int32_t  const _819 = _818 * 4;
-            int32_t  const _820 = _819 + _pv_s1_c_co;
-            int32_t  const _821 = _820 * 16;
-            float8  const _822 = float8_ops::load(_attn_v, _821);
-            int32_t  const _823 = _pv_s1_rk__x_rebased + _766;
-            int32_t  const _824 = _823 * 4;
-            int32_t  const _825 = _824 + _partial_s0_ii_ig;
-            int32_t  const _826 = _825 * 4;
-            int32_t  const _827 = _826 + 1;
-            float  const _828 = _probs[_827];
-            float8  const _829 = float8_ops::broadcast(_828);
-            float8  const _830 = _822 * _829;
-            float8  const _831 = _817 + _830;
-            float8_ops::store(_831, _pv, _816);
-            int32_t  const _832 = _pv_s1_c_co * 16;
-            int32_t  const _833 = _832 + 72;
-            float8  const _834 = float8_ops::load(_pv, _833);
-            int32_t  const _835 = _94 + _pv_s1_rk__x_rebased;
-            int32_t  const _836 = _835 * 4;
-            int32_t  const _837 = _836 + _pv_s1_c_co;
-            int32_t  const _838 = _837 * 16;
-            int32_t  const _839 = _838 + 8;
-            float8  const _840 = float8_ops::load(_attn_v, _839);
-            int32_t  const _841 = _pv_s1_rk__x_rebased + _766;
-            int32_t  const _842 = _841 * 4;
-            int32_t  const _843 = _842 + _partial_s0_ii_ig;
-            int32_t  const _844 = _843 * 4;
-            int32_t  const _845 = _844 + 1;
-            float  const _846 = _probs[_845];
-            float8  const _847 = float8_ops::broadcast(_846);
-            float8  const _848 = _840 * _847;
-            float8  const _849 = _834 + _848;
-            float8_ops::store(_849, _pv, _833);
-            int32_t  const _850 = _pv_s1_c_co * 16;
-            int32_t  const _851 = _850 + 128;
-            float8  const _852 = float8_ops::load(_pv, _851);
-            int32_t  const _853 = _94 + _pv_s1_rk__x_rebased;
-            int32_t  const _854 = _853 * 4;
-            int32_t  const _855 = _854 + _pv_s1_c_co;
-            int32_t  const _856 = _855 * 16;
-            float8  const _857 = float8_ops::load(_attn_v, _856);
-            int32_t  const _858 = _pv_s1_rk__x_rebased + _766;
-            int32_t  const _859 = _858 * 4;
-            int32_t  const _860 = _859 + _partial_s0_ii_ig;
-            int32_t  const _861 = _860 * 4;
-            int32_t  const _862 = _861 + 2;
-            float  const _863 = _probs[_862];
-            float8  const _864 = float8_ops::broadcast(_863);
-            float8  const _865 = _857 * _864;
-            float8  const _866 = _852 + _865;
-            float8_ops::store(_866, _pv, _851);
-            int32_t  const _867 = _pv_s1_c_co * 16;
-            int32_t  const _868 = _867 + 136;
-            float8  const _869 = float8_ops::load(_pv, _868);
-            int32_t  const _870 = _94 + _pv_s1_rk__x_rebased;
-            int32_t  const _871 = _870 * 4;
-            int32_t  const _872 = _871 + _pv_s1_c_co;
-            int32_t  const _873 = _872 * 16;
-            int32_t  const _874 = _873 + 8;
-            float8  const _875 = float8_ops::load(_attn_v, _874);
-            int32_t  const _876 = _pv_s1_rk__x_rebased + _766;
-            int32_t  const _877 = _876 * 4;
-            int32_t  const _878 = _877 + _partial_s0_ii_ig;
-            int32_t  const _879 = _878 * 4;
-            int32_t  const _880 = _879 + 2;
-            float  const _881 = _probs[_880];
-            float8  const _882 = float8_ops::broadcast(_881);
-            float8  const _883 = _875 * _882;
-            float8  const _884 = _869 + _883;
-            float8_ops::store(_884, _pv, _868);
-            int32_t  const _885 = _pv_s1_c_co * 16;
-            int32_t  const _886 = _885 + 192;
-            float8  const _887 = float8_ops::load(_pv, _886);
-            int32_t  const _888 = _94 + _pv_s1_rk__x_rebased;
-            int32_t  const _889 = _888 * 4;
-            int32_t  const _890 = _889 + _pv_s1_c_co;
-            int32_t  const _891 = _890 * 16;
-            float8  const _892 = float8_ops::load(_attn_v, _891);
-            int32_t  const _893 = _pv_s1_rk__x_rebased + _766;
-            int32_t  const _894 = _893 * 4;
-            int32_t  const _895 = _894 + _partial_s0_ii_ig;
-            int32_t  const _896 = _895 * 4;
-            int32_t  const _897 = _896 + 3;
-            float  const _898 = _probs[_897];
-            float8  const _899 = float8_ops::broadcast(_898);
-            float8  const _900 = _892 * _899;
-            float8  const _901 = _887 + _900;
-            float8_ops::store(_901, _pv, _886);
-            int32_t  const _902 = _pv_s1_c_co * 16;
-            int32_t  const _903 = _902 + 200;
-            float8  const _904 = float8_ops::load(_pv, _903);
-            int32_t  const _905 = _94 + _pv_s1_rk__x_rebased;
-            int32_t  const _906 = _905 * 4;
-            int32_t  const _907 = _906 + _pv_s1_c_co;
-            int32_t  const _908 = _907 * 16;
-            int32_t  const _909 = _908 + 8;
-            float8  const _910 = float8_ops::load(_attn_v, _909);
-            int32_t  const _911 = _pv_s1_rk__x_rebased + _766;
-            int32_t  const _912 = _911 * 4;
-            int32_t  const _913 = _912 + _partial_s0_ii_ig;
-            int32_t  const _914 = _913 * 4;
-            int32_t  const _915 = _914 + 3;
-            float  const _916 = _probs[_915];
-            float8  const _917 = float8_ops::broadcast(_916);
-            float8  const _918 = _910 * _917;
-            float8  const _919 = _904 + _918;
-            float8_ops::store(_919, _pv, _903);
-           } // for _pv_s1_rk__x_rebased
-          } // for _pv_s1_c_co
-          // consume pv
-          int32_t  const _920 = ::halide_cpp_max(_761, _763);
-          int32_t  const _921 = _partial_s0_ii_ig * 4;
+           int32_t  const _1030 = _1029 * 16;
+           float8  const _1031 = float8_ops::load(_pv, _1030);
+           int32_t  const _1032 = _pv_s1_rk__x_rki + _1024;
+           int32_t  const _1033 = _1032 * 4;
+           int32_t  const _1034 = _1033 + _pv_s1_c_co;
+           int32_t  const _1035 = _1034 * 16;
+           float8  const _1036 = float8_ops::load(_attn_v, _1035);
+           int32_t  const _1037 = _pv_s1_rk__x_rki + _1027;
+           int32_t  const _1038 = _1037 * 6;
+           int32_t  const _1039 = _1038 + _pv_s1_ii_ig;
+           int32_t  const _1040 = _1039 * 4;
+           float  const _1041 = _probs[_1040];
+           float8  const _1042 = float8_ops::broadcast(_1041);
+           float8  const _1043 = _1036 * _1042;
+           float8  const _1044 = _1031 + _1043;
+           float8_ops::store(_1044, _pv, _1030);
+           int32_t  const _1045 = _1029 * 16;
+           int32_t  const _1046 = _1045 + 8;
+           float8  const _1047 = float8_ops::load(_pv, _1046);
+           int32_t  const _1048 = _pv_s1_rk__x_rki + _1024;
+           int32_t  const _1049 = _1048 * 4;
+           int32_t  const _1050 = _1049 + _pv_s1_c_co;
+           int32_t  const _1051 = _1050 * 16;
+           int32_t  const _1052 = _1051 + 8;
+           float8  const _1053 = float8_ops::load(_attn_v, _1052);
+           int32_t  const _1054 = _pv_s1_rk__x_rki + _1027;
+           int32_t  const _1055 = _1054 * 6;
+           int32_t  const _1056 = _1055 + _pv_s1_ii_ig;
+           int32_t  const _1057 = _1056 * 4;
+           float  const _1058 = _probs[_1057];
+           float8  const _1059 = float8_ops::broadcast(_1058);
+           float8  const _1060 = _1053 * _1059;
+           float8  const _1061 = _1047 + _1060;
+           float8_ops::store(_1061, _pv, _1046);
+           int32_t  const _1062 = _1029 * 16;
+           int32_t  const _1063 = _1062 + 64;
+           float8  const _1064 = float8_ops::load(_pv, _1063);
+           int32_t  const _1065 = _pv_s1_rk__x_rki + _1024;
+           int32_t  const _1066 = _1065 * 4;
+           int32_t  const _1067 = _1066 + _pv_s1_c_co;
+           int32_t  const _1068 = _1067 * 16;
+           float8  const _1069 = float8_ops::load(_attn_v, _1068);
+           int32_t  const _1070 = _pv_s1_rk__x_rki + _1027;
+           int32_t  const _1071 = _1070 * 6;
+           int32_t  const _1072 = _1071 + _pv_s1_ii_ig;
+           int32_t  const _1073 = _1072 * 4;
+           int32_t  const _1074 = _1073 + 1;
+           float  const _1075 = _probs[_1074];
+           float8  const _1076 = float8_ops::broadcast(_1075);
+           float8  const _1077 = _1069 * _1076;
+           float8  const _1078 = _1064 + _1077;
+           float8_ops::store(_1078, _pv, _1063);
+           int32_t  const _1079 = _1029 * 16;
+           int32_t  const _1080 = _1079 + 72;
+           float8  const _1081 = float8_ops::load(_pv, _1080);
+           int32_t  const _1082 = _pv_s1_rk__x_rki + _1024;
+           int32_t  const _1083 = _1082 * 4;
+           int32_t  const _1084 = _1083 + _pv_s1_c_co;
+           int32_t  const _1085 = _1084 * 16;
+           int32_t  const _1086 = _1085 + 8;
+           float8  const _1087 = float8_ops::load(_attn_v, _1086);
+           int32_t  const _1088 = _pv_s1_rk__x_rki + _1027;
+           int32_t  const _1089 = _1088 * 6;
+           int32_t  const _1090 = _1089 + _pv_s1_ii_ig;
+           int32_t  const _1091 = _1090 * 4;
+           int32_t  const _1092 = _1091 + 1;
+           float  const _1093 = _probs[_1092];
+           float8  const _1094 = float8_ops::broadcast(_1093);
+           float8  const _1095 = _1087 * _1094;
+           float8  const _1096 = _1081 + _1095;
+           float8_ops::store(_1096, _pv, _1080);
+           int32_t  const _1097 = _1029 * 16;
+           int32_t  const _1098 = _1097 + 128;
+           float8  const _1099 = float8_ops::load(_pv, _1098);
+           int32_t  const _1100 = _pv_s1_rk__x_rki + _1024;
+           int32_t  const _1101 = _1100 * 4;
+           int32_t  const _1102 = _1101 + _pv_s1_c_co;
+           int32_t  const _1103 = _1102 * 16;
+           float8  const _1104 = float8_ops::load(_attn_v, _1103);
+           int32_t  const _1105 = _pv_s1_rk__x_rki + _1027;
+           int32_t  const _1106 = _1105 * 6;
+           int32_t  const _1107 = _1106 + _pv_s1_ii_ig;
+           int32_t  const _1108 = _1107 * 4;
+           int32_t  const _1109 = _1108 + 2;
+           float  const _1110 = _probs[_1109];
+           float8  const _1111 = float8_ops::broadcast(_1110);
+           float8  const _1112 = _1104 * _1111;
+           float8  const _1113 = _1099 + _1112;
+           float8_ops::store(_1113, _pv, _1098);
+           int32_t  const _1114 = _1029 * 16;
+           int32_t  const _1115 = _1114 + 136;
+           float8  const _1116 = float8_ops::load(_pv, _1115);
+           int32_t  const _1117 = _pv_s1_rk__x_rki + _1024;
+           int32_t  const _1118 = _1117 * 4;
+           int32_t  const _1119 = _1118 + _pv_s1_c_co;
+           int32_t  const _1120 = _1119 * 16;
+           int32_t  const _1121 = _1120 + 8;
+           float8  const _1122 = float8_ops::load(_attn_v, _1121);
+           int32_t  const _1123 = _pv_s1_rk__x_rki + _1027;
+           int32_t  const _1124 = _1123 * 6;
+           int32_t  const _1125 = _1124 + _pv_s1_ii_ig;
+           int32_t  const _1126 = _1125 * 4;
+           int32_t  const _1127 = _1126 + 2;
+           float  const _1128 = _probs[_1127];
+           float8  const _1129 = float8_ops::broadcast(_1128);
+           float8  const _1130 = _1122 * _1129;
+           float8  const _1131 = _1116 + _1130;
+           float8_ops::store(_1131, _pv, _1115);
+           int32_t  const _1132 = _1029 * 16;
+           int32_t  const _1133 = _1132 + 192;
+           float8  const _1134 = float8_ops::load(_pv, _1133);
+           int32_t  const _1135 = _pv_s1_rk__x_rki + _1024;
+           int32_t  const _1136 = _1135 * 4;
+           int32_t  const _1137 = _1136 + _pv_s1_c_co;
+           int32_t  const _1138 = _1137 * 16;
+           float8  const _1139 = float8_ops::load(_attn_v, _1138);
+           int32_t  const _1140 = _pv_s1_rk__x_rki + _1027;
+           int32_t  const _1141 = _1140 * 6;
+           int32_t  const _1142 = _1141 + _pv_s1_ii_ig;
+           int32_t  const _1143 = _1142 * 4;
+           int32_t  const _1144 = _1143 + 3;
+           float  const _1145 = _probs[_1144];
+           float8  const _1146 = float8_ops::broadcast(_1145);
+           float8  const _1147 = _1139 * _1146;
+           float8  const _1148 = _1134 + _1147;
+           float8_ops::store(_1148, _pv, _1133);
+           int32_t  const _1149 = _1029 * 16;
+           int32_t  const _1150 = _1149 + 200;
+           float8  const _1151 = float8_ops::load(_pv, _1150);
+           int32_t  const _1152 = _pv_s1_rk__x_rki + _1024;
+           int32_t  const _1153 = _1152 * 4;
+           int32_t  const _1154 = _1153 + _pv_s1_c_co;
+           int32_t  const _1155 = _1154 * 16;
+           int32_t  const _1156 = _1155 + 8;
+           float8  const _1157 = float8_ops::load(_attn_v, _1156);
+           int32_t  const _1158 = _pv_s1_rk__x_rki + _1027;
+           int32_t  const _1159 = _1158 * 6;
+           int32_t  const _1160 = _1159 + _pv_s1_ii_ig;
+           int32_t  const _1161 = _1160 * 4;
+           int32_t  const _1162 = _1161 + 3;
+           float  const _1163 = _probs[_1162];
+           float8  const _1164 = float8_ops::broadcast(_1163);
+           float8  const _1165 = _1157 * _1164;
+           float8  const _1166 = _1151 + _1165;
+           float8_ops::store(_1166, _pv, _1150);
+          } // for _pv_s1_rk__x_rki
+         } // for _pv_s1_c_co
+        } // for _pv_s1_ii_ig
+       } // for _pv_s1_rk__x_rko_rebased
+       {
+        float _row_sum[24];
+        int32_t  const _1167 = ::halide_cpp_max(_74, 0);
+        int32_t  const _1168 = _77 - _1167;
+        // produce row_sum
+        for (int _row_sum_s0_ii_ii = 0; _row_sum_s0_ii_ii < 0 + 3; _row_sum_s0_ii_ii++)
+        {
+         float  const _1169 = float_from_bits(0 /* 0 */);
+         float8  const _1170 = float8_ops::broadcast(_1169);
+         int32_t  const _1171 = _row_sum_s0_ii_ii * 8;
+         float8_ops::store(_1170, _row_sum, _1171);
+        } // for _row_sum_s0_ii_ii
+        // consume probs
+        for (int _row_sum_s1_rk__x_rebased = 0; _row_sum_s1_rk__x_rebased < 0 + _1168; _row_sum_s1_rk__x_rebased++)
+        {
+         float8  const _1172 = float8_ops::load(_row_sum, 0);
+         int32_t  const _1173 = _row_sum_s1_rk__x_rebased * 24;
+         float8  const _1174 = float8_ops::load(_probs, _1173);
+         float8  const _1175 = _1172 + _1174;
+         float8_ops::store(_1175, _row_sum, 0);
+         float8  const _1176 = float8_ops::load(_row_sum, 8);
+         int32_t  const _1177 = _row_sum_s1_rk__x_rebased * 24;
+         int32_t  const _1178 = _1177 + 8;
+         float8  const _1179 = float8_ops::load(_probs, _1178);
+         float8  const _1180 = _1176 + _1179;
+         float8_ops::store(_1180, _row_sum, 8);
+         float8  const _1181 = float8_ops::load(_row_sum, 16);
+         int32_t  const _1182 = _row_sum_s1_rk__x_rebased * 24;
+         int32_t  const _1183 = _1182 + 16;
+         float8  const _1184 = float8_ops::load(_probs, _1183);
+         float8  const _1185 = _1181 + _1184;
+         float8_ops::store(_1185, _row_sum, 16);
+        } // for _row_sum_s1_rk__x_rebased
+        _probs_free.free();
+        {
+         float _partial[1728];
+         // produce partial
+         // consume row_sum
+         // consume pv
+         // consume row_max
+         int32_t  const _1186 = _attn_kv_lo >> 2;
+         int32_t  const _1187 = ::halide_cpp_max(_1186, 0);
+         int32_t  const _1188 = _1187 * 4;
+         int32_t  const _1189 = ::halide_cpp_min(_1188, _attn_lk);
+         int32_t  const _1190 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
+         int32_t  const _1191 = _1190 + 3;
+         int32_t  const _1192 = _1191 >> 2;
+         int32_t  const _1193 = _attn_tile * 6;
+         int32_t  const _1194 = _1193 + 6;
+         int32_t  const _1195 = ::halide_cpp_min(_1192, _1194);
+         int32_t  const _1196 = _1195 * 4;
+         int32_t  const _1197 = ::halide_cpp_min(_1196, _attn_lk);
+         int32_t  const _1198 = _attn_chunk_lo >> 2;
+         int32_t  const _1199 = _1198 * 4;
+         for (int _partial_s0_ii_ig = 0; _partial_s0_ii_ig < 0 + 6; _partial_s0_ii_ig++)
+         {
+          int32_t  const _1200 = ::halide_cpp_max(_1189, _1197);
+          int32_t  const _1201 = _partial_s0_ii_ig * 4;
           for (int _partial_s0_ii_ir = 0; _partial_s0_ii_ir < 0 + 4; _partial_s0_ii_ir++)
           {
-           int32_t  const _922 = _partial_s0_ii_ir + _921;
-           int32_t  const _923 = _922 * 9;
-           int32_t  const _924 = _partial_s0_ii_ir * 8;
+           int32_t  const _1202 = _partial_s0_ii_ir + _1201;
            for (int _partial_s0_c_c = 0; _partial_s0_c_c < 0 + 8; _partial_s0_c_c++)
            {
-            int32_t  const _925 = _partial_s0_c_c + _924;
-            int32_t  const _926 = _925 * 8;
-            float8  const _927 = float8_ops::load(_pv, _926);
-            int32_t  const _928 = _partial_s0_c_c + _923;
-            int32_t  const _929 = _928 * 8;
-            float8_ops::store(_927, _partial, _929);
+            int32_t  const _1203 = _1202 * 8;
+            int32_t  const _1204 = _1203 + _partial_s0_c_c;
+            int32_t  const _1205 = _1204 * 8;
+            float8  const _1206 = float8_ops::load(_pv, _1205);
+            int32_t  const _1207 = _1202 * 9;
+            int32_t  const _1208 = _1207 + _partial_s0_c_c;
+            int32_t  const _1209 = _1208 * 8;
+            float8_ops::store(_1206, _partial, _1209);
            } // for _partial_s0_c_c
-           int32_t  const _930 = _partial_s0_ii_ir + _921;
-           float  const _931 = _row_max[_930];
-           float8  const _932 = float8_ops::broadcast(_931);
-           float  const _933 = _row_sum[_930];
-           float8  const _934 = float8_ops::broadcast(_933);
-           int32_t  const _935 = ::halide_cpp_min(_765, _920);
-           int32_t  const _936 = ::halide_cpp_max(_935, _761);
-           int32_t  const _937 = _936 + 1024;
-           int32_t  const _938 = ::halide_cpp_min(_937, _920);
-           float  const _939 = reinterpret<float>(_938);
-           float8  const _940 = float8_ops::broadcast(_939);
-           float  const _941 = reinterpret<float>(_920);
-           float8  const _942 = float8_ops::broadcast(_941);
-           int32x8_t  const _943 = int32x8_t_ops::ramp(-2, 1);
-           int32x8_t  const _944 = int32x8_t_ops::broadcast(0);
-           uint8x8_t  const _945 = int32x8_t_ops::eq(_943, _944);
-           float8  const _946 = float8_ops::select(_945, _940, _942);
-           int32x8_t  const _947 = int32x8_t_ops::ramp(-1, 1);
-           uint8x8_t  const _948 = int32x8_t_ops::eq(_947, _944);
-           float8  const _949 = float8_ops::select(_948, _934, _946);
-           int32x8_t  const _950 = int32x8_t_ops::ramp(0, 1);
-           uint8x8_t  const _951 = int32x8_t_ops::eq(_950, _944);
-           float8  const _952 = float8_ops::select(_951, _932, _949);
-           int32_t  const _953 = _930 * 72;
-           int32_t  const _954 = _953 + 64;
-           float8_ops::store(_952, _partial, _954);
+           int32_t  const _1210 = _partial_s0_ii_ir + _1201;
+           float  const _1211 = _row_max[_1210];
+           float8  const _1212 = float8_ops::broadcast(_1211);
+           float  const _1213 = _row_sum[_1210];
+           float8  const _1214 = float8_ops::broadcast(_1213);
+           int32_t  const _1215 = ::halide_cpp_min(_1199, _1200);
+           int32_t  const _1216 = ::halide_cpp_max(_1215, _1189);
+           int32_t  const _1217 = _1216 + 1024;
+           int32_t  const _1218 = ::halide_cpp_min(_1217, _1200);
+           float  const _1219 = reinterpret<float>(_1218);
+           float8  const _1220 = float8_ops::broadcast(_1219);
+           float  const _1221 = reinterpret<float>(_1200);
+           float8  const _1222 = float8_ops::broadcast(_1221);
+           int32x8_t  const _1223 = int32x8_t_ops::ramp(-2, 1);
+           int32x8_t  const _1224 = int32x8_t_ops::broadcast(0);
+           uint8x8_t  const _1225 = int32x8_t_ops::eq(_1223, _1224);
+           float8  const _1226 = float8_ops::select(_1225, _1220, _1222);
+           int32x8_t  const _1227 = int32x8_t_ops::ramp(-1, 1);
+           uint8x8_t  const _1228 = int32x8_t_ops::eq(_1227, _1224);
+           float8  const _1229 = float8_ops::select(_1228, _1214, _1226);
+           int32x8_t  const _1230 = int32x8_t_ops::ramp(0, 1);
+           uint8x8_t  const _1231 = int32x8_t_ops::eq(_1230, _1224);
+           float8  const _1232 = float8_ops::select(_1231, _1212, _1229);
+           int32_t  const _1233 = _1210 * 72;
+           int32_t  const _1234 = _1233 + 64;
+           float8_ops::store(_1232, _partial, _1234);
           } // for _partial_s0_ii_ir
-         } // alloc _pv
-        } // for _partial_s0_ii_ig
-        _probs_free.free();
-        // produce attn_out
-        // consume partial
-        for (int _attn_out_s0_ii = 0; _attn_out_s0_ii < 0 + 16; _attn_out_s0_ii++)
-        {
-         int32_t  const _955 = _attn_out_s0_ii * 9;
-         for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + 9; _attn_out_s0_c_c++)
+         } // for _partial_s0_ii_ig
+         // produce attn_out
+         // consume partial
+         for (int _attn_out_s0_ii = 0; _attn_out_s0_ii < 0 + 24; _attn_out_s0_ii++)
          {
-          int32_t  const _956 = _attn_out_s0_c_c + _955;
-          int32_t  const _957 = _956 * 8;
-          float8  const _958 = float8_ops::load(_partial, _957);
-          float8_ops::store(_958, _attn_out, _957);
-         } // for _attn_out_s0_c_c
-        } // for _attn_out_s0_ii
-       } // alloc _partial
-      } // alloc _row_sum
+          int32_t  const _1235 = _attn_out_s0_ii * 9;
+          for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + 9; _attn_out_s0_c_c++)
+          {
+           int32_t  const _1236 = _attn_out_s0_c_c + _1235;
+           int32_t  const _1237 = _1236 * 8;
+           float8  const _1238 = float8_ops::load(_partial, _1237);
+           float8_ops::store(_1238, _attn_out, _1237);
+          } // for _attn_out_s0_c_c
+         } // for _attn_out_s0_ii
+        } // alloc _partial
+       } // alloc _row_sum
+      } // alloc _pv
      } // alloc _probs
     } // alloc _row_max
    } // alloc _masked
@@ -3982,12 +4295,12 @@ const struct halide_filter_metadata_t *attn_causal64_avx2_pipeline_metadata() {
  const halide_scalar_value_t *scalar_estimate___user_context = nullptr;
  static const int64_t const_0 = 0LL;
  static const int64_t const_64 = 64LL;
- static const int64_t const_16 = 16LL;
+ static const int64_t const_24 = 24LL;
  static const int64_t * const buffer_estimates__attn_q[4] = {
   &const_0,
   &const_64,
   &const_0,
-  &const_16,
+  &const_24,
  };
  const halide_scalar_value_t *scalar_def__attn_q = nullptr;
  const halide_scalar_value_t *scalar_min__attn_q = nullptr;
@@ -4081,7 +4394,7 @@ const struct halide_filter_metadata_t *attn_causal64_avx2_pipeline_metadata() {
   &const_0,
   nullptr,
   &const_0,
-  &const_16,
+  &const_24,
  };
  const halide_scalar_value_t *scalar_def__attn_out = nullptr;
  const halide_scalar_value_t *scalar_min__attn_out = nullptr;
@@ -4285,7 +4598,7 @@ namespace {
 
 enum class IoType { F32, F16, BF16 };
 constexpr const char* kKernelName = "causal64";
-constexpr int kLanes = 8, kTileQ = 16;
+constexpr int kLanes = 8, kTileQ = 24;
 constexpr int32_t kKeyChunk = 1024;  // keys per pipeline call at most
 constexpr int64_t kHeadDim = 64, kValueDim = 64;  // 0: any
 constexpr IoType kIoType = IoType::F32;
