@@ -47,8 +47,8 @@ Geometry choose_geometry(const KernelIR& ir, const CpuTarget& target) {
     // 142 (no chunks) in bench/cpu (L=4096, D=64, 2 threads, AVX-512).
     case CpuIsa::AVX512: g = {16, 32, 8, 16, 1024}; break;  // 32 zmm: 2x8 score accumulators
     // 16 ymm: 3x4 score accumulators (24 rows x 4 keys: 12 FMAs take 3 loads of Q and 4 broadcasts
-    // of K; with 2x4 each accumulator's FMA latency was exposed). PV in 4 rows x 2 value vectors, so
-    // that 8 FMAs take 2 loads of V and 4 broadcasts of P, over blocks of keys (below).
+    // of K; with 2x4 each accumulator's FMA latency was exposed). PV in rows x at most 2 value
+    // vectors (at D=64 a row of 8 value vectors took 9 loads for 8 FMAs); see below for fixed dims.
     case CpuIsa::AVX2: g = {8, 24, 4, 8, 1024, 2}; break;
     case CpuIsa::Portable: g = {4, 16, 2, 8, 1024}; break;  // 16 xmm-like registers: 4x2
   }
@@ -57,16 +57,20 @@ Geometry choose_geometry(const KernelIR& ir, const CpuTarget& target) {
   g.value_dim_padded = g.value_dim ? round_up(g.value_dim, g.vector_lanes) : 0;
   // AVX2's PV reads a quarter of each V row per pass (2 of 8 vectors at D=64): over the whole chunk
   // every pass fetched V from L2 again. Blocks of keys whose V rows fill ~16 KiB stay in L1 for all
-  // the passes (full f32 at L=4096, 2 threads, AVX2 proxy: 79 -> 115 GFLOP/s with the 3x4 scores).
-  if (target.isa == CpuIsa::AVX2 && g.value_dim_padded)
+  // the passes, and each pass over a block sums in 6 rows x 2 vectors of registers (12: as for the
+  // scores, 8 left the FMA latency exposed). AVX2 proxy, full f32, L=4096, 1 thread: 48 -> 67
+  // GFLOP/s with the 3x4 scores (bench/results/cpu-avx2.md).
+  if (target.isa == CpuIsa::AVX2 && g.value_dim_padded) {
     g.pv_key_block = std::clamp(16384 / (g.value_dim_padded * 4), 16, 128);
+    g.accumulators = 12;
+  }
   return g;
 }
 
 Geometry choose_backward_geometry(const KernelIR& ir, const CpuTarget& target) {
   Geometry g = choose_geometry(ir, target);
   // The backward's products were tuned on 16-row AVX2 tiles (ScheduleBackward.cpp: 2x4 ymm).
-  if (target.isa == CpuIsa::AVX2) g.tile_q = 16;
+  if (target.isa == CpuIsa::AVX2) g.tile_q = 16, g.accumulators = 8;
   g.pv_key_block = 0;
   return g;
 }
@@ -222,8 +226,29 @@ AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const
   a.row_sum(ii) += a.probs(a.rk, ii);
 
   a.pv = Func(prefix + "pv");
-  a.pv(c, ii) = 0.0f;
-  a.pv(c, ii) += a.probs(a.rk, ii) * a.v(c, a.rk);
+  if (g.pv_key_block && g.value_dim_padded) {
+    // P·V block by block of pv_key_block keys (ScheduleAttention.cpp): each whole block's sums in
+    // their own Func, so that a pass over a block accumulates in a constant-size box (registers);
+    // then the keys past the last whole block.
+    const int KBL = g.pv_key_block;
+    Expr whole = (chunk_hi - chunk_lo) / KBL;
+    a.kb = Var("kb");
+    a.rki = RDom(0, KBL, prefix + "rki");
+    Expr key = chunk_lo + a.kb * KBL + a.rki.x;
+    a.pv_block = Func(prefix + "pv_block");
+    a.pv_block(c, ii, a.kb) = 0.0f;
+    a.pv_block(c, ii, a.kb) += a.probs(key, ii) * a.v(c, key);
+    a.rkb = RDom(0, whole, prefix + "rkb");
+    a.pv_blocks = Func(prefix + "pv_blocks");
+    a.pv_blocks(c, ii) = 0.0f;
+    a.pv_blocks(c, ii) += a.pv_block(c, ii, a.rkb.x);
+    a.rkt = RDom(chunk_lo + whole * KBL, chunk_hi - chunk_lo - whole * KBL, prefix + "rkt");
+    a.pv(c, ii) = a.pv_blocks(c, ii);
+    a.pv(c, ii) += a.probs(a.rkt, ii) * a.v(c, a.rkt);
+  } else {
+    a.pv(c, ii) = 0.0f;
+    a.pv(c, ii) += a.probs(a.rk, ii) * a.v(c, a.rk);
+  }
 
   // The chunk's partial result, merged across chunks and normalized by the wrapper (flash
   // attention's rescaling): P·V in columns [0, Dv_pad), then the row max (log2 units; -inf when the

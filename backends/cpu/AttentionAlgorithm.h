@@ -58,6 +58,11 @@ struct AttentionAlgorithm {
   Halide::Func qs, dot, scores, masked, row_max, probs, row_sum, pv, partial, out;
   Halide::Var c, j, ii;
   Halide::RDom rd, rk;
+  /// With Geometry::pv_key_block: P·V of whole key block kb (pv_block(c, ii, kb), over rki), the
+  /// sum of the blocks (pv_blocks, over rkb), and pv adds the keys after them (over rkt).
+  Halide::Func pv_block, pv_blocks;
+  Halide::Var kb;
+  Halide::RDom rki, rkb, rkt;
   Halide::Expr value_cols;             ///< Dv_pad
   std::vector<Halide::Argument> args;  ///< inputs, in the wrapper's order
   Geometry geometry;

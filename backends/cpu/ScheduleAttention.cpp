@@ -65,15 +65,23 @@ void schedule_attention(AttentionAlgorithm& a) {
   a.partial.compute_root().split(ii, ig, ir, R).reorder(c, ir, ig).vectorize(c, VL);
   if (g.pv_key_block && g.value_dim_padded) {
     // Key blocks outermost: every (row group, value vectors) pass over a block finds its V rows in
-    // L1. The whole tile's accumulators live on the stack (a constant size, so that the compiler
-    // keeps each pass's R x U block in registers across the block's keys).
-    RVar rko("rko"), rki("rki");
-    a.pv.compute_root().store_in(MemoryType::Stack).vectorize(c, VL);
-    a.pv.update()
-        .split(rk, rko, rki, g.pv_key_block)
+    // L1. A pass sums into pv_block's R x U vectors, a box of constant size and indices (registers),
+    // then adds them to the tile's pv. The keys after the last whole block in a pass of their own.
+    a.pv_blocks.compute_root().vectorize(c, VL);
+    a.pv_blocks.update()
         .split(c, co, ci, U * VL, TailStrategy::RoundUp)
         .split(ii, ig, ir, R)
-        .reorder(ci, ir, rki, co, ig, rko)
+        .reorder(ci, ir, co, ig, a.rkb.x)
+        .vectorize(ci, VL)
+        .unroll(ci)
+        .unroll(ir);
+    a.pv_block.compute_at(a.pv_blocks, co).vectorize(c, VL).unroll(c).unroll(ii);
+    a.pv_block.update().reorder(c, ii, a.rki.x).vectorize(c, VL).unroll(c).unroll(ii);
+    a.pv.compute_root().vectorize(c, VL);
+    a.pv.update()
+        .split(c, co, ci, U * VL, TailStrategy::RoundUp)
+        .split(ii, ig, ir, R)
+        .reorder(ci, ir, a.rkt.x, co, ig)
         .vectorize(ci, VL)
         .unroll(ci)
         .unroll(ir);

@@ -7540,526 +7540,544 @@ int attn_window16_avx2_pipeline(void const *__user_context, struct halide_buffer
  int32_t  const _79 = ::halide_cpp_max(_78, 0);
  int32_t  const _80 = _79 + 1024;
  int32_t  const _81 = ::halide_cpp_min(_72, _80);
- int32_t  const _82 = _81 - _79;
- int32_t  const _83 = _82 + -1;
- int32_t  const _84 = _83 >> 2;
- int32_t  const _85 = _84 * 4;
- int32_t  const _86 = _79 + _85;
- int32_t  const _87 = _86 + 4;
- int32_t  const _88 = ::halide_cpp_min(_87, _24);
- int32_t  const _89 = _24 + -1;
- int32_t  const _90 = ::halide_cpp_min(_79, _89);
- int32_t  const _91 = _88 - _90;
- int32_t  const _92 = _83 >> 7;
- int32_t  const _93 = _92 * 128;
- int32_t  const _94 = _79 + _93;
- int32_t  const _95 = _81 + -1;
- int32_t  const _96 = ::halide_cpp_min(_94, _95);
- int32_t  const _97 = ::halide_cpp_min(_82, 128);
- int32_t  const _98 = _96 + _97;
- int32_t  const _99 = ::halide_cpp_min(_98, _81);
- int32_t  const _100 = _99 - _79;
- bool  const _101 = _halide_buffer_is_bounds_query(_attn_k_buffer);
- bool  const _102 = !(_101);
- bool  const _103 = 0 <= _90;
- bool  const _104 = _90 <= 0;
- bool  const _105 = _103 && _104;
- bool  const _106 = _102 || _105;
- if (!_106)
+ int32_t  const _82 = ::halide_cpp_max(_63, _68);
+ int32_t  const _83 = _82 * 4;
+ int32_t  const _84 = ::halide_cpp_min(_83, _attn_lk);
+ int32_t  const _85 = ::halide_cpp_max(_84, 0);
+ int32_t  const _86 = _85 - _79;
+ int32_t  const _87 = ::halide_cpp_min(_86, 1024);
+ int32_t  const _88 = _87 >> 7;
+ int32_t  const _89 = _88 * 128;
+ int32_t  const _90 = _79 + _89;
+ int32_t  const _91 = ::halide_cpp_max(_77, _74);
+ int32_t  const _92 = ::halide_cpp_max(_91, 0);
+ int32_t  const _93 = _92 + _89;
+ int32_t  const _94 = ::halide_cpp_max(_93, _81);
+ int32_t  const _95 = _94 + -1;
+ int32_t  const _96 = ::halide_cpp_min(_92, _90);
+ int32_t  const _97 = ::halide_cpp_min(_79, _96);
+ int32_t  const _98 = _81 + -1;
+ int32_t  const _99 = ::halide_cpp_max(_98, _95);
+ int32_t  const _100 = ::halide_cpp_min(_79, _97);
+ int32_t  const _101 = _99 - _100;
+ int32_t  const _102 = _101 >> 2;
+ int32_t  const _103 = _102 * 4;
+ int32_t  const _104 = _103 + _100;
+ int32_t  const _105 = _104 + 4;
+ int32_t  const _106 = ::halide_cpp_min(_105, _24);
+ int32_t  const _107 = _24 + -1;
+ int32_t  const _108 = ::halide_cpp_min(_107, _100);
+ int32_t  const _109 = _106 - _108;
+ int32_t  const _110 = _68 * 4;
+ int32_t  const _111 = ::halide_cpp_min(_110, _attn_lk);
+ int32_t  const _112 = ::halide_cpp_min(_111, _76);
+ int32_t  const _113 = ::halide_cpp_max(_112, _74);
+ int32_t  const _114 = _89 + _113;
+ int32_t  const _115 = ::halide_cpp_max(_114, _81);
+ int32_t  const _116 = ::halide_cpp_min(_90, _113);
+ int32_t  const _117 = _115 - _116;
+ int32_t  const _118 = ::halide_cpp_min(_113, _90);
+ bool  const _119 = _halide_buffer_is_bounds_query(_attn_k_buffer);
+ bool  const _120 = !(_119);
+ bool  const _121 = 0 <= _108;
+ bool  const _122 = _108 <= 0;
+ bool  const _123 = _121 && _122;
+ bool  const _124 = _120 || _123;
+ if (!_124)
  {
-  int32_t  const _107 = _91 + -1;
-  int32_t  const _108 = _91 + _90;
-  int32_t  const _109 = _108 + -1;
-  int32_t  const _110 = attn_window16_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_k", 1, 0, _107, _90, _109);
-  return _110;
- }
- bool  const _111 = _halide_buffer_is_bounds_query(_attn_v_buffer);
- bool  const _112 = !(_111);
- bool  const _113 = _78 <= 0;
- bool  const _114 = _112 || _113;
- if (!_114)
- {
-  int32_t  const _115 = _100 + -1;
-  int32_t  const _116 = _100 + _78;
-  int32_t  const _117 = _116 + -1;
-  int32_t  const _118 = attn_window16_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_v", 1, 0, _115, _78, _117);
-  return _118;
- }
- uint32_t  const _119 = (uint32_t)(73730ull);
- bool  const _120 = _17 == _119;
- if (!_120)
- {
-  uint32_t  const _121 = (uint32_t)(73730ull);
-  int32_t  const _122 = attn_window16_rt_error_bad_type(_ucon, "Input buffer attn_k", _17, _121);
-  return _122;
- }
- bool  const _123 = _19 == 2;
- if (!_123)
- {
-  int32_t  const _124 = attn_window16_rt_error_bad_dimensions(_ucon, "Input buffer attn_k", _19, 2);
-  return _124;
- }
- uint32_t  const _125 = (uint32_t)(73730ull);
- bool  const _126 = _27 == _125;
- if (!_126)
- {
-  uint32_t  const _127 = (uint32_t)(73730ull);
-  int32_t  const _128 = attn_window16_rt_error_bad_type(_ucon, "Input buffer attn_q", _27, _127);
+  int32_t  const _125 = _109 + -1;
+  int32_t  const _126 = _109 + _108;
+  int32_t  const _127 = _126 + -1;
+  int32_t  const _128 = attn_window16_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_k", 1, 0, _125, _108, _127);
   return _128;
  }
- bool  const _129 = _29 == 2;
- if (!_129)
+ bool  const _129 = _halide_buffer_is_bounds_query(_attn_v_buffer);
+ bool  const _130 = !(_129);
+ bool  const _131 = 0 <= _118;
+ bool  const _132 = _118 <= 0;
+ bool  const _133 = _131 && _132;
+ bool  const _134 = _130 || _133;
+ if (!_134)
  {
-  int32_t  const _130 = attn_window16_rt_error_bad_dimensions(_ucon, "Input buffer attn_q", _29, 2);
-  return _130;
+  int32_t  const _135 = _117 + -1;
+  int32_t  const _136 = _117 + _118;
+  int32_t  const _137 = _136 + -1;
+  int32_t  const _138 = attn_window16_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_v", 1, 0, _135, _118, _137);
+  return _138;
  }
- uint32_t  const _131 = (uint32_t)(73730ull);
- bool  const _132 = _37 == _131;
- if (!_132)
+ uint32_t  const _139 = (uint32_t)(73730ull);
+ bool  const _140 = _17 == _139;
+ if (!_140)
  {
-  uint32_t  const _133 = (uint32_t)(73730ull);
-  int32_t  const _134 = attn_window16_rt_error_bad_type(_ucon, "Input buffer attn_v", _37, _133);
-  return _134;
- }
- bool  const _135 = _39 == 2;
- if (!_135)
- {
-  int32_t  const _136 = attn_window16_rt_error_bad_dimensions(_ucon, "Input buffer attn_v", _39, 2);
-  return _136;
- }
- uint32_t  const _137 = (uint32_t)(73730ull);
- bool  const _138 = _47 == _137;
- if (!_138)
- {
-  uint32_t  const _139 = (uint32_t)(73730ull);
-  int32_t  const _140 = attn_window16_rt_error_bad_type(_ucon, "Output buffer attn_out", _47, _139);
-  return _140;
- }
- bool  const _141 = _49 == 2;
- if (!_141)
- {
-  int32_t  const _142 = attn_window16_rt_error_bad_dimensions(_ucon, "Output buffer attn_out", _49, 2);
+  uint32_t  const _141 = (uint32_t)(73730ull);
+  int32_t  const _142 = attn_window16_rt_error_bad_type(_ucon, "Input buffer attn_k", _17, _141);
   return _142;
  }
- bool  const _143 = _20 <= 0;
- int32_t  const _144 = _21 + _20;
- bool  const _145 = 32 <= _144;
- bool  const _146 = _143 && _145;
+ bool  const _143 = _19 == 2;
+ if (!_143)
+ {
+  int32_t  const _144 = attn_window16_rt_error_bad_dimensions(_ucon, "Input buffer attn_k", _19, 2);
+  return _144;
+ }
+ uint32_t  const _145 = (uint32_t)(73730ull);
+ bool  const _146 = _27 == _145;
  if (!_146)
  {
-  int32_t  const _147 = _21 + _20;
-  int32_t  const _148 = _147 + -1;
-  int32_t  const _149 = attn_window16_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 0, 0, 31, _20, _148);
-  return _149;
+  uint32_t  const _147 = (uint32_t)(73730ull);
+  int32_t  const _148 = attn_window16_rt_error_bad_type(_ucon, "Input buffer attn_q", _27, _147);
+  return _148;
  }
- bool  const _150 = 0 <= _21;
- if (!_150)
+ bool  const _149 = _29 == 2;
+ if (!_149)
  {
-  int32_t  const _151 = attn_window16_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 0, _21);
-  return _151;
+  int32_t  const _150 = attn_window16_rt_error_bad_dimensions(_ucon, "Input buffer attn_q", _29, 2);
+  return _150;
  }
- bool  const _152 = _23 <= _90;
- int32_t  const _153 = _91 + _90;
- int32_t  const _154 = _24 + _23;
- bool  const _155 = _153 <= _154;
- bool  const _156 = _152 && _155;
- if (!_156)
+ uint32_t  const _151 = (uint32_t)(73730ull);
+ bool  const _152 = _37 == _151;
+ if (!_152)
  {
-  int32_t  const _157 = _91 + _90;
-  int32_t  const _158 = _157 + -1;
-  int32_t  const _159 = _24 + _23;
-  int32_t  const _160 = _159 + -1;
-  int32_t  const _161 = attn_window16_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 1, _90, _158, _23, _160);
-  return _161;
+  uint32_t  const _153 = (uint32_t)(73730ull);
+  int32_t  const _154 = attn_window16_rt_error_bad_type(_ucon, "Input buffer attn_v", _37, _153);
+  return _154;
  }
- bool  const _162 = 0 <= _24;
- if (!_162)
+ bool  const _155 = _39 == 2;
+ if (!_155)
  {
-  int32_t  const _163 = attn_window16_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 1, _24);
-  return _163;
+  int32_t  const _156 = attn_window16_rt_error_bad_dimensions(_ucon, "Input buffer attn_v", _39, 2);
+  return _156;
  }
- bool  const _164 = _30 <= 0;
- int32_t  const _165 = _31 + _30;
- bool  const _166 = 32 <= _165;
- bool  const _167 = _164 && _166;
- if (!_167)
+ uint32_t  const _157 = (uint32_t)(73730ull);
+ bool  const _158 = _47 == _157;
+ if (!_158)
  {
-  int32_t  const _168 = _31 + _30;
-  int32_t  const _169 = _168 + -1;
-  int32_t  const _170 = attn_window16_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 0, 0, 31, _30, _169);
-  return _170;
+  uint32_t  const _159 = (uint32_t)(73730ull);
+  int32_t  const _160 = attn_window16_rt_error_bad_type(_ucon, "Output buffer attn_out", _47, _159);
+  return _160;
  }
- bool  const _171 = 0 <= _31;
- if (!_171)
+ bool  const _161 = _49 == 2;
+ if (!_161)
  {
-  int32_t  const _172 = attn_window16_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 0, _31);
-  return _172;
+  int32_t  const _162 = attn_window16_rt_error_bad_dimensions(_ucon, "Output buffer attn_out", _49, 2);
+  return _162;
  }
- bool  const _173 = _33 <= 0;
- int32_t  const _174 = _34 + _33;
- bool  const _175 = 24 <= _174;
- bool  const _176 = _173 && _175;
+ bool  const _163 = _20 <= 0;
+ int32_t  const _164 = _21 + _20;
+ bool  const _165 = 32 <= _164;
+ bool  const _166 = _163 && _165;
+ if (!_166)
+ {
+  int32_t  const _167 = _21 + _20;
+  int32_t  const _168 = _167 + -1;
+  int32_t  const _169 = attn_window16_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 0, 0, 31, _20, _168);
+  return _169;
+ }
+ bool  const _170 = 0 <= _21;
+ if (!_170)
+ {
+  int32_t  const _171 = attn_window16_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 0, _21);
+  return _171;
+ }
+ bool  const _172 = _23 <= _108;
+ int32_t  const _173 = _109 + _108;
+ int32_t  const _174 = _24 + _23;
+ bool  const _175 = _173 <= _174;
+ bool  const _176 = _172 && _175;
  if (!_176)
  {
-  int32_t  const _177 = _34 + _33;
+  int32_t  const _177 = _109 + _108;
   int32_t  const _178 = _177 + -1;
-  int32_t  const _179 = attn_window16_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 1, 0, 23, _33, _178);
-  return _179;
- }
- bool  const _180 = 0 <= _34;
- if (!_180)
- {
-  int32_t  const _181 = attn_window16_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 1, _34);
+  int32_t  const _179 = _24 + _23;
+  int32_t  const _180 = _179 + -1;
+  int32_t  const _181 = attn_window16_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 1, _108, _178, _23, _180);
   return _181;
  }
- bool  const _182 = _40 <= 0;
- int32_t  const _183 = _41 + _40;
- bool  const _184 = 32 <= _183;
- bool  const _185 = _182 && _184;
- if (!_185)
+ bool  const _182 = 0 <= _24;
+ if (!_182)
  {
-  int32_t  const _186 = _41 + _40;
-  int32_t  const _187 = _186 + -1;
-  int32_t  const _188 = attn_window16_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 0, 0, 31, _40, _187);
-  return _188;
+  int32_t  const _183 = attn_window16_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 1, _24);
+  return _183;
  }
- bool  const _189 = 0 <= _41;
- if (!_189)
+ bool  const _184 = _30 <= 0;
+ int32_t  const _185 = _31 + _30;
+ bool  const _186 = 32 <= _185;
+ bool  const _187 = _184 && _186;
+ if (!_187)
  {
-  int32_t  const _190 = attn_window16_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 0, _41);
+  int32_t  const _188 = _31 + _30;
+  int32_t  const _189 = _188 + -1;
+  int32_t  const _190 = attn_window16_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 0, 0, 31, _30, _189);
   return _190;
  }
- int32_t  const _191 = ::halide_cpp_max(_78, 0);
- bool  const _192 = _43 <= _191;
- int32_t  const _193 = _191 + _100;
- int32_t  const _194 = _44 + _43;
- bool  const _195 = _193 <= _194;
- bool  const _196 = _192 && _195;
+ bool  const _191 = 0 <= _31;
+ if (!_191)
+ {
+  int32_t  const _192 = attn_window16_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 0, _31);
+  return _192;
+ }
+ bool  const _193 = _33 <= 0;
+ int32_t  const _194 = _34 + _33;
+ bool  const _195 = 24 <= _194;
+ bool  const _196 = _193 && _195;
  if (!_196)
  {
-  int32_t  const _197 = ::halide_cpp_max(_78, 0);
-  int32_t  const _198 = _197 + _100;
-  int32_t  const _199 = _198 + -1;
-  int32_t  const _200 = _44 + _43;
-  int32_t  const _201 = _200 + -1;
-  int32_t  const _202 = attn_window16_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 1, _197, _199, _43, _201);
-  return _202;
+  int32_t  const _197 = _34 + _33;
+  int32_t  const _198 = _197 + -1;
+  int32_t  const _199 = attn_window16_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 1, 0, 23, _33, _198);
+  return _199;
  }
- bool  const _203 = 0 <= _44;
- if (!_203)
+ bool  const _200 = 0 <= _34;
+ if (!_200)
  {
-  int32_t  const _204 = attn_window16_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 1, _44);
-  return _204;
+  int32_t  const _201 = attn_window16_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 1, _34);
+  return _201;
  }
- bool  const _205 = _50 <= 0;
- int32_t  const _206 = _51 + _50;
- bool  const _207 = 40 <= _206;
- bool  const _208 = _205 && _207;
- if (!_208)
+ bool  const _202 = _40 <= 0;
+ int32_t  const _203 = _41 + _40;
+ bool  const _204 = 32 <= _203;
+ bool  const _205 = _202 && _204;
+ if (!_205)
  {
-  int32_t  const _209 = _51 + _50;
-  int32_t  const _210 = _209 + -1;
-  int32_t  const _211 = attn_window16_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 0, 0, 39, _50, _210);
-  return _211;
+  int32_t  const _206 = _41 + _40;
+  int32_t  const _207 = _206 + -1;
+  int32_t  const _208 = attn_window16_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 0, 0, 31, _40, _207);
+  return _208;
  }
- bool  const _212 = 0 <= _51;
- if (!_212)
+ bool  const _209 = 0 <= _41;
+ if (!_209)
  {
-  int32_t  const _213 = attn_window16_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 0, _51);
-  return _213;
+  int32_t  const _210 = attn_window16_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 0, _41);
+  return _210;
  }
- bool  const _214 = _53 <= 0;
- int32_t  const _215 = _54 + _53;
- bool  const _216 = 24 <= _215;
- bool  const _217 = _214 && _216;
- if (!_217)
+ bool  const _211 = _43 <= _118;
+ int32_t  const _212 = _117 + _118;
+ int32_t  const _213 = _44 + _43;
+ bool  const _214 = _212 <= _213;
+ bool  const _215 = _211 && _214;
+ if (!_215)
  {
-  int32_t  const _218 = _54 + _53;
+  int32_t  const _216 = _117 + _118;
+  int32_t  const _217 = _216 + -1;
+  int32_t  const _218 = _44 + _43;
   int32_t  const _219 = _218 + -1;
-  int32_t  const _220 = attn_window16_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 1, 0, 23, _53, _219);
+  int32_t  const _220 = attn_window16_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 1, _118, _217, _43, _219);
   return _220;
  }
- bool  const _221 = 0 <= _54;
+ bool  const _221 = 0 <= _44;
  if (!_221)
  {
-  int32_t  const _222 = attn_window16_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 1, _54);
+  int32_t  const _222 = attn_window16_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 1, _44);
   return _222;
  }
- bool  const _223 = _22 == 1;
- if (!_223)
+ bool  const _223 = _50 <= 0;
+ int32_t  const _224 = _51 + _50;
+ bool  const _225 = 40 <= _224;
+ bool  const _226 = _223 && _225;
+ if (!_226)
  {
-  int32_t  const _224 = attn_window16_rt_error_constraint_violated(_ucon, "attn_k.stride.0", _22, "1", 1);
-  return _224;
+  int32_t  const _227 = _51 + _50;
+  int32_t  const _228 = _227 + -1;
+  int32_t  const _229 = attn_window16_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 0, 0, 39, _50, _228);
+  return _229;
  }
- bool  const _225 = _20 == 0;
- if (!_225)
+ bool  const _230 = 0 <= _51;
+ if (!_230)
  {
-  int32_t  const _226 = attn_window16_rt_error_constraint_violated(_ucon, "attn_k.min.0", _20, "0", 0);
-  return _226;
+  int32_t  const _231 = attn_window16_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 0, _51);
+  return _231;
  }
- bool  const _227 = _21 == 32;
- if (!_227)
- {
-  int32_t  const _228 = attn_window16_rt_error_constraint_violated(_ucon, "attn_k.extent.0", _21, "32", 32);
-  return _228;
- }
- bool  const _229 = _25 == 32;
- if (!_229)
- {
-  int32_t  const _230 = attn_window16_rt_error_constraint_violated(_ucon, "attn_k.stride.1", _25, "32", 32);
-  return _230;
- }
- bool  const _231 = _23 == 0;
- if (!_231)
- {
-  int32_t  const _232 = attn_window16_rt_error_constraint_violated(_ucon, "attn_k.min.1", _23, "0", 0);
-  return _232;
- }
- bool  const _233 = _32 == 1;
- if (!_233)
- {
-  int32_t  const _234 = attn_window16_rt_error_constraint_violated(_ucon, "attn_q.stride.0", _32, "1", 1);
-  return _234;
- }
- bool  const _235 = _30 == 0;
+ bool  const _232 = _53 <= 0;
+ int32_t  const _233 = _54 + _53;
+ bool  const _234 = 24 <= _233;
+ bool  const _235 = _232 && _234;
  if (!_235)
  {
-  int32_t  const _236 = attn_window16_rt_error_constraint_violated(_ucon, "attn_q.min.0", _30, "0", 0);
-  return _236;
- }
- bool  const _237 = _31 == 32;
- if (!_237)
- {
-  int32_t  const _238 = attn_window16_rt_error_constraint_violated(_ucon, "attn_q.extent.0", _31, "32", 32);
+  int32_t  const _236 = _54 + _53;
+  int32_t  const _237 = _236 + -1;
+  int32_t  const _238 = attn_window16_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 1, 0, 23, _53, _237);
   return _238;
  }
- bool  const _239 = _35 == 32;
+ bool  const _239 = 0 <= _54;
  if (!_239)
  {
-  int32_t  const _240 = attn_window16_rt_error_constraint_violated(_ucon, "attn_q.stride.1", _35, "32", 32);
+  int32_t  const _240 = attn_window16_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 1, _54);
   return _240;
  }
- bool  const _241 = _33 == 0;
+ bool  const _241 = _22 == 1;
  if (!_241)
  {
-  int32_t  const _242 = attn_window16_rt_error_constraint_violated(_ucon, "attn_q.min.1", _33, "0", 0);
+  int32_t  const _242 = attn_window16_rt_error_constraint_violated(_ucon, "attn_k.stride.0", _22, "1", 1);
   return _242;
  }
- bool  const _243 = _34 == 24;
+ bool  const _243 = _20 == 0;
  if (!_243)
  {
-  int32_t  const _244 = attn_window16_rt_error_constraint_violated(_ucon, "attn_q.extent.1", _34, "24", 24);
+  int32_t  const _244 = attn_window16_rt_error_constraint_violated(_ucon, "attn_k.min.0", _20, "0", 0);
   return _244;
  }
- bool  const _245 = _42 == 1;
+ bool  const _245 = _21 == 32;
  if (!_245)
  {
-  int32_t  const _246 = attn_window16_rt_error_constraint_violated(_ucon, "attn_v.stride.0", _42, "1", 1);
+  int32_t  const _246 = attn_window16_rt_error_constraint_violated(_ucon, "attn_k.extent.0", _21, "32", 32);
   return _246;
  }
- bool  const _247 = _40 == 0;
+ bool  const _247 = _25 == 32;
  if (!_247)
  {
-  int32_t  const _248 = attn_window16_rt_error_constraint_violated(_ucon, "attn_v.min.0", _40, "0", 0);
+  int32_t  const _248 = attn_window16_rt_error_constraint_violated(_ucon, "attn_k.stride.1", _25, "32", 32);
   return _248;
  }
- bool  const _249 = _41 == 32;
+ bool  const _249 = _23 == 0;
  if (!_249)
  {
-  int32_t  const _250 = attn_window16_rt_error_constraint_violated(_ucon, "attn_v.extent.0", _41, "32", 32);
+  int32_t  const _250 = attn_window16_rt_error_constraint_violated(_ucon, "attn_k.min.1", _23, "0", 0);
   return _250;
  }
- bool  const _251 = _45 == 32;
+ bool  const _251 = _32 == 1;
  if (!_251)
  {
-  int32_t  const _252 = attn_window16_rt_error_constraint_violated(_ucon, "attn_v.stride.1", _45, "32", 32);
+  int32_t  const _252 = attn_window16_rt_error_constraint_violated(_ucon, "attn_q.stride.0", _32, "1", 1);
   return _252;
  }
- bool  const _253 = _43 == 0;
+ bool  const _253 = _30 == 0;
  if (!_253)
  {
-  int32_t  const _254 = attn_window16_rt_error_constraint_violated(_ucon, "attn_v.min.1", _43, "0", 0);
+  int32_t  const _254 = attn_window16_rt_error_constraint_violated(_ucon, "attn_q.min.0", _30, "0", 0);
   return _254;
  }
- bool  const _255 = _52 == 1;
+ bool  const _255 = _31 == 32;
  if (!_255)
  {
-  int32_t  const _256 = attn_window16_rt_error_constraint_violated(_ucon, "attn_out.stride.0", _52, "1", 1);
+  int32_t  const _256 = attn_window16_rt_error_constraint_violated(_ucon, "attn_q.extent.0", _31, "32", 32);
   return _256;
  }
- bool  const _257 = _50 == 0;
+ bool  const _257 = _35 == 32;
  if (!_257)
  {
-  int32_t  const _258 = attn_window16_rt_error_constraint_violated(_ucon, "attn_out.min.0", _50, "0", 0);
+  int32_t  const _258 = attn_window16_rt_error_constraint_violated(_ucon, "attn_q.stride.1", _35, "32", 32);
   return _258;
  }
- bool  const _259 = _51 == 40;
+ bool  const _259 = _33 == 0;
  if (!_259)
  {
-  int32_t  const _260 = attn_window16_rt_error_constraint_violated(_ucon, "attn_out.extent.0", _51, "(32 + 8)", 40);
+  int32_t  const _260 = attn_window16_rt_error_constraint_violated(_ucon, "attn_q.min.1", _33, "0", 0);
   return _260;
  }
- bool  const _261 = _55 == 40;
+ bool  const _261 = _34 == 24;
  if (!_261)
  {
-  int32_t  const _262 = attn_window16_rt_error_constraint_violated(_ucon, "attn_out.stride.1", _55, "(32 + 8)", 40);
+  int32_t  const _262 = attn_window16_rt_error_constraint_violated(_ucon, "attn_q.extent.1", _34, "24", 24);
   return _262;
  }
- bool  const _263 = _53 == 0;
+ bool  const _263 = _42 == 1;
  if (!_263)
  {
-  int32_t  const _264 = attn_window16_rt_error_constraint_violated(_ucon, "attn_out.min.1", _53, "0", 0);
+  int32_t  const _264 = attn_window16_rt_error_constraint_violated(_ucon, "attn_v.stride.0", _42, "1", 1);
   return _264;
  }
- bool  const _265 = _54 == 24;
+ bool  const _265 = _40 == 0;
  if (!_265)
  {
-  int32_t  const _266 = attn_window16_rt_error_constraint_violated(_ucon, "attn_out.extent.1", _54, "24", 24);
+  int32_t  const _266 = attn_window16_rt_error_constraint_violated(_ucon, "attn_v.min.0", _40, "0", 0);
   return _266;
  }
- int64_t  const _267 = (int64_t)(_24);
- int64_t  const _268 = (int64_t)(32ll);
- int64_t  const _269 = _267 * _268;
- uint64_t  const _270 = (uint64_t)(_269);
- uint64_t  const _271 = (uint64_t)(2147483647ull);
- bool  const _272 = _270 <= _271;
- if (!_272)
+ bool  const _267 = _41 == 32;
+ if (!_267)
  {
-  int64_t  const _273 = (int64_t)(_24);
-  int64_t  const _274 = (int64_t)(32ll);
-  int64_t  const _275 = _273 * _274;
-  uint64_t  const _276 = (uint64_t)(_275);
-  uint64_t  const _277 = (uint64_t)(2147483647ull);
-  int32_t  const _278 = attn_window16_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _276, _277);
+  int32_t  const _268 = attn_window16_rt_error_constraint_violated(_ucon, "attn_v.extent.0", _41, "32", 32);
+  return _268;
+ }
+ bool  const _269 = _45 == 32;
+ if (!_269)
+ {
+  int32_t  const _270 = attn_window16_rt_error_constraint_violated(_ucon, "attn_v.stride.1", _45, "32", 32);
+  return _270;
+ }
+ bool  const _271 = _43 == 0;
+ if (!_271)
+ {
+  int32_t  const _272 = attn_window16_rt_error_constraint_violated(_ucon, "attn_v.min.1", _43, "0", 0);
+  return _272;
+ }
+ bool  const _273 = _52 == 1;
+ if (!_273)
+ {
+  int32_t  const _274 = attn_window16_rt_error_constraint_violated(_ucon, "attn_out.stride.0", _52, "1", 1);
+  return _274;
+ }
+ bool  const _275 = _50 == 0;
+ if (!_275)
+ {
+  int32_t  const _276 = attn_window16_rt_error_constraint_violated(_ucon, "attn_out.min.0", _50, "0", 0);
+  return _276;
+ }
+ bool  const _277 = _51 == 40;
+ if (!_277)
+ {
+  int32_t  const _278 = attn_window16_rt_error_constraint_violated(_ucon, "attn_out.extent.0", _51, "(32 + 8)", 40);
   return _278;
  }
- int64_t  const _279 = (int64_t)(_24);
- int64_t  const _280 = (int64_t)(67108863ll);
- bool  const _281 = _279 <= _280;
+ bool  const _279 = _55 == 40;
+ if (!_279)
+ {
+  int32_t  const _280 = attn_window16_rt_error_constraint_violated(_ucon, "attn_out.stride.1", _55, "(32 + 8)", 40);
+  return _280;
+ }
+ bool  const _281 = _53 == 0;
  if (!_281)
  {
-  int64_t  const _282 = (int64_t)(_24);
-  int64_t  const _283 = (int64_t)(32ll);
-  int64_t  const _284 = _282 * _283;
-  int64_t  const _285 = (int64_t)(2147483647ll);
-  int32_t  const _286 = attn_window16_rt_error_buffer_extents_too_large(_ucon, "attn_k", _284, _285);
-  return _286;
+  int32_t  const _282 = attn_window16_rt_error_constraint_violated(_ucon, "attn_out.min.1", _53, "0", 0);
+  return _282;
  }
- int64_t  const _287 = (int64_t)(_44);
- int64_t  const _288 = (int64_t)(32ll);
- int64_t  const _289 = _287 * _288;
- uint64_t  const _290 = (uint64_t)(_289);
- uint64_t  const _291 = (uint64_t)(2147483647ull);
- bool  const _292 = _290 <= _291;
- if (!_292)
+ bool  const _283 = _54 == 24;
+ if (!_283)
  {
-  int64_t  const _293 = (int64_t)(_44);
-  int64_t  const _294 = (int64_t)(32ll);
-  int64_t  const _295 = _293 * _294;
-  uint64_t  const _296 = (uint64_t)(_295);
-  uint64_t  const _297 = (uint64_t)(2147483647ull);
-  int32_t  const _298 = attn_window16_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _296, _297);
-  return _298;
+  int32_t  const _284 = attn_window16_rt_error_constraint_violated(_ucon, "attn_out.extent.1", _54, "24", 24);
+  return _284;
  }
- int64_t  const _299 = (int64_t)(_44);
- int64_t  const _300 = (int64_t)(67108863ll);
- bool  const _301 = _299 <= _300;
- if (!_301)
+ int64_t  const _285 = (int64_t)(_24);
+ int64_t  const _286 = (int64_t)(32ll);
+ int64_t  const _287 = _285 * _286;
+ uint64_t  const _288 = (uint64_t)(_287);
+ uint64_t  const _289 = (uint64_t)(2147483647ull);
+ bool  const _290 = _288 <= _289;
+ if (!_290)
  {
-  int64_t  const _302 = (int64_t)(_44);
-  int64_t  const _303 = (int64_t)(32ll);
-  int64_t  const _304 = _302 * _303;
-  int64_t  const _305 = (int64_t)(2147483647ll);
-  int32_t  const _306 = attn_window16_rt_error_buffer_extents_too_large(_ucon, "attn_v", _304, _305);
-  return _306;
+  int64_t  const _291 = (int64_t)(_24);
+  int64_t  const _292 = (int64_t)(32ll);
+  int64_t  const _293 = _291 * _292;
+  uint64_t  const _294 = (uint64_t)(_293);
+  uint64_t  const _295 = (uint64_t)(2147483647ull);
+  int32_t  const _296 = attn_window16_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _294, _295);
+  return _296;
  }
- bool  const _307 = !(_18);
- if (!_307)
+ int64_t  const _297 = (int64_t)(_24);
+ int64_t  const _298 = (int64_t)(67108863ll);
+ bool  const _299 = _297 <= _298;
+ if (!_299)
  {
-  int32_t  const _308 = attn_window16_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_k");
-  return _308;
+  int64_t  const _300 = (int64_t)(_24);
+  int64_t  const _301 = (int64_t)(32ll);
+  int64_t  const _302 = _300 * _301;
+  int64_t  const _303 = (int64_t)(2147483647ll);
+  int32_t  const _304 = attn_window16_rt_error_buffer_extents_too_large(_ucon, "attn_k", _302, _303);
+  return _304;
  }
- bool  const _309 = !(_28);
- if (!_309)
+ int64_t  const _305 = (int64_t)(_44);
+ int64_t  const _306 = (int64_t)(32ll);
+ int64_t  const _307 = _305 * _306;
+ uint64_t  const _308 = (uint64_t)(_307);
+ uint64_t  const _309 = (uint64_t)(2147483647ull);
+ bool  const _310 = _308 <= _309;
+ if (!_310)
  {
-  int32_t  const _310 = attn_window16_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_q");
-  return _310;
+  int64_t  const _311 = (int64_t)(_44);
+  int64_t  const _312 = (int64_t)(32ll);
+  int64_t  const _313 = _311 * _312;
+  uint64_t  const _314 = (uint64_t)(_313);
+  uint64_t  const _315 = (uint64_t)(2147483647ull);
+  int32_t  const _316 = attn_window16_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _314, _315);
+  return _316;
  }
- bool  const _311 = !(_38);
- if (!_311)
+ int64_t  const _317 = (int64_t)(_44);
+ int64_t  const _318 = (int64_t)(67108863ll);
+ bool  const _319 = _317 <= _318;
+ if (!_319)
  {
-  int32_t  const _312 = attn_window16_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_v");
-  return _312;
+  int64_t  const _320 = (int64_t)(_44);
+  int64_t  const _321 = (int64_t)(32ll);
+  int64_t  const _322 = _320 * _321;
+  int64_t  const _323 = (int64_t)(2147483647ll);
+  int32_t  const _324 = attn_window16_rt_error_buffer_extents_too_large(_ucon, "attn_v", _322, _323);
+  return _324;
  }
- bool  const _313 = !(_48);
- if (!_313)
- {
-  int32_t  const _314 = attn_window16_rt_error_device_dirty_with_no_device_support(_ucon, "Output buffer attn_out");
-  return _314;
- }
- uint64_t  const _315 = (uint64_t)(0ull);
- auto * const _316 = (void *)(_315);
- bool  const _317 = _attn_k != _316;
- if (!_317)
- {
-  int32_t  const _318 = attn_window16_rt_error_host_is_null(_ucon, "Input buffer attn_k");
-  return _318;
- }
- uint64_t  const _319 = (uint64_t)(0ull);
- auto * const _320 = (void *)(_319);
- bool  const _321 = _attn_q != _320;
- if (!_321)
- {
-  int32_t  const _322 = attn_window16_rt_error_host_is_null(_ucon, "Input buffer attn_q");
-  return _322;
- }
- uint64_t  const _323 = (uint64_t)(0ull);
- auto * const _324 = (void *)(_323);
- bool  const _325 = _attn_v != _324;
+ bool  const _325 = !(_18);
  if (!_325)
  {
-  int32_t  const _326 = attn_window16_rt_error_host_is_null(_ucon, "Input buffer attn_v");
+  int32_t  const _326 = attn_window16_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_k");
   return _326;
  }
- uint64_t  const _327 = (uint64_t)(0ull);
- auto * const _328 = (void *)(_327);
- bool  const _329 = _attn_out != _328;
+ bool  const _327 = !(_28);
+ if (!_327)
+ {
+  int32_t  const _328 = attn_window16_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_q");
+  return _328;
+ }
+ bool  const _329 = !(_38);
  if (!_329)
  {
-  int32_t  const _330 = attn_window16_rt_error_host_is_null(_ucon, "Output buffer attn_out");
+  int32_t  const _330 = attn_window16_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_v");
   return _330;
  }
- bool  const _331 = 0 <= _attn_tile;
+ bool  const _331 = !(_48);
  if (!_331)
  {
-  int64_t  const _332 = (int64_t)(_attn_tile);
-  int64_t  const _333 = (int64_t)(0ll);
-  int32_t  const _334 = attn_window16_rt_error_param_too_small_i64(_ucon, "attn_tile", _332, _333);
-  return _334;
+  int32_t  const _332 = attn_window16_rt_error_device_dirty_with_no_device_support(_ucon, "Output buffer attn_out");
+  return _332;
  }
- bool  const _335 = _attn_q_step <= 1;
+ uint64_t  const _333 = (uint64_t)(0ull);
+ auto * const _334 = (void *)(_333);
+ bool  const _335 = _attn_k != _334;
  if (!_335)
  {
-  int64_t  const _336 = (int64_t)(_attn_q_step);
-  int64_t  const _337 = (int64_t)(1ll);
-  int32_t  const _338 = attn_window16_rt_error_param_too_large_i64(_ucon, "attn_q_step", _336, _337);
-  return _338;
+  int32_t  const _336 = attn_window16_rt_error_host_is_null(_ucon, "Input buffer attn_k");
+  return _336;
  }
- bool  const _339 = 0 <= _attn_q_step;
+ uint64_t  const _337 = (uint64_t)(0ull);
+ auto * const _338 = (void *)(_337);
+ bool  const _339 = _attn_q != _338;
  if (!_339)
  {
-  int64_t  const _340 = (int64_t)(_attn_q_step);
-  int64_t  const _341 = (int64_t)(0ll);
-  int32_t  const _342 = attn_window16_rt_error_param_too_small_i64(_ucon, "attn_q_step", _340, _341);
-  return _342;
+  int32_t  const _340 = attn_window16_rt_error_host_is_null(_ucon, "Input buffer attn_q");
+  return _340;
  }
- bool  const _343 = 0 <= _attn_lk;
+ uint64_t  const _341 = (uint64_t)(0ull);
+ auto * const _342 = (void *)(_341);
+ bool  const _343 = _attn_v != _342;
  if (!_343)
  {
-  int64_t  const _344 = (int64_t)(_attn_lk);
-  int64_t  const _345 = (int64_t)(0ll);
-  int32_t  const _346 = attn_window16_rt_error_param_too_small_i64(_ucon, "attn_lk", _344, _345);
-  return _346;
+  int32_t  const _344 = attn_window16_rt_error_host_is_null(_ucon, "Input buffer attn_v");
+  return _344;
+ }
+ uint64_t  const _345 = (uint64_t)(0ull);
+ auto * const _346 = (void *)(_345);
+ bool  const _347 = _attn_out != _346;
+ if (!_347)
+ {
+  int32_t  const _348 = attn_window16_rt_error_host_is_null(_ucon, "Output buffer attn_out");
+  return _348;
+ }
+ bool  const _349 = 0 <= _attn_tile;
+ if (!_349)
+ {
+  int64_t  const _350 = (int64_t)(_attn_tile);
+  int64_t  const _351 = (int64_t)(0ll);
+  int32_t  const _352 = attn_window16_rt_error_param_too_small_i64(_ucon, "attn_tile", _350, _351);
+  return _352;
+ }
+ bool  const _353 = _attn_q_step <= 1;
+ if (!_353)
+ {
+  int64_t  const _354 = (int64_t)(_attn_q_step);
+  int64_t  const _355 = (int64_t)(1ll);
+  int32_t  const _356 = attn_window16_rt_error_param_too_large_i64(_ucon, "attn_q_step", _354, _355);
+  return _356;
+ }
+ bool  const _357 = 0 <= _attn_q_step;
+ if (!_357)
+ {
+  int64_t  const _358 = (int64_t)(_attn_q_step);
+  int64_t  const _359 = (int64_t)(0ll);
+  int32_t  const _360 = attn_window16_rt_error_param_too_small_i64(_ucon, "attn_q_step", _358, _359);
+  return _360;
+ }
+ bool  const _361 = 0 <= _attn_lk;
+ if (!_361)
+ {
+  int64_t  const _362 = (int64_t)(_attn_lk);
+  int64_t  const _363 = (int64_t)(0ll);
+  int32_t  const _364 = attn_window16_rt_error_param_too_small_i64(_ucon, "attn_lk", _362, _363);
+  return _364;
  }
  {
   float _qs[768];
@@ -8068,1135 +8086,1459 @@ int attn_window16_avx2_pipeline(void const *__user_context, struct halide_buffer
   {
    for (int _qs_s0_c = 0; _qs_s0_c < 0 + 32; _qs_s0_c++)
    {
-    int32_t  const _347 = _qs_s0_ii_ii * 256;
-    int32_t  const _348 = _347 + _qs_s0_c;
-    int32x8_t  const _349 = int32x8_t_ops::ramp(_348, 32);
-    float8  const _350 = float8_ops::load_gather(_attn_q, _349);
-    float  const _351 = float_from_bits(1048744942 /* 0.255035 */);
-    float8  const _352 = float8_ops::broadcast(_351);
-    float8  const _353 = _350 * _352;
-    int32_t  const _354 = _qs_s0_c * 3;
-    int32_t  const _355 = _354 + _qs_s0_ii_ii;
-    int32_t  const _356 = _355 * 8;
-    float8_ops::store(_353, _qs, _356);
+    int32_t  const _365 = _qs_s0_ii_ii * 256;
+    int32_t  const _366 = _365 + _qs_s0_c;
+    int32x8_t  const _367 = int32x8_t_ops::ramp(_366, 32);
+    float8  const _368 = float8_ops::load_gather(_attn_q, _367);
+    float  const _369 = float_from_bits(1048744942 /* 0.255035 */);
+    float8  const _370 = float8_ops::broadcast(_369);
+    float8  const _371 = _368 * _370;
+    int32_t  const _372 = _qs_s0_c * 3;
+    int32_t  const _373 = _372 + _qs_s0_ii_ii;
+    int32_t  const _374 = _373 * 8;
+    float8_ops::store(_371, _qs, _374);
    } // for _qs_s0_c
   } // for _qs_s0_ii_ii
-  int32_t  const _357 = ::halide_cpp_max(_78, 0);
-  int32_t  const _358 = _81 - _357;
   {
-   int32_t  const _359 = _358 + -1;
-   int32_t  const _360 = _359 >> 2;
-   int32_t  const _361 = _360 * 4;
-   int32_t  const _362 = _361 + 4;
-   int64_t  const _363 = _362;
-   int64_t  const _364 = _363 * 24;
-   if ((_364 > ((int64_t(1) << 31) - 1)) || ((_364 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+   int32_t  const _375 = _99 - _100;
+   int32_t  const _376 = _375 >> 2;
+   int32_t  const _377 = _376 * 4;
+   int32_t  const _378 = _377 + 4;
+   int64_t  const _379 = _378;
+   int64_t  const _380 = _379 * 24;
+   if ((_380 > ((int64_t(1) << 31) - 1)) || ((_380 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
    {
     attn_window16_rt_error(_ucon, "32-bit signed overflow computing size of allocation scores\n");
     return -1;
    } // overflow test scores
-   int64_t  const _365 = _364;
-   float *_scores = (float  *)attn_window16_rt_malloc(_ucon, sizeof(float )*_365);
+   int64_t  const _381 = _380;
+   float *_scores = (float  *)attn_window16_rt_malloc(_ucon, sizeof(float )*_381);
    if (!_scores)
    {
-    int32_t  const _366 = attn_window16_rt_error_out_of_memory(_ucon);
-    return _366;
+    int32_t  const _382 = attn_window16_rt_error_out_of_memory(_ucon);
+    return _382;
    }
    HalideFreeHelper _scores_free(_ucon, _scores, attn_window16_rt_free);
    // produce scores
    // consume qs
-   int32_t  const _367 = ::halide_cpp_max(_78, 0);
-   int32_t  const _368 = _358 + 3;
-   int32_t  const _369 = _368 >> 2;
-   for (int _scores_s0_j_jo = 0; _scores_s0_j_jo < 0 + _369; _scores_s0_j_jo++)
+   int32_t  const _383 = _99 - _100;
+   int32_t  const _384 = _383 >> 2;
+   int32_t  const _385 = _384 + 1;
+   for (int _scores_s0_j_jo = 0; _scores_s0_j_jo < 0 + _385; _scores_s0_j_jo++)
    {
-    int32_t  const _370 = _scores_s0_j_jo * 4;
-    int32_t  const _371 = _370 + _367;
     {
      float _dot[96];
      // produce dot
-     float  const _372 = float_from_bits(0 /* 0 */);
-     float8  const _373 = float8_ops::broadcast(_372);
-     float8_ops::store(_373, _dot, 0);
-     float  const _374 = float_from_bits(0 /* 0 */);
-     float8  const _375 = float8_ops::broadcast(_374);
-     float8_ops::store(_375, _dot, 24);
-     float  const _376 = float_from_bits(0 /* 0 */);
-     float8  const _377 = float8_ops::broadcast(_376);
-     float8_ops::store(_377, _dot, 48);
-     float  const _378 = float_from_bits(0 /* 0 */);
-     float8  const _379 = float8_ops::broadcast(_378);
-     float8_ops::store(_379, _dot, 72);
-     float  const _380 = float_from_bits(0 /* 0 */);
-     float8  const _381 = float8_ops::broadcast(_380);
-     float8_ops::store(_381, _dot, 8);
-     float  const _382 = float_from_bits(0 /* 0 */);
-     float8  const _383 = float8_ops::broadcast(_382);
-     float8_ops::store(_383, _dot, 32);
-     float  const _384 = float_from_bits(0 /* 0 */);
-     float8  const _385 = float8_ops::broadcast(_384);
-     float8_ops::store(_385, _dot, 56);
      float  const _386 = float_from_bits(0 /* 0 */);
      float8  const _387 = float8_ops::broadcast(_386);
-     float8_ops::store(_387, _dot, 80);
+     float8_ops::store(_387, _dot, 0);
      float  const _388 = float_from_bits(0 /* 0 */);
      float8  const _389 = float8_ops::broadcast(_388);
-     float8_ops::store(_389, _dot, 16);
+     float8_ops::store(_389, _dot, 24);
      float  const _390 = float_from_bits(0 /* 0 */);
      float8  const _391 = float8_ops::broadcast(_390);
-     float8_ops::store(_391, _dot, 40);
+     float8_ops::store(_391, _dot, 48);
      float  const _392 = float_from_bits(0 /* 0 */);
      float8  const _393 = float8_ops::broadcast(_392);
-     float8_ops::store(_393, _dot, 64);
+     float8_ops::store(_393, _dot, 72);
      float  const _394 = float_from_bits(0 /* 0 */);
      float8  const _395 = float8_ops::broadcast(_394);
-     float8_ops::store(_395, _dot, 88);
-     int32_t  const _396 = _371 + 4;
-     int32_t  const _397 = ::halide_cpp_min(_396, _24);
-     int32_t  const _398 = _397 * 32;
-     int32_t  const _399 = _371 + 3;
-     int32_t  const _400 = ::halide_cpp_min(_399, _24);
-     int32_t  const _401 = _400 * 32;
-     int32_t  const _402 = _371 + 2;
-     int32_t  const _403 = ::halide_cpp_min(_402, _24);
-     int32_t  const _404 = _403 * 32;
-     int32_t  const _405 = _24 + -1;
-     int32_t  const _406 = ::halide_cpp_min(_405, _371);
-     int32_t  const _407 = _406 * 32;
+     float8_ops::store(_395, _dot, 8);
+     float  const _396 = float_from_bits(0 /* 0 */);
+     float8  const _397 = float8_ops::broadcast(_396);
+     float8_ops::store(_397, _dot, 32);
+     float  const _398 = float_from_bits(0 /* 0 */);
+     float8  const _399 = float8_ops::broadcast(_398);
+     float8_ops::store(_399, _dot, 56);
+     float  const _400 = float_from_bits(0 /* 0 */);
+     float8  const _401 = float8_ops::broadcast(_400);
+     float8_ops::store(_401, _dot, 80);
+     float  const _402 = float_from_bits(0 /* 0 */);
+     float8  const _403 = float8_ops::broadcast(_402);
+     float8_ops::store(_403, _dot, 16);
+     float  const _404 = float_from_bits(0 /* 0 */);
+     float8  const _405 = float8_ops::broadcast(_404);
+     float8_ops::store(_405, _dot, 40);
+     float  const _406 = float_from_bits(0 /* 0 */);
+     float8  const _407 = float8_ops::broadcast(_406);
+     float8_ops::store(_407, _dot, 64);
+     float  const _408 = float_from_bits(0 /* 0 */);
+     float8  const _409 = float8_ops::broadcast(_408);
+     float8_ops::store(_409, _dot, 88);
+     int32_t  const _410 = _scores_s0_j_jo * 4;
+     int32_t  const _411 = _410 + _100;
+     int32_t  const _412 = _411 + 4;
+     int32_t  const _413 = ::halide_cpp_min(_412, _24);
+     int32_t  const _414 = _413 * 32;
+     int32_t  const _415 = _411 + 3;
+     int32_t  const _416 = ::halide_cpp_min(_415, _24);
+     int32_t  const _417 = _416 * 32;
+     int32_t  const _418 = _411 + 2;
+     int32_t  const _419 = ::halide_cpp_min(_418, _24);
+     int32_t  const _420 = _419 * 32;
+     int32_t  const _421 = _24 + -1;
+     int32_t  const _422 = ::halide_cpp_min(_421, _411);
+     int32_t  const _423 = _422 * 32;
      for (int _dot_s1_rd__x = 0; _dot_s1_rd__x < 0 + 32; _dot_s1_rd__x++)
      {
-      float8  const _408 = float8_ops::load(_dot, 0);
-      int32_t  const _409 = _dot_s1_rd__x * 24;
-      float8  const _410 = float8_ops::load(_qs, _409);
-      int32_t  const _411 = _dot_s1_rd__x + _407;
-      float  const _412 = ((float const *)_attn_k)[_411];
-      float8  const _413 = float8_ops::broadcast(_412);
-      float8  const _414 = _410 * _413;
-      float8  const _415 = _408 + _414;
-      float8_ops::store(_415, _dot, 0);
-      float8  const _416 = float8_ops::load(_dot, 8);
-      int32_t  const _417 = _dot_s1_rd__x * 24;
-      int32_t  const _418 = _417 + 8;
-      float8  const _419 = float8_ops::load(_qs, _418);
-      int32_t  const _420 = _dot_s1_rd__x + _407;
-      float  const _421 = ((float const *)_attn_k)[_420];
-      float8  const _422 = float8_ops::broadcast(_421);
-      float8  const _423 = _419 * _422;
-      float8  const _424 = _416 + _423;
-      float8_ops::store(_424, _dot, 8);
-      float8  const _425 = float8_ops::load(_dot, 16);
-      int32_t  const _426 = _dot_s1_rd__x * 24;
-      int32_t  const _427 = _426 + 16;
-      float8  const _428 = float8_ops::load(_qs, _427);
-      int32_t  const _429 = _dot_s1_rd__x + _407;
-      float  const _430 = ((float const *)_attn_k)[_429];
-      float8  const _431 = float8_ops::broadcast(_430);
-      float8  const _432 = _428 * _431;
-      float8  const _433 = _425 + _432;
-      float8_ops::store(_433, _dot, 16);
-      float8  const _434 = float8_ops::load(_dot, 24);
-      int32_t  const _435 = _dot_s1_rd__x * 24;
-      float8  const _436 = float8_ops::load(_qs, _435);
-      int32_t  const _437 = _dot_s1_rd__x + _404;
-      int32_t  const _438 = _437 + -32;
-      float  const _439 = ((float const *)_attn_k)[_438];
-      float8  const _440 = float8_ops::broadcast(_439);
-      float8  const _441 = _436 * _440;
-      float8  const _442 = _434 + _441;
-      float8_ops::store(_442, _dot, 24);
-      float8  const _443 = float8_ops::load(_dot, 32);
-      int32_t  const _444 = _dot_s1_rd__x * 24;
-      int32_t  const _445 = _444 + 8;
-      float8  const _446 = float8_ops::load(_qs, _445);
-      int32_t  const _447 = _dot_s1_rd__x + _404;
-      int32_t  const _448 = _447 + -32;
-      float  const _449 = ((float const *)_attn_k)[_448];
-      float8  const _450 = float8_ops::broadcast(_449);
-      float8  const _451 = _446 * _450;
-      float8  const _452 = _443 + _451;
-      float8_ops::store(_452, _dot, 32);
-      float8  const _453 = float8_ops::load(_dot, 40);
-      int32_t  const _454 = _dot_s1_rd__x * 24;
-      int32_t  const _455 = _454 + 16;
-      float8  const _456 = float8_ops::load(_qs, _455);
-      int32_t  const _457 = _dot_s1_rd__x + _404;
-      int32_t  const _458 = _457 + -32;
-      float  const _459 = ((float const *)_attn_k)[_458];
-      float8  const _460 = float8_ops::broadcast(_459);
-      float8  const _461 = _456 * _460;
-      float8  const _462 = _453 + _461;
-      float8_ops::store(_462, _dot, 40);
-      float8  const _463 = float8_ops::load(_dot, 48);
-      int32_t  const _464 = _dot_s1_rd__x * 24;
-      float8  const _465 = float8_ops::load(_qs, _464);
-      int32_t  const _466 = _dot_s1_rd__x + _401;
-      int32_t  const _467 = _466 + -32;
-      float  const _468 = ((float const *)_attn_k)[_467];
-      float8  const _469 = float8_ops::broadcast(_468);
-      float8  const _470 = _465 * _469;
-      float8  const _471 = _463 + _470;
-      float8_ops::store(_471, _dot, 48);
-      float8  const _472 = float8_ops::load(_dot, 56);
-      int32_t  const _473 = _dot_s1_rd__x * 24;
-      int32_t  const _474 = _473 + 8;
-      float8  const _475 = float8_ops::load(_qs, _474);
-      int32_t  const _476 = _dot_s1_rd__x + _401;
-      int32_t  const _477 = _476 + -32;
-      float  const _478 = ((float const *)_attn_k)[_477];
-      float8  const _479 = float8_ops::broadcast(_478);
-      float8  const _480 = _475 * _479;
-      float8  const _481 = _472 + _480;
-      float8_ops::store(_481, _dot, 56);
-      float8  const _482 = float8_ops::load(_dot, 64);
-      int32_t  const _483 = _dot_s1_rd__x * 24;
-      int32_t  const _484 = _483 + 16;
-      float8  const _485 = float8_ops::load(_qs, _484);
-      int32_t  const _486 = _dot_s1_rd__x + _401;
-      int32_t  const _487 = _486 + -32;
-      float  const _488 = ((float const *)_attn_k)[_487];
-      float8  const _489 = float8_ops::broadcast(_488);
-      float8  const _490 = _485 * _489;
-      float8  const _491 = _482 + _490;
-      float8_ops::store(_491, _dot, 64);
-      float8  const _492 = float8_ops::load(_dot, 72);
-      int32_t  const _493 = _dot_s1_rd__x * 24;
-      float8  const _494 = float8_ops::load(_qs, _493);
-      int32_t  const _495 = _dot_s1_rd__x + _398;
-      int32_t  const _496 = _495 + -32;
-      float  const _497 = ((float const *)_attn_k)[_496];
-      float8  const _498 = float8_ops::broadcast(_497);
-      float8  const _499 = _494 * _498;
-      float8  const _500 = _492 + _499;
-      float8_ops::store(_500, _dot, 72);
-      float8  const _501 = float8_ops::load(_dot, 80);
-      int32_t  const _502 = _dot_s1_rd__x * 24;
-      int32_t  const _503 = _502 + 8;
-      float8  const _504 = float8_ops::load(_qs, _503);
-      int32_t  const _505 = _dot_s1_rd__x + _398;
-      int32_t  const _506 = _505 + -32;
-      float  const _507 = ((float const *)_attn_k)[_506];
-      float8  const _508 = float8_ops::broadcast(_507);
-      float8  const _509 = _504 * _508;
-      float8  const _510 = _501 + _509;
-      float8_ops::store(_510, _dot, 80);
-      float8  const _511 = float8_ops::load(_dot, 88);
-      int32_t  const _512 = _dot_s1_rd__x * 24;
-      int32_t  const _513 = _512 + 16;
-      float8  const _514 = float8_ops::load(_qs, _513);
-      int32_t  const _515 = _dot_s1_rd__x + _398;
-      int32_t  const _516 = _515 + -32;
-      float  const _517 = ((float const *)_attn_k)[_516];
-      float8  const _518 = float8_ops::broadcast(_517);
-      float8  const _519 = _514 * _518;
-      float8  const _520 = _511 + _519;
-      float8_ops::store(_520, _dot, 88);
+      float8  const _424 = float8_ops::load(_dot, 0);
+      int32_t  const _425 = _dot_s1_rd__x * 24;
+      float8  const _426 = float8_ops::load(_qs, _425);
+      int32_t  const _427 = _dot_s1_rd__x + _423;
+      float  const _428 = ((float const *)_attn_k)[_427];
+      float8  const _429 = float8_ops::broadcast(_428);
+      float8  const _430 = _426 * _429;
+      float8  const _431 = _424 + _430;
+      float8_ops::store(_431, _dot, 0);
+      float8  const _432 = float8_ops::load(_dot, 8);
+      int32_t  const _433 = _dot_s1_rd__x * 24;
+      int32_t  const _434 = _433 + 8;
+      float8  const _435 = float8_ops::load(_qs, _434);
+      int32_t  const _436 = _dot_s1_rd__x + _423;
+      float  const _437 = ((float const *)_attn_k)[_436];
+      float8  const _438 = float8_ops::broadcast(_437);
+      float8  const _439 = _435 * _438;
+      float8  const _440 = _432 + _439;
+      float8_ops::store(_440, _dot, 8);
+      float8  const _441 = float8_ops::load(_dot, 16);
+      int32_t  const _442 = _dot_s1_rd__x * 24;
+      int32_t  const _443 = _442 + 16;
+      float8  const _444 = float8_ops::load(_qs, _443);
+      int32_t  const _445 = _dot_s1_rd__x + _423;
+      float  const _446 = ((float const *)_attn_k)[_445];
+      float8  const _447 = float8_ops::broadcast(_446);
+      float8  const _448 = _444 * _447;
+      float8  const _449 = _441 + _448;
+      float8_ops::store(_449, _dot, 16);
+      float8  const _450 = float8_ops::load(_dot, 24);
+      int32_t  const _451 = _dot_s1_rd__x * 24;
+      float8  const _452 = float8_ops::load(_qs, _451);
+      int32_t  const _453 = _dot_s1_rd__x + _420;
+      int32_t  const _454 = _453 + -32;
+      float  const _455 = ((float const *)_attn_k)[_454];
+      float8  const _456 = float8_ops::broadcast(_455);
+      float8  const _457 = _452 * _456;
+      float8  const _458 = _450 + _457;
+      float8_ops::store(_458, _dot, 24);
+      float8  const _459 = float8_ops::load(_dot, 32);
+      int32_t  const _460 = _dot_s1_rd__x * 24;
+      int32_t  const _461 = _460 + 8;
+      float8  const _462 = float8_ops::load(_qs, _461);
+      int32_t  const _463 = _dot_s1_rd__x + _420;
+      int32_t  const _464 = _463 + -32;
+      float  const _465 = ((float const *)_attn_k)[_464];
+      float8  const _466 = float8_ops::broadcast(_465);
+      float8  const _467 = _462 * _466;
+      float8  const _468 = _459 + _467;
+      float8_ops::store(_468, _dot, 32);
+      float8  const _469 = float8_ops::load(_dot, 40);
+      int32_t  const _470 = _dot_s1_rd__x * 24;
+      int32_t  const _471 = _470 + 16;
+      float8  const _472 = float8_ops::load(_qs, _471);
+      int32_t  const _473 = _dot_s1_rd__x + _420;
+      int32_t  const _474 = _473 + -32;
+      float  const _475 = ((float const *)_attn_k)[_474];
+      float8  const _476 = float8_ops::broadcast(_475);
+      float8  const _477 = _472 * _476;
+      float8  const _478 = _469 + _477;
+      float8_ops::store(_478, _dot, 40);
+      float8  const _479 = float8_ops::load(_dot, 48);
+      int32_t  const _480 = _dot_s1_rd__x * 24;
+      float8  const _481 = float8_ops::load(_qs, _480);
+      int32_t  const _482 = _dot_s1_rd__x + _417;
+      int32_t  const _483 = _482 + -32;
+      float  const _484 = ((float const *)_attn_k)[_483];
+      float8  const _485 = float8_ops::broadcast(_484);
+      float8  const _486 = _481 * _485;
+      float8  const _487 = _479 + _486;
+      float8_ops::store(_487, _dot, 48);
+      float8  const _488 = float8_ops::load(_dot, 56);
+      int32_t  const _489 = _dot_s1_rd__x * 24;
+      int32_t  const _490 = _489 + 8;
+      float8  const _491 = float8_ops::load(_qs, _490);
+      int32_t  const _492 = _dot_s1_rd__x + _417;
+      int32_t  const _493 = _492 + -32;
+      float  const _494 = ((float const *)_attn_k)[_493];
+      float8  const _495 = float8_ops::broadcast(_494);
+      float8  const _496 = _491 * _495;
+      float8  const _497 = _488 + _496;
+      float8_ops::store(_497, _dot, 56);
+      float8  const _498 = float8_ops::load(_dot, 64);
+      int32_t  const _499 = _dot_s1_rd__x * 24;
+      int32_t  const _500 = _499 + 16;
+      float8  const _501 = float8_ops::load(_qs, _500);
+      int32_t  const _502 = _dot_s1_rd__x + _417;
+      int32_t  const _503 = _502 + -32;
+      float  const _504 = ((float const *)_attn_k)[_503];
+      float8  const _505 = float8_ops::broadcast(_504);
+      float8  const _506 = _501 * _505;
+      float8  const _507 = _498 + _506;
+      float8_ops::store(_507, _dot, 64);
+      float8  const _508 = float8_ops::load(_dot, 72);
+      int32_t  const _509 = _dot_s1_rd__x * 24;
+      float8  const _510 = float8_ops::load(_qs, _509);
+      int32_t  const _511 = _dot_s1_rd__x + _414;
+      int32_t  const _512 = _511 + -32;
+      float  const _513 = ((float const *)_attn_k)[_512];
+      float8  const _514 = float8_ops::broadcast(_513);
+      float8  const _515 = _510 * _514;
+      float8  const _516 = _508 + _515;
+      float8_ops::store(_516, _dot, 72);
+      float8  const _517 = float8_ops::load(_dot, 80);
+      int32_t  const _518 = _dot_s1_rd__x * 24;
+      int32_t  const _519 = _518 + 8;
+      float8  const _520 = float8_ops::load(_qs, _519);
+      int32_t  const _521 = _dot_s1_rd__x + _414;
+      int32_t  const _522 = _521 + -32;
+      float  const _523 = ((float const *)_attn_k)[_522];
+      float8  const _524 = float8_ops::broadcast(_523);
+      float8  const _525 = _520 * _524;
+      float8  const _526 = _517 + _525;
+      float8_ops::store(_526, _dot, 80);
+      float8  const _527 = float8_ops::load(_dot, 88);
+      int32_t  const _528 = _dot_s1_rd__x * 24;
+      int32_t  const _529 = _528 + 16;
+      float8  const _530 = float8_ops::load(_qs, _529);
+      int32_t  const _531 = _dot_s1_rd__x + _414;
+      int32_t  const _532 = _531 + -32;
+      float  const _533 = ((float const *)_attn_k)[_532];
+      float8  const _534 = float8_ops::broadcast(_533);
+      float8  const _535 = _530 * _534;
+      float8  const _536 = _527 + _535;
+      float8_ops::store(_536, _dot, 88);
      } // for _dot_s1_rd__x
      // consume dot
-     float8  const _521 = float8_ops::load(_dot, 0);
-     int32_t  const _522 = _371 - _367;
-     int32_t  const _523 = _522 * 24;
-     float8_ops::store(_521, _scores, _523);
-     float8  const _524 = float8_ops::load(_dot, 8);
-     int32_t  const _525 = _371 - _367;
-     int32_t  const _526 = _525 * 24;
-     int32_t  const _527 = _526 + 8;
-     float8_ops::store(_524, _scores, _527);
-     float8  const _528 = float8_ops::load(_dot, 16);
-     int32_t  const _529 = _371 - _367;
-     int32_t  const _530 = _529 * 24;
-     int32_t  const _531 = _530 + 16;
-     float8_ops::store(_528, _scores, _531);
-     float8  const _532 = float8_ops::load(_dot, 24);
-     int32_t  const _533 = _371 - _367;
-     int32_t  const _534 = _533 * 24;
-     int32_t  const _535 = _534 + 24;
-     float8_ops::store(_532, _scores, _535);
-     float8  const _536 = float8_ops::load(_dot, 32);
-     int32_t  const _537 = _371 - _367;
-     int32_t  const _538 = _537 * 24;
-     int32_t  const _539 = _538 + 32;
-     float8_ops::store(_536, _scores, _539);
-     float8  const _540 = float8_ops::load(_dot, 40);
-     int32_t  const _541 = _371 - _367;
-     int32_t  const _542 = _541 * 24;
-     int32_t  const _543 = _542 + 40;
-     float8_ops::store(_540, _scores, _543);
-     float8  const _544 = float8_ops::load(_dot, 48);
-     int32_t  const _545 = _371 - _367;
-     int32_t  const _546 = _545 * 24;
-     int32_t  const _547 = _546 + 48;
-     float8_ops::store(_544, _scores, _547);
-     float8  const _548 = float8_ops::load(_dot, 56);
-     int32_t  const _549 = _371 - _367;
-     int32_t  const _550 = _549 * 24;
-     int32_t  const _551 = _550 + 56;
-     float8_ops::store(_548, _scores, _551);
-     float8  const _552 = float8_ops::load(_dot, 64);
-     int32_t  const _553 = _371 - _367;
-     int32_t  const _554 = _553 * 24;
-     int32_t  const _555 = _554 + 64;
-     float8_ops::store(_552, _scores, _555);
-     float8  const _556 = float8_ops::load(_dot, 72);
-     int32_t  const _557 = _371 - _367;
-     int32_t  const _558 = _557 * 24;
-     int32_t  const _559 = _558 + 72;
-     float8_ops::store(_556, _scores, _559);
-     float8  const _560 = float8_ops::load(_dot, 80);
-     int32_t  const _561 = _371 - _367;
-     int32_t  const _562 = _561 * 24;
-     int32_t  const _563 = _562 + 80;
-     float8_ops::store(_560, _scores, _563);
-     float8  const _564 = float8_ops::load(_dot, 88);
-     int32_t  const _565 = _371 - _367;
-     int32_t  const _566 = _565 * 24;
-     int32_t  const _567 = _566 + 88;
-     float8_ops::store(_564, _scores, _567);
+     float8  const _537 = float8_ops::load(_dot, 0);
+     int32_t  const _538 = _scores_s0_j_jo * 96;
+     float8_ops::store(_537, _scores, _538);
+     float8  const _539 = float8_ops::load(_dot, 8);
+     int32_t  const _540 = _scores_s0_j_jo * 96;
+     int32_t  const _541 = _540 + 8;
+     float8_ops::store(_539, _scores, _541);
+     float8  const _542 = float8_ops::load(_dot, 16);
+     int32_t  const _543 = _scores_s0_j_jo * 96;
+     int32_t  const _544 = _543 + 16;
+     float8_ops::store(_542, _scores, _544);
+     float8  const _545 = float8_ops::load(_dot, 24);
+     int32_t  const _546 = _scores_s0_j_jo * 96;
+     int32_t  const _547 = _546 + 24;
+     float8_ops::store(_545, _scores, _547);
+     float8  const _548 = float8_ops::load(_dot, 32);
+     int32_t  const _549 = _scores_s0_j_jo * 96;
+     int32_t  const _550 = _549 + 32;
+     float8_ops::store(_548, _scores, _550);
+     float8  const _551 = float8_ops::load(_dot, 40);
+     int32_t  const _552 = _scores_s0_j_jo * 96;
+     int32_t  const _553 = _552 + 40;
+     float8_ops::store(_551, _scores, _553);
+     float8  const _554 = float8_ops::load(_dot, 48);
+     int32_t  const _555 = _scores_s0_j_jo * 96;
+     int32_t  const _556 = _555 + 48;
+     float8_ops::store(_554, _scores, _556);
+     float8  const _557 = float8_ops::load(_dot, 56);
+     int32_t  const _558 = _scores_s0_j_jo * 96;
+     int32_t  const _559 = _558 + 56;
+     float8_ops::store(_557, _scores, _559);
+     float8  const _560 = float8_ops::load(_dot, 64);
+     int32_t  const _561 = _scores_s0_j_jo * 96;
+     int32_t  const _562 = _561 + 64;
+     float8_ops::store(_560, _scores, _562);
+     float8  const _563 = float8_ops::load(_dot, 72);
+     int32_t  const _564 = _scores_s0_j_jo * 96;
+     int32_t  const _565 = _564 + 72;
+     float8_ops::store(_563, _scores, _565);
+     float8  const _566 = float8_ops::load(_dot, 80);
+     int32_t  const _567 = _scores_s0_j_jo * 96;
+     int32_t  const _568 = _567 + 80;
+     float8_ops::store(_566, _scores, _568);
+     float8  const _569 = float8_ops::load(_dot, 88);
+     int32_t  const _570 = _scores_s0_j_jo * 96;
+     int32_t  const _571 = _570 + 88;
+     float8_ops::store(_569, _scores, _571);
     } // alloc _dot
    } // for _scores_s0_j_jo
-   int32_t  const _568 = ::halide_cpp_max(_78, 0);
-   int32_t  const _569 = _81 - _568;
+   int32_t  const _572 = _81 + -1;
+   int32_t  const _573 = ::halide_cpp_max(_572, _95);
+   int32_t  const _574 = ::halide_cpp_max(_573, _99);
    {
-    int64_t  const _570 = _569;
-    int64_t  const _571 = _570 * 24;
-    if ((_571 > ((int64_t(1) << 31) - 1)) || ((_571 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+    int32_t  const _575 = _574 - _100;
+    int32_t  const _576 = _575 + 1;
+    int64_t  const _577 = _576;
+    int64_t  const _578 = _577 * 24;
+    if ((_578 > ((int64_t(1) << 31) - 1)) || ((_578 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
     {
      attn_window16_rt_error(_ucon, "32-bit signed overflow computing size of allocation masked\n");
      return -1;
     } // overflow test masked
-    int64_t  const _572 = _571;
-    float *_masked = (float  *)attn_window16_rt_malloc(_ucon, sizeof(float )*_572);
+    int64_t  const _579 = _578;
+    float *_masked = (float  *)attn_window16_rt_malloc(_ucon, sizeof(float )*_579);
     if (!_masked)
     {
-     int32_t  const _573 = attn_window16_rt_error_out_of_memory(_ucon);
-     return _573;
+     int32_t  const _580 = attn_window16_rt_error_out_of_memory(_ucon);
+     return _580;
     }
     HalideFreeHelper _masked_free(_ucon, _masked, attn_window16_rt_free);
     // produce masked
     // consume scores
-    int32_t  const _574 = _attn_tile * 24;
-    int32_t  const _575 = ::halide_cpp_max(_78, 0);
-    int32_t  const _576 = _attn_tile * 3;
-    int32_t  const _577 = _576 + _attn_q_step;
-    int32_t  const _578 = _577 * 8;
-    int32_t  const _579 = _attn_q_step * 16;
-    int32_t  const _580 = _579 + _574;
-    for (int _masked_s0_j_rebased = 0; _masked_s0_j_rebased < 0 + _358; _masked_s0_j_rebased++)
+    int32_t  const _581 = _attn_tile * 24;
+    int32_t  const _582 = _attn_tile * 3;
+    int32_t  const _583 = _582 + _attn_q_step;
+    int32_t  const _584 = _583 * 8;
+    int32_t  const _585 = _99 - _100;
+    int32_t  const _586 = _attn_q_step * 16;
+    int32_t  const _587 = _586 + _581;
+    int32_t  const _588 = _585 + 1;
+    for (int _masked_s0_j_rebased = 0; _masked_s0_j_rebased < 0 + _588; _masked_s0_j_rebased++)
     {
-     int32x8_t  const _581 = int32x8_t_ops::ramp(_574, _attn_q_step);
-     int32_t  const _582 = _masked_s0_j_rebased + _575;
-     uint32_t  const _583 = (uint32_t)(4294967295ull);
-     uint32x8_t  const _584 = uint32x8_t_ops::broadcast(_583);
-     uint32_t  const _585 = (uint32_t)(0ull);
-     uint32x8_t  const _586 = uint32x8_t_ops::broadcast(_585);
-     int32x8_t  const _587 = int32x8_t_ops::broadcast(_582);
-     uint8x8_t  const _588 = int32x8_t_ops::le(_587, _581);
-     int32_t  const _589 = _582 + 16;
-     int32x8_t  const _590 = int32x8_t_ops::broadcast(_589);
-     uint8x8_t  const _591 = int32x8_t_ops::lt(_581, _590);
-     uint8x8_t  const _592 = uint8x8_t_ops::logical_and(_588, _591);
-     uint32x8_t  const _593 = uint32x8_t_ops::select(_592, _584, _586);
-     int32_t  const _594 = _masked_s0_j_rebased * 24;
-     float8  const _595 = float8_ops::load(_scores, _594);
-     uint32x8_t  const _596 = reinterpret<uint32x8_t>(_595);
-     uint32x8_t  const _597 = _596 & _593;
-     uint32_t  const _598 = (uint32_t)(4286578688ull);
-     uint32x8_t  const _599 = uint32x8_t_ops::broadcast(_598);
-     uint32x8_t  const _600 = ~_593;
-     uint32x8_t  const _601 = _599 & _600;
-     uint32x8_t  const _602 = _597 | _601;
-     float8  const _603 = reinterpret<float8>(_602);
-     float8_ops::store(_603, _masked, _594);
-     int32x8_t  const _604 = int32x8_t_ops::ramp(_578, _attn_q_step);
-     int32_t  const _605 = _masked_s0_j_rebased + _575;
-     uint32_t  const _606 = (uint32_t)(4294967295ull);
+     int32x8_t  const _589 = int32x8_t_ops::ramp(_581, _attn_q_step);
+     int32_t  const _590 = _100 + _masked_s0_j_rebased;
+     uint32_t  const _591 = (uint32_t)(4294967295ull);
+     uint32x8_t  const _592 = uint32x8_t_ops::broadcast(_591);
+     uint32_t  const _593 = (uint32_t)(0ull);
+     uint32x8_t  const _594 = uint32x8_t_ops::broadcast(_593);
+     int32x8_t  const _595 = int32x8_t_ops::broadcast(_590);
+     uint8x8_t  const _596 = int32x8_t_ops::le(_595, _589);
+     int32_t  const _597 = _590 + 16;
+     int32x8_t  const _598 = int32x8_t_ops::broadcast(_597);
+     uint8x8_t  const _599 = int32x8_t_ops::lt(_589, _598);
+     uint8x8_t  const _600 = uint8x8_t_ops::logical_and(_596, _599);
+     uint32x8_t  const _601 = uint32x8_t_ops::select(_600, _592, _594);
+     int32_t  const _602 = _masked_s0_j_rebased * 24;
+     float8  const _603 = float8_ops::load(_scores, _602);
+     uint32x8_t  const _604 = reinterpret<uint32x8_t>(_603);
+     uint32x8_t  const _605 = _604 & _601;
+     uint32_t  const _606 = (uint32_t)(4286578688ull);
      uint32x8_t  const _607 = uint32x8_t_ops::broadcast(_606);
-     uint32_t  const _608 = (uint32_t)(0ull);
-     uint32x8_t  const _609 = uint32x8_t_ops::broadcast(_608);
-     int32x8_t  const _610 = int32x8_t_ops::broadcast(_605);
-     uint8x8_t  const _611 = int32x8_t_ops::le(_610, _604);
-     int32_t  const _612 = _605 + 16;
-     int32x8_t  const _613 = int32x8_t_ops::broadcast(_612);
-     uint8x8_t  const _614 = int32x8_t_ops::lt(_604, _613);
-     uint8x8_t  const _615 = uint8x8_t_ops::logical_and(_611, _614);
-     uint32x8_t  const _616 = uint32x8_t_ops::select(_615, _607, _609);
-     int32_t  const _617 = _masked_s0_j_rebased * 24;
-     int32_t  const _618 = _617 + 8;
-     float8  const _619 = float8_ops::load(_scores, _618);
-     uint32x8_t  const _620 = reinterpret<uint32x8_t>(_619);
-     uint32x8_t  const _621 = _620 & _616;
-     uint32_t  const _622 = (uint32_t)(4286578688ull);
-     uint32x8_t  const _623 = uint32x8_t_ops::broadcast(_622);
-     uint32x8_t  const _624 = ~_616;
-     uint32x8_t  const _625 = _623 & _624;
-     uint32x8_t  const _626 = _621 | _625;
-     float8  const _627 = reinterpret<float8>(_626);
-     float8_ops::store(_627, _masked, _618);
-     int32x8_t  const _628 = int32x8_t_ops::ramp(_580, _attn_q_step);
-     int32_t  const _629 = _masked_s0_j_rebased + _575;
-     uint32_t  const _630 = (uint32_t)(4294967295ull);
+     uint32x8_t  const _608 = ~_601;
+     uint32x8_t  const _609 = _607 & _608;
+     uint32x8_t  const _610 = _605 | _609;
+     float8  const _611 = reinterpret<float8>(_610);
+     float8_ops::store(_611, _masked, _602);
+     int32x8_t  const _612 = int32x8_t_ops::ramp(_584, _attn_q_step);
+     int32_t  const _613 = _100 + _masked_s0_j_rebased;
+     uint32_t  const _614 = (uint32_t)(4294967295ull);
+     uint32x8_t  const _615 = uint32x8_t_ops::broadcast(_614);
+     uint32_t  const _616 = (uint32_t)(0ull);
+     uint32x8_t  const _617 = uint32x8_t_ops::broadcast(_616);
+     int32x8_t  const _618 = int32x8_t_ops::broadcast(_613);
+     uint8x8_t  const _619 = int32x8_t_ops::le(_618, _612);
+     int32_t  const _620 = _613 + 16;
+     int32x8_t  const _621 = int32x8_t_ops::broadcast(_620);
+     uint8x8_t  const _622 = int32x8_t_ops::lt(_612, _621);
+     uint8x8_t  const _623 = uint8x8_t_ops::logical_and(_619, _622);
+     uint32x8_t  const _624 = uint32x8_t_ops::select(_623, _615, _617);
+     int32_t  const _625 = _masked_s0_j_rebased * 24;
+     int32_t  const _626 = _625 + 8;
+     float8  const _627 = float8_ops::load(_scores, _626);
+     uint32x8_t  const _628 = reinterpret<uint32x8_t>(_627);
+     uint32x8_t  const _629 = _628 & _624;
+     uint32_t  const _630 = (uint32_t)(4286578688ull);
      uint32x8_t  const _631 = uint32x8_t_ops::broadcast(_630);
-     uint32_t  const _632 = (uint32_t)(0ull);
-     uint32x8_t  const _633 = uint32x8_t_ops::broadcast(_632);
-     int32x8_t  const _634 = int32x8_t_ops::broadcast(_629);
-     uint8x8_t  const _635 = int32x8_t_ops::le(_634, _628);
-     int32_t  const _636 = _629 + 16;
-     int32x8_t  const _637 = int32x8_t_ops::broadcast(_636);
-     uint8x8_t  const _638 = int32x8_t_ops::lt(_628, _637);
-     uint8x8_t  const _639 = uint8x8_t_ops::logical_and(_635, _638);
-     uint32x8_t  const _640 = uint32x8_t_ops::select(_639, _631, _633);
-     int32_t  const _641 = _masked_s0_j_rebased * 24;
-     int32_t  const _642 = _641 + 16;
-     float8  const _643 = float8_ops::load(_scores, _642);
-     uint32x8_t  const _644 = reinterpret<uint32x8_t>(_643);
-     uint32x8_t  const _645 = _644 & _640;
-     uint32_t  const _646 = (uint32_t)(4286578688ull);
-     uint32x8_t  const _647 = uint32x8_t_ops::broadcast(_646);
-     uint32x8_t  const _648 = ~_640;
-     uint32x8_t  const _649 = _647 & _648;
-     uint32x8_t  const _650 = _645 | _649;
-     float8  const _651 = reinterpret<float8>(_650);
-     float8_ops::store(_651, _masked, _642);
+     uint32x8_t  const _632 = ~_624;
+     uint32x8_t  const _633 = _631 & _632;
+     uint32x8_t  const _634 = _629 | _633;
+     float8  const _635 = reinterpret<float8>(_634);
+     float8_ops::store(_635, _masked, _626);
+     int32x8_t  const _636 = int32x8_t_ops::ramp(_587, _attn_q_step);
+     int32_t  const _637 = _100 + _masked_s0_j_rebased;
+     uint32_t  const _638 = (uint32_t)(4294967295ull);
+     uint32x8_t  const _639 = uint32x8_t_ops::broadcast(_638);
+     uint32_t  const _640 = (uint32_t)(0ull);
+     uint32x8_t  const _641 = uint32x8_t_ops::broadcast(_640);
+     int32x8_t  const _642 = int32x8_t_ops::broadcast(_637);
+     uint8x8_t  const _643 = int32x8_t_ops::le(_642, _636);
+     int32_t  const _644 = _637 + 16;
+     int32x8_t  const _645 = int32x8_t_ops::broadcast(_644);
+     uint8x8_t  const _646 = int32x8_t_ops::lt(_636, _645);
+     uint8x8_t  const _647 = uint8x8_t_ops::logical_and(_643, _646);
+     uint32x8_t  const _648 = uint32x8_t_ops::select(_647, _639, _641);
+     int32_t  const _649 = _masked_s0_j_rebased * 24;
+     int32_t  const _650 = _649 + 16;
+     float8  const _651 = float8_ops::load(_scores, _650);
+     uint32x8_t  const _652 = reinterpret<uint32x8_t>(_651);
+     uint32x8_t  const _653 = _652 & _648;
+     uint32_t  const _654 = (uint32_t)(4286578688ull);
+     uint32x8_t  const _655 = uint32x8_t_ops::broadcast(_654);
+     uint32x8_t  const _656 = ~_648;
+     uint32x8_t  const _657 = _655 & _656;
+     uint32x8_t  const _658 = _653 | _657;
+     float8  const _659 = reinterpret<float8>(_658);
+     float8_ops::store(_659, _masked, _650);
     } // for _masked_s0_j_rebased
     _scores_free.free();
     {
      float _row_max[24];
-     int32_t  const _652 = ::halide_cpp_max(_78, 0);
-     int32_t  const _653 = _81 - _652;
+     int32_t  const _660 = ::halide_cpp_max(_78, 0);
+     int32_t  const _661 = _81 - _660;
      // produce row_max
      for (int _row_max_s0_ii_ii = 0; _row_max_s0_ii_ii < 0 + 3; _row_max_s0_ii_ii++)
      {
-      float8  const _654 = float8_ops::broadcast(neg_inf_f32());
-      int32_t  const _655 = _row_max_s0_ii_ii * 8;
-      float8_ops::store(_654, _row_max, _655);
+      float8  const _662 = float8_ops::broadcast(neg_inf_f32());
+      int32_t  const _663 = _row_max_s0_ii_ii * 8;
+      float8_ops::store(_662, _row_max, _663);
      } // for _row_max_s0_ii_ii
      // consume masked
-     for (int _row_max_s1_rk__x_rebased = 0; _row_max_s1_rk__x_rebased < 0 + _653; _row_max_s1_rk__x_rebased++)
+     int32_t  const _664 = ::halide_cpp_max(_78, 0);
+     int32_t  const _665 = _664 - _100;
+     for (int _row_max_s1_rk__x_rebased = 0; _row_max_s1_rk__x_rebased < 0 + _661; _row_max_s1_rk__x_rebased++)
      {
-      float8  const _656 = float8_ops::load(_row_max, 0);
-      int32_t  const _657 = _row_max_s1_rk__x_rebased * 24;
-      float8  const _658 = float8_ops::load(_masked, _657);
-      float8  const _659 = float8_ops::max(_656, _658);
-      float8_ops::store(_659, _row_max, 0);
-      float8  const _660 = float8_ops::load(_row_max, 8);
-      int32_t  const _661 = _row_max_s1_rk__x_rebased * 24;
-      int32_t  const _662 = _661 + 8;
-      float8  const _663 = float8_ops::load(_masked, _662);
-      float8  const _664 = float8_ops::max(_660, _663);
-      float8_ops::store(_664, _row_max, 8);
-      float8  const _665 = float8_ops::load(_row_max, 16);
-      int32_t  const _666 = _row_max_s1_rk__x_rebased * 24;
-      int32_t  const _667 = _666 + 16;
-      float8  const _668 = float8_ops::load(_masked, _667);
-      float8  const _669 = float8_ops::max(_665, _668);
-      float8_ops::store(_669, _row_max, 16);
+      float8  const _666 = float8_ops::load(_row_max, 0);
+      int32_t  const _667 = _row_max_s1_rk__x_rebased + _665;
+      int32_t  const _668 = _667 * 24;
+      float8  const _669 = float8_ops::load(_masked, _668);
+      float8  const _670 = float8_ops::max(_666, _669);
+      float8_ops::store(_670, _row_max, 0);
+      float8  const _671 = float8_ops::load(_row_max, 8);
+      int32_t  const _672 = _row_max_s1_rk__x_rebased + _665;
+      int32_t  const _673 = _672 * 24;
+      int32_t  const _674 = _673 + 8;
+      float8  const _675 = float8_ops::load(_masked, _674);
+      float8  const _676 = float8_ops::max(_671, _675);
+      float8_ops::store(_676, _row_max, 8);
+      float8  const _677 = float8_ops::load(_row_max, 16);
+      int32_t  const _678 = _row_max_s1_rk__x_rebased + _665;
+      int32_t  const _679 = _678 * 24;
+      int32_t  const _680 = _679 + 16;
+      float8  const _681 = float8_ops::load(_masked, _680);
+      float8  const _682 = float8_ops::max(_677, _681);
+      float8_ops::store(_682, _row_max, 16);
      } // for _row_max_s1_rk__x_rebased
+     int32_t  const _683 = ::halide_cpp_max(_78, 0);
+     int32_t  const _684 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
+     int32_t  const _685 = _684 + 3;
+     int32_t  const _686 = _685 >> 2;
+     int32_t  const _687 = _attn_tile * 6;
+     int32_t  const _688 = _687 + 6;
+     int32_t  const _689 = ::halide_cpp_min(_686, _688);
+     int32_t  const _690 = _689 * 4;
+     int32_t  const _691 = ::halide_cpp_min(_690, _attn_lk);
+     int32_t  const _692 = _attn_chunk_lo >> 2;
+     int32_t  const _693 = _692 * 4;
+     int32_t  const _694 = ::halide_cpp_min(_691, _693);
+     int32_t  const _695 = _attn_lk + 3;
+     int32_t  const _696 = _695 >> 2;
+     int32_t  const _697 = ::halide_cpp_max(_687, 4);
+     int32_t  const _698 = _697 + -4;
+     int32_t  const _699 = ::halide_cpp_min(_696, _698);
+     int32_t  const _700 = _attn_kv_lo >> 2;
+     int32_t  const _701 = ::halide_cpp_max(_699, _700);
+     int32_t  const _702 = _701 * 4;
+     int32_t  const _703 = ::halide_cpp_min(_702, _attn_lk);
+     int32_t  const _704 = ::halide_cpp_max(_694, _703);
+     int32_t  const _705 = ::halide_cpp_min(_704, _90);
+     int32_t  const _706 = ::halide_cpp_min(_683, _705);
+     int32_t  const _707 = ::halide_cpp_min(_706, _97);
+     int32_t  const _708 = ::halide_cpp_min(_86, 1024);
+     int32_t  const _709 = _708 >> 7;
+     int32_t  const _710 = _709 * 128;
+     int32_t  const _711 = _710 + _704;
+     int32_t  const _712 = ::halide_cpp_max(_711, _81);
+     int32_t  const _713 = _712 + -1;
+     int32_t  const _714 = ::halide_cpp_max(_713, _95);
+     int32_t  const _715 = ::halide_cpp_min(_90, _704);
+     int32_t  const _716 = ::halide_cpp_min(_683, _715);
+     int32_t  const _717 = ::halide_cpp_min(_716, _97);
+     int32_t  const _718 = _714 - _717;
+     int32_t  const _719 = _718 + 1;
      {
-      int64_t  const _670 = _653;
-      int64_t  const _671 = _670 * 24;
-      if ((_671 > ((int64_t(1) << 31) - 1)) || ((_671 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+      int64_t  const _720 = _719;
+      int64_t  const _721 = _720 * 24;
+      if ((_721 > ((int64_t(1) << 31) - 1)) || ((_721 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
       {
        attn_window16_rt_error(_ucon, "32-bit signed overflow computing size of allocation probs\n");
        return -1;
       } // overflow test probs
-      int64_t  const _672 = _671;
-      float *_probs = (float  *)attn_window16_rt_malloc(_ucon, sizeof(float )*_672);
+      int64_t  const _722 = _721;
+      float *_probs = (float  *)attn_window16_rt_malloc(_ucon, sizeof(float )*_722);
       if (!_probs)
       {
-       int32_t  const _673 = attn_window16_rt_error_out_of_memory(_ucon);
-       return _673;
+       int32_t  const _723 = attn_window16_rt_error_out_of_memory(_ucon);
+       return _723;
       }
       HalideFreeHelper _probs_free(_ucon, _probs, attn_window16_rt_free);
-      int32_t  const _674 = ::halide_cpp_max(_78, 0);
-      int32_t  const _675 = _81 - _674;
       // produce probs
       // consume row_max
       // consume masked
-      for (int _probs_s0_j_rebased = 0; _probs_s0_j_rebased < 0 + _675; _probs_s0_j_rebased++)
+      int32_t  const _724 = _97 - _707;
+      int32_t  const _725 = _97 - _100;
+      int32_t  const _726 = _95 - _97;
+      int32_t  const _727 = _726 + 1;
+      for (int _probs_s0_j_rebased = 0; _probs_s0_j_rebased < 0 + _727; _probs_s0_j_rebased++)
       {
-       float8  const _676 = float8_ops::load(_row_max, 0);
-       int32_t  const _677 = _probs_s0_j_rebased * 24;
-       float8  const _678 = float8_ops::load(_masked, _677);
-       float  const _679 = float_from_bits(0 /* 0 */);
-       float8  const _680 = float8_ops::broadcast(_679);
-       float8  const _681 = float8_ops::broadcast(neg_inf_f32());
-       uint8x8_t  const _682 = float8_ops::eq(_676, _681);
-       float8  const _683 = float8_ops::select(_682, _680, _676);
-       float8  const _684 = _678 - _683;
-       float8  const _685 = float8_ops::min(_684, _680);
-       float  const _686 = float_from_bits(3271426048 /* -127 */);
-       float8  const _687 = float8_ops::broadcast(_686);
-       float8  const _688 = float8_ops::max(_685, _687);
-       float  const _689 = float_from_bits(1124007936 /* 127.5 */);
-       float8  const _690 = float8_ops::broadcast(_689);
-       float8  const _691 = _688 + _690;
-       int32x8_t  const _692 = int32x8_t_ops::convert_from<float8>(_691);
-       int32x8_t  const _693 = int32x8_t_ops::broadcast(-127);
-       int32x8_t  const _694 = _692 + _693;
-       float8  const _695 = float8_ops::convert_from<int32x8_t>(_694);
-       float8  const _696 = _688 - _695;
-       uint32_t  const _697 = (uint32_t)(23ull);
-       uint32x8_t  const _698 = uint32x8_t_ops::broadcast(_697);
-       int32x8_t  const _699 = _692 << _698;
-       float8  const _700 = reinterpret<float8>(_699);
-       float  const _701 = float_from_bits(958452607 /* 0.000153376 */);
-       float8  const _702 = float8_ops::broadcast(_701);
-       float8  const _703 = _696 * _702;
-       float  const _704 = float_from_bits(984588920 /* 0.00133999 */);
-       float8  const _705 = float8_ops::broadcast(_704);
-       float8  const _706 = _703 + _705;
-       float8  const _707 = _706 * _696;
-       float  const _708 = float_from_bits(1008572159 /* 0.00961852 */);
-       float8  const _709 = float8_ops::broadcast(_708);
-       float8  const _710 = _707 + _709;
-       float8  const _711 = _710 * _696;
-       float  const _712 = float_from_bits(1029920619 /* 0.0555033 */);
-       float8  const _713 = float8_ops::broadcast(_712);
-       float8  const _714 = _711 + _713;
-       float8  const _715 = _714 * _696;
-       float  const _716 = float_from_bits(1047920109 /* 0.240226 */);
-       float8  const _717 = float8_ops::broadcast(_716);
-       float8  const _718 = _715 + _717;
-       float8  const _719 = _718 * _696;
-       float  const _720 = float_from_bits(1060205080 /* 0.693147 */);
-       float8  const _721 = float8_ops::broadcast(_720);
-       float8  const _722 = _719 + _721;
-       float8  const _723 = _722 * _696;
-       float  const _724 = float_from_bits(1065353216 /* 1 */);
-       float8  const _725 = float8_ops::broadcast(_724);
-       float8  const _726 = _723 + _725;
-       float8  const _727 = _700 * _726;
-       int32x8_t  const _728 = reinterpret<int32x8_t>(_727);
-       int32x8_t  const _729 = int32x8_t_ops::broadcast(-1);
-       int32x8_t  const _730 = int32x8_t_ops::broadcast(0);
-       int32x8_t  const _731 = int32x8_t_ops::broadcast(2139095040);
-       int32x8_t  const _732 = reinterpret<int32x8_t>(_684);
-       int32x8_t  const _733 = int32x8_t_ops::broadcast(2147483647);
-       int32x8_t  const _734 = _732 & _733;
-       uint8x8_t  const _735 = int32x8_t_ops::lt(_731, _734);
-       int32x8_t  const _736 = int32x8_t_ops::select(_735, _729, _730);
-       int32x8_t  const _737 = int32x8_t_ops::broadcast(2143289344);
-       int32x8_t  const _738 = _736 & _737;
-       int32x8_t  const _739 = _728 | _738;
-       float8  const _740 = reinterpret<float8>(_739);
-       float8_ops::store(_740, _probs, _677);
-       float8  const _741 = float8_ops::load(_row_max, 8);
-       int32_t  const _742 = _probs_s0_j_rebased * 24;
-       int32_t  const _743 = _742 + 8;
-       float8  const _744 = float8_ops::load(_masked, _743);
-       float  const _745 = float_from_bits(0 /* 0 */);
-       float8  const _746 = float8_ops::broadcast(_745);
-       float8  const _747 = float8_ops::broadcast(neg_inf_f32());
-       uint8x8_t  const _748 = float8_ops::eq(_741, _747);
-       float8  const _749 = float8_ops::select(_748, _746, _741);
-       float8  const _750 = _744 - _749;
-       float8  const _751 = float8_ops::min(_750, _746);
-       float  const _752 = float_from_bits(3271426048 /* -127 */);
-       float8  const _753 = float8_ops::broadcast(_752);
-       float8  const _754 = float8_ops::max(_751, _753);
-       float  const _755 = float_from_bits(1124007936 /* 127.5 */);
-       float8  const _756 = float8_ops::broadcast(_755);
-       float8  const _757 = _754 + _756;
-       int32x8_t  const _758 = int32x8_t_ops::convert_from<float8>(_757);
-       int32x8_t  const _759 = int32x8_t_ops::broadcast(-127);
-       int32x8_t  const _760 = _758 + _759;
-       float8  const _761 = float8_ops::convert_from<int32x8_t>(_760);
-       float8  const _762 = _754 - _761;
-       uint32_t  const _763 = (uint32_t)(23ull);
-       uint32x8_t  const _764 = uint32x8_t_ops::broadcast(_763);
-       int32x8_t  const _765 = _758 << _764;
-       float8  const _766 = reinterpret<float8>(_765);
-       float  const _767 = float_from_bits(958452607 /* 0.000153376 */);
-       float8  const _768 = float8_ops::broadcast(_767);
-       float8  const _769 = _762 * _768;
-       float  const _770 = float_from_bits(984588920 /* 0.00133999 */);
-       float8  const _771 = float8_ops::broadcast(_770);
-       float8  const _772 = _769 + _771;
-       float8  const _773 = _772 * _762;
-       float  const _774 = float_from_bits(1008572159 /* 0.00961852 */);
-       float8  const _775 = float8_ops::broadcast(_774);
-       float8  const _776 = _773 + _775;
-       float8  const _777 = _776 * _762;
-       float  const _778 = float_from_bits(1029920619 /* 0.0555033 */);
-       float8  const _779 = float8_ops::broadcast(_778);
-       float8  const _780 = _777 + _779;
-       float8  const _781 = _780 * _762;
-       float  const _782 = float_from_bits(1047920109 /* 0.240226 */);
-       float8  const _783 = float8_ops::broadcast(_782);
-       float8  const _784 = _781 + _783;
-       float8  const _785 = _784 * _762;
-       float  const _786 = float_from_bits(1060205080 /* 0.693147 */);
-       float8  const _787 = float8_ops::broadcast(_786);
-       float8  const _788 = _785 + _787;
-       float8  const _789 = _788 * _762;
-       float  const _790 = float_from_bits(1065353216 /* 1 */);
-       float8  const _791 = float8_ops::broadcast(_790);
-       float8  const _792 = _789 + _791;
-       float8  const _793 = _766 * _792;
-       int32x8_t  const _794 = reinterpret<int32x8_t>(_793);
-       int32x8_t  const _795 = int32x8_t_ops::broadcast(-1);
-       int32x8_t  const _796 = int32x8_t_ops::broadcast(0);
-       int32x8_t  const _797 = int32x8_t_ops::broadcast(2139095040);
-       int32x8_t  const _798 = reinterpret<int32x8_t>(_750);
-       int32x8_t  const _799 = int32x8_t_ops::broadcast(2147483647);
-       int32x8_t  const _800 = _798 & _799;
-       uint8x8_t  const _801 = int32x8_t_ops::lt(_797, _800);
-       int32x8_t  const _802 = int32x8_t_ops::select(_801, _795, _796);
-       int32x8_t  const _803 = int32x8_t_ops::broadcast(2143289344);
-       int32x8_t  const _804 = _802 & _803;
-       int32x8_t  const _805 = _794 | _804;
-       float8  const _806 = reinterpret<float8>(_805);
-       float8_ops::store(_806, _probs, _743);
-       float8  const _807 = float8_ops::load(_row_max, 16);
-       int32_t  const _808 = _probs_s0_j_rebased * 24;
-       int32_t  const _809 = _808 + 16;
-       float8  const _810 = float8_ops::load(_masked, _809);
-       float  const _811 = float_from_bits(0 /* 0 */);
+       float8  const _728 = float8_ops::load(_row_max, 0);
+       int32_t  const _729 = _probs_s0_j_rebased + _725;
+       int32_t  const _730 = _729 * 24;
+       float8  const _731 = float8_ops::load(_masked, _730);
+       float  const _732 = float_from_bits(0 /* 0 */);
+       float8  const _733 = float8_ops::broadcast(_732);
+       float8  const _734 = float8_ops::broadcast(neg_inf_f32());
+       uint8x8_t  const _735 = float8_ops::eq(_728, _734);
+       float8  const _736 = float8_ops::select(_735, _733, _728);
+       float8  const _737 = _731 - _736;
+       float8  const _738 = float8_ops::min(_737, _733);
+       float  const _739 = float_from_bits(3271426048 /* -127 */);
+       float8  const _740 = float8_ops::broadcast(_739);
+       float8  const _741 = float8_ops::max(_738, _740);
+       float  const _742 = float_from_bits(1124007936 /* 127.5 */);
+       float8  const _743 = float8_ops::broadcast(_742);
+       float8  const _744 = _741 + _743;
+       int32x8_t  const _745 = int32x8_t_ops::convert_from<float8>(_744);
+       int32x8_t  const _746 = int32x8_t_ops::broadcast(-127);
+       int32x8_t  const _747 = _745 + _746;
+       float8  const _748 = float8_ops::convert_from<int32x8_t>(_747);
+       float8  const _749 = _741 - _748;
+       uint32_t  const _750 = (uint32_t)(23ull);
+       uint32x8_t  const _751 = uint32x8_t_ops::broadcast(_750);
+       int32x8_t  const _752 = _745 << _751;
+       float8  const _753 = reinterpret<float8>(_752);
+       float  const _754 = float_from_bits(958452607 /* 0.000153376 */);
+       float8  const _755 = float8_ops::broadcast(_754);
+       float8  const _756 = _749 * _755;
+       float  const _757 = float_from_bits(984588920 /* 0.00133999 */);
+       float8  const _758 = float8_ops::broadcast(_757);
+       float8  const _759 = _756 + _758;
+       float8  const _760 = _759 * _749;
+       float  const _761 = float_from_bits(1008572159 /* 0.00961852 */);
+       float8  const _762 = float8_ops::broadcast(_761);
+       float8  const _763 = _760 + _762;
+       float8  const _764 = _763 * _749;
+       float  const _765 = float_from_bits(1029920619 /* 0.0555033 */);
+       float8  const _766 = float8_ops::broadcast(_765);
+       float8  const _767 = _764 + _766;
+       float8  const _768 = _767 * _749;
+       float  const _769 = float_from_bits(1047920109 /* 0.240226 */);
+       float8  const _770 = float8_ops::broadcast(_769);
+       float8  const _771 = _768 + _770;
+       float8  const _772 = _771 * _749;
+       float  const _773 = float_from_bits(1060205080 /* 0.693147 */);
+       float8  const _774 = float8_ops::broadcast(_773);
+       float8  const _775 = _772 + _774;
+       float8  const _776 = _775 * _749;
+       float  const _777 = float_from_bits(1065353216 /* 1 */);
+       float8  const _778 = float8_ops::broadcast(_777);
+       float8  const _779 = _776 + _778;
+       float8  const _780 = _753 * _779;
+       int32x8_t  const _781 = reinterpret<int32x8_t>(_780);
+       int32x8_t  const _782 = int32x8_t_ops::broadcast(-1);
+       int32x8_t  const _783 = int32x8_t_ops::broadcast(0);
+       int32x8_t  const _784 = int32x8_t_ops::broadcast(2139095040);
+       int32x8_t  const _785 = reinterpret<int32x8_t>(_737);
+       int32x8_t  const _786 = int32x8_t_ops::broadcast(2147483647);
+       int32x8_t  const _787 = _785 & _786;
+       uint8x8_t  const _788 = int32x8_t_ops::lt(_784, _787);
+       int32x8_t  const _789 = int32x8_t_ops::select(_788, _782, _783);
+       int32x8_t  const _790 = int32x8_t_ops::broadcast(2143289344);
+       int32x8_t  const _791 = _789 & _790;
+       int32x8_t  const _792 = _781 | _791;
+       float8  const _793 = reinterpret<float8>(_792);
+       int32_t  const _794 = _probs_s0_j_rebased + _724;
+       int32_t  const _795 = _794 * 24;
+       float8_ops::store(_793, _probs, _795);
+       float8  const _796 = float8_ops::load(_row_max, 8);
+       int32_t  const _797 = _probs_s0_j_rebased + _725;
+       int32_t  const _798 = _797 * 24;
+       int32_t  const _799 = _798 + 8;
+       float8  const _800 = float8_ops::load(_masked, _799);
+       float  const _801 = float_from_bits(0 /* 0 */);
+       float8  const _802 = float8_ops::broadcast(_801);
+       float8  const _803 = float8_ops::broadcast(neg_inf_f32());
+       uint8x8_t  const _804 = float8_ops::eq(_796, _803);
+       float8  const _805 = float8_ops::select(_804, _802, _796);
+       float8  const _806 = _800 - _805;
+       float8  const _807 = float8_ops::min(_806, _802);
+       float  const _808 = float_from_bits(3271426048 /* -127 */);
+       float8  const _809 = float8_ops::broadcast(_808);
+       float8  const _810 = float8_ops::max(_807, _809);
+       float  const _811 = float_from_bits(1124007936 /* 127.5 */);
        float8  const _812 = float8_ops::broadcast(_811);
-       float8  const _813 = float8_ops::broadcast(neg_inf_f32());
-       uint8x8_t  const _814 = float8_ops::eq(_807, _813);
-       float8  const _815 = float8_ops::select(_814, _812, _807);
-       float8  const _816 = _810 - _815;
-       float8  const _817 = float8_ops::min(_816, _812);
-       float  const _818 = float_from_bits(3271426048 /* -127 */);
-       float8  const _819 = float8_ops::broadcast(_818);
-       float8  const _820 = float8_ops::max(_817, _819);
-       float  const _821 = float_from_bits(1124007936 /* 127.5 */);
-       float8  const _822 = float8_ops::broadcast(_821);
-       float8  const _823 = _820 + _822;
-       int32x8_t  const _824 = int32x8_t_ops::convert_from<float8>(_823);
-       int32x8_t  const _825 = int32x8_t_ops::broadcast(-127);
-       int32x8_t  const _826 = _824 + _825;
-       float8  const _827 = float8_ops::convert_from<int32x8_t>(_826);
-       float8  const _828 = _820 - _827;
-       uint32_t  const _829 = (uint32_t)(23ull);
-       uint32x8_t  const _830 = uint32x8_t_ops::broadcast(_829);
-       int32x8_t  const _831 = _824 << _830;
-       float8  const _832 = reinterpret<float8>(_831);
-       float  const _833 = float_from_bits(958452607 /* 0.000153376 */);
-       float8  const _834 = float8_ops::broadcast(_833);
-       float8  const _835 = _828 * _834;
-       float  const _836 = float_from_bits(984588920 /* 0.00133999 */);
-       float8  const _837 = float8_ops::broadcast(_836);
-       float8  const _838 = _835 + _837;
-       float8  const _839 = _838 * _828;
-       float  const _840 = float_from_bits(1008572159 /* 0.00961852 */);
-       float8  const _841 = float8_ops::broadcast(_840);
-       float8  const _842 = _839 + _841;
-       float8  const _843 = _842 * _828;
-       float  const _844 = float_from_bits(1029920619 /* 0.0555033 */);
-       float8  const _845 = float8_ops::broadcast(_844);
-       float8  const _846 = _843 + _845;
-       float8  const _847 = _846 * _828;
-       float  const _848 = float_from_bits(1047920109 /* 0.240226 */);
-       float8  const _849 = float8_ops::broadcast(_848);
-       float8  const _850 = _847 + _849;
-       float8  const _851 = _850 * _828;
-       float  const _852 = float_from_bits(1060205080 /* 0.693147 */);
-       float8  const _853 = float8_ops::broadcast(_852);
-       float8  const _854 = _851 + _853;
-       float8  const _855 = _854 * _828;
-       float  const _856 = float_from_bits(1065353216 /* 1 */);
-       float8  const _857 = float8_ops::broadcast(_856);
-       float8  const _858 = _855 + _857;
-       float8  const _859 = _832 * _858;
-       int32x8_t  const _860 = reinterpret<int32x8_t>(_859);
-       int32x8_t  const _861 = int32x8_t_ops::broadcast(-1);
-       int32x8_t  const _862 = int32x8_t_ops::broadcast(0);
-       int32x8_t  const _863 = int32x8_t_ops::broadcast(2139095040);
-       int32x8_t  const _864 = reinterpret<int32x8_t>(_816);
-       int32x8_t  const _865 = int32x8_t_ops::broadcast(2147483647);
-       int32x8_t  const _866 = _864 & _865;
-       uint8x8_t  const _867 = int32x8_t_ops::lt(_863, _866);
-       int32x8_t  const _868 = int32x8_t_ops::select(_867, _861, _862);
-       int32x8_t  const _869 = int32x8_t_ops::broadcast(2143289344);
-       int32x8_t  const _870 = _868 & _869;
-       int32x8_t  const _871 = _860 | _870;
-       float8  const _872 = reinterpret<float8>(_871);
-       float8_ops::store(_872, _probs, _809);
+       float8  const _813 = _810 + _812;
+       int32x8_t  const _814 = int32x8_t_ops::convert_from<float8>(_813);
+       int32x8_t  const _815 = int32x8_t_ops::broadcast(-127);
+       int32x8_t  const _816 = _814 + _815;
+       float8  const _817 = float8_ops::convert_from<int32x8_t>(_816);
+       float8  const _818 = _810 - _817;
+       uint32_t  const _819 = (uint32_t)(23ull);
+       uint32x8_t  const _820 = uint32x8_t_ops::broadcast(_819);
+       int32x8_t  const _821 = _814 << _820;
+       float8  const _822 = reinterpret<float8>(_821);
+       float  const _823 = float_from_bits(958452607 /* 0.000153376 */);
+       float8  const _824 = float8_ops::broadcast(_823);
+       float8  const _825 = _818 * _824;
+       float  const _826 = float_from_bits(984588920 /* 0.00133999 */);
+       float8  const _827 = float8_ops::broadcast(_826);
+       float8  const _828 = _825 + _827;
+       float8  const _829 = _828 * _818;
+       float  const _830 = float_from_bits(1008572159 /* 0.00961852 */);
+       float8  const _831 = float8_ops::broadcast(_830);
+       float8  const _832 = _829 + _831;
+       float8  const _833 = _832 * _818;
+       float  const _834 = float_from_bits(1029920619 /* 0.0555033 */);
+       float8  const _835 = float8_ops::broadcast(_834);
+       float8  const _836 = _833 + _835;
+       float8  const _837 = _836 * _818;
+       float  const _838 = float_from_bits(1047920109 /* 0.240226 */);
+       float8  const _839 = float8_ops::broadcast(_838);
+       float8  const _840 = _837 + _839;
+       float8  const _841 = _840 * _818;
+       float  const _842 = float_from_bits(1060205080 /* 0.693147 */);
+       float8  const _843 = float8_ops::broadcast(_842);
+       float8  const _844 = _841 + _843;
+       float8  const _845 = _844 * _818;
+       float  const _846 = float_from_bits(1065353216 /* 1 */);
+       float8  const _847 = float8_ops::broadcast(_846);
+       float8  const _848 = _845 + _847;
+       float8  const _849 = _822 * _848;
+       int32x8_t  const _850 = reinterpret<int32x8_t>(_849);
+       int32x8_t  const _851 = int32x8_t_ops::broadcast(-1);
+       int32x8_t  const _852 = int32x8_t_ops::broadcast(0);
+       int32x8_t  const _853 = int32x8_t_ops::broadcast(2139095040);
+       int32x8_t  const _854 = reinterpret<int32x8_t>(_806);
+       int32x8_t  const _855 = int32x8_t_ops::broadcast(2147483647);
+       int32x8_t  const _856 = _854 & _855;
+       uint8x8_t  const _857 = int32x8_t_ops::lt(_853, _856);
+       int32x8_t  const _858 = int32x8_t_ops::select(_857, _851, _852);
+       int32x8_t  const _859 = int32x8_t_ops::broadcast(2143289344);
+       int32x8_t  const _860 = _858 & _859;
+       int32x8_t  const _861 = _850 | _860;
+       float8  const _862 = reinterpret<float8>(_861);
+       int32_t  const _863 = _probs_s0_j_rebased + _724;
+       int32_t  const _864 = _863 * 24;
+       int32_t  const _865 = _864 + 8;
+       float8_ops::store(_862, _probs, _865);
+       float8  const _866 = float8_ops::load(_row_max, 16);
+       int32_t  const _867 = _probs_s0_j_rebased + _725;
+       int32_t  const _868 = _867 * 24;
+       int32_t  const _869 = _868 + 16;
+       float8  const _870 = float8_ops::load(_masked, _869);
+       float  const _871 = float_from_bits(0 /* 0 */);
+       float8  const _872 = float8_ops::broadcast(_871);
+       float8  const _873 = float8_ops::broadcast(neg_inf_f32());
+       uint8x8_t  const _874 = float8_ops::eq(_866, _873);
+       float8  const _875 = float8_ops::select(_874, _872, _866);
+       float8  const _876 = _870 - _875;
+       float8  const _877 = float8_ops::min(_876, _872);
+       float  const _878 = float_from_bits(3271426048 /* -127 */);
+       float8  const _879 = float8_ops::broadcast(_878);
+       float8  const _880 = float8_ops::max(_877, _879);
+       float  const _881 = float_from_bits(1124007936 /* 127.5 */);
+       float8  const _882 = float8_ops::broadcast(_881);
+       float8  const _883 = _880 + _882;
+       int32x8_t  const _884 = int32x8_t_ops::convert_from<float8>(_883);
+       int32x8_t  const _885 = int32x8_t_ops::broadcast(-127);
+       int32x8_t  const _886 = _884 + _885;
+       float8  const _887 = float8_ops::convert_from<int32x8_t>(_886);
+       float8  const _888 = _880 - _887;
+       uint32_t  const _889 = (uint32_t)(23ull);
+       uint32x8_t  const _890 = uint32x8_t_ops::broadcast(_889);
+       int32x8_t  const _891 = _884 << _890;
+       float8  const _892 = reinterpret<float8>(_891);
+       float  const _893 = float_from_bits(958452607 /* 0.000153376 */);
+       float8  const _894 = float8_ops::broadcast(_893);
+       float8  const _895 = _888 * _894;
+       float  const _896 = float_from_bits(984588920 /* 0.00133999 */);
+       float8  const _897 = float8_ops::broadcast(_896);
+       float8  const _898 = _895 + _897;
+       float8  const _899 = _898 * _888;
+       float  const _900 = float_from_bits(1008572159 /* 0.00961852 */);
+       float8  const _901 = float8_ops::broadcast(_900);
+       float8  const _902 = _899 + _901;
+       float8  const _903 = _902 * _888;
+       float  const _904 = float_from_bits(1029920619 /* 0.0555033 */);
+       float8  const _905 = float8_ops::broadcast(_904);
+       float8  const _906 = _903 + _905;
+       float8  const _907 = _906 * _888;
+       float  const _908 = float_from_bits(1047920109 /* 0.240226 */);
+       float8  const _909 = float8_ops::broadcast(_908);
+       float8  const _910 = _907 + _909;
+       float8  const _911 = _910 * _888;
+       float  const _912 = float_from_bits(1060205080 /* 0.693147 */);
+       float8  const _913 = float8_ops::broadcast(_912);
+       float8  const _914 = _911 + _913;
+       float8  const _915 = _914 * _888;
+       float  const _916 = float_from_bits(1065353216 /* 1 */);
+       float8  const _917 = float8_ops::broadcast(_916);
+       float8  const _918 = _915 + _917;
+       float8  const _919 = _892 * _918;
+       int32x8_t  const _920 = reinterpret<int32x8_t>(_919);
+       int32x8_t  const _921 = int32x8_t_ops::broadcast(-1);
+       int32x8_t  const _922 = int32x8_t_ops::broadcast(0);
+       int32x8_t  const _923 = int32x8_t_ops::broadcast(2139095040);
+       int32x8_t  const _924 = reinterpret<int32x8_t>(_876);
+       int32x8_t  const _925 = int32x8_t_ops::broadcast(2147483647);
+       int32x8_t  const _926 = _924 & _925;
+       uint8x8_t  const _927 = int32x8_t_ops::lt(_923, _926);
+       int32x8_t  const _928 = int32x8_t_ops::select(_927, _921, _922);
+       int32x8_t  const _929 = int32x8_t_ops::broadcast(2143289344);
+       int32x8_t  const _930 = _928 & _929;
+       int32x8_t  const _931 = _920 | _930;
+       float8  const _932 = reinterpret<float8>(_931);
+       int32_t  const _933 = _probs_s0_j_rebased + _724;
+       int32_t  const _934 = _933 * 24;
+       int32_t  const _935 = _934 + 16;
+       float8_ops::store(_932, _probs, _935);
       } // for _probs_s0_j_rebased
       _masked_free.free();
       {
-       float _pv[768];
-       int32_t  const _873 = ::halide_cpp_max(_78, 0);
-       int32_t  const _874 = _81 - _873;
-       // produce pv
-       for (int _pv_s0_ii = 0; _pv_s0_ii < 0 + 24; _pv_s0_ii++)
+       float _pv_blocks[768];
+       // produce pv_blocks
+       for (int _pv_blocks_s0_ii = 0; _pv_blocks_s0_ii < 0 + 24; _pv_blocks_s0_ii++)
        {
-        int32_t  const _875 = _pv_s0_ii * 4;
-        for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
+        int32_t  const _936 = _pv_blocks_s0_ii * 4;
+        for (int _pv_blocks_s0_c_c = 0; _pv_blocks_s0_c_c < 0 + 4; _pv_blocks_s0_c_c++)
         {
-         float  const _876 = float_from_bits(0 /* 0 */);
-         float8  const _877 = float8_ops::broadcast(_876);
-         int32_t  const _878 = _pv_s0_c_c + _875;
-         int32_t  const _879 = _878 * 8;
-         float8_ops::store(_877, _pv, _879);
-        } // for _pv_s0_c_c
-       } // for _pv_s0_ii
+         float  const _937 = float_from_bits(0 /* 0 */);
+         float8  const _938 = float8_ops::broadcast(_937);
+         int32_t  const _939 = _pv_blocks_s0_c_c + _936;
+         int32_t  const _940 = _939 * 8;
+         float8_ops::store(_938, _pv_blocks, _940);
+        } // for _pv_blocks_s0_c_c
+       } // for _pv_blocks_s0_ii
        // consume probs
-       int32_t  const _880 = ::halide_cpp_max(_78, 0);
-       int32_t  const _881 = _81 - _880;
-       int32_t  const _882 = _874 + 127;
-       int32_t  const _883 = ::halide_cpp_min(_881, _882);
-       int32_t  const _884 = _883 >> 7;
-       int32_t  const _885 = ::halide_cpp_max(_884, 0);
-       for (int _pv_s1_rk__x_rko = 0; _pv_s1_rk__x_rko < 0 + _885; _pv_s1_rk__x_rko++)
+       int32_t  const _941 = _attn_tile * 6;
+       int32_t  const _942 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
+       int32_t  const _943 = _942 + 3;
+       int32_t  const _944 = _943 >> 2;
+       int32_t  const _945 = _941 + 6;
+       int32_t  const _946 = ::halide_cpp_min(_944, _945);
+       int32_t  const _947 = _946 * 4;
+       int32_t  const _948 = ::halide_cpp_min(_947, _attn_lk);
+       int32_t  const _949 = _attn_chunk_lo >> 2;
+       int32_t  const _950 = _949 * 4;
+       int32_t  const _951 = ::halide_cpp_min(_948, _950);
+       int32_t  const _952 = _attn_lk + 3;
+       int32_t  const _953 = _952 >> 2;
+       int32_t  const _954 = ::halide_cpp_max(_941, 4);
+       int32_t  const _955 = _954 + -4;
+       int32_t  const _956 = ::halide_cpp_min(_953, _955);
+       int32_t  const _957 = _attn_kv_lo >> 2;
+       int32_t  const _958 = ::halide_cpp_max(_956, _957);
+       int32_t  const _959 = _958 * 4;
+       int32_t  const _960 = ::halide_cpp_min(_959, _attn_lk);
+       int32_t  const _961 = ::halide_cpp_max(_951, _960);
+       int32_t  const _962 = ::halide_cpp_min(_86, 1024);
+       int32_t  const _963 = _962 >> 7;
+       for (int _pv_blocks_s1_rkb__x = 0; _pv_blocks_s1_rkb__x < 0 + _963; _pv_blocks_s1_rkb__x++)
        {
-        int32_t  const _886 = _pv_s1_rk__x_rko * 128;
-        int32_t  const _887 = _886 + _880;
-        int32_t  const _888 = _887 - _880;
-        for (int _pv_s1_ii_ig = 0; _pv_s1_ii_ig < 0 + 6; _pv_s1_ii_ig++)
+        int32_t  const _964 = _pv_blocks_s1_rkb__x * 128;
+        int32_t  const _965 = _964 + _961;
+        for (int _pv_blocks_s1_ii_ig = 0; _pv_blocks_s1_ii_ig < 0 + 4; _pv_blocks_s1_ii_ig++)
         {
-         for (int _pv_s1_c_co = 0; _pv_s1_c_co < 0 + 2; _pv_s1_c_co++)
+         int32_t  const _966 = _965 - _707;
+         for (int _pv_blocks_s1_c_co = 0; _pv_blocks_s1_c_co < 0 + 2; _pv_blocks_s1_c_co++)
          {
-          int32_t  const _889 = _pv_s1_ii_ig * 8;
-          int32_t  const _890 = _889 + _pv_s1_c_co;
-          for (int _pv_s1_rk__x_rki = 0; _pv_s1_rk__x_rki < 0 + 128; _pv_s1_rk__x_rki++)
           {
-           int32_t  const _891 = _890 * 16;
-           float8  const _892 = float8_ops::load(_pv, _891);
-           int32_t  const _893 = _pv_s1_rk__x_rki + _887;
-           int32_t  const _894 = _893 * 2;
-           int32_t  const _895 = _894 + _pv_s1_c_co;
-           int32_t  const _896 = _895 * 16;
-           float8  const _897 = float8_ops::load(_attn_v, _896);
-           int32_t  const _898 = _pv_s1_rk__x_rki + _888;
-           int32_t  const _899 = _898 * 6;
-           int32_t  const _900 = _899 + _pv_s1_ii_ig;
-           int32_t  const _901 = _900 * 4;
-           float  const _902 = _probs[_901];
-           float8  const _903 = float8_ops::broadcast(_902);
-           float8  const _904 = _897 * _903;
-           float8  const _905 = _892 + _904;
-           float8_ops::store(_905, _pv, _891);
-           int32_t  const _906 = _890 * 16;
-           int32_t  const _907 = _906 + 8;
-           float8  const _908 = float8_ops::load(_pv, _907);
-           int32_t  const _909 = _pv_s1_rk__x_rki + _887;
-           int32_t  const _910 = _909 * 2;
-           int32_t  const _911 = _910 + _pv_s1_c_co;
-           int32_t  const _912 = _911 * 16;
-           int32_t  const _913 = _912 + 8;
-           float8  const _914 = float8_ops::load(_attn_v, _913);
-           int32_t  const _915 = _pv_s1_rk__x_rki + _888;
-           int32_t  const _916 = _915 * 6;
-           int32_t  const _917 = _916 + _pv_s1_ii_ig;
-           int32_t  const _918 = _917 * 4;
-           float  const _919 = _probs[_918];
-           float8  const _920 = float8_ops::broadcast(_919);
-           float8  const _921 = _914 * _920;
-           float8  const _922 = _908 + _921;
-           float8_ops::store(_922, _pv, _907);
-           int32_t  const _923 = _890 * 16;
-           int32_t  const _924 = _923 + 32;
-           float8  const _925 = float8_ops::load(_pv, _924);
-           int32_t  const _926 = _pv_s1_rk__x_rki + _887;
-           int32_t  const _927 = _926 * 2;
-           int32_t  const _928 = _927 + _pv_s1_c_co;
-           int32_t  const _929 = _928 * 16;
-           float8  const _930 = float8_ops::load(_attn_v, _929);
-           int32_t  const _931 = _pv_s1_rk__x_rki + _888;
-           int32_t  const _932 = _931 * 6;
-           int32_t  const _933 = _932 + _pv_s1_ii_ig;
-           int32_t  const _934 = _933 * 4;
-           int32_t  const _935 = _934 + 1;
-           float  const _936 = _probs[_935];
-           float8  const _937 = float8_ops::broadcast(_936);
-           float8  const _938 = _930 * _937;
-           float8  const _939 = _925 + _938;
-           float8_ops::store(_939, _pv, _924);
-           int32_t  const _940 = _890 * 16;
-           int32_t  const _941 = _940 + 40;
-           float8  const _942 = float8_ops::load(_pv, _941);
-           int32_t  const _943 = _pv_s1_rk__x_rki + _887;
-           int32_t  const _944 = _943 * 2;
-           int32_t  const _945 = _944 + _pv_s1_c_co;
-           int32_t  const _946 = _945 * 16;
-           int32_t  const _947 = _946 + 8;
-           float8  const _948 = float8_ops::load(_attn_v, _947);
-           int32_t  const _949 = _pv_s1_rk__x_rki + _888;
-           int32_t  const _950 = _949 * 6;
-           int32_t  const _951 = _950 + _pv_s1_ii_ig;
-           int32_t  const _952 = _951 * 4;
-           int32_t  const _953 = _952 + 1;
-           float  const _954 = _probs[_953];
-           float8  const _955 = float8_ops::broadcast(_954);
-           float8  const _956 = _948 * _955;
-           float8  const _957 = _942 + _956;
-           float8_ops::store(_957, _pv, _941);
-           int32_t  const _958 = _890 * 16;
-           int32_t  const _959 = _958 + 64;
-           float8  const _960 = float8_ops::load(_pv, _959);
-           int32_t  const _961 = _pv_s1_rk__x_rki + _887;
-           int32_t  const _962 = _961 * 2;
-           int32_t  const _963 = _962 + _pv_s1_c_co;
-           int32_t  const _964 = _963 * 16;
-           float8  const _965 = float8_ops::load(_attn_v, _964);
-           int32_t  const _966 = _pv_s1_rk__x_rki + _888;
-           int32_t  const _967 = _966 * 6;
-           int32_t  const _968 = _967 + _pv_s1_ii_ig;
-           int32_t  const _969 = _968 * 4;
-           int32_t  const _970 = _969 + 2;
-           float  const _971 = _probs[_970];
+           float _pv_block[96];
+           // produce pv_block
+           float  const _967 = float_from_bits(0 /* 0 */);
+           float8  const _968 = float8_ops::broadcast(_967);
+           float8_ops::store(_968, _pv_block, 0);
+           float  const _969 = float_from_bits(0 /* 0 */);
+           float8  const _970 = float8_ops::broadcast(_969);
+           float8_ops::store(_970, _pv_block, 8);
+           float  const _971 = float_from_bits(0 /* 0 */);
            float8  const _972 = float8_ops::broadcast(_971);
-           float8  const _973 = _965 * _972;
-           float8  const _974 = _960 + _973;
-           float8_ops::store(_974, _pv, _959);
-           int32_t  const _975 = _890 * 16;
-           int32_t  const _976 = _975 + 72;
-           float8  const _977 = float8_ops::load(_pv, _976);
-           int32_t  const _978 = _pv_s1_rk__x_rki + _887;
-           int32_t  const _979 = _978 * 2;
-           int32_t  const _980 = _979 + _pv_s1_c_co;
-           int32_t  const _981 = _980 * 16;
-           int32_t  const _982 = _981 + 8;
-           float8  const _983 = float8_ops::load(_attn_v, _982);
-           int32_t  const _984 = _pv_s1_rk__x_rki + _888;
-           int32_t  const _985 = _984 * 6;
-           int32_t  const _986 = _985 + _pv_s1_ii_ig;
-           int32_t  const _987 = _986 * 4;
-           int32_t  const _988 = _987 + 2;
-           float  const _989 = _probs[_988];
+           float8_ops::store(_972, _pv_block, 16);
+           float  const _973 = float_from_bits(0 /* 0 */);
+           float8  const _974 = float8_ops::broadcast(_973);
+           float8_ops::store(_974, _pv_block, 24);
+           float  const _975 = float_from_bits(0 /* 0 */);
+           float8  const _976 = float8_ops::broadcast(_975);
+           float8_ops::store(_976, _pv_block, 32);
+           float  const _977 = float_from_bits(0 /* 0 */);
+           float8  const _978 = float8_ops::broadcast(_977);
+           float8_ops::store(_978, _pv_block, 40);
+           float  const _979 = float_from_bits(0 /* 0 */);
+           float8  const _980 = float8_ops::broadcast(_979);
+           float8_ops::store(_980, _pv_block, 48);
+           float  const _981 = float_from_bits(0 /* 0 */);
+           float8  const _982 = float8_ops::broadcast(_981);
+           float8_ops::store(_982, _pv_block, 56);
+           float  const _983 = float_from_bits(0 /* 0 */);
+           float8  const _984 = float8_ops::broadcast(_983);
+           float8_ops::store(_984, _pv_block, 64);
+           float  const _985 = float_from_bits(0 /* 0 */);
+           float8  const _986 = float8_ops::broadcast(_985);
+           float8_ops::store(_986, _pv_block, 72);
+           float  const _987 = float_from_bits(0 /* 0 */);
+           float8  const _988 = float8_ops::broadcast(_987);
+           float8_ops::store(_988, _pv_block, 80);
+           float  const _989 = float_from_bits(0 /* 0 */);
            float8  const _990 = float8_ops::broadcast(_989);
-           float8  const _991 = _983 * _990;
-           float8  const _992 = _977 + _991;
-           float8_ops::store(_992, _pv, _976);
-           int32_t  const _993 = _890 * 16;
-           int32_t  const _994 = _993 + 96;
-           float8  const _995 = float8_ops::load(_pv, _994);
-           int32_t  const _996 = _pv_s1_rk__x_rki + _887;
-           int32_t  const _997 = _996 * 2;
-           int32_t  const _998 = _997 + _pv_s1_c_co;
-           int32_t  const _999 = _998 * 16;
-           float8  const _1000 = float8_ops::load(_attn_v, _999);
-           int32_t  const _1001 = _pv_s1_rk__x_rki + _888;
-           int32_t  const _1002 = _1001 * 6;
-           int32_t  const _1003 = _1002 + _pv_s1_ii_ig;
-           int32_t  const _1004 = _1003 * 4;
-           int32_t  const _1005 = _1004 + 3;
-           float  const _1006 = _probs[_1005];
-           float8  const _1007 = float8_ops::broadcast(_1006);
-           float8  const _1008 = _1000 * _1007;
-           float8  const _1009 = _995 + _1008;
-           float8_ops::store(_1009, _pv, _994);
-           int32_t  const _1010 = _890 * 16;
-           int32_t  const _1011 = _1010 + 104;
-           float8  const _1012 = float8_ops::load(_pv, _1011);
-           int32_t  const _1013 = _pv_s1_rk__x_rki + _887;
-           int32_t  const _1014 = _1013 * 2;
-           int32_t  const _1015 = _1014 + _pv_s1_c_co;
-           int32_t  const _1016 = _1015 * 16;
-           int32_t  const _1017 = _1016 + 8;
-           float8  const _1018 = float8_ops::load(_attn_v, _1017);
-           int32_t  const _1019 = _pv_s1_rk__x_rki + _888;
-           int32_t  const _1020 = _1019 * 6;
-           int32_t  const _1021 = _1020 + _pv_s1_ii_ig;
-           int32_t  const _1022 = _1021 * 4;
-           int32_t  const _1023 = _1022 + 3;
-           float  const _1024 = _probs[_1023];
-           float8  const _1025 = float8_ops::broadcast(_1024);
-           float8  const _1026 = _1018 * _1025;
-           float8  const _1027 = _1012 + _1026;
-           float8_ops::store(_1027, _pv, _1011);
-          } // for _pv_s1_rk__x_rki
-         } // for _pv_s1_c_co
-        } // for _pv_s1_ii_ig
-       } // for _pv_s1_rk__x_rko
-       int32_t  const _1028 = ::halide_cpp_max(_78, 0);
-       int32_t  const _1029 = _81 - _1028;
-       int32_t  const _1030 = ::halide_cpp_min(_1029, _874);
-       int32_t  const _1031 = _1030 + 127;
-       int32_t  const _1032 = ::halide_cpp_max(_1031, _883);
-       int32_t  const _1033 = _883 >> 7;
-       int32_t  const _1034 = ::halide_cpp_max(_1033, 0);
-       int32_t  const _1035 = _1032 >> 7;
-       int32_t  const _1036 = ::halide_cpp_max(_1035, 0);
-       int32_t  const _1037 = _1036 - _1034;
-       for (int _pv_s1_rk__x_rko_rebased = 0; _pv_s1_rk__x_rko_rebased < 0 + _1037; _pv_s1_rk__x_rko_rebased++)
+           float8_ops::store(_990, _pv_block, 88);
+           for (int _pv_block_s1_rki__x = 0; _pv_block_s1_rki__x < 0 + 128; _pv_block_s1_rki__x++)
+           {
+            float8  const _991 = float8_ops::load(_pv_block, 0);
+            int32_t  const _992 = _pv_block_s1_rki__x + _965;
+            int32_t  const _993 = _992 * 2;
+            int32_t  const _994 = _993 + _pv_blocks_s1_c_co;
+            int32_t  const _995 = _994 * 16;
+            float8  const _996 = float8_ops::load(_attn_v, _995);
+            int32_t  const _997 = _pv_block_s1_rki__x + _966;
+            int32_t  const _998 = _997 * 4;
+            int32_t  const _999 = _998 + _pv_blocks_s1_ii_ig;
+            int32_t  const _1000 = _999 * 6;
+            float  const _1001 = _probs[_1000];
+            float8  const _1002 = float8_ops::broadcast(_1001);
+            float8  const _1003 = _996 * _1002;
+            float8  const _1004 = _991 + _1003;
+            float8_ops::store(_1004, _pv_block, 0);
+            float8  const _1005 = float8_ops::load(_pv_block, 8);
+            int32_t  const _1006 = _pv_block_s1_rki__x + _965;
+            int32_t  const _1007 = _1006 * 2;
+            int32_t  const _1008 = _1007 + _pv_blocks_s1_c_co;
+            int32_t  const _1009 = _1008 * 16;
+            int32_t  const _1010 = _1009 + 8;
+            float8  const _1011 = float8_ops::load(_attn_v, _1010);
+            int32_t  const _1012 = _pv_block_s1_rki__x + _966;
+            int32_t  const _1013 = _1012 * 4;
+            int32_t  const _1014 = _1013 + _pv_blocks_s1_ii_ig;
+            int32_t  const _1015 = _1014 * 6;
+            float  const _1016 = _probs[_1015];
+            float8  const _1017 = float8_ops::broadcast(_1016);
+            float8  const _1018 = _1011 * _1017;
+            float8  const _1019 = _1005 + _1018;
+            float8_ops::store(_1019, _pv_block, 8);
+            float8  const _1020 = float8_ops::load(_pv_block, 16);
+            int32_t  const _1021 = _pv_block_s1_rki__x + _965;
+            int32_t  const _1022 = _1021 * 2;
+            int32_t  const _1023 = _1022 + _pv_blocks_s1_c_co;
+            int32_t  const _1024 = _1023 * 16;
+            float8  const _1025 = float8_ops::load(_attn_v, _1024);
+            int32_t  const _1026 = _pv_block_s1_rki__x + _966;
+            int32_t  const _1027 = _1026 * 4;
+            int32_t  const _1028 = _1027 + _pv_blocks_s1_ii_ig;
+            int32_t  const _1029 = _1028 * 6;
+            int32_t  const _1030 = _1029 + 1;
+            float  const _1031 = _probs[_1030];
+            float8  const _1032 = float8_ops::broadcast(_1031);
+            float8  const _1033 = _1025 * _1032;
+            float8  const _1034 = _1020 + _1033;
+            float8_ops::store(_1034, _pv_block, 16);
+            float8  const _1035 = float8_ops::load(_pv_block, 24);
+            int32_t  const _1036 = _pv_block_s1_rki__x + _965;
+            int32_t  const _1037 = _1036 * 2;
+            int32_t  const _1038 = _1037 + _pv_blocks_s1_c_co;
+            int32_t  const _1039 = _1038 * 16;
+            int32_t  const _1040 = _1039 + 8;
+            float8  const _1041 = float8_ops::load(_attn_v, _1040);
+            int32_t  const _1042 = _pv_block_s1_rki__x + _966;
+            int32_t  const _1043 = _1042 * 4;
+            int32_t  const _1044 = _1043 + _pv_blocks_s1_ii_ig;
+            int32_t  const _1045 = _1044 * 6;
+            int32_t  const _1046 = _1045 + 1;
+            float  const _1047 = _probs[_1046];
+            float8  const _1048 = float8_ops::broadcast(_1047);
+            float8  const _1049 = _1041 * _1048;
+            float8  const _1050 = _1035 + _1049;
+            float8_ops::store(_1050, _pv_block, 24);
+            float8  const _1051 = float8_ops::load(_pv_block, 32);
+            int32_t  const _1052 = _pv_block_s1_rki__x + _965;
+            int32_t  const _1053 = _1052 * 2;
+            int32_t  const _1054 = _1053 + _pv_blocks_s1_c_co;
+            int32_t  const _1055 = _1054 * 16;
+            float8  const _1056 = float8_ops::load(_attn_v, _1055);
+            int32_t  const _1057 = _pv_block_s1_rki__x + _966;
+            int32_t  const _1058 = _1057 * 4;
+            int32_t  const _1059 = _1058 + _pv_blocks_s1_ii_ig;
+            int32_t  const _1060 = _1059 * 6;
+            int32_t  const _1061 = _1060 + 2;
+            float  const _1062 = _probs[_1061];
+            float8  const _1063 = float8_ops::broadcast(_1062);
+            float8  const _1064 = _1056 * _1063;
+            float8  const _1065 = _1051 + _1064;
+            float8_ops::store(_1065, _pv_block, 32);
+            float8  const _1066 = float8_ops::load(_pv_block, 40);
+            int32_t  const _1067 = _pv_block_s1_rki__x + _965;
+            int32_t  const _1068 = _1067 * 2;
+            int32_t  const _1069 = _1068 + _pv_blocks_s1_c_co;
+            int32_t  const _1070 = _1069 * 16;
+            int32_t  const _1071 = _1070 + 8;
+            float8  const _1072 = float8_ops::load(_attn_v, _1071);
+            int32_t  const _1073 = _pv_block_s1_rki__x + _966;
+            int32_t  const _1074 = _1073 * 4;
+            int32_t  const _1075 = _1074 + _pv_blocks_s1_ii_ig;
+            int32_t  const _1076 = _1075 * 6;
+            int32_t  const _1077 = _1076 + 2;
+            float  const _1078 = _probs[_1077];
+            float8  const _1079 = float8_ops::broadcast(_1078);
+            float8  const _1080 = _1072 * _1079;
+            float8  const _1081 = _1066 + _1080;
+            float8_ops::store(_1081, _pv_block, 40);
+            float8  const _1082 = float8_ops::load(_pv_block, 48);
+            int32_t  const _1083 = _pv_block_s1_rki__x + _965;
+            int32_t  const _1084 = _1083 * 2;
+            int32_t  const _1085 = _1084 + _pv_blocks_s1_c_co;
+            int32_t  const _1086 = _1085 * 16;
+            float8  const _1087 = float8_ops::load(_attn_v, _1086);
+            int32_t  const _1088 = _pv_block_s1_rki__x + _966;
+            int32_t  const _1089 = _1088 * 4;
+            int32_t  const _1090 = _1089 + _pv_blocks_s1_ii_ig;
+            int32_t  const _1091 = _1090 * 6;
+            int32_t  const _1092 = _1091 + 3;
+            float  const _1093 = _probs[_1092];
+            float8  const _1094 = float8_ops::broadcast(_1093);
+            float8  const _1095 = _1087 * _1094;
+            float8  const _1096 = _1082 + _1095;
+            float8_ops::store(_1096, _pv_block, 48);
+            float8  const _1097 = float8_ops::load(_pv_block, 56);
+            int32_t  const _1098 = _pv_block_s1_rki__x + _965;
+            int32_t  const _1099 = _1098 * 2;
+            int32_t  const _1100 = _1099 + _pv_blocks_s1_c_co;
+            int32_t  const _1101 = _1100 * 16;
+            int32_t  const _1102 = _1101 + 8;
+            float8  const _1103 = float8_ops::load(_attn_v, _1102);
+            int32_t  const _1104 = _pv_block_s1_rki__x + _966;
+            int32_t  const _1105 = _1104 * 4;
+            int32_t  const _1106 = _1105 + _pv_blocks_s1_ii_ig;
+            int32_t  const _1107 = _1106 * 6;
+            int32_t  const _1108 = _1107 + 3;
+            float  const _1109 = _probs[_1108];
+            float8  const _1110 = float8_ops::broadcast(_1109);
+            float8  const _1111 = _1103 * _1110;
+            float8  const _1112 = _1097 + _1111;
+            float8_ops::store(_1112, _pv_block, 56);
+            float8  const _1113 = float8_ops::load(_pv_block, 64);
+            int32_t  const _1114 = _pv_block_s1_rki__x + _965;
+            int32_t  const _1115 = _1114 * 2;
+            int32_t  const _1116 = _1115 + _pv_blocks_s1_c_co;
+            int32_t  const _1117 = _1116 * 16;
+            float8  const _1118 = float8_ops::load(_attn_v, _1117);
+            int32_t  const _1119 = _pv_block_s1_rki__x + _966;
+            int32_t  const _1120 = _1119 * 4;
+            int32_t  const _1121 = _1120 + _pv_blocks_s1_ii_ig;
+            int32_t  const _1122 = _1121 * 6;
+            int32_t  const _1123 = _1122 + 4;
+            float  const _1124 = _probs[_1123];
+            float8  const _1125 = float8_ops::broadcast(_1124);
+            float8  const _1126 = _1118 * _1125;
+            float8  const _1127 = _1113 + _1126;
+            float8_ops::store(_1127, _pv_block, 64);
+            float8  const _1128 = float8_ops::load(_pv_block, 72);
+            int32_t  const _1129 = _pv_block_s1_rki__x + _965;
+            int32_t  const _1130 = _1129 * 2;
+            int32_t  const _1131 = _1130 + _pv_blocks_s1_c_co;
+            int32_t  const _1132 = _1131 * 16;
+            int32_t  const _1133 = _1132 + 8;
+            float8  const _1134 = float8_ops::load(_attn_v, _1133);
+            int32_t  const _1135 = _pv_block_s1_rki__x + _966;
+            int32_t  const _1136 = _1135 * 4;
+            int32_t  const _1137 = _1136 + _pv_blocks_s1_ii_ig;
+            int32_t  const _1138 = _1137 * 6;
+            int32_t  const _1139 = _1138 + 4;
+            float  const _1140 = _probs[_1139];
+            float8  const _1141 = float8_ops::broadcast(_1140);
+            float8  const _1142 = _1134 * _1141;
+            float8  const _1143 = _1128 + _1142;
+            float8_ops::store(_1143, _pv_block, 72);
+            float8  const _1144 = float8_ops::load(_pv_block, 80);
+            int32_t  const _1145 = _pv_block_s1_rki__x + _965;
+            int32_t  const _1146 = _1145 * 2;
+            int32_t  const _1147 = _1146 + _pv_blocks_s1_c_co;
+            int32_t  const _1148 = _1147 * 16;
+            float8  const _1149 = float8_ops::load(_attn_v, _1148);
+            int32_t  const _1150 = _pv_block_s1_rki__x + _966;
+            int32_t  const _1151 = _1150 * 4;
+            int32_t  const _1152 = _1151 + _pv_blocks_s1_ii_ig;
+            int32_t  const _1153 = _1152 * 6;
+            int32_t  const _1154 = _1153 + 5;
+            float  const _1155 = _probs[_1154];
+            float8  const _1156 = float8_ops::broadcast(_1155);
+            float8  const _1157 = _1149 * _1156;
+            float8  const _1158 = _1144 + _1157;
+            float8_ops::store(_1158, _pv_block, 80);
+            float8  const _1159 = float8_ops::load(_pv_block, 88);
+            int32_t  const _1160 = _pv_block_s1_rki__x + _965;
+            int32_t  const _1161 = _1160 * 2;
+            int32_t  const _1162 = _1161 + _pv_blocks_s1_c_co;
+            int32_t  const _1163 = _1162 * 16;
+            int32_t  const _1164 = _1163 + 8;
+            float8  const _1165 = float8_ops::load(_attn_v, _1164);
+            int32_t  const _1166 = _pv_block_s1_rki__x + _966;
+            int32_t  const _1167 = _1166 * 4;
+            int32_t  const _1168 = _1167 + _pv_blocks_s1_ii_ig;
+            int32_t  const _1169 = _1168 * 6;
+            int32_t  const _1170 = _1169 + 5;
+            float  const _1171 = _probs[_1170];
+            float8  const _1172 = float8_ops::broadcast(_1171);
+            float8  const _1173 = _1165 * _1172;
+            float8  const _1174 = _1159 + _1173;
+            float8_ops::store(_1174, _pv_block, 88);
+           } // for _pv_block_s1_rki__x
+           // consume pv_block
+           int32_t  const _1175 = _pv_blocks_s1_ii_ig * 12;
+           int32_t  const _1176 = _1175 + _pv_blocks_s1_c_co;
+           int32_t  const _1177 = _1176 * 16;
+           float8  const _1178 = float8_ops::load(_pv_blocks, _1177);
+           float8  const _1179 = float8_ops::load(_pv_block, 0);
+           float8  const _1180 = _1178 + _1179;
+           float8_ops::store(_1180, _pv_blocks, _1177);
+           int32_t  const _1181 = _pv_blocks_s1_ii_ig * 12;
+           int32_t  const _1182 = _1181 + _pv_blocks_s1_c_co;
+           int32_t  const _1183 = _1182 * 16;
+           int32_t  const _1184 = _1183 + 8;
+           float8  const _1185 = float8_ops::load(_pv_blocks, _1184);
+           float8  const _1186 = float8_ops::load(_pv_block, 8);
+           float8  const _1187 = _1185 + _1186;
+           float8_ops::store(_1187, _pv_blocks, _1184);
+           int32_t  const _1188 = _pv_blocks_s1_ii_ig * 12;
+           int32_t  const _1189 = _1188 + _pv_blocks_s1_c_co;
+           int32_t  const _1190 = _1189 * 16;
+           int32_t  const _1191 = _1190 + 32;
+           float8  const _1192 = float8_ops::load(_pv_blocks, _1191);
+           float8  const _1193 = float8_ops::load(_pv_block, 16);
+           float8  const _1194 = _1192 + _1193;
+           float8_ops::store(_1194, _pv_blocks, _1191);
+           int32_t  const _1195 = _pv_blocks_s1_ii_ig * 12;
+           int32_t  const _1196 = _1195 + _pv_blocks_s1_c_co;
+           int32_t  const _1197 = _1196 * 16;
+           int32_t  const _1198 = _1197 + 40;
+           float8  const _1199 = float8_ops::load(_pv_blocks, _1198);
+           float8  const _1200 = float8_ops::load(_pv_block, 24);
+           float8  const _1201 = _1199 + _1200;
+           float8_ops::store(_1201, _pv_blocks, _1198);
+           int32_t  const _1202 = _pv_blocks_s1_ii_ig * 12;
+           int32_t  const _1203 = _1202 + _pv_blocks_s1_c_co;
+           int32_t  const _1204 = _1203 * 16;
+           int32_t  const _1205 = _1204 + 64;
+           float8  const _1206 = float8_ops::load(_pv_blocks, _1205);
+           float8  const _1207 = float8_ops::load(_pv_block, 32);
+           float8  const _1208 = _1206 + _1207;
+           float8_ops::store(_1208, _pv_blocks, _1205);
+           int32_t  const _1209 = _pv_blocks_s1_ii_ig * 12;
+           int32_t  const _1210 = _1209 + _pv_blocks_s1_c_co;
+           int32_t  const _1211 = _1210 * 16;
+           int32_t  const _1212 = _1211 + 72;
+           float8  const _1213 = float8_ops::load(_pv_blocks, _1212);
+           float8  const _1214 = float8_ops::load(_pv_block, 40);
+           float8  const _1215 = _1213 + _1214;
+           float8_ops::store(_1215, _pv_blocks, _1212);
+           int32_t  const _1216 = _pv_blocks_s1_ii_ig * 12;
+           int32_t  const _1217 = _1216 + _pv_blocks_s1_c_co;
+           int32_t  const _1218 = _1217 * 16;
+           int32_t  const _1219 = _1218 + 96;
+           float8  const _1220 = float8_ops::load(_pv_blocks, _1219);
+           float8  const _1221 = float8_ops::load(_pv_block, 48);
+           float8  const _1222 = _1220 + _1221;
+           float8_ops::store(_1222, _pv_blocks, _1219);
+           int32_t  const _1223 = _pv_blocks_s1_ii_ig * 12;
+           int32_t  const _1224 = _1223 + _pv_blocks_s1_c_co;
+           int32_t  const _1225 = _1224 * 16;
+           int32_t  const _1226 = _1225 + 104;
+           float8  const _1227 = float8_ops::load(_pv_blocks, _1226);
+           float8  const _1228 = float8_ops::load(_pv_block, 56);
+           float8  const _1229 = _1227 + _1228;
+           float8_ops::store(_1229, _pv_blocks, _1226);
+           int32_t  const _1230 = _pv_blocks_s1_ii_ig * 12;
+           int32_t  const _1231 = _1230 + _pv_blocks_s1_c_co;
+           int32_t  const _1232 = _1231 * 16;
+           int32_t  const _1233 = _1232 + 128;
+           float8  const _1234 = float8_ops::load(_pv_blocks, _1233);
+           float8  const _1235 = float8_ops::load(_pv_block, 64);
+           float8  const _1236 = _1234 + _1235;
+           float8_ops::store(_1236, _pv_blocks, _1233);
+           int32_t  const _1237 = _pv_blocks_s1_ii_ig * 12;
+           int32_t  const _1238 = _1237 + _pv_blocks_s1_c_co;
+           int32_t  const _1239 = _1238 * 16;
+           int32_t  const _1240 = _1239 + 136;
+           float8  const _1241 = float8_ops::load(_pv_blocks, _1240);
+           float8  const _1242 = float8_ops::load(_pv_block, 72);
+           float8  const _1243 = _1241 + _1242;
+           float8_ops::store(_1243, _pv_blocks, _1240);
+           int32_t  const _1244 = _pv_blocks_s1_ii_ig * 12;
+           int32_t  const _1245 = _1244 + _pv_blocks_s1_c_co;
+           int32_t  const _1246 = _1245 * 16;
+           int32_t  const _1247 = _1246 + 160;
+           float8  const _1248 = float8_ops::load(_pv_blocks, _1247);
+           float8  const _1249 = float8_ops::load(_pv_block, 80);
+           float8  const _1250 = _1248 + _1249;
+           float8_ops::store(_1250, _pv_blocks, _1247);
+           int32_t  const _1251 = _pv_blocks_s1_ii_ig * 12;
+           int32_t  const _1252 = _1251 + _pv_blocks_s1_c_co;
+           int32_t  const _1253 = _1252 * 16;
+           int32_t  const _1254 = _1253 + 168;
+           float8  const _1255 = float8_ops::load(_pv_blocks, _1254);
+           float8  const _1256 = float8_ops::load(_pv_block, 88);
+           float8  const _1257 = _1255 + _1256;
+           float8_ops::store(_1257, _pv_blocks, _1254);
+          } // alloc _pv_block
+         } // for _pv_blocks_s1_c_co
+        } // for _pv_blocks_s1_ii_ig
+       } // for _pv_blocks_s1_rkb__x
        {
-        int32_t  const _1038 = _pv_s1_rk__x_rko_rebased + _1034;
-        int32_t  const _1039 = _1038 * 128;
-        int32_t  const _1040 = _1039 + _1028;
-        int32_t  const _1041 = _81 - _1040;
-        int32_t  const _1042 = ::halide_cpp_min(_1041, 128);
-        int32_t  const _1043 = _1040 - _1028;
-        for (int _pv_s1_ii_ig = 0; _pv_s1_ii_ig < 0 + 6; _pv_s1_ii_ig++)
+        float _pv[768];
+        // produce pv
+        // consume pv_blocks
+        for (int _pv_s0_ii = 0; _pv_s0_ii < 0 + 24; _pv_s0_ii++)
+        {
+         int32_t  const _1258 = _pv_s0_ii * 4;
+         for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
+         {
+          int32_t  const _1259 = _pv_s0_c_c + _1258;
+          int32_t  const _1260 = _1259 * 8;
+          float8  const _1261 = float8_ops::load(_pv_blocks, _1260);
+          float8_ops::store(_1261, _pv, _1260);
+         } // for _pv_s0_c_c
+        } // for _pv_s0_ii
+        // consume probs
+        int32_t  const _1262 = _81 - _90;
+        int32_t  const _1263 = _90 - _707;
+        for (int _pv_s1_ii_ig = 0; _pv_s1_ii_ig < 0 + 4; _pv_s1_ii_ig++)
         {
          for (int _pv_s1_c_co = 0; _pv_s1_c_co < 0 + 2; _pv_s1_c_co++)
          {
-          int32_t  const _1044 = _pv_s1_ii_ig * 8;
-          int32_t  const _1045 = _1044 + _pv_s1_c_co;
-          for (int _pv_s1_rk__x_rki = 0; _pv_s1_rk__x_rki < 0 + _1042; _pv_s1_rk__x_rki++)
+          int32_t  const _1264 = _pv_s1_ii_ig * 12;
+          int32_t  const _1265 = _1264 + _pv_s1_c_co;
+          for (int _pv_s1_rkt__x_rebased = 0; _pv_s1_rkt__x_rebased < 0 + _1262; _pv_s1_rkt__x_rebased++)
           {
-           int32_t  const _1046 = _1045 * 16;
-           float8  const _1047 = float8_ops::load(_pv, _1046);
-           int32_t  const _1048 = _pv_s1_rk__x_rki + _1040;
-           int32_t  const _1049 = _1048 * 2;
-           int32_t  const _1050 = _1049 + _pv_s1_c_co;
-           int32_t  const _1051 = _1050 * 16;
-           float8  const _1052 = float8_ops::load(_attn_v, _1051);
-           int32_t  const _1053 = _pv_s1_rk__x_rki + _1043;
-           int32_t  const _1054 = _1053 * 6;
-           int32_t  const _1055 = _1054 + _pv_s1_ii_ig;
-           int32_t  const _1056 = _1055 * 4;
-           float  const _1057 = _probs[_1056];
-           float8  const _1058 = float8_ops::broadcast(_1057);
-           float8  const _1059 = _1052 * _1058;
-           float8  const _1060 = _1047 + _1059;
-           float8_ops::store(_1060, _pv, _1046);
-           int32_t  const _1061 = _1045 * 16;
-           int32_t  const _1062 = _1061 + 8;
-           float8  const _1063 = float8_ops::load(_pv, _1062);
-           int32_t  const _1064 = _pv_s1_rk__x_rki + _1040;
-           int32_t  const _1065 = _1064 * 2;
-           int32_t  const _1066 = _1065 + _pv_s1_c_co;
-           int32_t  const _1067 = _1066 * 16;
-           int32_t  const _1068 = _1067 + 8;
-           float8  const _1069 = float8_ops::load(_attn_v, _1068);
-           int32_t  const _1070 = _pv_s1_rk__x_rki + _1043;
-           int32_t  const _1071 = _1070 * 6;
-           int32_t  const _1072 = _1071 + _pv_s1_ii_ig;
-           int32_t  const _1073 = _1072 * 4;
-           float  const _1074 = _probs[_1073];
-           float8  const _1075 = float8_ops::broadcast(_1074);
-           float8  const _1076 = _1069 * _1075;
-           float8  const _1077 = _1063 + _1076;
-           float8_ops::store(_1077, _pv, _1062);
-           int32_t  const _1078 = _1045 * 16;
-           int32_t  const _1079 = _1078 + 32;
-           float8  const _1080 = float8_ops::load(_pv, _1079);
-           int32_t  const _1081 = _pv_s1_rk__x_rki + _1040;
-           int32_t  const _1082 = _1081 * 2;
-           int32_t  const _1083 = _1082 + _pv_s1_c_co;
-           int32_t  const _1084 = _1083 * 16;
-           float8  const _1085 = float8_ops::load(_attn_v, _1084);
-           int32_t  const _1086 = _pv_s1_rk__x_rki + _1043;
-           int32_t  const _1087 = _1086 * 6;
-           int32_t  const _1088 = _1087 + _pv_s1_ii_ig;
-           int32_t  const _1089 = _1088 * 4;
-           int32_t  const _1090 = _1089 + 1;
-           float  const _1091 = _probs[_1090];
-           float8  const _1092 = float8_ops::broadcast(_1091);
-           float8  const _1093 = _1085 * _1092;
-           float8  const _1094 = _1080 + _1093;
-           float8_ops::store(_1094, _pv, _1079);
-           int32_t  const _1095 = _1045 * 16;
-           int32_t  const _1096 = _1095 + 40;
-           float8  const _1097 = float8_ops::load(_pv, _1096);
-           int32_t  const _1098 = _pv_s1_rk__x_rki + _1040;
-           int32_t  const _1099 = _1098 * 2;
-           int32_t  const _1100 = _1099 + _pv_s1_c_co;
-           int32_t  const _1101 = _1100 * 16;
-           int32_t  const _1102 = _1101 + 8;
-           float8  const _1103 = float8_ops::load(_attn_v, _1102);
-           int32_t  const _1104 = _pv_s1_rk__x_rki + _1043;
-           int32_t  const _1105 = _1104 * 6;
-           int32_t  const _1106 = _1105 + _pv_s1_ii_ig;
-           int32_t  const _1107 = _1106 * 4;
-           int32_t  const _1108 = _1107 + 1;
-           float  const _1109 = _probs[_1108];
-           float8  const _1110 = float8_ops::broadcast(_1109);
-           float8  const _1111 = _1103 * _1110;
-           float8  const _1112 = _1097 + _1111;
-           float8_ops::store(_1112, _pv, _1096);
-           int32_t  const _1113 = _1045 * 16;
-           int32_t  const _1114 = _1113 + 64;
-           float8  const _1115 = float8_ops::load(_pv, _1114);
-           int32_t  const _1116 = _pv_s1_rk__x_rki + _1040;
-           int32_t  const _1117 = _1116 * 2;
-           int32_t  const _1118 = _1117 + _pv_s1_c_co;
-           int32_t  const _1119 = _1118 * 16;
-           float8  const _1120 = float8_ops::load(_attn_v, _1119);
-           int32_t  const _1121 = _pv_s1_rk__x_rki + _1043;
-           int32_t  const _1122 = _1121 * 6;
-           int32_t  const _1123 = _1122 + _pv_s1_ii_ig;
-           int32_t  const _1124 = _1123 * 4;
-           int32_t  const _1125 = _1124 + 2;
-           float  const _1126 = _probs[_1125];
-           float8  const _1127 = float8_ops::broadcast(_1126);
-           float8  const _1128 = _1120 * _1127;
-           float8  const _1129 = _1115 + _1128;
-           float8_ops::store(_1129, _pv, _1114);
-           int32_t  const _1130 = _1045 * 16;
-           int32_t  const _1131 = _1130 + 72;
-           float8  const _1132 = float8_ops::load(_pv, _1131);
-           int32_t  const _1133 = _pv_s1_rk__x_rki + _1040;
-           int32_t  const _1134 = _1133 * 2;
-           int32_t  const _1135 = _1134 + _pv_s1_c_co;
-           int32_t  const _1136 = _1135 * 16;
-           int32_t  const _1137 = _1136 + 8;
-           float8  const _1138 = float8_ops::load(_attn_v, _1137);
-           int32_t  const _1139 = _pv_s1_rk__x_rki + _1043;
-           int32_t  const _1140 = _1139 * 6;
-           int32_t  const _1141 = _1140 + _pv_s1_ii_ig;
-           int32_t  const _1142 = _1141 * 4;
-           int32_t  const _1143 = _1142 + 2;
-           float  const _1144 = _probs[_1143];
-           float8  const _1145 = float8_ops::broadcast(_1144);
-           float8  const _1146 = _1138 * _1145;
-           float8  const _1147 = _1132 + _1146;
-           float8_ops::store(_1147, _pv, _1131);
-           int32_t  const _1148 = _1045 * 16;
-           int32_t  const _1149 = _1148 + 96;
-           float8  const _1150 = float8_ops::load(_pv, _1149);
-           int32_t  const _1151 = _pv_s1_rk__x_rki + _1040;
-           int32_t  const _1152 = _1151 * 2;
-           int32_t  const _1153 = _1152 + _pv_s1_c_co;
-           int32_t  const _1154 = _1153 * 16;
-           float8  const _1155 = float8_ops::load(_attn_v, _1154);
-           int32_t  const _1156 = _pv_s1_rk__x_rki + _1043;
-           int32_t  const _1157 = _1156 * 6;
-           int32_t  const _1158 = _1157 + _pv_s1_ii_ig;
-           int32_t  const _1159 = _1158 * 4;
-           int32_t  const _1160 = _1159 + 3;
-           float  const _1161 = _probs[_1160];
-           float8  const _1162 = float8_ops::broadcast(_1161);
-           float8  const _1163 = _1155 * _1162;
-           float8  const _1164 = _1150 + _1163;
-           float8_ops::store(_1164, _pv, _1149);
-           int32_t  const _1165 = _1045 * 16;
-           int32_t  const _1166 = _1165 + 104;
-           float8  const _1167 = float8_ops::load(_pv, _1166);
-           int32_t  const _1168 = _pv_s1_rk__x_rki + _1040;
-           int32_t  const _1169 = _1168 * 2;
-           int32_t  const _1170 = _1169 + _pv_s1_c_co;
-           int32_t  const _1171 = _1170 * 16;
-           int32_t  const _1172 = _1171 + 8;
-           float8  const _1173 = float8_ops::load(_attn_v, _1172);
-           int32_t  const _1174 = _pv_s1_rk__x_rki + _1043;
-           int32_t  const _1175 = _1174 * 6;
-           int32_t  const _1176 = _1175 + _pv_s1_ii_ig;
-           int32_t  const _1177 = _1176 * 4;
-           int32_t  const _1178 = _1177 + 3;
-           float  const _1179 = _probs[_1178];
-           float8  const _1180 = float8_ops::broadcast(_1179);
-           float8  const _1181 = _1173 * _1180;
-           float8  const _1182 = _1167 + _1181;
-           float8_ops::store(_1182, _pv, _1166);
-          } // for _pv_s1_rk__x_rki
+           int32_t  const _1266 = _1265 * 16;
+           float8  const _1267 = float8_ops::load(_pv, _1266);
+           int32_t  const _1268 = _90 + _pv_s1_rkt__x_rebased;
+           int32_t  const _1269 = _1268 * 2;
+           int32_t  const _1270 = _1269 + _pv_s1_c_co;
+           int32_t  const _1271 = _1270 * 16;
+           float8  const _1272 = float8_ops::load(_attn_v, _1271);
+           int32_t  const _1273 = _pv_s1_rkt__x_rebased + _1263;
+           int32_t  const _1274 = _1273 * 4;
+           int32_t  const _1275 = _1274 + _pv_s1_ii_ig;
+           int32_t  const _1276 = _1275 * 6;
+           float  const _1277 = _probs[_1276];
+           float8  const _1278 = float8_ops::broadcast(_1277);
+           float8  const _1279 = _1272 * _1278;
+           float8  const _1280 = _1267 + _1279;
+           float8_ops::store(_1280, _pv, _1266);
+           int32_t  const _1281 = _1265 * 16;
+           int32_t  const _1282 = _1281 + 8;
+           float8  const _1283 = float8_ops::load(_pv, _1282);
+           int32_t  const _1284 = _90 + _pv_s1_rkt__x_rebased;
+           int32_t  const _1285 = _1284 * 2;
+           int32_t  const _1286 = _1285 + _pv_s1_c_co;
+           int32_t  const _1287 = _1286 * 16;
+           int32_t  const _1288 = _1287 + 8;
+           float8  const _1289 = float8_ops::load(_attn_v, _1288);
+           int32_t  const _1290 = _pv_s1_rkt__x_rebased + _1263;
+           int32_t  const _1291 = _1290 * 4;
+           int32_t  const _1292 = _1291 + _pv_s1_ii_ig;
+           int32_t  const _1293 = _1292 * 6;
+           float  const _1294 = _probs[_1293];
+           float8  const _1295 = float8_ops::broadcast(_1294);
+           float8  const _1296 = _1289 * _1295;
+           float8  const _1297 = _1283 + _1296;
+           float8_ops::store(_1297, _pv, _1282);
+           int32_t  const _1298 = _1265 * 16;
+           int32_t  const _1299 = _1298 + 32;
+           float8  const _1300 = float8_ops::load(_pv, _1299);
+           int32_t  const _1301 = _90 + _pv_s1_rkt__x_rebased;
+           int32_t  const _1302 = _1301 * 2;
+           int32_t  const _1303 = _1302 + _pv_s1_c_co;
+           int32_t  const _1304 = _1303 * 16;
+           float8  const _1305 = float8_ops::load(_attn_v, _1304);
+           int32_t  const _1306 = _pv_s1_rkt__x_rebased + _1263;
+           int32_t  const _1307 = _1306 * 4;
+           int32_t  const _1308 = _1307 + _pv_s1_ii_ig;
+           int32_t  const _1309 = _1308 * 6;
+           int32_t  const _1310 = _1309 + 1;
+           float  const _1311 = _probs[_1310];
+           float8  const _1312 = float8_ops::broadcast(_1311);
+           float8  const _1313 = _1305 * _1312;
+           float8  const _1314 = _1300 + _1313;
+           float8_ops::store(_1314, _pv, _1299);
+           int32_t  const _1315 = _1265 * 16;
+           int32_t  const _1316 = _1315 + 40;
+           float8  const _1317 = float8_ops::load(_pv, _1316);
+           int32_t  const _1318 = _90 + _pv_s1_rkt__x_rebased;
+           int32_t  const _1319 = _1318 * 2;
+           int32_t  const _1320 = _1319 + _pv_s1_c_co;
+           int32_t  const _1321 = _1320 * 16;
+           int32_t  const _1322 = _1321 + 8;
+           float8  const _1323 = float8_ops::load(_attn_v, _1322);
+           int32_t  const _1324 = _pv_s1_rkt__x_rebased + _1263;
+           int32_t  const _1325 = _1324 * 4;
+           int32_t  const _1326 = _1325 + _pv_s1_ii_ig;
+           int32_t  const _1327 = _1326 * 6;
+           int32_t  const _1328 = _1327 + 1;
+           float  const _1329 = _probs[_1328];
+           float8  const _1330 = float8_ops::broadcast(_1329);
+           float8  const _1331 = _1323 * _1330;
+           float8  const _1332 = _1317 + _1331;
+           float8_ops::store(_1332, _pv, _1316);
+           int32_t  const _1333 = _1265 * 16;
+           int32_t  const _1334 = _1333 + 64;
+           float8  const _1335 = float8_ops::load(_pv, _1334);
+           int32_t  const _1336 = _90 + _pv_s1_rkt__x_rebased;
+           int32_t  const _1337 = _1336 * 2;
+           int32_t  const _1338 = _1337 + _pv_s1_c_co;
+           int32_t  const _1339 = _1338 * 16;
+           float8  const _1340 = float8_ops::load(_attn_v, _1339);
+           int32_t  const _1341 = _pv_s1_rkt__x_rebased + _1263;
+           int32_t  const _1342 = _1341 * 4;
+           int32_t  const _1343 = _1342 + _pv_s1_ii_ig;
+           int32_t  const _1344 = _1343 * 6;
+           int32_t  const _1345 = _1344 + 2;
+           float  const _1346 = _probs[_1345];
+           float8  const _1347 = float8_ops::broadcast(_1346);
+           float8  const _1348 = _1340 * _1347;
+           float8  const _1349 = _1335 + _1348;
+           float8_ops::store(_1349, _pv, _1334);
+           int32_t  const _1350 = _1265 * 16;
+           int32_t  const _1351 = _1350 + 72;
+           float8  const _1352 = float8_ops::load(_pv, _1351);
+           int32_t  const _1353 = _90 + _pv_s1_rkt__x_rebased;
+           int32_t  const _1354 = _1353 * 2;
+           int32_t  const _1355 = _1354 + _pv_s1_c_co;
+           int32_t  const _1356 = _1355 * 16;
+           int32_t  const _1357 = _1356 + 8;
+           float8  const _1358 = float8_ops::load(_attn_v, _1357);
+           int32_t  const _1359 = _pv_s1_rkt__x_rebased + _1263;
+           int32_t  const _1360 = _1359 * 4;
+           int32_t  const _1361 = _1360 + _pv_s1_ii_ig;
+           int32_t  const _1362 = _1361 * 6;
+           int32_t  const _1363 = _1362 + 2;
+           float  const _1364 = _probs[_1363];
+           float8  const _1365 = float8_ops::broadcast(_1364);
+           float8  const _1366 = _1358 * _1365;
+           float8  const _1367 = _1352 + _1366;
+           float8_ops::store(_1367, _pv, _1351);
+           int32_t  const _1368 = _1265 * 16;
+           int32_t  const _1369 = _1368 + 96;
+           float8  const _1370 = float8_ops::load(_pv, _1369);
+           int32_t  const _1371 = _90 + _pv_s1_rkt__x_rebased;
+           int32_t  const _1372 = _1371 * 2;
+           int32_t  const _1373 = _1372 + _pv_s1_c_co;
+           int32_t  const _1374 = _1373 * 16;
+           float8  const _1375 = float8_ops::load(_attn_v, _1374);
+           int32_t  const _1376 = _pv_s1_rkt__x_rebased + _1263;
+           int32_t  const _1377 = _1376 * 4;
+           int32_t  const _1378 = _1377 + _pv_s1_ii_ig;
+           int32_t  const _1379 = _1378 * 6;
+           int32_t  const _1380 = _1379 + 3;
+           float  const _1381 = _probs[_1380];
+           float8  const _1382 = float8_ops::broadcast(_1381);
+           float8  const _1383 = _1375 * _1382;
+           float8  const _1384 = _1370 + _1383;
+           float8_ops::store(_1384, _pv, _1369);
+           int32_t  const _1385 = _1265 * 16;
+           int32_t  const _1386 = _1385 + 104;
+           float8  const _1387 = float8_ops::load(_pv, _1386);
+           int32_t  const _1388 = _90 + _pv_s1_rkt__x_rebased;
+           int32_t  const _1389 = _1388 * 2;
+           int32_t  const _1390 = _1389 + _pv_s1_c_co;
+           int32_t  const _1391 = _1390 * 16;
+           int32_t  const _1392 = _1391 + 8;
+           float8  const _1393 = float8_ops::load(_attn_v, _1392);
+           int32_t  const _1394 = _pv_s1_rkt__x_rebased + _1263;
+           int32_t  const _1395 = _1394 * 4;
+           int32_t  const _1396 = _1395 + _pv_s1_ii_ig;
+           int32_t  const _1397 = _1396 * 6;
+           int32_t  const _1398 = _1397 + 3;
+           float  const _1399 = _probs[_1398];
+           float8  const _1400 = float8_ops::broadcast(_1399);
+           float8  const _1401 = _1393 * _1400;
+           float8  const _1402 = _1387 + _1401;
+           float8_ops::store(_1402, _pv, _1386);
+           int32_t  const _1403 = _1265 * 16;
+           int32_t  const _1404 = _1403 + 128;
+           float8  const _1405 = float8_ops::load(_pv, _1404);
+           int32_t  const _1406 = _90 + _pv_s1_rkt__x_rebased;
+           int32_t  const _1407 = _1406 * 2;
+           int32_t  const _1408 = _1407 + _pv_s1_c_co;
+           int32_t  const _1409 = _1408 * 16;
+           float8  const _1410 = float8_ops::load(_attn_v, _1409);
+           int32_t  const _1411 = _pv_s1_rkt__x_rebased + _1263;
+           int32_t  const _1412 = _1411 * 4;
+           int32_t  const _1413 = _1412 + _pv_s1_ii_ig;
+           int32_t  const _1414 = _1413 * 6;
+           int32_t  const _1415 = _1414 + 4;
+           float  const _1416 = _probs[_1415];
+           float8  const _1417 = float8_ops::broadcast(_1416);
+           float8  const _1418 = _1410 * _1417;
+           float8  const _1419 = _1405 + _1418;
+           float8_ops::store(_1419, _pv, _1404);
+           int32_t  const _1420 = _1265 * 16;
+           int32_t  const _1421 = _1420 + 136;
+           float8  const _1422 = float8_ops::load(_pv, _1421);
+           int32_t  const _1423 = _90 + _pv_s1_rkt__x_rebased;
+           int32_t  const _1424 = _1423 * 2;
+           int32_t  const _1425 = _1424 + _pv_s1_c_co;
+           int32_t  const _1426 = _1425 * 16;
+           int32_t  const _1427 = _1426 + 8;
+           float8  const _1428 = float8_ops::load(_attn_v, _1427);
+           int32_t  const _1429 = _pv_s1_rkt__x_rebased + _1263;
+           int32_t  const _1430 = _1429 * 4;
+           int32_t  const _1431 = _1430 + _pv_s1_ii_ig;
+           int32_t  const _1432 = _1431 * 6;
+           int32_t  const _1433 = _1432 + 4;
+           float  const _1434 = _probs[_1433];
+           float8  const _1435 = float8_ops::broadcast(_1434);
+           float8  const _1436 = _1428 * _1435;
+           float8  const _1437 = _1422 + _1436;
+           float8_ops::store(_1437, _pv, _1421);
+           int32_t  const _1438 = _1265 * 16;
+           int32_t  const _1439 = _1438 + 160;
+           float8  const _1440 = float8_ops::load(_pv, _1439);
+           int32_t  const _1441 = _90 + _pv_s1_rkt__x_rebased;
+           int32_t  const _1442 = _1441 * 2;
+           int32_t  const _1443 = _1442 + _pv_s1_c_co;
+           int32_t  const _1444 = _1443 * 16;
+           float8  const _1445 = float8_ops::load(_attn_v, _1444);
+           int32_t  const _1446 = _pv_s1_rkt__x_rebased + _1263;
+           int32_t  const _1447 = _1446 * 4;
+           int32_t  const _1448 = _1447 + _pv_s1_ii_ig;
+           int32_t  const _1449 = _1448 * 6;
+           int32_t  const _1450 = _1449 + 5;
+           float  const _1451 = _probs[_1450];
+           float8  const _1452 = float8_ops::broadcast(_1451);
+           float8  const _1453 = _1445 * _1452;
+           float8  const _1454 = _1440 + _1453;
+           float8_ops::store(_1454, _pv, _1439);
+           int32_t  const _1455 = _1265 * 16;
+           int32_t  const _1456 = _1455 + 168;
+           float8  const _1457 = float8_ops::load(_pv, _1456);
+           int32_t  const _1458 = _90 + _pv_s1_rkt__x_rebased;
+           int32_t  const _1459 = _1458 * 2;
+           int32_t  const _1460 = _1459 + _pv_s1_c_co;
+           int32_t  const _1461 = _1460 * 16;
+           int32_t  const _1462 = _1461 + 8;
+           float8  const _1463 = float8_ops::load(_attn_v, _1462);
+           int32_t  const _1464 = _pv_s1_rkt__x_rebased + _1263;
+           int32_t  const _1465 = _1464 * 4;
+           int32_t  const _1466 = _1465 + _pv_s1_ii_ig;
+           int32_t  const _1467 = _1466 * 6;
+           int32_t  const _1468 = _1467 + 5;
+           float  const _1469 = _probs[_1468];
+           float8  const _1470 = float8_ops::broadcast(_1469);
+           float8  const _1471 = _1463 * _1470;
+           float8  const _1472 = _1457 + _1471;
+           float8_ops::store(_1472, _pv, _1456);
+          } // for _pv_s1_rkt__x_rebased
          } // for _pv_s1_c_co
         } // for _pv_s1_ii_ig
-       } // for _pv_s1_rk__x_rko_rebased
-       {
-        float _row_sum[24];
-        int32_t  const _1183 = ::halide_cpp_max(_78, 0);
-        int32_t  const _1184 = _81 - _1183;
-        // produce row_sum
-        for (int _row_sum_s0_ii_ii = 0; _row_sum_s0_ii_ii < 0 + 3; _row_sum_s0_ii_ii++)
         {
-         float  const _1185 = float_from_bits(0 /* 0 */);
-         float8  const _1186 = float8_ops::broadcast(_1185);
-         int32_t  const _1187 = _row_sum_s0_ii_ii * 8;
-         float8_ops::store(_1186, _row_sum, _1187);
-        } // for _row_sum_s0_ii_ii
-        // consume probs
-        for (int _row_sum_s1_rk__x_rebased = 0; _row_sum_s1_rk__x_rebased < 0 + _1184; _row_sum_s1_rk__x_rebased++)
-        {
-         float8  const _1188 = float8_ops::load(_row_sum, 0);
-         int32_t  const _1189 = _row_sum_s1_rk__x_rebased * 24;
-         float8  const _1190 = float8_ops::load(_probs, _1189);
-         float8  const _1191 = _1188 + _1190;
-         float8_ops::store(_1191, _row_sum, 0);
-         float8  const _1192 = float8_ops::load(_row_sum, 8);
-         int32_t  const _1193 = _row_sum_s1_rk__x_rebased * 24;
-         int32_t  const _1194 = _1193 + 8;
-         float8  const _1195 = float8_ops::load(_probs, _1194);
-         float8  const _1196 = _1192 + _1195;
-         float8_ops::store(_1196, _row_sum, 8);
-         float8  const _1197 = float8_ops::load(_row_sum, 16);
-         int32_t  const _1198 = _row_sum_s1_rk__x_rebased * 24;
-         int32_t  const _1199 = _1198 + 16;
-         float8  const _1200 = float8_ops::load(_probs, _1199);
-         float8  const _1201 = _1197 + _1200;
-         float8_ops::store(_1201, _row_sum, 16);
-        } // for _row_sum_s1_rk__x_rebased
-        _probs_free.free();
-        {
-         float _partial[960];
-         // produce partial
-         // consume row_sum
-         // consume pv
-         // consume row_max
-         int32_t  const _1202 = _attn_tile * 6;
-         int32_t  const _1203 = _attn_lk + 3;
-         int32_t  const _1204 = _1203 >> 2;
-         int32_t  const _1205 = ::halide_cpp_max(_1202, 4);
-         int32_t  const _1206 = _1205 + -4;
-         int32_t  const _1207 = ::halide_cpp_min(_1204, _1206);
-         int32_t  const _1208 = _attn_kv_lo >> 2;
-         int32_t  const _1209 = ::halide_cpp_max(_1207, _1208);
-         int32_t  const _1210 = _1209 * 4;
-         int32_t  const _1211 = ::halide_cpp_min(_1210, _attn_lk);
-         int32_t  const _1212 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
-         int32_t  const _1213 = _1212 + 3;
-         int32_t  const _1214 = _1213 >> 2;
-         int32_t  const _1215 = _1202 + 6;
-         int32_t  const _1216 = ::halide_cpp_min(_1214, _1215);
-         int32_t  const _1217 = _1216 * 4;
-         int32_t  const _1218 = ::halide_cpp_min(_1217, _attn_lk);
-         int32_t  const _1219 = _attn_chunk_lo >> 2;
-         int32_t  const _1220 = _1219 * 4;
-         for (int _partial_s0_ii_ig = 0; _partial_s0_ii_ig < 0 + 6; _partial_s0_ii_ig++)
+         float _row_sum[24];
+         int32_t  const _1473 = ::halide_cpp_max(_78, 0);
+         int32_t  const _1474 = _81 - _1473;
+         // produce row_sum
+         for (int _row_sum_s0_ii_ii = 0; _row_sum_s0_ii_ii < 0 + 3; _row_sum_s0_ii_ii++)
          {
-          int32_t  const _1221 = ::halide_cpp_max(_1211, _1218);
-          int32_t  const _1222 = _partial_s0_ii_ig * 4;
-          for (int _partial_s0_ii_ir = 0; _partial_s0_ii_ir < 0 + 4; _partial_s0_ii_ir++)
+          float  const _1475 = float_from_bits(0 /* 0 */);
+          float8  const _1476 = float8_ops::broadcast(_1475);
+          int32_t  const _1477 = _row_sum_s0_ii_ii * 8;
+          float8_ops::store(_1476, _row_sum, _1477);
+         } // for _row_sum_s0_ii_ii
+         // consume probs
+         int32_t  const _1478 = ::halide_cpp_max(_78, 0);
+         int32_t  const _1479 = _1478 - _707;
+         for (int _row_sum_s1_rk__x_rebased = 0; _row_sum_s1_rk__x_rebased < 0 + _1474; _row_sum_s1_rk__x_rebased++)
+         {
+          float8  const _1480 = float8_ops::load(_row_sum, 0);
+          int32_t  const _1481 = _row_sum_s1_rk__x_rebased + _1479;
+          int32_t  const _1482 = _1481 * 24;
+          float8  const _1483 = float8_ops::load(_probs, _1482);
+          float8  const _1484 = _1480 + _1483;
+          float8_ops::store(_1484, _row_sum, 0);
+          float8  const _1485 = float8_ops::load(_row_sum, 8);
+          int32_t  const _1486 = _row_sum_s1_rk__x_rebased + _1479;
+          int32_t  const _1487 = _1486 * 24;
+          int32_t  const _1488 = _1487 + 8;
+          float8  const _1489 = float8_ops::load(_probs, _1488);
+          float8  const _1490 = _1485 + _1489;
+          float8_ops::store(_1490, _row_sum, 8);
+          float8  const _1491 = float8_ops::load(_row_sum, 16);
+          int32_t  const _1492 = _row_sum_s1_rk__x_rebased + _1479;
+          int32_t  const _1493 = _1492 * 24;
+          int32_t  const _1494 = _1493 + 16;
+          float8  const _1495 = float8_ops::load(_probs, _1494);
+          float8  const _1496 = _1491 + _1495;
+          float8_ops::store(_1496, _row_sum, 16);
+         } // for _row_sum_s1_rk__x_rebased
+         _probs_free.free();
+         {
+          float _partial[960];
+          // produce partial
+          // consume row_sum
+          // consume pv
+          // consume row_max
+          int32_t  const _1497 = _attn_tile * 6;
+          int32_t  const _1498 = _attn_lk + 3;
+          int32_t  const _1499 = _1498 >> 2;
+          int32_t  const _1500 = ::halide_cpp_max(_1497, 4);
+          int32_t  const _1501 = _1500 + -4;
+          int32_t  const _1502 = ::halide_cpp_min(_1499, _1501);
+          int32_t  const _1503 = _attn_kv_lo >> 2;
+          int32_t  const _1504 = ::halide_cpp_max(_1502, _1503);
+          int32_t  const _1505 = _1504 * 4;
+          int32_t  const _1506 = ::halide_cpp_min(_1505, _attn_lk);
+          int32_t  const _1507 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
+          int32_t  const _1508 = _1507 + 3;
+          int32_t  const _1509 = _1508 >> 2;
+          int32_t  const _1510 = _1497 + 6;
+          int32_t  const _1511 = ::halide_cpp_min(_1509, _1510);
+          int32_t  const _1512 = _1511 * 4;
+          int32_t  const _1513 = ::halide_cpp_min(_1512, _attn_lk);
+          int32_t  const _1514 = _attn_chunk_lo >> 2;
+          int32_t  const _1515 = _1514 * 4;
+          for (int _partial_s0_ii_ig = 0; _partial_s0_ii_ig < 0 + 4; _partial_s0_ii_ig++)
           {
-           int32_t  const _1223 = _partial_s0_ii_ir + _1222;
-           for (int _partial_s0_c_c = 0; _partial_s0_c_c < 0 + 4; _partial_s0_c_c++)
+           int32_t  const _1516 = ::halide_cpp_max(_1506, _1513);
+           int32_t  const _1517 = _partial_s0_ii_ig * 6;
+           for (int _partial_s0_ii_ir = 0; _partial_s0_ii_ir < 0 + 6; _partial_s0_ii_ir++)
            {
-            int32_t  const _1224 = _1223 * 4;
-            int32_t  const _1225 = _1224 + _partial_s0_c_c;
-            int32_t  const _1226 = _1225 * 8;
-            float8  const _1227 = float8_ops::load(_pv, _1226);
-            int32_t  const _1228 = _1223 * 5;
-            int32_t  const _1229 = _1228 + _partial_s0_c_c;
-            int32_t  const _1230 = _1229 * 8;
-            float8_ops::store(_1227, _partial, _1230);
-           } // for _partial_s0_c_c
-           int32_t  const _1231 = _partial_s0_ii_ir + _1222;
-           float  const _1232 = _row_max[_1231];
-           float8  const _1233 = float8_ops::broadcast(_1232);
-           float  const _1234 = _row_sum[_1231];
-           float8  const _1235 = float8_ops::broadcast(_1234);
-           int32_t  const _1236 = ::halide_cpp_min(_1220, _1221);
-           int32_t  const _1237 = ::halide_cpp_max(_1236, _1211);
-           int32_t  const _1238 = _1237 + 1024;
-           int32_t  const _1239 = ::halide_cpp_min(_1238, _1221);
-           float  const _1240 = reinterpret<float>(_1239);
-           float8  const _1241 = float8_ops::broadcast(_1240);
-           float  const _1242 = reinterpret<float>(_1221);
-           float8  const _1243 = float8_ops::broadcast(_1242);
-           int32x8_t  const _1244 = int32x8_t_ops::ramp(-2, 1);
-           int32x8_t  const _1245 = int32x8_t_ops::broadcast(0);
-           uint8x8_t  const _1246 = int32x8_t_ops::eq(_1244, _1245);
-           float8  const _1247 = float8_ops::select(_1246, _1241, _1243);
-           int32x8_t  const _1248 = int32x8_t_ops::ramp(-1, 1);
-           uint8x8_t  const _1249 = int32x8_t_ops::eq(_1248, _1245);
-           float8  const _1250 = float8_ops::select(_1249, _1235, _1247);
-           int32x8_t  const _1251 = int32x8_t_ops::ramp(0, 1);
-           uint8x8_t  const _1252 = int32x8_t_ops::eq(_1251, _1245);
-           float8  const _1253 = float8_ops::select(_1252, _1233, _1250);
-           int32_t  const _1254 = _1231 * 40;
-           int32_t  const _1255 = _1254 + 32;
-           float8_ops::store(_1253, _partial, _1255);
-          } // for _partial_s0_ii_ir
-         } // for _partial_s0_ii_ig
-         // produce attn_out
-         // consume partial
-         for (int _attn_out_s0_ii = 0; _attn_out_s0_ii < 0 + 24; _attn_out_s0_ii++)
-         {
-          int32_t  const _1256 = _attn_out_s0_ii * 5;
-          for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + 5; _attn_out_s0_c_c++)
+            int32_t  const _1518 = _partial_s0_ii_ir + _1517;
+            for (int _partial_s0_c_c = 0; _partial_s0_c_c < 0 + 4; _partial_s0_c_c++)
+            {
+             int32_t  const _1519 = _1518 * 4;
+             int32_t  const _1520 = _1519 + _partial_s0_c_c;
+             int32_t  const _1521 = _1520 * 8;
+             float8  const _1522 = float8_ops::load(_pv, _1521);
+             int32_t  const _1523 = _1518 * 5;
+             int32_t  const _1524 = _1523 + _partial_s0_c_c;
+             int32_t  const _1525 = _1524 * 8;
+             float8_ops::store(_1522, _partial, _1525);
+            } // for _partial_s0_c_c
+            int32_t  const _1526 = _partial_s0_ii_ir + _1517;
+            float  const _1527 = _row_max[_1526];
+            float8  const _1528 = float8_ops::broadcast(_1527);
+            float  const _1529 = _row_sum[_1526];
+            float8  const _1530 = float8_ops::broadcast(_1529);
+            int32_t  const _1531 = ::halide_cpp_min(_1515, _1516);
+            int32_t  const _1532 = ::halide_cpp_max(_1531, _1506);
+            int32_t  const _1533 = _1532 + 1024;
+            int32_t  const _1534 = ::halide_cpp_min(_1533, _1516);
+            float  const _1535 = reinterpret<float>(_1534);
+            float8  const _1536 = float8_ops::broadcast(_1535);
+            float  const _1537 = reinterpret<float>(_1516);
+            float8  const _1538 = float8_ops::broadcast(_1537);
+            int32x8_t  const _1539 = int32x8_t_ops::ramp(-2, 1);
+            int32x8_t  const _1540 = int32x8_t_ops::broadcast(0);
+            uint8x8_t  const _1541 = int32x8_t_ops::eq(_1539, _1540);
+            float8  const _1542 = float8_ops::select(_1541, _1536, _1538);
+            int32x8_t  const _1543 = int32x8_t_ops::ramp(-1, 1);
+            uint8x8_t  const _1544 = int32x8_t_ops::eq(_1543, _1540);
+            float8  const _1545 = float8_ops::select(_1544, _1530, _1542);
+            int32x8_t  const _1546 = int32x8_t_ops::ramp(0, 1);
+            uint8x8_t  const _1547 = int32x8_t_ops::eq(_1546, _1540);
+            float8  const _1548 = float8_ops::select(_1547, _1528, _1545);
+            int32_t  const _1549 = _1526 * 40;
+            int32_t  const _1550 = _1549 + 32;
+            float8_ops::store(_1548, _partial, _1550);
+           } // for _partial_s0_ii_ir
+          } // for _partial_s0_ii_ig
+          // produce attn_out
+          // consume partial
+          for (int _attn_out_s0_ii = 0; _attn_out_s0_ii < 0 + 24; _attn_out_s0_ii++)
           {
-           int32_t  const _1257 = _attn_out_s0_c_c + _1256;
-           int32_t  const _1258 = _1257 * 8;
-           float8  const _1259 = float8_ops::load(_partial, _1258);
-           float8_ops::store(_1259, _attn_out, _1258);
-          } // for _attn_out_s0_c_c
-         } // for _attn_out_s0_ii
-        } // alloc _partial
-       } // alloc _row_sum
-      } // alloc _pv
+           int32_t  const _1551 = _attn_out_s0_ii * 5;
+           for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + 5; _attn_out_s0_c_c++)
+           {
+            int32_t  const _1552 = _attn_out_s0_c_c + _1551;
+            int32_t  const _1553 = _1552 * 8;
+            float8  const _1554 = float8_ops::load(_partial, _1553);
+            float8_ops::store(_1554, _attn_out, _1553);
+           } // for _attn_out_s0_c_c
+          } // for _attn_out_s0_ii
+         } // alloc _partial
+        } // alloc _row_sum
+       } // alloc _pv
+      } // alloc _pv_blocks
      } // alloc _probs
     } // alloc _row_max
    } // alloc _masked

@@ -2617,526 +2617,539 @@ int attn_causal64_avx2_pipeline(void const *__user_context, struct halide_buffer
  int32_t  const _75 = ::halide_cpp_max(_74, 0);
  int32_t  const _76 = _75 + 1024;
  int32_t  const _77 = ::halide_cpp_min(_67, _76);
- int32_t  const _78 = _77 - _75;
- int32_t  const _79 = _78 + -1;
- int32_t  const _80 = _79 >> 2;
- int32_t  const _81 = _80 * 4;
+ int32_t  const _78 = _67 - _75;
+ int32_t  const _79 = ::halide_cpp_min(_78, 1024);
+ int32_t  const _80 = _79 >> 6;
+ int32_t  const _81 = _80 * 64;
  int32_t  const _82 = _75 + _81;
- int32_t  const _83 = _82 + 4;
- int32_t  const _84 = ::halide_cpp_min(_83, _24);
- int32_t  const _85 = _24 + -1;
- int32_t  const _86 = ::halide_cpp_min(_75, _85);
- int32_t  const _87 = _84 - _86;
- int32_t  const _88 = _79 >> 6;
- int32_t  const _89 = _88 * 64;
- int32_t  const _90 = _75 + _89;
- int32_t  const _91 = _77 + -1;
- int32_t  const _92 = ::halide_cpp_min(_90, _91);
- int32_t  const _93 = ::halide_cpp_min(_78, 64);
- int32_t  const _94 = _92 + _93;
- int32_t  const _95 = ::halide_cpp_min(_94, _77);
- int32_t  const _96 = _95 - _75;
- bool  const _97 = _halide_buffer_is_bounds_query(_attn_k_buffer);
- bool  const _98 = !(_97);
- bool  const _99 = 0 <= _86;
- bool  const _100 = _86 <= 0;
- bool  const _101 = _99 && _100;
- bool  const _102 = _98 || _101;
- if (!_102)
+ int32_t  const _83 = ::halide_cpp_max(_73, _70);
+ int32_t  const _84 = ::halide_cpp_max(_83, 0);
+ int32_t  const _85 = _84 + _81;
+ int32_t  const _86 = ::halide_cpp_max(_85, _77);
+ int32_t  const _87 = ::halide_cpp_min(_84, _82);
+ int32_t  const _88 = ::halide_cpp_min(_75, _87);
+ int32_t  const _89 = ::halide_cpp_max(_86, _77);
+ int32_t  const _90 = ::halide_cpp_min(_75, _88);
+ int32_t  const _91 = _89 - _90;
+ int32_t  const _92 = _91 + -1;
+ int32_t  const _93 = _92 >> 2;
+ int32_t  const _94 = _93 * 4;
+ int32_t  const _95 = _94 + _90;
+ int32_t  const _96 = _95 + 4;
+ int32_t  const _97 = ::halide_cpp_min(_96, _24);
+ int32_t  const _98 = _24 + -1;
+ int32_t  const _99 = ::halide_cpp_min(_98, _90);
+ int32_t  const _100 = _97 - _99;
+ int32_t  const _101 = _61 * 4;
+ int32_t  const _102 = ::halide_cpp_min(_101, _attn_lk);
+ int32_t  const _103 = ::halide_cpp_min(_102, _72);
+ int32_t  const _104 = ::halide_cpp_max(_103, _70);
+ int32_t  const _105 = _81 + _104;
+ int32_t  const _106 = ::halide_cpp_max(_105, _77);
+ int32_t  const _107 = ::halide_cpp_min(_82, _104);
+ int32_t  const _108 = _106 - _107;
+ int32_t  const _109 = ::halide_cpp_min(_104, _82);
+ bool  const _110 = _halide_buffer_is_bounds_query(_attn_k_buffer);
+ bool  const _111 = !(_110);
+ bool  const _112 = 0 <= _99;
+ bool  const _113 = _99 <= 0;
+ bool  const _114 = _112 && _113;
+ bool  const _115 = _111 || _114;
+ if (!_115)
  {
-  int32_t  const _103 = _87 + -1;
-  int32_t  const _104 = _87 + _86;
-  int32_t  const _105 = _104 + -1;
-  int32_t  const _106 = attn_causal64_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_k", 1, 0, _103, _86, _105);
-  return _106;
+  int32_t  const _116 = _100 + -1;
+  int32_t  const _117 = _100 + _99;
+  int32_t  const _118 = _117 + -1;
+  int32_t  const _119 = attn_causal64_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_k", 1, 0, _116, _99, _118);
+  return _119;
  }
- bool  const _107 = _halide_buffer_is_bounds_query(_attn_v_buffer);
- bool  const _108 = !(_107);
- bool  const _109 = _74 <= 0;
- bool  const _110 = _108 || _109;
- if (!_110)
- {
-  int32_t  const _111 = _96 + -1;
-  int32_t  const _112 = _96 + _74;
-  int32_t  const _113 = _112 + -1;
-  int32_t  const _114 = attn_causal64_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_v", 1, 0, _111, _74, _113);
-  return _114;
- }
- uint32_t  const _115 = (uint32_t)(73730ull);
- bool  const _116 = _17 == _115;
- if (!_116)
- {
-  uint32_t  const _117 = (uint32_t)(73730ull);
-  int32_t  const _118 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_k", _17, _117);
-  return _118;
- }
- bool  const _119 = _19 == 2;
- if (!_119)
- {
-  int32_t  const _120 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_k", _19, 2);
-  return _120;
- }
- uint32_t  const _121 = (uint32_t)(73730ull);
- bool  const _122 = _27 == _121;
- if (!_122)
- {
-  uint32_t  const _123 = (uint32_t)(73730ull);
-  int32_t  const _124 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_q", _27, _123);
-  return _124;
- }
- bool  const _125 = _29 == 2;
+ bool  const _120 = _halide_buffer_is_bounds_query(_attn_v_buffer);
+ bool  const _121 = !(_120);
+ bool  const _122 = 0 <= _109;
+ bool  const _123 = _109 <= 0;
+ bool  const _124 = _122 && _123;
+ bool  const _125 = _121 || _124;
  if (!_125)
  {
-  int32_t  const _126 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_q", _29, 2);
-  return _126;
+  int32_t  const _126 = _108 + -1;
+  int32_t  const _127 = _108 + _109;
+  int32_t  const _128 = _127 + -1;
+  int32_t  const _129 = attn_causal64_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_v", 1, 0, _126, _109, _128);
+  return _129;
  }
- uint32_t  const _127 = (uint32_t)(73730ull);
- bool  const _128 = _37 == _127;
- if (!_128)
- {
-  uint32_t  const _129 = (uint32_t)(73730ull);
-  int32_t  const _130 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_v", _37, _129);
-  return _130;
- }
- bool  const _131 = _39 == 2;
+ uint32_t  const _130 = (uint32_t)(73730ull);
+ bool  const _131 = _17 == _130;
  if (!_131)
  {
-  int32_t  const _132 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_v", _39, 2);
-  return _132;
+  uint32_t  const _132 = (uint32_t)(73730ull);
+  int32_t  const _133 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_k", _17, _132);
+  return _133;
  }
- uint32_t  const _133 = (uint32_t)(73730ull);
- bool  const _134 = _47 == _133;
+ bool  const _134 = _19 == 2;
  if (!_134)
  {
-  uint32_t  const _135 = (uint32_t)(73730ull);
-  int32_t  const _136 = attn_causal64_rt_error_bad_type(_ucon, "Output buffer attn_out", _47, _135);
-  return _136;
+  int32_t  const _135 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_k", _19, 2);
+  return _135;
  }
- bool  const _137 = _49 == 2;
+ uint32_t  const _136 = (uint32_t)(73730ull);
+ bool  const _137 = _27 == _136;
  if (!_137)
  {
-  int32_t  const _138 = attn_causal64_rt_error_bad_dimensions(_ucon, "Output buffer attn_out", _49, 2);
-  return _138;
+  uint32_t  const _138 = (uint32_t)(73730ull);
+  int32_t  const _139 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_q", _27, _138);
+  return _139;
  }
- bool  const _139 = _20 <= 0;
- int32_t  const _140 = _21 + _20;
- bool  const _141 = 64 <= _140;
- bool  const _142 = _139 && _141;
- if (!_142)
+ bool  const _140 = _29 == 2;
+ if (!_140)
  {
-  int32_t  const _143 = _21 + _20;
-  int32_t  const _144 = _143 + -1;
-  int32_t  const _145 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 0, 0, 63, _20, _144);
+  int32_t  const _141 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_q", _29, 2);
+  return _141;
+ }
+ uint32_t  const _142 = (uint32_t)(73730ull);
+ bool  const _143 = _37 == _142;
+ if (!_143)
+ {
+  uint32_t  const _144 = (uint32_t)(73730ull);
+  int32_t  const _145 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_v", _37, _144);
   return _145;
  }
- bool  const _146 = 0 <= _21;
+ bool  const _146 = _39 == 2;
  if (!_146)
  {
-  int32_t  const _147 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 0, _21);
+  int32_t  const _147 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_v", _39, 2);
   return _147;
  }
- bool  const _148 = _23 <= _86;
- int32_t  const _149 = _87 + _86;
- int32_t  const _150 = _24 + _23;
- bool  const _151 = _149 <= _150;
- bool  const _152 = _148 && _151;
+ uint32_t  const _148 = (uint32_t)(73730ull);
+ bool  const _149 = _47 == _148;
+ if (!_149)
+ {
+  uint32_t  const _150 = (uint32_t)(73730ull);
+  int32_t  const _151 = attn_causal64_rt_error_bad_type(_ucon, "Output buffer attn_out", _47, _150);
+  return _151;
+ }
+ bool  const _152 = _49 == 2;
  if (!_152)
  {
-  int32_t  const _153 = _87 + _86;
-  int32_t  const _154 = _153 + -1;
-  int32_t  const _155 = _24 + _23;
-  int32_t  const _156 = _155 + -1;
-  int32_t  const _157 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 1, _86, _154, _23, _156);
-  return _157;
+  int32_t  const _153 = attn_causal64_rt_error_bad_dimensions(_ucon, "Output buffer attn_out", _49, 2);
+  return _153;
  }
- bool  const _158 = 0 <= _24;
- if (!_158)
+ bool  const _154 = _20 <= 0;
+ int32_t  const _155 = _21 + _20;
+ bool  const _156 = 64 <= _155;
+ bool  const _157 = _154 && _156;
+ if (!_157)
  {
-  int32_t  const _159 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 1, _24);
-  return _159;
+  int32_t  const _158 = _21 + _20;
+  int32_t  const _159 = _158 + -1;
+  int32_t  const _160 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 0, 0, 63, _20, _159);
+  return _160;
  }
- bool  const _160 = _30 <= 0;
- int32_t  const _161 = _31 + _30;
- bool  const _162 = 64 <= _161;
- bool  const _163 = _160 && _162;
- if (!_163)
+ bool  const _161 = 0 <= _21;
+ if (!_161)
  {
-  int32_t  const _164 = _31 + _30;
-  int32_t  const _165 = _164 + -1;
-  int32_t  const _166 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 0, 0, 63, _30, _165);
-  return _166;
+  int32_t  const _162 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 0, _21);
+  return _162;
  }
- bool  const _167 = 0 <= _31;
+ bool  const _163 = _23 <= _99;
+ int32_t  const _164 = _100 + _99;
+ int32_t  const _165 = _24 + _23;
+ bool  const _166 = _164 <= _165;
+ bool  const _167 = _163 && _166;
  if (!_167)
  {
-  int32_t  const _168 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 0, _31);
-  return _168;
+  int32_t  const _168 = _100 + _99;
+  int32_t  const _169 = _168 + -1;
+  int32_t  const _170 = _24 + _23;
+  int32_t  const _171 = _170 + -1;
+  int32_t  const _172 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 1, _99, _169, _23, _171);
+  return _172;
  }
- bool  const _169 = _33 <= 0;
- int32_t  const _170 = _34 + _33;
- bool  const _171 = 24 <= _170;
- bool  const _172 = _169 && _171;
- if (!_172)
+ bool  const _173 = 0 <= _24;
+ if (!_173)
  {
-  int32_t  const _173 = _34 + _33;
-  int32_t  const _174 = _173 + -1;
-  int32_t  const _175 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 1, 0, 23, _33, _174);
-  return _175;
+  int32_t  const _174 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 1, _24);
+  return _174;
  }
- bool  const _176 = 0 <= _34;
- if (!_176)
+ bool  const _175 = _30 <= 0;
+ int32_t  const _176 = _31 + _30;
+ bool  const _177 = 64 <= _176;
+ bool  const _178 = _175 && _177;
+ if (!_178)
  {
-  int32_t  const _177 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 1, _34);
-  return _177;
+  int32_t  const _179 = _31 + _30;
+  int32_t  const _180 = _179 + -1;
+  int32_t  const _181 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 0, 0, 63, _30, _180);
+  return _181;
  }
- bool  const _178 = _40 <= 0;
- int32_t  const _179 = _41 + _40;
- bool  const _180 = 64 <= _179;
- bool  const _181 = _178 && _180;
- if (!_181)
+ bool  const _182 = 0 <= _31;
+ if (!_182)
  {
-  int32_t  const _182 = _41 + _40;
-  int32_t  const _183 = _182 + -1;
-  int32_t  const _184 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 0, 0, 63, _40, _183);
-  return _184;
+  int32_t  const _183 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 0, _31);
+  return _183;
  }
- bool  const _185 = 0 <= _41;
- if (!_185)
+ bool  const _184 = _33 <= 0;
+ int32_t  const _185 = _34 + _33;
+ bool  const _186 = 24 <= _185;
+ bool  const _187 = _184 && _186;
+ if (!_187)
  {
-  int32_t  const _186 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 0, _41);
-  return _186;
+  int32_t  const _188 = _34 + _33;
+  int32_t  const _189 = _188 + -1;
+  int32_t  const _190 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 1, 0, 23, _33, _189);
+  return _190;
  }
- int32_t  const _187 = ::halide_cpp_max(_74, 0);
- bool  const _188 = _43 <= _187;
- int32_t  const _189 = _187 + _96;
- int32_t  const _190 = _44 + _43;
- bool  const _191 = _189 <= _190;
- bool  const _192 = _188 && _191;
- if (!_192)
+ bool  const _191 = 0 <= _34;
+ if (!_191)
  {
-  int32_t  const _193 = ::halide_cpp_max(_74, 0);
-  int32_t  const _194 = _193 + _96;
-  int32_t  const _195 = _194 + -1;
-  int32_t  const _196 = _44 + _43;
-  int32_t  const _197 = _196 + -1;
-  int32_t  const _198 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 1, _193, _195, _43, _197);
-  return _198;
+  int32_t  const _192 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 1, _34);
+  return _192;
  }
- bool  const _199 = 0 <= _44;
- if (!_199)
+ bool  const _193 = _40 <= 0;
+ int32_t  const _194 = _41 + _40;
+ bool  const _195 = 64 <= _194;
+ bool  const _196 = _193 && _195;
+ if (!_196)
  {
-  int32_t  const _200 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 1, _44);
-  return _200;
+  int32_t  const _197 = _41 + _40;
+  int32_t  const _198 = _197 + -1;
+  int32_t  const _199 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 0, 0, 63, _40, _198);
+  return _199;
  }
- bool  const _201 = _50 <= 0;
- int32_t  const _202 = _51 + _50;
- bool  const _203 = 72 <= _202;
- bool  const _204 = _201 && _203;
- if (!_204)
+ bool  const _200 = 0 <= _41;
+ if (!_200)
  {
-  int32_t  const _205 = _51 + _50;
-  int32_t  const _206 = _205 + -1;
-  int32_t  const _207 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 0, 0, 71, _50, _206);
-  return _207;
+  int32_t  const _201 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 0, _41);
+  return _201;
  }
- bool  const _208 = 0 <= _51;
- if (!_208)
+ bool  const _202 = _43 <= _109;
+ int32_t  const _203 = _108 + _109;
+ int32_t  const _204 = _44 + _43;
+ bool  const _205 = _203 <= _204;
+ bool  const _206 = _202 && _205;
+ if (!_206)
  {
-  int32_t  const _209 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 0, _51);
-  return _209;
+  int32_t  const _207 = _108 + _109;
+  int32_t  const _208 = _207 + -1;
+  int32_t  const _209 = _44 + _43;
+  int32_t  const _210 = _209 + -1;
+  int32_t  const _211 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 1, _109, _208, _43, _210);
+  return _211;
  }
- bool  const _210 = _53 <= 0;
- int32_t  const _211 = _54 + _53;
- bool  const _212 = 24 <= _211;
- bool  const _213 = _210 && _212;
- if (!_213)
+ bool  const _212 = 0 <= _44;
+ if (!_212)
  {
-  int32_t  const _214 = _54 + _53;
-  int32_t  const _215 = _214 + -1;
-  int32_t  const _216 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 1, 0, 23, _53, _215);
-  return _216;
+  int32_t  const _213 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 1, _44);
+  return _213;
  }
- bool  const _217 = 0 <= _54;
+ bool  const _214 = _50 <= 0;
+ int32_t  const _215 = _51 + _50;
+ bool  const _216 = 72 <= _215;
+ bool  const _217 = _214 && _216;
  if (!_217)
  {
-  int32_t  const _218 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 1, _54);
-  return _218;
- }
- bool  const _219 = _22 == 1;
- if (!_219)
- {
-  int32_t  const _220 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.stride.0", _22, "1", 1);
+  int32_t  const _218 = _51 + _50;
+  int32_t  const _219 = _218 + -1;
+  int32_t  const _220 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 0, 0, 71, _50, _219);
   return _220;
  }
- bool  const _221 = _20 == 0;
+ bool  const _221 = 0 <= _51;
  if (!_221)
  {
-  int32_t  const _222 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.min.0", _20, "0", 0);
+  int32_t  const _222 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 0, _51);
   return _222;
  }
- bool  const _223 = _21 == 64;
- if (!_223)
+ bool  const _223 = _53 <= 0;
+ int32_t  const _224 = _54 + _53;
+ bool  const _225 = 24 <= _224;
+ bool  const _226 = _223 && _225;
+ if (!_226)
  {
-  int32_t  const _224 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.extent.0", _21, "64", 64);
-  return _224;
+  int32_t  const _227 = _54 + _53;
+  int32_t  const _228 = _227 + -1;
+  int32_t  const _229 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 1, 0, 23, _53, _228);
+  return _229;
  }
- bool  const _225 = _25 == 64;
- if (!_225)
+ bool  const _230 = 0 <= _54;
+ if (!_230)
  {
-  int32_t  const _226 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.stride.1", _25, "64", 64);
-  return _226;
+  int32_t  const _231 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 1, _54);
+  return _231;
  }
- bool  const _227 = _23 == 0;
- if (!_227)
+ bool  const _232 = _22 == 1;
+ if (!_232)
  {
-  int32_t  const _228 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.min.1", _23, "0", 0);
-  return _228;
+  int32_t  const _233 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.stride.0", _22, "1", 1);
+  return _233;
  }
- bool  const _229 = _32 == 1;
- if (!_229)
+ bool  const _234 = _20 == 0;
+ if (!_234)
  {
-  int32_t  const _230 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.stride.0", _32, "1", 1);
-  return _230;
+  int32_t  const _235 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.min.0", _20, "0", 0);
+  return _235;
  }
- bool  const _231 = _30 == 0;
- if (!_231)
+ bool  const _236 = _21 == 64;
+ if (!_236)
  {
-  int32_t  const _232 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.min.0", _30, "0", 0);
-  return _232;
+  int32_t  const _237 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.extent.0", _21, "64", 64);
+  return _237;
  }
- bool  const _233 = _31 == 64;
- if (!_233)
+ bool  const _238 = _25 == 64;
+ if (!_238)
  {
-  int32_t  const _234 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.extent.0", _31, "64", 64);
-  return _234;
+  int32_t  const _239 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.stride.1", _25, "64", 64);
+  return _239;
  }
- bool  const _235 = _35 == 64;
- if (!_235)
+ bool  const _240 = _23 == 0;
+ if (!_240)
  {
-  int32_t  const _236 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.stride.1", _35, "64", 64);
-  return _236;
+  int32_t  const _241 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.min.1", _23, "0", 0);
+  return _241;
  }
- bool  const _237 = _33 == 0;
- if (!_237)
+ bool  const _242 = _32 == 1;
+ if (!_242)
  {
-  int32_t  const _238 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.min.1", _33, "0", 0);
-  return _238;
+  int32_t  const _243 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.stride.0", _32, "1", 1);
+  return _243;
  }
- bool  const _239 = _34 == 24;
- if (!_239)
+ bool  const _244 = _30 == 0;
+ if (!_244)
  {
-  int32_t  const _240 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.extent.1", _34, "24", 24);
-  return _240;
+  int32_t  const _245 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.min.0", _30, "0", 0);
+  return _245;
  }
- bool  const _241 = _42 == 1;
- if (!_241)
+ bool  const _246 = _31 == 64;
+ if (!_246)
  {
-  int32_t  const _242 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.stride.0", _42, "1", 1);
-  return _242;
+  int32_t  const _247 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.extent.0", _31, "64", 64);
+  return _247;
  }
- bool  const _243 = _40 == 0;
- if (!_243)
+ bool  const _248 = _35 == 64;
+ if (!_248)
  {
-  int32_t  const _244 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.min.0", _40, "0", 0);
-  return _244;
+  int32_t  const _249 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.stride.1", _35, "64", 64);
+  return _249;
  }
- bool  const _245 = _41 == 64;
- if (!_245)
+ bool  const _250 = _33 == 0;
+ if (!_250)
  {
-  int32_t  const _246 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.extent.0", _41, "64", 64);
-  return _246;
+  int32_t  const _251 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.min.1", _33, "0", 0);
+  return _251;
  }
- bool  const _247 = _45 == 64;
- if (!_247)
+ bool  const _252 = _34 == 24;
+ if (!_252)
  {
-  int32_t  const _248 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.stride.1", _45, "64", 64);
-  return _248;
+  int32_t  const _253 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.extent.1", _34, "24", 24);
+  return _253;
  }
- bool  const _249 = _43 == 0;
- if (!_249)
+ bool  const _254 = _42 == 1;
+ if (!_254)
  {
-  int32_t  const _250 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.min.1", _43, "0", 0);
-  return _250;
+  int32_t  const _255 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.stride.0", _42, "1", 1);
+  return _255;
  }
- bool  const _251 = _52 == 1;
- if (!_251)
+ bool  const _256 = _40 == 0;
+ if (!_256)
  {
-  int32_t  const _252 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.stride.0", _52, "1", 1);
-  return _252;
+  int32_t  const _257 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.min.0", _40, "0", 0);
+  return _257;
  }
- bool  const _253 = _50 == 0;
- if (!_253)
+ bool  const _258 = _41 == 64;
+ if (!_258)
  {
-  int32_t  const _254 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.min.0", _50, "0", 0);
-  return _254;
+  int32_t  const _259 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.extent.0", _41, "64", 64);
+  return _259;
  }
- bool  const _255 = _51 == 72;
- if (!_255)
+ bool  const _260 = _45 == 64;
+ if (!_260)
  {
-  int32_t  const _256 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.extent.0", _51, "(64 + 8)", 72);
-  return _256;
+  int32_t  const _261 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.stride.1", _45, "64", 64);
+  return _261;
  }
- bool  const _257 = _55 == 72;
- if (!_257)
+ bool  const _262 = _43 == 0;
+ if (!_262)
  {
-  int32_t  const _258 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.stride.1", _55, "(64 + 8)", 72);
-  return _258;
+  int32_t  const _263 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.min.1", _43, "0", 0);
+  return _263;
  }
- bool  const _259 = _53 == 0;
- if (!_259)
+ bool  const _264 = _52 == 1;
+ if (!_264)
  {
-  int32_t  const _260 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.min.1", _53, "0", 0);
-  return _260;
+  int32_t  const _265 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.stride.0", _52, "1", 1);
+  return _265;
  }
- bool  const _261 = _54 == 24;
- if (!_261)
+ bool  const _266 = _50 == 0;
+ if (!_266)
  {
-  int32_t  const _262 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.extent.1", _54, "24", 24);
-  return _262;
+  int32_t  const _267 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.min.0", _50, "0", 0);
+  return _267;
  }
- int64_t  const _263 = (int64_t)(_24);
- int64_t  const _264 = (int64_t)(64ll);
- int64_t  const _265 = _263 * _264;
- uint64_t  const _266 = (uint64_t)(_265);
- uint64_t  const _267 = (uint64_t)(2147483647ull);
- bool  const _268 = _266 <= _267;
+ bool  const _268 = _51 == 72;
  if (!_268)
  {
-  int64_t  const _269 = (int64_t)(_24);
-  int64_t  const _270 = (int64_t)(64ll);
-  int64_t  const _271 = _269 * _270;
-  uint64_t  const _272 = (uint64_t)(_271);
-  uint64_t  const _273 = (uint64_t)(2147483647ull);
-  int32_t  const _274 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _272, _273);
-  return _274;
+  int32_t  const _269 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.extent.0", _51, "(64 + 8)", 72);
+  return _269;
  }
- int64_t  const _275 = (int64_t)(_24);
- int64_t  const _276 = (int64_t)(33554431ll);
- bool  const _277 = _275 <= _276;
- if (!_277)
+ bool  const _270 = _55 == 72;
+ if (!_270)
  {
-  int64_t  const _278 = (int64_t)(_24);
-  int64_t  const _279 = (int64_t)(64ll);
-  int64_t  const _280 = _278 * _279;
-  int64_t  const _281 = (int64_t)(2147483647ll);
-  int32_t  const _282 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_k", _280, _281);
-  return _282;
+  int32_t  const _271 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.stride.1", _55, "(64 + 8)", 72);
+  return _271;
  }
- int64_t  const _283 = (int64_t)(_44);
- int64_t  const _284 = (int64_t)(64ll);
- int64_t  const _285 = _283 * _284;
- uint64_t  const _286 = (uint64_t)(_285);
- uint64_t  const _287 = (uint64_t)(2147483647ull);
- bool  const _288 = _286 <= _287;
- if (!_288)
+ bool  const _272 = _53 == 0;
+ if (!_272)
  {
-  int64_t  const _289 = (int64_t)(_44);
-  int64_t  const _290 = (int64_t)(64ll);
-  int64_t  const _291 = _289 * _290;
-  uint64_t  const _292 = (uint64_t)(_291);
-  uint64_t  const _293 = (uint64_t)(2147483647ull);
-  int32_t  const _294 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _292, _293);
-  return _294;
+  int32_t  const _273 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.min.1", _53, "0", 0);
+  return _273;
  }
- int64_t  const _295 = (int64_t)(_44);
- int64_t  const _296 = (int64_t)(33554431ll);
- bool  const _297 = _295 <= _296;
- if (!_297)
+ bool  const _274 = _54 == 24;
+ if (!_274)
  {
-  int64_t  const _298 = (int64_t)(_44);
-  int64_t  const _299 = (int64_t)(64ll);
-  int64_t  const _300 = _298 * _299;
-  int64_t  const _301 = (int64_t)(2147483647ll);
-  int32_t  const _302 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_v", _300, _301);
-  return _302;
+  int32_t  const _275 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.extent.1", _54, "24", 24);
+  return _275;
  }
- bool  const _303 = !(_18);
- if (!_303)
+ int64_t  const _276 = (int64_t)(_24);
+ int64_t  const _277 = (int64_t)(64ll);
+ int64_t  const _278 = _276 * _277;
+ uint64_t  const _279 = (uint64_t)(_278);
+ uint64_t  const _280 = (uint64_t)(2147483647ull);
+ bool  const _281 = _279 <= _280;
+ if (!_281)
  {
-  int32_t  const _304 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_k");
-  return _304;
+  int64_t  const _282 = (int64_t)(_24);
+  int64_t  const _283 = (int64_t)(64ll);
+  int64_t  const _284 = _282 * _283;
+  uint64_t  const _285 = (uint64_t)(_284);
+  uint64_t  const _286 = (uint64_t)(2147483647ull);
+  int32_t  const _287 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _285, _286);
+  return _287;
  }
- bool  const _305 = !(_28);
- if (!_305)
+ int64_t  const _288 = (int64_t)(_24);
+ int64_t  const _289 = (int64_t)(33554431ll);
+ bool  const _290 = _288 <= _289;
+ if (!_290)
  {
-  int32_t  const _306 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_q");
-  return _306;
+  int64_t  const _291 = (int64_t)(_24);
+  int64_t  const _292 = (int64_t)(64ll);
+  int64_t  const _293 = _291 * _292;
+  int64_t  const _294 = (int64_t)(2147483647ll);
+  int32_t  const _295 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_k", _293, _294);
+  return _295;
  }
- bool  const _307 = !(_38);
- if (!_307)
+ int64_t  const _296 = (int64_t)(_44);
+ int64_t  const _297 = (int64_t)(64ll);
+ int64_t  const _298 = _296 * _297;
+ uint64_t  const _299 = (uint64_t)(_298);
+ uint64_t  const _300 = (uint64_t)(2147483647ull);
+ bool  const _301 = _299 <= _300;
+ if (!_301)
  {
-  int32_t  const _308 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_v");
-  return _308;
+  int64_t  const _302 = (int64_t)(_44);
+  int64_t  const _303 = (int64_t)(64ll);
+  int64_t  const _304 = _302 * _303;
+  uint64_t  const _305 = (uint64_t)(_304);
+  uint64_t  const _306 = (uint64_t)(2147483647ull);
+  int32_t  const _307 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _305, _306);
+  return _307;
  }
- bool  const _309 = !(_48);
- if (!_309)
+ int64_t  const _308 = (int64_t)(_44);
+ int64_t  const _309 = (int64_t)(33554431ll);
+ bool  const _310 = _308 <= _309;
+ if (!_310)
  {
-  int32_t  const _310 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Output buffer attn_out");
-  return _310;
+  int64_t  const _311 = (int64_t)(_44);
+  int64_t  const _312 = (int64_t)(64ll);
+  int64_t  const _313 = _311 * _312;
+  int64_t  const _314 = (int64_t)(2147483647ll);
+  int32_t  const _315 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_v", _313, _314);
+  return _315;
  }
- uint64_t  const _311 = (uint64_t)(0ull);
- auto * const _312 = (void *)(_311);
- bool  const _313 = _attn_k != _312;
- if (!_313)
+ bool  const _316 = !(_18);
+ if (!_316)
  {
-  int32_t  const _314 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_k");
-  return _314;
+  int32_t  const _317 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_k");
+  return _317;
  }
- uint64_t  const _315 = (uint64_t)(0ull);
- auto * const _316 = (void *)(_315);
- bool  const _317 = _attn_q != _316;
- if (!_317)
+ bool  const _318 = !(_28);
+ if (!_318)
  {
-  int32_t  const _318 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_q");
-  return _318;
+  int32_t  const _319 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_q");
+  return _319;
  }
- uint64_t  const _319 = (uint64_t)(0ull);
- auto * const _320 = (void *)(_319);
- bool  const _321 = _attn_v != _320;
- if (!_321)
+ bool  const _320 = !(_38);
+ if (!_320)
  {
-  int32_t  const _322 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_v");
-  return _322;
+  int32_t  const _321 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_v");
+  return _321;
  }
- uint64_t  const _323 = (uint64_t)(0ull);
- auto * const _324 = (void *)(_323);
- bool  const _325 = _attn_out != _324;
- if (!_325)
+ bool  const _322 = !(_48);
+ if (!_322)
  {
-  int32_t  const _326 = attn_causal64_rt_error_host_is_null(_ucon, "Output buffer attn_out");
-  return _326;
+  int32_t  const _323 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Output buffer attn_out");
+  return _323;
  }
- bool  const _327 = 0 <= _attn_tile;
- if (!_327)
+ uint64_t  const _324 = (uint64_t)(0ull);
+ auto * const _325 = (void *)(_324);
+ bool  const _326 = _attn_k != _325;
+ if (!_326)
  {
-  int64_t  const _328 = (int64_t)(_attn_tile);
-  int64_t  const _329 = (int64_t)(0ll);
-  int32_t  const _330 = attn_causal64_rt_error_param_too_small_i64(_ucon, "attn_tile", _328, _329);
-  return _330;
+  int32_t  const _327 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_k");
+  return _327;
  }
- bool  const _331 = _attn_q_step <= 1;
- if (!_331)
+ uint64_t  const _328 = (uint64_t)(0ull);
+ auto * const _329 = (void *)(_328);
+ bool  const _330 = _attn_q != _329;
+ if (!_330)
  {
-  int64_t  const _332 = (int64_t)(_attn_q_step);
-  int64_t  const _333 = (int64_t)(1ll);
-  int32_t  const _334 = attn_causal64_rt_error_param_too_large_i64(_ucon, "attn_q_step", _332, _333);
-  return _334;
+  int32_t  const _331 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_q");
+  return _331;
  }
- bool  const _335 = 0 <= _attn_q_step;
- if (!_335)
+ uint64_t  const _332 = (uint64_t)(0ull);
+ auto * const _333 = (void *)(_332);
+ bool  const _334 = _attn_v != _333;
+ if (!_334)
  {
-  int64_t  const _336 = (int64_t)(_attn_q_step);
-  int64_t  const _337 = (int64_t)(0ll);
-  int32_t  const _338 = attn_causal64_rt_error_param_too_small_i64(_ucon, "attn_q_step", _336, _337);
-  return _338;
+  int32_t  const _335 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_v");
+  return _335;
  }
- bool  const _339 = 0 <= _attn_lk;
- if (!_339)
+ uint64_t  const _336 = (uint64_t)(0ull);
+ auto * const _337 = (void *)(_336);
+ bool  const _338 = _attn_out != _337;
+ if (!_338)
  {
-  int64_t  const _340 = (int64_t)(_attn_lk);
-  int64_t  const _341 = (int64_t)(0ll);
-  int32_t  const _342 = attn_causal64_rt_error_param_too_small_i64(_ucon, "attn_lk", _340, _341);
-  return _342;
+  int32_t  const _339 = attn_causal64_rt_error_host_is_null(_ucon, "Output buffer attn_out");
+  return _339;
+ }
+ bool  const _340 = 0 <= _attn_tile;
+ if (!_340)
+ {
+  int64_t  const _341 = (int64_t)(_attn_tile);
+  int64_t  const _342 = (int64_t)(0ll);
+  int32_t  const _343 = attn_causal64_rt_error_param_too_small_i64(_ucon, "attn_tile", _341, _342);
+  return _343;
+ }
+ bool  const _344 = _attn_q_step <= 1;
+ if (!_344)
+ {
+  int64_t  const _345 = (int64_t)(_attn_q_step);
+  int64_t  const _346 = (int64_t)(1ll);
+  int32_t  const _347 = attn_causal64_rt_error_param_too_large_i64(_ucon, "attn_q_step", _345, _346);
+  return _347;
+ }
+ bool  const _348 = 0 <= _attn_q_step;
+ if (!_348)
+ {
+  int64_t  const _349 = (int64_t)(_attn_q_step);
+  int64_t  const _350 = (int64_t)(0ll);
+  int32_t  const _351 = attn_causal64_rt_error_param_too_small_i64(_ucon, "attn_q_step", _349, _350);
+  return _351;
+ }
+ bool  const _352 = 0 <= _attn_lk;
+ if (!_352)
+ {
+  int64_t  const _353 = (int64_t)(_attn_lk);
+  int64_t  const _354 = (int64_t)(0ll);
+  int32_t  const _355 = attn_causal64_rt_error_param_too_small_i64(_ucon, "attn_lk", _353, _354);
+  return _355;
  }
  {
   float _qs[1536];
@@ -3145,1118 +3158,1426 @@ int attn_causal64_avx2_pipeline(void const *__user_context, struct halide_buffer
   {
    for (int _qs_s0_c = 0; _qs_s0_c < 0 + 64; _qs_s0_c++)
    {
-    int32_t  const _343 = _qs_s0_ii_ii * 512;
-    int32_t  const _344 = _343 + _qs_s0_c;
-    int32x8_t  const _345 = int32x8_t_ops::ramp(_344, 64);
-    float8  const _346 = float8_ops::load_gather(_attn_q, _345);
-    float  const _347 = float_from_bits(1043900987 /* 0.180337 */);
-    float8  const _348 = float8_ops::broadcast(_347);
-    float8  const _349 = _346 * _348;
-    int32_t  const _350 = _qs_s0_c * 3;
-    int32_t  const _351 = _350 + _qs_s0_ii_ii;
-    int32_t  const _352 = _351 * 8;
-    float8_ops::store(_349, _qs, _352);
+    int32_t  const _356 = _qs_s0_ii_ii * 512;
+    int32_t  const _357 = _356 + _qs_s0_c;
+    int32x8_t  const _358 = int32x8_t_ops::ramp(_357, 64);
+    float8  const _359 = float8_ops::load_gather(_attn_q, _358);
+    float  const _360 = float_from_bits(1043900987 /* 0.180337 */);
+    float8  const _361 = float8_ops::broadcast(_360);
+    float8  const _362 = _359 * _361;
+    int32_t  const _363 = _qs_s0_c * 3;
+    int32_t  const _364 = _363 + _qs_s0_ii_ii;
+    int32_t  const _365 = _364 * 8;
+    float8_ops::store(_362, _qs, _365);
    } // for _qs_s0_c
   } // for _qs_s0_ii_ii
-  int32_t  const _353 = ::halide_cpp_max(_74, 0);
-  int32_t  const _354 = _77 - _353;
   {
-   int32_t  const _355 = _354 + -1;
-   int32_t  const _356 = _355 >> 2;
-   int32_t  const _357 = _356 * 4;
-   int32_t  const _358 = _357 + 4;
-   int64_t  const _359 = _358;
-   int64_t  const _360 = _359 * 24;
-   if ((_360 > ((int64_t(1) << 31) - 1)) || ((_360 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+   int32_t  const _366 = _89 - _90;
+   int32_t  const _367 = _366 + -1;
+   int32_t  const _368 = _367 >> 2;
+   int32_t  const _369 = _368 * 4;
+   int32_t  const _370 = _369 + 4;
+   int64_t  const _371 = _370;
+   int64_t  const _372 = _371 * 24;
+   if ((_372 > ((int64_t(1) << 31) - 1)) || ((_372 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
    {
     attn_causal64_rt_error(_ucon, "32-bit signed overflow computing size of allocation scores\n");
     return -1;
    } // overflow test scores
-   int64_t  const _361 = _360;
-   float *_scores = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_361);
+   int64_t  const _373 = _372;
+   float *_scores = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_373);
    if (!_scores)
    {
-    int32_t  const _362 = attn_causal64_rt_error_out_of_memory(_ucon);
-    return _362;
+    int32_t  const _374 = attn_causal64_rt_error_out_of_memory(_ucon);
+    return _374;
    }
    HalideFreeHelper _scores_free(_ucon, _scores, attn_causal64_rt_free);
    // produce scores
    // consume qs
-   int32_t  const _363 = ::halide_cpp_max(_74, 0);
-   int32_t  const _364 = _354 + 3;
-   int32_t  const _365 = _364 >> 2;
-   for (int _scores_s0_j_jo = 0; _scores_s0_j_jo < 0 + _365; _scores_s0_j_jo++)
+   int32_t  const _375 = _89 - _90;
+   int32_t  const _376 = _375 + 3;
+   int32_t  const _377 = _376 >> 2;
+   for (int _scores_s0_j_jo = 0; _scores_s0_j_jo < 0 + _377; _scores_s0_j_jo++)
    {
-    int32_t  const _366 = _scores_s0_j_jo * 4;
-    int32_t  const _367 = _366 + _363;
     {
      float _dot[96];
      // produce dot
-     float  const _368 = float_from_bits(0 /* 0 */);
-     float8  const _369 = float8_ops::broadcast(_368);
-     float8_ops::store(_369, _dot, 0);
-     float  const _370 = float_from_bits(0 /* 0 */);
-     float8  const _371 = float8_ops::broadcast(_370);
-     float8_ops::store(_371, _dot, 24);
-     float  const _372 = float_from_bits(0 /* 0 */);
-     float8  const _373 = float8_ops::broadcast(_372);
-     float8_ops::store(_373, _dot, 48);
-     float  const _374 = float_from_bits(0 /* 0 */);
-     float8  const _375 = float8_ops::broadcast(_374);
-     float8_ops::store(_375, _dot, 72);
-     float  const _376 = float_from_bits(0 /* 0 */);
-     float8  const _377 = float8_ops::broadcast(_376);
-     float8_ops::store(_377, _dot, 8);
      float  const _378 = float_from_bits(0 /* 0 */);
      float8  const _379 = float8_ops::broadcast(_378);
-     float8_ops::store(_379, _dot, 32);
+     float8_ops::store(_379, _dot, 0);
      float  const _380 = float_from_bits(0 /* 0 */);
      float8  const _381 = float8_ops::broadcast(_380);
-     float8_ops::store(_381, _dot, 56);
+     float8_ops::store(_381, _dot, 24);
      float  const _382 = float_from_bits(0 /* 0 */);
      float8  const _383 = float8_ops::broadcast(_382);
-     float8_ops::store(_383, _dot, 80);
+     float8_ops::store(_383, _dot, 48);
      float  const _384 = float_from_bits(0 /* 0 */);
      float8  const _385 = float8_ops::broadcast(_384);
-     float8_ops::store(_385, _dot, 16);
+     float8_ops::store(_385, _dot, 72);
      float  const _386 = float_from_bits(0 /* 0 */);
      float8  const _387 = float8_ops::broadcast(_386);
-     float8_ops::store(_387, _dot, 40);
+     float8_ops::store(_387, _dot, 8);
      float  const _388 = float_from_bits(0 /* 0 */);
      float8  const _389 = float8_ops::broadcast(_388);
-     float8_ops::store(_389, _dot, 64);
+     float8_ops::store(_389, _dot, 32);
      float  const _390 = float_from_bits(0 /* 0 */);
      float8  const _391 = float8_ops::broadcast(_390);
-     float8_ops::store(_391, _dot, 88);
-     int32_t  const _392 = _367 + 4;
-     int32_t  const _393 = ::halide_cpp_min(_392, _24);
-     int32_t  const _394 = _393 * 64;
-     int32_t  const _395 = _367 + 3;
-     int32_t  const _396 = ::halide_cpp_min(_395, _24);
-     int32_t  const _397 = _396 * 64;
-     int32_t  const _398 = _367 + 2;
-     int32_t  const _399 = ::halide_cpp_min(_398, _24);
-     int32_t  const _400 = _399 * 64;
-     int32_t  const _401 = _24 + -1;
-     int32_t  const _402 = ::halide_cpp_min(_401, _367);
-     int32_t  const _403 = _402 * 64;
+     float8_ops::store(_391, _dot, 56);
+     float  const _392 = float_from_bits(0 /* 0 */);
+     float8  const _393 = float8_ops::broadcast(_392);
+     float8_ops::store(_393, _dot, 80);
+     float  const _394 = float_from_bits(0 /* 0 */);
+     float8  const _395 = float8_ops::broadcast(_394);
+     float8_ops::store(_395, _dot, 16);
+     float  const _396 = float_from_bits(0 /* 0 */);
+     float8  const _397 = float8_ops::broadcast(_396);
+     float8_ops::store(_397, _dot, 40);
+     float  const _398 = float_from_bits(0 /* 0 */);
+     float8  const _399 = float8_ops::broadcast(_398);
+     float8_ops::store(_399, _dot, 64);
+     float  const _400 = float_from_bits(0 /* 0 */);
+     float8  const _401 = float8_ops::broadcast(_400);
+     float8_ops::store(_401, _dot, 88);
+     int32_t  const _402 = _scores_s0_j_jo * 4;
+     int32_t  const _403 = _402 + _90;
+     int32_t  const _404 = _403 + 4;
+     int32_t  const _405 = ::halide_cpp_min(_404, _24);
+     int32_t  const _406 = _405 * 64;
+     int32_t  const _407 = _403 + 3;
+     int32_t  const _408 = ::halide_cpp_min(_407, _24);
+     int32_t  const _409 = _408 * 64;
+     int32_t  const _410 = _403 + 2;
+     int32_t  const _411 = ::halide_cpp_min(_410, _24);
+     int32_t  const _412 = _411 * 64;
+     int32_t  const _413 = _24 + -1;
+     int32_t  const _414 = ::halide_cpp_min(_413, _403);
+     int32_t  const _415 = _414 * 64;
      for (int _dot_s1_rd__x = 0; _dot_s1_rd__x < 0 + 64; _dot_s1_rd__x++)
      {
-      float8  const _404 = float8_ops::load(_dot, 0);
-      int32_t  const _405 = _dot_s1_rd__x * 24;
-      float8  const _406 = float8_ops::load(_qs, _405);
-      int32_t  const _407 = _dot_s1_rd__x + _403;
-      float  const _408 = ((float const *)_attn_k)[_407];
-      float8  const _409 = float8_ops::broadcast(_408);
-      float8  const _410 = _406 * _409;
-      float8  const _411 = _404 + _410;
-      float8_ops::store(_411, _dot, 0);
-      float8  const _412 = float8_ops::load(_dot, 8);
-      int32_t  const _413 = _dot_s1_rd__x * 24;
-      int32_t  const _414 = _413 + 8;
-      float8  const _415 = float8_ops::load(_qs, _414);
-      int32_t  const _416 = _dot_s1_rd__x + _403;
-      float  const _417 = ((float const *)_attn_k)[_416];
-      float8  const _418 = float8_ops::broadcast(_417);
-      float8  const _419 = _415 * _418;
-      float8  const _420 = _412 + _419;
-      float8_ops::store(_420, _dot, 8);
-      float8  const _421 = float8_ops::load(_dot, 16);
-      int32_t  const _422 = _dot_s1_rd__x * 24;
-      int32_t  const _423 = _422 + 16;
-      float8  const _424 = float8_ops::load(_qs, _423);
-      int32_t  const _425 = _dot_s1_rd__x + _403;
-      float  const _426 = ((float const *)_attn_k)[_425];
-      float8  const _427 = float8_ops::broadcast(_426);
-      float8  const _428 = _424 * _427;
-      float8  const _429 = _421 + _428;
-      float8_ops::store(_429, _dot, 16);
-      float8  const _430 = float8_ops::load(_dot, 24);
-      int32_t  const _431 = _dot_s1_rd__x * 24;
-      float8  const _432 = float8_ops::load(_qs, _431);
-      int32_t  const _433 = _dot_s1_rd__x + _400;
-      int32_t  const _434 = _433 + -64;
-      float  const _435 = ((float const *)_attn_k)[_434];
-      float8  const _436 = float8_ops::broadcast(_435);
-      float8  const _437 = _432 * _436;
-      float8  const _438 = _430 + _437;
-      float8_ops::store(_438, _dot, 24);
-      float8  const _439 = float8_ops::load(_dot, 32);
-      int32_t  const _440 = _dot_s1_rd__x * 24;
-      int32_t  const _441 = _440 + 8;
-      float8  const _442 = float8_ops::load(_qs, _441);
-      int32_t  const _443 = _dot_s1_rd__x + _400;
-      int32_t  const _444 = _443 + -64;
-      float  const _445 = ((float const *)_attn_k)[_444];
-      float8  const _446 = float8_ops::broadcast(_445);
-      float8  const _447 = _442 * _446;
-      float8  const _448 = _439 + _447;
-      float8_ops::store(_448, _dot, 32);
-      float8  const _449 = float8_ops::load(_dot, 40);
-      int32_t  const _450 = _dot_s1_rd__x * 24;
-      int32_t  const _451 = _450 + 16;
-      float8  const _452 = float8_ops::load(_qs, _451);
-      int32_t  const _453 = _dot_s1_rd__x + _400;
-      int32_t  const _454 = _453 + -64;
-      float  const _455 = ((float const *)_attn_k)[_454];
-      float8  const _456 = float8_ops::broadcast(_455);
-      float8  const _457 = _452 * _456;
-      float8  const _458 = _449 + _457;
-      float8_ops::store(_458, _dot, 40);
-      float8  const _459 = float8_ops::load(_dot, 48);
-      int32_t  const _460 = _dot_s1_rd__x * 24;
-      float8  const _461 = float8_ops::load(_qs, _460);
-      int32_t  const _462 = _dot_s1_rd__x + _397;
-      int32_t  const _463 = _462 + -64;
-      float  const _464 = ((float const *)_attn_k)[_463];
-      float8  const _465 = float8_ops::broadcast(_464);
-      float8  const _466 = _461 * _465;
-      float8  const _467 = _459 + _466;
-      float8_ops::store(_467, _dot, 48);
-      float8  const _468 = float8_ops::load(_dot, 56);
-      int32_t  const _469 = _dot_s1_rd__x * 24;
-      int32_t  const _470 = _469 + 8;
-      float8  const _471 = float8_ops::load(_qs, _470);
-      int32_t  const _472 = _dot_s1_rd__x + _397;
-      int32_t  const _473 = _472 + -64;
-      float  const _474 = ((float const *)_attn_k)[_473];
-      float8  const _475 = float8_ops::broadcast(_474);
-      float8  const _476 = _471 * _475;
-      float8  const _477 = _468 + _476;
-      float8_ops::store(_477, _dot, 56);
-      float8  const _478 = float8_ops::load(_dot, 64);
-      int32_t  const _479 = _dot_s1_rd__x * 24;
-      int32_t  const _480 = _479 + 16;
-      float8  const _481 = float8_ops::load(_qs, _480);
-      int32_t  const _482 = _dot_s1_rd__x + _397;
-      int32_t  const _483 = _482 + -64;
-      float  const _484 = ((float const *)_attn_k)[_483];
-      float8  const _485 = float8_ops::broadcast(_484);
-      float8  const _486 = _481 * _485;
-      float8  const _487 = _478 + _486;
-      float8_ops::store(_487, _dot, 64);
-      float8  const _488 = float8_ops::load(_dot, 72);
-      int32_t  const _489 = _dot_s1_rd__x * 24;
-      float8  const _490 = float8_ops::load(_qs, _489);
-      int32_t  const _491 = _dot_s1_rd__x + _394;
-      int32_t  const _492 = _491 + -64;
-      float  const _493 = ((float const *)_attn_k)[_492];
-      float8  const _494 = float8_ops::broadcast(_493);
-      float8  const _495 = _490 * _494;
-      float8  const _496 = _488 + _495;
-      float8_ops::store(_496, _dot, 72);
-      float8  const _497 = float8_ops::load(_dot, 80);
-      int32_t  const _498 = _dot_s1_rd__x * 24;
-      int32_t  const _499 = _498 + 8;
-      float8  const _500 = float8_ops::load(_qs, _499);
-      int32_t  const _501 = _dot_s1_rd__x + _394;
-      int32_t  const _502 = _501 + -64;
-      float  const _503 = ((float const *)_attn_k)[_502];
-      float8  const _504 = float8_ops::broadcast(_503);
-      float8  const _505 = _500 * _504;
-      float8  const _506 = _497 + _505;
-      float8_ops::store(_506, _dot, 80);
-      float8  const _507 = float8_ops::load(_dot, 88);
-      int32_t  const _508 = _dot_s1_rd__x * 24;
-      int32_t  const _509 = _508 + 16;
-      float8  const _510 = float8_ops::load(_qs, _509);
-      int32_t  const _511 = _dot_s1_rd__x + _394;
-      int32_t  const _512 = _511 + -64;
-      float  const _513 = ((float const *)_attn_k)[_512];
-      float8  const _514 = float8_ops::broadcast(_513);
-      float8  const _515 = _510 * _514;
-      float8  const _516 = _507 + _515;
-      float8_ops::store(_516, _dot, 88);
+      float8  const _416 = float8_ops::load(_dot, 0);
+      int32_t  const _417 = _dot_s1_rd__x * 24;
+      float8  const _418 = float8_ops::load(_qs, _417);
+      int32_t  const _419 = _dot_s1_rd__x + _415;
+      float  const _420 = ((float const *)_attn_k)[_419];
+      float8  const _421 = float8_ops::broadcast(_420);
+      float8  const _422 = _418 * _421;
+      float8  const _423 = _416 + _422;
+      float8_ops::store(_423, _dot, 0);
+      float8  const _424 = float8_ops::load(_dot, 8);
+      int32_t  const _425 = _dot_s1_rd__x * 24;
+      int32_t  const _426 = _425 + 8;
+      float8  const _427 = float8_ops::load(_qs, _426);
+      int32_t  const _428 = _dot_s1_rd__x + _415;
+      float  const _429 = ((float const *)_attn_k)[_428];
+      float8  const _430 = float8_ops::broadcast(_429);
+      float8  const _431 = _427 * _430;
+      float8  const _432 = _424 + _431;
+      float8_ops::store(_432, _dot, 8);
+      float8  const _433 = float8_ops::load(_dot, 16);
+      int32_t  const _434 = _dot_s1_rd__x * 24;
+      int32_t  const _435 = _434 + 16;
+      float8  const _436 = float8_ops::load(_qs, _435);
+      int32_t  const _437 = _dot_s1_rd__x + _415;
+      float  const _438 = ((float const *)_attn_k)[_437];
+      float8  const _439 = float8_ops::broadcast(_438);
+      float8  const _440 = _436 * _439;
+      float8  const _441 = _433 + _440;
+      float8_ops::store(_441, _dot, 16);
+      float8  const _442 = float8_ops::load(_dot, 24);
+      int32_t  const _443 = _dot_s1_rd__x * 24;
+      float8  const _444 = float8_ops::load(_qs, _443);
+      int32_t  const _445 = _dot_s1_rd__x + _412;
+      int32_t  const _446 = _445 + -64;
+      float  const _447 = ((float const *)_attn_k)[_446];
+      float8  const _448 = float8_ops::broadcast(_447);
+      float8  const _449 = _444 * _448;
+      float8  const _450 = _442 + _449;
+      float8_ops::store(_450, _dot, 24);
+      float8  const _451 = float8_ops::load(_dot, 32);
+      int32_t  const _452 = _dot_s1_rd__x * 24;
+      int32_t  const _453 = _452 + 8;
+      float8  const _454 = float8_ops::load(_qs, _453);
+      int32_t  const _455 = _dot_s1_rd__x + _412;
+      int32_t  const _456 = _455 + -64;
+      float  const _457 = ((float const *)_attn_k)[_456];
+      float8  const _458 = float8_ops::broadcast(_457);
+      float8  const _459 = _454 * _458;
+      float8  const _460 = _451 + _459;
+      float8_ops::store(_460, _dot, 32);
+      float8  const _461 = float8_ops::load(_dot, 40);
+      int32_t  const _462 = _dot_s1_rd__x * 24;
+      int32_t  const _463 = _462 + 16;
+      float8  const _464 = float8_ops::load(_qs, _463);
+      int32_t  const _465 = _dot_s1_rd__x + _412;
+      int32_t  const _466 = _465 + -64;
+      float  const _467 = ((float const *)_attn_k)[_466];
+      float8  const _468 = float8_ops::broadcast(_467);
+      float8  const _469 = _464 * _468;
+      float8  const _470 = _461 + _469;
+      float8_ops::store(_470, _dot, 40);
+      float8  const _471 = float8_ops::load(_dot, 48);
+      int32_t  const _472 = _dot_s1_rd__x * 24;
+      float8  const _473 = float8_ops::load(_qs, _472);
+      int32_t  const _474 = _dot_s1_rd__x + _409;
+      int32_t  const _475 = _474 + -64;
+      float  const _476 = ((float const *)_attn_k)[_475];
+      float8  const _477 = float8_ops::broadcast(_476);
+      float8  const _478 = _473 * _477;
+      float8  const _479 = _471 + _478;
+      float8_ops::store(_479, _dot, 48);
+      float8  const _480 = float8_ops::load(_dot, 56);
+      int32_t  const _481 = _dot_s1_rd__x * 24;
+      int32_t  const _482 = _481 + 8;
+      float8  const _483 = float8_ops::load(_qs, _482);
+      int32_t  const _484 = _dot_s1_rd__x + _409;
+      int32_t  const _485 = _484 + -64;
+      float  const _486 = ((float const *)_attn_k)[_485];
+      float8  const _487 = float8_ops::broadcast(_486);
+      float8  const _488 = _483 * _487;
+      float8  const _489 = _480 + _488;
+      float8_ops::store(_489, _dot, 56);
+      float8  const _490 = float8_ops::load(_dot, 64);
+      int32_t  const _491 = _dot_s1_rd__x * 24;
+      int32_t  const _492 = _491 + 16;
+      float8  const _493 = float8_ops::load(_qs, _492);
+      int32_t  const _494 = _dot_s1_rd__x + _409;
+      int32_t  const _495 = _494 + -64;
+      float  const _496 = ((float const *)_attn_k)[_495];
+      float8  const _497 = float8_ops::broadcast(_496);
+      float8  const _498 = _493 * _497;
+      float8  const _499 = _490 + _498;
+      float8_ops::store(_499, _dot, 64);
+      float8  const _500 = float8_ops::load(_dot, 72);
+      int32_t  const _501 = _dot_s1_rd__x * 24;
+      float8  const _502 = float8_ops::load(_qs, _501);
+      int32_t  const _503 = _dot_s1_rd__x + _406;
+      int32_t  const _504 = _503 + -64;
+      float  const _505 = ((float const *)_attn_k)[_504];
+      float8  const _506 = float8_ops::broadcast(_505);
+      float8  const _507 = _502 * _506;
+      float8  const _508 = _500 + _507;
+      float8_ops::store(_508, _dot, 72);
+      float8  const _509 = float8_ops::load(_dot, 80);
+      int32_t  const _510 = _dot_s1_rd__x * 24;
+      int32_t  const _511 = _510 + 8;
+      float8  const _512 = float8_ops::load(_qs, _511);
+      int32_t  const _513 = _dot_s1_rd__x + _406;
+      int32_t  const _514 = _513 + -64;
+      float  const _515 = ((float const *)_attn_k)[_514];
+      float8  const _516 = float8_ops::broadcast(_515);
+      float8  const _517 = _512 * _516;
+      float8  const _518 = _509 + _517;
+      float8_ops::store(_518, _dot, 80);
+      float8  const _519 = float8_ops::load(_dot, 88);
+      int32_t  const _520 = _dot_s1_rd__x * 24;
+      int32_t  const _521 = _520 + 16;
+      float8  const _522 = float8_ops::load(_qs, _521);
+      int32_t  const _523 = _dot_s1_rd__x + _406;
+      int32_t  const _524 = _523 + -64;
+      float  const _525 = ((float const *)_attn_k)[_524];
+      float8  const _526 = float8_ops::broadcast(_525);
+      float8  const _527 = _522 * _526;
+      float8  const _528 = _519 + _527;
+      float8_ops::store(_528, _dot, 88);
      } // for _dot_s1_rd__x
      // consume dot
-     float8  const _517 = float8_ops::load(_dot, 0);
-     int32_t  const _518 = _367 - _363;
-     int32_t  const _519 = _518 * 24;
-     float8_ops::store(_517, _scores, _519);
-     float8  const _520 = float8_ops::load(_dot, 8);
-     int32_t  const _521 = _367 - _363;
-     int32_t  const _522 = _521 * 24;
-     int32_t  const _523 = _522 + 8;
-     float8_ops::store(_520, _scores, _523);
-     float8  const _524 = float8_ops::load(_dot, 16);
-     int32_t  const _525 = _367 - _363;
-     int32_t  const _526 = _525 * 24;
-     int32_t  const _527 = _526 + 16;
-     float8_ops::store(_524, _scores, _527);
-     float8  const _528 = float8_ops::load(_dot, 24);
-     int32_t  const _529 = _367 - _363;
-     int32_t  const _530 = _529 * 24;
-     int32_t  const _531 = _530 + 24;
-     float8_ops::store(_528, _scores, _531);
-     float8  const _532 = float8_ops::load(_dot, 32);
-     int32_t  const _533 = _367 - _363;
-     int32_t  const _534 = _533 * 24;
-     int32_t  const _535 = _534 + 32;
-     float8_ops::store(_532, _scores, _535);
-     float8  const _536 = float8_ops::load(_dot, 40);
-     int32_t  const _537 = _367 - _363;
-     int32_t  const _538 = _537 * 24;
-     int32_t  const _539 = _538 + 40;
-     float8_ops::store(_536, _scores, _539);
-     float8  const _540 = float8_ops::load(_dot, 48);
-     int32_t  const _541 = _367 - _363;
-     int32_t  const _542 = _541 * 24;
-     int32_t  const _543 = _542 + 48;
-     float8_ops::store(_540, _scores, _543);
-     float8  const _544 = float8_ops::load(_dot, 56);
-     int32_t  const _545 = _367 - _363;
-     int32_t  const _546 = _545 * 24;
-     int32_t  const _547 = _546 + 56;
-     float8_ops::store(_544, _scores, _547);
-     float8  const _548 = float8_ops::load(_dot, 64);
-     int32_t  const _549 = _367 - _363;
-     int32_t  const _550 = _549 * 24;
-     int32_t  const _551 = _550 + 64;
-     float8_ops::store(_548, _scores, _551);
-     float8  const _552 = float8_ops::load(_dot, 72);
-     int32_t  const _553 = _367 - _363;
-     int32_t  const _554 = _553 * 24;
-     int32_t  const _555 = _554 + 72;
-     float8_ops::store(_552, _scores, _555);
-     float8  const _556 = float8_ops::load(_dot, 80);
-     int32_t  const _557 = _367 - _363;
-     int32_t  const _558 = _557 * 24;
-     int32_t  const _559 = _558 + 80;
-     float8_ops::store(_556, _scores, _559);
-     float8  const _560 = float8_ops::load(_dot, 88);
-     int32_t  const _561 = _367 - _363;
-     int32_t  const _562 = _561 * 24;
+     float8  const _529 = float8_ops::load(_dot, 0);
+     int32_t  const _530 = _scores_s0_j_jo * 96;
+     float8_ops::store(_529, _scores, _530);
+     float8  const _531 = float8_ops::load(_dot, 8);
+     int32_t  const _532 = _scores_s0_j_jo * 96;
+     int32_t  const _533 = _532 + 8;
+     float8_ops::store(_531, _scores, _533);
+     float8  const _534 = float8_ops::load(_dot, 16);
+     int32_t  const _535 = _scores_s0_j_jo * 96;
+     int32_t  const _536 = _535 + 16;
+     float8_ops::store(_534, _scores, _536);
+     float8  const _537 = float8_ops::load(_dot, 24);
+     int32_t  const _538 = _scores_s0_j_jo * 96;
+     int32_t  const _539 = _538 + 24;
+     float8_ops::store(_537, _scores, _539);
+     float8  const _540 = float8_ops::load(_dot, 32);
+     int32_t  const _541 = _scores_s0_j_jo * 96;
+     int32_t  const _542 = _541 + 32;
+     float8_ops::store(_540, _scores, _542);
+     float8  const _543 = float8_ops::load(_dot, 40);
+     int32_t  const _544 = _scores_s0_j_jo * 96;
+     int32_t  const _545 = _544 + 40;
+     float8_ops::store(_543, _scores, _545);
+     float8  const _546 = float8_ops::load(_dot, 48);
+     int32_t  const _547 = _scores_s0_j_jo * 96;
+     int32_t  const _548 = _547 + 48;
+     float8_ops::store(_546, _scores, _548);
+     float8  const _549 = float8_ops::load(_dot, 56);
+     int32_t  const _550 = _scores_s0_j_jo * 96;
+     int32_t  const _551 = _550 + 56;
+     float8_ops::store(_549, _scores, _551);
+     float8  const _552 = float8_ops::load(_dot, 64);
+     int32_t  const _553 = _scores_s0_j_jo * 96;
+     int32_t  const _554 = _553 + 64;
+     float8_ops::store(_552, _scores, _554);
+     float8  const _555 = float8_ops::load(_dot, 72);
+     int32_t  const _556 = _scores_s0_j_jo * 96;
+     int32_t  const _557 = _556 + 72;
+     float8_ops::store(_555, _scores, _557);
+     float8  const _558 = float8_ops::load(_dot, 80);
+     int32_t  const _559 = _scores_s0_j_jo * 96;
+     int32_t  const _560 = _559 + 80;
+     float8_ops::store(_558, _scores, _560);
+     float8  const _561 = float8_ops::load(_dot, 88);
+     int32_t  const _562 = _scores_s0_j_jo * 96;
      int32_t  const _563 = _562 + 88;
-     float8_ops::store(_560, _scores, _563);
+     float8_ops::store(_561, _scores, _563);
     } // alloc _dot
    } // for _scores_s0_j_jo
-   int32_t  const _564 = ::halide_cpp_max(_74, 0);
-   int32_t  const _565 = _77 - _564;
+   int32_t  const _564 = ::halide_cpp_max(_86, _77);
+   int32_t  const _565 = ::halide_cpp_max(_564, _89);
    {
-    int64_t  const _566 = _565;
-    int64_t  const _567 = _566 * 24;
-    if ((_567 > ((int64_t(1) << 31) - 1)) || ((_567 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+    int32_t  const _566 = _565 - _90;
+    int64_t  const _567 = _566;
+    int64_t  const _568 = _567 * 24;
+    if ((_568 > ((int64_t(1) << 31) - 1)) || ((_568 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
     {
      attn_causal64_rt_error(_ucon, "32-bit signed overflow computing size of allocation masked\n");
      return -1;
     } // overflow test masked
-    int64_t  const _568 = _567;
-    float *_masked = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_568);
+    int64_t  const _569 = _568;
+    float *_masked = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_569);
     if (!_masked)
     {
-     int32_t  const _569 = attn_causal64_rt_error_out_of_memory(_ucon);
-     return _569;
+     int32_t  const _570 = attn_causal64_rt_error_out_of_memory(_ucon);
+     return _570;
     }
     HalideFreeHelper _masked_free(_ucon, _masked, attn_causal64_rt_free);
     // produce masked
     // consume scores
-    int32_t  const _570 = _attn_tile * 24;
-    int32_t  const _571 = ::halide_cpp_max(_74, 0);
+    int32_t  const _571 = _attn_tile * 24;
     int32_t  const _572 = _attn_tile * 3;
     int32_t  const _573 = _572 + _attn_q_step;
     int32_t  const _574 = _573 * 8;
-    int32_t  const _575 = _attn_q_step * 16;
-    int32_t  const _576 = _575 + _570;
-    for (int _masked_s0_j_rebased = 0; _masked_s0_j_rebased < 0 + _354; _masked_s0_j_rebased++)
+    int32_t  const _575 = _89 - _90;
+    int32_t  const _576 = _attn_q_step * 16;
+    int32_t  const _577 = _576 + _571;
+    for (int _masked_s0_j_rebased = 0; _masked_s0_j_rebased < 0 + _575; _masked_s0_j_rebased++)
     {
-     uint32_t  const _577 = (uint32_t)(0ull);
-     uint32x8_t  const _578 = uint32x8_t_ops::broadcast(_577);
-     uint32_t  const _579 = (uint32_t)(4294967295ull);
-     uint32x8_t  const _580 = uint32x8_t_ops::broadcast(_579);
-     int32x8_t  const _581 = int32x8_t_ops::ramp(_570, _attn_q_step);
-     int32_t  const _582 = _masked_s0_j_rebased + _571;
-     int32x8_t  const _583 = int32x8_t_ops::broadcast(_582);
-     uint8x8_t  const _584 = int32x8_t_ops::lt(_581, _583);
-     uint32x8_t  const _585 = uint32x8_t_ops::select(_584, _578, _580);
-     int32_t  const _586 = _masked_s0_j_rebased * 24;
-     float8  const _587 = float8_ops::load(_scores, _586);
-     uint32x8_t  const _588 = reinterpret<uint32x8_t>(_587);
-     uint32x8_t  const _589 = _588 & _585;
-     uint32_t  const _590 = (uint32_t)(4286578688ull);
-     uint32x8_t  const _591 = uint32x8_t_ops::broadcast(_590);
-     uint32x8_t  const _592 = ~_585;
-     uint32x8_t  const _593 = _591 & _592;
-     uint32x8_t  const _594 = _589 | _593;
-     float8  const _595 = reinterpret<float8>(_594);
-     float8_ops::store(_595, _masked, _586);
-     uint32_t  const _596 = (uint32_t)(0ull);
-     uint32x8_t  const _597 = uint32x8_t_ops::broadcast(_596);
-     uint32_t  const _598 = (uint32_t)(4294967295ull);
-     uint32x8_t  const _599 = uint32x8_t_ops::broadcast(_598);
-     int32x8_t  const _600 = int32x8_t_ops::ramp(_574, _attn_q_step);
-     int32_t  const _601 = _masked_s0_j_rebased + _571;
-     int32x8_t  const _602 = int32x8_t_ops::broadcast(_601);
-     uint8x8_t  const _603 = int32x8_t_ops::lt(_600, _602);
-     uint32x8_t  const _604 = uint32x8_t_ops::select(_603, _597, _599);
-     int32_t  const _605 = _masked_s0_j_rebased * 24;
-     int32_t  const _606 = _605 + 8;
-     float8  const _607 = float8_ops::load(_scores, _606);
-     uint32x8_t  const _608 = reinterpret<uint32x8_t>(_607);
-     uint32x8_t  const _609 = _608 & _604;
-     uint32_t  const _610 = (uint32_t)(4286578688ull);
-     uint32x8_t  const _611 = uint32x8_t_ops::broadcast(_610);
-     uint32x8_t  const _612 = ~_604;
-     uint32x8_t  const _613 = _611 & _612;
-     uint32x8_t  const _614 = _609 | _613;
-     float8  const _615 = reinterpret<float8>(_614);
-     float8_ops::store(_615, _masked, _606);
-     uint32_t  const _616 = (uint32_t)(0ull);
-     uint32x8_t  const _617 = uint32x8_t_ops::broadcast(_616);
-     uint32_t  const _618 = (uint32_t)(4294967295ull);
-     uint32x8_t  const _619 = uint32x8_t_ops::broadcast(_618);
-     int32x8_t  const _620 = int32x8_t_ops::ramp(_576, _attn_q_step);
-     int32_t  const _621 = _masked_s0_j_rebased + _571;
-     int32x8_t  const _622 = int32x8_t_ops::broadcast(_621);
-     uint8x8_t  const _623 = int32x8_t_ops::lt(_620, _622);
-     uint32x8_t  const _624 = uint32x8_t_ops::select(_623, _617, _619);
-     int32_t  const _625 = _masked_s0_j_rebased * 24;
-     int32_t  const _626 = _625 + 16;
-     float8  const _627 = float8_ops::load(_scores, _626);
-     uint32x8_t  const _628 = reinterpret<uint32x8_t>(_627);
-     uint32x8_t  const _629 = _628 & _624;
-     uint32_t  const _630 = (uint32_t)(4286578688ull);
-     uint32x8_t  const _631 = uint32x8_t_ops::broadcast(_630);
-     uint32x8_t  const _632 = ~_624;
-     uint32x8_t  const _633 = _631 & _632;
-     uint32x8_t  const _634 = _629 | _633;
-     float8  const _635 = reinterpret<float8>(_634);
-     float8_ops::store(_635, _masked, _626);
+     uint32_t  const _578 = (uint32_t)(0ull);
+     uint32x8_t  const _579 = uint32x8_t_ops::broadcast(_578);
+     uint32_t  const _580 = (uint32_t)(4294967295ull);
+     uint32x8_t  const _581 = uint32x8_t_ops::broadcast(_580);
+     int32x8_t  const _582 = int32x8_t_ops::ramp(_571, _attn_q_step);
+     int32_t  const _583 = _90 + _masked_s0_j_rebased;
+     int32x8_t  const _584 = int32x8_t_ops::broadcast(_583);
+     uint8x8_t  const _585 = int32x8_t_ops::lt(_582, _584);
+     uint32x8_t  const _586 = uint32x8_t_ops::select(_585, _579, _581);
+     int32_t  const _587 = _masked_s0_j_rebased * 24;
+     float8  const _588 = float8_ops::load(_scores, _587);
+     uint32x8_t  const _589 = reinterpret<uint32x8_t>(_588);
+     uint32x8_t  const _590 = _589 & _586;
+     uint32_t  const _591 = (uint32_t)(4286578688ull);
+     uint32x8_t  const _592 = uint32x8_t_ops::broadcast(_591);
+     uint32x8_t  const _593 = ~_586;
+     uint32x8_t  const _594 = _592 & _593;
+     uint32x8_t  const _595 = _590 | _594;
+     float8  const _596 = reinterpret<float8>(_595);
+     float8_ops::store(_596, _masked, _587);
+     uint32_t  const _597 = (uint32_t)(0ull);
+     uint32x8_t  const _598 = uint32x8_t_ops::broadcast(_597);
+     uint32_t  const _599 = (uint32_t)(4294967295ull);
+     uint32x8_t  const _600 = uint32x8_t_ops::broadcast(_599);
+     int32x8_t  const _601 = int32x8_t_ops::ramp(_574, _attn_q_step);
+     int32_t  const _602 = _90 + _masked_s0_j_rebased;
+     int32x8_t  const _603 = int32x8_t_ops::broadcast(_602);
+     uint8x8_t  const _604 = int32x8_t_ops::lt(_601, _603);
+     uint32x8_t  const _605 = uint32x8_t_ops::select(_604, _598, _600);
+     int32_t  const _606 = _masked_s0_j_rebased * 24;
+     int32_t  const _607 = _606 + 8;
+     float8  const _608 = float8_ops::load(_scores, _607);
+     uint32x8_t  const _609 = reinterpret<uint32x8_t>(_608);
+     uint32x8_t  const _610 = _609 & _605;
+     uint32_t  const _611 = (uint32_t)(4286578688ull);
+     uint32x8_t  const _612 = uint32x8_t_ops::broadcast(_611);
+     uint32x8_t  const _613 = ~_605;
+     uint32x8_t  const _614 = _612 & _613;
+     uint32x8_t  const _615 = _610 | _614;
+     float8  const _616 = reinterpret<float8>(_615);
+     float8_ops::store(_616, _masked, _607);
+     uint32_t  const _617 = (uint32_t)(0ull);
+     uint32x8_t  const _618 = uint32x8_t_ops::broadcast(_617);
+     uint32_t  const _619 = (uint32_t)(4294967295ull);
+     uint32x8_t  const _620 = uint32x8_t_ops::broadcast(_619);
+     int32x8_t  const _621 = int32x8_t_ops::ramp(_577, _attn_q_step);
+     int32_t  const _622 = _90 + _masked_s0_j_rebased;
+     int32x8_t  const _623 = int32x8_t_ops::broadcast(_622);
+     uint8x8_t  const _624 = int32x8_t_ops::lt(_621, _623);
+     uint32x8_t  const _625 = uint32x8_t_ops::select(_624, _618, _620);
+     int32_t  const _626 = _masked_s0_j_rebased * 24;
+     int32_t  const _627 = _626 + 16;
+     float8  const _628 = float8_ops::load(_scores, _627);
+     uint32x8_t  const _629 = reinterpret<uint32x8_t>(_628);
+     uint32x8_t  const _630 = _629 & _625;
+     uint32_t  const _631 = (uint32_t)(4286578688ull);
+     uint32x8_t  const _632 = uint32x8_t_ops::broadcast(_631);
+     uint32x8_t  const _633 = ~_625;
+     uint32x8_t  const _634 = _632 & _633;
+     uint32x8_t  const _635 = _630 | _634;
+     float8  const _636 = reinterpret<float8>(_635);
+     float8_ops::store(_636, _masked, _627);
     } // for _masked_s0_j_rebased
     _scores_free.free();
     {
      float _row_max[24];
-     int32_t  const _636 = ::halide_cpp_max(_74, 0);
-     int32_t  const _637 = _77 - _636;
+     int32_t  const _637 = ::halide_cpp_max(_74, 0);
+     int32_t  const _638 = _77 - _637;
      // produce row_max
      for (int _row_max_s0_ii_ii = 0; _row_max_s0_ii_ii < 0 + 3; _row_max_s0_ii_ii++)
      {
-      float8  const _638 = float8_ops::broadcast(neg_inf_f32());
-      int32_t  const _639 = _row_max_s0_ii_ii * 8;
-      float8_ops::store(_638, _row_max, _639);
+      float8  const _639 = float8_ops::broadcast(neg_inf_f32());
+      int32_t  const _640 = _row_max_s0_ii_ii * 8;
+      float8_ops::store(_639, _row_max, _640);
      } // for _row_max_s0_ii_ii
      // consume masked
-     for (int _row_max_s1_rk__x_rebased = 0; _row_max_s1_rk__x_rebased < 0 + _637; _row_max_s1_rk__x_rebased++)
+     int32_t  const _641 = ::halide_cpp_max(_74, 0);
+     int32_t  const _642 = _641 - _90;
+     for (int _row_max_s1_rk__x_rebased = 0; _row_max_s1_rk__x_rebased < 0 + _638; _row_max_s1_rk__x_rebased++)
      {
-      float8  const _640 = float8_ops::load(_row_max, 0);
-      int32_t  const _641 = _row_max_s1_rk__x_rebased * 24;
-      float8  const _642 = float8_ops::load(_masked, _641);
-      float8  const _643 = float8_ops::max(_640, _642);
-      float8_ops::store(_643, _row_max, 0);
-      float8  const _644 = float8_ops::load(_row_max, 8);
-      int32_t  const _645 = _row_max_s1_rk__x_rebased * 24;
-      int32_t  const _646 = _645 + 8;
-      float8  const _647 = float8_ops::load(_masked, _646);
-      float8  const _648 = float8_ops::max(_644, _647);
-      float8_ops::store(_648, _row_max, 8);
-      float8  const _649 = float8_ops::load(_row_max, 16);
-      int32_t  const _650 = _row_max_s1_rk__x_rebased * 24;
-      int32_t  const _651 = _650 + 16;
+      float8  const _643 = float8_ops::load(_row_max, 0);
+      int32_t  const _644 = _row_max_s1_rk__x_rebased + _642;
+      int32_t  const _645 = _644 * 24;
+      float8  const _646 = float8_ops::load(_masked, _645);
+      float8  const _647 = float8_ops::max(_643, _646);
+      float8_ops::store(_647, _row_max, 0);
+      float8  const _648 = float8_ops::load(_row_max, 8);
+      int32_t  const _649 = _row_max_s1_rk__x_rebased + _642;
+      int32_t  const _650 = _649 * 24;
+      int32_t  const _651 = _650 + 8;
       float8  const _652 = float8_ops::load(_masked, _651);
-      float8  const _653 = float8_ops::max(_649, _652);
-      float8_ops::store(_653, _row_max, 16);
+      float8  const _653 = float8_ops::max(_648, _652);
+      float8_ops::store(_653, _row_max, 8);
+      float8  const _654 = float8_ops::load(_row_max, 16);
+      int32_t  const _655 = _row_max_s1_rk__x_rebased + _642;
+      int32_t  const _656 = _655 * 24;
+      int32_t  const _657 = _656 + 16;
+      float8  const _658 = float8_ops::load(_masked, _657);
+      float8  const _659 = float8_ops::max(_654, _658);
+      float8_ops::store(_659, _row_max, 16);
      } // for _row_max_s1_rk__x_rebased
+     int32_t  const _660 = ::halide_cpp_max(_74, 0);
+     int32_t  const _661 = ::halide_cpp_min(_660, _109);
+     int32_t  const _662 = ::halide_cpp_min(_661, _88);
+     int32_t  const _663 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
+     int32_t  const _664 = _663 + 3;
+     int32_t  const _665 = _664 >> 2;
+     int32_t  const _666 = _attn_tile * 6;
+     int32_t  const _667 = _666 + 6;
+     int32_t  const _668 = ::halide_cpp_min(_665, _667);
+     int32_t  const _669 = _668 * 4;
+     int32_t  const _670 = ::halide_cpp_min(_669, _attn_lk);
+     int32_t  const _671 = _attn_chunk_lo >> 2;
+     int32_t  const _672 = _671 * 4;
+     int32_t  const _673 = ::halide_cpp_min(_670, _672);
+     int32_t  const _674 = _attn_kv_lo >> 2;
+     int32_t  const _675 = ::halide_cpp_max(_674, 0);
+     int32_t  const _676 = _675 * 4;
+     int32_t  const _677 = ::halide_cpp_min(_676, _attn_lk);
+     int32_t  const _678 = ::halide_cpp_max(_673, _677);
+     int32_t  const _679 = ::halide_cpp_min(_78, 1024);
+     int32_t  const _680 = _679 >> 6;
+     int32_t  const _681 = _680 * 64;
+     int32_t  const _682 = _681 + _678;
+     int32_t  const _683 = ::halide_cpp_max(_682, _77);
+     int32_t  const _684 = ::halide_cpp_max(_683, _86);
+     int32_t  const _685 = ::halide_cpp_min(_82, _678);
+     int32_t  const _686 = ::halide_cpp_min(_660, _685);
+     int32_t  const _687 = ::halide_cpp_min(_686, _88);
+     int32_t  const _688 = _684 - _687;
      {
-      int64_t  const _654 = _637;
-      int64_t  const _655 = _654 * 24;
-      if ((_655 > ((int64_t(1) << 31) - 1)) || ((_655 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+      int64_t  const _689 = _688;
+      int64_t  const _690 = _689 * 24;
+      if ((_690 > ((int64_t(1) << 31) - 1)) || ((_690 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
       {
        attn_causal64_rt_error(_ucon, "32-bit signed overflow computing size of allocation probs\n");
        return -1;
       } // overflow test probs
-      int64_t  const _656 = _655;
-      float *_probs = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_656);
+      int64_t  const _691 = _690;
+      float *_probs = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_691);
       if (!_probs)
       {
-       int32_t  const _657 = attn_causal64_rt_error_out_of_memory(_ucon);
-       return _657;
+       int32_t  const _692 = attn_causal64_rt_error_out_of_memory(_ucon);
+       return _692;
       }
       HalideFreeHelper _probs_free(_ucon, _probs, attn_causal64_rt_free);
-      int32_t  const _658 = ::halide_cpp_max(_74, 0);
-      int32_t  const _659 = _77 - _658;
       // produce probs
       // consume row_max
       // consume masked
-      for (int _probs_s0_j_rebased = 0; _probs_s0_j_rebased < 0 + _659; _probs_s0_j_rebased++)
+      int32_t  const _693 = _88 - _662;
+      int32_t  const _694 = _88 - _90;
+      int32_t  const _695 = _86 - _88;
+      for (int _probs_s0_j_rebased = 0; _probs_s0_j_rebased < 0 + _695; _probs_s0_j_rebased++)
       {
-       float8  const _660 = float8_ops::load(_row_max, 0);
-       int32_t  const _661 = _probs_s0_j_rebased * 24;
-       float8  const _662 = float8_ops::load(_masked, _661);
-       float  const _663 = float_from_bits(0 /* 0 */);
-       float8  const _664 = float8_ops::broadcast(_663);
-       float8  const _665 = float8_ops::broadcast(neg_inf_f32());
-       uint8x8_t  const _666 = float8_ops::eq(_660, _665);
-       float8  const _667 = float8_ops::select(_666, _664, _660);
-       float8  const _668 = _662 - _667;
-       float8  const _669 = float8_ops::min(_668, _664);
-       float  const _670 = float_from_bits(3271426048 /* -127 */);
-       float8  const _671 = float8_ops::broadcast(_670);
-       float8  const _672 = float8_ops::max(_669, _671);
-       float  const _673 = float_from_bits(1124007936 /* 127.5 */);
-       float8  const _674 = float8_ops::broadcast(_673);
-       float8  const _675 = _672 + _674;
-       int32x8_t  const _676 = int32x8_t_ops::convert_from<float8>(_675);
-       int32x8_t  const _677 = int32x8_t_ops::broadcast(-127);
-       int32x8_t  const _678 = _676 + _677;
-       float8  const _679 = float8_ops::convert_from<int32x8_t>(_678);
-       float8  const _680 = _672 - _679;
-       uint32_t  const _681 = (uint32_t)(23ull);
-       uint32x8_t  const _682 = uint32x8_t_ops::broadcast(_681);
-       int32x8_t  const _683 = _676 << _682;
-       float8  const _684 = reinterpret<float8>(_683);
-       float  const _685 = float_from_bits(958452607 /* 0.000153376 */);
-       float8  const _686 = float8_ops::broadcast(_685);
-       float8  const _687 = _680 * _686;
-       float  const _688 = float_from_bits(984588920 /* 0.00133999 */);
-       float8  const _689 = float8_ops::broadcast(_688);
-       float8  const _690 = _687 + _689;
-       float8  const _691 = _690 * _680;
-       float  const _692 = float_from_bits(1008572159 /* 0.00961852 */);
-       float8  const _693 = float8_ops::broadcast(_692);
-       float8  const _694 = _691 + _693;
-       float8  const _695 = _694 * _680;
-       float  const _696 = float_from_bits(1029920619 /* 0.0555033 */);
-       float8  const _697 = float8_ops::broadcast(_696);
-       float8  const _698 = _695 + _697;
-       float8  const _699 = _698 * _680;
-       float  const _700 = float_from_bits(1047920109 /* 0.240226 */);
+       float8  const _696 = float8_ops::load(_row_max, 0);
+       int32_t  const _697 = _probs_s0_j_rebased + _694;
+       int32_t  const _698 = _697 * 24;
+       float8  const _699 = float8_ops::load(_masked, _698);
+       float  const _700 = float_from_bits(0 /* 0 */);
        float8  const _701 = float8_ops::broadcast(_700);
-       float8  const _702 = _699 + _701;
-       float8  const _703 = _702 * _680;
-       float  const _704 = float_from_bits(1060205080 /* 0.693147 */);
-       float8  const _705 = float8_ops::broadcast(_704);
-       float8  const _706 = _703 + _705;
-       float8  const _707 = _706 * _680;
-       float  const _708 = float_from_bits(1065353216 /* 1 */);
-       float8  const _709 = float8_ops::broadcast(_708);
-       float8  const _710 = _707 + _709;
-       float8  const _711 = _684 * _710;
-       int32x8_t  const _712 = reinterpret<int32x8_t>(_711);
-       int32x8_t  const _713 = int32x8_t_ops::broadcast(-1);
-       int32x8_t  const _714 = int32x8_t_ops::broadcast(0);
-       int32x8_t  const _715 = int32x8_t_ops::broadcast(2139095040);
-       int32x8_t  const _716 = reinterpret<int32x8_t>(_668);
-       int32x8_t  const _717 = int32x8_t_ops::broadcast(2147483647);
-       int32x8_t  const _718 = _716 & _717;
-       uint8x8_t  const _719 = int32x8_t_ops::lt(_715, _718);
-       int32x8_t  const _720 = int32x8_t_ops::select(_719, _713, _714);
-       int32x8_t  const _721 = int32x8_t_ops::broadcast(2143289344);
-       int32x8_t  const _722 = _720 & _721;
-       int32x8_t  const _723 = _712 | _722;
-       float8  const _724 = reinterpret<float8>(_723);
-       float8_ops::store(_724, _probs, _661);
-       float8  const _725 = float8_ops::load(_row_max, 8);
-       int32_t  const _726 = _probs_s0_j_rebased * 24;
-       int32_t  const _727 = _726 + 8;
-       float8  const _728 = float8_ops::load(_masked, _727);
-       float  const _729 = float_from_bits(0 /* 0 */);
+       float8  const _702 = float8_ops::broadcast(neg_inf_f32());
+       uint8x8_t  const _703 = float8_ops::eq(_696, _702);
+       float8  const _704 = float8_ops::select(_703, _701, _696);
+       float8  const _705 = _699 - _704;
+       float8  const _706 = float8_ops::min(_705, _701);
+       float  const _707 = float_from_bits(3271426048 /* -127 */);
+       float8  const _708 = float8_ops::broadcast(_707);
+       float8  const _709 = float8_ops::max(_706, _708);
+       float  const _710 = float_from_bits(1124007936 /* 127.5 */);
+       float8  const _711 = float8_ops::broadcast(_710);
+       float8  const _712 = _709 + _711;
+       int32x8_t  const _713 = int32x8_t_ops::convert_from<float8>(_712);
+       int32x8_t  const _714 = int32x8_t_ops::broadcast(-127);
+       int32x8_t  const _715 = _713 + _714;
+       float8  const _716 = float8_ops::convert_from<int32x8_t>(_715);
+       float8  const _717 = _709 - _716;
+       uint32_t  const _718 = (uint32_t)(23ull);
+       uint32x8_t  const _719 = uint32x8_t_ops::broadcast(_718);
+       int32x8_t  const _720 = _713 << _719;
+       float8  const _721 = reinterpret<float8>(_720);
+       float  const _722 = float_from_bits(958452607 /* 0.000153376 */);
+       float8  const _723 = float8_ops::broadcast(_722);
+       float8  const _724 = _717 * _723;
+       float  const _725 = float_from_bits(984588920 /* 0.00133999 */);
+       float8  const _726 = float8_ops::broadcast(_725);
+       float8  const _727 = _724 + _726;
+       float8  const _728 = _727 * _717;
+       float  const _729 = float_from_bits(1008572159 /* 0.00961852 */);
        float8  const _730 = float8_ops::broadcast(_729);
-       float8  const _731 = float8_ops::broadcast(neg_inf_f32());
-       uint8x8_t  const _732 = float8_ops::eq(_725, _731);
-       float8  const _733 = float8_ops::select(_732, _730, _725);
-       float8  const _734 = _728 - _733;
-       float8  const _735 = float8_ops::min(_734, _730);
-       float  const _736 = float_from_bits(3271426048 /* -127 */);
-       float8  const _737 = float8_ops::broadcast(_736);
-       float8  const _738 = float8_ops::max(_735, _737);
-       float  const _739 = float_from_bits(1124007936 /* 127.5 */);
-       float8  const _740 = float8_ops::broadcast(_739);
-       float8  const _741 = _738 + _740;
-       int32x8_t  const _742 = int32x8_t_ops::convert_from<float8>(_741);
-       int32x8_t  const _743 = int32x8_t_ops::broadcast(-127);
-       int32x8_t  const _744 = _742 + _743;
-       float8  const _745 = float8_ops::convert_from<int32x8_t>(_744);
-       float8  const _746 = _738 - _745;
-       uint32_t  const _747 = (uint32_t)(23ull);
-       uint32x8_t  const _748 = uint32x8_t_ops::broadcast(_747);
-       int32x8_t  const _749 = _742 << _748;
-       float8  const _750 = reinterpret<float8>(_749);
-       float  const _751 = float_from_bits(958452607 /* 0.000153376 */);
-       float8  const _752 = float8_ops::broadcast(_751);
-       float8  const _753 = _746 * _752;
-       float  const _754 = float_from_bits(984588920 /* 0.00133999 */);
-       float8  const _755 = float8_ops::broadcast(_754);
-       float8  const _756 = _753 + _755;
-       float8  const _757 = _756 * _746;
-       float  const _758 = float_from_bits(1008572159 /* 0.00961852 */);
-       float8  const _759 = float8_ops::broadcast(_758);
-       float8  const _760 = _757 + _759;
-       float8  const _761 = _760 * _746;
-       float  const _762 = float_from_bits(1029920619 /* 0.0555033 */);
-       float8  const _763 = float8_ops::broadcast(_762);
-       float8  const _764 = _761 + _763;
-       float8  const _765 = _764 * _746;
-       float  const _766 = float_from_bits(1047920109 /* 0.240226 */);
-       float8  const _767 = float8_ops::broadcast(_766);
-       float8  const _768 = _765 + _767;
-       float8  const _769 = _768 * _746;
-       float  const _770 = float_from_bits(1060205080 /* 0.693147 */);
-       float8  const _771 = float8_ops::broadcast(_770);
-       float8  const _772 = _769 + _771;
-       float8  const _773 = _772 * _746;
-       float  const _774 = float_from_bits(1065353216 /* 1 */);
-       float8  const _775 = float8_ops::broadcast(_774);
-       float8  const _776 = _773 + _775;
-       float8  const _777 = _750 * _776;
-       int32x8_t  const _778 = reinterpret<int32x8_t>(_777);
-       int32x8_t  const _779 = int32x8_t_ops::broadcast(-1);
-       int32x8_t  const _780 = int32x8_t_ops::broadcast(0);
-       int32x8_t  const _781 = int32x8_t_ops::broadcast(2139095040);
-       int32x8_t  const _782 = reinterpret<int32x8_t>(_734);
-       int32x8_t  const _783 = int32x8_t_ops::broadcast(2147483647);
-       int32x8_t  const _784 = _782 & _783;
-       uint8x8_t  const _785 = int32x8_t_ops::lt(_781, _784);
-       int32x8_t  const _786 = int32x8_t_ops::select(_785, _779, _780);
-       int32x8_t  const _787 = int32x8_t_ops::broadcast(2143289344);
-       int32x8_t  const _788 = _786 & _787;
-       int32x8_t  const _789 = _778 | _788;
+       float8  const _731 = _728 + _730;
+       float8  const _732 = _731 * _717;
+       float  const _733 = float_from_bits(1029920619 /* 0.0555033 */);
+       float8  const _734 = float8_ops::broadcast(_733);
+       float8  const _735 = _732 + _734;
+       float8  const _736 = _735 * _717;
+       float  const _737 = float_from_bits(1047920109 /* 0.240226 */);
+       float8  const _738 = float8_ops::broadcast(_737);
+       float8  const _739 = _736 + _738;
+       float8  const _740 = _739 * _717;
+       float  const _741 = float_from_bits(1060205080 /* 0.693147 */);
+       float8  const _742 = float8_ops::broadcast(_741);
+       float8  const _743 = _740 + _742;
+       float8  const _744 = _743 * _717;
+       float  const _745 = float_from_bits(1065353216 /* 1 */);
+       float8  const _746 = float8_ops::broadcast(_745);
+       float8  const _747 = _744 + _746;
+       float8  const _748 = _721 * _747;
+       int32x8_t  const _749 = reinterpret<int32x8_t>(_748);
+       int32x8_t  const _750 = int32x8_t_ops::broadcast(-1);
+       int32x8_t  const _751 = int32x8_t_ops::broadcast(0);
+       int32x8_t  const _752 = int32x8_t_ops::broadcast(2139095040);
+       int32x8_t  const _753 = reinterpret<int32x8_t>(_705);
+       int32x8_t  const _754 = int32x8_t_ops::broadcast(2147483647);
+       int32x8_t  const _755 = _753 & _754;
+       uint8x8_t  const _756 = int32x8_t_ops::lt(_752, _755);
+       int32x8_t  const _757 = int32x8_t_ops::select(_756, _750, _751);
+       int32x8_t  const _758 = int32x8_t_ops::broadcast(2143289344);
+       int32x8_t  const _759 = _757 & _758;
+       int32x8_t  const _760 = _749 | _759;
+       float8  const _761 = reinterpret<float8>(_760);
+       int32_t  const _762 = _probs_s0_j_rebased + _693;
+       int32_t  const _763 = _762 * 24;
+       float8_ops::store(_761, _probs, _763);
+       float8  const _764 = float8_ops::load(_row_max, 8);
+       int32_t  const _765 = _probs_s0_j_rebased + _694;
+       int32_t  const _766 = _765 * 24;
+       int32_t  const _767 = _766 + 8;
+       float8  const _768 = float8_ops::load(_masked, _767);
+       float  const _769 = float_from_bits(0 /* 0 */);
+       float8  const _770 = float8_ops::broadcast(_769);
+       float8  const _771 = float8_ops::broadcast(neg_inf_f32());
+       uint8x8_t  const _772 = float8_ops::eq(_764, _771);
+       float8  const _773 = float8_ops::select(_772, _770, _764);
+       float8  const _774 = _768 - _773;
+       float8  const _775 = float8_ops::min(_774, _770);
+       float  const _776 = float_from_bits(3271426048 /* -127 */);
+       float8  const _777 = float8_ops::broadcast(_776);
+       float8  const _778 = float8_ops::max(_775, _777);
+       float  const _779 = float_from_bits(1124007936 /* 127.5 */);
+       float8  const _780 = float8_ops::broadcast(_779);
+       float8  const _781 = _778 + _780;
+       int32x8_t  const _782 = int32x8_t_ops::convert_from<float8>(_781);
+       int32x8_t  const _783 = int32x8_t_ops::broadcast(-127);
+       int32x8_t  const _784 = _782 + _783;
+       float8  const _785 = float8_ops::convert_from<int32x8_t>(_784);
+       float8  const _786 = _778 - _785;
+       uint32_t  const _787 = (uint32_t)(23ull);
+       uint32x8_t  const _788 = uint32x8_t_ops::broadcast(_787);
+       int32x8_t  const _789 = _782 << _788;
        float8  const _790 = reinterpret<float8>(_789);
-       float8_ops::store(_790, _probs, _727);
-       float8  const _791 = float8_ops::load(_row_max, 16);
-       int32_t  const _792 = _probs_s0_j_rebased * 24;
-       int32_t  const _793 = _792 + 16;
-       float8  const _794 = float8_ops::load(_masked, _793);
-       float  const _795 = float_from_bits(0 /* 0 */);
-       float8  const _796 = float8_ops::broadcast(_795);
-       float8  const _797 = float8_ops::broadcast(neg_inf_f32());
-       uint8x8_t  const _798 = float8_ops::eq(_791, _797);
-       float8  const _799 = float8_ops::select(_798, _796, _791);
-       float8  const _800 = _794 - _799;
-       float8  const _801 = float8_ops::min(_800, _796);
-       float  const _802 = float_from_bits(3271426048 /* -127 */);
+       float  const _791 = float_from_bits(958452607 /* 0.000153376 */);
+       float8  const _792 = float8_ops::broadcast(_791);
+       float8  const _793 = _786 * _792;
+       float  const _794 = float_from_bits(984588920 /* 0.00133999 */);
+       float8  const _795 = float8_ops::broadcast(_794);
+       float8  const _796 = _793 + _795;
+       float8  const _797 = _796 * _786;
+       float  const _798 = float_from_bits(1008572159 /* 0.00961852 */);
+       float8  const _799 = float8_ops::broadcast(_798);
+       float8  const _800 = _797 + _799;
+       float8  const _801 = _800 * _786;
+       float  const _802 = float_from_bits(1029920619 /* 0.0555033 */);
        float8  const _803 = float8_ops::broadcast(_802);
-       float8  const _804 = float8_ops::max(_801, _803);
-       float  const _805 = float_from_bits(1124007936 /* 127.5 */);
-       float8  const _806 = float8_ops::broadcast(_805);
-       float8  const _807 = _804 + _806;
-       int32x8_t  const _808 = int32x8_t_ops::convert_from<float8>(_807);
-       int32x8_t  const _809 = int32x8_t_ops::broadcast(-127);
-       int32x8_t  const _810 = _808 + _809;
-       float8  const _811 = float8_ops::convert_from<int32x8_t>(_810);
-       float8  const _812 = _804 - _811;
-       uint32_t  const _813 = (uint32_t)(23ull);
-       uint32x8_t  const _814 = uint32x8_t_ops::broadcast(_813);
-       int32x8_t  const _815 = _808 << _814;
-       float8  const _816 = reinterpret<float8>(_815);
-       float  const _817 = float_from_bits(958452607 /* 0.000153376 */);
-       float8  const _818 = float8_ops::broadcast(_817);
-       float8  const _819 = _812 * _818;
-       float  const _820 = float_from_bits(984588920 /* 0.00133999 */);
-       float8  const _821 = float8_ops::broadcast(_820);
-       float8  const _822 = _819 + _821;
-       float8  const _823 = _822 * _812;
-       float  const _824 = float_from_bits(1008572159 /* 0.00961852 */);
-       float8  const _825 = float8_ops::broadcast(_824);
-       float8  const _826 = _823 + _825;
-       float8  const _827 = _826 * _812;
-       float  const _828 = float_from_bits(1029920619 /* 0.0555033 */);
-       float8  const _829 = float8_ops::broadcast(_828);
-       float8  const _830 = _827 + _829;
-       float8  const _831 = _830 * _812;
-       float  const _832 = float_from_bits(1047920109 /* 0.240226 */);
-       float8  const _833 = float8_ops::broadcast(_832);
-       float8  const _834 = _831 + _833;
-       float8  const _835 = _834 * _812;
-       float  const _836 = float_from_bits(1060205080 /* 0.693147 */);
-       float8  const _837 = float8_ops::broadcast(_836);
-       float8  const _838 = _835 + _837;
-       float8  const _839 = _838 * _812;
-       float  const _840 = float_from_bits(1065353216 /* 1 */);
-       float8  const _841 = float8_ops::broadcast(_840);
-       float8  const _842 = _839 + _841;
-       float8  const _843 = _816 * _842;
-       int32x8_t  const _844 = reinterpret<int32x8_t>(_843);
-       int32x8_t  const _845 = int32x8_t_ops::broadcast(-1);
-       int32x8_t  const _846 = int32x8_t_ops::broadcast(0);
-       int32x8_t  const _847 = int32x8_t_ops::broadcast(2139095040);
-       int32x8_t  const _848 = reinterpret<int32x8_t>(_800);
-       int32x8_t  const _849 = int32x8_t_ops::broadcast(2147483647);
-       int32x8_t  const _850 = _848 & _849;
-       uint8x8_t  const _851 = int32x8_t_ops::lt(_847, _850);
-       int32x8_t  const _852 = int32x8_t_ops::select(_851, _845, _846);
-       int32x8_t  const _853 = int32x8_t_ops::broadcast(2143289344);
-       int32x8_t  const _854 = _852 & _853;
-       int32x8_t  const _855 = _844 | _854;
-       float8  const _856 = reinterpret<float8>(_855);
-       float8_ops::store(_856, _probs, _793);
+       float8  const _804 = _801 + _803;
+       float8  const _805 = _804 * _786;
+       float  const _806 = float_from_bits(1047920109 /* 0.240226 */);
+       float8  const _807 = float8_ops::broadcast(_806);
+       float8  const _808 = _805 + _807;
+       float8  const _809 = _808 * _786;
+       float  const _810 = float_from_bits(1060205080 /* 0.693147 */);
+       float8  const _811 = float8_ops::broadcast(_810);
+       float8  const _812 = _809 + _811;
+       float8  const _813 = _812 * _786;
+       float  const _814 = float_from_bits(1065353216 /* 1 */);
+       float8  const _815 = float8_ops::broadcast(_814);
+       float8  const _816 = _813 + _815;
+       float8  const _817 = _790 * _816;
+       int32x8_t  const _818 = reinterpret<int32x8_t>(_817);
+       int32x8_t  const _819 = int32x8_t_ops::broadcast(-1);
+       int32x8_t  const _820 = int32x8_t_ops::broadcast(0);
+       int32x8_t  const _821 = int32x8_t_ops::broadcast(2139095040);
+       int32x8_t  const _822 = reinterpret<int32x8_t>(_774);
+       int32x8_t  const _823 = int32x8_t_ops::broadcast(2147483647);
+       int32x8_t  const _824 = _822 & _823;
+       uint8x8_t  const _825 = int32x8_t_ops::lt(_821, _824);
+       int32x8_t  const _826 = int32x8_t_ops::select(_825, _819, _820);
+       int32x8_t  const _827 = int32x8_t_ops::broadcast(2143289344);
+       int32x8_t  const _828 = _826 & _827;
+       int32x8_t  const _829 = _818 | _828;
+       float8  const _830 = reinterpret<float8>(_829);
+       int32_t  const _831 = _probs_s0_j_rebased + _693;
+       int32_t  const _832 = _831 * 24;
+       int32_t  const _833 = _832 + 8;
+       float8_ops::store(_830, _probs, _833);
+       float8  const _834 = float8_ops::load(_row_max, 16);
+       int32_t  const _835 = _probs_s0_j_rebased + _694;
+       int32_t  const _836 = _835 * 24;
+       int32_t  const _837 = _836 + 16;
+       float8  const _838 = float8_ops::load(_masked, _837);
+       float  const _839 = float_from_bits(0 /* 0 */);
+       float8  const _840 = float8_ops::broadcast(_839);
+       float8  const _841 = float8_ops::broadcast(neg_inf_f32());
+       uint8x8_t  const _842 = float8_ops::eq(_834, _841);
+       float8  const _843 = float8_ops::select(_842, _840, _834);
+       float8  const _844 = _838 - _843;
+       float8  const _845 = float8_ops::min(_844, _840);
+       float  const _846 = float_from_bits(3271426048 /* -127 */);
+       float8  const _847 = float8_ops::broadcast(_846);
+       float8  const _848 = float8_ops::max(_845, _847);
+       float  const _849 = float_from_bits(1124007936 /* 127.5 */);
+       float8  const _850 = float8_ops::broadcast(_849);
+       float8  const _851 = _848 + _850;
+       int32x8_t  const _852 = int32x8_t_ops::convert_from<float8>(_851);
+       int32x8_t  const _853 = int32x8_t_ops::broadcast(-127);
+       int32x8_t  const _854 = _852 + _853;
+       float8  const _855 = float8_ops::convert_from<int32x8_t>(_854);
+       float8  const _856 = _848 - _855;
+       uint32_t  const _857 = (uint32_t)(23ull);
+       uint32x8_t  const _858 = uint32x8_t_ops::broadcast(_857);
+       int32x8_t  const _859 = _852 << _858;
+       float8  const _860 = reinterpret<float8>(_859);
+       float  const _861 = float_from_bits(958452607 /* 0.000153376 */);
+       float8  const _862 = float8_ops::broadcast(_861);
+       float8  const _863 = _856 * _862;
+       float  const _864 = float_from_bits(984588920 /* 0.00133999 */);
+       float8  const _865 = float8_ops::broadcast(_864);
+       float8  const _866 = _863 + _865;
+       float8  const _867 = _866 * _856;
+       float  const _868 = float_from_bits(1008572159 /* 0.00961852 */);
+       float8  const _869 = float8_ops::broadcast(_868);
+       float8  const _870 = _867 + _869;
+       float8  const _871 = _870 * _856;
+       float  const _872 = float_from_bits(1029920619 /* 0.0555033 */);
+       float8  const _873 = float8_ops::broadcast(_872);
+       float8  const _874 = _871 + _873;
+       float8  const _875 = _874 * _856;
+       float  const _876 = float_from_bits(1047920109 /* 0.240226 */);
+       float8  const _877 = float8_ops::broadcast(_876);
+       float8  const _878 = _875 + _877;
+       float8  const _879 = _878 * _856;
+       float  const _880 = float_from_bits(1060205080 /* 0.693147 */);
+       float8  const _881 = float8_ops::broadcast(_880);
+       float8  const _882 = _879 + _881;
+       float8  const _883 = _882 * _856;
+       float  const _884 = float_from_bits(1065353216 /* 1 */);
+       float8  const _885 = float8_ops::broadcast(_884);
+       float8  const _886 = _883 + _885;
+       float8  const _887 = _860 * _886;
+       int32x8_t  const _888 = reinterpret<int32x8_t>(_887);
+       int32x8_t  const _889 = int32x8_t_ops::broadcast(-1);
+       int32x8_t  const _890 = int32x8_t_ops::broadcast(0);
+       int32x8_t  const _891 = int32x8_t_ops::broadcast(2139095040);
+       int32x8_t  const _892 = reinterpret<int32x8_t>(_844);
+       int32x8_t  const _893 = int32x8_t_ops::broadcast(2147483647);
+       int32x8_t  const _894 = _892 & _893;
+       uint8x8_t  const _895 = int32x8_t_ops::lt(_891, _894);
+       int32x8_t  const _896 = int32x8_t_ops::select(_895, _889, _890);
+       int32x8_t  const _897 = int32x8_t_ops::broadcast(2143289344);
+       int32x8_t  const _898 = _896 & _897;
+       int32x8_t  const _899 = _888 | _898;
+       float8  const _900 = reinterpret<float8>(_899);
+       int32_t  const _901 = _probs_s0_j_rebased + _693;
+       int32_t  const _902 = _901 * 24;
+       int32_t  const _903 = _902 + 16;
+       float8_ops::store(_900, _probs, _903);
       } // for _probs_s0_j_rebased
       _masked_free.free();
       {
-       float _pv[1536];
-       int32_t  const _857 = ::halide_cpp_max(_74, 0);
-       int32_t  const _858 = _77 - _857;
-       // produce pv
-       for (int _pv_s0_ii = 0; _pv_s0_ii < 0 + 24; _pv_s0_ii++)
+       float _pv_blocks[1536];
+       // produce pv_blocks
+       for (int _pv_blocks_s0_ii = 0; _pv_blocks_s0_ii < 0 + 24; _pv_blocks_s0_ii++)
        {
-        int32_t  const _859 = _pv_s0_ii * 8;
-        for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 8; _pv_s0_c_c++)
+        int32_t  const _904 = _pv_blocks_s0_ii * 8;
+        for (int _pv_blocks_s0_c_c = 0; _pv_blocks_s0_c_c < 0 + 8; _pv_blocks_s0_c_c++)
         {
-         float  const _860 = float_from_bits(0 /* 0 */);
-         float8  const _861 = float8_ops::broadcast(_860);
-         int32_t  const _862 = _pv_s0_c_c + _859;
-         int32_t  const _863 = _862 * 8;
-         float8_ops::store(_861, _pv, _863);
-        } // for _pv_s0_c_c
-       } // for _pv_s0_ii
+         float  const _905 = float_from_bits(0 /* 0 */);
+         float8  const _906 = float8_ops::broadcast(_905);
+         int32_t  const _907 = _pv_blocks_s0_c_c + _904;
+         int32_t  const _908 = _907 * 8;
+         float8_ops::store(_906, _pv_blocks, _908);
+        } // for _pv_blocks_s0_c_c
+       } // for _pv_blocks_s0_ii
        // consume probs
-       int32_t  const _864 = ::halide_cpp_max(_74, 0);
-       int32_t  const _865 = _77 - _864;
-       int32_t  const _866 = _858 + 63;
-       int32_t  const _867 = ::halide_cpp_min(_865, _866);
-       int32_t  const _868 = _867 >> 6;
-       int32_t  const _869 = ::halide_cpp_max(_868, 0);
-       for (int _pv_s1_rk__x_rko = 0; _pv_s1_rk__x_rko < 0 + _869; _pv_s1_rk__x_rko++)
+       int32_t  const _909 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
+       int32_t  const _910 = _909 + 3;
+       int32_t  const _911 = _910 >> 2;
+       int32_t  const _912 = _attn_tile * 6;
+       int32_t  const _913 = _912 + 6;
+       int32_t  const _914 = ::halide_cpp_min(_911, _913);
+       int32_t  const _915 = _914 * 4;
+       int32_t  const _916 = ::halide_cpp_min(_915, _attn_lk);
+       int32_t  const _917 = _attn_chunk_lo >> 2;
+       int32_t  const _918 = _917 * 4;
+       int32_t  const _919 = ::halide_cpp_min(_916, _918);
+       int32_t  const _920 = _attn_kv_lo >> 2;
+       int32_t  const _921 = ::halide_cpp_max(_920, 0);
+       int32_t  const _922 = _921 * 4;
+       int32_t  const _923 = ::halide_cpp_min(_922, _attn_lk);
+       int32_t  const _924 = ::halide_cpp_max(_919, _923);
+       int32_t  const _925 = ::halide_cpp_min(_78, 1024);
+       int32_t  const _926 = _925 >> 6;
+       for (int _pv_blocks_s1_rkb__x = 0; _pv_blocks_s1_rkb__x < 0 + _926; _pv_blocks_s1_rkb__x++)
        {
-        int32_t  const _870 = _pv_s1_rk__x_rko * 64;
-        int32_t  const _871 = _870 + _864;
-        int32_t  const _872 = _871 - _864;
-        for (int _pv_s1_ii_ig = 0; _pv_s1_ii_ig < 0 + 6; _pv_s1_ii_ig++)
+        int32_t  const _927 = _pv_blocks_s1_rkb__x * 64;
+        int32_t  const _928 = _927 + _924;
+        for (int _pv_blocks_s1_ii_ig = 0; _pv_blocks_s1_ii_ig < 0 + 4; _pv_blocks_s1_ii_ig++)
         {
-         for (int _pv_s1_c_co = 0; _pv_s1_c_co < 0 + 4; _pv_s1_c_co++)
+         int32_t  const _929 = _928 - _662;
+         for (int _pv_blocks_s1_c_co = 0; _pv_blocks_s1_c_co < 0 + 4; _pv_blocks_s1_c_co++)
          {
-          int32_t  const _873 = _pv_s1_ii_ig * 16;
-          int32_t  const _874 = _873 + _pv_s1_c_co;
-          for (int _pv_s1_rk__x_rki = 0; _pv_s1_rk__x_rki < 0 + 64; _pv_s1_rk__x_rki++)
           {
-           int32_t  const _875 = _874 * 16;
-           float8  const _876 = float8_ops::load(_pv, _875);
-           int32_t  const _877 = _pv_s1_rk__x_rki + _871;
-           int32_t  const _878 = _877 * 4;
-           int32_t  const _879 = _878 + _pv_s1_c_co;
-           int32_t  const _880 = _879 * 16;
-           float8  const _881 = float8_ops::load(_attn_v, _880);
-           int32_t  const _882 = _pv_s1_rk__x_rki + _872;
-           int32_t  const _883 = _882 * 6;
-           int32_t  const _884 = _883 + _pv_s1_ii_ig;
-           int32_t  const _885 = _884 * 4;
-           float  const _886 = _probs[_885];
-           float8  const _887 = float8_ops::broadcast(_886);
-           float8  const _888 = _881 * _887;
-           float8  const _889 = _876 + _888;
-           float8_ops::store(_889, _pv, _875);
-           int32_t  const _890 = _874 * 16;
-           int32_t  const _891 = _890 + 8;
-           float8  const _892 = float8_ops::load(_pv, _891);
-           int32_t  const _893 = _pv_s1_rk__x_rki + _871;
-           int32_t  const _894 = _893 * 4;
-           int32_t  const _895 = _894 + _pv_s1_c_co;
-           int32_t  const _896 = _895 * 16;
-           int32_t  const _897 = _896 + 8;
-           float8  const _898 = float8_ops::load(_attn_v, _897);
-           int32_t  const _899 = _pv_s1_rk__x_rki + _872;
-           int32_t  const _900 = _899 * 6;
-           int32_t  const _901 = _900 + _pv_s1_ii_ig;
-           int32_t  const _902 = _901 * 4;
-           float  const _903 = _probs[_902];
-           float8  const _904 = float8_ops::broadcast(_903);
-           float8  const _905 = _898 * _904;
-           float8  const _906 = _892 + _905;
-           float8_ops::store(_906, _pv, _891);
-           int32_t  const _907 = _874 * 16;
-           int32_t  const _908 = _907 + 64;
-           float8  const _909 = float8_ops::load(_pv, _908);
-           int32_t  const _910 = _pv_s1_rk__x_rki + _871;
-           int32_t  const _911 = _910 * 4;
-           int32_t  const _912 = _911 + _pv_s1_c_co;
-           int32_t  const _913 = _912 * 16;
-           float8  const _914 = float8_ops::load(_attn_v, _913);
-           int32_t  const _915 = _pv_s1_rk__x_rki + _872;
-           int32_t  const _916 = _915 * 6;
-           int32_t  const _917 = _916 + _pv_s1_ii_ig;
-           int32_t  const _918 = _917 * 4;
-           int32_t  const _919 = _918 + 1;
-           float  const _920 = _probs[_919];
-           float8  const _921 = float8_ops::broadcast(_920);
-           float8  const _922 = _914 * _921;
-           float8  const _923 = _909 + _922;
-           float8_ops::store(_923, _pv, _908);
-           int32_t  const _924 = _874 * 16;
-           int32_t  const _925 = _924 + 72;
-           float8  const _926 = float8_ops::load(_pv, _925);
-           int32_t  const _927 = _pv_s1_rk__x_rki + _871;
-           int32_t  const _928 = _927 * 4;
-           int32_t  const _929 = _928 + _pv_s1_c_co;
-           int32_t  const _930 = _929 * 16;
-           int32_t  const _931 = _930 + 8;
-           float8  const _932 = float8_ops::load(_attn_v, _931);
-           int32_t  const _933 = _pv_s1_rk__x_rki + _872;
-           int32_t  const _934 = _933 * 6;
-           int32_t  const _935 = _934 + _pv_s1_ii_ig;
-           int32_t  const _936 = _935 * 4;
-           int32_t  const _937 = _936 + 1;
-           float  const _938 = _probs[_937];
+           float _pv_block[96];
+           // produce pv_block
+           float  const _930 = float_from_bits(0 /* 0 */);
+           float8  const _931 = float8_ops::broadcast(_930);
+           float8_ops::store(_931, _pv_block, 0);
+           float  const _932 = float_from_bits(0 /* 0 */);
+           float8  const _933 = float8_ops::broadcast(_932);
+           float8_ops::store(_933, _pv_block, 8);
+           float  const _934 = float_from_bits(0 /* 0 */);
+           float8  const _935 = float8_ops::broadcast(_934);
+           float8_ops::store(_935, _pv_block, 16);
+           float  const _936 = float_from_bits(0 /* 0 */);
+           float8  const _937 = float8_ops::broadcast(_936);
+           float8_ops::store(_937, _pv_block, 24);
+           float  const _938 = float_from_bits(0 /* 0 */);
            float8  const _939 = float8_ops::broadcast(_938);
-           float8  const _940 = _932 * _939;
-           float8  const _941 = _926 + _940;
-           float8_ops::store(_941, _pv, _925);
-           int32_t  const _942 = _874 * 16;
-           int32_t  const _943 = _942 + 128;
-           float8  const _944 = float8_ops::load(_pv, _943);
-           int32_t  const _945 = _pv_s1_rk__x_rki + _871;
-           int32_t  const _946 = _945 * 4;
-           int32_t  const _947 = _946 + _pv_s1_c_co;
-           int32_t  const _948 = _947 * 16;
-           float8  const _949 = float8_ops::load(_attn_v, _948);
-           int32_t  const _950 = _pv_s1_rk__x_rki + _872;
-           int32_t  const _951 = _950 * 6;
-           int32_t  const _952 = _951 + _pv_s1_ii_ig;
-           int32_t  const _953 = _952 * 4;
-           int32_t  const _954 = _953 + 2;
-           float  const _955 = _probs[_954];
-           float8  const _956 = float8_ops::broadcast(_955);
-           float8  const _957 = _949 * _956;
-           float8  const _958 = _944 + _957;
-           float8_ops::store(_958, _pv, _943);
-           int32_t  const _959 = _874 * 16;
-           int32_t  const _960 = _959 + 136;
-           float8  const _961 = float8_ops::load(_pv, _960);
-           int32_t  const _962 = _pv_s1_rk__x_rki + _871;
-           int32_t  const _963 = _962 * 4;
-           int32_t  const _964 = _963 + _pv_s1_c_co;
-           int32_t  const _965 = _964 * 16;
-           int32_t  const _966 = _965 + 8;
-           float8  const _967 = float8_ops::load(_attn_v, _966);
-           int32_t  const _968 = _pv_s1_rk__x_rki + _872;
-           int32_t  const _969 = _968 * 6;
-           int32_t  const _970 = _969 + _pv_s1_ii_ig;
-           int32_t  const _971 = _970 * 4;
-           int32_t  const _972 = _971 + 2;
-           float  const _973 = _probs[_972];
-           float8  const _974 = float8_ops::broadcast(_973);
-           float8  const _975 = _967 * _974;
-           float8  const _976 = _961 + _975;
-           float8_ops::store(_976, _pv, _960);
-           int32_t  const _977 = _874 * 16;
-           int32_t  const _978 = _977 + 192;
-           float8  const _979 = float8_ops::load(_pv, _978);
-           int32_t  const _980 = _pv_s1_rk__x_rki + _871;
-           int32_t  const _981 = _980 * 4;
-           int32_t  const _982 = _981 + _pv_s1_c_co;
-           int32_t  const _983 = _982 * 16;
-           float8  const _984 = float8_ops::load(_attn_v, _983);
-           int32_t  const _985 = _pv_s1_rk__x_rki + _872;
-           int32_t  const _986 = _985 * 6;
-           int32_t  const _987 = _986 + _pv_s1_ii_ig;
-           int32_t  const _988 = _987 * 4;
-           int32_t  const _989 = _988 + 3;
-           float  const _990 = _probs[_989];
-           float8  const _991 = float8_ops::broadcast(_990);
-           float8  const _992 = _984 * _991;
-           float8  const _993 = _979 + _992;
-           float8_ops::store(_993, _pv, _978);
-           int32_t  const _994 = _874 * 16;
-           int32_t  const _995 = _994 + 200;
-           float8  const _996 = float8_ops::load(_pv, _995);
-           int32_t  const _997 = _pv_s1_rk__x_rki + _871;
-           int32_t  const _998 = _997 * 4;
-           int32_t  const _999 = _998 + _pv_s1_c_co;
-           int32_t  const _1000 = _999 * 16;
-           int32_t  const _1001 = _1000 + 8;
-           float8  const _1002 = float8_ops::load(_attn_v, _1001);
-           int32_t  const _1003 = _pv_s1_rk__x_rki + _872;
-           int32_t  const _1004 = _1003 * 6;
-           int32_t  const _1005 = _1004 + _pv_s1_ii_ig;
-           int32_t  const _1006 = _1005 * 4;
-           int32_t  const _1007 = _1006 + 3;
-           float  const _1008 = _probs[_1007];
-           float8  const _1009 = float8_ops::broadcast(_1008);
-           float8  const _1010 = _1002 * _1009;
-           float8  const _1011 = _996 + _1010;
-           float8_ops::store(_1011, _pv, _995);
-          } // for _pv_s1_rk__x_rki
-         } // for _pv_s1_c_co
-        } // for _pv_s1_ii_ig
-       } // for _pv_s1_rk__x_rko
-       int32_t  const _1012 = ::halide_cpp_max(_74, 0);
-       int32_t  const _1013 = _77 - _1012;
-       int32_t  const _1014 = ::halide_cpp_min(_1013, _858);
-       int32_t  const _1015 = _1014 + 63;
-       int32_t  const _1016 = ::halide_cpp_max(_1015, _867);
-       int32_t  const _1017 = _867 >> 6;
-       int32_t  const _1018 = ::halide_cpp_max(_1017, 0);
-       int32_t  const _1019 = _1016 >> 6;
-       int32_t  const _1020 = ::halide_cpp_max(_1019, 0);
-       int32_t  const _1021 = _1020 - _1018;
-       for (int _pv_s1_rk__x_rko_rebased = 0; _pv_s1_rk__x_rko_rebased < 0 + _1021; _pv_s1_rk__x_rko_rebased++)
+           float8_ops::store(_939, _pv_block, 32);
+           float  const _940 = float_from_bits(0 /* 0 */);
+           float8  const _941 = float8_ops::broadcast(_940);
+           float8_ops::store(_941, _pv_block, 40);
+           float  const _942 = float_from_bits(0 /* 0 */);
+           float8  const _943 = float8_ops::broadcast(_942);
+           float8_ops::store(_943, _pv_block, 48);
+           float  const _944 = float_from_bits(0 /* 0 */);
+           float8  const _945 = float8_ops::broadcast(_944);
+           float8_ops::store(_945, _pv_block, 56);
+           float  const _946 = float_from_bits(0 /* 0 */);
+           float8  const _947 = float8_ops::broadcast(_946);
+           float8_ops::store(_947, _pv_block, 64);
+           float  const _948 = float_from_bits(0 /* 0 */);
+           float8  const _949 = float8_ops::broadcast(_948);
+           float8_ops::store(_949, _pv_block, 72);
+           float  const _950 = float_from_bits(0 /* 0 */);
+           float8  const _951 = float8_ops::broadcast(_950);
+           float8_ops::store(_951, _pv_block, 80);
+           float  const _952 = float_from_bits(0 /* 0 */);
+           float8  const _953 = float8_ops::broadcast(_952);
+           float8_ops::store(_953, _pv_block, 88);
+           for (int _pv_block_s1_rki__x = 0; _pv_block_s1_rki__x < 0 + 64; _pv_block_s1_rki__x++)
+           {
+            float8  const _954 = float8_ops::load(_pv_block, 0);
+            int32_t  const _955 = _pv_block_s1_rki__x + _928;
+            int32_t  const _956 = _955 * 4;
+            int32_t  const _957 = _956 + _pv_blocks_s1_c_co;
+            int32_t  const _958 = _957 * 16;
+            float8  const _959 = float8_ops::load(_attn_v, _958);
+            int32_t  const _960 = _pv_block_s1_rki__x + _929;
+            int32_t  const _961 = _960 * 4;
+            int32_t  const _962 = _961 + _pv_blocks_s1_ii_ig;
+            int32_t  const _963 = _962 * 6;
+            float  const _964 = _probs[_963];
+            float8  const _965 = float8_ops::broadcast(_964);
+            float8  const _966 = _959 * _965;
+            float8  const _967 = _954 + _966;
+            float8_ops::store(_967, _pv_block, 0);
+            float8  const _968 = float8_ops::load(_pv_block, 8);
+            int32_t  const _969 = _pv_block_s1_rki__x + _928;
+            int32_t  const _970 = _969 * 4;
+            int32_t  const _971 = _970 + _pv_blocks_s1_c_co;
+            int32_t  const _972 = _971 * 16;
+            int32_t  const _973 = _972 + 8;
+            float8  const _974 = float8_ops::load(_attn_v, _973);
+            int32_t  const _975 = _pv_block_s1_rki__x + _929;
+            int32_t  const _976 = _975 * 4;
+            int32_t  const _977 = _976 + _pv_blocks_s1_ii_ig;
+            int32_t  const _978 = _977 * 6;
+            float  const _979 = _probs[_978];
+            float8  const _980 = float8_ops::broadcast(_979);
+            float8  const _981 = _974 * _980;
+            float8  const _982 = _968 + _981;
+            float8_ops::store(_982, _pv_block, 8);
+            float8  const _983 = float8_ops::load(_pv_block, 16);
+            int32_t  const _984 = _pv_block_s1_rki__x + _928;
+            int32_t  const _985 = _984 * 4;
+            int32_t  const _986 = _985 + _pv_blocks_s1_c_co;
+            int32_t  const _987 = _986 * 16;
+            float8  const _988 = float8_ops::load(_attn_v, _987);
+            int32_t  const _989 = _pv_block_s1_rki__x + _929;
+            int32_t  const _990 = _989 * 4;
+            int32_t  const _991 = _990 + _pv_blocks_s1_ii_ig;
+            int32_t  const _992 = _991 * 6;
+            int32_t  const _993 = _992 + 1;
+            float  const _994 = _probs[_993];
+            float8  const _995 = float8_ops::broadcast(_994);
+            float8  const _996 = _988 * _995;
+            float8  const _997 = _983 + _996;
+            float8_ops::store(_997, _pv_block, 16);
+            float8  const _998 = float8_ops::load(_pv_block, 24);
+            int32_t  const _999 = _pv_block_s1_rki__x + _928;
+            int32_t  const _1000 = _999 * 4;
+            int32_t  const _1001 = _1000 + _pv_blocks_s1_c_co;
+            int32_t  const _1002 = _1001 * 16;
+            int32_t  const _1003 = _1002 + 8;
+            float8  const _1004 = float8_ops::load(_attn_v, _1003);
+            int32_t  const _1005 = _pv_block_s1_rki__x + _929;
+            int32_t  const _1006 = _1005 * 4;
+            int32_t  const _1007 = _1006 + _pv_blocks_s1_ii_ig;
+            int32_t  const _1008 = _1007 * 6;
+            int32_t  const _1009 = _1008 + 1;
+            float  const _1010 = _probs[_1009];
+            float8  const _1011 = float8_ops::broadcast(_1010);
+            float8  const _1012 = _1004 * _1011;
+            float8  const _1013 = _998 + _1012;
+            float8_ops::store(_1013, _pv_block, 24);
+            float8  const _1014 = float8_ops::load(_pv_block, 32);
+            int32_t  const _1015 = _pv_block_s1_rki__x + _928;
+            int32_t  const _1016 = _1015 * 4;
+            int32_t  const _1017 = _1016 + _pv_blocks_s1_c_co;
+            int32_t  const _1018 = _1017 * 16;
+            float8  const _1019 = float8_ops::load(_attn_v, _1018);
+            int32_t  const _1020 = _pv_block_s1_rki__x + _929;
+            int32_t  const _1021 = _1020 * 4;
+            int32_t  const _1022 = _1021 + _pv_blocks_s1_ii_ig;
+            int32_t  const _1023 = _1022 * 6;
+            int32_t  const _1024 = _1023 + 2;
+            float  const _1025 = _probs[_1024];
+            float8  const _1026 = float8_ops::broadcast(_1025);
+            float8  const _1027 = _1019 * _1026;
+            float8  const _1028 = _1014 + _1027;
+            float8_ops::store(_1028, _pv_block, 32);
+            float8  const _1029 = float8_ops::load(_pv_block, 40);
+            int32_t  const _1030 = _pv_block_s1_rki__x + _928;
+            int32_t  const _1031 = _1030 * 4;
+            int32_t  const _1032 = _1031 + _pv_blocks_s1_c_co;
+            int32_t  const _1033 = _1032 * 16;
+            int32_t  const _1034 = _1033 + 8;
+            float8  const _1035 = float8_ops::load(_attn_v, _1034);
+            int32_t  const _1036 = _pv_block_s1_rki__x + _929;
+            int32_t  const _1037 = _1036 * 4;
+            int32_t  const _1038 = _1037 + _pv_blocks_s1_ii_ig;
+            int32_t  const _1039 = _1038 * 6;
+            int32_t  const _1040 = _1039 + 2;
+            float  const _1041 = _probs[_1040];
+            float8  const _1042 = float8_ops::broadcast(_1041);
+            float8  const _1043 = _1035 * _1042;
+            float8  const _1044 = _1029 + _1043;
+            float8_ops::store(_1044, _pv_block, 40);
+            float8  const _1045 = float8_ops::load(_pv_block, 48);
+            int32_t  const _1046 = _pv_block_s1_rki__x + _928;
+            int32_t  const _1047 = _1046 * 4;
+            int32_t  const _1048 = _1047 + _pv_blocks_s1_c_co;
+            int32_t  const _1049 = _1048 * 16;
+            float8  const _1050 = float8_ops::load(_attn_v, _1049);
+            int32_t  const _1051 = _pv_block_s1_rki__x + _929;
+            int32_t  const _1052 = _1051 * 4;
+            int32_t  const _1053 = _1052 + _pv_blocks_s1_ii_ig;
+            int32_t  const _1054 = _1053 * 6;
+            int32_t  const _1055 = _1054 + 3;
+            float  const _1056 = _probs[_1055];
+            float8  const _1057 = float8_ops::broadcast(_1056);
+            float8  const _1058 = _1050 * _1057;
+            float8  const _1059 = _1045 + _1058;
+            float8_ops::store(_1059, _pv_block, 48);
+            float8  const _1060 = float8_ops::load(_pv_block, 56);
+            int32_t  const _1061 = _pv_block_s1_rki__x + _928;
+            int32_t  const _1062 = _1061 * 4;
+            int32_t  const _1063 = _1062 + _pv_blocks_s1_c_co;
+            int32_t  const _1064 = _1063 * 16;
+            int32_t  const _1065 = _1064 + 8;
+            float8  const _1066 = float8_ops::load(_attn_v, _1065);
+            int32_t  const _1067 = _pv_block_s1_rki__x + _929;
+            int32_t  const _1068 = _1067 * 4;
+            int32_t  const _1069 = _1068 + _pv_blocks_s1_ii_ig;
+            int32_t  const _1070 = _1069 * 6;
+            int32_t  const _1071 = _1070 + 3;
+            float  const _1072 = _probs[_1071];
+            float8  const _1073 = float8_ops::broadcast(_1072);
+            float8  const _1074 = _1066 * _1073;
+            float8  const _1075 = _1060 + _1074;
+            float8_ops::store(_1075, _pv_block, 56);
+            float8  const _1076 = float8_ops::load(_pv_block, 64);
+            int32_t  const _1077 = _pv_block_s1_rki__x + _928;
+            int32_t  const _1078 = _1077 * 4;
+            int32_t  const _1079 = _1078 + _pv_blocks_s1_c_co;
+            int32_t  const _1080 = _1079 * 16;
+            float8  const _1081 = float8_ops::load(_attn_v, _1080);
+            int32_t  const _1082 = _pv_block_s1_rki__x + _929;
+            int32_t  const _1083 = _1082 * 4;
+            int32_t  const _1084 = _1083 + _pv_blocks_s1_ii_ig;
+            int32_t  const _1085 = _1084 * 6;
+            int32_t  const _1086 = _1085 + 4;
+            float  const _1087 = _probs[_1086];
+            float8  const _1088 = float8_ops::broadcast(_1087);
+            float8  const _1089 = _1081 * _1088;
+            float8  const _1090 = _1076 + _1089;
+            float8_ops::store(_1090, _pv_block, 64);
+            float8  const _1091 = float8_ops::load(_pv_block, 72);
+            int32_t  const _1092 = _pv_block_s1_rki__x + _928;
+            int32_t  const _1093 = _1092 * 4;
+            int32_t  const _1094 = _1093 + _pv_blocks_s1_c_co;
+            int32_t  const _1095 = _1094 * 16;
+            int32_t  const _1096 = _1095 + 8;
+            float8  const _1097 = float8_ops::load(_attn_v, _1096);
+            int32_t  const _1098 = _pv_block_s1_rki__x + _929;
+            int32_t  const _1099 = _1098 * 4;
+            int32_t  const _1100 = _1099 + _pv_blocks_s1_ii_ig;
+            int32_t  const _1101 = _1100 * 6;
+            int32_t  const _1102 = _1101 + 4;
+            float  const _1103 = _probs[_1102];
+            float8  const _1104 = float8_ops::broadcast(_1103);
+            float8  const _1105 = _1097 * _1104;
+            float8  const _1106 = _1091 + _1105;
+            float8_ops::store(_1106, _pv_block, 72);
+            float8  const _1107 = float8_ops::load(_pv_block, 80);
+            int32_t  const _1108 = _pv_block_s1_rki__x + _928;
+            int32_t  const _1109 = _1108 * 4;
+            int32_t  const _1110 = _1109 + _pv_blocks_s1_c_co;
+            int32_t  const _1111 = _1110 * 16;
+            float8  const _1112 = float8_ops::load(_attn_v, _1111);
+            int32_t  const _1113 = _pv_block_s1_rki__x + _929;
+            int32_t  const _1114 = _1113 * 4;
+            int32_t  const _1115 = _1114 + _pv_blocks_s1_ii_ig;
+            int32_t  const _1116 = _1115 * 6;
+            int32_t  const _1117 = _1116 + 5;
+            float  const _1118 = _probs[_1117];
+            float8  const _1119 = float8_ops::broadcast(_1118);
+            float8  const _1120 = _1112 * _1119;
+            float8  const _1121 = _1107 + _1120;
+            float8_ops::store(_1121, _pv_block, 80);
+            float8  const _1122 = float8_ops::load(_pv_block, 88);
+            int32_t  const _1123 = _pv_block_s1_rki__x + _928;
+            int32_t  const _1124 = _1123 * 4;
+            int32_t  const _1125 = _1124 + _pv_blocks_s1_c_co;
+            int32_t  const _1126 = _1125 * 16;
+            int32_t  const _1127 = _1126 + 8;
+            float8  const _1128 = float8_ops::load(_attn_v, _1127);
+            int32_t  const _1129 = _pv_block_s1_rki__x + _929;
+            int32_t  const _1130 = _1129 * 4;
+            int32_t  const _1131 = _1130 + _pv_blocks_s1_ii_ig;
+            int32_t  const _1132 = _1131 * 6;
+            int32_t  const _1133 = _1132 + 5;
+            float  const _1134 = _probs[_1133];
+            float8  const _1135 = float8_ops::broadcast(_1134);
+            float8  const _1136 = _1128 * _1135;
+            float8  const _1137 = _1122 + _1136;
+            float8_ops::store(_1137, _pv_block, 88);
+           } // for _pv_block_s1_rki__x
+           // consume pv_block
+           int32_t  const _1138 = _pv_blocks_s1_ii_ig * 24;
+           int32_t  const _1139 = _1138 + _pv_blocks_s1_c_co;
+           int32_t  const _1140 = _1139 * 16;
+           float8  const _1141 = float8_ops::load(_pv_blocks, _1140);
+           float8  const _1142 = float8_ops::load(_pv_block, 0);
+           float8  const _1143 = _1141 + _1142;
+           float8_ops::store(_1143, _pv_blocks, _1140);
+           int32_t  const _1144 = _pv_blocks_s1_ii_ig * 24;
+           int32_t  const _1145 = _1144 + _pv_blocks_s1_c_co;
+           int32_t  const _1146 = _1145 * 16;
+           int32_t  const _1147 = _1146 + 8;
+           float8  const _1148 = float8_ops::load(_pv_blocks, _1147);
+           float8  const _1149 = float8_ops::load(_pv_block, 8);
+           float8  const _1150 = _1148 + _1149;
+           float8_ops::store(_1150, _pv_blocks, _1147);
+           int32_t  const _1151 = _pv_blocks_s1_ii_ig * 24;
+           int32_t  const _1152 = _1151 + _pv_blocks_s1_c_co;
+           int32_t  const _1153 = _1152 * 16;
+           int32_t  const _1154 = _1153 + 64;
+           float8  const _1155 = float8_ops::load(_pv_blocks, _1154);
+           float8  const _1156 = float8_ops::load(_pv_block, 16);
+           float8  const _1157 = _1155 + _1156;
+           float8_ops::store(_1157, _pv_blocks, _1154);
+           int32_t  const _1158 = _pv_blocks_s1_ii_ig * 24;
+           int32_t  const _1159 = _1158 + _pv_blocks_s1_c_co;
+           int32_t  const _1160 = _1159 * 16;
+           int32_t  const _1161 = _1160 + 72;
+           float8  const _1162 = float8_ops::load(_pv_blocks, _1161);
+           float8  const _1163 = float8_ops::load(_pv_block, 24);
+           float8  const _1164 = _1162 + _1163;
+           float8_ops::store(_1164, _pv_blocks, _1161);
+           int32_t  const _1165 = _pv_blocks_s1_ii_ig * 24;
+           int32_t  const _1166 = _1165 + _pv_blocks_s1_c_co;
+           int32_t  const _1167 = _1166 * 16;
+           int32_t  const _1168 = _1167 + 128;
+           float8  const _1169 = float8_ops::load(_pv_blocks, _1168);
+           float8  const _1170 = float8_ops::load(_pv_block, 32);
+           float8  const _1171 = _1169 + _1170;
+           float8_ops::store(_1171, _pv_blocks, _1168);
+           int32_t  const _1172 = _pv_blocks_s1_ii_ig * 24;
+           int32_t  const _1173 = _1172 + _pv_blocks_s1_c_co;
+           int32_t  const _1174 = _1173 * 16;
+           int32_t  const _1175 = _1174 + 136;
+           float8  const _1176 = float8_ops::load(_pv_blocks, _1175);
+           float8  const _1177 = float8_ops::load(_pv_block, 40);
+           float8  const _1178 = _1176 + _1177;
+           float8_ops::store(_1178, _pv_blocks, _1175);
+           int32_t  const _1179 = _pv_blocks_s1_ii_ig * 24;
+           int32_t  const _1180 = _1179 + _pv_blocks_s1_c_co;
+           int32_t  const _1181 = _1180 * 16;
+           int32_t  const _1182 = _1181 + 192;
+           float8  const _1183 = float8_ops::load(_pv_blocks, _1182);
+           float8  const _1184 = float8_ops::load(_pv_block, 48);
+           float8  const _1185 = _1183 + _1184;
+           float8_ops::store(_1185, _pv_blocks, _1182);
+           int32_t  const _1186 = _pv_blocks_s1_ii_ig * 24;
+           int32_t  const _1187 = _1186 + _pv_blocks_s1_c_co;
+           int32_t  const _1188 = _1187 * 16;
+           int32_t  const _1189 = _1188 + 200;
+           float8  const _1190 = float8_ops::load(_pv_blocks, _1189);
+           float8  const _1191 = float8_ops::load(_pv_block, 56);
+           float8  const _1192 = _1190 + _1191;
+           float8_ops::store(_1192, _pv_blocks, _1189);
+           int32_t  const _1193 = _pv_blocks_s1_ii_ig * 24;
+           int32_t  const _1194 = _1193 + _pv_blocks_s1_c_co;
+           int32_t  const _1195 = _1194 * 16;
+           int32_t  const _1196 = _1195 + 256;
+           float8  const _1197 = float8_ops::load(_pv_blocks, _1196);
+           float8  const _1198 = float8_ops::load(_pv_block, 64);
+           float8  const _1199 = _1197 + _1198;
+           float8_ops::store(_1199, _pv_blocks, _1196);
+           int32_t  const _1200 = _pv_blocks_s1_ii_ig * 24;
+           int32_t  const _1201 = _1200 + _pv_blocks_s1_c_co;
+           int32_t  const _1202 = _1201 * 16;
+           int32_t  const _1203 = _1202 + 264;
+           float8  const _1204 = float8_ops::load(_pv_blocks, _1203);
+           float8  const _1205 = float8_ops::load(_pv_block, 72);
+           float8  const _1206 = _1204 + _1205;
+           float8_ops::store(_1206, _pv_blocks, _1203);
+           int32_t  const _1207 = _pv_blocks_s1_ii_ig * 24;
+           int32_t  const _1208 = _1207 + _pv_blocks_s1_c_co;
+           int32_t  const _1209 = _1208 * 16;
+           int32_t  const _1210 = _1209 + 320;
+           float8  const _1211 = float8_ops::load(_pv_blocks, _1210);
+           float8  const _1212 = float8_ops::load(_pv_block, 80);
+           float8  const _1213 = _1211 + _1212;
+           float8_ops::store(_1213, _pv_blocks, _1210);
+           int32_t  const _1214 = _pv_blocks_s1_ii_ig * 24;
+           int32_t  const _1215 = _1214 + _pv_blocks_s1_c_co;
+           int32_t  const _1216 = _1215 * 16;
+           int32_t  const _1217 = _1216 + 328;
+           float8  const _1218 = float8_ops::load(_pv_blocks, _1217);
+           float8  const _1219 = float8_ops::load(_pv_block, 88);
+           float8  const _1220 = _1218 + _1219;
+           float8_ops::store(_1220, _pv_blocks, _1217);
+          } // alloc _pv_block
+         } // for _pv_blocks_s1_c_co
+        } // for _pv_blocks_s1_ii_ig
+       } // for _pv_blocks_s1_rkb__x
        {
-        int32_t  const _1022 = _pv_s1_rk__x_rko_rebased + _1018;
-        int32_t  const _1023 = _1022 * 64;
-        int32_t  const _1024 = _1023 + _1012;
-        int32_t  const _1025 = _77 - _1024;
-        int32_t  const _1026 = ::halide_cpp_min(_1025, 64);
-        int32_t  const _1027 = _1024 - _1012;
-        for (int _pv_s1_ii_ig = 0; _pv_s1_ii_ig < 0 + 6; _pv_s1_ii_ig++)
+        float _pv[1536];
+        // produce pv
+        // consume pv_blocks
+        for (int _pv_s0_ii = 0; _pv_s0_ii < 0 + 24; _pv_s0_ii++)
+        {
+         int32_t  const _1221 = _pv_s0_ii * 8;
+         for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 8; _pv_s0_c_c++)
+         {
+          int32_t  const _1222 = _pv_s0_c_c + _1221;
+          int32_t  const _1223 = _1222 * 8;
+          float8  const _1224 = float8_ops::load(_pv_blocks, _1223);
+          float8_ops::store(_1224, _pv, _1223);
+         } // for _pv_s0_c_c
+        } // for _pv_s0_ii
+        // consume probs
+        int32_t  const _1225 = _77 - _82;
+        int32_t  const _1226 = _82 - _662;
+        for (int _pv_s1_ii_ig = 0; _pv_s1_ii_ig < 0 + 4; _pv_s1_ii_ig++)
         {
          for (int _pv_s1_c_co = 0; _pv_s1_c_co < 0 + 4; _pv_s1_c_co++)
          {
-          int32_t  const _1028 = _pv_s1_ii_ig * 16;
-          int32_t  const _1029 = _1028 + _pv_s1_c_co;
-          for (int _pv_s1_rk__x_rki = 0; _pv_s1_rk__x_rki < 0 + _1026; _pv_s1_rk__x_rki++)
+          int32_t  const _1227 = _pv_s1_ii_ig * 24;
+          int32_t  const _1228 = _1227 + _pv_s1_c_co;
+          for (int _pv_s1_rkt__x_rebased = 0; _pv_s1_rkt__x_rebased < 0 + _1225; _pv_s1_rkt__x_rebased++)
           {
-           int32_t  const _1030 = _1029 * 16;
-           float8  const _1031 = float8_ops::load(_pv, _1030);
-           int32_t  const _1032 = _pv_s1_rk__x_rki + _1024;
-           int32_t  const _1033 = _1032 * 4;
-           int32_t  const _1034 = _1033 + _pv_s1_c_co;
-           int32_t  const _1035 = _1034 * 16;
-           float8  const _1036 = float8_ops::load(_attn_v, _1035);
-           int32_t  const _1037 = _pv_s1_rk__x_rki + _1027;
-           int32_t  const _1038 = _1037 * 6;
-           int32_t  const _1039 = _1038 + _pv_s1_ii_ig;
-           int32_t  const _1040 = _1039 * 4;
-           float  const _1041 = _probs[_1040];
-           float8  const _1042 = float8_ops::broadcast(_1041);
-           float8  const _1043 = _1036 * _1042;
-           float8  const _1044 = _1031 + _1043;
-           float8_ops::store(_1044, _pv, _1030);
-           int32_t  const _1045 = _1029 * 16;
-           int32_t  const _1046 = _1045 + 8;
-           float8  const _1047 = float8_ops::load(_pv, _1046);
-           int32_t  const _1048 = _pv_s1_rk__x_rki + _1024;
-           int32_t  const _1049 = _1048 * 4;
-           int32_t  const _1050 = _1049 + _pv_s1_c_co;
-           int32_t  const _1051 = _1050 * 16;
-           int32_t  const _1052 = _1051 + 8;
-           float8  const _1053 = float8_ops::load(_attn_v, _1052);
-           int32_t  const _1054 = _pv_s1_rk__x_rki + _1027;
-           int32_t  const _1055 = _1054 * 6;
-           int32_t  const _1056 = _1055 + _pv_s1_ii_ig;
-           int32_t  const _1057 = _1056 * 4;
-           float  const _1058 = _probs[_1057];
-           float8  const _1059 = float8_ops::broadcast(_1058);
-           float8  const _1060 = _1053 * _1059;
-           float8  const _1061 = _1047 + _1060;
-           float8_ops::store(_1061, _pv, _1046);
-           int32_t  const _1062 = _1029 * 16;
-           int32_t  const _1063 = _1062 + 64;
-           float8  const _1064 = float8_ops::load(_pv, _1063);
-           int32_t  const _1065 = _pv_s1_rk__x_rki + _1024;
-           int32_t  const _1066 = _1065 * 4;
-           int32_t  const _1067 = _1066 + _pv_s1_c_co;
-           int32_t  const _1068 = _1067 * 16;
-           float8  const _1069 = float8_ops::load(_attn_v, _1068);
-           int32_t  const _1070 = _pv_s1_rk__x_rki + _1027;
-           int32_t  const _1071 = _1070 * 6;
-           int32_t  const _1072 = _1071 + _pv_s1_ii_ig;
-           int32_t  const _1073 = _1072 * 4;
-           int32_t  const _1074 = _1073 + 1;
-           float  const _1075 = _probs[_1074];
-           float8  const _1076 = float8_ops::broadcast(_1075);
-           float8  const _1077 = _1069 * _1076;
-           float8  const _1078 = _1064 + _1077;
-           float8_ops::store(_1078, _pv, _1063);
-           int32_t  const _1079 = _1029 * 16;
-           int32_t  const _1080 = _1079 + 72;
-           float8  const _1081 = float8_ops::load(_pv, _1080);
-           int32_t  const _1082 = _pv_s1_rk__x_rki + _1024;
-           int32_t  const _1083 = _1082 * 4;
-           int32_t  const _1084 = _1083 + _pv_s1_c_co;
-           int32_t  const _1085 = _1084 * 16;
-           int32_t  const _1086 = _1085 + 8;
-           float8  const _1087 = float8_ops::load(_attn_v, _1086);
-           int32_t  const _1088 = _pv_s1_rk__x_rki + _1027;
-           int32_t  const _1089 = _1088 * 6;
-           int32_t  const _1090 = _1089 + _pv_s1_ii_ig;
-           int32_t  const _1091 = _1090 * 4;
-           int32_t  const _1092 = _1091 + 1;
-           float  const _1093 = _probs[_1092];
-           float8  const _1094 = float8_ops::broadcast(_1093);
-           float8  const _1095 = _1087 * _1094;
-           float8  const _1096 = _1081 + _1095;
-           float8_ops::store(_1096, _pv, _1080);
-           int32_t  const _1097 = _1029 * 16;
-           int32_t  const _1098 = _1097 + 128;
-           float8  const _1099 = float8_ops::load(_pv, _1098);
-           int32_t  const _1100 = _pv_s1_rk__x_rki + _1024;
-           int32_t  const _1101 = _1100 * 4;
-           int32_t  const _1102 = _1101 + _pv_s1_c_co;
-           int32_t  const _1103 = _1102 * 16;
-           float8  const _1104 = float8_ops::load(_attn_v, _1103);
-           int32_t  const _1105 = _pv_s1_rk__x_rki + _1027;
-           int32_t  const _1106 = _1105 * 6;
-           int32_t  const _1107 = _1106 + _pv_s1_ii_ig;
-           int32_t  const _1108 = _1107 * 4;
-           int32_t  const _1109 = _1108 + 2;
-           float  const _1110 = _probs[_1109];
-           float8  const _1111 = float8_ops::broadcast(_1110);
-           float8  const _1112 = _1104 * _1111;
-           float8  const _1113 = _1099 + _1112;
-           float8_ops::store(_1113, _pv, _1098);
-           int32_t  const _1114 = _1029 * 16;
-           int32_t  const _1115 = _1114 + 136;
-           float8  const _1116 = float8_ops::load(_pv, _1115);
-           int32_t  const _1117 = _pv_s1_rk__x_rki + _1024;
-           int32_t  const _1118 = _1117 * 4;
-           int32_t  const _1119 = _1118 + _pv_s1_c_co;
-           int32_t  const _1120 = _1119 * 16;
-           int32_t  const _1121 = _1120 + 8;
-           float8  const _1122 = float8_ops::load(_attn_v, _1121);
-           int32_t  const _1123 = _pv_s1_rk__x_rki + _1027;
-           int32_t  const _1124 = _1123 * 6;
-           int32_t  const _1125 = _1124 + _pv_s1_ii_ig;
-           int32_t  const _1126 = _1125 * 4;
-           int32_t  const _1127 = _1126 + 2;
-           float  const _1128 = _probs[_1127];
-           float8  const _1129 = float8_ops::broadcast(_1128);
-           float8  const _1130 = _1122 * _1129;
-           float8  const _1131 = _1116 + _1130;
-           float8_ops::store(_1131, _pv, _1115);
-           int32_t  const _1132 = _1029 * 16;
-           int32_t  const _1133 = _1132 + 192;
-           float8  const _1134 = float8_ops::load(_pv, _1133);
-           int32_t  const _1135 = _pv_s1_rk__x_rki + _1024;
-           int32_t  const _1136 = _1135 * 4;
-           int32_t  const _1137 = _1136 + _pv_s1_c_co;
-           int32_t  const _1138 = _1137 * 16;
-           float8  const _1139 = float8_ops::load(_attn_v, _1138);
-           int32_t  const _1140 = _pv_s1_rk__x_rki + _1027;
-           int32_t  const _1141 = _1140 * 6;
-           int32_t  const _1142 = _1141 + _pv_s1_ii_ig;
-           int32_t  const _1143 = _1142 * 4;
-           int32_t  const _1144 = _1143 + 3;
-           float  const _1145 = _probs[_1144];
-           float8  const _1146 = float8_ops::broadcast(_1145);
-           float8  const _1147 = _1139 * _1146;
-           float8  const _1148 = _1134 + _1147;
-           float8_ops::store(_1148, _pv, _1133);
-           int32_t  const _1149 = _1029 * 16;
-           int32_t  const _1150 = _1149 + 200;
-           float8  const _1151 = float8_ops::load(_pv, _1150);
-           int32_t  const _1152 = _pv_s1_rk__x_rki + _1024;
-           int32_t  const _1153 = _1152 * 4;
-           int32_t  const _1154 = _1153 + _pv_s1_c_co;
-           int32_t  const _1155 = _1154 * 16;
-           int32_t  const _1156 = _1155 + 8;
-           float8  const _1157 = float8_ops::load(_attn_v, _1156);
-           int32_t  const _1158 = _pv_s1_rk__x_rki + _1027;
-           int32_t  const _1159 = _1158 * 6;
-           int32_t  const _1160 = _1159 + _pv_s1_ii_ig;
-           int32_t  const _1161 = _1160 * 4;
-           int32_t  const _1162 = _1161 + 3;
-           float  const _1163 = _probs[_1162];
-           float8  const _1164 = float8_ops::broadcast(_1163);
-           float8  const _1165 = _1157 * _1164;
-           float8  const _1166 = _1151 + _1165;
-           float8_ops::store(_1166, _pv, _1150);
-          } // for _pv_s1_rk__x_rki
+           int32_t  const _1229 = _1228 * 16;
+           float8  const _1230 = float8_ops::load(_pv, _1229);
+           int32_t  const _1231 = _82 + _pv_s1_rkt__x_rebased;
+           int32_t  const _1232 = _1231 * 4;
+           int32_t  const _1233 = _1232 + _pv_s1_c_co;
+           int32_t  const _1234 = _1233 * 16;
+           float8  const _1235 = float8_ops::load(_attn_v, _1234);
+           int32_t  const _1236 = _pv_s1_rkt__x_rebased + _1226;
+           int32_t  const _1237 = _1236 * 4;
+           int32_t  const _1238 = _1237 + _pv_s1_ii_ig;
+           int32_t  const _1239 = _1238 * 6;
+           float  const _1240 = _probs[_1239];
+           float8  const _1241 = float8_ops::broadcast(_1240);
+           float8  const _1242 = _1235 * _1241;
+           float8  const _1243 = _1230 + _1242;
+           float8_ops::store(_1243, _pv, _1229);
+           int32_t  const _1244 = _1228 * 16;
+           int32_t  const _1245 = _1244 + 8;
+           float8  const _1246 = float8_ops::load(_pv, _1245);
+           int32_t  const _1247 = _82 + _pv_s1_rkt__x_rebased;
+           int32_t  const _1248 = _1247 * 4;
+           int32_t  const _1249 = _1248 + _pv_s1_c_co;
+           int32_t  const _1250 = _1249 * 16;
+           int32_t  const _1251 = _1250 + 8;
+           float8  const _1252 = float8_ops::load(_attn_v, _1251);
+           int32_t  const _1253 = _pv_s1_rkt__x_rebased + _1226;
+           int32_t  const _1254 = _1253 * 4;
+           int32_t  const _1255 = _1254 + _pv_s1_ii_ig;
+           int32_t  const _1256 = _1255 * 6;
+           float  const _1257 = _probs[_1256];
+           float8  const _1258 = float8_ops::broadcast(_1257);
+           float8  const _1259 = _1252 * _1258;
+           float8  const _1260 = _1246 + _1259;
+           float8_ops::store(_1260, _pv, _1245);
+           int32_t  const _1261 = _1228 * 16;
+           int32_t  const _1262 = _1261 + 64;
+           float8  const _1263 = float8_ops::load(_pv, _1262);
+           int32_t  const _1264 = _82 + _pv_s1_rkt__x_rebased;
+           int32_t  const _1265 = _1264 * 4;
+           int32_t  const _1266 = _1265 + _pv_s1_c_co;
+           int32_t  const _1267 = _1266 * 16;
+           float8  const _1268 = float8_ops::load(_attn_v, _1267);
+           int32_t  const _1269 = _pv_s1_rkt__x_rebased + _1226;
+           int32_t  const _1270 = _1269 * 4;
+           int32_t  const _1271 = _1270 + _pv_s1_ii_ig;
+           int32_t  const _1272 = _1271 * 6;
+           int32_t  const _1273 = _1272 + 1;
+           float  const _1274 = _probs[_1273];
+           float8  const _1275 = float8_ops::broadcast(_1274);
+           float8  const _1276 = _1268 * _1275;
+           float8  const _1277 = _1263 + _1276;
+           float8_ops::store(_1277, _pv, _1262);
+           int32_t  const _1278 = _1228 * 16;
+           int32_t  const _1279 = _1278 + 72;
+           float8  const _1280 = float8_ops::load(_pv, _1279);
+           int32_t  const _1281 = _82 + _pv_s1_rkt__x_rebased;
+           int32_t  const _1282 = _1281 * 4;
+           int32_t  const _1283 = _1282 + _pv_s1_c_co;
+           int32_t  const _1284 = _1283 * 16;
+           int32_t  const _1285 = _1284 + 8;
+           float8  const _1286 = float8_ops::load(_attn_v, _1285);
+           int32_t  const _1287 = _pv_s1_rkt__x_rebased + _1226;
+           int32_t  const _1288 = _1287 * 4;
+           int32_t  const _1289 = _1288 + _pv_s1_ii_ig;
+           int32_t  const _1290 = _1289 * 6;
+           int32_t  const _1291 = _1290 + 1;
+           float  const _1292 = _probs[_1291];
+           float8  const _1293 = float8_ops::broadcast(_1292);
+           float8  const _1294 = _1286 * _1293;
+           float8  const _1295 = _1280 + _1294;
+           float8_ops::store(_1295, _pv, _1279);
+           int32_t  const _1296 = _1228 * 16;
+           int32_t  const _1297 = _1296 + 128;
+           float8  const _1298 = float8_ops::load(_pv, _1297);
+           int32_t  const _1299 = _82 + _pv_s1_rkt__x_rebased;
+           int32_t  const _1300 = _1299 * 4;
+           int32_t  const _1301 = _1300 + _pv_s1_c_co;
+           int32_t  const _1302 = _1301 * 16;
+           float8  const _1303 = float8_ops::load(_attn_v, _1302);
+           int32_t  const _1304 = _pv_s1_rkt__x_rebased + _1226;
+           int32_t  const _1305 = _1304 * 4;
+           int32_t  const _1306 = _1305 + _pv_s1_ii_ig;
+           int32_t  const _1307 = _1306 * 6;
+           int32_t  const _1308 = _1307 + 2;
+           float  const _1309 = _probs[_1308];
+           float8  const _1310 = float8_ops::broadcast(_1309);
+           float8  const _1311 = _1303 * _1310;
+           float8  const _1312 = _1298 + _1311;
+           float8_ops::store(_1312, _pv, _1297);
+           int32_t  const _1313 = _1228 * 16;
+           int32_t  const _1314 = _1313 + 136;
+           float8  const _1315 = float8_ops::load(_pv, _1314);
+           int32_t  const _1316 = _82 + _pv_s1_rkt__x_rebased;
+           int32_t  const _1317 = _1316 * 4;
+           int32_t  const _1318 = _1317 + _pv_s1_c_co;
+           int32_t  const _1319 = _1318 * 16;
+           int32_t  const _1320 = _1319 + 8;
+           float8  const _1321 = float8_ops::load(_attn_v, _1320);
+           int32_t  const _1322 = _pv_s1_rkt__x_rebased + _1226;
+           int32_t  const _1323 = _1322 * 4;
+           int32_t  const _1324 = _1323 + _pv_s1_ii_ig;
+           int32_t  const _1325 = _1324 * 6;
+           int32_t  const _1326 = _1325 + 2;
+           float  const _1327 = _probs[_1326];
+           float8  const _1328 = float8_ops::broadcast(_1327);
+           float8  const _1329 = _1321 * _1328;
+           float8  const _1330 = _1315 + _1329;
+           float8_ops::store(_1330, _pv, _1314);
+           int32_t  const _1331 = _1228 * 16;
+           int32_t  const _1332 = _1331 + 192;
+           float8  const _1333 = float8_ops::load(_pv, _1332);
+           int32_t  const _1334 = _82 + _pv_s1_rkt__x_rebased;
+           int32_t  const _1335 = _1334 * 4;
+           int32_t  const _1336 = _1335 + _pv_s1_c_co;
+           int32_t  const _1337 = _1336 * 16;
+           float8  const _1338 = float8_ops::load(_attn_v, _1337);
+           int32_t  const _1339 = _pv_s1_rkt__x_rebased + _1226;
+           int32_t  const _1340 = _1339 * 4;
+           int32_t  const _1341 = _1340 + _pv_s1_ii_ig;
+           int32_t  const _1342 = _1341 * 6;
+           int32_t  const _1343 = _1342 + 3;
+           float  const _1344 = _probs[_1343];
+           float8  const _1345 = float8_ops::broadcast(_1344);
+           float8  const _1346 = _1338 * _1345;
+           float8  const _1347 = _1333 + _1346;
+           float8_ops::store(_1347, _pv, _1332);
+           int32_t  const _1348 = _1228 * 16;
+           int32_t  const _1349 = _1348 + 200;
+           float8  const _1350 = float8_ops::load(_pv, _1349);
+           int32_t  const _1351 = _82 + _pv_s1_rkt__x_rebased;
+           int32_t  const _1352 = _1351 * 4;
+           int32_t  const _1353 = _1352 + _pv_s1_c_co;
+           int32_t  const _1354 = _1353 * 16;
+           int32_t  const _1355 = _1354 + 8;
+           float8  const _1356 = float8_ops::load(_attn_v, _1355);
+           int32_t  const _1357 = _pv_s1_rkt__x_rebased + _1226;
+           int32_t  const _1358 = _1357 * 4;
+           int32_t  const _1359 = _1358 + _pv_s1_ii_ig;
+           int32_t  const _1360 = _1359 * 6;
+           int32_t  const _1361 = _1360 + 3;
+           float  const _1362 = _probs[_1361];
+           float8  const _1363 = float8_ops::broadcast(_1362);
+           float8  const _1364 = _1356 * _1363;
+           float8  const _1365 = _1350 + _1364;
+           float8_ops::store(_1365, _pv, _1349);
+           int32_t  const _1366 = _1228 * 16;
+           int32_t  const _1367 = _1366 + 256;
+           float8  const _1368 = float8_ops::load(_pv, _1367);
+           int32_t  const _1369 = _82 + _pv_s1_rkt__x_rebased;
+           int32_t  const _1370 = _1369 * 4;
+           int32_t  const _1371 = _1370 + _pv_s1_c_co;
+           int32_t  const _1372 = _1371 * 16;
+           float8  const _1373 = float8_ops::load(_attn_v, _1372);
+           int32_t  const _1374 = _pv_s1_rkt__x_rebased + _1226;
+           int32_t  const _1375 = _1374 * 4;
+           int32_t  const _1376 = _1375 + _pv_s1_ii_ig;
+           int32_t  const _1377 = _1376 * 6;
+           int32_t  const _1378 = _1377 + 4;
+           float  const _1379 = _probs[_1378];
+           float8  const _1380 = float8_ops::broadcast(_1379);
+           float8  const _1381 = _1373 * _1380;
+           float8  const _1382 = _1368 + _1381;
+           float8_ops::store(_1382, _pv, _1367);
+           int32_t  const _1383 = _1228 * 16;
+           int32_t  const _1384 = _1383 + 264;
+           float8  const _1385 = float8_ops::load(_pv, _1384);
+           int32_t  const _1386 = _82 + _pv_s1_rkt__x_rebased;
+           int32_t  const _1387 = _1386 * 4;
+           int32_t  const _1388 = _1387 + _pv_s1_c_co;
+           int32_t  const _1389 = _1388 * 16;
+           int32_t  const _1390 = _1389 + 8;
+           float8  const _1391 = float8_ops::load(_attn_v, _1390);
+           int32_t  const _1392 = _pv_s1_rkt__x_rebased + _1226;
+           int32_t  const _1393 = _1392 * 4;
+           int32_t  const _1394 = _1393 + _pv_s1_ii_ig;
+           int32_t  const _1395 = _1394 * 6;
+           int32_t  const _1396 = _1395 + 4;
+           float  const _1397 = _probs[_1396];
+           float8  const _1398 = float8_ops::broadcast(_1397);
+           float8  const _1399 = _1391 * _1398;
+           float8  const _1400 = _1385 + _1399;
+           float8_ops::store(_1400, _pv, _1384);
+           int32_t  const _1401 = _1228 * 16;
+           int32_t  const _1402 = _1401 + 320;
+           float8  const _1403 = float8_ops::load(_pv, _1402);
+           int32_t  const _1404 = _82 + _pv_s1_rkt__x_rebased;
+           int32_t  const _1405 = _1404 * 4;
+           int32_t  const _1406 = _1405 + _pv_s1_c_co;
+           int32_t  const _1407 = _1406 * 16;
+           float8  const _1408 = float8_ops::load(_attn_v, _1407);
+           int32_t  const _1409 = _pv_s1_rkt__x_rebased + _1226;
+           int32_t  const _1410 = _1409 * 4;
+           int32_t  const _1411 = _1410 + _pv_s1_ii_ig;
+           int32_t  const _1412 = _1411 * 6;
+           int32_t  const _1413 = _1412 + 5;
+           float  const _1414 = _probs[_1413];
+           float8  const _1415 = float8_ops::broadcast(_1414);
+           float8  const _1416 = _1408 * _1415;
+           float8  const _1417 = _1403 + _1416;
+           float8_ops::store(_1417, _pv, _1402);
+           int32_t  const _1418 = _1228 * 16;
+           int32_t  const _1419 = _1418 + 328;
+           float8  const _1420 = float8_ops::load(_pv, _1419);
+           int32_t  const _1421 = _82 + _pv_s1_rkt__x_rebased;
+           int32_t  const _1422 = _1421 * 4;
+           int32_t  const _1423 = _1422 + _pv_s1_c_co;
+           int32_t  const _1424 = _1423 * 16;
+           int32_t  const _1425 = _1424 + 8;
+           float8  const _1426 = float8_ops::load(_attn_v, _1425);
+           int32_t  const _1427 = _pv_s1_rkt__x_rebased + _1226;
+           int32_t  const _1428 = _1427 * 4;
+           int32_t  const _1429 = _1428 + _pv_s1_ii_ig;
+           int32_t  const _1430 = _1429 * 6;
+           int32_t  const _1431 = _1430 + 5;
+           float  const _1432 = _probs[_1431];
+           float8  const _1433 = float8_ops::broadcast(_1432);
+           float8  const _1434 = _1426 * _1433;
+           float8  const _1435 = _1420 + _1434;
+           float8_ops::store(_1435, _pv, _1419);
+          } // for _pv_s1_rkt__x_rebased
          } // for _pv_s1_c_co
         } // for _pv_s1_ii_ig
-       } // for _pv_s1_rk__x_rko_rebased
-       {
-        float _row_sum[24];
-        int32_t  const _1167 = ::halide_cpp_max(_74, 0);
-        int32_t  const _1168 = _77 - _1167;
-        // produce row_sum
-        for (int _row_sum_s0_ii_ii = 0; _row_sum_s0_ii_ii < 0 + 3; _row_sum_s0_ii_ii++)
         {
-         float  const _1169 = float_from_bits(0 /* 0 */);
-         float8  const _1170 = float8_ops::broadcast(_1169);
-         int32_t  const _1171 = _row_sum_s0_ii_ii * 8;
-         float8_ops::store(_1170, _row_sum, _1171);
-        } // for _row_sum_s0_ii_ii
-        // consume probs
-        for (int _row_sum_s1_rk__x_rebased = 0; _row_sum_s1_rk__x_rebased < 0 + _1168; _row_sum_s1_rk__x_rebased++)
-        {
-         float8  const _1172 = float8_ops::load(_row_sum, 0);
-         int32_t  const _1173 = _row_sum_s1_rk__x_rebased * 24;
-         float8  const _1174 = float8_ops::load(_probs, _1173);
-         float8  const _1175 = _1172 + _1174;
-         float8_ops::store(_1175, _row_sum, 0);
-         float8  const _1176 = float8_ops::load(_row_sum, 8);
-         int32_t  const _1177 = _row_sum_s1_rk__x_rebased * 24;
-         int32_t  const _1178 = _1177 + 8;
-         float8  const _1179 = float8_ops::load(_probs, _1178);
-         float8  const _1180 = _1176 + _1179;
-         float8_ops::store(_1180, _row_sum, 8);
-         float8  const _1181 = float8_ops::load(_row_sum, 16);
-         int32_t  const _1182 = _row_sum_s1_rk__x_rebased * 24;
-         int32_t  const _1183 = _1182 + 16;
-         float8  const _1184 = float8_ops::load(_probs, _1183);
-         float8  const _1185 = _1181 + _1184;
-         float8_ops::store(_1185, _row_sum, 16);
-        } // for _row_sum_s1_rk__x_rebased
-        _probs_free.free();
-        {
-         float _partial[1728];
-         // produce partial
-         // consume row_sum
-         // consume pv
-         // consume row_max
-         int32_t  const _1186 = _attn_kv_lo >> 2;
-         int32_t  const _1187 = ::halide_cpp_max(_1186, 0);
-         int32_t  const _1188 = _1187 * 4;
-         int32_t  const _1189 = ::halide_cpp_min(_1188, _attn_lk);
-         int32_t  const _1190 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
-         int32_t  const _1191 = _1190 + 3;
-         int32_t  const _1192 = _1191 >> 2;
-         int32_t  const _1193 = _attn_tile * 6;
-         int32_t  const _1194 = _1193 + 6;
-         int32_t  const _1195 = ::halide_cpp_min(_1192, _1194);
-         int32_t  const _1196 = _1195 * 4;
-         int32_t  const _1197 = ::halide_cpp_min(_1196, _attn_lk);
-         int32_t  const _1198 = _attn_chunk_lo >> 2;
-         int32_t  const _1199 = _1198 * 4;
-         for (int _partial_s0_ii_ig = 0; _partial_s0_ii_ig < 0 + 6; _partial_s0_ii_ig++)
+         float _row_sum[24];
+         int32_t  const _1436 = ::halide_cpp_max(_74, 0);
+         int32_t  const _1437 = _77 - _1436;
+         // produce row_sum
+         for (int _row_sum_s0_ii_ii = 0; _row_sum_s0_ii_ii < 0 + 3; _row_sum_s0_ii_ii++)
          {
-          int32_t  const _1200 = ::halide_cpp_max(_1189, _1197);
-          int32_t  const _1201 = _partial_s0_ii_ig * 4;
-          for (int _partial_s0_ii_ir = 0; _partial_s0_ii_ir < 0 + 4; _partial_s0_ii_ir++)
+          float  const _1438 = float_from_bits(0 /* 0 */);
+          float8  const _1439 = float8_ops::broadcast(_1438);
+          int32_t  const _1440 = _row_sum_s0_ii_ii * 8;
+          float8_ops::store(_1439, _row_sum, _1440);
+         } // for _row_sum_s0_ii_ii
+         // consume probs
+         int32_t  const _1441 = ::halide_cpp_max(_74, 0);
+         int32_t  const _1442 = _1441 - _662;
+         for (int _row_sum_s1_rk__x_rebased = 0; _row_sum_s1_rk__x_rebased < 0 + _1437; _row_sum_s1_rk__x_rebased++)
+         {
+          float8  const _1443 = float8_ops::load(_row_sum, 0);
+          int32_t  const _1444 = _row_sum_s1_rk__x_rebased + _1442;
+          int32_t  const _1445 = _1444 * 24;
+          float8  const _1446 = float8_ops::load(_probs, _1445);
+          float8  const _1447 = _1443 + _1446;
+          float8_ops::store(_1447, _row_sum, 0);
+          float8  const _1448 = float8_ops::load(_row_sum, 8);
+          int32_t  const _1449 = _row_sum_s1_rk__x_rebased + _1442;
+          int32_t  const _1450 = _1449 * 24;
+          int32_t  const _1451 = _1450 + 8;
+          float8  const _1452 = float8_ops::load(_probs, _1451);
+          float8  const _1453 = _1448 + _1452;
+          float8_ops::store(_1453, _row_sum, 8);
+          float8  const _1454 = float8_ops::load(_row_sum, 16);
+          int32_t  const _1455 = _row_sum_s1_rk__x_rebased + _1442;
+          int32_t  const _1456 = _1455 * 24;
+          int32_t  const _1457 = _1456 + 16;
+          float8  const _1458 = float8_ops::load(_probs, _1457);
+          float8  const _1459 = _1454 + _1458;
+          float8_ops::store(_1459, _row_sum, 16);
+         } // for _row_sum_s1_rk__x_rebased
+         _probs_free.free();
+         {
+          float _partial[1728];
+          // produce partial
+          // consume row_sum
+          // consume pv
+          // consume row_max
+          int32_t  const _1460 = _attn_kv_lo >> 2;
+          int32_t  const _1461 = ::halide_cpp_max(_1460, 0);
+          int32_t  const _1462 = _1461 * 4;
+          int32_t  const _1463 = ::halide_cpp_min(_1462, _attn_lk);
+          int32_t  const _1464 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
+          int32_t  const _1465 = _1464 + 3;
+          int32_t  const _1466 = _1465 >> 2;
+          int32_t  const _1467 = _attn_tile * 6;
+          int32_t  const _1468 = _1467 + 6;
+          int32_t  const _1469 = ::halide_cpp_min(_1466, _1468);
+          int32_t  const _1470 = _1469 * 4;
+          int32_t  const _1471 = ::halide_cpp_min(_1470, _attn_lk);
+          int32_t  const _1472 = _attn_chunk_lo >> 2;
+          int32_t  const _1473 = _1472 * 4;
+          for (int _partial_s0_ii_ig = 0; _partial_s0_ii_ig < 0 + 4; _partial_s0_ii_ig++)
           {
-           int32_t  const _1202 = _partial_s0_ii_ir + _1201;
-           for (int _partial_s0_c_c = 0; _partial_s0_c_c < 0 + 8; _partial_s0_c_c++)
+           int32_t  const _1474 = ::halide_cpp_max(_1463, _1471);
+           int32_t  const _1475 = _partial_s0_ii_ig * 6;
+           for (int _partial_s0_ii_ir = 0; _partial_s0_ii_ir < 0 + 6; _partial_s0_ii_ir++)
            {
-            int32_t  const _1203 = _1202 * 8;
-            int32_t  const _1204 = _1203 + _partial_s0_c_c;
-            int32_t  const _1205 = _1204 * 8;
-            float8  const _1206 = float8_ops::load(_pv, _1205);
-            int32_t  const _1207 = _1202 * 9;
-            int32_t  const _1208 = _1207 + _partial_s0_c_c;
-            int32_t  const _1209 = _1208 * 8;
-            float8_ops::store(_1206, _partial, _1209);
-           } // for _partial_s0_c_c
-           int32_t  const _1210 = _partial_s0_ii_ir + _1201;
-           float  const _1211 = _row_max[_1210];
-           float8  const _1212 = float8_ops::broadcast(_1211);
-           float  const _1213 = _row_sum[_1210];
-           float8  const _1214 = float8_ops::broadcast(_1213);
-           int32_t  const _1215 = ::halide_cpp_min(_1199, _1200);
-           int32_t  const _1216 = ::halide_cpp_max(_1215, _1189);
-           int32_t  const _1217 = _1216 + 1024;
-           int32_t  const _1218 = ::halide_cpp_min(_1217, _1200);
-           float  const _1219 = reinterpret<float>(_1218);
-           float8  const _1220 = float8_ops::broadcast(_1219);
-           float  const _1221 = reinterpret<float>(_1200);
-           float8  const _1222 = float8_ops::broadcast(_1221);
-           int32x8_t  const _1223 = int32x8_t_ops::ramp(-2, 1);
-           int32x8_t  const _1224 = int32x8_t_ops::broadcast(0);
-           uint8x8_t  const _1225 = int32x8_t_ops::eq(_1223, _1224);
-           float8  const _1226 = float8_ops::select(_1225, _1220, _1222);
-           int32x8_t  const _1227 = int32x8_t_ops::ramp(-1, 1);
-           uint8x8_t  const _1228 = int32x8_t_ops::eq(_1227, _1224);
-           float8  const _1229 = float8_ops::select(_1228, _1214, _1226);
-           int32x8_t  const _1230 = int32x8_t_ops::ramp(0, 1);
-           uint8x8_t  const _1231 = int32x8_t_ops::eq(_1230, _1224);
-           float8  const _1232 = float8_ops::select(_1231, _1212, _1229);
-           int32_t  const _1233 = _1210 * 72;
-           int32_t  const _1234 = _1233 + 64;
-           float8_ops::store(_1232, _partial, _1234);
-          } // for _partial_s0_ii_ir
-         } // for _partial_s0_ii_ig
-         // produce attn_out
-         // consume partial
-         for (int _attn_out_s0_ii = 0; _attn_out_s0_ii < 0 + 24; _attn_out_s0_ii++)
-         {
-          int32_t  const _1235 = _attn_out_s0_ii * 9;
-          for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + 9; _attn_out_s0_c_c++)
+            int32_t  const _1476 = _partial_s0_ii_ir + _1475;
+            for (int _partial_s0_c_c = 0; _partial_s0_c_c < 0 + 8; _partial_s0_c_c++)
+            {
+             int32_t  const _1477 = _1476 * 8;
+             int32_t  const _1478 = _1477 + _partial_s0_c_c;
+             int32_t  const _1479 = _1478 * 8;
+             float8  const _1480 = float8_ops::load(_pv, _1479);
+             int32_t  const _1481 = _1476 * 9;
+             int32_t  const _1482 = _1481 + _partial_s0_c_c;
+             int32_t  const _1483 = _1482 * 8;
+             float8_ops::store(_1480, _partial, _1483);
+            } // for _partial_s0_c_c
+            int32_t  const _1484 = _partial_s0_ii_ir + _1475;
+            float  const _1485 = _row_max[_1484];
+            float8  const _1486 = float8_ops::broadcast(_1485);
+            float  const _1487 = _row_sum[_1484];
+            float8  const _1488 = float8_ops::broadcast(_1487);
+            int32_t  const _1489 = ::halide_cpp_min(_1473, _1474);
+            int32_t  const _1490 = ::halide_cpp_max(_1489, _1463);
+            int32_t  const _1491 = _1490 + 1024;
+            int32_t  const _1492 = ::halide_cpp_min(_1491, _1474);
+            float  const _1493 = reinterpret<float>(_1492);
+            float8  const _1494 = float8_ops::broadcast(_1493);
+            float  const _1495 = reinterpret<float>(_1474);
+            float8  const _1496 = float8_ops::broadcast(_1495);
+            int32x8_t  const _1497 = int32x8_t_ops::ramp(-2, 1);
+            int32x8_t  const _1498 = int32x8_t_ops::broadcast(0);
+            uint8x8_t  const _1499 = int32x8_t_ops::eq(_1497, _1498);
+            float8  const _1500 = float8_ops::select(_1499, _1494, _1496);
+            int32x8_t  const _1501 = int32x8_t_ops::ramp(-1, 1);
+            uint8x8_t  const _1502 = int32x8_t_ops::eq(_1501, _1498);
+            float8  const _1503 = float8_ops::select(_1502, _1488, _1500);
+            int32x8_t  const _1504 = int32x8_t_ops::ramp(0, 1);
+            uint8x8_t  const _1505 = int32x8_t_ops::eq(_1504, _1498);
+            float8  const _1506 = float8_ops::select(_1505, _1486, _1503);
+            int32_t  const _1507 = _1484 * 72;
+            int32_t  const _1508 = _1507 + 64;
+            float8_ops::store(_1506, _partial, _1508);
+           } // for _partial_s0_ii_ir
+          } // for _partial_s0_ii_ig
+          // produce attn_out
+          // consume partial
+          for (int _attn_out_s0_ii = 0; _attn_out_s0_ii < 0 + 24; _attn_out_s0_ii++)
           {
-           int32_t  const _1236 = _attn_out_s0_c_c + _1235;
-           int32_t  const _1237 = _1236 * 8;
-           float8  const _1238 = float8_ops::load(_partial, _1237);
-           float8_ops::store(_1238, _attn_out, _1237);
-          } // for _attn_out_s0_c_c
-         } // for _attn_out_s0_ii
-        } // alloc _partial
-       } // alloc _row_sum
-      } // alloc _pv
+           int32_t  const _1509 = _attn_out_s0_ii * 9;
+           for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + 9; _attn_out_s0_c_c++)
+           {
+            int32_t  const _1510 = _attn_out_s0_c_c + _1509;
+            int32_t  const _1511 = _1510 * 8;
+            float8  const _1512 = float8_ops::load(_partial, _1511);
+            float8_ops::store(_1512, _attn_out, _1511);
+           } // for _attn_out_s0_c_c
+          } // for _attn_out_s0_ii
+         } // alloc _partial
+        } // alloc _row_sum
+       } // alloc _pv
+      } // alloc _pv_blocks
      } // alloc _probs
     } // alloc _row_max
    } // alloc _masked
