@@ -60,8 +60,10 @@ Geometry choose_geometry(const KernelIR& ir, const CpuTarget& target) {
   // the passes, and each pass over a block sums in 6 rows x 2 vectors of registers (12: as for the
   // scores, 8 left the FMA latency exposed). AVX2 proxy, full f32, L=4096, 1 thread: 48 -> 67
   // GFLOP/s with the 3x4 scores (bench/results/cpu-avx2.md).
-  if (target.isa == CpuIsa::AVX2 && g.value_dim_padded) {
-    g.pv_key_block = std::clamp(16384 / (g.value_dim_padded * 4), 16, 128);
+  // With run-time head dims a pass sums into 12 rows x 1 vector (a V row's width is unknown), over
+  // blocks sized for Dv = 128.
+  if (target.isa == CpuIsa::AVX2) {
+    g.pv_key_block = std::clamp(16384 / ((g.value_dim_padded ? g.value_dim_padded : 128) * 4), 16, 128);
     g.accumulators = 12;
   }
   return g;
@@ -226,7 +228,7 @@ AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const
   a.row_sum(ii) += a.probs(a.rk, ii);
 
   a.pv = Func(prefix + "pv");
-  if (g.pv_key_block && g.value_dim_padded) {
+  if (g.pv_key_block) {
     // P·V block by block of pv_key_block keys (ScheduleAttention.cpp): each whole block's sums in
     // their own Func, so that a pass over a block accumulates in a constant-size box (registers);
     // then the keys past the last whole block.

@@ -23,7 +23,7 @@ struct Geometry {
   /// accumulators go to more rows, each loaded V vector serving each of them.
   int pv_value_vectors = 0;
   /// Keys per block of PV (0: the whole chunk at once): each block's V rows serve every row group
-  /// and value-vector pass while they are in L1. Needs a compile-time Dv.
+  /// and value-vector pass while they are in L1.
   int pv_key_block = 0;
   int head_dim = 0;       ///< D; 0 when known only at run time
   int value_dim = 0;      ///< Dv; 0 when known only at run time

@@ -111,9 +111,20 @@ class CpuKernel {
 /// Throws attn::LoadError with the compiler's output on failure.
 std::shared_ptr<CpuKernel> compile_cpu_kernel(const CpuKernelSource& src);
 
+/// Head dims above this stay open when a call fixes them (with_call_head_dims).
+constexpr int64_t kMaxCallHeadDim = 1024;
+
+/// `ir` with the head dims it leaves open (`head_dim` unset) fixed to a call's D and Dv; `ir` itself
+/// when it fixes them or the call's are not positive. The schedules know the row widths then (the
+/// avx2 path's P·V in 6x2 register blocks over L1-sized key blocks; the AVX-512 path's loops
+/// without run-time strides): what the forward runs for `attnc run`/`bench` and the Python
+/// package, one compile per distinct (D, Dv).
+KernelIR with_call_head_dims(const KernelIR& ir, int64_t head_dim, int64_t value_dim);
+
 /// Generates, compiles (once per process and kernel) and runs `ir` on the host CPU: the CPU
-/// counterpart of run_reference, with the same inputs and outputs. Throws InputError for inputs that
-/// do not fit (the kernel's own message) and std::runtime_error for other failures.
+/// counterpart of run_reference, with the same inputs and outputs (open head dims fixed to the
+/// inputs': with_call_head_dims). Throws InputError for inputs that do not fit (the kernel's own
+/// message) and std::runtime_error for other failures.
 KernelOutputs run_cpu_kernel(const KernelIR& ir, const KernelInputs& in, int threads = 0);
 
 /// The backward of `ir` on the host CPU (generate_cpu_backward, compiled once per process and

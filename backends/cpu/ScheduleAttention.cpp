@@ -63,7 +63,7 @@ void schedule_attention(AttentionAlgorithm& a) {
   int U = largest_divisor_at_most(vectors, g.pv_value_vectors ? g.pv_value_vectors : g.accumulators);
   int R = largest_divisor_at_most(T, std::max(1, g.accumulators / U));
   a.partial.compute_root().split(ii, ig, ir, R).reorder(c, ir, ig).vectorize(c, VL);
-  if (g.pv_key_block && g.value_dim_padded) {
+  if (g.pv_key_block) {
     // Key blocks outermost: every (row group, value vectors) pass over a block finds its V rows in
     // L1. A pass sums into pv_block's R x U vectors, a box of constant size and indices (registers),
     // then adds them to the tile's pv. The keys after the last whole block in a pass of their own.

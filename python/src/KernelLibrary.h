@@ -30,9 +30,10 @@ class LibraryKernel {
   /// the backward reads, and what a call asking for the LSE of a kernel without one runs.
   const KernelIR& ir(bool lse) const { return lse ? *lse_ir_ : *ir_; }
   const Program& program() const { return *program_; }
-  /// The host CPU kernel of ir(lse), generated and compiled (through the process loader and its
-  /// disk cache) on the first call.
-  std::shared_ptr<CpuKernel> cpu_kernel(bool lse = false);
+  /// The host CPU kernel of ir(lse) for head dims D and Dv (open head dims fixed to them:
+  /// with_call_head_dims), generated and compiled (through the process loader and its disk cache)
+  /// on the first call for each.
+  std::shared_ptr<CpuKernel> cpu_kernel(bool lse, int64_t head_dim, int64_t value_dim);
   /// The CUDA kernel of ir(lse) for inputs shaped like `shapes` (head dims; a tuned tile shape of
   /// their size class when one is cached), printed and compiled (NVRTC, the loader's disk cache)
   /// on the first call for each. Throws CudaError without a driver or GPU.
@@ -42,7 +43,7 @@ class LibraryKernel {
   std::shared_ptr<const Program> program_;
   std::shared_ptr<const KernelIR> ir_, lse_ir_;
   std::mutex mutex_;
-  std::shared_ptr<CpuKernel> cpu_[2];
+  std::map<std::tuple<bool, int64_t, int64_t>, std::shared_ptr<CpuKernel>> cpu_;
   /// By lse, head dims and the size class of B * Hq, Lq, Lkv (powers of two, as tuned shapes are).
   std::map<std::tuple<bool, int64_t, int64_t, int64_t, int64_t, int64_t>, Kernel> cuda_;
 };
