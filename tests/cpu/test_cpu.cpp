@@ -240,6 +240,27 @@ BOOST_AUTO_TEST_CASE(avx2_and_portable_schedules) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(open_head_dims_are_fixed_per_call) {
+  // run_cpu_kernel (attnc run/bench) compiles a kernel that leaves head_dim open for each call's
+  // D and Dv; the results match the reference for several in one process, Dv != D included.
+  const CpuCompiled& c = compile_cpu(kProgram, "causal_lse");
+  KernelIR fixed = with_call_head_dims(*c.ir, 40, 24);
+  BOOST_TEST(fixed.options.head_dim == 40);
+  BOOST_TEST(fixed.options.value_dim == 24);
+  BOOST_TEST(with_call_head_dims(*c.ir, 64, 64).options.value_dim == 0);  // Dv = D: left implied
+  BOOST_TEST(with_call_head_dims(fixed, 64, 64).options.head_dim == 40);  // fixed stays fixed
+  BOOST_TEST(with_call_head_dims(*c.ir, 0, 64).options.head_dim == 0);
+  std::mt19937 rng(23);
+  for (Shape s :
+       {Shape{1, 2, 1, 70, 301, 40, 24}, Shape{1, 1, 1, 130, 97, 64, 64}, Shape{2, 2, 2, 33, 33, 24, 40}}) {
+    KernelInputs in = random_inputs(*c.ir, s, rng);
+    KernelOutputs want = run_reference(*c.ir, in, 2);
+    KernelOutputs got = run_cpu_kernel(*c.ir, in, 2);
+    BOOST_TEST(max_abs_diff(got.out, want.out) <= 2e-4, "D=" << s.D << " Dv=" << s.Dv);
+    BOOST_TEST(max_abs_diff(got.lse, want.lse) <= 1e-3, "D=" << s.D << " Dv=" << s.Dv);
+  }
+}
+
 BOOST_AUTO_TEST_CASE(half_precision_io) {
   std::mt19937 rng(12);
   for (const char* name : {"dense_f16", "causal_bf16", "window_f16"})

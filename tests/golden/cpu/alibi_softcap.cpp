@@ -3621,2335 +3621,2761 @@ int attn_alibi_softcap_avx2_pipeline(void const *__user_context, struct halide_b
  int32_t  const _86 = ::halide_cpp_max(_85, 0);
  int32_t  const _87 = _86 + 1024;
  int32_t  const _88 = ::halide_cpp_min(_78, _87);
- int32_t  const _89 = _88 - _86;
- int32_t  const _90 = _89 + -1;
- int32_t  const _91 = _90 >> 2;
- int32_t  const _92 = _91 * 4;
+ int32_t  const _89 = _78 - _86;
+ int32_t  const _90 = ::halide_cpp_min(_89, 1024);
+ int32_t  const _91 = _90 >> 5;
+ int32_t  const _92 = _91 * 32;
  int32_t  const _93 = _86 + _92;
- int32_t  const _94 = _93 + 4;
- int32_t  const _95 = ::halide_cpp_min(_94, _28);
- int32_t  const _96 = _28 + -1;
- int32_t  const _97 = ::halide_cpp_min(_86, _96);
- int32_t  const _98 = _95 - _97;
- int32_t  const _99 = ::halide_cpp_min(_83, _77);
- int32_t  const _100 = ::halide_cpp_max(_99, _81);
- int32_t  const _101 = _77 - _100;
- int32_t  const _102 = ::halide_cpp_min(_101, 1024);
+ int32_t  const _94 = ::halide_cpp_max(_84, _81);
+ int32_t  const _95 = ::halide_cpp_max(_94, 0);
+ int32_t  const _96 = _95 + _92;
+ int32_t  const _97 = ::halide_cpp_max(_96, _88);
+ int32_t  const _98 = ::halide_cpp_min(_95, _93);
+ int32_t  const _99 = ::halide_cpp_min(_86, _98);
+ int32_t  const _100 = ::halide_cpp_max(_97, _88);
+ int32_t  const _101 = ::halide_cpp_min(_86, _99);
+ int32_t  const _102 = _100 - _101;
  int32_t  const _103 = _102 + -1;
- int32_t  const _104 = ::halide_cpp_min(_77, _83);
- int32_t  const _105 = ::halide_cpp_max(_104, _81);
- int32_t  const _106 = _65 + _64;
- int32_t  const _107 = _106 + -1;
- int32_t  const _108 = ::halide_cpp_min(_107, _attn_head);
- int32_t  const _109 = ::halide_cpp_max(_108, _64);
- bool  const _110 = _halide_buffer_is_bounds_query(_attn_k_buffer);
- bool  const _111 = !(_110);
- bool  const _112 = 0 <= _97;
- bool  const _113 = _97 <= 0;
- bool  const _114 = _112 && _113;
- bool  const _115 = _111 || _114;
- if (!_115)
+ int32_t  const _104 = _103 >> 2;
+ int32_t  const _105 = _104 * 4;
+ int32_t  const _106 = _105 + _101;
+ int32_t  const _107 = _106 + 4;
+ int32_t  const _108 = ::halide_cpp_min(_107, _28);
+ int32_t  const _109 = _28 + -1;
+ int32_t  const _110 = ::halide_cpp_min(_109, _101);
+ int32_t  const _111 = _108 - _110;
+ int32_t  const _112 = _72 * 4;
+ int32_t  const _113 = ::halide_cpp_min(_112, _attn_lk);
+ int32_t  const _114 = ::halide_cpp_min(_113, _83);
+ int32_t  const _115 = ::halide_cpp_max(_114, _81);
+ int32_t  const _116 = _92 + _115;
+ int32_t  const _117 = ::halide_cpp_max(_116, _88);
+ int32_t  const _118 = ::halide_cpp_min(_93, _115);
+ int32_t  const _119 = _117 - _118;
+ int32_t  const _120 = ::halide_cpp_min(_115, _93);
+ int32_t  const _121 = _65 + _64;
+ int32_t  const _122 = _121 + -1;
+ int32_t  const _123 = ::halide_cpp_min(_122, _attn_head);
+ int32_t  const _124 = ::halide_cpp_max(_123, _64);
+ bool  const _125 = _halide_buffer_is_bounds_query(_attn_k_buffer);
+ bool  const _126 = !(_125);
+ bool  const _127 = 0 <= _110;
+ bool  const _128 = _110 <= 0;
+ bool  const _129 = _127 && _128;
+ bool  const _130 = _126 || _129;
+ if (!_130)
  {
-  int32_t  const _116 = _98 + -1;
-  int32_t  const _117 = _98 + _97;
-  int32_t  const _118 = _117 + -1;
-  int32_t  const _119 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_k", 1, 0, _116, _97, _118);
-  return _119;
+  int32_t  const _131 = _111 + -1;
+  int32_t  const _132 = _111 + _110;
+  int32_t  const _133 = _132 + -1;
+  int32_t  const _134 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_k", 1, 0, _131, _110, _133);
+  return _134;
  }
- bool  const _120 = _halide_buffer_is_bounds_query(_attn_v_buffer);
- bool  const _121 = !(_120);
- int32_t  const _122 = _attn_dv_pad + 7;
- int32_t  const _123 = _122 & 7;
- bool  const _124 = _123 == 7;
- bool  const _125 = _121 || _124;
- if (!_125)
+ bool  const _135 = _halide_buffer_is_bounds_query(_attn_v_buffer);
+ bool  const _136 = !(_135);
+ int32_t  const _137 = _attn_dv_pad + 7;
+ int32_t  const _138 = _137 & 7;
+ bool  const _139 = _138 == 7;
+ bool  const _140 = _136 || _139;
+ if (!_140)
  {
-  int32_t  const _126 = _attn_dv_pad + -1;
-  int32_t  const _127 = _126 >> 3;
-  int32_t  const _128 = _127 * 8;
-  int32_t  const _129 = _128 + 7;
-  int32_t  const _130 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_v", 0, 0, _126, 0, _129);
-  return _130;
+  int32_t  const _141 = _attn_dv_pad + -1;
+  int32_t  const _142 = _141 >> 3;
+  int32_t  const _143 = _142 * 8;
+  int32_t  const _144 = _143 + 7;
+  int32_t  const _145 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_v", 0, 0, _141, 0, _144);
+  return _145;
  }
- bool  const _131 = _halide_buffer_is_bounds_query(_attn_v_buffer);
- bool  const _132 = !(_131);
- bool  const _133 = 0 <= _105;
- bool  const _134 = _105 <= 0;
- bool  const _135 = _133 && _134;
- bool  const _136 = _132 || _135;
- if (!_136)
+ bool  const _146 = _halide_buffer_is_bounds_query(_attn_v_buffer);
+ bool  const _147 = !(_146);
+ bool  const _148 = 0 <= _120;
+ bool  const _149 = _120 <= 0;
+ bool  const _150 = _148 && _149;
+ bool  const _151 = _147 || _150;
+ if (!_151)
  {
-  int32_t  const _137 = _103 + _105;
-  int32_t  const _138 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_v", 1, 0, _103, _105, _137);
-  return _138;
+  int32_t  const _152 = _119 + -1;
+  int32_t  const _153 = _119 + _120;
+  int32_t  const _154 = _153 + -1;
+  int32_t  const _155 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_v", 1, 0, _152, _120, _154);
+  return _155;
  }
- bool  const _139 = _halide_buffer_is_bounds_query(_attn_out_buffer);
- bool  const _140 = !(_139);
- bool  const _141 = 0 <= _attn_dv_pad;
- bool  const _142 = _140 || _141;
- if (!_142)
+ bool  const _156 = _halide_buffer_is_bounds_query(_attn_out_buffer);
+ bool  const _157 = !(_156);
+ bool  const _158 = 0 <= _attn_dv_pad;
+ bool  const _159 = _157 || _158;
+ if (!_159)
  {
-  int32_t  const _143 = _attn_dv_pad + 7;
-  int32_t  const _144 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Output buffer attn_out", 0, 0, _143, _attn_dv_pad, _143);
-  return _144;
+  int32_t  const _160 = _attn_dv_pad + 7;
+  int32_t  const _161 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Output buffer attn_out", 0, 0, _160, _attn_dv_pad, _160);
+  return _161;
  }
- uint32_t  const _145 = (uint32_t)(73730ull);
- bool  const _146 = _21 == _145;
- if (!_146)
+ uint32_t  const _162 = (uint32_t)(73730ull);
+ bool  const _163 = _21 == _162;
+ if (!_163)
  {
-  uint32_t  const _147 = (uint32_t)(73730ull);
-  int32_t  const _148 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_k", _21, _147);
-  return _148;
+  uint32_t  const _164 = (uint32_t)(73730ull);
+  int32_t  const _165 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_k", _21, _164);
+  return _165;
  }
- bool  const _149 = _23 == 2;
- if (!_149)
+ bool  const _166 = _23 == 2;
+ if (!_166)
  {
-  int32_t  const _150 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_k", _23, 2);
-  return _150;
+  int32_t  const _167 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_k", _23, 2);
+  return _167;
  }
- uint32_t  const _151 = (uint32_t)(73730ull);
- bool  const _152 = _31 == _151;
- if (!_152)
+ uint32_t  const _168 = (uint32_t)(73730ull);
+ bool  const _169 = _31 == _168;
+ if (!_169)
  {
-  uint32_t  const _153 = (uint32_t)(73730ull);
-  int32_t  const _154 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_q", _31, _153);
-  return _154;
+  uint32_t  const _170 = (uint32_t)(73730ull);
+  int32_t  const _171 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_q", _31, _170);
+  return _171;
  }
- bool  const _155 = _33 == 2;
- if (!_155)
+ bool  const _172 = _33 == 2;
+ if (!_172)
  {
-  int32_t  const _156 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_q", _33, 2);
-  return _156;
+  int32_t  const _173 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_q", _33, 2);
+  return _173;
  }
- uint32_t  const _157 = (uint32_t)(73730ull);
- bool  const _158 = _41 == _157;
- if (!_158)
+ uint32_t  const _174 = (uint32_t)(73730ull);
+ bool  const _175 = _41 == _174;
+ if (!_175)
  {
-  uint32_t  const _159 = (uint32_t)(73730ull);
-  int32_t  const _160 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_v", _41, _159);
-  return _160;
+  uint32_t  const _176 = (uint32_t)(73730ull);
+  int32_t  const _177 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_v", _41, _176);
+  return _177;
  }
- bool  const _161 = _43 == 2;
- if (!_161)
- {
-  int32_t  const _162 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_v", _43, 2);
-  return _162;
- }
- uint32_t  const _163 = (uint32_t)(73730ull);
- bool  const _164 = _51 == _163;
- if (!_164)
- {
-  uint32_t  const _165 = (uint32_t)(73730ull);
-  int32_t  const _166 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Output buffer attn_out", _51, _165);
-  return _166;
- }
- bool  const _167 = _53 == 2;
- if (!_167)
- {
-  int32_t  const _168 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Output buffer attn_out", _53, 2);
-  return _168;
- }
- uint32_t  const _169 = (uint32_t)(73730ull);
- bool  const _170 = _61 == _169;
- if (!_170)
- {
-  uint32_t  const _171 = (uint32_t)(73730ull);
-  int32_t  const _172 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer slopes", _61, _171);
-  return _172;
- }
- bool  const _173 = _63 == 1;
- if (!_173)
- {
-  int32_t  const _174 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer slopes", _63, 1);
-  return _174;
- }
- bool  const _175 = _24 <= 0;
- int32_t  const _176 = _25 + _24;
- bool  const _177 = _attn_d <= _176;
- bool  const _178 = _175 && _177;
+ bool  const _178 = _43 == 2;
  if (!_178)
  {
-  int32_t  const _179 = _attn_d + -1;
-  int32_t  const _180 = _25 + _24;
-  int32_t  const _181 = _180 + -1;
-  int32_t  const _182 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 0, 0, _179, _24, _181);
-  return _182;
+  int32_t  const _179 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_v", _43, 2);
+  return _179;
  }
- bool  const _183 = 0 <= _25;
- if (!_183)
+ uint32_t  const _180 = (uint32_t)(73730ull);
+ bool  const _181 = _51 == _180;
+ if (!_181)
  {
-  int32_t  const _184 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 0, _25);
-  return _184;
+  uint32_t  const _182 = (uint32_t)(73730ull);
+  int32_t  const _183 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Output buffer attn_out", _51, _182);
+  return _183;
  }
- bool  const _185 = _27 <= _97;
- int32_t  const _186 = _98 + _97;
- int32_t  const _187 = _28 + _27;
- bool  const _188 = _186 <= _187;
- bool  const _189 = _185 && _188;
- if (!_189)
+ bool  const _184 = _53 == 2;
+ if (!_184)
  {
-  int32_t  const _190 = _98 + _97;
-  int32_t  const _191 = _190 + -1;
-  int32_t  const _192 = _28 + _27;
-  int32_t  const _193 = _192 + -1;
-  int32_t  const _194 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 1, _97, _191, _27, _193);
-  return _194;
+  int32_t  const _185 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Output buffer attn_out", _53, 2);
+  return _185;
  }
- bool  const _195 = 0 <= _28;
+ uint32_t  const _186 = (uint32_t)(73730ull);
+ bool  const _187 = _61 == _186;
+ if (!_187)
+ {
+  uint32_t  const _188 = (uint32_t)(73730ull);
+  int32_t  const _189 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer slopes", _61, _188);
+  return _189;
+ }
+ bool  const _190 = _63 == 1;
+ if (!_190)
+ {
+  int32_t  const _191 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer slopes", _63, 1);
+  return _191;
+ }
+ bool  const _192 = _24 <= 0;
+ int32_t  const _193 = _25 + _24;
+ bool  const _194 = _attn_d <= _193;
+ bool  const _195 = _192 && _194;
  if (!_195)
  {
-  int32_t  const _196 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 1, _28);
-  return _196;
+  int32_t  const _196 = _attn_d + -1;
+  int32_t  const _197 = _25 + _24;
+  int32_t  const _198 = _197 + -1;
+  int32_t  const _199 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 0, 0, _196, _24, _198);
+  return _199;
  }
- bool  const _197 = _34 <= 0;
- int32_t  const _198 = _35 + _34;
- bool  const _199 = _attn_d <= _198;
- bool  const _200 = _197 && _199;
+ bool  const _200 = 0 <= _25;
  if (!_200)
  {
-  int32_t  const _201 = _attn_d + -1;
-  int32_t  const _202 = _35 + _34;
-  int32_t  const _203 = _202 + -1;
-  int32_t  const _204 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 0, 0, _201, _34, _203);
-  return _204;
+  int32_t  const _201 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 0, _25);
+  return _201;
  }
- bool  const _205 = 0 <= _35;
- if (!_205)
+ bool  const _202 = _27 <= _110;
+ int32_t  const _203 = _111 + _110;
+ int32_t  const _204 = _28 + _27;
+ bool  const _205 = _203 <= _204;
+ bool  const _206 = _202 && _205;
+ if (!_206)
  {
-  int32_t  const _206 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 0, _35);
-  return _206;
+  int32_t  const _207 = _111 + _110;
+  int32_t  const _208 = _207 + -1;
+  int32_t  const _209 = _28 + _27;
+  int32_t  const _210 = _209 + -1;
+  int32_t  const _211 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 1, _110, _208, _27, _210);
+  return _211;
  }
- bool  const _207 = _37 <= 0;
- int32_t  const _208 = _38 + _37;
- bool  const _209 = 24 <= _208;
- bool  const _210 = _207 && _209;
- if (!_210)
+ bool  const _212 = 0 <= _28;
+ if (!_212)
  {
-  int32_t  const _211 = _38 + _37;
-  int32_t  const _212 = _211 + -1;
-  int32_t  const _213 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 1, 0, 23, _37, _212);
+  int32_t  const _213 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 1, _28);
   return _213;
  }
- bool  const _214 = 0 <= _38;
- if (!_214)
+ bool  const _214 = _34 <= 0;
+ int32_t  const _215 = _35 + _34;
+ bool  const _216 = _attn_d <= _215;
+ bool  const _217 = _214 && _216;
+ if (!_217)
  {
-  int32_t  const _215 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 1, _38);
-  return _215;
+  int32_t  const _218 = _attn_d + -1;
+  int32_t  const _219 = _35 + _34;
+  int32_t  const _220 = _219 + -1;
+  int32_t  const _221 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 0, 0, _218, _34, _220);
+  return _221;
  }
- bool  const _216 = _44 <= 0;
- int32_t  const _217 = _attn_dv_pad + -1;
- int32_t  const _218 = _217 >> 3;
- int32_t  const _219 = _218 * 8;
- int32_t  const _220 = _219 + 8;
- int32_t  const _221 = _45 + _44;
- bool  const _222 = _220 <= _221;
- bool  const _223 = _216 && _222;
- if (!_223)
+ bool  const _222 = 0 <= _35;
+ if (!_222)
  {
-  int32_t  const _224 = _attn_dv_pad + -1;
-  int32_t  const _225 = _224 >> 3;
-  int32_t  const _226 = _225 * 8;
-  int32_t  const _227 = _226 + 7;
-  int32_t  const _228 = _45 + _44;
+  int32_t  const _223 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 0, _35);
+  return _223;
+ }
+ bool  const _224 = _37 <= 0;
+ int32_t  const _225 = _38 + _37;
+ bool  const _226 = 24 <= _225;
+ bool  const _227 = _224 && _226;
+ if (!_227)
+ {
+  int32_t  const _228 = _38 + _37;
   int32_t  const _229 = _228 + -1;
-  int32_t  const _230 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 0, 0, _227, _44, _229);
+  int32_t  const _230 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 1, 0, 23, _37, _229);
   return _230;
  }
- bool  const _231 = 0 <= _45;
+ bool  const _231 = 0 <= _38;
  if (!_231)
  {
-  int32_t  const _232 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 0, _45);
+  int32_t  const _232 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 1, _38);
   return _232;
  }
- bool  const _233 = _47 <= _105;
- int32_t  const _234 = _103 + _105;
- int32_t  const _235 = _234 + 1;
- int32_t  const _236 = _48 + _47;
- bool  const _237 = _235 <= _236;
- bool  const _238 = _233 && _237;
- if (!_238)
+ bool  const _233 = _44 <= 0;
+ int32_t  const _234 = _attn_dv_pad + -1;
+ int32_t  const _235 = _234 >> 3;
+ int32_t  const _236 = _235 * 8;
+ int32_t  const _237 = _236 + 8;
+ int32_t  const _238 = _45 + _44;
+ bool  const _239 = _237 <= _238;
+ bool  const _240 = _233 && _239;
+ if (!_240)
  {
-  int32_t  const _239 = _103 + _105;
-  int32_t  const _240 = _48 + _47;
-  int32_t  const _241 = _240 + -1;
-  int32_t  const _242 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 1, _105, _239, _47, _241);
-  return _242;
+  int32_t  const _241 = _attn_dv_pad + -1;
+  int32_t  const _242 = _241 >> 3;
+  int32_t  const _243 = _242 * 8;
+  int32_t  const _244 = _243 + 7;
+  int32_t  const _245 = _45 + _44;
+  int32_t  const _246 = _245 + -1;
+  int32_t  const _247 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 0, 0, _244, _44, _246);
+  return _247;
  }
- bool  const _243 = 0 <= _48;
- if (!_243)
+ bool  const _248 = 0 <= _45;
+ if (!_248)
  {
-  int32_t  const _244 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 1, _48);
-  return _244;
+  int32_t  const _249 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 0, _45);
+  return _249;
  }
- int32_t  const _245 = ::halide_cpp_min(_attn_dv_pad, 0);
- bool  const _246 = _54 <= _245;
- int32_t  const _247 = _attn_dv_pad + 8;
- int32_t  const _248 = _55 + _54;
- bool  const _249 = _247 <= _248;
- bool  const _250 = _246 && _249;
- if (!_250)
+ bool  const _250 = _47 <= _120;
+ int32_t  const _251 = _119 + _120;
+ int32_t  const _252 = _48 + _47;
+ bool  const _253 = _251 <= _252;
+ bool  const _254 = _250 && _253;
+ if (!_254)
  {
-  int32_t  const _251 = ::halide_cpp_min(_attn_dv_pad, 0);
-  int32_t  const _252 = _attn_dv_pad + 7;
-  int32_t  const _253 = _55 + _54;
-  int32_t  const _254 = _253 + -1;
-  int32_t  const _255 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 0, _251, _252, _54, _254);
-  return _255;
+  int32_t  const _255 = _119 + _120;
+  int32_t  const _256 = _255 + -1;
+  int32_t  const _257 = _48 + _47;
+  int32_t  const _258 = _257 + -1;
+  int32_t  const _259 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 1, _120, _256, _47, _258);
+  return _259;
  }
- bool  const _256 = 0 <= _55;
- if (!_256)
+ bool  const _260 = 0 <= _48;
+ if (!_260)
  {
-  int32_t  const _257 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 0, _55);
-  return _257;
+  int32_t  const _261 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 1, _48);
+  return _261;
  }
- bool  const _258 = _57 <= 0;
- int32_t  const _259 = _58 + _57;
- bool  const _260 = 24 <= _259;
- bool  const _261 = _258 && _260;
- if (!_261)
+ int32_t  const _262 = ::halide_cpp_min(_attn_dv_pad, 0);
+ bool  const _263 = _54 <= _262;
+ int32_t  const _264 = _attn_dv_pad + 8;
+ int32_t  const _265 = _55 + _54;
+ bool  const _266 = _264 <= _265;
+ bool  const _267 = _263 && _266;
+ if (!_267)
  {
-  int32_t  const _262 = _58 + _57;
-  int32_t  const _263 = _262 + -1;
-  int32_t  const _264 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 1, 0, 23, _57, _263);
-  return _264;
+  int32_t  const _268 = ::halide_cpp_min(_attn_dv_pad, 0);
+  int32_t  const _269 = _attn_dv_pad + 7;
+  int32_t  const _270 = _55 + _54;
+  int32_t  const _271 = _270 + -1;
+  int32_t  const _272 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 0, _268, _269, _54, _271);
+  return _272;
  }
- bool  const _265 = 0 <= _58;
- if (!_265)
+ bool  const _273 = 0 <= _55;
+ if (!_273)
  {
-  int32_t  const _266 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 1, _58);
-  return _266;
- }
- bool  const _267 = _64 <= _109;
- int32_t  const _268 = _109 + 1;
- int32_t  const _269 = _65 + _64;
- bool  const _270 = _268 <= _269;
- bool  const _271 = _267 && _270;
- if (!_271)
- {
-  int32_t  const _272 = _65 + _64;
-  int32_t  const _273 = _272 + -1;
-  int32_t  const _274 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer slopes", 0, _109, _109, _64, _273);
+  int32_t  const _274 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 0, _55);
   return _274;
  }
- bool  const _275 = 0 <= _65;
- if (!_275)
+ bool  const _275 = _57 <= 0;
+ int32_t  const _276 = _58 + _57;
+ bool  const _277 = 24 <= _276;
+ bool  const _278 = _275 && _277;
+ if (!_278)
  {
-  int32_t  const _276 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer slopes", 0, _65);
-  return _276;
+  int32_t  const _279 = _58 + _57;
+  int32_t  const _280 = _279 + -1;
+  int32_t  const _281 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 1, 0, 23, _57, _280);
+  return _281;
  }
- bool  const _277 = _26 == 1;
- if (!_277)
+ bool  const _282 = 0 <= _58;
+ if (!_282)
  {
-  int32_t  const _278 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.stride.0", _26, "1", 1);
-  return _278;
+  int32_t  const _283 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 1, _58);
+  return _283;
  }
- bool  const _279 = _24 == 0;
- if (!_279)
+ bool  const _284 = _64 <= _124;
+ int32_t  const _285 = _124 + 1;
+ int32_t  const _286 = _65 + _64;
+ bool  const _287 = _285 <= _286;
+ bool  const _288 = _284 && _287;
+ if (!_288)
  {
-  int32_t  const _280 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.min.0", _24, "0", 0);
-  return _280;
+  int32_t  const _289 = _65 + _64;
+  int32_t  const _290 = _289 + -1;
+  int32_t  const _291 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer slopes", 0, _124, _124, _64, _290);
+  return _291;
  }
- bool  const _281 = _25 == _attn_d;
- if (!_281)
+ bool  const _292 = 0 <= _65;
+ if (!_292)
  {
-  int32_t  const _282 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.extent.0", _25, "attn_d", _attn_d);
-  return _282;
+  int32_t  const _293 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer slopes", 0, _65);
+  return _293;
  }
- bool  const _283 = _29 == _attn_d;
- if (!_283)
+ bool  const _294 = _26 == 1;
+ if (!_294)
  {
-  int32_t  const _284 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.stride.1", _29, "attn_d", _attn_d);
-  return _284;
+  int32_t  const _295 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.stride.0", _26, "1", 1);
+  return _295;
  }
- bool  const _285 = _27 == 0;
- if (!_285)
+ bool  const _296 = _24 == 0;
+ if (!_296)
  {
-  int32_t  const _286 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.min.1", _27, "0", 0);
-  return _286;
+  int32_t  const _297 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.min.0", _24, "0", 0);
+  return _297;
  }
- bool  const _287 = _36 == 1;
- if (!_287)
+ bool  const _298 = _25 == _attn_d;
+ if (!_298)
  {
-  int32_t  const _288 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.stride.0", _36, "1", 1);
-  return _288;
+  int32_t  const _299 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.extent.0", _25, "attn_d", _attn_d);
+  return _299;
  }
- bool  const _289 = _34 == 0;
- if (!_289)
+ bool  const _300 = _29 == _attn_d;
+ if (!_300)
  {
-  int32_t  const _290 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.min.0", _34, "0", 0);
-  return _290;
+  int32_t  const _301 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.stride.1", _29, "attn_d", _attn_d);
+  return _301;
  }
- bool  const _291 = _35 == _attn_d;
- if (!_291)
+ bool  const _302 = _27 == 0;
+ if (!_302)
  {
-  int32_t  const _292 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.extent.0", _35, "attn_d", _attn_d);
-  return _292;
+  int32_t  const _303 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.min.1", _27, "0", 0);
+  return _303;
  }
- bool  const _293 = _39 == _attn_d;
- if (!_293)
+ bool  const _304 = _36 == 1;
+ if (!_304)
  {
-  int32_t  const _294 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.stride.1", _39, "attn_d", _attn_d);
-  return _294;
+  int32_t  const _305 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.stride.0", _36, "1", 1);
+  return _305;
  }
- bool  const _295 = _37 == 0;
- if (!_295)
+ bool  const _306 = _34 == 0;
+ if (!_306)
  {
-  int32_t  const _296 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.min.1", _37, "0", 0);
-  return _296;
+  int32_t  const _307 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.min.0", _34, "0", 0);
+  return _307;
  }
- bool  const _297 = _38 == 24;
- if (!_297)
+ bool  const _308 = _35 == _attn_d;
+ if (!_308)
  {
-  int32_t  const _298 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.extent.1", _38, "24", 24);
-  return _298;
+  int32_t  const _309 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.extent.0", _35, "attn_d", _attn_d);
+  return _309;
  }
- bool  const _299 = _46 == 1;
- if (!_299)
+ bool  const _310 = _39 == _attn_d;
+ if (!_310)
  {
-  int32_t  const _300 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.stride.0", _46, "1", 1);
-  return _300;
+  int32_t  const _311 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.stride.1", _39, "attn_d", _attn_d);
+  return _311;
  }
- bool  const _301 = _44 == 0;
- if (!_301)
+ bool  const _312 = _37 == 0;
+ if (!_312)
  {
-  int32_t  const _302 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.min.0", _44, "0", 0);
-  return _302;
+  int32_t  const _313 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.min.1", _37, "0", 0);
+  return _313;
  }
- bool  const _303 = _45 == _attn_dv_pad;
- if (!_303)
- {
-  int32_t  const _304 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.extent.0", _45, "attn_dv_pad", _attn_dv_pad);
-  return _304;
- }
- bool  const _305 = _49 == _attn_dv_pad;
- if (!_305)
- {
-  int32_t  const _306 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.stride.1", _49, "attn_dv_pad", _attn_dv_pad);
-  return _306;
- }
- bool  const _307 = _47 == 0;
- if (!_307)
- {
-  int32_t  const _308 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.min.1", _47, "0", 0);
-  return _308;
- }
- bool  const _309 = _56 == 1;
- if (!_309)
- {
-  int32_t  const _310 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.stride.0", _56, "1", 1);
-  return _310;
- }
- bool  const _311 = _54 == 0;
- if (!_311)
- {
-  int32_t  const _312 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.min.0", _54, "0", 0);
-  return _312;
- }
- int32_t  const _313 = _attn_dv_pad + 8;
- bool  const _314 = _55 == _313;
+ bool  const _314 = _38 == 24;
  if (!_314)
  {
-  int32_t  const _315 = _attn_dv_pad + 8;
-  int32_t  const _316 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.extent.0", _55, "(attn_dv_pad + 8)", _315);
-  return _316;
+  int32_t  const _315 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.extent.1", _38, "24", 24);
+  return _315;
  }
- int32_t  const _317 = _attn_dv_pad + 8;
- bool  const _318 = _59 == _317;
+ bool  const _316 = _46 == 1;
+ if (!_316)
+ {
+  int32_t  const _317 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.stride.0", _46, "1", 1);
+  return _317;
+ }
+ bool  const _318 = _44 == 0;
  if (!_318)
  {
-  int32_t  const _319 = _attn_dv_pad + 8;
-  int32_t  const _320 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.stride.1", _59, "(attn_dv_pad + 8)", _319);
-  return _320;
+  int32_t  const _319 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.min.0", _44, "0", 0);
+  return _319;
  }
- bool  const _321 = _57 == 0;
- if (!_321)
+ bool  const _320 = _45 == _attn_dv_pad;
+ if (!_320)
  {
-  int32_t  const _322 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.min.1", _57, "0", 0);
-  return _322;
+  int32_t  const _321 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.extent.0", _45, "attn_dv_pad", _attn_dv_pad);
+  return _321;
  }
- bool  const _323 = _58 == 24;
- if (!_323)
+ bool  const _322 = _49 == _attn_dv_pad;
+ if (!_322)
  {
-  int32_t  const _324 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.extent.1", _58, "24", 24);
-  return _324;
+  int32_t  const _323 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.stride.1", _49, "attn_dv_pad", _attn_dv_pad);
+  return _323;
  }
- int64_t  const _325 = (int64_t)(_28);
- int64_t  const _326 = (int64_t)(_attn_d);
- int64_t  const _327 = _325 * _326;
- int64_t  const _328 = (int64_t)(_48);
- int64_t  const _329 = (int64_t)(_attn_dv_pad);
- int64_t  const _330 = _328 * _329;
- int64_t  const _331 = (int64_t)(0ll);
- int64_t  const _332 = _331 - _326;
- bool  const _333 = _326 > _331;
- int64_t  const _334 = (int64_t)(_333 ? _326 : _332);
- uint64_t  const _335 = (uint64_t)(_334);
- uint64_t  const _336 = _335;
- uint64_t  const _337 = (uint64_t)(2147483647ull);
- bool  const _338 = _336 <= _337;
+ bool  const _324 = _47 == 0;
+ if (!_324)
+ {
+  int32_t  const _325 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.min.1", _47, "0", 0);
+  return _325;
+ }
+ bool  const _326 = _56 == 1;
+ if (!_326)
+ {
+  int32_t  const _327 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.stride.0", _56, "1", 1);
+  return _327;
+ }
+ bool  const _328 = _54 == 0;
+ if (!_328)
+ {
+  int32_t  const _329 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.min.0", _54, "0", 0);
+  return _329;
+ }
+ int32_t  const _330 = _attn_dv_pad + 8;
+ bool  const _331 = _55 == _330;
+ if (!_331)
+ {
+  int32_t  const _332 = _attn_dv_pad + 8;
+  int32_t  const _333 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.extent.0", _55, "(attn_dv_pad + 8)", _332);
+  return _333;
+ }
+ int32_t  const _334 = _attn_dv_pad + 8;
+ bool  const _335 = _59 == _334;
+ if (!_335)
+ {
+  int32_t  const _336 = _attn_dv_pad + 8;
+  int32_t  const _337 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.stride.1", _59, "(attn_dv_pad + 8)", _336);
+  return _337;
+ }
+ bool  const _338 = _57 == 0;
  if (!_338)
  {
-  int64_t  const _339 = (int64_t)(_attn_d);
-  int64_t  const _340 = (int64_t)(0ll);
-  int64_t  const _341 = _340 - _339;
-  bool  const _342 = _339 > _340;
-  int64_t  const _343 = (int64_t)(_342 ? _339 : _341);
-  uint64_t  const _344 = (uint64_t)(_343);
-  uint64_t  const _345 = _344;
-  uint64_t  const _346 = (uint64_t)(2147483647ull);
-  int32_t  const _347 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _345, _346);
-  return _347;
+  int32_t  const _339 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.min.1", _57, "0", 0);
+  return _339;
  }
+ bool  const _340 = _58 == 24;
+ if (!_340)
+ {
+  int32_t  const _341 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.extent.1", _58, "24", 24);
+  return _341;
+ }
+ int64_t  const _342 = (int64_t)(_28);
+ int64_t  const _343 = (int64_t)(_attn_d);
+ int64_t  const _344 = _342 * _343;
+ int64_t  const _345 = (int64_t)(_48);
+ int64_t  const _346 = (int64_t)(_attn_dv_pad);
+ int64_t  const _347 = _345 * _346;
  int64_t  const _348 = (int64_t)(0ll);
- int64_t  const _349 = _348 - _327;
- bool  const _350 = _327 > _348;
- int64_t  const _351 = (int64_t)(_350 ? _327 : _349);
+ int64_t  const _349 = _348 - _343;
+ bool  const _350 = _343 > _348;
+ int64_t  const _351 = (int64_t)(_350 ? _343 : _349);
  uint64_t  const _352 = (uint64_t)(_351);
  uint64_t  const _353 = _352;
  uint64_t  const _354 = (uint64_t)(2147483647ull);
  bool  const _355 = _353 <= _354;
  if (!_355)
  {
-  int64_t  const _356 = (int64_t)(0ll);
-  int64_t  const _357 = _356 - _327;
-  bool  const _358 = _327 > _356;
-  int64_t  const _359 = (int64_t)(_358 ? _327 : _357);
-  uint64_t  const _360 = (uint64_t)(_359);
-  uint64_t  const _361 = _360;
-  uint64_t  const _362 = (uint64_t)(2147483647ull);
-  int32_t  const _363 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _361, _362);
-  return _363;
+  int64_t  const _356 = (int64_t)(_attn_d);
+  int64_t  const _357 = (int64_t)(0ll);
+  int64_t  const _358 = _357 - _356;
+  bool  const _359 = _356 > _357;
+  int64_t  const _360 = (int64_t)(_359 ? _356 : _358);
+  uint64_t  const _361 = (uint64_t)(_360);
+  uint64_t  const _362 = _361;
+  uint64_t  const _363 = (uint64_t)(2147483647ull);
+  int32_t  const _364 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _362, _363);
+  return _364;
  }
- int64_t  const _364 = (int64_t)(2147483647ll);
- bool  const _365 = _327 <= _364;
- if (!_365)
+ int64_t  const _365 = (int64_t)(0ll);
+ int64_t  const _366 = _365 - _344;
+ bool  const _367 = _344 > _365;
+ int64_t  const _368 = (int64_t)(_367 ? _344 : _366);
+ uint64_t  const _369 = (uint64_t)(_368);
+ uint64_t  const _370 = _369;
+ uint64_t  const _371 = (uint64_t)(2147483647ull);
+ bool  const _372 = _370 <= _371;
+ if (!_372)
  {
-  int64_t  const _366 = (int64_t)(2147483647ll);
-  int32_t  const _367 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_k", _327, _366);
-  return _367;
+  int64_t  const _373 = (int64_t)(0ll);
+  int64_t  const _374 = _373 - _344;
+  bool  const _375 = _344 > _373;
+  int64_t  const _376 = (int64_t)(_375 ? _344 : _374);
+  uint64_t  const _377 = (uint64_t)(_376);
+  uint64_t  const _378 = _377;
+  uint64_t  const _379 = (uint64_t)(2147483647ull);
+  int32_t  const _380 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _378, _379);
+  return _380;
  }
- int64_t  const _368 = (int64_t)(_attn_d);
- int64_t  const _369 = (int64_t)(0ll);
- int64_t  const _370 = _369 - _368;
- bool  const _371 = _368 > _369;
- int64_t  const _372 = (int64_t)(_371 ? _368 : _370);
- uint64_t  const _373 = (uint64_t)(_372);
- uint64_t  const _374 = _373;
- uint64_t  const _375 = (uint64_t)(2147483647ull);
- bool  const _376 = _374 <= _375;
- if (!_376)
+ int64_t  const _381 = (int64_t)(2147483647ll);
+ bool  const _382 = _344 <= _381;
+ if (!_382)
  {
-  int64_t  const _377 = (int64_t)(_attn_d);
-  int64_t  const _378 = (int64_t)(0ll);
-  int64_t  const _379 = _378 - _377;
-  bool  const _380 = _377 > _378;
-  int64_t  const _381 = (int64_t)(_380 ? _377 : _379);
-  uint64_t  const _382 = (uint64_t)(_381);
-  uint64_t  const _383 = _382;
-  uint64_t  const _384 = (uint64_t)(2147483647ull);
-  int32_t  const _385 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _383, _384);
-  return _385;
+  int64_t  const _383 = (int64_t)(2147483647ll);
+  int32_t  const _384 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_k", _344, _383);
+  return _384;
  }
- int64_t  const _386 = (int64_t)(_attn_d);
- int64_t  const _387 = (int64_t)(24ll);
- int64_t  const _388 = _386 * _387;
- int64_t  const _389 = (int64_t)(0ll);
- int64_t  const _390 = _389 - _388;
- bool  const _391 = _388 > _389;
- int64_t  const _392 = (int64_t)(_391 ? _388 : _390);
- uint64_t  const _393 = (uint64_t)(_392);
- uint64_t  const _394 = _393;
- uint64_t  const _395 = (uint64_t)(2147483647ull);
- bool  const _396 = _394 <= _395;
- if (!_396)
+ int64_t  const _385 = (int64_t)(_attn_d);
+ int64_t  const _386 = (int64_t)(0ll);
+ int64_t  const _387 = _386 - _385;
+ bool  const _388 = _385 > _386;
+ int64_t  const _389 = (int64_t)(_388 ? _385 : _387);
+ uint64_t  const _390 = (uint64_t)(_389);
+ uint64_t  const _391 = _390;
+ uint64_t  const _392 = (uint64_t)(2147483647ull);
+ bool  const _393 = _391 <= _392;
+ if (!_393)
  {
-  int64_t  const _397 = (int64_t)(_attn_d);
-  int64_t  const _398 = (int64_t)(24ll);
-  int64_t  const _399 = _397 * _398;
-  int64_t  const _400 = (int64_t)(0ll);
-  int64_t  const _401 = _400 - _399;
-  bool  const _402 = _399 > _400;
-  int64_t  const _403 = (int64_t)(_402 ? _399 : _401);
-  uint64_t  const _404 = (uint64_t)(_403);
-  uint64_t  const _405 = _404;
-  uint64_t  const _406 = (uint64_t)(2147483647ull);
-  int32_t  const _407 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _405, _406);
-  return _407;
+  int64_t  const _394 = (int64_t)(_attn_d);
+  int64_t  const _395 = (int64_t)(0ll);
+  int64_t  const _396 = _395 - _394;
+  bool  const _397 = _394 > _395;
+  int64_t  const _398 = (int64_t)(_397 ? _394 : _396);
+  uint64_t  const _399 = (uint64_t)(_398);
+  uint64_t  const _400 = _399;
+  uint64_t  const _401 = (uint64_t)(2147483647ull);
+  int32_t  const _402 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _400, _401);
+  return _402;
  }
- int64_t  const _408 = (int64_t)(_attn_d);
- int64_t  const _409 = (int64_t)(89478485ll);
- bool  const _410 = _408 <= _409;
- if (!_410)
+ int64_t  const _403 = (int64_t)(_attn_d);
+ int64_t  const _404 = (int64_t)(24ll);
+ int64_t  const _405 = _403 * _404;
+ int64_t  const _406 = (int64_t)(0ll);
+ int64_t  const _407 = _406 - _405;
+ bool  const _408 = _405 > _406;
+ int64_t  const _409 = (int64_t)(_408 ? _405 : _407);
+ uint64_t  const _410 = (uint64_t)(_409);
+ uint64_t  const _411 = _410;
+ uint64_t  const _412 = (uint64_t)(2147483647ull);
+ bool  const _413 = _411 <= _412;
+ if (!_413)
  {
-  int64_t  const _411 = (int64_t)(_attn_d);
-  int64_t  const _412 = (int64_t)(24ll);
-  int64_t  const _413 = _411 * _412;
-  int64_t  const _414 = (int64_t)(2147483647ll);
-  int32_t  const _415 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_q", _413, _414);
-  return _415;
+  int64_t  const _414 = (int64_t)(_attn_d);
+  int64_t  const _415 = (int64_t)(24ll);
+  int64_t  const _416 = _414 * _415;
+  int64_t  const _417 = (int64_t)(0ll);
+  int64_t  const _418 = _417 - _416;
+  bool  const _419 = _416 > _417;
+  int64_t  const _420 = (int64_t)(_419 ? _416 : _418);
+  uint64_t  const _421 = (uint64_t)(_420);
+  uint64_t  const _422 = _421;
+  uint64_t  const _423 = (uint64_t)(2147483647ull);
+  int32_t  const _424 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _422, _423);
+  return _424;
  }
- int64_t  const _416 = (int64_t)(_attn_dv_pad);
- int64_t  const _417 = (int64_t)(0ll);
- int64_t  const _418 = _417 - _416;
- bool  const _419 = _416 > _417;
- int64_t  const _420 = (int64_t)(_419 ? _416 : _418);
- uint64_t  const _421 = (uint64_t)(_420);
- uint64_t  const _422 = _421;
- uint64_t  const _423 = (uint64_t)(2147483647ull);
- bool  const _424 = _422 <= _423;
- if (!_424)
+ int64_t  const _425 = (int64_t)(_attn_d);
+ int64_t  const _426 = (int64_t)(89478485ll);
+ bool  const _427 = _425 <= _426;
+ if (!_427)
  {
-  int64_t  const _425 = (int64_t)(_attn_dv_pad);
-  int64_t  const _426 = (int64_t)(0ll);
-  int64_t  const _427 = _426 - _425;
-  bool  const _428 = _425 > _426;
-  int64_t  const _429 = (int64_t)(_428 ? _425 : _427);
-  uint64_t  const _430 = (uint64_t)(_429);
-  uint64_t  const _431 = _430;
-  uint64_t  const _432 = (uint64_t)(2147483647ull);
-  int32_t  const _433 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _431, _432);
-  return _433;
+  int64_t  const _428 = (int64_t)(_attn_d);
+  int64_t  const _429 = (int64_t)(24ll);
+  int64_t  const _430 = _428 * _429;
+  int64_t  const _431 = (int64_t)(2147483647ll);
+  int32_t  const _432 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_q", _430, _431);
+  return _432;
  }
+ int64_t  const _433 = (int64_t)(_attn_dv_pad);
  int64_t  const _434 = (int64_t)(0ll);
- int64_t  const _435 = _434 - _330;
- bool  const _436 = _330 > _434;
- int64_t  const _437 = (int64_t)(_436 ? _330 : _435);
+ int64_t  const _435 = _434 - _433;
+ bool  const _436 = _433 > _434;
+ int64_t  const _437 = (int64_t)(_436 ? _433 : _435);
  uint64_t  const _438 = (uint64_t)(_437);
  uint64_t  const _439 = _438;
  uint64_t  const _440 = (uint64_t)(2147483647ull);
  bool  const _441 = _439 <= _440;
  if (!_441)
  {
-  int64_t  const _442 = (int64_t)(0ll);
-  int64_t  const _443 = _442 - _330;
-  bool  const _444 = _330 > _442;
-  int64_t  const _445 = (int64_t)(_444 ? _330 : _443);
-  uint64_t  const _446 = (uint64_t)(_445);
-  uint64_t  const _447 = _446;
-  uint64_t  const _448 = (uint64_t)(2147483647ull);
-  int32_t  const _449 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _447, _448);
-  return _449;
+  int64_t  const _442 = (int64_t)(_attn_dv_pad);
+  int64_t  const _443 = (int64_t)(0ll);
+  int64_t  const _444 = _443 - _442;
+  bool  const _445 = _442 > _443;
+  int64_t  const _446 = (int64_t)(_445 ? _442 : _444);
+  uint64_t  const _447 = (uint64_t)(_446);
+  uint64_t  const _448 = _447;
+  uint64_t  const _449 = (uint64_t)(2147483647ull);
+  int32_t  const _450 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _448, _449);
+  return _450;
  }
- int64_t  const _450 = (int64_t)(2147483647ll);
- bool  const _451 = _330 <= _450;
- if (!_451)
+ int64_t  const _451 = (int64_t)(0ll);
+ int64_t  const _452 = _451 - _347;
+ bool  const _453 = _347 > _451;
+ int64_t  const _454 = (int64_t)(_453 ? _347 : _452);
+ uint64_t  const _455 = (uint64_t)(_454);
+ uint64_t  const _456 = _455;
+ uint64_t  const _457 = (uint64_t)(2147483647ull);
+ bool  const _458 = _456 <= _457;
+ if (!_458)
  {
-  int64_t  const _452 = (int64_t)(2147483647ll);
-  int32_t  const _453 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_v", _330, _452);
-  return _453;
+  int64_t  const _459 = (int64_t)(0ll);
+  int64_t  const _460 = _459 - _347;
+  bool  const _461 = _347 > _459;
+  int64_t  const _462 = (int64_t)(_461 ? _347 : _460);
+  uint64_t  const _463 = (uint64_t)(_462);
+  uint64_t  const _464 = _463;
+  uint64_t  const _465 = (uint64_t)(2147483647ull);
+  int32_t  const _466 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _464, _465);
+  return _466;
  }
- uint64_t  const _454 = (uint64_t)(_55);
- uint64_t  const _455 = (uint64_t)(2147483647ull);
- bool  const _456 = _454 <= _455;
- if (!_456)
+ int64_t  const _467 = (int64_t)(2147483647ll);
+ bool  const _468 = _347 <= _467;
+ if (!_468)
  {
-  uint64_t  const _457 = (uint64_t)(_55);
-  uint64_t  const _458 = (uint64_t)(2147483647ull);
-  int32_t  const _459 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _457, _458);
-  return _459;
+  int64_t  const _469 = (int64_t)(2147483647ll);
+  int32_t  const _470 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_v", _347, _469);
+  return _470;
  }
- int64_t  const _460 = (int64_t)(_59);
- int64_t  const _461 = (int64_t)(24ll);
- int64_t  const _462 = _460 * _461;
- int64_t  const _463 = (int64_t)(0ll);
- int64_t  const _464 = _463 - _462;
- bool  const _465 = _462 > _463;
- int64_t  const _466 = (int64_t)(_465 ? _462 : _464);
- uint64_t  const _467 = (uint64_t)(_466);
- uint64_t  const _468 = _467;
- uint64_t  const _469 = (uint64_t)(2147483647ull);
- bool  const _470 = _468 <= _469;
- if (!_470)
+ uint64_t  const _471 = (uint64_t)(_55);
+ uint64_t  const _472 = (uint64_t)(2147483647ull);
+ bool  const _473 = _471 <= _472;
+ if (!_473)
  {
-  int64_t  const _471 = (int64_t)(_59);
-  int64_t  const _472 = (int64_t)(24ll);
-  int64_t  const _473 = _471 * _472;
-  int64_t  const _474 = (int64_t)(0ll);
-  int64_t  const _475 = _474 - _473;
-  bool  const _476 = _473 > _474;
-  int64_t  const _477 = (int64_t)(_476 ? _473 : _475);
-  uint64_t  const _478 = (uint64_t)(_477);
-  uint64_t  const _479 = _478;
-  uint64_t  const _480 = (uint64_t)(2147483647ull);
-  int32_t  const _481 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _479, _480);
-  return _481;
+  uint64_t  const _474 = (uint64_t)(_55);
+  uint64_t  const _475 = (uint64_t)(2147483647ull);
+  int32_t  const _476 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _474, _475);
+  return _476;
  }
- int64_t  const _482 = (int64_t)(_55);
- int64_t  const _483 = (int64_t)(89478485ll);
- bool  const _484 = _482 <= _483;
- if (!_484)
+ int64_t  const _477 = (int64_t)(_59);
+ int64_t  const _478 = (int64_t)(24ll);
+ int64_t  const _479 = _477 * _478;
+ int64_t  const _480 = (int64_t)(0ll);
+ int64_t  const _481 = _480 - _479;
+ bool  const _482 = _479 > _480;
+ int64_t  const _483 = (int64_t)(_482 ? _479 : _481);
+ uint64_t  const _484 = (uint64_t)(_483);
+ uint64_t  const _485 = _484;
+ uint64_t  const _486 = (uint64_t)(2147483647ull);
+ bool  const _487 = _485 <= _486;
+ if (!_487)
  {
-  int64_t  const _485 = (int64_t)(_55);
-  int64_t  const _486 = (int64_t)(24ll);
-  int64_t  const _487 = _485 * _486;
-  int64_t  const _488 = (int64_t)(2147483647ll);
-  int32_t  const _489 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_out", _487, _488);
-  return _489;
+  int64_t  const _488 = (int64_t)(_59);
+  int64_t  const _489 = (int64_t)(24ll);
+  int64_t  const _490 = _488 * _489;
+  int64_t  const _491 = (int64_t)(0ll);
+  int64_t  const _492 = _491 - _490;
+  bool  const _493 = _490 > _491;
+  int64_t  const _494 = (int64_t)(_493 ? _490 : _492);
+  uint64_t  const _495 = (uint64_t)(_494);
+  uint64_t  const _496 = _495;
+  uint64_t  const _497 = (uint64_t)(2147483647ull);
+  int32_t  const _498 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _496, _497);
+  return _498;
  }
- int64_t  const _490 = (int64_t)(_65);
- int64_t  const _491 = (int64_t)(_66);
- int64_t  const _492 = _490 * _491;
- int64_t  const _493 = (int64_t)(0ll);
- int64_t  const _494 = _493 - _492;
- bool  const _495 = _492 > _493;
- int64_t  const _496 = (int64_t)(_495 ? _492 : _494);
- uint64_t  const _497 = (uint64_t)(_496);
- uint64_t  const _498 = _497;
- uint64_t  const _499 = (uint64_t)(2147483647ull);
- bool  const _500 = _498 <= _499;
- if (!_500)
+ int64_t  const _499 = (int64_t)(_55);
+ int64_t  const _500 = (int64_t)(89478485ll);
+ bool  const _501 = _499 <= _500;
+ if (!_501)
  {
-  int64_t  const _501 = (int64_t)(_65);
-  int64_t  const _502 = (int64_t)(_66);
-  int64_t  const _503 = _501 * _502;
-  int64_t  const _504 = (int64_t)(0ll);
-  int64_t  const _505 = _504 - _503;
-  bool  const _506 = _503 > _504;
-  int64_t  const _507 = (int64_t)(_506 ? _503 : _505);
-  uint64_t  const _508 = (uint64_t)(_507);
-  uint64_t  const _509 = _508;
-  uint64_t  const _510 = (uint64_t)(2147483647ull);
-  int32_t  const _511 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "slopes", _509, _510);
-  return _511;
+  int64_t  const _502 = (int64_t)(_55);
+  int64_t  const _503 = (int64_t)(24ll);
+  int64_t  const _504 = _502 * _503;
+  int64_t  const _505 = (int64_t)(2147483647ll);
+  int32_t  const _506 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_out", _504, _505);
+  return _506;
  }
- bool  const _512 = !(_22);
- if (!_512)
+ int64_t  const _507 = (int64_t)(_65);
+ int64_t  const _508 = (int64_t)(_66);
+ int64_t  const _509 = _507 * _508;
+ int64_t  const _510 = (int64_t)(0ll);
+ int64_t  const _511 = _510 - _509;
+ bool  const _512 = _509 > _510;
+ int64_t  const _513 = (int64_t)(_512 ? _509 : _511);
+ uint64_t  const _514 = (uint64_t)(_513);
+ uint64_t  const _515 = _514;
+ uint64_t  const _516 = (uint64_t)(2147483647ull);
+ bool  const _517 = _515 <= _516;
+ if (!_517)
  {
-  int32_t  const _513 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_k");
-  return _513;
+  int64_t  const _518 = (int64_t)(_65);
+  int64_t  const _519 = (int64_t)(_66);
+  int64_t  const _520 = _518 * _519;
+  int64_t  const _521 = (int64_t)(0ll);
+  int64_t  const _522 = _521 - _520;
+  bool  const _523 = _520 > _521;
+  int64_t  const _524 = (int64_t)(_523 ? _520 : _522);
+  uint64_t  const _525 = (uint64_t)(_524);
+  uint64_t  const _526 = _525;
+  uint64_t  const _527 = (uint64_t)(2147483647ull);
+  int32_t  const _528 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "slopes", _526, _527);
+  return _528;
  }
- bool  const _514 = !(_32);
- if (!_514)
+ bool  const _529 = !(_22);
+ if (!_529)
  {
-  int32_t  const _515 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_q");
-  return _515;
+  int32_t  const _530 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_k");
+  return _530;
  }
- bool  const _516 = !(_42);
- if (!_516)
+ bool  const _531 = !(_32);
+ if (!_531)
  {
-  int32_t  const _517 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_v");
-  return _517;
+  int32_t  const _532 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_q");
+  return _532;
  }
- bool  const _518 = !(_52);
- if (!_518)
+ bool  const _533 = !(_42);
+ if (!_533)
  {
-  int32_t  const _519 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Output buffer attn_out");
-  return _519;
+  int32_t  const _534 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_v");
+  return _534;
  }
- bool  const _520 = !(_62);
- if (!_520)
+ bool  const _535 = !(_52);
+ if (!_535)
  {
-  int32_t  const _521 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer slopes");
-  return _521;
+  int32_t  const _536 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Output buffer attn_out");
+  return _536;
  }
- uint64_t  const _522 = (uint64_t)(0ull);
- auto * const _523 = (void *)(_522);
- bool  const _524 = _attn_k != _523;
- if (!_524)
+ bool  const _537 = !(_62);
+ if (!_537)
  {
-  int32_t  const _525 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_k");
-  return _525;
+  int32_t  const _538 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer slopes");
+  return _538;
  }
- uint64_t  const _526 = (uint64_t)(0ull);
- auto * const _527 = (void *)(_526);
- bool  const _528 = _attn_q != _527;
- if (!_528)
+ uint64_t  const _539 = (uint64_t)(0ull);
+ auto * const _540 = (void *)(_539);
+ bool  const _541 = _attn_k != _540;
+ if (!_541)
  {
-  int32_t  const _529 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_q");
-  return _529;
+  int32_t  const _542 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_k");
+  return _542;
  }
- uint64_t  const _530 = (uint64_t)(0ull);
- auto * const _531 = (void *)(_530);
- bool  const _532 = _attn_v != _531;
- if (!_532)
+ uint64_t  const _543 = (uint64_t)(0ull);
+ auto * const _544 = (void *)(_543);
+ bool  const _545 = _attn_q != _544;
+ if (!_545)
  {
-  int32_t  const _533 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_v");
-  return _533;
+  int32_t  const _546 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_q");
+  return _546;
  }
- uint64_t  const _534 = (uint64_t)(0ull);
- auto * const _535 = (void *)(_534);
- bool  const _536 = _attn_out != _535;
- if (!_536)
+ uint64_t  const _547 = (uint64_t)(0ull);
+ auto * const _548 = (void *)(_547);
+ bool  const _549 = _attn_v != _548;
+ if (!_549)
  {
-  int32_t  const _537 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Output buffer attn_out");
-  return _537;
+  int32_t  const _550 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_v");
+  return _550;
  }
- uint64_t  const _538 = (uint64_t)(0ull);
- auto * const _539 = (void *)(_538);
- bool  const _540 = _slopes != _539;
- if (!_540)
+ uint64_t  const _551 = (uint64_t)(0ull);
+ auto * const _552 = (void *)(_551);
+ bool  const _553 = _attn_out != _552;
+ if (!_553)
  {
-  int32_t  const _541 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer slopes");
-  return _541;
+  int32_t  const _554 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Output buffer attn_out");
+  return _554;
  }
- bool  const _542 = 0 <= _attn_tile;
- if (!_542)
+ uint64_t  const _555 = (uint64_t)(0ull);
+ auto * const _556 = (void *)(_555);
+ bool  const _557 = _slopes != _556;
+ if (!_557)
  {
-  int64_t  const _543 = (int64_t)(_attn_tile);
-  int64_t  const _544 = (int64_t)(0ll);
-  int32_t  const _545 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_tile", _543, _544);
-  return _545;
+  int32_t  const _558 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer slopes");
+  return _558;
  }
- bool  const _546 = _attn_q_step <= 1;
- if (!_546)
+ bool  const _559 = 0 <= _attn_tile;
+ if (!_559)
  {
-  int64_t  const _547 = (int64_t)(_attn_q_step);
-  int64_t  const _548 = (int64_t)(1ll);
-  int32_t  const _549 = attn_alibi_softcap_rt_error_param_too_large_i64(_ucon, "attn_q_step", _547, _548);
-  return _549;
+  int64_t  const _560 = (int64_t)(_attn_tile);
+  int64_t  const _561 = (int64_t)(0ll);
+  int32_t  const _562 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_tile", _560, _561);
+  return _562;
  }
- bool  const _550 = 0 <= _attn_q_step;
- if (!_550)
+ bool  const _563 = _attn_q_step <= 1;
+ if (!_563)
  {
-  int64_t  const _551 = (int64_t)(_attn_q_step);
-  int64_t  const _552 = (int64_t)(0ll);
-  int32_t  const _553 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_q_step", _551, _552);
-  return _553;
+  int64_t  const _564 = (int64_t)(_attn_q_step);
+  int64_t  const _565 = (int64_t)(1ll);
+  int32_t  const _566 = attn_alibi_softcap_rt_error_param_too_large_i64(_ucon, "attn_q_step", _564, _565);
+  return _566;
  }
- bool  const _554 = 0 <= _attn_lk;
- if (!_554)
+ bool  const _567 = 0 <= _attn_q_step;
+ if (!_567)
  {
-  int64_t  const _555 = (int64_t)(_attn_lk);
-  int64_t  const _556 = (int64_t)(0ll);
-  int32_t  const _557 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_lk", _555, _556);
-  return _557;
+  int64_t  const _568 = (int64_t)(_attn_q_step);
+  int64_t  const _569 = (int64_t)(0ll);
+  int32_t  const _570 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_q_step", _568, _569);
+  return _570;
  }
- bool  const _558 = 0 <= _attn_head;
- if (!_558)
+ bool  const _571 = 0 <= _attn_lk;
+ if (!_571)
  {
-  int64_t  const _559 = (int64_t)(_attn_head);
-  int64_t  const _560 = (int64_t)(0ll);
-  int32_t  const _561 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_head", _559, _560);
-  return _561;
+  int64_t  const _572 = (int64_t)(_attn_lk);
+  int64_t  const _573 = (int64_t)(0ll);
+  int32_t  const _574 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_lk", _572, _573);
+  return _574;
  }
- bool  const _562 = 1 <= _attn_dv_pad;
- if (!_562)
+ bool  const _575 = 0 <= _attn_head;
+ if (!_575)
  {
-  int64_t  const _563 = (int64_t)(_attn_dv_pad);
-  int64_t  const _564 = (int64_t)(1ll);
-  int32_t  const _565 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_dv_pad", _563, _564);
-  return _565;
+  int64_t  const _576 = (int64_t)(_attn_head);
+  int64_t  const _577 = (int64_t)(0ll);
+  int32_t  const _578 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_head", _576, _577);
+  return _578;
  }
- bool  const _566 = 1 <= _attn_d;
- if (!_566)
+ bool  const _579 = 1 <= _attn_dv_pad;
+ if (!_579)
  {
-  int64_t  const _567 = (int64_t)(_attn_d);
-  int64_t  const _568 = (int64_t)(1ll);
-  int32_t  const _569 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_d", _567, _568);
-  return _569;
+  int64_t  const _580 = (int64_t)(_attn_dv_pad);
+  int64_t  const _581 = (int64_t)(1ll);
+  int32_t  const _582 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_dv_pad", _580, _581);
+  return _582;
+ }
+ bool  const _583 = 1 <= _attn_d;
+ if (!_583)
+ {
+  int64_t  const _584 = (int64_t)(_attn_d);
+  int64_t  const _585 = (int64_t)(1ll);
+  int32_t  const _586 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_d", _584, _585);
+  return _586;
  }
  {
-  int64_t  const _570 = _attn_d;
-  int64_t  const _571 = _570 * 24;
-  if ((_571 > ((int64_t(1) << 31) - 1)) || ((_571 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+  int64_t  const _587 = _attn_d;
+  int64_t  const _588 = _587 * 24;
+  if ((_588 > ((int64_t(1) << 31) - 1)) || ((_588 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
   {
    attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation qs\n");
    return -1;
   } // overflow test qs
-  int64_t  const _572 = _571;
-  float *_qs = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_572);
+  int64_t  const _589 = _588;
+  float *_qs = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_589);
   if (!_qs)
   {
-   int32_t  const _573 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-   return _573;
+   int32_t  const _590 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+   return _590;
   }
   HalideFreeHelper _qs_free(_ucon, _qs, attn_alibi_softcap_rt_free);
   // produce qs
-  float  const _574 = float_from_bits(1065353216 /* 1 */);
-  float  const _575 = (float)(_attn_d);
-  float  const _576 = sqrt_f32(_575);
-  float  const _577 = _574 / _576;
+  float  const _591 = float_from_bits(1065353216 /* 1 */);
+  float  const _592 = (float)(_attn_d);
+  float  const _593 = sqrt_f32(_592);
+  float  const _594 = _591 / _593;
   for (int _qs_s0_ii_ii = 0; _qs_s0_ii_ii < 0 + 3; _qs_s0_ii_ii++)
   {
-   int32_t  const _578 = _attn_d * _qs_s0_ii_ii;
-   int32_t  const _579 = _578 * 8;
+   int32_t  const _595 = _attn_d * _qs_s0_ii_ii;
+   int32_t  const _596 = _595 * 8;
    for (int _qs_s0_c = 0; _qs_s0_c < 0 + _attn_d; _qs_s0_c++)
    {
-    int32_t  const _580 = _qs_s0_c + _579;
-    int32x8_t  const _581 = int32x8_t_ops::ramp(_580, _attn_d);
-    float8  const _582 = float8_ops::load_gather(_attn_q, _581);
-    float8  const _583 = float8_ops::broadcast(_577);
-    float8  const _584 = _582 * _583;
-    int32_t  const _585 = _qs_s0_c * 3;
-    int32_t  const _586 = _585 + _qs_s0_ii_ii;
-    int32_t  const _587 = _586 * 8;
-    float8_ops::store(_584, _qs, _587);
+    int32_t  const _597 = _qs_s0_c + _596;
+    int32x8_t  const _598 = int32x8_t_ops::ramp(_597, _attn_d);
+    float8  const _599 = float8_ops::load_gather(_attn_q, _598);
+    float8  const _600 = float8_ops::broadcast(_594);
+    float8  const _601 = _599 * _600;
+    int32_t  const _602 = _qs_s0_c * 3;
+    int32_t  const _603 = _602 + _qs_s0_ii_ii;
+    int32_t  const _604 = _603 * 8;
+    float8_ops::store(_601, _qs, _604);
    } // for _qs_s0_c
   } // for _qs_s0_ii_ii
-  int32_t  const _588 = ::halide_cpp_max(_85, 0);
-  int32_t  const _589 = _88 - _588;
   {
-   int32_t  const _590 = _589 + -1;
-   int32_t  const _591 = _590 >> 2;
-   int32_t  const _592 = _591 * 4;
-   int32_t  const _593 = _592 + 4;
-   int64_t  const _594 = _593;
-   int64_t  const _595 = _594 * 24;
-   if ((_595 > ((int64_t(1) << 31) - 1)) || ((_595 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+   int32_t  const _605 = _100 - _101;
+   int32_t  const _606 = _605 + -1;
+   int32_t  const _607 = _606 >> 2;
+   int32_t  const _608 = _607 * 4;
+   int32_t  const _609 = _608 + 4;
+   int64_t  const _610 = _609;
+   int64_t  const _611 = _610 * 24;
+   if ((_611 > ((int64_t(1) << 31) - 1)) || ((_611 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
    {
     attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation scores\n");
     return -1;
    } // overflow test scores
-   int64_t  const _596 = _595;
-   float *_scores = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_596);
+   int64_t  const _612 = _611;
+   float *_scores = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_612);
    if (!_scores)
    {
-    int32_t  const _597 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-    return _597;
+    int32_t  const _613 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+    return _613;
    }
    HalideFreeHelper _scores_free(_ucon, _scores, attn_alibi_softcap_rt_free);
    // produce scores
    // consume qs
-   int32_t  const _598 = ::halide_cpp_max(_85, 0);
-   int32_t  const _599 = _589 + 3;
-   int32_t  const _600 = _599 >> 2;
-   for (int _scores_s0_j_jo = 0; _scores_s0_j_jo < 0 + _600; _scores_s0_j_jo++)
+   int32_t  const _614 = _100 - _101;
+   int32_t  const _615 = _614 + 3;
+   int32_t  const _616 = _615 >> 2;
+   for (int _scores_s0_j_jo = 0; _scores_s0_j_jo < 0 + _616; _scores_s0_j_jo++)
    {
-    int32_t  const _601 = _scores_s0_j_jo * 4;
-    int32_t  const _602 = _601 + _598;
     {
      float _dot[96];
      // produce dot
-     float  const _603 = float_from_bits(0 /* 0 */);
-     float8  const _604 = float8_ops::broadcast(_603);
-     float8_ops::store(_604, _dot, 0);
-     float  const _605 = float_from_bits(0 /* 0 */);
-     float8  const _606 = float8_ops::broadcast(_605);
-     float8_ops::store(_606, _dot, 24);
-     float  const _607 = float_from_bits(0 /* 0 */);
-     float8  const _608 = float8_ops::broadcast(_607);
-     float8_ops::store(_608, _dot, 48);
-     float  const _609 = float_from_bits(0 /* 0 */);
-     float8  const _610 = float8_ops::broadcast(_609);
-     float8_ops::store(_610, _dot, 72);
-     float  const _611 = float_from_bits(0 /* 0 */);
-     float8  const _612 = float8_ops::broadcast(_611);
-     float8_ops::store(_612, _dot, 8);
-     float  const _613 = float_from_bits(0 /* 0 */);
-     float8  const _614 = float8_ops::broadcast(_613);
-     float8_ops::store(_614, _dot, 32);
-     float  const _615 = float_from_bits(0 /* 0 */);
-     float8  const _616 = float8_ops::broadcast(_615);
-     float8_ops::store(_616, _dot, 56);
      float  const _617 = float_from_bits(0 /* 0 */);
      float8  const _618 = float8_ops::broadcast(_617);
-     float8_ops::store(_618, _dot, 80);
+     float8_ops::store(_618, _dot, 0);
      float  const _619 = float_from_bits(0 /* 0 */);
      float8  const _620 = float8_ops::broadcast(_619);
-     float8_ops::store(_620, _dot, 16);
+     float8_ops::store(_620, _dot, 24);
      float  const _621 = float_from_bits(0 /* 0 */);
      float8  const _622 = float8_ops::broadcast(_621);
-     float8_ops::store(_622, _dot, 40);
+     float8_ops::store(_622, _dot, 48);
      float  const _623 = float_from_bits(0 /* 0 */);
      float8  const _624 = float8_ops::broadcast(_623);
-     float8_ops::store(_624, _dot, 64);
+     float8_ops::store(_624, _dot, 72);
      float  const _625 = float_from_bits(0 /* 0 */);
      float8  const _626 = float8_ops::broadcast(_625);
-     float8_ops::store(_626, _dot, 88);
-     int32_t  const _627 = _28 + -1;
-     int32_t  const _628 = ::halide_cpp_min(_627, _602);
-     int32_t  const _629 = _628 * _attn_d;
-     int32_t  const _630 = _602 + 4;
-     int32_t  const _631 = ::halide_cpp_min(_630, _28);
-     int32_t  const _632 = _631 + -1;
-     int32_t  const _633 = _632 * _attn_d;
-     int32_t  const _634 = _602 + 3;
-     int32_t  const _635 = ::halide_cpp_min(_634, _28);
-     int32_t  const _636 = _635 + -1;
-     int32_t  const _637 = _636 * _attn_d;
-     int32_t  const _638 = _602 + 2;
-     int32_t  const _639 = ::halide_cpp_min(_638, _28);
-     int32_t  const _640 = _639 + -1;
-     int32_t  const _641 = _640 * _attn_d;
+     float8_ops::store(_626, _dot, 8);
+     float  const _627 = float_from_bits(0 /* 0 */);
+     float8  const _628 = float8_ops::broadcast(_627);
+     float8_ops::store(_628, _dot, 32);
+     float  const _629 = float_from_bits(0 /* 0 */);
+     float8  const _630 = float8_ops::broadcast(_629);
+     float8_ops::store(_630, _dot, 56);
+     float  const _631 = float_from_bits(0 /* 0 */);
+     float8  const _632 = float8_ops::broadcast(_631);
+     float8_ops::store(_632, _dot, 80);
+     float  const _633 = float_from_bits(0 /* 0 */);
+     float8  const _634 = float8_ops::broadcast(_633);
+     float8_ops::store(_634, _dot, 16);
+     float  const _635 = float_from_bits(0 /* 0 */);
+     float8  const _636 = float8_ops::broadcast(_635);
+     float8_ops::store(_636, _dot, 40);
+     float  const _637 = float_from_bits(0 /* 0 */);
+     float8  const _638 = float8_ops::broadcast(_637);
+     float8_ops::store(_638, _dot, 64);
+     float  const _639 = float_from_bits(0 /* 0 */);
+     float8  const _640 = float8_ops::broadcast(_639);
+     float8_ops::store(_640, _dot, 88);
+     int32_t  const _641 = _scores_s0_j_jo * 4;
+     int32_t  const _642 = _641 + _101;
+     int32_t  const _643 = _28 + -1;
+     int32_t  const _644 = ::halide_cpp_min(_643, _642);
+     int32_t  const _645 = _644 * _attn_d;
+     int32_t  const _646 = _642 + 4;
+     int32_t  const _647 = ::halide_cpp_min(_646, _28);
+     int32_t  const _648 = _647 + -1;
+     int32_t  const _649 = _648 * _attn_d;
+     int32_t  const _650 = _642 + 3;
+     int32_t  const _651 = ::halide_cpp_min(_650, _28);
+     int32_t  const _652 = _651 + -1;
+     int32_t  const _653 = _652 * _attn_d;
+     int32_t  const _654 = _642 + 2;
+     int32_t  const _655 = ::halide_cpp_min(_654, _28);
+     int32_t  const _656 = _655 + -1;
+     int32_t  const _657 = _656 * _attn_d;
      for (int _dot_s1_rd__x = 0; _dot_s1_rd__x < 0 + _attn_d; _dot_s1_rd__x++)
      {
-      float8  const _642 = float8_ops::load(_dot, 0);
-      int32_t  const _643 = _dot_s1_rd__x * 24;
-      float8  const _644 = float8_ops::load(_qs, _643);
-      int32_t  const _645 = _dot_s1_rd__x + _629;
-      float  const _646 = ((float const *)_attn_k)[_645];
-      float8  const _647 = float8_ops::broadcast(_646);
-      float8  const _648 = _644 * _647;
-      float8  const _649 = _642 + _648;
-      float8_ops::store(_649, _dot, 0);
-      float8  const _650 = float8_ops::load(_dot, 8);
-      int32_t  const _651 = _dot_s1_rd__x * 24;
-      int32_t  const _652 = _651 + 8;
-      float8  const _653 = float8_ops::load(_qs, _652);
-      int32_t  const _654 = _dot_s1_rd__x + _629;
-      float  const _655 = ((float const *)_attn_k)[_654];
-      float8  const _656 = float8_ops::broadcast(_655);
-      float8  const _657 = _653 * _656;
-      float8  const _658 = _650 + _657;
-      float8_ops::store(_658, _dot, 8);
-      float8  const _659 = float8_ops::load(_dot, 16);
-      int32_t  const _660 = _dot_s1_rd__x * 24;
-      int32_t  const _661 = _660 + 16;
-      float8  const _662 = float8_ops::load(_qs, _661);
-      int32_t  const _663 = _dot_s1_rd__x + _629;
-      float  const _664 = ((float const *)_attn_k)[_663];
-      float8  const _665 = float8_ops::broadcast(_664);
-      float8  const _666 = _662 * _665;
-      float8  const _667 = _659 + _666;
-      float8_ops::store(_667, _dot, 16);
-      float8  const _668 = float8_ops::load(_dot, 24);
-      int32_t  const _669 = _dot_s1_rd__x * 24;
-      float8  const _670 = float8_ops::load(_qs, _669);
-      int32_t  const _671 = _dot_s1_rd__x + _641;
-      float  const _672 = ((float const *)_attn_k)[_671];
-      float8  const _673 = float8_ops::broadcast(_672);
-      float8  const _674 = _670 * _673;
-      float8  const _675 = _668 + _674;
-      float8_ops::store(_675, _dot, 24);
-      float8  const _676 = float8_ops::load(_dot, 32);
-      int32_t  const _677 = _dot_s1_rd__x * 24;
-      int32_t  const _678 = _677 + 8;
-      float8  const _679 = float8_ops::load(_qs, _678);
-      int32_t  const _680 = _dot_s1_rd__x + _641;
-      float  const _681 = ((float const *)_attn_k)[_680];
-      float8  const _682 = float8_ops::broadcast(_681);
-      float8  const _683 = _679 * _682;
-      float8  const _684 = _676 + _683;
-      float8_ops::store(_684, _dot, 32);
-      float8  const _685 = float8_ops::load(_dot, 40);
-      int32_t  const _686 = _dot_s1_rd__x * 24;
-      int32_t  const _687 = _686 + 16;
-      float8  const _688 = float8_ops::load(_qs, _687);
-      int32_t  const _689 = _dot_s1_rd__x + _641;
-      float  const _690 = ((float const *)_attn_k)[_689];
-      float8  const _691 = float8_ops::broadcast(_690);
-      float8  const _692 = _688 * _691;
-      float8  const _693 = _685 + _692;
-      float8_ops::store(_693, _dot, 40);
-      float8  const _694 = float8_ops::load(_dot, 48);
-      int32_t  const _695 = _dot_s1_rd__x * 24;
-      float8  const _696 = float8_ops::load(_qs, _695);
-      int32_t  const _697 = _dot_s1_rd__x + _637;
-      float  const _698 = ((float const *)_attn_k)[_697];
-      float8  const _699 = float8_ops::broadcast(_698);
-      float8  const _700 = _696 * _699;
-      float8  const _701 = _694 + _700;
-      float8_ops::store(_701, _dot, 48);
-      float8  const _702 = float8_ops::load(_dot, 56);
-      int32_t  const _703 = _dot_s1_rd__x * 24;
-      int32_t  const _704 = _703 + 8;
-      float8  const _705 = float8_ops::load(_qs, _704);
-      int32_t  const _706 = _dot_s1_rd__x + _637;
-      float  const _707 = ((float const *)_attn_k)[_706];
-      float8  const _708 = float8_ops::broadcast(_707);
-      float8  const _709 = _705 * _708;
-      float8  const _710 = _702 + _709;
-      float8_ops::store(_710, _dot, 56);
-      float8  const _711 = float8_ops::load(_dot, 64);
-      int32_t  const _712 = _dot_s1_rd__x * 24;
-      int32_t  const _713 = _712 + 16;
-      float8  const _714 = float8_ops::load(_qs, _713);
-      int32_t  const _715 = _dot_s1_rd__x + _637;
-      float  const _716 = ((float const *)_attn_k)[_715];
-      float8  const _717 = float8_ops::broadcast(_716);
-      float8  const _718 = _714 * _717;
-      float8  const _719 = _711 + _718;
-      float8_ops::store(_719, _dot, 64);
-      float8  const _720 = float8_ops::load(_dot, 72);
-      int32_t  const _721 = _dot_s1_rd__x * 24;
-      float8  const _722 = float8_ops::load(_qs, _721);
-      int32_t  const _723 = _dot_s1_rd__x + _633;
-      float  const _724 = ((float const *)_attn_k)[_723];
-      float8  const _725 = float8_ops::broadcast(_724);
-      float8  const _726 = _722 * _725;
-      float8  const _727 = _720 + _726;
-      float8_ops::store(_727, _dot, 72);
-      float8  const _728 = float8_ops::load(_dot, 80);
-      int32_t  const _729 = _dot_s1_rd__x * 24;
-      int32_t  const _730 = _729 + 8;
-      float8  const _731 = float8_ops::load(_qs, _730);
-      int32_t  const _732 = _dot_s1_rd__x + _633;
-      float  const _733 = ((float const *)_attn_k)[_732];
-      float8  const _734 = float8_ops::broadcast(_733);
-      float8  const _735 = _731 * _734;
-      float8  const _736 = _728 + _735;
-      float8_ops::store(_736, _dot, 80);
-      float8  const _737 = float8_ops::load(_dot, 88);
-      int32_t  const _738 = _dot_s1_rd__x * 24;
-      int32_t  const _739 = _738 + 16;
-      float8  const _740 = float8_ops::load(_qs, _739);
-      int32_t  const _741 = _dot_s1_rd__x + _633;
-      float  const _742 = ((float const *)_attn_k)[_741];
-      float8  const _743 = float8_ops::broadcast(_742);
-      float8  const _744 = _740 * _743;
-      float8  const _745 = _737 + _744;
-      float8_ops::store(_745, _dot, 88);
+      float8  const _658 = float8_ops::load(_dot, 0);
+      int32_t  const _659 = _dot_s1_rd__x * 24;
+      float8  const _660 = float8_ops::load(_qs, _659);
+      int32_t  const _661 = _dot_s1_rd__x + _645;
+      float  const _662 = ((float const *)_attn_k)[_661];
+      float8  const _663 = float8_ops::broadcast(_662);
+      float8  const _664 = _660 * _663;
+      float8  const _665 = _658 + _664;
+      float8_ops::store(_665, _dot, 0);
+      float8  const _666 = float8_ops::load(_dot, 8);
+      int32_t  const _667 = _dot_s1_rd__x * 24;
+      int32_t  const _668 = _667 + 8;
+      float8  const _669 = float8_ops::load(_qs, _668);
+      int32_t  const _670 = _dot_s1_rd__x + _645;
+      float  const _671 = ((float const *)_attn_k)[_670];
+      float8  const _672 = float8_ops::broadcast(_671);
+      float8  const _673 = _669 * _672;
+      float8  const _674 = _666 + _673;
+      float8_ops::store(_674, _dot, 8);
+      float8  const _675 = float8_ops::load(_dot, 16);
+      int32_t  const _676 = _dot_s1_rd__x * 24;
+      int32_t  const _677 = _676 + 16;
+      float8  const _678 = float8_ops::load(_qs, _677);
+      int32_t  const _679 = _dot_s1_rd__x + _645;
+      float  const _680 = ((float const *)_attn_k)[_679];
+      float8  const _681 = float8_ops::broadcast(_680);
+      float8  const _682 = _678 * _681;
+      float8  const _683 = _675 + _682;
+      float8_ops::store(_683, _dot, 16);
+      float8  const _684 = float8_ops::load(_dot, 24);
+      int32_t  const _685 = _dot_s1_rd__x * 24;
+      float8  const _686 = float8_ops::load(_qs, _685);
+      int32_t  const _687 = _dot_s1_rd__x + _657;
+      float  const _688 = ((float const *)_attn_k)[_687];
+      float8  const _689 = float8_ops::broadcast(_688);
+      float8  const _690 = _686 * _689;
+      float8  const _691 = _684 + _690;
+      float8_ops::store(_691, _dot, 24);
+      float8  const _692 = float8_ops::load(_dot, 32);
+      int32_t  const _693 = _dot_s1_rd__x * 24;
+      int32_t  const _694 = _693 + 8;
+      float8  const _695 = float8_ops::load(_qs, _694);
+      int32_t  const _696 = _dot_s1_rd__x + _657;
+      float  const _697 = ((float const *)_attn_k)[_696];
+      float8  const _698 = float8_ops::broadcast(_697);
+      float8  const _699 = _695 * _698;
+      float8  const _700 = _692 + _699;
+      float8_ops::store(_700, _dot, 32);
+      float8  const _701 = float8_ops::load(_dot, 40);
+      int32_t  const _702 = _dot_s1_rd__x * 24;
+      int32_t  const _703 = _702 + 16;
+      float8  const _704 = float8_ops::load(_qs, _703);
+      int32_t  const _705 = _dot_s1_rd__x + _657;
+      float  const _706 = ((float const *)_attn_k)[_705];
+      float8  const _707 = float8_ops::broadcast(_706);
+      float8  const _708 = _704 * _707;
+      float8  const _709 = _701 + _708;
+      float8_ops::store(_709, _dot, 40);
+      float8  const _710 = float8_ops::load(_dot, 48);
+      int32_t  const _711 = _dot_s1_rd__x * 24;
+      float8  const _712 = float8_ops::load(_qs, _711);
+      int32_t  const _713 = _dot_s1_rd__x + _653;
+      float  const _714 = ((float const *)_attn_k)[_713];
+      float8  const _715 = float8_ops::broadcast(_714);
+      float8  const _716 = _712 * _715;
+      float8  const _717 = _710 + _716;
+      float8_ops::store(_717, _dot, 48);
+      float8  const _718 = float8_ops::load(_dot, 56);
+      int32_t  const _719 = _dot_s1_rd__x * 24;
+      int32_t  const _720 = _719 + 8;
+      float8  const _721 = float8_ops::load(_qs, _720);
+      int32_t  const _722 = _dot_s1_rd__x + _653;
+      float  const _723 = ((float const *)_attn_k)[_722];
+      float8  const _724 = float8_ops::broadcast(_723);
+      float8  const _725 = _721 * _724;
+      float8  const _726 = _718 + _725;
+      float8_ops::store(_726, _dot, 56);
+      float8  const _727 = float8_ops::load(_dot, 64);
+      int32_t  const _728 = _dot_s1_rd__x * 24;
+      int32_t  const _729 = _728 + 16;
+      float8  const _730 = float8_ops::load(_qs, _729);
+      int32_t  const _731 = _dot_s1_rd__x + _653;
+      float  const _732 = ((float const *)_attn_k)[_731];
+      float8  const _733 = float8_ops::broadcast(_732);
+      float8  const _734 = _730 * _733;
+      float8  const _735 = _727 + _734;
+      float8_ops::store(_735, _dot, 64);
+      float8  const _736 = float8_ops::load(_dot, 72);
+      int32_t  const _737 = _dot_s1_rd__x * 24;
+      float8  const _738 = float8_ops::load(_qs, _737);
+      int32_t  const _739 = _dot_s1_rd__x + _649;
+      float  const _740 = ((float const *)_attn_k)[_739];
+      float8  const _741 = float8_ops::broadcast(_740);
+      float8  const _742 = _738 * _741;
+      float8  const _743 = _736 + _742;
+      float8_ops::store(_743, _dot, 72);
+      float8  const _744 = float8_ops::load(_dot, 80);
+      int32_t  const _745 = _dot_s1_rd__x * 24;
+      int32_t  const _746 = _745 + 8;
+      float8  const _747 = float8_ops::load(_qs, _746);
+      int32_t  const _748 = _dot_s1_rd__x + _649;
+      float  const _749 = ((float const *)_attn_k)[_748];
+      float8  const _750 = float8_ops::broadcast(_749);
+      float8  const _751 = _747 * _750;
+      float8  const _752 = _744 + _751;
+      float8_ops::store(_752, _dot, 80);
+      float8  const _753 = float8_ops::load(_dot, 88);
+      int32_t  const _754 = _dot_s1_rd__x * 24;
+      int32_t  const _755 = _754 + 16;
+      float8  const _756 = float8_ops::load(_qs, _755);
+      int32_t  const _757 = _dot_s1_rd__x + _649;
+      float  const _758 = ((float const *)_attn_k)[_757];
+      float8  const _759 = float8_ops::broadcast(_758);
+      float8  const _760 = _756 * _759;
+      float8  const _761 = _753 + _760;
+      float8_ops::store(_761, _dot, 88);
      } // for _dot_s1_rd__x
      // consume dot
-     float8  const _746 = float8_ops::load(_dot, 0);
-     int32_t  const _747 = _602 - _598;
-     int32_t  const _748 = _747 * 24;
-     float8_ops::store(_746, _scores, _748);
-     float8  const _749 = float8_ops::load(_dot, 8);
-     int32_t  const _750 = _602 - _598;
-     int32_t  const _751 = _750 * 24;
-     int32_t  const _752 = _751 + 8;
-     float8_ops::store(_749, _scores, _752);
-     float8  const _753 = float8_ops::load(_dot, 16);
-     int32_t  const _754 = _602 - _598;
-     int32_t  const _755 = _754 * 24;
-     int32_t  const _756 = _755 + 16;
-     float8_ops::store(_753, _scores, _756);
-     float8  const _757 = float8_ops::load(_dot, 24);
-     int32_t  const _758 = _602 - _598;
-     int32_t  const _759 = _758 * 24;
-     int32_t  const _760 = _759 + 24;
-     float8_ops::store(_757, _scores, _760);
-     float8  const _761 = float8_ops::load(_dot, 32);
-     int32_t  const _762 = _602 - _598;
-     int32_t  const _763 = _762 * 24;
-     int32_t  const _764 = _763 + 32;
-     float8_ops::store(_761, _scores, _764);
-     float8  const _765 = float8_ops::load(_dot, 40);
-     int32_t  const _766 = _602 - _598;
-     int32_t  const _767 = _766 * 24;
-     int32_t  const _768 = _767 + 40;
-     float8_ops::store(_765, _scores, _768);
-     float8  const _769 = float8_ops::load(_dot, 48);
-     int32_t  const _770 = _602 - _598;
-     int32_t  const _771 = _770 * 24;
-     int32_t  const _772 = _771 + 48;
-     float8_ops::store(_769, _scores, _772);
-     float8  const _773 = float8_ops::load(_dot, 56);
-     int32_t  const _774 = _602 - _598;
-     int32_t  const _775 = _774 * 24;
-     int32_t  const _776 = _775 + 56;
-     float8_ops::store(_773, _scores, _776);
-     float8  const _777 = float8_ops::load(_dot, 64);
-     int32_t  const _778 = _602 - _598;
-     int32_t  const _779 = _778 * 24;
-     int32_t  const _780 = _779 + 64;
-     float8_ops::store(_777, _scores, _780);
-     float8  const _781 = float8_ops::load(_dot, 72);
-     int32_t  const _782 = _602 - _598;
-     int32_t  const _783 = _782 * 24;
-     int32_t  const _784 = _783 + 72;
-     float8_ops::store(_781, _scores, _784);
-     float8  const _785 = float8_ops::load(_dot, 80);
-     int32_t  const _786 = _602 - _598;
-     int32_t  const _787 = _786 * 24;
-     int32_t  const _788 = _787 + 80;
-     float8_ops::store(_785, _scores, _788);
-     float8  const _789 = float8_ops::load(_dot, 88);
-     int32_t  const _790 = _602 - _598;
-     int32_t  const _791 = _790 * 24;
-     int32_t  const _792 = _791 + 88;
-     float8_ops::store(_789, _scores, _792);
+     float8  const _762 = float8_ops::load(_dot, 0);
+     int32_t  const _763 = _scores_s0_j_jo * 96;
+     float8_ops::store(_762, _scores, _763);
+     float8  const _764 = float8_ops::load(_dot, 8);
+     int32_t  const _765 = _scores_s0_j_jo * 96;
+     int32_t  const _766 = _765 + 8;
+     float8_ops::store(_764, _scores, _766);
+     float8  const _767 = float8_ops::load(_dot, 16);
+     int32_t  const _768 = _scores_s0_j_jo * 96;
+     int32_t  const _769 = _768 + 16;
+     float8_ops::store(_767, _scores, _769);
+     float8  const _770 = float8_ops::load(_dot, 24);
+     int32_t  const _771 = _scores_s0_j_jo * 96;
+     int32_t  const _772 = _771 + 24;
+     float8_ops::store(_770, _scores, _772);
+     float8  const _773 = float8_ops::load(_dot, 32);
+     int32_t  const _774 = _scores_s0_j_jo * 96;
+     int32_t  const _775 = _774 + 32;
+     float8_ops::store(_773, _scores, _775);
+     float8  const _776 = float8_ops::load(_dot, 40);
+     int32_t  const _777 = _scores_s0_j_jo * 96;
+     int32_t  const _778 = _777 + 40;
+     float8_ops::store(_776, _scores, _778);
+     float8  const _779 = float8_ops::load(_dot, 48);
+     int32_t  const _780 = _scores_s0_j_jo * 96;
+     int32_t  const _781 = _780 + 48;
+     float8_ops::store(_779, _scores, _781);
+     float8  const _782 = float8_ops::load(_dot, 56);
+     int32_t  const _783 = _scores_s0_j_jo * 96;
+     int32_t  const _784 = _783 + 56;
+     float8_ops::store(_782, _scores, _784);
+     float8  const _785 = float8_ops::load(_dot, 64);
+     int32_t  const _786 = _scores_s0_j_jo * 96;
+     int32_t  const _787 = _786 + 64;
+     float8_ops::store(_785, _scores, _787);
+     float8  const _788 = float8_ops::load(_dot, 72);
+     int32_t  const _789 = _scores_s0_j_jo * 96;
+     int32_t  const _790 = _789 + 72;
+     float8_ops::store(_788, _scores, _790);
+     float8  const _791 = float8_ops::load(_dot, 80);
+     int32_t  const _792 = _scores_s0_j_jo * 96;
+     int32_t  const _793 = _792 + 80;
+     float8_ops::store(_791, _scores, _793);
+     float8  const _794 = float8_ops::load(_dot, 88);
+     int32_t  const _795 = _scores_s0_j_jo * 96;
+     int32_t  const _796 = _795 + 88;
+     float8_ops::store(_794, _scores, _796);
     } // alloc _dot
    } // for _scores_s0_j_jo
    _qs_free.free();
-   int32_t  const _793 = ::halide_cpp_max(_85, 0);
-   int32_t  const _794 = _88 - _793;
+   int32_t  const _797 = ::halide_cpp_max(_97, _88);
+   int32_t  const _798 = ::halide_cpp_max(_797, _100);
    {
-    int64_t  const _795 = _794;
-    int64_t  const _796 = _795 * 24;
-    if ((_796 > ((int64_t(1) << 31) - 1)) || ((_796 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+    int32_t  const _799 = _798 - _101;
+    int64_t  const _800 = _799;
+    int64_t  const _801 = _800 * 24;
+    if ((_801 > ((int64_t(1) << 31) - 1)) || ((_801 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
     {
      attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation masked\n");
      return -1;
     } // overflow test masked
-    int64_t  const _797 = _796;
-    float *_masked = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_797);
+    int64_t  const _802 = _801;
+    float *_masked = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_802);
     if (!_masked)
     {
-     int32_t  const _798 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-     return _798;
+     int32_t  const _803 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+     return _803;
     }
     HalideFreeHelper _masked_free(_ucon, _masked, attn_alibi_softcap_rt_free);
     // produce masked
     // consume scores
-    int32_t  const _799 = _attn_tile * 24;
-    int32_t  const _800 = ::halide_cpp_max(_85, 0);
-    int32_t  const _801 = _attn_tile * 3;
-    int32_t  const _802 = _801 + _attn_q_step;
-    int32_t  const _803 = _802 * 8;
-    bool  const _804 = _64 <= _attn_head;
-    int32_t  const _805 = _65 + _64;
-    bool  const _806 = _attn_head < _805;
-    bool  const _807 = _804 && _806;
-    int32_t  const _808 = _attn_head - _64;
-    int32_t  const _809 = _65 + -1;
-    int32_t  const _810 = ::halide_cpp_min(_808, _809);
-    int32_t  const _811 = ::halide_cpp_max(_810, 0);
-    int32_t  const _812 = _811 * _66;
-    int32_t  const _813 = _attn_q_step * 16;
-    int32_t  const _814 = _813 + _799;
-    for (int _masked_s0_j_rebased = 0; _masked_s0_j_rebased < 0 + _589; _masked_s0_j_rebased++)
+    int32_t  const _804 = _attn_tile * 24;
+    int32_t  const _805 = _attn_tile * 3;
+    int32_t  const _806 = _805 + _attn_q_step;
+    int32_t  const _807 = _806 * 8;
+    bool  const _808 = _64 <= _attn_head;
+    int32_t  const _809 = _65 + _64;
+    bool  const _810 = _attn_head < _809;
+    bool  const _811 = _808 && _810;
+    int32_t  const _812 = _attn_head - _64;
+    int32_t  const _813 = _65 + -1;
+    int32_t  const _814 = ::halide_cpp_min(_812, _813);
+    int32_t  const _815 = ::halide_cpp_max(_814, 0);
+    int32_t  const _816 = _815 * _66;
+    int32_t  const _817 = _100 - _101;
+    int32_t  const _818 = _attn_q_step * 16;
+    int32_t  const _819 = _818 + _804;
+    for (int _masked_s0_j_rebased = 0; _masked_s0_j_rebased < 0 + _817; _masked_s0_j_rebased++)
     {
-     float  const _815 = ((float const *)_slopes)[_812];
-     int32_t  const _816 = _masked_s0_j_rebased * 24;
-     float8  const _817 = float8_ops::load(_scores, _816);
-     int32_t  const _818 = _800 - _799;
-     int32_t  const _819 = _818 + _masked_s0_j_rebased;
-     int32_t  const _820 = 0 - _attn_q_step;
-     int32x8_t  const _821 = int32x8_t_ops::ramp(_819, _820);
-     float8  const _822 = float8_ops::convert_from<int32x8_t>(_821);
-     if (!_807)
+     float  const _820 = ((float const *)_slopes)[_816];
+     int32_t  const _821 = _masked_s0_j_rebased * 24;
+     float8  const _822 = float8_ops::load(_scores, _821);
+     int32_t  const _823 = _101 - _804;
+     int32_t  const _824 = _823 + _masked_s0_j_rebased;
+     int32_t  const _825 = 0 - _attn_q_step;
+     int32x8_t  const _826 = int32x8_t_ops::ramp(_824, _825);
+     float8  const _827 = float8_ops::convert_from<int32x8_t>(_826);
+     if (!_811)
      {
       char b0[1024];
-      snprintf(b0, 1024, "%llu", (long long unsigned)(_807));
-      auto * const _823 = b0;
-      int32_t  const _824 = (int32_t)(_807 ? -1 : 0);
+      snprintf(b0, 1024, "%llu", (long long unsigned)(_811));
+      auto * const _828 = b0;
+      int32_t  const _829 = (int32_t)(_811 ? -1 : 0);
       char b1[1024];
-      snprintf(b1, 1024, "%f%s%lld%s%lld%s%lld%s", _815, " buffer 'slopes': index ", (long long)(_attn_head), " out of range in dimension ", (long long)(_824), " of extent ", (long long)(_65), "\n");
-      auto * const _825 = b1;
-      int32_t  const _826 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _823, _825);
-      return _826;
+      snprintf(b1, 1024, "%f%s%lld%s%lld%s%lld%s", _820, " buffer 'slopes': index ", (long long)(_attn_head), " out of range in dimension ", (long long)(_829), " of extent ", (long long)(_65), "\n");
+      auto * const _830 = b1;
+      int32_t  const _831 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _828, _830);
+      return _831;
      }
-     float  const _827 = _815;
-     float8  const _828 = float8_ops::broadcast(_827);
-     float8  const _829 = _822 * _828;
-     float8  const _830 = _817 + _829;
-     float  const _831 = float_from_bits(1036319193 /* 0.0961797 */);
-     float8  const _832 = float8_ops::broadcast(_831);
-     float8  const _833 = _830 * _832;
-     float  const _834 = float_from_bits(1124073472 /* 128 */);
-     float8  const _835 = float8_ops::broadcast(_834);
-     float8  const _836 = float8_ops::min(_833, _835);
-     float  const _837 = float_from_bits(3271426048 /* -127 */);
-     float8  const _838 = float8_ops::broadcast(_837);
-     float8  const _839 = float8_ops::max(_836, _838);
-     float  const _840 = float_from_bits(1124007936 /* 127.5 */);
-     float8  const _841 = float8_ops::broadcast(_840);
-     float8  const _842 = _839 + _841;
-     int32x8_t  const _843 = int32x8_t_ops::convert_from<float8>(_842);
-     int32x8_t  const _844 = int32x8_t_ops::broadcast(-127);
-     int32x8_t  const _845 = _843 + _844;
-     float8  const _846 = float8_ops::convert_from<int32x8_t>(_845);
-     float8  const _847 = _839 - _846;
-     uint32_t  const _848 = (uint32_t)(0ull);
-     uint32x8_t  const _849 = uint32x8_t_ops::broadcast(_848);
-     uint32_t  const _850 = (uint32_t)(4294967295ull);
-     uint32x8_t  const _851 = uint32x8_t_ops::broadcast(_850);
-     int32x8_t  const _852 = int32x8_t_ops::ramp(_799, _attn_q_step);
-     int32_t  const _853 = _masked_s0_j_rebased + _800;
-     int32x8_t  const _854 = int32x8_t_ops::broadcast(_853);
-     uint8x8_t  const _855 = int32x8_t_ops::lt(_852, _854);
-     uint32x8_t  const _856 = uint32x8_t_ops::select(_855, _849, _851);
-     float  const _857 = float_from_bits(1073741824 /* 2 */);
-     float8  const _858 = float8_ops::broadcast(_857);
-     uint32_t  const _859 = (uint32_t)(23ull);
-     uint32x8_t  const _860 = uint32x8_t_ops::broadcast(_859);
-     int32x8_t  const _861 = _843 << _860;
-     float8  const _862 = reinterpret<float8>(_861);
-     float  const _863 = float_from_bits(958452607 /* 0.000153376 */);
-     float8  const _864 = float8_ops::broadcast(_863);
-     float8  const _865 = _847 * _864;
-     float  const _866 = float_from_bits(984588920 /* 0.00133999 */);
-     float8  const _867 = float8_ops::broadcast(_866);
-     float8  const _868 = _865 + _867;
-     float8  const _869 = _868 * _847;
-     float  const _870 = float_from_bits(1008572159 /* 0.00961852 */);
-     float8  const _871 = float8_ops::broadcast(_870);
-     float8  const _872 = _869 + _871;
-     float8  const _873 = _872 * _847;
-     float  const _874 = float_from_bits(1029920619 /* 0.0555033 */);
-     float8  const _875 = float8_ops::broadcast(_874);
-     float8  const _876 = _873 + _875;
-     float8  const _877 = _876 * _847;
-     float  const _878 = float_from_bits(1047920109 /* 0.240226 */);
-     float8  const _879 = float8_ops::broadcast(_878);
-     float8  const _880 = _877 + _879;
-     float8  const _881 = _880 * _847;
-     float  const _882 = float_from_bits(1060205080 /* 0.693147 */);
-     float8  const _883 = float8_ops::broadcast(_882);
-     float8  const _884 = _881 + _883;
-     float8  const _885 = _884 * _847;
-     float  const _886 = float_from_bits(1065353216 /* 1 */);
-     float8  const _887 = float8_ops::broadcast(_886);
-     float8  const _888 = _885 + _887;
-     float8  const _889 = _862 * _888;
-     int32x8_t  const _890 = reinterpret<int32x8_t>(_889);
-     int32x8_t  const _891 = int32x8_t_ops::broadcast(-1);
-     int32x8_t  const _892 = int32x8_t_ops::broadcast(0);
-     int32x8_t  const _893 = int32x8_t_ops::broadcast(2139095040);
-     int32x8_t  const _894 = reinterpret<int32x8_t>(_833);
-     int32x8_t  const _895 = int32x8_t_ops::broadcast(2147483647);
-     int32x8_t  const _896 = _894 & _895;
-     uint8x8_t  const _897 = int32x8_t_ops::lt(_893, _896);
-     int32x8_t  const _898 = int32x8_t_ops::select(_897, _891, _892);
-     int32x8_t  const _899 = int32x8_t_ops::broadcast(2143289344);
-     int32x8_t  const _900 = _898 & _899;
-     int32x8_t  const _901 = _890 | _900;
-     float8  const _902 = reinterpret<float8>(_901);
-     float8  const _903 = _902 + _887;
-     float8  const _904 = _858 / _903;
-     float  const _905 = float_from_bits(3257737111 /* -43.2808 */);
-     float8  const _906 = float8_ops::broadcast(_905);
-     float8  const _907 = _904 * _906;
-     float  const _908 = float_from_bits(1110253463 /* 43.2808 */);
-     float8  const _909 = float8_ops::broadcast(_908);
-     float8  const _910 = _907 + _909;
-     uint32x8_t  const _911 = reinterpret<uint32x8_t>(_910);
-     uint32x8_t  const _912 = _911 & _856;
-     uint32_t  const _913 = (uint32_t)(4286578688ull);
-     uint32x8_t  const _914 = uint32x8_t_ops::broadcast(_913);
-     uint32x8_t  const _915 = ~_856;
-     uint32x8_t  const _916 = _914 & _915;
-     uint32x8_t  const _917 = _912 | _916;
-     float8  const _918 = reinterpret<float8>(_917);
-     int32_t  const _919 = _masked_s0_j_rebased * 24;
-     float8_ops::store(_918, _masked, _919);
-     float  const _920 = ((float const *)_slopes)[_812];
-     int32_t  const _921 = _masked_s0_j_rebased * 24;
-     int32_t  const _922 = _921 + 8;
-     float8  const _923 = float8_ops::load(_scores, _922);
-     int32_t  const _924 = _800 - _803;
-     int32_t  const _925 = _924 + _masked_s0_j_rebased;
-     int32_t  const _926 = 0 - _attn_q_step;
-     int32x8_t  const _927 = int32x8_t_ops::ramp(_925, _926);
-     float8  const _928 = float8_ops::convert_from<int32x8_t>(_927);
-     if (!_807)
+     float  const _832 = _820;
+     float8  const _833 = float8_ops::broadcast(_832);
+     float8  const _834 = _827 * _833;
+     float8  const _835 = _822 + _834;
+     float  const _836 = float_from_bits(1036319193 /* 0.0961797 */);
+     float8  const _837 = float8_ops::broadcast(_836);
+     float8  const _838 = _835 * _837;
+     float  const _839 = float_from_bits(1124073472 /* 128 */);
+     float8  const _840 = float8_ops::broadcast(_839);
+     float8  const _841 = float8_ops::min(_838, _840);
+     float  const _842 = float_from_bits(3271426048 /* -127 */);
+     float8  const _843 = float8_ops::broadcast(_842);
+     float8  const _844 = float8_ops::max(_841, _843);
+     float  const _845 = float_from_bits(1124007936 /* 127.5 */);
+     float8  const _846 = float8_ops::broadcast(_845);
+     float8  const _847 = _844 + _846;
+     int32x8_t  const _848 = int32x8_t_ops::convert_from<float8>(_847);
+     int32x8_t  const _849 = int32x8_t_ops::broadcast(-127);
+     int32x8_t  const _850 = _848 + _849;
+     float8  const _851 = float8_ops::convert_from<int32x8_t>(_850);
+     float8  const _852 = _844 - _851;
+     uint32_t  const _853 = (uint32_t)(0ull);
+     uint32x8_t  const _854 = uint32x8_t_ops::broadcast(_853);
+     uint32_t  const _855 = (uint32_t)(4294967295ull);
+     uint32x8_t  const _856 = uint32x8_t_ops::broadcast(_855);
+     int32x8_t  const _857 = int32x8_t_ops::ramp(_804, _attn_q_step);
+     int32_t  const _858 = _101 + _masked_s0_j_rebased;
+     int32x8_t  const _859 = int32x8_t_ops::broadcast(_858);
+     uint8x8_t  const _860 = int32x8_t_ops::lt(_857, _859);
+     uint32x8_t  const _861 = uint32x8_t_ops::select(_860, _854, _856);
+     float  const _862 = float_from_bits(1073741824 /* 2 */);
+     float8  const _863 = float8_ops::broadcast(_862);
+     uint32_t  const _864 = (uint32_t)(23ull);
+     uint32x8_t  const _865 = uint32x8_t_ops::broadcast(_864);
+     int32x8_t  const _866 = _848 << _865;
+     float8  const _867 = reinterpret<float8>(_866);
+     float  const _868 = float_from_bits(958452607 /* 0.000153376 */);
+     float8  const _869 = float8_ops::broadcast(_868);
+     float8  const _870 = _852 * _869;
+     float  const _871 = float_from_bits(984588920 /* 0.00133999 */);
+     float8  const _872 = float8_ops::broadcast(_871);
+     float8  const _873 = _870 + _872;
+     float8  const _874 = _873 * _852;
+     float  const _875 = float_from_bits(1008572159 /* 0.00961852 */);
+     float8  const _876 = float8_ops::broadcast(_875);
+     float8  const _877 = _874 + _876;
+     float8  const _878 = _877 * _852;
+     float  const _879 = float_from_bits(1029920619 /* 0.0555033 */);
+     float8  const _880 = float8_ops::broadcast(_879);
+     float8  const _881 = _878 + _880;
+     float8  const _882 = _881 * _852;
+     float  const _883 = float_from_bits(1047920109 /* 0.240226 */);
+     float8  const _884 = float8_ops::broadcast(_883);
+     float8  const _885 = _882 + _884;
+     float8  const _886 = _885 * _852;
+     float  const _887 = float_from_bits(1060205080 /* 0.693147 */);
+     float8  const _888 = float8_ops::broadcast(_887);
+     float8  const _889 = _886 + _888;
+     float8  const _890 = _889 * _852;
+     float  const _891 = float_from_bits(1065353216 /* 1 */);
+     float8  const _892 = float8_ops::broadcast(_891);
+     float8  const _893 = _890 + _892;
+     float8  const _894 = _867 * _893;
+     int32x8_t  const _895 = reinterpret<int32x8_t>(_894);
+     int32x8_t  const _896 = int32x8_t_ops::broadcast(-1);
+     int32x8_t  const _897 = int32x8_t_ops::broadcast(0);
+     int32x8_t  const _898 = int32x8_t_ops::broadcast(2139095040);
+     int32x8_t  const _899 = reinterpret<int32x8_t>(_838);
+     int32x8_t  const _900 = int32x8_t_ops::broadcast(2147483647);
+     int32x8_t  const _901 = _899 & _900;
+     uint8x8_t  const _902 = int32x8_t_ops::lt(_898, _901);
+     int32x8_t  const _903 = int32x8_t_ops::select(_902, _896, _897);
+     int32x8_t  const _904 = int32x8_t_ops::broadcast(2143289344);
+     int32x8_t  const _905 = _903 & _904;
+     int32x8_t  const _906 = _895 | _905;
+     float8  const _907 = reinterpret<float8>(_906);
+     float8  const _908 = _907 + _892;
+     float8  const _909 = _863 / _908;
+     float  const _910 = float_from_bits(3257737111 /* -43.2808 */);
+     float8  const _911 = float8_ops::broadcast(_910);
+     float8  const _912 = _909 * _911;
+     float  const _913 = float_from_bits(1110253463 /* 43.2808 */);
+     float8  const _914 = float8_ops::broadcast(_913);
+     float8  const _915 = _912 + _914;
+     uint32x8_t  const _916 = reinterpret<uint32x8_t>(_915);
+     uint32x8_t  const _917 = _916 & _861;
+     uint32_t  const _918 = (uint32_t)(4286578688ull);
+     uint32x8_t  const _919 = uint32x8_t_ops::broadcast(_918);
+     uint32x8_t  const _920 = ~_861;
+     uint32x8_t  const _921 = _919 & _920;
+     uint32x8_t  const _922 = _917 | _921;
+     float8  const _923 = reinterpret<float8>(_922);
+     int32_t  const _924 = _masked_s0_j_rebased * 24;
+     float8_ops::store(_923, _masked, _924);
+     float  const _925 = ((float const *)_slopes)[_816];
+     int32_t  const _926 = _masked_s0_j_rebased * 24;
+     int32_t  const _927 = _926 + 8;
+     float8  const _928 = float8_ops::load(_scores, _927);
+     int32_t  const _929 = _101 - _807;
+     int32_t  const _930 = _929 + _masked_s0_j_rebased;
+     int32_t  const _931 = 0 - _attn_q_step;
+     int32x8_t  const _932 = int32x8_t_ops::ramp(_930, _931);
+     float8  const _933 = float8_ops::convert_from<int32x8_t>(_932);
+     if (!_811)
      {
       char b2[1024];
-      snprintf(b2, 1024, "%llu", (long long unsigned)(_807));
-      auto * const _929 = b2;
-      int32_t  const _930 = (int32_t)(_807 ? -1 : 0);
+      snprintf(b2, 1024, "%llu", (long long unsigned)(_811));
+      auto * const _934 = b2;
+      int32_t  const _935 = (int32_t)(_811 ? -1 : 0);
       char b3[1024];
-      snprintf(b3, 1024, "%f%s%lld%s%lld%s%lld%s", _920, " buffer 'slopes': index ", (long long)(_attn_head), " out of range in dimension ", (long long)(_930), " of extent ", (long long)(_65), "\n");
-      auto * const _931 = b3;
-      int32_t  const _932 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _929, _931);
-      return _932;
+      snprintf(b3, 1024, "%f%s%lld%s%lld%s%lld%s", _925, " buffer 'slopes': index ", (long long)(_attn_head), " out of range in dimension ", (long long)(_935), " of extent ", (long long)(_65), "\n");
+      auto * const _936 = b3;
+      int32_t  const _937 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _934, _936);
+      return _937;
      }
-     float  const _933 = _920;
-     float8  const _934 = float8_ops::broadcast(_933);
-     float8  const _935 = _928 * _934;
-     float8  const _936 = _923 + _935;
-     float  const _937 = float_from_bits(1036319193 /* 0.0961797 */);
-     float8  const _938 = float8_ops::broadcast(_937);
-     float8  const _939 = _936 * _938;
-     float  const _940 = float_from_bits(1124073472 /* 128 */);
-     float8  const _941 = float8_ops::broadcast(_940);
-     float8  const _942 = float8_ops::min(_939, _941);
-     float  const _943 = float_from_bits(3271426048 /* -127 */);
-     float8  const _944 = float8_ops::broadcast(_943);
-     float8  const _945 = float8_ops::max(_942, _944);
-     float  const _946 = float_from_bits(1124007936 /* 127.5 */);
-     float8  const _947 = float8_ops::broadcast(_946);
-     float8  const _948 = _945 + _947;
-     int32x8_t  const _949 = int32x8_t_ops::convert_from<float8>(_948);
-     int32x8_t  const _950 = int32x8_t_ops::broadcast(-127);
-     int32x8_t  const _951 = _949 + _950;
-     float8  const _952 = float8_ops::convert_from<int32x8_t>(_951);
-     float8  const _953 = _945 - _952;
-     uint32_t  const _954 = (uint32_t)(0ull);
-     uint32x8_t  const _955 = uint32x8_t_ops::broadcast(_954);
-     uint32_t  const _956 = (uint32_t)(4294967295ull);
-     uint32x8_t  const _957 = uint32x8_t_ops::broadcast(_956);
-     int32x8_t  const _958 = int32x8_t_ops::ramp(_803, _attn_q_step);
-     int32_t  const _959 = _masked_s0_j_rebased + _800;
-     int32x8_t  const _960 = int32x8_t_ops::broadcast(_959);
-     uint8x8_t  const _961 = int32x8_t_ops::lt(_958, _960);
-     uint32x8_t  const _962 = uint32x8_t_ops::select(_961, _955, _957);
-     float  const _963 = float_from_bits(1073741824 /* 2 */);
-     float8  const _964 = float8_ops::broadcast(_963);
-     uint32_t  const _965 = (uint32_t)(23ull);
-     uint32x8_t  const _966 = uint32x8_t_ops::broadcast(_965);
-     int32x8_t  const _967 = _949 << _966;
-     float8  const _968 = reinterpret<float8>(_967);
-     float  const _969 = float_from_bits(958452607 /* 0.000153376 */);
-     float8  const _970 = float8_ops::broadcast(_969);
-     float8  const _971 = _953 * _970;
-     float  const _972 = float_from_bits(984588920 /* 0.00133999 */);
-     float8  const _973 = float8_ops::broadcast(_972);
-     float8  const _974 = _971 + _973;
-     float8  const _975 = _974 * _953;
-     float  const _976 = float_from_bits(1008572159 /* 0.00961852 */);
-     float8  const _977 = float8_ops::broadcast(_976);
-     float8  const _978 = _975 + _977;
-     float8  const _979 = _978 * _953;
-     float  const _980 = float_from_bits(1029920619 /* 0.0555033 */);
-     float8  const _981 = float8_ops::broadcast(_980);
-     float8  const _982 = _979 + _981;
-     float8  const _983 = _982 * _953;
-     float  const _984 = float_from_bits(1047920109 /* 0.240226 */);
-     float8  const _985 = float8_ops::broadcast(_984);
-     float8  const _986 = _983 + _985;
-     float8  const _987 = _986 * _953;
-     float  const _988 = float_from_bits(1060205080 /* 0.693147 */);
-     float8  const _989 = float8_ops::broadcast(_988);
-     float8  const _990 = _987 + _989;
-     float8  const _991 = _990 * _953;
-     float  const _992 = float_from_bits(1065353216 /* 1 */);
-     float8  const _993 = float8_ops::broadcast(_992);
-     float8  const _994 = _991 + _993;
-     float8  const _995 = _968 * _994;
-     int32x8_t  const _996 = reinterpret<int32x8_t>(_995);
-     int32x8_t  const _997 = int32x8_t_ops::broadcast(-1);
-     int32x8_t  const _998 = int32x8_t_ops::broadcast(0);
-     int32x8_t  const _999 = int32x8_t_ops::broadcast(2139095040);
-     int32x8_t  const _1000 = reinterpret<int32x8_t>(_939);
-     int32x8_t  const _1001 = int32x8_t_ops::broadcast(2147483647);
-     int32x8_t  const _1002 = _1000 & _1001;
-     uint8x8_t  const _1003 = int32x8_t_ops::lt(_999, _1002);
-     int32x8_t  const _1004 = int32x8_t_ops::select(_1003, _997, _998);
-     int32x8_t  const _1005 = int32x8_t_ops::broadcast(2143289344);
-     int32x8_t  const _1006 = _1004 & _1005;
-     int32x8_t  const _1007 = _996 | _1006;
-     float8  const _1008 = reinterpret<float8>(_1007);
-     float8  const _1009 = _1008 + _993;
-     float8  const _1010 = _964 / _1009;
-     float  const _1011 = float_from_bits(3257737111 /* -43.2808 */);
-     float8  const _1012 = float8_ops::broadcast(_1011);
-     float8  const _1013 = _1010 * _1012;
-     float  const _1014 = float_from_bits(1110253463 /* 43.2808 */);
-     float8  const _1015 = float8_ops::broadcast(_1014);
-     float8  const _1016 = _1013 + _1015;
-     uint32x8_t  const _1017 = reinterpret<uint32x8_t>(_1016);
-     uint32x8_t  const _1018 = _1017 & _962;
-     uint32_t  const _1019 = (uint32_t)(4286578688ull);
-     uint32x8_t  const _1020 = uint32x8_t_ops::broadcast(_1019);
-     uint32x8_t  const _1021 = ~_962;
-     uint32x8_t  const _1022 = _1020 & _1021;
-     uint32x8_t  const _1023 = _1018 | _1022;
-     float8  const _1024 = reinterpret<float8>(_1023);
-     int32_t  const _1025 = _masked_s0_j_rebased * 24;
-     int32_t  const _1026 = _1025 + 8;
-     float8_ops::store(_1024, _masked, _1026);
-     float  const _1027 = ((float const *)_slopes)[_812];
-     int32_t  const _1028 = _masked_s0_j_rebased * 24;
-     int32_t  const _1029 = _1028 + 16;
-     float8  const _1030 = float8_ops::load(_scores, _1029);
-     int32_t  const _1031 = _800 - _814;
-     int32_t  const _1032 = _1031 + _masked_s0_j_rebased;
-     int32_t  const _1033 = 0 - _attn_q_step;
-     int32x8_t  const _1034 = int32x8_t_ops::ramp(_1032, _1033);
-     float8  const _1035 = float8_ops::convert_from<int32x8_t>(_1034);
-     if (!_807)
+     float  const _938 = _925;
+     float8  const _939 = float8_ops::broadcast(_938);
+     float8  const _940 = _933 * _939;
+     float8  const _941 = _928 + _940;
+     float  const _942 = float_from_bits(1036319193 /* 0.0961797 */);
+     float8  const _943 = float8_ops::broadcast(_942);
+     float8  const _944 = _941 * _943;
+     float  const _945 = float_from_bits(1124073472 /* 128 */);
+     float8  const _946 = float8_ops::broadcast(_945);
+     float8  const _947 = float8_ops::min(_944, _946);
+     float  const _948 = float_from_bits(3271426048 /* -127 */);
+     float8  const _949 = float8_ops::broadcast(_948);
+     float8  const _950 = float8_ops::max(_947, _949);
+     float  const _951 = float_from_bits(1124007936 /* 127.5 */);
+     float8  const _952 = float8_ops::broadcast(_951);
+     float8  const _953 = _950 + _952;
+     int32x8_t  const _954 = int32x8_t_ops::convert_from<float8>(_953);
+     int32x8_t  const _955 = int32x8_t_ops::broadcast(-127);
+     int32x8_t  const _956 = _954 + _955;
+     float8  const _957 = float8_ops::convert_from<int32x8_t>(_956);
+     float8  const _958 = _950 - _957;
+     uint32_t  const _959 = (uint32_t)(0ull);
+     uint32x8_t  const _960 = uint32x8_t_ops::broadcast(_959);
+     uint32_t  const _961 = (uint32_t)(4294967295ull);
+     uint32x8_t  const _962 = uint32x8_t_ops::broadcast(_961);
+     int32x8_t  const _963 = int32x8_t_ops::ramp(_807, _attn_q_step);
+     int32_t  const _964 = _101 + _masked_s0_j_rebased;
+     int32x8_t  const _965 = int32x8_t_ops::broadcast(_964);
+     uint8x8_t  const _966 = int32x8_t_ops::lt(_963, _965);
+     uint32x8_t  const _967 = uint32x8_t_ops::select(_966, _960, _962);
+     float  const _968 = float_from_bits(1073741824 /* 2 */);
+     float8  const _969 = float8_ops::broadcast(_968);
+     uint32_t  const _970 = (uint32_t)(23ull);
+     uint32x8_t  const _971 = uint32x8_t_ops::broadcast(_970);
+     int32x8_t  const _972 = _954 << _971;
+     float8  const _973 = reinterpret<float8>(_972);
+     float  const _974 = float_from_bits(958452607 /* 0.000153376 */);
+     float8  const _975 = float8_ops::broadcast(_974);
+     float8  const _976 = _958 * _975;
+     float  const _977 = float_from_bits(984588920 /* 0.00133999 */);
+     float8  const _978 = float8_ops::broadcast(_977);
+     float8  const _979 = _976 + _978;
+     float8  const _980 = _979 * _958;
+     float  const _981 = float_from_bits(1008572159 /* 0.00961852 */);
+     float8  const _982 = float8_ops::broadcast(_981);
+     float8  const _983 = _980 + _982;
+     float8  const _984 = _983 * _958;
+     float  const _985 = float_from_bits(1029920619 /* 0.0555033 */);
+     float8  const _986 = float8_ops::broadcast(_985);
+     float8  const _987 = _984 + _986;
+     float8  const _988 = _987 * _958;
+     float  const _989 = float_from_bits(1047920109 /* 0.240226 */);
+     float8  const _990 = float8_ops::broadcast(_989);
+     float8  const _991 = _988 + _990;
+     float8  const _992 = _991 * _958;
+     float  const _993 = float_from_bits(1060205080 /* 0.693147 */);
+     float8  const _994 = float8_ops::broadcast(_993);
+     float8  const _995 = _992 + _994;
+     float8  const _996 = _995 * _958;
+     float  const _997 = float_from_bits(1065353216 /* 1 */);
+     float8  const _998 = float8_ops::broadcast(_997);
+     float8  const _999 = _996 + _998;
+     float8  const _1000 = _973 * _999;
+     int32x8_t  const _1001 = reinterpret<int32x8_t>(_1000);
+     int32x8_t  const _1002 = int32x8_t_ops::broadcast(-1);
+     int32x8_t  const _1003 = int32x8_t_ops::broadcast(0);
+     int32x8_t  const _1004 = int32x8_t_ops::broadcast(2139095040);
+     int32x8_t  const _1005 = reinterpret<int32x8_t>(_944);
+     int32x8_t  const _1006 = int32x8_t_ops::broadcast(2147483647);
+     int32x8_t  const _1007 = _1005 & _1006;
+     uint8x8_t  const _1008 = int32x8_t_ops::lt(_1004, _1007);
+     int32x8_t  const _1009 = int32x8_t_ops::select(_1008, _1002, _1003);
+     int32x8_t  const _1010 = int32x8_t_ops::broadcast(2143289344);
+     int32x8_t  const _1011 = _1009 & _1010;
+     int32x8_t  const _1012 = _1001 | _1011;
+     float8  const _1013 = reinterpret<float8>(_1012);
+     float8  const _1014 = _1013 + _998;
+     float8  const _1015 = _969 / _1014;
+     float  const _1016 = float_from_bits(3257737111 /* -43.2808 */);
+     float8  const _1017 = float8_ops::broadcast(_1016);
+     float8  const _1018 = _1015 * _1017;
+     float  const _1019 = float_from_bits(1110253463 /* 43.2808 */);
+     float8  const _1020 = float8_ops::broadcast(_1019);
+     float8  const _1021 = _1018 + _1020;
+     uint32x8_t  const _1022 = reinterpret<uint32x8_t>(_1021);
+     uint32x8_t  const _1023 = _1022 & _967;
+     uint32_t  const _1024 = (uint32_t)(4286578688ull);
+     uint32x8_t  const _1025 = uint32x8_t_ops::broadcast(_1024);
+     uint32x8_t  const _1026 = ~_967;
+     uint32x8_t  const _1027 = _1025 & _1026;
+     uint32x8_t  const _1028 = _1023 | _1027;
+     float8  const _1029 = reinterpret<float8>(_1028);
+     int32_t  const _1030 = _masked_s0_j_rebased * 24;
+     int32_t  const _1031 = _1030 + 8;
+     float8_ops::store(_1029, _masked, _1031);
+     float  const _1032 = ((float const *)_slopes)[_816];
+     int32_t  const _1033 = _masked_s0_j_rebased * 24;
+     int32_t  const _1034 = _1033 + 16;
+     float8  const _1035 = float8_ops::load(_scores, _1034);
+     int32_t  const _1036 = _101 - _819;
+     int32_t  const _1037 = _1036 + _masked_s0_j_rebased;
+     int32_t  const _1038 = 0 - _attn_q_step;
+     int32x8_t  const _1039 = int32x8_t_ops::ramp(_1037, _1038);
+     float8  const _1040 = float8_ops::convert_from<int32x8_t>(_1039);
+     if (!_811)
      {
       char b4[1024];
-      snprintf(b4, 1024, "%llu", (long long unsigned)(_807));
-      auto * const _1036 = b4;
-      int32_t  const _1037 = (int32_t)(_807 ? -1 : 0);
+      snprintf(b4, 1024, "%llu", (long long unsigned)(_811));
+      auto * const _1041 = b4;
+      int32_t  const _1042 = (int32_t)(_811 ? -1 : 0);
       char b5[1024];
-      snprintf(b5, 1024, "%f%s%lld%s%lld%s%lld%s", _1027, " buffer 'slopes': index ", (long long)(_attn_head), " out of range in dimension ", (long long)(_1037), " of extent ", (long long)(_65), "\n");
-      auto * const _1038 = b5;
-      int32_t  const _1039 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _1036, _1038);
-      return _1039;
+      snprintf(b5, 1024, "%f%s%lld%s%lld%s%lld%s", _1032, " buffer 'slopes': index ", (long long)(_attn_head), " out of range in dimension ", (long long)(_1042), " of extent ", (long long)(_65), "\n");
+      auto * const _1043 = b5;
+      int32_t  const _1044 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _1041, _1043);
+      return _1044;
      }
-     float  const _1040 = _1027;
-     float8  const _1041 = float8_ops::broadcast(_1040);
-     float8  const _1042 = _1035 * _1041;
-     float8  const _1043 = _1030 + _1042;
-     float  const _1044 = float_from_bits(1036319193 /* 0.0961797 */);
-     float8  const _1045 = float8_ops::broadcast(_1044);
-     float8  const _1046 = _1043 * _1045;
-     float  const _1047 = float_from_bits(1124073472 /* 128 */);
-     float8  const _1048 = float8_ops::broadcast(_1047);
-     float8  const _1049 = float8_ops::min(_1046, _1048);
-     float  const _1050 = float_from_bits(3271426048 /* -127 */);
-     float8  const _1051 = float8_ops::broadcast(_1050);
-     float8  const _1052 = float8_ops::max(_1049, _1051);
-     float  const _1053 = float_from_bits(1124007936 /* 127.5 */);
-     float8  const _1054 = float8_ops::broadcast(_1053);
-     float8  const _1055 = _1052 + _1054;
-     int32x8_t  const _1056 = int32x8_t_ops::convert_from<float8>(_1055);
-     int32x8_t  const _1057 = int32x8_t_ops::broadcast(-127);
-     int32x8_t  const _1058 = _1056 + _1057;
-     float8  const _1059 = float8_ops::convert_from<int32x8_t>(_1058);
-     float8  const _1060 = _1052 - _1059;
-     uint32_t  const _1061 = (uint32_t)(0ull);
-     uint32x8_t  const _1062 = uint32x8_t_ops::broadcast(_1061);
-     uint32_t  const _1063 = (uint32_t)(4294967295ull);
-     uint32x8_t  const _1064 = uint32x8_t_ops::broadcast(_1063);
-     int32x8_t  const _1065 = int32x8_t_ops::ramp(_814, _attn_q_step);
-     int32_t  const _1066 = _masked_s0_j_rebased + _800;
-     int32x8_t  const _1067 = int32x8_t_ops::broadcast(_1066);
-     uint8x8_t  const _1068 = int32x8_t_ops::lt(_1065, _1067);
-     uint32x8_t  const _1069 = uint32x8_t_ops::select(_1068, _1062, _1064);
-     float  const _1070 = float_from_bits(1073741824 /* 2 */);
-     float8  const _1071 = float8_ops::broadcast(_1070);
-     uint32_t  const _1072 = (uint32_t)(23ull);
-     uint32x8_t  const _1073 = uint32x8_t_ops::broadcast(_1072);
-     int32x8_t  const _1074 = _1056 << _1073;
-     float8  const _1075 = reinterpret<float8>(_1074);
-     float  const _1076 = float_from_bits(958452607 /* 0.000153376 */);
-     float8  const _1077 = float8_ops::broadcast(_1076);
-     float8  const _1078 = _1060 * _1077;
-     float  const _1079 = float_from_bits(984588920 /* 0.00133999 */);
-     float8  const _1080 = float8_ops::broadcast(_1079);
-     float8  const _1081 = _1078 + _1080;
-     float8  const _1082 = _1081 * _1060;
-     float  const _1083 = float_from_bits(1008572159 /* 0.00961852 */);
-     float8  const _1084 = float8_ops::broadcast(_1083);
-     float8  const _1085 = _1082 + _1084;
-     float8  const _1086 = _1085 * _1060;
-     float  const _1087 = float_from_bits(1029920619 /* 0.0555033 */);
-     float8  const _1088 = float8_ops::broadcast(_1087);
-     float8  const _1089 = _1086 + _1088;
-     float8  const _1090 = _1089 * _1060;
-     float  const _1091 = float_from_bits(1047920109 /* 0.240226 */);
-     float8  const _1092 = float8_ops::broadcast(_1091);
-     float8  const _1093 = _1090 + _1092;
-     float8  const _1094 = _1093 * _1060;
-     float  const _1095 = float_from_bits(1060205080 /* 0.693147 */);
-     float8  const _1096 = float8_ops::broadcast(_1095);
-     float8  const _1097 = _1094 + _1096;
-     float8  const _1098 = _1097 * _1060;
-     float  const _1099 = float_from_bits(1065353216 /* 1 */);
-     float8  const _1100 = float8_ops::broadcast(_1099);
-     float8  const _1101 = _1098 + _1100;
-     float8  const _1102 = _1075 * _1101;
-     int32x8_t  const _1103 = reinterpret<int32x8_t>(_1102);
-     int32x8_t  const _1104 = int32x8_t_ops::broadcast(-1);
-     int32x8_t  const _1105 = int32x8_t_ops::broadcast(0);
-     int32x8_t  const _1106 = int32x8_t_ops::broadcast(2139095040);
-     int32x8_t  const _1107 = reinterpret<int32x8_t>(_1046);
-     int32x8_t  const _1108 = int32x8_t_ops::broadcast(2147483647);
-     int32x8_t  const _1109 = _1107 & _1108;
-     uint8x8_t  const _1110 = int32x8_t_ops::lt(_1106, _1109);
-     int32x8_t  const _1111 = int32x8_t_ops::select(_1110, _1104, _1105);
-     int32x8_t  const _1112 = int32x8_t_ops::broadcast(2143289344);
-     int32x8_t  const _1113 = _1111 & _1112;
-     int32x8_t  const _1114 = _1103 | _1113;
-     float8  const _1115 = reinterpret<float8>(_1114);
-     float8  const _1116 = _1115 + _1100;
-     float8  const _1117 = _1071 / _1116;
-     float  const _1118 = float_from_bits(3257737111 /* -43.2808 */);
-     float8  const _1119 = float8_ops::broadcast(_1118);
-     float8  const _1120 = _1117 * _1119;
-     float  const _1121 = float_from_bits(1110253463 /* 43.2808 */);
-     float8  const _1122 = float8_ops::broadcast(_1121);
-     float8  const _1123 = _1120 + _1122;
-     uint32x8_t  const _1124 = reinterpret<uint32x8_t>(_1123);
-     uint32x8_t  const _1125 = _1124 & _1069;
-     uint32_t  const _1126 = (uint32_t)(4286578688ull);
-     uint32x8_t  const _1127 = uint32x8_t_ops::broadcast(_1126);
-     uint32x8_t  const _1128 = ~_1069;
-     uint32x8_t  const _1129 = _1127 & _1128;
-     uint32x8_t  const _1130 = _1125 | _1129;
-     float8  const _1131 = reinterpret<float8>(_1130);
-     int32_t  const _1132 = _masked_s0_j_rebased * 24;
-     int32_t  const _1133 = _1132 + 16;
-     float8_ops::store(_1131, _masked, _1133);
+     float  const _1045 = _1032;
+     float8  const _1046 = float8_ops::broadcast(_1045);
+     float8  const _1047 = _1040 * _1046;
+     float8  const _1048 = _1035 + _1047;
+     float  const _1049 = float_from_bits(1036319193 /* 0.0961797 */);
+     float8  const _1050 = float8_ops::broadcast(_1049);
+     float8  const _1051 = _1048 * _1050;
+     float  const _1052 = float_from_bits(1124073472 /* 128 */);
+     float8  const _1053 = float8_ops::broadcast(_1052);
+     float8  const _1054 = float8_ops::min(_1051, _1053);
+     float  const _1055 = float_from_bits(3271426048 /* -127 */);
+     float8  const _1056 = float8_ops::broadcast(_1055);
+     float8  const _1057 = float8_ops::max(_1054, _1056);
+     float  const _1058 = float_from_bits(1124007936 /* 127.5 */);
+     float8  const _1059 = float8_ops::broadcast(_1058);
+     float8  const _1060 = _1057 + _1059;
+     int32x8_t  const _1061 = int32x8_t_ops::convert_from<float8>(_1060);
+     int32x8_t  const _1062 = int32x8_t_ops::broadcast(-127);
+     int32x8_t  const _1063 = _1061 + _1062;
+     float8  const _1064 = float8_ops::convert_from<int32x8_t>(_1063);
+     float8  const _1065 = _1057 - _1064;
+     uint32_t  const _1066 = (uint32_t)(0ull);
+     uint32x8_t  const _1067 = uint32x8_t_ops::broadcast(_1066);
+     uint32_t  const _1068 = (uint32_t)(4294967295ull);
+     uint32x8_t  const _1069 = uint32x8_t_ops::broadcast(_1068);
+     int32x8_t  const _1070 = int32x8_t_ops::ramp(_819, _attn_q_step);
+     int32_t  const _1071 = _101 + _masked_s0_j_rebased;
+     int32x8_t  const _1072 = int32x8_t_ops::broadcast(_1071);
+     uint8x8_t  const _1073 = int32x8_t_ops::lt(_1070, _1072);
+     uint32x8_t  const _1074 = uint32x8_t_ops::select(_1073, _1067, _1069);
+     float  const _1075 = float_from_bits(1073741824 /* 2 */);
+     float8  const _1076 = float8_ops::broadcast(_1075);
+     uint32_t  const _1077 = (uint32_t)(23ull);
+     uint32x8_t  const _1078 = uint32x8_t_ops::broadcast(_1077);
+     int32x8_t  const _1079 = _1061 << _1078;
+     float8  const _1080 = reinterpret<float8>(_1079);
+     float  const _1081 = float_from_bits(958452607 /* 0.000153376 */);
+     float8  const _1082 = float8_ops::broadcast(_1081);
+     float8  const _1083 = _1065 * _1082;
+     float  const _1084 = float_from_bits(984588920 /* 0.00133999 */);
+     float8  const _1085 = float8_ops::broadcast(_1084);
+     float8  const _1086 = _1083 + _1085;
+     float8  const _1087 = _1086 * _1065;
+     float  const _1088 = float_from_bits(1008572159 /* 0.00961852 */);
+     float8  const _1089 = float8_ops::broadcast(_1088);
+     float8  const _1090 = _1087 + _1089;
+     float8  const _1091 = _1090 * _1065;
+     float  const _1092 = float_from_bits(1029920619 /* 0.0555033 */);
+     float8  const _1093 = float8_ops::broadcast(_1092);
+     float8  const _1094 = _1091 + _1093;
+     float8  const _1095 = _1094 * _1065;
+     float  const _1096 = float_from_bits(1047920109 /* 0.240226 */);
+     float8  const _1097 = float8_ops::broadcast(_1096);
+     float8  const _1098 = _1095 + _1097;
+     float8  const _1099 = _1098 * _1065;
+     float  const _1100 = float_from_bits(1060205080 /* 0.693147 */);
+     float8  const _1101 = float8_ops::broadcast(_1100);
+     float8  const _1102 = _1099 + _1101;
+     float8  const _1103 = _1102 * _1065;
+     float  const _1104 = float_from_bits(1065353216 /* 1 */);
+     float8  const _1105 = float8_ops::broadcast(_1104);
+     float8  const _1106 = _1103 + _1105;
+     float8  const _1107 = _1080 * _1106;
+     int32x8_t  const _1108 = reinterpret<int32x8_t>(_1107);
+     int32x8_t  const _1109 = int32x8_t_ops::broadcast(-1);
+     int32x8_t  const _1110 = int32x8_t_ops::broadcast(0);
+     int32x8_t  const _1111 = int32x8_t_ops::broadcast(2139095040);
+     int32x8_t  const _1112 = reinterpret<int32x8_t>(_1051);
+     int32x8_t  const _1113 = int32x8_t_ops::broadcast(2147483647);
+     int32x8_t  const _1114 = _1112 & _1113;
+     uint8x8_t  const _1115 = int32x8_t_ops::lt(_1111, _1114);
+     int32x8_t  const _1116 = int32x8_t_ops::select(_1115, _1109, _1110);
+     int32x8_t  const _1117 = int32x8_t_ops::broadcast(2143289344);
+     int32x8_t  const _1118 = _1116 & _1117;
+     int32x8_t  const _1119 = _1108 | _1118;
+     float8  const _1120 = reinterpret<float8>(_1119);
+     float8  const _1121 = _1120 + _1105;
+     float8  const _1122 = _1076 / _1121;
+     float  const _1123 = float_from_bits(3257737111 /* -43.2808 */);
+     float8  const _1124 = float8_ops::broadcast(_1123);
+     float8  const _1125 = _1122 * _1124;
+     float  const _1126 = float_from_bits(1110253463 /* 43.2808 */);
+     float8  const _1127 = float8_ops::broadcast(_1126);
+     float8  const _1128 = _1125 + _1127;
+     uint32x8_t  const _1129 = reinterpret<uint32x8_t>(_1128);
+     uint32x8_t  const _1130 = _1129 & _1074;
+     uint32_t  const _1131 = (uint32_t)(4286578688ull);
+     uint32x8_t  const _1132 = uint32x8_t_ops::broadcast(_1131);
+     uint32x8_t  const _1133 = ~_1074;
+     uint32x8_t  const _1134 = _1132 & _1133;
+     uint32x8_t  const _1135 = _1130 | _1134;
+     float8  const _1136 = reinterpret<float8>(_1135);
+     int32_t  const _1137 = _masked_s0_j_rebased * 24;
+     int32_t  const _1138 = _1137 + 16;
+     float8_ops::store(_1136, _masked, _1138);
     } // for _masked_s0_j_rebased
     _scores_free.free();
     {
      float _row_max[24];
-     int32_t  const _1134 = ::halide_cpp_max(_85, 0);
-     int32_t  const _1135 = _88 - _1134;
+     int32_t  const _1139 = ::halide_cpp_max(_85, 0);
+     int32_t  const _1140 = _88 - _1139;
      // produce row_max
      for (int _row_max_s0_ii_ii = 0; _row_max_s0_ii_ii < 0 + 3; _row_max_s0_ii_ii++)
      {
-      float8  const _1136 = float8_ops::broadcast(neg_inf_f32());
-      int32_t  const _1137 = _row_max_s0_ii_ii * 8;
-      float8_ops::store(_1136, _row_max, _1137);
+      float8  const _1141 = float8_ops::broadcast(neg_inf_f32());
+      int32_t  const _1142 = _row_max_s0_ii_ii * 8;
+      float8_ops::store(_1141, _row_max, _1142);
      } // for _row_max_s0_ii_ii
      // consume masked
-     for (int _row_max_s1_rk__x_rebased = 0; _row_max_s1_rk__x_rebased < 0 + _1135; _row_max_s1_rk__x_rebased++)
+     int32_t  const _1143 = ::halide_cpp_max(_85, 0);
+     int32_t  const _1144 = _1143 - _101;
+     for (int _row_max_s1_rk__x_rebased = 0; _row_max_s1_rk__x_rebased < 0 + _1140; _row_max_s1_rk__x_rebased++)
      {
-      float8  const _1138 = float8_ops::load(_row_max, 0);
-      int32_t  const _1139 = _row_max_s1_rk__x_rebased * 24;
-      float8  const _1140 = float8_ops::load(_masked, _1139);
-      float8  const _1141 = float8_ops::max(_1138, _1140);
-      float8_ops::store(_1141, _row_max, 0);
-      float8  const _1142 = float8_ops::load(_row_max, 8);
-      int32_t  const _1143 = _row_max_s1_rk__x_rebased * 24;
-      int32_t  const _1144 = _1143 + 8;
-      float8  const _1145 = float8_ops::load(_masked, _1144);
-      float8  const _1146 = float8_ops::max(_1142, _1145);
-      float8_ops::store(_1146, _row_max, 8);
-      float8  const _1147 = float8_ops::load(_row_max, 16);
-      int32_t  const _1148 = _row_max_s1_rk__x_rebased * 24;
-      int32_t  const _1149 = _1148 + 16;
-      float8  const _1150 = float8_ops::load(_masked, _1149);
-      float8  const _1151 = float8_ops::max(_1147, _1150);
-      float8_ops::store(_1151, _row_max, 16);
+      float8  const _1145 = float8_ops::load(_row_max, 0);
+      int32_t  const _1146 = _row_max_s1_rk__x_rebased + _1144;
+      int32_t  const _1147 = _1146 * 24;
+      float8  const _1148 = float8_ops::load(_masked, _1147);
+      float8  const _1149 = float8_ops::max(_1145, _1148);
+      float8_ops::store(_1149, _row_max, 0);
+      float8  const _1150 = float8_ops::load(_row_max, 8);
+      int32_t  const _1151 = _row_max_s1_rk__x_rebased + _1144;
+      int32_t  const _1152 = _1151 * 24;
+      int32_t  const _1153 = _1152 + 8;
+      float8  const _1154 = float8_ops::load(_masked, _1153);
+      float8  const _1155 = float8_ops::max(_1150, _1154);
+      float8_ops::store(_1155, _row_max, 8);
+      float8  const _1156 = float8_ops::load(_row_max, 16);
+      int32_t  const _1157 = _row_max_s1_rk__x_rebased + _1144;
+      int32_t  const _1158 = _1157 * 24;
+      int32_t  const _1159 = _1158 + 16;
+      float8  const _1160 = float8_ops::load(_masked, _1159);
+      float8  const _1161 = float8_ops::max(_1156, _1160);
+      float8_ops::store(_1161, _row_max, 16);
      } // for _row_max_s1_rk__x_rebased
-     int32_t  const _1152 = ::halide_cpp_max(_85, 0);
-     int32_t  const _1153 = ::halide_cpp_min(_1152, _105);
-     int32_t  const _1154 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
-     int32_t  const _1155 = _1154 + 3;
-     int32_t  const _1156 = _1155 >> 2;
-     int32_t  const _1157 = _attn_tile * 6;
-     int32_t  const _1158 = _1157 + 6;
-     int32_t  const _1159 = ::halide_cpp_min(_1156, _1158);
-     int32_t  const _1160 = _attn_kv_lo >> 2;
-     int32_t  const _1161 = ::halide_cpp_max(_1159, _1160);
-     int32_t  const _1162 = ::halide_cpp_max(_1161, 0);
-     int32_t  const _1163 = _1162 * 4;
-     int32_t  const _1164 = ::halide_cpp_min(_1163, _attn_lk);
-     int32_t  const _1165 = _attn_chunk_lo >> 2;
-     int32_t  const _1166 = _1165 * 4;
-     int32_t  const _1167 = ::halide_cpp_min(_1166, _1164);
-     int32_t  const _1168 = ::halide_cpp_max(_1160, 0);
-     int32_t  const _1169 = _1168 * 4;
-     int32_t  const _1170 = ::halide_cpp_min(_1169, _attn_lk);
-     int32_t  const _1171 = ::halide_cpp_max(_1167, _1170);
-     int32_t  const _1172 = _1171 + 1024;
-     int32_t  const _1173 = ::halide_cpp_min(_1172, _1164);
-     int32_t  const _1174 = ::halide_cpp_max(_1173, _88);
-     int32_t  const _1175 = ::halide_cpp_min(_1152, _1171);
-     int32_t  const _1176 = _1174 - _1175;
+     int32_t  const _1162 = ::halide_cpp_max(_85, 0);
+     int32_t  const _1163 = ::halide_cpp_min(_1162, _120);
+     int32_t  const _1164 = ::halide_cpp_min(_1163, _99);
+     int32_t  const _1165 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
+     int32_t  const _1166 = _1165 + 3;
+     int32_t  const _1167 = _1166 >> 2;
+     int32_t  const _1168 = _attn_tile * 6;
+     int32_t  const _1169 = _1168 + 6;
+     int32_t  const _1170 = ::halide_cpp_min(_1167, _1169);
+     int32_t  const _1171 = _1170 * 4;
+     int32_t  const _1172 = ::halide_cpp_min(_1171, _attn_lk);
+     int32_t  const _1173 = _attn_chunk_lo >> 2;
+     int32_t  const _1174 = _1173 * 4;
+     int32_t  const _1175 = ::halide_cpp_min(_1172, _1174);
+     int32_t  const _1176 = _attn_kv_lo >> 2;
+     int32_t  const _1177 = ::halide_cpp_max(_1176, 0);
+     int32_t  const _1178 = _1177 * 4;
+     int32_t  const _1179 = ::halide_cpp_min(_1178, _attn_lk);
+     int32_t  const _1180 = ::halide_cpp_max(_1175, _1179);
+     int32_t  const _1181 = ::halide_cpp_min(_89, 1024);
+     int32_t  const _1182 = _1181 >> 5;
+     int32_t  const _1183 = _1182 * 32;
+     int32_t  const _1184 = _1183 + _1180;
+     int32_t  const _1185 = ::halide_cpp_max(_1184, _88);
+     int32_t  const _1186 = ::halide_cpp_max(_1185, _97);
+     int32_t  const _1187 = ::halide_cpp_min(_93, _1180);
+     int32_t  const _1188 = ::halide_cpp_min(_1162, _1187);
+     int32_t  const _1189 = ::halide_cpp_min(_1188, _99);
+     int32_t  const _1190 = _1186 - _1189;
      {
-      int64_t  const _1177 = _1176;
-      int64_t  const _1178 = _1177 * 24;
-      if ((_1178 > ((int64_t(1) << 31) - 1)) || ((_1178 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+      int64_t  const _1191 = _1190;
+      int64_t  const _1192 = _1191 * 24;
+      if ((_1192 > ((int64_t(1) << 31) - 1)) || ((_1192 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
       {
        attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation probs\n");
        return -1;
       } // overflow test probs
-      int64_t  const _1179 = _1178;
-      float *_probs = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1179);
+      int64_t  const _1193 = _1192;
+      float *_probs = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1193);
       if (!_probs)
       {
-       int32_t  const _1180 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-       return _1180;
+       int32_t  const _1194 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+       return _1194;
       }
       HalideFreeHelper _probs_free(_ucon, _probs, attn_alibi_softcap_rt_free);
-      int32_t  const _1181 = ::halide_cpp_max(_85, 0);
-      int32_t  const _1182 = _88 - _1181;
       // produce probs
       // consume row_max
       // consume masked
-      int32_t  const _1183 = _1181 - _1153;
-      for (int _probs_s0_j_rebased = 0; _probs_s0_j_rebased < 0 + _1182; _probs_s0_j_rebased++)
+      int32_t  const _1195 = _99 - _1164;
+      int32_t  const _1196 = _99 - _101;
+      int32_t  const _1197 = _97 - _99;
+      for (int _probs_s0_j_rebased = 0; _probs_s0_j_rebased < 0 + _1197; _probs_s0_j_rebased++)
       {
-       float8  const _1184 = float8_ops::load(_row_max, 0);
-       int32_t  const _1185 = _probs_s0_j_rebased * 24;
-       float8  const _1186 = float8_ops::load(_masked, _1185);
-       float  const _1187 = float_from_bits(0 /* 0 */);
-       float8  const _1188 = float8_ops::broadcast(_1187);
-       float8  const _1189 = float8_ops::broadcast(neg_inf_f32());
-       uint8x8_t  const _1190 = float8_ops::eq(_1184, _1189);
-       float8  const _1191 = float8_ops::select(_1190, _1188, _1184);
-       float8  const _1192 = _1186 - _1191;
-       float8  const _1193 = float8_ops::min(_1192, _1188);
-       float  const _1194 = float_from_bits(3271426048 /* -127 */);
-       float8  const _1195 = float8_ops::broadcast(_1194);
-       float8  const _1196 = float8_ops::max(_1193, _1195);
-       float  const _1197 = float_from_bits(1124007936 /* 127.5 */);
-       float8  const _1198 = float8_ops::broadcast(_1197);
-       float8  const _1199 = _1196 + _1198;
-       int32x8_t  const _1200 = int32x8_t_ops::convert_from<float8>(_1199);
-       int32x8_t  const _1201 = int32x8_t_ops::broadcast(-127);
-       int32x8_t  const _1202 = _1200 + _1201;
-       float8  const _1203 = float8_ops::convert_from<int32x8_t>(_1202);
-       float8  const _1204 = _1196 - _1203;
-       uint32_t  const _1205 = (uint32_t)(23ull);
-       uint32x8_t  const _1206 = uint32x8_t_ops::broadcast(_1205);
-       int32x8_t  const _1207 = _1200 << _1206;
-       float8  const _1208 = reinterpret<float8>(_1207);
-       float  const _1209 = float_from_bits(958452607 /* 0.000153376 */);
+       float8  const _1198 = float8_ops::load(_row_max, 0);
+       int32_t  const _1199 = _probs_s0_j_rebased + _1196;
+       int32_t  const _1200 = _1199 * 24;
+       float8  const _1201 = float8_ops::load(_masked, _1200);
+       float  const _1202 = float_from_bits(0 /* 0 */);
+       float8  const _1203 = float8_ops::broadcast(_1202);
+       float8  const _1204 = float8_ops::broadcast(neg_inf_f32());
+       uint8x8_t  const _1205 = float8_ops::eq(_1198, _1204);
+       float8  const _1206 = float8_ops::select(_1205, _1203, _1198);
+       float8  const _1207 = _1201 - _1206;
+       float8  const _1208 = float8_ops::min(_1207, _1203);
+       float  const _1209 = float_from_bits(3271426048 /* -127 */);
        float8  const _1210 = float8_ops::broadcast(_1209);
-       float8  const _1211 = _1204 * _1210;
-       float  const _1212 = float_from_bits(984588920 /* 0.00133999 */);
+       float8  const _1211 = float8_ops::max(_1208, _1210);
+       float  const _1212 = float_from_bits(1124007936 /* 127.5 */);
        float8  const _1213 = float8_ops::broadcast(_1212);
        float8  const _1214 = _1211 + _1213;
-       float8  const _1215 = _1214 * _1204;
-       float  const _1216 = float_from_bits(1008572159 /* 0.00961852 */);
-       float8  const _1217 = float8_ops::broadcast(_1216);
-       float8  const _1218 = _1215 + _1217;
-       float8  const _1219 = _1218 * _1204;
-       float  const _1220 = float_from_bits(1029920619 /* 0.0555033 */);
-       float8  const _1221 = float8_ops::broadcast(_1220);
-       float8  const _1222 = _1219 + _1221;
-       float8  const _1223 = _1222 * _1204;
-       float  const _1224 = float_from_bits(1047920109 /* 0.240226 */);
+       int32x8_t  const _1215 = int32x8_t_ops::convert_from<float8>(_1214);
+       int32x8_t  const _1216 = int32x8_t_ops::broadcast(-127);
+       int32x8_t  const _1217 = _1215 + _1216;
+       float8  const _1218 = float8_ops::convert_from<int32x8_t>(_1217);
+       float8  const _1219 = _1211 - _1218;
+       uint32_t  const _1220 = (uint32_t)(23ull);
+       uint32x8_t  const _1221 = uint32x8_t_ops::broadcast(_1220);
+       int32x8_t  const _1222 = _1215 << _1221;
+       float8  const _1223 = reinterpret<float8>(_1222);
+       float  const _1224 = float_from_bits(958452607 /* 0.000153376 */);
        float8  const _1225 = float8_ops::broadcast(_1224);
-       float8  const _1226 = _1223 + _1225;
-       float8  const _1227 = _1226 * _1204;
-       float  const _1228 = float_from_bits(1060205080 /* 0.693147 */);
-       float8  const _1229 = float8_ops::broadcast(_1228);
-       float8  const _1230 = _1227 + _1229;
-       float8  const _1231 = _1230 * _1204;
-       float  const _1232 = float_from_bits(1065353216 /* 1 */);
-       float8  const _1233 = float8_ops::broadcast(_1232);
-       float8  const _1234 = _1231 + _1233;
-       float8  const _1235 = _1208 * _1234;
-       int32x8_t  const _1236 = reinterpret<int32x8_t>(_1235);
-       int32x8_t  const _1237 = int32x8_t_ops::broadcast(-1);
-       int32x8_t  const _1238 = int32x8_t_ops::broadcast(0);
-       int32x8_t  const _1239 = int32x8_t_ops::broadcast(2139095040);
-       int32x8_t  const _1240 = reinterpret<int32x8_t>(_1192);
-       int32x8_t  const _1241 = int32x8_t_ops::broadcast(2147483647);
-       int32x8_t  const _1242 = _1240 & _1241;
-       uint8x8_t  const _1243 = int32x8_t_ops::lt(_1239, _1242);
-       int32x8_t  const _1244 = int32x8_t_ops::select(_1243, _1237, _1238);
-       int32x8_t  const _1245 = int32x8_t_ops::broadcast(2143289344);
-       int32x8_t  const _1246 = _1244 & _1245;
-       int32x8_t  const _1247 = _1236 | _1246;
-       float8  const _1248 = reinterpret<float8>(_1247);
-       int32_t  const _1249 = _probs_s0_j_rebased + _1183;
-       int32_t  const _1250 = _1249 * 24;
-       float8_ops::store(_1248, _probs, _1250);
-       float8  const _1251 = float8_ops::load(_row_max, 8);
-       int32_t  const _1252 = _probs_s0_j_rebased * 24;
-       int32_t  const _1253 = _1252 + 8;
-       float8  const _1254 = float8_ops::load(_masked, _1253);
-       float  const _1255 = float_from_bits(0 /* 0 */);
-       float8  const _1256 = float8_ops::broadcast(_1255);
-       float8  const _1257 = float8_ops::broadcast(neg_inf_f32());
-       uint8x8_t  const _1258 = float8_ops::eq(_1251, _1257);
-       float8  const _1259 = float8_ops::select(_1258, _1256, _1251);
-       float8  const _1260 = _1254 - _1259;
-       float8  const _1261 = float8_ops::min(_1260, _1256);
-       float  const _1262 = float_from_bits(3271426048 /* -127 */);
-       float8  const _1263 = float8_ops::broadcast(_1262);
-       float8  const _1264 = float8_ops::max(_1261, _1263);
-       float  const _1265 = float_from_bits(1124007936 /* 127.5 */);
-       float8  const _1266 = float8_ops::broadcast(_1265);
-       float8  const _1267 = _1264 + _1266;
-       int32x8_t  const _1268 = int32x8_t_ops::convert_from<float8>(_1267);
-       int32x8_t  const _1269 = int32x8_t_ops::broadcast(-127);
-       int32x8_t  const _1270 = _1268 + _1269;
-       float8  const _1271 = float8_ops::convert_from<int32x8_t>(_1270);
-       float8  const _1272 = _1264 - _1271;
-       uint32_t  const _1273 = (uint32_t)(23ull);
-       uint32x8_t  const _1274 = uint32x8_t_ops::broadcast(_1273);
-       int32x8_t  const _1275 = _1268 << _1274;
-       float8  const _1276 = reinterpret<float8>(_1275);
-       float  const _1277 = float_from_bits(958452607 /* 0.000153376 */);
-       float8  const _1278 = float8_ops::broadcast(_1277);
-       float8  const _1279 = _1272 * _1278;
-       float  const _1280 = float_from_bits(984588920 /* 0.00133999 */);
-       float8  const _1281 = float8_ops::broadcast(_1280);
-       float8  const _1282 = _1279 + _1281;
-       float8  const _1283 = _1282 * _1272;
-       float  const _1284 = float_from_bits(1008572159 /* 0.00961852 */);
-       float8  const _1285 = float8_ops::broadcast(_1284);
-       float8  const _1286 = _1283 + _1285;
-       float8  const _1287 = _1286 * _1272;
-       float  const _1288 = float_from_bits(1029920619 /* 0.0555033 */);
-       float8  const _1289 = float8_ops::broadcast(_1288);
-       float8  const _1290 = _1287 + _1289;
-       float8  const _1291 = _1290 * _1272;
-       float  const _1292 = float_from_bits(1047920109 /* 0.240226 */);
-       float8  const _1293 = float8_ops::broadcast(_1292);
-       float8  const _1294 = _1291 + _1293;
-       float8  const _1295 = _1294 * _1272;
-       float  const _1296 = float_from_bits(1060205080 /* 0.693147 */);
+       float8  const _1226 = _1219 * _1225;
+       float  const _1227 = float_from_bits(984588920 /* 0.00133999 */);
+       float8  const _1228 = float8_ops::broadcast(_1227);
+       float8  const _1229 = _1226 + _1228;
+       float8  const _1230 = _1229 * _1219;
+       float  const _1231 = float_from_bits(1008572159 /* 0.00961852 */);
+       float8  const _1232 = float8_ops::broadcast(_1231);
+       float8  const _1233 = _1230 + _1232;
+       float8  const _1234 = _1233 * _1219;
+       float  const _1235 = float_from_bits(1029920619 /* 0.0555033 */);
+       float8  const _1236 = float8_ops::broadcast(_1235);
+       float8  const _1237 = _1234 + _1236;
+       float8  const _1238 = _1237 * _1219;
+       float  const _1239 = float_from_bits(1047920109 /* 0.240226 */);
+       float8  const _1240 = float8_ops::broadcast(_1239);
+       float8  const _1241 = _1238 + _1240;
+       float8  const _1242 = _1241 * _1219;
+       float  const _1243 = float_from_bits(1060205080 /* 0.693147 */);
+       float8  const _1244 = float8_ops::broadcast(_1243);
+       float8  const _1245 = _1242 + _1244;
+       float8  const _1246 = _1245 * _1219;
+       float  const _1247 = float_from_bits(1065353216 /* 1 */);
+       float8  const _1248 = float8_ops::broadcast(_1247);
+       float8  const _1249 = _1246 + _1248;
+       float8  const _1250 = _1223 * _1249;
+       int32x8_t  const _1251 = reinterpret<int32x8_t>(_1250);
+       int32x8_t  const _1252 = int32x8_t_ops::broadcast(-1);
+       int32x8_t  const _1253 = int32x8_t_ops::broadcast(0);
+       int32x8_t  const _1254 = int32x8_t_ops::broadcast(2139095040);
+       int32x8_t  const _1255 = reinterpret<int32x8_t>(_1207);
+       int32x8_t  const _1256 = int32x8_t_ops::broadcast(2147483647);
+       int32x8_t  const _1257 = _1255 & _1256;
+       uint8x8_t  const _1258 = int32x8_t_ops::lt(_1254, _1257);
+       int32x8_t  const _1259 = int32x8_t_ops::select(_1258, _1252, _1253);
+       int32x8_t  const _1260 = int32x8_t_ops::broadcast(2143289344);
+       int32x8_t  const _1261 = _1259 & _1260;
+       int32x8_t  const _1262 = _1251 | _1261;
+       float8  const _1263 = reinterpret<float8>(_1262);
+       int32_t  const _1264 = _probs_s0_j_rebased + _1195;
+       int32_t  const _1265 = _1264 * 24;
+       float8_ops::store(_1263, _probs, _1265);
+       float8  const _1266 = float8_ops::load(_row_max, 8);
+       int32_t  const _1267 = _probs_s0_j_rebased + _1196;
+       int32_t  const _1268 = _1267 * 24;
+       int32_t  const _1269 = _1268 + 8;
+       float8  const _1270 = float8_ops::load(_masked, _1269);
+       float  const _1271 = float_from_bits(0 /* 0 */);
+       float8  const _1272 = float8_ops::broadcast(_1271);
+       float8  const _1273 = float8_ops::broadcast(neg_inf_f32());
+       uint8x8_t  const _1274 = float8_ops::eq(_1266, _1273);
+       float8  const _1275 = float8_ops::select(_1274, _1272, _1266);
+       float8  const _1276 = _1270 - _1275;
+       float8  const _1277 = float8_ops::min(_1276, _1272);
+       float  const _1278 = float_from_bits(3271426048 /* -127 */);
+       float8  const _1279 = float8_ops::broadcast(_1278);
+       float8  const _1280 = float8_ops::max(_1277, _1279);
+       float  const _1281 = float_from_bits(1124007936 /* 127.5 */);
+       float8  const _1282 = float8_ops::broadcast(_1281);
+       float8  const _1283 = _1280 + _1282;
+       int32x8_t  const _1284 = int32x8_t_ops::convert_from<float8>(_1283);
+       int32x8_t  const _1285 = int32x8_t_ops::broadcast(-127);
+       int32x8_t  const _1286 = _1284 + _1285;
+       float8  const _1287 = float8_ops::convert_from<int32x8_t>(_1286);
+       float8  const _1288 = _1280 - _1287;
+       uint32_t  const _1289 = (uint32_t)(23ull);
+       uint32x8_t  const _1290 = uint32x8_t_ops::broadcast(_1289);
+       int32x8_t  const _1291 = _1284 << _1290;
+       float8  const _1292 = reinterpret<float8>(_1291);
+       float  const _1293 = float_from_bits(958452607 /* 0.000153376 */);
+       float8  const _1294 = float8_ops::broadcast(_1293);
+       float8  const _1295 = _1288 * _1294;
+       float  const _1296 = float_from_bits(984588920 /* 0.00133999 */);
        float8  const _1297 = float8_ops::broadcast(_1296);
        float8  const _1298 = _1295 + _1297;
-       float8  const _1299 = _1298 * _1272;
-       float  const _1300 = float_from_bits(1065353216 /* 1 */);
+       float8  const _1299 = _1298 * _1288;
+       float  const _1300 = float_from_bits(1008572159 /* 0.00961852 */);
        float8  const _1301 = float8_ops::broadcast(_1300);
        float8  const _1302 = _1299 + _1301;
-       float8  const _1303 = _1276 * _1302;
-       int32x8_t  const _1304 = reinterpret<int32x8_t>(_1303);
-       int32x8_t  const _1305 = int32x8_t_ops::broadcast(-1);
-       int32x8_t  const _1306 = int32x8_t_ops::broadcast(0);
-       int32x8_t  const _1307 = int32x8_t_ops::broadcast(2139095040);
-       int32x8_t  const _1308 = reinterpret<int32x8_t>(_1260);
-       int32x8_t  const _1309 = int32x8_t_ops::broadcast(2147483647);
-       int32x8_t  const _1310 = _1308 & _1309;
-       uint8x8_t  const _1311 = int32x8_t_ops::lt(_1307, _1310);
-       int32x8_t  const _1312 = int32x8_t_ops::select(_1311, _1305, _1306);
-       int32x8_t  const _1313 = int32x8_t_ops::broadcast(2143289344);
-       int32x8_t  const _1314 = _1312 & _1313;
-       int32x8_t  const _1315 = _1304 | _1314;
-       float8  const _1316 = reinterpret<float8>(_1315);
-       int32_t  const _1317 = _probs_s0_j_rebased + _1183;
-       int32_t  const _1318 = _1317 * 24;
-       int32_t  const _1319 = _1318 + 8;
-       float8_ops::store(_1316, _probs, _1319);
-       float8  const _1320 = float8_ops::load(_row_max, 16);
-       int32_t  const _1321 = _probs_s0_j_rebased * 24;
-       int32_t  const _1322 = _1321 + 16;
-       float8  const _1323 = float8_ops::load(_masked, _1322);
-       float  const _1324 = float_from_bits(0 /* 0 */);
-       float8  const _1325 = float8_ops::broadcast(_1324);
-       float8  const _1326 = float8_ops::broadcast(neg_inf_f32());
-       uint8x8_t  const _1327 = float8_ops::eq(_1320, _1326);
-       float8  const _1328 = float8_ops::select(_1327, _1325, _1320);
-       float8  const _1329 = _1323 - _1328;
-       float8  const _1330 = float8_ops::min(_1329, _1325);
-       float  const _1331 = float_from_bits(3271426048 /* -127 */);
-       float8  const _1332 = float8_ops::broadcast(_1331);
-       float8  const _1333 = float8_ops::max(_1330, _1332);
-       float  const _1334 = float_from_bits(1124007936 /* 127.5 */);
-       float8  const _1335 = float8_ops::broadcast(_1334);
-       float8  const _1336 = _1333 + _1335;
-       int32x8_t  const _1337 = int32x8_t_ops::convert_from<float8>(_1336);
-       int32x8_t  const _1338 = int32x8_t_ops::broadcast(-127);
-       int32x8_t  const _1339 = _1337 + _1338;
-       float8  const _1340 = float8_ops::convert_from<int32x8_t>(_1339);
-       float8  const _1341 = _1333 - _1340;
-       uint32_t  const _1342 = (uint32_t)(23ull);
-       uint32x8_t  const _1343 = uint32x8_t_ops::broadcast(_1342);
-       int32x8_t  const _1344 = _1337 << _1343;
-       float8  const _1345 = reinterpret<float8>(_1344);
-       float  const _1346 = float_from_bits(958452607 /* 0.000153376 */);
-       float8  const _1347 = float8_ops::broadcast(_1346);
-       float8  const _1348 = _1341 * _1347;
-       float  const _1349 = float_from_bits(984588920 /* 0.00133999 */);
-       float8  const _1350 = float8_ops::broadcast(_1349);
-       float8  const _1351 = _1348 + _1350;
-       float8  const _1352 = _1351 * _1341;
-       float  const _1353 = float_from_bits(1008572159 /* 0.00961852 */);
-       float8  const _1354 = float8_ops::broadcast(_1353);
-       float8  const _1355 = _1352 + _1354;
-       float8  const _1356 = _1355 * _1341;
-       float  const _1357 = float_from_bits(1029920619 /* 0.0555033 */);
-       float8  const _1358 = float8_ops::broadcast(_1357);
-       float8  const _1359 = _1356 + _1358;
-       float8  const _1360 = _1359 * _1341;
-       float  const _1361 = float_from_bits(1047920109 /* 0.240226 */);
-       float8  const _1362 = float8_ops::broadcast(_1361);
-       float8  const _1363 = _1360 + _1362;
-       float8  const _1364 = _1363 * _1341;
-       float  const _1365 = float_from_bits(1060205080 /* 0.693147 */);
-       float8  const _1366 = float8_ops::broadcast(_1365);
-       float8  const _1367 = _1364 + _1366;
-       float8  const _1368 = _1367 * _1341;
-       float  const _1369 = float_from_bits(1065353216 /* 1 */);
-       float8  const _1370 = float8_ops::broadcast(_1369);
-       float8  const _1371 = _1368 + _1370;
-       float8  const _1372 = _1345 * _1371;
-       int32x8_t  const _1373 = reinterpret<int32x8_t>(_1372);
-       int32x8_t  const _1374 = int32x8_t_ops::broadcast(-1);
-       int32x8_t  const _1375 = int32x8_t_ops::broadcast(0);
-       int32x8_t  const _1376 = int32x8_t_ops::broadcast(2139095040);
-       int32x8_t  const _1377 = reinterpret<int32x8_t>(_1329);
-       int32x8_t  const _1378 = int32x8_t_ops::broadcast(2147483647);
-       int32x8_t  const _1379 = _1377 & _1378;
-       uint8x8_t  const _1380 = int32x8_t_ops::lt(_1376, _1379);
-       int32x8_t  const _1381 = int32x8_t_ops::select(_1380, _1374, _1375);
-       int32x8_t  const _1382 = int32x8_t_ops::broadcast(2143289344);
-       int32x8_t  const _1383 = _1381 & _1382;
-       int32x8_t  const _1384 = _1373 | _1383;
-       float8  const _1385 = reinterpret<float8>(_1384);
-       int32_t  const _1386 = _probs_s0_j_rebased + _1183;
-       int32_t  const _1387 = _1386 * 24;
-       int32_t  const _1388 = _1387 + 16;
-       float8_ops::store(_1385, _probs, _1388);
+       float8  const _1303 = _1302 * _1288;
+       float  const _1304 = float_from_bits(1029920619 /* 0.0555033 */);
+       float8  const _1305 = float8_ops::broadcast(_1304);
+       float8  const _1306 = _1303 + _1305;
+       float8  const _1307 = _1306 * _1288;
+       float  const _1308 = float_from_bits(1047920109 /* 0.240226 */);
+       float8  const _1309 = float8_ops::broadcast(_1308);
+       float8  const _1310 = _1307 + _1309;
+       float8  const _1311 = _1310 * _1288;
+       float  const _1312 = float_from_bits(1060205080 /* 0.693147 */);
+       float8  const _1313 = float8_ops::broadcast(_1312);
+       float8  const _1314 = _1311 + _1313;
+       float8  const _1315 = _1314 * _1288;
+       float  const _1316 = float_from_bits(1065353216 /* 1 */);
+       float8  const _1317 = float8_ops::broadcast(_1316);
+       float8  const _1318 = _1315 + _1317;
+       float8  const _1319 = _1292 * _1318;
+       int32x8_t  const _1320 = reinterpret<int32x8_t>(_1319);
+       int32x8_t  const _1321 = int32x8_t_ops::broadcast(-1);
+       int32x8_t  const _1322 = int32x8_t_ops::broadcast(0);
+       int32x8_t  const _1323 = int32x8_t_ops::broadcast(2139095040);
+       int32x8_t  const _1324 = reinterpret<int32x8_t>(_1276);
+       int32x8_t  const _1325 = int32x8_t_ops::broadcast(2147483647);
+       int32x8_t  const _1326 = _1324 & _1325;
+       uint8x8_t  const _1327 = int32x8_t_ops::lt(_1323, _1326);
+       int32x8_t  const _1328 = int32x8_t_ops::select(_1327, _1321, _1322);
+       int32x8_t  const _1329 = int32x8_t_ops::broadcast(2143289344);
+       int32x8_t  const _1330 = _1328 & _1329;
+       int32x8_t  const _1331 = _1320 | _1330;
+       float8  const _1332 = reinterpret<float8>(_1331);
+       int32_t  const _1333 = _probs_s0_j_rebased + _1195;
+       int32_t  const _1334 = _1333 * 24;
+       int32_t  const _1335 = _1334 + 8;
+       float8_ops::store(_1332, _probs, _1335);
+       float8  const _1336 = float8_ops::load(_row_max, 16);
+       int32_t  const _1337 = _probs_s0_j_rebased + _1196;
+       int32_t  const _1338 = _1337 * 24;
+       int32_t  const _1339 = _1338 + 16;
+       float8  const _1340 = float8_ops::load(_masked, _1339);
+       float  const _1341 = float_from_bits(0 /* 0 */);
+       float8  const _1342 = float8_ops::broadcast(_1341);
+       float8  const _1343 = float8_ops::broadcast(neg_inf_f32());
+       uint8x8_t  const _1344 = float8_ops::eq(_1336, _1343);
+       float8  const _1345 = float8_ops::select(_1344, _1342, _1336);
+       float8  const _1346 = _1340 - _1345;
+       float8  const _1347 = float8_ops::min(_1346, _1342);
+       float  const _1348 = float_from_bits(3271426048 /* -127 */);
+       float8  const _1349 = float8_ops::broadcast(_1348);
+       float8  const _1350 = float8_ops::max(_1347, _1349);
+       float  const _1351 = float_from_bits(1124007936 /* 127.5 */);
+       float8  const _1352 = float8_ops::broadcast(_1351);
+       float8  const _1353 = _1350 + _1352;
+       int32x8_t  const _1354 = int32x8_t_ops::convert_from<float8>(_1353);
+       int32x8_t  const _1355 = int32x8_t_ops::broadcast(-127);
+       int32x8_t  const _1356 = _1354 + _1355;
+       float8  const _1357 = float8_ops::convert_from<int32x8_t>(_1356);
+       float8  const _1358 = _1350 - _1357;
+       uint32_t  const _1359 = (uint32_t)(23ull);
+       uint32x8_t  const _1360 = uint32x8_t_ops::broadcast(_1359);
+       int32x8_t  const _1361 = _1354 << _1360;
+       float8  const _1362 = reinterpret<float8>(_1361);
+       float  const _1363 = float_from_bits(958452607 /* 0.000153376 */);
+       float8  const _1364 = float8_ops::broadcast(_1363);
+       float8  const _1365 = _1358 * _1364;
+       float  const _1366 = float_from_bits(984588920 /* 0.00133999 */);
+       float8  const _1367 = float8_ops::broadcast(_1366);
+       float8  const _1368 = _1365 + _1367;
+       float8  const _1369 = _1368 * _1358;
+       float  const _1370 = float_from_bits(1008572159 /* 0.00961852 */);
+       float8  const _1371 = float8_ops::broadcast(_1370);
+       float8  const _1372 = _1369 + _1371;
+       float8  const _1373 = _1372 * _1358;
+       float  const _1374 = float_from_bits(1029920619 /* 0.0555033 */);
+       float8  const _1375 = float8_ops::broadcast(_1374);
+       float8  const _1376 = _1373 + _1375;
+       float8  const _1377 = _1376 * _1358;
+       float  const _1378 = float_from_bits(1047920109 /* 0.240226 */);
+       float8  const _1379 = float8_ops::broadcast(_1378);
+       float8  const _1380 = _1377 + _1379;
+       float8  const _1381 = _1380 * _1358;
+       float  const _1382 = float_from_bits(1060205080 /* 0.693147 */);
+       float8  const _1383 = float8_ops::broadcast(_1382);
+       float8  const _1384 = _1381 + _1383;
+       float8  const _1385 = _1384 * _1358;
+       float  const _1386 = float_from_bits(1065353216 /* 1 */);
+       float8  const _1387 = float8_ops::broadcast(_1386);
+       float8  const _1388 = _1385 + _1387;
+       float8  const _1389 = _1362 * _1388;
+       int32x8_t  const _1390 = reinterpret<int32x8_t>(_1389);
+       int32x8_t  const _1391 = int32x8_t_ops::broadcast(-1);
+       int32x8_t  const _1392 = int32x8_t_ops::broadcast(0);
+       int32x8_t  const _1393 = int32x8_t_ops::broadcast(2139095040);
+       int32x8_t  const _1394 = reinterpret<int32x8_t>(_1346);
+       int32x8_t  const _1395 = int32x8_t_ops::broadcast(2147483647);
+       int32x8_t  const _1396 = _1394 & _1395;
+       uint8x8_t  const _1397 = int32x8_t_ops::lt(_1393, _1396);
+       int32x8_t  const _1398 = int32x8_t_ops::select(_1397, _1391, _1392);
+       int32x8_t  const _1399 = int32x8_t_ops::broadcast(2143289344);
+       int32x8_t  const _1400 = _1398 & _1399;
+       int32x8_t  const _1401 = _1390 | _1400;
+       float8  const _1402 = reinterpret<float8>(_1401);
+       int32_t  const _1403 = _probs_s0_j_rebased + _1195;
+       int32_t  const _1404 = _1403 * 24;
+       int32_t  const _1405 = _1404 + 16;
+       float8_ops::store(_1402, _probs, _1405);
       } // for _probs_s0_j_rebased
       _masked_free.free();
+      int32_t  const _1406 = _attn_dv_pad + -1;
+      int32_t  const _1407 = _1406 >> 3;
+      int32_t  const _1408 = _1407 * 8;
+      int32_t  const _1409 = ::halide_cpp_min(_attn_dv_pad, 8);
+      int32_t  const _1410 = _1408 - _1409;
       {
-       float _row_sum[24];
-       int32_t  const _1389 = ::halide_cpp_max(_85, 0);
-       int32_t  const _1390 = _88 - _1389;
-       // produce row_sum
-       for (int _row_sum_s0_ii_ii = 0; _row_sum_s0_ii_ii < 0 + 3; _row_sum_s0_ii_ii++)
+       int32_t  const _1411 = _1410 + 16;
+       int64_t  const _1412 = _1411;
+       int64_t  const _1413 = _1412 * 24;
+       if ((_1413 > ((int64_t(1) << 31) - 1)) || ((_1413 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
        {
-        float  const _1391 = float_from_bits(0 /* 0 */);
-        float8  const _1392 = float8_ops::broadcast(_1391);
-        int32_t  const _1393 = _row_sum_s0_ii_ii * 8;
-        float8_ops::store(_1392, _row_sum, _1393);
-       } // for _row_sum_s0_ii_ii
+        attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation pv_blocks\n");
+        return -1;
+       } // overflow test pv_blocks
+       int64_t  const _1414 = _1413;
+       float *_pv_blocks = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1414);
+       if (!_pv_blocks)
+       {
+        int32_t  const _1415 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+        return _1415;
+       }
+       HalideFreeHelper _pv_blocks_free(_ucon, _pv_blocks, attn_alibi_softcap_rt_free);
+       // produce pv_blocks
+       int32_t  const _1416 = _attn_dv_pad & 7;
+       bool  const _1417 = _1416 != 0;
+       int32_t  const _1418 = ::halide_cpp_max(_attn_dv_pad, 8);
+       int32_t  const _1419 = ::halide_cpp_min(_attn_dv_pad, 8);
+       int32_t  const _1420 = _attn_dv_pad >> 3;
+       for (int _pv_blocks_s0_ii = 0; _pv_blocks_s0_ii < 0 + 24; _pv_blocks_s0_ii++)
+       {
+        int32_t  const _1421 = _1410 + 16;
+        int32_t  const _1422 = _1421 * _pv_blocks_s0_ii;
+        int32_t  const _1423 = _1422 - _1419;
+        for (int _pv_blocks_s0_c_c = 0; _pv_blocks_s0_c_c < 0 + _1420; _pv_blocks_s0_c_c++)
+        {
+         float  const _1424 = float_from_bits(0 /* 0 */);
+         float8  const _1425 = float8_ops::broadcast(_1424);
+         int32_t  const _1426 = _pv_blocks_s0_c_c * 8;
+         int32_t  const _1427 = _1426 + _1423;
+         int32_t  const _1428 = _1427 + 8;
+         float8_ops::store(_1425, _pv_blocks, _1428);
+        } // for _pv_blocks_s0_c_c
+        if (_1417)
+        {
+         float  const _1429 = float_from_bits(0 /* 0 */);
+         float8  const _1430 = float8_ops::broadcast(_1429);
+         int32_t  const _1431 = _1410 + 16;
+         int32_t  const _1432 = _1431 * _pv_blocks_s0_ii;
+         int32_t  const _1433 = _1432 + _1418;
+         int32_t  const _1434 = _1433 + -8;
+         float8_ops::store(_1430, _pv_blocks, _1434);
+        } // if _1417
+       } // for _pv_blocks_s0_ii
        // consume probs
-       int32_t  const _1394 = ::halide_cpp_max(_85, 0);
-       int32_t  const _1395 = _1394 - _1153;
-       for (int _row_sum_s1_rk__x_rebased = 0; _row_sum_s1_rk__x_rebased < 0 + _1390; _row_sum_s1_rk__x_rebased++)
+       int32_t  const _1435 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
+       int32_t  const _1436 = _1435 + 3;
+       int32_t  const _1437 = _1436 >> 2;
+       int32_t  const _1438 = _attn_tile * 6;
+       int32_t  const _1439 = _1438 + 6;
+       int32_t  const _1440 = ::halide_cpp_min(_1437, _1439);
+       int32_t  const _1441 = _1440 * 4;
+       int32_t  const _1442 = ::halide_cpp_min(_1441, _attn_lk);
+       int32_t  const _1443 = _attn_chunk_lo >> 2;
+       int32_t  const _1444 = _1443 * 4;
+       int32_t  const _1445 = ::halide_cpp_min(_1442, _1444);
+       int32_t  const _1446 = _attn_kv_lo >> 2;
+       int32_t  const _1447 = ::halide_cpp_max(_1446, 0);
+       int32_t  const _1448 = _1447 * 4;
+       int32_t  const _1449 = ::halide_cpp_min(_1448, _attn_lk);
+       int32_t  const _1450 = ::halide_cpp_max(_1445, _1449);
+       int32_t  const _1451 = ::halide_cpp_min(_attn_dv_pad, 8);
+       int32_t  const _1452 = ::halide_cpp_min(_89, 1024);
+       int32_t  const _1453 = _1452 >> 5;
+       int32_t  const _1454 = _attn_dv_pad + 7;
+       int32_t  const _1455 = _1454 >> 3;
+       for (int _pv_blocks_s1_rkb__x = 0; _pv_blocks_s1_rkb__x < 0 + _1453; _pv_blocks_s1_rkb__x++)
        {
-        float8  const _1396 = float8_ops::load(_row_sum, 0);
-        int32_t  const _1397 = _row_sum_s1_rk__x_rebased + _1395;
-        int32_t  const _1398 = _1397 * 24;
-        float8  const _1399 = float8_ops::load(_probs, _1398);
-        float8  const _1400 = _1396 + _1399;
-        float8_ops::store(_1400, _row_sum, 0);
-        float8  const _1401 = float8_ops::load(_row_sum, 8);
-        int32_t  const _1402 = _row_sum_s1_rk__x_rebased + _1395;
-        int32_t  const _1403 = _1402 * 24;
-        int32_t  const _1404 = _1403 + 8;
-        float8  const _1405 = float8_ops::load(_probs, _1404);
-        float8  const _1406 = _1401 + _1405;
-        float8_ops::store(_1406, _row_sum, 8);
-        float8  const _1407 = float8_ops::load(_row_sum, 16);
-        int32_t  const _1408 = _row_sum_s1_rk__x_rebased + _1395;
-        int32_t  const _1409 = _1408 * 24;
-        int32_t  const _1410 = _1409 + 16;
-        float8  const _1411 = float8_ops::load(_probs, _1410);
-        float8  const _1412 = _1407 + _1411;
-        float8_ops::store(_1412, _row_sum, 16);
-       } // for _row_sum_s1_rk__x_rebased
-       {
-        int32_t  const _1413 = _attn_dv_pad + 8;
-        int64_t  const _1414 = _1413;
-        int64_t  const _1415 = _1414 * 24;
-        if ((_1415 > ((int64_t(1) << 31) - 1)) || ((_1415 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+        int32_t  const _1456 = _pv_blocks_s1_rkb__x * 32;
+        int32_t  const _1457 = _1456 + _1450;
+        for (int _pv_blocks_s1_ii_ig = 0; _pv_blocks_s1_ii_ig < 0 + 2; _pv_blocks_s1_ii_ig++)
         {
-         attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation partial\n");
-         return -1;
-        } // overflow test partial
-        int64_t  const _1416 = _1415;
-        float *_partial = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1416);
-        if (!_partial)
-        {
-         int32_t  const _1417 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-         return _1417;
-        }
-        HalideFreeHelper _partial_free(_ucon, _partial, attn_alibi_softcap_rt_free);
-        // produce partial
-        // consume row_sum
-        // consume probs
-        // consume row_max
-        int32_t  const _1418 = ::halide_cpp_min(_attn_dv_pad, 8);
-        int32_t  const _1419 = _attn_dv_pad & 7;
-        int32_t  const _1420 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
-        int32_t  const _1421 = _1420 + 3;
-        int32_t  const _1422 = _1421 >> 2;
-        int32_t  const _1423 = _attn_tile * 6;
-        int32_t  const _1424 = _1423 + 6;
-        int32_t  const _1425 = ::halide_cpp_min(_1422, _1424);
-        int32_t  const _1426 = _attn_kv_lo >> 2;
-        bool  const _1427 = _1419 != 0;
-        int32_t  const _1428 = ::halide_cpp_max(_attn_dv_pad, 8);
-        int32_t  const _1429 = ::halide_cpp_max(_1425, _1426);
-        int32_t  const _1430 = ::halide_cpp_max(_1429, 0);
-        int32_t  const _1431 = _1430 * 4;
-        int32_t  const _1432 = ::halide_cpp_min(_1431, _attn_lk);
-        int32_t  const _1433 = _105 + 1024;
-        int32_t  const _1434 = ::halide_cpp_min(_1432, _1433);
-        int32_t  const _1435 = ::halide_cpp_max(_1426, 0);
-        int32_t  const _1436 = _1435 * 4;
-        int32_t  const _1437 = ::halide_cpp_min(_1436, _attn_lk);
-        int32_t  const _1438 = _1425 * 4;
-        int32_t  const _1439 = ::halide_cpp_min(_1438, _attn_lk);
-        int32_t  const _1440 = _1419 + 15;
-        int32_t  const _1441 = _1440 >> 3;
-        int32_t  const _1442 = _attn_dv_pad + 7;
-        int32_t  const _1443 = _1442 >> 3;
-        int32_t  const _1444 = _attn_dv_pad >> 3;
-        int32_t  const _1445 = _attn_chunk_lo >> 2;
-        int32_t  const _1446 = _1445 * 4;
-        int32_t  const _1447 = _attn_dv_pad + -1;
-        int32_t  const _1448 = _1447 >> 3;
-        int32_t  const _1449 = _1448 * 8;
-        int32_t  const _1450 = _1449 - _1418;
-        int32_t  const _1451 = _105 - _1153;
-        for (int _partial_s0_ii_ig = 0; _partial_s0_ii_ig < 0 + 3; _partial_s0_ii_ig++)
-        {
+         int32_t  const _1458 = _pv_blocks_s1_ii_ig * 12;
+         int32_t  const _1459 = _1410 + 16;
+         int32_t  const _1460 = _pv_blocks_s1_ii_ig * _1459;
+         int32_t  const _1461 = _1460 * 12;
+         int32_t  const _1462 = _1461 - _1451;
+         int32_t  const _1463 = _1458 + 11;
+         int32_t  const _1464 = _1463 * _1459;
+         int32_t  const _1465 = _1464 - _1451;
+         int32_t  const _1466 = _1458 + 10;
+         int32_t  const _1467 = _1466 * _1459;
+         int32_t  const _1468 = _1467 - _1451;
+         int32_t  const _1469 = _1458 + 9;
+         int32_t  const _1470 = _1469 * _1459;
+         int32_t  const _1471 = _1470 - _1451;
+         int32_t  const _1472 = _1458 + 8;
+         int32_t  const _1473 = _1472 * _1459;
+         int32_t  const _1474 = _1473 - _1451;
+         int32_t  const _1475 = _1458 + 7;
+         int32_t  const _1476 = _1475 * _1459;
+         int32_t  const _1477 = _1476 - _1451;
+         int32_t  const _1478 = _1458 + 6;
+         int32_t  const _1479 = _1478 * _1459;
+         int32_t  const _1480 = _1479 - _1451;
+         int32_t  const _1481 = _1458 + 5;
+         int32_t  const _1482 = _1481 * _1459;
+         int32_t  const _1483 = _1482 - _1451;
+         int32_t  const _1484 = _1458 + 4;
+         int32_t  const _1485 = _1484 * _1459;
+         int32_t  const _1486 = _1485 - _1451;
+         int32_t  const _1487 = _1458 + 3;
+         int32_t  const _1488 = _1487 * _1459;
+         int32_t  const _1489 = _1488 - _1451;
+         int32_t  const _1490 = _1458 + 2;
+         int32_t  const _1491 = _1490 * _1459;
+         int32_t  const _1492 = _1491 - _1451;
+         int32_t  const _1493 = _1458 + 1;
+         int32_t  const _1494 = _1493 * _1459;
+         int32_t  const _1495 = _1494 - _1451;
+         int32_t  const _1496 = _1457 - _1164;
+         for (int _pv_blocks_s1_c_co = 0; _pv_blocks_s1_c_co < 0 + _1455; _pv_blocks_s1_c_co++)
          {
-          int32_t  const _1452 = _1450 + 16;
-          int64_t  const _1453 = _1452;
-          int64_t  const _1454 = _1453 * 8;
-          if ((_1454 > ((int64_t(1) << 31) - 1)) || ((_1454 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
           {
-           attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation pv\n");
-           return -1;
-          } // overflow test pv
-          int64_t  const _1455 = _1454;
-          float *_pv = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1455);
-          if (!_pv)
-          {
-           int32_t  const _1456 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-           return _1456;
-          }
-          HalideFreeHelper _pv_free(_ucon, _pv, attn_alibi_softcap_rt_free);
-          // produce pv
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1444; _pv_s0_c_c++)
-          {
-           float  const _1457 = float_from_bits(0 /* 0 */);
-           float8  const _1458 = float8_ops::broadcast(_1457);
-           int32_t  const _1459 = _pv_s0_c_c * 8;
-           int32_t  const _1460 = _1459 - _1418;
-           int32_t  const _1461 = _1460 + 8;
-           float8_ops::store(_1458, _pv, _1461);
-          } // for _pv_s0_c_c
-          if (_1427)
-          {
-           float  const _1462 = float_from_bits(0 /* 0 */);
-           float8  const _1463 = float8_ops::broadcast(_1462);
-           int32_t  const _1464 = _1428 + -8;
-           float8_ops::store(_1463, _pv, _1464);
-          } // if _1427
-          int32_t  const _1465 = _1450 - _1418;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1444; _pv_s0_c_c++)
-          {
-           float  const _1466 = float_from_bits(0 /* 0 */);
-           float8  const _1467 = float8_ops::broadcast(_1466);
-           int32_t  const _1468 = _pv_s0_c_c * 8;
-           int32_t  const _1469 = _1468 + _1465;
-           int32_t  const _1470 = _1469 + 24;
-           float8_ops::store(_1467, _pv, _1470);
-          } // for _pv_s0_c_c
-          if (_1427)
-          {
-           float  const _1471 = float_from_bits(0 /* 0 */);
-           float8  const _1472 = float8_ops::broadcast(_1471);
-           int32_t  const _1473 = _1450 + _1428;
-           int32_t  const _1474 = _1473 + 8;
-           float8_ops::store(_1472, _pv, _1474);
-          } // if _1427
-          int32_t  const _1475 = _1450 * 2;
-          int32_t  const _1476 = _1475 - _1418;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1444; _pv_s0_c_c++)
-          {
-           float  const _1477 = float_from_bits(0 /* 0 */);
-           float8  const _1478 = float8_ops::broadcast(_1477);
-           int32_t  const _1479 = _pv_s0_c_c * 8;
-           int32_t  const _1480 = _1479 + _1476;
-           int32_t  const _1481 = _1480 + 40;
-           float8_ops::store(_1478, _pv, _1481);
-          } // for _pv_s0_c_c
-          if (_1427)
-          {
-           float  const _1482 = float_from_bits(0 /* 0 */);
-           float8  const _1483 = float8_ops::broadcast(_1482);
-           int32_t  const _1484 = _1450 * 2;
-           int32_t  const _1485 = _1484 + _1428;
-           int32_t  const _1486 = _1485 + 24;
-           float8_ops::store(_1483, _pv, _1486);
-          } // if _1427
-          int32_t  const _1487 = _1450 * 3;
-          int32_t  const _1488 = _1487 - _1418;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1444; _pv_s0_c_c++)
-          {
-           float  const _1489 = float_from_bits(0 /* 0 */);
-           float8  const _1490 = float8_ops::broadcast(_1489);
-           int32_t  const _1491 = _pv_s0_c_c * 8;
-           int32_t  const _1492 = _1491 + _1488;
-           int32_t  const _1493 = _1492 + 56;
-           float8_ops::store(_1490, _pv, _1493);
-          } // for _pv_s0_c_c
-          if (_1427)
-          {
-           float  const _1494 = float_from_bits(0 /* 0 */);
-           float8  const _1495 = float8_ops::broadcast(_1494);
-           int32_t  const _1496 = _1450 * 3;
-           int32_t  const _1497 = _1496 + _1428;
-           int32_t  const _1498 = _1497 + 40;
-           float8_ops::store(_1495, _pv, _1498);
-          } // if _1427
-          int32_t  const _1499 = _1450 * 4;
-          int32_t  const _1500 = _1499 - _1418;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1444; _pv_s0_c_c++)
-          {
+           float _pv_block[96];
+           // produce pv_block
+           float  const _1497 = float_from_bits(0 /* 0 */);
+           float8  const _1498 = float8_ops::broadcast(_1497);
+           float8_ops::store(_1498, _pv_block, 0);
+           float  const _1499 = float_from_bits(0 /* 0 */);
+           float8  const _1500 = float8_ops::broadcast(_1499);
+           float8_ops::store(_1500, _pv_block, 8);
            float  const _1501 = float_from_bits(0 /* 0 */);
            float8  const _1502 = float8_ops::broadcast(_1501);
-           int32_t  const _1503 = _pv_s0_c_c * 8;
-           int32_t  const _1504 = _1503 + _1500;
-           int32_t  const _1505 = _1504 + 72;
-           float8_ops::store(_1502, _pv, _1505);
-          } // for _pv_s0_c_c
-          if (_1427)
-          {
-           float  const _1506 = float_from_bits(0 /* 0 */);
-           float8  const _1507 = float8_ops::broadcast(_1506);
-           int32_t  const _1508 = _1450 * 4;
-           int32_t  const _1509 = _1508 + _1428;
-           int32_t  const _1510 = _1509 + 56;
-           float8_ops::store(_1507, _pv, _1510);
-          } // if _1427
-          int32_t  const _1511 = _1450 * 5;
-          int32_t  const _1512 = _1511 - _1418;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1444; _pv_s0_c_c++)
-          {
+           float8_ops::store(_1502, _pv_block, 16);
+           float  const _1503 = float_from_bits(0 /* 0 */);
+           float8  const _1504 = float8_ops::broadcast(_1503);
+           float8_ops::store(_1504, _pv_block, 24);
+           float  const _1505 = float_from_bits(0 /* 0 */);
+           float8  const _1506 = float8_ops::broadcast(_1505);
+           float8_ops::store(_1506, _pv_block, 32);
+           float  const _1507 = float_from_bits(0 /* 0 */);
+           float8  const _1508 = float8_ops::broadcast(_1507);
+           float8_ops::store(_1508, _pv_block, 40);
+           float  const _1509 = float_from_bits(0 /* 0 */);
+           float8  const _1510 = float8_ops::broadcast(_1509);
+           float8_ops::store(_1510, _pv_block, 48);
+           float  const _1511 = float_from_bits(0 /* 0 */);
+           float8  const _1512 = float8_ops::broadcast(_1511);
+           float8_ops::store(_1512, _pv_block, 56);
            float  const _1513 = float_from_bits(0 /* 0 */);
            float8  const _1514 = float8_ops::broadcast(_1513);
-           int32_t  const _1515 = _pv_s0_c_c * 8;
-           int32_t  const _1516 = _1515 + _1512;
-           int32_t  const _1517 = _1516 + 88;
-           float8_ops::store(_1514, _pv, _1517);
-          } // for _pv_s0_c_c
-          if (_1427)
-          {
-           float  const _1518 = float_from_bits(0 /* 0 */);
-           float8  const _1519 = float8_ops::broadcast(_1518);
-           int32_t  const _1520 = _1450 * 5;
-           int32_t  const _1521 = _1520 + _1428;
-           int32_t  const _1522 = _1521 + 72;
-           float8_ops::store(_1519, _pv, _1522);
-          } // if _1427
-          int32_t  const _1523 = _1450 * 6;
-          int32_t  const _1524 = _1523 - _1418;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1444; _pv_s0_c_c++)
-          {
-           float  const _1525 = float_from_bits(0 /* 0 */);
-           float8  const _1526 = float8_ops::broadcast(_1525);
-           int32_t  const _1527 = _pv_s0_c_c * 8;
-           int32_t  const _1528 = _1527 + _1524;
-           int32_t  const _1529 = _1528 + 104;
-           float8_ops::store(_1526, _pv, _1529);
-          } // for _pv_s0_c_c
-          if (_1427)
-          {
-           float  const _1530 = float_from_bits(0 /* 0 */);
-           float8  const _1531 = float8_ops::broadcast(_1530);
-           int32_t  const _1532 = _1450 * 6;
-           int32_t  const _1533 = _1532 + _1428;
-           int32_t  const _1534 = _1533 + 88;
-           float8_ops::store(_1531, _pv, _1534);
-          } // if _1427
-          int32_t  const _1535 = _1450 * 7;
-          int32_t  const _1536 = _1535 - _1418;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1444; _pv_s0_c_c++)
-          {
-           float  const _1537 = float_from_bits(0 /* 0 */);
-           float8  const _1538 = float8_ops::broadcast(_1537);
-           int32_t  const _1539 = _pv_s0_c_c * 8;
-           int32_t  const _1540 = _1539 + _1536;
-           int32_t  const _1541 = _1540 + 120;
-           float8_ops::store(_1538, _pv, _1541);
-          } // for _pv_s0_c_c
-          if (_1427)
-          {
-           float  const _1542 = float_from_bits(0 /* 0 */);
-           float8  const _1543 = float8_ops::broadcast(_1542);
-           int32_t  const _1544 = _1450 * 7;
-           int32_t  const _1545 = _1544 + _1428;
-           int32_t  const _1546 = _1545 + 104;
-           float8_ops::store(_1543, _pv, _1546);
-          } // if _1427
-          int32_t  const _1547 = _1450 * 7;
-          int32_t  const _1548 = _1547 - _1418;
-          int32_t  const _1549 = _1450 * 6;
-          int32_t  const _1550 = _1549 - _1418;
-          int32_t  const _1551 = _1450 * 5;
-          int32_t  const _1552 = _1551 - _1418;
-          int32_t  const _1553 = _1450 * 4;
-          int32_t  const _1554 = _1553 - _1418;
-          int32_t  const _1555 = _1450 * 3;
-          int32_t  const _1556 = _1555 - _1418;
-          int32_t  const _1557 = _1450 * 2;
-          int32_t  const _1558 = _1557 - _1418;
-          int32_t  const _1559 = _1434 - _105;
-          for (int _pv_s1_c_co = 0; _pv_s1_c_co < 0 + _1443; _pv_s1_c_co++)
-          {
-           int32_t  const _1560 = _pv_s1_c_co * 8;
-           int32_t  const _1561 = _1560 - _1418;
-           int32_t  const _1562 = _1548 + _1560;
-           int32_t  const _1563 = _1550 + _1560;
-           int32_t  const _1564 = _1552 + _1560;
-           int32_t  const _1565 = _1554 + _1560;
-           int32_t  const _1566 = _1556 + _1560;
-           int32_t  const _1567 = _1558 + _1560;
-           for (int _pv_s1_rk__x_rebased = 0; _pv_s1_rk__x_rebased < 0 + _1559; _pv_s1_rk__x_rebased++)
+           float8_ops::store(_1514, _pv_block, 64);
+           float  const _1515 = float_from_bits(0 /* 0 */);
+           float8  const _1516 = float8_ops::broadcast(_1515);
+           float8_ops::store(_1516, _pv_block, 72);
+           float  const _1517 = float_from_bits(0 /* 0 */);
+           float8  const _1518 = float8_ops::broadcast(_1517);
+           float8_ops::store(_1518, _pv_block, 80);
+           float  const _1519 = float_from_bits(0 /* 0 */);
+           float8  const _1520 = float8_ops::broadcast(_1519);
+           float8_ops::store(_1520, _pv_block, 88);
+           int32_t  const _1521 = _pv_blocks_s1_c_co * 8;
+           for (int _pv_block_s1_rki__x = 0; _pv_block_s1_rki__x < 0 + 32; _pv_block_s1_rki__x++)
            {
-            int32_t  const _1568 = _1561 + 8;
-            float8  const _1569 = float8_ops::load(_pv, _1568);
-            int32_t  const _1570 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1571 = _1570 * _attn_dv_pad;
-            int32_t  const _1572 = _1571 + _1560;
-            float8  const _1573 = float8_ops::load(_attn_v, _1572);
-            int32_t  const _1574 = _pv_s1_rk__x_rebased + _1451;
-            int32_t  const _1575 = _1574 * 3;
-            int32_t  const _1576 = _1575 + _partial_s0_ii_ig;
-            int32_t  const _1577 = _1576 * 8;
-            float  const _1578 = _probs[_1577];
-            float8  const _1579 = float8_ops::broadcast(_1578);
-            float8  const _1580 = _1573 * _1579;
-            float8  const _1581 = _1569 + _1580;
-            float8_ops::store(_1581, _pv, _1568);
-            int32_t  const _1582 = _1450 + _1561;
-            int32_t  const _1583 = _1582 + 24;
-            float8  const _1584 = float8_ops::load(_pv, _1583);
-            int32_t  const _1585 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1586 = _1585 * _attn_dv_pad;
-            int32_t  const _1587 = _1586 + _1560;
-            float8  const _1588 = float8_ops::load(_attn_v, _1587);
-            int32_t  const _1589 = _pv_s1_rk__x_rebased + _1451;
-            int32_t  const _1590 = _1589 * 3;
-            int32_t  const _1591 = _1590 + _partial_s0_ii_ig;
-            int32_t  const _1592 = _1591 * 8;
-            int32_t  const _1593 = _1592 + 1;
-            float  const _1594 = _probs[_1593];
-            float8  const _1595 = float8_ops::broadcast(_1594);
-            float8  const _1596 = _1588 * _1595;
-            float8  const _1597 = _1584 + _1596;
-            float8_ops::store(_1597, _pv, _1583);
-            int32_t  const _1598 = _1567 + 40;
-            float8  const _1599 = float8_ops::load(_pv, _1598);
-            int32_t  const _1600 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1601 = _1600 * _attn_dv_pad;
-            int32_t  const _1602 = _1601 + _1560;
-            float8  const _1603 = float8_ops::load(_attn_v, _1602);
-            int32_t  const _1604 = _pv_s1_rk__x_rebased + _1451;
-            int32_t  const _1605 = _1604 * 3;
-            int32_t  const _1606 = _1605 + _partial_s0_ii_ig;
-            int32_t  const _1607 = _1606 * 8;
-            int32_t  const _1608 = _1607 + 2;
-            float  const _1609 = _probs[_1608];
-            float8  const _1610 = float8_ops::broadcast(_1609);
-            float8  const _1611 = _1603 * _1610;
-            float8  const _1612 = _1599 + _1611;
-            float8_ops::store(_1612, _pv, _1598);
-            int32_t  const _1613 = _1566 + 56;
-            float8  const _1614 = float8_ops::load(_pv, _1613);
-            int32_t  const _1615 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1616 = _1615 * _attn_dv_pad;
-            int32_t  const _1617 = _1616 + _1560;
-            float8  const _1618 = float8_ops::load(_attn_v, _1617);
-            int32_t  const _1619 = _pv_s1_rk__x_rebased + _1451;
-            int32_t  const _1620 = _1619 * 3;
-            int32_t  const _1621 = _1620 + _partial_s0_ii_ig;
-            int32_t  const _1622 = _1621 * 8;
-            int32_t  const _1623 = _1622 + 3;
-            float  const _1624 = _probs[_1623];
-            float8  const _1625 = float8_ops::broadcast(_1624);
-            float8  const _1626 = _1618 * _1625;
-            float8  const _1627 = _1614 + _1626;
-            float8_ops::store(_1627, _pv, _1613);
-            int32_t  const _1628 = _1565 + 72;
-            float8  const _1629 = float8_ops::load(_pv, _1628);
-            int32_t  const _1630 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1631 = _1630 * _attn_dv_pad;
-            int32_t  const _1632 = _1631 + _1560;
-            float8  const _1633 = float8_ops::load(_attn_v, _1632);
-            int32_t  const _1634 = _pv_s1_rk__x_rebased + _1451;
-            int32_t  const _1635 = _1634 * 3;
-            int32_t  const _1636 = _1635 + _partial_s0_ii_ig;
-            int32_t  const _1637 = _1636 * 8;
-            int32_t  const _1638 = _1637 + 4;
-            float  const _1639 = _probs[_1638];
-            float8  const _1640 = float8_ops::broadcast(_1639);
-            float8  const _1641 = _1633 * _1640;
-            float8  const _1642 = _1629 + _1641;
-            float8_ops::store(_1642, _pv, _1628);
-            int32_t  const _1643 = _1564 + 88;
-            float8  const _1644 = float8_ops::load(_pv, _1643);
-            int32_t  const _1645 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1646 = _1645 * _attn_dv_pad;
-            int32_t  const _1647 = _1646 + _1560;
-            float8  const _1648 = float8_ops::load(_attn_v, _1647);
-            int32_t  const _1649 = _pv_s1_rk__x_rebased + _1451;
-            int32_t  const _1650 = _1649 * 3;
-            int32_t  const _1651 = _1650 + _partial_s0_ii_ig;
-            int32_t  const _1652 = _1651 * 8;
-            int32_t  const _1653 = _1652 + 5;
-            float  const _1654 = _probs[_1653];
-            float8  const _1655 = float8_ops::broadcast(_1654);
-            float8  const _1656 = _1648 * _1655;
-            float8  const _1657 = _1644 + _1656;
-            float8_ops::store(_1657, _pv, _1643);
-            int32_t  const _1658 = _1563 + 104;
-            float8  const _1659 = float8_ops::load(_pv, _1658);
-            int32_t  const _1660 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1661 = _1660 * _attn_dv_pad;
-            int32_t  const _1662 = _1661 + _1560;
-            float8  const _1663 = float8_ops::load(_attn_v, _1662);
-            int32_t  const _1664 = _pv_s1_rk__x_rebased + _1451;
-            int32_t  const _1665 = _1664 * 3;
-            int32_t  const _1666 = _1665 + _partial_s0_ii_ig;
-            int32_t  const _1667 = _1666 * 8;
-            int32_t  const _1668 = _1667 + 6;
-            float  const _1669 = _probs[_1668];
-            float8  const _1670 = float8_ops::broadcast(_1669);
-            float8  const _1671 = _1663 * _1670;
-            float8  const _1672 = _1659 + _1671;
-            float8_ops::store(_1672, _pv, _1658);
-            int32_t  const _1673 = _1562 + 120;
-            float8  const _1674 = float8_ops::load(_pv, _1673);
-            int32_t  const _1675 = _105 + _pv_s1_rk__x_rebased;
-            int32_t  const _1676 = _1675 * _attn_dv_pad;
-            int32_t  const _1677 = _1676 + _1560;
-            float8  const _1678 = float8_ops::load(_attn_v, _1677);
-            int32_t  const _1679 = _pv_s1_rk__x_rebased + _1451;
-            int32_t  const _1680 = _1679 * 3;
-            int32_t  const _1681 = _1680 + _partial_s0_ii_ig;
-            int32_t  const _1682 = _1681 * 8;
-            int32_t  const _1683 = _1682 + 7;
-            float  const _1684 = _probs[_1683];
-            float8  const _1685 = float8_ops::broadcast(_1684);
-            float8  const _1686 = _1678 * _1685;
-            float8  const _1687 = _1674 + _1686;
-            float8_ops::store(_1687, _pv, _1673);
-           } // for _pv_s1_rk__x_rebased
-          } // for _pv_s1_c_co
-          // consume pv
-          int32_t  const _1688 = ::halide_cpp_max(_1437, _1439);
-          int32_t  const _1689 = _partial_s0_ii_ig * 8;
-          for (int _partial_s0_ii_ir = 0; _partial_s0_ii_ir < 0 + 8; _partial_s0_ii_ir++)
-          {
-           int32_t  const _1690 = _partial_s0_ii_ir + _1689;
-           int32_t  const _1691 = _attn_dv_pad + 8;
-           int32_t  const _1692 = _1690 * _1691;
-           int32_t  const _1693 = _1450 + 16;
-           int32_t  const _1694 = _1693 * _partial_s0_ii_ir;
-           int32_t  const _1695 = _1694 - _1418;
-           for (int _partial_s0_c_c = 0; _partial_s0_c_c < 0 + _1444; _partial_s0_c_c++)
-           {
-            int32_t  const _1696 = _partial_s0_c_c * 8;
-            int32_t  const _1697 = _1696 + _1695;
-            int32_t  const _1698 = _1697 + 8;
-            float8  const _1699 = float8_ops::load(_pv, _1698);
-            int32_t  const _1700 = _1696 + _1692;
-            float8_ops::store(_1699, _partial, _1700);
-           } // for _partial_s0_c_c
-           int32_t  const _1701 = ::halide_cpp_min(_1446, _1688);
-           int32_t  const _1702 = ::halide_cpp_max(_1701, _1437);
-           int32_t  const _1703 = _1702 + 1024;
-           int32_t  const _1704 = ::halide_cpp_min(_1703, _1688);
-           float  const _1705 = reinterpret<float>(_1704);
-           int32_t  const _1706 = _1450 + 16;
-           int32_t  const _1707 = _1706 * _partial_s0_ii_ir;
-           int32_t  const _1708 = _1707 - _1418;
-           int32_t  const _1709 = _partial_s0_ii_ir + _1689;
-           for (int _partial_s0_c_c_rebased = 0; _partial_s0_c_c_rebased < 0 + _1441; _partial_s0_c_c_rebased++)
-           {
-            int32_t  const _1710 = _partial_s0_c_c_rebased + _1444;
-            int32_t  const _1711 = _1710 * 8;
-            int32_t  const _1712 = ::halide_cpp_min(_1711, _attn_dv_pad);
-            int32_t  const _1713 = _1712 - _attn_dv_pad;
-            int32x8_t  const _1714 = int32x8_t_ops::ramp(_1712, 1);
-            int32_t  const _1715 = _attn_dv_pad + -1;
-            int32x8_t  const _1716 = int32x8_t_ops::broadcast(_1715);
-            int32x8_t  const _1717 = int32x8_t_ops::min(_1714, _1716);
-            int32_t  const _1718 = _1708 + 8;
-            int32x8_t  const _1719 = int32x8_t_ops::broadcast(_1718);
-            int32x8_t  const _1720 = _1717 + _1719;
-            float8  const _1721 = float8_ops::load_gather(_pv, _1720);
-            float  const _1722 = _row_max[_1709];
-            float8  const _1723 = float8_ops::broadcast(_1722);
-            float  const _1724 = _row_sum[_1709];
-            float8  const _1725 = float8_ops::broadcast(_1724);
-            float8  const _1726 = float8_ops::broadcast(_1705);
-            float  const _1727 = reinterpret<float>(_1688);
-            float8  const _1728 = float8_ops::broadcast(_1727);
-            int32_t  const _1729 = _1713 + -2;
-            int32x8_t  const _1730 = int32x8_t_ops::ramp(_1729, 1);
-            int32x8_t  const _1731 = int32x8_t_ops::broadcast(0);
-            uint8x8_t  const _1732 = int32x8_t_ops::eq(_1730, _1731);
-            float8  const _1733 = float8_ops::select(_1732, _1726, _1728);
-            int32_t  const _1734 = _1713 + -1;
-            int32x8_t  const _1735 = int32x8_t_ops::ramp(_1734, 1);
-            uint8x8_t  const _1736 = int32x8_t_ops::eq(_1735, _1731);
-            float8  const _1737 = float8_ops::select(_1736, _1725, _1733);
-            int32x8_t  const _1738 = int32x8_t_ops::ramp(_1713, 1);
-            uint8x8_t  const _1739 = int32x8_t_ops::eq(_1738, _1731);
-            float8  const _1740 = float8_ops::select(_1739, _1723, _1737);
-            int32x8_t  const _1741 = int32x8_t_ops::broadcast(_attn_dv_pad);
-            uint8x8_t  const _1742 = int32x8_t_ops::lt(_1714, _1741);
-            float8  const _1743 = float8_ops::select(_1742, _1721, _1740);
-            int32_t  const _1744 = _attn_dv_pad + 8;
-            int32_t  const _1745 = _1744 * _1709;
-            int32_t  const _1746 = _1745 + _1712;
-            float8_ops::store(_1743, _partial, _1746);
-           } // for _partial_s0_c_c_rebased
-          } // for _partial_s0_ii_ir
-          _pv_free.free();
-         } // alloc _pv
-        } // for _partial_s0_ii_ig
-        _probs_free.free();
-        // produce attn_out
-        // consume partial
-        int32_t  const _1747 = _attn_dv_pad & 7;
-        bool  const _1748 = _1747 != 0;
-        int32_t  const _1749 = _attn_dv_pad >> 3;
-        for (int _attn_out_s0_ii = 0; _attn_out_s0_ii < 0 + 24; _attn_out_s0_ii++)
+            float8  const _1522 = float8_ops::load(_pv_block, 0);
+            int32_t  const _1523 = _pv_block_s1_rki__x + _1457;
+            int32_t  const _1524 = _1523 * _attn_dv_pad;
+            int32_t  const _1525 = _1524 + _1521;
+            float8  const _1526 = float8_ops::load(_attn_v, _1525);
+            int32_t  const _1527 = _pv_block_s1_rki__x + _1496;
+            int32_t  const _1528 = _1527 * 2;
+            int32_t  const _1529 = _1528 + _pv_blocks_s1_ii_ig;
+            int32_t  const _1530 = _1529 * 12;
+            float  const _1531 = _probs[_1530];
+            float8  const _1532 = float8_ops::broadcast(_1531);
+            float8  const _1533 = _1526 * _1532;
+            float8  const _1534 = _1522 + _1533;
+            float8_ops::store(_1534, _pv_block, 0);
+            float8  const _1535 = float8_ops::load(_pv_block, 8);
+            int32_t  const _1536 = _pv_block_s1_rki__x + _1457;
+            int32_t  const _1537 = _1536 * _attn_dv_pad;
+            int32_t  const _1538 = _1537 + _1521;
+            float8  const _1539 = float8_ops::load(_attn_v, _1538);
+            int32_t  const _1540 = _pv_block_s1_rki__x + _1496;
+            int32_t  const _1541 = _1540 * 2;
+            int32_t  const _1542 = _1541 + _pv_blocks_s1_ii_ig;
+            int32_t  const _1543 = _1542 * 12;
+            int32_t  const _1544 = _1543 + 1;
+            float  const _1545 = _probs[_1544];
+            float8  const _1546 = float8_ops::broadcast(_1545);
+            float8  const _1547 = _1539 * _1546;
+            float8  const _1548 = _1535 + _1547;
+            float8_ops::store(_1548, _pv_block, 8);
+            float8  const _1549 = float8_ops::load(_pv_block, 16);
+            int32_t  const _1550 = _pv_block_s1_rki__x + _1457;
+            int32_t  const _1551 = _1550 * _attn_dv_pad;
+            int32_t  const _1552 = _1551 + _1521;
+            float8  const _1553 = float8_ops::load(_attn_v, _1552);
+            int32_t  const _1554 = _pv_block_s1_rki__x + _1496;
+            int32_t  const _1555 = _1554 * 2;
+            int32_t  const _1556 = _1555 + _pv_blocks_s1_ii_ig;
+            int32_t  const _1557 = _1556 * 12;
+            int32_t  const _1558 = _1557 + 2;
+            float  const _1559 = _probs[_1558];
+            float8  const _1560 = float8_ops::broadcast(_1559);
+            float8  const _1561 = _1553 * _1560;
+            float8  const _1562 = _1549 + _1561;
+            float8_ops::store(_1562, _pv_block, 16);
+            float8  const _1563 = float8_ops::load(_pv_block, 24);
+            int32_t  const _1564 = _pv_block_s1_rki__x + _1457;
+            int32_t  const _1565 = _1564 * _attn_dv_pad;
+            int32_t  const _1566 = _1565 + _1521;
+            float8  const _1567 = float8_ops::load(_attn_v, _1566);
+            int32_t  const _1568 = _pv_block_s1_rki__x + _1496;
+            int32_t  const _1569 = _1568 * 2;
+            int32_t  const _1570 = _1569 + _pv_blocks_s1_ii_ig;
+            int32_t  const _1571 = _1570 * 12;
+            int32_t  const _1572 = _1571 + 3;
+            float  const _1573 = _probs[_1572];
+            float8  const _1574 = float8_ops::broadcast(_1573);
+            float8  const _1575 = _1567 * _1574;
+            float8  const _1576 = _1563 + _1575;
+            float8_ops::store(_1576, _pv_block, 24);
+            float8  const _1577 = float8_ops::load(_pv_block, 32);
+            int32_t  const _1578 = _pv_block_s1_rki__x + _1457;
+            int32_t  const _1579 = _1578 * _attn_dv_pad;
+            int32_t  const _1580 = _1579 + _1521;
+            float8  const _1581 = float8_ops::load(_attn_v, _1580);
+            int32_t  const _1582 = _pv_block_s1_rki__x + _1496;
+            int32_t  const _1583 = _1582 * 2;
+            int32_t  const _1584 = _1583 + _pv_blocks_s1_ii_ig;
+            int32_t  const _1585 = _1584 * 12;
+            int32_t  const _1586 = _1585 + 4;
+            float  const _1587 = _probs[_1586];
+            float8  const _1588 = float8_ops::broadcast(_1587);
+            float8  const _1589 = _1581 * _1588;
+            float8  const _1590 = _1577 + _1589;
+            float8_ops::store(_1590, _pv_block, 32);
+            float8  const _1591 = float8_ops::load(_pv_block, 40);
+            int32_t  const _1592 = _pv_block_s1_rki__x + _1457;
+            int32_t  const _1593 = _1592 * _attn_dv_pad;
+            int32_t  const _1594 = _1593 + _1521;
+            float8  const _1595 = float8_ops::load(_attn_v, _1594);
+            int32_t  const _1596 = _pv_block_s1_rki__x + _1496;
+            int32_t  const _1597 = _1596 * 2;
+            int32_t  const _1598 = _1597 + _pv_blocks_s1_ii_ig;
+            int32_t  const _1599 = _1598 * 12;
+            int32_t  const _1600 = _1599 + 5;
+            float  const _1601 = _probs[_1600];
+            float8  const _1602 = float8_ops::broadcast(_1601);
+            float8  const _1603 = _1595 * _1602;
+            float8  const _1604 = _1591 + _1603;
+            float8_ops::store(_1604, _pv_block, 40);
+            float8  const _1605 = float8_ops::load(_pv_block, 48);
+            int32_t  const _1606 = _pv_block_s1_rki__x + _1457;
+            int32_t  const _1607 = _1606 * _attn_dv_pad;
+            int32_t  const _1608 = _1607 + _1521;
+            float8  const _1609 = float8_ops::load(_attn_v, _1608);
+            int32_t  const _1610 = _pv_block_s1_rki__x + _1496;
+            int32_t  const _1611 = _1610 * 2;
+            int32_t  const _1612 = _1611 + _pv_blocks_s1_ii_ig;
+            int32_t  const _1613 = _1612 * 12;
+            int32_t  const _1614 = _1613 + 6;
+            float  const _1615 = _probs[_1614];
+            float8  const _1616 = float8_ops::broadcast(_1615);
+            float8  const _1617 = _1609 * _1616;
+            float8  const _1618 = _1605 + _1617;
+            float8_ops::store(_1618, _pv_block, 48);
+            float8  const _1619 = float8_ops::load(_pv_block, 56);
+            int32_t  const _1620 = _pv_block_s1_rki__x + _1457;
+            int32_t  const _1621 = _1620 * _attn_dv_pad;
+            int32_t  const _1622 = _1621 + _1521;
+            float8  const _1623 = float8_ops::load(_attn_v, _1622);
+            int32_t  const _1624 = _pv_block_s1_rki__x + _1496;
+            int32_t  const _1625 = _1624 * 2;
+            int32_t  const _1626 = _1625 + _pv_blocks_s1_ii_ig;
+            int32_t  const _1627 = _1626 * 12;
+            int32_t  const _1628 = _1627 + 7;
+            float  const _1629 = _probs[_1628];
+            float8  const _1630 = float8_ops::broadcast(_1629);
+            float8  const _1631 = _1623 * _1630;
+            float8  const _1632 = _1619 + _1631;
+            float8_ops::store(_1632, _pv_block, 56);
+            float8  const _1633 = float8_ops::load(_pv_block, 64);
+            int32_t  const _1634 = _pv_block_s1_rki__x + _1457;
+            int32_t  const _1635 = _1634 * _attn_dv_pad;
+            int32_t  const _1636 = _1635 + _1521;
+            float8  const _1637 = float8_ops::load(_attn_v, _1636);
+            int32_t  const _1638 = _pv_block_s1_rki__x + _1496;
+            int32_t  const _1639 = _1638 * 2;
+            int32_t  const _1640 = _1639 + _pv_blocks_s1_ii_ig;
+            int32_t  const _1641 = _1640 * 12;
+            int32_t  const _1642 = _1641 + 8;
+            float  const _1643 = _probs[_1642];
+            float8  const _1644 = float8_ops::broadcast(_1643);
+            float8  const _1645 = _1637 * _1644;
+            float8  const _1646 = _1633 + _1645;
+            float8_ops::store(_1646, _pv_block, 64);
+            float8  const _1647 = float8_ops::load(_pv_block, 72);
+            int32_t  const _1648 = _pv_block_s1_rki__x + _1457;
+            int32_t  const _1649 = _1648 * _attn_dv_pad;
+            int32_t  const _1650 = _1649 + _1521;
+            float8  const _1651 = float8_ops::load(_attn_v, _1650);
+            int32_t  const _1652 = _pv_block_s1_rki__x + _1496;
+            int32_t  const _1653 = _1652 * 2;
+            int32_t  const _1654 = _1653 + _pv_blocks_s1_ii_ig;
+            int32_t  const _1655 = _1654 * 12;
+            int32_t  const _1656 = _1655 + 9;
+            float  const _1657 = _probs[_1656];
+            float8  const _1658 = float8_ops::broadcast(_1657);
+            float8  const _1659 = _1651 * _1658;
+            float8  const _1660 = _1647 + _1659;
+            float8_ops::store(_1660, _pv_block, 72);
+            float8  const _1661 = float8_ops::load(_pv_block, 80);
+            int32_t  const _1662 = _pv_block_s1_rki__x + _1457;
+            int32_t  const _1663 = _1662 * _attn_dv_pad;
+            int32_t  const _1664 = _1663 + _1521;
+            float8  const _1665 = float8_ops::load(_attn_v, _1664);
+            int32_t  const _1666 = _pv_block_s1_rki__x + _1496;
+            int32_t  const _1667 = _1666 * 2;
+            int32_t  const _1668 = _1667 + _pv_blocks_s1_ii_ig;
+            int32_t  const _1669 = _1668 * 12;
+            int32_t  const _1670 = _1669 + 10;
+            float  const _1671 = _probs[_1670];
+            float8  const _1672 = float8_ops::broadcast(_1671);
+            float8  const _1673 = _1665 * _1672;
+            float8  const _1674 = _1661 + _1673;
+            float8_ops::store(_1674, _pv_block, 80);
+            float8  const _1675 = float8_ops::load(_pv_block, 88);
+            int32_t  const _1676 = _pv_block_s1_rki__x + _1457;
+            int32_t  const _1677 = _1676 * _attn_dv_pad;
+            int32_t  const _1678 = _1677 + _1521;
+            float8  const _1679 = float8_ops::load(_attn_v, _1678);
+            int32_t  const _1680 = _pv_block_s1_rki__x + _1496;
+            int32_t  const _1681 = _1680 * 2;
+            int32_t  const _1682 = _1681 + _pv_blocks_s1_ii_ig;
+            int32_t  const _1683 = _1682 * 12;
+            int32_t  const _1684 = _1683 + 11;
+            float  const _1685 = _probs[_1684];
+            float8  const _1686 = float8_ops::broadcast(_1685);
+            float8  const _1687 = _1679 * _1686;
+            float8  const _1688 = _1675 + _1687;
+            float8_ops::store(_1688, _pv_block, 88);
+           } // for _pv_block_s1_rki__x
+           // consume pv_block
+           int32_t  const _1689 = _pv_blocks_s1_c_co * 8;
+           int32_t  const _1690 = _1689 + _1462;
+           int32_t  const _1691 = _1690 + 8;
+           float8  const _1692 = float8_ops::load(_pv_blocks, _1691);
+           float8  const _1693 = float8_ops::load(_pv_block, 0);
+           float8  const _1694 = _1692 + _1693;
+           float8_ops::store(_1694, _pv_blocks, _1691);
+           int32_t  const _1695 = _pv_blocks_s1_c_co * 8;
+           int32_t  const _1696 = _1695 + _1495;
+           int32_t  const _1697 = _1696 + 8;
+           float8  const _1698 = float8_ops::load(_pv_blocks, _1697);
+           float8  const _1699 = float8_ops::load(_pv_block, 8);
+           float8  const _1700 = _1698 + _1699;
+           float8_ops::store(_1700, _pv_blocks, _1697);
+           int32_t  const _1701 = _pv_blocks_s1_c_co * 8;
+           int32_t  const _1702 = _1701 + _1492;
+           int32_t  const _1703 = _1702 + 8;
+           float8  const _1704 = float8_ops::load(_pv_blocks, _1703);
+           float8  const _1705 = float8_ops::load(_pv_block, 16);
+           float8  const _1706 = _1704 + _1705;
+           float8_ops::store(_1706, _pv_blocks, _1703);
+           int32_t  const _1707 = _pv_blocks_s1_c_co * 8;
+           int32_t  const _1708 = _1707 + _1489;
+           int32_t  const _1709 = _1708 + 8;
+           float8  const _1710 = float8_ops::load(_pv_blocks, _1709);
+           float8  const _1711 = float8_ops::load(_pv_block, 24);
+           float8  const _1712 = _1710 + _1711;
+           float8_ops::store(_1712, _pv_blocks, _1709);
+           int32_t  const _1713 = _pv_blocks_s1_c_co * 8;
+           int32_t  const _1714 = _1713 + _1486;
+           int32_t  const _1715 = _1714 + 8;
+           float8  const _1716 = float8_ops::load(_pv_blocks, _1715);
+           float8  const _1717 = float8_ops::load(_pv_block, 32);
+           float8  const _1718 = _1716 + _1717;
+           float8_ops::store(_1718, _pv_blocks, _1715);
+           int32_t  const _1719 = _pv_blocks_s1_c_co * 8;
+           int32_t  const _1720 = _1719 + _1483;
+           int32_t  const _1721 = _1720 + 8;
+           float8  const _1722 = float8_ops::load(_pv_blocks, _1721);
+           float8  const _1723 = float8_ops::load(_pv_block, 40);
+           float8  const _1724 = _1722 + _1723;
+           float8_ops::store(_1724, _pv_blocks, _1721);
+           int32_t  const _1725 = _pv_blocks_s1_c_co * 8;
+           int32_t  const _1726 = _1725 + _1480;
+           int32_t  const _1727 = _1726 + 8;
+           float8  const _1728 = float8_ops::load(_pv_blocks, _1727);
+           float8  const _1729 = float8_ops::load(_pv_block, 48);
+           float8  const _1730 = _1728 + _1729;
+           float8_ops::store(_1730, _pv_blocks, _1727);
+           int32_t  const _1731 = _pv_blocks_s1_c_co * 8;
+           int32_t  const _1732 = _1731 + _1477;
+           int32_t  const _1733 = _1732 + 8;
+           float8  const _1734 = float8_ops::load(_pv_blocks, _1733);
+           float8  const _1735 = float8_ops::load(_pv_block, 56);
+           float8  const _1736 = _1734 + _1735;
+           float8_ops::store(_1736, _pv_blocks, _1733);
+           int32_t  const _1737 = _pv_blocks_s1_c_co * 8;
+           int32_t  const _1738 = _1737 + _1474;
+           int32_t  const _1739 = _1738 + 8;
+           float8  const _1740 = float8_ops::load(_pv_blocks, _1739);
+           float8  const _1741 = float8_ops::load(_pv_block, 64);
+           float8  const _1742 = _1740 + _1741;
+           float8_ops::store(_1742, _pv_blocks, _1739);
+           int32_t  const _1743 = _pv_blocks_s1_c_co * 8;
+           int32_t  const _1744 = _1743 + _1471;
+           int32_t  const _1745 = _1744 + 8;
+           float8  const _1746 = float8_ops::load(_pv_blocks, _1745);
+           float8  const _1747 = float8_ops::load(_pv_block, 72);
+           float8  const _1748 = _1746 + _1747;
+           float8_ops::store(_1748, _pv_blocks, _1745);
+           int32_t  const _1749 = _pv_blocks_s1_c_co * 8;
+           int32_t  const _1750 = _1749 + _1468;
+           int32_t  const _1751 = _1750 + 8;
+           float8  const _1752 = float8_ops::load(_pv_blocks, _1751);
+           float8  const _1753 = float8_ops::load(_pv_block, 80);
+           float8  const _1754 = _1752 + _1753;
+           float8_ops::store(_1754, _pv_blocks, _1751);
+           int32_t  const _1755 = _pv_blocks_s1_c_co * 8;
+           int32_t  const _1756 = _1755 + _1465;
+           int32_t  const _1757 = _1756 + 8;
+           float8  const _1758 = float8_ops::load(_pv_blocks, _1757);
+           float8  const _1759 = float8_ops::load(_pv_block, 88);
+           float8  const _1760 = _1758 + _1759;
+           float8_ops::store(_1760, _pv_blocks, _1757);
+          } // alloc _pv_block
+         } // for _pv_blocks_s1_c_co
+        } // for _pv_blocks_s1_ii_ig
+       } // for _pv_blocks_s1_rkb__x
+       int32_t  const _1761 = _attn_dv_pad + -1;
+       int32_t  const _1762 = _1761 >> 3;
+       int32_t  const _1763 = _1762 * 8;
+       int32_t  const _1764 = ::halide_cpp_min(_attn_dv_pad, 8);
+       int32_t  const _1765 = _1763 - _1764;
+       {
+        int32_t  const _1766 = _1765 + 16;
+        int64_t  const _1767 = _1766;
+        int64_t  const _1768 = _1767 * 24;
+        if ((_1768 > ((int64_t(1) << 31) - 1)) || ((_1768 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
         {
-         int32_t  const _1750 = _attn_dv_pad + 8;
-         int32_t  const _1751 = _1750 * _attn_out_s0_ii;
-         int32_t  const _1752 = _attn_out_s0_ii * _59;
-         int32_t  const _1753 = _1749 + 1;
-         for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + _1753; _attn_out_s0_c_c++)
+         attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation pv\n");
+         return -1;
+        } // overflow test pv
+        int64_t  const _1769 = _1768;
+        float *_pv = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1769);
+        if (!_pv)
+        {
+         int32_t  const _1770 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+         return _1770;
+        }
+        HalideFreeHelper _pv_free(_ucon, _pv, attn_alibi_softcap_rt_free);
+        // produce pv
+        // consume pv_blocks
+        int32_t  const _1771 = _attn_dv_pad & 7;
+        bool  const _1772 = _1771 != 0;
+        int32_t  const _1773 = ::halide_cpp_max(_attn_dv_pad, 8);
+        int32_t  const _1774 = ::halide_cpp_min(_attn_dv_pad, 8);
+        int32_t  const _1775 = _attn_dv_pad >> 3;
+        for (int _pv_s0_ii = 0; _pv_s0_ii < 0 + 24; _pv_s0_ii++)
+        {
+         int32_t  const _1776 = _1410 + 16;
+         int32_t  const _1777 = _1776 * _pv_s0_ii;
+         int32_t  const _1778 = _1765 + 16;
+         int32_t  const _1779 = _1778 * _pv_s0_ii;
+         for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1775; _pv_s0_c_c++)
          {
-          int32_t  const _1754 = _attn_out_s0_c_c * 8;
-          int32_t  const _1755 = _1754 + _1751;
-          float8  const _1756 = float8_ops::load(_partial, _1755);
-          int32_t  const _1757 = _1754 + _1752;
-          float8_ops::store(_1756, _attn_out, _1757);
-         } // for _attn_out_s0_c_c
-         if (_1748)
+          int32_t  const _1780 = _pv_s0_c_c * 8;
+          int32_t  const _1781 = _1780 - _1774;
+          int32_t  const _1782 = _1781 + _1777;
+          int32_t  const _1783 = _1782 + 8;
+          float8  const _1784 = float8_ops::load(_pv_blocks, _1783);
+          int32_t  const _1785 = _1781 + _1779;
+          int32_t  const _1786 = _1785 + 8;
+          float8_ops::store(_1784, _pv, _1786);
+         } // for _pv_s0_c_c
+         if (_1772)
          {
-          int32_t  const _1758 = _attn_dv_pad + 8;
-          int32_t  const _1759 = _1758 * _attn_out_s0_ii;
-          int32_t  const _1760 = _1759 + _attn_dv_pad;
-          float8  const _1761 = float8_ops::load(_partial, _1760);
-          int32_t  const _1762 = _attn_out_s0_ii * _59;
-          int32_t  const _1763 = _1762 + _attn_dv_pad;
-          float8_ops::store(_1761, _attn_out, _1763);
-         } // if _1748
-        } // for _attn_out_s0_ii
-        _partial_free.free();
-       } // alloc _partial
-      } // alloc _row_sum
+          int32_t  const _1787 = _1410 + 16;
+          int32_t  const _1788 = _1787 * _pv_s0_ii;
+          int32_t  const _1789 = _1788 + _1773;
+          int32_t  const _1790 = _1789 + -8;
+          float8  const _1791 = float8_ops::load(_pv_blocks, _1790);
+          int32_t  const _1792 = _1765 + 16;
+          int32_t  const _1793 = _1792 * _pv_s0_ii;
+          int32_t  const _1794 = _1793 + _1773;
+          int32_t  const _1795 = _1794 + -8;
+          float8_ops::store(_1791, _pv, _1795);
+         } // if _1772
+        } // for _pv_s0_ii
+        _pv_blocks_free.free();
+        // consume probs
+        int32_t  const _1796 = ::halide_cpp_min(_attn_dv_pad, 8);
+        int32_t  const _1797 = _attn_dv_pad + 7;
+        int32_t  const _1798 = _1797 >> 3;
+        int32_t  const _1799 = _88 - _93;
+        int32_t  const _1800 = _93 - _1164;
+        for (int _pv_s1_ii_ig = 0; _pv_s1_ii_ig < 0 + 2; _pv_s1_ii_ig++)
+        {
+         int32_t  const _1801 = _pv_s1_ii_ig * 12;
+         int32_t  const _1802 = _1765 + 16;
+         int32_t  const _1803 = _pv_s1_ii_ig * _1802;
+         int32_t  const _1804 = _1803 * 12;
+         int32_t  const _1805 = _1804 - _1796;
+         int32_t  const _1806 = _1801 + 11;
+         int32_t  const _1807 = _1806 * _1802;
+         int32_t  const _1808 = _1807 - _1796;
+         int32_t  const _1809 = _1801 + 10;
+         int32_t  const _1810 = _1809 * _1802;
+         int32_t  const _1811 = _1810 - _1796;
+         int32_t  const _1812 = _1801 + 9;
+         int32_t  const _1813 = _1812 * _1802;
+         int32_t  const _1814 = _1813 - _1796;
+         int32_t  const _1815 = _1801 + 8;
+         int32_t  const _1816 = _1815 * _1802;
+         int32_t  const _1817 = _1816 - _1796;
+         int32_t  const _1818 = _1801 + 7;
+         int32_t  const _1819 = _1818 * _1802;
+         int32_t  const _1820 = _1819 - _1796;
+         int32_t  const _1821 = _1801 + 6;
+         int32_t  const _1822 = _1821 * _1802;
+         int32_t  const _1823 = _1822 - _1796;
+         int32_t  const _1824 = _1801 + 5;
+         int32_t  const _1825 = _1824 * _1802;
+         int32_t  const _1826 = _1825 - _1796;
+         int32_t  const _1827 = _1801 + 4;
+         int32_t  const _1828 = _1827 * _1802;
+         int32_t  const _1829 = _1828 - _1796;
+         int32_t  const _1830 = _1801 + 3;
+         int32_t  const _1831 = _1830 * _1802;
+         int32_t  const _1832 = _1831 - _1796;
+         int32_t  const _1833 = _1801 + 2;
+         int32_t  const _1834 = _1833 * _1802;
+         int32_t  const _1835 = _1834 - _1796;
+         int32_t  const _1836 = _1801 + 1;
+         int32_t  const _1837 = _1836 * _1802;
+         int32_t  const _1838 = _1837 - _1796;
+         for (int _pv_s1_c_co = 0; _pv_s1_c_co < 0 + _1798; _pv_s1_c_co++)
+         {
+          int32_t  const _1839 = _pv_s1_c_co * 8;
+          int32_t  const _1840 = _1808 + _1839;
+          int32_t  const _1841 = _1811 + _1839;
+          int32_t  const _1842 = _1814 + _1839;
+          int32_t  const _1843 = _1817 + _1839;
+          int32_t  const _1844 = _1820 + _1839;
+          int32_t  const _1845 = _1823 + _1839;
+          int32_t  const _1846 = _1826 + _1839;
+          int32_t  const _1847 = _1829 + _1839;
+          int32_t  const _1848 = _1832 + _1839;
+          int32_t  const _1849 = _1835 + _1839;
+          int32_t  const _1850 = _1838 + _1839;
+          int32_t  const _1851 = _1805 + _1839;
+          for (int _pv_s1_rkt__x_rebased = 0; _pv_s1_rkt__x_rebased < 0 + _1799; _pv_s1_rkt__x_rebased++)
+          {
+           int32_t  const _1852 = _1851 + 8;
+           float8  const _1853 = float8_ops::load(_pv, _1852);
+           int32_t  const _1854 = _93 + _pv_s1_rkt__x_rebased;
+           int32_t  const _1855 = _1854 * _attn_dv_pad;
+           int32_t  const _1856 = _1855 + _1839;
+           float8  const _1857 = float8_ops::load(_attn_v, _1856);
+           int32_t  const _1858 = _pv_s1_rkt__x_rebased + _1800;
+           int32_t  const _1859 = _1858 * 2;
+           int32_t  const _1860 = _1859 + _pv_s1_ii_ig;
+           int32_t  const _1861 = _1860 * 12;
+           float  const _1862 = _probs[_1861];
+           float8  const _1863 = float8_ops::broadcast(_1862);
+           float8  const _1864 = _1857 * _1863;
+           float8  const _1865 = _1853 + _1864;
+           float8_ops::store(_1865, _pv, _1852);
+           int32_t  const _1866 = _1850 + 8;
+           float8  const _1867 = float8_ops::load(_pv, _1866);
+           int32_t  const _1868 = _93 + _pv_s1_rkt__x_rebased;
+           int32_t  const _1869 = _1868 * _attn_dv_pad;
+           int32_t  const _1870 = _1869 + _1839;
+           float8  const _1871 = float8_ops::load(_attn_v, _1870);
+           int32_t  const _1872 = _pv_s1_rkt__x_rebased + _1800;
+           int32_t  const _1873 = _1872 * 2;
+           int32_t  const _1874 = _1873 + _pv_s1_ii_ig;
+           int32_t  const _1875 = _1874 * 12;
+           int32_t  const _1876 = _1875 + 1;
+           float  const _1877 = _probs[_1876];
+           float8  const _1878 = float8_ops::broadcast(_1877);
+           float8  const _1879 = _1871 * _1878;
+           float8  const _1880 = _1867 + _1879;
+           float8_ops::store(_1880, _pv, _1866);
+           int32_t  const _1881 = _1849 + 8;
+           float8  const _1882 = float8_ops::load(_pv, _1881);
+           int32_t  const _1883 = _93 + _pv_s1_rkt__x_rebased;
+           int32_t  const _1884 = _1883 * _attn_dv_pad;
+           int32_t  const _1885 = _1884 + _1839;
+           float8  const _1886 = float8_ops::load(_attn_v, _1885);
+           int32_t  const _1887 = _pv_s1_rkt__x_rebased + _1800;
+           int32_t  const _1888 = _1887 * 2;
+           int32_t  const _1889 = _1888 + _pv_s1_ii_ig;
+           int32_t  const _1890 = _1889 * 12;
+           int32_t  const _1891 = _1890 + 2;
+           float  const _1892 = _probs[_1891];
+           float8  const _1893 = float8_ops::broadcast(_1892);
+           float8  const _1894 = _1886 * _1893;
+           float8  const _1895 = _1882 + _1894;
+           float8_ops::store(_1895, _pv, _1881);
+           int32_t  const _1896 = _1848 + 8;
+           float8  const _1897 = float8_ops::load(_pv, _1896);
+           int32_t  const _1898 = _93 + _pv_s1_rkt__x_rebased;
+           int32_t  const _1899 = _1898 * _attn_dv_pad;
+           int32_t  const _1900 = _1899 + _1839;
+           float8  const _1901 = float8_ops::load(_attn_v, _1900);
+           int32_t  const _1902 = _pv_s1_rkt__x_rebased + _1800;
+           int32_t  const _1903 = _1902 * 2;
+           int32_t  const _1904 = _1903 + _pv_s1_ii_ig;
+           int32_t  const _1905 = _1904 * 12;
+           int32_t  const _1906 = _1905 + 3;
+           float  const _1907 = _probs[_1906];
+           float8  const _1908 = float8_ops::broadcast(_1907);
+           float8  const _1909 = _1901 * _1908;
+           float8  const _1910 = _1897 + _1909;
+           float8_ops::store(_1910, _pv, _1896);
+           int32_t  const _1911 = _1847 + 8;
+           float8  const _1912 = float8_ops::load(_pv, _1911);
+           int32_t  const _1913 = _93 + _pv_s1_rkt__x_rebased;
+           int32_t  const _1914 = _1913 * _attn_dv_pad;
+           int32_t  const _1915 = _1914 + _1839;
+           float8  const _1916 = float8_ops::load(_attn_v, _1915);
+           int32_t  const _1917 = _pv_s1_rkt__x_rebased + _1800;
+           int32_t  const _1918 = _1917 * 2;
+           int32_t  const _1919 = _1918 + _pv_s1_ii_ig;
+           int32_t  const _1920 = _1919 * 12;
+           int32_t  const _1921 = _1920 + 4;
+           float  const _1922 = _probs[_1921];
+           float8  const _1923 = float8_ops::broadcast(_1922);
+           float8  const _1924 = _1916 * _1923;
+           float8  const _1925 = _1912 + _1924;
+           float8_ops::store(_1925, _pv, _1911);
+           int32_t  const _1926 = _1846 + 8;
+           float8  const _1927 = float8_ops::load(_pv, _1926);
+           int32_t  const _1928 = _93 + _pv_s1_rkt__x_rebased;
+           int32_t  const _1929 = _1928 * _attn_dv_pad;
+           int32_t  const _1930 = _1929 + _1839;
+           float8  const _1931 = float8_ops::load(_attn_v, _1930);
+           int32_t  const _1932 = _pv_s1_rkt__x_rebased + _1800;
+           int32_t  const _1933 = _1932 * 2;
+           int32_t  const _1934 = _1933 + _pv_s1_ii_ig;
+           int32_t  const _1935 = _1934 * 12;
+           int32_t  const _1936 = _1935 + 5;
+           float  const _1937 = _probs[_1936];
+           float8  const _1938 = float8_ops::broadcast(_1937);
+           float8  const _1939 = _1931 * _1938;
+           float8  const _1940 = _1927 + _1939;
+           float8_ops::store(_1940, _pv, _1926);
+           int32_t  const _1941 = _1845 + 8;
+           float8  const _1942 = float8_ops::load(_pv, _1941);
+           int32_t  const _1943 = _93 + _pv_s1_rkt__x_rebased;
+           int32_t  const _1944 = _1943 * _attn_dv_pad;
+           int32_t  const _1945 = _1944 + _1839;
+           float8  const _1946 = float8_ops::load(_attn_v, _1945);
+           int32_t  const _1947 = _pv_s1_rkt__x_rebased + _1800;
+           int32_t  const _1948 = _1947 * 2;
+           int32_t  const _1949 = _1948 + _pv_s1_ii_ig;
+           int32_t  const _1950 = _1949 * 12;
+           int32_t  const _1951 = _1950 + 6;
+           float  const _1952 = _probs[_1951];
+           float8  const _1953 = float8_ops::broadcast(_1952);
+           float8  const _1954 = _1946 * _1953;
+           float8  const _1955 = _1942 + _1954;
+           float8_ops::store(_1955, _pv, _1941);
+           int32_t  const _1956 = _1844 + 8;
+           float8  const _1957 = float8_ops::load(_pv, _1956);
+           int32_t  const _1958 = _93 + _pv_s1_rkt__x_rebased;
+           int32_t  const _1959 = _1958 * _attn_dv_pad;
+           int32_t  const _1960 = _1959 + _1839;
+           float8  const _1961 = float8_ops::load(_attn_v, _1960);
+           int32_t  const _1962 = _pv_s1_rkt__x_rebased + _1800;
+           int32_t  const _1963 = _1962 * 2;
+           int32_t  const _1964 = _1963 + _pv_s1_ii_ig;
+           int32_t  const _1965 = _1964 * 12;
+           int32_t  const _1966 = _1965 + 7;
+           float  const _1967 = _probs[_1966];
+           float8  const _1968 = float8_ops::broadcast(_1967);
+           float8  const _1969 = _1961 * _1968;
+           float8  const _1970 = _1957 + _1969;
+           float8_ops::store(_1970, _pv, _1956);
+           int32_t  const _1971 = _1843 + 8;
+           float8  const _1972 = float8_ops::load(_pv, _1971);
+           int32_t  const _1973 = _93 + _pv_s1_rkt__x_rebased;
+           int32_t  const _1974 = _1973 * _attn_dv_pad;
+           int32_t  const _1975 = _1974 + _1839;
+           float8  const _1976 = float8_ops::load(_attn_v, _1975);
+           int32_t  const _1977 = _pv_s1_rkt__x_rebased + _1800;
+           int32_t  const _1978 = _1977 * 2;
+           int32_t  const _1979 = _1978 + _pv_s1_ii_ig;
+           int32_t  const _1980 = _1979 * 12;
+           int32_t  const _1981 = _1980 + 8;
+           float  const _1982 = _probs[_1981];
+           float8  const _1983 = float8_ops::broadcast(_1982);
+           float8  const _1984 = _1976 * _1983;
+           float8  const _1985 = _1972 + _1984;
+           float8_ops::store(_1985, _pv, _1971);
+           int32_t  const _1986 = _1842 + 8;
+           float8  const _1987 = float8_ops::load(_pv, _1986);
+           int32_t  const _1988 = _93 + _pv_s1_rkt__x_rebased;
+           int32_t  const _1989 = _1988 * _attn_dv_pad;
+           int32_t  const _1990 = _1989 + _1839;
+           float8  const _1991 = float8_ops::load(_attn_v, _1990);
+           int32_t  const _1992 = _pv_s1_rkt__x_rebased + _1800;
+           int32_t  const _1993 = _1992 * 2;
+           int32_t  const _1994 = _1993 + _pv_s1_ii_ig;
+           int32_t  const _1995 = _1994 * 12;
+           int32_t  const _1996 = _1995 + 9;
+           float  const _1997 = _probs[_1996];
+           float8  const _1998 = float8_ops::broadcast(_1997);
+           float8  const _1999 = _1991 * _1998;
+           float8  const _2000 = _1987 + _1999;
+           float8_ops::store(_2000, _pv, _1986);
+           int32_t  const _2001 = _1841 + 8;
+           float8  const _2002 = float8_ops::load(_pv, _2001);
+           int32_t  const _2003 = _93 + _pv_s1_rkt__x_rebased;
+           int32_t  const _2004 = _2003 * _attn_dv_pad;
+           int32_t  const _2005 = _2004 + _1839;
+           float8  const _2006 = float8_ops::load(_attn_v, _2005);
+           int32_t  const _2007 = _pv_s1_rkt__x_rebased + _1800;
+           int32_t  const _2008 = _2007 * 2;
+           int32_t  const _2009 = _2008 + _pv_s1_ii_ig;
+           int32_t  const _2010 = _2009 * 12;
+           int32_t  const _2011 = _2010 + 10;
+           float  const _2012 = _probs[_2011];
+           float8  const _2013 = float8_ops::broadcast(_2012);
+           float8  const _2014 = _2006 * _2013;
+           float8  const _2015 = _2002 + _2014;
+           float8_ops::store(_2015, _pv, _2001);
+           int32_t  const _2016 = _1840 + 8;
+           float8  const _2017 = float8_ops::load(_pv, _2016);
+           int32_t  const _2018 = _93 + _pv_s1_rkt__x_rebased;
+           int32_t  const _2019 = _2018 * _attn_dv_pad;
+           int32_t  const _2020 = _2019 + _1839;
+           float8  const _2021 = float8_ops::load(_attn_v, _2020);
+           int32_t  const _2022 = _pv_s1_rkt__x_rebased + _1800;
+           int32_t  const _2023 = _2022 * 2;
+           int32_t  const _2024 = _2023 + _pv_s1_ii_ig;
+           int32_t  const _2025 = _2024 * 12;
+           int32_t  const _2026 = _2025 + 11;
+           float  const _2027 = _probs[_2026];
+           float8  const _2028 = float8_ops::broadcast(_2027);
+           float8  const _2029 = _2021 * _2028;
+           float8  const _2030 = _2017 + _2029;
+           float8_ops::store(_2030, _pv, _2016);
+          } // for _pv_s1_rkt__x_rebased
+         } // for _pv_s1_c_co
+        } // for _pv_s1_ii_ig
+        {
+         float _row_sum[24];
+         int32_t  const _2031 = ::halide_cpp_max(_85, 0);
+         int32_t  const _2032 = _88 - _2031;
+         // produce row_sum
+         for (int _row_sum_s0_ii_ii = 0; _row_sum_s0_ii_ii < 0 + 3; _row_sum_s0_ii_ii++)
+         {
+          float  const _2033 = float_from_bits(0 /* 0 */);
+          float8  const _2034 = float8_ops::broadcast(_2033);
+          int32_t  const _2035 = _row_sum_s0_ii_ii * 8;
+          float8_ops::store(_2034, _row_sum, _2035);
+         } // for _row_sum_s0_ii_ii
+         // consume probs
+         int32_t  const _2036 = ::halide_cpp_max(_85, 0);
+         int32_t  const _2037 = _2036 - _1164;
+         for (int _row_sum_s1_rk__x_rebased = 0; _row_sum_s1_rk__x_rebased < 0 + _2032; _row_sum_s1_rk__x_rebased++)
+         {
+          float8  const _2038 = float8_ops::load(_row_sum, 0);
+          int32_t  const _2039 = _row_sum_s1_rk__x_rebased + _2037;
+          int32_t  const _2040 = _2039 * 24;
+          float8  const _2041 = float8_ops::load(_probs, _2040);
+          float8  const _2042 = _2038 + _2041;
+          float8_ops::store(_2042, _row_sum, 0);
+          float8  const _2043 = float8_ops::load(_row_sum, 8);
+          int32_t  const _2044 = _row_sum_s1_rk__x_rebased + _2037;
+          int32_t  const _2045 = _2044 * 24;
+          int32_t  const _2046 = _2045 + 8;
+          float8  const _2047 = float8_ops::load(_probs, _2046);
+          float8  const _2048 = _2043 + _2047;
+          float8_ops::store(_2048, _row_sum, 8);
+          float8  const _2049 = float8_ops::load(_row_sum, 16);
+          int32_t  const _2050 = _row_sum_s1_rk__x_rebased + _2037;
+          int32_t  const _2051 = _2050 * 24;
+          int32_t  const _2052 = _2051 + 16;
+          float8  const _2053 = float8_ops::load(_probs, _2052);
+          float8  const _2054 = _2049 + _2053;
+          float8_ops::store(_2054, _row_sum, 16);
+         } // for _row_sum_s1_rk__x_rebased
+         _probs_free.free();
+         {
+          int32_t  const _2055 = _attn_dv_pad + 8;
+          int64_t  const _2056 = _2055;
+          int64_t  const _2057 = _2056 * 24;
+          if ((_2057 > ((int64_t(1) << 31) - 1)) || ((_2057 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+          {
+           attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation partial\n");
+           return -1;
+          } // overflow test partial
+          int64_t  const _2058 = _2057;
+          float *_partial = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_2058);
+          if (!_partial)
+          {
+           int32_t  const _2059 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+           return _2059;
+          }
+          HalideFreeHelper _partial_free(_ucon, _partial, attn_alibi_softcap_rt_free);
+          // produce partial
+          // consume row_sum
+          // consume pv
+          // consume row_max
+          int32_t  const _2060 = _attn_kv_lo >> 2;
+          int32_t  const _2061 = ::halide_cpp_max(_2060, 0);
+          int32_t  const _2062 = _2061 * 4;
+          int32_t  const _2063 = ::halide_cpp_min(_2062, _attn_lk);
+          int32_t  const _2064 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
+          int32_t  const _2065 = _2064 + 3;
+          int32_t  const _2066 = _2065 >> 2;
+          int32_t  const _2067 = _attn_tile * 6;
+          int32_t  const _2068 = _2067 + 6;
+          int32_t  const _2069 = ::halide_cpp_min(_2066, _2068);
+          int32_t  const _2070 = _2069 * 4;
+          int32_t  const _2071 = ::halide_cpp_min(_2070, _attn_lk);
+          int32_t  const _2072 = ::halide_cpp_min(_attn_dv_pad, 8);
+          int32_t  const _2073 = _attn_dv_pad & 7;
+          int32_t  const _2074 = _2073 + 15;
+          int32_t  const _2075 = _2074 >> 3;
+          int32_t  const _2076 = _attn_dv_pad >> 3;
+          int32_t  const _2077 = _attn_chunk_lo >> 2;
+          int32_t  const _2078 = _2077 * 4;
+          for (int _partial_s0_ii_ig = 0; _partial_s0_ii_ig < 0 + 2; _partial_s0_ii_ig++)
+          {
+           int32_t  const _2079 = ::halide_cpp_max(_2063, _2071);
+           int32_t  const _2080 = _partial_s0_ii_ig * 12;
+           for (int _partial_s0_ii_ir = 0; _partial_s0_ii_ir < 0 + 12; _partial_s0_ii_ir++)
+           {
+            int32_t  const _2081 = _partial_s0_ii_ir + _2080;
+            for (int _partial_s0_c_c = 0; _partial_s0_c_c < 0 + _2076; _partial_s0_c_c++)
+            {
+             int32_t  const _2082 = _partial_s0_c_c * 8;
+             int32_t  const _2083 = _1765 + 16;
+             int32_t  const _2084 = _2083 * _2081;
+             int32_t  const _2085 = _2084 - _2072;
+             int32_t  const _2086 = _2082 + _2085;
+             int32_t  const _2087 = _2086 + 8;
+             float8  const _2088 = float8_ops::load(_pv, _2087);
+             int32_t  const _2089 = _attn_dv_pad + 8;
+             int32_t  const _2090 = _2089 * _2081;
+             int32_t  const _2091 = _2090 + _2082;
+             float8_ops::store(_2088, _partial, _2091);
+            } // for _partial_s0_c_c
+            int32_t  const _2092 = ::halide_cpp_min(_2078, _2079);
+            int32_t  const _2093 = ::halide_cpp_max(_2092, _2063);
+            int32_t  const _2094 = _2093 + 1024;
+            int32_t  const _2095 = ::halide_cpp_min(_2094, _2079);
+            float  const _2096 = reinterpret<float>(_2095);
+            int32_t  const _2097 = _partial_s0_ii_ir + _2080;
+            for (int _partial_s0_c_c_rebased = 0; _partial_s0_c_c_rebased < 0 + _2075; _partial_s0_c_c_rebased++)
+            {
+             int32_t  const _2098 = _partial_s0_c_c_rebased + _2076;
+             int32_t  const _2099 = _2098 * 8;
+             int32_t  const _2100 = ::halide_cpp_min(_2099, _attn_dv_pad);
+             int32_t  const _2101 = _2100 - _attn_dv_pad;
+             int32x8_t  const _2102 = int32x8_t_ops::ramp(_2100, 1);
+             int32_t  const _2103 = _attn_dv_pad + -1;
+             int32x8_t  const _2104 = int32x8_t_ops::broadcast(_2103);
+             int32x8_t  const _2105 = int32x8_t_ops::min(_2102, _2104);
+             int32_t  const _2106 = _1765 + 16;
+             int32_t  const _2107 = _2106 * _2097;
+             int32_t  const _2108 = _2107 - _2072;
+             int32_t  const _2109 = _2108 + 8;
+             int32x8_t  const _2110 = int32x8_t_ops::broadcast(_2109);
+             int32x8_t  const _2111 = _2105 + _2110;
+             float8  const _2112 = float8_ops::load_gather(_pv, _2111);
+             float  const _2113 = _row_max[_2097];
+             float8  const _2114 = float8_ops::broadcast(_2113);
+             float  const _2115 = _row_sum[_2097];
+             float8  const _2116 = float8_ops::broadcast(_2115);
+             float8  const _2117 = float8_ops::broadcast(_2096);
+             float  const _2118 = reinterpret<float>(_2079);
+             float8  const _2119 = float8_ops::broadcast(_2118);
+             int32_t  const _2120 = _2101 + -2;
+             int32x8_t  const _2121 = int32x8_t_ops::ramp(_2120, 1);
+             int32x8_t  const _2122 = int32x8_t_ops::broadcast(0);
+             uint8x8_t  const _2123 = int32x8_t_ops::eq(_2121, _2122);
+             float8  const _2124 = float8_ops::select(_2123, _2117, _2119);
+             int32_t  const _2125 = _2101 + -1;
+             int32x8_t  const _2126 = int32x8_t_ops::ramp(_2125, 1);
+             uint8x8_t  const _2127 = int32x8_t_ops::eq(_2126, _2122);
+             float8  const _2128 = float8_ops::select(_2127, _2116, _2124);
+             int32x8_t  const _2129 = int32x8_t_ops::ramp(_2101, 1);
+             uint8x8_t  const _2130 = int32x8_t_ops::eq(_2129, _2122);
+             float8  const _2131 = float8_ops::select(_2130, _2114, _2128);
+             int32x8_t  const _2132 = int32x8_t_ops::broadcast(_attn_dv_pad);
+             uint8x8_t  const _2133 = int32x8_t_ops::lt(_2102, _2132);
+             float8  const _2134 = float8_ops::select(_2133, _2112, _2131);
+             int32_t  const _2135 = _attn_dv_pad + 8;
+             int32_t  const _2136 = _2135 * _2097;
+             int32_t  const _2137 = _2136 + _2100;
+             float8_ops::store(_2134, _partial, _2137);
+            } // for _partial_s0_c_c_rebased
+           } // for _partial_s0_ii_ir
+          } // for _partial_s0_ii_ig
+          _pv_free.free();
+          // produce attn_out
+          // consume partial
+          int32_t  const _2138 = _attn_dv_pad & 7;
+          bool  const _2139 = _2138 != 0;
+          int32_t  const _2140 = _attn_dv_pad >> 3;
+          for (int _attn_out_s0_ii = 0; _attn_out_s0_ii < 0 + 24; _attn_out_s0_ii++)
+          {
+           int32_t  const _2141 = _attn_dv_pad + 8;
+           int32_t  const _2142 = _2141 * _attn_out_s0_ii;
+           int32_t  const _2143 = _attn_out_s0_ii * _59;
+           int32_t  const _2144 = _2140 + 1;
+           for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + _2144; _attn_out_s0_c_c++)
+           {
+            int32_t  const _2145 = _attn_out_s0_c_c * 8;
+            int32_t  const _2146 = _2145 + _2142;
+            float8  const _2147 = float8_ops::load(_partial, _2146);
+            int32_t  const _2148 = _2145 + _2143;
+            float8_ops::store(_2147, _attn_out, _2148);
+           } // for _attn_out_s0_c_c
+           if (_2139)
+           {
+            int32_t  const _2149 = _attn_dv_pad + 8;
+            int32_t  const _2150 = _2149 * _attn_out_s0_ii;
+            int32_t  const _2151 = _2150 + _attn_dv_pad;
+            float8  const _2152 = float8_ops::load(_partial, _2151);
+            int32_t  const _2153 = _attn_out_s0_ii * _59;
+            int32_t  const _2154 = _2153 + _attn_dv_pad;
+            float8_ops::store(_2152, _attn_out, _2154);
+           } // if _2139
+          } // for _attn_out_s0_ii
+          _partial_free.free();
+         } // alloc _partial
+        } // alloc _row_sum
+       } // alloc _pv
+      } // alloc _pv_blocks
      } // alloc _probs
     } // alloc _row_max
    } // alloc _masked
