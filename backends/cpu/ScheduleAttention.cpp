@@ -67,24 +67,21 @@ void schedule_attention(AttentionAlgorithm& a) {
     // Key blocks outermost: every (row group, value vectors) pass over a block finds its V rows in
     // L1. A pass sums into pv_block's R x U vectors, a box of constant size and indices (registers),
     // then adds them to the tile's pv. The keys after the last whole block in a pass of their own.
+    // R rows x U vectors of columns in registers per pass; `order` places the key loop.
+    auto passes = [&](Stage stage, const std::vector<VarOrRVar>& order) {
+      stage.split(c, co, ci, U * VL, TailStrategy::RoundUp)
+          .split(ii, ig, ir, R)
+          .reorder(order)
+          .vectorize(ci, VL)
+          .unroll(ci)
+          .unroll(ir);
+    };
     a.pv_blocks.compute_root().vectorize(c, VL);
-    a.pv_blocks.update()
-        .split(c, co, ci, U * VL, TailStrategy::RoundUp)
-        .split(ii, ig, ir, R)
-        .reorder(ci, ir, co, ig, a.rkb.x)
-        .vectorize(ci, VL)
-        .unroll(ci)
-        .unroll(ir);
+    passes(a.pv_blocks.update(), {ci, ir, co, ig, a.rkb.x});
     a.pv_block.compute_at(a.pv_blocks, co).vectorize(c, VL).unroll(c).unroll(ii);
     a.pv_block.update().reorder(c, ii, a.rki.x).vectorize(c, VL).unroll(c).unroll(ii);
     a.pv.compute_root().vectorize(c, VL);
-    a.pv.update()
-        .split(c, co, ci, U * VL, TailStrategy::RoundUp)
-        .split(ii, ig, ir, R)
-        .reorder(ci, ir, a.rkt.x, co, ig)
-        .vectorize(ci, VL)
-        .unroll(ci)
-        .unroll(ir);
+    passes(a.pv.update(), {ci, ir, a.rkt.x, co, ig});
     return;
   }
   a.pv.compute_at(a.partial, ig).vectorize(c, VL).unroll(ii);
