@@ -114,6 +114,19 @@ std::shared_ptr<CpuKernel> compile_cpu_kernel(const CpuKernelSource& src);
 /// Head dims above this stay open when a call fixes them (with_call_head_dims).
 constexpr int64_t kMaxCallHeadDim = 1024;
 
+/// A call's head dims: D (q's rows) and Dv (v's rows); 0 when unknown.
+struct HeadDims {
+  int64_t head_dim = 0, value_dim = 0;
+};
+
+/// The last dims of `in`'s q and v (0 for an input that is not 4-D).
+HeadDims input_head_dims(const KernelInputs& in);
+
+/// The head dims with_call_head_dims fixes in `ir` for a call's `call`: `call` when `ir` leaves
+/// `head_dim` open and both are in (0, kMaxCallHeadDim], else {0, 0} (`ir` stays as it is). One
+/// kernel per distinct result: what callers that cache kernels key them by.
+HeadDims head_dims_to_fix(const KernelIR& ir, HeadDims call);
+
 /// `ir` with the head dims it leaves open (`head_dim` unset) fixed to a call's D and Dv; `ir` itself
 /// when it fixes them or the call's are not positive. The schedules know the row widths then (the
 /// avx2 path's P·V in 6x2 register blocks over L1-sized key blocks; the AVX-512 path's loops

@@ -89,8 +89,8 @@ KernelOutputs run_cpu_kernel(const KernelIR& ir, const KernelInputs& in, int thr
   CpuKeyRanges ranges = cpu_key_ranges(ir, in);
   call.args().num_threads = threads;
   set_key_ranges(call.args(), ranges);
-  auto dim = [](const HostTensor& t) { return t.shape.size() == 4 ? t.shape[3] : int64_t(0); };
-  if (compiled(with_call_head_dims(ir, dim(in.q), dim(in.v)))->run(call.args()) != 0)
+  const HeadDims dims = input_head_dims(in);
+  if (compiled(with_call_head_dims(ir, dims.head_dim, dims.value_dim))->run(call.args()) != 0)
     throw InputError(call.error()[0] ? call.error() : "the CPU kernel failed");
   return out;
 }

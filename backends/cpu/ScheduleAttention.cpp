@@ -66,8 +66,8 @@ void schedule_attention(AttentionAlgorithm& a) {
   if (g.pv_key_block) {
     // Key blocks outermost: every (row group, value vectors) pass over a block finds its V rows in
     // L1. A pass sums into pv_block's R x U vectors, a box of constant size and indices (registers),
-    // then adds them to the tile's pv. The keys after the last whole block in a pass of their own.
-    // R rows x U vectors of columns in registers per pass; `order` places the key loop.
+    // then adds them to the tile's pv; the keys after the last whole block take a pass of their own.
+    // `passes` splits a stage into those R x U passes; `order` places its key loop.
     auto passes = [&](Stage stage, const std::vector<VarOrRVar>& order) {
       stage.split(c, co, ci, U * VL, TailStrategy::RoundUp)
           .split(ii, ig, ir, R)

@@ -135,8 +135,7 @@ void run_on_cpu(LibraryKernel& kernel, const KernelCall& call, const KernelInput
   InPlaceArgs a(kernel.ir(lse), call, in, out);
   const CpuKeyRanges ranges = key_ranges(kernel.ir(), call, in);
   set_key_ranges(a.args(), ranges);
-  auto dim = [](const HostTensor& t) { return t.shape.size() == 4 ? t.shape[3] : int64_t(0); };
-  if (kernel.cpu_kernel(lse, dim(in.q), dim(in.v))->run(a.args()) != 0) a.fail("the CPU kernel failed");
+  if (kernel.cpu_kernel(lse, input_head_dims(in))->run(a.args()) != 0) a.fail("the CPU kernel failed");
 }
 
 // Launched on the caller's stream, asynchronously (runtime/CudaCompiler.h, CudaKernelModule).

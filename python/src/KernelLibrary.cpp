@@ -29,15 +29,15 @@ int64_t size_class(int64_t n) {
 LibraryKernel::LibraryKernel(std::shared_ptr<const Program> program, std::shared_ptr<const KernelIR> ir)
     : program_(std::move(program)), ir_(std::move(ir)), lse_ir_(with_lse(ir_)) {}
 
-std::shared_ptr<CpuKernel> LibraryKernel::cpu_kernel(bool lse, int64_t head_dim, int64_t value_dim) {
+std::shared_ptr<CpuKernel> LibraryKernel::cpu_kernel(bool lse, HeadDims call) {
   lse = lse && lse_ir_ != ir_;
-  if (ir_->options.head_dim) head_dim = value_dim = 0;  // fixed: one kernel for every call
+  const HeadDims fix = head_dims_to_fix(*ir_, call);  // {0, 0}: one kernel for every call
   // Held across the compile: concurrent first calls wait for one compile rather than race.
   std::lock_guard<std::mutex> lock(mutex_);
-  std::shared_ptr<CpuKernel>& k = cpu_[std::make_tuple(lse, head_dim, value_dim)];
+  std::shared_ptr<CpuKernel>& k = cpu_[std::make_tuple(lse, fix.head_dim, fix.value_dim)];
   if (!k)
     k = compile_cpu_kernel(
-        generate_cpu_kernel(with_call_head_dims(ir(lse), head_dim, value_dim), host_cpu_target()));
+        generate_cpu_kernel(with_call_head_dims(ir(lse), fix.head_dim, fix.value_dim), host_cpu_target()));
   return k;
 }
 

@@ -16,6 +16,7 @@ namespace attn {
 struct KernelIR;
 struct Program;
 class CpuKernel;
+struct HeadDims;
 struct KernelInputs;
 }  // namespace attn
 
@@ -30,10 +31,10 @@ class LibraryKernel {
   /// the backward reads, and what a call asking for the LSE of a kernel without one runs.
   const KernelIR& ir(bool lse) const { return lse ? *lse_ir_ : *ir_; }
   const Program& program() const { return *program_; }
-  /// The host CPU kernel of ir(lse) for head dims D and Dv (open head dims fixed to them:
+  /// The host CPU kernel of ir(lse) for a call's head dims (open head dims fixed to them:
   /// with_call_head_dims), generated and compiled (through the process loader and its disk cache)
   /// on the first call for each.
-  std::shared_ptr<CpuKernel> cpu_kernel(bool lse, int64_t head_dim, int64_t value_dim);
+  std::shared_ptr<CpuKernel> cpu_kernel(bool lse, HeadDims call);
   /// The CUDA kernel of ir(lse) for inputs shaped like `shapes` (head dims; a tuned tile shape of
   /// their size class when one is cached), printed and compiled (NVRTC, the loader's disk cache)
   /// on the first call for each. Throws CudaError without a driver or GPU.

@@ -226,8 +226,8 @@ BOOST_AUTO_TEST_CASE(documents_with_planned_key_ranges) {
 
 BOOST_AUTO_TEST_CASE(avx2_and_portable_schedules) {
   // The other ISAs' schedules (vector width 8 and 4, other tiles), run on this host: run-time and
-  // fixed head dims (AVX2's P·V in key blocks needs a fixed one), a buffer mask, rows no key
-  // reaches, a scalar argument.
+  // fixed head dims (AVX2's key-blocked P·V sums 12x1 or 6x2 vectors per pass), a buffer mask, rows
+  // no key reaches, a scalar argument.
   std::mt19937 rng(18);
   for (CpuIsa isa : {CpuIsa::AVX2, CpuIsa::Portable}) {
     if (isa == CpuIsa::AVX2 && host_cpu_target().isa == CpuIsa::Portable) continue;
