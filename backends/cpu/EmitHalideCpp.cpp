@@ -13,6 +13,7 @@
 
 #include "backends/cpu/HalideCppCodeGen.h"
 #include "backends/cpu/RuntimeGlue.h"
+#include "backends/cpu/WidenIndices.h"
 
 namespace attn::cpu {
 
@@ -157,6 +158,7 @@ Target halide_target(const CpuTarget& target) {
 HalideCpp emit_halide_cpp(Pipeline outputs, const std::vector<Argument>& args, const std::string& fn_name,
                           const Target& target, const std::string& runtime_prefix) {
   Module module = outputs.compile_to_module(args, fn_name, target);
+  widen_buffer_indices(module);
   std::string code = renumber_temporaries(drop_func_marker(canonical_names(mark_name_prefixes(print_halide_cpp(module, target)))));
   std::set<std::string> used = called_runtime_functions(code);
   return {rename_runtime_functions(code, used, runtime_prefix), used};

@@ -2,6 +2,7 @@
 // CPU backend's.
 #include "backends/cpu/HalideCppCodeGen.h"
 
+#include <cstdint>
 #include <regex>
 #include <sstream>
 #include <stdexcept>
@@ -22,7 +23,7 @@ class CpuCodeGen : public HI::CodeGen_C {
  protected:
   using HI::CodeGen_C::visit;
 
-  // Halide's vector classes (fixed/HalideVectorOps.h) with five changes, then Halide's typedefs:
+  // Halide's vector classes (fixed/HalideVectorOps.h) with six changes, then Halide's typedefs:
   // - Comparisons and logical and/or give 0/1 lanes, native and C++ vectors alike, as scalar bools,
   //   broadcasts of them and bool buffer loads are: Halide 14 returned the vector truth value -1
   //   narrowed to 0xFF (0xff in CppVectorOps), so `(q < n) == (kv < n)` compared 0xFF with a
@@ -36,6 +37,8 @@ class CpuCodeGen : public HI::CodeGen_C {
   //   avx2 path's accumulators stalled on store forwarding (20-40x slower than clang's).
   // - The native select is always inlined: clang 14 called it out of line in the avx2 path's exp
   //   pass, and the call's clobbered ymm registers sent the pass's constants to the stack.
+  // - Vector loads and stores take an int64_t offset: the indices are int64 arithmetic
+  //   (WidenIndices.h), and an int32_t parameter would sign-extend them again at every access.
   void add_vector_typedefs(const std::set<Halide::Type>& vector_types) override {
     if (!vector_types.empty()) {
       stream << cpu_fixed_text("HalideVectorOps.h");
@@ -57,6 +60,15 @@ class CpuCodeGen : public HI::CodeGen_C {
     if (!op->type.is_vector()) return HI::CodeGen_C::visit(op);
     const std::string t = print_type(op->type), a = print_expr(op->a);
     print_assignment(op->type, t + "_ops::eq(" + a + ", " + t + "_ops::broadcast(0))");
+  }
+
+  // The int64 constants of widened indices (WidenIndices.h) written in place, as int32 ones are:
+  // Halide gives each its own `int64_t const _N = (int64_t)(4ll);`.
+  void visit(const HI::IntImm* op) override {
+    if (op->type == Halide::Int(64) && op->value >= INT32_MIN && op->value <= INT32_MAX)
+      id = "int64_t(" + std::to_string(op->value) + ")";
+    else
+      HI::CodeGen_C::visit(op);
   }
 
   // A vector of checked loads (CheckedLoads.h) is built lane by lane, each lane with its check.

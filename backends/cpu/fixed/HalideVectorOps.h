@@ -63,7 +63,7 @@ public:
         return r;
     }
 
-    static Vec load(const void *base, int32_t offset) {
+    static Vec load(const void *base, int64_t offset) {
         Vec r;
         memcpy(r.data(), ((const ElementType*)base + offset), sizeof(ElementType) * Lanes);
         return r;
@@ -87,7 +87,7 @@ public:
         return r;
     }
 
-    static void store(const Vec &v, void *base, int32_t offset) {
+    static void store(const Vec &v, void *base, int64_t offset) {
         memcpy(((ElementType*)base + offset), v.data(), sizeof(ElementType) * Lanes);
     }
 
@@ -588,7 +588,7 @@ public:
         return base + stride * iota(std::make_index_sequence<Lanes>());
     }
 
-    static Vec load(const void *base, int32_t offset) {
+    static Vec load(const void *base, int64_t offset) {
         Vec r;
         // We only require Vec to be element-aligned, so we can't safely just read
         // directly from memory (might segfault). Use memcpy for safety.
@@ -621,7 +621,7 @@ public:
         }
         return r;
     }
-    static void store(const Vec v, void *base, int32_t offset) {
+    static void store(const Vec v, void *base, int64_t offset) {
         // We only require Vec to be element-aligned, so we can't safely just write
         // directly from memory (might segfault). Use memcpy for safety.
         //
