@@ -32,6 +32,7 @@ class CpuCodeGen : public HI::CodeGen_C {
   //   memory in the mask pass and the causal kernel ran at 178 GFLOP/s instead of 273.
   // - clang's elementwise min/max where it has them (ATTN_ELEMENTWISE_MIN_MAX): clang 14 did not
   //   always turn Halide's lane loop back into vminps/vmaxps, and the exp of every score went scalar.
+  //   Float ones are a comparison and a bit select (one vminps/vmaxps, GCC's NaN rule).
   // - With GCC, the native load and store access memory as a may_alias vector, not by memcpy: GCC
   //   tuned for no AVX-512 CPU copied 32 bytes as two 16-byte halves through the stack, and the
   //   avx2 path's accumulators stalled on store forwarding (20-40x slower than clang's).

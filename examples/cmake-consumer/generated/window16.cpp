@@ -3511,9 +3511,24 @@ public:
         return r;
     }
 
+#if defined(ATTN_ELEMENTWISE_MIN_MAX)
+    // Float min and max as `a < b ? a : b` and `a > b ? a : b` (b where either is NaN, as GCC's
+    // vector ternary below gives): a comparison's all-ones lanes select a's bits, the others b's.
+    // clang makes one vminps / vmaxps of it; __builtin_elementwise_min/max keep IEEE minNum's NaN
+    // rule, a compare and a blend more per call (the exp clamp and the row maximum of every score).
+    template <typename Bits>
+    static Vec bit_select(const Bits take_a, const Vec a, const Vec b) {
+        return (Vec)(((Bits)a & take_a) | ((Bits)b & ~take_a));
+    }
+#endif
+
     static Vec max(const Vec a, const Vec b) {
 #if defined(ATTN_ELEMENTWISE_MIN_MAX)
-        return __builtin_elementwise_max(a, b);
+        if constexpr (std::is_floating_point<ElementType>::value) {
+            return bit_select(a > b, a, b);
+        } else {
+            return __builtin_elementwise_max(a, b);
+        }
 #elif defined(__GNUC__) && !defined(__clang__)
         // TODO: GCC doesn't seem to recognize this pattern, and scalarizes instead
         return a > b ? a : b;
@@ -3529,7 +3544,11 @@ public:
 
     static Vec min(const Vec a, const Vec b) {
 #if defined(ATTN_ELEMENTWISE_MIN_MAX)
-        return __builtin_elementwise_min(a, b);
+        if constexpr (std::is_floating_point<ElementType>::value) {
+            return bit_select(a < b, a, b);
+        } else {
+            return __builtin_elementwise_min(a, b);
+        }
 #elif defined(__GNUC__) && !defined(__clang__)
         // TODO: GCC doesn't seem to recognize this pattern, and scalarizes instead
         return a < b ? a : b;
@@ -7427,9 +7446,24 @@ public:
         return r;
     }
 
+#if defined(ATTN_ELEMENTWISE_MIN_MAX)
+    // Float min and max as `a < b ? a : b` and `a > b ? a : b` (b where either is NaN, as GCC's
+    // vector ternary below gives): a comparison's all-ones lanes select a's bits, the others b's.
+    // clang makes one vminps / vmaxps of it; __builtin_elementwise_min/max keep IEEE minNum's NaN
+    // rule, a compare and a blend more per call (the exp clamp and the row maximum of every score).
+    template <typename Bits>
+    static Vec bit_select(const Bits take_a, const Vec a, const Vec b) {
+        return (Vec)(((Bits)a & take_a) | ((Bits)b & ~take_a));
+    }
+#endif
+
     static Vec max(const Vec a, const Vec b) {
 #if defined(ATTN_ELEMENTWISE_MIN_MAX)
-        return __builtin_elementwise_max(a, b);
+        if constexpr (std::is_floating_point<ElementType>::value) {
+            return bit_select(a > b, a, b);
+        } else {
+            return __builtin_elementwise_max(a, b);
+        }
 #elif defined(__GNUC__) && !defined(__clang__)
         // TODO: GCC doesn't seem to recognize this pattern, and scalarizes instead
         return a > b ? a : b;
@@ -7445,7 +7479,11 @@ public:
 
     static Vec min(const Vec a, const Vec b) {
 #if defined(ATTN_ELEMENTWISE_MIN_MAX)
-        return __builtin_elementwise_min(a, b);
+        if constexpr (std::is_floating_point<ElementType>::value) {
+            return bit_select(a < b, a, b);
+        } else {
+            return __builtin_elementwise_min(a, b);
+        }
 #elif defined(__GNUC__) && !defined(__clang__)
         // TODO: GCC doesn't seem to recognize this pattern, and scalarizes instead
         return a < b ? a : b;
@@ -11772,9 +11810,24 @@ public:
         return r;
     }
 
+#if defined(ATTN_ELEMENTWISE_MIN_MAX)
+    // Float min and max as `a < b ? a : b` and `a > b ? a : b` (b where either is NaN, as GCC's
+    // vector ternary below gives): a comparison's all-ones lanes select a's bits, the others b's.
+    // clang makes one vminps / vmaxps of it; __builtin_elementwise_min/max keep IEEE minNum's NaN
+    // rule, a compare and a blend more per call (the exp clamp and the row maximum of every score).
+    template <typename Bits>
+    static Vec bit_select(const Bits take_a, const Vec a, const Vec b) {
+        return (Vec)(((Bits)a & take_a) | ((Bits)b & ~take_a));
+    }
+#endif
+
     static Vec max(const Vec a, const Vec b) {
 #if defined(ATTN_ELEMENTWISE_MIN_MAX)
-        return __builtin_elementwise_max(a, b);
+        if constexpr (std::is_floating_point<ElementType>::value) {
+            return bit_select(a > b, a, b);
+        } else {
+            return __builtin_elementwise_max(a, b);
+        }
 #elif defined(__GNUC__) && !defined(__clang__)
         // TODO: GCC doesn't seem to recognize this pattern, and scalarizes instead
         return a > b ? a : b;
@@ -11790,7 +11843,11 @@ public:
 
     static Vec min(const Vec a, const Vec b) {
 #if defined(ATTN_ELEMENTWISE_MIN_MAX)
-        return __builtin_elementwise_min(a, b);
+        if constexpr (std::is_floating_point<ElementType>::value) {
+            return bit_select(a < b, a, b);
+        } else {
+            return __builtin_elementwise_min(a, b);
+        }
 #elif defined(__GNUC__) && !defined(__clang__)
         // TODO: GCC doesn't seem to recognize this pattern, and scalarizes instead
         return a < b ? a : b;

@@ -201,7 +201,7 @@ public:
 } // namespace
 
 // ---- The Halide pipeline ----
-// [fixed text: backends/cpu/fixed/HalideVectorOps.h, 820 lines]
+// [fixed text: backends/cpu/fixed/HalideVectorOps.h, 839 lines]
 #if halide_cpp_use_native_vector(uint8_t, 16)
 using uint8x16_t = NativeVector<uint8_t, 16>;
 using uint8x16_t_ops = NativeVectorOps<uint8_t, 16>;
@@ -2630,7 +2630,7 @@ public:
 } // namespace
 
 // ---- The Halide pipeline ----
-// [fixed text: backends/cpu/fixed/HalideVectorOps.h, 820 lines]
+// [fixed text: backends/cpu/fixed/HalideVectorOps.h, 839 lines]
 #if halide_cpp_use_native_vector(uint8_t, 8)
 using uint8x8_t = NativeVector<uint8_t, 8>;
 using uint8x8_t_ops = NativeVectorOps<uint8_t, 8>;
@@ -5503,7 +5503,7 @@ public:
 } // namespace
 
 // ---- The Halide pipeline ----
-// [fixed text: backends/cpu/fixed/HalideVectorOps.h, 820 lines]
+// [fixed text: backends/cpu/fixed/HalideVectorOps.h, 839 lines]
 #if halide_cpp_use_native_vector(uint8_t, 4)
 using uint8x4_t = NativeVector<uint8_t, 4>;
 using uint8x4_t_ops = NativeVectorOps<uint8_t, 4>;
