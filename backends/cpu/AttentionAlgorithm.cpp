@@ -1,7 +1,6 @@
 // Builds the Funcs of a fused attention from a kernel's mask and score expressions.
 #include "backends/cpu/AttentionAlgorithm.h"
 
-#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdio>
@@ -56,16 +55,21 @@ Geometry choose_geometry(const KernelIR& ir, const CpuTarget& target) {
   g.value_dim = ir.options.value_dim ? ir.options.value_dim : ir.options.head_dim;
   g.value_dim_padded = g.value_dim ? round_up(g.value_dim, g.vector_lanes) : 0;
   // AVX2's PV reads a quarter of each V row per pass (2 of 8 vectors at D=64): over the whole chunk
-  // every pass fetched V from L2 again. Blocks of keys whose V rows fill ~16 KiB stay in L1 for all
-  // the passes, and each pass over a block sums in 6 rows x 2 vectors of registers (12: as for the
-  // scores, 8 left the FMA latency exposed). AVX2 proxy, full f32, L=4096, 1 thread: 48 -> 67
-  // GFLOP/s with the 3x4 scores (bench/results/cpu-avx2.md).
-  // With run-time head dims a pass sums into 12 rows x 1 vector (a V row's width is unknown), over
-  // blocks sized for Dv = 128.
-  if (target.isa == CpuIsa::AVX2) {
-    g.pv_key_block = std::clamp(16384 / ((g.value_dim_padded ? g.value_dim_padded : 128) * 4), 16, 128);
-    g.accumulators = 12;
-  }
+  // every pass fetched V from L2 again. Blocks of 64 keys stay in L1 for all the passes (V rows of
+  // 16 KiB at Dv = 64, 32 KiB at 128), and each pass over a block sums in 6 rows x 2 vectors of
+  // registers (12: as for the scores, 8 left the FMA latency exposed). AVX2 proxy, full f32,
+  // L=4096, 1 thread: 48 -> 67 GFLOP/s with the 3x4 scores (bench/results/cpu-avx2.md). With
+  // run-time head dims a pass sums into 12 rows x 1 vector (a V row's width is unknown).
+  // AVX-512 the same way (4 rows x 4 zmm at D=64): each pass of its whole-chunk PV streamed V's
+  // 256 KiB from L2 again too. Intel Xeon (AVX-512), 1x8x4096x64, 2 threads, best of 3-4 rounds:
+  // clang++ full 146 -> 174 GFLOP/s, causal 154 -> 175; g++ full 147 -> 170, causal 144 -> 153.
+  // The block does not depend on the head dims: a kernel that leaves them open and the same kernel
+  // fixed to a call's (attnc run, the Python package: with_call_head_dims) sum P·V in the same
+  // groups, so a direct call of `attnc compile`'s source gives attnc run's result bit for bit. 64
+  // keys against 32: AVX2 proxy, 2 threads, D=64 full 85 vs 79 GFLOP/s; D=128 full 141 vs 129,
+  // causal bf16 122 vs 119 (a Zen 3 core's 32 KiB L1 holds a whole block only at Dv <= 64).
+  if (target.isa == CpuIsa::AVX2 || target.isa == CpuIsa::AVX512) g.pv_key_block = 64;
+  if (target.isa == CpuIsa::AVX2) g.accumulators = 12;
   return g;
 }
 

@@ -129,8 +129,8 @@ HeadDims head_dims_to_fix(const KernelIR& ir, HeadDims call);
 
 /// `ir` with the head dims it leaves open (`head_dim` unset) fixed to a call's D and Dv; `ir` itself
 /// when it fixes them or the call's are not positive. The schedules know the row widths then (the
-/// avx2 path's P·V in 6x2 register blocks over L1-sized key blocks; the AVX-512 path's loops
-/// without run-time strides): what the forward runs for `attnc run`/`bench` and the Python
+/// P·V in register blocks of rows x value vectors over L1-sized key blocks, loops without
+/// run-time strides): what the forward runs for `attnc run`/`bench` and the Python
 /// package, one compile per distinct (D, Dv).
 KernelIR with_call_head_dims(const KernelIR& ir, int64_t head_dim, int64_t value_dim);
 

@@ -3814,508 +3814,530 @@ int attn_window16_avx512_pipeline(void const *__user_context, struct halide_buff
  int32_t  const _79 = ::halide_cpp_max(_78, 0);
  int32_t  const _80 = _79 + 1024;
  int32_t  const _81 = ::halide_cpp_min(_72, _80);
- int32_t  const _82 = _81 - _79;
- int32_t  const _83 = _82 + -1;
- int32_t  const _84 = _83 >> 3;
- int32_t  const _85 = _84 * 8;
- int32_t  const _86 = _79 + _85;
- int32_t  const _87 = _86 + 8;
- int32_t  const _88 = ::halide_cpp_min(_87, _24);
- int32_t  const _89 = _24 + -1;
- int32_t  const _90 = ::halide_cpp_min(_79, _89);
- int32_t  const _91 = _88 - _90;
- int32_t  const _92 = ::halide_cpp_min(_76, _71);
- int32_t  const _93 = ::halide_cpp_max(_92, _74);
- int32_t  const _94 = _71 - _93;
- int32_t  const _95 = ::halide_cpp_min(_94, 1024);
- int32_t  const _96 = _95 + -1;
- int32_t  const _97 = ::halide_cpp_min(_71, _76);
- int32_t  const _98 = ::halide_cpp_max(_97, _74);
- bool  const _99 = _halide_buffer_is_bounds_query(_attn_k_buffer);
- bool  const _100 = !(_99);
- bool  const _101 = 0 <= _90;
- bool  const _102 = _90 <= 0;
- bool  const _103 = _101 && _102;
- bool  const _104 = _100 || _103;
- if (!_104)
- {
-  int32_t  const _105 = _91 + -1;
-  int32_t  const _106 = _91 + _90;
-  int32_t  const _107 = _106 + -1;
-  int32_t  const _108 = attn_window16_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_k", 1, 0, _105, _90, _107);
-  return _108;
- }
- bool  const _109 = _halide_buffer_is_bounds_query(_attn_v_buffer);
- bool  const _110 = !(_109);
- bool  const _111 = 0 <= _98;
- bool  const _112 = _98 <= 0;
- bool  const _113 = _111 && _112;
- bool  const _114 = _110 || _113;
- if (!_114)
- {
-  int32_t  const _115 = _96 + _98;
-  int32_t  const _116 = attn_window16_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_v", 1, 0, _96, _98, _115);
-  return _116;
- }
- uint32_t  const _117 = (uint32_t)(73730ull);
- bool  const _118 = _17 == _117;
- if (!_118)
- {
-  uint32_t  const _119 = (uint32_t)(73730ull);
-  int32_t  const _120 = attn_window16_rt_error_bad_type(_ucon, "Input buffer attn_k", _17, _119);
-  return _120;
- }
- bool  const _121 = _19 == 2;
- if (!_121)
- {
-  int32_t  const _122 = attn_window16_rt_error_bad_dimensions(_ucon, "Input buffer attn_k", _19, 2);
-  return _122;
- }
- uint32_t  const _123 = (uint32_t)(73730ull);
- bool  const _124 = _27 == _123;
+ int32_t  const _82 = ::halide_cpp_max(_63, _68);
+ int32_t  const _83 = _82 * 8;
+ int32_t  const _84 = ::halide_cpp_min(_83, _attn_lk);
+ int32_t  const _85 = ::halide_cpp_max(_84, 0);
+ int32_t  const _86 = _85 - _79;
+ int32_t  const _87 = ::halide_cpp_min(_86, 1024);
+ int32_t  const _88 = _87 >> 6;
+ int32_t  const _89 = _88 * 64;
+ int32_t  const _90 = _79 + _89;
+ int32_t  const _91 = ::halide_cpp_max(_77, _74);
+ int32_t  const _92 = ::halide_cpp_max(_91, 0);
+ int32_t  const _93 = _92 + _89;
+ int32_t  const _94 = ::halide_cpp_max(_93, _81);
+ int32_t  const _95 = _94 + -1;
+ int32_t  const _96 = ::halide_cpp_min(_92, _90);
+ int32_t  const _97 = ::halide_cpp_min(_79, _96);
+ int32_t  const _98 = _81 + -1;
+ int32_t  const _99 = ::halide_cpp_max(_98, _95);
+ int32_t  const _100 = ::halide_cpp_min(_79, _97);
+ int32_t  const _101 = _99 - _100;
+ int32_t  const _102 = _101 >> 3;
+ int32_t  const _103 = _102 * 8;
+ int32_t  const _104 = _103 + _100;
+ int32_t  const _105 = _104 + 8;
+ int32_t  const _106 = ::halide_cpp_min(_105, _24);
+ int32_t  const _107 = _24 + -1;
+ int32_t  const _108 = ::halide_cpp_min(_107, _100);
+ int32_t  const _109 = _106 - _108;
+ int32_t  const _110 = _68 * 8;
+ int32_t  const _111 = ::halide_cpp_min(_110, _attn_lk);
+ int32_t  const _112 = ::halide_cpp_min(_111, _76);
+ int32_t  const _113 = ::halide_cpp_max(_112, _74);
+ int32_t  const _114 = _89 + _113;
+ int32_t  const _115 = ::halide_cpp_max(_114, _81);
+ int32_t  const _116 = ::halide_cpp_min(_90, _113);
+ int32_t  const _117 = _115 - _116;
+ int32_t  const _118 = ::halide_cpp_min(_113, _90);
+ bool  const _119 = _halide_buffer_is_bounds_query(_attn_k_buffer);
+ bool  const _120 = !(_119);
+ bool  const _121 = 0 <= _108;
+ bool  const _122 = _108 <= 0;
+ bool  const _123 = _121 && _122;
+ bool  const _124 = _120 || _123;
  if (!_124)
  {
-  uint32_t  const _125 = (uint32_t)(73730ull);
-  int32_t  const _126 = attn_window16_rt_error_bad_type(_ucon, "Input buffer attn_q", _27, _125);
-  return _126;
- }
- bool  const _127 = _29 == 2;
- if (!_127)
- {
-  int32_t  const _128 = attn_window16_rt_error_bad_dimensions(_ucon, "Input buffer attn_q", _29, 2);
+  int32_t  const _125 = _109 + -1;
+  int32_t  const _126 = _109 + _108;
+  int32_t  const _127 = _126 + -1;
+  int32_t  const _128 = attn_window16_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_k", 1, 0, _125, _108, _127);
   return _128;
  }
- uint32_t  const _129 = (uint32_t)(73730ull);
- bool  const _130 = _37 == _129;
- if (!_130)
+ bool  const _129 = _halide_buffer_is_bounds_query(_attn_v_buffer);
+ bool  const _130 = !(_129);
+ bool  const _131 = 0 <= _118;
+ bool  const _132 = _118 <= 0;
+ bool  const _133 = _131 && _132;
+ bool  const _134 = _130 || _133;
+ if (!_134)
  {
-  uint32_t  const _131 = (uint32_t)(73730ull);
-  int32_t  const _132 = attn_window16_rt_error_bad_type(_ucon, "Input buffer attn_v", _37, _131);
-  return _132;
- }
- bool  const _133 = _39 == 2;
- if (!_133)
- {
-  int32_t  const _134 = attn_window16_rt_error_bad_dimensions(_ucon, "Input buffer attn_v", _39, 2);
-  return _134;
- }
- uint32_t  const _135 = (uint32_t)(73730ull);
- bool  const _136 = _47 == _135;
- if (!_136)
- {
-  uint32_t  const _137 = (uint32_t)(73730ull);
-  int32_t  const _138 = attn_window16_rt_error_bad_type(_ucon, "Output buffer attn_out", _47, _137);
+  int32_t  const _135 = _117 + -1;
+  int32_t  const _136 = _117 + _118;
+  int32_t  const _137 = _136 + -1;
+  int32_t  const _138 = attn_window16_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_v", 1, 0, _135, _118, _137);
   return _138;
  }
- bool  const _139 = _49 == 2;
- if (!_139)
+ uint32_t  const _139 = (uint32_t)(73730ull);
+ bool  const _140 = _17 == _139;
+ if (!_140)
  {
-  int32_t  const _140 = attn_window16_rt_error_bad_dimensions(_ucon, "Output buffer attn_out", _49, 2);
-  return _140;
+  uint32_t  const _141 = (uint32_t)(73730ull);
+  int32_t  const _142 = attn_window16_rt_error_bad_type(_ucon, "Input buffer attn_k", _17, _141);
+  return _142;
  }
- bool  const _141 = _20 <= 0;
- int32_t  const _142 = _21 + _20;
- bool  const _143 = 32 <= _142;
- bool  const _144 = _141 && _143;
- if (!_144)
+ bool  const _143 = _19 == 2;
+ if (!_143)
  {
-  int32_t  const _145 = _21 + _20;
-  int32_t  const _146 = _145 + -1;
-  int32_t  const _147 = attn_window16_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 0, 0, 31, _20, _146);
-  return _147;
+  int32_t  const _144 = attn_window16_rt_error_bad_dimensions(_ucon, "Input buffer attn_k", _19, 2);
+  return _144;
  }
- bool  const _148 = 0 <= _21;
- if (!_148)
+ uint32_t  const _145 = (uint32_t)(73730ull);
+ bool  const _146 = _27 == _145;
+ if (!_146)
  {
-  int32_t  const _149 = attn_window16_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 0, _21);
-  return _149;
+  uint32_t  const _147 = (uint32_t)(73730ull);
+  int32_t  const _148 = attn_window16_rt_error_bad_type(_ucon, "Input buffer attn_q", _27, _147);
+  return _148;
  }
- bool  const _150 = _23 <= _90;
- int32_t  const _151 = _91 + _90;
- int32_t  const _152 = _24 + _23;
- bool  const _153 = _151 <= _152;
- bool  const _154 = _150 && _153;
- if (!_154)
+ bool  const _149 = _29 == 2;
+ if (!_149)
  {
-  int32_t  const _155 = _91 + _90;
-  int32_t  const _156 = _155 + -1;
-  int32_t  const _157 = _24 + _23;
-  int32_t  const _158 = _157 + -1;
-  int32_t  const _159 = attn_window16_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 1, _90, _156, _23, _158);
-  return _159;
+  int32_t  const _150 = attn_window16_rt_error_bad_dimensions(_ucon, "Input buffer attn_q", _29, 2);
+  return _150;
  }
- bool  const _160 = 0 <= _24;
- if (!_160)
+ uint32_t  const _151 = (uint32_t)(73730ull);
+ bool  const _152 = _37 == _151;
+ if (!_152)
  {
-  int32_t  const _161 = attn_window16_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 1, _24);
-  return _161;
+  uint32_t  const _153 = (uint32_t)(73730ull);
+  int32_t  const _154 = attn_window16_rt_error_bad_type(_ucon, "Input buffer attn_v", _37, _153);
+  return _154;
  }
- bool  const _162 = _30 <= 0;
- int32_t  const _163 = _31 + _30;
- bool  const _164 = 32 <= _163;
- bool  const _165 = _162 && _164;
- if (!_165)
+ bool  const _155 = _39 == 2;
+ if (!_155)
  {
-  int32_t  const _166 = _31 + _30;
-  int32_t  const _167 = _166 + -1;
-  int32_t  const _168 = attn_window16_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 0, 0, 31, _30, _167);
-  return _168;
+  int32_t  const _156 = attn_window16_rt_error_bad_dimensions(_ucon, "Input buffer attn_v", _39, 2);
+  return _156;
  }
- bool  const _169 = 0 <= _31;
- if (!_169)
+ uint32_t  const _157 = (uint32_t)(73730ull);
+ bool  const _158 = _47 == _157;
+ if (!_158)
  {
-  int32_t  const _170 = attn_window16_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 0, _31);
-  return _170;
+  uint32_t  const _159 = (uint32_t)(73730ull);
+  int32_t  const _160 = attn_window16_rt_error_bad_type(_ucon, "Output buffer attn_out", _47, _159);
+  return _160;
  }
- bool  const _171 = _33 <= 0;
- int32_t  const _172 = _34 + _33;
- bool  const _173 = 32 <= _172;
- bool  const _174 = _171 && _173;
- if (!_174)
+ bool  const _161 = _49 == 2;
+ if (!_161)
  {
-  int32_t  const _175 = _34 + _33;
-  int32_t  const _176 = _175 + -1;
-  int32_t  const _177 = attn_window16_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 1, 0, 31, _33, _176);
-  return _177;
+  int32_t  const _162 = attn_window16_rt_error_bad_dimensions(_ucon, "Output buffer attn_out", _49, 2);
+  return _162;
  }
- bool  const _178 = 0 <= _34;
- if (!_178)
+ bool  const _163 = _20 <= 0;
+ int32_t  const _164 = _21 + _20;
+ bool  const _165 = 32 <= _164;
+ bool  const _166 = _163 && _165;
+ if (!_166)
  {
-  int32_t  const _179 = attn_window16_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 1, _34);
-  return _179;
+  int32_t  const _167 = _21 + _20;
+  int32_t  const _168 = _167 + -1;
+  int32_t  const _169 = attn_window16_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 0, 0, 31, _20, _168);
+  return _169;
  }
- bool  const _180 = _40 <= 0;
- int32_t  const _181 = _41 + _40;
- bool  const _182 = 32 <= _181;
- bool  const _183 = _180 && _182;
- if (!_183)
+ bool  const _170 = 0 <= _21;
+ if (!_170)
  {
-  int32_t  const _184 = _41 + _40;
-  int32_t  const _185 = _184 + -1;
-  int32_t  const _186 = attn_window16_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 0, 0, 31, _40, _185);
-  return _186;
+  int32_t  const _171 = attn_window16_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 0, _21);
+  return _171;
  }
- bool  const _187 = 0 <= _41;
+ bool  const _172 = _23 <= _108;
+ int32_t  const _173 = _109 + _108;
+ int32_t  const _174 = _24 + _23;
+ bool  const _175 = _173 <= _174;
+ bool  const _176 = _172 && _175;
+ if (!_176)
+ {
+  int32_t  const _177 = _109 + _108;
+  int32_t  const _178 = _177 + -1;
+  int32_t  const _179 = _24 + _23;
+  int32_t  const _180 = _179 + -1;
+  int32_t  const _181 = attn_window16_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 1, _108, _178, _23, _180);
+  return _181;
+ }
+ bool  const _182 = 0 <= _24;
+ if (!_182)
+ {
+  int32_t  const _183 = attn_window16_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 1, _24);
+  return _183;
+ }
+ bool  const _184 = _30 <= 0;
+ int32_t  const _185 = _31 + _30;
+ bool  const _186 = 32 <= _185;
+ bool  const _187 = _184 && _186;
  if (!_187)
  {
-  int32_t  const _188 = attn_window16_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 0, _41);
-  return _188;
+  int32_t  const _188 = _31 + _30;
+  int32_t  const _189 = _188 + -1;
+  int32_t  const _190 = attn_window16_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 0, 0, 31, _30, _189);
+  return _190;
  }
- bool  const _189 = _43 <= _98;
- int32_t  const _190 = _96 + _98;
- int32_t  const _191 = _190 + 1;
- int32_t  const _192 = _44 + _43;
- bool  const _193 = _191 <= _192;
- bool  const _194 = _189 && _193;
- if (!_194)
+ bool  const _191 = 0 <= _31;
+ if (!_191)
  {
-  int32_t  const _195 = _96 + _98;
-  int32_t  const _196 = _44 + _43;
-  int32_t  const _197 = _196 + -1;
-  int32_t  const _198 = attn_window16_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 1, _98, _195, _43, _197);
-  return _198;
+  int32_t  const _192 = attn_window16_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 0, _31);
+  return _192;
  }
- bool  const _199 = 0 <= _44;
- if (!_199)
+ bool  const _193 = _33 <= 0;
+ int32_t  const _194 = _34 + _33;
+ bool  const _195 = 32 <= _194;
+ bool  const _196 = _193 && _195;
+ if (!_196)
  {
-  int32_t  const _200 = attn_window16_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 1, _44);
-  return _200;
+  int32_t  const _197 = _34 + _33;
+  int32_t  const _198 = _197 + -1;
+  int32_t  const _199 = attn_window16_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 1, 0, 31, _33, _198);
+  return _199;
  }
- bool  const _201 = _50 <= 0;
- int32_t  const _202 = _51 + _50;
- bool  const _203 = 48 <= _202;
- bool  const _204 = _201 && _203;
- if (!_204)
+ bool  const _200 = 0 <= _34;
+ if (!_200)
  {
-  int32_t  const _205 = _51 + _50;
-  int32_t  const _206 = _205 + -1;
-  int32_t  const _207 = attn_window16_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 0, 0, 47, _50, _206);
-  return _207;
+  int32_t  const _201 = attn_window16_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 1, _34);
+  return _201;
  }
- bool  const _208 = 0 <= _51;
- if (!_208)
+ bool  const _202 = _40 <= 0;
+ int32_t  const _203 = _41 + _40;
+ bool  const _204 = 32 <= _203;
+ bool  const _205 = _202 && _204;
+ if (!_205)
  {
-  int32_t  const _209 = attn_window16_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 0, _51);
-  return _209;
+  int32_t  const _206 = _41 + _40;
+  int32_t  const _207 = _206 + -1;
+  int32_t  const _208 = attn_window16_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 0, 0, 31, _40, _207);
+  return _208;
  }
- bool  const _210 = _53 <= 0;
- int32_t  const _211 = _54 + _53;
- bool  const _212 = 32 <= _211;
- bool  const _213 = _210 && _212;
- if (!_213)
+ bool  const _209 = 0 <= _41;
+ if (!_209)
  {
-  int32_t  const _214 = _54 + _53;
-  int32_t  const _215 = _214 + -1;
-  int32_t  const _216 = attn_window16_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 1, 0, 31, _53, _215);
-  return _216;
+  int32_t  const _210 = attn_window16_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 0, _41);
+  return _210;
  }
- bool  const _217 = 0 <= _54;
- if (!_217)
+ bool  const _211 = _43 <= _118;
+ int32_t  const _212 = _117 + _118;
+ int32_t  const _213 = _44 + _43;
+ bool  const _214 = _212 <= _213;
+ bool  const _215 = _211 && _214;
+ if (!_215)
  {
-  int32_t  const _218 = attn_window16_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 1, _54);
-  return _218;
- }
- bool  const _219 = _22 == 1;
- if (!_219)
- {
-  int32_t  const _220 = attn_window16_rt_error_constraint_violated(_ucon, "attn_k.stride.0", _22, "1", 1);
+  int32_t  const _216 = _117 + _118;
+  int32_t  const _217 = _216 + -1;
+  int32_t  const _218 = _44 + _43;
+  int32_t  const _219 = _218 + -1;
+  int32_t  const _220 = attn_window16_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 1, _118, _217, _43, _219);
   return _220;
  }
- bool  const _221 = _20 == 0;
+ bool  const _221 = 0 <= _44;
  if (!_221)
  {
-  int32_t  const _222 = attn_window16_rt_error_constraint_violated(_ucon, "attn_k.min.0", _20, "0", 0);
+  int32_t  const _222 = attn_window16_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 1, _44);
   return _222;
  }
- bool  const _223 = _21 == 32;
- if (!_223)
+ bool  const _223 = _50 <= 0;
+ int32_t  const _224 = _51 + _50;
+ bool  const _225 = 48 <= _224;
+ bool  const _226 = _223 && _225;
+ if (!_226)
  {
-  int32_t  const _224 = attn_window16_rt_error_constraint_violated(_ucon, "attn_k.extent.0", _21, "32", 32);
-  return _224;
+  int32_t  const _227 = _51 + _50;
+  int32_t  const _228 = _227 + -1;
+  int32_t  const _229 = attn_window16_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 0, 0, 47, _50, _228);
+  return _229;
  }
- bool  const _225 = _25 == 32;
- if (!_225)
+ bool  const _230 = 0 <= _51;
+ if (!_230)
  {
-  int32_t  const _226 = attn_window16_rt_error_constraint_violated(_ucon, "attn_k.stride.1", _25, "32", 32);
-  return _226;
+  int32_t  const _231 = attn_window16_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 0, _51);
+  return _231;
  }
- bool  const _227 = _23 == 0;
- if (!_227)
- {
-  int32_t  const _228 = attn_window16_rt_error_constraint_violated(_ucon, "attn_k.min.1", _23, "0", 0);
-  return _228;
- }
- bool  const _229 = _32 == 1;
- if (!_229)
- {
-  int32_t  const _230 = attn_window16_rt_error_constraint_violated(_ucon, "attn_q.stride.0", _32, "1", 1);
-  return _230;
- }
- bool  const _231 = _30 == 0;
- if (!_231)
- {
-  int32_t  const _232 = attn_window16_rt_error_constraint_violated(_ucon, "attn_q.min.0", _30, "0", 0);
-  return _232;
- }
- bool  const _233 = _31 == 32;
- if (!_233)
- {
-  int32_t  const _234 = attn_window16_rt_error_constraint_violated(_ucon, "attn_q.extent.0", _31, "32", 32);
-  return _234;
- }
- bool  const _235 = _35 == 32;
+ bool  const _232 = _53 <= 0;
+ int32_t  const _233 = _54 + _53;
+ bool  const _234 = 32 <= _233;
+ bool  const _235 = _232 && _234;
  if (!_235)
  {
-  int32_t  const _236 = attn_window16_rt_error_constraint_violated(_ucon, "attn_q.stride.1", _35, "32", 32);
-  return _236;
- }
- bool  const _237 = _33 == 0;
- if (!_237)
- {
-  int32_t  const _238 = attn_window16_rt_error_constraint_violated(_ucon, "attn_q.min.1", _33, "0", 0);
+  int32_t  const _236 = _54 + _53;
+  int32_t  const _237 = _236 + -1;
+  int32_t  const _238 = attn_window16_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 1, 0, 31, _53, _237);
   return _238;
  }
- bool  const _239 = _34 == 32;
+ bool  const _239 = 0 <= _54;
  if (!_239)
  {
-  int32_t  const _240 = attn_window16_rt_error_constraint_violated(_ucon, "attn_q.extent.1", _34, "32", 32);
+  int32_t  const _240 = attn_window16_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 1, _54);
   return _240;
  }
- bool  const _241 = _42 == 1;
+ bool  const _241 = _22 == 1;
  if (!_241)
  {
-  int32_t  const _242 = attn_window16_rt_error_constraint_violated(_ucon, "attn_v.stride.0", _42, "1", 1);
+  int32_t  const _242 = attn_window16_rt_error_constraint_violated(_ucon, "attn_k.stride.0", _22, "1", 1);
   return _242;
  }
- bool  const _243 = _40 == 0;
+ bool  const _243 = _20 == 0;
  if (!_243)
  {
-  int32_t  const _244 = attn_window16_rt_error_constraint_violated(_ucon, "attn_v.min.0", _40, "0", 0);
+  int32_t  const _244 = attn_window16_rt_error_constraint_violated(_ucon, "attn_k.min.0", _20, "0", 0);
   return _244;
  }
- bool  const _245 = _41 == 32;
+ bool  const _245 = _21 == 32;
  if (!_245)
  {
-  int32_t  const _246 = attn_window16_rt_error_constraint_violated(_ucon, "attn_v.extent.0", _41, "32", 32);
+  int32_t  const _246 = attn_window16_rt_error_constraint_violated(_ucon, "attn_k.extent.0", _21, "32", 32);
   return _246;
  }
- bool  const _247 = _45 == 32;
+ bool  const _247 = _25 == 32;
  if (!_247)
  {
-  int32_t  const _248 = attn_window16_rt_error_constraint_violated(_ucon, "attn_v.stride.1", _45, "32", 32);
+  int32_t  const _248 = attn_window16_rt_error_constraint_violated(_ucon, "attn_k.stride.1", _25, "32", 32);
   return _248;
  }
- bool  const _249 = _43 == 0;
+ bool  const _249 = _23 == 0;
  if (!_249)
  {
-  int32_t  const _250 = attn_window16_rt_error_constraint_violated(_ucon, "attn_v.min.1", _43, "0", 0);
+  int32_t  const _250 = attn_window16_rt_error_constraint_violated(_ucon, "attn_k.min.1", _23, "0", 0);
   return _250;
  }
- bool  const _251 = _52 == 1;
+ bool  const _251 = _32 == 1;
  if (!_251)
  {
-  int32_t  const _252 = attn_window16_rt_error_constraint_violated(_ucon, "attn_out.stride.0", _52, "1", 1);
+  int32_t  const _252 = attn_window16_rt_error_constraint_violated(_ucon, "attn_q.stride.0", _32, "1", 1);
   return _252;
  }
- bool  const _253 = _50 == 0;
+ bool  const _253 = _30 == 0;
  if (!_253)
  {
-  int32_t  const _254 = attn_window16_rt_error_constraint_violated(_ucon, "attn_out.min.0", _50, "0", 0);
+  int32_t  const _254 = attn_window16_rt_error_constraint_violated(_ucon, "attn_q.min.0", _30, "0", 0);
   return _254;
  }
- bool  const _255 = _51 == 48;
+ bool  const _255 = _31 == 32;
  if (!_255)
  {
-  int32_t  const _256 = attn_window16_rt_error_constraint_violated(_ucon, "attn_out.extent.0", _51, "(32 + 16)", 48);
+  int32_t  const _256 = attn_window16_rt_error_constraint_violated(_ucon, "attn_q.extent.0", _31, "32", 32);
   return _256;
  }
- bool  const _257 = _55 == 48;
+ bool  const _257 = _35 == 32;
  if (!_257)
  {
-  int32_t  const _258 = attn_window16_rt_error_constraint_violated(_ucon, "attn_out.stride.1", _55, "(32 + 16)", 48);
+  int32_t  const _258 = attn_window16_rt_error_constraint_violated(_ucon, "attn_q.stride.1", _35, "32", 32);
   return _258;
  }
- bool  const _259 = _53 == 0;
+ bool  const _259 = _33 == 0;
  if (!_259)
  {
-  int32_t  const _260 = attn_window16_rt_error_constraint_violated(_ucon, "attn_out.min.1", _53, "0", 0);
+  int32_t  const _260 = attn_window16_rt_error_constraint_violated(_ucon, "attn_q.min.1", _33, "0", 0);
   return _260;
  }
- bool  const _261 = _54 == 32;
+ bool  const _261 = _34 == 32;
  if (!_261)
  {
-  int32_t  const _262 = attn_window16_rt_error_constraint_violated(_ucon, "attn_out.extent.1", _54, "32", 32);
+  int32_t  const _262 = attn_window16_rt_error_constraint_violated(_ucon, "attn_q.extent.1", _34, "32", 32);
   return _262;
  }
- int64_t  const _263 = (int64_t)(_24);
- int64_t  const _264 = _263 * int64_t(32);
- uint64_t  const _265 = (uint64_t)(_264);
- uint64_t  const _266 = (uint64_t)(2147483647ull);
- bool  const _267 = _265 <= _266;
+ bool  const _263 = _42 == 1;
+ if (!_263)
+ {
+  int32_t  const _264 = attn_window16_rt_error_constraint_violated(_ucon, "attn_v.stride.0", _42, "1", 1);
+  return _264;
+ }
+ bool  const _265 = _40 == 0;
+ if (!_265)
+ {
+  int32_t  const _266 = attn_window16_rt_error_constraint_violated(_ucon, "attn_v.min.0", _40, "0", 0);
+  return _266;
+ }
+ bool  const _267 = _41 == 32;
  if (!_267)
  {
-  int64_t  const _268 = (int64_t)(_24);
-  int64_t  const _269 = _268 * int64_t(32);
-  uint64_t  const _270 = (uint64_t)(_269);
-  uint64_t  const _271 = (uint64_t)(2147483647ull);
-  int32_t  const _272 = attn_window16_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _270, _271);
+  int32_t  const _268 = attn_window16_rt_error_constraint_violated(_ucon, "attn_v.extent.0", _41, "32", 32);
+  return _268;
+ }
+ bool  const _269 = _45 == 32;
+ if (!_269)
+ {
+  int32_t  const _270 = attn_window16_rt_error_constraint_violated(_ucon, "attn_v.stride.1", _45, "32", 32);
+  return _270;
+ }
+ bool  const _271 = _43 == 0;
+ if (!_271)
+ {
+  int32_t  const _272 = attn_window16_rt_error_constraint_violated(_ucon, "attn_v.min.1", _43, "0", 0);
   return _272;
  }
- int64_t  const _273 = (int64_t)(_24);
- bool  const _274 = _273 <= int64_t(67108863);
- if (!_274)
+ bool  const _273 = _52 == 1;
+ if (!_273)
  {
-  int64_t  const _275 = (int64_t)(_24);
-  int64_t  const _276 = _275 * int64_t(32);
-  int32_t  const _277 = attn_window16_rt_error_buffer_extents_too_large(_ucon, "attn_k", _276, int64_t(2147483647));
-  return _277;
+  int32_t  const _274 = attn_window16_rt_error_constraint_violated(_ucon, "attn_out.stride.0", _52, "1", 1);
+  return _274;
  }
- int64_t  const _278 = (int64_t)(_44);
- int64_t  const _279 = _278 * int64_t(32);
- uint64_t  const _280 = (uint64_t)(_279);
- uint64_t  const _281 = (uint64_t)(2147483647ull);
- bool  const _282 = _280 <= _281;
- if (!_282)
+ bool  const _275 = _50 == 0;
+ if (!_275)
  {
-  int64_t  const _283 = (int64_t)(_44);
-  int64_t  const _284 = _283 * int64_t(32);
-  uint64_t  const _285 = (uint64_t)(_284);
-  uint64_t  const _286 = (uint64_t)(2147483647ull);
-  int32_t  const _287 = attn_window16_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _285, _286);
-  return _287;
+  int32_t  const _276 = attn_window16_rt_error_constraint_violated(_ucon, "attn_out.min.0", _50, "0", 0);
+  return _276;
  }
- int64_t  const _288 = (int64_t)(_44);
- bool  const _289 = _288 <= int64_t(67108863);
+ bool  const _277 = _51 == 48;
+ if (!_277)
+ {
+  int32_t  const _278 = attn_window16_rt_error_constraint_violated(_ucon, "attn_out.extent.0", _51, "(32 + 16)", 48);
+  return _278;
+ }
+ bool  const _279 = _55 == 48;
+ if (!_279)
+ {
+  int32_t  const _280 = attn_window16_rt_error_constraint_violated(_ucon, "attn_out.stride.1", _55, "(32 + 16)", 48);
+  return _280;
+ }
+ bool  const _281 = _53 == 0;
+ if (!_281)
+ {
+  int32_t  const _282 = attn_window16_rt_error_constraint_violated(_ucon, "attn_out.min.1", _53, "0", 0);
+  return _282;
+ }
+ bool  const _283 = _54 == 32;
+ if (!_283)
+ {
+  int32_t  const _284 = attn_window16_rt_error_constraint_violated(_ucon, "attn_out.extent.1", _54, "32", 32);
+  return _284;
+ }
+ int64_t  const _285 = (int64_t)(_24);
+ int64_t  const _286 = _285 * int64_t(32);
+ uint64_t  const _287 = (uint64_t)(_286);
+ uint64_t  const _288 = (uint64_t)(2147483647ull);
+ bool  const _289 = _287 <= _288;
  if (!_289)
  {
-  int64_t  const _290 = (int64_t)(_44);
+  int64_t  const _290 = (int64_t)(_24);
   int64_t  const _291 = _290 * int64_t(32);
-  int32_t  const _292 = attn_window16_rt_error_buffer_extents_too_large(_ucon, "attn_v", _291, int64_t(2147483647));
-  return _292;
- }
- bool  const _293 = !(_18);
- if (!_293)
- {
-  int32_t  const _294 = attn_window16_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_k");
+  uint64_t  const _292 = (uint64_t)(_291);
+  uint64_t  const _293 = (uint64_t)(2147483647ull);
+  int32_t  const _294 = attn_window16_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _292, _293);
   return _294;
  }
- bool  const _295 = !(_28);
- if (!_295)
+ int64_t  const _295 = (int64_t)(_24);
+ bool  const _296 = _295 <= int64_t(67108863);
+ if (!_296)
  {
-  int32_t  const _296 = attn_window16_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_q");
-  return _296;
+  int64_t  const _297 = (int64_t)(_24);
+  int64_t  const _298 = _297 * int64_t(32);
+  int32_t  const _299 = attn_window16_rt_error_buffer_extents_too_large(_ucon, "attn_k", _298, int64_t(2147483647));
+  return _299;
  }
- bool  const _297 = !(_38);
- if (!_297)
+ int64_t  const _300 = (int64_t)(_44);
+ int64_t  const _301 = _300 * int64_t(32);
+ uint64_t  const _302 = (uint64_t)(_301);
+ uint64_t  const _303 = (uint64_t)(2147483647ull);
+ bool  const _304 = _302 <= _303;
+ if (!_304)
  {
-  int32_t  const _298 = attn_window16_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_v");
-  return _298;
+  int64_t  const _305 = (int64_t)(_44);
+  int64_t  const _306 = _305 * int64_t(32);
+  uint64_t  const _307 = (uint64_t)(_306);
+  uint64_t  const _308 = (uint64_t)(2147483647ull);
+  int32_t  const _309 = attn_window16_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _307, _308);
+  return _309;
  }
- bool  const _299 = !(_48);
- if (!_299)
- {
-  int32_t  const _300 = attn_window16_rt_error_device_dirty_with_no_device_support(_ucon, "Output buffer attn_out");
-  return _300;
- }
- uint64_t  const _301 = (uint64_t)(0ull);
- auto * const _302 = (void *)(_301);
- bool  const _303 = _attn_k != _302;
- if (!_303)
- {
-  int32_t  const _304 = attn_window16_rt_error_host_is_null(_ucon, "Input buffer attn_k");
-  return _304;
- }
- uint64_t  const _305 = (uint64_t)(0ull);
- auto * const _306 = (void *)(_305);
- bool  const _307 = _attn_q != _306;
- if (!_307)
- {
-  int32_t  const _308 = attn_window16_rt_error_host_is_null(_ucon, "Input buffer attn_q");
-  return _308;
- }
- uint64_t  const _309 = (uint64_t)(0ull);
- auto * const _310 = (void *)(_309);
- bool  const _311 = _attn_v != _310;
+ int64_t  const _310 = (int64_t)(_44);
+ bool  const _311 = _310 <= int64_t(67108863);
  if (!_311)
  {
-  int32_t  const _312 = attn_window16_rt_error_host_is_null(_ucon, "Input buffer attn_v");
-  return _312;
+  int64_t  const _312 = (int64_t)(_44);
+  int64_t  const _313 = _312 * int64_t(32);
+  int32_t  const _314 = attn_window16_rt_error_buffer_extents_too_large(_ucon, "attn_v", _313, int64_t(2147483647));
+  return _314;
  }
- uint64_t  const _313 = (uint64_t)(0ull);
- auto * const _314 = (void *)(_313);
- bool  const _315 = _attn_out != _314;
+ bool  const _315 = !(_18);
  if (!_315)
  {
-  int32_t  const _316 = attn_window16_rt_error_host_is_null(_ucon, "Output buffer attn_out");
+  int32_t  const _316 = attn_window16_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_k");
   return _316;
  }
- bool  const _317 = 0 <= _attn_tile;
+ bool  const _317 = !(_28);
  if (!_317)
  {
-  int64_t  const _318 = (int64_t)(_attn_tile);
-  int32_t  const _319 = attn_window16_rt_error_param_too_small_i64(_ucon, "attn_tile", _318, int64_t(0));
-  return _319;
+  int32_t  const _318 = attn_window16_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_q");
+  return _318;
  }
- bool  const _320 = _attn_q_step <= 1;
- if (!_320)
+ bool  const _319 = !(_38);
+ if (!_319)
  {
-  int64_t  const _321 = (int64_t)(_attn_q_step);
-  int32_t  const _322 = attn_window16_rt_error_param_too_large_i64(_ucon, "attn_q_step", _321, int64_t(1));
+  int32_t  const _320 = attn_window16_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_v");
+  return _320;
+ }
+ bool  const _321 = !(_48);
+ if (!_321)
+ {
+  int32_t  const _322 = attn_window16_rt_error_device_dirty_with_no_device_support(_ucon, "Output buffer attn_out");
   return _322;
  }
- bool  const _323 = 0 <= _attn_q_step;
- if (!_323)
+ uint64_t  const _323 = (uint64_t)(0ull);
+ auto * const _324 = (void *)(_323);
+ bool  const _325 = _attn_k != _324;
+ if (!_325)
  {
-  int64_t  const _324 = (int64_t)(_attn_q_step);
-  int32_t  const _325 = attn_window16_rt_error_param_too_small_i64(_ucon, "attn_q_step", _324, int64_t(0));
-  return _325;
+  int32_t  const _326 = attn_window16_rt_error_host_is_null(_ucon, "Input buffer attn_k");
+  return _326;
  }
- bool  const _326 = 0 <= _attn_lk;
- if (!_326)
+ uint64_t  const _327 = (uint64_t)(0ull);
+ auto * const _328 = (void *)(_327);
+ bool  const _329 = _attn_q != _328;
+ if (!_329)
  {
-  int64_t  const _327 = (int64_t)(_attn_lk);
-  int32_t  const _328 = attn_window16_rt_error_param_too_small_i64(_ucon, "attn_lk", _327, int64_t(0));
-  return _328;
+  int32_t  const _330 = attn_window16_rt_error_host_is_null(_ucon, "Input buffer attn_q");
+  return _330;
+ }
+ uint64_t  const _331 = (uint64_t)(0ull);
+ auto * const _332 = (void *)(_331);
+ bool  const _333 = _attn_v != _332;
+ if (!_333)
+ {
+  int32_t  const _334 = attn_window16_rt_error_host_is_null(_ucon, "Input buffer attn_v");
+  return _334;
+ }
+ uint64_t  const _335 = (uint64_t)(0ull);
+ auto * const _336 = (void *)(_335);
+ bool  const _337 = _attn_out != _336;
+ if (!_337)
+ {
+  int32_t  const _338 = attn_window16_rt_error_host_is_null(_ucon, "Output buffer attn_out");
+  return _338;
+ }
+ bool  const _339 = 0 <= _attn_tile;
+ if (!_339)
+ {
+  int64_t  const _340 = (int64_t)(_attn_tile);
+  int32_t  const _341 = attn_window16_rt_error_param_too_small_i64(_ucon, "attn_tile", _340, int64_t(0));
+  return _341;
+ }
+ bool  const _342 = _attn_q_step <= 1;
+ if (!_342)
+ {
+  int64_t  const _343 = (int64_t)(_attn_q_step);
+  int32_t  const _344 = attn_window16_rt_error_param_too_large_i64(_ucon, "attn_q_step", _343, int64_t(1));
+  return _344;
+ }
+ bool  const _345 = 0 <= _attn_q_step;
+ if (!_345)
+ {
+  int64_t  const _346 = (int64_t)(_attn_q_step);
+  int32_t  const _347 = attn_window16_rt_error_param_too_small_i64(_ucon, "attn_q_step", _346, int64_t(0));
+  return _347;
+ }
+ bool  const _348 = 0 <= _attn_lk;
+ if (!_348)
+ {
+  int64_t  const _349 = (int64_t)(_attn_lk);
+  int32_t  const _350 = attn_window16_rt_error_param_too_small_i64(_ucon, "attn_lk", _349, int64_t(0));
+  return _350;
  }
  {
   float _qs[1024];
@@ -4324,1260 +4346,1727 @@ int attn_window16_avx512_pipeline(void const *__user_context, struct halide_buff
   {
    for (int _qs_s0_c = 0; _qs_s0_c < 0 + 32; _qs_s0_c++)
    {
-    int32_t  const _329 = _qs_s0_ii_ii * 512;
-    int32_t  const _330 = _329 + _qs_s0_c;
-    int32x16_t  const _331 = int32x16_t_ops::ramp(_330, 32);
-    float16  const _332 = float16_ops::load_gather(_attn_q, _331);
-    float  const _333 = float_from_bits(1048744942 /* 0.255035 */);
-    float16  const _334 = float16_ops::broadcast(_333);
-    float16  const _335 = _332 * _334;
-    int64_t  const _336 = (int64_t)(_qs_s0_c);
-    int64_t  const _337 = _336 * int64_t(2);
-    int64_t  const _338 = (int64_t)(_qs_s0_ii_ii);
-    int64_t  const _339 = _337 + _338;
-    int64_t  const _340 = _339 * int64_t(16);
-    float16_ops::store(_335, _qs, _340);
+    int32_t  const _351 = _qs_s0_ii_ii * 512;
+    int32_t  const _352 = _351 + _qs_s0_c;
+    int32x16_t  const _353 = int32x16_t_ops::ramp(_352, 32);
+    float16  const _354 = float16_ops::load_gather(_attn_q, _353);
+    float  const _355 = float_from_bits(1048744942 /* 0.255035 */);
+    float16  const _356 = float16_ops::broadcast(_355);
+    float16  const _357 = _354 * _356;
+    int64_t  const _358 = (int64_t)(_qs_s0_c);
+    int64_t  const _359 = _358 * int64_t(2);
+    int64_t  const _360 = (int64_t)(_qs_s0_ii_ii);
+    int64_t  const _361 = _359 + _360;
+    int64_t  const _362 = _361 * int64_t(16);
+    float16_ops::store(_357, _qs, _362);
    } // for _qs_s0_c
   } // for _qs_s0_ii_ii
-  int32_t  const _341 = ::halide_cpp_max(_78, 0);
-  int32_t  const _342 = _81 - _341;
   {
-   int32_t  const _343 = _342 + -1;
-   int32_t  const _344 = _343 >> 3;
-   int32_t  const _345 = _344 * 8;
-   int32_t  const _346 = _345 + 8;
-   int64_t  const _347 = _346;
-   int64_t  const _348 = _347 * 32;
-   if ((_348 > ((int64_t(1) << 31) - 1)) || ((_348 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+   int32_t  const _363 = _99 - _100;
+   int32_t  const _364 = _363 >> 3;
+   int32_t  const _365 = _364 * 8;
+   int32_t  const _366 = _365 + 8;
+   int64_t  const _367 = _366;
+   int64_t  const _368 = _367 * 32;
+   if ((_368 > ((int64_t(1) << 31) - 1)) || ((_368 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
    {
     attn_window16_rt_error(_ucon, "32-bit signed overflow computing size of allocation scores\n");
     return -1;
    } // overflow test scores
-   int64_t  const _349 = _348;
-   float *_scores = (float  *)attn_window16_rt_malloc(_ucon, sizeof(float )*_349);
+   int64_t  const _369 = _368;
+   float *_scores = (float  *)attn_window16_rt_malloc(_ucon, sizeof(float )*_369);
    if (!_scores)
    {
-    int32_t  const _350 = attn_window16_rt_error_out_of_memory(_ucon);
-    return _350;
+    int32_t  const _370 = attn_window16_rt_error_out_of_memory(_ucon);
+    return _370;
    }
    HalideFreeHelper _scores_free(_ucon, _scores, attn_window16_rt_free);
    // produce scores
    // consume qs
-   int32_t  const _351 = ::halide_cpp_max(_78, 0);
-   int32_t  const _352 = _342 + 7;
-   int32_t  const _353 = _352 >> 3;
-   for (int _scores_s0_j_jo = 0; _scores_s0_j_jo < 0 + _353; _scores_s0_j_jo++)
+   int32_t  const _371 = _99 - _100;
+   int32_t  const _372 = _371 >> 3;
+   int32_t  const _373 = _372 + 1;
+   for (int _scores_s0_j_jo = 0; _scores_s0_j_jo < 0 + _373; _scores_s0_j_jo++)
    {
-    int32_t  const _354 = _scores_s0_j_jo * 8;
-    int32_t  const _355 = _354 + _351;
     {
      float _dot[256];
      // produce dot
-     float  const _356 = float_from_bits(0 /* 0 */);
-     float16  const _357 = float16_ops::broadcast(_356);
-     float16_ops::store(_357, _dot, int64_t(0));
-     float  const _358 = float_from_bits(0 /* 0 */);
-     float16  const _359 = float16_ops::broadcast(_358);
-     float16_ops::store(_359, _dot, int64_t(32));
-     float  const _360 = float_from_bits(0 /* 0 */);
-     float16  const _361 = float16_ops::broadcast(_360);
-     float16_ops::store(_361, _dot, int64_t(64));
-     float  const _362 = float_from_bits(0 /* 0 */);
-     float16  const _363 = float16_ops::broadcast(_362);
-     float16_ops::store(_363, _dot, int64_t(96));
-     float  const _364 = float_from_bits(0 /* 0 */);
-     float16  const _365 = float16_ops::broadcast(_364);
-     float16_ops::store(_365, _dot, int64_t(128));
-     float  const _366 = float_from_bits(0 /* 0 */);
-     float16  const _367 = float16_ops::broadcast(_366);
-     float16_ops::store(_367, _dot, int64_t(160));
-     float  const _368 = float_from_bits(0 /* 0 */);
-     float16  const _369 = float16_ops::broadcast(_368);
-     float16_ops::store(_369, _dot, int64_t(192));
-     float  const _370 = float_from_bits(0 /* 0 */);
-     float16  const _371 = float16_ops::broadcast(_370);
-     float16_ops::store(_371, _dot, int64_t(224));
-     float  const _372 = float_from_bits(0 /* 0 */);
-     float16  const _373 = float16_ops::broadcast(_372);
-     float16_ops::store(_373, _dot, int64_t(16));
      float  const _374 = float_from_bits(0 /* 0 */);
      float16  const _375 = float16_ops::broadcast(_374);
-     float16_ops::store(_375, _dot, int64_t(48));
+     float16_ops::store(_375, _dot, int64_t(0));
      float  const _376 = float_from_bits(0 /* 0 */);
      float16  const _377 = float16_ops::broadcast(_376);
-     float16_ops::store(_377, _dot, int64_t(80));
+     float16_ops::store(_377, _dot, int64_t(32));
      float  const _378 = float_from_bits(0 /* 0 */);
      float16  const _379 = float16_ops::broadcast(_378);
-     float16_ops::store(_379, _dot, int64_t(112));
+     float16_ops::store(_379, _dot, int64_t(64));
      float  const _380 = float_from_bits(0 /* 0 */);
      float16  const _381 = float16_ops::broadcast(_380);
-     float16_ops::store(_381, _dot, int64_t(144));
+     float16_ops::store(_381, _dot, int64_t(96));
      float  const _382 = float_from_bits(0 /* 0 */);
      float16  const _383 = float16_ops::broadcast(_382);
-     float16_ops::store(_383, _dot, int64_t(176));
+     float16_ops::store(_383, _dot, int64_t(128));
      float  const _384 = float_from_bits(0 /* 0 */);
      float16  const _385 = float16_ops::broadcast(_384);
-     float16_ops::store(_385, _dot, int64_t(208));
+     float16_ops::store(_385, _dot, int64_t(160));
      float  const _386 = float_from_bits(0 /* 0 */);
      float16  const _387 = float16_ops::broadcast(_386);
-     float16_ops::store(_387, _dot, int64_t(240));
-     int32_t  const _388 = _355 + 8;
-     int32_t  const _389 = ::halide_cpp_min(_388, _24);
-     int32_t  const _390 = _389 * 32;
-     int32_t  const _391 = _355 + 7;
-     int32_t  const _392 = ::halide_cpp_min(_391, _24);
-     int32_t  const _393 = _392 * 32;
-     int32_t  const _394 = _355 + 6;
-     int32_t  const _395 = ::halide_cpp_min(_394, _24);
-     int32_t  const _396 = _395 * 32;
-     int32_t  const _397 = _355 + 5;
-     int32_t  const _398 = ::halide_cpp_min(_397, _24);
-     int32_t  const _399 = _398 * 32;
-     int32_t  const _400 = _355 + 4;
-     int32_t  const _401 = ::halide_cpp_min(_400, _24);
-     int32_t  const _402 = _401 * 32;
-     int32_t  const _403 = _355 + 3;
-     int32_t  const _404 = ::halide_cpp_min(_403, _24);
-     int32_t  const _405 = _404 * 32;
-     int32_t  const _406 = _355 + 2;
-     int32_t  const _407 = ::halide_cpp_min(_406, _24);
-     int32_t  const _408 = _407 * 32;
-     int32_t  const _409 = _24 + -1;
-     int32_t  const _410 = ::halide_cpp_min(_409, _355);
-     int32_t  const _411 = _410 * 32;
+     float16_ops::store(_387, _dot, int64_t(192));
+     float  const _388 = float_from_bits(0 /* 0 */);
+     float16  const _389 = float16_ops::broadcast(_388);
+     float16_ops::store(_389, _dot, int64_t(224));
+     float  const _390 = float_from_bits(0 /* 0 */);
+     float16  const _391 = float16_ops::broadcast(_390);
+     float16_ops::store(_391, _dot, int64_t(16));
+     float  const _392 = float_from_bits(0 /* 0 */);
+     float16  const _393 = float16_ops::broadcast(_392);
+     float16_ops::store(_393, _dot, int64_t(48));
+     float  const _394 = float_from_bits(0 /* 0 */);
+     float16  const _395 = float16_ops::broadcast(_394);
+     float16_ops::store(_395, _dot, int64_t(80));
+     float  const _396 = float_from_bits(0 /* 0 */);
+     float16  const _397 = float16_ops::broadcast(_396);
+     float16_ops::store(_397, _dot, int64_t(112));
+     float  const _398 = float_from_bits(0 /* 0 */);
+     float16  const _399 = float16_ops::broadcast(_398);
+     float16_ops::store(_399, _dot, int64_t(144));
+     float  const _400 = float_from_bits(0 /* 0 */);
+     float16  const _401 = float16_ops::broadcast(_400);
+     float16_ops::store(_401, _dot, int64_t(176));
+     float  const _402 = float_from_bits(0 /* 0 */);
+     float16  const _403 = float16_ops::broadcast(_402);
+     float16_ops::store(_403, _dot, int64_t(208));
+     float  const _404 = float_from_bits(0 /* 0 */);
+     float16  const _405 = float16_ops::broadcast(_404);
+     float16_ops::store(_405, _dot, int64_t(240));
+     int32_t  const _406 = _scores_s0_j_jo * 8;
+     int32_t  const _407 = _406 + _100;
+     int32_t  const _408 = _407 + 8;
+     int32_t  const _409 = ::halide_cpp_min(_408, _24);
+     int32_t  const _410 = _409 * 32;
+     int32_t  const _411 = _407 + 7;
+     int32_t  const _412 = ::halide_cpp_min(_411, _24);
+     int32_t  const _413 = _412 * 32;
+     int32_t  const _414 = _407 + 6;
+     int32_t  const _415 = ::halide_cpp_min(_414, _24);
+     int32_t  const _416 = _415 * 32;
+     int32_t  const _417 = _407 + 5;
+     int32_t  const _418 = ::halide_cpp_min(_417, _24);
+     int32_t  const _419 = _418 * 32;
+     int32_t  const _420 = _407 + 4;
+     int32_t  const _421 = ::halide_cpp_min(_420, _24);
+     int32_t  const _422 = _421 * 32;
+     int32_t  const _423 = _407 + 3;
+     int32_t  const _424 = ::halide_cpp_min(_423, _24);
+     int32_t  const _425 = _424 * 32;
+     int32_t  const _426 = _407 + 2;
+     int32_t  const _427 = ::halide_cpp_min(_426, _24);
+     int32_t  const _428 = _427 * 32;
+     int32_t  const _429 = _24 + -1;
+     int32_t  const _430 = ::halide_cpp_min(_429, _407);
+     int32_t  const _431 = _430 * 32;
      for (int _dot_s1_rd__x = 0; _dot_s1_rd__x < 0 + 32; _dot_s1_rd__x++)
      {
-      float16  const _412 = float16_ops::load(_dot, int64_t(0));
-      int64_t  const _413 = (int64_t)(_dot_s1_rd__x);
-      int64_t  const _414 = _413 * int64_t(32);
-      float16  const _415 = float16_ops::load(_qs, _414);
-      int64_t  const _416 = (int64_t)(_411);
-      int64_t  const _417 = _413 + _416;
-      float  const _418 = ((float const *)_attn_k)[_417];
-      float16  const _419 = float16_ops::broadcast(_418);
-      float16  const _420 = _415 * _419;
-      float16  const _421 = _412 + _420;
-      float16_ops::store(_421, _dot, int64_t(0));
-      float16  const _422 = float16_ops::load(_dot, int64_t(16));
-      int64_t  const _423 = (int64_t)(_dot_s1_rd__x);
-      int64_t  const _424 = _423 * int64_t(32);
-      int64_t  const _425 = _424 + int64_t(16);
-      float16  const _426 = float16_ops::load(_qs, _425);
-      int64_t  const _427 = (int64_t)(_411);
-      int64_t  const _428 = _423 + _427;
-      float  const _429 = ((float const *)_attn_k)[_428];
-      float16  const _430 = float16_ops::broadcast(_429);
-      float16  const _431 = _426 * _430;
-      float16  const _432 = _422 + _431;
-      float16_ops::store(_432, _dot, int64_t(16));
-      float16  const _433 = float16_ops::load(_dot, int64_t(32));
-      int64_t  const _434 = (int64_t)(_dot_s1_rd__x);
-      int64_t  const _435 = _434 * int64_t(32);
-      float16  const _436 = float16_ops::load(_qs, _435);
-      int64_t  const _437 = (int64_t)(_408);
-      int64_t  const _438 = _434 + _437;
-      int64_t  const _439 = _438 + int64_t(-32);
-      float  const _440 = ((float const *)_attn_k)[_439];
-      float16  const _441 = float16_ops::broadcast(_440);
-      float16  const _442 = _436 * _441;
-      float16  const _443 = _433 + _442;
-      float16_ops::store(_443, _dot, int64_t(32));
-      float16  const _444 = float16_ops::load(_dot, int64_t(48));
-      int64_t  const _445 = (int64_t)(_dot_s1_rd__x);
-      int64_t  const _446 = _445 * int64_t(32);
-      int64_t  const _447 = _446 + int64_t(16);
-      float16  const _448 = float16_ops::load(_qs, _447);
-      int64_t  const _449 = (int64_t)(_408);
-      int64_t  const _450 = _445 + _449;
-      int64_t  const _451 = _450 + int64_t(-32);
-      float  const _452 = ((float const *)_attn_k)[_451];
-      float16  const _453 = float16_ops::broadcast(_452);
-      float16  const _454 = _448 * _453;
-      float16  const _455 = _444 + _454;
-      float16_ops::store(_455, _dot, int64_t(48));
-      float16  const _456 = float16_ops::load(_dot, int64_t(64));
-      int64_t  const _457 = (int64_t)(_dot_s1_rd__x);
-      int64_t  const _458 = _457 * int64_t(32);
-      float16  const _459 = float16_ops::load(_qs, _458);
-      int64_t  const _460 = (int64_t)(_405);
-      int64_t  const _461 = _457 + _460;
-      int64_t  const _462 = _461 + int64_t(-32);
-      float  const _463 = ((float const *)_attn_k)[_462];
-      float16  const _464 = float16_ops::broadcast(_463);
-      float16  const _465 = _459 * _464;
-      float16  const _466 = _456 + _465;
-      float16_ops::store(_466, _dot, int64_t(64));
-      float16  const _467 = float16_ops::load(_dot, int64_t(80));
-      int64_t  const _468 = (int64_t)(_dot_s1_rd__x);
-      int64_t  const _469 = _468 * int64_t(32);
-      int64_t  const _470 = _469 + int64_t(16);
-      float16  const _471 = float16_ops::load(_qs, _470);
-      int64_t  const _472 = (int64_t)(_405);
-      int64_t  const _473 = _468 + _472;
-      int64_t  const _474 = _473 + int64_t(-32);
-      float  const _475 = ((float const *)_attn_k)[_474];
-      float16  const _476 = float16_ops::broadcast(_475);
-      float16  const _477 = _471 * _476;
-      float16  const _478 = _467 + _477;
-      float16_ops::store(_478, _dot, int64_t(80));
-      float16  const _479 = float16_ops::load(_dot, int64_t(96));
-      int64_t  const _480 = (int64_t)(_dot_s1_rd__x);
-      int64_t  const _481 = _480 * int64_t(32);
-      float16  const _482 = float16_ops::load(_qs, _481);
-      int64_t  const _483 = (int64_t)(_402);
-      int64_t  const _484 = _480 + _483;
-      int64_t  const _485 = _484 + int64_t(-32);
-      float  const _486 = ((float const *)_attn_k)[_485];
-      float16  const _487 = float16_ops::broadcast(_486);
-      float16  const _488 = _482 * _487;
-      float16  const _489 = _479 + _488;
-      float16_ops::store(_489, _dot, int64_t(96));
-      float16  const _490 = float16_ops::load(_dot, int64_t(112));
-      int64_t  const _491 = (int64_t)(_dot_s1_rd__x);
-      int64_t  const _492 = _491 * int64_t(32);
-      int64_t  const _493 = _492 + int64_t(16);
-      float16  const _494 = float16_ops::load(_qs, _493);
-      int64_t  const _495 = (int64_t)(_402);
-      int64_t  const _496 = _491 + _495;
-      int64_t  const _497 = _496 + int64_t(-32);
-      float  const _498 = ((float const *)_attn_k)[_497];
-      float16  const _499 = float16_ops::broadcast(_498);
-      float16  const _500 = _494 * _499;
-      float16  const _501 = _490 + _500;
-      float16_ops::store(_501, _dot, int64_t(112));
-      float16  const _502 = float16_ops::load(_dot, int64_t(128));
-      int64_t  const _503 = (int64_t)(_dot_s1_rd__x);
-      int64_t  const _504 = _503 * int64_t(32);
-      float16  const _505 = float16_ops::load(_qs, _504);
-      int64_t  const _506 = (int64_t)(_399);
-      int64_t  const _507 = _503 + _506;
-      int64_t  const _508 = _507 + int64_t(-32);
-      float  const _509 = ((float const *)_attn_k)[_508];
-      float16  const _510 = float16_ops::broadcast(_509);
-      float16  const _511 = _505 * _510;
-      float16  const _512 = _502 + _511;
-      float16_ops::store(_512, _dot, int64_t(128));
-      float16  const _513 = float16_ops::load(_dot, int64_t(144));
-      int64_t  const _514 = (int64_t)(_dot_s1_rd__x);
-      int64_t  const _515 = _514 * int64_t(32);
-      int64_t  const _516 = _515 + int64_t(16);
-      float16  const _517 = float16_ops::load(_qs, _516);
-      int64_t  const _518 = (int64_t)(_399);
-      int64_t  const _519 = _514 + _518;
-      int64_t  const _520 = _519 + int64_t(-32);
-      float  const _521 = ((float const *)_attn_k)[_520];
-      float16  const _522 = float16_ops::broadcast(_521);
-      float16  const _523 = _517 * _522;
-      float16  const _524 = _513 + _523;
-      float16_ops::store(_524, _dot, int64_t(144));
-      float16  const _525 = float16_ops::load(_dot, int64_t(160));
-      int64_t  const _526 = (int64_t)(_dot_s1_rd__x);
-      int64_t  const _527 = _526 * int64_t(32);
-      float16  const _528 = float16_ops::load(_qs, _527);
-      int64_t  const _529 = (int64_t)(_396);
-      int64_t  const _530 = _526 + _529;
-      int64_t  const _531 = _530 + int64_t(-32);
-      float  const _532 = ((float const *)_attn_k)[_531];
-      float16  const _533 = float16_ops::broadcast(_532);
-      float16  const _534 = _528 * _533;
-      float16  const _535 = _525 + _534;
-      float16_ops::store(_535, _dot, int64_t(160));
-      float16  const _536 = float16_ops::load(_dot, int64_t(176));
-      int64_t  const _537 = (int64_t)(_dot_s1_rd__x);
-      int64_t  const _538 = _537 * int64_t(32);
-      int64_t  const _539 = _538 + int64_t(16);
-      float16  const _540 = float16_ops::load(_qs, _539);
-      int64_t  const _541 = (int64_t)(_396);
-      int64_t  const _542 = _537 + _541;
-      int64_t  const _543 = _542 + int64_t(-32);
-      float  const _544 = ((float const *)_attn_k)[_543];
-      float16  const _545 = float16_ops::broadcast(_544);
-      float16  const _546 = _540 * _545;
-      float16  const _547 = _536 + _546;
-      float16_ops::store(_547, _dot, int64_t(176));
-      float16  const _548 = float16_ops::load(_dot, int64_t(192));
-      int64_t  const _549 = (int64_t)(_dot_s1_rd__x);
-      int64_t  const _550 = _549 * int64_t(32);
-      float16  const _551 = float16_ops::load(_qs, _550);
-      int64_t  const _552 = (int64_t)(_393);
-      int64_t  const _553 = _549 + _552;
-      int64_t  const _554 = _553 + int64_t(-32);
-      float  const _555 = ((float const *)_attn_k)[_554];
-      float16  const _556 = float16_ops::broadcast(_555);
-      float16  const _557 = _551 * _556;
-      float16  const _558 = _548 + _557;
-      float16_ops::store(_558, _dot, int64_t(192));
-      float16  const _559 = float16_ops::load(_dot, int64_t(208));
-      int64_t  const _560 = (int64_t)(_dot_s1_rd__x);
-      int64_t  const _561 = _560 * int64_t(32);
-      int64_t  const _562 = _561 + int64_t(16);
-      float16  const _563 = float16_ops::load(_qs, _562);
-      int64_t  const _564 = (int64_t)(_393);
-      int64_t  const _565 = _560 + _564;
-      int64_t  const _566 = _565 + int64_t(-32);
-      float  const _567 = ((float const *)_attn_k)[_566];
-      float16  const _568 = float16_ops::broadcast(_567);
-      float16  const _569 = _563 * _568;
-      float16  const _570 = _559 + _569;
-      float16_ops::store(_570, _dot, int64_t(208));
-      float16  const _571 = float16_ops::load(_dot, int64_t(224));
-      int64_t  const _572 = (int64_t)(_dot_s1_rd__x);
-      int64_t  const _573 = _572 * int64_t(32);
-      float16  const _574 = float16_ops::load(_qs, _573);
-      int64_t  const _575 = (int64_t)(_390);
-      int64_t  const _576 = _572 + _575;
-      int64_t  const _577 = _576 + int64_t(-32);
-      float  const _578 = ((float const *)_attn_k)[_577];
-      float16  const _579 = float16_ops::broadcast(_578);
-      float16  const _580 = _574 * _579;
-      float16  const _581 = _571 + _580;
-      float16_ops::store(_581, _dot, int64_t(224));
-      float16  const _582 = float16_ops::load(_dot, int64_t(240));
-      int64_t  const _583 = (int64_t)(_dot_s1_rd__x);
-      int64_t  const _584 = _583 * int64_t(32);
-      int64_t  const _585 = _584 + int64_t(16);
-      float16  const _586 = float16_ops::load(_qs, _585);
-      int64_t  const _587 = (int64_t)(_390);
-      int64_t  const _588 = _583 + _587;
-      int64_t  const _589 = _588 + int64_t(-32);
-      float  const _590 = ((float const *)_attn_k)[_589];
-      float16  const _591 = float16_ops::broadcast(_590);
-      float16  const _592 = _586 * _591;
-      float16  const _593 = _582 + _592;
-      float16_ops::store(_593, _dot, int64_t(240));
+      float16  const _432 = float16_ops::load(_dot, int64_t(0));
+      int64_t  const _433 = (int64_t)(_dot_s1_rd__x);
+      int64_t  const _434 = _433 * int64_t(32);
+      float16  const _435 = float16_ops::load(_qs, _434);
+      int64_t  const _436 = (int64_t)(_431);
+      int64_t  const _437 = _433 + _436;
+      float  const _438 = ((float const *)_attn_k)[_437];
+      float16  const _439 = float16_ops::broadcast(_438);
+      float16  const _440 = _435 * _439;
+      float16  const _441 = _432 + _440;
+      float16_ops::store(_441, _dot, int64_t(0));
+      float16  const _442 = float16_ops::load(_dot, int64_t(16));
+      int64_t  const _443 = (int64_t)(_dot_s1_rd__x);
+      int64_t  const _444 = _443 * int64_t(32);
+      int64_t  const _445 = _444 + int64_t(16);
+      float16  const _446 = float16_ops::load(_qs, _445);
+      int64_t  const _447 = (int64_t)(_431);
+      int64_t  const _448 = _443 + _447;
+      float  const _449 = ((float const *)_attn_k)[_448];
+      float16  const _450 = float16_ops::broadcast(_449);
+      float16  const _451 = _446 * _450;
+      float16  const _452 = _442 + _451;
+      float16_ops::store(_452, _dot, int64_t(16));
+      float16  const _453 = float16_ops::load(_dot, int64_t(32));
+      int64_t  const _454 = (int64_t)(_dot_s1_rd__x);
+      int64_t  const _455 = _454 * int64_t(32);
+      float16  const _456 = float16_ops::load(_qs, _455);
+      int64_t  const _457 = (int64_t)(_428);
+      int64_t  const _458 = _454 + _457;
+      int64_t  const _459 = _458 + int64_t(-32);
+      float  const _460 = ((float const *)_attn_k)[_459];
+      float16  const _461 = float16_ops::broadcast(_460);
+      float16  const _462 = _456 * _461;
+      float16  const _463 = _453 + _462;
+      float16_ops::store(_463, _dot, int64_t(32));
+      float16  const _464 = float16_ops::load(_dot, int64_t(48));
+      int64_t  const _465 = (int64_t)(_dot_s1_rd__x);
+      int64_t  const _466 = _465 * int64_t(32);
+      int64_t  const _467 = _466 + int64_t(16);
+      float16  const _468 = float16_ops::load(_qs, _467);
+      int64_t  const _469 = (int64_t)(_428);
+      int64_t  const _470 = _465 + _469;
+      int64_t  const _471 = _470 + int64_t(-32);
+      float  const _472 = ((float const *)_attn_k)[_471];
+      float16  const _473 = float16_ops::broadcast(_472);
+      float16  const _474 = _468 * _473;
+      float16  const _475 = _464 + _474;
+      float16_ops::store(_475, _dot, int64_t(48));
+      float16  const _476 = float16_ops::load(_dot, int64_t(64));
+      int64_t  const _477 = (int64_t)(_dot_s1_rd__x);
+      int64_t  const _478 = _477 * int64_t(32);
+      float16  const _479 = float16_ops::load(_qs, _478);
+      int64_t  const _480 = (int64_t)(_425);
+      int64_t  const _481 = _477 + _480;
+      int64_t  const _482 = _481 + int64_t(-32);
+      float  const _483 = ((float const *)_attn_k)[_482];
+      float16  const _484 = float16_ops::broadcast(_483);
+      float16  const _485 = _479 * _484;
+      float16  const _486 = _476 + _485;
+      float16_ops::store(_486, _dot, int64_t(64));
+      float16  const _487 = float16_ops::load(_dot, int64_t(80));
+      int64_t  const _488 = (int64_t)(_dot_s1_rd__x);
+      int64_t  const _489 = _488 * int64_t(32);
+      int64_t  const _490 = _489 + int64_t(16);
+      float16  const _491 = float16_ops::load(_qs, _490);
+      int64_t  const _492 = (int64_t)(_425);
+      int64_t  const _493 = _488 + _492;
+      int64_t  const _494 = _493 + int64_t(-32);
+      float  const _495 = ((float const *)_attn_k)[_494];
+      float16  const _496 = float16_ops::broadcast(_495);
+      float16  const _497 = _491 * _496;
+      float16  const _498 = _487 + _497;
+      float16_ops::store(_498, _dot, int64_t(80));
+      float16  const _499 = float16_ops::load(_dot, int64_t(96));
+      int64_t  const _500 = (int64_t)(_dot_s1_rd__x);
+      int64_t  const _501 = _500 * int64_t(32);
+      float16  const _502 = float16_ops::load(_qs, _501);
+      int64_t  const _503 = (int64_t)(_422);
+      int64_t  const _504 = _500 + _503;
+      int64_t  const _505 = _504 + int64_t(-32);
+      float  const _506 = ((float const *)_attn_k)[_505];
+      float16  const _507 = float16_ops::broadcast(_506);
+      float16  const _508 = _502 * _507;
+      float16  const _509 = _499 + _508;
+      float16_ops::store(_509, _dot, int64_t(96));
+      float16  const _510 = float16_ops::load(_dot, int64_t(112));
+      int64_t  const _511 = (int64_t)(_dot_s1_rd__x);
+      int64_t  const _512 = _511 * int64_t(32);
+      int64_t  const _513 = _512 + int64_t(16);
+      float16  const _514 = float16_ops::load(_qs, _513);
+      int64_t  const _515 = (int64_t)(_422);
+      int64_t  const _516 = _511 + _515;
+      int64_t  const _517 = _516 + int64_t(-32);
+      float  const _518 = ((float const *)_attn_k)[_517];
+      float16  const _519 = float16_ops::broadcast(_518);
+      float16  const _520 = _514 * _519;
+      float16  const _521 = _510 + _520;
+      float16_ops::store(_521, _dot, int64_t(112));
+      float16  const _522 = float16_ops::load(_dot, int64_t(128));
+      int64_t  const _523 = (int64_t)(_dot_s1_rd__x);
+      int64_t  const _524 = _523 * int64_t(32);
+      float16  const _525 = float16_ops::load(_qs, _524);
+      int64_t  const _526 = (int64_t)(_419);
+      int64_t  const _527 = _523 + _526;
+      int64_t  const _528 = _527 + int64_t(-32);
+      float  const _529 = ((float const *)_attn_k)[_528];
+      float16  const _530 = float16_ops::broadcast(_529);
+      float16  const _531 = _525 * _530;
+      float16  const _532 = _522 + _531;
+      float16_ops::store(_532, _dot, int64_t(128));
+      float16  const _533 = float16_ops::load(_dot, int64_t(144));
+      int64_t  const _534 = (int64_t)(_dot_s1_rd__x);
+      int64_t  const _535 = _534 * int64_t(32);
+      int64_t  const _536 = _535 + int64_t(16);
+      float16  const _537 = float16_ops::load(_qs, _536);
+      int64_t  const _538 = (int64_t)(_419);
+      int64_t  const _539 = _534 + _538;
+      int64_t  const _540 = _539 + int64_t(-32);
+      float  const _541 = ((float const *)_attn_k)[_540];
+      float16  const _542 = float16_ops::broadcast(_541);
+      float16  const _543 = _537 * _542;
+      float16  const _544 = _533 + _543;
+      float16_ops::store(_544, _dot, int64_t(144));
+      float16  const _545 = float16_ops::load(_dot, int64_t(160));
+      int64_t  const _546 = (int64_t)(_dot_s1_rd__x);
+      int64_t  const _547 = _546 * int64_t(32);
+      float16  const _548 = float16_ops::load(_qs, _547);
+      int64_t  const _549 = (int64_t)(_416);
+      int64_t  const _550 = _546 + _549;
+      int64_t  const _551 = _550 + int64_t(-32);
+      float  const _552 = ((float const *)_attn_k)[_551];
+      float16  const _553 = float16_ops::broadcast(_552);
+      float16  const _554 = _548 * _553;
+      float16  const _555 = _545 + _554;
+      float16_ops::store(_555, _dot, int64_t(160));
+      float16  const _556 = float16_ops::load(_dot, int64_t(176));
+      int64_t  const _557 = (int64_t)(_dot_s1_rd__x);
+      int64_t  const _558 = _557 * int64_t(32);
+      int64_t  const _559 = _558 + int64_t(16);
+      float16  const _560 = float16_ops::load(_qs, _559);
+      int64_t  const _561 = (int64_t)(_416);
+      int64_t  const _562 = _557 + _561;
+      int64_t  const _563 = _562 + int64_t(-32);
+      float  const _564 = ((float const *)_attn_k)[_563];
+      float16  const _565 = float16_ops::broadcast(_564);
+      float16  const _566 = _560 * _565;
+      float16  const _567 = _556 + _566;
+      float16_ops::store(_567, _dot, int64_t(176));
+      float16  const _568 = float16_ops::load(_dot, int64_t(192));
+      int64_t  const _569 = (int64_t)(_dot_s1_rd__x);
+      int64_t  const _570 = _569 * int64_t(32);
+      float16  const _571 = float16_ops::load(_qs, _570);
+      int64_t  const _572 = (int64_t)(_413);
+      int64_t  const _573 = _569 + _572;
+      int64_t  const _574 = _573 + int64_t(-32);
+      float  const _575 = ((float const *)_attn_k)[_574];
+      float16  const _576 = float16_ops::broadcast(_575);
+      float16  const _577 = _571 * _576;
+      float16  const _578 = _568 + _577;
+      float16_ops::store(_578, _dot, int64_t(192));
+      float16  const _579 = float16_ops::load(_dot, int64_t(208));
+      int64_t  const _580 = (int64_t)(_dot_s1_rd__x);
+      int64_t  const _581 = _580 * int64_t(32);
+      int64_t  const _582 = _581 + int64_t(16);
+      float16  const _583 = float16_ops::load(_qs, _582);
+      int64_t  const _584 = (int64_t)(_413);
+      int64_t  const _585 = _580 + _584;
+      int64_t  const _586 = _585 + int64_t(-32);
+      float  const _587 = ((float const *)_attn_k)[_586];
+      float16  const _588 = float16_ops::broadcast(_587);
+      float16  const _589 = _583 * _588;
+      float16  const _590 = _579 + _589;
+      float16_ops::store(_590, _dot, int64_t(208));
+      float16  const _591 = float16_ops::load(_dot, int64_t(224));
+      int64_t  const _592 = (int64_t)(_dot_s1_rd__x);
+      int64_t  const _593 = _592 * int64_t(32);
+      float16  const _594 = float16_ops::load(_qs, _593);
+      int64_t  const _595 = (int64_t)(_410);
+      int64_t  const _596 = _592 + _595;
+      int64_t  const _597 = _596 + int64_t(-32);
+      float  const _598 = ((float const *)_attn_k)[_597];
+      float16  const _599 = float16_ops::broadcast(_598);
+      float16  const _600 = _594 * _599;
+      float16  const _601 = _591 + _600;
+      float16_ops::store(_601, _dot, int64_t(224));
+      float16  const _602 = float16_ops::load(_dot, int64_t(240));
+      int64_t  const _603 = (int64_t)(_dot_s1_rd__x);
+      int64_t  const _604 = _603 * int64_t(32);
+      int64_t  const _605 = _604 + int64_t(16);
+      float16  const _606 = float16_ops::load(_qs, _605);
+      int64_t  const _607 = (int64_t)(_410);
+      int64_t  const _608 = _603 + _607;
+      int64_t  const _609 = _608 + int64_t(-32);
+      float  const _610 = ((float const *)_attn_k)[_609];
+      float16  const _611 = float16_ops::broadcast(_610);
+      float16  const _612 = _606 * _611;
+      float16  const _613 = _602 + _612;
+      float16_ops::store(_613, _dot, int64_t(240));
      } // for _dot_s1_rd__x
      // consume dot
-     float16  const _594 = float16_ops::load(_dot, int64_t(0));
-     int64_t  const _595 = (int64_t)(_355);
-     int64_t  const _596 = (int64_t)(_351);
-     int64_t  const _597 = _595 - _596;
-     int64_t  const _598 = _597 * int64_t(32);
-     float16_ops::store(_594, _scores, _598);
-     float16  const _599 = float16_ops::load(_dot, int64_t(16));
-     int64_t  const _600 = (int64_t)(_355);
-     int64_t  const _601 = (int64_t)(_351);
-     int64_t  const _602 = _600 - _601;
-     int64_t  const _603 = _602 * int64_t(32);
-     int64_t  const _604 = _603 + int64_t(16);
-     float16_ops::store(_599, _scores, _604);
-     float16  const _605 = float16_ops::load(_dot, int64_t(32));
-     int64_t  const _606 = (int64_t)(_355);
-     int64_t  const _607 = (int64_t)(_351);
-     int64_t  const _608 = _606 - _607;
-     int64_t  const _609 = _608 * int64_t(32);
-     int64_t  const _610 = _609 + int64_t(32);
-     float16_ops::store(_605, _scores, _610);
-     float16  const _611 = float16_ops::load(_dot, int64_t(48));
-     int64_t  const _612 = (int64_t)(_355);
-     int64_t  const _613 = (int64_t)(_351);
-     int64_t  const _614 = _612 - _613;
-     int64_t  const _615 = _614 * int64_t(32);
-     int64_t  const _616 = _615 + int64_t(48);
-     float16_ops::store(_611, _scores, _616);
-     float16  const _617 = float16_ops::load(_dot, int64_t(64));
-     int64_t  const _618 = (int64_t)(_355);
-     int64_t  const _619 = (int64_t)(_351);
-     int64_t  const _620 = _618 - _619;
-     int64_t  const _621 = _620 * int64_t(32);
-     int64_t  const _622 = _621 + int64_t(64);
-     float16_ops::store(_617, _scores, _622);
-     float16  const _623 = float16_ops::load(_dot, int64_t(80));
-     int64_t  const _624 = (int64_t)(_355);
-     int64_t  const _625 = (int64_t)(_351);
-     int64_t  const _626 = _624 - _625;
-     int64_t  const _627 = _626 * int64_t(32);
-     int64_t  const _628 = _627 + int64_t(80);
-     float16_ops::store(_623, _scores, _628);
-     float16  const _629 = float16_ops::load(_dot, int64_t(96));
-     int64_t  const _630 = (int64_t)(_355);
-     int64_t  const _631 = (int64_t)(_351);
-     int64_t  const _632 = _630 - _631;
-     int64_t  const _633 = _632 * int64_t(32);
-     int64_t  const _634 = _633 + int64_t(96);
-     float16_ops::store(_629, _scores, _634);
-     float16  const _635 = float16_ops::load(_dot, int64_t(112));
-     int64_t  const _636 = (int64_t)(_355);
-     int64_t  const _637 = (int64_t)(_351);
-     int64_t  const _638 = _636 - _637;
-     int64_t  const _639 = _638 * int64_t(32);
-     int64_t  const _640 = _639 + int64_t(112);
-     float16_ops::store(_635, _scores, _640);
-     float16  const _641 = float16_ops::load(_dot, int64_t(128));
-     int64_t  const _642 = (int64_t)(_355);
-     int64_t  const _643 = (int64_t)(_351);
-     int64_t  const _644 = _642 - _643;
-     int64_t  const _645 = _644 * int64_t(32);
-     int64_t  const _646 = _645 + int64_t(128);
-     float16_ops::store(_641, _scores, _646);
-     float16  const _647 = float16_ops::load(_dot, int64_t(144));
-     int64_t  const _648 = (int64_t)(_355);
-     int64_t  const _649 = (int64_t)(_351);
-     int64_t  const _650 = _648 - _649;
-     int64_t  const _651 = _650 * int64_t(32);
+     float16  const _614 = float16_ops::load(_dot, int64_t(0));
+     int64_t  const _615 = (int64_t)(_scores_s0_j_jo);
+     int64_t  const _616 = _615 * int64_t(256);
+     float16_ops::store(_614, _scores, _616);
+     float16  const _617 = float16_ops::load(_dot, int64_t(16));
+     int64_t  const _618 = (int64_t)(_scores_s0_j_jo);
+     int64_t  const _619 = _618 * int64_t(256);
+     int64_t  const _620 = _619 + int64_t(16);
+     float16_ops::store(_617, _scores, _620);
+     float16  const _621 = float16_ops::load(_dot, int64_t(32));
+     int64_t  const _622 = (int64_t)(_scores_s0_j_jo);
+     int64_t  const _623 = _622 * int64_t(256);
+     int64_t  const _624 = _623 + int64_t(32);
+     float16_ops::store(_621, _scores, _624);
+     float16  const _625 = float16_ops::load(_dot, int64_t(48));
+     int64_t  const _626 = (int64_t)(_scores_s0_j_jo);
+     int64_t  const _627 = _626 * int64_t(256);
+     int64_t  const _628 = _627 + int64_t(48);
+     float16_ops::store(_625, _scores, _628);
+     float16  const _629 = float16_ops::load(_dot, int64_t(64));
+     int64_t  const _630 = (int64_t)(_scores_s0_j_jo);
+     int64_t  const _631 = _630 * int64_t(256);
+     int64_t  const _632 = _631 + int64_t(64);
+     float16_ops::store(_629, _scores, _632);
+     float16  const _633 = float16_ops::load(_dot, int64_t(80));
+     int64_t  const _634 = (int64_t)(_scores_s0_j_jo);
+     int64_t  const _635 = _634 * int64_t(256);
+     int64_t  const _636 = _635 + int64_t(80);
+     float16_ops::store(_633, _scores, _636);
+     float16  const _637 = float16_ops::load(_dot, int64_t(96));
+     int64_t  const _638 = (int64_t)(_scores_s0_j_jo);
+     int64_t  const _639 = _638 * int64_t(256);
+     int64_t  const _640 = _639 + int64_t(96);
+     float16_ops::store(_637, _scores, _640);
+     float16  const _641 = float16_ops::load(_dot, int64_t(112));
+     int64_t  const _642 = (int64_t)(_scores_s0_j_jo);
+     int64_t  const _643 = _642 * int64_t(256);
+     int64_t  const _644 = _643 + int64_t(112);
+     float16_ops::store(_641, _scores, _644);
+     float16  const _645 = float16_ops::load(_dot, int64_t(128));
+     int64_t  const _646 = (int64_t)(_scores_s0_j_jo);
+     int64_t  const _647 = _646 * int64_t(256);
+     int64_t  const _648 = _647 + int64_t(128);
+     float16_ops::store(_645, _scores, _648);
+     float16  const _649 = float16_ops::load(_dot, int64_t(144));
+     int64_t  const _650 = (int64_t)(_scores_s0_j_jo);
+     int64_t  const _651 = _650 * int64_t(256);
      int64_t  const _652 = _651 + int64_t(144);
-     float16_ops::store(_647, _scores, _652);
+     float16_ops::store(_649, _scores, _652);
      float16  const _653 = float16_ops::load(_dot, int64_t(160));
-     int64_t  const _654 = (int64_t)(_355);
-     int64_t  const _655 = (int64_t)(_351);
-     int64_t  const _656 = _654 - _655;
-     int64_t  const _657 = _656 * int64_t(32);
-     int64_t  const _658 = _657 + int64_t(160);
-     float16_ops::store(_653, _scores, _658);
-     float16  const _659 = float16_ops::load(_dot, int64_t(176));
-     int64_t  const _660 = (int64_t)(_355);
-     int64_t  const _661 = (int64_t)(_351);
-     int64_t  const _662 = _660 - _661;
-     int64_t  const _663 = _662 * int64_t(32);
-     int64_t  const _664 = _663 + int64_t(176);
-     float16_ops::store(_659, _scores, _664);
-     float16  const _665 = float16_ops::load(_dot, int64_t(192));
-     int64_t  const _666 = (int64_t)(_355);
-     int64_t  const _667 = (int64_t)(_351);
-     int64_t  const _668 = _666 - _667;
-     int64_t  const _669 = _668 * int64_t(32);
-     int64_t  const _670 = _669 + int64_t(192);
-     float16_ops::store(_665, _scores, _670);
-     float16  const _671 = float16_ops::load(_dot, int64_t(208));
-     int64_t  const _672 = (int64_t)(_355);
-     int64_t  const _673 = (int64_t)(_351);
-     int64_t  const _674 = _672 - _673;
-     int64_t  const _675 = _674 * int64_t(32);
-     int64_t  const _676 = _675 + int64_t(208);
-     float16_ops::store(_671, _scores, _676);
-     float16  const _677 = float16_ops::load(_dot, int64_t(224));
-     int64_t  const _678 = (int64_t)(_355);
-     int64_t  const _679 = (int64_t)(_351);
-     int64_t  const _680 = _678 - _679;
-     int64_t  const _681 = _680 * int64_t(32);
-     int64_t  const _682 = _681 + int64_t(224);
-     float16_ops::store(_677, _scores, _682);
-     float16  const _683 = float16_ops::load(_dot, int64_t(240));
-     int64_t  const _684 = (int64_t)(_355);
-     int64_t  const _685 = (int64_t)(_351);
-     int64_t  const _686 = _684 - _685;
-     int64_t  const _687 = _686 * int64_t(32);
-     int64_t  const _688 = _687 + int64_t(240);
-     float16_ops::store(_683, _scores, _688);
+     int64_t  const _654 = (int64_t)(_scores_s0_j_jo);
+     int64_t  const _655 = _654 * int64_t(256);
+     int64_t  const _656 = _655 + int64_t(160);
+     float16_ops::store(_653, _scores, _656);
+     float16  const _657 = float16_ops::load(_dot, int64_t(176));
+     int64_t  const _658 = (int64_t)(_scores_s0_j_jo);
+     int64_t  const _659 = _658 * int64_t(256);
+     int64_t  const _660 = _659 + int64_t(176);
+     float16_ops::store(_657, _scores, _660);
+     float16  const _661 = float16_ops::load(_dot, int64_t(192));
+     int64_t  const _662 = (int64_t)(_scores_s0_j_jo);
+     int64_t  const _663 = _662 * int64_t(256);
+     int64_t  const _664 = _663 + int64_t(192);
+     float16_ops::store(_661, _scores, _664);
+     float16  const _665 = float16_ops::load(_dot, int64_t(208));
+     int64_t  const _666 = (int64_t)(_scores_s0_j_jo);
+     int64_t  const _667 = _666 * int64_t(256);
+     int64_t  const _668 = _667 + int64_t(208);
+     float16_ops::store(_665, _scores, _668);
+     float16  const _669 = float16_ops::load(_dot, int64_t(224));
+     int64_t  const _670 = (int64_t)(_scores_s0_j_jo);
+     int64_t  const _671 = _670 * int64_t(256);
+     int64_t  const _672 = _671 + int64_t(224);
+     float16_ops::store(_669, _scores, _672);
+     float16  const _673 = float16_ops::load(_dot, int64_t(240));
+     int64_t  const _674 = (int64_t)(_scores_s0_j_jo);
+     int64_t  const _675 = _674 * int64_t(256);
+     int64_t  const _676 = _675 + int64_t(240);
+     float16_ops::store(_673, _scores, _676);
     } // alloc _dot
    } // for _scores_s0_j_jo
-   int32_t  const _689 = ::halide_cpp_max(_78, 0);
-   int32_t  const _690 = _81 - _689;
+   int32_t  const _677 = _81 + -1;
+   int32_t  const _678 = ::halide_cpp_max(_677, _95);
+   int32_t  const _679 = ::halide_cpp_max(_678, _99);
    {
-    int64_t  const _691 = _690;
-    int64_t  const _692 = _691 * 32;
-    if ((_692 > ((int64_t(1) << 31) - 1)) || ((_692 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+    int32_t  const _680 = _679 - _100;
+    int32_t  const _681 = _680 + 1;
+    int64_t  const _682 = _681;
+    int64_t  const _683 = _682 * 32;
+    if ((_683 > ((int64_t(1) << 31) - 1)) || ((_683 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
     {
      attn_window16_rt_error(_ucon, "32-bit signed overflow computing size of allocation masked\n");
      return -1;
     } // overflow test masked
-    int64_t  const _693 = _692;
-    float *_masked = (float  *)attn_window16_rt_malloc(_ucon, sizeof(float )*_693);
+    int64_t  const _684 = _683;
+    float *_masked = (float  *)attn_window16_rt_malloc(_ucon, sizeof(float )*_684);
     if (!_masked)
     {
-     int32_t  const _694 = attn_window16_rt_error_out_of_memory(_ucon);
-     return _694;
+     int32_t  const _685 = attn_window16_rt_error_out_of_memory(_ucon);
+     return _685;
     }
     HalideFreeHelper _masked_free(_ucon, _masked, attn_window16_rt_free);
     // produce masked
     // consume scores
-    int32_t  const _695 = ::halide_cpp_max(_78, 0);
-    int32_t  const _696 = _attn_tile * 2;
-    int32_t  const _697 = _696 + _attn_q_step;
-    int32_t  const _698 = _697 * 16;
-    int32_t  const _699 = _attn_tile * 32;
-    for (int _masked_s0_j_rebased = 0; _masked_s0_j_rebased < 0 + _342; _masked_s0_j_rebased++)
+    int32_t  const _686 = _attn_tile * 2;
+    int32_t  const _687 = _686 + _attn_q_step;
+    int32_t  const _688 = _687 * 16;
+    int32_t  const _689 = _attn_tile * 32;
+    int32_t  const _690 = _99 - _100;
+    int32_t  const _691 = _690 + 1;
+    for (int _masked_s0_j_rebased = 0; _masked_s0_j_rebased < 0 + _691; _masked_s0_j_rebased++)
     {
-     int32x16_t  const _700 = int32x16_t_ops::ramp(_699, _attn_q_step);
-     int32_t  const _701 = _masked_s0_j_rebased + _695;
-     uint32_t  const _702 = (uint32_t)(4294967295ull);
-     uint32x16_t  const _703 = uint32x16_t_ops::broadcast(_702);
-     uint32_t  const _704 = (uint32_t)(0ull);
-     uint32x16_t  const _705 = uint32x16_t_ops::broadcast(_704);
-     int32x16_t  const _706 = int32x16_t_ops::broadcast(_701);
-     uint8x16_t  const _707 = int32x16_t_ops::le(_706, _700);
-     int32_t  const _708 = _701 + 16;
-     int32x16_t  const _709 = int32x16_t_ops::broadcast(_708);
-     uint8x16_t  const _710 = int32x16_t_ops::lt(_700, _709);
-     uint8x16_t  const _711 = uint8x16_t_ops::logical_and(_707, _710);
-     uint32x16_t  const _712 = uint32x16_t_ops::select(_711, _703, _705);
-     int64_t  const _713 = (int64_t)(_masked_s0_j_rebased);
-     int64_t  const _714 = _713 * int64_t(32);
-     float16  const _715 = float16_ops::load(_scores, _714);
-     uint32x16_t  const _716 = reinterpret<uint32x16_t>(_715);
-     uint32x16_t  const _717 = _716 & _712;
-     uint32_t  const _718 = (uint32_t)(4286578688ull);
+     int32x16_t  const _692 = int32x16_t_ops::ramp(_689, _attn_q_step);
+     int32_t  const _693 = _100 + _masked_s0_j_rebased;
+     uint32_t  const _694 = (uint32_t)(4294967295ull);
+     uint32x16_t  const _695 = uint32x16_t_ops::broadcast(_694);
+     uint32_t  const _696 = (uint32_t)(0ull);
+     uint32x16_t  const _697 = uint32x16_t_ops::broadcast(_696);
+     int32x16_t  const _698 = int32x16_t_ops::broadcast(_693);
+     uint8x16_t  const _699 = int32x16_t_ops::le(_698, _692);
+     int32_t  const _700 = _693 + 16;
+     int32x16_t  const _701 = int32x16_t_ops::broadcast(_700);
+     uint8x16_t  const _702 = int32x16_t_ops::lt(_692, _701);
+     uint8x16_t  const _703 = uint8x16_t_ops::logical_and(_699, _702);
+     uint32x16_t  const _704 = uint32x16_t_ops::select(_703, _695, _697);
+     int64_t  const _705 = (int64_t)(_masked_s0_j_rebased);
+     int64_t  const _706 = _705 * int64_t(32);
+     float16  const _707 = float16_ops::load(_scores, _706);
+     uint32x16_t  const _708 = reinterpret<uint32x16_t>(_707);
+     uint32x16_t  const _709 = _708 & _704;
+     uint32_t  const _710 = (uint32_t)(4286578688ull);
+     uint32x16_t  const _711 = uint32x16_t_ops::broadcast(_710);
+     uint32x16_t  const _712 = ~_704;
+     uint32x16_t  const _713 = _711 & _712;
+     uint32x16_t  const _714 = _709 | _713;
+     float16  const _715 = reinterpret<float16>(_714);
+     float16_ops::store(_715, _masked, _706);
+     int32x16_t  const _716 = int32x16_t_ops::ramp(_688, _attn_q_step);
+     int32_t  const _717 = _100 + _masked_s0_j_rebased;
+     uint32_t  const _718 = (uint32_t)(4294967295ull);
      uint32x16_t  const _719 = uint32x16_t_ops::broadcast(_718);
-     uint32x16_t  const _720 = ~_712;
-     uint32x16_t  const _721 = _719 & _720;
-     uint32x16_t  const _722 = _717 | _721;
-     float16  const _723 = reinterpret<float16>(_722);
-     float16_ops::store(_723, _masked, _714);
-     int32x16_t  const _724 = int32x16_t_ops::ramp(_698, _attn_q_step);
-     int32_t  const _725 = _masked_s0_j_rebased + _695;
-     uint32_t  const _726 = (uint32_t)(4294967295ull);
-     uint32x16_t  const _727 = uint32x16_t_ops::broadcast(_726);
-     uint32_t  const _728 = (uint32_t)(0ull);
-     uint32x16_t  const _729 = uint32x16_t_ops::broadcast(_728);
-     int32x16_t  const _730 = int32x16_t_ops::broadcast(_725);
-     uint8x16_t  const _731 = int32x16_t_ops::le(_730, _724);
-     int32_t  const _732 = _725 + 16;
-     int32x16_t  const _733 = int32x16_t_ops::broadcast(_732);
-     uint8x16_t  const _734 = int32x16_t_ops::lt(_724, _733);
-     uint8x16_t  const _735 = uint8x16_t_ops::logical_and(_731, _734);
-     uint32x16_t  const _736 = uint32x16_t_ops::select(_735, _727, _729);
-     int64_t  const _737 = (int64_t)(_masked_s0_j_rebased);
-     int64_t  const _738 = _737 * int64_t(32);
-     int64_t  const _739 = _738 + int64_t(16);
-     float16  const _740 = float16_ops::load(_scores, _739);
-     uint32x16_t  const _741 = reinterpret<uint32x16_t>(_740);
-     uint32x16_t  const _742 = _741 & _736;
-     uint32_t  const _743 = (uint32_t)(4286578688ull);
-     uint32x16_t  const _744 = uint32x16_t_ops::broadcast(_743);
-     uint32x16_t  const _745 = ~_736;
-     uint32x16_t  const _746 = _744 & _745;
-     uint32x16_t  const _747 = _742 | _746;
-     float16  const _748 = reinterpret<float16>(_747);
-     float16_ops::store(_748, _masked, _739);
+     uint32_t  const _720 = (uint32_t)(0ull);
+     uint32x16_t  const _721 = uint32x16_t_ops::broadcast(_720);
+     int32x16_t  const _722 = int32x16_t_ops::broadcast(_717);
+     uint8x16_t  const _723 = int32x16_t_ops::le(_722, _716);
+     int32_t  const _724 = _717 + 16;
+     int32x16_t  const _725 = int32x16_t_ops::broadcast(_724);
+     uint8x16_t  const _726 = int32x16_t_ops::lt(_716, _725);
+     uint8x16_t  const _727 = uint8x16_t_ops::logical_and(_723, _726);
+     uint32x16_t  const _728 = uint32x16_t_ops::select(_727, _719, _721);
+     int64_t  const _729 = (int64_t)(_masked_s0_j_rebased);
+     int64_t  const _730 = _729 * int64_t(32);
+     int64_t  const _731 = _730 + int64_t(16);
+     float16  const _732 = float16_ops::load(_scores, _731);
+     uint32x16_t  const _733 = reinterpret<uint32x16_t>(_732);
+     uint32x16_t  const _734 = _733 & _728;
+     uint32_t  const _735 = (uint32_t)(4286578688ull);
+     uint32x16_t  const _736 = uint32x16_t_ops::broadcast(_735);
+     uint32x16_t  const _737 = ~_728;
+     uint32x16_t  const _738 = _736 & _737;
+     uint32x16_t  const _739 = _734 | _738;
+     float16  const _740 = reinterpret<float16>(_739);
+     float16_ops::store(_740, _masked, _731);
     } // for _masked_s0_j_rebased
     _scores_free.free();
     {
      float _row_max[32];
-     int32_t  const _749 = ::halide_cpp_max(_78, 0);
-     int32_t  const _750 = _81 - _749;
+     int32_t  const _741 = ::halide_cpp_max(_78, 0);
+     int32_t  const _742 = _81 - _741;
      // produce row_max
      for (int _row_max_s0_ii_ii = 0; _row_max_s0_ii_ii < 0 + 2; _row_max_s0_ii_ii++)
      {
-      float16  const _751 = float16_ops::broadcast(neg_inf_f32());
-      int64_t  const _752 = (int64_t)(_row_max_s0_ii_ii);
-      int64_t  const _753 = _752 * int64_t(16);
-      float16_ops::store(_751, _row_max, _753);
+      float16  const _743 = float16_ops::broadcast(neg_inf_f32());
+      int64_t  const _744 = (int64_t)(_row_max_s0_ii_ii);
+      int64_t  const _745 = _744 * int64_t(16);
+      float16_ops::store(_743, _row_max, _745);
      } // for _row_max_s0_ii_ii
      // consume masked
-     for (int _row_max_s1_rk__x_rebased = 0; _row_max_s1_rk__x_rebased < 0 + _750; _row_max_s1_rk__x_rebased++)
+     int32_t  const _746 = ::halide_cpp_max(_78, 0);
+     int32_t  const _747 = _746 - _100;
+     for (int _row_max_s1_rk__x_rebased = 0; _row_max_s1_rk__x_rebased < 0 + _742; _row_max_s1_rk__x_rebased++)
      {
-      float16  const _754 = float16_ops::load(_row_max, int64_t(0));
-      int64_t  const _755 = (int64_t)(_row_max_s1_rk__x_rebased);
-      int64_t  const _756 = _755 * int64_t(32);
-      float16  const _757 = float16_ops::load(_masked, _756);
-      float16  const _758 = float16_ops::max(_754, _757);
-      float16_ops::store(_758, _row_max, int64_t(0));
-      float16  const _759 = float16_ops::load(_row_max, int64_t(16));
-      int64_t  const _760 = (int64_t)(_row_max_s1_rk__x_rebased);
-      int64_t  const _761 = _760 * int64_t(32);
-      int64_t  const _762 = _761 + int64_t(16);
-      float16  const _763 = float16_ops::load(_masked, _762);
-      float16  const _764 = float16_ops::max(_759, _763);
-      float16_ops::store(_764, _row_max, int64_t(16));
+      float16  const _748 = float16_ops::load(_row_max, int64_t(0));
+      int64_t  const _749 = (int64_t)(_row_max_s1_rk__x_rebased);
+      int64_t  const _750 = (int64_t)(_747);
+      int64_t  const _751 = _749 + _750;
+      int64_t  const _752 = _751 * int64_t(32);
+      float16  const _753 = float16_ops::load(_masked, _752);
+      float16  const _754 = float16_ops::max(_748, _753);
+      float16_ops::store(_754, _row_max, int64_t(0));
+      float16  const _755 = float16_ops::load(_row_max, int64_t(16));
+      int64_t  const _756 = (int64_t)(_row_max_s1_rk__x_rebased);
+      int64_t  const _757 = (int64_t)(_747);
+      int64_t  const _758 = _756 + _757;
+      int64_t  const _759 = _758 * int64_t(32);
+      int64_t  const _760 = _759 + int64_t(16);
+      float16  const _761 = float16_ops::load(_masked, _760);
+      float16  const _762 = float16_ops::max(_755, _761);
+      float16_ops::store(_762, _row_max, int64_t(16));
      } // for _row_max_s1_rk__x_rebased
-     int32_t  const _765 = _attn_lk + 7;
+     int32_t  const _763 = ::halide_cpp_max(_78, 0);
+     int32_t  const _764 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
+     int32_t  const _765 = _764 + 7;
      int32_t  const _766 = _765 >> 3;
      int32_t  const _767 = _attn_tile * 4;
-     int32_t  const _768 = ::halide_cpp_max(_767, 2);
-     int32_t  const _769 = _768 + -2;
-     int32_t  const _770 = ::halide_cpp_min(_766, _769);
-     int32_t  const _771 = _attn_kv_lo >> 3;
-     int32_t  const _772 = ::halide_cpp_max(_770, _771);
-     int32_t  const _773 = ::halide_cpp_max(_78, 0);
-     int32_t  const _774 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
-     int32_t  const _775 = _774 + 7;
+     int32_t  const _768 = _767 + 4;
+     int32_t  const _769 = ::halide_cpp_min(_766, _768);
+     int32_t  const _770 = _769 * 8;
+     int32_t  const _771 = ::halide_cpp_min(_770, _attn_lk);
+     int32_t  const _772 = _attn_chunk_lo >> 3;
+     int32_t  const _773 = _772 * 8;
+     int32_t  const _774 = ::halide_cpp_min(_771, _773);
+     int32_t  const _775 = _attn_lk + 7;
      int32_t  const _776 = _775 >> 3;
-     int32_t  const _777 = _767 + 4;
-     int32_t  const _778 = ::halide_cpp_min(_776, _777);
-     int32_t  const _779 = ::halide_cpp_max(_778, _772);
-     int32_t  const _780 = _779 * 8;
-     int32_t  const _781 = ::halide_cpp_min(_780, _attn_lk);
-     int32_t  const _782 = _attn_chunk_lo >> 3;
-     int32_t  const _783 = _782 * 8;
-     int32_t  const _784 = ::halide_cpp_min(_781, _783);
-     int32_t  const _785 = _772 * 8;
-     int32_t  const _786 = ::halide_cpp_min(_785, _attn_lk);
-     int32_t  const _787 = ::halide_cpp_max(_784, _786);
-     int32_t  const _788 = ::halide_cpp_min(_773, _787);
-     int32_t  const _789 = ::halide_cpp_min(_783, _781);
-     int32_t  const _790 = ::halide_cpp_max(_789, _786);
-     int32_t  const _791 = _790 + 1024;
-     int32_t  const _792 = ::halide_cpp_min(_791, _781);
-     int32_t  const _793 = ::halide_cpp_max(_792, _81);
-     int32_t  const _794 = ::halide_cpp_min(_773, _790);
-     int32_t  const _795 = _793 - _794;
+     int32_t  const _777 = ::halide_cpp_max(_767, 2);
+     int32_t  const _778 = _777 + -2;
+     int32_t  const _779 = ::halide_cpp_min(_776, _778);
+     int32_t  const _780 = _attn_kv_lo >> 3;
+     int32_t  const _781 = ::halide_cpp_max(_779, _780);
+     int32_t  const _782 = _781 * 8;
+     int32_t  const _783 = ::halide_cpp_min(_782, _attn_lk);
+     int32_t  const _784 = ::halide_cpp_max(_774, _783);
+     int32_t  const _785 = ::halide_cpp_min(_784, _90);
+     int32_t  const _786 = ::halide_cpp_min(_763, _785);
+     int32_t  const _787 = ::halide_cpp_min(_786, _97);
+     int32_t  const _788 = ::halide_cpp_min(_86, 1024);
+     int32_t  const _789 = _788 >> 6;
+     int32_t  const _790 = _789 * 64;
+     int32_t  const _791 = _790 + _784;
+     int32_t  const _792 = ::halide_cpp_max(_791, _81);
+     int32_t  const _793 = _792 + -1;
+     int32_t  const _794 = ::halide_cpp_max(_793, _95);
+     int32_t  const _795 = ::halide_cpp_min(_90, _784);
+     int32_t  const _796 = ::halide_cpp_min(_763, _795);
+     int32_t  const _797 = ::halide_cpp_min(_796, _97);
+     int32_t  const _798 = _794 - _797;
+     int32_t  const _799 = _798 + 1;
      {
-      int64_t  const _796 = _795;
-      int64_t  const _797 = _796 * 32;
-      if ((_797 > ((int64_t(1) << 31) - 1)) || ((_797 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+      int64_t  const _800 = _799;
+      int64_t  const _801 = _800 * 32;
+      if ((_801 > ((int64_t(1) << 31) - 1)) || ((_801 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
       {
        attn_window16_rt_error(_ucon, "32-bit signed overflow computing size of allocation probs\n");
        return -1;
       } // overflow test probs
-      int64_t  const _798 = _797;
-      float *_probs = (float  *)attn_window16_rt_malloc(_ucon, sizeof(float )*_798);
+      int64_t  const _802 = _801;
+      float *_probs = (float  *)attn_window16_rt_malloc(_ucon, sizeof(float )*_802);
       if (!_probs)
       {
-       int32_t  const _799 = attn_window16_rt_error_out_of_memory(_ucon);
-       return _799;
+       int32_t  const _803 = attn_window16_rt_error_out_of_memory(_ucon);
+       return _803;
       }
       HalideFreeHelper _probs_free(_ucon, _probs, attn_window16_rt_free);
-      int32_t  const _800 = ::halide_cpp_max(_78, 0);
-      int32_t  const _801 = _81 - _800;
       // produce probs
       // consume row_max
       // consume masked
-      int32_t  const _802 = _800 - _788;
-      for (int _probs_s0_j_rebased = 0; _probs_s0_j_rebased < 0 + _801; _probs_s0_j_rebased++)
+      int32_t  const _804 = _97 - _787;
+      int32_t  const _805 = _97 - _100;
+      int32_t  const _806 = _95 - _97;
+      int32_t  const _807 = _806 + 1;
+      for (int _probs_s0_j_rebased = 0; _probs_s0_j_rebased < 0 + _807; _probs_s0_j_rebased++)
       {
-       float16  const _803 = float16_ops::load(_row_max, int64_t(0));
-       int64_t  const _804 = (int64_t)(_probs_s0_j_rebased);
-       int64_t  const _805 = _804 * int64_t(32);
-       float16  const _806 = float16_ops::load(_masked, _805);
-       float  const _807 = float_from_bits(0 /* 0 */);
-       float16  const _808 = float16_ops::broadcast(_807);
-       float16  const _809 = float16_ops::broadcast(neg_inf_f32());
-       uint8x16_t  const _810 = float16_ops::eq(_803, _809);
-       float16  const _811 = float16_ops::select(_810, _808, _803);
-       float16  const _812 = _806 - _811;
-       float16  const _813 = float16_ops::min(_812, _808);
-       float  const _814 = float_from_bits(3271426048 /* -127 */);
+       float16  const _808 = float16_ops::load(_row_max, int64_t(0));
+       int64_t  const _809 = (int64_t)(_probs_s0_j_rebased);
+       int64_t  const _810 = (int64_t)(_805);
+       int64_t  const _811 = _809 + _810;
+       int64_t  const _812 = _811 * int64_t(32);
+       float16  const _813 = float16_ops::load(_masked, _812);
+       float  const _814 = float_from_bits(0 /* 0 */);
        float16  const _815 = float16_ops::broadcast(_814);
-       float16  const _816 = float16_ops::max(_813, _815);
-       float  const _817 = float_from_bits(1124007936 /* 127.5 */);
-       float16  const _818 = float16_ops::broadcast(_817);
-       float16  const _819 = _816 + _818;
-       int32x16_t  const _820 = int32x16_t_ops::convert_from<float16>(_819);
-       int32x16_t  const _821 = int32x16_t_ops::broadcast(-127);
-       int32x16_t  const _822 = _820 + _821;
-       float16  const _823 = float16_ops::convert_from<int32x16_t>(_822);
-       float16  const _824 = _816 - _823;
-       uint32_t  const _825 = (uint32_t)(23ull);
-       uint32x16_t  const _826 = uint32x16_t_ops::broadcast(_825);
-       int32x16_t  const _827 = _820 << _826;
-       float16  const _828 = reinterpret<float16>(_827);
-       float  const _829 = float_from_bits(958452607 /* 0.000153376 */);
-       float16  const _830 = float16_ops::broadcast(_829);
-       float16  const _831 = _824 * _830;
-       float  const _832 = float_from_bits(984588920 /* 0.00133999 */);
-       float16  const _833 = float16_ops::broadcast(_832);
-       float16  const _834 = _831 + _833;
-       float16  const _835 = _834 * _824;
-       float  const _836 = float_from_bits(1008572159 /* 0.00961852 */);
+       float16  const _816 = float16_ops::broadcast(neg_inf_f32());
+       uint8x16_t  const _817 = float16_ops::eq(_808, _816);
+       float16  const _818 = float16_ops::select(_817, _815, _808);
+       float16  const _819 = _813 - _818;
+       float16  const _820 = float16_ops::min(_819, _815);
+       float  const _821 = float_from_bits(3271426048 /* -127 */);
+       float16  const _822 = float16_ops::broadcast(_821);
+       float16  const _823 = float16_ops::max(_820, _822);
+       float  const _824 = float_from_bits(1124007936 /* 127.5 */);
+       float16  const _825 = float16_ops::broadcast(_824);
+       float16  const _826 = _823 + _825;
+       int32x16_t  const _827 = int32x16_t_ops::convert_from<float16>(_826);
+       int32x16_t  const _828 = int32x16_t_ops::broadcast(-127);
+       int32x16_t  const _829 = _827 + _828;
+       float16  const _830 = float16_ops::convert_from<int32x16_t>(_829);
+       float16  const _831 = _823 - _830;
+       uint32_t  const _832 = (uint32_t)(23ull);
+       uint32x16_t  const _833 = uint32x16_t_ops::broadcast(_832);
+       int32x16_t  const _834 = _827 << _833;
+       float16  const _835 = reinterpret<float16>(_834);
+       float  const _836 = float_from_bits(958452607 /* 0.000153376 */);
        float16  const _837 = float16_ops::broadcast(_836);
-       float16  const _838 = _835 + _837;
-       float16  const _839 = _838 * _824;
-       float  const _840 = float_from_bits(1029920619 /* 0.0555033 */);
-       float16  const _841 = float16_ops::broadcast(_840);
-       float16  const _842 = _839 + _841;
-       float16  const _843 = _842 * _824;
-       float  const _844 = float_from_bits(1047920109 /* 0.240226 */);
-       float16  const _845 = float16_ops::broadcast(_844);
-       float16  const _846 = _843 + _845;
-       float16  const _847 = _846 * _824;
-       float  const _848 = float_from_bits(1060205080 /* 0.693147 */);
-       float16  const _849 = float16_ops::broadcast(_848);
-       float16  const _850 = _847 + _849;
-       float16  const _851 = _850 * _824;
-       float  const _852 = float_from_bits(1065353216 /* 1 */);
-       float16  const _853 = float16_ops::broadcast(_852);
-       float16  const _854 = _851 + _853;
-       float16  const _855 = _828 * _854;
-       int32x16_t  const _856 = reinterpret<int32x16_t>(_855);
-       int32x16_t  const _857 = int32x16_t_ops::broadcast(-1);
-       int32x16_t  const _858 = int32x16_t_ops::broadcast(0);
-       int32x16_t  const _859 = int32x16_t_ops::broadcast(2139095040);
-       int32x16_t  const _860 = reinterpret<int32x16_t>(_812);
-       int32x16_t  const _861 = int32x16_t_ops::broadcast(2147483647);
-       int32x16_t  const _862 = _860 & _861;
-       uint8x16_t  const _863 = int32x16_t_ops::lt(_859, _862);
-       int32x16_t  const _864 = int32x16_t_ops::select(_863, _857, _858);
-       int32x16_t  const _865 = int32x16_t_ops::broadcast(2143289344);
-       int32x16_t  const _866 = _864 & _865;
-       int32x16_t  const _867 = _856 | _866;
-       float16  const _868 = reinterpret<float16>(_867);
-       int64_t  const _869 = (int64_t)(_802);
-       int64_t  const _870 = _804 + _869;
-       int64_t  const _871 = _870 * int64_t(32);
-       float16_ops::store(_868, _probs, _871);
-       float16  const _872 = float16_ops::load(_row_max, int64_t(16));
-       int64_t  const _873 = (int64_t)(_probs_s0_j_rebased);
-       int64_t  const _874 = _873 * int64_t(32);
-       int64_t  const _875 = _874 + int64_t(16);
-       float16  const _876 = float16_ops::load(_masked, _875);
-       float  const _877 = float_from_bits(0 /* 0 */);
-       float16  const _878 = float16_ops::broadcast(_877);
-       float16  const _879 = float16_ops::broadcast(neg_inf_f32());
-       uint8x16_t  const _880 = float16_ops::eq(_872, _879);
-       float16  const _881 = float16_ops::select(_880, _878, _872);
-       float16  const _882 = _876 - _881;
-       float16  const _883 = float16_ops::min(_882, _878);
-       float  const _884 = float_from_bits(3271426048 /* -127 */);
-       float16  const _885 = float16_ops::broadcast(_884);
-       float16  const _886 = float16_ops::max(_883, _885);
-       float  const _887 = float_from_bits(1124007936 /* 127.5 */);
-       float16  const _888 = float16_ops::broadcast(_887);
-       float16  const _889 = _886 + _888;
-       int32x16_t  const _890 = int32x16_t_ops::convert_from<float16>(_889);
-       int32x16_t  const _891 = int32x16_t_ops::broadcast(-127);
-       int32x16_t  const _892 = _890 + _891;
-       float16  const _893 = float16_ops::convert_from<int32x16_t>(_892);
-       float16  const _894 = _886 - _893;
-       uint32_t  const _895 = (uint32_t)(23ull);
-       uint32x16_t  const _896 = uint32x16_t_ops::broadcast(_895);
-       int32x16_t  const _897 = _890 << _896;
-       float16  const _898 = reinterpret<float16>(_897);
-       float  const _899 = float_from_bits(958452607 /* 0.000153376 */);
-       float16  const _900 = float16_ops::broadcast(_899);
-       float16  const _901 = _894 * _900;
-       float  const _902 = float_from_bits(984588920 /* 0.00133999 */);
-       float16  const _903 = float16_ops::broadcast(_902);
-       float16  const _904 = _901 + _903;
-       float16  const _905 = _904 * _894;
-       float  const _906 = float_from_bits(1008572159 /* 0.00961852 */);
-       float16  const _907 = float16_ops::broadcast(_906);
-       float16  const _908 = _905 + _907;
-       float16  const _909 = _908 * _894;
-       float  const _910 = float_from_bits(1029920619 /* 0.0555033 */);
-       float16  const _911 = float16_ops::broadcast(_910);
-       float16  const _912 = _909 + _911;
-       float16  const _913 = _912 * _894;
-       float  const _914 = float_from_bits(1047920109 /* 0.240226 */);
-       float16  const _915 = float16_ops::broadcast(_914);
-       float16  const _916 = _913 + _915;
-       float16  const _917 = _916 * _894;
-       float  const _918 = float_from_bits(1060205080 /* 0.693147 */);
-       float16  const _919 = float16_ops::broadcast(_918);
-       float16  const _920 = _917 + _919;
-       float16  const _921 = _920 * _894;
-       float  const _922 = float_from_bits(1065353216 /* 1 */);
-       float16  const _923 = float16_ops::broadcast(_922);
-       float16  const _924 = _921 + _923;
-       float16  const _925 = _898 * _924;
-       int32x16_t  const _926 = reinterpret<int32x16_t>(_925);
-       int32x16_t  const _927 = int32x16_t_ops::broadcast(-1);
-       int32x16_t  const _928 = int32x16_t_ops::broadcast(0);
-       int32x16_t  const _929 = int32x16_t_ops::broadcast(2139095040);
-       int32x16_t  const _930 = reinterpret<int32x16_t>(_882);
-       int32x16_t  const _931 = int32x16_t_ops::broadcast(2147483647);
-       int32x16_t  const _932 = _930 & _931;
-       uint8x16_t  const _933 = int32x16_t_ops::lt(_929, _932);
-       int32x16_t  const _934 = int32x16_t_ops::select(_933, _927, _928);
-       int32x16_t  const _935 = int32x16_t_ops::broadcast(2143289344);
-       int32x16_t  const _936 = _934 & _935;
-       int32x16_t  const _937 = _926 | _936;
-       float16  const _938 = reinterpret<float16>(_937);
-       int64_t  const _939 = (int64_t)(_802);
-       int64_t  const _940 = _873 + _939;
-       int64_t  const _941 = _940 * int64_t(32);
-       int64_t  const _942 = _941 + int64_t(16);
-       float16_ops::store(_938, _probs, _942);
+       float16  const _838 = _831 * _837;
+       float  const _839 = float_from_bits(984588920 /* 0.00133999 */);
+       float16  const _840 = float16_ops::broadcast(_839);
+       float16  const _841 = _838 + _840;
+       float16  const _842 = _841 * _831;
+       float  const _843 = float_from_bits(1008572159 /* 0.00961852 */);
+       float16  const _844 = float16_ops::broadcast(_843);
+       float16  const _845 = _842 + _844;
+       float16  const _846 = _845 * _831;
+       float  const _847 = float_from_bits(1029920619 /* 0.0555033 */);
+       float16  const _848 = float16_ops::broadcast(_847);
+       float16  const _849 = _846 + _848;
+       float16  const _850 = _849 * _831;
+       float  const _851 = float_from_bits(1047920109 /* 0.240226 */);
+       float16  const _852 = float16_ops::broadcast(_851);
+       float16  const _853 = _850 + _852;
+       float16  const _854 = _853 * _831;
+       float  const _855 = float_from_bits(1060205080 /* 0.693147 */);
+       float16  const _856 = float16_ops::broadcast(_855);
+       float16  const _857 = _854 + _856;
+       float16  const _858 = _857 * _831;
+       float  const _859 = float_from_bits(1065353216 /* 1 */);
+       float16  const _860 = float16_ops::broadcast(_859);
+       float16  const _861 = _858 + _860;
+       float16  const _862 = _835 * _861;
+       int32x16_t  const _863 = reinterpret<int32x16_t>(_862);
+       int32x16_t  const _864 = int32x16_t_ops::broadcast(-1);
+       int32x16_t  const _865 = int32x16_t_ops::broadcast(0);
+       int32x16_t  const _866 = int32x16_t_ops::broadcast(2139095040);
+       int32x16_t  const _867 = reinterpret<int32x16_t>(_819);
+       int32x16_t  const _868 = int32x16_t_ops::broadcast(2147483647);
+       int32x16_t  const _869 = _867 & _868;
+       uint8x16_t  const _870 = int32x16_t_ops::lt(_866, _869);
+       int32x16_t  const _871 = int32x16_t_ops::select(_870, _864, _865);
+       int32x16_t  const _872 = int32x16_t_ops::broadcast(2143289344);
+       int32x16_t  const _873 = _871 & _872;
+       int32x16_t  const _874 = _863 | _873;
+       float16  const _875 = reinterpret<float16>(_874);
+       int64_t  const _876 = (int64_t)(_804);
+       int64_t  const _877 = _809 + _876;
+       int64_t  const _878 = _877 * int64_t(32);
+       float16_ops::store(_875, _probs, _878);
+       float16  const _879 = float16_ops::load(_row_max, int64_t(16));
+       int64_t  const _880 = (int64_t)(_probs_s0_j_rebased);
+       int64_t  const _881 = (int64_t)(_805);
+       int64_t  const _882 = _880 + _881;
+       int64_t  const _883 = _882 * int64_t(32);
+       int64_t  const _884 = _883 + int64_t(16);
+       float16  const _885 = float16_ops::load(_masked, _884);
+       float  const _886 = float_from_bits(0 /* 0 */);
+       float16  const _887 = float16_ops::broadcast(_886);
+       float16  const _888 = float16_ops::broadcast(neg_inf_f32());
+       uint8x16_t  const _889 = float16_ops::eq(_879, _888);
+       float16  const _890 = float16_ops::select(_889, _887, _879);
+       float16  const _891 = _885 - _890;
+       float16  const _892 = float16_ops::min(_891, _887);
+       float  const _893 = float_from_bits(3271426048 /* -127 */);
+       float16  const _894 = float16_ops::broadcast(_893);
+       float16  const _895 = float16_ops::max(_892, _894);
+       float  const _896 = float_from_bits(1124007936 /* 127.5 */);
+       float16  const _897 = float16_ops::broadcast(_896);
+       float16  const _898 = _895 + _897;
+       int32x16_t  const _899 = int32x16_t_ops::convert_from<float16>(_898);
+       int32x16_t  const _900 = int32x16_t_ops::broadcast(-127);
+       int32x16_t  const _901 = _899 + _900;
+       float16  const _902 = float16_ops::convert_from<int32x16_t>(_901);
+       float16  const _903 = _895 - _902;
+       uint32_t  const _904 = (uint32_t)(23ull);
+       uint32x16_t  const _905 = uint32x16_t_ops::broadcast(_904);
+       int32x16_t  const _906 = _899 << _905;
+       float16  const _907 = reinterpret<float16>(_906);
+       float  const _908 = float_from_bits(958452607 /* 0.000153376 */);
+       float16  const _909 = float16_ops::broadcast(_908);
+       float16  const _910 = _903 * _909;
+       float  const _911 = float_from_bits(984588920 /* 0.00133999 */);
+       float16  const _912 = float16_ops::broadcast(_911);
+       float16  const _913 = _910 + _912;
+       float16  const _914 = _913 * _903;
+       float  const _915 = float_from_bits(1008572159 /* 0.00961852 */);
+       float16  const _916 = float16_ops::broadcast(_915);
+       float16  const _917 = _914 + _916;
+       float16  const _918 = _917 * _903;
+       float  const _919 = float_from_bits(1029920619 /* 0.0555033 */);
+       float16  const _920 = float16_ops::broadcast(_919);
+       float16  const _921 = _918 + _920;
+       float16  const _922 = _921 * _903;
+       float  const _923 = float_from_bits(1047920109 /* 0.240226 */);
+       float16  const _924 = float16_ops::broadcast(_923);
+       float16  const _925 = _922 + _924;
+       float16  const _926 = _925 * _903;
+       float  const _927 = float_from_bits(1060205080 /* 0.693147 */);
+       float16  const _928 = float16_ops::broadcast(_927);
+       float16  const _929 = _926 + _928;
+       float16  const _930 = _929 * _903;
+       float  const _931 = float_from_bits(1065353216 /* 1 */);
+       float16  const _932 = float16_ops::broadcast(_931);
+       float16  const _933 = _930 + _932;
+       float16  const _934 = _907 * _933;
+       int32x16_t  const _935 = reinterpret<int32x16_t>(_934);
+       int32x16_t  const _936 = int32x16_t_ops::broadcast(-1);
+       int32x16_t  const _937 = int32x16_t_ops::broadcast(0);
+       int32x16_t  const _938 = int32x16_t_ops::broadcast(2139095040);
+       int32x16_t  const _939 = reinterpret<int32x16_t>(_891);
+       int32x16_t  const _940 = int32x16_t_ops::broadcast(2147483647);
+       int32x16_t  const _941 = _939 & _940;
+       uint8x16_t  const _942 = int32x16_t_ops::lt(_938, _941);
+       int32x16_t  const _943 = int32x16_t_ops::select(_942, _936, _937);
+       int32x16_t  const _944 = int32x16_t_ops::broadcast(2143289344);
+       int32x16_t  const _945 = _943 & _944;
+       int32x16_t  const _946 = _935 | _945;
+       float16  const _947 = reinterpret<float16>(_946);
+       int64_t  const _948 = (int64_t)(_804);
+       int64_t  const _949 = _880 + _948;
+       int64_t  const _950 = _949 * int64_t(32);
+       int64_t  const _951 = _950 + int64_t(16);
+       float16_ops::store(_947, _probs, _951);
       } // for _probs_s0_j_rebased
       _masked_free.free();
       {
-       float _row_sum[32];
-       int32_t  const _943 = ::halide_cpp_max(_78, 0);
-       int32_t  const _944 = _81 - _943;
-       // produce row_sum
-       for (int _row_sum_s0_ii_ii = 0; _row_sum_s0_ii_ii < 0 + 2; _row_sum_s0_ii_ii++)
+       float _pv_blocks[1024];
+       // produce pv_blocks
+       for (int _pv_blocks_s0_ii = 0; _pv_blocks_s0_ii < 0 + 32; _pv_blocks_s0_ii++)
        {
-        float  const _945 = float_from_bits(0 /* 0 */);
-        float16  const _946 = float16_ops::broadcast(_945);
-        int64_t  const _947 = (int64_t)(_row_sum_s0_ii_ii);
-        int64_t  const _948 = _947 * int64_t(16);
-        float16_ops::store(_946, _row_sum, _948);
-       } // for _row_sum_s0_ii_ii
+        int32_t  const _952 = _pv_blocks_s0_ii * 2;
+        for (int _pv_blocks_s0_c_c = 0; _pv_blocks_s0_c_c < 0 + 2; _pv_blocks_s0_c_c++)
+        {
+         float  const _953 = float_from_bits(0 /* 0 */);
+         float16  const _954 = float16_ops::broadcast(_953);
+         int64_t  const _955 = (int64_t)(_pv_blocks_s0_c_c);
+         int64_t  const _956 = (int64_t)(_952);
+         int64_t  const _957 = _955 + _956;
+         int64_t  const _958 = _957 * int64_t(16);
+         float16_ops::store(_954, _pv_blocks, _958);
+        } // for _pv_blocks_s0_c_c
+       } // for _pv_blocks_s0_ii
        // consume probs
-       int32_t  const _949 = ::halide_cpp_max(_78, 0);
-       int32_t  const _950 = _949 - _788;
-       for (int _row_sum_s1_rk__x_rebased = 0; _row_sum_s1_rk__x_rebased < 0 + _944; _row_sum_s1_rk__x_rebased++)
+       int32_t  const _959 = _attn_tile * 4;
+       int32_t  const _960 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
+       int32_t  const _961 = _960 + 7;
+       int32_t  const _962 = _961 >> 3;
+       int32_t  const _963 = _959 + 4;
+       int32_t  const _964 = ::halide_cpp_min(_962, _963);
+       int32_t  const _965 = _964 * 8;
+       int32_t  const _966 = ::halide_cpp_min(_965, _attn_lk);
+       int32_t  const _967 = _attn_chunk_lo >> 3;
+       int32_t  const _968 = _967 * 8;
+       int32_t  const _969 = ::halide_cpp_min(_966, _968);
+       int32_t  const _970 = _attn_lk + 7;
+       int32_t  const _971 = _970 >> 3;
+       int32_t  const _972 = ::halide_cpp_max(_959, 2);
+       int32_t  const _973 = _972 + -2;
+       int32_t  const _974 = ::halide_cpp_min(_971, _973);
+       int32_t  const _975 = _attn_kv_lo >> 3;
+       int32_t  const _976 = ::halide_cpp_max(_974, _975);
+       int32_t  const _977 = _976 * 8;
+       int32_t  const _978 = ::halide_cpp_min(_977, _attn_lk);
+       int32_t  const _979 = ::halide_cpp_max(_969, _978);
+       int32_t  const _980 = ::halide_cpp_min(_86, 1024);
+       int32_t  const _981 = _980 >> 6;
+       for (int _pv_blocks_s1_rkb__x = 0; _pv_blocks_s1_rkb__x < 0 + _981; _pv_blocks_s1_rkb__x++)
        {
-        float16  const _951 = float16_ops::load(_row_sum, int64_t(0));
-        int64_t  const _952 = (int64_t)(_row_sum_s1_rk__x_rebased);
-        int64_t  const _953 = (int64_t)(_950);
-        int64_t  const _954 = _952 + _953;
-        int64_t  const _955 = _954 * int64_t(32);
-        float16  const _956 = float16_ops::load(_probs, _955);
-        float16  const _957 = _951 + _956;
-        float16_ops::store(_957, _row_sum, int64_t(0));
-        float16  const _958 = float16_ops::load(_row_sum, int64_t(16));
-        int64_t  const _959 = (int64_t)(_row_sum_s1_rk__x_rebased);
-        int64_t  const _960 = (int64_t)(_950);
-        int64_t  const _961 = _959 + _960;
-        int64_t  const _962 = _961 * int64_t(32);
-        int64_t  const _963 = _962 + int64_t(16);
-        float16  const _964 = float16_ops::load(_probs, _963);
-        float16  const _965 = _958 + _964;
-        float16_ops::store(_965, _row_sum, int64_t(16));
-       } // for _row_sum_s1_rk__x_rebased
-       {
-        float _partial[1536];
-        // produce partial
-        // consume row_sum
-        // consume probs
-        // consume row_max
-        int32_t  const _966 = _attn_chunk_lo >> 3;
-        int32_t  const _967 = _966 * 8;
-        int32_t  const _968 = _attn_tile * 4;
-        int32_t  const _969 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
-        int32_t  const _970 = _969 + 7;
-        int32_t  const _971 = _970 >> 3;
-        int32_t  const _972 = _968 + 4;
-        int32_t  const _973 = ::halide_cpp_min(_971, _972);
-        int32_t  const _974 = _attn_lk + 7;
-        int32_t  const _975 = _974 >> 3;
-        int32_t  const _976 = ::halide_cpp_max(_968, 2);
-        int32_t  const _977 = _976 + -2;
-        int32_t  const _978 = ::halide_cpp_min(_975, _977);
-        int32_t  const _979 = _attn_kv_lo >> 3;
-        int32_t  const _980 = ::halide_cpp_max(_978, _979);
-        int32_t  const _981 = _980 * 8;
-        int32_t  const _982 = ::halide_cpp_min(_981, _attn_lk);
-        int32_t  const _983 = ::halide_cpp_max(_973, _980);
-        int32_t  const _984 = _983 * 8;
-        int32_t  const _985 = ::halide_cpp_min(_984, _attn_lk);
-        int32_t  const _986 = ::halide_cpp_min(_967, _985);
-        int32_t  const _987 = ::halide_cpp_max(_986, _982);
-        int32_t  const _988 = _987 + 1024;
-        int32_t  const _989 = ::halide_cpp_min(_988, _985);
-        int32_t  const _990 = _973 * 8;
-        int32_t  const _991 = ::halide_cpp_min(_990, _attn_lk);
-        for (int _partial_s0_ii_ig = 0; _partial_s0_ii_ig < 0 + 4; _partial_s0_ii_ig++)
+        int32_t  const _982 = _pv_blocks_s1_rkb__x * 64;
+        int32_t  const _983 = _982 + _979;
+        for (int _pv_blocks_s1_ii_ig = 0; _pv_blocks_s1_ii_ig < 0 + 4; _pv_blocks_s1_ii_ig++)
         {
          {
-          float _pv[256];
-          // produce pv
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 2; _pv_s0_c_c++)
+          float _pv_block[256];
+          // produce pv_block
+          float  const _984 = float_from_bits(0 /* 0 */);
+          float16  const _985 = float16_ops::broadcast(_984);
+          float16_ops::store(_985, _pv_block, int64_t(0));
+          float  const _986 = float_from_bits(0 /* 0 */);
+          float16  const _987 = float16_ops::broadcast(_986);
+          float16_ops::store(_987, _pv_block, int64_t(16));
+          float  const _988 = float_from_bits(0 /* 0 */);
+          float16  const _989 = float16_ops::broadcast(_988);
+          float16_ops::store(_989, _pv_block, int64_t(32));
+          float  const _990 = float_from_bits(0 /* 0 */);
+          float16  const _991 = float16_ops::broadcast(_990);
+          float16_ops::store(_991, _pv_block, int64_t(48));
+          float  const _992 = float_from_bits(0 /* 0 */);
+          float16  const _993 = float16_ops::broadcast(_992);
+          float16_ops::store(_993, _pv_block, int64_t(64));
+          float  const _994 = float_from_bits(0 /* 0 */);
+          float16  const _995 = float16_ops::broadcast(_994);
+          float16_ops::store(_995, _pv_block, int64_t(80));
+          float  const _996 = float_from_bits(0 /* 0 */);
+          float16  const _997 = float16_ops::broadcast(_996);
+          float16_ops::store(_997, _pv_block, int64_t(96));
+          float  const _998 = float_from_bits(0 /* 0 */);
+          float16  const _999 = float16_ops::broadcast(_998);
+          float16_ops::store(_999, _pv_block, int64_t(112));
+          float  const _1000 = float_from_bits(0 /* 0 */);
+          float16  const _1001 = float16_ops::broadcast(_1000);
+          float16_ops::store(_1001, _pv_block, int64_t(128));
+          float  const _1002 = float_from_bits(0 /* 0 */);
+          float16  const _1003 = float16_ops::broadcast(_1002);
+          float16_ops::store(_1003, _pv_block, int64_t(144));
+          float  const _1004 = float_from_bits(0 /* 0 */);
+          float16  const _1005 = float16_ops::broadcast(_1004);
+          float16_ops::store(_1005, _pv_block, int64_t(160));
+          float  const _1006 = float_from_bits(0 /* 0 */);
+          float16  const _1007 = float16_ops::broadcast(_1006);
+          float16_ops::store(_1007, _pv_block, int64_t(176));
+          float  const _1008 = float_from_bits(0 /* 0 */);
+          float16  const _1009 = float16_ops::broadcast(_1008);
+          float16_ops::store(_1009, _pv_block, int64_t(192));
+          float  const _1010 = float_from_bits(0 /* 0 */);
+          float16  const _1011 = float16_ops::broadcast(_1010);
+          float16_ops::store(_1011, _pv_block, int64_t(208));
+          float  const _1012 = float_from_bits(0 /* 0 */);
+          float16  const _1013 = float16_ops::broadcast(_1012);
+          float16_ops::store(_1013, _pv_block, int64_t(224));
+          float  const _1014 = float_from_bits(0 /* 0 */);
+          float16  const _1015 = float16_ops::broadcast(_1014);
+          float16_ops::store(_1015, _pv_block, int64_t(240));
+          int32_t  const _1016 = _983 - _787;
+          for (int _pv_block_s1_rki__x = 0; _pv_block_s1_rki__x < 0 + 64; _pv_block_s1_rki__x++)
           {
-           float  const _992 = float_from_bits(0 /* 0 */);
-           float16  const _993 = float16_ops::broadcast(_992);
-           int64_t  const _994 = (int64_t)(_pv_s0_c_c);
-           int64_t  const _995 = _994 * int64_t(16);
-           float16_ops::store(_993, _pv, _995);
-          } // for _pv_s0_c_c
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 2; _pv_s0_c_c++)
-          {
-           float  const _996 = float_from_bits(0 /* 0 */);
-           float16  const _997 = float16_ops::broadcast(_996);
-           int64_t  const _998 = (int64_t)(_pv_s0_c_c);
-           int64_t  const _999 = _998 * int64_t(16);
-           int64_t  const _1000 = _999 + int64_t(32);
-           float16_ops::store(_997, _pv, _1000);
-          } // for _pv_s0_c_c
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 2; _pv_s0_c_c++)
-          {
-           float  const _1001 = float_from_bits(0 /* 0 */);
-           float16  const _1002 = float16_ops::broadcast(_1001);
-           int64_t  const _1003 = (int64_t)(_pv_s0_c_c);
-           int64_t  const _1004 = _1003 * int64_t(16);
-           int64_t  const _1005 = _1004 + int64_t(64);
-           float16_ops::store(_1002, _pv, _1005);
-          } // for _pv_s0_c_c
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 2; _pv_s0_c_c++)
-          {
-           float  const _1006 = float_from_bits(0 /* 0 */);
-           float16  const _1007 = float16_ops::broadcast(_1006);
-           int64_t  const _1008 = (int64_t)(_pv_s0_c_c);
-           int64_t  const _1009 = _1008 * int64_t(16);
-           int64_t  const _1010 = _1009 + int64_t(96);
-           float16_ops::store(_1007, _pv, _1010);
-          } // for _pv_s0_c_c
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 2; _pv_s0_c_c++)
-          {
-           float  const _1011 = float_from_bits(0 /* 0 */);
-           float16  const _1012 = float16_ops::broadcast(_1011);
-           int64_t  const _1013 = (int64_t)(_pv_s0_c_c);
-           int64_t  const _1014 = _1013 * int64_t(16);
-           int64_t  const _1015 = _1014 + int64_t(128);
-           float16_ops::store(_1012, _pv, _1015);
-          } // for _pv_s0_c_c
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 2; _pv_s0_c_c++)
-          {
-           float  const _1016 = float_from_bits(0 /* 0 */);
-           float16  const _1017 = float16_ops::broadcast(_1016);
-           int64_t  const _1018 = (int64_t)(_pv_s0_c_c);
-           int64_t  const _1019 = _1018 * int64_t(16);
-           int64_t  const _1020 = _1019 + int64_t(160);
-           float16_ops::store(_1017, _pv, _1020);
-          } // for _pv_s0_c_c
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 2; _pv_s0_c_c++)
-          {
-           float  const _1021 = float_from_bits(0 /* 0 */);
-           float16  const _1022 = float16_ops::broadcast(_1021);
-           int64_t  const _1023 = (int64_t)(_pv_s0_c_c);
-           int64_t  const _1024 = _1023 * int64_t(16);
-           int64_t  const _1025 = _1024 + int64_t(192);
-           float16_ops::store(_1022, _pv, _1025);
-          } // for _pv_s0_c_c
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 2; _pv_s0_c_c++)
-          {
-           float  const _1026 = float_from_bits(0 /* 0 */);
-           float16  const _1027 = float16_ops::broadcast(_1026);
-           int64_t  const _1028 = (int64_t)(_pv_s0_c_c);
-           int64_t  const _1029 = _1028 * int64_t(16);
-           int64_t  const _1030 = _1029 + int64_t(224);
-           float16_ops::store(_1027, _pv, _1030);
-          } // for _pv_s0_c_c
-          int32_t  const _1031 = _987 - _788;
-          int32_t  const _1032 = _989 - _987;
-          for (int _pv_s1_rk__x_rebased = 0; _pv_s1_rk__x_rebased < 0 + _1032; _pv_s1_rk__x_rebased++)
-          {
-           float16  const _1033 = float16_ops::load(_pv, int64_t(0));
-           int64_t  const _1034 = (int64_t)(_pv_s1_rk__x_rebased);
-           int64_t  const _1035 = (int64_t)(_987);
+           float16  const _1017 = float16_ops::load(_pv_block, int64_t(0));
+           int64_t  const _1018 = (int64_t)(_pv_block_s1_rki__x);
+           int64_t  const _1019 = (int64_t)(_983);
+           int64_t  const _1020 = _1018 + _1019;
+           int64_t  const _1021 = _1020 * int64_t(32);
+           float16  const _1022 = float16_ops::load(_attn_v, _1021);
+           int64_t  const _1023 = (int64_t)(_1016);
+           int64_t  const _1024 = _1018 + _1023;
+           int64_t  const _1025 = _1024 * int64_t(4);
+           int64_t  const _1026 = (int64_t)(_pv_blocks_s1_ii_ig);
+           int64_t  const _1027 = _1025 + _1026;
+           int64_t  const _1028 = _1027 * int64_t(8);
+           float  const _1029 = _probs[_1028];
+           float16  const _1030 = float16_ops::broadcast(_1029);
+           float16  const _1031 = _1022 * _1030;
+           float16  const _1032 = _1017 + _1031;
+           float16_ops::store(_1032, _pv_block, int64_t(0));
+           float16  const _1033 = float16_ops::load(_pv_block, int64_t(16));
+           int64_t  const _1034 = (int64_t)(_pv_block_s1_rki__x);
+           int64_t  const _1035 = (int64_t)(_983);
            int64_t  const _1036 = _1034 + _1035;
            int64_t  const _1037 = _1036 * int64_t(32);
-           float16  const _1038 = float16_ops::load(_attn_v, _1037);
-           int64_t  const _1039 = (int64_t)(_1031);
-           int64_t  const _1040 = _1034 + _1039;
-           int64_t  const _1041 = _1040 * int64_t(4);
-           int64_t  const _1042 = (int64_t)(_partial_s0_ii_ig);
-           int64_t  const _1043 = _1041 + _1042;
-           int64_t  const _1044 = _1043 * int64_t(8);
-           float  const _1045 = _probs[_1044];
-           float16  const _1046 = float16_ops::broadcast(_1045);
-           float16  const _1047 = _1038 * _1046;
-           float16  const _1048 = _1033 + _1047;
-           float16_ops::store(_1048, _pv, int64_t(0));
-           float16  const _1049 = float16_ops::load(_pv, int64_t(16));
-           int64_t  const _1050 = (int64_t)(_pv_s1_rk__x_rebased);
-           int64_t  const _1051 = (int64_t)(_987);
-           int64_t  const _1052 = _1050 + _1051;
-           int64_t  const _1053 = _1052 * int64_t(32);
-           int64_t  const _1054 = _1053 + int64_t(16);
+           int64_t  const _1038 = _1037 + int64_t(16);
+           float16  const _1039 = float16_ops::load(_attn_v, _1038);
+           int64_t  const _1040 = (int64_t)(_1016);
+           int64_t  const _1041 = _1034 + _1040;
+           int64_t  const _1042 = _1041 * int64_t(4);
+           int64_t  const _1043 = (int64_t)(_pv_blocks_s1_ii_ig);
+           int64_t  const _1044 = _1042 + _1043;
+           int64_t  const _1045 = _1044 * int64_t(8);
+           float  const _1046 = _probs[_1045];
+           float16  const _1047 = float16_ops::broadcast(_1046);
+           float16  const _1048 = _1039 * _1047;
+           float16  const _1049 = _1033 + _1048;
+           float16_ops::store(_1049, _pv_block, int64_t(16));
+           float16  const _1050 = float16_ops::load(_pv_block, int64_t(32));
+           int64_t  const _1051 = (int64_t)(_pv_block_s1_rki__x);
+           int64_t  const _1052 = (int64_t)(_983);
+           int64_t  const _1053 = _1051 + _1052;
+           int64_t  const _1054 = _1053 * int64_t(32);
            float16  const _1055 = float16_ops::load(_attn_v, _1054);
-           int64_t  const _1056 = (int64_t)(_1031);
-           int64_t  const _1057 = _1050 + _1056;
+           int64_t  const _1056 = (int64_t)(_1016);
+           int64_t  const _1057 = _1051 + _1056;
            int64_t  const _1058 = _1057 * int64_t(4);
-           int64_t  const _1059 = (int64_t)(_partial_s0_ii_ig);
+           int64_t  const _1059 = (int64_t)(_pv_blocks_s1_ii_ig);
            int64_t  const _1060 = _1058 + _1059;
            int64_t  const _1061 = _1060 * int64_t(8);
-           float  const _1062 = _probs[_1061];
-           float16  const _1063 = float16_ops::broadcast(_1062);
-           float16  const _1064 = _1055 * _1063;
-           float16  const _1065 = _1049 + _1064;
-           float16_ops::store(_1065, _pv, int64_t(16));
-           float16  const _1066 = float16_ops::load(_pv, int64_t(32));
-           int64_t  const _1067 = (int64_t)(_pv_s1_rk__x_rebased);
-           int64_t  const _1068 = (int64_t)(_987);
-           int64_t  const _1069 = _1067 + _1068;
-           int64_t  const _1070 = _1069 * int64_t(32);
-           float16  const _1071 = float16_ops::load(_attn_v, _1070);
-           int64_t  const _1072 = (int64_t)(_1031);
-           int64_t  const _1073 = _1067 + _1072;
-           int64_t  const _1074 = _1073 * int64_t(4);
-           int64_t  const _1075 = (int64_t)(_partial_s0_ii_ig);
-           int64_t  const _1076 = _1074 + _1075;
-           int64_t  const _1077 = _1076 * int64_t(8);
-           int64_t  const _1078 = _1077 + int64_t(1);
-           float  const _1079 = _probs[_1078];
-           float16  const _1080 = float16_ops::broadcast(_1079);
-           float16  const _1081 = _1071 * _1080;
-           float16  const _1082 = _1066 + _1081;
-           float16_ops::store(_1082, _pv, int64_t(32));
-           float16  const _1083 = float16_ops::load(_pv, int64_t(48));
-           int64_t  const _1084 = (int64_t)(_pv_s1_rk__x_rebased);
-           int64_t  const _1085 = (int64_t)(_987);
-           int64_t  const _1086 = _1084 + _1085;
-           int64_t  const _1087 = _1086 * int64_t(32);
-           int64_t  const _1088 = _1087 + int64_t(16);
-           float16  const _1089 = float16_ops::load(_attn_v, _1088);
-           int64_t  const _1090 = (int64_t)(_1031);
-           int64_t  const _1091 = _1084 + _1090;
-           int64_t  const _1092 = _1091 * int64_t(4);
-           int64_t  const _1093 = (int64_t)(_partial_s0_ii_ig);
-           int64_t  const _1094 = _1092 + _1093;
-           int64_t  const _1095 = _1094 * int64_t(8);
-           int64_t  const _1096 = _1095 + int64_t(1);
-           float  const _1097 = _probs[_1096];
-           float16  const _1098 = float16_ops::broadcast(_1097);
-           float16  const _1099 = _1089 * _1098;
-           float16  const _1100 = _1083 + _1099;
-           float16_ops::store(_1100, _pv, int64_t(48));
-           float16  const _1101 = float16_ops::load(_pv, int64_t(64));
-           int64_t  const _1102 = (int64_t)(_pv_s1_rk__x_rebased);
-           int64_t  const _1103 = (int64_t)(_987);
-           int64_t  const _1104 = _1102 + _1103;
-           int64_t  const _1105 = _1104 * int64_t(32);
-           float16  const _1106 = float16_ops::load(_attn_v, _1105);
-           int64_t  const _1107 = (int64_t)(_1031);
-           int64_t  const _1108 = _1102 + _1107;
-           int64_t  const _1109 = _1108 * int64_t(4);
-           int64_t  const _1110 = (int64_t)(_partial_s0_ii_ig);
-           int64_t  const _1111 = _1109 + _1110;
-           int64_t  const _1112 = _1111 * int64_t(8);
-           int64_t  const _1113 = _1112 + int64_t(2);
-           float  const _1114 = _probs[_1113];
-           float16  const _1115 = float16_ops::broadcast(_1114);
-           float16  const _1116 = _1106 * _1115;
-           float16  const _1117 = _1101 + _1116;
-           float16_ops::store(_1117, _pv, int64_t(64));
-           float16  const _1118 = float16_ops::load(_pv, int64_t(80));
-           int64_t  const _1119 = (int64_t)(_pv_s1_rk__x_rebased);
-           int64_t  const _1120 = (int64_t)(_987);
-           int64_t  const _1121 = _1119 + _1120;
-           int64_t  const _1122 = _1121 * int64_t(32);
-           int64_t  const _1123 = _1122 + int64_t(16);
-           float16  const _1124 = float16_ops::load(_attn_v, _1123);
-           int64_t  const _1125 = (int64_t)(_1031);
-           int64_t  const _1126 = _1119 + _1125;
-           int64_t  const _1127 = _1126 * int64_t(4);
-           int64_t  const _1128 = (int64_t)(_partial_s0_ii_ig);
-           int64_t  const _1129 = _1127 + _1128;
-           int64_t  const _1130 = _1129 * int64_t(8);
-           int64_t  const _1131 = _1130 + int64_t(2);
-           float  const _1132 = _probs[_1131];
-           float16  const _1133 = float16_ops::broadcast(_1132);
-           float16  const _1134 = _1124 * _1133;
-           float16  const _1135 = _1118 + _1134;
-           float16_ops::store(_1135, _pv, int64_t(80));
-           float16  const _1136 = float16_ops::load(_pv, int64_t(96));
-           int64_t  const _1137 = (int64_t)(_pv_s1_rk__x_rebased);
-           int64_t  const _1138 = (int64_t)(_987);
-           int64_t  const _1139 = _1137 + _1138;
-           int64_t  const _1140 = _1139 * int64_t(32);
-           float16  const _1141 = float16_ops::load(_attn_v, _1140);
-           int64_t  const _1142 = (int64_t)(_1031);
-           int64_t  const _1143 = _1137 + _1142;
-           int64_t  const _1144 = _1143 * int64_t(4);
-           int64_t  const _1145 = (int64_t)(_partial_s0_ii_ig);
-           int64_t  const _1146 = _1144 + _1145;
-           int64_t  const _1147 = _1146 * int64_t(8);
-           int64_t  const _1148 = _1147 + int64_t(3);
-           float  const _1149 = _probs[_1148];
-           float16  const _1150 = float16_ops::broadcast(_1149);
-           float16  const _1151 = _1141 * _1150;
-           float16  const _1152 = _1136 + _1151;
-           float16_ops::store(_1152, _pv, int64_t(96));
-           float16  const _1153 = float16_ops::load(_pv, int64_t(112));
-           int64_t  const _1154 = (int64_t)(_pv_s1_rk__x_rebased);
-           int64_t  const _1155 = (int64_t)(_987);
-           int64_t  const _1156 = _1154 + _1155;
-           int64_t  const _1157 = _1156 * int64_t(32);
-           int64_t  const _1158 = _1157 + int64_t(16);
-           float16  const _1159 = float16_ops::load(_attn_v, _1158);
-           int64_t  const _1160 = (int64_t)(_1031);
-           int64_t  const _1161 = _1154 + _1160;
-           int64_t  const _1162 = _1161 * int64_t(4);
-           int64_t  const _1163 = (int64_t)(_partial_s0_ii_ig);
-           int64_t  const _1164 = _1162 + _1163;
-           int64_t  const _1165 = _1164 * int64_t(8);
-           int64_t  const _1166 = _1165 + int64_t(3);
-           float  const _1167 = _probs[_1166];
-           float16  const _1168 = float16_ops::broadcast(_1167);
-           float16  const _1169 = _1159 * _1168;
-           float16  const _1170 = _1153 + _1169;
-           float16_ops::store(_1170, _pv, int64_t(112));
-           float16  const _1171 = float16_ops::load(_pv, int64_t(128));
-           int64_t  const _1172 = (int64_t)(_pv_s1_rk__x_rebased);
-           int64_t  const _1173 = (int64_t)(_987);
-           int64_t  const _1174 = _1172 + _1173;
-           int64_t  const _1175 = _1174 * int64_t(32);
-           float16  const _1176 = float16_ops::load(_attn_v, _1175);
-           int64_t  const _1177 = (int64_t)(_1031);
-           int64_t  const _1178 = _1172 + _1177;
-           int64_t  const _1179 = _1178 * int64_t(4);
-           int64_t  const _1180 = (int64_t)(_partial_s0_ii_ig);
-           int64_t  const _1181 = _1179 + _1180;
-           int64_t  const _1182 = _1181 * int64_t(8);
-           int64_t  const _1183 = _1182 + int64_t(4);
-           float  const _1184 = _probs[_1183];
-           float16  const _1185 = float16_ops::broadcast(_1184);
-           float16  const _1186 = _1176 * _1185;
-           float16  const _1187 = _1171 + _1186;
-           float16_ops::store(_1187, _pv, int64_t(128));
-           float16  const _1188 = float16_ops::load(_pv, int64_t(144));
-           int64_t  const _1189 = (int64_t)(_pv_s1_rk__x_rebased);
-           int64_t  const _1190 = (int64_t)(_987);
-           int64_t  const _1191 = _1189 + _1190;
-           int64_t  const _1192 = _1191 * int64_t(32);
-           int64_t  const _1193 = _1192 + int64_t(16);
-           float16  const _1194 = float16_ops::load(_attn_v, _1193);
-           int64_t  const _1195 = (int64_t)(_1031);
-           int64_t  const _1196 = _1189 + _1195;
-           int64_t  const _1197 = _1196 * int64_t(4);
-           int64_t  const _1198 = (int64_t)(_partial_s0_ii_ig);
-           int64_t  const _1199 = _1197 + _1198;
-           int64_t  const _1200 = _1199 * int64_t(8);
-           int64_t  const _1201 = _1200 + int64_t(4);
-           float  const _1202 = _probs[_1201];
-           float16  const _1203 = float16_ops::broadcast(_1202);
-           float16  const _1204 = _1194 * _1203;
-           float16  const _1205 = _1188 + _1204;
-           float16_ops::store(_1205, _pv, int64_t(144));
-           float16  const _1206 = float16_ops::load(_pv, int64_t(160));
-           int64_t  const _1207 = (int64_t)(_pv_s1_rk__x_rebased);
-           int64_t  const _1208 = (int64_t)(_987);
-           int64_t  const _1209 = _1207 + _1208;
-           int64_t  const _1210 = _1209 * int64_t(32);
-           float16  const _1211 = float16_ops::load(_attn_v, _1210);
-           int64_t  const _1212 = (int64_t)(_1031);
-           int64_t  const _1213 = _1207 + _1212;
-           int64_t  const _1214 = _1213 * int64_t(4);
-           int64_t  const _1215 = (int64_t)(_partial_s0_ii_ig);
-           int64_t  const _1216 = _1214 + _1215;
-           int64_t  const _1217 = _1216 * int64_t(8);
-           int64_t  const _1218 = _1217 + int64_t(5);
-           float  const _1219 = _probs[_1218];
-           float16  const _1220 = float16_ops::broadcast(_1219);
-           float16  const _1221 = _1211 * _1220;
-           float16  const _1222 = _1206 + _1221;
-           float16_ops::store(_1222, _pv, int64_t(160));
-           float16  const _1223 = float16_ops::load(_pv, int64_t(176));
-           int64_t  const _1224 = (int64_t)(_pv_s1_rk__x_rebased);
-           int64_t  const _1225 = (int64_t)(_987);
-           int64_t  const _1226 = _1224 + _1225;
-           int64_t  const _1227 = _1226 * int64_t(32);
-           int64_t  const _1228 = _1227 + int64_t(16);
-           float16  const _1229 = float16_ops::load(_attn_v, _1228);
-           int64_t  const _1230 = (int64_t)(_1031);
-           int64_t  const _1231 = _1224 + _1230;
-           int64_t  const _1232 = _1231 * int64_t(4);
-           int64_t  const _1233 = (int64_t)(_partial_s0_ii_ig);
-           int64_t  const _1234 = _1232 + _1233;
-           int64_t  const _1235 = _1234 * int64_t(8);
-           int64_t  const _1236 = _1235 + int64_t(5);
-           float  const _1237 = _probs[_1236];
-           float16  const _1238 = float16_ops::broadcast(_1237);
-           float16  const _1239 = _1229 * _1238;
-           float16  const _1240 = _1223 + _1239;
-           float16_ops::store(_1240, _pv, int64_t(176));
-           float16  const _1241 = float16_ops::load(_pv, int64_t(192));
-           int64_t  const _1242 = (int64_t)(_pv_s1_rk__x_rebased);
-           int64_t  const _1243 = (int64_t)(_987);
-           int64_t  const _1244 = _1242 + _1243;
-           int64_t  const _1245 = _1244 * int64_t(32);
-           float16  const _1246 = float16_ops::load(_attn_v, _1245);
-           int64_t  const _1247 = (int64_t)(_1031);
-           int64_t  const _1248 = _1242 + _1247;
-           int64_t  const _1249 = _1248 * int64_t(4);
-           int64_t  const _1250 = (int64_t)(_partial_s0_ii_ig);
-           int64_t  const _1251 = _1249 + _1250;
-           int64_t  const _1252 = _1251 * int64_t(8);
-           int64_t  const _1253 = _1252 + int64_t(6);
-           float  const _1254 = _probs[_1253];
-           float16  const _1255 = float16_ops::broadcast(_1254);
-           float16  const _1256 = _1246 * _1255;
-           float16  const _1257 = _1241 + _1256;
-           float16_ops::store(_1257, _pv, int64_t(192));
-           float16  const _1258 = float16_ops::load(_pv, int64_t(208));
-           int64_t  const _1259 = (int64_t)(_pv_s1_rk__x_rebased);
-           int64_t  const _1260 = (int64_t)(_987);
-           int64_t  const _1261 = _1259 + _1260;
-           int64_t  const _1262 = _1261 * int64_t(32);
-           int64_t  const _1263 = _1262 + int64_t(16);
-           float16  const _1264 = float16_ops::load(_attn_v, _1263);
-           int64_t  const _1265 = (int64_t)(_1031);
-           int64_t  const _1266 = _1259 + _1265;
-           int64_t  const _1267 = _1266 * int64_t(4);
-           int64_t  const _1268 = (int64_t)(_partial_s0_ii_ig);
-           int64_t  const _1269 = _1267 + _1268;
-           int64_t  const _1270 = _1269 * int64_t(8);
-           int64_t  const _1271 = _1270 + int64_t(6);
-           float  const _1272 = _probs[_1271];
-           float16  const _1273 = float16_ops::broadcast(_1272);
-           float16  const _1274 = _1264 * _1273;
-           float16  const _1275 = _1258 + _1274;
-           float16_ops::store(_1275, _pv, int64_t(208));
-           float16  const _1276 = float16_ops::load(_pv, int64_t(224));
-           int64_t  const _1277 = (int64_t)(_pv_s1_rk__x_rebased);
-           int64_t  const _1278 = (int64_t)(_987);
-           int64_t  const _1279 = _1277 + _1278;
-           int64_t  const _1280 = _1279 * int64_t(32);
-           float16  const _1281 = float16_ops::load(_attn_v, _1280);
-           int64_t  const _1282 = (int64_t)(_1031);
-           int64_t  const _1283 = _1277 + _1282;
-           int64_t  const _1284 = _1283 * int64_t(4);
-           int64_t  const _1285 = (int64_t)(_partial_s0_ii_ig);
-           int64_t  const _1286 = _1284 + _1285;
-           int64_t  const _1287 = _1286 * int64_t(8);
-           int64_t  const _1288 = _1287 + int64_t(7);
-           float  const _1289 = _probs[_1288];
-           float16  const _1290 = float16_ops::broadcast(_1289);
-           float16  const _1291 = _1281 * _1290;
-           float16  const _1292 = _1276 + _1291;
-           float16_ops::store(_1292, _pv, int64_t(224));
-           float16  const _1293 = float16_ops::load(_pv, int64_t(240));
-           int64_t  const _1294 = (int64_t)(_pv_s1_rk__x_rebased);
-           int64_t  const _1295 = (int64_t)(_987);
-           int64_t  const _1296 = _1294 + _1295;
-           int64_t  const _1297 = _1296 * int64_t(32);
-           int64_t  const _1298 = _1297 + int64_t(16);
-           float16  const _1299 = float16_ops::load(_attn_v, _1298);
-           int64_t  const _1300 = (int64_t)(_1031);
-           int64_t  const _1301 = _1294 + _1300;
-           int64_t  const _1302 = _1301 * int64_t(4);
-           int64_t  const _1303 = (int64_t)(_partial_s0_ii_ig);
-           int64_t  const _1304 = _1302 + _1303;
-           int64_t  const _1305 = _1304 * int64_t(8);
-           int64_t  const _1306 = _1305 + int64_t(7);
-           float  const _1307 = _probs[_1306];
-           float16  const _1308 = float16_ops::broadcast(_1307);
-           float16  const _1309 = _1299 * _1308;
-           float16  const _1310 = _1293 + _1309;
-           float16_ops::store(_1310, _pv, int64_t(240));
-          } // for _pv_s1_rk__x_rebased
-          // consume pv
-          int32_t  const _1311 = ::halide_cpp_max(_991, _982);
-          int32_t  const _1312 = _partial_s0_ii_ig * 8;
-          for (int _partial_s0_ii_ir = 0; _partial_s0_ii_ir < 0 + 8; _partial_s0_ii_ir++)
-          {
-           int32_t  const _1313 = _partial_s0_ii_ir + _1312;
-           int32_t  const _1314 = _1313 * 3;
-           int32_t  const _1315 = _partial_s0_ii_ir * 2;
-           for (int _partial_s0_c_c = 0; _partial_s0_c_c < 0 + 2; _partial_s0_c_c++)
-           {
-            int64_t  const _1316 = (int64_t)(_partial_s0_c_c);
-            int64_t  const _1317 = (int64_t)(_1315);
-            int64_t  const _1318 = _1316 + _1317;
-            int64_t  const _1319 = _1318 * int64_t(16);
-            float16  const _1320 = float16_ops::load(_pv, _1319);
-            int64_t  const _1321 = (int64_t)(_1314);
-            int64_t  const _1322 = _1316 + _1321;
-            int64_t  const _1323 = _1322 * int64_t(16);
-            float16_ops::store(_1320, _partial, _1323);
-           } // for _partial_s0_c_c
-           int32_t  const _1324 = _partial_s0_ii_ir + _1312;
-           int64_t  const _1325 = (int64_t)(_1324);
-           float  const _1326 = _row_max[_1325];
-           float16  const _1327 = float16_ops::broadcast(_1326);
-           float  const _1328 = _row_sum[_1325];
-           float16  const _1329 = float16_ops::broadcast(_1328);
-           int32_t  const _1330 = ::halide_cpp_min(_967, _1311);
-           int32_t  const _1331 = ::halide_cpp_max(_1330, _982);
-           int32_t  const _1332 = _1331 + 1024;
-           int32_t  const _1333 = ::halide_cpp_min(_1332, _1311);
-           float  const _1334 = reinterpret<float>(_1333);
-           float16  const _1335 = float16_ops::broadcast(_1334);
-           float  const _1336 = reinterpret<float>(_1311);
-           float16  const _1337 = float16_ops::broadcast(_1336);
-           int32x16_t  const _1338 = int32x16_t_ops::ramp(-2, 1);
-           int32x16_t  const _1339 = int32x16_t_ops::broadcast(0);
-           uint8x16_t  const _1340 = int32x16_t_ops::eq(_1338, _1339);
-           float16  const _1341 = float16_ops::select(_1340, _1335, _1337);
-           int32x16_t  const _1342 = int32x16_t_ops::ramp(-1, 1);
-           uint8x16_t  const _1343 = int32x16_t_ops::eq(_1342, _1339);
-           float16  const _1344 = float16_ops::select(_1343, _1329, _1341);
-           int32x16_t  const _1345 = int32x16_t_ops::ramp(0, 1);
-           uint8x16_t  const _1346 = int32x16_t_ops::eq(_1345, _1339);
-           float16  const _1347 = float16_ops::select(_1346, _1327, _1344);
-           int64_t  const _1348 = _1325 * int64_t(48);
-           int64_t  const _1349 = _1348 + int64_t(32);
-           float16_ops::store(_1347, _partial, _1349);
-          } // for _partial_s0_ii_ir
-         } // alloc _pv
-        } // for _partial_s0_ii_ig
-        _probs_free.free();
-        // produce attn_out
-        // consume partial
-        for (int _attn_out_s0_ii = 0; _attn_out_s0_ii < 0 + 32; _attn_out_s0_ii++)
+           int64_t  const _1062 = _1061 + int64_t(1);
+           float  const _1063 = _probs[_1062];
+           float16  const _1064 = float16_ops::broadcast(_1063);
+           float16  const _1065 = _1055 * _1064;
+           float16  const _1066 = _1050 + _1065;
+           float16_ops::store(_1066, _pv_block, int64_t(32));
+           float16  const _1067 = float16_ops::load(_pv_block, int64_t(48));
+           int64_t  const _1068 = (int64_t)(_pv_block_s1_rki__x);
+           int64_t  const _1069 = (int64_t)(_983);
+           int64_t  const _1070 = _1068 + _1069;
+           int64_t  const _1071 = _1070 * int64_t(32);
+           int64_t  const _1072 = _1071 + int64_t(16);
+           float16  const _1073 = float16_ops::load(_attn_v, _1072);
+           int64_t  const _1074 = (int64_t)(_1016);
+           int64_t  const _1075 = _1068 + _1074;
+           int64_t  const _1076 = _1075 * int64_t(4);
+           int64_t  const _1077 = (int64_t)(_pv_blocks_s1_ii_ig);
+           int64_t  const _1078 = _1076 + _1077;
+           int64_t  const _1079 = _1078 * int64_t(8);
+           int64_t  const _1080 = _1079 + int64_t(1);
+           float  const _1081 = _probs[_1080];
+           float16  const _1082 = float16_ops::broadcast(_1081);
+           float16  const _1083 = _1073 * _1082;
+           float16  const _1084 = _1067 + _1083;
+           float16_ops::store(_1084, _pv_block, int64_t(48));
+           float16  const _1085 = float16_ops::load(_pv_block, int64_t(64));
+           int64_t  const _1086 = (int64_t)(_pv_block_s1_rki__x);
+           int64_t  const _1087 = (int64_t)(_983);
+           int64_t  const _1088 = _1086 + _1087;
+           int64_t  const _1089 = _1088 * int64_t(32);
+           float16  const _1090 = float16_ops::load(_attn_v, _1089);
+           int64_t  const _1091 = (int64_t)(_1016);
+           int64_t  const _1092 = _1086 + _1091;
+           int64_t  const _1093 = _1092 * int64_t(4);
+           int64_t  const _1094 = (int64_t)(_pv_blocks_s1_ii_ig);
+           int64_t  const _1095 = _1093 + _1094;
+           int64_t  const _1096 = _1095 * int64_t(8);
+           int64_t  const _1097 = _1096 + int64_t(2);
+           float  const _1098 = _probs[_1097];
+           float16  const _1099 = float16_ops::broadcast(_1098);
+           float16  const _1100 = _1090 * _1099;
+           float16  const _1101 = _1085 + _1100;
+           float16_ops::store(_1101, _pv_block, int64_t(64));
+           float16  const _1102 = float16_ops::load(_pv_block, int64_t(80));
+           int64_t  const _1103 = (int64_t)(_pv_block_s1_rki__x);
+           int64_t  const _1104 = (int64_t)(_983);
+           int64_t  const _1105 = _1103 + _1104;
+           int64_t  const _1106 = _1105 * int64_t(32);
+           int64_t  const _1107 = _1106 + int64_t(16);
+           float16  const _1108 = float16_ops::load(_attn_v, _1107);
+           int64_t  const _1109 = (int64_t)(_1016);
+           int64_t  const _1110 = _1103 + _1109;
+           int64_t  const _1111 = _1110 * int64_t(4);
+           int64_t  const _1112 = (int64_t)(_pv_blocks_s1_ii_ig);
+           int64_t  const _1113 = _1111 + _1112;
+           int64_t  const _1114 = _1113 * int64_t(8);
+           int64_t  const _1115 = _1114 + int64_t(2);
+           float  const _1116 = _probs[_1115];
+           float16  const _1117 = float16_ops::broadcast(_1116);
+           float16  const _1118 = _1108 * _1117;
+           float16  const _1119 = _1102 + _1118;
+           float16_ops::store(_1119, _pv_block, int64_t(80));
+           float16  const _1120 = float16_ops::load(_pv_block, int64_t(96));
+           int64_t  const _1121 = (int64_t)(_pv_block_s1_rki__x);
+           int64_t  const _1122 = (int64_t)(_983);
+           int64_t  const _1123 = _1121 + _1122;
+           int64_t  const _1124 = _1123 * int64_t(32);
+           float16  const _1125 = float16_ops::load(_attn_v, _1124);
+           int64_t  const _1126 = (int64_t)(_1016);
+           int64_t  const _1127 = _1121 + _1126;
+           int64_t  const _1128 = _1127 * int64_t(4);
+           int64_t  const _1129 = (int64_t)(_pv_blocks_s1_ii_ig);
+           int64_t  const _1130 = _1128 + _1129;
+           int64_t  const _1131 = _1130 * int64_t(8);
+           int64_t  const _1132 = _1131 + int64_t(3);
+           float  const _1133 = _probs[_1132];
+           float16  const _1134 = float16_ops::broadcast(_1133);
+           float16  const _1135 = _1125 * _1134;
+           float16  const _1136 = _1120 + _1135;
+           float16_ops::store(_1136, _pv_block, int64_t(96));
+           float16  const _1137 = float16_ops::load(_pv_block, int64_t(112));
+           int64_t  const _1138 = (int64_t)(_pv_block_s1_rki__x);
+           int64_t  const _1139 = (int64_t)(_983);
+           int64_t  const _1140 = _1138 + _1139;
+           int64_t  const _1141 = _1140 * int64_t(32);
+           int64_t  const _1142 = _1141 + int64_t(16);
+           float16  const _1143 = float16_ops::load(_attn_v, _1142);
+           int64_t  const _1144 = (int64_t)(_1016);
+           int64_t  const _1145 = _1138 + _1144;
+           int64_t  const _1146 = _1145 * int64_t(4);
+           int64_t  const _1147 = (int64_t)(_pv_blocks_s1_ii_ig);
+           int64_t  const _1148 = _1146 + _1147;
+           int64_t  const _1149 = _1148 * int64_t(8);
+           int64_t  const _1150 = _1149 + int64_t(3);
+           float  const _1151 = _probs[_1150];
+           float16  const _1152 = float16_ops::broadcast(_1151);
+           float16  const _1153 = _1143 * _1152;
+           float16  const _1154 = _1137 + _1153;
+           float16_ops::store(_1154, _pv_block, int64_t(112));
+           float16  const _1155 = float16_ops::load(_pv_block, int64_t(128));
+           int64_t  const _1156 = (int64_t)(_pv_block_s1_rki__x);
+           int64_t  const _1157 = (int64_t)(_983);
+           int64_t  const _1158 = _1156 + _1157;
+           int64_t  const _1159 = _1158 * int64_t(32);
+           float16  const _1160 = float16_ops::load(_attn_v, _1159);
+           int64_t  const _1161 = (int64_t)(_1016);
+           int64_t  const _1162 = _1156 + _1161;
+           int64_t  const _1163 = _1162 * int64_t(4);
+           int64_t  const _1164 = (int64_t)(_pv_blocks_s1_ii_ig);
+           int64_t  const _1165 = _1163 + _1164;
+           int64_t  const _1166 = _1165 * int64_t(8);
+           int64_t  const _1167 = _1166 + int64_t(4);
+           float  const _1168 = _probs[_1167];
+           float16  const _1169 = float16_ops::broadcast(_1168);
+           float16  const _1170 = _1160 * _1169;
+           float16  const _1171 = _1155 + _1170;
+           float16_ops::store(_1171, _pv_block, int64_t(128));
+           float16  const _1172 = float16_ops::load(_pv_block, int64_t(144));
+           int64_t  const _1173 = (int64_t)(_pv_block_s1_rki__x);
+           int64_t  const _1174 = (int64_t)(_983);
+           int64_t  const _1175 = _1173 + _1174;
+           int64_t  const _1176 = _1175 * int64_t(32);
+           int64_t  const _1177 = _1176 + int64_t(16);
+           float16  const _1178 = float16_ops::load(_attn_v, _1177);
+           int64_t  const _1179 = (int64_t)(_1016);
+           int64_t  const _1180 = _1173 + _1179;
+           int64_t  const _1181 = _1180 * int64_t(4);
+           int64_t  const _1182 = (int64_t)(_pv_blocks_s1_ii_ig);
+           int64_t  const _1183 = _1181 + _1182;
+           int64_t  const _1184 = _1183 * int64_t(8);
+           int64_t  const _1185 = _1184 + int64_t(4);
+           float  const _1186 = _probs[_1185];
+           float16  const _1187 = float16_ops::broadcast(_1186);
+           float16  const _1188 = _1178 * _1187;
+           float16  const _1189 = _1172 + _1188;
+           float16_ops::store(_1189, _pv_block, int64_t(144));
+           float16  const _1190 = float16_ops::load(_pv_block, int64_t(160));
+           int64_t  const _1191 = (int64_t)(_pv_block_s1_rki__x);
+           int64_t  const _1192 = (int64_t)(_983);
+           int64_t  const _1193 = _1191 + _1192;
+           int64_t  const _1194 = _1193 * int64_t(32);
+           float16  const _1195 = float16_ops::load(_attn_v, _1194);
+           int64_t  const _1196 = (int64_t)(_1016);
+           int64_t  const _1197 = _1191 + _1196;
+           int64_t  const _1198 = _1197 * int64_t(4);
+           int64_t  const _1199 = (int64_t)(_pv_blocks_s1_ii_ig);
+           int64_t  const _1200 = _1198 + _1199;
+           int64_t  const _1201 = _1200 * int64_t(8);
+           int64_t  const _1202 = _1201 + int64_t(5);
+           float  const _1203 = _probs[_1202];
+           float16  const _1204 = float16_ops::broadcast(_1203);
+           float16  const _1205 = _1195 * _1204;
+           float16  const _1206 = _1190 + _1205;
+           float16_ops::store(_1206, _pv_block, int64_t(160));
+           float16  const _1207 = float16_ops::load(_pv_block, int64_t(176));
+           int64_t  const _1208 = (int64_t)(_pv_block_s1_rki__x);
+           int64_t  const _1209 = (int64_t)(_983);
+           int64_t  const _1210 = _1208 + _1209;
+           int64_t  const _1211 = _1210 * int64_t(32);
+           int64_t  const _1212 = _1211 + int64_t(16);
+           float16  const _1213 = float16_ops::load(_attn_v, _1212);
+           int64_t  const _1214 = (int64_t)(_1016);
+           int64_t  const _1215 = _1208 + _1214;
+           int64_t  const _1216 = _1215 * int64_t(4);
+           int64_t  const _1217 = (int64_t)(_pv_blocks_s1_ii_ig);
+           int64_t  const _1218 = _1216 + _1217;
+           int64_t  const _1219 = _1218 * int64_t(8);
+           int64_t  const _1220 = _1219 + int64_t(5);
+           float  const _1221 = _probs[_1220];
+           float16  const _1222 = float16_ops::broadcast(_1221);
+           float16  const _1223 = _1213 * _1222;
+           float16  const _1224 = _1207 + _1223;
+           float16_ops::store(_1224, _pv_block, int64_t(176));
+           float16  const _1225 = float16_ops::load(_pv_block, int64_t(192));
+           int64_t  const _1226 = (int64_t)(_pv_block_s1_rki__x);
+           int64_t  const _1227 = (int64_t)(_983);
+           int64_t  const _1228 = _1226 + _1227;
+           int64_t  const _1229 = _1228 * int64_t(32);
+           float16  const _1230 = float16_ops::load(_attn_v, _1229);
+           int64_t  const _1231 = (int64_t)(_1016);
+           int64_t  const _1232 = _1226 + _1231;
+           int64_t  const _1233 = _1232 * int64_t(4);
+           int64_t  const _1234 = (int64_t)(_pv_blocks_s1_ii_ig);
+           int64_t  const _1235 = _1233 + _1234;
+           int64_t  const _1236 = _1235 * int64_t(8);
+           int64_t  const _1237 = _1236 + int64_t(6);
+           float  const _1238 = _probs[_1237];
+           float16  const _1239 = float16_ops::broadcast(_1238);
+           float16  const _1240 = _1230 * _1239;
+           float16  const _1241 = _1225 + _1240;
+           float16_ops::store(_1241, _pv_block, int64_t(192));
+           float16  const _1242 = float16_ops::load(_pv_block, int64_t(208));
+           int64_t  const _1243 = (int64_t)(_pv_block_s1_rki__x);
+           int64_t  const _1244 = (int64_t)(_983);
+           int64_t  const _1245 = _1243 + _1244;
+           int64_t  const _1246 = _1245 * int64_t(32);
+           int64_t  const _1247 = _1246 + int64_t(16);
+           float16  const _1248 = float16_ops::load(_attn_v, _1247);
+           int64_t  const _1249 = (int64_t)(_1016);
+           int64_t  const _1250 = _1243 + _1249;
+           int64_t  const _1251 = _1250 * int64_t(4);
+           int64_t  const _1252 = (int64_t)(_pv_blocks_s1_ii_ig);
+           int64_t  const _1253 = _1251 + _1252;
+           int64_t  const _1254 = _1253 * int64_t(8);
+           int64_t  const _1255 = _1254 + int64_t(6);
+           float  const _1256 = _probs[_1255];
+           float16  const _1257 = float16_ops::broadcast(_1256);
+           float16  const _1258 = _1248 * _1257;
+           float16  const _1259 = _1242 + _1258;
+           float16_ops::store(_1259, _pv_block, int64_t(208));
+           float16  const _1260 = float16_ops::load(_pv_block, int64_t(224));
+           int64_t  const _1261 = (int64_t)(_pv_block_s1_rki__x);
+           int64_t  const _1262 = (int64_t)(_983);
+           int64_t  const _1263 = _1261 + _1262;
+           int64_t  const _1264 = _1263 * int64_t(32);
+           float16  const _1265 = float16_ops::load(_attn_v, _1264);
+           int64_t  const _1266 = (int64_t)(_1016);
+           int64_t  const _1267 = _1261 + _1266;
+           int64_t  const _1268 = _1267 * int64_t(4);
+           int64_t  const _1269 = (int64_t)(_pv_blocks_s1_ii_ig);
+           int64_t  const _1270 = _1268 + _1269;
+           int64_t  const _1271 = _1270 * int64_t(8);
+           int64_t  const _1272 = _1271 + int64_t(7);
+           float  const _1273 = _probs[_1272];
+           float16  const _1274 = float16_ops::broadcast(_1273);
+           float16  const _1275 = _1265 * _1274;
+           float16  const _1276 = _1260 + _1275;
+           float16_ops::store(_1276, _pv_block, int64_t(224));
+           float16  const _1277 = float16_ops::load(_pv_block, int64_t(240));
+           int64_t  const _1278 = (int64_t)(_pv_block_s1_rki__x);
+           int64_t  const _1279 = (int64_t)(_983);
+           int64_t  const _1280 = _1278 + _1279;
+           int64_t  const _1281 = _1280 * int64_t(32);
+           int64_t  const _1282 = _1281 + int64_t(16);
+           float16  const _1283 = float16_ops::load(_attn_v, _1282);
+           int64_t  const _1284 = (int64_t)(_1016);
+           int64_t  const _1285 = _1278 + _1284;
+           int64_t  const _1286 = _1285 * int64_t(4);
+           int64_t  const _1287 = (int64_t)(_pv_blocks_s1_ii_ig);
+           int64_t  const _1288 = _1286 + _1287;
+           int64_t  const _1289 = _1288 * int64_t(8);
+           int64_t  const _1290 = _1289 + int64_t(7);
+           float  const _1291 = _probs[_1290];
+           float16  const _1292 = float16_ops::broadcast(_1291);
+           float16  const _1293 = _1283 * _1292;
+           float16  const _1294 = _1277 + _1293;
+           float16_ops::store(_1294, _pv_block, int64_t(240));
+          } // for _pv_block_s1_rki__x
+          // consume pv_block
+          int64_t  const _1295 = (int64_t)(_pv_blocks_s1_ii_ig);
+          int64_t  const _1296 = _1295 * int64_t(256);
+          float16  const _1297 = float16_ops::load(_pv_blocks, _1296);
+          float16  const _1298 = float16_ops::load(_pv_block, int64_t(0));
+          float16  const _1299 = _1297 + _1298;
+          float16_ops::store(_1299, _pv_blocks, _1296);
+          int64_t  const _1300 = (int64_t)(_pv_blocks_s1_ii_ig);
+          int64_t  const _1301 = _1300 * int64_t(256);
+          int64_t  const _1302 = _1301 + int64_t(16);
+          float16  const _1303 = float16_ops::load(_pv_blocks, _1302);
+          float16  const _1304 = float16_ops::load(_pv_block, int64_t(16));
+          float16  const _1305 = _1303 + _1304;
+          float16_ops::store(_1305, _pv_blocks, _1302);
+          int64_t  const _1306 = (int64_t)(_pv_blocks_s1_ii_ig);
+          int64_t  const _1307 = _1306 * int64_t(256);
+          int64_t  const _1308 = _1307 + int64_t(32);
+          float16  const _1309 = float16_ops::load(_pv_blocks, _1308);
+          float16  const _1310 = float16_ops::load(_pv_block, int64_t(32));
+          float16  const _1311 = _1309 + _1310;
+          float16_ops::store(_1311, _pv_blocks, _1308);
+          int64_t  const _1312 = (int64_t)(_pv_blocks_s1_ii_ig);
+          int64_t  const _1313 = _1312 * int64_t(256);
+          int64_t  const _1314 = _1313 + int64_t(48);
+          float16  const _1315 = float16_ops::load(_pv_blocks, _1314);
+          float16  const _1316 = float16_ops::load(_pv_block, int64_t(48));
+          float16  const _1317 = _1315 + _1316;
+          float16_ops::store(_1317, _pv_blocks, _1314);
+          int64_t  const _1318 = (int64_t)(_pv_blocks_s1_ii_ig);
+          int64_t  const _1319 = _1318 * int64_t(256);
+          int64_t  const _1320 = _1319 + int64_t(64);
+          float16  const _1321 = float16_ops::load(_pv_blocks, _1320);
+          float16  const _1322 = float16_ops::load(_pv_block, int64_t(64));
+          float16  const _1323 = _1321 + _1322;
+          float16_ops::store(_1323, _pv_blocks, _1320);
+          int64_t  const _1324 = (int64_t)(_pv_blocks_s1_ii_ig);
+          int64_t  const _1325 = _1324 * int64_t(256);
+          int64_t  const _1326 = _1325 + int64_t(80);
+          float16  const _1327 = float16_ops::load(_pv_blocks, _1326);
+          float16  const _1328 = float16_ops::load(_pv_block, int64_t(80));
+          float16  const _1329 = _1327 + _1328;
+          float16_ops::store(_1329, _pv_blocks, _1326);
+          int64_t  const _1330 = (int64_t)(_pv_blocks_s1_ii_ig);
+          int64_t  const _1331 = _1330 * int64_t(256);
+          int64_t  const _1332 = _1331 + int64_t(96);
+          float16  const _1333 = float16_ops::load(_pv_blocks, _1332);
+          float16  const _1334 = float16_ops::load(_pv_block, int64_t(96));
+          float16  const _1335 = _1333 + _1334;
+          float16_ops::store(_1335, _pv_blocks, _1332);
+          int64_t  const _1336 = (int64_t)(_pv_blocks_s1_ii_ig);
+          int64_t  const _1337 = _1336 * int64_t(256);
+          int64_t  const _1338 = _1337 + int64_t(112);
+          float16  const _1339 = float16_ops::load(_pv_blocks, _1338);
+          float16  const _1340 = float16_ops::load(_pv_block, int64_t(112));
+          float16  const _1341 = _1339 + _1340;
+          float16_ops::store(_1341, _pv_blocks, _1338);
+          int64_t  const _1342 = (int64_t)(_pv_blocks_s1_ii_ig);
+          int64_t  const _1343 = _1342 * int64_t(256);
+          int64_t  const _1344 = _1343 + int64_t(128);
+          float16  const _1345 = float16_ops::load(_pv_blocks, _1344);
+          float16  const _1346 = float16_ops::load(_pv_block, int64_t(128));
+          float16  const _1347 = _1345 + _1346;
+          float16_ops::store(_1347, _pv_blocks, _1344);
+          int64_t  const _1348 = (int64_t)(_pv_blocks_s1_ii_ig);
+          int64_t  const _1349 = _1348 * int64_t(256);
+          int64_t  const _1350 = _1349 + int64_t(144);
+          float16  const _1351 = float16_ops::load(_pv_blocks, _1350);
+          float16  const _1352 = float16_ops::load(_pv_block, int64_t(144));
+          float16  const _1353 = _1351 + _1352;
+          float16_ops::store(_1353, _pv_blocks, _1350);
+          int64_t  const _1354 = (int64_t)(_pv_blocks_s1_ii_ig);
+          int64_t  const _1355 = _1354 * int64_t(256);
+          int64_t  const _1356 = _1355 + int64_t(160);
+          float16  const _1357 = float16_ops::load(_pv_blocks, _1356);
+          float16  const _1358 = float16_ops::load(_pv_block, int64_t(160));
+          float16  const _1359 = _1357 + _1358;
+          float16_ops::store(_1359, _pv_blocks, _1356);
+          int64_t  const _1360 = (int64_t)(_pv_blocks_s1_ii_ig);
+          int64_t  const _1361 = _1360 * int64_t(256);
+          int64_t  const _1362 = _1361 + int64_t(176);
+          float16  const _1363 = float16_ops::load(_pv_blocks, _1362);
+          float16  const _1364 = float16_ops::load(_pv_block, int64_t(176));
+          float16  const _1365 = _1363 + _1364;
+          float16_ops::store(_1365, _pv_blocks, _1362);
+          int64_t  const _1366 = (int64_t)(_pv_blocks_s1_ii_ig);
+          int64_t  const _1367 = _1366 * int64_t(256);
+          int64_t  const _1368 = _1367 + int64_t(192);
+          float16  const _1369 = float16_ops::load(_pv_blocks, _1368);
+          float16  const _1370 = float16_ops::load(_pv_block, int64_t(192));
+          float16  const _1371 = _1369 + _1370;
+          float16_ops::store(_1371, _pv_blocks, _1368);
+          int64_t  const _1372 = (int64_t)(_pv_blocks_s1_ii_ig);
+          int64_t  const _1373 = _1372 * int64_t(256);
+          int64_t  const _1374 = _1373 + int64_t(208);
+          float16  const _1375 = float16_ops::load(_pv_blocks, _1374);
+          float16  const _1376 = float16_ops::load(_pv_block, int64_t(208));
+          float16  const _1377 = _1375 + _1376;
+          float16_ops::store(_1377, _pv_blocks, _1374);
+          int64_t  const _1378 = (int64_t)(_pv_blocks_s1_ii_ig);
+          int64_t  const _1379 = _1378 * int64_t(256);
+          int64_t  const _1380 = _1379 + int64_t(224);
+          float16  const _1381 = float16_ops::load(_pv_blocks, _1380);
+          float16  const _1382 = float16_ops::load(_pv_block, int64_t(224));
+          float16  const _1383 = _1381 + _1382;
+          float16_ops::store(_1383, _pv_blocks, _1380);
+          int64_t  const _1384 = (int64_t)(_pv_blocks_s1_ii_ig);
+          int64_t  const _1385 = _1384 * int64_t(256);
+          int64_t  const _1386 = _1385 + int64_t(240);
+          float16  const _1387 = float16_ops::load(_pv_blocks, _1386);
+          float16  const _1388 = float16_ops::load(_pv_block, int64_t(240));
+          float16  const _1389 = _1387 + _1388;
+          float16_ops::store(_1389, _pv_blocks, _1386);
+         } // alloc _pv_block
+        } // for _pv_blocks_s1_ii_ig
+       } // for _pv_blocks_s1_rkb__x
+       {
+        float _pv[1024];
+        // produce pv
+        // consume pv_blocks
+        for (int _pv_s0_ii = 0; _pv_s0_ii < 0 + 32; _pv_s0_ii++)
         {
-         int32_t  const _1350 = _attn_out_s0_ii * 3;
-         for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + 3; _attn_out_s0_c_c++)
+         int32_t  const _1390 = _pv_s0_ii * 2;
+         for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 2; _pv_s0_c_c++)
          {
-          int32_t  const _1351 = _attn_out_s0_c_c + _1350;
-          int64_t  const _1352 = (int64_t)(_1351);
-          int64_t  const _1353 = _1352 * int64_t(16);
-          float16  const _1354 = float16_ops::load(_partial, _1353);
-          float16_ops::store(_1354, _attn_out, _1353);
-         } // for _attn_out_s0_c_c
-        } // for _attn_out_s0_ii
-       } // alloc _partial
-      } // alloc _row_sum
+          int32_t  const _1391 = _pv_s0_c_c + _1390;
+          int64_t  const _1392 = (int64_t)(_1391);
+          int64_t  const _1393 = _1392 * int64_t(16);
+          float16  const _1394 = float16_ops::load(_pv_blocks, _1393);
+          float16_ops::store(_1394, _pv, _1393);
+         } // for _pv_s0_c_c
+        } // for _pv_s0_ii
+        // consume probs
+        int32_t  const _1395 = _81 - _90;
+        int32_t  const _1396 = _90 - _787;
+        for (int _pv_s1_ii_ig = 0; _pv_s1_ii_ig < 0 + 4; _pv_s1_ii_ig++)
+        {
+         for (int _pv_s1_rkt__x_rebased = 0; _pv_s1_rkt__x_rebased < 0 + _1395; _pv_s1_rkt__x_rebased++)
+         {
+          int64_t  const _1397 = (int64_t)(_pv_s1_ii_ig);
+          int64_t  const _1398 = _1397 * int64_t(256);
+          float16  const _1399 = float16_ops::load(_pv, _1398);
+          int64_t  const _1400 = (int64_t)(_90);
+          int64_t  const _1401 = (int64_t)(_pv_s1_rkt__x_rebased);
+          int64_t  const _1402 = _1400 + _1401;
+          int64_t  const _1403 = _1402 * int64_t(32);
+          float16  const _1404 = float16_ops::load(_attn_v, _1403);
+          int64_t  const _1405 = (int64_t)(_1396);
+          int64_t  const _1406 = _1401 + _1405;
+          int64_t  const _1407 = _1406 * int64_t(4);
+          int64_t  const _1408 = _1407 + _1397;
+          int64_t  const _1409 = _1408 * int64_t(8);
+          float  const _1410 = _probs[_1409];
+          float16  const _1411 = float16_ops::broadcast(_1410);
+          float16  const _1412 = _1404 * _1411;
+          float16  const _1413 = _1399 + _1412;
+          float16_ops::store(_1413, _pv, _1398);
+          int64_t  const _1414 = (int64_t)(_pv_s1_ii_ig);
+          int64_t  const _1415 = _1414 * int64_t(256);
+          int64_t  const _1416 = _1415 + int64_t(16);
+          float16  const _1417 = float16_ops::load(_pv, _1416);
+          int64_t  const _1418 = (int64_t)(_90);
+          int64_t  const _1419 = (int64_t)(_pv_s1_rkt__x_rebased);
+          int64_t  const _1420 = _1418 + _1419;
+          int64_t  const _1421 = _1420 * int64_t(32);
+          int64_t  const _1422 = _1421 + int64_t(16);
+          float16  const _1423 = float16_ops::load(_attn_v, _1422);
+          int64_t  const _1424 = (int64_t)(_1396);
+          int64_t  const _1425 = _1419 + _1424;
+          int64_t  const _1426 = _1425 * int64_t(4);
+          int64_t  const _1427 = _1426 + _1414;
+          int64_t  const _1428 = _1427 * int64_t(8);
+          float  const _1429 = _probs[_1428];
+          float16  const _1430 = float16_ops::broadcast(_1429);
+          float16  const _1431 = _1423 * _1430;
+          float16  const _1432 = _1417 + _1431;
+          float16_ops::store(_1432, _pv, _1416);
+          int64_t  const _1433 = (int64_t)(_pv_s1_ii_ig);
+          int64_t  const _1434 = _1433 * int64_t(256);
+          int64_t  const _1435 = _1434 + int64_t(32);
+          float16  const _1436 = float16_ops::load(_pv, _1435);
+          int64_t  const _1437 = (int64_t)(_90);
+          int64_t  const _1438 = (int64_t)(_pv_s1_rkt__x_rebased);
+          int64_t  const _1439 = _1437 + _1438;
+          int64_t  const _1440 = _1439 * int64_t(32);
+          float16  const _1441 = float16_ops::load(_attn_v, _1440);
+          int64_t  const _1442 = (int64_t)(_1396);
+          int64_t  const _1443 = _1438 + _1442;
+          int64_t  const _1444 = _1443 * int64_t(4);
+          int64_t  const _1445 = _1444 + _1433;
+          int64_t  const _1446 = _1445 * int64_t(8);
+          int64_t  const _1447 = _1446 + int64_t(1);
+          float  const _1448 = _probs[_1447];
+          float16  const _1449 = float16_ops::broadcast(_1448);
+          float16  const _1450 = _1441 * _1449;
+          float16  const _1451 = _1436 + _1450;
+          float16_ops::store(_1451, _pv, _1435);
+          int64_t  const _1452 = (int64_t)(_pv_s1_ii_ig);
+          int64_t  const _1453 = _1452 * int64_t(256);
+          int64_t  const _1454 = _1453 + int64_t(48);
+          float16  const _1455 = float16_ops::load(_pv, _1454);
+          int64_t  const _1456 = (int64_t)(_90);
+          int64_t  const _1457 = (int64_t)(_pv_s1_rkt__x_rebased);
+          int64_t  const _1458 = _1456 + _1457;
+          int64_t  const _1459 = _1458 * int64_t(32);
+          int64_t  const _1460 = _1459 + int64_t(16);
+          float16  const _1461 = float16_ops::load(_attn_v, _1460);
+          int64_t  const _1462 = (int64_t)(_1396);
+          int64_t  const _1463 = _1457 + _1462;
+          int64_t  const _1464 = _1463 * int64_t(4);
+          int64_t  const _1465 = _1464 + _1452;
+          int64_t  const _1466 = _1465 * int64_t(8);
+          int64_t  const _1467 = _1466 + int64_t(1);
+          float  const _1468 = _probs[_1467];
+          float16  const _1469 = float16_ops::broadcast(_1468);
+          float16  const _1470 = _1461 * _1469;
+          float16  const _1471 = _1455 + _1470;
+          float16_ops::store(_1471, _pv, _1454);
+          int64_t  const _1472 = (int64_t)(_pv_s1_ii_ig);
+          int64_t  const _1473 = _1472 * int64_t(256);
+          int64_t  const _1474 = _1473 + int64_t(64);
+          float16  const _1475 = float16_ops::load(_pv, _1474);
+          int64_t  const _1476 = (int64_t)(_90);
+          int64_t  const _1477 = (int64_t)(_pv_s1_rkt__x_rebased);
+          int64_t  const _1478 = _1476 + _1477;
+          int64_t  const _1479 = _1478 * int64_t(32);
+          float16  const _1480 = float16_ops::load(_attn_v, _1479);
+          int64_t  const _1481 = (int64_t)(_1396);
+          int64_t  const _1482 = _1477 + _1481;
+          int64_t  const _1483 = _1482 * int64_t(4);
+          int64_t  const _1484 = _1483 + _1472;
+          int64_t  const _1485 = _1484 * int64_t(8);
+          int64_t  const _1486 = _1485 + int64_t(2);
+          float  const _1487 = _probs[_1486];
+          float16  const _1488 = float16_ops::broadcast(_1487);
+          float16  const _1489 = _1480 * _1488;
+          float16  const _1490 = _1475 + _1489;
+          float16_ops::store(_1490, _pv, _1474);
+          int64_t  const _1491 = (int64_t)(_pv_s1_ii_ig);
+          int64_t  const _1492 = _1491 * int64_t(256);
+          int64_t  const _1493 = _1492 + int64_t(80);
+          float16  const _1494 = float16_ops::load(_pv, _1493);
+          int64_t  const _1495 = (int64_t)(_90);
+          int64_t  const _1496 = (int64_t)(_pv_s1_rkt__x_rebased);
+          int64_t  const _1497 = _1495 + _1496;
+          int64_t  const _1498 = _1497 * int64_t(32);
+          int64_t  const _1499 = _1498 + int64_t(16);
+          float16  const _1500 = float16_ops::load(_attn_v, _1499);
+          int64_t  const _1501 = (int64_t)(_1396);
+          int64_t  const _1502 = _1496 + _1501;
+          int64_t  const _1503 = _1502 * int64_t(4);
+          int64_t  const _1504 = _1503 + _1491;
+          int64_t  const _1505 = _1504 * int64_t(8);
+          int64_t  const _1506 = _1505 + int64_t(2);
+          float  const _1507 = _probs[_1506];
+          float16  const _1508 = float16_ops::broadcast(_1507);
+          float16  const _1509 = _1500 * _1508;
+          float16  const _1510 = _1494 + _1509;
+          float16_ops::store(_1510, _pv, _1493);
+          int64_t  const _1511 = (int64_t)(_pv_s1_ii_ig);
+          int64_t  const _1512 = _1511 * int64_t(256);
+          int64_t  const _1513 = _1512 + int64_t(96);
+          float16  const _1514 = float16_ops::load(_pv, _1513);
+          int64_t  const _1515 = (int64_t)(_90);
+          int64_t  const _1516 = (int64_t)(_pv_s1_rkt__x_rebased);
+          int64_t  const _1517 = _1515 + _1516;
+          int64_t  const _1518 = _1517 * int64_t(32);
+          float16  const _1519 = float16_ops::load(_attn_v, _1518);
+          int64_t  const _1520 = (int64_t)(_1396);
+          int64_t  const _1521 = _1516 + _1520;
+          int64_t  const _1522 = _1521 * int64_t(4);
+          int64_t  const _1523 = _1522 + _1511;
+          int64_t  const _1524 = _1523 * int64_t(8);
+          int64_t  const _1525 = _1524 + int64_t(3);
+          float  const _1526 = _probs[_1525];
+          float16  const _1527 = float16_ops::broadcast(_1526);
+          float16  const _1528 = _1519 * _1527;
+          float16  const _1529 = _1514 + _1528;
+          float16_ops::store(_1529, _pv, _1513);
+          int64_t  const _1530 = (int64_t)(_pv_s1_ii_ig);
+          int64_t  const _1531 = _1530 * int64_t(256);
+          int64_t  const _1532 = _1531 + int64_t(112);
+          float16  const _1533 = float16_ops::load(_pv, _1532);
+          int64_t  const _1534 = (int64_t)(_90);
+          int64_t  const _1535 = (int64_t)(_pv_s1_rkt__x_rebased);
+          int64_t  const _1536 = _1534 + _1535;
+          int64_t  const _1537 = _1536 * int64_t(32);
+          int64_t  const _1538 = _1537 + int64_t(16);
+          float16  const _1539 = float16_ops::load(_attn_v, _1538);
+          int64_t  const _1540 = (int64_t)(_1396);
+          int64_t  const _1541 = _1535 + _1540;
+          int64_t  const _1542 = _1541 * int64_t(4);
+          int64_t  const _1543 = _1542 + _1530;
+          int64_t  const _1544 = _1543 * int64_t(8);
+          int64_t  const _1545 = _1544 + int64_t(3);
+          float  const _1546 = _probs[_1545];
+          float16  const _1547 = float16_ops::broadcast(_1546);
+          float16  const _1548 = _1539 * _1547;
+          float16  const _1549 = _1533 + _1548;
+          float16_ops::store(_1549, _pv, _1532);
+          int64_t  const _1550 = (int64_t)(_pv_s1_ii_ig);
+          int64_t  const _1551 = _1550 * int64_t(256);
+          int64_t  const _1552 = _1551 + int64_t(128);
+          float16  const _1553 = float16_ops::load(_pv, _1552);
+          int64_t  const _1554 = (int64_t)(_90);
+          int64_t  const _1555 = (int64_t)(_pv_s1_rkt__x_rebased);
+          int64_t  const _1556 = _1554 + _1555;
+          int64_t  const _1557 = _1556 * int64_t(32);
+          float16  const _1558 = float16_ops::load(_attn_v, _1557);
+          int64_t  const _1559 = (int64_t)(_1396);
+          int64_t  const _1560 = _1555 + _1559;
+          int64_t  const _1561 = _1560 * int64_t(4);
+          int64_t  const _1562 = _1561 + _1550;
+          int64_t  const _1563 = _1562 * int64_t(8);
+          int64_t  const _1564 = _1563 + int64_t(4);
+          float  const _1565 = _probs[_1564];
+          float16  const _1566 = float16_ops::broadcast(_1565);
+          float16  const _1567 = _1558 * _1566;
+          float16  const _1568 = _1553 + _1567;
+          float16_ops::store(_1568, _pv, _1552);
+          int64_t  const _1569 = (int64_t)(_pv_s1_ii_ig);
+          int64_t  const _1570 = _1569 * int64_t(256);
+          int64_t  const _1571 = _1570 + int64_t(144);
+          float16  const _1572 = float16_ops::load(_pv, _1571);
+          int64_t  const _1573 = (int64_t)(_90);
+          int64_t  const _1574 = (int64_t)(_pv_s1_rkt__x_rebased);
+          int64_t  const _1575 = _1573 + _1574;
+          int64_t  const _1576 = _1575 * int64_t(32);
+          int64_t  const _1577 = _1576 + int64_t(16);
+          float16  const _1578 = float16_ops::load(_attn_v, _1577);
+          int64_t  const _1579 = (int64_t)(_1396);
+          int64_t  const _1580 = _1574 + _1579;
+          int64_t  const _1581 = _1580 * int64_t(4);
+          int64_t  const _1582 = _1581 + _1569;
+          int64_t  const _1583 = _1582 * int64_t(8);
+          int64_t  const _1584 = _1583 + int64_t(4);
+          float  const _1585 = _probs[_1584];
+          float16  const _1586 = float16_ops::broadcast(_1585);
+          float16  const _1587 = _1578 * _1586;
+          float16  const _1588 = _1572 + _1587;
+          float16_ops::store(_1588, _pv, _1571);
+          int64_t  const _1589 = (int64_t)(_pv_s1_ii_ig);
+          int64_t  const _1590 = _1589 * int64_t(256);
+          int64_t  const _1591 = _1590 + int64_t(160);
+          float16  const _1592 = float16_ops::load(_pv, _1591);
+          int64_t  const _1593 = (int64_t)(_90);
+          int64_t  const _1594 = (int64_t)(_pv_s1_rkt__x_rebased);
+          int64_t  const _1595 = _1593 + _1594;
+          int64_t  const _1596 = _1595 * int64_t(32);
+          float16  const _1597 = float16_ops::load(_attn_v, _1596);
+          int64_t  const _1598 = (int64_t)(_1396);
+          int64_t  const _1599 = _1594 + _1598;
+          int64_t  const _1600 = _1599 * int64_t(4);
+          int64_t  const _1601 = _1600 + _1589;
+          int64_t  const _1602 = _1601 * int64_t(8);
+          int64_t  const _1603 = _1602 + int64_t(5);
+          float  const _1604 = _probs[_1603];
+          float16  const _1605 = float16_ops::broadcast(_1604);
+          float16  const _1606 = _1597 * _1605;
+          float16  const _1607 = _1592 + _1606;
+          float16_ops::store(_1607, _pv, _1591);
+          int64_t  const _1608 = (int64_t)(_pv_s1_ii_ig);
+          int64_t  const _1609 = _1608 * int64_t(256);
+          int64_t  const _1610 = _1609 + int64_t(176);
+          float16  const _1611 = float16_ops::load(_pv, _1610);
+          int64_t  const _1612 = (int64_t)(_90);
+          int64_t  const _1613 = (int64_t)(_pv_s1_rkt__x_rebased);
+          int64_t  const _1614 = _1612 + _1613;
+          int64_t  const _1615 = _1614 * int64_t(32);
+          int64_t  const _1616 = _1615 + int64_t(16);
+          float16  const _1617 = float16_ops::load(_attn_v, _1616);
+          int64_t  const _1618 = (int64_t)(_1396);
+          int64_t  const _1619 = _1613 + _1618;
+          int64_t  const _1620 = _1619 * int64_t(4);
+          int64_t  const _1621 = _1620 + _1608;
+          int64_t  const _1622 = _1621 * int64_t(8);
+          int64_t  const _1623 = _1622 + int64_t(5);
+          float  const _1624 = _probs[_1623];
+          float16  const _1625 = float16_ops::broadcast(_1624);
+          float16  const _1626 = _1617 * _1625;
+          float16  const _1627 = _1611 + _1626;
+          float16_ops::store(_1627, _pv, _1610);
+          int64_t  const _1628 = (int64_t)(_pv_s1_ii_ig);
+          int64_t  const _1629 = _1628 * int64_t(256);
+          int64_t  const _1630 = _1629 + int64_t(192);
+          float16  const _1631 = float16_ops::load(_pv, _1630);
+          int64_t  const _1632 = (int64_t)(_90);
+          int64_t  const _1633 = (int64_t)(_pv_s1_rkt__x_rebased);
+          int64_t  const _1634 = _1632 + _1633;
+          int64_t  const _1635 = _1634 * int64_t(32);
+          float16  const _1636 = float16_ops::load(_attn_v, _1635);
+          int64_t  const _1637 = (int64_t)(_1396);
+          int64_t  const _1638 = _1633 + _1637;
+          int64_t  const _1639 = _1638 * int64_t(4);
+          int64_t  const _1640 = _1639 + _1628;
+          int64_t  const _1641 = _1640 * int64_t(8);
+          int64_t  const _1642 = _1641 + int64_t(6);
+          float  const _1643 = _probs[_1642];
+          float16  const _1644 = float16_ops::broadcast(_1643);
+          float16  const _1645 = _1636 * _1644;
+          float16  const _1646 = _1631 + _1645;
+          float16_ops::store(_1646, _pv, _1630);
+          int64_t  const _1647 = (int64_t)(_pv_s1_ii_ig);
+          int64_t  const _1648 = _1647 * int64_t(256);
+          int64_t  const _1649 = _1648 + int64_t(208);
+          float16  const _1650 = float16_ops::load(_pv, _1649);
+          int64_t  const _1651 = (int64_t)(_90);
+          int64_t  const _1652 = (int64_t)(_pv_s1_rkt__x_rebased);
+          int64_t  const _1653 = _1651 + _1652;
+          int64_t  const _1654 = _1653 * int64_t(32);
+          int64_t  const _1655 = _1654 + int64_t(16);
+          float16  const _1656 = float16_ops::load(_attn_v, _1655);
+          int64_t  const _1657 = (int64_t)(_1396);
+          int64_t  const _1658 = _1652 + _1657;
+          int64_t  const _1659 = _1658 * int64_t(4);
+          int64_t  const _1660 = _1659 + _1647;
+          int64_t  const _1661 = _1660 * int64_t(8);
+          int64_t  const _1662 = _1661 + int64_t(6);
+          float  const _1663 = _probs[_1662];
+          float16  const _1664 = float16_ops::broadcast(_1663);
+          float16  const _1665 = _1656 * _1664;
+          float16  const _1666 = _1650 + _1665;
+          float16_ops::store(_1666, _pv, _1649);
+          int64_t  const _1667 = (int64_t)(_pv_s1_ii_ig);
+          int64_t  const _1668 = _1667 * int64_t(256);
+          int64_t  const _1669 = _1668 + int64_t(224);
+          float16  const _1670 = float16_ops::load(_pv, _1669);
+          int64_t  const _1671 = (int64_t)(_90);
+          int64_t  const _1672 = (int64_t)(_pv_s1_rkt__x_rebased);
+          int64_t  const _1673 = _1671 + _1672;
+          int64_t  const _1674 = _1673 * int64_t(32);
+          float16  const _1675 = float16_ops::load(_attn_v, _1674);
+          int64_t  const _1676 = (int64_t)(_1396);
+          int64_t  const _1677 = _1672 + _1676;
+          int64_t  const _1678 = _1677 * int64_t(4);
+          int64_t  const _1679 = _1678 + _1667;
+          int64_t  const _1680 = _1679 * int64_t(8);
+          int64_t  const _1681 = _1680 + int64_t(7);
+          float  const _1682 = _probs[_1681];
+          float16  const _1683 = float16_ops::broadcast(_1682);
+          float16  const _1684 = _1675 * _1683;
+          float16  const _1685 = _1670 + _1684;
+          float16_ops::store(_1685, _pv, _1669);
+          int64_t  const _1686 = (int64_t)(_pv_s1_ii_ig);
+          int64_t  const _1687 = _1686 * int64_t(256);
+          int64_t  const _1688 = _1687 + int64_t(240);
+          float16  const _1689 = float16_ops::load(_pv, _1688);
+          int64_t  const _1690 = (int64_t)(_90);
+          int64_t  const _1691 = (int64_t)(_pv_s1_rkt__x_rebased);
+          int64_t  const _1692 = _1690 + _1691;
+          int64_t  const _1693 = _1692 * int64_t(32);
+          int64_t  const _1694 = _1693 + int64_t(16);
+          float16  const _1695 = float16_ops::load(_attn_v, _1694);
+          int64_t  const _1696 = (int64_t)(_1396);
+          int64_t  const _1697 = _1691 + _1696;
+          int64_t  const _1698 = _1697 * int64_t(4);
+          int64_t  const _1699 = _1698 + _1686;
+          int64_t  const _1700 = _1699 * int64_t(8);
+          int64_t  const _1701 = _1700 + int64_t(7);
+          float  const _1702 = _probs[_1701];
+          float16  const _1703 = float16_ops::broadcast(_1702);
+          float16  const _1704 = _1695 * _1703;
+          float16  const _1705 = _1689 + _1704;
+          float16_ops::store(_1705, _pv, _1688);
+         } // for _pv_s1_rkt__x_rebased
+        } // for _pv_s1_ii_ig
+        {
+         float _row_sum[32];
+         int32_t  const _1706 = ::halide_cpp_max(_78, 0);
+         int32_t  const _1707 = _81 - _1706;
+         // produce row_sum
+         for (int _row_sum_s0_ii_ii = 0; _row_sum_s0_ii_ii < 0 + 2; _row_sum_s0_ii_ii++)
+         {
+          float  const _1708 = float_from_bits(0 /* 0 */);
+          float16  const _1709 = float16_ops::broadcast(_1708);
+          int64_t  const _1710 = (int64_t)(_row_sum_s0_ii_ii);
+          int64_t  const _1711 = _1710 * int64_t(16);
+          float16_ops::store(_1709, _row_sum, _1711);
+         } // for _row_sum_s0_ii_ii
+         // consume probs
+         int32_t  const _1712 = ::halide_cpp_max(_78, 0);
+         int32_t  const _1713 = _1712 - _787;
+         for (int _row_sum_s1_rk__x_rebased = 0; _row_sum_s1_rk__x_rebased < 0 + _1707; _row_sum_s1_rk__x_rebased++)
+         {
+          float16  const _1714 = float16_ops::load(_row_sum, int64_t(0));
+          int64_t  const _1715 = (int64_t)(_row_sum_s1_rk__x_rebased);
+          int64_t  const _1716 = (int64_t)(_1713);
+          int64_t  const _1717 = _1715 + _1716;
+          int64_t  const _1718 = _1717 * int64_t(32);
+          float16  const _1719 = float16_ops::load(_probs, _1718);
+          float16  const _1720 = _1714 + _1719;
+          float16_ops::store(_1720, _row_sum, int64_t(0));
+          float16  const _1721 = float16_ops::load(_row_sum, int64_t(16));
+          int64_t  const _1722 = (int64_t)(_row_sum_s1_rk__x_rebased);
+          int64_t  const _1723 = (int64_t)(_1713);
+          int64_t  const _1724 = _1722 + _1723;
+          int64_t  const _1725 = _1724 * int64_t(32);
+          int64_t  const _1726 = _1725 + int64_t(16);
+          float16  const _1727 = float16_ops::load(_probs, _1726);
+          float16  const _1728 = _1721 + _1727;
+          float16_ops::store(_1728, _row_sum, int64_t(16));
+         } // for _row_sum_s1_rk__x_rebased
+         _probs_free.free();
+         {
+          float _partial[1536];
+          // produce partial
+          // consume row_sum
+          // consume pv
+          // consume row_max
+          int32_t  const _1729 = _attn_tile * 4;
+          int32_t  const _1730 = _attn_lk + 7;
+          int32_t  const _1731 = _1730 >> 3;
+          int32_t  const _1732 = ::halide_cpp_max(_1729, 2);
+          int32_t  const _1733 = _1732 + -2;
+          int32_t  const _1734 = ::halide_cpp_min(_1731, _1733);
+          int32_t  const _1735 = _attn_kv_lo >> 3;
+          int32_t  const _1736 = ::halide_cpp_max(_1734, _1735);
+          int32_t  const _1737 = _1736 * 8;
+          int32_t  const _1738 = ::halide_cpp_min(_1737, _attn_lk);
+          int32_t  const _1739 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
+          int32_t  const _1740 = _1739 + 7;
+          int32_t  const _1741 = _1740 >> 3;
+          int32_t  const _1742 = _1729 + 4;
+          int32_t  const _1743 = ::halide_cpp_min(_1741, _1742);
+          int32_t  const _1744 = _1743 * 8;
+          int32_t  const _1745 = ::halide_cpp_min(_1744, _attn_lk);
+          int32_t  const _1746 = _attn_chunk_lo >> 3;
+          int32_t  const _1747 = _1746 * 8;
+          for (int _partial_s0_ii_ig = 0; _partial_s0_ii_ig < 0 + 4; _partial_s0_ii_ig++)
+          {
+           int32_t  const _1748 = ::halide_cpp_max(_1738, _1745);
+           int32_t  const _1749 = _partial_s0_ii_ig * 8;
+           for (int _partial_s0_ii_ir = 0; _partial_s0_ii_ir < 0 + 8; _partial_s0_ii_ir++)
+           {
+            int32_t  const _1750 = _partial_s0_ii_ir + _1749;
+            for (int _partial_s0_c_c = 0; _partial_s0_c_c < 0 + 2; _partial_s0_c_c++)
+            {
+             int64_t  const _1751 = (int64_t)(_1750);
+             int64_t  const _1752 = _1751 * int64_t(2);
+             int64_t  const _1753 = (int64_t)(_partial_s0_c_c);
+             int64_t  const _1754 = _1752 + _1753;
+             int64_t  const _1755 = _1754 * int64_t(16);
+             float16  const _1756 = float16_ops::load(_pv, _1755);
+             int64_t  const _1757 = _1751 * int64_t(3);
+             int64_t  const _1758 = _1757 + _1753;
+             int64_t  const _1759 = _1758 * int64_t(16);
+             float16_ops::store(_1756, _partial, _1759);
+            } // for _partial_s0_c_c
+            int32_t  const _1760 = _partial_s0_ii_ir + _1749;
+            int64_t  const _1761 = (int64_t)(_1760);
+            float  const _1762 = _row_max[_1761];
+            float16  const _1763 = float16_ops::broadcast(_1762);
+            float  const _1764 = _row_sum[_1761];
+            float16  const _1765 = float16_ops::broadcast(_1764);
+            int32_t  const _1766 = ::halide_cpp_min(_1747, _1748);
+            int32_t  const _1767 = ::halide_cpp_max(_1766, _1738);
+            int32_t  const _1768 = _1767 + 1024;
+            int32_t  const _1769 = ::halide_cpp_min(_1768, _1748);
+            float  const _1770 = reinterpret<float>(_1769);
+            float16  const _1771 = float16_ops::broadcast(_1770);
+            float  const _1772 = reinterpret<float>(_1748);
+            float16  const _1773 = float16_ops::broadcast(_1772);
+            int32x16_t  const _1774 = int32x16_t_ops::ramp(-2, 1);
+            int32x16_t  const _1775 = int32x16_t_ops::broadcast(0);
+            uint8x16_t  const _1776 = int32x16_t_ops::eq(_1774, _1775);
+            float16  const _1777 = float16_ops::select(_1776, _1771, _1773);
+            int32x16_t  const _1778 = int32x16_t_ops::ramp(-1, 1);
+            uint8x16_t  const _1779 = int32x16_t_ops::eq(_1778, _1775);
+            float16  const _1780 = float16_ops::select(_1779, _1765, _1777);
+            int32x16_t  const _1781 = int32x16_t_ops::ramp(0, 1);
+            uint8x16_t  const _1782 = int32x16_t_ops::eq(_1781, _1775);
+            float16  const _1783 = float16_ops::select(_1782, _1763, _1780);
+            int64_t  const _1784 = _1761 * int64_t(48);
+            int64_t  const _1785 = _1784 + int64_t(32);
+            float16_ops::store(_1783, _partial, _1785);
+           } // for _partial_s0_ii_ir
+          } // for _partial_s0_ii_ig
+          // produce attn_out
+          // consume partial
+          for (int _attn_out_s0_ii = 0; _attn_out_s0_ii < 0 + 32; _attn_out_s0_ii++)
+          {
+           int32_t  const _1786 = _attn_out_s0_ii * 3;
+           for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + 3; _attn_out_s0_c_c++)
+           {
+            int32_t  const _1787 = _attn_out_s0_c_c + _1786;
+            int64_t  const _1788 = (int64_t)(_1787);
+            int64_t  const _1789 = _1788 * int64_t(16);
+            float16  const _1790 = float16_ops::load(_partial, _1789);
+            float16_ops::store(_1790, _attn_out, _1789);
+           } // for _attn_out_s0_c_c
+          } // for _attn_out_s0_ii
+         } // alloc _partial
+        } // alloc _row_sum
+       } // alloc _pv
+      } // alloc _pv_blocks
      } // alloc _probs
     } // alloc _row_max
    } // alloc _masked
@@ -7755,8 +8244,8 @@ int attn_window16_avx2_pipeline(void const *__user_context, struct halide_buffer
  int32_t  const _85 = ::halide_cpp_max(_84, 0);
  int32_t  const _86 = _85 - _79;
  int32_t  const _87 = ::halide_cpp_min(_86, 1024);
- int32_t  const _88 = _87 >> 7;
- int32_t  const _89 = _88 * 128;
+ int32_t  const _88 = _87 >> 6;
+ int32_t  const _89 = _88 * 64;
  int32_t  const _90 = _79 + _89;
  int32_t  const _91 = ::halide_cpp_max(_77, _74);
  int32_t  const _92 = ::halide_cpp_max(_91, 0);
@@ -8772,8 +9261,8 @@ int attn_window16_avx2_pipeline(void const *__user_context, struct halide_buffer
      int32_t  const _740 = ::halide_cpp_min(_717, _739);
      int32_t  const _741 = ::halide_cpp_min(_740, _97);
      int32_t  const _742 = ::halide_cpp_min(_86, 1024);
-     int32_t  const _743 = _742 >> 7;
-     int32_t  const _744 = _743 * 128;
+     int32_t  const _743 = _742 >> 6;
+     int32_t  const _744 = _743 * 64;
      int32_t  const _745 = _744 + _738;
      int32_t  const _746 = ::halide_cpp_max(_745, _81);
      int32_t  const _747 = _746 + -1;
@@ -9070,10 +9559,10 @@ int attn_window16_avx2_pipeline(void const *__user_context, struct halide_buffer
        int32_t  const _1005 = ::halide_cpp_min(_1004, _attn_lk);
        int32_t  const _1006 = ::halide_cpp_max(_996, _1005);
        int32_t  const _1007 = ::halide_cpp_min(_86, 1024);
-       int32_t  const _1008 = _1007 >> 7;
+       int32_t  const _1008 = _1007 >> 6;
        for (int _pv_blocks_s1_rkb__x = 0; _pv_blocks_s1_rkb__x < 0 + _1008; _pv_blocks_s1_rkb__x++)
        {
-        int32_t  const _1009 = _pv_blocks_s1_rkb__x * 128;
+        int32_t  const _1009 = _pv_blocks_s1_rkb__x * 64;
         int32_t  const _1010 = _1009 + _1006;
         for (int _pv_blocks_s1_ii_ig = 0; _pv_blocks_s1_ii_ig < 0 + 4; _pv_blocks_s1_ii_ig++)
         {
@@ -9119,7 +9608,7 @@ int attn_window16_avx2_pipeline(void const *__user_context, struct halide_buffer
            float  const _1034 = float_from_bits(0 /* 0 */);
            float8  const _1035 = float8_ops::broadcast(_1034);
            float8_ops::store(_1035, _pv_block, int64_t(88));
-           for (int _pv_block_s1_rki__x = 0; _pv_block_s1_rki__x < 0 + 128; _pv_block_s1_rki__x++)
+           for (int _pv_block_s1_rki__x = 0; _pv_block_s1_rki__x < 0 + 64; _pv_block_s1_rki__x++)
            {
             float8  const _1036 = float8_ops::load(_pv_block, int64_t(0));
             int64_t  const _1037 = (int64_t)(_pv_block_s1_rki__x);

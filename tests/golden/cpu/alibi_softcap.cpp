@@ -372,529 +372,525 @@ int attn_alibi_softcap_avx512_pipeline(void const *__user_context, struct halide
  int32_t  const _86 = ::halide_cpp_max(_85, 0);
  int32_t  const _87 = _86 + 1024;
  int32_t  const _88 = ::halide_cpp_min(_78, _87);
- int32_t  const _89 = _88 - _86;
- int32_t  const _90 = _89 + -1;
- int32_t  const _91 = _90 >> 3;
- int32_t  const _92 = _91 * 8;
+ int32_t  const _89 = _78 - _86;
+ int32_t  const _90 = ::halide_cpp_min(_89, 1024);
+ int32_t  const _91 = _90 >> 6;
+ int32_t  const _92 = _91 * 64;
  int32_t  const _93 = _86 + _92;
- int32_t  const _94 = _93 + 8;
- int32_t  const _95 = ::halide_cpp_min(_94, _28);
- int32_t  const _96 = _28 + -1;
- int32_t  const _97 = ::halide_cpp_min(_86, _96);
- int32_t  const _98 = _95 - _97;
- int32_t  const _99 = ::halide_cpp_min(_83, _77);
- int32_t  const _100 = ::halide_cpp_max(_99, _81);
- int32_t  const _101 = _77 - _100;
- int32_t  const _102 = ::halide_cpp_min(_101, 1024);
+ int32_t  const _94 = ::halide_cpp_max(_84, _81);
+ int32_t  const _95 = ::halide_cpp_max(_94, 0);
+ int32_t  const _96 = _95 + _92;
+ int32_t  const _97 = ::halide_cpp_max(_96, _88);
+ int32_t  const _98 = ::halide_cpp_min(_95, _93);
+ int32_t  const _99 = ::halide_cpp_min(_86, _98);
+ int32_t  const _100 = ::halide_cpp_max(_97, _88);
+ int32_t  const _101 = ::halide_cpp_min(_86, _99);
+ int32_t  const _102 = _100 - _101;
  int32_t  const _103 = _102 + -1;
- int32_t  const _104 = ::halide_cpp_min(_77, _83);
- int32_t  const _105 = ::halide_cpp_max(_104, _81);
- int32_t  const _106 = _65 + _64;
- int32_t  const _107 = _106 + -1;
- int32_t  const _108 = ::halide_cpp_min(_107, _attn_head);
- int32_t  const _109 = ::halide_cpp_max(_108, _64);
- bool  const _110 = _halide_buffer_is_bounds_query(_attn_k_buffer);
- bool  const _111 = !(_110);
- bool  const _112 = 0 <= _97;
- bool  const _113 = _97 <= 0;
- bool  const _114 = _112 && _113;
- bool  const _115 = _111 || _114;
- if (!_115)
+ int32_t  const _104 = _103 >> 3;
+ int32_t  const _105 = _104 * 8;
+ int32_t  const _106 = _105 + _101;
+ int32_t  const _107 = _106 + 8;
+ int32_t  const _108 = ::halide_cpp_min(_107, _28);
+ int32_t  const _109 = _28 + -1;
+ int32_t  const _110 = ::halide_cpp_min(_109, _101);
+ int32_t  const _111 = _108 - _110;
+ int32_t  const _112 = _72 * 8;
+ int32_t  const _113 = ::halide_cpp_min(_112, _attn_lk);
+ int32_t  const _114 = ::halide_cpp_min(_113, _83);
+ int32_t  const _115 = ::halide_cpp_max(_114, _81);
+ int32_t  const _116 = _92 + _115;
+ int32_t  const _117 = ::halide_cpp_max(_116, _88);
+ int32_t  const _118 = ::halide_cpp_min(_93, _115);
+ int32_t  const _119 = _117 - _118;
+ int32_t  const _120 = ::halide_cpp_min(_115, _93);
+ int32_t  const _121 = _65 + _64;
+ int32_t  const _122 = _121 + -1;
+ int32_t  const _123 = ::halide_cpp_min(_122, _attn_head);
+ int32_t  const _124 = ::halide_cpp_max(_123, _64);
+ bool  const _125 = _halide_buffer_is_bounds_query(_attn_k_buffer);
+ bool  const _126 = !(_125);
+ bool  const _127 = 0 <= _110;
+ bool  const _128 = _110 <= 0;
+ bool  const _129 = _127 && _128;
+ bool  const _130 = _126 || _129;
+ if (!_130)
  {
-  int32_t  const _116 = _98 + -1;
-  int32_t  const _117 = _98 + _97;
-  int32_t  const _118 = _117 + -1;
-  int32_t  const _119 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_k", 1, 0, _116, _97, _118);
-  return _119;
+  int32_t  const _131 = _111 + -1;
+  int32_t  const _132 = _111 + _110;
+  int32_t  const _133 = _132 + -1;
+  int32_t  const _134 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_k", 1, 0, _131, _110, _133);
+  return _134;
  }
- bool  const _120 = _halide_buffer_is_bounds_query(_attn_v_buffer);
- bool  const _121 = !(_120);
- int32_t  const _122 = _attn_dv_pad + 15;
- int32_t  const _123 = _122 & 15;
- bool  const _124 = _123 == 15;
- bool  const _125 = _121 || _124;
- if (!_125)
+ bool  const _135 = _halide_buffer_is_bounds_query(_attn_v_buffer);
+ bool  const _136 = !(_135);
+ int32_t  const _137 = _attn_dv_pad + 15;
+ int32_t  const _138 = _137 & 15;
+ bool  const _139 = _138 == 15;
+ bool  const _140 = _136 || _139;
+ if (!_140)
  {
-  int32_t  const _126 = _attn_dv_pad + -1;
-  int32_t  const _127 = _126 >> 4;
-  int32_t  const _128 = _127 * 16;
-  int32_t  const _129 = _128 + 15;
-  int32_t  const _130 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_v", 0, 0, _126, 0, _129);
-  return _130;
+  int32_t  const _141 = _attn_dv_pad + -1;
+  int32_t  const _142 = _141 >> 4;
+  int32_t  const _143 = _142 * 16;
+  int32_t  const _144 = _143 + 15;
+  int32_t  const _145 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_v", 0, 0, _141, 0, _144);
+  return _145;
  }
- bool  const _131 = _halide_buffer_is_bounds_query(_attn_v_buffer);
- bool  const _132 = !(_131);
- bool  const _133 = 0 <= _105;
- bool  const _134 = _105 <= 0;
- bool  const _135 = _133 && _134;
- bool  const _136 = _132 || _135;
- if (!_136)
+ bool  const _146 = _halide_buffer_is_bounds_query(_attn_v_buffer);
+ bool  const _147 = !(_146);
+ bool  const _148 = 0 <= _120;
+ bool  const _149 = _120 <= 0;
+ bool  const _150 = _148 && _149;
+ bool  const _151 = _147 || _150;
+ if (!_151)
  {
-  int32_t  const _137 = _103 + _105;
-  int32_t  const _138 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_v", 1, 0, _103, _105, _137);
-  return _138;
+  int32_t  const _152 = _119 + -1;
+  int32_t  const _153 = _119 + _120;
+  int32_t  const _154 = _153 + -1;
+  int32_t  const _155 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_v", 1, 0, _152, _120, _154);
+  return _155;
  }
- bool  const _139 = _halide_buffer_is_bounds_query(_attn_out_buffer);
- bool  const _140 = !(_139);
- bool  const _141 = 0 <= _attn_dv_pad;
- bool  const _142 = _140 || _141;
- if (!_142)
+ bool  const _156 = _halide_buffer_is_bounds_query(_attn_out_buffer);
+ bool  const _157 = !(_156);
+ bool  const _158 = 0 <= _attn_dv_pad;
+ bool  const _159 = _157 || _158;
+ if (!_159)
  {
-  int32_t  const _143 = _attn_dv_pad + 15;
-  int32_t  const _144 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Output buffer attn_out", 0, 0, _143, _attn_dv_pad, _143);
-  return _144;
+  int32_t  const _160 = _attn_dv_pad + 15;
+  int32_t  const _161 = attn_alibi_softcap_rt_error_constraints_make_required_region_smaller(_ucon, "Output buffer attn_out", 0, 0, _160, _attn_dv_pad, _160);
+  return _161;
  }
- uint32_t  const _145 = (uint32_t)(73730ull);
- bool  const _146 = _21 == _145;
- if (!_146)
+ uint32_t  const _162 = (uint32_t)(73730ull);
+ bool  const _163 = _21 == _162;
+ if (!_163)
  {
-  uint32_t  const _147 = (uint32_t)(73730ull);
-  int32_t  const _148 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_k", _21, _147);
-  return _148;
+  uint32_t  const _164 = (uint32_t)(73730ull);
+  int32_t  const _165 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_k", _21, _164);
+  return _165;
  }
- bool  const _149 = _23 == 2;
- if (!_149)
+ bool  const _166 = _23 == 2;
+ if (!_166)
  {
-  int32_t  const _150 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_k", _23, 2);
-  return _150;
+  int32_t  const _167 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_k", _23, 2);
+  return _167;
  }
- uint32_t  const _151 = (uint32_t)(73730ull);
- bool  const _152 = _31 == _151;
- if (!_152)
+ uint32_t  const _168 = (uint32_t)(73730ull);
+ bool  const _169 = _31 == _168;
+ if (!_169)
  {
-  uint32_t  const _153 = (uint32_t)(73730ull);
-  int32_t  const _154 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_q", _31, _153);
-  return _154;
+  uint32_t  const _170 = (uint32_t)(73730ull);
+  int32_t  const _171 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_q", _31, _170);
+  return _171;
  }
- bool  const _155 = _33 == 2;
- if (!_155)
+ bool  const _172 = _33 == 2;
+ if (!_172)
  {
-  int32_t  const _156 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_q", _33, 2);
-  return _156;
+  int32_t  const _173 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_q", _33, 2);
+  return _173;
  }
- uint32_t  const _157 = (uint32_t)(73730ull);
- bool  const _158 = _41 == _157;
- if (!_158)
+ uint32_t  const _174 = (uint32_t)(73730ull);
+ bool  const _175 = _41 == _174;
+ if (!_175)
  {
-  uint32_t  const _159 = (uint32_t)(73730ull);
-  int32_t  const _160 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_v", _41, _159);
-  return _160;
+  uint32_t  const _176 = (uint32_t)(73730ull);
+  int32_t  const _177 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer attn_v", _41, _176);
+  return _177;
  }
- bool  const _161 = _43 == 2;
- if (!_161)
- {
-  int32_t  const _162 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_v", _43, 2);
-  return _162;
- }
- uint32_t  const _163 = (uint32_t)(73730ull);
- bool  const _164 = _51 == _163;
- if (!_164)
- {
-  uint32_t  const _165 = (uint32_t)(73730ull);
-  int32_t  const _166 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Output buffer attn_out", _51, _165);
-  return _166;
- }
- bool  const _167 = _53 == 2;
- if (!_167)
- {
-  int32_t  const _168 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Output buffer attn_out", _53, 2);
-  return _168;
- }
- uint32_t  const _169 = (uint32_t)(73730ull);
- bool  const _170 = _61 == _169;
- if (!_170)
- {
-  uint32_t  const _171 = (uint32_t)(73730ull);
-  int32_t  const _172 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer slopes", _61, _171);
-  return _172;
- }
- bool  const _173 = _63 == 1;
- if (!_173)
- {
-  int32_t  const _174 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer slopes", _63, 1);
-  return _174;
- }
- bool  const _175 = _24 <= 0;
- int32_t  const _176 = _25 + _24;
- bool  const _177 = _attn_d <= _176;
- bool  const _178 = _175 && _177;
+ bool  const _178 = _43 == 2;
  if (!_178)
  {
-  int32_t  const _179 = _attn_d + -1;
-  int32_t  const _180 = _25 + _24;
-  int32_t  const _181 = _180 + -1;
-  int32_t  const _182 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 0, 0, _179, _24, _181);
-  return _182;
+  int32_t  const _179 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer attn_v", _43, 2);
+  return _179;
  }
- bool  const _183 = 0 <= _25;
- if (!_183)
+ uint32_t  const _180 = (uint32_t)(73730ull);
+ bool  const _181 = _51 == _180;
+ if (!_181)
  {
-  int32_t  const _184 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 0, _25);
-  return _184;
+  uint32_t  const _182 = (uint32_t)(73730ull);
+  int32_t  const _183 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Output buffer attn_out", _51, _182);
+  return _183;
  }
- bool  const _185 = _27 <= _97;
- int32_t  const _186 = _98 + _97;
- int32_t  const _187 = _28 + _27;
- bool  const _188 = _186 <= _187;
- bool  const _189 = _185 && _188;
- if (!_189)
+ bool  const _184 = _53 == 2;
+ if (!_184)
  {
-  int32_t  const _190 = _98 + _97;
-  int32_t  const _191 = _190 + -1;
-  int32_t  const _192 = _28 + _27;
-  int32_t  const _193 = _192 + -1;
-  int32_t  const _194 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 1, _97, _191, _27, _193);
-  return _194;
+  int32_t  const _185 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Output buffer attn_out", _53, 2);
+  return _185;
  }
- bool  const _195 = 0 <= _28;
+ uint32_t  const _186 = (uint32_t)(73730ull);
+ bool  const _187 = _61 == _186;
+ if (!_187)
+ {
+  uint32_t  const _188 = (uint32_t)(73730ull);
+  int32_t  const _189 = attn_alibi_softcap_rt_error_bad_type(_ucon, "Input buffer slopes", _61, _188);
+  return _189;
+ }
+ bool  const _190 = _63 == 1;
+ if (!_190)
+ {
+  int32_t  const _191 = attn_alibi_softcap_rt_error_bad_dimensions(_ucon, "Input buffer slopes", _63, 1);
+  return _191;
+ }
+ bool  const _192 = _24 <= 0;
+ int32_t  const _193 = _25 + _24;
+ bool  const _194 = _attn_d <= _193;
+ bool  const _195 = _192 && _194;
  if (!_195)
  {
-  int32_t  const _196 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 1, _28);
-  return _196;
+  int32_t  const _196 = _attn_d + -1;
+  int32_t  const _197 = _25 + _24;
+  int32_t  const _198 = _197 + -1;
+  int32_t  const _199 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 0, 0, _196, _24, _198);
+  return _199;
  }
- bool  const _197 = _34 <= 0;
- int32_t  const _198 = _35 + _34;
- bool  const _199 = _attn_d <= _198;
- bool  const _200 = _197 && _199;
+ bool  const _200 = 0 <= _25;
  if (!_200)
  {
-  int32_t  const _201 = _attn_d + -1;
-  int32_t  const _202 = _35 + _34;
-  int32_t  const _203 = _202 + -1;
-  int32_t  const _204 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 0, 0, _201, _34, _203);
-  return _204;
+  int32_t  const _201 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 0, _25);
+  return _201;
  }
- bool  const _205 = 0 <= _35;
- if (!_205)
+ bool  const _202 = _27 <= _110;
+ int32_t  const _203 = _111 + _110;
+ int32_t  const _204 = _28 + _27;
+ bool  const _205 = _203 <= _204;
+ bool  const _206 = _202 && _205;
+ if (!_206)
  {
-  int32_t  const _206 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 0, _35);
-  return _206;
+  int32_t  const _207 = _111 + _110;
+  int32_t  const _208 = _207 + -1;
+  int32_t  const _209 = _28 + _27;
+  int32_t  const _210 = _209 + -1;
+  int32_t  const _211 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 1, _110, _208, _27, _210);
+  return _211;
  }
- bool  const _207 = _37 <= 0;
- int32_t  const _208 = _38 + _37;
- bool  const _209 = 32 <= _208;
- bool  const _210 = _207 && _209;
- if (!_210)
+ bool  const _212 = 0 <= _28;
+ if (!_212)
  {
-  int32_t  const _211 = _38 + _37;
-  int32_t  const _212 = _211 + -1;
-  int32_t  const _213 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 1, 0, 31, _37, _212);
+  int32_t  const _213 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 1, _28);
   return _213;
  }
- bool  const _214 = 0 <= _38;
- if (!_214)
+ bool  const _214 = _34 <= 0;
+ int32_t  const _215 = _35 + _34;
+ bool  const _216 = _attn_d <= _215;
+ bool  const _217 = _214 && _216;
+ if (!_217)
  {
-  int32_t  const _215 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 1, _38);
-  return _215;
+  int32_t  const _218 = _attn_d + -1;
+  int32_t  const _219 = _35 + _34;
+  int32_t  const _220 = _219 + -1;
+  int32_t  const _221 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 0, 0, _218, _34, _220);
+  return _221;
  }
- bool  const _216 = _44 <= 0;
- int32_t  const _217 = _attn_dv_pad + -1;
- int32_t  const _218 = _217 >> 4;
- int32_t  const _219 = _218 * 16;
- int32_t  const _220 = _219 + 16;
- int32_t  const _221 = _45 + _44;
- bool  const _222 = _220 <= _221;
- bool  const _223 = _216 && _222;
- if (!_223)
+ bool  const _222 = 0 <= _35;
+ if (!_222)
  {
-  int32_t  const _224 = _attn_dv_pad + -1;
-  int32_t  const _225 = _224 >> 4;
-  int32_t  const _226 = _225 * 16;
-  int32_t  const _227 = _226 + 15;
-  int32_t  const _228 = _45 + _44;
+  int32_t  const _223 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 0, _35);
+  return _223;
+ }
+ bool  const _224 = _37 <= 0;
+ int32_t  const _225 = _38 + _37;
+ bool  const _226 = 32 <= _225;
+ bool  const _227 = _224 && _226;
+ if (!_227)
+ {
+  int32_t  const _228 = _38 + _37;
   int32_t  const _229 = _228 + -1;
-  int32_t  const _230 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 0, 0, _227, _44, _229);
+  int32_t  const _230 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 1, 0, 31, _37, _229);
   return _230;
  }
- bool  const _231 = 0 <= _45;
+ bool  const _231 = 0 <= _38;
  if (!_231)
  {
-  int32_t  const _232 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 0, _45);
+  int32_t  const _232 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 1, _38);
   return _232;
  }
- bool  const _233 = _47 <= _105;
- int32_t  const _234 = _103 + _105;
- int32_t  const _235 = _234 + 1;
- int32_t  const _236 = _48 + _47;
- bool  const _237 = _235 <= _236;
- bool  const _238 = _233 && _237;
- if (!_238)
+ bool  const _233 = _44 <= 0;
+ int32_t  const _234 = _attn_dv_pad + -1;
+ int32_t  const _235 = _234 >> 4;
+ int32_t  const _236 = _235 * 16;
+ int32_t  const _237 = _236 + 16;
+ int32_t  const _238 = _45 + _44;
+ bool  const _239 = _237 <= _238;
+ bool  const _240 = _233 && _239;
+ if (!_240)
  {
-  int32_t  const _239 = _103 + _105;
-  int32_t  const _240 = _48 + _47;
-  int32_t  const _241 = _240 + -1;
-  int32_t  const _242 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 1, _105, _239, _47, _241);
-  return _242;
+  int32_t  const _241 = _attn_dv_pad + -1;
+  int32_t  const _242 = _241 >> 4;
+  int32_t  const _243 = _242 * 16;
+  int32_t  const _244 = _243 + 15;
+  int32_t  const _245 = _45 + _44;
+  int32_t  const _246 = _245 + -1;
+  int32_t  const _247 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 0, 0, _244, _44, _246);
+  return _247;
  }
- bool  const _243 = 0 <= _48;
- if (!_243)
+ bool  const _248 = 0 <= _45;
+ if (!_248)
  {
-  int32_t  const _244 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 1, _48);
-  return _244;
+  int32_t  const _249 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 0, _45);
+  return _249;
  }
- int32_t  const _245 = ::halide_cpp_min(_attn_dv_pad, 0);
- bool  const _246 = _54 <= _245;
- int32_t  const _247 = _attn_dv_pad + 16;
- int32_t  const _248 = _55 + _54;
- bool  const _249 = _247 <= _248;
- bool  const _250 = _246 && _249;
- if (!_250)
+ bool  const _250 = _47 <= _120;
+ int32_t  const _251 = _119 + _120;
+ int32_t  const _252 = _48 + _47;
+ bool  const _253 = _251 <= _252;
+ bool  const _254 = _250 && _253;
+ if (!_254)
  {
-  int32_t  const _251 = ::halide_cpp_min(_attn_dv_pad, 0);
-  int32_t  const _252 = _attn_dv_pad + 15;
-  int32_t  const _253 = _55 + _54;
-  int32_t  const _254 = _253 + -1;
-  int32_t  const _255 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 0, _251, _252, _54, _254);
-  return _255;
+  int32_t  const _255 = _119 + _120;
+  int32_t  const _256 = _255 + -1;
+  int32_t  const _257 = _48 + _47;
+  int32_t  const _258 = _257 + -1;
+  int32_t  const _259 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 1, _120, _256, _47, _258);
+  return _259;
  }
- bool  const _256 = 0 <= _55;
- if (!_256)
+ bool  const _260 = 0 <= _48;
+ if (!_260)
  {
-  int32_t  const _257 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 0, _55);
-  return _257;
+  int32_t  const _261 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 1, _48);
+  return _261;
  }
- bool  const _258 = _57 <= 0;
- int32_t  const _259 = _58 + _57;
- bool  const _260 = 32 <= _259;
- bool  const _261 = _258 && _260;
- if (!_261)
+ int32_t  const _262 = ::halide_cpp_min(_attn_dv_pad, 0);
+ bool  const _263 = _54 <= _262;
+ int32_t  const _264 = _attn_dv_pad + 16;
+ int32_t  const _265 = _55 + _54;
+ bool  const _266 = _264 <= _265;
+ bool  const _267 = _263 && _266;
+ if (!_267)
  {
-  int32_t  const _262 = _58 + _57;
-  int32_t  const _263 = _262 + -1;
-  int32_t  const _264 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 1, 0, 31, _57, _263);
-  return _264;
+  int32_t  const _268 = ::halide_cpp_min(_attn_dv_pad, 0);
+  int32_t  const _269 = _attn_dv_pad + 15;
+  int32_t  const _270 = _55 + _54;
+  int32_t  const _271 = _270 + -1;
+  int32_t  const _272 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 0, _268, _269, _54, _271);
+  return _272;
  }
- bool  const _265 = 0 <= _58;
- if (!_265)
+ bool  const _273 = 0 <= _55;
+ if (!_273)
  {
-  int32_t  const _266 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 1, _58);
-  return _266;
- }
- bool  const _267 = _64 <= _109;
- int32_t  const _268 = _109 + 1;
- int32_t  const _269 = _65 + _64;
- bool  const _270 = _268 <= _269;
- bool  const _271 = _267 && _270;
- if (!_271)
- {
-  int32_t  const _272 = _65 + _64;
-  int32_t  const _273 = _272 + -1;
-  int32_t  const _274 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer slopes", 0, _109, _109, _64, _273);
+  int32_t  const _274 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 0, _55);
   return _274;
  }
- bool  const _275 = 0 <= _65;
- if (!_275)
+ bool  const _275 = _57 <= 0;
+ int32_t  const _276 = _58 + _57;
+ bool  const _277 = 32 <= _276;
+ bool  const _278 = _275 && _277;
+ if (!_278)
  {
-  int32_t  const _276 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer slopes", 0, _65);
-  return _276;
+  int32_t  const _279 = _58 + _57;
+  int32_t  const _280 = _279 + -1;
+  int32_t  const _281 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 1, 0, 31, _57, _280);
+  return _281;
  }
- bool  const _277 = _26 == 1;
- if (!_277)
+ bool  const _282 = 0 <= _58;
+ if (!_282)
  {
-  int32_t  const _278 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.stride.0", _26, "1", 1);
-  return _278;
+  int32_t  const _283 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 1, _58);
+  return _283;
  }
- bool  const _279 = _24 == 0;
- if (!_279)
+ bool  const _284 = _64 <= _124;
+ int32_t  const _285 = _124 + 1;
+ int32_t  const _286 = _65 + _64;
+ bool  const _287 = _285 <= _286;
+ bool  const _288 = _284 && _287;
+ if (!_288)
  {
-  int32_t  const _280 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.min.0", _24, "0", 0);
-  return _280;
+  int32_t  const _289 = _65 + _64;
+  int32_t  const _290 = _289 + -1;
+  int32_t  const _291 = attn_alibi_softcap_rt_error_access_out_of_bounds(_ucon, "Input buffer slopes", 0, _124, _124, _64, _290);
+  return _291;
  }
- bool  const _281 = _25 == _attn_d;
- if (!_281)
+ bool  const _292 = 0 <= _65;
+ if (!_292)
  {
-  int32_t  const _282 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.extent.0", _25, "attn_d", _attn_d);
-  return _282;
+  int32_t  const _293 = attn_alibi_softcap_rt_error_buffer_extents_negative(_ucon, "Input buffer slopes", 0, _65);
+  return _293;
  }
- bool  const _283 = _29 == _attn_d;
- if (!_283)
+ bool  const _294 = _26 == 1;
+ if (!_294)
  {
-  int32_t  const _284 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.stride.1", _29, "attn_d", _attn_d);
-  return _284;
+  int32_t  const _295 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.stride.0", _26, "1", 1);
+  return _295;
  }
- bool  const _285 = _27 == 0;
- if (!_285)
+ bool  const _296 = _24 == 0;
+ if (!_296)
  {
-  int32_t  const _286 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.min.1", _27, "0", 0);
-  return _286;
+  int32_t  const _297 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.min.0", _24, "0", 0);
+  return _297;
  }
- bool  const _287 = _36 == 1;
- if (!_287)
+ bool  const _298 = _25 == _attn_d;
+ if (!_298)
  {
-  int32_t  const _288 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.stride.0", _36, "1", 1);
-  return _288;
+  int32_t  const _299 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.extent.0", _25, "attn_d", _attn_d);
+  return _299;
  }
- bool  const _289 = _34 == 0;
- if (!_289)
+ bool  const _300 = _29 == _attn_d;
+ if (!_300)
  {
-  int32_t  const _290 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.min.0", _34, "0", 0);
-  return _290;
+  int32_t  const _301 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.stride.1", _29, "attn_d", _attn_d);
+  return _301;
  }
- bool  const _291 = _35 == _attn_d;
- if (!_291)
+ bool  const _302 = _27 == 0;
+ if (!_302)
  {
-  int32_t  const _292 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.extent.0", _35, "attn_d", _attn_d);
-  return _292;
+  int32_t  const _303 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_k.min.1", _27, "0", 0);
+  return _303;
  }
- bool  const _293 = _39 == _attn_d;
- if (!_293)
+ bool  const _304 = _36 == 1;
+ if (!_304)
  {
-  int32_t  const _294 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.stride.1", _39, "attn_d", _attn_d);
-  return _294;
+  int32_t  const _305 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.stride.0", _36, "1", 1);
+  return _305;
  }
- bool  const _295 = _37 == 0;
- if (!_295)
+ bool  const _306 = _34 == 0;
+ if (!_306)
  {
-  int32_t  const _296 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.min.1", _37, "0", 0);
-  return _296;
+  int32_t  const _307 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.min.0", _34, "0", 0);
+  return _307;
  }
- bool  const _297 = _38 == 32;
- if (!_297)
+ bool  const _308 = _35 == _attn_d;
+ if (!_308)
  {
-  int32_t  const _298 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.extent.1", _38, "32", 32);
-  return _298;
+  int32_t  const _309 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.extent.0", _35, "attn_d", _attn_d);
+  return _309;
  }
- bool  const _299 = _46 == 1;
- if (!_299)
+ bool  const _310 = _39 == _attn_d;
+ if (!_310)
  {
-  int32_t  const _300 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.stride.0", _46, "1", 1);
-  return _300;
+  int32_t  const _311 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.stride.1", _39, "attn_d", _attn_d);
+  return _311;
  }
- bool  const _301 = _44 == 0;
- if (!_301)
+ bool  const _312 = _37 == 0;
+ if (!_312)
  {
-  int32_t  const _302 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.min.0", _44, "0", 0);
-  return _302;
+  int32_t  const _313 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.min.1", _37, "0", 0);
+  return _313;
  }
- bool  const _303 = _45 == _attn_dv_pad;
- if (!_303)
- {
-  int32_t  const _304 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.extent.0", _45, "attn_dv_pad", _attn_dv_pad);
-  return _304;
- }
- bool  const _305 = _49 == _attn_dv_pad;
- if (!_305)
- {
-  int32_t  const _306 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.stride.1", _49, "attn_dv_pad", _attn_dv_pad);
-  return _306;
- }
- bool  const _307 = _47 == 0;
- if (!_307)
- {
-  int32_t  const _308 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.min.1", _47, "0", 0);
-  return _308;
- }
- bool  const _309 = _56 == 1;
- if (!_309)
- {
-  int32_t  const _310 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.stride.0", _56, "1", 1);
-  return _310;
- }
- bool  const _311 = _54 == 0;
- if (!_311)
- {
-  int32_t  const _312 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.min.0", _54, "0", 0);
-  return _312;
- }
- int32_t  const _313 = _attn_dv_pad + 16;
- bool  const _314 = _55 == _313;
+ bool  const _314 = _38 == 32;
  if (!_314)
  {
-  int32_t  const _315 = _attn_dv_pad + 16;
-  int32_t  const _316 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.extent.0", _55, "(attn_dv_pad + 16)", _315);
-  return _316;
+  int32_t  const _315 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_q.extent.1", _38, "32", 32);
+  return _315;
  }
- int32_t  const _317 = _attn_dv_pad + 16;
- bool  const _318 = _59 == _317;
+ bool  const _316 = _46 == 1;
+ if (!_316)
+ {
+  int32_t  const _317 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.stride.0", _46, "1", 1);
+  return _317;
+ }
+ bool  const _318 = _44 == 0;
  if (!_318)
  {
-  int32_t  const _319 = _attn_dv_pad + 16;
-  int32_t  const _320 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.stride.1", _59, "(attn_dv_pad + 16)", _319);
-  return _320;
+  int32_t  const _319 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.min.0", _44, "0", 0);
+  return _319;
  }
- bool  const _321 = _57 == 0;
- if (!_321)
+ bool  const _320 = _45 == _attn_dv_pad;
+ if (!_320)
  {
-  int32_t  const _322 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.min.1", _57, "0", 0);
-  return _322;
+  int32_t  const _321 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.extent.0", _45, "attn_dv_pad", _attn_dv_pad);
+  return _321;
  }
- bool  const _323 = _58 == 32;
- if (!_323)
+ bool  const _322 = _49 == _attn_dv_pad;
+ if (!_322)
  {
-  int32_t  const _324 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.extent.1", _58, "32", 32);
-  return _324;
+  int32_t  const _323 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.stride.1", _49, "attn_dv_pad", _attn_dv_pad);
+  return _323;
  }
- int64_t  const _325 = (int64_t)(_28);
- int64_t  const _326 = (int64_t)(_attn_d);
- int64_t  const _327 = _325 * _326;
- int64_t  const _328 = (int64_t)(_48);
- int64_t  const _329 = (int64_t)(_attn_dv_pad);
- int64_t  const _330 = _328 * _329;
- int64_t  const _331 = int64_t(0) - _326;
- bool  const _332 = _326 > int64_t(0);
- int64_t  const _333 = (int64_t)(_332 ? _326 : _331);
- uint64_t  const _334 = (uint64_t)(_333);
- uint64_t  const _335 = _334;
- uint64_t  const _336 = (uint64_t)(2147483647ull);
- bool  const _337 = _335 <= _336;
- if (!_337)
+ bool  const _324 = _47 == 0;
+ if (!_324)
  {
-  int64_t  const _338 = (int64_t)(_attn_d);
-  int64_t  const _339 = int64_t(0) - _338;
-  bool  const _340 = _338 > int64_t(0);
-  int64_t  const _341 = (int64_t)(_340 ? _338 : _339);
-  uint64_t  const _342 = (uint64_t)(_341);
-  uint64_t  const _343 = _342;
-  uint64_t  const _344 = (uint64_t)(2147483647ull);
-  int32_t  const _345 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _343, _344);
-  return _345;
+  int32_t  const _325 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_v.min.1", _47, "0", 0);
+  return _325;
  }
- int64_t  const _346 = int64_t(0) - _327;
- bool  const _347 = _327 > int64_t(0);
- int64_t  const _348 = (int64_t)(_347 ? _327 : _346);
- uint64_t  const _349 = (uint64_t)(_348);
- uint64_t  const _350 = _349;
- uint64_t  const _351 = (uint64_t)(2147483647ull);
- bool  const _352 = _350 <= _351;
- if (!_352)
+ bool  const _326 = _56 == 1;
+ if (!_326)
  {
-  int64_t  const _353 = int64_t(0) - _327;
-  bool  const _354 = _327 > int64_t(0);
-  int64_t  const _355 = (int64_t)(_354 ? _327 : _353);
-  uint64_t  const _356 = (uint64_t)(_355);
-  uint64_t  const _357 = _356;
-  uint64_t  const _358 = (uint64_t)(2147483647ull);
-  int32_t  const _359 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _357, _358);
-  return _359;
+  int32_t  const _327 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.stride.0", _56, "1", 1);
+  return _327;
  }
- bool  const _360 = _327 <= int64_t(2147483647);
- if (!_360)
+ bool  const _328 = _54 == 0;
+ if (!_328)
  {
-  int32_t  const _361 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_k", _327, int64_t(2147483647));
-  return _361;
+  int32_t  const _329 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.min.0", _54, "0", 0);
+  return _329;
  }
- int64_t  const _362 = (int64_t)(_attn_d);
- int64_t  const _363 = int64_t(0) - _362;
- bool  const _364 = _362 > int64_t(0);
- int64_t  const _365 = (int64_t)(_364 ? _362 : _363);
+ int32_t  const _330 = _attn_dv_pad + 16;
+ bool  const _331 = _55 == _330;
+ if (!_331)
+ {
+  int32_t  const _332 = _attn_dv_pad + 16;
+  int32_t  const _333 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.extent.0", _55, "(attn_dv_pad + 16)", _332);
+  return _333;
+ }
+ int32_t  const _334 = _attn_dv_pad + 16;
+ bool  const _335 = _59 == _334;
+ if (!_335)
+ {
+  int32_t  const _336 = _attn_dv_pad + 16;
+  int32_t  const _337 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.stride.1", _59, "(attn_dv_pad + 16)", _336);
+  return _337;
+ }
+ bool  const _338 = _57 == 0;
+ if (!_338)
+ {
+  int32_t  const _339 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.min.1", _57, "0", 0);
+  return _339;
+ }
+ bool  const _340 = _58 == 32;
+ if (!_340)
+ {
+  int32_t  const _341 = attn_alibi_softcap_rt_error_constraint_violated(_ucon, "attn_out.extent.1", _58, "32", 32);
+  return _341;
+ }
+ int64_t  const _342 = (int64_t)(_28);
+ int64_t  const _343 = (int64_t)(_attn_d);
+ int64_t  const _344 = _342 * _343;
+ int64_t  const _345 = (int64_t)(_48);
+ int64_t  const _346 = (int64_t)(_attn_dv_pad);
+ int64_t  const _347 = _345 * _346;
+ int64_t  const _348 = int64_t(0) - _343;
+ bool  const _349 = _343 > int64_t(0);
+ int64_t  const _350 = (int64_t)(_349 ? _343 : _348);
+ uint64_t  const _351 = (uint64_t)(_350);
+ uint64_t  const _352 = _351;
+ uint64_t  const _353 = (uint64_t)(2147483647ull);
+ bool  const _354 = _352 <= _353;
+ if (!_354)
+ {
+  int64_t  const _355 = (int64_t)(_attn_d);
+  int64_t  const _356 = int64_t(0) - _355;
+  bool  const _357 = _355 > int64_t(0);
+  int64_t  const _358 = (int64_t)(_357 ? _355 : _356);
+  uint64_t  const _359 = (uint64_t)(_358);
+  uint64_t  const _360 = _359;
+  uint64_t  const _361 = (uint64_t)(2147483647ull);
+  int32_t  const _362 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _360, _361);
+  return _362;
+ }
+ int64_t  const _363 = int64_t(0) - _344;
+ bool  const _364 = _344 > int64_t(0);
+ int64_t  const _365 = (int64_t)(_364 ? _344 : _363);
  uint64_t  const _366 = (uint64_t)(_365);
  uint64_t  const _367 = _366;
  uint64_t  const _368 = (uint64_t)(2147483647ull);
  bool  const _369 = _367 <= _368;
  if (!_369)
  {
-  int64_t  const _370 = (int64_t)(_attn_d);
-  int64_t  const _371 = int64_t(0) - _370;
-  bool  const _372 = _370 > int64_t(0);
-  int64_t  const _373 = (int64_t)(_372 ? _370 : _371);
-  uint64_t  const _374 = (uint64_t)(_373);
-  uint64_t  const _375 = _374;
-  uint64_t  const _376 = (uint64_t)(2147483647ull);
-  int32_t  const _377 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _375, _376);
-  return _377;
+  int64_t  const _370 = int64_t(0) - _344;
+  bool  const _371 = _344 > int64_t(0);
+  int64_t  const _372 = (int64_t)(_371 ? _344 : _370);
+  uint64_t  const _373 = (uint64_t)(_372);
+  uint64_t  const _374 = _373;
+  uint64_t  const _375 = (uint64_t)(2147483647ull);
+  int32_t  const _376 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _374, _375);
+  return _376;
  }
- int64_t  const _378 = (int64_t)(_attn_d);
- int64_t  const _379 = _378 * int64_t(32);
+ bool  const _377 = _344 <= int64_t(2147483647);
+ if (!_377)
+ {
+  int32_t  const _378 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_k", _344, int64_t(2147483647));
+  return _378;
+ }
+ int64_t  const _379 = (int64_t)(_attn_d);
  int64_t  const _380 = int64_t(0) - _379;
  bool  const _381 = _379 > int64_t(0);
  int64_t  const _382 = (int64_t)(_381 ? _379 : _380);
@@ -905,2229 +901,2584 @@ int attn_alibi_softcap_avx512_pipeline(void const *__user_context, struct halide
  if (!_386)
  {
   int64_t  const _387 = (int64_t)(_attn_d);
-  int64_t  const _388 = _387 * int64_t(32);
-  int64_t  const _389 = int64_t(0) - _388;
-  bool  const _390 = _388 > int64_t(0);
-  int64_t  const _391 = (int64_t)(_390 ? _388 : _389);
-  uint64_t  const _392 = (uint64_t)(_391);
-  uint64_t  const _393 = _392;
-  uint64_t  const _394 = (uint64_t)(2147483647ull);
-  int32_t  const _395 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _393, _394);
-  return _395;
+  int64_t  const _388 = int64_t(0) - _387;
+  bool  const _389 = _387 > int64_t(0);
+  int64_t  const _390 = (int64_t)(_389 ? _387 : _388);
+  uint64_t  const _391 = (uint64_t)(_390);
+  uint64_t  const _392 = _391;
+  uint64_t  const _393 = (uint64_t)(2147483647ull);
+  int32_t  const _394 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _392, _393);
+  return _394;
  }
- int64_t  const _396 = (int64_t)(_attn_d);
- bool  const _397 = _396 <= int64_t(67108863);
- if (!_397)
+ int64_t  const _395 = (int64_t)(_attn_d);
+ int64_t  const _396 = _395 * int64_t(32);
+ int64_t  const _397 = int64_t(0) - _396;
+ bool  const _398 = _396 > int64_t(0);
+ int64_t  const _399 = (int64_t)(_398 ? _396 : _397);
+ uint64_t  const _400 = (uint64_t)(_399);
+ uint64_t  const _401 = _400;
+ uint64_t  const _402 = (uint64_t)(2147483647ull);
+ bool  const _403 = _401 <= _402;
+ if (!_403)
  {
-  int64_t  const _398 = (int64_t)(_attn_d);
-  int64_t  const _399 = _398 * int64_t(32);
-  int32_t  const _400 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_q", _399, int64_t(2147483647));
-  return _400;
+  int64_t  const _404 = (int64_t)(_attn_d);
+  int64_t  const _405 = _404 * int64_t(32);
+  int64_t  const _406 = int64_t(0) - _405;
+  bool  const _407 = _405 > int64_t(0);
+  int64_t  const _408 = (int64_t)(_407 ? _405 : _406);
+  uint64_t  const _409 = (uint64_t)(_408);
+  uint64_t  const _410 = _409;
+  uint64_t  const _411 = (uint64_t)(2147483647ull);
+  int32_t  const _412 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_q", _410, _411);
+  return _412;
  }
- int64_t  const _401 = (int64_t)(_attn_dv_pad);
- int64_t  const _402 = int64_t(0) - _401;
- bool  const _403 = _401 > int64_t(0);
- int64_t  const _404 = (int64_t)(_403 ? _401 : _402);
- uint64_t  const _405 = (uint64_t)(_404);
- uint64_t  const _406 = _405;
- uint64_t  const _407 = (uint64_t)(2147483647ull);
- bool  const _408 = _406 <= _407;
- if (!_408)
+ int64_t  const _413 = (int64_t)(_attn_d);
+ bool  const _414 = _413 <= int64_t(67108863);
+ if (!_414)
  {
-  int64_t  const _409 = (int64_t)(_attn_dv_pad);
-  int64_t  const _410 = int64_t(0) - _409;
-  bool  const _411 = _409 > int64_t(0);
-  int64_t  const _412 = (int64_t)(_411 ? _409 : _410);
-  uint64_t  const _413 = (uint64_t)(_412);
-  uint64_t  const _414 = _413;
-  uint64_t  const _415 = (uint64_t)(2147483647ull);
-  int32_t  const _416 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _414, _415);
-  return _416;
+  int64_t  const _415 = (int64_t)(_attn_d);
+  int64_t  const _416 = _415 * int64_t(32);
+  int32_t  const _417 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_q", _416, int64_t(2147483647));
+  return _417;
  }
- int64_t  const _417 = int64_t(0) - _330;
- bool  const _418 = _330 > int64_t(0);
- int64_t  const _419 = (int64_t)(_418 ? _330 : _417);
- uint64_t  const _420 = (uint64_t)(_419);
- uint64_t  const _421 = _420;
- uint64_t  const _422 = (uint64_t)(2147483647ull);
- bool  const _423 = _421 <= _422;
- if (!_423)
+ int64_t  const _418 = (int64_t)(_attn_dv_pad);
+ int64_t  const _419 = int64_t(0) - _418;
+ bool  const _420 = _418 > int64_t(0);
+ int64_t  const _421 = (int64_t)(_420 ? _418 : _419);
+ uint64_t  const _422 = (uint64_t)(_421);
+ uint64_t  const _423 = _422;
+ uint64_t  const _424 = (uint64_t)(2147483647ull);
+ bool  const _425 = _423 <= _424;
+ if (!_425)
  {
-  int64_t  const _424 = int64_t(0) - _330;
-  bool  const _425 = _330 > int64_t(0);
-  int64_t  const _426 = (int64_t)(_425 ? _330 : _424);
-  uint64_t  const _427 = (uint64_t)(_426);
-  uint64_t  const _428 = _427;
-  uint64_t  const _429 = (uint64_t)(2147483647ull);
-  int32_t  const _430 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _428, _429);
-  return _430;
+  int64_t  const _426 = (int64_t)(_attn_dv_pad);
+  int64_t  const _427 = int64_t(0) - _426;
+  bool  const _428 = _426 > int64_t(0);
+  int64_t  const _429 = (int64_t)(_428 ? _426 : _427);
+  uint64_t  const _430 = (uint64_t)(_429);
+  uint64_t  const _431 = _430;
+  uint64_t  const _432 = (uint64_t)(2147483647ull);
+  int32_t  const _433 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _431, _432);
+  return _433;
  }
- bool  const _431 = _330 <= int64_t(2147483647);
- if (!_431)
+ int64_t  const _434 = int64_t(0) - _347;
+ bool  const _435 = _347 > int64_t(0);
+ int64_t  const _436 = (int64_t)(_435 ? _347 : _434);
+ uint64_t  const _437 = (uint64_t)(_436);
+ uint64_t  const _438 = _437;
+ uint64_t  const _439 = (uint64_t)(2147483647ull);
+ bool  const _440 = _438 <= _439;
+ if (!_440)
  {
-  int32_t  const _432 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_v", _330, int64_t(2147483647));
-  return _432;
+  int64_t  const _441 = int64_t(0) - _347;
+  bool  const _442 = _347 > int64_t(0);
+  int64_t  const _443 = (int64_t)(_442 ? _347 : _441);
+  uint64_t  const _444 = (uint64_t)(_443);
+  uint64_t  const _445 = _444;
+  uint64_t  const _446 = (uint64_t)(2147483647ull);
+  int32_t  const _447 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _445, _446);
+  return _447;
  }
- uint64_t  const _433 = (uint64_t)(_55);
- uint64_t  const _434 = (uint64_t)(2147483647ull);
- bool  const _435 = _433 <= _434;
- if (!_435)
+ bool  const _448 = _347 <= int64_t(2147483647);
+ if (!_448)
  {
-  uint64_t  const _436 = (uint64_t)(_55);
-  uint64_t  const _437 = (uint64_t)(2147483647ull);
-  int32_t  const _438 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _436, _437);
-  return _438;
+  int32_t  const _449 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_v", _347, int64_t(2147483647));
+  return _449;
  }
- int64_t  const _439 = (int64_t)(_59);
- int64_t  const _440 = _439 * int64_t(32);
- int64_t  const _441 = int64_t(0) - _440;
- bool  const _442 = _440 > int64_t(0);
- int64_t  const _443 = (int64_t)(_442 ? _440 : _441);
- uint64_t  const _444 = (uint64_t)(_443);
- uint64_t  const _445 = _444;
- uint64_t  const _446 = (uint64_t)(2147483647ull);
- bool  const _447 = _445 <= _446;
- if (!_447)
+ uint64_t  const _450 = (uint64_t)(_55);
+ uint64_t  const _451 = (uint64_t)(2147483647ull);
+ bool  const _452 = _450 <= _451;
+ if (!_452)
  {
-  int64_t  const _448 = (int64_t)(_59);
-  int64_t  const _449 = _448 * int64_t(32);
-  int64_t  const _450 = int64_t(0) - _449;
-  bool  const _451 = _449 > int64_t(0);
-  int64_t  const _452 = (int64_t)(_451 ? _449 : _450);
-  uint64_t  const _453 = (uint64_t)(_452);
-  uint64_t  const _454 = _453;
-  uint64_t  const _455 = (uint64_t)(2147483647ull);
-  int32_t  const _456 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _454, _455);
-  return _456;
+  uint64_t  const _453 = (uint64_t)(_55);
+  uint64_t  const _454 = (uint64_t)(2147483647ull);
+  int32_t  const _455 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _453, _454);
+  return _455;
  }
- int64_t  const _457 = (int64_t)(_55);
- bool  const _458 = _457 <= int64_t(67108863);
- if (!_458)
+ int64_t  const _456 = (int64_t)(_59);
+ int64_t  const _457 = _456 * int64_t(32);
+ int64_t  const _458 = int64_t(0) - _457;
+ bool  const _459 = _457 > int64_t(0);
+ int64_t  const _460 = (int64_t)(_459 ? _457 : _458);
+ uint64_t  const _461 = (uint64_t)(_460);
+ uint64_t  const _462 = _461;
+ uint64_t  const _463 = (uint64_t)(2147483647ull);
+ bool  const _464 = _462 <= _463;
+ if (!_464)
  {
-  int64_t  const _459 = (int64_t)(_55);
-  int64_t  const _460 = _459 * int64_t(32);
-  int32_t  const _461 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_out", _460, int64_t(2147483647));
-  return _461;
+  int64_t  const _465 = (int64_t)(_59);
+  int64_t  const _466 = _465 * int64_t(32);
+  int64_t  const _467 = int64_t(0) - _466;
+  bool  const _468 = _466 > int64_t(0);
+  int64_t  const _469 = (int64_t)(_468 ? _466 : _467);
+  uint64_t  const _470 = (uint64_t)(_469);
+  uint64_t  const _471 = _470;
+  uint64_t  const _472 = (uint64_t)(2147483647ull);
+  int32_t  const _473 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "attn_out", _471, _472);
+  return _473;
  }
- int64_t  const _462 = (int64_t)(_65);
- int64_t  const _463 = (int64_t)(_66);
- int64_t  const _464 = _462 * _463;
- int64_t  const _465 = int64_t(0) - _464;
- bool  const _466 = _464 > int64_t(0);
- int64_t  const _467 = (int64_t)(_466 ? _464 : _465);
- uint64_t  const _468 = (uint64_t)(_467);
- uint64_t  const _469 = _468;
- uint64_t  const _470 = (uint64_t)(2147483647ull);
- bool  const _471 = _469 <= _470;
- if (!_471)
+ int64_t  const _474 = (int64_t)(_55);
+ bool  const _475 = _474 <= int64_t(67108863);
+ if (!_475)
  {
-  int64_t  const _472 = (int64_t)(_65);
-  int64_t  const _473 = (int64_t)(_66);
-  int64_t  const _474 = _472 * _473;
-  int64_t  const _475 = int64_t(0) - _474;
-  bool  const _476 = _474 > int64_t(0);
-  int64_t  const _477 = (int64_t)(_476 ? _474 : _475);
-  uint64_t  const _478 = (uint64_t)(_477);
-  uint64_t  const _479 = _478;
-  uint64_t  const _480 = (uint64_t)(2147483647ull);
-  int32_t  const _481 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "slopes", _479, _480);
-  return _481;
+  int64_t  const _476 = (int64_t)(_55);
+  int64_t  const _477 = _476 * int64_t(32);
+  int32_t  const _478 = attn_alibi_softcap_rt_error_buffer_extents_too_large(_ucon, "attn_out", _477, int64_t(2147483647));
+  return _478;
  }
- bool  const _482 = !(_22);
- if (!_482)
- {
-  int32_t  const _483 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_k");
-  return _483;
- }
- bool  const _484 = !(_32);
- if (!_484)
- {
-  int32_t  const _485 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_q");
-  return _485;
- }
- bool  const _486 = !(_42);
- if (!_486)
- {
-  int32_t  const _487 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_v");
-  return _487;
- }
- bool  const _488 = !(_52);
+ int64_t  const _479 = (int64_t)(_65);
+ int64_t  const _480 = (int64_t)(_66);
+ int64_t  const _481 = _479 * _480;
+ int64_t  const _482 = int64_t(0) - _481;
+ bool  const _483 = _481 > int64_t(0);
+ int64_t  const _484 = (int64_t)(_483 ? _481 : _482);
+ uint64_t  const _485 = (uint64_t)(_484);
+ uint64_t  const _486 = _485;
+ uint64_t  const _487 = (uint64_t)(2147483647ull);
+ bool  const _488 = _486 <= _487;
  if (!_488)
  {
-  int32_t  const _489 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Output buffer attn_out");
-  return _489;
+  int64_t  const _489 = (int64_t)(_65);
+  int64_t  const _490 = (int64_t)(_66);
+  int64_t  const _491 = _489 * _490;
+  int64_t  const _492 = int64_t(0) - _491;
+  bool  const _493 = _491 > int64_t(0);
+  int64_t  const _494 = (int64_t)(_493 ? _491 : _492);
+  uint64_t  const _495 = (uint64_t)(_494);
+  uint64_t  const _496 = _495;
+  uint64_t  const _497 = (uint64_t)(2147483647ull);
+  int32_t  const _498 = attn_alibi_softcap_rt_error_buffer_allocation_too_large(_ucon, "slopes", _496, _497);
+  return _498;
  }
- bool  const _490 = !(_62);
- if (!_490)
+ bool  const _499 = !(_22);
+ if (!_499)
  {
-  int32_t  const _491 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer slopes");
-  return _491;
+  int32_t  const _500 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_k");
+  return _500;
  }
- uint64_t  const _492 = (uint64_t)(0ull);
- auto * const _493 = (void *)(_492);
- bool  const _494 = _attn_k != _493;
- if (!_494)
+ bool  const _501 = !(_32);
+ if (!_501)
  {
-  int32_t  const _495 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_k");
-  return _495;
+  int32_t  const _502 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_q");
+  return _502;
  }
- uint64_t  const _496 = (uint64_t)(0ull);
- auto * const _497 = (void *)(_496);
- bool  const _498 = _attn_q != _497;
- if (!_498)
+ bool  const _503 = !(_42);
+ if (!_503)
  {
-  int32_t  const _499 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_q");
-  return _499;
+  int32_t  const _504 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_v");
+  return _504;
  }
- uint64_t  const _500 = (uint64_t)(0ull);
- auto * const _501 = (void *)(_500);
- bool  const _502 = _attn_v != _501;
- if (!_502)
+ bool  const _505 = !(_52);
+ if (!_505)
  {
-  int32_t  const _503 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_v");
-  return _503;
+  int32_t  const _506 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Output buffer attn_out");
+  return _506;
  }
- uint64_t  const _504 = (uint64_t)(0ull);
- auto * const _505 = (void *)(_504);
- bool  const _506 = _attn_out != _505;
- if (!_506)
+ bool  const _507 = !(_62);
+ if (!_507)
  {
-  int32_t  const _507 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Output buffer attn_out");
-  return _507;
+  int32_t  const _508 = attn_alibi_softcap_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer slopes");
+  return _508;
  }
- uint64_t  const _508 = (uint64_t)(0ull);
- auto * const _509 = (void *)(_508);
- bool  const _510 = _slopes != _509;
- if (!_510)
+ uint64_t  const _509 = (uint64_t)(0ull);
+ auto * const _510 = (void *)(_509);
+ bool  const _511 = _attn_k != _510;
+ if (!_511)
  {
-  int32_t  const _511 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer slopes");
-  return _511;
+  int32_t  const _512 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_k");
+  return _512;
  }
- bool  const _512 = 0 <= _attn_tile;
- if (!_512)
- {
-  int64_t  const _513 = (int64_t)(_attn_tile);
-  int32_t  const _514 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_tile", _513, int64_t(0));
-  return _514;
- }
- bool  const _515 = _attn_q_step <= 1;
+ uint64_t  const _513 = (uint64_t)(0ull);
+ auto * const _514 = (void *)(_513);
+ bool  const _515 = _attn_q != _514;
  if (!_515)
  {
-  int64_t  const _516 = (int64_t)(_attn_q_step);
-  int32_t  const _517 = attn_alibi_softcap_rt_error_param_too_large_i64(_ucon, "attn_q_step", _516, int64_t(1));
-  return _517;
+  int32_t  const _516 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_q");
+  return _516;
  }
- bool  const _518 = 0 <= _attn_q_step;
- if (!_518)
+ uint64_t  const _517 = (uint64_t)(0ull);
+ auto * const _518 = (void *)(_517);
+ bool  const _519 = _attn_v != _518;
+ if (!_519)
  {
-  int64_t  const _519 = (int64_t)(_attn_q_step);
-  int32_t  const _520 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_q_step", _519, int64_t(0));
+  int32_t  const _520 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer attn_v");
   return _520;
  }
- bool  const _521 = 0 <= _attn_lk;
- if (!_521)
+ uint64_t  const _521 = (uint64_t)(0ull);
+ auto * const _522 = (void *)(_521);
+ bool  const _523 = _attn_out != _522;
+ if (!_523)
  {
-  int64_t  const _522 = (int64_t)(_attn_lk);
-  int32_t  const _523 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_lk", _522, int64_t(0));
-  return _523;
+  int32_t  const _524 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Output buffer attn_out");
+  return _524;
  }
- bool  const _524 = 0 <= _attn_head;
- if (!_524)
- {
-  int64_t  const _525 = (int64_t)(_attn_head);
-  int32_t  const _526 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_head", _525, int64_t(0));
-  return _526;
- }
- bool  const _527 = 1 <= _attn_dv_pad;
+ uint64_t  const _525 = (uint64_t)(0ull);
+ auto * const _526 = (void *)(_525);
+ bool  const _527 = _slopes != _526;
  if (!_527)
  {
-  int64_t  const _528 = (int64_t)(_attn_dv_pad);
-  int32_t  const _529 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_dv_pad", _528, int64_t(1));
-  return _529;
+  int32_t  const _528 = attn_alibi_softcap_rt_error_host_is_null(_ucon, "Input buffer slopes");
+  return _528;
  }
- bool  const _530 = 1 <= _attn_d;
- if (!_530)
+ bool  const _529 = 0 <= _attn_tile;
+ if (!_529)
  {
-  int64_t  const _531 = (int64_t)(_attn_d);
-  int32_t  const _532 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_d", _531, int64_t(1));
-  return _532;
+  int64_t  const _530 = (int64_t)(_attn_tile);
+  int32_t  const _531 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_tile", _530, int64_t(0));
+  return _531;
+ }
+ bool  const _532 = _attn_q_step <= 1;
+ if (!_532)
+ {
+  int64_t  const _533 = (int64_t)(_attn_q_step);
+  int32_t  const _534 = attn_alibi_softcap_rt_error_param_too_large_i64(_ucon, "attn_q_step", _533, int64_t(1));
+  return _534;
+ }
+ bool  const _535 = 0 <= _attn_q_step;
+ if (!_535)
+ {
+  int64_t  const _536 = (int64_t)(_attn_q_step);
+  int32_t  const _537 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_q_step", _536, int64_t(0));
+  return _537;
+ }
+ bool  const _538 = 0 <= _attn_lk;
+ if (!_538)
+ {
+  int64_t  const _539 = (int64_t)(_attn_lk);
+  int32_t  const _540 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_lk", _539, int64_t(0));
+  return _540;
+ }
+ bool  const _541 = 0 <= _attn_head;
+ if (!_541)
+ {
+  int64_t  const _542 = (int64_t)(_attn_head);
+  int32_t  const _543 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_head", _542, int64_t(0));
+  return _543;
+ }
+ bool  const _544 = 1 <= _attn_dv_pad;
+ if (!_544)
+ {
+  int64_t  const _545 = (int64_t)(_attn_dv_pad);
+  int32_t  const _546 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_dv_pad", _545, int64_t(1));
+  return _546;
+ }
+ bool  const _547 = 1 <= _attn_d;
+ if (!_547)
+ {
+  int64_t  const _548 = (int64_t)(_attn_d);
+  int32_t  const _549 = attn_alibi_softcap_rt_error_param_too_small_i64(_ucon, "attn_d", _548, int64_t(1));
+  return _549;
  }
  {
-  int64_t  const _533 = _attn_d;
-  int64_t  const _534 = _533 * 32;
-  if ((_534 > ((int64_t(1) << 31) - 1)) || ((_534 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+  int64_t  const _550 = _attn_d;
+  int64_t  const _551 = _550 * 32;
+  if ((_551 > ((int64_t(1) << 31) - 1)) || ((_551 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
   {
    attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation qs\n");
    return -1;
   } // overflow test qs
-  int64_t  const _535 = _534;
-  float *_qs = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_535);
+  int64_t  const _552 = _551;
+  float *_qs = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_552);
   if (!_qs)
   {
-   int32_t  const _536 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-   return _536;
+   int32_t  const _553 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+   return _553;
   }
   HalideFreeHelper _qs_free(_ucon, _qs, attn_alibi_softcap_rt_free);
   // produce qs
-  float  const _537 = float_from_bits(1065353216 /* 1 */);
-  float  const _538 = (float)(_attn_d);
-  float  const _539 = sqrt_f32(_538);
-  float  const _540 = _537 / _539;
+  float  const _554 = float_from_bits(1065353216 /* 1 */);
+  float  const _555 = (float)(_attn_d);
+  float  const _556 = sqrt_f32(_555);
+  float  const _557 = _554 / _556;
   for (int _qs_s0_ii_ii = 0; _qs_s0_ii_ii < 0 + 2; _qs_s0_ii_ii++)
   {
-   int32_t  const _541 = _attn_d * _qs_s0_ii_ii;
-   int32_t  const _542 = _541 * 16;
+   int32_t  const _558 = _attn_d * _qs_s0_ii_ii;
+   int32_t  const _559 = _558 * 16;
    for (int _qs_s0_c = 0; _qs_s0_c < 0 + _attn_d; _qs_s0_c++)
    {
-    int32_t  const _543 = _qs_s0_c + _542;
-    int32x16_t  const _544 = int32x16_t_ops::ramp(_543, _attn_d);
-    float16  const _545 = float16_ops::load_gather(_attn_q, _544);
-    float16  const _546 = float16_ops::broadcast(_540);
-    float16  const _547 = _545 * _546;
-    int64_t  const _548 = (int64_t)(_qs_s0_c);
-    int64_t  const _549 = _548 * int64_t(2);
-    int64_t  const _550 = (int64_t)(_qs_s0_ii_ii);
-    int64_t  const _551 = _549 + _550;
-    int64_t  const _552 = _551 * int64_t(16);
-    float16_ops::store(_547, _qs, _552);
+    int32_t  const _560 = _qs_s0_c + _559;
+    int32x16_t  const _561 = int32x16_t_ops::ramp(_560, _attn_d);
+    float16  const _562 = float16_ops::load_gather(_attn_q, _561);
+    float16  const _563 = float16_ops::broadcast(_557);
+    float16  const _564 = _562 * _563;
+    int64_t  const _565 = (int64_t)(_qs_s0_c);
+    int64_t  const _566 = _565 * int64_t(2);
+    int64_t  const _567 = (int64_t)(_qs_s0_ii_ii);
+    int64_t  const _568 = _566 + _567;
+    int64_t  const _569 = _568 * int64_t(16);
+    float16_ops::store(_564, _qs, _569);
    } // for _qs_s0_c
   } // for _qs_s0_ii_ii
-  int32_t  const _553 = ::halide_cpp_max(_85, 0);
-  int32_t  const _554 = _88 - _553;
   {
-   int32_t  const _555 = _554 + -1;
-   int32_t  const _556 = _555 >> 3;
-   int32_t  const _557 = _556 * 8;
-   int32_t  const _558 = _557 + 8;
-   int64_t  const _559 = _558;
-   int64_t  const _560 = _559 * 32;
-   if ((_560 > ((int64_t(1) << 31) - 1)) || ((_560 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+   int32_t  const _570 = _100 - _101;
+   int32_t  const _571 = _570 + -1;
+   int32_t  const _572 = _571 >> 3;
+   int32_t  const _573 = _572 * 8;
+   int32_t  const _574 = _573 + 8;
+   int64_t  const _575 = _574;
+   int64_t  const _576 = _575 * 32;
+   if ((_576 > ((int64_t(1) << 31) - 1)) || ((_576 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
    {
     attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation scores\n");
     return -1;
    } // overflow test scores
-   int64_t  const _561 = _560;
-   float *_scores = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_561);
+   int64_t  const _577 = _576;
+   float *_scores = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_577);
    if (!_scores)
    {
-    int32_t  const _562 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-    return _562;
+    int32_t  const _578 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+    return _578;
    }
    HalideFreeHelper _scores_free(_ucon, _scores, attn_alibi_softcap_rt_free);
    // produce scores
    // consume qs
-   int32_t  const _563 = ::halide_cpp_max(_85, 0);
-   int32_t  const _564 = _554 + 7;
-   int32_t  const _565 = _564 >> 3;
-   for (int _scores_s0_j_jo = 0; _scores_s0_j_jo < 0 + _565; _scores_s0_j_jo++)
+   int32_t  const _579 = _100 - _101;
+   int32_t  const _580 = _579 + 7;
+   int32_t  const _581 = _580 >> 3;
+   for (int _scores_s0_j_jo = 0; _scores_s0_j_jo < 0 + _581; _scores_s0_j_jo++)
    {
-    int32_t  const _566 = _scores_s0_j_jo * 8;
-    int32_t  const _567 = _566 + _563;
     {
      float _dot[256];
      // produce dot
-     float  const _568 = float_from_bits(0 /* 0 */);
-     float16  const _569 = float16_ops::broadcast(_568);
-     float16_ops::store(_569, _dot, int64_t(0));
-     float  const _570 = float_from_bits(0 /* 0 */);
-     float16  const _571 = float16_ops::broadcast(_570);
-     float16_ops::store(_571, _dot, int64_t(32));
-     float  const _572 = float_from_bits(0 /* 0 */);
-     float16  const _573 = float16_ops::broadcast(_572);
-     float16_ops::store(_573, _dot, int64_t(64));
-     float  const _574 = float_from_bits(0 /* 0 */);
-     float16  const _575 = float16_ops::broadcast(_574);
-     float16_ops::store(_575, _dot, int64_t(96));
-     float  const _576 = float_from_bits(0 /* 0 */);
-     float16  const _577 = float16_ops::broadcast(_576);
-     float16_ops::store(_577, _dot, int64_t(128));
-     float  const _578 = float_from_bits(0 /* 0 */);
-     float16  const _579 = float16_ops::broadcast(_578);
-     float16_ops::store(_579, _dot, int64_t(160));
-     float  const _580 = float_from_bits(0 /* 0 */);
-     float16  const _581 = float16_ops::broadcast(_580);
-     float16_ops::store(_581, _dot, int64_t(192));
      float  const _582 = float_from_bits(0 /* 0 */);
      float16  const _583 = float16_ops::broadcast(_582);
-     float16_ops::store(_583, _dot, int64_t(224));
+     float16_ops::store(_583, _dot, int64_t(0));
      float  const _584 = float_from_bits(0 /* 0 */);
      float16  const _585 = float16_ops::broadcast(_584);
-     float16_ops::store(_585, _dot, int64_t(16));
+     float16_ops::store(_585, _dot, int64_t(32));
      float  const _586 = float_from_bits(0 /* 0 */);
      float16  const _587 = float16_ops::broadcast(_586);
-     float16_ops::store(_587, _dot, int64_t(48));
+     float16_ops::store(_587, _dot, int64_t(64));
      float  const _588 = float_from_bits(0 /* 0 */);
      float16  const _589 = float16_ops::broadcast(_588);
-     float16_ops::store(_589, _dot, int64_t(80));
+     float16_ops::store(_589, _dot, int64_t(96));
      float  const _590 = float_from_bits(0 /* 0 */);
      float16  const _591 = float16_ops::broadcast(_590);
-     float16_ops::store(_591, _dot, int64_t(112));
+     float16_ops::store(_591, _dot, int64_t(128));
      float  const _592 = float_from_bits(0 /* 0 */);
      float16  const _593 = float16_ops::broadcast(_592);
-     float16_ops::store(_593, _dot, int64_t(144));
+     float16_ops::store(_593, _dot, int64_t(160));
      float  const _594 = float_from_bits(0 /* 0 */);
      float16  const _595 = float16_ops::broadcast(_594);
-     float16_ops::store(_595, _dot, int64_t(176));
+     float16_ops::store(_595, _dot, int64_t(192));
      float  const _596 = float_from_bits(0 /* 0 */);
      float16  const _597 = float16_ops::broadcast(_596);
-     float16_ops::store(_597, _dot, int64_t(208));
+     float16_ops::store(_597, _dot, int64_t(224));
      float  const _598 = float_from_bits(0 /* 0 */);
      float16  const _599 = float16_ops::broadcast(_598);
-     float16_ops::store(_599, _dot, int64_t(240));
-     int32_t  const _600 = _28 + -1;
-     int32_t  const _601 = ::halide_cpp_min(_600, _567);
-     int32_t  const _602 = _601 * _attn_d;
-     int32_t  const _603 = _567 + 8;
-     int32_t  const _604 = ::halide_cpp_min(_603, _28);
-     int32_t  const _605 = _604 + -1;
-     int32_t  const _606 = _605 * _attn_d;
-     int32_t  const _607 = _567 + 7;
-     int32_t  const _608 = ::halide_cpp_min(_607, _28);
-     int32_t  const _609 = _608 + -1;
-     int32_t  const _610 = _609 * _attn_d;
-     int32_t  const _611 = _567 + 6;
-     int32_t  const _612 = ::halide_cpp_min(_611, _28);
-     int32_t  const _613 = _612 + -1;
-     int32_t  const _614 = _613 * _attn_d;
-     int32_t  const _615 = _567 + 5;
-     int32_t  const _616 = ::halide_cpp_min(_615, _28);
-     int32_t  const _617 = _616 + -1;
+     float16_ops::store(_599, _dot, int64_t(16));
+     float  const _600 = float_from_bits(0 /* 0 */);
+     float16  const _601 = float16_ops::broadcast(_600);
+     float16_ops::store(_601, _dot, int64_t(48));
+     float  const _602 = float_from_bits(0 /* 0 */);
+     float16  const _603 = float16_ops::broadcast(_602);
+     float16_ops::store(_603, _dot, int64_t(80));
+     float  const _604 = float_from_bits(0 /* 0 */);
+     float16  const _605 = float16_ops::broadcast(_604);
+     float16_ops::store(_605, _dot, int64_t(112));
+     float  const _606 = float_from_bits(0 /* 0 */);
+     float16  const _607 = float16_ops::broadcast(_606);
+     float16_ops::store(_607, _dot, int64_t(144));
+     float  const _608 = float_from_bits(0 /* 0 */);
+     float16  const _609 = float16_ops::broadcast(_608);
+     float16_ops::store(_609, _dot, int64_t(176));
+     float  const _610 = float_from_bits(0 /* 0 */);
+     float16  const _611 = float16_ops::broadcast(_610);
+     float16_ops::store(_611, _dot, int64_t(208));
+     float  const _612 = float_from_bits(0 /* 0 */);
+     float16  const _613 = float16_ops::broadcast(_612);
+     float16_ops::store(_613, _dot, int64_t(240));
+     int32_t  const _614 = _scores_s0_j_jo * 8;
+     int32_t  const _615 = _614 + _101;
+     int32_t  const _616 = _28 + -1;
+     int32_t  const _617 = ::halide_cpp_min(_616, _615);
      int32_t  const _618 = _617 * _attn_d;
-     int32_t  const _619 = _567 + 4;
+     int32_t  const _619 = _615 + 8;
      int32_t  const _620 = ::halide_cpp_min(_619, _28);
      int32_t  const _621 = _620 + -1;
      int32_t  const _622 = _621 * _attn_d;
-     int32_t  const _623 = _567 + 3;
+     int32_t  const _623 = _615 + 7;
      int32_t  const _624 = ::halide_cpp_min(_623, _28);
      int32_t  const _625 = _624 + -1;
      int32_t  const _626 = _625 * _attn_d;
-     int32_t  const _627 = _567 + 2;
+     int32_t  const _627 = _615 + 6;
      int32_t  const _628 = ::halide_cpp_min(_627, _28);
      int32_t  const _629 = _628 + -1;
      int32_t  const _630 = _629 * _attn_d;
+     int32_t  const _631 = _615 + 5;
+     int32_t  const _632 = ::halide_cpp_min(_631, _28);
+     int32_t  const _633 = _632 + -1;
+     int32_t  const _634 = _633 * _attn_d;
+     int32_t  const _635 = _615 + 4;
+     int32_t  const _636 = ::halide_cpp_min(_635, _28);
+     int32_t  const _637 = _636 + -1;
+     int32_t  const _638 = _637 * _attn_d;
+     int32_t  const _639 = _615 + 3;
+     int32_t  const _640 = ::halide_cpp_min(_639, _28);
+     int32_t  const _641 = _640 + -1;
+     int32_t  const _642 = _641 * _attn_d;
+     int32_t  const _643 = _615 + 2;
+     int32_t  const _644 = ::halide_cpp_min(_643, _28);
+     int32_t  const _645 = _644 + -1;
+     int32_t  const _646 = _645 * _attn_d;
      for (int _dot_s1_rd__x = 0; _dot_s1_rd__x < 0 + _attn_d; _dot_s1_rd__x++)
      {
-      float16  const _631 = float16_ops::load(_dot, int64_t(0));
-      int64_t  const _632 = (int64_t)(_dot_s1_rd__x);
-      int64_t  const _633 = _632 * int64_t(32);
-      float16  const _634 = float16_ops::load(_qs, _633);
-      int64_t  const _635 = (int64_t)(_602);
-      int64_t  const _636 = _632 + _635;
-      float  const _637 = ((float const *)_attn_k)[_636];
-      float16  const _638 = float16_ops::broadcast(_637);
-      float16  const _639 = _634 * _638;
-      float16  const _640 = _631 + _639;
-      float16_ops::store(_640, _dot, int64_t(0));
-      float16  const _641 = float16_ops::load(_dot, int64_t(16));
-      int64_t  const _642 = (int64_t)(_dot_s1_rd__x);
-      int64_t  const _643 = _642 * int64_t(32);
-      int64_t  const _644 = _643 + int64_t(16);
-      float16  const _645 = float16_ops::load(_qs, _644);
-      int64_t  const _646 = (int64_t)(_602);
-      int64_t  const _647 = _642 + _646;
-      float  const _648 = ((float const *)_attn_k)[_647];
-      float16  const _649 = float16_ops::broadcast(_648);
-      float16  const _650 = _645 * _649;
-      float16  const _651 = _641 + _650;
-      float16_ops::store(_651, _dot, int64_t(16));
-      float16  const _652 = float16_ops::load(_dot, int64_t(32));
-      int64_t  const _653 = (int64_t)(_dot_s1_rd__x);
-      int64_t  const _654 = _653 * int64_t(32);
-      float16  const _655 = float16_ops::load(_qs, _654);
-      int64_t  const _656 = (int64_t)(_630);
-      int64_t  const _657 = _653 + _656;
-      float  const _658 = ((float const *)_attn_k)[_657];
-      float16  const _659 = float16_ops::broadcast(_658);
-      float16  const _660 = _655 * _659;
-      float16  const _661 = _652 + _660;
-      float16_ops::store(_661, _dot, int64_t(32));
-      float16  const _662 = float16_ops::load(_dot, int64_t(48));
-      int64_t  const _663 = (int64_t)(_dot_s1_rd__x);
-      int64_t  const _664 = _663 * int64_t(32);
-      int64_t  const _665 = _664 + int64_t(16);
-      float16  const _666 = float16_ops::load(_qs, _665);
-      int64_t  const _667 = (int64_t)(_630);
-      int64_t  const _668 = _663 + _667;
-      float  const _669 = ((float const *)_attn_k)[_668];
-      float16  const _670 = float16_ops::broadcast(_669);
-      float16  const _671 = _666 * _670;
-      float16  const _672 = _662 + _671;
-      float16_ops::store(_672, _dot, int64_t(48));
-      float16  const _673 = float16_ops::load(_dot, int64_t(64));
-      int64_t  const _674 = (int64_t)(_dot_s1_rd__x);
-      int64_t  const _675 = _674 * int64_t(32);
-      float16  const _676 = float16_ops::load(_qs, _675);
-      int64_t  const _677 = (int64_t)(_626);
-      int64_t  const _678 = _674 + _677;
-      float  const _679 = ((float const *)_attn_k)[_678];
-      float16  const _680 = float16_ops::broadcast(_679);
-      float16  const _681 = _676 * _680;
-      float16  const _682 = _673 + _681;
-      float16_ops::store(_682, _dot, int64_t(64));
-      float16  const _683 = float16_ops::load(_dot, int64_t(80));
-      int64_t  const _684 = (int64_t)(_dot_s1_rd__x);
-      int64_t  const _685 = _684 * int64_t(32);
-      int64_t  const _686 = _685 + int64_t(16);
-      float16  const _687 = float16_ops::load(_qs, _686);
-      int64_t  const _688 = (int64_t)(_626);
-      int64_t  const _689 = _684 + _688;
-      float  const _690 = ((float const *)_attn_k)[_689];
-      float16  const _691 = float16_ops::broadcast(_690);
-      float16  const _692 = _687 * _691;
-      float16  const _693 = _683 + _692;
-      float16_ops::store(_693, _dot, int64_t(80));
-      float16  const _694 = float16_ops::load(_dot, int64_t(96));
-      int64_t  const _695 = (int64_t)(_dot_s1_rd__x);
-      int64_t  const _696 = _695 * int64_t(32);
-      float16  const _697 = float16_ops::load(_qs, _696);
-      int64_t  const _698 = (int64_t)(_622);
-      int64_t  const _699 = _695 + _698;
-      float  const _700 = ((float const *)_attn_k)[_699];
-      float16  const _701 = float16_ops::broadcast(_700);
-      float16  const _702 = _697 * _701;
-      float16  const _703 = _694 + _702;
-      float16_ops::store(_703, _dot, int64_t(96));
-      float16  const _704 = float16_ops::load(_dot, int64_t(112));
-      int64_t  const _705 = (int64_t)(_dot_s1_rd__x);
-      int64_t  const _706 = _705 * int64_t(32);
-      int64_t  const _707 = _706 + int64_t(16);
-      float16  const _708 = float16_ops::load(_qs, _707);
-      int64_t  const _709 = (int64_t)(_622);
-      int64_t  const _710 = _705 + _709;
-      float  const _711 = ((float const *)_attn_k)[_710];
-      float16  const _712 = float16_ops::broadcast(_711);
-      float16  const _713 = _708 * _712;
-      float16  const _714 = _704 + _713;
-      float16_ops::store(_714, _dot, int64_t(112));
-      float16  const _715 = float16_ops::load(_dot, int64_t(128));
-      int64_t  const _716 = (int64_t)(_dot_s1_rd__x);
-      int64_t  const _717 = _716 * int64_t(32);
-      float16  const _718 = float16_ops::load(_qs, _717);
-      int64_t  const _719 = (int64_t)(_618);
-      int64_t  const _720 = _716 + _719;
-      float  const _721 = ((float const *)_attn_k)[_720];
-      float16  const _722 = float16_ops::broadcast(_721);
-      float16  const _723 = _718 * _722;
-      float16  const _724 = _715 + _723;
-      float16_ops::store(_724, _dot, int64_t(128));
-      float16  const _725 = float16_ops::load(_dot, int64_t(144));
-      int64_t  const _726 = (int64_t)(_dot_s1_rd__x);
-      int64_t  const _727 = _726 * int64_t(32);
-      int64_t  const _728 = _727 + int64_t(16);
-      float16  const _729 = float16_ops::load(_qs, _728);
-      int64_t  const _730 = (int64_t)(_618);
-      int64_t  const _731 = _726 + _730;
-      float  const _732 = ((float const *)_attn_k)[_731];
-      float16  const _733 = float16_ops::broadcast(_732);
-      float16  const _734 = _729 * _733;
-      float16  const _735 = _725 + _734;
-      float16_ops::store(_735, _dot, int64_t(144));
-      float16  const _736 = float16_ops::load(_dot, int64_t(160));
-      int64_t  const _737 = (int64_t)(_dot_s1_rd__x);
-      int64_t  const _738 = _737 * int64_t(32);
-      float16  const _739 = float16_ops::load(_qs, _738);
-      int64_t  const _740 = (int64_t)(_614);
-      int64_t  const _741 = _737 + _740;
-      float  const _742 = ((float const *)_attn_k)[_741];
-      float16  const _743 = float16_ops::broadcast(_742);
-      float16  const _744 = _739 * _743;
-      float16  const _745 = _736 + _744;
-      float16_ops::store(_745, _dot, int64_t(160));
-      float16  const _746 = float16_ops::load(_dot, int64_t(176));
-      int64_t  const _747 = (int64_t)(_dot_s1_rd__x);
-      int64_t  const _748 = _747 * int64_t(32);
-      int64_t  const _749 = _748 + int64_t(16);
-      float16  const _750 = float16_ops::load(_qs, _749);
-      int64_t  const _751 = (int64_t)(_614);
-      int64_t  const _752 = _747 + _751;
-      float  const _753 = ((float const *)_attn_k)[_752];
-      float16  const _754 = float16_ops::broadcast(_753);
-      float16  const _755 = _750 * _754;
-      float16  const _756 = _746 + _755;
-      float16_ops::store(_756, _dot, int64_t(176));
-      float16  const _757 = float16_ops::load(_dot, int64_t(192));
-      int64_t  const _758 = (int64_t)(_dot_s1_rd__x);
-      int64_t  const _759 = _758 * int64_t(32);
-      float16  const _760 = float16_ops::load(_qs, _759);
-      int64_t  const _761 = (int64_t)(_610);
-      int64_t  const _762 = _758 + _761;
-      float  const _763 = ((float const *)_attn_k)[_762];
-      float16  const _764 = float16_ops::broadcast(_763);
-      float16  const _765 = _760 * _764;
-      float16  const _766 = _757 + _765;
-      float16_ops::store(_766, _dot, int64_t(192));
-      float16  const _767 = float16_ops::load(_dot, int64_t(208));
-      int64_t  const _768 = (int64_t)(_dot_s1_rd__x);
-      int64_t  const _769 = _768 * int64_t(32);
-      int64_t  const _770 = _769 + int64_t(16);
-      float16  const _771 = float16_ops::load(_qs, _770);
-      int64_t  const _772 = (int64_t)(_610);
-      int64_t  const _773 = _768 + _772;
-      float  const _774 = ((float const *)_attn_k)[_773];
-      float16  const _775 = float16_ops::broadcast(_774);
-      float16  const _776 = _771 * _775;
-      float16  const _777 = _767 + _776;
-      float16_ops::store(_777, _dot, int64_t(208));
-      float16  const _778 = float16_ops::load(_dot, int64_t(224));
-      int64_t  const _779 = (int64_t)(_dot_s1_rd__x);
-      int64_t  const _780 = _779 * int64_t(32);
-      float16  const _781 = float16_ops::load(_qs, _780);
-      int64_t  const _782 = (int64_t)(_606);
-      int64_t  const _783 = _779 + _782;
-      float  const _784 = ((float const *)_attn_k)[_783];
-      float16  const _785 = float16_ops::broadcast(_784);
-      float16  const _786 = _781 * _785;
-      float16  const _787 = _778 + _786;
-      float16_ops::store(_787, _dot, int64_t(224));
-      float16  const _788 = float16_ops::load(_dot, int64_t(240));
-      int64_t  const _789 = (int64_t)(_dot_s1_rd__x);
-      int64_t  const _790 = _789 * int64_t(32);
-      int64_t  const _791 = _790 + int64_t(16);
-      float16  const _792 = float16_ops::load(_qs, _791);
-      int64_t  const _793 = (int64_t)(_606);
-      int64_t  const _794 = _789 + _793;
-      float  const _795 = ((float const *)_attn_k)[_794];
-      float16  const _796 = float16_ops::broadcast(_795);
-      float16  const _797 = _792 * _796;
-      float16  const _798 = _788 + _797;
-      float16_ops::store(_798, _dot, int64_t(240));
+      float16  const _647 = float16_ops::load(_dot, int64_t(0));
+      int64_t  const _648 = (int64_t)(_dot_s1_rd__x);
+      int64_t  const _649 = _648 * int64_t(32);
+      float16  const _650 = float16_ops::load(_qs, _649);
+      int64_t  const _651 = (int64_t)(_618);
+      int64_t  const _652 = _648 + _651;
+      float  const _653 = ((float const *)_attn_k)[_652];
+      float16  const _654 = float16_ops::broadcast(_653);
+      float16  const _655 = _650 * _654;
+      float16  const _656 = _647 + _655;
+      float16_ops::store(_656, _dot, int64_t(0));
+      float16  const _657 = float16_ops::load(_dot, int64_t(16));
+      int64_t  const _658 = (int64_t)(_dot_s1_rd__x);
+      int64_t  const _659 = _658 * int64_t(32);
+      int64_t  const _660 = _659 + int64_t(16);
+      float16  const _661 = float16_ops::load(_qs, _660);
+      int64_t  const _662 = (int64_t)(_618);
+      int64_t  const _663 = _658 + _662;
+      float  const _664 = ((float const *)_attn_k)[_663];
+      float16  const _665 = float16_ops::broadcast(_664);
+      float16  const _666 = _661 * _665;
+      float16  const _667 = _657 + _666;
+      float16_ops::store(_667, _dot, int64_t(16));
+      float16  const _668 = float16_ops::load(_dot, int64_t(32));
+      int64_t  const _669 = (int64_t)(_dot_s1_rd__x);
+      int64_t  const _670 = _669 * int64_t(32);
+      float16  const _671 = float16_ops::load(_qs, _670);
+      int64_t  const _672 = (int64_t)(_646);
+      int64_t  const _673 = _669 + _672;
+      float  const _674 = ((float const *)_attn_k)[_673];
+      float16  const _675 = float16_ops::broadcast(_674);
+      float16  const _676 = _671 * _675;
+      float16  const _677 = _668 + _676;
+      float16_ops::store(_677, _dot, int64_t(32));
+      float16  const _678 = float16_ops::load(_dot, int64_t(48));
+      int64_t  const _679 = (int64_t)(_dot_s1_rd__x);
+      int64_t  const _680 = _679 * int64_t(32);
+      int64_t  const _681 = _680 + int64_t(16);
+      float16  const _682 = float16_ops::load(_qs, _681);
+      int64_t  const _683 = (int64_t)(_646);
+      int64_t  const _684 = _679 + _683;
+      float  const _685 = ((float const *)_attn_k)[_684];
+      float16  const _686 = float16_ops::broadcast(_685);
+      float16  const _687 = _682 * _686;
+      float16  const _688 = _678 + _687;
+      float16_ops::store(_688, _dot, int64_t(48));
+      float16  const _689 = float16_ops::load(_dot, int64_t(64));
+      int64_t  const _690 = (int64_t)(_dot_s1_rd__x);
+      int64_t  const _691 = _690 * int64_t(32);
+      float16  const _692 = float16_ops::load(_qs, _691);
+      int64_t  const _693 = (int64_t)(_642);
+      int64_t  const _694 = _690 + _693;
+      float  const _695 = ((float const *)_attn_k)[_694];
+      float16  const _696 = float16_ops::broadcast(_695);
+      float16  const _697 = _692 * _696;
+      float16  const _698 = _689 + _697;
+      float16_ops::store(_698, _dot, int64_t(64));
+      float16  const _699 = float16_ops::load(_dot, int64_t(80));
+      int64_t  const _700 = (int64_t)(_dot_s1_rd__x);
+      int64_t  const _701 = _700 * int64_t(32);
+      int64_t  const _702 = _701 + int64_t(16);
+      float16  const _703 = float16_ops::load(_qs, _702);
+      int64_t  const _704 = (int64_t)(_642);
+      int64_t  const _705 = _700 + _704;
+      float  const _706 = ((float const *)_attn_k)[_705];
+      float16  const _707 = float16_ops::broadcast(_706);
+      float16  const _708 = _703 * _707;
+      float16  const _709 = _699 + _708;
+      float16_ops::store(_709, _dot, int64_t(80));
+      float16  const _710 = float16_ops::load(_dot, int64_t(96));
+      int64_t  const _711 = (int64_t)(_dot_s1_rd__x);
+      int64_t  const _712 = _711 * int64_t(32);
+      float16  const _713 = float16_ops::load(_qs, _712);
+      int64_t  const _714 = (int64_t)(_638);
+      int64_t  const _715 = _711 + _714;
+      float  const _716 = ((float const *)_attn_k)[_715];
+      float16  const _717 = float16_ops::broadcast(_716);
+      float16  const _718 = _713 * _717;
+      float16  const _719 = _710 + _718;
+      float16_ops::store(_719, _dot, int64_t(96));
+      float16  const _720 = float16_ops::load(_dot, int64_t(112));
+      int64_t  const _721 = (int64_t)(_dot_s1_rd__x);
+      int64_t  const _722 = _721 * int64_t(32);
+      int64_t  const _723 = _722 + int64_t(16);
+      float16  const _724 = float16_ops::load(_qs, _723);
+      int64_t  const _725 = (int64_t)(_638);
+      int64_t  const _726 = _721 + _725;
+      float  const _727 = ((float const *)_attn_k)[_726];
+      float16  const _728 = float16_ops::broadcast(_727);
+      float16  const _729 = _724 * _728;
+      float16  const _730 = _720 + _729;
+      float16_ops::store(_730, _dot, int64_t(112));
+      float16  const _731 = float16_ops::load(_dot, int64_t(128));
+      int64_t  const _732 = (int64_t)(_dot_s1_rd__x);
+      int64_t  const _733 = _732 * int64_t(32);
+      float16  const _734 = float16_ops::load(_qs, _733);
+      int64_t  const _735 = (int64_t)(_634);
+      int64_t  const _736 = _732 + _735;
+      float  const _737 = ((float const *)_attn_k)[_736];
+      float16  const _738 = float16_ops::broadcast(_737);
+      float16  const _739 = _734 * _738;
+      float16  const _740 = _731 + _739;
+      float16_ops::store(_740, _dot, int64_t(128));
+      float16  const _741 = float16_ops::load(_dot, int64_t(144));
+      int64_t  const _742 = (int64_t)(_dot_s1_rd__x);
+      int64_t  const _743 = _742 * int64_t(32);
+      int64_t  const _744 = _743 + int64_t(16);
+      float16  const _745 = float16_ops::load(_qs, _744);
+      int64_t  const _746 = (int64_t)(_634);
+      int64_t  const _747 = _742 + _746;
+      float  const _748 = ((float const *)_attn_k)[_747];
+      float16  const _749 = float16_ops::broadcast(_748);
+      float16  const _750 = _745 * _749;
+      float16  const _751 = _741 + _750;
+      float16_ops::store(_751, _dot, int64_t(144));
+      float16  const _752 = float16_ops::load(_dot, int64_t(160));
+      int64_t  const _753 = (int64_t)(_dot_s1_rd__x);
+      int64_t  const _754 = _753 * int64_t(32);
+      float16  const _755 = float16_ops::load(_qs, _754);
+      int64_t  const _756 = (int64_t)(_630);
+      int64_t  const _757 = _753 + _756;
+      float  const _758 = ((float const *)_attn_k)[_757];
+      float16  const _759 = float16_ops::broadcast(_758);
+      float16  const _760 = _755 * _759;
+      float16  const _761 = _752 + _760;
+      float16_ops::store(_761, _dot, int64_t(160));
+      float16  const _762 = float16_ops::load(_dot, int64_t(176));
+      int64_t  const _763 = (int64_t)(_dot_s1_rd__x);
+      int64_t  const _764 = _763 * int64_t(32);
+      int64_t  const _765 = _764 + int64_t(16);
+      float16  const _766 = float16_ops::load(_qs, _765);
+      int64_t  const _767 = (int64_t)(_630);
+      int64_t  const _768 = _763 + _767;
+      float  const _769 = ((float const *)_attn_k)[_768];
+      float16  const _770 = float16_ops::broadcast(_769);
+      float16  const _771 = _766 * _770;
+      float16  const _772 = _762 + _771;
+      float16_ops::store(_772, _dot, int64_t(176));
+      float16  const _773 = float16_ops::load(_dot, int64_t(192));
+      int64_t  const _774 = (int64_t)(_dot_s1_rd__x);
+      int64_t  const _775 = _774 * int64_t(32);
+      float16  const _776 = float16_ops::load(_qs, _775);
+      int64_t  const _777 = (int64_t)(_626);
+      int64_t  const _778 = _774 + _777;
+      float  const _779 = ((float const *)_attn_k)[_778];
+      float16  const _780 = float16_ops::broadcast(_779);
+      float16  const _781 = _776 * _780;
+      float16  const _782 = _773 + _781;
+      float16_ops::store(_782, _dot, int64_t(192));
+      float16  const _783 = float16_ops::load(_dot, int64_t(208));
+      int64_t  const _784 = (int64_t)(_dot_s1_rd__x);
+      int64_t  const _785 = _784 * int64_t(32);
+      int64_t  const _786 = _785 + int64_t(16);
+      float16  const _787 = float16_ops::load(_qs, _786);
+      int64_t  const _788 = (int64_t)(_626);
+      int64_t  const _789 = _784 + _788;
+      float  const _790 = ((float const *)_attn_k)[_789];
+      float16  const _791 = float16_ops::broadcast(_790);
+      float16  const _792 = _787 * _791;
+      float16  const _793 = _783 + _792;
+      float16_ops::store(_793, _dot, int64_t(208));
+      float16  const _794 = float16_ops::load(_dot, int64_t(224));
+      int64_t  const _795 = (int64_t)(_dot_s1_rd__x);
+      int64_t  const _796 = _795 * int64_t(32);
+      float16  const _797 = float16_ops::load(_qs, _796);
+      int64_t  const _798 = (int64_t)(_622);
+      int64_t  const _799 = _795 + _798;
+      float  const _800 = ((float const *)_attn_k)[_799];
+      float16  const _801 = float16_ops::broadcast(_800);
+      float16  const _802 = _797 * _801;
+      float16  const _803 = _794 + _802;
+      float16_ops::store(_803, _dot, int64_t(224));
+      float16  const _804 = float16_ops::load(_dot, int64_t(240));
+      int64_t  const _805 = (int64_t)(_dot_s1_rd__x);
+      int64_t  const _806 = _805 * int64_t(32);
+      int64_t  const _807 = _806 + int64_t(16);
+      float16  const _808 = float16_ops::load(_qs, _807);
+      int64_t  const _809 = (int64_t)(_622);
+      int64_t  const _810 = _805 + _809;
+      float  const _811 = ((float const *)_attn_k)[_810];
+      float16  const _812 = float16_ops::broadcast(_811);
+      float16  const _813 = _808 * _812;
+      float16  const _814 = _804 + _813;
+      float16_ops::store(_814, _dot, int64_t(240));
      } // for _dot_s1_rd__x
      // consume dot
-     float16  const _799 = float16_ops::load(_dot, int64_t(0));
-     int64_t  const _800 = (int64_t)(_567);
-     int64_t  const _801 = (int64_t)(_563);
-     int64_t  const _802 = _800 - _801;
-     int64_t  const _803 = _802 * int64_t(32);
-     float16_ops::store(_799, _scores, _803);
-     float16  const _804 = float16_ops::load(_dot, int64_t(16));
-     int64_t  const _805 = (int64_t)(_567);
-     int64_t  const _806 = (int64_t)(_563);
-     int64_t  const _807 = _805 - _806;
-     int64_t  const _808 = _807 * int64_t(32);
-     int64_t  const _809 = _808 + int64_t(16);
-     float16_ops::store(_804, _scores, _809);
-     float16  const _810 = float16_ops::load(_dot, int64_t(32));
-     int64_t  const _811 = (int64_t)(_567);
-     int64_t  const _812 = (int64_t)(_563);
-     int64_t  const _813 = _811 - _812;
-     int64_t  const _814 = _813 * int64_t(32);
-     int64_t  const _815 = _814 + int64_t(32);
-     float16_ops::store(_810, _scores, _815);
-     float16  const _816 = float16_ops::load(_dot, int64_t(48));
-     int64_t  const _817 = (int64_t)(_567);
-     int64_t  const _818 = (int64_t)(_563);
-     int64_t  const _819 = _817 - _818;
-     int64_t  const _820 = _819 * int64_t(32);
-     int64_t  const _821 = _820 + int64_t(48);
-     float16_ops::store(_816, _scores, _821);
-     float16  const _822 = float16_ops::load(_dot, int64_t(64));
-     int64_t  const _823 = (int64_t)(_567);
-     int64_t  const _824 = (int64_t)(_563);
-     int64_t  const _825 = _823 - _824;
-     int64_t  const _826 = _825 * int64_t(32);
-     int64_t  const _827 = _826 + int64_t(64);
-     float16_ops::store(_822, _scores, _827);
-     float16  const _828 = float16_ops::load(_dot, int64_t(80));
-     int64_t  const _829 = (int64_t)(_567);
-     int64_t  const _830 = (int64_t)(_563);
-     int64_t  const _831 = _829 - _830;
-     int64_t  const _832 = _831 * int64_t(32);
-     int64_t  const _833 = _832 + int64_t(80);
-     float16_ops::store(_828, _scores, _833);
-     float16  const _834 = float16_ops::load(_dot, int64_t(96));
-     int64_t  const _835 = (int64_t)(_567);
-     int64_t  const _836 = (int64_t)(_563);
-     int64_t  const _837 = _835 - _836;
-     int64_t  const _838 = _837 * int64_t(32);
-     int64_t  const _839 = _838 + int64_t(96);
-     float16_ops::store(_834, _scores, _839);
-     float16  const _840 = float16_ops::load(_dot, int64_t(112));
-     int64_t  const _841 = (int64_t)(_567);
-     int64_t  const _842 = (int64_t)(_563);
-     int64_t  const _843 = _841 - _842;
-     int64_t  const _844 = _843 * int64_t(32);
+     float16  const _815 = float16_ops::load(_dot, int64_t(0));
+     int64_t  const _816 = (int64_t)(_scores_s0_j_jo);
+     int64_t  const _817 = _816 * int64_t(256);
+     float16_ops::store(_815, _scores, _817);
+     float16  const _818 = float16_ops::load(_dot, int64_t(16));
+     int64_t  const _819 = (int64_t)(_scores_s0_j_jo);
+     int64_t  const _820 = _819 * int64_t(256);
+     int64_t  const _821 = _820 + int64_t(16);
+     float16_ops::store(_818, _scores, _821);
+     float16  const _822 = float16_ops::load(_dot, int64_t(32));
+     int64_t  const _823 = (int64_t)(_scores_s0_j_jo);
+     int64_t  const _824 = _823 * int64_t(256);
+     int64_t  const _825 = _824 + int64_t(32);
+     float16_ops::store(_822, _scores, _825);
+     float16  const _826 = float16_ops::load(_dot, int64_t(48));
+     int64_t  const _827 = (int64_t)(_scores_s0_j_jo);
+     int64_t  const _828 = _827 * int64_t(256);
+     int64_t  const _829 = _828 + int64_t(48);
+     float16_ops::store(_826, _scores, _829);
+     float16  const _830 = float16_ops::load(_dot, int64_t(64));
+     int64_t  const _831 = (int64_t)(_scores_s0_j_jo);
+     int64_t  const _832 = _831 * int64_t(256);
+     int64_t  const _833 = _832 + int64_t(64);
+     float16_ops::store(_830, _scores, _833);
+     float16  const _834 = float16_ops::load(_dot, int64_t(80));
+     int64_t  const _835 = (int64_t)(_scores_s0_j_jo);
+     int64_t  const _836 = _835 * int64_t(256);
+     int64_t  const _837 = _836 + int64_t(80);
+     float16_ops::store(_834, _scores, _837);
+     float16  const _838 = float16_ops::load(_dot, int64_t(96));
+     int64_t  const _839 = (int64_t)(_scores_s0_j_jo);
+     int64_t  const _840 = _839 * int64_t(256);
+     int64_t  const _841 = _840 + int64_t(96);
+     float16_ops::store(_838, _scores, _841);
+     float16  const _842 = float16_ops::load(_dot, int64_t(112));
+     int64_t  const _843 = (int64_t)(_scores_s0_j_jo);
+     int64_t  const _844 = _843 * int64_t(256);
      int64_t  const _845 = _844 + int64_t(112);
-     float16_ops::store(_840, _scores, _845);
+     float16_ops::store(_842, _scores, _845);
      float16  const _846 = float16_ops::load(_dot, int64_t(128));
-     int64_t  const _847 = (int64_t)(_567);
-     int64_t  const _848 = (int64_t)(_563);
-     int64_t  const _849 = _847 - _848;
-     int64_t  const _850 = _849 * int64_t(32);
-     int64_t  const _851 = _850 + int64_t(128);
-     float16_ops::store(_846, _scores, _851);
-     float16  const _852 = float16_ops::load(_dot, int64_t(144));
-     int64_t  const _853 = (int64_t)(_567);
-     int64_t  const _854 = (int64_t)(_563);
-     int64_t  const _855 = _853 - _854;
-     int64_t  const _856 = _855 * int64_t(32);
-     int64_t  const _857 = _856 + int64_t(144);
-     float16_ops::store(_852, _scores, _857);
-     float16  const _858 = float16_ops::load(_dot, int64_t(160));
-     int64_t  const _859 = (int64_t)(_567);
-     int64_t  const _860 = (int64_t)(_563);
-     int64_t  const _861 = _859 - _860;
-     int64_t  const _862 = _861 * int64_t(32);
-     int64_t  const _863 = _862 + int64_t(160);
-     float16_ops::store(_858, _scores, _863);
-     float16  const _864 = float16_ops::load(_dot, int64_t(176));
-     int64_t  const _865 = (int64_t)(_567);
-     int64_t  const _866 = (int64_t)(_563);
-     int64_t  const _867 = _865 - _866;
-     int64_t  const _868 = _867 * int64_t(32);
-     int64_t  const _869 = _868 + int64_t(176);
-     float16_ops::store(_864, _scores, _869);
-     float16  const _870 = float16_ops::load(_dot, int64_t(192));
-     int64_t  const _871 = (int64_t)(_567);
-     int64_t  const _872 = (int64_t)(_563);
-     int64_t  const _873 = _871 - _872;
-     int64_t  const _874 = _873 * int64_t(32);
-     int64_t  const _875 = _874 + int64_t(192);
-     float16_ops::store(_870, _scores, _875);
-     float16  const _876 = float16_ops::load(_dot, int64_t(208));
-     int64_t  const _877 = (int64_t)(_567);
-     int64_t  const _878 = (int64_t)(_563);
-     int64_t  const _879 = _877 - _878;
-     int64_t  const _880 = _879 * int64_t(32);
-     int64_t  const _881 = _880 + int64_t(208);
-     float16_ops::store(_876, _scores, _881);
-     float16  const _882 = float16_ops::load(_dot, int64_t(224));
-     int64_t  const _883 = (int64_t)(_567);
-     int64_t  const _884 = (int64_t)(_563);
-     int64_t  const _885 = _883 - _884;
-     int64_t  const _886 = _885 * int64_t(32);
-     int64_t  const _887 = _886 + int64_t(224);
-     float16_ops::store(_882, _scores, _887);
-     float16  const _888 = float16_ops::load(_dot, int64_t(240));
-     int64_t  const _889 = (int64_t)(_567);
-     int64_t  const _890 = (int64_t)(_563);
-     int64_t  const _891 = _889 - _890;
-     int64_t  const _892 = _891 * int64_t(32);
-     int64_t  const _893 = _892 + int64_t(240);
-     float16_ops::store(_888, _scores, _893);
+     int64_t  const _847 = (int64_t)(_scores_s0_j_jo);
+     int64_t  const _848 = _847 * int64_t(256);
+     int64_t  const _849 = _848 + int64_t(128);
+     float16_ops::store(_846, _scores, _849);
+     float16  const _850 = float16_ops::load(_dot, int64_t(144));
+     int64_t  const _851 = (int64_t)(_scores_s0_j_jo);
+     int64_t  const _852 = _851 * int64_t(256);
+     int64_t  const _853 = _852 + int64_t(144);
+     float16_ops::store(_850, _scores, _853);
+     float16  const _854 = float16_ops::load(_dot, int64_t(160));
+     int64_t  const _855 = (int64_t)(_scores_s0_j_jo);
+     int64_t  const _856 = _855 * int64_t(256);
+     int64_t  const _857 = _856 + int64_t(160);
+     float16_ops::store(_854, _scores, _857);
+     float16  const _858 = float16_ops::load(_dot, int64_t(176));
+     int64_t  const _859 = (int64_t)(_scores_s0_j_jo);
+     int64_t  const _860 = _859 * int64_t(256);
+     int64_t  const _861 = _860 + int64_t(176);
+     float16_ops::store(_858, _scores, _861);
+     float16  const _862 = float16_ops::load(_dot, int64_t(192));
+     int64_t  const _863 = (int64_t)(_scores_s0_j_jo);
+     int64_t  const _864 = _863 * int64_t(256);
+     int64_t  const _865 = _864 + int64_t(192);
+     float16_ops::store(_862, _scores, _865);
+     float16  const _866 = float16_ops::load(_dot, int64_t(208));
+     int64_t  const _867 = (int64_t)(_scores_s0_j_jo);
+     int64_t  const _868 = _867 * int64_t(256);
+     int64_t  const _869 = _868 + int64_t(208);
+     float16_ops::store(_866, _scores, _869);
+     float16  const _870 = float16_ops::load(_dot, int64_t(224));
+     int64_t  const _871 = (int64_t)(_scores_s0_j_jo);
+     int64_t  const _872 = _871 * int64_t(256);
+     int64_t  const _873 = _872 + int64_t(224);
+     float16_ops::store(_870, _scores, _873);
+     float16  const _874 = float16_ops::load(_dot, int64_t(240));
+     int64_t  const _875 = (int64_t)(_scores_s0_j_jo);
+     int64_t  const _876 = _875 * int64_t(256);
+     int64_t  const _877 = _876 + int64_t(240);
+     float16_ops::store(_874, _scores, _877);
     } // alloc _dot
    } // for _scores_s0_j_jo
    _qs_free.free();
-   int32_t  const _894 = ::halide_cpp_max(_85, 0);
-   int32_t  const _895 = _88 - _894;
+   int32_t  const _878 = ::halide_cpp_max(_97, _88);
+   int32_t  const _879 = ::halide_cpp_max(_878, _100);
    {
-    int64_t  const _896 = _895;
-    int64_t  const _897 = _896 * 32;
-    if ((_897 > ((int64_t(1) << 31) - 1)) || ((_897 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+    int32_t  const _880 = _879 - _101;
+    int64_t  const _881 = _880;
+    int64_t  const _882 = _881 * 32;
+    if ((_882 > ((int64_t(1) << 31) - 1)) || ((_882 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
     {
      attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation masked\n");
      return -1;
     } // overflow test masked
-    int64_t  const _898 = _897;
-    float *_masked = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_898);
+    int64_t  const _883 = _882;
+    float *_masked = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_883);
     if (!_masked)
     {
-     int32_t  const _899 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-     return _899;
+     int32_t  const _884 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+     return _884;
     }
     HalideFreeHelper _masked_free(_ucon, _masked, attn_alibi_softcap_rt_free);
     // produce masked
     // consume scores
-    int32_t  const _900 = ::halide_cpp_max(_85, 0);
-    int32_t  const _901 = _attn_tile * 32;
-    int32_t  const _902 = _attn_tile * 2;
-    int32_t  const _903 = _902 + _attn_q_step;
-    int32_t  const _904 = _903 * 16;
-    bool  const _905 = _64 <= _attn_head;
-    int32_t  const _906 = _65 + _64;
-    bool  const _907 = _attn_head < _906;
-    bool  const _908 = _905 && _907;
-    int32_t  const _909 = _attn_head - _64;
-    int32_t  const _910 = _65 + -1;
-    int32_t  const _911 = ::halide_cpp_min(_909, _910);
-    int32_t  const _912 = ::halide_cpp_max(_911, 0);
-    int32_t  const _913 = _912 * _66;
-    for (int _masked_s0_j_rebased = 0; _masked_s0_j_rebased < 0 + _554; _masked_s0_j_rebased++)
+    int32_t  const _885 = _attn_tile * 32;
+    int32_t  const _886 = _attn_tile * 2;
+    int32_t  const _887 = _886 + _attn_q_step;
+    int32_t  const _888 = _887 * 16;
+    bool  const _889 = _64 <= _attn_head;
+    int32_t  const _890 = _65 + _64;
+    bool  const _891 = _attn_head < _890;
+    bool  const _892 = _889 && _891;
+    int32_t  const _893 = _attn_head - _64;
+    int32_t  const _894 = _65 + -1;
+    int32_t  const _895 = ::halide_cpp_min(_893, _894);
+    int32_t  const _896 = ::halide_cpp_max(_895, 0);
+    int32_t  const _897 = _896 * _66;
+    int32_t  const _898 = _100 - _101;
+    for (int _masked_s0_j_rebased = 0; _masked_s0_j_rebased < 0 + _898; _masked_s0_j_rebased++)
     {
-     int64_t  const _914 = (int64_t)(_913);
-     float  const _915 = ((float const *)_slopes)[_914];
-     int64_t  const _916 = (int64_t)(_masked_s0_j_rebased);
-     int64_t  const _917 = _916 * int64_t(32);
-     float16  const _918 = float16_ops::load(_scores, _917);
-     int32_t  const _919 = _900 - _901;
-     int32_t  const _920 = _919 + _masked_s0_j_rebased;
-     int32_t  const _921 = 0 - _attn_q_step;
-     int32x16_t  const _922 = int32x16_t_ops::ramp(_920, _921);
-     float16  const _923 = float16_ops::convert_from<int32x16_t>(_922);
-     if (!_908)
+     int64_t  const _899 = (int64_t)(_897);
+     float  const _900 = ((float const *)_slopes)[_899];
+     int64_t  const _901 = (int64_t)(_masked_s0_j_rebased);
+     int64_t  const _902 = _901 * int64_t(32);
+     float16  const _903 = float16_ops::load(_scores, _902);
+     int32_t  const _904 = _101 - _885;
+     int32_t  const _905 = _904 + _masked_s0_j_rebased;
+     int32_t  const _906 = 0 - _attn_q_step;
+     int32x16_t  const _907 = int32x16_t_ops::ramp(_905, _906);
+     float16  const _908 = float16_ops::convert_from<int32x16_t>(_907);
+     if (!_892)
      {
       char b0[1024];
-      snprintf(b0, 1024, "%llu", (long long unsigned)(_908));
-      auto * const _924 = b0;
-      int32_t  const _925 = (int32_t)(_908 ? -1 : 0);
+      snprintf(b0, 1024, "%llu", (long long unsigned)(_892));
+      auto * const _909 = b0;
+      int32_t  const _910 = (int32_t)(_892 ? -1 : 0);
       char b1[1024];
-      snprintf(b1, 1024, "%f%s%lld%s%lld%s%lld%s", _915, " buffer 'slopes': index ", (long long)(_attn_head), " out of range in dimension ", (long long)(_925), " of extent ", (long long)(_65), "\n");
-      auto * const _926 = b1;
-      int32_t  const _927 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _924, _926);
-      return _927;
+      snprintf(b1, 1024, "%f%s%lld%s%lld%s%lld%s", _900, " buffer 'slopes': index ", (long long)(_attn_head), " out of range in dimension ", (long long)(_910), " of extent ", (long long)(_65), "\n");
+      auto * const _911 = b1;
+      int32_t  const _912 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _909, _911);
+      return _912;
      }
-     float  const _928 = _915;
-     float16  const _929 = float16_ops::broadcast(_928);
-     float16  const _930 = _923 * _929;
-     float16  const _931 = _918 + _930;
-     float  const _932 = float_from_bits(1036319193 /* 0.0961797 */);
-     float16  const _933 = float16_ops::broadcast(_932);
-     float16  const _934 = _931 * _933;
-     float  const _935 = float_from_bits(1124073472 /* 128 */);
-     float16  const _936 = float16_ops::broadcast(_935);
-     float16  const _937 = float16_ops::min(_934, _936);
-     float  const _938 = float_from_bits(3271426048 /* -127 */);
-     float16  const _939 = float16_ops::broadcast(_938);
-     float16  const _940 = float16_ops::max(_937, _939);
-     float  const _941 = float_from_bits(1124007936 /* 127.5 */);
-     float16  const _942 = float16_ops::broadcast(_941);
-     float16  const _943 = _940 + _942;
-     int32x16_t  const _944 = int32x16_t_ops::convert_from<float16>(_943);
-     int32x16_t  const _945 = int32x16_t_ops::broadcast(-127);
-     int32x16_t  const _946 = _944 + _945;
-     float16  const _947 = float16_ops::convert_from<int32x16_t>(_946);
-     float16  const _948 = _940 - _947;
-     uint32_t  const _949 = (uint32_t)(0ull);
-     uint32x16_t  const _950 = uint32x16_t_ops::broadcast(_949);
-     uint32_t  const _951 = (uint32_t)(4294967295ull);
-     uint32x16_t  const _952 = uint32x16_t_ops::broadcast(_951);
-     int32x16_t  const _953 = int32x16_t_ops::ramp(_901, _attn_q_step);
-     int32_t  const _954 = _masked_s0_j_rebased + _900;
-     int32x16_t  const _955 = int32x16_t_ops::broadcast(_954);
-     uint8x16_t  const _956 = int32x16_t_ops::lt(_953, _955);
-     uint32x16_t  const _957 = uint32x16_t_ops::select(_956, _950, _952);
-     float  const _958 = float_from_bits(1073741824 /* 2 */);
-     float16  const _959 = float16_ops::broadcast(_958);
-     uint32_t  const _960 = (uint32_t)(23ull);
-     uint32x16_t  const _961 = uint32x16_t_ops::broadcast(_960);
-     int32x16_t  const _962 = _944 << _961;
-     float16  const _963 = reinterpret<float16>(_962);
-     float  const _964 = float_from_bits(958452607 /* 0.000153376 */);
+     float  const _913 = _900;
+     float16  const _914 = float16_ops::broadcast(_913);
+     float16  const _915 = _908 * _914;
+     float16  const _916 = _903 + _915;
+     float  const _917 = float_from_bits(1036319193 /* 0.0961797 */);
+     float16  const _918 = float16_ops::broadcast(_917);
+     float16  const _919 = _916 * _918;
+     float  const _920 = float_from_bits(1124073472 /* 128 */);
+     float16  const _921 = float16_ops::broadcast(_920);
+     float16  const _922 = float16_ops::min(_919, _921);
+     float  const _923 = float_from_bits(3271426048 /* -127 */);
+     float16  const _924 = float16_ops::broadcast(_923);
+     float16  const _925 = float16_ops::max(_922, _924);
+     float  const _926 = float_from_bits(1124007936 /* 127.5 */);
+     float16  const _927 = float16_ops::broadcast(_926);
+     float16  const _928 = _925 + _927;
+     int32x16_t  const _929 = int32x16_t_ops::convert_from<float16>(_928);
+     int32x16_t  const _930 = int32x16_t_ops::broadcast(-127);
+     int32x16_t  const _931 = _929 + _930;
+     float16  const _932 = float16_ops::convert_from<int32x16_t>(_931);
+     float16  const _933 = _925 - _932;
+     uint32_t  const _934 = (uint32_t)(0ull);
+     uint32x16_t  const _935 = uint32x16_t_ops::broadcast(_934);
+     uint32_t  const _936 = (uint32_t)(4294967295ull);
+     uint32x16_t  const _937 = uint32x16_t_ops::broadcast(_936);
+     int32x16_t  const _938 = int32x16_t_ops::ramp(_885, _attn_q_step);
+     int32_t  const _939 = _101 + _masked_s0_j_rebased;
+     int32x16_t  const _940 = int32x16_t_ops::broadcast(_939);
+     uint8x16_t  const _941 = int32x16_t_ops::lt(_938, _940);
+     uint32x16_t  const _942 = uint32x16_t_ops::select(_941, _935, _937);
+     float  const _943 = float_from_bits(1073741824 /* 2 */);
+     float16  const _944 = float16_ops::broadcast(_943);
+     uint32_t  const _945 = (uint32_t)(23ull);
+     uint32x16_t  const _946 = uint32x16_t_ops::broadcast(_945);
+     int32x16_t  const _947 = _929 << _946;
+     float16  const _948 = reinterpret<float16>(_947);
+     float  const _949 = float_from_bits(958452607 /* 0.000153376 */);
+     float16  const _950 = float16_ops::broadcast(_949);
+     float16  const _951 = _933 * _950;
+     float  const _952 = float_from_bits(984588920 /* 0.00133999 */);
+     float16  const _953 = float16_ops::broadcast(_952);
+     float16  const _954 = _951 + _953;
+     float16  const _955 = _954 * _933;
+     float  const _956 = float_from_bits(1008572159 /* 0.00961852 */);
+     float16  const _957 = float16_ops::broadcast(_956);
+     float16  const _958 = _955 + _957;
+     float16  const _959 = _958 * _933;
+     float  const _960 = float_from_bits(1029920619 /* 0.0555033 */);
+     float16  const _961 = float16_ops::broadcast(_960);
+     float16  const _962 = _959 + _961;
+     float16  const _963 = _962 * _933;
+     float  const _964 = float_from_bits(1047920109 /* 0.240226 */);
      float16  const _965 = float16_ops::broadcast(_964);
-     float16  const _966 = _948 * _965;
-     float  const _967 = float_from_bits(984588920 /* 0.00133999 */);
-     float16  const _968 = float16_ops::broadcast(_967);
-     float16  const _969 = _966 + _968;
-     float16  const _970 = _969 * _948;
-     float  const _971 = float_from_bits(1008572159 /* 0.00961852 */);
-     float16  const _972 = float16_ops::broadcast(_971);
-     float16  const _973 = _970 + _972;
-     float16  const _974 = _973 * _948;
-     float  const _975 = float_from_bits(1029920619 /* 0.0555033 */);
-     float16  const _976 = float16_ops::broadcast(_975);
-     float16  const _977 = _974 + _976;
-     float16  const _978 = _977 * _948;
-     float  const _979 = float_from_bits(1047920109 /* 0.240226 */);
-     float16  const _980 = float16_ops::broadcast(_979);
-     float16  const _981 = _978 + _980;
-     float16  const _982 = _981 * _948;
-     float  const _983 = float_from_bits(1060205080 /* 0.693147 */);
-     float16  const _984 = float16_ops::broadcast(_983);
-     float16  const _985 = _982 + _984;
-     float16  const _986 = _985 * _948;
-     float  const _987 = float_from_bits(1065353216 /* 1 */);
-     float16  const _988 = float16_ops::broadcast(_987);
-     float16  const _989 = _986 + _988;
-     float16  const _990 = _963 * _989;
-     int32x16_t  const _991 = reinterpret<int32x16_t>(_990);
-     int32x16_t  const _992 = int32x16_t_ops::broadcast(-1);
-     int32x16_t  const _993 = int32x16_t_ops::broadcast(0);
-     int32x16_t  const _994 = int32x16_t_ops::broadcast(2139095040);
-     int32x16_t  const _995 = reinterpret<int32x16_t>(_934);
-     int32x16_t  const _996 = int32x16_t_ops::broadcast(2147483647);
-     int32x16_t  const _997 = _995 & _996;
-     uint8x16_t  const _998 = int32x16_t_ops::lt(_994, _997);
-     int32x16_t  const _999 = int32x16_t_ops::select(_998, _992, _993);
-     int32x16_t  const _1000 = int32x16_t_ops::broadcast(2143289344);
-     int32x16_t  const _1001 = _999 & _1000;
-     int32x16_t  const _1002 = _991 | _1001;
-     float16  const _1003 = reinterpret<float16>(_1002);
-     float16  const _1004 = _1003 + _988;
-     float16  const _1005 = _959 / _1004;
-     float  const _1006 = float_from_bits(3257737111 /* -43.2808 */);
-     float16  const _1007 = float16_ops::broadcast(_1006);
-     float16  const _1008 = _1005 * _1007;
-     float  const _1009 = float_from_bits(1110253463 /* 43.2808 */);
-     float16  const _1010 = float16_ops::broadcast(_1009);
-     float16  const _1011 = _1008 + _1010;
-     uint32x16_t  const _1012 = reinterpret<uint32x16_t>(_1011);
-     uint32x16_t  const _1013 = _1012 & _957;
-     uint32_t  const _1014 = (uint32_t)(4286578688ull);
-     uint32x16_t  const _1015 = uint32x16_t_ops::broadcast(_1014);
-     uint32x16_t  const _1016 = ~_957;
-     uint32x16_t  const _1017 = _1015 & _1016;
-     uint32x16_t  const _1018 = _1013 | _1017;
-     float16  const _1019 = reinterpret<float16>(_1018);
-     int64_t  const _1020 = (int64_t)(_masked_s0_j_rebased);
-     int64_t  const _1021 = _1020 * int64_t(32);
-     float16_ops::store(_1019, _masked, _1021);
-     int64_t  const _1022 = (int64_t)(_masked_s0_j_rebased);
-     int64_t  const _1023 = _1022 * int64_t(32);
-     int64_t  const _1024 = _1023 + int64_t(16);
-     float16  const _1025 = float16_ops::load(_scores, _1024);
-     int32_t  const _1026 = _900 - _904;
-     int32_t  const _1027 = _1026 + _masked_s0_j_rebased;
-     int32_t  const _1028 = 0 - _attn_q_step;
-     int32x16_t  const _1029 = int32x16_t_ops::ramp(_1027, _1028);
-     float16  const _1030 = float16_ops::convert_from<int32x16_t>(_1029);
-     if (!_908)
+     float16  const _966 = _963 + _965;
+     float16  const _967 = _966 * _933;
+     float  const _968 = float_from_bits(1060205080 /* 0.693147 */);
+     float16  const _969 = float16_ops::broadcast(_968);
+     float16  const _970 = _967 + _969;
+     float16  const _971 = _970 * _933;
+     float  const _972 = float_from_bits(1065353216 /* 1 */);
+     float16  const _973 = float16_ops::broadcast(_972);
+     float16  const _974 = _971 + _973;
+     float16  const _975 = _948 * _974;
+     int32x16_t  const _976 = reinterpret<int32x16_t>(_975);
+     int32x16_t  const _977 = int32x16_t_ops::broadcast(-1);
+     int32x16_t  const _978 = int32x16_t_ops::broadcast(0);
+     int32x16_t  const _979 = int32x16_t_ops::broadcast(2139095040);
+     int32x16_t  const _980 = reinterpret<int32x16_t>(_919);
+     int32x16_t  const _981 = int32x16_t_ops::broadcast(2147483647);
+     int32x16_t  const _982 = _980 & _981;
+     uint8x16_t  const _983 = int32x16_t_ops::lt(_979, _982);
+     int32x16_t  const _984 = int32x16_t_ops::select(_983, _977, _978);
+     int32x16_t  const _985 = int32x16_t_ops::broadcast(2143289344);
+     int32x16_t  const _986 = _984 & _985;
+     int32x16_t  const _987 = _976 | _986;
+     float16  const _988 = reinterpret<float16>(_987);
+     float16  const _989 = _988 + _973;
+     float16  const _990 = _944 / _989;
+     float  const _991 = float_from_bits(3257737111 /* -43.2808 */);
+     float16  const _992 = float16_ops::broadcast(_991);
+     float16  const _993 = _990 * _992;
+     float  const _994 = float_from_bits(1110253463 /* 43.2808 */);
+     float16  const _995 = float16_ops::broadcast(_994);
+     float16  const _996 = _993 + _995;
+     uint32x16_t  const _997 = reinterpret<uint32x16_t>(_996);
+     uint32x16_t  const _998 = _997 & _942;
+     uint32_t  const _999 = (uint32_t)(4286578688ull);
+     uint32x16_t  const _1000 = uint32x16_t_ops::broadcast(_999);
+     uint32x16_t  const _1001 = ~_942;
+     uint32x16_t  const _1002 = _1000 & _1001;
+     uint32x16_t  const _1003 = _998 | _1002;
+     float16  const _1004 = reinterpret<float16>(_1003);
+     int64_t  const _1005 = (int64_t)(_masked_s0_j_rebased);
+     int64_t  const _1006 = _1005 * int64_t(32);
+     float16_ops::store(_1004, _masked, _1006);
+     int64_t  const _1007 = (int64_t)(_masked_s0_j_rebased);
+     int64_t  const _1008 = _1007 * int64_t(32);
+     int64_t  const _1009 = _1008 + int64_t(16);
+     float16  const _1010 = float16_ops::load(_scores, _1009);
+     int32_t  const _1011 = _101 - _888;
+     int32_t  const _1012 = _1011 + _masked_s0_j_rebased;
+     int32_t  const _1013 = 0 - _attn_q_step;
+     int32x16_t  const _1014 = int32x16_t_ops::ramp(_1012, _1013);
+     float16  const _1015 = float16_ops::convert_from<int32x16_t>(_1014);
+     if (!_892)
      {
       char b2[1024];
-      snprintf(b2, 1024, "%llu", (long long unsigned)(_908));
-      auto * const _1031 = b2;
-      int32_t  const _1032 = (int32_t)(_908 ? -1 : 0);
+      snprintf(b2, 1024, "%llu", (long long unsigned)(_892));
+      auto * const _1016 = b2;
+      int32_t  const _1017 = (int32_t)(_892 ? -1 : 0);
       char b3[1024];
-      snprintf(b3, 1024, "%f%s%lld%s%lld%s%lld%s", _915, " buffer 'slopes': index ", (long long)(_attn_head), " out of range in dimension ", (long long)(_1032), " of extent ", (long long)(_65), "\n");
-      auto * const _1033 = b3;
-      int32_t  const _1034 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _1031, _1033);
-      return _1034;
+      snprintf(b3, 1024, "%f%s%lld%s%lld%s%lld%s", _900, " buffer 'slopes': index ", (long long)(_attn_head), " out of range in dimension ", (long long)(_1017), " of extent ", (long long)(_65), "\n");
+      auto * const _1018 = b3;
+      int32_t  const _1019 = attn_alibi_softcap_rt_error_requirement_failed(_ucon, _1016, _1018);
+      return _1019;
      }
-     float  const _1035 = _915;
-     float16  const _1036 = float16_ops::broadcast(_1035);
-     float16  const _1037 = _1030 * _1036;
-     float16  const _1038 = _1025 + _1037;
-     float  const _1039 = float_from_bits(1036319193 /* 0.0961797 */);
-     float16  const _1040 = float16_ops::broadcast(_1039);
-     float16  const _1041 = _1038 * _1040;
-     float  const _1042 = float_from_bits(1124073472 /* 128 */);
-     float16  const _1043 = float16_ops::broadcast(_1042);
-     float16  const _1044 = float16_ops::min(_1041, _1043);
-     float  const _1045 = float_from_bits(3271426048 /* -127 */);
-     float16  const _1046 = float16_ops::broadcast(_1045);
-     float16  const _1047 = float16_ops::max(_1044, _1046);
-     float  const _1048 = float_from_bits(1124007936 /* 127.5 */);
-     float16  const _1049 = float16_ops::broadcast(_1048);
-     float16  const _1050 = _1047 + _1049;
-     int32x16_t  const _1051 = int32x16_t_ops::convert_from<float16>(_1050);
-     int32x16_t  const _1052 = int32x16_t_ops::broadcast(-127);
-     int32x16_t  const _1053 = _1051 + _1052;
-     float16  const _1054 = float16_ops::convert_from<int32x16_t>(_1053);
-     float16  const _1055 = _1047 - _1054;
-     uint32_t  const _1056 = (uint32_t)(0ull);
-     uint32x16_t  const _1057 = uint32x16_t_ops::broadcast(_1056);
-     uint32_t  const _1058 = (uint32_t)(4294967295ull);
-     uint32x16_t  const _1059 = uint32x16_t_ops::broadcast(_1058);
-     int32x16_t  const _1060 = int32x16_t_ops::ramp(_904, _attn_q_step);
-     int32_t  const _1061 = _masked_s0_j_rebased + _900;
-     int32x16_t  const _1062 = int32x16_t_ops::broadcast(_1061);
-     uint8x16_t  const _1063 = int32x16_t_ops::lt(_1060, _1062);
-     uint32x16_t  const _1064 = uint32x16_t_ops::select(_1063, _1057, _1059);
-     float  const _1065 = float_from_bits(1073741824 /* 2 */);
-     float16  const _1066 = float16_ops::broadcast(_1065);
-     uint32_t  const _1067 = (uint32_t)(23ull);
-     uint32x16_t  const _1068 = uint32x16_t_ops::broadcast(_1067);
-     int32x16_t  const _1069 = _1051 << _1068;
-     float16  const _1070 = reinterpret<float16>(_1069);
-     float  const _1071 = float_from_bits(958452607 /* 0.000153376 */);
+     float  const _1020 = _900;
+     float16  const _1021 = float16_ops::broadcast(_1020);
+     float16  const _1022 = _1015 * _1021;
+     float16  const _1023 = _1010 + _1022;
+     float  const _1024 = float_from_bits(1036319193 /* 0.0961797 */);
+     float16  const _1025 = float16_ops::broadcast(_1024);
+     float16  const _1026 = _1023 * _1025;
+     float  const _1027 = float_from_bits(1124073472 /* 128 */);
+     float16  const _1028 = float16_ops::broadcast(_1027);
+     float16  const _1029 = float16_ops::min(_1026, _1028);
+     float  const _1030 = float_from_bits(3271426048 /* -127 */);
+     float16  const _1031 = float16_ops::broadcast(_1030);
+     float16  const _1032 = float16_ops::max(_1029, _1031);
+     float  const _1033 = float_from_bits(1124007936 /* 127.5 */);
+     float16  const _1034 = float16_ops::broadcast(_1033);
+     float16  const _1035 = _1032 + _1034;
+     int32x16_t  const _1036 = int32x16_t_ops::convert_from<float16>(_1035);
+     int32x16_t  const _1037 = int32x16_t_ops::broadcast(-127);
+     int32x16_t  const _1038 = _1036 + _1037;
+     float16  const _1039 = float16_ops::convert_from<int32x16_t>(_1038);
+     float16  const _1040 = _1032 - _1039;
+     uint32_t  const _1041 = (uint32_t)(0ull);
+     uint32x16_t  const _1042 = uint32x16_t_ops::broadcast(_1041);
+     uint32_t  const _1043 = (uint32_t)(4294967295ull);
+     uint32x16_t  const _1044 = uint32x16_t_ops::broadcast(_1043);
+     int32x16_t  const _1045 = int32x16_t_ops::ramp(_888, _attn_q_step);
+     int32_t  const _1046 = _101 + _masked_s0_j_rebased;
+     int32x16_t  const _1047 = int32x16_t_ops::broadcast(_1046);
+     uint8x16_t  const _1048 = int32x16_t_ops::lt(_1045, _1047);
+     uint32x16_t  const _1049 = uint32x16_t_ops::select(_1048, _1042, _1044);
+     float  const _1050 = float_from_bits(1073741824 /* 2 */);
+     float16  const _1051 = float16_ops::broadcast(_1050);
+     uint32_t  const _1052 = (uint32_t)(23ull);
+     uint32x16_t  const _1053 = uint32x16_t_ops::broadcast(_1052);
+     int32x16_t  const _1054 = _1036 << _1053;
+     float16  const _1055 = reinterpret<float16>(_1054);
+     float  const _1056 = float_from_bits(958452607 /* 0.000153376 */);
+     float16  const _1057 = float16_ops::broadcast(_1056);
+     float16  const _1058 = _1040 * _1057;
+     float  const _1059 = float_from_bits(984588920 /* 0.00133999 */);
+     float16  const _1060 = float16_ops::broadcast(_1059);
+     float16  const _1061 = _1058 + _1060;
+     float16  const _1062 = _1061 * _1040;
+     float  const _1063 = float_from_bits(1008572159 /* 0.00961852 */);
+     float16  const _1064 = float16_ops::broadcast(_1063);
+     float16  const _1065 = _1062 + _1064;
+     float16  const _1066 = _1065 * _1040;
+     float  const _1067 = float_from_bits(1029920619 /* 0.0555033 */);
+     float16  const _1068 = float16_ops::broadcast(_1067);
+     float16  const _1069 = _1066 + _1068;
+     float16  const _1070 = _1069 * _1040;
+     float  const _1071 = float_from_bits(1047920109 /* 0.240226 */);
      float16  const _1072 = float16_ops::broadcast(_1071);
-     float16  const _1073 = _1055 * _1072;
-     float  const _1074 = float_from_bits(984588920 /* 0.00133999 */);
-     float16  const _1075 = float16_ops::broadcast(_1074);
-     float16  const _1076 = _1073 + _1075;
-     float16  const _1077 = _1076 * _1055;
-     float  const _1078 = float_from_bits(1008572159 /* 0.00961852 */);
-     float16  const _1079 = float16_ops::broadcast(_1078);
-     float16  const _1080 = _1077 + _1079;
-     float16  const _1081 = _1080 * _1055;
-     float  const _1082 = float_from_bits(1029920619 /* 0.0555033 */);
-     float16  const _1083 = float16_ops::broadcast(_1082);
-     float16  const _1084 = _1081 + _1083;
-     float16  const _1085 = _1084 * _1055;
-     float  const _1086 = float_from_bits(1047920109 /* 0.240226 */);
-     float16  const _1087 = float16_ops::broadcast(_1086);
-     float16  const _1088 = _1085 + _1087;
-     float16  const _1089 = _1088 * _1055;
-     float  const _1090 = float_from_bits(1060205080 /* 0.693147 */);
-     float16  const _1091 = float16_ops::broadcast(_1090);
-     float16  const _1092 = _1089 + _1091;
-     float16  const _1093 = _1092 * _1055;
-     float  const _1094 = float_from_bits(1065353216 /* 1 */);
-     float16  const _1095 = float16_ops::broadcast(_1094);
-     float16  const _1096 = _1093 + _1095;
-     float16  const _1097 = _1070 * _1096;
-     int32x16_t  const _1098 = reinterpret<int32x16_t>(_1097);
-     int32x16_t  const _1099 = int32x16_t_ops::broadcast(-1);
-     int32x16_t  const _1100 = int32x16_t_ops::broadcast(0);
-     int32x16_t  const _1101 = int32x16_t_ops::broadcast(2139095040);
-     int32x16_t  const _1102 = reinterpret<int32x16_t>(_1041);
-     int32x16_t  const _1103 = int32x16_t_ops::broadcast(2147483647);
-     int32x16_t  const _1104 = _1102 & _1103;
-     uint8x16_t  const _1105 = int32x16_t_ops::lt(_1101, _1104);
-     int32x16_t  const _1106 = int32x16_t_ops::select(_1105, _1099, _1100);
-     int32x16_t  const _1107 = int32x16_t_ops::broadcast(2143289344);
-     int32x16_t  const _1108 = _1106 & _1107;
-     int32x16_t  const _1109 = _1098 | _1108;
-     float16  const _1110 = reinterpret<float16>(_1109);
-     float16  const _1111 = _1110 + _1095;
-     float16  const _1112 = _1066 / _1111;
-     float  const _1113 = float_from_bits(3257737111 /* -43.2808 */);
-     float16  const _1114 = float16_ops::broadcast(_1113);
-     float16  const _1115 = _1112 * _1114;
-     float  const _1116 = float_from_bits(1110253463 /* 43.2808 */);
-     float16  const _1117 = float16_ops::broadcast(_1116);
-     float16  const _1118 = _1115 + _1117;
-     uint32x16_t  const _1119 = reinterpret<uint32x16_t>(_1118);
-     uint32x16_t  const _1120 = _1119 & _1064;
-     uint32_t  const _1121 = (uint32_t)(4286578688ull);
-     uint32x16_t  const _1122 = uint32x16_t_ops::broadcast(_1121);
-     uint32x16_t  const _1123 = ~_1064;
-     uint32x16_t  const _1124 = _1122 & _1123;
-     uint32x16_t  const _1125 = _1120 | _1124;
-     float16  const _1126 = reinterpret<float16>(_1125);
-     int64_t  const _1127 = (int64_t)(_masked_s0_j_rebased);
-     int64_t  const _1128 = _1127 * int64_t(32);
-     int64_t  const _1129 = _1128 + int64_t(16);
-     float16_ops::store(_1126, _masked, _1129);
+     float16  const _1073 = _1070 + _1072;
+     float16  const _1074 = _1073 * _1040;
+     float  const _1075 = float_from_bits(1060205080 /* 0.693147 */);
+     float16  const _1076 = float16_ops::broadcast(_1075);
+     float16  const _1077 = _1074 + _1076;
+     float16  const _1078 = _1077 * _1040;
+     float  const _1079 = float_from_bits(1065353216 /* 1 */);
+     float16  const _1080 = float16_ops::broadcast(_1079);
+     float16  const _1081 = _1078 + _1080;
+     float16  const _1082 = _1055 * _1081;
+     int32x16_t  const _1083 = reinterpret<int32x16_t>(_1082);
+     int32x16_t  const _1084 = int32x16_t_ops::broadcast(-1);
+     int32x16_t  const _1085 = int32x16_t_ops::broadcast(0);
+     int32x16_t  const _1086 = int32x16_t_ops::broadcast(2139095040);
+     int32x16_t  const _1087 = reinterpret<int32x16_t>(_1026);
+     int32x16_t  const _1088 = int32x16_t_ops::broadcast(2147483647);
+     int32x16_t  const _1089 = _1087 & _1088;
+     uint8x16_t  const _1090 = int32x16_t_ops::lt(_1086, _1089);
+     int32x16_t  const _1091 = int32x16_t_ops::select(_1090, _1084, _1085);
+     int32x16_t  const _1092 = int32x16_t_ops::broadcast(2143289344);
+     int32x16_t  const _1093 = _1091 & _1092;
+     int32x16_t  const _1094 = _1083 | _1093;
+     float16  const _1095 = reinterpret<float16>(_1094);
+     float16  const _1096 = _1095 + _1080;
+     float16  const _1097 = _1051 / _1096;
+     float  const _1098 = float_from_bits(3257737111 /* -43.2808 */);
+     float16  const _1099 = float16_ops::broadcast(_1098);
+     float16  const _1100 = _1097 * _1099;
+     float  const _1101 = float_from_bits(1110253463 /* 43.2808 */);
+     float16  const _1102 = float16_ops::broadcast(_1101);
+     float16  const _1103 = _1100 + _1102;
+     uint32x16_t  const _1104 = reinterpret<uint32x16_t>(_1103);
+     uint32x16_t  const _1105 = _1104 & _1049;
+     uint32_t  const _1106 = (uint32_t)(4286578688ull);
+     uint32x16_t  const _1107 = uint32x16_t_ops::broadcast(_1106);
+     uint32x16_t  const _1108 = ~_1049;
+     uint32x16_t  const _1109 = _1107 & _1108;
+     uint32x16_t  const _1110 = _1105 | _1109;
+     float16  const _1111 = reinterpret<float16>(_1110);
+     int64_t  const _1112 = (int64_t)(_masked_s0_j_rebased);
+     int64_t  const _1113 = _1112 * int64_t(32);
+     int64_t  const _1114 = _1113 + int64_t(16);
+     float16_ops::store(_1111, _masked, _1114);
     } // for _masked_s0_j_rebased
     _scores_free.free();
     {
      float _row_max[32];
-     int32_t  const _1130 = ::halide_cpp_max(_85, 0);
-     int32_t  const _1131 = _88 - _1130;
+     int32_t  const _1115 = ::halide_cpp_max(_85, 0);
+     int32_t  const _1116 = _88 - _1115;
      // produce row_max
      for (int _row_max_s0_ii_ii = 0; _row_max_s0_ii_ii < 0 + 2; _row_max_s0_ii_ii++)
      {
-      float16  const _1132 = float16_ops::broadcast(neg_inf_f32());
-      int64_t  const _1133 = (int64_t)(_row_max_s0_ii_ii);
-      int64_t  const _1134 = _1133 * int64_t(16);
-      float16_ops::store(_1132, _row_max, _1134);
+      float16  const _1117 = float16_ops::broadcast(neg_inf_f32());
+      int64_t  const _1118 = (int64_t)(_row_max_s0_ii_ii);
+      int64_t  const _1119 = _1118 * int64_t(16);
+      float16_ops::store(_1117, _row_max, _1119);
      } // for _row_max_s0_ii_ii
      // consume masked
-     for (int _row_max_s1_rk__x_rebased = 0; _row_max_s1_rk__x_rebased < 0 + _1131; _row_max_s1_rk__x_rebased++)
+     int32_t  const _1120 = ::halide_cpp_max(_85, 0);
+     int32_t  const _1121 = _1120 - _101;
+     for (int _row_max_s1_rk__x_rebased = 0; _row_max_s1_rk__x_rebased < 0 + _1116; _row_max_s1_rk__x_rebased++)
      {
-      float16  const _1135 = float16_ops::load(_row_max, int64_t(0));
-      int64_t  const _1136 = (int64_t)(_row_max_s1_rk__x_rebased);
-      int64_t  const _1137 = _1136 * int64_t(32);
-      float16  const _1138 = float16_ops::load(_masked, _1137);
-      float16  const _1139 = float16_ops::max(_1135, _1138);
-      float16_ops::store(_1139, _row_max, int64_t(0));
-      float16  const _1140 = float16_ops::load(_row_max, int64_t(16));
-      int64_t  const _1141 = (int64_t)(_row_max_s1_rk__x_rebased);
-      int64_t  const _1142 = _1141 * int64_t(32);
-      int64_t  const _1143 = _1142 + int64_t(16);
-      float16  const _1144 = float16_ops::load(_masked, _1143);
-      float16  const _1145 = float16_ops::max(_1140, _1144);
-      float16_ops::store(_1145, _row_max, int64_t(16));
+      float16  const _1122 = float16_ops::load(_row_max, int64_t(0));
+      int64_t  const _1123 = (int64_t)(_row_max_s1_rk__x_rebased);
+      int64_t  const _1124 = (int64_t)(_1121);
+      int64_t  const _1125 = _1123 + _1124;
+      int64_t  const _1126 = _1125 * int64_t(32);
+      float16  const _1127 = float16_ops::load(_masked, _1126);
+      float16  const _1128 = float16_ops::max(_1122, _1127);
+      float16_ops::store(_1128, _row_max, int64_t(0));
+      float16  const _1129 = float16_ops::load(_row_max, int64_t(16));
+      int64_t  const _1130 = (int64_t)(_row_max_s1_rk__x_rebased);
+      int64_t  const _1131 = (int64_t)(_1121);
+      int64_t  const _1132 = _1130 + _1131;
+      int64_t  const _1133 = _1132 * int64_t(32);
+      int64_t  const _1134 = _1133 + int64_t(16);
+      float16  const _1135 = float16_ops::load(_masked, _1134);
+      float16  const _1136 = float16_ops::max(_1129, _1135);
+      float16_ops::store(_1136, _row_max, int64_t(16));
      } // for _row_max_s1_rk__x_rebased
-     int32_t  const _1146 = ::halide_cpp_max(_85, 0);
-     int32_t  const _1147 = ::halide_cpp_min(_1146, _105);
-     int32_t  const _1148 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
-     int32_t  const _1149 = _1148 + 7;
-     int32_t  const _1150 = _1149 >> 3;
-     int32_t  const _1151 = _attn_tile * 4;
-     int32_t  const _1152 = _1151 + 4;
-     int32_t  const _1153 = ::halide_cpp_min(_1150, _1152);
-     int32_t  const _1154 = _attn_kv_lo >> 3;
-     int32_t  const _1155 = ::halide_cpp_max(_1153, _1154);
-     int32_t  const _1156 = ::halide_cpp_max(_1155, 0);
-     int32_t  const _1157 = _1156 * 8;
-     int32_t  const _1158 = ::halide_cpp_min(_1157, _attn_lk);
-     int32_t  const _1159 = _attn_chunk_lo >> 3;
-     int32_t  const _1160 = _1159 * 8;
-     int32_t  const _1161 = ::halide_cpp_min(_1160, _1158);
-     int32_t  const _1162 = ::halide_cpp_max(_1154, 0);
-     int32_t  const _1163 = _1162 * 8;
-     int32_t  const _1164 = ::halide_cpp_min(_1163, _attn_lk);
-     int32_t  const _1165 = ::halide_cpp_max(_1161, _1164);
-     int32_t  const _1166 = _1165 + 1024;
-     int32_t  const _1167 = ::halide_cpp_min(_1166, _1158);
-     int32_t  const _1168 = ::halide_cpp_max(_1167, _88);
-     int32_t  const _1169 = ::halide_cpp_min(_1146, _1165);
-     int32_t  const _1170 = _1168 - _1169;
+     int32_t  const _1137 = ::halide_cpp_max(_85, 0);
+     int32_t  const _1138 = ::halide_cpp_min(_1137, _120);
+     int32_t  const _1139 = ::halide_cpp_min(_1138, _99);
+     int32_t  const _1140 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
+     int32_t  const _1141 = _1140 + 7;
+     int32_t  const _1142 = _1141 >> 3;
+     int32_t  const _1143 = _attn_tile * 4;
+     int32_t  const _1144 = _1143 + 4;
+     int32_t  const _1145 = ::halide_cpp_min(_1142, _1144);
+     int32_t  const _1146 = _1145 * 8;
+     int32_t  const _1147 = ::halide_cpp_min(_1146, _attn_lk);
+     int32_t  const _1148 = _attn_chunk_lo >> 3;
+     int32_t  const _1149 = _1148 * 8;
+     int32_t  const _1150 = ::halide_cpp_min(_1147, _1149);
+     int32_t  const _1151 = _attn_kv_lo >> 3;
+     int32_t  const _1152 = ::halide_cpp_max(_1151, 0);
+     int32_t  const _1153 = _1152 * 8;
+     int32_t  const _1154 = ::halide_cpp_min(_1153, _attn_lk);
+     int32_t  const _1155 = ::halide_cpp_max(_1150, _1154);
+     int32_t  const _1156 = ::halide_cpp_min(_89, 1024);
+     int32_t  const _1157 = _1156 >> 6;
+     int32_t  const _1158 = _1157 * 64;
+     int32_t  const _1159 = _1158 + _1155;
+     int32_t  const _1160 = ::halide_cpp_max(_1159, _88);
+     int32_t  const _1161 = ::halide_cpp_max(_1160, _97);
+     int32_t  const _1162 = ::halide_cpp_min(_93, _1155);
+     int32_t  const _1163 = ::halide_cpp_min(_1137, _1162);
+     int32_t  const _1164 = ::halide_cpp_min(_1163, _99);
+     int32_t  const _1165 = _1161 - _1164;
      {
-      int64_t  const _1171 = _1170;
-      int64_t  const _1172 = _1171 * 32;
-      if ((_1172 > ((int64_t(1) << 31) - 1)) || ((_1172 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+      int64_t  const _1166 = _1165;
+      int64_t  const _1167 = _1166 * 32;
+      if ((_1167 > ((int64_t(1) << 31) - 1)) || ((_1167 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
       {
        attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation probs\n");
        return -1;
       } // overflow test probs
-      int64_t  const _1173 = _1172;
-      float *_probs = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1173);
+      int64_t  const _1168 = _1167;
+      float *_probs = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1168);
       if (!_probs)
       {
-       int32_t  const _1174 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-       return _1174;
+       int32_t  const _1169 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+       return _1169;
       }
       HalideFreeHelper _probs_free(_ucon, _probs, attn_alibi_softcap_rt_free);
-      int32_t  const _1175 = ::halide_cpp_max(_85, 0);
-      int32_t  const _1176 = _88 - _1175;
       // produce probs
       // consume row_max
       // consume masked
-      int32_t  const _1177 = _1175 - _1147;
-      for (int _probs_s0_j_rebased = 0; _probs_s0_j_rebased < 0 + _1176; _probs_s0_j_rebased++)
+      int32_t  const _1170 = _99 - _1139;
+      int32_t  const _1171 = _99 - _101;
+      int32_t  const _1172 = _97 - _99;
+      for (int _probs_s0_j_rebased = 0; _probs_s0_j_rebased < 0 + _1172; _probs_s0_j_rebased++)
       {
-       float16  const _1178 = float16_ops::load(_row_max, int64_t(0));
-       int64_t  const _1179 = (int64_t)(_probs_s0_j_rebased);
-       int64_t  const _1180 = _1179 * int64_t(32);
-       float16  const _1181 = float16_ops::load(_masked, _1180);
-       float  const _1182 = float_from_bits(0 /* 0 */);
-       float16  const _1183 = float16_ops::broadcast(_1182);
-       float16  const _1184 = float16_ops::broadcast(neg_inf_f32());
-       uint8x16_t  const _1185 = float16_ops::eq(_1178, _1184);
-       float16  const _1186 = float16_ops::select(_1185, _1183, _1178);
-       float16  const _1187 = _1181 - _1186;
-       float16  const _1188 = float16_ops::min(_1187, _1183);
-       float  const _1189 = float_from_bits(3271426048 /* -127 */);
+       float16  const _1173 = float16_ops::load(_row_max, int64_t(0));
+       int64_t  const _1174 = (int64_t)(_probs_s0_j_rebased);
+       int64_t  const _1175 = (int64_t)(_1171);
+       int64_t  const _1176 = _1174 + _1175;
+       int64_t  const _1177 = _1176 * int64_t(32);
+       float16  const _1178 = float16_ops::load(_masked, _1177);
+       float  const _1179 = float_from_bits(0 /* 0 */);
+       float16  const _1180 = float16_ops::broadcast(_1179);
+       float16  const _1181 = float16_ops::broadcast(neg_inf_f32());
+       uint8x16_t  const _1182 = float16_ops::eq(_1173, _1181);
+       float16  const _1183 = float16_ops::select(_1182, _1180, _1173);
+       float16  const _1184 = _1178 - _1183;
+       float16  const _1185 = float16_ops::min(_1184, _1180);
+       float  const _1186 = float_from_bits(3271426048 /* -127 */);
+       float16  const _1187 = float16_ops::broadcast(_1186);
+       float16  const _1188 = float16_ops::max(_1185, _1187);
+       float  const _1189 = float_from_bits(1124007936 /* 127.5 */);
        float16  const _1190 = float16_ops::broadcast(_1189);
-       float16  const _1191 = float16_ops::max(_1188, _1190);
-       float  const _1192 = float_from_bits(1124007936 /* 127.5 */);
-       float16  const _1193 = float16_ops::broadcast(_1192);
-       float16  const _1194 = _1191 + _1193;
-       int32x16_t  const _1195 = int32x16_t_ops::convert_from<float16>(_1194);
-       int32x16_t  const _1196 = int32x16_t_ops::broadcast(-127);
-       int32x16_t  const _1197 = _1195 + _1196;
-       float16  const _1198 = float16_ops::convert_from<int32x16_t>(_1197);
-       float16  const _1199 = _1191 - _1198;
-       uint32_t  const _1200 = (uint32_t)(23ull);
-       uint32x16_t  const _1201 = uint32x16_t_ops::broadcast(_1200);
-       int32x16_t  const _1202 = _1195 << _1201;
-       float16  const _1203 = reinterpret<float16>(_1202);
-       float  const _1204 = float_from_bits(958452607 /* 0.000153376 */);
+       float16  const _1191 = _1188 + _1190;
+       int32x16_t  const _1192 = int32x16_t_ops::convert_from<float16>(_1191);
+       int32x16_t  const _1193 = int32x16_t_ops::broadcast(-127);
+       int32x16_t  const _1194 = _1192 + _1193;
+       float16  const _1195 = float16_ops::convert_from<int32x16_t>(_1194);
+       float16  const _1196 = _1188 - _1195;
+       uint32_t  const _1197 = (uint32_t)(23ull);
+       uint32x16_t  const _1198 = uint32x16_t_ops::broadcast(_1197);
+       int32x16_t  const _1199 = _1192 << _1198;
+       float16  const _1200 = reinterpret<float16>(_1199);
+       float  const _1201 = float_from_bits(958452607 /* 0.000153376 */);
+       float16  const _1202 = float16_ops::broadcast(_1201);
+       float16  const _1203 = _1196 * _1202;
+       float  const _1204 = float_from_bits(984588920 /* 0.00133999 */);
        float16  const _1205 = float16_ops::broadcast(_1204);
-       float16  const _1206 = _1199 * _1205;
-       float  const _1207 = float_from_bits(984588920 /* 0.00133999 */);
-       float16  const _1208 = float16_ops::broadcast(_1207);
-       float16  const _1209 = _1206 + _1208;
-       float16  const _1210 = _1209 * _1199;
-       float  const _1211 = float_from_bits(1008572159 /* 0.00961852 */);
-       float16  const _1212 = float16_ops::broadcast(_1211);
-       float16  const _1213 = _1210 + _1212;
-       float16  const _1214 = _1213 * _1199;
-       float  const _1215 = float_from_bits(1029920619 /* 0.0555033 */);
-       float16  const _1216 = float16_ops::broadcast(_1215);
-       float16  const _1217 = _1214 + _1216;
-       float16  const _1218 = _1217 * _1199;
-       float  const _1219 = float_from_bits(1047920109 /* 0.240226 */);
-       float16  const _1220 = float16_ops::broadcast(_1219);
-       float16  const _1221 = _1218 + _1220;
-       float16  const _1222 = _1221 * _1199;
-       float  const _1223 = float_from_bits(1060205080 /* 0.693147 */);
-       float16  const _1224 = float16_ops::broadcast(_1223);
-       float16  const _1225 = _1222 + _1224;
-       float16  const _1226 = _1225 * _1199;
-       float  const _1227 = float_from_bits(1065353216 /* 1 */);
-       float16  const _1228 = float16_ops::broadcast(_1227);
-       float16  const _1229 = _1226 + _1228;
-       float16  const _1230 = _1203 * _1229;
-       int32x16_t  const _1231 = reinterpret<int32x16_t>(_1230);
-       int32x16_t  const _1232 = int32x16_t_ops::broadcast(-1);
-       int32x16_t  const _1233 = int32x16_t_ops::broadcast(0);
-       int32x16_t  const _1234 = int32x16_t_ops::broadcast(2139095040);
-       int32x16_t  const _1235 = reinterpret<int32x16_t>(_1187);
-       int32x16_t  const _1236 = int32x16_t_ops::broadcast(2147483647);
-       int32x16_t  const _1237 = _1235 & _1236;
-       uint8x16_t  const _1238 = int32x16_t_ops::lt(_1234, _1237);
-       int32x16_t  const _1239 = int32x16_t_ops::select(_1238, _1232, _1233);
-       int32x16_t  const _1240 = int32x16_t_ops::broadcast(2143289344);
-       int32x16_t  const _1241 = _1239 & _1240;
-       int32x16_t  const _1242 = _1231 | _1241;
-       float16  const _1243 = reinterpret<float16>(_1242);
-       int64_t  const _1244 = (int64_t)(_1177);
-       int64_t  const _1245 = _1179 + _1244;
-       int64_t  const _1246 = _1245 * int64_t(32);
-       float16_ops::store(_1243, _probs, _1246);
-       float16  const _1247 = float16_ops::load(_row_max, int64_t(16));
-       int64_t  const _1248 = (int64_t)(_probs_s0_j_rebased);
-       int64_t  const _1249 = _1248 * int64_t(32);
-       int64_t  const _1250 = _1249 + int64_t(16);
-       float16  const _1251 = float16_ops::load(_masked, _1250);
-       float  const _1252 = float_from_bits(0 /* 0 */);
-       float16  const _1253 = float16_ops::broadcast(_1252);
-       float16  const _1254 = float16_ops::broadcast(neg_inf_f32());
-       uint8x16_t  const _1255 = float16_ops::eq(_1247, _1254);
-       float16  const _1256 = float16_ops::select(_1255, _1253, _1247);
-       float16  const _1257 = _1251 - _1256;
-       float16  const _1258 = float16_ops::min(_1257, _1253);
-       float  const _1259 = float_from_bits(3271426048 /* -127 */);
-       float16  const _1260 = float16_ops::broadcast(_1259);
-       float16  const _1261 = float16_ops::max(_1258, _1260);
-       float  const _1262 = float_from_bits(1124007936 /* 127.5 */);
-       float16  const _1263 = float16_ops::broadcast(_1262);
-       float16  const _1264 = _1261 + _1263;
-       int32x16_t  const _1265 = int32x16_t_ops::convert_from<float16>(_1264);
-       int32x16_t  const _1266 = int32x16_t_ops::broadcast(-127);
-       int32x16_t  const _1267 = _1265 + _1266;
-       float16  const _1268 = float16_ops::convert_from<int32x16_t>(_1267);
-       float16  const _1269 = _1261 - _1268;
-       uint32_t  const _1270 = (uint32_t)(23ull);
-       uint32x16_t  const _1271 = uint32x16_t_ops::broadcast(_1270);
-       int32x16_t  const _1272 = _1265 << _1271;
-       float16  const _1273 = reinterpret<float16>(_1272);
-       float  const _1274 = float_from_bits(958452607 /* 0.000153376 */);
-       float16  const _1275 = float16_ops::broadcast(_1274);
-       float16  const _1276 = _1269 * _1275;
-       float  const _1277 = float_from_bits(984588920 /* 0.00133999 */);
-       float16  const _1278 = float16_ops::broadcast(_1277);
-       float16  const _1279 = _1276 + _1278;
-       float16  const _1280 = _1279 * _1269;
-       float  const _1281 = float_from_bits(1008572159 /* 0.00961852 */);
-       float16  const _1282 = float16_ops::broadcast(_1281);
-       float16  const _1283 = _1280 + _1282;
-       float16  const _1284 = _1283 * _1269;
-       float  const _1285 = float_from_bits(1029920619 /* 0.0555033 */);
-       float16  const _1286 = float16_ops::broadcast(_1285);
-       float16  const _1287 = _1284 + _1286;
-       float16  const _1288 = _1287 * _1269;
-       float  const _1289 = float_from_bits(1047920109 /* 0.240226 */);
-       float16  const _1290 = float16_ops::broadcast(_1289);
-       float16  const _1291 = _1288 + _1290;
-       float16  const _1292 = _1291 * _1269;
-       float  const _1293 = float_from_bits(1060205080 /* 0.693147 */);
-       float16  const _1294 = float16_ops::broadcast(_1293);
-       float16  const _1295 = _1292 + _1294;
-       float16  const _1296 = _1295 * _1269;
-       float  const _1297 = float_from_bits(1065353216 /* 1 */);
-       float16  const _1298 = float16_ops::broadcast(_1297);
-       float16  const _1299 = _1296 + _1298;
-       float16  const _1300 = _1273 * _1299;
-       int32x16_t  const _1301 = reinterpret<int32x16_t>(_1300);
-       int32x16_t  const _1302 = int32x16_t_ops::broadcast(-1);
-       int32x16_t  const _1303 = int32x16_t_ops::broadcast(0);
-       int32x16_t  const _1304 = int32x16_t_ops::broadcast(2139095040);
-       int32x16_t  const _1305 = reinterpret<int32x16_t>(_1257);
-       int32x16_t  const _1306 = int32x16_t_ops::broadcast(2147483647);
-       int32x16_t  const _1307 = _1305 & _1306;
-       uint8x16_t  const _1308 = int32x16_t_ops::lt(_1304, _1307);
-       int32x16_t  const _1309 = int32x16_t_ops::select(_1308, _1302, _1303);
-       int32x16_t  const _1310 = int32x16_t_ops::broadcast(2143289344);
-       int32x16_t  const _1311 = _1309 & _1310;
-       int32x16_t  const _1312 = _1301 | _1311;
-       float16  const _1313 = reinterpret<float16>(_1312);
-       int64_t  const _1314 = (int64_t)(_1177);
-       int64_t  const _1315 = _1248 + _1314;
-       int64_t  const _1316 = _1315 * int64_t(32);
-       int64_t  const _1317 = _1316 + int64_t(16);
-       float16_ops::store(_1313, _probs, _1317);
+       float16  const _1206 = _1203 + _1205;
+       float16  const _1207 = _1206 * _1196;
+       float  const _1208 = float_from_bits(1008572159 /* 0.00961852 */);
+       float16  const _1209 = float16_ops::broadcast(_1208);
+       float16  const _1210 = _1207 + _1209;
+       float16  const _1211 = _1210 * _1196;
+       float  const _1212 = float_from_bits(1029920619 /* 0.0555033 */);
+       float16  const _1213 = float16_ops::broadcast(_1212);
+       float16  const _1214 = _1211 + _1213;
+       float16  const _1215 = _1214 * _1196;
+       float  const _1216 = float_from_bits(1047920109 /* 0.240226 */);
+       float16  const _1217 = float16_ops::broadcast(_1216);
+       float16  const _1218 = _1215 + _1217;
+       float16  const _1219 = _1218 * _1196;
+       float  const _1220 = float_from_bits(1060205080 /* 0.693147 */);
+       float16  const _1221 = float16_ops::broadcast(_1220);
+       float16  const _1222 = _1219 + _1221;
+       float16  const _1223 = _1222 * _1196;
+       float  const _1224 = float_from_bits(1065353216 /* 1 */);
+       float16  const _1225 = float16_ops::broadcast(_1224);
+       float16  const _1226 = _1223 + _1225;
+       float16  const _1227 = _1200 * _1226;
+       int32x16_t  const _1228 = reinterpret<int32x16_t>(_1227);
+       int32x16_t  const _1229 = int32x16_t_ops::broadcast(-1);
+       int32x16_t  const _1230 = int32x16_t_ops::broadcast(0);
+       int32x16_t  const _1231 = int32x16_t_ops::broadcast(2139095040);
+       int32x16_t  const _1232 = reinterpret<int32x16_t>(_1184);
+       int32x16_t  const _1233 = int32x16_t_ops::broadcast(2147483647);
+       int32x16_t  const _1234 = _1232 & _1233;
+       uint8x16_t  const _1235 = int32x16_t_ops::lt(_1231, _1234);
+       int32x16_t  const _1236 = int32x16_t_ops::select(_1235, _1229, _1230);
+       int32x16_t  const _1237 = int32x16_t_ops::broadcast(2143289344);
+       int32x16_t  const _1238 = _1236 & _1237;
+       int32x16_t  const _1239 = _1228 | _1238;
+       float16  const _1240 = reinterpret<float16>(_1239);
+       int64_t  const _1241 = (int64_t)(_1170);
+       int64_t  const _1242 = _1174 + _1241;
+       int64_t  const _1243 = _1242 * int64_t(32);
+       float16_ops::store(_1240, _probs, _1243);
+       float16  const _1244 = float16_ops::load(_row_max, int64_t(16));
+       int64_t  const _1245 = (int64_t)(_probs_s0_j_rebased);
+       int64_t  const _1246 = (int64_t)(_1171);
+       int64_t  const _1247 = _1245 + _1246;
+       int64_t  const _1248 = _1247 * int64_t(32);
+       int64_t  const _1249 = _1248 + int64_t(16);
+       float16  const _1250 = float16_ops::load(_masked, _1249);
+       float  const _1251 = float_from_bits(0 /* 0 */);
+       float16  const _1252 = float16_ops::broadcast(_1251);
+       float16  const _1253 = float16_ops::broadcast(neg_inf_f32());
+       uint8x16_t  const _1254 = float16_ops::eq(_1244, _1253);
+       float16  const _1255 = float16_ops::select(_1254, _1252, _1244);
+       float16  const _1256 = _1250 - _1255;
+       float16  const _1257 = float16_ops::min(_1256, _1252);
+       float  const _1258 = float_from_bits(3271426048 /* -127 */);
+       float16  const _1259 = float16_ops::broadcast(_1258);
+       float16  const _1260 = float16_ops::max(_1257, _1259);
+       float  const _1261 = float_from_bits(1124007936 /* 127.5 */);
+       float16  const _1262 = float16_ops::broadcast(_1261);
+       float16  const _1263 = _1260 + _1262;
+       int32x16_t  const _1264 = int32x16_t_ops::convert_from<float16>(_1263);
+       int32x16_t  const _1265 = int32x16_t_ops::broadcast(-127);
+       int32x16_t  const _1266 = _1264 + _1265;
+       float16  const _1267 = float16_ops::convert_from<int32x16_t>(_1266);
+       float16  const _1268 = _1260 - _1267;
+       uint32_t  const _1269 = (uint32_t)(23ull);
+       uint32x16_t  const _1270 = uint32x16_t_ops::broadcast(_1269);
+       int32x16_t  const _1271 = _1264 << _1270;
+       float16  const _1272 = reinterpret<float16>(_1271);
+       float  const _1273 = float_from_bits(958452607 /* 0.000153376 */);
+       float16  const _1274 = float16_ops::broadcast(_1273);
+       float16  const _1275 = _1268 * _1274;
+       float  const _1276 = float_from_bits(984588920 /* 0.00133999 */);
+       float16  const _1277 = float16_ops::broadcast(_1276);
+       float16  const _1278 = _1275 + _1277;
+       float16  const _1279 = _1278 * _1268;
+       float  const _1280 = float_from_bits(1008572159 /* 0.00961852 */);
+       float16  const _1281 = float16_ops::broadcast(_1280);
+       float16  const _1282 = _1279 + _1281;
+       float16  const _1283 = _1282 * _1268;
+       float  const _1284 = float_from_bits(1029920619 /* 0.0555033 */);
+       float16  const _1285 = float16_ops::broadcast(_1284);
+       float16  const _1286 = _1283 + _1285;
+       float16  const _1287 = _1286 * _1268;
+       float  const _1288 = float_from_bits(1047920109 /* 0.240226 */);
+       float16  const _1289 = float16_ops::broadcast(_1288);
+       float16  const _1290 = _1287 + _1289;
+       float16  const _1291 = _1290 * _1268;
+       float  const _1292 = float_from_bits(1060205080 /* 0.693147 */);
+       float16  const _1293 = float16_ops::broadcast(_1292);
+       float16  const _1294 = _1291 + _1293;
+       float16  const _1295 = _1294 * _1268;
+       float  const _1296 = float_from_bits(1065353216 /* 1 */);
+       float16  const _1297 = float16_ops::broadcast(_1296);
+       float16  const _1298 = _1295 + _1297;
+       float16  const _1299 = _1272 * _1298;
+       int32x16_t  const _1300 = reinterpret<int32x16_t>(_1299);
+       int32x16_t  const _1301 = int32x16_t_ops::broadcast(-1);
+       int32x16_t  const _1302 = int32x16_t_ops::broadcast(0);
+       int32x16_t  const _1303 = int32x16_t_ops::broadcast(2139095040);
+       int32x16_t  const _1304 = reinterpret<int32x16_t>(_1256);
+       int32x16_t  const _1305 = int32x16_t_ops::broadcast(2147483647);
+       int32x16_t  const _1306 = _1304 & _1305;
+       uint8x16_t  const _1307 = int32x16_t_ops::lt(_1303, _1306);
+       int32x16_t  const _1308 = int32x16_t_ops::select(_1307, _1301, _1302);
+       int32x16_t  const _1309 = int32x16_t_ops::broadcast(2143289344);
+       int32x16_t  const _1310 = _1308 & _1309;
+       int32x16_t  const _1311 = _1300 | _1310;
+       float16  const _1312 = reinterpret<float16>(_1311);
+       int64_t  const _1313 = (int64_t)(_1170);
+       int64_t  const _1314 = _1245 + _1313;
+       int64_t  const _1315 = _1314 * int64_t(32);
+       int64_t  const _1316 = _1315 + int64_t(16);
+       float16_ops::store(_1312, _probs, _1316);
       } // for _probs_s0_j_rebased
       _masked_free.free();
+      int32_t  const _1317 = _attn_dv_pad + -1;
+      int32_t  const _1318 = _1317 >> 4;
+      int32_t  const _1319 = _1318 * 16;
+      int32_t  const _1320 = ::halide_cpp_min(_attn_dv_pad, 16);
+      int32_t  const _1321 = _1319 - _1320;
       {
-       float _row_sum[32];
-       int32_t  const _1318 = ::halide_cpp_max(_85, 0);
-       int32_t  const _1319 = _88 - _1318;
-       // produce row_sum
-       for (int _row_sum_s0_ii_ii = 0; _row_sum_s0_ii_ii < 0 + 2; _row_sum_s0_ii_ii++)
+       int32_t  const _1322 = _1321 + 32;
+       int64_t  const _1323 = _1322;
+       int64_t  const _1324 = _1323 * 32;
+       if ((_1324 > ((int64_t(1) << 31) - 1)) || ((_1324 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
        {
-        float  const _1320 = float_from_bits(0 /* 0 */);
-        float16  const _1321 = float16_ops::broadcast(_1320);
-        int64_t  const _1322 = (int64_t)(_row_sum_s0_ii_ii);
-        int64_t  const _1323 = _1322 * int64_t(16);
-        float16_ops::store(_1321, _row_sum, _1323);
-       } // for _row_sum_s0_ii_ii
+        attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation pv_blocks\n");
+        return -1;
+       } // overflow test pv_blocks
+       int64_t  const _1325 = _1324;
+       float *_pv_blocks = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1325);
+       if (!_pv_blocks)
+       {
+        int32_t  const _1326 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+        return _1326;
+       }
+       HalideFreeHelper _pv_blocks_free(_ucon, _pv_blocks, attn_alibi_softcap_rt_free);
+       // produce pv_blocks
+       int32_t  const _1327 = _attn_dv_pad & 15;
+       bool  const _1328 = _1327 != 0;
+       int32_t  const _1329 = ::halide_cpp_max(_attn_dv_pad, 16);
+       int32_t  const _1330 = ::halide_cpp_min(_attn_dv_pad, 16);
+       int32_t  const _1331 = _attn_dv_pad >> 4;
+       for (int _pv_blocks_s0_ii = 0; _pv_blocks_s0_ii < 0 + 32; _pv_blocks_s0_ii++)
+       {
+        int32_t  const _1332 = _1321 + 32;
+        int32_t  const _1333 = _1332 * _pv_blocks_s0_ii;
+        int32_t  const _1334 = _1333 - _1330;
+        for (int _pv_blocks_s0_c_c = 0; _pv_blocks_s0_c_c < 0 + _1331; _pv_blocks_s0_c_c++)
+        {
+         float  const _1335 = float_from_bits(0 /* 0 */);
+         float16  const _1336 = float16_ops::broadcast(_1335);
+         int64_t  const _1337 = (int64_t)(_pv_blocks_s0_c_c);
+         int64_t  const _1338 = _1337 * int64_t(16);
+         int64_t  const _1339 = (int64_t)(_1334);
+         int64_t  const _1340 = _1338 + _1339;
+         int64_t  const _1341 = _1340 + int64_t(16);
+         float16_ops::store(_1336, _pv_blocks, _1341);
+        } // for _pv_blocks_s0_c_c
+        if (_1328)
+        {
+         float  const _1342 = float_from_bits(0 /* 0 */);
+         float16  const _1343 = float16_ops::broadcast(_1342);
+         int64_t  const _1344 = (int64_t)(_1321);
+         int64_t  const _1345 = _1344 + int64_t(32);
+         int64_t  const _1346 = (int64_t)(_pv_blocks_s0_ii);
+         int64_t  const _1347 = _1345 * _1346;
+         int64_t  const _1348 = (int64_t)(_1329);
+         int64_t  const _1349 = _1347 + _1348;
+         int64_t  const _1350 = _1349 + int64_t(-16);
+         float16_ops::store(_1343, _pv_blocks, _1350);
+        } // if _1328
+       } // for _pv_blocks_s0_ii
        // consume probs
-       int32_t  const _1324 = ::halide_cpp_max(_85, 0);
-       int32_t  const _1325 = _1324 - _1147;
-       for (int _row_sum_s1_rk__x_rebased = 0; _row_sum_s1_rk__x_rebased < 0 + _1319; _row_sum_s1_rk__x_rebased++)
+       int32_t  const _1351 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
+       int32_t  const _1352 = _1351 + 7;
+       int32_t  const _1353 = _1352 >> 3;
+       int32_t  const _1354 = _attn_tile * 4;
+       int32_t  const _1355 = _1354 + 4;
+       int32_t  const _1356 = ::halide_cpp_min(_1353, _1355);
+       int32_t  const _1357 = _1356 * 8;
+       int32_t  const _1358 = ::halide_cpp_min(_1357, _attn_lk);
+       int32_t  const _1359 = _attn_chunk_lo >> 3;
+       int32_t  const _1360 = _1359 * 8;
+       int32_t  const _1361 = ::halide_cpp_min(_1358, _1360);
+       int32_t  const _1362 = _attn_kv_lo >> 3;
+       int32_t  const _1363 = ::halide_cpp_max(_1362, 0);
+       int32_t  const _1364 = _1363 * 8;
+       int32_t  const _1365 = ::halide_cpp_min(_1364, _attn_lk);
+       int32_t  const _1366 = ::halide_cpp_max(_1361, _1365);
+       int32_t  const _1367 = ::halide_cpp_min(_attn_dv_pad, 16);
+       int32_t  const _1368 = ::halide_cpp_min(_89, 1024);
+       int32_t  const _1369 = _1368 >> 6;
+       int32_t  const _1370 = _attn_dv_pad + 15;
+       int32_t  const _1371 = _1370 >> 4;
+       for (int _pv_blocks_s1_rkb__x = 0; _pv_blocks_s1_rkb__x < 0 + _1369; _pv_blocks_s1_rkb__x++)
        {
-        float16  const _1326 = float16_ops::load(_row_sum, int64_t(0));
-        int64_t  const _1327 = (int64_t)(_row_sum_s1_rk__x_rebased);
-        int64_t  const _1328 = (int64_t)(_1325);
-        int64_t  const _1329 = _1327 + _1328;
-        int64_t  const _1330 = _1329 * int64_t(32);
-        float16  const _1331 = float16_ops::load(_probs, _1330);
-        float16  const _1332 = _1326 + _1331;
-        float16_ops::store(_1332, _row_sum, int64_t(0));
-        float16  const _1333 = float16_ops::load(_row_sum, int64_t(16));
-        int64_t  const _1334 = (int64_t)(_row_sum_s1_rk__x_rebased);
-        int64_t  const _1335 = (int64_t)(_1325);
-        int64_t  const _1336 = _1334 + _1335;
-        int64_t  const _1337 = _1336 * int64_t(32);
-        int64_t  const _1338 = _1337 + int64_t(16);
-        float16  const _1339 = float16_ops::load(_probs, _1338);
-        float16  const _1340 = _1333 + _1339;
-        float16_ops::store(_1340, _row_sum, int64_t(16));
-       } // for _row_sum_s1_rk__x_rebased
-       {
-        int32_t  const _1341 = _attn_dv_pad + 16;
-        int64_t  const _1342 = _1341;
-        int64_t  const _1343 = _1342 * 32;
-        if ((_1343 > ((int64_t(1) << 31) - 1)) || ((_1343 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+        int32_t  const _1372 = _pv_blocks_s1_rkb__x * 64;
+        int32_t  const _1373 = _1372 + _1366;
+        for (int _pv_blocks_s1_ii_ig = 0; _pv_blocks_s1_ii_ig < 0 + 2; _pv_blocks_s1_ii_ig++)
         {
-         attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation partial\n");
-         return -1;
-        } // overflow test partial
-        int64_t  const _1344 = _1343;
-        float *_partial = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1344);
-        if (!_partial)
-        {
-         int32_t  const _1345 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-         return _1345;
-        }
-        HalideFreeHelper _partial_free(_ucon, _partial, attn_alibi_softcap_rt_free);
-        // produce partial
-        // consume row_sum
-        // consume probs
-        // consume row_max
-        int32_t  const _1346 = ::halide_cpp_min(_attn_dv_pad, 16);
-        int32_t  const _1347 = _attn_dv_pad & 15;
-        int32_t  const _1348 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
-        int32_t  const _1349 = _1348 + 7;
-        int32_t  const _1350 = _1349 >> 3;
-        int32_t  const _1351 = _attn_tile * 4;
-        int32_t  const _1352 = _1351 + 4;
-        int32_t  const _1353 = ::halide_cpp_min(_1350, _1352);
-        int32_t  const _1354 = _attn_kv_lo >> 3;
-        bool  const _1355 = _1347 != 0;
-        int32_t  const _1356 = ::halide_cpp_max(_attn_dv_pad, 16);
-        int32_t  const _1357 = ::halide_cpp_max(_1353, _1354);
-        int32_t  const _1358 = ::halide_cpp_max(_1357, 0);
-        int32_t  const _1359 = _1358 * 8;
-        int32_t  const _1360 = ::halide_cpp_min(_1359, _attn_lk);
-        int32_t  const _1361 = _105 + 1024;
-        int32_t  const _1362 = ::halide_cpp_min(_1360, _1361);
-        int32_t  const _1363 = ::halide_cpp_max(_1354, 0);
-        int32_t  const _1364 = _1363 * 8;
-        int32_t  const _1365 = ::halide_cpp_min(_1364, _attn_lk);
-        int32_t  const _1366 = _1353 * 8;
-        int32_t  const _1367 = ::halide_cpp_min(_1366, _attn_lk);
-        int32_t  const _1368 = _1347 + 31;
-        int32_t  const _1369 = _1368 >> 4;
-        int32_t  const _1370 = _attn_dv_pad + 15;
-        int32_t  const _1371 = _1370 >> 4;
-        int32_t  const _1372 = _attn_dv_pad >> 4;
-        int32_t  const _1373 = _attn_chunk_lo >> 3;
-        int32_t  const _1374 = _1373 * 8;
-        int32_t  const _1375 = _attn_dv_pad + -1;
-        int32_t  const _1376 = _1375 >> 4;
-        int32_t  const _1377 = _1376 * 16;
-        int32_t  const _1378 = _1377 - _1346;
-        int32_t  const _1379 = _105 - _1147;
-        for (int _partial_s0_ii_ig = 0; _partial_s0_ii_ig < 0 + 2; _partial_s0_ii_ig++)
-        {
+         int32_t  const _1374 = _pv_blocks_s1_ii_ig * 16;
+         int32_t  const _1375 = _1321 + 32;
+         int32_t  const _1376 = _pv_blocks_s1_ii_ig * _1375;
+         int32_t  const _1377 = _1376 * 16;
+         int32_t  const _1378 = _1377 - _1367;
+         int32_t  const _1379 = _1374 + 15;
+         int32_t  const _1380 = _1379 * _1375;
+         int32_t  const _1381 = _1380 - _1367;
+         int32_t  const _1382 = _1374 + 14;
+         int32_t  const _1383 = _1382 * _1375;
+         int32_t  const _1384 = _1383 - _1367;
+         int32_t  const _1385 = _1374 + 13;
+         int32_t  const _1386 = _1385 * _1375;
+         int32_t  const _1387 = _1386 - _1367;
+         int32_t  const _1388 = _1374 + 12;
+         int32_t  const _1389 = _1388 * _1375;
+         int32_t  const _1390 = _1389 - _1367;
+         int32_t  const _1391 = _1374 + 11;
+         int32_t  const _1392 = _1391 * _1375;
+         int32_t  const _1393 = _1392 - _1367;
+         int32_t  const _1394 = _1374 + 10;
+         int32_t  const _1395 = _1394 * _1375;
+         int32_t  const _1396 = _1395 - _1367;
+         int32_t  const _1397 = _1374 + 9;
+         int32_t  const _1398 = _1397 * _1375;
+         int32_t  const _1399 = _1398 - _1367;
+         int32_t  const _1400 = _1374 + 8;
+         int32_t  const _1401 = _1400 * _1375;
+         int32_t  const _1402 = _1401 - _1367;
+         int32_t  const _1403 = _1374 + 7;
+         int32_t  const _1404 = _1403 * _1375;
+         int32_t  const _1405 = _1404 - _1367;
+         int32_t  const _1406 = _1374 + 6;
+         int32_t  const _1407 = _1406 * _1375;
+         int32_t  const _1408 = _1407 - _1367;
+         int32_t  const _1409 = _1374 + 5;
+         int32_t  const _1410 = _1409 * _1375;
+         int32_t  const _1411 = _1410 - _1367;
+         int32_t  const _1412 = _1374 + 4;
+         int32_t  const _1413 = _1412 * _1375;
+         int32_t  const _1414 = _1413 - _1367;
+         int32_t  const _1415 = _1374 + 3;
+         int32_t  const _1416 = _1415 * _1375;
+         int32_t  const _1417 = _1416 - _1367;
+         int32_t  const _1418 = _1374 + 2;
+         int32_t  const _1419 = _1418 * _1375;
+         int32_t  const _1420 = _1419 - _1367;
+         int32_t  const _1421 = _1374 + 1;
+         int32_t  const _1422 = _1421 * _1375;
+         int32_t  const _1423 = _1422 - _1367;
+         int32_t  const _1424 = _1373 - _1139;
+         for (int _pv_blocks_s1_c_co = 0; _pv_blocks_s1_c_co < 0 + _1371; _pv_blocks_s1_c_co++)
          {
-          int32_t  const _1380 = _1378 + 32;
-          int64_t  const _1381 = _1380;
-          int64_t  const _1382 = _1381 * 16;
-          if ((_1382 > ((int64_t(1) << 31) - 1)) || ((_1382 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
           {
-           attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation pv\n");
-           return -1;
-          } // overflow test pv
-          int64_t  const _1383 = _1382;
-          float *_pv = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1383);
-          if (!_pv)
-          {
-           int32_t  const _1384 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
-           return _1384;
-          }
-          HalideFreeHelper _pv_free(_ucon, _pv, attn_alibi_softcap_rt_free);
-          // produce pv
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1372; _pv_s0_c_c++)
-          {
-           float  const _1385 = float_from_bits(0 /* 0 */);
-           float16  const _1386 = float16_ops::broadcast(_1385);
-           int64_t  const _1387 = (int64_t)(_pv_s0_c_c);
-           int64_t  const _1388 = _1387 * int64_t(16);
-           int64_t  const _1389 = (int64_t)(_1346);
-           int64_t  const _1390 = _1388 - _1389;
-           int64_t  const _1391 = _1390 + int64_t(16);
-           float16_ops::store(_1386, _pv, _1391);
-          } // for _pv_s0_c_c
-          if (_1355)
-          {
-           float  const _1392 = float_from_bits(0 /* 0 */);
-           float16  const _1393 = float16_ops::broadcast(_1392);
-           int64_t  const _1394 = (int64_t)(_1356);
-           int64_t  const _1395 = _1394 + int64_t(-16);
-           float16_ops::store(_1393, _pv, _1395);
-          } // if _1355
-          int32_t  const _1396 = _1378 - _1346;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1372; _pv_s0_c_c++)
-          {
-           float  const _1397 = float_from_bits(0 /* 0 */);
-           float16  const _1398 = float16_ops::broadcast(_1397);
-           int64_t  const _1399 = (int64_t)(_pv_s0_c_c);
-           int64_t  const _1400 = _1399 * int64_t(16);
-           int64_t  const _1401 = (int64_t)(_1396);
-           int64_t  const _1402 = _1400 + _1401;
-           int64_t  const _1403 = _1402 + int64_t(48);
-           float16_ops::store(_1398, _pv, _1403);
-          } // for _pv_s0_c_c
-          if (_1355)
-          {
-           float  const _1404 = float_from_bits(0 /* 0 */);
-           float16  const _1405 = float16_ops::broadcast(_1404);
-           int64_t  const _1406 = (int64_t)(_1378);
-           int64_t  const _1407 = (int64_t)(_1356);
-           int64_t  const _1408 = _1406 + _1407;
-           int64_t  const _1409 = _1408 + int64_t(16);
-           float16_ops::store(_1405, _pv, _1409);
-          } // if _1355
-          int32_t  const _1410 = _1378 * 2;
-          int32_t  const _1411 = _1410 - _1346;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1372; _pv_s0_c_c++)
-          {
-           float  const _1412 = float_from_bits(0 /* 0 */);
-           float16  const _1413 = float16_ops::broadcast(_1412);
-           int64_t  const _1414 = (int64_t)(_pv_s0_c_c);
-           int64_t  const _1415 = _1414 * int64_t(16);
-           int64_t  const _1416 = (int64_t)(_1411);
-           int64_t  const _1417 = _1415 + _1416;
-           int64_t  const _1418 = _1417 + int64_t(80);
-           float16_ops::store(_1413, _pv, _1418);
-          } // for _pv_s0_c_c
-          if (_1355)
-          {
-           float  const _1419 = float_from_bits(0 /* 0 */);
-           float16  const _1420 = float16_ops::broadcast(_1419);
-           int64_t  const _1421 = (int64_t)(_1378);
-           int64_t  const _1422 = _1421 * int64_t(2);
-           int64_t  const _1423 = (int64_t)(_1356);
-           int64_t  const _1424 = _1422 + _1423;
-           int64_t  const _1425 = _1424 + int64_t(48);
-           float16_ops::store(_1420, _pv, _1425);
-          } // if _1355
-          int32_t  const _1426 = _1378 * 3;
-          int32_t  const _1427 = _1426 - _1346;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1372; _pv_s0_c_c++)
-          {
-           float  const _1428 = float_from_bits(0 /* 0 */);
-           float16  const _1429 = float16_ops::broadcast(_1428);
-           int64_t  const _1430 = (int64_t)(_pv_s0_c_c);
-           int64_t  const _1431 = _1430 * int64_t(16);
-           int64_t  const _1432 = (int64_t)(_1427);
-           int64_t  const _1433 = _1431 + _1432;
-           int64_t  const _1434 = _1433 + int64_t(112);
-           float16_ops::store(_1429, _pv, _1434);
-          } // for _pv_s0_c_c
-          if (_1355)
-          {
+           float _pv_block[256];
+           // produce pv_block
+           float  const _1425 = float_from_bits(0 /* 0 */);
+           float16  const _1426 = float16_ops::broadcast(_1425);
+           float16_ops::store(_1426, _pv_block, int64_t(0));
+           float  const _1427 = float_from_bits(0 /* 0 */);
+           float16  const _1428 = float16_ops::broadcast(_1427);
+           float16_ops::store(_1428, _pv_block, int64_t(16));
+           float  const _1429 = float_from_bits(0 /* 0 */);
+           float16  const _1430 = float16_ops::broadcast(_1429);
+           float16_ops::store(_1430, _pv_block, int64_t(32));
+           float  const _1431 = float_from_bits(0 /* 0 */);
+           float16  const _1432 = float16_ops::broadcast(_1431);
+           float16_ops::store(_1432, _pv_block, int64_t(48));
+           float  const _1433 = float_from_bits(0 /* 0 */);
+           float16  const _1434 = float16_ops::broadcast(_1433);
+           float16_ops::store(_1434, _pv_block, int64_t(64));
            float  const _1435 = float_from_bits(0 /* 0 */);
            float16  const _1436 = float16_ops::broadcast(_1435);
-           int64_t  const _1437 = (int64_t)(_1378);
-           int64_t  const _1438 = _1437 * int64_t(3);
-           int64_t  const _1439 = (int64_t)(_1356);
-           int64_t  const _1440 = _1438 + _1439;
-           int64_t  const _1441 = _1440 + int64_t(80);
-           float16_ops::store(_1436, _pv, _1441);
-          } // if _1355
-          int32_t  const _1442 = _1378 * 4;
-          int32_t  const _1443 = _1442 - _1346;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1372; _pv_s0_c_c++)
-          {
-           float  const _1444 = float_from_bits(0 /* 0 */);
-           float16  const _1445 = float16_ops::broadcast(_1444);
-           int64_t  const _1446 = (int64_t)(_pv_s0_c_c);
-           int64_t  const _1447 = _1446 * int64_t(16);
-           int64_t  const _1448 = (int64_t)(_1443);
-           int64_t  const _1449 = _1447 + _1448;
-           int64_t  const _1450 = _1449 + int64_t(144);
-           float16_ops::store(_1445, _pv, _1450);
-          } // for _pv_s0_c_c
-          if (_1355)
-          {
+           float16_ops::store(_1436, _pv_block, int64_t(80));
+           float  const _1437 = float_from_bits(0 /* 0 */);
+           float16  const _1438 = float16_ops::broadcast(_1437);
+           float16_ops::store(_1438, _pv_block, int64_t(96));
+           float  const _1439 = float_from_bits(0 /* 0 */);
+           float16  const _1440 = float16_ops::broadcast(_1439);
+           float16_ops::store(_1440, _pv_block, int64_t(112));
+           float  const _1441 = float_from_bits(0 /* 0 */);
+           float16  const _1442 = float16_ops::broadcast(_1441);
+           float16_ops::store(_1442, _pv_block, int64_t(128));
+           float  const _1443 = float_from_bits(0 /* 0 */);
+           float16  const _1444 = float16_ops::broadcast(_1443);
+           float16_ops::store(_1444, _pv_block, int64_t(144));
+           float  const _1445 = float_from_bits(0 /* 0 */);
+           float16  const _1446 = float16_ops::broadcast(_1445);
+           float16_ops::store(_1446, _pv_block, int64_t(160));
+           float  const _1447 = float_from_bits(0 /* 0 */);
+           float16  const _1448 = float16_ops::broadcast(_1447);
+           float16_ops::store(_1448, _pv_block, int64_t(176));
+           float  const _1449 = float_from_bits(0 /* 0 */);
+           float16  const _1450 = float16_ops::broadcast(_1449);
+           float16_ops::store(_1450, _pv_block, int64_t(192));
            float  const _1451 = float_from_bits(0 /* 0 */);
            float16  const _1452 = float16_ops::broadcast(_1451);
-           int64_t  const _1453 = (int64_t)(_1378);
-           int64_t  const _1454 = _1453 * int64_t(4);
-           int64_t  const _1455 = (int64_t)(_1356);
-           int64_t  const _1456 = _1454 + _1455;
-           int64_t  const _1457 = _1456 + int64_t(112);
-           float16_ops::store(_1452, _pv, _1457);
-          } // if _1355
-          int32_t  const _1458 = _1378 * 5;
-          int32_t  const _1459 = _1458 - _1346;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1372; _pv_s0_c_c++)
-          {
-           float  const _1460 = float_from_bits(0 /* 0 */);
-           float16  const _1461 = float16_ops::broadcast(_1460);
-           int64_t  const _1462 = (int64_t)(_pv_s0_c_c);
-           int64_t  const _1463 = _1462 * int64_t(16);
-           int64_t  const _1464 = (int64_t)(_1459);
-           int64_t  const _1465 = _1463 + _1464;
-           int64_t  const _1466 = _1465 + int64_t(176);
-           float16_ops::store(_1461, _pv, _1466);
-          } // for _pv_s0_c_c
-          if (_1355)
-          {
-           float  const _1467 = float_from_bits(0 /* 0 */);
-           float16  const _1468 = float16_ops::broadcast(_1467);
-           int64_t  const _1469 = (int64_t)(_1378);
-           int64_t  const _1470 = _1469 * int64_t(5);
-           int64_t  const _1471 = (int64_t)(_1356);
-           int64_t  const _1472 = _1470 + _1471;
-           int64_t  const _1473 = _1472 + int64_t(144);
-           float16_ops::store(_1468, _pv, _1473);
-          } // if _1355
-          int32_t  const _1474 = _1378 * 6;
-          int32_t  const _1475 = _1474 - _1346;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1372; _pv_s0_c_c++)
-          {
-           float  const _1476 = float_from_bits(0 /* 0 */);
-           float16  const _1477 = float16_ops::broadcast(_1476);
-           int64_t  const _1478 = (int64_t)(_pv_s0_c_c);
-           int64_t  const _1479 = _1478 * int64_t(16);
-           int64_t  const _1480 = (int64_t)(_1475);
-           int64_t  const _1481 = _1479 + _1480;
-           int64_t  const _1482 = _1481 + int64_t(208);
-           float16_ops::store(_1477, _pv, _1482);
-          } // for _pv_s0_c_c
-          if (_1355)
-          {
-           float  const _1483 = float_from_bits(0 /* 0 */);
-           float16  const _1484 = float16_ops::broadcast(_1483);
-           int64_t  const _1485 = (int64_t)(_1378);
-           int64_t  const _1486 = _1485 * int64_t(6);
-           int64_t  const _1487 = (int64_t)(_1356);
-           int64_t  const _1488 = _1486 + _1487;
-           int64_t  const _1489 = _1488 + int64_t(176);
-           float16_ops::store(_1484, _pv, _1489);
-          } // if _1355
-          int32_t  const _1490 = _1378 * 7;
-          int32_t  const _1491 = _1490 - _1346;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1372; _pv_s0_c_c++)
-          {
-           float  const _1492 = float_from_bits(0 /* 0 */);
-           float16  const _1493 = float16_ops::broadcast(_1492);
-           int64_t  const _1494 = (int64_t)(_pv_s0_c_c);
-           int64_t  const _1495 = _1494 * int64_t(16);
-           int64_t  const _1496 = (int64_t)(_1491);
-           int64_t  const _1497 = _1495 + _1496;
-           int64_t  const _1498 = _1497 + int64_t(240);
-           float16_ops::store(_1493, _pv, _1498);
-          } // for _pv_s0_c_c
-          if (_1355)
-          {
-           float  const _1499 = float_from_bits(0 /* 0 */);
-           float16  const _1500 = float16_ops::broadcast(_1499);
-           int64_t  const _1501 = (int64_t)(_1378);
-           int64_t  const _1502 = _1501 * int64_t(7);
-           int64_t  const _1503 = (int64_t)(_1356);
-           int64_t  const _1504 = _1502 + _1503;
-           int64_t  const _1505 = _1504 + int64_t(208);
-           float16_ops::store(_1500, _pv, _1505);
-          } // if _1355
-          int32_t  const _1506 = _1378 * 8;
-          int32_t  const _1507 = _1506 - _1346;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1372; _pv_s0_c_c++)
-          {
-           float  const _1508 = float_from_bits(0 /* 0 */);
-           float16  const _1509 = float16_ops::broadcast(_1508);
-           int64_t  const _1510 = (int64_t)(_pv_s0_c_c);
-           int64_t  const _1511 = _1510 * int64_t(16);
-           int64_t  const _1512 = (int64_t)(_1507);
-           int64_t  const _1513 = _1511 + _1512;
-           int64_t  const _1514 = _1513 + int64_t(272);
-           float16_ops::store(_1509, _pv, _1514);
-          } // for _pv_s0_c_c
-          if (_1355)
-          {
-           float  const _1515 = float_from_bits(0 /* 0 */);
-           float16  const _1516 = float16_ops::broadcast(_1515);
-           int64_t  const _1517 = (int64_t)(_1378);
-           int64_t  const _1518 = _1517 * int64_t(8);
-           int64_t  const _1519 = (int64_t)(_1356);
-           int64_t  const _1520 = _1518 + _1519;
-           int64_t  const _1521 = _1520 + int64_t(240);
-           float16_ops::store(_1516, _pv, _1521);
-          } // if _1355
-          int32_t  const _1522 = _1378 * 9;
-          int32_t  const _1523 = _1522 - _1346;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1372; _pv_s0_c_c++)
-          {
-           float  const _1524 = float_from_bits(0 /* 0 */);
-           float16  const _1525 = float16_ops::broadcast(_1524);
-           int64_t  const _1526 = (int64_t)(_pv_s0_c_c);
-           int64_t  const _1527 = _1526 * int64_t(16);
-           int64_t  const _1528 = (int64_t)(_1523);
-           int64_t  const _1529 = _1527 + _1528;
-           int64_t  const _1530 = _1529 + int64_t(304);
-           float16_ops::store(_1525, _pv, _1530);
-          } // for _pv_s0_c_c
-          if (_1355)
-          {
-           float  const _1531 = float_from_bits(0 /* 0 */);
-           float16  const _1532 = float16_ops::broadcast(_1531);
-           int64_t  const _1533 = (int64_t)(_1378);
-           int64_t  const _1534 = _1533 * int64_t(9);
-           int64_t  const _1535 = (int64_t)(_1356);
-           int64_t  const _1536 = _1534 + _1535;
-           int64_t  const _1537 = _1536 + int64_t(272);
-           float16_ops::store(_1532, _pv, _1537);
-          } // if _1355
-          int32_t  const _1538 = _1378 * 10;
-          int32_t  const _1539 = _1538 - _1346;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1372; _pv_s0_c_c++)
-          {
-           float  const _1540 = float_from_bits(0 /* 0 */);
-           float16  const _1541 = float16_ops::broadcast(_1540);
-           int64_t  const _1542 = (int64_t)(_pv_s0_c_c);
-           int64_t  const _1543 = _1542 * int64_t(16);
-           int64_t  const _1544 = (int64_t)(_1539);
-           int64_t  const _1545 = _1543 + _1544;
-           int64_t  const _1546 = _1545 + int64_t(336);
-           float16_ops::store(_1541, _pv, _1546);
-          } // for _pv_s0_c_c
-          if (_1355)
-          {
-           float  const _1547 = float_from_bits(0 /* 0 */);
-           float16  const _1548 = float16_ops::broadcast(_1547);
-           int64_t  const _1549 = (int64_t)(_1378);
-           int64_t  const _1550 = _1549 * int64_t(10);
-           int64_t  const _1551 = (int64_t)(_1356);
-           int64_t  const _1552 = _1550 + _1551;
-           int64_t  const _1553 = _1552 + int64_t(304);
-           float16_ops::store(_1548, _pv, _1553);
-          } // if _1355
-          int32_t  const _1554 = _1378 * 11;
-          int32_t  const _1555 = _1554 - _1346;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1372; _pv_s0_c_c++)
-          {
-           float  const _1556 = float_from_bits(0 /* 0 */);
-           float16  const _1557 = float16_ops::broadcast(_1556);
-           int64_t  const _1558 = (int64_t)(_pv_s0_c_c);
-           int64_t  const _1559 = _1558 * int64_t(16);
-           int64_t  const _1560 = (int64_t)(_1555);
-           int64_t  const _1561 = _1559 + _1560;
-           int64_t  const _1562 = _1561 + int64_t(368);
-           float16_ops::store(_1557, _pv, _1562);
-          } // for _pv_s0_c_c
-          if (_1355)
-          {
-           float  const _1563 = float_from_bits(0 /* 0 */);
-           float16  const _1564 = float16_ops::broadcast(_1563);
-           int64_t  const _1565 = (int64_t)(_1378);
-           int64_t  const _1566 = _1565 * int64_t(11);
-           int64_t  const _1567 = (int64_t)(_1356);
-           int64_t  const _1568 = _1566 + _1567;
-           int64_t  const _1569 = _1568 + int64_t(336);
-           float16_ops::store(_1564, _pv, _1569);
-          } // if _1355
-          int32_t  const _1570 = _1378 * 12;
-          int32_t  const _1571 = _1570 - _1346;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1372; _pv_s0_c_c++)
-          {
-           float  const _1572 = float_from_bits(0 /* 0 */);
-           float16  const _1573 = float16_ops::broadcast(_1572);
-           int64_t  const _1574 = (int64_t)(_pv_s0_c_c);
-           int64_t  const _1575 = _1574 * int64_t(16);
-           int64_t  const _1576 = (int64_t)(_1571);
-           int64_t  const _1577 = _1575 + _1576;
-           int64_t  const _1578 = _1577 + int64_t(400);
-           float16_ops::store(_1573, _pv, _1578);
-          } // for _pv_s0_c_c
-          if (_1355)
-          {
-           float  const _1579 = float_from_bits(0 /* 0 */);
-           float16  const _1580 = float16_ops::broadcast(_1579);
-           int64_t  const _1581 = (int64_t)(_1378);
-           int64_t  const _1582 = _1581 * int64_t(12);
-           int64_t  const _1583 = (int64_t)(_1356);
-           int64_t  const _1584 = _1582 + _1583;
-           int64_t  const _1585 = _1584 + int64_t(368);
-           float16_ops::store(_1580, _pv, _1585);
-          } // if _1355
-          int32_t  const _1586 = _1378 * 13;
-          int32_t  const _1587 = _1586 - _1346;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1372; _pv_s0_c_c++)
-          {
-           float  const _1588 = float_from_bits(0 /* 0 */);
-           float16  const _1589 = float16_ops::broadcast(_1588);
-           int64_t  const _1590 = (int64_t)(_pv_s0_c_c);
-           int64_t  const _1591 = _1590 * int64_t(16);
-           int64_t  const _1592 = (int64_t)(_1587);
-           int64_t  const _1593 = _1591 + _1592;
-           int64_t  const _1594 = _1593 + int64_t(432);
-           float16_ops::store(_1589, _pv, _1594);
-          } // for _pv_s0_c_c
-          if (_1355)
-          {
-           float  const _1595 = float_from_bits(0 /* 0 */);
-           float16  const _1596 = float16_ops::broadcast(_1595);
-           int64_t  const _1597 = (int64_t)(_1378);
-           int64_t  const _1598 = _1597 * int64_t(13);
-           int64_t  const _1599 = (int64_t)(_1356);
-           int64_t  const _1600 = _1598 + _1599;
-           int64_t  const _1601 = _1600 + int64_t(400);
-           float16_ops::store(_1596, _pv, _1601);
-          } // if _1355
-          int32_t  const _1602 = _1378 * 14;
-          int32_t  const _1603 = _1602 - _1346;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1372; _pv_s0_c_c++)
-          {
-           float  const _1604 = float_from_bits(0 /* 0 */);
-           float16  const _1605 = float16_ops::broadcast(_1604);
-           int64_t  const _1606 = (int64_t)(_pv_s0_c_c);
-           int64_t  const _1607 = _1606 * int64_t(16);
-           int64_t  const _1608 = (int64_t)(_1603);
-           int64_t  const _1609 = _1607 + _1608;
-           int64_t  const _1610 = _1609 + int64_t(464);
-           float16_ops::store(_1605, _pv, _1610);
-          } // for _pv_s0_c_c
-          if (_1355)
-          {
-           float  const _1611 = float_from_bits(0 /* 0 */);
-           float16  const _1612 = float16_ops::broadcast(_1611);
-           int64_t  const _1613 = (int64_t)(_1378);
-           int64_t  const _1614 = _1613 * int64_t(14);
-           int64_t  const _1615 = (int64_t)(_1356);
-           int64_t  const _1616 = _1614 + _1615;
-           int64_t  const _1617 = _1616 + int64_t(432);
-           float16_ops::store(_1612, _pv, _1617);
-          } // if _1355
-          int32_t  const _1618 = _1378 * 15;
-          int32_t  const _1619 = _1618 - _1346;
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1372; _pv_s0_c_c++)
-          {
-           float  const _1620 = float_from_bits(0 /* 0 */);
-           float16  const _1621 = float16_ops::broadcast(_1620);
-           int64_t  const _1622 = (int64_t)(_pv_s0_c_c);
-           int64_t  const _1623 = _1622 * int64_t(16);
-           int64_t  const _1624 = (int64_t)(_1619);
-           int64_t  const _1625 = _1623 + _1624;
-           int64_t  const _1626 = _1625 + int64_t(496);
-           float16_ops::store(_1621, _pv, _1626);
-          } // for _pv_s0_c_c
-          if (_1355)
-          {
-           float  const _1627 = float_from_bits(0 /* 0 */);
-           float16  const _1628 = float16_ops::broadcast(_1627);
-           int64_t  const _1629 = (int64_t)(_1378);
-           int64_t  const _1630 = _1629 * int64_t(15);
-           int64_t  const _1631 = (int64_t)(_1356);
-           int64_t  const _1632 = _1630 + _1631;
-           int64_t  const _1633 = _1632 + int64_t(464);
-           float16_ops::store(_1628, _pv, _1633);
-          } // if _1355
-          int32_t  const _1634 = _1378 * 15;
-          int32_t  const _1635 = _1634 - _1346;
-          int32_t  const _1636 = _1378 * 14;
-          int32_t  const _1637 = _1636 - _1346;
-          int32_t  const _1638 = _1378 * 13;
-          int32_t  const _1639 = _1638 - _1346;
-          int32_t  const _1640 = _1378 * 12;
-          int32_t  const _1641 = _1640 - _1346;
-          int32_t  const _1642 = _1378 * 11;
-          int32_t  const _1643 = _1642 - _1346;
-          int32_t  const _1644 = _1378 * 10;
-          int32_t  const _1645 = _1644 - _1346;
-          int32_t  const _1646 = _1378 * 9;
-          int32_t  const _1647 = _1646 - _1346;
-          int32_t  const _1648 = _1378 * 8;
-          int32_t  const _1649 = _1648 - _1346;
-          int32_t  const _1650 = _1378 * 7;
-          int32_t  const _1651 = _1650 - _1346;
-          int32_t  const _1652 = _1378 * 6;
-          int32_t  const _1653 = _1652 - _1346;
-          int32_t  const _1654 = _1378 * 5;
-          int32_t  const _1655 = _1654 - _1346;
-          int32_t  const _1656 = _1378 * 4;
-          int32_t  const _1657 = _1656 - _1346;
-          int32_t  const _1658 = _1378 * 3;
-          int32_t  const _1659 = _1658 - _1346;
-          int32_t  const _1660 = _1378 * 2;
-          int32_t  const _1661 = _1660 - _1346;
-          int32_t  const _1662 = _1362 - _105;
-          for (int _pv_s1_c_co = 0; _pv_s1_c_co < 0 + _1371; _pv_s1_c_co++)
-          {
-           int32_t  const _1663 = _pv_s1_c_co * 16;
-           int32_t  const _1664 = _1663 - _1346;
-           int32_t  const _1665 = _1635 + _1663;
-           int32_t  const _1666 = _1637 + _1663;
-           int32_t  const _1667 = _1639 + _1663;
-           int32_t  const _1668 = _1641 + _1663;
-           int32_t  const _1669 = _1643 + _1663;
-           int32_t  const _1670 = _1645 + _1663;
-           int32_t  const _1671 = _1647 + _1663;
-           int32_t  const _1672 = _1649 + _1663;
-           int32_t  const _1673 = _1651 + _1663;
-           int32_t  const _1674 = _1653 + _1663;
-           int32_t  const _1675 = _1655 + _1663;
-           int32_t  const _1676 = _1657 + _1663;
-           int32_t  const _1677 = _1659 + _1663;
-           int32_t  const _1678 = _1661 + _1663;
-           for (int _pv_s1_rk__x_rebased = 0; _pv_s1_rk__x_rebased < 0 + _1662; _pv_s1_rk__x_rebased++)
+           float16_ops::store(_1452, _pv_block, int64_t(208));
+           float  const _1453 = float_from_bits(0 /* 0 */);
+           float16  const _1454 = float16_ops::broadcast(_1453);
+           float16_ops::store(_1454, _pv_block, int64_t(224));
+           float  const _1455 = float_from_bits(0 /* 0 */);
+           float16  const _1456 = float16_ops::broadcast(_1455);
+           float16_ops::store(_1456, _pv_block, int64_t(240));
+           int32_t  const _1457 = _pv_blocks_s1_c_co * 16;
+           for (int _pv_block_s1_rki__x = 0; _pv_block_s1_rki__x < 0 + 64; _pv_block_s1_rki__x++)
            {
-            int64_t  const _1679 = (int64_t)(_1664);
-            int64_t  const _1680 = _1679 + int64_t(16);
-            float16  const _1681 = float16_ops::load(_pv, _1680);
-            int64_t  const _1682 = (int64_t)(_105);
-            int64_t  const _1683 = (int64_t)(_pv_s1_rk__x_rebased);
+            float16  const _1458 = float16_ops::load(_pv_block, int64_t(0));
+            int64_t  const _1459 = (int64_t)(_pv_block_s1_rki__x);
+            int64_t  const _1460 = (int64_t)(_1373);
+            int64_t  const _1461 = _1459 + _1460;
+            int64_t  const _1462 = (int64_t)(_attn_dv_pad);
+            int64_t  const _1463 = _1461 * _1462;
+            int64_t  const _1464 = (int64_t)(_1457);
+            int64_t  const _1465 = _1463 + _1464;
+            float16  const _1466 = float16_ops::load(_attn_v, _1465);
+            int64_t  const _1467 = (int64_t)(_1424);
+            int64_t  const _1468 = _1459 + _1467;
+            int64_t  const _1469 = _1468 * int64_t(2);
+            int64_t  const _1470 = (int64_t)(_pv_blocks_s1_ii_ig);
+            int64_t  const _1471 = _1469 + _1470;
+            int64_t  const _1472 = _1471 * int64_t(16);
+            float  const _1473 = _probs[_1472];
+            float16  const _1474 = float16_ops::broadcast(_1473);
+            float16  const _1475 = _1466 * _1474;
+            float16  const _1476 = _1458 + _1475;
+            float16_ops::store(_1476, _pv_block, int64_t(0));
+            float16  const _1477 = float16_ops::load(_pv_block, int64_t(16));
+            int64_t  const _1478 = (int64_t)(_pv_block_s1_rki__x);
+            int64_t  const _1479 = (int64_t)(_1373);
+            int64_t  const _1480 = _1478 + _1479;
+            int64_t  const _1481 = (int64_t)(_attn_dv_pad);
+            int64_t  const _1482 = _1480 * _1481;
+            int64_t  const _1483 = (int64_t)(_1457);
+            int64_t  const _1484 = _1482 + _1483;
+            float16  const _1485 = float16_ops::load(_attn_v, _1484);
+            int64_t  const _1486 = (int64_t)(_1424);
+            int64_t  const _1487 = _1478 + _1486;
+            int64_t  const _1488 = _1487 * int64_t(2);
+            int64_t  const _1489 = (int64_t)(_pv_blocks_s1_ii_ig);
+            int64_t  const _1490 = _1488 + _1489;
+            int64_t  const _1491 = _1490 * int64_t(16);
+            int64_t  const _1492 = _1491 + int64_t(1);
+            float  const _1493 = _probs[_1492];
+            float16  const _1494 = float16_ops::broadcast(_1493);
+            float16  const _1495 = _1485 * _1494;
+            float16  const _1496 = _1477 + _1495;
+            float16_ops::store(_1496, _pv_block, int64_t(16));
+            float16  const _1497 = float16_ops::load(_pv_block, int64_t(32));
+            int64_t  const _1498 = (int64_t)(_pv_block_s1_rki__x);
+            int64_t  const _1499 = (int64_t)(_1373);
+            int64_t  const _1500 = _1498 + _1499;
+            int64_t  const _1501 = (int64_t)(_attn_dv_pad);
+            int64_t  const _1502 = _1500 * _1501;
+            int64_t  const _1503 = (int64_t)(_1457);
+            int64_t  const _1504 = _1502 + _1503;
+            float16  const _1505 = float16_ops::load(_attn_v, _1504);
+            int64_t  const _1506 = (int64_t)(_1424);
+            int64_t  const _1507 = _1498 + _1506;
+            int64_t  const _1508 = _1507 * int64_t(2);
+            int64_t  const _1509 = (int64_t)(_pv_blocks_s1_ii_ig);
+            int64_t  const _1510 = _1508 + _1509;
+            int64_t  const _1511 = _1510 * int64_t(16);
+            int64_t  const _1512 = _1511 + int64_t(2);
+            float  const _1513 = _probs[_1512];
+            float16  const _1514 = float16_ops::broadcast(_1513);
+            float16  const _1515 = _1505 * _1514;
+            float16  const _1516 = _1497 + _1515;
+            float16_ops::store(_1516, _pv_block, int64_t(32));
+            float16  const _1517 = float16_ops::load(_pv_block, int64_t(48));
+            int64_t  const _1518 = (int64_t)(_pv_block_s1_rki__x);
+            int64_t  const _1519 = (int64_t)(_1373);
+            int64_t  const _1520 = _1518 + _1519;
+            int64_t  const _1521 = (int64_t)(_attn_dv_pad);
+            int64_t  const _1522 = _1520 * _1521;
+            int64_t  const _1523 = (int64_t)(_1457);
+            int64_t  const _1524 = _1522 + _1523;
+            float16  const _1525 = float16_ops::load(_attn_v, _1524);
+            int64_t  const _1526 = (int64_t)(_1424);
+            int64_t  const _1527 = _1518 + _1526;
+            int64_t  const _1528 = _1527 * int64_t(2);
+            int64_t  const _1529 = (int64_t)(_pv_blocks_s1_ii_ig);
+            int64_t  const _1530 = _1528 + _1529;
+            int64_t  const _1531 = _1530 * int64_t(16);
+            int64_t  const _1532 = _1531 + int64_t(3);
+            float  const _1533 = _probs[_1532];
+            float16  const _1534 = float16_ops::broadcast(_1533);
+            float16  const _1535 = _1525 * _1534;
+            float16  const _1536 = _1517 + _1535;
+            float16_ops::store(_1536, _pv_block, int64_t(48));
+            float16  const _1537 = float16_ops::load(_pv_block, int64_t(64));
+            int64_t  const _1538 = (int64_t)(_pv_block_s1_rki__x);
+            int64_t  const _1539 = (int64_t)(_1373);
+            int64_t  const _1540 = _1538 + _1539;
+            int64_t  const _1541 = (int64_t)(_attn_dv_pad);
+            int64_t  const _1542 = _1540 * _1541;
+            int64_t  const _1543 = (int64_t)(_1457);
+            int64_t  const _1544 = _1542 + _1543;
+            float16  const _1545 = float16_ops::load(_attn_v, _1544);
+            int64_t  const _1546 = (int64_t)(_1424);
+            int64_t  const _1547 = _1538 + _1546;
+            int64_t  const _1548 = _1547 * int64_t(2);
+            int64_t  const _1549 = (int64_t)(_pv_blocks_s1_ii_ig);
+            int64_t  const _1550 = _1548 + _1549;
+            int64_t  const _1551 = _1550 * int64_t(16);
+            int64_t  const _1552 = _1551 + int64_t(4);
+            float  const _1553 = _probs[_1552];
+            float16  const _1554 = float16_ops::broadcast(_1553);
+            float16  const _1555 = _1545 * _1554;
+            float16  const _1556 = _1537 + _1555;
+            float16_ops::store(_1556, _pv_block, int64_t(64));
+            float16  const _1557 = float16_ops::load(_pv_block, int64_t(80));
+            int64_t  const _1558 = (int64_t)(_pv_block_s1_rki__x);
+            int64_t  const _1559 = (int64_t)(_1373);
+            int64_t  const _1560 = _1558 + _1559;
+            int64_t  const _1561 = (int64_t)(_attn_dv_pad);
+            int64_t  const _1562 = _1560 * _1561;
+            int64_t  const _1563 = (int64_t)(_1457);
+            int64_t  const _1564 = _1562 + _1563;
+            float16  const _1565 = float16_ops::load(_attn_v, _1564);
+            int64_t  const _1566 = (int64_t)(_1424);
+            int64_t  const _1567 = _1558 + _1566;
+            int64_t  const _1568 = _1567 * int64_t(2);
+            int64_t  const _1569 = (int64_t)(_pv_blocks_s1_ii_ig);
+            int64_t  const _1570 = _1568 + _1569;
+            int64_t  const _1571 = _1570 * int64_t(16);
+            int64_t  const _1572 = _1571 + int64_t(5);
+            float  const _1573 = _probs[_1572];
+            float16  const _1574 = float16_ops::broadcast(_1573);
+            float16  const _1575 = _1565 * _1574;
+            float16  const _1576 = _1557 + _1575;
+            float16_ops::store(_1576, _pv_block, int64_t(80));
+            float16  const _1577 = float16_ops::load(_pv_block, int64_t(96));
+            int64_t  const _1578 = (int64_t)(_pv_block_s1_rki__x);
+            int64_t  const _1579 = (int64_t)(_1373);
+            int64_t  const _1580 = _1578 + _1579;
+            int64_t  const _1581 = (int64_t)(_attn_dv_pad);
+            int64_t  const _1582 = _1580 * _1581;
+            int64_t  const _1583 = (int64_t)(_1457);
+            int64_t  const _1584 = _1582 + _1583;
+            float16  const _1585 = float16_ops::load(_attn_v, _1584);
+            int64_t  const _1586 = (int64_t)(_1424);
+            int64_t  const _1587 = _1578 + _1586;
+            int64_t  const _1588 = _1587 * int64_t(2);
+            int64_t  const _1589 = (int64_t)(_pv_blocks_s1_ii_ig);
+            int64_t  const _1590 = _1588 + _1589;
+            int64_t  const _1591 = _1590 * int64_t(16);
+            int64_t  const _1592 = _1591 + int64_t(6);
+            float  const _1593 = _probs[_1592];
+            float16  const _1594 = float16_ops::broadcast(_1593);
+            float16  const _1595 = _1585 * _1594;
+            float16  const _1596 = _1577 + _1595;
+            float16_ops::store(_1596, _pv_block, int64_t(96));
+            float16  const _1597 = float16_ops::load(_pv_block, int64_t(112));
+            int64_t  const _1598 = (int64_t)(_pv_block_s1_rki__x);
+            int64_t  const _1599 = (int64_t)(_1373);
+            int64_t  const _1600 = _1598 + _1599;
+            int64_t  const _1601 = (int64_t)(_attn_dv_pad);
+            int64_t  const _1602 = _1600 * _1601;
+            int64_t  const _1603 = (int64_t)(_1457);
+            int64_t  const _1604 = _1602 + _1603;
+            float16  const _1605 = float16_ops::load(_attn_v, _1604);
+            int64_t  const _1606 = (int64_t)(_1424);
+            int64_t  const _1607 = _1598 + _1606;
+            int64_t  const _1608 = _1607 * int64_t(2);
+            int64_t  const _1609 = (int64_t)(_pv_blocks_s1_ii_ig);
+            int64_t  const _1610 = _1608 + _1609;
+            int64_t  const _1611 = _1610 * int64_t(16);
+            int64_t  const _1612 = _1611 + int64_t(7);
+            float  const _1613 = _probs[_1612];
+            float16  const _1614 = float16_ops::broadcast(_1613);
+            float16  const _1615 = _1605 * _1614;
+            float16  const _1616 = _1597 + _1615;
+            float16_ops::store(_1616, _pv_block, int64_t(112));
+            float16  const _1617 = float16_ops::load(_pv_block, int64_t(128));
+            int64_t  const _1618 = (int64_t)(_pv_block_s1_rki__x);
+            int64_t  const _1619 = (int64_t)(_1373);
+            int64_t  const _1620 = _1618 + _1619;
+            int64_t  const _1621 = (int64_t)(_attn_dv_pad);
+            int64_t  const _1622 = _1620 * _1621;
+            int64_t  const _1623 = (int64_t)(_1457);
+            int64_t  const _1624 = _1622 + _1623;
+            float16  const _1625 = float16_ops::load(_attn_v, _1624);
+            int64_t  const _1626 = (int64_t)(_1424);
+            int64_t  const _1627 = _1618 + _1626;
+            int64_t  const _1628 = _1627 * int64_t(2);
+            int64_t  const _1629 = (int64_t)(_pv_blocks_s1_ii_ig);
+            int64_t  const _1630 = _1628 + _1629;
+            int64_t  const _1631 = _1630 * int64_t(16);
+            int64_t  const _1632 = _1631 + int64_t(8);
+            float  const _1633 = _probs[_1632];
+            float16  const _1634 = float16_ops::broadcast(_1633);
+            float16  const _1635 = _1625 * _1634;
+            float16  const _1636 = _1617 + _1635;
+            float16_ops::store(_1636, _pv_block, int64_t(128));
+            float16  const _1637 = float16_ops::load(_pv_block, int64_t(144));
+            int64_t  const _1638 = (int64_t)(_pv_block_s1_rki__x);
+            int64_t  const _1639 = (int64_t)(_1373);
+            int64_t  const _1640 = _1638 + _1639;
+            int64_t  const _1641 = (int64_t)(_attn_dv_pad);
+            int64_t  const _1642 = _1640 * _1641;
+            int64_t  const _1643 = (int64_t)(_1457);
+            int64_t  const _1644 = _1642 + _1643;
+            float16  const _1645 = float16_ops::load(_attn_v, _1644);
+            int64_t  const _1646 = (int64_t)(_1424);
+            int64_t  const _1647 = _1638 + _1646;
+            int64_t  const _1648 = _1647 * int64_t(2);
+            int64_t  const _1649 = (int64_t)(_pv_blocks_s1_ii_ig);
+            int64_t  const _1650 = _1648 + _1649;
+            int64_t  const _1651 = _1650 * int64_t(16);
+            int64_t  const _1652 = _1651 + int64_t(9);
+            float  const _1653 = _probs[_1652];
+            float16  const _1654 = float16_ops::broadcast(_1653);
+            float16  const _1655 = _1645 * _1654;
+            float16  const _1656 = _1637 + _1655;
+            float16_ops::store(_1656, _pv_block, int64_t(144));
+            float16  const _1657 = float16_ops::load(_pv_block, int64_t(160));
+            int64_t  const _1658 = (int64_t)(_pv_block_s1_rki__x);
+            int64_t  const _1659 = (int64_t)(_1373);
+            int64_t  const _1660 = _1658 + _1659;
+            int64_t  const _1661 = (int64_t)(_attn_dv_pad);
+            int64_t  const _1662 = _1660 * _1661;
+            int64_t  const _1663 = (int64_t)(_1457);
+            int64_t  const _1664 = _1662 + _1663;
+            float16  const _1665 = float16_ops::load(_attn_v, _1664);
+            int64_t  const _1666 = (int64_t)(_1424);
+            int64_t  const _1667 = _1658 + _1666;
+            int64_t  const _1668 = _1667 * int64_t(2);
+            int64_t  const _1669 = (int64_t)(_pv_blocks_s1_ii_ig);
+            int64_t  const _1670 = _1668 + _1669;
+            int64_t  const _1671 = _1670 * int64_t(16);
+            int64_t  const _1672 = _1671 + int64_t(10);
+            float  const _1673 = _probs[_1672];
+            float16  const _1674 = float16_ops::broadcast(_1673);
+            float16  const _1675 = _1665 * _1674;
+            float16  const _1676 = _1657 + _1675;
+            float16_ops::store(_1676, _pv_block, int64_t(160));
+            float16  const _1677 = float16_ops::load(_pv_block, int64_t(176));
+            int64_t  const _1678 = (int64_t)(_pv_block_s1_rki__x);
+            int64_t  const _1679 = (int64_t)(_1373);
+            int64_t  const _1680 = _1678 + _1679;
+            int64_t  const _1681 = (int64_t)(_attn_dv_pad);
+            int64_t  const _1682 = _1680 * _1681;
+            int64_t  const _1683 = (int64_t)(_1457);
             int64_t  const _1684 = _1682 + _1683;
-            int64_t  const _1685 = (int64_t)(_attn_dv_pad);
-            int64_t  const _1686 = _1684 * _1685;
-            int64_t  const _1687 = (int64_t)(_1663);
-            int64_t  const _1688 = _1686 + _1687;
-            float16  const _1689 = float16_ops::load(_attn_v, _1688);
-            int64_t  const _1690 = (int64_t)(_1379);
-            int64_t  const _1691 = _1683 + _1690;
-            int64_t  const _1692 = _1691 * int64_t(2);
-            int64_t  const _1693 = (int64_t)(_partial_s0_ii_ig);
-            int64_t  const _1694 = _1692 + _1693;
-            int64_t  const _1695 = _1694 * int64_t(16);
-            float  const _1696 = _probs[_1695];
-            float16  const _1697 = float16_ops::broadcast(_1696);
-            float16  const _1698 = _1689 * _1697;
-            float16  const _1699 = _1681 + _1698;
-            float16_ops::store(_1699, _pv, _1680);
-            int32_t  const _1700 = _1378 + _1664;
-            int64_t  const _1701 = (int64_t)(_1700);
-            int64_t  const _1702 = _1701 + int64_t(48);
-            float16  const _1703 = float16_ops::load(_pv, _1702);
-            int64_t  const _1704 = (int64_t)(_105);
-            int64_t  const _1705 = (int64_t)(_pv_s1_rk__x_rebased);
-            int64_t  const _1706 = _1704 + _1705;
-            int64_t  const _1707 = (int64_t)(_attn_dv_pad);
-            int64_t  const _1708 = _1706 * _1707;
-            int64_t  const _1709 = (int64_t)(_1663);
+            float16  const _1685 = float16_ops::load(_attn_v, _1684);
+            int64_t  const _1686 = (int64_t)(_1424);
+            int64_t  const _1687 = _1678 + _1686;
+            int64_t  const _1688 = _1687 * int64_t(2);
+            int64_t  const _1689 = (int64_t)(_pv_blocks_s1_ii_ig);
+            int64_t  const _1690 = _1688 + _1689;
+            int64_t  const _1691 = _1690 * int64_t(16);
+            int64_t  const _1692 = _1691 + int64_t(11);
+            float  const _1693 = _probs[_1692];
+            float16  const _1694 = float16_ops::broadcast(_1693);
+            float16  const _1695 = _1685 * _1694;
+            float16  const _1696 = _1677 + _1695;
+            float16_ops::store(_1696, _pv_block, int64_t(176));
+            float16  const _1697 = float16_ops::load(_pv_block, int64_t(192));
+            int64_t  const _1698 = (int64_t)(_pv_block_s1_rki__x);
+            int64_t  const _1699 = (int64_t)(_1373);
+            int64_t  const _1700 = _1698 + _1699;
+            int64_t  const _1701 = (int64_t)(_attn_dv_pad);
+            int64_t  const _1702 = _1700 * _1701;
+            int64_t  const _1703 = (int64_t)(_1457);
+            int64_t  const _1704 = _1702 + _1703;
+            float16  const _1705 = float16_ops::load(_attn_v, _1704);
+            int64_t  const _1706 = (int64_t)(_1424);
+            int64_t  const _1707 = _1698 + _1706;
+            int64_t  const _1708 = _1707 * int64_t(2);
+            int64_t  const _1709 = (int64_t)(_pv_blocks_s1_ii_ig);
             int64_t  const _1710 = _1708 + _1709;
-            float16  const _1711 = float16_ops::load(_attn_v, _1710);
-            int64_t  const _1712 = (int64_t)(_1379);
-            int64_t  const _1713 = _1705 + _1712;
-            int64_t  const _1714 = _1713 * int64_t(2);
-            int64_t  const _1715 = (int64_t)(_partial_s0_ii_ig);
-            int64_t  const _1716 = _1714 + _1715;
-            int64_t  const _1717 = _1716 * int64_t(16);
-            int64_t  const _1718 = _1717 + int64_t(1);
-            float  const _1719 = _probs[_1718];
-            float16  const _1720 = float16_ops::broadcast(_1719);
-            float16  const _1721 = _1711 * _1720;
-            float16  const _1722 = _1703 + _1721;
-            float16_ops::store(_1722, _pv, _1702);
-            int64_t  const _1723 = (int64_t)(_1678);
-            int64_t  const _1724 = _1723 + int64_t(80);
-            float16  const _1725 = float16_ops::load(_pv, _1724);
-            int64_t  const _1726 = (int64_t)(_105);
-            int64_t  const _1727 = (int64_t)(_pv_s1_rk__x_rebased);
-            int64_t  const _1728 = _1726 + _1727;
-            int64_t  const _1729 = (int64_t)(_attn_dv_pad);
-            int64_t  const _1730 = _1728 * _1729;
-            int64_t  const _1731 = (int64_t)(_1663);
-            int64_t  const _1732 = _1730 + _1731;
-            float16  const _1733 = float16_ops::load(_attn_v, _1732);
-            int64_t  const _1734 = (int64_t)(_1379);
-            int64_t  const _1735 = _1727 + _1734;
-            int64_t  const _1736 = _1735 * int64_t(2);
-            int64_t  const _1737 = (int64_t)(_partial_s0_ii_ig);
-            int64_t  const _1738 = _1736 + _1737;
-            int64_t  const _1739 = _1738 * int64_t(16);
-            int64_t  const _1740 = _1739 + int64_t(2);
-            float  const _1741 = _probs[_1740];
-            float16  const _1742 = float16_ops::broadcast(_1741);
-            float16  const _1743 = _1733 * _1742;
-            float16  const _1744 = _1725 + _1743;
-            float16_ops::store(_1744, _pv, _1724);
-            int64_t  const _1745 = (int64_t)(_1677);
-            int64_t  const _1746 = _1745 + int64_t(112);
-            float16  const _1747 = float16_ops::load(_pv, _1746);
-            int64_t  const _1748 = (int64_t)(_105);
-            int64_t  const _1749 = (int64_t)(_pv_s1_rk__x_rebased);
+            int64_t  const _1711 = _1710 * int64_t(16);
+            int64_t  const _1712 = _1711 + int64_t(12);
+            float  const _1713 = _probs[_1712];
+            float16  const _1714 = float16_ops::broadcast(_1713);
+            float16  const _1715 = _1705 * _1714;
+            float16  const _1716 = _1697 + _1715;
+            float16_ops::store(_1716, _pv_block, int64_t(192));
+            float16  const _1717 = float16_ops::load(_pv_block, int64_t(208));
+            int64_t  const _1718 = (int64_t)(_pv_block_s1_rki__x);
+            int64_t  const _1719 = (int64_t)(_1373);
+            int64_t  const _1720 = _1718 + _1719;
+            int64_t  const _1721 = (int64_t)(_attn_dv_pad);
+            int64_t  const _1722 = _1720 * _1721;
+            int64_t  const _1723 = (int64_t)(_1457);
+            int64_t  const _1724 = _1722 + _1723;
+            float16  const _1725 = float16_ops::load(_attn_v, _1724);
+            int64_t  const _1726 = (int64_t)(_1424);
+            int64_t  const _1727 = _1718 + _1726;
+            int64_t  const _1728 = _1727 * int64_t(2);
+            int64_t  const _1729 = (int64_t)(_pv_blocks_s1_ii_ig);
+            int64_t  const _1730 = _1728 + _1729;
+            int64_t  const _1731 = _1730 * int64_t(16);
+            int64_t  const _1732 = _1731 + int64_t(13);
+            float  const _1733 = _probs[_1732];
+            float16  const _1734 = float16_ops::broadcast(_1733);
+            float16  const _1735 = _1725 * _1734;
+            float16  const _1736 = _1717 + _1735;
+            float16_ops::store(_1736, _pv_block, int64_t(208));
+            float16  const _1737 = float16_ops::load(_pv_block, int64_t(224));
+            int64_t  const _1738 = (int64_t)(_pv_block_s1_rki__x);
+            int64_t  const _1739 = (int64_t)(_1373);
+            int64_t  const _1740 = _1738 + _1739;
+            int64_t  const _1741 = (int64_t)(_attn_dv_pad);
+            int64_t  const _1742 = _1740 * _1741;
+            int64_t  const _1743 = (int64_t)(_1457);
+            int64_t  const _1744 = _1742 + _1743;
+            float16  const _1745 = float16_ops::load(_attn_v, _1744);
+            int64_t  const _1746 = (int64_t)(_1424);
+            int64_t  const _1747 = _1738 + _1746;
+            int64_t  const _1748 = _1747 * int64_t(2);
+            int64_t  const _1749 = (int64_t)(_pv_blocks_s1_ii_ig);
             int64_t  const _1750 = _1748 + _1749;
-            int64_t  const _1751 = (int64_t)(_attn_dv_pad);
-            int64_t  const _1752 = _1750 * _1751;
-            int64_t  const _1753 = (int64_t)(_1663);
-            int64_t  const _1754 = _1752 + _1753;
-            float16  const _1755 = float16_ops::load(_attn_v, _1754);
-            int64_t  const _1756 = (int64_t)(_1379);
-            int64_t  const _1757 = _1749 + _1756;
-            int64_t  const _1758 = _1757 * int64_t(2);
-            int64_t  const _1759 = (int64_t)(_partial_s0_ii_ig);
+            int64_t  const _1751 = _1750 * int64_t(16);
+            int64_t  const _1752 = _1751 + int64_t(14);
+            float  const _1753 = _probs[_1752];
+            float16  const _1754 = float16_ops::broadcast(_1753);
+            float16  const _1755 = _1745 * _1754;
+            float16  const _1756 = _1737 + _1755;
+            float16_ops::store(_1756, _pv_block, int64_t(224));
+            float16  const _1757 = float16_ops::load(_pv_block, int64_t(240));
+            int64_t  const _1758 = (int64_t)(_pv_block_s1_rki__x);
+            int64_t  const _1759 = (int64_t)(_1373);
             int64_t  const _1760 = _1758 + _1759;
-            int64_t  const _1761 = _1760 * int64_t(16);
-            int64_t  const _1762 = _1761 + int64_t(3);
-            float  const _1763 = _probs[_1762];
-            float16  const _1764 = float16_ops::broadcast(_1763);
-            float16  const _1765 = _1755 * _1764;
-            float16  const _1766 = _1747 + _1765;
-            float16_ops::store(_1766, _pv, _1746);
-            int64_t  const _1767 = (int64_t)(_1676);
-            int64_t  const _1768 = _1767 + int64_t(144);
-            float16  const _1769 = float16_ops::load(_pv, _1768);
-            int64_t  const _1770 = (int64_t)(_105);
-            int64_t  const _1771 = (int64_t)(_pv_s1_rk__x_rebased);
-            int64_t  const _1772 = _1770 + _1771;
-            int64_t  const _1773 = (int64_t)(_attn_dv_pad);
-            int64_t  const _1774 = _1772 * _1773;
-            int64_t  const _1775 = (int64_t)(_1663);
-            int64_t  const _1776 = _1774 + _1775;
-            float16  const _1777 = float16_ops::load(_attn_v, _1776);
-            int64_t  const _1778 = (int64_t)(_1379);
-            int64_t  const _1779 = _1771 + _1778;
-            int64_t  const _1780 = _1779 * int64_t(2);
-            int64_t  const _1781 = (int64_t)(_partial_s0_ii_ig);
-            int64_t  const _1782 = _1780 + _1781;
-            int64_t  const _1783 = _1782 * int64_t(16);
-            int64_t  const _1784 = _1783 + int64_t(4);
-            float  const _1785 = _probs[_1784];
-            float16  const _1786 = float16_ops::broadcast(_1785);
-            float16  const _1787 = _1777 * _1786;
-            float16  const _1788 = _1769 + _1787;
-            float16_ops::store(_1788, _pv, _1768);
-            int64_t  const _1789 = (int64_t)(_1675);
-            int64_t  const _1790 = _1789 + int64_t(176);
-            float16  const _1791 = float16_ops::load(_pv, _1790);
-            int64_t  const _1792 = (int64_t)(_105);
-            int64_t  const _1793 = (int64_t)(_pv_s1_rk__x_rebased);
-            int64_t  const _1794 = _1792 + _1793;
-            int64_t  const _1795 = (int64_t)(_attn_dv_pad);
-            int64_t  const _1796 = _1794 * _1795;
-            int64_t  const _1797 = (int64_t)(_1663);
-            int64_t  const _1798 = _1796 + _1797;
-            float16  const _1799 = float16_ops::load(_attn_v, _1798);
-            int64_t  const _1800 = (int64_t)(_1379);
-            int64_t  const _1801 = _1793 + _1800;
-            int64_t  const _1802 = _1801 * int64_t(2);
-            int64_t  const _1803 = (int64_t)(_partial_s0_ii_ig);
-            int64_t  const _1804 = _1802 + _1803;
-            int64_t  const _1805 = _1804 * int64_t(16);
-            int64_t  const _1806 = _1805 + int64_t(5);
-            float  const _1807 = _probs[_1806];
-            float16  const _1808 = float16_ops::broadcast(_1807);
-            float16  const _1809 = _1799 * _1808;
-            float16  const _1810 = _1791 + _1809;
-            float16_ops::store(_1810, _pv, _1790);
-            int64_t  const _1811 = (int64_t)(_1674);
-            int64_t  const _1812 = _1811 + int64_t(208);
-            float16  const _1813 = float16_ops::load(_pv, _1812);
-            int64_t  const _1814 = (int64_t)(_105);
-            int64_t  const _1815 = (int64_t)(_pv_s1_rk__x_rebased);
-            int64_t  const _1816 = _1814 + _1815;
-            int64_t  const _1817 = (int64_t)(_attn_dv_pad);
-            int64_t  const _1818 = _1816 * _1817;
-            int64_t  const _1819 = (int64_t)(_1663);
-            int64_t  const _1820 = _1818 + _1819;
-            float16  const _1821 = float16_ops::load(_attn_v, _1820);
-            int64_t  const _1822 = (int64_t)(_1379);
-            int64_t  const _1823 = _1815 + _1822;
-            int64_t  const _1824 = _1823 * int64_t(2);
-            int64_t  const _1825 = (int64_t)(_partial_s0_ii_ig);
-            int64_t  const _1826 = _1824 + _1825;
-            int64_t  const _1827 = _1826 * int64_t(16);
-            int64_t  const _1828 = _1827 + int64_t(6);
-            float  const _1829 = _probs[_1828];
-            float16  const _1830 = float16_ops::broadcast(_1829);
-            float16  const _1831 = _1821 * _1830;
-            float16  const _1832 = _1813 + _1831;
-            float16_ops::store(_1832, _pv, _1812);
-            int64_t  const _1833 = (int64_t)(_1673);
-            int64_t  const _1834 = _1833 + int64_t(240);
-            float16  const _1835 = float16_ops::load(_pv, _1834);
-            int64_t  const _1836 = (int64_t)(_105);
-            int64_t  const _1837 = (int64_t)(_pv_s1_rk__x_rebased);
-            int64_t  const _1838 = _1836 + _1837;
-            int64_t  const _1839 = (int64_t)(_attn_dv_pad);
-            int64_t  const _1840 = _1838 * _1839;
-            int64_t  const _1841 = (int64_t)(_1663);
-            int64_t  const _1842 = _1840 + _1841;
-            float16  const _1843 = float16_ops::load(_attn_v, _1842);
-            int64_t  const _1844 = (int64_t)(_1379);
-            int64_t  const _1845 = _1837 + _1844;
-            int64_t  const _1846 = _1845 * int64_t(2);
-            int64_t  const _1847 = (int64_t)(_partial_s0_ii_ig);
-            int64_t  const _1848 = _1846 + _1847;
-            int64_t  const _1849 = _1848 * int64_t(16);
-            int64_t  const _1850 = _1849 + int64_t(7);
-            float  const _1851 = _probs[_1850];
-            float16  const _1852 = float16_ops::broadcast(_1851);
-            float16  const _1853 = _1843 * _1852;
-            float16  const _1854 = _1835 + _1853;
-            float16_ops::store(_1854, _pv, _1834);
-            int64_t  const _1855 = (int64_t)(_1672);
-            int64_t  const _1856 = _1855 + int64_t(272);
-            float16  const _1857 = float16_ops::load(_pv, _1856);
-            int64_t  const _1858 = (int64_t)(_105);
-            int64_t  const _1859 = (int64_t)(_pv_s1_rk__x_rebased);
-            int64_t  const _1860 = _1858 + _1859;
-            int64_t  const _1861 = (int64_t)(_attn_dv_pad);
-            int64_t  const _1862 = _1860 * _1861;
-            int64_t  const _1863 = (int64_t)(_1663);
-            int64_t  const _1864 = _1862 + _1863;
-            float16  const _1865 = float16_ops::load(_attn_v, _1864);
-            int64_t  const _1866 = (int64_t)(_1379);
-            int64_t  const _1867 = _1859 + _1866;
-            int64_t  const _1868 = _1867 * int64_t(2);
-            int64_t  const _1869 = (int64_t)(_partial_s0_ii_ig);
-            int64_t  const _1870 = _1868 + _1869;
-            int64_t  const _1871 = _1870 * int64_t(16);
-            int64_t  const _1872 = _1871 + int64_t(8);
-            float  const _1873 = _probs[_1872];
-            float16  const _1874 = float16_ops::broadcast(_1873);
-            float16  const _1875 = _1865 * _1874;
-            float16  const _1876 = _1857 + _1875;
-            float16_ops::store(_1876, _pv, _1856);
-            int64_t  const _1877 = (int64_t)(_1671);
-            int64_t  const _1878 = _1877 + int64_t(304);
-            float16  const _1879 = float16_ops::load(_pv, _1878);
-            int64_t  const _1880 = (int64_t)(_105);
-            int64_t  const _1881 = (int64_t)(_pv_s1_rk__x_rebased);
-            int64_t  const _1882 = _1880 + _1881;
-            int64_t  const _1883 = (int64_t)(_attn_dv_pad);
-            int64_t  const _1884 = _1882 * _1883;
-            int64_t  const _1885 = (int64_t)(_1663);
-            int64_t  const _1886 = _1884 + _1885;
-            float16  const _1887 = float16_ops::load(_attn_v, _1886);
-            int64_t  const _1888 = (int64_t)(_1379);
-            int64_t  const _1889 = _1881 + _1888;
-            int64_t  const _1890 = _1889 * int64_t(2);
-            int64_t  const _1891 = (int64_t)(_partial_s0_ii_ig);
-            int64_t  const _1892 = _1890 + _1891;
-            int64_t  const _1893 = _1892 * int64_t(16);
-            int64_t  const _1894 = _1893 + int64_t(9);
-            float  const _1895 = _probs[_1894];
-            float16  const _1896 = float16_ops::broadcast(_1895);
-            float16  const _1897 = _1887 * _1896;
-            float16  const _1898 = _1879 + _1897;
-            float16_ops::store(_1898, _pv, _1878);
-            int64_t  const _1899 = (int64_t)(_1670);
-            int64_t  const _1900 = _1899 + int64_t(336);
-            float16  const _1901 = float16_ops::load(_pv, _1900);
-            int64_t  const _1902 = (int64_t)(_105);
-            int64_t  const _1903 = (int64_t)(_pv_s1_rk__x_rebased);
-            int64_t  const _1904 = _1902 + _1903;
-            int64_t  const _1905 = (int64_t)(_attn_dv_pad);
-            int64_t  const _1906 = _1904 * _1905;
-            int64_t  const _1907 = (int64_t)(_1663);
-            int64_t  const _1908 = _1906 + _1907;
-            float16  const _1909 = float16_ops::load(_attn_v, _1908);
-            int64_t  const _1910 = (int64_t)(_1379);
-            int64_t  const _1911 = _1903 + _1910;
-            int64_t  const _1912 = _1911 * int64_t(2);
-            int64_t  const _1913 = (int64_t)(_partial_s0_ii_ig);
-            int64_t  const _1914 = _1912 + _1913;
-            int64_t  const _1915 = _1914 * int64_t(16);
-            int64_t  const _1916 = _1915 + int64_t(10);
-            float  const _1917 = _probs[_1916];
-            float16  const _1918 = float16_ops::broadcast(_1917);
-            float16  const _1919 = _1909 * _1918;
-            float16  const _1920 = _1901 + _1919;
-            float16_ops::store(_1920, _pv, _1900);
-            int64_t  const _1921 = (int64_t)(_1669);
-            int64_t  const _1922 = _1921 + int64_t(368);
-            float16  const _1923 = float16_ops::load(_pv, _1922);
-            int64_t  const _1924 = (int64_t)(_105);
-            int64_t  const _1925 = (int64_t)(_pv_s1_rk__x_rebased);
-            int64_t  const _1926 = _1924 + _1925;
-            int64_t  const _1927 = (int64_t)(_attn_dv_pad);
-            int64_t  const _1928 = _1926 * _1927;
-            int64_t  const _1929 = (int64_t)(_1663);
-            int64_t  const _1930 = _1928 + _1929;
-            float16  const _1931 = float16_ops::load(_attn_v, _1930);
-            int64_t  const _1932 = (int64_t)(_1379);
-            int64_t  const _1933 = _1925 + _1932;
-            int64_t  const _1934 = _1933 * int64_t(2);
-            int64_t  const _1935 = (int64_t)(_partial_s0_ii_ig);
-            int64_t  const _1936 = _1934 + _1935;
-            int64_t  const _1937 = _1936 * int64_t(16);
-            int64_t  const _1938 = _1937 + int64_t(11);
-            float  const _1939 = _probs[_1938];
-            float16  const _1940 = float16_ops::broadcast(_1939);
-            float16  const _1941 = _1931 * _1940;
-            float16  const _1942 = _1923 + _1941;
-            float16_ops::store(_1942, _pv, _1922);
-            int64_t  const _1943 = (int64_t)(_1668);
-            int64_t  const _1944 = _1943 + int64_t(400);
-            float16  const _1945 = float16_ops::load(_pv, _1944);
-            int64_t  const _1946 = (int64_t)(_105);
-            int64_t  const _1947 = (int64_t)(_pv_s1_rk__x_rebased);
-            int64_t  const _1948 = _1946 + _1947;
-            int64_t  const _1949 = (int64_t)(_attn_dv_pad);
-            int64_t  const _1950 = _1948 * _1949;
-            int64_t  const _1951 = (int64_t)(_1663);
-            int64_t  const _1952 = _1950 + _1951;
-            float16  const _1953 = float16_ops::load(_attn_v, _1952);
-            int64_t  const _1954 = (int64_t)(_1379);
-            int64_t  const _1955 = _1947 + _1954;
-            int64_t  const _1956 = _1955 * int64_t(2);
-            int64_t  const _1957 = (int64_t)(_partial_s0_ii_ig);
-            int64_t  const _1958 = _1956 + _1957;
-            int64_t  const _1959 = _1958 * int64_t(16);
-            int64_t  const _1960 = _1959 + int64_t(12);
-            float  const _1961 = _probs[_1960];
-            float16  const _1962 = float16_ops::broadcast(_1961);
-            float16  const _1963 = _1953 * _1962;
-            float16  const _1964 = _1945 + _1963;
-            float16_ops::store(_1964, _pv, _1944);
-            int64_t  const _1965 = (int64_t)(_1667);
-            int64_t  const _1966 = _1965 + int64_t(432);
-            float16  const _1967 = float16_ops::load(_pv, _1966);
-            int64_t  const _1968 = (int64_t)(_105);
-            int64_t  const _1969 = (int64_t)(_pv_s1_rk__x_rebased);
-            int64_t  const _1970 = _1968 + _1969;
-            int64_t  const _1971 = (int64_t)(_attn_dv_pad);
-            int64_t  const _1972 = _1970 * _1971;
-            int64_t  const _1973 = (int64_t)(_1663);
-            int64_t  const _1974 = _1972 + _1973;
-            float16  const _1975 = float16_ops::load(_attn_v, _1974);
-            int64_t  const _1976 = (int64_t)(_1379);
-            int64_t  const _1977 = _1969 + _1976;
-            int64_t  const _1978 = _1977 * int64_t(2);
-            int64_t  const _1979 = (int64_t)(_partial_s0_ii_ig);
-            int64_t  const _1980 = _1978 + _1979;
-            int64_t  const _1981 = _1980 * int64_t(16);
-            int64_t  const _1982 = _1981 + int64_t(13);
-            float  const _1983 = _probs[_1982];
-            float16  const _1984 = float16_ops::broadcast(_1983);
-            float16  const _1985 = _1975 * _1984;
-            float16  const _1986 = _1967 + _1985;
-            float16_ops::store(_1986, _pv, _1966);
-            int64_t  const _1987 = (int64_t)(_1666);
-            int64_t  const _1988 = _1987 + int64_t(464);
-            float16  const _1989 = float16_ops::load(_pv, _1988);
-            int64_t  const _1990 = (int64_t)(_105);
-            int64_t  const _1991 = (int64_t)(_pv_s1_rk__x_rebased);
-            int64_t  const _1992 = _1990 + _1991;
-            int64_t  const _1993 = (int64_t)(_attn_dv_pad);
-            int64_t  const _1994 = _1992 * _1993;
-            int64_t  const _1995 = (int64_t)(_1663);
-            int64_t  const _1996 = _1994 + _1995;
-            float16  const _1997 = float16_ops::load(_attn_v, _1996);
-            int64_t  const _1998 = (int64_t)(_1379);
-            int64_t  const _1999 = _1991 + _1998;
-            int64_t  const _2000 = _1999 * int64_t(2);
-            int64_t  const _2001 = (int64_t)(_partial_s0_ii_ig);
-            int64_t  const _2002 = _2000 + _2001;
-            int64_t  const _2003 = _2002 * int64_t(16);
-            int64_t  const _2004 = _2003 + int64_t(14);
-            float  const _2005 = _probs[_2004];
-            float16  const _2006 = float16_ops::broadcast(_2005);
-            float16  const _2007 = _1997 * _2006;
-            float16  const _2008 = _1989 + _2007;
-            float16_ops::store(_2008, _pv, _1988);
-            int64_t  const _2009 = (int64_t)(_1665);
-            int64_t  const _2010 = _2009 + int64_t(496);
-            float16  const _2011 = float16_ops::load(_pv, _2010);
-            int64_t  const _2012 = (int64_t)(_105);
-            int64_t  const _2013 = (int64_t)(_pv_s1_rk__x_rebased);
-            int64_t  const _2014 = _2012 + _2013;
-            int64_t  const _2015 = (int64_t)(_attn_dv_pad);
-            int64_t  const _2016 = _2014 * _2015;
-            int64_t  const _2017 = (int64_t)(_1663);
-            int64_t  const _2018 = _2016 + _2017;
-            float16  const _2019 = float16_ops::load(_attn_v, _2018);
-            int64_t  const _2020 = (int64_t)(_1379);
-            int64_t  const _2021 = _2013 + _2020;
-            int64_t  const _2022 = _2021 * int64_t(2);
-            int64_t  const _2023 = (int64_t)(_partial_s0_ii_ig);
-            int64_t  const _2024 = _2022 + _2023;
-            int64_t  const _2025 = _2024 * int64_t(16);
-            int64_t  const _2026 = _2025 + int64_t(15);
-            float  const _2027 = _probs[_2026];
-            float16  const _2028 = float16_ops::broadcast(_2027);
-            float16  const _2029 = _2019 * _2028;
-            float16  const _2030 = _2011 + _2029;
-            float16_ops::store(_2030, _pv, _2010);
-           } // for _pv_s1_rk__x_rebased
-          } // for _pv_s1_c_co
-          // consume pv
-          int32_t  const _2031 = ::halide_cpp_max(_1365, _1367);
-          int32_t  const _2032 = _partial_s0_ii_ig * 16;
-          for (int _partial_s0_ii_ir = 0; _partial_s0_ii_ir < 0 + 16; _partial_s0_ii_ir++)
-          {
-           int32_t  const _2033 = _partial_s0_ii_ir + _2032;
-           int32_t  const _2034 = _attn_dv_pad + 16;
-           int32_t  const _2035 = _2033 * _2034;
-           int32_t  const _2036 = _1378 + 32;
-           int32_t  const _2037 = _2036 * _partial_s0_ii_ir;
-           int32_t  const _2038 = _2037 - _1346;
-           for (int _partial_s0_c_c = 0; _partial_s0_c_c < 0 + _1372; _partial_s0_c_c++)
-           {
-            int64_t  const _2039 = (int64_t)(_partial_s0_c_c);
-            int64_t  const _2040 = _2039 * int64_t(16);
-            int64_t  const _2041 = (int64_t)(_2038);
-            int64_t  const _2042 = _2040 + _2041;
-            int64_t  const _2043 = _2042 + int64_t(16);
-            float16  const _2044 = float16_ops::load(_pv, _2043);
-            int64_t  const _2045 = (int64_t)(_2035);
-            int64_t  const _2046 = _2040 + _2045;
-            float16_ops::store(_2044, _partial, _2046);
-           } // for _partial_s0_c_c
-           int32_t  const _2047 = ::halide_cpp_min(_1374, _2031);
-           int32_t  const _2048 = ::halide_cpp_max(_2047, _1365);
-           int32_t  const _2049 = _2048 + 1024;
-           int32_t  const _2050 = ::halide_cpp_min(_2049, _2031);
-           float  const _2051 = reinterpret<float>(_2050);
-           int32_t  const _2052 = _1378 + 32;
-           int32_t  const _2053 = _2052 * _partial_s0_ii_ir;
-           int32_t  const _2054 = _2053 - _1346;
-           int32_t  const _2055 = _partial_s0_ii_ir + _2032;
-           for (int _partial_s0_c_c_rebased = 0; _partial_s0_c_c_rebased < 0 + _1369; _partial_s0_c_c_rebased++)
-           {
-            int32_t  const _2056 = _partial_s0_c_c_rebased + _1372;
-            int32_t  const _2057 = _2056 * 16;
-            int32_t  const _2058 = ::halide_cpp_min(_2057, _attn_dv_pad);
-            int32_t  const _2059 = _2058 - _attn_dv_pad;
-            int32x16_t  const _2060 = int32x16_t_ops::ramp(_2058, 1);
-            int32_t  const _2061 = _attn_dv_pad + -1;
-            int32x16_t  const _2062 = int32x16_t_ops::broadcast(_2061);
-            int32x16_t  const _2063 = int32x16_t_ops::min(_2060, _2062);
-            int32_t  const _2064 = _2054 + 16;
-            int32x16_t  const _2065 = int32x16_t_ops::broadcast(_2064);
-            int32x16_t  const _2066 = _2063 + _2065;
-            float16  const _2067 = float16_ops::load_gather(_pv, _2066);
-            int64_t  const _2068 = (int64_t)(_2055);
-            float  const _2069 = _row_max[_2068];
-            float16  const _2070 = float16_ops::broadcast(_2069);
-            float  const _2071 = _row_sum[_2068];
-            float16  const _2072 = float16_ops::broadcast(_2071);
-            float16  const _2073 = float16_ops::broadcast(_2051);
-            float  const _2074 = reinterpret<float>(_2031);
-            float16  const _2075 = float16_ops::broadcast(_2074);
-            int32_t  const _2076 = _2059 + -2;
-            int32x16_t  const _2077 = int32x16_t_ops::ramp(_2076, 1);
-            int32x16_t  const _2078 = int32x16_t_ops::broadcast(0);
-            uint8x16_t  const _2079 = int32x16_t_ops::eq(_2077, _2078);
-            float16  const _2080 = float16_ops::select(_2079, _2073, _2075);
-            int32_t  const _2081 = _2059 + -1;
-            int32x16_t  const _2082 = int32x16_t_ops::ramp(_2081, 1);
-            uint8x16_t  const _2083 = int32x16_t_ops::eq(_2082, _2078);
-            float16  const _2084 = float16_ops::select(_2083, _2072, _2080);
-            int32x16_t  const _2085 = int32x16_t_ops::ramp(_2059, 1);
-            uint8x16_t  const _2086 = int32x16_t_ops::eq(_2085, _2078);
-            float16  const _2087 = float16_ops::select(_2086, _2070, _2084);
-            int32x16_t  const _2088 = int32x16_t_ops::broadcast(_attn_dv_pad);
-            uint8x16_t  const _2089 = int32x16_t_ops::lt(_2060, _2088);
-            float16  const _2090 = float16_ops::select(_2089, _2067, _2087);
-            int64_t  const _2091 = (int64_t)(_attn_dv_pad);
-            int64_t  const _2092 = _2091 + int64_t(16);
-            int64_t  const _2093 = _2092 * _2068;
-            int64_t  const _2094 = (int64_t)(_2058);
-            int64_t  const _2095 = _2093 + _2094;
-            float16_ops::store(_2090, _partial, _2095);
-           } // for _partial_s0_c_c_rebased
-          } // for _partial_s0_ii_ir
-          _pv_free.free();
-         } // alloc _pv
-        } // for _partial_s0_ii_ig
-        _probs_free.free();
-        // produce attn_out
-        // consume partial
-        int32_t  const _2096 = _attn_dv_pad & 15;
-        bool  const _2097 = _2096 != 0;
-        int32_t  const _2098 = _attn_dv_pad >> 4;
-        for (int _attn_out_s0_ii = 0; _attn_out_s0_ii < 0 + 32; _attn_out_s0_ii++)
+            int64_t  const _1761 = (int64_t)(_attn_dv_pad);
+            int64_t  const _1762 = _1760 * _1761;
+            int64_t  const _1763 = (int64_t)(_1457);
+            int64_t  const _1764 = _1762 + _1763;
+            float16  const _1765 = float16_ops::load(_attn_v, _1764);
+            int64_t  const _1766 = (int64_t)(_1424);
+            int64_t  const _1767 = _1758 + _1766;
+            int64_t  const _1768 = _1767 * int64_t(2);
+            int64_t  const _1769 = (int64_t)(_pv_blocks_s1_ii_ig);
+            int64_t  const _1770 = _1768 + _1769;
+            int64_t  const _1771 = _1770 * int64_t(16);
+            int64_t  const _1772 = _1771 + int64_t(15);
+            float  const _1773 = _probs[_1772];
+            float16  const _1774 = float16_ops::broadcast(_1773);
+            float16  const _1775 = _1765 * _1774;
+            float16  const _1776 = _1757 + _1775;
+            float16_ops::store(_1776, _pv_block, int64_t(240));
+           } // for _pv_block_s1_rki__x
+           // consume pv_block
+           int32_t  const _1777 = _pv_blocks_s1_c_co * 16;
+           int32_t  const _1778 = _1777 + _1378;
+           int64_t  const _1779 = (int64_t)(_1778);
+           int64_t  const _1780 = _1779 + int64_t(16);
+           float16  const _1781 = float16_ops::load(_pv_blocks, _1780);
+           float16  const _1782 = float16_ops::load(_pv_block, int64_t(0));
+           float16  const _1783 = _1781 + _1782;
+           float16_ops::store(_1783, _pv_blocks, _1780);
+           int32_t  const _1784 = _pv_blocks_s1_c_co * 16;
+           int32_t  const _1785 = _1784 + _1423;
+           int64_t  const _1786 = (int64_t)(_1785);
+           int64_t  const _1787 = _1786 + int64_t(16);
+           float16  const _1788 = float16_ops::load(_pv_blocks, _1787);
+           float16  const _1789 = float16_ops::load(_pv_block, int64_t(16));
+           float16  const _1790 = _1788 + _1789;
+           float16_ops::store(_1790, _pv_blocks, _1787);
+           int32_t  const _1791 = _pv_blocks_s1_c_co * 16;
+           int32_t  const _1792 = _1791 + _1420;
+           int64_t  const _1793 = (int64_t)(_1792);
+           int64_t  const _1794 = _1793 + int64_t(16);
+           float16  const _1795 = float16_ops::load(_pv_blocks, _1794);
+           float16  const _1796 = float16_ops::load(_pv_block, int64_t(32));
+           float16  const _1797 = _1795 + _1796;
+           float16_ops::store(_1797, _pv_blocks, _1794);
+           int32_t  const _1798 = _pv_blocks_s1_c_co * 16;
+           int32_t  const _1799 = _1798 + _1417;
+           int64_t  const _1800 = (int64_t)(_1799);
+           int64_t  const _1801 = _1800 + int64_t(16);
+           float16  const _1802 = float16_ops::load(_pv_blocks, _1801);
+           float16  const _1803 = float16_ops::load(_pv_block, int64_t(48));
+           float16  const _1804 = _1802 + _1803;
+           float16_ops::store(_1804, _pv_blocks, _1801);
+           int32_t  const _1805 = _pv_blocks_s1_c_co * 16;
+           int32_t  const _1806 = _1805 + _1414;
+           int64_t  const _1807 = (int64_t)(_1806);
+           int64_t  const _1808 = _1807 + int64_t(16);
+           float16  const _1809 = float16_ops::load(_pv_blocks, _1808);
+           float16  const _1810 = float16_ops::load(_pv_block, int64_t(64));
+           float16  const _1811 = _1809 + _1810;
+           float16_ops::store(_1811, _pv_blocks, _1808);
+           int32_t  const _1812 = _pv_blocks_s1_c_co * 16;
+           int32_t  const _1813 = _1812 + _1411;
+           int64_t  const _1814 = (int64_t)(_1813);
+           int64_t  const _1815 = _1814 + int64_t(16);
+           float16  const _1816 = float16_ops::load(_pv_blocks, _1815);
+           float16  const _1817 = float16_ops::load(_pv_block, int64_t(80));
+           float16  const _1818 = _1816 + _1817;
+           float16_ops::store(_1818, _pv_blocks, _1815);
+           int32_t  const _1819 = _pv_blocks_s1_c_co * 16;
+           int32_t  const _1820 = _1819 + _1408;
+           int64_t  const _1821 = (int64_t)(_1820);
+           int64_t  const _1822 = _1821 + int64_t(16);
+           float16  const _1823 = float16_ops::load(_pv_blocks, _1822);
+           float16  const _1824 = float16_ops::load(_pv_block, int64_t(96));
+           float16  const _1825 = _1823 + _1824;
+           float16_ops::store(_1825, _pv_blocks, _1822);
+           int32_t  const _1826 = _pv_blocks_s1_c_co * 16;
+           int32_t  const _1827 = _1826 + _1405;
+           int64_t  const _1828 = (int64_t)(_1827);
+           int64_t  const _1829 = _1828 + int64_t(16);
+           float16  const _1830 = float16_ops::load(_pv_blocks, _1829);
+           float16  const _1831 = float16_ops::load(_pv_block, int64_t(112));
+           float16  const _1832 = _1830 + _1831;
+           float16_ops::store(_1832, _pv_blocks, _1829);
+           int32_t  const _1833 = _pv_blocks_s1_c_co * 16;
+           int32_t  const _1834 = _1833 + _1402;
+           int64_t  const _1835 = (int64_t)(_1834);
+           int64_t  const _1836 = _1835 + int64_t(16);
+           float16  const _1837 = float16_ops::load(_pv_blocks, _1836);
+           float16  const _1838 = float16_ops::load(_pv_block, int64_t(128));
+           float16  const _1839 = _1837 + _1838;
+           float16_ops::store(_1839, _pv_blocks, _1836);
+           int32_t  const _1840 = _pv_blocks_s1_c_co * 16;
+           int32_t  const _1841 = _1840 + _1399;
+           int64_t  const _1842 = (int64_t)(_1841);
+           int64_t  const _1843 = _1842 + int64_t(16);
+           float16  const _1844 = float16_ops::load(_pv_blocks, _1843);
+           float16  const _1845 = float16_ops::load(_pv_block, int64_t(144));
+           float16  const _1846 = _1844 + _1845;
+           float16_ops::store(_1846, _pv_blocks, _1843);
+           int32_t  const _1847 = _pv_blocks_s1_c_co * 16;
+           int32_t  const _1848 = _1847 + _1396;
+           int64_t  const _1849 = (int64_t)(_1848);
+           int64_t  const _1850 = _1849 + int64_t(16);
+           float16  const _1851 = float16_ops::load(_pv_blocks, _1850);
+           float16  const _1852 = float16_ops::load(_pv_block, int64_t(160));
+           float16  const _1853 = _1851 + _1852;
+           float16_ops::store(_1853, _pv_blocks, _1850);
+           int32_t  const _1854 = _pv_blocks_s1_c_co * 16;
+           int32_t  const _1855 = _1854 + _1393;
+           int64_t  const _1856 = (int64_t)(_1855);
+           int64_t  const _1857 = _1856 + int64_t(16);
+           float16  const _1858 = float16_ops::load(_pv_blocks, _1857);
+           float16  const _1859 = float16_ops::load(_pv_block, int64_t(176));
+           float16  const _1860 = _1858 + _1859;
+           float16_ops::store(_1860, _pv_blocks, _1857);
+           int32_t  const _1861 = _pv_blocks_s1_c_co * 16;
+           int32_t  const _1862 = _1861 + _1390;
+           int64_t  const _1863 = (int64_t)(_1862);
+           int64_t  const _1864 = _1863 + int64_t(16);
+           float16  const _1865 = float16_ops::load(_pv_blocks, _1864);
+           float16  const _1866 = float16_ops::load(_pv_block, int64_t(192));
+           float16  const _1867 = _1865 + _1866;
+           float16_ops::store(_1867, _pv_blocks, _1864);
+           int32_t  const _1868 = _pv_blocks_s1_c_co * 16;
+           int32_t  const _1869 = _1868 + _1387;
+           int64_t  const _1870 = (int64_t)(_1869);
+           int64_t  const _1871 = _1870 + int64_t(16);
+           float16  const _1872 = float16_ops::load(_pv_blocks, _1871);
+           float16  const _1873 = float16_ops::load(_pv_block, int64_t(208));
+           float16  const _1874 = _1872 + _1873;
+           float16_ops::store(_1874, _pv_blocks, _1871);
+           int32_t  const _1875 = _pv_blocks_s1_c_co * 16;
+           int32_t  const _1876 = _1875 + _1384;
+           int64_t  const _1877 = (int64_t)(_1876);
+           int64_t  const _1878 = _1877 + int64_t(16);
+           float16  const _1879 = float16_ops::load(_pv_blocks, _1878);
+           float16  const _1880 = float16_ops::load(_pv_block, int64_t(224));
+           float16  const _1881 = _1879 + _1880;
+           float16_ops::store(_1881, _pv_blocks, _1878);
+           int32_t  const _1882 = _pv_blocks_s1_c_co * 16;
+           int32_t  const _1883 = _1882 + _1381;
+           int64_t  const _1884 = (int64_t)(_1883);
+           int64_t  const _1885 = _1884 + int64_t(16);
+           float16  const _1886 = float16_ops::load(_pv_blocks, _1885);
+           float16  const _1887 = float16_ops::load(_pv_block, int64_t(240));
+           float16  const _1888 = _1886 + _1887;
+           float16_ops::store(_1888, _pv_blocks, _1885);
+          } // alloc _pv_block
+         } // for _pv_blocks_s1_c_co
+        } // for _pv_blocks_s1_ii_ig
+       } // for _pv_blocks_s1_rkb__x
+       int32_t  const _1889 = _attn_dv_pad + -1;
+       int32_t  const _1890 = _1889 >> 4;
+       int32_t  const _1891 = _1890 * 16;
+       int32_t  const _1892 = ::halide_cpp_min(_attn_dv_pad, 16);
+       int32_t  const _1893 = _1891 - _1892;
+       {
+        int32_t  const _1894 = _1893 + 32;
+        int64_t  const _1895 = _1894;
+        int64_t  const _1896 = _1895 * 32;
+        if ((_1896 > ((int64_t(1) << 31) - 1)) || ((_1896 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
         {
-         int32_t  const _2099 = _attn_dv_pad + 16;
-         int32_t  const _2100 = _2099 * _attn_out_s0_ii;
-         int32_t  const _2101 = _attn_out_s0_ii * _59;
-         int32_t  const _2102 = _2098 + 1;
-         for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + _2102; _attn_out_s0_c_c++)
+         attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation pv\n");
+         return -1;
+        } // overflow test pv
+        int64_t  const _1897 = _1896;
+        float *_pv = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_1897);
+        if (!_pv)
+        {
+         int32_t  const _1898 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+         return _1898;
+        }
+        HalideFreeHelper _pv_free(_ucon, _pv, attn_alibi_softcap_rt_free);
+        // produce pv
+        // consume pv_blocks
+        int32_t  const _1899 = _attn_dv_pad & 15;
+        bool  const _1900 = _1899 != 0;
+        int32_t  const _1901 = ::halide_cpp_max(_attn_dv_pad, 16);
+        int32_t  const _1902 = ::halide_cpp_min(_attn_dv_pad, 16);
+        int32_t  const _1903 = _attn_dv_pad >> 4;
+        for (int _pv_s0_ii = 0; _pv_s0_ii < 0 + 32; _pv_s0_ii++)
+        {
+         int32_t  const _1904 = _1321 + 32;
+         int32_t  const _1905 = _1904 * _pv_s0_ii;
+         int32_t  const _1906 = _1893 + 32;
+         int32_t  const _1907 = _1906 * _pv_s0_ii;
+         for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + _1903; _pv_s0_c_c++)
          {
-          int64_t  const _2103 = (int64_t)(_attn_out_s0_c_c);
-          int64_t  const _2104 = _2103 * int64_t(16);
-          int64_t  const _2105 = (int64_t)(_2100);
-          int64_t  const _2106 = _2104 + _2105;
-          float16  const _2107 = float16_ops::load(_partial, _2106);
-          int64_t  const _2108 = (int64_t)(_2101);
-          int64_t  const _2109 = _2104 + _2108;
-          float16_ops::store(_2107, _attn_out, _2109);
-         } // for _attn_out_s0_c_c
-         if (_2097)
+          int32_t  const _1908 = _pv_s0_c_c * 16;
+          int32_t  const _1909 = _1908 - _1902;
+          int64_t  const _1910 = (int64_t)(_1909);
+          int64_t  const _1911 = (int64_t)(_1905);
+          int64_t  const _1912 = _1910 + _1911;
+          int64_t  const _1913 = _1912 + int64_t(16);
+          float16  const _1914 = float16_ops::load(_pv_blocks, _1913);
+          int64_t  const _1915 = (int64_t)(_1907);
+          int64_t  const _1916 = _1910 + _1915;
+          int64_t  const _1917 = _1916 + int64_t(16);
+          float16_ops::store(_1914, _pv, _1917);
+         } // for _pv_s0_c_c
+         if (_1900)
          {
-          int64_t  const _2110 = (int64_t)(_attn_dv_pad);
-          int64_t  const _2111 = _2110 + int64_t(16);
-          int64_t  const _2112 = (int64_t)(_attn_out_s0_ii);
-          int64_t  const _2113 = _2111 * _2112;
-          int64_t  const _2114 = _2113 + _2110;
-          float16  const _2115 = float16_ops::load(_partial, _2114);
-          int64_t  const _2116 = (int64_t)(_59);
-          int64_t  const _2117 = _2112 * _2116;
-          int64_t  const _2118 = _2117 + _2110;
-          float16_ops::store(_2115, _attn_out, _2118);
-         } // if _2097
-        } // for _attn_out_s0_ii
-        _partial_free.free();
-       } // alloc _partial
-      } // alloc _row_sum
+          int64_t  const _1918 = (int64_t)(_1321);
+          int64_t  const _1919 = _1918 + int64_t(32);
+          int64_t  const _1920 = (int64_t)(_pv_s0_ii);
+          int64_t  const _1921 = _1919 * _1920;
+          int64_t  const _1922 = (int64_t)(_1901);
+          int64_t  const _1923 = _1921 + _1922;
+          int64_t  const _1924 = _1923 + int64_t(-16);
+          float16  const _1925 = float16_ops::load(_pv_blocks, _1924);
+          int64_t  const _1926 = (int64_t)(_1893);
+          int64_t  const _1927 = _1926 + int64_t(32);
+          int64_t  const _1928 = _1927 * _1920;
+          int64_t  const _1929 = _1928 + _1922;
+          int64_t  const _1930 = _1929 + int64_t(-16);
+          float16_ops::store(_1925, _pv, _1930);
+         } // if _1900
+        } // for _pv_s0_ii
+        _pv_blocks_free.free();
+        // consume probs
+        int32_t  const _1931 = ::halide_cpp_min(_attn_dv_pad, 16);
+        int32_t  const _1932 = _attn_dv_pad + 15;
+        int32_t  const _1933 = _1932 >> 4;
+        int32_t  const _1934 = _88 - _93;
+        int32_t  const _1935 = _93 - _1139;
+        for (int _pv_s1_ii_ig = 0; _pv_s1_ii_ig < 0 + 2; _pv_s1_ii_ig++)
+        {
+         int32_t  const _1936 = _pv_s1_ii_ig * 16;
+         int32_t  const _1937 = _1893 + 32;
+         int32_t  const _1938 = _pv_s1_ii_ig * _1937;
+         int32_t  const _1939 = _1938 * 16;
+         int32_t  const _1940 = _1939 - _1931;
+         int32_t  const _1941 = _1936 + 15;
+         int32_t  const _1942 = _1941 * _1937;
+         int32_t  const _1943 = _1942 - _1931;
+         int32_t  const _1944 = _1936 + 14;
+         int32_t  const _1945 = _1944 * _1937;
+         int32_t  const _1946 = _1945 - _1931;
+         int32_t  const _1947 = _1936 + 13;
+         int32_t  const _1948 = _1947 * _1937;
+         int32_t  const _1949 = _1948 - _1931;
+         int32_t  const _1950 = _1936 + 12;
+         int32_t  const _1951 = _1950 * _1937;
+         int32_t  const _1952 = _1951 - _1931;
+         int32_t  const _1953 = _1936 + 11;
+         int32_t  const _1954 = _1953 * _1937;
+         int32_t  const _1955 = _1954 - _1931;
+         int32_t  const _1956 = _1936 + 10;
+         int32_t  const _1957 = _1956 * _1937;
+         int32_t  const _1958 = _1957 - _1931;
+         int32_t  const _1959 = _1936 + 9;
+         int32_t  const _1960 = _1959 * _1937;
+         int32_t  const _1961 = _1960 - _1931;
+         int32_t  const _1962 = _1936 + 8;
+         int32_t  const _1963 = _1962 * _1937;
+         int32_t  const _1964 = _1963 - _1931;
+         int32_t  const _1965 = _1936 + 7;
+         int32_t  const _1966 = _1965 * _1937;
+         int32_t  const _1967 = _1966 - _1931;
+         int32_t  const _1968 = _1936 + 6;
+         int32_t  const _1969 = _1968 * _1937;
+         int32_t  const _1970 = _1969 - _1931;
+         int32_t  const _1971 = _1936 + 5;
+         int32_t  const _1972 = _1971 * _1937;
+         int32_t  const _1973 = _1972 - _1931;
+         int32_t  const _1974 = _1936 + 4;
+         int32_t  const _1975 = _1974 * _1937;
+         int32_t  const _1976 = _1975 - _1931;
+         int32_t  const _1977 = _1936 + 3;
+         int32_t  const _1978 = _1977 * _1937;
+         int32_t  const _1979 = _1978 - _1931;
+         int32_t  const _1980 = _1936 + 2;
+         int32_t  const _1981 = _1980 * _1937;
+         int32_t  const _1982 = _1981 - _1931;
+         int32_t  const _1983 = _1936 + 1;
+         int32_t  const _1984 = _1983 * _1937;
+         int32_t  const _1985 = _1984 - _1931;
+         for (int _pv_s1_c_co = 0; _pv_s1_c_co < 0 + _1933; _pv_s1_c_co++)
+         {
+          int32_t  const _1986 = _pv_s1_c_co * 16;
+          int32_t  const _1987 = _1943 + _1986;
+          int32_t  const _1988 = _1946 + _1986;
+          int32_t  const _1989 = _1949 + _1986;
+          int32_t  const _1990 = _1952 + _1986;
+          int32_t  const _1991 = _1955 + _1986;
+          int32_t  const _1992 = _1958 + _1986;
+          int32_t  const _1993 = _1961 + _1986;
+          int32_t  const _1994 = _1964 + _1986;
+          int32_t  const _1995 = _1967 + _1986;
+          int32_t  const _1996 = _1970 + _1986;
+          int32_t  const _1997 = _1973 + _1986;
+          int32_t  const _1998 = _1976 + _1986;
+          int32_t  const _1999 = _1979 + _1986;
+          int32_t  const _2000 = _1982 + _1986;
+          int32_t  const _2001 = _1985 + _1986;
+          int32_t  const _2002 = _1940 + _1986;
+          for (int _pv_s1_rkt__x_rebased = 0; _pv_s1_rkt__x_rebased < 0 + _1934; _pv_s1_rkt__x_rebased++)
+          {
+           int64_t  const _2003 = (int64_t)(_2002);
+           int64_t  const _2004 = _2003 + int64_t(16);
+           float16  const _2005 = float16_ops::load(_pv, _2004);
+           int64_t  const _2006 = (int64_t)(_93);
+           int64_t  const _2007 = (int64_t)(_pv_s1_rkt__x_rebased);
+           int64_t  const _2008 = _2006 + _2007;
+           int64_t  const _2009 = (int64_t)(_attn_dv_pad);
+           int64_t  const _2010 = _2008 * _2009;
+           int64_t  const _2011 = (int64_t)(_1986);
+           int64_t  const _2012 = _2010 + _2011;
+           float16  const _2013 = float16_ops::load(_attn_v, _2012);
+           int64_t  const _2014 = (int64_t)(_1935);
+           int64_t  const _2015 = _2007 + _2014;
+           int64_t  const _2016 = _2015 * int64_t(2);
+           int64_t  const _2017 = (int64_t)(_pv_s1_ii_ig);
+           int64_t  const _2018 = _2016 + _2017;
+           int64_t  const _2019 = _2018 * int64_t(16);
+           float  const _2020 = _probs[_2019];
+           float16  const _2021 = float16_ops::broadcast(_2020);
+           float16  const _2022 = _2013 * _2021;
+           float16  const _2023 = _2005 + _2022;
+           float16_ops::store(_2023, _pv, _2004);
+           int64_t  const _2024 = (int64_t)(_2001);
+           int64_t  const _2025 = _2024 + int64_t(16);
+           float16  const _2026 = float16_ops::load(_pv, _2025);
+           int64_t  const _2027 = (int64_t)(_93);
+           int64_t  const _2028 = (int64_t)(_pv_s1_rkt__x_rebased);
+           int64_t  const _2029 = _2027 + _2028;
+           int64_t  const _2030 = (int64_t)(_attn_dv_pad);
+           int64_t  const _2031 = _2029 * _2030;
+           int64_t  const _2032 = (int64_t)(_1986);
+           int64_t  const _2033 = _2031 + _2032;
+           float16  const _2034 = float16_ops::load(_attn_v, _2033);
+           int64_t  const _2035 = (int64_t)(_1935);
+           int64_t  const _2036 = _2028 + _2035;
+           int64_t  const _2037 = _2036 * int64_t(2);
+           int64_t  const _2038 = (int64_t)(_pv_s1_ii_ig);
+           int64_t  const _2039 = _2037 + _2038;
+           int64_t  const _2040 = _2039 * int64_t(16);
+           int64_t  const _2041 = _2040 + int64_t(1);
+           float  const _2042 = _probs[_2041];
+           float16  const _2043 = float16_ops::broadcast(_2042);
+           float16  const _2044 = _2034 * _2043;
+           float16  const _2045 = _2026 + _2044;
+           float16_ops::store(_2045, _pv, _2025);
+           int64_t  const _2046 = (int64_t)(_2000);
+           int64_t  const _2047 = _2046 + int64_t(16);
+           float16  const _2048 = float16_ops::load(_pv, _2047);
+           int64_t  const _2049 = (int64_t)(_93);
+           int64_t  const _2050 = (int64_t)(_pv_s1_rkt__x_rebased);
+           int64_t  const _2051 = _2049 + _2050;
+           int64_t  const _2052 = (int64_t)(_attn_dv_pad);
+           int64_t  const _2053 = _2051 * _2052;
+           int64_t  const _2054 = (int64_t)(_1986);
+           int64_t  const _2055 = _2053 + _2054;
+           float16  const _2056 = float16_ops::load(_attn_v, _2055);
+           int64_t  const _2057 = (int64_t)(_1935);
+           int64_t  const _2058 = _2050 + _2057;
+           int64_t  const _2059 = _2058 * int64_t(2);
+           int64_t  const _2060 = (int64_t)(_pv_s1_ii_ig);
+           int64_t  const _2061 = _2059 + _2060;
+           int64_t  const _2062 = _2061 * int64_t(16);
+           int64_t  const _2063 = _2062 + int64_t(2);
+           float  const _2064 = _probs[_2063];
+           float16  const _2065 = float16_ops::broadcast(_2064);
+           float16  const _2066 = _2056 * _2065;
+           float16  const _2067 = _2048 + _2066;
+           float16_ops::store(_2067, _pv, _2047);
+           int64_t  const _2068 = (int64_t)(_1999);
+           int64_t  const _2069 = _2068 + int64_t(16);
+           float16  const _2070 = float16_ops::load(_pv, _2069);
+           int64_t  const _2071 = (int64_t)(_93);
+           int64_t  const _2072 = (int64_t)(_pv_s1_rkt__x_rebased);
+           int64_t  const _2073 = _2071 + _2072;
+           int64_t  const _2074 = (int64_t)(_attn_dv_pad);
+           int64_t  const _2075 = _2073 * _2074;
+           int64_t  const _2076 = (int64_t)(_1986);
+           int64_t  const _2077 = _2075 + _2076;
+           float16  const _2078 = float16_ops::load(_attn_v, _2077);
+           int64_t  const _2079 = (int64_t)(_1935);
+           int64_t  const _2080 = _2072 + _2079;
+           int64_t  const _2081 = _2080 * int64_t(2);
+           int64_t  const _2082 = (int64_t)(_pv_s1_ii_ig);
+           int64_t  const _2083 = _2081 + _2082;
+           int64_t  const _2084 = _2083 * int64_t(16);
+           int64_t  const _2085 = _2084 + int64_t(3);
+           float  const _2086 = _probs[_2085];
+           float16  const _2087 = float16_ops::broadcast(_2086);
+           float16  const _2088 = _2078 * _2087;
+           float16  const _2089 = _2070 + _2088;
+           float16_ops::store(_2089, _pv, _2069);
+           int64_t  const _2090 = (int64_t)(_1998);
+           int64_t  const _2091 = _2090 + int64_t(16);
+           float16  const _2092 = float16_ops::load(_pv, _2091);
+           int64_t  const _2093 = (int64_t)(_93);
+           int64_t  const _2094 = (int64_t)(_pv_s1_rkt__x_rebased);
+           int64_t  const _2095 = _2093 + _2094;
+           int64_t  const _2096 = (int64_t)(_attn_dv_pad);
+           int64_t  const _2097 = _2095 * _2096;
+           int64_t  const _2098 = (int64_t)(_1986);
+           int64_t  const _2099 = _2097 + _2098;
+           float16  const _2100 = float16_ops::load(_attn_v, _2099);
+           int64_t  const _2101 = (int64_t)(_1935);
+           int64_t  const _2102 = _2094 + _2101;
+           int64_t  const _2103 = _2102 * int64_t(2);
+           int64_t  const _2104 = (int64_t)(_pv_s1_ii_ig);
+           int64_t  const _2105 = _2103 + _2104;
+           int64_t  const _2106 = _2105 * int64_t(16);
+           int64_t  const _2107 = _2106 + int64_t(4);
+           float  const _2108 = _probs[_2107];
+           float16  const _2109 = float16_ops::broadcast(_2108);
+           float16  const _2110 = _2100 * _2109;
+           float16  const _2111 = _2092 + _2110;
+           float16_ops::store(_2111, _pv, _2091);
+           int64_t  const _2112 = (int64_t)(_1997);
+           int64_t  const _2113 = _2112 + int64_t(16);
+           float16  const _2114 = float16_ops::load(_pv, _2113);
+           int64_t  const _2115 = (int64_t)(_93);
+           int64_t  const _2116 = (int64_t)(_pv_s1_rkt__x_rebased);
+           int64_t  const _2117 = _2115 + _2116;
+           int64_t  const _2118 = (int64_t)(_attn_dv_pad);
+           int64_t  const _2119 = _2117 * _2118;
+           int64_t  const _2120 = (int64_t)(_1986);
+           int64_t  const _2121 = _2119 + _2120;
+           float16  const _2122 = float16_ops::load(_attn_v, _2121);
+           int64_t  const _2123 = (int64_t)(_1935);
+           int64_t  const _2124 = _2116 + _2123;
+           int64_t  const _2125 = _2124 * int64_t(2);
+           int64_t  const _2126 = (int64_t)(_pv_s1_ii_ig);
+           int64_t  const _2127 = _2125 + _2126;
+           int64_t  const _2128 = _2127 * int64_t(16);
+           int64_t  const _2129 = _2128 + int64_t(5);
+           float  const _2130 = _probs[_2129];
+           float16  const _2131 = float16_ops::broadcast(_2130);
+           float16  const _2132 = _2122 * _2131;
+           float16  const _2133 = _2114 + _2132;
+           float16_ops::store(_2133, _pv, _2113);
+           int64_t  const _2134 = (int64_t)(_1996);
+           int64_t  const _2135 = _2134 + int64_t(16);
+           float16  const _2136 = float16_ops::load(_pv, _2135);
+           int64_t  const _2137 = (int64_t)(_93);
+           int64_t  const _2138 = (int64_t)(_pv_s1_rkt__x_rebased);
+           int64_t  const _2139 = _2137 + _2138;
+           int64_t  const _2140 = (int64_t)(_attn_dv_pad);
+           int64_t  const _2141 = _2139 * _2140;
+           int64_t  const _2142 = (int64_t)(_1986);
+           int64_t  const _2143 = _2141 + _2142;
+           float16  const _2144 = float16_ops::load(_attn_v, _2143);
+           int64_t  const _2145 = (int64_t)(_1935);
+           int64_t  const _2146 = _2138 + _2145;
+           int64_t  const _2147 = _2146 * int64_t(2);
+           int64_t  const _2148 = (int64_t)(_pv_s1_ii_ig);
+           int64_t  const _2149 = _2147 + _2148;
+           int64_t  const _2150 = _2149 * int64_t(16);
+           int64_t  const _2151 = _2150 + int64_t(6);
+           float  const _2152 = _probs[_2151];
+           float16  const _2153 = float16_ops::broadcast(_2152);
+           float16  const _2154 = _2144 * _2153;
+           float16  const _2155 = _2136 + _2154;
+           float16_ops::store(_2155, _pv, _2135);
+           int64_t  const _2156 = (int64_t)(_1995);
+           int64_t  const _2157 = _2156 + int64_t(16);
+           float16  const _2158 = float16_ops::load(_pv, _2157);
+           int64_t  const _2159 = (int64_t)(_93);
+           int64_t  const _2160 = (int64_t)(_pv_s1_rkt__x_rebased);
+           int64_t  const _2161 = _2159 + _2160;
+           int64_t  const _2162 = (int64_t)(_attn_dv_pad);
+           int64_t  const _2163 = _2161 * _2162;
+           int64_t  const _2164 = (int64_t)(_1986);
+           int64_t  const _2165 = _2163 + _2164;
+           float16  const _2166 = float16_ops::load(_attn_v, _2165);
+           int64_t  const _2167 = (int64_t)(_1935);
+           int64_t  const _2168 = _2160 + _2167;
+           int64_t  const _2169 = _2168 * int64_t(2);
+           int64_t  const _2170 = (int64_t)(_pv_s1_ii_ig);
+           int64_t  const _2171 = _2169 + _2170;
+           int64_t  const _2172 = _2171 * int64_t(16);
+           int64_t  const _2173 = _2172 + int64_t(7);
+           float  const _2174 = _probs[_2173];
+           float16  const _2175 = float16_ops::broadcast(_2174);
+           float16  const _2176 = _2166 * _2175;
+           float16  const _2177 = _2158 + _2176;
+           float16_ops::store(_2177, _pv, _2157);
+           int64_t  const _2178 = (int64_t)(_1994);
+           int64_t  const _2179 = _2178 + int64_t(16);
+           float16  const _2180 = float16_ops::load(_pv, _2179);
+           int64_t  const _2181 = (int64_t)(_93);
+           int64_t  const _2182 = (int64_t)(_pv_s1_rkt__x_rebased);
+           int64_t  const _2183 = _2181 + _2182;
+           int64_t  const _2184 = (int64_t)(_attn_dv_pad);
+           int64_t  const _2185 = _2183 * _2184;
+           int64_t  const _2186 = (int64_t)(_1986);
+           int64_t  const _2187 = _2185 + _2186;
+           float16  const _2188 = float16_ops::load(_attn_v, _2187);
+           int64_t  const _2189 = (int64_t)(_1935);
+           int64_t  const _2190 = _2182 + _2189;
+           int64_t  const _2191 = _2190 * int64_t(2);
+           int64_t  const _2192 = (int64_t)(_pv_s1_ii_ig);
+           int64_t  const _2193 = _2191 + _2192;
+           int64_t  const _2194 = _2193 * int64_t(16);
+           int64_t  const _2195 = _2194 + int64_t(8);
+           float  const _2196 = _probs[_2195];
+           float16  const _2197 = float16_ops::broadcast(_2196);
+           float16  const _2198 = _2188 * _2197;
+           float16  const _2199 = _2180 + _2198;
+           float16_ops::store(_2199, _pv, _2179);
+           int64_t  const _2200 = (int64_t)(_1993);
+           int64_t  const _2201 = _2200 + int64_t(16);
+           float16  const _2202 = float16_ops::load(_pv, _2201);
+           int64_t  const _2203 = (int64_t)(_93);
+           int64_t  const _2204 = (int64_t)(_pv_s1_rkt__x_rebased);
+           int64_t  const _2205 = _2203 + _2204;
+           int64_t  const _2206 = (int64_t)(_attn_dv_pad);
+           int64_t  const _2207 = _2205 * _2206;
+           int64_t  const _2208 = (int64_t)(_1986);
+           int64_t  const _2209 = _2207 + _2208;
+           float16  const _2210 = float16_ops::load(_attn_v, _2209);
+           int64_t  const _2211 = (int64_t)(_1935);
+           int64_t  const _2212 = _2204 + _2211;
+           int64_t  const _2213 = _2212 * int64_t(2);
+           int64_t  const _2214 = (int64_t)(_pv_s1_ii_ig);
+           int64_t  const _2215 = _2213 + _2214;
+           int64_t  const _2216 = _2215 * int64_t(16);
+           int64_t  const _2217 = _2216 + int64_t(9);
+           float  const _2218 = _probs[_2217];
+           float16  const _2219 = float16_ops::broadcast(_2218);
+           float16  const _2220 = _2210 * _2219;
+           float16  const _2221 = _2202 + _2220;
+           float16_ops::store(_2221, _pv, _2201);
+           int64_t  const _2222 = (int64_t)(_1992);
+           int64_t  const _2223 = _2222 + int64_t(16);
+           float16  const _2224 = float16_ops::load(_pv, _2223);
+           int64_t  const _2225 = (int64_t)(_93);
+           int64_t  const _2226 = (int64_t)(_pv_s1_rkt__x_rebased);
+           int64_t  const _2227 = _2225 + _2226;
+           int64_t  const _2228 = (int64_t)(_attn_dv_pad);
+           int64_t  const _2229 = _2227 * _2228;
+           int64_t  const _2230 = (int64_t)(_1986);
+           int64_t  const _2231 = _2229 + _2230;
+           float16  const _2232 = float16_ops::load(_attn_v, _2231);
+           int64_t  const _2233 = (int64_t)(_1935);
+           int64_t  const _2234 = _2226 + _2233;
+           int64_t  const _2235 = _2234 * int64_t(2);
+           int64_t  const _2236 = (int64_t)(_pv_s1_ii_ig);
+           int64_t  const _2237 = _2235 + _2236;
+           int64_t  const _2238 = _2237 * int64_t(16);
+           int64_t  const _2239 = _2238 + int64_t(10);
+           float  const _2240 = _probs[_2239];
+           float16  const _2241 = float16_ops::broadcast(_2240);
+           float16  const _2242 = _2232 * _2241;
+           float16  const _2243 = _2224 + _2242;
+           float16_ops::store(_2243, _pv, _2223);
+           int64_t  const _2244 = (int64_t)(_1991);
+           int64_t  const _2245 = _2244 + int64_t(16);
+           float16  const _2246 = float16_ops::load(_pv, _2245);
+           int64_t  const _2247 = (int64_t)(_93);
+           int64_t  const _2248 = (int64_t)(_pv_s1_rkt__x_rebased);
+           int64_t  const _2249 = _2247 + _2248;
+           int64_t  const _2250 = (int64_t)(_attn_dv_pad);
+           int64_t  const _2251 = _2249 * _2250;
+           int64_t  const _2252 = (int64_t)(_1986);
+           int64_t  const _2253 = _2251 + _2252;
+           float16  const _2254 = float16_ops::load(_attn_v, _2253);
+           int64_t  const _2255 = (int64_t)(_1935);
+           int64_t  const _2256 = _2248 + _2255;
+           int64_t  const _2257 = _2256 * int64_t(2);
+           int64_t  const _2258 = (int64_t)(_pv_s1_ii_ig);
+           int64_t  const _2259 = _2257 + _2258;
+           int64_t  const _2260 = _2259 * int64_t(16);
+           int64_t  const _2261 = _2260 + int64_t(11);
+           float  const _2262 = _probs[_2261];
+           float16  const _2263 = float16_ops::broadcast(_2262);
+           float16  const _2264 = _2254 * _2263;
+           float16  const _2265 = _2246 + _2264;
+           float16_ops::store(_2265, _pv, _2245);
+           int64_t  const _2266 = (int64_t)(_1990);
+           int64_t  const _2267 = _2266 + int64_t(16);
+           float16  const _2268 = float16_ops::load(_pv, _2267);
+           int64_t  const _2269 = (int64_t)(_93);
+           int64_t  const _2270 = (int64_t)(_pv_s1_rkt__x_rebased);
+           int64_t  const _2271 = _2269 + _2270;
+           int64_t  const _2272 = (int64_t)(_attn_dv_pad);
+           int64_t  const _2273 = _2271 * _2272;
+           int64_t  const _2274 = (int64_t)(_1986);
+           int64_t  const _2275 = _2273 + _2274;
+           float16  const _2276 = float16_ops::load(_attn_v, _2275);
+           int64_t  const _2277 = (int64_t)(_1935);
+           int64_t  const _2278 = _2270 + _2277;
+           int64_t  const _2279 = _2278 * int64_t(2);
+           int64_t  const _2280 = (int64_t)(_pv_s1_ii_ig);
+           int64_t  const _2281 = _2279 + _2280;
+           int64_t  const _2282 = _2281 * int64_t(16);
+           int64_t  const _2283 = _2282 + int64_t(12);
+           float  const _2284 = _probs[_2283];
+           float16  const _2285 = float16_ops::broadcast(_2284);
+           float16  const _2286 = _2276 * _2285;
+           float16  const _2287 = _2268 + _2286;
+           float16_ops::store(_2287, _pv, _2267);
+           int64_t  const _2288 = (int64_t)(_1989);
+           int64_t  const _2289 = _2288 + int64_t(16);
+           float16  const _2290 = float16_ops::load(_pv, _2289);
+           int64_t  const _2291 = (int64_t)(_93);
+           int64_t  const _2292 = (int64_t)(_pv_s1_rkt__x_rebased);
+           int64_t  const _2293 = _2291 + _2292;
+           int64_t  const _2294 = (int64_t)(_attn_dv_pad);
+           int64_t  const _2295 = _2293 * _2294;
+           int64_t  const _2296 = (int64_t)(_1986);
+           int64_t  const _2297 = _2295 + _2296;
+           float16  const _2298 = float16_ops::load(_attn_v, _2297);
+           int64_t  const _2299 = (int64_t)(_1935);
+           int64_t  const _2300 = _2292 + _2299;
+           int64_t  const _2301 = _2300 * int64_t(2);
+           int64_t  const _2302 = (int64_t)(_pv_s1_ii_ig);
+           int64_t  const _2303 = _2301 + _2302;
+           int64_t  const _2304 = _2303 * int64_t(16);
+           int64_t  const _2305 = _2304 + int64_t(13);
+           float  const _2306 = _probs[_2305];
+           float16  const _2307 = float16_ops::broadcast(_2306);
+           float16  const _2308 = _2298 * _2307;
+           float16  const _2309 = _2290 + _2308;
+           float16_ops::store(_2309, _pv, _2289);
+           int64_t  const _2310 = (int64_t)(_1988);
+           int64_t  const _2311 = _2310 + int64_t(16);
+           float16  const _2312 = float16_ops::load(_pv, _2311);
+           int64_t  const _2313 = (int64_t)(_93);
+           int64_t  const _2314 = (int64_t)(_pv_s1_rkt__x_rebased);
+           int64_t  const _2315 = _2313 + _2314;
+           int64_t  const _2316 = (int64_t)(_attn_dv_pad);
+           int64_t  const _2317 = _2315 * _2316;
+           int64_t  const _2318 = (int64_t)(_1986);
+           int64_t  const _2319 = _2317 + _2318;
+           float16  const _2320 = float16_ops::load(_attn_v, _2319);
+           int64_t  const _2321 = (int64_t)(_1935);
+           int64_t  const _2322 = _2314 + _2321;
+           int64_t  const _2323 = _2322 * int64_t(2);
+           int64_t  const _2324 = (int64_t)(_pv_s1_ii_ig);
+           int64_t  const _2325 = _2323 + _2324;
+           int64_t  const _2326 = _2325 * int64_t(16);
+           int64_t  const _2327 = _2326 + int64_t(14);
+           float  const _2328 = _probs[_2327];
+           float16  const _2329 = float16_ops::broadcast(_2328);
+           float16  const _2330 = _2320 * _2329;
+           float16  const _2331 = _2312 + _2330;
+           float16_ops::store(_2331, _pv, _2311);
+           int64_t  const _2332 = (int64_t)(_1987);
+           int64_t  const _2333 = _2332 + int64_t(16);
+           float16  const _2334 = float16_ops::load(_pv, _2333);
+           int64_t  const _2335 = (int64_t)(_93);
+           int64_t  const _2336 = (int64_t)(_pv_s1_rkt__x_rebased);
+           int64_t  const _2337 = _2335 + _2336;
+           int64_t  const _2338 = (int64_t)(_attn_dv_pad);
+           int64_t  const _2339 = _2337 * _2338;
+           int64_t  const _2340 = (int64_t)(_1986);
+           int64_t  const _2341 = _2339 + _2340;
+           float16  const _2342 = float16_ops::load(_attn_v, _2341);
+           int64_t  const _2343 = (int64_t)(_1935);
+           int64_t  const _2344 = _2336 + _2343;
+           int64_t  const _2345 = _2344 * int64_t(2);
+           int64_t  const _2346 = (int64_t)(_pv_s1_ii_ig);
+           int64_t  const _2347 = _2345 + _2346;
+           int64_t  const _2348 = _2347 * int64_t(16);
+           int64_t  const _2349 = _2348 + int64_t(15);
+           float  const _2350 = _probs[_2349];
+           float16  const _2351 = float16_ops::broadcast(_2350);
+           float16  const _2352 = _2342 * _2351;
+           float16  const _2353 = _2334 + _2352;
+           float16_ops::store(_2353, _pv, _2333);
+          } // for _pv_s1_rkt__x_rebased
+         } // for _pv_s1_c_co
+        } // for _pv_s1_ii_ig
+        {
+         float _row_sum[32];
+         int32_t  const _2354 = ::halide_cpp_max(_85, 0);
+         int32_t  const _2355 = _88 - _2354;
+         // produce row_sum
+         for (int _row_sum_s0_ii_ii = 0; _row_sum_s0_ii_ii < 0 + 2; _row_sum_s0_ii_ii++)
+         {
+          float  const _2356 = float_from_bits(0 /* 0 */);
+          float16  const _2357 = float16_ops::broadcast(_2356);
+          int64_t  const _2358 = (int64_t)(_row_sum_s0_ii_ii);
+          int64_t  const _2359 = _2358 * int64_t(16);
+          float16_ops::store(_2357, _row_sum, _2359);
+         } // for _row_sum_s0_ii_ii
+         // consume probs
+         int32_t  const _2360 = ::halide_cpp_max(_85, 0);
+         int32_t  const _2361 = _2360 - _1139;
+         for (int _row_sum_s1_rk__x_rebased = 0; _row_sum_s1_rk__x_rebased < 0 + _2355; _row_sum_s1_rk__x_rebased++)
+         {
+          float16  const _2362 = float16_ops::load(_row_sum, int64_t(0));
+          int64_t  const _2363 = (int64_t)(_row_sum_s1_rk__x_rebased);
+          int64_t  const _2364 = (int64_t)(_2361);
+          int64_t  const _2365 = _2363 + _2364;
+          int64_t  const _2366 = _2365 * int64_t(32);
+          float16  const _2367 = float16_ops::load(_probs, _2366);
+          float16  const _2368 = _2362 + _2367;
+          float16_ops::store(_2368, _row_sum, int64_t(0));
+          float16  const _2369 = float16_ops::load(_row_sum, int64_t(16));
+          int64_t  const _2370 = (int64_t)(_row_sum_s1_rk__x_rebased);
+          int64_t  const _2371 = (int64_t)(_2361);
+          int64_t  const _2372 = _2370 + _2371;
+          int64_t  const _2373 = _2372 * int64_t(32);
+          int64_t  const _2374 = _2373 + int64_t(16);
+          float16  const _2375 = float16_ops::load(_probs, _2374);
+          float16  const _2376 = _2369 + _2375;
+          float16_ops::store(_2376, _row_sum, int64_t(16));
+         } // for _row_sum_s1_rk__x_rebased
+         _probs_free.free();
+         {
+          int32_t  const _2377 = _attn_dv_pad + 16;
+          int64_t  const _2378 = _2377;
+          int64_t  const _2379 = _2378 * 32;
+          if ((_2379 > ((int64_t(1) << 31) - 1)) || ((_2379 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+          {
+           attn_alibi_softcap_rt_error(_ucon, "32-bit signed overflow computing size of allocation partial\n");
+           return -1;
+          } // overflow test partial
+          int64_t  const _2380 = _2379;
+          float *_partial = (float  *)attn_alibi_softcap_rt_malloc(_ucon, sizeof(float )*_2380);
+          if (!_partial)
+          {
+           int32_t  const _2381 = attn_alibi_softcap_rt_error_out_of_memory(_ucon);
+           return _2381;
+          }
+          HalideFreeHelper _partial_free(_ucon, _partial, attn_alibi_softcap_rt_free);
+          // produce partial
+          // consume row_sum
+          // consume pv
+          // consume row_max
+          int32_t  const _2382 = _attn_kv_lo >> 3;
+          int32_t  const _2383 = ::halide_cpp_max(_2382, 0);
+          int32_t  const _2384 = _2383 * 8;
+          int32_t  const _2385 = ::halide_cpp_min(_2384, _attn_lk);
+          int32_t  const _2386 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
+          int32_t  const _2387 = _2386 + 7;
+          int32_t  const _2388 = _2387 >> 3;
+          int32_t  const _2389 = _attn_tile * 4;
+          int32_t  const _2390 = _2389 + 4;
+          int32_t  const _2391 = ::halide_cpp_min(_2388, _2390);
+          int32_t  const _2392 = _2391 * 8;
+          int32_t  const _2393 = ::halide_cpp_min(_2392, _attn_lk);
+          int32_t  const _2394 = ::halide_cpp_min(_attn_dv_pad, 16);
+          int32_t  const _2395 = _attn_dv_pad & 15;
+          int32_t  const _2396 = _2395 + 31;
+          int32_t  const _2397 = _2396 >> 4;
+          int32_t  const _2398 = _attn_dv_pad >> 4;
+          int32_t  const _2399 = _attn_chunk_lo >> 3;
+          int32_t  const _2400 = _2399 * 8;
+          for (int _partial_s0_ii_ig = 0; _partial_s0_ii_ig < 0 + 2; _partial_s0_ii_ig++)
+          {
+           int32_t  const _2401 = ::halide_cpp_max(_2385, _2393);
+           int32_t  const _2402 = _partial_s0_ii_ig * 16;
+           for (int _partial_s0_ii_ir = 0; _partial_s0_ii_ir < 0 + 16; _partial_s0_ii_ir++)
+           {
+            int32_t  const _2403 = _partial_s0_ii_ir + _2402;
+            for (int _partial_s0_c_c = 0; _partial_s0_c_c < 0 + _2398; _partial_s0_c_c++)
+            {
+             int64_t  const _2404 = (int64_t)(_partial_s0_c_c);
+             int64_t  const _2405 = _2404 * int64_t(16);
+             int64_t  const _2406 = (int64_t)(_1893);
+             int64_t  const _2407 = _2406 + int64_t(32);
+             int64_t  const _2408 = (int64_t)(_2403);
+             int64_t  const _2409 = _2407 * _2408;
+             int64_t  const _2410 = (int64_t)(_2394);
+             int64_t  const _2411 = _2409 - _2410;
+             int64_t  const _2412 = _2405 + _2411;
+             int64_t  const _2413 = _2412 + int64_t(16);
+             float16  const _2414 = float16_ops::load(_pv, _2413);
+             int64_t  const _2415 = (int64_t)(_attn_dv_pad);
+             int64_t  const _2416 = _2415 + int64_t(16);
+             int64_t  const _2417 = _2416 * _2408;
+             int64_t  const _2418 = _2417 + _2405;
+             float16_ops::store(_2414, _partial, _2418);
+            } // for _partial_s0_c_c
+            int32_t  const _2419 = ::halide_cpp_min(_2400, _2401);
+            int32_t  const _2420 = ::halide_cpp_max(_2419, _2385);
+            int32_t  const _2421 = _2420 + 1024;
+            int32_t  const _2422 = ::halide_cpp_min(_2421, _2401);
+            float  const _2423 = reinterpret<float>(_2422);
+            int32_t  const _2424 = _partial_s0_ii_ir + _2402;
+            for (int _partial_s0_c_c_rebased = 0; _partial_s0_c_c_rebased < 0 + _2397; _partial_s0_c_c_rebased++)
+            {
+             int32_t  const _2425 = _partial_s0_c_c_rebased + _2398;
+             int32_t  const _2426 = _2425 * 16;
+             int32_t  const _2427 = ::halide_cpp_min(_2426, _attn_dv_pad);
+             int32_t  const _2428 = _2427 - _attn_dv_pad;
+             int32x16_t  const _2429 = int32x16_t_ops::ramp(_2427, 1);
+             int32_t  const _2430 = _attn_dv_pad + -1;
+             int32x16_t  const _2431 = int32x16_t_ops::broadcast(_2430);
+             int32x16_t  const _2432 = int32x16_t_ops::min(_2429, _2431);
+             int32_t  const _2433 = _1893 + 32;
+             int32_t  const _2434 = _2433 * _2424;
+             int32_t  const _2435 = _2434 - _2394;
+             int32_t  const _2436 = _2435 + 16;
+             int32x16_t  const _2437 = int32x16_t_ops::broadcast(_2436);
+             int32x16_t  const _2438 = _2432 + _2437;
+             float16  const _2439 = float16_ops::load_gather(_pv, _2438);
+             int64_t  const _2440 = (int64_t)(_2424);
+             float  const _2441 = _row_max[_2440];
+             float16  const _2442 = float16_ops::broadcast(_2441);
+             float  const _2443 = _row_sum[_2440];
+             float16  const _2444 = float16_ops::broadcast(_2443);
+             float16  const _2445 = float16_ops::broadcast(_2423);
+             float  const _2446 = reinterpret<float>(_2401);
+             float16  const _2447 = float16_ops::broadcast(_2446);
+             int32_t  const _2448 = _2428 + -2;
+             int32x16_t  const _2449 = int32x16_t_ops::ramp(_2448, 1);
+             int32x16_t  const _2450 = int32x16_t_ops::broadcast(0);
+             uint8x16_t  const _2451 = int32x16_t_ops::eq(_2449, _2450);
+             float16  const _2452 = float16_ops::select(_2451, _2445, _2447);
+             int32_t  const _2453 = _2428 + -1;
+             int32x16_t  const _2454 = int32x16_t_ops::ramp(_2453, 1);
+             uint8x16_t  const _2455 = int32x16_t_ops::eq(_2454, _2450);
+             float16  const _2456 = float16_ops::select(_2455, _2444, _2452);
+             int32x16_t  const _2457 = int32x16_t_ops::ramp(_2428, 1);
+             uint8x16_t  const _2458 = int32x16_t_ops::eq(_2457, _2450);
+             float16  const _2459 = float16_ops::select(_2458, _2442, _2456);
+             int32x16_t  const _2460 = int32x16_t_ops::broadcast(_attn_dv_pad);
+             uint8x16_t  const _2461 = int32x16_t_ops::lt(_2429, _2460);
+             float16  const _2462 = float16_ops::select(_2461, _2439, _2459);
+             int64_t  const _2463 = (int64_t)(_attn_dv_pad);
+             int64_t  const _2464 = _2463 + int64_t(16);
+             int64_t  const _2465 = _2464 * _2440;
+             int64_t  const _2466 = (int64_t)(_2427);
+             int64_t  const _2467 = _2465 + _2466;
+             float16_ops::store(_2462, _partial, _2467);
+            } // for _partial_s0_c_c_rebased
+           } // for _partial_s0_ii_ir
+          } // for _partial_s0_ii_ig
+          _pv_free.free();
+          // produce attn_out
+          // consume partial
+          int32_t  const _2468 = _attn_dv_pad & 15;
+          bool  const _2469 = _2468 != 0;
+          int32_t  const _2470 = _attn_dv_pad >> 4;
+          for (int _attn_out_s0_ii = 0; _attn_out_s0_ii < 0 + 32; _attn_out_s0_ii++)
+          {
+           int32_t  const _2471 = _attn_dv_pad + 16;
+           int32_t  const _2472 = _2471 * _attn_out_s0_ii;
+           int32_t  const _2473 = _attn_out_s0_ii * _59;
+           int32_t  const _2474 = _2470 + 1;
+           for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + _2474; _attn_out_s0_c_c++)
+           {
+            int64_t  const _2475 = (int64_t)(_attn_out_s0_c_c);
+            int64_t  const _2476 = _2475 * int64_t(16);
+            int64_t  const _2477 = (int64_t)(_2472);
+            int64_t  const _2478 = _2476 + _2477;
+            float16  const _2479 = float16_ops::load(_partial, _2478);
+            int64_t  const _2480 = (int64_t)(_2473);
+            int64_t  const _2481 = _2476 + _2480;
+            float16_ops::store(_2479, _attn_out, _2481);
+           } // for _attn_out_s0_c_c
+           if (_2469)
+           {
+            int64_t  const _2482 = (int64_t)(_attn_dv_pad);
+            int64_t  const _2483 = _2482 + int64_t(16);
+            int64_t  const _2484 = (int64_t)(_attn_out_s0_ii);
+            int64_t  const _2485 = _2483 * _2484;
+            int64_t  const _2486 = _2485 + _2482;
+            float16  const _2487 = float16_ops::load(_partial, _2486);
+            int64_t  const _2488 = (int64_t)(_59);
+            int64_t  const _2489 = _2484 * _2488;
+            int64_t  const _2490 = _2489 + _2482;
+            float16_ops::store(_2487, _attn_out, _2490);
+           } // if _2469
+          } // for _attn_out_s0_ii
+          _partial_free.free();
+         } // alloc _partial
+        } // alloc _row_sum
+       } // alloc _pv
+      } // alloc _pv_blocks
      } // alloc _probs
     } // alloc _row_max
    } // alloc _masked
@@ -3884,8 +4235,8 @@ int attn_alibi_softcap_avx2_pipeline(void const *__user_context, struct halide_b
  int32_t  const _88 = ::halide_cpp_min(_78, _87);
  int32_t  const _89 = _78 - _86;
  int32_t  const _90 = ::halide_cpp_min(_89, 1024);
- int32_t  const _91 = _90 >> 5;
- int32_t  const _92 = _91 * 32;
+ int32_t  const _91 = _90 >> 6;
+ int32_t  const _92 = _91 * 64;
  int32_t  const _93 = _86 + _92;
  int32_t  const _94 = ::halide_cpp_max(_84, _81);
  int32_t  const _95 = ::halide_cpp_max(_94, 0);
@@ -5469,8 +5820,8 @@ int attn_alibi_softcap_avx2_pipeline(void const *__user_context, struct halide_b
      int32_t  const _1196 = ::halide_cpp_min(_1195, _attn_lk);
      int32_t  const _1197 = ::halide_cpp_max(_1192, _1196);
      int32_t  const _1198 = ::halide_cpp_min(_89, 1024);
-     int32_t  const _1199 = _1198 >> 5;
-     int32_t  const _1200 = _1199 * 32;
+     int32_t  const _1199 = _1198 >> 6;
+     int32_t  const _1200 = _1199 * 64;
      int32_t  const _1201 = _1200 + _1197;
      int32_t  const _1202 = ::halide_cpp_max(_1201, _88);
      int32_t  const _1203 = ::halide_cpp_max(_1202, _97);
@@ -5801,12 +6152,12 @@ int attn_alibi_softcap_avx2_pipeline(void const *__user_context, struct halide_b
        int32_t  const _1481 = ::halide_cpp_max(_1476, _1480);
        int32_t  const _1482 = ::halide_cpp_min(_attn_dv_pad, 8);
        int32_t  const _1483 = ::halide_cpp_min(_89, 1024);
-       int32_t  const _1484 = _1483 >> 5;
+       int32_t  const _1484 = _1483 >> 6;
        int32_t  const _1485 = _attn_dv_pad + 7;
        int32_t  const _1486 = _1485 >> 3;
        for (int _pv_blocks_s1_rkb__x = 0; _pv_blocks_s1_rkb__x < 0 + _1484; _pv_blocks_s1_rkb__x++)
        {
-        int32_t  const _1487 = _pv_blocks_s1_rkb__x * 32;
+        int32_t  const _1487 = _pv_blocks_s1_rkb__x * 64;
         int32_t  const _1488 = _1487 + _1481;
         for (int _pv_blocks_s1_ii_ig = 0; _pv_blocks_s1_ii_ig < 0 + 2; _pv_blocks_s1_ii_ig++)
         {
@@ -5891,7 +6242,7 @@ int attn_alibi_softcap_avx2_pipeline(void const *__user_context, struct halide_b
            float8  const _1551 = float8_ops::broadcast(_1550);
            float8_ops::store(_1551, _pv_block, int64_t(88));
            int32_t  const _1552 = _pv_blocks_s1_c_co * 8;
-           for (int _pv_block_s1_rki__x = 0; _pv_block_s1_rki__x < 0 + 32; _pv_block_s1_rki__x++)
+           for (int _pv_block_s1_rki__x = 0; _pv_block_s1_rki__x < 0 + 64; _pv_block_s1_rki__x++)
            {
             float8  const _1553 = float8_ops::load(_pv_block, int64_t(0));
             int64_t  const _1554 = (int64_t)(_pv_block_s1_rki__x);

@@ -355,508 +355,525 @@ int attn_causal64_avx512_pipeline(void const *__user_context, struct halide_buff
  int32_t  const _75 = ::halide_cpp_max(_74, 0);
  int32_t  const _76 = _75 + 1024;
  int32_t  const _77 = ::halide_cpp_min(_67, _76);
- int32_t  const _78 = _77 - _75;
- int32_t  const _79 = _78 + -1;
- int32_t  const _80 = _79 >> 3;
- int32_t  const _81 = _80 * 8;
+ int32_t  const _78 = _67 - _75;
+ int32_t  const _79 = ::halide_cpp_min(_78, 1024);
+ int32_t  const _80 = _79 >> 6;
+ int32_t  const _81 = _80 * 64;
  int32_t  const _82 = _75 + _81;
- int32_t  const _83 = _82 + 8;
- int32_t  const _84 = ::halide_cpp_min(_83, _24);
- int32_t  const _85 = _24 + -1;
- int32_t  const _86 = ::halide_cpp_min(_75, _85);
- int32_t  const _87 = _84 - _86;
- int32_t  const _88 = ::halide_cpp_min(_72, _66);
- int32_t  const _89 = ::halide_cpp_max(_88, _70);
- int32_t  const _90 = _66 - _89;
- int32_t  const _91 = ::halide_cpp_min(_90, 1024);
+ int32_t  const _83 = ::halide_cpp_max(_73, _70);
+ int32_t  const _84 = ::halide_cpp_max(_83, 0);
+ int32_t  const _85 = _84 + _81;
+ int32_t  const _86 = ::halide_cpp_max(_85, _77);
+ int32_t  const _87 = ::halide_cpp_min(_84, _82);
+ int32_t  const _88 = ::halide_cpp_min(_75, _87);
+ int32_t  const _89 = ::halide_cpp_max(_86, _77);
+ int32_t  const _90 = ::halide_cpp_min(_75, _88);
+ int32_t  const _91 = _89 - _90;
  int32_t  const _92 = _91 + -1;
- int32_t  const _93 = ::halide_cpp_min(_66, _72);
- int32_t  const _94 = ::halide_cpp_max(_93, _70);
- bool  const _95 = _halide_buffer_is_bounds_query(_attn_k_buffer);
- bool  const _96 = !(_95);
- bool  const _97 = 0 <= _86;
- bool  const _98 = _86 <= 0;
- bool  const _99 = _97 && _98;
- bool  const _100 = _96 || _99;
- if (!_100)
+ int32_t  const _93 = _92 >> 3;
+ int32_t  const _94 = _93 * 8;
+ int32_t  const _95 = _94 + _90;
+ int32_t  const _96 = _95 + 8;
+ int32_t  const _97 = ::halide_cpp_min(_96, _24);
+ int32_t  const _98 = _24 + -1;
+ int32_t  const _99 = ::halide_cpp_min(_98, _90);
+ int32_t  const _100 = _97 - _99;
+ int32_t  const _101 = _61 * 8;
+ int32_t  const _102 = ::halide_cpp_min(_101, _attn_lk);
+ int32_t  const _103 = ::halide_cpp_min(_102, _72);
+ int32_t  const _104 = ::halide_cpp_max(_103, _70);
+ int32_t  const _105 = _81 + _104;
+ int32_t  const _106 = ::halide_cpp_max(_105, _77);
+ int32_t  const _107 = ::halide_cpp_min(_82, _104);
+ int32_t  const _108 = _106 - _107;
+ int32_t  const _109 = ::halide_cpp_min(_104, _82);
+ bool  const _110 = _halide_buffer_is_bounds_query(_attn_k_buffer);
+ bool  const _111 = !(_110);
+ bool  const _112 = 0 <= _99;
+ bool  const _113 = _99 <= 0;
+ bool  const _114 = _112 && _113;
+ bool  const _115 = _111 || _114;
+ if (!_115)
  {
-  int32_t  const _101 = _87 + -1;
-  int32_t  const _102 = _87 + _86;
-  int32_t  const _103 = _102 + -1;
-  int32_t  const _104 = attn_causal64_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_k", 1, 0, _101, _86, _103);
-  return _104;
+  int32_t  const _116 = _100 + -1;
+  int32_t  const _117 = _100 + _99;
+  int32_t  const _118 = _117 + -1;
+  int32_t  const _119 = attn_causal64_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_k", 1, 0, _116, _99, _118);
+  return _119;
  }
- bool  const _105 = _halide_buffer_is_bounds_query(_attn_v_buffer);
- bool  const _106 = !(_105);
- bool  const _107 = 0 <= _94;
- bool  const _108 = _94 <= 0;
- bool  const _109 = _107 && _108;
- bool  const _110 = _106 || _109;
- if (!_110)
+ bool  const _120 = _halide_buffer_is_bounds_query(_attn_v_buffer);
+ bool  const _121 = !(_120);
+ bool  const _122 = 0 <= _109;
+ bool  const _123 = _109 <= 0;
+ bool  const _124 = _122 && _123;
+ bool  const _125 = _121 || _124;
+ if (!_125)
  {
-  int32_t  const _111 = _92 + _94;
-  int32_t  const _112 = attn_causal64_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_v", 1, 0, _92, _94, _111);
-  return _112;
+  int32_t  const _126 = _108 + -1;
+  int32_t  const _127 = _108 + _109;
+  int32_t  const _128 = _127 + -1;
+  int32_t  const _129 = attn_causal64_rt_error_constraints_make_required_region_smaller(_ucon, "Input buffer attn_v", 1, 0, _126, _109, _128);
+  return _129;
  }
- uint32_t  const _113 = (uint32_t)(73730ull);
- bool  const _114 = _17 == _113;
- if (!_114)
+ uint32_t  const _130 = (uint32_t)(73730ull);
+ bool  const _131 = _17 == _130;
+ if (!_131)
  {
-  uint32_t  const _115 = (uint32_t)(73730ull);
-  int32_t  const _116 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_k", _17, _115);
-  return _116;
+  uint32_t  const _132 = (uint32_t)(73730ull);
+  int32_t  const _133 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_k", _17, _132);
+  return _133;
  }
- bool  const _117 = _19 == 2;
- if (!_117)
+ bool  const _134 = _19 == 2;
+ if (!_134)
  {
-  int32_t  const _118 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_k", _19, 2);
-  return _118;
+  int32_t  const _135 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_k", _19, 2);
+  return _135;
  }
- uint32_t  const _119 = (uint32_t)(73730ull);
- bool  const _120 = _27 == _119;
- if (!_120)
+ uint32_t  const _136 = (uint32_t)(73730ull);
+ bool  const _137 = _27 == _136;
+ if (!_137)
  {
-  uint32_t  const _121 = (uint32_t)(73730ull);
-  int32_t  const _122 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_q", _27, _121);
-  return _122;
+  uint32_t  const _138 = (uint32_t)(73730ull);
+  int32_t  const _139 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_q", _27, _138);
+  return _139;
  }
- bool  const _123 = _29 == 2;
- if (!_123)
- {
-  int32_t  const _124 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_q", _29, 2);
-  return _124;
- }
- uint32_t  const _125 = (uint32_t)(73730ull);
- bool  const _126 = _37 == _125;
- if (!_126)
- {
-  uint32_t  const _127 = (uint32_t)(73730ull);
-  int32_t  const _128 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_v", _37, _127);
-  return _128;
- }
- bool  const _129 = _39 == 2;
- if (!_129)
- {
-  int32_t  const _130 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_v", _39, 2);
-  return _130;
- }
- uint32_t  const _131 = (uint32_t)(73730ull);
- bool  const _132 = _47 == _131;
- if (!_132)
- {
-  uint32_t  const _133 = (uint32_t)(73730ull);
-  int32_t  const _134 = attn_causal64_rt_error_bad_type(_ucon, "Output buffer attn_out", _47, _133);
-  return _134;
- }
- bool  const _135 = _49 == 2;
- if (!_135)
- {
-  int32_t  const _136 = attn_causal64_rt_error_bad_dimensions(_ucon, "Output buffer attn_out", _49, 2);
-  return _136;
- }
- bool  const _137 = _20 <= 0;
- int32_t  const _138 = _21 + _20;
- bool  const _139 = 64 <= _138;
- bool  const _140 = _137 && _139;
+ bool  const _140 = _29 == 2;
  if (!_140)
  {
-  int32_t  const _141 = _21 + _20;
-  int32_t  const _142 = _141 + -1;
-  int32_t  const _143 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 0, 0, 63, _20, _142);
-  return _143;
+  int32_t  const _141 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_q", _29, 2);
+  return _141;
  }
- bool  const _144 = 0 <= _21;
- if (!_144)
+ uint32_t  const _142 = (uint32_t)(73730ull);
+ bool  const _143 = _37 == _142;
+ if (!_143)
  {
-  int32_t  const _145 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 0, _21);
+  uint32_t  const _144 = (uint32_t)(73730ull);
+  int32_t  const _145 = attn_causal64_rt_error_bad_type(_ucon, "Input buffer attn_v", _37, _144);
   return _145;
  }
- bool  const _146 = _23 <= _86;
- int32_t  const _147 = _87 + _86;
- int32_t  const _148 = _24 + _23;
- bool  const _149 = _147 <= _148;
- bool  const _150 = _146 && _149;
- if (!_150)
+ bool  const _146 = _39 == 2;
+ if (!_146)
  {
-  int32_t  const _151 = _87 + _86;
-  int32_t  const _152 = _151 + -1;
-  int32_t  const _153 = _24 + _23;
-  int32_t  const _154 = _153 + -1;
-  int32_t  const _155 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 1, _86, _152, _23, _154);
-  return _155;
+  int32_t  const _147 = attn_causal64_rt_error_bad_dimensions(_ucon, "Input buffer attn_v", _39, 2);
+  return _147;
  }
- bool  const _156 = 0 <= _24;
- if (!_156)
+ uint32_t  const _148 = (uint32_t)(73730ull);
+ bool  const _149 = _47 == _148;
+ if (!_149)
  {
-  int32_t  const _157 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 1, _24);
-  return _157;
+  uint32_t  const _150 = (uint32_t)(73730ull);
+  int32_t  const _151 = attn_causal64_rt_error_bad_type(_ucon, "Output buffer attn_out", _47, _150);
+  return _151;
  }
- bool  const _158 = _30 <= 0;
- int32_t  const _159 = _31 + _30;
- bool  const _160 = 64 <= _159;
- bool  const _161 = _158 && _160;
+ bool  const _152 = _49 == 2;
+ if (!_152)
+ {
+  int32_t  const _153 = attn_causal64_rt_error_bad_dimensions(_ucon, "Output buffer attn_out", _49, 2);
+  return _153;
+ }
+ bool  const _154 = _20 <= 0;
+ int32_t  const _155 = _21 + _20;
+ bool  const _156 = 64 <= _155;
+ bool  const _157 = _154 && _156;
+ if (!_157)
+ {
+  int32_t  const _158 = _21 + _20;
+  int32_t  const _159 = _158 + -1;
+  int32_t  const _160 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 0, 0, 63, _20, _159);
+  return _160;
+ }
+ bool  const _161 = 0 <= _21;
  if (!_161)
  {
-  int32_t  const _162 = _31 + _30;
-  int32_t  const _163 = _162 + -1;
-  int32_t  const _164 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 0, 0, 63, _30, _163);
-  return _164;
+  int32_t  const _162 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 0, _21);
+  return _162;
  }
- bool  const _165 = 0 <= _31;
- if (!_165)
+ bool  const _163 = _23 <= _99;
+ int32_t  const _164 = _100 + _99;
+ int32_t  const _165 = _24 + _23;
+ bool  const _166 = _164 <= _165;
+ bool  const _167 = _163 && _166;
+ if (!_167)
  {
-  int32_t  const _166 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 0, _31);
-  return _166;
+  int32_t  const _168 = _100 + _99;
+  int32_t  const _169 = _168 + -1;
+  int32_t  const _170 = _24 + _23;
+  int32_t  const _171 = _170 + -1;
+  int32_t  const _172 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_k", 1, _99, _169, _23, _171);
+  return _172;
  }
- bool  const _167 = _33 <= 0;
- int32_t  const _168 = _34 + _33;
- bool  const _169 = 32 <= _168;
- bool  const _170 = _167 && _169;
- if (!_170)
+ bool  const _173 = 0 <= _24;
+ if (!_173)
  {
-  int32_t  const _171 = _34 + _33;
-  int32_t  const _172 = _171 + -1;
-  int32_t  const _173 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 1, 0, 31, _33, _172);
-  return _173;
+  int32_t  const _174 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_k", 1, _24);
+  return _174;
  }
- bool  const _174 = 0 <= _34;
- if (!_174)
+ bool  const _175 = _30 <= 0;
+ int32_t  const _176 = _31 + _30;
+ bool  const _177 = 64 <= _176;
+ bool  const _178 = _175 && _177;
+ if (!_178)
  {
-  int32_t  const _175 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 1, _34);
-  return _175;
+  int32_t  const _179 = _31 + _30;
+  int32_t  const _180 = _179 + -1;
+  int32_t  const _181 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 0, 0, 63, _30, _180);
+  return _181;
  }
- bool  const _176 = _40 <= 0;
- int32_t  const _177 = _41 + _40;
- bool  const _178 = 64 <= _177;
- bool  const _179 = _176 && _178;
- if (!_179)
+ bool  const _182 = 0 <= _31;
+ if (!_182)
  {
-  int32_t  const _180 = _41 + _40;
-  int32_t  const _181 = _180 + -1;
-  int32_t  const _182 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 0, 0, 63, _40, _181);
-  return _182;
+  int32_t  const _183 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 0, _31);
+  return _183;
  }
- bool  const _183 = 0 <= _41;
- if (!_183)
+ bool  const _184 = _33 <= 0;
+ int32_t  const _185 = _34 + _33;
+ bool  const _186 = 32 <= _185;
+ bool  const _187 = _184 && _186;
+ if (!_187)
  {
-  int32_t  const _184 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 0, _41);
-  return _184;
+  int32_t  const _188 = _34 + _33;
+  int32_t  const _189 = _188 + -1;
+  int32_t  const _190 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_q", 1, 0, 31, _33, _189);
+  return _190;
  }
- bool  const _185 = _43 <= _94;
- int32_t  const _186 = _92 + _94;
- int32_t  const _187 = _186 + 1;
- int32_t  const _188 = _44 + _43;
- bool  const _189 = _187 <= _188;
- bool  const _190 = _185 && _189;
- if (!_190)
+ bool  const _191 = 0 <= _34;
+ if (!_191)
  {
-  int32_t  const _191 = _92 + _94;
-  int32_t  const _192 = _44 + _43;
-  int32_t  const _193 = _192 + -1;
-  int32_t  const _194 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 1, _94, _191, _43, _193);
-  return _194;
+  int32_t  const _192 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_q", 1, _34);
+  return _192;
  }
- bool  const _195 = 0 <= _44;
- if (!_195)
+ bool  const _193 = _40 <= 0;
+ int32_t  const _194 = _41 + _40;
+ bool  const _195 = 64 <= _194;
+ bool  const _196 = _193 && _195;
+ if (!_196)
  {
-  int32_t  const _196 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 1, _44);
-  return _196;
+  int32_t  const _197 = _41 + _40;
+  int32_t  const _198 = _197 + -1;
+  int32_t  const _199 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 0, 0, 63, _40, _198);
+  return _199;
  }
- bool  const _197 = _50 <= 0;
- int32_t  const _198 = _51 + _50;
- bool  const _199 = 80 <= _198;
- bool  const _200 = _197 && _199;
+ bool  const _200 = 0 <= _41;
  if (!_200)
  {
-  int32_t  const _201 = _51 + _50;
-  int32_t  const _202 = _201 + -1;
-  int32_t  const _203 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 0, 0, 79, _50, _202);
-  return _203;
+  int32_t  const _201 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 0, _41);
+  return _201;
  }
- bool  const _204 = 0 <= _51;
- if (!_204)
+ bool  const _202 = _43 <= _109;
+ int32_t  const _203 = _108 + _109;
+ int32_t  const _204 = _44 + _43;
+ bool  const _205 = _203 <= _204;
+ bool  const _206 = _202 && _205;
+ if (!_206)
  {
-  int32_t  const _205 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 0, _51);
-  return _205;
+  int32_t  const _207 = _108 + _109;
+  int32_t  const _208 = _207 + -1;
+  int32_t  const _209 = _44 + _43;
+  int32_t  const _210 = _209 + -1;
+  int32_t  const _211 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Input buffer attn_v", 1, _109, _208, _43, _210);
+  return _211;
  }
- bool  const _206 = _53 <= 0;
- int32_t  const _207 = _54 + _53;
- bool  const _208 = 32 <= _207;
- bool  const _209 = _206 && _208;
- if (!_209)
+ bool  const _212 = 0 <= _44;
+ if (!_212)
  {
-  int32_t  const _210 = _54 + _53;
-  int32_t  const _211 = _210 + -1;
-  int32_t  const _212 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 1, 0, 31, _53, _211);
-  return _212;
+  int32_t  const _213 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Input buffer attn_v", 1, _44);
+  return _213;
  }
- bool  const _213 = 0 <= _54;
- if (!_213)
- {
-  int32_t  const _214 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 1, _54);
-  return _214;
- }
- bool  const _215 = _22 == 1;
- if (!_215)
- {
-  int32_t  const _216 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.stride.0", _22, "1", 1);
-  return _216;
- }
- bool  const _217 = _20 == 0;
+ bool  const _214 = _50 <= 0;
+ int32_t  const _215 = _51 + _50;
+ bool  const _216 = 80 <= _215;
+ bool  const _217 = _214 && _216;
  if (!_217)
  {
-  int32_t  const _218 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.min.0", _20, "0", 0);
-  return _218;
- }
- bool  const _219 = _21 == 64;
- if (!_219)
- {
-  int32_t  const _220 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.extent.0", _21, "64", 64);
+  int32_t  const _218 = _51 + _50;
+  int32_t  const _219 = _218 + -1;
+  int32_t  const _220 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 0, 0, 79, _50, _219);
   return _220;
  }
- bool  const _221 = _25 == 64;
+ bool  const _221 = 0 <= _51;
  if (!_221)
  {
-  int32_t  const _222 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.stride.1", _25, "64", 64);
+  int32_t  const _222 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 0, _51);
   return _222;
  }
- bool  const _223 = _23 == 0;
- if (!_223)
+ bool  const _223 = _53 <= 0;
+ int32_t  const _224 = _54 + _53;
+ bool  const _225 = 32 <= _224;
+ bool  const _226 = _223 && _225;
+ if (!_226)
  {
-  int32_t  const _224 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.min.1", _23, "0", 0);
-  return _224;
+  int32_t  const _227 = _54 + _53;
+  int32_t  const _228 = _227 + -1;
+  int32_t  const _229 = attn_causal64_rt_error_access_out_of_bounds(_ucon, "Output buffer attn_out", 1, 0, 31, _53, _228);
+  return _229;
  }
- bool  const _225 = _32 == 1;
- if (!_225)
+ bool  const _230 = 0 <= _54;
+ if (!_230)
  {
-  int32_t  const _226 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.stride.0", _32, "1", 1);
-  return _226;
+  int32_t  const _231 = attn_causal64_rt_error_buffer_extents_negative(_ucon, "Output buffer attn_out", 1, _54);
+  return _231;
  }
- bool  const _227 = _30 == 0;
- if (!_227)
+ bool  const _232 = _22 == 1;
+ if (!_232)
  {
-  int32_t  const _228 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.min.0", _30, "0", 0);
-  return _228;
+  int32_t  const _233 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.stride.0", _22, "1", 1);
+  return _233;
  }
- bool  const _229 = _31 == 64;
- if (!_229)
+ bool  const _234 = _20 == 0;
+ if (!_234)
  {
-  int32_t  const _230 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.extent.0", _31, "64", 64);
-  return _230;
+  int32_t  const _235 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.min.0", _20, "0", 0);
+  return _235;
  }
- bool  const _231 = _35 == 64;
- if (!_231)
+ bool  const _236 = _21 == 64;
+ if (!_236)
  {
-  int32_t  const _232 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.stride.1", _35, "64", 64);
-  return _232;
+  int32_t  const _237 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.extent.0", _21, "64", 64);
+  return _237;
  }
- bool  const _233 = _33 == 0;
- if (!_233)
+ bool  const _238 = _25 == 64;
+ if (!_238)
  {
-  int32_t  const _234 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.min.1", _33, "0", 0);
-  return _234;
+  int32_t  const _239 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.stride.1", _25, "64", 64);
+  return _239;
  }
- bool  const _235 = _34 == 32;
- if (!_235)
+ bool  const _240 = _23 == 0;
+ if (!_240)
  {
-  int32_t  const _236 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.extent.1", _34, "32", 32);
-  return _236;
+  int32_t  const _241 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_k.min.1", _23, "0", 0);
+  return _241;
  }
- bool  const _237 = _42 == 1;
- if (!_237)
+ bool  const _242 = _32 == 1;
+ if (!_242)
  {
-  int32_t  const _238 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.stride.0", _42, "1", 1);
-  return _238;
+  int32_t  const _243 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.stride.0", _32, "1", 1);
+  return _243;
  }
- bool  const _239 = _40 == 0;
- if (!_239)
+ bool  const _244 = _30 == 0;
+ if (!_244)
  {
-  int32_t  const _240 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.min.0", _40, "0", 0);
-  return _240;
+  int32_t  const _245 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.min.0", _30, "0", 0);
+  return _245;
  }
- bool  const _241 = _41 == 64;
- if (!_241)
+ bool  const _246 = _31 == 64;
+ if (!_246)
  {
-  int32_t  const _242 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.extent.0", _41, "64", 64);
-  return _242;
+  int32_t  const _247 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.extent.0", _31, "64", 64);
+  return _247;
  }
- bool  const _243 = _45 == 64;
- if (!_243)
+ bool  const _248 = _35 == 64;
+ if (!_248)
  {
-  int32_t  const _244 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.stride.1", _45, "64", 64);
-  return _244;
+  int32_t  const _249 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.stride.1", _35, "64", 64);
+  return _249;
  }
- bool  const _245 = _43 == 0;
- if (!_245)
+ bool  const _250 = _33 == 0;
+ if (!_250)
  {
-  int32_t  const _246 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.min.1", _43, "0", 0);
-  return _246;
+  int32_t  const _251 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.min.1", _33, "0", 0);
+  return _251;
  }
- bool  const _247 = _52 == 1;
- if (!_247)
+ bool  const _252 = _34 == 32;
+ if (!_252)
  {
-  int32_t  const _248 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.stride.0", _52, "1", 1);
-  return _248;
+  int32_t  const _253 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_q.extent.1", _34, "32", 32);
+  return _253;
  }
- bool  const _249 = _50 == 0;
- if (!_249)
+ bool  const _254 = _42 == 1;
+ if (!_254)
  {
-  int32_t  const _250 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.min.0", _50, "0", 0);
-  return _250;
+  int32_t  const _255 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.stride.0", _42, "1", 1);
+  return _255;
  }
- bool  const _251 = _51 == 80;
- if (!_251)
+ bool  const _256 = _40 == 0;
+ if (!_256)
  {
-  int32_t  const _252 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.extent.0", _51, "(64 + 16)", 80);
-  return _252;
+  int32_t  const _257 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.min.0", _40, "0", 0);
+  return _257;
  }
- bool  const _253 = _55 == 80;
- if (!_253)
+ bool  const _258 = _41 == 64;
+ if (!_258)
  {
-  int32_t  const _254 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.stride.1", _55, "(64 + 16)", 80);
-  return _254;
+  int32_t  const _259 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.extent.0", _41, "64", 64);
+  return _259;
  }
- bool  const _255 = _53 == 0;
- if (!_255)
+ bool  const _260 = _45 == 64;
+ if (!_260)
  {
-  int32_t  const _256 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.min.1", _53, "0", 0);
-  return _256;
+  int32_t  const _261 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.stride.1", _45, "64", 64);
+  return _261;
  }
- bool  const _257 = _54 == 32;
- if (!_257)
+ bool  const _262 = _43 == 0;
+ if (!_262)
  {
-  int32_t  const _258 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.extent.1", _54, "32", 32);
-  return _258;
+  int32_t  const _263 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_v.min.1", _43, "0", 0);
+  return _263;
  }
- int64_t  const _259 = (int64_t)(_24);
- int64_t  const _260 = _259 * int64_t(64);
- uint64_t  const _261 = (uint64_t)(_260);
- uint64_t  const _262 = (uint64_t)(2147483647ull);
- bool  const _263 = _261 <= _262;
- if (!_263)
+ bool  const _264 = _52 == 1;
+ if (!_264)
  {
-  int64_t  const _264 = (int64_t)(_24);
-  int64_t  const _265 = _264 * int64_t(64);
-  uint64_t  const _266 = (uint64_t)(_265);
-  uint64_t  const _267 = (uint64_t)(2147483647ull);
-  int32_t  const _268 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _266, _267);
-  return _268;
+  int32_t  const _265 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.stride.0", _52, "1", 1);
+  return _265;
  }
- int64_t  const _269 = (int64_t)(_24);
- bool  const _270 = _269 <= int64_t(33554431);
+ bool  const _266 = _50 == 0;
+ if (!_266)
+ {
+  int32_t  const _267 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.min.0", _50, "0", 0);
+  return _267;
+ }
+ bool  const _268 = _51 == 80;
+ if (!_268)
+ {
+  int32_t  const _269 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.extent.0", _51, "(64 + 16)", 80);
+  return _269;
+ }
+ bool  const _270 = _55 == 80;
  if (!_270)
  {
-  int64_t  const _271 = (int64_t)(_24);
-  int64_t  const _272 = _271 * int64_t(64);
-  int32_t  const _273 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_k", _272, int64_t(2147483647));
+  int32_t  const _271 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.stride.1", _55, "(64 + 16)", 80);
+  return _271;
+ }
+ bool  const _272 = _53 == 0;
+ if (!_272)
+ {
+  int32_t  const _273 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.min.1", _53, "0", 0);
   return _273;
  }
- int64_t  const _274 = (int64_t)(_44);
- int64_t  const _275 = _274 * int64_t(64);
- uint64_t  const _276 = (uint64_t)(_275);
- uint64_t  const _277 = (uint64_t)(2147483647ull);
- bool  const _278 = _276 <= _277;
- if (!_278)
+ bool  const _274 = _54 == 32;
+ if (!_274)
  {
-  int64_t  const _279 = (int64_t)(_44);
-  int64_t  const _280 = _279 * int64_t(64);
-  uint64_t  const _281 = (uint64_t)(_280);
-  uint64_t  const _282 = (uint64_t)(2147483647ull);
-  int32_t  const _283 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _281, _282);
-  return _283;
+  int32_t  const _275 = attn_causal64_rt_error_constraint_violated(_ucon, "attn_out.extent.1", _54, "32", 32);
+  return _275;
  }
- int64_t  const _284 = (int64_t)(_44);
- bool  const _285 = _284 <= int64_t(33554431);
- if (!_285)
+ int64_t  const _276 = (int64_t)(_24);
+ int64_t  const _277 = _276 * int64_t(64);
+ uint64_t  const _278 = (uint64_t)(_277);
+ uint64_t  const _279 = (uint64_t)(2147483647ull);
+ bool  const _280 = _278 <= _279;
+ if (!_280)
  {
-  int64_t  const _286 = (int64_t)(_44);
-  int64_t  const _287 = _286 * int64_t(64);
-  int32_t  const _288 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_v", _287, int64_t(2147483647));
-  return _288;
+  int64_t  const _281 = (int64_t)(_24);
+  int64_t  const _282 = _281 * int64_t(64);
+  uint64_t  const _283 = (uint64_t)(_282);
+  uint64_t  const _284 = (uint64_t)(2147483647ull);
+  int32_t  const _285 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_k", _283, _284);
+  return _285;
  }
- bool  const _289 = !(_18);
- if (!_289)
+ int64_t  const _286 = (int64_t)(_24);
+ bool  const _287 = _286 <= int64_t(33554431);
+ if (!_287)
  {
-  int32_t  const _290 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_k");
+  int64_t  const _288 = (int64_t)(_24);
+  int64_t  const _289 = _288 * int64_t(64);
+  int32_t  const _290 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_k", _289, int64_t(2147483647));
   return _290;
  }
- bool  const _291 = !(_28);
- if (!_291)
- {
-  int32_t  const _292 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_q");
-  return _292;
- }
- bool  const _293 = !(_38);
- if (!_293)
- {
-  int32_t  const _294 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_v");
-  return _294;
- }
- bool  const _295 = !(_48);
+ int64_t  const _291 = (int64_t)(_44);
+ int64_t  const _292 = _291 * int64_t(64);
+ uint64_t  const _293 = (uint64_t)(_292);
+ uint64_t  const _294 = (uint64_t)(2147483647ull);
+ bool  const _295 = _293 <= _294;
  if (!_295)
  {
-  int32_t  const _296 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Output buffer attn_out");
-  return _296;
- }
- uint64_t  const _297 = (uint64_t)(0ull);
- auto * const _298 = (void *)(_297);
- bool  const _299 = _attn_k != _298;
- if (!_299)
- {
-  int32_t  const _300 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_k");
+  int64_t  const _296 = (int64_t)(_44);
+  int64_t  const _297 = _296 * int64_t(64);
+  uint64_t  const _298 = (uint64_t)(_297);
+  uint64_t  const _299 = (uint64_t)(2147483647ull);
+  int32_t  const _300 = attn_causal64_rt_error_buffer_allocation_too_large(_ucon, "attn_v", _298, _299);
   return _300;
  }
- uint64_t  const _301 = (uint64_t)(0ull);
- auto * const _302 = (void *)(_301);
- bool  const _303 = _attn_q != _302;
- if (!_303)
+ int64_t  const _301 = (int64_t)(_44);
+ bool  const _302 = _301 <= int64_t(33554431);
+ if (!_302)
  {
-  int32_t  const _304 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_q");
-  return _304;
+  int64_t  const _303 = (int64_t)(_44);
+  int64_t  const _304 = _303 * int64_t(64);
+  int32_t  const _305 = attn_causal64_rt_error_buffer_extents_too_large(_ucon, "attn_v", _304, int64_t(2147483647));
+  return _305;
  }
- uint64_t  const _305 = (uint64_t)(0ull);
- auto * const _306 = (void *)(_305);
- bool  const _307 = _attn_v != _306;
- if (!_307)
+ bool  const _306 = !(_18);
+ if (!_306)
  {
-  int32_t  const _308 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_v");
-  return _308;
+  int32_t  const _307 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_k");
+  return _307;
  }
- uint64_t  const _309 = (uint64_t)(0ull);
- auto * const _310 = (void *)(_309);
- bool  const _311 = _attn_out != _310;
- if (!_311)
+ bool  const _308 = !(_28);
+ if (!_308)
  {
-  int32_t  const _312 = attn_causal64_rt_error_host_is_null(_ucon, "Output buffer attn_out");
-  return _312;
+  int32_t  const _309 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_q");
+  return _309;
  }
- bool  const _313 = 0 <= _attn_tile;
- if (!_313)
+ bool  const _310 = !(_38);
+ if (!_310)
  {
-  int64_t  const _314 = (int64_t)(_attn_tile);
-  int32_t  const _315 = attn_causal64_rt_error_param_too_small_i64(_ucon, "attn_tile", _314, int64_t(0));
-  return _315;
+  int32_t  const _311 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Input buffer attn_v");
+  return _311;
  }
- bool  const _316 = _attn_q_step <= 1;
+ bool  const _312 = !(_48);
+ if (!_312)
+ {
+  int32_t  const _313 = attn_causal64_rt_error_device_dirty_with_no_device_support(_ucon, "Output buffer attn_out");
+  return _313;
+ }
+ uint64_t  const _314 = (uint64_t)(0ull);
+ auto * const _315 = (void *)(_314);
+ bool  const _316 = _attn_k != _315;
  if (!_316)
  {
-  int64_t  const _317 = (int64_t)(_attn_q_step);
-  int32_t  const _318 = attn_causal64_rt_error_param_too_large_i64(_ucon, "attn_q_step", _317, int64_t(1));
-  return _318;
+  int32_t  const _317 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_k");
+  return _317;
  }
- bool  const _319 = 0 <= _attn_q_step;
- if (!_319)
+ uint64_t  const _318 = (uint64_t)(0ull);
+ auto * const _319 = (void *)(_318);
+ bool  const _320 = _attn_q != _319;
+ if (!_320)
  {
-  int64_t  const _320 = (int64_t)(_attn_q_step);
-  int32_t  const _321 = attn_causal64_rt_error_param_too_small_i64(_ucon, "attn_q_step", _320, int64_t(0));
+  int32_t  const _321 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_q");
   return _321;
  }
- bool  const _322 = 0 <= _attn_lk;
- if (!_322)
+ uint64_t  const _322 = (uint64_t)(0ull);
+ auto * const _323 = (void *)(_322);
+ bool  const _324 = _attn_v != _323;
+ if (!_324)
  {
-  int64_t  const _323 = (int64_t)(_attn_lk);
-  int32_t  const _324 = attn_causal64_rt_error_param_too_small_i64(_ucon, "attn_lk", _323, int64_t(0));
-  return _324;
+  int32_t  const _325 = attn_causal64_rt_error_host_is_null(_ucon, "Input buffer attn_v");
+  return _325;
+ }
+ uint64_t  const _326 = (uint64_t)(0ull);
+ auto * const _327 = (void *)(_326);
+ bool  const _328 = _attn_out != _327;
+ if (!_328)
+ {
+  int32_t  const _329 = attn_causal64_rt_error_host_is_null(_ucon, "Output buffer attn_out");
+  return _329;
+ }
+ bool  const _330 = 0 <= _attn_tile;
+ if (!_330)
+ {
+  int64_t  const _331 = (int64_t)(_attn_tile);
+  int32_t  const _332 = attn_causal64_rt_error_param_too_small_i64(_ucon, "attn_tile", _331, int64_t(0));
+  return _332;
+ }
+ bool  const _333 = _attn_q_step <= 1;
+ if (!_333)
+ {
+  int64_t  const _334 = (int64_t)(_attn_q_step);
+  int32_t  const _335 = attn_causal64_rt_error_param_too_large_i64(_ucon, "attn_q_step", _334, int64_t(1));
+  return _335;
+ }
+ bool  const _336 = 0 <= _attn_q_step;
+ if (!_336)
+ {
+  int64_t  const _337 = (int64_t)(_attn_q_step);
+  int32_t  const _338 = attn_causal64_rt_error_param_too_small_i64(_ucon, "attn_q_step", _337, int64_t(0));
+  return _338;
+ }
+ bool  const _339 = 0 <= _attn_lk;
+ if (!_339)
+ {
+  int64_t  const _340 = (int64_t)(_attn_lk);
+  int32_t  const _341 = attn_causal64_rt_error_param_too_small_i64(_ucon, "attn_lk", _340, int64_t(0));
+  return _341;
  }
  {
   float _qs[2048];
@@ -865,1206 +882,1702 @@ int attn_causal64_avx512_pipeline(void const *__user_context, struct halide_buff
   {
    for (int _qs_s0_c = 0; _qs_s0_c < 0 + 64; _qs_s0_c++)
    {
-    int32_t  const _325 = _qs_s0_ii_ii * 1024;
-    int32_t  const _326 = _325 + _qs_s0_c;
-    int32x16_t  const _327 = int32x16_t_ops::ramp(_326, 64);
-    float16  const _328 = float16_ops::load_gather(_attn_q, _327);
-    float  const _329 = float_from_bits(1043900987 /* 0.180337 */);
-    float16  const _330 = float16_ops::broadcast(_329);
-    float16  const _331 = _328 * _330;
-    int64_t  const _332 = (int64_t)(_qs_s0_c);
-    int64_t  const _333 = _332 * int64_t(2);
-    int64_t  const _334 = (int64_t)(_qs_s0_ii_ii);
-    int64_t  const _335 = _333 + _334;
-    int64_t  const _336 = _335 * int64_t(16);
-    float16_ops::store(_331, _qs, _336);
+    int32_t  const _342 = _qs_s0_ii_ii * 1024;
+    int32_t  const _343 = _342 + _qs_s0_c;
+    int32x16_t  const _344 = int32x16_t_ops::ramp(_343, 64);
+    float16  const _345 = float16_ops::load_gather(_attn_q, _344);
+    float  const _346 = float_from_bits(1043900987 /* 0.180337 */);
+    float16  const _347 = float16_ops::broadcast(_346);
+    float16  const _348 = _345 * _347;
+    int64_t  const _349 = (int64_t)(_qs_s0_c);
+    int64_t  const _350 = _349 * int64_t(2);
+    int64_t  const _351 = (int64_t)(_qs_s0_ii_ii);
+    int64_t  const _352 = _350 + _351;
+    int64_t  const _353 = _352 * int64_t(16);
+    float16_ops::store(_348, _qs, _353);
    } // for _qs_s0_c
   } // for _qs_s0_ii_ii
-  int32_t  const _337 = ::halide_cpp_max(_74, 0);
-  int32_t  const _338 = _77 - _337;
   {
-   int32_t  const _339 = _338 + -1;
-   int32_t  const _340 = _339 >> 3;
-   int32_t  const _341 = _340 * 8;
-   int32_t  const _342 = _341 + 8;
-   int64_t  const _343 = _342;
-   int64_t  const _344 = _343 * 32;
-   if ((_344 > ((int64_t(1) << 31) - 1)) || ((_344 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+   int32_t  const _354 = _89 - _90;
+   int32_t  const _355 = _354 + -1;
+   int32_t  const _356 = _355 >> 3;
+   int32_t  const _357 = _356 * 8;
+   int32_t  const _358 = _357 + 8;
+   int64_t  const _359 = _358;
+   int64_t  const _360 = _359 * 32;
+   if ((_360 > ((int64_t(1) << 31) - 1)) || ((_360 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
    {
     attn_causal64_rt_error(_ucon, "32-bit signed overflow computing size of allocation scores\n");
     return -1;
    } // overflow test scores
-   int64_t  const _345 = _344;
-   float *_scores = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_345);
+   int64_t  const _361 = _360;
+   float *_scores = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_361);
    if (!_scores)
    {
-    int32_t  const _346 = attn_causal64_rt_error_out_of_memory(_ucon);
-    return _346;
+    int32_t  const _362 = attn_causal64_rt_error_out_of_memory(_ucon);
+    return _362;
    }
    HalideFreeHelper _scores_free(_ucon, _scores, attn_causal64_rt_free);
    // produce scores
    // consume qs
-   int32_t  const _347 = ::halide_cpp_max(_74, 0);
-   int32_t  const _348 = _338 + 7;
-   int32_t  const _349 = _348 >> 3;
-   for (int _scores_s0_j_jo = 0; _scores_s0_j_jo < 0 + _349; _scores_s0_j_jo++)
+   int32_t  const _363 = _89 - _90;
+   int32_t  const _364 = _363 + 7;
+   int32_t  const _365 = _364 >> 3;
+   for (int _scores_s0_j_jo = 0; _scores_s0_j_jo < 0 + _365; _scores_s0_j_jo++)
    {
-    int32_t  const _350 = _scores_s0_j_jo * 8;
-    int32_t  const _351 = _350 + _347;
     {
      float _dot[256];
      // produce dot
-     float  const _352 = float_from_bits(0 /* 0 */);
-     float16  const _353 = float16_ops::broadcast(_352);
-     float16_ops::store(_353, _dot, int64_t(0));
-     float  const _354 = float_from_bits(0 /* 0 */);
-     float16  const _355 = float16_ops::broadcast(_354);
-     float16_ops::store(_355, _dot, int64_t(32));
-     float  const _356 = float_from_bits(0 /* 0 */);
-     float16  const _357 = float16_ops::broadcast(_356);
-     float16_ops::store(_357, _dot, int64_t(64));
-     float  const _358 = float_from_bits(0 /* 0 */);
-     float16  const _359 = float16_ops::broadcast(_358);
-     float16_ops::store(_359, _dot, int64_t(96));
-     float  const _360 = float_from_bits(0 /* 0 */);
-     float16  const _361 = float16_ops::broadcast(_360);
-     float16_ops::store(_361, _dot, int64_t(128));
-     float  const _362 = float_from_bits(0 /* 0 */);
-     float16  const _363 = float16_ops::broadcast(_362);
-     float16_ops::store(_363, _dot, int64_t(160));
-     float  const _364 = float_from_bits(0 /* 0 */);
-     float16  const _365 = float16_ops::broadcast(_364);
-     float16_ops::store(_365, _dot, int64_t(192));
      float  const _366 = float_from_bits(0 /* 0 */);
      float16  const _367 = float16_ops::broadcast(_366);
-     float16_ops::store(_367, _dot, int64_t(224));
+     float16_ops::store(_367, _dot, int64_t(0));
      float  const _368 = float_from_bits(0 /* 0 */);
      float16  const _369 = float16_ops::broadcast(_368);
-     float16_ops::store(_369, _dot, int64_t(16));
+     float16_ops::store(_369, _dot, int64_t(32));
      float  const _370 = float_from_bits(0 /* 0 */);
      float16  const _371 = float16_ops::broadcast(_370);
-     float16_ops::store(_371, _dot, int64_t(48));
+     float16_ops::store(_371, _dot, int64_t(64));
      float  const _372 = float_from_bits(0 /* 0 */);
      float16  const _373 = float16_ops::broadcast(_372);
-     float16_ops::store(_373, _dot, int64_t(80));
+     float16_ops::store(_373, _dot, int64_t(96));
      float  const _374 = float_from_bits(0 /* 0 */);
      float16  const _375 = float16_ops::broadcast(_374);
-     float16_ops::store(_375, _dot, int64_t(112));
+     float16_ops::store(_375, _dot, int64_t(128));
      float  const _376 = float_from_bits(0 /* 0 */);
      float16  const _377 = float16_ops::broadcast(_376);
-     float16_ops::store(_377, _dot, int64_t(144));
+     float16_ops::store(_377, _dot, int64_t(160));
      float  const _378 = float_from_bits(0 /* 0 */);
      float16  const _379 = float16_ops::broadcast(_378);
-     float16_ops::store(_379, _dot, int64_t(176));
+     float16_ops::store(_379, _dot, int64_t(192));
      float  const _380 = float_from_bits(0 /* 0 */);
      float16  const _381 = float16_ops::broadcast(_380);
-     float16_ops::store(_381, _dot, int64_t(208));
+     float16_ops::store(_381, _dot, int64_t(224));
      float  const _382 = float_from_bits(0 /* 0 */);
      float16  const _383 = float16_ops::broadcast(_382);
-     float16_ops::store(_383, _dot, int64_t(240));
-     int32_t  const _384 = _351 + 8;
-     int32_t  const _385 = ::halide_cpp_min(_384, _24);
-     int32_t  const _386 = _385 * 64;
-     int32_t  const _387 = _351 + 7;
-     int32_t  const _388 = ::halide_cpp_min(_387, _24);
-     int32_t  const _389 = _388 * 64;
-     int32_t  const _390 = _351 + 6;
-     int32_t  const _391 = ::halide_cpp_min(_390, _24);
-     int32_t  const _392 = _391 * 64;
-     int32_t  const _393 = _351 + 5;
-     int32_t  const _394 = ::halide_cpp_min(_393, _24);
-     int32_t  const _395 = _394 * 64;
-     int32_t  const _396 = _351 + 4;
-     int32_t  const _397 = ::halide_cpp_min(_396, _24);
-     int32_t  const _398 = _397 * 64;
-     int32_t  const _399 = _351 + 3;
-     int32_t  const _400 = ::halide_cpp_min(_399, _24);
-     int32_t  const _401 = _400 * 64;
-     int32_t  const _402 = _351 + 2;
-     int32_t  const _403 = ::halide_cpp_min(_402, _24);
-     int32_t  const _404 = _403 * 64;
-     int32_t  const _405 = _24 + -1;
-     int32_t  const _406 = ::halide_cpp_min(_405, _351);
-     int32_t  const _407 = _406 * 64;
+     float16_ops::store(_383, _dot, int64_t(16));
+     float  const _384 = float_from_bits(0 /* 0 */);
+     float16  const _385 = float16_ops::broadcast(_384);
+     float16_ops::store(_385, _dot, int64_t(48));
+     float  const _386 = float_from_bits(0 /* 0 */);
+     float16  const _387 = float16_ops::broadcast(_386);
+     float16_ops::store(_387, _dot, int64_t(80));
+     float  const _388 = float_from_bits(0 /* 0 */);
+     float16  const _389 = float16_ops::broadcast(_388);
+     float16_ops::store(_389, _dot, int64_t(112));
+     float  const _390 = float_from_bits(0 /* 0 */);
+     float16  const _391 = float16_ops::broadcast(_390);
+     float16_ops::store(_391, _dot, int64_t(144));
+     float  const _392 = float_from_bits(0 /* 0 */);
+     float16  const _393 = float16_ops::broadcast(_392);
+     float16_ops::store(_393, _dot, int64_t(176));
+     float  const _394 = float_from_bits(0 /* 0 */);
+     float16  const _395 = float16_ops::broadcast(_394);
+     float16_ops::store(_395, _dot, int64_t(208));
+     float  const _396 = float_from_bits(0 /* 0 */);
+     float16  const _397 = float16_ops::broadcast(_396);
+     float16_ops::store(_397, _dot, int64_t(240));
+     int32_t  const _398 = _scores_s0_j_jo * 8;
+     int32_t  const _399 = _398 + _90;
+     int32_t  const _400 = _399 + 8;
+     int32_t  const _401 = ::halide_cpp_min(_400, _24);
+     int32_t  const _402 = _401 * 64;
+     int32_t  const _403 = _399 + 7;
+     int32_t  const _404 = ::halide_cpp_min(_403, _24);
+     int32_t  const _405 = _404 * 64;
+     int32_t  const _406 = _399 + 6;
+     int32_t  const _407 = ::halide_cpp_min(_406, _24);
+     int32_t  const _408 = _407 * 64;
+     int32_t  const _409 = _399 + 5;
+     int32_t  const _410 = ::halide_cpp_min(_409, _24);
+     int32_t  const _411 = _410 * 64;
+     int32_t  const _412 = _399 + 4;
+     int32_t  const _413 = ::halide_cpp_min(_412, _24);
+     int32_t  const _414 = _413 * 64;
+     int32_t  const _415 = _399 + 3;
+     int32_t  const _416 = ::halide_cpp_min(_415, _24);
+     int32_t  const _417 = _416 * 64;
+     int32_t  const _418 = _399 + 2;
+     int32_t  const _419 = ::halide_cpp_min(_418, _24);
+     int32_t  const _420 = _419 * 64;
+     int32_t  const _421 = _24 + -1;
+     int32_t  const _422 = ::halide_cpp_min(_421, _399);
+     int32_t  const _423 = _422 * 64;
      for (int _dot_s1_rd__x = 0; _dot_s1_rd__x < 0 + 64; _dot_s1_rd__x++)
      {
-      float16  const _408 = float16_ops::load(_dot, int64_t(0));
-      int64_t  const _409 = (int64_t)(_dot_s1_rd__x);
-      int64_t  const _410 = _409 * int64_t(32);
-      float16  const _411 = float16_ops::load(_qs, _410);
-      int64_t  const _412 = (int64_t)(_407);
-      int64_t  const _413 = _409 + _412;
-      float  const _414 = ((float const *)_attn_k)[_413];
-      float16  const _415 = float16_ops::broadcast(_414);
-      float16  const _416 = _411 * _415;
-      float16  const _417 = _408 + _416;
-      float16_ops::store(_417, _dot, int64_t(0));
-      float16  const _418 = float16_ops::load(_dot, int64_t(16));
-      int64_t  const _419 = (int64_t)(_dot_s1_rd__x);
-      int64_t  const _420 = _419 * int64_t(32);
-      int64_t  const _421 = _420 + int64_t(16);
-      float16  const _422 = float16_ops::load(_qs, _421);
-      int64_t  const _423 = (int64_t)(_407);
-      int64_t  const _424 = _419 + _423;
-      float  const _425 = ((float const *)_attn_k)[_424];
-      float16  const _426 = float16_ops::broadcast(_425);
-      float16  const _427 = _422 * _426;
-      float16  const _428 = _418 + _427;
-      float16_ops::store(_428, _dot, int64_t(16));
-      float16  const _429 = float16_ops::load(_dot, int64_t(32));
-      int64_t  const _430 = (int64_t)(_dot_s1_rd__x);
-      int64_t  const _431 = _430 * int64_t(32);
-      float16  const _432 = float16_ops::load(_qs, _431);
-      int64_t  const _433 = (int64_t)(_404);
-      int64_t  const _434 = _430 + _433;
-      int64_t  const _435 = _434 + int64_t(-64);
-      float  const _436 = ((float const *)_attn_k)[_435];
-      float16  const _437 = float16_ops::broadcast(_436);
-      float16  const _438 = _432 * _437;
-      float16  const _439 = _429 + _438;
-      float16_ops::store(_439, _dot, int64_t(32));
-      float16  const _440 = float16_ops::load(_dot, int64_t(48));
-      int64_t  const _441 = (int64_t)(_dot_s1_rd__x);
-      int64_t  const _442 = _441 * int64_t(32);
-      int64_t  const _443 = _442 + int64_t(16);
-      float16  const _444 = float16_ops::load(_qs, _443);
-      int64_t  const _445 = (int64_t)(_404);
-      int64_t  const _446 = _441 + _445;
-      int64_t  const _447 = _446 + int64_t(-64);
-      float  const _448 = ((float const *)_attn_k)[_447];
-      float16  const _449 = float16_ops::broadcast(_448);
-      float16  const _450 = _444 * _449;
-      float16  const _451 = _440 + _450;
-      float16_ops::store(_451, _dot, int64_t(48));
-      float16  const _452 = float16_ops::load(_dot, int64_t(64));
-      int64_t  const _453 = (int64_t)(_dot_s1_rd__x);
-      int64_t  const _454 = _453 * int64_t(32);
-      float16  const _455 = float16_ops::load(_qs, _454);
-      int64_t  const _456 = (int64_t)(_401);
-      int64_t  const _457 = _453 + _456;
-      int64_t  const _458 = _457 + int64_t(-64);
-      float  const _459 = ((float const *)_attn_k)[_458];
-      float16  const _460 = float16_ops::broadcast(_459);
-      float16  const _461 = _455 * _460;
-      float16  const _462 = _452 + _461;
-      float16_ops::store(_462, _dot, int64_t(64));
-      float16  const _463 = float16_ops::load(_dot, int64_t(80));
-      int64_t  const _464 = (int64_t)(_dot_s1_rd__x);
-      int64_t  const _465 = _464 * int64_t(32);
-      int64_t  const _466 = _465 + int64_t(16);
-      float16  const _467 = float16_ops::load(_qs, _466);
-      int64_t  const _468 = (int64_t)(_401);
-      int64_t  const _469 = _464 + _468;
-      int64_t  const _470 = _469 + int64_t(-64);
-      float  const _471 = ((float const *)_attn_k)[_470];
-      float16  const _472 = float16_ops::broadcast(_471);
-      float16  const _473 = _467 * _472;
-      float16  const _474 = _463 + _473;
-      float16_ops::store(_474, _dot, int64_t(80));
-      float16  const _475 = float16_ops::load(_dot, int64_t(96));
-      int64_t  const _476 = (int64_t)(_dot_s1_rd__x);
-      int64_t  const _477 = _476 * int64_t(32);
-      float16  const _478 = float16_ops::load(_qs, _477);
-      int64_t  const _479 = (int64_t)(_398);
-      int64_t  const _480 = _476 + _479;
-      int64_t  const _481 = _480 + int64_t(-64);
-      float  const _482 = ((float const *)_attn_k)[_481];
-      float16  const _483 = float16_ops::broadcast(_482);
-      float16  const _484 = _478 * _483;
-      float16  const _485 = _475 + _484;
-      float16_ops::store(_485, _dot, int64_t(96));
-      float16  const _486 = float16_ops::load(_dot, int64_t(112));
-      int64_t  const _487 = (int64_t)(_dot_s1_rd__x);
-      int64_t  const _488 = _487 * int64_t(32);
-      int64_t  const _489 = _488 + int64_t(16);
-      float16  const _490 = float16_ops::load(_qs, _489);
-      int64_t  const _491 = (int64_t)(_398);
-      int64_t  const _492 = _487 + _491;
-      int64_t  const _493 = _492 + int64_t(-64);
-      float  const _494 = ((float const *)_attn_k)[_493];
-      float16  const _495 = float16_ops::broadcast(_494);
-      float16  const _496 = _490 * _495;
-      float16  const _497 = _486 + _496;
-      float16_ops::store(_497, _dot, int64_t(112));
-      float16  const _498 = float16_ops::load(_dot, int64_t(128));
-      int64_t  const _499 = (int64_t)(_dot_s1_rd__x);
-      int64_t  const _500 = _499 * int64_t(32);
-      float16  const _501 = float16_ops::load(_qs, _500);
-      int64_t  const _502 = (int64_t)(_395);
-      int64_t  const _503 = _499 + _502;
-      int64_t  const _504 = _503 + int64_t(-64);
-      float  const _505 = ((float const *)_attn_k)[_504];
-      float16  const _506 = float16_ops::broadcast(_505);
-      float16  const _507 = _501 * _506;
-      float16  const _508 = _498 + _507;
-      float16_ops::store(_508, _dot, int64_t(128));
-      float16  const _509 = float16_ops::load(_dot, int64_t(144));
-      int64_t  const _510 = (int64_t)(_dot_s1_rd__x);
-      int64_t  const _511 = _510 * int64_t(32);
-      int64_t  const _512 = _511 + int64_t(16);
-      float16  const _513 = float16_ops::load(_qs, _512);
-      int64_t  const _514 = (int64_t)(_395);
-      int64_t  const _515 = _510 + _514;
-      int64_t  const _516 = _515 + int64_t(-64);
-      float  const _517 = ((float const *)_attn_k)[_516];
-      float16  const _518 = float16_ops::broadcast(_517);
-      float16  const _519 = _513 * _518;
-      float16  const _520 = _509 + _519;
-      float16_ops::store(_520, _dot, int64_t(144));
-      float16  const _521 = float16_ops::load(_dot, int64_t(160));
-      int64_t  const _522 = (int64_t)(_dot_s1_rd__x);
-      int64_t  const _523 = _522 * int64_t(32);
-      float16  const _524 = float16_ops::load(_qs, _523);
-      int64_t  const _525 = (int64_t)(_392);
-      int64_t  const _526 = _522 + _525;
-      int64_t  const _527 = _526 + int64_t(-64);
-      float  const _528 = ((float const *)_attn_k)[_527];
-      float16  const _529 = float16_ops::broadcast(_528);
-      float16  const _530 = _524 * _529;
-      float16  const _531 = _521 + _530;
-      float16_ops::store(_531, _dot, int64_t(160));
-      float16  const _532 = float16_ops::load(_dot, int64_t(176));
-      int64_t  const _533 = (int64_t)(_dot_s1_rd__x);
-      int64_t  const _534 = _533 * int64_t(32);
-      int64_t  const _535 = _534 + int64_t(16);
-      float16  const _536 = float16_ops::load(_qs, _535);
-      int64_t  const _537 = (int64_t)(_392);
-      int64_t  const _538 = _533 + _537;
-      int64_t  const _539 = _538 + int64_t(-64);
-      float  const _540 = ((float const *)_attn_k)[_539];
-      float16  const _541 = float16_ops::broadcast(_540);
-      float16  const _542 = _536 * _541;
-      float16  const _543 = _532 + _542;
-      float16_ops::store(_543, _dot, int64_t(176));
-      float16  const _544 = float16_ops::load(_dot, int64_t(192));
-      int64_t  const _545 = (int64_t)(_dot_s1_rd__x);
-      int64_t  const _546 = _545 * int64_t(32);
-      float16  const _547 = float16_ops::load(_qs, _546);
-      int64_t  const _548 = (int64_t)(_389);
-      int64_t  const _549 = _545 + _548;
-      int64_t  const _550 = _549 + int64_t(-64);
-      float  const _551 = ((float const *)_attn_k)[_550];
-      float16  const _552 = float16_ops::broadcast(_551);
-      float16  const _553 = _547 * _552;
-      float16  const _554 = _544 + _553;
-      float16_ops::store(_554, _dot, int64_t(192));
-      float16  const _555 = float16_ops::load(_dot, int64_t(208));
-      int64_t  const _556 = (int64_t)(_dot_s1_rd__x);
-      int64_t  const _557 = _556 * int64_t(32);
-      int64_t  const _558 = _557 + int64_t(16);
-      float16  const _559 = float16_ops::load(_qs, _558);
-      int64_t  const _560 = (int64_t)(_389);
-      int64_t  const _561 = _556 + _560;
-      int64_t  const _562 = _561 + int64_t(-64);
-      float  const _563 = ((float const *)_attn_k)[_562];
-      float16  const _564 = float16_ops::broadcast(_563);
-      float16  const _565 = _559 * _564;
-      float16  const _566 = _555 + _565;
-      float16_ops::store(_566, _dot, int64_t(208));
-      float16  const _567 = float16_ops::load(_dot, int64_t(224));
-      int64_t  const _568 = (int64_t)(_dot_s1_rd__x);
-      int64_t  const _569 = _568 * int64_t(32);
-      float16  const _570 = float16_ops::load(_qs, _569);
-      int64_t  const _571 = (int64_t)(_386);
-      int64_t  const _572 = _568 + _571;
-      int64_t  const _573 = _572 + int64_t(-64);
-      float  const _574 = ((float const *)_attn_k)[_573];
-      float16  const _575 = float16_ops::broadcast(_574);
-      float16  const _576 = _570 * _575;
-      float16  const _577 = _567 + _576;
-      float16_ops::store(_577, _dot, int64_t(224));
-      float16  const _578 = float16_ops::load(_dot, int64_t(240));
-      int64_t  const _579 = (int64_t)(_dot_s1_rd__x);
-      int64_t  const _580 = _579 * int64_t(32);
-      int64_t  const _581 = _580 + int64_t(16);
-      float16  const _582 = float16_ops::load(_qs, _581);
-      int64_t  const _583 = (int64_t)(_386);
-      int64_t  const _584 = _579 + _583;
-      int64_t  const _585 = _584 + int64_t(-64);
-      float  const _586 = ((float const *)_attn_k)[_585];
-      float16  const _587 = float16_ops::broadcast(_586);
-      float16  const _588 = _582 * _587;
-      float16  const _589 = _578 + _588;
-      float16_ops::store(_589, _dot, int64_t(240));
+      float16  const _424 = float16_ops::load(_dot, int64_t(0));
+      int64_t  const _425 = (int64_t)(_dot_s1_rd__x);
+      int64_t  const _426 = _425 * int64_t(32);
+      float16  const _427 = float16_ops::load(_qs, _426);
+      int64_t  const _428 = (int64_t)(_423);
+      int64_t  const _429 = _425 + _428;
+      float  const _430 = ((float const *)_attn_k)[_429];
+      float16  const _431 = float16_ops::broadcast(_430);
+      float16  const _432 = _427 * _431;
+      float16  const _433 = _424 + _432;
+      float16_ops::store(_433, _dot, int64_t(0));
+      float16  const _434 = float16_ops::load(_dot, int64_t(16));
+      int64_t  const _435 = (int64_t)(_dot_s1_rd__x);
+      int64_t  const _436 = _435 * int64_t(32);
+      int64_t  const _437 = _436 + int64_t(16);
+      float16  const _438 = float16_ops::load(_qs, _437);
+      int64_t  const _439 = (int64_t)(_423);
+      int64_t  const _440 = _435 + _439;
+      float  const _441 = ((float const *)_attn_k)[_440];
+      float16  const _442 = float16_ops::broadcast(_441);
+      float16  const _443 = _438 * _442;
+      float16  const _444 = _434 + _443;
+      float16_ops::store(_444, _dot, int64_t(16));
+      float16  const _445 = float16_ops::load(_dot, int64_t(32));
+      int64_t  const _446 = (int64_t)(_dot_s1_rd__x);
+      int64_t  const _447 = _446 * int64_t(32);
+      float16  const _448 = float16_ops::load(_qs, _447);
+      int64_t  const _449 = (int64_t)(_420);
+      int64_t  const _450 = _446 + _449;
+      int64_t  const _451 = _450 + int64_t(-64);
+      float  const _452 = ((float const *)_attn_k)[_451];
+      float16  const _453 = float16_ops::broadcast(_452);
+      float16  const _454 = _448 * _453;
+      float16  const _455 = _445 + _454;
+      float16_ops::store(_455, _dot, int64_t(32));
+      float16  const _456 = float16_ops::load(_dot, int64_t(48));
+      int64_t  const _457 = (int64_t)(_dot_s1_rd__x);
+      int64_t  const _458 = _457 * int64_t(32);
+      int64_t  const _459 = _458 + int64_t(16);
+      float16  const _460 = float16_ops::load(_qs, _459);
+      int64_t  const _461 = (int64_t)(_420);
+      int64_t  const _462 = _457 + _461;
+      int64_t  const _463 = _462 + int64_t(-64);
+      float  const _464 = ((float const *)_attn_k)[_463];
+      float16  const _465 = float16_ops::broadcast(_464);
+      float16  const _466 = _460 * _465;
+      float16  const _467 = _456 + _466;
+      float16_ops::store(_467, _dot, int64_t(48));
+      float16  const _468 = float16_ops::load(_dot, int64_t(64));
+      int64_t  const _469 = (int64_t)(_dot_s1_rd__x);
+      int64_t  const _470 = _469 * int64_t(32);
+      float16  const _471 = float16_ops::load(_qs, _470);
+      int64_t  const _472 = (int64_t)(_417);
+      int64_t  const _473 = _469 + _472;
+      int64_t  const _474 = _473 + int64_t(-64);
+      float  const _475 = ((float const *)_attn_k)[_474];
+      float16  const _476 = float16_ops::broadcast(_475);
+      float16  const _477 = _471 * _476;
+      float16  const _478 = _468 + _477;
+      float16_ops::store(_478, _dot, int64_t(64));
+      float16  const _479 = float16_ops::load(_dot, int64_t(80));
+      int64_t  const _480 = (int64_t)(_dot_s1_rd__x);
+      int64_t  const _481 = _480 * int64_t(32);
+      int64_t  const _482 = _481 + int64_t(16);
+      float16  const _483 = float16_ops::load(_qs, _482);
+      int64_t  const _484 = (int64_t)(_417);
+      int64_t  const _485 = _480 + _484;
+      int64_t  const _486 = _485 + int64_t(-64);
+      float  const _487 = ((float const *)_attn_k)[_486];
+      float16  const _488 = float16_ops::broadcast(_487);
+      float16  const _489 = _483 * _488;
+      float16  const _490 = _479 + _489;
+      float16_ops::store(_490, _dot, int64_t(80));
+      float16  const _491 = float16_ops::load(_dot, int64_t(96));
+      int64_t  const _492 = (int64_t)(_dot_s1_rd__x);
+      int64_t  const _493 = _492 * int64_t(32);
+      float16  const _494 = float16_ops::load(_qs, _493);
+      int64_t  const _495 = (int64_t)(_414);
+      int64_t  const _496 = _492 + _495;
+      int64_t  const _497 = _496 + int64_t(-64);
+      float  const _498 = ((float const *)_attn_k)[_497];
+      float16  const _499 = float16_ops::broadcast(_498);
+      float16  const _500 = _494 * _499;
+      float16  const _501 = _491 + _500;
+      float16_ops::store(_501, _dot, int64_t(96));
+      float16  const _502 = float16_ops::load(_dot, int64_t(112));
+      int64_t  const _503 = (int64_t)(_dot_s1_rd__x);
+      int64_t  const _504 = _503 * int64_t(32);
+      int64_t  const _505 = _504 + int64_t(16);
+      float16  const _506 = float16_ops::load(_qs, _505);
+      int64_t  const _507 = (int64_t)(_414);
+      int64_t  const _508 = _503 + _507;
+      int64_t  const _509 = _508 + int64_t(-64);
+      float  const _510 = ((float const *)_attn_k)[_509];
+      float16  const _511 = float16_ops::broadcast(_510);
+      float16  const _512 = _506 * _511;
+      float16  const _513 = _502 + _512;
+      float16_ops::store(_513, _dot, int64_t(112));
+      float16  const _514 = float16_ops::load(_dot, int64_t(128));
+      int64_t  const _515 = (int64_t)(_dot_s1_rd__x);
+      int64_t  const _516 = _515 * int64_t(32);
+      float16  const _517 = float16_ops::load(_qs, _516);
+      int64_t  const _518 = (int64_t)(_411);
+      int64_t  const _519 = _515 + _518;
+      int64_t  const _520 = _519 + int64_t(-64);
+      float  const _521 = ((float const *)_attn_k)[_520];
+      float16  const _522 = float16_ops::broadcast(_521);
+      float16  const _523 = _517 * _522;
+      float16  const _524 = _514 + _523;
+      float16_ops::store(_524, _dot, int64_t(128));
+      float16  const _525 = float16_ops::load(_dot, int64_t(144));
+      int64_t  const _526 = (int64_t)(_dot_s1_rd__x);
+      int64_t  const _527 = _526 * int64_t(32);
+      int64_t  const _528 = _527 + int64_t(16);
+      float16  const _529 = float16_ops::load(_qs, _528);
+      int64_t  const _530 = (int64_t)(_411);
+      int64_t  const _531 = _526 + _530;
+      int64_t  const _532 = _531 + int64_t(-64);
+      float  const _533 = ((float const *)_attn_k)[_532];
+      float16  const _534 = float16_ops::broadcast(_533);
+      float16  const _535 = _529 * _534;
+      float16  const _536 = _525 + _535;
+      float16_ops::store(_536, _dot, int64_t(144));
+      float16  const _537 = float16_ops::load(_dot, int64_t(160));
+      int64_t  const _538 = (int64_t)(_dot_s1_rd__x);
+      int64_t  const _539 = _538 * int64_t(32);
+      float16  const _540 = float16_ops::load(_qs, _539);
+      int64_t  const _541 = (int64_t)(_408);
+      int64_t  const _542 = _538 + _541;
+      int64_t  const _543 = _542 + int64_t(-64);
+      float  const _544 = ((float const *)_attn_k)[_543];
+      float16  const _545 = float16_ops::broadcast(_544);
+      float16  const _546 = _540 * _545;
+      float16  const _547 = _537 + _546;
+      float16_ops::store(_547, _dot, int64_t(160));
+      float16  const _548 = float16_ops::load(_dot, int64_t(176));
+      int64_t  const _549 = (int64_t)(_dot_s1_rd__x);
+      int64_t  const _550 = _549 * int64_t(32);
+      int64_t  const _551 = _550 + int64_t(16);
+      float16  const _552 = float16_ops::load(_qs, _551);
+      int64_t  const _553 = (int64_t)(_408);
+      int64_t  const _554 = _549 + _553;
+      int64_t  const _555 = _554 + int64_t(-64);
+      float  const _556 = ((float const *)_attn_k)[_555];
+      float16  const _557 = float16_ops::broadcast(_556);
+      float16  const _558 = _552 * _557;
+      float16  const _559 = _548 + _558;
+      float16_ops::store(_559, _dot, int64_t(176));
+      float16  const _560 = float16_ops::load(_dot, int64_t(192));
+      int64_t  const _561 = (int64_t)(_dot_s1_rd__x);
+      int64_t  const _562 = _561 * int64_t(32);
+      float16  const _563 = float16_ops::load(_qs, _562);
+      int64_t  const _564 = (int64_t)(_405);
+      int64_t  const _565 = _561 + _564;
+      int64_t  const _566 = _565 + int64_t(-64);
+      float  const _567 = ((float const *)_attn_k)[_566];
+      float16  const _568 = float16_ops::broadcast(_567);
+      float16  const _569 = _563 * _568;
+      float16  const _570 = _560 + _569;
+      float16_ops::store(_570, _dot, int64_t(192));
+      float16  const _571 = float16_ops::load(_dot, int64_t(208));
+      int64_t  const _572 = (int64_t)(_dot_s1_rd__x);
+      int64_t  const _573 = _572 * int64_t(32);
+      int64_t  const _574 = _573 + int64_t(16);
+      float16  const _575 = float16_ops::load(_qs, _574);
+      int64_t  const _576 = (int64_t)(_405);
+      int64_t  const _577 = _572 + _576;
+      int64_t  const _578 = _577 + int64_t(-64);
+      float  const _579 = ((float const *)_attn_k)[_578];
+      float16  const _580 = float16_ops::broadcast(_579);
+      float16  const _581 = _575 * _580;
+      float16  const _582 = _571 + _581;
+      float16_ops::store(_582, _dot, int64_t(208));
+      float16  const _583 = float16_ops::load(_dot, int64_t(224));
+      int64_t  const _584 = (int64_t)(_dot_s1_rd__x);
+      int64_t  const _585 = _584 * int64_t(32);
+      float16  const _586 = float16_ops::load(_qs, _585);
+      int64_t  const _587 = (int64_t)(_402);
+      int64_t  const _588 = _584 + _587;
+      int64_t  const _589 = _588 + int64_t(-64);
+      float  const _590 = ((float const *)_attn_k)[_589];
+      float16  const _591 = float16_ops::broadcast(_590);
+      float16  const _592 = _586 * _591;
+      float16  const _593 = _583 + _592;
+      float16_ops::store(_593, _dot, int64_t(224));
+      float16  const _594 = float16_ops::load(_dot, int64_t(240));
+      int64_t  const _595 = (int64_t)(_dot_s1_rd__x);
+      int64_t  const _596 = _595 * int64_t(32);
+      int64_t  const _597 = _596 + int64_t(16);
+      float16  const _598 = float16_ops::load(_qs, _597);
+      int64_t  const _599 = (int64_t)(_402);
+      int64_t  const _600 = _595 + _599;
+      int64_t  const _601 = _600 + int64_t(-64);
+      float  const _602 = ((float const *)_attn_k)[_601];
+      float16  const _603 = float16_ops::broadcast(_602);
+      float16  const _604 = _598 * _603;
+      float16  const _605 = _594 + _604;
+      float16_ops::store(_605, _dot, int64_t(240));
      } // for _dot_s1_rd__x
      // consume dot
-     float16  const _590 = float16_ops::load(_dot, int64_t(0));
-     int64_t  const _591 = (int64_t)(_351);
-     int64_t  const _592 = (int64_t)(_347);
-     int64_t  const _593 = _591 - _592;
-     int64_t  const _594 = _593 * int64_t(32);
-     float16_ops::store(_590, _scores, _594);
-     float16  const _595 = float16_ops::load(_dot, int64_t(16));
-     int64_t  const _596 = (int64_t)(_351);
-     int64_t  const _597 = (int64_t)(_347);
-     int64_t  const _598 = _596 - _597;
-     int64_t  const _599 = _598 * int64_t(32);
-     int64_t  const _600 = _599 + int64_t(16);
-     float16_ops::store(_595, _scores, _600);
-     float16  const _601 = float16_ops::load(_dot, int64_t(32));
-     int64_t  const _602 = (int64_t)(_351);
-     int64_t  const _603 = (int64_t)(_347);
-     int64_t  const _604 = _602 - _603;
-     int64_t  const _605 = _604 * int64_t(32);
-     int64_t  const _606 = _605 + int64_t(32);
-     float16_ops::store(_601, _scores, _606);
-     float16  const _607 = float16_ops::load(_dot, int64_t(48));
-     int64_t  const _608 = (int64_t)(_351);
-     int64_t  const _609 = (int64_t)(_347);
-     int64_t  const _610 = _608 - _609;
-     int64_t  const _611 = _610 * int64_t(32);
-     int64_t  const _612 = _611 + int64_t(48);
-     float16_ops::store(_607, _scores, _612);
-     float16  const _613 = float16_ops::load(_dot, int64_t(64));
-     int64_t  const _614 = (int64_t)(_351);
-     int64_t  const _615 = (int64_t)(_347);
-     int64_t  const _616 = _614 - _615;
-     int64_t  const _617 = _616 * int64_t(32);
-     int64_t  const _618 = _617 + int64_t(64);
-     float16_ops::store(_613, _scores, _618);
-     float16  const _619 = float16_ops::load(_dot, int64_t(80));
-     int64_t  const _620 = (int64_t)(_351);
-     int64_t  const _621 = (int64_t)(_347);
-     int64_t  const _622 = _620 - _621;
-     int64_t  const _623 = _622 * int64_t(32);
-     int64_t  const _624 = _623 + int64_t(80);
-     float16_ops::store(_619, _scores, _624);
-     float16  const _625 = float16_ops::load(_dot, int64_t(96));
-     int64_t  const _626 = (int64_t)(_351);
-     int64_t  const _627 = (int64_t)(_347);
-     int64_t  const _628 = _626 - _627;
-     int64_t  const _629 = _628 * int64_t(32);
-     int64_t  const _630 = _629 + int64_t(96);
-     float16_ops::store(_625, _scores, _630);
-     float16  const _631 = float16_ops::load(_dot, int64_t(112));
-     int64_t  const _632 = (int64_t)(_351);
-     int64_t  const _633 = (int64_t)(_347);
-     int64_t  const _634 = _632 - _633;
-     int64_t  const _635 = _634 * int64_t(32);
+     float16  const _606 = float16_ops::load(_dot, int64_t(0));
+     int64_t  const _607 = (int64_t)(_scores_s0_j_jo);
+     int64_t  const _608 = _607 * int64_t(256);
+     float16_ops::store(_606, _scores, _608);
+     float16  const _609 = float16_ops::load(_dot, int64_t(16));
+     int64_t  const _610 = (int64_t)(_scores_s0_j_jo);
+     int64_t  const _611 = _610 * int64_t(256);
+     int64_t  const _612 = _611 + int64_t(16);
+     float16_ops::store(_609, _scores, _612);
+     float16  const _613 = float16_ops::load(_dot, int64_t(32));
+     int64_t  const _614 = (int64_t)(_scores_s0_j_jo);
+     int64_t  const _615 = _614 * int64_t(256);
+     int64_t  const _616 = _615 + int64_t(32);
+     float16_ops::store(_613, _scores, _616);
+     float16  const _617 = float16_ops::load(_dot, int64_t(48));
+     int64_t  const _618 = (int64_t)(_scores_s0_j_jo);
+     int64_t  const _619 = _618 * int64_t(256);
+     int64_t  const _620 = _619 + int64_t(48);
+     float16_ops::store(_617, _scores, _620);
+     float16  const _621 = float16_ops::load(_dot, int64_t(64));
+     int64_t  const _622 = (int64_t)(_scores_s0_j_jo);
+     int64_t  const _623 = _622 * int64_t(256);
+     int64_t  const _624 = _623 + int64_t(64);
+     float16_ops::store(_621, _scores, _624);
+     float16  const _625 = float16_ops::load(_dot, int64_t(80));
+     int64_t  const _626 = (int64_t)(_scores_s0_j_jo);
+     int64_t  const _627 = _626 * int64_t(256);
+     int64_t  const _628 = _627 + int64_t(80);
+     float16_ops::store(_625, _scores, _628);
+     float16  const _629 = float16_ops::load(_dot, int64_t(96));
+     int64_t  const _630 = (int64_t)(_scores_s0_j_jo);
+     int64_t  const _631 = _630 * int64_t(256);
+     int64_t  const _632 = _631 + int64_t(96);
+     float16_ops::store(_629, _scores, _632);
+     float16  const _633 = float16_ops::load(_dot, int64_t(112));
+     int64_t  const _634 = (int64_t)(_scores_s0_j_jo);
+     int64_t  const _635 = _634 * int64_t(256);
      int64_t  const _636 = _635 + int64_t(112);
-     float16_ops::store(_631, _scores, _636);
+     float16_ops::store(_633, _scores, _636);
      float16  const _637 = float16_ops::load(_dot, int64_t(128));
-     int64_t  const _638 = (int64_t)(_351);
-     int64_t  const _639 = (int64_t)(_347);
-     int64_t  const _640 = _638 - _639;
-     int64_t  const _641 = _640 * int64_t(32);
-     int64_t  const _642 = _641 + int64_t(128);
-     float16_ops::store(_637, _scores, _642);
-     float16  const _643 = float16_ops::load(_dot, int64_t(144));
-     int64_t  const _644 = (int64_t)(_351);
-     int64_t  const _645 = (int64_t)(_347);
-     int64_t  const _646 = _644 - _645;
-     int64_t  const _647 = _646 * int64_t(32);
-     int64_t  const _648 = _647 + int64_t(144);
-     float16_ops::store(_643, _scores, _648);
-     float16  const _649 = float16_ops::load(_dot, int64_t(160));
-     int64_t  const _650 = (int64_t)(_351);
-     int64_t  const _651 = (int64_t)(_347);
-     int64_t  const _652 = _650 - _651;
-     int64_t  const _653 = _652 * int64_t(32);
-     int64_t  const _654 = _653 + int64_t(160);
-     float16_ops::store(_649, _scores, _654);
-     float16  const _655 = float16_ops::load(_dot, int64_t(176));
-     int64_t  const _656 = (int64_t)(_351);
-     int64_t  const _657 = (int64_t)(_347);
-     int64_t  const _658 = _656 - _657;
-     int64_t  const _659 = _658 * int64_t(32);
-     int64_t  const _660 = _659 + int64_t(176);
-     float16_ops::store(_655, _scores, _660);
-     float16  const _661 = float16_ops::load(_dot, int64_t(192));
-     int64_t  const _662 = (int64_t)(_351);
-     int64_t  const _663 = (int64_t)(_347);
-     int64_t  const _664 = _662 - _663;
-     int64_t  const _665 = _664 * int64_t(32);
-     int64_t  const _666 = _665 + int64_t(192);
-     float16_ops::store(_661, _scores, _666);
-     float16  const _667 = float16_ops::load(_dot, int64_t(208));
-     int64_t  const _668 = (int64_t)(_351);
-     int64_t  const _669 = (int64_t)(_347);
-     int64_t  const _670 = _668 - _669;
-     int64_t  const _671 = _670 * int64_t(32);
-     int64_t  const _672 = _671 + int64_t(208);
-     float16_ops::store(_667, _scores, _672);
-     float16  const _673 = float16_ops::load(_dot, int64_t(224));
-     int64_t  const _674 = (int64_t)(_351);
-     int64_t  const _675 = (int64_t)(_347);
-     int64_t  const _676 = _674 - _675;
-     int64_t  const _677 = _676 * int64_t(32);
-     int64_t  const _678 = _677 + int64_t(224);
-     float16_ops::store(_673, _scores, _678);
-     float16  const _679 = float16_ops::load(_dot, int64_t(240));
-     int64_t  const _680 = (int64_t)(_351);
-     int64_t  const _681 = (int64_t)(_347);
-     int64_t  const _682 = _680 - _681;
-     int64_t  const _683 = _682 * int64_t(32);
-     int64_t  const _684 = _683 + int64_t(240);
-     float16_ops::store(_679, _scores, _684);
+     int64_t  const _638 = (int64_t)(_scores_s0_j_jo);
+     int64_t  const _639 = _638 * int64_t(256);
+     int64_t  const _640 = _639 + int64_t(128);
+     float16_ops::store(_637, _scores, _640);
+     float16  const _641 = float16_ops::load(_dot, int64_t(144));
+     int64_t  const _642 = (int64_t)(_scores_s0_j_jo);
+     int64_t  const _643 = _642 * int64_t(256);
+     int64_t  const _644 = _643 + int64_t(144);
+     float16_ops::store(_641, _scores, _644);
+     float16  const _645 = float16_ops::load(_dot, int64_t(160));
+     int64_t  const _646 = (int64_t)(_scores_s0_j_jo);
+     int64_t  const _647 = _646 * int64_t(256);
+     int64_t  const _648 = _647 + int64_t(160);
+     float16_ops::store(_645, _scores, _648);
+     float16  const _649 = float16_ops::load(_dot, int64_t(176));
+     int64_t  const _650 = (int64_t)(_scores_s0_j_jo);
+     int64_t  const _651 = _650 * int64_t(256);
+     int64_t  const _652 = _651 + int64_t(176);
+     float16_ops::store(_649, _scores, _652);
+     float16  const _653 = float16_ops::load(_dot, int64_t(192));
+     int64_t  const _654 = (int64_t)(_scores_s0_j_jo);
+     int64_t  const _655 = _654 * int64_t(256);
+     int64_t  const _656 = _655 + int64_t(192);
+     float16_ops::store(_653, _scores, _656);
+     float16  const _657 = float16_ops::load(_dot, int64_t(208));
+     int64_t  const _658 = (int64_t)(_scores_s0_j_jo);
+     int64_t  const _659 = _658 * int64_t(256);
+     int64_t  const _660 = _659 + int64_t(208);
+     float16_ops::store(_657, _scores, _660);
+     float16  const _661 = float16_ops::load(_dot, int64_t(224));
+     int64_t  const _662 = (int64_t)(_scores_s0_j_jo);
+     int64_t  const _663 = _662 * int64_t(256);
+     int64_t  const _664 = _663 + int64_t(224);
+     float16_ops::store(_661, _scores, _664);
+     float16  const _665 = float16_ops::load(_dot, int64_t(240));
+     int64_t  const _666 = (int64_t)(_scores_s0_j_jo);
+     int64_t  const _667 = _666 * int64_t(256);
+     int64_t  const _668 = _667 + int64_t(240);
+     float16_ops::store(_665, _scores, _668);
     } // alloc _dot
    } // for _scores_s0_j_jo
-   int32_t  const _685 = ::halide_cpp_max(_74, 0);
-   int32_t  const _686 = _77 - _685;
+   int32_t  const _669 = ::halide_cpp_max(_86, _77);
+   int32_t  const _670 = ::halide_cpp_max(_669, _89);
    {
-    int64_t  const _687 = _686;
-    int64_t  const _688 = _687 * 32;
-    if ((_688 > ((int64_t(1) << 31) - 1)) || ((_688 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+    int32_t  const _671 = _670 - _90;
+    int64_t  const _672 = _671;
+    int64_t  const _673 = _672 * 32;
+    if ((_673 > ((int64_t(1) << 31) - 1)) || ((_673 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
     {
      attn_causal64_rt_error(_ucon, "32-bit signed overflow computing size of allocation masked\n");
      return -1;
     } // overflow test masked
-    int64_t  const _689 = _688;
-    float *_masked = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_689);
+    int64_t  const _674 = _673;
+    float *_masked = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_674);
     if (!_masked)
     {
-     int32_t  const _690 = attn_causal64_rt_error_out_of_memory(_ucon);
-     return _690;
+     int32_t  const _675 = attn_causal64_rt_error_out_of_memory(_ucon);
+     return _675;
     }
     HalideFreeHelper _masked_free(_ucon, _masked, attn_causal64_rt_free);
     // produce masked
     // consume scores
-    int32_t  const _691 = ::halide_cpp_max(_74, 0);
-    int32_t  const _692 = _attn_tile * 2;
-    int32_t  const _693 = _692 + _attn_q_step;
-    int32_t  const _694 = _693 * 16;
-    int32_t  const _695 = _attn_tile * 32;
-    for (int _masked_s0_j_rebased = 0; _masked_s0_j_rebased < 0 + _338; _masked_s0_j_rebased++)
+    int32_t  const _676 = _attn_tile * 2;
+    int32_t  const _677 = _676 + _attn_q_step;
+    int32_t  const _678 = _677 * 16;
+    int32_t  const _679 = _attn_tile * 32;
+    int32_t  const _680 = _89 - _90;
+    for (int _masked_s0_j_rebased = 0; _masked_s0_j_rebased < 0 + _680; _masked_s0_j_rebased++)
     {
-     uint32_t  const _696 = (uint32_t)(0ull);
-     uint32x16_t  const _697 = uint32x16_t_ops::broadcast(_696);
-     uint32_t  const _698 = (uint32_t)(4294967295ull);
-     uint32x16_t  const _699 = uint32x16_t_ops::broadcast(_698);
-     int32x16_t  const _700 = int32x16_t_ops::ramp(_695, _attn_q_step);
-     int32_t  const _701 = _masked_s0_j_rebased + _691;
-     int32x16_t  const _702 = int32x16_t_ops::broadcast(_701);
-     uint8x16_t  const _703 = int32x16_t_ops::lt(_700, _702);
-     uint32x16_t  const _704 = uint32x16_t_ops::select(_703, _697, _699);
-     int64_t  const _705 = (int64_t)(_masked_s0_j_rebased);
-     int64_t  const _706 = _705 * int64_t(32);
-     float16  const _707 = float16_ops::load(_scores, _706);
-     uint32x16_t  const _708 = reinterpret<uint32x16_t>(_707);
-     uint32x16_t  const _709 = _708 & _704;
-     uint32_t  const _710 = (uint32_t)(4286578688ull);
-     uint32x16_t  const _711 = uint32x16_t_ops::broadcast(_710);
-     uint32x16_t  const _712 = ~_704;
-     uint32x16_t  const _713 = _711 & _712;
-     uint32x16_t  const _714 = _709 | _713;
-     float16  const _715 = reinterpret<float16>(_714);
-     float16_ops::store(_715, _masked, _706);
-     uint32_t  const _716 = (uint32_t)(0ull);
+     uint32_t  const _681 = (uint32_t)(0ull);
+     uint32x16_t  const _682 = uint32x16_t_ops::broadcast(_681);
+     uint32_t  const _683 = (uint32_t)(4294967295ull);
+     uint32x16_t  const _684 = uint32x16_t_ops::broadcast(_683);
+     int32x16_t  const _685 = int32x16_t_ops::ramp(_679, _attn_q_step);
+     int32_t  const _686 = _90 + _masked_s0_j_rebased;
+     int32x16_t  const _687 = int32x16_t_ops::broadcast(_686);
+     uint8x16_t  const _688 = int32x16_t_ops::lt(_685, _687);
+     uint32x16_t  const _689 = uint32x16_t_ops::select(_688, _682, _684);
+     int64_t  const _690 = (int64_t)(_masked_s0_j_rebased);
+     int64_t  const _691 = _690 * int64_t(32);
+     float16  const _692 = float16_ops::load(_scores, _691);
+     uint32x16_t  const _693 = reinterpret<uint32x16_t>(_692);
+     uint32x16_t  const _694 = _693 & _689;
+     uint32_t  const _695 = (uint32_t)(4286578688ull);
+     uint32x16_t  const _696 = uint32x16_t_ops::broadcast(_695);
+     uint32x16_t  const _697 = ~_689;
+     uint32x16_t  const _698 = _696 & _697;
+     uint32x16_t  const _699 = _694 | _698;
+     float16  const _700 = reinterpret<float16>(_699);
+     float16_ops::store(_700, _masked, _691);
+     uint32_t  const _701 = (uint32_t)(0ull);
+     uint32x16_t  const _702 = uint32x16_t_ops::broadcast(_701);
+     uint32_t  const _703 = (uint32_t)(4294967295ull);
+     uint32x16_t  const _704 = uint32x16_t_ops::broadcast(_703);
+     int32x16_t  const _705 = int32x16_t_ops::ramp(_678, _attn_q_step);
+     int32_t  const _706 = _90 + _masked_s0_j_rebased;
+     int32x16_t  const _707 = int32x16_t_ops::broadcast(_706);
+     uint8x16_t  const _708 = int32x16_t_ops::lt(_705, _707);
+     uint32x16_t  const _709 = uint32x16_t_ops::select(_708, _702, _704);
+     int64_t  const _710 = (int64_t)(_masked_s0_j_rebased);
+     int64_t  const _711 = _710 * int64_t(32);
+     int64_t  const _712 = _711 + int64_t(16);
+     float16  const _713 = float16_ops::load(_scores, _712);
+     uint32x16_t  const _714 = reinterpret<uint32x16_t>(_713);
+     uint32x16_t  const _715 = _714 & _709;
+     uint32_t  const _716 = (uint32_t)(4286578688ull);
      uint32x16_t  const _717 = uint32x16_t_ops::broadcast(_716);
-     uint32_t  const _718 = (uint32_t)(4294967295ull);
-     uint32x16_t  const _719 = uint32x16_t_ops::broadcast(_718);
-     int32x16_t  const _720 = int32x16_t_ops::ramp(_694, _attn_q_step);
-     int32_t  const _721 = _masked_s0_j_rebased + _691;
-     int32x16_t  const _722 = int32x16_t_ops::broadcast(_721);
-     uint8x16_t  const _723 = int32x16_t_ops::lt(_720, _722);
-     uint32x16_t  const _724 = uint32x16_t_ops::select(_723, _717, _719);
-     int64_t  const _725 = (int64_t)(_masked_s0_j_rebased);
-     int64_t  const _726 = _725 * int64_t(32);
-     int64_t  const _727 = _726 + int64_t(16);
-     float16  const _728 = float16_ops::load(_scores, _727);
-     uint32x16_t  const _729 = reinterpret<uint32x16_t>(_728);
-     uint32x16_t  const _730 = _729 & _724;
-     uint32_t  const _731 = (uint32_t)(4286578688ull);
-     uint32x16_t  const _732 = uint32x16_t_ops::broadcast(_731);
-     uint32x16_t  const _733 = ~_724;
-     uint32x16_t  const _734 = _732 & _733;
-     uint32x16_t  const _735 = _730 | _734;
-     float16  const _736 = reinterpret<float16>(_735);
-     float16_ops::store(_736, _masked, _727);
+     uint32x16_t  const _718 = ~_709;
+     uint32x16_t  const _719 = _717 & _718;
+     uint32x16_t  const _720 = _715 | _719;
+     float16  const _721 = reinterpret<float16>(_720);
+     float16_ops::store(_721, _masked, _712);
     } // for _masked_s0_j_rebased
     _scores_free.free();
     {
      float _row_max[32];
-     int32_t  const _737 = ::halide_cpp_max(_74, 0);
-     int32_t  const _738 = _77 - _737;
+     int32_t  const _722 = ::halide_cpp_max(_74, 0);
+     int32_t  const _723 = _77 - _722;
      // produce row_max
      for (int _row_max_s0_ii_ii = 0; _row_max_s0_ii_ii < 0 + 2; _row_max_s0_ii_ii++)
      {
-      float16  const _739 = float16_ops::broadcast(neg_inf_f32());
-      int64_t  const _740 = (int64_t)(_row_max_s0_ii_ii);
-      int64_t  const _741 = _740 * int64_t(16);
-      float16_ops::store(_739, _row_max, _741);
+      float16  const _724 = float16_ops::broadcast(neg_inf_f32());
+      int64_t  const _725 = (int64_t)(_row_max_s0_ii_ii);
+      int64_t  const _726 = _725 * int64_t(16);
+      float16_ops::store(_724, _row_max, _726);
      } // for _row_max_s0_ii_ii
      // consume masked
-     for (int _row_max_s1_rk__x_rebased = 0; _row_max_s1_rk__x_rebased < 0 + _738; _row_max_s1_rk__x_rebased++)
+     int32_t  const _727 = ::halide_cpp_max(_74, 0);
+     int32_t  const _728 = _727 - _90;
+     for (int _row_max_s1_rk__x_rebased = 0; _row_max_s1_rk__x_rebased < 0 + _723; _row_max_s1_rk__x_rebased++)
      {
-      float16  const _742 = float16_ops::load(_row_max, int64_t(0));
-      int64_t  const _743 = (int64_t)(_row_max_s1_rk__x_rebased);
-      int64_t  const _744 = _743 * int64_t(32);
-      float16  const _745 = float16_ops::load(_masked, _744);
-      float16  const _746 = float16_ops::max(_742, _745);
-      float16_ops::store(_746, _row_max, int64_t(0));
-      float16  const _747 = float16_ops::load(_row_max, int64_t(16));
-      int64_t  const _748 = (int64_t)(_row_max_s1_rk__x_rebased);
-      int64_t  const _749 = _748 * int64_t(32);
-      int64_t  const _750 = _749 + int64_t(16);
-      float16  const _751 = float16_ops::load(_masked, _750);
-      float16  const _752 = float16_ops::max(_747, _751);
-      float16_ops::store(_752, _row_max, int64_t(16));
+      float16  const _729 = float16_ops::load(_row_max, int64_t(0));
+      int64_t  const _730 = (int64_t)(_row_max_s1_rk__x_rebased);
+      int64_t  const _731 = (int64_t)(_728);
+      int64_t  const _732 = _730 + _731;
+      int64_t  const _733 = _732 * int64_t(32);
+      float16  const _734 = float16_ops::load(_masked, _733);
+      float16  const _735 = float16_ops::max(_729, _734);
+      float16_ops::store(_735, _row_max, int64_t(0));
+      float16  const _736 = float16_ops::load(_row_max, int64_t(16));
+      int64_t  const _737 = (int64_t)(_row_max_s1_rk__x_rebased);
+      int64_t  const _738 = (int64_t)(_728);
+      int64_t  const _739 = _737 + _738;
+      int64_t  const _740 = _739 * int64_t(32);
+      int64_t  const _741 = _740 + int64_t(16);
+      float16  const _742 = float16_ops::load(_masked, _741);
+      float16  const _743 = float16_ops::max(_736, _742);
+      float16_ops::store(_743, _row_max, int64_t(16));
      } // for _row_max_s1_rk__x_rebased
-     int32_t  const _753 = ::halide_cpp_max(_74, 0);
-     int32_t  const _754 = ::halide_cpp_min(_753, _94);
-     int32_t  const _755 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
-     int32_t  const _756 = _755 + 7;
-     int32_t  const _757 = _756 >> 3;
-     int32_t  const _758 = _attn_tile * 4;
-     int32_t  const _759 = _758 + 4;
-     int32_t  const _760 = ::halide_cpp_min(_757, _759);
-     int32_t  const _761 = _attn_kv_lo >> 3;
-     int32_t  const _762 = ::halide_cpp_max(_760, _761);
-     int32_t  const _763 = ::halide_cpp_max(_762, 0);
-     int32_t  const _764 = _763 * 8;
-     int32_t  const _765 = ::halide_cpp_min(_764, _attn_lk);
-     int32_t  const _766 = _attn_chunk_lo >> 3;
-     int32_t  const _767 = _766 * 8;
-     int32_t  const _768 = ::halide_cpp_min(_767, _765);
-     int32_t  const _769 = ::halide_cpp_max(_761, 0);
-     int32_t  const _770 = _769 * 8;
-     int32_t  const _771 = ::halide_cpp_min(_770, _attn_lk);
-     int32_t  const _772 = ::halide_cpp_max(_768, _771);
-     int32_t  const _773 = _772 + 1024;
-     int32_t  const _774 = ::halide_cpp_min(_773, _765);
-     int32_t  const _775 = ::halide_cpp_max(_774, _77);
-     int32_t  const _776 = ::halide_cpp_min(_753, _772);
-     int32_t  const _777 = _775 - _776;
+     int32_t  const _744 = ::halide_cpp_max(_74, 0);
+     int32_t  const _745 = ::halide_cpp_min(_744, _109);
+     int32_t  const _746 = ::halide_cpp_min(_745, _88);
+     int32_t  const _747 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
+     int32_t  const _748 = _747 + 7;
+     int32_t  const _749 = _748 >> 3;
+     int32_t  const _750 = _attn_tile * 4;
+     int32_t  const _751 = _750 + 4;
+     int32_t  const _752 = ::halide_cpp_min(_749, _751);
+     int32_t  const _753 = _752 * 8;
+     int32_t  const _754 = ::halide_cpp_min(_753, _attn_lk);
+     int32_t  const _755 = _attn_chunk_lo >> 3;
+     int32_t  const _756 = _755 * 8;
+     int32_t  const _757 = ::halide_cpp_min(_754, _756);
+     int32_t  const _758 = _attn_kv_lo >> 3;
+     int32_t  const _759 = ::halide_cpp_max(_758, 0);
+     int32_t  const _760 = _759 * 8;
+     int32_t  const _761 = ::halide_cpp_min(_760, _attn_lk);
+     int32_t  const _762 = ::halide_cpp_max(_757, _761);
+     int32_t  const _763 = ::halide_cpp_min(_78, 1024);
+     int32_t  const _764 = _763 >> 6;
+     int32_t  const _765 = _764 * 64;
+     int32_t  const _766 = _765 + _762;
+     int32_t  const _767 = ::halide_cpp_max(_766, _77);
+     int32_t  const _768 = ::halide_cpp_max(_767, _86);
+     int32_t  const _769 = ::halide_cpp_min(_82, _762);
+     int32_t  const _770 = ::halide_cpp_min(_744, _769);
+     int32_t  const _771 = ::halide_cpp_min(_770, _88);
+     int32_t  const _772 = _768 - _771;
      {
-      int64_t  const _778 = _777;
-      int64_t  const _779 = _778 * 32;
-      if ((_779 > ((int64_t(1) << 31) - 1)) || ((_779 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
+      int64_t  const _773 = _772;
+      int64_t  const _774 = _773 * 32;
+      if ((_774 > ((int64_t(1) << 31) - 1)) || ((_774 * sizeof(float )) > ((int64_t(1) << 31) - 1)))
       {
        attn_causal64_rt_error(_ucon, "32-bit signed overflow computing size of allocation probs\n");
        return -1;
       } // overflow test probs
-      int64_t  const _780 = _779;
-      float *_probs = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_780);
+      int64_t  const _775 = _774;
+      float *_probs = (float  *)attn_causal64_rt_malloc(_ucon, sizeof(float )*_775);
       if (!_probs)
       {
-       int32_t  const _781 = attn_causal64_rt_error_out_of_memory(_ucon);
-       return _781;
+       int32_t  const _776 = attn_causal64_rt_error_out_of_memory(_ucon);
+       return _776;
       }
       HalideFreeHelper _probs_free(_ucon, _probs, attn_causal64_rt_free);
-      int32_t  const _782 = ::halide_cpp_max(_74, 0);
-      int32_t  const _783 = _77 - _782;
       // produce probs
       // consume row_max
       // consume masked
-      int32_t  const _784 = _782 - _754;
-      for (int _probs_s0_j_rebased = 0; _probs_s0_j_rebased < 0 + _783; _probs_s0_j_rebased++)
+      int32_t  const _777 = _88 - _746;
+      int32_t  const _778 = _88 - _90;
+      int32_t  const _779 = _86 - _88;
+      for (int _probs_s0_j_rebased = 0; _probs_s0_j_rebased < 0 + _779; _probs_s0_j_rebased++)
       {
-       float16  const _785 = float16_ops::load(_row_max, int64_t(0));
-       int64_t  const _786 = (int64_t)(_probs_s0_j_rebased);
-       int64_t  const _787 = _786 * int64_t(32);
-       float16  const _788 = float16_ops::load(_masked, _787);
-       float  const _789 = float_from_bits(0 /* 0 */);
-       float16  const _790 = float16_ops::broadcast(_789);
-       float16  const _791 = float16_ops::broadcast(neg_inf_f32());
-       uint8x16_t  const _792 = float16_ops::eq(_785, _791);
-       float16  const _793 = float16_ops::select(_792, _790, _785);
-       float16  const _794 = _788 - _793;
-       float16  const _795 = float16_ops::min(_794, _790);
-       float  const _796 = float_from_bits(3271426048 /* -127 */);
+       float16  const _780 = float16_ops::load(_row_max, int64_t(0));
+       int64_t  const _781 = (int64_t)(_probs_s0_j_rebased);
+       int64_t  const _782 = (int64_t)(_778);
+       int64_t  const _783 = _781 + _782;
+       int64_t  const _784 = _783 * int64_t(32);
+       float16  const _785 = float16_ops::load(_masked, _784);
+       float  const _786 = float_from_bits(0 /* 0 */);
+       float16  const _787 = float16_ops::broadcast(_786);
+       float16  const _788 = float16_ops::broadcast(neg_inf_f32());
+       uint8x16_t  const _789 = float16_ops::eq(_780, _788);
+       float16  const _790 = float16_ops::select(_789, _787, _780);
+       float16  const _791 = _785 - _790;
+       float16  const _792 = float16_ops::min(_791, _787);
+       float  const _793 = float_from_bits(3271426048 /* -127 */);
+       float16  const _794 = float16_ops::broadcast(_793);
+       float16  const _795 = float16_ops::max(_792, _794);
+       float  const _796 = float_from_bits(1124007936 /* 127.5 */);
        float16  const _797 = float16_ops::broadcast(_796);
-       float16  const _798 = float16_ops::max(_795, _797);
-       float  const _799 = float_from_bits(1124007936 /* 127.5 */);
-       float16  const _800 = float16_ops::broadcast(_799);
-       float16  const _801 = _798 + _800;
-       int32x16_t  const _802 = int32x16_t_ops::convert_from<float16>(_801);
-       int32x16_t  const _803 = int32x16_t_ops::broadcast(-127);
-       int32x16_t  const _804 = _802 + _803;
-       float16  const _805 = float16_ops::convert_from<int32x16_t>(_804);
-       float16  const _806 = _798 - _805;
-       uint32_t  const _807 = (uint32_t)(23ull);
-       uint32x16_t  const _808 = uint32x16_t_ops::broadcast(_807);
-       int32x16_t  const _809 = _802 << _808;
-       float16  const _810 = reinterpret<float16>(_809);
-       float  const _811 = float_from_bits(958452607 /* 0.000153376 */);
+       float16  const _798 = _795 + _797;
+       int32x16_t  const _799 = int32x16_t_ops::convert_from<float16>(_798);
+       int32x16_t  const _800 = int32x16_t_ops::broadcast(-127);
+       int32x16_t  const _801 = _799 + _800;
+       float16  const _802 = float16_ops::convert_from<int32x16_t>(_801);
+       float16  const _803 = _795 - _802;
+       uint32_t  const _804 = (uint32_t)(23ull);
+       uint32x16_t  const _805 = uint32x16_t_ops::broadcast(_804);
+       int32x16_t  const _806 = _799 << _805;
+       float16  const _807 = reinterpret<float16>(_806);
+       float  const _808 = float_from_bits(958452607 /* 0.000153376 */);
+       float16  const _809 = float16_ops::broadcast(_808);
+       float16  const _810 = _803 * _809;
+       float  const _811 = float_from_bits(984588920 /* 0.00133999 */);
        float16  const _812 = float16_ops::broadcast(_811);
-       float16  const _813 = _806 * _812;
-       float  const _814 = float_from_bits(984588920 /* 0.00133999 */);
-       float16  const _815 = float16_ops::broadcast(_814);
-       float16  const _816 = _813 + _815;
-       float16  const _817 = _816 * _806;
-       float  const _818 = float_from_bits(1008572159 /* 0.00961852 */);
-       float16  const _819 = float16_ops::broadcast(_818);
-       float16  const _820 = _817 + _819;
-       float16  const _821 = _820 * _806;
-       float  const _822 = float_from_bits(1029920619 /* 0.0555033 */);
-       float16  const _823 = float16_ops::broadcast(_822);
-       float16  const _824 = _821 + _823;
-       float16  const _825 = _824 * _806;
-       float  const _826 = float_from_bits(1047920109 /* 0.240226 */);
-       float16  const _827 = float16_ops::broadcast(_826);
-       float16  const _828 = _825 + _827;
-       float16  const _829 = _828 * _806;
-       float  const _830 = float_from_bits(1060205080 /* 0.693147 */);
-       float16  const _831 = float16_ops::broadcast(_830);
-       float16  const _832 = _829 + _831;
-       float16  const _833 = _832 * _806;
-       float  const _834 = float_from_bits(1065353216 /* 1 */);
-       float16  const _835 = float16_ops::broadcast(_834);
-       float16  const _836 = _833 + _835;
-       float16  const _837 = _810 * _836;
-       int32x16_t  const _838 = reinterpret<int32x16_t>(_837);
-       int32x16_t  const _839 = int32x16_t_ops::broadcast(-1);
-       int32x16_t  const _840 = int32x16_t_ops::broadcast(0);
-       int32x16_t  const _841 = int32x16_t_ops::broadcast(2139095040);
-       int32x16_t  const _842 = reinterpret<int32x16_t>(_794);
-       int32x16_t  const _843 = int32x16_t_ops::broadcast(2147483647);
-       int32x16_t  const _844 = _842 & _843;
-       uint8x16_t  const _845 = int32x16_t_ops::lt(_841, _844);
-       int32x16_t  const _846 = int32x16_t_ops::select(_845, _839, _840);
-       int32x16_t  const _847 = int32x16_t_ops::broadcast(2143289344);
-       int32x16_t  const _848 = _846 & _847;
-       int32x16_t  const _849 = _838 | _848;
-       float16  const _850 = reinterpret<float16>(_849);
-       int64_t  const _851 = (int64_t)(_784);
-       int64_t  const _852 = _786 + _851;
-       int64_t  const _853 = _852 * int64_t(32);
-       float16_ops::store(_850, _probs, _853);
-       float16  const _854 = float16_ops::load(_row_max, int64_t(16));
-       int64_t  const _855 = (int64_t)(_probs_s0_j_rebased);
-       int64_t  const _856 = _855 * int64_t(32);
-       int64_t  const _857 = _856 + int64_t(16);
-       float16  const _858 = float16_ops::load(_masked, _857);
-       float  const _859 = float_from_bits(0 /* 0 */);
-       float16  const _860 = float16_ops::broadcast(_859);
-       float16  const _861 = float16_ops::broadcast(neg_inf_f32());
-       uint8x16_t  const _862 = float16_ops::eq(_854, _861);
-       float16  const _863 = float16_ops::select(_862, _860, _854);
-       float16  const _864 = _858 - _863;
-       float16  const _865 = float16_ops::min(_864, _860);
-       float  const _866 = float_from_bits(3271426048 /* -127 */);
-       float16  const _867 = float16_ops::broadcast(_866);
-       float16  const _868 = float16_ops::max(_865, _867);
-       float  const _869 = float_from_bits(1124007936 /* 127.5 */);
-       float16  const _870 = float16_ops::broadcast(_869);
-       float16  const _871 = _868 + _870;
-       int32x16_t  const _872 = int32x16_t_ops::convert_from<float16>(_871);
-       int32x16_t  const _873 = int32x16_t_ops::broadcast(-127);
-       int32x16_t  const _874 = _872 + _873;
-       float16  const _875 = float16_ops::convert_from<int32x16_t>(_874);
-       float16  const _876 = _868 - _875;
-       uint32_t  const _877 = (uint32_t)(23ull);
-       uint32x16_t  const _878 = uint32x16_t_ops::broadcast(_877);
-       int32x16_t  const _879 = _872 << _878;
-       float16  const _880 = reinterpret<float16>(_879);
-       float  const _881 = float_from_bits(958452607 /* 0.000153376 */);
-       float16  const _882 = float16_ops::broadcast(_881);
-       float16  const _883 = _876 * _882;
-       float  const _884 = float_from_bits(984588920 /* 0.00133999 */);
-       float16  const _885 = float16_ops::broadcast(_884);
-       float16  const _886 = _883 + _885;
-       float16  const _887 = _886 * _876;
-       float  const _888 = float_from_bits(1008572159 /* 0.00961852 */);
-       float16  const _889 = float16_ops::broadcast(_888);
-       float16  const _890 = _887 + _889;
-       float16  const _891 = _890 * _876;
-       float  const _892 = float_from_bits(1029920619 /* 0.0555033 */);
-       float16  const _893 = float16_ops::broadcast(_892);
-       float16  const _894 = _891 + _893;
-       float16  const _895 = _894 * _876;
-       float  const _896 = float_from_bits(1047920109 /* 0.240226 */);
-       float16  const _897 = float16_ops::broadcast(_896);
-       float16  const _898 = _895 + _897;
-       float16  const _899 = _898 * _876;
-       float  const _900 = float_from_bits(1060205080 /* 0.693147 */);
-       float16  const _901 = float16_ops::broadcast(_900);
-       float16  const _902 = _899 + _901;
-       float16  const _903 = _902 * _876;
-       float  const _904 = float_from_bits(1065353216 /* 1 */);
-       float16  const _905 = float16_ops::broadcast(_904);
-       float16  const _906 = _903 + _905;
-       float16  const _907 = _880 * _906;
-       int32x16_t  const _908 = reinterpret<int32x16_t>(_907);
-       int32x16_t  const _909 = int32x16_t_ops::broadcast(-1);
-       int32x16_t  const _910 = int32x16_t_ops::broadcast(0);
-       int32x16_t  const _911 = int32x16_t_ops::broadcast(2139095040);
-       int32x16_t  const _912 = reinterpret<int32x16_t>(_864);
-       int32x16_t  const _913 = int32x16_t_ops::broadcast(2147483647);
-       int32x16_t  const _914 = _912 & _913;
-       uint8x16_t  const _915 = int32x16_t_ops::lt(_911, _914);
-       int32x16_t  const _916 = int32x16_t_ops::select(_915, _909, _910);
-       int32x16_t  const _917 = int32x16_t_ops::broadcast(2143289344);
-       int32x16_t  const _918 = _916 & _917;
-       int32x16_t  const _919 = _908 | _918;
-       float16  const _920 = reinterpret<float16>(_919);
-       int64_t  const _921 = (int64_t)(_784);
-       int64_t  const _922 = _855 + _921;
-       int64_t  const _923 = _922 * int64_t(32);
-       int64_t  const _924 = _923 + int64_t(16);
-       float16_ops::store(_920, _probs, _924);
+       float16  const _813 = _810 + _812;
+       float16  const _814 = _813 * _803;
+       float  const _815 = float_from_bits(1008572159 /* 0.00961852 */);
+       float16  const _816 = float16_ops::broadcast(_815);
+       float16  const _817 = _814 + _816;
+       float16  const _818 = _817 * _803;
+       float  const _819 = float_from_bits(1029920619 /* 0.0555033 */);
+       float16  const _820 = float16_ops::broadcast(_819);
+       float16  const _821 = _818 + _820;
+       float16  const _822 = _821 * _803;
+       float  const _823 = float_from_bits(1047920109 /* 0.240226 */);
+       float16  const _824 = float16_ops::broadcast(_823);
+       float16  const _825 = _822 + _824;
+       float16  const _826 = _825 * _803;
+       float  const _827 = float_from_bits(1060205080 /* 0.693147 */);
+       float16  const _828 = float16_ops::broadcast(_827);
+       float16  const _829 = _826 + _828;
+       float16  const _830 = _829 * _803;
+       float  const _831 = float_from_bits(1065353216 /* 1 */);
+       float16  const _832 = float16_ops::broadcast(_831);
+       float16  const _833 = _830 + _832;
+       float16  const _834 = _807 * _833;
+       int32x16_t  const _835 = reinterpret<int32x16_t>(_834);
+       int32x16_t  const _836 = int32x16_t_ops::broadcast(-1);
+       int32x16_t  const _837 = int32x16_t_ops::broadcast(0);
+       int32x16_t  const _838 = int32x16_t_ops::broadcast(2139095040);
+       int32x16_t  const _839 = reinterpret<int32x16_t>(_791);
+       int32x16_t  const _840 = int32x16_t_ops::broadcast(2147483647);
+       int32x16_t  const _841 = _839 & _840;
+       uint8x16_t  const _842 = int32x16_t_ops::lt(_838, _841);
+       int32x16_t  const _843 = int32x16_t_ops::select(_842, _836, _837);
+       int32x16_t  const _844 = int32x16_t_ops::broadcast(2143289344);
+       int32x16_t  const _845 = _843 & _844;
+       int32x16_t  const _846 = _835 | _845;
+       float16  const _847 = reinterpret<float16>(_846);
+       int64_t  const _848 = (int64_t)(_777);
+       int64_t  const _849 = _781 + _848;
+       int64_t  const _850 = _849 * int64_t(32);
+       float16_ops::store(_847, _probs, _850);
+       float16  const _851 = float16_ops::load(_row_max, int64_t(16));
+       int64_t  const _852 = (int64_t)(_probs_s0_j_rebased);
+       int64_t  const _853 = (int64_t)(_778);
+       int64_t  const _854 = _852 + _853;
+       int64_t  const _855 = _854 * int64_t(32);
+       int64_t  const _856 = _855 + int64_t(16);
+       float16  const _857 = float16_ops::load(_masked, _856);
+       float  const _858 = float_from_bits(0 /* 0 */);
+       float16  const _859 = float16_ops::broadcast(_858);
+       float16  const _860 = float16_ops::broadcast(neg_inf_f32());
+       uint8x16_t  const _861 = float16_ops::eq(_851, _860);
+       float16  const _862 = float16_ops::select(_861, _859, _851);
+       float16  const _863 = _857 - _862;
+       float16  const _864 = float16_ops::min(_863, _859);
+       float  const _865 = float_from_bits(3271426048 /* -127 */);
+       float16  const _866 = float16_ops::broadcast(_865);
+       float16  const _867 = float16_ops::max(_864, _866);
+       float  const _868 = float_from_bits(1124007936 /* 127.5 */);
+       float16  const _869 = float16_ops::broadcast(_868);
+       float16  const _870 = _867 + _869;
+       int32x16_t  const _871 = int32x16_t_ops::convert_from<float16>(_870);
+       int32x16_t  const _872 = int32x16_t_ops::broadcast(-127);
+       int32x16_t  const _873 = _871 + _872;
+       float16  const _874 = float16_ops::convert_from<int32x16_t>(_873);
+       float16  const _875 = _867 - _874;
+       uint32_t  const _876 = (uint32_t)(23ull);
+       uint32x16_t  const _877 = uint32x16_t_ops::broadcast(_876);
+       int32x16_t  const _878 = _871 << _877;
+       float16  const _879 = reinterpret<float16>(_878);
+       float  const _880 = float_from_bits(958452607 /* 0.000153376 */);
+       float16  const _881 = float16_ops::broadcast(_880);
+       float16  const _882 = _875 * _881;
+       float  const _883 = float_from_bits(984588920 /* 0.00133999 */);
+       float16  const _884 = float16_ops::broadcast(_883);
+       float16  const _885 = _882 + _884;
+       float16  const _886 = _885 * _875;
+       float  const _887 = float_from_bits(1008572159 /* 0.00961852 */);
+       float16  const _888 = float16_ops::broadcast(_887);
+       float16  const _889 = _886 + _888;
+       float16  const _890 = _889 * _875;
+       float  const _891 = float_from_bits(1029920619 /* 0.0555033 */);
+       float16  const _892 = float16_ops::broadcast(_891);
+       float16  const _893 = _890 + _892;
+       float16  const _894 = _893 * _875;
+       float  const _895 = float_from_bits(1047920109 /* 0.240226 */);
+       float16  const _896 = float16_ops::broadcast(_895);
+       float16  const _897 = _894 + _896;
+       float16  const _898 = _897 * _875;
+       float  const _899 = float_from_bits(1060205080 /* 0.693147 */);
+       float16  const _900 = float16_ops::broadcast(_899);
+       float16  const _901 = _898 + _900;
+       float16  const _902 = _901 * _875;
+       float  const _903 = float_from_bits(1065353216 /* 1 */);
+       float16  const _904 = float16_ops::broadcast(_903);
+       float16  const _905 = _902 + _904;
+       float16  const _906 = _879 * _905;
+       int32x16_t  const _907 = reinterpret<int32x16_t>(_906);
+       int32x16_t  const _908 = int32x16_t_ops::broadcast(-1);
+       int32x16_t  const _909 = int32x16_t_ops::broadcast(0);
+       int32x16_t  const _910 = int32x16_t_ops::broadcast(2139095040);
+       int32x16_t  const _911 = reinterpret<int32x16_t>(_863);
+       int32x16_t  const _912 = int32x16_t_ops::broadcast(2147483647);
+       int32x16_t  const _913 = _911 & _912;
+       uint8x16_t  const _914 = int32x16_t_ops::lt(_910, _913);
+       int32x16_t  const _915 = int32x16_t_ops::select(_914, _908, _909);
+       int32x16_t  const _916 = int32x16_t_ops::broadcast(2143289344);
+       int32x16_t  const _917 = _915 & _916;
+       int32x16_t  const _918 = _907 | _917;
+       float16  const _919 = reinterpret<float16>(_918);
+       int64_t  const _920 = (int64_t)(_777);
+       int64_t  const _921 = _852 + _920;
+       int64_t  const _922 = _921 * int64_t(32);
+       int64_t  const _923 = _922 + int64_t(16);
+       float16_ops::store(_919, _probs, _923);
       } // for _probs_s0_j_rebased
       _masked_free.free();
       {
-       float _row_sum[32];
-       int32_t  const _925 = ::halide_cpp_max(_74, 0);
-       int32_t  const _926 = _77 - _925;
-       // produce row_sum
-       for (int _row_sum_s0_ii_ii = 0; _row_sum_s0_ii_ii < 0 + 2; _row_sum_s0_ii_ii++)
+       float _pv_blocks[2048];
+       // produce pv_blocks
+       for (int _pv_blocks_s0_ii = 0; _pv_blocks_s0_ii < 0 + 32; _pv_blocks_s0_ii++)
        {
-        float  const _927 = float_from_bits(0 /* 0 */);
-        float16  const _928 = float16_ops::broadcast(_927);
-        int64_t  const _929 = (int64_t)(_row_sum_s0_ii_ii);
-        int64_t  const _930 = _929 * int64_t(16);
-        float16_ops::store(_928, _row_sum, _930);
-       } // for _row_sum_s0_ii_ii
+        int32_t  const _924 = _pv_blocks_s0_ii * 4;
+        for (int _pv_blocks_s0_c_c = 0; _pv_blocks_s0_c_c < 0 + 4; _pv_blocks_s0_c_c++)
+        {
+         float  const _925 = float_from_bits(0 /* 0 */);
+         float16  const _926 = float16_ops::broadcast(_925);
+         int64_t  const _927 = (int64_t)(_pv_blocks_s0_c_c);
+         int64_t  const _928 = (int64_t)(_924);
+         int64_t  const _929 = _927 + _928;
+         int64_t  const _930 = _929 * int64_t(16);
+         float16_ops::store(_926, _pv_blocks, _930);
+        } // for _pv_blocks_s0_c_c
+       } // for _pv_blocks_s0_ii
        // consume probs
-       int32_t  const _931 = ::halide_cpp_max(_74, 0);
-       int32_t  const _932 = _931 - _754;
-       for (int _row_sum_s1_rk__x_rebased = 0; _row_sum_s1_rk__x_rebased < 0 + _926; _row_sum_s1_rk__x_rebased++)
+       int32_t  const _931 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
+       int32_t  const _932 = _931 + 7;
+       int32_t  const _933 = _932 >> 3;
+       int32_t  const _934 = _attn_tile * 4;
+       int32_t  const _935 = _934 + 4;
+       int32_t  const _936 = ::halide_cpp_min(_933, _935);
+       int32_t  const _937 = _936 * 8;
+       int32_t  const _938 = ::halide_cpp_min(_937, _attn_lk);
+       int32_t  const _939 = _attn_chunk_lo >> 3;
+       int32_t  const _940 = _939 * 8;
+       int32_t  const _941 = ::halide_cpp_min(_938, _940);
+       int32_t  const _942 = _attn_kv_lo >> 3;
+       int32_t  const _943 = ::halide_cpp_max(_942, 0);
+       int32_t  const _944 = _943 * 8;
+       int32_t  const _945 = ::halide_cpp_min(_944, _attn_lk);
+       int32_t  const _946 = ::halide_cpp_max(_941, _945);
+       int32_t  const _947 = ::halide_cpp_min(_78, 1024);
+       int32_t  const _948 = _947 >> 6;
+       for (int _pv_blocks_s1_rkb__x = 0; _pv_blocks_s1_rkb__x < 0 + _948; _pv_blocks_s1_rkb__x++)
        {
-        float16  const _933 = float16_ops::load(_row_sum, int64_t(0));
-        int64_t  const _934 = (int64_t)(_row_sum_s1_rk__x_rebased);
-        int64_t  const _935 = (int64_t)(_932);
-        int64_t  const _936 = _934 + _935;
-        int64_t  const _937 = _936 * int64_t(32);
-        float16  const _938 = float16_ops::load(_probs, _937);
-        float16  const _939 = _933 + _938;
-        float16_ops::store(_939, _row_sum, int64_t(0));
-        float16  const _940 = float16_ops::load(_row_sum, int64_t(16));
-        int64_t  const _941 = (int64_t)(_row_sum_s1_rk__x_rebased);
-        int64_t  const _942 = (int64_t)(_932);
-        int64_t  const _943 = _941 + _942;
-        int64_t  const _944 = _943 * int64_t(32);
-        int64_t  const _945 = _944 + int64_t(16);
-        float16  const _946 = float16_ops::load(_probs, _945);
-        float16  const _947 = _940 + _946;
-        float16_ops::store(_947, _row_sum, int64_t(16));
-       } // for _row_sum_s1_rk__x_rebased
+        int32_t  const _949 = _pv_blocks_s1_rkb__x * 64;
+        int32_t  const _950 = _949 + _946;
+        for (int _pv_blocks_s1_ii_ig = 0; _pv_blocks_s1_ii_ig < 0 + 8; _pv_blocks_s1_ii_ig++)
+        {
+         {
+          float _pv_block[256];
+          // produce pv_block
+          float  const _951 = float_from_bits(0 /* 0 */);
+          float16  const _952 = float16_ops::broadcast(_951);
+          float16_ops::store(_952, _pv_block, int64_t(0));
+          float  const _953 = float_from_bits(0 /* 0 */);
+          float16  const _954 = float16_ops::broadcast(_953);
+          float16_ops::store(_954, _pv_block, int64_t(16));
+          float  const _955 = float_from_bits(0 /* 0 */);
+          float16  const _956 = float16_ops::broadcast(_955);
+          float16_ops::store(_956, _pv_block, int64_t(32));
+          float  const _957 = float_from_bits(0 /* 0 */);
+          float16  const _958 = float16_ops::broadcast(_957);
+          float16_ops::store(_958, _pv_block, int64_t(48));
+          float  const _959 = float_from_bits(0 /* 0 */);
+          float16  const _960 = float16_ops::broadcast(_959);
+          float16_ops::store(_960, _pv_block, int64_t(64));
+          float  const _961 = float_from_bits(0 /* 0 */);
+          float16  const _962 = float16_ops::broadcast(_961);
+          float16_ops::store(_962, _pv_block, int64_t(80));
+          float  const _963 = float_from_bits(0 /* 0 */);
+          float16  const _964 = float16_ops::broadcast(_963);
+          float16_ops::store(_964, _pv_block, int64_t(96));
+          float  const _965 = float_from_bits(0 /* 0 */);
+          float16  const _966 = float16_ops::broadcast(_965);
+          float16_ops::store(_966, _pv_block, int64_t(112));
+          float  const _967 = float_from_bits(0 /* 0 */);
+          float16  const _968 = float16_ops::broadcast(_967);
+          float16_ops::store(_968, _pv_block, int64_t(128));
+          float  const _969 = float_from_bits(0 /* 0 */);
+          float16  const _970 = float16_ops::broadcast(_969);
+          float16_ops::store(_970, _pv_block, int64_t(144));
+          float  const _971 = float_from_bits(0 /* 0 */);
+          float16  const _972 = float16_ops::broadcast(_971);
+          float16_ops::store(_972, _pv_block, int64_t(160));
+          float  const _973 = float_from_bits(0 /* 0 */);
+          float16  const _974 = float16_ops::broadcast(_973);
+          float16_ops::store(_974, _pv_block, int64_t(176));
+          float  const _975 = float_from_bits(0 /* 0 */);
+          float16  const _976 = float16_ops::broadcast(_975);
+          float16_ops::store(_976, _pv_block, int64_t(192));
+          float  const _977 = float_from_bits(0 /* 0 */);
+          float16  const _978 = float16_ops::broadcast(_977);
+          float16_ops::store(_978, _pv_block, int64_t(208));
+          float  const _979 = float_from_bits(0 /* 0 */);
+          float16  const _980 = float16_ops::broadcast(_979);
+          float16_ops::store(_980, _pv_block, int64_t(224));
+          float  const _981 = float_from_bits(0 /* 0 */);
+          float16  const _982 = float16_ops::broadcast(_981);
+          float16_ops::store(_982, _pv_block, int64_t(240));
+          int32_t  const _983 = _950 - _746;
+          for (int _pv_block_s1_rki__x = 0; _pv_block_s1_rki__x < 0 + 64; _pv_block_s1_rki__x++)
+          {
+           float16  const _984 = float16_ops::load(_pv_block, int64_t(0));
+           int64_t  const _985 = (int64_t)(_pv_block_s1_rki__x);
+           int64_t  const _986 = (int64_t)(_950);
+           int64_t  const _987 = _985 + _986;
+           int64_t  const _988 = _987 * int64_t(64);
+           float16  const _989 = float16_ops::load(_attn_v, _988);
+           int64_t  const _990 = (int64_t)(_983);
+           int64_t  const _991 = _985 + _990;
+           int64_t  const _992 = _991 * int64_t(8);
+           int64_t  const _993 = (int64_t)(_pv_blocks_s1_ii_ig);
+           int64_t  const _994 = _992 + _993;
+           int64_t  const _995 = _994 * int64_t(4);
+           float  const _996 = _probs[_995];
+           float16  const _997 = float16_ops::broadcast(_996);
+           float16  const _998 = _989 * _997;
+           float16  const _999 = _984 + _998;
+           float16_ops::store(_999, _pv_block, int64_t(0));
+           float16  const _1000 = float16_ops::load(_pv_block, int64_t(16));
+           int64_t  const _1001 = (int64_t)(_pv_block_s1_rki__x);
+           int64_t  const _1002 = (int64_t)(_950);
+           int64_t  const _1003 = _1001 + _1002;
+           int64_t  const _1004 = _1003 * int64_t(64);
+           int64_t  const _1005 = _1004 + int64_t(16);
+           float16  const _1006 = float16_ops::load(_attn_v, _1005);
+           int64_t  const _1007 = (int64_t)(_983);
+           int64_t  const _1008 = _1001 + _1007;
+           int64_t  const _1009 = _1008 * int64_t(8);
+           int64_t  const _1010 = (int64_t)(_pv_blocks_s1_ii_ig);
+           int64_t  const _1011 = _1009 + _1010;
+           int64_t  const _1012 = _1011 * int64_t(4);
+           float  const _1013 = _probs[_1012];
+           float16  const _1014 = float16_ops::broadcast(_1013);
+           float16  const _1015 = _1006 * _1014;
+           float16  const _1016 = _1000 + _1015;
+           float16_ops::store(_1016, _pv_block, int64_t(16));
+           float16  const _1017 = float16_ops::load(_pv_block, int64_t(32));
+           int64_t  const _1018 = (int64_t)(_pv_block_s1_rki__x);
+           int64_t  const _1019 = (int64_t)(_950);
+           int64_t  const _1020 = _1018 + _1019;
+           int64_t  const _1021 = _1020 * int64_t(64);
+           int64_t  const _1022 = _1021 + int64_t(32);
+           float16  const _1023 = float16_ops::load(_attn_v, _1022);
+           int64_t  const _1024 = (int64_t)(_983);
+           int64_t  const _1025 = _1018 + _1024;
+           int64_t  const _1026 = _1025 * int64_t(8);
+           int64_t  const _1027 = (int64_t)(_pv_blocks_s1_ii_ig);
+           int64_t  const _1028 = _1026 + _1027;
+           int64_t  const _1029 = _1028 * int64_t(4);
+           float  const _1030 = _probs[_1029];
+           float16  const _1031 = float16_ops::broadcast(_1030);
+           float16  const _1032 = _1023 * _1031;
+           float16  const _1033 = _1017 + _1032;
+           float16_ops::store(_1033, _pv_block, int64_t(32));
+           float16  const _1034 = float16_ops::load(_pv_block, int64_t(48));
+           int64_t  const _1035 = (int64_t)(_pv_block_s1_rki__x);
+           int64_t  const _1036 = (int64_t)(_950);
+           int64_t  const _1037 = _1035 + _1036;
+           int64_t  const _1038 = _1037 * int64_t(64);
+           int64_t  const _1039 = _1038 + int64_t(48);
+           float16  const _1040 = float16_ops::load(_attn_v, _1039);
+           int64_t  const _1041 = (int64_t)(_983);
+           int64_t  const _1042 = _1035 + _1041;
+           int64_t  const _1043 = _1042 * int64_t(8);
+           int64_t  const _1044 = (int64_t)(_pv_blocks_s1_ii_ig);
+           int64_t  const _1045 = _1043 + _1044;
+           int64_t  const _1046 = _1045 * int64_t(4);
+           float  const _1047 = _probs[_1046];
+           float16  const _1048 = float16_ops::broadcast(_1047);
+           float16  const _1049 = _1040 * _1048;
+           float16  const _1050 = _1034 + _1049;
+           float16_ops::store(_1050, _pv_block, int64_t(48));
+           float16  const _1051 = float16_ops::load(_pv_block, int64_t(64));
+           int64_t  const _1052 = (int64_t)(_pv_block_s1_rki__x);
+           int64_t  const _1053 = (int64_t)(_950);
+           int64_t  const _1054 = _1052 + _1053;
+           int64_t  const _1055 = _1054 * int64_t(64);
+           float16  const _1056 = float16_ops::load(_attn_v, _1055);
+           int64_t  const _1057 = (int64_t)(_983);
+           int64_t  const _1058 = _1052 + _1057;
+           int64_t  const _1059 = _1058 * int64_t(8);
+           int64_t  const _1060 = (int64_t)(_pv_blocks_s1_ii_ig);
+           int64_t  const _1061 = _1059 + _1060;
+           int64_t  const _1062 = _1061 * int64_t(4);
+           int64_t  const _1063 = _1062 + int64_t(1);
+           float  const _1064 = _probs[_1063];
+           float16  const _1065 = float16_ops::broadcast(_1064);
+           float16  const _1066 = _1056 * _1065;
+           float16  const _1067 = _1051 + _1066;
+           float16_ops::store(_1067, _pv_block, int64_t(64));
+           float16  const _1068 = float16_ops::load(_pv_block, int64_t(80));
+           int64_t  const _1069 = (int64_t)(_pv_block_s1_rki__x);
+           int64_t  const _1070 = (int64_t)(_950);
+           int64_t  const _1071 = _1069 + _1070;
+           int64_t  const _1072 = _1071 * int64_t(64);
+           int64_t  const _1073 = _1072 + int64_t(16);
+           float16  const _1074 = float16_ops::load(_attn_v, _1073);
+           int64_t  const _1075 = (int64_t)(_983);
+           int64_t  const _1076 = _1069 + _1075;
+           int64_t  const _1077 = _1076 * int64_t(8);
+           int64_t  const _1078 = (int64_t)(_pv_blocks_s1_ii_ig);
+           int64_t  const _1079 = _1077 + _1078;
+           int64_t  const _1080 = _1079 * int64_t(4);
+           int64_t  const _1081 = _1080 + int64_t(1);
+           float  const _1082 = _probs[_1081];
+           float16  const _1083 = float16_ops::broadcast(_1082);
+           float16  const _1084 = _1074 * _1083;
+           float16  const _1085 = _1068 + _1084;
+           float16_ops::store(_1085, _pv_block, int64_t(80));
+           float16  const _1086 = float16_ops::load(_pv_block, int64_t(96));
+           int64_t  const _1087 = (int64_t)(_pv_block_s1_rki__x);
+           int64_t  const _1088 = (int64_t)(_950);
+           int64_t  const _1089 = _1087 + _1088;
+           int64_t  const _1090 = _1089 * int64_t(64);
+           int64_t  const _1091 = _1090 + int64_t(32);
+           float16  const _1092 = float16_ops::load(_attn_v, _1091);
+           int64_t  const _1093 = (int64_t)(_983);
+           int64_t  const _1094 = _1087 + _1093;
+           int64_t  const _1095 = _1094 * int64_t(8);
+           int64_t  const _1096 = (int64_t)(_pv_blocks_s1_ii_ig);
+           int64_t  const _1097 = _1095 + _1096;
+           int64_t  const _1098 = _1097 * int64_t(4);
+           int64_t  const _1099 = _1098 + int64_t(1);
+           float  const _1100 = _probs[_1099];
+           float16  const _1101 = float16_ops::broadcast(_1100);
+           float16  const _1102 = _1092 * _1101;
+           float16  const _1103 = _1086 + _1102;
+           float16_ops::store(_1103, _pv_block, int64_t(96));
+           float16  const _1104 = float16_ops::load(_pv_block, int64_t(112));
+           int64_t  const _1105 = (int64_t)(_pv_block_s1_rki__x);
+           int64_t  const _1106 = (int64_t)(_950);
+           int64_t  const _1107 = _1105 + _1106;
+           int64_t  const _1108 = _1107 * int64_t(64);
+           int64_t  const _1109 = _1108 + int64_t(48);
+           float16  const _1110 = float16_ops::load(_attn_v, _1109);
+           int64_t  const _1111 = (int64_t)(_983);
+           int64_t  const _1112 = _1105 + _1111;
+           int64_t  const _1113 = _1112 * int64_t(8);
+           int64_t  const _1114 = (int64_t)(_pv_blocks_s1_ii_ig);
+           int64_t  const _1115 = _1113 + _1114;
+           int64_t  const _1116 = _1115 * int64_t(4);
+           int64_t  const _1117 = _1116 + int64_t(1);
+           float  const _1118 = _probs[_1117];
+           float16  const _1119 = float16_ops::broadcast(_1118);
+           float16  const _1120 = _1110 * _1119;
+           float16  const _1121 = _1104 + _1120;
+           float16_ops::store(_1121, _pv_block, int64_t(112));
+           float16  const _1122 = float16_ops::load(_pv_block, int64_t(128));
+           int64_t  const _1123 = (int64_t)(_pv_block_s1_rki__x);
+           int64_t  const _1124 = (int64_t)(_950);
+           int64_t  const _1125 = _1123 + _1124;
+           int64_t  const _1126 = _1125 * int64_t(64);
+           float16  const _1127 = float16_ops::load(_attn_v, _1126);
+           int64_t  const _1128 = (int64_t)(_983);
+           int64_t  const _1129 = _1123 + _1128;
+           int64_t  const _1130 = _1129 * int64_t(8);
+           int64_t  const _1131 = (int64_t)(_pv_blocks_s1_ii_ig);
+           int64_t  const _1132 = _1130 + _1131;
+           int64_t  const _1133 = _1132 * int64_t(4);
+           int64_t  const _1134 = _1133 + int64_t(2);
+           float  const _1135 = _probs[_1134];
+           float16  const _1136 = float16_ops::broadcast(_1135);
+           float16  const _1137 = _1127 * _1136;
+           float16  const _1138 = _1122 + _1137;
+           float16_ops::store(_1138, _pv_block, int64_t(128));
+           float16  const _1139 = float16_ops::load(_pv_block, int64_t(144));
+           int64_t  const _1140 = (int64_t)(_pv_block_s1_rki__x);
+           int64_t  const _1141 = (int64_t)(_950);
+           int64_t  const _1142 = _1140 + _1141;
+           int64_t  const _1143 = _1142 * int64_t(64);
+           int64_t  const _1144 = _1143 + int64_t(16);
+           float16  const _1145 = float16_ops::load(_attn_v, _1144);
+           int64_t  const _1146 = (int64_t)(_983);
+           int64_t  const _1147 = _1140 + _1146;
+           int64_t  const _1148 = _1147 * int64_t(8);
+           int64_t  const _1149 = (int64_t)(_pv_blocks_s1_ii_ig);
+           int64_t  const _1150 = _1148 + _1149;
+           int64_t  const _1151 = _1150 * int64_t(4);
+           int64_t  const _1152 = _1151 + int64_t(2);
+           float  const _1153 = _probs[_1152];
+           float16  const _1154 = float16_ops::broadcast(_1153);
+           float16  const _1155 = _1145 * _1154;
+           float16  const _1156 = _1139 + _1155;
+           float16_ops::store(_1156, _pv_block, int64_t(144));
+           float16  const _1157 = float16_ops::load(_pv_block, int64_t(160));
+           int64_t  const _1158 = (int64_t)(_pv_block_s1_rki__x);
+           int64_t  const _1159 = (int64_t)(_950);
+           int64_t  const _1160 = _1158 + _1159;
+           int64_t  const _1161 = _1160 * int64_t(64);
+           int64_t  const _1162 = _1161 + int64_t(32);
+           float16  const _1163 = float16_ops::load(_attn_v, _1162);
+           int64_t  const _1164 = (int64_t)(_983);
+           int64_t  const _1165 = _1158 + _1164;
+           int64_t  const _1166 = _1165 * int64_t(8);
+           int64_t  const _1167 = (int64_t)(_pv_blocks_s1_ii_ig);
+           int64_t  const _1168 = _1166 + _1167;
+           int64_t  const _1169 = _1168 * int64_t(4);
+           int64_t  const _1170 = _1169 + int64_t(2);
+           float  const _1171 = _probs[_1170];
+           float16  const _1172 = float16_ops::broadcast(_1171);
+           float16  const _1173 = _1163 * _1172;
+           float16  const _1174 = _1157 + _1173;
+           float16_ops::store(_1174, _pv_block, int64_t(160));
+           float16  const _1175 = float16_ops::load(_pv_block, int64_t(176));
+           int64_t  const _1176 = (int64_t)(_pv_block_s1_rki__x);
+           int64_t  const _1177 = (int64_t)(_950);
+           int64_t  const _1178 = _1176 + _1177;
+           int64_t  const _1179 = _1178 * int64_t(64);
+           int64_t  const _1180 = _1179 + int64_t(48);
+           float16  const _1181 = float16_ops::load(_attn_v, _1180);
+           int64_t  const _1182 = (int64_t)(_983);
+           int64_t  const _1183 = _1176 + _1182;
+           int64_t  const _1184 = _1183 * int64_t(8);
+           int64_t  const _1185 = (int64_t)(_pv_blocks_s1_ii_ig);
+           int64_t  const _1186 = _1184 + _1185;
+           int64_t  const _1187 = _1186 * int64_t(4);
+           int64_t  const _1188 = _1187 + int64_t(2);
+           float  const _1189 = _probs[_1188];
+           float16  const _1190 = float16_ops::broadcast(_1189);
+           float16  const _1191 = _1181 * _1190;
+           float16  const _1192 = _1175 + _1191;
+           float16_ops::store(_1192, _pv_block, int64_t(176));
+           float16  const _1193 = float16_ops::load(_pv_block, int64_t(192));
+           int64_t  const _1194 = (int64_t)(_pv_block_s1_rki__x);
+           int64_t  const _1195 = (int64_t)(_950);
+           int64_t  const _1196 = _1194 + _1195;
+           int64_t  const _1197 = _1196 * int64_t(64);
+           float16  const _1198 = float16_ops::load(_attn_v, _1197);
+           int64_t  const _1199 = (int64_t)(_983);
+           int64_t  const _1200 = _1194 + _1199;
+           int64_t  const _1201 = _1200 * int64_t(8);
+           int64_t  const _1202 = (int64_t)(_pv_blocks_s1_ii_ig);
+           int64_t  const _1203 = _1201 + _1202;
+           int64_t  const _1204 = _1203 * int64_t(4);
+           int64_t  const _1205 = _1204 + int64_t(3);
+           float  const _1206 = _probs[_1205];
+           float16  const _1207 = float16_ops::broadcast(_1206);
+           float16  const _1208 = _1198 * _1207;
+           float16  const _1209 = _1193 + _1208;
+           float16_ops::store(_1209, _pv_block, int64_t(192));
+           float16  const _1210 = float16_ops::load(_pv_block, int64_t(208));
+           int64_t  const _1211 = (int64_t)(_pv_block_s1_rki__x);
+           int64_t  const _1212 = (int64_t)(_950);
+           int64_t  const _1213 = _1211 + _1212;
+           int64_t  const _1214 = _1213 * int64_t(64);
+           int64_t  const _1215 = _1214 + int64_t(16);
+           float16  const _1216 = float16_ops::load(_attn_v, _1215);
+           int64_t  const _1217 = (int64_t)(_983);
+           int64_t  const _1218 = _1211 + _1217;
+           int64_t  const _1219 = _1218 * int64_t(8);
+           int64_t  const _1220 = (int64_t)(_pv_blocks_s1_ii_ig);
+           int64_t  const _1221 = _1219 + _1220;
+           int64_t  const _1222 = _1221 * int64_t(4);
+           int64_t  const _1223 = _1222 + int64_t(3);
+           float  const _1224 = _probs[_1223];
+           float16  const _1225 = float16_ops::broadcast(_1224);
+           float16  const _1226 = _1216 * _1225;
+           float16  const _1227 = _1210 + _1226;
+           float16_ops::store(_1227, _pv_block, int64_t(208));
+           float16  const _1228 = float16_ops::load(_pv_block, int64_t(224));
+           int64_t  const _1229 = (int64_t)(_pv_block_s1_rki__x);
+           int64_t  const _1230 = (int64_t)(_950);
+           int64_t  const _1231 = _1229 + _1230;
+           int64_t  const _1232 = _1231 * int64_t(64);
+           int64_t  const _1233 = _1232 + int64_t(32);
+           float16  const _1234 = float16_ops::load(_attn_v, _1233);
+           int64_t  const _1235 = (int64_t)(_983);
+           int64_t  const _1236 = _1229 + _1235;
+           int64_t  const _1237 = _1236 * int64_t(8);
+           int64_t  const _1238 = (int64_t)(_pv_blocks_s1_ii_ig);
+           int64_t  const _1239 = _1237 + _1238;
+           int64_t  const _1240 = _1239 * int64_t(4);
+           int64_t  const _1241 = _1240 + int64_t(3);
+           float  const _1242 = _probs[_1241];
+           float16  const _1243 = float16_ops::broadcast(_1242);
+           float16  const _1244 = _1234 * _1243;
+           float16  const _1245 = _1228 + _1244;
+           float16_ops::store(_1245, _pv_block, int64_t(224));
+           float16  const _1246 = float16_ops::load(_pv_block, int64_t(240));
+           int64_t  const _1247 = (int64_t)(_pv_block_s1_rki__x);
+           int64_t  const _1248 = (int64_t)(_950);
+           int64_t  const _1249 = _1247 + _1248;
+           int64_t  const _1250 = _1249 * int64_t(64);
+           int64_t  const _1251 = _1250 + int64_t(48);
+           float16  const _1252 = float16_ops::load(_attn_v, _1251);
+           int64_t  const _1253 = (int64_t)(_983);
+           int64_t  const _1254 = _1247 + _1253;
+           int64_t  const _1255 = _1254 * int64_t(8);
+           int64_t  const _1256 = (int64_t)(_pv_blocks_s1_ii_ig);
+           int64_t  const _1257 = _1255 + _1256;
+           int64_t  const _1258 = _1257 * int64_t(4);
+           int64_t  const _1259 = _1258 + int64_t(3);
+           float  const _1260 = _probs[_1259];
+           float16  const _1261 = float16_ops::broadcast(_1260);
+           float16  const _1262 = _1252 * _1261;
+           float16  const _1263 = _1246 + _1262;
+           float16_ops::store(_1263, _pv_block, int64_t(240));
+          } // for _pv_block_s1_rki__x
+          // consume pv_block
+          int64_t  const _1264 = (int64_t)(_pv_blocks_s1_ii_ig);
+          int64_t  const _1265 = _1264 * int64_t(256);
+          float16  const _1266 = float16_ops::load(_pv_blocks, _1265);
+          float16  const _1267 = float16_ops::load(_pv_block, int64_t(0));
+          float16  const _1268 = _1266 + _1267;
+          float16_ops::store(_1268, _pv_blocks, _1265);
+          int64_t  const _1269 = (int64_t)(_pv_blocks_s1_ii_ig);
+          int64_t  const _1270 = _1269 * int64_t(256);
+          int64_t  const _1271 = _1270 + int64_t(16);
+          float16  const _1272 = float16_ops::load(_pv_blocks, _1271);
+          float16  const _1273 = float16_ops::load(_pv_block, int64_t(16));
+          float16  const _1274 = _1272 + _1273;
+          float16_ops::store(_1274, _pv_blocks, _1271);
+          int64_t  const _1275 = (int64_t)(_pv_blocks_s1_ii_ig);
+          int64_t  const _1276 = _1275 * int64_t(256);
+          int64_t  const _1277 = _1276 + int64_t(32);
+          float16  const _1278 = float16_ops::load(_pv_blocks, _1277);
+          float16  const _1279 = float16_ops::load(_pv_block, int64_t(32));
+          float16  const _1280 = _1278 + _1279;
+          float16_ops::store(_1280, _pv_blocks, _1277);
+          int64_t  const _1281 = (int64_t)(_pv_blocks_s1_ii_ig);
+          int64_t  const _1282 = _1281 * int64_t(256);
+          int64_t  const _1283 = _1282 + int64_t(48);
+          float16  const _1284 = float16_ops::load(_pv_blocks, _1283);
+          float16  const _1285 = float16_ops::load(_pv_block, int64_t(48));
+          float16  const _1286 = _1284 + _1285;
+          float16_ops::store(_1286, _pv_blocks, _1283);
+          int64_t  const _1287 = (int64_t)(_pv_blocks_s1_ii_ig);
+          int64_t  const _1288 = _1287 * int64_t(256);
+          int64_t  const _1289 = _1288 + int64_t(64);
+          float16  const _1290 = float16_ops::load(_pv_blocks, _1289);
+          float16  const _1291 = float16_ops::load(_pv_block, int64_t(64));
+          float16  const _1292 = _1290 + _1291;
+          float16_ops::store(_1292, _pv_blocks, _1289);
+          int64_t  const _1293 = (int64_t)(_pv_blocks_s1_ii_ig);
+          int64_t  const _1294 = _1293 * int64_t(256);
+          int64_t  const _1295 = _1294 + int64_t(80);
+          float16  const _1296 = float16_ops::load(_pv_blocks, _1295);
+          float16  const _1297 = float16_ops::load(_pv_block, int64_t(80));
+          float16  const _1298 = _1296 + _1297;
+          float16_ops::store(_1298, _pv_blocks, _1295);
+          int64_t  const _1299 = (int64_t)(_pv_blocks_s1_ii_ig);
+          int64_t  const _1300 = _1299 * int64_t(256);
+          int64_t  const _1301 = _1300 + int64_t(96);
+          float16  const _1302 = float16_ops::load(_pv_blocks, _1301);
+          float16  const _1303 = float16_ops::load(_pv_block, int64_t(96));
+          float16  const _1304 = _1302 + _1303;
+          float16_ops::store(_1304, _pv_blocks, _1301);
+          int64_t  const _1305 = (int64_t)(_pv_blocks_s1_ii_ig);
+          int64_t  const _1306 = _1305 * int64_t(256);
+          int64_t  const _1307 = _1306 + int64_t(112);
+          float16  const _1308 = float16_ops::load(_pv_blocks, _1307);
+          float16  const _1309 = float16_ops::load(_pv_block, int64_t(112));
+          float16  const _1310 = _1308 + _1309;
+          float16_ops::store(_1310, _pv_blocks, _1307);
+          int64_t  const _1311 = (int64_t)(_pv_blocks_s1_ii_ig);
+          int64_t  const _1312 = _1311 * int64_t(256);
+          int64_t  const _1313 = _1312 + int64_t(128);
+          float16  const _1314 = float16_ops::load(_pv_blocks, _1313);
+          float16  const _1315 = float16_ops::load(_pv_block, int64_t(128));
+          float16  const _1316 = _1314 + _1315;
+          float16_ops::store(_1316, _pv_blocks, _1313);
+          int64_t  const _1317 = (int64_t)(_pv_blocks_s1_ii_ig);
+          int64_t  const _1318 = _1317 * int64_t(256);
+          int64_t  const _1319 = _1318 + int64_t(144);
+          float16  const _1320 = float16_ops::load(_pv_blocks, _1319);
+          float16  const _1321 = float16_ops::load(_pv_block, int64_t(144));
+          float16  const _1322 = _1320 + _1321;
+          float16_ops::store(_1322, _pv_blocks, _1319);
+          int64_t  const _1323 = (int64_t)(_pv_blocks_s1_ii_ig);
+          int64_t  const _1324 = _1323 * int64_t(256);
+          int64_t  const _1325 = _1324 + int64_t(160);
+          float16  const _1326 = float16_ops::load(_pv_blocks, _1325);
+          float16  const _1327 = float16_ops::load(_pv_block, int64_t(160));
+          float16  const _1328 = _1326 + _1327;
+          float16_ops::store(_1328, _pv_blocks, _1325);
+          int64_t  const _1329 = (int64_t)(_pv_blocks_s1_ii_ig);
+          int64_t  const _1330 = _1329 * int64_t(256);
+          int64_t  const _1331 = _1330 + int64_t(176);
+          float16  const _1332 = float16_ops::load(_pv_blocks, _1331);
+          float16  const _1333 = float16_ops::load(_pv_block, int64_t(176));
+          float16  const _1334 = _1332 + _1333;
+          float16_ops::store(_1334, _pv_blocks, _1331);
+          int64_t  const _1335 = (int64_t)(_pv_blocks_s1_ii_ig);
+          int64_t  const _1336 = _1335 * int64_t(256);
+          int64_t  const _1337 = _1336 + int64_t(192);
+          float16  const _1338 = float16_ops::load(_pv_blocks, _1337);
+          float16  const _1339 = float16_ops::load(_pv_block, int64_t(192));
+          float16  const _1340 = _1338 + _1339;
+          float16_ops::store(_1340, _pv_blocks, _1337);
+          int64_t  const _1341 = (int64_t)(_pv_blocks_s1_ii_ig);
+          int64_t  const _1342 = _1341 * int64_t(256);
+          int64_t  const _1343 = _1342 + int64_t(208);
+          float16  const _1344 = float16_ops::load(_pv_blocks, _1343);
+          float16  const _1345 = float16_ops::load(_pv_block, int64_t(208));
+          float16  const _1346 = _1344 + _1345;
+          float16_ops::store(_1346, _pv_blocks, _1343);
+          int64_t  const _1347 = (int64_t)(_pv_blocks_s1_ii_ig);
+          int64_t  const _1348 = _1347 * int64_t(256);
+          int64_t  const _1349 = _1348 + int64_t(224);
+          float16  const _1350 = float16_ops::load(_pv_blocks, _1349);
+          float16  const _1351 = float16_ops::load(_pv_block, int64_t(224));
+          float16  const _1352 = _1350 + _1351;
+          float16_ops::store(_1352, _pv_blocks, _1349);
+          int64_t  const _1353 = (int64_t)(_pv_blocks_s1_ii_ig);
+          int64_t  const _1354 = _1353 * int64_t(256);
+          int64_t  const _1355 = _1354 + int64_t(240);
+          float16  const _1356 = float16_ops::load(_pv_blocks, _1355);
+          float16  const _1357 = float16_ops::load(_pv_block, int64_t(240));
+          float16  const _1358 = _1356 + _1357;
+          float16_ops::store(_1358, _pv_blocks, _1355);
+         } // alloc _pv_block
+        } // for _pv_blocks_s1_ii_ig
+       } // for _pv_blocks_s1_rkb__x
        {
-        float _partial[2560];
-        // produce partial
-        // consume row_sum
+        float _pv[2048];
+        // produce pv
+        // consume pv_blocks
+        for (int _pv_s0_ii = 0; _pv_s0_ii < 0 + 32; _pv_s0_ii++)
+        {
+         int32_t  const _1359 = _pv_s0_ii * 4;
+         for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
+         {
+          int32_t  const _1360 = _pv_s0_c_c + _1359;
+          int64_t  const _1361 = (int64_t)(_1360);
+          int64_t  const _1362 = _1361 * int64_t(16);
+          float16  const _1363 = float16_ops::load(_pv_blocks, _1362);
+          float16_ops::store(_1363, _pv, _1362);
+         } // for _pv_s0_c_c
+        } // for _pv_s0_ii
         // consume probs
-        // consume row_max
-        int32_t  const _948 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
-        int32_t  const _949 = _948 + 7;
-        int32_t  const _950 = _949 >> 3;
-        int32_t  const _951 = _attn_tile * 4;
-        int32_t  const _952 = _951 + 4;
-        int32_t  const _953 = ::halide_cpp_min(_950, _952);
-        int32_t  const _954 = _attn_kv_lo >> 3;
-        int32_t  const _955 = ::halide_cpp_max(_953, _954);
-        int32_t  const _956 = ::halide_cpp_max(_955, 0);
-        int32_t  const _957 = _956 * 8;
-        int32_t  const _958 = ::halide_cpp_min(_957, _attn_lk);
-        int32_t  const _959 = _94 + 1024;
-        int32_t  const _960 = ::halide_cpp_min(_958, _959);
-        int32_t  const _961 = ::halide_cpp_max(_954, 0);
-        int32_t  const _962 = _961 * 8;
-        int32_t  const _963 = ::halide_cpp_min(_962, _attn_lk);
-        int32_t  const _964 = _953 * 8;
-        int32_t  const _965 = ::halide_cpp_min(_964, _attn_lk);
-        int32_t  const _966 = _attn_chunk_lo >> 3;
-        int32_t  const _967 = _966 * 8;
-        int32_t  const _968 = _94 - _754;
-        for (int _partial_s0_ii_ig = 0; _partial_s0_ii_ig < 0 + 8; _partial_s0_ii_ig++)
+        int32_t  const _1364 = _77 - _82;
+        int32_t  const _1365 = _82 - _746;
+        for (int _pv_s1_ii_ig = 0; _pv_s1_ii_ig < 0 + 8; _pv_s1_ii_ig++)
         {
+         for (int _pv_s1_rkt__x_rebased = 0; _pv_s1_rkt__x_rebased < 0 + _1364; _pv_s1_rkt__x_rebased++)
          {
-          float _pv[256];
-          // produce pv
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
-          {
-           float  const _969 = float_from_bits(0 /* 0 */);
-           float16  const _970 = float16_ops::broadcast(_969);
-           int64_t  const _971 = (int64_t)(_pv_s0_c_c);
-           int64_t  const _972 = _971 * int64_t(16);
-           float16_ops::store(_970, _pv, _972);
-          } // for _pv_s0_c_c
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
-          {
-           float  const _973 = float_from_bits(0 /* 0 */);
-           float16  const _974 = float16_ops::broadcast(_973);
-           int64_t  const _975 = (int64_t)(_pv_s0_c_c);
-           int64_t  const _976 = _975 * int64_t(16);
-           int64_t  const _977 = _976 + int64_t(64);
-           float16_ops::store(_974, _pv, _977);
-          } // for _pv_s0_c_c
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
-          {
-           float  const _978 = float_from_bits(0 /* 0 */);
-           float16  const _979 = float16_ops::broadcast(_978);
-           int64_t  const _980 = (int64_t)(_pv_s0_c_c);
-           int64_t  const _981 = _980 * int64_t(16);
-           int64_t  const _982 = _981 + int64_t(128);
-           float16_ops::store(_979, _pv, _982);
-          } // for _pv_s0_c_c
-          for (int _pv_s0_c_c = 0; _pv_s0_c_c < 0 + 4; _pv_s0_c_c++)
-          {
-           float  const _983 = float_from_bits(0 /* 0 */);
-           float16  const _984 = float16_ops::broadcast(_983);
-           int64_t  const _985 = (int64_t)(_pv_s0_c_c);
-           int64_t  const _986 = _985 * int64_t(16);
-           int64_t  const _987 = _986 + int64_t(192);
-           float16_ops::store(_984, _pv, _987);
-          } // for _pv_s0_c_c
-          int32_t  const _988 = _960 - _94;
-          for (int _pv_s1_rk__x_rebased = 0; _pv_s1_rk__x_rebased < 0 + _988; _pv_s1_rk__x_rebased++)
-          {
-           float16  const _989 = float16_ops::load(_pv, int64_t(0));
-           int64_t  const _990 = (int64_t)(_94);
-           int64_t  const _991 = (int64_t)(_pv_s1_rk__x_rebased);
-           int64_t  const _992 = _990 + _991;
-           int64_t  const _993 = _992 * int64_t(64);
-           float16  const _994 = float16_ops::load(_attn_v, _993);
-           int64_t  const _995 = (int64_t)(_968);
-           int64_t  const _996 = _991 + _995;
-           int64_t  const _997 = _996 * int64_t(8);
-           int64_t  const _998 = (int64_t)(_partial_s0_ii_ig);
-           int64_t  const _999 = _997 + _998;
-           int64_t  const _1000 = _999 * int64_t(4);
-           float  const _1001 = _probs[_1000];
-           float16  const _1002 = float16_ops::broadcast(_1001);
-           float16  const _1003 = _994 * _1002;
-           float16  const _1004 = _989 + _1003;
-           float16_ops::store(_1004, _pv, int64_t(0));
-           float16  const _1005 = float16_ops::load(_pv, int64_t(16));
-           int64_t  const _1006 = (int64_t)(_94);
-           int64_t  const _1007 = (int64_t)(_pv_s1_rk__x_rebased);
-           int64_t  const _1008 = _1006 + _1007;
-           int64_t  const _1009 = _1008 * int64_t(64);
-           int64_t  const _1010 = _1009 + int64_t(16);
-           float16  const _1011 = float16_ops::load(_attn_v, _1010);
-           int64_t  const _1012 = (int64_t)(_968);
-           int64_t  const _1013 = _1007 + _1012;
-           int64_t  const _1014 = _1013 * int64_t(8);
-           int64_t  const _1015 = (int64_t)(_partial_s0_ii_ig);
-           int64_t  const _1016 = _1014 + _1015;
-           int64_t  const _1017 = _1016 * int64_t(4);
-           float  const _1018 = _probs[_1017];
-           float16  const _1019 = float16_ops::broadcast(_1018);
-           float16  const _1020 = _1011 * _1019;
-           float16  const _1021 = _1005 + _1020;
-           float16_ops::store(_1021, _pv, int64_t(16));
-           float16  const _1022 = float16_ops::load(_pv, int64_t(32));
-           int64_t  const _1023 = (int64_t)(_94);
-           int64_t  const _1024 = (int64_t)(_pv_s1_rk__x_rebased);
-           int64_t  const _1025 = _1023 + _1024;
-           int64_t  const _1026 = _1025 * int64_t(64);
-           int64_t  const _1027 = _1026 + int64_t(32);
-           float16  const _1028 = float16_ops::load(_attn_v, _1027);
-           int64_t  const _1029 = (int64_t)(_968);
-           int64_t  const _1030 = _1024 + _1029;
-           int64_t  const _1031 = _1030 * int64_t(8);
-           int64_t  const _1032 = (int64_t)(_partial_s0_ii_ig);
-           int64_t  const _1033 = _1031 + _1032;
-           int64_t  const _1034 = _1033 * int64_t(4);
-           float  const _1035 = _probs[_1034];
-           float16  const _1036 = float16_ops::broadcast(_1035);
-           float16  const _1037 = _1028 * _1036;
-           float16  const _1038 = _1022 + _1037;
-           float16_ops::store(_1038, _pv, int64_t(32));
-           float16  const _1039 = float16_ops::load(_pv, int64_t(48));
-           int64_t  const _1040 = (int64_t)(_94);
-           int64_t  const _1041 = (int64_t)(_pv_s1_rk__x_rebased);
-           int64_t  const _1042 = _1040 + _1041;
-           int64_t  const _1043 = _1042 * int64_t(64);
-           int64_t  const _1044 = _1043 + int64_t(48);
-           float16  const _1045 = float16_ops::load(_attn_v, _1044);
-           int64_t  const _1046 = (int64_t)(_968);
-           int64_t  const _1047 = _1041 + _1046;
-           int64_t  const _1048 = _1047 * int64_t(8);
-           int64_t  const _1049 = (int64_t)(_partial_s0_ii_ig);
-           int64_t  const _1050 = _1048 + _1049;
-           int64_t  const _1051 = _1050 * int64_t(4);
-           float  const _1052 = _probs[_1051];
-           float16  const _1053 = float16_ops::broadcast(_1052);
-           float16  const _1054 = _1045 * _1053;
-           float16  const _1055 = _1039 + _1054;
-           float16_ops::store(_1055, _pv, int64_t(48));
-           float16  const _1056 = float16_ops::load(_pv, int64_t(64));
-           int64_t  const _1057 = (int64_t)(_94);
-           int64_t  const _1058 = (int64_t)(_pv_s1_rk__x_rebased);
-           int64_t  const _1059 = _1057 + _1058;
-           int64_t  const _1060 = _1059 * int64_t(64);
-           float16  const _1061 = float16_ops::load(_attn_v, _1060);
-           int64_t  const _1062 = (int64_t)(_968);
-           int64_t  const _1063 = _1058 + _1062;
-           int64_t  const _1064 = _1063 * int64_t(8);
-           int64_t  const _1065 = (int64_t)(_partial_s0_ii_ig);
-           int64_t  const _1066 = _1064 + _1065;
-           int64_t  const _1067 = _1066 * int64_t(4);
-           int64_t  const _1068 = _1067 + int64_t(1);
-           float  const _1069 = _probs[_1068];
-           float16  const _1070 = float16_ops::broadcast(_1069);
-           float16  const _1071 = _1061 * _1070;
-           float16  const _1072 = _1056 + _1071;
-           float16_ops::store(_1072, _pv, int64_t(64));
-           float16  const _1073 = float16_ops::load(_pv, int64_t(80));
-           int64_t  const _1074 = (int64_t)(_94);
-           int64_t  const _1075 = (int64_t)(_pv_s1_rk__x_rebased);
-           int64_t  const _1076 = _1074 + _1075;
-           int64_t  const _1077 = _1076 * int64_t(64);
-           int64_t  const _1078 = _1077 + int64_t(16);
-           float16  const _1079 = float16_ops::load(_attn_v, _1078);
-           int64_t  const _1080 = (int64_t)(_968);
-           int64_t  const _1081 = _1075 + _1080;
-           int64_t  const _1082 = _1081 * int64_t(8);
-           int64_t  const _1083 = (int64_t)(_partial_s0_ii_ig);
-           int64_t  const _1084 = _1082 + _1083;
-           int64_t  const _1085 = _1084 * int64_t(4);
-           int64_t  const _1086 = _1085 + int64_t(1);
-           float  const _1087 = _probs[_1086];
-           float16  const _1088 = float16_ops::broadcast(_1087);
-           float16  const _1089 = _1079 * _1088;
-           float16  const _1090 = _1073 + _1089;
-           float16_ops::store(_1090, _pv, int64_t(80));
-           float16  const _1091 = float16_ops::load(_pv, int64_t(96));
-           int64_t  const _1092 = (int64_t)(_94);
-           int64_t  const _1093 = (int64_t)(_pv_s1_rk__x_rebased);
-           int64_t  const _1094 = _1092 + _1093;
-           int64_t  const _1095 = _1094 * int64_t(64);
-           int64_t  const _1096 = _1095 + int64_t(32);
-           float16  const _1097 = float16_ops::load(_attn_v, _1096);
-           int64_t  const _1098 = (int64_t)(_968);
-           int64_t  const _1099 = _1093 + _1098;
-           int64_t  const _1100 = _1099 * int64_t(8);
-           int64_t  const _1101 = (int64_t)(_partial_s0_ii_ig);
-           int64_t  const _1102 = _1100 + _1101;
-           int64_t  const _1103 = _1102 * int64_t(4);
-           int64_t  const _1104 = _1103 + int64_t(1);
-           float  const _1105 = _probs[_1104];
-           float16  const _1106 = float16_ops::broadcast(_1105);
-           float16  const _1107 = _1097 * _1106;
-           float16  const _1108 = _1091 + _1107;
-           float16_ops::store(_1108, _pv, int64_t(96));
-           float16  const _1109 = float16_ops::load(_pv, int64_t(112));
-           int64_t  const _1110 = (int64_t)(_94);
-           int64_t  const _1111 = (int64_t)(_pv_s1_rk__x_rebased);
-           int64_t  const _1112 = _1110 + _1111;
-           int64_t  const _1113 = _1112 * int64_t(64);
-           int64_t  const _1114 = _1113 + int64_t(48);
-           float16  const _1115 = float16_ops::load(_attn_v, _1114);
-           int64_t  const _1116 = (int64_t)(_968);
-           int64_t  const _1117 = _1111 + _1116;
-           int64_t  const _1118 = _1117 * int64_t(8);
-           int64_t  const _1119 = (int64_t)(_partial_s0_ii_ig);
-           int64_t  const _1120 = _1118 + _1119;
-           int64_t  const _1121 = _1120 * int64_t(4);
-           int64_t  const _1122 = _1121 + int64_t(1);
-           float  const _1123 = _probs[_1122];
-           float16  const _1124 = float16_ops::broadcast(_1123);
-           float16  const _1125 = _1115 * _1124;
-           float16  const _1126 = _1109 + _1125;
-           float16_ops::store(_1126, _pv, int64_t(112));
-           float16  const _1127 = float16_ops::load(_pv, int64_t(128));
-           int64_t  const _1128 = (int64_t)(_94);
-           int64_t  const _1129 = (int64_t)(_pv_s1_rk__x_rebased);
-           int64_t  const _1130 = _1128 + _1129;
-           int64_t  const _1131 = _1130 * int64_t(64);
-           float16  const _1132 = float16_ops::load(_attn_v, _1131);
-           int64_t  const _1133 = (int64_t)(_968);
-           int64_t  const _1134 = _1129 + _1133;
-           int64_t  const _1135 = _1134 * int64_t(8);
-           int64_t  const _1136 = (int64_t)(_partial_s0_ii_ig);
-           int64_t  const _1137 = _1135 + _1136;
-           int64_t  const _1138 = _1137 * int64_t(4);
-           int64_t  const _1139 = _1138 + int64_t(2);
-           float  const _1140 = _probs[_1139];
-           float16  const _1141 = float16_ops::broadcast(_1140);
-           float16  const _1142 = _1132 * _1141;
-           float16  const _1143 = _1127 + _1142;
-           float16_ops::store(_1143, _pv, int64_t(128));
-           float16  const _1144 = float16_ops::load(_pv, int64_t(144));
-           int64_t  const _1145 = (int64_t)(_94);
-           int64_t  const _1146 = (int64_t)(_pv_s1_rk__x_rebased);
-           int64_t  const _1147 = _1145 + _1146;
-           int64_t  const _1148 = _1147 * int64_t(64);
-           int64_t  const _1149 = _1148 + int64_t(16);
-           float16  const _1150 = float16_ops::load(_attn_v, _1149);
-           int64_t  const _1151 = (int64_t)(_968);
-           int64_t  const _1152 = _1146 + _1151;
-           int64_t  const _1153 = _1152 * int64_t(8);
-           int64_t  const _1154 = (int64_t)(_partial_s0_ii_ig);
-           int64_t  const _1155 = _1153 + _1154;
-           int64_t  const _1156 = _1155 * int64_t(4);
-           int64_t  const _1157 = _1156 + int64_t(2);
-           float  const _1158 = _probs[_1157];
-           float16  const _1159 = float16_ops::broadcast(_1158);
-           float16  const _1160 = _1150 * _1159;
-           float16  const _1161 = _1144 + _1160;
-           float16_ops::store(_1161, _pv, int64_t(144));
-           float16  const _1162 = float16_ops::load(_pv, int64_t(160));
-           int64_t  const _1163 = (int64_t)(_94);
-           int64_t  const _1164 = (int64_t)(_pv_s1_rk__x_rebased);
-           int64_t  const _1165 = _1163 + _1164;
-           int64_t  const _1166 = _1165 * int64_t(64);
-           int64_t  const _1167 = _1166 + int64_t(32);
-           float16  const _1168 = float16_ops::load(_attn_v, _1167);
-           int64_t  const _1169 = (int64_t)(_968);
-           int64_t  const _1170 = _1164 + _1169;
-           int64_t  const _1171 = _1170 * int64_t(8);
-           int64_t  const _1172 = (int64_t)(_partial_s0_ii_ig);
-           int64_t  const _1173 = _1171 + _1172;
-           int64_t  const _1174 = _1173 * int64_t(4);
-           int64_t  const _1175 = _1174 + int64_t(2);
-           float  const _1176 = _probs[_1175];
-           float16  const _1177 = float16_ops::broadcast(_1176);
-           float16  const _1178 = _1168 * _1177;
-           float16  const _1179 = _1162 + _1178;
-           float16_ops::store(_1179, _pv, int64_t(160));
-           float16  const _1180 = float16_ops::load(_pv, int64_t(176));
-           int64_t  const _1181 = (int64_t)(_94);
-           int64_t  const _1182 = (int64_t)(_pv_s1_rk__x_rebased);
-           int64_t  const _1183 = _1181 + _1182;
-           int64_t  const _1184 = _1183 * int64_t(64);
-           int64_t  const _1185 = _1184 + int64_t(48);
-           float16  const _1186 = float16_ops::load(_attn_v, _1185);
-           int64_t  const _1187 = (int64_t)(_968);
-           int64_t  const _1188 = _1182 + _1187;
-           int64_t  const _1189 = _1188 * int64_t(8);
-           int64_t  const _1190 = (int64_t)(_partial_s0_ii_ig);
-           int64_t  const _1191 = _1189 + _1190;
-           int64_t  const _1192 = _1191 * int64_t(4);
-           int64_t  const _1193 = _1192 + int64_t(2);
-           float  const _1194 = _probs[_1193];
-           float16  const _1195 = float16_ops::broadcast(_1194);
-           float16  const _1196 = _1186 * _1195;
-           float16  const _1197 = _1180 + _1196;
-           float16_ops::store(_1197, _pv, int64_t(176));
-           float16  const _1198 = float16_ops::load(_pv, int64_t(192));
-           int64_t  const _1199 = (int64_t)(_94);
-           int64_t  const _1200 = (int64_t)(_pv_s1_rk__x_rebased);
-           int64_t  const _1201 = _1199 + _1200;
-           int64_t  const _1202 = _1201 * int64_t(64);
-           float16  const _1203 = float16_ops::load(_attn_v, _1202);
-           int64_t  const _1204 = (int64_t)(_968);
-           int64_t  const _1205 = _1200 + _1204;
-           int64_t  const _1206 = _1205 * int64_t(8);
-           int64_t  const _1207 = (int64_t)(_partial_s0_ii_ig);
-           int64_t  const _1208 = _1206 + _1207;
-           int64_t  const _1209 = _1208 * int64_t(4);
-           int64_t  const _1210 = _1209 + int64_t(3);
-           float  const _1211 = _probs[_1210];
-           float16  const _1212 = float16_ops::broadcast(_1211);
-           float16  const _1213 = _1203 * _1212;
-           float16  const _1214 = _1198 + _1213;
-           float16_ops::store(_1214, _pv, int64_t(192));
-           float16  const _1215 = float16_ops::load(_pv, int64_t(208));
-           int64_t  const _1216 = (int64_t)(_94);
-           int64_t  const _1217 = (int64_t)(_pv_s1_rk__x_rebased);
-           int64_t  const _1218 = _1216 + _1217;
-           int64_t  const _1219 = _1218 * int64_t(64);
-           int64_t  const _1220 = _1219 + int64_t(16);
-           float16  const _1221 = float16_ops::load(_attn_v, _1220);
-           int64_t  const _1222 = (int64_t)(_968);
-           int64_t  const _1223 = _1217 + _1222;
-           int64_t  const _1224 = _1223 * int64_t(8);
-           int64_t  const _1225 = (int64_t)(_partial_s0_ii_ig);
-           int64_t  const _1226 = _1224 + _1225;
-           int64_t  const _1227 = _1226 * int64_t(4);
-           int64_t  const _1228 = _1227 + int64_t(3);
-           float  const _1229 = _probs[_1228];
-           float16  const _1230 = float16_ops::broadcast(_1229);
-           float16  const _1231 = _1221 * _1230;
-           float16  const _1232 = _1215 + _1231;
-           float16_ops::store(_1232, _pv, int64_t(208));
-           float16  const _1233 = float16_ops::load(_pv, int64_t(224));
-           int64_t  const _1234 = (int64_t)(_94);
-           int64_t  const _1235 = (int64_t)(_pv_s1_rk__x_rebased);
-           int64_t  const _1236 = _1234 + _1235;
-           int64_t  const _1237 = _1236 * int64_t(64);
-           int64_t  const _1238 = _1237 + int64_t(32);
-           float16  const _1239 = float16_ops::load(_attn_v, _1238);
-           int64_t  const _1240 = (int64_t)(_968);
-           int64_t  const _1241 = _1235 + _1240;
-           int64_t  const _1242 = _1241 * int64_t(8);
-           int64_t  const _1243 = (int64_t)(_partial_s0_ii_ig);
-           int64_t  const _1244 = _1242 + _1243;
-           int64_t  const _1245 = _1244 * int64_t(4);
-           int64_t  const _1246 = _1245 + int64_t(3);
-           float  const _1247 = _probs[_1246];
-           float16  const _1248 = float16_ops::broadcast(_1247);
-           float16  const _1249 = _1239 * _1248;
-           float16  const _1250 = _1233 + _1249;
-           float16_ops::store(_1250, _pv, int64_t(224));
-           float16  const _1251 = float16_ops::load(_pv, int64_t(240));
-           int64_t  const _1252 = (int64_t)(_94);
-           int64_t  const _1253 = (int64_t)(_pv_s1_rk__x_rebased);
-           int64_t  const _1254 = _1252 + _1253;
-           int64_t  const _1255 = _1254 * int64_t(64);
-           int64_t  const _1256 = _1255 + int64_t(48);
-           float16  const _1257 = float16_ops::load(_attn_v, _1256);
-           int64_t  const _1258 = (int64_t)(_968);
-           int64_t  const _1259 = _1253 + _1258;
-           int64_t  const _1260 = _1259 * int64_t(8);
-           int64_t  const _1261 = (int64_t)(_partial_s0_ii_ig);
-           int64_t  const _1262 = _1260 + _1261;
-           int64_t  const _1263 = _1262 * int64_t(4);
-           int64_t  const _1264 = _1263 + int64_t(3);
-           float  const _1265 = _probs[_1264];
-           float16  const _1266 = float16_ops::broadcast(_1265);
-           float16  const _1267 = _1257 * _1266;
-           float16  const _1268 = _1251 + _1267;
-           float16_ops::store(_1268, _pv, int64_t(240));
-          } // for _pv_s1_rk__x_rebased
+          int64_t  const _1366 = (int64_t)(_pv_s1_ii_ig);
+          int64_t  const _1367 = _1366 * int64_t(256);
+          float16  const _1368 = float16_ops::load(_pv, _1367);
+          int64_t  const _1369 = (int64_t)(_82);
+          int64_t  const _1370 = (int64_t)(_pv_s1_rkt__x_rebased);
+          int64_t  const _1371 = _1369 + _1370;
+          int64_t  const _1372 = _1371 * int64_t(64);
+          float16  const _1373 = float16_ops::load(_attn_v, _1372);
+          int64_t  const _1374 = (int64_t)(_1365);
+          int64_t  const _1375 = _1370 + _1374;
+          int64_t  const _1376 = _1375 * int64_t(8);
+          int64_t  const _1377 = _1376 + _1366;
+          int64_t  const _1378 = _1377 * int64_t(4);
+          float  const _1379 = _probs[_1378];
+          float16  const _1380 = float16_ops::broadcast(_1379);
+          float16  const _1381 = _1373 * _1380;
+          float16  const _1382 = _1368 + _1381;
+          float16_ops::store(_1382, _pv, _1367);
+          int64_t  const _1383 = (int64_t)(_pv_s1_ii_ig);
+          int64_t  const _1384 = _1383 * int64_t(256);
+          int64_t  const _1385 = _1384 + int64_t(16);
+          float16  const _1386 = float16_ops::load(_pv, _1385);
+          int64_t  const _1387 = (int64_t)(_82);
+          int64_t  const _1388 = (int64_t)(_pv_s1_rkt__x_rebased);
+          int64_t  const _1389 = _1387 + _1388;
+          int64_t  const _1390 = _1389 * int64_t(64);
+          int64_t  const _1391 = _1390 + int64_t(16);
+          float16  const _1392 = float16_ops::load(_attn_v, _1391);
+          int64_t  const _1393 = (int64_t)(_1365);
+          int64_t  const _1394 = _1388 + _1393;
+          int64_t  const _1395 = _1394 * int64_t(8);
+          int64_t  const _1396 = _1395 + _1383;
+          int64_t  const _1397 = _1396 * int64_t(4);
+          float  const _1398 = _probs[_1397];
+          float16  const _1399 = float16_ops::broadcast(_1398);
+          float16  const _1400 = _1392 * _1399;
+          float16  const _1401 = _1386 + _1400;
+          float16_ops::store(_1401, _pv, _1385);
+          int64_t  const _1402 = (int64_t)(_pv_s1_ii_ig);
+          int64_t  const _1403 = _1402 * int64_t(256);
+          int64_t  const _1404 = _1403 + int64_t(32);
+          float16  const _1405 = float16_ops::load(_pv, _1404);
+          int64_t  const _1406 = (int64_t)(_82);
+          int64_t  const _1407 = (int64_t)(_pv_s1_rkt__x_rebased);
+          int64_t  const _1408 = _1406 + _1407;
+          int64_t  const _1409 = _1408 * int64_t(64);
+          int64_t  const _1410 = _1409 + int64_t(32);
+          float16  const _1411 = float16_ops::load(_attn_v, _1410);
+          int64_t  const _1412 = (int64_t)(_1365);
+          int64_t  const _1413 = _1407 + _1412;
+          int64_t  const _1414 = _1413 * int64_t(8);
+          int64_t  const _1415 = _1414 + _1402;
+          int64_t  const _1416 = _1415 * int64_t(4);
+          float  const _1417 = _probs[_1416];
+          float16  const _1418 = float16_ops::broadcast(_1417);
+          float16  const _1419 = _1411 * _1418;
+          float16  const _1420 = _1405 + _1419;
+          float16_ops::store(_1420, _pv, _1404);
+          int64_t  const _1421 = (int64_t)(_pv_s1_ii_ig);
+          int64_t  const _1422 = _1421 * int64_t(256);
+          int64_t  const _1423 = _1422 + int64_t(48);
+          float16  const _1424 = float16_ops::load(_pv, _1423);
+          int64_t  const _1425 = (int64_t)(_82);
+          int64_t  const _1426 = (int64_t)(_pv_s1_rkt__x_rebased);
+          int64_t  const _1427 = _1425 + _1426;
+          int64_t  const _1428 = _1427 * int64_t(64);
+          int64_t  const _1429 = _1428 + int64_t(48);
+          float16  const _1430 = float16_ops::load(_attn_v, _1429);
+          int64_t  const _1431 = (int64_t)(_1365);
+          int64_t  const _1432 = _1426 + _1431;
+          int64_t  const _1433 = _1432 * int64_t(8);
+          int64_t  const _1434 = _1433 + _1421;
+          int64_t  const _1435 = _1434 * int64_t(4);
+          float  const _1436 = _probs[_1435];
+          float16  const _1437 = float16_ops::broadcast(_1436);
+          float16  const _1438 = _1430 * _1437;
+          float16  const _1439 = _1424 + _1438;
+          float16_ops::store(_1439, _pv, _1423);
+          int64_t  const _1440 = (int64_t)(_pv_s1_ii_ig);
+          int64_t  const _1441 = _1440 * int64_t(256);
+          int64_t  const _1442 = _1441 + int64_t(64);
+          float16  const _1443 = float16_ops::load(_pv, _1442);
+          int64_t  const _1444 = (int64_t)(_82);
+          int64_t  const _1445 = (int64_t)(_pv_s1_rkt__x_rebased);
+          int64_t  const _1446 = _1444 + _1445;
+          int64_t  const _1447 = _1446 * int64_t(64);
+          float16  const _1448 = float16_ops::load(_attn_v, _1447);
+          int64_t  const _1449 = (int64_t)(_1365);
+          int64_t  const _1450 = _1445 + _1449;
+          int64_t  const _1451 = _1450 * int64_t(8);
+          int64_t  const _1452 = _1451 + _1440;
+          int64_t  const _1453 = _1452 * int64_t(4);
+          int64_t  const _1454 = _1453 + int64_t(1);
+          float  const _1455 = _probs[_1454];
+          float16  const _1456 = float16_ops::broadcast(_1455);
+          float16  const _1457 = _1448 * _1456;
+          float16  const _1458 = _1443 + _1457;
+          float16_ops::store(_1458, _pv, _1442);
+          int64_t  const _1459 = (int64_t)(_pv_s1_ii_ig);
+          int64_t  const _1460 = _1459 * int64_t(256);
+          int64_t  const _1461 = _1460 + int64_t(80);
+          float16  const _1462 = float16_ops::load(_pv, _1461);
+          int64_t  const _1463 = (int64_t)(_82);
+          int64_t  const _1464 = (int64_t)(_pv_s1_rkt__x_rebased);
+          int64_t  const _1465 = _1463 + _1464;
+          int64_t  const _1466 = _1465 * int64_t(64);
+          int64_t  const _1467 = _1466 + int64_t(16);
+          float16  const _1468 = float16_ops::load(_attn_v, _1467);
+          int64_t  const _1469 = (int64_t)(_1365);
+          int64_t  const _1470 = _1464 + _1469;
+          int64_t  const _1471 = _1470 * int64_t(8);
+          int64_t  const _1472 = _1471 + _1459;
+          int64_t  const _1473 = _1472 * int64_t(4);
+          int64_t  const _1474 = _1473 + int64_t(1);
+          float  const _1475 = _probs[_1474];
+          float16  const _1476 = float16_ops::broadcast(_1475);
+          float16  const _1477 = _1468 * _1476;
+          float16  const _1478 = _1462 + _1477;
+          float16_ops::store(_1478, _pv, _1461);
+          int64_t  const _1479 = (int64_t)(_pv_s1_ii_ig);
+          int64_t  const _1480 = _1479 * int64_t(256);
+          int64_t  const _1481 = _1480 + int64_t(96);
+          float16  const _1482 = float16_ops::load(_pv, _1481);
+          int64_t  const _1483 = (int64_t)(_82);
+          int64_t  const _1484 = (int64_t)(_pv_s1_rkt__x_rebased);
+          int64_t  const _1485 = _1483 + _1484;
+          int64_t  const _1486 = _1485 * int64_t(64);
+          int64_t  const _1487 = _1486 + int64_t(32);
+          float16  const _1488 = float16_ops::load(_attn_v, _1487);
+          int64_t  const _1489 = (int64_t)(_1365);
+          int64_t  const _1490 = _1484 + _1489;
+          int64_t  const _1491 = _1490 * int64_t(8);
+          int64_t  const _1492 = _1491 + _1479;
+          int64_t  const _1493 = _1492 * int64_t(4);
+          int64_t  const _1494 = _1493 + int64_t(1);
+          float  const _1495 = _probs[_1494];
+          float16  const _1496 = float16_ops::broadcast(_1495);
+          float16  const _1497 = _1488 * _1496;
+          float16  const _1498 = _1482 + _1497;
+          float16_ops::store(_1498, _pv, _1481);
+          int64_t  const _1499 = (int64_t)(_pv_s1_ii_ig);
+          int64_t  const _1500 = _1499 * int64_t(256);
+          int64_t  const _1501 = _1500 + int64_t(112);
+          float16  const _1502 = float16_ops::load(_pv, _1501);
+          int64_t  const _1503 = (int64_t)(_82);
+          int64_t  const _1504 = (int64_t)(_pv_s1_rkt__x_rebased);
+          int64_t  const _1505 = _1503 + _1504;
+          int64_t  const _1506 = _1505 * int64_t(64);
+          int64_t  const _1507 = _1506 + int64_t(48);
+          float16  const _1508 = float16_ops::load(_attn_v, _1507);
+          int64_t  const _1509 = (int64_t)(_1365);
+          int64_t  const _1510 = _1504 + _1509;
+          int64_t  const _1511 = _1510 * int64_t(8);
+          int64_t  const _1512 = _1511 + _1499;
+          int64_t  const _1513 = _1512 * int64_t(4);
+          int64_t  const _1514 = _1513 + int64_t(1);
+          float  const _1515 = _probs[_1514];
+          float16  const _1516 = float16_ops::broadcast(_1515);
+          float16  const _1517 = _1508 * _1516;
+          float16  const _1518 = _1502 + _1517;
+          float16_ops::store(_1518, _pv, _1501);
+          int64_t  const _1519 = (int64_t)(_pv_s1_ii_ig);
+          int64_t  const _1520 = _1519 * int64_t(256);
+          int64_t  const _1521 = _1520 + int64_t(128);
+          float16  const _1522 = float16_ops::load(_pv, _1521);
+          int64_t  const _1523 = (int64_t)(_82);
+          int64_t  const _1524 = (int64_t)(_pv_s1_rkt__x_rebased);
+          int64_t  const _1525 = _1523 + _1524;
+          int64_t  const _1526 = _1525 * int64_t(64);
+          float16  const _1527 = float16_ops::load(_attn_v, _1526);
+          int64_t  const _1528 = (int64_t)(_1365);
+          int64_t  const _1529 = _1524 + _1528;
+          int64_t  const _1530 = _1529 * int64_t(8);
+          int64_t  const _1531 = _1530 + _1519;
+          int64_t  const _1532 = _1531 * int64_t(4);
+          int64_t  const _1533 = _1532 + int64_t(2);
+          float  const _1534 = _probs[_1533];
+          float16  const _1535 = float16_ops::broadcast(_1534);
+          float16  const _1536 = _1527 * _1535;
+          float16  const _1537 = _1522 + _1536;
+          float16_ops::store(_1537, _pv, _1521);
+          int64_t  const _1538 = (int64_t)(_pv_s1_ii_ig);
+          int64_t  const _1539 = _1538 * int64_t(256);
+          int64_t  const _1540 = _1539 + int64_t(144);
+          float16  const _1541 = float16_ops::load(_pv, _1540);
+          int64_t  const _1542 = (int64_t)(_82);
+          int64_t  const _1543 = (int64_t)(_pv_s1_rkt__x_rebased);
+          int64_t  const _1544 = _1542 + _1543;
+          int64_t  const _1545 = _1544 * int64_t(64);
+          int64_t  const _1546 = _1545 + int64_t(16);
+          float16  const _1547 = float16_ops::load(_attn_v, _1546);
+          int64_t  const _1548 = (int64_t)(_1365);
+          int64_t  const _1549 = _1543 + _1548;
+          int64_t  const _1550 = _1549 * int64_t(8);
+          int64_t  const _1551 = _1550 + _1538;
+          int64_t  const _1552 = _1551 * int64_t(4);
+          int64_t  const _1553 = _1552 + int64_t(2);
+          float  const _1554 = _probs[_1553];
+          float16  const _1555 = float16_ops::broadcast(_1554);
+          float16  const _1556 = _1547 * _1555;
+          float16  const _1557 = _1541 + _1556;
+          float16_ops::store(_1557, _pv, _1540);
+          int64_t  const _1558 = (int64_t)(_pv_s1_ii_ig);
+          int64_t  const _1559 = _1558 * int64_t(256);
+          int64_t  const _1560 = _1559 + int64_t(160);
+          float16  const _1561 = float16_ops::load(_pv, _1560);
+          int64_t  const _1562 = (int64_t)(_82);
+          int64_t  const _1563 = (int64_t)(_pv_s1_rkt__x_rebased);
+          int64_t  const _1564 = _1562 + _1563;
+          int64_t  const _1565 = _1564 * int64_t(64);
+          int64_t  const _1566 = _1565 + int64_t(32);
+          float16  const _1567 = float16_ops::load(_attn_v, _1566);
+          int64_t  const _1568 = (int64_t)(_1365);
+          int64_t  const _1569 = _1563 + _1568;
+          int64_t  const _1570 = _1569 * int64_t(8);
+          int64_t  const _1571 = _1570 + _1558;
+          int64_t  const _1572 = _1571 * int64_t(4);
+          int64_t  const _1573 = _1572 + int64_t(2);
+          float  const _1574 = _probs[_1573];
+          float16  const _1575 = float16_ops::broadcast(_1574);
+          float16  const _1576 = _1567 * _1575;
+          float16  const _1577 = _1561 + _1576;
+          float16_ops::store(_1577, _pv, _1560);
+          int64_t  const _1578 = (int64_t)(_pv_s1_ii_ig);
+          int64_t  const _1579 = _1578 * int64_t(256);
+          int64_t  const _1580 = _1579 + int64_t(176);
+          float16  const _1581 = float16_ops::load(_pv, _1580);
+          int64_t  const _1582 = (int64_t)(_82);
+          int64_t  const _1583 = (int64_t)(_pv_s1_rkt__x_rebased);
+          int64_t  const _1584 = _1582 + _1583;
+          int64_t  const _1585 = _1584 * int64_t(64);
+          int64_t  const _1586 = _1585 + int64_t(48);
+          float16  const _1587 = float16_ops::load(_attn_v, _1586);
+          int64_t  const _1588 = (int64_t)(_1365);
+          int64_t  const _1589 = _1583 + _1588;
+          int64_t  const _1590 = _1589 * int64_t(8);
+          int64_t  const _1591 = _1590 + _1578;
+          int64_t  const _1592 = _1591 * int64_t(4);
+          int64_t  const _1593 = _1592 + int64_t(2);
+          float  const _1594 = _probs[_1593];
+          float16  const _1595 = float16_ops::broadcast(_1594);
+          float16  const _1596 = _1587 * _1595;
+          float16  const _1597 = _1581 + _1596;
+          float16_ops::store(_1597, _pv, _1580);
+          int64_t  const _1598 = (int64_t)(_pv_s1_ii_ig);
+          int64_t  const _1599 = _1598 * int64_t(256);
+          int64_t  const _1600 = _1599 + int64_t(192);
+          float16  const _1601 = float16_ops::load(_pv, _1600);
+          int64_t  const _1602 = (int64_t)(_82);
+          int64_t  const _1603 = (int64_t)(_pv_s1_rkt__x_rebased);
+          int64_t  const _1604 = _1602 + _1603;
+          int64_t  const _1605 = _1604 * int64_t(64);
+          float16  const _1606 = float16_ops::load(_attn_v, _1605);
+          int64_t  const _1607 = (int64_t)(_1365);
+          int64_t  const _1608 = _1603 + _1607;
+          int64_t  const _1609 = _1608 * int64_t(8);
+          int64_t  const _1610 = _1609 + _1598;
+          int64_t  const _1611 = _1610 * int64_t(4);
+          int64_t  const _1612 = _1611 + int64_t(3);
+          float  const _1613 = _probs[_1612];
+          float16  const _1614 = float16_ops::broadcast(_1613);
+          float16  const _1615 = _1606 * _1614;
+          float16  const _1616 = _1601 + _1615;
+          float16_ops::store(_1616, _pv, _1600);
+          int64_t  const _1617 = (int64_t)(_pv_s1_ii_ig);
+          int64_t  const _1618 = _1617 * int64_t(256);
+          int64_t  const _1619 = _1618 + int64_t(208);
+          float16  const _1620 = float16_ops::load(_pv, _1619);
+          int64_t  const _1621 = (int64_t)(_82);
+          int64_t  const _1622 = (int64_t)(_pv_s1_rkt__x_rebased);
+          int64_t  const _1623 = _1621 + _1622;
+          int64_t  const _1624 = _1623 * int64_t(64);
+          int64_t  const _1625 = _1624 + int64_t(16);
+          float16  const _1626 = float16_ops::load(_attn_v, _1625);
+          int64_t  const _1627 = (int64_t)(_1365);
+          int64_t  const _1628 = _1622 + _1627;
+          int64_t  const _1629 = _1628 * int64_t(8);
+          int64_t  const _1630 = _1629 + _1617;
+          int64_t  const _1631 = _1630 * int64_t(4);
+          int64_t  const _1632 = _1631 + int64_t(3);
+          float  const _1633 = _probs[_1632];
+          float16  const _1634 = float16_ops::broadcast(_1633);
+          float16  const _1635 = _1626 * _1634;
+          float16  const _1636 = _1620 + _1635;
+          float16_ops::store(_1636, _pv, _1619);
+          int64_t  const _1637 = (int64_t)(_pv_s1_ii_ig);
+          int64_t  const _1638 = _1637 * int64_t(256);
+          int64_t  const _1639 = _1638 + int64_t(224);
+          float16  const _1640 = float16_ops::load(_pv, _1639);
+          int64_t  const _1641 = (int64_t)(_82);
+          int64_t  const _1642 = (int64_t)(_pv_s1_rkt__x_rebased);
+          int64_t  const _1643 = _1641 + _1642;
+          int64_t  const _1644 = _1643 * int64_t(64);
+          int64_t  const _1645 = _1644 + int64_t(32);
+          float16  const _1646 = float16_ops::load(_attn_v, _1645);
+          int64_t  const _1647 = (int64_t)(_1365);
+          int64_t  const _1648 = _1642 + _1647;
+          int64_t  const _1649 = _1648 * int64_t(8);
+          int64_t  const _1650 = _1649 + _1637;
+          int64_t  const _1651 = _1650 * int64_t(4);
+          int64_t  const _1652 = _1651 + int64_t(3);
+          float  const _1653 = _probs[_1652];
+          float16  const _1654 = float16_ops::broadcast(_1653);
+          float16  const _1655 = _1646 * _1654;
+          float16  const _1656 = _1640 + _1655;
+          float16_ops::store(_1656, _pv, _1639);
+          int64_t  const _1657 = (int64_t)(_pv_s1_ii_ig);
+          int64_t  const _1658 = _1657 * int64_t(256);
+          int64_t  const _1659 = _1658 + int64_t(240);
+          float16  const _1660 = float16_ops::load(_pv, _1659);
+          int64_t  const _1661 = (int64_t)(_82);
+          int64_t  const _1662 = (int64_t)(_pv_s1_rkt__x_rebased);
+          int64_t  const _1663 = _1661 + _1662;
+          int64_t  const _1664 = _1663 * int64_t(64);
+          int64_t  const _1665 = _1664 + int64_t(48);
+          float16  const _1666 = float16_ops::load(_attn_v, _1665);
+          int64_t  const _1667 = (int64_t)(_1365);
+          int64_t  const _1668 = _1662 + _1667;
+          int64_t  const _1669 = _1668 * int64_t(8);
+          int64_t  const _1670 = _1669 + _1657;
+          int64_t  const _1671 = _1670 * int64_t(4);
+          int64_t  const _1672 = _1671 + int64_t(3);
+          float  const _1673 = _probs[_1672];
+          float16  const _1674 = float16_ops::broadcast(_1673);
+          float16  const _1675 = _1666 * _1674;
+          float16  const _1676 = _1660 + _1675;
+          float16_ops::store(_1676, _pv, _1659);
+         } // for _pv_s1_rkt__x_rebased
+        } // for _pv_s1_ii_ig
+        {
+         float _row_sum[32];
+         int32_t  const _1677 = ::halide_cpp_max(_74, 0);
+         int32_t  const _1678 = _77 - _1677;
+         // produce row_sum
+         for (int _row_sum_s0_ii_ii = 0; _row_sum_s0_ii_ii < 0 + 2; _row_sum_s0_ii_ii++)
+         {
+          float  const _1679 = float_from_bits(0 /* 0 */);
+          float16  const _1680 = float16_ops::broadcast(_1679);
+          int64_t  const _1681 = (int64_t)(_row_sum_s0_ii_ii);
+          int64_t  const _1682 = _1681 * int64_t(16);
+          float16_ops::store(_1680, _row_sum, _1682);
+         } // for _row_sum_s0_ii_ii
+         // consume probs
+         int32_t  const _1683 = ::halide_cpp_max(_74, 0);
+         int32_t  const _1684 = _1683 - _746;
+         for (int _row_sum_s1_rk__x_rebased = 0; _row_sum_s1_rk__x_rebased < 0 + _1678; _row_sum_s1_rk__x_rebased++)
+         {
+          float16  const _1685 = float16_ops::load(_row_sum, int64_t(0));
+          int64_t  const _1686 = (int64_t)(_row_sum_s1_rk__x_rebased);
+          int64_t  const _1687 = (int64_t)(_1684);
+          int64_t  const _1688 = _1686 + _1687;
+          int64_t  const _1689 = _1688 * int64_t(32);
+          float16  const _1690 = float16_ops::load(_probs, _1689);
+          float16  const _1691 = _1685 + _1690;
+          float16_ops::store(_1691, _row_sum, int64_t(0));
+          float16  const _1692 = float16_ops::load(_row_sum, int64_t(16));
+          int64_t  const _1693 = (int64_t)(_row_sum_s1_rk__x_rebased);
+          int64_t  const _1694 = (int64_t)(_1684);
+          int64_t  const _1695 = _1693 + _1694;
+          int64_t  const _1696 = _1695 * int64_t(32);
+          int64_t  const _1697 = _1696 + int64_t(16);
+          float16  const _1698 = float16_ops::load(_probs, _1697);
+          float16  const _1699 = _1692 + _1698;
+          float16_ops::store(_1699, _row_sum, int64_t(16));
+         } // for _row_sum_s1_rk__x_rebased
+         _probs_free.free();
+         {
+          float _partial[2560];
+          // produce partial
+          // consume row_sum
           // consume pv
-          int32_t  const _1269 = ::halide_cpp_max(_963, _965);
-          int32_t  const _1270 = _partial_s0_ii_ig * 4;
-          for (int _partial_s0_ii_ir = 0; _partial_s0_ii_ir < 0 + 4; _partial_s0_ii_ir++)
+          // consume row_max
+          int32_t  const _1700 = _attn_kv_lo >> 3;
+          int32_t  const _1701 = ::halide_cpp_max(_1700, 0);
+          int32_t  const _1702 = _1701 * 8;
+          int32_t  const _1703 = ::halide_cpp_min(_1702, _attn_lk);
+          int32_t  const _1704 = ::halide_cpp_min(_attn_kv_hi, _attn_lk);
+          int32_t  const _1705 = _1704 + 7;
+          int32_t  const _1706 = _1705 >> 3;
+          int32_t  const _1707 = _attn_tile * 4;
+          int32_t  const _1708 = _1707 + 4;
+          int32_t  const _1709 = ::halide_cpp_min(_1706, _1708);
+          int32_t  const _1710 = _1709 * 8;
+          int32_t  const _1711 = ::halide_cpp_min(_1710, _attn_lk);
+          int32_t  const _1712 = _attn_chunk_lo >> 3;
+          int32_t  const _1713 = _1712 * 8;
+          for (int _partial_s0_ii_ig = 0; _partial_s0_ii_ig < 0 + 8; _partial_s0_ii_ig++)
           {
-           int32_t  const _1271 = _partial_s0_ii_ir + _1270;
-           int32_t  const _1272 = _1271 * 5;
-           int32_t  const _1273 = _partial_s0_ii_ir * 4;
-           for (int _partial_s0_c_c = 0; _partial_s0_c_c < 0 + 4; _partial_s0_c_c++)
+           int32_t  const _1714 = ::halide_cpp_max(_1703, _1711);
+           int32_t  const _1715 = _partial_s0_ii_ig * 4;
+           for (int _partial_s0_ii_ir = 0; _partial_s0_ii_ir < 0 + 4; _partial_s0_ii_ir++)
            {
-            int64_t  const _1274 = (int64_t)(_partial_s0_c_c);
-            int64_t  const _1275 = (int64_t)(_1273);
-            int64_t  const _1276 = _1274 + _1275;
-            int64_t  const _1277 = _1276 * int64_t(16);
-            float16  const _1278 = float16_ops::load(_pv, _1277);
-            int64_t  const _1279 = (int64_t)(_1272);
-            int64_t  const _1280 = _1274 + _1279;
-            int64_t  const _1281 = _1280 * int64_t(16);
-            float16_ops::store(_1278, _partial, _1281);
-           } // for _partial_s0_c_c
-           int32_t  const _1282 = _partial_s0_ii_ir + _1270;
-           int64_t  const _1283 = (int64_t)(_1282);
-           float  const _1284 = _row_max[_1283];
-           float16  const _1285 = float16_ops::broadcast(_1284);
-           float  const _1286 = _row_sum[_1283];
-           float16  const _1287 = float16_ops::broadcast(_1286);
-           int32_t  const _1288 = ::halide_cpp_min(_967, _1269);
-           int32_t  const _1289 = ::halide_cpp_max(_1288, _963);
-           int32_t  const _1290 = _1289 + 1024;
-           int32_t  const _1291 = ::halide_cpp_min(_1290, _1269);
-           float  const _1292 = reinterpret<float>(_1291);
-           float16  const _1293 = float16_ops::broadcast(_1292);
-           float  const _1294 = reinterpret<float>(_1269);
-           float16  const _1295 = float16_ops::broadcast(_1294);
-           int32x16_t  const _1296 = int32x16_t_ops::ramp(-2, 1);
-           int32x16_t  const _1297 = int32x16_t_ops::broadcast(0);
-           uint8x16_t  const _1298 = int32x16_t_ops::eq(_1296, _1297);
-           float16  const _1299 = float16_ops::select(_1298, _1293, _1295);
-           int32x16_t  const _1300 = int32x16_t_ops::ramp(-1, 1);
-           uint8x16_t  const _1301 = int32x16_t_ops::eq(_1300, _1297);
-           float16  const _1302 = float16_ops::select(_1301, _1287, _1299);
-           int32x16_t  const _1303 = int32x16_t_ops::ramp(0, 1);
-           uint8x16_t  const _1304 = int32x16_t_ops::eq(_1303, _1297);
-           float16  const _1305 = float16_ops::select(_1304, _1285, _1302);
-           int64_t  const _1306 = _1283 * int64_t(80);
-           int64_t  const _1307 = _1306 + int64_t(64);
-           float16_ops::store(_1305, _partial, _1307);
-          } // for _partial_s0_ii_ir
-         } // alloc _pv
-        } // for _partial_s0_ii_ig
-        _probs_free.free();
-        // produce attn_out
-        // consume partial
-        for (int _attn_out_s0_ii = 0; _attn_out_s0_ii < 0 + 32; _attn_out_s0_ii++)
-        {
-         int32_t  const _1308 = _attn_out_s0_ii * 5;
-         for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + 5; _attn_out_s0_c_c++)
-         {
-          int32_t  const _1309 = _attn_out_s0_c_c + _1308;
-          int64_t  const _1310 = (int64_t)(_1309);
-          int64_t  const _1311 = _1310 * int64_t(16);
-          float16  const _1312 = float16_ops::load(_partial, _1311);
-          float16_ops::store(_1312, _attn_out, _1311);
-         } // for _attn_out_s0_c_c
-        } // for _attn_out_s0_ii
-       } // alloc _partial
-      } // alloc _row_sum
+            int32_t  const _1716 = _partial_s0_ii_ir + _1715;
+            for (int _partial_s0_c_c = 0; _partial_s0_c_c < 0 + 4; _partial_s0_c_c++)
+            {
+             int64_t  const _1717 = (int64_t)(_1716);
+             int64_t  const _1718 = _1717 * int64_t(4);
+             int64_t  const _1719 = (int64_t)(_partial_s0_c_c);
+             int64_t  const _1720 = _1718 + _1719;
+             int64_t  const _1721 = _1720 * int64_t(16);
+             float16  const _1722 = float16_ops::load(_pv, _1721);
+             int64_t  const _1723 = _1717 * int64_t(5);
+             int64_t  const _1724 = _1723 + _1719;
+             int64_t  const _1725 = _1724 * int64_t(16);
+             float16_ops::store(_1722, _partial, _1725);
+            } // for _partial_s0_c_c
+            int32_t  const _1726 = _partial_s0_ii_ir + _1715;
+            int64_t  const _1727 = (int64_t)(_1726);
+            float  const _1728 = _row_max[_1727];
+            float16  const _1729 = float16_ops::broadcast(_1728);
+            float  const _1730 = _row_sum[_1727];
+            float16  const _1731 = float16_ops::broadcast(_1730);
+            int32_t  const _1732 = ::halide_cpp_min(_1713, _1714);
+            int32_t  const _1733 = ::halide_cpp_max(_1732, _1703);
+            int32_t  const _1734 = _1733 + 1024;
+            int32_t  const _1735 = ::halide_cpp_min(_1734, _1714);
+            float  const _1736 = reinterpret<float>(_1735);
+            float16  const _1737 = float16_ops::broadcast(_1736);
+            float  const _1738 = reinterpret<float>(_1714);
+            float16  const _1739 = float16_ops::broadcast(_1738);
+            int32x16_t  const _1740 = int32x16_t_ops::ramp(-2, 1);
+            int32x16_t  const _1741 = int32x16_t_ops::broadcast(0);
+            uint8x16_t  const _1742 = int32x16_t_ops::eq(_1740, _1741);
+            float16  const _1743 = float16_ops::select(_1742, _1737, _1739);
+            int32x16_t  const _1744 = int32x16_t_ops::ramp(-1, 1);
+            uint8x16_t  const _1745 = int32x16_t_ops::eq(_1744, _1741);
+            float16  const _1746 = float16_ops::select(_1745, _1731, _1743);
+            int32x16_t  const _1747 = int32x16_t_ops::ramp(0, 1);
+            uint8x16_t  const _1748 = int32x16_t_ops::eq(_1747, _1741);
+            float16  const _1749 = float16_ops::select(_1748, _1729, _1746);
+            int64_t  const _1750 = _1727 * int64_t(80);
+            int64_t  const _1751 = _1750 + int64_t(64);
+            float16_ops::store(_1749, _partial, _1751);
+           } // for _partial_s0_ii_ir
+          } // for _partial_s0_ii_ig
+          // produce attn_out
+          // consume partial
+          for (int _attn_out_s0_ii = 0; _attn_out_s0_ii < 0 + 32; _attn_out_s0_ii++)
+          {
+           int32_t  const _1752 = _attn_out_s0_ii * 5;
+           for (int _attn_out_s0_c_c = 0; _attn_out_s0_c_c < 0 + 5; _attn_out_s0_c_c++)
+           {
+            int32_t  const _1753 = _attn_out_s0_c_c + _1752;
+            int64_t  const _1754 = (int64_t)(_1753);
+            int64_t  const _1755 = _1754 * int64_t(16);
+            float16  const _1756 = float16_ops::load(_partial, _1755);
+            float16_ops::store(_1756, _attn_out, _1755);
+           } // for _attn_out_s0_c_c
+          } // for _attn_out_s0_ii
+         } // alloc _partial
+        } // alloc _row_sum
+       } // alloc _pv
+      } // alloc _pv_blocks
      } // alloc _probs
     } // alloc _row_max
    } // alloc _masked
