@@ -163,14 +163,18 @@ AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const
   Expr inactive = q_var >= a.num_queries || kv_var >= a.num_keys;
   auto checked = [&](const Expr& e) { return check_buffer_loads(e, inactive, a.num_queries, a.num_keys); };
   Expr mask = expand_erf(ir.mask.defined() ? ir.mask : Internal::const_true());
-  Expr bound_mask = lower_reductions_to_rdoms(bind(checked(mask)), prefix + "mask_");
+  Expr checked_mask = checked(mask);
+  Expr bound_mask = lower_reductions_to_rdoms(bind(checked_mask), prefix + "mask_");
   // Raw scores first, then score modifier and mask in their own pass: a select inside the score
   // block makes Halide partition its loop by the mask and the accumulators leave registers.
   a.scores = Func(prefix + "scores");
   a.scores(j, ii) = a.dot(j, ii);
   Expr s = a.scores(j, ii);
   if (!identity) {
-    Expr mod = checked(vectorize_transcendentals(ir.score));
+    // The score is evaluated at kept keys only (docs/language.md): its loads are not checked
+    // where the mask is false.
+    Expr not_kept = is_const_one(mask) ? inactive : (inactive || !checked_mask);
+    Expr mod = check_buffer_loads(vectorize_transcendentals(ir.score), not_kept, a.num_queries, a.num_keys);
     s = lower_reductions_to_rdoms(bind(Internal::substitute("score", s, mod)), prefix + "score_") * kLog2e;
   }
   a.masked = Func(prefix + "masked");

@@ -70,9 +70,39 @@ class CheckLoads : public IRMutator {
                            op->image, op->param);
     // Halide prints the value first; the runtime glue starts the message at "buffer '". A vector
     // condition makes Halide check (and load) lane by lane: only PerPosition checks are vectors.
-    Expr cond = check == Check::PerPosition ? (ok || inactive_) : ok;
+    // Where the load's operand is not evaluated (skipped_) it is not checked either; a scalar check
+    // takes that condition only when it stays a scalar.
+    Expr cond = ok;
+    if (check == Check::PerPosition)
+      cond = skipped_.defined() ? (ok || inactive_ || skipped_) : (ok || inactive_);
+    else if (check == Check::Scalar && skipped_.defined() && !expr_uses_var(skipped_, "q") &&
+             !expr_uses_var(skipped_, "kv"))
+      cond = ok || skipped_;
     return require(cond, load, "buffer '" + name + "': index", first_bad_index,
                    "out of range in dimension", first_bad_dim, "of extent", first_bad_extent);
+  }
+  // `&&`, `||` and `c ? a : b` evaluate only the operand they need (docs/language.md): a load in
+  // the other operand counts only where it is evaluated, so that `doc[q] >= 0 && start[doc[q]]`
+  // is a guard. The guard itself is the checked (clamped) operand.
+  Expr visit(const And* op) override {
+    Expr a = mutate(op->a);
+    return And::make(a, guarded(op->b, !a));
+  }
+  Expr visit(const Or* op) override {
+    Expr a = mutate(op->a);
+    return Or::make(a, guarded(op->b, a));
+  }
+  Expr visit(const Select* op) override {
+    Expr c = mutate(op->condition);
+    return Select::make(c, guarded(op->true_value, !c), guarded(op->false_value, c));
+  }
+  /// `e` checked as evaluated only where `skipped` is false.
+  Expr guarded(const Expr& e, const Expr& skipped) {
+    Expr outer = skipped_;
+    skipped_ = outer.defined() ? (outer || skipped) : skipped;
+    Expr r = mutate(e);
+    skipped_ = outer;
+    return r;
   }
   static bool is_affine(const Expr& e) {
     if (e.as<Variable>() || e.as<IntImm>()) return true;
@@ -96,6 +126,7 @@ class CheckLoads : public IRMutator {
   }
   Scope<Interval> domain_;
   Expr inactive_;
+  Expr skipped_;  ///< where the expression being checked is not evaluated (undefined: nowhere)
 };
 
 }  // namespace
