@@ -183,6 +183,7 @@ AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const
   // a select by its condition, and a mask-shaped region of `scores` is no longer a register block.
   // (An additive -inf bias would keep a masked NaN or +Inf score alive.)
   a.masked(j, ii) = is_const_one(bound_mask) ? s : mask_to_neg_inf(bound_mask, s);
+  a.masked_is_scores = is_const_one(bound_mask) && identity;
 
   // Keys this tile can see: the hull of the tile plan's key-tile runs (codegen/PlanTiles: Partial,
   // Full, Partial, contiguous) intersected with the wrapper's window, in key blocks of KB so that

@@ -55,6 +55,8 @@ struct AttentionAlgorithm {
   Halide::Expr chunk_hi, window_hi;  ///< where it ends; where the window ends (reported in `out`)
   /// The mask reads buffers: the wrapper narrows kv_lo/kv_hi by attn_kernel_args::kv_ranges.
   bool uses_kv_ranges = false;
+  /// No mask and no score modifier: `masked` is `scores` (the schedule inlines it).
+  bool masked_is_scores = false;
   Halide::Func qs, dot, scores, masked, row_max, probs, row_sum, pv, partial, out;
   Halide::Var c, j, ii;
   Halide::RDom rd, rk;

@@ -38,13 +38,16 @@ void schedule_attention(AttentionAlgorithm& a) {
   a.dot.update().reorder(ii, j, rd).vectorize(ii, VL).unroll(ii).unroll(j);
 
   // Score modifier and mask, one pass over the tile's scores (Halide partitions the key loop, so
-  // blocks the mask keeps whole skip it).
-  a.masked.compute_root()
-      .reorder_storage(ii, j)
-      .split(ii, iio, iiv, VL)
-      .reorder(iiv, iio, j)
-      .vectorize(iiv)
-      .unroll(iio);
+  // blocks the mask keeps whole skip it). With neither, the row max and the exp read the scores.
+  if (a.masked_is_scores)
+    a.masked.compute_inline();
+  else
+    a.masked.compute_root()
+        .reorder_storage(ii, j)
+        .split(ii, iio, iiv, VL)
+        .reorder(iiv, iio, j)
+        .vectorize(iiv)
+        .unroll(iio);
 
   // Row reductions vectorized over the tile's rows.
   a.row_max.compute_root().vectorize(ii, VL);

@@ -10,6 +10,7 @@
 
 #include "frontend/Program.h"
 #include "tests/cpu/CpuTestSupport.h"
+#include "tests/support/GuardedReads.h"
 #include "tests/support/NaiveAttention.h"
 #include "tests/support/StdlibKernels.h"
 #include "tests/support/TestSupport.h"
@@ -431,45 +432,16 @@ BOOST_AUTO_TEST_CASE(buffer_index_out_of_range_is_an_error) {
   BOOST_TEST(got.error.find("index") != std::string::npos, got.error);
 }
 
-// `&&`, `||` and `c ? a : b` evaluate only the operand they need, and the score only at kept keys
-// (docs/language.md): a read they guard is neither made nor reported where the guard rules it out,
-// also in a tile or key block that holds both kinds of positions. The same read unguarded is an
-// error.
+// Guarded reads (tests/support/GuardedReads.h): neither made nor reported where the guard rules
+// them out, also in a tile or key block that holds both kinds of positions; unguarded, an error.
 BOOST_AUTO_TEST_CASE(guarded_reads_are_not_reported) {
-  const char* program = R"attn(
-kernel and_guard(doc: tensor<i32>[len], start: tensor<i32>[docs]) {
-  mask = doc[q] >= 0 && start[doc[q]] <= kv && kv <= q;
-  lse = true;
-}
-kernel or_guard(doc: tensor<i32>[len], start: tensor<i32>[docs]) {
-  mask = !(doc[q] < 0 || start[doc[q]] > kv) && kv <= q;
-  lse = true;
-}
-kernel select_guard(doc: tensor<i32>[len], start: tensor<i32>[docs]) {
-  mask = (doc[q] < 0 ? false : start[doc[q]] <= kv) && kv <= q;
-  lse = true;
-}
-kernel score_guard(doc: tensor<i32>[len], bias: tensor<f32>[docs]) {
-  mask = doc[kv] >= 0 && kv <= q;
-  score = score + bias[doc[kv]];
-  lse = true;
-}
-kernel unguarded(doc: tensor<i32>[len], start: tensor<i32>[docs]) { mask = start[doc[q]] <= kv && kv <= q; }
-)attn";
   std::mt19937 rng(61);
   for (int64_t len : {75, 150}) {
-    // Documents of 20 positions, then padding (-1) from position 53 on: inside a tile of every
-    // path (16, 24, 32 rows) and inside a key block.
-    HostTensor doc(ScalarType::I32, {len}), start(ScalarType::I32, {3}), bias(ScalarType::F32, {3});
-    for (int64_t i = 0; i < len; ++i) doc.set(i, i < 53 ? int(i / 20) : -1);
-    for (int d = 0; d < 3; ++d) start.set(d, 20 * d), bias.set(d, 0.5 * d - 0.3);
-    for (const std::string name : {"and_guard", "or_guard", "select_guard", "score_guard", "unguarded"}) {
-      const CpuCompiled& c = compile_cpu(program, name);
+    for (const std::string name : kGuardedReadsKernels) {
+      const CpuCompiled& c = compile_cpu(kGuardedReadsProgram, name);
       KernelInputs in = random_inputs(*c.ir, Shape{1, 2, 1, len, len, 32, 32}, rng);
-      in.buffers = {{"doc", doc}, {"start", start}, {"bias", bias}};
-      for (auto it = in.buffers.begin(); it != in.buffers.end();)  // the kernel's buffers only
-        it = c.ir->arg(it->first) ? std::next(it) : in.buffers.erase(it);
-      CpuRun got = run_cpu(c, in, c.ir->options.lse);
+      in.buffers = guarded_reads_buffers(*c.ir, len);
+      CpuRun got = run_cpu(c, in, true);
       if (name == "unguarded") {
         BOOST_TEST(got.status != 0, name);
         BOOST_TEST(got.error.find("buffer 'start': index -1") != std::string::npos, got.error);

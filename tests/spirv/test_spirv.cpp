@@ -18,6 +18,7 @@
 #include "runtime/VulkanLauncher.h"
 #include "tests/support/AttentionInputs.h"
 #include "tests/support/CheckedLowering.h"
+#include "tests/support/GuardedReads.h"
 #include "tests/support/MesaCache.h"
 #include "tests/support/StdlibKernels.h"
 #include "tests/support/TestSupport.h"
@@ -364,6 +365,29 @@ BOOST_AUTO_TEST_CASE(an_index_out_of_range_names_the_buffer_and_the_index) {
     std::string msg = e.what();
     BOOST_TEST(msg.find("buffer 'doc' index 1") != std::string::npos, msg);
     BOOST_TEST(msg.find("out of range [0, 10)") != std::string::npos, msg);
+  }
+}
+
+// Guarded reads (tests/support/GuardedReads.h): neither made nor reported where the guard rules
+// them out; unguarded, an error.
+BOOST_AUTO_TEST_CASE(guarded_reads_are_not_reported) {
+  auto p = load_checked_text("guarded.attn", kGuardedReadsProgram);
+  std::mt19937 rng(61);
+  for (int len : {75, 150}) {
+    for (const std::string name : kGuardedReadsKernels) {
+      auto ir = lower_checked(*p, name);
+      KernelInputs in = random_attention_inputs(ScalarType::F32, {1, 2, 1, len, len, 32, 32}, rng);
+      in.buffers = guarded_reads_buffers(*ir, len);
+      if (name == "unguarded") {
+        BOOST_CHECK_EXCEPTION(run_vulkan(*ir, in), EvalError, [](const EvalError& e) {
+          return std::string(e.what()).find("buffer 'start' index -1") != std::string::npos;
+        });
+        continue;
+      }
+      KernelOutputs want = run_reference(*ir, in, 1), got = run_vulkan(*ir, in);
+      BOOST_TEST(max_diff(got.out, want.out) <= 2e-4, name << " L=" << len);
+      BOOST_TEST(max_diff(got.lse, want.lse) <= 1e-3, name << " L=" << len);
+    }
   }
 }
 
