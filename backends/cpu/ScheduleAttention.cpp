@@ -37,27 +37,21 @@ void schedule_attention(AttentionAlgorithm& a) {
   a.dot.compute_at(a.scores, jo).reorder_storage(ii, j).vectorize(ii, VL).unroll(ii).unroll(j);
   a.dot.update().reorder(ii, j, rd).vectorize(ii, VL).unroll(ii).unroll(j);
 
-  // Score modifier and mask, one pass over the tile's scores (Halide partitions the key loop, so
-  // blocks the mask keeps whole skip it). With neither, the row max and the exp read the scores.
+  // A pass over the tile's scores, key by key, each key's rows in vectors (stored that way too).
+  auto rows_in_vectors = [&](Func f) {
+    f.compute_root().reorder_storage(ii, j).split(ii, iio, iiv, VL).reorder(iiv, iio, j).vectorize(iiv).unroll(iio);
+  };
+  // Score modifier and mask, a pass of their own (Halide partitions the key loop, so blocks the
+  // mask keeps whole skip it). With neither, the row max and the exp read the scores.
   if (a.masked_is_scores)
     a.masked.compute_inline();
   else
-    a.masked.compute_root()
-        .reorder_storage(ii, j)
-        .split(ii, iio, iiv, VL)
-        .reorder(iiv, iio, j)
-        .vectorize(iiv)
-        .unroll(iio);
+    rows_in_vectors(a.masked);
 
   // Row reductions vectorized over the tile's rows.
   a.row_max.compute_root().vectorize(ii, VL);
   a.row_max.update().split(ii, iio, iiv, VL).reorder(iiv, iio, rk).vectorize(iiv).unroll(iio);
-  a.probs.compute_root()
-      .reorder_storage(ii, j)
-      .split(ii, iio, iiv, VL)
-      .reorder(iiv, iio, j)
-      .vectorize(iiv)
-      .unroll(iio);
+  rows_in_vectors(a.probs);
   a.row_sum.compute_root().vectorize(ii, VL);
   a.row_sum.update().split(ii, iio, iiv, VL).reorder(iiv, iio, rk).vectorize(iiv).unroll(iio);
 
