@@ -12,8 +12,9 @@ namespace attn::cpu {
 ///   interval for q in [0, num_queries) and kv in [0, num_keys) (a scalar check, not per lane);
 /// - an index of neither (slopes[h]) is checked as a scalar where it is loaded;
 /// - any other (start[doc[q]], t5 buckets) is checked per position, except where `inactive` holds (tile
-///   padding). `inactive` is written without a Not: Halide 14's C output of a vector Not does not
-///   compile.
+///   padding; for a score, also where the mask drops the key) and where the read is not evaluated:
+///   the operand of `&&`, `||` or `select` that the other operand rules out (a scalar check takes
+///   that rule too when the guard is a scalar).
 Halide::Expr check_buffer_loads(const Halide::Expr& e, const Halide::Expr& inactive,
                                 const Halide::Expr& num_queries, const Halide::Expr& num_keys);
 
