@@ -48,9 +48,11 @@ struct CudaGradientFunctions {
 /// Throws KernelLimitError past ATTN_CUDA_MAX_SITES read sites.
 CudaGradientFunctions print_cuda_gradient_functions(const KernelIR& ir);
 
-/// The mask and score as CUDA device functions only, their tile plan for 64 x 64 tiles (for the
-/// backward, dumps and tests). `tile_plan`, when given, receives the run-time planner's program
-/// (runtime/TilePlanText.h) for masks that read buffers, and is left empty for the others.
-std::string print_cuda_device_functions(const KernelIR& ir, std::string* tile_plan = nullptr);
+/// The mask and score as CUDA device functions only, with the tile plan's conditions and key-tile
+/// runs for `block_m` x `block_n` tiles (64 x 64: the backward's; others for tests). `tile_plan`,
+/// when given, receives the run-time planner's program (runtime/TilePlanText.h) for masks that read
+/// buffers, and is left empty for the others.
+std::string print_cuda_device_functions(const KernelIR& ir, std::string* tile_plan = nullptr, int block_m = 64,
+                                        int block_n = 64);
 
 }  // namespace attn
