@@ -259,7 +259,7 @@ CudaKernelSource print_cuda_kernel(const KernelIR& ir, const CudaPrintOptions& o
   if (buffers > 8 || scalars > 8)
     throw KernelLimitError(ir, "CUDA kernels take at most 8 tensor and 8 scalar arguments");
   const KernelOptions& opt = ir.options;
-  const int d = opt.head_dim ? opt.head_dim : o.head_dim ? o.head_dim : 128;
+  const int d = opt.head_dim ? opt.head_dim : o.head_dim ? o.head_dim : kCudaDefaultHeadDim;
   const int dv = opt.value_dim ? opt.value_dim : o.value_dim ? o.value_dim : d;
   if (d > 256 || dv > 256)
     throw KernelLimitError(

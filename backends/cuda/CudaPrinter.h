@@ -13,10 +13,14 @@ namespace attn {
 
 struct KernelIR;
 
+/// The head dim of kernels that leave it open and whose options name none (the cuda backend's
+/// default_head_dim).
+inline constexpr int kCudaDefaultHeadDim = 128;
+
 /// What to specialize the kernel for.
 struct CudaPrintOptions {
   int sm = 80;                          ///< compute capability the tile table targets (80, 86, 89, 90, ...)
-  int head_dim = 0;                     ///< D when the kernel leaves it open (0: the kernel's, else 128)
+  int head_dim = 0;                     ///< D when the kernel leaves it open (0: kCudaDefaultHeadDim)
   int value_dim = 0;                    ///< Dv when the kernel leaves it open (0: head_dim)
   std::optional<CudaTileConfig> tiles;  ///< the autotuner's choice; unset: the table's
   bool prefer_wgmma = false;            ///< unset tiles: Hopper's warpgroup kernel where it applies
