@@ -15,6 +15,7 @@
 #include "codegen/KernelIR.h"
 #include "codegen/Lower.h"
 #include "runtime/CudaDriver.h"
+#include "runtime/CudaErrorWord.h"
 #include "runtime/CudaLauncher.h"
 #include "runtime/KernelCallArgs.h"
 #include "runtime/Nvrtc.h"
@@ -60,10 +61,12 @@ std::shared_ptr<CudaDevice> shared_device(int ordinal) {
 struct LoadedBackward {
   CudaBackwardSource src;
   std::shared_ptr<CudaModule> module;
+  /// The launches' error word: zeroed once, read at the next synchronization (take_cuda_errors()).
+  std::shared_ptr<CudaErrorWord> word;
 };
 
-const LoadedBackward& loaded_backward(CudaDevice& device, int ordinal, const KernelIR& ir, int head_dim,
-                                      int value_dim) {
+const LoadedBackward& loaded_backward(const std::shared_ptr<CudaDevice>& device, int ordinal, const KernelIR& ir,
+                                      int head_dim, int value_dim) {
   static std::mutex mutex;
   static std::map<std::string, std::unique_ptr<LoadedBackward>> loaded;  // entries never move
   const std::string key = kernel_hash(ir) + " " + std::to_string(head_dim) + " " + std::to_string(value_dim) +
@@ -72,14 +75,18 @@ const LoadedBackward& loaded_backward(CudaDevice& device, int ordinal, const Ker
   std::unique_ptr<LoadedBackward>& l = loaded[key];
   if (!l) {
     CudaPrintOptions po;
-    po.sm = device.sm();
+    po.sm = device->sm();
     po.head_dim = head_dim, po.value_dim = value_dim;
     KernelIR specialized = ir;
     specialized.options.head_dim = head_dim, specialized.options.value_dim = value_dim;
     auto fresh = std::make_unique<LoadedBackward>();
     fresh->src = print_cuda_backward(specialized, po);
     fresh->module =
-        device.load(backward_cubin(fresh->src.cu, fresh->src.dq + ".cu", "sm_" + std::to_string(po.sm)));
+        device->load(backward_cubin(fresh->src.cu, fresh->src.dq + ".cu", "sm_" + std::to_string(po.sm)));
+    std::vector<std::string> names;
+    for (const KernelArg& arg : ir.args)
+      if (arg.kind != KernelArg::Kind::Scalar) names.push_back(arg.name);
+    fresh->word = CudaErrorWord::make(device, std::move(names));
     l = std::move(fresh);
   }
   return *l;
@@ -138,7 +145,7 @@ CudaBackwardTilePlan plan_cuda_backward_tiles(const CudaBackwardSource& src, con
 void launch_cuda_backward(const KernelIR& ir, const attn_backward_args& a, void* stream, int ordinal) {
   std::shared_ptr<CudaDevice> device = shared_device(ordinal);
   const int head_dim = static_cast<int>(a.q->shape[3]), value_dim = static_cast<int>(a.v->shape[3]);
-  const LoadedBackward& l = loaded_backward(*device, ordinal, ir, head_dim, value_dim);
+  const LoadedBackward& l = loaded_backward(device, ordinal, ir, head_dim, value_dim);
   const CudaBackwardSource& src = l.src;
 
   attn_cuda_bwd_params bp{};
@@ -167,13 +174,14 @@ void launch_cuda_backward(const KernelIR& ir, const attn_backward_args& a, void*
   p.q_len = static_cast<int>(a.q->shape[2]), p.kv_len = static_cast<int>(a.k->shape[2]);
   p.scale = static_cast<float>(src.scale);
   p.scale_log2 = static_cast<float>(src.scale * 1.4426950408889634);
-  p.error = nullptr;  // accesses stay clamped
+  p.error = l.word->device_ptr();  // zeroed once; read at the next synchronization
 
   // Buffers in declaration order, and where each wanted gradient starts in grad_out.
   if (a.num_buffers > ATTN_CUDA_MAX_BUFFERS)
     throw InputError("too many tensor arguments for the CUDA backward");
   std::map<std::string, long long> base;
   std::vector<std::pair<long long, const DLTensor*>> wanted;  // grad_out offset, the caller's gradient
+  std::vector<std::vector<long long>> extents;                // for the error word's message
   int buffer = 0, scalar = 0;
   for (const KernelArg& arg : ir.args) {
     if (arg.kind == KernelArg::Kind::Scalar) {
@@ -186,6 +194,7 @@ void launch_cuda_backward(const KernelIR& ir, const attn_backward_args& a, void*
     const DLTensor* t = a.buffers[buffer];
     take(t, arg.name.c_str(), t->ndim, ordinal, false, unused);
     attn_cuda_buffer& b = p.buffers[buffer];
+    extents.emplace_back(t->shape, t->shape + t->ndim);
     b.data = reinterpret_cast<const void*>(address_of(t));
     b.rank = t->ndim;
     long long numel = 1;
@@ -201,6 +210,7 @@ void launch_cuda_backward(const KernelIR& ir, const attn_backward_args& a, void*
   for (size_t s = 0; s < ATTN_CUDA_MAX_SITES; ++s)
     bp.site_base[s] =
         s < src.site_buffers.size() && base.count(src.site_buffers[s]) ? base[src.site_buffers[s]] : -1;
+  l.word->note_extents(std::move(extents));
 
   // Workspace, in stream order: delta, and the buffer gradients' partial slots and sums.
   CudaStreamScratch scratch(*device, stream);

@@ -13,6 +13,7 @@
 #include "frontend/Program.h"
 #include "python/src/KernelCall.h"
 #include "python/src/KernelLibrary.h"
+#include "runtime/CudaErrorWord.h"
 
 namespace nb = nanobind;
 using namespace attn;
@@ -112,6 +113,20 @@ void run_backward(LibraryKernel& kernel, nb::handle q, nb::handle k, nb::handle 
   call_kernel_backward(kernel, call, grads);
 }
 
+/// attnc.check_errors(): waits for the GPU, then raises Error with what the CUDA launches since the
+/// last check reported (buffer indices out of range), one line per kernel.
+void check_errors() {
+  std::vector<std::string> errors;
+  {
+    nb::gil_scoped_release unlocked;
+    errors = take_cuda_errors();
+  }
+  if (errors.empty()) return;
+  std::string message = "a CUDA kernel read out of range: ";
+  for (size_t i = 0; i < errors.size(); ++i) message += (i ? "; " : "") + errors[i];
+  throw InputError(message);
+}
+
 nb::list arg_list(const KernelIR& ir) {
   nb::list args;
   for (const KernelArgInfo& a : kernel_args(ir))
@@ -170,5 +185,7 @@ NB_MODULE(_core, m) {
         nb::call_guard<nb::gil_scoped_release>(), "The kernels of .attn text; raises Error with diagnostics");
   m.def("compile_file", &compile_file, nb::arg("path"), nb::call_guard<nb::gil_scoped_release>(),
         "The kernels of a .attn file; raises Error with diagnostics");
+  m.def("check_errors", &check_errors,
+        "Waits for the GPU; raises Error when a CUDA launch since the last check read a buffer out of range");
   m.def("stdlib_modules", &stdlib_modules, "The standard library's modules ('std.masks', ...) and sources");
 }
