@@ -37,9 +37,17 @@ std::vector<std::string> write_cuda_target(const KernelIR& ir, const CompileCont
   const std::string name = kernel_name(ir);
   write_output_file(dir / (name + ".cu"), src.cu);
   write_output_file(dir / (name + ".cuh"), src.header);
-  if (!kernel_options(ir).backward) return {name + ".cu", name + ".cuh"};
-  // backward = true: the backward's kernels too (attn/cuda_backward_abi.h).
-  CudaBackwardSource back = print_cuda_backward(ir, po);
+  // backward = true (or --cuda-backward where the backward applies): its kernels too
+  // (attn/cuda_backward_abi.h).
+  const bool wanted = kernel_options(ir).backward;
+  if (!wanted && !ctx.cuda_backward) return {name + ".cu", name + ".cuh"};
+  CudaBackwardSource back;
+  try {
+    back = print_cuda_backward(ir, po);
+  } catch (const KernelLimitError&) {
+    if (wanted) throw;
+    return {name + ".cu", name + ".cuh"};  // --cuda-backward: only where the backward applies
+  }
   write_output_file(dir / (name + "_backward.cu"), back.cu);
   write_output_file(dir / (name + "_backward.cuh"), back.header);
   return {name + ".cu", name + ".cuh", name + "_backward.cu", name + "_backward.cuh"};

@@ -27,6 +27,7 @@ struct CompileContext {
       cuda_tiles;  ///< empty: the tile table's shape; "wgmma": Hopper's warpgroup kernel where it applies
   int head_dim = 0;
   std::string cpu_isa = "avx512,avx2,portable";  ///< the CPU sources' vector paths (parse_cpu_paths)
+  bool cuda_backward = false;  ///< the CUDA backward wherever it applies (`compile --cuda-backward`)
 };
 
 /// Writes one kernel's files for a target into `dir`; returns their names relative to `dir`.

@@ -95,7 +95,7 @@ CudaTuneResult tune(CudaDevice& device, const KernelIR& ir, const CudaPrintOptio
   for (const CudaTileConfig& c : configs) {
     CudaPrintOptions o = po;
     o.tiles = c;
-    sources.push_back({describe(c), print_cuda_kernel(ir, o).cu});
+    sources.push_back({describe(c), print_cuda_kernel(ir, o).cu, {}, {}});
   }
   // Buffers index positions and heads of the full problem: the check keeps B = 1 and cuts only
   // when the kernel reads no buffer.

@@ -29,7 +29,7 @@ std::string json_string(const std::string& s) {
 }
 
 std::string tune_variant(CudaDevice& device, const fs::path& dir, int64_t len, std::mt19937& rng,
-                         bool no_wgmma) {
+                         bool no_wgmma, const fs::path& cubins) {
   std::vector<CudaTuneSource> candidates;
   std::ifstream names(dir / "names.txt");
   std::string name;
@@ -37,7 +37,14 @@ std::string tune_variant(CudaDevice& device, const fs::path& dir, int64_t len, s
     char file[16];
     std::snprintf(file, sizeof file, "%02d.cu", i);
     if (no_wgmma && name.rfind("wgmma", 0) == 0) continue;
-    candidates.push_back({name, read_text(dir / file)});
+    CudaTuneSource c{name, read_text(dir / file), {}, {}};
+    const fs::path cubin = cubins / dir.filename() / fs::path(file).replace_extension(".cubin");
+    if (!cubins.empty() && fs::exists(cubin)) {
+      const std::string bytes = read_text(cubin);
+      c.cubin.assign(bytes.begin(), bytes.end());
+      c.log = read_text(fs::path(cubin).replace_extension(".log"));
+    }
+    candidates.push_back(std::move(c));
   }
   if (candidates.empty()) throw std::runtime_error("no candidates in " + dir.string());
   Kit k = load_kit(dir / "00.cu");
@@ -103,6 +110,36 @@ std::string time_kernel(CudaDevice* device, const fs::path& f, const std::string
     out << ", \"" << prefix << "error\": " << json_string(e.what());
   }
   return out.str();
+}
+
+int precompile_tune(const fs::path& tune, const fs::path& out, const std::string& arch, int shard, int shards) {
+  std::vector<fs::path> all;
+  for (const auto& row : fs::directory_iterator(tune))
+    if (row.is_directory())
+      for (const auto& e : fs::directory_iterator(row.path()))
+        if (e.path().extension() == ".cu") all.push_back(e.path());
+  std::sort(all.begin(), all.end());
+  int failures = 0;
+  for (size_t i = static_cast<size_t>(shard); i < all.size(); i += static_cast<size_t>(shards)) {
+    const fs::path& f = all[i];
+    const std::string what = f.parent_path().filename().string() + "/" + f.filename().string();
+    try {
+      NvrtcOptions no;
+      no.arch = arch;
+      const NvrtcResult nv = nvrtc_compile(read_text(f), f.filename().string(), no);
+      const fs::path dir = out / f.parent_path().filename();
+      fs::create_directories(dir);
+      std::ofstream(dir / fs::path(f.filename()).replace_extension(".cubin"), std::ios::binary)
+          .write(reinterpret_cast<const char*>(nv.cubin.data()), static_cast<std::streamsize>(nv.cubin.size()));
+      std::ofstream(dir / fs::path(f.filename()).replace_extension(".log")) << nv.log;
+      std::cout << "precompiled " << what << ": nvrtc " << nv.seconds << " s" << std::endl;
+    } catch (const std::exception& e) {
+      // The tuner compiles it again and rejects it with this message.
+      std::cout << "precompile " << what << " failed: " << e.what() << std::endl;
+      ++failures;
+    }
+  }
+  return failures;
 }
 
 }  // namespace attn::kit

@@ -20,7 +20,15 @@ std::string time_kernel(CudaDevice* device, const std::filesystem::path& f, cons
 /// The autotuner over `dir`'s candidates (names.txt, 00.cu, 01.cu, ...; 00 is the table's):
 /// checked against 00 on B=1, H=4, L=1000, timed on the benchmark shape. JSON fields.
 /// `no_wgmma` leaves out Hopper's warpgroup shapes (when their own check failed on this device).
+/// `cubins`: where precompile_tune() left the candidates' cubins (cubins/<variant>/NN.cubin and
+/// NN.log), or empty: each is compiled here.
 std::string tune_variant(CudaDevice& device, const std::filesystem::path& dir, int64_t len, std::mt19937& rng,
-                         bool no_wgmma);
+                         bool no_wgmma, const std::filesystem::path& cubins = {});
+
+/// Compiles every `shards`-th candidate of tune/<variant>/NN.cu from the `shard`-th (in path
+/// order) for `arch` into out/<variant>/NN.cubin and NN.log: the tuner's compiles, made in
+/// parallel before it runs alone on the GPU. Prints one line per candidate; returns the failures.
+int precompile_tune(const std::filesystem::path& tune, const std::filesystem::path& out, const std::string& arch,
+                    int shard, int shards);
 
 }  // namespace attn::kit

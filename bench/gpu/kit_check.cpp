@@ -5,7 +5,7 @@
 // each kernel in a worker process that may die alone (KitIsolate.h); --shard i/N checks every
 // N-th kernel from the i-th, so N processes share a machine's cores. --bench times a folder of
 // variants and --tune DIR runs the autotuner over DIR/<variant>/*.cu, writing the JSON after every
-// row. Build: bench/gpu/build_kit_check.sh (the source list is there).
+// row; --precompile-tune compiles the tuner's candidates ahead, sharded like the check. Build: bench/gpu/build_kit_check.sh (the source list is there).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -28,12 +28,14 @@ namespace {
 constexpr const char* kUsage =
     "usage: kit_check [--dry-run] [--shard I/N] [--sample N] [--no-backward] [--no-decode]\n"
     "                 [--no-out-of-range] [--kernel-seconds S] [--reference F] [--reference-bwd F] DIR...\n"
-    "       kit_check --bench DIR --json FILE [--bench-wgmma DIR] [--tune DIR [--tune-only]] [--no-wgmma]\n"
-    "                 [--len L] [--dry-run]\n";
+    "       kit_check --bench DIR --json FILE [--bench-wgmma DIR] [--tune DIR [--tune-only] [--cubins DIR]]\n"
+    "                 [--no-wgmma] [--len L] [--dry-run]\n"
+    "       kit_check --precompile-tune DIR --cubins OUT [--shard I/N] [--arch sm_90a]\n";
 
 struct Args {
   std::vector<fs::path> check_dirs;
-  fs::path bench_dir, tune_dir, wgmma_dir, json;
+  fs::path bench_dir, tune_dir, wgmma_dir, json, precompile_dir, cubins;
+  std::string arch = "sm_90a";  ///< --precompile-tune's target (the GPU machine's)
   fs::path reference = "backends/cuda/device/attn_reference.cuh";
   fs::path reference_bwd = "backends/cuda/device/attn_reference_bwd.cuh";
   bool dry = false, no_wgmma = false, tune_only = false;
@@ -56,6 +58,9 @@ Args parse(int argc, char** argv) {
     else if (s == "--json") a.json = next();
     else if (s == "--tune") a.tune_dir = next();
     else if (s == "--tune-only") a.tune_only = true;
+    else if (s == "--precompile-tune") a.precompile_dir = next();
+    else if (s == "--cubins") a.cubins = next();
+    else if (s == "--arch") a.arch = next();
     else if (s == "--bench-wgmma") a.wgmma_dir = next();
     else if (s == "--no-wgmma") a.no_wgmma = true;
     else if (s == "--no-backward") a.backward = false;
@@ -145,7 +150,7 @@ int bench(const Args& a) {
     }
     if (device && !a.tune_dir.empty() && fs::is_directory(a.tune_dir / f.stem())) {
       try {
-        add(tune_variant(*device, a.tune_dir / f.stem(), a.len, rng, a.no_wgmma));
+        add(tune_variant(*device, a.tune_dir / f.stem(), a.len, rng, a.no_wgmma, a.cubins));
       } catch (const std::exception& e) {
         add("\"tune_error\": " + json_string(e.what()));
       }
@@ -169,7 +174,7 @@ int main(int argc, char** argv) {
     std::cerr << "kit_check: " << e.what() << "\n" << kUsage;
     return 2;
   }
-  if (a.check_dirs.empty() && a.bench_dir.empty()) {
+  if (a.check_dirs.empty() && a.bench_dir.empty() && a.precompile_dir.empty()) {
     std::cerr << kUsage;
     return 2;
   }
@@ -201,6 +206,10 @@ int main(int argc, char** argv) {
                                a.kernel_seconds);
       std::cout << files.size() << " kernels (shard " << a.shard << "/" << a.shards << "), " << failures
                 << " failures" << std::endl;
+    }
+    if (!a.precompile_dir.empty()) {
+      if (a.cubins.empty()) throw std::invalid_argument("--precompile-tune needs --cubins OUT");
+      failures += precompile_tune(a.precompile_dir, a.cubins, a.arch, a.shard, a.shards);
     }
     if (!a.bench_dir.empty()) {
       if (a.json.empty()) throw std::invalid_argument("--bench needs --json FILE");
