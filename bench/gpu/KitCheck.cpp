@@ -43,7 +43,7 @@ Reference run_reference(CudaDevice& device, const CudaModule& module, const Cuda
     double* out;
     double* lse;
   } rp{p, reinterpret_cast<double*>(out.ptr()), reinterpret_cast<double*>(lse.ptr())};
-  const unsigned grid[3] = {static_cast<unsigned>((rows + 127) / 128), 1, 1};
+  const unsigned grid[3] = {static_cast<unsigned>((rows * 32 + 127) / 128), 1, 1};  // a warp per row
   Reference r;
   r.out.resize(static_cast<size_t>(rows * info.value_dim));
   r.lse.resize(static_cast<size_t>(rows));
@@ -120,7 +120,7 @@ const std::pair<HostTensor, HostTensor>& decode_kv(const Kit& k, std::mt19937& r
 
 int check_kernel(CudaDevice& device, const Kit& k, const CheckOptions& o, std::mt19937& rng) {
   Line line;
-  const std::string name = k.cu.stem().string();
+  const std::string name = kit_name(k.cu);
   NvrtcOptions no;
   no.arch = o.arch;
   std::shared_ptr<CudaModule> module =
@@ -278,7 +278,7 @@ int compile_kernel(const Kit& k, const CheckOptions& o) {
   const double fwd_s = seconds(t0);
   const PtxasFunction* fn = nv.report.find(k.info.entry);
   std::ostringstream line;
-  line << "compiled " << k.cu.stem().string() << " (" << o.arch << "): " << (fn ? fn->registers : 0)
+  line << "compiled " << kit_name(k.cu) << " (" << o.arch << "): " << (fn ? fn->registers : 0)
        << " registers, " << (fn ? fn->spill_stores : 0) << " B spills, nvrtc " << fwd_s << " s";
   if (o.backward && !k.backward.empty()) {
     const BackwardSource b = parse_backward_source(read_text(k.backward));

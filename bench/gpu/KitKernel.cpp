@@ -15,6 +15,8 @@ std::string read_text(const fs::path& p) {
   return s.str();
 }
 
+std::string kit_name(const fs::path& cu) { return cu.parent_path().filename().string() + "/" + cu.stem().string(); }
+
 Kit load_kit(const fs::path& cu) {
   Kit k;
   k.cu = cu;

@@ -13,6 +13,9 @@ namespace attn::kit {
 
 std::string read_text(const std::filesystem::path& p);
 
+/// How result lines name a kernel file: its folder and stem ("check-wgmma/std_causal_bf16").
+std::string kit_name(const std::filesystem::path& cu);
+
 struct Kit {
   std::filesystem::path cu;
   std::string source;

@@ -70,7 +70,7 @@ Args parse(int argc, char** argv) {
     else if (s == "--reference") a.reference = next();
     else if (s == "--reference-bwd") a.reference_bwd = next();
     else if (s == "--kernel-seconds") a.kernel_seconds = static_cast<unsigned>(std::stoul(next()));
-    else if (s == "--sample") a.sample = std::max(1, std::stoi(next()));
+    else if (s == "--sample") a.sample = std::max(1, std::stoi(next()));  // check and bench folders
     else if (s == "--shard") {
       const std::string v = next();
       const size_t slash = v.find('/');
@@ -122,10 +122,11 @@ int bench(const Args& a) {
     arch = arch_of(*device);
   }
   std::mt19937 rng(4321);
-  std::vector<fs::path> files;
+  std::vector<fs::path> all, files;
   for (const auto& e : fs::directory_iterator(a.bench_dir))
-    if (e.path().extension() == ".cu") files.push_back(e.path());
-  std::sort(files.begin(), files.end());
+    if (e.path().extension() == ".cu") all.push_back(e.path());
+  std::sort(all.begin(), all.end());
+  for (size_t i = 0; i < all.size(); i += static_cast<size_t>(a.sample)) files.push_back(all[i]);
   std::ostringstream head;
   head << "{\n  \"device\": \"" << (device ? device->name() : "none (dry run)") << "\",\n  \"sm\": "
        << (device ? device->sm() : 90) << ",\n  \"nvrtc\": \"" << nvrtc_version() << "\",\n  \"shape\": {\"B\": 4, \"H\": 16, \"L\": "
@@ -198,11 +199,11 @@ int main(int argc, char** argv) {
           std::mt19937 rng(1234 + static_cast<unsigned>(i));
           return check_kernel(worker_device(), k, mine, rng);
         } catch (const std::exception& e) {
-          std::cout << "FAIL " << files[i].stem().string() << ": " << e.what() << std::endl;
+          std::cout << "FAIL " << kit_name(files[i]) << ": " << e.what() << std::endl;
           return 1;
         }
       };
-      failures += run_isolated(files.size(), work, [&](size_t i) { return files[i].stem().string(); },
+      failures += run_isolated(files.size(), work, [&](size_t i) { return kit_name(files[i]); },
                                a.kernel_seconds);
       std::cout << files.size() << " kernels (shard " << a.shard << "/" << a.shards << "), " << failures
                 << " failures" << std::endl;
