@@ -5,7 +5,6 @@
 #include <cmath>
 #include <cstring>
 #include <map>
-#include <regex>
 #include <stdexcept>
 
 #include "attn/cuda_backward_abi.h"
@@ -16,16 +15,6 @@
 namespace attn::kit {
 
 namespace {
-
-std::string macro(const std::string& text, const char* name) {
-  const std::regex re(std::string("\\n#define ") + name + " ([^\\n/]+)");
-  std::smatch m;
-  if (!std::regex_search(text, m, re))
-    throw std::invalid_argument(std::string("not a backward written by attnc (no ") + name + ")");
-  std::string v = m[1];
-  while (!v.empty() && v.back() == ' ') v.pop_back();
-  return v;
-}
 
 /// Row-major strides of a [B, H, L, C] tensor: batch, head, row.
 void strides4(long long (&s)[3], int64_t h, int64_t l, int64_t c) {
@@ -54,25 +43,7 @@ double GradientErrors::worst() const { return std::max({dq, dk, dv, dbuffers}); 
 
 BackwardSource parse_backward_source(std::string text) {
   BackwardSource s;
-  s.pre = macro(text, "ATTN_BWD_PRE");
-  s.dkdv = macro(text, "ATTN_BWD_DKDV");
-  s.dq = macro(text, "ATTN_BWD_DQ");
-  s.grad = macro(text, "ATTN_BWD_GRAD");
-  s.threads = std::stoi(macro(text, "ATTN_WARPS")) * 32;
-  s.block_m = std::stoi(macro(text, "ATTN_BWD_BM"));
-  s.block_n = std::stoi(macro(text, "ATTN_BWD_BN"));
-  s.dkdv_smem = std::stoi(macro(text, "ATTN_BWD_DKDV_SMEM"));
-  s.dq_smem = std::stoi(macro(text, "ATTN_BWD_DQ_SMEM"));
-  s.head_dim = std::stoi(macro(text, "ATTN_D"));
-  s.value_dim = std::stoi(macro(text, "ATTN_DV"));
-  s.dtype = macro(text, "ATTN_DTYPE_BF16") == "1" ? ScalarType::BF16 : ScalarType::F16;
-  std::string sites = macro(text, "ATTN_BWD_SITE_BUFFERS");
-  sites = sites.substr(1, sites.rfind('"') - 1);
-  for (size_t pos = 0; !sites.empty() && pos != std::string::npos;) {
-    const size_t comma = sites.find(',', pos);
-    s.site_buffers.push_back(sites.substr(pos, comma == std::string::npos ? comma : comma - pos));
-    pos = comma == std::string::npos ? comma : comma + 1;
-  }
+  static_cast<CudaBackwardInfo&>(s) = parse_cuda_backward_info(text);
   const std::string begin = "/* attn-tile-plan:", end = "attn-tile-plan-end */";
   if (const size_t b = text.find(begin); b != std::string::npos) {
     const size_t from = text.find('\n', b) + 1, e = text.find(end, from);

@@ -9,18 +9,15 @@
 #include <vector>
 
 #include "bench/gpu/KitInputs.h"
+#include "runtime/CudaBackwardLaunch.h"
 #include "runtime/CudaLauncher.h"
 
 namespace attn::kit {
 
-/// What a backward source declares in its macros (attn/cuda_backward_abi.h's launch order).
-struct BackwardSource {
+/// A backward source: its macros (runtime/CudaBackwardLaunch.h) and tile plan.
+struct BackwardSource : CudaBackwardInfo {
   std::string text;
-  std::string pre, dkdv, dq, grad;  ///< entry points
-  int threads = 0, block_m = 0, block_n = 0, dkdv_smem = 0, dq_smem = 0, head_dim = 0, value_dim = 0;
-  ScalarType dtype = ScalarType::BF16;
-  std::vector<std::string> site_buffers;  ///< ATTN_BWD_SITE_BUFFERS, one per read site
-  std::string tile_plan;                  ///< the run-time planner's program (64 x 64), or empty
+  std::string tile_plan;  ///< the run-time planner's program (64 x 64), or empty
 };
 
 /// Reads a backward's macros; throws std::invalid_argument when `text` is not one.

@@ -11,6 +11,7 @@ CXX=${CXX:-$(command -v c++ || command -v g++)}
 SRC=(bench/gpu/kit_check.cpp bench/gpu/KitBench.cpp bench/gpu/KitBackward.cpp bench/gpu/KitCheck.cpp
      bench/gpu/KitInputs.cpp bench/gpu/KitIsolate.cpp bench/gpu/KitKernel.cpp
      runtime/Nvrtc.cpp runtime/PtxasReport.cpp runtime/CudaDriver.cpp runtime/CudaErrorWord.cpp
+     runtime/CudaBackwardLaunch.cpp runtime/KernelCallArgs.cpp
      runtime/CudaLauncher.cpp runtime/CudaLaunch.cpp runtime/CudaGrid.cpp runtime/CudaTuner.cpp
      runtime/HostTensor.cpp runtime/TileProgram.cpp runtime/TilePlanner.cpp runtime/TilePlanText.cpp)
 OBJ=$(mktemp -d)

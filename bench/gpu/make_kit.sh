@@ -12,7 +12,12 @@
 #   tune/         per row of bench/, every tile shape the autotuner tries (kit_check --tune)
 #   check-wgmma/, bench-wgmma/  the same kernels built as Hopper's warpgroup kernel (--cuda-tiles
 #                 wgmma; only those it applies to)
-#   vendor/       libvulkan.so.1 from this machine (the GPU machine has no Vulkan loader)
+#   python/       tests/python_runtime/kernels.attn generated with --cuda-backward and its manifest:
+#                 what the runtime-only Python extension loads there (docs/python.md)
+#   vendor/       libvulkan.so.1 from this machine (the GPU machine has no Vulkan loader); include/
+#                 with the headers the runtime-only build needs and that machine may lack
+#                 (nlohmann/json.hpp, dlpack, OpenSSL's, Vulkan's); python/nanobind (from
+#                 ATTNC_PYTHON's environment, or python3's)
 #   counts.txt    how many NVRTC compiles each run.sh step makes (run.sh --dry-run's estimate)
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -24,7 +29,7 @@ for tool in "$ATTNC" "$BUILD/tests/cuda/cuda_stdlib_kernels" "$BUILD/bench/cuda_
   [ -x "$tool" ] || { echo "make_kit: $tool is missing: build attnc first (scripts/build.sh)" >&2; exit 1; }
 done
 rm -rf "$KIT"
-mkdir -p "$KIT/check" "$KIT/bench" "$KIT/tune" "$KIT/check-wgmma" "$KIT/bench-wgmma" "$KIT/vendor"
+mkdir -p "$KIT/check" "$KIT/bench" "$KIT/tune" "$KIT/check-wgmma" "$KIT/bench-wgmma" "$KIT/vendor/include" "$KIT/vendor/python"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 "$BUILD/tests/cuda/cuda_stdlib_kernels" >"$TMP/stdlib_kernels.attn"
@@ -51,7 +56,27 @@ if [ "$SM" = 90 ]; then
   grep -L "; wgmma " "$KIT"/check-wgmma/*.cu "$KIT"/bench-wgmma/*.cu | xargs -r rm -f
 fi
 "$BUILD/bench/cuda_tile_variants" bench/gpu/variants.attn "$KIT/tune" "$SM" >/dev/null
-rm -rf "$KIT"/*/*.cuh "$KIT"/*/manifest.json "$KIT"/*/dlpack
+rm -rf "$KIT"/*/*.cuh "$KIT"/*/manifest.json "$KIT"/*/dlpack  # python/ comes after: it keeps its manifest
+# The runtime-only Python build's kernels, headers and nanobind.
+"$ATTNC" compile tests/python_runtime/kernels.attn -t cuda --cuda-sm "$SM" --cuda-backward -o "$KIT/python"
+for h in nlohmann dlpack openssl vk_video; do
+  [ -d "/usr/include/$h" ] && cp -rL "/usr/include/$h" "$KIT/vendor/include/"
+done
+mkdir -p "$KIT/vendor/include/vulkan"
+for h in vulkan.h vulkan_core.h vk_platform.h; do cp -L "/usr/include/vulkan/$h" "$KIT/vendor/include/vulkan/"; done
+[ -f /usr/include/x86_64-linux-gnu/openssl/opensslconf.h ] &&
+  cp -L /usr/include/x86_64-linux-gnu/openssl/*.h "$KIT/vendor/include/openssl/"
+# nanobind (the extension's build) and pytest with its pure-Python dependencies (the tests), from
+# ATTNC_PYTHON's environment: the GPU machine reaches no package registry.
+SITE=$("${ATTNC_PYTHON:-python3}" -c 'import nanobind, os; print(os.path.dirname(os.path.dirname(nanobind.__file__)))' 2>/dev/null || true)
+if [ -n "$SITE" ]; then
+  for m in nanobind pytest _pytest pluggy iniconfig packaging pygments py.py; do
+    [ -e "$SITE/$m" ] && cp -r "$SITE/$m" "$KIT/vendor/python/"
+  done
+  find "$KIT/vendor/python" -name __pycache__ -prune -exec rm -rf {} +
+else
+  echo "make_kit: no nanobind for ${ATTNC_PYTHON:-python3} (pip install nanobind pytest, or set ATTNC_PYTHON): the kit cannot build the Python extension" >&2
+fi
 # The Vulkan loader (run_vulkan.sh and the loader's vulkan target dlopen it).
 LOADER=${ATTNC_VULKAN_LOADER:-$(ls /usr/lib/x86_64-linux-gnu/libvulkan.so.1 /usr/lib64/libvulkan.so.1 2>/dev/null | head -1 || true)}
 if [ -n "$LOADER" ] && [ -f "$LOADER" ]; then
@@ -65,6 +90,7 @@ n_wg=$(ls "$KIT"/check-wgmma/*.cu 2>/dev/null | wc -l)
 n_bench=$(ls "$KIT"/bench/*.cu | wc -l)
 n_bench_wg=$(ls "$KIT"/bench-wgmma/*.cu 2>/dev/null | wc -l)
 n_tune=$(ls "$KIT"/tune/*/*.cu | wc -l)
+n_py=$(ls "$KIT"/python/*.cu | wc -l)
 cat >"$KIT/counts.txt" <<COUNTS
 check $n_check
 check_backward $n_bwd
@@ -72,7 +98,8 @@ check_wgmma $n_wg
 bench $n_bench
 bench_wgmma $n_bench_wg
 tune $n_tune
+python $n_py
 COUNTS
 echo "kit: $n_check kernels to check ($n_bwd with a backward, $n_wg as the warpgroup kernel)," \
-  "$n_bench to time ($n_bench_wg), $n_tune tile shapes to tune (sm_$SM);" \
+  "$n_bench to time ($n_bench_wg), $n_tune tile shapes to tune, $n_py Python sources (sm_$SM);" \
   "$(du -sh "$KIT" | cut -f1) (the source tree: $(git -C "$ROOT" ls-files -z | du -ch --files0-from=- 2>/dev/null | tail -1 | cut -f1))"

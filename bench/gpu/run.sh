@@ -7,8 +7,8 @@
 #   2. timings, alone on the GPU: the kit's rows (cold compile, warm load, kernel), then
 #      FlexAttention and SDPA (bench/gpu/torch_baseline.py);
 #   3. the tuner, per row, each row's result written as it finishes;
-#   4. the Python CUDA tests (tests/python/test_cuda.py and friends) where the Python package can
-#      be built on the machine;
+#   4. the Python CUDA tests: the runtime-only extension (ATTNC_PYTHON_RUNTIME_ONLY) built there
+#      and tests/python_runtime run over the kit's generated kernels;
 #   5. Vulkan on the NVIDIA driver (run_vulkan.sh, the Vulkan loader from bench/gpu/kit/vendor).
 # Everything it reports lies in at most 8 files in one folder, $OUT when set (the device tool's),
 # else bench/results/gpu-DATE/ (a dry run: a temporary folder): report.md, steps.log,
@@ -167,19 +167,22 @@ TUNE_ARGS=(--bench "$KIT/bench" --tune "$KIT/tune" --tune-only --cubins "$WORK/c
   echo "tuner stopped (rows finished so far are in tuner.json)"
 STEP_S[tuner]=$((SECONDS - t0))
 
-# --- 4. the Python package's CUDA tests.
-step "4. Python CUDA tests"
+# --- 4. the Python package's CUDA tests: the runtime-only extension (no compiler there) over the
+# kit's generated kernels: forward, backward with a buffer gradient, torch.compile, out of range.
+step "4. Python CUDA tests (runtime-only build)"
 t0=$SECONDS
-if [ $MODE = full ] && [ -n "${ATTNC_PYTHON:-}" ]; then
-  cmake -S "$ROOT" -B "$BUILD" -DATTNC_PYTHON="$ATTNC_PYTHON" >/dev/null && cmake --build "$BUILD" --target _core
-  (cd "$ROOT/tests/python" && PYTHONPATH="$BUILD/python" timeout "$(limit 90)" "$ATTNC_PYTHON" -m pytest -q \
-    -p no:cacheprovider test_cuda.py test_autograd.py test_compile.py test_drop_in.py) >"$DEST/python.txt" 2>&1 ||
-    echo "Python CUDA tests failed (python.txt)"
-else
-  echo "not run: the Python extension links the compiler (Halide, ANTLR), which this machine cannot build;" \
-    "the runtime-only extension that would load the kit's generated kernels is designed in docs/python.md" \
-    "(\"A runtime-only build\") but not built yet" | tee "$DEST/python.txt"
-fi
+PY=${ATTNC_PYTHON:-python3}
+PYBUILD=$WORK/python-build
+{
+  echo "\$ cmake -DATTNC_PYTHON_RUNTIME_ONLY=ON (runtime/ and attnc._runtime), then pytest tests/python_runtime"
+  PYTHONPATH=$KIT/vendor/python timeout "$(limit 120)" cmake -S "$ROOT" -B "$PYBUILD" -DCMAKE_BUILD_TYPE=Release \
+    -DATTNC_PYTHON_RUNTIME_ONLY=ON -DATTNC_PYTHON="$(command -v "$PY")" -DATTNC_VENDOR_INCLUDE="$KIT/vendor/include" \
+    $(command -v ninja >/dev/null && echo -G Ninja) &&
+    timeout "$(limit 150)" cmake --build "$PYBUILD" -j "$(nproc)" --target _runtime &&
+    (cd "$ROOT/tests/python_runtime" && ATTNC_GENERATED=$KIT/python PYTHONPATH=$PYBUILD/python:$KIT/vendor/python \
+      timeout "$(limit 120)" "$PY" -m pytest -q -p no:cacheprovider -rs .)
+} >"$DEST/python.txt" 2>&1 || echo "Python step failed (python.txt)"
+tail -3 "$DEST/python.txt"
 STEP_S[python]=$((SECONDS - t0))
 
 # --- 5. Vulkan through the NVIDIA driver.
@@ -243,11 +246,14 @@ PY
 if [ $DRY = 1 ]; then
   # What each step would take on the GPU machine: its compiles (counts.txt) times the mean NVRTC
   # time measured here, over the GPU machine's processes, plus a device allowance per launch.
-  python3 - "$DEST/correctness.txt" "$KIT/counts.txt" "$GPU_PROCS" "${STEP_S[build]}" >>"$REPORT" <<'PY'
+  python3 - "$DEST/correctness.txt" "$KIT/counts.txt" "$GPU_PROCS" "${STEP_S[build]}" "${STEP_S[python]}" >>"$REPORT" <<'PY'
 import re, sys
 lines = open(sys.argv[1]).read().splitlines()
 counts = dict((l.split()[0], int(l.split()[1])) for l in open(sys.argv[2]) if l.strip())
 procs, build = int(sys.argv[3]), float(sys.argv[4])
+# The Python step here: its build on this machine's cores, which the GPU machine has 8 times of
+# (its compiles are parallel), and the GPU tests' allowance.
+python_s = float(sys.argv[5]) * 2 / 16 + 30
 def mean(pattern):
     xs = [float(m.group(1)) for l in lines for m in [re.search(pattern, l)] if m]
     return (sum(xs) / len(xs), len(xs)) if xs else (0.0, 0)
@@ -263,12 +269,13 @@ step1 = max((check * fwd + counts["check_backward"] * bwd + counts["tune"] * tun
 step2 = (counts["bench"] + counts["bench_wgmma"]) * (fwd + 1.0) + 45  # compile + 20 launches per row; torch 45 s
 step3 = counts["tune"] * 0.4  # precompiled: load, check and 5 timed launches per candidate
 steps = {"build kit_check": build, "1. correctness": step1, "2. timings": step2, "3. tuner": step3,
-         "4. python": 60, "5. vulkan": 60}
+         "4. python": python_s, "5. vulkan": 60}
 print("\n## Dry run: estimated time on the GPU machine\n")
 print(f"NVRTC measured here (sm_90a): forward + reference {fwd:.2f} s (mean of {nf}), backward + reference "
       f"{bwd:.2f} s (of {nb}), tuner candidate {tune:.2f} s (of {nt}); compiles spread over {procs} processes. "
       "Device allowances (not measured): 0.35 s per checked kernel, 1 s per timing row, 0.4 s per tuner "
-      "candidate, 45 s for torch, 60 s each for the Python and Vulkan steps.\n")
+      "candidate, 45 s for torch, 30 s for the Python tests on the GPU (their build measured here, "
+      "scaled from 2 cores to 16), 60 s for Vulkan.\n")
 print("| step | compiles | estimate (s) |\n|---|---|---|")
 comp = {"1. correctness": f"{check} + {counts['check_backward']} backward + {counts['tune']} tuner",
         "2. timings": str(counts["bench"] + counts["bench_wgmma"]), "3. tuner": "0 (step 1)"}

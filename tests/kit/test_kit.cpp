@@ -107,7 +107,7 @@ BOOST_AUTO_TEST_CASE(a_backward_source_parses_back) {
   const std::string text =
       "x\n#define ATTN_BWD_PRE attn_bwd_pre_k\n#define ATTN_BWD_DKDV attn_bwd_dkdv_k\n"
       "#define ATTN_BWD_DQ attn_bwd_dq_k\n#define ATTN_BWD_GRAD attn_bwd_grad_k\n#define ATTN_DTYPE_BF16 0\n"
-      "#define ATTN_D 128\n#define ATTN_DV 64\n#define ATTN_WARPS 8\n#define ATTN_BWD_BM 64 /* queries */\n"
+      "#define ATTN_D 128\n#define ATTN_DV 64\n#define ATTN_WARPS 8\n#define ATTN_BWD_BM 64 /* queries */\n#define ATTN_SCALE 0.125 /* scale */\n"
       "#define ATTN_BWD_BN 64 /* keys */\n#define ATTN_BWD_DKDV_SMEM 33280\n#define ATTN_BWD_DQ_SMEM 65536\n"
       "#define ATTN_BWD_SITE_BUFFERS \"slopes,table\"\n";
   const BackwardSource s = parse_backward_source(text);
@@ -115,6 +115,7 @@ BOOST_AUTO_TEST_CASE(a_backward_source_parses_back) {
   BOOST_TEST(s.threads == 256);
   BOOST_TEST(s.block_m == 64);
   BOOST_TEST(s.value_dim == 64);
+  BOOST_TEST(s.scale == 0.125);
   BOOST_TEST((s.dtype == ScalarType::F16));
   BOOST_TEST(s.site_buffers == (std::vector<std::string>{"slopes", "table"}));
   BOOST_TEST(s.tile_plan.empty());
