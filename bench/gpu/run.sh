@@ -220,7 +220,7 @@ PY
   echo
   echo "Command: \`bench/gpu/run.sh $*\` (mode $MODE, $PROCS processes, budget $BUDGET s); files in \`$DEST\`."
   echo
-  echo "| step | seconds |"
+  echo "| step | seconds (this run) |"
   echo "|---|---|"
   for s in build correctness timings tuner python vulkan; do echo "| $s | ${STEP_S[$s]:-0} |"; done
   echo "| total | $((SECONDS - START)) |"
@@ -268,14 +268,14 @@ gpu_check = 0.35 * check
 step1 = max((check * fwd + counts["check_backward"] * bwd + counts["tune"] * tune) / procs, gpu_check)
 step2 = (counts["bench"] + counts["bench_wgmma"]) * (fwd + 1.0) + 45  # compile + 20 launches per row; torch 45 s
 step3 = counts["tune"] * 0.4  # precompiled: load, check and 5 timed launches per candidate
-steps = {"build kit_check": build, "1. correctness": step1, "2. timings": step2, "3. tuner": step3,
+steps = {"build kit_check": build * 2 / 16, "1. correctness": step1, "2. timings": step2, "3. tuner": step3,
          "4. python": python_s, "5. vulkan": 60}
 print("\n## Dry run: estimated time on the GPU machine\n")
 print(f"NVRTC measured here (sm_90a): forward + reference {fwd:.2f} s (mean of {nf}), backward + reference "
       f"{bwd:.2f} s (of {nb}), tuner candidate {tune:.2f} s (of {nt}); compiles spread over {procs} processes. "
       "Device allowances (not measured): 0.35 s per checked kernel, 1 s per timing row, 0.4 s per tuner "
-      "candidate, 45 s for torch, 30 s for the Python tests on the GPU (their build measured here, "
-      "scaled from 2 cores to 16), 60 s for Vulkan.\n")
+      "candidate, 45 s for torch, 30 s for the Python tests on the GPU, 60 s for Vulkan. Builds "
+      "(kit_check, the Python extension) measured here, scaled from 2 cores to 16.\n")
 print("| step | compiles | estimate (s) |\n|---|---|---|")
 comp = {"1. correctness": f"{check} + {counts['check_backward']} backward + {counts['tune']} tuner",
         "2. timings": str(counts["bench"] + counts["bench_wgmma"]), "3. tuner": "0 (step 1)"}
