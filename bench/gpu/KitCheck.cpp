@@ -2,6 +2,7 @@
 #include "bench/gpu/KitCheck.h"
 
 #include <chrono>
+#include <fstream>
 #include <cmath>
 #include <iostream>
 #include <map>
@@ -25,38 +26,6 @@ std::string gb(int64_t bytes) {
 }
 
 std::string shape_text(int64_t lq, int64_t lkv) { return "Lq=" + std::to_string(lq) + " Lkv=" + std::to_string(lkv); }
-
-/// The f64 reference forward of one launch (its own error word says whether it read out of range).
-struct Reference {
-  std::vector<double> out, lse;
-  bool out_of_range = false;
-};
-
-Reference run_reference(CudaDevice& device, const CudaModule& module, const CudaLaunchInfo& info,
-                        const CudaPreparedLaunch& L) {
-  const attn_cuda_params& p = L.params;
-  const int64_t rows = int64_t(p.batch) * p.q_heads * p.q_len;
-  CudaBuffer out = device.alloc(static_cast<size_t>(std::max<int64_t>(rows * info.value_dim, 1)) * sizeof(double));
-  CudaBuffer lse = device.alloc(static_cast<size_t>(std::max<int64_t>(rows, 1)) * sizeof(double));
-  struct {
-    attn_cuda_params p;
-    double* out;
-    double* lse;
-  } rp{p, reinterpret_cast<double*>(out.ptr()), reinterpret_cast<double*>(lse.ptr())};
-  const unsigned grid[3] = {static_cast<unsigned>((rows * 32 + 127) / 128), 1, 1};  // a warp per row
-  Reference r;
-  r.out.resize(static_cast<size_t>(rows * info.value_dim));
-  r.lse.resize(static_cast<size_t>(rows));
-  if (rows == 0) return r;
-  device.launch(module, "attn_reference_fwd", grid, 128, 0, &rp, sizeof rp);
-  device.synchronize();
-  attn_cuda_error err;
-  device.download(&err, *L.error_memory, sizeof err);
-  r.out_of_range = err.flag != 0;
-  device.download(r.out.data(), out, r.out.size() * sizeof(double));
-  device.download(r.lse.data(), lse, r.lse.size() * sizeof(double));
-  return r;
-}
 
 /// max |got - want| over out (NaN: infinite) and over the LSE when the kernel writes it.
 std::pair<double, double> forward_error(const Kit& k, const CudaLaunchResult& got, const Reference& want) {
@@ -83,13 +52,6 @@ struct Line {
     if (fails.size() < 4) fails.push_back(what);
   }
 };
-
-/// The kernel's info for the reference launches: no tile plan (the reference visits every key; a
-/// plan would read the buffers on the host first).
-CudaLaunchInfo without_plan(CudaLaunchInfo info) {
-  info.tile_plan.clear();
-  return info;
-}
 
 struct Shape {
   int64_t b, hq, hkv, lq, lkv;
@@ -118,13 +80,67 @@ const std::pair<HostTensor, HostTensor>& decode_kv(const Kit& k, std::mt19937& r
 
 }  // namespace
 
+/// The f64 reference forward of one launch (its own error word says whether it read out of range).
+Reference run_reference(CudaDevice& device, const CudaModule& module, const CudaLaunchInfo& info,
+                        const CudaPreparedLaunch& L) {
+  const attn_cuda_params& p = L.params;
+  const int64_t rows = int64_t(p.batch) * p.q_heads * p.q_len;
+  CudaBuffer out = device.alloc(static_cast<size_t>(std::max<int64_t>(rows * info.value_dim, 1)) * sizeof(double));
+  CudaBuffer lse = device.alloc(static_cast<size_t>(std::max<int64_t>(rows, 1)) * sizeof(double));
+  struct {
+    attn_cuda_params p;
+    double* out;
+    double* lse;
+  } rp{p, reinterpret_cast<double*>(out.ptr()), reinterpret_cast<double*>(lse.ptr())};
+  const unsigned grid[3] = {static_cast<unsigned>((rows * 32 + 127) / 128), 1, 1};  // a warp per row
+  Reference r;
+  r.out.resize(static_cast<size_t>(rows * info.value_dim));
+  r.lse.resize(static_cast<size_t>(rows));
+  if (rows == 0) return r;
+  device.launch(module, "attn_reference_fwd", grid, 128, 0, &rp, sizeof rp);
+  device.synchronize();
+  attn_cuda_error err;
+  device.download(&err, *L.error_memory, sizeof err);
+  r.out_of_range = err.flag != 0;
+  device.download(r.out.data(), out, r.out.size() * sizeof(double));
+  device.download(r.lse.data(), lse, r.lse.size() * sizeof(double));
+  return r;
+}
+
+/// The kernel's info for the reference launches: no tile plan (the reference visits every key; a
+/// plan would read the buffers on the host first).
+CudaLaunchInfo without_plan(CudaLaunchInfo info) {
+  info.tile_plan.clear();
+  return info;
+}
+
+std::vector<uint8_t> reference_cubin(const Kit& k, const CheckOptions& o) {
+  const std::filesystem::path kept =
+      o.cubins.empty() ? std::filesystem::path()
+                       : o.cubins / (k.cu.parent_path().filename().string() + "__" + k.cu.stem().string() + ".cubin");
+  if (!kept.empty() && std::filesystem::exists(kept)) {
+    const std::string bytes = read_text(kept);
+    return std::vector<uint8_t>(bytes.begin(), bytes.end());
+  }
+  NvrtcOptions no;
+  no.arch = o.arch;
+  std::vector<uint8_t> cubin = nvrtc_compile(k.source + "\n" + o.reference, k.cu.filename().string(), no).cubin;
+  if (!kept.empty()) {
+    std::filesystem::create_directories(o.cubins);
+    const std::filesystem::path part = kept.string() + ".part";  // whole files only: renamed when written
+    std::ofstream(part, std::ios::binary).write(reinterpret_cast<const char*>(cubin.data()),
+                                               static_cast<std::streamsize>(cubin.size()));
+    std::filesystem::rename(part, kept);
+  }
+  return cubin;
+}
+
 int check_kernel(CudaDevice& device, const Kit& k, const CheckOptions& o, std::mt19937& rng) {
   Line line;
   const std::string name = kit_name(k.cu);
   NvrtcOptions no;
   no.arch = o.arch;
-  std::shared_ptr<CudaModule> module =
-      device.load(nvrtc_compile(k.source + "\n" + o.reference, k.cu.filename().string(), no).cubin);
+  std::shared_ptr<CudaModule> module = device.load(reference_cubin(k, o));
   std::shared_ptr<CudaModule> bwd_module;
   BackwardSource bwd;
   if (o.backward && !k.backward.empty()) {

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
+#include <vector>
 #include <random>
 #include <string>
 
@@ -22,7 +24,27 @@ struct CheckOptions {
   /// Host bytes one launch's inputs may take; a kernel over it fails with a message instead of
   /// allocating (ATTNC_KIT_MAX_HOST_GB, default 4).
   int64_t max_host_bytes = int64_t(4) << 30;
+  /// Where the forward + reference cubins are kept (FOLDER__NAME.cubin), for the Vulkan check's
+  /// references (kit_check --vulkan); empty: not kept.
+  std::filesystem::path cubins;
 };
+
+/// The cubin of `k`'s source with the f64 reference appended: from o.cubins when kept there, else
+/// compiled by NVRTC (and kept when o.cubins is set).
+std::vector<uint8_t> reference_cubin(const Kit& k, const CheckOptions& o);
+
+/// The f64 reference forward of a prepared launch (`module`: the kernel's source with
+/// attn_reference.cuh appended); its own error word says whether it read out of range.
+struct Reference {
+  std::vector<double> out, lse;
+  bool out_of_range = false;
+};
+Reference run_reference(CudaDevice& device, const CudaModule& module, const CudaLaunchInfo& info,
+                        const CudaPreparedLaunch& L);
+
+/// `info` without its run-time tile plan: the reference launches visit every key (a plan would
+/// read the buffers on the host first).
+CudaLaunchInfo without_plan(CudaLaunchInfo info);
 
 /// Checks `k` on `device` and prints one line: "ok   NAME: ..." or "FAIL NAME: ...". Returns
 /// the number of failed checks.

@@ -5,7 +5,8 @@
 // each kernel in a worker process that may die alone (KitIsolate.h); --shard i/N checks every
 // N-th kernel from the i-th, so N processes share a machine's cores. --bench times a folder of
 // variants and --tune DIR runs the autotuner over DIR/<variant>/*.cu, writing the JSON after every
-// row; --precompile-tune compiles the tuner's candidates ahead, sharded like the check. Build: bench/gpu/build_kit_check.sh (the source list is there).
+// row; --precompile-tune compiles the tuner's candidates ahead, sharded like the check; --vulkan
+// checks Vulkan modules (the loader's vulkan target) against the same f64 CUDA reference. Build: bench/gpu/build_kit_check.sh (the source list is there).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -17,6 +18,8 @@
 #include "bench/gpu/KitBench.h"
 #include "bench/gpu/KitCheck.h"
 #include "bench/gpu/KitIsolate.h"
+#include "bench/gpu/KitVulkan.h"
+#include "attn/vulkan.hpp"
 #include "runtime/Nvrtc.h"
 
 using namespace attn;
@@ -27,14 +30,19 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: kit_check [--dry-run] [--shard I/N] [--sample N] [--no-backward] [--no-decode]\n"
-    "                 [--no-out-of-range] [--kernel-seconds S] [--reference F] [--reference-bwd F] DIR...\n"
+    "                 [--no-out-of-range] [--kernel-seconds S] [--reference F] [--reference-bwd F]\n"
+    "                 [--ref-cubins DIR] DIR...\n"
     "       kit_check --bench DIR --json FILE [--bench-wgmma DIR] [--tune DIR [--tune-only] [--cubins DIR]]\n"
     "                 [--no-wgmma] [--len L] [--dry-run]\n"
-    "       kit_check --precompile-tune DIR --cubins OUT [--shard I/N] [--arch sm_90a]\n";
+    "       kit_check --precompile-tune DIR --cubins OUT [--shard I/N] [--arch sm_90a]\n"
+    "       kit_check --vulkan DIR [--vulkan-bench DIR] [--vulkan-cuda DIR] [--ref-cubins DIR] [--len L]\n"
+    "                 [--dry-run]\n";
 
 struct Args {
   std::vector<fs::path> check_dirs;
   fs::path bench_dir, tune_dir, wgmma_dir, json, precompile_dir, cubins;
+  fs::path vulkan_dir, vulkan_bench_dir, vulkan_cuda_dir;  ///< Vulkan modules, their CUDA sources
+  fs::path ref_cubins;  ///< where the reference cubins are kept between steps (CheckOptions::cubins)
   std::string arch = "sm_90a";  ///< --precompile-tune's target (the GPU machine's)
   fs::path reference = "backends/cuda/device/attn_reference.cuh";
   fs::path reference_bwd = "backends/cuda/device/attn_reference_bwd.cuh";
@@ -61,6 +69,10 @@ Args parse(int argc, char** argv) {
     else if (s == "--precompile-tune") a.precompile_dir = next();
     else if (s == "--cubins") a.cubins = next();
     else if (s == "--arch") a.arch = next();
+    else if (s == "--vulkan") a.vulkan_dir = next();
+    else if (s == "--vulkan-bench") a.vulkan_bench_dir = next();
+    else if (s == "--vulkan-cuda") a.vulkan_cuda_dir = next();
+    else if (s == "--ref-cubins") a.ref_cubins = next();
     else if (s == "--bench-wgmma") a.wgmma_dir = next();
     else if (s == "--no-wgmma") a.no_wgmma = true;
     else if (s == "--no-backward") a.backward = false;
@@ -163,6 +175,48 @@ int bench(const Args& a) {
   return 0;
 }
 
+/// The Vulkan modules of --vulkan (checked) and --vulkan-bench (checked and timed) against the
+/// CUDA f64 reference; a dry run builds each pipeline only (the device, the loader, the ICD).
+int vulkan(const Args& a) {
+  CheckOptions o;
+  o.reference = read_text(a.reference);
+  o.cubins = a.ref_cubins;
+  if (a.dry) {
+    int failures = 0;
+    std::unique_ptr<Compiler> compiler = make_vulkan_compiler();
+    for (const fs::path& dir : {a.vulkan_dir, a.vulkan_bench_dir}) {
+      if (dir.empty()) continue;
+      std::vector<fs::path> all;
+      for (const auto& e : fs::directory_iterator(dir))
+        if (e.path().extension() == ".spv") all.push_back(e.path());
+      std::sort(all.begin(), all.end());
+      for (size_t i = 0; i < all.size(); i += static_cast<size_t>(a.sample)) {
+        try {
+          const std::string words = read_text(all[i]);
+          std::vector<uint32_t> w(words.size() / 4);
+          std::copy(words.begin(), words.end(), reinterpret_cast<char*>(w.data()));
+          const KernelRequest r = vulkan_kernel_request(
+              read_text(fs::path(all[i]).replace_extension(".layout")).c_str(), w.data(), w.size());
+          (void)compiler->load(compiler->compile(r), r);
+          std::cout << "built vulkan " << all[i].stem().string() << std::endl;
+        } catch (const std::exception& e) {
+          std::cout << "FAIL vulkan " << all[i].stem().string() << ": " << e.what() << std::endl;
+          ++failures;
+        }
+      }
+    }
+    return failures;
+  }
+  std::shared_ptr<CudaDevice> device = CudaDevice::open();
+  o.arch = arch_of(*device);
+  std::mt19937 rng(99);
+  int failures = 0;
+  const fs::path cuda = a.vulkan_cuda_dir;
+  if (!a.vulkan_dir.empty()) failures += check_vulkan_folder(*device, a.vulkan_dir, cuda, o, 0, rng);
+  if (!a.vulkan_bench_dir.empty()) failures += check_vulkan_folder(*device, a.vulkan_bench_dir, cuda, o, a.len, rng);
+  return failures;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -175,7 +229,8 @@ int main(int argc, char** argv) {
     std::cerr << "kit_check: " << e.what() << "\n" << kUsage;
     return 2;
   }
-  if (a.check_dirs.empty() && a.bench_dir.empty() && a.precompile_dir.empty()) {
+  if (a.check_dirs.empty() && a.bench_dir.empty() && a.precompile_dir.empty() && a.vulkan_dir.empty() &&
+      a.vulkan_bench_dir.empty()) {
     std::cerr << kUsage;
     return 2;
   }
@@ -188,6 +243,7 @@ int main(int argc, char** argv) {
       if (o.reference.empty() || o.reference_bwd.empty())
         throw std::invalid_argument("cannot read " + a.reference.string() + " or " + a.reference_bwd.string());
       o.backward = a.backward, o.decode = a.decode, o.out_of_range = a.out_of_range;
+      o.cubins = a.ref_cubins;
       if (const char* cap = std::getenv("ATTNC_KIT_MAX_HOST_GB")) o.max_host_bytes = static_cast<int64_t>(std::atof(cap) * double(1 << 30));
       const std::vector<fs::path> files = kernels_of(a);
       auto work = [&](size_t i) -> int {
@@ -212,6 +268,7 @@ int main(int argc, char** argv) {
       if (a.cubins.empty()) throw std::invalid_argument("--precompile-tune needs --cubins OUT");
       failures += precompile_tune(a.precompile_dir, a.cubins, a.arch, a.shard, a.shards);
     }
+    if (!a.vulkan_dir.empty() || !a.vulkan_bench_dir.empty()) failures += vulkan(a);
     if (!a.bench_dir.empty()) {
       if (a.json.empty()) throw std::invalid_argument("--bench needs --json FILE");
       failures += bench(a);

@@ -12,6 +12,10 @@
 #   tune/         per row of bench/, every tile shape the autotuner tries (kit_check --tune)
 #   check-wgmma/, bench-wgmma/  the same kernels built as Hopper's warpgroup kernel (--cuda-tiles
 #                 wgmma; only those it applies to)
+#   vulkan/       the check kernels as Vulkan modules (NAME.spv, NAME.layout: attnc compile -t
+#                 vulkan), checked against check/NAME.cu's f64 reference (kit_check --vulkan)
+#   vulkan-bench/ bench/gpu/targets.attn's rows for Vulkan (NAME.spv, NAME.layout) and CUDA (the
+#                 reference), checked and timed (kit_check --vulkan-bench)
 #   python/       tests/python_runtime/kernels.attn generated with --cuda-backward and its manifest:
 #                 what the runtime-only Python extension loads there (docs/python.md)
 #   vendor/       libvulkan.so.1 from this machine (the GPU machine has no Vulkan loader); include/
@@ -29,7 +33,8 @@ for tool in "$ATTNC" "$BUILD/tests/cuda/cuda_stdlib_kernels" "$BUILD/bench/cuda_
   [ -x "$tool" ] || { echo "make_kit: $tool is missing: build attnc first (scripts/build.sh)" >&2; exit 1; }
 done
 rm -rf "$KIT"
-mkdir -p "$KIT/check" "$KIT/bench" "$KIT/tune" "$KIT/check-wgmma" "$KIT/bench-wgmma" "$KIT/vendor/include" "$KIT/vendor/python"
+mkdir -p "$KIT/check" "$KIT/bench" "$KIT/tune" "$KIT/check-wgmma" "$KIT/bench-wgmma" "$KIT/vendor/include" "$KIT/vendor/python" \
+  "$KIT/vulkan" "$KIT/vulkan-bench"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 "$BUILD/tests/cuda/cuda_stdlib_kernels" >"$TMP/stdlib_kernels.attn"
@@ -57,6 +62,26 @@ if [ "$SM" = 90 ]; then
 fi
 "$BUILD/bench/cuda_tile_variants" bench/gpu/variants.attn "$KIT/tune" "$SM" >/dev/null
 rm -rf "$KIT"/*/*.cuh "$KIT"/*/manifest.json "$KIT"/*/dlpack  # python/ comes after: it keeps its manifest
+# The Vulkan modules: the check kernels, and the timing rows with their CUDA sources; each
+# NAME.spv.h's layout text kept as NAME.layout (what the loader's vulkan request needs beside the words).
+"$ATTNC" compile tests/cuda/kernels.attn "$TMP/stdlib_kernels.attn" samples/*.attn -t vulkan -o "$KIT/vulkan"
+"$ATTNC" compile bench/gpu/targets.attn -t vulkan,cuda --cuda-sm "$SM" -o "$KIT/vulkan-bench"
+python3 - "$KIT/vulkan" "$KIT/vulkan-bench" <<'PY'
+import glob, os, re, sys
+for folder in sys.argv[1:]:
+    for header in glob.glob(os.path.join(folder, "*.spv.h")):
+        text = open(header).read()
+        m = re.search(r"#define ATTN_\w+_LAYOUT \\\n((?:  \".*\"(?: \\)?\n)+)", text)
+        if m:
+            parts = re.findall(r'"((?:[^"\\]|\\.)*)"', m.group(1))
+            layout = "".join(parts).encode().decode("unicode_escape")
+            open(header[: -len(".spv.h")] + ".layout", "w").write(layout)
+        os.remove(header)
+    for spv in glob.glob(os.path.join(folder, "*.spv")):  # backward modules: no layout of their own
+        if not os.path.exists(spv[: -len(".spv")] + ".layout"):
+            os.remove(spv)
+PY
+rm -rf "$KIT"/vulkan*/dlpack "$KIT"/vulkan*/manifest.json "$KIT"/vulkan-bench/*.cuh
 # The runtime-only Python build's kernels, headers and nanobind.
 "$ATTNC" compile tests/python_runtime/kernels.attn -t cuda --cuda-sm "$SM" --cuda-backward -o "$KIT/python"
 for h in nlohmann dlpack openssl vk_video; do
@@ -91,6 +116,8 @@ n_bench=$(ls "$KIT"/bench/*.cu | wc -l)
 n_bench_wg=$(ls "$KIT"/bench-wgmma/*.cu 2>/dev/null | wc -l)
 n_tune=$(ls "$KIT"/tune/*/*.cu | wc -l)
 n_py=$(ls "$KIT"/python/*.cu | wc -l)
+n_vk=$(ls "$KIT"/vulkan/*.spv | wc -l)
+n_vk_bench=$(ls "$KIT"/vulkan-bench/*.spv | wc -l)
 cat >"$KIT/counts.txt" <<COUNTS
 check $n_check
 check_backward $n_bwd
@@ -99,7 +126,9 @@ bench $n_bench
 bench_wgmma $n_bench_wg
 tune $n_tune
 python $n_py
+vulkan $n_vk
+vulkan_bench $n_vk_bench
 COUNTS
 echo "kit: $n_check kernels to check ($n_bwd with a backward, $n_wg as the warpgroup kernel)," \
-  "$n_bench to time ($n_bench_wg), $n_tune tile shapes to tune, $n_py Python sources (sm_$SM);" \
+  "$n_bench to time ($n_bench_wg), $n_tune tile shapes to tune, $n_py Python sources, $n_vk + $n_vk_bench Vulkan modules (sm_$SM);" \
   "$(du -sh "$KIT" | cut -f1) (the source tree: $(git -C "$ROOT" ls-files -z | du -ch --files0-from=- 2>/dev/null | tail -1 | cut -f1))"

@@ -9,7 +9,8 @@
 #   3. the tuner, per row, each row's result written as it finishes;
 #   4. the Python CUDA tests: the runtime-only extension (ATTNC_PYTHON_RUNTIME_ONLY) built there
 #      and tests/python_runtime run over the kit's generated kernels;
-#   5. Vulkan on the NVIDIA driver (run_vulkan.sh, the Vulkan loader from bench/gpu/kit/vendor).
+#   5. Vulkan on the NVIDIA driver: the kit's Vulkan modules through the loader's vulkan target,
+#      against the same f64 CUDA reference, and the timing rows (the carried libvulkan.so.1).
 # Everything it reports lies in at most 8 files in one folder, $OUT when set (the device tool's),
 # else bench/results/gpu-DATE/ (a dry run: a temporary folder): report.md, steps.log,
 # correctness.txt, timings.json, tuner.json, torch.json, python.txt, vulkan.txt. Outside a dry run
@@ -89,7 +90,7 @@ if [ $MODE = full ]; then
   command -v ninja >/dev/null && GEN=(-G Ninja)
   cmake -S "$ROOT" -B "$BUILD" "${GEN[@]}" -DCMAKE_BUILD_TYPE=Release >"$WORK/cmake.log" 2>&1 ||
     { tail -15 "$WORK/cmake.log"; echo "configure failed: use the kit (drop --full)" >&2; exit 1; }
-  cmake --build "$BUILD" -j "$(nproc)" --target attnc cuda_stdlib_kernels cuda_tile_variants attn_vulkan_bench
+  cmake --build "$BUILD" -j "$(nproc)" --target attnc cuda_stdlib_kernels cuda_tile_variants
   ATTNC_BUILD_DIR=$BUILD "$ROOT/bench/gpu/make_kit.sh"
 fi
 [ -f "$KIT/counts.txt" ] || { echo "no kit in $KIT: run bench/gpu/make_kit.sh first, and carry bench/gpu/kit" >&2; exit 1; }
@@ -105,7 +106,7 @@ if [ $DRY = 0 ]; then ARCH=$(nvidia-smi --query-gpu=compute_cap --format=csv,noh
 # --- 1. correctness, one shard per process; each shard then compiles its share of the tuner.
 step "1. correctness: $((N_CHECK + N_WG)) kernels ($N_BWD backward) in $PROCS processes"
 t0=$SECONDS
-CHECK_ARGS=(--reference "$ROOT/backends/cuda/device/attn_reference.cuh"
+CHECK_ARGS=(--ref-cubins "$WORK/ref-cubins" --reference "$ROOT/backends/cuda/device/attn_reference.cuh"
             --reference-bwd "$ROOT/backends/cuda/device/attn_reference_bwd.cuh")
 SAMPLE=1
 TUNE_SHARDS=$PROCS
@@ -185,21 +186,33 @@ PYBUILD=$WORK/python-build
 tail -3 "$DEST/python.txt"
 STEP_S[python]=$((SECONDS - t0))
 
-# --- 5. Vulkan through the NVIDIA driver.
+# --- 5. Vulkan through the NVIDIA driver: the kit's Vulkan modules through the loader's vulkan
+# target (runtime only), checked against the same f64 CUDA reference, and the timing rows.
 step "5. Vulkan on the NVIDIA driver"
 t0=$SECONDS
-VULKAN_BENCH=${ATTNC_BUILD_DIR:-$ROOT/build-gpu}/bench/gpu/attn_vulkan_bench
 if [ -f "$KIT/vendor/libvulkan.so.1" ]; then export ATTNC_VULKAN_LOADER=$KIT/vendor/libvulkan.so.1; fi
-if [ -x "$VULKAN_BENCH" ]; then
-  VK_ARGS=()
-  [ $DRY = 1 ] && VK_ARGS=(1 2 256 64 1)
-  timeout --kill-after=10 "$(limit 90)" "$ROOT/bench/gpu/run_vulkan.sh" "$(dirname "$(dirname "$(dirname "$VULKAN_BENCH")")")" \
-    "${VK_ARGS[@]}" >"$DEST/vulkan.txt" 2>&1 || echo "Vulkan failed or timed out (vulkan.txt)"
+VK_ARGS=(--vulkan "$KIT/vulkan" --vulkan-bench "$KIT/vulkan-bench" --vulkan-cuda "$KIT/check" --len "$LEN"
+         --ref-cubins "$WORK/ref-cubins"
+         --reference "$ROOT/backends/cuda/device/attn_reference.cuh")
+if [ $DRY = 1 ]; then
+  VK_ARGS+=(--dry-run --sample 10)  # builds pipelines on this machine's Vulkan device (lavapipe)
 else
-  echo "not run: attn_vulkan_bench ($VULKAN_BENCH) is built with attnc (Halide), which this machine" \
-    "cannot build; the kit carries the loader ($([ -f "$KIT/vendor/libvulkan.so.1" ] && echo present || echo missing))" |
-    tee "$DEST/vulkan.txt"
+  # The NVIDIA ICD: the driver's manifest, else one naming its GLX library.
+  if [ -z "${VK_ICD_FILENAMES:-}" ]; then
+    for f in /usr/share/vulkan/icd.d/nvidia_icd.json /etc/vulkan/icd.d/nvidia_icd.json; do
+      [ -f "$f" ] && export VK_ICD_FILENAMES=$f && break
+    done
+    if [ -z "${VK_ICD_FILENAMES:-}" ]; then
+      printf '{"file_format_version":"1.0.0","ICD":{"library_path":"libGLX_nvidia.so.0","api_version":"1.3"}}\n' \
+        >"$WORK/nvidia_icd.json"
+      export VK_ICD_FILENAMES=$WORK/nvidia_icd.json
+    fi
+  fi
+  export ATTNC_VULKAN_DEVICE=${ATTNC_VULKAN_DEVICE:-NVIDIA}
 fi
+(cd "$ROOT" && XDG_CACHE_HOME=$WORK/cache timeout --kill-after=10 "$(limit 90)" "$WORK/kit_check" "${VK_ARGS[@]}") \
+  >"$DEST/vulkan.txt" 2>&1 || echo "Vulkan step failed or timed out (vulkan.txt)"
+tail -3 "$DEST/vulkan.txt"
 STEP_S[vulkan]=$((SECONDS - t0))
 
 # --- The report.
@@ -240,7 +253,8 @@ PY
   echo
   echo "## 5. Vulkan"
   echo
-  tail -12 "$DEST/vulkan.txt" | sed 's/^/    /'
+  grep -E '^(FAIL|[0-9]+ Vulkan)' "$DEST/vulkan.txt" | head -20 | sed 's/^/    /'
+  grep -E 'ms$' "$DEST/vulkan.txt" | sed 's/^/    /'
 } >"$REPORT"
 
 if [ $DRY = 1 ]; then
@@ -254,6 +268,9 @@ procs, build = int(sys.argv[3]), float(sys.argv[4])
 # The Python step here: its build on this machine's cores, which the GPU machine has 8 times of
 # (its compiles are parallel), and the GPU tests' allowance.
 python_s = float(sys.argv[5]) * 2 / 16 + 30
+# Vulkan: per check module 3 shapes and its CUDA reference's compile (serial), per row 5
+# dispatches at L = 8192 without tensor cores (about 1 s each, assumed).
+vulkan_s = counts.get("vulkan", 0) * 0.3 + counts.get("vulkan_bench", 0) * (6 + fwd)
 def mean(pattern):
     xs = [float(m.group(1)) for l in lines for m in [re.search(pattern, l)] if m]
     return (sum(xs) / len(xs), len(xs)) if xs else (0.0, 0)
@@ -269,12 +286,13 @@ step1 = max((check * fwd + counts["check_backward"] * bwd + counts["tune"] * tun
 step2 = (counts["bench"] + counts["bench_wgmma"]) * (fwd + 1.0) + 45  # compile + 20 launches per row; torch 45 s
 step3 = counts["tune"] * 0.4  # precompiled: load, check and 5 timed launches per candidate
 steps = {"build kit_check": build * 2 / 16, "1. correctness": step1, "2. timings": step2, "3. tuner": step3,
-         "4. python": python_s, "5. vulkan": 60}
+         "4. python": python_s, "5. vulkan": vulkan_s}
 print("\n## Dry run: estimated time on the GPU machine\n")
 print(f"NVRTC measured here (sm_90a): forward + reference {fwd:.2f} s (mean of {nf}), backward + reference "
       f"{bwd:.2f} s (of {nb}), tuner candidate {tune:.2f} s (of {nt}); compiles spread over {procs} processes. "
       "Device allowances (not measured): 0.35 s per checked kernel, 1 s per timing row, 0.4 s per tuner "
-      "candidate, 45 s for torch, 30 s for the Python tests on the GPU, 60 s for Vulkan. Builds "
+      "candidate, 45 s for torch, 30 s for the Python tests on the GPU, 0.3 s per Vulkan module and "
+      "6 s per Vulkan row. Builds "
       "(kit_check, the Python extension) measured here, scaled from 2 cores to 16.\n")
 print("| step | compiles | estimate (s) |\n|---|---|---|")
 comp = {"1. correctness": f"{check} + {counts['check_backward']} backward + {counts['tune']} tuner",
@@ -289,4 +307,7 @@ cat "$REPORT"
 if [ $DRY = 0 ] && [ -z "${OUT:-}" ]; then cp "$REPORT" "$ROOT/bench/results/gpu-$STAMP.md"; fi
 echo
 echo "report: $REPORT ($(ls "$DEST" | wc -l) files in $DEST)"
-[ "$N_FAIL" = 0 ]
+# Exit status: 0 only when nothing failed: the kit's kernels, the Python tests, the Vulkan check.
+VK_FAIL=$(grep -c '^FAIL' "$DEST/vulkan.txt" || true)
+PY_FAIL=$(grep -cE '(^FAILED|^ERROR|[0-9]+ (failed|error))' "$DEST/python.txt" || true)
+[ "$N_FAIL" = 0 ] && [ "$VK_FAIL" = 0 ] && [ "$PY_FAIL" = 0 ]
