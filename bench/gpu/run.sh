@@ -133,11 +133,12 @@ done
 for p in "${pids[@]}"; do wait "$p" || true; done
 cat "$WORK"/shard-*.txt | grep -E '^(ok|FAIL|compiled) ' | sort >"$DEST/correctness.txt" || true
 cat "$WORK"/precompile-*.txt >>"$DEST/correctness.txt" 2>/dev/null || true
-grep -h -E '^(exit|kit_check:)' "$WORK"/shard-*.txt | sort | uniq -c | sed 's/^/shards: /' >>"$DEST/correctness.txt"
+grep -h -E '^(exit|kit_check:)' "$WORK"/shard-*.txt | sort | uniq -c | sed 's/^/shards: /' >>"$DEST/correctness.txt" || true
 STEP_S[correctness]=$((SECONDS - t0))
 N_OK=$(grep -c '^ok ' "$DEST/correctness.txt" || true)
 N_FAIL=$(grep -c '^FAIL ' "$DEST/correctness.txt" || true)
 N_OOR=$(grep -c 'caught by the device flag' "$DEST/correctness.txt" || true)
+N_COMPILED=$(grep -c '^compiled ' "$DEST/correctness.txt" || true)  # a dry run's sample
 echo "correctness: $N_OK ok, $N_FAIL FAIL, out-of-range caught by the flag in $N_OOR kernels"
 WG_FLAGS=(--bench-wgmma "$KIT/bench-wgmma")
 if grep -q '^FAIL check-wgmma/' "$DEST/correctness.txt"; then
@@ -241,6 +242,7 @@ PY
   echo "## 1. Correctness ($((N_CHECK + N_WG)) kernels, $N_BWD with a backward)"
   echo
   echo "$N_OK ok, $N_FAIL FAIL; the deliberate out-of-range launch caught by the device flag in $N_OOR kernels."
+  [ $DRY = 1 ] && echo "(dry run: $N_COMPILED kernels of a sample compiled with their references, nothing run)"
   grep '^FAIL ' "$DEST/correctness.txt" | head -40 | sed 's/^/    /' || true
   echo
   echo "## 2-3. Timings and the tuner"
@@ -249,12 +251,12 @@ PY
   echo
   echo "## 4. Python"
   echo
-  tail -5 "$DEST/python.txt" | sed 's/^/    /'
+  tail -5 "$DEST/python.txt" | sed 's/^/    /' || true
   echo
   echo "## 5. Vulkan"
   echo
-  grep -E '^(FAIL|[0-9]+ Vulkan)' "$DEST/vulkan.txt" | head -20 | sed 's/^/    /'
-  grep -E 'ms$' "$DEST/vulkan.txt" | sed 's/^/    /'
+  grep -E '^(FAIL|[0-9]+ Vulkan|built)' "$DEST/vulkan.txt" | head -20 | sed 's/^/    /' || true
+  grep -E 'ms$' "$DEST/vulkan.txt" | sed 's/^/    /' || true
 } >"$REPORT"
 
 if [ $DRY = 1 ]; then
@@ -268,15 +270,15 @@ procs, build = int(sys.argv[3]), float(sys.argv[4])
 # The Python step here: its build on this machine's cores, which the GPU machine has 8 times of
 # (its compiles are parallel), and the GPU tests' allowance.
 python_s = float(sys.argv[5]) * 2 / 16 + 30
-# Vulkan: per check module 3 shapes and its CUDA reference's compile (serial), per row 5
-# dispatches at L = 8192 without tensor cores (about 1 s each, assumed).
-vulkan_s = counts.get("vulkan", 0) * 0.3 + counts.get("vulkan_bench", 0) * (6 + fwd)
 def mean(pattern):
     xs = [float(m.group(1)) for l in lines for m in [re.search(pattern, l)] if m]
     return (sum(xs) / len(xs), len(xs)) if xs else (0.0, 0)
 fwd, nf = mean(r"nvrtc ([0-9.]+) s(,|$)")
 bwd, nb = mean(r"backward nvrtc ([0-9.]+) s")
 tune, nt = mean(r"precompiled .*: nvrtc ([0-9.]+) s")
+# Vulkan: per check module 3 shapes (its CUDA reference kept from step 1), per row its reference's compile
+# and 5 dispatches at L = 8192 without tensor cores (about 1 s each, assumed).
+vulkan_s = counts.get("vulkan", 0) * 0.3 + counts.get("vulkan_bench", 0) * (6 + fwd)
 check = counts["check"] + counts["check_wgmma"]
 # Device allowances (assumptions, not measurements): per checked kernel 6 forward shapes, 6
 # backward shapes, 16 decode shapes over 32k keys (K/V uploads dominate), the out-of-range launch;
