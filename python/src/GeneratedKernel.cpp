@@ -109,7 +109,7 @@ std::vector<double> GeneratedKernel::check(const TensorView& q, const TensorView
                                            const std::map<std::string, double>& scalars) const {
   const DLDevice dev = q.device;
   if (dev.device_type != kDLCUDA)
-    throw std::invalid_argument("the runtime-only attnc package runs generated CUDA kernels on CUDA tensors; q is on " +
+    throw std::invalid_argument("kernel '" + name_ + "' was loaded from generated CUDA sources and runs on CUDA tensors; q is on " +
                                 device_text(dev));
   for (auto [what, t] : {std::pair<const char*, const TensorView*>{"q", &q}, {"k", &k}, {"v", &v}}) {
     if (t->device.device_type != dev.device_type || t->device.device_id != dev.device_id)

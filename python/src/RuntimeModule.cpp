@@ -26,8 +26,8 @@ struct CallError : std::runtime_error {
 
 void require_cuda(const GeneratedKernel& k, const std::string& target) {
   if (target != "cuda")
-    throw CallError("target '" + target + "': the runtime-only attnc package runs kernel '" + k.name() +
-                    "' on CUDA tensors only (target 'cuda')");
+    throw CallError("target '" + target + "': kernel '" + k.name() +
+                    "' was loaded from generated CUDA sources (attnc.load_generated) and runs on CUDA tensors only");
 }
 
 void run(GeneratedKernel& kernel, nb::handle q, nb::handle k, nb::handle v, nb::handle out, nb::handle lse,
