@@ -78,6 +78,7 @@ GradientErrors check_backward(CudaDevice& device, const CudaModule& module, cons
   const int64_t D = src.head_dim, Dv = src.value_dim;
   p.tile_rows = p.tile_runs = nullptr;  // the forward's tiles; the backward's plan is below
   p.kv_splits = 0, p.partial = nullptr, p.split_done = nullptr;
+  p.pack_heads = 0;  // the forward's decoding layout; the backward has one query head per row
   // The f64 forward's out (in the kernel's dtype) and lse (f32), as the forward would leave them.
   HostTensor out(src.dtype, {B, Hq, Lq, Dv}), lse(ScalarType::F32, {B, Hq, Lq});
   for (int64_t i = 0; i < out.numel(); ++i) out.set(i, ref_out[static_cast<size_t>(i)]);

@@ -174,7 +174,8 @@ int check_kernel(CudaDevice& device, const Kit& k, const CheckOptions& o, std::m
     }
     std::vector<HostTensor> buffers = make_buffers(k.args, s.hq, std::max(s.lq, s.lkv), rng);
     CudaLaunchRequest req = request_for(k, q, *kt, *v, buffers);
-    CudaPreparedLaunch L = prepare_cuda_launch(device, ref_info, req);
+    // One upload for both: the reference ignores the tile plan and the launch layout.
+    CudaPreparedLaunch L = prepare_cuda_launch(device, k.info, req);
     const Reference want = run_reference(device, *module, k.info, L);
     if (want.out_of_range) {
       line.fail(at + ": the kit's inputs read out of range (its index generation is wrong)");
@@ -182,7 +183,7 @@ int check_kernel(CudaDevice& device, const Kit& k, const CheckOptions& o, std::m
     }
     CudaLaunchResult got;
     try {
-      got = launch_cuda_kernel(device, *module, k.info, req);
+      got = launch_prepared(device, *module, k.info, L, req);
     } catch (const std::exception& e) {
       line.fail(at + ": " + e.what());
       return;

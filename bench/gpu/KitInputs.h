@@ -30,13 +30,13 @@ enum class DimKind {
   Literal,  ///< an integer: exactly that (a literal dimension must match)
   Other,    ///< any other name (docs, span, buckets, top_k, edge_types): kOtherExtent
 };
-constexpr int64_t kOtherExtent = 512;
+constexpr int64_t kOtherExtent = 320;  ///< over relative_bias(t, 128)'s span of 257
 DimKind dim_kind(const std::string& dim);
 int64_t dim_extent(const std::string& dim, int64_t heads, int64_t length);
 
 /// The buffers of one launch, in declaration order: `heads` = Hq, lengths = max(Lq, Lkv). i32
 /// buffers hold indices in range: every value is below the smallest literal or other extent of the
-/// kernel's buffers (512 when there is none), as sorted document ids (a new document every ~97
+/// kernel's buffers (kOtherExtent when there is none), as sorted document ids (a new document every ~97
 /// positions) for 1-D length buffers, 0 for a buffer named `start`, uniform otherwise; f32 buffers
 /// small positive slopes; bool buffers about 1 in 50 set. `documents_1130`: documents of 1130
 /// positions (the benchmark rows).
