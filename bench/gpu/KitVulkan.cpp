@@ -10,6 +10,7 @@
 #include "runtime/KernelCallArgs.h"
 #include "runtime/Nvrtc.h"
 #include "runtime/VulkanCompiler.h"
+#include "runtime/VulkanKernel.h"
 
 namespace attn::kit {
 
@@ -63,6 +64,13 @@ int check_vulkan_folder(CudaDevice& device, const fs::path& dir, const fs::path&
       fs::path cu = dir / (spv.stem().string() + ".cu");
       if (!fs::exists(cu)) cu = cuda_dir / (spv.stem().string() + ".cu");
       const Kit k = load_kit(cu);
+      const vk::KernelLayout layout = vk::parse_vulkan_kernel(request.source);
+      if (layout.head_dim != k.info.head_dim || layout.value_dim != k.info.value_dim) {
+        std::cout << "skip vulkan " << name << ": built for head dims " << layout.head_dim << "/"
+                  << layout.value_dim << ", its CUDA reference for " << k.info.head_dim << "/" << k.info.value_dim
+                  << std::endl;
+        continue;
+      }
       std::shared_ptr<CudaModule> ref = device.load(reference_cubin(k, o));  // step 1's, when kept
       const double tol = k.info.dtype == ScalarType::F16 ? 1e-2 : 3e-3;  // bf16 runs as f32 on Vulkan
       double worst = 0;

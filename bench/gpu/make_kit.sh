@@ -64,8 +64,13 @@ fi
 rm -rf "$KIT"/*/*.cuh "$KIT"/*/manifest.json "$KIT"/*/dlpack  # python/ comes after: it keeps its manifest
 # The Vulkan modules: the check kernels, and the timing rows with their CUDA sources; each
 # NAME.spv.h's layout text kept as NAME.layout (what the loader's vulkan request needs beside the words).
-"$ATTNC" compile tests/cuda/kernels.attn "$TMP/stdlib_kernels.attn" samples/*.attn -t vulkan -o "$KIT/vulkan"
-"$ATTNC" compile bench/gpu/targets.attn -t vulkan,cuda --cuda-sm "$SM" -o "$KIT/vulkan-bench"
+# Head dims as the CUDA sources have them (128 where a kernel leaves them open), or Vulkan's own
+# default where that does not fit its 32 KB of shared memory (kit_check then skips the kernel).
+for f in tests/cuda/kernels.attn "$TMP/stdlib_kernels.attn" samples/*.attn; do
+  "$ATTNC" compile "$f" -t vulkan --head-dim 128 -o "$KIT/vulkan" 2>/dev/null ||
+    "$ATTNC" compile "$f" -t vulkan -o "$KIT/vulkan"
+done
+"$ATTNC" compile bench/gpu/targets.attn -t vulkan,cuda --cuda-sm "$SM" --head-dim 128 -o "$KIT/vulkan-bench"
 python3 - "$KIT/vulkan" "$KIT/vulkan-bench" <<'PY'
 import glob, os, re, sys
 for folder in sys.argv[1:]:
