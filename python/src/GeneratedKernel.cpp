@@ -179,6 +179,15 @@ void GeneratedKernel::run(const TensorView& q, const TensorView& k, const Tensor
   if (lse && !lse_)
     throw std::invalid_argument("kernel '" + name_ +
                                 "' was generated without lse = true: its LSE (and so its backward) is not available");
+  // What the kernel writes: out [B, Hq, Lq, Dv] in its dtype, lse [B, Hq, Lq] f32, on q's device.
+  auto written = [&](const char* what, const TensorView& t, std::vector<int64_t> shape, ScalarType type) {
+    if (t.device.device_type != q.device.device_type || t.device.device_id != q.device.device_id ||
+        t.shape != shape || type_of(what, t) != type)
+      throw std::invalid_argument(std::string(what) + " must be " + scalar_type_name(type) + " " + shape_text(shape) +
+                                  " on " + device_text(q.device) + ", got " + shape_text(t.shape));
+  };
+  written("out", out, {q.shape[0], q.shape[1], q.shape[2], v.shape[3]}, dtype_);
+  if (lse) written("lse", *lse, {q.shape[0], q.shape[1], q.shape[2]}, ScalarType::F32);
   Kernel kernel;
   {
     std::lock_guard<std::mutex> lock(mutex_);
