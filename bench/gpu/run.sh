@@ -120,9 +120,10 @@ pids=()
 for ((i = 0; i < PROCS; i++)); do
   (
     cd "$ROOT"
+    rc=0  # failures must not stop the subshell (set -e) before the tuner's compiles
     timeout --kill-after=10 "$(limit 200)" "$WORK/kit_check" "${CHECK_ARGS[@]}" --shard "$i/$PROCS" \
-      "$KIT/check" "$KIT/check-wgmma" >"$WORK/shard-$i.txt" 2>&1
-    echo "exit $?" >>"$WORK/shard-$i.txt"
+      "$KIT/check" "$KIT/check-wgmma" >"$WORK/shard-$i.txt" 2>&1 || rc=$?
+    echo "exit $rc" >>"$WORK/shard-$i.txt"
     if [ $DRY = 0 ] || [ "$i" = 0 ]; then
       timeout --kill-after=10 "$(limit 200)" "$WORK/kit_check" --precompile-tune "$KIT/tune" --cubins "$WORK/cubins" \
         --arch "$ARCH" --shard "$i/$TUNE_SHARDS" >"$WORK/precompile-$i.txt" 2>&1 || true
