@@ -34,7 +34,8 @@ std::optional<nlohmann::ordered_json> compile_kernel(const Program& p, const Dec
     std::cerr << render_diagnostics(diags, p.sources);
     return std::nullopt;
   }
-  CompileContext ctx{source, kernel_hash(*ir), o.cuda_sm, o.cuda_tiles, o.head_dim, o.cpu_isa, o.cuda_backward};
+  CompileContext ctx{source,     kernel_hash(*ir), o.cuda_sm,      o.cuda_tiles,
+                     o.head_dim, o.cpu_isa,        o.cuda_backward};
   nlohmann::ordered_json entry;
   entry["name"] = k.name;
   entry["source"] = source;

@@ -48,7 +48,8 @@ void take(const DLTensor* t, const std::string& name, int ndim, int ordinal, boo
                                 std::to_string(ndim));
   const std::vector<long long> st = strides_of(t);
   if (ndim > ATTN_CUDA_MAX_RANK)
-    throw std::invalid_argument(name + " has more than " + std::to_string(ATTN_CUDA_MAX_RANK) + " dimensions");
+    throw std::invalid_argument(name + " has more than " + std::to_string(ATTN_CUDA_MAX_RANK) +
+                                " dimensions");
   if (ndim > 0 && t->shape[ndim - 1] > 1 && st[size_t(ndim - 1)] != 1)
     throw std::invalid_argument("the last dimension of " + name + " must be contiguous");
   if (rows16 && (address_of(t) % 16 != 0 || (ndim > 2 && (st[2] * t->dtype.bits / 8) % 16 != 0)))
@@ -123,8 +124,8 @@ void launch_cuda_backward_module(CudaDevice& device, int ordinal, const CudaModu
   if (a.num_buffers > ATTN_CUDA_MAX_BUFFERS || a.num_scalars > ATTN_CUDA_MAX_SCALARS)
     throw std::invalid_argument("too many arguments for the CUDA backward");
   if (static_cast<size_t>(a.num_buffers) != buffer_names.size())
-    throw std::invalid_argument("the backward takes " + std::to_string(buffer_names.size()) + " tensor arguments, got " +
-                                std::to_string(a.num_buffers));
+    throw std::invalid_argument("the backward takes " + std::to_string(buffer_names.size()) +
+                                " tensor arguments, got " + std::to_string(a.num_buffers));
   for (int i = 0; i < a.num_scalars; ++i) p.scalars[i] = a.scalars[i];
   std::map<std::string, long long> base;
   std::vector<std::pair<long long, const DLTensor*>> wanted;  // grad_out offset, the caller's gradient

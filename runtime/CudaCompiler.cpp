@@ -137,7 +137,7 @@ class CudaModuleAdapter : public CudaKernelModule {
     return 0;
   }
 
- std::string take_error() const override { return word_->synchronize_and_take(); }
+  std::string take_error() const override { return word_->synchronize_and_take(); }
 
  private:
   /// The extents of `a`'s buffers, for the message of an out-of-range report.
@@ -228,7 +228,7 @@ class CudaModuleAdapter : public CudaKernelModule {
   std::shared_ptr<CudaModule> module_;
   CudaLaunchInfo info_;
   std::shared_ptr<CudaErrorWord> word_;  // the module's error word, shared by invoke and launch_on
-  mutable CudaSplitWorkspace split_;  // split-KV partial rows and counters, grown on demand (under mutex_)
+  mutable CudaSplitWorkspace split_;     // split-KV partial rows and counters, grown on demand (under mutex_)
   mutable std::mutex mutex_;
 };
 

@@ -56,10 +56,9 @@ std::string CudaErrorWord::take() {
   const bool named = err.buffer >= 0 && static_cast<size_t>(err.buffer) < names_.size();
   const bool sized = err.buffer >= 0 && static_cast<size_t>(err.buffer) < extents_.size() && err.dim >= 0 &&
                      static_cast<size_t>(err.dim) < extents_[static_cast<size_t>(err.buffer)].size();
-  return cuda_out_of_range_message(named ? names_[static_cast<size_t>(err.buffer)] : std::to_string(err.buffer),
-                                   err.index,
-                                   sized ? extents_[static_cast<size_t>(err.buffer)][static_cast<size_t>(err.dim)] : 0,
-                                   err.dim);
+  return cuda_out_of_range_message(
+      named ? names_[static_cast<size_t>(err.buffer)] : std::to_string(err.buffer), err.index,
+      sized ? extents_[static_cast<size_t>(err.buffer)][static_cast<size_t>(err.dim)] : 0, err.dim);
 }
 
 std::string CudaErrorWord::synchronize_and_take() {

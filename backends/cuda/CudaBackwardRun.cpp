@@ -2,7 +2,8 @@
 // compiled by NVRTC (the cubin kept in the loader's disk cache, keyed by source and architecture)
 // and launched in the order attn/cuda_backward_abi.h gives, on device copies of the tensors; for
 // masks that read buffers, with the run-time tile plan both ways (plan_cuda_backward_tiles); and
-// launch_cuda_backward: the same kernels on the caller's device tensors and stream (runtime/CudaBackwardLaunch.h).
+// launch_cuda_backward: the same kernels on the caller's device tensors and stream
+// (runtime/CudaBackwardLaunch.h).
 #include <algorithm>
 #include <deque>
 #include <map>
@@ -66,8 +67,8 @@ struct LoadedBackward {
   std::shared_ptr<CudaErrorWord> word;
 };
 
-const LoadedBackward& loaded_backward(const std::shared_ptr<CudaDevice>& device, int ordinal, const KernelIR& ir,
-                                      int head_dim, int value_dim) {
+const LoadedBackward& loaded_backward(const std::shared_ptr<CudaDevice>& device, int ordinal,
+                                      const KernelIR& ir, int head_dim, int value_dim) {
   static std::mutex mutex;
   static std::map<std::string, std::unique_ptr<LoadedBackward>> loaded;  // entries never move
   const std::string key = kernel_hash(ir) + " " + std::to_string(head_dim) + " " + std::to_string(value_dim) +

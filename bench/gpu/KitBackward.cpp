@@ -27,7 +27,8 @@ double relative(const std::vector<double>& got, const std::vector<double>& want)
   double worst = 0, scale = 1;
   for (double w : want) scale = std::max(scale, std::abs(w));
   for (size_t i = 0; i < want.size(); ++i)
-    worst = std::max(worst, std::isnan(got[i]) || std::isnan(want[i]) ? INFINITY : std::abs(got[i] - want[i]));
+    worst =
+        std::max(worst, std::isnan(got[i]) || std::isnan(want[i]) ? INFINITY : std::abs(got[i] - want[i]));
   return worst / scale;
 }
 
@@ -124,7 +125,8 @@ GradientErrors check_backward(CudaDevice& device, const CudaModule& module, cons
   bp.dq = reinterpret_cast<void*>(zeroed(size_t(B * Hq * Lq * D) * elem));
   bp.dk = reinterpret_cast<void*>(zeroed(size_t(B * Hkv * Lkv * D) * elem));
   bp.dv = reinterpret_cast<void*>(zeroed(size_t(B * Hkv * Lkv * Dv) * elem));
-  strides4(bp.dq_stride, Hq, Lq, D), strides4(bp.dk_stride, Hkv, Lkv, D), strides4(bp.dv_stride, Hkv, Lkv, Dv);
+  strides4(bp.dq_stride, Hq, Lq, D), strides4(bp.dk_stride, Hkv, Lkv, D),
+      strides4(bp.dv_stride, Hkv, Lkv, Dv);
   bp.delta = reinterpret_cast<float*>(zeroed(size_t(B * Hq * Lq) * 4));
   // Every f32 buffer a read site reads, end to end.
   std::map<std::string, long long> base;
@@ -133,8 +135,8 @@ GradientErrors check_backward(CudaDevice& device, const CudaModule& module, cons
     for (const ArgSpec& a : args) {
       if (!a.buffer) continue;
       const HostTensor& t = buffers[b++];
-      if (a.elem == "f32" && std::find(src.site_buffers.begin(), src.site_buffers.end(), a.name) !=
-                                 src.site_buffers.end()) {
+      if (a.elem == "f32" &&
+          std::find(src.site_buffers.begin(), src.site_buffers.end(), a.name) != src.site_buffers.end()) {
         base[a.name] = bp.grad_numel;
         bp.grad_numel += t.numel();
       }
@@ -150,7 +152,8 @@ GradientErrors check_backward(CudaDevice& device, const CudaModule& module, cons
     bp.grad_out = reinterpret_cast<float*>(zeroed(size_t(bp.grad_numel) * 4));
     result.buffers = true;
   }
-  const unsigned b3 = static_cast<unsigned>(B), hq = static_cast<unsigned>(Hq), hkv = static_cast<unsigned>(Hkv);
+  const unsigned b3 = static_cast<unsigned>(B), hq = static_cast<unsigned>(Hq),
+                 hkv = static_cast<unsigned>(Hkv);
   device.launch(module, src.pre, {static_cast<unsigned>((Lq + 3) / 4), hq, b3}, 128, 0, &bp, sizeof bp);
   device.launch(module, src.dkdv, {static_cast<unsigned>((Lkv + src.block_n - 1) / src.block_n), hkv, b3},
                 static_cast<unsigned>(src.threads), static_cast<unsigned>(src.dkdv_smem), &bp, sizeof bp);

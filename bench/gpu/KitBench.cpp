@@ -112,7 +112,8 @@ std::string time_kernel(CudaDevice* device, const fs::path& f, const std::string
   return out.str();
 }
 
-int precompile_tune(const fs::path& tune, const fs::path& out, const std::string& arch, int shard, int shards) {
+int precompile_tune(const fs::path& tune, const fs::path& out, const std::string& arch, int shard,
+                    int shards) {
   std::vector<fs::path> all;
   for (const auto& row : fs::directory_iterator(tune))
     if (row.is_directory())
@@ -130,7 +131,8 @@ int precompile_tune(const fs::path& tune, const fs::path& out, const std::string
       const fs::path dir = out / f.parent_path().filename();
       fs::create_directories(dir);
       std::ofstream(dir / fs::path(f.filename()).replace_extension(".cubin"), std::ios::binary)
-          .write(reinterpret_cast<const char*>(nv.cubin.data()), static_cast<std::streamsize>(nv.cubin.size()));
+          .write(reinterpret_cast<const char*>(nv.cubin.data()),
+                 static_cast<std::streamsize>(nv.cubin.size()));
       std::ofstream(dir / fs::path(f.filename()).replace_extension(".log")) << nv.log;
       std::cout << "precompiled " << what << ": nvrtc " << nv.seconds << " s" << std::endl;
     } catch (const std::exception& e) {

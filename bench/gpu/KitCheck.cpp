@@ -2,8 +2,8 @@
 #include "bench/gpu/KitCheck.h"
 
 #include <chrono>
-#include <fstream>
 #include <cmath>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -25,7 +25,9 @@ std::string gb(int64_t bytes) {
   return s.str();
 }
 
-std::string shape_text(int64_t lq, int64_t lkv) { return "Lq=" + std::to_string(lq) + " Lkv=" + std::to_string(lkv); }
+std::string shape_text(int64_t lq, int64_t lkv) {
+  return "Lq=" + std::to_string(lq) + " Lkv=" + std::to_string(lkv);
+}
 
 /// max |got - want| over out (NaN: infinite) and over the LSE when the kernel writes it.
 std::pair<double, double> forward_error(const Kit& k, const CudaLaunchResult& got, const Reference& want) {
@@ -85,7 +87,8 @@ Reference run_reference(CudaDevice& device, const CudaModule& module, const Cuda
                         const CudaPreparedLaunch& L) {
   const attn_cuda_params& p = L.params;
   const int64_t rows = int64_t(p.batch) * p.q_heads * p.q_len;
-  CudaBuffer out = device.alloc(static_cast<size_t>(std::max<int64_t>(rows * info.value_dim, 1)) * sizeof(double));
+  CudaBuffer out =
+      device.alloc(static_cast<size_t>(std::max<int64_t>(rows * info.value_dim, 1)) * sizeof(double));
   CudaBuffer lse = device.alloc(static_cast<size_t>(std::max<int64_t>(rows, 1)) * sizeof(double));
   struct {
     attn_cuda_params p;
@@ -116,20 +119,22 @@ CudaLaunchInfo without_plan(CudaLaunchInfo info) {
 
 std::vector<uint8_t> reference_cubin(const Kit& k, const CheckOptions& o) {
   const std::filesystem::path kept =
-      o.cubins.empty() ? std::filesystem::path()
-                       : o.cubins / (k.cu.parent_path().filename().string() + "__" + k.cu.stem().string() + ".cubin");
+      o.cubins.empty()
+          ? std::filesystem::path()
+          : o.cubins / (k.cu.parent_path().filename().string() + "__" + k.cu.stem().string() + ".cubin");
   if (!kept.empty() && std::filesystem::exists(kept)) {
     const std::string bytes = read_text(kept);
     return std::vector<uint8_t>(bytes.begin(), bytes.end());
   }
   NvrtcOptions no;
   no.arch = o.arch;
-  std::vector<uint8_t> cubin = nvrtc_compile(k.source + "\n" + o.reference, k.cu.filename().string(), no).cubin;
+  std::vector<uint8_t> cubin =
+      nvrtc_compile(k.source + "\n" + o.reference, k.cu.filename().string(), no).cubin;
   if (!kept.empty()) {
     std::filesystem::create_directories(o.cubins);
     const std::filesystem::path part = kept.string() + ".part";  // whole files only: renamed when written
-    std::ofstream(part, std::ios::binary).write(reinterpret_cast<const char*>(cubin.data()),
-                                               static_cast<std::streamsize>(cubin.size()));
+    std::ofstream(part, std::ios::binary)
+        .write(reinterpret_cast<const char*>(cubin.data()), static_cast<std::streamsize>(cubin.size()));
     std::filesystem::rename(part, kept);
   }
   return cubin;
@@ -145,7 +150,8 @@ int check_kernel(CudaDevice& device, const Kit& k, const CheckOptions& o, std::m
   BackwardSource bwd;
   if (o.backward && !k.backward.empty()) {
     bwd = parse_backward_source(read_text(k.backward));
-    bwd_module = device.load(nvrtc_compile(bwd.text + "\n" + o.reference_bwd, k.backward.filename().string(), no).cubin);
+    bwd_module = device.load(
+        nvrtc_compile(bwd.text + "\n" + o.reference_bwd, k.backward.filename().string(), no).cubin);
   }
   const CudaLaunchInfo ref_info = without_plan(k.info);
   const double tol = tolerance(k.info.dtype);
@@ -203,7 +209,8 @@ int check_kernel(CudaDevice& device, const Kit& k, const CheckOptions& o, std::m
       line.fail(m.str());
     }
     if (!bwd_module || decode) return;
-    const GradientErrors g = check_backward(device, *bwd_module, bwd, L, k.args, buffers, want.out, want.lse, rng);
+    const GradientErrors g =
+        check_backward(device, *bwd_module, bwd, L, k.args, buffers, want.out, want.lse, rng);
     if (!g.error.empty()) {
       line.fail(at + " backward: " + g.error);
       return;
@@ -236,7 +243,8 @@ int check_kernel(CudaDevice& device, const Kit& k, const CheckOptions& o, std::m
   // The deliberate out-of-range launch: every buffer of extent 1, so any read past the first head,
   // query or key is out of range; the kernel runs without its run-time tile plan (which would
   // report it on the host first), so the device flag must say it.
-  const bool has_buffers = std::any_of(k.args.begin(), k.args.end(), [](const ArgSpec& a) { return a.buffer; });
+  const bool has_buffers =
+      std::any_of(k.args.begin(), k.args.end(), [](const ArgSpec& a) { return a.buffer; });
   if (o.out_of_range && has_buffers) {
     try {
       HostTensor q = random_tensor(k.info.dtype, {2, 4, 77, k.info.head_dim}, rng);
@@ -271,8 +279,8 @@ int check_kernel(CudaDevice& device, const Kit& k, const CheckOptions& o, std::m
   out << " fwd " << fwd_shapes << " shapes max|err| " << fwd_worst;
   if (k.lse) out << " lse " << lse_worst;
   if (bwd_module)
-    out << "; bwd " << bwd_shapes << " shapes dQ " << bwd_sum.dq << " dK " << bwd_sum.dk << " dV " << bwd_sum.dv
-        << (bwd_sum.buffers ? " dbuffers " + std::to_string(bwd_sum.dbuffers) : "");
+    out << "; bwd " << bwd_shapes << " shapes dQ " << bwd_sum.dq << " dK " << bwd_sum.dk << " dV "
+        << bwd_sum.dv << (bwd_sum.buffers ? " dbuffers " + std::to_string(bwd_sum.dbuffers) : "");
   else
     out << "; bwd none";
   if (o.decode) out << "; decode " << decode_shapes << " shapes max|err| " << decode_worst;

@@ -5,9 +5,9 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <vector>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "bench/gpu/KitKernel.h"
 #include "runtime/CudaDriver.h"

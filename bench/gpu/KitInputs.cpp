@@ -116,7 +116,8 @@ std::vector<HostTensor> make_buffers(const std::vector<ArgSpec>& args, int64_t h
       HostTensor x(ScalarType::F32, shape);
       float* v = x.data<float>();
       for (int64_t i = 0; i < x.numel(); ++i)
-        v[i] = static_cast<float>(std::pow(2.0, -8.0 * static_cast<double>(i % heads + 1) / static_cast<double>(heads)));
+        v[i] = static_cast<float>(
+            std::pow(2.0, -8.0 * static_cast<double>(i % heads + 1) / static_cast<double>(heads)));
       out.push_back(std::move(x));
     } else {
       HostTensor x(ScalarType::Bool, shape);
@@ -131,7 +132,9 @@ std::vector<HostTensor> make_out_of_range_buffers(const std::vector<ArgSpec>& ar
   std::vector<HostTensor> out;
   for (const ArgSpec& a : args) {
     if (!a.buffer) continue;
-    const ScalarType t = a.elem == "i32" ? ScalarType::I32 : a.elem == "f32" ? ScalarType::F32 : ScalarType::Bool;
+    const ScalarType t = a.elem == "i32"   ? ScalarType::I32
+                         : a.elem == "f32" ? ScalarType::F32
+                                           : ScalarType::Bool;
     out.emplace_back(t, std::vector<int64_t>(a.dims.size(), 1));  // zeros: in range where read at all
   }
   return out;

@@ -14,8 +14,8 @@ namespace attn::kit {
 
 /// One run-time argument from the ATTN_ARGS macro: "name:i32[len,heads]" or "name:f32".
 struct ArgSpec {
-  std::string name, elem;          ///< elem: i32, f32, bool (buffers) or the scalar's type
-  std::vector<std::string> dims;   ///< as declared: a name or an integer literal
+  std::string name, elem;         ///< elem: i32, f32, bool (buffers) or the scalar's type
+  std::vector<std::string> dims;  ///< as declared: a name or an integer literal
   bool buffer = false;
 };
 

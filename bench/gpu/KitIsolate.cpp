@@ -44,8 +44,8 @@ std::string death(int status, unsigned seconds) {
 
 }  // namespace
 
-int run_isolated(size_t n, const std::function<int(size_t)>& work, const std::function<std::string(size_t)>& name,
-                 unsigned seconds) {
+int run_isolated(size_t n, const std::function<int(size_t)>& work,
+                 const std::function<std::string(size_t)>& name, unsigned seconds) {
   int failures = 0;
   size_t next = 0;
   while (next < n) {

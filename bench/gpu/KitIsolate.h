@@ -14,7 +14,7 @@ namespace attn::kit {
 /// one failure and forks a new worker from i + 1. The worker raises its own OOM score, so the
 /// kernel that runs the machine out of memory is the one killed. Returns the sum of work()'s
 /// results plus the deaths.
-int run_isolated(size_t n, const std::function<int(size_t)>& work, const std::function<std::string(size_t)>& name,
-                 unsigned seconds_per_item);
+int run_isolated(size_t n, const std::function<int(size_t)>& work,
+                 const std::function<std::string(size_t)>& name, unsigned seconds_per_item);
 
 }  // namespace attn::kit

@@ -15,7 +15,9 @@ std::string read_text(const fs::path& p) {
   return s.str();
 }
 
-std::string kit_name(const fs::path& cu) { return cu.parent_path().filename().string() + "/" + cu.stem().string(); }
+std::string kit_name(const fs::path& cu) {
+  return cu.parent_path().filename().string() + "/" + cu.stem().string();
+}
 
 Kit load_kit(const fs::path& cu) {
   Kit k;

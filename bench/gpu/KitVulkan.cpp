@@ -30,9 +30,9 @@ KernelRequest vulkan_request(const fs::path& spv) {
 }
 
 /// Runs `module` on host tensors; returns out, or throws with the kernel's message.
-HostTensor run_vulkan(const VulkanKernelModule& module, const HostTensor& q, const HostTensor& k, const HostTensor& v,
-                      const std::vector<HostTensor>& buffers, const std::vector<double>& scalars, int repeat,
-                      double* gpu_ms) {
+HostTensor run_vulkan(const VulkanKernelModule& module, const HostTensor& q, const HostTensor& k,
+                      const HostTensor& v, const std::vector<HostTensor>& buffers,
+                      const std::vector<double>& scalars, int repeat, double* gpu_ms) {
   HostTensor out(q.type, {q.shape[0], q.shape[1], q.shape[2], v.shape[3]});
   KernelCallTensors t;
   t.q = &q, t.k = &k, t.v = &v, t.out = &out;
@@ -45,8 +45,8 @@ HostTensor run_vulkan(const VulkanKernelModule& module, const HostTensor& q, con
 
 }  // namespace
 
-int check_vulkan_folder(CudaDevice& device, const fs::path& dir, const fs::path& cuda_dir, const CheckOptions& o,
-                        int64_t time_len, std::mt19937& rng) {
+int check_vulkan_folder(CudaDevice& device, const fs::path& dir, const fs::path& cuda_dir,
+                        const CheckOptions& o, int64_t time_len, std::mt19937& rng) {
   std::vector<fs::path> files;
   for (const auto& e : fs::directory_iterator(dir))
     if (e.path().extension() == ".spv") files.push_back(e.path());
@@ -67,12 +67,12 @@ int check_vulkan_folder(CudaDevice& device, const fs::path& dir, const fs::path&
       const vk::KernelLayout layout = vk::parse_vulkan_kernel(request.source);
       if (layout.head_dim != k.info.head_dim || layout.value_dim != k.info.value_dim) {
         std::cout << "skip vulkan " << name << ": built for head dims " << layout.head_dim << "/"
-                  << layout.value_dim << ", its CUDA reference for " << k.info.head_dim << "/" << k.info.value_dim
-                  << std::endl;
+                  << layout.value_dim << ", its CUDA reference for " << k.info.head_dim << "/"
+                  << k.info.value_dim << std::endl;
         continue;
       }
       std::shared_ptr<CudaModule> ref = device.load(reference_cubin(k, o));  // step 1's, when kept
-      const double tol = k.info.dtype == ScalarType::F16 ? 1e-2 : 3e-3;  // bf16 runs as f32 on Vulkan
+      const double tol = k.info.dtype == ScalarType::F16 ? 1e-2 : 3e-3;      // bf16 runs as f32 on Vulkan
       double worst = 0;
       for (auto [lq, lkv] : {std::pair<int64_t, int64_t>{77, 77}, {200, 333}, {1, 3001}}) {
         HostTensor q = random_tensor(k.info.dtype, {2, 4, lq, k.info.head_dim}, rng);
@@ -101,7 +101,8 @@ int check_vulkan_folder(CudaDevice& device, const fs::path& dir, const fs::path&
         HostTensor v = random_tensor(k.info.dtype, {4, 16, time_len, k.info.value_dim}, rng);
         std::vector<HostTensor> buffers = make_buffers(k.args, 16, time_len, rng, true);
         double ms = -1;
-        (void)run_vulkan(module, q, kt, v, buffers, std::vector<double>(k.info.scalar_names.size(), 16), 5, &ms);
+        (void)run_vulkan(module, q, kt, v, buffers, std::vector<double>(k.info.scalar_names.size(), 16), 5,
+                         &ms);
         line << "; B=4 H=16 L=" << time_len << ": " << ms << " ms";
       }
     } catch (const std::exception& e) {

@@ -16,7 +16,8 @@ namespace attn::kit {
 /// `cuda_dir`) at (Lq, Lkv) = (77, 77), (200, 333), (1, 3001) with GQA 4/2, one line per kernel;
 /// with `time_len` > 0 also times it on B=4, H=16, L=time_len (5 dispatches, GPU timestamps).
 /// Returns the failures. `device` is the CUDA device of the references.
-int check_vulkan_folder(CudaDevice& device, const std::filesystem::path& dir, const std::filesystem::path& cuda_dir,
-                        const CheckOptions& o, int64_t time_len, std::mt19937& rng);
+int check_vulkan_folder(CudaDevice& device, const std::filesystem::path& dir,
+                        const std::filesystem::path& cuda_dir, const CheckOptions& o, int64_t time_len,
+                        std::mt19937& rng);
 
 }  // namespace attn::kit

@@ -6,7 +6,8 @@
 // N-th kernel from the i-th, so N processes share a machine's cores. --bench times a folder of
 // variants and --tune DIR runs the autotuner over DIR/<variant>/*.cu, writing the JSON after every
 // row; --precompile-tune compiles the tuner's candidates ahead, sharded like the check; --vulkan
-// checks Vulkan modules (the loader's vulkan target) against the same f64 CUDA reference. Build: bench/gpu/build_kit_check.sh (the source list is there).
+// checks Vulkan modules (the loader's vulkan target) against the same f64 CUDA reference. Build:
+// bench/gpu/build_kit_check.sh (the source list is there).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -15,11 +16,11 @@
 #include <iostream>
 #include <sstream>
 
+#include "attn/vulkan.hpp"
 #include "bench/gpu/KitBench.h"
 #include "bench/gpu/KitCheck.h"
 #include "bench/gpu/KitIsolate.h"
 #include "bench/gpu/KitVulkan.h"
-#include "attn/vulkan.hpp"
 #include "runtime/Nvrtc.h"
 
 using namespace attn;
@@ -42,7 +43,7 @@ struct Args {
   std::vector<fs::path> check_dirs;
   fs::path bench_dir, tune_dir, wgmma_dir, json, precompile_dir, cubins;
   fs::path vulkan_dir, vulkan_bench_dir, vulkan_cuda_dir;  ///< Vulkan modules, their CUDA sources
-  fs::path ref_cubins;  ///< where the reference cubins are kept between steps (CheckOptions::cubins)
+  fs::path ref_cubins;          ///< where the reference cubins are kept between steps (CheckOptions::cubins)
   std::string arch = "sm_90a";  ///< --precompile-tune's target (the GPU machine's)
   fs::path reference = "backends/cuda/device/attn_reference.cuh";
   fs::path reference_bwd = "backends/cuda/device/attn_reference_bwd.cuh";
@@ -61,36 +62,61 @@ Args parse(int argc, char** argv) {
       if (i + 1 >= argc) throw std::invalid_argument(s + " needs a value");
       return argv[++i];
     };
-    if (s == "--dry-run") a.dry = true;
-    else if (s == "--bench") a.bench_dir = next();
-    else if (s == "--json") a.json = next();
-    else if (s == "--tune") a.tune_dir = next();
-    else if (s == "--tune-only") a.tune_only = true;
-    else if (s == "--precompile-tune") a.precompile_dir = next();
-    else if (s == "--cubins") a.cubins = next();
-    else if (s == "--arch") a.arch = next();
-    else if (s == "--vulkan") a.vulkan_dir = next();
-    else if (s == "--vulkan-bench") a.vulkan_bench_dir = next();
-    else if (s == "--vulkan-cuda") a.vulkan_cuda_dir = next();
-    else if (s == "--ref-cubins") a.ref_cubins = next();
-    else if (s == "--bench-wgmma") a.wgmma_dir = next();
-    else if (s == "--no-wgmma") a.no_wgmma = true;
-    else if (s == "--no-backward") a.backward = false;
-    else if (s == "--no-decode") a.decode = false;
-    else if (s == "--no-out-of-range") a.out_of_range = false;
-    else if (s == "--len") a.len = std::stoll(next());
-    else if (s == "--reference") a.reference = next();
-    else if (s == "--reference-bwd") a.reference_bwd = next();
-    else if (s == "--kernel-seconds") a.kernel_seconds = static_cast<unsigned>(std::stoul(next()));
-    else if (s == "--sample") a.sample = std::max(1, std::stoi(next()));  // check and bench folders
+    if (s == "--dry-run")
+      a.dry = true;
+    else if (s == "--bench")
+      a.bench_dir = next();
+    else if (s == "--json")
+      a.json = next();
+    else if (s == "--tune")
+      a.tune_dir = next();
+    else if (s == "--tune-only")
+      a.tune_only = true;
+    else if (s == "--precompile-tune")
+      a.precompile_dir = next();
+    else if (s == "--cubins")
+      a.cubins = next();
+    else if (s == "--arch")
+      a.arch = next();
+    else if (s == "--vulkan")
+      a.vulkan_dir = next();
+    else if (s == "--vulkan-bench")
+      a.vulkan_bench_dir = next();
+    else if (s == "--vulkan-cuda")
+      a.vulkan_cuda_dir = next();
+    else if (s == "--ref-cubins")
+      a.ref_cubins = next();
+    else if (s == "--bench-wgmma")
+      a.wgmma_dir = next();
+    else if (s == "--no-wgmma")
+      a.no_wgmma = true;
+    else if (s == "--no-backward")
+      a.backward = false;
+    else if (s == "--no-decode")
+      a.decode = false;
+    else if (s == "--no-out-of-range")
+      a.out_of_range = false;
+    else if (s == "--len")
+      a.len = std::stoll(next());
+    else if (s == "--reference")
+      a.reference = next();
+    else if (s == "--reference-bwd")
+      a.reference_bwd = next();
+    else if (s == "--kernel-seconds")
+      a.kernel_seconds = static_cast<unsigned>(std::stoul(next()));
+    else if (s == "--sample")
+      a.sample = std::max(1, std::stoi(next()));  // check and bench folders
     else if (s == "--shard") {
       const std::string v = next();
       const size_t slash = v.find('/');
       if (slash == std::string::npos) throw std::invalid_argument("--shard takes I/N, e.g. 3/16");
       a.shard = std::stoi(v.substr(0, slash)), a.shards = std::stoi(v.substr(slash + 1));
-      if (a.shards < 1 || a.shard < 0 || a.shard >= a.shards) throw std::invalid_argument("--shard " + v + ": need 0 <= I < N");
-    } else if (!s.empty() && s[0] == '-') throw std::invalid_argument("unknown option " + s);
-    else a.check_dirs.push_back(s);
+      if (a.shards < 1 || a.shard < 0 || a.shard >= a.shards)
+        throw std::invalid_argument("--shard " + v + ": need 0 <= I < N");
+    } else if (!s.empty() && s[0] == '-')
+      throw std::invalid_argument("unknown option " + s);
+    else
+      a.check_dirs.push_back(s);
   }
   return a;
 }
@@ -110,7 +136,8 @@ std::vector<fs::path> kernels_of(const Args& a) {
     all.insert(all.end(), files.begin(), files.end());
   }
   std::vector<fs::path> mine;
-  for (size_t i = static_cast<size_t>(a.shard); i < all.size(); i += static_cast<size_t>(a.shards)) mine.push_back(all[i]);
+  for (size_t i = static_cast<size_t>(a.shard); i < all.size(); i += static_cast<size_t>(a.shards))
+    mine.push_back(all[i]);
   std::vector<fs::path> sampled;
   for (size_t i = 0; i < mine.size(); i += static_cast<size_t>(a.sample)) sampled.push_back(mine[i]);
   return sampled;
@@ -122,7 +149,9 @@ CudaDevice& worker_device() {
   return *device;
 }
 
-std::string arch_of(const CudaDevice& d) { return "sm_" + std::to_string(d.sm()) + (d.sm() == 90 ? "a" : ""); }
+std::string arch_of(const CudaDevice& d) {
+  return "sm_" + std::to_string(d.sm()) + (d.sm() == 90 ? "a" : "");
+}
 
 /// The timings (and with --tune the tuner) per variant of --bench, the JSON rewritten after each
 /// row so that a stop loses nothing already measured.
@@ -140,9 +169,10 @@ int bench(const Args& a) {
   std::sort(all.begin(), all.end());
   for (size_t i = 0; i < all.size(); i += static_cast<size_t>(a.sample)) files.push_back(all[i]);
   std::ostringstream head;
-  head << "{\n  \"device\": \"" << (device ? device->name() : "none (dry run)") << "\",\n  \"sm\": "
-       << (device ? device->sm() : 90) << ",\n  \"nvrtc\": \"" << nvrtc_version() << "\",\n  \"shape\": {\"B\": 4, \"H\": 16, \"L\": "
-       << a.len << ", \"D\": 128, \"dtype\": \"bf16\"},\n  \"variants\": {";
+  head << "{\n  \"device\": \"" << (device ? device->name() : "none (dry run)")
+       << "\",\n  \"sm\": " << (device ? device->sm() : 90) << ",\n  \"nvrtc\": \"" << nvrtc_version()
+       << "\",\n  \"shape\": {\"B\": 4, \"H\": 16, \"L\": " << a.len
+       << ", \"D\": 128, \"dtype\": \"bf16\"},\n  \"variants\": {";
   std::string rows;
   for (const fs::path& f : files) {
     std::string fields;
@@ -168,7 +198,8 @@ int bench(const Args& a) {
         add("\"tune_error\": " + json_string(e.what()));
       }
     }
-    rows += (rows.empty() ? "\n" : ",\n") + std::string("    \"") + f.stem().string() + "\": {" + fields + "}";
+    rows +=
+        (rows.empty() ? "\n" : ",\n") + std::string("    \"") + f.stem().string() + "\": {" + fields + "}";
     std::ofstream(a.json) << head.str() << rows << "\n  }\n}\n";
     std::cout << "row " << f.stem().string() << " written" << std::endl;
   }
@@ -213,7 +244,8 @@ int vulkan(const Args& a) {
   int failures = 0;
   const fs::path cuda = a.vulkan_cuda_dir;
   if (!a.vulkan_dir.empty()) failures += check_vulkan_folder(*device, a.vulkan_dir, cuda, o, 0, rng);
-  if (!a.vulkan_bench_dir.empty()) failures += check_vulkan_folder(*device, a.vulkan_bench_dir, cuda, o, a.len, rng);
+  if (!a.vulkan_bench_dir.empty())
+    failures += check_vulkan_folder(*device, a.vulkan_bench_dir, cuda, o, a.len, rng);
   return failures;
 }
 
@@ -241,10 +273,12 @@ int main(int argc, char** argv) {
       o.reference = read_text(a.reference);
       o.reference_bwd = read_text(a.reference_bwd);
       if (o.reference.empty() || o.reference_bwd.empty())
-        throw std::invalid_argument("cannot read " + a.reference.string() + " or " + a.reference_bwd.string());
+        throw std::invalid_argument("cannot read " + a.reference.string() + " or " +
+                                    a.reference_bwd.string());
       o.backward = a.backward, o.decode = a.decode, o.out_of_range = a.out_of_range;
       o.cubins = a.ref_cubins;
-      if (const char* cap = std::getenv("ATTNC_KIT_MAX_HOST_GB")) o.max_host_bytes = static_cast<int64_t>(std::atof(cap) * double(1 << 30));
+      if (const char* cap = std::getenv("ATTNC_KIT_MAX_HOST_GB"))
+        o.max_host_bytes = static_cast<int64_t>(std::atof(cap) * double(1 << 30));
       const std::vector<fs::path> files = kernels_of(a);
       auto work = [&](size_t i) -> int {
         try {
@@ -259,8 +293,8 @@ int main(int argc, char** argv) {
           return 1;
         }
       };
-      failures += run_isolated(files.size(), work, [&](size_t i) { return kit_name(files[i]); },
-                               a.kernel_seconds);
+      failures += run_isolated(
+          files.size(), work, [&](size_t i) { return kit_name(files[i]); }, a.kernel_seconds);
       std::cout << files.size() << " kernels (shard " << a.shard << "/" << a.shards << "), " << failures
                 << " failures" << std::endl;
     }

@@ -39,7 +39,8 @@ ScalarType type_of(const std::string& what, const TensorView& t) {
     return dl_scalar_type(t.dtype);
   } catch (const std::invalid_argument&) {
     throw std::invalid_argument(what + " has an element type attnc does not take (DLPack code " +
-                                std::to_string(t.dtype.code) + ", " + std::to_string(t.dtype.bits) + " bits)");
+                                std::to_string(t.dtype.code) + ", " + std::to_string(t.dtype.bits) +
+                                " bits)");
   }
 }
 
@@ -109,28 +110,32 @@ std::vector<double> GeneratedKernel::check(const TensorView& q, const TensorView
                                            const std::map<std::string, double>& scalars) const {
   const DLDevice dev = q.device;
   if (dev.device_type != kDLCUDA)
-    throw std::invalid_argument("kernel '" + name_ + "' was loaded from generated CUDA sources and runs on CUDA tensors; q is on " +
-                                device_text(dev));
+    throw std::invalid_argument(
+        "kernel '" + name_ + "' was loaded from generated CUDA sources and runs on CUDA tensors; q is on " +
+        device_text(dev));
   for (auto [what, t] : {std::pair<const char*, const TensorView*>{"q", &q}, {"k", &k}, {"v", &v}}) {
     if (t->device.device_type != dev.device_type || t->device.device_id != dev.device_id)
       throw std::invalid_argument(std::string(what) + " is on " + device_text(t->device) + ", not " +
                                   device_text(dev) + " like q (every tensor of a call on one device)");
     if (t->shape.size() != 4)
-      throw std::invalid_argument(std::string(what) + " must be 4-D [B, H, L, D], got " + shape_text(t->shape));
+      throw std::invalid_argument(std::string(what) + " must be 4-D [B, H, L, D], got " +
+                                  shape_text(t->shape));
     if (type_of(what, *t) != dtype_)
-      throw std::invalid_argument(std::string(what) + " must be " + scalar_type_name(dtype_) + " (kernel '" + name_ +
-                                  "'), got " + scalar_type_name(type_of(what, *t)));
+      throw std::invalid_argument(std::string(what) + " must be " + scalar_type_name(dtype_) + " (kernel '" +
+                                  name_ + "'), got " + scalar_type_name(type_of(what, *t)));
   }
   if (q.shape[3] != head_dim_ || k.shape[3] != head_dim_ || v.shape[3] != value_dim_)
-    throw std::invalid_argument("kernel '" + name_ + "' was generated for head_dim " + std::to_string(head_dim_) +
-                                " and value_dim " + std::to_string(value_dim_) + "; q is " + shape_text(q.shape) +
-                                ", v " + shape_text(v.shape));
-  if (k.shape[0] != q.shape[0] || v.shape[0] != q.shape[0] || k.shape[1] != v.shape[1] || k.shape[2] != v.shape[2])
+    throw std::invalid_argument("kernel '" + name_ + "' was generated for head_dim " +
+                                std::to_string(head_dim_) + " and value_dim " + std::to_string(value_dim_) +
+                                "; q is " + shape_text(q.shape) + ", v " + shape_text(v.shape));
+  if (k.shape[0] != q.shape[0] || v.shape[0] != q.shape[0] || k.shape[1] != v.shape[1] ||
+      k.shape[2] != v.shape[2])
     throw std::invalid_argument("k " + shape_text(k.shape) + " and v " + shape_text(v.shape) +
                                 " do not match q " + shape_text(q.shape));
   if (k.shape[1] <= 0 || q.shape[1] % k.shape[1] != 0)
     throw std::invalid_argument("query heads (" + std::to_string(q.shape[1]) +
-                                ") must be a multiple of key/value heads (" + std::to_string(k.shape[1]) + ")");
+                                ") must be a multiple of key/value heads (" + std::to_string(k.shape[1]) +
+                                ")");
   for (const auto& [name, _] : buffers) {
     bool known = false;
     for (const GeneratedArg& a : args_) known = known || (a.buffer && a.name == name);
@@ -149,7 +154,8 @@ std::vector<double> GeneratedKernel::check(const TensorView& q, const TensorView
     const TensorView& t = b->second;
     const std::string what = "argument '" + a.name + "'";
     if (t.device.device_type != dev.device_type || t.device.device_id != dev.device_id)
-      throw std::invalid_argument(what + " is on " + device_text(t.device) + ", not " + device_text(dev) + " like q");
+      throw std::invalid_argument(what + " is on " + device_text(t.device) + ", not " + device_text(dev) +
+                                  " like q");
     if (t.shape.size() != a.dims.size())
       throw std::invalid_argument(what + " must have " + std::to_string(a.dims.size()) + " dimensions, got " +
                                   shape_text(t.shape));
@@ -172,19 +178,22 @@ std::vector<double> GeneratedKernel::check(const TensorView& q, const TensorView
   return out;
 }
 
-void GeneratedKernel::run(const TensorView& q, const TensorView& k, const TensorView& v, const TensorView& out,
-                          const TensorView* lse, const std::map<std::string, TensorView>& buffers,
+void GeneratedKernel::run(const TensorView& q, const TensorView& k, const TensorView& v,
+                          const TensorView& out, const TensorView* lse,
+                          const std::map<std::string, TensorView>& buffers,
                           const std::map<std::string, double>& scalars, void* stream) {
   std::vector<double> scalar_values = check(q, k, v, buffers, scalars);
   if (lse && !lse_)
-    throw std::invalid_argument("kernel '" + name_ +
-                                "' was generated without lse = true: its LSE (and so its backward) is not available");
+    throw std::invalid_argument(
+        "kernel '" + name_ +
+        "' was generated without lse = true: its LSE (and so its backward) is not available");
   // What the kernel writes: out [B, Hq, Lq, Dv] in its dtype, lse [B, Hq, Lq] f32, on q's device.
   auto written = [&](const char* what, const TensorView& t, std::vector<int64_t> shape, ScalarType type) {
     if (t.device.device_type != q.device.device_type || t.device.device_id != q.device.device_id ||
         t.shape != shape || type_of(what, t) != type)
-      throw std::invalid_argument(std::string(what) + " must be " + scalar_type_name(type) + " " + shape_text(shape) +
-                                  " on " + device_text(q.device) + ", got " + shape_text(t.shape));
+      throw std::invalid_argument(std::string(what) + " must be " + scalar_type_name(type) + " " +
+                                  shape_text(shape) + " on " + device_text(q.device) + ", got " +
+                                  shape_text(t.shape));
   };
   written("out", out, {q.shape[0], q.shape[1], q.shape[2], v.shape[3]}, dtype_);
   if (lse) written("lse", *lse, {q.shape[0], q.shape[1], q.shape[2]}, ScalarType::F32);
@@ -201,7 +210,8 @@ void GeneratedKernel::run(const TensorView& q, const TensorView& k, const Tensor
     kernel = forward_;
   }
   const auto* module = dynamic_cast<const CudaKernelModule*>(kernel.module());
-  if (!module) throw std::logic_error("the cuda target's loader gave a module that is not a CudaKernelModule");
+  if (!module)
+    throw std::logic_error("the cuda target's loader gave a module that is not a CudaKernelModule");
   Views views;
   std::vector<const DLTensor*> buffer_views;
   for (const GeneratedArg& a : args_)
@@ -214,7 +224,8 @@ void GeneratedKernel::run(const TensorView& q, const TensorView& k, const Tensor
   args.buffers = buffer_views.data(), args.num_buffers = static_cast<int>(buffer_views.size());
   args.scalars = scalar_values.data(), args.num_scalars = static_cast<int>(scalar_values.size());
   args.error = error, args.error_size = sizeof error;
-  if (module->launch_on(&args, stream) != 0) throw std::invalid_argument(error[0] ? error : "the CUDA kernel failed");
+  if (module->launch_on(&args, stream) != 0)
+    throw std::invalid_argument(error[0] ? error : "the CUDA kernel failed");
 }
 
 void GeneratedKernel::backward(const TensorView& q, const TensorView& k, const TensorView& v,
@@ -225,8 +236,9 @@ void GeneratedKernel::backward(const TensorView& q, const TensorView& k, const T
                                const std::map<std::string, TensorView>& dbuffers, void* stream) {
   std::vector<double> scalar_values = check(q, k, v, buffers, scalars);
   if (backward_source_.empty())
-    throw std::invalid_argument("kernel '" + name_ +
-                                "' was generated without its backward (attnc compile --cuda-backward, or backward = true)");
+    throw std::invalid_argument(
+        "kernel '" + name_ +
+        "' was generated without its backward (attnc compile --cuda-backward, or backward = true)");
   std::shared_ptr<Backward> b;
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -256,7 +268,8 @@ void GeneratedKernel::backward(const TensorView& q, const TensorView& k, const T
     buffer_views.push_back(views(buffers.at(a.name)));
     auto g = dbuffers.find(a.name);
     if (g != dbuffers.end() && a.elem != "f32")
-      throw std::invalid_argument("argument '" + a.name + "' is " + a.elem + ": only f32 buffers have gradients");
+      throw std::invalid_argument("argument '" + a.name + "' is " + a.elem +
+                                  ": only f32 buffers have gradients");
     grad_views.push_back(g == dbuffers.end() ? nullptr : views(g->second));
   }
   char error[1024] = "";
@@ -269,13 +282,15 @@ void GeneratedKernel::backward(const TensorView& q, const TensorView& k, const T
   a.num_buffers = static_cast<int>(buffer_views.size());
   a.scalars = scalar_values.data(), a.num_scalars = static_cast<int>(scalar_values.size());
   a.error = error, a.error_size = sizeof error;
-  launch_cuda_backward_module(*b->device, q.device.device_id, *b->module, b->info, names, a, stream, *b->word);
+  launch_cuda_backward_module(*b->device, q.device.device_id, *b->module, b->info, names, a, stream,
+                              *b->word);
 }
 
 std::vector<std::shared_ptr<GeneratedKernel>> load_generated_folder(const std::string& folder) {
   const fs::path manifest = fs::path(folder) / "manifest.json";
   if (!fs::exists(manifest))
-    throw std::invalid_argument(folder + " has no manifest.json (write it with attnc compile -t cuda -o " + folder + ")");
+    throw std::invalid_argument(folder + " has no manifest.json (write it with attnc compile -t cuda -o " +
+                                folder + ")");
   nlohmann::json m;
   try {
     m = nlohmann::json::parse(read_file(manifest));

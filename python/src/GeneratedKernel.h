@@ -50,10 +50,10 @@ class GeneratedKernel {
   /// The backward (NAME_backward.cu) on CUDA tensors, launched on `stream`: dq, dk, dv and the
   /// gradients of the buffers in `dbuffers` (f32, dense).
   void backward(const TensorView& q, const TensorView& k, const TensorView& v,
-                const std::map<std::string, TensorView>& buffers, const std::map<std::string, double>& scalars,
-                const TensorView& out, const TensorView& lse, const TensorView& dout, const TensorView* dlse,
-                const TensorView& dq, const TensorView& dk, const TensorView& dv,
-                const std::map<std::string, TensorView>& dbuffers, void* stream);
+                const std::map<std::string, TensorView>& buffers,
+                const std::map<std::string, double>& scalars, const TensorView& out, const TensorView& lse,
+                const TensorView& dout, const TensorView* dlse, const TensorView& dq, const TensorView& dk,
+                const TensorView& dv, const std::map<std::string, TensorView>& dbuffers, void* stream);
 
  private:
   /// Checks q, k, v and the buffers against the manifest; the scalars in declaration order.
@@ -67,8 +67,8 @@ class GeneratedKernel {
   bool lse_ = false;
   std::vector<GeneratedArg> args_;
   std::mutex mutex_;
-  Kernel forward_;                 ///< loaded on the first call
-  struct Backward;                 ///< its module, info and error word, loaded on the first call
+  Kernel forward_;  ///< loaded on the first call
+  struct Backward;  ///< its module, info and error word, loaded on the first call
   std::shared_ptr<Backward> backward_;
 };
 

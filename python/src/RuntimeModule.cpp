@@ -26,13 +26,14 @@ struct CallError : std::runtime_error {
 
 void require_cuda(const GeneratedKernel& k, const std::string& target) {
   if (target != "cuda")
-    throw CallError("target '" + target + "': kernel '" + k.name() +
-                    "' was loaded from generated CUDA sources (attnc.load_generated) and runs on CUDA tensors only");
+    throw CallError(
+        "target '" + target + "': kernel '" + k.name() +
+        "' was loaded from generated CUDA sources (attnc.load_generated) and runs on CUDA tensors only");
 }
 
 void run(GeneratedKernel& kernel, nb::handle q, nb::handle k, nb::handle v, nb::handle out, nb::handle lse,
-         const nb::dict& buffers, const std::map<std::string, double>& scalars, const std::string& target, int,
-         uintptr_t stream) {
+         const nb::dict& buffers, const std::map<std::string, double>& scalars, const std::string& target,
+         int, uintptr_t stream) {
   require_cuda(kernel, target);
   Views views;
   const TensorView tq = views(q), tk = views(k), tv = views(v), tout = views(out);
@@ -41,18 +42,20 @@ void run(GeneratedKernel& kernel, nb::handle q, nb::handle k, nb::handle v, nb::
   const std::map<std::string, TensorView> tb = views(buffers);
   nb::gil_scoped_release unlocked;
   try {
-    kernel.run(tq, tk, tv, tout, lse.is_none() ? nullptr : &tlse, tb, scalars, reinterpret_cast<void*>(stream));
+    kernel.run(tq, tk, tv, tout, lse.is_none() ? nullptr : &tlse, tb, scalars,
+               reinterpret_cast<void*>(stream));
   } catch (const std::invalid_argument& e) {
     throw CallError(e.what());
   }
 }
 
 void run_backward(GeneratedKernel& kernel, nb::handle q, nb::handle k, nb::handle v, const nb::dict& buffers,
-                  const std::map<std::string, double>& scalars, nb::handle out, nb::handle lse, nb::handle dout,
-                  nb::handle dlse, nb::handle dq, nb::handle dk, nb::handle dv, const nb::dict& dbuffers,
-                  const std::string& target, int, uintptr_t stream) {
+                  const std::map<std::string, double>& scalars, nb::handle out, nb::handle lse,
+                  nb::handle dout, nb::handle dlse, nb::handle dq, nb::handle dk, nb::handle dv,
+                  const nb::dict& dbuffers, const std::string& target, int, uintptr_t stream) {
   require_cuda(kernel, target);
-  if (out.is_none() || lse.is_none()) throw CallError("the backward reads the forward's out and lse; give both");
+  if (out.is_none() || lse.is_none())
+    throw CallError("the backward reads the forward's out and lse; give both");
   Views views;
   const TensorView tq = views(q), tk = views(k), tv = views(v), tout = views(out), tlse = views(lse);
   const TensorView tdout = views(dout), tdq = views(dq), tdk = views(dk), tdv = views(dv);
@@ -61,8 +64,8 @@ void run_backward(GeneratedKernel& kernel, nb::handle q, nb::handle k, nb::handl
   const std::map<std::string, TensorView> tb = views(buffers), tdb = views(dbuffers);
   nb::gil_scoped_release unlocked;
   try {
-    kernel.backward(tq, tk, tv, tb, scalars, tout, tlse, tdout, dlse.is_none() ? nullptr : &tdlse, tdq, tdk, tdv,
-                    tdb, reinterpret_cast<void*>(stream));
+    kernel.backward(tq, tk, tv, tb, scalars, tout, tlse, tdout, dlse.is_none() ? nullptr : &tdlse, tdq, tdk,
+                    tdv, tdb, reinterpret_cast<void*>(stream));
   } catch (const std::invalid_argument& e) {
     throw CallError(e.what());
   }
@@ -74,7 +77,9 @@ nb::list arg_list(const GeneratedKernel& k) {
   return args;
 }
 
-std::string dtype_text(ScalarType t) { return t == ScalarType::BF16 ? "bf16" : t == ScalarType::F16 ? "f16" : "f32"; }
+std::string dtype_text(ScalarType t) {
+  return t == ScalarType::BF16 ? "bf16" : t == ScalarType::F16 ? "f16" : "f32";
+}
 
 void check_errors() {
   std::vector<std::string> errors;
@@ -122,12 +127,14 @@ NB_MODULE(_runtime, m) {
       .def_prop_ro("has_backward", &GeneratedKernel::has_backward)
       .def_prop_ro("args", &arg_list, "(name, is_buffer, element type, dims) per run-time argument")
       .def("run", &run, nb::arg("q"), nb::arg("k"), nb::arg("v"), nb::arg("out"), nb::arg("lse").none(),
-           nb::arg("buffers"), nb::arg("scalars"), nb::arg("target"), nb::arg("threads"), nb::arg("stream") = 0,
+           nb::arg("buffers"), nb::arg("scalars"), nb::arg("target"), nb::arg("threads"),
+           nb::arg("stream") = 0,
            "Runs the generated kernel into out (and lse) on `stream` (a CUstream) without waiting")
       .def("backward", &run_backward, nb::arg("q"), nb::arg("k"), nb::arg("v"), nb::arg("buffers"),
-           nb::arg("scalars"), nb::arg("out").none(), nb::arg("lse").none(), nb::arg("dout"), nb::arg("dlse").none(),
-           nb::arg("dq"), nb::arg("dk"), nb::arg("dv"), nb::arg("dbuffers"), nb::arg("target"), nb::arg("threads"),
-           nb::arg("stream") = 0, "The generated backward into dq, dk, dv and dbuffers, on `stream`");
+           nb::arg("scalars"), nb::arg("out").none(), nb::arg("lse").none(), nb::arg("dout"),
+           nb::arg("dlse").none(), nb::arg("dq"), nb::arg("dk"), nb::arg("dv"), nb::arg("dbuffers"),
+           nb::arg("target"), nb::arg("threads"), nb::arg("stream") = 0,
+           "The generated backward into dq, dk, dv and dbuffers, on `stream`");
 
   m.def(
       "load_folder",

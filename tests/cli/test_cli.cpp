@@ -317,7 +317,8 @@ BOOST_AUTO_TEST_CASE(compile_cuda_backward_where_it_applies) {
   auto with = run_command(attnc("compile " + file + " -t cuda --cuda-backward -o " + out.string()));
   BOOST_REQUIRE_MESSAGE(with.status == 0, with.output);
   BOOST_TEST(fs::exists(out / "half_k_backward.cu"));
-  BOOST_TEST(read_file(out / "half_k_backward.cu").find("#define ATTN_BWD_DQ attn_bwd_dq_half_k") != std::string::npos);
+  BOOST_TEST(read_file(out / "half_k_backward.cu").find("#define ATTN_BWD_DQ attn_bwd_dq_half_k") !=
+             std::string::npos);
   BOOST_TEST(!fs::exists(out / "float_k_backward.cu"));  // f32: no tensor-core backward
   BOOST_TEST(!fs::exists(out / "wide_k_backward.cu"));   // head dim 256: none either
   BOOST_TEST(fs::exists(out / "float_k.cu"));

@@ -4,9 +4,9 @@
 #define BOOST_TEST_MODULE kit
 #include <boost/test/unit_test.hpp>
 
+#include <unistd.h>
 #include <csignal>
 #include <cstdio>
-#include <unistd.h>
 
 #include "bench/gpu/KitBackward.h"
 #include "bench/gpu/KitInputs.h"
@@ -67,7 +67,8 @@ BOOST_AUTO_TEST_CASE(document_ids_index_the_start_table) {
 }
 
 BOOST_AUTO_TEST_CASE(the_out_of_range_variant_has_extent_one) {
-  const std::vector<HostTensor> b = make_out_of_range_buffers(args_of("s:f32[heads] t:i32[heads,tiles,top_k] n:f32"));
+  const std::vector<HostTensor> b =
+      make_out_of_range_buffers(args_of("s:f32[heads] t:i32[heads,tiles,top_k] n:f32"));
   BOOST_TEST_REQUIRE(b.size() == 2u);
   BOOST_TEST(b[0].shape == (std::vector<int64_t>{1}));
   BOOST_TEST(b[1].shape == (std::vector<int64_t>{1, 1, 1}));
@@ -85,7 +86,8 @@ BOOST_AUTO_TEST_CASE(a_dying_kernel_costs_only_itself) {
     BOOST_TEST_REQUIRE(write(fd, line.data(), line.size()) == static_cast<ssize_t>(line.size()));
     return 1;
   };
-  const int failures = run_isolated(4, work, [](size_t i) { return "kernel" + std::to_string(i); }, 30);
+  const int failures = run_isolated(
+      4, work, [](size_t i) { return "kernel" + std::to_string(i); }, 30);
   BOOST_TEST(failures == 4);  // three reported failures and one death
   char text[64] = {};
   BOOST_TEST_REQUIRE(pread(fd, text, sizeof text - 1, 0) >= 0);
@@ -107,7 +109,8 @@ BOOST_AUTO_TEST_CASE(a_backward_source_parses_back) {
   const std::string text =
       "x\n#define ATTN_BWD_PRE attn_bwd_pre_k\n#define ATTN_BWD_DKDV attn_bwd_dkdv_k\n"
       "#define ATTN_BWD_DQ attn_bwd_dq_k\n#define ATTN_BWD_GRAD attn_bwd_grad_k\n#define ATTN_DTYPE_BF16 0\n"
-      "#define ATTN_D 128\n#define ATTN_DV 64\n#define ATTN_WARPS 8\n#define ATTN_BWD_BM 64 /* queries */\n#define ATTN_SCALE 0.125 /* scale */\n"
+      "#define ATTN_D 128\n#define ATTN_DV 64\n#define ATTN_WARPS 8\n#define ATTN_BWD_BM 64 /* queries "
+      "*/\n#define ATTN_SCALE 0.125 /* scale */\n"
       "#define ATTN_BWD_BN 64 /* keys */\n#define ATTN_BWD_DKDV_SMEM 33280\n#define ATTN_BWD_DQ_SMEM 65536\n"
       "#define ATTN_BWD_SITE_BUFFERS \"slopes,table\"\n";
   const BackwardSource s = parse_backward_source(text);

@@ -88,7 +88,8 @@ BOOST_AUTO_TEST_CASE(a_synchronous_call_reports_at_once) {
   Call bad(1), good(4);
   BOOST_TEST(kernel(bad.args) != 0);
   BOOST_TEST(std::string(bad.error).find("buffer 'slopes' index") != std::string::npos, bad.error);
-  BOOST_TEST(std::string(bad.error).find("out of range [0, 1) in dimension 0") != std::string::npos, bad.error);
+  BOOST_TEST(std::string(bad.error).find("out of range [0, 1) in dimension 0") != std::string::npos,
+             bad.error);
   BOOST_TEST(kernel(good.args) == 0, good.error);  // reported once: the word was re-armed
   BOOST_TEST(take_cuda_errors().empty());
 }
@@ -99,7 +100,7 @@ BOOST_AUTO_TEST_CASE(a_stream_launch_reports_at_the_next_synchronization) {
   const auto* module = dynamic_cast<const CudaKernelModule*>(kernel.module());
   BOOST_TEST_REQUIRE(module != nullptr);
   Call bad(1), good(4);
-  BOOST_TEST(module->launch_on(&bad.args, nullptr) == 0, bad.error);  // no wait, no report yet
+  BOOST_TEST(module->launch_on(&bad.args, nullptr) == 0, bad.error);    // no wait, no report yet
   BOOST_TEST(module->launch_on(&good.args, nullptr) == 0, good.error);  // does not clear the word
   const std::string error = module->take_error();
   BOOST_TEST(error.find("buffer 'slopes' index") != std::string::npos, error);
