@@ -265,8 +265,9 @@ PY
 if [ $DRY = 1 ]; then
   # What each step would take on the GPU machine: its compiles (counts.txt) times the mean NVRTC
   # time measured here, over the GPU machine's processes, plus a device allowance per launch.
-  python3 - "$DEST/correctness.txt" "$KIT/counts.txt" "$GPU_PROCS" "${STEP_S[build]}" "${STEP_S[python]}" >>"$REPORT" <<'PY'
-import re, sys
+  python3 - "$DEST/correctness.txt" "$KIT/counts.txt" "$GPU_PROCS" "${STEP_S[build]}" "${STEP_S[python]}" \
+    "$DEST/timings.json" >>"$REPORT" <<'PY'
+import json, re, sys
 lines = open(sys.argv[1]).read().splitlines()
 counts = dict((l.split()[0], int(l.split()[1])) for l in open(sys.argv[2]) if l.strip())
 procs, build = int(sys.argv[3]), float(sys.argv[4])
@@ -288,13 +289,18 @@ check = counts["check"] + counts["check_wgmma"]
 # the GPU is shared by all processes, so its time adds up across them.
 gpu_check = 0.35 * check
 step1 = max((check * fwd + counts["check_backward"] * bwd + counts["tune"] * tune) / procs, gpu_check)
-step2 = (counts["bench"] + counts["bench_wgmma"]) * (fwd + 1.0) + 45  # compile + 20 launches per row; torch 45 s
+# The timing rows' cold compiles (no reference appended), as the dry run's step 2 measured them.
+rows = json.load(open(sys.argv[6])).get("variants", {}).values()
+colds = [r[k] for r in rows for k in ("cold_compile_s", "wgmma_cold_compile_s") if k in r]
+cold = sum(colds) / len(colds) if colds else fwd
+step2 = (counts["bench"] + counts["bench_wgmma"]) * (cold + 1.0) + 45  # compile + 20 launches per row; torch 45 s
 step3 = counts["tune"] * 0.4  # precompiled: load, check and 5 timed launches per candidate
 steps = {"build kit_check": build * 2 / 16, "1. correctness": step1, "2. timings": step2, "3. tuner": step3,
          "4. python": python_s, "5. vulkan": vulkan_s}
 print("\n## Dry run: estimated time on the GPU machine\n")
 print(f"NVRTC measured here (sm_90a): forward + reference {fwd:.2f} s (mean of {nf}), backward + reference "
-      f"{bwd:.2f} s (of {nb}), tuner candidate {tune:.2f} s (of {nt}); compiles spread over {procs} processes. "
+      f"{bwd:.2f} s (of {nb}), tuner candidate {tune:.2f} s (of {nt}), timing row {cold:.2f} s (of {len(colds)}); "
+      f"compiles spread over {procs} processes (the timing rows' one after another). "
       "Device allowances (not measured): 0.35 s per checked kernel, 1 s per timing row, 0.4 s per tuner "
       "candidate, 45 s for torch, 30 s for the Python tests on the GPU, 0.3 s per Vulkan module and "
       "6 s per Vulkan row. Builds "
