@@ -62,6 +62,9 @@ struct CompileOptions {
   std::string cuda_tiles;  ///< a tile shape to pin (`describe` text, e.g. from --autotune), "wgmma", or
                            ///< empty: the table's
   int head_dim = 0;        ///< for kernels that leave head_dim open (0: each backend's default)
+  /// Also the CUDA backward (NAME_backward.cu) of every kernel whose dtype and head dims it takes,
+  /// without `backward = true` (the GPU kit's backward check)
+  bool cuda_backward = false;
   /// The vector paths of the CPU sources: a comma-separated list of avx512, avx2, portable and host
   /// (host is machine-dependent)
   std::string cpu_isa = "avx512,avx2,portable";

@@ -36,6 +36,7 @@ std::optional<nlohmann::ordered_json> compile_kernel(const Program& p, const Dec
   EmitOptions ctx;
   ctx.source_name = source, ctx.kernel_hash = kernel_hash(*ir), ctx.head_dim = o.head_dim;
   ctx.cuda_sm = o.cuda_sm, ctx.cuda_tiles = o.cuda_tiles, ctx.cpu_isa = o.cpu_isa;
+  ctx.cuda_backward = o.cuda_backward;
   nlohmann::ordered_json entry;
   entry["name"] = k.name;
   entry["source"] = source;

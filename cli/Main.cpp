@@ -126,6 +126,9 @@ int main(int argc, char** argv) {
       "Hopper's warpgroup kernel wherever it applies (--cuda-sm 90)");
   compile_cmd->add_option("--head-dim", compile.head_dim,
                           "head_dim for kernels that leave it open (default: " + default_head_dims() + ")");
+  compile_cmd->add_flag("--cuda-backward", compile.cuda_backward,
+                        "also the CUDA backward of every kernel the tensor-core backward takes (bf16/f16, "
+                        "head dims 64 or 128), as if it said backward = true");
   compile_cmd
       ->add_option("--cpu-isa", compile.cpu_isa,
                    "vector paths of the cpu sources, comma-separated: avx512, avx2, portable, host (default: "

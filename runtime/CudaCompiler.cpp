@@ -8,6 +8,7 @@
 
 #include "attn/cuda_abi.h"
 #include "runtime/CudaDriver.h"
+#include "runtime/CudaErrorWord.h"
 #include "runtime/CudaLauncher.h"
 #include "runtime/KernelCallArgs.h"
 #include "runtime/Nvrtc.h"
@@ -52,12 +53,12 @@ class CudaModuleAdapter : public CudaKernelModule {
       : device_(std::move(device)),
         module_(std::move(module)),
         info_(std::move(info)),
-        error_(device_->alloc(sizeof(attn_cuda_error))) {}
+        word_(CudaErrorWord::make(device_, info_.buffer_names)) {}
 
   int invoke(const attn_kernel_args* a) const override {
     attn_cuda_params p;
     if (std::string why = fill_params(a, p); !why.empty()) return fail(a, why);
-    std::lock_guard<std::mutex> lock(mutex_);  // one error word per module
+    std::lock_guard<std::mutex> lock(mutex_);  // one split workspace per module
     try {
       // Masks that read buffers: plan the tiles from host copies of the buffers.
       CudaBuffer rows, runs;
@@ -75,8 +76,9 @@ class CudaModuleAdapter : public CudaKernelModule {
           p.tile_runs = reinterpret_cast<const int*>(runs.ptr());
         }
       }
-      device_->zero(error_);
-      p.error = reinterpret_cast<attn_cuda_error*>(error_.ptr());
+      // The module's word, zeroed once (not per launch); read below, after the wait.
+      word_->note_extents(extents_of(a));
+      p.error = word_->device_ptr();
       if (p.q_len > 0) {
         const CudaGrid g =
             plan_cuda_grid(info_, device_->sm_count(), p.batch, p.q_heads, p.kv_heads, p.q_len, p.kv_len);
@@ -85,19 +87,7 @@ class CudaModuleAdapter : public CudaKernelModule {
                         static_cast<unsigned>(info_.smem_bytes), &p, sizeof p);
         device_->synchronize();
       }
-      attn_cuda_error err;
-      device_->download(&err, error_, sizeof err);
-      if (err.flag) {
-        const bool known = err.buffer >= 0 && err.buffer < a->num_buffers && err.dim >= 0 &&
-                           err.dim < a->buffers[err.buffer]->ndim;
-        const std::string name =
-            err.buffer >= 0 && static_cast<size_t>(err.buffer) < info_.buffer_names.size()
-                ? info_.buffer_names[err.buffer]
-                : std::to_string(err.buffer);
-        return fail(a, "buffer '" + name + "' index " + std::to_string(err.index) + " is out of range [0, " +
-                           std::to_string(known ? a->buffers[err.buffer]->shape[err.dim] : 0) +
-                           ") in dimension " + std::to_string(err.dim));
-      }
+      if (std::string error = word_->take(); !error.empty()) return fail(a, error);
     } catch (const CudaError& e) {
       return fail(a, e.what());
     } catch (const std::invalid_argument& e) {  // a buffer the tile plan cannot read
@@ -110,7 +100,8 @@ class CudaModuleAdapter : public CudaKernelModule {
     attn_cuda_params p;
     if (std::string why = fill_params(a, p); !why.empty()) return fail(a, why);
     try {
-      // Nothing shared between launches: every launch's scratch is its own, in stream order.
+      // Nothing shared between launches but the error word: every launch's scratch is its own,
+      // in stream order.
       CudaStreamScratch scratch(*device_, stream);
       if (!info_.tile_plan.empty()) {
         std::vector<HostTensor> host;
@@ -118,6 +109,8 @@ class CudaModuleAdapter : public CudaKernelModule {
         host_buffers(a, host, named, [&](HostTensor& h, const DLTensor* t) {
           scratch.download(h.bytes.data(), reinterpret_cast<uint64_t>(data_of(t)), h.bytes.size());
         });
+        // That download waited for the stream: an earlier launch's error is known now.
+        if (std::string error = word_->take(); !error.empty()) return fail(a, "an earlier launch: " + error);
         std::vector<double> scalars(a->scalars, a->scalars + a->num_scalars);
         std::vector<int> rows, runs;
         if (plan_tile_runs(info_, p.q_len, p.kv_len, scalars, named, rows, runs)) {
@@ -125,7 +118,10 @@ class CudaModuleAdapter : public CudaKernelModule {
           p.tile_runs = reinterpret_cast<const int*>(scratch.upload(runs.data(), runs.size() * sizeof(int)));
         }
       }
-      p.error = nullptr;
+      // The module's word (zeroed once, never per launch: no memset, no wait); read at the next
+      // synchronization: take_error(), attnc.check_errors(), or the wait above.
+      word_->note_extents(extents_of(a));
+      p.error = word_->device_ptr();
       if (p.q_len > 0) {
         const CudaGrid g =
             plan_cuda_grid(info_, device_->sm_count(), p.batch, p.q_heads, p.kv_heads, p.q_len, p.kv_len);
@@ -141,7 +137,17 @@ class CudaModuleAdapter : public CudaKernelModule {
     return 0;
   }
 
+  std::string take_error() const override { return word_->synchronize_and_take(); }
+
  private:
+  /// The extents of `a`'s buffers, for the message of an out-of-range report.
+  static std::vector<std::vector<long long>> extents_of(const attn_kernel_args* a) {
+    std::vector<std::vector<long long>> out;
+    for (int i = 0; i < a->num_buffers; ++i)
+      out.emplace_back(a->buffers[i]->shape, a->buffers[i]->shape + a->buffers[i]->ndim);
+    return out;
+  }
+
   /// The parameter block of `a` but its error word, tile plan and split workspace; an empty
   /// string, or what does not fit.
   std::string fill_params(const attn_kernel_args* a, attn_cuda_params& p) const {
@@ -221,8 +227,8 @@ class CudaModuleAdapter : public CudaKernelModule {
   std::shared_ptr<CudaDevice> device_;
   std::shared_ptr<CudaModule> module_;
   CudaLaunchInfo info_;
-  CudaBuffer error_;
-  mutable CudaSplitWorkspace split_;  // split-KV partial rows and counters, grown on demand (under mutex_)
+  std::shared_ptr<CudaErrorWord> word_;  // the module's error word, shared by invoke and launch_on
+  mutable CudaSplitWorkspace split_;     // split-KV partial rows and counters, grown on demand (under mutex_)
   mutable std::mutex mutex_;
 };
 

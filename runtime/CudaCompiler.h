@@ -16,16 +16,21 @@ struct CudaCompilerOptions {
 };
 
 /// A loaded cuda kernel (what Kernel::module() holds for the cuda target). invoke() launches on the
-/// legacy default stream and waits, reporting an out-of-range buffer index from the device's error word.
+/// legacy default stream and waits, reporting an out-of-range buffer index from the module's error
+/// word (runtime/CudaErrorWord.h).
 class CudaKernelModule : public KernelModule {
  public:
   /// Launches on `stream` (a CUstream / cudaStream_t of the device's primary context, the one
   /// PyTorch uses) and returns without waiting: the tensors must stay alive until the stream has
   /// run it. Scratch memory is allocated and freed in stream order. The host waits for the
-  /// stream only to read the buffers of a mask that plans its tiles from them. No error word:
-  /// reading it would wait for the launch, so buffer indices out of range are clamped, not
-  /// reported. Returns 0 or writes args->error.
+  /// stream only to read the buffers of a mask that plans its tiles from them. A buffer index out
+  /// of range reads 0 and sets the module's error word (zeroed once, not per launch), which is
+  /// read when the launcher next synchronizes: take_error(), or the wait for a tile plan's
+  /// buffers (args->error then reports the earlier launch's error). Returns 0 or writes args->error.
   virtual int launch_on(const attn_kernel_args* args, void* stream) const = 0;
+  /// Waits for the device, then returns the error the module's launches reported since the last
+  /// report ("buffer 'doc' index 5 is out of range [0, 5) in dimension 0"), or an empty string.
+  virtual std::string take_error() const = 0;
 };
 
 /// The cuda Compiler for attn::Loader (`loader.add_compiler(make_cuda_compiler())`). Requests

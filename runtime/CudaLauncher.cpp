@@ -148,9 +148,8 @@ CudaPreparedLaunch prepare_cuda_launch(CudaDevice& device, const CudaLaunchInfo&
   return L;
 }
 
-CudaLaunchResult launch_cuda_kernel(CudaDevice& device, const CudaModule& module, const CudaLaunchInfo& info,
-                                    const CudaLaunchRequest& r) {
-  CudaPreparedLaunch L = prepare_cuda_launch(device, info, r);
+CudaLaunchResult launch_prepared(CudaDevice& device, const CudaModule& module, const CudaLaunchInfo& info,
+                                 CudaPreparedLaunch& L, const CudaLaunchRequest& r) {
   const attn_cuda_params& p = L.params;
   CudaLaunchResult result;
   auto launch = [&] {
@@ -183,6 +182,12 @@ CudaLaunchResult launch_cuda_kernel(CudaDevice& device, const CudaModule& module
     device.download(result.lse.bytes.data(), *L.lse_memory, result.lse.bytes.size());
   }
   return result;
+}
+
+CudaLaunchResult launch_cuda_kernel(CudaDevice& device, const CudaModule& module, const CudaLaunchInfo& info,
+                                    const CudaLaunchRequest& r) {
+  CudaPreparedLaunch L = prepare_cuda_launch(device, info, r);
+  return launch_prepared(device, module, info, L, r);
 }
 
 }  // namespace attn

@@ -77,6 +77,12 @@ bool upload_tile_plan(CudaDevice& device, const CudaLaunchInfo& info, int64_t q_
 CudaPreparedLaunch prepare_cuda_launch(CudaDevice& device, const CudaLaunchInfo& info,
                                        const CudaLaunchRequest& request);
 
+/// Launches `info.entry` of `module` on a prepared launch (whose device copies another launch, e.g.
+/// a GPU reference, may have read first: its error word must still be clear). Throws as
+/// launch_cuda_kernel.
+CudaLaunchResult launch_prepared(CudaDevice& device, const CudaModule& module, const CudaLaunchInfo& info,
+                                 CudaPreparedLaunch& L, const CudaLaunchRequest& request);
+
 /// Launches `info.entry` of `module`. Throws CudaError on a driver failure, and with
 /// "buffer 'NAME' index I is out of range [0, N) in dimension D" when the kernel reported one.
 CudaLaunchResult launch_cuda_kernel(CudaDevice& device, const CudaModule& module, const CudaLaunchInfo& info,

@@ -82,7 +82,13 @@ std::string CudaDeviceTuner::prepare(size_t i) {
                                           : read_cuda_launch_info(candidates_[i].info);
   NvrtcOptions options;
   options.arch = "sm_" + std::to_string(device_.sm()) + (device_.sm() == 90 ? "a" : "");
-  NvrtcResult nv = nvrtc_compile(candidates_[i].source, "candidate.cu", options);
+  NvrtcResult nv;
+  if (!candidates_[i].cubin.empty()) {
+    nv.cubin = candidates_[i].cubin;
+    nv.report = parse_ptxas_report(candidates_[i].log);
+  } else {
+    nv = nvrtc_compile(candidates_[i].source, "candidate.cu", options);
+  }
   const PtxasFunction* fn = nv.report.find(infos_[i].entry);
   if (fn && fn->spill_stores + fn->spill_loads > 0)
     return "spills " + std::to_string(fn->spill_stores + fn->spill_loads) + " bytes";

@@ -48,10 +48,13 @@ CudaTuneResult cuda_autotune(CudaTuneBackend& backend, double tolerance);
 /// The largest difference from the table's output a candidate may show, by I/O type.
 double cuda_tune_tolerance(ScalarType io);
 
-/// One candidate for the device tuner: its name and generated source.
+/// One candidate for the device tuner: its name and generated source, and optionally its cubin and
+/// NVRTC log compiled ahead (kit_check compiles a GPU session's candidates in parallel first).
 struct CudaTuneSource {
   std::string name, source;
-  std::string info;  ///< its launch shape (write_cuda_launch_info); empty: read from the source
+  std::string info;             ///< its launch shape (write_cuda_launch_info); empty: read from the source
+  std::vector<uint8_t> cubin;  ///< empty: compiled by prepare()
+  std::string log;             ///< the cubin's NVRTC log (ptxas -v lines: spills)
 };
 
 /// The device binding: NVRTC for the device's architecture (a candidate with spills is rejected),

@@ -60,8 +60,9 @@ struct CudaBackwardResult {
 /// (kDLCUDA on device `device`; the forward's Out and LSE given; Q, K, V, Out, dOut, dQ, dK, dV
 /// rows 16-byte aligned, any strides with a contiguous last dimension; buffers and their gradients
 /// dense), launched on `stream` (a CUstream of the device's primary context, PyTorch's current
-/// stream) without waiting. Its workspace is allocated and freed in stream order. No error word
-/// (reading it would wait): buffer indices out of range are clamped, not reported. The caller checks
+/// stream) without waiting. Its workspace is allocated and freed in stream order. A buffer index
+/// out of range reads 0 and sets the backward's error word (runtime/CudaErrorWord.h: zeroed once,
+/// not per launch), which take_cuda_errors() reports at the next synchronization. The caller checks
 /// shapes (validate_inputs, validate_gradient_request). Throws InputError for tensors it cannot
 /// take, KernelLimitError for what the backward does not support, CudaError and CudaCompileError.
 void launch_cuda_backward(const KernelIR& ir, const attn_backward_args& args, void* stream, int device = 0);

@@ -2,7 +2,8 @@
 // compiled by NVRTC (the cubin kept in the loader's disk cache, keyed by source and architecture)
 // and launched in the order attn/cuda_backward_abi.h gives, on device copies of the tensors; for
 // masks that read buffers, with the run-time tile plan both ways (plan_cuda_backward_tiles); and
-// launch_cuda_backward: the same kernels on the caller's device tensors and stream.
+// launch_cuda_backward: the same kernels on the caller's device tensors and stream
+// (runtime/CudaBackwardLaunch.h).
 #include <algorithm>
 #include <deque>
 #include <map>
@@ -14,7 +15,9 @@
 #include "backends/cuda/CudaBackward.h"
 #include "codegen/KernelIR.h"
 #include "codegen/Lower.h"
+#include "runtime/CudaBackwardLaunch.h"
 #include "runtime/CudaDriver.h"
+#include "runtime/CudaErrorWord.h"
 #include "runtime/CudaLauncher.h"
 #include "runtime/KernelCallArgs.h"
 #include "runtime/Nvrtc.h"
@@ -60,10 +63,12 @@ std::shared_ptr<CudaDevice> shared_device(int ordinal) {
 struct LoadedBackward {
   CudaBackwardSource src;
   std::shared_ptr<CudaModule> module;
+  /// The launches' error word: zeroed once, read at the next synchronization (take_cuda_errors()).
+  std::shared_ptr<CudaErrorWord> word;
 };
 
-const LoadedBackward& loaded_backward(CudaDevice& device, int ordinal, const KernelIR& ir, int head_dim,
-                                      int value_dim) {
+const LoadedBackward& loaded_backward(const std::shared_ptr<CudaDevice>& device, int ordinal,
+                                      const KernelIR& ir, int head_dim, int value_dim) {
   static std::mutex mutex;
   static std::map<std::string, std::unique_ptr<LoadedBackward>> loaded;  // entries never move
   const std::string key = kernel_hash(ir) + " " + std::to_string(head_dim) + " " + std::to_string(value_dim) +
@@ -72,50 +77,21 @@ const LoadedBackward& loaded_backward(CudaDevice& device, int ordinal, const Ker
   std::unique_ptr<LoadedBackward>& l = loaded[key];
   if (!l) {
     CudaPrintOptions po;
-    po.sm = device.sm();
+    po.sm = device->sm();
     po.head_dim = head_dim, po.value_dim = value_dim;
     KernelIR specialized = ir;
     specialized.options.head_dim = head_dim, specialized.options.value_dim = value_dim;
     auto fresh = std::make_unique<LoadedBackward>();
     fresh->src = print_cuda_backward(specialized, po);
     fresh->module =
-        device.load(backward_cubin(fresh->src.cu, fresh->src.dq + ".cu", "sm_" + std::to_string(po.sm)));
+        device->load(backward_cubin(fresh->src.cu, fresh->src.dq + ".cu", "sm_" + std::to_string(po.sm)));
+    std::vector<std::string> names;
+    for (const KernelArg& arg : ir.args)
+      if (arg.kind != KernelArg::Kind::Scalar) names.push_back(arg.name);
+    fresh->word = CudaErrorWord::make(device, std::move(names));
     l = std::move(fresh);
   }
   return *l;
-}
-
-/// Element strides of `t` (compact row-major when it has none).
-std::vector<long long> strides_of(const DLTensor* t) {
-  std::vector<long long> s(size_t(t->ndim));
-  long long acc = 1;
-  for (int d = t->ndim - 1; d >= 0; --d) {
-    s[size_t(d)] = t->strides ? t->strides[d] : acc;
-    acc *= t->shape[d];
-  }
-  return s;
-}
-
-uint64_t address_of(const DLTensor* t) { return reinterpret_cast<uint64_t>(t->data) + t->byte_offset; }
-
-/// Checks `t` (on `device`, `ndim`-D, a contiguous last dimension, 16-byte aligned rows when
-/// `rows16`) and sets the batch, head and row strides of a [B, H, L, ...] tensor.
-void take(const DLTensor* t, const char* name, int ndim, int ordinal, bool rows16, long long (&s)[3]) {
-  if (!t) throw InputError(std::string("the CUDA backward needs ") + name);
-  if (t->device.device_type != kDLCUDA || t->device.device_id != ordinal)
-    throw InputError(std::string(name) + " is not in the memory of CUDA device " + std::to_string(ordinal));
-  if (t->ndim != ndim)
-    throw InputError(std::string(name) + " has " + std::to_string(t->ndim) + " dimensions, expected " +
-                     std::to_string(ndim));
-  const std::vector<long long> st = strides_of(t);
-  if (ndim > ATTN_CUDA_MAX_RANK)
-    throw InputError(std::string(name) + " has more than " + std::to_string(ATTN_CUDA_MAX_RANK) +
-                     " dimensions");
-  if (ndim > 0 && t->shape[ndim - 1] > 1 && st[size_t(ndim - 1)] != 1)
-    throw InputError(std::string("the last dimension of ") + name + " must be contiguous");
-  if (rows16 && (address_of(t) % 16 != 0 || (ndim > 2 && (st[2] * t->dtype.bits / 8) % 16 != 0)))
-    throw InputError(std::string("the CUDA backward needs 16-byte aligned rows of ") + name);
-  for (int d = 0; d < 3; ++d) s[d] = d < ndim ? st[size_t(d)] : 1;
 }
 
 }  // namespace
@@ -136,97 +112,27 @@ CudaBackwardTilePlan plan_cuda_backward_tiles(const CudaBackwardSource& src, con
 }
 
 void launch_cuda_backward(const KernelIR& ir, const attn_backward_args& a, void* stream, int ordinal) {
+  if (!a.q || !a.v || a.q->ndim != 4 || a.v->ndim != 4)
+    throw InputError("the CUDA backward needs q and v as 4-D tensors [B, H, L, D]");
   std::shared_ptr<CudaDevice> device = shared_device(ordinal);
   const int head_dim = static_cast<int>(a.q->shape[3]), value_dim = static_cast<int>(a.v->shape[3]);
-  const LoadedBackward& l = loaded_backward(*device, ordinal, ir, head_dim, value_dim);
+  const LoadedBackward& l = loaded_backward(device, ordinal, ir, head_dim, value_dim);
   const CudaBackwardSource& src = l.src;
-
-  attn_cuda_bwd_params bp{};
-  attn_cuda_params& p = bp.fwd;
-  long long unused[3];
-  take(a.q, "q", 4, ordinal, true, p.q_stride), take(a.k, "k", 4, ordinal, true, p.k_stride);
-  take(a.v, "v", 4, ordinal, true, p.v_stride), take(a.out, "out", 4, ordinal, true, p.out_stride);
-  take(a.lse, "lse", 3, ordinal, false, p.lse_stride), take(a.dout, "dout", 4, ordinal, true, bp.dout_stride);
-  take(a.dq, "dq", 4, ordinal, true, bp.dq_stride), take(a.dk, "dk", 4, ordinal, true, bp.dk_stride);
-  take(a.dv, "dv", 4, ordinal, true, bp.dv_stride);
-  if (a.dlse) take(a.dlse, "dlse", 3, ordinal, false, bp.dlse_stride);
-  const ScalarType io = io_scalar_type(ir.options.dtype);
-  for (const DLTensor* t :
-       std::initializer_list<const DLTensor*>{a.q, a.k, a.v, a.out, a.dout, a.dq, a.dk, a.dv})
-    if (dl_scalar_type(t->dtype) != io)
-      throw InputError(std::string("q, k, v, out, dout and the gradients must be ") + scalar_type_name(io));
-  p.q = reinterpret_cast<const void*>(address_of(a.q)), p.k = reinterpret_cast<const void*>(address_of(a.k));
-  p.v = reinterpret_cast<const void*>(address_of(a.v)), p.out = reinterpret_cast<void*>(address_of(a.out));
-  p.lse = reinterpret_cast<float*>(address_of(a.lse));
-  bp.dout = reinterpret_cast<const void*>(address_of(a.dout));
-  bp.dlse = a.dlse ? reinterpret_cast<const float*>(address_of(a.dlse)) : nullptr;
-  bp.dq = reinterpret_cast<void*>(address_of(a.dq)), bp.dk = reinterpret_cast<void*>(address_of(a.dk));
-  bp.dv = reinterpret_cast<void*>(address_of(a.dv));
-  p.batch = static_cast<int>(a.q->shape[0]), p.q_heads = static_cast<int>(a.q->shape[1]);
-  p.kv_heads = static_cast<int>(a.k->shape[1]);
-  p.q_len = static_cast<int>(a.q->shape[2]), p.kv_len = static_cast<int>(a.k->shape[2]);
-  p.scale = static_cast<float>(src.scale);
-  p.scale_log2 = static_cast<float>(src.scale * 1.4426950408889634);
-  p.error = nullptr;  // accesses stay clamped
-
-  // Buffers in declaration order, and where each wanted gradient starts in grad_out.
-  if (a.num_buffers > ATTN_CUDA_MAX_BUFFERS)
-    throw InputError("too many tensor arguments for the CUDA backward");
-  std::map<std::string, long long> base;
-  std::vector<std::pair<long long, const DLTensor*>> wanted;  // grad_out offset, the caller's gradient
-  int buffer = 0, scalar = 0;
-  for (const KernelArg& arg : ir.args) {
-    if (arg.kind == KernelArg::Kind::Scalar) {
-      if (scalar >= a.num_scalars) throw InputError("missing scalar argument '" + arg.name + "'");
-      p.scalars[scalar] = a.scalars[scalar];
-      ++scalar;
-      continue;
-    }
-    if (buffer >= a.num_buffers) throw InputError("missing buffer argument '" + arg.name + "'");
-    const DLTensor* t = a.buffers[buffer];
-    take(t, arg.name.c_str(), t->ndim, ordinal, false, unused);
-    attn_cuda_buffer& b = p.buffers[buffer];
-    b.data = reinterpret_cast<const void*>(address_of(t));
-    b.rank = t->ndim;
-    long long numel = 1;
-    for (int d = b.rank - 1; d >= 0; --d) b.shape[d] = t->shape[d], b.stride[d] = numel, numel *= t->shape[d];
-    if (const DLTensor* g = a.buffer_grads ? a.buffer_grads[buffer] : nullptr) {
-      take(g, ("the gradient of " + arg.name).c_str(), g->ndim, ordinal, false, unused);
-      base[arg.name] = bp.grad_numel;
-      wanted.emplace_back(bp.grad_numel, g);
-      bp.grad_numel += numel;
-    }
-    ++buffer;
-  }
-  for (size_t s = 0; s < ATTN_CUDA_MAX_SITES; ++s)
-    bp.site_base[s] =
-        s < src.site_buffers.size() && base.count(src.site_buffers[s]) ? base[src.site_buffers[s]] : -1;
-
-  // Workspace, in stream order: delta, and the buffer gradients' partial slots and sums.
-  CudaStreamScratch scratch(*device, stream);
-  bp.delta = reinterpret_cast<float*>(scratch.alloc(size_t(p.batch) * p.q_heads * p.q_len * 4));
-  const unsigned q_tiles = (unsigned(p.q_len) + src.block_m - 1) / src.block_m;
-  if (bp.grad_numel > 0) {
-    bp.grad_slots = p.batch * p.q_heads * int(q_tiles) * (src.block_m / 16);  // a slot per dq warp
-    bp.grad_partial =
-        reinterpret_cast<float*>(scratch.alloc(size_t(bp.grad_slots) * size_t(bp.grad_numel) * 4, true));
-    bp.grad_out = reinterpret_cast<float*>(scratch.alloc(size_t(bp.grad_numel) * 4));
-  }
-  if (p.q_len <= 0 || p.kv_len <= 0) return;
-  const unsigned B = unsigned(p.batch), Hq = unsigned(p.q_heads), Hkv = unsigned(p.kv_heads);
-  device->launch(*l.module, src.pre, {(unsigned(p.q_len) + 3) / 4, Hq, B}, 128, 0, &bp, sizeof bp, stream);
-  device->launch(*l.module, src.dkdv, {(unsigned(p.kv_len) + src.block_n - 1) / src.block_n, Hkv, B},
-                 unsigned(src.threads), unsigned(src.dkdv_smem), &bp, sizeof bp, stream);
-  device->launch(*l.module, src.dq, {q_tiles, Hq, B}, unsigned(src.threads), unsigned(src.dq_smem), &bp,
-                 sizeof bp, stream);
-  if (bp.grad_numel > 0) {
-    device->launch(*l.module, src.grad, {unsigned((bp.grad_numel + 255) / 256), 1, 1}, 256, 0, &bp, sizeof bp,
-                   stream);
-    for (const auto& [offset, g] : wanted) {
-      size_t bytes = 4;
-      for (int d = 0; d < g->ndim; ++d) bytes *= size_t(g->shape[d]);
-      scratch.copy(address_of(g), reinterpret_cast<uint64_t>(bp.grad_out + offset), bytes);
-    }
+  CudaBackwardInfo info;
+  info.pre = src.pre, info.dkdv = src.dkdv, info.dq = src.dq, info.grad = src.grad;
+  info.threads = src.threads, info.block_m = src.block_m, info.block_n = src.block_n;
+  info.dkdv_smem = src.dkdv_smem, info.dq_smem = src.dq_smem;
+  info.head_dim = src.head_dim, info.value_dim = src.value_dim;
+  info.dtype = io_scalar_type(ir.options.dtype);
+  info.scale = src.scale;
+  info.site_buffers = src.site_buffers;
+  std::vector<std::string> names;
+  for (const KernelArg& arg : ir.args)
+    if (arg.kind != KernelArg::Kind::Scalar) names.push_back(arg.name);
+  try {
+    launch_cuda_backward_module(*device, ordinal, *l.module, info, names, a, stream, *l.word);
+  } catch (const std::invalid_argument& e) {  // tensors it cannot take: the caller's error
+    throw InputError(e.what());
   }
 }
 

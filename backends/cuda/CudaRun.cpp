@@ -96,7 +96,7 @@ CudaTuneResult tune(CudaDevice& device, const KernelIR& ir, const CudaPrintOptio
     CudaPrintOptions o = po;
     o.tiles = c;
     const CudaKernelSource src = print_cuda_kernel(ir, o);
-    sources.push_back({describe(c), src.cu, write_cuda_launch_info(src.launch)});
+    sources.push_back({describe(c), src.cu, write_cuda_launch_info(src.launch), {}, {}});
   }
   // Buffers index positions and heads of the full problem: the check keeps B = 1 and cuts only
   // when the kernel reads no buffer.

@@ -89,11 +89,19 @@ class CudaTargetBackend : public Backend {
     EmittedKernel out;
     out.files = {{name + ".cu", src.cu}, {name + ".cuh", src.header}};
     out.manifest = {{"cuda_launch", write_cuda_launch_info(src.launch)}};
-    if (kernel_options(ir).backward) {  // the backward's kernels too (attn/cuda_backward_abi.h)
-      CudaBackwardSource back = print_cuda_backward(ir, po);
-      out.files.push_back({name + "_backward.cu", back.cu});
-      out.files.push_back({name + "_backward.cuh", back.header});
+    // backward = true (or --cuda-backward where the backward applies): its kernels too
+    // (attn/cuda_backward_abi.h).
+    const bool wanted = kernel_options(ir).backward;
+    if (!wanted && !o.cuda_backward) return out;
+    CudaBackwardSource back;
+    try {
+      back = print_cuda_backward(ir, po);
+    } catch (const KernelLimitError&) {
+      if (wanted) throw;
+      return out;  // --cuda-backward: only where the backward applies
     }
+    out.files.push_back({name + "_backward.cu", back.cu});
+    out.files.push_back({name + "_backward.cuh", back.header});
     return out;
   }
   std::string dump(const KernelIR& ir) const override { return print_cuda_kernel(ir, {}).cu; }

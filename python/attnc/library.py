@@ -3,8 +3,8 @@
 import os
 import sys
 
-from . import _core
-from ._core import Error
+from . import _backend
+from ._backend import Error
 
 # Every kernel made in this process by id (name and structural hash): the torch operator
 # (attnc.ops) takes the id, a string, so that torch.compile keeps the call in its graph.
@@ -137,14 +137,25 @@ def load(path):
     """The kernels of the .attn file at `path` (imports resolve beside it; `std.*` is built in).
     Raises attnc.Error with the located diagnostics (`file:line:col: error: ...`)."""
     path = os.fspath(path)
-    return Library(_core.compile_file(path), path)
+    return Library(_backend.require_compiler("attnc.load").compile_file(path), path)
 
 
 def loads(text, name="<string>"):
     """The kernels of .attn source `text`; `name` stands for the file in diagnostics."""
-    return Library(_core.compile_text(name, text), name)
+    return Library(_backend.require_compiler("attnc.loads").compile_text(name, text), name)
 
 
 def stdlib():
     """The standard library the package carries: {'std.masks': source, ...}."""
-    return dict(_core.stdlib_modules())
+    return dict(_backend.require_compiler("attnc.stdlib").stdlib_modules())
+
+
+def load_generated(folder):
+    """The CUDA kernels `attnc compile -t cuda [--cuda-backward] -o folder` wrote, as a Library:
+    no compiler needed (the runtime-only build loads only these). Each runs on CUDA tensors on the
+    current stream; its backward needs the kernel's `NAME_backward.cu` (--cuda-backward) and
+    `lse = true` (autograd saves the LSE). Raises attnc.Error for a folder without a manifest."""
+    if _backend.runtime is None:
+        raise Error("attnc.load_generated needs the extension attnc._runtime, which this build lacks")
+    folder = os.fspath(folder)
+    return Library(_backend.runtime.load_folder(folder), folder)

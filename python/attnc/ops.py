@@ -12,7 +12,7 @@ from typing import List, Optional, Tuple
 
 import torch
 
-from ._core import Error
+from ._backend import Error
 from .library import KERNELS
 
 

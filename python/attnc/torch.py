@@ -9,7 +9,7 @@ import functools
 
 import torch
 
-from ._core import Error
+from ._backend import Error
 from .library import loads
 from .ops import call_kernel
 from .trace import trace_mods

@@ -10,7 +10,7 @@ import math
 
 import torch
 
-from ._core import Error
+from ._backend import Error
 
 
 class Trace:

@@ -304,6 +304,33 @@ BOOST_AUTO_TEST_CASE(compile_cuda_pins_a_tile_shape) {
   BOOST_TEST(too_big.output.find("bytes of shared memory; sm_90 has") != std::string::npos, too_big.output);
 }
 
+// --cuda-backward writes the backward wherever the tensor-core backward applies (bf16/f16, head
+// dims 64 or 128) and skips the rest; without it only `backward = true` writes one.
+BOOST_AUTO_TEST_CASE(compile_cuda_backward_where_it_applies) {
+  TempDir dir;
+  const std::string file = (dir.path() / "k.attn").string();
+  write_file(file,
+             "kernel half_k { mask = q >= kv; dtype = bf16; head_dim = 64; }\n"
+             "kernel float_k { mask = q >= kv; head_dim = 64; }\n"
+             "kernel wide_k { mask = q >= kv; dtype = f16; head_dim = 256; }\n");
+  const fs::path out = dir.path() / "out";
+  auto with = run_command(attnc("compile " + file + " -t cuda --cuda-backward -o " + out.string()));
+  BOOST_REQUIRE_MESSAGE(with.status == 0, with.output);
+  BOOST_TEST(fs::exists(out / "half_k_backward.cu"));
+  BOOST_TEST(read_file(out / "half_k_backward.cu").find("#define ATTN_BWD_DQ attn_bwd_dq_half_k") !=
+             std::string::npos);
+  BOOST_TEST(!fs::exists(out / "float_k_backward.cu"));  // f32: no tensor-core backward
+  BOOST_TEST(!fs::exists(out / "wide_k_backward.cu"));   // head dim 256: none either
+  BOOST_TEST(fs::exists(out / "float_k.cu"));
+  const auto manifest = nlohmann::json::parse(read_file(out / "manifest.json"));
+  BOOST_TEST(manifest["kernels"][0]["files"]["cuda"].size() == 4u);
+  BOOST_TEST(manifest["kernels"][1]["files"]["cuda"].size() == 2u);
+  const fs::path plain = dir.path() / "plain";
+  auto without = run_command(attnc("compile " + file + " -t cuda -o " + plain.string()));
+  BOOST_REQUIRE_MESSAGE(without.status == 0, without.output);
+  BOOST_TEST(!fs::exists(plain / "half_k_backward.cu"));
+}
+
 BOOST_AUTO_TEST_CASE(bench_reports_times_and_rates) {
   TempDir dir;
   std::string file = (dir.path() / "b.attn").string();

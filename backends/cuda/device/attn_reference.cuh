@@ -1,6 +1,8 @@
 // ---- attnc device library: a naive forward in double precision, for checks on a GPU ---------
 // Appended to a generated kernel's source by bench/gpu/kit_check.cpp (never by the printer): one
-// thread per (b, h, q) row, the mask and score functions of the same source, two passes.
+// warp per (b, h, q) row, lane l taking keys l, l + 32, ... (decode rows over 32k keys stay
+// quick), the mask and score functions of the same source, two passes. Launch 32 threads per row
+// in blocks of a multiple of 32.
 struct attn_ref_params {
   attn_cuda_params p;
   double* out;  // [B, Hq, Lq, Dv]
@@ -9,8 +11,9 @@ struct attn_ref_params {
 
 extern "C" __global__ void attn_reference_fwd(const attn_ref_params r) {
   const attn_cuda_params& p = r.p;
-  const long long row = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
-  if (row >= static_cast<long long>(p.batch) * p.q_heads * p.q_len) return;
+  const long long row = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / 32;
+  const int lane = static_cast<int>(threadIdx.x % 32);
+  if (row >= static_cast<long long>(p.batch) * p.q_heads * p.q_len) return;  // whole warps
   const int q = static_cast<int>(row % p.q_len), h = static_cast<int>((row / p.q_len) % p.q_heads);
   const int b = static_cast<int>(row / (static_cast<long long>(p.q_len) * p.q_heads));
   const int kvh = h / (p.q_heads / p.kv_heads);
@@ -23,12 +26,13 @@ extern "C" __global__ void attn_reference_fwd(const attn_ref_params r) {
     return attn_score(static_cast<float>(dot * p.scale), b, h, q, kv, p);
   };
   double m = -attn_dev::inf();
-  for (int kv = 0; kv < p.kv_len; ++kv) m = fmax(m, score_at(kv));
+  for (int kv = lane; kv < p.kv_len; kv += 32) m = fmax(m, score_at(kv));
+  for (int o = 16; o > 0; o /= 2) m = fmax(m, __shfl_xor_sync(0xffffffffu, m, o));
   double acc[ATTN_DV];
   for (int c = 0; c < ATTN_DV; ++c) acc[c] = 0;
   double sum = 0;
   if (m != -attn_dev::inf()) {
-    for (int kv = 0; kv < p.kv_len; ++kv) {
+    for (int kv = lane; kv < p.kv_len; kv += 32) {
       const double s = score_at(kv);
       if (s == -attn_dev::inf()) continue;
       const double w = exp(s - m);
@@ -37,6 +41,10 @@ extern "C" __global__ void attn_reference_fwd(const attn_ref_params r) {
       for (int c = 0; c < ATTN_DV; ++c) acc[c] += w * attn_dev::to_f32(vr[c]);
     }
   }
+  for (int o = 16; o > 0; o /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, o);
+  for (int c = 0; c < ATTN_DV; ++c)
+    for (int o = 16; o > 0; o /= 2) acc[c] += __shfl_xor_sync(0xffffffffu, acc[c], o);
+  if (lane != 0) return;
   for (int c = 0; c < ATTN_DV; ++c) r.out[row * ATTN_DV + c] = sum > 0 ? acc[c] / sum : 0.0;
   r.lse[row] = sum > 0 ? m + log(sum) : -attn_dev::inf();
 }

@@ -1,0 +1,318 @@
+// check_kernel: forward, backward, decode and out-of-range checks of one kit kernel.
+#include "bench/gpu/KitCheck.h"
+
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <tuple>
+
+#include "bench/gpu/KitBackward.h"
+#include "runtime/Nvrtc.h"
+
+namespace attn::kit {
+
+namespace {
+
+double tolerance(ScalarType t) { return t == ScalarType::F32 ? 2e-3 : t == ScalarType::F16 ? 1e-2 : 3e-2; }
+
+std::string gb(int64_t bytes) {
+  std::ostringstream s;
+  s.precision(3);
+  s << static_cast<double>(bytes) / double(1 << 30) << " GB";
+  return s.str();
+}
+
+std::string shape_text(int64_t lq, int64_t lkv) {
+  return "Lq=" + std::to_string(lq) + " Lkv=" + std::to_string(lkv);
+}
+
+/// max |got - want| over out (NaN: infinite) and over the LSE when the kernel writes it.
+std::pair<double, double> forward_error(const Kit& k, const CudaLaunchResult& got, const Reference& want) {
+  double worst = 0, worst_lse = 0;
+  for (size_t i = 0; i < want.out.size(); ++i) {
+    const double a = got.out.get(static_cast<int64_t>(i));
+    worst = std::max(worst, std::isnan(a) ? INFINITY : std::abs(a - want.out[i]));
+  }
+  if (k.lse)
+    for (size_t i = 0; i < want.lse.size(); ++i) {
+      const double a = got.lse.get(static_cast<int64_t>(i)), b = want.lse[i];
+      worst_lse = std::max(worst_lse, (std::isinf(a) && std::isinf(b) && a == b) ? 0.0 : std::abs(a - b));
+    }
+  return {worst, worst_lse};
+}
+
+/// The parts of one kernel's result line.
+struct Line {
+  int failures = 0;
+  std::vector<std::string> fails;  // what failed, in order
+  std::string fwd, bwd, decode, oor;
+  void fail(const std::string& what) {
+    ++failures;
+    if (fails.size() < 4) fails.push_back(what);
+  }
+};
+
+struct Shape {
+  int64_t b, hq, hkv, lq, lkv;
+};
+
+/// The host bytes of one launch: q, k, v, out and the reference's f64 rows, and the buffers.
+int64_t host_bytes(const Kit& k, const Shape& s) {
+  const int64_t e = k.info.dtype == ScalarType::F32 ? 4 : 2;
+  const int64_t d = k.info.head_dim, dv = k.info.value_dim;
+  return s.b * (s.hq * s.lq * (d + dv) * e + s.hkv * s.lkv * (d + dv) * e + s.hq * s.lq * (dv + 1) * 8) +
+         buffer_bytes(k.args, s.hq, std::max(s.lq, s.lkv));
+}
+
+/// K and V of the decode shapes, made once per process per (dtype, D, Dv): 32k keys are slow to draw.
+const std::pair<HostTensor, HostTensor>& decode_kv(const Kit& k, std::mt19937& rng) {
+  static std::map<std::tuple<int, int, int>, std::pair<HostTensor, HostTensor>> cache;
+  auto key = std::make_tuple(static_cast<int>(k.info.dtype), k.info.head_dim, k.info.value_dim);
+  auto it = cache.find(key);
+  if (it == cache.end()) {
+    HostTensor kt = random_tensor(k.info.dtype, {1, 8, 32768, k.info.head_dim}, rng);
+    HostTensor v = random_tensor(k.info.dtype, {1, 8, 32768, k.info.value_dim}, rng);
+    it = cache.emplace(key, std::make_pair(std::move(kt), std::move(v))).first;
+  }
+  return it->second;
+}
+
+}  // namespace
+
+/// The f64 reference forward of one launch (its own error word says whether it read out of range).
+Reference run_reference(CudaDevice& device, const CudaModule& module, const CudaLaunchInfo& info,
+                        const CudaPreparedLaunch& L) {
+  const attn_cuda_params& p = L.params;
+  const int64_t rows = int64_t(p.batch) * p.q_heads * p.q_len;
+  CudaBuffer out =
+      device.alloc(static_cast<size_t>(std::max<int64_t>(rows * info.value_dim, 1)) * sizeof(double));
+  CudaBuffer lse = device.alloc(static_cast<size_t>(std::max<int64_t>(rows, 1)) * sizeof(double));
+  struct {
+    attn_cuda_params p;
+    double* out;
+    double* lse;
+  } rp{p, reinterpret_cast<double*>(out.ptr()), reinterpret_cast<double*>(lse.ptr())};
+  const unsigned grid[3] = {static_cast<unsigned>((rows * 32 + 127) / 128), 1, 1};  // a warp per row
+  Reference r;
+  r.out.resize(static_cast<size_t>(rows * info.value_dim));
+  r.lse.resize(static_cast<size_t>(rows));
+  if (rows == 0) return r;
+  device.launch(module, "attn_reference_fwd", grid, 128, 0, &rp, sizeof rp);
+  device.synchronize();
+  attn_cuda_error err;
+  device.download(&err, *L.error_memory, sizeof err);
+  r.out_of_range = err.flag != 0;
+  device.download(r.out.data(), out, r.out.size() * sizeof(double));
+  device.download(r.lse.data(), lse, r.lse.size() * sizeof(double));
+  return r;
+}
+
+/// The kernel's info for the reference launches: no tile plan (the reference visits every key; a
+/// plan would read the buffers on the host first).
+CudaLaunchInfo without_plan(CudaLaunchInfo info) {
+  info.tile_plan.clear();
+  return info;
+}
+
+std::vector<uint8_t> reference_cubin(const Kit& k, const CheckOptions& o) {
+  const std::filesystem::path kept =
+      o.cubins.empty()
+          ? std::filesystem::path()
+          : o.cubins / (k.cu.parent_path().filename().string() + "__" + k.cu.stem().string() + ".cubin");
+  if (!kept.empty() && std::filesystem::exists(kept)) {
+    const std::string bytes = read_text(kept);
+    return std::vector<uint8_t>(bytes.begin(), bytes.end());
+  }
+  NvrtcOptions no;
+  no.arch = o.arch;
+  std::vector<uint8_t> cubin =
+      nvrtc_compile(k.source + "\n" + o.reference, k.cu.filename().string(), no).cubin;
+  if (!kept.empty()) {
+    std::filesystem::create_directories(o.cubins);
+    const std::filesystem::path part = kept.string() + ".part";  // whole files only: renamed when written
+    std::ofstream(part, std::ios::binary)
+        .write(reinterpret_cast<const char*>(cubin.data()), static_cast<std::streamsize>(cubin.size()));
+    std::filesystem::rename(part, kept);
+  }
+  return cubin;
+}
+
+int check_kernel(CudaDevice& device, const Kit& k, const CheckOptions& o, std::mt19937& rng) {
+  Line line;
+  const std::string name = kit_name(k.cu);
+  NvrtcOptions no;
+  no.arch = o.arch;
+  std::shared_ptr<CudaModule> module = device.load(reference_cubin(k, o));
+  std::shared_ptr<CudaModule> bwd_module;
+  BackwardSource bwd;
+  if (o.backward && !k.backward.empty()) {
+    bwd = parse_backward_source(read_text(k.backward));
+    bwd_module = device.load(
+        nvrtc_compile(bwd.text + "\n" + o.reference_bwd, k.backward.filename().string(), no).cubin);
+  }
+  const CudaLaunchInfo ref_info = without_plan(k.info);
+  const double tol = tolerance(k.info.dtype);
+
+  // One forward (and backward) check: false when it could not run.
+  double fwd_worst = 0, lse_worst = 0, bwd_worst = 0, decode_worst = 0;
+  GradientErrors bwd_sum;
+  int fwd_shapes = 0, bwd_shapes = 0, decode_shapes = 0;
+  auto check = [&](const Shape& s, bool decode) {
+    const std::string at = shape_text(s.lq, s.lkv) + (decode ? " Hq=32 Hkv=8" : "");
+    if (int64_t bytes = host_bytes(k, s); bytes > o.max_host_bytes) {
+      line.fail(at + ": its inputs would take " + gb(bytes) + " of host memory (over the kit's cap of " +
+                gb(o.max_host_bytes) + ")");
+      return;
+    }
+    HostTensor q = random_tensor(k.info.dtype, {s.b, s.hq, s.lq, k.info.head_dim}, rng);
+    HostTensor kt_local, v_local;
+    const HostTensor* kt = &kt_local;
+    const HostTensor* v = &v_local;
+    if (decode) {
+      const auto& kv = decode_kv(k, rng);
+      kt = &kv.first, v = &kv.second;
+    } else {
+      kt_local = random_tensor(k.info.dtype, {s.b, s.hkv, s.lkv, k.info.head_dim}, rng);
+      v_local = random_tensor(k.info.dtype, {s.b, s.hkv, s.lkv, k.info.value_dim}, rng);
+    }
+    std::vector<HostTensor> buffers = make_buffers(k.args, s.hq, std::max(s.lq, s.lkv), rng);
+    CudaLaunchRequest req = request_for(k, q, *kt, *v, buffers);
+    // One upload for both: the reference ignores the tile plan and the launch layout.
+    CudaPreparedLaunch L = prepare_cuda_launch(device, k.info, req);
+    const Reference want = run_reference(device, *module, k.info, L);
+    if (want.out_of_range) {
+      line.fail(at + ": the kit's inputs read out of range (its index generation is wrong)");
+      return;
+    }
+    CudaLaunchResult got;
+    try {
+      got = launch_prepared(device, *module, k.info, L, req);
+    } catch (const std::exception& e) {
+      line.fail(at + ": " + e.what());
+      return;
+    }
+    auto [worst, worst_lse] = forward_error(k, got, want);
+    if (decode) {
+      ++decode_shapes;
+      decode_worst = std::max(decode_worst, worst);
+    } else {
+      ++fwd_shapes;
+      fwd_worst = std::max(fwd_worst, worst);
+      lse_worst = std::max(lse_worst, worst_lse);
+    }
+    if (worst > tol || worst_lse > 1e-2) {
+      std::ostringstream m;
+      m << at << ": max |err| " << worst << (k.lse ? " lse " + std::to_string(worst_lse) : "");
+      line.fail(m.str());
+    }
+    if (!bwd_module || decode) return;
+    const GradientErrors g =
+        check_backward(device, *bwd_module, bwd, L, k.args, buffers, want.out, want.lse, rng);
+    if (!g.error.empty()) {
+      line.fail(at + " backward: " + g.error);
+      return;
+    }
+    ++bwd_shapes;
+    bwd_sum.dq = std::max(bwd_sum.dq, g.dq), bwd_sum.dk = std::max(bwd_sum.dk, g.dk);
+    bwd_sum.dv = std::max(bwd_sum.dv, g.dv), bwd_sum.dbuffers = std::max(bwd_sum.dbuffers, g.dbuffers);
+    bwd_sum.buffers = bwd_sum.buffers || g.buffers;
+    bwd_worst = std::max(bwd_worst, g.worst());
+    if (g.worst() > tol) {
+      std::ostringstream m;
+      m << at << " backward: dQ " << g.dq << " dK " << g.dk << " dV " << g.dv << " dbuffers " << g.dbuffers;
+      line.fail(m.str());
+    }
+  };
+  auto guarded = [&](const Shape& s, bool decode) {
+    try {
+      check(s, decode);
+    } catch (const std::exception& e) {
+      line.fail(shape_text(s.lq, s.lkv) + ": " + e.what());
+    }
+  };
+  // The last two run split-KV (few query tiles, many keys: runtime/CudaGrid.h).
+  for (auto [lq, lkv] :
+       {std::pair<int64_t, int64_t>{1, 1}, {77, 77}, {200, 333}, {513, 129}, {1, 3001}, {70, 2600}})
+    guarded({2, 4, 2, lq, lkv}, false);
+  if (o.decode)
+    for (int64_t lq = 1; lq <= 16; ++lq) guarded({1, 32, 8, lq, 32768}, true);
+
+  // The deliberate out-of-range launch: every buffer of extent 1, so any read past the first head,
+  // query or key is out of range; the kernel runs without its run-time tile plan (which would
+  // report it on the host first), so the device flag must say it.
+  const bool has_buffers =
+      std::any_of(k.args.begin(), k.args.end(), [](const ArgSpec& a) { return a.buffer; });
+  if (o.out_of_range && has_buffers) {
+    try {
+      HostTensor q = random_tensor(k.info.dtype, {2, 4, 77, k.info.head_dim}, rng);
+      HostTensor kt = random_tensor(k.info.dtype, {2, 2, 77, k.info.head_dim}, rng);
+      HostTensor v = random_tensor(k.info.dtype, {2, 2, 77, k.info.value_dim}, rng);
+      std::vector<HostTensor> buffers = make_out_of_range_buffers(k.args);
+      CudaLaunchRequest req = request_for(k, q, kt, v, buffers);
+      CudaPreparedLaunch L = prepare_cuda_launch(device, ref_info, req);
+      if (!run_reference(device, *module, k.info, L).out_of_range) {
+        line.oor = "out-of-range: not read (every read guarded)";
+      } else {
+        try {
+          (void)launch_cuda_kernel(device, *module, ref_info, req);
+          line.fail("out-of-range: the reference read out of range but the kernel did not report it");
+        } catch (const CudaError& e) {
+          const std::string m = e.what();
+          if (m.find("out of range") == std::string::npos)
+            line.fail("out-of-range: " + m);
+          else
+            line.oor = "out-of-range: caught by the device flag (" + m + ")";
+        }
+      }
+    } catch (const std::exception& e) {
+      line.fail(std::string("out-of-range: ") + e.what());
+    }
+  } else if (o.out_of_range) {
+    line.oor = "out-of-range: no buffers";
+  }
+
+  std::ostringstream out;
+  out << (line.failures ? "FAIL " : "ok   ") << name << ":";
+  out << " fwd " << fwd_shapes << " shapes max|err| " << fwd_worst;
+  if (k.lse) out << " lse " << lse_worst;
+  if (bwd_module)
+    out << "; bwd " << bwd_shapes << " shapes dQ " << bwd_sum.dq << " dK " << bwd_sum.dk << " dV "
+        << bwd_sum.dv << (bwd_sum.buffers ? " dbuffers " + std::to_string(bwd_sum.dbuffers) : "");
+  else
+    out << "; bwd none";
+  if (o.decode) out << "; decode " << decode_shapes << " shapes max|err| " << decode_worst;
+  if (!line.oor.empty()) out << "; " << line.oor;
+  for (const std::string& f : line.fails) out << " | " << f;
+  if (line.failures > static_cast<int>(line.fails.size()))
+    out << " | (" << line.failures - static_cast<int>(line.fails.size()) << " more)";
+  std::cout << out.str() << std::endl;
+  return line.failures;
+}
+
+int compile_kernel(const Kit& k, const CheckOptions& o) {
+  NvrtcOptions no;
+  no.arch = o.arch;
+  auto seconds = [](auto t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  };
+  auto t0 = std::chrono::steady_clock::now();
+  NvrtcResult nv = nvrtc_compile(k.source + "\n" + o.reference, k.cu.filename().string(), no);
+  const double fwd_s = seconds(t0);
+  const PtxasFunction* fn = nv.report.find(k.info.entry);
+  std::ostringstream line;
+  line << "compiled " << kit_name(k.cu) << " (" << o.arch << "): " << (fn ? fn->registers : 0)
+       << " registers, " << (fn ? fn->spill_stores : 0) << " B spills, nvrtc " << fwd_s << " s";
+  if (o.backward && !k.backward.empty()) {
+    const BackwardSource b = parse_backward_source(read_text(k.backward));
+    t0 = std::chrono::steady_clock::now();
+    (void)nvrtc_compile(b.text + "\n" + o.reference_bwd, k.backward.filename().string(), no);
+    line << ", backward nvrtc " << seconds(t0) << " s";
+  }
+  std::cout << line.str() << std::endl;
+  return 0;
+}
+
+}  // namespace attn::kit
