@@ -60,8 +60,12 @@ KernelGradients Backend::backward(const KernelIR&, const KernelInputs&, const Gr
 std::string Backend::tune(const KernelIR&, const KernelInputs&) const { lacks(Capability::Tune); }
 TileSizes Backend::tiles(const KernelIR&) const { lacks(Capability::Tiles); }
 std::shared_ptr<const LoadedKernel> Backend::load(std::shared_ptr<const KernelIR> ir, const KernelLoadOptions&) const {
-  if (!can(Capability::Run)) lacks(Capability::Load);
-  return std::make_shared<HostCopyKernel>(*this, std::move(ir));
+  return load_on_host_copies(*this, std::move(ir));
+}
+
+std::shared_ptr<const LoadedKernel> load_on_host_copies(const Backend& b, std::shared_ptr<const KernelIR> ir) {
+  if (!b.can(Capability::Run)) throw std::logic_error(std::string("backend '") + b.name() + "' cannot run kernels");
+  return std::make_shared<HostCopyKernel>(b, std::move(ir));
 }
 void Backend::call_backward(const KernelIR& ir, const attn_backward_args& args, void*) const {
   GradientRequest request;

@@ -68,10 +68,13 @@ class LoadedKernel {
 };
 
 /// How to load a kernel: the head dims a device module is built for (0: the kernel's, else the
-/// backend's default) and the loader that compiles and caches it (null: attn::process_loader()).
+/// backend's default), the loader that compiles and caches it (null: attn::process_loader()), and
+/// the shapes of the calls it is for, when the backend may specialize to them (cpu: open head dims
+/// fixed to theirs; cuda: their head dims and the tuned tile shape of their size class).
 struct KernelLoadOptions {
   int head_dim = 0, value_dim = 0;
   Loader* loader = nullptr;
+  const KernelInputs* shapes = nullptr;
 };
 
 /// One target. Each capability's method throws std::logic_error when `can` says no.
@@ -87,6 +90,15 @@ class Backend {
   virtual bool can(Capability c) const = 0;
   /// Why `options` would not do for this backend's sources (e.g. an unknown CPU path), or "".
   virtual std::string check_options(const EmitOptions& options) const { return ""; }
+  /// The DLPack device type (dlpack.h's DLDeviceType) of the tensors its calls take: kDLCPU (1)
+  /// by default, kDLCUDA (2) for a GPU backend.
+  virtual int device_type() const { return 1; }
+  /// True when its loaded kernels take a call's tensors where they are, with any strides (cpu,
+  /// cuda); false when a call runs on copies (the default load()).
+  virtual bool calls_in_place() const { return false; }
+  /// Which of load()'s kernels a call shaped like `shapes` needs, as a key (equal keys: one
+  /// kernel); "" when one kernel serves every call.
+  virtual std::string variant_key(const KernelIR& ir, const KernelInputs& shapes) const { return ""; }
 
   /// `attnc compile -t`: the kernel's sources (with backward = true its backward's too).
   virtual EmittedKernel emit(const KernelIR& ir, const EmitOptions& options) const;
@@ -130,6 +142,10 @@ std::string backend_names(Capability c);
 /// The backend called `name` that can do `c`; Compile and Dump also take old names (`note` then
 /// receives a line for the user). Throws TargetError for an unknown name or a missing capability.
 const Backend& find_backend(const std::string& name, Capability c, std::string* note = nullptr);
+
+/// A kernel of `b` called through b.run() on host copies of a call's tensors (what load() does by
+/// default), for callers whose tensors a backend's own modules may not take as they are.
+std::shared_ptr<const LoadedKernel> load_on_host_copies(const Backend& b, std::shared_ptr<const KernelIR> ir);
 
 /// The head dim a backend builds a kernel for: `requested`, else the kernel's, else the backend's
 /// default (0 when it takes any at call time).

@@ -9,6 +9,7 @@
 #include "backends/Backend.h"
 #include "backends/cpu/CpuBackend.h"
 #include "backends/io/HostCopies.h"
+#include "codegen/KernelIR.h"
 #include "codegen/Lower.h"
 #include "runtime/KernelCallArgs.h"
 
@@ -130,9 +131,17 @@ class CpuTargetBackend : public Backend {
     const CpuTiles t = cpu_kernel_tiles(host_cpu_target());
     return {t.tile_q, t.key_block};
   }
+  bool calls_in_place() const override { return true; }
+  std::string variant_key(const KernelIR& ir, const KernelInputs& shapes) const override {
+    const HeadDims fix = head_dims_to_fix(ir, input_head_dims(shapes));  // {0, 0}: one kernel for every call
+    return std::to_string(fix.head_dim) + "," + std::to_string(fix.value_dim);
+  }
   std::shared_ptr<const LoadedKernel> load(std::shared_ptr<const KernelIR> ir, const KernelLoadOptions& o) const override {
     Loader& loader = o.loader ? *o.loader : process_loader();
-    Kernel k = loader.get(cpu_kernel_request(generate_cpu_kernel(*ir, host_cpu_target())));
+    HeadDims fix;
+    if (o.shapes) fix = head_dims_to_fix(*ir, input_head_dims(*o.shapes));
+    const KernelIR fixed = with_call_head_dims(*ir, fix.head_dim, fix.value_dim);
+    Kernel k = loader.get(cpu_kernel_request(generate_cpu_kernel(fixed, host_cpu_target())));
     return std::make_shared<CpuLoadedKernel>(std::move(ir), std::move(k));
   }
   void call_backward(const KernelIR& ir, const attn_backward_args& args, void*) const override {

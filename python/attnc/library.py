@@ -90,7 +90,7 @@ class Kernel:
         dtype = getattr(arrays[0], "dtype", np.float32)
         out = np.empty(out_shape, dtype=dtype if isinstance(dtype, np.dtype) else np.float32)
         lse = np.empty(lse_shape, dtype=np.float32) if self.lse else None
-        self.run_into(*arrays, out, lse, buffers, scalars, target or "cpu", threads)
+        self.run_into(*arrays, out, lse, buffers, scalars, target or "", threads)
         return out, lse
 
     def run_into(self, q, k, v, out, lse, buffers, scalars, target, threads=0):

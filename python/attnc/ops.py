@@ -20,19 +20,16 @@ def _names(joined):
     return joined.split(",") if joined else []
 
 
-def _device_target(t):
-    """The target a call on `t`'s device runs: CPU tensors `cpu`, CUDA tensors `cuda`."""
-    if t.is_cpu:
-        return "cpu"
-    if t.is_cuda:
-        return "cuda"
-    raise Error(f"attnc runs kernels from Python on CPU and CUDA tensors; q is on {t.device}")
+def _check_device(q):
+    """Tensors attnc can hand to a kernel: in host or CUDA memory (meta tensors have no data)."""
+    if not (q.is_cpu or q.is_cuda):
+        raise Error(f"attnc runs kernels from Python on CPU and CUDA tensors; q is on {q.device}")
 
 
-def _stream(target, q):
-    """The CUstream a cuda call launches on: PyTorch's current stream of q's device (0 otherwise;
-    a cuda call on host tensors is refused by the extension)."""
-    return torch.cuda.current_stream(q.device).cuda_stream if target == "cuda" and q.is_cuda else 0
+def _stream(q):
+    """The stream a call on GPU tensors launches on: PyTorch's current stream of q's device (0 for
+    host tensors). The target itself is the extension's choice for q's device when none is named."""
+    return torch.cuda.current_stream(q.device).cuda_stream if q.is_cuda else 0
 
 
 @torch.library.custom_op("attnc::attention", mutates_args=())
@@ -56,10 +53,11 @@ def _run(kern, q, k, v, buffers, scalars, target, threads, with_lse):
     device = {} if q.is_cpu else {"device": q.device}
     out = torch.empty(shape, dtype=q.dtype, **device)
     lse = torch.empty(shape[:3], dtype=torch.float32, **device) if with_lse else None
-    target = target or _device_target(q)
+    _check_device(q)
+    target = target or ""  # the extension picks the target of q's device
     kern._core.run(_spec(q), _spec(k), _spec(v), _spec(out), None if lse is None else _spec(lse),
                    {n: _spec(b) for n, b in buffers.items()} if buffers else {}, scalars, target, threads,
-                   _stream(target, q))
+                   _stream(q))
     return out, lse
 
 
@@ -110,15 +108,16 @@ def _run_backward(kern, q, k, v, buffers, scalars, target, threads, out, lse, do
     an expanded one, is made so)."""
     dq, dk, dv = (torch.empty(t.shape, dtype=t.dtype, device=t.device) for t in (q, k, v))
     dbuffers = {n: torch.empty(buffers[n].shape, dtype=torch.float32, device=buffers[n].device) for n in wanted}
-    target = target or _device_target(q)
-    if (dout.stride(-1) != 1 and dout.shape[-1] > 1) or target == "cuda":  # cuda: 16-byte aligned rows
+    _check_device(q)
+    target = target or ""  # the extension picks the target of q's device
+    if (dout.stride(-1) != 1 and dout.shape[-1] > 1) or q.is_cuda:  # GPU kernels: 16-byte aligned rows
         dout = dout.contiguous()
     if dlse is not None and not dlse.is_contiguous():
         dlse = dlse.contiguous()
     kern._core.backward(_spec(q), _spec(k), _spec(v), {n: _spec(b) for n, b in buffers.items()}, scalars,
                         _spec(out), _spec(lse), _spec(dout), None if dlse is None else _spec(dlse), _spec(dq),
                         _spec(dk), _spec(dv), {n: _spec(b) for n, b in dbuffers.items()}, target, threads,
-                        _stream(target, q))
+                        _stream(q))
     return dq, dk, dv, [dbuffers[n] for n in wanted]
 
 

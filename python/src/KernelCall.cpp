@@ -1,18 +1,16 @@
-// call_kernel: DLPack views -> the checks every runner shares -> attn_kernel_args or a host copy.
+// call_kernel: DLPack views -> the checks every runner shares -> the target's backend (its kernel
+// on the callers' tensors, in place or on host copies as the backend says).
 #include "python/src/KernelCall.h"
 
 #include <cstring>
 #include <deque>
 
 #include "attn/kernel_backward_abi.h"
-#include "backends/cpu/CpuBackend.h"
-#include "backends/cuda/CudaBackward.h"
-#include "backends/reference/Reference.h"
-#include "backends/spirv/RunVulkan.h"
+#include "backends/Backend.h"
+#include "backends/io/KernelIO.h"
 #include "codegen/KernelIR.h"
 #include "frontend/Program.h"
 #include "python/src/KernelLibrary.h"
-#include "runtime/CudaCompiler.h"
 #include "runtime/KernelCallArgs.h"
 
 namespace attn::python {
@@ -62,41 +60,6 @@ void check_dense(const std::string& name, const TensorView& t) {
   }
 }
 
-// A dense host copy of a strided view, for the targets that take host tensors.
-HostTensor gather(const HostTensor& like, const TensorView& t) {
-  HostTensor h(like.type, like.shape);
-  const size_t es = scalar_type_size(like.type), rank = t.shape.size();
-  std::vector<int64_t> index(rank, 0);
-  for (int64_t i = 0, n = h.numel(); i < n; ++i) {
-    int64_t offset = 0;
-    for (size_t d = 0; d < rank; ++d) offset += index[d] * t.strides[d];
-    std::memcpy(h.bytes.data() + size_t(i) * es, static_cast<const char*>(t.data) + offset * int64_t(es), es);
-    for (size_t d = rank; d-- > 0;)
-      if (++index[d] < t.shape[d])
-        break;
-      else
-        index[d] = 0;
-  }
-  return h;
-}
-
-// The run-time tile plan's key ranges per query tile for a kernel whose mask reads buffers (host
-// tensors), as run_cpu_kernel gives them. A kernel without buffers has its closed-form ranges
-// built in, so the planner is skipped.
-CpuKeyRanges key_ranges(const KernelIR& ir, const KernelCall& call, const KernelInputs& in) {
-  if (in.buffers.empty()) return {};
-  try {
-    TilePlanInputs plan;
-    plan.q_len = in.q.shape[2], plan.kv_len = in.k.shape[2];
-    plan.scalars = in.scalars;
-    for (const auto& [name, t] : in.buffers)
-      plan.buffers[name] = tile_buffer_view(t.type, call.buffers.at(name).data, t.shape);
-    return cpu_key_ranges(ir, plan);
-  } catch (const std::logic_error&) {  // inputs the planner cannot read: the kernel reports them
-    return {};
-  }
-}
-
 // The kernel ABI's arguments over the callers' memory: Q, K and V with their strides, Out, LSE and
 // the buffers dense, on the call's device. `ir` decides whether the LSE is passed.
 class InPlaceArgs {
@@ -130,49 +93,39 @@ class InPlaceArgs {
   KernelCallArgs args_;
 };
 
-void run_on_cpu(LibraryKernel& kernel, const KernelCall& call, const KernelInputs& in, KernelOutputs& out,
-                bool lse) {
-  InPlaceArgs a(kernel.ir(lse), call, in, out);
-  const CpuKeyRanges ranges = key_ranges(kernel.ir(), call, in);
-  set_key_ranges(a.args(), ranges);
-  if (kernel.cpu_kernel(lse, input_head_dims(in))->run(a.args()) != 0) a.fail("the CPU kernel failed");
-}
-
-// Launched on the caller's stream, asynchronously (runtime/CudaCompiler.h, CudaKernelModule).
-void run_on_cuda(LibraryKernel& kernel, const KernelCall& call, const KernelInputs& in, KernelOutputs& out,
-                 bool lse) {
-  if (call.q.device.device_id != 0)
-    throw InputError("the Python package runs the cuda target on device 0 (cuda:0); q is on " +
-                     device_text(call.q.device));
-  const Kernel k = kernel.cuda_kernel(lse, in);
-  const auto* module = dynamic_cast<const CudaKernelModule*>(k.module());
-  if (!module)
-    throw std::logic_error("the cuda target's loader gave a module that is not a CudaKernelModule");
-  InPlaceArgs a(kernel.ir(lse), call, in, out);
-  if (module->launch_on(&a.args(), call.stream) != 0) a.fail("the CUDA kernel failed");
-}
-
-void run_on_host_copies(LibraryKernel& kernel, const KernelCall& call, const KernelInputs& shapes, bool lse) {
-  KernelInputs in;
-  in.q = gather(shapes.q, call.q), in.k = gather(shapes.k, call.k), in.v = gather(shapes.v, call.v);
-  for (const auto& [name, t] : shapes.buffers) in.buffers[name] = gather(t, call.buffers.at(name));
-  in.scalars = shapes.scalars;
-  const KernelIR& ir = kernel.ir(lse);
-  KernelOutputs r = call.target == "reference" ? run_reference(ir, in, call.threads) : run_vulkan(ir, in);
-  std::memcpy(call.out.data, r.out.bytes.data(), r.out.bytes.size());
-  if (lse) std::memcpy(call.lse.data, r.lse.bytes.data(), r.lse.bytes.size());
+/// The backend of the call's target (one that loads kernels; none named: the first that runs in
+/// place on q's device), and the device its tensors are on.
+const Backend& call_backend(const KernelCall& call, DLDevice& device) {
+  const Backend* b = nullptr;
+  if (call.target.empty()) {
+    for (const Backend* c : backends())
+      if (!b && c->can(Capability::Load) && c->calls_in_place() && c->device_type() == call.q.device.device_type)
+        b = c;
+    if (!b) throw InputError("attnc runs kernels from Python on CPU and CUDA tensors; q is on " + device_text(call.q.device));
+  } else {
+    try {
+      b = &find_backend(call.target, Capability::Load);
+    } catch (const TargetError& e) {
+      throw InputError(e.what());
+    }
+  }
+  device = {kDLCPU, 0};
+  if (b->device_type() == kDLCUDA) {
+    if (call.q.device.device_type != kDLCUDA)
+      throw InputError("target '" + std::string(b->name()) + "' takes tensors in GPU memory; q is on " +
+                       device_text(call.q.device));
+    if (call.q.device.device_id != 0)
+      throw InputError("the Python package runs the " + std::string(b->name()) +
+                       " target on device 0 (cuda:0); q is on " + device_text(call.q.device));
+    device = call.q.device;
+  }
+  return *b;
 }
 
 DLDevice target_device(const KernelCall& call) {
-  if (call.target == "cuda") {
-    if (call.q.device.device_type != kDLCUDA)
-      throw InputError("target 'cuda' takes tensors in GPU memory; q is on " + device_text(call.q.device));
-    return call.q.device;
-  }
-  if (call.target != "cpu" && call.target != "reference" && call.target != "vulkan")
-    throw InputError("unknown target '" + call.target +
-                     "' (the Python package runs cpu, cuda, reference, vulkan)");
-  return {kDLCPU, 0};
+  DLDevice device;
+  call_backend(call, device);
+  return device;
 }
 
 // The shapes of the call's inputs, checked as every runner checks them (the command line's messages).
@@ -190,11 +143,8 @@ KernelInputs checked_shapes(const KernelIR& ir, const KernelCall& call) {
   return in;
 }
 
-void copy_into(const TensorView& to, const HostTensor& from) {
-  std::memcpy(to.data, from.bytes.data(), from.bytes.size());
-}
-
-// attn_backward_args over the callers' tensors (nothing copied), for the cpu and cuda backwards.
+// attn_backward_args over the callers' tensors (nothing copied; a backend without a backward in
+// place copies what it reads).
 class BackwardArgs {
  public:
   BackwardArgs(const KernelIR& ir, const KernelCall& call, const GradientCall& grads,
@@ -222,7 +172,6 @@ class BackwardArgs {
   BackwardArgs(const BackwardArgs&) = delete;
   BackwardArgs& operator=(const BackwardArgs&) = delete;
   attn_backward_args& args() { return args_; }
-  [[noreturn]] void fail() const { throw InputError(error_[0] ? error_ : "the CPU backward kernel failed"); }
 
  private:
   DLTensor* view(const TensorView& t) {
@@ -250,39 +199,22 @@ void check_forward(const GradientCall& grads, const DLDevice& device) {
   shape_of("out", grads.out, device), shape_of("lse", grads.lse, device);
 }
 
-void backward_on_cpu(LibraryKernel& kernel, const KernelCall& call, const GradientCall& grads,
-                     const KernelInputs& in) {
-  const KernelIR& ir = kernel.ir();
-  BackwardArgs b(ir, call, grads, in);
-  const CpuKeyRanges ranges = key_ranges(ir, call, in);
-  b.args().kv_ranges = ranges.ranges.empty() ? nullptr : ranges.ranges.data();
-  b.args().kv_ranges_block_q = ranges.block_q;
-  if (cpu_backward_entry(ir)(&b.args()) != 0) b.fail();
-}
-
-// Launched on the caller's stream after the forward, asynchronously (backends/cuda/CudaBackward.h).
-void backward_on_cuda(LibraryKernel& kernel, const KernelCall& call, const GradientCall& grads,
-                      const KernelInputs& in) {
-  BackwardArgs b(kernel.ir(), call, grads, in);
-  launch_cuda_backward(kernel.ir(), b.args(), call.stream, call.q.device.device_id);
-}
-
 }  // namespace
 
 void call_kernel(LibraryKernel& kernel, const KernelCall& call) {
   KernelInputs in = checked_shapes(kernel.ir(), call);
+  DLDevice device;
+  const Backend& backend = call_backend(call, device);
   // Shapes only: the caller allocated out (and lse) as make_outputs would.
   const bool lse = !call.lse.shape.empty();
   KernelOutputs out;
   out.out = shape_of("out", call.out, call.out.device);
   if (lse) out.lse = shape_of("lse", call.lse, call.lse.device);
   try {
-    if (call.target == "cpu")
-      run_on_cpu(kernel, call, in, out, lse);
-    else if (call.target == "cuda")
-      run_on_cuda(kernel, call, in, out, lse);
-    else
-      run_on_host_copies(kernel, call, in, lse);
+    // cuda: launched on the caller's stream, asynchronously (runtime/CudaCompiler.h).
+    const std::shared_ptr<const LoadedKernel> k = kernel.loaded(backend, lse, in);
+    InPlaceArgs a(kernel.ir(lse), call, in, out);
+    if (k->call(a.args(), call.stream) != 0) a.fail(("the " + std::string(backend.name()) + " kernel failed").c_str());
   } catch (const KernelLimitError& e) {
     throw SourceError(render_diagnostic(e.diagnostic(), kernel.program().sources));
   }
@@ -291,29 +223,20 @@ void call_kernel(LibraryKernel& kernel, const KernelCall& call) {
 void call_kernel_backward(LibraryKernel& kernel, const KernelCall& call, const GradientCall& grads) {
   const KernelIR& ir = kernel.ir();
   const KernelInputs shapes = checked_shapes(ir, call);
-  const DLDevice device = target_device(call);
+  DLDevice device;
+  const Backend& backend = call_backend(call, device);
   GradientRequest request;
   request.dout = shape_of("dout", grads.dout, device);
   if (!grads.dlse.shape.empty()) request.dlse = shape_of("dlse", grads.dlse, device);
   for (const auto& [name, _] : grads.dbuffers) request.buffers.push_back(name);
   validate_gradient_request(ir, shapes, request);
   check_rows("dout", grads.dout);
+  if (backend.calls_in_place()) check_forward(grads, device);  // the others run the forward again
   try {
-    if (call.target == "cpu" || call.target == "cuda") {
-      check_forward(grads, device);
-      (call.target == "cpu" ? backward_on_cpu : backward_on_cuda)(kernel, call, grads, shapes);
-      return;
-    }
-    KernelInputs in;
-    in.q = gather(shapes.q, call.q), in.k = gather(shapes.k, call.k), in.v = gather(shapes.v, call.v);
-    for (const auto& [name, t] : shapes.buffers) in.buffers[name] = gather(t, call.buffers.at(name));
-    in.scalars = shapes.scalars;
-    request.dout = gather(request.dout, grads.dout);
-    if (!grads.dlse.shape.empty()) request.dlse = gather(request.dlse, grads.dlse);
-    KernelGradients g = call.target == "reference" ? run_reference_backward(ir, in, request, call.threads)
-                                                   : run_vulkan_backward(ir, in, request);
-    copy_into(grads.dq, g.dq), copy_into(grads.dk, g.dk), copy_into(grads.dv, g.dv);
-    for (const auto& [name, t] : grads.dbuffers) copy_into(t, g.buffers.at(name));
+    // cpu: the run-time plan's key ranges first; cuda: launched on the caller's stream after the
+    // forward, asynchronously (backends/cuda/CudaBackward.h); others: on host copies.
+    BackwardArgs b(ir, call, grads, shapes);
+    backend.call_backward(ir, b.args(), call.stream);
   } catch (const KernelLimitError& e) {
     throw SourceError(render_diagnostic(e.diagnostic(), kernel.program().sources));
   }

@@ -29,7 +29,7 @@ struct KernelCall {
   TensorView q, k, v, out, lse;
   std::map<std::string, TensorView> buffers;
   std::map<std::string, double> scalars;
-  std::string target = "cpu";  ///< cpu, cuda, reference or vulkan
+  std::string target;  ///< a target of the backend registry that loads kernels; "": the one of q's device
   int threads = 0;             ///< 0: every core
   void* stream = nullptr;      ///< cuda: the CUstream to launch on (PyTorch's current stream)
 };

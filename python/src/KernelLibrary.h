@@ -15,9 +15,9 @@
 namespace attn {
 struct KernelIR;
 struct Program;
-class CpuKernel;
-struct HeadDims;
 struct KernelInputs;
+class Backend;
+class LoadedKernel;
 }  // namespace attn
 
 namespace attn::python {
@@ -31,22 +31,19 @@ class LibraryKernel {
   /// the backward reads, and what a call asking for the LSE of a kernel without one runs.
   const KernelIR& ir(bool lse) const { return lse ? *lse_ir_ : *ir_; }
   const Program& program() const { return *program_; }
-  /// The host CPU kernel of ir(lse) for a call's head dims (open head dims fixed to them:
-  /// with_call_head_dims), generated and compiled (through the process loader and its disk cache)
-  /// on the first call for each.
-  std::shared_ptr<CpuKernel> cpu_kernel(bool lse, HeadDims call);
-  /// The CUDA kernel of ir(lse) for inputs shaped like `shapes` (head dims; a tuned tile shape of
-  /// their size class when one is cached), printed and compiled (NVRTC, the loader's disk cache)
-  /// on the first call for each. Throws CudaError without a driver or GPU.
-  Kernel cuda_kernel(bool lse, const KernelInputs& shapes);
+  /// The kernel of ir(lse) that `backend` runs for calls shaped like `shapes` (one per its
+  /// variant_key: the cpu fixes open head dims to the call's, cuda takes a tuned tile shape of
+  /// their size class when one is cached), generated and loaded (the process loader and its disk
+  /// cache) on the first call for each: in place where the backend calls in place, else on host
+  /// copies. Throws what the backend's load throws (CudaError without a driver or GPU, ...).
+  std::shared_ptr<const LoadedKernel> loaded(const Backend& backend, bool lse, const KernelInputs& shapes);
 
  private:
   std::shared_ptr<const Program> program_;
   std::shared_ptr<const KernelIR> ir_, lse_ir_;
   std::mutex mutex_;
-  std::map<std::tuple<bool, int64_t, int64_t>, std::shared_ptr<CpuKernel>> cpu_;
-  /// By lse, head dims and the size class of B * Hq, Lq, Lkv (powers of two, as tuned shapes are).
-  std::map<std::tuple<bool, int64_t, int64_t, int64_t, int64_t, int64_t>, Kernel> cuda_;
+  /// By backend, IR (ir_ or lse_ir_) and variant key.
+  std::map<std::tuple<std::string, const KernelIR*, std::string>, std::shared_ptr<const LoadedKernel>> loaded_;
 };
 
 /// The kernels of the program in `text` (`path` names it in messages and anchors relative

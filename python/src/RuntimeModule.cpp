@@ -25,7 +25,7 @@ struct CallError : std::runtime_error {
 };
 
 void require_cuda(const GeneratedKernel& k, const std::string& target) {
-  if (target != "cuda")
+  if (!target.empty() && target != "cuda")  // "": the target of the tensors' device
     throw CallError(
         "target '" + target + "': kernel '" + k.name() +
         "' was loaded from generated CUDA sources (attnc.load_generated) and runs on CUDA tensors only");

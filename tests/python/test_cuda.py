@@ -42,12 +42,13 @@ def close(got, want, tol):
 
 
 def test_the_target_follows_the_device():
-    assert attnc.ops._device_target(torch.empty(1)) == "cpu"
-    assert attnc.ops._stream("cpu", torch.empty(1)) == 0
-    with pytest.raises(attnc.Error, match="CPU and CUDA tensors; q is on meta"):
-        attnc.ops._device_target(torch.empty(1, device="meta"))
-    if torch.cuda.is_available():
-        assert attnc.ops._device_target(torch.empty(1, device="cuda")) == "cuda"
+    # No target named: the extension runs the backend registry's target for q's device (the cpu
+    # for host tensors), exactly as when it is named.
+    assert attnc.ops._stream(torch.empty(1)) == 0
+    q, k, v = inputs(torch.float32, "cpu", d=16)
+    assert torch.equal(LIB.causal_f32(q, k, v), LIB.causal_f32(q, k, v, target="cpu"))
+    with pytest.raises(attnc.Error, match="unknown target 'gpu'"):
+        LIB.causal_f32(q, k, v, target="gpu")
 
 
 def test_meta_tensors_are_refused():
