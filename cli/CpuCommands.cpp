@@ -1,6 +1,6 @@
 // The cpu target of `attnc compile` (with backward = true, the backward too) and `attnc dump --stage=cpu`.
 #include "backends/cpu/CpuBackend.h"
-#include "cli/OutputFile.h"
+#include "runtime/OutputFile.h"
 #include "cli/TargetEntries.h"
 #include "codegen/Lower.h"
 

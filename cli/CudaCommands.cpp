@@ -6,7 +6,7 @@
 #include "backends/cuda/CudaBackward.h"
 #include "backends/cuda/CudaPrinter.h"
 #include "backends/cuda/CudaRun.h"
-#include "cli/OutputFile.h"
+#include "runtime/OutputFile.h"
 #include "cli/TargetEntries.h"
 #include "codegen/Lower.h"
 

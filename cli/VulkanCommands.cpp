@@ -12,7 +12,7 @@
 #include "backends/spirv/SpirvBackward.h"
 #include "backends/spirv/SpirvKernel.h"
 #include "backends/spirv/VulkanRequest.h"
-#include "cli/OutputFile.h"
+#include "runtime/OutputFile.h"
 #include "cli/TargetEntries.h"
 #include "codegen/Lower.h"
 #include "codegen/ScoreGradient.h"
