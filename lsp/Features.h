@@ -21,8 +21,15 @@ std::vector<CodeAction> code_actions(const Analysis& a, Range range);
 
 /// Type, signature and doc comment of what is under `offset`.
 std::optional<Hover> hover(const Analysis& a, uint32_t offset);
-/// Completion candidates at `offset` (works on text that does not parse).
-std::vector<CompletionItem> completion(const Analysis& a, uint32_t offset);
+/// The most completion candidates one answer holds (clangd's default): a file of thousands of
+/// definitions must not make every keystroke's answer, and `check --all-features`, that large.
+constexpr size_t kMaxCompletionItems = 100;
+
+/// Completion candidates at `offset` (works on text that does not parse). In an expression only
+/// names that start with the identifier before the cursor, and at most kMaxCompletionItems of
+/// them; `incomplete` (when given) is set when some were left out, so that the editor asks again
+/// as the user types.
+std::vector<CompletionItem> completion(const Analysis& a, uint32_t offset, bool* incomplete = nullptr);
 /// The parameters of the call around `offset`.
 std::optional<SignatureHelp> signature_help(const Analysis& a, uint32_t offset);
 

@@ -263,7 +263,9 @@ json Server::hover(const json& params) {
 
 json Server::completion(const json& params) {
   auto a = document(params);
-  return {{"isIncomplete", false}, {"items", lsp::completion(*a, offset(*a, params))}};
+  bool incomplete = false;
+  std::vector<CompletionItem> items = lsp::completion(*a, offset(*a, params), &incomplete);
+  return {{"isIncomplete", incomplete}, {"items", std::move(items)}};
 }
 
 json Server::signature_help(const json& params) {

@@ -114,7 +114,8 @@ BOOST_AUTO_TEST_CASE(fifos_are_written_in_place_or_refused_never_waited_on) {
   const std::string fifo = f.path("pipe.npy");
   BOOST_REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
   // With a reader the bytes go through the FIFO.
-  auto r = run_command("cat " + fifo + " > " + f.path("got.npy") + " & " + f.run(fifo) + "; s=$?; wait; exit $s");
+  auto r = run_command("timeout 20 cat " + fifo + " > " + f.path("got.npy") + " & " + f.run(fifo) +
+                       "; s=$?; wait; exit $s");
   BOOST_TEST(r.status == 0, r.output);
   BOOST_TEST(read_npy(f.path("got.npy")).numel() == 16);
   // Without one, an error rather than a wait.
