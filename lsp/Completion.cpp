@@ -160,11 +160,28 @@ void expression_names(const Analysis& a, const CursorContext& c, Collector& out)
   for (const char* k : {"let", "true", "false", "inf"}) out.keyword(k);
 }
 
+// The candidates at the cursor `c` describes, into `out`.
+void collect(const Analysis& a, const CursorContext& c, Collector& out);
+
 }  // namespace
 
 std::vector<CompletionItem> completion(const Analysis& a, uint32_t offset, bool* incomplete) {
   CursorContext c = cursor_context(a.text(), offset);
-  Collector out;
+  // Every candidate while they fit; past kMaxCompletionItems, only those with the typed prefix.
+  for (const std::string& prefix : {std::string(), c.prefix}) {
+    Collector out;
+    out.filter(prefix);
+    collect(a, c, out);
+    if (out.incomplete() && prefix.empty() && !c.prefix.empty()) continue;
+    if (incomplete) *incomplete = out.incomplete();
+    return out.take();
+  }
+  return {};
+}
+
+namespace {
+
+void collect(const Analysis& a, const CursorContext& c, Collector& out) {
   switch (c.where) {
     case CursorContext::Comment:
     case CursorContext::Name: break;
@@ -193,13 +210,12 @@ std::vector<CompletionItem> completion(const Analysis& a, uint32_t offset, bool*
               "tensor<f32>[]");
       break;
     case CursorContext::Expression:
-      out.filter(c.prefix);
       if (c.in_call && c.at_arg_start) named_arguments(a, c, out);
       expression_names(a, c, out);
       break;
   }
-  if (incomplete) *incomplete = out.incomplete();
-  return out.take();
 }
+
+}  // namespace
 
 }  // namespace attn::lsp
