@@ -217,6 +217,8 @@ void Server::did_open(const json& params, const std::deque<json>& later) {
   docs_.open(uri, std::move(text), version);
   publish_diagnostics(uri);
   for (const std::string& other : importers) publish_diagnostics(other);
+  // Parsing's temporaries (the parse tree, the tokens) are gone: give their pages back.
+  release_free_memory();
 }
 
 void Server::did_change(const json& params, const std::deque<json>& later) {
