@@ -1,8 +1,10 @@
 // What attnc writes and how (docs/guide.md): outputs never open a name another user planted,
 // devices and FIFOs are written in place and stay what they are, symbolic links are followed, and
 // a write error on standard output is a failure.
+#include <grp.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <boost/test/unit_test.hpp>
@@ -74,14 +76,25 @@ BOOST_AUTO_TEST_CASE(another_users_planted_links_are_never_written_through,
   fs::permissions(f.dir.path(), fs::perms::owner_all | fs::perms::others_exec | fs::perms::group_exec);
   write_file(victim, "precious\n");
   const std::string out = (shared / "o.npy").string();
-  const std::string spray =
-      "setpriv --reuid=65534 --regid=65534 --clear-groups /usr/bin/perl -e '"
-      "open(my $f, \"/proc/sys/kernel/ns_last_pid\") or die; my $p = <$f>;"
-      "for my $i ($p .. $p + 3000) { symlink(\"" +
-      victim.string() + "\", \"" + out + ".tmp.$i\") or die \"$!\" }'";
-  auto r = run_command(spray);
-  BOOST_REQUIRE_MESSAGE(r.status == 0, r.output);
-  r = run_command(f.run(out));
+  // As uid 65534 (a child that drops root), links for the next 3000 pids, as the old writer named
+  // its temporary `<out>.tmp.<pid>`.
+  const pid_t child = ::fork();
+  BOOST_REQUIRE(child >= 0);
+  if (child == 0) {
+    if (::setgroups(0, nullptr) != 0 || ::setresgid(65534, 65534, 65534) != 0 ||
+        ::setresuid(65534, 65534, 65534) != 0)
+      ::_exit(90);
+    std::ifstream last("/proc/sys/kernel/ns_last_pid");
+    long pid = 0;
+    if (!(last >> pid)) ::_exit(91);
+    for (long p = pid; p < pid + 3000; ++p)
+      if (::symlink(victim.c_str(), (out + ".tmp." + std::to_string(p)).c_str()) != 0) ::_exit(92);
+    ::_exit(0);
+  }
+  int status = 0;
+  BOOST_REQUIRE(::waitpid(child, &status, 0) == child);
+  BOOST_REQUIRE_MESSAGE(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the other user's links: " << status);
+  auto r = run_command(f.run(out));
   BOOST_TEST(r.status == 0, r.output);
   BOOST_TEST(read_file(victim) == "precious\n");
   BOOST_TEST(read_npy(out).numel() == 16);
