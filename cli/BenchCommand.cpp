@@ -13,7 +13,7 @@
 
 #include "cli/Commands.h"
 #include "cli/KernelSession.h"
-#include "cli/Targets.h"
+#include "backends/Backend.h"
 #include "codegen/Lower.h"
 #include "codegen/PlanTiles.h"
 #include "runtime/TilePlanner.h"
@@ -82,10 +82,10 @@ int run_bench(const BenchOptions& o) {
   std::shared_ptr<const KernelIR> ir = loaded;
   if (!ir) return 1;
   try {
-    const Target& target = find_target(o.target, Capability::Run);
-    const TargetTuner tune = o.autotune ? find_target(o.target, Capability::Tune).tune : nullptr;
-    const TargetBackward backward =
-        o.backward ? find_target(o.target, Capability::Backward).backward : nullptr;
+    const Backend& target = find_backend(o.target, Capability::Run);
+    // Checked before any work: a target without the tuner or the backward.
+    const bool tune = o.autotune && find_backend(o.target, Capability::Tune).can(Capability::Tune);
+    const bool backward = o.backward && find_backend(o.target, Capability::Backward).can(Capability::Backward);
     if (!o.dtype.empty())
       ir = with_dtype(*ir, o.dtype == "bf16" ? DType::BF16 : o.dtype == "f16" ? DType::F16 : DType::F32);
     std::vector<int64_t> s = parse_shape(o.shape);
@@ -109,7 +109,7 @@ int run_bench(const BenchOptions& o) {
                          (backward ? double(3 * D + 2 * Dv) + double(D + Dv) : double(D + Dv)) *
                          density.density;
 
-    if (tune) (o.json ? std::cerr : std::cout) << tune(*ir, in);
+    if (tune) (o.json ? std::cerr : std::cout) << target.tune(*ir, in);
 
     const bool progress = !o.json && ::isatty(2);
     std::vector<double> ms;
@@ -120,7 +120,7 @@ int run_bench(const BenchOptions& o) {
                      timed ? o.iters : o.warmup);
       auto t0 = std::chrono::steady_clock::now();
       if (backward)
-        (void)backward(*ir, in, request, o.threads);  // runs the forward first
+        (void)target.backward(*ir, in, request, o.threads);  // runs the forward first
       else
         (void)target.run(*ir, in, o.threads);
       double t = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

@@ -18,9 +18,15 @@ struct CheckOptions {
 };
 int run_check(const CheckOptions& o);
 
+/// The stages `dump --stage` prints besides the backends' code, in the order help lists them.
+inline constexpr const char* kCompilerStages[] = {"ast", "ir", "hash", "plan", "grad"};
+
+/// Every name `dump --stage` takes: the compiler stages, then the backends with a dump.
+std::string dump_stage_names();
+
 struct DumpOptions {
   std::string file;
-  std::string stage = "ir";  ///< ast | ir | hash | plan, or a target with a dump (cli/Targets.h)
+  std::string stage = "ir";  ///< ast | ir | hash | plan, or a backend with a dump (backends/Backend.h)
   std::string kernel;        ///< empty: every kernel
 };
 int run_dump(const DumpOptions& o);
@@ -32,7 +38,7 @@ struct RunOptions {
   std::string dout, dlse, dq, dk, dv;
   std::vector<std::string> grads;
   std::vector<std::string> args;     ///< NAME=file.npy or NAME=number
-  std::string target = "reference";  ///< a target that runs kernels (cli/Targets.h)
+  std::string target = "reference";  ///< a backend that runs kernels (backends/Backend.h)
   int threads = 0;
 };
 int run_run(const RunOptions& o);
@@ -49,13 +55,13 @@ int run_fmt(const FmtOptions& o);
 /// timestamps, no absolute paths).
 struct CompileOptions {
   std::vector<std::string> files;
-  std::vector<std::string> targets;  ///< names in the target table (cli/Targets.h)
+  std::vector<std::string> targets;  ///< backends that compile (backends/Backend.h)
   std::string out_dir;
   std::string kernel;      ///< empty: every kernel
   int cuda_sm = 80;        ///< the CUDA tile table's architecture
   std::string cuda_tiles;  ///< a tile shape to pin (`describe` text, e.g. from --autotune), "wgmma", or
                            ///< empty: the table's
-  int head_dim = 0;        ///< for kernels that leave head_dim open (0: 128)
+  int head_dim = 0;        ///< for kernels that leave head_dim open (0: each backend's default)
   /// The vector paths of the CPU sources: a comma-separated list of avx512, avx2, portable and host
   /// (host is machine-dependent)
   std::string cpu_isa = "avx512,avx2,portable";

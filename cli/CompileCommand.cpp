@@ -1,6 +1,6 @@
-// `attnc compile FILE... -t TARGETS -o DIR`: lowers every kernel of every file once and hands it to
-// each target's writer; records what was written in one DIR/manifest.json and writes the DLPack
-// header the sources include, so that DIR alone compiles.
+// `attnc compile FILE... -t TARGETS -o DIR`: lowers every kernel of every file once, has each
+// target's backend emit its files and writes them; records what was written in one
+// DIR/manifest.json and writes the DLPack header the sources include, so that DIR alone compiles.
 #include <algorithm>
 #include <fstream>
 #include <iostream>
@@ -9,12 +9,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "backends/cpu/CpuBackend.h"
+#include "backends/Backend.h"
 #include "cli/Commands.h"
 #include "cli/DlpackHeader.h"
 #include "cli/KernelSession.h"
 #include "runtime/OutputFile.h"
-#include "cli/Targets.h"
 #include "codegen/Lower.h"
 #include "frontend/Program.h"
 
@@ -22,11 +21,11 @@ namespace attn::cli {
 
 namespace {
 
-// Lowers kernel `k` of `p` and hands it to each target's writer; returns its manifest entry, or
-// nothing after reporting an error.
+// Lowers kernel `k` of `p`, has each target emit its files and writes them; returns its manifest
+// entry, or nothing after reporting an error.
 std::optional<nlohmann::ordered_json> compile_kernel(const Program& p, const Decl& k,
                                                      const std::string& source,
-                                                     const std::vector<const Target*>& targets,
+                                                     const std::vector<const Backend*>& targets,
                                                      const CompileOptions& o) {
   DiagnosticEngine diags;
   auto ir = lower_kernel(p, k, diags);
@@ -34,7 +33,9 @@ std::optional<nlohmann::ordered_json> compile_kernel(const Program& p, const Dec
     std::cerr << render_diagnostics(diags, p.sources);
     return std::nullopt;
   }
-  CompileContext ctx{source, kernel_hash(*ir), o.cuda_sm, o.cuda_tiles, o.head_dim, o.cpu_isa};
+  EmitOptions ctx;
+  ctx.source_name = source, ctx.kernel_hash = kernel_hash(*ir), ctx.head_dim = o.head_dim;
+  ctx.cuda_sm = o.cuda_sm, ctx.cuda_tiles = o.cuda_tiles, ctx.cpu_isa = o.cpu_isa;
   nlohmann::ordered_json entry;
   entry["name"] = k.name;
   entry["source"] = source;
@@ -54,33 +55,34 @@ std::optional<nlohmann::ordered_json> compile_kernel(const Program& p, const Dec
   entry["head_dim"] = opts.head_dim;
   entry["value_dim"] = opts.value_dim;
   entry["lse"] = opts.lse;
-  if (std::any_of(targets.begin(), targets.end(),
-                  [](const Target* t) { return t->name == std::string("cpu"); })) {
-    entry["cpu_entry"] = "attn_" + k.name;
-    entry["cpu_flags"] = cpu_required_flags();  // no -m flags: each vector path carries its ISA
-    std::vector<std::string> paths;
-    for (const CpuTarget& t : parse_cpu_paths(o.cpu_isa)) paths.push_back(cpu_isa_name(t.isa));
-    entry["cpu_paths"] = paths;
-  }
-  for (const Target* t : targets) {
+  nlohmann::ordered_json files;
+  for (const Backend* t : targets) {
     try {
-      entry["files"][t->name] = t->writer(*ir, ctx, o.out_dir);
+      EmittedKernel emitted = t->emit(*ir, ctx);
+      std::vector<std::string> names;
+      for (const EmittedFile& f : emitted.files) {
+        write_output_file(std::filesystem::path(o.out_dir) / f.name, f.contents);
+        names.push_back(f.name);
+      }
+      for (const auto& [key, json] : emitted.manifest) entry[key] = nlohmann::ordered_json::parse(json);
+      files[t->name()] = names;
     } catch (const std::exception& e) {
-      report_kernel_error(e, p, "kernel '" + k.name + "' (" + t->name + "): ");
+      report_kernel_error(e, p, "kernel '" + k.name + "' (" + t->name() + "): ");
       return std::nullopt;
     }
   }
+  entry["files"] = files;
   return entry;
 }
 
 }  // namespace
 
 int run_compile(const CompileOptions& o) {
-  std::vector<const Target*> targets;
+  std::vector<const Backend*> targets;
   for (const std::string& name : o.targets) {
     try {
       std::string note;
-      const Target* t = &find_target(name, Capability::Compile, &note);
+      const Backend* t = &find_backend(name, Capability::Compile, &note);
       // A target named twice (vulkan and its old name spirv) is written once.
       if (std::find(targets.begin(), targets.end(), t) == targets.end()) targets.push_back(t);
       if (!note.empty()) std::cerr << "attnc: note: " << note << "\n";

@@ -1,11 +1,11 @@
 // `attnc dump --stage=ast|ir|hash|plan|grad|TARGET FILE [KERNEL]`: print a compiler stage, or a target's
-// generated code (the target table's dump entries).
+// generated code (the backend registry's dump entries).
 #include <algorithm>
 #include <iostream>
 
 #include "cli/Commands.h"
 #include "cli/KernelSession.h"
-#include "cli/Targets.h"
+#include "backends/Backend.h"
 #include "codegen/Lower.h"
 #include "codegen/PlanTiles.h"
 #include "frontend/PrintAst.h"
@@ -13,15 +13,21 @@
 
 namespace attn::cli {
 
+std::string dump_stage_names() {
+  std::string names;
+  for (const char* stage : kCompilerStages) names += stage + std::string(", ");
+  return names + backend_names(Capability::Dump);
+}
+
 int run_dump(const DumpOptions& o) {
   auto p = load_program(o.file);
   if (report_diagnostics(*p, false)) return 1;
-  const Target* target = nullptr;
+  const Backend* target = nullptr;
   if (std::find(std::begin(kCompilerStages), std::end(kCompilerStages), o.stage) ==
       std::end(kCompilerStages)) {
     try {
       std::string note;
-      target = &find_target(o.stage, Capability::Dump, &note);
+      target = &find_backend(o.stage, Capability::Dump, &note);
       if (!note.empty()) std::cerr << "attnc: note: " << note << "\n";
     } catch (const TargetError& e) {
       std::cerr << "attnc: error: " << e.what() << "\n";

@@ -8,18 +8,18 @@
 #include <iostream>
 
 #include "attnc/Version.h"
-#include "backends/cpu/CpuBackend.h"
+#include "backends/Backend.h"
 #include "cli/Commands.h"
 #include "cli/MaskCommand.h"
-#include "cli/Targets.h"
 
 namespace {
 
-using attn::cli::Capability;
+using attn::Capability;
+using attn::backend_names;
 using attn::cli::kCompilerStages;
 
-// A CLI11 check that a value names a target with capability `c` (or, for dump, a compiler stage);
-// its message is the target table's.
+// A CLI11 check that a value names a backend with capability `c` (or, for dump, a compiler stage);
+// its message is the backend registry's.
 CLI::Validator target_check(Capability c) {
   return CLI::Validator(
       [c](std::string& name) -> std::string {
@@ -27,17 +27,39 @@ CLI::Validator target_check(Capability c) {
           for (const char* stage : kCompilerStages)
             if (name == stage) return "";
         try {
-          attn::cli::find_target(name, c);
+          attn::find_backend(name, c);
           return "";
-        } catch (const attn::cli::TargetError& e) {
+        } catch (const attn::TargetError& e) {
           return e.what();
         }
       },
       "TARGET");
 }
 
+// The head dims backends build kernels that leave head_dim open for ("cuda 128, vulkan 64").
+std::string default_head_dims() {
+  std::string s;
+  for (const attn::Backend* b : attn::backends())
+    if (b->can(Capability::Compile) && b->default_head_dim())
+      s += (s.empty() ? "" : ", ") + std::string(b->name()) + " " + std::to_string(b->default_head_dim());
+  return s;
+}
+
+// The checks the backends make of compile's options (e.g. the cpu's --cpu-isa), as a CLI11 check.
+CLI::Validator emit_options_check(void (*set)(attn::EmitOptions&, const std::string&)) {
+  return CLI::Validator(
+      [set](std::string& value) -> std::string {
+        attn::EmitOptions o;
+        set(o, value);
+        for (const attn::Backend* b : attn::backends())
+          if (std::string why = b->check_options(o); !why.empty()) return why;
+        return "";
+      },
+      "VALUE");
+}
+
 // Flushes standard output and says whether everything written to it arrived: output cut short by
-// a full disk or a closed pipe (`attnc fmt f.attn > /dev/full`) is a failure, not exit 0.
+// a full disk (`attnc fmt f.attn > /dev/full`) is a failure, not exit 0.
 int finish_standard_output(int status) {
   errno = 0;
   std::cout.flush();  // with stdio synchronised, this is fflush(stdout): its errno is the reason
@@ -83,7 +105,7 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--arg", run.args, "NAME=FILE.npy or NAME=VALUE for the kernel's arguments");
   run_cmd->add_option("-o,--out", run.out, "output [B, Hq, Lq, Dv] (.npy)")->required();
   run_cmd->add_option("--lse", run.lse, "log-sum-exp output [B, Hq, Lq] (.npy)");
-  run_cmd->add_option("-t,--target", run.target, target_names(Capability::Run) + " (default reference)")
+  run_cmd->add_option("-t,--target", run.target, backend_names(Capability::Run) + " (default reference)")
       ->check(target_check(Capability::Run));
   run_cmd->add_option("--threads", run.threads, "threads (0: all cores)");
   // The backward pass (docs/language.md, "Backward"), whether or not the kernel sets `backward`.
@@ -102,13 +124,13 @@ int main(int argc, char** argv) {
   fmt_cmd->add_flag("-i,--in-place", fmt.in_place, "rewrite the files");
   fmt_cmd->add_flag("--check", fmt.check, "exit 1 if a file is not formatted");
 
-  // attnc compile (cli/CompileCommand.cpp; the writers are the target table's, cli/Targets.h).
+  // attnc compile (cli/CompileCommand.cpp; the backends emit, backends/Backend.h).
   CompileOptions compile;
   auto* compile_cmd = app.add_subcommand("compile", "Write each kernel's sources for the targets");
   compile_cmd->add_option("files", compile.files, ".attn files")->required();
   compile_cmd
       ->add_option("-t,--target", compile.targets,
-                   "targets (comma-separated): " + target_names(Capability::Compile))
+                   "targets (comma-separated): " + backend_names(Capability::Compile))
       ->delimiter(',')
       ->required()
       ->check(target_check(Capability::Compile));
@@ -120,21 +142,12 @@ int main(int argc, char** argv) {
       "CUDA tile shape instead of the table's, as attnc bench --autotune prints it; 'wgmma': "
       "Hopper's warpgroup kernel wherever it applies (--cuda-sm 90)");
   compile_cmd->add_option("--head-dim", compile.head_dim,
-                          "head_dim for kernels that leave it open (default 128)");
+                          "head_dim for kernels that leave it open (default: " + default_head_dims() + ")");
   compile_cmd
       ->add_option("--cpu-isa", compile.cpu_isa,
                    "vector paths of the cpu sources, comma-separated: avx512, avx2, portable, host (default: "
                    "avx512,avx2,portable; the first call runs the widest the CPU runs)")
-      ->check(CLI::Validator(
-          [](std::string& s) {
-            try {
-              attn::parse_cpu_paths(s);
-              return std::string();
-            } catch (const std::invalid_argument& e) {
-              return std::string(e.what());
-            }
-          },
-          "PATHS"));
+      ->check(emit_options_check([](attn::EmitOptions& o, const std::string& v) { o.cpu_isa = v; }));
 
   BenchOptions bench;
   auto* bench_cmd =
@@ -146,7 +159,7 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--kv-len", bench.kv_len, "keys per sequence (default L; e.g. L=1 for decoding)")
       ->check(CLI::PositiveNumber);
   bench_cmd->add_option("--value-dim", bench.value_dim, "value head dimension (default D)");
-  bench_cmd->add_option("-t,--target", bench.target, target_names(Capability::Run) + " (default cpu)")
+  bench_cmd->add_option("-t,--target", bench.target, backend_names(Capability::Run) + " (default cpu)")
       ->check(target_check(Capability::Run));
   bench_cmd->add_option("--dtype", bench.dtype, "f32 | f16 | bf16 (default: the kernel's)")
       ->check(CLI::IsMember({"f32", "f16", "bf16"}));
@@ -156,11 +169,11 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--threads", bench.threads, "threads (0: all cores)");
   bench_cmd->add_flag("--json", bench.json, "print the result as JSON");
   bench_cmd->add_flag("--autotune", bench.autotune,
-                      target_names(Capability::Tune) +
+                      backend_names(Capability::Tune) +
                           ": time the candidate tile shapes first and keep the fastest (cached)");
   bench_cmd->add_flag(
       "--backward", bench.backward,
-      target_names(Capability::Backward) +
+      backend_names(Capability::Backward) +
           ": time forward + backward (dQ, dK, dV and the gradients of the f32 buffers the score reads)");
 
   CacheOptions cache;
@@ -178,7 +191,7 @@ int main(int argc, char** argv) {
                        "tile sizes BQ,BK (default: the target's, else the kernel's block, else 64,64)");
   mask_cmd
       ->add_option("-t,--target", mask.target,
-                   "plan in this target's tiles: " + target_names(Capability::Tiles))
+                   "plan in this target's tiles: " + backend_names(Capability::Tiles))
       ->check(target_check(Capability::Tiles));
   mask_cmd->add_option("--png", mask.png, "draw the plan into this PNG file");
   mask_cmd->add_option("--svg", mask.svg, "draw the plan into this SVG file");

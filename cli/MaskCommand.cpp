@@ -15,7 +15,7 @@
 #include "backends/io/ScalarArgs.h"
 #include "cli/Commands.h"
 #include "cli/KernelSession.h"
-#include "cli/Targets.h"
+#include "backends/Backend.h"
 #include "codegen/Lower.h"
 #include "codegen/PlanTiles.h"
 #include "frontend/Program.h"
@@ -232,7 +232,7 @@ int run_mask_command(const MaskCommandOptions& o) {
     if (o.len_kv < 0) throw MaskError("--len-kv must be positive");
     auto [bq, bk] = parse_block(o.block, kernel_options(*ir));
     if (o.block.empty() && !o.target.empty()) {
-      const TileSizes tiles = find_target(o.target, Capability::Tiles).tiles(*ir);
+      const TileSizes tiles = find_backend(o.target, Capability::Tiles).tiles(*ir);
       bq = tiles.q, bk = tiles.kv;
     }
     const auto t0 = std::chrono::steady_clock::now();

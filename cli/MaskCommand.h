@@ -14,7 +14,7 @@ struct MaskCommandOptions {
   int64_t len = 0;      ///< query length (required, > 0)
   int64_t len_kv = 0;   ///< key length; 0: same as `len`
   std::string block;    ///< "BQ,BK" or "B"; empty: the target's tiles, else the kernel's `block`, else 64
-  std::string target;   ///< plan in this target's tiles (cli/Targets.h); empty: none
+  std::string target;   ///< plan in this backend's tiles (backends/Backend.h); empty: none
   std::string png;      ///< write the picture as PNG here
   std::string svg;      ///< write the picture as SVG here
   int64_t corner = 64;  ///< the picture's element panel: the top-left corner x corner

@@ -4,7 +4,7 @@
 
 #include "cli/Commands.h"
 #include "cli/KernelSession.h"
-#include "cli/Targets.h"
+#include "backends/Backend.h"
 #include "codegen/Lower.h"
 #include "runtime/Npy.h"
 
@@ -53,9 +53,9 @@ int run_run(const RunOptions& o) {
   auto [program, ir] = load_kernel(o.file, o.kernel);
   if (!ir) return 1;
   try {
-    const Target& target = find_target(o.target, Capability::Run);
+    const Backend& target = find_backend(o.target, Capability::Run);
     // Checked before any work: a target without the backward, a backward with nothing to write.
-    const Target* backward = o.dout.empty() ? nullptr : &find_target(o.target, Capability::Backward);
+    const Backend* backward = o.dout.empty() ? nullptr : &find_backend(o.target, Capability::Backward);
     if (backward && o.dq.empty() && o.dk.empty() && o.dv.empty() && o.grads.empty())
       throw InputError(
           "--dout needs somewhere to write the gradients: --dq, --dk, --dv or --grad NAME=FILE.npy");

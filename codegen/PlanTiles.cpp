@@ -420,6 +420,7 @@ std::shared_ptr<const TilePlan> plan_tiles(const KernelIR& ir, const PlanTilesOp
       if (!reads_buffer(c)) relaxed = relaxed && c;
     relaxed = simplify(relaxed);
   }
+  p.index_bounds_empty = p.index_only ? p.bounds_empty : proven_over(simplify(!relaxed), scope);
   Scope<Interval> tile;
   tile.push("q", Interval(p.qt * p.block_q, p.qt * p.block_q + (p.block_q - 1)));
   tile.push("kv", Interval(p.kt * p.block_kv, p.kt * p.block_kv + (p.block_kv - 1)));

@@ -61,6 +61,10 @@ struct TilePlan {
   Halide::Expr tile_empty, tile_full;
   /// Sufficient conditions over q_min..h_max and the `<load>_min/_max` variables of `loads`.
   Halide::Expr bounds_empty, bounds_full;
+  /// A sufficient condition over q_min..h_max alone that the tile is all-false, from the mask's
+  /// index-only conjuncts (bounds_empty itself for index-only masks): what a backend can test
+  /// without the run-time planner's buffer bounds.
+  Halide::Expr index_bounds_empty;
   std::vector<TileLoad> loads;
   std::vector<TileReduction> reductions;
   /// The same, compiled for runtime/TilePlanner.h.

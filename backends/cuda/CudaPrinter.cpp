@@ -76,41 +76,39 @@ bool printable_tile_condition(const Halide::Expr& e, const std::set<std::string>
 }
 
 /// Sufficient conditions, over one (query tile, key tile), that the mask is false everywhere
-/// (`empty`) or true everywhere (`full`): interval analysis of the mask with q in [q_lo, q_hi]
-/// and kv in [kv_lo, kv_hi]. What cannot be proven is `false` (the tile is then partial).
+/// (`empty`) or true everywhere (`full`), with q in [q_lo, q_hi] and kv in [kv_lo, kv_hi] of head h
+/// of batch b. They are the tile plan's own (codegen/PlanTiles: TilePlan::bounds_empty and
+/// bounds_full; index_bounds_empty where bounds_empty reads buffers) with the device functions'
+/// names put in: the planner is the one derivation of a tile's class, shared with the CPU and
+/// SPIR-V backends. What cannot be printed (conditions on buffer contents, which the run-time plan
+/// decides) is `false`: the tile is then partial.
 struct TileConditions {
   Halide::Expr empty, full;
 };
 
-TileConditions tile_conditions(const Halide::Expr& mask) {
+TileConditions tile_conditions(const TilePlan& plan) {
   auto var = [](const char* n) { return HI::Variable::make(Halide::Int(32), n); };
-  HI::Scope<HI::Interval> scope;
-  scope.push("q", HI::Interval(var("q_lo"), var("q_hi")));
-  scope.push("kv", HI::Interval(var("kv_lo"), var("kv_hi")));
-  TileConditions t{Halide::Internal::const_false(), Halide::Internal::const_false()};
-  HI::Interval iv = HI::bounds_of_expr_in_scope(mask, scope);
-  if (iv.has_upper_bound()) {
-    Halide::Expr e = HI::simplify(!iv.max);
-    if (printable_tile_condition(e)) t.empty = e;
-  }
-  if (iv.has_lower_bound()) {
-    Halide::Expr e = HI::simplify(iv.min);
-    if (printable_tile_condition(e)) t.full = e;
-  }
-  return t;
+  std::map<std::string, Halide::Expr> names = {
+      {"q_min", var("q_lo")}, {"q_max", var("q_hi")}, {"kv_min", var("kv_lo")}, {"kv_max", var("kv_hi")},
+      {"b_min", var("b")},    {"b_max", var("b")},    {"h_min", var("h")},      {"h_max", var("h")}};
+  auto device_form = [&](const Halide::Expr& e) {
+    const Halide::Expr d = HI::simplify(HI::substitute(names, e));
+    return printable_tile_condition(d) ? d : HI::const_false();
+  };
+  Halide::Expr empty = device_form(plan.bounds_empty);
+  if (HI::is_const_zero(empty)) empty = device_form(plan.index_bounds_empty);  // e.g. `&& causal`
+  return {empty, device_form(plan.bounds_full)};
 }
 
 bool is_const_true(const Halide::Expr& e) { return HI::is_const_one(e); }
 
 /// The tile plan's closed-form key-tile runs of query tile `qt` as a device function; one run
 /// over every tile when the plan has none that can be printed.
-std::string key_ranges_function(const KernelIR& ir, int block_m, int block_n,
-                                std::string* plan_text = nullptr) {
+std::string key_ranges_function(const KernelIR& ir, const TilePlan& plan, std::string* plan_text = nullptr) {
   CudaExprPrinter pr(ir);
-  std::shared_ptr<const TilePlan> plan = plan_tiles(ir, {block_m, block_n});
   static const std::set<std::string> vars = {"qt", "kv_tiles", "b", "h"};
   std::vector<KeyTileRange> ranges;
-  for (const KeyTileRange& r : plan->ranges) {
+  for (const KeyTileRange& r : plan.ranges) {
     if (r.kind == TileKind::Empty) continue;
     if (!printable_tile_condition(r.begin, vars) || !printable_tile_condition(r.end, vars)) {
       ranges.clear();
@@ -120,7 +118,7 @@ std::string key_ranges_function(const KernelIR& ir, int block_m, int block_n,
   }
   std::ostringstream s;
   const bool planned = !ranges.empty();
-  s << "/// Runs of key tiles that query tile qt (" << block_m << " rows) visits, " << block_n
+  s << "/// Runs of key tiles that query tile qt (" << plan.block_q << " rows) visits, " << plan.block_kv
     << " keys each:\n";
   s << "/// [begin[i], end[i]), all allowed when full[i]. "
     << (planned ? "Closed forms from the tile plan (codegen/PlanTiles)." : "Every tile (no closed form).")
@@ -136,10 +134,10 @@ std::string key_ranges_function(const KernelIR& ir, int block_m, int block_n,
     s << "  full[" << i << "] = " << (ranges[i].kind == TileKind::Full ? "true" : "false") << ";\n";
   }
   s << "}\n\n";
-  if (!plan->index_only) {
+  if (!plan.index_only) {
     // Masks that read buffers: the launcher classifies tiles from the buffers (runtime/
     // TilePlanner.h) and passes the runs in p.tile_runs; the text below is its program.
-    const std::string text = write_tile_plan_program(tile_plan_program(*plan));
+    const std::string text = write_tile_plan_program(tile_plan_program(plan));
     if (plan_text) *plan_text = text;
     s << "/* attn-tile-plan: the run-time planner's program for this mask (read by the launcher)\n"
       << text << "attn-tile-plan-end */\n\n";
@@ -147,8 +145,10 @@ std::string key_ranges_function(const KernelIR& ir, int block_m, int block_n,
   return s.str();
 }
 
-std::string device_functions(const KernelIR& ir, const TileConditions& tiles, const std::string& key_ranges) {
+/// The mask, the score, the tile conditions and the key-tile runs, all from one tile plan.
+std::string device_functions(const KernelIR& ir, const TilePlan& plan, std::string* plan_text) {
   CudaExprPrinter pr(ir);
+  const TileConditions tiles = tile_conditions(plan);
   std::ostringstream s;
   const bool has_mask = !is_const_true(ir.mask);
   const bool has_score = !ir.score.same_as(score_var());
@@ -173,7 +173,7 @@ std::string device_functions(const KernelIR& ir, const TileConditions& tiles, co
        "kv_hi,\n"
     << "                                               const attn_cuda_params& p) {\n";
   s << "  return " << pr.print(tiles.full) << ";\n}\n\n";
-  s << key_ranges;
+  s << key_ranges_function(ir, plan, plan_text);
   return s.str();
 }
 
@@ -192,9 +192,9 @@ ScalarType scalar_type(DType d) {
 
 }  // namespace
 
-std::string print_cuda_device_functions(const KernelIR& ir, std::string* tile_plan) {
+std::string print_cuda_device_functions(const KernelIR& ir, std::string* tile_plan, int block_m, int block_n) {
   if (tile_plan) tile_plan->clear();
-  return device_functions(ir, tile_conditions(ir.mask), key_ranges_function(ir, 64, 64, tile_plan));
+  return device_functions(ir, *plan_tiles(ir, {block_m, block_n}), tile_plan);
 }
 
 CudaGradientFunctions print_cuda_gradient_functions(const KernelIR& ir) {
@@ -259,7 +259,7 @@ CudaKernelSource print_cuda_kernel(const KernelIR& ir, const CudaPrintOptions& o
   if (buffers > 8 || scalars > 8)
     throw KernelLimitError(ir, "CUDA kernels take at most 8 tensor and 8 scalar arguments");
   const KernelOptions& opt = ir.options;
-  const int d = opt.head_dim ? opt.head_dim : o.head_dim ? o.head_dim : 128;
+  const int d = opt.head_dim ? opt.head_dim : o.head_dim ? o.head_dim : kCudaDefaultHeadDim;
   const int dv = opt.value_dim ? opt.value_dim : o.value_dim ? o.value_dim : d;
   if (d > 256 || dv > 256)
     throw KernelLimitError(
@@ -354,8 +354,7 @@ CudaKernelSource print_cuda_kernel(const KernelIR& ir, const CudaPrintOptions& o
   cu << "#define ATTN_SCALE " << scale_text << " /* softmax scale; the launcher passes it in p.scale */\n\n";
   cu << cuda_device_text("attn_common.cuh") << "\n";
   cu << cuda_device_text("attn_expr.cuh") << "\n";
-  cu << device_functions(ir, tile_conditions(ir.mask),
-                         key_ranges_function(ir, t.block_m, t.block_n, &out.launch.tile_plan));
+  cu << device_functions(ir, *plan_tiles(ir, {t.block_m, t.block_n}), &out.launch.tile_plan);
   cu << cuda_device_text("attn_split_merge.cuh") << "\n";
   cu << cuda_device_text("attn_tiles.cuh") << "\n";
   switch (t.kind) {

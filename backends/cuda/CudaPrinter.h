@@ -13,10 +13,14 @@ namespace attn {
 
 struct KernelIR;
 
+/// The head dim of kernels that leave it open and whose options name none (the cuda backend's
+/// default_head_dim).
+inline constexpr int kCudaDefaultHeadDim = 128;
+
 /// What to specialize the kernel for.
 struct CudaPrintOptions {
   int sm = 80;                          ///< compute capability the tile table targets (80, 86, 89, 90, ...)
-  int head_dim = 0;                     ///< D when the kernel leaves it open (0: the kernel's, else 128)
+  int head_dim = 0;                     ///< D when the kernel leaves it open (0: kCudaDefaultHeadDim)
   int value_dim = 0;                    ///< Dv when the kernel leaves it open (0: head_dim)
   std::optional<CudaTileConfig> tiles;  ///< the autotuner's choice; unset: the table's
   bool prefer_wgmma = false;            ///< unset tiles: Hopper's warpgroup kernel where it applies
@@ -48,9 +52,11 @@ struct CudaGradientFunctions {
 /// Throws KernelLimitError past ATTN_CUDA_MAX_SITES read sites.
 CudaGradientFunctions print_cuda_gradient_functions(const KernelIR& ir);
 
-/// The mask and score as CUDA device functions only, their tile plan for 64 x 64 tiles (for the
-/// backward, dumps and tests). `tile_plan`, when given, receives the run-time planner's program
-/// (runtime/TilePlanText.h) for masks that read buffers, and is left empty for the others.
-std::string print_cuda_device_functions(const KernelIR& ir, std::string* tile_plan = nullptr);
+/// The mask and score as CUDA device functions only, with the tile plan's conditions and key-tile
+/// runs for `block_m` x `block_n` tiles (64 x 64: the backward's; others for tests). `tile_plan`,
+/// when given, receives the run-time planner's program (runtime/TilePlanText.h) for masks that read
+/// buffers, and is left empty for the others.
+std::string print_cuda_device_functions(const KernelIR& ir, std::string* tile_plan = nullptr, int block_m = 64,
+                                        int block_n = 64);
 
 }  // namespace attn

@@ -33,6 +33,10 @@ int cuda_shared_bytes(const CudaTileConfig& c, DType dtype, int head_dim, int va
 CudaTileConfig choose_cuda_tiles(int sm, DType dtype, int head_dim, int value_dim) {
   CudaTileConfig c;
   const int d = std::max(head_dim, value_dim);
+  // Hopper, head dims up to 128: the warpgroup kernel. On the first H200 run (2026-12-04)
+  // every row's tuned winner was a wgmma shape, 1.3-1.6x the mma.sync table's time; 256 is unmeasured.
+  if (d <= 128)
+    if (const std::optional<CudaTileConfig> w = cuda_wgmma_tiles(sm, dtype, head_dim, value_dim)) return *w;
   if (cuda_mma_supported(dtype, head_dim, value_dim)) {
     c.kind = CudaKernelKind::Mma;
     c.block_n = 64;

@@ -49,8 +49,8 @@ bool cuda_mma_supported(DType dtype, int head_dim, int value_dim);
 CudaTileConfig choose_cuda_tiles(int sm, DType dtype, int head_dim, int value_dim);
 
 /// The warpgroup (wgmma) kernel's shape on Hopper (sm 90, bf16/f16, head dims the tensor-core
-/// kernel takes); nullopt elsewhere. Not the table's choice until it has been measured on a GPU:
-/// the autotuner times it against the table's shape and keeps it when it is right and faster.
+/// kernel takes); nullopt elsewhere. The table's choice on sm_90 up to head dim 128 (measured
+/// fastest there); at 256 the autotuner times it against the table's mma.sync shape.
 std::optional<CudaTileConfig> cuda_wgmma_tiles(int sm, DType dtype, int head_dim, int value_dim);
 
 /// Shapes worth timing on `sm`: the table's choice first, then the other rows per CTA, keys per

@@ -319,7 +319,7 @@ class KernelEmitter : ShaderEmitter {
 SpirvConfig choose_config(const KernelIR& ir, const SpirvTarget& target, int head_dim, int value_dim) {
   SpirvConfig c;
   const KernelOptions& o = ir.options;
-  c.head_dim = o.head_dim ? o.head_dim : head_dim ? head_dim : 64;
+  c.head_dim = o.head_dim ? o.head_dim : head_dim ? head_dim : kSpirvDefaultHeadDim;
   c.value_dim = o.value_dim ? o.value_dim : value_dim ? value_dim : c.head_dim;
   c.lanes = 1;
   if (target.subgroup_size > 1)

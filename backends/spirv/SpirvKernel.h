@@ -77,6 +77,10 @@ struct SpirvInternalError : std::logic_error {
   using std::logic_error::logic_error;
 };
 
+/// The head dim of kernels that leave it open when the caller names none (the vulkan backend's
+/// default_head_dim).
+inline constexpr int kSpirvDefaultHeadDim = 64;
+
 /// Chooses lanes, rows and the key tile for `ir` on `target` (head_dim/value_dim: the actual
 /// dimensions; the kernel's options win when set).
 SpirvConfig choose_config(const KernelIR& ir, const SpirvTarget& target, int head_dim, int value_dim);

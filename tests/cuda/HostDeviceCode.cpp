@@ -21,8 +21,17 @@ std::string host_device_prelude() {
       "inline float __int_as_float(int i) { float f; std::memcpy(&f, &i, 4); return f; }\n"
       "inline int atomicCAS(int* p, int c, int v) { int o = *p; if (o == c) *p = v; return o; }\n"
       "inline int atomicAdd(int* p, int v) { int o = *p; *p += v; return o; }\n"
+      // CUDA's integer min/max overloads: an unsigned operand makes the comparison unsigned.
       "inline int min(int a, int b) { return a < b ? a : b; }\n"
       "inline int max(int a, int b) { return a > b ? a : b; }\n"
+      "inline unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }\n"
+      "inline unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }\n"
+      "inline unsigned min(int a, unsigned b) { return min((unsigned)a, b); }\n"
+      "inline unsigned max(int a, unsigned b) { return max((unsigned)a, b); }\n"
+      "inline unsigned min(unsigned a, int b) { return min(a, (unsigned)b); }\n"
+      "inline unsigned max(unsigned a, int b) { return max(a, (unsigned)b); }\n"
+      "inline long long min(long long a, long long b) { return a < b ? a : b; }\n"
+      "inline long long max(long long a, long long b) { return a > b ? a : b; }\n"
       "inline void __threadfence() {}\ninline void __syncthreads() {}\n"
       "inline bool __syncthreads_or(bool x) { return x; }\n"
       "struct attn_host_dim3 { unsigned x, y, z; };\n"
@@ -32,7 +41,8 @@ std::string host_device_prelude() {
   return s;
 }
 
-HostArguments::HostArguments(const KernelIR& ir, std::mt19937& rng, int64_t extent, int64_t heads) {
+HostArguments::HostArguments(const KernelIR& ir, std::mt19937& rng, int64_t extent, int64_t heads,
+                             const std::map<std::string, int64_t>& dims) {
   tensors.reserve(ir.args.size());  // `values` and `params` point at them
   params.error = &error;
   int buffer = 0, scalar = 0;
@@ -44,7 +54,11 @@ HostArguments::HostArguments(const KernelIR& ir, std::mt19937& rng, int64_t exte
       continue;
     }
     std::vector<int64_t> shape;
-    for (const std::string& d : a.dims) shape.push_back(d == "heads" ? heads : extent);
+    for (const std::string& d : a.dims)  // a literal dimension keeps its value
+      shape.push_back(d == "heads"                                                ? heads
+                      : dims.count(d)                                             ? dims.at(d)
+                      : !d.empty() && d.find_first_not_of("0123456789") == d.npos ? std::stoll(d)
+                                                                                  : extent);
     const ScalarType t = a.elem == ElemType::I32   ? ScalarType::I32
                          : a.elem == ElemType::F32 ? ScalarType::F32
                                                    : ScalarType::Bool;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -19,10 +20,13 @@ namespace attn::test {
 std::string host_device_prelude();
 
 /// The arguments of a kernel on the host and the parameter block over them: buffers of `extent`
-/// elements per dimension (`heads` for a dimension named heads), i32 element j = j / 37, f32 in
-/// [-1, 1) from `rng`, bool 1 in 7; scalars 16. Not copyable: `params` points into it.
+/// elements per dimension (`heads` for a dimension named heads, `dims[name]` for those it names, a
+/// literal dimension its value),
+/// i32 element j = j / 37, f32 in [-1, 1) from `rng`, bool 1 in 7; scalars 16. Not copyable:
+/// `params` points into it.
 struct HostArguments {
-  HostArguments(const KernelIR& ir, std::mt19937& rng, int64_t extent = 400, int64_t heads = 4);
+  HostArguments(const KernelIR& ir, std::mt19937& rng, int64_t extent = 400, int64_t heads = 4,
+                const std::map<std::string, int64_t>& dims = {});
   HostArguments(const HostArguments&) = delete;
   HostArguments& operator=(const HostArguments&) = delete;
 

@@ -27,7 +27,7 @@ extern "C" __global__ void __launch_bounds__(ATTN_THREADS, 1) ATTN_ENTRY(const a
     sQ[i] = r < cr.rows ? to_f32(gQ[r * cr.row_stride + c]) : 0.f;
   }
 
-  const KeyTiles tiles(p, b, cr.h0, cr.plan_tile, cr.q0, cr.q(cr.rows - 1), (p.kv_len + BN - 1) / BN);
+  const KeyTiles tiles = cta_key_tiles(p, cr, BN);
 
   float acc[ROWS][VC];
   float row_max[ROWS], row_sum[ROWS];

@@ -72,7 +72,7 @@ struct CtaStream {
         sQ(reinterpret_cast<attn_elem*>(smem)),
         sK(sQ + BM * D),
         sV(sK + STAGES * BN * D),
-        tiles(p, rows.b, rows.h0, rows.plan_tile, rows.q0, rows.q(rows.rows - 1), (p.kv_len + BN - 1) / BN),
+        tiles(cta_key_tiles(p, rows, BN)),
         first(tiles.next(p, -1, BN)),
         fetch(first) {}
 

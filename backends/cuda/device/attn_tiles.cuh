@@ -115,6 +115,12 @@ struct KeyTiles {
   }
 };
 
+/// The key tiles the rows of `cr` visit, `block_n` keys each: the walk of every forward kernel
+/// (and what tests/cuda/test_cuda_tile_walks.cpp checks on the host against the mask).
+__device__ __forceinline__ KeyTiles cta_key_tiles(const attn_cuda_params& p, const CtaRows& cr, int block_n) {
+  return KeyTiles(p, cr.b, cr.h0, cr.plan_tile, cr.q0, cr.q(cr.rows - 1), (p.kv_len + block_n - 1) / block_n);
+}
+
 /// Split-KV: this CTA's slot for row q in p.partial (dv + 2 floats: O, row max, row sum).
 __device__ __forceinline__ float* partial_slot(const attn_cuda_params& p, int b, int h, int q, int dv) {
   const long long row = (static_cast<long long>(b) * p.q_heads + h) * p.q_len + q;

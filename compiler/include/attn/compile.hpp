@@ -35,16 +35,18 @@ struct KernelParam {
 struct CompileOptions {
   /// The kernel's name; empty: the file's only kernel.
   std::string kernel;
-  /// "cpu" (the host's best vector ISA), "vulkan" (the process's Vulkan device, docs/spirv.md),
-  /// "cuda" (CUDA device 0, through NVRTC: the loader needs its cuda compiler, as
-  /// attn::process_loader() has) or "reference" (the reference backend in double precision, in
-  /// process: an oracle to check the others against; nothing is compiled or loaded).
+  /// A target of the backend registry that loads kernels (`attnc --help` lists them): "cpu" (the
+  /// host's best vector ISA), "vulkan" (the process's Vulkan device, docs/spirv.md), "cuda" (CUDA
+  /// device 0, through NVRTC: the loader needs its cuda compiler, as attn::process_loader() has)
+  /// or "reference" (the reference backend in double precision, in process: an oracle to check
+  /// the others against; nothing is compiled or loaded).
   std::string target = "cpu";
   /// The loader that compiles and caches the kernel (it must outlive the kernel); null:
   /// attn::process_loader().
   Loader* loader = nullptr;
   /// vulkan, cuda: the head dims the module is built for; 0: the kernel's `head_dim` (`value_dim`,
-  /// else the head dim). The cpu and reference targets take any.
+  /// else the head dim), else the target's default (cuda 128, vulkan 64). The cpu and reference
+  /// targets take any.
   int head_dim = 0, value_dim = 0;
 };
 
@@ -81,8 +83,8 @@ class CompiledKernel {
 /// (one compile per distinct kernel; later processes hit the loader's disk cache). `file` names the
 /// program in diagnostics and anchors its relative imports; `import std.X` uses the built-in
 /// stdlib. Throws SourceError (bad program, unknown kernel, backend limit), LoadError (the host
-/// compiler failed; no Vulkan device; NVRTC failed), std::invalid_argument (an unknown target,
-/// vulkan or cuda without a head dim) and std::runtime_error (no Vulkan loader or device, no CUDA
+/// compiler failed; no Vulkan device; NVRTC failed), std::invalid_argument (an unknown target)
+/// and std::runtime_error (no Vulkan loader or device, no CUDA
 /// driver or device).
 CompiledKernel compile_kernel(const std::string& file, const std::string& text,
                               const CompileOptions& options = {});

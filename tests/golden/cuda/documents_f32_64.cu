@@ -141,7 +141,7 @@ attn-tile-plan-end */
 
 // [fixed text: cuda device library attn_split_merge.cuh, 51 lines]
 
-// [fixed text: cuda device library attn_tiles.cuh, 171 lines]
+// [fixed text: cuda device library attn_tiles.cuh, 177 lines]
 
 // [fixed text: cuda device library attn_fwd_simt.cuh, 117 lines]
 
