@@ -255,7 +255,7 @@ class CudaCompiler : public Compiler {
                                            const KernelRequest& request) const override {
     CudaLaunchInfo info;
     try {
-      info = parse_cuda_launch_info(request.source);
+      info = request.info.empty() ? parse_cuda_launch_info(request.source) : read_cuda_launch_info(request.info);
     } catch (const std::invalid_argument& e) {
       throw LoadError(LoadErrorKind::LoadFailed, e.what());
     }

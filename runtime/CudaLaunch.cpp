@@ -1,49 +1,76 @@
-// Reading a generated .cu's configuration macros back into a CudaLaunchInfo.
-#include <regex>
+// A generated kernel's launch shape as data (JSON, what the printer hands over in KernelRequest::info
+// and manifest.json), and, for a .cu given without it, read back from its configuration macros.
+#include <nlohmann/json.hpp>
+
 #include <stdexcept>
 
 #include "runtime/CudaLaunch.h"
 
 namespace attn {
 
+namespace {
+
+/// The value of `#define NAME value` on a line of its own (to the end of the line).
+std::string macro(const std::string& source, const char* name) {
+  const std::string key = std::string("\n#define ") + name + " ";
+  const size_t at = source.find(key);
+  if (at == std::string::npos)
+    throw std::invalid_argument(std::string("not a CUDA kernel written by attnc (no ") + name + ")");
+  const size_t begin = at + key.size();
+  return source.substr(begin, source.find('\n', begin) - begin);
+}
+
+/// The text between the first pair of double quotes of `value`.
+std::string quoted(const std::string& value) {
+  const size_t open = value.find('"'), close = value.find('"', open + 1);
+  if (open == std::string::npos || close == std::string::npos) throw std::invalid_argument("a malformed macro");
+  return value.substr(open + 1, close - open - 1);
+}
+
+int integer(const std::string& value) {
+  size_t used = 0;
+  const int v = std::stoi(value, &used);
+  if (used == 0) throw std::invalid_argument("a malformed macro");
+  return v;
+}
+
+const char* dtype_text(ScalarType t) {
+  return t == ScalarType::BF16 ? "bf16" : t == ScalarType::F16 ? "f16" : "f32";
+}
+
+}  // namespace
+
 CudaLaunchInfo parse_cuda_launch_info(const std::string& source) {
-  auto macro = [&](const char* name) -> std::string {
-    const std::regex re(std::string("\\n#define ") + name + " ([^\\n]+)\\n");
-    std::smatch m;
-    if (!std::regex_search(source, m, re))
-      throw std::invalid_argument(std::string("not a CUDA kernel written by attnc (no ") + name + ")");
-    return m[1];
-  };
   CudaLaunchInfo info;
-  info.entry = macro("ATTN_ENTRY");
-  info.threads = std::stoi(macro("ATTN_WARPS")) * 32;
-  info.block_m = std::stoi(macro("ATTN_BM"));
-  info.smem_bytes = std::stoi(macro("ATTN_SMEM_BYTES"));
-  info.head_dim = std::stoi(macro("ATTN_D"));
-  info.value_dim = std::stoi(macro("ATTN_DV"));
-  info.dtype = macro("ATTN_DTYPE_BF16") == "1"  ? ScalarType::BF16
-               : macro("ATTN_DTYPE_F16") == "1" ? ScalarType::F16
-                                                : ScalarType::F32;
-  info.scale = std::stod(macro("ATTN_SCALE"));
-  std::string names = macro("ATTN_BUFFER_NAMES");
-  names = names.substr(1, names.find('"', 1) - 1);
-  for (size_t pos = 0; !names.empty() && pos != std::string::npos;) {
-    const size_t comma = names.find(',', pos);
-    info.buffer_names.push_back(names.substr(pos, comma == std::string::npos ? comma : comma - pos));
-    pos = comma == std::string::npos ? comma : comma + 1;
-  }
-  info.block_n = std::stoi(macro("ATTN_BN"));
-  {
-    std::string args = macro("ATTN_ARGS");
-    args = args.substr(1, args.find('"', 1) - 1);
-    size_t pos = 0;
-    while (pos < args.size()) {
+  try {
+    info.entry = macro(source, "ATTN_ENTRY");
+    info.threads = integer(macro(source, "ATTN_WARPS")) * 32;
+    info.block_m = integer(macro(source, "ATTN_BM"));
+    info.block_n = integer(macro(source, "ATTN_BN"));
+    info.smem_bytes = integer(macro(source, "ATTN_SMEM_BYTES"));
+    info.head_dim = integer(macro(source, "ATTN_D"));
+    info.value_dim = integer(macro(source, "ATTN_DV"));
+    info.dtype = macro(source, "ATTN_DTYPE_BF16") == "1"  ? ScalarType::BF16
+                 : macro(source, "ATTN_DTYPE_F16") == "1" ? ScalarType::F16
+                                                          : ScalarType::F32;
+    info.scale = std::stod(macro(source, "ATTN_SCALE"));
+    const std::string names = quoted(macro(source, "ATTN_BUFFER_NAMES"));
+    for (size_t pos = 0; !names.empty() && pos != std::string::npos;) {
+      const size_t comma = names.find(',', pos);
+      info.buffer_names.push_back(names.substr(pos, comma == std::string::npos ? comma : comma - pos));
+      pos = comma == std::string::npos ? comma : comma + 1;
+    }
+    // "name:type[dims]" for buffers, "name:type" for scalars, space-separated.
+    const std::string args = quoted(macro(source, "ATTN_ARGS"));
+    for (size_t pos = 0; pos < args.size();) {
       size_t space = args.find(' ', pos);
       if (space == std::string::npos) space = args.size();
       const std::string word = args.substr(pos, space - pos);
       if (word.find('[') == std::string::npos) info.scalar_names.push_back(word.substr(0, word.find(':')));
       pos = space + 1;
     }
+  } catch (const std::out_of_range&) {
+    throw std::invalid_argument("not a CUDA kernel written by attnc (a configuration macro is out of range)");
   }
   const std::string begin = "/* attn-tile-plan:", end = "attn-tile-plan-end */";
   const size_t b = source.find(begin);
@@ -54,6 +81,51 @@ CudaLaunchInfo parse_cuda_launch_info(const std::string& source) {
   info.needs_16b_rows = source.find("\n#define ATTN_STAGES ") != std::string::npos;
   info.pack_heads = source.find("\n#define ATTN_PACK_HEADS 1 ") != std::string::npos;
   return info;
+}
+
+std::string write_cuda_launch_info(const CudaLaunchInfo& info) {
+  nlohmann::ordered_json j;
+  j["entry"] = info.entry;
+  j["threads"] = info.threads;
+  j["block_m"] = info.block_m;
+  j["block_n"] = info.block_n;
+  j["smem_bytes"] = info.smem_bytes;
+  j["head_dim"] = info.head_dim;
+  j["value_dim"] = info.value_dim;
+  j["dtype"] = dtype_text(info.dtype);
+  j["scale"] = info.scale;
+  j["buffers"] = info.buffer_names;
+  j["scalars"] = info.scalar_names;
+  j["tile_plan"] = info.tile_plan;
+  j["needs_16b_rows"] = info.needs_16b_rows;
+  j["pack_heads"] = info.pack_heads;
+  return j.dump();
+}
+
+CudaLaunchInfo read_cuda_launch_info(const std::string& text) {
+  try {
+    const nlohmann::json j = nlohmann::json::parse(text);
+    CudaLaunchInfo info;
+    info.entry = j.at("entry").get<std::string>();
+    info.threads = j.at("threads").get<int>();
+    info.block_m = j.at("block_m").get<int>();
+    info.block_n = j.at("block_n").get<int>();
+    info.smem_bytes = j.at("smem_bytes").get<int>();
+    info.head_dim = j.at("head_dim").get<int>();
+    info.value_dim = j.at("value_dim").get<int>();
+    const std::string dtype = j.at("dtype").get<std::string>();
+    if (dtype != "bf16" && dtype != "f16" && dtype != "f32") throw std::invalid_argument("dtype '" + dtype + "'");
+    info.dtype = dtype == "bf16" ? ScalarType::BF16 : dtype == "f16" ? ScalarType::F16 : ScalarType::F32;
+    info.scale = j.at("scale").get<double>();
+    info.buffer_names = j.at("buffers").get<std::vector<std::string>>();
+    info.scalar_names = j.at("scalars").get<std::vector<std::string>>();
+    info.tile_plan = j.at("tile_plan").get<std::string>();
+    info.needs_16b_rows = j.at("needs_16b_rows").get<bool>();
+    info.pack_heads = j.at("pack_heads").get<bool>();
+    return info;
+  } catch (const std::exception& e) {
+    throw std::invalid_argument(std::string("a CUDA launch description attnc did not write: ") + e.what());
+  }
 }
 
 }  // namespace attn

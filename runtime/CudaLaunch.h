@@ -28,8 +28,16 @@ struct CudaLaunchInfo {
   bool pack_heads = false;      ///< decoding may pack a group's query heads into a tile (p.pack_heads)
 };
 
-/// The launch shape a generated .cu declares in its configuration macros; throws
-/// std::invalid_argument when the source does not carry them.
+/// `info` as one line of JSON: what the printer hands the loader (KernelRequest::info) and
+/// `attnc compile` writes into manifest.json ("cuda_launch").
+std::string write_cuda_launch_info(const CudaLaunchInfo& info);
+
+/// The inverse of write_cuda_launch_info; throws std::invalid_argument for text it did not write.
+CudaLaunchInfo read_cuda_launch_info(const std::string& json);
+
+/// For a .cu given without its description (checked-in sources loaded through the C API): the
+/// launch shape its configuration macros declare for nvcc; throws std::invalid_argument when the
+/// source does not carry them.
 CudaLaunchInfo parse_cuda_launch_info(const std::string& source);
 
 }  // namespace attn

@@ -78,7 +78,8 @@ CudaDeviceTuner::CudaDeviceTuner(CudaDevice& device, std::vector<CudaTuneSource>
       timing_(std::move(timing)) {}
 
 std::string CudaDeviceTuner::prepare(size_t i) {
-  infos_[i] = parse_cuda_launch_info(candidates_[i].source);
+  infos_[i] = candidates_[i].info.empty() ? parse_cuda_launch_info(candidates_[i].source)
+                                          : read_cuda_launch_info(candidates_[i].info);
   NvrtcOptions options;
   options.arch = "sm_" + std::to_string(device_.sm()) + (device_.sm() == 90 ? "a" : "");
   NvrtcResult nv = nvrtc_compile(candidates_[i].source, "candidate.cu", options);

@@ -51,6 +51,7 @@ double cuda_tune_tolerance(ScalarType io);
 /// One candidate for the device tuner: its name and generated source.
 struct CudaTuneSource {
   std::string name, source;
+  std::string info;  ///< its launch shape (write_cuda_launch_info); empty: read from the source
 };
 
 /// The device binding: NVRTC for the device's architecture (a candidate with spills is rejected),

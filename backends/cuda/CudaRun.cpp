@@ -95,7 +95,8 @@ CudaTuneResult tune(CudaDevice& device, const KernelIR& ir, const CudaPrintOptio
   for (const CudaTileConfig& c : configs) {
     CudaPrintOptions o = po;
     o.tiles = c;
-    sources.push_back({describe(c), print_cuda_kernel(ir, o).cu});
+    const CudaKernelSource src = print_cuda_kernel(ir, o);
+    sources.push_back({describe(c), src.cu, write_cuda_launch_info(src.launch)});
   }
   // Buffers index positions and heads of the full problem: the check keeps B = 1 and cuts only
   // when the kernel reads no buffer.
@@ -165,7 +166,7 @@ CudaSourceChoice choose_source(CudaDevice& device, const KernelIR& ir, const Ker
 
 Kernel load_source(const CudaKernelSource& src) {
   try {
-    return process_loader().get({"cuda", src.cu, src.launch.entry, {}});
+    return process_loader().get({"cuda", src.cu, src.launch.entry, {}, write_cuda_launch_info(src.launch)});
   } catch (const LoadError& e) {
     if (e.kind() == LoadErrorKind::CompileFailed) throw CudaCompileError(e.what());
     throw CudaError(e.what());
@@ -183,7 +184,7 @@ KernelRequest cuda_device_request(const KernelIR& ir, int head_dim, int value_di
   specialized.options.head_dim = head_dim;
   specialized.options.value_dim = value_dim;
   CudaKernelSource src = print_cuda_kernel(specialized, po);
-  return {"cuda", src.cu, src.launch.entry, {}};
+  return {"cuda", src.cu, src.launch.entry, {}, write_cuda_launch_info(src.launch)};
 }
 
 Kernel load_cuda_kernel(const KernelIR& ir, const KernelInputs& in, const CudaRunOptions& options) {

@@ -88,6 +88,7 @@ class CudaTargetBackend : public Backend {
     const std::string name = kernel_name(ir);
     EmittedKernel out;
     out.files = {{name + ".cu", src.cu}, {name + ".cuh", src.header}};
+    out.manifest = {{"cuda_launch", write_cuda_launch_info(src.launch)}};
     if (kernel_options(ir).backward) {  // the backward's kernels too (attn/cuda_backward_abi.h)
       CudaBackwardSource back = print_cuda_backward(ir, po);
       out.files.push_back({name + "_backward.cu", back.cu});

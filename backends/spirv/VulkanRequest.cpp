@@ -33,7 +33,7 @@ vk::KernelLayout vulkan_layout(const KernelIR& ir, const SpirvKernel& k) {
 }
 
 KernelRequest vulkan_request(const KernelIR& ir, const SpirvKernel& k) {
-  return {"vulkan", vk::print_vulkan_kernel(vulkan_layout(ir, k)), ir.name, {}};
+  return {"vulkan", vk::print_vulkan_kernel(vulkan_layout(ir, k)), ir.name, {}, {}};
 }
 
 }  // namespace attn::spirv

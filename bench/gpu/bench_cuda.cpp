@@ -138,7 +138,7 @@ int main(int argc, char** argv) {
     char dir_template[] = "/tmp/attnc-bench-cache-XXXXXX";
     LoaderOptions lo;
     lo.cache_dir = mkdtemp(dir_template);
-    const KernelRequest request{"cuda", src.cu, src.launch.entry, {}};
+    const KernelRequest request{"cuda", src.cu, src.launch.entry, {}, write_cuda_launch_info(src.launch)};
     {
       Loader cold(lo);
       cold.add_compiler(make_cuda_compiler());

@@ -310,7 +310,7 @@ BOOST_AUTO_TEST_CASE(loader_cuda_target_without_a_gpu, *boost::unit_test::precon
   std::vector<test::TestKernel> kernels = test::cuda_test_kernels(errors);
   BOOST_REQUIRE(!kernels.empty());
   CudaKernelSource src = print_cuda_kernel(*kernels.front().ir, {});
-  KernelRequest req{"cuda", src.cu, src.launch.entry, {}};
+  KernelRequest req{"cuda", src.cu, src.launch.entry, {}, {}};
   std::unique_ptr<Compiler> c = make_cuda_compiler({"sm_80", 0});
   BOOST_TEST(c->target() == "cuda");
   BOOST_TEST(c->fingerprint(req).find("arch sm_80") != std::string::npos);
@@ -331,7 +331,7 @@ BOOST_AUTO_TEST_CASE(loader_cuda_target_without_a_gpu, *boost::unit_test::precon
   });
   BOOST_TEST(loader.stats().compiles == 1u);
   // A broken source is a compile error with NVRTC's message.
-  KernelRequest bad{"cuda", src.cu + "\nthis is not C++;\n", src.launch.entry, {}};
+  KernelRequest bad{"cuda", src.cu + "\nthis is not C++;\n", src.launch.entry, {}, {}};
   BOOST_CHECK_EXCEPTION(c->compile(bad), LoadError, [](const LoadError& e) {
     return e.kind() == LoadErrorKind::CompileFailed &&
            std::string(e.what()).find("NVRTC failed") != std::string::npos;

@@ -103,7 +103,7 @@ BOOST_AUTO_TEST_CASE(distinct_keys_compile_in_parallel) {
   auto compiler = std::make_unique<RendezvousCompiler>(2);
   RendezvousCompiler* rendezvous = compiler.get();
   loader.add_compiler(std::move(compiler));
-  KernelRequest a{"rendezvous", "a", "a", {}}, b{"rendezvous", "b", "b", {}};
+  KernelRequest a{"rendezvous", "a", "a", {}, {}}, b{"rendezvous", "b", "b", {}, {}};
   // Four requests per key: two compiles, which must overlap, and six waits.
   std::vector<std::thread> threads;
   std::atomic<int> ok{0};

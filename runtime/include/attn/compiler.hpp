@@ -17,6 +17,11 @@ struct KernelRequest {
   std::string source;              ///< The whole self-contained generated source text.
   std::string entry;               ///< The exported `attn_kernel_fn` symbol to call.
   std::vector<std::string> flags;  ///< Extra compiler flags the source needs (-fopenmp, -pthread).
+  /// What the code generator knows about the kernel that its target's launcher needs (cuda: the
+  /// launch shape as JSON, runtime/CudaLaunch.h), as data; empty: the target reads the
+  /// declarations the source carries for offline builds. Not part of the cache key (a function
+  /// of the source).
+  std::string info = {};
 };
 
 /// Why a load failed; every LoadError carries one.
