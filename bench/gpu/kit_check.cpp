@@ -238,7 +238,7 @@ std::string tune_variant(CudaDevice& device, const fs::path& dir, int64_t len, s
     char file[16];
     std::snprintf(file, sizeof file, "%02d.cu", i);
     if (no_wgmma && name.rfind("wgmma", 0) == 0) continue;
-    candidates.push_back({name, read_text(dir / file)});
+    candidates.push_back({name, read_text(dir / file), {}});
   }
   if (candidates.empty()) throw std::runtime_error("no candidates in " + dir.string());
   Kit k = load_kit(dir / "00.cu");
