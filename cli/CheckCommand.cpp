@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/Commands.h"
+#include "codegen/Lower.h"
 #include "frontend/Program.h"
 
 namespace attn::cli {
@@ -17,11 +18,18 @@ int run_check(const CheckOptions& o) {
   nlohmann::json all = nlohmann::json::array();
   for (const std::string& f : o.files) {
     auto p = load_program(f);
-    if (o.format == "json") {
-      for (auto& d : nlohmann::json::parse(diagnostics_to_json(p->diags, p->sources))) all.push_back(d);
-      failed = failed || p->diags.has_errors();
-    } else {
-      failed = report_diagnostics(*p, o.color) || failed;
+    // A file that parses and type-checks may still be one no command can lower (a kernel too
+    // large once its lets and definitions are expanded): check says so, in the same words.
+    DiagnosticEngine lowering;
+    if (!p->diags.has_errors())
+      for (const Decl* k : p->kernels()) (void)lower_kernel(*p, *k, lowering);
+    for (const DiagnosticEngine* diags : {&p->diags, &lowering}) {
+      if (o.format == "json") {
+        for (auto& d : nlohmann::json::parse(diagnostics_to_json(*diags, p->sources))) all.push_back(d);
+      } else if (!diags->all().empty()) {
+        std::cerr << render_diagnostics(*diags, p->sources, o.color);
+      }
+      failed = failed || diags->has_errors();
     }
   }
   if (o.format == "json") std::cout << all.dump(2) << "\n";

@@ -13,7 +13,7 @@
 #include "cli/Commands.h"
 #include "cli/DlpackHeader.h"
 #include "cli/KernelSession.h"
-#include "cli/OutputFile.h"
+#include "runtime/OutputFile.h"
 #include "codegen/Lower.h"
 #include "frontend/Program.h"
 

@@ -4,7 +4,7 @@
 #include <map>
 #include <string>
 
-#include "cli/OutputFile.h"
+#include "runtime/OutputFile.h"
 
 namespace attn::cli {
 

@@ -1,10 +1,8 @@
 // `attnc fmt FILE... [-i] [--check]`: the canonical formatter.
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "cli/Commands.h"
-#include "cli/OutputFile.h"
+#include "runtime/OutputFile.h"
 #include "frontend/Format.h"
 #include "frontend/Program.h"
 
@@ -13,15 +11,13 @@ namespace attn::cli {
 int run_fmt(const FmtOptions& o) {
   int status = 0;
   for (const std::string& path : o.files) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-      std::cerr << "attnc: error: cannot open '" << path << "'\n";
+    // A directory, FIFO or device is an error, never a silent success or a wait.
+    std::string text;
+    if (std::string why = read_source_file(path, text); !why.empty()) {
+      std::cerr << "attnc: error: " << why << "\n";
       status = 1;
       continue;
     }
-    std::stringstream ss;
-    ss << in.rdbuf();
-    std::string text = ss.str();
     SourceManager sm;
     DiagnosticEngine diags;
     FileId file = sm.add(path, text);
@@ -38,8 +34,9 @@ int run_fmt(const FmtOptions& o) {
       }
     } else if (o.in_place) {
       if (*formatted == text) continue;
+      // In place once the whole text is formatted: hard links, owner and mode stay.
       try {
-        replace_file_contents(path, *formatted);
+        overwrite_file(path, *formatted);
       } catch (const std::exception& e) {
         std::cerr << "attnc: error: " << e.what() << "\n";
         status = 1;

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <set>
 
+#include "backends/io/ScalarArgs.h"
 #include "cli/Commands.h"
 #include "codegen/Lower.h"
 #include "compiler/SelectKernel.h"
@@ -41,6 +42,16 @@ void report_kernel_error(const std::exception& e, const Program& p, const std::s
   std::cerr << "attnc: error: " << context << e.what() << "\n";
 }
 
+HostTensor read_tensor_arg(const std::string& name, const std::string& value) {
+  // A number where a file belongs is a slip worth naming, not "5: cannot open".
+  double number = 0;
+  auto r = std::from_chars(value.data(), value.data() + value.size(), number);
+  if (!value.empty() && r.ec == std::errc() && r.ptr == value.data() + value.size())
+    throw InputError("--arg " + name + "=" + value + ": '" + name + "' is a tensor: give a .npy file (--arg " + name +
+                     "=FILE.npy)");
+  return read_npy(value);
+}
+
 void bind_kernel_args(const KernelIR& ir, const std::vector<std::string>& args, KernelInputs& in) {
   std::vector<KernelArgInfo> sig = kernel_args(ir);
   std::set<std::string> given;
@@ -55,17 +66,10 @@ void bind_kernel_args(const KernelIR& ir, const std::vector<std::string>& args, 
       if (s.name == name) info = &s;
     if (!info) throw InputError("kernel '" + kernel_name(ir) + "' has no argument '" + name + "'");
     if (info->is_buffer) {
-      in.buffers[name] = read_npy(value);
+      in.buffers[name] = read_tensor_arg(name, value);
       continue;
     }
-    double v = 0;
-    auto res = std::from_chars(value.data(), value.data() + value.size(), v);
-    if (value == "true")
-      v = 1;
-    else if (value == "false")
-      v = 0;
-    else if (res.ec != std::errc() || res.ptr != value.data() + value.size())
-      throw InputError("--arg " + name + ": '" + value + "' is not a number");
+    const double v = parse_scalar_arg(name, value, info->elem);
     in.scalars[name] = v;
   }
 }

@@ -35,6 +35,10 @@ LoadedKernel load_kernel(const std::string& file, const std::string& kernel);
 /// `attnc: error: <context><message>`.
 void report_kernel_error(const std::exception& e, const Program& p, const std::string& context = "");
 
+/// The tensor argument `--arg NAME=VALUE` names: the .npy file VALUE. A number there is an error
+/// that says NAME is a tensor. Throws InputError or NpyError.
+HostTensor read_tensor_arg(const std::string& name, const std::string& value);
+
 /// Binds `--arg NAME=FILE.npy` (tensors) and `--arg NAME=VALUE` (scalars) into `in`.
 /// Throws InputError naming the argument.
 void bind_kernel_args(const KernelIR& ir, const std::vector<std::string>& args, KernelInputs& in);

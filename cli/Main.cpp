@@ -2,6 +2,10 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
 
 #include "attnc/Version.h"
 #include "backends/Backend.h"
@@ -52,6 +56,19 @@ CLI::Validator emit_options_check(void (*set)(attn::EmitOptions&, const std::str
         return "";
       },
       "VALUE");
+}
+
+// Flushes standard output and says whether everything written to it arrived: output cut short by
+// a full disk (`attnc fmt f.attn > /dev/full`) is a failure, not exit 0.
+int finish_standard_output(int status) {
+  errno = 0;
+  std::cout.flush();  // with stdio synchronised, this is fflush(stdout): its errno is the reason
+  const bool failed = std::fflush(stdout) != 0 || std::ferror(stdout) || !std::cout.good();
+  if (!failed) return status;
+  const int err = errno;
+  std::fprintf(stderr, "attnc: error: cannot write to standard output%s%s\n", err ? ": " : "",
+               err ? std::strerror(err) : "");
+  return status ? status : 1;
 }
 
 }  // namespace
@@ -191,14 +208,17 @@ int main(int argc, char** argv) {
 
   CLI11_PARSE(app, argc, argv);
   check.color = color;
-  if (check_cmd->parsed()) return all_features ? run_check_features({check.files}) : run_check(check);
   if (lsp_cmd->parsed()) return run_lsp({});
-  if (dump_cmd->parsed()) return run_dump(dump);
-  if (run_cmd->parsed()) return run_run(run);
-  if (fmt_cmd->parsed()) return run_fmt(fmt);
-  if (compile_cmd->parsed()) return run_compile(compile);
-  if (cache_cmd->parsed()) return run_cache(cache);
-  if (bench_cmd->parsed()) return run_bench(bench);
-  if (mask_cmd->parsed()) return run_mask_command(mask);
-  return 0;
+  auto run_command = [&]() -> int {
+    if (check_cmd->parsed()) return all_features ? run_check_features({check.files}) : run_check(check);
+    if (dump_cmd->parsed()) return run_dump(dump);
+    if (run_cmd->parsed()) return run_run(run);
+    if (fmt_cmd->parsed()) return run_fmt(fmt);
+    if (compile_cmd->parsed()) return run_compile(compile);
+    if (cache_cmd->parsed()) return run_cache(cache);
+    if (bench_cmd->parsed()) return run_bench(bench);
+    if (mask_cmd->parsed()) return run_mask_command(mask);
+    return 0;
+  };
+  return finish_standard_output(run_command());
 }

@@ -5,13 +5,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <deque>
-#include <fstream>
 #include <iostream>
 #include <set>
 #include <sstream>
 
+#include "backends/io/ScalarArgs.h"
 #include "cli/Commands.h"
 #include "cli/KernelSession.h"
 #include "backends/Backend.h"
@@ -19,6 +20,7 @@
 #include "codegen/PlanTiles.h"
 #include "frontend/Program.h"
 #include "runtime/Npy.h"
+#include "runtime/OutputFile.h"
 #include "runtime/TilePlanner.h"
 
 namespace attn::cli {
@@ -95,17 +97,21 @@ Picture draw(const TileRaster& t, const std::vector<uint8_t>& corner, int64_t cq
   return p;
 }
 
-void write_png(const std::string& path, const Picture& pic) {
-  FILE* f = std::fopen(path.c_str(), "wb");
-  if (!f) throw MaskError("cannot write '" + path + "'");
+// The picture as PNG bytes (libpng writing into memory; the file is written as every output is).
+std::string encode_png(const Picture& pic) {
+  std::string bytes;
   png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
   png_infop info = png ? png_create_info_struct(png) : nullptr;
   if (!png || !info || setjmp(png_jmpbuf(png))) {
     png_destroy_write_struct(&png, &info);
-    std::fclose(f);
-    throw MaskError("libpng failed writing '" + path + "'");
+    throw MaskError("libpng failed to encode the picture");
   }
-  png_init_io(png, f);
+  png_set_write_fn(
+      png, &bytes,
+      [](png_structp p, png_bytep data, png_size_t n) {
+        static_cast<std::string*>(png_get_io_ptr(p))->append(reinterpret_cast<const char*>(data), n);
+      },
+      [](png_structp) {});
   png_set_IHDR(png, info, pic.width, pic.height, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
                PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
   png_write_info(png, info);
@@ -113,14 +119,13 @@ void write_png(const std::string& path, const Picture& pic) {
     png_write_row(png, reinterpret_cast<png_const_bytep>(&pic.pixels[static_cast<size_t>(y) * pic.width]));
   png_write_end(png, nullptr);
   png_destroy_write_struct(&png, &info);
-  if (std::fclose(f) != 0) throw MaskError("cannot write '" + path + "'");
+  return bytes;
 }
 
 // Hand-written SVG: one rectangle per horizontal run of equal cells.
-void write_svg(const std::string& path, const TileRaster& t, const std::vector<uint8_t>& corner, int64_t cq,
-               int64_t ckv, const std::string& title) {
-  std::ofstream os(path);
-  if (!os) throw MaskError("cannot write '" + path + "'");
+std::string encode_svg(const TileRaster& t, const std::vector<uint8_t>& corner, int64_t cq, int64_t ckv,
+                       const std::string& title) {
+  std::ostringstream os;
   const int64_t tile_px = std::max<int64_t>(1, 512 / std::max(t.cols, t.rows));
   const int64_t elem_px = std::max<int64_t>(1, 256 / std::max<int64_t>({cq, ckv, 1}));
   const int64_t margin = 8, gap = 16, x0 = margin + t.cols * tile_px + gap;
@@ -149,7 +154,7 @@ void write_svg(const std::string& path, const TileRaster& t, const std::vector<u
       cq, ckv, [&](int64_t y, int64_t x) { return corner[y * ckv + x]; },
       [](uint8_t k) { return k ? "a" : "m"; }, elem_px, x0);
   os << "</svg>\n";
-  if (!os.flush()) throw MaskError("cannot write '" + path + "'");
+  return os.str();
 }
 
 std::pair<int, int> parse_block(const std::string& s, const KernelOptions& k) {
@@ -193,6 +198,23 @@ struct BufferStore {
   }
 };
 
+// The most memory a plan may take; plans are a few bytes per query tile, so only absurd lengths
+// and blocks (`--len 2147483647 --block 1,1`) come near it.
+constexpr double kMaxPlanBytes = double(1u << 30);
+
+// Refuses a plan that would not fit before any of it is allocated: each query tile holds a row
+// start and up to three runs (Partial, Full, Partial).
+void check_plan_size(int64_t q_len, int64_t kv_len, int bq, int bk) {
+  const double q_tiles = std::ceil(double(q_len) / bq), kv_tiles = std::ceil(double(kv_len) / bk);
+  const double bytes = (q_tiles + 1) * sizeof(int64_t) + q_tiles * 3 * sizeof(TileRun);
+  if (bytes <= kMaxPlanBytes) return;
+  char need[64];
+  std::snprintf(need, sizeof need, "%.1f GiB", bytes / double(1u << 30));
+  throw MaskError("the tile plan of " + std::to_string(int64_t(q_tiles)) + " x " + std::to_string(int64_t(kv_tiles)) +
+                  " tiles (" + std::to_string(bq) + "x" + std::to_string(bk) + ") would need about " + need +
+                  "; attnc mask plans at most 1 GiB: use a larger --block or a shorter --len");
+}
+
 std::string percent(int64_t n, int64_t total) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.4g%%",
@@ -235,15 +257,13 @@ int run_mask_command(const MaskCommandOptions& o) {
       if (info == sig.end())
         throw MaskError("kernel '" + kernel_name(*ir) + "' has no argument '" + name + "'");
       if (info->is_buffer) {
-        in.buffers[name] = store.add(read_npy(value));
+        in.buffers[name] = store.add(read_tensor_arg(name, value));
       } else {
-        char* end = nullptr;
-        const double v = value == "true" ? 1 : value == "false" ? 0 : std::strtod(value.c_str(), &end);
-        if (end && (end == value.c_str() || *end))
-          throw MaskError("--arg " + name + ": '" + value + "' is not a number");
+        const double v = parse_scalar_arg(name, value, info->elem);
         in.scalars[name] = v;
       }
     }
+    check_plan_size(in.q_len, in.kv_len, bq, bk);
     TileGrid grid;
     try {
       grid = plan_tile_grid(prog, in);
@@ -284,12 +304,13 @@ int run_mask_command(const MaskCommandOptions& o) {
                                               ? eval_element_mask(prog, in, 0, cq, 0, ckv)
                                               : std::vector<uint8_t>(cq * ckv, 0);
       const TileRaster raster = rasterize(grid, 512);
-      if (!o.png.empty()) write_png(o.png, draw(raster, corner, cq, ckv));
+      if (!o.png.empty()) write_output_file(o.png, encode_png(draw(raster, corner, cq, ckv)));
       if (!o.svg.empty())
-        write_svg(o.svg, raster, corner, cq, ckv,
-                  kernel_name(*ir) + ": tile plan (" + std::to_string(raster.tiles_per_cell) +
-                      " tile(s) per cell) and the top-left " + std::to_string(cq) + "x" +
-                      std::to_string(ckv) + " elements");
+        write_output_file(o.svg, encode_svg(raster, corner, cq, ckv,
+                                            kernel_name(*ir) + ": tile plan (" +
+                                                std::to_string(raster.tiles_per_cell) +
+                                                " tile(s) per cell) and the top-left " + std::to_string(cq) +
+                                                "x" + std::to_string(ckv) + " elements"));
     }
   } catch (const std::exception& e) {
     report_kernel_error(e, *program);

@@ -3,8 +3,10 @@
 // whatever indices they are applied to), and the result is simplified by Halide.
 #include "codegen/Lower.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
+#include <vector>
 
 #include "codegen/KernelIR.h"
 #include "codegen/Reductions.h"
@@ -81,6 +83,37 @@ bool has_overflow(const Expr& e) {
   return finder.found;
 }
 
+// The number of nodes of `e` written out as a tree: a subexpression shared by a `let` binding, a
+// definition's argument, an index override or a `|>` stage counts at each of its uses, as every
+// pass after lowering (simplification, printing, code generation) visits it. Computed over the
+// graph, so it costs the graph's size, and saturates just past `limit`.
+int64_t tree_size(const Expr& e, int64_t limit) {
+  struct Counter : HI::IRGraphVisitor {
+    explicit Counter(int64_t limit) : cap(limit + 1) {}
+    int64_t cap;
+    std::map<const HI::IRNode*, int64_t> size;
+    std::vector<int64_t> open{0};
+    using HI::IRGraphVisitor::include;
+    using HI::IRGraphVisitor::visit;
+    void include(const Expr& x) override {
+      if (!x.defined()) return;
+      int64_t n;
+      if (auto it = size.find(x.get()); it != size.end()) {
+        n = it->second;
+      } else {
+        open.push_back(1);
+        x.accept(this);
+        n = open.back();
+        open.pop_back();
+        size.emplace(x.get(), n);
+      }
+      open.back() = std::min(cap, open.back() + n);
+    }
+  } counter(limit);
+  counter.include(e);
+  return counter.open.back();
+}
+
 // Thrown to stop lowering at an error already reported (an overflow, an oversized kernel).
 struct LoweringStopped {};
 
@@ -135,8 +168,10 @@ class Lowering {
       item_ = &item;
       if (item.key == "mask") {
         ir->mask = as_bool(eval(v, *shared_env), *shared_env);
+        check_expanded_size(ir->mask);
       } else if (item.key == "score") {
         ir->score = as_float(eval(v, *shared_env), *shared_env);
+        check_expanded_size(ir->score);
       } else if (item.key == "dtype") {
         ir->options.dtype = v.text == "bf16" ? DType::BF16 : v.text == "f16" ? DType::F16 : DType::F32;
       } else if (item.key == "head_dim") {
@@ -273,6 +308,21 @@ class Lowering {
                         "' is too large once its definitions are inlined (more than " +
                         std::to_string(kMaxInlinedNodes) + " expression nodes for its " + item.key + ")");
     add_note(d, e.range, "still inlining here");
+    throw LoweringStopped{};
+  }
+
+  // Lowering keeps shared values shared (27 chained `let x = y * y` are a few dozen nodes), but
+  // what follows expands them: 2^27 nodes exhaust memory. Stops at the node budget instead.
+  void check_expanded_size(const Expr& e) {
+    const int64_t n = tree_size(e, kMaxInlinedNodes);
+    if (n <= kMaxInlinedNodes) return;
+    const KernelItem& item = *item_;
+    Diagnostic& d = diags_.error(
+        item.range, "kernel '" + kernel_->name +
+                        "' is too large once its definitions are inlined (more than " +
+                        std::to_string(kMaxInlinedNodes) + " expression nodes for its " + item.key + ")");
+    add_note(d, item.value->range,
+             "a value bound by 'let' or passed as an argument counts once per use");
     throw LoweringStopped{};
   }
 

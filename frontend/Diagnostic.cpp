@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "runtime/PathText.h"
+
 namespace attn {
 
 Diagnostic& DiagnosticEngine::error(SourceRange range, std::string message) {
@@ -58,7 +60,8 @@ void render_one(std::string& out, const Diagnostic& d, const SourceManager& sm, 
   LineCol lc = sm.line_col(d.range.file, d.range.begin);
   const char* bold = color ? "\033[1m" : "";
   const char* reset = color ? "\033[0m" : "";
-  out += bold + sm.path(d.range.file) + ":" + std::to_string(lc.line) + ":" + std::to_string(lc.col) + ": " +
+  // A name with a newline would break the one-line format (and could forge a message): quoted.
+  out += bold + printable_path(sm.path(d.range.file)) + ":" + std::to_string(lc.line) + ":" + std::to_string(lc.col) + ": " +
          reset;
   out += std::string(color ? severity_color(d.severity) : "") + severity_name(d.severity) + ": " + reset;
   out += bold + d.message + reset + "\n";

@@ -20,4 +20,7 @@ constexpr int kMaxInlineDepth = 2048;
 /// instead of taking minutes and gigabytes.
 constexpr int64_t kMaxInlinedNodes = 200000;
 
+/// The largest source file attnc reads (the main file and each import).
+constexpr uint64_t kMaxSourceBytes = uint64_t{64} << 20;
+
 }  // namespace attn

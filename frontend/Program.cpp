@@ -2,13 +2,14 @@
 // disk or the caller's overlays), import cycles, then semantic checks.
 #include "frontend/Program.h"
 
-#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
+#include "frontend/Limits.h"
 #include "frontend/Parse.h"
 #include "frontend/Sema.h"
+#include "runtime/InputFile.h"
+#include "runtime/PathText.h"
 
 namespace attn {
 
@@ -35,7 +36,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr uintmax_t kMaxSourceBytes = 64u << 20;
+// The file a path leads to once every symbolic link is followed; empty when it leads nowhere.
+std::string resolved_path(const std::string& path) {
+  char* real = ::realpath(path.c_str(), nullptr);
+  if (!real) return {};
+  std::string out = real;
+  std::free(real);
+  return out;
+}
 
 class ModuleLoader {
  public:
@@ -80,15 +88,29 @@ class ModuleLoader {
       display = key;
       // Only .attn files: anything else is refused unread, so no error can quote its content.
       if (p.extension() != ".attn" && !options_.overlays.count(key)) {
-        program_.diags.error(imp.range, "cannot import '" + key + "': not an .attn file");
+        program_.diags.error(imp.range, "cannot import '" + printable_path(key) + "': not an .attn file");
         return;
       }
-      if (!read(key, text)) {
-        program_.diags.error(imp.range, "cannot open imported file '" + key + "'");
+      if (!options_.overlays.count(key)) {
+        // The rule holds for the file read, not for the name: a link `x.attn -> secret.txt` is
+        // refused unread, like `import "secret.txt"`.
+        std::string real = resolved_path(key);
+        if (!real.empty() && fs::path(real).extension() != ".attn") {
+          program_.diags.error(imp.range, "cannot import '" + printable_path(key) + "': it leads to '" +
+                                              printable_path(real) + "', not an .attn file");
+          return;
+        }
+      }
+      if (std::string why = read(key, text); !why.empty()) {
+        program_.diags.error(imp.range, "cannot open imported file '" + printable_path(key) + "'" +
+                                            (why.find("not a regular file") != std::string::npos ||
+                                                     why.find("larger than") != std::string::npos
+                                                 ? ": " + why
+                                                 : ""));
         return;
       }
       if (!is_source_text(text)) {
-        program_.diags.error(imp.range, "cannot import '" + key + "': not an .attn file (binary content)");
+        program_.diags.error(imp.range, "cannot import '" + printable_path(key) + "': not an .attn file (binary content)");
         return;
       }
     }
@@ -126,25 +148,14 @@ class ModuleLoader {
     return true;
   }
 
-  bool read(const std::string& path, std::string& text) {
+  // The text of an imported file: an overlay, or a regular file of at most kMaxSourceBytes (an
+  // import of a device or a FIFO must not hang). Returns "" or why it cannot be read.
+  std::string read(const std::string& path, std::string& text) {
     if (auto it = options_.overlays.find(path); it != options_.overlays.end()) {
       text = it->second;
-      return true;
+      return {};
     }
-    // Only regular files, and not huge ones: an import of a device or a FIFO must not hang.
-    std::error_code ec;
-    if (!fs::is_regular_file(path, ec) || fs::file_size(path, ec) > kMaxSourceBytes) return false;
-    std::FILE* f = std::fopen(path.c_str(), "rb");
-    if (!f) return false;
-    // A read error (a special file that only looks regular, like /proc/self/mem) is not an
-    // empty module; nor is more than the size limit.
-    text.clear();
-    char buf[65536];
-    size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0 && text.size() <= kMaxSourceBytes) text.append(buf, n);
-    bool ok = !std::ferror(f) && text.size() <= kMaxSourceBytes;
-    std::fclose(f);
-    return ok;
+    return read_source_file(path, text);
   }
 
   Program& program_;
@@ -165,23 +176,19 @@ std::unique_ptr<Program> load_program_text(const std::string& path, std::string 
   return program;
 }
 
+std::string read_source_file(const std::string& path, std::string& text) {
+  return read_regular_file(path, kMaxSourceBytes, text);
+}
+
 std::unique_ptr<Program> load_program(const std::string& path, const LoadOptions& options) {
   std::string text;
   if (auto it = options.overlays.find(path); it != options.overlays.end()) {
     text = it->second;
-  } else {
-    std::error_code ec;
-    std::ifstream in(path, std::ios::binary);
-    if (!in || !std::filesystem::is_regular_file(path, ec) ||
-        std::filesystem::file_size(path, ec) > kMaxSourceBytes) {
-      auto program = std::make_unique<Program>();
-      FileId f = program->sources.add(path, "");
-      program->diags.error({f, 0, 0}, "cannot open '" + path + "'");
-      return program;
-    }
-    std::stringstream ss;
-    ss << in.rdbuf();
-    text = ss.str();
+  } else if (std::string why = read_source_file(path, text); !why.empty()) {
+    auto program = std::make_unique<Program>();
+    FileId f = program->sources.add(path, "");
+    program->diags.error({f, 0, 0}, why);
+    return program;
   }
   return load_program_text(path, std::move(text), options);
 }

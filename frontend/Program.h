@@ -35,6 +35,11 @@ struct LoadOptions {
 /// attnc), then resolves names and checks types. Errors are in `program.diags`; the AST is there
 /// whatever errors were found, as far as it could be recovered.
 std::unique_ptr<Program> load_program(const std::string& path, const LoadOptions& options = {});
+
+/// Reads the source file `path` as every command reads one: a regular file (never a wait on a
+/// FIFO or a device) of at most kMaxSourceBytes. Returns "" with `text` filled, else a sentence
+/// naming the file and what is wrong ("'f.attn' is a FIFO, not a regular file").
+std::string read_source_file(const std::string& path, std::string& text);
 /// Same, for text not on disk; `path` is used for messages and relative imports.
 std::unique_ptr<Program> load_program_text(const std::string& path, std::string text,
                                            const LoadOptions& options = {});

@@ -221,6 +221,18 @@ std::string Analysis::symbol_id(const Occurrence& o) const {
   return "";
 }
 
+bool Analysis::same_symbol(const Occurrence& a, const Occurrence& b) {
+  if (a.kind != b.kind) return false;
+  switch (a.kind) {
+    case OccurrenceKind::Decl:
+    case OccurrenceKind::Param:
+    case OccurrenceKind::Local:
+    case OccurrenceKind::Module: return a.target.file == b.target.file && a.target.begin == b.target.begin;
+    case OccurrenceKind::Score: return true;
+    default: return a.name == b.name;
+  }
+}
+
 const Decl* Analysis::lookup(const std::string& name) const {
   const Module* m = main();
   if (!m) return nullptr;

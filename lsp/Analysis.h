@@ -49,6 +49,9 @@ struct Analysis {
   const Occurrence* occurrence_at(uint32_t offset) const;
   /// A key that names the same symbol in any program ("decl:/a.attn#12", "builtin:abs").
   std::string symbol_id(const Occurrence& o) const;
+  /// Whether two occurrences of this program name one symbol: symbol_id(a) == symbol_id(b),
+  /// without building the keys (references compare every occurrence of a name).
+  static bool same_symbol(const Occurrence& a, const Occurrence& b);
   /// The declaration of `name` visible at top level of the main module (own, then imported).
   const Decl* lookup(const std::string& name) const;
   /// The innermost declaration of the main module whose range contains `offset`.

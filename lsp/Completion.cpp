@@ -13,6 +13,27 @@ namespace {
 
 class Collector {
  public:
+  /// Only labels starting with `prefix` are kept (in expressions; elsewhere the prefix is empty).
+  void filter(std::string prefix) { prefix_ = std::move(prefix); }
+  /// Whether an item labelled `label` would be kept: worth building (a declaration's signature
+  /// costs more than the comparison).
+  bool wants(const std::string& label) {
+    if (label.compare(0, prefix_.size(), prefix_) != 0) return false;
+    // Full: no lookup either, so that each further candidate costs one comparison.
+    if (items_.size() >= kMaxCompletionItems) {
+      incomplete_ = incomplete_ || !seen_.count(label);
+      return false;
+    }
+    return !seen_.count(label);
+  }
+  bool incomplete() const { return incomplete_; }
+  /// True once the answer holds kMaxCompletionItems: loops over many candidates stop there (the
+  /// answer is then marked incomplete whether or not a later candidate would have matched).
+  bool full() {
+    if (items_.size() < kMaxCompletionItems) return false;
+    incomplete_ = true;
+    return true;
+  }
   void add(std::string label, CompletionKind kind, std::string detail, std::string doc, std::string insert) {
     CompletionItem item;
     item.label = std::move(label);
@@ -23,7 +44,9 @@ class Collector {
     add(std::move(item));
   }
   void add(CompletionItem item) {
-    if (seen_.insert(item.label).second) items_.push_back(std::move(item));
+    if (!wants(item.label)) return;
+    seen_.insert(item.label);
+    items_.push_back(std::move(item));
   }
   void keyword(const std::string& k, const std::string& insert = "") {
     add(k, CompletionKind::Keyword, "keyword", "", insert);
@@ -33,6 +56,8 @@ class Collector {
  private:
   std::set<std::string> seen_;
   std::vector<CompletionItem> items_;
+  std::string prefix_;
+  bool incomplete_ = false;
 };
 
 CompletionItem decl_item(const Decl& d) {
@@ -99,7 +124,8 @@ void stdlib_names(const Analysis& a, Collector& out) {
     for (const Import& imp : m->imports) imported = imported || imp.spelling == module;
     if (imported || !p->main()) continue;
     for (const auto& d : p->main()->decls) {
-      if (d->kind == DeclKind::Kernel) continue;
+      if (out.full()) return;
+      if (d->kind == DeclKind::Kernel || !out.wants(d->name)) continue;
       CompletionItem item = decl_item(*d);
       item.detail += " (import " + module + ")";
       item.additionalTextEdits.push_back({{at, at}, prefix + "import " + module + ";" + suffix});
@@ -117,12 +143,16 @@ void expression_names(const Analysis& a, const CursorContext& c, Collector& out)
     out.add(kIndexNames[i], CompletionKind::Variable, "int", index_doc(static_cast<IndexVar>(i)), "");
   if (c.score_in_scope) out.add("score", CompletionKind::Variable, "float", "the raw attention score", "");
   if (const Module* m = a.main()) {
-    for (const auto& d : m->decls)
-      if (d->kind != DeclKind::Kernel && d->name != c.item_name) out.add(decl_item(*d));
+    for (const auto& d : m->decls) {
+      if (out.full()) break;
+      if (d->kind != DeclKind::Kernel && d->name != c.item_name && out.wants(d->name)) out.add(decl_item(*d));
+    }
     for (const Import& imp : m->imports)
       if (imp.target)
-        for (const auto& d : imp.target->decls)
-          if (d->kind != DeclKind::Kernel) out.add(decl_item(*d));
+        for (const auto& d : imp.target->decls) {
+          if (out.full()) break;
+          if (d->kind != DeclKind::Kernel && out.wants(d->name)) out.add(decl_item(*d));
+        }
   }
   stdlib_names(a, out);
   for (const BuiltinInfo& b : builtin_functions())
@@ -130,11 +160,28 @@ void expression_names(const Analysis& a, const CursorContext& c, Collector& out)
   for (const char* k : {"let", "true", "false", "inf"}) out.keyword(k);
 }
 
+// The candidates at the cursor `c` describes, into `out`.
+void collect(const Analysis& a, const CursorContext& c, Collector& out);
+
 }  // namespace
 
-std::vector<CompletionItem> completion(const Analysis& a, uint32_t offset) {
+std::vector<CompletionItem> completion(const Analysis& a, uint32_t offset, bool* incomplete) {
   CursorContext c = cursor_context(a.text(), offset);
-  Collector out;
+  // Every candidate while they fit; past kMaxCompletionItems, only those with the typed prefix.
+  for (const std::string& prefix : {std::string(), c.prefix}) {
+    Collector out;
+    out.filter(prefix);
+    collect(a, c, out);
+    if (out.incomplete() && prefix.empty() && !c.prefix.empty()) continue;
+    if (incomplete) *incomplete = out.incomplete();
+    return out.take();
+  }
+  return {};
+}
+
+namespace {
+
+void collect(const Analysis& a, const CursorContext& c, Collector& out) {
   switch (c.where) {
     case CursorContext::Comment:
     case CursorContext::Name: break;
@@ -167,7 +214,8 @@ std::vector<CompletionItem> completion(const Analysis& a, uint32_t offset) {
       expression_names(a, c, out);
       break;
   }
-  return out.take();
 }
+
+}  // namespace
 
 }  // namespace attn::lsp

@@ -59,7 +59,21 @@ std::string fix_title(const FixIt& f) {
 
 std::vector<LspDiagnostic> diagnostics(const Analysis& a) {
   std::vector<LspDiagnostic> out;
-  for (const Diagnostic& d : a.program->diags.all()) out.push_back(convert(a, d));
+  const auto& all = a.program->diags.all();
+  for (const Diagnostic& d : all) {
+    if (out.size() == kMaxDiagnosticsPerDocument) {
+      // The rest as one, where the first of them is.
+      LspDiagnostic more = convert(a, d);
+      more.severity = severity(Severity::Warning);
+      more.message = "and " + std::to_string(all.size() - kMaxDiagnosticsPerDocument) +
+                     " more diagnostics not shown (the first " + std::to_string(kMaxDiagnosticsPerDocument) +
+                     " are)";
+      more.related.clear();
+      out.push_back(std::move(more));
+      break;
+    }
+    out.push_back(convert(a, d));
+  }
   return out;
 }
 

@@ -16,9 +16,16 @@ void apply_content_change(std::string& text, const nlohmann::json& change) {
     return;
   }
   Range r = change["range"].get<Range>();
+  auto shown = [](const Position& p) { return std::to_string(p.line) + ":" + std::to_string(p.character); };
+  if (r.start.line < 0 || r.start.character < 0 || r.end.line < 0 || r.end.character < 0)
+    throw ProtocolError{InvalidParams, "a change range cannot hold a negative position (" + shown(r.start) +
+                                           " to " + shown(r.end) + ")"};
+  if (r.end.line < r.start.line || (r.end.line == r.start.line && r.end.character < r.start.character))
+    throw ProtocolError{InvalidParams, "a change range cannot end (" + shown(r.end) + ") before it starts (" +
+                                           shown(r.start) + ")"};
   LineTable lines(text);
   uint32_t b = lines.offset(r.start), e = lines.offset(r.end);
-  if (e < b) std::swap(b, e);
+  if (e < b) e = b;  // positions past a line's end clamp to it
   text.replace(b, e - b, replacement);
 }
 
@@ -35,7 +42,10 @@ void DocumentStore::change(const std::string& uri, const nlohmann::json& changes
   auto it = docs_.find(uri);
   if (it == docs_.end()) throw ProtocolError{InvalidParams, "document is not open: " + uri};
   if (!changes.is_array()) throw ProtocolError{InvalidParams, "contentChanges must be an array"};
-  for (const auto& c : changes) apply_content_change(it->second.text, c);
+  // All or nothing: a change that is refused leaves the last good text (and version).
+  std::string text = it->second.text;
+  for (const auto& c : changes) apply_content_change(text, c);
+  it->second.text = std::move(text);
   it->second.version = version;
   for (auto& [_, doc] : docs_) doc.analysis.reset();
 }
@@ -62,7 +72,18 @@ std::shared_ptr<const Analysis> DocumentStore::analysis(const std::string& uri) 
   auto it = docs_.find(uri);
   if (it == docs_.end()) throw ProtocolError{InvalidParams, "document is not open: " + uri};
   Document& d = it->second;
-  if (!d.analysis) d.analysis = analyze(d.uri, d.path, d.text, overlays());
+  if (d.analysis) return d.analysis;
+  if (d.text.size() > max_bytes_) {
+    // Not analyzed at all: one diagnostic says why, and every feature sees an empty document.
+    auto a = analyze(d.uri, d.path, "", {});
+    a->program->diags.error({a->main_file, 0, 0}, "this document is " + std::to_string(d.text.size()) +
+                                          " bytes; the language server analyzes documents of at most " +
+                                          std::to_string(max_bytes_) +
+                                          " bytes (initializationOptions.maxDocumentBytes)");
+    d.analysis = a;
+    return d.analysis;
+  }
+  d.analysis = analyze(d.uri, d.path, d.text, overlays());
   return d.analysis;
 }
 

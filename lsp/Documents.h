@@ -9,6 +9,10 @@
 
 namespace attn::lsp {
 
+/// The largest document the server analyzes unless initializationOptions.maxDocumentBytes says
+/// otherwise: an analysis takes about 20 times the text, and a larger one is rarely hand-written.
+constexpr size_t kDefaultMaxDocumentBytes = size_t{4} << 20;
+
 /// One open document.
 struct Document {
   std::string uri, path, text;
@@ -18,24 +22,31 @@ struct Document {
 };
 
 /// Applies one `TextDocumentContentChangeEvent` to `text`: a `range` (UTF-16 positions) replaced
-/// with `text`, or, without a range, the whole text.
+/// with `text`, or, without a range, the whole text. A range with a negative position or an end
+/// before its start throws ProtocolError (InvalidParams) and leaves `text` as it was.
 void apply_content_change(std::string& text, const nlohmann::json& change);
 
 /// Open documents by URI.
 class DocumentStore {
  public:
   void open(const std::string& uri, std::string text, int version);
-  /// Applies changes in order; throws ProtocolError for an unknown document.
+  /// Applies changes in order, all or none: throws ProtocolError for an unknown document or a
+  /// refused change, and then keeps the last good text.
   void change(const std::string& uri, const nlohmann::json& changes, int version);
   void close(const std::string& uri);
   const Document* find(const std::string& uri) const;
-  /// The document's analysis, computed on first use after a change.
+  /// The document's analysis, computed on first use after a change. A document larger than
+  /// max_bytes() is not analyzed: its analysis is of an empty text with one error that says so.
   std::shared_ptr<const Analysis> analysis(const std::string& uri);
+  /// The largest document analyzed (default kDefaultMaxDocumentBytes).
+  size_t max_bytes() const { return max_bytes_; }
+  void set_max_bytes(size_t n) { max_bytes_ = n; }
   const std::map<std::string, Document>& all() const { return docs_; }
 
  private:
   std::map<std::string, std::string> overlays() const;
   std::map<std::string, Document> docs_;
+  size_t max_bytes_ = kDefaultMaxDocumentBytes;
 };
 
 }  // namespace attn::lsp

@@ -14,15 +14,26 @@ namespace attn::lsp {
 
 using Analyses = std::vector<std::shared_ptr<const Analysis>>;
 
+/// The most diagnostics published for one document: past it, one more says how many were left out.
+constexpr size_t kMaxDiagnosticsPerDocument = 1000;
+
 /// The frontend's diagnostics for the main file; errors in imported files are shown on the import.
+/// At most kMaxDiagnosticsPerDocument, then one "and N more".
 std::vector<LspDiagnostic> diagnostics(const Analysis& a);
 /// Quick fixes (the "did you mean" fix-its) for diagnostics overlapping `range`.
 std::vector<CodeAction> code_actions(const Analysis& a, Range range);
 
 /// Type, signature and doc comment of what is under `offset`.
 std::optional<Hover> hover(const Analysis& a, uint32_t offset);
-/// Completion candidates at `offset` (works on text that does not parse).
-std::vector<CompletionItem> completion(const Analysis& a, uint32_t offset);
+/// The most completion candidates one answer holds (clangd's default): a file of thousands of
+/// definitions must not make every keystroke's answer, and `check --all-features`, that large.
+constexpr size_t kMaxCompletionItems = 100;
+
+/// Completion candidates at `offset` (works on text that does not parse): every candidate while
+/// there are at most kMaxCompletionItems, else those that start with the identifier before the
+/// cursor, at most kMaxCompletionItems of them; `incomplete` (when given) is set when some were
+/// left out, so that the editor asks again as the user types.
+std::vector<CompletionItem> completion(const Analysis& a, uint32_t offset, bool* incomplete = nullptr);
 /// The parameters of the call around `offset`.
 std::optional<SignatureHelp> signature_help(const Analysis& a, uint32_t offset);
 

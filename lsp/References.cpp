@@ -17,7 +17,9 @@ std::vector<Location> references(const Analysis& a, uint32_t offset, bool includ
   auto scan = [&](const Analysis& x) {
     for (const Occurrence& occ : x.occurrences) {
       if (occ.declaration && !include_declaration) continue;
-      if (occ.kind != o->kind || occ.name != o->name || x.symbol_id(occ) != id) continue;
+      if (occ.kind != o->kind || occ.name != o->name) continue;
+      // Within the document a comparison of targets; across documents the keys.
+      if (&x == &a ? !Analysis::same_symbol(occ, *o) : x.symbol_id(occ) != id) continue;
       Location l = x.location_of(occ.range);
       if (seen.insert({l.uri, l.range.start.line, l.range.start.character}).second) out.push_back(l);
     }
@@ -37,10 +39,9 @@ std::vector<Location> references(const Analysis& a, uint32_t offset, bool includ
 std::vector<Highlight> document_highlights(const Analysis& a, uint32_t offset) {
   const Occurrence* o = a.occurrence_at(offset);
   if (!o) return {};
-  std::string id = a.symbol_id(*o);
   std::vector<Highlight> out;
   for (const Occurrence& occ : a.occurrences)
-    if (occ.range.file == a.main_file && occ.kind == o->kind && occ.name == o->name && a.symbol_id(occ) == id)
+    if (occ.range.file == a.main_file && occ.name == o->name && Analysis::same_symbol(occ, *o))
       out.push_back({a.range_of(occ.range), occ.declaration});
   return out;
 }

@@ -5,6 +5,9 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include "attnc/Version.h"
 #include "lsp/Features.h"
@@ -13,6 +16,14 @@
 namespace attn::lsp {
 
 namespace {
+
+// Returns the free memory of the heap to the system (glibc keeps it otherwise), so that closing a
+// large document lowers the server's resident size.
+void release_free_memory() {
+#if defined(__GLIBC__)
+  ::malloc_trim(0);
+#endif
+}
 
 // Methods a client may send, and the handler of each.
 const std::map<std::string, Server::Request>& request_table() {
@@ -80,6 +91,14 @@ void Server::reject_unparsable(const std::string& what, const json& id) {
   reply_error(id, ParseError, "invalid JSON: " + what);
 }
 
+void Server::notification_failed(const std::string& method, const std::string& message) {
+  // A notification has no reply: the editor shows this instead (a refused didChange, say).
+  std::cerr << "attnc lsp: " << method << ": " << message << "\n";
+  send_({{"jsonrpc", "2.0"},
+         {"method", "window/showMessage"},
+         {"params", {{"type", 1}, {"message", "attnc lsp: " + method + ": " + message}}}});
+}
+
 void Server::handle(const json& message, const std::deque<json>& later) {
   if (!message.is_object()) return reply_error(nullptr, InvalidRequest, "a message must be a JSON object");
   bool has_id = message.contains("id");
@@ -118,24 +137,33 @@ void Server::handle(const json& message, const std::deque<json>& later) {
     if (has_id)
       reply_error(id, e.code, e.message);
     else
-      std::cerr << "attnc lsp: " << method << ": " << e.message << "\n";
+      notification_failed(method, e.message);
   } catch (const json::exception& e) {
     if (has_id)
       reply_error(id, InvalidParams, e.what());
     else
-      std::cerr << "attnc lsp: " << method << ": " << e.what() << "\n";
+      notification_failed(method, e.what());
   } catch (const std::exception& e) {
     if (has_id)
       reply_error(id, InternalError, e.what());
     else
-      std::cerr << "attnc lsp: " << method << ": " << e.what() << "\n";
+      notification_failed(method, e.what());
   }
 }
 
 // ---- lifecycle ---------------------------------------------------------------------------------
 
-json Server::initialize(const json&) {
+json Server::initialize(const json& params) {
   if (initialized_) throw ProtocolError{InvalidRequest, "initialize was already received"};
+  if (params.is_object() && params.contains("initializationOptions") &&
+      params["initializationOptions"].is_object()) {
+    const json& max = params["initializationOptions"].value("maxDocumentBytes", json());
+    if (!max.is_null()) {
+      if (!max.is_number_unsigned() || max.get<uint64_t>() == 0)
+        throw ProtocolError{InvalidParams, "initializationOptions.maxDocumentBytes must be a positive integer"};
+      docs_.set_max_bytes(static_cast<size_t>(std::min<uint64_t>(max.get<uint64_t>(), SIZE_MAX)));
+    }
+  }
   initialized_ = true;
   json legend = {{"tokenTypes", semantic_token_types()}, {"tokenModifiers", semantic_token_modifiers()}};
   json caps = {
@@ -189,6 +217,8 @@ void Server::did_open(const json& params, const std::deque<json>& later) {
   docs_.open(uri, std::move(text), version);
   publish_diagnostics(uri);
   for (const std::string& other : importers) publish_diagnostics(other);
+  // Parsing's temporaries (the parse tree, the tokens) are gone: give their pages back.
+  release_free_memory();
 }
 
 void Server::did_change(const json& params, const std::deque<json>& later) {
@@ -227,6 +257,8 @@ std::vector<std::string> Server::open_importers(const std::string& changed_path,
 void Server::did_close(const json& params, const std::deque<json>&) {
   std::string uri = string_field(field(params, "textDocument"), "uri");
   docs_.close(uri);
+  // The analysis's many small blocks go back to the allocator, not to the system, unless asked.
+  release_free_memory();
   send_({{"jsonrpc", "2.0"},
          {"method", "textDocument/publishDiagnostics"},
          {"params", {{"uri", uri}, {"diagnostics", json::array()}}}});
@@ -263,7 +295,9 @@ json Server::hover(const json& params) {
 
 json Server::completion(const json& params) {
   auto a = document(params);
-  return {{"isIncomplete", false}, {"items", lsp::completion(*a, offset(*a, params))}};
+  bool incomplete = false;
+  std::vector<CompletionItem> items = lsp::completion(*a, offset(*a, params), &incomplete);
+  return {{"isIncomplete", incomplete}, {"items", std::move(items)}};
 }
 
 json Server::signature_help(const json& params) {

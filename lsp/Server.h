@@ -64,6 +64,8 @@ class Server {
   void reply(const json& id, const json& result);
   void reply_error(const json& id, int code, const std::string& message);
   void publish_diagnostics(const std::string& uri);
+  /// Reports a notification that could not be applied: on stderr and as window/showMessage.
+  void notification_failed(const std::string& method, const std::string& message);
   /// Open documents (but `except`) whose last analysis read the file at `path` (they import it).
   std::vector<std::string> open_importers(const std::string& path, const std::string& except);
 

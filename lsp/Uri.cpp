@@ -5,12 +5,12 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <mutex>
-#include <sstream>
 
 #include "frontend/Program.h"
+#include "runtime/InputFile.h"
+#include "runtime/OutputFile.h"
 
 namespace attn::lsp {
 
@@ -62,12 +62,10 @@ std::string path_to_uri(const std::string& path) {
 
 namespace {
 
+// Whether the regular file `p` holds `text` (a FIFO or device there is not waited on).
 bool file_holds(const fs::path& p, const std::string& text) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return false;
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str() == text;
+  std::string held;
+  return read_regular_file(p.string(), text.size() + 1, held).empty() && held == text;
 }
 
 fs::path cache_root() {
@@ -97,15 +95,13 @@ std::string stdlib_file(const std::string& name) {
   fs::create_directories(dir, ec);
   fs::path target = dir / file;
   if (!file_holds(target, it->second)) {
-    // Written beside and renamed, so a concurrent reader never sees half a file.
-    fs::path tmp = dir / (file + ".tmp" + std::to_string(::getpid()));
-    {
-      std::ofstream out(tmp, std::ios::binary);
-      out << it->second;
-      if (!out) return "";
+    // As every output: a fresh private temporary renamed over it, so a concurrent reader never
+    // sees half a file and no name planted in a shared cache folder is written through.
+    try {
+      write_output_file(target.string(), it->second);
+    } catch (const OutputFileError&) {
+      return "";
     }
-    fs::rename(tmp, target, ec);
-    if (ec) return "";
   }
   return found[name] = target.string();
 }

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "attnc/Version.h"
+#include "runtime/OutputFile.h"
 #include "runtime/TempDir.h"
 
 namespace attn {
@@ -144,14 +145,13 @@ std::string FlightRecorder::to_json() const {
 }
 
 bool FlightRecorder::dump(const std::string& path) const {
-  std::string tmp = dump_to_new_file(path + ".", ".tmp");
-  if (tmp.empty()) return false;
-  // rename(2) replaces the name itself, never what a link there points to.
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
+  // As every output: a fresh temporary file renamed into place, a device written in place.
+  try {
+    write_output_file(path, to_json());
+    return true;
+  } catch (const OutputFileError&) {
     return false;
   }
-  return true;
 }
 
 std::string FlightRecorder::dump_to_new_file(const std::string& prefix, const std::string& suffix) const {
@@ -176,8 +176,12 @@ const std::shared_ptr<FlightRecorder>& process_flight_recorder() {
     // still takes effect.
     std::atexit([] {
       const char* p = std::getenv("ATTNC_TRACE");
-      if (p && *p && !process_flight_recorder()->dump(p))
-        std::fprintf(stderr, "attnc: warning: cannot write the flight recorder to %s\n", p);
+      if (!p || !*p) return;
+      try {
+        write_output_file(p, process_flight_recorder()->to_json());
+      } catch (const OutputFileError& e) {
+        std::fprintf(stderr, "attnc: warning: cannot write the flight recorder (ATTNC_TRACE): %s\n", e.what());
+      }
     });
     return r;
   }();

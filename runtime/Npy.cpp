@@ -1,11 +1,16 @@
 // .npy reader and writer.
 #include "runtime/Npy.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
-#include <cstdio>
+
+#include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <sstream>
+
+#include "runtime/InputFile.h"
+#include "runtime/NpyHeader.h"
+#include "runtime/OutputFile.h"
+#include "runtime/PathText.h"
 
 namespace attn {
 
@@ -36,27 +41,50 @@ std::string npy_type_name(const std::string& descr) {
 
 [[noreturn]] void fail(const std::string& path, const std::string& why) { throw NpyError(path + ": " + why); }
 
-// Finds `'key':` in the header dict and returns the text after it.
-std::string header_value(const std::string& header, const std::string& key, const std::string& path) {
-  size_t p = header.find("'" + key + "'");
-  if (p == std::string::npos) fail(path, "not a valid .npy file (header has no '" + key + "')");
-  p = header.find(':', p);
-  if (p == std::string::npos) fail(path, "not a valid .npy file (malformed header)");
-  return header.substr(p + 1);
-}
+// Where a .npy file's bytes come from: a stream (the fuzz target) or an open regular file.
+struct ByteSource {
+  virtual ~ByteSource() = default;
+  virtual bool read(char* out, size_t n) = 0;  // exactly n bytes, or false
+  virtual int64_t remaining() = 0;             // bytes left after the read position, or -1
+};
 
-}  // namespace
+struct StreamSource : ByteSource {
+  explicit StreamSource(std::istream& in) : in(in) {}
+  bool read(char* out, size_t n) override { return static_cast<bool>(in.read(out, static_cast<std::streamsize>(n))); }
+  int64_t remaining() override {
+    const std::streamoff at = in.tellg();
+    in.seekg(0, std::ios::end);
+    const std::streamoff end = in.tellg();
+    in.seekg(at);
+    return at < 0 || end < at ? -1 : static_cast<int64_t>(end - at);
+  }
+  std::istream& in;
+};
 
-HostTensor read_npy(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail(path, std::string("cannot open: ") + std::strerror(errno));
-  return read_npy_stream(in, path);
-}
+struct FdSource : ByteSource {
+  explicit FdSource(int fd) : fd(fd) {}
+  ~FdSource() override { ::close(fd); }
+  bool read(char* out, size_t n) override {
+    while (n > 0) {
+      ssize_t got = ::read(fd, out, n);
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0) return false;
+      out += got;
+      n -= static_cast<size_t>(got);
+    }
+    return true;
+  }
+  int64_t remaining() override {
+    struct stat st {};
+    const off_t at = ::lseek(fd, 0, SEEK_CUR);
+    return ::fstat(fd, &st) != 0 || at < 0 || st.st_size < at ? -1 : static_cast<int64_t>(st.st_size - at);
+  }
+  int fd;
+};
 
-HostTensor read_npy_stream(std::istream& in, const std::string& path) {
+HostTensor read_npy_from(ByteSource& in, const std::string& path) {
   char magic[8];
-  if (!in.read(magic, 8) || std::memcmp(magic, "\x93NUMPY", 6) != 0)
-    fail(path, "not a .npy file (bad magic)");
+  if (!in.read(magic, 8) || std::memcmp(magic, "\x93NUMPY", 6) != 0) fail(path, "not a .npy file (bad magic)");
   int major = static_cast<unsigned char>(magic[6]);
   uint32_t header_len = 0;
   if (major == 1) {
@@ -74,10 +102,8 @@ HostTensor read_npy_stream(std::istream& in, const std::string& path) {
   std::string header(header_len, '\0');
   if (!in.read(header.data(), header_len)) fail(path, "truncated header");
 
-  std::string descr_v = header_value(header, "descr", path);
-  size_t q1 = descr_v.find('\''), q2 = descr_v.find('\'', q1 + 1);
-  if (q1 == std::string::npos || q2 == std::string::npos) fail(path, "malformed descr");
-  std::string descr = descr_v.substr(q1 + 1, q2 - q1 - 1);
+  const NpyHeader h = parse_npy_header(header, path);
+  std::string descr = h.descr;
   if (descr == "<b1" || descr == "=b1") descr = "|b1";
   const DescrInfo* info = nullptr;
   for (const DescrInfo& d : kDescrs)
@@ -85,27 +111,10 @@ HostTensor read_npy_stream(std::istream& in, const std::string& path) {
   if (!info)
     fail(path, "unsupported dtype " + npy_type_name(descr) +
                    " (supported: f32, f16, f64, i32, i64, bool, u8; little-endian)");
-
-  std::string fortran = header_value(header, "fortran_order", path);
-  if (fortran.find("True") < fortran.find(',')) fail(path, "Fortran-order arrays are not supported");
-
-  std::string shape_v = header_value(header, "shape", path);
-  size_t lp = shape_v.find('('), rp = shape_v.find(')');
-  if (lp == std::string::npos || rp == std::string::npos) fail(path, "malformed shape");
-  std::vector<int64_t> shape;
-  std::stringstream ss(shape_v.substr(lp + 1, rp - lp - 1));
-  std::string tok;
-  while (std::getline(ss, tok, ',')) {
-    size_t a = tok.find_first_not_of(" \t");
-    if (a == std::string::npos) continue;
-    try {
-      long long v = std::stoll(tok.substr(a));
-      if (v < 0) fail(path, "negative dimension in shape");
-      shape.push_back(v);
-    } catch (const std::logic_error&) {
-      fail(path, "malformed shape '" + shape_v.substr(lp, rp - lp + 1) + "'");
-    }
-  }
+  // Reading column-major data as row-major would give wrong values silently.
+  if (h.fortran_order)
+    fail(path, "Fortran-order (column-major) arrays are not supported: save np.ascontiguousarray(a)");
+  const std::vector<int64_t>& shape = h.shape;
   // The size comes from the header: check it (and that the file holds that much) before
   // allocating anything.
   int64_t numel = 0;
@@ -115,21 +124,33 @@ HostTensor read_npy_stream(std::istream& in, const std::string& path) {
     fail(path, e.what());
   }
   const int64_t expected = numel * static_cast<int64_t>(scalar_type_size(info->type));
-  const std::streamoff data_at = in.tellg();
-  in.seekg(0, std::ios::end);
-  const std::streamoff file_end = in.tellg();
-  in.seekg(data_at);
-  if (data_at < 0 || file_end < data_at || file_end - data_at < expected) {
+  const int64_t left = in.remaining();
+  if (left < expected) {
     HostTensor header_only;
     header_only.shape = shape;
     fail(path, "truncated data: expected " + std::to_string(expected) + " bytes for shape " +
                    header_only.shape_string());
   }
   HostTensor t(info->type, shape);
-  if (!in.read(reinterpret_cast<char*>(t.bytes.data()), static_cast<std::streamsize>(t.bytes.size())))
+  if (!in.read(reinterpret_cast<char*>(t.bytes.data()), t.bytes.size()))
     fail(path, "truncated data: expected " + std::to_string(t.bytes.size()) + " bytes for shape " +
                    t.shape_string());
   return t;
+}
+
+}  // namespace
+
+HostTensor read_npy(const std::string& path) {
+  std::string why;
+  const int fd = open_regular_file(path, why);
+  if (fd < 0) fail(printable_path(path), why);
+  FdSource in(fd);
+  return read_npy_from(in, printable_path(path));
+}
+
+HostTensor read_npy_stream(std::istream& in, const std::string& path) {
+  StreamSource source(in);
+  return read_npy_from(source, path);
 }
 
 void write_npy(const std::string& path, const HostTensor& t) {
@@ -145,24 +166,12 @@ void write_npy(const std::string& path, const HostTensor& t) {
       std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': " + shape + ", }";
   size_t total = 10 + header.size() + 1;
   header += std::string((64 - total % 64) % 64, ' ') + "\n";
-  std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    if (!out) throw NpyError(path + ": cannot write: " + std::strerror(errno));
-    out.write("\x93NUMPY\x01\x00", 8);
-    unsigned char len[2] = {static_cast<unsigned char>(header.size() & 0xff),
-                            static_cast<unsigned char>(header.size() >> 8)};
-    out.write(reinterpret_cast<const char*>(len), 2);
-    out.write(header.data(), static_cast<std::streamsize>(header.size()));
-    out.write(reinterpret_cast<const char*>(t.bytes.data()), static_cast<std::streamsize>(t.bytes.size()));
-    if (!out) {
-      std::remove(tmp.c_str());
-      throw NpyError(path + ": write failed");
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw NpyError(path + ": cannot rename into place: " + std::strerror(errno));
+  const char len[2] = {static_cast<char>(header.size() & 0xff), static_cast<char>(header.size() >> 8)};
+  try {
+    write_output_file(path, {std::string_view("\x93NUMPY\x01\x00", 8), std::string_view(len, 2), header,
+                             std::string_view(reinterpret_cast<const char*>(t.bytes.data()), t.bytes.size())});
+  } catch (const OutputFileError& e) {
+    throw NpyError(e.what());
   }
 }
 

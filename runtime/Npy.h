@@ -14,12 +14,14 @@ struct NpyError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// Reads f32, f16, f64, i32, i64, bool and u8 arrays. bf16 has no NumPy dtype: it is read from
-/// and written as f32 by the CLI.
+/// Reads f32, f16, f64, i32, i64, bool and u8 arrays in C order from a regular file (a FIFO or a
+/// device is refused, never waited on); the header is parsed strictly (runtime/NpyHeader.h).
+/// bf16 has no NumPy dtype: it is read from and written as f32 by the CLI.
 HostTensor read_npy(const std::string& path);
 /// read_npy from a stream; `name` stands for the file in errors.
 HostTensor read_npy_stream(std::istream& in, const std::string& name);
-/// Writes atomically (a temporary file renamed into place).
+/// Writes as every output is written (runtime/OutputFile.h: a fresh temporary file renamed into
+/// place; devices and FIFOs in place).
 void write_npy(const std::string& path, const HostTensor& t);
 
 }  // namespace attn

@@ -3,6 +3,7 @@
 
 #include <cctype>
 
+#include "backends/io/ScalarArgs.h"
 #include "codegen/KernelIR.h"
 #include "codegen/ScoreGradient.h"
 
@@ -97,9 +98,13 @@ void validate_inputs(const KernelIR& ir, const KernelInputs& in) {
   for (const auto& [name, _] : in.buffers)
     if (!ir.arg(name) || ir.arg(name)->kind != KernelArg::Kind::Buffer)
       throw InputError("kernel '" + ir.name + "' has no tensor argument '" + name + "'");
-  for (const auto& [name, _] : in.scalars)
-    if (!ir.arg(name) || ir.arg(name)->kind != KernelArg::Kind::Scalar)
+  for (const auto& [name, value] : in.scalars) {
+    const KernelArg* a = ir.arg(name);
+    if (!a || a->kind != KernelArg::Kind::Scalar)
       throw InputError("kernel '" + ir.name + "' has no scalar argument '" + name + "'");
+    // Every target the same: no saturating, wrapping or rounding of a value an int cannot hold.
+    if (a->elem == ElemType::I32) check_int_scalar(name, value);
+  }
 }
 
 void validate_gradient_request(const KernelIR& ir, const KernelInputs& in, const GradientRequest& r) {

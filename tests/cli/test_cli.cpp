@@ -95,7 +95,7 @@ BOOST_AUTO_TEST_CASE(run_errors_are_clear_and_nonzero) {
       {"--arg doc=" + in.path("wrong.npy") + " --arg offset=3", "argument 'doc' must be i32, got f32"},
       {"--arg doc=" + in.path("nope.npy") + " --arg offset=3", "nope.npy: cannot open"},
       {"--arg doc=" + in.path("garbage.npy") + " --arg offset=3", "not a .npy file"},
-      {"--arg doc=" + in.path("doc.npy") + " --arg offset=x", "--arg offset: 'x' is not a number"},
+      {"--arg doc=" + in.path("doc.npy") + " --arg offset=x", "--arg offset: 'x' is not an integer"},
       {"--arg nothing=3", "kernel 'k' has no argument 'nothing'"},
   };
   for (const Case& c : cases) {

@@ -67,6 +67,15 @@ std::string npy(const std::string& descr, const std::string& shape, size_t data_
   return s + header + std::string(data_bytes, '\x01');
 }
 
+// A version 1.0 file with the header dict `dict` as written, padded as NumPy pads it.
+std::string npy_header(const std::string& dict, size_t data_bytes) {
+  std::string header = dict + std::string((64 - (10 + dict.size() + 1) % 64) % 64, ' ') + "\n";
+  std::string s = std::string("\x93NUMPY\x01\x00", 8);
+  s += static_cast<char>(header.size() & 0xff);
+  s += static_cast<char>(header.size() >> 8);
+  return s + header + std::string(data_bytes, '\x01');
+}
+
 std::string frame(const std::string& body) {
   return "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
 }
@@ -100,6 +109,15 @@ BOOST_AUTO_TEST_CASE(npy_reader_seeds_and_mutations) {
       npy("<f4", "(1, 2, 2305843009213693952, 16)", 64),  // 2^61: the product overflows
       npy("<f4", "(1, 4611686018427387904, 0, 16)", 0),   // 2^62 heads, no rows
       npy("<f8", "(1099511627776, 1099511627776)", 8),
+      // Headers NumPy refuses or reads otherwise (issue 31): each a clear error.
+      npy_header("{'descr': '<f4', 'fortran_order': 1, 'shape': (2, 3), }", 24),
+      npy_header("{'descr': '<f4', 'fortran_order': True, 'shape': (2, 3), }", 24),
+      npy_header("{'descr': '<f4', 'fortran_order': False, 'shape': (1,2,1e3,8), }", 64),
+      npy_header("{'descr': '<f4', 'fortran_order': False, 'shape': (0x10,), }", 64),
+      npy_header("{'descr': '<f4', 'fortran_order': False, 'shape': (16abc,), }", 64),
+      npy_header("{'descr': '<f4', 'fortran_order': False, 'shape': (8.5,), }", 64),
+      npy_header("{'descr': '<i8', 'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", 16),
+      npy_header("{'shape': (2,), \"descr\": \"<f4\", 'fortran_order': False}", 8),
   };
   std::mt19937 rng(7);
   auto run_one = [](const std::string& s) {
@@ -124,6 +142,11 @@ BOOST_AUTO_TEST_CASE(lsp_framing_seeds_and_mutations) {
       "garbage" + init + "\r\n\r\nmore" + hover,
       "Content-Length: 9999\r\n\r\n" + init + hover,
       "Content-Length: 3\r\n\r\n" + init.substr(22) + hover,
+      // Reversed and negative change ranges (issue 31): refused, the document still answers.
+      init + open +
+          frame(R"({"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"file:///f/a.attn","version":2},"contentChanges":[{"range":{"start":{"line":0,"character":9},"end":{"line":0,"character":2}},"text":"x"}]}})") +
+          frame(R"({"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"file:///f/a.attn","version":3},"contentChanges":[{"range":{"start":{"line":-1,"character":0},"end":{"line":0,"character":-5}},"text":"x"}]}})") +
+          hover,
   };
   std::mt19937 rng(11);
   auto run_one = [](const std::string& s) {

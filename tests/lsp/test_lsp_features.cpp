@@ -357,4 +357,31 @@ BOOST_AUTO_TEST_CASE(cursor_context_in_kernel_values) {
   BOOST_TEST(c.callee == "f");
 }
 
+BOOST_AUTO_TEST_CASE(diagnostics_are_capped_per_document) {
+  // 1,500 duplicate names: 1,500 errors, published as the first 1,000 and one more that counts the rest.
+  std::string text = "mask m = q >= kv;\n";
+  for (int i = 0; i < 1500; ++i) text += "mask m = q >= kv;\n";
+  Doc d(text);
+  BOOST_REQUIRE(d.a->program->diags.all().size() == 1500u);
+  auto diags = diagnostics(*d.a);
+  BOOST_REQUIRE(diags.size() == kMaxDiagnosticsPerDocument + 1);
+  BOOST_TEST(diags.back().message == "and 500 more diagnostics not shown (the first 1000 are)");
+  BOOST_TEST(diags.back().range.start.line == 1001);
+}
+
+BOOST_AUTO_TEST_CASE(completion_answers_are_bounded_and_filtered_by_the_prefix) {
+  std::string text;
+  for (int i = 0; i < 300; ++i) text += "mask a" + std::to_string(i) + " = q >= kv;\n";
+  Doc d(text + "mask z = ^ && a29^;\n");
+  bool incomplete = false;
+  auto all = completion(*d.a, d.at(0), &incomplete);
+  BOOST_TEST(all.size() == kMaxCompletionItems);
+  BOOST_TEST(incomplete);
+  auto some = labels(completion(*d.a, d.at(1), &incomplete));
+  BOOST_TEST(!incomplete);
+  BOOST_TEST(some.size() == 11u);  // a29, a290 .. a299
+  BOOST_TEST(has(some, "a29"));
+  BOOST_TEST(has(some, "a299"));
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -201,6 +201,11 @@ def test_errors(stdlib_lib, qkv):
         stdlib_lib.k_same_document(q, k, v, doc=DOC.long())
     with pytest.raises(attnc.Error, match=r"kernel 'k_causal' has no scalar argument 'window'"):
         stdlib_lib.k_causal(q, k, v, window=3)
+    offset = attnc.loads("kernel x(off: int) { mask = q - kv < off; }")
+    for bad in (2 ** 31, 1e99, float("nan"), 5.5, -3.7):
+        with pytest.raises(attnc.Error, match=r"argument 'off' is an int: it must be a whole number from "
+                                              r"-2147483648 to 2147483647"):
+            offset.x(q, k, v, off=bad)
     with pytest.raises(attnc.Error, match=r"the query heads \(4\) must be a multiple of the key/value heads \(3\)"):
         stdlib_lib.k_causal(q, torch.randn(2, 3, L, 16), torch.randn(2, 3, L, 16))
     with pytest.raises(attnc.Error, match=r"does not compute the LSE"):

@@ -171,6 +171,26 @@ BOOST_AUTO_TEST_CASE(fully_masked_rows_give_zero_and_minus_infinity) {
   for (int64_t i = 0; i < o2.lse.numel(); ++i) BOOST_TEST(o2.lse.get(i) == -INFINITY);
 }
 
+BOOST_AUTO_TEST_CASE(int_arguments_given_as_numbers_must_fit_an_int) {
+  // What Python passes (keyword arguments as numbers): the same rule as `--arg`, checked where
+  // every target checks its inputs, so that no target saturates, wraps or rounds differently.
+  auto ir = lower("kernel k(off: int) { mask = q - kv < off; }\n", "k");
+  std::mt19937 rng(3);
+  KernelInputs in;
+  in.q = in.k = in.v = random_tensor(ScalarType::F32, {1, 1, 4, 8}, rng);
+  for (double bad : {2147483648.0, 1e99, double(NAN), 5.5, -3.7, -2147483649.0, double(INFINITY)}) {
+    in.scalars["off"] = bad;
+    BOOST_CHECK_EXCEPTION(run_reference(*ir, in), InputError, [](const InputError& e) {
+      return std::string(e.what()).find("argument 'off' is an int: it must be a whole number from "
+                                        "-2147483648 to 2147483647") != std::string::npos;
+    });
+  }
+  for (double good : {2147483647.0, -2147483648.0, 3.0}) {
+    in.scalars["off"] = good;
+    BOOST_CHECK_NO_THROW(run_reference(*ir, in));
+  }
+}
+
 BOOST_AUTO_TEST_CASE(half_precision_inputs) {
   std::mt19937 rng(5);
   for (ScalarType t : {ScalarType::F16, ScalarType::BF16}) {

@@ -62,8 +62,9 @@ class FlightRecorder {
   /// The dump: {"capacity", "total", "dropped", "pid", "attnc_version", "events": [...],
   /// "errors": [{"seq", "message"}]}.
   std::string to_json() const;
-  /// Writes to_json() to `path` atomically: a new uniquely named file beside it (O_EXCL, never
-  /// through a link), renamed over it. Returns false if it could not.
+  /// Writes to_json() to `path` as attnc writes every output: a new uniquely named file beside it
+  /// (O_EXCL, never through a planted link) renamed over it; a link at `path` itself is followed,
+  /// a device or FIFO written in place (never replaced). Returns false if it could not.
   bool dump(const std::string& path) const;
   /// Writes to_json() to a new file `<prefix><random><suffix>` (O_EXCL|O_NOFOLLOW, mode 0600);
   /// returns its path, or "" if it could not.
