@@ -280,36 +280,63 @@ class Checker {
         add_note(d, it->second->key_range, "first set here");
         continue;
       }
-      Context c;
-      c.decl = &k;
       const std::string& key = item.key;
+      const KernelOptionInfo* option = find_kernel_option(key);
       Expr& v = *item.value;
-      if (v.kind == ExprKind::List && key != "block") {
+      if (v.kind == ExprKind::List && (!option || option->option != KernelOption::Block)) {
         diags_.error(v.range, "kernel option '" + key + "' does not take a list");
         continue;
       }
-      if (key == "mask") {
+      if (!option) {
+        std::vector<std::string> keys;
+        for (const KernelOptionInfo& o : kernel_options()) keys.push_back(o.key);
+        Diagnostic& d = diags_.error(item.key_range, "unknown kernel option '" + key + "'");
+        suggest(d, item.key_range, key, keys);
+        continue;
+      }
+      check_kernel_option(k, option->option, key, v);
+    }
+  }
+
+  // The value `v` of kernel option `option` (spelt `key`) of kernel `k`.
+  void check_kernel_option(Decl& k, KernelOption option, const std::string& key, Expr& v) {
+    Context c;
+    c.decl = &k;
+    switch (option) {
+      case KernelOption::Mask: {
         Type t = check(v, c);
         if (!t.is_error() && !boolish(t))
           diags_.error(v.range, "kernel option 'mask' expects a mask, found " + describe(v, t));
-      } else if (key == "score") {
+        return;
+      }
+      case KernelOption::Score: {
         c.score_in_scope = true;
         Type t = check(v, c);
         if (!t.is_error() && t.kind != TypeKind::Score && !t.is_numeric())
           diags_.error(v.range, "kernel option 'score' expects a score modifier, found " + describe(v, t));
-      } else if (key == "dtype") {
+        return;
+      }
+      case KernelOption::DType:
         if (v.kind != ExprKind::Name || (v.text != "f32" && v.text != "f16" && v.text != "bf16"))
           diags_.error(v.range, "dtype must be f32, f16 or bf16");
-      } else if (key == "head_dim" || key == "value_dim") {
+        return;
+      case KernelOption::HeadDim:
+      case KernelOption::ValueDim: {
         auto value = constant_value(v);
         if (!value || *value != std::floor(*value) || *value < 1 || *value > 1024)
           diags_.error(v.range, key + " must be an integer constant between 1 and 1024");
-      } else if (key == "scale") {
+        return;
+      }
+      case KernelOption::Scale: {
         auto value = constant_value(v);
         if (!value || !std::isfinite(*value)) diags_.error(v.range, "scale must be a finite constant");
-      } else if (key == "lse" || key == "backward") {
+        return;
+      }
+      case KernelOption::Lse:
+      case KernelOption::Backward:
         if (v.kind != ExprKind::BoolLit) diags_.error(v.range, key + " must be true or false");
-      } else if (key == "block") {
+        return;
+      case KernelOption::Block: {
         std::vector<const Expr*> parts;
         if (v.kind == ExprKind::List)
           for (auto& o : v.operands) parts.push_back(o.get());
@@ -322,11 +349,7 @@ class Checker {
         }
         if (!good)
           diags_.error(v.range, "block must be an integer or a list [block_q, block_kv] of integers 1..1024");
-      } else {
-        std::vector<std::string> keys;
-        for (const KernelOptionInfo& o : kernel_options()) keys.push_back(o.key);
-        Diagnostic& d = diags_.error(item.key_range, "unknown kernel option '" + key + "'");
-        suggest(d, item.key_range, key, keys);
+        return;
       }
     }
   }
@@ -848,8 +871,7 @@ class Checker {
         error_at(a.name_range, std::string("builtin '") + info->name + "' takes no named arguments");
         err = true;
       }
-      if (!t.is_error() && !t.is_numeric() &&
-          !(std::string(info->name) == "float" && t.kind == TypeKind::Bool)) {
+      if (!t.is_error() && !t.is_numeric() && !(info->takes_bool && t.kind == TypeKind::Bool)) {
         error_at(a.value->range, std::string("builtin '") + info->name + "' expects a number, found " +
                                      describe(*a.value, t));
         err = true;
@@ -862,12 +884,17 @@ class Checker {
       return error_at(e.range, std::string("builtin '") + info->name + "' takes " +
                                    count(info->min_args, "argument") + ", got " + std::to_string(n));
     if (err) return Type::error();
-    std::string name = info->name;
-    if (name == "int") return Type::of(TypeKind::Int);
-    if (name == "abs" || name == "sign") return types[0];
-    if (name == "min" || name == "max") return numeric_join(types[0], types[1]);
-    if (name == "clamp") return numeric_join(numeric_join(types[0], types[1]), types[2]);
-    return Type::of(TypeKind::Float);
+    switch (info->result) {
+      case BuiltinResult::Float: return Type::of(TypeKind::Float);
+      case BuiltinResult::Int: return Type::of(TypeKind::Int);
+      case BuiltinResult::First: return types[0];
+      case BuiltinResult::Join: {
+        Type t = types[0];
+        for (size_t i = 1; i < types.size(); ++i) t = numeric_join(t, types[i]);
+        return t;
+      }
+    }
+    return Type::error();
   }
 
   Type check_decl_call(Expr& e, const Decl& d, Context& c) {
