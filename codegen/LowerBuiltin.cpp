@@ -62,8 +62,7 @@ Expr lower_builtin(BuiltinFn fn, std::vector<Expr> a) {
     case BuiltinFn::Ceil: return Halide::ceil(f(0));
     case BuiltinFn::Round: return Halide::round(f(0));
     case BuiltinFn::Trunc: return Halide::trunc(f(0));
-    case BuiltinFn::Float:
-      return a[0].type().is_bool() ? Halide::select(a[0], Expr(1.0f), Expr(0.0f)) : f(0);
+    case BuiltinFn::Float: return a[0].type().is_bool() ? Halide::select(a[0], Expr(1.0f), Expr(0.0f)) : f(0);
     case BuiltinFn::Int: return a[0].type().is_int() ? a[0] : Halide::cast(Halide::Int(32), a[0]);
   }
   return a[0];

@@ -14,8 +14,10 @@ using R = BuiltinResult;
 const std::vector<BuiltinInfo>& builtin_functions() {
   static const std::vector<BuiltinInfo> table = {
       {BuiltinFn::Abs, "abs", 1, 1, R::First, false, "abs(x)", "Absolute value; int stays int."},
-      {BuiltinFn::Min, "min", 2, 2, R::Join, false, "min(a, b)", "The smaller of a and b; float if either is float."},
-      {BuiltinFn::Max, "max", 2, 2, R::Join, false, "max(a, b)", "The larger of a and b; float if either is float."},
+      {BuiltinFn::Min, "min", 2, 2, R::Join, false, "min(a, b)",
+       "The smaller of a and b; float if either is float."},
+      {BuiltinFn::Max, "max", 2, 2, R::Join, false, "max(a, b)",
+       "The larger of a and b; float if either is float."},
       {BuiltinFn::Clamp, "clamp", 3, 3, R::Join, false, "clamp(x, lo, hi)", "min(max(x, lo), hi)."},
       {BuiltinFn::Exp, "exp", 1, 1, R::Float, false, "exp(x) -> float", "e to the power x."},
       {BuiltinFn::Exp2, "exp2", 1, 1, R::Float, false, "exp2(x) -> float", "2 to the power x."},
@@ -30,7 +32,8 @@ const std::vector<BuiltinInfo>& builtin_functions() {
       {BuiltinFn::Pow, "pow", 2, 2, R::Float, false, "pow(x, y) -> float", "x to the power y."},
       {BuiltinFn::Sin, "sin", 1, 1, R::Float, false, "sin(x) -> float", "Sine (radians)."},
       {BuiltinFn::Cos, "cos", 1, 1, R::Float, false, "cos(x) -> float", "Cosine (radians)."},
-      {BuiltinFn::Atan, "atan", 1, 1, R::Float, false, "atan(x) -> float", "Arctangent, in radians (-pi/2, pi/2)."},
+      {BuiltinFn::Atan, "atan", 1, 1, R::Float, false, "atan(x) -> float",
+       "Arctangent, in radians (-pi/2, pi/2)."},
       {BuiltinFn::Sign, "sign", 1, 1, R::First, false, "sign(x)",
        "-1, 0 or 1 by the sign of x (NaN stays NaN); int stays int."},
       {BuiltinFn::Floor, "floor", 1, 1, R::Float, false, "floor(x) -> float",
@@ -39,9 +42,11 @@ const std::vector<BuiltinInfo>& builtin_functions() {
        "Smallest integral value not below x, as a float."},
       {BuiltinFn::Round, "round", 1, 1, R::Float, false, "round(x) -> float",
        "Nearest integral value, ties to even, as a float."},
-      {BuiltinFn::Trunc, "trunc", 1, 1, R::Float, false, "trunc(x) -> float", "x rounded toward zero, as a float."},
+      {BuiltinFn::Trunc, "trunc", 1, 1, R::Float, false, "trunc(x) -> float",
+       "x rounded toward zero, as a float."},
       {BuiltinFn::Float, "float", 1, 1, R::Float, true, "float(x) -> float", "Converts to float."},
-      {BuiltinFn::Int, "int", 1, 1, R::Int, false, "int(x) -> int", "Converts to int, truncating toward zero."},
+      {BuiltinFn::Int, "int", 1, 1, R::Int, false, "int(x) -> int",
+       "Converts to int, truncating toward zero."},
   };
   return table;
 }
@@ -55,7 +60,8 @@ const BuiltinInfo* find_builtin(const std::string& name) {
 const BuiltinInfo& builtin_info(BuiltinFn fn) {
   const BuiltinInfo& b = builtin_functions().at(static_cast<size_t>(fn));
   // An internal error: the table above lists the enum out of order.
-  if (b.fn != fn) throw std::logic_error(std::string("builtin table out of BuiltinFn order at '") + b.name + "'");
+  if (b.fn != fn)
+    throw std::logic_error(std::string("builtin table out of BuiltinFn order at '") + b.name + "'");
   return b;
 }
 
@@ -69,7 +75,8 @@ const std::vector<KernelOptionInfo>& kernel_options() {
        "Element type of Q, K, V and Out: f32 (default), f16 or bf16. Accumulation is always f32."},
       {KernelOption::HeadDim, "head_dim", "The head dimension D of Q and K (any when absent)."},
       {KernelOption::ValueDim, "value_dim", "The head dimension of V and Out (defaults to head_dim)."},
-      {KernelOption::Scale, "scale", "The factor applied to Q.K before the score modifier (default 1/sqrt(head_dim))."},
+      {KernelOption::Scale, "scale",
+       "The factor applied to Q.K before the score modifier (default 1/sqrt(head_dim))."},
       {KernelOption::Lse, "lse", "true: also write the log-sum-exp of each row (natural log)."},
       {KernelOption::Block, "block", "Tile sizes [block_q, block_kv] (default chosen per target)."},
       {KernelOption::Backward, "backward",

@@ -35,13 +35,13 @@ BOOST_AUTO_TEST_CASE(file_check_next_same_not) {
 BOOST_AUTO_TEST_CASE(file_check_regex_and_messages) {
   BOOST_TEST(holds("// CHECK: int _{{[0-9]+}} = a * 2;"));
   BOOST_TEST(!holds("// CHECK: int _{{[a-z]+}} = a"));
-  BOOST_TEST(holds("// CHECK: (int a)"));  // literal text: parentheses are not a group
+  BOOST_TEST(holds("// CHECK: (int a)"));         // literal text: parentheses are not a group
   BOOST_TEST(holds("// CHECK: int   _12 =\ta"));  // a run of blanks matches any run
   BOOST_TEST(!holds("// CHECK: int_12"));
   const std::string why = file_check(kText, "x\n// CHECK: int f(\n// CHECK-NOT: _12\n// CHECK: }", "CHECK");
-  BOOST_TEST(why.find("line 3 of the checks, CHECK-NOT: _12: matches line 2 of the text") != std::string::npos, why);
+  BOOST_TEST(
+      why.find("line 3 of the checks, CHECK-NOT: _12: matches line 2 of the text") != std::string::npos, why);
   // A prefix without directives fails: a misspelt one must not pass.
-  BOOST_TEST(file_check(kText, "// CHECK-other: int", "CHECK") ==
-             "the checks hold no directive for CHECK");
+  BOOST_TEST(file_check(kText, "// CHECK-other: int", "CHECK") == "the checks hold no directive for CHECK");
   BOOST_TEST(holds("// XCHECK: float\n// CHECK: int"));  // only the whole prefix counts
 }

@@ -88,7 +88,8 @@ const std::set<std::string> kPipelineShown{"causal64"};
 
 // Halide's whole pipeline function `pipeline`, from its signature to its closing brace.
 FixedSpan halide_pipeline(const std::string& pipeline) {
-  return {"Halide pipeline " + pipeline, "int " + pipeline + "(void const *__user_context,", "\n return 0;\n}\n"};
+  return {"Halide pipeline " + pipeline, "int " + pipeline + "(void const *__user_context,",
+          "\n return 0;\n}\n"};
 }
 
 // The checks Halide puts at the top of the pipeline `pipeline` (null buffers, types, dimensions,

@@ -37,7 +37,8 @@ std::regex compile_pattern(const std::string& pattern) {
   for (size_t i = 0; i < pattern.size();) {
     if (pattern.compare(i, 2, "{{") == 0) {
       size_t close = pattern.find("}}", i + 2);
-      if (close == std::string::npos) throw std::invalid_argument("unclosed {{ in CHECK pattern '" + pattern + "'");
+      if (close == std::string::npos)
+        throw std::invalid_argument("unclosed {{ in CHECK pattern '" + pattern + "'");
       re += "(?:" + pattern.substr(i + 2, close - i - 2) + ")";
       i = close + 2;
       continue;
@@ -80,10 +81,12 @@ std::vector<std::string> lines_of(const std::string& text) {
 }
 
 // The first match of `re` in `line` at or after `column`: [begin, end) columns.
-std::optional<std::pair<size_t, size_t>> find_in_line(const std::string& line, size_t column, const std::regex& re) {
+std::optional<std::pair<size_t, size_t>> find_in_line(const std::string& line, size_t column,
+                                                      const std::regex& re) {
   if (column > line.size()) return std::nullopt;
   std::smatch m;
-  if (!std::regex_search(line.cbegin() + static_cast<std::ptrdiff_t>(column), line.cend(), m, re)) return std::nullopt;
+  if (!std::regex_search(line.cbegin() + static_cast<std::ptrdiff_t>(column), line.cend(), m, re))
+    return std::nullopt;
   const size_t begin = column + static_cast<size_t>(m.position(0));
   return std::make_pair(begin, begin + static_cast<size_t>(m.length(0)));
 }
@@ -101,7 +104,8 @@ class Matcher {
     std::optional<std::pair<size_t, size_t>> found;
     size_t line = pos_.line;
     if (d.kind == Kind::Check) {
-      for (; line < lines_.size() && !found; ++line) found = find_in_line(lines_[line], line == pos_.line ? pos_.column : 0, d.pattern);
+      for (; line < lines_.size() && !found; ++line)
+        found = find_in_line(lines_[line], line == pos_.line ? pos_.column : 0, d.pattern);
       --line;
     } else if (d.kind == Kind::Same) {
       if (line < lines_.size()) found = find_in_line(lines_[line], pos_.column, d.pattern);
@@ -138,7 +142,8 @@ class Matcher {
         std::string text = lines_[line];
         if (line == until.line) text.resize(std::min(text.size(), until.column));
         if (find_in_line(text, line == pos_.line ? pos_.column : 0, d->pattern))
-          return failure(*d, "matches line " + std::to_string(line + 1) + " of the text (\"" + lines_[line] + "\")");
+          return failure(
+              *d, "matches line " + std::to_string(line + 1) + " of the text (\"" + lines_[line] + "\")");
       }
     }
     return "";

@@ -40,7 +40,8 @@ size_t line_end(const std::string& text, size_t end) {
 }
 
 std::string hashed_marker(const std::string& label, const std::string& block) {
-  return "// [" + label + ": " + std::to_string(line_count(block)) + " lines, hash " + short_hash(block) + "]\n";
+  return "// [" + label + ": " + std::to_string(line_count(block)) + " lines, hash " + short_hash(block) +
+         "]\n";
 }
 
 std::string marker(const std::string& label, const std::string& block, bool with_hash) {
@@ -111,7 +112,9 @@ std::string lean_golden_text(std::string text, const std::vector<FixedText>& fix
   return text;
 }
 
-std::string hash_marker(const std::string& label, const std::string& text) { return hashed_marker(label, text); }
+std::string hash_marker(const std::string& label, const std::string& text) {
+  return hashed_marker(label, text);
+}
 
 std::string golden_mismatch(const fs::path& expected_file, const std::string& actual) {
   const std::string name = fs::relative(expected_file, source_dir()).string();
