@@ -81,10 +81,9 @@ std::string emit_header(const KernelIR& ir, const std::string& entry, const std:
 /// The tile plan's sufficient condition for "the mask is false on this box" as C++ for the
 /// wrapper's key-block test; empty when there is none it can print (the mask reads buffers: their
 /// run-time plan gives the window instead).
-std::string keys_masked_condition(const KernelIR& ir, const cpu::Geometry& g) {
-  std::shared_ptr<const TilePlan> plan = plan_tiles(ir, PlanTilesOptions{g.tile_q, g.key_block});
-  if (!plan->index_only || !plan->bounds_empty.defined()) return "";
-  Halide::Expr e = Halide::Internal::simplify(plan->bounds_empty);
+std::string keys_masked_condition(const KernelIR& ir, const TilePlan& plan) {
+  if (!plan.index_only || !plan.bounds_empty.defined()) return "";
+  Halide::Expr e = Halide::Internal::simplify(plan.bounds_empty);
   if (Halide::Internal::is_const_zero(e)) return "";
   static const std::set<std::string> vars = {"q_min", "q_max", "kv_min", "kv_max", "b_min", "b_max", "h_min", "h_max"};
   if (!printable_without_loads(e, vars)) return "";
@@ -92,11 +91,16 @@ std::string keys_masked_condition(const KernelIR& ir, const cpu::Geometry& g) {
 }
 
 /// The planner that a kernel whose mask reads buffers (`kv_ranges`) runs when the caller passes no
-/// key ranges, with its plan in the kernel's tiles; empty for other kernels.
-std::string self_plan(const KernelIR& ir, const cpu::Geometry& g, bool kv_ranges) {
+/// key ranges, with its plan `plan` (in the kernel's tiles); empty for other kernels.
+std::string self_plan(const KernelIR& ir, const TilePlan& plan, bool kv_ranges) {
   if (!kv_ranges) return "";
-  return cpu::emit_self_plan(tile_plan_program(*plan_tiles(ir, PlanTilesOptions{g.tile_q, g.key_block})), ir.args) +
-         "\n";
+  return cpu::emit_self_plan(tile_plan_program(plan), ir.args) + "\n";
+}
+
+/// The tile plan of `ir` in `g`'s tiles: made once per kernel and path, read by the algorithm (each
+/// tile's key window), the wrapper (its key-block test) and the self-planner.
+std::shared_ptr<const TilePlan> plan_for(const KernelIR& ir, const cpu::Geometry& g) {
+  return plan_tiles(ir, PlanTilesOptions{g.tile_q, g.key_block});
 }
 
 /// Scalars a kernel ends up not reading (the query count when no buffer check needs it) would be
@@ -273,15 +277,16 @@ CpuKernelSource generate_cpu_kernel(const KernelIR& user_ir, const std::vector<C
   std::string planner;
   for (const CpuTarget& target : targets) {
     Geometry g = choose_geometry(ir, target);
-    AttentionAlgorithm algo = define_attention(ir, g, fresh_name_prefix());
+    const std::shared_ptr<const TilePlan> plan = plan_for(ir, g);
+    AttentionAlgorithm algo = define_attention(ir, g, *plan, fresh_name_prefix());
     schedule_attention(algo);
     const std::string pipeline = path_namespace(src.entry, target.isa) + "_pipeline";
     HalideCpp halide = emit_halide_cpp(algo.out, algo.args, pipeline, halide_target(target), prefix);
     use_every_scalar(halide, pipeline, algo.args);
     WrapperSpec spec{"run",   pipeline, ir.name, g, ir.options.dtype, ir.options.lse, ir.args, algo.uses_kv_ranges,
-                     keys_masked_condition(ir, g)};
+                     keys_masked_condition(ir, *plan)};
     spec.pack_heads = ignores_head_index(ir);
-    if (paths.empty()) planner = self_plan(ir, g, spec.kv_ranges);  // one plan serves every path
+    if (paths.empty()) planner = self_plan(ir, *plan, spec.kv_ranges);  // one plan serves every path
     PathCode path = split_halide_cpp(target.isa, halide);
     path.body += "\n// ---- The path's attn_kernel_args entry point ----\n" + emit_wrapper(spec);
     paths.push_back(std::move(path));
@@ -319,9 +324,10 @@ CpuKernelSource generate_cpu_backward(const KernelIR& user_ir, const std::vector
         emit_halide_cpp(Halide::Pipeline(algo.outputs), algo.args, pipeline, halide_target(target), prefix);
     use_every_scalar(halide, pipeline, algo.args);
     // The mask reads buffers: the caller's kv_ranges narrow each tile's keys, as for the forward.
-    const bool kv_ranges = !plan_tiles(ir, PlanTilesOptions{g.tile_q, g.key_block})->index_only;
-    WrapperSpec spec{"run", pipeline, ir.name, g, ir.options.dtype, false, ir.args, kv_ranges, keys_masked_condition(ir, g)};
-    if (paths.empty()) planner = self_plan(ir, g, spec.kv_ranges);  // one plan serves every path
+    const std::shared_ptr<const TilePlan> plan = plan_for(ir, g);
+    WrapperSpec spec{"run", pipeline, ir.name, g, ir.options.dtype, false, ir.args, !plan->index_only,
+                     keys_masked_condition(ir, *plan)};
+    if (paths.empty()) planner = self_plan(ir, *plan, spec.kv_ranges);  // one plan serves every path
     PathCode path = split_halide_cpp(target.isa, halide);
     path.body += "\n// ---- The path's attn_backward_args entry point ----\n" +
                  emit_backward_wrapper(spec, algo.reads, algo.index_slots);
