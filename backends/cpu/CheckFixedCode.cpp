@@ -3,6 +3,9 @@
 // ATTN_* placeholders: the build fails when a fixed file does not compile.
 #include <HalideRuntime.h>  // halide_buffer_t, halide_task_t: an emitted kernel carries Halide's copy
 
+// The includes of every emitted source (its backward's two more are in the list below).
+#include "backends/cpu/fixed/SourceIncludes.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -129,24 +132,13 @@ int check_pipeline(void* uc, halide_buffer_t* q, halide_buffer_t* k, halide_buff
 #define ATTN_EXTRA_ARGS , &buffer0.buf
 #include "backends/cpu/fixed/WrapperEntry.h"
 
-// The run-time choice of the vector path, over the entry above.
+// The run-time choice of the vector path over the entry above, with PathChoice.h's placeholders as
+// GenerateCpuKernel.cpp fills them for a source with the one portable path.
 #include "backends/cpu/fixed/PathDispatch.h"
-namespace {
-const VectorPath<attn_kernel_args>* chosen_path(const char** why) {
-  static const VectorPath<attn_kernel_args> paths[] = {{"portable", attn_fixed_code_check}, {nullptr, nullptr}};
-  static const char* reason = nullptr;
-  static const VectorPath<attn_kernel_args>* path = choose_path(paths, &reason);
-  *why = reason;
-  return path;
-}
-}  // namespace
-extern "C" int attn_fixed_code_check_dispatch(const attn_kernel_args* args) {
-  const char* why = nullptr;
-  const VectorPath<attn_kernel_args>* path = chosen_path(&why);
-  return run_path(path, why, "fixed_code_check", args);
-}
-extern "C" const char* attn_fixed_code_check_path(void) {
-  const char* why = nullptr;
-  const VectorPath<attn_kernel_args>* path = chosen_path(&why);
-  return path ? path_name(path->isa) : "none";
-}
+#undef ATTN_ENTRY
+#define ATTN_ENTRY attn_fixed_code_check_dispatch
+#define ATTN_ARGS attn_kernel_args
+#define ATTN_PATH_TABLE {"portable", attn_fixed_code_check},
+#define ATTN_PATH_FN attn_fixed_code_check_path
+#define ATTN_KERNEL_NAME "fixed_code_check"
+#include "backends/cpu/fixed/PathChoice.h"
