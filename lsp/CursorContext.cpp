@@ -1,6 +1,7 @@
 // Token-based cursor context for completion and signature help.
 #include "lsp/CursorContext.h"
 
+#include "frontend/Builtins.h"
 #include "lsp/Tokens.h"
 
 namespace attn::lsp {
@@ -180,7 +181,8 @@ void classify(const std::vector<Token>& toks, const ItemScan& scan, CursorContex
       i = toks.size() - 1;
     }
     c.kernel_key = std::string(toks[i].text);
-    if (c.kernel_key == "dtype" && prev && prev->is("=") && stack.size() == 1) {
+    const KernelOptionInfo* option = find_kernel_option(c.kernel_key);
+    if (option && option->option == KernelOption::DType && prev && prev->is("=") && stack.size() == 1) {
       c.where = CursorContext::DtypeValue;
       return;
     }
