@@ -28,7 +28,7 @@ std::optional<Builtin> builtin_of(const HI::Call& call) {
   std::string name = call.name;
   for (const char* suffix : {"_f32", "_f64"})
     if (name.size() > 4 && name.compare(name.size() - 4, 4, suffix) == 0) name.resize(name.size() - 4);
-  for (const BuiltinInfo& b : kBuiltins)
+  for (const IrBuiltinInfo& b : kBuiltins)
     if (b.builtin != Builtin::Abs && b.builtin < Builtin::BitAnd && name == b.name &&
         static_cast<int>(call.args.size()) == b.arity)
       return b.builtin;

@@ -73,14 +73,15 @@ enum class Builtin : uint8_t {
   ShiftRight,
 };
 
-/// A builtin's name (Halide's math functions add `_f32`) and argument count.
-struct BuiltinInfo {
+/// A builtin call of the IR: its name (Halide's math functions add `_f32`) and argument count. Not
+/// the language's builtins (frontend/Builtins.h), which codegen/LowerBuiltin lowers into these.
+struct IrBuiltinInfo {
   Builtin builtin;
   const char* name;
   int arity;
 };
 
-inline constexpr BuiltinInfo kBuiltins[] = {
+inline constexpr IrBuiltinInfo kBuiltins[] = {
     {Builtin::Exp, "exp", 1},
     {Builtin::Log, "log", 1},
     {Builtin::Tanh, "tanh", 1},

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "codegen/KernelIR.h"
+#include "codegen/LowerBuiltin.h"
 #include "codegen/Reductions.h"
 #include "codegen/VerifyKernelIR.h"
 #include "frontend/IntFold.h"
@@ -164,35 +165,10 @@ class Lowering {
     ir->mask = HI::const_true();
     ir->score = score_var();
     for (const KernelItem& item : k.items) {
-      const attn::Expr& v = *item.value;
       item_ = &item;
-      if (item.key == "mask") {
-        ir->mask = as_bool(eval(v, *shared_env), *shared_env);
-        check_expanded_size(ir->mask);
-      } else if (item.key == "score") {
-        ir->score = as_float(eval(v, *shared_env), *shared_env);
-        check_expanded_size(ir->score);
-      } else if (item.key == "dtype") {
-        ir->options.dtype = v.text == "bf16" ? DType::BF16 : v.text == "f16" ? DType::F16 : DType::F32;
-      } else if (item.key == "head_dim") {
-        ir->options.head_dim = static_cast<int>(*constant_value(v));
-      } else if (item.key == "value_dim") {
-        ir->options.value_dim = static_cast<int>(*constant_value(v));
-      } else if (item.key == "scale") {
-        ir->options.scale = *constant_value(v);
-      } else if (item.key == "lse") {
-        ir->options.lse = v.bool_value;
-      } else if (item.key == "backward") {
-        ir->options.backward = v.bool_value;
-      } else if (item.key == "block") {
-        if (v.kind == ExprKind::List) {
-          ir->options.block_q = static_cast<int>(*constant_value(*v.operands[0]));
-          ir->options.block_kv =
-              static_cast<int>(*constant_value(*v.operands[v.operands.size() > 1 ? 1 : 0]));
-        } else {
-          ir->options.block_q = ir->options.block_kv = static_cast<int>(*constant_value(v));
-        }
-      }
+      // Sema reported any key outside the table.
+      if (const KernelOptionInfo* option = find_kernel_option(item.key))
+        lower_option(*ir, option->option, *item.value, *shared_env);
     }
     if (ir->options.value_dim == 0) ir->options.value_dim = ir->options.head_dim;
     ir->mask = HI::simplify(ir->mask);
@@ -616,48 +592,41 @@ class Lowering {
     return inner;
   }
 
+  // Kernel option `option`'s value `v` into `ir`.
+  void lower_option(KernelIR& ir, KernelOption option, const attn::Expr& v, const Env& env) {
+    switch (option) {
+      case KernelOption::Mask:
+        ir.mask = as_bool(eval(v, env), env);
+        check_expanded_size(ir.mask);
+        return;
+      case KernelOption::Score:
+        ir.score = as_float(eval(v, env), env);
+        check_expanded_size(ir.score);
+        return;
+      case KernelOption::DType:
+        ir.options.dtype = v.text == "bf16" ? DType::BF16 : v.text == "f16" ? DType::F16 : DType::F32;
+        return;
+      case KernelOption::HeadDim: ir.options.head_dim = static_cast<int>(*constant_value(v)); return;
+      case KernelOption::ValueDim: ir.options.value_dim = static_cast<int>(*constant_value(v)); return;
+      case KernelOption::Scale: ir.options.scale = *constant_value(v); return;
+      case KernelOption::Lse: ir.options.lse = v.bool_value; return;
+      case KernelOption::Backward: ir.options.backward = v.bool_value; return;
+      case KernelOption::Block:
+        if (v.kind == ExprKind::List) {
+          ir.options.block_q = static_cast<int>(*constant_value(*v.operands[0]));
+          ir.options.block_kv = static_cast<int>(*constant_value(*v.operands[v.operands.size() > 1 ? 1 : 0]));
+        } else {
+          ir.options.block_q = ir.options.block_kv = static_cast<int>(*constant_value(v));
+        }
+        return;
+    }
+  }
+
+  // A builtin call: its arguments lowered, then the builtin's lowering (codegen/LowerBuiltin).
   Expr builtin(const std::string& name, const attn::Expr& e, const Env& env) {
-    std::vector<Expr> a;
-    for (const Argument& arg : e.args) a.push_back(value_expr(*arg.value, env));
-    auto f = [&](size_t i) { return to_float(a[i]); };
-    if (name == "abs")
-      return a[0].type().is_float() ? Halide::abs(a[0]) : Halide::cast(a[0].type(), Halide::abs(a[0]));
-    if (name == "min" || name == "max") {
-      unify(a[0], a[1]);
-      return name == "min" ? Halide::min(a[0], a[1]) : Halide::max(a[0], a[1]);
-    }
-    if (name == "clamp") {
-      unify(a[0], a[1]);
-      unify(a[0], a[2]);
-      unify(a[1], a[2]);
-      return Halide::min(Halide::max(a[0], a[1]), a[2]);
-    }
-    if (name == "exp") return Halide::exp(f(0));
-    if (name == "exp2") return Halide::pow(Expr(2.0f), f(0));
-    if (name == "log") return Halide::log(f(0));
-    if (name == "log2") return Halide::log(f(0)) * Expr(static_cast<float>(1.0 / std::log(2.0)));
-    if (name == "sqrt") return Halide::sqrt(f(0));
-    if (name == "rsqrt") return Expr(1.0f) / Halide::sqrt(f(0));
-    if (name == "tanh") return Halide::tanh(f(0));
-    if (name == "sigmoid") return Expr(1.0f) / (Expr(1.0f) + Halide::exp(Expr(0.0f) - f(0)));
-    if (name == "erf") return HI::Call::make(Halide::Float(32), "erf_f32", {f(0)}, HI::Call::PureExtern);
-    if (name == "pow") return Halide::pow(f(0), f(1));
-    if (name == "atan") return Halide::atan(f(0));
-    if (name == "trunc") return Halide::trunc(f(0));
-    if (name == "sign") {
-      Expr zero = HI::make_zero(a[0].type()), one = HI::make_one(a[0].type());
-      // A float's zero and NaN are returned as they are (-0.0 stays -0.0, NaN stays NaN).
-      Expr other = a[0].type().is_float() ? a[0] : zero;
-      return Halide::select(a[0] > zero, one, Halide::select(a[0] < zero, zero - one, other));
-    }
-    if (name == "sin") return Halide::sin(f(0));
-    if (name == "cos") return Halide::cos(f(0));
-    if (name == "floor") return Halide::floor(f(0));
-    if (name == "ceil") return Halide::ceil(f(0));
-    if (name == "round") return Halide::round(f(0));
-    if (name == "float") return a[0].type().is_bool() ? Halide::select(a[0], Expr(1.0f), Expr(0.0f)) : f(0);
-    if (name == "int") return a[0].type().is_int() ? a[0] : Halide::cast(Halide::Int(32), a[0]);
-    return a[0];
+    std::vector<Expr> args;
+    for (const Argument& arg : e.args) args.push_back(value_expr(*arg.value, env));
+    return lower_builtin(find_builtin(name)->fn, std::move(args));
   }
 
   const Program& program_;

@@ -34,17 +34,6 @@ Halide::Expr reduction_identity(Reduction op, const Halide::Expr& body) {
   return Halide::Expr();
 }
 
-Halide::Expr reduction_step(Reduction op, const Halide::Expr& acc, const Halide::Expr& x) {
-  switch (op) {
-    case Reduction::Sum: return acc + x;
-    case Reduction::Any: return acc || x;
-    case Reduction::All: return acc && x;
-    case Reduction::Max: return Halide::max(acc, x);
-    case Reduction::Min: return Halide::min(acc, x);
-  }
-  return Halide::Expr();
-}
-
 std::optional<BufferExtent> buffer_extent_of(const std::string& name) {
   static const std::string kExtent = ".extent.";
   size_t at = name.rfind(kExtent);

@@ -34,9 +34,6 @@ Halide::Expr make_reduction(Reduction op, const std::string& var, const Halide::
 /// (max: -inf for floats) or highest (min) value.
 Halide::Expr reduction_identity(Reduction op, const Halide::Expr& body);
 
-/// `acc op x` for one step of a reduction (sum: +, any: ||, all: &&, max, min).
-Halide::Expr reduction_step(Reduction op, const Halide::Expr& acc, const Halide::Expr& x);
-
 /// A buffer extent inside the IR (a reduction bound over a buffer dimension) is Halide's own
 /// Variable "<buffer>.extent.<dim>" on the buffer's Parameter. `name` is such a variable's name:
 /// the buffer and dimension, or nullopt.

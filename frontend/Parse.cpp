@@ -261,37 +261,14 @@ class AstBuilder {
 
   ExprPtr make(ExprKind k, antlr4::ParserRuleContext* ctx) { return std::make_unique<Expr>(k, range(ctx)); }
 
-  // Returns null when the context (or a required child) did not parse.
+  // expr: a literal, name, parenthesized expression or tuple, operator, pipe, conditional, call,
+  // index, reduction or let (grammar/Attn.g4 gives precedence by alternative order). Returns null
+  // when the context (or a required child) did not parse.
   ExprPtr expr(AttnParser::ExprContext* ctx) {
     if (!ctx || !ctx->getStart() || !ctx->getStop()) return nullptr;
     using P = AttnParser;
-    if (auto* c = dynamic_cast<P::IntLitContext*>(ctx)) {
-      auto e = make(ExprKind::IntLit, c);
-      e->text = c->getText();
-      std::string digits;
-      for (char ch : e->text)
-        if (ch != '_') digits += ch;
-      // A hex literal spells a 32-bit pattern (0xFFFFFFFF is -1); a decimal one a non-negative value.
-      bool hex = digits.size() > 2 && (digits[1] == 'x' || digits[1] == 'X');
-      const char* first = digits.data() + (hex ? 2 : 0);
-      auto res = std::from_chars(first, digits.data() + digits.size(), e->int_value, hex ? 16 : 10);
-      if (res.ec != std::errc() || e->int_value > (hex ? 0xFFFFFFFFLL : 2147483647LL)) {
-        diags_.error(e->range, "integer literal '" + e->text + "' does not fit in 32 bits");
-        e->int_value = 0;
-      } else if (e->int_value > 2147483647) {
-        e->int_value -= int64_t{1} << 32;
-      }
-      return e;
-    }
-    if (auto* c = dynamic_cast<P::FloatLitContext*>(ctx)) {
-      auto e = make(ExprKind::FloatLit, c);
-      e->text = c->getText();
-      std::string digits;
-      for (char ch : e->text)
-        if (ch != '_') digits += ch;
-      e->float_value = std::strtod(digits.c_str(), nullptr);
-      return e;
-    }
+    if (auto* c = dynamic_cast<P::IntLitContext*>(ctx)) return int_literal(c);
+    if (auto* c = dynamic_cast<P::FloatLitContext*>(ctx)) return float_literal(c);
     if (auto* c = dynamic_cast<P::BoolLitContext*>(ctx)) {
       auto e = make(ExprKind::BoolLit, c);
       e->text = c->getText();
@@ -309,16 +286,9 @@ class AstBuilder {
       e->text = c->name->getText();
       return e;
     }
-    if (auto* c = dynamic_cast<P::ParenExprContext*>(ctx); c && c->expr().size() > 1) {
-      // tuple: '(' expr (',' expr)+ ')'
-      auto e = make(ExprKind::Tuple, c);
-      for (auto* p : c->expr()) {
-        auto x = expr(p);
-        if (!x) return nullptr;
-        e->operands.push_back(std::move(x));
-      }
-      return e;
-    }
+    // tuple: '(' expr (',' expr)+ ')'
+    if (auto* c = dynamic_cast<P::ParenExprContext*>(ctx); c && c->expr().size() > 1)
+      return operand_list(ExprKind::Tuple, c, c->expr());
     if (auto* c = dynamic_cast<P::ParenExprContext*>(ctx))
       return unary_like(ExprKind::Paren, c, c->expr(0), "");
     if (auto* c = dynamic_cast<P::UnaryExprContext*>(ctx))
@@ -337,99 +307,139 @@ class AstBuilder {
       if (e) e->kind = ExprKind::Pipe;
       return e;
     }
-    if (auto* c = dynamic_cast<P::CondExprContext*>(ctx)) {
-      auto parts = c->expr();
-      if (parts.size() != 3) return nullptr;
-      auto e = make(ExprKind::Cond, c);
-      for (auto* p : parts) {
-        auto x = expr(p);
-        if (!x) return nullptr;
-        e->operands.push_back(std::move(x));
-      }
-      return e;
-    }
-    if (auto* c = dynamic_cast<P::CallExprContext*>(ctx)) {
-      auto callee = expr(c->expr());
-      if (!callee) return nullptr;
-      auto e = make(ExprKind::Call, c);
-      e->operands.push_back(std::move(callee));
-      for (auto* a : c->arg()) {
-        Argument arg;
-        if (a->name) {
-          if (!ok(a->name)) return nullptr;
-          arg.name = a->name->getText();
-          arg.name_range = range(a->name);
-        }
-        arg.value = expr(a->expr());
-        if (!arg.value) return nullptr;
-        e->args.push_back(std::move(arg));
-      }
-      return e;
-    }
-    if (auto* c = dynamic_cast<P::IndexExprContext*>(ctx)) {
-      auto parts = c->expr();
-      if (parts.size() < 2) return nullptr;
-      auto e = make(ExprKind::Index, c);
-      for (auto* p : parts) {
-        auto x = expr(p);
-        if (!x) return nullptr;
-        e->operands.push_back(std::move(x));
-      }
-      return e;
-    }
-    if (auto* c = dynamic_cast<P::ReduceExprContext*>(ctx)) {
-      // reduce: op '(' var '<' bound ':' body ')'
-      auto parts = c->expr();
-      if (!ok(c->op) || !ok(c->var) || parts.size() != 2) return nullptr;
-      std::string op = c->op->getText();
-      if (op != "sum" && op != "any" && op != "all" && op != "max" && op != "min") {
-        diags_.error(range(c->op), "unknown reduction '" + op + "': expected sum, any, all, max or min");
-        return nullptr;
-      }
-      auto e = make(ExprKind::Reduce, c);
-      e->text = op;
-      Binding var;
-      var.name = c->var->getText();
-      var.name_range = range(c->var);
-      var.is_reduction_var = true;
-      var.value = expr(parts[0]);
-      auto body = expr(parts[1]);
-      if (!var.value || !body) return nullptr;
-      e->bindings.push_back(std::move(var));
-      e->operands.push_back(std::move(body));
-      return e;
-    }
-    if (auto* c = dynamic_cast<P::LetExprContext*>(ctx)) {
-      auto e = make(ExprKind::Let, c);
-      for (auto* b : c->binding()) {
-        Binding bind;
-        if (b->name) {
-          if (!ok(b->name)) return nullptr;
-          bind.name = b->name->getText();
-          bind.name_range = range(b->name);
-        } else {
-          // `(x, y) = e`: one element binding per name.
-          for (antlr4::Token* n : b->names) {
-            if (!ok(n)) return nullptr;
-            Binding element;
-            element.name = n->getText();
-            element.name_range = range(n);
-            bind.elements.push_back(std::move(element));
-          }
-          if (bind.elements.empty()) return nullptr;
-          bind.name_range = {file_, bind.elements.front().name_range.begin,
-                             bind.elements.back().name_range.end};
-        }
-        bind.value = expr(b->expr());
-        if (!bind.value) return nullptr;
-        e->bindings.push_back(std::move(bind));
-      }
-      auto body = expr(c->expr());
-      if (!body || e->bindings.empty()) return nullptr;
-      e->operands.push_back(std::move(body));
-      return e;
-    }
+    // cond: expr '?' expr ':' expr
+    if (auto* c = dynamic_cast<P::CondExprContext*>(ctx))
+      return c->expr().size() == 3 ? operand_list(ExprKind::Cond, c, c->expr()) : nullptr;
+    if (auto* c = dynamic_cast<P::CallExprContext*>(ctx)) return call(c);
+    // index: expr '[' expr (',' expr)* ']'
+    if (auto* c = dynamic_cast<P::IndexExprContext*>(ctx))
+      return c->expr().size() >= 2 ? operand_list(ExprKind::Index, c, c->expr()) : nullptr;
+    if (auto* c = dynamic_cast<P::ReduceExprContext*>(ctx)) return reduction(c);
+    if (auto* c = dynamic_cast<P::LetExprContext*>(ctx)) return let(c);
     return nullptr;
+  }
+
+  // INT, decimal or hex, `_` separators allowed: a hex literal spells a 32-bit pattern (0xFFFFFFFF
+  // is -1); a decimal one a non-negative value.
+  ExprPtr int_literal(AttnParser::IntLitContext* c) {
+    auto e = make(ExprKind::IntLit, c);
+    e->text = c->getText();
+    std::string digits;
+    for (char ch : e->text)
+      if (ch != '_') digits += ch;
+    bool hex = digits.size() > 2 && (digits[1] == 'x' || digits[1] == 'X');
+    const char* first = digits.data() + (hex ? 2 : 0);
+    auto res = std::from_chars(first, digits.data() + digits.size(), e->int_value, hex ? 16 : 10);
+    if (res.ec != std::errc() || e->int_value > (hex ? 0xFFFFFFFFLL : 2147483647LL)) {
+      diags_.error(e->range, "integer literal '" + e->text + "' does not fit in 32 bits");
+      e->int_value = 0;
+    } else if (e->int_value > 2147483647) {
+      e->int_value -= int64_t{1} << 32;
+    }
+    return e;
+  }
+
+  // FLOAT, `_` separators allowed.
+  ExprPtr float_literal(AttnParser::FloatLitContext* c) {
+    auto e = make(ExprKind::FloatLit, c);
+    e->text = c->getText();
+    std::string digits;
+    for (char ch : e->text)
+      if (ch != '_') digits += ch;
+    e->float_value = std::strtod(digits.c_str(), nullptr);
+    return e;
+  }
+
+  // An expression of kind `k` whose operands are `parts`, in order (a tuple, conditional, index).
+  ExprPtr operand_list(ExprKind k, antlr4::ParserRuleContext* ctx,
+                       const std::vector<AttnParser::ExprContext*>& parts) {
+    auto e = make(k, ctx);
+    for (auto* p : parts) {
+      auto x = expr(p);
+      if (!x) return nullptr;
+      e->operands.push_back(std::move(x));
+    }
+    return e;
+  }
+
+  // call: expr '(' (arg (',' arg)*)? ')'; arg: (NAME '=')? expr
+  ExprPtr call(AttnParser::CallExprContext* c) {
+    auto callee = expr(c->expr());
+    if (!callee) return nullptr;
+    auto e = make(ExprKind::Call, c);
+    e->operands.push_back(std::move(callee));
+    for (auto* a : c->arg()) {
+      Argument arg;
+      if (a->name) {
+        if (!ok(a->name)) return nullptr;
+        arg.name = a->name->getText();
+        arg.name_range = range(a->name);
+      }
+      arg.value = expr(a->expr());
+      if (!arg.value) return nullptr;
+      e->args.push_back(std::move(arg));
+    }
+    return e;
+  }
+
+  // reduce: op '(' var '<' bound ':' body ')', op one of sum, any, all, max, min
+  ExprPtr reduction(AttnParser::ReduceExprContext* c) {
+    auto parts = c->expr();
+    if (!ok(c->op) || !ok(c->var) || parts.size() != 2) return nullptr;
+    std::string op = c->op->getText();
+    if (op != "sum" && op != "any" && op != "all" && op != "max" && op != "min") {
+      diags_.error(range(c->op), "unknown reduction '" + op + "': expected sum, any, all, max or min");
+      return nullptr;
+    }
+    auto e = make(ExprKind::Reduce, c);
+    e->text = op;
+    Binding var;
+    var.name = c->var->getText();
+    var.name_range = range(c->var);
+    var.is_reduction_var = true;
+    var.value = expr(parts[0]);
+    auto body = expr(parts[1]);
+    if (!var.value || !body) return nullptr;
+    e->bindings.push_back(std::move(var));
+    e->operands.push_back(std::move(body));
+    return e;
+  }
+
+  // let: 'let' binding (',' binding)* ';' expr
+  ExprPtr let(AttnParser::LetExprContext* c) {
+    auto e = make(ExprKind::Let, c);
+    for (auto* b : c->binding()) {
+      std::optional<Binding> bind = let_binding(b);
+      if (!bind) return nullptr;
+      e->bindings.push_back(std::move(*bind));
+    }
+    auto body = expr(c->expr());
+    if (!body || e->bindings.empty()) return nullptr;
+    e->operands.push_back(std::move(body));
+    return e;
+  }
+
+  // binding: NAME '=' expr | '(' NAME (',' NAME)+ ')' '=' expr (one element binding per name)
+  std::optional<Binding> let_binding(AttnParser::BindingContext* b) {
+    Binding bind;
+    if (b->name) {
+      if (!ok(b->name)) return std::nullopt;
+      bind.name = b->name->getText();
+      bind.name_range = range(b->name);
+    } else {
+      for (antlr4::Token* n : b->names) {
+        if (!ok(n)) return std::nullopt;
+        Binding element;
+        element.name = n->getText();
+        element.name_range = range(n);
+        bind.elements.push_back(std::move(element));
+      }
+      if (bind.elements.empty()) return std::nullopt;
+      bind.name_range = {file_, bind.elements.front().name_range.begin, bind.elements.back().name_range.end};
+    }
+    bind.value = expr(b->expr());
+    if (!bind.value) return std::nullopt;
+    return bind;
   }
 
   ExprPtr unary_like(ExprKind k, AttnParser::ExprContext* ctx, AttnParser::ExprContext* inner,

@@ -3,6 +3,7 @@
 
 #include <optional>
 
+#include "frontend/Builtins.h"
 #include "frontend/Program.h"
 
 namespace attn {
@@ -10,24 +11,6 @@ namespace attn {
 /// Resolves every name of every module in `program`, fills `Expr::ref` and `Expr::type`, and
 /// reports errors (each independent error once) to `program.diags`.
 void check_program(Program& program);
-
-/// The builtin functions (abs, min, ...) and their arity, for completion and suggestions.
-struct BuiltinInfo {
-  const char* name;
-  int min_args;
-  int max_args;
-  const char* signature;
-  const char* doc;
-};
-const std::vector<BuiltinInfo>& builtin_functions();
-const BuiltinInfo* find_builtin(const std::string& name);
-
-/// Kernel option keys (`mask`, `score`, `dtype`, ...) with a one-line description.
-struct KernelOptionInfo {
-  const char* key;
-  const char* doc;
-};
-const std::vector<KernelOptionInfo>& kernel_options();
 
 }  // namespace attn
 

@@ -58,7 +58,9 @@ class OccurrenceCollector {
       Occurrence io = make(OccurrenceKind::KernelOption, item.key_range);
       io.name = item.key;
       out_.push_back(io);
-      if (item.value && item.key != "dtype") expr(*item.value);
+      // dtype's value names an element type, not a definition.
+      const KernelOptionInfo* option = find_kernel_option(item.key);
+      if (item.value && !(option && option->option == KernelOption::DType)) expr(*item.value);
     }
   }
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <set>
 
-#include "frontend/Sema.h"
+#include "frontend/Builtins.h"
 #include "lsp/CursorContext.h"
 #include "lsp/Features.h"
 

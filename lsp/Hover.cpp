@@ -1,5 +1,5 @@
 // Feature: hover. The signature or type of the name under the cursor and its doc comment.
-#include "frontend/Sema.h"
+#include "frontend/Builtins.h"
 #include "lsp/Features.h"
 
 namespace attn::lsp {
@@ -43,8 +43,8 @@ std::string describe(const Analysis& a, const Occurrence& o) {
       if (const BuiltinInfo* b = find_builtin(o.name)) return with_doc(code(b->signature), b->doc);
       return "";
     case OccurrenceKind::KernelOption:
-      for (const KernelOptionInfo& k : kernel_options())
-        if (o.name == k.key) return code("(kernel option) " + o.name) + "\n\n" + k.doc;
+      if (const KernelOptionInfo* k = find_kernel_option(o.name))
+        return code("(kernel option) " + o.name) + "\n\n" + k->doc;
       return code("(unknown kernel option) " + o.name);
     case OccurrenceKind::Module: {
       std::string text = code("import " + o.module->name);

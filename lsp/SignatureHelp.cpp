@@ -1,5 +1,5 @@
 // Feature: signature help for calls of definitions and builtins.
-#include "frontend/Sema.h"
+#include "frontend/Builtins.h"
 #include "lsp/CursorContext.h"
 #include "lsp/Features.h"
 

@@ -17,7 +17,6 @@ using Handle = void*;
 
 constexpr CUresult kNoDevice = 100;                  // CUDA_ERROR_NO_DEVICE
 constexpr int kAttrCcMajor = 75, kAttrCcMinor = 76;  // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_*
-constexpr int kAttrSmemOptin = 97;                   // ..._MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
 constexpr int kAttrSmCount = 16;                     // CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT
 constexpr int kFuncMaxDynamicSmem = 8;               // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
 
@@ -178,7 +177,6 @@ std::shared_ptr<CudaDevice> CudaDevice::open(int ordinal) {
   int major = 0, minor = 0;
   check(a.cuDeviceGetAttribute(&major, kAttrCcMajor, dev), "cuDeviceGetAttribute");
   check(a.cuDeviceGetAttribute(&minor, kAttrCcMinor, dev), "cuDeviceGetAttribute");
-  check(a.cuDeviceGetAttribute(&d->max_smem_, kAttrSmemOptin, dev), "cuDeviceGetAttribute");
   check(a.cuDeviceGetAttribute(&d->sm_count_, kAttrSmCount, dev), "cuDeviceGetAttribute");
   d->sm_ = major * 10 + minor;
   check(a.cuDevicePrimaryCtxRetain(&d->ctx_, dev), "cuDevicePrimaryCtxRetain");

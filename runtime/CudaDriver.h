@@ -57,8 +57,6 @@ class CudaDevice {
   std::string name() const { return name_; }
   /// Compute capability as major * 10 + minor (80, 90, ...).
   int sm() const { return sm_; }
-  /// The opt-in dynamic shared memory limit per block, bytes.
-  int max_shared_per_block() const { return max_smem_; }
   /// Streaming multiprocessors.
   int sm_count() const { return sm_count_; }
 
@@ -93,7 +91,7 @@ class CudaDevice {
   void* ctx_ = nullptr;
   void* events_[2] = {nullptr, nullptr};
   std::string name_;
-  int sm_ = 0, max_smem_ = 0, sm_count_ = 0;
+  int sm_ = 0, sm_count_ = 0;
 };
 
 /// Device memory for the launches of one call on a caller's stream (a CUstream, such as PyTorch's

@@ -171,10 +171,6 @@ std::unique_ptr<DiskCache> DiskCache::open(const std::string& dir, uint64_t max_
 
 DiskCache::~DiskCache() { ::close(dirfd_); }
 
-std::string DiskCache::entry_path(const std::string& key) const {
-  return dir_ + "/" + key + kCacheEntrySuffix;
-}
-
 DiskCache::Lookup DiskCache::read(const std::string& key) const {
   Lookup result;
   auto reject = [&](std::string reason) {

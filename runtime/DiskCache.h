@@ -67,8 +67,6 @@ class DiskCache {
   /// Waits for and takes the lock of `key`.
   std::unique_ptr<KeyLock> lock(const std::string& key) const;
 
-  /// The entry file of `key`.
-  std::string entry_path(const std::string& key) const;
   /// The directory.
   const std::string& dir() const { return dir_; }
   /// The size limit in bytes.

@@ -8,7 +8,6 @@
 
 #include "backends/cpu/CheckedLoads.h"
 #include "backends/cpu/RDomReductions.h"
-#include "codegen/PlanTiles.h"
 #include "codegen/TilePlan.h"
 #include "backends/cpu/VectorMath.h"
 
@@ -95,9 +94,36 @@ CpuTiles cpu_kernel_tiles(const CpuTarget& target) {
 
 namespace attn::cpu {
 
-AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const std::string& prefix) {
-  AttentionAlgorithm a;
-  a.geometry = g;
+namespace {
+
+// What the steps of define_attention share besides the algorithm they fill in.
+struct AttentionDefinition {
+  AttentionDefinition(const KernelIR& ir, const Geometry& g, const std::string& prefix, AttentionAlgorithm& a)
+      : ir(ir), g(g), prefix(prefix), a(a) {}
+
+  const KernelIR& ir;
+  const Geometry& g;
+  const std::string& prefix;
+  AttentionAlgorithm& a;
+  Expr D;                   // the head dim: a constant, or the attn_d parameter
+  Expr qi;                  // the query of row ii
+  bool identity = false;    // no score modifier: scores stay in log2 units from the start
+  Expr chunk_lo, chunk_hi;  // this call's keys
+  Expr row_max;             // the row max, as the probabilities and the partial result read it
+
+  // Index variables of the IR -> this pipeline's coordinates.
+  Expr bind(Expr e) const {
+    e = Internal::substitute("q", qi, e);
+    e = Internal::substitute("kv", Expr(a.j), e);
+    e = Internal::substitute("b", Expr(a.batch), e);
+    e = Internal::substitute("h", Expr(a.head), e);
+    return e;
+  }
+};
+
+// The pipeline's inputs and coordinates: buffers, the call's scalars and their ranges, the head dims.
+void declare_inputs(AttentionDefinition& d) {
+  AttentionAlgorithm& a = d.a;
   a.q = ImageParam(Float(32), 2, "attn_q");
   a.k = ImageParam(Float(32), 2, "attn_k");
   a.v = ImageParam(Float(32), 2, "attn_v");
@@ -118,8 +144,6 @@ AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const
   a.head.set_range(0, Expr());
   a.batch.set_range(0, Expr());
   a.c = Var("c"), a.j = Var("j"), a.ii = Var("ii");
-  const Var &c = a.c, &j = a.j, &ii = a.ii;
-  const int T = g.tile_q, KB = g.key_block;
 
   // Head dims known only at run time come as scalars: a constraint of a buffer in terms of its
   // own extent would make the ImageParam refer to itself (a reference cycle Halide never frees).
@@ -127,22 +151,30 @@ AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const
   a.value_dim_padded = Param<int>("attn_dv_pad");
   a.head_dim.set_range(1, Expr());
   a.value_dim_padded.set_range(1, Expr());
-  Expr D = g.head_dim ? Expr(g.head_dim) : Expr(a.head_dim);
-  a.value_cols = g.value_dim_padded ? Expr(g.value_dim_padded) : Expr(a.value_dim_padded);
+  d.D = d.g.head_dim ? Expr(d.g.head_dim) : Expr(a.head_dim);
+  a.value_cols = d.g.value_dim_padded ? Expr(d.g.value_dim_padded) : Expr(a.value_dim_padded);
   // Row ii is query tile*T + ii, or (q_step 0: decoding with a group's heads packed in the rows)
   // query tile*T for every row.
-  Expr qi = a.tile * T + ii * a.q_step;
-  const float inf = std::numeric_limits<float>::infinity();
+  d.qi = a.tile * d.g.tile_q + a.ii * a.q_step;
+}
+
+// Q·K^T of the tile's rows (qs, dot), the raw scores, and the scores with the score modifier and
+// the mask applied (masked).
+void define_scores(AttentionDefinition& d) {
+  AttentionAlgorithm& a = d.a;
+  const KernelIR& ir = d.ir;
+  const std::string& prefix = d.prefix;
+  const Var &c = a.c, &j = a.j, &ii = a.ii;
 
   // The scale (and log2(e) when no score modifier needs natural units) folded into Q.
-  bool identity = is_identity_score(ir);
-  Expr scale = ir.options.scale ? Expr((float)*ir.options.scale) : 1.0f / sqrt(cast<float>(D));
-  Expr q_scale = identity ? scale * kLog2e : scale;
+  d.identity = is_identity_score(ir);
+  Expr scale = ir.options.scale ? Expr((float)*ir.options.scale) : 1.0f / sqrt(cast<float>(d.D));
+  Expr q_scale = d.identity ? scale * kLog2e : scale;
 
   a.qs = Func(prefix + "qs");
   a.qs(c, ii) = a.q(c, ii) * q_scale;
 
-  a.rd = RDom(0, D, prefix + "rd");
+  a.rd = RDom(0, d.D, prefix + "rd");
   a.dot = Func(prefix + "dot");
   a.dot(j, ii) = 0.0f;
   // Key rows clamped to the buffer: score blocks are rounded up to whole blocks of keys. (The
@@ -150,32 +182,24 @@ AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const
   Expr key_row = min(j, a.k.dim(1).extent() - 1);
   a.dot(j, ii) += a.qs(a.rd, ii) * a.k(a.rd, key_row);
 
-  // Index variables of the IR -> this pipeline's coordinates.
-  auto bind = [&](Expr e) {
-    e = Internal::substitute("q", qi, e);
-    e = Internal::substitute("kv", Expr(j), e);
-    e = Internal::substitute("b", Expr(a.batch), e);
-    e = Internal::substitute("h", Expr(a.head), e);
-    return e;
-  };
   // Buffer loads checked in the IR's own variables (q, kv), then bound to the pipeline's.
   Expr q_var = index_var(IndexVar::Q), kv_var = index_var(IndexVar::KV);
   Expr inactive = q_var >= a.num_queries || kv_var >= a.num_keys;
   auto checked = [&](const Expr& e) { return check_buffer_loads(e, inactive, a.num_queries, a.num_keys); };
   Expr mask = expand_erf(ir.mask.defined() ? ir.mask : Internal::const_true());
   Expr checked_mask = checked(mask);
-  Expr bound_mask = lower_reductions_to_rdoms(bind(checked_mask), prefix + "mask_");
+  Expr bound_mask = lower_reductions_to_rdoms(d.bind(checked_mask), prefix + "mask_");
   // Raw scores first, then score modifier and mask in their own pass: a select inside the score
   // block makes Halide partition its loop by the mask and the accumulators leave registers.
   a.scores = Func(prefix + "scores");
   a.scores(j, ii) = a.dot(j, ii);
   Expr s = a.scores(j, ii);
-  if (!identity) {
+  if (!d.identity) {
     // The score is evaluated at kept keys only (docs/language.md): its loads are not checked
     // where the mask is false.
     Expr not_kept = is_const_one(mask) ? inactive : (inactive || !checked_mask);
     Expr mod = check_buffer_loads(vectorize_transcendentals(ir.score), not_kept, a.num_queries, a.num_keys);
-    s = lower_reductions_to_rdoms(bind(Internal::substitute("score", s, mod)), prefix + "score_") * kLog2e;
+    s = lower_reductions_to_rdoms(d.bind(Internal::substitute("score", s, mod)), prefix + "score_") * kLog2e;
   }
   a.masked = Func(prefix + "masked");
   // A masked key's score becomes -inf whatever it was (NaN and +Inf included: the mask decides
@@ -183,28 +207,31 @@ AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const
   // a select by its condition, and a mask-shaped region of `scores` is no longer a register block.
   // (An additive -inf bias would keep a masked NaN or +Inf score alive.)
   a.masked(j, ii) = is_const_one(bound_mask) ? s : mask_to_neg_inf(bound_mask, s);
-  a.masked_is_scores = is_const_one(bound_mask) && identity;
+  a.masked_is_scores = is_const_one(bound_mask) && d.identity;
+}
 
-  // Keys this tile can see: the hull of the tile plan's key-tile runs (codegen/PlanTiles: Partial,
-  // Full, Partial, contiguous) intersected with the wrapper's window, in key blocks of KB so that
-  // score blocks start aligned. For masks that read buffers the closed-form hull comes from their
-  // index-only conjuncts and the window from the run-time plan. The wrapper calls the pipeline on
-  // runs of key blocks the mask may allow (KernelWrapper.cpp: its key-block test), one chunk of at
-  // most key_chunk keys at a time.
-  auto plan = plan_tiles(ir, PlanTilesOptions{T, KB});
-  a.uses_kv_ranges = !plan->index_only;
+// Keys this tile can see: the hull of the tile plan's key-tile runs (codegen/PlanTiles: Partial,
+// Full, Partial, contiguous) intersected with the wrapper's window, in key blocks of KB so that
+// score blocks start aligned. For masks that read buffers the closed-form hull comes from their
+// index-only conjuncts and the window from the run-time plan. The wrapper calls the pipeline on
+// runs of key blocks the mask may allow (KernelWrapper.cpp: its key-block test), one chunk of at
+// most key_chunk keys at a time.
+void define_key_window(AttentionDefinition& d, const TilePlan& plan) {
+  AttentionAlgorithm& a = d.a;
+  const int T = d.g.tile_q, KB = d.g.key_block;
+  a.uses_kv_ranges = !plan.index_only;
   auto plan_expr = [&](Expr e) {
     e = Internal::substitute("qt", Expr(a.tile), e);
     e = Internal::substitute("q_tiles", (a.num_queries + (T - 1)) / T, e);
     e = Internal::substitute("kv_tiles", (a.num_keys + (KB - 1)) / KB, e);
     e = Internal::substitute("q_len", Expr(a.num_queries), e);
     e = Internal::substitute("kv_len", Expr(a.num_keys), e);
-    return bind(e);
+    return d.bind(e);
   };
   Expr key_lo = 0, key_hi = 0;
-  if (!plan->ranges.empty()) {
-    key_lo = plan_expr(plan->ranges.front().begin) * KB;
-    key_hi = plan_expr(plan->ranges.back().end) * KB;
+  if (!plan.ranges.empty()) {
+    key_lo = plan_expr(plan.ranges.front().begin) * KB;
+    key_hi = plan_expr(plan.ranges.back().end) * KB;
   }
   key_lo = max(key_lo, a.kv_lo / KB * KB);
   key_hi = min(key_hi, (a.kv_hi + (KB - 1)) / KB * KB);
@@ -214,38 +241,50 @@ AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const
   key_hi = clamp(key_hi, key_lo, a.num_keys);
   // This call's chunk: at most key_chunk keys of the window from chunk_lo (rounded down to a
   // key block) on.
-  Expr chunk_lo = clamp(a.chunk_lo / KB * KB, key_lo, key_hi);
-  Expr chunk_hi = min(chunk_lo + g.key_chunk, key_hi);
+  d.chunk_lo = clamp(a.chunk_lo / KB * KB, key_lo, key_hi);
+  d.chunk_hi = min(d.chunk_lo + d.g.key_chunk, key_hi);
   a.window_hi = key_hi;
-  a.chunk_hi = chunk_hi;
-  a.rk = RDom(chunk_lo, chunk_hi - chunk_lo, prefix + "rk");
+  a.chunk_hi = d.chunk_hi;
+  a.rk = RDom(d.chunk_lo, d.chunk_hi - d.chunk_lo, d.prefix + "rk");
+}
 
-  a.row_max = Func(prefix + "row_max");
+// The softmax over the chunk's keys: row max, probabilities in log2 units, row sum.
+void define_softmax(AttentionDefinition& d) {
+  AttentionAlgorithm& a = d.a;
+  const Var &j = a.j, &ii = a.ii;
+  const float inf = std::numeric_limits<float>::infinity();
+  a.row_max = Func(d.prefix + "row_max");
   a.row_max(ii) = -inf;
   a.row_max(ii) = max(a.row_max(ii), a.masked(a.rk, ii));
-  Expr m = a.row_max(ii);
+  d.row_max = a.row_max(ii);
   // A fully masked row: every exp gives 0. A NaN score stays NaN through exp2_nonpositive and
   // reaches the row. A +Inf row max makes inf - inf = NaN too: the CPU gives such a row NaN, not
   // the mean of its +Inf keys (docs/language.md; every per-score fix tried cost 1.6x, AVX-512).
-  Expr m_safe = select(m == -inf, 0.0f, m);
+  Expr m_safe = select(d.row_max == -inf, 0.0f, d.row_max);
 
-  a.probs = Func(prefix + "probs");
+  a.probs = Func(d.prefix + "probs");
   a.probs(j, ii) = exp2_nonpositive(a.masked(j, ii) - m_safe);
 
-  a.row_sum = Func(prefix + "row_sum");
+  a.row_sum = Func(d.prefix + "row_sum");
   a.row_sum(ii) = 0.0f;
   a.row_sum(ii) += a.probs(a.rk, ii);
+}
 
+// P·V over the chunk's keys, whole key blocks first when the geometry asks for them.
+void define_pv(AttentionDefinition& d) {
+  AttentionAlgorithm& a = d.a;
+  const Var &c = a.c, &ii = a.ii;
+  const std::string& prefix = d.prefix;
   a.pv = Func(prefix + "pv");
-  if (g.pv_key_block) {
+  if (d.g.pv_key_block) {
     // P·V block by block of pv_key_block keys (ScheduleAttention.cpp): each whole block's sums in
     // their own Func, so that a pass over a block accumulates in a constant-size box (registers);
     // then the keys past the last whole block.
-    const int KBL = g.pv_key_block;
-    Expr whole = (chunk_hi - chunk_lo) / KBL;
+    const int KBL = d.g.pv_key_block;
+    Expr whole = (d.chunk_hi - d.chunk_lo) / KBL;
     a.kb = Var("kb");
     a.rki = RDom(0, KBL, prefix + "rki");
-    Expr key = chunk_lo + a.kb * KBL + a.rki.x;
+    Expr key = d.chunk_lo + a.kb * KBL + a.rki.x;
     a.pv_block = Func(prefix + "pv_block");
     a.pv_block(c, ii, a.kb) = 0.0f;
     a.pv_block(c, ii, a.kb) += a.probs(key, ii) * a.v(c, key);
@@ -253,29 +292,35 @@ AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const
     a.pv_blocks = Func(prefix + "pv_blocks");
     a.pv_blocks(c, ii) = 0.0f;
     a.pv_blocks(c, ii) += a.pv_block(c, ii, a.rkb.x);
-    a.rkt = RDom(chunk_lo + whole * KBL, chunk_hi - chunk_lo - whole * KBL, prefix + "rkt");
+    a.rkt = RDom(d.chunk_lo + whole * KBL, d.chunk_hi - d.chunk_lo - whole * KBL, prefix + "rkt");
     a.pv(c, ii) = a.pv_blocks(c, ii);
     a.pv(c, ii) += a.probs(a.rkt, ii) * a.v(c, a.rkt);
   } else {
     a.pv(c, ii) = 0.0f;
     a.pv(c, ii) += a.probs(a.rk, ii) * a.v(c, a.rk);
   }
+}
 
-  // The chunk's partial result, merged across chunks and normalized by the wrapper (flash
-  // attention's rescaling): P·V in columns [0, Dv_pad), then the row max (log2 units; -inf when the
-  // chunk masks the whole row), the row sum, and the bits of two ints: where this chunk ended and
-  // where the window ends (the next call starts at the first).
+// The chunk's partial result, merged across chunks and normalized by the wrapper (flash
+// attention's rescaling): P·V in columns [0, Dv_pad), then the row max (log2 units; -inf when the
+// chunk masks the whole row), the row sum, and the bits of two ints: where this chunk ended and
+// where the window ends (the next call starts at the first). Then the buffers' layouts.
+void define_output(AttentionDefinition& d) {
+  AttentionAlgorithm& a = d.a;
+  const Var &c = a.c, &ii = a.ii;
   Expr Dvp = a.value_cols;
-  a.partial = Func(prefix + "partial");
-  a.partial(c, ii) = select(likely(c < Dvp), a.pv(min(c, Dvp - 1), ii), c == Dvp, m, c == Dvp + 1, a.row_sum(ii),
-                            c == Dvp + 2, reinterpret(Float(32), a.chunk_hi), reinterpret(Float(32), a.window_hi));
+  a.partial = Func(d.prefix + "partial");
+  a.partial(c, ii) =
+      select(likely(c < Dvp), a.pv(min(c, Dvp - 1), ii), c == Dvp, d.row_max, c == Dvp + 1, a.row_sum(ii),
+             c == Dvp + 2, reinterpret(Float(32), a.chunk_hi), reinterpret(Float(32), a.window_hi));
 
-  a.out = Func(prefix + "attn_out");
+  a.out = Func(d.prefix + "attn_out");
   a.out(c, ii) = a.partial(c, ii);
 
   // The wrapper stages dense, padded copies: say so, so that row offsets are constants (or at
   // least loop invariants) and the score loop's broadcasts need no index arithmetic.
-  Expr q_cols = D;
+  const int T = d.g.tile_q;
+  Expr q_cols = d.D;
   a.q.dim(0).set_min(0).set_stride(1).set_extent(q_cols);
   a.q.dim(1).set_min(0).set_stride(q_cols).set_extent(T);
   a.k.dim(0).set_min(0).set_stride(1).set_extent(q_cols);
@@ -283,22 +328,43 @@ AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const
   a.v.dim(0).set_min(0).set_stride(1).set_extent(Dvp);
   a.v.dim(1).set_min(0).set_stride(Dvp);
   Halide::OutputImageParam o = a.out.output_buffer();
-  Expr out_cols = Dvp + g.vector_lanes;
+  Expr out_cols = Dvp + d.g.vector_lanes;
   o.dim(0).set_min(0).set_stride(1).set_extent(out_cols);
   o.dim(1).set_min(0).set_stride(out_cols).set_extent(T);
+}
 
-  a.args = {a.q,         a.k,          a.v,    a.num_queries, a.num_keys, a.head_dim, a.value_dim_padded,
-            a.tile,      a.q_step,     a.head,  a.batch,      a.kv_lo,    a.kv_hi,   a.chunk_lo};
-  for (const KernelArg& arg : ir.args) {
+// The pipeline's arguments in the wrapper's order: the call's inputs, then the kernel's own.
+void list_arguments(AttentionDefinition& d) {
+  AttentionAlgorithm& a = d.a;
+  a.args = {a.q,    a.k,      a.v,    a.num_queries, a.num_keys, a.head_dim, a.value_dim_padded,
+            a.tile, a.q_step, a.head, a.batch,       a.kv_lo,    a.kv_hi,    a.chunk_lo};
+  for (const KernelArg& arg : d.ir.args) {
     Internal::Parameter p = arg.param;
     // Buffers arrive as DLPack views in declared dimension order with any strides; Halide's default
     // stride-1 constraint on dimension 0 would reject [heads, buckets] tables (last dim contiguous).
     if (arg.kind == KernelArg::Kind::Buffer) p.set_stride_constraint(0, Expr());
     if (arg.kind == KernelArg::Kind::Buffer)
-      a.args.emplace_back(p.name(), Halide::Argument::InputBuffer, p.type(), p.dimensions(), ArgumentEstimates{});
+      a.args.emplace_back(p.name(), Halide::Argument::InputBuffer, p.type(), p.dimensions(),
+                          ArgumentEstimates{});
     else
       a.args.emplace_back(p.name(), Halide::Argument::InputScalar, p.type(), 0, ArgumentEstimates{});
   }
+}
+
+}  // namespace
+
+AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const TilePlan& plan,
+                                    const std::string& prefix) {
+  AttentionAlgorithm a;
+  a.geometry = g;
+  AttentionDefinition d(ir, g, prefix, a);
+  declare_inputs(d);
+  define_scores(d);
+  define_key_window(d, plan);
+  define_softmax(d);
+  define_pv(d);
+  define_output(d);
+  list_arguments(d);
   return a;
 }
 

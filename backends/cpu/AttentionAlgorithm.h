@@ -10,6 +10,10 @@
 #include "backends/cpu/CpuBackend.h"
 #include "codegen/KernelIR.h"
 
+namespace attn {
+struct TilePlan;
+}
+
 namespace attn::cpu {
 
 /// Tile sizes and padding rules; chosen per ISA by `choose_geometry`.
@@ -70,10 +74,13 @@ struct AttentionAlgorithm {
   Geometry geometry;
 };
 
-/// `prefix` starts every Func and RDom name: Halide appends `$N` to a name used before in the
-/// process, and those suffixes change how the simplifier orders operands. A prefix never used before
-/// (see `fresh_name_prefix`) keeps the names, and so the emitted code, independent of history.
-AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const std::string& prefix);
+/// The Funcs of `ir` in geometry `g`, the keys of each tile bounded by `plan` (plan_tiles of `ir` in
+/// g's tile_q x key_block tiles: the caller plans once per kernel and path and shares the plan with
+/// the wrapper). `prefix` starts every Func and RDom name: Halide appends `$N` to a name used before
+/// in the process, and those suffixes change how the simplifier orders operands. A prefix never used
+/// before (see `fresh_name_prefix`) keeps the names, and so the emitted code, independent of history.
+AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const TilePlan& plan,
+                                    const std::string& prefix);
 
 /// "k000123_": a prefix of fixed length that this process has not used yet (strip_name_prefixes
 /// removes it from the emitted code).

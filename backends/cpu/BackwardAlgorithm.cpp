@@ -28,9 +28,49 @@ bool is_identity_score(const KernelIR& ir) { return !ir.score.defined() || Inter
 
 }  // namespace
 
-BackwardAlgorithm define_backward(const KernelIR& ir, const Geometry& g, const std::string& prefix) {
-  BackwardAlgorithm a;
-  a.geometry = g;
+namespace {
+
+// What the steps of define_backward share besides the algorithm they fill in.
+struct BackwardDefinition {
+  BackwardDefinition(const KernelIR& ir, const Geometry& g, const std::string& prefix, BackwardAlgorithm& a)
+      : ir(ir), g(g), prefix(prefix), a(a) {}
+
+  const KernelIR& ir;
+  const Geometry& g;
+  const std::string& prefix;
+  BackwardAlgorithm& a;
+  Expr scale;     // of Q·K^T
+  Expr qi, key;   // the query of row ii, the key of column j
+  Expr inactive;  // in the IR's own variables: a query or key past the end
+  Expr allowed;   // the mask at (ii, j), in range
+  Expr score;     // s at (ii, j), before the score modifier
+  ScoreGradient grad;
+  int lowered = 0;  // expressions whose reductions became RDoms so far
+
+  // Index variables of the IR -> this pipeline's coordinates. Keys past Lk (the chunk rounded up to
+  // whole vectors) are masked; the wrapper gives them rows of zeros, so K and V are read without a
+  // clamp.
+  Expr bind(Expr e) const {
+    e = Internal::substitute("q", qi, e);
+    e = Internal::substitute("kv", key, e);
+    e = Internal::substitute("b", Expr(a.batch), e);
+    e = Internal::substitute("h", Expr(a.head), e);
+    return e;
+  }
+  Expr checked(const Expr& e) const { return check_buffer_loads(e, inactive, a.num_queries, a.num_keys); }
+  // Bounded reductions become inline RDom reductions, each expression with its own names.
+  Expr loops(const Expr& e) {
+    return lower_reductions_to_rdoms(e, prefix + "e" + std::to_string(lowered++) + "_");
+  }
+  // `e`, an expression of the score, at this pipeline's score.
+  Expr at_score(const Expr& e) {
+    return loops(bind(Internal::substitute("score", score, checked(vectorize_transcendentals(e)))));
+  }
+};
+
+// The pipeline's inputs and coordinates: buffers, the call's scalars and their ranges, the head dims.
+void declare_inputs(BackwardDefinition& d) {
+  BackwardAlgorithm& a = d.a;
   a.q = ImageParam(Float(32), 2, "attn_q");
   a.k = ImageParam(Float(32), 2, "attn_k");
   a.v = ImageParam(Float(32), 2, "attn_v");
@@ -63,87 +103,89 @@ BackwardAlgorithm define_backward(const KernelIR& ir, const Geometry& g, const s
   a.key_lo.set_range(0, Expr());
   a.key_count.set_range(1, kBackwardCallKeys);
   a.c = Var("c"), a.j = Var("j"), a.ii = Var("ii"), a.r = Var("r");
-  const Var &c = a.c, &j = a.j, &ii = a.ii;
-  const int T = g.tile_q;
-  const int pad = g.vector_lanes;
 
+  const Geometry& g = d.g;
+  const int pad = g.vector_lanes;
   auto padded = [&](int n) { return (n + pad - 1) / pad * pad; };
   a.head_cols = g.head_dim ? Expr(padded(g.head_dim)) : Expr(a.head_dim_padded);
   a.value_cols = g.value_dim_padded ? Expr(g.value_dim_padded) : Expr(a.value_dim_padded);
   Expr D = g.head_dim ? Expr(g.head_dim) : Expr(a.head_dim);
-  Expr scale = ir.options.scale ? Expr((float)*ir.options.scale) : 1.0f / sqrt(cast<float>(D));
+  d.scale = d.ir.options.scale ? Expr((float)*d.ir.options.scale) : 1.0f / sqrt(cast<float>(D));
+  d.qi = a.tile * g.tile_q + a.ii;
+  d.key = a.key_lo + a.j;
+}
 
-  Expr qi = a.tile * T + ii;
-  Expr key = a.key_lo + j;
-  // Keys past Lk (the chunk rounded up to whole vectors) are masked; the wrapper gives them rows of
-  // zeros, so K and V are read without a clamp.
-  auto bind = [&](Expr e) {
-    e = Internal::substitute("q", qi, e);
-    e = Internal::substitute("kv", key, e);
-    e = Internal::substitute("b", Expr(a.batch), e);
-    e = Internal::substitute("h", Expr(a.head), e);
-    return e;
-  };
+// Where the mask allows a score: in range, and the kernel's mask (its loads checked).
+void define_allowed(BackwardDefinition& d) {
+  BackwardAlgorithm& a = d.a;
   Expr q_var = index_var(IndexVar::Q), kv_var = index_var(IndexVar::KV);
-  Expr inactive = q_var >= a.num_queries || kv_var >= a.num_keys;
-  auto checked = [&](const Expr& e) { return check_buffer_loads(e, inactive, a.num_queries, a.num_keys); };
-  // Bounded reductions become inline RDom reductions, each expression with its own names.
-  int lowered = 0;
-  auto loops = [&](const Expr& e) {
-    return lower_reductions_to_rdoms(e, prefix + "e" + std::to_string(lowered++) + "_");
-  };
-  Expr mask = expand_erf(ir.mask.defined() ? ir.mask : Internal::const_true());
-  Expr allowed = qi < a.num_queries && key < a.num_keys;
-  if (!is_const_one(mask)) allowed = allowed && loops(bind(checked(mask)));
+  d.inactive = q_var >= a.num_queries || kv_var >= a.num_keys;
+  Expr mask = expand_erf(d.ir.mask.defined() ? d.ir.mask : Internal::const_true());
+  d.allowed = d.qi < a.num_queries && d.key < a.num_keys;
+  if (!is_const_one(mask)) d.allowed = d.allowed && d.loops(d.bind(d.checked(mask)));
+}
 
-  // S = scale * Q K^T, recomputed as the forward computed it (in natural units here). The score and
-  // dP blocks read Q and dO transposed (a vector of rows per load, not a gather).
+// S = scale * Q K^T, recomputed as the forward computed it (in natural units here), and the
+// probabilities P. The score and dP blocks read Q and dO transposed (a vector of rows per load, not
+// a gather).
+void define_probs(BackwardDefinition& d) {
+  BackwardAlgorithm& a = d.a;
+  const Var &j = a.j, &ii = a.ii;
+  const std::string& prefix = d.prefix;
   a.rd = RDom(0, a.head_cols, prefix + "rd");
   a.dot = Func(prefix + "dot");
   a.dot(j, ii) = 0.0f;
-  a.dot(j, ii) += a.q_t(ii, a.rd) * a.k(a.rd, key);
+  a.dot(j, ii) += a.q_t(ii, a.rd) * a.k(a.rd, d.key);
   a.scores = Func(prefix + "scores");
-  a.scores(j, ii) = a.dot(j, ii) * scale;
+  a.scores(j, ii) = a.dot(j, ii) * d.scale;
 
-  const bool identity = is_identity_score(ir);
-  ScoreGradient grad = differentiate_score(ir);
-  Expr s = a.scores(j, ii);
-  auto at_score = [&](const Expr& e) {
-    return loops(bind(Internal::substitute("score", s, checked(vectorize_transcendentals(e)))));
-  };
-  Expr modified = identity ? s : at_score(ir.score);
+  const bool identity = is_identity_score(d.ir);
+  d.grad = differentiate_score(d.ir);
+  d.score = a.scores(j, ii);
+  Expr modified = identity ? d.score : d.at_score(d.ir.score);
 
   // P = exp(s' - LSE): the forward's probabilities without its running max.
-  Expr lse = a.stats(ii, 0), delta = a.stats(ii, 1);
+  Expr lse = a.stats(ii, 0);
   a.probs = Func(prefix + "probs");
-  a.probs(j, ii) = mask_to_zero(allowed, exp2_nonpositive((modified - lse) * kLog2e));
+  a.probs(j, ii) = mask_to_zero(d.allowed, exp2_nonpositive((modified - lse) * kLog2e));
+}
 
-  // dP = dO V^T.
+// dP = dO V^T, and dS, the gradient of the scores.
+void define_dscores(BackwardDefinition& d) {
+  BackwardAlgorithm& a = d.a;
+  const Var &j = a.j, &ii = a.ii;
+  const std::string& prefix = d.prefix;
   a.rdv = RDom(0, a.value_cols, prefix + "rdv");
   a.dp_dot = Func(prefix + "dp_dot");
   a.dp_dot(j, ii) = 0.0f;
-  a.dp_dot(j, ii) += a.dout_t(ii, a.rdv) * a.v(a.rdv, key);
+  a.dp_dot(j, ii) += a.dout_t(ii, a.rdv) * a.v(a.rdv, d.key);
   a.dprobs = Func(prefix + "dprobs");
   a.dprobs(j, ii) = a.dp_dot(j, ii);
 
   // dS' = P (dP - delta) is the gradient of s'; dS = dS' ds'/ds that of s, here times the scale of
   // both dQ and dK (one multiply per score rather than per product term). Masked positions give 0
   // whatever the derivative is there (it may be NaN where the score is not finite).
+  Expr delta = a.stats(ii, 1);
   a.ds_raw = Func(prefix + "ds_raw");
   a.ds_raw(j, ii) = a.probs(j, ii) * (a.dprobs(j, ii) - delta);
   a.ds = Func(prefix + "ds");
-  Expr dscore = grad.dscore.defined() ? grad.dscore : Expr(1.0f);
+  Expr dscore = d.grad.dscore.defined() ? d.grad.dscore : Expr(1.0f);
   if (is_const_one(dscore))
-    a.ds(j, ii) = a.ds_raw(j, ii) * scale;
+    a.ds(j, ii) = a.ds_raw(j, ii) * d.scale;
   else
-    a.ds(j, ii) = mask_to_zero(allowed, a.ds_raw(j, ii) * at_score(dscore) * scale);
+    a.ds(j, ii) = mask_to_zero(d.allowed, a.ds_raw(j, ii) * d.at_score(dscore) * d.scale);
+}
 
-  // dQ, dK and dV continue the sums over the calls so far (dq_sum, dk_sum, dv_sum): the wrapper
-  // passes the memory of its running sums as both those inputs and these outputs. Each row group
-  // reads its own rows into the accumulators before it writes them, so the aliasing is safe, and
-  // the running sums are not read and written again outside the pipeline.
+// dQ, dK and dV continue the sums over the calls so far (dq_sum, dk_sum, dv_sum): the wrapper
+// passes the memory of its running sums as both those inputs and these outputs. Each row group
+// reads its own rows into the accumulators before it writes them, so the aliasing is safe, and
+// the running sums are not read and written again outside the pipeline.
+void define_input_gradients(BackwardDefinition& d) {
+  BackwardAlgorithm& a = d.a;
+  const Var &c = a.c, &j = a.j, &ii = a.ii;
+  const std::string& prefix = d.prefix;
   a.rj = RDom(0, a.key_count, prefix + "rj");
-  a.ri = RDom(0, T, prefix + "ri");
+  a.ri = RDom(0, d.g.tile_q, prefix + "ri");
   a.dq_acc = Func(prefix + "dq_acc");
   a.dq_acc(c, ii) = a.dq_sum(c, ii);
   a.dq_acc(c, ii) += a.ds(a.rj, ii) * a.k(c, a.key_lo + a.rj);
@@ -163,33 +205,42 @@ BackwardAlgorithm define_backward(const KernelIR& ir, const Geometry& g, const s
   a.dv(c, j) = a.dv_acc(c, j);
 
   a.outputs = {a.dq, a.dk, a.dv};
+}
 
-  // Buffer gradients per read site: dS' times d s'/d buffer[index], and the index, per position.
+// Buffer gradients per read site: dS' times d s'/d buffer[index], and the index, per position.
+void define_buffer_gradients(BackwardDefinition& d) {
+  BackwardAlgorithm& a = d.a;
+  const Var &j = a.j, &ii = a.ii;
   std::map<std::string, int> buffer_index;
-  for (const KernelArg& arg : ir.args)
+  for (const KernelArg& arg : d.ir.args)
     if (arg.kind == KernelArg::Kind::Buffer) buffer_index.emplace(arg.name, (int)buffer_index.size());
-  if (!grad.reads.empty()) {
-    a.grad = Func(prefix + "grad");
-    a.index = Func(prefix + "index");
-    a.grad(j, ii, a.r) = 0.0f;
-    a.index(j, ii, a.r) = 0;
-    int read = 0;
-    for (const BufferGradient& bg : grad.reads) {
-      auto found = buffer_index.find(bg.buffer);
-      if (found == buffer_index.end())
-        throw std::logic_error("internal error: the score's gradient reads '" + bg.buffer + "', no buffer of the kernel");
-      bool uniform = true;
-      for (const Expr& e : bg.index)
-        for (const char* var : {"q", "kv", "score"}) uniform = uniform && !Internal::expr_uses_var(e, var);
-      a.reads.push_back({found->second, (int)bg.index.size(), a.index_slots, uniform});
-      a.grad(j, ii, read++) = mask_to_zero(allowed, a.ds_raw(j, ii) * at_score(bg.partial));
-      for (const Expr& e : bg.index) a.index(j, ii, a.index_slots++) = loops(bind(checked(expand_erf(e))));
-    }
-    a.outputs.push_back(a.grad);
-    a.outputs.push_back(a.index);
+  if (d.grad.reads.empty()) return;
+  a.grad = Func(d.prefix + "grad");
+  a.index = Func(d.prefix + "index");
+  a.grad(j, ii, a.r) = 0.0f;
+  a.index(j, ii, a.r) = 0;
+  int read = 0;
+  for (const BufferGradient& bg : d.grad.reads) {
+    auto found = buffer_index.find(bg.buffer);
+    if (found == buffer_index.end())
+      throw std::logic_error("internal error: the score's gradient reads '" + bg.buffer +
+                             "', no buffer of the kernel");
+    bool uniform = true;
+    for (const Expr& e : bg.index)
+      for (const char* var : {"q", "kv", "score"}) uniform = uniform && !Internal::expr_uses_var(e, var);
+    a.reads.push_back({found->second, (int)bg.index.size(), a.index_slots, uniform});
+    a.grad(j, ii, read++) = mask_to_zero(d.allowed, a.ds_raw(j, ii) * d.at_score(bg.partial));
+    for (const Expr& e : bg.index)
+      a.index(j, ii, a.index_slots++) = d.loops(d.bind(d.checked(expand_erf(e))));
   }
+  a.outputs.push_back(a.grad);
+  a.outputs.push_back(a.index);
+}
 
-  // The wrapper stages dense, padded copies (as for the forward).
+// The wrapper stages dense, padded copies (as for the forward): the buffers' layouts.
+void set_layouts(BackwardDefinition& d) {
+  BackwardAlgorithm& a = d.a;
+  const int T = d.g.tile_q;
   Expr Dp = a.head_cols, Dvp = a.value_cols;
   a.q.dim(0).set_min(0).set_stride(1).set_extent(Dp);
   a.q.dim(1).set_min(0).set_stride(Dp).set_extent(T);
@@ -230,12 +281,16 @@ BackwardAlgorithm define_backward(const KernelIR& ir, const Geometry& g, const s
       o.dim(2).set_min(0).set_stride(a.key_count * T).set_extent(n);
     }
   }
+}
 
+// The pipeline's arguments in the wrapper's order: the call's inputs, then the kernel's own.
+void list_arguments(BackwardDefinition& d) {
+  BackwardAlgorithm& a = d.a;
   a.args = {a.q, a.q_t, a.k, a.v, a.dout, a.dout_t, a.stats, a.dq_sum, a.dk_sum, a.dv_sum};
-  for (const Param<int>& p : {a.num_queries, a.num_keys, a.head_dim, a.head_dim_padded, a.value_dim_padded, a.tile,
-                              a.head, a.batch, a.key_lo, a.key_count})
+  for (const Param<int>& p : {a.num_queries, a.num_keys, a.head_dim, a.head_dim_padded, a.value_dim_padded,
+                              a.tile, a.head, a.batch, a.key_lo, a.key_count})
     a.args.push_back(p);
-  for (const KernelArg& arg : ir.args) {
+  for (const KernelArg& arg : d.ir.args) {
     Internal::Parameter p = arg.param;
     if (arg.kind == KernelArg::Kind::Buffer) p.set_stride_constraint(0, Expr());
     if (arg.kind == KernelArg::Kind::Buffer)
@@ -243,6 +298,22 @@ BackwardAlgorithm define_backward(const KernelIR& ir, const Geometry& g, const s
     else
       a.args.emplace_back(p.name(), Argument::InputScalar, p.type(), 0, ArgumentEstimates{});
   }
+}
+
+}  // namespace
+
+BackwardAlgorithm define_backward(const KernelIR& ir, const Geometry& g, const std::string& prefix) {
+  BackwardAlgorithm a;
+  a.geometry = g;
+  BackwardDefinition d(ir, g, prefix, a);
+  declare_inputs(d);
+  define_allowed(d);
+  define_probs(d);
+  define_dscores(d);
+  define_input_gradients(d);
+  define_buffer_gradients(d);
+  set_layouts(d);
+  list_arguments(d);
   return a;
 }
 

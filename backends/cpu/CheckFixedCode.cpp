@@ -3,6 +3,9 @@
 // ATTN_* placeholders: the build fails when a fixed file does not compile.
 #include <HalideRuntime.h>  // halide_buffer_t, halide_task_t: an emitted kernel carries Halide's copy
 
+// The includes of every emitted source (its backward's two more are in the list below).
+#include "backends/cpu/fixed/SourceIncludes.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -74,34 +77,31 @@ constexpr int kPlanBuffers[] = {0};
 }  // namespace
 #include "backends/cpu/fixed/SelfPlan.h"
 
-// The wrapper (KernelWrapper.cpp): the kernel's constants, the support code, the key test.
-namespace {
-enum class IoType { F32, F16, BF16 };
-constexpr const char* kKernelName = "fixed_code_check";
-constexpr int kLanes = 16, kTileQ = 32;
-constexpr int32_t kKeyChunk = 512;
-constexpr int64_t kHeadDim = 64, kValueDim = 0;
-constexpr IoType kIoType = IoType::F16;
-constexpr bool kLseRequired = false;
-constexpr bool kPackHeads = true;
-constexpr int kNumBuffers = 1, kNumScalars = 0;
-struct DTypeName {
-  uint8_t code, bits;
-  const char* name;
-};
-constexpr DTypeName kDTypeNames[] = {{2, 32, "f32"}, {0, 32, "i32"}};
-}  // namespace
+// The wrapper (KernelWrapper.cpp): the kernel's constants, the support code, the key test, their
+// placeholders as KernelWrapper.cpp fills them.
+#define ATTN_KERNEL_NAME "fixed_code_check"
+#define ATTN_LANES 16
+#define ATTN_TILE_Q 32
+#define ATTN_CHUNK_KEYS 512
+#define ATTN_HEAD_DIM 64
+#define ATTN_VALUE_DIM 0
+#define ATTN_IO_TYPE IoType::F16
+#define ATTN_LSE_REQUIRED false
+#define ATTN_PACK_HEADS true
+#define ATTN_NUM_BUFFERS 1
+#define ATTN_NUM_SCALARS 0
+#define ATTN_DTYPE_NAMES {2, 32, "f32"}, {0, 32, "i32"}
+#include "backends/cpu/fixed/WrapperConstants.h"
+#undef ATTN_KERNEL_NAME
 
 #include "backends/cpu/fixed/WrapperSupport.h"
 
 namespace {
 #include "backends/cpu/fixed/IrIntegerOps.h"
-constexpr int kSkipBlock = 64;
-constexpr bool kHasKeyTest = true;
-bool keys_masked(int q_min, int q_max, int kv_min, int kv_max, int b_min, int b_max, int h_min, int h_max,
-                 const double* scalars) {
-  return attn_div_i32(kv_min, kSkipBlock) > attn_mod_i32(q_max, kTileQ);
-}
+#define ATTN_SKIP_BLOCK 64
+#define ATTN_HAS_KEY_TEST true
+#define ATTN_KEYS_MASKED attn_div_i32(kv_min, kSkipBlock) > attn_mod_i32(q_max, kTileQ)
+#include "backends/cpu/fixed/KeyTest.h"
 int check_pipeline(void* uc, halide_buffer_t* q, halide_buffer_t* k, halide_buffer_t* v, int32_t lq, int32_t lk,
                    int32_t d, int32_t dv_pad, int32_t tile, int32_t q_step, int32_t head, int32_t batch,
                    int32_t kv_lo, int32_t kv_hi, int32_t chunk_lo, halide_buffer_t* buffer, halide_buffer_t* out) {
@@ -129,24 +129,13 @@ int check_pipeline(void* uc, halide_buffer_t* q, halide_buffer_t* k, halide_buff
 #define ATTN_EXTRA_ARGS , &buffer0.buf
 #include "backends/cpu/fixed/WrapperEntry.h"
 
-// The run-time choice of the vector path, over the entry above.
+// The run-time choice of the vector path over the entry above, with PathChoice.h's placeholders as
+// GenerateCpuKernel.cpp fills them for a source with the one portable path.
 #include "backends/cpu/fixed/PathDispatch.h"
-namespace {
-const VectorPath<attn_kernel_args>* chosen_path(const char** why) {
-  static const VectorPath<attn_kernel_args> paths[] = {{"portable", attn_fixed_code_check}, {nullptr, nullptr}};
-  static const char* reason = nullptr;
-  static const VectorPath<attn_kernel_args>* path = choose_path(paths, &reason);
-  *why = reason;
-  return path;
-}
-}  // namespace
-extern "C" int attn_fixed_code_check_dispatch(const attn_kernel_args* args) {
-  const char* why = nullptr;
-  const VectorPath<attn_kernel_args>* path = chosen_path(&why);
-  return run_path(path, why, "fixed_code_check", args);
-}
-extern "C" const char* attn_fixed_code_check_path(void) {
-  const char* why = nullptr;
-  const VectorPath<attn_kernel_args>* path = chosen_path(&why);
-  return path ? path_name(path->isa) : "none";
-}
+#undef ATTN_ENTRY
+#define ATTN_ENTRY attn_fixed_code_check_dispatch
+#define ATTN_ARGS attn_kernel_args
+#define ATTN_PATH_TABLE {"portable", attn_fixed_code_check},
+#define ATTN_PATH_FN attn_fixed_code_check_path
+#define ATTN_KERNEL_NAME "fixed_code_check"
+#include "backends/cpu/fixed/PathChoice.h"

@@ -7,9 +7,8 @@
 
 namespace attn::cpu {
 
-/// Every embedded text under its file name: "HalideVectorOps.h", "IrIntegerOps.h", "RuntimeContext.h",
-/// "RuntimeFunctions.h", "WrapperEntry.h", "WrapperSupport.h", "BackwardEntry.h", "SelfPlan.h"
-/// (backends/cpu/fixed/), "kernel_abi.h", "kernel_backward_abi.h" (runtime/include/attn/) and
+/// Every embedded text under its file name: the files of backends/cpu/fixed/ ("HalideVectorOps.h",
+/// "WrapperEntry.h", "PathChoice.h", ...: fixed/README.md lists them), "kernel_abi.h", "kernel_backward_abi.h" (runtime/include/attn/) and
 /// "TileProgramEval.h", "TileGridEval.h" (runtime/).
 const std::map<std::string, std::string>& cpu_fixed_texts();
 

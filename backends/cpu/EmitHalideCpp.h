@@ -29,13 +29,8 @@ struct HalideCpp {
 
 /// Lowers `outputs` to C++ as the function `fn_name(void* user_context, args..., outputs...)`, and makes the
 /// text independent of what this process generated before: Halide's temporaries and the variants of
-/// names it made unique per process (`probs$3`) numbered in order of appearance.
+/// names it made unique per process (`probs$3`) numbered in order of appearance (HalideTextPatches.h).
 /// Renames the runtime functions it calls from `halide_X` to `runtime_prefix + X` (RuntimeGlue.h).
-/// `code` with the calls and declarations of the runtime functions `used` renamed from `halide_X` to
-/// `runtime_prefix + X`.
-std::string rename_runtime_functions(std::string code, const std::set<std::string>& used,
-                                     const std::string& runtime_prefix);
-
 HalideCpp emit_halide_cpp(Halide::Pipeline outputs, const std::vector<Halide::Argument>& args,
                           const std::string& fn_name, const Halide::Target& target,
                           const std::string& runtime_prefix);

@@ -11,6 +11,7 @@
 #include "backends/cpu/CpuFixedText.h"
 #include "backends/cpu/EmitHalideCpp.h"
 #include "backends/cpu/EmittedNames.h"
+#include "backends/cpu/HalideTextPatches.h"
 #include "backends/cpu/KernelWrapper.h"
 #include "backends/cpu/RuntimeGlue.h"
 #include "backends/cpu/ScheduleAttention.h"
@@ -81,10 +82,9 @@ std::string emit_header(const KernelIR& ir, const std::string& entry, const std:
 /// The tile plan's sufficient condition for "the mask is false on this box" as C++ for the
 /// wrapper's key-block test; empty when there is none it can print (the mask reads buffers: their
 /// run-time plan gives the window instead).
-std::string keys_masked_condition(const KernelIR& ir, const cpu::Geometry& g) {
-  std::shared_ptr<const TilePlan> plan = plan_tiles(ir, PlanTilesOptions{g.tile_q, g.key_block});
-  if (!plan->index_only || !plan->bounds_empty.defined()) return "";
-  Halide::Expr e = Halide::Internal::simplify(plan->bounds_empty);
+std::string keys_masked_condition(const KernelIR& ir, const TilePlan& plan) {
+  if (!plan.index_only || !plan.bounds_empty.defined()) return "";
+  Halide::Expr e = Halide::Internal::simplify(plan.bounds_empty);
   if (Halide::Internal::is_const_zero(e)) return "";
   static const std::set<std::string> vars = {"q_min", "q_max", "kv_min", "kv_max", "b_min", "b_max", "h_min", "h_max"};
   if (!printable_without_loads(e, vars)) return "";
@@ -92,23 +92,16 @@ std::string keys_masked_condition(const KernelIR& ir, const cpu::Geometry& g) {
 }
 
 /// The planner that a kernel whose mask reads buffers (`kv_ranges`) runs when the caller passes no
-/// key ranges, with its plan in the kernel's tiles; empty for other kernels.
-std::string self_plan(const KernelIR& ir, const cpu::Geometry& g, bool kv_ranges) {
+/// key ranges, with its plan `plan` (in the kernel's tiles); empty for other kernels.
+std::string self_plan(const KernelIR& ir, const TilePlan& plan, bool kv_ranges) {
   if (!kv_ranges) return "";
-  return cpu::emit_self_plan(tile_plan_program(*plan_tiles(ir, PlanTilesOptions{g.tile_q, g.key_block})), ir.args) +
-         "\n";
+  return cpu::emit_self_plan(tile_plan_program(plan), ir.args) + "\n";
 }
 
-/// Scalars a kernel ends up not reading (the query count when no buffer check needs it) would be
-/// -Wunused-parameter warnings in the pipeline function: it reads each once.
-void use_every_scalar(cpu::HalideCpp& halide, const std::string& pipeline, const std::vector<Halide::Argument>& args) {
-  size_t at = halide.code.find("int " + pipeline + "(");
-  if (at == std::string::npos || (at = halide.code.find(") {\n", at)) == std::string::npos)
-    throw std::logic_error("internal error: no definition of " + pipeline + " in Halide's C++ output");
-  std::string uses;
-  for (const Halide::Argument& arg : args)
-    if (arg.kind == Halide::Argument::InputScalar) uses += " (void)_" + arg.name + ";";
-  halide.code.insert(at + 4, uses.empty() ? "" : uses.substr(1) + "\n");
+/// The tile plan of `ir` in `g`'s tiles: made once per kernel and path, read by the algorithm (each
+/// tile's key window), the wrapper (its key-block test) and the self-planner.
+std::shared_ptr<const TilePlan> plan_for(const KernelIR& ir, const cpu::Geometry& g) {
+  return plan_tiles(ir, PlanTilesOptions{g.tile_q, g.key_block});
 }
 
 /// One vector path of a generated source, as Halide's C++ and the wrapper give it.
@@ -125,6 +118,12 @@ struct PathCode {
   std::set<std::string> runtime_calls;
 };
 
+/// One path's code from Halide's C++, split where its own code begins (split_halide_cpp).
+PathCode path_code(CpuIsa isa, const cpu::HalideCpp& halide) {
+  cpu::HalideCppParts parts = cpu::split_halide_cpp(halide.code);
+  return {isa, std::move(parts.shared), std::move(parts.helpers), std::move(parts.body), halide.runtime_calls};
+}
+
 /// The namespace of a path's code, e.g. attn_causal_avx2 (its pipeline is <namespace>_pipeline).
 std::string path_namespace(const std::string& entry, CpuIsa isa) { return entry + "_" + cpu_isa_name(isa); }
 
@@ -138,34 +137,24 @@ std::string target_features(CpuIsa isa) {
   return "";
 }
 
-/// Splits Halide's C++ where the vector classes (fixed/HalideVectorOps.h) begin: before, what every
-/// path shares; from there on, the path's own code. The helpers are what comes before the runtime
-/// header (HALIDE_HALIDERUNTIME_H's guard), less the includes.
-PathCode split_halide_cpp(CpuIsa isa, const cpu::HalideCpp& halide) {
-  const std::string& code = halide.code;
-  size_t header = code.find("#ifndef HALIDE_HALIDERUNTIME_H\n");
-  size_t vectors = code.find(cpu::cpu_fixed_text("HalideVectorOps.h"));
-  if (header == std::string::npos || vectors == std::string::npos || vectors < header)
-    throw std::logic_error("internal error: Halide's C++ output no longer reads helpers, runtime header, vector classes");
-  PathCode path{isa, code.substr(0, vectors), "", code.substr(vectors), halide.runtime_calls};
-  std::istringstream lines(code.substr(0, header));
-  for (std::string line; std::getline(lines, line);)
-    if (line.rfind("#include ", 0) != 0) path.helpers += line + "\n";
-  return path;
+/// `text` with every occurrence of `placeholder` replaced by `value`; throws when it holds none (a
+/// fixed file that no longer reads as this file expects).
+std::string fill_all(std::string text, const std::string& placeholder, const std::string& value) {
+  size_t at = text.find(placeholder);
+  if (at == std::string::npos)
+    throw std::logic_error("internal error: a fixed file of backends/cpu/fixed/ lacks " + placeholder);
+  for (; at != std::string::npos; at = text.find(placeholder, at + value.size())) text.replace(at, placeholder.size(), value);
+  return text;
 }
 
 /// `#pragma`s that compile the functions between them for `isa` with g++ and clang++ alike, with
-/// no -m flags: clang's attribute applies to every function, template and lambda declared inside.
+/// no -m flags: clang's attribute applies to every function, template and lambda declared inside
+/// (fixed/PathTargetBegin.h, fixed/PathTargetEnd.h).
 std::string begin_target(CpuIsa isa) {
-  std::string f = target_features(isa);
-  return "#if defined(__clang__)\n#pragma clang attribute push(__attribute__((target(\"" + f +
-         "\"))), apply_to = function)\n#else\n#pragma GCC push_options\n#pragma GCC target(\"" + f +
-         "\")\n#endif\n#define ATTN_F16C 1  // the path may convert f16 with F16C\n";
+  return fill_all(cpu::cpu_fixed_text("PathTargetBegin.h"), "ATTN_TARGET_FEATURES", target_features(isa));
 }
 
-std::string end_target() {
-  return "#undef ATTN_F16C\n#if defined(__clang__)\n#pragma clang attribute pop\n#else\n#pragma GCC pop_options\n#endif\n";
-}
+std::string end_target() { return cpu::cpu_fixed_text("PathTargetEnd.h"); }
 
 /// The preprocessor condition of the architectures a path builds on ("" for all).
 std::string path_architecture(CpuIsa isa) { return isa == CpuIsa::Portable ? "" : "defined(__x86_64__)"; }
@@ -203,39 +192,30 @@ std::string assemble_paths(const std::vector<PathCode>& paths, const std::string
     if (!arch.empty()) s << "#endif  // " << arch << "\n";
     s << "\n";
   }
-  s << "// ---- The exported entry point: the widest path this CPU runs, chosen at the first call ----\n"
-    << cpu::cpu_fixed_text("PathDispatch.h") << "\nnamespace {\n\n"
-    << "const VectorPath<" << args_type << ">* chosen_path(const char** why) {\n"
-    << "  static const VectorPath<" << args_type << "> paths[] = {\n";
+  // The exported entry (fixed/PathChoice.h) over a table of the paths, widest first.
+  std::ostringstream table;
   for (const PathCode& p : paths) {
     const std::string arch = path_architecture(p.isa);
-    if (!arch.empty()) s << "#if " << arch << "\n";
-    s << "      {\"" << cpu_isa_name(p.isa) << "\", " << path_namespace(entry, p.isa) << "::run},\n";
-    if (!arch.empty()) s << "#endif\n";
+    if (!arch.empty()) table << "#if " << arch << "\n";
+    table << "      {\"" << cpu_isa_name(p.isa) << "\", " << path_namespace(entry, p.isa) << "::run},\n";
+    if (!arch.empty()) table << "#endif\n";
   }
-  s << "      {nullptr, nullptr}};\n"
-    << "  static const char* reason = nullptr;\n"
-    << "  static const VectorPath<" << args_type << ">* path = choose_path(paths, &reason);\n"
-    << "  *why = reason;\n  return path;\n}\n\n}  // namespace\n\n"
-    << "extern \"C\" __attribute__((visibility(\"default\"))) int " << entry << "(const " << args_type
-    << "* args) {\n  const char* why = nullptr;\n  const VectorPath<" << args_type
-    << ">* path = chosen_path(&why);\n  return run_path(path, why, " << c_string_literal(kernel) << ", args);\n}\n\n"
-    << "extern \"C\" __attribute__((visibility(\"default\"))) const char* " << entry << "_path(void) {\n"
-    << "  const char* why = nullptr;\n  const VectorPath<" << args_type
-    << ">* path = chosen_path(&why);\n  return path ? path_name(path->isa) : \"none\";\n}\n";
+  std::string choice = fill_all(cpu::cpu_fixed_text("PathChoice.h"), "ATTN_PATH_TABLE\n", table.str());
+  choice = fill_all(choice, "ATTN_ARGS", args_type);
+  choice = fill_all(choice, "ATTN_ENTRY", entry);
+  choice = fill_all(choice, "ATTN_PATH_FN", entry + "_path");
+  choice = fill_all(choice, "ATTN_KERNEL_NAME", c_string_literal(kernel));
+  s << "// ---- The exported entry point: the widest path this CPU runs, chosen at the first call ----\n"
+    << cpu::cpu_fixed_text("PathDispatch.h") << "\n" << choice;
   return s.str();
 }
 
-/// The includes of a generated source (the header first).
+/// The includes of a generated source: the header first, then fixed/SourceIncludes.h (the
+/// backward's with the two headers its entry needs besides).
 std::string includes(const std::string& header_name, bool backward) {
   return "#include \"" + header_name + "\"\n\n" +
-         "#include <algorithm>\n#include <atomic>\n#include <cmath>\n#include <cstdarg>\n#include <cstdio>\n#include <cstdlib>\n"
-         "#include <cstring>\n" +
-         (backward ? "#include <memory>\n#include <new>\n" : "") +
-         "#include <thread>\n#include <vector>\n"
-         "#if defined(__x86_64__)\n#include <cpuid.h>      // whether the CPU has F16C\n#include <immintrin.h>  // F16C's f16 to f32 on the AVX paths\n#endif\n\n"
-         "#if defined(__clang__) && defined(__has_builtin)\n#if __has_builtin(__builtin_elementwise_max)\n"
-         "#define ATTN_ELEMENTWISE_MIN_MAX 1  // vector min/max without a lane loop\n#endif\n#endif\n\n";
+         fill_all(cpu::cpu_fixed_text("SourceIncludes.h"), "// ATTN_BACKWARD_INCLUDES\n",
+                  backward ? "#include <memory>\n#include <new>\n" : "");
 }
 
 /// The banner's lines on the paths and how to build the source.
@@ -273,16 +253,17 @@ CpuKernelSource generate_cpu_kernel(const KernelIR& user_ir, const std::vector<C
   std::string planner;
   for (const CpuTarget& target : targets) {
     Geometry g = choose_geometry(ir, target);
-    AttentionAlgorithm algo = define_attention(ir, g, fresh_name_prefix());
+    const std::shared_ptr<const TilePlan> plan = plan_for(ir, g);
+    AttentionAlgorithm algo = define_attention(ir, g, *plan, fresh_name_prefix());
     schedule_attention(algo);
     const std::string pipeline = path_namespace(src.entry, target.isa) + "_pipeline";
     HalideCpp halide = emit_halide_cpp(algo.out, algo.args, pipeline, halide_target(target), prefix);
-    use_every_scalar(halide, pipeline, algo.args);
+    halide.code = use_every_scalar(halide.code, pipeline, algo.args);
     WrapperSpec spec{"run",   pipeline, ir.name, g, ir.options.dtype, ir.options.lse, ir.args, algo.uses_kv_ranges,
-                     keys_masked_condition(ir, g)};
+                     keys_masked_condition(ir, *plan)};
     spec.pack_heads = ignores_head_index(ir);
-    if (paths.empty()) planner = self_plan(ir, g, spec.kv_ranges);  // one plan serves every path
-    PathCode path = split_halide_cpp(target.isa, halide);
+    if (paths.empty()) planner = self_plan(ir, *plan, spec.kv_ranges);  // one plan serves every path
+    PathCode path = path_code(target.isa, halide);
     path.body += "\n// ---- The path's attn_kernel_args entry point ----\n" + emit_wrapper(spec);
     paths.push_back(std::move(path));
   }
@@ -317,12 +298,13 @@ CpuKernelSource generate_cpu_backward(const KernelIR& user_ir, const std::vector
     const std::string pipeline = path_namespace(src.entry, target.isa) + "_pipeline";
     HalideCpp halide =
         emit_halide_cpp(Halide::Pipeline(algo.outputs), algo.args, pipeline, halide_target(target), prefix);
-    use_every_scalar(halide, pipeline, algo.args);
+    halide.code = use_every_scalar(halide.code, pipeline, algo.args);
     // The mask reads buffers: the caller's kv_ranges narrow each tile's keys, as for the forward.
-    const bool kv_ranges = !plan_tiles(ir, PlanTilesOptions{g.tile_q, g.key_block})->index_only;
-    WrapperSpec spec{"run", pipeline, ir.name, g, ir.options.dtype, false, ir.args, kv_ranges, keys_masked_condition(ir, g)};
-    if (paths.empty()) planner = self_plan(ir, g, spec.kv_ranges);  // one plan serves every path
-    PathCode path = split_halide_cpp(target.isa, halide);
+    const std::shared_ptr<const TilePlan> plan = plan_for(ir, g);
+    WrapperSpec spec{"run", pipeline, ir.name, g, ir.options.dtype, false, ir.args, !plan->index_only,
+                     keys_masked_condition(ir, *plan)};
+    if (paths.empty()) planner = self_plan(ir, *plan, spec.kv_ranges);  // one plan serves every path
+    PathCode path = path_code(target.isa, halide);
     path.body += "\n// ---- The path's attn_backward_args entry point ----\n" +
                  emit_backward_wrapper(spec, algo.reads, algo.index_slots);
     paths.push_back(std::move(path));

@@ -3,11 +3,11 @@
 #include "backends/cpu/HalideCppCodeGen.h"
 
 #include <cstdint>
-#include <regex>
 #include <sstream>
 #include <stdexcept>
 
 #include "backends/cpu/CpuFixedText.h"
+#include "backends/cpu/HalideTextPatches.h"
 
 namespace attn::cpu {
 
@@ -98,28 +98,6 @@ class CpuCodeGen : public HI::CodeGen_C {
     return v;
   }
 };
-
-// The native ramp's index_sequence needs <utility>; CodeGen_C writes its includes before any hook
-// runs, so the include goes after its <type_traits>.
-std::string include_utility(std::string code) {
-  const std::string traits = "#include <type_traits>\n";
-  size_t at = code.find(traits);
-  if (at == std::string::npos)
-    throw std::logic_error("internal error: Halide's C++ output no longer includes <type_traits>");
-  if (code.find("#include <utility>\n") == std::string::npos) code.insert(at + traits.size(), "#include <utility>\n");
-  return code;
-}
-
-// Every path of CodeGen_C that builds a vector lane by lane declares it without a value; those
-// our kernels reach are overridden above. A kernel that reaches another must not pass silently.
-void check_no_uninitialized_vectors(const std::string& code) {
-  static const std::regex uninitialized(R"(^\s*(?!return\b)[A-Za-z0-9_]+ _[0-9]+;$)",
-                                        std::regex::ECMAScript | std::regex::multiline);
-  std::smatch m;
-  if (std::regex_search(code, m, uninitialized))
-    throw std::logic_error("internal error: Halide's C++ builds a vector lane by lane where HalideCppCodeGen does "
-                           "not initialize it: " + m.str());
-}
 
 }  // namespace
 

@@ -57,15 +57,12 @@ std::string c_string(const std::string& s) {
 /// for the wrapper's messages.
 std::string dtype_names() {
   std::ostringstream o;
-  o << "struct DTypeName {\n  uint8_t code, bits;\n  const char* name;\n};\n"
-    << "constexpr DTypeName kDTypeNames[] = {";
   const ScalarType types[] = {ScalarType::F32, ScalarType::F16, ScalarType::BF16, ScalarType::F64,
                               ScalarType::I32, ScalarType::I64, ScalarType::Bool, ScalarType::U8};
   for (size_t i = 0; i < std::size(types); ++i) {
     const DLDataType t = dl_data_type(types[i]);
     o << (i ? ", " : "") << "{" << int(t.code) << ", " << int(t.bits) << ", \"" << scalar_type_name(types[i]) << "\"}";
   }
-  o << "};\n";
   return o.str();
 }
 
@@ -105,33 +102,32 @@ std::string wrapper_prologue(const WrapperSpec& spec) {
     throw std::logic_error("internal error: key_chunk is not a multiple of the wrapper's key block");
   int num_buffers = 0, num_scalars = 0;
   for (const KernelArg& a : spec.args) (a.kind == KernelArg::Kind::Buffer ? num_buffers : num_scalars)++;
+  const auto flag = [](bool b) { return std::string(b ? "true" : "false"); };
   std::ostringstream o;
-  o << "namespace {\n\nenum class IoType { F32, F16, BF16 };\n"
-    << "constexpr const char* kKernelName = " << c_string(spec.kernel) << ";\n"
-    << "constexpr int kLanes = " << g.vector_lanes << ", kTileQ = " << g.tile_q << ";\n"
-    << "constexpr int32_t kKeyChunk = " << g.key_chunk << ";  // keys per pipeline call at most\n"
-    << "constexpr int64_t kHeadDim = " << g.head_dim << ", kValueDim = " << g.value_dim
-    << ";  // 0: any\n"
-    << "constexpr IoType kIoType = " << dtype_enum(spec.dtype) << ";\n"
-    << "constexpr bool kLseRequired = " << (spec.lse_required ? "true" : "false") << ";\n"
-    << "constexpr bool kPackHeads = " << (spec.pack_heads ? "true" : "false")
-    << ";  // the mask and score ignore the head: decoding packs a group's heads\n"
-    << "constexpr int kNumBuffers = " << num_buffers << ", kNumScalars = " << num_scalars << ";\n"
-    << dtype_names() << "\n}  // namespace\n\n";
+  o << fill_placeholders(cpu_fixed_text("WrapperConstants.h"),
+                         {{"ATTN_LANES", std::to_string(g.vector_lanes)},
+                          {"ATTN_TILE_Q", std::to_string(g.tile_q)},
+                          {"ATTN_CHUNK_KEYS", std::to_string(g.key_chunk)},
+                          {"ATTN_HEAD_DIM", std::to_string(g.head_dim)},
+                          {"ATTN_VALUE_DIM", std::to_string(g.value_dim)},
+                          {"ATTN_IO_TYPE", dtype_enum(spec.dtype)},
+                          {"ATTN_LSE_REQUIRED", flag(spec.lse_required)},
+                          {"ATTN_PACK_HEADS", flag(spec.pack_heads)},
+                          {"ATTN_NUM_BUFFERS", std::to_string(num_buffers)},
+                          {"ATTN_NUM_SCALARS", std::to_string(num_scalars)},
+                          {"ATTN_DTYPE_NAMES", dtype_names()},
+                          // Last: a value may spell a placeholder.
+                          {"ATTN_KERNEL_NAME", c_string(spec.kernel)}})
+    << "\n";
   o << cpu_fixed_text("WrapperSupport.h") << "\n";
   o << "namespace {\n\n";
   if (!spec.keys_masked.empty()) o << cpu_fixed_text("IrIntegerOps.h");
-  o << "/// Keys in blocks of " << kSkipBlock << ": blocks that the mask rules out for a whole query tile are skipped.\n"
-    << "constexpr int kSkipBlock = " << kSkipBlock << ";\n"
-    << "constexpr bool kHasKeyTest = " << (spec.keys_masked.empty() ? "false" : "true") << ";\n\n"
-    << "/// Whether the mask is false for every query in [q_min, q_max] and key in [kv_min, kv_max]: a\n"
-    << "/// sufficient condition from interval analysis of the mask (codegen/PlanTiles), or false.\n"
-    << "bool keys_masked([[maybe_unused]] int q_min, [[maybe_unused]] int q_max, [[maybe_unused]] int kv_min,\n"
-    << "                 [[maybe_unused]] int kv_max, [[maybe_unused]] int b_min, [[maybe_unused]] int b_max,\n"
-    << "                 [[maybe_unused]] int h_min, [[maybe_unused]] int h_max,\n"
-    << "                 [[maybe_unused]] const double* scalars) {\n"
-    << "  return " << (spec.keys_masked.empty() ? "false" : spec.keys_masked) << ";\n}\n\n"
-    << "}  // namespace\n\n";
+  o << fill_placeholders(cpu_fixed_text("KeyTest.h"),
+                         {{"ATTN_SKIP_BLOCK_COMMENT", std::to_string(kSkipBlock)},
+                          {"ATTN_SKIP_BLOCK;", std::to_string(kSkipBlock) + ";"},
+                          {"ATTN_HAS_KEY_TEST", flag(!spec.keys_masked.empty())},
+                          {"ATTN_KEYS_MASKED", spec.keys_masked.empty() ? "false" : spec.keys_masked}})
+    << "\n}  // namespace\n\n";
   return o.str();
 }
 

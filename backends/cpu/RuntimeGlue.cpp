@@ -5,7 +5,6 @@
 #include "backends/cpu/CpuFixedText.h"
 
 #include <map>
-#include <regex>
 #include <stdexcept>
 
 namespace attn::cpu {
@@ -42,17 +41,6 @@ std::string replace_all(std::string s, const std::string& from, const std::strin
 }
 
 }  // namespace
-
-std::set<std::string> runtime_functions_used(const std::string& code) {
-  static const std::regex call(R"cpp(\bhalide_(malloc|free|do_par_for|error\w*)\b)cpp");
-  std::set<std::string> used;
-  for (std::sregex_iterator it(code.begin(), code.end(), call), end; it != end; ++it) {
-    std::string name = (*it)[1];
-    if (name.rfind("error_code", 0) == 0 || name == "error_handler_t") continue;  // types
-    used.insert(name);
-  }
-  return used;
-}
 
 std::string emit_runtime_glue(const std::string& prefix, const std::set<std::string>& used) {
   std::string out = cpu_fixed_text("RuntimeContext.h") + "\nextern \"C\" {\n";

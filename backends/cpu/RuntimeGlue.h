@@ -7,9 +7,6 @@
 
 namespace attn::cpu {
 
-/// The Halide runtime functions (`halide_error_*`, `halide_malloc`, ...) that `code` calls.
-std::set<std::string> runtime_functions_used(const std::string& code);
-
 /// C++ defining `prefix + name` for every name in `used` (minus the `halide_` prefix), plus the
 /// helpers the wrapper shares (`Context`, `parallel_for`, `fail`). Throws std::runtime_error for a
 /// runtime function it does not provide.

@@ -92,16 +92,36 @@ class KernelEmitter : ShaderEmitter {
     return x;
   }
 
+  // The shader's body: the row this invocation works on, its query slice, the key tiles to visit,
+  // each tile's scores and online softmax, and the row's output.
   void body() {
-    const int R = c_.lanes, D = c_.head_dim, Dv = c_.value_dim, BK = c_.block_kv, WG = c_.workgroup_size();
-    const int NQ = (D + R - 1) / R, NV = (Dv + R - 1) / R;
-    const float neg_inf = -INFINITY;
-    Id wg = load(m_.type_vector(t_u32_, 3), wg_id_);
-    auto wg_i = [&](uint32_t k) {
-      return m_.op(Op::OpBitcast, t_i32_, {m_.op(Op::OpCompositeExtract, t_u32_, {wg, k})});
-    };
+    enter_row();
+    load_query_slice();
+    plan_key_tiles();
+    loop(r_.lo, r_.hi, ci(1), [&](Id t) {
+      if (!r_.test_tiles) return visit_key_tile(t);
+      ExprEnv tenv = r_.penv;
+      tenv.scalars[plan_->kt.as<Halide::Internal::Variable>()->name] = t;
+      emit_if(m_, m_.op(Op::OpLogicalNot, t_bool_, {emit_expr(m_, tenv, plan_->tile_empty)}),
+              [&] { visit_key_tile(t); });
+    });
+    write_row();
+    if (!bufs_.empty()) publish_error();
+  }
+
+  // Component `k` of the workgroup id, as an int.
+  Id workgroup_index(uint32_t k) {
+    return m_.op(Op::OpBitcast, t_i32_, {m_.op(Op::OpCompositeExtract, t_u32_, {r_.wg, k})});
+  }
+
+  // Which row and lane this invocation is, the shapes, and the environment of the mask and score.
+  void enter_row() {
+    const int R = c_.lanes;
+    r_.wg = load(m_.type_vector(t_u32_, 3), wg_id_);
     Id lid = m_.op(Op::OpBitcast, t_i32_, {load(t_u32_, lid_)});
-    Id row = idiv(lid, ci(R)), lane = irem(lid, ci(R));
+    r_.lid = lid;
+    Id row = idiv(lid, ci(R));
+    r_.lane = irem(lid, ci(R));
     if (sg_size_) {
       // A row's lanes must share a subgroup: a device running this pipeline with smaller
       // subgroups than it reported gets code kSubgroupTooSmall, and the host runs without them.
@@ -109,16 +129,19 @@ class KernelEmitter : ShaderEmitter {
           m_.op(Op::OpULessThan, t_bool_, {load(t_u32_, sg_size_), m_.const_uint(static_cast<uint32_t>(R))});
       emit_if(m_, small, [&] { store(ssbo_ptr(err_, ci(0)), ci(kSubgroupTooSmall)); });
     }
-    Id Hq = shape(1), Hkv = shape(2), Lq = shape(3), Lkv = shape(4);
-    b_ = wg_i(2);
-    h_ = wg_i(1);
-    qi_ = iadd(imul(wg_i(0), ci(c_.rows)), row);
-    Id row_ok = ilt(qi_, Lq);
-    Id hk = idiv(h_, idiv(Hq, Hkv));
+    r_.Hq = shape(1);
+    r_.Hkv = shape(2);
+    r_.Lq = shape(3);
+    r_.Lkv = shape(4);
+    b_ = workgroup_index(2);
+    h_ = workgroup_index(1);
+    qi_ = iadd(imul(workgroup_index(0), ci(c_.rows)), row);
+    r_.row_ok = ilt(qi_, r_.Lq);
+    r_.hk = idiv(h_, idiv(r_.Hq, r_.Hkv));
 
     declare_error_record();
 
-    ExprEnv env;
+    ExprEnv& env = r_.env;
     env.glsl = glsl_;
     env.b = b_;
     env.h = h_;
@@ -126,168 +149,202 @@ class KernelEmitter : ShaderEmitter {
     env.load = [this](const std::string& n, const std::vector<Id>& idx) { return load_buffer(n, idx); };
     env.extent = [this](const std::string& n, int dim) { return buffer_extent(n, dim); };
     env.scalars = load_scalars();
+  }
 
-    // This lane's slice of the query row: d = lane + i * R.
-    Id row_base = imul(iadd(imul(b_, Hq), h_), Lq);
-    Id q_base = imul(iadd(row_base, qi_), ci(D));
-    // Chunks d = lane + i * R of a row: unrolled with constant i on GPUs (registers), a loop on
-    // CPU devices (llvmpipe's JIT time grows with the code). `partial`: d may pass `dim`.
-    auto chunks = [&](int n, int dim, const std::function<void(Id i, Id d, bool partial)>& body) {
-      if (c_.unroll_chunks) {
-        for (int i = 0; i < n; ++i) body(ci(i), iadd(lane, ci(i * R)), (i + 1) * R > dim);
-      } else {
-        loop(ci(0), ci(n), ci(1), [&](Id i) { body(i, iadd(lane, imul(i, ci(R))), dim % R != 0); });
-      }
-    };
-    Id qarr = f32_array(NQ), accarr = f32_array(NV);
-    auto qreg = [&](Id i) { return m_.op(Op::OpAccessChain, p_fn_f32_, {qarr, i}); };
-    auto acc = [&](Id i) { return m_.op(Op::OpAccessChain, p_fn_f32_, {accarr, i}); };
+  // Chunks d = lane + i * R of a row: unrolled with constant i on GPUs (registers), a loop on
+  // CPU devices (llvmpipe's JIT time grows with the code). `partial`: d may pass `dim`.
+  void chunks(int n, int dim, const std::function<void(Id i, Id d, bool partial)>& body) {
+    const int R = c_.lanes;
+    if (c_.unroll_chunks) {
+      for (int i = 0; i < n; ++i) body(ci(i), iadd(r_.lane, ci(i * R)), (i + 1) * R > dim);
+    } else {
+      loop(ci(0), ci(n), ci(1), [&](Id i) { body(i, iadd(r_.lane, imul(i, ci(R))), dim % R != 0); });
+    }
+  }
+  Id qreg(Id i) { return m_.op(Op::OpAccessChain, p_fn_f32_, {r_.qarr, i}); }
+  Id acc(Id i) { return m_.op(Op::OpAccessChain, p_fn_f32_, {r_.accarr, i}); }
+  Id score_ptr(Id j) { return m_.op(Op::OpAccessChain, p_fn_f32_, {r_.scores, j}); }
+  int query_chunks() const { return (c_.head_dim + c_.lanes - 1) / c_.lanes; }
+  int value_chunks() const { return (c_.value_dim + c_.lanes - 1) / c_.lanes; }
+
+  // This lane's slice of the query row (d = lane + i * R) into registers, the accumulators zeroed,
+  // and the row's running max, sum and scores.
+  void load_query_slice() {
+    const int D = c_.head_dim, Dv = c_.value_dim, NQ = query_chunks(), NV = value_chunks();
+    const float neg_inf = -INFINITY;
+    r_.row_base = imul(iadd(imul(b_, r_.Hq), h_), r_.Lq);
+    Id q_base = imul(iadd(r_.row_base, qi_), ci(D));
+    r_.qarr = f32_array(NQ);
+    r_.accarr = f32_array(NV);
     chunks(NQ, D, [&](Id i, Id d, bool partial) {
-      Id ok = partial ? land(row_ok, ilt(d, ci(D))) : row_ok;
+      Id ok = partial ? land(r_.row_ok, ilt(d, ci(D))) : r_.row_ok;
       Id x = load_io(q_, sel(t_i32_, ok, iadd(q_base, d), ci(0)));
       store(qreg(i), sel(t_f32_, ok, x, cf(0)));
     });
     chunks(NV, Dv, [&](Id i, Id, bool) { store(acc(i), cf(0)); });
-    Id partial_dot = m_.local_variable(p_fn_f32_);
-    Id m = var_f32(neg_inf), l = var_f32(0), tile_max = var_f32(neg_inf), sv = var_f32(neg_inf);
+    r_.partial_dot = m_.local_variable(p_fn_f32_);
+    r_.m = var_f32(neg_inf);
+    r_.l = var_f32(0);
+    r_.tile_max = var_f32(neg_inf);
+    r_.sv = var_f32(neg_inf);
     // 1 once an allowed key scored NaN: the row's Out and LSE are then NaN (docs/language.md,
     // "Non-finite values"). The key itself is kept out of the max and the sums, where GLSL's FMax
     // and Exp leave NaN undefined.
-    Id nan_seen = var_f32(0);
+    r_.nan_seen = var_f32(0);
     Id p_fn_scores =
-        m_.type_pointer(StorageClass::Function, m_.type_array(t_f32_, static_cast<uint32_t>(BK)));
-    Id scores = m_.local_variable(p_fn_scores);
-    auto score_ptr = [&](Id j) { return m_.op(Op::OpAccessChain, p_fn_f32_, {scores, j}); };
+        m_.type_pointer(StorageClass::Function, m_.type_array(t_f32_, static_cast<uint32_t>(c_.block_kv)));
+    r_.scores = m_.local_variable(p_fn_scores);
+  }
 
-    Id kv_base = imul(iadd(imul(b_, Hkv), hk), Lkv);
-    Id tiles = idiv(iadd(Lkv, ci(BK - 1)), ci(BK));
-    const bool has_mask = !Halide::Internal::is_const_one(ir_.mask);
-    // Element d of key/value row j of the current tile: from the staged tile, or in place (the
-    // row clamped into range: rows past the end are masked anyway).
-    Id k0 = 0;
-    auto key_at = [&](Id j, Id d, const Ssbo& src, Id tile, int dim) {
-      if (c_.shared_tiles) return load(t_f32_, shared_ptr(tile, iadd(imul(j, ci(dim)), d)));
-      Id kv = ext(GLSLstd450SMin, t_i32_, {iadd(k0, j), m_.op(Op::OpISub, t_i32_, {Lkv, ci(1)})});
-      return load_io(src, iadd(imul(iadd(kv_base, kv), ci(dim)), d));
-    };
-    // The key tiles to visit, [lo, hi), and those proven full, [full_lo, full_hi): the plan's
-    // closed forms for this query tile (uniform over the workgroup, as the barriers require).
-    Id lo = ci(0), hi = tiles, full_lo = ci(0), full_hi = ci(0);
-    ExprEnv penv = env;
+  // Element d of key/value row j of the current tile: from the staged tile, or in place (the
+  // row clamped into range: rows past the end are masked anyway).
+  Id key_at(Id j, Id d, const Ssbo& src, Id tile, int dim) {
+    if (c_.shared_tiles) return load(t_f32_, shared_ptr(tile, iadd(imul(j, ci(dim)), d)));
+    Id kv = ext(GLSLstd450SMin, t_i32_, {iadd(r_.k0, j), m_.op(Op::OpISub, t_i32_, {r_.Lkv, ci(1)})});
+    return load_io(src, iadd(imul(iadd(r_.kv_base, kv), ci(dim)), d));
+  }
+
+  // The key tiles to visit, [lo, hi), and those proven full, [full_lo, full_hi): the plan's
+  // closed forms for this query tile (uniform over the workgroup, as the barriers require).
+  void plan_key_tiles() {
+    const int BK = c_.block_kv;
+    r_.kv_base = imul(iadd(imul(b_, r_.Hkv), r_.hk), r_.Lkv);
+    r_.tiles = idiv(iadd(r_.Lkv, ci(BK - 1)), ci(BK));
+    r_.has_mask = !Halide::Internal::is_const_one(ir_.mask);
+    r_.lo = ci(0);
+    r_.hi = r_.tiles;
+    r_.full_lo = ci(0);
+    r_.full_hi = ci(0);
+    r_.penv = r_.env;
     if (plan_) {
-      penv.scalars[plan_->qt.as<Halide::Internal::Variable>()->name] = wg_i(0);
-      penv.scalars[plan_->kv_tiles.as<Halide::Internal::Variable>()->name] = tiles;
-      lo = hi = ci(0);
+      r_.penv.scalars[plan_->qt.as<Halide::Internal::Variable>()->name] = workgroup_index(0);
+      r_.penv.scalars[plan_->kv_tiles.as<Halide::Internal::Variable>()->name] = r_.tiles;
+      r_.lo = r_.hi = ci(0);
       for (size_t i = 0; i < plan_->ranges.size(); ++i) {
         const KeyTileRange& r = plan_->ranges[i];
-        Id begin = emit_expr(m_, penv, r.begin), end = emit_expr(m_, penv, r.end);
-        if (i == 0) lo = begin;
-        if (i + 1 == plan_->ranges.size()) hi = end;
+        Id begin = emit_expr(m_, r_.penv, r.begin), end = emit_expr(m_, r_.penv, r.end);
+        if (i == 0) r_.lo = begin;
+        if (i + 1 == plan_->ranges.size()) r_.hi = end;
         if (r.kind == TileKind::Full) {
-          full_lo = begin;
-          full_hi = end;
+          r_.full_lo = begin;
+          r_.full_hi = end;
         }
       }
     }
-    Id allowed = m_.local_variable(p_fn_i32_);
+    r_.allowed = m_.local_variable(p_fn_i32_);
     // Inside runs the closed form could not narrow (natten, longformer, sinks), a tile that interval
     // analysis proves empty for this query tile is skipped; the test is uniform over the workgroup
     // (query tile, key tile, b, h, scalars), as the barriers in the body require.
-    const bool test_tiles =
-        plan_ && has_mask && !plan_->ranges_exact && !Halide::Internal::is_const_zero(plan_->tile_empty);
-    loop(lo, hi, ci(1), [&](Id t) {
-      auto tile = [&] {
-        k0 = imul(t, ci(BK));
-        Id full = land(m_.op(Op::OpSGreaterThanEqual, t_bool_, {t, full_lo}), ilt(t, full_hi));
-        if (c_.shared_tiles) {
-          barrier();
-          // Stage the K and V tiles (zeros past the end).
-          auto stage = [&](const Ssbo& src, Id dst, int dim) {
-            loop(lid, ci(BK * dim), ci(WG), [&](Id idx) {
-              Id kv = iadd(k0, idiv(idx, ci(dim)));
-              Id ok = ilt(kv, Lkv);
-              Id at = iadd(imul(iadd(kv_base, kv), ci(dim)), irem(idx, ci(dim)));
-              Id x = load_io(src, sel(t_i32_, ok, at, ci(0)));
-              store(shared_ptr(dst, idx), sel(t_f32_, ok, x, cf(0)));
-            });
-          };
-          stage(k_, ks_, D);
-          stage(v_, vs_, Dv);
-          barrier();
-        }
+    r_.test_tiles =
+        plan_ && r_.has_mask && !plan_->ranges_exact && !Halide::Internal::is_const_zero(plan_->tile_empty);
+  }
 
-        store(tile_max, cf(neg_inf));
-        loop(ci(0), ci(BK), ci(1), [&](Id j) {
-          store(partial_dot, cf(0));
-          chunks(NQ, D, [&](Id i, Id d, bool partial) {
-            if (partial) d = ext(GLSLstd450SMin, t_i32_, {d, ci(D - 1)});
-            Id kx = key_at(j, d, k_, ks_, D);
-            store(partial_dot, fadd(load(t_f32_, partial_dot), fmul(load(t_f32_, qreg(i)), kx)));
-          });
-          Id s = fmul(row_sum(load(t_f32_, partial_dot)), cf(c_.scale));
-          kv_ = iadd(k0, j);
-          env.kv = kv_;
-          store(sv, cf(neg_inf));
-          emit_if(m_, land(row_ok, ilt(kv_, Lkv)), [&] {
-            auto score = [&] {
-              ExprEnv senv = env;
-              senv.score = s;
-              store(sv, emit_expr(m_, senv, ir_.score));
-            };
-            if (!has_mask) return score();
-            // Tiles the plan proves full skip the mask (and its buffer reads).
-            store(allowed, sel(t_i32_, full, ci(1), ci(0)));
-            emit_if(m_, m_.op(Op::OpLogicalNot, t_bool_, {full}),
-                    [&] { store(allowed, sel(t_i32_, emit_expr(m_, env, ir_.mask), ci(1), ci(0))); });
-            emit_if(m_, m_.op(Op::OpINotEqual, t_bool_, {load(t_i32_, allowed), ci(0)}), score);
-          });
-          Id x = load(t_f32_, sv);
-          Id is_nan = m_.op(Op::OpIsNan, t_bool_, {x});
-          store(nan_seen, sel(t_f32_, is_nan, cf(1), load(t_f32_, nan_seen)));
-          x = sel(t_f32_, is_nan, cf(neg_inf), x);
-          store(score_ptr(j), x);
-          store(tile_max, ext(GLSLstd450FMax, t_f32_, {load(t_f32_, tile_max), x}));
-        });
+  // Key tile t: staged into workgroup memory, scored, and folded into the row's online softmax.
+  void visit_key_tile(Id t) {
+    const int BK = c_.block_kv;
+    r_.k0 = imul(t, ci(BK));
+    Id full = land(m_.op(Op::OpSGreaterThanEqual, t_bool_, {t, r_.full_lo}), ilt(t, r_.full_hi));
+    if (c_.shared_tiles) stage_key_tile();
+    score_key_tile(full);
+    accumulate_key_tile();
+  }
 
-        // Online softmax: rescale by exp(m_old - m_new) and accumulate this tile. A row whose keys
-        // in this tile are all masked skips the tile. A score equal to the max weighs exp(0) = 1
-        // exactly, also when both are +Inf (where the difference would be NaN): the keys scoring
-        // +Inf then share the row.
-        Id m_old = load(t_f32_, m);
-        Id m_new = ext(GLSLstd450FMax, t_f32_, {m_old, load(t_f32_, tile_max)});
-        auto weight = [&](Id x) {
-          return sel(t_f32_, m_.op(Op::OpFOrdEqual, t_bool_, {x, m_new}), cf(1),
-                     ext(GLSLstd450Exp, t_f32_, {fsub(x, m_new)}));
+  // The K and V rows of the tile into workgroup memory (zeros past the end), between barriers.
+  void stage_key_tile() {
+    const int BK = c_.block_kv, WG = c_.workgroup_size();
+    barrier();
+    auto stage = [&](const Ssbo& src, Id dst, int dim) {
+      loop(r_.lid, ci(BK * dim), ci(WG), [&](Id idx) {
+        Id kv = iadd(r_.k0, idiv(idx, ci(dim)));
+        Id ok = ilt(kv, r_.Lkv);
+        Id at = iadd(imul(iadd(r_.kv_base, kv), ci(dim)), irem(idx, ci(dim)));
+        Id x = load_io(src, sel(t_i32_, ok, at, ci(0)));
+        store(shared_ptr(dst, idx), sel(t_f32_, ok, x, cf(0)));
+      });
+    };
+    stage(k_, ks_, c_.head_dim);
+    stage(v_, vs_, c_.value_dim);
+    barrier();
+  }
+
+  // The row's scores against the tile's keys (masked ones -inf, NaN ones noted), and their max.
+  void score_key_tile(Id full) {
+    const int D = c_.head_dim, NQ = query_chunks();
+    const float neg_inf = -INFINITY;
+    store(r_.tile_max, cf(neg_inf));
+    loop(ci(0), ci(c_.block_kv), ci(1), [&](Id j) {
+      store(r_.partial_dot, cf(0));
+      chunks(NQ, D, [&](Id i, Id d, bool partial) {
+        if (partial) d = ext(GLSLstd450SMin, t_i32_, {d, ci(D - 1)});
+        Id kx = key_at(j, d, k_, ks_, D);
+        store(r_.partial_dot, fadd(load(t_f32_, r_.partial_dot), fmul(load(t_f32_, qreg(i)), kx)));
+      });
+      Id s = fmul(row_sum(load(t_f32_, r_.partial_dot)), cf(c_.scale));
+      kv_ = iadd(r_.k0, j);
+      r_.env.kv = kv_;
+      store(r_.sv, cf(neg_inf));
+      emit_if(m_, land(r_.row_ok, ilt(kv_, r_.Lkv)), [&] {
+        auto score = [&] {
+          ExprEnv senv = r_.env;
+          senv.score = s;
+          store(r_.sv, emit_expr(m_, senv, ir_.score));
         };
-        emit_if(m_, m_.op(Op::OpFOrdGreaterThan, t_bool_, {m_new, cf(neg_inf)}), [&] {
-          Id corr = weight(m_old);
-          store(l, fmul(load(t_f32_, l), corr));
-          chunks(NV, Dv, [&](Id i, Id, bool) { store(acc(i), fmul(load(t_f32_, acc(i)), corr)); });
-          loop(ci(0), ci(BK), ci(1), [&](Id j) {
-            Id p = weight(load(t_f32_, score_ptr(j)));
-            store(l, fadd(load(t_f32_, l), p));
-            chunks(NV, Dv, [&](Id i, Id d, bool partial) {
-              if (partial) d = ext(GLSLstd450SMin, t_i32_, {d, ci(Dv - 1)});
-              Id vx = key_at(j, d, v_, vs_, Dv);
-              store(acc(i), fadd(load(t_f32_, acc(i)), fmul(p, vx)));
-            });
-          });
-          store(m, m_new);
-        });
-      };
-      if (!test_tiles) return tile();
-      ExprEnv tenv = penv;
-      tenv.scalars[plan_->kt.as<Halide::Internal::Variable>()->name] = t;
-      emit_if(m_, m_.op(Op::OpLogicalNot, t_bool_, {emit_expr(m_, tenv, plan_->tile_empty)}), tile);
+        if (!r_.has_mask) return score();
+        // Tiles the plan proves full skip the mask (and its buffer reads).
+        store(r_.allowed, sel(t_i32_, full, ci(1), ci(0)));
+        emit_if(m_, m_.op(Op::OpLogicalNot, t_bool_, {full}),
+                [&] { store(r_.allowed, sel(t_i32_, emit_expr(m_, r_.env, ir_.mask), ci(1), ci(0))); });
+        emit_if(m_, m_.op(Op::OpINotEqual, t_bool_, {load(t_i32_, r_.allowed), ci(0)}), score);
+      });
+      Id x = load(t_f32_, r_.sv);
+      Id is_nan = m_.op(Op::OpIsNan, t_bool_, {x});
+      store(r_.nan_seen, sel(t_f32_, is_nan, cf(1), load(t_f32_, r_.nan_seen)));
+      x = sel(t_f32_, is_nan, cf(neg_inf), x);
+      store(score_ptr(j), x);
+      store(r_.tile_max, ext(GLSLstd450FMax, t_f32_, {load(t_f32_, r_.tile_max), x}));
     });
+  }
 
-    // Out = acc / l; a fully masked row (l == 0) gives 0 and LSE -inf; a NaN score NaN.
-    emit_if(m_, row_ok, [&] {
-      Id lv = load(t_f32_, l);
+  // Online softmax: rescale by exp(m_old - m_new) and accumulate this tile. A row whose keys in
+  // this tile are all masked skips the tile. A score equal to the max weighs exp(0) = 1 exactly,
+  // also when both are +Inf (where the difference would be NaN): the keys scoring +Inf then share
+  // the row.
+  void accumulate_key_tile() {
+    const int Dv = c_.value_dim, NV = value_chunks();
+    const float neg_inf = -INFINITY;
+    Id m_old = load(t_f32_, r_.m);
+    Id m_new = ext(GLSLstd450FMax, t_f32_, {m_old, load(t_f32_, r_.tile_max)});
+    auto weight = [&](Id x) {
+      return sel(t_f32_, m_.op(Op::OpFOrdEqual, t_bool_, {x, m_new}), cf(1),
+                 ext(GLSLstd450Exp, t_f32_, {fsub(x, m_new)}));
+    };
+    emit_if(m_, m_.op(Op::OpFOrdGreaterThan, t_bool_, {m_new, cf(neg_inf)}), [&] {
+      Id corr = weight(m_old);
+      store(r_.l, fmul(load(t_f32_, r_.l), corr));
+      chunks(NV, Dv, [&](Id i, Id, bool) { store(acc(i), fmul(load(t_f32_, acc(i)), corr)); });
+      loop(ci(0), ci(c_.block_kv), ci(1), [&](Id j) {
+        Id p = weight(load(t_f32_, score_ptr(j)));
+        store(r_.l, fadd(load(t_f32_, r_.l), p));
+        chunks(NV, Dv, [&](Id i, Id d, bool partial) {
+          if (partial) d = ext(GLSLstd450SMin, t_i32_, {d, ci(Dv - 1)});
+          Id vx = key_at(j, d, v_, vs_, Dv);
+          store(acc(i), fadd(load(t_f32_, acc(i)), fmul(p, vx)));
+        });
+      });
+      store(r_.m, m_new);
+    });
+  }
+
+  // Out = acc / l; a fully masked row (l == 0) gives 0 and LSE -inf; a NaN score NaN.
+  void write_row() {
+    const int Dv = c_.value_dim, NV = value_chunks();
+    const float neg_inf = -INFINITY;
+    emit_if(m_, r_.row_ok, [&] {
+      Id lv = load(t_f32_, r_.l);
       Id has = m_.op(Op::OpFOrdGreaterThan, t_bool_, {lv, cf(0)});
-      Id row_nan = m_.op(Op::OpFOrdNotEqual, t_bool_, {load(t_f32_, nan_seen), cf(0)});
+      Id row_nan = m_.op(Op::OpFOrdNotEqual, t_bool_, {load(t_f32_, r_.nan_seen), cf(0)});
       Id inv = sel(t_f32_, has, m_.op(Op::OpFDiv, t_f32_, {cf(1), lv}), cf(0));
-      Id o_base = imul(iadd(row_base, qi_), ci(Dv));
+      Id o_base = imul(iadd(r_.row_base, qi_), ci(Dv));
       chunks(NV, Dv, [&](Id i, Id d, bool partial) {
         auto write = [&] {
           Id x = sel(t_f32_, row_nan, cf(NAN), fmul(load(t_f32_, acc(i)), inv));
@@ -300,15 +357,26 @@ class KernelEmitter : ShaderEmitter {
           write();
       });
       if (c_.lse)
-        emit_if(m_, m_.op(Op::OpIEqual, t_bool_, {lane, ci(0)}), [&] {
-          Id lse = fadd(load(t_f32_, m), ext(GLSLstd450Log, t_f32_, {lv}));
-          store(ssbo_ptr(lse_, iadd(row_base, qi_)),
+        emit_if(m_, m_.op(Op::OpIEqual, t_bool_, {r_.lane, ci(0)}), [&] {
+          Id lse = fadd(load(t_f32_, r_.m), ext(GLSLstd450Log, t_f32_, {lv}));
+          store(ssbo_ptr(lse_, iadd(r_.row_base, qi_)),
                 sel(t_f32_, row_nan, cf(NAN), sel(t_f32_, has, lse, cf(neg_inf))));
         });
     });
-    if (!bufs_.empty()) publish_error();
   }
 
+  // What body()'s steps hand on to the later ones: the row's ids and environments.
+  struct Row {
+    Id wg = 0, lid = 0, lane = 0, row_ok = 0;
+    Id Hq = 0, Hkv = 0, Lq = 0, Lkv = 0, hk = 0, row_base = 0;
+    Id qarr = 0, accarr = 0, partial_dot = 0, m = 0, l = 0, tile_max = 0, sv = 0, nan_seen = 0, scores = 0;
+    Id kv_base = 0, tiles = 0, k0 = 0, allowed = 0;
+    Id lo = 0, hi = 0, full_lo = 0, full_hi = 0;
+    ExprEnv env, penv;  // of the mask and score; of the plan's closed forms
+    bool has_mask = false, test_tiles = false;
+  };
+
+  Row r_;
   const TilePlan* plan_;
   Ssbo q_, k_, v_, out_, lse_;
   Id sg_size_ = 0, ks_ = 0, vs_ = 0, p_wg_f32_ = 0;

@@ -266,20 +266,6 @@ BOOST_AUTO_TEST_CASE(compile_several_files_writes_one_manifest) {
              twice.output);
 }
 
-// examples/cmake-consumer checks in what attnc compile writes; it must match this compiler.
-BOOST_AUTO_TEST_CASE(consumer_example_sources_are_current) {
-  TempDir a;
-  const fs::path example = source_dir() / "examples/cmake-consumer";
-  auto r = run_command(
-      attnc("compile " + (example / "kernels/window.attn").string() + " -t cpu -o " + a.path().string()));
-  BOOST_REQUIRE_MESSAGE(r.status == 0, r.output);
-  for (const auto& f : files_under(a.path(), "")) {
-    const auto rel = f.lexically_relative(a.path());
-    BOOST_TEST(read_file(f) == read_file(example / "generated" / rel),
-               rel << " is stale: rerun attnc compile kernels/window.attn -t cpu -o generated");
-  }
-}
-
 BOOST_AUTO_TEST_CASE(compile_cuda_pins_a_tile_shape) {
   TempDir a;
   const std::string base =

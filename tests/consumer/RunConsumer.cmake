@@ -1,5 +1,6 @@
 # Installs the attnc build into WORK_DIR/prefix, then configures, builds and runs
-# examples/cmake-consumer against it (both of its programs), links a C program through
+# examples/cmake-consumer against it (both of its programs, the sources of `pregenerated` written
+# by the installed attnc compile, as the example's readme says), links a C program through
 # attnc-runtime.pc, moves the prefix and builds and runs examples/runtime-consumer against the
 # moved one, and a program through attnc-compiler.pc. Run with cmake -P; ATTNC_BUILD_DIR,
 # ATTNC_SOURCE_DIR, WORK_DIR, CXX.
@@ -18,10 +19,13 @@ function(run)
 endfunction()
 
 run(${CMAKE_COMMAND} --install ${ATTNC_BUILD_DIR} --prefix ${prefix})
+set(generated ${WORK_DIR}/generated)
+run(${prefix}/bin/attnc compile ${ATTNC_SOURCE_DIR}/examples/cmake-consumer/kernels/window.attn -t cpu -o ${generated})
 run(${CMAKE_COMMAND} -S ${ATTNC_SOURCE_DIR}/examples/cmake-consumer -B ${consumer_build}
-    -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_CXX_COMPILER=${CXX} -DCMAKE_BUILD_TYPE=Release)
+    -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_CXX_COMPILER=${CXX} -DCMAKE_BUILD_TYPE=Release
+    -DATTNC_GENERATED_DIR=${generated})
 run(${CMAKE_COMMAND} --build ${consumer_build} -j2)
-run(${consumer_build}/checked_in)
+run(${consumer_build}/pregenerated)
 run(${consumer_build}/built_kernels)
 
 # The static runtime through pkg-config: its private dependencies are in Libs.private.

@@ -6,6 +6,8 @@
 
 #include "codegen/KernelIR.h"
 #include "codegen/Lower.h"
+#include "codegen/LowerBuiltin.h"
+#include "frontend/Builtins.h"
 #include "frontend/Format.h"
 #include "frontend/Program.h"
 #include "tests/support/TestSupport.h"
@@ -210,6 +212,27 @@ BOOST_AUTO_TEST_CASE(elementwise_builtins_lower) {
     BOOST_TEST(str(ir->score).find(f) != std::string::npos, f);
   auto i = lower("kernel k { mask = sign(q - kv) >= 0; }", "k");
   BOOST_TEST(str(i->mask).find("float") == std::string::npos, str(i->mask));
+}
+
+BOOST_AUTO_TEST_CASE(builtin_and_option_tables_are_whole) {
+  // Each table lists its enum in order (builtin_info throws otherwise), and every builtin lowers
+  // to the type the table gives Sema: on ints, a Float builtin is float, the others int.
+  BOOST_TEST(builtin_functions().size() == static_cast<size_t>(BuiltinFn::Int) + 1);
+  for (const BuiltinInfo& b : builtin_functions()) {
+    BOOST_TEST(builtin_info(b.fn).name == b.name);
+    BOOST_TEST(find_builtin(b.name) == &b);
+    std::vector<Halide::Expr> ints(static_cast<size_t>(b.min_args), Halide::Var("q"));
+    const Halide::Expr e = lower_builtin(b.fn, ints);
+    BOOST_TEST(e.type().is_float() == (b.result == BuiltinResult::Float), b.name << ": " << str(e));
+    std::vector<Halide::Expr> floats(static_cast<size_t>(b.min_args), Halide::Expr(0.5f));
+    BOOST_TEST(lower_builtin(b.fn, floats).type().is_float() == (b.result != BuiltinResult::Int), b.name);
+  }
+  BOOST_TEST(kernel_options().size() == static_cast<size_t>(KernelOption::Backward) + 1);
+  for (size_t i = 0; i < kernel_options().size(); ++i) {
+    BOOST_TEST(static_cast<size_t>(kernel_options()[i].option) == i);
+    BOOST_TEST(find_kernel_option(kernel_options()[i].key) == &kernel_options()[i]);
+  }
+  BOOST_TEST(!find_kernel_option("casual"));
 }
 
 BOOST_AUTO_TEST_CASE(formatter_spaces_bit_operators) {

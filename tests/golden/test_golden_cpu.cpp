@@ -1,7 +1,9 @@
-// Golden CPU sources: every kernel of tests/golden/cpu/*.attn as the C++ (AVX-512) and header the
-// backend emits, with the text every kernel shares shown as markers: the fixed code of
-// backends/cpu/fixed/ and kernel_abi.h as embedded, Halide's runtime header, the runtime glue and
-// the entry template's lines that no placeholder touches. test_cpu compiles and runs the whole output.
+// Golden CPU sources: every kernel of tests/golden/cpu/*.attn as the header and the one-path (AVX-512)
+// C++ the backend emits, with the text that is not the kernel's own shown as markers: the fixed code
+// of backends/cpu/fixed/ and kernel_abi.h as embedded, and by hash Halide's runtime header, its helper
+// block, its argv wrapper and metadata, and the runtime glue; the entry template's lines that no
+// placeholder touches. The source with every path is checked by hash, and the CHECK lines of
+// kernels.attn say what the pipelines must keep. test_cpu compiles and runs the whole output.
 #include <boost/test/unit_test.hpp>
 #include <regex>
 #include <sstream>
@@ -10,6 +12,7 @@
 #include "backends/cpu/CpuFixedText.h"
 #include "backends/cpu/RuntimeGlue.h"
 #include "tests/golden/GoldenKernels.h"
+#include "tests/support/FileCheck.h"
 #include "tests/support/Golden.h"
 #include "tests/support/TestSupport.h"
 
@@ -24,6 +27,16 @@ const FixedSpan kHalideRuntimeHeader{"Halide runtime header", "/* MACHINE GENERA
                                      "#ifndef HALIDE_FUNCTION_ATTRS\n"
                                      "#define HALIDE_FUNCTION_ATTRS\n"
                                      "#endif\n"};
+
+// Halide 14's helper block that opens each path's namespace (a free helper, the C++11 check).
+const FixedSpan kHalideHelpers{"Halide's helper block", "// ---- Halide's helpers ----\n",
+                               "// ---- The Halide pipeline ----\n", true};
+
+// Halide's argv wrapper and filter metadata of the pipeline `pipeline`: its arguments once more.
+FixedSpan halide_pipeline_tail(const std::string& pipeline) {
+  return {"Halide's argv wrapper and metadata of " + pipeline,
+          "HALIDE_FUNCTION_ATTRS\nint " + pipeline + "_argv(void **args) {\n", " return &md;\n}\n"};
+}
 
 FixedText fixed_file(const std::string& name) {
   return {"backends/cpu/fixed/" + name, cpu::cpu_fixed_text(name)};
@@ -66,7 +79,35 @@ FixedText runtime_glue(const CpuKernelSource& src) {
   for (std::sregex_iterator it(src.source.begin(), src.source.end(), call), end; it != end; ++it)
     used.insert((*it)[1]);
   return {"cpu runtime glue for " + std::to_string(used.size()) + " runtime functions",
-          cpu::emit_runtime_glue(prefix, used)};
+          cpu::emit_runtime_glue(prefix, used), true};
+}
+
+// The kernels whose golden shows the Halide pipeline; the others' pipelines are pinned by hash and
+// by their CHECK lines (a second pipeline in full would double the golden for little to read).
+const std::set<std::string> kPipelineShown{"causal64"};
+
+// Halide's whole pipeline function `pipeline`, from its signature to its closing brace.
+FixedSpan halide_pipeline(const std::string& pipeline) {
+  return {"Halide pipeline " + pipeline, "int " + pipeline + "(void const *__user_context,",
+          "\n return 0;\n}\n"};
+}
+
+// The checks Halide puts at the top of the pipeline `pipeline` (null buffers, types, dimensions,
+// bounds, parameter ranges): the lines of the function's body before its first block that is not
+// an if's (the body's top level is indented by one blank). Empty when `source` has no such function.
+FixedText halide_argument_checks(const std::string& source, const std::string& pipeline) {
+  const std::string signature = "\nint " + pipeline + "(void const *__user_context,";
+  size_t at = source.find(signature);
+  if (at == std::string::npos) return {};
+  at = source.find('\n', at + 1) + 1;  // past the signature
+  size_t line = at;
+  bool after_if = false;
+  for (size_t next; (next = source.find('\n', line)) != std::string::npos; line = next + 1) {
+    const std::string text = source.substr(line, next - line);
+    if (text == " {" && !after_if) break;
+    if (text.size() > 1 && text[0] == ' ' && text[1] != ' ') after_if = text.rfind(" if (", 0) == 0;
+  }
+  return {"Halide's checks of the arguments of " + pipeline, source.substr(at, line - at), true};
 }
 
 }  // namespace
@@ -76,12 +117,30 @@ BOOST_AUTO_TEST_CASE(cpu_sources) {
   std::vector<FixedText> fixed = wrapper_entry_runs();
   for (const char* name : {"HalideVectorOps.h", "WrapperSupport.h", "IrIntegerOps.h", "PathDispatch.h"})
     fixed.push_back(fixed_file(name));
+  const std::string check_lines = read_file(golden_dir("cpu") / "kernels.attn");
   for (const auto& ir : golden_kernels("cpu")) {
-    CpuKernelSource src = generate_cpu_kernel(*ir, all_cpu_paths());
-    std::vector<FixedText> kernel_fixed = fixed;
-    kernel_fixed.push_back(runtime_glue(src));
-    check_golden(golden_dir("cpu") / src.header_name, lean_golden_text(src.header, {abi}));
-    check_golden(golden_dir("cpu") / (ir->name + ".cpp"),
-                 lean_golden_text(src.source, kernel_fixed, {kHalideRuntimeHeader}));
+    BOOST_TEST_CONTEXT("kernel " << ir->name) {
+      const CpuKernelSource src = generate_cpu_kernel(*ir, CpuTarget{CpuIsa::AVX512});
+      const std::string pipeline = src.entry + "_avx512_pipeline";
+      std::vector<FixedText> kernel_fixed = fixed;
+      kernel_fixed.push_back(runtime_glue(src));
+      std::vector<FixedSpan> spans{kHalideRuntimeHeader, kHalideHelpers, halide_pipeline_tail(pipeline)};
+      if (kPipelineShown.count(ir->name)) {
+        const FixedText checks = halide_argument_checks(src.source, pipeline);
+        BOOST_TEST_REQUIRE(!checks.text.empty());
+        kernel_fixed.push_back(checks);
+      } else {
+        spans.push_back(halide_pipeline(pipeline));
+      }
+      // The other paths differ from this one in vector widths and schedules: their bytes are
+      // pinned by the hash of the source that carries every path.
+      const std::string every_path = generate_cpu_kernel(*ir, all_cpu_paths()).source;
+      check_golden(golden_dir("cpu") / src.header_name, lean_golden_text(src.header, {abi}));
+      check_golden(golden_dir("cpu") / (ir->name + ".cpp"),
+                   lean_golden_text(src.source, kernel_fixed, spans) + "\n" +
+                       hash_marker("the source with every path (avx512, avx2, portable)", every_path));
+      const std::string why = file_check(src.source, check_lines, "CHECK-" + ir->name);
+      BOOST_CHECK_MESSAGE(why.empty(), why);
+    }
   }
 }

@@ -141,7 +141,7 @@ Expr sample<HI::Call>(const KernelIR& ir) {
 }
 
 /// A call of each builtin, as Lower.cpp makes them.
-Expr builtin_call(const BuiltinInfo& b) {
+Expr builtin_call(const IrBuiltinInfo& b) {
   switch (b.builtin) {
     case Builtin::Abs: return Halide::abs(score());
     case Builtin::BitAnd: return q() & kv();
@@ -165,7 +165,7 @@ std::vector<std::pair<std::string, Expr>> samples(const KernelIR& ir) {
   BOOST_TEST((out.back().second->node_type == HI::IRNodeType::N));
   ATTN_KERNEL_IR_NODES(ATTN_SAMPLE)
 #undef ATTN_SAMPLE
-  for (const BuiltinInfo& b : kBuiltins) out.emplace_back(b.name, builtin_call(b));
+  for (const IrBuiltinInfo& b : kBuiltins) out.emplace_back(b.name, builtin_call(b));
   return out;
 }
 

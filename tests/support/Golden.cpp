@@ -39,10 +39,14 @@ size_t line_end(const std::string& text, size_t end) {
   return text[end] == '\n' ? end + 1 : std::string::npos;
 }
 
+std::string hashed_marker(const std::string& label, const std::string& block) {
+  return "// [" + label + ": " + std::to_string(line_count(block)) + " lines, hash " + short_hash(block) +
+         "]\n";
+}
+
 std::string marker(const std::string& label, const std::string& block, bool with_hash) {
-  std::string m = "// [fixed text: " + label + ", " + std::to_string(line_count(block)) + " lines";
-  if (with_hash) m += ", hash " + short_hash(block);
-  return m + "]\n";
+  if (with_hash) return hashed_marker(label, block);
+  return "// [fixed text: " + label + ", " + std::to_string(line_count(block)) + " lines]\n";
 }
 
 std::string replace_span(std::string text, const FixedSpan& span) {
@@ -51,8 +55,16 @@ std::string replace_span(std::string text, const FixedSpan& span) {
     size_t last = text.find(span.last, at + span.first.size());
     size_t end = last == std::string::npos ? last : line_end(text, last + span.last.size());
     if (end == std::string::npos) return text;
+    if (span.between) {
+      // The marker takes the lines strictly between the two, which stay.
+      if (!starts_line(text, last)) continue;
+      at += span.first.size();
+      end = last;
+      if (at == end) continue;
+    }
     std::string m = marker(span.label, text.substr(at, end - at), true);
     text.replace(at, end - at, m);
+    at += m.size() - 1;
   }
   return text;
 }
@@ -62,7 +74,7 @@ std::string replace_text(std::string text, const FixedText& fixed) {
   for (size_t at = text.find(fixed.text); at != std::string::npos; at = text.find(fixed.text, at + 1)) {
     size_t end = line_end(text, at + fixed.text.size());
     if (!starts_line(text, at) || end == std::string::npos) continue;
-    text.replace(at, end - at, marker(fixed.label, fixed.text, false));
+    text.replace(at, end - at, marker(fixed.label, fixed.text, fixed.hashed));
   }
   return text;
 }
@@ -98,6 +110,10 @@ std::string lean_golden_text(std::string text, const std::vector<FixedText>& fix
                    [](const FixedText* a, const FixedText* b) { return a->text.size() > b->text.size(); });
   for (const FixedText* f : order) text = replace_text(std::move(text), *f);
   return text;
+}
+
+std::string hash_marker(const std::string& label, const std::string& text) {
+  return hashed_marker(label, text);
 }
 
 std::string golden_mismatch(const fs::path& expected_file, const std::string& actual) {

@@ -10,24 +10,34 @@
 namespace attn::test {
 
 /// Text that every kernel's output carries unchanged (a device library, runtime glue): a golden
-/// shows each occurrence that starts a line as `// [fixed text: LABEL, N lines]`.
+/// shows each occurrence that starts a line as `// [fixed text: LABEL, N lines]`, or with `hashed`
+/// as `// [LABEL: N lines, hash H]`.
 struct FixedText {
   std::string label;
   std::string text;
+  /// Whether the marker carries the text's hash: for text taken from the output itself, which the
+  /// golden would not pin otherwise.
+  bool hashed = false;
 };
 
 /// A fixed block known by its first and last lines rather than its exact text (Halide's runtime
-/// header, which carries names renamed per kernel): shown as `// [fixed text: LABEL, N lines, hash H]`,
-/// the hash keeping a change inside it visible in the golden.
+/// header, which carries names renamed per kernel): shown as `// [LABEL: N lines, hash H]`, the hash
+/// keeping a change inside it visible in the golden.
 struct FixedSpan {
   std::string label;
   std::string first;  ///< the block's first line(s), starting a line
   std::string last;   ///< its last line(s), ending a line: the first match after `first`
+  /// Whether `first` and `last` stay in the text (section headers around the block): then only the
+  /// lines between them become the marker.
+  bool between = false;
 };
 
 /// `text` with the fixed blocks replaced by their markers (spans first, then texts, longest first).
 std::string lean_golden_text(std::string text, const std::vector<FixedText>& fixed,
                              const std::vector<FixedSpan>& spans = {});
+
+/// `// [LABEL: N lines, hash H]`: a whole text a golden pins without showing it.
+std::string hash_marker(const std::string& label, const std::string& text);
 
 /// Empty when `expected_file` holds `actual`; else a message naming the first line that differs
 /// (`actual` then goes to $TMPDIR/<file name>.actual for a full diff). With ATTNC_UPDATE_GOLDEN

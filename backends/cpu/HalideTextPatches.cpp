@@ -1,0 +1,177 @@
+// The patches of Halide 14's C++ text (HalideTextPatches.h): each throws when the text it expects
+// is missing.
+#include "backends/cpu/HalideTextPatches.h"
+
+#include <cctype>
+#include <map>
+#include <regex>
+#include <sstream>
+#include <stdexcept>
+
+#include "backends/cpu/CpuFixedText.h"
+
+namespace attn::cpu {
+
+namespace {
+
+// Halide numbers its temporaries with process-wide counters: renumber them from zero.
+std::string renumber_temporaries(const std::string& code) {
+  static const std::regex temp(R"(\b_(\d+)\b)");
+  std::map<std::string, int> ids;
+  std::string out;
+  out.reserve(code.size());
+  auto last = code.cbegin();
+  for (std::sregex_iterator it(code.begin(), code.end(), temp), end; it != end; ++it) {
+    out.append(last, it->prefix().second);
+    auto [pos, fresh] = ids.emplace(it->str(1), (int)ids.size());
+    out += "_" + std::to_string(pos->second);
+    last = it->suffix().first;
+  }
+  out.append(last, code.cend());
+  if (ids.empty()) throw std::logic_error("internal error: Halide's C++ output has no temporaries to renumber");
+  return out;
+}
+
+// Func names carry a per-generation prefix "k000123_" (see fresh_name_prefix). It becomes the fixed
+// marker kFuncMarker first, so that canonical_names numbers the spellings of the kernel's own names
+// apart from the runtime's words: Halide's uniquifier shares 16K counters among all strings by hash,
+// so a Func may come out as "index$1" in one generation and "index" in the next, while the runtime
+// header says "index" either way. drop_func_marker removes the marker afterwards.
+constexpr const char* kFuncMarker = "ATTNFN_";
+
+std::string mark_name_prefixes(const std::string& code) {
+  static const std::regex prefix("k[0-9]{6}_");
+  if (!std::regex_search(code, prefix))
+    throw std::logic_error("internal error: Halide's C++ output names no Func with a generation prefix");
+  return std::regex_replace(code, prefix, kFuncMarker);
+}
+
+std::string drop_func_marker(const std::string& code) {
+  static const std::regex marker(kFuncMarker);
+  return std::regex_replace(code, marker, "");
+}
+
+// Halide makes names unique per process ("probs$3" in strings, "_probs__3_s0_j" in identifiers;
+// closure structs "s7", message buffers "b12"): number the variants of each name in order of appearance instead.
+// Numbers are words of their own, kept as written: the "x00" of 0x00 is no name.
+std::string canonical_names(const std::string& code) {
+  static const std::regex word(R"([0-9][A-Za-z0-9_.]*|[A-Za-z_][A-Za-z0-9_$]*)");
+  static const std::regex suffix(R"((\$|__)[0-9]+(?=_|\$|$))");
+  static const std::regex letter_number(R"(^[a-z][0-9]+$)");
+  std::map<std::string, std::map<std::string, int>> variants;  // base -> spelling -> index
+  std::map<char, std::map<std::string, int>> numbered;  // letter -> spelling -> index
+  std::string out;
+  out.reserve(code.size());
+  auto last = code.cbegin();
+  for (std::sregex_iterator it(code.begin(), code.end(), word), end; it != end; ++it) {
+    out.append(last, it->prefix().second);
+    last = it->suffix().first;
+    std::string w = it->str();
+    if (std::isdigit(static_cast<unsigned char>(w[0]))) {
+      out += w;
+      continue;
+    }
+    if (std::regex_match(w, letter_number)) {
+      auto& seen = numbered[w[0]];
+      auto [pos, fresh] = seen.emplace(w, (int)seen.size());
+      out += w[0] + std::to_string(pos->second);
+      continue;
+    }
+    std::string base = (w.find('$') == std::string::npos && w.find("__") == std::string::npos)
+                           ? w
+                           : std::regex_replace(w, suffix, "");
+    auto& spellings = variants[base];
+    auto [pos, fresh] = spellings.emplace(w, (int)spellings.size());
+    out += pos->second == 0 ? base : base + "_v" + std::to_string(pos->second);
+  }
+  out.append(last, code.cend());
+  return out;
+}
+
+// The Halide runtime functions that `code` names.
+std::set<std::string> runtime_functions_used(const std::string& code) {
+  static const std::regex call(R"cpp(\bhalide_(malloc|free|do_par_for|error\w*)\b)cpp");
+  std::set<std::string> used;
+  for (std::sregex_iterator it(code.begin(), code.end(), call), end; it != end; ++it) {
+    std::string name = (*it)[1];
+    if (name.rfind("error_code", 0) == 0 || name == "error_handler_t") continue;  // types
+    used.insert(name);
+  }
+  return used;
+}
+
+}  // namespace
+
+// The native ramp's index_sequence needs <utility>; CodeGen_C writes its includes before any hook
+// runs, so the include goes after its <type_traits>.
+std::string include_utility(std::string code) {
+  const std::string traits = "#include <type_traits>\n";
+  size_t at = code.find(traits);
+  if (at == std::string::npos)
+    throw std::logic_error("internal error: Halide's C++ output no longer includes <type_traits>");
+  if (code.find("#include <utility>\n") == std::string::npos) code.insert(at + traits.size(), "#include <utility>\n");
+  return code;
+}
+
+// Every path of CodeGen_C that builds a vector lane by lane declares it without a value; those
+// our kernels reach are overridden above. A kernel that reaches another must not pass silently.
+void check_no_uninitialized_vectors(const std::string& code) {
+  static const std::regex uninitialized(R"(^\s*(?!return\b)[A-Za-z0-9_]+ _[0-9]+;$)",
+                                        std::regex::ECMAScript | std::regex::multiline);
+  std::smatch m;
+  if (std::regex_search(code, m, uninitialized))
+    throw std::logic_error("internal error: Halide's C++ builds a vector lane by lane where HalideCppCodeGen does "
+                           "not initialize it: " + m.str());
+}
+
+std::string canonical_halide_names(const std::string& code) {
+  return renumber_temporaries(drop_func_marker(canonical_names(mark_name_prefixes(code))));
+}
+
+// Only the code after the runtime header calls runtime functions; the header merely declares them.
+std::set<std::string> called_runtime_functions(const std::string& code) {
+  std::set<std::string> used;
+  std::istringstream lines(code);
+  for (std::string line; std::getline(lines, line);) {
+    size_t first = line.find_first_not_of(' ');
+    if (first == std::string::npos || line[first] == '*' || line[first] == '/' ||
+        line.compare(first, 7, "extern ") == 0 || line.compare(first, 8, "typedef ") == 0)
+      continue;
+    for (const std::string& n : runtime_functions_used(line)) used.insert(n);
+  }
+  return used;
+}
+
+std::string rename_runtime_functions(std::string code, const std::set<std::string>& used,
+                                     const std::string& prefix) {
+  for (const std::string& name : used) {
+    std::regex re("\\bhalide_" + name + "\\b");
+    code = std::regex_replace(code, re, prefix + name);
+  }
+  return code;
+}
+
+std::string use_every_scalar(std::string code, const std::string& pipeline, const std::vector<Halide::Argument>& args) {
+  size_t at = code.find("int " + pipeline + "(");
+  if (at == std::string::npos || (at = code.find(") {\n", at)) == std::string::npos)
+    throw std::logic_error("internal error: Halide's C++ output no longer defines " + pipeline);
+  std::string uses;
+  for (const Halide::Argument& arg : args)
+    if (arg.kind == Halide::Argument::InputScalar) uses += " (void)_" + arg.name + ";";
+  code.insert(at + 4, uses.empty() ? "" : uses.substr(1) + "\n");
+  return code;
+}
+
+HalideCppParts split_halide_cpp(const std::string& code) {
+  size_t header = code.find("#ifndef HALIDE_HALIDERUNTIME_H\n");
+  size_t vectors = code.find(cpu_fixed_text("HalideVectorOps.h"));
+  if (header == std::string::npos || vectors == std::string::npos || vectors < header)
+    throw std::logic_error("internal error: Halide's C++ output no longer reads helpers, runtime header, vector classes");
+  HalideCppParts parts{code.substr(0, vectors), "", code.substr(vectors)};
+  std::istringstream lines(code.substr(0, header));
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind("#include ", 0) != 0) parts.helpers += line + "\n";
+  return parts;
+}
+
+}  // namespace attn::cpu

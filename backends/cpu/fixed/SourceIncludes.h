@@ -1,0 +1,21 @@
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+// ATTN_BACKWARD_INCLUDES
+#include <thread>
+#include <vector>
+#if defined(__x86_64__)
+#include <cpuid.h>      // whether the CPU has F16C
+#include <immintrin.h>  // F16C's f16 to f32 on the AVX paths
+#endif
+
+#if defined(__clang__) && defined(__has_builtin)
+#if __has_builtin(__builtin_elementwise_max)
+#define ATTN_ELEMENTWISE_MIN_MAX 1  // vector min/max without a lane loop
+#endif
+#endif
+

@@ -1,0 +1,18 @@
+namespace {
+
+enum class IoType { F32, F16, BF16 };
+constexpr const char* kKernelName = ATTN_KERNEL_NAME;
+constexpr int kLanes = ATTN_LANES, kTileQ = ATTN_TILE_Q;
+constexpr int32_t kKeyChunk = ATTN_CHUNK_KEYS;  // keys per pipeline call at most
+constexpr int64_t kHeadDim = ATTN_HEAD_DIM, kValueDim = ATTN_VALUE_DIM;  // 0: any
+constexpr IoType kIoType = ATTN_IO_TYPE;
+constexpr bool kLseRequired = ATTN_LSE_REQUIRED;
+constexpr bool kPackHeads = ATTN_PACK_HEADS;  // the mask and score ignore the head: decoding packs a group's heads
+constexpr int kNumBuffers = ATTN_NUM_BUFFERS, kNumScalars = ATTN_NUM_SCALARS;
+struct DTypeName {
+  uint8_t code, bits;
+  const char* name;
+};
+constexpr DTypeName kDTypeNames[] = {ATTN_DTYPE_NAMES};
+
+}  // namespace
