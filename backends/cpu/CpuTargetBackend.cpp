@@ -60,20 +60,28 @@ bool reads_buffers(const KernelIR& ir) {
   return std::any_of(args.begin(), args.end(), [](const KernelArgInfo& a) { return a.is_buffer; });
 }
 
+/// The run-time planner's key ranges for a call (forward or backward) of a mask that reads
+/// buffers; empty when the mask reads none or the planner cannot read the arguments (the kernel
+/// then reports them itself).
+template <class Args>
+CpuKeyRanges planned_key_ranges(const KernelIR& ir, const Args& a) {
+  if (!reads_buffers(ir)) return {};
+  try {
+    return cpu_key_ranges(ir, plan_inputs(ir, a.q, a.k, a.buffers, a.num_buffers, a.scalars, a.num_scalars));
+  } catch (const std::logic_error&) {
+    return {};
+  }
+}
+
 /// The host kernel through the loader; for a mask that reads buffers and no plan given, the run-time
 /// planner's key ranges first.
 class CpuLoadedKernel : public LoadedKernel {
  public:
   CpuLoadedKernel(std::shared_ptr<const KernelIR> ir, Kernel kernel) : ir_(std::move(ir)), kernel_(std::move(kernel)) {}
   int call(const attn_kernel_args& args, void*) const override {
-    if (args.kv_ranges || !reads_buffers(*ir_)) return kernel_(args);
-    CpuKeyRanges ranges;
-    try {
-      ranges = cpu_key_ranges(*ir_, plan_inputs(*ir_, args.q, args.k, args.buffers, args.num_buffers, args.scalars,
-                                                args.num_scalars));
-    } catch (const std::logic_error&) {  // arguments the planner cannot read: the kernel says why
-      return kernel_(args);
-    }
+    if (args.kv_ranges) return kernel_(args);
+    const CpuKeyRanges ranges = planned_key_ranges(*ir_, args);
+    if (ranges.ranges.empty()) return kernel_(args);
     attn_kernel_args planned = args;
     planned.abi_version = ATTN_KERNEL_ABI_VERSION;  // the plan's fields are version 3's
     set_key_ranges(planned, ranges);
@@ -146,14 +154,9 @@ class CpuTargetBackend : public Backend {
   }
   void call_backward(const KernelIR& ir, const attn_backward_args& args, void*) const override {
     attn_backward_args planned = args;
-    CpuKeyRanges ranges;
-    if (!args.kv_ranges && reads_buffers(ir)) {
-      try {
-        ranges = cpu_key_ranges(ir, plan_inputs(ir, args.q, args.k, args.buffers, args.num_buffers, args.scalars,
-                                                args.num_scalars));
-      } catch (const std::logic_error&) {  // the kernel reports what the planner cannot read
-      }
-      planned.kv_ranges = ranges.ranges.empty() ? nullptr : ranges.ranges.data();
+    const CpuKeyRanges ranges = args.kv_ranges ? CpuKeyRanges{} : planned_key_ranges(ir, args);
+    if (!ranges.ranges.empty()) {
+      planned.kv_ranges = ranges.ranges.data();
       planned.kv_ranges_block_q = ranges.block_q;
     }
     if (cpu_backward_entry(ir)(&planned) != 0)
