@@ -28,7 +28,8 @@ const char* capability_text(Capability c) {
 /// A kernel called through run() on host copies of the caller's tensors.
 class HostCopyKernel : public LoadedKernel {
  public:
-  HostCopyKernel(const Backend& backend, std::shared_ptr<const KernelIR> ir) : backend_(backend), ir_(std::move(ir)) {}
+  HostCopyKernel(const Backend& backend, std::shared_ptr<const KernelIR> ir)
+      : backend_(backend), ir_(std::move(ir)) {}
   int call(const attn_kernel_args& args, void*) const override {
     try {
       KernelOutputs r = backend_.run(*ir_, read_call_inputs(*ir_, args), args.num_threads);
@@ -59,12 +60,15 @@ KernelGradients Backend::backward(const KernelIR&, const KernelInputs&, const Gr
 }
 std::string Backend::tune(const KernelIR&, const KernelInputs&) const { lacks(Capability::Tune); }
 TileSizes Backend::tiles(const KernelIR&) const { lacks(Capability::Tiles); }
-std::shared_ptr<const LoadedKernel> Backend::load(std::shared_ptr<const KernelIR> ir, const KernelLoadOptions&) const {
+std::shared_ptr<const LoadedKernel> Backend::load(std::shared_ptr<const KernelIR> ir,
+                                                  const KernelLoadOptions&) const {
   return load_on_host_copies(*this, std::move(ir));
 }
 
-std::shared_ptr<const LoadedKernel> load_on_host_copies(const Backend& b, std::shared_ptr<const KernelIR> ir) {
-  if (!b.can(Capability::Run)) throw std::logic_error(std::string("backend '") + b.name() + "' cannot run kernels");
+std::shared_ptr<const LoadedKernel> load_on_host_copies(const Backend& b,
+                                                        std::shared_ptr<const KernelIR> ir) {
+  if (!b.can(Capability::Run))
+    throw std::logic_error(std::string("backend '") + b.name() + "' cannot run kernels");
   return std::make_shared<HostCopyKernel>(b, std::move(ir));
 }
 void Backend::call_backward(const KernelIR& ir, const attn_backward_args& args, void*) const {

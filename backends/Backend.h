@@ -25,11 +25,11 @@ class Loader;
 
 /// What `attnc compile` gives every target besides the kernel.
 struct EmitOptions {
-  std::string source_name;  ///< the .attn file's name (no folders), for banners
-  std::string kernel_hash;  ///< the kernel's content hash, for banners
-  int head_dim = 0;         ///< for kernels that leave head_dim open (0: the backend's default)
-  int cuda_sm = 80;         ///< cuda: the tile table's architecture
-  std::string cuda_tiles;   ///< cuda: a pinned tile shape (`describe` text), "wgmma", or empty
+  std::string source_name;     ///< the .attn file's name (no folders), for banners
+  std::string kernel_hash;     ///< the kernel's content hash, for banners
+  int head_dim = 0;            ///< for kernels that leave head_dim open (0: the backend's default)
+  int cuda_sm = 80;            ///< cuda: the tile table's architecture
+  std::string cuda_tiles;      ///< cuda: a pinned tile shape (`describe` text), "wgmma", or empty
   bool cuda_backward = false;  ///< cuda: the backward wherever it applies (`compile --cuda-backward`)
   std::string cpu_isa = "avx512,avx2,portable";  ///< cpu: the vector paths of the sources
 };

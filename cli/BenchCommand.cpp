@@ -11,9 +11,9 @@
 #include <random>
 #include <sstream>
 
+#include "backends/Backend.h"
 #include "cli/Commands.h"
 #include "cli/KernelSession.h"
-#include "backends/Backend.h"
 #include "codegen/Lower.h"
 #include "codegen/PlanTiles.h"
 #include "runtime/TilePlanner.h"
@@ -85,7 +85,8 @@ int run_bench(const BenchOptions& o) {
     const Backend& target = find_backend(o.target, Capability::Run);
     // Checked before any work: a target without the tuner or the backward.
     const bool tune = o.autotune && find_backend(o.target, Capability::Tune).can(Capability::Tune);
-    const bool backward = o.backward && find_backend(o.target, Capability::Backward).can(Capability::Backward);
+    const bool backward =
+        o.backward && find_backend(o.target, Capability::Backward).can(Capability::Backward);
     if (!o.dtype.empty())
       ir = with_dtype(*ir, o.dtype == "bf16" ? DType::BF16 : o.dtype == "f16" ? DType::F16 : DType::F32);
     std::vector<int64_t> s = parse_shape(o.shape);

@@ -13,9 +13,9 @@
 #include "cli/Commands.h"
 #include "cli/DlpackHeader.h"
 #include "cli/KernelSession.h"
-#include "runtime/OutputFile.h"
 #include "codegen/Lower.h"
 #include "frontend/Program.h"
+#include "runtime/OutputFile.h"
 
 namespace attn::cli {
 

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <iostream>
 
+#include "backends/Backend.h"
 #include "cli/Commands.h"
 #include "cli/KernelSession.h"
-#include "backends/Backend.h"
 #include "codegen/Lower.h"
 #include "codegen/PlanTiles.h"
 #include "frontend/PrintAst.h"

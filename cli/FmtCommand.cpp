@@ -2,9 +2,9 @@
 #include <iostream>
 
 #include "cli/Commands.h"
-#include "runtime/OutputFile.h"
 #include "frontend/Format.h"
 #include "frontend/Program.h"
+#include "runtime/OutputFile.h"
 
 namespace attn::cli {
 

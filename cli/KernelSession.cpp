@@ -47,8 +47,8 @@ HostTensor read_tensor_arg(const std::string& name, const std::string& value) {
   double number = 0;
   auto r = std::from_chars(value.data(), value.data() + value.size(), number);
   if (!value.empty() && r.ec == std::errc() && r.ptr == value.data() + value.size())
-    throw InputError("--arg " + name + "=" + value + ": '" + name + "' is a tensor: give a .npy file (--arg " + name +
-                     "=FILE.npy)");
+    throw InputError("--arg " + name + "=" + value + ": '" + name +
+                     "' is a tensor: give a .npy file (--arg " + name + "=FILE.npy)");
   return read_npy(value);
 }
 

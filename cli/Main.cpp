@@ -14,8 +14,8 @@
 
 namespace {
 
-using attn::Capability;
 using attn::backend_names;
+using attn::Capability;
 using attn::cli::kCompilerStages;
 
 // A CLI11 check that a value names a backend with capability `c` (or, for dump, a compiler stage);

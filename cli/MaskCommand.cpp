@@ -12,10 +12,10 @@
 #include <set>
 #include <sstream>
 
+#include "backends/Backend.h"
 #include "backends/io/ScalarArgs.h"
 #include "cli/Commands.h"
 #include "cli/KernelSession.h"
-#include "backends/Backend.h"
 #include "codegen/Lower.h"
 #include "codegen/PlanTiles.h"
 #include "frontend/Program.h"
@@ -210,8 +210,9 @@ void check_plan_size(int64_t q_len, int64_t kv_len, int bq, int bk) {
   if (bytes <= kMaxPlanBytes) return;
   char need[64];
   std::snprintf(need, sizeof need, "%.1f GiB", bytes / double(1u << 30));
-  throw MaskError("the tile plan of " + std::to_string(int64_t(q_tiles)) + " x " + std::to_string(int64_t(kv_tiles)) +
-                  " tiles (" + std::to_string(bq) + "x" + std::to_string(bk) + ") would need about " + need +
+  throw MaskError("the tile plan of " + std::to_string(int64_t(q_tiles)) + " x " +
+                  std::to_string(int64_t(kv_tiles)) + " tiles (" + std::to_string(bq) + "x" +
+                  std::to_string(bk) + ") would need about " + need +
                   "; attnc mask plans at most 1 GiB: use a larger --block or a shorter --len");
 }
 
@@ -306,11 +307,11 @@ int run_mask_command(const MaskCommandOptions& o) {
       const TileRaster raster = rasterize(grid, 512);
       if (!o.png.empty()) write_output_file(o.png, encode_png(draw(raster, corner, cq, ckv)));
       if (!o.svg.empty())
-        write_output_file(o.svg, encode_svg(raster, corner, cq, ckv,
-                                            kernel_name(*ir) + ": tile plan (" +
-                                                std::to_string(raster.tiles_per_cell) +
-                                                " tile(s) per cell) and the top-left " + std::to_string(cq) +
-                                                "x" + std::to_string(ckv) + " elements"));
+        write_output_file(
+            o.svg, encode_svg(raster, corner, cq, ckv,
+                              kernel_name(*ir) + ": tile plan (" + std::to_string(raster.tiles_per_cell) +
+                                  " tile(s) per cell) and the top-left " + std::to_string(cq) + "x" +
+                                  std::to_string(ckv) + " elements"));
     }
   } catch (const std::exception& e) {
     report_kernel_error(e, *program);

@@ -2,9 +2,9 @@
 // `--dout DOUT [--dlse DLSE] [--dq DQ] [--dk DK] [--dv DV] [--grad NAME=FILE ...]` the backward pass.
 #include <iostream>
 
+#include "backends/Backend.h"
 #include "cli/Commands.h"
 #include "cli/KernelSession.h"
-#include "backends/Backend.h"
 #include "codegen/Lower.h"
 #include "runtime/Npy.h"
 

@@ -297,8 +297,7 @@ class Lowering {
         item.range, "kernel '" + kernel_->name +
                         "' is too large once its definitions are inlined (more than " +
                         std::to_string(kMaxInlinedNodes) + " expression nodes for its " + item.key + ")");
-    add_note(d, item.value->range,
-             "a value bound by 'let' or passed as an argument counts once per use");
+    add_note(d, item.value->range, "a value bound by 'let' or passed as an argument counts once per use");
     throw LoweringStopped{};
   }
 

@@ -38,8 +38,8 @@ const Backend& loadable_backend(const std::string& target) {
   try {
     return find_backend(target, Capability::Load);
   } catch (const TargetError& e) {
-    throw std::invalid_argument(std::string(e.what()) + " (the compiler library loads: " +
-                                backend_names(Capability::Load) + ")");
+    throw std::invalid_argument(std::string(e.what()) +
+                                " (the compiler library loads: " + backend_names(Capability::Load) + ")");
   }
 }
 

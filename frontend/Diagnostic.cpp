@@ -61,8 +61,8 @@ void render_one(std::string& out, const Diagnostic& d, const SourceManager& sm, 
   const char* bold = color ? "\033[1m" : "";
   const char* reset = color ? "\033[0m" : "";
   // A name with a newline would break the one-line format (and could forge a message): quoted.
-  out += bold + printable_path(sm.path(d.range.file)) + ":" + std::to_string(lc.line) + ":" + std::to_string(lc.col) + ": " +
-         reset;
+  out += bold + printable_path(sm.path(d.range.file)) + ":" + std::to_string(lc.line) + ":" +
+         std::to_string(lc.col) + ": " + reset;
   out += std::string(color ? severity_color(d.severity) : "") + severity_name(d.severity) + ": " + reset;
   out += bold + d.message + reset + "\n";
   std::string_view line = sm.line_text(d.range.file, lc.line);

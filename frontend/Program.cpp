@@ -110,7 +110,8 @@ class ModuleLoader {
         return;
       }
       if (!is_source_text(text)) {
-        program_.diags.error(imp.range, "cannot import '" + printable_path(key) + "': not an .attn file (binary content)");
+        program_.diags.error(
+            imp.range, "cannot import '" + printable_path(key) + "': not an .attn file (binary content)");
         return;
       }
     }

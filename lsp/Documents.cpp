@@ -76,10 +76,11 @@ std::shared_ptr<const Analysis> DocumentStore::analysis(const std::string& uri) 
   if (d.text.size() > max_bytes_) {
     // Not analyzed at all: one diagnostic says why, and every feature sees an empty document.
     auto a = analyze(d.uri, d.path, "", {});
-    a->program->diags.error({a->main_file, 0, 0}, "this document is " + std::to_string(d.text.size()) +
-                                          " bytes; the language server analyzes documents of at most " +
-                                          std::to_string(max_bytes_) +
-                                          " bytes (initializationOptions.maxDocumentBytes)");
+    a->program->diags.error({a->main_file, 0, 0},
+                            "this document is " + std::to_string(d.text.size()) +
+                                " bytes; the language server analyzes documents of at most " +
+                                std::to_string(max_bytes_) +
+                                " bytes (initializationOptions.maxDocumentBytes)");
     d.analysis = a;
     return d.analysis;
   }

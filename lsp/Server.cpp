@@ -160,7 +160,8 @@ json Server::initialize(const json& params) {
     const json& max = params["initializationOptions"].value("maxDocumentBytes", json());
     if (!max.is_null()) {
       if (!max.is_number_unsigned() || max.get<uint64_t>() == 0)
-        throw ProtocolError{InvalidParams, "initializationOptions.maxDocumentBytes must be a positive integer"};
+        throw ProtocolError{InvalidParams,
+                            "initializationOptions.maxDocumentBytes must be a positive integer"};
       docs_.set_max_bytes(static_cast<size_t>(std::min<uint64_t>(max.get<uint64_t>(), SIZE_MAX)));
     }
   }

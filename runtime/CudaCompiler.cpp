@@ -261,7 +261,8 @@ class CudaCompiler : public Compiler {
                                            const KernelRequest& request) const override {
     CudaLaunchInfo info;
     try {
-      info = request.info.empty() ? parse_cuda_launch_info(request.source) : read_cuda_launch_info(request.info);
+      info =
+          request.info.empty() ? parse_cuda_launch_info(request.source) : read_cuda_launch_info(request.info);
     } catch (const std::invalid_argument& e) {
       throw LoadError(LoadErrorKind::LoadFailed, e.what());
     }

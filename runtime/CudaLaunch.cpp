@@ -23,7 +23,8 @@ std::string macro(const std::string& source, const char* name) {
 /// The text between the first pair of double quotes of `value`.
 std::string quoted(const std::string& value) {
   const size_t open = value.find('"'), close = value.find('"', open + 1);
-  if (open == std::string::npos || close == std::string::npos) throw std::invalid_argument("a malformed macro");
+  if (open == std::string::npos || close == std::string::npos)
+    throw std::invalid_argument("a malformed macro");
   return value.substr(open + 1, close - open - 1);
 }
 
@@ -114,7 +115,8 @@ CudaLaunchInfo read_cuda_launch_info(const std::string& text) {
     info.head_dim = j.at("head_dim").get<int>();
     info.value_dim = j.at("value_dim").get<int>();
     const std::string dtype = j.at("dtype").get<std::string>();
-    if (dtype != "bf16" && dtype != "f16" && dtype != "f32") throw std::invalid_argument("dtype '" + dtype + "'");
+    if (dtype != "bf16" && dtype != "f16" && dtype != "f32")
+      throw std::invalid_argument("dtype '" + dtype + "'");
     info.dtype = dtype == "bf16" ? ScalarType::BF16 : dtype == "f16" ? ScalarType::F16 : ScalarType::F32;
     info.scale = j.at("scale").get<double>();
     info.buffer_names = j.at("buffers").get<std::vector<std::string>>();

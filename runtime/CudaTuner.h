@@ -52,7 +52,7 @@ double cuda_tune_tolerance(ScalarType io);
 /// NVRTC log compiled ahead (kit_check compiles a GPU session's candidates in parallel first).
 struct CudaTuneSource {
   std::string name, source;
-  std::string info;             ///< its launch shape (write_cuda_launch_info); empty: read from the source
+  std::string info;            ///< its launch shape (write_cuda_launch_info); empty: read from the source
   std::vector<uint8_t> cubin;  ///< empty: compiled by prepare()
   std::string log;             ///< the cubin's NVRTC log (ptxas -v lines: spills)
 };

@@ -180,7 +180,8 @@ const std::shared_ptr<FlightRecorder>& process_flight_recorder() {
       try {
         write_output_file(p, process_flight_recorder()->to_json());
       } catch (const OutputFileError& e) {
-        std::fprintf(stderr, "attnc: warning: cannot write the flight recorder (ATTNC_TRACE): %s\n", e.what());
+        std::fprintf(stderr, "attnc: warning: cannot write the flight recorder (ATTNC_TRACE): %s\n",
+                     e.what());
       }
     });
     return r;

@@ -45,7 +45,7 @@ std::string read_regular_file(const std::string& path, uint64_t max_bytes, std::
   if (fd < 0) {
     const std::string shown = "'" + printable_path(path) + "'";
     return why.rfind("cannot open: ", 0) == 0 ? "cannot open " + shown + ": " + why.substr(13)
-                                               : shown + " is " + why;
+                                              : shown + " is " + why;
   }
   text.clear();
   char buf[65536];

@@ -50,7 +50,9 @@ struct ByteSource {
 
 struct StreamSource : ByteSource {
   explicit StreamSource(std::istream& in) : in(in) {}
-  bool read(char* out, size_t n) override { return static_cast<bool>(in.read(out, static_cast<std::streamsize>(n))); }
+  bool read(char* out, size_t n) override {
+    return static_cast<bool>(in.read(out, static_cast<std::streamsize>(n)));
+  }
   int64_t remaining() override {
     const std::streamoff at = in.tellg();
     in.seekg(0, std::ios::end);
@@ -84,7 +86,8 @@ struct FdSource : ByteSource {
 
 HostTensor read_npy_from(ByteSource& in, const std::string& path) {
   char magic[8];
-  if (!in.read(magic, 8) || std::memcmp(magic, "\x93NUMPY", 6) != 0) fail(path, "not a .npy file (bad magic)");
+  if (!in.read(magic, 8) || std::memcmp(magic, "\x93NUMPY", 6) != 0)
+    fail(path, "not a .npy file (bad magic)");
   int major = static_cast<unsigned char>(magic[6]);
   uint32_t header_len = 0;
   if (major == 1) {
@@ -168,8 +171,9 @@ void write_npy(const std::string& path, const HostTensor& t) {
   header += std::string((64 - total % 64) % 64, ' ') + "\n";
   const char len[2] = {static_cast<char>(header.size() & 0xff), static_cast<char>(header.size() >> 8)};
   try {
-    write_output_file(path, {std::string_view("\x93NUMPY\x01\x00", 8), std::string_view(len, 2), header,
-                             std::string_view(reinterpret_cast<const char*>(t.bytes.data()), t.bytes.size())});
+    write_output_file(path,
+                      {std::string_view("\x93NUMPY\x01\x00", 8), std::string_view(len, 2), header,
+                       std::string_view(reinterpret_cast<const char*>(t.bytes.data()), t.bytes.size())});
   } catch (const OutputFileError& e) {
     throw NpyError(e.what());
   }

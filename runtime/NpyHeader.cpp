@@ -116,7 +116,8 @@ class HeaderParser {
       }
       int64_t v = 0;
       auto r = std::from_chars(s_.data() + begin, s_.data() + pos_, v);
-      if (r.ec != std::errc()) fail("dimension " + s_.substr(begin, pos_ - begin) + " of 'shape' is too large");
+      if (r.ec != std::errc())
+        fail("dimension " + s_.substr(begin, pos_ - begin) + " of 'shape' is too large");
       dims.push_back(v);
       skip_space();
       comma = peek() == ',';

@@ -137,7 +137,8 @@ void write_output_file(const std::string& path, const std::vector<std::string_vi
   if (errno != ENOENT) fail("cannot write", path, errno);
   struct stat lst {};
   if (::lstat(path.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode))
-    throw OutputFileError("cannot write " + printable_path(path) + ": it is a symbolic link to a missing file");
+    throw OutputFileError("cannot write " + printable_path(path) +
+                          ": it is a symbolic link to a missing file");
   replace(path, path, nullptr, parts);
 }
 
@@ -154,8 +155,8 @@ void overwrite_file(const std::string& path, std::string_view bytes) {
     throw OutputFileError("cannot write " + printable_path(path) + ": it is " + file_kind_name(st.st_mode) +
                           ", not a regular file");
   ::fcntl(f.fd, F_SETFL, ::fcntl(f.fd, F_GETFL) & ~O_NONBLOCK);
-  if (!write_all(f.fd, bytes.data(), bytes.size()) || ::ftruncate(f.fd, static_cast<off_t>(bytes.size())) != 0 ||
-      ::fsync(f.fd) != 0)
+  if (!write_all(f.fd, bytes.data(), bytes.size()) ||
+      ::ftruncate(f.fd, static_cast<off_t>(bytes.size())) != 0 || ::fsync(f.fd) != 0)
     fail("cannot write", path, errno);
   int fd = f.fd;
   f.fd = -1;

@@ -59,7 +59,8 @@ PtxasReport parse_ptxas_report(const std::string& log) {
       cur->stack_frame = number_before(line, " bytes stack frame");
       cur->spill_stores = number_before(line, " bytes spill stores");
       cur->spill_loads = number_before(line, " bytes spill loads");
-    } else if (cur && line.find(" registers") != std::string::npos && number_before(line, " registers") >= 0) {
+    } else if (cur && line.find(" registers") != std::string::npos &&
+               number_before(line, " registers") >= 0) {
       cur->registers = number_before(line, " registers");
       if (int smem = number_before(line, " bytes smem"); smem >= 0) cur->static_shared = smem;
       if (int cmem = number_before(line, " bytes cmem[0]"); cmem >= 0) cur->constant = cmem;

@@ -192,7 +192,8 @@ ScalarType scalar_type(DType d) {
 
 }  // namespace
 
-std::string print_cuda_device_functions(const KernelIR& ir, std::string* tile_plan, int block_m, int block_n) {
+std::string print_cuda_device_functions(const KernelIR& ir, std::string* tile_plan, int block_m,
+                                        int block_n) {
   if (tile_plan) tile_plan->clear();
   return device_functions(ir, *plan_tiles(ir, {block_m, block_n}), tile_plan);
 }

@@ -56,7 +56,7 @@ CudaGradientFunctions print_cuda_gradient_functions(const KernelIR& ir);
 /// runs for `block_m` x `block_n` tiles (64 x 64: the backward's; others for tests). `tile_plan`,
 /// when given, receives the run-time planner's program (runtime/TilePlanText.h) for masks that read
 /// buffers, and is left empty for the others.
-std::string print_cuda_device_functions(const KernelIR& ir, std::string* tile_plan = nullptr, int block_m = 64,
-                                        int block_n = 64);
+std::string print_cuda_device_functions(const KernelIR& ir, std::string* tile_plan = nullptr,
+                                        int block_m = 64, int block_n = 64);
 
 }  // namespace attn

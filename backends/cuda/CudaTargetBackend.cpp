@@ -108,7 +108,8 @@ class CudaTargetBackend : public Backend {
   KernelOutputs run(const KernelIR& ir, const KernelInputs& in, int) const override {
     return run_cuda(ir, in).outputs;
   }
-  KernelGradients backward(const KernelIR& ir, const KernelInputs& in, const GradientRequest& r, int) const override {
+  KernelGradients backward(const KernelIR& ir, const KernelInputs& in, const GradientRequest& r,
+                           int) const override {
     return run_cuda_backward(ir, in, r).gradients;
   }
   std::string tune(const KernelIR& ir, const KernelInputs& in) const override { return tune_report(ir, in); }
@@ -126,12 +127,16 @@ class CudaTargetBackend : public Backend {
       return std::to_string(c);
     };
     return std::to_string(s.q.shape[3]) + "," + std::to_string(s.v.shape[3]) + "," +
-           size_class(s.q.shape[0] * s.q.shape[1]) + "," + size_class(s.q.shape[2]) + "," + size_class(s.k.shape[2]);
+           size_class(s.q.shape[0] * s.q.shape[1]) + "," + size_class(s.q.shape[2]) + "," +
+           size_class(s.k.shape[2]);
   }
-  std::shared_ptr<const LoadedKernel> load(std::shared_ptr<const KernelIR> ir, const KernelLoadOptions& o) const override {
+  std::shared_ptr<const LoadedKernel> load(std::shared_ptr<const KernelIR> ir,
+                                           const KernelLoadOptions& o) const override {
     if (o.shapes) return std::make_shared<CudaLoadedKernel>(load_cuda_kernel(*ir, *o.shapes));
     const int d = backend_head_dim(*this, *ir, o.head_dim);
-    const int dv = o.value_dim ? o.value_dim : kernel_options(*ir).value_dim ? kernel_options(*ir).value_dim : d;
+    const int dv = o.value_dim                     ? o.value_dim
+                   : kernel_options(*ir).value_dim ? kernel_options(*ir).value_dim
+                                                   : d;
     Loader& loader = o.loader ? *o.loader : process_loader();
     return std::make_shared<CudaLoadedKernel>(loader.get(cuda_device_request(*ir, d, dv)));
   }

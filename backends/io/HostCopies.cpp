@@ -77,16 +77,16 @@ void write_host_tensor(const HostTensor& h, DLTensor* view, const std::string& n
   });
 }
 
-
 namespace {
 
 /// The buffers and scalars of a call, in `ir`'s declaration order.
-void read_arguments(const KernelIR& ir, const DLTensor* const* buffers, int num_buffers, const double* scalars,
-                    int num_scalars, KernelInputs& in) {
+void read_arguments(const KernelIR& ir, const DLTensor* const* buffers, int num_buffers,
+                    const double* scalars, int num_scalars, KernelInputs& in) {
   int buffer = 0, scalar = 0;
   for (const KernelArgInfo& p : kernel_args(ir)) {
     if (p.is_buffer ? buffer >= num_buffers || !buffers : scalar >= num_scalars || !scalars)
-      throw InputError("missing " + std::string(p.is_buffer ? "buffer" : "scalar") + " argument '" + p.name + "'");
+      throw InputError("missing " + std::string(p.is_buffer ? "buffer" : "scalar") + " argument '" + p.name +
+                       "'");
     if (p.is_buffer)
       in.buffers[p.name] = read_host_tensor(buffers[buffer++], "buffer '" + p.name + "'");
     else
@@ -98,14 +98,17 @@ void read_arguments(const KernelIR& ir, const DLTensor* const* buffers, int num_
 
 KernelInputs read_call_inputs(const KernelIR& ir, const attn_kernel_args& args) {
   KernelInputs in;
-  in.q = read_host_tensor(args.q, "q"), in.k = read_host_tensor(args.k, "k"), in.v = read_host_tensor(args.v, "v");
+  in.q = read_host_tensor(args.q, "q"), in.k = read_host_tensor(args.k, "k"),
+  in.v = read_host_tensor(args.v, "v");
   read_arguments(ir, args.buffers, args.num_buffers, args.scalars, args.num_scalars, in);
   return in;
 }
 
-KernelInputs read_backward_inputs(const KernelIR& ir, const attn_backward_args& args, GradientRequest& request) {
+KernelInputs read_backward_inputs(const KernelIR& ir, const attn_backward_args& args,
+                                  GradientRequest& request) {
   KernelInputs in;
-  in.q = read_host_tensor(args.q, "q"), in.k = read_host_tensor(args.k, "k"), in.v = read_host_tensor(args.v, "v");
+  in.q = read_host_tensor(args.q, "q"), in.k = read_host_tensor(args.k, "k"),
+  in.v = read_host_tensor(args.v, "v");
   read_arguments(ir, args.buffers, args.num_buffers, args.scalars, args.num_scalars, in);
   request.dout = read_host_tensor(args.dout, "dout");
   if (args.dlse) request.dlse = read_host_tensor(args.dlse, "dlse");
@@ -125,7 +128,8 @@ void write_backward_outputs(const KernelIR& ir, const KernelGradients& g, const 
   for (const KernelArgInfo& p : kernel_args(ir))
     if (p.is_buffer) {
       if (args.buffer_grads && args.buffer_grads[buffer])
-        write_host_tensor(g.buffers.at(p.name), args.buffer_grads[buffer], "the gradient of '" + p.name + "'");
+        write_host_tensor(g.buffers.at(p.name), args.buffer_grads[buffer],
+                          "the gradient of '" + p.name + "'");
       ++buffer;
     }
 }

@@ -30,7 +30,8 @@ KernelInputs read_call_inputs(const KernelIR& ir, const attn_kernel_args& args);
 
 /// The same for a backward call; `request` receives dOut, dLSE and the buffers whose gradients
 /// the call asks for (args.buffer_grads[i] set).
-KernelInputs read_backward_inputs(const KernelIR& ir, const attn_backward_args& args, GradientRequest& request);
+KernelInputs read_backward_inputs(const KernelIR& ir, const attn_backward_args& args,
+                                  GradientRequest& request);
 
 /// Writes dQ, dK, dV and the requested buffer gradients of `g` into `args`' tensors.
 void write_backward_outputs(const KernelIR& ir, const KernelGradients& g, const attn_backward_args& args);

@@ -27,7 +27,8 @@ double parse_scalar_arg(const std::string& name, const std::string& text, ElemTy
     bool digits = r.ptr == end && r.ec == std::errc();
     if (r.ec == std::errc::result_out_of_range ||
         (digits && (v < std::numeric_limits<int32_t>::min() || v > std::numeric_limits<int32_t>::max())))
-      throw InputError("--arg " + name + ": " + text + " is out of range: '" + name + "' is an int, " + kIntRange);
+      throw InputError("--arg " + name + ": " + text + " is out of range: '" + name + "' is an int, " +
+                       kIntRange);
     if (!digits || text.empty())
       throw InputError("--arg " + name + ": '" + text + "' is not an integer: '" + name + "' is an int, " +
                        kIntRange);

@@ -25,8 +25,13 @@ std::string bytes(const std::vector<uint32_t>& words) {
 /// ran smaller subgroups than it reported (as run_vulkan does).
 class VulkanLoadedKernel : public LoadedKernel {
  public:
-  VulkanLoadedKernel(std::shared_ptr<const KernelIR> ir, Kernel kernel, Loader& loader, int head_dim, int value_dim)
-      : ir_(std::move(ir)), kernel_(std::move(kernel)), loader_(loader), head_dim_(head_dim), value_dim_(value_dim) {}
+  VulkanLoadedKernel(std::shared_ptr<const KernelIR> ir, Kernel kernel, Loader& loader, int head_dim,
+                     int value_dim)
+      : ir_(std::move(ir)),
+        kernel_(std::move(kernel)),
+        loader_(loader),
+        head_dim_(head_dim),
+        value_dim_(value_dim) {}
   int call(const attn_kernel_args& args, void*) const override {
     const int status = kernel_(args);
     if (status != kVulkanSubgroupTooSmall) return status;
@@ -67,7 +72,8 @@ class VulkanTargetBackend : public Backend {
     spirv::SpirvBackward b = spirv::compile_spirv_backward(ir, c, spirv::offline_grad_buffers(ir));
     out.files.push_back({name + "_backward_q.spv", bytes(b.query_major.words)});
     out.files.push_back({name + "_backward_k.spv", bytes(b.key_major.words)});
-    out.files.push_back({name + "_backward.spv.h", spirv::embed_backward_header(ir, o.source_name, o.kernel_hash, b)});
+    out.files.push_back(
+        {name + "_backward.spv.h", spirv::embed_backward_header(ir, o.source_name, o.kernel_hash, b)});
     return out;
   }
   std::string dump(const KernelIR& ir) const override {
@@ -79,13 +85,19 @@ class VulkanTargetBackend : public Backend {
     spirv::SpirvConfig c = spirv::offline_config(ir, 0);
     return {c.rows, c.block_kv};
   }
-  KernelOutputs run(const KernelIR& ir, const KernelInputs& in, int) const override { return run_vulkan(ir, in); }
-  KernelGradients backward(const KernelIR& ir, const KernelInputs& in, const GradientRequest& r, int) const override {
+  KernelOutputs run(const KernelIR& ir, const KernelInputs& in, int) const override {
+    return run_vulkan(ir, in);
+  }
+  KernelGradients backward(const KernelIR& ir, const KernelInputs& in, const GradientRequest& r,
+                           int) const override {
     return run_vulkan_backward(ir, in, r);
   }
-  std::shared_ptr<const LoadedKernel> load(std::shared_ptr<const KernelIR> ir, const KernelLoadOptions& o) const override {
+  std::shared_ptr<const LoadedKernel> load(std::shared_ptr<const KernelIR> ir,
+                                           const KernelLoadOptions& o) const override {
     const int d = backend_head_dim(*this, *ir, o.head_dim);
-    const int dv = o.value_dim ? o.value_dim : kernel_options(*ir).value_dim ? kernel_options(*ir).value_dim : d;
+    const int dv = o.value_dim                     ? o.value_dim
+                   : kernel_options(*ir).value_dim ? kernel_options(*ir).value_dim
+                                                   : d;
     Loader& loader = o.loader ? *o.loader : process_loader();
     Kernel k = loader.get(vulkan_device_request(*ir, d, dv));
     return std::make_shared<VulkanLoadedKernel>(std::move(ir), std::move(k), loader, d, dv);

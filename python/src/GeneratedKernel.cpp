@@ -102,8 +102,11 @@ GeneratedKernel::GeneratedKernel(const std::string& folder, const std::string& e
   if (source_.empty()) throw std::invalid_argument("kernel '" + name_ + "' has no CUDA source in " + folder);
   // Head dims the kernel left open were fixed when it was generated: its launch shape says which
   // (the manifest's, as data; a folder from an older attnc: the source's declarations).
-  launch_ = e.contains("cuda_launch") ? write_cuda_launch_info(read_cuda_launch_info(e.at("cuda_launch").dump())) : "";
-  const CudaLaunchInfo info = launch_.empty() ? parse_cuda_launch_info(source_) : read_cuda_launch_info(launch_);
+  launch_ = e.contains("cuda_launch")
+                ? write_cuda_launch_info(read_cuda_launch_info(e.at("cuda_launch").dump()))
+                : "";
+  const CudaLaunchInfo info =
+      launch_.empty() ? parse_cuda_launch_info(source_) : read_cuda_launch_info(launch_);
   head_dim_ = info.head_dim, value_dim_ = info.value_dim;
 }
 

@@ -99,9 +99,12 @@ const Backend& call_backend(const KernelCall& call, DLDevice& device) {
   const Backend* b = nullptr;
   if (call.target.empty()) {
     for (const Backend* c : backends())
-      if (!b && c->can(Capability::Load) && c->calls_in_place() && c->device_type() == call.q.device.device_type)
+      if (!b && c->can(Capability::Load) && c->calls_in_place() &&
+          c->device_type() == call.q.device.device_type)
         b = c;
-    if (!b) throw InputError("attnc runs kernels from Python on CPU and CUDA tensors; q is on " + device_text(call.q.device));
+    if (!b)
+      throw InputError("attnc runs kernels from Python on CPU and CUDA tensors; q is on " +
+                       device_text(call.q.device));
   } else {
     try {
       b = &find_backend(call.target, Capability::Load);
@@ -214,7 +217,8 @@ void call_kernel(LibraryKernel& kernel, const KernelCall& call) {
     // cuda: launched on the caller's stream, asynchronously (runtime/CudaCompiler.h).
     const std::shared_ptr<const LoadedKernel> k = kernel.loaded(backend, lse, in);
     InPlaceArgs a(kernel.ir(lse), call, in, out);
-    if (k->call(a.args(), call.stream) != 0) a.fail(("the " + std::string(backend.name()) + " kernel failed").c_str());
+    if (k->call(a.args(), call.stream) != 0)
+      a.fail(("the " + std::string(backend.name()) + " kernel failed").c_str());
   } catch (const KernelLimitError& e) {
     throw SourceError(render_diagnostic(e.diagnostic(), kernel.program().sources));
   }

@@ -29,9 +29,9 @@ struct KernelCall {
   TensorView q, k, v, out, lse;
   std::map<std::string, TensorView> buffers;
   std::map<std::string, double> scalars;
-  std::string target;  ///< a target of the backend registry that loads kernels; "": the one of q's device
-  int threads = 0;             ///< 0: every core
-  void* stream = nullptr;      ///< cuda: the CUstream to launch on (PyTorch's current stream)
+  std::string target;      ///< a target of the backend registry that loads kernels; "": the one of q's device
+  int threads = 0;         ///< 0: every core
+  void* stream = nullptr;  ///< cuda: the CUstream to launch on (PyTorch's current stream)
 };
 
 /// The rest of a backward call: the forward's Out and LSE (from a call with an lse; read by the cpu

@@ -22,11 +22,13 @@ std::shared_ptr<const KernelIR> with_lse(const std::shared_ptr<const KernelIR>& 
 LibraryKernel::LibraryKernel(std::shared_ptr<const Program> program, std::shared_ptr<const KernelIR> ir)
     : program_(std::move(program)), ir_(std::move(ir)), lse_ir_(with_lse(ir_)) {}
 
-std::shared_ptr<const LoadedKernel> LibraryKernel::loaded(const Backend& backend, bool lse, const KernelInputs& shapes) {
+std::shared_ptr<const LoadedKernel> LibraryKernel::loaded(const Backend& backend, bool lse,
+                                                          const KernelInputs& shapes) {
   const std::shared_ptr<const KernelIR>& ir = lse ? lse_ir_ : ir_;
   // Held across the compile: concurrent first calls wait for one compile rather than race.
   std::lock_guard<std::mutex> lock(mutex_);
-  std::shared_ptr<const LoadedKernel>& k = loaded_[{backend.name(), ir.get(), backend.variant_key(*ir, shapes)}];
+  std::shared_ptr<const LoadedKernel>& k =
+      loaded_[{backend.name(), ir.get(), backend.variant_key(*ir, shapes)}];
   if (!k) {
     KernelLoadOptions options;
     options.shapes = &shapes;

@@ -43,7 +43,8 @@ class LibraryKernel {
   std::shared_ptr<const KernelIR> ir_, lse_ir_;
   std::mutex mutex_;
   /// By backend, IR (ir_ or lse_ir_) and variant key.
-  std::map<std::tuple<std::string, const KernelIR*, std::string>, std::shared_ptr<const LoadedKernel>> loaded_;
+  std::map<std::tuple<std::string, const KernelIR*, std::string>, std::shared_ptr<const LoadedKernel>>
+      loaded_;
 };
 
 /// The kernels of the program in `text` (`path` names it in messages and anchors relative

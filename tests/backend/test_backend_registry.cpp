@@ -51,7 +51,8 @@ BOOST_AUTO_TEST_CASE(the_registry_holds_the_targets_and_says_what_each_can_do) {
     }
     return std::string("no error");
   };
-  BOOST_TEST(message("scalar-cpp", Capability::Tune) == "--autotune does not apply to scalar-cpp; tuned targets: cuda");
+  BOOST_TEST(message("scalar-cpp", Capability::Tune) ==
+             "--autotune does not apply to scalar-cpp; tuned targets: cuda");
   BOOST_TEST(message("reference", Capability::Compile) ==
              "reference has no generated sources; compile targets: cpu, cuda, vulkan, scalar-cpp");
   BOOST_TEST(message("spirv", Capability::Run) ==
@@ -95,7 +96,8 @@ BOOST_AUTO_TEST_CASE(the_added_target_agrees_with_the_reference) {
 
 // attnc linked with the new target offers it in --help and takes it for compile; plain attnc does not.
 BOOST_AUTO_TEST_CASE(the_command_line_offers_the_added_target_with_no_change_elsewhere) {
-  const test::CommandResult help = test::run_command(std::string(ATTNC_SCALAR_CPP_BINARY) + " compile --help");
+  const test::CommandResult help =
+      test::run_command(std::string(ATTNC_SCALAR_CPP_BINARY) + " compile --help");
   BOOST_TEST(help.status == 0);
   BOOST_TEST(help.output.find("cpu, cuda, vulkan, scalar-cpp") != std::string::npos, help.output);
   const test::CommandResult plain = test::run_command(std::string(ATTNC_BINARY) + " compile --help");
@@ -104,14 +106,15 @@ BOOST_AUTO_TEST_CASE(the_command_line_offers_the_added_target_with_no_change_els
   test::TempDir tmp;
   test::write_file(tmp.path() / "k.attn", "import std.masks;\nkernel k { mask = causal; }\n");
   const test::CommandResult c = test::run_command(std::string(ATTNC_SCALAR_CPP_BINARY) + " compile " +
-                                                  (tmp.path() / "k.attn").string() + " -t scalar-cpp,cpu -o " +
-                                                  (tmp.path() / "out").string());
+                                                  (tmp.path() / "k.attn").string() +
+                                                  " -t scalar-cpp,cpu -o " + (tmp.path() / "out").string());
   BOOST_TEST(c.status == 0, c.output);
   BOOST_TEST(std::filesystem::exists(tmp.path() / "out" / "k_scalar.cpp"));
-  BOOST_TEST(test::read_file(tmp.path() / "out" / "manifest.json").find("\"scalar-cpp\": [") != std::string::npos);
-  const test::CommandResult refused = test::run_command(std::string(ATTNC_BINARY) + " compile " +
-                                                        (tmp.path() / "k.attn").string() + " -t scalar-cpp -o " +
-                                                        (tmp.path() / "out2").string());
+  BOOST_TEST(test::read_file(tmp.path() / "out" / "manifest.json").find("\"scalar-cpp\": [") !=
+             std::string::npos);
+  const test::CommandResult refused =
+      test::run_command(std::string(ATTNC_BINARY) + " compile " + (tmp.path() / "k.attn").string() +
+                        " -t scalar-cpp -o " + (tmp.path() / "out2").string());
   BOOST_TEST(refused.status != 0);
   BOOST_TEST(refused.output.find("unknown target 'scalar-cpp'") != std::string::npos, refused.output);
 }

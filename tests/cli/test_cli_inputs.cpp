@@ -18,7 +18,9 @@ namespace {
 
 std::string attnc(const std::string& args) { return attnc_binary() + " " + args; }
 
-bool has(const std::string& output, const std::string& text) { return output.find(text) != std::string::npos; }
+bool has(const std::string& output, const std::string& text) {
+  return output.find(text) != std::string::npos;
+}
 
 // `let x0 = q - kv, x1 = x0 * x0, ...`: `levels` doublings of one value.
 std::string let_doubling(int levels) {
@@ -89,7 +91,8 @@ BOOST_AUTO_TEST_CASE(int_arguments_are_integer_literals_in_the_i32_range) {
   const std::string run = "run " + k + " --q " + q + " --k " + q + " --v " + q + " -o " +
                           (dir.path() / "o.npy").string() + " --arg t=" + tn + " --arg off=";
   for (const char* bad : {"2147483648", "1e99", "nan", "5.5", "-3.7", "-2147483649", "", "0x10", "true"}) {
-    for (const std::string& cmd : std::vector<std::string>{run + bad, "mask " + k + " --len 8 --arg t=" + tn + " --arg off=" + bad}) {
+    for (const std::string& cmd :
+         std::vector<std::string>{run + bad, "mask " + k + " --len 8 --arg t=" + tn + " --arg off=" + bad}) {
       auto r = run_command(attnc(cmd));
       BOOST_TEST(r.status == 1, cmd << ": " << r.output);
       BOOST_TEST(has(r.output, "attnc: error: --arg off: "), cmd << ": " << r.output);
@@ -111,8 +114,9 @@ BOOST_AUTO_TEST_CASE(let_doubling_is_a_located_error_in_every_command) {
   TempDir dir;
   const std::string k = (dir.path() / "k.attn").string();
   write_file(k, let_doubling(27));
-  for (const std::string& cmd : std::vector<std::string>{"check " + k, "dump --stage=ir " + k,
-                                 "compile " + k + " -t cpu -o " + (dir.path() / "out").string()}) {
+  for (const std::string& cmd :
+       std::vector<std::string>{"check " + k, "dump --stage=ir " + k,
+                                "compile " + k + " -t cpu -o " + (dir.path() / "out").string()}) {
     const auto t0 = std::chrono::steady_clock::now();
     auto r = run_command(attnc(cmd));
     BOOST_TEST(seconds_since(t0) < 10.0, cmd);

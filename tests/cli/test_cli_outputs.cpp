@@ -169,8 +169,9 @@ BOOST_AUTO_TEST_CASE(links_are_followed_directories_refused_and_nothing_is_left_
 BOOST_AUTO_TEST_CASE(a_write_error_on_standard_output_is_a_failure) {
   RunFiles f;
   const std::string full = device_node(f.dir, "full", 7), src = f.path("k.attn");
-  for (const std::string& args : std::vector<std::string>{"fmt " + src, "dump --stage=ir " + src, "dump --stage=cpu " + src,
-                                  "mask " + src + " --len 8", "cache stats"}) {
+  for (const std::string& args :
+       std::vector<std::string>{"fmt " + src, "dump --stage=ir " + src, "dump --stage=cpu " + src,
+                                "mask " + src + " --len 8", "cache stats"}) {
     auto r = run_command("{ " + attnc(args) + " > " + full + "; }");
     BOOST_TEST(r.status != 0, args);
     // The reason is known when the last flush fails, not when an earlier one did (long output).

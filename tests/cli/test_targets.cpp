@@ -87,9 +87,10 @@ BOOST_AUTO_TEST_CASE(a_missing_capability_names_the_targets_that_have_it) {
              r.output);
   r = run_command(attnc("dump --stage=reference " + src));
   BOOST_TEST(r.status != 0);
-  BOOST_TEST(r.output.find("reference has no generated stage to print; targets with a dump: cpu, cuda, vulkan") !=
-                 std::string::npos,
-             r.output);
+  BOOST_TEST(
+      r.output.find("reference has no generated stage to print; targets with a dump: cpu, cuda, vulkan") !=
+          std::string::npos,
+      r.output);
   r = run_command(attnc("bench " + src + " k --shape 1,1,16,8 -t cpu --autotune"));
   BOOST_TEST(r.status != 0);
   BOOST_TEST(r.output.find("--autotune does not apply to cpu; tuned targets: cuda") != std::string::npos,

@@ -56,7 +56,7 @@ std::set<Shape> entry_point_shapes() {
   return out;
 }
 
-const std::pair<int, int> kLengths[] = {{1, 1},   {77, 77},   {200, 333}, {513, 129},
+const std::pair<int, int> kLengths[] = {{1, 1},     {77, 77},  {200, 333},  {513, 129},
                                         {70, 2600}, {1, 3001}, {4097, 4096}};
 
 /// The walks of one kernel at one shape, compiled into the host library as `<ns>_fwd` (one CTA of
@@ -69,27 +69,47 @@ std::string walk_functions(const std::string& ns, const KernelIR& ir, Shape s, s
   src += "extern \"C\" int " + ns +
          "_fwd(const attn_cuda_params* p, unsigned x, unsigned y, unsigned z, int* rows, int* tile, int* "
          "unchecked) {\n"
-         "  using namespace " + ns + "::attn_dev;\n"
+         "  using namespace " +
+         ns +
+         "::attn_dev;\n"
          "  blockIdx = {x, y, z};\n"
-         "  const CtaRows cr(*p, " + bm + ");\n"
+         "  const CtaRows cr(*p, " +
+         bm +
+         ");\n"
          "  rows[0] = cr.h0, rows[1] = cr.q0, rows[2] = cr.h_step, rows[3] = cr.q_step, rows[4] = cr.rows;\n"
-         "  const KeyTiles t = cta_key_tiles(*p, cr, " + bn + ");\n"
+         "  const KeyTiles t = cta_key_tiles(*p, cr, " +
+         bn +
+         ");\n"
          "  int n = 0;\n"
-         "  for (int kt = t.next(*p, -1, " + bn + "); kt < t.kv_tiles; kt = t.next(*p, kt, " + bn + "), ++n)\n"
-         "    tile[n] = kt, unchecked[n] = t.unchecked(*p, kt, cr.q0, " + bm + ", " + bn + ");\n"
+         "  for (int kt = t.next(*p, -1, " +
+         bn + "); kt < t.kv_tiles; kt = t.next(*p, kt, " + bn +
+         "), ++n)\n"
+         "    tile[n] = kt, unchecked[n] = t.unchecked(*p, kt, cr.q0, " +
+         bm + ", " + bn +
+         ");\n"
          "  return n;\n}\n";
   src += "extern \"C\" int " + ns +
          "_row(const attn_cuda_params* p, int b, int h, int q, int* tile) {\n"
-         "  using namespace " + ns + "::attn_dev;\n"
-         "  const KeyTiles t(*p, b, h, q / " + bm + ", q, q, (p->kv_len + " + bn + " - 1) / " + bn + ");\n"
+         "  using namespace " +
+         ns +
+         "::attn_dev;\n"
+         "  const KeyTiles t(*p, b, h, q / " +
+         bm + ", q, q, (p->kv_len + " + bn + " - 1) / " + bn +
+         ");\n"
          "  int n = 0;\n"
-         "  for (int kt = t.next(*p, -1, " + bn + "); kt < t.kv_tiles; kt = t.next(*p, kt, " + bn + "), ++n)\n"
+         "  for (int kt = t.next(*p, -1, " +
+         bn + "); kt < t.kv_tiles; kt = t.next(*p, kt, " + bn +
+         "), ++n)\n"
          "    tile[n] = kt;\n"
          "  return n;\n}\n";
   src += "extern \"C\" int " + ns +
          "_dkdv(const attn_cuda_bwd_params* bp, int b, int h, int kt, int* tile, int* unchecked) {\n"
-         "  using namespace " + ns + "::attn_dev;\n"
-         "  const QueryTiles<" + bm + ", " + bn + "> t(*bp, b, h, kt);\n"
+         "  using namespace " +
+         ns +
+         "::attn_dev;\n"
+         "  const QueryTiles<" +
+         bm + ", " + bn +
+         "> t(*bp, b, h, kt);\n"
          "  int n = 0;\n"
          "  for (int qt = t.next(bp->fwd, -1); qt < t.q_tiles; qt = t.next(bp->fwd, qt), ++n)\n"
          "    tile[n] = qt, unchecked[n] = t.unchecked(bp->fwd, qt);\n"
@@ -97,7 +117,9 @@ std::string walk_functions(const std::string& ns, const KernelIR& ir, Shape s, s
   // The mask as the kernels evaluate it, over a block of rows: the brute-force scan.
   src += "extern \"C\" void " + ns +
          "_scan(const attn_cuda_params* p, int b, int h, int q_begin, int q_end, unsigned char* out) {\n"
-         "  using namespace " + ns + "::attn_dev;\n"
+         "  using namespace " +
+         ns +
+         "::attn_dev;\n"
          "  for (int q = q_begin; q < q_end; ++q)\n"
          "    for (int kv = 0; kv < p->kv_len; ++kv)\n"
          "      out[(long long)(q - q_begin) * p->kv_len + kv] = element_allowed(*p, b, h, q, kv);\n"
@@ -234,7 +256,8 @@ void check_walks(void* so, WalkedKernel& k, const std::set<Shape>& shapes, int l
     CudaLaunchInfo info;
     info.block_m = s.bm, info.block_n = s.bn, info.tile_plan = k.plan.at(s);
     info.pack_heads = ignores_head_index(*k.ir);
-    for (const KernelArg& a : k.ir->args) (a.kind == KernelArg::Kind::Buffer ? info.buffer_names : info.scalar_names).push_back(a.name);
+    for (const KernelArg& a : k.ir->args)
+      (a.kind == KernelArg::Kind::Buffer ? info.buffer_names : info.scalar_names).push_back(a.name);
     std::vector<int> run_rows, runs;
     const bool planned = plan_tile_runs(info, lq, lkv, scalars, named, run_rows, runs);
     attn_cuda_params fp = p;
@@ -258,17 +281,20 @@ void check_walks(void* so, WalkedKernel& k, const std::set<Shape>& shapes, int l
           bool ok = unchecked[size_t(j)] == 0 || (r[2] == 0 && full_box(r[0], r[1], r[4], k0));
           if (unchecked[size_t(j)] && r[2] != 0) {  // packed heads: one row per head at query r[1]
             ok = r[4] == s.bm && k0 + s.bn <= lkv && r[1] + 1 <= lq;
-            for (int i = 0; ok && i < r[4]; ++i) ok = mask.count(r[0] + i, r[1], r[1] + 1, k0, k0 + s.bn) == s.bn;
+            for (int i = 0; ok && i < r[4]; ++i)
+              ok = mask.count(r[0] + i, r[1], r[1] + 1, k0, k0 + s.bn) == s.bn;
           }
-          if (!ok) f.add(where + ": the forward visits tile (" + std::to_string(qt) + ", " +
-                         std::to_string(tile[size_t(j)]) + ") unchecked, but it is not all allowed");
+          if (!ok)
+            f.add(where + ": the forward visits tile (" + std::to_string(qt) + ", " +
+                  std::to_string(tile[size_t(j)]) + ") unchecked, but it is not all allowed");
         }
       }
     for (const auto& [key, r] : rows_of)
       for (int kt = 0; kt < kv_tiles; ++kt) {
         int64_t allowed = 0;
         for (int i = 0; i < r[4]; ++i)
-          allowed += mask.count(r[0] + i * r[2], r[1] + i * r[3], r[1] + i * r[3] + 1, kt * s.bn, (kt + 1) * s.bn);
+          allowed +=
+              mask.count(r[0] + i * r[2], r[1] + i * r[3], r[1] + i * r[3] + 1, kt * s.bn, (kt + 1) * s.bn);
         const size_t seen = by_tile[key].count(kt);
         if ((allowed > 0 && seen != 1) || seen > 1)
           f.add(where + ": the forward visits tile (" + std::to_string(std::get<0>(key)) + ", " +
@@ -296,21 +322,23 @@ void check_walks(void* so, WalkedKernel& k, const std::set<Shape>& shapes, int l
         for (int qt : visits(tile.data(), n, q_tiles, where + " dkdv", f)) by_dkdv.insert({h, qt, kt});
         for (int j = 0; j < n; ++j)
           if (unchecked[size_t(j)] && !full_box(h, tile[size_t(j)] * s.bm, s.bm, kt * s.bn))
-            f.add(where + ": dkdv visits tile (" + std::to_string(tile[size_t(j)]) + ", " + std::to_string(kt) +
-                  ") unchecked, but it is not all allowed");
+            f.add(where + ": dkdv visits tile (" + std::to_string(tile[size_t(j)]) + ", " +
+                  std::to_string(kt) + ") unchecked, but it is not all allowed");
       }
       for (int qt = 0; qt < q_tiles; ++qt)
         for (int kt = 0; kt < kv_tiles; ++kt)
-          if (mask.count(h, qt * s.bm, (qt + 1) * s.bm, kt * s.bn, (kt + 1) * s.bn) > 0 && !by_dkdv.count({h, qt, kt}))
-            f.add(where + ": dkdv skips tile (" + std::to_string(qt) + ", " + std::to_string(kt) + ") of head " +
-                  std::to_string(h) + ", which has allowed elements");
+          if (mask.count(h, qt * s.bm, (qt + 1) * s.bm, kt * s.bn, (kt + 1) * s.bn) > 0 &&
+              !by_dkdv.count({h, qt, kt}))
+            f.add(where + ": dkdv skips tile (" + std::to_string(qt) + ", " + std::to_string(kt) +
+                  ") of head " + std::to_string(h) + ", which has allowed elements");
       // count_ties' walk: one row at a time.
-      for (int q = 0; q < lq; q += lq > 600 ? 7 : 1) {
+      for (int q = 0; q<lq; q += lq> 600 ? 7 : 1) {
         const int n = row(&bp.fwd, 0, h, q, tile.data());
         const std::set<int> seen = visits(tile.data(), n, kv_tiles, where + " row walk", f);
         for (int kt = 0; kt < kv_tiles; ++kt)
           if (mask.count(h, q, q + 1, kt * s.bn, (kt + 1) * s.bn) > 0 && !seen.count(kt))
-            f.add(where + ": the row walk of query " + std::to_string(q) + " skips key tile " + std::to_string(kt));
+            f.add(where + ": the row walk of query " + std::to_string(q) + " skips key tile " +
+                  std::to_string(kt));
       }
     }
   }
@@ -330,7 +358,8 @@ BOOST_AUTO_TEST_CASE(every_walk_visits_exactly_the_tiles_the_mask_allows) {
   std::vector<std::string> sources(groups, test::host_device_prelude() + "#define ATTN_PACK_HEADS 1\n");
   for (size_t i = 0; i < kernels.size(); ++i)
     for (const Shape& s : shapes) {
-      const std::string ns = "k" + std::to_string(i) + "_" + std::to_string(s.bm) + "x" + std::to_string(s.bn);
+      const std::string ns =
+          "k" + std::to_string(i) + "_" + std::to_string(s.bm) + "x" + std::to_string(s.bn);
       std::string plan;
       sources[i % groups] += walk_functions(ns, *kernels[i].ir, s, &plan);
       kernels[i].ns[s] = ns;
@@ -345,8 +374,8 @@ BOOST_AUTO_TEST_CASE(every_walk_visits_exactly_the_tiles_the_mask_allows) {
       std::filesystem::create_directories(dir);
       test::write_file(dir / "code.cpp", sources[j]);
       builds.push_back(std::async(std::launch::async, [dir] {
-        return test::run_command("c++ -std=c++17 -O1 -w -shared -fPIC -o " + (dir / "code.so").string() + " " +
-                                 (dir / "code.cpp").string());
+        return test::run_command("c++ -std=c++17 -O1 -w -shared -fPIC -o " + (dir / "code.so").string() +
+                                 " " + (dir / "code.cpp").string());
       }));
     }
     for (size_t j = i; j < std::min(groups, i + 2); ++j) {

@@ -144,8 +144,10 @@ BOOST_AUTO_TEST_CASE(lsp_framing_seeds_and_mutations) {
       "Content-Length: 3\r\n\r\n" + init.substr(22) + hover,
       // Reversed and negative change ranges (issue 31): refused, the document still answers.
       init + open +
-          frame(R"({"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"file:///f/a.attn","version":2},"contentChanges":[{"range":{"start":{"line":0,"character":9},"end":{"line":0,"character":2}},"text":"x"}]}})") +
-          frame(R"({"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"file:///f/a.attn","version":3},"contentChanges":[{"range":{"start":{"line":-1,"character":0},"end":{"line":0,"character":-5}},"text":"x"}]}})") +
+          frame(
+              R"({"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"file:///f/a.attn","version":2},"contentChanges":[{"range":{"start":{"line":0,"character":9},"end":{"line":0,"character":2}},"text":"x"}]}})") +
+          frame(
+              R"({"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"file:///f/a.attn","version":3},"contentChanges":[{"range":{"start":{"line":-1,"character":0},"end":{"line":0,"character":-5}},"text":"x"}]}})") +
           hover,
   };
   std::mt19937 rng(11);

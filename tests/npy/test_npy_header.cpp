@@ -46,14 +46,16 @@ BOOST_AUTO_TEST_CASE(headers_numpy_writes_read) {
                            "{'shape': (2,3,), 'descr': \"<f4\", 'fortran_order': False}",
                            "{ 'descr' : '<f4' , 'fortran_order' : False , 'shape' : ( 2 , 3 ) }"})
     BOOST_TEST(header_error(dict) == "", dict);
-  const NpyHeader h = parse_npy_header("{'descr': '<i4', 'fortran_order': False, 'shape': (0, 17, 1), }", "x");
+  const NpyHeader h =
+      parse_npy_header("{'descr': '<i4', 'fortran_order': False, 'shape': (0, 17, 1), }", "x");
   BOOST_TEST(h.descr == "<i4");
   BOOST_TEST((h.shape == std::vector<int64_t>{0, 17, 1}));
 }
 
 BOOST_AUTO_TEST_CASE(what_numpy_refuses_is_refused) {
   const std::pair<const char*, const char*> cases[] = {
-      {"{'descr': '<f4', 'fortran_order': 1, 'shape': (2,), }", "'fortran_order' must be True or False, not '1'"},
+      {"{'descr': '<f4', 'fortran_order': 1, 'shape': (2,), }",
+       "'fortran_order' must be True or False, not '1'"},
       {"{'descr': '<f4', 'fortran_order': Falsey, 'shape': (2,), }", "must be True or False"},
       {"{'descr': '<f4', 'fortran_order': False, 'shape': (1,2,1e3,8), }", "not '1e3'"},
       {"{'descr': '<f4', 'fortran_order': False, 'shape': (0x10,), }", "not '0x10'"},
@@ -70,9 +72,11 @@ BOOST_AUTO_TEST_CASE(what_numpy_refuses_is_refused) {
       {"{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (2,), }", "structured dtypes"},
       {"{'descr': '<f4', 'fortran_order': False, 'shape': (2,), } junk", "unexpected text after"},
       {"{'descr': '<f4' 'fortran_order': False, 'shape': (2,), }", "expected ',' or '}'"},
-      {"{'descr': '<f4, 'fortran_order': False, 'shape': (2,), }", "not a valid .npy header: expected ',' or '}'"},
+      {"{'descr': '<f4, 'fortran_order': False, 'shape': (2,), }",
+       "not a valid .npy header: expected ',' or '}'"},
       {"'descr': '<f4', 'fortran_order': False, 'shape': (2,)", "must be a dict"},
-      {"{'descr': '<f4', 'fortran_order': True, 'shape': (2, 3), }", "Fortran-order (column-major) arrays are not supported"},
+      {"{'descr': '<f4', 'fortran_order': True, 'shape': (2, 3), }",
+       "Fortran-order (column-major) arrays are not supported"},
   };
   for (auto [dict, want] : cases) {
     const std::string got = header_error(dict);

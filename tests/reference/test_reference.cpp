@@ -181,8 +181,9 @@ BOOST_AUTO_TEST_CASE(int_arguments_given_as_numbers_must_fit_an_int) {
   for (double bad : {2147483648.0, 1e99, double(NAN), 5.5, -3.7, -2147483649.0, double(INFINITY)}) {
     in.scalars["off"] = bad;
     BOOST_CHECK_EXCEPTION(run_reference(*ir, in), InputError, [](const InputError& e) {
-      return std::string(e.what()).find("argument 'off' is an int: it must be a whole number from "
-                                        "-2147483648 to 2147483647") != std::string::npos;
+      return std::string(e.what()).find(
+                 "argument 'off' is an int: it must be a whole number from "
+                 "-2147483648 to 2147483647") != std::string::npos;
     });
   }
   for (double good : {2147483647.0, -2147483648.0, 3.0}) {
