@@ -22,21 +22,12 @@ namespace attn {
 
 namespace {
 
-/// Lengths rounded up to a power of two: one tuned shape per size class.
-int64_t size_class(int64_t n) {
-  int64_t c = 1;
-  while (c < n) c *= 2;
-  return c;
-}
-
 /// The name of the tuned tile shape's blob in the loader's cache: the device, the table's source
 /// (kernel, dtype, head dims, architecture) and the size class of the problem.
 std::string tune_key(const CudaDevice& device, const std::string& table_source, const KernelInputs& in) {
   std::string s = "attnc cuda tiles 1\n" + device.name() + "\nsm " + std::to_string(device.sm()) + "\n";
   s += to_hex(sha256(table_source.data(), table_source.size()));
-  s += "\nsize " + std::to_string(size_class(in.q.shape[0] * in.q.shape[1])) + " " +
-       std::to_string(size_class(in.q.shape[2])) + " " + std::to_string(size_class(in.k.shape[2]));
-  return s;
+  return s + "\nsize " + cuda_size_classes(in);
 }
 
 /// Tuned tile shapes by key, kept in the loader's disk cache beside its kernels; each key is read
@@ -174,6 +165,16 @@ Kernel load_source(const CudaKernelSource& src) {
 }
 
 }  // namespace
+
+std::string cuda_size_classes(const KernelInputs& in) {
+  auto size_class = [](int64_t n) {
+    int64_t c = 1;
+    while (c < n) c *= 2;
+    return std::to_string(c);
+  };
+  return size_class(in.q.shape[0] * in.q.shape[1]) + " " + size_class(in.q.shape[2]) + " " +
+         size_class(in.k.shape[2]);
+}
 
 KernelRequest cuda_device_request(const KernelIR& ir, int head_dim, int value_dim, int device) {
   CudaPrintOptions po;

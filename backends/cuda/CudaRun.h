@@ -40,6 +40,10 @@ struct CudaRunResult {
 /// device") before printing anything.
 KernelRequest cuda_device_request(const KernelIR& ir, int head_dim, int value_dim, int device = 0);
 
+/// B * Hq, Lq and Lkv of `in` rounded up to powers of two ("8 1024 1024"): one tuned tile shape
+/// per size class.
+std::string cuda_size_classes(const KernelInputs& in);
+
 /// The kernel run_cuda launches for `ir` on inputs shaped like `in` (their head dims, this device's
 /// architecture, a tuned tile shape when one is cached for their size class; no search), from the
 /// process loader (NVRTC once per kernel, disk cache): for callers that launch on their own device

@@ -120,15 +120,8 @@ class CudaTargetBackend : public Backend {
   int device_type() const override { return kDLCUDA; }
   bool calls_in_place() const override { return true; }
   std::string variant_key(const KernelIR&, const KernelInputs& s) const override {
-    // The head dims, and the size classes a tuned shape is cached for (runtime/CudaTuner.h).
-    auto size_class = [](int64_t n) {
-      int64_t c = 1;
-      while (c < n) c *= 2;
-      return std::to_string(c);
-    };
-    return std::to_string(s.q.shape[3]) + "," + std::to_string(s.v.shape[3]) + "," +
-           size_class(s.q.shape[0] * s.q.shape[1]) + "," + size_class(s.q.shape[2]) + "," +
-           size_class(s.k.shape[2]);
+    // The head dims, and the size classes a tuned shape is cached for.
+    return std::to_string(s.q.shape[3]) + "," + std::to_string(s.v.shape[3]) + "," + cuda_size_classes(s);
   }
   std::shared_ptr<const LoadedKernel> load(std::shared_ptr<const KernelIR> ir,
                                            const KernelLoadOptions& o) const override {
