@@ -31,7 +31,7 @@ struct EmitOptions {
   int cuda_sm = 80;            ///< cuda: the tile table's architecture
   std::string cuda_tiles;      ///< cuda: a pinned tile shape (`describe` text), "wgmma", or empty
   bool cuda_backward = false;  ///< cuda: the backward wherever it applies (`compile --cuda-backward`)
-  std::string cpu_isa = "avx512,avx2,portable";  ///< cpu: the vector paths of the sources
+  std::string cpu_isa = "amx,avx512bf16,avx512,avx2,portable";  ///< cpu: the vector paths of the sources
 };
 
 /// One generated file of a kernel, named relative to the output folder.

@@ -67,7 +67,7 @@ struct CompileOptions {
   bool cuda_backward = false;
   /// The vector paths of the CPU sources: a comma-separated list of avx512, avx2, portable and host
   /// (host is machine-dependent)
-  std::string cpu_isa = "avx512,avx2,portable";
+  std::string cpu_isa = "amx,avx512bf16,avx512,avx2,portable";
 };
 int run_compile(const CompileOptions& o);
 

@@ -147,9 +147,11 @@ int main(int argc, char** argv) {
                         "also the CUDA backward of every kernel the tensor-core backward takes (bf16/f16, "
                         "head dims 64 or 128), as if it said backward = true");
   compile_cmd
-      ->add_option("--cpu-isa", compile.cpu_isa,
-                   "vector paths of the cpu sources, comma-separated: avx512, avx2, portable, host (default: "
-                   "avx512,avx2,portable; the first call runs the widest the CPU runs)")
+      ->add_option(
+          "--cpu-isa", compile.cpu_isa,
+          "vector paths of the cpu sources, comma-separated: amx, avx512bf16, avx512, avx2, portable, host "
+          "(default: all; amx and avx512bf16 only for bf16 kernels; the first call runs the widest the CPU "
+          "runs)")
       ->check(emit_options_check([](attn::EmitOptions& o, const std::string& v) { o.cpu_isa = v; }));
 
   BenchOptions bench;

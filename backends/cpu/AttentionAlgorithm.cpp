@@ -44,6 +44,9 @@ Geometry choose_geometry(const KernelIR& ir, const CpuTarget& target) {
     // Chunks of 1024 keys: full attention ran 101 ms per call against 110 (512), 103 (2048) and
     // 142 (no chunks) in bench/cpu (L=4096, D=64, 2 threads, AVX-512).
     case CpuIsa::AVX512: g = {16, 32, 8, 16, 1024}; break;  // 32 zmm: 2x8 score accumulators
+    // The bf16 matrix paths: blocks of 32 keys (an AMX tile's 16 rows x 2, a whole k-step of P·V).
+    case CpuIsa::AMX:
+    case CpuIsa::AVX512BF16: g = {16, 32, 32, 16, 1024}; break;
     // 16 ymm: 3x4 score accumulators (24 rows x 4 keys: 12 FMAs take 3 loads of Q and 4 broadcasts
     // of K; with 2x4 each accumulator's FMA latency was exposed). PV in rows x at most 2 value
     // vectors (at D=64 a row of 8 value vectors took 9 loads for 8 FMAs); see below for fixed dims.
@@ -68,6 +71,7 @@ Geometry choose_geometry(const KernelIR& ir, const CpuTarget& target) {
   // keys against 32: AVX2 proxy, 2 threads, D=64 full 85 vs 79 GFLOP/s; D=128 full 141 vs 129,
   // causal bf16 122 vs 119 (a Zen 3 core's 32 KiB L1 holds a whole block only at Dv <= 64).
   if (target.isa == CpuIsa::AVX2 || target.isa == CpuIsa::AVX512) g.pv_key_block = 64;
+  g.matrix = is_matrix_isa(target.isa);
   if (target.isa == CpuIsa::AVX2) g.accumulators = 12;
   return g;
 }
@@ -86,7 +90,9 @@ namespace attn {
 
 CpuTiles cpu_kernel_tiles(const CpuTarget& target) {
   KernelIR ir;
-  cpu::Geometry g = cpu::choose_geometry(ir, target);
+  // The run-time plan in AVX-512's tiles for the matrix paths too: their key blocks of 32 round
+  // its ranges outwards, and the backward (on the avx512 path) reads the same plan.
+  cpu::Geometry g = cpu::choose_geometry(ir, {effective_cpu_isa(target.isa, DType::F32, false)});
   return {g.tile_q, g.key_block};
 }
 
@@ -110,6 +116,7 @@ struct AttentionDefinition {
   bool identity = false;    // no score modifier: scores stay in log2 units from the start
   Expr chunk_lo, chunk_hi;  // this call's keys
   Expr row_max;             // the row max, as the probabilities and the partial result read it
+  Expr raw_scale;           // matrix paths: the scale of dot's raw products
 
   // Index variables of the IR -> this pipeline's coordinates.
   Expr bind(Expr e) const {
@@ -158,29 +165,50 @@ void declare_inputs(AttentionDefinition& d) {
   d.qi = a.tile * d.g.tile_q + a.ii * a.q_step;
 }
 
-// Q·K^T of the tile's rows (qs, dot), the raw scores, and the scores with the score modifier and
-// the mask applied (masked).
+// The scale of the raw scores (and log2(e) when no score modifier needs natural units).
+Expr score_scale(AttentionDefinition& d) {
+  d.identity = is_identity_score(d.ir);
+  Expr scale = d.ir.options.scale ? Expr((float)*d.ir.options.scale) : 1.0f / sqrt(cast<float>(d.D));
+  return d.identity ? scale * kLog2e : scale;
+}
+
+// Q·K^T of the tile's rows (qs, dot, the scale folded into Q): the raw scores.
 void define_scores(AttentionDefinition& d) {
   AttentionAlgorithm& a = d.a;
-  const KernelIR& ir = d.ir;
-  const std::string& prefix = d.prefix;
   const Var &c = a.c, &j = a.j, &ii = a.ii;
+  a.qs = Func(d.prefix + "qs");
+  a.qs(c, ii) = a.q(c, ii) * score_scale(d);
 
-  // The scale (and log2(e) when no score modifier needs natural units) folded into Q.
-  d.identity = is_identity_score(ir);
-  Expr scale = ir.options.scale ? Expr((float)*ir.options.scale) : 1.0f / sqrt(cast<float>(d.D));
-  Expr q_scale = d.identity ? scale * kLog2e : scale;
-
-  a.qs = Func(prefix + "qs");
-  a.qs(c, ii) = a.q(c, ii) * q_scale;
-
-  a.rd = RDom(0, d.D, prefix + "rd");
-  a.dot = Func(prefix + "dot");
+  a.rd = RDom(0, d.D, d.prefix + "rd");
+  a.dot = Func(d.prefix + "dot");
   a.dot(j, ii) = 0.0f;
   // Key rows clamped to the buffer: score blocks are rounded up to whole blocks of keys. (The
   // buffer ends at Lk, or, for K converted piece by piece, at the piece's end: KernelWrapper.cpp.)
   Expr key_row = min(j, a.k.dim(1).extent() - 1);
   a.dot(j, ii) += a.qs(a.rd, ii) * a.k(a.rd, key_row);
+  a.scores = Func(d.prefix + "scores");
+  a.scores(j, ii) = a.dot(j, ii);
+}
+
+// The bf16 matrix paths: Q·K^T is an extern stage (fixed/MatrixProducts.h: AMX tiles or
+// vdpbf16ps) writing the tile's raw scores key by key, dot(ii, j); the scale is applied after the
+// product, in f32, as PyTorch's bf16 attention does.
+void define_matrix_scores(AttentionDefinition& d, const std::string& externs) {
+  AttentionAlgorithm& a = d.a;
+  const Var &j = a.j, &ii = a.ii;
+  a.dot = Func(d.prefix + "dot");
+  a.dot.define_extern(externs + "_qk", {a.q, a.k}, Float(32), {ii, j}, NameMangling::C);
+  d.raw_scale = score_scale(d);
+  a.scores = Func(d.prefix + "scores");
+  a.scores(j, ii) = a.dot(ii, j) * d.raw_scale;
+}
+
+// The scores with the score modifier and the mask applied (masked).
+void define_masked(AttentionDefinition& d) {
+  AttentionAlgorithm& a = d.a;
+  const KernelIR& ir = d.ir;
+  const std::string& prefix = d.prefix;
+  const Var &j = a.j, &ii = a.ii;
 
   // Buffer loads checked in the IR's own variables (q, kv), then bound to the pipeline's.
   Expr q_var = index_var(IndexVar::Q), kv_var = index_var(IndexVar::KV);
@@ -191,8 +219,6 @@ void define_scores(AttentionDefinition& d) {
   Expr bound_mask = lower_reductions_to_rdoms(d.bind(checked_mask), prefix + "mask_");
   // Raw scores first, then score modifier and mask in their own pass: a select inside the score
   // block makes Halide partition its loop by the mask and the accumulators leave registers.
-  a.scores = Func(prefix + "scores");
-  a.scores(j, ii) = a.dot(j, ii);
   Expr s = a.scores(j, ii);
   if (!d.identity) {
     // The score is evaluated at kept keys only (docs/language.md): its loads are not checked
@@ -333,6 +359,46 @@ void define_output(AttentionDefinition& d) {
   o.dim(1).set_min(0).set_stride(out_cols).set_extent(T);
 }
 
+// The matrix paths' inputs: the same parameters, with Q, K and V as the wrapper stages them in
+// bf16 (fixed/MatrixStaging.h): Q pairs-interleaved [D_pad / 2][tile_q][2] (u16 [2 tile_q, D_pad / 2]),
+// K rows [Lk][D_pad] (u16 [D_pad, Lk], rows of any stride), V transposed [Dv_pad][Lk_pad] (u16
+// [Lk_pad, Dv_pad]). Only the extern stages read them.
+void declare_matrix_inputs(AttentionDefinition& d) {
+  declare_inputs(d);
+  AttentionAlgorithm& a = d.a;
+  a.q = ImageParam(UInt(16), 2, "attn_q");
+  a.k = ImageParam(UInt(16), 2, "attn_k");
+  a.v = ImageParam(UInt(16), 2, "attn_v");
+}
+
+// The matrix paths' softmax and P·V: one extern stage over the chunk's scores in log2 units (the
+// masked ones, or the raw products and their scale when there is no mask and no score modifier),
+// which writes the chunk's unnormalized P·V in columns [0, Dv_pad), then the row max and the row
+// sum, as define_output's partial result; the chunk's bounds follow as there.
+void define_matrix_softmax_pv(AttentionDefinition& d, const std::string& externs) {
+  AttentionAlgorithm& a = d.a;
+  const Var &c = a.c, &ii = a.ii;
+  const bool raw = a.masked_is_scores;
+  Func scores = raw ? a.dot : a.masked;
+  Expr scale = raw ? d.raw_scale : Expr(1.0f);
+  const int keys_dim = raw ? 1 : 0;  // dot(ii, j), masked(j, ii)
+  a.pv = Func(d.prefix + "pv");
+  a.pv.define_extern(externs + "_softmax_pv", {scores, a.v, scale, d.chunk_lo, d.chunk_hi, keys_dim}, Float(32),
+                     {c, ii}, NameMangling::C);
+  Expr Dvp = a.value_cols;
+  a.partial = Func(d.prefix + "partial");
+  // pv is asked for every column of the output (its columns past the sum are 0), so that the last
+  // vector of a row loads whole from it.
+  a.partial(c, ii) = select(likely(c < Dvp + 2), a.pv(c, ii), c == Dvp + 2,
+                            reinterpret(Float(32), a.chunk_hi), reinterpret(Float(32), a.window_hi));
+  a.out = Func(d.prefix + "attn_out");
+  a.out(c, ii) = a.partial(c, ii);
+  Halide::OutputImageParam o = a.out.output_buffer();
+  Expr out_cols = Dvp + d.g.vector_lanes;
+  o.dim(0).set_min(0).set_stride(1).set_extent(out_cols);
+  o.dim(1).set_min(0).set_stride(out_cols).set_extent(d.g.tile_q);
+}
+
 // The pipeline's arguments in the wrapper's order: the call's inputs, then the kernel's own.
 void list_arguments(AttentionDefinition& d) {
   AttentionAlgorithm& a = d.a;
@@ -354,16 +420,25 @@ void list_arguments(AttentionDefinition& d) {
 }  // namespace
 
 AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const TilePlan& plan,
-                                    const std::string& prefix) {
+                                    const std::string& prefix, const std::string& externs) {
   AttentionAlgorithm a;
   a.geometry = g;
   AttentionDefinition d(ir, g, prefix, a);
-  declare_inputs(d);
-  define_scores(d);
-  define_key_window(d, plan);
-  define_softmax(d);
-  define_pv(d);
-  define_output(d);
+  if (g.matrix) {
+    declare_matrix_inputs(d);
+    define_matrix_scores(d, externs);
+    define_masked(d);
+    define_key_window(d, plan);
+    define_matrix_softmax_pv(d, externs);
+  } else {
+    declare_inputs(d);
+    define_scores(d);
+    define_masked(d);
+    define_key_window(d, plan);
+    define_softmax(d);
+    define_pv(d);
+    define_output(d);
+  }
   list_arguments(d);
   return a;
 }

@@ -32,6 +32,8 @@ struct Geometry {
   int head_dim = 0;       ///< D; 0 when known only at run time
   int value_dim = 0;      ///< Dv; 0 when known only at run time
   int value_dim_padded = 0;  ///< Dv rounded up to vector_lanes; 0 at run time
+  /// The bf16 matrix paths (AMX, AVX512-BF16): Q·Kᵀ and the softmax with P·V are extern stages.
+  bool matrix = false;
 };
 
 Geometry choose_geometry(const KernelIR& ir, const CpuTarget& target);
@@ -79,8 +81,10 @@ struct AttentionAlgorithm {
 /// the wrapper). `prefix` starts every Func and RDom name: Halide appends `$N` to a name used before
 /// in the process, and those suffixes change how the simplifier orders operands. A prefix never used
 /// before (see `fresh_name_prefix`) keeps the names, and so the emitted code, independent of history.
+/// `externs` names the extern stages of the matrix paths (`<externs>_qk`, `<externs>_softmax_pv`,
+/// C symbols: unique per kernel and path).
 AttentionAlgorithm define_attention(const KernelIR& ir, const Geometry& g, const TilePlan& plan,
-                                    const std::string& prefix);
+                                    const std::string& prefix, const std::string& externs = "");
 
 /// "k000123_": a prefix of fixed length that this process has not used yet (strip_name_prefixes
 /// removes it from the emitted code).

@@ -95,6 +95,7 @@ constexpr int kPlanBuffers[] = {0};
 #undef ATTN_KERNEL_NAME
 
 #include "backends/cpu/fixed/WrapperSupport.h"
+#include "backends/cpu/fixed/F32Staging.h"
 
 namespace {
 #include "backends/cpu/fixed/IrIntegerOps.h"

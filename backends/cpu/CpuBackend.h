@@ -10,33 +10,46 @@
 #include "attn/kernel_abi.h"
 #include "attn/kernel_backward_abi.h"
 #include "backends/io/KernelIO.h"
+#include "codegen/KernelOptions.h"
 #include "runtime/TilePlanner.h"
 
 namespace attn {
 
 struct KernelIR;
 
-/// The instruction set the emitted C++ is scheduled for (vector width, register budget).
-enum class CpuIsa { AVX512, AVX2, Portable };
+/// The instruction set the emitted C++ is scheduled for (vector width, register budget), widest
+/// first. AMX and AVX512BF16 are the AVX-512 path with Q·Kᵀ and P·V in bf16 on AMX tiles or with
+/// `vdpbf16ps` (f32 accumulation; docs/cpu.md, "The bf16 matrix paths"): only bf16 kernels' forwards
+/// have them, every other kernel takes the AVX-512 path in their place (effective_cpu_isa).
+enum class CpuIsa { AMX, AVX512BF16, AVX512, AVX2, Portable };
 
-/// "avx512", "avx2", "portable".
+/// "amx", "avx512bf16", "avx512", "avx2", "portable".
 const char* cpu_isa_name(CpuIsa isa);
+
+/// Whether `isa` computes the two products in bf16 (AMX, AVX512BF16).
+bool is_matrix_isa(CpuIsa isa);
 
 /// What the generated kernel is tuned for.
 struct CpuTarget {
   CpuIsa isa = CpuIsa::AVX512;
 };
 
-/// Every vector path a generated source may carry, widest first: avx512, avx2, portable.
+/// Every vector path a generated source may carry, widest first: amx, avx512bf16, avx512, avx2,
+/// portable (a kernel that is not bf16 carries the last three: effective_cpu_isa).
 std::vector<CpuTarget> all_cpu_paths();
 
-/// The paths `spec` names, widest first: a comma-separated list of avx512, avx2, portable and host
-/// (this machine's best). Throws std::invalid_argument naming a path it does not know.
+/// The paths `spec` names, widest first: a comma-separated list of amx, avx512bf16, avx512, avx2,
+/// portable and host (this machine's best). Throws std::invalid_argument naming a path it does not know.
 std::vector<CpuTarget> parse_cpu_paths(const std::string& spec);
 
-/// The best target this machine runs (AVX-512F, else AVX2+FMA, else portable), or the narrower one
-/// the environment variable ATTNC_CPU_ISA names (avx2, portable or neon), as generated sources choose.
+/// The best target this machine runs (AMX-BF16 with the OS's permission, else AVX512-BF16, else
+/// AVX-512F, else AVX2+FMA, else portable), or the narrower one the environment variable
+/// ATTNC_CPU_ISA names, as generated sources choose.
 CpuTarget host_cpu_target();
+
+/// The path a kernel of I/O dtype `dtype` takes for `isa`: the matrix paths serve bf16 forwards
+/// only (`backward`: the backward has none yet), AVX-512 stands in for them otherwise.
+CpuIsa effective_cpu_isa(CpuIsa isa, DType dtype, bool backward);
 
 /// Query rows per tile and keys per block of the kernels generated for `target`.
 struct CpuTiles {

@@ -39,10 +39,11 @@ void stabilize_halide_name_counters() {
 
 Target halide_target(const CpuTarget& target) {
   std::vector<Target::Feature> features = {Target::UserContext, Target::NoBoundsQuery};
-  if (target.isa == CpuIsa::AVX2 || target.isa == CpuIsa::AVX512)
+  const bool avx512 = target.isa == CpuIsa::AVX512 || is_matrix_isa(target.isa);  // the matrix paths are AVX-512's
+  if (target.isa == CpuIsa::AVX2 || avx512)
     for (Target::Feature f : {Target::SSE41, Target::AVX, Target::AVX2, Target::FMA, Target::F16C})
       features.push_back(f);
-  if (target.isa == CpuIsa::AVX512) {
+  if (avx512) {
     features.push_back(Target::AVX512);
     features.push_back(Target::AVX512_Skylake);
   }

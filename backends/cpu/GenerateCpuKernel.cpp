@@ -51,8 +51,8 @@ std::string c_string_literal(const std::string& s) {
 
 /// The header's declaration of `<entry>_path`, which names the path a process runs.
 std::string path_declaration(const std::string& entry) {
-  return "/** The vector path this process runs (\"avx512\", \"avx2\", \"portable\", or \"neon\": the portable path on\n"
-         " *  AArch64), chosen at the first call; \"none\" when the CPU runs none that the source carries. */\n"
+  return "/** The vector path this process runs (\"amx\", \"avx512bf16\", \"avx512\", \"avx2\", \"portable\", or \"neon\":\n"
+         " *  the portable path on AArch64), chosen at the first call; \"none\" when the CPU runs none that the source carries. */\n"
          "const char* " + entry + "_path(void);\n\n";
 }
 
@@ -130,6 +130,8 @@ std::string path_namespace(const std::string& entry, CpuIsa isa) { return entry 
 /// The ISA extensions a path's functions are compiled for ("" for none: the portable path).
 std::string target_features(CpuIsa isa) {
   switch (isa) {
+    case CpuIsa::AMX: return "avx2,fma,f16c,avx512f,avx512vl,avx512dq,avx512bw,avx512bf16,amx-tile,amx-bf16";
+    case CpuIsa::AVX512BF16: return "avx2,fma,f16c,avx512f,avx512vl,avx512dq,avx512bw,avx512bf16";
     case CpuIsa::AVX512: return "avx2,fma,f16c,avx512f,avx512vl,avx512dq,avx512bw";
     case CpuIsa::AVX2: return "avx2,fma,f16c";
     case CpuIsa::Portable: return "";
@@ -158,6 +160,27 @@ std::string end_target() { return cpu::cpu_fixed_text("PathTargetEnd.h"); }
 
 /// The preprocessor condition of the architectures a path builds on ("" for all).
 std::string path_architecture(CpuIsa isa) { return isa == CpuIsa::Portable ? "" : "defined(__x86_64__)"; }
+
+/// The matrix paths' products (fixed/MatrixAmx.h or fixed/MatrixDpbf16.h) and extern stages
+/// (fixed/MatrixExterns.h, named after `pipeline`); "" for the other paths.
+std::string matrix_code(CpuIsa isa, const std::string& pipeline) {
+  if (!is_matrix_isa(isa)) return "";
+  return "\n// ---- The path's bf16 products and the pipeline's extern stages ----\n" +
+         cpu::cpu_fixed_text(isa == CpuIsa::AMX ? "MatrixAmx.h" : "MatrixDpbf16.h") + "\n" +
+         fill_all(cpu::cpu_fixed_text("MatrixExterns.h"), "ATTN_MATRIX_EXTERNS", pipeline);
+}
+
+/// `targets` as the paths of a kernel of dtype `dtype` (effective_cpu_isa), without repeats.
+std::vector<CpuTarget> effective_paths(const std::vector<CpuTarget>& targets, DType dtype, bool backward) {
+  std::vector<CpuTarget> paths;
+  for (const CpuTarget& t : targets) {
+    const CpuTarget e{effective_cpu_isa(t.isa, dtype, backward)};
+    bool seen = false;
+    for (const CpuTarget& p : paths) seen = seen || p.isa == e.isa;
+    if (!seen) paths.push_back(e);
+  }
+  return paths;
+}
 
 std::string path_names(const std::vector<PathCode>& paths) {
   std::string s;
@@ -251,12 +274,12 @@ CpuKernelSource generate_cpu_kernel(const KernelIR& user_ir, const std::vector<C
   const std::string prefix = src.entry + "_rt_";
   std::vector<PathCode> paths;
   std::string planner;
-  for (const CpuTarget& target : targets) {
+  for (const CpuTarget& target : effective_paths(targets, ir.options.dtype, false)) {
     Geometry g = choose_geometry(ir, target);
     const std::shared_ptr<const TilePlan> plan = plan_for(ir, g);
-    AttentionAlgorithm algo = define_attention(ir, g, *plan, fresh_name_prefix());
-    schedule_attention(algo);
     const std::string pipeline = path_namespace(src.entry, target.isa) + "_pipeline";
+    AttentionAlgorithm algo = define_attention(ir, g, *plan, fresh_name_prefix(), pipeline);
+    schedule_attention(algo);
     HalideCpp halide = emit_halide_cpp(algo.out, algo.args, pipeline, halide_target(target), prefix);
     halide.code = use_every_scalar(halide.code, pipeline, algo.args);
     WrapperSpec spec{"run",   pipeline, ir.name, g, ir.options.dtype, ir.options.lse, ir.args, algo.uses_kv_ranges,
@@ -264,6 +287,7 @@ CpuKernelSource generate_cpu_kernel(const KernelIR& user_ir, const std::vector<C
     spec.pack_heads = ignores_head_index(ir);
     if (paths.empty()) planner = self_plan(ir, *plan, spec.kv_ranges);  // one plan serves every path
     PathCode path = path_code(target.isa, halide);
+    path.body += matrix_code(target.isa, pipeline);
     path.body += "\n// ---- The path's attn_kernel_args entry point ----\n" + emit_wrapper(spec);
     paths.push_back(std::move(path));
   }
@@ -291,7 +315,7 @@ CpuKernelSource generate_cpu_backward(const KernelIR& user_ir, const std::vector
   const std::string prefix = src.entry + "_rt_";
   std::vector<PathCode> paths;
   std::string planner;
-  for (const CpuTarget& target : targets) {
+  for (const CpuTarget& target : effective_paths(targets, ir.options.dtype, true)) {
     Geometry g = choose_backward_geometry(ir, target);
     BackwardAlgorithm algo = define_backward(ir, g, fresh_name_prefix());
     schedule_backward(algo);

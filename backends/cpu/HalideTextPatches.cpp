@@ -171,6 +171,14 @@ HalideCppParts split_halide_cpp(const std::string& code) {
   std::istringstream lines(code.substr(0, header));
   for (std::string line; std::getline(lines, line);)
     if (line.rfind("#include ", 0) != 0) parts.helpers += line + "\n";
+  // The shared halide_unused serves every path (it passes no vector by value): a second one in the
+  // path's namespace makes a call on a global type (halide_dimension_t*, the extern stages'
+  // buffers) ambiguous, the global found by argument-dependent lookup as well.
+  const std::string unused = "template<typename T>\ninline void halide_unused(const T&) {}\n";
+  const size_t at = parts.helpers.find(unused);
+  if (at == std::string::npos)
+    throw std::logic_error("internal error: Halide's C++ helpers no longer define halide_unused as expected");
+  parts.helpers.erase(at, unused.size());
   return parts;
 }
 

@@ -120,6 +120,7 @@ std::string wrapper_prologue(const WrapperSpec& spec) {
                           {"ATTN_KERNEL_NAME", c_string(spec.kernel)}})
     << "\n";
   o << cpu_fixed_text("WrapperSupport.h") << "\n";
+  o << cpu_fixed_text(g.matrix ? "MatrixStaging.h" : "F32Staging.h") << "\n";
   o << "namespace {\n\n";
   if (!spec.keys_masked.empty()) o << cpu_fixed_text("IrIntegerOps.h");
   o << fill_placeholders(cpu_fixed_text("KeyTest.h"),

@@ -22,6 +22,20 @@ void schedule_attention(AttentionAlgorithm& a) {
 
   // The pipeline is one task (query tile, head, batch); the wrapper runs the tasks in parallel.
   a.out.bound(c, 0, a.value_cols + VL).bound(ii, 0, T).vectorize(c, VL);
+  auto rows_in_vectors = [&](Func f) {
+    f.compute_root().reorder_storage(ii, j).split(ii, iio, iiv, VL).reorder(iiv, iio, j).vectorize(iiv).unroll(iio);
+  };
+  if (g.matrix) {
+    // The matrix paths: the extern stages' outputs are stored whole; the score modifier and mask
+    // take one pass between them, vectorized over the rows as below.
+    a.dot.compute_root();
+    if (!a.masked_is_scores) {
+      a.masked.bound(ii, 0, T);  // the softmax stage asks for the tile's rows (a bounds query: not a constant)
+      rows_in_vectors(a.masked);
+    }
+    a.pv.compute_root();
+    return;
+  }
 
   // Q of the tile, transposed so that one vector holds a column of query rows.
   a.qs.compute_root().reorder_storage(ii, c).vectorize(ii, VL);
@@ -37,10 +51,8 @@ void schedule_attention(AttentionAlgorithm& a) {
   a.dot.compute_at(a.scores, jo).reorder_storage(ii, j).vectorize(ii, VL).unroll(ii).unroll(j);
   a.dot.update().reorder(ii, j, rd).vectorize(ii, VL).unroll(ii).unroll(j);
 
-  // A pass over the tile's scores, key by key, each key's rows in vectors (stored that way too).
-  auto rows_in_vectors = [&](Func f) {
-    f.compute_root().reorder_storage(ii, j).split(ii, iio, iiv, VL).reorder(iiv, iio, j).vectorize(iiv).unroll(iio);
-  };
+  // A pass over the tile's scores, key by key, each key's rows in vectors (stored that way too):
+  // rows_in_vectors.
   // Score modifier and mask, a pass of their own (Halide partitions the key loop, so blocks the
   // mask keeps whole skip it). With neither, the row max and the exp read the scores.
   if (a.masked_is_scores)

@@ -9,8 +9,8 @@ struct VectorPath {
 
 /// Paths from narrowest (0) to widest; -1 for a name that is none ("neon" is the portable path).
 int path_rank(const char* isa) {
-  static const char* const names[] = {"portable", "avx2", "avx512"};
-  for (int r = 0; r < 3; ++r)
+  static const char* const names[] = {"portable", "avx2", "avx512", "avx512bf16", "amx"};
+  for (int r = 0; r < 5; ++r)
     if (strcmp(isa, names[r]) == 0) return r;
   return strcmp(isa, "neon") == 0 ? 0 : -1;
 }
@@ -33,9 +33,27 @@ bool cpu_runs(const char* isa) {
   const bool f16c = __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & (1u << 29));
   const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && f16c;
   if (strcmp(isa, "avx2") == 0) return avx2;
-  if (strcmp(isa, "avx512") == 0)
-    return avx2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
-           __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw");
+  const bool avx512 = avx2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+                      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw");
+  if (strcmp(isa, "avx512") == 0) return avx512;
+  // AVX512-BF16: CPUID leaf 7 subleaf 1, EAX bit 5.
+  const bool bf16 = avx512 && __get_cpuid_count(7, 1, &eax, &ebx, &ecx, &edx) && (eax & (1u << 5));
+  if (strcmp(isa, "avx512bf16") == 0) return bf16;
+  if (strcmp(isa, "amx") == 0) {
+    // AMX-TILE and AMX-BF16 (leaf 7 EDX bits 24, 22), tile state enabled by the OS (XCR0 bits 17,
+    // 18), and Linux's permission to use it, asked once per process (arch_prctl
+    // ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA); refused, the next path down runs.
+    if (!bf16 || !__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) || !(edx & (1u << 24)) || !(edx & (1u << 22)))
+      return false;
+    unsigned lo = 0, hi = 0;
+    __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    if ((lo & (3u << 17)) != (3u << 17)) return false;
+#if defined(__linux__)
+    return syscall(SYS_arch_prctl, 0x1023, 18) == 0;
+#else
+    return false;
+#endif
+  }
 #endif
   return strcmp(isa, "portable") == 0;
 }
@@ -46,9 +64,9 @@ bool cpu_runs(const char* isa) {
 template <typename Args>
 const VectorPath<Args>* choose_path(const VectorPath<Args>* paths, const char** why) {
   const char* forced = getenv("ATTNC_CPU_ISA");
-  int limit = 2;
+  int limit = 4;
   if (forced && *forced && (limit = path_rank(forced)) < 0) {
-    *why = "ATTNC_CPU_ISA names no vector path (avx512, avx2, portable or neon)";
+    *why = "ATTNC_CPU_ISA names no vector path (amx, avx512bf16, avx512, avx2, portable or neon)";
     return nullptr;
   }
   for (; paths->isa; ++paths)

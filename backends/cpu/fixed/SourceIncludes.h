@@ -9,8 +9,12 @@
 #include <thread>
 #include <vector>
 #if defined(__x86_64__)
-#include <cpuid.h>      // whether the CPU has F16C
-#include <immintrin.h>  // F16C's f16 to f32 on the AVX paths
+#include <cpuid.h>      // whether the CPU has F16C, AVX512-BF16, AMX
+#include <immintrin.h>  // F16C's f16 to f32 on the AVX paths; AMX tiles, vdpbf16ps
+#endif
+#if defined(__x86_64__) && defined(__linux__)
+#include <sys/syscall.h>  // arch_prctl: the permission to use AMX tiles
+#include <unistd.h>
 #endif
 
 #if defined(__clang__) && defined(__has_builtin)

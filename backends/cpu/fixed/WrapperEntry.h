@@ -75,9 +75,9 @@ extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_kern
   // K and V that need converting are converted by the tasks themselves when at most two tasks
   // read each key/value plane, once up front otherwise.
   const int64_t tasks_per_plane = pack ? chunks_per_group : (Lq + kTileQ - 1) / kTileQ * groups;
-  KeySide k, v;
-  if (!prepare_key_side(uc, args->k, "k", D, tasks_per_plane <= 2, k) ||
-      !prepare_key_side(uc, args->v, "v", Dv_pad, tasks_per_plane <= 2, v))
+  KeyStage k;
+  ValueStage v;
+  if (!k.prepare(uc, args->k, "k", D, tasks_per_plane <= 2) || !v.prepare(uc, args->v, "v", Dv_pad, tasks_per_plane <= 2))
     return -1;
   const char* q_base = base_of(args->q);
   int64_t q_esize = args->q->dtype.bits / 8;
@@ -155,20 +155,14 @@ extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_kern
     const int64_t last_q = row0 + (rows - 1) * q_step, last_h = h + (rows - 1) * head_step;
     TaskScratch& scratch = task_scratch;
     scratch.start(D, Dv_pad);
-    // The tile's queries as f32 (rows past Lq zero).
-    for (int64_t r = 0; r < kTileQ; ++r) {
-      float* dst = scratch.q.data() + r * D;
-      if (r >= rows) {
-        memset(dst, 0, size_t(D) * 4);
-        continue;
-      }
-      const char* src = q_base + b * qb + (h + r * head_step) * qh + (row0 + r * q_step) * ql;
-      read_row(src, dst, D);
-    }
-    Plane q_tile(scratch.q.data(), D, kTileQ), out_tile(scratch.chunk.data(), Dv_pad + kLanes, kTileQ);
+    // The tile's queries as the pipeline reads them (rows past Lq zero).
+    Plane q_tile, out_tile(scratch.chunk.data(), Dv_pad + kLanes, kTileQ);
+    stage_query_tile(scratch.q, D, rows, [&](int64_t r) {
+      return q_base + b * qb + (h + r * head_step) * qh + (row0 + r * q_step) * ql;
+    }, q_tile);
     Plane k_head, v_head;
-    if (!k.streamed) k_head.set(k.plane(h / groups, b), D, Lk, 0);
-    if (!v.streamed) v_head.set(v.plane(h / groups, b), Dv_pad, Lk, 0);
+    if (!k.streamed) k.head(h / groups, b, Lk, k_head);
+    if (!v.streamed) v.head(h / groups, b, Lk, v_head);
     // The window's runs of key blocks that the mask may allow, each chunk by chunk: the pipeline
     // takes at most ATTN_KEY_CHUNK keys a call, so the scores stay in cache.
     scratch.window_runs(window[size_t(2 * t)], window[size_t(2 * t + 1)], run_starts, runs, given_block, row0,
@@ -201,16 +195,8 @@ extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_kern
             const int32_t first_row = piece_lo / kSkipBlock * kSkipBlock;
             piece_hi = first_row + kKeyChunk < run_hi ? first_row + kKeyChunk : run_hi;
             const int64_t end_row = round_up(piece_hi, kSkipBlock) < Lk ? round_up(piece_hi, kSkipBlock) : Lk;
-            if (k.streamed) {
-              scratch.k_rows.resize(size_t((end_row - first_row) * D));
-              k.convert(h / groups, b, first_row, end_row, D, scratch.k_rows.data());
-              k_head.set(scratch.k_rows.data(), D, end_row - first_row, first_row);
-            }
-            if (v.streamed) {
-              scratch.v_rows.resize(size_t((end_row - first_row) * Dv_pad));
-              v.convert(h / groups, b, first_row, end_row, Dv_pad, scratch.v_rows.data());
-              v_head.set(scratch.v_rows.data(), Dv_pad, end_row - first_row, first_row);
-            }
+            if (k.streamed) k.piece(h / groups, b, first_row, end_row, scratch.k_rows, k_head);
+            if (v.streamed) v.piece(h / groups, b, first_row, end_row, scratch.v_rows, v_head);
           }
           for (int32_t next = piece_lo;;) {
             int result = ATTN_PIPELINE_FN(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(Lq), int32_t(Lk), int32_t(D),

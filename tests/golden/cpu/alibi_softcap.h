@@ -12,8 +12,8 @@ extern "C" {
  *  Returns 0, or non-zero with a message in args->error. */
 int attn_alibi_softcap(const attn_kernel_args* args);
 
-/** The vector path this process runs ("avx512", "avx2", "portable", or "neon": the portable path on
- *  AArch64), chosen at the first call; "none" when the CPU runs none that the source carries. */
+/** The vector path this process runs ("amx", "avx512bf16", "avx512", "avx2", "portable", or "neon":
+ *  the portable path on AArch64), chosen at the first call; "none" when the CPU runs none that the source carries. */
 const char* attn_alibi_softcap_path(void);
 
 #ifdef __cplusplus

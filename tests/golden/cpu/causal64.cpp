@@ -16,8 +16,12 @@
 #include <thread>
 #include <vector>
 #if defined(__x86_64__)
-#include <cpuid.h>      // whether the CPU has F16C
-#include <immintrin.h>  // F16C's f16 to f32 on the AVX paths
+#include <cpuid.h>      // whether the CPU has F16C, AVX512-BF16, AMX
+#include <immintrin.h>  // F16C's f16 to f32 on the AVX paths; AMX tiles, vdpbf16ps
+#endif
+#if defined(__x86_64__) && defined(__linux__)
+#include <sys/syscall.h>  // arch_prctl: the permission to use AMX tiles
+#include <unistd.h>
 #endif
 
 #if defined(__clang__) && defined(__has_builtin)
@@ -47,7 +51,7 @@
 namespace attn_causal64_avx512 {
 
 // ---- Halide's helpers ----
-// [Halide's helper block: 153 lines, hash 94cda021f0f76159]
+// [Halide's helper block: 151 lines, hash 6f117896fb577891]
 // ---- The Halide pipeline ----
 // [fixed text: backends/cpu/fixed/HalideVectorOps.h, 839 lines]
 #if halide_cpp_use_native_vector(uint8_t, 16)
@@ -1838,7 +1842,9 @@ constexpr DTypeName kDTypeNames[] = {{2, 32, "f32"}, {2, 16, "f16"}, {4, 16, "bf
 
 }  // namespace
 
-// [fixed text: backends/cpu/fixed/WrapperSupport.h, 345 lines]
+// [fixed text: backends/cpu/fixed/WrapperSupport.h, 247 lines]
+
+// [fixed text: backends/cpu/fixed/F32Staging.h, 149 lines]
 
 namespace {
 
@@ -1865,12 +1871,12 @@ int run(const attn_kernel_args* args) {
   const int64_t* run_starts = nullptr;
   const int64_t* runs = nullptr;
   int64_t given_block = 0;
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 93-172, 80 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 93-166, 74 lines]
     // takes at most 1024 keys a call, so the scores stay in cache.
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 174-215, 42 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 168-201, 34 lines]
             int result = attn_causal64_avx512_pipeline(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(Lq), int32_t(Lk), int32_t(D),
                 int32_t(Dv_pad), int32_t(t), int32_t(q_step), int32_t(h), int32_t(b), piece_lo, piece_hi, next, &out_tile.buf);
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 218-262, 45 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 204-248, 45 lines]
 
 }  // namespace attn_causal64_avx512
 #undef ATTN_F16C
@@ -1882,7 +1888,7 @@ int run(const attn_kernel_args* args) {
 #endif  // defined(__x86_64__)
 
 // ---- The exported entry point: the widest path this CPU runs, chosen at the first call ----
-// [fixed text: backends/cpu/fixed/PathDispatch.h, 69 lines]
+// [fixed text: backends/cpu/fixed/PathDispatch.h, 87 lines]
 
 namespace {
 
@@ -1912,4 +1918,4 @@ extern "C" __attribute__((visibility("default"))) const char* attn_causal64_path
   return path ? path_name(path->isa) : "none";
 }
 
-// [the source with every path (avx512, avx2, portable): 15212 lines, hash 05dbce70d1a876e6]
+// [the source with every path (avx512, avx2, portable): 15342 lines, hash 4be91940477aee9b]

@@ -1,0 +1,149 @@
+// The f32 vector paths' staging (avx512, avx2, portable, and every backward): Q, K and V read as
+// dense f32 rows (KeySide); the bf16 matrix paths have their own (MatrixStaging.h).
+namespace {
+
+float half_to_float(uint16_t h) {
+  uint32_t sign = uint32_t(h & 0x8000u) << 16, exponent = (h >> 10) & 0x1fu, mantissa = h & 0x3ffu;
+  float f;
+  if (exponent == 0) {
+    f = float(mantissa) * 5.9604644775390625e-8f;  // subnormal: mantissa * 2^-24
+    return sign ? -f : f;
+  }
+  uint32_t bits = exponent == 31 ? (sign | 0x7f800000u | (mantissa << 13))
+                                 : (sign | ((exponent + 112) << 23) | (mantissa << 13));
+  memcpy(&f, &bits, 4);
+  return f;
+}
+
+float bf16_to_float(uint16_t h) {
+  uint32_t bits = uint32_t(h) << 16;
+  float f;
+  memcpy(&f, &bits, 4);
+  return f;
+}
+
+float read_io(const char* p) {
+  if (kIoType == IoType::F32) {
+    float f;
+    memcpy(&f, p, 4);
+    return f;
+  }
+  uint16_t h;
+  memcpy(&h, p, 2);
+  return kIoType == IoType::F16 ? half_to_float(h) : bf16_to_float(h);
+}
+
+/// `n` elements of the I/O type as f32: a memcpy, a loop of constant stride for bf16 (vectorized
+/// by the compiler), F16C eight at a time for f16 on the paths that have it (ATTN_F16C).
+void read_row(const char* src, float* dst, int64_t n) {
+  if (kIoType == IoType::F32) {
+    memcpy(dst, src, size_t(n) * 4);
+    return;
+  }
+  int64_t c = 0;
+#if defined(ATTN_F16C)
+  if (kIoType == IoType::F16)
+    for (; c + 8 <= n; c += 8)
+      _mm256_storeu_ps(dst + c, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 2 * c))));
+#endif
+  for (; c < n; ++c) dst[c] = read_io(src + 2 * c);
+}
+
+/// K or V as the tasks read them: rows of `cols` f32, one [L, cols] plane per (head, batch). The
+/// caller's memory itself when it already is that (f32, rows of exactly `cols` floats, dense);
+/// otherwise either a converted copy of the whole tensor (columns past the tensor's zero-filled),
+/// or, when few tasks read each plane (decoding), nothing up front: each task converts the rows it
+/// is about to visit into its own scratch (`streamed`), so keys the mask rules out are never read
+/// and no tensor-sized buffer is allocated (its page faults cost more than the conversion).
+struct KeySide {
+  const float* base = nullptr;
+  int64_t head_stride = 0, batch_stride = 0;  // in floats
+  float* copy = nullptr;
+  bool streamed = false;
+  const char* src = nullptr;              // streamed: the caller's tensor
+  int64_t src_b = 0, src_h = 0, src_l = 0;  // its strides in bytes
+  int64_t src_cols = 0;                     // its last extent
+  KeySide() = default;
+  KeySide(const KeySide&) = delete;
+  KeySide& operator=(const KeySide&) = delete;
+  ~KeySide() { free(copy); }
+  const float* plane(int64_t h, int64_t b) const { return base + b * batch_stride + h * head_stride; }
+  /// Streamed: rows [row0, row1) of (head h, batch b) as f32 rows of `cols` into `dst`.
+  void convert(int64_t h, int64_t b, int64_t row0, int64_t row1, int64_t cols, float* dst) const {
+    for (int64_t r = row0; r < row1; ++r, dst += cols) {
+      read_row(src + b * src_b + h * src_h + r * src_l, dst, src_cols);
+      memset(dst + src_cols, 0, size_t(cols - src_cols) * 4);
+    }
+  }
+  bool prepare(void* uc, const DLTensor* t, const char* name, int64_t columns, bool stream);
+  /// The whole [Lk] plane of (head h, batch b) as the pipeline's buffer (not streamed).
+  void head(int64_t h, int64_t b, int64_t keys, struct Plane& plane) const;
+  /// Streamed: rows [row0, row1) of (head h, batch b) converted into `storage`, as the pipeline's
+  /// buffer of rows [0, row1) (Plane::set).
+  void piece(int64_t h, int64_t b, int64_t row0, int64_t row1, std::vector<float>& storage, struct Plane& plane) const;
+  int64_t cols = 0;
+};
+
+bool prepare_key_side(void* uc, const DLTensor* t, const char* name, int64_t cols, bool stream, KeySide& s) {
+  int64_t B = t->shape[0], H = t->shape[1], L = t->shape[2], C = t->shape[3];
+  if (L * cols >= (int64_t(1) << 31))
+    return fail(uc, "%s: %s has too many rows for this kernel (%lld)", kKernelName, name, (long long)L), false;
+  const char* base = base_of(t);
+  if (kIoType == IoType::F32 && C == cols && (L <= 1 || stride_of(t, 2) == cols) &&
+      reinterpret_cast<uintptr_t>(base) % alignof(float) == 0) {
+    s.base = reinterpret_cast<const float*>(base);
+    s.head_stride = stride_of(t, 1), s.batch_stride = stride_of(t, 0);
+    return true;
+  }
+  int64_t esize = t->dtype.bits / 8;
+  int64_t sb = stride_of(t, 0) * esize, sh = stride_of(t, 1) * esize, sl = stride_of(t, 2) * esize;
+  if (stream) {
+    s.streamed = true, s.src = base, s.src_b = sb, s.src_h = sh, s.src_l = sl, s.src_cols = C;
+    return true;
+  }
+  int64_t n = B * H * L * cols;
+  s.copy = static_cast<float*>(aligned_alloc(64, size_t(round_up(n * 4 + 64, 64))));
+  if (!s.copy) return fail(uc, "%s: out of memory converting %s", kKernelName, name), false;
+  s.base = s.copy, s.head_stride = L * cols, s.batch_stride = H * L * cols;
+  return parallel_for(uc, int(B * H), [&](int task) {
+    int64_t b = task / H, h = task % H;
+    for (int64_t r = 0; r < L; ++r) {
+      const char* src = base + b * sb + h * sh + r * sl;
+      float* dst = s.copy + b * s.batch_stride + h * s.head_stride + r * cols;
+      read_row(src, dst, C);
+      memset(dst + C, 0, size_t(cols - C) * 4);
+    }
+    return 0;
+  }) == 0;
+}
+
+bool KeySide::prepare(void* uc, const DLTensor* t, const char* name, int64_t columns, bool stream) {
+  cols = columns;
+  return prepare_key_side(uc, t, name, columns, stream, *this);
+}
+void KeySide::head(int64_t h, int64_t b, int64_t keys, Plane& plane) const { plane.set(this->plane(h, b), cols, keys, 0); }
+void KeySide::piece(int64_t h, int64_t b, int64_t row0, int64_t row1, std::vector<float>& storage, Plane& plane) const {
+  storage.resize(size_t((row1 - row0) * cols));
+  convert(h, b, row0, row1, cols, storage.data());
+  plane.set(storage.data(), cols, row1 - row0, row0);
+}
+
+/// The tile's query rows as f32 [kTileQ][D] in `storage` (rows past `rows` zero), as the pipeline's
+/// q buffer; `row(r)` is where row r starts in the caller's tensor.
+template <typename RowAddress>
+void stage_query_tile(std::vector<float>& storage, int64_t D, int64_t rows, RowAddress row, Plane& plane) {
+  storage.resize(size_t(kTileQ * D));
+  for (int64_t r = 0; r < kTileQ; ++r) {
+    float* dst = storage.data() + r * D;
+    if (r >= rows)
+      memset(dst, 0, size_t(D) * 4);
+    else
+      read_row(row(r), dst, D);
+  }
+  plane.set(storage.data(), D, kTileQ, 0);
+}
+
+using KeyStage = KeySide;
+using ValueStage = KeySide;
+
+}  // namespace

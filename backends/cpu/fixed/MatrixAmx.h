@@ -1,0 +1,82 @@
+// The amx path's products (fixed/MatrixExterns.h calls them): bf16 tiles, f32 accumulation
+// (tdpbf16ps). Compiled for amx-tile and amx-bf16 by the path's target region.
+namespace {
+
+/// AMX's tile configuration, palette 1 (Intel SDM, LDTILECFG): tiles 0-3 accumulate a 32 x 32
+/// block of C, 4-5 hold A's two 16-row halves and 6-7 B's two 16-column halves, all of one k-step
+/// (32 bf16 = 64 bytes a row).
+struct alignas(64) TileConfig {
+  uint8_t palette = 1, start_row = 0, reserved[14] = {};
+  uint16_t colsb[16] = {64, 64, 64, 64, 64, 64, 64, 64};
+  uint8_t rows[16] = {16, 16, 16, 16, 16, 16, 16, 16};
+};
+
+/// This thread's tiles, configured for a call's products and released after it (the OS then
+/// need not save them at a context switch).
+struct MatrixUnit {
+  MatrixUnit() {
+    static const TileConfig config;
+    _tile_loadconfig(&config);
+  }
+  ~MatrixUnit() { _tile_release(); }
+  MatrixUnit(const MatrixUnit&) = delete;
+  MatrixUnit& operator=(const MatrixUnit&) = delete;
+};
+
+/// C[m][0, 32) (+)= sum over k of A[m][k] B[k][0, 32), m < M (a multiple of 16), k < K (a multiple of
+/// 32): A bf16 rows `lda` elements apart, B pairs-interleaved [K / 2][32][2] (the VNNI layout),
+/// C f32 rows `ldc` floats apart; `accumulate` adds to C, else overwrites it.
+void matrix_product(const uint16_t* A, int64_t lda, const uint16_t* B, int64_t K, float* C, int64_t ldc, int64_t M,
+                    bool accumulate) {
+  const int64_t a_bytes = lda * 2, c_bytes = ldc * 4;
+  int64_t m = 0;
+  for (; m + 32 <= M; m += 32) {
+    float* c = C + m * ldc;
+    if (accumulate) {
+      _tile_loadd(0, c, c_bytes);
+      _tile_loadd(1, c + 16, c_bytes);
+      _tile_loadd(2, c + 16 * ldc, c_bytes);
+      _tile_loadd(3, c + 16 * ldc + 16, c_bytes);
+    } else {
+      _tile_zero(0);
+      _tile_zero(1);
+      _tile_zero(2);
+      _tile_zero(3);
+    }
+    for (int64_t k = 0; k < K; k += 32) {
+      _tile_loadd(4, A + m * lda + k, a_bytes);
+      _tile_loadd(5, A + (m + 16) * lda + k, a_bytes);
+      _tile_loadd(6, B + k * 32, 128);
+      _tile_loadd(7, B + k * 32 + 32, 128);
+      _tile_dpbf16ps(0, 4, 6);
+      _tile_dpbf16ps(1, 4, 7);
+      _tile_dpbf16ps(2, 5, 6);
+      _tile_dpbf16ps(3, 5, 7);
+    }
+    _tile_stored(0, c, c_bytes);
+    _tile_stored(1, c + 16, c_bytes);
+    _tile_stored(2, c + 16 * ldc, c_bytes);
+    _tile_stored(3, c + 16 * ldc + 16, c_bytes);
+  }
+  if (m < M) {  // 16 rows left
+    float* c = C + m * ldc;
+    if (accumulate) {
+      _tile_loadd(0, c, c_bytes);
+      _tile_loadd(1, c + 16, c_bytes);
+    } else {
+      _tile_zero(0);
+      _tile_zero(1);
+    }
+    for (int64_t k = 0; k < K; k += 32) {
+      _tile_loadd(4, A + m * lda + k, a_bytes);
+      _tile_loadd(6, B + k * 32, 128);
+      _tile_loadd(7, B + k * 32 + 32, 128);
+      _tile_dpbf16ps(0, 4, 6);
+      _tile_dpbf16ps(1, 4, 7);
+    }
+    _tile_stored(0, c, c_bytes);
+    _tile_stored(1, c + 16, c_bytes);
+  }
+}
+
+}  // namespace

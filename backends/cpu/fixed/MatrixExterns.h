@@ -1,0 +1,156 @@
+// The matrix paths' extern stages (backends/cpu/AttentionAlgorithm.cpp, define_matrix_scores and
+// define_matrix_softmax_pv): Q·Kᵀ, and the softmax with P·V, on matrix_product (fixed/MatrixAmx.h or
+// fixed/MatrixDpbf16.h). Halide calls each once per chunk of keys; first, to size their inputs, with
+// a bounds query (an output with no memory).
+namespace {
+
+constexpr int kMatrixRows = 32;     // query rows of a tile (the pipeline's tile_q)
+constexpr int64_t kKeyStep = 32;    // keys of one k-step of P·V and of one block of Q·Kᵀ
+
+/// A thread's scratch for the stages' tails (blocks of fewer than 32 keys) and P.
+struct MatrixScratch {
+  std::vector<uint16_t> a, p;
+  std::vector<float> c;
+};
+thread_local MatrixScratch matrix_scratch;
+
+// The all-lanes maskz forms of vmaxps, vrndscaleps and vscalefps: GCC 12's plain ones start from
+// _mm512_undefined_ps(), which -Wall reports as used uninitialized.
+constexpr __mmask16 kAllLanes = 0xffff;
+
+/// 2^x for x <= 0 or NaN, 16 lanes: -inf gives 0 exactly (a masked key), NaN stays NaN (the
+/// documented non-finite rule: a NaN score reaches its row). A degree-5 fit of 2^f on [0, 1)
+/// (relative error 1.6e-7), scaled by 2^floor(x) with vscalefps.
+__m512 exp2_nonpositive(__m512 x) {
+  x = _mm512_maskz_max_ps(kAllLanes, _mm512_set1_ps(-200.0f), x);  // NaN stays: vmaxps returns its second operand
+  const __m512 n = _mm512_maskz_roundscale_ps(kAllLanes, x, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+  const __m512 f = _mm512_sub_ps(x, n);
+  __m512 p = _mm512_set1_ps(1.876232913e-03f);
+  p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(8.992584422e-03f));
+  p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(5.582360551e-02f));
+  p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(2.401545346e-01f));
+  p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(6.931529641e-01f));
+  p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(9.999999404e-01f));
+  return _mm512_maskz_scalef_ps(kAllLanes, p, n);
+}
+
+/// Two keys' 16 probabilities as bf16 pairs, rounded to nearest even: {a0, b0, a1, b1, ...}.
+__m512i bf16_pairs(__m512 a, __m512 b) {
+  const __m512i both = (__m512i)_mm512_cvtne2ps_pbh(b, a);  // a's 16 in the low half, b's in the high
+  const __m512i order = _mm512_set_epi16(31, 15, 30, 14, 29, 13, 28, 12, 27, 11, 26, 10, 25, 9, 24, 8, 23, 7, 22, 6,
+                                         21, 5, 20, 4, 19, 3, 18, 2, 17, 1, 16, 0);
+  return _mm512_permutexvar_epi16(order, both);
+}
+
+}  // namespace
+
+/// dot(ii, j) for the keys of `out` (dim 1; dim 0 the tile's 32 rows): Q (pairs-interleaved
+/// [D_pad / 2][32][2]) against K's rows (bf16, D_pad each). Keys in blocks of 32; a last block of
+/// fewer is copied into a zero-filled block first, so no row past the chunk is read or written.
+extern "C" int ATTN_MATRIX_EXTERNS_qk(halide_buffer_t* q, halide_buffer_t* k, halide_buffer_t* out) {
+  if (!out->host) return 0;  // bounds query: the whole of Q and K's buffers, as given
+  if (out->dim[0].extent != kMatrixRows || out->dim[0].stride != 1) return -1;
+  const int64_t D_pad = int64_t(q->dim[1].extent) * 2, lda = k->dim[1].stride, ldc = out->dim[1].stride;
+  const int64_t first = out->dim[1].min, keys = out->dim[1].extent, whole = keys / kKeyStep * kKeyStep;
+  const uint16_t* Q = reinterpret_cast<const uint16_t*>(q->host);
+  const uint16_t* K = reinterpret_cast<const uint16_t*>(k->host) + (first - k->dim[1].min) * lda;
+  float* C = reinterpret_cast<float*>(out->host);
+  [[maybe_unused]] MatrixUnit unit;
+  matrix_product(K, lda, Q, D_pad, C, ldc, whole, false);
+  if (whole < keys) {
+    MatrixScratch& s = matrix_scratch;
+    const int64_t tail = keys - whole;
+    s.a.assign(size_t(kKeyStep * D_pad), 0);
+    for (int64_t r = 0; r < tail; ++r) memcpy(s.a.data() + r * D_pad, K + (whole + r) * lda, size_t(D_pad) * 2);
+    s.c.resize(size_t(kKeyStep * kMatrixRows));
+    matrix_product(s.a.data(), D_pad, Q, D_pad, s.c.data(), kMatrixRows, kKeyStep, false);
+    for (int64_t r = 0; r < tail; ++r) memcpy(C + (whole + r) * ldc, s.c.data() + r * kMatrixRows, kMatrixRows * 4);
+  }
+  return 0;
+}
+
+/// The chunk's softmax and P·V: from the scores of keys [lo, hi) (`s`, dimension `keys_dim` the
+/// keys, the other the tile's 32 rows, contiguous) times `scale`, in log2 units, and V transposed
+/// (`v`: [Dv_pad][keys], bf16), writes `out` (c, ii): P·V unnormalized in columns [0, Dv_pad), the
+/// row max in Dv_pad, the row sum in Dv_pad + 1 — define_output's partial result — and 0 in the
+/// columns after them. As the f32
+/// paths: the max over the chunk (-inf when it masks the row), p = 2^(x - max) with a -inf max read
+/// as 0, the sum of p in f32; P·V takes p rounded to bf16, as PyTorch's bf16 attention does.
+extern "C" int ATTN_MATRIX_EXTERNS_softmax_pv(halide_buffer_t* s, halide_buffer_t* v, float scale, int32_t lo,
+                                              int32_t hi, int32_t keys_dim, halide_buffer_t* out) {
+  const int rows_dim = 1 - keys_dim;
+  if (!out->host) {  // bounds query: the chunk's scores; all of V's buffer, as given
+    if (s->host) return 0;
+    s->dim[keys_dim].min = lo, s->dim[keys_dim].extent = hi - lo;
+    s->dim[rows_dim].min = 0, s->dim[rows_dim].extent = kMatrixRows;
+    return 0;
+  }
+  if (s->dim[rows_dim].stride != 1 || hi < lo) return -1;
+  const int64_t n = hi - lo, ks = s->dim[keys_dim].stride;
+  const float* S = reinterpret_cast<const float*>(s->host) + (lo - s->dim[keys_dim].min) * ks -
+                   int64_t(s->dim[rows_dim].min);
+  const __m512 k = _mm512_set1_ps(scale), neg_inf = _mm512_set1_ps(-INFINITY);
+  // The row max of the tile's 32 rows, two vectors.
+  __m512 m0 = neg_inf, m1 = neg_inf;
+  for (int64_t key = 0; key < n; ++key) {
+    m0 = _mm512_maskz_max_ps(kAllLanes, m0, _mm512_mul_ps(_mm512_loadu_ps(S + key * ks), k));
+    m1 = _mm512_maskz_max_ps(kAllLanes, m1, _mm512_mul_ps(_mm512_loadu_ps(S + key * ks + 16), k));
+  }
+  const __m512 zero = _mm512_setzero_ps();
+  const __m512 safe0 = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(m0, neg_inf, _CMP_EQ_OQ), m0, zero);
+  const __m512 safe1 = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(m1, neg_inf, _CMP_EQ_OQ), m1, zero);
+  // The probabilities, their sum, and P as bf16 pairs [keys / 2][32][2] (keys past hi: zero).
+  MatrixScratch& scratch = matrix_scratch;
+  const int64_t padded = (n + kKeyStep - 1) / kKeyStep * kKeyStep;
+  scratch.p.resize(size_t(padded * kMatrixRows) + 1);
+  uint16_t* P = scratch.p.data();
+  __m512 sum0 = zero, sum1 = zero;
+  auto probs = [&](int64_t key, __m512& p0, __m512& p1) {
+    if (key >= n) {
+      p0 = p1 = zero;
+      return;
+    }
+    p0 = exp2_nonpositive(_mm512_fmsub_ps(_mm512_loadu_ps(S + key * ks), k, safe0));
+    p1 = exp2_nonpositive(_mm512_fmsub_ps(_mm512_loadu_ps(S + key * ks + 16), k, safe1));
+    sum0 = _mm512_add_ps(sum0, p0), sum1 = _mm512_add_ps(sum1, p1);
+  };
+  for (int64_t key = 0; key < padded; key += 2) {
+    __m512 a0, a1, b0, b1;
+    probs(key, a0, a1);
+    probs(key + 1, b0, b1);
+    _mm512_storeu_si512(P + key * kMatrixRows, bf16_pairs(a0, b0));
+    _mm512_storeu_si512(P + key * kMatrixRows + 32, bf16_pairs(a1, b1));
+  }
+  // P·V into C [Dv_pad][32]: V's whole k-steps in place; a last partial one from a copy whose
+  // columns past hi are zero (the keys after the chunk may hold anything).
+  const int64_t Dv_pad = v->dim[1].extent, lda = v->dim[1].stride, whole = n / kKeyStep * kKeyStep;
+  const uint16_t* Vt = reinterpret_cast<const uint16_t*>(v->host) + (lo - v->dim[0].min) - v->dim[1].min * lda;
+  scratch.c.resize(size_t(Dv_pad * kMatrixRows));
+  float* C = scratch.c.data();
+  {
+    [[maybe_unused]] MatrixUnit unit;
+    matrix_product(Vt, lda, P, whole, C, kMatrixRows, Dv_pad, false);
+    if (whole < n) {
+      scratch.a.assign(size_t(Dv_pad * kKeyStep), 0);
+      for (int64_t c = 0; c < Dv_pad; ++c) memcpy(scratch.a.data() + c * kKeyStep, Vt + c * lda + whole, size_t(n - whole) * 2);
+      matrix_product(scratch.a.data(), kKeyStep, P + whole * kMatrixRows, kKeyStep, C, kMatrixRows, Dv_pad, whole > 0);
+    } else if (whole == 0) {
+      memset(C, 0, size_t(Dv_pad * kMatrixRows) * 4);
+    }
+  }
+  // Out (c, ii), row by row.
+  alignas(64) float stats[4][16];
+  _mm512_store_ps(stats[0], m0), _mm512_store_ps(stats[1], m1), _mm512_store_ps(stats[2], sum0), _mm512_store_ps(stats[3], sum1);
+  float* O = reinterpret_cast<float*>(out->host);
+  const int64_t c0 = out->dim[0].min, cols = out->dim[0].extent, os = out->dim[1].stride;
+  for (int64_t r = 0; r < out->dim[1].extent; ++r) {
+    const int64_t row = out->dim[1].min + r;
+    float* o = O + r * os;
+    for (int64_t c = c0; c < c0 + cols; ++c)
+      o[c - c0] = c < Dv_pad       ? C[c * kMatrixRows + row]
+                  : c == Dv_pad     ? stats[row / 16][row % 16]
+                  : c == Dv_pad + 1 ? stats[2 + row / 16][row % 16]
+                                    : 0.0f;
+  }
+  return 0;
+}

@@ -1,0 +1,124 @@
+// The bf16 matrix paths' staging (amx, avx512bf16): Q, K and V in the layouts the extern stages
+// read (fixed/MatrixExterns.h), with the same interface as the f32 paths' KeySide (KeyStage,
+// ValueStage, stage_query_tile). Plain C++: the conversions are copies of bf16 bits.
+namespace {
+
+constexpr int64_t kMatrixStep = 32;  // bf16 elements of one k-step of a product (an AMX tile's row)
+
+/// The tile's query rows pairs-interleaved, [D_pad / 2][kTileQ][2] u16 (D_pad: D rounded up to a
+/// k-step, zero-filled; rows past `rows` zero), in `storage` (used as raw memory).
+template <typename RowAddress>
+void stage_query_tile(std::vector<float>& storage, int64_t D, int64_t rows, RowAddress row, Plane& plane) {
+  const int64_t D_pad = round_up(D, kMatrixStep);
+  storage.resize(size_t(kTileQ * D_pad / 2));
+  uint16_t* dst = reinterpret_cast<uint16_t*>(storage.data());
+  memset(dst, 0, size_t(kTileQ * D_pad) * 2);
+  for (int64_t r = 0; r < rows; ++r) {
+    const char* src = row(r);
+    for (int64_t d = 0; d < D; ++d) memcpy(dst + (d / 2) * (2 * kTileQ) + 2 * r + (d & 1), src + 2 * d, 2);
+  }
+  plane.set_u16(reinterpret_cast<uintptr_t>(dst), 2 * kTileQ, D_pad / 2, 2 * kTileQ);
+}
+
+/// K as bf16 rows of D_pad elements: the caller's tensor in place when its rows are that already
+/// (D a multiple of a k-step, the usual case), else a zero-padded copy, whole or (decoding) of the
+/// rows a task is about to visit.
+struct MatrixKeys {
+  const char* base = nullptr;  // in place or the copy: rows of D_pad u16
+  int64_t sb = 0, sh = 0, sl = 0;  // its strides in elements
+  int64_t D = 0, D_pad = 0;
+  bool streamed = false;
+  const char* src = nullptr;  // copies: the caller's tensor and its strides in bytes
+  int64_t src_b = 0, src_h = 0, src_l = 0;
+  std::vector<uint16_t> copy;
+
+  void copy_rows(int64_t h, int64_t b, int64_t row0, int64_t row1, uint16_t* dst) const {
+    for (int64_t r = row0; r < row1; ++r, dst += D_pad) {
+      memcpy(dst, src + b * src_b + h * src_h + r * src_l, size_t(D) * 2);
+      memset(dst + D, 0, size_t(D_pad - D) * 2);
+    }
+  }
+  bool prepare(void* uc, const DLTensor* t, const char* name, int64_t head_dim, bool stream) {
+    const int64_t B = t->shape[0], H = t->shape[1], L = t->shape[2];
+    D = head_dim, D_pad = round_up(head_dim, kMatrixStep);
+    const int64_t row_stride = L <= 1 ? D_pad : stride_of(t, 2);
+    if (L * D_pad >= (int64_t(1) << 31) || row_stride >= (int64_t(1) << 31) || row_stride < 0)
+      return fail(uc, "%s: %s has too many rows for this kernel (%lld)", kKernelName, name, (long long)L), false;
+    if (D == D_pad) {
+      base = base_of(t), sb = stride_of(t, 0), sh = stride_of(t, 1), sl = row_stride;
+      return true;
+    }
+    src = base_of(t), src_b = stride_of(t, 0) * 2, src_h = stride_of(t, 1) * 2, src_l = stride_of(t, 2) * 2;
+    if (stream) return streamed = true;
+    copy.resize(size_t(B * H * L * D_pad));
+    sl = D_pad, sh = L * D_pad, sb = H * L * D_pad;
+    base = reinterpret_cast<const char*>(copy.data());
+    return parallel_for(uc, int(B * H), [&](int task) {
+      copy_rows(task % H, task / H, 0, L, copy.data() + task * L * D_pad);
+      return 0;
+    }) == 0;
+  }
+  void head(int64_t h, int64_t b, int64_t keys, Plane& plane) const {
+    plane.set_u16(reinterpret_cast<uintptr_t>(base + 2 * (b * sb + h * sh)), D_pad, keys, sl);
+  }
+  void piece(int64_t h, int64_t b, int64_t row0, int64_t row1, std::vector<float>& storage, Plane& plane) const {
+    storage.resize(size_t((row1 - row0) * D_pad / 2 + 1));
+    uint16_t* rows = reinterpret_cast<uint16_t*>(storage.data());
+    copy_rows(h, b, row0, row1, rows);
+    plane.set_u16(reinterpret_cast<uintptr_t>(rows) - uintptr_t(2 * row0 * D_pad), D_pad, row1, D_pad);
+  }
+};
+
+/// V transposed, [Dv_pad][keys rounded up to a k-step] u16 per key/value plane (rows past Dv and
+/// keys past Lk zero): P·V's A operand, a row of 32 keys per tile row. Whole, or (decoding) for the
+/// keys a task is about to visit.
+struct MatrixValues {
+  bool streamed = false;
+  const char* src = nullptr;
+  int64_t src_b = 0, src_h = 0, src_l = 0;
+  int64_t Dv = 0, Dv_pad = 0, L = 0, L_pad = 0, H = 0;
+  std::vector<uint16_t> copy;
+
+  /// Keys [row0, row1) of plane (h, b) into dst, rows `width` elements apart (width >= row1 - row0,
+  /// the columns after them zero): blocks of 32 keys, each column's 32 keys written together.
+  void transpose(int64_t h, int64_t b, int64_t row0, int64_t row1, uint16_t* dst, int64_t width) const {
+    const char* plane = src + b * src_b + h * src_h;
+    for (int64_t c = Dv; c < Dv_pad; ++c) memset(dst + c * width, 0, size_t(width) * 2);
+    for (int64_t k0 = row0; k0 < row0 + width; k0 += kMatrixStep) {
+      const int64_t n = row1 - k0 < kMatrixStep ? (row1 - k0 > 0 ? row1 - k0 : 0) : kMatrixStep;
+      for (int64_t c = 0; c < Dv; ++c) {
+        uint16_t* out = dst + c * width + (k0 - row0);
+        for (int64_t r = 0; r < n; ++r) memcpy(out + r, plane + (k0 + r) * src_l + 2 * c, 2);
+        if (n < kMatrixStep) memset(out + n, 0, size_t(kMatrixStep - n) * 2);
+      }
+    }
+  }
+  bool prepare(void* uc, const DLTensor* t, const char* name, int64_t value_cols, bool stream) {
+    const int64_t B = t->shape[0];
+    H = t->shape[1], L = t->shape[2], Dv = t->shape[3], Dv_pad = value_cols, L_pad = round_up(L, kMatrixStep);
+    if (L_pad * Dv_pad >= (int64_t(1) << 31))
+      return fail(uc, "%s: %s has too many rows for this kernel (%lld)", kKernelName, name, (long long)L), false;
+    src = base_of(t), src_b = stride_of(t, 0) * 2, src_h = stride_of(t, 1) * 2, src_l = stride_of(t, 2) * 2;
+    if (stream) return streamed = true;
+    copy.resize(size_t(B * H * Dv_pad * L_pad));
+    return parallel_for(uc, int(B * H), [&](int task) {
+      transpose(task % H, task / H, 0, L, copy.data() + task * Dv_pad * L_pad, L_pad);
+      return 0;
+    }) == 0;
+  }
+  void head(int64_t h, int64_t b, int64_t, Plane& plane) const {
+    plane.set_u16(reinterpret_cast<uintptr_t>(copy.data() + (b * H + h) * Dv_pad * L_pad), L_pad, Dv_pad, L_pad);
+  }
+  void piece(int64_t h, int64_t b, int64_t row0, int64_t row1, std::vector<float>& storage, Plane& plane) const {
+    const int64_t width = round_up(row1 - row0, kMatrixStep);
+    storage.resize(size_t(Dv_pad * width / 2 + 1));
+    uint16_t* cols = reinterpret_cast<uint16_t*>(storage.data());
+    transpose(h, b, row0, row1, cols, width);
+    plane.set_u16(reinterpret_cast<uintptr_t>(cols) - uintptr_t(2 * row0), row0 + width, Dv_pad, width);
+  }
+};
+
+using KeyStage = MatrixKeys;
+using ValueStage = MatrixValues;
+
+}  // namespace
