@@ -58,6 +58,16 @@ kernel elementwise {
   lse = true;
 }
 kernel erf_lse { mask = kv == 0; score = erf(float(q - 300) * 0.0078125) * 4.0; lse = true; }
+// The bf16 matrix paths' kernels (amx, avx512bf16): no mask and no score (the raw products reach
+// the softmax stage), a buffer mask, score modifiers, decoding, fixed dims with Dv = 48 (a P·V
+// block of 16 rows), rows no key reaches.
+kernel dense_bf16 { dtype = bf16; lse = true; }
+kernel documents_bf16(doc: tensor<i32>[len]) { mask = causal && doc[q] == doc[kv]; dtype = bf16; lse = true; }
+kernel alibi_bf16(slopes: tensor<f32>[heads]) { mask = causal; score = alibi(slopes); dtype = bf16; }
+kernel softcap_bf16 { mask = sliding(300); score = softcap(20.0); dtype = bf16; lse = true; }
+kernel decode_bf16(offset: int) { mask = kv <= q + offset; dtype = bf16; }
+kernel fixed_bf16 { mask = causal; head_dim = 128; value_dim = 48; dtype = bf16; lse = true; }
+kernel first_rows_bf16 { mask = q < 3 && causal; dtype = bf16; lse = true; }
 )attn";
 
 struct Shape {
@@ -238,6 +248,31 @@ BOOST_AUTO_TEST_CASE(avx2_and_portable_schedules) {
         check(name, random_shape(rng, 150, *compile_cpu(kProgram, name).ir), rng, false, CpuTarget{isa});
     // Past one chunk of 1024 keys, neither length a multiple of a tile or of a P·V key block.
     check("fixed64", Shape{1, 2, 1, 1300, 1107, 64, 64}, rng, false, CpuTarget{isa});
+  }
+}
+
+BOOST_AUTO_TEST_CASE(bf16_matrix_paths) {
+  // Q·Kᵀ and P·V in bf16 (amx: AMX tiles; avx512bf16: vdpbf16ps), each path this host runs (the
+  // others are skipped, never failed): random shapes (head dims that are not a k-step of 32 take
+  // K through a padded copy), past one chunk of 1024 keys with lengths that are not multiples of 32,
+  // decoding (V transposed piece by piece), GQA, strided views, rows no key reaches.
+  std::mt19937 rng(31);
+  for (CpuIsa isa : {CpuIsa::AMX, CpuIsa::AVX512BF16}) {
+    if (int(isa) < int(host_cpu_target().isa)) {
+      BOOST_TEST_MESSAGE("bf16_matrix_paths: this CPU does not run " << cpu_isa_name(isa) << "; skipped");
+      continue;
+    }
+    const CpuTarget t{isa};
+    for (const char* name : {"dense_bf16", "documents_bf16", "alibi_bf16", "softcap_bf16", "decode_bf16",
+                             "fixed_bf16", "first_rows_bf16", "causal_bf16", "sinks_bf16"})
+      for (int i = 0; i < 3; ++i)
+        check(name, random_shape(rng, i == 0 ? 300 : 120, *compile_cpu(kProgram, name, t).ir), rng, false, t);
+    check("fixed_bf16", Shape{1, 2, 1, 1300, 1107, 128, 48}, rng, false, t);
+    check("dense_bf16", Shape{1, 1, 1, 33, 2085, 40, 100}, rng, false, t);
+    check("decode_bf16", Shape{2, 8, 2, 1, 1500, 64, 64}, rng, false, t);
+    check("decode_bf16", Shape{1, 4, 4, 1, 777, 40, 24}, rng, false, t);
+    check("documents_bf16", Shape{1, 2, 2, 250, 250, 64, 64}, rng, true, t);
+    check("first_rows_bf16", Shape{1, 2, 1, 70, 70, 32, 32}, rng, false, t);
   }
 }
 

@@ -129,6 +129,13 @@ kernel sel_q_uniform { mask = (q % 2 == 0) ? (kv < 30) : true; lse = true; }
 kernel sel_kv_uniform(flag: bool) { mask = (kv % 2 == 0) ? flag : (kv < 30); lse = true; }
 kernel sel_then_eq { mask = ((kv % 2 == 0) ? (q < 40) : true) == (kv < 60); lse = true; }
 kernel not_eq { mask = !(kv < 40) == (q < 40); lse = true; }
+// The bf16 matrix paths (amx, avx512bf16): the same rule with the products in bf16.
+kernel plain_bf16 { mask = causal; dtype = bf16; lse = true; }
+kernel dense_bf16 { dtype = bf16; lse = true; }
+kernel bias_where_masked_bf16(bias: tensor<f32>[len]) { mask = kv < 40; score = score + bias[kv]; dtype = bf16; lse = true; }
+kernel nan_some_bf16 { mask = causal; score = kv == 3 ? sqrt(score - 1000.0) : score; dtype = bf16; lse = true; }
+kernel plus_inf_every_7th_bf16 { mask = causal; score = kv % 7 == 0 ? inf : score; dtype = bf16; lse = true; }
+kernel minus_inf_all_bf16 { score = -inf; dtype = bf16; lse = true; }
 kernel block_diffusion(n: int) {
   mask = (q < n) == (kv < n) ? (q // 16 == kv // 16 || kv < q) : kv < n;
   lse = true;
@@ -198,6 +205,30 @@ void check_targets(const std::string& name, const KernelInputs& in, const NaiveR
   KernelOutputs vk = run_vulkan(*ir, in);
   BOOST_TEST(diff(vk.out, want.out) < tol, name << ": vulkan Out");
   BOOST_TEST(diff(vk.lse, want.lse) < tol, name << ": vulkan LSE");
+}
+
+/// `name` on each bf16 matrix path this host runs (amx, avx512bf16) against `want`, with the CPU's
+/// +Inf-row rule; bf16's tolerance for finite values.
+void check_matrix_paths(const std::string& name, const KernelInputs& in, const NaiveResult& want) {
+  NaiveResult cpu_want = want;
+  const size_t dv = want.out.size() / want.lse.size();
+  for (size_t r = 0; r < want.lse.size(); ++r)
+    if (want.lse[r] == kInf) {
+      cpu_want.lse[r] = kNaN;
+      for (size_t d = 0; d < dv; ++d) cpu_want.out[r * dv + d] = kNaN;
+    }
+  for (CpuIsa isa : {CpuIsa::AMX, CpuIsa::AVX512BF16}) {
+    if (int(isa) < int(host_cpu_target().isa)) continue;  // this CPU does not run it
+    const CpuCompiled& cpu = compile_cpu(kProgram, name, CpuTarget{isa});
+    for (int threads : {1, 2}) {
+      CpuRun got = run_cpu(cpu, in, true, false, threads);
+      BOOST_REQUIRE_MESSAGE(got.status == 0, got.error);
+      BOOST_TEST(diff(got.outputs.out, cpu_want.out) < 6e-2,
+                 name << ": " << cpu_isa_name(isa) << " Out, " << threads << " thread(s)");
+      BOOST_TEST(diff(got.outputs.lse, cpu_want.lse) < 6e-2,
+                 name << ": " << cpu_isa_name(isa) << " LSE, " << threads << " thread(s)");
+    }
+  }
 }
 
 // Shapes: lengths that are not tile multiples, a decoding row (split-KV shares on the CPU), GQA.
@@ -293,4 +324,42 @@ BOOST_AUTO_TEST_CASE(nan_in_q_and_overflowing_scores_follow_the_rule) {
   check_targets("softcapped", in, rule(in.q, in.k, in.v, causal, [](double s, int, int, int, int) {
                   return 20.0 * std::tanh(s / 20.0);
                 }));
+}
+
+BOOST_AUTO_TEST_CASE(bf16_matrix_paths_follow_the_rule) {
+  std::mt19937 rng(12);
+  auto causal = [](int, int, int q, int kv) { return kv <= q; };
+  auto all = [](int, int, int, int) { return true; };
+  auto id = [](double s, int, int, int, int) { return s; };
+  for (const AttentionShape& s : kShapes) {
+    KernelInputs in = random_attention_inputs(ScalarType::BF16, s, rng);
+    const int L = int(s.Lkv), D = int(s.D);
+    check_matrix_paths(
+        "nan_some_bf16", in,
+        rule(in.q, in.k, in.v, causal, [](double x, int, int, int, int kv) { return kv == 3 ? kNaN : x; }));
+    check_matrix_paths("plus_inf_every_7th_bf16", in,
+                       rule(in.q, in.k, in.v, causal,
+                            [](double x, int, int, int, int kv) { return kv % 7 == 0 ? kInf : x; }));
+    check_matrix_paths("minus_inf_all_bf16", in,
+                       rule(in.q, in.k, in.v, all, [](double, int, int, int, int) { return -kInf; }));
+    // A bias that is NaN, +Inf and -Inf where the mask (kv < 40) drops the key.
+    in.buffers["bias"] = HostTensor(ScalarType::F32, {L});
+    for (int64_t j = 0; j < L; ++j)
+      in.buffers["bias"].set(j, j < 40       ? 0.25 * double(j % 5)
+                                : j % 3 == 0 ? kNaN
+                                : j % 3 == 1 ? kInf
+                                             : -kInf);
+    const HostTensor bias = in.buffers["bias"];
+    check_matrix_paths("bias_where_masked_bf16", in,
+                       rule(
+                           in.q, in.k, in.v, [](int, int, int, int kv) { return kv < 40; },
+                           [&](double x, int, int, int, int kv) { return x + bias.get(kv); }));
+    // A NaN and an Inf in the last keys: only the rows that reach them (causal) see them; without a
+    // mask every row does.
+    in.buffers.clear();
+    in.k.set(int64_t(L - 2) * D + 3, kNaN);
+    in.k.set(int64_t(L - 1) * D + 1, kInf);
+    check_matrix_paths("plain_bf16", in, rule(in.q, in.k, in.v, causal, id));
+    check_matrix_paths("dense_bf16", in, rule(in.q, in.k, in.v, all, id));
+  }
 }
