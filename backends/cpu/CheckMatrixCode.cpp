@@ -1,0 +1,74 @@
+// Compiles the bf16 matrix paths' fixed code (fixed/MatrixStaging.h, MatrixAmx.h, MatrixDpbf16.h,
+// MatrixExterns.h) as C++17, in the order and context an emitted kernel's amx and avx512bf16 paths
+// hold it (each in its own namespace and target region), with stand-ins for the ATTN_*
+// placeholders: the build fails when one does not compile. CheckFixedCode.cpp does the same for
+// the code every path shares.
+#include <HalideRuntime.h>  // halide_buffer_t: an emitted kernel carries Halide's copy
+
+#include "backends/cpu/fixed/SourceIncludes.h"
+
+#include "attn/kernel_abi.h"
+
+#include "backends/cpu/fixed/RuntimeContext.h"
+extern "C" {
+#include "backends/cpu/fixed/RuntimeFunctions.h"
+}
+
+#define ATTN_KERNEL_NAME "matrix_code_check"
+#define ATTN_LANES 16
+#define ATTN_TILE_Q 32
+#define ATTN_CHUNK_KEYS 1024
+#define ATTN_HEAD_DIM 0
+#define ATTN_VALUE_DIM 0
+#define ATTN_IO_TYPE IoType::BF16
+#define ATTN_LSE_REQUIRED false
+#define ATTN_PACK_HEADS true
+#define ATTN_NUM_BUFFERS 0
+#define ATTN_NUM_SCALARS 0
+#define ATTN_DTYPE_NAMES {4, 16, "bf16"}
+
+// The amx path: its namespace and target region (fixed/PathTargetBegin.h's pragmas).
+#pragma GCC push_options
+#pragma GCC target("avx2,fma,f16c,avx512f,avx512vl,avx512dq,avx512bw,avx512bf16,amx-tile,amx-bf16")
+namespace check_amx {
+#include "backends/cpu/fixed/WrapperConstants.h"
+#include "backends/cpu/fixed/WrapperSupport.h"
+#include "backends/cpu/fixed/MatrixStaging.h"
+#include "backends/cpu/fixed/MatrixAmx.h"
+#define ATTN_MATRIX_EXTERNS_qk check_amx_qk
+#define ATTN_MATRIX_EXTERNS_softmax_pv check_amx_softmax_pv
+#include "backends/cpu/fixed/MatrixExterns.h"
+#undef ATTN_MATRIX_EXTERNS_qk
+#undef ATTN_MATRIX_EXTERNS_softmax_pv
+}  // namespace check_amx
+#pragma GCC pop_options
+
+// The avx512bf16 path.
+#pragma GCC push_options
+#pragma GCC target("avx2,fma,f16c,avx512f,avx512vl,avx512dq,avx512bw,avx512bf16")
+namespace check_avx512bf16 {  // the staging is the amx path's, checked above
+#include "backends/cpu/fixed/MatrixDpbf16.h"
+#define ATTN_MATRIX_EXTERNS_qk check_dpbf16_qk
+#define ATTN_MATRIX_EXTERNS_softmax_pv check_dpbf16_softmax_pv
+#include "backends/cpu/fixed/MatrixExterns.h"
+}  // namespace check_avx512bf16
+#pragma GCC pop_options
+
+// Every function the paths' stages and staging define is used, as in an emitted source.
+int attn_matrix_code_check(bool amx, halide_buffer_t* s, halide_buffer_t* k, halide_buffer_t* out, const DLTensor* t) {
+  std::vector<float> storage;
+  check_amx::Plane plane;
+  check_amx::MatrixKeys keys;
+  check_amx::MatrixValues values;
+  if (amx) {
+    if (!check_amx::check_tensor(nullptr, t, "t", 4, false)) return -1;
+    check_amx::write_io(static_cast<char*>(t->data), 0.0f);
+    if (!keys.prepare(nullptr, t, "k", 64, false) || !values.prepare(nullptr, t, "v", 64, false)) return -1;
+    keys.head(0, 0, 1, plane), keys.piece(0, 0, 0, 1, storage, plane);
+    values.head(0, 0, 1, plane), values.piece(0, 0, 0, 1, storage, plane);
+    check_amx::stage_query_tile(storage, 64, 1, [&](int64_t) { return static_cast<const char*>(t->data); }, plane);
+    return check_amx::check_amx_qk(s, k, out) + check_amx::check_amx_softmax_pv(s, k, 1.0f, 0, 1, 0, out);
+  }
+  return check_avx512bf16::check_dpbf16_qk(s, k, out) +
+         check_avx512bf16::check_dpbf16_softmax_pv(s, k, 1.0f, 0, 1, 0, out);
+}
