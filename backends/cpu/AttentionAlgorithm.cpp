@@ -361,8 +361,8 @@ void define_output(AttentionDefinition& d) {
 
 // The matrix paths' inputs: the same parameters, with Q, K and V as the wrapper stages them in
 // bf16 (fixed/MatrixStaging.h): Q pairs-interleaved [D_pad / 2][tile_q][2] (u16 [2 tile_q, D_pad / 2]),
-// K rows [Lk][D_pad] (u16 [D_pad, Lk], rows of any stride), V transposed [Dv_pad][Lk_pad] (u16
-// [Lk_pad, Dv_pad]). Only the extern stages read them.
+// K rows [Lk][D_pad] (u16 [D_pad, Lk], rows of any stride), V transposed in blocks of 32 keys,
+// [Lk_pad / 32][Dv_pad][32] (u16 [32 Dv_pad, Lk_pad / 32]). Only the extern stages read them.
 void declare_matrix_inputs(AttentionDefinition& d) {
   declare_inputs(d);
   AttentionAlgorithm& a = d.a;
@@ -373,8 +373,9 @@ void declare_matrix_inputs(AttentionDefinition& d) {
 
 // The matrix paths' softmax and P·V: one extern stage over the chunk's scores in log2 units (the
 // masked ones, or the raw products and their scale when there is no mask and no score modifier),
-// which writes the chunk's unnormalized P·V in columns [0, Dv_pad), then the row max and the row
-// sum, as define_output's partial result; the chunk's bounds follow as there.
+// which is the pipeline's output: define_output's partial result, written whole (the chunk's
+// unnormalized P·V in columns [0, Dv_pad), the row max, the row sum, the chunk's and the window's
+// ends as int bits, zeros after them).
 void define_matrix_softmax_pv(AttentionDefinition& d, const std::string& externs) {
   AttentionAlgorithm& a = d.a;
   const Var &c = a.c, &ii = a.ii;
@@ -382,19 +383,13 @@ void define_matrix_softmax_pv(AttentionDefinition& d, const std::string& externs
   Func scores = raw ? a.dot : a.masked;
   Expr scale = raw ? d.raw_scale : Expr(1.0f);
   const int keys_dim = raw ? 1 : 0;  // dot(ii, j), masked(j, ii)
-  a.pv = Func(d.prefix + "pv");
-  a.pv.define_extern(externs + "_softmax_pv", {scores, a.v, scale, d.chunk_lo, d.chunk_hi, keys_dim}, Float(32),
-                     {c, ii}, NameMangling::C);
-  Expr Dvp = a.value_cols;
-  a.partial = Func(d.prefix + "partial");
-  // pv is asked for every column of the output (its columns past the sum are 0), so that the last
-  // vector of a row loads whole from it.
-  a.partial(c, ii) = select(likely(c < Dvp + 2), a.pv(c, ii), c == Dvp + 2,
-                            reinterpret(Float(32), a.chunk_hi), reinterpret(Float(32), a.window_hi));
   a.out = Func(d.prefix + "attn_out");
-  a.out(c, ii) = a.partial(c, ii);
+  a.out.define_extern(externs + "_softmax_pv",
+                      {scores, a.v, scale, d.chunk_lo, d.chunk_hi, a.window_hi, keys_dim}, Float(32), {c, ii},
+                      NameMangling::C);
+  a.pv = a.partial = a.out;
   Halide::OutputImageParam o = a.out.output_buffer();
-  Expr out_cols = Dvp + d.g.vector_lanes;
+  Expr out_cols = a.value_cols + d.g.vector_lanes;
   o.dim(0).set_min(0).set_stride(1).set_extent(out_cols);
   o.dim(1).set_min(0).set_stride(out_cols).set_extent(d.g.tile_q);
 }

@@ -67,8 +67,8 @@ int attn_matrix_code_check(bool amx, halide_buffer_t* s, halide_buffer_t* k, hal
     keys.head(0, 0, 1, plane), keys.piece(0, 0, 0, 1, storage, plane);
     values.head(0, 0, 1, plane), values.piece(0, 0, 0, 1, storage, plane);
     check_amx::stage_query_tile(storage, 64, 1, [&](int64_t) { return static_cast<const char*>(t->data); }, plane);
-    return check_amx::check_amx_qk(s, k, out) + check_amx::check_amx_softmax_pv(s, k, 1.0f, 0, 1, 0, out);
+    return check_amx::check_amx_qk(s, k, out) + check_amx::check_amx_softmax_pv(s, k, 1.0f, 0, 1, 1, 0, out);
   }
   return check_avx512bf16::check_dpbf16_qk(s, k, out) +
-         check_avx512bf16::check_dpbf16_softmax_pv(s, k, 1.0f, 0, 1, 0, out);
+         check_avx512bf16::check_dpbf16_softmax_pv(s, k, 1.0f, 0, 1, 1, 0, out);
 }

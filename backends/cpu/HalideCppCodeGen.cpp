@@ -41,6 +41,7 @@ class CpuCodeGen : public HI::CodeGen_C {
   // - Vector loads and stores take an int64_t offset: the indices are int64 arithmetic
   //   (WidenIndices.h), and an int32_t parameter would sign-extend them again at every access.
   void add_vector_typedefs(const std::set<Halide::Type>& vector_types) override {
+    stream << kPathCodeMarker;  // split_halide_cpp: where the path's own code begins
     if (!vector_types.empty()) {
       stream << cpu_fixed_text("HalideVectorOps.h");
       for (const Halide::Type& t : vector_types) {

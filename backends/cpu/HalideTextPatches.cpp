@@ -164,7 +164,7 @@ std::string use_every_scalar(std::string code, const std::string& pipeline, cons
 
 HalideCppParts split_halide_cpp(const std::string& code) {
   size_t header = code.find("#ifndef HALIDE_HALIDERUNTIME_H\n");
-  size_t vectors = code.find(cpu_fixed_text("HalideVectorOps.h"));
+  size_t vectors = code.find(kPathCodeMarker);
   if (header == std::string::npos || vectors == std::string::npos || vectors < header)
     throw std::logic_error("internal error: Halide's C++ output no longer reads helpers, runtime header, vector classes");
   HalideCppParts parts{code.substr(0, vectors), "", code.substr(vectors)};

@@ -39,10 +39,14 @@ std::string rename_runtime_functions(std::string code, const std::set<std::strin
 std::string use_every_scalar(std::string code, const std::string& pipeline,
                              const std::vector<Halide::Argument>& args);
 
-/// Halide's C++ of one vector path in three: `shared`, what comes before the vector classes
-/// (fixed/HalideVectorOps.h: includes, helpers, runtime header, attribute macros), the same for every
-/// path; `helpers`, what comes before the runtime header less the includes; `body`, the vector
-/// classes on (the path's own code).
+/// The line HalideCppCodeGen writes where the vector typedefs go, vectors or not: where a path's
+/// own code begins.
+inline constexpr const char* kPathCodeMarker = "// ---- The path's own code: vector classes, pipeline ----\n";
+
+/// Halide's C++ of one vector path in three: `shared`, what comes before kPathCodeMarker (includes,
+/// helpers, runtime header, attribute macros), the same for every path; `helpers`, what comes
+/// before the runtime header less the includes; `body`, the marker on (the vector classes of
+/// fixed/HalideVectorOps.h when the pipeline has vectors, then the path's own code).
 struct HalideCppParts {
   std::string shared, helpers, body;
 };

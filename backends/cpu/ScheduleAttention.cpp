@@ -21,19 +21,19 @@ void schedule_attention(AttentionAlgorithm& a) {
   RVar rk = a.rk.x, rd = a.rd.x;
 
   // The pipeline is one task (query tile, head, batch); the wrapper runs the tasks in parallel.
-  a.out.bound(c, 0, a.value_cols + VL).bound(ii, 0, T).vectorize(c, VL);
+  a.out.bound(c, 0, a.value_cols + VL).bound(ii, 0, T);
+  if (!g.matrix) a.out.vectorize(c, VL);
   auto rows_in_vectors = [&](Func f) {
     f.compute_root().reorder_storage(ii, j).split(ii, iio, iiv, VL).reorder(iiv, iio, j).vectorize(iiv).unroll(iio);
   };
   if (g.matrix) {
-    // The matrix paths: the extern stages' outputs are stored whole; the score modifier and mask
-    // take one pass between them, vectorized over the rows as below.
+    // The matrix paths: Q·Kᵀ's output is stored whole; the score modifier and mask take one pass
+    // between it and the softmax stage (the output), vectorized over the rows as below.
     a.dot.compute_root();
     if (!a.masked_is_scores) {
       a.masked.bound(ii, 0, T);  // the softmax stage asks for the tile's rows (a bounds query: not a constant)
       rows_in_vectors(a.masked);
     }
-    a.pv.compute_root();
     return;
   }
 

@@ -24,10 +24,11 @@ struct MatrixUnit {
 };
 
 /// C[m][0, 32) (+)= sum over k of A[m][k] B[k][0, 32), m < M (a multiple of 16), k < K (a multiple of
-/// 32): A bf16 rows `lda` elements apart, B pairs-interleaved [K / 2][32][2] (the VNNI layout),
-/// C f32 rows `ldc` floats apart; `accumulate` adds to C, else overwrites it.
-void matrix_product(const uint16_t* A, int64_t lda, const uint16_t* B, int64_t K, float* C, int64_t ldc, int64_t M,
-                    bool accumulate) {
+/// 32): A bf16, a k-step of 32 of its rows `lda` elements apart and the next k-step `a_step`
+/// elements on (32 for plain rows), B pairs-interleaved [K / 2][32][2] (the VNNI layout), C f32
+/// rows `ldc` floats apart; `accumulate` adds to C, else overwrites it.
+void matrix_product(const uint16_t* A, int64_t lda, int64_t a_step, const uint16_t* B, int64_t K, float* C,
+                    int64_t ldc, int64_t M, bool accumulate) {
   const int64_t a_bytes = lda * 2, c_bytes = ldc * 4;
   int64_t m = 0;
   for (; m + 32 <= M; m += 32) {
@@ -44,8 +45,9 @@ void matrix_product(const uint16_t* A, int64_t lda, const uint16_t* B, int64_t K
       _tile_zero(3);
     }
     for (int64_t k = 0; k < K; k += 32) {
-      _tile_loadd(4, A + m * lda + k, a_bytes);
-      _tile_loadd(5, A + (m + 16) * lda + k, a_bytes);
+      const uint16_t* a = A + m * lda + k / 32 * a_step;
+      _tile_loadd(4, a, a_bytes);
+      _tile_loadd(5, a + 16 * lda, a_bytes);
       _tile_loadd(6, B + k * 32, 128);
       _tile_loadd(7, B + k * 32 + 32, 128);
       _tile_dpbf16ps(0, 4, 6);
@@ -68,7 +70,7 @@ void matrix_product(const uint16_t* A, int64_t lda, const uint16_t* B, int64_t K
       _tile_zero(1);
     }
     for (int64_t k = 0; k < K; k += 32) {
-      _tile_loadd(4, A + m * lda + k, a_bytes);
+      _tile_loadd(4, A + m * lda + k / 32 * a_step, a_bytes);
       _tile_loadd(6, B + k * 32, 128);
       _tile_loadd(7, B + k * 32 + 32, 128);
       _tile_dpbf16ps(0, 4, 6);

@@ -6,11 +6,12 @@ namespace {
 struct MatrixUnit {};
 
 /// C[m][0, 32) (+)= sum over k of A[m][k] B[k][0, 32), m < M (a multiple of 16), k < K (a multiple of
-/// 32): A bf16 rows `lda` elements apart, B pairs-interleaved [K / 2][32][2], C f32 rows `ldc`
-/// floats apart; `accumulate` adds to C, else overwrites it. Eight rows at a time: 16 accumulators,
-/// each B pair-row loaded once for the eight broadcast A pairs.
-void matrix_product(const uint16_t* A, int64_t lda, const uint16_t* B, int64_t K, float* C, int64_t ldc, int64_t M,
-                    bool accumulate) {
+/// 32): A bf16, a k-step of 32 of its rows `lda` elements apart and the next k-step `a_step`
+/// elements on (32 for plain rows), B pairs-interleaved [K / 2][32][2], C f32 rows `ldc` floats
+/// apart; `accumulate` adds to C, else overwrites it. Eight rows at a time: 16 accumulators, each B
+/// pair-row loaded once for the eight broadcast A pairs.
+void matrix_product(const uint16_t* A, int64_t lda, int64_t a_step, const uint16_t* B, int64_t K, float* C,
+                    int64_t ldc, int64_t M, bool accumulate) {
   for (int64_t m = 0; m < M; m += 8) {
     __m512 acc[8][2];
     for (int r = 0; r < 8; ++r)
@@ -20,7 +21,7 @@ void matrix_product(const uint16_t* A, int64_t lda, const uint16_t* B, int64_t K
       const __m512bh b0 = (__m512bh)_mm512_loadu_si512(B + k * 32), b1 = (__m512bh)_mm512_loadu_si512(B + k * 32 + 32);
       for (int r = 0; r < 8; ++r) {
         int32_t pair;
-        memcpy(&pair, A + (m + r) * lda + k, 4);
+        memcpy(&pair, A + (m + r) * lda + k / 32 * a_step + k % 32, 4);
         const __m512bh a = (__m512bh)_mm512_set1_epi32(pair);
         acc[r][0] = _mm512_dpbf16_ps(acc[r][0], a, b0);
         acc[r][1] = _mm512_dpbf16_ps(acc[r][1], a, b1);

@@ -56,28 +56,29 @@ extern "C" int ATTN_MATRIX_EXTERNS_qk(halide_buffer_t* q, halide_buffer_t* k, ha
   const uint16_t* K = reinterpret_cast<const uint16_t*>(k->host) + (first - k->dim[1].min) * lda;
   float* C = reinterpret_cast<float*>(out->host);
   [[maybe_unused]] MatrixUnit unit;
-  matrix_product(K, lda, Q, D_pad, C, ldc, whole, false);
+  matrix_product(K, lda, kKeyStep, Q, D_pad, C, ldc, whole, false);
   if (whole < keys) {
     MatrixScratch& s = matrix_scratch;
     const int64_t tail = keys - whole;
     s.a.assign(size_t(kKeyStep * D_pad), 0);
     for (int64_t r = 0; r < tail; ++r) memcpy(s.a.data() + r * D_pad, K + (whole + r) * lda, size_t(D_pad) * 2);
     s.c.resize(size_t(kKeyStep * kMatrixRows));
-    matrix_product(s.a.data(), D_pad, Q, D_pad, s.c.data(), kMatrixRows, kKeyStep, false);
+    matrix_product(s.a.data(), D_pad, kKeyStep, Q, D_pad, s.c.data(), kMatrixRows, kKeyStep, false);
     for (int64_t r = 0; r < tail; ++r) memcpy(C + (whole + r) * ldc, s.c.data() + r * kMatrixRows, kMatrixRows * 4);
   }
   return 0;
 }
 
-/// The chunk's softmax and P·V: from the scores of keys [lo, hi) (`s`, dimension `keys_dim` the
-/// keys, the other the tile's 32 rows, contiguous) times `scale`, in log2 units, and V transposed
-/// (`v`: [Dv_pad][keys], bf16), writes `out` (c, ii): P·V unnormalized in columns [0, Dv_pad), the
-/// row max in Dv_pad, the row sum in Dv_pad + 1 — define_output's partial result — and 0 in the
-/// columns after them. As the f32
-/// paths: the max over the chunk (-inf when it masks the row), p = 2^(x - max) with a -inf max read
-/// as 0, the sum of p in f32; P·V takes p rounded to bf16, as PyTorch's bf16 attention does.
+/// The chunk's softmax and P·V, the pipeline's output: from the scores of keys [lo, hi) (`s`,
+/// dimension `keys_dim` the keys, the other the tile's 32 rows, contiguous) times `scale`, in log2
+/// units, and V transposed in blocks of 32 keys (`v`: [keys / 32][Dv_pad][32], bf16), writes `out`
+/// (c, ii): P·V unnormalized in columns [0, Dv_pad), the row max in Dv_pad, the row sum in
+/// Dv_pad + 1, hi and `window_hi` as int bits in Dv_pad + 2 and + 3, 0 after them (define_output's
+/// partial result). As the f32 paths: the max over the chunk (-inf when it masks the row),
+/// p = 2^(x - max) with a -inf max read as 0, the sum of p in f32; P·V takes p rounded to bf16, as
+/// PyTorch's bf16 attention does.
 extern "C" int ATTN_MATRIX_EXTERNS_softmax_pv(halide_buffer_t* s, halide_buffer_t* v, float scale, int32_t lo,
-                                              int32_t hi, int32_t keys_dim, halide_buffer_t* out) {
+                                              int32_t hi, int32_t window_hi, int32_t keys_dim, halide_buffer_t* out) {
   const int rows_dim = 1 - keys_dim;
   if (!out->host) {  // bounds query: the chunk's scores; all of V's buffer, as given
     if (s->host) return 0;
@@ -85,7 +86,7 @@ extern "C" int ATTN_MATRIX_EXTERNS_softmax_pv(halide_buffer_t* s, halide_buffer_
     s->dim[rows_dim].min = 0, s->dim[rows_dim].extent = kMatrixRows;
     return 0;
   }
-  if (s->dim[rows_dim].stride != 1 || hi < lo) return -1;
+  if (s->dim[rows_dim].stride != 1 || hi < lo || lo % kKeyStep != 0) return -1;
   const int64_t n = hi - lo, ks = s->dim[keys_dim].stride;
   const float* S = reinterpret_cast<const float*>(s->host) + (lo - s->dim[keys_dim].min) * ks -
                    int64_t(s->dim[rows_dim].min);
@@ -121,19 +122,23 @@ extern "C" int ATTN_MATRIX_EXTERNS_softmax_pv(halide_buffer_t* s, halide_buffer_
     _mm512_storeu_si512(P + key * kMatrixRows, bf16_pairs(a0, b0));
     _mm512_storeu_si512(P + key * kMatrixRows + 32, bf16_pairs(a1, b1));
   }
-  // P·V into C [Dv_pad][32]: V's whole k-steps in place; a last partial one from a copy whose
-  // columns past hi are zero (the keys after the chunk may hold anything).
-  const int64_t Dv_pad = v->dim[1].extent, lda = v->dim[1].stride, whole = n / kKeyStep * kKeyStep;
-  const uint16_t* Vt = reinterpret_cast<const uint16_t*>(v->host) + (lo - v->dim[0].min) - v->dim[1].min * lda;
+  // P·V into C [Dv_pad][32]: V's whole blocks in place; a last partial one from a copy whose keys
+  // past hi are zero (the keys after the chunk may hold anything).
+  const int64_t block = v->dim[0].extent, Dv_pad = block / kKeyStep, whole = n / kKeyStep * kKeyStep;
+  const uint16_t* Vt =
+      reinterpret_cast<const uint16_t*>(v->host) + (lo / kKeyStep - v->dim[1].min) * int64_t(v->dim[1].stride);
   scratch.c.resize(size_t(Dv_pad * kMatrixRows));
   float* C = scratch.c.data();
   {
     [[maybe_unused]] MatrixUnit unit;
-    matrix_product(Vt, lda, P, whole, C, kMatrixRows, Dv_pad, false);
+    matrix_product(Vt, kKeyStep, v->dim[1].stride, P, whole, C, kMatrixRows, Dv_pad, false);
     if (whole < n) {
-      scratch.a.assign(size_t(Dv_pad * kKeyStep), 0);
-      for (int64_t c = 0; c < Dv_pad; ++c) memcpy(scratch.a.data() + c * kKeyStep, Vt + c * lda + whole, size_t(n - whole) * 2);
-      matrix_product(scratch.a.data(), kKeyStep, P + whole * kMatrixRows, kKeyStep, C, kMatrixRows, Dv_pad, whole > 0);
+      const uint16_t* last = Vt + whole / kKeyStep * v->dim[1].stride;
+      scratch.a.assign(size_t(block), 0);
+      for (int64_t c = 0; c < Dv_pad; ++c)
+        memcpy(scratch.a.data() + c * kKeyStep, last + c * kKeyStep, size_t(n - whole) * 2);
+      matrix_product(scratch.a.data(), kKeyStep, kKeyStep, P + whole * kMatrixRows, kKeyStep, C, kMatrixRows, Dv_pad,
+                     whole > 0);
     } else if (whole == 0) {
       memset(C, 0, size_t(Dv_pad * kMatrixRows) * 4);
     }
@@ -141,16 +146,17 @@ extern "C" int ATTN_MATRIX_EXTERNS_softmax_pv(halide_buffer_t* s, halide_buffer_
   // Out (c, ii), row by row.
   alignas(64) float stats[4][16];
   _mm512_store_ps(stats[0], m0), _mm512_store_ps(stats[1], m1), _mm512_store_ps(stats[2], sum0), _mm512_store_ps(stats[3], sum1);
+  float ends[2];
+  memcpy(&ends[0], &hi, 4), memcpy(&ends[1], &window_hi, 4);
   float* O = reinterpret_cast<float*>(out->host);
-  const int64_t c0 = out->dim[0].min, cols = out->dim[0].extent, os = out->dim[1].stride;
-  for (int64_t r = 0; r < out->dim[1].extent; ++r) {
-    const int64_t row = out->dim[1].min + r;
-    float* o = O + r * os;
-    for (int64_t c = c0; c < c0 + cols; ++c)
-      o[c - c0] = c < Dv_pad       ? C[c * kMatrixRows + row]
-                  : c == Dv_pad     ? stats[row / 16][row % 16]
-                  : c == Dv_pad + 1 ? stats[2 + row / 16][row % 16]
-                                    : 0.0f;
+  const int64_t cols = out->dim[0].extent, os = out->dim[1].stride;
+  if (out->dim[0].min != 0 || out->dim[1].min != 0 || out->dim[1].extent != kMatrixRows || cols < Dv_pad + 4) return -1;
+  for (int64_t row = 0; row < kMatrixRows; ++row) {
+    float* o = O + row * os;
+    for (int64_t c = 0; c < Dv_pad; ++c) o[c] = C[c * kMatrixRows + row];
+    o[Dv_pad] = stats[row / 16][row % 16], o[Dv_pad + 1] = stats[2 + row / 16][row % 16];
+    o[Dv_pad + 2] = ends[0], o[Dv_pad + 3] = ends[1];
+    for (int64_t c = Dv_pad + 4; c < cols; ++c) o[c] = 0.0f;
   }
   return 0;
 }

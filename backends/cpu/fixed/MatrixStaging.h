@@ -69,52 +69,52 @@ struct MatrixKeys {
   }
 };
 
-/// V transposed, [Dv_pad][keys rounded up to a k-step] u16 per key/value plane (rows past Dv and
-/// keys past Lk zero): P·V's A operand, a row of 32 keys per tile row. Whole, or (decoding) for the
-/// keys a task is about to visit.
+/// V transposed in blocks of 32 keys, [keys / 32][Dv_pad][32] u16 per key/value plane (rows past
+/// Dv and keys past Lk zero): P·V's A operand, each k-step's tile rows 64 bytes apart. Whole, or
+/// (decoding) for the keys a task is about to visit.
 struct MatrixValues {
   bool streamed = false;
   const char* src = nullptr;
   int64_t src_b = 0, src_h = 0, src_l = 0;
-  int64_t Dv = 0, Dv_pad = 0, L = 0, L_pad = 0, H = 0;
+  int64_t Dv = 0, Dv_pad = 0, L = 0, blocks = 0, H = 0;
   std::vector<uint16_t> copy;
 
-  /// Keys [row0, row1) of plane (h, b) into dst, rows `width` elements apart (width >= row1 - row0,
-  /// the columns after them zero): blocks of 32 keys, each column's 32 keys written together.
-  void transpose(int64_t h, int64_t b, int64_t row0, int64_t row1, uint16_t* dst, int64_t width) const {
+  int64_t block_size() const { return Dv_pad * kMatrixStep; }
+  /// Keys [row0, row1) of plane (h, b) into `count` blocks at dst (row0 a multiple of 32).
+  void transpose(int64_t h, int64_t b, int64_t row0, int64_t row1, uint16_t* dst, int64_t count) const {
     const char* plane = src + b * src_b + h * src_h;
-    for (int64_t c = Dv; c < Dv_pad; ++c) memset(dst + c * width, 0, size_t(width) * 2);
-    for (int64_t k0 = row0; k0 < row0 + width; k0 += kMatrixStep) {
-      const int64_t n = row1 - k0 < kMatrixStep ? (row1 - k0 > 0 ? row1 - k0 : 0) : kMatrixStep;
-      for (int64_t c = 0; c < Dv; ++c) {
-        uint16_t* out = dst + c * width + (k0 - row0);
-        for (int64_t r = 0; r < n; ++r) memcpy(out + r, plane + (k0 + r) * src_l + 2 * c, 2);
-        if (n < kMatrixStep) memset(out + n, 0, size_t(kMatrixStep - n) * 2);
-      }
+    memset(dst, 0, size_t(count * block_size()) * 2);
+    for (int64_t key = row0; key < row1; ++key) {
+      uint16_t* out = dst + (key - row0) / kMatrixStep * block_size() + (key - row0) % kMatrixStep;
+      const char* in = plane + key * src_l;
+      for (int64_t c = 0; c < Dv; ++c) memcpy(out + c * kMatrixStep, in + 2 * c, 2);
     }
   }
   bool prepare(void* uc, const DLTensor* t, const char* name, int64_t value_cols, bool stream) {
     const int64_t B = t->shape[0];
-    H = t->shape[1], L = t->shape[2], Dv = t->shape[3], Dv_pad = value_cols, L_pad = round_up(L, kMatrixStep);
-    if (L_pad * Dv_pad >= (int64_t(1) << 31))
+    H = t->shape[1], L = t->shape[2], Dv = t->shape[3], Dv_pad = value_cols;
+    blocks = (L + kMatrixStep - 1) / kMatrixStep;
+    if (blocks * block_size() >= (int64_t(1) << 31))
       return fail(uc, "%s: %s has too many rows for this kernel (%lld)", kKernelName, name, (long long)L), false;
     src = base_of(t), src_b = stride_of(t, 0) * 2, src_h = stride_of(t, 1) * 2, src_l = stride_of(t, 2) * 2;
     if (stream) return streamed = true;
-    copy.resize(size_t(B * H * Dv_pad * L_pad));
+    copy.resize(size_t(B * H * blocks * block_size()));
     return parallel_for(uc, int(B * H), [&](int task) {
-      transpose(task % H, task / H, 0, L, copy.data() + task * Dv_pad * L_pad, L_pad);
+      transpose(task % H, task / H, 0, L, copy.data() + task * blocks * block_size(), blocks);
       return 0;
     }) == 0;
   }
   void head(int64_t h, int64_t b, int64_t, Plane& plane) const {
-    plane.set_u16(reinterpret_cast<uintptr_t>(copy.data() + (b * H + h) * Dv_pad * L_pad), L_pad, Dv_pad, L_pad);
+    plane.set_u16(reinterpret_cast<uintptr_t>(copy.data() + (b * H + h) * blocks * block_size()), block_size(), blocks,
+                  block_size());
   }
   void piece(int64_t h, int64_t b, int64_t row0, int64_t row1, std::vector<float>& storage, Plane& plane) const {
-    const int64_t width = round_up(row1 - row0, kMatrixStep);
-    storage.resize(size_t(Dv_pad * width / 2 + 1));
+    const int64_t count = (row1 - row0 + kMatrixStep - 1) / kMatrixStep;
+    storage.resize(size_t(count * block_size() / 2 + 1));
     uint16_t* cols = reinterpret_cast<uint16_t*>(storage.data());
-    transpose(h, b, row0, row1, cols, width);
-    plane.set_u16(reinterpret_cast<uintptr_t>(cols) - uintptr_t(2 * row0), row0 + width, Dv_pad, width);
+    transpose(h, b, row0, row1, cols, count);
+    plane.set_u16(reinterpret_cast<uintptr_t>(cols) - uintptr_t(2 * (row0 / kMatrixStep) * block_size()), block_size(),
+                  row0 / kMatrixStep + count, block_size());
   }
 };
 

@@ -53,6 +53,7 @@ namespace attn_alibi_softcap_avx512 {
 // ---- Halide's helpers ----
 // [Halide's helper block: 151 lines, hash 6f117896fb577891]
 // ---- The Halide pipeline ----
+// ---- The path's own code: vector classes, pipeline ----
 // [fixed text: backends/cpu/fixed/HalideVectorOps.h, 839 lines]
 #if halide_cpp_use_native_vector(uint8_t, 16)
 using uint8x16_t = NativeVector<uint8_t, 16>;
@@ -209,4 +210,4 @@ extern "C" __attribute__((visibility("default"))) const char* attn_alibi_softcap
   return path ? path_name(path->isa) : "none";
 }
 
-// [the source with every path (avx512, avx2, portable): 25674 lines, hash 6713db941aad5058]
+// [the source with every path (avx512, avx2, portable): 25362 lines, hash 195eb051bcecfd0e]
