@@ -44,9 +44,10 @@ Geometry choose_geometry(const KernelIR& ir, const CpuTarget& target) {
     // Chunks of 1024 keys: full attention ran 101 ms per call against 110 (512), 103 (2048) and
     // 142 (no chunks) in bench/cpu (L=4096, D=64, 2 threads, AVX-512).
     case CpuIsa::AVX512: g = {16, 32, 8, 16, 1024}; break;  // 32 zmm: 2x8 score accumulators
-    // The bf16 matrix paths: blocks of 32 keys (an AMX tile's 16 rows x 2, a whole k-step of P·V).
+    // The bf16 matrix paths: tiles of 64 rows (each K and V row loaded from L2 serves twice as
+    // many as at 32), blocks of 32 keys (an AMX tile's 16 rows x 2, a whole k-step of P·V).
     case CpuIsa::AMX:
-    case CpuIsa::AVX512BF16: g = {16, 32, 32, 16, 1024}; break;
+    case CpuIsa::AVX512BF16: g = {16, 64, 32, 16, 512}; break;
     // 16 ymm: 3x4 score accumulators (24 rows x 4 keys: 12 FMAs take 3 loads of Q and 4 broadcasts
     // of K; with 2x4 each accumulator's FMA latency was exposed). PV in rows x at most 2 value
     // vectors (at D=64 a row of 8 value vectors took 9 loads for 8 FMAs); see below for fixed dims.

@@ -4,8 +4,8 @@
 // a bounds query (an output with no memory).
 namespace {
 
-constexpr int kMatrixRows = 32;     // query rows of a tile (the pipeline's tile_q)
 constexpr int64_t kKeyStep = 32;    // keys of one k-step of P·V and of one block of Q·Kᵀ
+constexpr int64_t kPvKeyBlock = 256;  // keys of P·V's blocks (their P in L1)
 
 /// A thread's scratch for the stages' tails (blocks of fewer than 32 keys) and P.
 struct MatrixScratch {
@@ -44,8 +44,8 @@ __m512i bf16_pairs(__m512 a, __m512 b) {
 
 }  // namespace
 
-/// dot(ii, j) for the keys of `out` (dim 1; dim 0 the tile's 32 rows): Q (pairs-interleaved
-/// [D_pad / 2][32][2]) against K's rows (bf16, D_pad each). Keys in blocks of 32; a last block of
+/// dot(ii, j) for the keys of `out` (dim 1; dim 0 the tile's rows): Q (pairs-interleaved
+/// [D_pad / 2][rows][2]) against K's rows (bf16, D_pad each). Keys in blocks of 32; a last block of
 /// fewer is copied into a zero-filled block first, so no row past the chunk is read or written.
 extern "C" int ATTN_MATRIX_EXTERNS_qk(halide_buffer_t* q, halide_buffer_t* k, halide_buffer_t* out) {
   if (!out->host) return 0;  // bounds query: the whole of Q and K's buffers, as given
@@ -70,7 +70,7 @@ extern "C" int ATTN_MATRIX_EXTERNS_qk(halide_buffer_t* q, halide_buffer_t* k, ha
 }
 
 /// The chunk's softmax and P·V, the pipeline's output: from the scores of keys [lo, hi) (`s`,
-/// dimension `keys_dim` the keys, the other the tile's 32 rows, contiguous) times `scale`, in log2
+/// dimension `keys_dim` the keys, the other the tile's rows, contiguous) times `scale`, in log2
 /// units, and V transposed in blocks of 32 keys (`v`: [keys / 32][Dv_pad][32], bf16), writes `out`
 /// (c, ii): P·V unnormalized in columns [0, Dv_pad), the row max in Dv_pad, the row sum in
 /// Dv_pad + 1, hi and `window_hi` as int bits in Dv_pad + 2 and + 3, 0 after them (define_output's
@@ -79,6 +79,7 @@ extern "C" int ATTN_MATRIX_EXTERNS_qk(halide_buffer_t* q, halide_buffer_t* k, ha
 /// PyTorch's bf16 attention does.
 extern "C" int ATTN_MATRIX_EXTERNS_softmax_pv(halide_buffer_t* s, halide_buffer_t* v, float scale, int32_t lo,
                                               int32_t hi, int32_t window_hi, int32_t keys_dim, halide_buffer_t* out) {
+  constexpr int kVectors = kMatrixRows / 16;  // a key's scores of the tile's rows, in vectors
   const int rows_dim = 1 - keys_dim;
   if (!out->host) {  // bounds query: the chunk's scores; all of V's buffer, as given
     if (s->host) return 0;
@@ -90,62 +91,55 @@ extern "C" int ATTN_MATRIX_EXTERNS_softmax_pv(halide_buffer_t* s, halide_buffer_
   const int64_t n = hi - lo, ks = s->dim[keys_dim].stride;
   const float* S = reinterpret_cast<const float*>(s->host) + (lo - s->dim[keys_dim].min) * ks -
                    int64_t(s->dim[rows_dim].min);
-  const __m512 k = _mm512_set1_ps(scale), neg_inf = _mm512_set1_ps(-INFINITY);
-  // The row max of the tile's 32 rows, two vectors.
-  __m512 m0 = neg_inf, m1 = neg_inf;
-  for (int64_t key = 0; key < n; ++key) {
-    m0 = _mm512_maskz_max_ps(kAllLanes, m0, _mm512_mul_ps(_mm512_loadu_ps(S + key * ks), k));
-    m1 = _mm512_maskz_max_ps(kAllLanes, m1, _mm512_mul_ps(_mm512_loadu_ps(S + key * ks + 16), k));
-  }
-  const __m512 zero = _mm512_setzero_ps();
-  const __m512 safe0 = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(m0, neg_inf, _CMP_EQ_OQ), m0, zero);
-  const __m512 safe1 = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(m1, neg_inf, _CMP_EQ_OQ), m1, zero);
-  // The probabilities, their sum, and P as bf16 pairs [keys / 2][32][2] (keys past hi: zero).
+  const __m512 k = _mm512_set1_ps(scale), neg_inf = _mm512_set1_ps(-INFINITY), zero = _mm512_setzero_ps();
+  // The row max of the tile's rows.
+  __m512 m[kVectors], safe[kVectors], sum[kVectors];
+  for (int r = 0; r < kVectors; ++r) m[r] = neg_inf, sum[r] = zero;
+  for (int64_t key = 0; key < n; ++key)
+    for (int r = 0; r < kVectors; ++r)
+      m[r] = _mm512_maskz_max_ps(kAllLanes, m[r], _mm512_mul_ps(_mm512_loadu_ps(S + key * ks + 16 * r), k));
+  for (int r = 0; r < kVectors; ++r)
+    safe[r] = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(m[r], neg_inf, _CMP_EQ_OQ), m[r], zero);
+  // Block by block of keys: the probabilities, their sum, and P as bf16 pairs [keys / 2][rows][2]
+  // (keys past hi: zero), then P·V of the block into C [Dv_pad][rows] — the block's P (32 KiB)
+  // still in L1 for every row block of C.
   MatrixScratch& scratch = matrix_scratch;
-  const int64_t padded = (n + kKeyStep - 1) / kKeyStep * kKeyStep;
-  scratch.p.resize(size_t(padded * kMatrixRows) + 1);
+  scratch.p.resize(size_t(kPvKeyBlock * kMatrixRows));
   uint16_t* P = scratch.p.data();
-  __m512 sum0 = zero, sum1 = zero;
-  auto probs = [&](int64_t key, __m512& p0, __m512& p1) {
-    if (key >= n) {
-      p0 = p1 = zero;
-      return;
-    }
-    p0 = exp2_nonpositive(_mm512_fmsub_ps(_mm512_loadu_ps(S + key * ks), k, safe0));
-    p1 = exp2_nonpositive(_mm512_fmsub_ps(_mm512_loadu_ps(S + key * ks + 16), k, safe1));
-    sum0 = _mm512_add_ps(sum0, p0), sum1 = _mm512_add_ps(sum1, p1);
-  };
-  for (int64_t key = 0; key < padded; key += 2) {
-    __m512 a0, a1, b0, b1;
-    probs(key, a0, a1);
-    probs(key + 1, b0, b1);
-    _mm512_storeu_si512(P + key * kMatrixRows, bf16_pairs(a0, b0));
-    _mm512_storeu_si512(P + key * kMatrixRows + 32, bf16_pairs(a1, b1));
-  }
-  // P·V into C [Dv_pad][32]: V's whole blocks in place; a last partial one from a copy whose keys
-  // past hi are zero (the keys after the chunk may hold anything).
-  const int64_t block = v->dim[0].extent, Dv_pad = block / kKeyStep, whole = n / kKeyStep * kKeyStep;
-  const uint16_t* Vt =
-      reinterpret_cast<const uint16_t*>(v->host) + (lo / kKeyStep - v->dim[1].min) * int64_t(v->dim[1].stride);
+  const int64_t block = v->dim[0].extent, Dv_pad = block / kKeyStep, vs = v->dim[1].stride;
+  const uint16_t* Vt = reinterpret_cast<const uint16_t*>(v->host) + (lo / kKeyStep - v->dim[1].min) * vs;
   scratch.c.resize(size_t(Dv_pad * kMatrixRows));
   float* C = scratch.c.data();
-  {
-    [[maybe_unused]] MatrixUnit unit;
-    matrix_product(Vt, kKeyStep, v->dim[1].stride, P, whole, C, kMatrixRows, Dv_pad, false);
-    if (whole < n) {
-      const uint16_t* last = Vt + whole / kKeyStep * v->dim[1].stride;
+  if (n == 0) memset(C, 0, size_t(Dv_pad * kMatrixRows) * 4);
+  [[maybe_unused]] MatrixUnit unit;
+  for (int64_t k0 = 0; k0 < n; k0 += kPvKeyBlock) {
+    const int64_t keys = n - k0 < kPvKeyBlock ? n - k0 : kPvKeyBlock, whole = keys / kKeyStep * kKeyStep;
+    const int64_t padded = (keys + kKeyStep - 1) / kKeyStep * kKeyStep;
+    for (int64_t key = 0; key < padded; key += 2)
+      for (int r = 0; r < kVectors; ++r) {
+        __m512 p[2];
+        for (int e = 0; e < 2; ++e) {
+          p[e] = zero;
+          if (key + e >= keys) continue;
+          p[e] = exp2_nonpositive(_mm512_fmsub_ps(_mm512_loadu_ps(S + (k0 + key + e) * ks + 16 * r), k, safe[r]));
+          sum[r] = _mm512_add_ps(sum[r], p[e]);
+        }
+        _mm512_storeu_si512(P + key * kMatrixRows + 32 * r, bf16_pairs(p[0], p[1]));
+      }
+    const uint16_t* vt = Vt + k0 / kKeyStep * vs;
+    if (whole > 0) matrix_product(vt, kKeyStep, vs, P, whole, C, kMatrixRows, Dv_pad, k0 > 0);
+    if (whole < keys) {  // the chunk's last keys: V's block copied, its keys past hi zero
+      const uint16_t* last = vt + whole / kKeyStep * vs;
       scratch.a.assign(size_t(block), 0);
       for (int64_t c = 0; c < Dv_pad; ++c)
-        memcpy(scratch.a.data() + c * kKeyStep, last + c * kKeyStep, size_t(n - whole) * 2);
+        memcpy(scratch.a.data() + c * kKeyStep, last + c * kKeyStep, size_t(keys - whole) * 2);
       matrix_product(scratch.a.data(), kKeyStep, kKeyStep, P + whole * kMatrixRows, kKeyStep, C, kMatrixRows, Dv_pad,
-                     whole > 0);
-    } else if (whole == 0) {
-      memset(C, 0, size_t(Dv_pad * kMatrixRows) * 4);
+                     k0 > 0 || whole > 0);
     }
   }
   // Out (c, ii), row by row.
-  alignas(64) float stats[4][16];
-  _mm512_store_ps(stats[0], m0), _mm512_store_ps(stats[1], m1), _mm512_store_ps(stats[2], sum0), _mm512_store_ps(stats[3], sum1);
+  alignas(64) float stats[2][kMatrixRows];
+  for (int r = 0; r < kVectors; ++r) _mm512_store_ps(stats[0] + 16 * r, m[r]), _mm512_store_ps(stats[1] + 16 * r, sum[r]);
   float ends[2];
   memcpy(&ends[0], &hi, 4), memcpy(&ends[1], &window_hi, 4);
   float* O = reinterpret_cast<float*>(out->host);
@@ -154,7 +148,7 @@ extern "C" int ATTN_MATRIX_EXTERNS_softmax_pv(halide_buffer_t* s, halide_buffer_
   for (int64_t row = 0; row < kMatrixRows; ++row) {
     float* o = O + row * os;
     for (int64_t c = 0; c < Dv_pad; ++c) o[c] = C[c * kMatrixRows + row];
-    o[Dv_pad] = stats[row / 16][row % 16], o[Dv_pad + 1] = stats[2 + row / 16][row % 16];
+    o[Dv_pad] = stats[0][row], o[Dv_pad + 1] = stats[1][row];
     o[Dv_pad + 2] = ends[0], o[Dv_pad + 3] = ends[1];
     for (int64_t c = Dv_pad + 4; c < cols; ++c) o[c] = 0.0f;
   }
