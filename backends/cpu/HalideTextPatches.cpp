@@ -14,9 +14,9 @@ namespace attn::cpu {
 
 namespace {
 
-// Halide numbers its temporaries with process-wide counters: renumber them from zero.
-std::string renumber_temporaries(const std::string& code) {
-  static const std::regex temp(R"(\b_(\d+)\b)");
+/// Every `<prefix><digits>` word renumbered 0, 1, ... in order of first appearance; how many there were.
+std::string renumber(const std::string& code, const std::string& prefix, size_t* count) {
+  const std::regex temp("\\b" + prefix + "(\\d+)\\b");
   std::map<std::string, int> ids;
   std::string out;
   out.reserve(code.size());
@@ -24,11 +24,20 @@ std::string renumber_temporaries(const std::string& code) {
   for (std::sregex_iterator it(code.begin(), code.end(), temp), end; it != end; ++it) {
     out.append(last, it->prefix().second);
     auto [pos, fresh] = ids.emplace(it->str(1), (int)ids.size());
-    out += "_" + std::to_string(pos->second);
+    out += prefix + std::to_string(pos->second);
     last = it->suffix().first;
   }
   out.append(last, code.cend());
-  if (ids.empty()) throw std::logic_error("internal error: Halide's C++ output has no temporaries to renumber");
+  *count = ids.size();
+  return out;
+}
+
+// Halide numbers its temporaries `_N`, and the `_tN` it names the extern stages' buffer shapes by,
+// with process-wide counters: renumber them from zero.
+std::string renumber_temporaries(const std::string& code) {
+  size_t temporaries = 0, shapes = 0;
+  std::string out = renumber(renumber(code, "_", &temporaries), "_t", &shapes);
+  if (temporaries == 0) throw std::logic_error("internal error: Halide's C++ output has no temporaries to renumber");
   return out;
 }
 

@@ -587,8 +587,9 @@ kernel documents(doc: tensor<i32>[len]) { mask = kv <= q && doc[q] == doc[kv]; l
 }
 
 BOOST_AUTO_TEST_CASE(emitted_source_is_deterministic_and_warning_free) {
-  // alibi_causal: closed-form key ranges; documents: also the run-time ranges' wrapper code.
-  for (const char* name : {"alibi_causal", "documents"}) {
+  // alibi_causal: closed-form key ranges; documents: also the run-time ranges' wrapper code; the
+  // bf16 ones: the matrix paths too, with a mask pass and without one (a pipeline with no vectors).
+  for (const char* name : {"alibi_causal", "documents", "documents_bf16", "dense_bf16"}) {
     auto ir = lower_text(kProgram, name);
     // Every vector path, built without -m flags: the paths' target pragmas select their ISAs.
     CpuKernelSource a = generate_cpu_kernel(*ir, all_cpu_paths());

@@ -139,7 +139,8 @@ BOOST_AUTO_TEST_CASE(cpu_sources) {
       check_golden(golden_dir("cpu") / src.header_name, lean_golden_text(src.header, {abi}));
       check_golden(golden_dir("cpu") / (ir->name + ".cpp"),
                    lean_golden_text(src.source, kernel_fixed, spans) + "\n" +
-                       hash_marker("the source with every path (avx512, avx2, portable)", every_path));
+                       hash_marker("the source with every path (all_cpu_paths: the matrix paths for bf16)",
+                                   every_path));
       const std::string why = file_check(src.source, check_lines, "CHECK-" + ir->name);
       BOOST_CHECK_MESSAGE(why.empty(), why);
     }

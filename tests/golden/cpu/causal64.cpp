@@ -1919,4 +1919,4 @@ extern "C" __attribute__((visibility("default"))) const char* attn_causal64_path
   return path ? path_name(path->isa) : "none";
 }
 
-// [the source with every path (avx512, avx2, portable): 15345 lines, hash cd681643973dcb99]
+// [the source with every path (all_cpu_paths: the matrix paths for bf16): 15345 lines, hash cd681643973dcb99]
