@@ -50,6 +50,8 @@ CpuTarget host_cpu_target();
 /// The path a kernel of I/O dtype `dtype` takes for `isa`: the matrix paths serve bf16 forwards
 /// only (`backward`: the backward has none yet), AVX-512 stands in for them otherwise.
 CpuIsa effective_cpu_isa(CpuIsa isa, DType dtype, bool backward);
+/// The paths a source for `targets` carries (effective_cpu_isa of each, without repeats, in order).
+std::vector<CpuTarget> effective_cpu_paths(const std::vector<CpuTarget>& targets, DType dtype, bool backward);
 
 /// Query rows per tile and keys per block of the kernels generated for `target`.
 struct CpuTiles {

@@ -30,6 +30,17 @@ CpuIsa effective_cpu_isa(CpuIsa isa, DType dtype, bool backward) {
   return is_matrix_isa(isa) && (dtype != DType::BF16 || backward) ? CpuIsa::AVX512 : isa;
 }
 
+std::vector<CpuTarget> effective_cpu_paths(const std::vector<CpuTarget>& targets, DType dtype, bool backward) {
+  std::vector<CpuTarget> paths;
+  for (const CpuTarget& t : targets) {
+    const CpuTarget e{effective_cpu_isa(t.isa, dtype, backward)};
+    bool seen = false;
+    for (const CpuTarget& p : paths) seen = seen || p.isa == e.isa;
+    if (!seen) paths.push_back(e);
+  }
+  return paths;
+}
+
 namespace {
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))

@@ -170,18 +170,6 @@ std::string matrix_code(CpuIsa isa, const std::string& pipeline) {
          fill_all(cpu::cpu_fixed_text("MatrixExterns.h"), "ATTN_MATRIX_EXTERNS", pipeline);
 }
 
-/// `targets` as the paths of a kernel of dtype `dtype` (effective_cpu_isa), without repeats.
-std::vector<CpuTarget> effective_paths(const std::vector<CpuTarget>& targets, DType dtype, bool backward) {
-  std::vector<CpuTarget> paths;
-  for (const CpuTarget& t : targets) {
-    const CpuTarget e{effective_cpu_isa(t.isa, dtype, backward)};
-    bool seen = false;
-    for (const CpuTarget& p : paths) seen = seen || p.isa == e.isa;
-    if (!seen) paths.push_back(e);
-  }
-  return paths;
-}
-
 std::string path_names(const std::vector<PathCode>& paths) {
   std::string s;
   for (const PathCode& p : paths) s += (s.empty() ? "" : ", ") + std::string(cpu_isa_name(p.isa));
@@ -274,7 +262,7 @@ CpuKernelSource generate_cpu_kernel(const KernelIR& user_ir, const std::vector<C
   const std::string prefix = src.entry + "_rt_";
   std::vector<PathCode> paths;
   std::string planner;
-  for (const CpuTarget& target : effective_paths(targets, ir.options.dtype, false)) {
+  for (const CpuTarget& target : effective_cpu_paths(targets, ir.options.dtype, false)) {
     Geometry g = choose_geometry(ir, target);
     const std::shared_ptr<const TilePlan> plan = plan_for(ir, g);
     const std::string pipeline = path_namespace(src.entry, target.isa) + "_pipeline";
@@ -315,7 +303,7 @@ CpuKernelSource generate_cpu_backward(const KernelIR& user_ir, const std::vector
   const std::string prefix = src.entry + "_rt_";
   std::vector<PathCode> paths;
   std::string planner;
-  for (const CpuTarget& target : effective_paths(targets, ir.options.dtype, true)) {
+  for (const CpuTarget& target : effective_cpu_paths(targets, ir.options.dtype, true)) {
     Geometry g = choose_backward_geometry(ir, target);
     BackwardAlgorithm algo = define_backward(ir, g, fresh_name_prefix());
     schedule_backward(algo);

@@ -218,10 +218,12 @@ BOOST_AUTO_TEST_CASE(compile_cpu_is_deterministic_and_builds) {
     BOOST_TEST(read_file(f).find(a.path().string()) == std::string::npos);
   }
   BOOST_TEST(files == 7u);  // two kernels x (.cpp, .h), manifest.json, dlpack/{dlpack.h,LICENSE}
-  // Every vector path by default, and the manifest says so.
+  // Every vector path by default (gemma2's kernels are bf16: the matrix paths too), and the manifest
+  // says so.
   auto manifest = nlohmann::json::parse(read_file(a.path() / "manifest.json"));
   for (const auto& k : manifest["kernels"])
-    BOOST_TEST(k["cpu_paths"] == nlohmann::json({"avx512", "avx2", "portable"}), k["name"]);
+    BOOST_TEST(k["cpu_paths"] == nlohmann::json({"amx", "avx512bf16", "avx512", "avx2", "portable"}),
+               k["name"]);
   // The output folder alone suffices (its DLPack header, not the system's), with no -m flags.
   auto cc = run_command("c++ -std=c++17 -fsyntax-only -H -Wall -Wextra -Werror -I" + a.path().string() + " " +
                         (a.path() / "gemma2_local.cpp").string());
@@ -235,7 +237,8 @@ BOOST_AUTO_TEST_CASE(compile_cpu_is_deterministic_and_builds) {
   auto isa =
       run_command(attnc("compile samples/gemma2.attn -t cpu --cpu-isa avx2,sse9 -o " + a.path().string()));
   BOOST_TEST(isa.status != 0);
-  BOOST_TEST(isa.output.find("unknown CPU path 'sse9' (avx512, avx2, portable, host)") != std::string::npos,
+  BOOST_TEST(isa.output.find("unknown CPU path 'sse9' (amx, avx512bf16, avx512, avx2, portable, host)") !=
+                 std::string::npos,
              isa.output);
 }
 
