@@ -80,14 +80,23 @@ struct MatrixValues {
   std::vector<uint16_t> copy;
 
   int64_t block_size() const { return Dv_pad * kMatrixStep; }
-  /// Keys [row0, row1) of plane (h, b) into `count` blocks at dst (row0 a multiple of 32).
+  /// Keys [row0, row1) of plane (h, b) into `count` blocks at dst (row0 a multiple of 32): two keys
+  /// at a time, each column's pair of values one 32-bit store (64 bytes apart down the block).
   void transpose(int64_t h, int64_t b, int64_t row0, int64_t row1, uint16_t* dst, int64_t count) const {
     const char* plane = src + b * src_b + h * src_h;
     memset(dst, 0, size_t(count * block_size()) * 2);
-    for (int64_t key = row0; key < row1; ++key) {
-      uint16_t* out = dst + (key - row0) / kMatrixStep * block_size() + (key - row0) % kMatrixStep;
-      const char* in = plane + key * src_l;
-      for (int64_t c = 0; c < Dv; ++c) memcpy(out + c * kMatrixStep, in + 2 * c, 2);
+    thread_local std::vector<uint16_t> rows;
+    rows.resize(size_t(2 * Dv));
+    for (int64_t key = row0; key < row1; key += 2) {
+      memcpy(rows.data(), plane + key * src_l, size_t(Dv) * 2);
+      if (key + 1 < row1)
+        memcpy(rows.data() + Dv, plane + (key + 1) * src_l, size_t(Dv) * 2);
+      else
+        memset(rows.data() + Dv, 0, size_t(Dv) * 2);
+      const uint16_t *a = rows.data(), *n = rows.data() + Dv;
+      uint32_t* out = reinterpret_cast<uint32_t*>(dst + (key - row0) / kMatrixStep * block_size()) +
+                      (key - row0) % kMatrixStep / 2;
+      for (int64_t c = 0; c < Dv; ++c) out[c * (kMatrixStep / 2)] = uint32_t(a[c]) | uint32_t(n[c]) << 16;
     }
   }
   bool prepare(void* uc, const DLTensor* t, const char* name, int64_t value_cols, bool stream) {
