@@ -187,12 +187,31 @@ def _no_mode():
 
 _PLAIN = (torch.Tensor, torch.nn.Parameter)  # no __torch_function__ of their own
 
+_INTEGERS = (torch.int64, torch.int16, torch.int8, torch.uint8)
+
+
+def _as_kernel_types(kernel, buffers):
+    """Integer tensors for i32 buffers as int32 (torch indexes with int64): values past the int32
+    range are an error, not wrapped. Other types are left to the kernel's own message."""
+    elems = {name: elem for name, is_buffer, elem, _ in getattr(kernel, "args", ()) if is_buffer}
+    out = {}
+    for name, t in buffers.items():
+        if isinstance(t, torch.Tensor) and elems.get(name) == "i32" and t.dtype in _INTEGERS:
+            if t.numel() and t.device.type != "meta" and not isinstance(t, torch._subclasses.FakeTensor) and \
+                    _no_mode() and (int(t.min()) < -(2**31) or int(t.max()) >= 2**31):
+                raise Error(f"argument '{name}' holds values outside the 32-bit range of an i32 buffer")
+            t = t.to(torch.int32)
+        out[name] = t
+    return out
+
 
 def call_kernel(kernel, q, k, v, buffers, scalars, target, threads):
     """(out, lse or None) of `kernel` on torch tensors. Through torch.ops.attnc.attention when
     something should see the operator (torch.compile, a mode, a tensor subclass); otherwise its
     eager body directly, or _Attention when autograd must record the call: the custom op's
     dispatch costs more than the whole eager call on small inputs."""
+    if buffers:
+        buffers = _as_kernel_types(kernel, buffers)
     tensors = (q, k, v, *buffers.values()) if buffers else (q, k, v)
     if _no_mode() and all(type(t) in _PLAIN for t in tensors):
         if not (torch.is_grad_enabled() and any(t.requires_grad for t in tensors)):

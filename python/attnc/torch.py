@@ -14,7 +14,7 @@ from .library import loads
 from .ops import call_kernel
 from .trace import trace_mods
 
-__all__ = ["BlockMask", "create_block_mask", "flex_attention", "to_attn"]
+__all__ = ["BlockMask", "and_masks", "create_block_mask", "flex_attention", "noop_mask", "or_masks", "to_attn"]
 
 _DTYPES = {torch.float32: "f32", torch.bfloat16: "bf16", torch.float16: "f16"}
 
@@ -35,6 +35,35 @@ class BlockMask:
 
     def __repr__(self):
         return f"attnc.torch.BlockMask(shape={self.shape}, mask_mod={getattr(self.mask_mod, '__name__', self.mask_mod)})"
+
+
+def noop_mask(b, h, q_idx, kv_idx):
+    """FlexAttention's noop_mask: every key of every row."""
+    return True
+
+
+def _combined(mask_mods, op, empty, name):
+    if not all(callable(m) for m in mask_mods):
+        raise Error(f"attnc.torch.{name} takes mask_mod callables")
+
+    def mask_mod(b, h, q_idx, kv_idx):
+        result = empty
+        for m in mask_mods:
+            result = op(result, m(b, h, q_idx, kv_idx))
+        return result
+
+    mask_mod.__name__ = f"{name}({', '.join(getattr(m, '__name__', type(m).__name__) for m in mask_mods)})"
+    return mask_mod
+
+
+def and_masks(*mask_mods):
+    """FlexAttention's and_masks: a mask_mod true where every one of `mask_mods` is."""
+    return _combined(mask_mods, lambda a, b: a & b, True, "and_masks")
+
+
+def or_masks(*mask_mods):
+    """FlexAttention's or_masks: a mask_mod true where any of `mask_mods` is."""
+    return _combined(mask_mods, lambda a, b: a | b, False, "or_masks")
 
 
 def create_block_mask(mask_mod, B, H, Q_LEN, KV_LEN, device=None, BLOCK_SIZE=None, _compile=False):

@@ -3,6 +3,7 @@
 comparisons, `&` `|` `~` on booleans, torch.where, torch.tanh/exp/abs/..., and indexing of captured
 tensors become an .attn expression. Captured tensors become the kernel's buffers (their values are
 passed at each call, so new values need no recompile); captured Python numbers become constants.
+Each torch op traced has torch's meaning exactly, or is an error (docs/python.md lists them).
 What cannot be traced raises attnc.Error naming the construct.
 """
 
@@ -184,7 +185,7 @@ _LOGIC = {"__and__": ("&&", "&"), "__or__": ("||", "|"), "logical_and": ("&&", "
 def _torch_call(name, args, kwargs):
     """A torch function or Tensor method applied to proxies, as .attn; None when unknown."""
     reflected = name.startswith("__r") and name[3:-2] in ("add", "sub", "mul", "truediv", "floordiv", "mod",
-                                                          "and", "or")
+                                                          "and", "or", "pow")
     if reflected:
         name, args = "__" + name[3:], (args[1], args[0])
     if name in _BINARY:
@@ -238,12 +239,50 @@ def _torch_call(name, args, kwargs):
         dtype = kwargs.get("dtype", _torch_dtype(args[0]) if name.endswith("_like") or name.startswith("new_")
                            else None)
         return _const_like(value, dtype)
-    if name == "pow" or name == "__pow__":
-        base, exponent = _literal(args[0]), args[1]
-        if exponent == 2:
-            return _arith("*", base, base)
-        return _call("exp", _arith("*", exponent, _call("log", base)))
+    if name in ("pow", "__pow__"):
+        return _pow(args[0], kwargs.get("exponent", args[1] if len(args) > 1 else None))
     return None
+
+
+_MAX_MULTIPLIED_POWER = 32  # integer powers up to this are written as products
+
+
+def _pow(base, exponent):
+    """torch.pow's meaning, exactly: an integer exponent (an int, or a float with an integral value)
+    multiplies, so a negative base keeps its sign (torch.pow(s, 3) of -2 is -8); a non-integer
+    constant exponent is exp(p * log(base)), NaN for a negative base as torch gives; a traced
+    exponent takes a positive constant base (2 ** kv is exp2(kv)). What has no exact .attn form is
+    an error, never an approximation."""
+    if isinstance(exponent, (bool, int, float)) and not isinstance(exponent, bool):
+        x = _num(base, "pow")
+        if isinstance(exponent, int) or float(exponent).is_integer():
+            n = int(exponent)
+            if x.type == "int" and n < 0:
+                raise Error("attnc.torch: integers to negative integer powers are not allowed (as in torch)")
+            if n == 0:
+                return _literal(1 if x.type == "int" else 1.0)
+            if abs(n) <= _MAX_MULTIPLIED_POWER:
+                product = Expr("(" + " * ".join([x.text] * abs(n)) + ")", x.type)
+            else:  # |x|^|n| with the sign of x^n: the same value, without 2^31 factors
+                f = x if x.type == "float" else Expr(f"float({x.text})", "float")
+                magnitude = _call("exp", _arith("*", float(abs(n)), _call("log", _call("abs", f))))
+                product = _where(_compare("<", f, 0.0), Expr(f"(-{magnitude.text})", "float"), magnitude) \
+                    if n % 2 else magnitude
+            return _arith("/", 1.0, product) if n < 0 else product
+        if math.isnan(exponent):
+            raise Error("attnc.torch: a NaN exponent cannot be written in .attn")
+        return _call("exp", _arith("*", float(exponent), _call("log", x)))
+    if isinstance(base, (int, float)) and not isinstance(base, bool) and isinstance(exponent, Expr):
+        if not base > 0:
+            raise Error(f"attnc.torch: torch.pow({base!r}, traced exponent) has no exact .attn form (a base <= 0 "
+                        f"with an exponent known only at run time); write it with torch.where")
+        e = _num(exponent, "pow")
+        if e.type == "int" and isinstance(base, int):
+            raise Error("attnc.torch: an integer power with a traced exponent is an integer in torch and has no "
+                        ".attn form; write the base as a float (2.0 ** x)")
+        return _call("exp2", _arith("*", e, math.log2(base)))
+    raise Error("attnc.torch: torch.pow of a traced base with a traced exponent has no exact .attn form; for a "
+                "positive base write torch.exp(exponent * torch.log(base))")
 
 
 def _torch_dtype(x):
@@ -291,6 +330,23 @@ class Expr:
     def __iter__(self):
         raise Error(f"attnc.torch cannot iterate over a traced value ({self.text})")
 
+    def item(self):
+        raise Error(f"attnc.torch cannot trace .item() on a traced value ({self.text}): it depends on the data "
+                    f"of each call; keep it a tensor expression")
+
+    def tolist(self):
+        return self.item()
+
+    @property
+    def device(self):
+        """Where a traced value lives, for code that makes constants beside it (FlexAttention's
+        noop_mask: b.new_ones(..., device=b.device)): nowhere in particular, the CPU."""
+        return torch.device("cpu")
+
+    @property
+    def dtype(self):
+        return _torch_dtype(self)
+
     def __hash__(self):
         return id(self)
 
@@ -308,7 +364,8 @@ def _method(name):
 
 for _name in (list(_BINARY) + list(_COMPARE) + list(_LOGIC) + list(_UNARY) +
               ["__radd__", "__rsub__", "__rmul__", "__rtruediv__", "__rfloordiv__", "__rmod__", "__rand__",
-               "__ror__", "__invert__", "__neg__", "__pos__", "__abs__", "__pow__", "__getitem__", "neg", "clamp",
+               "__ror__", "__rpow__", "__invert__", "__neg__", "__pos__", "__abs__", "__pow__", "pow", "__getitem__",
+               "neg", "clamp",
                "clip", "minimum", "maximum", "to", "float", "int", "long", "bool", "new_ones", "new_zeros",
                "new_full", "logical_not", "detach", "clone", "contiguous"]):
     setattr(Expr, _name, _method("abs" if _name == "__abs__" else _name))

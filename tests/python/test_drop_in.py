@@ -157,3 +157,67 @@ def test_untraceable_callables_name_the_construct(qkv):
     with pytest.raises(attnc.Error, match=r"made for lengths \(67, 67\)"):
         at.flex_attention(q[:, :, :10], k, v, block_mask=at.create_block_mask(causal, None, None, L, L),
                           enable_gqa=True)
+
+
+def _dense_reference(q, k, v, score_fn):
+    """Attention with an elementwise score function, in float64 from the same inputs."""
+    q, k, v = (t.double() for t in (q, k, v))
+    k, v = (t.repeat_interleave(q.shape[1] // t.shape[1], dim=1) for t in (k, v))
+    s = score_fn(q @ k.transpose(-1, -2) / q.shape[-1] ** 0.5)
+    return (torch.softmax(s, dim=-1) @ v).float()
+
+
+@pytest.mark.parametrize("name,score_mod,dense", [
+    ("cube", lambda s, b, h, i, j: torch.pow(s, 3), lambda s: s ** 3),
+    ("cube_float_exponent", lambda s, b, h, i, j: s ** 3.0, lambda s: s ** 3),
+    ("inverse_square", lambda s, b, h, i, j: torch.pow(s + 4.0, -2) * 4.0, lambda s: (s + 4.0) ** -2 * 4.0),
+    ("power_of_two", lambda s, b, h, i, j: 2.0 ** s, lambda s: 2.0 ** s),
+    ("odd_power_past_products", lambda s, b, h, i, j: torch.pow(s * 0.5, 33) * 1e-6,
+     lambda s: (s * 0.5) ** 33 * 1e-6),
+    ("zeroth", lambda s, b, h, i, j: torch.pow(s, 0) + s, lambda s: 1.0 + s),
+])
+def test_pow_has_torch_meaning(qkv, name, score_mod, dense):
+    # torch.pow(s, 3) was traced as exp(3 * log(s)): NaN for every negative score.
+    q, k, v = qkv
+    out = at.flex_attention(q, k, v, score_mod=score_mod, enable_gqa=True)
+    assert not out.isnan().any(), name
+    torch.testing.assert_close(out, _dense_reference(q, k, v, dense), atol=1e-4, rtol=1e-4)
+
+
+def test_pow_without_an_exact_form_is_an_error(qkv):
+    q, k, v = qkv
+    # A non-integer exponent keeps torch's meaning: NaN for a negative base, as torch.pow gives.
+    assert "exp((0.5 * log(score)))" in at.to_attn(None, lambda s, b, h, i, j: torch.pow(s, 0.5))
+    with pytest.raises(attnc.Error, match=r"traced base with a traced exponent"):
+        at.to_attn(None, lambda s, b, h, i, j: torch.pow(s, s))
+    with pytest.raises(attnc.Error, match=r"base <= 0"):
+        at.to_attn(None, lambda s, b, h, i, j: (-2.0) ** s)
+    with pytest.raises(attnc.Error, match=r"negative integer powers"):
+        at.to_attn(lambda b, h, i, j: (i - j) ** -1 > 0)
+    with pytest.raises(attnc.Error, match=r"\.item\(\)"):
+        at.to_attn(None, lambda s, b, h, i, j: s * i.item())
+
+
+def test_noop_and_or_masks(qkv):
+    q, k, v = qkv
+    for noop in (at.noop_mask, fa.noop_mask):  # torch's own reads b.device and b.new_ones
+        out = at.flex_attention(q, k, v, block_mask=at.create_block_mask(noop, None, None, L, L), enable_gqa=True)
+        torch.testing.assert_close(out, fa.flex_attention(q, k, v, enable_gqa=True), atol=2e-5, rtol=1e-4)
+    ours = at.and_masks(causal, at.or_masks(sliding_window, document))
+    theirs = fa.and_masks(causal, fa.or_masks(sliding_window, document))
+    assert at.to_attn(ours) == at.to_attn(theirs)
+    out = at.flex_attention(q, k, v, block_mask=at.create_block_mask(ours, None, None, L, L), enable_gqa=True)
+    ref = fa.flex_attention(q, k, v, block_mask=fa.create_block_mask(theirs, None, None, L, L, device="cpu"),
+                            enable_gqa=True)
+    torch.testing.assert_close(out, ref, atol=2e-5, rtol=1e-4)
+
+
+def test_int64_buffers_on_a_compiled_kernel(qkv):
+    # attnc.loads(...).flex took only int32 index buffers, while the drop-in converted silently.
+    q, k, v = qkv
+    text = at.to_attn(document)
+    kernel = attnc.loads(text).flex
+    out = kernel(q, k, v, buf0=DOC)  # int64
+    torch.testing.assert_close(out, kernel(q, k, v, buf0=DOC.int()))
+    with pytest.raises(attnc.Error, match=r"outside the 32-bit range"):
+        kernel(q, k, v, buf0=DOC + 2**40)
