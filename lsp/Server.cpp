@@ -79,8 +79,12 @@ std::string string_field(const json& j, const char* key) {
 
 Server::Server(Send send) : send_(std::move(send)) {}
 
-void Server::reply(const json& id, const json& result) {
-  send_({{"jsonrpc", "2.0"}, {"id", id}, {"result", result}});
+void Server::reply(const json& id, json result) {
+  json message = json::object();  // the result moved in: a braced list would copy its whole tree
+  message["jsonrpc"] = "2.0";
+  message["id"] = id;
+  message["result"] = std::move(result);
+  send_(message);
 }
 
 void Server::reply_error(const json& id, int code, const std::string& message) {

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "lsp/Framing.h"
+#include "lsp/Memory.h"
 #include "lsp/Server.h"
 
 namespace attn::lsp {
@@ -82,6 +83,7 @@ int serve_stdio() {
     std::fprintf(out, "Content-Length: %zu\r\n\r\n", body.size());
     std::fwrite(body.data(), 1, body.size(), out);
     std::fflush(out);
+    if (body.size() > (size_t{1} << 20)) return_freed_memory();  // the reply's tree and text
   });
   while (!server.exited()) {
     Incoming next;
