@@ -73,8 +73,11 @@ def create_block_mask(mask_mod, B, H, Q_LEN, KV_LEN, device=None, BLOCK_SIZE=Non
     return BlockMask(mask_mod, B, H, Q_LEN, KV_LEN)
 
 
-def _kernel_text(mask, score, trace, dtype="f32", scale=None, lse=False):
-    lines = ["// Traced by attnc.torch from FlexAttention callables.", f"kernel flex({trace.params()}) {{"]
+def _kernel_text(mask, score, trace, dtype="f32", scale=None, lse=False, values=False):
+    lines = ["// Traced by attnc.torch from FlexAttention callables."]
+    if values and trace.numbers:  # not in the text that is compiled: its values are arguments
+        lines.append(f"// The Python numbers, passed as arguments at each call: {trace.describe_numbers()}.")
+    lines.append(f"kernel flex({trace.params()}) {{")
     if mask is not None:
         lines.append(f"  mask = {mask};")
     if score is not None:
@@ -89,9 +92,10 @@ def _kernel_text(mask, score, trace, dtype="f32", scale=None, lse=False):
     return "\n".join(lines) + "\n"
 
 
-def to_attn(mask_mod=None, score_mod=None):
-    """The .attn text of a kernel with these callables (as flex_attention compiles it in f32)."""
-    return _kernel_text(*trace_mods(mask_mod, score_mod))
+def to_attn(mask_mod=None, score_mod=None, constants=False):
+    """The .attn text of a kernel with these callables (as flex_attention compiles it in f32), with
+    a comment on the values its number arguments take for these callables."""
+    return _kernel_text(*trace_mods(mask_mod, score_mod, constants), values=True)
 
 
 @functools.lru_cache(maxsize=256)
@@ -101,10 +105,12 @@ def _compiled(text):
 
 
 def flex_attention(query, key, value, score_mod=None, block_mask=None, scale=None, enable_gqa=False,
-                   return_lse=False, kernel_options=None):
+                   return_lse=False, kernel_options=None, constants=False):
     """torch.nn.attention.flex_attention.flex_attention on attnc kernels. `block_mask` may be
     attnc.torch's or FlexAttention's own BlockMask (its mask_mod is traced). Returns out, or
-    (out, lse) with return_lse (lse: float32, natural log)."""
+    (out, lse) with return_lse (lse: float32, natural log). The Python numbers in the callables
+    are the kernel's run-time arguments (softcap 30 and 31 share one compile); `constants=True`
+    folds them into the kernel instead (one compile per value, sometimes faster)."""
     for name, t in (("query", query), ("key", key), ("value", value)):
         if t.dim() != 4:
             raise Error(f"{name} must have 4 dimensions [B, H, L, D], got shape {tuple(t.shape)}")
@@ -119,7 +125,7 @@ def flex_attention(query, key, value, score_mod=None, block_mask=None, scale=Non
         if lengths is not None and tuple(lengths) != (query.shape[2], key.shape[2]):
             raise Error(f"the block mask was made for lengths {tuple(lengths)}, the inputs have "
                         f"({query.shape[2]}, {key.shape[2]}): make one for these lengths")
-    mask, score, trace = trace_mods(mask_mod, score_mod)
+    mask, score, trace = trace_mods(mask_mod, score_mod, constants)
     kernel = _compiled(_kernel_text(mask, score, trace, _DTYPES[query.dtype], scale, return_lse))
-    out, lse = call_kernel(kernel, query, key, value, trace.values(), {}, None, 0)
+    out, lse = call_kernel(kernel, query, key, value, trace.values(), trace.scalars(), None, 0)
     return (out, lse) if return_lse else out

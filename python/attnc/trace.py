@@ -2,7 +2,8 @@
 `score_mod(score, b, h, q_idx, kv_idx)` run once on symbolic proxies (`Expr`): arithmetic,
 comparisons, `&` `|` `~` on booleans, torch.where, torch.tanh/exp/abs/..., and indexing of captured
 tensors become an .attn expression. Captured tensors become the kernel's buffers (their values are
-passed at each call, so new values need no recompile); captured Python numbers become constants.
+passed at each call, so new values need no recompile); Python numbers become its scalar arguments
+(new values need no recompile either), or literals with `constants=True`.
 Each torch op traced has torch's meaning exactly, or is an error (docs/python.md lists them).
 What cannot be traced raises attnc.Error naming the construct.
 """
@@ -15,10 +16,30 @@ from ._backend import Error
 
 
 class Trace:
-    """The state of one tracing run: the captured tensors, in order of first use."""
+    """The state of one tracing run: the captured tensors, in order of first use, and the Python
+    numbers, which become the kernel's scalar arguments (`constants`: literals instead)."""
 
-    def __init__(self):
+    def __init__(self, constants=False):
         self.tensors = []  # (tensor, attn element type)
+        self.numbers = []  # (value, "int" or "float"), one per distinct value and type
+        self.constants = constants
+
+    def number(self, value, kind):
+        """The name of the scalar argument `cN` holding `value`."""
+        key = (kind, repr(value))
+        for i, (seen, seen_kind) in enumerate(self.numbers):
+            if (seen_kind, repr(seen)) == key:
+                return f"c{i}"
+        self.numbers.append((value, kind))
+        return f"c{len(self.numbers) - 1}"
+
+    def scalars(self):
+        """The scalar arguments' values by name, as the kernel takes them."""
+        return {f"c{i}": float(value) for i, (value, _) in enumerate(self.numbers)}
+
+    def describe_numbers(self):
+        """`c0 = 20.0, c1 = 16`: what the scalar arguments hold in this trace."""
+        return ", ".join(f"c{i} = {value!r}" for i, (value, _) in enumerate(self.numbers))
 
     def buffer(self, t):
         for i, (seen, _) in enumerate(self.tensors):
@@ -36,9 +57,10 @@ class Trace:
         return f"buf{len(self.tensors) - 1}"
 
     def params(self):
-        """The kernel's parameter list: `buf0: tensor<i32>[d0], ...`."""
-        return ", ".join(f"buf{i}: tensor<{elem}>[{', '.join(f'd{d}' for d in range(max(t.dim(), 1)))}]"
-                         for i, (t, elem) in enumerate(self.tensors))
+        """The kernel's parameter list: `buf0: tensor<i32>[d0], ..., c0: float, ...`."""
+        return ", ".join([f"buf{i}: tensor<{elem}>[{', '.join(f'd{d}' for d in range(max(t.dim(), 1)))}]"
+                          for i, (t, elem) in enumerate(self.tensors)] +
+                         [f"c{i}: {kind}" for i, (_, kind) in enumerate(self.numbers)])
 
     def values(self):
         """The captured tensors as the kernel takes them: i32, f32 or bool, dense, 0-d as [1]. Float
@@ -62,10 +84,14 @@ def _literal(x):
     if isinstance(x, int):
         if not -(2**31) <= x < 2**31:
             raise Error(f"attnc.torch: the constant {x} does not fit the 32-bit int of .attn")
+        if _TRACE is not None and not _TRACE.constants:
+            return Expr(_TRACE.number(x, "int"), "int")
         return Expr(str(x) if x >= 0 else f"(-{-x})", "int")
     if isinstance(x, float):
         if math.isnan(x):
             raise Error("attnc.torch: a NaN constant cannot be written in .attn")
+        if _TRACE is not None and not _TRACE.constants:
+            return Expr(_TRACE.number(x, "float"), "float")
         text = "inf" if math.isinf(x) else repr(abs(x))
         if "e" not in text and "." not in text and text != "inf":
             text += ".0"
@@ -371,12 +397,14 @@ for _name in (list(_BINARY) + list(_COMPARE) + list(_LOGIC) + list(_UNARY) +
     setattr(Expr, _name, _method("abs" if _name == "__abs__" else _name))
 
 
-def trace_mods(mask_mod, score_mod):
-    """(mask text or None, score text or None, Trace) of the FlexAttention callables."""
+def trace_mods(mask_mod, score_mod, constants=False):
+    """(mask text or None, score text or None, Trace) of the FlexAttention callables. Python
+    numbers become scalar arguments `cN` (the trace's `scalars()`), so that callables that differ
+    only in them share one kernel; `constants` writes them as literals instead."""
     global _TRACE
     if _TRACE is not None:
         raise Error("attnc.torch: tracing is not reentrant")
-    _TRACE = trace = Trace()
+    _TRACE = trace = Trace(constants)
     b, h, q, kv = Expr("b", "int"), Expr("h", "int"), Expr("q", "int"), Expr("kv", "int")
     try:
         mask = score = None

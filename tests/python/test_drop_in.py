@@ -102,10 +102,14 @@ def test_bf16_and_scale(qkv):
 
 def test_to_attn_text():
     text = at.to_attn(document, softcap)
-    assert "kernel flex(buf0: tensor<i32>[d0])" in text
+    assert "kernel flex(buf0: tensor<i32>[d0], c0: float)" in text
     assert "mask = ((buf0[q] == buf0[kv]) && (q >= kv));" in text
-    assert "score = (tanh((score / 20.0)) * 20.0);" in text
+    assert "score = (tanh((score / c0)) * c0);" in text
+    assert "c0 = 20.0" in text  # the numbers' values, in a comment
     attnc.loads(text)  # what to_attn prints compiles
+    folded = at.to_attn(document, softcap, constants=True)
+    assert "kernel flex(buf0: tensor<i32>[d0])" in folded
+    assert "score = (tanh((score / 20.0)) * 20.0);" in folded
 
 
 def test_captured_tensors_are_buffers_and_numbers_constants(qkv):
@@ -116,7 +120,7 @@ def test_captured_tensors_are_buffers_and_numbers_constants(qkv):
     def mask(b, h, q_idx, kv_idx):
         return (doc[q_idx] == doc[kv_idx]) & (q_idx - kv_idx < window) & (q_idx >= kv_idx)
 
-    assert "< 8)" in at.to_attn(mask)
+    assert "< c0)" in at.to_attn(mask) and "c0 = 8" in at.to_attn(mask)
     block_mask = at.create_block_mask(mask, None, None, L, L)
     at.flex_attention(q, k, v, block_mask=block_mask, enable_gqa=True)
     compiles = at._compiled.cache_info().misses
@@ -126,8 +130,18 @@ def test_captured_tensors_are_buffers_and_numbers_constants(qkv):
     ref = fa.flex_attention(q, k, v, block_mask=fa.create_block_mask(mask, None, None, L, L, device="cpu"),
                             enable_gqa=True)
     torch.testing.assert_close(out, ref, atol=2e-5, rtol=1e-4)
-    window = 4  # a captured number is a constant: a new kernel
-    assert "< 4)" in at.to_attn(mask)
+    window = 4  # a captured number is a run-time argument too: the same kernel, the new value used
+    out = at.flex_attention(q, k, v, block_mask=block_mask, enable_gqa=True)
+    assert at._compiled.cache_info().misses == compiles
+    ref = fa.flex_attention(q, k, v, block_mask=fa.create_block_mask(mask, None, None, L, L, device="cpu"),
+                            enable_gqa=True)
+    torch.testing.assert_close(out, ref, atol=2e-5, rtol=1e-4)
+    # constants=True folds them: one kernel per value.
+    at.flex_attention(q, k, v, block_mask=block_mask, enable_gqa=True, constants=True)
+    assert at._compiled.cache_info().misses == compiles + 1
+    window = 5
+    at.flex_attention(q, k, v, block_mask=block_mask, enable_gqa=True, constants=True)
+    assert at._compiled.cache_info().misses == compiles + 2
 
 
 def test_untraceable_callables_name_the_construct(qkv):
@@ -187,7 +201,7 @@ def test_pow_has_torch_meaning(qkv, name, score_mod, dense):
 def test_pow_without_an_exact_form_is_an_error(qkv):
     q, k, v = qkv
     # A non-integer exponent keeps torch's meaning: NaN for a negative base, as torch.pow gives.
-    assert "exp((0.5 * log(score)))" in at.to_attn(None, lambda s, b, h, i, j: torch.pow(s, 0.5))
+    assert "exp((c0 * log(score)))" in at.to_attn(None, lambda s, b, h, i, j: torch.pow(s, 0.5))
     with pytest.raises(attnc.Error, match=r"traced base with a traced exponent"):
         at.to_attn(None, lambda s, b, h, i, j: torch.pow(s, s))
     with pytest.raises(attnc.Error, match=r"base <= 0"):
@@ -221,3 +235,19 @@ def test_int64_buffers_on_a_compiled_kernel(qkv):
     torch.testing.assert_close(out, kernel(q, k, v, buf0=DOC.int()))
     with pytest.raises(attnc.Error, match=r"outside the 32-bit range"):
         kernel(q, k, v, buf0=DOC + 2**40)
+
+
+def test_softcap_values_share_one_kernel(qkv):
+    # FlexAttention users' top complaint: a new scalar, a new compile. Here it is an argument.
+    q, k, v = qkv
+
+    def softcapped(cap):
+        return lambda s, b, h, i, j: cap * torch.tanh(s / cap)
+
+    at.flex_attention(q, k, v, score_mod=softcapped(30.0), enable_gqa=True)
+    misses = at._compiled.cache_info().misses
+    for cap in (31.0, 5.0):
+        out = at.flex_attention(q, k, v, score_mod=softcapped(cap), enable_gqa=True)
+        torch.testing.assert_close(out, _dense_reference(q, k, v, lambda x: cap * torch.tanh(x / cap)),
+                                   atol=1e-4, rtol=1e-4)
+    assert at._compiled.cache_info().misses == misses

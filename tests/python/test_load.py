@@ -197,8 +197,13 @@ def test_errors(stdlib_lib, qkv):
         stdlib_lib.k_causal(wide, k, v)
     with pytest.raises(attnc.Error, match=r"missing tensor argument 'doc'"):
         stdlib_lib.k_same_document(q, k, v)
-    with pytest.raises(attnc.Error, match=r"argument 'doc' must be i32, got i64"):
-        stdlib_lib.k_same_document(q, k, v, doc=DOC.long())
+    # int64 index tensors (torch's default) are taken for i32 buffers, range-checked (issue 32).
+    torch.testing.assert_close(stdlib_lib.k_same_document(q, k, v, doc=DOC.long()),
+                               stdlib_lib.k_same_document(q, k, v, doc=DOC.int()))
+    with pytest.raises(attnc.Error, match=r"argument 'doc' holds values outside the 32-bit range"):
+        stdlib_lib.k_same_document(q, k, v, doc=DOC.long() - 2**33)
+    with pytest.raises(attnc.Error, match=r"argument 'doc' must be i32, got f32"):
+        stdlib_lib.k_same_document(q, k, v, doc=DOC.float())
     with pytest.raises(attnc.Error, match=r"kernel 'k_causal' has no scalar argument 'window'"):
         stdlib_lib.k_causal(q, k, v, window=3)
     offset = attnc.loads("kernel x(off: int) { mask = q - kv < off; }")
