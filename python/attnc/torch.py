@@ -6,6 +6,7 @@ its tiles (O(tiles)) at each call, and no dense [Q_LEN, KV_LEN] mask is ever mad
 """
 
 import functools
+import warnings
 
 import torch
 
@@ -104,11 +105,28 @@ def _compiled(text):
     return loads(text, "<attnc.torch>").flex
 
 
+_warned_options = set()  # kernel_options keys already warned about, once per process
+
+
+def _check_kernel_options(kernel_options):
+    """FlexAttention's kernel_options tune its Triton kernels (block sizes, stages, warps): attnc
+    chooses its tiles per target, so none has a meaning here. Each key is named once, in a warning,
+    rather than ignored silently."""
+    if not kernel_options:
+        return
+    unknown = sorted(str(k) for k in kernel_options if str(k) not in _warned_options)
+    if unknown:
+        _warned_options.update(unknown)
+        warnings.warn(f"attnc.torch.flex_attention ignores kernel_options {', '.join(unknown)}: attnc chooses its "
+                      f"tiles per target", stacklevel=3)
+
+
 def flex_attention(query, key, value, score_mod=None, block_mask=None, scale=None, enable_gqa=False,
-                   return_lse=False, kernel_options=None, constants=False):
+                   return_lse=False, kernel_options=None, constants=False, *, return_aux=None):
     """torch.nn.attention.flex_attention.flex_attention on attnc kernels. `block_mask` may be
     attnc.torch's or FlexAttention's own BlockMask (its mask_mod is traced). Returns out, or
-    (out, lse) with return_lse (lse: float32, natural log). The Python numbers in the callables
+    (out, lse) with return_lse (lse: float32, natural log), or (out, AuxOutput) with
+    return_aux=AuxRequest(lse=True) as torch 2.15's. The Python numbers in the callables
     are the kernel's run-time arguments (softcap 30 and 31 share one compile); `constants=True`
     folds them into the kernel instead (one compile per value, sometimes faster)."""
     for name, t in (("query", query), ("key", key), ("value", value)):
@@ -125,7 +143,20 @@ def flex_attention(query, key, value, score_mod=None, block_mask=None, scale=Non
         if lengths is not None and tuple(lengths) != (query.shape[2], key.shape[2]):
             raise Error(f"the block mask was made for lengths {tuple(lengths)}, the inputs have "
                         f"({query.shape[2]}, {key.shape[2]}): make one for these lengths")
+    _check_kernel_options(kernel_options)
+    want_lse = return_lse
+    if return_aux is not None:
+        if return_lse:
+            raise Error("attnc.torch.flex_attention: pass return_lse or return_aux, not both (as torch)")
+        if getattr(return_aux, "max_scores", False):
+            raise Error("attnc.torch.flex_attention: return_aux max_scores (the row maxima) is not computed by "
+                        "attnc kernels yet; request lse only")
+        want_lse = bool(getattr(return_aux, "lse", False))
     mask, score, trace = trace_mods(mask_mod, score_mod, constants)
-    kernel = _compiled(_kernel_text(mask, score, trace, _DTYPES[query.dtype], scale, return_lse))
+    kernel = _compiled(_kernel_text(mask, score, trace, _DTYPES[query.dtype], scale, want_lse))
     out, lse = call_kernel(kernel, query, key, value, trace.values(), trace.scalars(), None, 0)
+    if return_aux is not None:
+        from torch.nn.attention.flex_attention import AuxOutput
+
+        return out, AuxOutput(lse=lse if want_lse else None)
     return (out, lse) if return_lse else out

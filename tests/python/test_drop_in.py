@@ -251,3 +251,16 @@ def test_softcap_values_share_one_kernel(qkv):
         torch.testing.assert_close(out, _dense_reference(q, k, v, lambda x: cap * torch.tanh(x / cap)),
                                    atol=1e-4, rtol=1e-4)
     assert at._compiled.cache_info().misses == misses
+
+
+def test_return_aux_and_kernel_options(qkv):
+    q, k, v = qkv
+    out, lse = at.flex_attention(q, k, v, score_mod=alibi, enable_gqa=True, return_lse=True)
+    out2, aux = at.flex_attention(q, k, v, score_mod=alibi, enable_gqa=True, return_aux=fa.AuxRequest(lse=True))
+    torch.testing.assert_close(out2, out)
+    torch.testing.assert_close(aux.lse, lse)
+    assert aux.max_scores is None
+    with pytest.raises(attnc.Error, match=r"max_scores"):
+        at.flex_attention(q, k, v, enable_gqa=True, return_aux=fa.AuxRequest(lse=True, max_scores=True))
+    with pytest.warns(UserWarning, match=r"ignores kernel_options BLOCK_M"):
+        at.flex_attention(q, k, v, enable_gqa=True, kernel_options={"BLOCK_M": 64})
