@@ -23,16 +23,86 @@ _DTYPES = {torch.float32: "f32", torch.bfloat16: "bf16", torch.float16: "f16"}
 class BlockMask:
     """A mask_mod for attnc.torch.flex_attention, with the sizes it was made for. Unlike
     FlexAttention's BlockMask it holds no per-block tables: the tiles are planned by attnc from the
-    traced mask at each call (O(tiles)). `to_attn()` prints the traced mask."""
+    traced mask at each call (O(tiles)). `to_attn()` prints the traced mask; `to_dense()`,
+    `sparsity()`, `to_string()` and indexing over batch and head are FlexAttention's, computed
+    from the mask itself on BLOCK_SIZE blocks when asked (O(Q_LEN x KV_LEN), for inspection)."""
 
-    def __init__(self, mask_mod, B, H, Q_LEN, KV_LEN):
+    def __init__(self, mask_mod, B, H, Q_LEN, KV_LEN, BLOCK_SIZE=128):
         self.mask_mod = mask_mod
         self.shape = (B, H, Q_LEN, KV_LEN)
         self.seq_lengths = (Q_LEN, KV_LEN)
+        self.BLOCK_SIZE = (BLOCK_SIZE, BLOCK_SIZE) if isinstance(BLOCK_SIZE, int) else tuple(BLOCK_SIZE)
         trace_mods(mask_mod, None)  # an untraceable mask fails here, as FlexAttention's would
 
     def to_attn(self):
         return to_attn(self.mask_mod)
+
+    def to_dense(self):
+        """[B, H, Q blocks, KV blocks] int32: 1 where a block holds an allowed element (B or H 1 when
+        the mask was made for every batch entry or head alike)."""
+        B, H, Q, KV = self.shape
+        bq, bk = self.BLOCK_SIZE
+        q_idx, kv_idx = torch.arange(Q)[:, None], torch.arange(KV)[None, :]
+        pad_q, pad_kv = -Q % bq, -KV % bk
+        out = torch.zeros(B or 1, H or 1, -(-Q // bq), -(-KV // bk), dtype=torch.int32)
+        for b in range(B or 1):
+            for h in range(H or 1):
+                allowed = torch.as_tensor(self.mask_mod(torch.tensor(b), torch.tensor(h), q_idx, kv_idx))
+                allowed = torch.nn.functional.pad(allowed.expand(Q, KV).to(torch.int32), (0, pad_kv, 0, pad_q))
+                out[b, h] = allowed.reshape(out.shape[2], bq, out.shape[3], bk).amax(dim=(1, 3))
+        return out
+
+    def sparsity(self):
+        """The percentage of blocks no allowed element reaches (skipped)."""
+        dense = self.to_dense()
+        return 100.0 * (1.0 - dense.sum().item() / dense.numel())
+
+    def to_string(self, grid_size=(20, 20), limit=4):
+        """Each (batch, head)'s blocks drawn as characters: █ all computed, ░ partly, blank none."""
+        dense = self.to_dense()
+        rows, cols = dense.shape[-2:]
+        max_rows, max_cols = (rows, cols) if grid_size == -1 else \
+            (grid_size, grid_size) if isinstance(grid_size, int) else grid_size
+        row_step, col_step = max(1, -(-rows // max_rows)), max(1, -(-cols // max_cols))
+        text = ""
+        for n, (b, h) in enumerate((b, h) for b in range(dense.shape[0]) for h in range(dense.shape[1])):
+            if n == limit:
+                text += "...\n"
+                break
+            text += f"({b}, {h})\n"
+            for r in range(0, rows, row_step):
+                for c in range(0, cols, col_step):
+                    share = dense[b, h, r:r + row_step, c:c + col_step].float().mean().item()
+                    text += "██" if share == 1 else "  " if share == 0 else "░░"
+                text += "\n"
+        return text
+
+    def __getitem__(self, index):
+        """The mask of one batch entry (or a range of them), and optionally of some heads:
+        `block_mask[b]`, `block_mask[b, h]`, `block_mask[:, 2:4]`."""
+        index = index if isinstance(index, tuple) else (index,)
+        if len(index) > 2:
+            raise Error("attnc.torch.BlockMask: index batch and head only (attnc plans query blocks itself)")
+        B, H, Q, KV = self.shape
+        starts, sizes = [], []
+        for i, size in zip(index + (slice(None),) * (2 - len(index)), (B, H)):
+            if isinstance(i, int):
+                if size is not None and not -size <= i < size:
+                    raise Error(f"attnc.torch.BlockMask: index {i} is out of range for {size}")
+                starts.append(i % size if size is not None else i)
+                sizes.append(1)
+            elif isinstance(i, slice) and i.step in (None, 1):
+                start, stop, _ = i.indices(size if size is not None else 1)
+                starts.append(start)
+                sizes.append(size if size is None else max(stop - start, 0))
+            else:
+                raise Error("attnc.torch.BlockMask: index with ints or slices of step 1")
+        mask_mod, (b0, h0) = self.mask_mod, starts
+
+        def selected(b, h, q_idx, kv_idx):
+            return mask_mod(b + b0, h + h0, q_idx, kv_idx)
+
+        return BlockMask(selected, sizes[0], sizes[1], Q, KV, self.BLOCK_SIZE)
 
     def __repr__(self):
         return f"attnc.torch.BlockMask(shape={self.shape}, mask_mod={getattr(self.mask_mod, '__name__', self.mask_mod)})"
@@ -71,7 +141,7 @@ def create_block_mask(mask_mod, B, H, Q_LEN, KV_LEN, device=None, BLOCK_SIZE=Non
     """FlexAttention's create_block_mask: `mask_mod(b, h, q_idx, kv_idx) -> bool`. B and H may be
     None (every batch/head alike); device and BLOCK_SIZE are accepted for compatibility (attnc
     chooses its tiles per target)."""
-    return BlockMask(mask_mod, B, H, Q_LEN, KV_LEN)
+    return BlockMask(mask_mod, B, H, Q_LEN, KV_LEN, BLOCK_SIZE if BLOCK_SIZE is not None else 128)
 
 
 def _kernel_text(mask, score, trace, dtype="f32", scale=None, lse=False, values=False):

@@ -264,3 +264,21 @@ def test_return_aux_and_kernel_options(qkv):
         at.flex_attention(q, k, v, enable_gqa=True, return_aux=fa.AuxRequest(lse=True, max_scores=True))
     with pytest.warns(UserWarning, match=r"ignores kernel_options BLOCK_M"):
         at.flex_attention(q, k, v, enable_gqa=True, kernel_options={"BLOCK_M": 64})
+
+
+def test_block_mask_helpers():
+    docs = torch.arange(300) // 90
+
+    def doc_per_head(b, h, q_idx, kv_idx):
+        return (docs[q_idx] == docs[kv_idx]) & (q_idx >= kv_idx) | (kv_idx < 10 * h + b)
+
+    ours = at.create_block_mask(doc_per_head, 2, 3, 300, 260, BLOCK_SIZE=64)
+    theirs = fa.create_block_mask(doc_per_head, 2, 3, 300, 260, device="cpu", BLOCK_SIZE=64)
+    assert torch.equal(ours.to_dense(), theirs.to_dense().to(torch.int32))
+    assert ours.sparsity() == pytest.approx(theirs.sparsity())
+    assert "██" in ours.to_string() and ours.to_string().count("(") == 4  # limit=4 (batch, head) grids
+    one = ours[1, 2]
+    assert one.shape == (1, 1, 300, 260)
+    assert torch.equal(one.to_dense()[0, 0], ours.to_dense()[1, 2])
+    with pytest.raises(attnc.Error, match=r"index batch and head only"):
+        ours[0, 0, 1]
