@@ -180,14 +180,9 @@ const std::vector<Case>& cases() {
   return all;
 }
 
-/// Runs `name` on every target and checks each against `want`.
-void check_targets(const std::string& name, const KernelInputs& in, const NaiveResult& want) {
-  auto ir = lower_text(kProgram, name);
-  const double tol = 2e-4;
-  KernelOutputs ref = run_reference(*ir, in, 1);
-  BOOST_TEST(diff(ref.out, want.out) < tol, name << ": reference Out");
-  BOOST_TEST(diff(ref.lse, want.lse) < tol, name << ": reference LSE");
-  // The CPU's one documented difference: a row whose max is +Inf is NaN there (docs/language.md).
+/// `want` as the CPU gives it: its one documented difference, a row whose max is +Inf is NaN
+/// there (docs/language.md).
+NaiveResult cpu_rule(const NaiveResult& want) {
   NaiveResult cpu_want = want;
   const size_t dv = want.out.size() / want.lse.size();
   for (size_t r = 0; r < want.lse.size(); ++r)
@@ -195,6 +190,17 @@ void check_targets(const std::string& name, const KernelInputs& in, const NaiveR
       cpu_want.lse[r] = kNaN;
       for (size_t d = 0; d < dv; ++d) cpu_want.out[r * dv + d] = kNaN;
     }
+  return cpu_want;
+}
+
+/// Runs `name` on every target and checks each against `want`.
+void check_targets(const std::string& name, const KernelInputs& in, const NaiveResult& want) {
+  auto ir = lower_text(kProgram, name);
+  const double tol = 2e-4;
+  KernelOutputs ref = run_reference(*ir, in, 1);
+  BOOST_TEST(diff(ref.out, want.out) < tol, name << ": reference Out");
+  BOOST_TEST(diff(ref.lse, want.lse) < tol, name << ": reference LSE");
+  const NaiveResult cpu_want = cpu_rule(want);
   const CpuCompiled& cpu = compile_cpu(kProgram, name);
   for (int threads : {1, 2}) {
     CpuRun got = run_cpu(cpu, in, true, false, threads);
@@ -210,13 +216,7 @@ void check_targets(const std::string& name, const KernelInputs& in, const NaiveR
 /// `name` on each bf16 matrix path this host runs (amx, avx512bf16) against `want`, with the CPU's
 /// +Inf-row rule; bf16's tolerance for finite values.
 void check_matrix_paths(const std::string& name, const KernelInputs& in, const NaiveResult& want) {
-  NaiveResult cpu_want = want;
-  const size_t dv = want.out.size() / want.lse.size();
-  for (size_t r = 0; r < want.lse.size(); ++r)
-    if (want.lse[r] == kInf) {
-      cpu_want.lse[r] = kNaN;
-      for (size_t d = 0; d < dv; ++d) cpu_want.out[r * dv + d] = kNaN;
-    }
+  const NaiveResult cpu_want = cpu_rule(want);
   for (CpuIsa isa : {CpuIsa::AMX, CpuIsa::AVX512BF16}) {
     if (int(isa) < int(host_cpu_target().isa)) continue;  // this CPU does not run it
     const CpuCompiled& cpu = compile_cpu(kProgram, name, CpuTarget{isa});
@@ -229,6 +229,23 @@ void check_matrix_paths(const std::string& name, const KernelInputs& in, const N
                  name << ": " << cpu_isa_name(isa) << " LSE, " << threads << " thread(s)");
     }
   }
+}
+
+/// bias_where_masked's bias over `L` keys: finite on the keys kv < 40 the mask keeps, NaN, +Inf
+/// and -Inf in turn on the others.
+HostTensor nonfinite_bias(int64_t L) {
+  HostTensor bias(ScalarType::F32, {L});
+  for (int64_t j = 0; j < L; ++j)
+    bias.set(j, j < 40 ? 0.25 * double(j % 5) : j % 3 == 0 ? kNaN : j % 3 == 1 ? kInf : -kInf);
+  return bias;
+}
+
+/// The rule for bias_where_masked on `in` (its buffer "bias").
+NaiveResult bias_where_masked_rule(const KernelInputs& in) {
+  const HostTensor& bias = in.buffers.at("bias");
+  return rule(
+      in.q, in.k, in.v, [](int, int, int, int kv) { return kv < 40; },
+      [&](double s, int, int, int, int kv) { return s + bias.get(kv); });
 }
 
 // Shapes: lengths that are not tile multiples, a decoding row (split-KV shares on the CPU), GQA.
@@ -284,17 +301,8 @@ BOOST_AUTO_TEST_CASE(nan_and_inf_where_the_mask_is_false_never_reach_a_row) {
   for (int L : {45, 200}) {
     KernelInputs in = random_attention_inputs(ScalarType::F32, {1, 2, 1, L, L, 32, 32}, rng);
     // A bias that is NaN, +Inf and -Inf on the keys the mask (kv < 40) drops.
-    in.buffers["bias"] = HostTensor(ScalarType::F32, {L});
-    for (int64_t j = 0; j < L; ++j)
-      in.buffers["bias"].set(j, j < 40       ? 0.25 * double(j % 5)
-                                : j % 3 == 0 ? kNaN
-                                : j % 3 == 1 ? kInf
-                                             : -kInf);
-    const HostTensor bias = in.buffers["bias"];
-    check_targets("bias_where_masked", in,
-                  rule(
-                      in.q, in.k, in.v, [](int, int, int, int kv) { return kv < 40; },
-                      [&](double s, int, int, int, int kv) { return s + bias.get(kv); }));
+    in.buffers["bias"] = nonfinite_bias(L);
+    check_targets("bias_where_masked", in, bias_where_masked_rule(in));
     // A NaN and an Inf in a future key: only the rows that reach it (causal) see them.
     in.buffers.clear();
     in.k.set((L - 2) * 32 + 3, kNaN);
@@ -343,17 +351,8 @@ BOOST_AUTO_TEST_CASE(bf16_matrix_paths_follow_the_rule) {
     check_matrix_paths("minus_inf_all_bf16", in,
                        rule(in.q, in.k, in.v, all, [](double, int, int, int, int) { return -kInf; }));
     // A bias that is NaN, +Inf and -Inf where the mask (kv < 40) drops the key.
-    in.buffers["bias"] = HostTensor(ScalarType::F32, {L});
-    for (int64_t j = 0; j < L; ++j)
-      in.buffers["bias"].set(j, j < 40       ? 0.25 * double(j % 5)
-                                : j % 3 == 0 ? kNaN
-                                : j % 3 == 1 ? kInf
-                                             : -kInf);
-    const HostTensor bias = in.buffers["bias"];
-    check_matrix_paths("bias_where_masked_bf16", in,
-                       rule(
-                           in.q, in.k, in.v, [](int, int, int, int kv) { return kv < 40; },
-                           [&](double x, int, int, int, int kv) { return x + bias.get(kv); }));
+    in.buffers["bias"] = nonfinite_bias(L);
+    check_matrix_paths("bias_where_masked_bf16", in, bias_where_masked_rule(in));
     // A NaN and an Inf in the last keys: only the rows that reach them (causal) see them; without a
     // mask every row does.
     in.buffers.clear();

@@ -210,4 +210,4 @@ extern "C" __attribute__((visibility("default"))) const char* attn_alibi_softcap
   return path ? path_name(path->isa) : "none";
 }
 
-// [the source with every path (all_cpu_paths: the matrix paths for bf16): 25886 lines, hash ebe3fa4be311c459]
+// [the source with every path (all_cpu_paths: the matrix paths for bf16): 25901 lines, hash 587c15aeb4c0bd5f]
