@@ -75,12 +75,17 @@ struct KeySide {
       memset(dst + src_cols, 0, size_t(cols - src_cols) * 4);
     }
   }
+  /// prepare_key_side (below) for rows of `columns` floats.
   bool prepare(void* uc, const DLTensor* t, const char* name, int64_t columns, bool stream);
   /// The whole [Lk] plane of (head h, batch b) as the pipeline's buffer (not streamed).
-  void head(int64_t h, int64_t b, int64_t keys, struct Plane& plane) const;
+  void head(int64_t h, int64_t b, int64_t keys, Plane& plane) const { plane.set(this->plane(h, b), cols, keys, 0); }
   /// Streamed: rows [row0, row1) of (head h, batch b) converted into `storage`, as the pipeline's
   /// buffer of rows [0, row1) (Plane::set).
-  void piece(int64_t h, int64_t b, int64_t row0, int64_t row1, std::vector<float>& storage, struct Plane& plane) const;
+  void piece(int64_t h, int64_t b, int64_t row0, int64_t row1, std::vector<float>& storage, Plane& plane) const {
+    storage.resize(size_t((row1 - row0) * cols));
+    convert(h, b, row0, row1, cols, storage.data());
+    plane.set(storage.data(), cols, row1 - row0, row0);
+  }
   int64_t cols = 0;
 };
 
@@ -117,15 +122,11 @@ bool prepare_key_side(void* uc, const DLTensor* t, const char* name, int64_t col
   }) == 0;
 }
 
-bool KeySide::prepare(void* uc, const DLTensor* t, const char* name, int64_t columns, bool stream) {
+/// Inline member, defined after prepare_key_side: the backward calls prepare_key_side alone, and an
+/// out-of-line member it never calls would be an unused function there.
+inline bool KeySide::prepare(void* uc, const DLTensor* t, const char* name, int64_t columns, bool stream) {
   cols = columns;
   return prepare_key_side(uc, t, name, columns, stream, *this);
-}
-void KeySide::head(int64_t h, int64_t b, int64_t keys, Plane& plane) const { plane.set(this->plane(h, b), cols, keys, 0); }
-void KeySide::piece(int64_t h, int64_t b, int64_t row0, int64_t row1, std::vector<float>& storage, Plane& plane) const {
-  storage.resize(size_t((row1 - row0) * cols));
-  convert(h, b, row0, row1, cols, storage.data());
-  plane.set(storage.data(), cols, row1 - row0, row0);
 }
 
 /// The tile's query rows as f32 [kTileQ][D] in `storage` (rows past `rows` zero), as the pipeline's

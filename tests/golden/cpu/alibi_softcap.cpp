@@ -134,7 +134,7 @@ constexpr DTypeName kDTypeNames[] = {{2, 32, "f32"}, {2, 16, "f16"}, {4, 16, "bf
 
 // [fixed text: backends/cpu/fixed/WrapperSupport.h, 247 lines]
 
-// [fixed text: backends/cpu/fixed/F32Staging.h, 149 lines]
+// [fixed text: backends/cpu/fixed/F32Staging.h, 150 lines]
 
 namespace {
 
@@ -210,4 +210,4 @@ extern "C" __attribute__((visibility("default"))) const char* attn_alibi_softcap
   return path ? path_name(path->isa) : "none";
 }
 
-// [the source with every path (all_cpu_paths: the matrix paths for bf16): 25901 lines, hash 587c15aeb4c0bd5f]
+// [the source with every path (all_cpu_paths: the matrix paths for bf16): 25904 lines, hash f47046a300824b03]

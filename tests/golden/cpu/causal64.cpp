@@ -1845,7 +1845,7 @@ constexpr DTypeName kDTypeNames[] = {{2, 32, "f32"}, {2, 16, "f16"}, {4, 16, "bf
 
 // [fixed text: backends/cpu/fixed/WrapperSupport.h, 247 lines]
 
-// [fixed text: backends/cpu/fixed/F32Staging.h, 149 lines]
+// [fixed text: backends/cpu/fixed/F32Staging.h, 150 lines]
 
 namespace {
 
@@ -1919,4 +1919,4 @@ extern "C" __attribute__((visibility("default"))) const char* attn_causal64_path
   return path ? path_name(path->isa) : "none";
 }
 
-// [the source with every path (all_cpu_paths: the matrix paths for bf16): 15345 lines, hash cd681643973dcb99]
+// [the source with every path (all_cpu_paths: the matrix paths for bf16): 15348 lines, hash c569c3a30130b091]
