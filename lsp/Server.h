@@ -61,7 +61,7 @@ class Server {
   void did_save(const json& params, const std::deque<json>& later);
 
  private:
-  void reply(const json& id, const json& result);
+  void reply(const json& id, json result);
   void reply_error(const json& id, int code, const std::string& message);
   void publish_diagnostics(const std::string& uri);
   /// Reports a notification that could not be applied: on stderr and as window/showMessage.
