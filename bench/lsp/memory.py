@@ -3,8 +3,8 @@
 
 Starts the server, opens a generated document of about LINES lines (the generator of
 didchange_latency.py), waits for its diagnostics and a documentSymbol answer, and prints the
-server's VmRSS before the open, after it (and the ratio of the growth to the text's size), and
-after didClose.
+server's VmRSS before the open, after it (and the ratio of the growth to the text's size), after
+one didChange, and after didClose.
 Usage: bench/lsp/memory.py [--attnc build/cli/attnc] [--lines 40000]
 """
 import argparse, os, sys, time
@@ -45,6 +45,18 @@ def main():
         pass
     time.sleep(0.3)
     opened = vm(c.p.pid)
+    # One edit: the server analyzes the document again, as it does at each keystroke.
+    c.send({"jsonrpc": "2.0", "method": "textDocument/didChange",
+            "params": {"textDocument": {"uri": uri, "version": 2},
+                       "contentChanges": [{"range": {"start": {"line": 1, "character": 0},
+                                                     "end": {"line": 1, "character": 0}},
+                                           "text": "// edited\n"}]}})
+    while True:
+        m = c.recv()
+        if m.get("method") == "textDocument/publishDiagnostics" and m["params"].get("version") == 2:
+            break
+    time.sleep(1.0)  # a pause in the typing: the server trims its heap when idle (lsp::kIdleAfter)
+    edited = vm(c.p.pid)
     c.send({"jsonrpc": "2.0", "method": "textDocument/didClose", "params": {"textDocument": {"uri": uri}}})
     time.sleep(0.5)
     closed = vm(c.p.pid)
@@ -53,7 +65,7 @@ def main():
     print(f"text {len(text):,} bytes, {args.lines} lines")
     print(f"VmRSS before open {before['VmRSS'] / 1024:.1f} MiB, open {opened['VmRSS'] / 1024:.1f} MiB "
           f"(+{grown / 2**20:.1f} MiB = {grown / len(text):.0f}x the text), "
-          f"after didClose {closed['VmRSS'] / 1024:.1f} MiB; VmHWM {opened['VmHWM'] / 1024:.1f} MiB")
+          f"after one didChange {edited['VmRSS'] / 1024:.1f} MiB, after didClose {closed['VmRSS'] / 1024:.1f} MiB; VmHWM {opened['VmHWM'] / 1024:.1f} MiB")
 
 
 if __name__ == "__main__":
