@@ -3,7 +3,6 @@
 
 #include <filesystem>
 
-#include "lsp/Memory.h"
 #include "lsp/Uri.h"
 
 namespace attn::lsp {
@@ -52,9 +51,6 @@ void DocumentStore::change(const std::string& uri, const nlohmann::json& changes
 }
 
 void DocumentStore::close(const std::string& uri) {
-  struct Trim {
-    ~Trim() { return_freed_memory(); }
-  } trim;  // after the document's analysis is gone
   docs_.erase(uri);
   for (auto& [_, doc] : docs_) doc.analysis.reset();
 }
@@ -89,7 +85,6 @@ std::shared_ptr<const Analysis> DocumentStore::analysis(const std::string& uri) 
     return d.analysis;
   }
   d.analysis = analyze(d.uri, d.path, d.text, overlays());
-  return_freed_memory();  // a 1.9 MB document: 477 MB resident after its analysis without, 223 with
   return d.analysis;
 }
 

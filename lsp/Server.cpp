@@ -25,6 +25,22 @@ void release_free_memory() {
 #endif
 }
 
+// Whether `j` holds at least kManyValues values (counted only until then): a result whose JSON
+// took megabytes, such as the outline or the semantic tokens of a large document.
+constexpr size_t kManyValues = 20000;
+bool holds_many_values(const json& j) {
+  size_t seen = 0;
+  std::vector<const json*> todo{&j};
+  while (!todo.empty() && seen < kManyValues) {
+    const json* x = todo.back();
+    todo.pop_back();
+    ++seen;
+    if (x->is_structured())
+      for (const json& child : *x) todo.push_back(&child);
+  }
+  return seen >= kManyValues;
+}
+
 // Methods a client may send, and the handler of each.
 const std::map<std::string, Server::Request>& request_table() {
   static const std::map<std::string, Server::Request> table = {
@@ -80,7 +96,8 @@ std::string string_field(const json& j, const char* key) {
 Server::Server(Send send) : send_(std::move(send)) {}
 
 void Server::reply(const json& id, json result) {
-  json message = json::object();  // the result moved in: a braced list would copy its whole tree
+  // Moved, not copied: an outline or the semantic tokens of a large document are many megabytes.
+  json message = json::object();
   message["jsonrpc"] = "2.0";
   message["id"] = id;
   message["result"] = std::move(result);
@@ -136,7 +153,12 @@ void Server::handle(const json& message, const std::deque<json>& later) {
     if (cancelled) return reply_error(id, RequestCancelled, "request cancelled");
     auto it = request_table().find(method);
     if (it == request_table().end()) return reply_error(id, MethodNotFound, "unknown method: " + method);
-    reply(id, (this->*(it->second))(params));
+    json result = (this->*(it->second))(params);
+    bool large = holds_many_values(result);
+    reply(id, std::move(result));
+    // A large answer's JSON was spread over pages that the analysis now shares: without a trim,
+    // the server stays at the peak of its largest answer (3 times the analysis, for an outline).
+    if (large) release_free_memory();
   } catch (const ProtocolError& e) {
     if (has_id)
       reply_error(id, e.code, e.message);
@@ -242,6 +264,17 @@ void Server::did_change(const json& params, const std::deque<json>& later) {
       return;
   publish_diagnostics(uri);
   for (const std::string& other : importers) publish_diagnostics(other);
+  // The old analysis and the parse's temporaries are gone, the new analysis lies among their
+  // pages: without a trim, every edit of a large document leaves the server at its parse's peak.
+  // Trimming at each edit would make the next parse fault its pages in again (15% slower), so
+  // it waits for a pause in the typing.
+  free_memory_pending_ = true;
+}
+
+void Server::idle() {
+  if (!free_memory_pending_) return;
+  free_memory_pending_ = false;
+  release_free_memory();
 }
 
 std::vector<std::string> Server::open_importers(const std::string& changed_path, const std::string& except) {

@@ -2,6 +2,7 @@
 // (initialize, shutdown, exit), cancellation, and the open documents.
 #pragma once
 
+#include <chrono>
 #include <deque>
 #include <functional>
 #include <set>
@@ -11,6 +12,9 @@
 #include "lsp/Protocol.h"
 
 namespace attn::lsp {
+
+/// How long the server waits without a message before it calls Server::idle().
+constexpr std::chrono::milliseconds kIdleAfter{300};
 
 /// The server state: lifecycle flags, open documents, pending cancellations.
 class Server {
@@ -26,6 +30,10 @@ class Server {
   /// Answers a message that was not valid JSON (or broken framing) with a parse error, for the
   /// request `id` when it could be recovered from the bytes.
   void reject_unparsable(const std::string& what, const json& id = nullptr);
+
+  /// Called when no message has come for kIdleAfter: gives the memory that edits freed
+  /// back to the system then, not between the edits of a burst of typing.
+  void idle();
 
   bool exited() const { return exited_; }
   /// The process exit code after `exit`: 0 when shutdown came first.
@@ -73,6 +81,7 @@ class Server {
   uint32_t offset(const Analysis& a, const json& params);
   std::vector<std::shared_ptr<const Analysis>> open_analyses();
 
+  bool free_memory_pending_ = false;  ///< an edit freed an analysis: trim when idle
   Send send_;
   DocumentStore docs_;
   std::set<std::string> cancelled_;

@@ -2,6 +2,7 @@
 // so that the server sees what is pending (cancellations, newer edits) while it works.
 #include <unistd.h>
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdio>
 #include <iostream>
@@ -11,7 +12,6 @@
 #include <thread>
 
 #include "lsp/Framing.h"
-#include "lsp/Memory.h"
 #include "lsp/Server.h"
 
 namespace attn::lsp {
@@ -83,14 +83,20 @@ int serve_stdio() {
     std::fprintf(out, "Content-Length: %zu\r\n\r\n", body.size());
     std::fwrite(body.data(), 1, body.size(), out);
     std::fflush(out);
-    if (body.size() > (size_t{1} << 20)) return_freed_memory();  // the reply's tree and text
   });
   while (!server.exited()) {
     Incoming next;
     std::deque<json> later;
     {
       std::unique_lock<std::mutex> lock(inbox->mutex);
-      inbox->ready.wait(lock, [&] { return !inbox->queue.empty() || inbox->input_done; });
+      auto has_work = [&] { return !inbox->queue.empty() || inbox->input_done; };
+      if (!inbox->ready.wait_for(lock, kIdleAfter, has_work)) {
+        // A pause in the editor's messages: the time for work that would slow a burst of edits.
+        lock.unlock();
+        server.idle();
+        lock.lock();
+        inbox->ready.wait(lock, has_work);
+      }
       if (inbox->queue.empty()) break;
       next = std::move(inbox->queue.front());
       inbox->queue.pop_front();

@@ -1,81 +1,71 @@
 #!/usr/bin/env python3
-"""Resident memory of `attnc lsp` on a large generated document: after didOpen's analysis, after a
-documentSymbol request (a large reply), after didClose; printed as MB and as a multiple of the text.
+"""Resident memory of `attnc lsp` per byte of an open document.
 
-    python3 bench/lsp/memory.py build/cli/attnc --units 11000    # a 1.9 MB document
+Starts the server, opens a generated document of about LINES lines (the generator of
+didchange_latency.py), waits for its diagnostics and a documentSymbol answer, and prints the
+server's VmRSS before the open, after it (and the ratio of the growth to the text's size), after
+one didChange, and after didClose.
+Usage: bench/lsp/memory.py [--attnc build/cli/attnc] [--lines 40000]
 """
-import argparse
-import json
-import subprocess
-import time
+import argparse, os, sys, time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from didchange_latency import Client, generate  # noqa: E402
 
 
-def document(units):
-    lines = ["import std.masks;"]
-    for i in range(units):
-        lines.append(f"mask m{i}(w: int) = causal && q - kv < w + {i % 7};")
-        lines.append(f"score s{i}(c: float) = c * tanh(score / c) + float(q - kv) * 0.001;")
-        lines.append(f"kernel k{i} {{ mask = m{i}(64); score = s{i}(30.0); }}")
-    return "\n".join(lines) + "\n"
+def vm(pid):
+    """VmRSS and VmHWM of a process, in KiB."""
+    out = {}
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith(("VmRSS:", "VmHWM:")):
+                out[line.split(":")[0]] = int(line.split()[1])
+    return out
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("attnc")
-    ap.add_argument("--units", type=int, default=11000, help="mask + score + kernel triples")
-    a = ap.parse_args()
-    text = document(a.units)
-    p = subprocess.Popen([a.attnc, "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL)
-
-    def send(msg):
-        body = json.dumps(msg).encode()
-        p.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-        p.stdin.flush()
-
-    def receive():
-        n = 0
-        while True:
-            line = p.stdout.readline()
-            if line in (b"\r\n", b"\n", b""):
-                break
-            if line.lower().startswith(b"content-length"):
-                n = int(line.split(b":")[1])
-        return json.loads(p.stdout.read(n))
-
-    def resident():
-        with open(f"/proc/{p.pid}/status") as f:
-            return {k: int(v.split()[0]) / 1024 for k, v in (l.split(":", 1) for l in f) if k in ("VmRSS", "VmHWM")}
-
-    uri = "file:///bench/memory.attn"
-    send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}})
-    receive()
-    send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
-    base = resident()["VmRSS"]
-    size = len(text.encode()) / 2**20
-    print(f"document {size:.2f} MiB; server at rest {base:.0f} MiB")
-
-    def report(step):
-        r = resident()
-        print(f"{step:<22} resident {r['VmRSS']:7.0f} MiB ({(r['VmRSS'] - base) / size:5.0f}x the text above rest), "
-              f"peak {r['VmHWM']:.0f} MiB")
-
-    send({"jsonrpc": "2.0", "method": "textDocument/didOpen",
-          "params": {"textDocument": {"uri": uri, "languageId": "attn", "version": 1, "text": text}}})
-    t0 = time.time()
-    while receive().get("method") != "textDocument/publishDiagnostics":
+    ap.add_argument("--attnc", default="build/cli/attnc")
+    ap.add_argument("--lines", type=int, default=40000)
+    args = ap.parse_args()
+    text = "\n".join(generate(args.lines)) + "\n"
+    c = Client(args.attnc)
+    c.send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}})
+    while c.recv().get("id") != 1:
         pass
-    report(f"didOpen ({time.time() - t0:.1f} s)")
-    send({"jsonrpc": "2.0", "id": 2, "method": "textDocument/documentSymbol", "params": {"textDocument": {"uri": uri}}})
-    receive()
-    report("documentSymbol")
-    send({"jsonrpc": "2.0", "method": "textDocument/didClose", "params": {"textDocument": {"uri": uri}}})
+    c.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+    time.sleep(0.2)
+    before = vm(c.p.pid)
+    uri = "file:///tmp/attnc-lsp-memory-bench.attn"
+    c.send({"jsonrpc": "2.0", "method": "textDocument/didOpen",
+            "params": {"textDocument": {"uri": uri, "languageId": "attn", "version": 1, "text": text}}})
+    c.send({"jsonrpc": "2.0", "id": 2, "method": "textDocument/documentSymbol",
+            "params": {"textDocument": {"uri": uri}}})
+    while c.recv().get("id") != 2:
+        pass
     time.sleep(0.3)
-    report("didClose")
-    send({"jsonrpc": "2.0", "id": 3, "method": "shutdown"})
-    receive()
-    send({"jsonrpc": "2.0", "method": "exit"})
-    p.wait()
+    opened = vm(c.p.pid)
+    # One edit: the server analyzes the document again, as it does at each keystroke.
+    c.send({"jsonrpc": "2.0", "method": "textDocument/didChange",
+            "params": {"textDocument": {"uri": uri, "version": 2},
+                       "contentChanges": [{"range": {"start": {"line": 1, "character": 0},
+                                                     "end": {"line": 1, "character": 0}},
+                                           "text": "// edited\n"}]}})
+    while True:
+        m = c.recv()
+        if m.get("method") == "textDocument/publishDiagnostics" and m["params"].get("version") == 2:
+            break
+    time.sleep(1.0)  # a pause in the typing: the server trims its heap when idle (lsp::kIdleAfter)
+    edited = vm(c.p.pid)
+    c.send({"jsonrpc": "2.0", "method": "textDocument/didClose", "params": {"textDocument": {"uri": uri}}})
+    time.sleep(0.5)
+    closed = vm(c.p.pid)
+    c.p.kill()
+    grown = (opened["VmRSS"] - before["VmRSS"]) * 1024
+    print(f"text {len(text):,} bytes, {args.lines} lines")
+    print(f"VmRSS before open {before['VmRSS'] / 1024:.1f} MiB, open {opened['VmRSS'] / 1024:.1f} MiB "
+          f"(+{grown / 2**20:.1f} MiB = {grown / len(text):.0f}x the text), "
+          f"after one didChange {edited['VmRSS'] / 1024:.1f} MiB, after didClose {closed['VmRSS'] / 1024:.1f} MiB; VmHWM {opened['VmHWM'] / 1024:.1f} MiB")
 
 
 if __name__ == "__main__":
