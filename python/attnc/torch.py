@@ -200,6 +200,13 @@ def flex_attention(query, key, value, score_mod=None, block_mask=None, scale=Non
     are the kernel's run-time arguments (softcap 30 and 31 share one compile); `constants=True`
     folds them into the kernel instead (one compile per value, sometimes faster)."""
     for name, t in (("query", query), ("key", key), ("value", value)):
+        if getattr(t, "is_nested", False):
+            raise Error(f"attnc.torch: {name} is a nested (jagged) tensor, which attnc kernels do not take yet; "
+                        f"pack the sequences into one [1, H, L, D] tensor and mask across documents with a "
+                        f"captured document-id tensor (docs/python.md)")
+        if t.device.type == "meta":
+            raise Error(f"attnc.torch: {name} is a meta tensor (no data); attnc kernels run on CPU or CUDA "
+                        f"tensors")
         if t.dim() != 4:
             raise Error(f"{name} must have 4 dimensions [B, H, L, D], got shape {tuple(t.shape)}")
     if query.dtype not in _DTYPES:

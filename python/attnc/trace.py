@@ -265,7 +265,9 @@ def _torch_call(name, args, kwargs):
         dtype = kwargs.get("dtype", _torch_dtype(args[0]) if name.endswith("_like") or name.startswith("new_")
                            else None)
         return _const_like(value, dtype)
-    if name in ("pow", "__pow__"):
+    if name == "square":
+        return _pow(args[0], 2)
+    if name in ("pow", "__pow__", "float_power"):
         return _pow(args[0], kwargs.get("exponent", args[1] if len(args) > 1 else None))
     return None
 
@@ -390,8 +392,8 @@ def _method(name):
 
 for _name in (list(_BINARY) + list(_COMPARE) + list(_LOGIC) + list(_UNARY) +
               ["__radd__", "__rsub__", "__rmul__", "__rtruediv__", "__rfloordiv__", "__rmod__", "__rand__",
-               "__ror__", "__rpow__", "__invert__", "__neg__", "__pos__", "__abs__", "__pow__", "pow", "__getitem__",
-               "neg", "clamp",
+               "__ror__", "__rpow__", "__invert__", "__neg__", "__pos__", "__abs__", "__pow__", "pow", "square",
+               "__getitem__", "neg", "clamp",
                "clip", "minimum", "maximum", "to", "float", "int", "long", "bool", "new_ones", "new_zeros",
                "new_full", "logical_not", "detach", "clone", "contiguous"]):
     setattr(Expr, _name, _method("abs" if _name == "__abs__" else _name))

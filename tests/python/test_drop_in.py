@@ -189,6 +189,7 @@ def _dense_reference(q, k, v, score_fn):
     ("odd_power_past_products", lambda s, b, h, i, j: torch.pow(s * 0.5, 33) * 1e-6,
      lambda s: (s * 0.5) ** 33 * 1e-6),
     ("zeroth", lambda s, b, h, i, j: torch.pow(s, 0) + s, lambda s: 1.0 + s),
+    ("square", lambda s, b, h, i, j: torch.square(s) - s.square() + torch.float_power(s, 3), lambda s: s ** 3),
 ])
 def test_pow_has_torch_meaning(qkv, name, score_mod, dense):
     # torch.pow(s, 3) was traced as exp(3 * log(s)): NaN for every negative score.
