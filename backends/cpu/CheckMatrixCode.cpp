@@ -27,9 +27,14 @@ extern "C" {
 #define ATTN_NUM_SCALARS 0
 #define ATTN_DTYPE_NAMES {4, 16, "bf16"}
 
-// The amx path: its namespace and target region (fixed/PathTargetBegin.h's pragmas).
+// The amx path: its namespace and target region (fixed/PathTargetBegin.h's pragmas, for g++ and
+// clang++ alike).
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx2,fma,f16c,avx512f,avx512vl,avx512dq,avx512bw,avx512bf16,amx-tile,amx-bf16"))), apply_to = function)
+#else
 #pragma GCC push_options
 #pragma GCC target("avx2,fma,f16c,avx512f,avx512vl,avx512dq,avx512bw,avx512bf16,amx-tile,amx-bf16")
+#endif
 namespace check_amx {
 #include "backends/cpu/fixed/WrapperConstants.h"
 #include "backends/cpu/fixed/WrapperSupport.h"
@@ -41,18 +46,30 @@ namespace check_amx {
 #undef ATTN_MATRIX_EXTERNS_qk
 #undef ATTN_MATRIX_EXTERNS_softmax_pv
 }  // namespace check_amx
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
 #pragma GCC pop_options
+#endif
 
 // The avx512bf16 path.
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx2,fma,f16c,avx512f,avx512vl,avx512dq,avx512bw,avx512bf16"))), apply_to = function)
+#else
 #pragma GCC push_options
 #pragma GCC target("avx2,fma,f16c,avx512f,avx512vl,avx512dq,avx512bw,avx512bf16")
+#endif
 namespace check_avx512bf16 {  // the staging is the amx path's, checked above
 #include "backends/cpu/fixed/MatrixDpbf16.h"
 #define ATTN_MATRIX_EXTERNS_qk check_dpbf16_qk
 #define ATTN_MATRIX_EXTERNS_softmax_pv check_dpbf16_softmax_pv
 #include "backends/cpu/fixed/MatrixExterns.h"
 }  // namespace check_avx512bf16
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
 #pragma GCC pop_options
+#endif
 
 // Every function the paths' stages and staging define is used, as in an emitted source.
 int attn_matrix_code_check(bool amx, halide_buffer_t* s, halide_buffer_t* k, halide_buffer_t* out, const DLTensor* t) {
