@@ -13,7 +13,7 @@ namespace {
 
 // A document like bench/lsp/didchange_latency.py's: masks, score modifiers, fns and kernels
 // (with doc comments and an import), `groups` of each, about 190 bytes a group.
-std::string generated_document(int groups) {
+[[maybe_unused]] std::string generated_document(int groups) {  // unused where skipped
   std::string s = "import std.masks;\n\n";
   for (int g = 0; g < groups; ++g) {
     std::string i = std::to_string(g);
