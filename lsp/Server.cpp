@@ -30,13 +30,13 @@ void release_free_memory() {
 constexpr size_t kManyValues = 20000;
 bool holds_many_values(const json& j) {
   size_t seen = 0;
-  std::vector<const json*> todo{&j};
-  while (!todo.empty() && seen < kManyValues) {
-    const json* x = todo.back();
-    todo.pop_back();
+  std::vector<const json*> pending{&j};
+  while (!pending.empty() && seen < kManyValues) {
+    const json* x = pending.back();
+    pending.pop_back();
     ++seen;
     if (x->is_structured())
-      for (const json& child : *x) todo.push_back(&child);
+      for (const json& child : *x) pending.push_back(&child);
   }
   return seen >= kManyValues;
 }

@@ -281,7 +281,7 @@ def _pow(base, exponent):
     constant exponent is exp(p * log(base)), NaN for a negative base as torch gives; a traced
     exponent takes a positive constant base (2 ** kv is exp2(kv)). What has no exact .attn form is
     an error, never an approximation."""
-    if isinstance(exponent, (bool, int, float)) and not isinstance(exponent, bool):
+    if isinstance(exponent, (int, float)) and not isinstance(exponent, bool):
         x = _num(base, "pow")
         if isinstance(exponent, int) or float(exponent).is_integer():
             n = int(exponent)
