@@ -33,7 +33,7 @@ int run_dump(const DumpOptions& o);
 
 struct RunOptions {
   std::string file, kernel;
-  std::string q, k, v, out, lse;
+  std::string q, k, v, out, lse, max;
   /// The backward pass: dOut and dLSE in, dQ/dK/dV and NAME=FILE buffer gradients out.
   std::string dout, dlse, dq, dk, dv;
   std::vector<std::string> grads;

@@ -56,6 +56,8 @@ std::optional<nlohmann::ordered_json> compile_kernel(const Program& p, const Dec
   entry["head_dim"] = opts.head_dim;
   entry["value_dim"] = opts.value_dim;
   entry["lse"] = opts.lse;
+  entry["return_max"] = opts.return_max;
+  entry["sink"] = kernel_has_sink(*ir);
   nlohmann::ordered_json files;
   for (const Backend* t : targets) {
     try {

@@ -1,4 +1,4 @@
-// `attnc run FILE [KERNEL] --q --k --v [--arg NAME=...] -o OUT [--lse LSE] -t TARGET`, and with
+// `attnc run FILE [KERNEL] --q --k --v [--arg NAME=...] -o OUT [--lse LSE] [--max MAX] -t TARGET`, and with
 // `--dout DOUT [--dlse DLSE] [--dq DQ] [--dk DK] [--dv DV] [--grad NAME=FILE ...]` the backward pass.
 #include <iostream>
 
@@ -72,6 +72,11 @@ int run_run(const RunOptions& o) {
       if (out.lse.shape.empty())
         throw InputError("kernel '" + kernel_name(*ir) + "' does not compute the LSE (set lse = true)");
       write_npy(o.lse, out.lse);
+    }
+    if (!o.max.empty()) {
+      if (out.max.shape.empty())
+        throw InputError("kernel '" + kernel_name(*ir) + "' does not write row maxima (set return_max = true)");
+      write_npy(o.max, out.max);
     }
     if (backward) {
       GradientRequest request;

@@ -83,6 +83,8 @@ std::string kernel_hash(const KernelIR& ir) {
     << o.block_kv << "\n";
   // Only when set: the kernels that existed before the option keep their hashes (and caches).
   if (o.backward) s << "backward\n";
+  if (o.return_max) s << "return_max\n";
+  if (ir.sink.defined()) s << "sink " << canon.mutate(ir.sink) << "\n";
   s << "mask " << canon.mutate(ir.mask) << "\n";
   s << "score " << canon.mutate(ir.score) << "\n";
   return sha256_hex(s.str());

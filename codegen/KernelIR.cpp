@@ -40,6 +40,8 @@ std::vector<KernelArgInfo> kernel_args(const KernelIR& ir) {
 
 const KernelOptions& kernel_options(const KernelIR& ir) { return ir.options; }
 
+bool kernel_has_sink(const KernelIR& ir) { return ir.sink.defined(); }
+
 std::shared_ptr<const KernelIR> with_dtype(const KernelIR& ir, DType dtype) {
   auto copy = std::make_shared<KernelIR>(ir);
   copy->options.dtype = dtype;

@@ -33,6 +33,10 @@ struct KernelIR {
   /// Float(32). Over `score`, the index variables, scalar arguments and buffer loads. The score
   /// variable itself when the kernel sets no score.
   Halide::Expr score;
+  /// Float(32) over `b`, `h`, `q`, scalar arguments and buffer loads: the logit of the row's
+  /// virtual sink key (value 0), added once per row to the softmax (docs/language.md, "Sinks").
+  /// Undefined when the kernel sets no sink.
+  Halide::Expr sink;
   std::vector<KernelArg> args;  ///< in declaration order
   KernelOptions options;
 

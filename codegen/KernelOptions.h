@@ -16,6 +16,7 @@ struct KernelOptions {
   int value_dim = 0;            ///< 0: same as head_dim
   std::optional<double> scale;  ///< unset: 1/sqrt(head_dim)
   bool lse = false;             ///< write the log-sum-exp
+  bool return_max = false;      ///< write each row's maximum kept score (FlexAttention's max_scores)
   bool backward = false;        ///< compile the backward pass's entry points too
   int block_q = 0;              ///< 0: chosen by the target
   int block_kv = 0;

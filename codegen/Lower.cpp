@@ -609,6 +609,15 @@ class Lowering {
       case KernelOption::ValueDim: ir.options.value_dim = static_cast<int>(*constant_value(v)); return;
       case KernelOption::Scale: ir.options.scale = *constant_value(v); return;
       case KernelOption::Lse: ir.options.lse = v.bool_value; return;
+      case KernelOption::ReturnMax: ir.options.return_max = v.bool_value; return;
+      case KernelOption::Sink:
+        ir.sink = as_float(eval(v, env), env);
+        check_expanded_size(ir.sink);
+        if (HI::expr_uses_var(ir.sink, "kv")) {
+          diags_.error(v.range, "the sink is per row: it cannot read `kv`");
+          throw LoweringStopped{};
+        }
+        return;
       case KernelOption::Backward: ir.options.backward = v.bool_value; return;
       case KernelOption::Block:
         if (v.kind == ExprKind::List) {

@@ -29,6 +29,8 @@ struct KernelArgInfo {
 std::string kernel_name(const KernelIR& ir);
 std::vector<KernelArgInfo> kernel_args(const KernelIR& ir);
 const KernelOptions& kernel_options(const KernelIR& ir);
+/// Whether the kernel sets `sink`.
+bool kernel_has_sink(const KernelIR& ir);
 
 /// A copy of `ir` with another I/O dtype (`attnc bench --dtype`); its hash changes accordingly.
 std::shared_ptr<const KernelIR> with_dtype(const KernelIR& ir, DType dtype);

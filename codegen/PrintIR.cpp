@@ -38,10 +38,12 @@ std::string print_ir(const KernelIR& ir) {
     out << "  scale     1/sqrt(head_dim)\n";
   }
   out << "  lse       " << (o.lse ? "true" : "false") << "\n";
+  if (o.return_max) out << "  return_max true\n";
   if (o.backward) out << "  backward  true\n";
   if (o.block_q) out << "  block     [" << o.block_q << ", " << o.block_kv << "]\n";
   out << "  mask      " << ir.mask << "\n";
   out << "  score     " << ir.score << "\n";
+  if (ir.sink.defined()) out << "  sink      " << ir.sink << "\n";
   return out.str();
 }
 

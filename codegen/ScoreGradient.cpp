@@ -255,21 +255,36 @@ HExpr simplified(const HExpr& d) { return HI::simplify(d.defined() ? d : HExpr(0
 
 }  // namespace
 
+namespace {
+
+// `e`'s f32 buffer read sites, each with e's partial derivative there, into g.
+void differentiate_reads(const KernelIR& ir, const HExpr& e, ScoreGradient& g) {
+  ReadSites sites(ir);
+  e.accept(&sites);
+  g.reads = std::move(sites.sites);
+  g.reduced_reads = std::move(sites.reduced);
+  for (BufferGradient& r : g.reads)
+    r.partial = simplified(Differentiate([&](const HExpr& x) {
+      const auto* c = x.as<HI::Call>();
+      return c && is_f32_load(c, ir) && c->name == r.buffer && same_index(r.index, c->args);
+    })(e));
+}
+
+}  // namespace
+
 ScoreGradient differentiate_score(const KernelIR& ir) {
   ScoreGradient g;
   g.dscore = simplified(Differentiate([&](const HExpr& e) {
     const auto* v = e.as<HI::Variable>();
     return v && v->name == "score" && !v->param.defined();
   })(ir.score));
-  ReadSites sites(ir);
-  ir.score.accept(&sites);
-  g.reads = std::move(sites.sites);
-  g.reduced_reads = std::move(sites.reduced);
-  for (BufferGradient& r : g.reads)
-    r.partial = simplified(Differentiate([&](const HExpr& e) {
-      const auto* c = e.as<HI::Call>();
-      return c && is_f32_load(c, ir) && c->name == r.buffer && same_index(r.index, c->args);
-    })(ir.score));
+  differentiate_reads(ir, ir.score, g);
+  return g;
+}
+
+ScoreGradient differentiate_sink(const KernelIR& ir) {
+  ScoreGradient g;
+  if (ir.sink.defined()) differentiate_reads(ir, ir.sink, g);
   return g;
 }
 

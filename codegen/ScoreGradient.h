@@ -37,4 +37,8 @@ struct ScoreGradient {
 /// loads of one buffer at structurally equal indices are one site. The mask is not differentiated.
 ScoreGradient differentiate_score(const KernelIR& ir);
 
+/// The derivatives of `ir.sink` with respect to the f32 buffer elements it reads, by the same rules
+/// (`dscore` is undefined: the sink does not read the score). No read sites when it sets no sink.
+ScoreGradient differentiate_sink(const KernelIR& ir);
+
 }  // namespace attn

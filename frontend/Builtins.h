@@ -66,7 +66,19 @@ const BuiltinInfo* find_builtin(const std::string& name);
 const BuiltinInfo& builtin_info(BuiltinFn fn);
 
 /// A kernel option (`mask = ...;`), in kernel_options()' order.
-enum class KernelOption : uint8_t { Mask, Score, DType, HeadDim, ValueDim, Scale, Lse, Block, Backward };
+enum class KernelOption : uint8_t {
+  Mask,
+  Score,
+  DType,
+  HeadDim,
+  ValueDim,
+  Scale,
+  Lse,
+  Block,
+  Backward,
+  Sink,
+  ReturnMax
+};
 
 /// One kernel option: its key and the one-line description hover and completion show.
 struct KernelOptionInfo {

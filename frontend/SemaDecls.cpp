@@ -197,7 +197,14 @@ void Checker::check_kernel_option(Decl& k, KernelOption option, const std::strin
       if (!value || !std::isfinite(*value)) diags_.error(v.range, "scale must be a finite constant");
       return;
     }
+    case KernelOption::Sink: {
+      Type t = check(v, c);
+      if (!t.is_error() && !t.is_numeric())
+        diags_.error(v.range, "kernel option 'sink' expects an f32 expression of b, h and q, found " + describe(v, t));
+      return;
+    }
     case KernelOption::Lse:
+    case KernelOption::ReturnMax:
     case KernelOption::Backward:
       if (v.kind != ExprKind::BoolLit) diags_.error(v.range, key + " must be true or false");
       return;

@@ -54,6 +54,7 @@ KernelCallArgs::KernelCallArgs(const KernelCallTensors& t, DLDevice device, cons
   args_.v = add_view(*t.v, false, device, place);
   args_.out = add_view(*t.out, true, device, place);
   args_.lse = t.lse ? add_view(*t.lse, true, device, place) : nullptr;
+  args_.max = t.max ? add_view(*t.max, true, device, place) : nullptr;
   for (const HostTensor* b : t.buffers) buffers_.push_back(add_view(*b, false, device, place));
   scalars_ = t.scalars;
   args_.buffers = buffers_.data();

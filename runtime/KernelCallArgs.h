@@ -29,6 +29,7 @@ struct KernelCallTensors {
   const HostTensor* v = nullptr;
   HostTensor* out = nullptr;
   HostTensor* lse = nullptr;               ///< null: the kernel computes no LSE
+  HostTensor* max = nullptr;               ///< null: the kernel writes no row maxima
   std::vector<const HostTensor*> buffers;  ///< the kernel's tensor parameters, in declaration order
   std::vector<double> scalars;             ///< its scalar parameters, in declaration order
 };
@@ -38,8 +39,8 @@ struct KernelCallTensors {
 /// strides or other data through view(). Neither copyable nor movable: args() points into it.
 class KernelCallArgs {
  public:
-  /// Where the kernel finds a tensor's bytes: called once per tensor with `output` true for out and
-  /// lse (a device copy, uploaded or not). Unset: the host tensor's own bytes.
+  /// Where the kernel finds a tensor's bytes: called once per tensor with `output` true for out,
+  /// lse and max (a device copy, uploaded or not). Unset: the host tensor's own bytes.
   using Placement = std::function<void*(const HostTensor& tensor, bool output)>;
 
   /// Views on `device` (kDLCPU by default) over the bytes `place` gives.

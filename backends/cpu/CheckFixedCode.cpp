@@ -87,6 +87,7 @@ constexpr int kPlanBuffers[] = {0};
 #define ATTN_VALUE_DIM 0
 #define ATTN_IO_TYPE IoType::F16
 #define ATTN_LSE_REQUIRED false
+#define ATTN_MAX_REQUIRED false
 #define ATTN_PACK_HEADS true
 #define ATTN_NUM_BUFFERS 1
 #define ATTN_NUM_SCALARS 0
@@ -126,6 +127,13 @@ int check_pipeline(void* uc, halide_buffer_t* q, halide_buffer_t* k, halide_buff
     given = self_plan.keys.ranges.data(), given_block = self_plan.keys.block_q;                 \
     run_starts = self_plan.keys.run_starts.data(), runs = self_plan.keys.runs.data();           \
   }
+#define ATTN_ROW_FUNCTIONS                                                                   \
+  constexpr bool kHasSink = true;                                                            \
+  auto sink_logit = [&](int32_t b, int32_t h, int32_t q, RowLoadError& bad) -> float {       \
+    [[maybe_unused]] const double* scalars = args->scalars;                                  \
+    (void)b, (void)h, (void)q, (void)bad;                                                    \
+    return float(row_load<int>(bad, buffer0, "b", {attn_mod_i32(h, 3)}) * 0.5f);             \
+  };
 #define ATTN_PIPELINE_FN check_pipeline
 #define ATTN_EXTRA_ARGS , &buffer0.buf
 #include "backends/cpu/fixed/WrapperEntry.h"

@@ -22,6 +22,7 @@ extern "C" {
 #define ATTN_VALUE_DIM 0
 #define ATTN_IO_TYPE IoType::BF16
 #define ATTN_LSE_REQUIRED false
+#define ATTN_MAX_REQUIRED false
 #define ATTN_PACK_HEADS true
 #define ATTN_NUM_BUFFERS 0
 #define ATTN_NUM_SCALARS 0

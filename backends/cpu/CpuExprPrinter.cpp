@@ -43,6 +43,17 @@ std::string CpuExprPrinter::extent(const KernelArg& arg, int, int) {
   throw std::logic_error("internal error: the CPU wrapper cannot print an extent of '" + arg.name + "'");
 }
 
+std::string CpuRowExprPrinter::load(const KernelArg& arg, int buffer, const std::vector<std::string>& index) {
+  std::string list;
+  for (const std::string& i : index) list += (list.empty() ? "" : ", ") + i;
+  return "row_load<" + type_name(halide_elem_type(arg.elem)) + ">(bad, buffer" + std::to_string(buffer) + ", \"" +
+         arg.name + "\", {" + list + "})";
+}
+
+std::string CpuRowExprPrinter::extent(const KernelArg&, int buffer, int dim) {
+  return "buffer" + std::to_string(buffer) + ".dim[" + std::to_string(dim) + "].extent";
+}
+
 std::string CpuExprPrinter::scalar(const KernelArg& arg, int position) {
   return typed_scalar(arg, "scalars[" + std::to_string(position) + "]");
 }

@@ -28,4 +28,16 @@ class CpuExprPrinter : public CExprPrinter {
   std::string extent(const KernelArg& arg, int buffer, int dim) override;
 };
 
+/// The printer of a row's own expressions in the wrapper (the sink): loads read the entry point's
+/// buffer views through `row_load` (fixed/WrapperSupport.h), which records an out-of-range index in
+/// the RowLoadError `bad` instead of reading it.
+class CpuRowExprPrinter : public CpuExprPrinter {
+ public:
+  using CpuExprPrinter::CpuExprPrinter;
+
+ protected:
+  std::string load(const KernelArg& arg, int buffer, const std::vector<std::string>& index) override;
+  std::string extent(const KernelArg& arg, int buffer, int dim) override;
+};
+
 }  // namespace attn::cpu

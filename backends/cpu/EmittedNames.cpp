@@ -56,6 +56,7 @@ KernelIR with_emitted_names(const KernelIR& ir) {
   RenameArguments rename(renamed);
   if (out.mask.defined()) out.mask = rename.mutate(out.mask);
   if (out.score.defined()) out.score = rename.mutate(out.score);
+  if (out.sink.defined()) out.sink = rename.mutate(out.sink);
   return out;
 }
 

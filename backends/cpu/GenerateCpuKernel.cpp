@@ -273,6 +273,8 @@ CpuKernelSource generate_cpu_kernel(const KernelIR& user_ir, const std::vector<C
     WrapperSpec spec{"run",   pipeline, ir.name, g, ir.options.dtype, ir.options.lse, ir.args, algo.uses_kv_ranges,
                      keys_masked_condition(ir, *plan)};
     spec.pack_heads = ignores_head_index(ir);
+    spec.max_required = ir.options.return_max;
+    if (ir.sink.defined()) spec.sink = CpuRowExprPrinter(ir).print(ir.sink);
     if (paths.empty()) planner = self_plan(ir, *plan, spec.kv_ranges);  // one plan serves every path
     PathCode path = path_code(target.isa, halide);
     path.body += matrix_code(target.isa, pipeline);

@@ -112,6 +112,7 @@ std::string wrapper_prologue(const WrapperSpec& spec) {
                           {"ATTN_VALUE_DIM", std::to_string(g.value_dim)},
                           {"ATTN_IO_TYPE", dtype_enum(spec.dtype)},
                           {"ATTN_LSE_REQUIRED", flag(spec.lse_required)},
+                          {"ATTN_MAX_REQUIRED", flag(spec.max_required)},
                           {"ATTN_PACK_HEADS", flag(spec.pack_heads)},
                           {"ATTN_NUM_BUFFERS", std::to_string(num_buffers)},
                           {"ATTN_NUM_SCALARS", std::to_string(num_scalars)},
@@ -122,7 +123,7 @@ std::string wrapper_prologue(const WrapperSpec& spec) {
   o << cpu_fixed_text("WrapperSupport.h") << "\n";
   o << cpu_fixed_text(g.matrix ? "MatrixStaging.h" : "F32Staging.h") << "\n";
   o << "namespace {\n\n";
-  if (!spec.keys_masked.empty()) o << cpu_fixed_text("IrIntegerOps.h");
+  if (!spec.keys_masked.empty() || !spec.sink.empty()) o << cpu_fixed_text("IrIntegerOps.h");
   o << fill_placeholders(cpu_fixed_text("KeyTest.h"),
                          {{"ATTN_SKIP_BLOCK_COMMENT", std::to_string(kSkipBlock)},
                           {"ATTN_SKIP_BLOCK;", std::to_string(kSkipBlock) + ";"},
@@ -165,8 +166,19 @@ std::string emit_wrapper(const WrapperSpec& spec) {
                      : "  const int64_t* given = nullptr;  // the mask reads no buffer: kv_ranges unused\n"
                        "  const int64_t* run_starts = nullptr;\n  const int64_t* runs = nullptr;\n"
                        "  int64_t given_block = 0;\n";
+  const std::string row_functions =
+      spec.sink.empty()
+          ? "  constexpr bool kHasSink = false;  // the kernel sets no sink\n"
+            "  auto sink_logit = [](int32_t, int32_t, int32_t, RowLoadError&) { return -INFINITY; };\n"
+          : "  constexpr bool kHasSink = true;\n"
+            "  // The sink's logit of row (b, h, q), natural units (kernel option `sink`).\n"
+            "  auto sink_logit = [&](int32_t b, int32_t h, int32_t q, RowLoadError& bad) -> float {\n"
+            "    [[maybe_unused]] const double* scalars = args->scalars;\n"
+            "    (void)b, (void)h, (void)q, (void)bad;\n"
+            "    return float(" + spec.sink + ");\n  };\n";
   o << fill_placeholders(cpu_fixed_text("WrapperEntry.h"), {{kEntryDeclaration, "int " + spec.entry},
                                                             {"  ATTN_VIEW_BUFFERS\n", views},
+                                                            {"  ATTN_ROW_FUNCTIONS\n", row_functions},
                                                             {"  ATTN_KV_RANGES\n", kv_ranges},
                                                             {"ATTN_KEY_CHUNK", std::to_string(g.key_chunk)},
                                                             {"ATTN_PIPELINE_FN", spec.pipeline},

@@ -30,6 +30,10 @@ struct WrapperSpec {
   /// The mask and score do not read the head index h: one-row (decoding) calls may put several
   /// query heads of a group in one tile.
   bool pack_heads = false;
+  bool max_required = false;  ///< return_max: the entry writes attn_kernel_args::max
+  /// C++ of the sink's logit over int32_t b, h, q, `scalars[i]` and `row_load` reads of the buffer
+  /// views (CpuRowExprPrinter), or empty: no sink.
+  std::string sink{};
 };
 
 /// C++ text of the wrapper (uses the runtime glue's Context, fail and parallel_for).

@@ -122,7 +122,7 @@ void validate_gradient_request(const KernelIR& ir, const KernelInputs& in, const
       throw InputError("dlse must be f32 " + HostTensor(ScalarType::F32, lse_shape).shape_string() +
                        " like the LSE, got " + scalar_type_name(r.dlse.type) + " " + r.dlse.shape_string());
   }
-  const ScoreGradient g = differentiate_score(ir);
+  const ScoreGradient g = differentiate_score(ir), sink = differentiate_sink(ir);
   for (size_t i = 0; i < r.buffers.size(); ++i) {
     const std::string& name = r.buffers[i];
     for (size_t j = 0; j < i; ++j)
@@ -133,16 +133,19 @@ void validate_gradient_request(const KernelIR& ir, const KernelInputs& in, const
     if (a->elem != ElemType::F32)
       throw InputError("cannot differentiate '" + name + "': it is a tensor of " + elem_type_name(a->elem) +
                        "; only f32 tensor arguments have gradients");
-    for (const std::string& reduced : g.reduced_reads)
+    std::vector<std::string> per_term = g.reduced_reads;
+    per_term.insert(per_term.end(), sink.reduced_reads.begin(), sink.reduced_reads.end());
+    for (const std::string& reduced : per_term)
       if (reduced == name)
         throw InputError("cannot differentiate '" + name + "': kernel '" + ir.name +
                          "' reads it per term of a bounded reduction, whose buffer gradients are not "
                          "supported yet");
     bool read = false;
     for (const BufferGradient& s : g.reads) read = read || s.buffer == name;
+    for (const BufferGradient& s : sink.reads) read = read || s.buffer == name;
     if (!read)
       throw InputError("cannot differentiate '" + name + "': kernel '" + ir.name +
-                       "' does not read it in its score (masks are not differentiated)");
+                       "' does not read it in its score or sink (masks are not differentiated)");
   }
 }
 
@@ -164,6 +167,7 @@ KernelOutputs make_outputs(const KernelIR& ir, const KernelInputs& in) {
   KernelOutputs out;
   out.out = HostTensor(io_scalar_type(ir.options.dtype), {B, Hq, Lq, Dv});
   if (ir.options.lse) out.lse = HostTensor(ScalarType::F32, {B, Hq, Lq});
+  if (ir.options.return_max) out.max = HostTensor(ScalarType::F32, {B, Hq, Lq});
   return out;
 }
 
@@ -171,6 +175,7 @@ KernelCallTensors call_tensors(const KernelIR& ir, const KernelInputs& in, Kerne
   KernelCallTensors t;
   t.q = &in.q, t.k = &in.k, t.v = &in.v, t.out = &out.out;
   t.lse = ir.options.lse ? &out.lse : nullptr;
+  t.max = ir.options.return_max ? &out.max : nullptr;
   for (const KernelArg& a : ir.args) {
     if (a.kind == KernelArg::Kind::Buffer) {
       auto it = in.buffers.find(a.name);

@@ -27,6 +27,7 @@ struct KernelInputs {
 struct KernelOutputs {
   HostTensor out;  ///< [B, Hq, Lq, Dv] in the kernel's dtype
   HostTensor lse;  ///< [B, Hq, Lq] f32 (natural log); empty unless the kernel sets lse
+  HostTensor max;  ///< [B, Hq, Lq] f32, each row's maximum kept score; empty unless it sets return_max
 };
 
 /// What the backward pass computes from: loss = sum(dOut * Out) (+ sum(dLSE * LSE)).

@@ -19,6 +19,8 @@ KernelOutputs run_reference(const KernelIR& ir, const KernelInputs& in, int thre
   const double scale = ir.options.scale ? *ir.options.scale : 1.0 / std::sqrt(static_cast<double>(D));
 
   CompiledExpr mask(ir.mask, ir), score(ir.score, ir);
+  const bool has_sink = ir.sink.defined();
+  CompiledExpr sink(has_sink ? ir.sink : Halide::Expr(0.0f), ir);
   ArgValues args;
   for (const KernelArg& a : ir.args) {
     args.buffers.push_back(a.kind == KernelArg::Kind::Buffer ? &in.buffers.at(a.name) : nullptr);
@@ -28,6 +30,7 @@ KernelOutputs run_reference(const KernelIR& ir, const KernelInputs& in, int thre
   KernelOutputs result;
   result.out = HostTensor(in.q.type, {B, Hq, Lq, Dv});
   result.lse = HostTensor(ScalarType::F32, {B, Hq, Lq});
+  result.max = HostTensor(ScalarType::F32, {B, Hq, Lq});
 
   // Widen inputs once: the reference is about clarity, not memory.
   auto widen = [](const HostTensor& t) {
@@ -44,7 +47,8 @@ KernelOutputs run_reference(const KernelIR& ir, const KernelInputs& in, int thre
 
   // One row under the non-finite rule (docs/language.md, "Non-finite values"): masked keys are never
   // scored; a NaN score of an allowed key makes the row NaN; a +Inf score takes the whole weight,
-  // shared equally by the keys that have one; -Inf scores weigh nothing.
+  // shared equally by the keys that have one; -Inf scores weigh nothing. The sink is one more key,
+  // never masked, whose value is 0 and whose score is the sink's logit.
   auto row = [&](int64_t b, int64_t h, int64_t qi, std::vector<double>& s, std::vector<char>& allowed) {
     const int64_t hk = h / group;
     const double* qrow = &Q[static_cast<size_t>(((b * Hq + h) * Lq + qi) * D)];
@@ -67,9 +71,18 @@ KernelOutputs run_reference(const KernelIR& ir, const KernelInputs& in, int thre
       if (std::isnan(s[j]) || s[j] == -INFINITY) allowed[j] = 0;
       if (allowed[j]) m = std::max(m, s[j]);
     }
+    const double kept_max = nan ? NAN : m;
+    double sink_logit = -INFINITY;
+    if (has_sink) {
+      sink_logit = f32_range(sink.eval(p, args));
+      if (std::isnan(sink_logit)) nan = true;
+      m = std::max(m, sink_logit);
+    }
     std::vector<double> acc(static_cast<size_t>(Dv), 0.0);
     double sum = 0;
     if (!nan && m != -INFINITY) {
+      if (sink_logit != -INFINITY)
+        sum += m == INFINITY ? (sink_logit == INFINITY ? 1.0 : 0.0) : std::exp(sink_logit - m);
       for (int64_t j = 0; j < Lkv; ++j) {
         if (!allowed[j]) continue;
         double w = m == INFINITY ? (s[j] == INFINITY ? 1.0 : 0.0) : std::exp(s[j] - m);
@@ -84,6 +97,7 @@ KernelOutputs run_reference(const KernelIR& ir, const KernelInputs& in, int thre
     const double row_nan = nan ? NAN : 0.0;
     for (int64_t d = 0; d < Dv; ++d) result.out.set(o * Dv + d, nan ? row_nan : sum > 0 ? acc[d] / sum : 0.0);
     result.lse.set(o, nan ? row_nan : sum > 0 ? m + std::log(sum) : -INFINITY);
+    result.max.set(o, kept_max);
   };
 
   const int64_t rows = B * Hq * Lq;
@@ -113,6 +127,7 @@ KernelOutputs run_reference(const KernelIR& ir, const KernelInputs& in, int thre
   for (auto& th : pool) th.join();
   if (error) std::rethrow_exception(error);
   if (!ir.options.lse) result.lse = HostTensor();
+  if (!ir.options.return_max) result.max = HostTensor();
   return result;
 }
 

@@ -57,12 +57,15 @@ double dot(const double* a, const double* b, int64_t n) {
   return s;
 }
 
-// A row's softmax as the forward computes it (docs/language.md, "Non-finite values").
+// A row's softmax as the forward computes it (docs/language.md, "Non-finite values"), the sink
+// included as one more key of value 0.
 struct RowStats {
   bool nan = false;  // a NaN score of an allowed key: the row's gradients are NaN
   double m = -INFINITY;
   double sum = 0;    // of exp(s' - m); with m = +Inf, the number of +Inf scores
   double delta = 0;  // D = dOut . Out, plus dLSE
+  double sink = -INFINITY;  // the sink's logit (-inf: none)
+  double dsink = 0;         // d loss / d sink = -P_sink D (the sink's value is 0)
 };
 
 // The weight P of a key with modified score `s` in a row; 0 for a key that takes no part.
@@ -76,7 +79,8 @@ double weight(const RowStats& r, double s) {
 // Scores are f32 on every target: a value beyond f32's range is +-Inf there, and here.
 double f32_range(double x) { return std::isinf(static_cast<float>(x)) ? std::copysign(INFINITY, x) : x; }
 
-// One read site of a requested buffer: where it reads and the score's partial derivative there.
+// One read site of a requested buffer: where it reads and the score's (or the sink's) partial
+// derivative there.
 struct Site {
   size_t buffer;  // position in the request's buffer list
   std::vector<CompiledExpr> index;
@@ -94,16 +98,22 @@ KernelGradients run_reference_backward(const KernelIR& ir, const KernelInputs& i
   const int64_t group = Hq / Hkv;
   const double scale = ir.options.scale ? *ir.options.scale : 1.0 / std::sqrt(static_cast<double>(D));
 
-  const ScoreGradient grad = differentiate_score(ir);
+  const ScoreGradient grad = differentiate_score(ir), sink_grad = differentiate_sink(ir);
   CompiledExpr mask(ir.mask, ir), score(ir.score, ir), dscore(grad.dscore, ir);
-  std::vector<Site> sites;
-  for (const BufferGradient& r : grad.reads) {
-    auto wanted = std::find(request.buffers.begin(), request.buffers.end(), r.buffer);
-    if (wanted == request.buffers.end()) continue;
-    Site s{static_cast<size_t>(wanted - request.buffers.begin()), {}, CompiledExpr(r.partial, ir)};
-    for (const Halide::Expr& i : r.index) s.index.emplace_back(i, ir);
-    sites.push_back(std::move(s));
-  }
+  const bool has_sink = ir.sink.defined();
+  CompiledExpr sink(has_sink ? ir.sink : Halide::Expr(0.0f), ir);
+  auto requested_sites = [&](const ScoreGradient& g) {
+    std::vector<Site> sites;
+    for (const BufferGradient& r : g.reads) {
+      auto wanted = std::find(request.buffers.begin(), request.buffers.end(), r.buffer);
+      if (wanted == request.buffers.end()) continue;
+      Site s{static_cast<size_t>(wanted - request.buffers.begin()), {}, CompiledExpr(r.partial, ir)};
+      for (const Halide::Expr& i : r.index) s.index.emplace_back(i, ir);
+      sites.push_back(std::move(s));
+    }
+    return sites;
+  };
+  const std::vector<Site> sites = requested_sites(grad), sink_sites = requested_sites(sink_grad);
   ArgValues args;
   for (const KernelArg& a : ir.args) {
     args.buffers.push_back(a.kind == KernelArg::Kind::Buffer ? &in.buffers.at(a.name) : nullptr);
@@ -128,6 +138,21 @@ KernelGradients run_reference_backward(const KernelIR& ir, const KernelInputs& i
     return true;
   };
 
+  // The element a read site reads at p, checked against its buffer's shape.
+  auto element = [&](const Site& site, const EvalPoint& p) {
+    const HostTensor& t = in.buffers.at(request.buffers[site.buffer]);
+    int64_t flat = 0;
+    for (size_t d = 0; d < site.index.size(); ++d) {
+      const int64_t x = static_cast<int64_t>(site.index[d].eval(p, args));
+      if (x < 0 || x >= t.shape[d])
+        throw EvalError("buffer '" + request.buffers[site.buffer] + "' index " + std::to_string(x) +
+                        " is out of range [0, " + std::to_string(t.shape[d]) + ") in dimension " +
+                        std::to_string(d));
+      flat = flat * t.shape[d] + x;
+    }
+    return flat;
+  };
+
   KernelGradients out = make_gradients(ir, in, request);
 
   // Query-major: each row's statistics and D, then its dQ.
@@ -138,6 +163,7 @@ KernelGradients run_reference_backward(const KernelIR& ir, const KernelInputs& i
     std::vector<double> s(static_cast<size_t>(Lkv), -INFINITY), raw(static_cast<size_t>(Lkv));
     std::vector<char> allowed(static_cast<size_t>(Lkv));
     EvalPoint p;
+    p.idx[0] = static_cast<int32_t>(b), p.idx[1] = static_cast<int32_t>(h), p.idx[2] = static_cast<int32_t>(qi);
     for (int64_t j = 0; j < Lkv; ++j) {
       if (!(allowed[j] = at(b, h, qi, j, p))) continue;
       raw[j] = p.score;
@@ -145,11 +171,19 @@ KernelGradients run_reference_backward(const KernelIR& ir, const KernelInputs& i
       r.nan = r.nan || std::isnan(s[j]);
       if (!std::isnan(s[j])) r.m = std::max(r.m, s[j]);
     }
-    if (r.m == INFINITY)
+    if (has_sink) {
+      r.sink = f32_range(sink.eval(p, args));
+      r.nan = r.nan || std::isnan(r.sink);
+      if (!std::isnan(r.sink)) r.m = std::max(r.m, r.sink);
+    }
+    if (r.m == INFINITY) {
       for (int64_t j = 0; j < Lkv; ++j) r.sum += allowed[j] && s[j] == INFINITY;
-    else if (r.m != -INFINITY)
+      r.sum += r.sink == INFINITY;
+    } else if (r.m != -INFINITY) {
       for (int64_t j = 0; j < Lkv; ++j)
         if (allowed[j] && !std::isnan(s[j])) r.sum += std::exp(s[j] - r.m);
+      if (r.sink != -INFINITY && !std::isnan(r.sink)) r.sum += std::exp(r.sink - r.m);
+    }
     std::vector<double> o(static_cast<size_t>(Dv), 0.0);
     for (int64_t j = 0; j < Lkv; ++j) {
       const double w = allowed[j] ? weight(r, s[j]) : 0.0;
@@ -159,6 +193,8 @@ KernelGradients run_reference_backward(const KernelIR& ir, const KernelInputs& i
     r.delta = dot(dorow(row), o.data(), Dv) - (dLSE.empty() ? 0.0 : dLSE[static_cast<size_t>(row)]);
     // With a +Inf score the weights are locally constant: nothing flows back through the scores.
     if (r.m == INFINITY) return;
+    // The sink's buffer gradients are summed in row order after this pass.
+    if (has_sink) r.dsink = -weight(r, r.sink) * r.delta;
     std::vector<double> dq(static_cast<size_t>(D), 0.0);
     for (int64_t j = 0; j < Lkv; ++j) {
       const double w = allowed[j] ? weight(r, s[j]) : 0.0;
@@ -201,17 +237,7 @@ KernelGradients run_reference_backward(const KernelIR& ir, const KernelInputs& i
             const double partial_here = site.partial.eval(p, args);
             // A read in a select's untaken branch has partial 0 and may be out of range.
             if (partial_here == 0) continue;
-            const HostTensor& t = in.buffers.at(request.buffers[site.buffer]);
-            int64_t flat = 0;
-            for (size_t d = 0; d < site.index.size(); ++d) {
-              const int64_t x = static_cast<int64_t>(site.index[d].eval(p, args));
-              if (x < 0 || x >= t.shape[d])
-                throw EvalError("buffer '" + request.buffers[site.buffer] + "' index " + std::to_string(x) +
-                                " is out of range [0, " + std::to_string(t.shape[d]) + ") in dimension " +
-                                std::to_string(d));
-              flat = flat * t.shape[d] + x;
-            }
-            dbuf[site.buffer][static_cast<size_t>(flat)] += dsp * partial_here;
+            dbuf[site.buffer][static_cast<size_t>(element(site, p))] += dsp * partial_here;
           }
         }
       const int64_t key = (b * Hkv + hk) * Lkv + j;
@@ -226,6 +252,28 @@ KernelGradients run_reference_backward(const KernelIR& ir, const KernelInputs& i
       double sum = 0;
       for (const auto& chunk : partial) sum += chunk[i][static_cast<size_t>(e)];
       t.set(e, sum);
+    }
+  }
+  // The sink's buffer gradients, row by row in order (one thread: the rows are few).
+  if (!sink_sites.empty()) {
+    std::vector<std::vector<double>> dbuf;
+    for (const std::string& name : request.buffers)
+      dbuf.emplace_back(static_cast<size_t>(in.buffers.at(name).numel()), 0.0);
+    EvalPoint p;
+    for (int64_t row = 0; row < B * Hq * Lq; ++row) {
+      const RowStats& r = stats[static_cast<size_t>(row)];
+      p.idx[0] = static_cast<int32_t>(row / (Hq * Lq)), p.idx[1] = static_cast<int32_t>((row / Lq) % Hq);
+      p.idx[2] = static_cast<int32_t>(row % Lq);
+      const double ds = r.nan ? NAN : r.dsink;  // +Inf rows: 0, like their scores
+      for (const Site& site : sink_sites) {
+        const double partial_here = site.partial.eval(p, args);
+        if (partial_here == 0) continue;
+        dbuf[site.buffer][static_cast<size_t>(element(site, p))] += ds * partial_here;
+      }
+    }
+    for (size_t i = 0; i < request.buffers.size(); ++i) {
+      HostTensor& t = out.buffers.at(request.buffers[i]);
+      for (int64_t e = 0; e < t.numel(); ++e) t.set(e, t.get(e) + dbuf[i][static_cast<size_t>(e)]);
     }
   }
   return out;

@@ -415,7 +415,7 @@ kernel l { lse = true; }
   bad.buffers = {"u"};
   fails(bad, "only f32 tensor arguments have gradients", *ir);
   bad.buffers = {"m"};
-  fails(bad, "does not read it in its score (masks are not differentiated)", *ir);
+  fails(bad, "does not read it in its score or sink (masks are not differentiated)", *ir);
   bad.buffers = {"nope"};
   fails(bad, "has no tensor argument 'nope'", *ir);
   bad.buffers = {"t", "t"};

@@ -41,7 +41,7 @@ void check_runs(const Kernel& kernel) {
   HostTensor out(ScalarType::F32, {1, 2, 5, 16}), lse(ScalarType::F32, {1, 2, 5});
   for (int64_t i = 0; i < q.numel(); ++i) q.set(i, 0.01 * static_cast<double>(i % 7));
   for (int64_t i = 0; i < kv.numel(); ++i) kv.set(i, 1);
-  KernelCallArgs call({&q, &kv, &kv, &out, &lse, {}, {}});
+  KernelCallArgs call({&q, &kv, &kv, &out, &lse, nullptr, {}, {}});
   BOOST_REQUIRE_MESSAGE(kernel(call.args()) == 0, call.error());
   for (int64_t i = 0; i < out.numel(); ++i) BOOST_TEST(std::abs(out.get(i) - 1) <= 1e-5);
   BOOST_TEST(std::isfinite(lse.get(0)));

@@ -7,6 +7,7 @@ constexpr int32_t kKeyChunk = ATTN_CHUNK_KEYS;  // keys per pipeline call at mos
 constexpr int64_t kHeadDim = ATTN_HEAD_DIM, kValueDim = ATTN_VALUE_DIM;  // 0: any
 constexpr IoType kIoType = ATTN_IO_TYPE;
 constexpr bool kLseRequired = ATTN_LSE_REQUIRED;
+constexpr bool kMaxRequired = ATTN_MAX_REQUIRED;  // return_max: the row maxima (attn_kernel_args::max)
 constexpr bool kPackHeads = ATTN_PACK_HEADS;  // the mask and score ignore the head: decoding packs a group's heads
 constexpr int kNumBuffers = ATTN_NUM_BUFFERS, kNumScalars = ATTN_NUM_SCALARS;
 struct DTypeName {

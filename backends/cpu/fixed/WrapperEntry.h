@@ -37,11 +37,16 @@ extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_kern
                 (long long)kValueDim), -1;
   if (kLseRequired && !args->lse)
     return fail(uc, "%s: the kernel writes the log-sum-exp, but lse is NULL", kKernelName), -1;
-  if (args->lse) {
-    if (!check_tensor(uc, args->lse, "lse", 3, true)) return -1;
-    const int64_t* ls = args->lse->shape;
+  DLTensor* max_out = args->abi_version >= 4 ? args->max : nullptr;
+  if (kMaxRequired && !max_out)
+    return fail(uc, "%s: the kernel writes row maxima (return_max), but max is NULL", kKernelName), -1;
+  for (DLTensor* row_out : {args->lse, max_out}) {
+    if (!row_out) continue;
+    const char* what = row_out == args->lse ? "lse" : "max";
+    if (!check_tensor(uc, row_out, what, 3, true)) return -1;
+    const int64_t* ls = row_out->shape;
     if (ls[0] != B || ls[1] != Hq || ls[2] != Lq)
-      return fail(uc, "%s: lse has shape [%lld, %lld, %lld]; expected [%lld, %lld, %lld]", kKernelName,
+      return fail(uc, "%s: %s has shape [%lld, %lld, %lld]; expected [%lld, %lld, %lld]", kKernelName, what,
                   (long long)ls[0], (long long)ls[1], (long long)ls[2], (long long)B, (long long)Hq, (long long)Lq), -1;
   }
   if (args->num_buffers != kNumBuffers || (kNumBuffers && !args->buffers))
@@ -56,13 +61,38 @@ extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_kern
   float* lse_base = args->lse ? reinterpret_cast<float*>(static_cast<char*>(args->lse->data) + args->lse->byte_offset) : nullptr;
   int64_t lb = args->lse ? stride_of(args->lse, 0) : 0, lh = args->lse ? stride_of(args->lse, 1) : 0;
   int64_t ll = args->lse ? stride_of(args->lse, 2) : 0;
+  float* max_base = max_out ? reinterpret_cast<float*>(static_cast<char*>(max_out->data) + max_out->byte_offset) : nullptr;
+  int64_t mb = max_out ? stride_of(max_out, 0) : 0, mh = max_out ? stride_of(max_out, 1) : 0;
+  int64_t ml = max_out ? stride_of(max_out, 2) : 0;
+  ATTN_ROW_FUNCTIONS
+  // Out = P·V / sum, LSE and the row max of one finished row, in the caller's layout and type, after
+  // the sink: a row that nothing reached is Out 0, LSE -inf; a NaN sum (a NaN score) gives NaN. `pv`
+  // is unnormalized, `max` in log2 units. False (with the message written) for an out-of-range read.
+  auto write_row = [&](int64_t b, int64_t hr, int64_t qr, const float* pv, float max, float sum) {
+    const float kept_max = sum != sum ? NAN : sum == 0.0f ? -INFINITY : max * 0.693147180559945309f;
+    float scale = 1.0f;
+    if (kHasSink) {
+      RowLoadError bad;
+      fold_sink(sink_logit(int32_t(b), int32_t(hr), int32_t(qr), bad), max, sum, scale);
+      if (bad.buffer)
+        return fail(uc, "%s: the sink reads buffer '%s' at index %d in dimension %d, outside [0, %d) (b=%lld h=%lld q=%lld)",
+                    kKernelName, bad.buffer, int(bad.index), bad.dim, int(bad.extent), (long long)b, (long long)hr,
+                    (long long)qr), false;
+    }
+    const bool reached = sum != 0.0f;
+    float inv = reached ? scale / sum : 0.0f;
+    char* dst = out_base + b * ob + hr * oh + qr * ol;
+    for (int64_t c = 0; c < Dv; ++c) write_io(dst + c * esize, reached ? pv[c] * inv : 0.0f);
+    if (lse_base) lse_base[b * lb + hr * lh + qr * ll] = reached ? max * 0.693147180559945309f + logf(sum) : -INFINITY;
+    if (max_base) max_base[b * mb + hr * mh + qr * ml] = kept_max;
+    return true;
+  };
   if (Lk == 0) {  // no keys: every row is fully masked
+    const std::vector<float> none(size_t(Dv), 0.0f);
     for (int64_t b = 0; b < B; ++b)
       for (int64_t h = 0; h < Hq; ++h)
-        for (int64_t r = 0; r < Lq; ++r) {
-          for (int64_t c = 0; c < Dv; ++c) write_io(out_base + b * ob + h * oh + r * ol + c * esize, 0.0f);
-          if (lse_base) lse_base[b * lb + h * lh + r * ll] = -INFINITY;
-        }
+        for (int64_t r = 0; r < Lq; ++r)
+          if (!write_row(b, h, r, none.data(), -INFINITY, 0.0f)) return -1;
     return 0;
   }
   int64_t Dv_pad = round_up(Dv, kLanes);
@@ -125,16 +155,6 @@ extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_kern
       t = task % tiles, h = task / tiles % Hq, b = task / tiles / Hq;
       row0 = t * kTileQ, rows = Lq - row0 < kTileQ ? Lq - row0 : kTileQ;
     }
-  };
-  // Out = P·V / sum and LSE of one finished row, in the caller's layout and type; a row that no key
-  // reached is Out 0, LSE -inf; a NaN sum (a NaN score) gives NaN. `pv` is unnormalized, `max` in
-  // log2 units.
-  auto write_row = [&](int64_t b, int64_t hr, int64_t qr, const float* pv, float max, float sum) {
-    const bool reached = sum != 0.0f;
-    float inv = reached ? 1.0f / sum : 0.0f;
-    char* dst = out_base + b * ob + hr * oh + qr * ol;
-    for (int64_t c = 0; c < Dv; ++c) write_io(dst + c * esize, reached ? pv[c] * inv : 0.0f);
-    if (lse_base) lse_base[b * lb + hr * lh + qr * ll] = reached ? max * 0.693147180559945309f + logf(sum) : -INFINITY;
   };
   // Split-KV: with fewer tasks than threads (decoding), each task's keys are cut into `splits`
   // shares of whole key blocks, at least one chunk each, computed as jobs of their own; each
@@ -219,7 +239,7 @@ extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_kern
       const float* pv = scratch.acc.data() + r * Dv_pad;
       const float max = scratch.row_max[size_t(r)], sum = scratch.row_sum[size_t(r)];
       if (splits == 1) {
-        write_row(b, h + r * head_step, row0 + r * q_step, pv, max, sum);
+        if (!write_row(b, h + r * head_step, row0 + r * q_step, pv, max, sum)) return -1;
         continue;
       }
       float* slot = partial.data() + ((task * splits + part) * kTileQ + r) * slot_floats;
@@ -241,8 +261,9 @@ extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_kern
     for (int64_t part = 0; part < splits; ++part)
       scratch.absorb(partial.data() + (task * splits + part) * kTileQ * slot_floats, slot_floats, part == 0);
     for (int64_t r = 0; r < rows; ++r)
-      write_row(b, h + r * head_step, row0 + r * q_step, scratch.acc.data() + r * Dv_pad, scratch.row_max[size_t(r)],
-                scratch.row_sum[size_t(r)]);
+      if (!write_row(b, h + r * head_step, row0 + r * q_step, scratch.acc.data() + r * Dv_pad,
+                     scratch.row_max[size_t(r)], scratch.row_sum[size_t(r)]))
+        return -1;
     return 0;
   });
 }

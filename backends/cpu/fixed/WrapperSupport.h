@@ -216,6 +216,49 @@ struct BufferView {
   halide_dimension_t dim[8]{};
 };
 
+/// The first out-of-range buffer read of a row's own expressions (the sink), for the message.
+struct RowLoadError {
+  const char* buffer = nullptr;  // null: every read was in range
+  int dim = 0;
+  int32_t index = 0, extent = 0;
+};
+
+/// Element `idx` of a buffer, read by a row's own expressions; out of range: 0, and `e` says where.
+template <class T, size_t N>
+[[maybe_unused]] T row_load(RowLoadError& e, const BufferView& v, const char* name, const int32_t (&idx)[N]) {
+  int64_t offset = 0;
+  for (size_t d = 0; d < N; ++d) {
+    if (idx[d] < 0 || idx[d] >= v.dim[d].extent) {
+      if (!e.buffer) e = RowLoadError{name, int(d), idx[d], v.dim[d].extent};
+      return T(0);
+    }
+    offset += int64_t(idx[d]) * v.dim[d].stride;
+  }
+  return reinterpret_cast<const T*>(v.buf.host)[offset];
+}
+
+/// Folds a sink of logit `logit` (natural units) into a finished row: its kept keys' maximum `max`
+/// (log2 units), their `sum` of exp2(s - max), and `scale`, the factor of the row's unnormalized
+/// P·V. The sink is a key of value 0 that no mask hides: -inf is no sink, NaN makes the row NaN, +inf
+/// takes the weight as a +inf score does (docs/language.md, "Sinks").
+[[maybe_unused]] void fold_sink(float logit, float& max, float& sum, float& scale) {
+  const float s = logit * 1.44269504088896341f;
+  scale = 1.0f;
+  if (s == -INFINITY || sum != sum) return;
+  if (s != s) {
+    sum = NAN;
+    return;
+  }
+  if (sum == 0.0f) {  // no key reached the row: the sink alone
+    max = s, sum = 1.0f, scale = 0.0f;
+    return;
+  }
+  const float m = s > max ? s : max;
+  scale = max == m ? 1.0f : exp2f(max - m);
+  sum = sum * scale + (s == m ? 1.0f : exp2f(s - m));
+  max = m;
+}
+
 // Unused by kernels without buffers: g++ warns of it in a source without x86 paths (portable, AArch64).
 [[maybe_unused]] bool view_buffer(void* uc, const DLTensor* t, const char* name, int ndim, halide_type_t type, BufferView& v) {
   if (!t) return fail(uc, "%s: buffer '%s' is NULL", kKernelName, name), false;

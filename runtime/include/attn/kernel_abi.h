@@ -13,7 +13,7 @@ extern "C" {
 
 /** The version of this struct. Versions only append fields: a kernel accepts every version up to
  *  its own and reads only the fields the caller's version has (version 1 ends at error_size). */
-#define ATTN_KERNEL_ABI_VERSION 3
+#define ATTN_KERNEL_ABI_VERSION 4
 
 typedef struct attn_kernel_args {
   int abi_version;                /**< ATTN_KERNEL_ABI_VERSION */
@@ -44,6 +44,10 @@ typedef struct attn_kernel_args {
    *  reads buffers then skips the gaps between runs too. attn::run_cpu_kernel fills both. */
   const int64_t* kv_run_starts;
   const int64_t* kv_runs;
+  /* Version 4. */
+  /** [B, Hq, Lq] f32, or NULL: each row's maximum kept score (a kernel that sets return_max requires
+   *  it; -inf for a fully masked row). */
+  DLTensor* max;
 } attn_kernel_args;
 
 /** Returns 0 on success; otherwise writes a message to args->error. */
