@@ -17,6 +17,7 @@
 #include "backends/cpu/ScheduleAttention.h"
 #include "backends/cpu/SelfPlan.h"
 #include "codegen/PlanTiles.h"
+#include "codegen/ScoreGradient.h"
 #include "codegen/TilePlan.h"
 
 namespace attn {
@@ -244,6 +245,26 @@ CpuKernelSource generate_cpu_kernel(const KernelIR& ir, const CpuTarget& target)
   return generate_cpu_kernel(ir, std::vector<CpuTarget>{target});
 }
 
+namespace {
+
+/// The f32 buffer elements the sink reads, with its partial derivatives there, as wrapper C++.
+std::vector<cpu::WrapperSpec::SinkRead> sink_reads(const KernelIR& ir) {
+  std::vector<cpu::WrapperSpec::SinkRead> reads;
+  for (const BufferGradient& g : differentiate_sink(ir).reads) {
+    cpu::WrapperSpec::SinkRead r;
+    for (const KernelArg& a : ir.args) {
+      if (a.name == g.buffer) break;
+      r.buffer += a.kind == KernelArg::Kind::Buffer;
+    }
+    r.partial = cpu::CpuRowExprPrinter(ir).print(g.partial);
+    for (const Halide::Expr& i : g.index) r.index.push_back(cpu::CpuRowExprPrinter(ir).print(i));
+    reads.push_back(std::move(r));
+  }
+  return reads;
+}
+
+}  // namespace
+
 CpuKernelSource generate_cpu_backward(const KernelIR& ir, const CpuTarget& target) {
   return generate_cpu_backward(ir, std::vector<CpuTarget>{target});
 }
@@ -317,6 +338,8 @@ CpuKernelSource generate_cpu_backward(const KernelIR& user_ir, const std::vector
     const std::shared_ptr<const TilePlan> plan = plan_for(ir, g);
     WrapperSpec spec{"run", pipeline, ir.name, g, ir.options.dtype, false, ir.args, !plan->index_only,
                      keys_masked_condition(ir, *plan)};
+    spec.sink_reads = sink_reads(ir);
+    if (!spec.sink_reads.empty()) spec.sink = CpuRowExprPrinter(ir).print(ir.sink);
     if (paths.empty()) planner = self_plan(ir, *plan, spec.kv_ranges);  // one plan serves every path
     PathCode path = path_code(target.isa, halide);
     path.body += "\n// ---- The path's attn_backward_args entry point ----\n" +

@@ -150,6 +150,19 @@ std::pair<std::string, std::string> buffer_views_and_args(const WrapperSpec& spe
   return {views.str(), extra_args.str()};
 }
 
+/// The entry point's per-row functions (ATTN_ROW_FUNCTIONS): the sink's logit, -inf without one.
+std::string row_functions(const WrapperSpec& spec) {
+  if (spec.sink.empty())
+    return "  constexpr bool kHasSink = false;  // the kernel sets no sink\n"
+           "  auto sink_logit = [](int32_t, int32_t, int32_t, RowLoadError&) { return -INFINITY; };\n";
+  return "  constexpr bool kHasSink = true;\n"
+         "  // The sink's logit of row (b, h, q), natural units (kernel option `sink`).\n"
+         "  auto sink_logit = [&](int32_t b, int32_t h, int32_t q, RowLoadError& bad) -> float {\n"
+         "    [[maybe_unused]] const double* scalars = args->scalars;\n"
+         "    (void)b, (void)h, (void)q, (void)bad;\n"
+         "    return float(" + spec.sink + ");\n  };\n";
+}
+
 }  // namespace
 
 std::string emit_wrapper(const WrapperSpec& spec) {
@@ -166,25 +179,65 @@ std::string emit_wrapper(const WrapperSpec& spec) {
                      : "  const int64_t* given = nullptr;  // the mask reads no buffer: kv_ranges unused\n"
                        "  const int64_t* run_starts = nullptr;\n  const int64_t* runs = nullptr;\n"
                        "  int64_t given_block = 0;\n";
-  const std::string row_functions =
-      spec.sink.empty()
-          ? "  constexpr bool kHasSink = false;  // the kernel sets no sink\n"
-            "  auto sink_logit = [](int32_t, int32_t, int32_t, RowLoadError&) { return -INFINITY; };\n"
-          : "  constexpr bool kHasSink = true;\n"
-            "  // The sink's logit of row (b, h, q), natural units (kernel option `sink`).\n"
-            "  auto sink_logit = [&](int32_t b, int32_t h, int32_t q, RowLoadError& bad) -> float {\n"
-            "    [[maybe_unused]] const double* scalars = args->scalars;\n"
-            "    (void)b, (void)h, (void)q, (void)bad;\n"
-            "    return float(" + spec.sink + ");\n  };\n";
   o << fill_placeholders(cpu_fixed_text("WrapperEntry.h"), {{kEntryDeclaration, "int " + spec.entry},
                                                             {"  ATTN_VIEW_BUFFERS\n", views},
-                                                            {"  ATTN_ROW_FUNCTIONS\n", row_functions},
+                                                            {"  ATTN_ROW_FUNCTIONS\n", row_functions(spec)},
                                                             {"  ATTN_KV_RANGES\n", kv_ranges},
                                                             {"ATTN_KEY_CHUNK", std::to_string(g.key_chunk)},
                                                             {"ATTN_PIPELINE_FN", spec.pipeline},
                                                             {" ATTN_EXTRA_ARGS", extra_args}});
   return o.str();
 }
+
+namespace {
+
+/// The backward's sink gradients (ATTN_SINK_GRADIENTS): d loss / d sink = -exp(sink - LSE) * delta
+/// per row, times the sink's partial derivative at each element it reads, summed row by row in
+/// order (one thread: a row is a few operations) into `sink_grads`, which the buffer gradients add.
+std::string sink_gradients(const WrapperSpec& spec) {
+  if (spec.sink_reads.empty()) return "  const std::vector<float> sink_grads;  // no buffer gradient flows through a sink\n";
+  std::ostringstream o;
+  o << row_functions(spec) << "  std::vector<float> sink_grads(size_t(grad_total), 0.0f);\n"
+    << "  // The sink's own gradient per row, d loss / d sink = -exp(sink - LSE) * delta (its value is 0),\n"
+    << "  // into each element it reads: row by row, in order.\n"
+    << "  for (int64_t b = 0; b < B && grad_total > 0; ++b)\n"
+    << "    for (int64_t h = 0; h < Hq; ++h)\n"
+    << "      for (int64_t row = 0; row < Lq; ++row) {\n"
+    << "        const float* st = stats + ((b * Hq + h) * tiles + row / kTileQ) * 2 * kTileQ;\n"
+    << "        const float lse = st[row % kTileQ], delta = st[kTileQ + row % kTileQ];\n"
+    << "        RowLoadError bad;\n"
+    << "        const int32_t b32 = int32_t(b), h32 = int32_t(h), q32 = int32_t(row);\n"
+    << "        const float logit = sink_logit(b32, h32, q32, bad);\n"
+    << "        // A row whose weight a +inf score or sink took passes nothing back (as its scores do).\n"
+    << "        const float dsink = lse == INFINITY ? 0.0f : -expf(logit - lse) * delta;\n"
+    << "        [[maybe_unused]] const double* scalars = args->scalars;\n";
+  for (const WrapperSpec::SinkRead& r : spec.sink_reads) {
+    std::string name;
+    for (int i = 0, n = 0; i < int(spec.args.size()); ++i)
+      if (spec.args[size_t(i)].kind == KernelArg::Kind::Buffer && n++ == r.buffer) name = spec.args[size_t(i)].name;
+    std::string index;
+    for (const std::string& i : r.index) index += (index.empty() ? "" : ", ") + i;
+    o << "        if (grad_offset[" << r.buffer << "] >= 0) {\n"
+      << "          const int32_t b = b32, h = h32, q = q32;\n"
+      << "          (void)b, (void)h, (void)q;\n"
+      << "          // A read in a select's untaken branch has partial 0 and may be out of range.\n"
+      << "          const float partial = float(" << r.partial << ");\n"
+      << "          if (partial != 0.0f) {\n"
+      << "            const int32_t at[] = {" << index << "};\n"
+      << "            const int64_t flat = row_element(bad, buffer" << r.buffer << ", " << c_string(name) << ", at);\n"
+      << "            if (flat >= 0) sink_grads[size_t(grad_offset[" << r.buffer << "] + flat)] += dsink * partial;\n"
+      << "          }\n"
+      << "        }\n";
+  }
+  o << "        if (bad.buffer)\n"
+    << "          return fail(uc, \"%s: the sink reads buffer '%s' at index %d in dimension %d, outside [0, %d) (b=%lld h=%lld q=%lld)\",\n"
+    << "                      kKernelName, bad.buffer, int(bad.index), bad.dim, int(bad.extent), (long long)b, (long long)h,\n"
+    << "                      (long long)row), -1;\n"
+    << "      }\n";
+  return o.str();
+}
+
+}  // namespace
 
 std::string emit_backward_wrapper(const WrapperSpec& spec, const std::vector<BackwardRead>& reads, int index_slots) {
   std::ostringstream o;
@@ -223,7 +276,8 @@ std::string emit_backward_wrapper(const WrapperSpec& spec, const std::vector<Bac
                           {"  ATTN_KV_RANGES\n", kv_ranges},
                           {"ATTN_PIPELINE_FN", spec.pipeline},
                           {" ATTN_EXTRA_ARGS", extra_args},
-                          {" ATTN_GRAD_OUTPUTS", reads.empty() ? "" : ", &grad_out.buf, &index_out.buf"}});
+                          {" ATTN_GRAD_OUTPUTS", reads.empty() ? "" : ", &grad_out.buf, &index_out.buf"},
+                          {"  ATTN_SINK_GRADIENTS\n", sink_gradients(spec)}});
   return o.str();
 }
 

@@ -34,6 +34,13 @@ struct WrapperSpec {
   /// C++ of the sink's logit over int32_t b, h, q, `scalars[i]` and `row_load` reads of the buffer
   /// views (CpuRowExprPrinter), or empty: no sink.
   std::string sink{};
+  /// The backward: each f32 buffer element the sink reads, as C++ like `sink`.
+  struct SinkRead {
+    int buffer = 0;                  ///< its position among the kernel's tensor arguments
+    std::string partial;             ///< d sink / d buffer[index]
+    std::vector<std::string> index;  ///< one per dimension
+  };
+  std::vector<SinkRead> sink_reads{};
 };
 
 /// C++ text of the wrapper (uses the runtime glue's Context, fail and parallel_for).

@@ -160,6 +160,13 @@ KernelGradients make_gradients(const KernelIR& ir, const KernelInputs& in, const
   return g;
 }
 
+void require_no_sink_or_row_max(const KernelIR& ir, const std::string& target) {
+  for (auto [set, option] : {std::pair{ir.sink.defined(), "sink"}, {ir.options.return_max, "return_max"}})
+    if (set)
+      throw KernelLimitError(ir, "the " + target + " target does not implement kernel option '" + option +
+                                     "' yet (the reference and cpu targets do)");
+}
+
 KernelOutputs make_outputs(const KernelIR& ir, const KernelInputs& in) {
   if (in.q.shape.size() != 4 || in.k.shape.size() != 4 || in.v.shape.size() != 4)
     throw InputError("q, k and v must be 4-D [B, H, L, D]");

@@ -385,6 +385,7 @@ class KernelEmitter : ShaderEmitter {
 }  // namespace
 
 SpirvConfig choose_config(const KernelIR& ir, const SpirvTarget& target, int head_dim, int value_dim) {
+  require_no_sink_or_row_max(ir, "vulkan");
   SpirvConfig c;
   const KernelOptions& o = ir.options;
   c.head_dim = o.head_dim ? o.head_dim : head_dim ? head_dim : kSpirvDefaultHeadDim;

@@ -351,7 +351,8 @@ extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_back
     return 0;
   });
   if (status != 0) return status;
-  // Buffer gradients: the jobs' partial sums in job order.
+  ATTN_SINK_GRADIENTS
+  // Buffer gradients: the jobs' partial sums in job order (and the sink's).
   for (int i = 0; i < kNumBuffers; ++i) {
     if (grad_offset[i] < 0) continue;
     DLTensor* g = args->buffer_grads[i];
@@ -362,6 +363,7 @@ extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_back
     for (int64_t e = 0; e < elements; ++e) {
       float total = 0.0f;
       for (int64_t job = 0; job < jobs; ++job) total += grad_parts[size_t(job * grad_total + grad_offset[i] + e)];
+      if (!sink_grads.empty()) total += sink_grads[size_t(grad_offset[i] + e)];
       int64_t offset = 0, rest = e;
       for (int d = view.dimensions - 1; d >= 0; --d) {
         offset += rest % view.dim[d].extent * stride_of(g, d);

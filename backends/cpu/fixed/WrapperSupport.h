@@ -237,6 +237,21 @@ template <class T, size_t N>
   return reinterpret_cast<const T*>(v.buf.host)[offset];
 }
 
+/// The dense row-major element `idx` of a buffer (its gradient's position); out of range: -1, and
+/// `e` says where.
+template <size_t N>
+[[maybe_unused]] int64_t row_element(RowLoadError& e, const BufferView& v, const char* name, const int32_t (&idx)[N]) {
+  int64_t flat = 0;
+  for (size_t d = 0; d < N; ++d) {
+    if (idx[d] < 0 || idx[d] >= v.dim[d].extent) {
+      if (!e.buffer) e = RowLoadError{name, int(d), idx[d], v.dim[d].extent};
+      return -1;
+    }
+    flat = flat * v.dim[d].extent + idx[d];
+  }
+  return flat;
+}
+
 /// Folds a sink of logit `logit` (natural units) into a finished row: its kept keys' maximum `max`
 /// (log2 units), their `sum` of exp2(s - max), and `scale`, the factor of the row's unnormalized
 /// P·V. The sink is a key of value 0 that no mask hides: -inf is no sink, NaN makes the row NaN, +inf
