@@ -144,7 +144,7 @@ def create_block_mask(mask_mod, B, H, Q_LEN, KV_LEN, device=None, BLOCK_SIZE=Non
     return BlockMask(mask_mod, B, H, Q_LEN, KV_LEN, BLOCK_SIZE if BLOCK_SIZE is not None else 128)
 
 
-def _kernel_text(mask, score, trace, dtype="f32", scale=None, lse=False, values=False):
+def _kernel_text(mask, score, trace, dtype="f32", scale=None, lse=False, values=False, sink=None):
     lines = ["// Traced by attnc.torch from FlexAttention callables."]
     if values and trace.numbers:  # not in the text that is compiled: its values are arguments
         lines.append(f"// The Python numbers, passed as arguments at each call: {trace.describe_numbers()}.")
@@ -157,6 +157,8 @@ def _kernel_text(mask, score, trace, dtype="f32", scale=None, lse=False, values=
         lines.append(f"  dtype = {dtype};")
     if scale is not None:
         lines.append(f"  scale = {float(scale)!r};")
+    if sink is not None:
+        lines.append(f"  sink = {sink}[h];")
     if lse:
         lines.append("  lse = true;")
     lines.append("}")
@@ -192,13 +194,17 @@ def _check_kernel_options(kernel_options):
 
 
 def flex_attention(query, key, value, score_mod=None, block_mask=None, scale=None, enable_gqa=False,
-                   return_lse=False, kernel_options=None, constants=False, *, return_aux=None):
+                   return_lse=False, kernel_options=None, constants=False, *, return_aux=None, sinks=None):
     """torch.nn.attention.flex_attention.flex_attention on attnc kernels. `block_mask` may be
     attnc.torch's or FlexAttention's own BlockMask (its mask_mod is traced). Returns out, or
     (out, lse) with return_lse (lse: float32, natural log), or (out, AuxOutput) with
     return_aux=AuxRequest(lse=True) as torch 2.15's. The Python numbers in the callables
     are the kernel's run-time arguments (softcap 30 and 31 share one compile); `constants=True`
-    folds them into the kernel instead (one compile per value, sometimes faster)."""
+    folds them into the kernel instead (one compile per value, sometimes faster).
+
+    `sinks` (an attnc extension; FlexAttention cannot express it): a float tensor [Hq] of learnable
+    sink logits, gpt-oss style. Each row's softmax also sums exp(sinks[h]) for a virtual key of value
+    0 (the kernel option `sink`), so out and lse include it; sinks gets its gradient."""
     for name, t in (("query", query), ("key", key), ("value", value)):
         if getattr(t, "is_nested", False):
             raise Error(f"attnc.torch: {name} is a nested (jagged) tensor, which attnc kernels do not take yet; "
@@ -230,7 +236,15 @@ def flex_attention(query, key, value, score_mod=None, block_mask=None, scale=Non
                         "attnc kernels yet; request lse only")
         want_lse = bool(getattr(return_aux, "lse", False))
     mask, score, trace = trace_mods(mask_mod, score_mod, constants)
-    kernel = _compiled(_kernel_text(mask, score, trace, _DTYPES[query.dtype], scale, want_lse))
+    sink = None
+    if sinks is not None:
+        if not isinstance(sinks, torch.Tensor) or not sinks.is_floating_point() or tuple(sinks.shape) != (
+                query.shape[1],):
+            raise Error(f"attnc.torch.flex_attention: sinks must be a float tensor of shape [{query.shape[1]}] "
+                        f"(one logit per query head), got "
+                        f"{tuple(sinks.shape) if isinstance(sinks, torch.Tensor) else type(sinks).__name__}")
+        sink = trace.buffer(sinks)
+    kernel = _compiled(_kernel_text(mask, score, trace, _DTYPES[query.dtype], scale, want_lse, sink=sink))
     out, lse = call_kernel(kernel, query, key, value, trace.values(), trace.scalars(), None, 0)
     if return_aux is not None:
         from torch.nn.attention.flex_attention import AuxOutput

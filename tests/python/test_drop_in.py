@@ -283,3 +283,27 @@ def test_block_mask_helpers():
     assert torch.equal(one.to_dense()[0, 0], ours.to_dense()[1, 2])
     with pytest.raises(attnc.Error, match=r"index batch and head only"):
         ours[0, 0, 1]
+
+
+def test_sinks_keyword_against_a_dense_formulation():
+    """`sinks=`: a learnable sink per head (gpt-oss), out, lse and the sinks' gradient against the
+    same softmax written densely with the sink as one more column of value 0."""
+    gen = torch.Generator().manual_seed(5)
+    q, k, v = (torch.randn(2, 4, n, 16, generator=gen, dtype=torch.float64) for n in (37, 41, 41))
+    sinks = torch.randn(4, generator=gen, requires_grad=True)
+    qf, kf, vf = (x.float() for x in (q, k, v))
+    mask = at.create_block_mask(causal, None, None, 37, 41)
+    out, lse = at.flex_attention(qf, kf, vf, block_mask=mask, sinks=sinks, return_lse=True)
+    s64 = sinks.detach().double().requires_grad_()
+    scores = (q @ k.transpose(-1, -2) / 4).masked_fill(~(torch.arange(37)[:, None] >= torch.arange(41)), -torch.inf)
+    scores = torch.cat([scores, s64[None, :, None, None].expand(2, 4, 37, 1)], -1)
+    want_lse = torch.logsumexp(scores, -1)
+    want = torch.exp(scores - want_lse[..., None])[..., :41] @ v
+    torch.testing.assert_close(out.double(), want, atol=1e-5, rtol=1e-5)
+    torch.testing.assert_close(lse.double(), want_lse, atol=1e-5, rtol=1e-5)
+    grad = torch.randn(want.shape, generator=gen, dtype=torch.float64)
+    (out.double() * grad).sum().backward()
+    (want * grad).sum().backward()
+    torch.testing.assert_close(sinks.grad.double(), s64.grad, atol=1e-5, rtol=1e-5)
+    with pytest.raises(attnc.Error, match=r"sinks must be a float tensor of shape \[4\]"):
+        at.flex_attention(qf, kf, vf, sinks=torch.zeros(3))

@@ -1833,6 +1833,7 @@ constexpr int32_t kKeyChunk = 1024;  // keys per pipeline call at most
 constexpr int64_t kHeadDim = 64, kValueDim = 64;  // 0: any
 constexpr IoType kIoType = IoType::F32;
 constexpr bool kLseRequired = false;
+constexpr bool kMaxRequired = false;  // return_max: the row maxima (attn_kernel_args::max)
 constexpr bool kPackHeads = true;  // the mask and score ignore the head: decoding packs a group's heads
 constexpr int kNumBuffers = 0, kNumScalars = 0;
 struct DTypeName {
@@ -1843,7 +1844,7 @@ constexpr DTypeName kDTypeNames[] = {{2, 32, "f32"}, {2, 16, "f16"}, {4, 16, "bf
 
 }  // namespace
 
-// [fixed text: backends/cpu/fixed/WrapperSupport.h, 247 lines]
+// [fixed text: backends/cpu/fixed/WrapperSupport.h, 305 lines]
 
 // [fixed text: backends/cpu/fixed/F32Staging.h, 150 lines]
 
@@ -1866,18 +1867,82 @@ bool keys_masked([[maybe_unused]] int q_min, [[maybe_unused]] int q_max, [[maybe
 }  // namespace
 
 int run(const attn_kernel_args* args) {
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 2-51, 50 lines]
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 53-91, 39 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 2-56, 55 lines]
+  char* out_base = static_cast<char*>(args->out->data) + args->out->byte_offset;
+  int64_t esize = args->out->dtype.bits / 8;
+  int64_t ob = stride_of(args->out, 0) * esize, oh = stride_of(args->out, 1) * esize, ol = stride_of(args->out, 2) * esize;
+  float* lse_base = args->lse ? reinterpret_cast<float*>(static_cast<char*>(args->lse->data) + args->lse->byte_offset) : nullptr;
+  int64_t lb = args->lse ? stride_of(args->lse, 0) : 0, lh = args->lse ? stride_of(args->lse, 1) : 0;
+  int64_t ll = args->lse ? stride_of(args->lse, 2) : 0;
+  float* max_base = max_out ? reinterpret_cast<float*>(static_cast<char*>(max_out->data) + max_out->byte_offset) : nullptr;
+  int64_t mb = max_out ? stride_of(max_out, 0) : 0, mh = max_out ? stride_of(max_out, 1) : 0;
+  int64_t ml = max_out ? stride_of(max_out, 2) : 0;
+  constexpr bool kHasSink = false;  // the kernel sets no sink
+  auto sink_logit = [](int32_t, int32_t, int32_t, RowLoadError&) { return -INFINITY; };
+  // Out = P·V / sum, LSE and the row max of one finished row, in the caller's layout and type, after
+  // the sink: a row that nothing reached is Out 0, LSE -inf; a NaN sum (a NaN score) gives NaN. `pv`
+  // is unnormalized, `max` in log2 units. False (with the message written) for an out-of-range read.
+  auto write_row = [&](int64_t b, int64_t hr, int64_t qr, const float* pv, float max, float sum) {
+    const float kept_max = sum != sum ? NAN : sum == 0.0f ? -INFINITY : max * 0.693147180559945309f;
+    float scale = 1.0f;
+    if (kHasSink) {
+      RowLoadError bad;
+      fold_sink(sink_logit(int32_t(b), int32_t(hr), int32_t(qr), bad), max, sum, scale);
+      if (bad.buffer)
+        return fail(uc, "%s: the sink reads buffer '%s' at index %d in dimension %d, outside [0, %d) (b=%lld h=%lld q=%lld)",
+                    kKernelName, bad.buffer, int(bad.index), bad.dim, int(bad.extent), (long long)b, (long long)hr,
+                    (long long)qr), false;
+    }
+    const bool reached = sum != 0.0f;
+    float inv = reached ? scale / sum : 0.0f;
+    char* dst = out_base + b * ob + hr * oh + qr * ol;
+    for (int64_t c = 0; c < Dv; ++c) write_io(dst + c * esize, reached ? pv[c] * inv : 0.0f);
+    if (lse_base) lse_base[b * lb + hr * lh + qr * ll] = reached ? max * 0.693147180559945309f + logf(sum) : -INFINITY;
+    if (max_base) max_base[b * mb + hr * mh + qr * ml] = kept_max;
+    return true;
+  };
+  if (Lk == 0) {  // no keys: every row is fully masked
+    const std::vector<float> none(size_t(Dv), 0.0f);
+    for (int64_t b = 0; b < B; ++b)
+      for (int64_t h = 0; h < Hq; ++h)
+        for (int64_t r = 0; r < Lq; ++r)
+          if (!write_row(b, h, r, none.data(), -INFINITY, 0.0f)) return -1;
+    return 0;
+  }
+  int64_t Dv_pad = round_up(Dv, kLanes);
+  int64_t groups = Hq / Hkv;
+  // Decoding (one query row) with grouped heads: the query heads that share a key/value head fill
+  // the rows of one tile (row r is head h + r, query 0) instead of one head per 32-row tile. Only
+  // when the mask and score do not read the head index.
+  const bool pack = kPackHeads && Lq == 1 && groups > 1;
+  const int64_t chunks_per_group = (groups + kTileQ - 1) / kTileQ;
+  // K and V that need converting are converted by the tasks themselves when at most two tasks
+  // read each key/value plane, once up front otherwise.
+  const int64_t tasks_per_plane = pack ? chunks_per_group : (Lq + kTileQ - 1) / kTileQ * groups;
+  KeyStage k;
+  ValueStage v;
+  if (!k.prepare(uc, args->k, "k", D, tasks_per_plane <= 2) || !v.prepare(uc, args->v, "v", Dv_pad, tasks_per_plane <= 2))
+    return -1;
+  const char* q_base = base_of(args->q);
+  int64_t q_esize = args->q->dtype.bits / 8;
+  int64_t qb = stride_of(args->q, 0) * q_esize, qh = stride_of(args->q, 1) * q_esize, ql = stride_of(args->q, 2) * q_esize;
+  // Keys each query tile may see, [lo, hi): all of them, or for a mask that reads buffers the hull
+  // of the caller's ranges (version 2) over the tile's rows. The pipeline intersects it with the
+  // mask's closed-form hull.
+  int64_t tiles = (Lq + kTileQ - 1) / kTileQ;
+  if (tiles * Hq * B >= (int64_t(1) << 31))
+    return fail(uc, "%s: too many query tiles (%lld)", kKernelName, (long long)(tiles * Hq * B)), -1;
+  std::vector<int32_t> window(size_t(2 * tiles));
   const int64_t* given = nullptr;  // the mask reads no buffer: kv_ranges unused
   const int64_t* run_starts = nullptr;
   const int64_t* runs = nullptr;
   int64_t given_block = 0;
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 93-166, 74 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 123-186, 64 lines]
     // takes at most 1024 keys a call, so the scores stay in cache.
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 168-201, 34 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 188-221, 34 lines]
             int result = attn_causal64_avx512_pipeline(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(Lq), int32_t(Lk), int32_t(D),
                 int32_t(Dv_pad), int32_t(t), int32_t(q_step), int32_t(h), int32_t(b), piece_lo, piece_hi, next, &out_tile.buf);
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 204-248, 45 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 224-269, 46 lines]
 
 }  // namespace attn_causal64_avx512
 #undef ATTN_F16C
@@ -1919,4 +1984,4 @@ extern "C" __attribute__((visibility("default"))) const char* attn_causal64_path
   return path ? path_name(path->isa) : "none";
 }
 
-// [the source with every path (all_cpu_paths: the matrix paths for bf16): 15348 lines, hash c569c3a30130b091]
+// [the source with every path (all_cpu_paths: the matrix paths for bf16): 15591 lines, hash 838f5c71c5e09f68]
