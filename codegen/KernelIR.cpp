@@ -62,4 +62,6 @@ bool ignores_head_index(const KernelIR& ir) {
          !(ir.score.defined() && Halide::Internal::expr_uses_var(ir.score, "h"));
 }
 
+bool reads_key_index(const Halide::Expr& e) { return Halide::Internal::expr_uses_var(e, "kv"); }
+
 }  // namespace attn

@@ -56,6 +56,9 @@ Halide::Expr score_var();
 /// CUDA kernels do.
 bool ignores_head_index(const KernelIR& ir);
 
+/// True when `e` reads the key index `kv`.
+bool reads_key_index(const Halide::Expr& e);
+
 /// Buffer loads in the IR are Halide Image calls on the argument's Parameter; bool buffers are
 /// stored as UInt(8) and compared with zero.
 Halide::Type halide_elem_type(ElemType e);
