@@ -105,7 +105,8 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--arg", run.args, "NAME=FILE.npy or NAME=VALUE for the kernel's arguments");
   run_cmd->add_option("-o,--out", run.out, "output [B, Hq, Lq, Dv] (.npy)")->required();
   run_cmd->add_option("--lse", run.lse, "log-sum-exp output [B, Hq, Lq] (.npy)");
-  run_cmd->add_option("--max", run.max, "row maximum output [B, Hq, Lq] (.npy; a kernel with return_max = true)");
+  run_cmd->add_option("--max", run.max,
+                      "row maximum output [B, Hq, Lq] (.npy; a kernel with return_max = true)");
   run_cmd->add_option("-t,--target", run.target, backend_names(Capability::Run) + " (default reference)")
       ->check(target_check(Capability::Run));
   run_cmd->add_option("--threads", run.threads, "threads (0: all cores)");

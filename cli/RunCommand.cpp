@@ -75,7 +75,8 @@ int run_run(const RunOptions& o) {
     }
     if (!o.max.empty()) {
       if (out.max.shape.empty())
-        throw InputError("kernel '" + kernel_name(*ir) + "' does not write row maxima (set return_max = true)");
+        throw InputError("kernel '" + kernel_name(*ir) +
+                         "' does not write row maxima (set return_max = true)");
       write_npy(o.max, out.max);
     }
     if (backward) {

@@ -62,8 +62,8 @@ double dot(const double* a, const double* b, int64_t n) {
 struct RowStats {
   bool nan = false;  // a NaN score of an allowed key: the row's gradients are NaN
   double m = -INFINITY;
-  double sum = 0;    // of exp(s' - m); with m = +Inf, the number of +Inf scores
-  double delta = 0;  // D = dOut . Out, plus dLSE
+  double sum = 0;           // of exp(s' - m); with m = +Inf, the number of +Inf scores
+  double delta = 0;         // D = dOut . Out, plus dLSE
   double sink = -INFINITY;  // the sink's logit (-inf: none)
   double dsink = 0;         // d loss / d sink = -P_sink D (the sink's value is 0)
 };
@@ -163,7 +163,8 @@ KernelGradients run_reference_backward(const KernelIR& ir, const KernelInputs& i
     std::vector<double> s(static_cast<size_t>(Lkv), -INFINITY), raw(static_cast<size_t>(Lkv));
     std::vector<char> allowed(static_cast<size_t>(Lkv));
     EvalPoint p;
-    p.idx[0] = static_cast<int32_t>(b), p.idx[1] = static_cast<int32_t>(h), p.idx[2] = static_cast<int32_t>(qi);
+    p.idx[0] = static_cast<int32_t>(b), p.idx[1] = static_cast<int32_t>(h),
+    p.idx[2] = static_cast<int32_t>(qi);
     for (int64_t j = 0; j < Lkv; ++j) {
       if (!(allowed[j] = at(b, h, qi, j, p))) continue;
       raw[j] = p.score;

@@ -206,9 +206,10 @@ void check_forward(const GradientCall& grads, const DLDevice& device) {
 
 void call_kernel(LibraryKernel& kernel, const KernelCall& call) {
   if (kernel.ir().options.return_max)
-    throw InputError("kernel '" + kernel.ir().name +
-                     "' sets return_max: the Python package does not take row maxima yet (attnc run --max and "
-                     "the C ABI do)");
+    throw InputError(
+        "kernel '" + kernel.ir().name +
+        "' sets return_max: the Python package does not take row maxima yet (attnc run --max and "
+        "the C ABI do)");
   KernelInputs in = checked_shapes(kernel.ir(), call);
   DLDevice device;
   const Backend& backend = call_backend(call, device);

@@ -62,18 +62,20 @@ BOOST_AUTO_TEST_CASE(run_reference_matches_independent_computation) {
 
 BOOST_AUTO_TEST_CASE(run_writes_row_maxima_and_takes_a_sink) {
   // docs/guide.md, "Serving: learnable sinks and row maxima": the command line it shows, on the cpu.
-  Inputs in("import std.masks;\n"
-            "kernel gpt_oss_sliding(sinks: tensor<f32>[heads]) {\n"
-            "  mask = causal && q - kv < 128;\n  sink = sinks[h];\n  lse = true;\n  return_max = true;\n}\n",
-            {1, 2, 19, 16}, {1, 2, 19, 16}, {1, 2, 19, 16});
+  Inputs in(
+      "import std.masks;\n"
+      "kernel gpt_oss_sliding(sinks: tensor<f32>[heads]) {\n"
+      "  mask = causal && q - kv < 128;\n  sink = sinks[h];\n  lse = true;\n  return_max = true;\n}\n",
+      {1, 2, 19, 16}, {1, 2, 19, 16}, {1, 2, 19, 16});
   HostTensor sinks(ScalarType::F32, {2});
   sinks.set(0, 0.5), sinks.set(1, -1.0);
   write_npy(in.path("sinks.npy"), sinks);
-  auto r = run_command(attnc("run " + in.file + " gpt_oss_sliding -t cpu " + in.qkv() + " --arg sinks=" +
-                             in.path("sinks.npy") + " -o " + in.path("o.npy") + " --lse " + in.path("l.npy") +
-                             " --max " + in.path("m.npy")));
+  auto r = run_command(attnc("run " + in.file + " gpt_oss_sliding -t cpu " + in.qkv() +
+                             " --arg sinks=" + in.path("sinks.npy") + " -o " + in.path("o.npy") + " --lse " +
+                             in.path("l.npy") + " --max " + in.path("m.npy")));
   BOOST_REQUIRE_MESSAGE(r.status == 0, r.output);
-  HostTensor out = read_npy(in.path("o.npy")), lse = read_npy(in.path("l.npy")), max = read_npy(in.path("m.npy"));
+  HostTensor out = read_npy(in.path("o.npy")), lse = read_npy(in.path("l.npy")),
+             max = read_npy(in.path("m.npy"));
   // Independently: row 0 of head 1 sees key 0 only, and the sink (value 0).
   double s = 0;
   for (int d = 0; d < 16; ++d) s += in.q.get(19 * 16 + d) * in.k.get(19 * 16 + d);
@@ -81,11 +83,14 @@ BOOST_AUTO_TEST_CASE(run_writes_row_maxima_and_takes_a_sink) {
   const double z = std::exp(s) + std::exp(-1.0);
   BOOST_TEST(std::fabs(max.get(19) - s) < 1e-5);
   BOOST_TEST(std::fabs(lse.get(19) - std::log(z)) < 1e-5);
-  for (int d = 0; d < 16; ++d) BOOST_TEST(std::fabs(out.get(19 * 16 + d) - std::exp(s) / z * in.v.get(19 * 16 + d)) < 1e-5);
+  for (int d = 0; d < 16; ++d)
+    BOOST_TEST(std::fabs(out.get(19 * 16 + d) - std::exp(s) / z * in.v.get(19 * 16 + d)) < 1e-5);
   write_file(in.file, "kernel plain { lse = true; }\n");
-  r = run_command(attnc("run " + in.file + " " + in.qkv() + " -o " + in.path("o.npy") + " --max " + in.path("m.npy")));
+  r = run_command(
+      attnc("run " + in.file + " " + in.qkv() + " -o " + in.path("o.npy") + " --max " + in.path("m.npy")));
   BOOST_TEST(r.status == 1);
-  BOOST_TEST(r.output.find("does not write row maxima (set return_max = true)") != std::string::npos, r.output);
+  BOOST_TEST(r.output.find("does not write row maxima (set return_max = true)") != std::string::npos,
+             r.output);
 }
 
 BOOST_AUTO_TEST_CASE(kernel_name_is_optional_for_a_file_with_one_kernel) {

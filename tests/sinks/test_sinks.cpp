@@ -51,8 +51,8 @@ struct Shape {
   int Hq, Hkv, Lq, Lk, D;
 };
 // Lengths that are not tile multiples, Lq != Lk both ways, decoding over many keys, GQA.
-const Shape kShapes[] = {{2, 2, 1, 1, 16}, {4, 2, 77, 77, 16}, {4, 2, 200, 333, 32}, {2, 1, 513, 129, 16},
-                         {8, 2, 1, 3001, 64}, {4, 4, 70, 2600, 16}};
+const Shape kShapes[] = {{2, 2, 1, 1, 16},     {4, 2, 77, 77, 16},  {4, 2, 200, 333, 32},
+                         {2, 1, 513, 129, 16}, {8, 2, 1, 3001, 64}, {4, 4, 70, 2600, 16}};
 
 KernelInputs inputs(const KernelIR& ir, const Shape& s, ScalarType t, std::mt19937& rng) {
   KernelInputs in = random_attention_inputs(t, {1, s.Hq, s.Hkv, s.Lq, s.Lk, s.D, s.D}, rng);
@@ -71,7 +71,8 @@ KernelInputs inputs(const KernelIR& ir, const Shape& s, ScalarType t, std::mt199
 
 /// The definition: each row's softmax over its kept keys and one more key, of logit `sink(h, q)`
 /// and value 0; the row max of the kept keys alone.
-void check_definition(const KernelInputs& in, const KernelOutputs& got, const std::function<bool(int, int)>& mask,
+void check_definition(const KernelInputs& in, const KernelOutputs& got,
+                      const std::function<bool(int, int)>& mask,
                       const std::function<double(int, int)>& sink) {
   const int Hq = int(in.q.shape[1]), Lq = int(in.q.shape[2]), D = int(in.q.shape[3]);
   const int Hkv = int(in.k.shape[1]), Lk = int(in.k.shape[2]);
@@ -84,7 +85,8 @@ void check_definition(const KernelInputs& in, const KernelOutputs& got, const st
       for (int j = 0; j < Lk; ++j) {
         if (!mask(i, j)) continue;
         double dot = 0;
-        for (int d = 0; d < D; ++d) dot += in.q.get((int64_t(h) * Lq + i) * D + d) * in.k.get((int64_t(hk) * Lk + j) * D + d);
+        for (int d = 0; d < D; ++d)
+          dot += in.q.get((int64_t(h) * Lq + i) * D + d) * in.k.get((int64_t(hk) * Lk + j) * D + d);
         s[size_t(j)] = dot / std::sqrt(double(D));
         m = std::max(m, s[size_t(j)]);
       }
@@ -98,7 +100,8 @@ void check_definition(const KernelInputs& in, const KernelOutputs& got, const st
         for (int d = 0; d < D; ++d) o[size_t(d)] += w * in.v.get((int64_t(hk) * Lk + j) * D + d);
       }
       const int64_t row = int64_t(h) * Lq + i;
-      for (int d = 0; d < D; ++d) worst = std::max(worst, std::fabs(got.out.get(row * D + d) - o[size_t(d)] / z));
+      for (int d = 0; d < D; ++d)
+        worst = std::max(worst, std::fabs(got.out.get(row * D + d) - o[size_t(d)] / z));
       worst = std::max(worst, std::fabs(got.lse.get(row) - (top + std::log(z))));
       if (m == -kInf)
         BOOST_TEST(got.max.get(row) == -kInf);
@@ -125,14 +128,16 @@ BOOST_AUTO_TEST_CASE(reference_follows_the_definition) {
     auto ir = lower_text(kProgram, "per_head");
     KernelInputs in = inputs(*ir, s, ScalarType::F32, rng);
     const HostTensor sinks = in.buffers.at("sinks");
-    check_definition(in, run_reference(*ir, in, 2), [](int i, int j) { return j <= i; },
-                     [&](int h, int) { return sinks.get(h); });
+    check_definition(
+        in, run_reference(*ir, in, 2), [](int i, int j) { return j <= i; },
+        [&](int h, int) { return sinks.get(h); });
     auto empty = lower_text(kProgram, "empty_rows");
     KernelInputs e = inputs(*empty, s, ScalarType::F32, rng);
     const HostTensor es = e.buffers.at("sinks");
     const KernelOutputs got = run_reference(*empty, e, 2);
-    check_definition(e, got, [](int i, int j) { return j < i - 3; },
-                     [&](int h, int i) { return double(float(float(es.get(h) * 0.5) + float(i * 0.01))); });
+    check_definition(
+        e, got, [](int i, int j) { return j < i - 3; },
+        [&](int h, int i) { return double(float(float(es.get(h) * 0.5) + float(i * 0.01))); });
     // A row no key reaches: Out 0 and LSE the sink.
     BOOST_TEST(got.out.get(0) == 0.0);
     BOOST_TEST(std::fabs(got.lse.get(0) - es.get(0) * 0.5) < 1e-6);
@@ -148,12 +153,14 @@ BOOST_AUTO_TEST_CASE(cpu_matches_the_reference) {
       KernelInputs in = inputs(*c.ir, s, bf16 ? ScalarType::BF16 : ScalarType::F32, rng);
       const KernelOutputs want = run_reference(*c.ir, in, 2);
       for (int threads : {1, 2}) {
-        const std::string what = std::string(name) + " Hq=" + std::to_string(s.Hq) + " Lq=" + std::to_string(s.Lq) +
-                                 " Lk=" + std::to_string(s.Lk) + " threads=" + std::to_string(threads);
+        const std::string what = std::string(name) + " Hq=" + std::to_string(s.Hq) +
+                                 " Lq=" + std::to_string(s.Lq) + " Lk=" + std::to_string(s.Lk) +
+                                 " threads=" + std::to_string(threads);
         const KernelOutputs got = find_backend("cpu", Capability::Run).run(*c.ir, in, threads);
         BOOST_TEST(max_abs_diff(got.out, want.out) < (bf16 ? 2e-2 : 2e-4), what);
         BOOST_TEST(max_abs_diff(got.lse, want.lse) < (bf16 ? 2e-2 : 2e-4), what);
-        if (c.ir->options.return_max) BOOST_TEST(max_abs_diff(got.max, want.max) < (bf16 ? 2e-2 : 2e-4), what);
+        if (c.ir->options.return_max)
+          BOOST_TEST(max_abs_diff(got.max, want.max) < (bf16 ? 2e-2 : 2e-4), what);
       }
     }
   }
@@ -196,7 +203,8 @@ BOOST_AUTO_TEST_CASE(backward_matches_finite_differences_and_the_cpu) {
     up.buffers.at(buffer).set(element, x + eps);
     down.buffers.at(buffer).set(element, x - eps);
     const double fd = (loss(up) - loss(down)) / (2 * eps), got = ref.buffers.at(buffer).get(element);
-    BOOST_TEST(std::fabs(fd - got) < 2e-3 * std::max(1.0, std::fabs(fd)), buffer << "[" << element << "] " << got << " vs " << fd);
+    BOOST_TEST(std::fabs(fd - got) < 2e-3 * std::max(1.0, std::fabs(fd)),
+               buffer << "[" << element << "] " << got << " vs " << fd);
   }
   for (int threads : {1, 2}) {
     const KernelGradients cpu = find_backend("cpu", Capability::Backward).backward(*ir, in, r, threads);
@@ -227,7 +235,9 @@ BOOST_AUTO_TEST_CASE(out_of_range_sink_reads_are_errors) {
 BOOST_AUTO_TEST_CASE(errors_are_located) {
   std::string message;
   BOOST_TEST(!lower_error("kernel k(s: tensor<f32>[n]) { sink = s[kv]; }", message));
-  BOOST_TEST(message.find("bad.attn:1:38: error: the sink is per row: it cannot read `kv`") != std::string::npos, message);
+  BOOST_TEST(
+      message.find("bad.attn:1:38: error: the sink is per row: it cannot read `kv`") != std::string::npos,
+      message);
   BOOST_TEST(!lower_error("kernel k { sink = score; }", message));
   BOOST_TEST(message.find("bad.attn:1:19: error:") != std::string::npos, message);
   BOOST_TEST(!lower_error("kernel k { sink = q > 3; }", message));
@@ -242,7 +252,8 @@ BOOST_AUTO_TEST_CASE(errors_are_located) {
       find_backend(target, Capability::Compile).emit(*ir, {});
     } catch (const KernelLimitError& e) {
       threw = true;
-      BOOST_TEST(std::string(e.what()).find("does not implement kernel option 'sink'") != std::string::npos, e.what());
+      BOOST_TEST(std::string(e.what()).find("does not implement kernel option 'sink'") != std::string::npos,
+                 e.what());
     }
     BOOST_TEST(threw, target);
   }
