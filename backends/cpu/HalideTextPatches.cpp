@@ -166,7 +166,10 @@ std::string use_every_scalar(std::string code, const std::string& pipeline, cons
     throw std::logic_error("internal error: Halide's C++ output no longer defines " + pipeline);
   std::string uses;
   for (const Halide::Argument& arg : args)
-    if (arg.kind == Halide::Argument::InputScalar) uses += " (void)_" + arg.name + ";";
+    if (arg.kind == Halide::Argument::InputScalar)
+      uses += " (void)_" + arg.name + ";";
+    else if (arg.kind == Halide::Argument::InputBuffer)
+      uses += " (void)_" + arg.name + "_buffer;";
   code.insert(at + 4, uses.empty() ? "" : uses.substr(1) + "\n");
   return code;
 }

@@ -34,8 +34,9 @@ std::set<std::string> called_runtime_functions(const std::string& code);
 std::string rename_runtime_functions(std::string code, const std::set<std::string>& used,
                                      const std::string& prefix);
 
-/// The scalar arguments of the pipeline `pipeline` read once at the top of its body (`(void)_x;`):
-/// scalars a kernel ends up not reading would be -Wunused-parameter warnings.
+/// The scalar and buffer arguments of the pipeline `pipeline` read once at the top of its body
+/// (`(void)_x;`, `(void)_t_buffer;`): arguments a kernel ends up not reading (a scalar, a tensor only
+/// the wrapper reads, as a sink's) would be -Wunused-parameter warnings.
 std::string use_every_scalar(std::string code, const std::string& pipeline,
                              const std::vector<Halide::Argument>& args);
 

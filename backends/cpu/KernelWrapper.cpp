@@ -155,7 +155,7 @@ std::string row_functions(const WrapperSpec& spec) {
   if (spec.sink.empty())
     return "  constexpr bool kHasSink = false;  // the kernel sets no sink\n"
            "  auto sink_logit = [](int32_t, int32_t, int32_t, RowLoadError&) { return -INFINITY; };\n";
-  return "  constexpr bool kHasSink = true;\n"
+  return "  [[maybe_unused]] constexpr bool kHasSink = true;  // the backward reads only sink_logit\n"
          "  // The sink's logit of row (b, h, q), natural units (kernel option `sink`).\n"
          "  auto sink_logit = [&](int32_t b, int32_t h, int32_t q, RowLoadError& bad) -> float {\n"
          "    [[maybe_unused]] const double* scalars = args->scalars;\n"

@@ -28,12 +28,12 @@ def _out_shapes(q, v):
 
 
 class Kernel:
-    """One kernel of a library: `kernel(q, k, v, **params, return_lse=False, target=None)`.
+    """One kernel of a library: `kernel(q, k, v, **params, return_lse=False, return_max=False, target=None)`.
 
     Q [B, Hq, Lq, D], K [B, Hkv, Lkv, D], V [B, Hkv, Lkv, Dv] in the kernel's dtype (any strides,
     the last dimension contiguous); the kernel's parameters by name (tensors for its buffers,
     numbers for its scalars). Returns Out [B, Hq, Lq, Dv] (and LSE [B, Hq, Lq], float32, natural
-    log) of the inputs' kind: torch tensors for torch inputs, NumPy arrays otherwise. The target
+    log; then with return_max, for a kernel that sets it, the row maxima [B, Hq, Lq]) of the inputs' kind: torch tensors for torch inputs, NumPy arrays otherwise. The target
     follows the device (CPU tensors: `cpu`; CUDA tensors: `cuda`, on the current stream);
     `target="reference"` or `"vulkan"` overrides.
     """
@@ -43,6 +43,8 @@ class Kernel:
         self.name = core.name
         self.dtype = core.dtype
         self.lse = core.lse
+        # The kernel writes row maxima (return_max = true); generated CUDA sources never do.
+        self.return_max = getattr(core, "return_max", False)
         self.head_dim, self.value_dim = core.head_dim, core.value_dim  # 0: taken from the inputs
         self.args = core.args
         self._is_buffer = {name: is_buffer for name, is_buffer, _, _ in self.args}
@@ -68,18 +70,21 @@ class Kernel:
                             f"not {type(value).__name__}")
         return buffers, scalars
 
-    def __call__(self, q, k, v, *, return_lse=False, target=None, threads=0, **params):
+    def __call__(self, q, k, v, *, return_lse=False, return_max=False, target=None, threads=0, **params):
         if return_lse and not self.lse:
             raise Error(f"kernel '{self.name}' does not compute the LSE (set lse = true)")
+        if return_max and not self.return_max:
+            raise Error(f"kernel '{self.name}' does not write row maxima (set return_max = true)")
         buffers, scalars = self.split_params(params) if params else ({}, {})
         if _is_torch(q):
             global _ops
             if _ops is None:
                 from . import ops as _ops
-            out, lse = _ops.call_kernel(self, q, k, v, buffers, scalars, target, threads)
+            out, lse, mx = _ops.call_kernel(self, q, k, v, buffers, scalars, target, threads)
         else:
-            out, lse = self.run_numpy(q, k, v, buffers, scalars, target, threads)
-        return (out, lse) if return_lse else out
+            out, lse, mx = self.run_numpy(q, k, v, buffers, scalars, target, threads)
+        results = (out, *((lse,) if return_lse else ()), *((mx,) if return_max else ()))
+        return results if len(results) > 1 else out
 
     def run_numpy(self, q, k, v, buffers, scalars, target, threads):
         import numpy as np
@@ -90,12 +95,14 @@ class Kernel:
         dtype = getattr(arrays[0], "dtype", np.float32)
         out = np.empty(out_shape, dtype=dtype if isinstance(dtype, np.dtype) else np.float32)
         lse = np.empty(lse_shape, dtype=np.float32) if self.lse else None
-        self.run_into(*arrays, out, lse, buffers, scalars, target or "", threads)
-        return out, lse
+        mx = np.empty(lse_shape, dtype=np.float32) if self.return_max else None
+        self.run_into(*arrays, out, lse, buffers, scalars, target or "", threads, mx)
+        return out, lse, mx
 
-    def run_into(self, q, k, v, out, lse, buffers, scalars, target, threads=0):
-        """Runs into preallocated `out` (and `lse`): the zero-copy path every front end takes."""
-        self._core.run(q, k, v, out, lse, buffers, scalars, target, threads)
+    def run_into(self, q, k, v, out, lse, buffers, scalars, target, threads=0, max=None):
+        """Runs into preallocated `out` (and `lse`, and `max` for a kernel that sets return_max): the
+        zero-copy path every front end takes."""
+        self._core.run(q, k, v, out, lse, buffers, scalars, target, threads, **({} if max is None else {"max": max}))
 
 
 class Library:

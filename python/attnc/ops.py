@@ -35,16 +35,19 @@ def _stream(q):
 @torch.library.custom_op("attnc::attention", mutates_args=())
 def attention(kernel: str, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, buffers: List[torch.Tensor],
               buffer_names: str, scalars: List[float], scalar_names: str, target: str,
-              threads: int) -> Tuple[torch.Tensor, torch.Tensor]:
-    """Out and LSE of attnc kernel `kernel` (the LSE whether or not the kernel sets lse)."""
+              threads: int) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Out, LSE and row maxima of attnc kernel `kernel` (the LSE whether or not the kernel sets lse;
+    the maxima empty, shape [0], unless it sets return_max)."""
     # Always with the LSE: autograd saves it for the backward, which then need not run the forward.
-    return _run(KERNELS[kernel], q, k, v, dict(zip(_names(buffer_names), buffers)),
-                dict(zip(_names(scalar_names), scalars)), target, threads, True)
+    out, lse, mx = _run(KERNELS[kernel], q, k, v, dict(zip(_names(buffer_names), buffers)),
+                        dict(zip(_names(scalar_names), scalars)), target, threads, True)
+    return out, lse, (mx if mx is not None else lse.new_empty((0,)))
 
 
 def _run(kern, q, k, v, buffers, scalars, target, threads, with_lse):
-    """The operator's eager body: Out and, `with_lse`, LSE (else None) into new tensors; a kernel
-    without lse then runs with it (the backward reads the forward's LSE)."""
+    """The operator's eager body: Out, with `with_lse` the LSE (else None) and for a kernel that
+    sets return_max the row maxima (else None), into new tensors; a kernel without lse then runs
+    with it (the backward reads the forward's LSE)."""
     if len(q.shape) == 4 and len(v.shape) == 4:
         shape = (*q.shape[:3], v.shape[3])
     else:  # the kernel's own checks report the shapes
@@ -53,12 +56,13 @@ def _run(kern, q, k, v, buffers, scalars, target, threads, with_lse):
     device = {} if q.is_cpu else {"device": q.device}
     out = torch.empty(shape, dtype=q.dtype, **device)
     lse = torch.empty(shape[:3], dtype=torch.float32, **device) if with_lse else None
+    mx = torch.empty(shape[:3], dtype=torch.float32, **device) if getattr(kern, "return_max", False) else None
     _check_device(q)
     target = target or ""  # the extension picks the target of q's device
     kern._core.run(_spec(q), _spec(k), _spec(v), _spec(out), None if lse is None else _spec(lse),
                    {n: _spec(b) for n, b in buffers.items()} if buffers else {}, scalars, target, threads,
-                   _stream(q))
-    return out, lse
+                   _stream(q), **({} if mx is None else {"max": _spec(mx)}))
+    return out, lse, mx
 
 
 # torch dtypes as DLPack (type code, bits): int, uint, float, bfloat, bool.
@@ -87,7 +91,8 @@ def _spec(t):
 def _attention_fake(kernel, q, k, v, buffers, buffer_names, scalars, scalar_names, target, threads):
     out = q.new_empty((q.shape[0], q.shape[1], q.shape[2], v.shape[3]))
     lse = q.new_empty((q.shape[0], q.shape[1], q.shape[2]), dtype=torch.float32)
-    return out, lse
+    mx = lse.new_empty(lse.shape if getattr(KERNELS[kernel], "return_max", False) else (0,))
+    return out, lse, mx
 
 
 @torch.library.custom_op("attnc::attention_backward", mutates_args=())
@@ -131,13 +136,14 @@ def _attention_backward_fake(kernel, q, k, v, buffers, buffer_names, scalars, sc
 
 def _setup_context(ctx, inputs, output):
     kernel, q, k, v, buffers, buffer_names, scalars, scalar_names, target, threads = inputs
-    ctx.save_for_backward(q, k, v, *output, *buffers)
+    ctx.save_for_backward(q, k, v, *output[:2], *buffers)
+    ctx.mark_non_differentiable(output[2])  # the row maxima
     ctx.call = (kernel, buffer_names, scalars, scalar_names, target, threads)
     # Only float buffers can have gradients; the kernel's backward checks that its score reads them.
     ctx.grad_buffers = ",".join(n for n, b in zip(_names(buffer_names), buffers) if b.requires_grad)
 
 
-def _backward(ctx, dout, dlse):
+def _backward(ctx, dout, dlse, dmax):
     kernel, buffer_names, scalars, scalar_names, target, threads = ctx.call
     q, k, v, out, lse, *buffers = ctx.saved_tensors
     dlse = dlse if KERNELS[kernel].lse else None
@@ -160,14 +166,18 @@ class _Attention(torch.autograd.Function):
     @staticmethod
     def forward(ctx, kern, names, scalars, target, threads, q, k, v, *buffers):
         # With the LSE whatever the kernel sets: the backward reads it rather than run the forward again.
-        out, lse = _run(kern, q, k, v, dict(zip(names, buffers)), scalars, target, threads, True)
+        out, lse, mx = _run(kern, q, k, v, dict(zip(names, buffers)), scalars, target, threads, True)
         ctx.save_for_backward(q, k, v, out, lse, *buffers)
         ctx.call = (kern, names, scalars, target, threads)
-        return (out, lse) if kern.lse else out
+        if mx is not None:
+            ctx.mark_non_differentiable(mx)
+        outputs = (out, *((lse,) if kern.lse else ()), *((mx,) if mx is not None else ()))
+        return outputs if len(outputs) > 1 else out
 
     @staticmethod
-    def backward(ctx, dout, dlse=None):
+    def backward(ctx, dout, *rest):
         kern, names, scalars, target, threads = ctx.call
+        dlse = rest[0] if kern.lse else None
         q, k, v, out, lse, *buffers = ctx.saved_tensors
         # Only float buffers can require grad; the kernel's backward checks that its score reads them.
         wanted = [n for n, need in zip(names, ctx.needs_input_grad[8:]) if need]
@@ -206,7 +216,7 @@ def _as_kernel_types(kernel, buffers):
 
 
 def call_kernel(kernel, q, k, v, buffers, scalars, target, threads):
-    """(out, lse or None) of `kernel` on torch tensors. Through torch.ops.attnc.attention when
+    """(out, lse or None, row maxima or None) of `kernel` on torch tensors. Through torch.ops.attnc.attention when
     something should see the operator (torch.compile, a mode, a tensor subclass); otherwise its
     eager body directly, or _Attention when autograd must record the call: the custom op's
     dispatch costs more than the whole eager call on small inputs."""
@@ -216,9 +226,10 @@ def call_kernel(kernel, q, k, v, buffers, scalars, target, threads):
     if _no_mode() and all(type(t) in _PLAIN for t in tensors):
         if not (torch.is_grad_enabled() and any(t.requires_grad for t in tensors)):
             return _run(kernel, q, k, v, buffers, scalars, target, threads, kernel.lse)
-        if kernel.lse:
-            return _Attention.apply(kernel, tuple(buffers), scalars, target, threads, q, k, v, *buffers.values())
-        return _Attention.apply(kernel, tuple(buffers), scalars, target, threads, q, k, v, *buffers.values()), None
-    out, lse = attention(kernel.id, q, k, v, list(buffers.values()), ",".join(buffers),
-                         list(scalars.values()), ",".join(scalars), target or "", threads)
-    return out, (lse if kernel.lse else None)
+        outputs = _Attention.apply(kernel, tuple(buffers), scalars, target, threads, q, k, v, *buffers.values())
+        outputs = outputs if isinstance(outputs, tuple) else (outputs,)
+        out, lse, mx = outputs[0], outputs[1] if kernel.lse else None, outputs[-1] if len(outputs) > 1 else None
+        return out, lse, (mx if getattr(kernel, "return_max", False) else None)
+    out, lse, mx = attention(kernel.id, q, k, v, list(buffers.values()), ",".join(buffers),
+                             list(scalars.values()), ",".join(scalars), target or "", threads)
+    return out, (lse if kernel.lse else None), (mx if getattr(kernel, "return_max", False) else None)

@@ -144,7 +144,7 @@ def create_block_mask(mask_mod, B, H, Q_LEN, KV_LEN, device=None, BLOCK_SIZE=Non
     return BlockMask(mask_mod, B, H, Q_LEN, KV_LEN, BLOCK_SIZE if BLOCK_SIZE is not None else 128)
 
 
-def _kernel_text(mask, score, trace, dtype="f32", scale=None, lse=False, values=False, sink=None):
+def _kernel_text(mask, score, trace, dtype="f32", scale=None, lse=False, values=False, sink=None, return_max=False):
     lines = ["// Traced by attnc.torch from FlexAttention callables."]
     if values and trace.numbers:  # not in the text that is compiled: its values are arguments
         lines.append(f"// The Python numbers, passed as arguments at each call: {trace.describe_numbers()}.")
@@ -161,6 +161,8 @@ def _kernel_text(mask, score, trace, dtype="f32", scale=None, lse=False, values=
         lines.append(f"  sink = {sink}[h];")
     if lse:
         lines.append("  lse = true;")
+    if return_max:
+        lines.append("  return_max = true;")
     lines.append("}")
     return "\n".join(lines) + "\n"
 
@@ -198,7 +200,8 @@ def flex_attention(query, key, value, score_mod=None, block_mask=None, scale=Non
     """torch.nn.attention.flex_attention.flex_attention on attnc kernels. `block_mask` may be
     attnc.torch's or FlexAttention's own BlockMask (its mask_mod is traced). Returns out, or
     (out, lse) with return_lse (lse: float32, natural log), or (out, AuxOutput) with
-    return_aux=AuxRequest(lse=True) as torch 2.15's. The Python numbers in the callables
+    return_aux=AuxRequest(lse=..., max_scores=...) as torch 2.15's (max_scores: each row's largest
+    kept score, natural units, -inf for a fully masked row; no gradient). The Python numbers in the callables
     are the kernel's run-time arguments (softcap 30 and 31 share one compile); `constants=True`
     folds them into the kernel instead (one compile per value, sometimes faster).
 
@@ -228,13 +231,12 @@ def flex_attention(query, key, value, score_mod=None, block_mask=None, scale=Non
                         f"({query.shape[2]}, {key.shape[2]}): make one for these lengths")
     _check_kernel_options(kernel_options)
     want_lse = return_lse
+    want_max = False
     if return_aux is not None:
         if return_lse:
             raise Error("attnc.torch.flex_attention: pass return_lse or return_aux, not both (as torch)")
-        if getattr(return_aux, "max_scores", False):
-            raise Error("attnc.torch.flex_attention: return_aux max_scores (the row maxima) is not computed by "
-                        "attnc kernels yet; request lse only")
         want_lse = bool(getattr(return_aux, "lse", False))
+        want_max = bool(getattr(return_aux, "max_scores", False))
     mask, score, trace = trace_mods(mask_mod, score_mod, constants)
     sink = None
     if sinks is not None:
@@ -244,10 +246,11 @@ def flex_attention(query, key, value, score_mod=None, block_mask=None, scale=Non
                         f"(one logit per query head), got "
                         f"{tuple(sinks.shape) if isinstance(sinks, torch.Tensor) else type(sinks).__name__}")
         sink = trace.buffer(sinks)
-    kernel = _compiled(_kernel_text(mask, score, trace, _DTYPES[query.dtype], scale, want_lse, sink=sink))
-    out, lse = call_kernel(kernel, query, key, value, trace.values(), trace.scalars(), None, 0)
+    kernel = _compiled(_kernel_text(mask, score, trace, _DTYPES[query.dtype], scale, want_lse, sink=sink,
+                                    return_max=want_max))
+    out, lse, max_scores = call_kernel(kernel, query, key, value, trace.values(), trace.scalars(), None, 0)
     if return_aux is not None:
         from torch.nn.attention.flex_attention import AuxOutput
 
-        return out, AuxOutput(lse=lse if want_lse else None)
+        return out, AuxOutput(lse=lse if want_lse else None, max_scores=max_scores if want_max else None)
     return (out, lse) if return_lse else out

@@ -24,11 +24,12 @@ namespace {
 
 void run(LibraryKernel& kernel, nb::handle q, nb::handle k, nb::handle v, nb::handle out, nb::handle lse,
          const nb::dict& buffers, const std::map<std::string, double>& scalars, const std::string& target,
-         int threads, uintptr_t stream) {
+         int threads, uintptr_t stream, nb::handle max) {
   Views views;
   KernelCall call;
   call.q = views(q), call.k = views(k), call.v = views(v), call.out = views(out);
   if (!lse.is_none()) call.lse = views(lse);
+  if (!max.is_none()) call.max = views(max);
   call.buffers = views(buffers);
   call.scalars = scalars;
   call.target = target;
@@ -111,6 +112,7 @@ NB_MODULE(_core, m) {
       .def_prop_ro(
           "value_dim", [](const LibraryKernel& k) { return k.ir().options.value_dim; }, "0: head_dim")
       .def_prop_ro("lse", [](const LibraryKernel& k) { return k.ir().options.lse; })
+      .def_prop_ro("return_max", [](const LibraryKernel& k) { return k.ir().options.return_max; })
       .def_prop_ro("hash", [](const LibraryKernel& k) { return kernel_hash(k.ir()); })
       .def_prop_ro(
           "args", [](const LibraryKernel& k) { return arg_list(k.ir()); },
@@ -118,9 +120,9 @@ NB_MODULE(_core, m) {
       .def(
           "run", &run, nb::arg("q"), nb::arg("k"), nb::arg("v"), nb::arg("out"), nb::arg("lse").none(),
           nb::arg("buffers"), nb::arg("scalars"), nb::arg("target"), nb::arg("threads"),
-          nb::arg("stream") = 0,
-          "Runs the kernel into out (and lse when given: the kernel with lse); on cuda, launched on `stream` "
-          "(a CUstream) without waiting. Raises Error for bad inputs")
+          nb::arg("stream") = 0, nb::arg("max").none() = nb::none(),
+          "Runs the kernel into out (and lse when given: the kernel with lse; max for a kernel that sets "
+          "return_max); on cuda, launched on `stream` (a CUstream) without waiting. Raises Error for bad inputs")
       .def("backward", &run_backward, nb::arg("q"), nb::arg("k"), nb::arg("v"), nb::arg("buffers"),
            nb::arg("scalars"), nb::arg("out").none(), nb::arg("lse").none(), nb::arg("dout"),
            nb::arg("dlse").none(), nb::arg("dq"), nb::arg("dk"), nb::arg("dv"), nb::arg("dbuffers"),

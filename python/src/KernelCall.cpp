@@ -85,7 +85,8 @@ class InPlaceArgs {
                                              {&in.k, call.k.data},
                                              {&in.v, call.v.data},
                                              {&out.out, call.out.data},
-                                             {&out.lse, call.lse.data}};
+                                             {&out.lse, call.lse.data},
+                                             {&out.max, call.max.data}};
     for (const auto& [name, t] : in.buffers) where[&t] = call.buffers.at(name).data;
     return where;
   }
@@ -205,11 +206,8 @@ void check_forward(const GradientCall& grads, const DLDevice& device) {
 }  // namespace
 
 void call_kernel(LibraryKernel& kernel, const KernelCall& call) {
-  if (kernel.ir().options.return_max)
-    throw InputError(
-        "kernel '" + kernel.ir().name +
-        "' sets return_max: the Python package does not take row maxima yet (attnc run --max and "
-        "the C ABI do)");
+  if (kernel.ir().options.return_max && call.max.shape.empty())
+    throw InputError("kernel '" + kernel.ir().name + "' sets return_max: give max, a [B, Hq, Lq] f32 tensor");
   KernelInputs in = checked_shapes(kernel.ir(), call);
   DLDevice device;
   const Backend& backend = call_backend(call, device);
@@ -218,6 +216,13 @@ void call_kernel(LibraryKernel& kernel, const KernelCall& call) {
   KernelOutputs out;
   out.out = shape_of("out", call.out, call.out.device);
   if (lse) out.lse = shape_of("lse", call.lse, call.lse.device);
+  if (kernel.ir().options.return_max) {
+    out.max = shape_of("max", call.max, call.max.device);
+    if (out.max.shape != std::vector<int64_t>{in.q.shape[0], in.q.shape[1], in.q.shape[2]} ||
+        out.max.type != ScalarType::F32)
+      throw InputError(std::string("max must be f32 [B, Hq, Lq] like the LSE, got ") + scalar_type_name(out.max.type) + " " +
+                       out.max.shape_string());
+  }
   try {
     // cuda: launched on the caller's stream, asynchronously (runtime/CudaCompiler.h).
     const std::shared_ptr<const LoadedKernel> k = kernel.loaded(backend, lse, in);

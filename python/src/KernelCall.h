@@ -25,8 +25,9 @@ struct TensorView {
 /// The tensors and values of one call. `out` is dense, row-major and already shaped [B, Hq, Lq, Dv];
 /// `lse` likewise [B, Hq, Lq] f32, or no shape: none. A call may ask for the LSE of a kernel that
 /// does not set lse (autograd's forward, whose LSE the backward reads): it runs the kernel with lse.
+/// `max` [B, Hq, Lq] f32 takes the row maxima of a kernel that sets return_max (required there).
 struct KernelCall {
-  TensorView q, k, v, out, lse;
+  TensorView q, k, v, out, lse, max;
   std::map<std::string, TensorView> buffers;
   std::map<std::string, double> scalars;
   std::string target;      ///< a target of the backend registry that loads kernels; "": the one of q's device

@@ -261,8 +261,21 @@ def test_return_aux_and_kernel_options(qkv):
     torch.testing.assert_close(out2, out)
     torch.testing.assert_close(aux.lse, lse)
     assert aux.max_scores is None
-    with pytest.raises(attnc.Error, match=r"max_scores"):
-        at.flex_attention(q, k, v, enable_gqa=True, return_aux=fa.AuxRequest(lse=True, max_scores=True))
+    out3, aux = at.flex_attention(q, k, v, score_mod=alibi, enable_gqa=True,
+                                  return_aux=fa.AuxRequest(lse=True, max_scores=True))
+    torch.testing.assert_close(out3, out)
+    torch.testing.assert_close(aux.lse, lse)
+    # The row maxima of the modified scores, in natural units as flex_attention's (which gives none
+    # on the CPU), from the dense scores; a fully masked row's is -inf.
+    qd, kd = q.double(), k.double().repeat_interleave(q.shape[1] // k.shape[1], dim=1)
+    i, j = torch.arange(q.shape[2])[:, None], torch.arange(k.shape[2])[None, :]
+    dense = qd @ kd.transpose(-1, -2) / q.shape[-1] ** 0.5 + SLOPES.double()[:, None, None] * (j - i)
+    torch.testing.assert_close(aux.max_scores.double(), dense.amax(-1), atol=1e-5, rtol=1e-5)
+    assert not aux.max_scores.requires_grad
+    late = at.create_block_mask(lambda b, h, q_idx, kv_idx: kv_idx < q_idx - 5, None, None, q.shape[2], k.shape[2])
+    _, aux = at.flex_attention(q, k, v, block_mask=late, enable_gqa=True, return_aux=fa.AuxRequest(max_scores=True))
+    assert aux.lse is None
+    assert torch.isneginf(aux.max_scores[..., :6]).all() and torch.isfinite(aux.max_scores[..., 6:]).all()
     with pytest.warns(UserWarning, match=r"ignores kernel_options BLOCK_M"):
         at.flex_attention(q, k, v, enable_gqa=True, kernel_options={"BLOCK_M": 64})
 

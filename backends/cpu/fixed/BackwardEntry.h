@@ -58,7 +58,7 @@ bool same_shape(void* uc, const DLTensor* t, const char* name, const int64_t* sh
 
 extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_backward_args* args) {
   if (!args) return -1;
-  (void)kLseRequired, (void)kPackHeads;  // the forward's: the backward always reads the LSE, packs no heads
+  (void)kLseRequired, (void)kMaxRequired, (void)kPackHeads;  // the forward's: the backward always reads the LSE, packs no heads
   unsigned hardware = std::thread::hardware_concurrency();
   Context ctx{args->error, args->error_size, args->num_threads > 0 ? args->num_threads : (hardware ? int(hardware) : 1), false};
   void* uc = &ctx;

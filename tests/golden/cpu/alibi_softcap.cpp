@@ -103,7 +103,7 @@ extern "C" {
 #endif
 
 HALIDE_FUNCTION_ATTRS
-// [Halide pipeline attn_alibi_softcap_avx512_pipeline: 3236 lines, hash 3a2b759754ef59a3]
+// [Halide pipeline attn_alibi_softcap_avx512_pipeline: 3236 lines, hash 3436d5d38759576b]
 
 // [Halide's argv wrapper and metadata of attn_alibi_softcap_avx512_pipeline: 338 lines, hash d60e5b7bffe8790a]
 
@@ -275,4 +275,4 @@ extern "C" __attribute__((visibility("default"))) const char* attn_alibi_softcap
   return path ? path_name(path->isa) : "none";
 }
 
-// [the source with every path (all_cpu_paths: the matrix paths for bf16): 26309 lines, hash 6b88ffd76ab656f0]
+// [the source with every path (all_cpu_paths: the matrix paths for bf16): 26309 lines, hash 9bf72a0bda157850]

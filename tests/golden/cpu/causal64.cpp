@@ -104,7 +104,7 @@ extern "C" {
 
 HALIDE_FUNCTION_ATTRS
 int attn_causal64_avx512_pipeline(void const *__user_context, struct halide_buffer_t *_attn_q_buffer, struct halide_buffer_t *_attn_k_buffer, struct halide_buffer_t *_attn_v_buffer, int32_t _attn_lq, int32_t _attn_lk, int32_t _attn_d, int32_t _attn_dv_pad, int32_t _attn_tile, int32_t _attn_q_step, int32_t _attn_head, int32_t _attn_batch, int32_t _attn_kv_lo, int32_t _attn_kv_hi, int32_t _attn_chunk_lo, struct halide_buffer_t *_attn_out_buffer) {
-// [Halide's checks of the arguments of attn_causal64_avx512_pipeline: 624 lines, hash e8cdc3742676fb3e]
+// [Halide's checks of the arguments of attn_causal64_avx512_pipeline: 624 lines, hash babe3e566cd52554]
  {
   float _qs[2048];
   // produce qs
@@ -1984,4 +1984,4 @@ extern "C" __attribute__((visibility("default"))) const char* attn_causal64_path
   return path ? path_name(path->isa) : "none";
 }
 
-// [the source with every path (all_cpu_paths: the matrix paths for bf16): 15591 lines, hash 838f5c71c5e09f68]
+// [the source with every path (all_cpu_paths: the matrix paths for bf16): 15591 lines, hash fe6d97586bb9d71e]
