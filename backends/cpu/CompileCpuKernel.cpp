@@ -43,4 +43,8 @@ std::shared_ptr<CpuKernel> compile_cpu_kernel(const CpuKernelSource& src) {
   return std::make_shared<LoadedKernel>(process_loader().get(cpu_kernel_request(src)));
 }
 
+std::shared_ptr<CpuKernel> compile_host_kernel(const KernelIR& ir) {
+  return std::make_shared<LoadedKernel>(process_loader().get(host_kernel_request(ir, process_loader())));
+}
+
 }  // namespace attn

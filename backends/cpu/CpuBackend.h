@@ -16,6 +16,7 @@
 namespace attn {
 
 struct KernelIR;
+class Loader;
 
 /// The instruction set the emitted C++ is scheduled for (vector width, register budget), widest
 /// first. AMX and AVX512BF16 are the AVX-512 path with Q·Kᵀ and P·V in bf16 on AMX tiles or with
@@ -111,6 +112,17 @@ std::vector<std::string> cpu_required_flags();
 /// that do not depend on the compiler (-ffp-contract=fast matters under -std=c++17).
 KernelRequest cpu_kernel_request(const CpuKernelSource& src);
 
+/// The loader request of `ir`'s kernel for host_cpu_target(), as cpu_kernel_request of its
+/// generated source. The source is kept in `loader`'s disk cache (a blob named by this build of
+/// attnc, the kernel's hash, names and path), so a later process with the same cache skips Halide's
+/// code generation (~1 s a kernel) and finds the compiled kernel by the source's key. Generated
+/// afresh without a disk cache or a GNU build ID (backends/cpu/CachedSource.cpp).
+KernelRequest host_kernel_request(const KernelIR& ir, Loader& loader);
+
+/// The name of the blob that keeps `ir`'s generated source for the host's path ("" without a
+/// build ID: nothing is kept).
+std::string host_source_blob_name(const KernelIR& ir);
+
 /// A generated kernel compiled into a shared object and loaded into this process.
 class CpuKernel {
  public:
@@ -125,6 +137,10 @@ class CpuKernel {
 /// per process, the disk cache of ATTNC_CACHE_DIR; the host compiler is ATTNC_CXX, else c++).
 /// Throws attn::LoadError with the compiler's output on failure.
 std::shared_ptr<CpuKernel> compile_cpu_kernel(const CpuKernelSource& src);
+
+/// `ir`'s kernel for host_cpu_target() through the process-wide loader, its source from the disk
+/// cache when kept there (host_kernel_request).
+std::shared_ptr<CpuKernel> compile_host_kernel(const KernelIR& ir);
 
 /// Head dims above this stay open when a call fixes them (with_call_head_dims).
 constexpr int64_t kMaxCallHeadDim = 1024;

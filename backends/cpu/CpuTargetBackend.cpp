@@ -149,7 +149,7 @@ class CpuTargetBackend : public Backend {
     HeadDims fix;
     if (o.shapes) fix = head_dims_to_fix(*ir, input_head_dims(*o.shapes));
     const KernelIR fixed = with_call_head_dims(*ir, fix.head_dim, fix.value_dim);
-    Kernel k = loader.get(cpu_kernel_request(generate_cpu_kernel(fixed, host_cpu_target())));
+    Kernel k = loader.get(host_kernel_request(fixed, loader));
     return std::make_shared<CpuLoadedKernel>(std::move(ir), std::move(k));
   }
   void call_backward(const KernelIR& ir, const attn_backward_args& args, void*) const override {

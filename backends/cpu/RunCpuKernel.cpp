@@ -16,7 +16,8 @@ namespace attn {
 namespace {
 
 /// One compiled kernel per distinct kernel in this process: generating the source (Halide) takes
-/// ~0.4 s, so it is done once per structural hash, not once per call.
+/// ~1 s, so it is done once per structural hash, not once per call (and once per user's disk cache
+/// while this build of attnc lasts: host_kernel_request).
 std::shared_ptr<CpuKernel> compiled(const KernelIR& ir) {
   static std::mutex mutex;
   static std::map<std::string, std::shared_ptr<CpuKernel>> kernels;
@@ -25,8 +26,7 @@ std::shared_ptr<CpuKernel> compiled(const KernelIR& ir) {
     std::lock_guard<std::mutex> lock(mutex);
     if (auto it = kernels.find(key); it != kernels.end()) return it->second;
   }
-  CpuKernelSource src = generate_cpu_kernel(ir, host_cpu_target());
-  auto kernel = compile_cpu_kernel(src);  // the loader compiles each distinct source once
+  auto kernel = compile_host_kernel(ir);  // the loader compiles each distinct source once
   std::lock_guard<std::mutex> lock(mutex);
   return kernels.emplace(key, kernel).first->second;
 }
