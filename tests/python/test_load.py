@@ -221,3 +221,30 @@ def test_errors(stdlib_lib, qkv):
         attnc.load(os.path.join(HERE, "no-such-file.attn"))
     with pytest.raises(AttributeError, match=r"no kernel 'k_causl'"):
         stdlib_lib.k_causl
+
+
+def test_sinks_and_row_maxima_on_numpy_torch_and_the_reference():
+    """A kernel with `sink` and `return_max`: NumPy and torch inputs, the cpu and reference targets
+    agree; fully masked rows give max -inf and LSE the sink; the sink tensor gets its gradient."""
+    lib = attnc.loads("kernel k(sinks: tensor<f32>[heads]) {\n  mask = kv < q - 3;\n  sink = sinks[h];\n"
+                      "  lse = true;\n  return_max = true;\n}\n", "sinks.attn")
+    assert lib.k.return_max
+    rng = np.random.default_rng(2)
+    q, k, v = (rng.standard_normal((1, 2, 19, 16)).astype(np.float32) for _ in range(3))
+    sinks = rng.standard_normal(2).astype(np.float32)
+    out, lse, mx = lib.k(q, k, v, sinks=sinks, return_lse=True, return_max=True)
+    ref = lib.k(q, k, v, sinks=sinks, return_lse=True, return_max=True, target="reference")
+    for got, want in zip((out, lse, mx), ref):
+        np.testing.assert_allclose(got, want, atol=1e-5, rtol=1e-5)
+    assert np.isneginf(mx[..., :4]).all() and np.isfinite(mx[..., 4:]).all()
+    np.testing.assert_allclose(lse[..., :4], np.broadcast_to(sinks[None, :, None], (1, 2, 4)), rtol=1e-6)
+    assert (out[..., :4, :] == 0).all()
+    ts = torch.tensor(sinks, requires_grad=True)
+    tout, tmx = lib.k(*(torch.tensor(x) for x in (q, k, v)), sinks=ts, return_max=True)
+    np.testing.assert_allclose(tout.detach().numpy(), out, atol=1e-6)
+    np.testing.assert_array_equal(tmx.numpy(), mx)
+    assert not tmx.requires_grad
+    tout.sum().backward()
+    assert ts.grad is not None and torch.isfinite(ts.grad).all()
+    with pytest.raises(attnc.Error, match=r"does not write row maxima"):
+        attnc.loads("kernel p { }\n", "p.attn").p(q, k, v, return_max=True)
