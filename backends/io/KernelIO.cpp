@@ -167,6 +167,13 @@ void require_no_sink_or_row_max(const KernelIR& ir, const std::string& target) {
                                      "' yet (the reference and cpu targets do)");
 }
 
+void require_no_row_max(const KernelIR& ir, const std::string& target) {
+  if (ir.options.return_max)
+    throw KernelLimitError(ir, "the " + target +
+                                   " target does not implement kernel option 'return_max' yet (the reference "
+                                   "and cpu targets do)");
+}
+
 KernelOutputs make_outputs(const KernelIR& ir, const KernelInputs& in) {
   if (in.q.shape.size() != 4 || in.k.shape.size() != 4 || in.v.shape.size() != 4)
     throw InputError("q, k and v must be 4-D [B, H, L, D]");

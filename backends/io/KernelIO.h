@@ -70,6 +70,8 @@ class KernelLimitError : public std::invalid_argument {
 /// Throws KernelLimitError when the kernel sets `sink` or `return_max`, which `target` does not
 /// implement yet (the reference and cpu targets do).
 void require_no_sink_or_row_max(const KernelIR& ir, const std::string& target);
+/// The same for `return_max` alone (the reference, cpu and vulkan targets take a sink).
+void require_no_row_max(const KernelIR& ir, const std::string& target);
 
 /// The element type of Q, K, V and Out of a kernel with dtype `d`.
 ScalarType io_scalar_type(DType d);

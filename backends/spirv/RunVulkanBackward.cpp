@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "backends/io/KernelIO.h"
+#include "backends/reference/Reference.h"
 #include "backends/spirv/RunVulkan.h"
 #include "backends/spirv/SpirvBackward.h"
 #include "codegen/KernelIR.h"
@@ -77,11 +78,16 @@ KernelGradients run_vulkan_backward(const KernelIR& ir, const KernelInputs& in,
   const int64_t B = in.q.shape[0], Hq = in.q.shape[1], Lq = in.q.shape[2], D = in.q.shape[3];
   const int64_t Hkv = in.k.shape[1], Lkv = in.k.shape[2], Dv = in.v.shape[3];
   KernelGradients grads = make_gradients(ir, in, request);
-  if (B * Hq * Lq == 0 || Lkv == 0) return grads;
+  if (B * Hq * Lq == 0) return grads;
 
   // The forward with its LSE, whether or not the kernel returns it.
   KernelIR with_lse = ir;
   with_lse.options.lse = true;
+  if (Lkv == 0) {  // only a sink takes part (Out 0, LSE the sink's logit)
+    const KernelOutputs none = run_reference(with_lse, in, 1);
+    add_sink_gradients(ir, in, none.out, none.lse, request, grads);
+    return grads;
+  }
   const KernelOutputs fwd = run_vulkan(with_lse, in, options);
 
   // D - dLSE per row, summed in order.
@@ -202,6 +208,7 @@ KernelGradients run_vulkan_backward(const KernelIR& ir, const KernelInputs& in,
     }
     offset += g.numel();
   }
+  add_sink_gradients(ir, in, fwd.out, fwd.lse, request, grads);  // on the host: a few operations a row
   return grads;
 }
 

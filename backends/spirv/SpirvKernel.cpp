@@ -335,15 +335,34 @@ class KernelEmitter : ShaderEmitter {
     });
   }
 
-  // Out = acc / l; a fully masked row (l == 0) gives 0 and LSE -inf; a NaN score NaN.
+  // Out = acc / l; a fully masked row (l == 0) gives 0 and LSE -inf; a NaN score NaN. The sink
+  // (kernel option `sink`) is one more key of value 0, folded in once here: with logit t,
+  // m' = max(m, t), l' = l e^(m - m') + e^(t - m'), acc e^(m - m') (t = -inf: nothing).
   void write_row() {
     const int Dv = c_.value_dim, NV = value_chunks();
     const float neg_inf = -INFINITY;
     emit_if(m_, r_.row_ok, [&] {
       Id lv = load(t_f32_, r_.l);
-      Id has = m_.op(Op::OpFOrdGreaterThan, t_bool_, {lv, cf(0)});
       Id row_nan = m_.op(Op::OpFOrdNotEqual, t_bool_, {load(t_f32_, r_.nan_seen), cf(0)});
-      Id inv = sel(t_f32_, has, m_.op(Op::OpFDiv, t_f32_, {cf(1), lv}), cf(0));
+      Id corr = cf(1);
+      if (ir_.sink.defined()) {
+        kv_ = ci(-1);  // an out-of-range read of the sink's names no key (the loop's kv is out of scope)
+        Id t = emit_expr(m_, r_.env, ir_.sink);
+        row_nan = m_.op(Op::OpLogicalOr, t_bool_, {row_nan, m_.op(Op::OpIsNan, t_bool_, {t})});
+        Id m_old = load(t_f32_, r_.m);
+        Id m_new = ext(GLSLstd450FMax, t_f32_, {m_old, t});
+        // e^(x - m') as 1 where x == m' (both may be +inf), and 0 for a sink of -inf.
+        auto weight = [&](Id x) {
+          return sel(t_f32_, m_.op(Op::OpFOrdEqual, t_bool_, {x, m_new}), cf(1),
+                     ext(GLSLstd450Exp, t_f32_, {fsub(x, m_new)}));
+        };
+        Id none = m_.op(Op::OpFOrdEqual, t_bool_, {t, cf(neg_inf)});
+        corr = sel(t_f32_, none, cf(1), weight(m_old));
+        lv = sel(t_f32_, none, lv, fadd(fmul(lv, corr), weight(t)));
+        store(r_.m, sel(t_f32_, none, m_old, m_new));
+      }
+      Id has = m_.op(Op::OpFOrdGreaterThan, t_bool_, {lv, cf(0)});
+      Id inv = sel(t_f32_, has, m_.op(Op::OpFDiv, t_f32_, {corr, lv}), cf(0));
       Id o_base = imul(iadd(r_.row_base, qi_), ci(Dv));
       chunks(NV, Dv, [&](Id i, Id d, bool partial) {
         auto write = [&] {
@@ -385,7 +404,7 @@ class KernelEmitter : ShaderEmitter {
 }  // namespace
 
 SpirvConfig choose_config(const KernelIR& ir, const SpirvTarget& target, int head_dim, int value_dim) {
-  require_no_sink_or_row_max(ir, "vulkan");
+  require_no_row_max(ir, "vulkan");
   SpirvConfig c;
   const KernelOptions& o = ir.options;
   c.head_dim = o.head_dim ? o.head_dim : head_dim ? head_dim : kSpirvDefaultHeadDim;

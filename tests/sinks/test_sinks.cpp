@@ -1,8 +1,8 @@
 // Learnable sinks (`sink = EXPR;`) and row maxima (`return_max = true;`), docs/language.md "Sinks
 // and row maxima": the reference against the definition written out here (a virtual key of value 0),
-// the CPU backend (1 and 2 threads, so split-KV merges too; f32 and the bf16 paths) against the
-// reference on shapes that are not tile multiples, fully masked rows, `sink = -inf` as no sink, the
-// backward against finite differences, and the errors.
+// the CPU backend (1 and 2 threads, so split-KV merges too; f32 and the bf16 paths) and the SPIR-V
+// backend on lavapipe (sinks) against the reference on shapes that are not tile multiples, fully
+// masked rows, `sink = -inf` as no sink, the backward against finite differences, and the errors.
 #define BOOST_TEST_MODULE sinks
 #include <boost/test/unit_test.hpp>
 #include <cmath>
@@ -16,6 +16,7 @@
 #include "frontend/Program.h"
 #include "tests/cpu/CpuTestSupport.h"
 #include "tests/support/AttentionInputs.h"
+#include "tests/support/MesaCache.h"
 #include "tests/support/TestSupport.h"
 
 using namespace attn;
@@ -24,6 +25,9 @@ using namespace attn::test;
 namespace {
 
 const double kInf = std::numeric_limits<double>::infinity();
+
+// The CPU kernels' cache is the one ctest names (ATTNC_CACHE_DIR), kept between runs.
+BOOST_TEST_GLOBAL_FIXTURE(MesaCache);
 
 const char* kProgram = R"attn(
 import std.masks;
@@ -45,6 +49,7 @@ kernel no_sink { mask = causal; lse = true; }
 kernel minus_inf_sink { mask = causal; sink = -inf; lse = true; }
 kernel per_head_bf16(sinks: tensor<f32>[heads]) { mask = causal; sink = sinks[h]; dtype = bf16; lse = true; return_max = true; }
 kernel far_sink(sinks: tensor<f32>[heads]) { sink = sinks[h + 7]; }
+kernel per_head_lse(sinks: tensor<f32>[heads], c: float) { mask = kv < q - 3; sink = sinks[h] * c; lse = true; }
 )attn";
 
 struct Shape {
@@ -166,12 +171,27 @@ BOOST_AUTO_TEST_CASE(cpu_matches_the_reference) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(vulkan_matches_the_reference) {
+  std::mt19937 rng(13);
+  for (const char* name : {"per_head_lse", "softcapped"}) {
+    auto ir = lower_text(kProgram, name);
+    for (const Shape& s : {kShapes[0], kShapes[1], kShapes[2], kShapes[4]}) {
+      KernelInputs in = inputs(*ir, s, ScalarType::F32, rng);
+      const KernelOutputs want = run_reference(*ir, in, 2);
+      const KernelOutputs got = find_backend("vulkan", Capability::Run).run(*ir, in, 0);
+      const std::string what = std::string(name) + " Lq=" + std::to_string(s.Lq) + " Lk=" + std::to_string(s.Lk);
+      BOOST_TEST(max_abs_diff(got.out, want.out) < 2e-4, what);
+      BOOST_TEST(max_abs_diff(got.lse, want.lse) < 2e-4, what);
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(minus_inf_sink_is_no_sink) {
   std::mt19937 rng(3);
   for (const Shape& s : {kShapes[1], kShapes[4]}) {
     auto none = lower_text(kProgram, "no_sink"), inf = lower_text(kProgram, "minus_inf_sink");
     KernelInputs in = inputs(*none, s, ScalarType::F32, rng);
-    for (const char* target : {"reference", "cpu"}) {
+    for (const char* target : {"reference", "cpu", "vulkan"}) {
       const Backend& b = find_backend(target, Capability::Run);
       const KernelOutputs x = b.run(*none, in, 2), y = b.run(*inf, in, 2);
       BOOST_TEST(max_abs_diff(x.out, y.out) == 0.0, target);
@@ -206,13 +226,13 @@ BOOST_AUTO_TEST_CASE(backward_matches_finite_differences_and_the_cpu) {
     BOOST_TEST(std::fabs(fd - got) < 2e-3 * std::max(1.0, std::fabs(fd)),
                buffer << "[" << element << "] " << got << " vs " << fd);
   }
-  for (int threads : {1, 2}) {
-    const KernelGradients cpu = find_backend("cpu", Capability::Backward).backward(*ir, in, r, threads);
-    BOOST_TEST(max_abs_diff(cpu.dq, ref.dq) < 2e-4);
-    BOOST_TEST(max_abs_diff(cpu.dk, ref.dk) < 2e-4);
-    BOOST_TEST(max_abs_diff(cpu.dv, ref.dv) < 2e-4);
-    BOOST_TEST(max_abs_diff(cpu.buffers.at("sinks"), ref.buffers.at("sinks")) < 2e-4);
-    BOOST_TEST(max_abs_diff(cpu.buffers.at("bias"), ref.buffers.at("bias")) < 2e-4);
+  for (auto [target, threads] : {std::pair{"cpu", 1}, {"cpu", 2}, {"vulkan", 0}}) {
+    const KernelGradients got = find_backend(target, Capability::Backward).backward(*ir, in, r, threads);
+    BOOST_TEST(max_abs_diff(got.dq, ref.dq) < 2e-4, target);
+    BOOST_TEST(max_abs_diff(got.dk, ref.dk) < 2e-4, target);
+    BOOST_TEST(max_abs_diff(got.dv, ref.dv) < 2e-4, target);
+    BOOST_TEST(max_abs_diff(got.buffers.at("sinks"), ref.buffers.at("sinks")) < 2e-4, target);
+    BOOST_TEST(max_abs_diff(got.buffers.at("bias"), ref.buffers.at("bias")) < 2e-4, target);
   }
 }
 
@@ -220,7 +240,7 @@ BOOST_AUTO_TEST_CASE(out_of_range_sink_reads_are_errors) {
   std::mt19937 rng(9);
   auto ir = lower_text(kProgram, "far_sink");
   KernelInputs in = inputs(*ir, kShapes[1], ScalarType::F32, rng);
-  for (const char* target : {"reference", "cpu"}) {
+  for (const char* target : {"reference", "cpu", "vulkan"}) {
     bool threw = false;
     try {
       find_backend(target, Capability::Run).run(*ir, in, 2);
@@ -246,13 +266,14 @@ BOOST_AUTO_TEST_CASE(errors_are_located) {
   BOOST_TEST(message.find("return_max must be true or false") != std::string::npos, message);
   // Targets that do not implement them yet say so at the kernel.
   auto ir = lower_text(kProgram, "per_head");
-  for (const char* target : {"cuda", "vulkan"}) {
+  for (auto [target, option] : {std::pair{"cuda", "'sink'"}, {"vulkan", "'return_max'"}}) {
     bool threw = false;
     try {
       find_backend(target, Capability::Compile).emit(*ir, {});
     } catch (const KernelLimitError& e) {
       threw = true;
-      BOOST_TEST(std::string(e.what()).find("does not implement kernel option 'sink'") != std::string::npos,
+      BOOST_TEST(std::string(e.what()).find(std::string("does not implement kernel option ") + option) !=
+                     std::string::npos,
                  e.what());
     }
     BOOST_TEST(threw, target);
