@@ -343,12 +343,11 @@ class KernelEmitter : ShaderEmitter {
     const float neg_inf = -INFINITY;
     emit_if(m_, r_.row_ok, [&] {
       Id lv = load(t_f32_, r_.l);
-      Id row_nan = m_.op(Op::OpFOrdNotEqual, t_bool_, {load(t_f32_, r_.nan_seen), cf(0)});
-      Id corr = cf(1);
+      Id corr = cf(1), sink_nan = 0;
       if (ir_.sink.defined()) {
         kv_ = ci(-1);  // an out-of-range read of the sink's names no key (the loop's kv is out of scope)
         Id t = emit_expr(m_, r_.env, ir_.sink);
-        row_nan = m_.op(Op::OpLogicalOr, t_bool_, {row_nan, m_.op(Op::OpIsNan, t_bool_, {t})});
+        sink_nan = m_.op(Op::OpIsNan, t_bool_, {t});
         Id m_old = load(t_f32_, r_.m);
         Id m_new = ext(GLSLstd450FMax, t_f32_, {m_old, t});
         // e^(x - m') as 1 where x == m' (both may be +inf), and 0 for a sink of -inf.
@@ -362,6 +361,8 @@ class KernelEmitter : ShaderEmitter {
         store(r_.m, sel(t_f32_, none, m_old, m_new));
       }
       Id has = m_.op(Op::OpFOrdGreaterThan, t_bool_, {lv, cf(0)});
+      Id row_nan = m_.op(Op::OpFOrdNotEqual, t_bool_, {load(t_f32_, r_.nan_seen), cf(0)});
+      if (sink_nan) row_nan = m_.op(Op::OpLogicalOr, t_bool_, {row_nan, sink_nan});
       Id inv = sel(t_f32_, has, m_.op(Op::OpFDiv, t_f32_, {corr, lv}), cf(0));
       Id o_base = imul(iadd(r_.row_base, qi_), ci(Dv));
       chunks(NV, Dv, [&](Id i, Id d, bool partial) {
