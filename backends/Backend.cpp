@@ -35,7 +35,8 @@ class HostCopyKernel : public LoadedKernel {
       KernelOutputs r = backend_.run(*ir_, read_call_inputs(*ir_, args), args.num_threads);
       write_host_tensor(r.out, args.out, "out");
       if (args.lse && kernel_options(*ir_).lse) write_host_tensor(r.lse, args.lse, "lse");
-      if (args.abi_version >= 4 && args.max && kernel_options(*ir_).return_max) write_host_tensor(r.max, args.max, "max");
+      if (args.abi_version >= 4 && args.max && kernel_options(*ir_).return_max)
+        write_host_tensor(r.max, args.max, "max");
       return 0;
     } catch (const std::exception& e) {
       return report_call_error(*ir_, e, args.error, args.error_size);

@@ -25,7 +25,8 @@ std::string note_build_id(const char* notes, size_t size) {
     std::memcpy(&header, notes + at, sizeof header);
     const size_t name_at = at + sizeof header, desc_at = name_at + align4(header.n_namesz);
     if (desc_at + header.n_descsz > size) break;
-    if (header.n_type == NT_GNU_BUILD_ID && header.n_namesz == 4 && std::memcmp(notes + name_at, "GNU", 4) == 0) {
+    if (header.n_type == NT_GNU_BUILD_ID && header.n_namesz == 4 &&
+        std::memcmp(notes + name_at, "GNU", 4) == 0) {
       static const char* hex = "0123456789abcdef";
       std::string id;
       for (size_t i = 0; i < header.n_descsz; ++i) {

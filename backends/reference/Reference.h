@@ -22,7 +22,7 @@ KernelGradients run_reference_backward(const KernelIR& ir, const KernelInputs& i
 /// Adds to `grads`' buffer gradients what flows through the kernel's sink (docs/language.md, "Sinks
 /// and row maxima") given the forward's `out` and `lse` (the sink included): for targets whose
 /// kernels compute the other gradients. Row by row in order, in double; nothing without a sink.
-void add_sink_gradients(const KernelIR& ir, const KernelInputs& in, const HostTensor& out, const HostTensor& lse,
-                        const GradientRequest& request, KernelGradients& grads);
+void add_sink_gradients(const KernelIR& ir, const KernelInputs& in, const HostTensor& out,
+                        const HostTensor& lse, const GradientRequest& request, KernelGradients& grads);
 
 }  // namespace attn

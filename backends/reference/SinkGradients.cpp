@@ -9,8 +9,8 @@
 
 namespace attn {
 
-void add_sink_gradients(const KernelIR& ir, const KernelInputs& in, const HostTensor& out, const HostTensor& lse,
-                        const GradientRequest& request, KernelGradients& grads) {
+void add_sink_gradients(const KernelIR& ir, const KernelInputs& in, const HostTensor& out,
+                        const HostTensor& lse, const GradientRequest& request, KernelGradients& grads) {
   if (!ir.sink.defined()) return;
   struct Site {
     std::string buffer;
@@ -33,7 +33,8 @@ void add_sink_gradients(const KernelIR& ir, const KernelInputs& in, const HostTe
   CompiledExpr sink(ir.sink, ir);
   const int64_t Hq = in.q.shape[1], Lq = in.q.shape[2], Dv = in.v.shape[3], rows = in.q.shape[0] * Hq * Lq;
   std::map<std::string, std::vector<double>> sums;
-  for (const Site& s : sites) sums[s.buffer].assign(static_cast<size_t>(in.buffers.at(s.buffer).numel()), 0.0);
+  for (const Site& s : sites)
+    sums[s.buffer].assign(static_cast<size_t>(in.buffers.at(s.buffer).numel()), 0.0);
   EvalPoint p;
   for (int64_t row = 0; row < rows; ++row) {
     p.idx[0] = static_cast<int32_t>(row / (Hq * Lq));

@@ -117,12 +117,12 @@ NB_MODULE(_core, m) {
       .def_prop_ro(
           "args", [](const LibraryKernel& k) { return arg_list(k.ir()); },
           "(name, is_buffer, element type, dims) per run-time argument, in declaration order")
-      .def(
-          "run", &run, nb::arg("q"), nb::arg("k"), nb::arg("v"), nb::arg("out"), nb::arg("lse").none(),
-          nb::arg("buffers"), nb::arg("scalars"), nb::arg("target"), nb::arg("threads"),
-          nb::arg("stream") = 0, nb::arg("max").none() = nb::none(),
-          "Runs the kernel into out (and lse when given: the kernel with lse; max for a kernel that sets "
-          "return_max); on cuda, launched on `stream` (a CUstream) without waiting. Raises Error for bad inputs")
+      .def("run", &run, nb::arg("q"), nb::arg("k"), nb::arg("v"), nb::arg("out"), nb::arg("lse").none(),
+           nb::arg("buffers"), nb::arg("scalars"), nb::arg("target"), nb::arg("threads"),
+           nb::arg("stream") = 0, nb::arg("max").none() = nb::none(),
+           "Runs the kernel into out (and lse when given: the kernel with lse; max for a kernel that sets "
+           "return_max); on cuda, launched on `stream` (a CUstream) without waiting. Raises Error for bad "
+           "inputs")
       .def("backward", &run_backward, nb::arg("q"), nb::arg("k"), nb::arg("v"), nb::arg("buffers"),
            nb::arg("scalars"), nb::arg("out").none(), nb::arg("lse").none(), nb::arg("dout"),
            nb::arg("dlse").none(), nb::arg("dq"), nb::arg("dk"), nb::arg("dv"), nb::arg("dbuffers"),

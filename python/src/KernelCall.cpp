@@ -81,12 +81,9 @@ class InPlaceArgs {
  private:
   static std::map<const HostTensor*, void*> places(const KernelCall& call, const KernelInputs& in,
                                                    const KernelOutputs& out) {
-    std::map<const HostTensor*, void*> where{{&in.q, call.q.data},
-                                             {&in.k, call.k.data},
-                                             {&in.v, call.v.data},
-                                             {&out.out, call.out.data},
-                                             {&out.lse, call.lse.data},
-                                             {&out.max, call.max.data}};
+    std::map<const HostTensor*, void*> where{{&in.q, call.q.data},      {&in.k, call.k.data},
+                                             {&in.v, call.v.data},      {&out.out, call.out.data},
+                                             {&out.lse, call.lse.data}, {&out.max, call.max.data}};
     for (const auto& [name, t] : in.buffers) where[&t] = call.buffers.at(name).data;
     return where;
   }
@@ -220,8 +217,8 @@ void call_kernel(LibraryKernel& kernel, const KernelCall& call) {
     out.max = shape_of("max", call.max, call.max.device);
     if (out.max.shape != std::vector<int64_t>{in.q.shape[0], in.q.shape[1], in.q.shape[2]} ||
         out.max.type != ScalarType::F32)
-      throw InputError(std::string("max must be f32 [B, Hq, Lq] like the LSE, got ") + scalar_type_name(out.max.type) + " " +
-                       out.max.shape_string());
+      throw InputError(std::string("max must be f32 [B, Hq, Lq] like the LSE, got ") +
+                       scalar_type_name(out.max.type) + " " + out.max.shape_string());
   }
   try {
     // cuda: launched on the caller's stream, asynchronously (runtime/CudaCompiler.h).

@@ -179,7 +179,8 @@ BOOST_AUTO_TEST_CASE(vulkan_matches_the_reference) {
       KernelInputs in = inputs(*ir, s, ScalarType::F32, rng);
       const KernelOutputs want = run_reference(*ir, in, 2);
       const KernelOutputs got = find_backend("vulkan", Capability::Run).run(*ir, in, 0);
-      const std::string what = std::string(name) + " Lq=" + std::to_string(s.Lq) + " Lk=" + std::to_string(s.Lk);
+      const std::string what =
+          std::string(name) + " Lq=" + std::to_string(s.Lq) + " Lk=" + std::to_string(s.Lk);
       BOOST_TEST(max_abs_diff(got.out, want.out) < 2e-4, what);
       BOOST_TEST(max_abs_diff(got.lse, want.lse) < 2e-4, what);
     }
