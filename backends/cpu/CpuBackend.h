@@ -112,16 +112,20 @@ std::vector<std::string> cpu_required_flags();
 /// that do not depend on the compiler (-ffp-contract=fast matters under -std=c++17).
 KernelRequest cpu_kernel_request(const CpuKernelSource& src);
 
-/// The loader request of `ir`'s kernel for host_cpu_target(), as cpu_kernel_request of its
-/// generated source. The source is kept in `loader`'s disk cache (a blob named by this build of
-/// attnc, the kernel's hash, names and path), so a later process with the same cache skips Halide's
-/// code generation (~1 s a kernel) and finds the compiled kernel by the source's key. Generated
-/// afresh without a disk cache or a GNU build ID (backends/cpu/CachedSource.cpp).
-KernelRequest host_kernel_request(const KernelIR& ir, Loader& loader);
+/// A generated source's entry point: the forward's (generate_cpu_kernel) or the backward's.
+enum class CpuEntry { Forward, Backward };
+
+/// The loader request of `ir`'s kernel (or its backward) for host_cpu_target(), as
+/// cpu_kernel_request of its generated source. The source is kept in `loader`'s disk cache (a blob
+/// named by this build of attnc and Halide, the kernel's hash, names and path), so a later process
+/// with the same cache skips Halide's code generation (~1 s a source) and finds the compiled kernel
+/// by the source's key. Generated afresh without a disk cache or a GNU build ID
+/// (backends/cpu/CachedSource.cpp).
+KernelRequest host_kernel_request(const KernelIR& ir, Loader& loader, CpuEntry which = CpuEntry::Forward);
 
 /// The name of the blob that keeps `ir`'s generated source for the host's path ("" without a
 /// build ID: nothing is kept).
-std::string host_source_blob_name(const KernelIR& ir);
+std::string host_source_blob_name(const KernelIR& ir, CpuEntry which = CpuEntry::Forward);
 
 /// A generated kernel compiled into a shared object and loaded into this process.
 class CpuKernel {

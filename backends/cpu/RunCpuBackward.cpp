@@ -23,7 +23,7 @@ attn_backward_fn cpu_backward_entry(const KernelIR& ir) {
     std::lock_guard<std::mutex> lock(mutex);
     if (auto it = kernels.find(key); it != kernels.end()) return reinterpret_cast<attn_backward_fn>(it->second.entry());
   }
-  Kernel kernel = process_loader().get(cpu_kernel_request(generate_cpu_backward(ir, host_cpu_target())));
+  Kernel kernel = process_loader().get(host_kernel_request(ir, process_loader(), CpuEntry::Backward));
   std::lock_guard<std::mutex> lock(mutex);
   return reinterpret_cast<attn_backward_fn>(kernels.emplace(key, kernel).first->second.entry());
 }

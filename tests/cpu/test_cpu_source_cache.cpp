@@ -49,6 +49,12 @@ BOOST_AUTO_TEST_CASE(a_later_loader_takes_the_stored_source_and_a_bad_one_is_reg
     auto other = lower_text(kProgram, "renamed");
     BOOST_TEST(host_source_blob_name(*other) != name);
     BOOST_TEST(host_kernel_request(*other, loader).entry != first.entry);
+    // The backward's source is kept apart from the forward's.
+    const std::string backward = host_source_blob_name(*ir, CpuEntry::Backward);
+    BOOST_TEST(backward != name);
+    const KernelRequest b = host_kernel_request(*ir, loader, CpuEntry::Backward);
+    BOOST_TEST(b.source == single_file_source(generate_cpu_backward(*ir, host_cpu_target())));
+    BOOST_TEST((loader.load_blob(backward) == blob_of(b.entry, b.source)));
     // What a later process reads, marked so that taking it is visible.
     BOOST_TEST(loader.store_blob(name, blob_of(first.entry, first.source + "// kept\n")));
   }
