@@ -303,4 +303,17 @@ double CompiledExpr::eval_value(int i, const EvalPoint& p, const ArgValues& args
   return 0;
 }
 
+int64_t checked_element(const HostTensor& t, const std::string& name, const std::vector<CompiledExpr>& index,
+                        const EvalPoint& p, const ArgValues& args) {
+  int64_t flat = 0;
+  for (size_t d = 0; d < index.size(); ++d) {
+    const int64_t x = static_cast<int64_t>(index[d].eval(p, args));
+    if (x < 0 || x >= t.shape[d])
+      throw EvalError("buffer '" + name + "' index " + std::to_string(x) + " is out of range [0, " +
+                      std::to_string(t.shape[d]) + ") in dimension " + std::to_string(d));
+    flat = flat * t.shape[d] + x;
+  }
+  return flat;
+}
+
 }  // namespace attn

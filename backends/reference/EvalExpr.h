@@ -47,4 +47,9 @@ class CompiledExpr {
   bool round_f32_ = true;
 };
 
+/// The row-major element of `t` (buffer `name`) that `index` (one expression per dimension) reads
+/// at p; throws EvalError naming the buffer, the index and the dimension when it is out of range.
+int64_t checked_element(const HostTensor& t, const std::string& name, const std::vector<CompiledExpr>& index,
+                        const EvalPoint& p, const ArgValues& args);
+
 }  // namespace attn

@@ -140,17 +140,8 @@ KernelGradients run_reference_backward(const KernelIR& ir, const KernelInputs& i
 
   // The element a read site reads at p, checked against its buffer's shape.
   auto element = [&](const Site& site, const EvalPoint& p) {
-    const HostTensor& t = in.buffers.at(request.buffers[site.buffer]);
-    int64_t flat = 0;
-    for (size_t d = 0; d < site.index.size(); ++d) {
-      const int64_t x = static_cast<int64_t>(site.index[d].eval(p, args));
-      if (x < 0 || x >= t.shape[d])
-        throw EvalError("buffer '" + request.buffers[site.buffer] + "' index " + std::to_string(x) +
-                        " is out of range [0, " + std::to_string(t.shape[d]) + ") in dimension " +
-                        std::to_string(d));
-      flat = flat * t.shape[d] + x;
-    }
-    return flat;
+    const std::string& name = request.buffers[site.buffer];
+    return checked_element(in.buffers.at(name), name, site.index, p, args);
   };
 
   KernelGradients out = make_gradients(ir, in, request);

@@ -50,15 +50,7 @@ void add_sink_gradients(const KernelIR& ir, const KernelInputs& in, const HostTe
     for (const Site& s : sites) {
       const double partial = s.partial.eval(p, args);
       if (partial == 0) continue;  // an untaken branch's read, which may be out of range
-      const HostTensor& t = in.buffers.at(s.buffer);
-      int64_t flat = 0;
-      for (size_t d = 0; d < s.index.size(); ++d) {
-        const int64_t x = static_cast<int64_t>(s.index[d].eval(p, args));
-        if (x < 0 || x >= t.shape[d])
-          throw EvalError("buffer '" + s.buffer + "' index " + std::to_string(x) + " is out of range [0, " +
-                          std::to_string(t.shape[d]) + ") in dimension " + std::to_string(d) + " (the sink)");
-        flat = flat * t.shape[d] + x;
-      }
+      const int64_t flat = checked_element(in.buffers.at(s.buffer), s.buffer, s.index, p, args);
       sums[s.buffer][static_cast<size_t>(flat)] += ds * partial;
     }
   }
