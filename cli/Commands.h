@@ -34,6 +34,8 @@ int run_dump(const DumpOptions& o);
 struct RunOptions {
   std::string file, kernel;
   std::string q, k, v, out, lse, max;
+  /// A ragged batch's boundaries (i32 [N + 1] .npy files), both or neither.
+  std::string cu_seqlens_q, cu_seqlens_k;
   /// The backward pass: dOut and dLSE in, dQ/dK/dV and NAME=FILE buffer gradients out.
   std::string dout, dlse, dq, dk, dv;
   std::vector<std::string> grads;

@@ -107,6 +107,15 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--lse", run.lse, "log-sum-exp output [B, Hq, Lq] (.npy)");
   run_cmd->add_option("--max", run.max,
                       "row maximum output [B, Hq, Lq] (.npy; a kernel with return_max = true)");
+  // A ragged batch (docs/guide.md, "Ragged batches"): packed q [Tq, Hq, D], k and v [Tk, Hkv, D].
+  auto* cu_q =
+      run_cmd->add_option("--cu-seqlens-q", run.cu_seqlens_q,
+                          "a ragged batch: query boundaries, i32 [N + 1] (.npy); q is then [Tq, Hq, D]");
+  auto* cu_k =
+      run_cmd->add_option("--cu-seqlens-k", run.cu_seqlens_k,
+                          "a ragged batch: key boundaries, i32 [N + 1] (.npy); k, v are then [Tk, Hkv, D]");
+  cu_q->needs(cu_k);
+  cu_k->needs(cu_q);
   run_cmd->add_option("-t,--target", run.target, backend_names(Capability::Run) + " (default reference)")
       ->check(target_check(Capability::Run));
   run_cmd->add_option("--threads", run.threads, "threads (0: all cores)");

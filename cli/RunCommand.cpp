@@ -65,6 +65,8 @@ int run_run(const RunOptions& o) {
     in.q = read_input(o.q, dtype);
     in.k = read_input(o.k, dtype);
     in.v = read_input(o.v, dtype);
+    if (!o.cu_seqlens_q.empty()) in.cu_seqlens_q = read_npy(o.cu_seqlens_q);
+    if (!o.cu_seqlens_k.empty()) in.cu_seqlens_k = read_npy(o.cu_seqlens_k);
     bind_kernel_args(*ir, o.args, in);
     KernelOutputs out = target.run(*ir, in, o.threads);
     write_output(o.out, out.out);

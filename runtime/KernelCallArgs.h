@@ -28,10 +28,12 @@ struct KernelCallTensors {
   const HostTensor* k = nullptr;
   const HostTensor* v = nullptr;
   HostTensor* out = nullptr;
-  HostTensor* lse = nullptr;               ///< null: the kernel computes no LSE
-  HostTensor* max = nullptr;               ///< null: the kernel writes no row maxima
-  std::vector<const HostTensor*> buffers;  ///< the kernel's tensor parameters, in declaration order
-  std::vector<double> scalars;             ///< its scalar parameters, in declaration order
+  HostTensor* lse = nullptr;                 ///< null: the kernel computes no LSE
+  HostTensor* max = nullptr;                 ///< null: the kernel writes no row maxima
+  std::vector<const HostTensor*> buffers;    ///< the kernel's tensor parameters, in declaration order
+  std::vector<double> scalars;               ///< its scalar parameters, in declaration order
+  const HostTensor* cu_seqlens_q = nullptr;  ///< a ragged batch's boundaries (both or neither)
+  const HostTensor* cu_seqlens_k = nullptr;
 };
 
 /// DLPack views of a call's tensors and the filled attn_kernel_args over them (version

@@ -5,7 +5,8 @@
 namespace attn {
 
 HeadDims input_head_dims(const KernelInputs& in) {
-  auto last = [](const HostTensor& t) { return t.shape.size() == 4 ? t.shape[3] : int64_t(0); };
+  // Dense [B, H, L, D] or ragged [T, H, D]: the last dimension.
+  auto last = [](const HostTensor& t) { return t.shape.size() == 4 || t.shape.size() == 3 ? t.shape.back() : int64_t(0); };
   return {last(in.q), last(in.v)};
 }
 

@@ -179,6 +179,7 @@ std::string emit_wrapper(const WrapperSpec& spec) {
                      : "  const int64_t* given = nullptr;  // the mask reads no buffer: kv_ranges unused\n"
                        "  const int64_t* run_starts = nullptr;\n  const int64_t* runs = nullptr;\n"
                        "  int64_t given_block = 0;\n";
+  o << cpu_fixed_text("RaggedBatch.h") << "\n";
   o << fill_placeholders(cpu_fixed_text("WrapperEntry.h"), {{kEntryDeclaration, "int " + spec.entry},
                                                             {"  ATTN_VIEW_BUFFERS\n", views},
                                                             {"  ATTN_ROW_FUNCTIONS\n", row_functions(spec)},

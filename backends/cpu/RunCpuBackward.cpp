@@ -10,6 +10,7 @@
 #include "codegen/KernelIR.h"
 #include "codegen/Lower.h"
 #include "runtime/KernelCallArgs.h"
+#include "backends/io/RaggedBatch.h"
 
 namespace attn {
 
@@ -31,6 +32,7 @@ attn_backward_fn cpu_backward_entry(const KernelIR& ir) {
 KernelGradients run_cpu_backward(const KernelIR& ir, const KernelInputs& in, const GradientRequest& request,
                                  int threads) {
   validate_inputs(ir, in);
+  require_dense(in, "the cpu backward");
   validate_gradient_request(ir, in, request);
   // The forward with its LSE, whether or not the kernel returns it.
   KernelIR with_lse = ir;

@@ -85,8 +85,9 @@ CpuKeyRanges cpu_key_ranges(const KernelIR& ir, const KernelInputs& in) {
 KernelOutputs run_cpu_kernel(const KernelIR& ir, const KernelInputs& in, int threads) {
   KernelOutputs out = make_outputs(ir, in);
   KernelCallArgs call(call_tensors(ir, in, out));
-  // Buffer masks: the run-time plan's key ranges per query tile (the kernel skips the rest).
-  CpuKeyRanges ranges = cpu_key_ranges(ir, in);
+  // Buffer masks: the run-time plan's key ranges per query tile (the kernel skips the rest). A
+  // ragged batch's sequences each take the kernel's own plan.
+  CpuKeyRanges ranges = in.ragged() ? CpuKeyRanges{} : cpu_key_ranges(ir, in);
   call.args().num_threads = threads;
   set_key_ranges(call.args(), ranges);
   const HeadDims dims = input_head_dims(in);

@@ -13,6 +13,7 @@
 #include "attn/cuda_backward_abi.h"
 #include "attn/loader.hpp"
 #include "backends/cuda/CudaBackward.h"
+#include "backends/io/RaggedBatch.h"
 #include "codegen/KernelIR.h"
 #include "codegen/Lower.h"
 #include "runtime/CudaBackwardLaunch.h"
@@ -139,6 +140,7 @@ void launch_cuda_backward(const KernelIR& ir, const attn_backward_args& a, void*
 CudaBackwardResult run_cuda_backward(const KernelIR& ir, const KernelInputs& in,
                                      const GradientRequest& request, const CudaRunOptions& options) {
   validate_inputs(ir, in);
+  require_dense(in, "the cuda target");
   validate_gradient_request(ir, in, request);
   // The device and the backward's source first: what the backward cannot do fails before any work.
   std::shared_ptr<CudaDevice> device = CudaDevice::open(options.device);

@@ -12,6 +12,7 @@
 
 #include "attn/loader.hpp"
 #include "backends/cuda/CudaPrinter.h"
+#include "backends/io/RaggedBatch.h"
 #include "codegen/KernelIR.h"
 #include "runtime/CudaDriver.h"
 #include "runtime/KernelCallArgs.h"
@@ -197,6 +198,7 @@ Kernel load_cuda_kernel(const KernelIR& ir, const KernelInputs& in, const CudaRu
 
 CudaRunResult run_cuda(const KernelIR& ir, const KernelInputs& in, const CudaRunOptions& options) {
   validate_inputs(ir, in);
+  require_dense(in, "the cuda target");
   std::shared_ptr<CudaDevice> device = CudaDevice::open(options.device);
   CudaSourceChoice choice = choose_source(*device, ir, in, options);
   CudaRunResult result;

@@ -3,6 +3,7 @@
 
 #include <cctype>
 
+#include "backends/io/RaggedBatch.h"
 #include "backends/io/ScalarArgs.h"
 #include "codegen/KernelIR.h"
 #include "codegen/ScoreGradient.h"
@@ -39,17 +40,24 @@ ScalarType elem_scalar(ElemType e) {
 
 void validate_inputs(const KernelIR& ir, const KernelInputs& in) {
   ScalarType want = io_scalar_type(ir.options.dtype);
+  // Dense [B, H, L, D], or a ragged batch's packed [T, H, D]: the heads are dimension 1 in both.
+  const bool ragged = in.ragged();
+  const size_t rank = ragged ? 3 : 4, len = ragged ? 0 : 2, dim = rank - 1;
   const std::pair<const char*, const HostTensor*> qkv[] = {{"q", &in.q}, {"k", &in.k}, {"v", &in.v}};
   for (auto [name, t] : qkv) {
-    if (t->shape.size() != 4)
-      throw InputError(std::string(name) + " must have 4 dimensions [B, H, L, D], got shape " +
-                       t->shape_string());
+    if (t->shape.size() != rank)
+      throw InputError(std::string(name) +
+                       (ragged ? " of a ragged batch must have 3 dimensions [T, H, D]"
+                               : " must have 4 dimensions [B, H, L, D]") +
+                       ", got shape " + t->shape_string());
     if (t->type != want)
       throw InputError(std::string(name) + " must be " + scalar_type_name(want) + " (kernel '" + ir.name +
                        "' has dtype " + dtype_name(ir.options.dtype) + "), got " + scalar_type_name(t->type));
   }
   const auto &q = in.q.shape, &k = in.k.shape, &v = in.v.shape;
-  if (q[0] != k[0] || k[0] != v[0])
+  if (ragged)
+    ragged_sequences(in);  // the boundaries' own checks
+  else if (q[0] != k[0] || k[0] != v[0])
     throw InputError("batch sizes differ: q " + in.q.shape_string() + ", k " + in.k.shape_string() + ", v " +
                      in.v.shape_string());
   if (k[1] != v[1])
@@ -58,19 +66,19 @@ void validate_inputs(const KernelIR& ir, const KernelInputs& in) {
   if (k[1] == 0 || q[1] % k[1] != 0)
     throw InputError("the query heads (" + std::to_string(q[1]) +
                      ") must be a multiple of the key/value heads (" + std::to_string(k[1]) + ")");
-  if (k[2] != v[2])
+  if (k[len] != v[len])
     throw InputError("k and v must have the same length: k " + in.k.shape_string() + ", v " +
                      in.v.shape_string());
-  if (q[3] != k[3])
+  if (q[dim] != k[dim])
     throw InputError("q and k must have the same head dimension: q " + in.q.shape_string() + ", k " +
                      in.k.shape_string());
-  if (q[3] == 0) throw InputError("the head dimension must not be 0");
-  if (ir.options.head_dim && q[3] != ir.options.head_dim)
+  if (q[dim] == 0) throw InputError("the head dimension must not be 0");
+  if (ir.options.head_dim && q[dim] != ir.options.head_dim)
     throw InputError("kernel '" + ir.name + "' has head_dim " + std::to_string(ir.options.head_dim) +
-                     " but q has " + std::to_string(q[3]));
-  if (ir.options.value_dim && v[3] != ir.options.value_dim)
+                     " but q has " + std::to_string(q[dim]));
+  if (ir.options.value_dim && v[dim] != ir.options.value_dim)
     throw InputError("kernel '" + ir.name + "' has value_dim " + std::to_string(ir.options.value_dim) +
-                     " but v has " + std::to_string(v[3]));
+                     " but v has " + std::to_string(v[dim]));
   for (const KernelArg& a : ir.args) {
     if (a.kind == KernelArg::Kind::Buffer) {
       auto it = in.buffers.find(a.name);
@@ -175,10 +183,19 @@ void require_no_row_max(const KernelIR& ir, const std::string& target) {
 }
 
 KernelOutputs make_outputs(const KernelIR& ir, const KernelInputs& in) {
+  KernelOutputs out;
+  if (in.ragged()) {  // out [Tq, Hq, Dv], lse and max [Tq, Hq]
+    if (in.q.shape.size() != 3 || in.v.shape.size() != 3)
+      throw InputError("a ragged batch's q and v must be 3-D [T, H, D]");
+    const int64_t Tq = in.q.shape[0], Hq = in.q.shape[1], Dv = in.v.shape[2];
+    out.out = HostTensor(io_scalar_type(ir.options.dtype), {Tq, Hq, Dv});
+    if (ir.options.lse) out.lse = HostTensor(ScalarType::F32, {Tq, Hq});
+    if (ir.options.return_max) out.max = HostTensor(ScalarType::F32, {Tq, Hq});
+    return out;
+  }
   if (in.q.shape.size() != 4 || in.k.shape.size() != 4 || in.v.shape.size() != 4)
     throw InputError("q, k and v must be 4-D [B, H, L, D]");
   const int64_t B = in.q.shape[0], Hq = in.q.shape[1], Lq = in.q.shape[2], Dv = in.v.shape[3];
-  KernelOutputs out;
   out.out = HostTensor(io_scalar_type(ir.options.dtype), {B, Hq, Lq, Dv});
   if (ir.options.lse) out.lse = HostTensor(ScalarType::F32, {B, Hq, Lq});
   if (ir.options.return_max) out.max = HostTensor(ScalarType::F32, {B, Hq, Lq});
@@ -190,6 +207,7 @@ KernelCallTensors call_tensors(const KernelIR& ir, const KernelInputs& in, Kerne
   t.q = &in.q, t.k = &in.k, t.v = &in.v, t.out = &out.out;
   t.lse = ir.options.lse ? &out.lse : nullptr;
   t.max = ir.options.return_max ? &out.max : nullptr;
+  if (in.ragged()) t.cu_seqlens_q = &in.cu_seqlens_q, t.cu_seqlens_k = &in.cu_seqlens_k;
   for (const KernelArg& a : ir.args) {
     if (a.kind == KernelArg::Kind::Buffer) {
       auto it = in.buffers.find(a.name);

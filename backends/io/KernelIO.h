@@ -17,13 +17,18 @@ namespace attn {
 struct KernelIR;
 
 /// A kernel's inputs: Q [B, Hq, Lq, D], K [B, Hkv, Lkv, D], V [B, Hkv, Lkv, Dv] in the kernel's
-/// dtype, and its run-time arguments by name.
+/// dtype, and its run-time arguments by name. A ragged batch (backends/io/RaggedBatch.h) packs its
+/// sequences instead: Q [Tq, Hq, D], K [Tk, Hkv, D], V [Tk, Hkv, Dv] with i32 boundaries [N + 1].
 struct KernelInputs {
   HostTensor q, k, v;
   std::map<std::string, HostTensor> buffers;
   std::map<std::string, double> scalars;
+  HostTensor cu_seqlens_q{}, cu_seqlens_k{};  ///< empty (no dimensions) for a dense batch
+
+  bool ragged() const { return !cu_seqlens_q.shape.empty() || !cu_seqlens_k.shape.empty(); }
 };
 
+/// A dense batch's outputs; a ragged one's are out [Tq, Hq, Dv], lse and max [Tq, Hq].
 struct KernelOutputs {
   HostTensor out;  ///< [B, Hq, Lq, Dv] in the kernel's dtype
   HostTensor lse;  ///< [B, Hq, Lq] f32 (natural log); empty unless the kernel sets lse

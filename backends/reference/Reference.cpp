@@ -1,20 +1,53 @@
 // The reference: for every (b, h, q) row, every key's score and mask, then a plain softmax.
 #include "backends/reference/Reference.h"
 
+#include <array>
 #include <cmath>
 #include <exception>
 #include <mutex>
 #include <thread>
 
+#include "backends/io/RaggedBatch.h"
 #include "backends/reference/EvalExpr.h"
 #include "codegen/KernelIR.h"
 
 namespace attn {
 
+namespace {
+
+/// Where the rows of a call are: a dense batch [B, H, L, D] or a ragged one's packed [T, H, D]
+/// (backends/io/RaggedBatch.h); sequence b of a dense batch is batch entry b.
+struct RowLayout {
+  bool ragged = false;
+  int64_t Hq = 0, Hkv = 0, Lq = 0, Lkv = 0;
+  std::vector<Sequence> sequences;  // ragged only
+
+  RowLayout(const KernelInputs& in) : ragged(in.ragged()), Hq(in.q.shape[1]), Hkv(in.k.shape[1]) {
+    if (ragged)
+      sequences = ragged_sequences(in);
+    else
+      Lq = in.q.shape[2], Lkv = in.k.shape[2];
+  }
+  int64_t q_len(int64_t b) const { return ragged ? sequences[size_t(b)].q_len : Lq; }
+  int64_t kv_len(int64_t b) const { return ragged ? sequences[size_t(b)].kv_len : Lkv; }
+  /// The row index of query i of sequence b, head h, in Q, Out, LSE and max.
+  int64_t q_row(int64_t b, int64_t h, int64_t i) const {
+    return ragged ? (sequences[size_t(b)].q_first + i) * Hq + h : (b * Hq + h) * Lq + i;
+  }
+  /// The row index of key j of sequence b, head hk, in K and V.
+  int64_t kv_row(int64_t b, int64_t hk, int64_t j) const {
+    return ragged ? (sequences[size_t(b)].kv_first + j) * Hkv + hk : (b * Hkv + hk) * Lkv + j;
+  }
+};
+
+}  // namespace
+
 KernelOutputs run_reference(const KernelIR& ir, const KernelInputs& in, int threads) {
   validate_inputs(ir, in);
-  const int64_t B = in.q.shape[0], Hq = in.q.shape[1], Lq = in.q.shape[2], D = in.q.shape[3];
-  const int64_t Hkv = in.k.shape[1], Lkv = in.k.shape[2], Dv = in.v.shape[3];
+  const RowLayout layout(in);
+  const size_t dim = in.q.shape.size() - 1;
+  const int64_t Hq = in.q.shape[1], D = in.q.shape[dim];
+  const int64_t Hkv = in.k.shape[1], Dv = in.v.shape[dim];
   const int64_t group = Hq / Hkv;
   const double scale = ir.options.scale ? *ir.options.scale : 1.0 / std::sqrt(static_cast<double>(D));
 
@@ -27,10 +60,9 @@ KernelOutputs run_reference(const KernelIR& ir, const KernelInputs& in, int thre
     args.scalars.push_back(a.kind == KernelArg::Kind::Scalar ? in.scalars.at(a.name) : 0.0);
   }
 
-  KernelOutputs result;
-  result.out = HostTensor(in.q.type, {B, Hq, Lq, Dv});
-  result.lse = HostTensor(ScalarType::F32, {B, Hq, Lq});
-  result.max = HostTensor(ScalarType::F32, {B, Hq, Lq});
+  KernelOutputs result = make_outputs(ir, in);
+  if (result.lse.shape.empty()) result.lse = HostTensor(ScalarType::F32, result.out.shape);  // scratch
+  if (result.max.shape.empty()) result.max = HostTensor(ScalarType::F32, result.out.shape);
 
   // Widen inputs once: the reference is about clarity, not memory.
   auto widen = [](const HostTensor& t) {
@@ -51,7 +83,8 @@ KernelOutputs run_reference(const KernelIR& ir, const KernelInputs& in, int thre
   // never masked, whose value is 0 and whose score is the sink's logit.
   auto row = [&](int64_t b, int64_t h, int64_t qi, std::vector<double>& s, std::vector<char>& allowed) {
     const int64_t hk = h / group;
-    const double* qrow = &Q[static_cast<size_t>(((b * Hq + h) * Lq + qi) * D)];
+    const double* qrow = &Q[static_cast<size_t>(layout.q_row(b, h, qi) * D)];
+    const int64_t Lkv = layout.kv_len(b);
     EvalPoint p;
     p.idx[0] = static_cast<int32_t>(b);
     p.idx[1] = static_cast<int32_t>(h);
@@ -62,7 +95,7 @@ KernelOutputs run_reference(const KernelIR& ir, const KernelInputs& in, int thre
       p.idx[3] = static_cast<int32_t>(j);
       allowed[j] = mask.eval(p, args) != 0;
       if (!allowed[j]) continue;
-      const double* krow = &K[static_cast<size_t>(((b * Hkv + hk) * Lkv + j) * D)];
+      const double* krow = &K[static_cast<size_t>(layout.kv_row(b, hk, j) * D)];
       double dot = 0;
       for (int64_t d = 0; d < D; ++d) dot += qrow[d] * krow[d];
       p.score = f32_range(scale * dot);
@@ -88,11 +121,11 @@ KernelOutputs run_reference(const KernelIR& ir, const KernelInputs& in, int thre
         double w = m == INFINITY ? (s[j] == INFINITY ? 1.0 : 0.0) : std::exp(s[j] - m);
         if (w == 0) continue;
         sum += w;
-        const double* vrow = &V[static_cast<size_t>(((b * Hkv + hk) * Lkv + j) * Dv)];
+        const double* vrow = &V[static_cast<size_t>(layout.kv_row(b, hk, j) * Dv)];
         for (int64_t d = 0; d < Dv; ++d) acc[d] += w * vrow[d];
       }
     }
-    int64_t o = ((b * Hq + h) * Lq + qi);
+    const int64_t o = layout.q_row(b, h, qi);
     // A fully masked row: Out 0 and LSE -inf, never NaN. A NaN score: Out NaN and LSE NaN.
     const double row_nan = nan ? NAN : 0.0;
     for (int64_t d = 0; d < Dv; ++d) result.out.set(o * Dv + d, nan ? row_nan : sum > 0 ? acc[d] / sum : 0.0);
@@ -100,21 +133,31 @@ KernelOutputs run_reference(const KernelIR& ir, const KernelInputs& in, int thre
     result.max.set(o, kept_max);
   };
 
-  const int64_t rows = B * Hq * Lq;
+  // Every (sequence, head, query) row: the dense batch's in order, a ragged one's by packed row.
+  int64_t longest = 0;  // keys of the longest sequence
+  std::vector<std::array<int64_t, 3>> row_list;
+  const int64_t sequences = layout.ragged ? int64_t(layout.sequences.size()) : in.q.shape[0];
+  for (int64_t b = 0; b < sequences; ++b) {
+    longest = std::max(longest, layout.kv_len(b));
+    for (int64_t h = 0; h < Hq; ++h)
+      for (int64_t i = 0; i < layout.q_len(b); ++i) row_list.push_back({b, h, i});
+  }
+  const int64_t rows = int64_t(row_list.size());
   int n = threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   n = static_cast<int>(std::min<int64_t>(n, std::max<int64_t>(1, rows / 64)));
   std::exception_ptr error;
   std::mutex error_mutex;
   auto work = [&](int t) {
-    std::vector<double> s(static_cast<size_t>(Lkv));
-    std::vector<char> allowed(static_cast<size_t>(Lkv));
+    std::vector<double> s(static_cast<size_t>(longest));
+    std::vector<char> allowed(static_cast<size_t>(longest));
     try {
       for (int64_t r = t; r < rows; r += n) {
         {
           std::lock_guard<std::mutex> lock(error_mutex);
           if (error) return;
         }
-        row(r / (Hq * Lq), (r / Lq) % Hq, r % Lq, s, allowed);
+        const auto& [b, h, qi] = row_list[size_t(r)];
+        row(b, h, qi, s, allowed);
       }
     } catch (...) {
       std::lock_guard<std::mutex> lock(error_mutex);

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <thread>
 
+#include "backends/io/RaggedBatch.h"
 #include "backends/reference/EvalExpr.h"
 #include "backends/reference/Reference.h"
 #include "codegen/ScoreGradient.h"
@@ -92,6 +93,7 @@ struct Site {
 KernelGradients run_reference_backward(const KernelIR& ir, const KernelInputs& in,
                                        const GradientRequest& request, int threads) {
   validate_inputs(ir, in);
+  require_dense(in, "the reference backward");
   validate_gradient_request(ir, in, request);
   const int64_t B = in.q.shape[0], Hq = in.q.shape[1], Lq = in.q.shape[2], D = in.q.shape[3];
   const int64_t Hkv = in.k.shape[1], Lkv = in.k.shape[2], Dv = in.v.shape[3];

@@ -7,6 +7,7 @@
 
 #include "attn/loader.hpp"
 #include "backends/io/KernelIO.h"
+#include "backends/io/RaggedBatch.h"
 #include "backends/spirv/SpirvKernel.h"
 #include "backends/spirv/VulkanRequest.h"
 #include "codegen/KernelIR.h"
@@ -55,6 +56,7 @@ const KernelRequest& vulkan_device_request(const KernelIR& ir, int head_dim, int
 KernelOutputs run_vulkan(const KernelIR& ir, const KernelInputs& in, const VulkanRunOptions& options,
                          VulkanRunStats* stats) {
   validate_inputs(ir, in);
+  require_dense(in, "the vulkan target");
   const int64_t B = in.q.shape[0], Hq = in.q.shape[1], Lq = in.q.shape[2], D = in.q.shape[3];
   const int64_t Dv = in.v.shape[3];
   KernelOutputs result = make_outputs(ir, in);

@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "backends/io/KernelIO.h"
+#include "backends/io/RaggedBatch.h"
 #include "backends/reference/Reference.h"
 #include "backends/spirv/RunVulkan.h"
 #include "backends/spirv/SpirvBackward.h"
@@ -74,6 +75,7 @@ void unpack(const std::vector<uint8_t>& from, HostTensor& t) {
 KernelGradients run_vulkan_backward(const KernelIR& ir, const KernelInputs& in,
                                     const GradientRequest& request, const VulkanRunOptions& options) {
   validate_inputs(ir, in);
+  require_dense(in, "the vulkan target");
   validate_gradient_request(ir, in, request);
   const int64_t B = in.q.shape[0], Hq = in.q.shape[1], Lq = in.q.shape[2], D = in.q.shape[3];
   const int64_t Hkv = in.k.shape[1], Lkv = in.k.shape[2], Dv = in.v.shape[3];

@@ -44,24 +44,29 @@ def attention(kernel: str, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, bu
     return out, lse, (mx if mx is not None else lse.new_empty((0,)))
 
 
-def _run(kern, q, k, v, buffers, scalars, target, threads, with_lse):
+def _run(kern, q, k, v, buffers, scalars, target, threads, with_lse, ragged=None):
     """The operator's eager body: Out, with `with_lse` the LSE (else None) and for a kernel that
     sets return_max the row maxima (else None), into new tensors; a kernel without lse then runs
-    with it (the backward reads the forward's LSE)."""
-    if len(q.shape) == 4 and len(v.shape) == 4:
-        shape = (*q.shape[:3], v.shape[3])
+    with it (the backward reads the forward's LSE). `ragged`: (cu_seqlens_q, cu_seqlens_k) of a
+    packed batch, q [Tq, Hq, D]: Out [Tq, Hq, Dv], LSE and maxima [Tq, Hq]."""
+    rows = 2 if ragged else 3  # the dimensions of a row index: [Tq, Hq] or [B, Hq, Lq]
+    if len(q.shape) == rows + 1 and len(v.shape) == rows + 1:
+        shape = (*q.shape[:rows], v.shape[rows])
     else:  # the kernel's own checks report the shapes
-        shape = (0, 0, 0, 0)
+        shape = (0,) * (rows + 1)
     # `device=` costs ~1 µs a call even when it is the CPU.
     device = {} if q.is_cpu else {"device": q.device}
     out = torch.empty(shape, dtype=q.dtype, **device)
-    lse = torch.empty(shape[:3], dtype=torch.float32, **device) if with_lse else None
-    mx = torch.empty(shape[:3], dtype=torch.float32, **device) if getattr(kern, "return_max", False) else None
+    lse = torch.empty(shape[:rows], dtype=torch.float32, **device) if with_lse else None
+    mx = torch.empty(shape[:rows], dtype=torch.float32, **device) if getattr(kern, "return_max", False) else None
     _check_device(q)
     target = target or ""  # the extension picks the target of q's device
+    extra = {} if mx is None else {"max": _spec(mx)}
+    if ragged:
+        extra["cu_seqlens_q"], extra["cu_seqlens_k"] = (_spec(t) for t in ragged)
     kern._core.run(_spec(q), _spec(k), _spec(v), _spec(out), None if lse is None else _spec(lse),
                    {n: _spec(b) for n, b in buffers.items()} if buffers else {}, scalars, target, threads,
-                   _stream(q), **({} if mx is None else {"max": _spec(mx)}))
+                   _stream(q), **extra)
     return out, lse, mx
 
 

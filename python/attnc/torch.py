@@ -12,10 +12,11 @@ import torch
 
 from ._backend import Error
 from .library import loads
-from .ops import call_kernel
+from .ops import _run, call_kernel
 from .trace import trace_mods
 
-__all__ = ["BlockMask", "and_masks", "create_block_mask", "flex_attention", "noop_mask", "or_masks", "to_attn"]
+__all__ = ["BlockMask", "and_masks", "create_block_mask", "flex_attention", "noop_mask", "or_masks", "to_attn",
+           "varlen_attention"]
 
 _DTYPES = {torch.float32: "f32", torch.bfloat16: "bf16", torch.float16: "f16"}
 
@@ -254,3 +255,72 @@ def flex_attention(query, key, value, score_mod=None, block_mask=None, scale=Non
 
         return out, AuxOutput(lse=lse if want_lse else None, max_scores=max_scores if want_max else None)
     return (out, lse) if return_lse else out
+
+
+def _varlen_text(dtype, is_causal, window_size, scale, sinks):
+    """The .attn kernel varlen_attention runs: FlashAttention's masks as attnc expressions."""
+    left, right = window_size
+    mask = [m for m, on in (("kv <= q", is_causal), (f"q - kv <= {int(left)}", left >= 0),
+                            (f"kv - q <= {int(right)}", right >= 0)) if on]
+    options = [f"dtype = {dtype};", "lse = true;"]
+    if mask:
+        options.insert(0, f"mask = {' && '.join(mask)};")
+    if scale is not None:
+        options.append(f"scale = {float(scale)!r};")
+    if sinks:
+        options.append("sink = sinks[h];")
+    params = "(sinks: tensor<f32>[heads])" if sinks else ""
+    return f"kernel varlen{params} {{ {' '.join(options)} }}\n"
+
+
+def varlen_attention(query, key, value, cu_seq_q, cu_seq_k, max_q=None, max_k=None, *, is_causal=False,
+                     scale=None, window_size=(-1, -1), return_aux=None, sinks=None, kernel=None, target=None,
+                     threads=0, **params):
+    """torch.nn.attention.varlen.varlen_attn on attnc kernels: a ragged batch of packed sequences.
+    query [Tq, Hq, D], key and value [Tk, Hkv, D] (Hq a multiple of Hkv), cu_seq_q and cu_seq_k
+    int32 [N + 1]: sequence b is query rows cu_seq_q[b]:cu_seq_q[b + 1] and key rows
+    cu_seq_k[b]:cu_seq_k[b + 1]. max_q and max_k are accepted for torch's signature and not needed.
+    Returns out [Tq, Hq, D], or (out, lse [Tq, Hq]) when return_aux asks for the lse.
+
+    The mask: `is_causal` (kv <= q, positions from each sequence's start; torch aligns a causal
+    mask bottom-right, the same when a sequence has as many queries as keys, and an error here
+    otherwise) and `window_size` (left, right; -1: unbounded). `sinks` (an attnc extension): float
+    [Hq] learnable sink logits. Or any attnc kernel as `kernel=` (e.g. `attnc.loads(text).name`)
+    with its arguments as keywords: `b` is then the sequence's index. The CPU (and reference) targets
+    take ragged batches; there is no backward for them yet."""
+    for name, t in (("query", query), ("key", key), ("value", value)):
+        if t.dim() != 3:
+            raise Error(f"{name} must have 3 dimensions [T, H, D] (a packed ragged batch), got shape {tuple(t.shape)}")
+    cu = []
+    for name, t in (("cu_seq_q", cu_seq_q), ("cu_seq_k", cu_seq_k)):
+        if not isinstance(t, torch.Tensor) or t.dim() != 1 or t.dtype not in (torch.int32, torch.int64):
+            raise Error(f"attnc.torch.varlen_attention: {name} must be a 1-D int32 tensor of sequences + 1 entries")
+        cu.append(t.to(device="cpu", dtype=torch.int32).contiguous())
+    if is_causal and not torch.equal(cu[0].diff(), cu[1].diff()):
+        raise Error("attnc.torch.varlen_attention: is_causal here is kv <= q from each sequence's start; torch aligns "
+                    "it bottom-right, which differs when a sequence has fewer queries than keys: pass a kernel whose "
+                    "mask says which you mean")
+    tensors = [query, key, value] + ([sinks] if sinks is not None else []) + \
+        [p for p in params.values() if isinstance(p, torch.Tensor)]
+    if torch.is_grad_enabled() and any(t.requires_grad for t in tensors):
+        raise Error("attnc.torch.varlen_attention: the backward of a ragged batch is not implemented yet; call it "
+                    "under torch.no_grad() or with inputs that do not require grad")
+    if kernel is None:
+        if query.dtype not in _DTYPES:
+            raise Error(f"attnc.torch: query has dtype {query.dtype}; attnc kernels take float32, bfloat16 or float16")
+        if sinks is not None and (not sinks.is_floating_point() or tuple(sinks.shape) != (query.shape[1],)):
+            raise Error(f"attnc.torch.varlen_attention: sinks must be a float tensor of shape [{query.shape[1]}]")
+        kernel = _compiled_varlen(_varlen_text(_DTYPES[query.dtype], is_causal, tuple(window_size), scale,
+                                               sinks is not None))
+        if sinks is not None:
+            params = {"sinks": sinks.to(torch.float32)}
+    buffers, scalars = kernel.split_params(params) if params else ({}, {})
+    want_lse = bool(getattr(return_aux, "lse", False)) if return_aux is not None else False
+    out, lse, _ = _run(kernel, query, key, value, buffers, scalars, target, threads, want_lse or kernel.lse,
+                       ragged=cu)
+    return (out, lse) if want_lse else out
+
+
+@functools.lru_cache(maxsize=None)
+def _compiled_varlen(text):
+    return loads(text, "<attnc.torch.varlen>").varlen

@@ -44,9 +44,23 @@ HostTensor shape_of(const std::string& what, const TensorView& t, const DLDevice
 
 // Q, K and V may have any strides but a contiguous last dimension (docs/language.md, section 8).
 void check_rows(const std::string& what, const TensorView& t) {
-  if (t.shape.size() == 4 && t.shape[3] > 1 && t.strides[3] != 1)
+  if (t.shape.size() >= 3 && t.shape.back() > 1 && t.strides.back() != 1)
     throw InputError(what + ": the last dimension must be contiguous (stride 1), got stride " +
-                     std::to_string(t.strides[3]));
+                     std::to_string(t.strides.back()));
+}
+
+// A ragged batch's boundaries, read: every runner checks their values before the kernel runs.
+HostTensor boundaries(const std::string& what, const TensorView& t) {
+  HostTensor h = shape_of(what, t);  // host memory (the targets that take ragged batches run there)
+  if ((h.type != ScalarType::I32 && h.type != ScalarType::I64) || h.shape.size() != 1)
+    throw InputError(what + " must be a 1-D int32 tensor (sequences + 1 entries), got " +
+                     scalar_type_name(h.type) + " " + h.shape_string());
+  h.bytes.resize(size_t(h.shape[0]) * scalar_type_size(h.type));
+  const size_t size = scalar_type_size(h.type);
+  for (int64_t i = 0; i < h.shape[0]; ++i)
+    std::memcpy(h.bytes.data() + size_t(i) * size,
+                static_cast<const char*>(t.data) + i * t.strides[0] * int64_t(size), size);
+  return h;
 }
 
 // Buffers are read as dense row-major arrays (the kernel and the tile planner index them flat).
@@ -85,6 +99,9 @@ class InPlaceArgs {
                                              {&in.v, call.v.data},      {&out.out, call.out.data},
                                              {&out.lse, call.lse.data}, {&out.max, call.max.data}};
     for (const auto& [name, t] : in.buffers) where[&t] = call.buffers.at(name).data;
+    // A ragged batch's boundaries: the dense copies checked_shapes read.
+    where[&in.cu_seqlens_q] = const_cast<uint8_t*>(in.cu_seqlens_q.bytes.data());
+    where[&in.cu_seqlens_k] = const_cast<uint8_t*>(in.cu_seqlens_k.bytes.data());
     return where;
   }
   std::map<const HostTensor*, void*> where_;
@@ -138,6 +155,12 @@ KernelInputs checked_shapes(const KernelIR& ir, const KernelCall& call) {
   for (const auto& [name, t] : call.buffers)
     in.buffers[name] = shape_of("argument '" + name + "'", t, device);
   in.scalars = call.scalars;
+  if (!call.cu_seqlens_q.shape.empty() || !call.cu_seqlens_k.shape.empty()) {
+    if (call.cu_seqlens_q.shape.empty() || call.cu_seqlens_k.shape.empty())
+      throw InputError("a ragged batch needs both cu_seqlens_q and cu_seqlens_k");
+    in.cu_seqlens_q = boundaries("cu_seqlens_q", call.cu_seqlens_q);
+    in.cu_seqlens_k = boundaries("cu_seqlens_k", call.cu_seqlens_k);
+  }
   validate_inputs(ir, in);
   check_rows("q", call.q), check_rows("k", call.k), check_rows("v", call.v);
   for (const auto& [name, t] : call.buffers) check_dense(name, t);
@@ -215,10 +238,13 @@ void call_kernel(LibraryKernel& kernel, const KernelCall& call) {
   if (lse) out.lse = shape_of("lse", call.lse, call.lse.device);
   if (kernel.ir().options.return_max) {
     out.max = shape_of("max", call.max, call.max.device);
-    if (out.max.shape != std::vector<int64_t>{in.q.shape[0], in.q.shape[1], in.q.shape[2]} ||
-        out.max.type != ScalarType::F32)
-      throw InputError(std::string("max must be f32 [B, Hq, Lq] like the LSE, got ") +
-                       scalar_type_name(out.max.type) + " " + out.max.shape_string());
+    const std::vector<int64_t> rows = in.ragged()
+                                          ? std::vector<int64_t>{in.q.shape[0], in.q.shape[1]}
+                                          : std::vector<int64_t>{in.q.shape[0], in.q.shape[1], in.q.shape[2]};
+    if (out.max.shape != rows || out.max.type != ScalarType::F32)
+      throw InputError(
+          std::string("max must be f32 shaped like the LSE ([B, Hq, Lq], ragged [Tq, Hq]), got ") +
+          scalar_type_name(out.max.type) + " " + out.max.shape_string());
   }
   try {
     // cuda: launched on the caller's stream, asynchronously (runtime/CudaCompiler.h).

@@ -28,6 +28,8 @@ struct TensorView {
 /// `max` [B, Hq, Lq] f32 takes the row maxima of a kernel that sets return_max (required there).
 struct KernelCall {
   TensorView q, k, v, out, lse, max;
+  /// A ragged batch's boundaries (host i32 [N + 1]); no shape: a dense batch.
+  TensorView cu_seqlens_q, cu_seqlens_k;
   std::map<std::string, TensorView> buffers;
   std::map<std::string, double> scalars;
   std::string target;      ///< a target of the backend registry that loads kernels; "": the one of q's device

@@ -60,6 +60,51 @@ BOOST_AUTO_TEST_CASE(run_reference_matches_independent_computation) {
   BOOST_TEST(worst <= 1e-6);
 }
 
+BOOST_AUTO_TEST_CASE(run_takes_a_ragged_batch) {
+  // docs/guide.md, "Ragged batches", its command: three sequences of 4, 0 and 5 queries over 4, 3
+  // and 5 keys, packed. Under a causal mask (and sinks of -inf: no sink) the first query of each
+  // sequence sees that sequence's first key alone, so its output is that key's value row: q and kv
+  // count from each sequence's start.
+  Inputs in(
+      "import std.masks;\n"
+      "kernel gpt_oss_sliding(sinks: tensor<f32>[heads]) {\n"
+      "  mask = causal && q - kv < 128;\n  sink = sinks[h];\n  lse = true;\n  return_max = true;\n}\n",
+      {9, 2, 16}, {12, 1, 16}, {12, 1, 8});
+  HostTensor sinks(ScalarType::F32, {2});
+  sinks.set(0, -INFINITY), sinks.set(1, -INFINITY);
+  write_npy(in.path("sinks.npy"), sinks);
+  HostTensor cu_q(ScalarType::I32, {4}), cu_k(ScalarType::I32, {4});
+  for (int i = 0; i < 4; ++i) cu_q.set(i, std::vector<int>{0, 4, 4, 9}[size_t(i)]);
+  for (int i = 0; i < 4; ++i) cu_k.set(i, std::vector<int>{0, 4, 7, 12}[size_t(i)]);
+  write_npy(in.path("cu_q.npy"), cu_q);
+  write_npy(in.path("cu_k.npy"), cu_k);
+  const std::string ragged =
+      " --cu-seqlens-q " + in.path("cu_q.npy") + " --cu-seqlens-k " + in.path("cu_k.npy");
+  for (const char* target : {"reference", "cpu"}) {
+    auto r = run_command(attnc("run " + in.file + " gpt_oss_sliding -t " + target + " " + in.qkv() +
+                               " --arg sinks=" + in.path("sinks.npy") + ragged + " -o " + in.path("o.npy") +
+                               " --lse " + in.path("l.npy")));
+    BOOST_REQUIRE_MESSAGE(r.status == 0, r.output);
+    HostTensor out = read_npy(in.path("o.npy")), lse = read_npy(in.path("l.npy"));
+    BOOST_TEST(out.shape == (std::vector<int64_t>{9, 2, 8}));
+    BOOST_TEST(lse.shape == (std::vector<int64_t>{9, 2}));
+    for (auto [q_row, kv_row] : {std::pair{0, 0}, {4, 7}})
+      for (int h = 0; h < 2; ++h)
+        for (int d = 0; d < 8; ++d)
+          BOOST_TEST(std::fabs(out.get((q_row * 2 + h) * 8 + d) - in.v.get(kv_row * 8 + d)) < 1e-6, target);
+  }
+  cu_k.set(2, 2);  // decreasing: 4 then 2
+  write_npy(in.path("cu_k.npy"), cu_k);
+  auto r = run_command(attnc("run " + in.file + " -t cpu " + in.qkv() +
+                             " --arg sinks=" + in.path("sinks.npy") + ragged + " -o " + in.path("o.npy")));
+  BOOST_TEST(r.status != 0);
+  BOOST_TEST(r.output.find("cu_seqlens_k decreases at entry 2") != std::string::npos, r.output);
+  r = run_command(attnc("run " + in.file + " " + in.qkv() + " --arg sinks=" + in.path("sinks.npy") +
+                        " --cu-seqlens-q " + in.path("cu_q.npy") + " -o " + in.path("o.npy")));
+  BOOST_TEST(r.status != 0);
+  BOOST_TEST(r.output.find("--cu-seqlens-k") != std::string::npos, r.output);
+}
+
 BOOST_AUTO_TEST_CASE(run_writes_row_maxima_and_takes_a_sink) {
   // docs/guide.md, "Serving: learnable sinks and row maxima": the command line it shows, on the cpu.
   Inputs in(

@@ -1,12 +1,7 @@
-extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_kernel_args* args) {
-  if (!args) return -1;
-  unsigned hardware = std::thread::hardware_concurrency();
-  Context ctx{args->error, args->error_size, args->num_threads > 0 ? args->num_threads : (hardware ? int(hardware) : 1), false};
+/// The dense batch `args` describes, or one sequence of a ragged batch as a one-entry view of it
+/// (attend_ragged): `b0` is its first entry's `b` inside the kernel (the sequence's index).
+static int attend(Context& ctx, const attn_kernel_args* args, int64_t b0) {
   void* uc = &ctx;
-  if (args->error && args->error_size) args->error[0] = '\0';
-  if (args->abi_version < 1 || args->abi_version > ATTN_KERNEL_ABI_VERSION)
-    return fail(uc, "%s: ABI version %d, expected 1 to %d", kKernelName, args->abi_version, ATTN_KERNEL_ABI_VERSION),
-           -1;
   if (!check_tensor(uc, args->q, "q", 4, false) || !check_tensor(uc, args->k, "k", 4, false) ||
       !check_tensor(uc, args->v, "v", 4, false) || !check_tensor(uc, args->out, "out", 4, false))
     return -1;
@@ -73,10 +68,10 @@ extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_kern
     float scale = 1.0f;
     if (kHasSink) {
       RowLoadError bad;
-      fold_sink(sink_logit(int32_t(b), int32_t(hr), int32_t(qr), bad), max, sum, scale);
+      fold_sink(sink_logit(int32_t(b0 + b), int32_t(hr), int32_t(qr), bad), max, sum, scale);
       if (bad.buffer)
         return fail(uc, "%s: the sink reads buffer '%s' at index %d in dimension %d, outside [0, %d) (b=%lld h=%lld q=%lld)",
-                    kKernelName, bad.buffer, int(bad.index), bad.dim, int(bad.extent), (long long)b, (long long)hr,
+                    kKernelName, bad.buffer, int(bad.index), bad.dim, int(bad.extent), (long long)(b0 + b), (long long)hr,
                     (long long)qr), false;
     }
     const bool reached = sum != 0.0f;
@@ -194,7 +189,7 @@ extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_kern
       return end < hi ? end : hi;
     };
     auto masked = [&](int32_t x) {
-      return kHasKeyTest && keys_masked(int(row0), int(last_q), x, block_end(x) - 1, int(b), int(b), int(h),
+      return kHasKeyTest && keys_masked(int(row0), int(last_q), x, block_end(x) - 1, int(b0 + b), int(b0 + b), int(h),
                                         int(last_h), args->scalars);
     };
     bool first = true;
@@ -220,7 +215,7 @@ extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_kern
           }
           for (int32_t next = piece_lo;;) {
             int result = ATTN_PIPELINE_FN(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(Lq), int32_t(Lk), int32_t(D),
-                int32_t(Dv_pad), int32_t(t), int32_t(q_step), int32_t(h), int32_t(b), piece_lo, piece_hi, next ATTN_EXTRA_ARGS, &out_tile.buf);
+                int32_t(Dv_pad), int32_t(t), int32_t(q_step), int32_t(h), int32_t(b0 + b), piece_lo, piece_hi, next ATTN_EXTRA_ARGS, &out_tile.buf);
             if (result != 0) {
               if (!ctx.failed) fail(uc, "%s: the kernel failed (Halide error %d)", kKernelName, result);
               return result;
@@ -266,4 +261,18 @@ extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_kern
         return -1;
     return 0;
   });
+}
+
+extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_kernel_args* args) {
+  if (!args) return -1;
+  unsigned hardware = std::thread::hardware_concurrency();
+  Context ctx{args->error, args->error_size, args->num_threads > 0 ? args->num_threads : (hardware ? int(hardware) : 1), false};
+  void* uc = &ctx;
+  if (args->error && args->error_size) args->error[0] = '\0';
+  if (args->abi_version < 1 || args->abi_version > ATTN_KERNEL_ABI_VERSION)
+    return fail(uc, "%s: ABI version %d, expected 1 to %d", kKernelName, args->abi_version, ATTN_KERNEL_ABI_VERSION),
+           -1;
+  if (args->abi_version >= 5 && (args->cu_seqlens_q || args->cu_seqlens_k))
+    return attend_ragged(uc, args, [&](const attn_kernel_args* sequence, int64_t b) { return attend(ctx, sequence, b); });
+  return attend(ctx, args, 0);
 }

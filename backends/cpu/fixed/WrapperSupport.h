@@ -70,7 +70,8 @@ int64_t stride_of(const DLTensor* t, int d) {
 
 const char* base_of(const DLTensor* t) { return static_cast<const char*>(t->data) + t->byte_offset; }
 
-/// Q, K, V, Out: on the CPU, `ndim`-D, the kernel's I/O type (f32 for LSE), last dim contiguous.
+/// Q, K, V, Out: on the CPU, `ndim`-D, the kernel's I/O type, last dim contiguous. LSE and max
+/// (`is_f32`): f32, any strides (written element by element; a ragged batch's are [Tq, Hq]).
 bool check_tensor(void* uc, const DLTensor* t, const char* name, int ndim, bool is_f32) {
   if (!t) return fail(uc, "%s: %s is NULL", kKernelName, name), false;
   if (t->device.device_type != kDLCPU && t->device.device_type != kDLCUDAHost)
@@ -85,7 +86,7 @@ bool check_tensor(void* uc, const DLTensor* t, const char* name, int ndim, bool 
                 is_f32 ? "f32" : io_type_name()), false;
   for (int d = 0; d < ndim; ++d)
     if (t->shape[d] < 0) return fail(uc, "%s: %s has a negative extent", kKernelName, name), false;
-  if (t->shape[ndim - 1] > 1 && stride_of(t, ndim - 1) != 1)
+  if (!is_f32 && t->shape[ndim - 1] > 1 && stride_of(t, ndim - 1) != 1)
     return fail(uc, "%s: the last dimension of %s is not contiguous (stride %lld)", kKernelName, name,
                 (long long)stride_of(t, ndim - 1)), false;
   return true;

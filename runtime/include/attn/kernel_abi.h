@@ -13,7 +13,7 @@ extern "C" {
 
 /** The version of this struct. Versions only append fields: a kernel accepts every version up to
  *  its own and reads only the fields the caller's version has (version 1 ends at error_size). */
-#define ATTN_KERNEL_ABI_VERSION 4
+#define ATTN_KERNEL_ABI_VERSION 5
 
 typedef struct attn_kernel_args {
   int abi_version;                /**< ATTN_KERNEL_ABI_VERSION */
@@ -48,6 +48,15 @@ typedef struct attn_kernel_args {
   /** [B, Hq, Lq] f32, or NULL: each row's maximum kept score (a kernel that sets return_max requires
    *  it; -inf for a fully masked row). */
   DLTensor* max;
+  /* Version 5. */
+  /** Both NULL (a dense batch, the shapes above), or a ragged batch of N sequences: i32 [N + 1],
+   *  0 first, non-decreasing, ending at Tq and Tk. Sequence b holds query rows
+   *  [cu_seqlens_q[b], cu_seqlens_q[b + 1]) and key rows [cu_seqlens_k[b], cu_seqlens_k[b + 1]);
+   *  q is then [Tq, Hq, D], k [Tk, Hkv, D], v [Tk, Hkv, Dv], out [Tq, Hq, Dv], lse and max
+   *  [Tq, Hq] (any strides, last dimension contiguous). Inside the kernel `b` is the sequence's
+   *  index and `q`, `kv` are positions within it. kv_ranges and the runs above are ignored. */
+  const DLTensor* cu_seqlens_q;
+  const DLTensor* cu_seqlens_k;
 } attn_kernel_args;
 
 /** Returns 0 on success; otherwise writes a message to args->error. */

@@ -1,0 +1,110 @@
+"""Ragged batches from PyTorch: attnc.torch.varlen_attention (torch.nn.attention.varlen's shape)
+against torch SDPA run sequence by sequence, with empty and one-row sequences, GQA, windows,
+sinks, a kernel of one's own that reads `b`, and the errors."""
+
+import math
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+import attnc
+import attnc.torch as at
+
+
+def packed(q_lens, k_lens, hq=4, hkv=2, d=16, dtype=torch.float32, seed=0):
+    g = torch.Generator().manual_seed(seed)
+    q = torch.randn(sum(q_lens), hq, d, generator=g).to(dtype)
+    k = torch.randn(sum(k_lens), hkv, d, generator=g).to(dtype)
+    v = torch.randn(sum(k_lens), hkv, d, generator=g).to(dtype)
+    cu = [torch.tensor([0, *torch.tensor(lens).cumsum(0).tolist()], dtype=torch.int32) for lens in (q_lens, k_lens)]
+    return q, k, v, cu[0], cu[1]
+
+
+def per_sequence(q, k, v, cu_q, cu_k, mask=None, sink=None):
+    """Out [Tq, Hq, D] and LSE [Tq, Hq] by dense math, one sequence at a time; `mask(i, j)` -> bool
+    [Lq, Lk] of positions within the sequence."""
+    outs, lses = [], []
+    groups = q.shape[1] // k.shape[1]
+    for b in range(len(cu_q) - 1):
+        qs = q[cu_q[b]:cu_q[b + 1]].double().transpose(0, 1)
+        ks = k[cu_k[b]:cu_k[b + 1]].double().transpose(0, 1).repeat_interleave(groups, 0)
+        vs = v[cu_k[b]:cu_k[b + 1]].double().transpose(0, 1).repeat_interleave(groups, 0)
+        s = qs @ ks.transpose(-1, -2) / math.sqrt(q.shape[-1])
+        if mask is not None:
+            i, j = torch.arange(s.shape[1])[:, None], torch.arange(s.shape[2])[None, :]
+            s = s.masked_fill(~mask(i, j), -math.inf)
+        if sink is not None:
+            s = torch.cat([s, sink.double()[:, None, None].expand(-1, s.shape[1], 1)], -1)
+            vs = torch.cat([vs, torch.zeros_like(vs[:, :1])], 1)
+        lse = torch.logsumexp(s, -1)
+        p = torch.nan_to_num(torch.exp(s - lse[..., None]))
+        outs.append((p @ vs).transpose(0, 1))
+        lses.append(lse.transpose(0, 1))
+    return torch.cat(outs).float(), torch.cat(lses).float()
+
+
+LENGTHS = [([5, 0, 1, 77, 130], [5, 0, 1, 77, 130]), ([1, 1, 1], [700, 33, 1])]
+
+
+@pytest.mark.parametrize("q_lens,k_lens", LENGTHS)
+def test_against_sdpa_sequence_by_sequence(q_lens, k_lens):
+    q, k, v, cu_q, cu_k = packed(q_lens, k_lens)
+    out = at.varlen_attention(q, k, v, cu_q, cu_k, max(q_lens), max(k_lens))
+    for b in range(len(q_lens)):
+        if q_lens[b] == 0:
+            continue
+        qs, ks, vs = (t[c[b]:c[b + 1]].transpose(0, 1) for t, c in ((q, cu_q), (k, cu_k), (v, cu_k)))
+        if ks.shape[1] == 0:
+            want = torch.zeros_like(qs)  # no keys: a fully masked row is 0
+        else:
+            want = F.scaled_dot_product_attention(qs, ks, vs, enable_gqa=True)
+        torch.testing.assert_close(out[cu_q[b]:cu_q[b + 1]].transpose(0, 1), want, atol=2e-5, rtol=1e-4)
+
+
+def test_causal_window_and_lse():
+    q_lens = [5, 0, 1, 77, 130]
+    q, k, v, cu_q, cu_k = packed(q_lens, q_lens, seed=1)
+    aux = type("Aux", (), {"lse": True})()
+    out, lse = at.varlen_attention(q, k, v, cu_q, cu_k, is_causal=True, window_size=(20, 0), return_aux=aux)
+    want, want_lse = per_sequence(q, k, v, cu_q, cu_k, mask=lambda i, j: (j <= i) & (i - j <= 20))
+    assert out.shape == (sum(q_lens), 4, 16) and lse.shape == (sum(q_lens), 4)
+    torch.testing.assert_close(out, want, atol=2e-5, rtol=1e-4)
+    torch.testing.assert_close(lse, want_lse, atol=2e-5, rtol=1e-4)
+
+
+def test_sinks_and_bf16():
+    q_lens, k_lens = [3, 64, 1], [3, 64, 200]
+    q, k, v, cu_q, cu_k = packed(q_lens, k_lens, dtype=torch.bfloat16, seed=2)
+    sinks = torch.tensor([0.5, -1.0, 2.0, 0.0])
+    out = at.varlen_attention(q, k, v, cu_q, cu_k, sinks=sinks)
+    want, _ = per_sequence(q.float(), k.float(), v.float(), cu_q, cu_k, sink=sinks)
+    assert out.dtype == torch.bfloat16
+    torch.testing.assert_close(out.float(), want, atol=3e-2, rtol=3e-2)
+
+
+def test_a_kernel_of_ones_own_reads_the_sequence_index():
+    lib = attnc.loads("kernel biased(bias: tensor<f32>[batch]) { mask = kv <= q; score = score * bias[b]; }\n")
+    q_lens = [4, 9, 1]
+    q, k, v, cu_q, cu_k = packed(q_lens, q_lens, seed=3)
+    bias = torch.tensor([1.0, 0.0, 3.0])
+    out = at.varlen_attention(q, k, v, cu_q, cu_k, kernel=lib.biased, bias=bias)
+    # Sequence 1 has bias 0: every kept score is 0, so each row is the mean of its kept values.
+    vs = v[4:13].repeat_interleave(2, 1)
+    want = vs.cumsum(0) / torch.arange(1, 10)[:, None, None]
+    torch.testing.assert_close(out[4:13], want, atol=2e-5, rtol=1e-4)
+
+
+def test_errors():
+    q, k, v, cu_q, cu_k = packed([3, 4], [3, 4])
+    with pytest.raises(attnc.Error, match="cu_seqlens_q decreases"):
+        at.varlen_attention(q, k, v, torch.tensor([0, 5, 2, 7], dtype=torch.int32),
+                            torch.tensor([0, 1, 2, 7], dtype=torch.int32))
+    with pytest.raises(attnc.Error, match="ends at"):
+        at.varlen_attention(q, k, v, torch.tensor([0, 3, 6], dtype=torch.int32), cu_k)
+    with pytest.raises(attnc.Error, match="3 dimensions"):
+        at.varlen_attention(q[None], k, v, cu_q, cu_k)
+    with pytest.raises(attnc.Error, match="bottom-right"):
+        at.varlen_attention(q, k[:6], v[:6], cu_q, torch.tensor([0, 2, 6], dtype=torch.int32), is_causal=True)
+    with pytest.raises(attnc.Error, match="backward of a ragged batch"):
+        at.varlen_attention(q.requires_grad_(), k, v, cu_q, cu_k)
