@@ -36,6 +36,8 @@ struct RunOptions {
   std::string q, k, v, out, lse, max;
   /// A ragged batch's boundaries (i32 [N + 1] .npy files), both or neither.
   std::string cu_seqlens_q, cu_seqlens_k;
+  /// A paged KV cache's page table (i32 [N, max_pages]) and key lengths (i32 [N]), with cu_seqlens_q.
+  std::string page_table, kv_lens;
   /// The backward pass: dOut and dLSE in, dQ/dK/dV and NAME=FILE buffer gradients out.
   std::string dout, dlse, dq, dk, dv;
   std::vector<std::string> grads;

@@ -114,7 +114,15 @@ int main(int argc, char** argv) {
   auto* cu_k =
       run_cmd->add_option("--cu-seqlens-k", run.cu_seqlens_k,
                           "a ragged batch: key boundaries, i32 [N + 1] (.npy); k, v are then [Tk, Hkv, D]");
-  cu_q->needs(cu_k);
+  // A paged KV cache (docs/guide.md, "Paged KV caches"): packed q with --cu-seqlens-q, k and v
+  // [pages, page_size, Hkv, D], each sequence's queries its last tokens.
+  auto* page_table =
+      run_cmd->add_option("--page-table", run.page_table,
+                          "a paged KV cache: i32 [N, max_pages] (.npy); k, v are then [pages, page_size, Hkv, D]");
+  auto* kv_lens =
+      run_cmd->add_option("--kv-lens", run.kv_lens, "a paged KV cache: each sequence's keys, i32 [N] (.npy)");
+  page_table->needs(kv_lens)->needs(cu_q)->excludes(cu_k);
+  kv_lens->needs(page_table);
   cu_k->needs(cu_q);
   run_cmd->add_option("-t,--target", run.target, backend_names(Capability::Run) + " (default reference)")
       ->check(target_check(Capability::Run));

@@ -58,6 +58,8 @@ KernelCallArgs::KernelCallArgs(const KernelCallTensors& t, DLDevice device, cons
   for (const HostTensor* b : t.buffers) buffers_.push_back(add_view(*b, false, device, place));
   args_.cu_seqlens_q = t.cu_seqlens_q ? add_view(*t.cu_seqlens_q, false, device, place) : nullptr;
   args_.cu_seqlens_k = t.cu_seqlens_k ? add_view(*t.cu_seqlens_k, false, device, place) : nullptr;
+  args_.page_table = t.page_table ? add_view(*t.page_table, false, device, place) : nullptr;
+  args_.kv_lens = t.kv_lens ? add_view(*t.kv_lens, false, device, place) : nullptr;
   scalars_ = t.scalars;
   args_.buffers = buffers_.data();
   args_.num_buffers = static_cast<int>(buffers_.size());

@@ -103,9 +103,11 @@ class VulkanModule final : public VulkanKernelModule {
     if (gpu_ms) *gpu_ms = -1;
     if (!a || a->abi_version < 1 || a->abi_version > ATTN_KERNEL_ABI_VERSION)
       return fail(a, kVulkanBadArguments, "attn_kernel_args version mismatch");
-    if (a->abi_version >= 5 && (a->cu_seqlens_q || a->cu_seqlens_k))
+    if ((a->abi_version >= 5 && (a->cu_seqlens_q || a->cu_seqlens_k)) ||
+        (a->abi_version >= 6 && (a->page_table || a->kv_lens)))
       return fail(a, kVulkanBadArguments,
-                  "the vulkan target does not take ragged batches (cu_seqlens) yet; the cpu target does");
+                  "the vulkan target does not take ragged batches (cu_seqlens) or paged KV caches yet; the cpu "
+                  "target does");
     const std::string why = check(*a);
     if (!why.empty()) return fail(a, kVulkanBadArguments, why);
     const int64_t B = a->q->shape[0], Hq = a->q->shape[1], Lq = a->q->shape[2];

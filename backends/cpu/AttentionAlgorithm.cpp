@@ -139,6 +139,7 @@ void declare_inputs(AttentionDefinition& d) {
   a.num_keys = Param<int>("attn_lk");
   a.tile = Param<int>("attn_tile");
   a.q_step = Param<int>("attn_q_step");
+  a.q0 = Param<int>("attn_q0");
   a.head = Param<int>("attn_head");
   a.batch = Param<int>("attn_batch");
   a.kv_lo = Param<int>("attn_kv_lo");
@@ -149,6 +150,7 @@ void declare_inputs(AttentionDefinition& d) {
   a.num_keys.set_range(0, Expr());
   a.tile.set_range(0, Expr());
   a.q_step.set_range(0, 1);
+  a.q0.set_range(0, Expr());
   a.head.set_range(0, Expr());
   a.batch.set_range(0, Expr());
   a.c = Var("c"), a.j = Var("j"), a.ii = Var("ii");
@@ -161,9 +163,10 @@ void declare_inputs(AttentionDefinition& d) {
   a.value_dim_padded.set_range(1, Expr());
   d.D = d.g.head_dim ? Expr(d.g.head_dim) : Expr(a.head_dim);
   a.value_cols = d.g.value_dim_padded ? Expr(d.g.value_dim_padded) : Expr(a.value_dim_padded);
-  // Row ii is query tile*T + ii, or (q_step 0: decoding with a group's heads packed in the rows)
-  // query tile*T for every row.
-  d.qi = a.tile * d.g.tile_q + a.ii * a.q_step;
+  // Row ii is query q0 + tile*T + ii, or (q_step 0: decoding with a group's heads packed in the
+  // rows) query q0 + tile*T for every row. q0 is 0 but for a paged sequence, whose queries are its
+  // last tokens (fixed/RaggedBatch.h, attend_paged): `num_queries` is then q0 + its query count.
+  d.qi = a.q0 + a.tile * d.g.tile_q + a.ii * a.q_step;
 }
 
 // The scale of the raw scores (and log2(e) when no score modifier needs natural units).
@@ -247,8 +250,14 @@ void define_key_window(AttentionDefinition& d, const TilePlan& plan) {
   AttentionAlgorithm& a = d.a;
   const int T = d.g.tile_q, KB = d.g.key_block;
   a.uses_kv_ranges = !plan.index_only;
-  auto plan_expr = [&](Expr e) {
-    e = Internal::substitute("qt", Expr(a.tile), e);
+  // The tile's queries [q0 + tile*T, q0 + tile*T + T) meet the plan's query tiles first_qt and
+  // last_qt (the same one when q0 is a multiple of T, as it is but for paged sequences; rows past
+  // the last query ask for nothing).
+  Expr first_q = a.q0 + a.tile * T;
+  Expr first_qt = first_q / T;
+  Expr last_qt = min((first_q + (T - 1) * a.q_step) / T, (a.num_queries - 1) / T);
+  auto plan_expr = [&](Expr e, Expr qt) {
+    e = Internal::substitute("qt", qt, e);
     e = Internal::substitute("q_tiles", (a.num_queries + (T - 1)) / T, e);
     e = Internal::substitute("kv_tiles", (a.num_keys + (KB - 1)) / KB, e);
     e = Internal::substitute("q_len", Expr(a.num_queries), e);
@@ -257,8 +266,8 @@ void define_key_window(AttentionDefinition& d, const TilePlan& plan) {
   };
   Expr key_lo = 0, key_hi = 0;
   if (!plan.ranges.empty()) {
-    key_lo = plan_expr(plan.ranges.front().begin) * KB;
-    key_hi = plan_expr(plan.ranges.back().end) * KB;
+    key_lo = min(plan_expr(plan.ranges.front().begin, first_qt), plan_expr(plan.ranges.front().begin, last_qt)) * KB;
+    key_hi = max(plan_expr(plan.ranges.back().end, first_qt), plan_expr(plan.ranges.back().end, last_qt)) * KB;
   }
   key_lo = max(key_lo, a.kv_lo / KB * KB);
   key_hi = min(key_hi, (a.kv_hi + (KB - 1)) / KB * KB);
@@ -399,7 +408,7 @@ void define_matrix_softmax_pv(AttentionDefinition& d, const std::string& externs
 void list_arguments(AttentionDefinition& d) {
   AttentionAlgorithm& a = d.a;
   a.args = {a.q,    a.k,      a.v,    a.num_queries, a.num_keys, a.head_dim, a.value_dim_padded,
-            a.tile, a.q_step, a.head, a.batch,       a.kv_lo,    a.kv_hi,    a.chunk_lo};
+            a.tile, a.q_step, a.q0,   a.head,        a.batch,    a.kv_lo,    a.kv_hi,    a.chunk_lo};
   for (const KernelArg& arg : d.ir.args) {
     Internal::Parameter p = arg.param;
     // Buffers arrive as DLPack views in declared dimension order with any strides; Halide's default

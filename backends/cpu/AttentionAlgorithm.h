@@ -52,7 +52,8 @@ struct AttentionAlgorithm {
   Halide::Param<int> num_queries, num_keys;  ///< Lq, Lk (unpadded)
   Halide::Param<int> head_dim, value_dim_padded;  ///< D and Dv_pad (used when not fixed at compile time)
   Halide::Param<int> tile, head, batch;      ///< the task: query tile index, query head, batch
-  Halide::Param<int> q_step;  ///< 1: row ii is query tile*T + ii; 0: every row is query tile*T
+  Halide::Param<int> q_step;  ///< 1: row ii is query q0 + tile*T + ii; 0: every row is query q0 + tile*T
+  Halide::Param<int> q0;      ///< the position of the call's first query row (a paged sequence's)
   /// The run of keys [lo, hi) this call belongs to: part of the tile's window (all keys, or the
   /// run-time plan's hull for masks that read buffers) that the wrapper's key-block test did not
   /// rule out; intersected with the closed-form hull of the plan.

@@ -105,7 +105,7 @@ namespace {
 #define ATTN_KEYS_MASKED attn_div_i32(kv_min, kSkipBlock) > attn_mod_i32(q_max, kTileQ)
 #include "backends/cpu/fixed/KeyTest.h"
 int check_pipeline(void* uc, halide_buffer_t* q, halide_buffer_t* k, halide_buffer_t* v, int32_t lq, int32_t lk,
-                   int32_t d, int32_t dv_pad, int32_t tile, int32_t q_step, int32_t head, int32_t batch,
+                   int32_t d, int32_t dv_pad, int32_t tile, int32_t q_step, int32_t q0, int32_t head, int32_t batch,
                    int32_t kv_lo, int32_t kv_hi, int32_t chunk_lo, halide_buffer_t* buffer, halide_buffer_t* out) {
   return 0;
 }
@@ -123,7 +123,7 @@ int check_pipeline(void* uc, halide_buffer_t* q, halide_buffer_t* k, halide_buff
   const int64_t* runs = run_starts ? args->kv_runs : nullptr;                                   \
   int64_t given_block = given ? args->kv_ranges_block_q : 0;                                    \
   SelfPlan self_plan;                                                                           \
-  if (!given && self_plan.make(Lq, Lk, args->buffers, args->scalars)) {                         \
+  if (!given && self_plan.make(q_end, Lk, args->buffers, args->scalars)) {                      \
     given = self_plan.keys.ranges.data(), given_block = self_plan.keys.block_q;                 \
     run_starts = self_plan.keys.run_starts.data(), runs = self_plan.keys.runs.data();           \
   }

@@ -79,7 +79,8 @@ class CpuLoadedKernel : public LoadedKernel {
  public:
   CpuLoadedKernel(std::shared_ptr<const KernelIR> ir, Kernel kernel) : ir_(std::move(ir)), kernel_(std::move(kernel)) {}
   int call(const attn_kernel_args& args, void*) const override {
-    const bool ragged = args.abi_version >= 5 && (args.cu_seqlens_q || args.cu_seqlens_k);
+    const bool ragged = (args.abi_version >= 5 && (args.cu_seqlens_q || args.cu_seqlens_k)) ||
+                        (args.abi_version >= 6 && (args.page_table || args.kv_lens));
     if (args.kv_ranges || ragged) return kernel_(args);  // a ragged batch's sequences plan themselves
     const CpuKeyRanges ranges = planned_key_ranges(*ir_, args);
     if (ranges.ranges.empty()) return kernel_(args);

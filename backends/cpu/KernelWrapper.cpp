@@ -84,12 +84,12 @@ std::string fill_placeholders(std::string text, const std::vector<std::pair<std:
   return text;
 }
 
-/// The entry point's lines that plan the keys itself when the caller passed no plan (SelfPlan.h);
-/// `runs` also points run_starts and runs (the forward's) at its runs.
-std::string self_plan_call(bool runs) {
+/// The entry point's lines that plan the keys itself when the caller passed no plan (SelfPlan.h) for
+/// query positions [0, `queries`); `runs` also points run_starts and runs (the forward's) at its runs.
+std::string self_plan_call(bool runs, const std::string& queries) {
   return std::string("  SelfPlan self_plan;  // no plan given: the kernel's own, as attnc's runtime would pass\n"
-                     "  if (!given && self_plan.make(Lq, Lk, args->buffers, args->scalars)) {\n"
-                     "    given = self_plan.keys.ranges.data(), given_block = self_plan.keys.block_q;\n") +
+                     "  if (!given && self_plan.make(") + queries + ", Lk, args->buffers, args->scalars)) {\n"
+                     "    given = self_plan.keys.ranges.data(), given_block = self_plan.keys.block_q;\n" +
          (runs ? "    run_starts = self_plan.keys.run_starts.data(), runs = self_plan.keys.runs.data();\n" : "") +
          "  }\n";
 }
@@ -175,7 +175,7 @@ std::string emit_wrapper(const WrapperSpec& spec) {
                        "  const int64_t* run_starts = given && args->abi_version >= 3 && args->kv_runs ? args->kv_run_starts : nullptr;\n"
                        "  const int64_t* runs = run_starts ? args->kv_runs : nullptr;\n"
                        "  int64_t given_block = given ? args->kv_ranges_block_q : 0;\n" +
-                           self_plan_call(true)
+                           self_plan_call(true, "q_end")
                      : "  const int64_t* given = nullptr;  // the mask reads no buffer: kv_ranges unused\n"
                        "  const int64_t* run_starts = nullptr;\n  const int64_t* runs = nullptr;\n"
                        "  int64_t given_block = 0;\n";
@@ -268,7 +268,7 @@ std::string emit_backward_wrapper(const WrapperSpec& spec, const std::vector<Bac
   const std::string kv_ranges =
       spec.kv_ranges ? "  const int64_t* given = args->kv_ranges;\n"
                        "  int64_t given_block = given ? args->kv_ranges_block_q : 0;\n" +
-                           self_plan_call(false)
+                           self_plan_call(false, "Lq")
                      : "  const int64_t* given = nullptr;  // the mask reads no buffer: kv_ranges unused\n"
                        "  int64_t given_block = 0;\n";
   o << fill_placeholders(cpu_fixed_text("BackwardEntry.h"),

@@ -40,45 +40,51 @@ ScalarType elem_scalar(ElemType e) {
 
 void validate_inputs(const KernelIR& ir, const KernelInputs& in) {
   ScalarType want = io_scalar_type(ir.options.dtype);
-  // Dense [B, H, L, D], or a ragged batch's packed [T, H, D]: the heads are dimension 1 in both.
-  const bool ragged = in.ragged();
-  const size_t rank = ragged ? 3 : 4, len = ragged ? 0 : 2, dim = rank - 1;
+  // Dense [B, H, L, D]; a ragged batch's packed [T, H, D]; a paged cache's K and V
+  // [pages, page_size, H, D]. The head dimension D is the last in every layout.
+  const bool ragged = in.ragged(), paged = in.paged();
+  const size_t qkv_rank[] = {ragged ? 3u : 4u, paged ? 4u : ragged ? 3u : 4u};
   const std::pair<const char*, const HostTensor*> qkv[] = {{"q", &in.q}, {"k", &in.k}, {"v", &in.v}};
   for (auto [name, t] : qkv) {
+    const size_t rank = qkv_rank[t == &in.q ? 0 : 1];
     if (t->shape.size() != rank)
       throw InputError(std::string(name) +
-                       (ragged ? " of a ragged batch must have 3 dimensions [T, H, D]"
-                               : " must have 4 dimensions [B, H, L, D]") +
+                       (rank == 4 ? (paged ? " of a paged cache must have 4 dimensions [pages, page_size, H, D]"
+                                           : " must have 4 dimensions [B, H, L, D]")
+                                  : " of a ragged batch must have 3 dimensions [T, H, D]") +
                        ", got shape " + t->shape_string());
     if (t->type != want)
       throw InputError(std::string(name) + " must be " + scalar_type_name(want) + " (kernel '" + ir.name +
                        "' has dtype " + dtype_name(ir.options.dtype) + "), got " + scalar_type_name(t->type));
   }
   const auto &q = in.q.shape, &k = in.k.shape, &v = in.v.shape;
+  const size_t heads = paged ? 2 : 1;  // K and V's head dimension
   if (ragged)
-    ragged_sequences(in);  // the boundaries' own checks
+    ragged_sequences(in);  // the boundaries' (and the page table's) own checks
   else if (q[0] != k[0] || k[0] != v[0])
     throw InputError("batch sizes differ: q " + in.q.shape_string() + ", k " + in.k.shape_string() + ", v " +
                      in.v.shape_string());
-  if (k[1] != v[1])
+  if (k[heads] != v[heads])
     throw InputError("k and v must have the same number of heads: k " + in.k.shape_string() + ", v " +
                      in.v.shape_string());
-  if (k[1] == 0 || q[1] % k[1] != 0)
+  if (k[heads] == 0 || q[1] % k[heads] != 0)
     throw InputError("the query heads (" + std::to_string(q[1]) +
-                     ") must be a multiple of the key/value heads (" + std::to_string(k[1]) + ")");
-  if (k[len] != v[len])
-    throw InputError("k and v must have the same length: k " + in.k.shape_string() + ", v " +
-                     in.v.shape_string());
-  if (q[dim] != k[dim])
+                     ") must be a multiple of the key/value heads (" + std::to_string(k[heads]) + ")");
+  const bool same_rows = paged ? k[0] == v[0] && k[1] == v[1] : k[ragged ? 0 : 2] == v[ragged ? 0 : 2];
+  if (!same_rows)
+    throw InputError(std::string(paged ? "k and v must have the same pages" : "k and v must have the same length") +
+                     ": k " + in.k.shape_string() + ", v " + in.v.shape_string());
+  const size_t dim = q.size() - 1;
+  if (q[dim] != k.back())
     throw InputError("q and k must have the same head dimension: q " + in.q.shape_string() + ", k " +
                      in.k.shape_string());
   if (q[dim] == 0) throw InputError("the head dimension must not be 0");
   if (ir.options.head_dim && q[dim] != ir.options.head_dim)
     throw InputError("kernel '" + ir.name + "' has head_dim " + std::to_string(ir.options.head_dim) +
                      " but q has " + std::to_string(q[dim]));
-  if (ir.options.value_dim && v[dim] != ir.options.value_dim)
+  if (ir.options.value_dim && v.back() != ir.options.value_dim)
     throw InputError("kernel '" + ir.name + "' has value_dim " + std::to_string(ir.options.value_dim) +
-                     " but v has " + std::to_string(v[dim]));
+                     " but v has " + std::to_string(v.back()));
   for (const KernelArg& a : ir.args) {
     if (a.kind == KernelArg::Kind::Buffer) {
       auto it = in.buffers.find(a.name);
@@ -185,9 +191,10 @@ void require_no_row_max(const KernelIR& ir, const std::string& target) {
 KernelOutputs make_outputs(const KernelIR& ir, const KernelInputs& in) {
   KernelOutputs out;
   if (in.ragged()) {  // out [Tq, Hq, Dv], lse and max [Tq, Hq]
-    if (in.q.shape.size() != 3 || in.v.shape.size() != 3)
-      throw InputError("a ragged batch's q and v must be 3-D [T, H, D]");
-    const int64_t Tq = in.q.shape[0], Hq = in.q.shape[1], Dv = in.v.shape[2];
+    if (in.q.shape.size() != 3 || in.v.shape.size() != (in.paged() ? 4u : 3u))
+      throw InputError("a ragged batch's q must be 3-D [T, H, D], and v [T, H, Dv] or a paged cache's "
+                       "[pages, page_size, H, Dv]");
+    const int64_t Tq = in.q.shape[0], Hq = in.q.shape[1], Dv = in.v.shape.back();
     out.out = HostTensor(io_scalar_type(ir.options.dtype), {Tq, Hq, Dv});
     if (ir.options.lse) out.lse = HostTensor(ScalarType::F32, {Tq, Hq});
     if (ir.options.return_max) out.max = HostTensor(ScalarType::F32, {Tq, Hq});
@@ -207,7 +214,11 @@ KernelCallTensors call_tensors(const KernelIR& ir, const KernelInputs& in, Kerne
   t.q = &in.q, t.k = &in.k, t.v = &in.v, t.out = &out.out;
   t.lse = ir.options.lse ? &out.lse : nullptr;
   t.max = ir.options.return_max ? &out.max : nullptr;
-  if (in.ragged()) t.cu_seqlens_q = &in.cu_seqlens_q, t.cu_seqlens_k = &in.cu_seqlens_k;
+  if (in.ragged()) {
+    auto given = [](const HostTensor& x) { return x.shape.empty() ? nullptr : &x; };
+    t.cu_seqlens_q = given(in.cu_seqlens_q), t.cu_seqlens_k = given(in.cu_seqlens_k);
+    t.page_table = given(in.page_table), t.kv_lens = given(in.kv_lens);
+  }
   for (const KernelArg& a : ir.args) {
     if (a.kind == KernelArg::Kind::Buffer) {
       auto it = in.buffers.find(a.name);

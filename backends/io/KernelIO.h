@@ -18,14 +18,20 @@ struct KernelIR;
 
 /// A kernel's inputs: Q [B, Hq, Lq, D], K [B, Hkv, Lkv, D], V [B, Hkv, Lkv, Dv] in the kernel's
 /// dtype, and its run-time arguments by name. A ragged batch (backends/io/RaggedBatch.h) packs its
-/// sequences instead: Q [Tq, Hq, D], K [Tk, Hkv, D], V [Tk, Hkv, Dv] with i32 boundaries [N + 1].
+/// sequences instead: Q [Tq, Hq, D], K [Tk, Hkv, D], V [Tk, Hkv, Dv] with i32 boundaries [N + 1];
+/// with a paged KV cache, K and V are pages read through a page table.
 struct KernelInputs {
   HostTensor q, k, v;
   std::map<std::string, HostTensor> buffers;
   std::map<std::string, double> scalars;
   HostTensor cu_seqlens_q{}, cu_seqlens_k{};  ///< empty (no dimensions) for a dense batch
+  /// A paged KV cache (with cu_seqlens_q, not cu_seqlens_k): K [pages, page_size, Hkv, D], V
+  /// [pages, page_size, Hkv, Dv], page_table i32 [N, max_pages], kv_lens i32 [N]; empty otherwise.
+  HostTensor page_table{}, kv_lens{};
 
-  bool ragged() const { return !cu_seqlens_q.shape.empty() || !cu_seqlens_k.shape.empty(); }
+  /// Packed queries: a ragged batch, paged or not.
+  bool ragged() const { return !cu_seqlens_q.shape.empty() || !cu_seqlens_k.shape.empty() || paged(); }
+  bool paged() const { return !page_table.shape.empty() || !kv_lens.shape.empty(); }
 };
 
 /// A dense batch's outputs; a ragged one's are out [Tq, Hq, Dv], lse and max [Tq, Hq].

@@ -27,9 +27,55 @@ std::vector<int64_t> boundaries(const HostTensor& t, const char* name, int64_t t
   return cu;
 }
 
+/// A paged cache's sequences: the queries' boundaries, kv_lens and the page table, checked.
+std::vector<Sequence> paged_sequences(const KernelInputs& in) {
+  if (in.cu_seqlens_q.shape.empty())
+    throw InputError("a paged KV cache's queries come packed: cu_seqlens_q is missing");
+  if (!in.cu_seqlens_k.shape.empty())
+    throw InputError("a paged KV cache takes its key lengths from kv_lens, not cu_seqlens_k");
+  if (in.page_table.shape.empty() || in.kv_lens.shape.empty())
+    throw InputError("a paged KV cache needs both page_table and kv_lens");
+  if (in.q.shape.size() != 3 || in.k.shape.size() != 4)
+    throw InputError("a paged call's q must be 3-D [T, H, D] and k 4-D [pages, page_size, H, D], got q " +
+                     in.q.shape_string() + ", k " + in.k.shape_string());
+  const std::vector<int64_t> q = boundaries(in.cu_seqlens_q, "cu_seqlens_q", in.q.shape[0]);
+  const int64_t n = int64_t(q.size()) - 1, pages = in.k.shape[0], page_size = in.k.shape[1];
+  if (page_size < 1) throw InputError("the cache's pages hold no keys (page_size 0)");
+  if (in.kv_lens.type != ScalarType::I32 || in.kv_lens.shape != std::vector<int64_t>{n})
+    throw InputError("kv_lens must be i32 [" + std::to_string(n) + "] (one per sequence), got " +
+                     scalar_type_name(in.kv_lens.type) + " " + in.kv_lens.shape_string());
+  if (in.page_table.type != ScalarType::I32 || in.page_table.shape.size() != 2 || in.page_table.shape[0] != n)
+    throw InputError("page_table must be i32 [" + std::to_string(n) + ", max_pages], got " +
+                     scalar_type_name(in.page_table.type) + " " + in.page_table.shape_string());
+  const int64_t max_pages = in.page_table.shape[1];
+  std::vector<Sequence> out(static_cast<size_t>(n));
+  for (int64_t b = 0; b < n; ++b) {
+    Sequence& s = out[size_t(b)];
+    s.q_first = q[size_t(b)], s.q_len = q[size_t(b + 1)] - q[size_t(b)];
+    s.kv_len = static_cast<int64_t>(in.kv_lens.get(b));
+    const std::string seq = "sequence " + std::to_string(b);
+    if (s.kv_len < 0 || s.kv_len > max_pages * page_size)
+      throw InputError(seq + " has " + std::to_string(s.kv_len) + " keys, but its " + std::to_string(max_pages) +
+                       " pages of " + std::to_string(page_size) + " hold " + std::to_string(max_pages * page_size));
+    if (s.q_len > s.kv_len)
+      throw InputError(seq + " has " + std::to_string(s.q_len) + " queries but " + std::to_string(s.kv_len) +
+                       " keys; a paged sequence's queries are its last tokens, already in the cache");
+    s.q_pos = s.kv_len - s.q_len;
+    for (int64_t p = 0; p < (s.kv_len + page_size - 1) / page_size; ++p) {
+      const int64_t page = static_cast<int64_t>(in.page_table.get(b * max_pages + p));
+      if (page < 0 || page >= pages)
+        throw InputError("page_table[" + std::to_string(b) + "][" + std::to_string(p) + "] is " +
+                         std::to_string(page) + ", outside the cache's " + std::to_string(pages) + " pages");
+      s.pages.push_back(static_cast<int32_t>(page));
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<Sequence> ragged_sequences(const KernelInputs& in) {
+  if (in.paged()) return paged_sequences(in);
   if (in.cu_seqlens_q.shape.empty() || in.cu_seqlens_k.shape.empty())
     throw InputError("a ragged batch needs both cu_seqlens_q and cu_seqlens_k");
   if (in.q.shape.size() != 3 || in.k.shape.size() != 3)
@@ -41,14 +87,16 @@ std::vector<Sequence> ragged_sequences(const KernelInputs& in) {
     throw InputError("cu_seqlens_q has " + std::to_string(q.size()) + " entries and cu_seqlens_k " +
                      std::to_string(k.size()) + "; both are sequences + 1");
   std::vector<Sequence> out(q.size() - 1);
-  for (size_t b = 0; b < out.size(); ++b) out[b] = {q[b], q[b + 1] - q[b], k[b], k[b + 1] - k[b]};
+  for (size_t b = 0; b < out.size(); ++b)
+    out[b].q_first = q[b], out[b].q_len = q[b + 1] - q[b], out[b].kv_first = k[b], out[b].kv_len = k[b + 1] - k[b];
   return out;
 }
 
 void require_dense(const KernelInputs& in, const std::string& what) {
   if (in.ragged())
     throw InputError(what +
-                     " does not take ragged batches (cu_seqlens) yet; the reference and cpu targets do");
+                     " does not take ragged batches (cu_seqlens) or paged KV caches yet; the reference and cpu "
+                     "targets do");
 }
 
 }  // namespace attn

@@ -18,24 +18,29 @@ namespace {
 /// Where the rows of a call are: a dense batch [B, H, L, D] or a ragged one's packed [T, H, D]
 /// (backends/io/RaggedBatch.h); sequence b of a dense batch is batch entry b.
 struct RowLayout {
-  bool ragged = false;
-  int64_t Hq = 0, Hkv = 0, Lq = 0, Lkv = 0;
+  bool ragged = false, paged = false;
+  int64_t Hq = 0, Hkv = 0, Lq = 0, Lkv = 0, page_size = 0;
   std::vector<Sequence> sequences;  // ragged only
 
-  RowLayout(const KernelInputs& in) : ragged(in.ragged()), Hq(in.q.shape[1]), Hkv(in.k.shape[1]) {
+  RowLayout(const KernelInputs& in) : ragged(in.ragged()), paged(in.paged()), Hq(in.q.shape[1]) {
+    Hkv = in.k.shape[paged ? 2 : 1];
     if (ragged)
       sequences = ragged_sequences(in);
     else
       Lq = in.q.shape[2], Lkv = in.k.shape[2];
+    if (paged) page_size = in.k.shape[1];
   }
   int64_t q_len(int64_t b) const { return ragged ? sequences[size_t(b)].q_len : Lq; }
   int64_t kv_len(int64_t b) const { return ragged ? sequences[size_t(b)].kv_len : Lkv; }
+  /// The position (`q`) of query i of sequence b: a paged sequence's queries are its last tokens.
+  int64_t q_pos(int64_t b, int64_t i) const { return ragged ? sequences[size_t(b)].q_pos + i : i; }
   /// The row index of query i of sequence b, head h, in Q, Out, LSE and max.
   int64_t q_row(int64_t b, int64_t h, int64_t i) const {
     return ragged ? (sequences[size_t(b)].q_first + i) * Hq + h : (b * Hq + h) * Lq + i;
   }
-  /// The row index of key j of sequence b, head hk, in K and V.
+  /// The row index of key j of sequence b, head hk, in K and V: through the page table when paged.
   int64_t kv_row(int64_t b, int64_t hk, int64_t j) const {
+    if (paged) return (sequences[size_t(b)].pages[size_t(j / page_size)] * page_size + j % page_size) * Hkv + hk;
     return ragged ? (sequences[size_t(b)].kv_first + j) * Hkv + hk : (b * Hkv + hk) * Lkv + j;
   }
 };
@@ -45,10 +50,9 @@ struct RowLayout {
 KernelOutputs run_reference(const KernelIR& ir, const KernelInputs& in, int threads) {
   validate_inputs(ir, in);
   const RowLayout layout(in);
-  const size_t dim = in.q.shape.size() - 1;
-  const int64_t Hq = in.q.shape[1], D = in.q.shape[dim];
-  const int64_t Hkv = in.k.shape[1], Dv = in.v.shape[dim];
-  const int64_t group = Hq / Hkv;
+  const int64_t Hq = in.q.shape[1], D = in.q.shape.back();
+  const int64_t Dv = in.v.shape.back();
+  const int64_t group = Hq / layout.Hkv;
   const double scale = ir.options.scale ? *ir.options.scale : 1.0 / std::sqrt(static_cast<double>(D));
 
   CompiledExpr mask(ir.mask, ir), score(ir.score, ir);
@@ -88,7 +92,7 @@ KernelOutputs run_reference(const KernelIR& ir, const KernelInputs& in, int thre
     EvalPoint p;
     p.idx[0] = static_cast<int32_t>(b);
     p.idx[1] = static_cast<int32_t>(h);
-    p.idx[2] = static_cast<int32_t>(qi);
+    p.idx[2] = static_cast<int32_t>(layout.q_pos(b, qi));
     double m = -INFINITY;
     bool nan = false;
     for (int64_t j = 0; j < Lkv; ++j) {

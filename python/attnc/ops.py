@@ -47,11 +47,12 @@ def attention(kernel: str, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, bu
 def _run(kern, q, k, v, buffers, scalars, target, threads, with_lse, ragged=None):
     """The operator's eager body: Out, with `with_lse` the LSE (else None) and for a kernel that
     sets return_max the row maxima (else None), into new tensors; a kernel without lse then runs
-    with it (the backward reads the forward's LSE). `ragged`: (cu_seqlens_q, cu_seqlens_k) of a
-    packed batch, q [Tq, Hq, D]: Out [Tq, Hq, Dv], LSE and maxima [Tq, Hq]."""
+    with it (the backward reads the forward's LSE). `ragged`: the int32 tensors of a packed batch by
+    their names in the extension (cu_seqlens_q and cu_seqlens_k; or cu_seqlens_q, page_table and
+    kv_lens for a paged cache), q [Tq, Hq, D]: Out [Tq, Hq, Dv], LSE and maxima [Tq, Hq]."""
     rows = 2 if ragged else 3  # the dimensions of a row index: [Tq, Hq] or [B, Hq, Lq]
-    if len(q.shape) == rows + 1 and len(v.shape) == rows + 1:
-        shape = (*q.shape[:rows], v.shape[rows])
+    if len(q.shape) == rows + 1 and len(v.shape) >= 1:
+        shape = (*q.shape[:rows], v.shape[-1])
     else:  # the kernel's own checks report the shapes
         shape = (0,) * (rows + 1)
     # `device=` costs ~1 µs a call even when it is the CPU.
@@ -63,7 +64,7 @@ def _run(kern, q, k, v, buffers, scalars, target, threads, with_lse, ragged=None
     target = target or ""  # the extension picks the target of q's device
     extra = {} if mx is None else {"max": _spec(mx)}
     if ragged:
-        extra["cu_seqlens_q"], extra["cu_seqlens_k"] = (_spec(t) for t in ragged)
+        extra.update((name, _spec(t)) for name, t in ragged.items())
     kern._core.run(_spec(q), _spec(k), _spec(v), _spec(out), None if lse is None else _spec(lse),
                    {n: _spec(b) for n, b in buffers.items()} if buffers else {}, scalars, target, threads,
                    _stream(q), **extra)

@@ -15,8 +15,8 @@ from .library import loads
 from .ops import _run, call_kernel
 from .trace import trace_mods
 
-__all__ = ["BlockMask", "and_masks", "create_block_mask", "flex_attention", "noop_mask", "or_masks", "to_attn",
-           "varlen_attention"]
+__all__ = ["BlockMask", "PagedAttention", "and_masks", "create_block_mask", "flex_attention", "noop_mask", "or_masks",
+           "to_attn", "varlen_attention"]
 
 _DTYPES = {torch.float32: "f32", torch.bfloat16: "bf16", torch.float16: "f16"}
 
@@ -317,8 +317,77 @@ def varlen_attention(query, key, value, cu_seq_q, cu_seq_k, max_q=None, max_k=No
     buffers, scalars = kernel.split_params(params) if params else ({}, {})
     want_lse = bool(getattr(return_aux, "lse", False)) if return_aux is not None else False
     out, lse, _ = _run(kernel, query, key, value, buffers, scalars, target, threads, want_lse or kernel.lse,
-                       ragged=cu)
+                       ragged={"cu_seqlens_q": cu[0], "cu_seqlens_k": cu[1]})
     return (out, lse) if want_lse else out
+
+
+class PagedAttention:
+    """Attention over a paged KV cache, planned once per batch layout and run once per layer, in the
+    shape of FlashInfer's and vLLM's wrappers: `plan(...)` takes the layout (which queries belong to
+    which sequence, each sequence's pages and key count) and the kernel; `run(query, k_cache,
+    v_cache)` attends. The same plan serves every layer that shares the layout.
+
+        paged = attnc.torch.PagedAttention()
+        paged.plan(cu_seqlens_q, page_table, kv_lens, is_causal=True)
+        out = paged.run(query, k_cache, v_cache)   # per layer
+
+    query [Tq, Hq, D] packed (sequence b's queries are rows cu_seqlens_q[b]:cu_seqlens_q[b + 1]);
+    k_cache and v_cache [pages, page_size, Hkv, D]; page_table int32 [N, max_pages]; kv_lens int32
+    [N]. Sequence b's key j is row j % page_size of page page_table[b][j // page_size]. A sequence's
+    queries are its last tokens, whose keys are already in the cache: query i is at position
+    kv_lens[b] - q_len + i, which is what `q` means to the mask (so `is_causal` is FlashInfer's
+    causal, bottom-right, for chunked prefill and decoding alike). Any page size works. The CPU (and
+    reference) targets take paged caches; there is no backward for them."""
+
+    def __init__(self):
+        self._layout = None
+        self._kernel = None
+        self._params = {}
+
+    def plan(self, cu_seqlens_q, page_table, kv_lens, *, is_causal=False, window_size=(-1, -1), scale=None,
+             sinks=None, kernel=None, dtype=None, **params):
+        """Fixes the batch layout (host int32 copies) and the kernel: `is_causal`, `window_size`
+        (left, right; -1 unbounded), `scale` and `sinks` (float [Hq]) as in varlen_attention, or
+        any attnc kernel as `kernel=` with its arguments as keywords (`b` is the sequence's index,
+        `q` and `kv` positions in it). `dtype`: the queries' and cache's torch dtype (default the
+        first run's)."""
+        layout = []
+        for name, t, dims in (("cu_seqlens_q", cu_seqlens_q, 1), ("page_table", page_table, 2), ("kv_lens", kv_lens, 1)):
+            if not isinstance(t, torch.Tensor) or t.dim() != dims or t.dtype not in (torch.int32, torch.int64):
+                raise Error(f"attnc.torch.PagedAttention.plan: {name} must be a {dims}-D int32 tensor")
+            layout.append(t.to(device="cpu", dtype=torch.int32).contiguous())
+        if sinks is not None and not sinks.is_floating_point():
+            raise Error("attnc.torch.PagedAttention.plan: sinks must be a float tensor of shape [Hq]")
+        self._layout = dict(zip(("cu_seqlens_q", "page_table", "kv_lens"), layout))
+        self._mask = (is_causal, tuple(window_size), scale, sinks is not None)
+        self._kernel = kernel
+        self._params = {"sinks": sinks.to(torch.float32)} if sinks is not None else dict(params)
+        if kernel is None and dtype is not None:
+            self._kernel_for(dtype)
+        return self
+
+    def _kernel_for(self, dtype):
+        if self._kernel is None:
+            if dtype not in _DTYPES:
+                raise Error(f"attnc.torch: query has dtype {dtype}; attnc kernels take float32, bfloat16 or float16")
+            self._kernel = _compiled_varlen(_varlen_text(_DTYPES[dtype], *self._mask))
+        return self._kernel
+
+    def run(self, query, k_cache, v_cache, *, return_lse=False, target=None, threads=0):
+        """out [Tq, Hq, Dv], or (out, lse [Tq, Hq]) with return_lse, for the planned layout."""
+        if self._layout is None:
+            raise Error("attnc.torch.PagedAttention.run: call plan(...) first")
+        if query.dim() != 3 or k_cache.dim() != 4 or v_cache.dim() != 4:
+            raise Error(f"attnc.torch.PagedAttention.run: query must be [T, Hq, D] and the caches [pages, page_size, "
+                        f"Hkv, D], got {tuple(query.shape)}, {tuple(k_cache.shape)}, {tuple(v_cache.shape)}")
+        if torch.is_grad_enabled() and any(t.requires_grad for t in (query, k_cache, v_cache)):
+            raise Error("attnc.torch.PagedAttention: there is no backward for a paged cache; run it under "
+                        "torch.no_grad() or with inputs that do not require grad")
+        kernel = self._kernel_for(query.dtype)
+        buffers, scalars = kernel.split_params(self._params) if self._params else ({}, {})
+        out, lse, _ = _run(kernel, query, k_cache, v_cache, buffers, scalars, target, threads,
+                           return_lse or kernel.lse, ragged=self._layout)
+        return (out, lse) if return_lse else out
 
 
 @functools.lru_cache(maxsize=None)

@@ -50,16 +50,22 @@ void check_rows(const std::string& what, const TensorView& t) {
 }
 
 // A ragged batch's boundaries, read: every runner checks their values before the kernel runs.
-HostTensor boundaries(const std::string& what, const TensorView& t) {
+/// A dense host copy of the integer tensor `t` (`what`: a ragged batch's boundaries, a paged cache's
+/// page table or key lengths) of `rank` dimensions; `shape_text` says what it holds.
+HostTensor index_table(const std::string& what, const TensorView& t, size_t rank, const char* shape_text) {
   HostTensor h = shape_of(what, t);  // host memory (the targets that take ragged batches run there)
-  if ((h.type != ScalarType::I32 && h.type != ScalarType::I64) || h.shape.size() != 1)
-    throw InputError(what + " must be a 1-D int32 tensor (sequences + 1 entries), got " +
-                     scalar_type_name(h.type) + " " + h.shape_string());
-  h.bytes.resize(size_t(h.shape[0]) * scalar_type_size(h.type));
+  if ((h.type != ScalarType::I32 && h.type != ScalarType::I64) || h.shape.size() != rank)
+    throw InputError(what + " must be " + shape_text + ", got " + scalar_type_name(h.type) + " " +
+                     h.shape_string());
+  const int64_t cols = rank == 2 ? h.shape[1] : 1;
   const size_t size = scalar_type_size(h.type);
+  h.bytes.resize(size_t(h.shape[0] * cols) * size);
   for (int64_t i = 0; i < h.shape[0]; ++i)
-    std::memcpy(h.bytes.data() + size_t(i) * size,
-                static_cast<const char*>(t.data) + i * t.strides[0] * int64_t(size), size);
+    for (int64_t j = 0; j < cols; ++j)
+      std::memcpy(h.bytes.data() + size_t(i * cols + j) * size,
+                  static_cast<const char*>(t.data) + (i * t.strides[0] + (rank == 2 ? j * t.strides[1] : 0)) *
+                                                         int64_t(size),
+                  size);
   return h;
 }
 
@@ -99,9 +105,11 @@ class InPlaceArgs {
                                              {&in.v, call.v.data},      {&out.out, call.out.data},
                                              {&out.lse, call.lse.data}, {&out.max, call.max.data}};
     for (const auto& [name, t] : in.buffers) where[&t] = call.buffers.at(name).data;
-    // A ragged batch's boundaries: the dense copies checked_shapes read.
+    // A ragged batch's boundaries, a paged cache's table and lengths: the dense copies checked_shapes read.
     where[&in.cu_seqlens_q] = const_cast<uint8_t*>(in.cu_seqlens_q.bytes.data());
     where[&in.cu_seqlens_k] = const_cast<uint8_t*>(in.cu_seqlens_k.bytes.data());
+    where[&in.page_table] = const_cast<uint8_t*>(in.page_table.bytes.data());
+    where[&in.kv_lens] = const_cast<uint8_t*>(in.kv_lens.bytes.data());
     return where;
   }
   std::map<const HostTensor*, void*> where_;
@@ -155,12 +163,16 @@ KernelInputs checked_shapes(const KernelIR& ir, const KernelCall& call) {
   for (const auto& [name, t] : call.buffers)
     in.buffers[name] = shape_of("argument '" + name + "'", t, device);
   in.scalars = call.scalars;
-  if (!call.cu_seqlens_q.shape.empty() || !call.cu_seqlens_k.shape.empty()) {
-    if (call.cu_seqlens_q.shape.empty() || call.cu_seqlens_k.shape.empty())
-      throw InputError("a ragged batch needs both cu_seqlens_q and cu_seqlens_k");
-    in.cu_seqlens_q = boundaries("cu_seqlens_q", call.cu_seqlens_q);
-    in.cu_seqlens_k = boundaries("cu_seqlens_k", call.cu_seqlens_k);
-  }
+  // A ragged batch or paged cache: validate_inputs says what is missing.
+  const char* cu_text = "a 1-D int32 tensor (sequences + 1 entries)";
+  if (!call.cu_seqlens_q.shape.empty()) in.cu_seqlens_q = index_table("cu_seqlens_q", call.cu_seqlens_q, 1, cu_text);
+  if (!call.cu_seqlens_k.shape.empty()) in.cu_seqlens_k = index_table("cu_seqlens_k", call.cu_seqlens_k, 1, cu_text);
+  if (!call.page_table.shape.empty())
+    in.page_table = index_table("page_table", call.page_table, 2, "a 2-D int32 tensor [sequences, max_pages]");
+  if (!call.kv_lens.shape.empty())
+    in.kv_lens = index_table("kv_lens", call.kv_lens, 1, "a 1-D int32 tensor (one per sequence)");
+  if (in.cu_seqlens_q.shape.empty() != in.cu_seqlens_k.shape.empty() && !in.paged())
+    throw InputError("a ragged batch needs both cu_seqlens_q and cu_seqlens_k");
   validate_inputs(ir, in);
   check_rows("q", call.q), check_rows("k", call.k), check_rows("v", call.v);
   for (const auto& [name, t] : call.buffers) check_dense(name, t);

@@ -30,6 +30,9 @@ struct KernelCall {
   TensorView q, k, v, out, lse, max;
   /// A ragged batch's boundaries (host i32 [N + 1]); no shape: a dense batch.
   TensorView cu_seqlens_q, cu_seqlens_k;
+  /// A paged KV cache's page table (host i32 [N, max_pages]) and key lengths (i32 [N]), with
+  /// cu_seqlens_q: k and v are then [pages, page_size, Hkv, D]. No shape: not paged.
+  TensorView page_table, kv_lens;
   std::map<std::string, TensorView> buffers;
   std::map<std::string, double> scalars;
   std::string target;      ///< a target of the backend registry that loads kernels; "": the one of q's device

@@ -105,6 +105,43 @@ BOOST_AUTO_TEST_CASE(run_takes_a_ragged_batch) {
   BOOST_TEST(r.output.find("--cu-seqlens-k") != std::string::npos, r.output);
 }
 
+BOOST_AUTO_TEST_CASE(run_takes_a_paged_cache) {
+  // docs/guide.md, "Paged KV caches", its command: three pages of four keys; sequence 0 holds 6 keys
+  // in pages 2 then 0 and asks 2 queries (positions 4 and 5), sequence 1 holds 3 keys in page 1 and
+  // asks 1 (position 2). Under `kv == q` each query sees the key at its own position alone, so its
+  // output is that key's value row: page 0 rows 0 and 1, page 1 row 2.
+  Inputs in("kernel own_key { mask = kv == q; }\n", {3, 2, 16}, {3, 4, 1, 16}, {3, 4, 1, 8});
+  HostTensor cu_q(ScalarType::I32, {3}), table(ScalarType::I32, {2, 2}), kv_lens(ScalarType::I32, {2});
+  for (int i = 0; i < 3; ++i) cu_q.set(i, std::vector<int>{0, 2, 3}[size_t(i)]);
+  for (int i = 0; i < 4; ++i) table.set(i, std::vector<int>{2, 0, 1, -1}[size_t(i)]);
+  kv_lens.set(0, 6), kv_lens.set(1, 3);
+  write_npy(in.path("cu_q.npy"), cu_q);
+  write_npy(in.path("pages.npy"), table);
+  write_npy(in.path("kv_lens.npy"), kv_lens);
+  const std::string paged = " --cu-seqlens-q " + in.path("cu_q.npy") + " --page-table " + in.path("pages.npy") +
+                            " --kv-lens " + in.path("kv_lens.npy");
+  for (const char* target : {"reference", "cpu"}) {
+    auto r = run_command(attnc("run " + in.file + " -t " + target + " " + in.qkv() + paged + " -o " +
+                               in.path("o.npy")));
+    BOOST_REQUIRE_MESSAGE(r.status == 0, r.output);
+    HostTensor out = read_npy(in.path("o.npy"));
+    BOOST_TEST(out.shape == (std::vector<int64_t>{3, 2, 8}));
+    for (auto [q_row, page, row] : {std::tuple{0, 0, 0}, {1, 0, 1}, {2, 1, 2}})
+      for (int h = 0; h < 2; ++h)
+        for (int d = 0; d < 8; ++d)
+          BOOST_TEST(std::fabs(out.get((q_row * 2 + h) * 8 + d) - in.v.get((page * 4 + row) * 8 + d)) < 1e-6, target);
+  }
+  table.set(1, 3);  // a page the cache does not have
+  write_npy(in.path("pages.npy"), table);
+  auto r = run_command(attnc("run " + in.file + " -t cpu " + in.qkv() + paged + " -o " + in.path("o.npy")));
+  BOOST_TEST(r.status != 0);
+  BOOST_TEST(r.output.find("page_table[0][1] is 3, outside the cache's 3 pages") != std::string::npos, r.output);
+  r = run_command(attnc("run " + in.file + " " + in.qkv() + " --cu-seqlens-q " + in.path("cu_q.npy") +
+                        " --page-table " + in.path("pages.npy") + " -o " + in.path("o.npy")));
+  BOOST_TEST(r.status != 0);
+  BOOST_TEST(r.output.find("--kv-lens") != std::string::npos, r.output);
+}
+
 BOOST_AUTO_TEST_CASE(run_writes_row_maxima_and_takes_a_sink) {
   // docs/guide.md, "Serving: learnable sinks and row maxima": the command line it shows, on the cpu.
   Inputs in(

@@ -7,7 +7,6 @@
 #include <boost/test/unit_test.hpp>
 #include <cmath>
 #include <functional>
-#include <numeric>
 #include <random>
 #include <tuple>
 
@@ -15,6 +14,7 @@
 #include "backends/io/RaggedBatch.h"
 #include "backends/reference/Reference.h"
 #include "tests/cpu/CpuTestSupport.h"
+#include "tests/ragged/PackedRows.h"
 #include "tests/support/AttentionInputs.h"
 #include "tests/support/MesaCache.h"
 #include "tests/support/TestSupport.h"
@@ -52,18 +52,6 @@ const Batch kBatches[] = {
     {{0, 200}, {0, 333}},
     {{64}, {64}},
 };
-
-HostTensor boundaries(const std::vector<int64_t>& lens) {
-  HostTensor t(ScalarType::I32, {int64_t(lens.size()) + 1});
-  int64_t at = 0;
-  t.set(0, 0);
-  for (size_t i = 0; i < lens.size(); ++i) t.set(int64_t(i) + 1, double(at += lens[i]));
-  return t;
-}
-
-int64_t total(const std::vector<int64_t>& lens) {
-  return std::accumulate(lens.begin(), lens.end(), int64_t(0));
-}
 
 KernelInputs ragged_inputs(const KernelIR& ir, const Batch& batch, ScalarType t, int Hq, int Hkv, int D,
                            std::mt19937& rng) {

@@ -63,6 +63,7 @@ struct KeySide {
   const char* src = nullptr;              // streamed: the caller's tensor
   int64_t src_b = 0, src_h = 0, src_l = 0;  // its strides in bytes
   int64_t src_cols = 0;                     // its last extent
+  KeyPages pages;                           // a paged cache's rows (always streamed)
   KeySide() = default;
   KeySide(const KeySide&) = delete;
   KeySide& operator=(const KeySide&) = delete;
@@ -71,12 +72,12 @@ struct KeySide {
   /// Streamed: rows [row0, row1) of (head h, batch b) as f32 rows of `cols` into `dst`.
   void convert(int64_t h, int64_t b, int64_t row0, int64_t row1, int64_t cols, float* dst) const {
     for (int64_t r = row0; r < row1; ++r, dst += cols) {
-      read_row(src + b * src_b + h * src_h + r * src_l, dst, src_cols);
+      read_row(src + pages.row(b, r, src_b, src_l) + h * src_h, dst, src_cols);
       memset(dst + src_cols, 0, size_t(cols - src_cols) * 4);
     }
   }
-  /// prepare_key_side (below) for rows of `columns` floats.
-  bool prepare(void* uc, const DLTensor* t, const char* name, int64_t columns, bool stream);
+  /// prepare_key_side (below) for rows of `columns` floats; rows in `paged` pages are streamed.
+  bool prepare(void* uc, const DLTensor* t, const char* name, int64_t columns, bool stream, const KeyPages& paged);
   /// The whole [Lk] plane of (head h, batch b) as the pipeline's buffer (not streamed).
   void head(int64_t h, int64_t b, int64_t keys, Plane& plane) const { plane.set(this->plane(h, b), cols, keys, 0); }
   /// Streamed: rows [row0, row1) of (head h, batch b) converted into `storage`, as the pipeline's
@@ -94,7 +95,8 @@ bool prepare_key_side(void* uc, const DLTensor* t, const char* name, int64_t col
   if (L * cols >= (int64_t(1) << 31))
     return fail(uc, "%s: %s has too many rows for this kernel (%lld)", kKernelName, name, (long long)L), false;
   const char* base = base_of(t);
-  if (kIoType == IoType::F32 && C == cols && (L <= 1 || stride_of(t, 2) == cols) &&
+  if (s.pages.table) stream = true;
+  if (kIoType == IoType::F32 && C == cols && (L <= 1 || stride_of(t, 2) == cols) && !stream &&
       reinterpret_cast<uintptr_t>(base) % alignof(float) == 0) {
     s.base = reinterpret_cast<const float*>(base);
     s.head_stride = stride_of(t, 1), s.batch_stride = stride_of(t, 0);
@@ -124,8 +126,9 @@ bool prepare_key_side(void* uc, const DLTensor* t, const char* name, int64_t col
 
 /// Inline member, defined after prepare_key_side: the backward calls prepare_key_side alone, and an
 /// out-of-line member it never calls would be an unused function there.
-inline bool KeySide::prepare(void* uc, const DLTensor* t, const char* name, int64_t columns, bool stream) {
-  cols = columns;
+inline bool KeySide::prepare(void* uc, const DLTensor* t, const char* name, int64_t columns, bool stream,
+                             const KeyPages& paged) {
+  cols = columns, pages = paged;
   return prepare_key_side(uc, t, name, columns, stream, *this);
 }
 

@@ -30,21 +30,23 @@ struct MatrixKeys {
   bool streamed = false;
   const char* src = nullptr;  // copies: the caller's tensor and its strides in bytes
   int64_t src_b = 0, src_h = 0, src_l = 0;
+  KeyPages pages;  // a paged cache's rows (always streamed)
   std::vector<uint16_t> copy;
 
   void copy_rows(int64_t h, int64_t b, int64_t row0, int64_t row1, uint16_t* dst) const {
     for (int64_t r = row0; r < row1; ++r, dst += D_pad) {
-      memcpy(dst, src + b * src_b + h * src_h + r * src_l, size_t(D) * 2);
+      memcpy(dst, src + pages.row(b, r, src_b, src_l) + h * src_h, size_t(D) * 2);
       memset(dst + D, 0, size_t(D_pad - D) * 2);
     }
   }
-  bool prepare(void* uc, const DLTensor* t, const char* name, int64_t head_dim, bool stream) {
+  bool prepare(void* uc, const DLTensor* t, const char* name, int64_t head_dim, bool stream, const KeyPages& paged) {
     const int64_t B = t->shape[0], H = t->shape[1], L = t->shape[2];
-    D = head_dim, D_pad = round_up(head_dim, kMatrixStep);
+    D = head_dim, D_pad = round_up(head_dim, kMatrixStep), pages = paged;
+    if (pages.table) stream = true;
     const int64_t row_stride = L <= 1 ? D_pad : stride_of(t, 2);
     if (L * D_pad >= (int64_t(1) << 31) || row_stride >= (int64_t(1) << 31) || row_stride < 0)
       return fail(uc, "%s: %s has too many rows for this kernel (%lld)", kKernelName, name, (long long)L), false;
-    if (D == D_pad) {
+    if (D == D_pad && !stream) {
       base = base_of(t), sb = stride_of(t, 0), sh = stride_of(t, 1), sl = row_stride;
       return true;
     }
@@ -77,20 +79,21 @@ struct MatrixValues {
   const char* src = nullptr;
   int64_t src_b = 0, src_h = 0, src_l = 0;
   int64_t Dv = 0, Dv_pad = 0, L = 0, blocks = 0, H = 0;
+  KeyPages pages;  // a paged cache's rows (always streamed)
   std::vector<uint16_t> copy;
 
   int64_t block_size() const { return Dv_pad * kMatrixStep; }
   /// Keys [row0, row1) of plane (h, b) into `count` blocks at dst (row0 a multiple of 32): two keys
   /// at a time, each column's pair of values one 32-bit store (64 bytes apart down the block).
   void transpose(int64_t h, int64_t b, int64_t row0, int64_t row1, uint16_t* dst, int64_t count) const {
-    const char* plane = src + b * src_b + h * src_h;
+    const char* head = src + h * src_h;
     memset(dst, 0, size_t(count * block_size()) * 2);
     thread_local std::vector<uint16_t> rows;
     rows.resize(size_t(2 * Dv));
     for (int64_t key = row0; key < row1; key += 2) {
-      memcpy(rows.data(), plane + key * src_l, size_t(Dv) * 2);
+      memcpy(rows.data(), head + pages.row(b, key, src_b, src_l), size_t(Dv) * 2);
       if (key + 1 < row1)
-        memcpy(rows.data() + Dv, plane + (key + 1) * src_l, size_t(Dv) * 2);
+        memcpy(rows.data() + Dv, head + pages.row(b, key + 1, src_b, src_l), size_t(Dv) * 2);
       else
         memset(rows.data() + Dv, 0, size_t(Dv) * 2);
       const uint16_t *a = rows.data(), *n = rows.data() + Dv;
@@ -99,9 +102,10 @@ struct MatrixValues {
       for (int64_t c = 0; c < Dv; ++c) out[c * (kMatrixStep / 2)] = uint32_t(a[c]) | uint32_t(n[c]) << 16;
     }
   }
-  bool prepare(void* uc, const DLTensor* t, const char* name, int64_t value_cols, bool stream) {
+  bool prepare(void* uc, const DLTensor* t, const char* name, int64_t value_cols, bool stream, const KeyPages& paged) {
     const int64_t B = t->shape[0];
-    H = t->shape[1], L = t->shape[2], Dv = t->shape[3], Dv_pad = value_cols;
+    H = t->shape[1], L = t->shape[2], Dv = t->shape[3], Dv_pad = value_cols, pages = paged;
+    if (pages.table) stream = true;
     blocks = (L + kMatrixStep - 1) / kMatrixStep;
     if (blocks * block_size() >= (int64_t(1) << 31))
       return fail(uc, "%s: %s has too many rows for this kernel (%lld)", kKernelName, name, (long long)L), false;

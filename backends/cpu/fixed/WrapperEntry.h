@@ -1,6 +1,6 @@
-/// The dense batch `args` describes, or one sequence of a ragged batch as a one-entry view of it
-/// (attend_ragged): `b0` is its first entry's `b` inside the kernel (the sequence's index).
-static int attend(Context& ctx, const attn_kernel_args* args, int64_t b0) {
+/// The dense batch `args` describes, or one sequence of a ragged batch or paged cache as a
+/// one-entry view of it (attend_ragged, attend_paged), placed by `at` (fixed/RaggedBatch.h).
+static int attend(Context& ctx, const attn_kernel_args* args, const CallPlace& at) {
   void* uc = &ctx;
   if (!check_tensor(uc, args->q, "q", 4, false) || !check_tensor(uc, args->k, "k", 4, false) ||
       !check_tensor(uc, args->v, "v", 4, false) || !check_tensor(uc, args->out, "out", 4, false))
@@ -49,6 +49,7 @@ static int attend(Context& ctx, const attn_kernel_args* args, int64_t b0) {
   if (args->num_scalars != kNumScalars || (kNumScalars && !args->scalars))
     return fail(uc, "%s: %d scalars given, the kernel takes %d", kKernelName, args->num_scalars, kNumScalars), -1;
   if (B == 0 || Hq == 0 || Lq == 0) return 0;
+  const int64_t b0 = at.b0, q0 = at.q0, q_end = q0 + Lq;  // `b` of entry 0; positions of the queries
   ATTN_VIEW_BUFFERS
   char* out_base = static_cast<char*>(args->out->data) + args->out->byte_offset;
   int64_t esize = args->out->dtype.bits / 8;
@@ -68,11 +69,11 @@ static int attend(Context& ctx, const attn_kernel_args* args, int64_t b0) {
     float scale = 1.0f;
     if (kHasSink) {
       RowLoadError bad;
-      fold_sink(sink_logit(int32_t(b0 + b), int32_t(hr), int32_t(qr), bad), max, sum, scale);
+      fold_sink(sink_logit(int32_t(b0 + b), int32_t(hr), int32_t(q0 + qr), bad), max, sum, scale);
       if (bad.buffer)
         return fail(uc, "%s: the sink reads buffer '%s' at index %d in dimension %d, outside [0, %d) (b=%lld h=%lld q=%lld)",
                     kKernelName, bad.buffer, int(bad.index), bad.dim, int(bad.extent), (long long)(b0 + b), (long long)hr,
-                    (long long)qr), false;
+                    (long long)(q0 + qr)), false;
     }
     const bool reached = sum != 0.0f;
     float inv = reached ? scale / sum : 0.0f;
@@ -98,18 +99,19 @@ static int attend(Context& ctx, const attn_kernel_args* args, int64_t b0) {
   const bool pack = kPackHeads && Lq == 1 && groups > 1;
   const int64_t chunks_per_group = (groups + kTileQ - 1) / kTileQ;
   // K and V that need converting are converted by the tasks themselves when at most two tasks
-  // read each key/value plane, once up front otherwise.
+  // read each key/value plane (and always from a paged cache), once up front otherwise.
   const int64_t tasks_per_plane = pack ? chunks_per_group : (Lq + kTileQ - 1) / kTileQ * groups;
   KeyStage k;
   ValueStage v;
-  if (!k.prepare(uc, args->k, "k", D, tasks_per_plane <= 2) || !v.prepare(uc, args->v, "v", Dv_pad, tasks_per_plane <= 2))
+  if (!k.prepare(uc, args->k, "k", D, tasks_per_plane <= 2, at.pages) ||
+      !v.prepare(uc, args->v, "v", Dv_pad, tasks_per_plane <= 2, at.pages))
     return -1;
   const char* q_base = base_of(args->q);
   int64_t q_esize = args->q->dtype.bits / 8;
   int64_t qb = stride_of(args->q, 0) * q_esize, qh = stride_of(args->q, 1) * q_esize, ql = stride_of(args->q, 2) * q_esize;
   // Keys each query tile may see, [lo, hi): all of them, or for a mask that reads buffers the hull
-  // of the caller's ranges (version 2) over the tile's rows. The pipeline intersects it with the
-  // mask's closed-form hull.
+  // of the caller's ranges (version 2) over the tile's query positions. The pipeline intersects it
+  // with the mask's closed-form hull.
   int64_t tiles = (Lq + kTileQ - 1) / kTileQ;
   if (tiles * Hq * B >= (int64_t(1) << 31))
     return fail(uc, "%s: too many query tiles (%lld)", kKernelName, (long long)(tiles * Hq * B)), -1;
@@ -118,7 +120,7 @@ static int attend(Context& ctx, const attn_kernel_args* args, int64_t b0) {
   if (given && given_block <= 0)
     return fail(uc, "%s: kv_ranges_block_q is %lld", kKernelName, (long long)given_block), -1;
   if (run_starts) {
-    int64_t blocks = (Lq + given_block - 1) / given_block;
+    int64_t blocks = (q_end + given_block - 1) / given_block;
     for (int64_t blk = 0; blk < blocks; ++blk)
       if (run_starts[0] != 0 || run_starts[blk + 1] < run_starts[blk])
         return fail(uc, "%s: kv_run_starts is not non-decreasing from 0 (block %lld)", kKernelName, (long long)blk), -1;
@@ -127,8 +129,8 @@ static int attend(Context& ctx, const attn_kernel_args* args, int64_t b0) {
     int64_t lo = 0, hi = Lk;
     if (given) {
       lo = Lk, hi = 0;
-      int64_t last_row = t * kTileQ + kTileQ < Lq ? t * kTileQ + kTileQ - 1 : Lq - 1;
-      for (int64_t blk = t * kTileQ / given_block; blk <= last_row / given_block; ++blk) {
+      int64_t first_q = q0 + t * kTileQ, last_q = t * kTileQ + kTileQ < Lq ? first_q + kTileQ - 1 : q_end - 1;
+      for (int64_t blk = first_q / given_block; blk <= last_q / given_block; ++blk) {
         int64_t a = given[2 * blk] > 0 ? given[2 * blk] : 0, e = given[2 * blk + 1] < Lk ? given[2 * blk + 1] : Lk;
         if (a < e) lo = a < lo ? a : lo, hi = e > hi ? e : hi;
       }
@@ -180,8 +182,8 @@ static int attend(Context& ctx, const attn_kernel_args* args, int64_t b0) {
     if (!v.streamed) v.head(h / groups, b, Lk, v_head);
     // The window's runs of key blocks that the mask may allow, each chunk by chunk: the pipeline
     // takes at most ATTN_KEY_CHUNK keys a call, so the scores stay in cache.
-    scratch.window_runs(window[size_t(2 * t)], window[size_t(2 * t + 1)], run_starts, runs, given_block, row0,
-                        last_q, int32_t(Lk));
+    scratch.window_runs(window[size_t(2 * t)], window[size_t(2 * t + 1)], run_starts, runs, given_block, q0 + row0,
+                        q0 + last_q, int32_t(Lk));
     if (splits > 1) scratch.clip(int32_t(part * share), int32_t(part * share + share));
     int32_t hi = 0;
     auto block_end = [&](int32_t x) {
@@ -189,7 +191,7 @@ static int attend(Context& ctx, const attn_kernel_args* args, int64_t b0) {
       return end < hi ? end : hi;
     };
     auto masked = [&](int32_t x) {
-      return kHasKeyTest && keys_masked(int(row0), int(last_q), x, block_end(x) - 1, int(b0 + b), int(b0 + b), int(h),
+      return kHasKeyTest && keys_masked(int(q0 + row0), int(q0 + last_q), x, block_end(x) - 1, int(b0 + b), int(b0 + b), int(h),
                                         int(last_h), args->scalars);
     };
     bool first = true;
@@ -214,8 +216,8 @@ static int attend(Context& ctx, const attn_kernel_args* args, int64_t b0) {
             if (v.streamed) v.piece(h / groups, b, first_row, end_row, scratch.v_rows, v_head);
           }
           for (int32_t next = piece_lo;;) {
-            int result = ATTN_PIPELINE_FN(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(Lq), int32_t(Lk), int32_t(D),
-                int32_t(Dv_pad), int32_t(t), int32_t(q_step), int32_t(h), int32_t(b0 + b), piece_lo, piece_hi, next ATTN_EXTRA_ARGS, &out_tile.buf);
+            int result = ATTN_PIPELINE_FN(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(q_end), int32_t(Lk), int32_t(D),
+                int32_t(Dv_pad), int32_t(t), int32_t(q_step), int32_t(q0), int32_t(h), int32_t(b0 + b), piece_lo, piece_hi, next ATTN_EXTRA_ARGS, &out_tile.buf);
             if (result != 0) {
               if (!ctx.failed) fail(uc, "%s: the kernel failed (Halide error %d)", kKernelName, result);
               return result;
@@ -272,7 +274,8 @@ extern "C" __attribute__((visibility("default"))) int ATTN_ENTRY(const attn_kern
   if (args->abi_version < 1 || args->abi_version > ATTN_KERNEL_ABI_VERSION)
     return fail(uc, "%s: ABI version %d, expected 1 to %d", kKernelName, args->abi_version, ATTN_KERNEL_ABI_VERSION),
            -1;
-  if (args->abi_version >= 5 && (args->cu_seqlens_q || args->cu_seqlens_k))
-    return attend_ragged(uc, args, [&](const attn_kernel_args* sequence, int64_t b) { return attend(ctx, sequence, b); });
-  return attend(ctx, args, 0);
+  auto one = [&](const attn_kernel_args* sequence, const CallPlace& at) { return attend(ctx, sequence, at); };
+  if (args->abi_version >= 6 && (args->page_table || args->kv_lens)) return attend_paged(uc, args, one);
+  if (args->abi_version >= 5 && (args->cu_seqlens_q || args->cu_seqlens_k)) return attend_ragged(uc, args, one);
+  return attend(ctx, args, CallPlace{});
 }

@@ -70,6 +70,19 @@ int64_t stride_of(const DLTensor* t, int d) {
 
 const char* base_of(const DLTensor* t) { return static_cast<const char*>(t->data) + t->byte_offset; }
 
+/// Where the rows of a key or value plane lie: one after another (a dense or ragged call), or
+/// through one sequence's page table (a paged KV cache, attend_paged). A paged plane's view has one
+/// batch entry whose stride is the page stride: row r is row r % page_size of page table[r / page_size].
+struct KeyPages {
+  const int32_t* table = nullptr;  // the sequence's pages in key order; null: not paged
+  int64_t page_size = 0;
+  /// Bytes from the tensor's start to row r of plane (b, h)'s head 0, from the view's batch and
+  /// row strides in bytes.
+  int64_t row(int64_t b, int64_t r, int64_t batch_stride, int64_t row_stride) const {
+    return table ? table[r / page_size] * batch_stride + r % page_size * row_stride : b * batch_stride + r * row_stride;
+  }
+};
+
 /// Q, K, V, Out: on the CPU, `ndim`-D, the kernel's I/O type, last dim contiguous. LSE and max
 /// (`is_f32`): f32, any strides (written element by element; a ragged batch's are [Tq, Hq]).
 bool check_tensor(void* uc, const DLTensor* t, const char* name, int ndim, bool is_f32) {

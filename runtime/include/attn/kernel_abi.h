@@ -13,7 +13,7 @@ extern "C" {
 
 /** The version of this struct. Versions only append fields: a kernel accepts every version up to
  *  its own and reads only the fields the caller's version has (version 1 ends at error_size). */
-#define ATTN_KERNEL_ABI_VERSION 5
+#define ATTN_KERNEL_ABI_VERSION 6
 
 typedef struct attn_kernel_args {
   int abi_version;                /**< ATTN_KERNEL_ABI_VERSION */
@@ -57,6 +57,15 @@ typedef struct attn_kernel_args {
    *  index and `q`, `kv` are positions within it. kv_ranges and the runs above are ignored. */
   const DLTensor* cu_seqlens_q;
   const DLTensor* cu_seqlens_k;
+  /* Version 6. */
+  /** Both NULL, or a paged KV cache: k [P, page_size, Hkv, D] and v [P, page_size, Hkv, Dv] hold
+   *  P pages of any size; page_table is i32 [N, max_pages] and kv_lens i32 [N]. Sequence b's key j
+   *  is row j % page_size of page page_table[b][j / page_size], for j < kv_lens[b]. The queries
+   *  come packed as a ragged batch's (cu_seqlens_q; cu_seqlens_k is NULL) and are the sequence's
+   *  last tokens: query i of sequence b has position kv_lens[b] - q_len + i, which is what `q`
+   *  means inside the kernel (chunked prefill and decoding alike), so q_len <= kv_lens[b]. */
+  const DLTensor* page_table;
+  const DLTensor* kv_lens;
 } attn_kernel_args;
 
 /** Returns 0 on success; otherwise writes a message to args->error. */

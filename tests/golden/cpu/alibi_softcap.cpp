@@ -103,9 +103,9 @@ extern "C" {
 #endif
 
 HALIDE_FUNCTION_ATTRS
-// [Halide pipeline attn_alibi_softcap_avx512_pipeline: 3236 lines, hash 3436d5d38759576b]
+// [Halide pipeline attn_alibi_softcap_avx512_pipeline: 3296 lines, hash 8a66cce258969894]
 
-// [Halide's argv wrapper and metadata of attn_alibi_softcap_avx512_pipeline: 338 lines, hash d60e5b7bffe8790a]
+// [Halide's argv wrapper and metadata of attn_alibi_softcap_avx512_pipeline: 356 lines, hash f5a97a943191c368]
 
 #ifdef __cplusplus
 }  // extern "C"
@@ -133,9 +133,9 @@ constexpr DTypeName kDTypeNames[] = {{2, 32, "f32"}, {2, 16, "f16"}, {4, 16, "bf
 
 }  // namespace
 
-// [fixed text: backends/cpu/fixed/WrapperSupport.h, 306 lines]
+// [fixed text: backends/cpu/fixed/WrapperSupport.h, 319 lines]
 
-// [fixed text: backends/cpu/fixed/F32Staging.h, 150 lines]
+// [fixed text: backends/cpu/fixed/F32Staging.h, 153 lines]
 
 namespace {
 
@@ -155,9 +155,9 @@ bool keys_masked([[maybe_unused]] int q_min, [[maybe_unused]] int q_max, [[maybe
 
 }  // namespace
 
-// [fixed text: backends/cpu/fixed/RaggedBatch.h, 109 lines]
+// [fixed text: backends/cpu/fixed/RaggedBatch.h, 217 lines]
 
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 1-51, 51 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 1-52, 52 lines]
   BufferView buffer0;
   if (!view_buffer(uc, args->buffers[0], "slopes", 1, halide_type_t(halide_type_float, 32, 1), buffer0)) return -1;
   char* out_base = static_cast<char*>(args->out->data) + args->out->byte_offset;
@@ -179,11 +179,11 @@ bool keys_masked([[maybe_unused]] int q_min, [[maybe_unused]] int q_max, [[maybe
     float scale = 1.0f;
     if (kHasSink) {
       RowLoadError bad;
-      fold_sink(sink_logit(int32_t(b0 + b), int32_t(hr), int32_t(qr), bad), max, sum, scale);
+      fold_sink(sink_logit(int32_t(b0 + b), int32_t(hr), int32_t(q0 + qr), bad), max, sum, scale);
       if (bad.buffer)
         return fail(uc, "%s: the sink reads buffer '%s' at index %d in dimension %d, outside [0, %d) (b=%lld h=%lld q=%lld)",
                     kKernelName, bad.buffer, int(bad.index), bad.dim, int(bad.extent), (long long)(b0 + b), (long long)hr,
-                    (long long)qr), false;
+                    (long long)(q0 + qr)), false;
     }
     const bool reached = sum != 0.0f;
     float inv = reached ? scale / sum : 0.0f;
@@ -209,18 +209,19 @@ bool keys_masked([[maybe_unused]] int q_min, [[maybe_unused]] int q_max, [[maybe
   const bool pack = kPackHeads && Lq == 1 && groups > 1;
   const int64_t chunks_per_group = (groups + kTileQ - 1) / kTileQ;
   // K and V that need converting are converted by the tasks themselves when at most two tasks
-  // read each key/value plane, once up front otherwise.
+  // read each key/value plane (and always from a paged cache), once up front otherwise.
   const int64_t tasks_per_plane = pack ? chunks_per_group : (Lq + kTileQ - 1) / kTileQ * groups;
   KeyStage k;
   ValueStage v;
-  if (!k.prepare(uc, args->k, "k", D, tasks_per_plane <= 2) || !v.prepare(uc, args->v, "v", Dv_pad, tasks_per_plane <= 2))
+  if (!k.prepare(uc, args->k, "k", D, tasks_per_plane <= 2, at.pages) ||
+      !v.prepare(uc, args->v, "v", Dv_pad, tasks_per_plane <= 2, at.pages))
     return -1;
   const char* q_base = base_of(args->q);
   int64_t q_esize = args->q->dtype.bits / 8;
   int64_t qb = stride_of(args->q, 0) * q_esize, qh = stride_of(args->q, 1) * q_esize, ql = stride_of(args->q, 2) * q_esize;
   // Keys each query tile may see, [lo, hi): all of them, or for a mask that reads buffers the hull
-  // of the caller's ranges (version 2) over the tile's rows. The pipeline intersects it with the
-  // mask's closed-form hull.
+  // of the caller's ranges (version 2) over the tile's query positions. The pipeline intersects it
+  // with the mask's closed-form hull.
   int64_t tiles = (Lq + kTileQ - 1) / kTileQ;
   if (tiles * Hq * B >= (int64_t(1) << 31))
     return fail(uc, "%s: too many query tiles (%lld)", kKernelName, (long long)(tiles * Hq * B)), -1;
@@ -229,14 +230,14 @@ bool keys_masked([[maybe_unused]] int q_min, [[maybe_unused]] int q_max, [[maybe
   const int64_t* run_starts = nullptr;
   const int64_t* runs = nullptr;
   int64_t given_block = 0;
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 118-181, 64 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 120-183, 64 lines]
     // takes at most 1024 keys a call, so the scores stay in cache.
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 183-216, 34 lines]
-            int result = attn_alibi_softcap_avx512_pipeline(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(Lq), int32_t(Lk), int32_t(D),
-                int32_t(Dv_pad), int32_t(t), int32_t(q_step), int32_t(h), int32_t(b0 + b), piece_lo, piece_hi, next, &buffer0.buf, &out_tile.buf);
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 219-265, 47 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 185-218, 34 lines]
+            int result = attn_alibi_softcap_avx512_pipeline(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(q_end), int32_t(Lk), int32_t(D),
+                int32_t(Dv_pad), int32_t(t), int32_t(q_step), int32_t(q0), int32_t(h), int32_t(b0 + b), piece_lo, piece_hi, next, &buffer0.buf, &out_tile.buf);
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 221-267, 47 lines]
 int run(const attn_kernel_args* args) {
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 267-278, 12 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 269-281, 13 lines]
 
 }  // namespace attn_alibi_softcap_avx512
 #undef ATTN_F16C
@@ -278,4 +279,4 @@ extern "C" __attribute__((visibility("default"))) const char* attn_alibi_softcap
   return path ? path_name(path->isa) : "none";
 }
 
-// [the source with every path (all_cpu_paths: the matrix paths for bf16): 26909 lines, hash 75e5ab8a7d0eda41]
+// [the source with every path (all_cpu_paths: the matrix paths for bf16): 27954 lines, hash f2b862762ed21130]

@@ -1,0 +1,106 @@
+"""Paged KV caches from PyTorch: attnc.torch.PagedAttention (plan once, run per layer) against dense
+math on each sequence's keys gathered from the pages, for chunked prefill and decoding, pages out of
+order and shared, GQA, bf16, sinks, a kernel of one's own, and the errors."""
+
+import math
+
+import pytest
+import torch
+
+import attnc
+import attnc.torch as at
+
+
+def paged(q_lens, kv_lens, page_size, hq=4, hkv=2, d=16, dtype=torch.float32, seed=0):
+    """Packed queries and a cache whose pages are shuffled, sequence 1 sharing sequence 0's first page."""
+    g = torch.Generator().manual_seed(seed)
+    used = [-(-n // page_size) for n in kv_lens]
+    pages = sum(used) + 2
+    order = torch.randperm(pages, generator=g).tolist()
+    table = torch.full((len(kv_lens), max(used) + 1), -1, dtype=torch.int32)
+    for b, n in enumerate(used):
+        for p in range(n):
+            table[b, p] = table[0, 0] if (b == 1 and p == 0) else order.pop()
+    k = torch.randn(pages, page_size, hkv, d, generator=g).to(dtype)
+    v = torch.randn(pages, page_size, hkv, d, generator=g).to(dtype)
+    q = torch.randn(sum(q_lens), hq, d, generator=g).to(dtype)
+    cu = torch.tensor([0, *torch.tensor(q_lens).cumsum(0).tolist()], dtype=torch.int32)
+    return q, k, v, cu, table, torch.tensor(kv_lens, dtype=torch.int32)
+
+
+def dense(q, k, v, cu, table, kv_lens, mask=None, sink=None):
+    """Out [Tq, Hq, D] and LSE [Tq, Hq] by dense math on each sequence's gathered keys; `mask(i, j)`
+    of query and key positions, a sequence's queries at kv_len - q_len on."""
+    outs, lses = [], []
+    page_size, groups = k.shape[1], q.shape[1] // k.shape[2]
+    for b in range(len(cu) - 1):
+        n, q_len = int(kv_lens[b]), int(cu[b + 1] - cu[b])
+        rows = [int(table[b, j // page_size]) * page_size + j % page_size for j in range(n)]
+        ks = k.flatten(0, 1)[rows].double().transpose(0, 1).repeat_interleave(groups, 0)
+        vs = v.flatten(0, 1)[rows].double().transpose(0, 1).repeat_interleave(groups, 0)
+        qs = q[cu[b]:cu[b + 1]].double().transpose(0, 1)
+        s = qs @ ks.transpose(-1, -2) / math.sqrt(q.shape[-1])
+        if mask is not None:
+            i, j = torch.arange(n - q_len, n)[:, None], torch.arange(n)[None, :]
+            s = s.masked_fill(~mask(i, j), -math.inf)
+        if sink is not None:
+            s = torch.cat([s, sink.double()[:, None, None].expand(-1, s.shape[1], 1)], -1)
+            vs = torch.cat([vs, torch.zeros_like(vs[:, :1])], 1)
+        lse = torch.logsumexp(s, -1)
+        outs.append(torch.nan_to_num(torch.exp(s - lse[..., None])) @ vs)
+        lses.append(lse)
+    return torch.cat([o.transpose(0, 1) for o in outs]).float(), torch.cat([l.transpose(0, 1) for l in lses]).float()
+
+
+# Chunked prefill starting mid-page, a whole prompt, decoding rows, a sequence with no queries.
+LAYOUTS = [([5, 37, 1, 0, 100], [5, 77, 300, 9, 100], 8), ([1, 1, 1], [700, 33, 1], 16)]
+
+
+@pytest.mark.parametrize("q_lens,kv_lens,page_size", LAYOUTS)
+def test_causal_is_bottom_right_with_the_lse(q_lens, kv_lens, page_size):
+    q, k, v, cu, table, lens = paged(q_lens, kv_lens, page_size)
+    attention = at.PagedAttention().plan(cu, table, lens, is_causal=True)
+    with torch.no_grad():
+        out, lse = attention.run(q, k, v, return_lse=True)
+        again = attention.run(q, k, v)  # the same plan, another layer
+    want, want_lse = dense(q, k, v, cu, table, lens, mask=lambda i, j: j <= i)
+    torch.testing.assert_close(out, want, atol=2e-4, rtol=2e-4)
+    torch.testing.assert_close(lse, want_lse, atol=2e-4, rtol=2e-4)
+    assert torch.equal(out, again)
+
+
+def test_bf16_window_and_sinks():
+    q, k, v, cu, table, lens = paged([3, 1], [130, 67], 64, hq=8, hkv=1, d=64, dtype=torch.bfloat16, seed=1)
+    sinks = torch.randn(8)
+    attention = at.PagedAttention().plan(cu, table, lens, is_causal=True, window_size=(31, -1), sinks=sinks)
+    with torch.no_grad():
+        out = attention.run(q, k, v)
+    want, _ = dense(q, k, v, cu, table, lens, mask=lambda i, j: (j <= i) & (i - j <= 31), sink=sinks)
+    torch.testing.assert_close(out.float(), want, atol=2e-2, rtol=2e-2)
+
+
+def test_a_kernel_of_ones_own_sees_positions_and_the_sequence():
+    kernel = attnc.loads("kernel every_other(bias: tensor<f32>[batch]) {\n"
+                         "  mask = kv % 2 == q % 2;\n  score = score + bias[b];\n}\n").every_other
+    q, k, v, cu, table, lens = paged([4, 2], [9, 20], 8, seed=2)
+    bias = torch.tensor([0.5, -1.0])
+    with torch.no_grad():
+        out = at.PagedAttention().plan(cu, table, lens, kernel=kernel, bias=bias).run(q, k, v)
+    want, _ = dense(q, k, v, cu, table, lens, mask=lambda i, j: j % 2 == i % 2)  # a per-sequence bias cancels
+    torch.testing.assert_close(out, want, atol=2e-4, rtol=2e-4)
+
+
+def test_errors():
+    q, k, v, cu, table, lens = paged([2, 1], [10, 3], 8)
+    with pytest.raises(attnc.Error, match="plan"):
+        at.PagedAttention().run(q, k, v)
+    bad = table.clone()
+    bad[0, 1] = 99
+    with pytest.raises(attnc.Error, match=r"page_table\[0\]\[1\] is 99, outside the cache's"):
+        with torch.no_grad():
+            at.PagedAttention().plan(cu, bad, lens).run(q, k, v)
+    with pytest.raises(attnc.Error, match="sequence 0 has 2 queries but 1 keys"):
+        with torch.no_grad():
+            at.PagedAttention().plan(cu, table, torch.tensor([1, 3], dtype=torch.int32)).run(q, k, v)
+    with pytest.raises(attnc.Error, match="no backward"):
+        at.PagedAttention().plan(cu, table, lens).run(q.requires_grad_(), k, v)
