@@ -13,23 +13,13 @@ figures (bench/results/serving.md).
 """
 
 import argparse
-import statistics
 import time
 
 import torch
 import torch.nn.functional as F
 
 import attnc.torch as at
-
-
-def timed(fn, repeats):
-    fn()  # compile, warm caches
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+from timing import median_seconds
 
 
 def trace(a, g):
@@ -92,8 +82,8 @@ def main():
 
             with torch.no_grad():
                 torch.testing.assert_close(attnc_run().float(), sdpa_run().float(), atol=3e-2, rtol=3e-2)
-                t_attnc = timed(attnc_run, a.repeats)
-                t_sdpa = timed(sdpa_run, a.repeats)
+                t_attnc = median_seconds(attnc_run, a.repeats)
+                t_sdpa = median_seconds(sdpa_run, a.repeats)
             print(f"{step:14} {str(dtype).split('.')[-1]:8} {t_attnc * 1e3:9.1f} {t_sdpa * 1e3:15.1f} "
                   f"{t_sdpa / t_attnc:6.2f}   (plan {plan_ms:.2f} ms)")
     decode_bytes = 2 * int(kv_lens[1::2].sum()) * Hkv * D

@@ -10,23 +10,13 @@ float32 and bfloat16. State the ISA beside the figures (bench/results/serving.md
 """
 
 import argparse
-import statistics
 import time
 
 import torch
 import torch.nn.functional as F
 
 import attnc.torch as at
-
-
-def timed(fn, repeats):
-    fn()  # compile, warm caches
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+from timing import median_seconds
 
 
 def main():
@@ -60,8 +50,8 @@ def main():
 
         with torch.no_grad():
             torch.testing.assert_close(attnc_run().float(), sdpa_run().float(), atol=3e-2, rtol=3e-2)
-            t_attnc = timed(attnc_run, a.repeats)
-            t_sdpa = timed(sdpa_run, a.repeats)
+            t_attnc = median_seconds(attnc_run, a.repeats)
+            t_sdpa = median_seconds(sdpa_run, a.repeats)
             flex = ""
             if not a.no_flex:
                 from torch.nn.attention.flex_attention import create_block_mask, flex_attention
@@ -71,7 +61,7 @@ def main():
                                          device="cpu")
                 compiled = torch.compile(flex_attention)
                 qf, kf, vf = (t.transpose(0, 1)[None] for t in (q, k, v))
-                t_flex = timed(lambda: compiled(qf, kf, vf, block_mask=mask, enable_gqa=True), a.repeats)
+                t_flex = median_seconds(lambda: compiled(qf, kf, vf, block_mask=mask, enable_gqa=True), a.repeats)
                 flex = f"{t_flex * 1e3:9.1f} {t_flex / t_attnc:6.2f}"
         print(f"{str(dtype).split('.')[-1]:8} {t_attnc * 1e3:9.1f} {t_sdpa * 1e3:12.1f} "
               f"{t_sdpa / t_attnc:6.2f} {flex}")

@@ -17,7 +17,7 @@
 #include "backends/reference/Reference.h"
 #include "runtime/KernelCallArgs.h"
 #include "tests/cpu/CpuTestSupport.h"
-#include "tests/ragged/PackedRows.h"
+#include "tests/ragged/RaggedSupport.h"
 #include "tests/support/AttentionInputs.h"
 #include "tests/support/TestSupport.h"
 
@@ -177,27 +177,11 @@ BOOST_AUTO_TEST_CASE(reference_pages_are_the_gathered_sequence) {
 
 BOOST_AUTO_TEST_CASE(cpu_matches_the_reference_on_pages) {
   std::mt19937 rng(12);
-  const Backend& cpu = find_backend("cpu", Capability::Run);
-  for (const char* name : {"causal_lse", "windowed_docs", "sinks_per_head", "causal_bf16", "all_keys"}) {
-    auto ir = lower_text(kPagedProgram, name);
-    const bool bf16 = ir->options.dtype == DType::BF16;
-    const double tolerance = bf16 ? 2e-2 : 2e-4;
-    for (const PagedBatch& batch : kPagedBatches) {
-      for (auto [Hq, Hkv, D] : {std::tuple{4, 2, 16}, {8, 1, 64}}) {
-        KernelInputs in = paged_inputs(*ir, batch, bf16 ? ScalarType::BF16 : ScalarType::F32, Hq, Hkv, D, rng);
-        const KernelOutputs want = run_reference(*ir, in, 2);
-        for (int threads : {1, 2}) {
-          const KernelOutputs got = cpu.run(*ir, in, threads);
-          const std::string what = std::string(name) + " page_size=" + std::to_string(batch.page_size) +
-                                   " Tq=" + std::to_string(in.q.shape[0]) + " Hq=" + std::to_string(Hq) +
-                                   " D=" + std::to_string(D) + " threads=" + std::to_string(threads);
-          BOOST_TEST(max_abs_diff(got.out, want.out) < tolerance, what);
-          BOOST_TEST(max_abs_diff(got.lse, want.lse) < tolerance, what);
-          if (ir->options.return_max) BOOST_TEST(max_abs_diff(got.max, want.max) < tolerance, what);
-        }
-      }
-    }
-  }
+  check_cpu_against_reference(
+      kPagedProgram, std::vector<PagedBatch>(std::begin(kPagedBatches), std::end(kPagedBatches)),
+      [&](const KernelIR& ir, const auto& batch, ScalarType type, int Hq, int Hkv, int D) {
+        return paged_inputs(ir, batch, type, Hq, Hkv, D, rng);
+      });
 }
 
 BOOST_AUTO_TEST_CASE(bad_pages_are_errors_everywhere) {

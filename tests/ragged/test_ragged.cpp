@@ -14,7 +14,7 @@
 #include "backends/io/RaggedBatch.h"
 #include "backends/reference/Reference.h"
 #include "tests/cpu/CpuTestSupport.h"
-#include "tests/ragged/PackedRows.h"
+#include "tests/ragged/RaggedSupport.h"
 #include "tests/support/AttentionInputs.h"
 #include "tests/support/MesaCache.h"
 #include "tests/support/TestSupport.h"
@@ -140,28 +140,11 @@ BOOST_AUTO_TEST_CASE(reference_is_each_sequence_as_a_dense_batch) {
 
 BOOST_AUTO_TEST_CASE(cpu_matches_the_reference) {
   std::mt19937 rng(2);
-  const Backend& cpu = find_backend("cpu", Capability::Run);
-  for (const char* name : {"causal_lse", "windowed_docs", "sinks_per_head", "causal_bf16", "all_keys"}) {
-    auto ir = lower_text(kProgram, name);
-    const bool bf16 = ir->options.dtype == DType::BF16;
-    const double tolerance = bf16 ? 2e-2 : 2e-4;
-    for (const Batch& batch : kBatches) {
-      for (auto [Hq, Hkv, D] : {std::tuple{4, 2, 16}, {8, 1, 64}}) {
-        KernelInputs in =
-            ragged_inputs(*ir, batch, bf16 ? ScalarType::BF16 : ScalarType::F32, Hq, Hkv, D, rng);
-        const KernelOutputs want = run_reference(*ir, in, 2);
-        for (int threads : {1, 2}) {
-          const KernelOutputs got = cpu.run(*ir, in, threads);
-          const std::string what = std::string(name) + " Tq=" + std::to_string(in.q.shape[0]) +
-                                   " Tk=" + std::to_string(in.k.shape[0]) + " Hq=" + std::to_string(Hq) +
-                                   " threads=" + std::to_string(threads);
-          BOOST_TEST(max_abs_diff(got.out, want.out) < tolerance, what);
-          BOOST_TEST(max_abs_diff(got.lse, want.lse) < tolerance, what);
-          if (ir->options.return_max) BOOST_TEST(max_abs_diff(got.max, want.max) < tolerance, what);
-        }
-      }
-    }
-  }
+  check_cpu_against_reference(
+      kProgram, std::vector<Batch>(std::begin(kBatches), std::end(kBatches)),
+      [&](const KernelIR& ir, const auto& batch, ScalarType type, int Hq, int Hkv, int D) {
+        return ragged_inputs(ir, batch, type, Hq, Hkv, D, rng);
+      });
 }
 
 BOOST_AUTO_TEST_CASE(bad_boundaries_are_errors_everywhere) {
