@@ -10,7 +10,6 @@ float32 and bfloat16. State the ISA beside the figures (bench/results/serving.md
 """
 
 import argparse
-import time
 
 import torch
 import torch.nn.functional as F
