@@ -1,6 +1,6 @@
 // `attnc bench FILE [KERNEL] --shape B,H,L,D [-t TARGET] [--dtype T] [--backward]`: warm-up, timed
 // runs (forward, or forward + backward), and the rate of the unmasked work (the tile plan's
-// density), as a table or JSON.
+// density), as a table or JSON; with --serving TRACE.json a serving step instead (ServingBench.cpp).
 #include <unistd.h>
 
 #include <algorithm>
@@ -14,6 +14,7 @@
 #include "backends/Backend.h"
 #include "cli/Commands.h"
 #include "cli/KernelSession.h"
+#include "cli/ServingBench.h"
 #include "codegen/Lower.h"
 #include "codegen/PlanTiles.h"
 #include "runtime/TilePlanner.h"
@@ -89,6 +90,7 @@ int run_bench(const BenchOptions& o) {
         o.backward && find_backend(o.target, Capability::Backward).can(Capability::Backward);
     if (!o.dtype.empty())
       ir = with_dtype(*ir, o.dtype == "bf16" ? DType::BF16 : o.dtype == "f16" ? DType::F16 : DType::F32);
+    if (!o.serving.empty()) return bench_serving(*ir, target, o);
     std::vector<int64_t> s = parse_shape(o.shape);
     const int64_t B = s[0], H = s[1], L = s[2], D = s[3];
     const int64_t Hkv = o.kv_heads > 0 ? o.kv_heads : H, Dv = o.value_dim > 0 ? o.value_dim : D;

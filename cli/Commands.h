@@ -88,6 +88,7 @@ struct BenchOptions {
   bool json = false;
   bool autotune = false;  ///< cuda: search the tile shapes first (runtime/CudaTuner.h)
   bool backward = false;  ///< time forward + backward (the gradients of every f32 buffer the score reads)
+  std::string serving;    ///< a serving trace (.json): one step over a paged KV cache instead of --shape
 };
 int run_bench(const BenchOptions& o);
 

@@ -178,7 +178,11 @@ int main(int argc, char** argv) {
       app.add_subcommand("bench", "Time a kernel: median/min/max and GFLOP/s of the unmasked work");
   bench_cmd->add_option("file", bench.file, ".attn file")->required();
   bench_cmd->add_option("kernel", bench.kernel, "kernel name (optional when the file has one kernel)");
-  bench_cmd->add_option("--shape", bench.shape, "B,H,L,D")->required();
+  auto* bench_shape = bench_cmd->add_option("--shape", bench.shape, "B,H,L,D");
+  auto* bench_serving =
+      bench_cmd->add_option("--serving", bench.serving,
+                            "TRACE.json: one serving step over a paged KV cache (samples/serving/trace.json)");
+  bench_shape->excludes(bench_serving);
   bench_cmd->add_option("--kv-heads", bench.kv_heads, "key/value heads (default H)");
   bench_cmd->add_option("--kv-len", bench.kv_len, "keys per sequence (default L; e.g. L=1 for decoding)")
       ->check(CLI::PositiveNumber);
@@ -237,7 +241,13 @@ int main(int argc, char** argv) {
     if (fmt_cmd->parsed()) return run_fmt(fmt);
     if (compile_cmd->parsed()) return run_compile(compile);
     if (cache_cmd->parsed()) return run_cache(cache);
-    if (bench_cmd->parsed()) return run_bench(bench);
+    if (bench_cmd->parsed()) {
+      if (bench.shape.empty() && bench.serving.empty()) {
+        std::cerr << "attnc bench: --shape B,H,L,D or --serving TRACE.json is required\n";
+        return 2;
+      }
+      return run_bench(bench);
+    }
     if (mask_cmd->parsed()) return run_mask_command(mask);
     return 0;
   };

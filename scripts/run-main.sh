@@ -36,3 +36,6 @@ echo "== samples/model: 32 layers, 3 distinct kernels (run twice: cold, then war
 export ATTNC_CACHE_DIR="$work/cache"
 "$root/build/samples/model/model" "$root/build/samples/model/kernels"
 "$root/build/samples/model/model" "$root/build/samples/model/kernels"
+
+echo "== samples/serving: one step of 64 requests (prefill chunks and decoding) over a paged KV cache"
+"$root/build/samples/serving/serving" "$root/build/samples/serving/kernels" samples/serving/trace.json --steps 2

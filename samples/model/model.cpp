@@ -7,13 +7,12 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
-#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <random>
-#include <sstream>
 
 #include "attn/loader.hpp"
+#include "samples/ManifestKernels.h"
 
 namespace {
 
@@ -21,29 +20,6 @@ using Clock = std::chrono::steady_clock;
 const Clock::time_point kProcessStart = Clock::now();
 
 constexpr int64_t kHeads = 4, kHeadDim = 32, kModel = kHeads * kHeadDim, kLength = 256;
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-// One kernel of the manifest, as a loader request: the source with its header pasted in.
-attn::KernelRequest request_for(const nlohmann::json& k, const std::string& dir) {
-  std::string cpp = k["files"]["cpu"][0], header = k["files"]["cpu"][1];
-  std::string source = read_text(dir + "/" + cpp);
-  std::string include = "#include \"" + header + "\"\n";
-  size_t at = source.find(include);
-  if (at != std::string::npos) source.replace(at, include.size(), read_text(dir + "/" + header));
-  attn::KernelRequest r;
-  r.target = "cpu";
-  r.source = std::move(source);
-  r.entry = k["cpu_entry"];
-  for (const auto& f : k["cpu_flags"]) r.flags.push_back(f);
-  return r;
-}
 
 // A dense f32 tensor with its DLPack view.
 struct Tensor {
@@ -90,11 +66,11 @@ int main(int argc, char** argv) {
       layers = std::atoi(argv[++i]);
   }
   try {
-    nlohmann::json manifest = nlohmann::json::parse(read_text(dir + "/manifest.json"));
+    nlohmann::json manifest = nlohmann::json::parse(samples::read_text(dir + "/manifest.json"));
     std::vector<attn::KernelRequest> kinds;
     std::vector<bool> has_slopes;
     for (const auto& k : manifest["kernels"]) {
-      kinds.push_back(request_for(k, dir));
+      kinds.push_back(samples::request_for(k, dir));
       has_slopes.push_back(!k["args"].empty());
     }
     attn::LoaderOptions options;

@@ -451,6 +451,30 @@ BOOST_AUTO_TEST_CASE(bench_reports_times_and_rates) {
   BOOST_TEST(bad.output.find("'x' is not a positive integer") != std::string::npos, bad.output);
 }
 
+BOOST_AUTO_TEST_CASE(bench_times_a_serving_trace) {
+  // docs/guide.md, "Paged KV caches": `attnc bench --serving` on a trace of samples/serving's format
+  // (small here: a prefill chunk, a decoding token, a whole prompt), on the reference and cpu.
+  TempDir dir;
+  const std::string file = (dir.path() / "s.attn").string(), trace = (dir.path() / "trace.json").string();
+  write_file(file, "kernel paged { mask = kv <= q; }\n");
+  write_file(trace, R"({"page_size": 8, "heads": 4, "kv_heads": 2, "head_dim": 16,
+                        "requests": [{"q_len": 5, "kv_len": 21}, {"q_len": 1, "kv_len": 40}, {"q_len": 9, "kv_len": 9}]})");
+  for (const char* target : {"reference", "cpu"}) {
+    auto r = run_command(attnc("bench " + file + " --serving " + trace + " -t " + target + " --iters 2 --json"));
+    BOOST_REQUIRE_MESSAGE(r.status == 0, r.output);
+    BOOST_TEST(r.output.find("\"query_tokens\": 15") != std::string::npos, r.output);
+    BOOST_TEST(r.output.find("\"pages\": 10") != std::string::npos, r.output);  // 3 + 5 + 2 of 8 keys
+    BOOST_TEST(r.output.find("\"tokens_per_s\"") != std::string::npos, r.output);
+  }
+  write_file(trace, R"({"page_size": 8, "heads": 4, "kv_heads": 2, "head_dim": 16, "requests": [{"q_len": 5, "kv_len": 2}]})");
+  auto bad = run_command(attnc("bench " + file + " --serving " + trace));
+  BOOST_TEST(bad.status == 1);
+  BOOST_TEST(bad.output.find("q_len 5 and kv_len 2") != std::string::npos, bad.output);
+  auto neither = run_command(attnc("bench " + file));
+  BOOST_TEST(neither.status != 0);
+  BOOST_TEST(neither.output.find("--serving TRACE.json") != std::string::npos, neither.output);
+}
+
 BOOST_AUTO_TEST_CASE(bool_buffers_take_uint8_on_every_target_and_args_once) {
   // A bool buffer may come as NumPy bool or uint8 (any non-zero byte true), on every target alike.
   Inputs in("kernel g(keep: tensor<bool>[len]) { mask = keep[kv] || kv == q; lse = true; }\n", {1, 2, 50, 16},
