@@ -41,13 +41,6 @@ std::vector<int64_t> parse_shape(const std::string& text) {
   return dims;
 }
 
-HostTensor random_tensor(ScalarType type, std::vector<int64_t> shape, std::mt19937& rng) {
-  HostTensor t(type, std::move(shape));
-  std::normal_distribution<float> normal(0.0f, 1.0f);
-  for (int64_t i = 0; i < t.numel(); ++i) t.set(i, normal(rng));
-  return t;
-}
-
 // Fraction of (q, kv) pairs the mask allows, from the tile plan (exact or sampled).
 MaskDensity density_of(const KernelIR& ir, const KernelInputs& in, int64_t Lq, int64_t Lk) {
   auto plan = plan_tiles(ir);  // owns the program below

@@ -74,4 +74,11 @@ void bind_kernel_args(const KernelIR& ir, const std::vector<std::string>& args, 
   }
 }
 
+HostTensor random_tensor(ScalarType type, std::vector<int64_t> shape, std::mt19937& rng) {
+  HostTensor t(type, std::move(shape));
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  for (int64_t i = 0; i < t.numel(); ++i) t.set(i, normal(rng));
+  return t;
+}
+
 }  // namespace attn::cli

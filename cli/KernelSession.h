@@ -1,8 +1,9 @@
-// What the commands that lower kernels share: loading one kernel, binding its --arg values, and
-// reporting a backend's failure (a located diagnostic for a backend limit).
+// What the commands that lower kernels share: loading one kernel, binding its --arg values,
+// random inputs, and reporting a backend's failure (a located diagnostic for a backend limit).
 #pragma once
 
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -42,5 +43,8 @@ HostTensor read_tensor_arg(const std::string& name, const std::string& value);
 /// Binds `--arg NAME=FILE.npy` (tensors) and `--arg NAME=VALUE` (scalars) into `in`.
 /// Throws InputError naming the argument.
 void bind_kernel_args(const KernelIR& ir, const std::vector<std::string>& args, KernelInputs& in);
+
+/// A tensor of standard normal values from `rng` (attnc bench's inputs).
+HostTensor random_tensor(ScalarType type, std::vector<int64_t> shape, std::mt19937& rng);
 
 }  // namespace attn::cli

@@ -116,9 +116,9 @@ int main(int argc, char** argv) {
                           "a ragged batch: key boundaries, i32 [N + 1] (.npy); k, v are then [Tk, Hkv, D]");
   // A paged KV cache (docs/guide.md, "Paged KV caches"): packed q with --cu-seqlens-q, k and v
   // [pages, page_size, Hkv, D], each sequence's queries its last tokens.
-  auto* page_table =
-      run_cmd->add_option("--page-table", run.page_table,
-                          "a paged KV cache: i32 [N, max_pages] (.npy); k, v are then [pages, page_size, Hkv, D]");
+  auto* page_table = run_cmd->add_option(
+      "--page-table", run.page_table,
+      "a paged KV cache: i32 [N, max_pages] (.npy); k, v are then [pages, page_size, Hkv, D]");
   auto* kv_lens =
       run_cmd->add_option("--kv-lens", run.kv_lens, "a paged KV cache: each sequence's keys, i32 [N] (.npy)");
   page_table->needs(kv_lens)->needs(cu_q)->excludes(cu_k);
@@ -179,9 +179,9 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("file", bench.file, ".attn file")->required();
   bench_cmd->add_option("kernel", bench.kernel, "kernel name (optional when the file has one kernel)");
   auto* bench_shape = bench_cmd->add_option("--shape", bench.shape, "B,H,L,D");
-  auto* bench_serving =
-      bench_cmd->add_option("--serving", bench.serving,
-                            "TRACE.json: one serving step over a paged KV cache (samples/serving/trace.json)");
+  auto* bench_serving = bench_cmd->add_option(
+      "--serving", bench.serving,
+      "TRACE.json: one serving step over a paged KV cache (samples/serving/trace.json)");
   bench_shape->excludes(bench_serving);
   bench_cmd->add_option("--kv-heads", bench.kv_heads, "key/value heads (default H)");
   bench_cmd->add_option("--kv-len", bench.kv_len, "keys per sequence (default L; e.g. L=1 for decoding)")

@@ -66,8 +66,9 @@ int run_run(const RunOptions& o) {
     in.k = read_input(o.k, dtype);
     in.v = read_input(o.v, dtype);
     if (!o.cu_seqlens_q.empty() && o.cu_seqlens_k.empty() && o.page_table.empty())
-      throw InputError("--cu-seqlens-q needs --cu-seqlens-k (a ragged batch) or --page-table and --kv-lens (a "
-                       "paged KV cache)");
+      throw InputError(
+          "--cu-seqlens-q needs --cu-seqlens-k (a ragged batch) or --page-table and --kv-lens (a "
+          "paged KV cache)");
     if (!o.cu_seqlens_q.empty()) in.cu_seqlens_q = read_npy(o.cu_seqlens_q);
     if (!o.cu_seqlens_k.empty()) in.cu_seqlens_k = read_npy(o.cu_seqlens_k);
     if (!o.page_table.empty()) in.page_table = read_npy(o.page_table);

@@ -37,23 +37,19 @@ Trace read_trace(const std::string& path) {
     t.head_dim = j.at("head_dim");
     for (const auto& r : j.at("requests")) t.requests.emplace_back(r.at("q_len"), r.at("kv_len"));
   } catch (const nlohmann::json::exception& e) {
-    throw InputError("--serving " + path + ": not a serving trace (page_size, heads, kv_heads, head_dim and "
-                     "requests of q_len and kv_len): " + e.what());
+    throw InputError("--serving " + path +
+                     ": not a serving trace (page_size, heads, kv_heads, head_dim and "
+                     "requests of q_len and kv_len): " +
+                     e.what());
   }
   if (t.page_size < 1 || t.heads < 1 || t.kv_heads < 1 || t.head_dim < 1 || t.requests.empty())
-    throw InputError("--serving " + path + ": page_size, heads, kv_heads and head_dim must be positive, with at "
+    throw InputError("--serving " + path +
+                     ": page_size, heads, kv_heads and head_dim must be positive, with at "
                      "least one request");
   for (const auto& [q, kv] : t.requests)
     if (q < 0 || kv < q)
       throw InputError("--serving " + path + ": a request has q_len " + std::to_string(q) + " and kv_len " +
                        std::to_string(kv) + " (0 <= q_len <= kv_len)");
-  return t;
-}
-
-HostTensor random_tensor(ScalarType type, std::vector<int64_t> shape, std::mt19937& rng) {
-  HostTensor t(type, std::move(shape));
-  std::normal_distribution<float> normal(0.0f, 1.0f);
-  for (int64_t i = 0; i < t.numel(); ++i) t.set(i, normal(rng));
   return t;
 }
 
@@ -120,8 +116,8 @@ int bench_serving(const KernelIR& ir, const Backend& target, const BenchOptions&
   std::printf("%s on %s: %lld requests, %lld query tokens over %lld keys in %lld pages of %lld, %s\n",
               kernel_name(ir).c_str(), o.target.c_str(), (long long)n, (long long)tokens, (long long)keys,
               (long long)pages, (long long)ps, scalar_type_name(type));
-  std::printf("step: median %.3f ms, min %.3f, max %.3f (%d timed after %d warm-up); %.0f query tokens/s\n", median,
-              sorted.front(), sorted.back(), o.iters, o.warmup, per_second);
+  std::printf("step: median %.3f ms, min %.3f, max %.3f (%d timed after %d warm-up); %.0f query tokens/s\n",
+              median, sorted.front(), sorted.back(), o.iters, o.warmup, per_second);
   return 0;
 }
 

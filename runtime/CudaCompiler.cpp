@@ -155,7 +155,8 @@ class CudaModuleAdapter : public CudaKernelModule {
       return "attn_kernel_args version mismatch";
     if ((a->abi_version >= 5 && (a->cu_seqlens_q || a->cu_seqlens_k)) ||
         (a->abi_version >= 6 && (a->page_table || a->kv_lens)))
-      return "the cuda target does not take ragged batches (cu_seqlens) or paged KV caches yet; the cpu target does";
+      return "the cuda target does not take ragged batches (cu_seqlens) or paged KV caches yet; the cpu "
+             "target does";
     const DLTensor* qkv[] = {a->q, a->k, a->v, a->out};
     for (const DLTensor* t : qkv) {
       if (!t || t->ndim != 4) return "q, k, v and out must be 4-D tensors [B, H, L, D]";

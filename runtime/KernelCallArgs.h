@@ -34,7 +34,7 @@ struct KernelCallTensors {
   std::vector<double> scalars;               ///< its scalar parameters, in declaration order
   const HostTensor* cu_seqlens_q = nullptr;  ///< a ragged batch's boundaries (both or neither)
   const HostTensor* cu_seqlens_k = nullptr;
-  const HostTensor* page_table = nullptr;    ///< a paged KV cache's table and key lengths (both or neither)
+  const HostTensor* page_table = nullptr;  ///< a paged KV cache's table and key lengths (both or neither)
   const HostTensor* kv_lens = nullptr;
 };
 

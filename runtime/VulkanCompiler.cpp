@@ -105,9 +105,10 @@ class VulkanModule final : public VulkanKernelModule {
       return fail(a, kVulkanBadArguments, "attn_kernel_args version mismatch");
     if ((a->abi_version >= 5 && (a->cu_seqlens_q || a->cu_seqlens_k)) ||
         (a->abi_version >= 6 && (a->page_table || a->kv_lens)))
-      return fail(a, kVulkanBadArguments,
-                  "the vulkan target does not take ragged batches (cu_seqlens) or paged KV caches yet; the cpu "
-                  "target does");
+      return fail(
+          a, kVulkanBadArguments,
+          "the vulkan target does not take ragged batches (cu_seqlens) or paged KV caches yet; the cpu "
+          "target does");
     const std::string why = check(*a);
     if (!why.empty()) return fail(a, kVulkanBadArguments, why);
     const int64_t B = a->q->shape[0], Hq = a->q->shape[1], Lq = a->q->shape[2];

@@ -105,7 +105,8 @@ KernelInputs read_call_inputs(const KernelIR& ir, const attn_kernel_args& args) 
     in.cu_seqlens_q = read_host_tensor(args.cu_seqlens_q, "cu_seqlens_q");
   if (args.abi_version >= 5 && args.cu_seqlens_k)
     in.cu_seqlens_k = read_host_tensor(args.cu_seqlens_k, "cu_seqlens_k");
-  if (args.abi_version >= 6 && args.page_table) in.page_table = read_host_tensor(args.page_table, "page_table");
+  if (args.abi_version >= 6 && args.page_table)
+    in.page_table = read_host_tensor(args.page_table, "page_table");
   if (args.abi_version >= 6 && args.kv_lens) in.kv_lens = read_host_tensor(args.kv_lens, "kv_lens");
   return in;
 }

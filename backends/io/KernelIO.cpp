@@ -49,9 +49,10 @@ void validate_inputs(const KernelIR& ir, const KernelInputs& in) {
     const size_t rank = qkv_rank[t == &in.q ? 0 : 1];
     if (t->shape.size() != rank)
       throw InputError(std::string(name) +
-                       (rank == 4 ? (paged ? " of a paged cache must have 4 dimensions [pages, page_size, H, D]"
-                                           : " must have 4 dimensions [B, H, L, D]")
-                                  : " of a ragged batch must have 3 dimensions [T, H, D]") +
+                       (rank == 4
+                            ? (paged ? " of a paged cache must have 4 dimensions [pages, page_size, H, D]"
+                                     : " must have 4 dimensions [B, H, L, D]")
+                            : " of a ragged batch must have 3 dimensions [T, H, D]") +
                        ", got shape " + t->shape_string());
     if (t->type != want)
       throw InputError(std::string(name) + " must be " + scalar_type_name(want) + " (kernel '" + ir.name +
@@ -72,8 +73,9 @@ void validate_inputs(const KernelIR& ir, const KernelInputs& in) {
                      ") must be a multiple of the key/value heads (" + std::to_string(k[heads]) + ")");
   const bool same_rows = paged ? k[0] == v[0] && k[1] == v[1] : k[ragged ? 0 : 2] == v[ragged ? 0 : 2];
   if (!same_rows)
-    throw InputError(std::string(paged ? "k and v must have the same pages" : "k and v must have the same length") +
-                     ": k " + in.k.shape_string() + ", v " + in.v.shape_string());
+    throw InputError(
+        std::string(paged ? "k and v must have the same pages" : "k and v must have the same length") +
+        ": k " + in.k.shape_string() + ", v " + in.v.shape_string());
   const size_t dim = q.size() - 1;
   if (q[dim] != k.back())
     throw InputError("q and k must have the same head dimension: q " + in.q.shape_string() + ", k " +
@@ -192,8 +194,9 @@ KernelOutputs make_outputs(const KernelIR& ir, const KernelInputs& in) {
   KernelOutputs out;
   if (in.ragged()) {  // out [Tq, Hq, Dv], lse and max [Tq, Hq]
     if (in.q.shape.size() != 3 || in.v.shape.size() != (in.paged() ? 4u : 3u))
-      throw InputError("a ragged batch's q must be 3-D [T, H, D], and v [T, H, Dv] or a paged cache's "
-                       "[pages, page_size, H, Dv]");
+      throw InputError(
+          "a ragged batch's q must be 3-D [T, H, D], and v [T, H, Dv] or a paged cache's "
+          "[pages, page_size, H, Dv]");
     const int64_t Tq = in.q.shape[0], Hq = in.q.shape[1], Dv = in.v.shape.back();
     out.out = HostTensor(io_scalar_type(ir.options.dtype), {Tq, Hq, Dv});
     if (ir.options.lse) out.lse = HostTensor(ScalarType::F32, {Tq, Hq});

@@ -55,8 +55,9 @@ std::vector<Sequence> paged_sequences(const KernelInputs& in) {
     s.kv_len = static_cast<int64_t>(in.kv_lens.get(b));
     const std::string seq = "sequence " + std::to_string(b);
     if (s.kv_len < 0 || s.kv_len > max_pages * page_size)
-      throw InputError(seq + " has " + std::to_string(s.kv_len) + " keys, but its " + std::to_string(max_pages) +
-                       " pages of " + std::to_string(page_size) + " hold " + std::to_string(max_pages * page_size));
+      throw InputError(seq + " has " + std::to_string(s.kv_len) + " keys, but its " +
+                       std::to_string(max_pages) + " pages of " + std::to_string(page_size) + " hold " +
+                       std::to_string(max_pages * page_size));
     if (s.q_len > s.kv_len)
       throw InputError(seq + " has " + std::to_string(s.q_len) + " queries but " + std::to_string(s.kv_len) +
                        " keys; a paged sequence's queries are its last tokens, already in the cache");
@@ -88,15 +89,17 @@ std::vector<Sequence> ragged_sequences(const KernelInputs& in) {
                      std::to_string(k.size()) + "; both are sequences + 1");
   std::vector<Sequence> out(q.size() - 1);
   for (size_t b = 0; b < out.size(); ++b)
-    out[b].q_first = q[b], out[b].q_len = q[b + 1] - q[b], out[b].kv_first = k[b], out[b].kv_len = k[b + 1] - k[b];
+    out[b].q_first = q[b], out[b].q_len = q[b + 1] - q[b], out[b].kv_first = k[b],
+    out[b].kv_len = k[b + 1] - k[b];
   return out;
 }
 
 void require_dense(const KernelInputs& in, const std::string& what) {
   if (in.ragged())
-    throw InputError(what +
-                     " does not take ragged batches (cu_seqlens) or paged KV caches yet; the reference and cpu "
-                     "targets do");
+    throw InputError(
+        what +
+        " does not take ragged batches (cu_seqlens) or paged KV caches yet; the reference and cpu "
+        "targets do");
 }
 
 }  // namespace attn

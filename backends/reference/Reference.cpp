@@ -40,7 +40,8 @@ struct RowLayout {
   }
   /// The row index of key j of sequence b, head hk, in K and V: through the page table when paged.
   int64_t kv_row(int64_t b, int64_t hk, int64_t j) const {
-    if (paged) return (sequences[size_t(b)].pages[size_t(j / page_size)] * page_size + j % page_size) * Hkv + hk;
+    if (paged)
+      return (sequences[size_t(b)].pages[size_t(j / page_size)] * page_size + j % page_size) * Hkv + hk;
     return ragged ? (sequences[size_t(b)].kv_first + j) * Hkv + hk : (b * Hkv + hk) * Lkv + j;
   }
 };

@@ -122,16 +122,17 @@ NB_MODULE(_core, m) {
       .def_prop_ro(
           "args", [](const LibraryKernel& k) { return arg_list(k.ir()); },
           "(name, is_buffer, element type, dims) per run-time argument, in declaration order")
-      .def("run", &run, nb::arg("q"), nb::arg("k"), nb::arg("v"), nb::arg("out"), nb::arg("lse").none(),
-           nb::arg("buffers"), nb::arg("scalars"), nb::arg("target"), nb::arg("threads"),
-           nb::arg("stream") = 0, nb::arg("max").none() = nb::none(),
-           nb::arg("cu_seqlens_q").none() = nb::none(), nb::arg("cu_seqlens_k").none() = nb::none(),
-           nb::arg("page_table").none() = nb::none(), nb::arg("kv_lens").none() = nb::none(),
-           "Runs the kernel into out (and lse when given: the kernel with lse; max for a kernel that sets "
-           "return_max); on cuda, launched on `stream` (a CUstream) without waiting. With cu_seqlens_q and "
-           "_k (int32 [N + 1]), a ragged batch: q [Tq, Hq, D], k and v [Tk, Hkv, D], out [Tq, Hq, Dv], lse "
-           "and max [Tq, Hq]. With cu_seqlens_q, page_table (int32 [N, max_pages]) and kv_lens (int32 [N]), a "
-           "paged KV cache: k and v [pages, page_size, Hkv, D]. Raises Error for bad inputs")
+      .def(
+          "run", &run, nb::arg("q"), nb::arg("k"), nb::arg("v"), nb::arg("out"), nb::arg("lse").none(),
+          nb::arg("buffers"), nb::arg("scalars"), nb::arg("target"), nb::arg("threads"),
+          nb::arg("stream") = 0, nb::arg("max").none() = nb::none(),
+          nb::arg("cu_seqlens_q").none() = nb::none(), nb::arg("cu_seqlens_k").none() = nb::none(),
+          nb::arg("page_table").none() = nb::none(), nb::arg("kv_lens").none() = nb::none(),
+          "Runs the kernel into out (and lse when given: the kernel with lse; max for a kernel that sets "
+          "return_max); on cuda, launched on `stream` (a CUstream) without waiting. With cu_seqlens_q and "
+          "_k (int32 [N + 1]), a ragged batch: q [Tq, Hq, D], k and v [Tk, Hkv, D], out [Tq, Hq, Dv], lse "
+          "and max [Tq, Hq]. With cu_seqlens_q, page_table (int32 [N, max_pages]) and kv_lens (int32 [N]), a "
+          "paged KV cache: k and v [pages, page_size, Hkv, D]. Raises Error for bad inputs")
       .def("backward", &run_backward, nb::arg("q"), nb::arg("k"), nb::arg("v"), nb::arg("buffers"),
            nb::arg("scalars"), nb::arg("out").none(), nb::arg("lse").none(), nb::arg("dout"),
            nb::arg("dlse").none(), nb::arg("dq"), nb::arg("dk"), nb::arg("dv"), nb::arg("dbuffers"),

@@ -63,8 +63,8 @@ HostTensor index_table(const std::string& what, const TensorView& t, size_t rank
   for (int64_t i = 0; i < h.shape[0]; ++i)
     for (int64_t j = 0; j < cols; ++j)
       std::memcpy(h.bytes.data() + size_t(i * cols + j) * size,
-                  static_cast<const char*>(t.data) + (i * t.strides[0] + (rank == 2 ? j * t.strides[1] : 0)) *
-                                                         int64_t(size),
+                  static_cast<const char*>(t.data) +
+                      (i * t.strides[0] + (rank == 2 ? j * t.strides[1] : 0)) * int64_t(size),
                   size);
   return h;
 }
@@ -165,10 +165,13 @@ KernelInputs checked_shapes(const KernelIR& ir, const KernelCall& call) {
   in.scalars = call.scalars;
   // A ragged batch or paged cache: validate_inputs says what is missing.
   const char* cu_text = "a 1-D int32 tensor (sequences + 1 entries)";
-  if (!call.cu_seqlens_q.shape.empty()) in.cu_seqlens_q = index_table("cu_seqlens_q", call.cu_seqlens_q, 1, cu_text);
-  if (!call.cu_seqlens_k.shape.empty()) in.cu_seqlens_k = index_table("cu_seqlens_k", call.cu_seqlens_k, 1, cu_text);
+  if (!call.cu_seqlens_q.shape.empty())
+    in.cu_seqlens_q = index_table("cu_seqlens_q", call.cu_seqlens_q, 1, cu_text);
+  if (!call.cu_seqlens_k.shape.empty())
+    in.cu_seqlens_k = index_table("cu_seqlens_k", call.cu_seqlens_k, 1, cu_text);
   if (!call.page_table.shape.empty())
-    in.page_table = index_table("page_table", call.page_table, 2, "a 2-D int32 tensor [sequences, max_pages]");
+    in.page_table =
+        index_table("page_table", call.page_table, 2, "a 2-D int32 tensor [sequences, max_pages]");
   if (!call.kv_lens.shape.empty())
     in.kv_lens = index_table("kv_lens", call.kv_lens, 1, "a 1-D int32 tensor (one per sequence)");
   if (in.cu_seqlens_q.shape.empty() != in.cu_seqlens_k.shape.empty() && !in.paged())

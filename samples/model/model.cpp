@@ -13,6 +13,7 @@
 
 #include "attn/loader.hpp"
 #include "samples/ManifestKernels.h"
+#include "samples/SampleTensor.h"
 
 namespace {
 
@@ -21,22 +22,8 @@ const Clock::time_point kProcessStart = Clock::now();
 
 constexpr int64_t kHeads = 4, kHeadDim = 32, kModel = kHeads * kHeadDim, kLength = 256;
 
-// A dense f32 tensor with its DLPack view.
-struct Tensor {
-  std::vector<float> data;
-  std::vector<int64_t> shape;
-  DLTensor dl{};
-  explicit Tensor(std::vector<int64_t> s) : shape(std::move(s)) {
-    int64_t n = 1;
-    for (int64_t d : shape) n *= d;
-    data.assign(static_cast<size_t>(n), 0.0f);
-    dl.data = data.data();
-    dl.device = {kDLCPU, 0};
-    dl.ndim = static_cast<int>(shape.size());
-    dl.dtype = {kDLFloat, 32, 1};
-    dl.shape = shape.data();
-  }
-};
+using Tensor = samples::Tensor<float>;
+
 
 // y[L, out] = x[L, in] * w[in, out]
 void matmul(const std::vector<float>& x, const std::vector<float>& w, std::vector<float>& y, int64_t in,

@@ -15,11 +15,11 @@
 #include <nlohmann/json.hpp>
 #include <random>
 #include <stdexcept>
-#include <type_traits>
 #include <vector>
 
 #include "attn/loader.hpp"
 #include "samples/ManifestKernels.h"
+#include "samples/SampleTensor.h"
 
 namespace {
 
@@ -38,23 +38,7 @@ float from_bf16(uint16_t h) {
   return f;
 }
 
-/// A dense tensor of `Element` (uint16_t: bf16, int32_t: i32) with its DLPack view.
-template <class Element>
-struct Tensor {
-  std::vector<Element> data;
-  std::vector<int64_t> shape;
-  DLTensor dl{};
-  explicit Tensor(std::vector<int64_t> s) : shape(std::move(s)) {
-    int64_t n = 1;
-    for (int64_t d : shape) n *= d;
-    data.assign(static_cast<size_t>(n), Element{});
-    dl.data = data.data();
-    dl.device = {kDLCPU, 0};
-    dl.ndim = static_cast<int>(shape.size());
-    dl.dtype = std::is_same_v<Element, int32_t> ? DLDataType{kDLInt, 32, 1} : DLDataType{kDLBfloat, 16, 1};
-    dl.shape = shape.data();
-  }
-};
+using samples::Tensor;
 
 struct Request {
   int64_t q_len, kv_len;
@@ -97,8 +81,8 @@ struct Batch {
 };
 
 /// Runs `batch` `steps` times; prints the median and best step and the query tokens per second.
-void serve(const attn::Kernel& kernel, Batch& batch, const DLTensor& k_cache, const DLTensor& v_cache, int steps,
-           int threads, const char* what) {
+void serve(const attn::Kernel& kernel, Batch& batch, const DLTensor& k_cache, const DLTensor& v_cache,
+           int steps, int threads, const char* what) {
   char error[512] = "";
   attn_kernel_args args{};
   args.abi_version = ATTN_KERNEL_ABI_VERSION;
@@ -117,10 +101,9 @@ void serve(const attn::Kernel& kernel, Batch& batch, const DLTensor& k_cache, co
   std::sort(sorted.begin(), sorted.end());
   double sum = 0;
   for (uint16_t x : batch.out.data) sum += std::fabs(from_bf16(x));
-  std::printf("%-26s %6lld query tokens  step %9.2f ms (best %9.2f)  %10.0f tokens/s  mean |out| %.4f\n", what,
-              (long long)batch.tokens, sorted[sorted.size() / 2], sorted.front(),
-              double(batch.tokens) / (sorted[sorted.size() / 2] * 1e-3),
-              sum / double(batch.out.data.size()));
+  std::printf("%-26s %6lld query tokens  step %9.2f ms (best %9.2f)  %10.0f tokens/s  mean |out| %.4f\n",
+              what, (long long)batch.tokens, sorted[sorted.size() / 2], sorted.front(),
+              double(batch.tokens) / (sorted[sorted.size() / 2] * 1e-3), sum / double(batch.out.data.size()));
 }
 
 }  // namespace
@@ -133,8 +116,10 @@ int main(int argc, char** argv) {
   const std::string dir = argv[1], trace_path = argv[2];
   int steps = 3, threads = 0;
   for (int i = 3; i + 1 < argc; i += 2) {
-    if (std::strcmp(argv[i], "--steps") == 0) steps = std::max(1, std::atoi(argv[i + 1]));
-    else if (std::strcmp(argv[i], "--threads") == 0) threads = std::atoi(argv[i + 1]);
+    if (std::strcmp(argv[i], "--steps") == 0)
+      steps = std::max(1, std::atoi(argv[i + 1]));
+    else if (std::strcmp(argv[i], "--threads") == 0)
+      threads = std::atoi(argv[i + 1]);
   }
   try {
     const nlohmann::json manifest = nlohmann::json::parse(samples::read_text(dir + "/manifest.json"));
@@ -152,15 +137,18 @@ int main(int argc, char** argv) {
     // The cache: every request's pages, handed out in a shuffled order as a server's allocator would.
     std::vector<std::vector<int32_t>> pages(requests.size());
     int32_t total = 0;
-    for (size_t b = 0; b < requests.size(); ++b) total += int32_t((requests[b].kv_len + page_size - 1) / page_size);
+    for (size_t b = 0; b < requests.size(); ++b)
+      total += int32_t((requests[b].kv_len + page_size - 1) / page_size);
     std::vector<int32_t> order(static_cast<size_t>(total));
     for (int32_t i = 0; i < total; ++i) order[size_t(i)] = i;
     std::mt19937 rng(7);
     std::shuffle(order.begin(), order.end(), rng);
     size_t next = 0;
     for (size_t b = 0; b < requests.size(); ++b)
-      for (int64_t p = 0; p < (requests[b].kv_len + page_size - 1) / page_size; ++p) pages[b].push_back(order[next++]);
-    Tensor<uint16_t> k_cache({total, page_size, kv_heads, head_dim}), v_cache({total, page_size, kv_heads, head_dim});
+      for (int64_t p = 0; p < (requests[b].kv_len + page_size - 1) / page_size; ++p)
+        pages[b].push_back(order[next++]);
+    Tensor<uint16_t> k_cache({total, page_size, kv_heads, head_dim}),
+        v_cache({total, page_size, kv_heads, head_dim});
     std::normal_distribution<float> normal(0.0f, 1.0f);
     for (auto* cache : {&k_cache, &v_cache})
       for (uint16_t& x : cache->data) x = to_bf16(normal(rng));
@@ -170,12 +158,13 @@ int main(int argc, char** argv) {
     std::vector<std::vector<int32_t>> decoding_pages;
     for (size_t b = 0; b < requests.size(); ++b)
       if (requests[b].q_len == 1) decoding.push_back(requests[b]), decoding_pages.push_back(pages[b]);
-    Batch mixed(requests, pages, heads, head_dim, rng), decode(decoding, decoding_pages, heads, head_dim, rng);
-    std::printf("%zu requests, %lld pages of %lld keys (%.0f MB of bf16 K and V), %lld/%lld heads, D %lld; "
-                "kernel loaded in %.1f ms\n",
-                requests.size(), (long long)total, (long long)page_size,
-                2.0 * double(k_cache.data.size()) * 2 / 1e6, (long long)heads, (long long)kv_heads,
-                (long long)head_dim, load_ms);
+    Batch mixed(requests, pages, heads, head_dim, rng),
+        decode(decoding, decoding_pages, heads, head_dim, rng);
+    std::printf(
+        "%zu requests, %lld pages of %lld keys (%.0f MB of bf16 K and V), %lld/%lld heads, D %lld; "
+        "kernel loaded in %.1f ms\n",
+        requests.size(), (long long)total, (long long)page_size, 2.0 * double(k_cache.data.size()) * 2 / 1e6,
+        (long long)heads, (long long)kv_heads, (long long)head_dim, load_ms);
     serve(kernel, mixed, k_cache.dl, v_cache.dl, steps, threads, "prefill chunks + decoding");
     serve(kernel, decode, k_cache.dl, v_cache.dl, steps, threads, "decoding alone");
   } catch (const std::exception& e) {

@@ -118,24 +118,26 @@ BOOST_AUTO_TEST_CASE(run_takes_a_paged_cache) {
   write_npy(in.path("cu_q.npy"), cu_q);
   write_npy(in.path("pages.npy"), table);
   write_npy(in.path("kv_lens.npy"), kv_lens);
-  const std::string paged = " --cu-seqlens-q " + in.path("cu_q.npy") + " --page-table " + in.path("pages.npy") +
-                            " --kv-lens " + in.path("kv_lens.npy");
+  const std::string paged = " --cu-seqlens-q " + in.path("cu_q.npy") + " --page-table " +
+                            in.path("pages.npy") + " --kv-lens " + in.path("kv_lens.npy");
   for (const char* target : {"reference", "cpu"}) {
-    auto r = run_command(attnc("run " + in.file + " -t " + target + " " + in.qkv() + paged + " -o " +
-                               in.path("o.npy")));
+    auto r = run_command(
+        attnc("run " + in.file + " -t " + target + " " + in.qkv() + paged + " -o " + in.path("o.npy")));
     BOOST_REQUIRE_MESSAGE(r.status == 0, r.output);
     HostTensor out = read_npy(in.path("o.npy"));
     BOOST_TEST(out.shape == (std::vector<int64_t>{3, 2, 8}));
     for (auto [q_row, page, row] : {std::tuple{0, 0, 0}, {1, 0, 1}, {2, 1, 2}})
       for (int h = 0; h < 2; ++h)
         for (int d = 0; d < 8; ++d)
-          BOOST_TEST(std::fabs(out.get((q_row * 2 + h) * 8 + d) - in.v.get((page * 4 + row) * 8 + d)) < 1e-6, target);
+          BOOST_TEST(std::fabs(out.get((q_row * 2 + h) * 8 + d) - in.v.get((page * 4 + row) * 8 + d)) < 1e-6,
+                     target);
   }
   table.set(1, 3);  // a page the cache does not have
   write_npy(in.path("pages.npy"), table);
   auto r = run_command(attnc("run " + in.file + " -t cpu " + in.qkv() + paged + " -o " + in.path("o.npy")));
   BOOST_TEST(r.status != 0);
-  BOOST_TEST(r.output.find("page_table[0][1] is 3, outside the cache's 3 pages") != std::string::npos, r.output);
+  BOOST_TEST(r.output.find("page_table[0][1] is 3, outside the cache's 3 pages") != std::string::npos,
+             r.output);
   r = run_command(attnc("run " + in.file + " " + in.qkv() + " --cu-seqlens-q " + in.path("cu_q.npy") +
                         " --page-table " + in.path("pages.npy") + " -o " + in.path("o.npy")));
   BOOST_TEST(r.status != 0);
@@ -460,13 +462,16 @@ BOOST_AUTO_TEST_CASE(bench_times_a_serving_trace) {
   write_file(trace, R"({"page_size": 8, "heads": 4, "kv_heads": 2, "head_dim": 16,
                         "requests": [{"q_len": 5, "kv_len": 21}, {"q_len": 1, "kv_len": 40}, {"q_len": 9, "kv_len": 9}]})");
   for (const char* target : {"reference", "cpu"}) {
-    auto r = run_command(attnc("bench " + file + " --serving " + trace + " -t " + target + " --iters 2 --json"));
+    auto r =
+        run_command(attnc("bench " + file + " --serving " + trace + " -t " + target + " --iters 2 --json"));
     BOOST_REQUIRE_MESSAGE(r.status == 0, r.output);
     BOOST_TEST(r.output.find("\"query_tokens\": 15") != std::string::npos, r.output);
     BOOST_TEST(r.output.find("\"pages\": 10") != std::string::npos, r.output);  // 3 + 5 + 2 of 8 keys
     BOOST_TEST(r.output.find("\"tokens_per_s\"") != std::string::npos, r.output);
   }
-  write_file(trace, R"({"page_size": 8, "heads": 4, "kv_heads": 2, "head_dim": 16, "requests": [{"q_len": 5, "kv_len": 2}]})");
+  write_file(
+      trace,
+      R"({"page_size": 8, "heads": 4, "kv_heads": 2, "head_dim": 16, "requests": [{"q_len": 5, "kv_len": 2}]})");
   auto bad = run_command(attnc("bench " + file + " --serving " + trace));
   BOOST_TEST(bad.status == 1);
   BOOST_TEST(bad.output.find("q_len 5 and kv_len 2") != std::string::npos, bad.output);

@@ -45,8 +45,8 @@ void check_cpu_against_reference(const char* program, const std::vector<Batch>& 
         const KernelOutputs want = run_reference(*ir, in, 2);
         for (int threads : {1, 2}) {
           const KernelOutputs got = cpu.run(*ir, in, threads);
-          const std::string what = std::string(name) + " q " + in.q.shape_string() + " k " + in.k.shape_string() +
-                                   " threads=" + std::to_string(threads);
+          const std::string what = std::string(name) + " q " + in.q.shape_string() + " k " +
+                                   in.k.shape_string() + " threads=" + std::to_string(threads);
           BOOST_TEST(max_abs_diff(got.out, want.out) < tolerance, what);
           BOOST_TEST(max_abs_diff(got.lse, want.lse) < tolerance, what);
           if (ir->options.return_max) BOOST_TEST(max_abs_diff(got.max, want.max) < tolerance, what);

@@ -5,8 +5,8 @@
 // sequences, page sizes 5, 8 and 64, chunked prefill starting mid-page, decoding (split-KV) and every
 // row past kv_len and every unused page NaN (never read); and the errors, on the host and in the
 // kernel's own checks.
-#include <boost/test/unit_test.hpp>
 #include <algorithm>
+#include <boost/test/unit_test.hpp>
 #include <cmath>
 #include <functional>
 #include <random>
@@ -73,7 +73,8 @@ KernelInputs paged_inputs(const KernelIR& ir, const PagedBatch& batch, ScalarTyp
   in.cu_seqlens_q = boundaries(batch.q_lens);
   in.kv_lens = HostTensor(ScalarType::I32, {N});
   in.page_table = HostTensor(ScalarType::I32, {N, max_pages});
-  const HostTensor k_rand = random_tensor(t, {P, ps, Hkv, D}, rng), v_rand = random_tensor(t, {P, ps, Hkv, D}, rng);
+  const HostTensor k_rand = random_tensor(t, {P, ps, Hkv, D}, rng),
+                   v_rand = random_tensor(t, {P, ps, Hkv, D}, rng);
   in.k = HostTensor(t, {P, ps, Hkv, D}), in.v = HostTensor(t, {P, ps, Hkv, D});
   for (int64_t i = 0; i < in.k.numel(); ++i) in.k.set(i, NAN), in.v.set(i, NAN);
   size_t next = 0;
@@ -82,7 +83,8 @@ KernelInputs paged_inputs(const KernelIR& ir, const PagedBatch& batch, ScalarTyp
     const int64_t used = (batch.kv_lens[size_t(b)] + ps - 1) / ps;
     for (int64_t p = 0; p < max_pages; ++p) {
       int64_t page = -1;
-      if (p < used) page = b == 1 && p == 0 && in.page_table.get(0) >= 0 ? in.page_table.get(0) : order[next++];
+      if (p < used)
+        page = b == 1 && p == 0 && in.page_table.get(0) >= 0 ? in.page_table.get(0) : order[next++];
       in.page_table.set(b * max_pages + p, double(page));
     }
     for (int64_t j = 0; j < batch.kv_lens[size_t(b)]; ++j) {
@@ -177,11 +179,10 @@ BOOST_AUTO_TEST_CASE(reference_pages_are_the_gathered_sequence) {
 
 BOOST_AUTO_TEST_CASE(cpu_matches_the_reference_on_pages) {
   std::mt19937 rng(12);
-  check_cpu_against_reference(
-      kPagedProgram, std::vector<PagedBatch>(std::begin(kPagedBatches), std::end(kPagedBatches)),
-      [&](const KernelIR& ir, const auto& batch, ScalarType type, int Hq, int Hkv, int D) {
-        return paged_inputs(ir, batch, type, Hq, Hkv, D, rng);
-      });
+  check_cpu_against_reference(kPagedProgram,
+                              std::vector<PagedBatch>(std::begin(kPagedBatches), std::end(kPagedBatches)),
+                              [&](const KernelIR& ir, const auto& batch, ScalarType type, int Hq, int Hkv,
+                                  int D) { return paged_inputs(ir, batch, type, Hq, Hkv, D, rng); });
 }
 
 BOOST_AUTO_TEST_CASE(bad_pages_are_errors_everywhere) {
@@ -199,9 +200,14 @@ BOOST_AUTO_TEST_CASE(bad_pages_are_errors_everywhere) {
       {"page out of range", [&](KernelInputs& in) { in.page_table.set(2 * max_pages + 1, double(pages)); },
        "outside the cache's", true},
       {"negative page", [&](KernelInputs& in) { in.page_table.set(0, -1); }, "outside the cache's", true},
-      {"more keys than pages", [&](KernelInputs& in) { in.kv_lens.set(1, double(max_pages * 8 + 1)); }, "hold", true},
-      {"more queries than keys", [](KernelInputs& in) { in.kv_lens.set(1, 20); }, "queries but 20 keys", true},
-      {"cu_seqlens_k too", [](KernelInputs& in) { in.cu_seqlens_k = boundaries({5, 77, 300, 9, 100, 1}); },
+      {"more keys than pages", [&](KernelInputs& in) { in.kv_lens.set(1, double(max_pages * 8 + 1)); },
+       "hold", true},
+      {"more queries than keys", [](KernelInputs& in) { in.kv_lens.set(1, 20); }, "queries but 20 keys",
+       true},
+      {"cu_seqlens_k too",
+       [](KernelInputs& in) {
+         in.cu_seqlens_k = boundaries({5, 77, 300, 9, 100, 1});
+       },
        "cu_seqlens_k", true},
       {"kv_lens of another length", [](KernelInputs& in) { in.kv_lens = HostTensor(ScalarType::I32, {3}); },
        "kv_lens", true},
@@ -214,7 +220,8 @@ BOOST_AUTO_TEST_CASE(bad_pages_are_errors_everywhere) {
     c.spoil(in);
     for (const char* target : {"reference", "cpu"}) {
       const std::string message = message_of([&] { find_backend(target, Capability::Run).run(*ir, in, 2); });
-      BOOST_TEST(message.find(c.message) != std::string::npos, target << " " << c.what << ": '" << message << "'");
+      BOOST_TEST(message.find(c.message) != std::string::npos,
+                 target << " " << c.what << ": '" << message << "'");
     }
     if (!c.kernel_checks) continue;
     // The generated kernel's own checks, past the host's: a direct call through the C ABI.
@@ -242,7 +249,8 @@ BOOST_AUTO_TEST_CASE(targets_and_passes_without_pages_say_so) {
   GradientRequest r;
   r.dout = random_tensor(ScalarType::F32, {in.q.shape[0], 2, 16}, rng);
   for (const char* target : {"reference", "cpu"}) {
-    const std::string message = message_of([&] { find_backend(target, Capability::Backward).backward(*ir, in, r, 1); });
+    const std::string message =
+        message_of([&] { find_backend(target, Capability::Backward).backward(*ir, in, r, 1); });
     BOOST_TEST(message.find("paged KV caches") != std::string::npos, target << ": " << message);
   }
 }

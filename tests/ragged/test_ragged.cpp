@@ -140,11 +140,9 @@ BOOST_AUTO_TEST_CASE(reference_is_each_sequence_as_a_dense_batch) {
 
 BOOST_AUTO_TEST_CASE(cpu_matches_the_reference) {
   std::mt19937 rng(2);
-  check_cpu_against_reference(
-      kProgram, std::vector<Batch>(std::begin(kBatches), std::end(kBatches)),
-      [&](const KernelIR& ir, const auto& batch, ScalarType type, int Hq, int Hkv, int D) {
-        return ragged_inputs(ir, batch, type, Hq, Hkv, D, rng);
-      });
+  check_cpu_against_reference(kProgram, std::vector<Batch>(std::begin(kBatches), std::end(kBatches)),
+                              [&](const KernelIR& ir, const auto& batch, ScalarType type, int Hq, int Hkv,
+                                  int D) { return ragged_inputs(ir, batch, type, Hq, Hkv, D, rng); });
 }
 
 BOOST_AUTO_TEST_CASE(bad_boundaries_are_errors_everywhere) {
