@@ -138,6 +138,8 @@ void declare_inputs(AttentionDefinition& d) {
   a.num_queries = Param<int>("attn_lq");
   a.num_keys = Param<int>("attn_lk");
   a.tile = Param<int>("attn_tile");
+  a.rows = Param<int>("attn_rows");
+  a.decoding = Param<int>("attn_decoding");
   a.q_step = Param<int>("attn_q_step");
   a.q0 = Param<int>("attn_q0");
   a.head = Param<int>("attn_head");
@@ -149,6 +151,8 @@ void declare_inputs(AttentionDefinition& d) {
   a.num_queries.set_range(1, Expr());
   a.num_keys.set_range(0, Expr());
   a.tile.set_range(0, Expr());
+  a.rows.set_range(1, d.g.tile_q);
+  a.decoding.set_range(0, 1);
   a.q_step.set_range(0, 1);
   a.q0.set_range(0, Expr());
   a.head.set_range(0, Expr());
@@ -201,7 +205,7 @@ void define_matrix_scores(AttentionDefinition& d, const std::string& externs) {
   AttentionAlgorithm& a = d.a;
   const Var &j = a.j, &ii = a.ii;
   a.dot = Func(d.prefix + "dot");
-  a.dot.define_extern(externs + "_qk", {a.q, a.k}, Float(32), {ii, j}, NameMangling::C);
+  a.dot.define_extern(externs + "_qk", {a.q, a.k, a.rows, a.decoding}, Float(32), {ii, j}, NameMangling::C);
   d.raw_scale = score_scale(d);
   a.scores = Func(d.prefix + "scores");
   a.scores(j, ii) = a.dot(ii, j) * d.raw_scale;
@@ -395,7 +399,7 @@ void define_matrix_softmax_pv(AttentionDefinition& d, const std::string& externs
   const int keys_dim = raw ? 1 : 0;  // dot(ii, j), masked(j, ii)
   a.out = Func(d.prefix + "attn_out");
   a.out.define_extern(externs + "_softmax_pv",
-                      {scores, a.v, scale, d.chunk_lo, d.chunk_hi, a.window_hi, keys_dim}, Float(32), {c, ii},
+                      {scores, a.v, scale, d.chunk_lo, d.chunk_hi, a.window_hi, keys_dim, a.rows, a.decoding}, Float(32), {c, ii},
                       NameMangling::C);
   a.pv = a.partial = a.out;
   Halide::OutputImageParam o = a.out.output_buffer();
@@ -408,7 +412,7 @@ void define_matrix_softmax_pv(AttentionDefinition& d, const std::string& externs
 void list_arguments(AttentionDefinition& d) {
   AttentionAlgorithm& a = d.a;
   a.args = {a.q,    a.k,      a.v,    a.num_queries, a.num_keys, a.head_dim, a.value_dim_padded,
-            a.tile, a.q_step, a.q0,   a.head,        a.batch,    a.kv_lo,    a.kv_hi,    a.chunk_lo};
+            a.tile, a.rows,   a.decoding, a.q_step,    a.q0,       a.head,     a.batch,    a.kv_lo, a.kv_hi, a.chunk_lo};
   for (const KernelArg& arg : d.ir.args) {
     Internal::Parameter p = arg.param;
     // Buffers arrive as DLPack views in declared dimension order with any strides; Halide's default

@@ -52,6 +52,12 @@ struct AttentionAlgorithm {
   Halide::Param<int> num_queries, num_keys;  ///< Lq, Lk (unpadded)
   Halide::Param<int> head_dim, value_dim_padded;  ///< D and Dv_pad (used when not fixed at compile time)
   Halide::Param<int> tile, head, batch;      ///< the task: query tile index, query head, batch
+  /// The tile's first `rows` rows hold queries, the rest padding (a last tile, a decoding group of
+  /// heads): the matrix paths' products and softmax skip the padding in blocks of 16 rows.
+  Halide::Param<int> rows;
+  /// 1: the wrapper staged Q, K and V in the matrix paths' decoding layout (plain rows,
+  /// fixed/MatrixStaging.h); always 0 on the other paths.
+  Halide::Param<int> decoding;
   Halide::Param<int> q_step;  ///< 1: row ii is query q0 + tile*T + ii; 0: every row is query q0 + tile*T
   Halide::Param<int> q0;      ///< the position of the call's first query row (a paged sequence's)
   /// The run of keys [lo, hi) this call belongs to: part of the tile's window (all keys, or the

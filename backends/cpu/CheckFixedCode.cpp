@@ -105,7 +105,7 @@ namespace {
 #define ATTN_KEYS_MASKED attn_div_i32(kv_min, kSkipBlock) > attn_mod_i32(q_max, kTileQ)
 #include "backends/cpu/fixed/KeyTest.h"
 int check_pipeline(void* uc, halide_buffer_t* q, halide_buffer_t* k, halide_buffer_t* v, int32_t lq, int32_t lk,
-                   int32_t d, int32_t dv_pad, int32_t tile, int32_t q_step, int32_t q0, int32_t head, int32_t batch,
+                   int32_t d, int32_t dv_pad, int32_t tile, int32_t rows, int32_t decoding, int32_t q_step, int32_t q0, int32_t head, int32_t batch,
                    int32_t kv_lo, int32_t kv_hi, int32_t chunk_lo, halide_buffer_t* buffer, halide_buffer_t* out) {
   return 0;
 }

@@ -41,6 +41,7 @@ namespace check_amx {
 #include "backends/cpu/fixed/WrapperSupport.h"
 #include "backends/cpu/fixed/MatrixStaging.h"
 #include "backends/cpu/fixed/MatrixAmx.h"
+#include "backends/cpu/fixed/MatrixDecode.h"
 #define ATTN_MATRIX_EXTERNS_qk check_amx_qk
 #define ATTN_MATRIX_EXTERNS_softmax_pv check_amx_softmax_pv
 #include "backends/cpu/fixed/MatrixExterns.h"
@@ -62,6 +63,7 @@ namespace check_amx {
 #endif
 namespace check_avx512bf16 {  // the staging is the amx path's, checked above
 #include "backends/cpu/fixed/MatrixDpbf16.h"
+#include "backends/cpu/fixed/MatrixDecode.h"
 #define ATTN_MATRIX_EXTERNS_qk check_dpbf16_qk
 #define ATTN_MATRIX_EXTERNS_softmax_pv check_dpbf16_softmax_pv
 #include "backends/cpu/fixed/MatrixExterns.h"
@@ -81,12 +83,12 @@ int attn_matrix_code_check(bool amx, halide_buffer_t* s, halide_buffer_t* k, hal
   if (amx) {
     if (!check_amx::check_tensor(nullptr, t, "t", 4, false)) return -1;
     check_amx::write_io(static_cast<char*>(t->data), 0.0f);
-    if (!keys.prepare(nullptr, t, "k", 64, false, {}) || !values.prepare(nullptr, t, "v", 64, false, {})) return -1;
+    if (!keys.prepare(nullptr, t, "k", 64, false, {}) || !values.prepare(nullptr, t, "v", 64, false, {}, false)) return -1;
     keys.head(0, 0, 1, plane), keys.piece(0, 0, 0, 1, storage, plane);
     values.head(0, 0, 1, plane), values.piece(0, 0, 0, 1, storage, plane);
-    check_amx::stage_query_tile(storage, 64, 1, [&](int64_t) { return static_cast<const char*>(t->data); }, plane);
-    return check_amx::check_amx_qk(s, k, out) + check_amx::check_amx_softmax_pv(s, k, 1.0f, 0, 1, 1, 0, out);
+    check_amx::stage_query_tile(storage, 64, 1, [&](int64_t) { return static_cast<const char*>(t->data); }, plane, false);
+    return check_amx::check_amx_qk(s, k, 1, 0, out) + check_amx::check_amx_softmax_pv(s, k, 1.0f, 0, 1, 1, 0, 1, 0, out);
   }
-  return check_avx512bf16::check_dpbf16_qk(s, k, out) +
-         check_avx512bf16::check_dpbf16_softmax_pv(s, k, 1.0f, 0, 1, 1, 0, out);
+  return check_avx512bf16::check_dpbf16_qk(s, k, 1, 0, out) +
+         check_avx512bf16::check_dpbf16_softmax_pv(s, k, 1.0f, 0, 1, 1, 0, 1, 0, out);
 }

@@ -162,12 +162,14 @@ std::string end_target() { return cpu::cpu_fixed_text("PathTargetEnd.h"); }
 /// The preprocessor condition of the architectures a path builds on ("" for all).
 std::string path_architecture(CpuIsa isa) { return isa == CpuIsa::Portable ? "" : "defined(__x86_64__)"; }
 
-/// The matrix paths' products (fixed/MatrixAmx.h or fixed/MatrixDpbf16.h) and extern stages
+/// The matrix paths' products (fixed/MatrixAmx.h or fixed/MatrixDpbf16.h, and the decoding ones of
+/// fixed/MatrixDecode.h) and extern stages
 /// (fixed/MatrixExterns.h, named after `pipeline`); "" for the other paths.
 std::string matrix_code(CpuIsa isa, const std::string& pipeline) {
   if (!is_matrix_isa(isa)) return "";
   return "\n// ---- The path's bf16 products and the pipeline's extern stages ----\n" +
          cpu::cpu_fixed_text(isa == CpuIsa::AMX ? "MatrixAmx.h" : "MatrixDpbf16.h") + "\n" +
+         cpu::cpu_fixed_text("MatrixDecode.h") + "\n" +
          fill_all(cpu::cpu_fixed_text("MatrixExterns.h"), "ATTN_MATRIX_EXTERNS", pipeline);
 }
 

@@ -77,7 +77,9 @@ struct KeySide {
     }
   }
   /// prepare_key_side (below) for rows of `columns` floats; rows in `paged` pages are streamed.
-  bool prepare(void* uc, const DLTensor* t, const char* name, int64_t columns, bool stream, const KeyPages& paged);
+  /// (`plain_rows`: the f32 paths have no decoding layout; false.)
+  bool prepare(void* uc, const DLTensor* t, const char* name, int64_t columns, bool stream, const KeyPages& paged,
+               bool plain_rows = false);
   /// The whole [Lk] plane of (head h, batch b) as the pipeline's buffer (not streamed).
   void head(int64_t h, int64_t b, int64_t keys, Plane& plane) const { plane.set(this->plane(h, b), cols, keys, 0); }
   /// Streamed: rows [row0, row1) of (head h, batch b) converted into `storage`, as the pipeline's
@@ -127,15 +129,18 @@ bool prepare_key_side(void* uc, const DLTensor* t, const char* name, int64_t col
 /// Inline member, defined after prepare_key_side: the backward calls prepare_key_side alone, and an
 /// out-of-line member it never calls would be an unused function there.
 inline bool KeySide::prepare(void* uc, const DLTensor* t, const char* name, int64_t columns, bool stream,
-                             const KeyPages& paged) {
+                             const KeyPages& paged, bool) {
   cols = columns, pages = paged;
   return prepare_key_side(uc, t, name, columns, stream, *this);
 }
 
+/// The f32 paths have one layout: their pipeline computes every row of a tile.
+inline bool decoding_layout(int64_t, int64_t, int64_t) { return false; }
+
 /// The tile's query rows as f32 [kTileQ][D] in `storage` (rows past `rows` zero), as the pipeline's
-/// q buffer; `row(r)` is where row r starts in the caller's tensor.
+/// q buffer; `row(r)` is where row r starts in the caller's tensor. (`plain`: always false here.)
 template <typename RowAddress>
-void stage_query_tile(std::vector<float>& storage, int64_t D, int64_t rows, RowAddress row, Plane& plane) {
+void stage_query_tile(std::vector<float>& storage, int64_t D, int64_t rows, RowAddress row, Plane& plane, bool) {
   storage.resize(size_t(kTileQ * D));
   for (int64_t r = 0; r < kTileQ; ++r) {
     float* dst = storage.data() + r * D;

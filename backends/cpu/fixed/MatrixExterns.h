@@ -14,6 +14,12 @@ struct MatrixScratch {
 };
 thread_local MatrixScratch matrix_scratch;
 
+/// The columns of the products that hold queries: the tile's first `rows` rows, in blocks of 16.
+int64_t live_columns(int32_t rows) {
+  const int64_t n = (int64_t(rows) + 15) / 16 * 16;
+  return n < 16 ? 16 : n > kMatrixRows ? kMatrixRows : n;
+}
+
 // The all-lanes maskz forms of vmaxps, vrndscaleps and vscalefps: GCC 12's plain ones start from
 // _mm512_undefined_ps(), which -Wall reports as used uninitialized.
 constexpr __mmask16 kAllLanes = 0xffff;
@@ -45,26 +51,39 @@ __m512i bf16_pairs(__m512 a, __m512 b) {
 }  // namespace
 
 /// dot(ii, j) for the keys of `out` (dim 1; dim 0 the tile's rows): Q (pairs-interleaved
-/// [D_pad / 2][rows][2]) against K's rows (bf16, D_pad each). Keys in blocks of 32; a last block of
+/// [D_pad / 2][rows][2]) against K's rows (bf16, D_pad each), for the tile's first `rows` rows in
+/// blocks of 16 (the others are padding, left unwritten). Keys in blocks of 32; a last block of
 /// fewer is copied into a zero-filled block first, so no row past the chunk is read or written.
-extern "C" int ATTN_MATRIX_EXTERNS_qk(halide_buffer_t* q, halide_buffer_t* k, halide_buffer_t* out) {
+/// `decoding`: Q is plain rows [kTileQ][D_pad] and at most kDecodeRows rows hold queries
+/// (fixed/MatrixDecode.h).
+extern "C" int ATTN_MATRIX_EXTERNS_qk(halide_buffer_t* q, halide_buffer_t* k, int32_t rows, int32_t decoding,
+                                      halide_buffer_t* out) {
   if (!out->host) return 0;  // bounds query: the whole of Q and K's buffers, as given
   if (out->dim[0].extent != kMatrixRows || out->dim[0].stride != 1) return -1;
-  const int64_t D_pad = int64_t(q->dim[1].extent) * 2, lda = k->dim[1].stride, ldc = out->dim[1].stride;
+  const int64_t lda = k->dim[1].stride, ldc = out->dim[1].stride;
   const int64_t first = out->dim[1].min, keys = out->dim[1].extent, whole = keys / kKeyStep * kKeyStep;
   const uint16_t* Q = reinterpret_cast<const uint16_t*>(q->host);
   const uint16_t* K = reinterpret_cast<const uint16_t*>(k->host) + (first - k->dim[1].min) * lda;
   float* C = reinterpret_cast<float*>(out->host);
+  if (decoding) {
+    const int64_t D = q->dim[0].extent;
+    if (rows <= 4)
+      decode_scores<4>(Q, K, lda, keys, D, C, ldc);
+    else
+      decode_scores<8>(Q, K, lda, keys, D, C, ldc);
+    return 0;
+  }
+  const int64_t D_pad = int64_t(q->dim[1].extent) * 2, N = live_columns(rows);
   [[maybe_unused]] MatrixUnit unit;
-  matrix_product(K, lda, kKeyStep, Q, D_pad, C, ldc, whole, false);
+  matrix_product(K, lda, kKeyStep, Q, D_pad, C, ldc, whole, N, false);
   if (whole < keys) {
     MatrixScratch& s = matrix_scratch;
     const int64_t tail = keys - whole;
     s.a.assign(size_t(kKeyStep * D_pad), 0);
     for (int64_t r = 0; r < tail; ++r) memcpy(s.a.data() + r * D_pad, K + (whole + r) * lda, size_t(D_pad) * 2);
     s.c.resize(size_t(kKeyStep * kMatrixRows));
-    matrix_product(s.a.data(), D_pad, kKeyStep, Q, D_pad, s.c.data(), kMatrixRows, kKeyStep, false);
-    for (int64_t r = 0; r < tail; ++r) memcpy(C + (whole + r) * ldc, s.c.data() + r * kMatrixRows, kMatrixRows * 4);
+    matrix_product(s.a.data(), D_pad, kKeyStep, Q, D_pad, s.c.data(), kMatrixRows, kKeyStep, N, false);
+    for (int64_t r = 0; r < tail; ++r) memcpy(C + (whole + r) * ldc, s.c.data() + r * kMatrixRows, size_t(N) * 4);
   }
   return 0;
 }
@@ -76,10 +95,15 @@ extern "C" int ATTN_MATRIX_EXTERNS_qk(halide_buffer_t* q, halide_buffer_t* k, ha
 /// Dv_pad + 1, hi and `window_hi` as int bits in Dv_pad + 2 and + 3, 0 after them (define_output's
 /// partial result). As the f32 paths: the max over the chunk (-inf when it masks the row),
 /// p = 2^(x - max) with a -inf max read as 0, the sum of p in f32; P·V takes p rounded to bf16, as
-/// PyTorch's bf16 attention does.
+/// PyTorch's bf16 attention does. Only the tile's first `rows` rows, in blocks of 16, are computed;
+/// the rest (padding) are written as rows no key reached. `decoding`: V is plain rows (bf16, Dv_pad
+/// each) and P·V is fixed/MatrixDecode.h's, over the first kDecodeRows rows at most.
 extern "C" int ATTN_MATRIX_EXTERNS_softmax_pv(halide_buffer_t* s, halide_buffer_t* v, float scale, int32_t lo,
-                                              int32_t hi, int32_t window_hi, int32_t keys_dim, halide_buffer_t* out) {
+                                              int32_t hi, int32_t window_hi, int32_t keys_dim, int32_t rows,
+                                              int32_t decoding, halide_buffer_t* out) {
   constexpr int kVectors = kMatrixRows / 16;  // a key's scores of the tile's rows, in vectors
+  const int64_t N = live_columns(rows);
+  const int live = int(N / 16);  // the vectors that hold queries
   const int rows_dim = 1 - keys_dim;
   if (!out->host) {  // bounds query: the chunk's scores; all of V's buffer, as given
     if (s->host) return 0;
@@ -96,7 +120,7 @@ extern "C" int ATTN_MATRIX_EXTERNS_softmax_pv(halide_buffer_t* s, halide_buffer_
   __m512 m[kVectors], safe[kVectors], sum[kVectors];
   for (int r = 0; r < kVectors; ++r) m[r] = neg_inf, sum[r] = zero;
   for (int64_t key = 0; key < n; ++key)
-    for (int r = 0; r < kVectors; ++r)
+    for (int r = 0; r < live; ++r)
       m[r] = _mm512_maskz_max_ps(kAllLanes, m[r], _mm512_mul_ps(_mm512_loadu_ps(S + key * ks + 16 * r), k));
   for (int r = 0; r < kVectors; ++r)
     safe[r] = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(m[r], neg_inf, _CMP_EQ_OQ), m[r], zero);
@@ -106,8 +130,11 @@ extern "C" int ATTN_MATRIX_EXTERNS_softmax_pv(halide_buffer_t* s, halide_buffer_
   MatrixScratch& scratch = matrix_scratch;
   scratch.p.resize(size_t(kPvKeyBlock * kMatrixRows));
   uint16_t* P = scratch.p.data();
-  const int64_t block = v->dim[0].extent, Dv_pad = block / kKeyStep, vs = v->dim[1].stride;
-  const uint16_t* Vt = reinterpret_cast<const uint16_t*>(v->host) + (lo / kKeyStep - v->dim[1].min) * vs;
+  // V: transposed blocks [keys / 32][Dv_pad][32], or (decoding) plain rows of Dv_pad.
+  const int64_t block = v->dim[0].extent, Dv_pad = decoding ? block : block / kKeyStep, vs = v->dim[1].stride;
+  const int64_t decode_rows = rows <= 4 ? 4 : 8;  // decoding: C is [decode_rows][Dv_pad], decoded_column order
+  const uint16_t* Vt = reinterpret_cast<const uint16_t*>(v->host) +
+                       (decoding ? lo - v->dim[1].min : lo / kKeyStep - v->dim[1].min) * vs;
   scratch.c.resize(size_t(Dv_pad * kMatrixRows));
   float* C = scratch.c.data();
   if (n == 0) memset(C, 0, size_t(Dv_pad * kMatrixRows) * 4);
@@ -116,7 +143,7 @@ extern "C" int ATTN_MATRIX_EXTERNS_softmax_pv(halide_buffer_t* s, halide_buffer_
     const int64_t keys = n - k0 < kPvKeyBlock ? n - k0 : kPvKeyBlock, whole = keys / kKeyStep * kKeyStep;
     const int64_t padded = (keys + kKeyStep - 1) / kKeyStep * kKeyStep;
     for (int64_t key = 0; key < padded; key += 2)
-      for (int r = 0; r < kVectors; ++r) {
+      for (int r = 0; r < live; ++r) {
         __m512 p[2];
         for (int e = 0; e < 2; ++e) {
           p[e] = zero;
@@ -126,18 +153,25 @@ extern "C" int ATTN_MATRIX_EXTERNS_softmax_pv(halide_buffer_t* s, halide_buffer_
         }
         _mm512_storeu_si512(P + key * kMatrixRows + 32 * r, bf16_pairs(p[0], p[1]));
       }
+    if (decoding) {
+      if (decode_rows == 4)
+        decode_values<4>(Vt + k0 * vs, vs, keys, P, C, Dv_pad, k0 > 0);
+      else
+        decode_values<8>(Vt + k0 * vs, vs, keys, P, C, Dv_pad, k0 > 0);
+      continue;
+    }
     const uint16_t* vt = Vt + k0 / kKeyStep * vs;
-    if (whole > 0) matrix_product(vt, kKeyStep, vs, P, whole, C, kMatrixRows, Dv_pad, k0 > 0);
+    if (whole > 0) matrix_product(vt, kKeyStep, vs, P, whole, C, kMatrixRows, Dv_pad, N, k0 > 0);
     if (whole < keys) {  // the chunk's last keys: V's block copied, its keys past hi zero
       const uint16_t* last = vt + whole / kKeyStep * vs;
       scratch.a.assign(size_t(block), 0);
       for (int64_t c = 0; c < Dv_pad; ++c)
         memcpy(scratch.a.data() + c * kKeyStep, last + c * kKeyStep, size_t(keys - whole) * 2);
       matrix_product(scratch.a.data(), kKeyStep, kKeyStep, P + whole * kMatrixRows, kKeyStep, C, kMatrixRows, Dv_pad,
-                     k0 > 0 || whole > 0);
+                     N, k0 > 0 || whole > 0);
     }
   }
-  // Out (c, ii), row by row.
+  // Out (c, ii), row by row; the padding rows as rows no key reached.
   alignas(64) float stats[2][kMatrixRows];
   for (int r = 0; r < kVectors; ++r) _mm512_store_ps(stats[0] + 16 * r, m[r]), _mm512_store_ps(stats[1] + 16 * r, sum[r]);
   float ends[2];
@@ -145,9 +179,14 @@ extern "C" int ATTN_MATRIX_EXTERNS_softmax_pv(halide_buffer_t* s, halide_buffer_
   float* O = reinterpret_cast<float*>(out->host);
   const int64_t cols = out->dim[0].extent, os = out->dim[1].stride;
   if (out->dim[0].min != 0 || out->dim[1].min != 0 || out->dim[1].extent != kMatrixRows || cols < Dv_pad + 4) return -1;
+  // Rows past the computed ones are padding that the wrapper never reads: their P·V is left as it was.
+  const int64_t computed = decoding ? decode_rows : N;
   for (int64_t row = 0; row < kMatrixRows; ++row) {
     float* o = O + row * os;
-    for (int64_t c = 0; c < Dv_pad; ++c) o[c] = C[c * kMatrixRows + row];
+    if (row < computed && decoding)
+      for (int64_t c = 0; c < Dv_pad; ++c) o[c] = C[row * Dv_pad + decoded_column(c)];
+    else if (row < computed)
+      for (int64_t c = 0; c < Dv_pad; ++c) o[c] = C[c * kMatrixRows + row];
     o[Dv_pad] = stats[0][row], o[Dv_pad + 1] = stats[1][row];
     o[Dv_pad + 2] = ends[0], o[Dv_pad + 3] = ends[1];
     for (int64_t c = Dv_pad + 4; c < cols; ++c) o[c] = 0.0f;

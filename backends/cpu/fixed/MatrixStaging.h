@@ -4,15 +4,29 @@
 namespace {
 
 constexpr int64_t kMatrixStep = 32;  // bf16 elements of one k-step of a product (an AMX tile's row)
+constexpr int64_t kDecodeRows = 8;   // query rows a task may have for the decoding layout
+
+/// Whether a call takes the decoding layout: Q, K and V as plain bf16 rows, K and V read in place
+/// (fixed/MatrixDecode.h's products), when every task has at most kDecodeRows query rows
+/// (`task_rows`, decoding one token, a few heads of a group) and the head dims are whole k-steps.
+inline bool decoding_layout(int64_t task_rows, int64_t D, int64_t Dv) {
+  return task_rows <= kDecodeRows && D % kMatrixStep == 0 && Dv % kMatrixStep == 0;
+}
 
 /// The tile's query rows pairs-interleaved, [D_pad / 2][kTileQ][2] u16 (D_pad: D rounded up to a
-/// k-step, zero-filled; rows past `rows` zero), in `storage` (used as raw memory).
+/// k-step, zero-filled; rows past `rows` zero), in `storage` (used as raw memory); or, `plain`
+/// (the decoding layout), as rows [kTileQ][D].
 template <typename RowAddress>
-void stage_query_tile(std::vector<float>& storage, int64_t D, int64_t rows, RowAddress row, Plane& plane) {
+void stage_query_tile(std::vector<float>& storage, int64_t D, int64_t rows, RowAddress row, Plane& plane, bool plain) {
   const int64_t D_pad = round_up(D, kMatrixStep);
   storage.resize(size_t(kTileQ * D_pad / 2));
   uint16_t* dst = reinterpret_cast<uint16_t*>(storage.data());
   memset(dst, 0, size_t(kTileQ * D_pad) * 2);
+  if (plain) {
+    for (int64_t r = 0; r < rows; ++r) memcpy(dst + r * D_pad, row(r), size_t(D) * 2);
+    plane.set_u16(reinterpret_cast<uintptr_t>(dst), D_pad, kTileQ, D_pad);
+    return;
+  }
   for (int64_t r = 0; r < rows; ++r) {
     const char* src = row(r);
     for (int64_t d = 0; d < D; ++d) memcpy(dst + (d / 2) * (2 * kTileQ) + 2 * r + (d & 1), src + 2 * d, 2);
@@ -21,8 +35,8 @@ void stage_query_tile(std::vector<float>& storage, int64_t D, int64_t rows, RowA
 }
 
 /// K as bf16 rows of D_pad elements: the caller's tensor in place when its rows are that already
-/// (D a multiple of a k-step, the usual case), else a zero-padded copy, whole or (decoding) of the
-/// rows a task is about to visit.
+/// (D a multiple of a k-step, the usual case, and not in pages), else a zero-padded copy, whole or
+/// (decoding, pages) of the rows a task is about to visit.
 struct MatrixKeys {
   const char* base = nullptr;  // in place or the copy: rows of D_pad u16
   int64_t sb = 0, sh = 0, sl = 0;  // its strides in elements
@@ -46,7 +60,7 @@ struct MatrixKeys {
     const int64_t row_stride = L <= 1 ? D_pad : stride_of(t, 2);
     if (L * D_pad >= (int64_t(1) << 31) || row_stride >= (int64_t(1) << 31) || row_stride < 0)
       return fail(uc, "%s: %s has too many rows for this kernel (%lld)", kKernelName, name, (long long)L), false;
-    if (D == D_pad && !stream) {
+    if (D == D_pad && !pages.table) {
       base = base_of(t), sb = stride_of(t, 0), sh = stride_of(t, 1), sl = row_stride;
       return true;
     }
@@ -73,9 +87,10 @@ struct MatrixKeys {
 
 /// V transposed in blocks of 32 keys, [keys / 32][Dv_pad][32] u16 per key/value plane (rows past
 /// Dv and keys past Lk zero): P·V's A operand, each k-step's tile rows 64 bytes apart. Whole, or
-/// (decoding) for the keys a task is about to visit.
+/// (decoding) for the keys a task is about to visit. In the decoding layout (`plain`), V's rows as
+/// they are: in place, or from pages copied for the keys a task is about to visit.
 struct MatrixValues {
-  bool streamed = false;
+  bool streamed = false, plain = false;
   const char* src = nullptr;
   int64_t src_b = 0, src_h = 0, src_l = 0;
   int64_t Dv = 0, Dv_pad = 0, L = 0, blocks = 0, H = 0;
@@ -102,14 +117,18 @@ struct MatrixValues {
       for (int64_t c = 0; c < Dv; ++c) out[c * (kMatrixStep / 2)] = uint32_t(a[c]) | uint32_t(n[c]) << 16;
     }
   }
-  bool prepare(void* uc, const DLTensor* t, const char* name, int64_t value_cols, bool stream, const KeyPages& paged) {
+  bool prepare(void* uc, const DLTensor* t, const char* name, int64_t value_cols, bool stream, const KeyPages& paged,
+               bool plain_rows) {
     const int64_t B = t->shape[0];
-    H = t->shape[1], L = t->shape[2], Dv = t->shape[3], Dv_pad = value_cols, pages = paged;
+    H = t->shape[1], L = t->shape[2], Dv = t->shape[3], Dv_pad = value_cols, pages = paged, plain = plain_rows;
     if (pages.table) stream = true;
     blocks = (L + kMatrixStep - 1) / kMatrixStep;
-    if (blocks * block_size() >= (int64_t(1) << 31))
+    const bool too_long = plain ? !pages.table && L * stride_of(t, 2) >= (int64_t(1) << 31)
+                                : blocks * block_size() >= (int64_t(1) << 31);
+    if (too_long)
       return fail(uc, "%s: %s has too many rows for this kernel (%lld)", kKernelName, name, (long long)L), false;
     src = base_of(t), src_b = stride_of(t, 0) * 2, src_h = stride_of(t, 1) * 2, src_l = stride_of(t, 2) * 2;
+    if (plain) return streamed = pages.table != nullptr, true;
     if (stream) return streamed = true;
     copy.resize(size_t(B * H * blocks * block_size()));
     return parallel_for(uc, int(B * H), [&](int task) {
@@ -117,11 +136,19 @@ struct MatrixValues {
       return 0;
     }) == 0;
   }
-  void head(int64_t h, int64_t b, int64_t, Plane& plane) const {
+  void head(int64_t h, int64_t b, int64_t keys, Plane& plane) const {
+    if (plain) return plane.set_u16(reinterpret_cast<uintptr_t>(src + b * src_b + h * src_h), Dv, keys, src_l / 2);
     plane.set_u16(reinterpret_cast<uintptr_t>(copy.data() + (b * H + h) * blocks * block_size()), block_size(), blocks,
                   block_size());
   }
   void piece(int64_t h, int64_t b, int64_t row0, int64_t row1, std::vector<float>& storage, Plane& plane) const {
+    if (plain) {  // rows out of their pages
+      storage.resize(size_t((row1 - row0) * Dv / 2 + 1));
+      uint16_t* rows = reinterpret_cast<uint16_t*>(storage.data());
+      for (int64_t r = row0; r < row1; ++r)
+        memcpy(rows + (r - row0) * Dv, src + pages.row(b, r, src_b, src_l) + h * src_h, size_t(Dv) * 2);
+      return plane.set_u16(reinterpret_cast<uintptr_t>(rows) - uintptr_t(2 * row0 * Dv), Dv, row1, Dv);
+    }
     const int64_t count = (row1 - row0 + kMatrixStep - 1) / kMatrixStep;
     storage.resize(size_t(count * block_size() / 2 + 1));
     uint16_t* cols = reinterpret_cast<uint16_t*>(storage.data());

@@ -101,10 +101,13 @@ static int attend(Context& ctx, const attn_kernel_args* args, const CallPlace& a
   // K and V that need converting are converted by the tasks themselves when at most two tasks
   // read each key/value plane (and always from a paged cache), once up front otherwise.
   const int64_t tasks_per_plane = pack ? chunks_per_group : (Lq + kTileQ - 1) / kTileQ * groups;
+  // The matrix paths' decoding layout (fixed/MatrixStaging.h) when no task has more than a few rows.
+  const int64_t task_rows = pack ? (groups < kTileQ ? groups : kTileQ) : (Lq < kTileQ ? Lq : kTileQ);
+  const bool decoding = decoding_layout(task_rows, D, Dv);
   KeyStage k;
   ValueStage v;
   if (!k.prepare(uc, args->k, "k", D, tasks_per_plane <= 2, at.pages) ||
-      !v.prepare(uc, args->v, "v", Dv_pad, tasks_per_plane <= 2, at.pages))
+      !v.prepare(uc, args->v, "v", Dv_pad, tasks_per_plane <= 2, at.pages, decoding))
     return -1;
   const char* q_base = base_of(args->q);
   int64_t q_esize = args->q->dtype.bits / 8;
@@ -176,7 +179,7 @@ static int attend(Context& ctx, const attn_kernel_args* args, const CallPlace& a
     Plane q_tile, out_tile(scratch.chunk.data(), Dv_pad + kLanes, kTileQ);
     stage_query_tile(scratch.q, D, rows, [&](int64_t r) {
       return q_base + b * qb + (h + r * head_step) * qh + (row0 + r * q_step) * ql;
-    }, q_tile);
+    }, q_tile, decoding);
     Plane k_head, v_head;
     if (!k.streamed) k.head(h / groups, b, Lk, k_head);
     if (!v.streamed) v.head(h / groups, b, Lk, v_head);
@@ -217,12 +220,12 @@ static int attend(Context& ctx, const attn_kernel_args* args, const CallPlace& a
           }
           for (int32_t next = piece_lo;;) {
             int result = ATTN_PIPELINE_FN(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(q_end), int32_t(Lk), int32_t(D),
-                int32_t(Dv_pad), int32_t(t), int32_t(q_step), int32_t(q0), int32_t(h), int32_t(b0 + b), piece_lo, piece_hi, next ATTN_EXTRA_ARGS, &out_tile.buf);
+                int32_t(Dv_pad), int32_t(t), int32_t(rows), int32_t(decoding), int32_t(q_step), int32_t(q0), int32_t(h), int32_t(b0 + b), piece_lo, piece_hi, next ATTN_EXTRA_ARGS, &out_tile.buf);
             if (result != 0) {
               if (!ctx.failed) fail(uc, "%s: the kernel failed (Halide error %d)", kKernelName, result);
               return result;
             }
-            scratch.absorb(first);
+            scratch.absorb(first, rows);
             first = false;
             if (scratch.chunk_end() >= scratch.window_end()) break;
             next = scratch.chunk_end();
@@ -256,7 +259,7 @@ static int attend(Context& ctx, const attn_kernel_args* args, const CallPlace& a
     TaskScratch& scratch = task_scratch;
     scratch.start(D, Dv_pad);
     for (int64_t part = 0; part < splits; ++part)
-      scratch.absorb(partial.data() + (task * splits + part) * kTileQ * slot_floats, slot_floats, part == 0);
+      scratch.absorb(partial.data() + (task * splits + part) * kTileQ * slot_floats, slot_floats, part == 0, rows);
     for (int64_t r = 0; r < rows; ++r)
       if (!write_row(b, h + r * head_step, row0 + r * q_step, scratch.acc.data() + r * Dv_pad,
                      scratch.row_max[size_t(r)], scratch.row_sum[size_t(r)]))

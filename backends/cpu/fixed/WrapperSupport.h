@@ -192,12 +192,13 @@ struct TaskScratch {
   /// The pipeline's reports: where the chunk it just computed ends, and where the window ends.
   int32_t chunk_end() const { return report(2); }
   int32_t window_end() const { return report(3); }
-  /// Folds the chunk into the running result (flash attention's rescaling, in log2 units).
-  void absorb(bool first) { absorb(chunk.data(), cols + kLanes, first); }
+  /// Folds the chunk's first `rows` rows (those that hold queries) into the running result (flash
+  /// attention's rescaling, in log2 units).
+  void absorb(bool first, int64_t rows) { absorb(chunk.data(), cols + kLanes, first, rows); }
   /// The same for partial rows `row_stride` floats apart, each P·V, then row max and row sum.
-  void absorb(const float* rows, int64_t row_stride, bool first) {
-    for (int64_t r = 0; r < kTileQ; ++r) {
-      const float* part = rows + r * row_stride;
+  void absorb(const float* partial, int64_t row_stride, bool first, int64_t rows) {
+    for (int64_t r = 0; r < rows; ++r) {
+      const float* part = partial + r * row_stride;
       float* a = acc.data() + r * cols;
       float m = part[cols], l = part[cols + 1];
       if (first) {

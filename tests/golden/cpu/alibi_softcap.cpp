@@ -103,9 +103,9 @@ extern "C" {
 #endif
 
 HALIDE_FUNCTION_ATTRS
-// [Halide pipeline attn_alibi_softcap_avx512_pipeline: 3296 lines, hash 8a66cce258969894]
+// [Halide pipeline attn_alibi_softcap_avx512_pipeline: 3296 lines, hash 31dd13a3cc5f40b4]
 
-// [Halide's argv wrapper and metadata of attn_alibi_softcap_avx512_pipeline: 356 lines, hash f5a97a943191c368]
+// [Halide's argv wrapper and metadata of attn_alibi_softcap_avx512_pipeline: 394 lines, hash 052fcf05ab7a77a4]
 
 #ifdef __cplusplus
 }  // extern "C"
@@ -133,9 +133,9 @@ constexpr DTypeName kDTypeNames[] = {{2, 32, "f32"}, {2, 16, "f16"}, {4, 16, "bf
 
 }  // namespace
 
-// [fixed text: backends/cpu/fixed/WrapperSupport.h, 319 lines]
+// [fixed text: backends/cpu/fixed/WrapperSupport.h, 320 lines]
 
-// [fixed text: backends/cpu/fixed/F32Staging.h, 153 lines]
+// [fixed text: backends/cpu/fixed/F32Staging.h, 158 lines]
 
 namespace {
 
@@ -211,10 +211,13 @@ bool keys_masked([[maybe_unused]] int q_min, [[maybe_unused]] int q_max, [[maybe
   // K and V that need converting are converted by the tasks themselves when at most two tasks
   // read each key/value plane (and always from a paged cache), once up front otherwise.
   const int64_t tasks_per_plane = pack ? chunks_per_group : (Lq + kTileQ - 1) / kTileQ * groups;
+  // The matrix paths' decoding layout (fixed/MatrixStaging.h) when no task has more than a few rows.
+  const int64_t task_rows = pack ? (groups < kTileQ ? groups : kTileQ) : (Lq < kTileQ ? Lq : kTileQ);
+  const bool decoding = decoding_layout(task_rows, D, Dv);
   KeyStage k;
   ValueStage v;
   if (!k.prepare(uc, args->k, "k", D, tasks_per_plane <= 2, at.pages) ||
-      !v.prepare(uc, args->v, "v", Dv_pad, tasks_per_plane <= 2, at.pages))
+      !v.prepare(uc, args->v, "v", Dv_pad, tasks_per_plane <= 2, at.pages, decoding))
     return -1;
   const char* q_base = base_of(args->q);
   int64_t q_esize = args->q->dtype.bits / 8;
@@ -230,14 +233,14 @@ bool keys_masked([[maybe_unused]] int q_min, [[maybe_unused]] int q_max, [[maybe
   const int64_t* run_starts = nullptr;
   const int64_t* runs = nullptr;
   int64_t given_block = 0;
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 120-183, 64 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 123-186, 64 lines]
     // takes at most 1024 keys a call, so the scores stay in cache.
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 185-218, 34 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 188-221, 34 lines]
             int result = attn_alibi_softcap_avx512_pipeline(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(q_end), int32_t(Lk), int32_t(D),
-                int32_t(Dv_pad), int32_t(t), int32_t(q_step), int32_t(q0), int32_t(h), int32_t(b0 + b), piece_lo, piece_hi, next, &buffer0.buf, &out_tile.buf);
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 221-267, 47 lines]
+                int32_t(Dv_pad), int32_t(t), int32_t(rows), int32_t(decoding), int32_t(q_step), int32_t(q0), int32_t(h), int32_t(b0 + b), piece_lo, piece_hi, next, &buffer0.buf, &out_tile.buf);
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 224-270, 47 lines]
 int run(const attn_kernel_args* args) {
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 269-281, 13 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 272-284, 13 lines]
 
 }  // namespace attn_alibi_softcap_avx512
 #undef ATTN_F16C
@@ -279,4 +282,4 @@ extern "C" __attribute__((visibility("default"))) const char* attn_alibi_softcap
   return path ? path_name(path->isa) : "none";
 }
 
-// [the source with every path (all_cpu_paths: the matrix paths for bf16): 27954 lines, hash f2b862762ed21130]
+// [the source with every path (all_cpu_paths: the matrix paths for bf16): 28565 lines, hash 048e345a936b7e2c]

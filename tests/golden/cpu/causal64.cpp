@@ -103,8 +103,8 @@ extern "C" {
 #endif
 
 HALIDE_FUNCTION_ATTRS
-int attn_causal64_avx512_pipeline(void const *__user_context, struct halide_buffer_t *_attn_q_buffer, struct halide_buffer_t *_attn_k_buffer, struct halide_buffer_t *_attn_v_buffer, int32_t _attn_lq, int32_t _attn_lk, int32_t _attn_d, int32_t _attn_dv_pad, int32_t _attn_tile, int32_t _attn_q_step, int32_t _attn_q0, int32_t _attn_head, int32_t _attn_batch, int32_t _attn_kv_lo, int32_t _attn_kv_hi, int32_t _attn_chunk_lo, struct halide_buffer_t *_attn_out_buffer) {
-// [Halide's checks of the arguments of attn_causal64_avx512_pipeline: 648 lines, hash cd8bf96958b068af]
+int attn_causal64_avx512_pipeline(void const *__user_context, struct halide_buffer_t *_attn_q_buffer, struct halide_buffer_t *_attn_k_buffer, struct halide_buffer_t *_attn_v_buffer, int32_t _attn_lq, int32_t _attn_lk, int32_t _attn_d, int32_t _attn_dv_pad, int32_t _attn_tile, int32_t _attn_rows, int32_t _attn_decoding, int32_t _attn_q_step, int32_t _attn_q0, int32_t _attn_head, int32_t _attn_batch, int32_t _attn_kv_lo, int32_t _attn_kv_hi, int32_t _attn_chunk_lo, struct halide_buffer_t *_attn_out_buffer) {
+// [Halide's checks of the arguments of attn_causal64_avx512_pipeline: 648 lines, hash 7cd5c7240b598eaf]
  {
   float _qs[2048];
   // produce qs
@@ -1849,7 +1849,7 @@ int attn_causal64_avx512_pipeline(void const *__user_context, struct halide_buff
  return 0;
 }
 
-// [Halide's argv wrapper and metadata of attn_causal64_avx512_pipeline: 340 lines, hash 6eb2b6145ee2712a]
+// [Halide's argv wrapper and metadata of attn_causal64_avx512_pipeline: 378 lines, hash 10e85182bfae4e4c]
 
 #ifdef __cplusplus
 }  // extern "C"
@@ -1877,9 +1877,9 @@ constexpr DTypeName kDTypeNames[] = {{2, 32, "f32"}, {2, 16, "f16"}, {4, 16, "bf
 
 }  // namespace
 
-// [fixed text: backends/cpu/fixed/WrapperSupport.h, 319 lines]
+// [fixed text: backends/cpu/fixed/WrapperSupport.h, 320 lines]
 
-// [fixed text: backends/cpu/fixed/F32Staging.h, 153 lines]
+// [fixed text: backends/cpu/fixed/F32Staging.h, 158 lines]
 
 namespace {
 
@@ -1953,10 +1953,13 @@ bool keys_masked([[maybe_unused]] int q_min, [[maybe_unused]] int q_max, [[maybe
   // K and V that need converting are converted by the tasks themselves when at most two tasks
   // read each key/value plane (and always from a paged cache), once up front otherwise.
   const int64_t tasks_per_plane = pack ? chunks_per_group : (Lq + kTileQ - 1) / kTileQ * groups;
+  // The matrix paths' decoding layout (fixed/MatrixStaging.h) when no task has more than a few rows.
+  const int64_t task_rows = pack ? (groups < kTileQ ? groups : kTileQ) : (Lq < kTileQ ? Lq : kTileQ);
+  const bool decoding = decoding_layout(task_rows, D, Dv);
   KeyStage k;
   ValueStage v;
   if (!k.prepare(uc, args->k, "k", D, tasks_per_plane <= 2, at.pages) ||
-      !v.prepare(uc, args->v, "v", Dv_pad, tasks_per_plane <= 2, at.pages))
+      !v.prepare(uc, args->v, "v", Dv_pad, tasks_per_plane <= 2, at.pages, decoding))
     return -1;
   const char* q_base = base_of(args->q);
   int64_t q_esize = args->q->dtype.bits / 8;
@@ -1972,14 +1975,14 @@ bool keys_masked([[maybe_unused]] int q_min, [[maybe_unused]] int q_max, [[maybe
   const int64_t* run_starts = nullptr;
   const int64_t* runs = nullptr;
   int64_t given_block = 0;
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 120-183, 64 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 123-186, 64 lines]
     // takes at most 1024 keys a call, so the scores stay in cache.
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 185-218, 34 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 188-221, 34 lines]
             int result = attn_causal64_avx512_pipeline(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(q_end), int32_t(Lk), int32_t(D),
-                int32_t(Dv_pad), int32_t(t), int32_t(q_step), int32_t(q0), int32_t(h), int32_t(b0 + b), piece_lo, piece_hi, next, &out_tile.buf);
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 221-267, 47 lines]
+                int32_t(Dv_pad), int32_t(t), int32_t(rows), int32_t(decoding), int32_t(q_step), int32_t(q0), int32_t(h), int32_t(b0 + b), piece_lo, piece_hi, next, &out_tile.buf);
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 224-270, 47 lines]
 int run(const attn_kernel_args* args) {
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 269-281, 13 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 272-284, 13 lines]
 
 }  // namespace attn_causal64_avx512
 #undef ATTN_F16C
@@ -2021,4 +2024,4 @@ extern "C" __attribute__((visibility("default"))) const char* attn_causal64_path
   return path ? path_name(path->isa) : "none";
 }
 
-// [the source with every path (all_cpu_paths: the matrix paths for bf16): 16601 lines, hash 4d2ce0b4880db200]
+// [the source with every path (all_cpu_paths: the matrix paths for bf16): 16742 lines, hash b9b24e894466c9fd]
