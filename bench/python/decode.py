@@ -5,8 +5,8 @@ A decoding step reads every key and value once for a handful of query rows, so i
 speed at which K and V stream from memory. Each row: one query per sequence, Hq query heads over
 Hkv key/value heads (GQA), L keys, D 128; attnc's plain kernel (no mask) and SDPA with
 enable_gqa. Prints each one's median time, the K/V bytes read per second, attnc's ratio to SDPA
-and its share of the bandwidth a STREAM-like copy of a buffer far larger than the caches reaches in
-the same run (read + write bytes per second, as STREAM's copy counts them).
+and its share of the read bandwidth a STREAM-like pass over a buffer far larger than the caches
+reaches in the same run (a copy's read + write bandwidth is printed beside it).
 
     PYTHONPATH=build/python python bench/python/decode.py [--keys 16384] [--batch 1] [--repeats 20]
 
@@ -22,12 +22,14 @@ import attnc
 from timing import median_seconds
 
 
-def stream_copy_bandwidth(repeats):
-    """Bytes per second of a copy of 512 MiB (read + write): the machine's memory speed."""
+def stream_bandwidths(repeats):
+    """Bytes per second of a read (a sum) and of a copy (read + write, as STREAM counts it) of
+    512 MiB, far larger than the caches: the machine's memory speed, on torch's threads."""
     src = torch.ones(128 << 20, dtype=torch.float32)
     dst = torch.empty_like(src)
-    seconds = median_seconds(lambda: dst.copy_(src), repeats)
-    return 2 * src.numel() * 4 / seconds
+    read = median_seconds(lambda: src.sum(), repeats)
+    copy = median_seconds(lambda: dst.copy_(src), repeats)
+    return src.numel() * 4 / read, 2 * src.numel() * 4 / copy
 
 
 def main():
@@ -39,10 +41,10 @@ def main():
     a = p.parse_args()
     Hq, Hkv = (int(x) for x in a.heads.split("/"))
     B, L, D = a.batch, a.keys, 128
-    bandwidth = stream_copy_bandwidth(5)
+    bandwidth, copy = stream_bandwidths(5)
     print(f"decode: B {B}, Hq {Hq} over Hkv {Hkv}, {L} keys, D {D}, {torch.get_num_threads()} threads; "
-          f"copy bandwidth {bandwidth / 1e9:.1f} GB/s")
-    print(f"{'dtype':6} {'attnc ms':>9} {'SDPA ms':>8} {'attnc GB/s':>11} {'SDPA GB/s':>10} {'ratio':>6} {'of copy':>8}")
+          f"memory: read {bandwidth / 1e9:.1f} GB/s, copy {copy / 1e9:.1f} GB/s")
+    print(f"{'dtype':6} {'attnc ms':>9} {'SDPA ms':>8} {'attnc GB/s':>11} {'SDPA GB/s':>10} {'ratio':>6} {'of read':>8}")
     g = torch.Generator().manual_seed(0)
     for name, dtype in (("f32", torch.float32), ("bf16", torch.bfloat16)):
         kernel = getattr(attnc.loads(f"kernel decode_{name} {{ dtype = {name}; head_dim = {D}; }}"), f"decode_{name}")

@@ -6,37 +6,71 @@
 // vdpbf16ps on both paths (every AMX CPU has AVX512-BF16).
 namespace {
 
-/// Four rows' dot products, 16 lanes each, summed to one 128-bit vector {row 0, 1, 2, 3}.
-inline __m128 sum_four(__m512 a, __m512 b, __m512 c, __m512 d) {
-  auto half = [](__m512 x) {
-    // maskz: GCC 12 builds the plain extract (and the 256-bit cast) from an undefined vector, which -Wall reports.
-    const __m256 y = _mm256_add_ps(_mm512_maskz_extractf32x8_ps(0xff, x, 0), _mm512_maskz_extractf32x8_ps(0xff, x, 1));
-    return _mm_add_ps(_mm256_castps256_ps128(y), _mm256_extractf128_ps(y, 1));
-  };
-  return _mm_hadd_ps(_mm_hadd_ps(half(a), half(b)), _mm_hadd_ps(half(c), half(d)));
+/// Sixteen dot products, 16 lanes each (v[4 j + q]: row j, key q), summed to one vector whose
+/// 128-bit quarter q holds key q's four rows: halves, then quarters, then lanes folded pairwise.
+/// (maskz shuffles and unpacks: GCC 12 builds the plain ones from an undefined vector, which -Wall
+/// reports.)
+inline __m512 sum_sixteen(const __m512* v) {
+  __m512 w[8], x[4];
+#pragma GCC unroll 8
+  for (int i = 0; i < 8; ++i)  // [v[2i] folded to 8 lanes, v[2i + 1] folded to 8 lanes]
+    w[i] = _mm512_add_ps(_mm512_maskz_shuffle_f32x4(0xffff, v[2 * i], v[2 * i + 1], 0x44),
+                         _mm512_maskz_shuffle_f32x4(0xffff, v[2 * i], v[2 * i + 1], 0xee));
+#pragma GCC unroll 4
+  for (int i = 0; i < 4; ++i)  // quarter q: v[4i + q] folded to 4 lanes
+    x[i] = _mm512_add_ps(_mm512_maskz_shuffle_f32x4(0xffff, w[2 * i], w[2 * i + 1], 0x88),
+                         _mm512_maskz_shuffle_f32x4(0xffff, w[2 * i], w[2 * i + 1], 0xdd));
+  const __m512 t0 = _mm512_add_ps(_mm512_maskz_unpacklo_ps(0xffff, x[0], x[1]), _mm512_maskz_unpackhi_ps(0xffff, x[0], x[1]));
+  const __m512 t1 = _mm512_add_ps(_mm512_maskz_unpacklo_ps(0xffff, x[2], x[3]), _mm512_maskz_unpackhi_ps(0xffff, x[2], x[3]));
+  return _mm512_add_ps(_mm512_maskz_shuffle_ps(0xffff, t0, t1, 0x44), _mm512_maskz_shuffle_ps(0xffff, t0, t1, 0xee));
 }
 
-/// C[key * ldc + r] = sum over d of Q[r][d] K[key][d] for the `Rows` (4 or 8) rows of Q (bf16, D
-/// each, rows D apart; zero past the rows that hold queries) and keys [0, keys) of K (bf16 rows
-/// `ldk` apart, read in place); D a multiple of 32. Each key's row is loaded once for every row
-/// of Q, which stays in L1.
+/// C[key * ldc + r] = sum over d of Q[r][d] K[key][d] for rows [r0, r0 + 4) of Q (bf16, D each,
+/// rows D apart) and keys [0, keys), four keys at a time (16 accumulators); D a multiple of 32.
+/// Each key's row is loaded once for the four rows, each row of Q once for the four keys.
+inline void decode_scores_rows(const uint16_t* Q, const uint16_t* K, int64_t ldk, int64_t keys, int64_t D, float* C,
+                               int64_t ldc) {
+  int64_t key = 0;
+  for (; key + 4 <= keys; key += 4) {
+    __m512 acc[16];
+#pragma GCC unroll 16
+    for (int i = 0; i < 16; ++i) acc[i] = _mm512_setzero_ps();
+    for (int64_t d = 0; d < D; d += 32) {
+      __m512bh k[4];
+#pragma GCC unroll 4
+      for (int q = 0; q < 4; ++q) k[q] = (__m512bh)_mm512_loadu_si512(K + (key + q) * ldk + d);
+#pragma GCC unroll 4
+      for (int j = 0; j < 4; ++j) {
+        const __m512bh qj = (__m512bh)_mm512_loadu_si512(Q + j * D + d);
+#pragma GCC unroll 4
+        for (int q = 0; q < 4; ++q) acc[4 * j + q] = _mm512_dpbf16_ps(acc[4 * j + q], qj, k[q]);
+      }
+    }
+    const __m512 sums = sum_sixteen(acc);
+    _mm_storeu_ps(C + key * ldc, _mm512_maskz_extractf32x4_ps(0xf, sums, 0));
+    _mm_storeu_ps(C + (key + 1) * ldc, _mm512_maskz_extractf32x4_ps(0xf, sums, 1));
+    _mm_storeu_ps(C + (key + 2) * ldc, _mm512_maskz_extractf32x4_ps(0xf, sums, 2));
+    _mm_storeu_ps(C + (key + 3) * ldc, _mm512_maskz_extractf32x4_ps(0xf, sums, 3));
+  }
+  for (; key < keys; ++key) {  // the last keys one by one: the other three accumulators zero
+    __m512 acc[16];
+#pragma GCC unroll 16
+    for (int i = 0; i < 16; ++i) acc[i] = _mm512_setzero_ps();
+    for (int64_t d = 0; d < D; d += 32) {
+      const __m512bh k = (__m512bh)_mm512_loadu_si512(K + key * ldk + d);
+#pragma GCC unroll 4
+      for (int j = 0; j < 4; ++j)
+        acc[4 * j] = _mm512_dpbf16_ps(acc[4 * j], (__m512bh)_mm512_loadu_si512(Q + j * D + d), k);
+    }
+    _mm_storeu_ps(C + key * ldc, _mm512_maskz_extractf32x4_ps(0xf, sum_sixteen(acc), 0));
+  }
+}
+
+/// The scores of the `Rows` (4 or 8) rows of Q (zero past the rows that hold queries) against keys
+/// [0, keys) of K (bf16 rows `ldk` apart, read in place): decode_scores_rows per four rows.
 template <int Rows>
 void decode_scores(const uint16_t* Q, const uint16_t* K, int64_t ldk, int64_t keys, int64_t D, float* C, int64_t ldc) {
-  for (int64_t key = 0; key < keys; ++key) {
-    const uint16_t* k = K + key * ldk;
-    __m512 acc[Rows];
-#pragma GCC unroll 8
-    for (int r = 0; r < Rows; ++r) acc[r] = _mm512_setzero_ps();
-    for (int64_t d = 0; d < D; d += 32) {
-      const __m512bh kv = (__m512bh)_mm512_loadu_si512(k + d);
-#pragma GCC unroll 8
-      for (int r = 0; r < Rows; ++r)
-        acc[r] = _mm512_dpbf16_ps(acc[r], (__m512bh)_mm512_loadu_si512(Q + r * D + d), kv);
-    }
-#pragma GCC unroll 2
-    for (int r = 0; r < Rows; r += 4)
-      _mm_storeu_ps(C + key * ldc + r, sum_four(acc[r], acc[r + 1], acc[r + 2], acc[r + 3]));
-  }
+  for (int r = 0; r < Rows; r += 4) decode_scores_rows(Q + r * D, K, ldk, keys, D, C + r, ldc);
 }
 
 /// Where value column c is kept in decode_values' accumulators: the columns of each 32 as two

@@ -282,4 +282,4 @@ extern "C" __attribute__((visibility("default"))) const char* attn_alibi_softcap
   return path ? path_name(path->isa) : "none";
 }
 
-// [the source with every path (all_cpu_paths: the matrix paths for bf16): 28565 lines, hash 048e345a936b7e2c]
+// [the source with every path (all_cpu_paths: the matrix paths for bf16): 28633 lines, hash 43af1c994e4be0dc]
