@@ -1,10 +1,16 @@
 // Generated CPU kernels called directly through their C ABI, as a project that checks them in
 // calls them: with no key ranges a buffer-mask kernel plans its keys itself (the planner it carries,
-// fixed/SelfPlan.h) and gives what `attnc run` gives; wrong dtypes are named in its messages.
+// fixed/SelfPlan.h) and gives what `attnc run` gives; wrong dtypes are named in its messages. Its
+// worker threads (fixed/RuntimeContext.h's WorkerPool) serve calls of any thread count, calls from
+// several threads at once, and a child after fork().
 #define BOOST_TEST_MODULE cpu_direct
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <boost/test/unit_test.hpp>
 #include <random>
 #include <sstream>
+#include <thread>
 
 #include "attn/kernel_backward_abi.h"
 #include "attn/loader.hpp"
@@ -204,4 +210,41 @@ BOOST_AUTO_TEST_CASE(a_direct_backward_call_plans_itself_too) {
   BOOST_TEST(max_abs_diff(got.dq, want.dq) == 0);
   BOOST_TEST(max_abs_diff(got.dk, want.dk) == 0);
   BOOST_TEST(max_abs_diff(got.dv, want.dv) == 0);
+}
+
+BOOST_AUTO_TEST_CASE(worker_threads_serve_every_caller) {
+  // 22 tasks (11 query tiles, 2 heads): no split-KV at up to 4 threads, so every call gives the same
+  // bits whatever its thread count, whichever threads run it.
+  std::mt19937 rng(59);
+  const CpuCompiled& c = compile_cpu(kProgram, "doc_causal");
+  const KernelInputs in = inputs_for(c, 333, 333, rng);
+  const CpuRun one = run_cpu(c, in, true, false, 1);
+  BOOST_REQUIRE_MESSAGE(one.status == 0, one.error);
+  auto same = [&](const CpuRun& r) {
+    return r.status == 0 && max_abs_diff(r.outputs.out, one.outputs.out) == 0 &&
+           max_abs_diff(r.outputs.lse, one.outputs.lse) == 0;
+  };
+  for (int threads : {2, 4, 3, 2})  // the pool grows to 3 workers, then serves fewer
+    BOOST_TEST(same(run_cpu(c, in, true, false, threads)), threads << " threads");
+  // Four callers at once: one has the workers, the others start their own threads.
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> callers;
+  for (int t = 0; t < 4; ++t)
+    callers.emplace_back([&] {
+      for (int i = 0; i < 3; ++i)
+        if (!same(run_cpu(c, in, true, false, 2))) ++wrong;
+    });
+  for (std::thread& t : callers) t.join();
+  BOOST_TEST(wrong.load() == 0);
+  // A child after fork() has none of the parent's workers: its calls start their own threads (a
+  // call that waited for the parent's would hang; the alarm ends it).
+  const pid_t child = fork();
+  BOOST_REQUIRE(child >= 0);
+  if (child == 0) {
+    alarm(60);
+    _exit(same(run_cpu(c, in, true, false, 2)) ? 0 : 1);
+  }
+  int status = 0;
+  BOOST_REQUIRE(waitpid(child, &status, 0) == child);
+  BOOST_TEST((WIFEXITED(status) && WEXITSTATUS(status) == 0), "the child's call, status " << status);
 }

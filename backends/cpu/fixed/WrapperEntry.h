@@ -165,11 +165,19 @@ static int attend(Context& ctx, const attn_kernel_args* args, const CallPlace& a
     if (splits > Lk / kKeyChunk) splits = Lk / kKeyChunk;
     if (splits < 1) splits = 1;
   }
+  // Decoding from a paged cache: the pages interleave the key/value heads, so every head's task
+  // reads the same pages. Cut into shares of 1024 keys taken share by share, every head in turn
+  // (jobs share-major), each page comes from memory once for all the heads.
+  const bool share_major = at.pages.table && decoding;
+  constexpr int64_t kPagedShareKeys = 1024;
+  if (share_major && splits < (Lk + kPagedShareKeys - 1) / kPagedShareKeys)
+    splits = (Lk + kPagedShareKeys - 1) / kPagedShareKeys;
   const int64_t share = round_up((Lk + splits - 1) / splits, kSkipBlock);
   const int64_t slot_floats = Dv_pad + 2;  // P·V, max, sum
-  std::vector<float> partial(splits > 1 ? size_t(task_count * splits * kTileQ * slot_floats) : 0);
+  std::vector<float> partial(splits > 1 ? size_t(task_count * splits * task_rows * slot_floats) : 0);
   int status = parallel_for(uc, int(task_count * splits), [&](int job) {
-    const int64_t task = job / splits, part = job % splits;
+    const int64_t task = share_major ? job % task_count : job / splits;
+    const int64_t part = share_major ? job / task_count : job % splits;
     int64_t t, h, b, row0, rows;
     locate(task, t, h, b, row0, rows);
     const int64_t last_q = row0 + (rows - 1) * q_step, last_h = h + (rows - 1) * head_step;
@@ -242,7 +250,7 @@ static int attend(Context& ctx, const attn_kernel_args* args, const CallPlace& a
         if (!write_row(b, h + r * head_step, row0 + r * q_step, pv, max, sum)) return -1;
         continue;
       }
-      float* slot = partial.data() + ((task * splits + part) * kTileQ + r) * slot_floats;
+      float* slot = partial.data() + ((task * splits + part) * task_rows + r) * slot_floats;
       if (sum != 0.0f)
         memcpy(slot, pv, size_t(Dv_pad) * 4);
       else
@@ -259,7 +267,7 @@ static int attend(Context& ctx, const attn_kernel_args* args, const CallPlace& a
     TaskScratch& scratch = task_scratch;
     scratch.start(D, Dv_pad);
     for (int64_t part = 0; part < splits; ++part)
-      scratch.absorb(partial.data() + (task * splits + part) * kTileQ * slot_floats, slot_floats, part == 0, rows);
+      scratch.absorb(partial.data() + (task * splits + part) * task_rows * slot_floats, slot_floats, part == 0, rows);
     for (int64_t r = 0; r < rows; ++r)
       if (!write_row(b, h + r * head_step, row0 + r * q_step, scratch.acc.data() + r * Dv_pad,
                      scratch.row_max[size_t(r)], scratch.row_sum[size_t(r)]))

@@ -12,16 +12,20 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
+#include <condition_variable>
 #include <cstring>
+#include <mutex>
 #include <thread>
 #include <vector>
+#if defined(__unix__) || defined(__APPLE__)
+#include <unistd.h>  // getpid: the worker threads are the parent's after fork()
+#endif
 #if defined(__x86_64__)
 #include <cpuid.h>      // whether the CPU has F16C, AVX512-BF16, AMX
 #include <immintrin.h>  // F16C's f16 to f32 on the AVX paths; AMX tiles, vdpbf16ps
 #endif
 #if defined(__x86_64__) && defined(__linux__)
 #include <sys/syscall.h>  // arch_prctl: the permission to use AMX tiles
-#include <unistd.h>
 #endif
 
 #if defined(__clang__) && defined(__has_builtin)
@@ -37,7 +41,7 @@
 
 
 // ---- The Halide runtime functions the paths call ----
-// [cpu runtime glue for 17 runtime functions: 165 lines, hash ddd646e7540cad2d]
+// [cpu runtime glue for 17 runtime functions: 264 lines, hash 187d5a4965e32ab1]
 
 // ---- Vector path 'avx512': its Halide pipeline and entry point ----
 #if defined(__x86_64__)
@@ -1975,14 +1979,14 @@ bool keys_masked([[maybe_unused]] int q_min, [[maybe_unused]] int q_max, [[maybe
   const int64_t* run_starts = nullptr;
   const int64_t* runs = nullptr;
   int64_t given_block = 0;
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 123-186, 64 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 123-194, 72 lines]
     // takes at most 1024 keys a call, so the scores stay in cache.
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 188-221, 34 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 196-229, 34 lines]
             int result = attn_causal64_avx512_pipeline(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(q_end), int32_t(Lk), int32_t(D),
                 int32_t(Dv_pad), int32_t(t), int32_t(rows), int32_t(decoding), int32_t(q_step), int32_t(q0), int32_t(h), int32_t(b0 + b), piece_lo, piece_hi, next, &out_tile.buf);
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 224-270, 47 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 232-278, 47 lines]
 int run(const attn_kernel_args* args) {
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 272-284, 13 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 280-292, 13 lines]
 
 }  // namespace attn_causal64_avx512
 #undef ATTN_F16C
@@ -2024,4 +2028,4 @@ extern "C" __attribute__((visibility("default"))) const char* attn_causal64_path
   return path ? path_name(path->isa) : "none";
 }
 
-// [the source with every path (all_cpu_paths: the matrix paths for bf16): 16742 lines, hash b9b24e894466c9fd]
+// [the source with every path (all_cpu_paths: the matrix paths for bf16): 16869 lines, hash 08995dd0cb809440]
