@@ -77,6 +77,8 @@ struct KeySide {
     }
   }
   /// prepare_key_side (below) for rows of `columns` floats; rows in `paged` pages are streamed.
+  /// The f32 paths have one layout: their pipeline computes every row of a tile.
+  static bool decoding_layout(int64_t, int64_t, int64_t) { return false; }
   /// (`plain_rows`: the f32 paths have no decoding layout; false.)
   bool prepare(void* uc, const DLTensor* t, const char* name, int64_t columns, bool stream, const KeyPages& paged,
                bool plain_rows = false);
@@ -133,9 +135,6 @@ inline bool KeySide::prepare(void* uc, const DLTensor* t, const char* name, int6
   cols = columns, pages = paged;
   return prepare_key_side(uc, t, name, columns, stream, *this);
 }
-
-/// The f32 paths have one layout: their pipeline computes every row of a tile.
-inline bool decoding_layout(int64_t, int64_t, int64_t) { return false; }
 
 /// The tile's query rows as f32 [kTileQ][D] in `storage` (rows past `rows` zero), as the pipeline's
 /// q buffer; `row(r)` is where row r starts in the caller's tensor. (`plain`: always false here.)

@@ -6,13 +6,6 @@ namespace {
 constexpr int64_t kMatrixStep = 32;  // bf16 elements of one k-step of a product (an AMX tile's row)
 constexpr int64_t kDecodeRows = 8;   // query rows a task may have for the decoding layout
 
-/// Whether a call takes the decoding layout: Q, K and V as plain bf16 rows, K and V read in place
-/// (fixed/MatrixDecode.h's products), when every task has at most kDecodeRows query rows
-/// (`task_rows`, decoding one token, a few heads of a group) and the head dims are whole k-steps.
-inline bool decoding_layout(int64_t task_rows, int64_t D, int64_t Dv) {
-  return task_rows <= kDecodeRows && D % kMatrixStep == 0 && Dv % kMatrixStep == 0;
-}
-
 /// The tile's query rows pairs-interleaved, [D_pad / 2][kTileQ][2] u16 (D_pad: D rounded up to a
 /// k-step, zero-filled; rows past `rows` zero), in `storage` (used as raw memory); or, `plain`
 /// (the decoding layout), as rows [kTileQ][D].
@@ -90,6 +83,12 @@ struct MatrixKeys {
 /// (decoding) for the keys a task is about to visit. In the decoding layout (`plain`), V's rows as
 /// they are: in place, or from pages copied for the keys a task is about to visit.
 struct MatrixValues {
+  /// Whether a call takes the decoding layout: Q, K and V as plain bf16 rows, K and V read in place
+  /// (fixed/MatrixDecode.h's products), when every task has at most kDecodeRows query rows
+  /// (`task_rows`, decoding one token, a few heads of a group) and the head dims are whole k-steps.
+  static bool decoding_layout(int64_t task_rows, int64_t D, int64_t Dv) {
+    return task_rows <= kDecodeRows && D % kMatrixStep == 0 && Dv % kMatrixStep == 0;
+  }
   bool streamed = false, plain = false;
   const char* src = nullptr;
   int64_t src_b = 0, src_h = 0, src_l = 0;

@@ -103,7 +103,7 @@ static int attend(Context& ctx, const attn_kernel_args* args, const CallPlace& a
   const int64_t tasks_per_plane = pack ? chunks_per_group : (Lq + kTileQ - 1) / kTileQ * groups;
   // The matrix paths' decoding layout (fixed/MatrixStaging.h) when no task has more than a few rows.
   const int64_t task_rows = pack ? (groups < kTileQ ? groups : kTileQ) : (Lq < kTileQ ? Lq : kTileQ);
-  const bool decoding = decoding_layout(task_rows, D, Dv);
+  const bool decoding = ValueStage::decoding_layout(task_rows, D, Dv);
   KeyStage k;
   ValueStage v;
   if (!k.prepare(uc, args->k, "k", D, tasks_per_plane <= 2, at.pages) ||

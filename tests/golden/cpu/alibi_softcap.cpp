@@ -139,7 +139,7 @@ constexpr DTypeName kDTypeNames[] = {{2, 32, "f32"}, {2, 16, "f16"}, {4, 16, "bf
 
 // [fixed text: backends/cpu/fixed/WrapperSupport.h, 320 lines]
 
-// [fixed text: backends/cpu/fixed/F32Staging.h, 158 lines]
+// [fixed text: backends/cpu/fixed/F32Staging.h, 157 lines]
 
 namespace {
 
@@ -217,7 +217,7 @@ bool keys_masked([[maybe_unused]] int q_min, [[maybe_unused]] int q_max, [[maybe
   const int64_t tasks_per_plane = pack ? chunks_per_group : (Lq + kTileQ - 1) / kTileQ * groups;
   // The matrix paths' decoding layout (fixed/MatrixStaging.h) when no task has more than a few rows.
   const int64_t task_rows = pack ? (groups < kTileQ ? groups : kTileQ) : (Lq < kTileQ ? Lq : kTileQ);
-  const bool decoding = decoding_layout(task_rows, D, Dv);
+  const bool decoding = ValueStage::decoding_layout(task_rows, D, Dv);
   KeyStage k;
   ValueStage v;
   if (!k.prepare(uc, args->k, "k", D, tasks_per_plane <= 2, at.pages) ||
@@ -286,4 +286,4 @@ extern "C" __attribute__((visibility("default"))) const char* attn_alibi_softcap
   return path ? path_name(path->isa) : "none";
 }
 
-// [the source with every path (all_cpu_paths: the matrix paths for bf16): 28776 lines, hash 72577448f831c569]
+// [the source with every path (all_cpu_paths: the matrix paths for bf16): 28771 lines, hash 2e20e760d1f88049]
