@@ -152,7 +152,7 @@ void declare_inputs(AttentionDefinition& d) {
   a.num_keys.set_range(0, Expr());
   a.tile.set_range(0, Expr());
   a.rows.set_range(1, d.g.tile_q);
-  a.decoding.set_range(0, 1);
+  a.decoding.set_range(0, 2);
   a.q_step.set_range(0, 1);
   a.q0.set_range(0, Expr());
   a.head.set_range(0, Expr());

@@ -56,7 +56,8 @@ struct AttentionAlgorithm {
   /// heads): the matrix paths' products and softmax skip the padding in blocks of 16 rows.
   Halide::Param<int> rows;
   /// 1: the wrapper staged Q, K and V in the matrix paths' decoding layout (plain rows,
-  /// fixed/MatrixStaging.h); always 0 on the other paths.
+  /// fixed/MatrixStaging.h); 2: the same, K and V as their rows' addresses (a paged cache); always
+  /// 0 on the other paths.
   Halide::Param<int> decoding;
   Halide::Param<int> q_step;  ///< 1: row ii is query q0 + tile*T + ii; 0: every row is query q0 + tile*T
   Halide::Param<int> q0;      ///< the position of the call's first query row (a paged sequence's)

@@ -6,6 +6,15 @@
 // vdpbf16ps on both paths (every AMX CPU has AVX512-BF16).
 namespace {
 
+/// Key or value rows where the decoding layout finds them, key-indexed: `stride` elements apart from
+/// `base`, or (a paged cache) at the addresses in `at`.
+struct DecodeRows {
+  const uint16_t* base = nullptr;
+  int64_t stride = 0;
+  const uint16_t* const* at = nullptr;
+  const uint16_t* row(int64_t key) const { return at ? at[key] : base + key * stride; }
+};
+
 /// Sixteen dot products, 16 lanes each (v[4 j + q]: row j, key q), summed to one vector whose
 /// 128-bit quarter q holds key q's four rows: halves, then quarters, then lanes folded pairwise.
 /// (maskz shuffles and unpacks: GCC 12 builds the plain ones from an undefined vector, which -Wall
@@ -26,19 +35,19 @@ inline __m512 sum_sixteen(const __m512* v) {
 }
 
 /// C[key * ldc + r] = sum over d of Q[r][d] K[key][d] for rows [r0, r0 + 4) of Q (bf16, D each,
-/// rows D apart) and keys [0, keys), four keys at a time (16 accumulators); D a multiple of 32.
-/// Each key's row is loaded once for the four rows, each row of Q once for the four keys.
-inline void decode_scores_rows(const uint16_t* Q, const uint16_t* K, int64_t ldk, int64_t keys, int64_t D, float* C,
-                               int64_t ldc) {
+/// rows D apart) and keys [0, keys) of K, four keys at a time (16 accumulators); D a multiple of
+/// 32. Each key's row is loaded once for the four rows, each row of Q once for the four keys.
+inline void decode_scores_rows(const uint16_t* Q, const DecodeRows& K, int64_t keys, int64_t D, float* C, int64_t ldc) {
   int64_t key = 0;
   for (; key + 4 <= keys; key += 4) {
     __m512 acc[16];
 #pragma GCC unroll 16
     for (int i = 0; i < 16; ++i) acc[i] = _mm512_setzero_ps();
+    const uint16_t* const rows[4] = {K.row(key), K.row(key + 1), K.row(key + 2), K.row(key + 3)};
     for (int64_t d = 0; d < D; d += 32) {
       __m512bh k[4];
 #pragma GCC unroll 4
-      for (int q = 0; q < 4; ++q) k[q] = (__m512bh)_mm512_loadu_si512(K + (key + q) * ldk + d);
+      for (int q = 0; q < 4; ++q) k[q] = (__m512bh)_mm512_loadu_si512(rows[q] + d);
 #pragma GCC unroll 4
       for (int j = 0; j < 4; ++j) {
         const __m512bh qj = (__m512bh)_mm512_loadu_si512(Q + j * D + d);
@@ -56,8 +65,9 @@ inline void decode_scores_rows(const uint16_t* Q, const uint16_t* K, int64_t ldk
     __m512 acc[16];
 #pragma GCC unroll 16
     for (int i = 0; i < 16; ++i) acc[i] = _mm512_setzero_ps();
+    const uint16_t* const row = K.row(key);
     for (int64_t d = 0; d < D; d += 32) {
-      const __m512bh k = (__m512bh)_mm512_loadu_si512(K + key * ldk + d);
+      const __m512bh k = (__m512bh)_mm512_loadu_si512(row + d);
 #pragma GCC unroll 4
       for (int j = 0; j < 4; ++j)
         acc[4 * j] = _mm512_dpbf16_ps(acc[4 * j], (__m512bh)_mm512_loadu_si512(Q + j * D + d), k);
@@ -67,10 +77,10 @@ inline void decode_scores_rows(const uint16_t* Q, const uint16_t* K, int64_t ldk
 }
 
 /// The scores of the `Rows` (4 or 8) rows of Q (zero past the rows that hold queries) against keys
-/// [0, keys) of K (bf16 rows `ldk` apart, read in place): decode_scores_rows per four rows.
+/// [0, keys) of K (bf16 rows, read where they are): decode_scores_rows per four rows.
 template <int Rows>
-void decode_scores(const uint16_t* Q, const uint16_t* K, int64_t ldk, int64_t keys, int64_t D, float* C, int64_t ldc) {
-  for (int r = 0; r < Rows; r += 4) decode_scores_rows(Q + r * D, K, ldk, keys, D, C + r, ldc);
+void decode_scores(const uint16_t* Q, const DecodeRows& K, int64_t keys, int64_t D, float* C, int64_t ldc) {
+  for (int r = 0; r < Rows; r += 4) decode_scores_rows(Q + r * D, K, keys, D, C + r, ldc);
 }
 
 /// Where value column c is kept in decode_values' accumulators: the columns of each 32 as two
@@ -78,12 +88,12 @@ void decode_scores(const uint16_t* Q, const uint16_t* K, int64_t ldk, int64_t ke
 inline int64_t decoded_column(int64_t c) { return c / 32 * 32 + c % 8 / 4 * 16 + c % 32 / 8 * 4 + c % 4; }
 
 /// Acc[r][decoded_column(c)] (+)= sum over k of P[r][k] V[k][c] for the `Rows` (4 or 8) rows and
-/// keys [0, keys): V bf16 rows `ldv` apart (Dv each, a multiple of 32, read in place), P bf16
+/// keys [0, keys): V's bf16 rows from column `col` (Dv each, a multiple of 32, read where they are), P bf16
 /// pairs [keys / 2][kMatrixRows][2] (zero past `keys`), Acc f32 rows Dv apart. Two keys at a time:
 /// their rows interleaved into pairs, each pair of P broadcast. Columns in blocks of 32 x Z, with
 /// Rows x 2Z accumulators (16).
 template <int Rows, int Z>
-void decode_values_block(const uint16_t* V, int64_t ldv, int64_t keys, const uint16_t* P, float* acc_out, int64_t Dv,
+void decode_values_block(const DecodeRows& V, int64_t col, int64_t keys, const uint16_t* P, float* acc_out, int64_t Dv,
                          bool accumulate) {
   __m512 acc[Rows][2 * Z];  // kept in registers: every loop over them unrolled, as -O2 does not
 #pragma GCC unroll 8
@@ -93,10 +103,12 @@ void decode_values_block(const uint16_t* V, int64_t ldv, int64_t keys, const uin
       acc[r][v] = accumulate ? _mm512_loadu_ps(acc_out + r * Dv + 16 * v) : _mm512_setzero_ps();
   for (int64_t key = 0; key < keys; key += 2) {
     __m512bh pairs[2 * Z];
+    const uint16_t* const first = V.row(key) + col;
+    const uint16_t* const second = key + 1 < keys ? V.row(key + 1) + col : nullptr;
 #pragma GCC unroll 2
     for (int z = 0; z < Z; ++z) {
-      const __m512i a = _mm512_loadu_si512(V + key * ldv + 32 * z);
-      const __m512i b = key + 1 < keys ? _mm512_loadu_si512(V + (key + 1) * ldv + 32 * z) : _mm512_setzero_si512();
+      const __m512i a = _mm512_loadu_si512(first + 32 * z);
+      const __m512i b = second ? _mm512_loadu_si512(second + 32 * z) : _mm512_setzero_si512();
       pairs[2 * z] = (__m512bh)_mm512_unpacklo_epi16(a, b);
       pairs[2 * z + 1] = (__m512bh)_mm512_unpackhi_epi16(a, b);
     }
@@ -117,12 +129,11 @@ void decode_values_block(const uint16_t* V, int64_t ldv, int64_t keys, const uin
 }
 
 template <int Rows>
-void decode_values(const uint16_t* V, int64_t ldv, int64_t keys, const uint16_t* P, float* acc, int64_t Dv,
-                   bool accumulate) {
+void decode_values(const DecodeRows& V, int64_t keys, const uint16_t* P, float* acc, int64_t Dv, bool accumulate) {
   constexpr int Z = Rows == 4 ? 2 : 1;  // 32-column blocks per pass: Rows x 2Z accumulators
   int64_t c = 0;
-  for (; c + 32 * Z <= Dv; c += 32 * Z) decode_values_block<Rows, Z>(V + c, ldv, keys, P, acc + c, Dv, accumulate);
-  if (c < Dv) decode_values_block<Rows, 1>(V + c, ldv, keys, P, acc + c, Dv, accumulate);
+  for (; c + 32 * Z <= Dv; c += 32 * Z) decode_values_block<Rows, Z>(V, c, keys, P, acc + c, Dv, accumulate);
+  if (c < Dv) decode_values_block<Rows, 1>(V, c, keys, P, acc + c, Dv, accumulate);
 }
 
 }  // namespace

@@ -54,8 +54,9 @@ __m512i bf16_pairs(__m512 a, __m512 b) {
 /// [D_pad / 2][rows][2]) against K's rows (bf16, D_pad each), for the tile's first `rows` rows in
 /// blocks of 16 (the others are padding, left unwritten). Keys in blocks of 32; a last block of
 /// fewer is copied into a zero-filled block first, so no row past the chunk is read or written.
-/// `decoding`: Q is plain rows [kTileQ][D_pad] and at most kDecodeRows rows hold queries
-/// (fixed/MatrixDecode.h).
+/// `decoding` (1, or 2 for a paged cache): Q is plain rows [kTileQ][D_pad], at most kDecodeRows
+/// rows hold queries, and K is rows in place (1) or their addresses (2, KeyPages::addresses;
+/// fixed/MatrixDecode.h).
 extern "C" int ATTN_MATRIX_EXTERNS_qk(halide_buffer_t* q, halide_buffer_t* k, int32_t rows, int32_t decoding,
                                       halide_buffer_t* out) {
   if (!out->host) return 0;  // bounds query: the whole of Q and K's buffers, as given
@@ -67,10 +68,12 @@ extern "C" int ATTN_MATRIX_EXTERNS_qk(halide_buffer_t* q, halide_buffer_t* k, in
   float* C = reinterpret_cast<float*>(out->host);
   if (decoding) {
     const int64_t D = q->dim[0].extent;
+    DecodeRows key_rows{K, lda, nullptr};
+    if (decoding == 2) key_rows.at = reinterpret_cast<const uint16_t* const*>(k->host) + (first - k->dim[1].min);
     if (rows <= 4)
-      decode_scores<4>(Q, K, lda, keys, D, C, ldc);
+      decode_scores<4>(Q, key_rows, keys, D, C, ldc);
     else
-      decode_scores<8>(Q, K, lda, keys, D, C, ldc);
+      decode_scores<8>(Q, key_rows, keys, D, C, ldc);
     return 0;
   }
   const int64_t D_pad = int64_t(q->dim[1].extent) * 2, N = live_columns(rows);
@@ -97,7 +100,8 @@ extern "C" int ATTN_MATRIX_EXTERNS_qk(halide_buffer_t* q, halide_buffer_t* k, in
 /// p = 2^(x - max) with a -inf max read as 0, the sum of p in f32; P·V takes p rounded to bf16, as
 /// PyTorch's bf16 attention does. Only the tile's first `rows` rows, in blocks of 16, are computed;
 /// the rest (padding) are written as rows no key reached. `decoding`: V is plain rows (bf16, Dv_pad
-/// each) and P·V is fixed/MatrixDecode.h's, over the first kDecodeRows rows at most.
+/// each; 2: their addresses) and P·V is fixed/MatrixDecode.h's, over the first kDecodeRows rows at
+/// most.
 extern "C" int ATTN_MATRIX_EXTERNS_softmax_pv(halide_buffer_t* s, halide_buffer_t* v, float scale, int32_t lo,
                                               int32_t hi, int32_t window_hi, int32_t keys_dim, int32_t rows,
                                               int32_t decoding, halide_buffer_t* out) {
@@ -131,7 +135,9 @@ extern "C" int ATTN_MATRIX_EXTERNS_softmax_pv(halide_buffer_t* s, halide_buffer_
   scratch.p.resize(size_t(kPvKeyBlock * kMatrixRows));
   uint16_t* P = scratch.p.data();
   // V: transposed blocks [keys / 32][Dv_pad][32], or (decoding) plain rows of Dv_pad.
-  const int64_t block = v->dim[0].extent, Dv_pad = decoding ? block : block / kKeyStep, vs = v->dim[1].stride;
+  const int64_t block = v->dim[0].extent, vs = v->dim[1].stride;
+  // Dv_pad from V's plane, or (row addresses) from the output's columns: P·V, then 16 for the stats.
+  const int64_t Dv_pad = decoding == 2 ? out->dim[0].extent - 16 : decoding ? block : block / kKeyStep;
   const int64_t decode_rows = rows <= 4 ? 4 : 8;  // decoding: C is [decode_rows][Dv_pad], decoded_column order
   const uint16_t* Vt = reinterpret_cast<const uint16_t*>(v->host) +
                        (decoding ? lo - v->dim[1].min : lo / kKeyStep - v->dim[1].min) * vs;
@@ -154,10 +160,13 @@ extern "C" int ATTN_MATRIX_EXTERNS_softmax_pv(halide_buffer_t* s, halide_buffer_
         _mm512_storeu_si512(P + key * kMatrixRows + 32 * r, bf16_pairs(p[0], p[1]));
       }
     if (decoding) {
+      DecodeRows value_rows{Vt + k0 * vs, vs, nullptr};
+      if (decoding == 2)
+        value_rows.at = reinterpret_cast<const uint16_t* const*>(v->host) + (lo - v->dim[1].min + k0);
       if (decode_rows == 4)
-        decode_values<4>(Vt + k0 * vs, vs, keys, P, C, Dv_pad, k0 > 0);
+        decode_values<4>(value_rows, keys, P, C, Dv_pad, k0 > 0);
       else
-        decode_values<8>(Vt + k0 * vs, vs, keys, P, C, Dv_pad, k0 > 0);
+        decode_values<8>(value_rows, keys, P, C, Dv_pad, k0 > 0);
       continue;
     }
     const uint16_t* vt = Vt + k0 / kKeyStep * vs;

@@ -29,12 +29,13 @@ void stage_query_tile(std::vector<float>& storage, int64_t D, int64_t rows, RowA
 
 /// K as bf16 rows of D_pad elements: the caller's tensor in place when its rows are that already
 /// (D a multiple of a k-step, the usual case, and not in pages), else a zero-padded copy, whole or
-/// (decoding, pages) of the rows a task is about to visit.
+/// (decoding, pages) of the rows a task is about to visit. The decoding layout reads a paged
+/// cache's rows where they are, through their addresses (KeyPages::addresses).
 struct MatrixKeys {
   const char* base = nullptr;  // in place or the copy: rows of D_pad u16
   int64_t sb = 0, sh = 0, sl = 0;  // its strides in elements
   int64_t D = 0, D_pad = 0;
-  bool streamed = false;
+  bool streamed = false, addressed = false;
   const char* src = nullptr;  // copies: the caller's tensor and its strides in bytes
   int64_t src_b = 0, src_h = 0, src_l = 0;
   KeyPages pages;  // a paged cache's rows (always streamed)
@@ -46,10 +47,12 @@ struct MatrixKeys {
       memset(dst + D, 0, size_t(D_pad - D) * 2);
     }
   }
-  bool prepare(void* uc, const DLTensor* t, const char* name, int64_t head_dim, bool stream, const KeyPages& paged) {
+  bool prepare(void* uc, const DLTensor* t, const char* name, int64_t head_dim, bool stream, const KeyPages& paged,
+               bool plain_rows) {
     const int64_t B = t->shape[0], H = t->shape[1], L = t->shape[2];
     D = head_dim, D_pad = round_up(head_dim, kMatrixStep), pages = paged;
     if (pages.table) stream = true;
+    addressed = plain_rows && pages.table;
     const int64_t row_stride = L <= 1 ? D_pad : stride_of(t, 2);
     if (L * D_pad >= (int64_t(1) << 31) || row_stride >= (int64_t(1) << 31) || row_stride < 0)
       return fail(uc, "%s: %s has too many rows for this kernel (%lld)", kKernelName, name, (long long)L), false;
@@ -71,6 +74,7 @@ struct MatrixKeys {
     plane.set_u16(reinterpret_cast<uintptr_t>(base + 2 * (b * sb + h * sh)), D_pad, keys, sl);
   }
   void piece(int64_t h, int64_t b, int64_t row0, int64_t row1, std::vector<float>& storage, Plane& plane) const {
+    if (addressed) return pages.addresses(src + h * src_h, src_b, src_l, row0, row1, storage, plane);
     storage.resize(size_t((row1 - row0) * D_pad / 2 + 1));
     uint16_t* rows = reinterpret_cast<uint16_t*>(storage.data());
     copy_rows(h, b, row0, row1, rows);
@@ -81,7 +85,7 @@ struct MatrixKeys {
 /// V transposed in blocks of 32 keys, [keys / 32][Dv_pad][32] u16 per key/value plane (rows past
 /// Dv and keys past Lk zero): P·V's A operand, each k-step's tile rows 64 bytes apart. Whole, or
 /// (decoding) for the keys a task is about to visit. In the decoding layout (`plain`), V's rows as
-/// they are: in place, or from pages copied for the keys a task is about to visit.
+/// they are: in place, or in their pages through their addresses (KeyPages::addresses).
 struct MatrixValues {
   /// Whether a call takes the decoding layout: Q, K and V as plain bf16 rows, K and V read in place
   /// (fixed/MatrixDecode.h's products), when every task has at most kDecodeRows query rows
@@ -141,13 +145,7 @@ struct MatrixValues {
                   block_size());
   }
   void piece(int64_t h, int64_t b, int64_t row0, int64_t row1, std::vector<float>& storage, Plane& plane) const {
-    if (plain) {  // rows out of their pages
-      storage.resize(size_t((row1 - row0) * Dv / 2 + 1));
-      uint16_t* rows = reinterpret_cast<uint16_t*>(storage.data());
-      for (int64_t r = row0; r < row1; ++r)
-        memcpy(rows + (r - row0) * Dv, src + pages.row(b, r, src_b, src_l) + h * src_h, size_t(Dv) * 2);
-      return plane.set_u16(reinterpret_cast<uintptr_t>(rows) - uintptr_t(2 * row0 * Dv), Dv, row1, Dv);
-    }
+    if (plain) return pages.addresses(src + h * src_h, src_b, src_l, row0, row1, storage, plane);
     const int64_t count = (row1 - row0 + kMatrixStep - 1) / kMatrixStep;
     storage.resize(size_t(count * block_size() / 2 + 1));
     uint16_t* cols = reinterpret_cast<uint16_t*>(storage.data());

@@ -106,7 +106,7 @@ static int attend(Context& ctx, const attn_kernel_args* args, const CallPlace& a
   const bool decoding = ValueStage::decoding_layout(task_rows, D, Dv);
   KeyStage k;
   ValueStage v;
-  if (!k.prepare(uc, args->k, "k", D, tasks_per_plane <= 2, at.pages) ||
+  if (!k.prepare(uc, args->k, "k", D, tasks_per_plane <= 2, at.pages, decoding) ||
       !v.prepare(uc, args->v, "v", Dv_pad, tasks_per_plane <= 2, at.pages, decoding))
     return -1;
   const char* q_base = base_of(args->q);
@@ -228,7 +228,7 @@ static int attend(Context& ctx, const attn_kernel_args* args, const CallPlace& a
           }
           for (int32_t next = piece_lo;;) {
             int result = ATTN_PIPELINE_FN(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(q_end), int32_t(Lk), int32_t(D),
-                int32_t(Dv_pad), int32_t(t), int32_t(rows), int32_t(decoding), int32_t(q_step), int32_t(q0), int32_t(h), int32_t(b0 + b), piece_lo, piece_hi, next ATTN_EXTRA_ARGS, &out_tile.buf);
+                int32_t(Dv_pad), int32_t(t), int32_t(rows), int32_t(decoding ? (at.pages.table ? 2 : 1) : 0), int32_t(q_step), int32_t(q0), int32_t(h), int32_t(b0 + b), piece_lo, piece_hi, next ATTN_EXTRA_ARGS, &out_tile.buf);
             if (result != 0) {
               if (!ctx.failed) fail(uc, "%s: the kernel failed (Halide error %d)", kKernelName, result);
               return result;

@@ -70,19 +70,6 @@ int64_t stride_of(const DLTensor* t, int d) {
 
 const char* base_of(const DLTensor* t) { return static_cast<const char*>(t->data) + t->byte_offset; }
 
-/// Where the rows of a key or value plane lie: one after another (a dense or ragged call), or
-/// through one sequence's page table (a paged KV cache, attend_paged). A paged plane's view has one
-/// batch entry whose stride is the page stride: row r is row r % page_size of page table[r / page_size].
-struct KeyPages {
-  const int32_t* table = nullptr;  // the sequence's pages in key order; null: not paged
-  int64_t page_size = 0;
-  /// Bytes from the tensor's start to row r of plane (b, h)'s head 0, from the view's batch and
-  /// row strides in bytes.
-  int64_t row(int64_t b, int64_t r, int64_t batch_stride, int64_t row_stride) const {
-    return table ? table[r / page_size] * batch_stride + r % page_size * row_stride : b * batch_stride + r * row_stride;
-  }
-};
-
 /// Q, K, V, Out: on the CPU, `ndim`-D, the kernel's I/O type, last dim contiguous. LSE and max
 /// (`is_f32`): f32, any strides (written element by element; a ragged batch's are [Tq, Hq]).
 bool check_tensor(void* uc, const DLTensor* t, const char* name, int ndim, bool is_f32) {
@@ -135,6 +122,33 @@ struct Plane {
     buf.type = halide_type_t(halide_type_uint, 16, 1);
     buf.dimensions = 2;
     buf.dim = dim;
+  }
+};
+
+/// Where the rows of a key or value plane lie: one after another (a dense or ragged call), or
+/// through one sequence's page table (a paged KV cache, attend_paged). A paged plane's view has one
+/// batch entry whose stride is the page stride: row r is row r % page_size of page table[r / page_size].
+struct KeyPages {
+  const int32_t* table = nullptr;  // the sequence's pages in key order; null: not paged
+  int64_t page_size = 0;
+  /// Bytes from the tensor's start to row r of plane (b, h)'s head 0, from the view's batch and
+  /// row strides in bytes.
+  int64_t row(int64_t b, int64_t r, int64_t batch_stride, int64_t row_stride) const {
+    return table ? table[r / page_size] * batch_stride + r % page_size * row_stride : b * batch_stride + r * row_stride;
+  }
+  /// The addresses of a paged plane's rows [row0, row1) from `head` (its first row's plane in page
+  /// 0), page by page, into `storage` (used as raw memory), as a u16 plane of four elements (one
+  /// address) per key, key-indexed from 0: what the matrix paths' decoding layout reads from a
+  /// paged cache instead of copies of the rows.
+  void addresses(const char* head, int64_t batch_stride, int64_t row_stride, int64_t row0, int64_t row1,
+                 std::vector<float>& storage, Plane& plane) const {
+    storage.resize(size_t(2 * (row1 - row0) + 1));
+    const char** at = reinterpret_cast<const char**>(storage.data());
+    for (int64_t r = row0; r < row1;) {
+      const char* page = head + table[r / page_size] * batch_stride;
+      for (int64_t i = r % page_size; i < page_size && r < row1; ++i, ++r) *at++ = page + i * row_stride;
+    }
+    plane.set_u16(reinterpret_cast<uintptr_t>(storage.data()) - uintptr_t(8 * row0), 4, row1, 4);
   }
 };
 

@@ -109,7 +109,7 @@ extern "C" {
 HALIDE_FUNCTION_ATTRS
 // [Halide pipeline attn_alibi_softcap_avx512_pipeline: 3296 lines, hash 31dd13a3cc5f40b4]
 
-// [Halide's argv wrapper and metadata of attn_alibi_softcap_avx512_pipeline: 394 lines, hash 052fcf05ab7a77a4]
+// [Halide's argv wrapper and metadata of attn_alibi_softcap_avx512_pipeline: 394 lines, hash 76ca3174208cdb79]
 
 #ifdef __cplusplus
 }  // extern "C"
@@ -137,7 +137,7 @@ constexpr DTypeName kDTypeNames[] = {{2, 32, "f32"}, {2, 16, "f16"}, {4, 16, "bf
 
 }  // namespace
 
-// [fixed text: backends/cpu/fixed/WrapperSupport.h, 320 lines]
+// [fixed text: backends/cpu/fixed/WrapperSupport.h, 334 lines]
 
 // [fixed text: backends/cpu/fixed/F32Staging.h, 157 lines]
 
@@ -220,7 +220,7 @@ bool keys_masked([[maybe_unused]] int q_min, [[maybe_unused]] int q_max, [[maybe
   const bool decoding = ValueStage::decoding_layout(task_rows, D, Dv);
   KeyStage k;
   ValueStage v;
-  if (!k.prepare(uc, args->k, "k", D, tasks_per_plane <= 2, at.pages) ||
+  if (!k.prepare(uc, args->k, "k", D, tasks_per_plane <= 2, at.pages, decoding) ||
       !v.prepare(uc, args->v, "v", Dv_pad, tasks_per_plane <= 2, at.pages, decoding))
     return -1;
   const char* q_base = base_of(args->q);
@@ -241,7 +241,7 @@ bool keys_masked([[maybe_unused]] int q_min, [[maybe_unused]] int q_max, [[maybe
     // takes at most 1024 keys a call, so the scores stay in cache.
 // [fixed text: backends/cpu/fixed/WrapperEntry.h lines 196-229, 34 lines]
             int result = attn_alibi_softcap_avx512_pipeline(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(q_end), int32_t(Lk), int32_t(D),
-                int32_t(Dv_pad), int32_t(t), int32_t(rows), int32_t(decoding), int32_t(q_step), int32_t(q0), int32_t(h), int32_t(b0 + b), piece_lo, piece_hi, next, &buffer0.buf, &out_tile.buf);
+                int32_t(Dv_pad), int32_t(t), int32_t(rows), int32_t(decoding ? (at.pages.table ? 2 : 1) : 0), int32_t(q_step), int32_t(q0), int32_t(h), int32_t(b0 + b), piece_lo, piece_hi, next, &buffer0.buf, &out_tile.buf);
 // [fixed text: backends/cpu/fixed/WrapperEntry.h lines 232-278, 47 lines]
 int run(const attn_kernel_args* args) {
 // [fixed text: backends/cpu/fixed/WrapperEntry.h lines 280-292, 13 lines]
@@ -286,4 +286,4 @@ extern "C" __attribute__((visibility("default"))) const char* attn_alibi_softcap
   return path ? path_name(path->isa) : "none";
 }
 
-// [the source with every path (all_cpu_paths: the matrix paths for bf16): 28771 lines, hash 2e20e760d1f88049]
+// [the source with every path (all_cpu_paths: the matrix paths for bf16): 28877 lines, hash d8f79f9fb14bb451]
