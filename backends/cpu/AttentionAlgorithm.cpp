@@ -192,7 +192,9 @@ void define_scores(AttentionDefinition& d) {
   a.dot(j, ii) = 0.0f;
   // Key rows clamped to the buffer: score blocks are rounded up to whole blocks of keys. (The
   // buffer ends at Lk, or, for K converted piece by piece, at the piece's end: KernelWrapper.cpp.)
-  Expr key_row = min(j, a.k.dim(1).extent() - 1);
+  // `likely`: Halide splits the loop over key blocks into the blocks wholly inside the buffer,
+  // where the clamp is gone and a block's rows are one base and constant offsets, and the last one.
+  Expr key_row = min(likely(j), a.k.dim(1).extent() - 1);
   a.dot(j, ii) += a.qs(a.rd, ii) * a.k(a.rd, key_row);
   a.scores = Func(d.prefix + "scores");
   a.scores(j, ii) = a.dot(j, ii);

@@ -42,6 +42,11 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--trace", default="samples/serving/trace.json")
     p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--layout", choices=("nhd", "hnd"), default="nhd",
+                   help="the cache's storage: [pages, page_size, Hkv, D] (nhd) or [pages, Hkv, page_size, D] "
+                        "(hnd, each head's rows of a page together), passed as a [pages, page_size, Hkv, D] view")
+    p.add_argument("--dtypes", default="f32,bf16", help="comma-separated: f32, bf16")
+    p.add_argument("--steps", default="mixed,decode", help="comma-separated: mixed, decode")
     a = p.parse_args()
     with open(a.trace) as f:
         trace = json.load(f)
@@ -50,12 +55,18 @@ def main():
     page_size, Hq, Hkv, D = trace["page_size"], trace["heads"], trace["kv_heads"], trace["head_dim"]
     decoding = [b for b in range(len(q_lens)) if int(q_lens[b]) == 1]
     print(f"{a.trace}: {len(q_lens)} requests, {int(q_lens.sum())} query tokens over {int(kv_lens.sum())} keys in "
-          f"{pages} pages of {page_size}, Hq {Hq} Hkv {Hkv} D {D}, {torch.get_num_threads()} threads")
+          f"{pages} pages of {page_size} ({a.layout}), Hq {Hq} Hkv {Hkv} D {D}, {torch.get_num_threads()} threads")
     print(f"{'step':14} {'dtype':8} {'attnc ms':>9} {'SDPA+gather ms':>15} {'ratio':>6}")
-    for dtype in (torch.float32, torch.bfloat16):
-        k_cache = torch.randn(pages, page_size, Hkv, D, generator=g).to(dtype)
-        v_cache = torch.randn(pages, page_size, Hkv, D, generator=g).to(dtype)
-        for step, rows in (("mixed", range(len(q_lens))), ("decode", decoding)):
+    dtypes = {"f32": torch.float32, "bf16": torch.bfloat16}
+    for dtype in (dtypes[d] for d in a.dtypes.split(",")):
+        if a.layout == "nhd":
+            k_cache = torch.randn(pages, page_size, Hkv, D, generator=g).to(dtype)
+            v_cache = torch.randn(pages, page_size, Hkv, D, generator=g).to(dtype)
+        else:
+            k_cache = torch.randn(pages, Hkv, page_size, D, generator=g).to(dtype).transpose(1, 2)
+            v_cache = torch.randn(pages, Hkv, page_size, D, generator=g).to(dtype).transpose(1, 2)
+        steps = {"mixed": range(len(q_lens)), "decode": decoding}
+        for step, rows in ((name, steps[name]) for name in a.steps.split(",")):
             rows = list(rows)
             qs, kv, tab = q_lens[rows], kv_lens[rows], table[rows]
             cu = torch.cat([torch.zeros(1, dtype=torch.int32), qs.cumsum(0).to(torch.int32)])

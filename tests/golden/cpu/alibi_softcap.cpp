@@ -107,7 +107,7 @@ extern "C" {
 #endif
 
 HALIDE_FUNCTION_ATTRS
-// [Halide pipeline attn_alibi_softcap_avx512_pipeline: 3296 lines, hash 31dd13a3cc5f40b4]
+// [Halide pipeline attn_alibi_softcap_avx512_pipeline: 3678 lines, hash 5dc68560a19284ce]
 
 // [Halide's argv wrapper and metadata of attn_alibi_softcap_avx512_pipeline: 394 lines, hash 76ca3174208cdb79]
 
@@ -286,4 +286,4 @@ extern "C" __attribute__((visibility("default"))) const char* attn_alibi_softcap
   return path ? path_name(path->isa) : "none";
 }
 
-// [the source with every path (all_cpu_paths: the matrix paths for bf16): 28877 lines, hash d8f79f9fb14bb451]
+// [the source with every path (all_cpu_paths: the matrix paths for bf16): 29748 lines, hash 13e2c6b677286067]
