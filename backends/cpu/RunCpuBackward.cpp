@@ -74,7 +74,10 @@ KernelGradients run_cpu_backward(const KernelIR& ir, const KernelInputs& in, con
   CpuKeyRanges ranges = cpu_key_ranges(ir, in);
   args.kv_ranges = ranges.ranges.empty() ? nullptr : ranges.ranges.data();
   args.kv_ranges_block_q = ranges.block_q;
-  if (cpu_backward_entry(ir)(&args) != 0) throw InputError(error[0] ? error : "the CPU backward kernel failed");
+  // Open head dims fixed to the call's, as for the forward (run_cpu_kernel): faster code.
+  const HeadDims dims = input_head_dims(in);
+  if (cpu_backward_entry(with_call_head_dims(ir, dims.head_dim, dims.value_dim))(&args) != 0)
+    throw InputError(error[0] ? error : "the CPU backward kernel failed");
   return grads;
 }
 

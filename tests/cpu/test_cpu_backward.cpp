@@ -122,6 +122,9 @@ BOOST_AUTO_TEST_CASE(against_the_reference) {
   check_kernel("window37", {1, 2, 2, 130, 130, 24, 40});
   check_kernel("documents", {1, 2, 2, 200, 200, 32, 32});
   check_kernel("softcap", {1, 3, 1, 50, 61, 40, 24});
+  // Head dims above kMaxCallHeadDim stay open (the others are fixed to the call's): the open-dims
+  // backward, which `attnc compile` emits for such kernels, against the reference too.
+  check_kernel("dense", {1, 1, 1, 9, 12, kMaxCallHeadDim + 8, 16});
 }
 
 BOOST_AUTO_TEST_CASE(buffer_gradients) {
