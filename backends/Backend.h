@@ -139,6 +139,11 @@ void register_backend(const Backend& b);
 /// The names of the backends that can do `c`, comma-separated ("cpu, cuda, vulkan").
 std::string backend_names(Capability c);
 
+/// What a command runs a kernel for when it names no target: to check it (`attnc run`: the
+/// reference, the meaning every target must match) or to time it (`attnc bench`: the host CPU's).
+enum class DefaultUse { Check, Time };
+const Backend& default_backend(DefaultUse use);
+
 /// The backend called `name` that can do `c`; Compile and Dump also take old names (`note` then
 /// receives a line for the user). Throws TargetError for an unknown name or a missing capability.
 const Backend& find_backend(const std::string& name, Capability c, std::string* note = nullptr);

@@ -43,6 +43,10 @@ void register_backend(const Backend& b) {
   if (std::find(all.begin(), all.end(), &b) == all.end()) all.push_back(&b);
 }
 
+const Backend& default_backend(DefaultUse use) {
+  return use == DefaultUse::Check ? reference_backend() : cpu_backend();
+}
+
 std::string backend_names(Capability c) {
   std::string names;
   for (const Backend* b : backends())

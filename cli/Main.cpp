@@ -96,6 +96,7 @@ int main(int argc, char** argv) {
   dump_cmd->add_option("--stage", dump.stage, stages)->check(target_check(Capability::Dump));
 
   RunOptions run;
+  run.target = attn::default_backend(attn::DefaultUse::Check).name();
   auto* run_cmd = app.add_subcommand("run", "Run a kernel on .npy inputs");
   run_cmd->add_option("file", run.file, ".attn file")->required();
   run_cmd->add_option("kernel", run.kernel, "kernel name (optional when the file has one kernel)");
@@ -124,7 +125,7 @@ int main(int argc, char** argv) {
   page_table->needs(kv_lens)->needs(cu_q)->excludes(cu_k);
   kv_lens->needs(page_table);
   cu_k->needs(cu_q);
-  run_cmd->add_option("-t,--target", run.target, backend_names(Capability::Run) + " (default reference)")
+  run_cmd->add_option("-t,--target", run.target, backend_names(Capability::Run) + " (default " + run.target + ")")
       ->check(target_check(Capability::Run));
   run_cmd->add_option("--threads", run.threads, "threads (0: all cores)");
   // The backward pass (docs/language.md, "Backward"), whether or not the kernel sets `backward`.
@@ -174,6 +175,7 @@ int main(int argc, char** argv) {
       ->check(emit_options_check([](attn::EmitOptions& o, const std::string& v) { o.cpu_isa = v; }));
 
   BenchOptions bench;
+  bench.target = attn::default_backend(attn::DefaultUse::Time).name();
   auto* bench_cmd =
       app.add_subcommand("bench", "Time a kernel: median/min/max and GFLOP/s of the unmasked work");
   bench_cmd->add_option("file", bench.file, ".attn file")->required();
@@ -187,7 +189,7 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--kv-len", bench.kv_len, "keys per sequence (default L; e.g. L=1 for decoding)")
       ->check(CLI::PositiveNumber);
   bench_cmd->add_option("--value-dim", bench.value_dim, "value head dimension (default D)");
-  bench_cmd->add_option("-t,--target", bench.target, backend_names(Capability::Run) + " (default cpu)")
+  bench_cmd->add_option("-t,--target", bench.target, backend_names(Capability::Run) + " (default " + bench.target + ")")
       ->check(target_check(Capability::Run));
   bench_cmd->add_option("--dtype", bench.dtype, "f32 | f16 | bf16 (default: the kernel's)")
       ->check(CLI::IsMember({"f32", "f16", "bf16"}));

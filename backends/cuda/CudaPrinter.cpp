@@ -182,14 +182,6 @@ std::string upper(std::string s) {
   return s;
 }
 
-ScalarType scalar_type(DType d) {
-  switch (d) {
-    case DType::F16: return ScalarType::F16;
-    case DType::BF16: return ScalarType::BF16;
-    default: return ScalarType::F32;
-  }
-}
-
 }  // namespace
 
 std::string print_cuda_device_functions(const KernelIR& ir, std::string* tile_plan, int block_m,
@@ -292,7 +284,7 @@ CudaKernelSource print_cuda_kernel(const KernelIR& ir, const CudaPrintOptions& o
   out.launch.smem_bytes = cuda_shared_bytes(t, opt.dtype, d, dv);
   out.launch.head_dim = d;
   out.launch.value_dim = dv;
-  out.launch.dtype = scalar_type(opt.dtype);
+  out.launch.dtype = io_scalar_type(opt.dtype);
   out.launch.scale = scale;
   out.launch.needs_16b_rows = t.tensor_cores();
   out.launch.pack_heads = ignores_head_index(ir);

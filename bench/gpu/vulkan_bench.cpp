@@ -29,9 +29,7 @@ HostTensor random_tensor(ScalarType t, std::vector<int64_t> shape, std::mt19937&
 // slopes.
 KernelInputs make_inputs(const KernelIR& ir, int B, int H, int L, int D, std::mt19937& rng) {
   const KernelOptions& o = kernel_options(ir);
-  ScalarType t = o.dtype == DType::BF16  ? ScalarType::BF16
-                 : o.dtype == DType::F16 ? ScalarType::F16
-                                         : ScalarType::F32;
+  ScalarType t = io_scalar_type(o.dtype);
   KernelInputs in;
   in.q = random_tensor(t, {B, H, L, D}, rng);
   in.k = random_tensor(t, {B, H, L, D}, rng);

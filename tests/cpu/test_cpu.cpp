@@ -76,11 +76,7 @@ struct Shape {
 
 double tolerance(ScalarType t) { return t == ScalarType::F32 ? 2e-4 : t == ScalarType::F16 ? 1e-2 : 6e-2; }
 
-ScalarType io_type(const KernelIR& ir) {
-  return ir.options.dtype == DType::F16    ? ScalarType::F16
-         : ir.options.dtype == DType::BF16 ? ScalarType::BF16
-                                           : ScalarType::F32;
-}
+ScalarType io_type(const KernelIR& ir) { return io_scalar_type(ir.options.dtype); }
 
 Shape random_shape(std::mt19937& rng, int64_t max_len, const KernelIR& ir) {
   static const int64_t dims[] = {16, 24, 40, 64, 100, 128, 256};

@@ -29,17 +29,13 @@ HostTensor random_tensor(ScalarType t, std::vector<int64_t> shape, std::mt19937&
   return x;
 }
 
-ScalarType dtype_scalar(DType d) {
-  return d == DType::BF16 ? ScalarType::BF16 : d == DType::F16 ? ScalarType::F16 : ScalarType::F32;
-}
-
 /// Inputs for `ir` with the given lengths; documents of random lengths for i32 buffers, per-head
 /// slopes for f32 buffers, random flags for bool buffers.
 KernelInputs make_inputs(const KernelIR& ir, int64_t lq, int64_t lkv, std::mt19937& rng) {
   const int64_t B = 2, Hq = 4, Hkv = 2;
   const int64_t D = ir.options.head_dim ? ir.options.head_dim : 128;
   const int64_t Dv = ir.options.value_dim ? ir.options.value_dim : D;
-  const ScalarType t = dtype_scalar(ir.options.dtype);
+  const ScalarType t = io_scalar_type(ir.options.dtype);
   KernelInputs in;
   in.q = random_tensor(t, {B, Hq, lq, D}, rng);
   in.k = random_tensor(t, {B, Hkv, lkv, D}, rng);
