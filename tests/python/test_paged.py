@@ -79,6 +79,19 @@ def test_bf16_window_and_sinks():
     torch.testing.assert_close(out.float(), want, atol=2e-2, rtol=2e-2)
 
 
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+def test_a_head_major_cache_through_a_strided_view(dtype):
+    """A cache stored [pages, Hkv, page_size, D] (each head's rows of a page together) and passed as
+    the [pages, page_size, Hkv, D] view: the same bits as its contiguous copy (bf16 decoding reads the
+    rows through their addresses, f32 and prefill copy them)."""
+    q, k, v, cu, table, lens = paged([1, 1, 3], [300, 77, 130], 16, hq=8, hkv=2, d=64, dtype=dtype, seed=3)
+    k_view, v_view = k.transpose(1, 2).contiguous().transpose(1, 2), v.transpose(1, 2).contiguous().transpose(1, 2)
+    assert k_view.stride(1) == 64 and torch.equal(k_view, k)
+    attention = at.PagedAttention().plan(cu, table, lens, is_causal=True, dtype=dtype)
+    with torch.no_grad():
+        assert torch.equal(attention.run(q, k_view, v_view), attention.run(q, k, v))
+
+
 def test_a_kernel_of_ones_own_sees_positions_and_the_sequence():
     kernel = attnc.loads("kernel every_other(bias: tensor<f32>[batch]) {\n"
                          "  mask = kv % 2 == q % 2;\n  score = score + bias[b];\n}\n").every_other
