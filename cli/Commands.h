@@ -81,7 +81,7 @@ struct BenchOptions {
   int kv_heads = 0;    ///< 0: H (no grouping)
   int64_t kv_len = 0;  ///< keys per sequence; 0: L (the queries' length)
   int value_dim = 0;   ///< 0: D
-  std::string target;             ///< Main.cpp: default_backend(DefaultUse::Time)
+  std::string target;  ///< Main.cpp: default_backend(DefaultUse::Time)
   std::string dtype;              ///< empty: the kernel's own
   std::vector<std::string> args;  ///< NAME=FILE.npy or NAME=VALUE
   int warmup = 1, iters = 10, threads = 0;

@@ -125,7 +125,9 @@ int main(int argc, char** argv) {
   page_table->needs(kv_lens)->needs(cu_q)->excludes(cu_k);
   kv_lens->needs(page_table);
   cu_k->needs(cu_q);
-  run_cmd->add_option("-t,--target", run.target, backend_names(Capability::Run) + " (default " + run.target + ")")
+  run_cmd
+      ->add_option("-t,--target", run.target,
+                   backend_names(Capability::Run) + " (default " + run.target + ")")
       ->check(target_check(Capability::Run));
   run_cmd->add_option("--threads", run.threads, "threads (0: all cores)");
   // The backward pass (docs/language.md, "Backward"), whether or not the kernel sets `backward`.
@@ -189,7 +191,9 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--kv-len", bench.kv_len, "keys per sequence (default L; e.g. L=1 for decoding)")
       ->check(CLI::PositiveNumber);
   bench_cmd->add_option("--value-dim", bench.value_dim, "value head dimension (default D)");
-  bench_cmd->add_option("-t,--target", bench.target, backend_names(Capability::Run) + " (default " + bench.target + ")")
+  bench_cmd
+      ->add_option("-t,--target", bench.target,
+                   backend_names(Capability::Run) + " (default " + bench.target + ")")
       ->check(target_check(Capability::Run));
   bench_cmd->add_option("--dtype", bench.dtype, "f32 | f16 | bf16 (default: the kernel's)")
       ->check(CLI::IsMember({"f32", "f16", "bf16"}));
