@@ -14,6 +14,12 @@ if core is None and runtime is None:
     raise ImportError("attnc: neither extension (attnc._core, attnc._runtime) is built")
 
 Error = core.Error if core is not None else runtime.Error
+
+# Every kernel made in this process by id (name and structural hash): the torch operator
+# (attnc.ops) takes the id, a string, so that torch.compile keeps the call in its graph. Here rather
+# than in attnc.library, which imports attnc.ops when it first sees a torch tensor: attnc.ops then
+# needs nothing of attnc.library (no import cycle).
+KERNELS = {}
 check_errors = core.check_errors if core is not None else runtime.check_errors
 
 

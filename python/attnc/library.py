@@ -4,11 +4,7 @@ import os
 import sys
 
 from . import _backend
-from ._backend import Error
-
-# Every kernel made in this process by id (name and structural hash): the torch operator
-# (attnc.ops) takes the id, a string, so that torch.compile keeps the call in its graph.
-KERNELS = {}
+from ._backend import KERNELS, Error
 
 
 def _is_torch(x):

@@ -12,8 +12,7 @@ from typing import List, Optional, Tuple
 
 import torch
 
-from ._backend import Error
-from .library import KERNELS
+from ._backend import KERNELS, Error
 
 
 def _names(joined):
