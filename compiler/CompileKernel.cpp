@@ -35,6 +35,7 @@ int CompiledKernel::operator()(const attn_kernel_args& args) const { return stat
 namespace {
 
 const Backend& loadable_backend(const std::string& target) {
+  if (target.empty()) return default_backend(DefaultUse::Time);
   try {
     return find_backend(target, Capability::Load);
   } catch (const TargetError& e) {

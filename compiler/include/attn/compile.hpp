@@ -39,8 +39,9 @@ struct CompileOptions {
   /// host's best vector ISA), "vulkan" (the process's Vulkan device, docs/spirv.md), "cuda" (CUDA
   /// device 0, through NVRTC: the loader needs its cuda compiler, as attn::process_loader() has)
   /// or "reference" (the reference backend in double precision, in process: an oracle to check
-  /// the others against; nothing is compiled or loaded).
-  std::string target = "cpu";
+  /// the others against; nothing is compiled or loaded). Empty: the registry's default for running
+  /// on this machine (the cpu target).
+  std::string target;
   /// The loader that compiles and caches the kernel (it must outlive the kernel); null:
   /// attn::process_loader().
   Loader* loader = nullptr;
