@@ -41,7 +41,7 @@ struct RunOptions {
   /// The backward pass: dOut and dLSE in, dQ/dK/dV and NAME=FILE buffer gradients out.
   std::string dout, dlse, dq, dk, dv;
   std::vector<std::string> grads;
-  std::vector<std::string> args;     ///< NAME=file.npy or NAME=number
+  std::vector<std::string> args;  ///< NAME=file.npy or NAME=number
   std::string target;  ///< a backend that runs kernels (backends/Backend.h); Main.cpp: default_backend(Check)
   int threads = 0;
 };
@@ -77,11 +77,11 @@ int run_compile(const CompileOptions& o);
 
 struct BenchOptions {
   std::string file, kernel;
-  std::string shape;   ///< "B,H,L,D" (queries and keys of length L)
-  int kv_heads = 0;    ///< 0: H (no grouping)
-  int64_t kv_len = 0;  ///< keys per sequence; 0: L (the queries' length)
-  int value_dim = 0;   ///< 0: D
-  std::string target;  ///< Main.cpp: default_backend(DefaultUse::Time)
+  std::string shape;              ///< "B,H,L,D" (queries and keys of length L)
+  int kv_heads = 0;               ///< 0: H (no grouping)
+  int64_t kv_len = 0;             ///< keys per sequence; 0: L (the queries' length)
+  int value_dim = 0;              ///< 0: D
+  std::string target;             ///< Main.cpp: default_backend(DefaultUse::Time)
   std::string dtype;              ///< empty: the kernel's own
   std::vector<std::string> args;  ///< NAME=FILE.npy or NAME=VALUE
   int warmup = 1, iters = 10, threads = 0;

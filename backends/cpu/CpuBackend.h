@@ -184,7 +184,8 @@ KernelGradients run_cpu_backward(const KernelIR& ir, const KernelInputs& in, con
 /// The backward entry of `ir` for the host (generate_cpu_backward, compiled once per process and
 /// kernel): what run_cpu_backward calls, for callers that fill attn_backward_args themselves with
 /// their own (strided) tensors and the forward's Out and LSE (the Python package). Valid for the
-/// process's lifetime. Throws LoadError as compile_cpu_kernel.
-attn_backward_fn cpu_backward_entry(const KernelIR& ir);
+/// process's lifetime. Throws LoadError as compile_cpu_kernel. Open head dims are fixed to the
+/// call's (`call`, with_call_head_dims), as the forward's are: rows of known width, faster code.
+attn_backward_fn cpu_backward_entry(const KernelIR& ir, HeadDims call);
 
 }  // namespace attn

@@ -161,10 +161,8 @@ class CpuTargetBackend : public Backend {
       planned.kv_ranges = ranges.ranges.data();
       planned.kv_ranges_block_q = ranges.block_q;
     }
-    // Open head dims fixed to the call's, as the forward's load() does: the backward with fixed row
-    // widths is the faster code too (and shares nothing with the forward's compile either way).
     auto last = [](const DLTensor* t) { return t && t->ndim > 0 ? t->shape[t->ndim - 1] : int64_t(0); };
-    if (cpu_backward_entry(with_call_head_dims(ir, last(args.q), last(args.v)))(&planned) != 0)
+    if (cpu_backward_entry(ir, {last(args.q), last(args.v)})(&planned) != 0)
       throw InputError(args.error && args.error[0] ? args.error : "the CPU backward kernel failed");
   }
 };

@@ -16,9 +16,10 @@ namespace attn {
 
 // One compiled backward per distinct kernel in this process (as run_cpu_kernel's forwards). The
 // loader resolves the entry as an attn_kernel_fn; it is the backward's signature (the source says).
-attn_backward_fn cpu_backward_entry(const KernelIR& ir) {
+attn_backward_fn cpu_backward_entry(const KernelIR& call_ir, HeadDims call) {
   static std::mutex mutex;
   static std::map<std::string, Kernel> kernels;
+  const KernelIR ir = with_call_head_dims(call_ir, call.head_dim, call.value_dim);
   const std::string key = kernel_hash(ir);
   {
     std::lock_guard<std::mutex> lock(mutex);
@@ -74,9 +75,7 @@ KernelGradients run_cpu_backward(const KernelIR& ir, const KernelInputs& in, con
   CpuKeyRanges ranges = cpu_key_ranges(ir, in);
   args.kv_ranges = ranges.ranges.empty() ? nullptr : ranges.ranges.data();
   args.kv_ranges_block_q = ranges.block_q;
-  // Open head dims fixed to the call's, as for the forward (run_cpu_kernel): faster code.
-  const HeadDims dims = input_head_dims(in);
-  if (cpu_backward_entry(with_call_head_dims(ir, dims.head_dim, dims.value_dim))(&args) != 0)
+  if (cpu_backward_entry(ir, input_head_dims(in))(&args) != 0)
     throw InputError(error[0] ? error : "the CPU backward kernel failed");
   return grads;
 }

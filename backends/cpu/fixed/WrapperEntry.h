@@ -104,6 +104,8 @@ static int attend(Context& ctx, const attn_kernel_args* args, const CallPlace& a
   // The matrix paths' decoding layout (fixed/MatrixStaging.h) when no task has more than a few rows.
   const int64_t task_rows = pack ? (groups < kTileQ ? groups : kTileQ) : (Lq < kTileQ ? Lq : kTileQ);
   const bool decoding = ValueStage::decoding_layout(task_rows, D, Dv);
+  // The pipeline's `decoding`: 0, 1 (K and V rows in place) or 2 (a paged cache's row addresses).
+  const int32_t decoding_layout = decoding ? (at.pages.table ? 2 : 1) : 0;
   KeyStage k;
   ValueStage v;
   if (!k.prepare(uc, args->k, "k", D, tasks_per_plane <= 2, at.pages, decoding) ||
@@ -228,7 +230,7 @@ static int attend(Context& ctx, const attn_kernel_args* args, const CallPlace& a
           }
           for (int32_t next = piece_lo;;) {
             int result = ATTN_PIPELINE_FN(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(q_end), int32_t(Lk), int32_t(D),
-                int32_t(Dv_pad), int32_t(t), int32_t(rows), int32_t(decoding ? (at.pages.table ? 2 : 1) : 0), int32_t(q_step), int32_t(q0), int32_t(h), int32_t(b0 + b), piece_lo, piece_hi, next ATTN_EXTRA_ARGS, &out_tile.buf);
+                int32_t(Dv_pad), int32_t(t), int32_t(rows), decoding_layout, int32_t(q_step), int32_t(q0), int32_t(h), int32_t(b0 + b), piece_lo, piece_hi, next ATTN_EXTRA_ARGS, &out_tile.buf);
             if (result != 0) {
               if (!ctx.failed) fail(uc, "%s: the kernel failed (Halide error %d)", kKernelName, result);
               return result;

@@ -2342,6 +2342,8 @@ bool keys_masked([[maybe_unused]] int q_min, [[maybe_unused]] int q_max, [[maybe
   // The matrix paths' decoding layout (fixed/MatrixStaging.h) when no task has more than a few rows.
   const int64_t task_rows = pack ? (groups < kTileQ ? groups : kTileQ) : (Lq < kTileQ ? Lq : kTileQ);
   const bool decoding = ValueStage::decoding_layout(task_rows, D, Dv);
+  // The pipeline's `decoding`: 0, 1 (K and V rows in place) or 2 (a paged cache's row addresses).
+  const int32_t decoding_layout = decoding ? (at.pages.table ? 2 : 1) : 0;
   KeyStage k;
   ValueStage v;
   if (!k.prepare(uc, args->k, "k", D, tasks_per_plane <= 2, at.pages, decoding) ||
@@ -2361,14 +2363,14 @@ bool keys_masked([[maybe_unused]] int q_min, [[maybe_unused]] int q_max, [[maybe
   const int64_t* run_starts = nullptr;
   const int64_t* runs = nullptr;
   int64_t given_block = 0;
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 123-194, 72 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 125-196, 72 lines]
     // takes at most 1024 keys a call, so the scores stay in cache.
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 196-229, 34 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 198-231, 34 lines]
             int result = attn_causal64_avx512_pipeline(uc, &q_tile.buf, &k_head.buf, &v_head.buf, int32_t(q_end), int32_t(Lk), int32_t(D),
-                int32_t(Dv_pad), int32_t(t), int32_t(rows), int32_t(decoding ? (at.pages.table ? 2 : 1) : 0), int32_t(q_step), int32_t(q0), int32_t(h), int32_t(b0 + b), piece_lo, piece_hi, next, &out_tile.buf);
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 232-278, 47 lines]
+                int32_t(Dv_pad), int32_t(t), int32_t(rows), decoding_layout, int32_t(q_step), int32_t(q0), int32_t(h), int32_t(b0 + b), piece_lo, piece_hi, next, &out_tile.buf);
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 234-280, 47 lines]
 int run(const attn_kernel_args* args) {
-// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 280-292, 13 lines]
+// [fixed text: backends/cpu/fixed/WrapperEntry.h lines 282-294, 13 lines]
 
 }  // namespace attn_causal64_avx512
 #undef ATTN_F16C
@@ -2410,4 +2412,4 @@ extern "C" __attribute__((visibility("default"))) const char* attn_causal64_path
   return path ? path_name(path->isa) : "none";
 }
 
-// [the source with every path (all_cpu_paths: the matrix paths for bf16): 17784 lines, hash 0c205988f196e2d6]
+// [the source with every path (all_cpu_paths: the matrix paths for bf16): 17790 lines, hash ef22b0e83ca8c117]
