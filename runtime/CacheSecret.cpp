@@ -20,8 +20,9 @@ std::string error_text(int e) { return std::generic_category().message(e); }
 
 enum class ReadResult { Ok, Missing, Bad };
 
-ReadResult read_secret(int dirfd, CacheSecret& secret, std::string& why) {
-  int fd = ::openat(dirfd, kCacheSecretFile, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+ReadResult read_secret(int dirfd, CacheSecret& secret, std::string& why,
+                       const char* name = kCacheSecretFile) {
+  int fd = ::openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) {
     if (errno == ENOENT) return ReadResult::Missing;
     why = std::string("cannot open the cache key: ") + error_text(errno);
@@ -82,6 +83,26 @@ bool create_secret(int dirfd, std::string& why) {
   return ok;
 }
 
+// The fleet's key named by ATTNC_CACHE_KEY_FILE: never created here (a key each host made for
+// itself would share nothing), held to the same rules as the user's own.
+std::optional<CacheSecret> load_named_secret(const std::string& path, std::string& why) {
+  size_t slash = path.rfind('/');
+  std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  CacheSecret secret;
+  int dirfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  ReadResult r =
+      dirfd < 0 || name.empty() ? ReadResult::Missing : read_secret(dirfd, secret, why, name.c_str());
+  if (dirfd >= 0) ::close(dirfd);
+  if (r == ReadResult::Ok) return secret;
+  if (r == ReadResult::Missing)
+    why = "no cache key at ATTNC_CACHE_KEY_FILE=" + path +
+          " (make one: umask 077; head -c 32 /dev/urandom > " + path + ")";
+  else
+    why = "ATTNC_CACHE_KEY_FILE=" + path + ": " + why;
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::string cache_secret_dir() {
@@ -91,6 +112,8 @@ std::string cache_secret_dir() {
 }
 
 std::optional<CacheSecret> load_cache_secret(int cache_dirfd, std::string& why) {
+  if (const char* named = std::getenv("ATTNC_CACHE_KEY_FILE"); named && *named)
+    return load_named_secret(named, why);
   std::string dir = cache_secret_dir();
   int dirfd = cache_dirfd;
   if (!dir.empty()) {

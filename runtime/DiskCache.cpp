@@ -15,6 +15,7 @@
 #include <system_error>
 
 #include "attn/loader.hpp"
+#include "runtime/CacheTrafficFile.h"
 #include "runtime/PrivateDir.h"
 #include "runtime/TempDir.h"
 
@@ -213,9 +214,20 @@ DiskCache::Lookup DiskCache::read(const std::string& key) const {
   return result;
 }
 
+std::vector<uint8_t> DiskCache::seal(const std::string& key, const std::vector<uint8_t>& payload) const {
+  return encode_cache_entry(key, payload, secret_);
+}
+
+EntryProblem DiskCache::unseal(const std::string& key, const std::vector<uint8_t>& entry,
+                               std::vector<uint8_t>& payload) const {
+  return decode_cache_entry(entry, key, secret_, payload);
+}
+
+void DiskCache::count(const CacheTraffic& delta) const { add_cache_traffic(dirfd_, delta); }
+
 std::string DiskCache::write(const std::string& key, const std::vector<uint8_t>& payload,
                              std::vector<std::string>& evicted) const {
-  std::vector<uint8_t> entry = encode_cache_entry(key, payload, secret_);
+  std::vector<uint8_t> entry = seal(key, payload);
   // Dot-named so that listings of entries never see it; a fresh name each time (O_EXCL), so no
   // link planted under a guessable name is ever followed or truncated.
   std::string tmp;
@@ -313,6 +325,7 @@ CacheStats cache_stats(const std::string& dir) {
     ++s.entries;
     s.bytes += e.size;
   }
+  s.traffic = read_cache_traffic(fd);
   ::close(fd);
   return s;
 }
@@ -328,6 +341,11 @@ uint64_t cache_clear(const std::string& dir) {
     if (is_attnc_file(fd, e.name, false) && ::unlinkat(fd, e.name.c_str(), 0) == 0) ++removed;
   remove_temporaries(fd, 0);
   remove_free_locks(fd);
+  // The counters start again with the emptied cache (only a regular file of this user's goes).
+  struct stat st;
+  if (::fstatat(fd, kCacheTrafficFile, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+      st.st_uid == geteuid())
+    ::unlinkat(fd, kCacheTrafficFile, 0);
   ::close(fd);
   return removed;
 }

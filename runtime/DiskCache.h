@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "attn/loader.hpp"
 #include "runtime/CacheEntry.h"
 
 namespace attn {
@@ -66,6 +67,16 @@ class DiskCache {
   };
   /// Waits for and takes the lock of `key`.
   std::unique_ptr<KeyLock> lock(const std::string& key) const;
+
+  /// The entry of `payload` under `key` signed with this cache's key: what write() stores, and
+  /// what the shared cache holds.
+  std::vector<uint8_t> seal(const std::string& key, const std::vector<uint8_t>& payload) const;
+  /// Checks an entry from elsewhere (the shared cache) as read() checks a file; on Ok, `payload`
+  /// receives its payload.
+  EntryProblem unseal(const std::string& key, const std::vector<uint8_t>& entry,
+                      std::vector<uint8_t>& payload) const;
+  /// Adds `delta` to the directory's traffic counters (runtime/CacheTrafficFile.h).
+  void count(const CacheTraffic& delta) const;
 
   /// The directory.
   const std::string& dir() const { return dir_; }

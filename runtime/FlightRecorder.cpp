@@ -46,6 +46,10 @@ const char* trace_event_kind_name(TraceEventKind kind) {
     case TraceEventKind::Launch: return "launch";
     case TraceEventKind::Error: return "error";
     case TraceEventKind::Warning: return "warning";
+    case TraceEventKind::RemoteHit: return "remote_hit";
+    case TraceEventKind::RemoteMiss: return "remote_miss";
+    case TraceEventKind::RemoteReject: return "remote_reject";
+    case TraceEventKind::RemoteWrite: return "remote_write";
   }
   return "?";
 }

@@ -10,6 +10,7 @@
 
 #include "attnc/Version.h"
 #include "runtime/DiskCache.h"
+#include "runtime/RemoteCache.h"
 #include "runtime/Sha256.h"
 #include "runtime/TempDir.h"
 
@@ -31,7 +32,7 @@ void warn_once(const std::string& message) {
 
 struct Loader::Counters {
   std::atomic<uint64_t> compiles{0}, memory_hits{0}, disk_hits{0}, disk_misses{0}, rejects{0}, disk_writes{0},
-      errors{0};
+      errors{0}, remote_hits{0}, remote_misses{0}, remote_rejects{0}, remote_writes{0};
 };
 
 // One key's compile in progress or done; later requests wait on `result`.
@@ -57,6 +58,18 @@ Loader::Loader(LoaderOptions options)
     if (!disk_) {
       recorder_->record(TraceEventKind::Warning, {}, {}, why);
       warn_once(why + "; kernels are cached in memory only");
+    }
+  }
+  std::string url = options_.remote_cache ? *options_.remote_cache : default_remote_cache();
+  if (!url.empty()) {
+    std::string why;
+    if (!disk_)
+      why = "the shared cache " + url + " needs the disk cache (its key signs the entries); not used";
+    else
+      remote_ = RemoteCache::open(url, kRemoteCacheTimeoutMs, why);
+    if (!remote_) {
+      recorder_->record(TraceEventKind::Warning, {}, {}, why);
+      warn_once(why);
     }
   }
 }
@@ -153,6 +166,7 @@ std::optional<Kernel> Loader::load_from_disk(const KernelRequest& request, const
       Kernel k(compiler.load(found.payload, request), key, recorder_);
       ++counters_->disk_hits;
       recorder_->record(TraceEventKind::DiskHit, key, target, {}, recorder_->now_ns() - t0);
+      disk_->count({.hits = 1, .bytes_read = found.payload.size()});
       return k;
     } catch (const LoadError& e) {
       // A verified entry that does not load (a foreign toolchain's object with a colliding
@@ -166,23 +180,111 @@ std::optional<Kernel> Loader::load_from_disk(const KernelRequest& request, const
   if (found.status == DiskCache::Lookup::Rejected) {
     ++counters_->rejects;
     recorder_->record(TraceEventKind::DiskReject, key, target, found.reason);
+    disk_->count({.rejects = 1});
   } else {
     ++counters_->disk_misses;
     recorder_->record(TraceEventKind::DiskMiss, key, target);
+    disk_->count({.misses = 1});
   }
   return std::nullopt;
 }
 
+void Loader::remote_failed() const {
+  std::string why = remote_->problem();
+  recorder_->record(TraceEventKind::Warning, {}, {}, why);
+  warn_once("shared cache unavailable: " + why + "; compiling locally");
+}
+
+std::optional<Kernel> Loader::accept_remote(const KernelRequest& request, const Compiler& compiler,
+                                            const std::string& key, const std::vector<uint8_t>& entry,
+                                            int64_t t0) {
+  const std::string& target = request.target;
+  std::vector<uint8_t> payload;
+  EntryProblem problem = disk_->unseal(key, entry, payload);
+  std::string reason = entry_problem_name(problem);
+  if (problem == EntryProblem::Ok) {
+    try {
+      Kernel k(compiler.load(payload, request), key, recorder_);
+      ++counters_->remote_hits;
+      recorder_->record(TraceEventKind::RemoteHit, key, target, {}, recorder_->now_ns() - t0,
+                        static_cast<int32_t>(entry.size()));
+      remote_->count({.hits = 1, .bytes_read = entry.size()});
+      // Kept locally too: the next process of this host takes it from the disk.
+      std::vector<std::string> evicted;
+      std::string error = disk_->write(key, payload, evicted);
+      if (error.empty()) {
+        ++counters_->disk_writes;
+        disk_->count({.writes = 1, .bytes_written = payload.size()});
+      }
+      for (const std::string& e : evicted) recorder_->record(TraceEventKind::Evict, e, {});
+      return k;
+    } catch (const LoadError& e) {
+      reason = std::string("does not load: ") + e.what();
+    }
+  }
+  // Signed with another key, corrupt or foreign: rebuilt here, and the rebuild replaces it.
+  ++counters_->remote_rejects;
+  recorder_->record(TraceEventKind::RemoteReject, key, target, reason);
+  remote_->count({.rejects = 1});
+  return std::nullopt;
+}
+
+std::optional<Kernel> Loader::load_from_remote(const KernelRequest& request, const Compiler& compiler,
+                                               const std::string& key) {
+  int64_t t0 = recorder_->now_ns();
+  RemoteCache::Fetch found = remote_->get(key);
+  if (found.status == RemoteCache::Fetch::Unavailable) {
+    remote_failed();
+    return std::nullopt;
+  }
+  if (found.status == RemoteCache::Fetch::Hit) return accept_remote(request, compiler, key, found.entry, t0);
+  ++counters_->remote_misses;
+  recorder_->record(TraceEventKind::RemoteMiss, key, request.target);
+  remote_->count({.misses = 1});
+  return std::nullopt;
+}
+
+// Releases a key's lock in the shared cache when the compile that took it ends, however it ends.
+struct Loader::RemoteClaim {
+  RemoteCache* remote = nullptr;
+  std::string key;
+  RemoteClaim() = default;
+  RemoteClaim(const RemoteClaim&) = delete;
+  RemoteClaim& operator=(const RemoteClaim&) = delete;
+  ~RemoteClaim() {
+    if (remote) remote->unlock(key);
+  }
+};
+
 Kernel Loader::load_uncached(const KernelRequest& request, const Compiler& compiler, const std::string& key) {
   const std::string& target = request.target;
   std::unique_ptr<DiskCache::KeyLock> lock;
+  RemoteClaim claim;
+  bool remote_usable = remote_ && remote_->available();
   if (disk_) {
     if (std::optional<Kernel> k = load_from_disk(request, compiler, key, false)) return *k;
+    if (remote_usable) {
+      if (std::optional<Kernel> k = load_from_remote(request, compiler, key)) return *k;
+    }
     // Other processes may be compiling this key right now: wait for the one that holds its
     // lock and take its entry rather than compile it again.
     lock = disk_->lock(key);
     if (lock->held()) {
       if (std::optional<Kernel> k = load_from_disk(request, compiler, key, true)) return *k;
+    }
+    // The same across hosts: one of them compiles, the others wait for its published entry.
+    if (remote_usable && remote_->available()) {
+      int64_t t0 = recorder_->now_ns();
+      std::vector<uint8_t> entry;
+      RemoteCache::Claim c = remote_->claim(key, entry);
+      if (c == RemoteCache::Claim::Held) {
+        claim.remote = remote_.get();
+        claim.key = key;
+      } else if (c == RemoteCache::Claim::Published) {
+        if (std::optional<Kernel> k = accept_remote(request, compiler, key, entry, t0)) return *k;
+      } else if (!remote_->available()) {
+        remote_failed();
+      }
     }
   }
 
@@ -217,6 +319,18 @@ Kernel Loader::load_uncached(const KernelRequest& request, const Compiler& compi
       warn_once(error);
     }
     for (const std::string& k : evicted) recorder_->record(TraceEventKind::Evict, k, {});
+    if (error.empty()) disk_->count({.writes = 1, .bytes_written = artifact.size()});
+    if (remote_usable && remote_->available()) {
+      std::vector<uint8_t> entry = disk_->seal(key, artifact);
+      if (remote_->put(key, entry)) {
+        ++counters_->remote_writes;
+        recorder_->record(TraceEventKind::RemoteWrite, key, target, {}, -1,
+                          static_cast<int32_t>(entry.size()));
+        remote_->count({.writes = 1, .bytes_written = entry.size()});
+      } else {
+        remote_failed();
+      }
+    }
   }
   return Kernel(std::move(module), key, recorder_);
 }
@@ -238,10 +352,16 @@ LoaderStats Loader::stats() const {
   s.rejects = counters_->rejects;
   s.disk_writes = counters_->disk_writes;
   s.errors = counters_->errors;
+  s.remote_hits = counters_->remote_hits;
+  s.remote_misses = counters_->remote_misses;
+  s.remote_rejects = counters_->remote_rejects;
+  s.remote_writes = counters_->remote_writes;
   return s;
 }
 
 std::string Loader::cache_dir() const { return disk_ ? disk_->dir() : std::string(); }
+
+std::string Loader::remote_cache() const { return remote_ ? remote_->url() : std::string(); }
 
 namespace {
 
@@ -268,14 +388,46 @@ bool Loader::store_blob(const std::string& name, const std::vector<uint8_t>& blo
   }
   ++counters_->disk_writes;
   recorder_->record(TraceEventKind::DiskWrite, key, {}, {}, -1, static_cast<int32_t>(blob.size()));
+  // Shared too: a generated source saves the next host its generation as an entry saves a compile.
+  if (remote_ && remote_->available()) {
+    std::vector<uint8_t> entry = disk_->seal(key, blob);
+    if (remote_->put(key, entry)) {
+      ++counters_->remote_writes;
+      recorder_->record(TraceEventKind::RemoteWrite, key, {}, {}, -1, static_cast<int32_t>(entry.size()));
+      remote_->count({.writes = 1, .bytes_written = entry.size()});
+    } else {
+      remote_failed();
+    }
+  }
   return true;
 }
 
 std::optional<std::vector<uint8_t>> Loader::load_blob(const std::string& name) const {
   if (!disk_) return std::nullopt;
-  DiskCache::Lookup found = disk_->read(blob_key(name));
-  if (found.status != DiskCache::Lookup::Hit) return std::nullopt;
-  return std::move(found.payload);
+  const std::string key = blob_key(name);
+  DiskCache::Lookup found = disk_->read(key);
+  if (found.status == DiskCache::Lookup::Hit) return std::move(found.payload);
+  if (!remote_ || !remote_->available()) return std::nullopt;
+  int64_t t0 = recorder_->now_ns();
+  RemoteCache::Fetch fetched = remote_->get(key);
+  std::vector<uint8_t> blob;
+  if (fetched.status == RemoteCache::Fetch::Unavailable) {
+    remote_failed();
+  } else if (fetched.status == RemoteCache::Fetch::Miss) {
+    remote_->count({.misses = 1});
+  } else if (EntryProblem p = disk_->unseal(key, fetched.entry, blob); p != EntryProblem::Ok) {
+    recorder_->record(TraceEventKind::RemoteReject, key, {}, entry_problem_name(p));
+    remote_->count({.rejects = 1});
+  } else {
+    recorder_->record(TraceEventKind::RemoteHit, key, {}, {}, recorder_->now_ns() - t0,
+                      static_cast<int32_t>(fetched.entry.size()));
+    remote_->count({.hits = 1, .bytes_read = fetched.entry.size()});
+    std::vector<std::string> evicted;
+    if (disk_->write(key, blob, evicted).empty()) ++counters_->disk_writes;
+    for (const std::string& k : evicted) recorder_->record(TraceEventKind::Evict, k, {});
+    return blob;
+  }
+  return std::nullopt;
 }
 
 std::string write_trace(const FlightRecorder& recorder) {

@@ -8,6 +8,7 @@ packages=(
   libhalide14-0-dev libcli11-dev libboost-test-dev nlohmann-json3-dev libfmt-dev libdlpack-dev
   spirv-tools spirv-headers libvulkan-dev mesa-vulkan-drivers vulkan-tools libpng-dev libssl-dev
   neovim clang pkg-config python3-dev python3-venv g++-aarch64-linux-gnu qemu-user
+  libhiredis-dev redis-server
 )
 
 missing=()

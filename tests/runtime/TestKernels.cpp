@@ -135,6 +135,9 @@ CacheFixture::CacheFixture() : root(std::make_unique<TempDir>("attnc-loader-test
   setenv("ATTNC_CACHE_DIR", cache.c_str(), 1);
   setenv("ATTNC_TRACE", (root->path() + "/trace.json").c_str(), 1);
   unsetenv("ATTNC_CACHE_MAX_MB");
+  // The caller's shared cache or fleet key would make these tests about something else.
+  unsetenv("ATTNC_REMOTE_CACHE");
+  unsetenv("ATTNC_CACHE_KEY_FILE");
 }
 
 CacheFixture::~CacheFixture() {

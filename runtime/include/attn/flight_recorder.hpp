@@ -25,7 +25,11 @@ enum class TraceEventKind : uint8_t {
   Evict,
   Launch,
   Error,
-  Warning
+  Warning,
+  RemoteHit,
+  RemoteMiss,
+  RemoteReject,
+  RemoteWrite
 };
 
 /// One fixed-size record; filling it never allocates.

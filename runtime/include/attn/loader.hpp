@@ -29,6 +29,9 @@ struct LoaderOptions {
   std::optional<uint64_t> cache_max_bytes;
   /// Where events go; null: the process-wide recorder (dumped at exit under ATTNC_TRACE).
   std::shared_ptr<FlightRecorder> recorder;
+  /// The shared cache behind the disk cache, `redis://host:port/db`; unset: ATTNC_REMOTE_CACHE;
+  /// empty: none. Needs the disk cache (its key signs and verifies the shared entries).
+  std::optional<std::string> remote_cache;
 };
 
 /// Counters of one Loader.
@@ -40,6 +43,10 @@ struct LoaderStats {
   uint64_t rejects = 0;      ///< Disk entries rejected (corrupt, truncated, foreign).
   uint64_t disk_writes = 0;  ///< Entries written to the disk cache.
   uint64_t errors = 0;       ///< Requests that ended in a LoadError.
+  uint64_t remote_hits = 0;  ///< Requests served by a verified entry of the shared cache.
+  uint64_t remote_misses = 0;   ///< Shared-cache lookups that found no entry.
+  uint64_t remote_rejects = 0;  ///< Shared-cache entries rejected (wrong key, corrupt).
+  uint64_t remote_writes = 0;   ///< Entries published to the shared cache.
 };
 
 /// A loaded kernel: a callable that keeps its code alive. Cheap to copy.
@@ -68,7 +75,8 @@ class Kernel {
   std::shared_ptr<FlightRecorder> recorder_;
 };
 
-class DiskCache;  // runtime/DiskCache.h
+class DiskCache;    // runtime/DiskCache.h
+class RemoteCache;  // runtime/RemoteCache.h
 
 /// Compiles, caches and loads kernels. Thread-safe: call get() from any thread.
 class Loader {
@@ -99,6 +107,8 @@ class Loader {
   std::string trace_json() const { return recorder_->to_json(); }
   /// The disk cache directory in use; empty when memory-only.
   std::string cache_dir() const;
+  /// The shared cache in use (its URL, even after it failed); empty when none.
+  std::string remote_cache() const;
 
   /// Stores a small named blob (a tuned tile shape, ...) in the disk cache beside the kernels,
   /// signed and evicted like them; `name` may hold any bytes (it is hashed into the entry's key).
@@ -113,12 +123,19 @@ class Loader {
   Kernel load_uncached(const KernelRequest& request, const Compiler& compiler, const std::string& key);
   std::optional<Kernel> load_from_disk(const KernelRequest& request, const Compiler& compiler,
                                        const std::string& key, bool hits_only);
+  std::optional<Kernel> load_from_remote(const KernelRequest& request, const Compiler& compiler,
+                                         const std::string& key);
+  std::optional<Kernel> accept_remote(const KernelRequest& request, const Compiler& compiler,
+                                      const std::string& key, const std::vector<uint8_t>& entry, int64_t t0);
+  void remote_failed() const;
+  struct RemoteClaim;
   std::shared_ptr<const Compiler> compiler_for(const std::string& target) const;
   [[noreturn]] void fail(const LoadError& error, const std::string& key, const std::string& target);
 
   LoaderOptions options_;
   std::shared_ptr<FlightRecorder> recorder_;
   std::unique_ptr<DiskCache> disk_;
+  std::unique_ptr<RemoteCache> remote_;
   mutable std::mutex mutex_;
   std::map<std::string, std::shared_ptr<const Compiler>> compilers_;
   std::map<std::string, std::shared_ptr<Flight>> flights_;
@@ -131,6 +148,17 @@ class Loader {
 /// when first asked). Created on first use, never destroyed.
 Loader& process_loader();
 
+/// What every process that used one cache (a directory, or the shared cache of a fleet) did
+/// with it, summed.
+struct CacheTraffic {
+  uint64_t hits = 0;           ///< Lookups that found a verified entry.
+  uint64_t misses = 0;         ///< Lookups that found none.
+  uint64_t rejects = 0;        ///< Entries refused (corrupt, foreign, wrongly signed).
+  uint64_t writes = 0;         ///< Entries written (published, for the shared cache).
+  uint64_t bytes_read = 0;     ///< Entry bytes of the hits.
+  uint64_t bytes_written = 0;  ///< Entry bytes of the writes.
+};
+
 /// The disk cache's contents, for `attnc cache stats`.
 struct CacheStats {
   std::string dir;         ///< The directory looked at.
@@ -138,12 +166,27 @@ struct CacheStats {
   uint64_t bytes = 0;      ///< Their total size.
   uint64_t max_bytes = 0;  ///< The configured limit (ATTNC_CACHE_MAX_MB).
   std::string problem;     ///< Why ATTNC_CACHE_MAX_MB was ignored; empty when it was not.
+  CacheTraffic traffic;    ///< Since the directory was created (or last cleared).
+};
+
+/// The shared cache's contents and the fleet's traffic, for `attnc cache stats`.
+struct RemoteCacheStats {
+  std::string url;       ///< The server asked.
+  std::string problem;   ///< Why it could not be read; empty when it was.
+  uint64_t entries = 0;  ///< attnc entries on the server.
+  uint64_t bytes = 0;    ///< Their total size.
+  CacheTraffic traffic;  ///< Every host's, since the counters were created.
 };
 
 /// The cache directory the environment selects (ATTNC_CACHE_DIR, XDG_CACHE_HOME, HOME).
 std::string default_cache_dir();
 /// Counts the entries of `dir` (default_cache_dir() when empty). A missing dir has none.
 CacheStats cache_stats(const std::string& dir = {});
+/// The shared cache the environment selects: ATTNC_REMOTE_CACHE, or "" for none.
+std::string default_remote_cache();
+/// Reads the shared cache at `url` (default_remote_cache() when empty; an empty result's url is
+/// then empty too), with a one-second time-out per command.
+RemoteCacheStats remote_cache_stats(const std::string& url = {});
 /// Removes every entry (and stale temporary file and free lock) of `dir`, only ever this user's
 /// files that begin with the entry magic; returns how many entries went.
 uint64_t cache_clear(const std::string& dir = {});
