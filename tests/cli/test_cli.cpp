@@ -3,10 +3,12 @@
 #define BOOST_TEST_MODULE cli
 #include <boost/test/unit_test.hpp>
 #include <cmath>
+#include <csignal>
 #include <nlohmann/json.hpp>
 #include <set>
 
 #include "runtime/Npy.h"
+#include "tests/runtime/RedisServer.h"
 #include "tests/support/NaiveAttention.h"
 #include "tests/support/TestSupport.h"
 
@@ -318,6 +320,51 @@ BOOST_AUTO_TEST_CASE(cache_stats_and_clear) {
   BOOST_TEST(r.output.find("attnc: warning: ignoring ATTNC_CACHE_MAX_MB='1e30'") != std::string::npos,
              r.output);
   BOOST_TEST(r.output.find("of 1024 MiB") != std::string::npos, r.output);
+}
+
+BOOST_AUTO_TEST_CASE(a_shared_cache_on_redis) {
+  // docs/guide.md, "A shared compile cache on Redis": the fleet's key, the two variables, a run on
+  // one host and the same run on a second (its own cache directory) that compiles nothing.
+  Inputs in("import std.masks;\nkernel c { mask = causal; }\n", {1, 2, 40, 16}, {1, 2, 40, 16},
+            {1, 2, 40, 16});
+  RedisServer redis(in.dir.path().string());
+  auto key =
+      run_command("cd " + in.dir.path().string() + " && (umask 077; head -c 32 /dev/urandom > fleet.key)");
+  BOOST_REQUIRE(key.status == 0);
+  std::string env =
+      "ATTNC_REMOTE_CACHE=" + redis.url() + " ATTNC_CACHE_KEY_FILE=" + in.path("fleet.key") + " ";
+  auto host = [&](const std::string& name) {
+    return env + "ATTNC_CACHE_DIR=" + in.path(name) + " ATTNC_TRACE=" + in.path(name + ".json") + " ";
+  };
+  std::string run = attnc("run " + in.file + " " + in.qkv() + " -t cpu -o ");
+  auto first = run_command(host("a") + run + in.path("a.npy"));
+  BOOST_REQUIRE_MESSAGE(first.status == 0, first.output);
+  auto second = run_command(host("b") + run + in.path("b.npy"));
+  BOOST_REQUIRE_MESSAGE(second.status == 0, second.output);
+  BOOST_TEST(read_file(in.path("a.npy")) == read_file(in.path("b.npy")));
+  std::string trace_a = read_file(in.path("a.json")), trace_b = read_file(in.path("b.json"));
+  BOOST_TEST(trace_a.find("\"remote_write\"") != std::string::npos);
+  BOOST_TEST(trace_b.find("\"compile_start\"") == std::string::npos, trace_b);
+  BOOST_TEST(trace_b.find("\"remote_hit\"") != std::string::npos, trace_b);
+
+  auto stats = run_command(host("b") + attnc("cache stats"));
+  BOOST_TEST(stats.status == 0, stats.output);
+  BOOST_TEST(stats.output.find("shared cache:    " + redis.url()) != std::string::npos, stats.output);
+  BOOST_TEST(stats.output.find("shared entries:  2 (") != std::string::npos,
+             stats.output);  // source + object
+  BOOST_TEST(stats.output.find("shared traffic:  2 hits") != std::string::npos, stats.output);
+  // A server gone is an error of `cache stats` (it was asked about), not of runs (one warning).
+  redis.signal(SIGKILL);
+  stats = run_command(host("b") + attnc("cache stats"));
+  BOOST_TEST(stats.status == 1, stats.output);
+  BOOST_TEST(stats.output.find("cannot read the shared cache: " + redis.url()) != std::string::npos,
+             stats.output);
+  auto third = run_command(host("c") + run + in.path("c.npy"));
+  BOOST_TEST(third.status == 0, third.output);
+  BOOST_TEST(
+      third.output.find("attnc: warning: shared cache unavailable: " + redis.url()) != std::string::npos,
+      third.output);
+  BOOST_TEST(read_file(in.path("a.npy")) == read_file(in.path("c.npy")));
 }
 
 BOOST_AUTO_TEST_CASE(compile_cpu_is_deterministic_and_builds) {
