@@ -2,7 +2,7 @@
 # The sanitizer job of the default tests: builds attnc with clang under AddressSanitizer and
 # UndefinedBehaviorSanitizer (float-cast-overflow included) into build-asan/ and runs every test
 # that exercises the compiler's own code (frontend, planning, reference, CLI, loader, language
-# server, fuzz corpora). The differential backend suites (label diff) and the NVRTC compile loops
+# server, the shared cache on Redis, fuzz corpora). The differential backend suites (label diff) and the NVRTC compile loops
 # run in the Release build only: the kernels they compile are not instrumented anyway.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,7 +13,7 @@ CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Re
   -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
   -DATTNC_SANITIZE=ON -DATTNC_WERROR=ON >/dev/null
 tests=(test_frontend test_errors test_golden test_lsp test_plan test_reference test_stdlib test_cli
-       test_fuzz_corpus test_docs test_npy runtime_loader_test test_split_merge)
+       test_fuzz_corpus test_docs test_npy runtime_loader_test runtime_remote_cache_test test_split_merge)
 existing=()
 targets=$(ninja -C "$build" -t targets all)
 for t in "${tests[@]}"; do
