@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The sanitizer job of the default tests: builds attnc with clang under AddressSanitizer and
 # UndefinedBehaviorSanitizer (float-cast-overflow included) into build-asan/ and runs every test
-# that exercises the compiler's own code (frontend, planning, reference, CLI, loader, language
-# server, the shared cache on Redis, fuzz corpora). The differential backend suites (label diff) and the NVRTC compile loops
-# run in the Release build only: the kernels they compile are not instrumented anyway.
+# that exercises the compiler's own code (frontend, planning, reference, CLI, loader and its shared
+# cache on Redis, language server, fuzz corpora). The differential backend suites (label diff) and
+# the NVRTC compile loops run in the Release build only: the kernels they compile are not
+# instrumented anyway.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/install-deps.sh"
