@@ -16,18 +16,23 @@ namespace attn::python {
 
 namespace {
 
-/// The plan of `ir`, made once per kernel per process (plan_tiles runs Halide's interval analysis).
-std::shared_ptr<const TilePlan> plan_of(const KernelIR& ir) {
+/// The plan program of `ir`, made once per kernel per process (plan_tiles runs Halide's interval
+/// analysis), with every Partial run refined per tile: the closed-form ranges take a query tile's
+/// rows as block_q of them, so the last tile of a short call (a context-parallel chunk of 10 rows)
+/// stays Partial where the box test, which clamps the rows to q_len, proves it empty. A caller
+/// that skips whole calls needs that proof.
+std::shared_ptr<const TilePlanProgram> program_of(const KernelIR& ir) {
   static std::mutex mutex;
-  static std::map<std::string, std::shared_ptr<const TilePlan>> plans;
+  static std::map<std::string, std::shared_ptr<const TilePlanProgram>> programs;
   const std::string key = kernel_hash(ir);
   {
     std::lock_guard<std::mutex> lock(mutex);
-    if (auto it = plans.find(key); it != plans.end()) return it->second;
+    if (auto it = programs.find(key); it != programs.end()) return it->second;
   }
-  auto plan = plan_tiles(ir);
+  auto program = std::make_shared<TilePlanProgram>(tile_plan_program(*plan_tiles(ir)));
+  program->ranges_exact = false;
   std::lock_guard<std::mutex> lock(mutex);
-  return plans.emplace(key, plan).first->second;
+  return programs.emplace(key, program).first->second;
 }
 
 bool dense(const TensorView& t) {
@@ -44,8 +49,8 @@ PlanCounts plan_counts(const LibraryKernel& kernel, int64_t q_len, int64_t kv_le
   if (q_len <= 0 || kv_len <= 0)
     throw InputError("a tile plan needs positive lengths, got " + std::to_string(q_len) + " x " +
                      std::to_string(kv_len));
-  auto plan = plan_of(kernel.ir());
-  const TilePlanProgram& program = tile_plan_program(*plan);
+  auto refined = program_of(kernel.ir());
+  const TilePlanProgram& program = *refined;
   TilePlanInputs inputs;
   inputs.q_len = q_len, inputs.kv_len = kv_len;
   for (const std::string& name : program.scalars) {

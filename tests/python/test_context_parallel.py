@@ -108,8 +108,8 @@ def test_shard_and_unshard():
     assert shards[3].tolist() == list(range(15, 20)) + list(range(20, 25))
     with pytest.raises(attnc.Error, match="layout"):
         at.context_parallel_shard(x, 0, 2, "striped")
-    with pytest.raises(attnc.Error, match="rank 1's shard has"):
-        at.context_parallel_unshard([shards[0], shards[0]], "zigzag", dim=0)
+    with pytest.raises(attnc.Error, match="rank 0's shard has 10 positions; the zigzag layout of 19 over 2 ranks"):
+        at.context_parallel_unshard([shards[3], shards[0]], "zigzag", dim=0)
 
 
 def test_one_rank_without_a_process_group():
