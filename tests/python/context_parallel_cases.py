@@ -12,8 +12,10 @@ def inputs(case):
     g = torch.Generator().manual_seed(case["seed"])
     L = case["L"]
     q, k, v = (torch.randn(1, H, L, D, generator=g) for _ in range(3))
-    dout = torch.randn(1, H, L, D, generator=g)
-    dlse = torch.randn(1, H, L, generator=g)
+    # Cotangents of 0.1: the slopes' gradient sums ~L * window terms of (kv - q) * dscore, which at
+    # scale 1 reaches ~40, where f32's rounding of two summation orders alone differs by 1e-5.
+    dout = 0.1 * torch.randn(1, H, L, D, generator=g)
+    dlse = 0.1 * torch.randn(1, H, L, generator=g)
     doc = torch.tensor([min(i // case["doc"], 3) for i in range(L)], dtype=torch.int64) if case.get("doc") else None
     slopes = torch.tensor([0.25, -0.125]).requires_grad_()
     bias = (0.1 * torch.randn(L, generator=g)).requires_grad_()
