@@ -163,7 +163,8 @@ def main():
     if "error" in tcp:
         print(f"| {a.ranks} ranks, torch context_parallel + SDPA | not available: `{tcp['error']}` | | |")
     else:
-        print(f"| {a.ranks} ranks, torch context_parallel + SDPA | {tcp['seconds']:.3f} | | {one / tcp['seconds']:.2f}x |")
+        print(f"| {a.ranks} ranks, torch context_parallel + SDPA | {tcp['seconds']:.3f} | | "
+              f"{one / tcp['seconds']:.2f}x |")
     print("\nPer rank, per call:\n")
     print("| rank | ring steps: forward time each (s, median over calls) | launches | skipped | bytes sent | "
           "bytes received | backward steps (s) | backward launches | backward skipped | backward bytes sent |")

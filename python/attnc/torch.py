@@ -3,6 +3,8 @@
 (`to_attn` shows the text), compiled once per distinct text, and run as attnc kernels through the
 torch operator `torch.ops.attnc.attention`. The block mask is the traced mask itself: attnc plans
 its tiles (O(tiles)) at each call, and no dense [Q_LEN, KV_LEN] mask is ever made.
+`context_parallel_attention` runs the same callables over a sequence sharded across the ranks of a
+torch.distributed group (ring attention; attnc/context_parallel.py).
 """
 
 import functools
@@ -12,7 +14,7 @@ import torch
 
 from ._backend import Error
 from .library import loads
-from .context_parallel import ContextParallelStats
+from .context_parallel import ContextParallelStats, RingAttention, RingCall, global_lengths, group_of, layout_chunks
 from .ops import _run, call_kernel
 from .sequence_shards import context_parallel_shard, context_parallel_unshard
 from .trace import trace_mods
@@ -284,8 +286,6 @@ def context_parallel_attention(query, key, value, score_mod=None, block_mask=Non
     the steps and the ranks (the same on every rank), deterministically. `stats`: a
     ContextParallelStats to count launches, skipped pairs, bytes and step times into. `scale`,
     `enable_gqa`, `constants`, `target` and `threads` as in flex_attention and the kernels."""
-    from .context_parallel import RingAttention, RingCall, global_lengths, group_of, layout_chunks
-
     _check_inputs(query, key, value, enable_gqa)
     group, rank, world = group_of(group)
     lengths = global_lengths(query, key, group, world)

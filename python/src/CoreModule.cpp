@@ -153,10 +153,11 @@ NB_MODULE(_core, m) {
            nb::arg("target"), nb::arg("threads"), nb::arg("stream") = 0,
            "The gradients of sum(dout * out) (+ sum(dlse * lse)) into dq, dk, dv and dbuffers (by name); "
            "out and lse are the forward's (required on cpu and cuda); on cuda, launched on `stream`")
-      .def("plan", &plan, nb::arg("q_len"), nb::arg("kv_len"), nb::arg("buffers"), nb::arg("scalars"),
-           "(tiles, full, partial): the (query tile, key tile) pairs of a call's tile plan for these lengths, "
-           "scalars and host buffers (those the mask reads), and how many the kernel visits (full and "
-           "partial; the rest are proven empty). Raises Error for a missing or device buffer");
+      .def(
+          "plan", &plan, nb::arg("q_len"), nb::arg("kv_len"), nb::arg("buffers"), nb::arg("scalars"),
+          "(tiles, full, partial): the (query tile, key tile) pairs of a call's tile plan for these lengths, "
+          "scalars and host buffers (those the mask reads), and how many the kernel visits (full and "
+          "partial; the rest are proven empty). Raises Error for a missing or device buffer");
 
   m.def("compile_text", &compile_text, nb::arg("path"), nb::arg("text"),
         nb::call_guard<nb::gil_scoped_release>(), "The kernels of .attn text; raises Error with diagnostics");

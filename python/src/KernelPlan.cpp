@@ -45,7 +45,8 @@ bool dense(const TensorView& t) {
 }  // namespace
 
 PlanCounts plan_counts(const LibraryKernel& kernel, int64_t q_len, int64_t kv_len,
-                       const std::map<std::string, double>& scalars, const std::map<std::string, TensorView>& buffers) {
+                       const std::map<std::string, double>& scalars,
+                       const std::map<std::string, TensorView>& buffers) {
   if (q_len <= 0 || kv_len <= 0)
     throw InputError("a tile plan needs positive lengths, got " + std::to_string(q_len) + " x " +
                      std::to_string(kv_len));

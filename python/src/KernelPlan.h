@@ -21,6 +21,7 @@ struct PlanCounts {
 /// host buffers (by name; those the mask reads are required). Throws InputError for a missing or
 /// device buffer, a non-positive length or a buffer type the planner does not read.
 PlanCounts plan_counts(const LibraryKernel& kernel, int64_t q_len, int64_t kv_len,
-                       const std::map<std::string, double>& scalars, const std::map<std::string, TensorView>& buffers);
+                       const std::map<std::string, double>& scalars,
+                       const std::map<std::string, TensorView>& buffers);
 
 }  // namespace attn::python
