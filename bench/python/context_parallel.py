@@ -54,7 +54,7 @@ def rank_main(a):
         out = at.context_parallel_attention(q, k, v, block_mask=mask, threads=1, stats=stats)
         dist.barrier()
         forwards.append(time.perf_counter() - start)
-    report.update(forward_s=forwards, step_s=stats.step_seconds, launches=stats.launches, skipped=stats.skipped,
+    report.update(forward_s=forwards, ring_s=stats.forward_seconds, step_s=stats.step_seconds, launches=stats.launches, skipped=stats.skipped,
                   bytes_sent=stats.bytes_sent, bytes_received=stats.bytes_received, calls=a.repeats)
     back = at.ContextParallelStats()
     qg, kg, vg = (t.clone().requires_grad_() for t in (q, k, v))
@@ -166,13 +166,13 @@ def main():
         print(f"| {a.ranks} ranks, torch context_parallel + SDPA | {tcp['seconds']:.3f} | | "
               f"{one / tcp['seconds']:.2f}x |")
     print("\nPer rank, per call:\n")
-    print("| rank | ring steps: forward time each (s, median over calls) | launches | skipped | bytes sent | "
+    print("| rank | call (s) | ring (s) | ring steps: forward time each (s, median over calls) | launches | skipped | bytes sent | "
           "bytes received | backward steps (s) | backward launches | backward skipped | backward bytes sent |")
-    print("|---|---|---:|---:|---:|---:|---|---:|---:|---:|")
+    print("|---|---:|---:|---|---:|---:|---:|---:|---|---:|---:|---:|")
     for r, rep in enumerate(ranks):
         n, calls = a.ranks, rep["calls"]
         steps = [med(rep["step_s"][s::n]) for s in range(n)]
-        print(f"| {r} | {', '.join(f'{s:.3f}' for s in steps)} | {rep['launches'] // calls} | "
+        print(f"| {r} | {med(rep['forward_s']):.3f} | {med(rep['ring_s']):.3f} | {', '.join(f'{s:.3f}' for s in steps)} | {rep['launches'] // calls} | "
               f"{rep['skipped'] // calls} | {rep['bytes_sent'] // calls} | {rep['bytes_received'] // calls} | "
               f"{', '.join(f'{s:.3f}' for s in rep['backward_step_s'])} | {rep['backward_launches']} | "
               f"{rep['backward_skipped']} | {rep['backward_bytes_sent']} |")
