@@ -3,6 +3,8 @@
 (`to_attn` shows the text), compiled once per distinct text, and run as attnc kernels through the
 torch operator `torch.ops.attnc.attention`. The block mask is the traced mask itself: attnc plans
 its tiles (O(tiles)) at each call, and no dense [Q_LEN, KV_LEN] mask is ever made.
+`context_parallel_attention` runs the same callables over a sequence sharded across the ranks of a
+torch.distributed group (ring attention; attnc/context_parallel.py).
 """
 
 import functools
@@ -12,11 +14,14 @@ import torch
 
 from ._backend import Error
 from .library import loads
+from .context_parallel import ContextParallelStats, RingAttention, RingCall, global_lengths, group_of, layout_chunks
 from .ops import _run, call_kernel
+from .sequence_shards import context_parallel_shard, context_parallel_unshard
 from .trace import trace_mods
 
-__all__ = ["BlockMask", "PagedAttention", "and_masks", "create_block_mask", "flex_attention", "noop_mask", "or_masks",
-           "to_attn", "varlen_attention"]
+__all__ = ["BlockMask", "ContextParallelStats", "PagedAttention", "and_masks", "context_parallel_attention",
+           "context_parallel_shard", "context_parallel_unshard", "create_block_mask", "flex_attention", "noop_mask",
+           "or_masks", "to_attn", "varlen_attention"]
 
 _DTYPES = {torch.float32: "f32", torch.bfloat16: "bf16", torch.float16: "f16"}
 
@@ -196,19 +201,7 @@ def _check_kernel_options(kernel_options):
                       f"tiles per target", stacklevel=3)
 
 
-def flex_attention(query, key, value, score_mod=None, block_mask=None, scale=None, enable_gqa=False,
-                   return_lse=False, kernel_options=None, constants=False, *, return_aux=None, sinks=None):
-    """torch.nn.attention.flex_attention.flex_attention on attnc kernels. `block_mask` may be
-    attnc.torch's or FlexAttention's own BlockMask (its mask_mod is traced). Returns out, or
-    (out, lse) with return_lse (lse: float32, natural log), or (out, AuxOutput) with
-    return_aux=AuxRequest(lse=..., max_scores=...) as torch 2.15's (max_scores: each row's largest
-    kept score, natural units, -inf for a fully masked row; no gradient). The Python numbers in the callables
-    are the kernel's run-time arguments (softcap 30 and 31 share one compile); `constants=True`
-    folds them into the kernel instead (one compile per value, sometimes faster).
-
-    `sinks` (an attnc extension; FlexAttention cannot express it): a float tensor [Hq] of learnable
-    sink logits, gpt-oss style. Each row's softmax also sums exp(sinks[h]) for a virtual key of value
-    0 (the kernel option `sink`), so out and lse include it; sinks gets its gradient."""
+def _check_inputs(query, key, value, enable_gqa):
     for name, t in (("query", query), ("key", key), ("value", value)):
         if getattr(t, "is_nested", False):
             raise Error(f"attnc.torch: {name} is a nested (jagged) tensor, which attnc kernels do not take yet; "
@@ -224,6 +217,22 @@ def flex_attention(query, key, value, score_mod=None, block_mask=None, scale=Non
     if not enable_gqa and query.shape[1] != key.shape[1]:
         raise Error(f"query has {query.shape[1]} heads and key {key.shape[1]}: pass enable_gqa=True for "
                     f"grouped-query attention")
+
+
+def flex_attention(query, key, value, score_mod=None, block_mask=None, scale=None, enable_gqa=False,
+                   return_lse=False, kernel_options=None, constants=False, *, return_aux=None, sinks=None):
+    """torch.nn.attention.flex_attention.flex_attention on attnc kernels. `block_mask` may be
+    attnc.torch's or FlexAttention's own BlockMask (its mask_mod is traced). Returns out, or
+    (out, lse) with return_lse (lse: float32, natural log), or (out, AuxOutput) with
+    return_aux=AuxRequest(lse=..., max_scores=...) as torch 2.15's (max_scores: each row's largest
+    kept score, natural units, -inf for a fully masked row; no gradient). The Python numbers in the callables
+    are the kernel's run-time arguments (softcap 30 and 31 share one compile); `constants=True`
+    folds them into the kernel instead (one compile per value, sometimes faster).
+
+    `sinks` (an attnc extension; FlexAttention cannot express it): a float tensor [Hq] of learnable
+    sink logits, gpt-oss style. Each row's softmax also sums exp(sinks[h]) for a virtual key of value
+    0 (the kernel option `sink`), so out and lse include it; sinks gets its gradient."""
+    _check_inputs(query, key, value, enable_gqa)
     mask_mod = getattr(block_mask, "mask_mod", None)
     if block_mask is not None:
         lengths = getattr(block_mask, "seq_lengths", None)
@@ -254,6 +263,47 @@ def flex_attention(query, key, value, score_mod=None, block_mask=None, scale=Non
         from torch.nn.attention.flex_attention import AuxOutput
 
         return out, AuxOutput(lse=lse if want_lse else None, max_scores=max_scores if want_max else None)
+    return (out, lse) if return_lse else out
+
+
+def context_parallel_attention(query, key, value, score_mod=None, block_mask=None, group=None, layout="zigzag", *,
+                               scale=None, enable_gqa=False, return_lse=False, constants=False, stats=None,
+                               target=None, threads=0):
+    """flex_attention over a sequence sharded across the ranks of a torch.distributed `group` (None:
+    the default group; without an initialized process group, one rank): ring attention. Each rank
+    passes its shard of query, key and value along dimension 2 ([B, H, L_shard, D]), cut by
+    `layout` as context_parallel_shard cuts it ("zigzag": chunks r and 2 * world - 1 - r of
+    2 * world; "contiguous": chunk r), and gets its rows of the result: Out [B, Hq, L_shard, Dv], or
+    (Out, LSE [B, Hq, L_shard] float32) with return_lse, each row over every rank's keys.
+
+    score_mod and block_mask (made for the global lengths) are FlexAttention's; their q_idx and
+    kv_idx are global positions, and captured tensors (document ids, a learnable bias) are indexed
+    with them: capture the whole tensor on every rank. K/V shards travel around the ring (gloo or
+    NCCL point-to-point ops, the next block posted before the current one is computed); every step
+    runs one kernel, compiled once (the offsets are its arguments), on each (Q chunk, K/V chunk) pair
+    whose tile plan has a tile to visit, and skips the others without launching. The backward
+    circulates K/V again with their dK/dV; captured float tensors get their gradient summed over
+    the steps and the ranks (the same on every rank), deterministically. `stats`: a
+    ContextParallelStats to count launches, skipped pairs, bytes and step times into. `scale`,
+    `enable_gqa`, `constants`, `target` and `threads` as in flex_attention and the kernels."""
+    _check_inputs(query, key, value, enable_gqa)
+    group, rank, world = group_of(group)
+    lengths = global_lengths(query, key, group, world)
+    q_chunks, q_len = layout_chunks([n for n, _ in lengths], world, layout, "query")
+    kv_chunks, kv_len = layout_chunks([n for _, n in lengths], world, layout, "key/value")
+    if block_mask is not None:
+        mask_lengths = getattr(block_mask, "seq_lengths", None)
+        if mask_lengths is not None and tuple(mask_lengths) != (q_len, kv_len):
+            raise Error(f"the block mask was made for lengths {tuple(mask_lengths)}, the whole sequences have "
+                        f"({q_len}, {kv_len}): make it for the global lengths")
+    mask, score, trace = trace_mods(getattr(block_mask, "mask_mod", None), score_mod, constants, offsets=True)
+    kernel = _compiled(_kernel_text(mask, score, trace, _DTYPES[query.dtype], scale, lse=True))
+    buffers = trace.values()
+    b, hkv, d, dv = key.shape[0], key.shape[1], key.shape[3], value.shape[3]
+    kv_shapes = [((b, hkv, n, d), (b, hkv, n, dv)) for _, n in lengths]
+    call = RingCall(kernel, tuple(buffers), trace.scalars(), group, rank, world, q_chunks, kv_chunks, kv_shapes,
+                    stats, target or "", threads)
+    out, lse = RingAttention.apply(call, query, key, value, *buffers.values())
     return (out, lse) if return_lse else out
 
 

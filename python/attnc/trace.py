@@ -19,10 +19,11 @@ class Trace:
     """The state of one tracing run: the captured tensors, in order of first use, and the Python
     numbers, which become the kernel's scalar arguments (`constants`: literals instead)."""
 
-    def __init__(self, constants=False):
+    def __init__(self, constants=False, offsets=False):
         self.tensors = []  # (tensor, attn element type)
         self.numbers = []  # (value, "int" or "float"), one per distinct value and type
         self.constants = constants
+        self.offsets = offsets  # the kernel takes int arguments q_off and kv_off (OFFSETS)
 
     def number(self, value, kind):
         """The name of the scalar argument `cN` holding `value`."""
@@ -60,7 +61,8 @@ class Trace:
         """The kernel's parameter list: `buf0: tensor<i32>[d0], ..., c0: float, ...`."""
         return ", ".join([f"buf{i}: tensor<{elem}>[{', '.join(f'd{d}' for d in range(max(t.dim(), 1)))}]"
                           for i, (t, elem) in enumerate(self.tensors)] +
-                         [f"c{i}: {kind}" for i, (_, kind) in enumerate(self.numbers)])
+                         [f"c{i}: {kind}" for i, (_, kind) in enumerate(self.numbers)] +
+                         ([f"{name}: int" for name in OFFSETS] if self.offsets else []))
 
     def values(self):
         """The captured tensors as the kernel takes them: i32, f32 or bool, dense, 0-d as [1]. Float
@@ -74,6 +76,12 @@ class Trace:
 
 
 _TRACE = None  # the Trace of the running to_attn call
+
+# With trace_mods(..., offsets=True) the callables see `q + q_off` and `kv + kv_off`: positions in a
+# longer sequence of which the call's query and key rows are a slice (a context-parallel shard).
+# They are the kernel's own int arguments, never merged with the callables' numbers by value, so
+# every offset shares one kernel text.
+OFFSETS = ("q_off", "kv_off")
 
 
 def _literal(x):
@@ -399,15 +407,19 @@ for _name in (list(_BINARY) + list(_COMPARE) + list(_LOGIC) + list(_UNARY) +
     setattr(Expr, _name, _method("abs" if _name == "__abs__" else _name))
 
 
-def trace_mods(mask_mod, score_mod, constants=False):
+def trace_mods(mask_mod, score_mod, constants=False, offsets=False):
     """(mask text or None, score text or None, Trace) of the FlexAttention callables. Python
     numbers become scalar arguments `cN` (the trace's `scalars()`), so that callables that differ
-    only in them share one kernel; `constants` writes them as literals instead."""
+    only in them share one kernel; `constants` writes them as literals instead. `offsets`: the
+    callables' q_idx and kv_idx are `q + q_off` and `kv + kv_off`, with int arguments q_off and
+    kv_off (OFFSETS) that the caller passes beside `scalars()`."""
     global _TRACE
     if _TRACE is not None:
         raise Error("attnc.torch: tracing is not reentrant")
-    _TRACE = trace = Trace(constants)
-    b, h, q, kv = Expr("b", "int"), Expr("h", "int"), Expr("q", "int"), Expr("kv", "int")
+    _TRACE = trace = Trace(constants, offsets)
+    b, h = Expr("b", "int"), Expr("h", "int")
+    q, kv = (Expr("(q + q_off)", "int"), Expr("(kv + kv_off)", "int")) if offsets else \
+        (Expr("q", "int"), Expr("kv", "int"))
     try:
         mask = score = None
         if mask_mod is not None:

@@ -13,6 +13,7 @@
 #include "frontend/Program.h"
 #include "python/src/KernelCall.h"
 #include "python/src/KernelLibrary.h"
+#include "python/src/KernelPlan.h"
 #include "python/src/TensorViews.h"
 #include "runtime/CudaErrorWord.h"
 
@@ -80,6 +81,19 @@ void check_errors() {
   throw InputError(message);
 }
 
+/// The counts of kernel.plan(): (tiles, full, partial) of one call's tile plan.
+nb::tuple plan(const LibraryKernel& kernel, int64_t q_len, int64_t kv_len, const nb::dict& buffers,
+               const std::map<std::string, double>& scalars) {
+  Views views;
+  std::map<std::string, TensorView> named = views(buffers);
+  PlanCounts counts;
+  {
+    nb::gil_scoped_release unlocked;
+    counts = plan_counts(kernel, q_len, kv_len, scalars, named);
+  }
+  return nb::make_tuple(counts.tiles, counts.full, counts.partial);
+}
+
 nb::list arg_list(const KernelIR& ir) {
   nb::list args;
   for (const KernelArgInfo& a : kernel_args(ir))
@@ -138,7 +152,12 @@ NB_MODULE(_core, m) {
            nb::arg("dlse").none(), nb::arg("dq"), nb::arg("dk"), nb::arg("dv"), nb::arg("dbuffers"),
            nb::arg("target"), nb::arg("threads"), nb::arg("stream") = 0,
            "The gradients of sum(dout * out) (+ sum(dlse * lse)) into dq, dk, dv and dbuffers (by name); "
-           "out and lse are the forward's (required on cpu and cuda); on cuda, launched on `stream`");
+           "out and lse are the forward's (required on cpu and cuda); on cuda, launched on `stream`")
+      .def(
+          "plan", &plan, nb::arg("q_len"), nb::arg("kv_len"), nb::arg("buffers"), nb::arg("scalars"),
+          "(tiles, full, partial): the (query tile, key tile) pairs of a call's tile plan for these lengths, "
+          "scalars and host buffers (those the mask reads), and how many the kernel visits (full and "
+          "partial; the rest are proven empty). Raises Error for a missing or device buffer");
 
   m.def("compile_text", &compile_text, nb::arg("path"), nb::arg("text"),
         nb::call_guard<nb::gil_scoped_release>(), "The kernels of .attn text; raises Error with diagnostics");
