@@ -39,50 +39,14 @@ BOOST_AUTO_TEST_CASE(second_loader_starts_warm) {
 
 BOOST_AUTO_TEST_CASE(two_processes_fill_one_entry_at_once) {
   KernelRequest r = scale_kernel_request(5);
-  int gate[2];
-  BOOST_REQUIRE(pipe(gate) == 0);
-  pid_t children[2];
-  for (pid_t& child : children) {
-    std::fflush(nullptr);  // children must not repeat buffered test output
-    child = fork();
-    BOOST_REQUIRE(child >= 0);
-    if (child == 0) {
-      ::close(gate[1]);
-      char c;
-      (void)!::read(gate[0], &c, 1);  // released together when the parent closes the pipe
-      int status = 1;
-      try {
-        Loader loader(options());
-        float x[4] = {1, 2, 3, 4}, out[4] = {};
-        int64_t shape[4] = {1, 1, 1, 4};
-        DLTensor t{};
-        t.data = x;
-        t.ndim = 4;
-        t.shape = shape;
-        t.dtype = DLDataType{kDLFloat, 32, 1};
-        DLTensor o = t;
-        o.data = out;
-        attn_kernel_args a{};
-        a.abi_version = ATTN_KERNEL_ABI_VERSION;
-        a.q = a.k = a.v = &t;
-        a.out = &o;
-        Kernel k = loader.get(r);
-        status = k(a) == 0 && out[0] == 5.0f ? 10 + static_cast<int>(loader.stats().compiles) : 2;
-      } catch (...) {
-        status = 3;
-      }
-      _exit(status);
-    }
-  }
-  ::close(gate[0]);
-  ::close(gate[1]);
   int compiles = 0;
-  for (pid_t child : children) {
-    int status = 0;
-    BOOST_REQUIRE(waitpid(child, &status, 0) == child);
-    BOOST_REQUIRE(WIFEXITED(status));
-    BOOST_TEST(WEXITSTATUS(status) >= 10);
-    compiles += WEXITSTATUS(status) - 10;
+  for (int status : run_released_together(2, [&](int) {
+         Loader loader(options());
+         bool ok = run_scale(loader.get(r), 1.0f) == 5.0f;
+         return ok ? 10 + static_cast<int>(loader.stats().compiles) : 2;
+       })) {
+    BOOST_TEST(status >= 10);
+    compiles += status - 10;
   }
   BOOST_TEST(compiles == 1);  // the second waits on the key's lock and takes the first's entry
   Loader after(options());

@@ -174,39 +174,16 @@ BOOST_AUTO_TEST_CASE(eight_hosts_on_an_empty_cache_compile_once) {
   // first compile and fetch its published entry.
   constexpr int kHosts = 8;
   KernelRequest r = scale_kernel_request(6);
-  int gate[2];
-  BOOST_REQUIRE(pipe(gate) == 0);
-  std::vector<pid_t> children;
-  for (int i = 0; i < kHosts; ++i) {
-    std::fflush(nullptr);
-    pid_t child = fork();
-    BOOST_REQUIRE(child >= 0);
-    if (child == 0) {
-      ::close(gate[1]);
-      char c;
-      (void)!::read(gate[0], &c, 1);
-      int status = 3;
-      try {
-        Loader loader(host("host" + std::to_string(i)));
-        bool ok = run_scale(loader.get(r), 1.0f) == 6.0f;
-        LoaderStats s = loader.stats();
-        ok = ok && s.compiles + s.remote_hits == 1 && s.remote_rejects == 0;
-        status = ok ? 10 + static_cast<int>(s.compiles) : 2;
-      } catch (...) {
-      }
-      _exit(status);
-    }
-    children.push_back(child);
-  }
-  ::close(gate[0]);
-  ::close(gate[1]);
   int compiles = 0;
-  for (pid_t child : children) {
-    int status = 0;
-    BOOST_REQUIRE(waitpid(child, &status, 0) == child);
-    BOOST_REQUIRE(WIFEXITED(status));
-    BOOST_TEST(WEXITSTATUS(status) >= 10);
-    compiles += WEXITSTATUS(status) - 10;
+  for (int status : run_released_together(kHosts, [&](int i) {
+         Loader loader(host("host" + std::to_string(i)));
+         bool ok = run_scale(loader.get(r), 1.0f) == 6.0f;
+         LoaderStats s = loader.stats();
+         ok = ok && s.compiles + s.remote_hits == 1 && s.remote_rejects == 0;
+         return ok ? 10 + static_cast<int>(s.compiles) : 2;
+       })) {
+    BOOST_TEST(status >= 10);
+    compiles += status - 10;
   }
   BOOST_TEST(compiles == 1);
   RemoteCacheStats shared = remote_cache_stats(redis.url());

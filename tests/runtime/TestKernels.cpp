@@ -60,6 +60,38 @@ int run_in_child(int timeout_s, const std::function<int()>& body) {
   }
 }
 
+std::vector<int> run_released_together(int n, const std::function<int(int)>& body) {
+  int gate[2];
+  BOOST_REQUIRE(pipe(gate) == 0);
+  std::vector<pid_t> children;
+  for (int i = 0; i < n; ++i) {
+    std::fflush(nullptr);  // children must not repeat buffered test output
+    pid_t child = fork();
+    BOOST_REQUIRE(child >= 0);
+    if (child == 0) {
+      ::close(gate[1]);
+      char c;
+      (void)!::read(gate[0], &c, 1);  // until the parent closes the pipe
+      int status = 3;
+      try {
+        status = body(i);
+      } catch (...) {
+      }
+      _exit(status);
+    }
+    children.push_back(child);
+  }
+  ::close(gate[0]);
+  ::close(gate[1]);
+  std::vector<int> statuses;
+  for (pid_t child : children) {
+    int status = 0;
+    BOOST_REQUIRE(waitpid(child, &status, 0) == child);
+    statuses.push_back(WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+  }
+  return statuses;
+}
+
 size_t count_lines_with(const std::string& text, const std::string& needle) {
   size_t n = 0;
   for (size_t p = text.find(needle); p != std::string::npos; p = text.find(needle, p + 1)) ++n;

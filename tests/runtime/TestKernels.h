@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "attn/loader.hpp"
 #include "runtime/TempDir.h"
@@ -37,6 +38,10 @@ std::string capture_stderr(const std::string& file, const std::function<void()>&
 /// Runs `body` in a forked child and returns its result (the child's exit status); -1 if it did not
 /// finish within `timeout_s` seconds (it is killed), -2 if it died of a signal or threw.
 int run_in_child(int timeout_s, const std::function<int()>& body);
+/// Forks `n` children, releases them at once (closing a pipe they wait on) and returns their exit
+/// statuses in order: `body(i)`'s result in child i, or -1 for a child that did not exit normally.
+/// A child whose body throws exits with 3.
+std::vector<int> run_released_together(int n, const std::function<int(int)>& body);
 /// How many times `needle` occurs in `text`.
 size_t count_lines_with(const std::string& text, const std::string& needle);
 
