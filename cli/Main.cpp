@@ -211,7 +211,8 @@ int main(int argc, char** argv) {
           ": time forward + backward (dQ, dK, dV and the gradients of the f32 buffers the score reads)");
 
   CacheOptions cache;
-  auto* cache_cmd = app.add_subcommand("cache", "The loader's disk cache (and shared cache, ATTNC_REMOTE_CACHE): stats or clear");
+  auto* cache_cmd = app.add_subcommand(
+      "cache", "The loader's disk cache (and shared cache, ATTNC_REMOTE_CACHE): stats or clear");
   cache_cmd->add_option("action", cache.action, "stats | clear")->check(CLI::IsMember({"stats", "clear"}));
 
   // --- attnc mask (cli/MaskCommand.h) ---------------------------------------------------------

@@ -189,6 +189,28 @@ std::optional<Kernel> Loader::load_from_disk(const KernelRequest& request, const
   return std::nullopt;
 }
 
+void Loader::publish(const std::string& key, const std::string& target, const std::vector<uint8_t>& payload) {
+  if (!remote_->available()) return;
+  std::vector<uint8_t> entry = disk_->seal(key, payload);
+  if (!remote_->put(key, entry)) {
+    remote_failed();
+    return;
+  }
+  ++counters_->remote_writes;
+  recorder_->record(TraceEventKind::RemoteWrite, key, target, {}, -1, static_cast<int32_t>(entry.size()));
+  remote_->count({.writes = 1, .bytes_written = entry.size()});
+}
+
+void Loader::keep_locally(const std::string& key, const std::vector<uint8_t>& payload) const {
+  // The next process of this host then takes it from the disk.
+  std::vector<std::string> evicted;
+  if (disk_->write(key, payload, evicted).empty()) {
+    ++counters_->disk_writes;
+    disk_->count({.writes = 1, .bytes_written = payload.size()});
+  }
+  for (const std::string& e : evicted) recorder_->record(TraceEventKind::Evict, e, {});
+}
+
 void Loader::remote_failed() const {
   std::string why = remote_->problem();
   recorder_->record(TraceEventKind::Warning, {}, {}, why);
@@ -209,14 +231,7 @@ std::optional<Kernel> Loader::accept_remote(const KernelRequest& request, const 
       recorder_->record(TraceEventKind::RemoteHit, key, target, {}, recorder_->now_ns() - t0,
                         static_cast<int32_t>(entry.size()));
       remote_->count({.hits = 1, .bytes_read = entry.size()});
-      // Kept locally too: the next process of this host takes it from the disk.
-      std::vector<std::string> evicted;
-      std::string error = disk_->write(key, payload, evicted);
-      if (error.empty()) {
-        ++counters_->disk_writes;
-        disk_->count({.writes = 1, .bytes_written = payload.size()});
-      }
-      for (const std::string& e : evicted) recorder_->record(TraceEventKind::Evict, e, {});
+      keep_locally(key, payload);
       return k;
     } catch (const LoadError& e) {
       reason = std::string("does not load: ") + e.what();
@@ -320,17 +335,7 @@ Kernel Loader::load_uncached(const KernelRequest& request, const Compiler& compi
     }
     for (const std::string& k : evicted) recorder_->record(TraceEventKind::Evict, k, {});
     if (error.empty()) disk_->count({.writes = 1, .bytes_written = artifact.size()});
-    if (remote_usable && remote_->available()) {
-      std::vector<uint8_t> entry = disk_->seal(key, artifact);
-      if (remote_->put(key, entry)) {
-        ++counters_->remote_writes;
-        recorder_->record(TraceEventKind::RemoteWrite, key, target, {}, -1,
-                          static_cast<int32_t>(entry.size()));
-        remote_->count({.writes = 1, .bytes_written = entry.size()});
-      } else {
-        remote_failed();
-      }
-    }
+    if (remote_usable) publish(key, target, artifact);
   }
   return Kernel(std::move(module), key, recorder_);
 }
@@ -389,16 +394,7 @@ bool Loader::store_blob(const std::string& name, const std::vector<uint8_t>& blo
   ++counters_->disk_writes;
   recorder_->record(TraceEventKind::DiskWrite, key, {}, {}, -1, static_cast<int32_t>(blob.size()));
   // Shared too: a generated source saves the next host its generation as an entry saves a compile.
-  if (remote_ && remote_->available()) {
-    std::vector<uint8_t> entry = disk_->seal(key, blob);
-    if (remote_->put(key, entry)) {
-      ++counters_->remote_writes;
-      recorder_->record(TraceEventKind::RemoteWrite, key, {}, {}, -1, static_cast<int32_t>(entry.size()));
-      remote_->count({.writes = 1, .bytes_written = entry.size()});
-    } else {
-      remote_failed();
-    }
-  }
+  if (remote_) publish(key, {}, blob);
   return true;
 }
 
@@ -422,9 +418,7 @@ std::optional<std::vector<uint8_t>> Loader::load_blob(const std::string& name) c
     recorder_->record(TraceEventKind::RemoteHit, key, {}, {}, recorder_->now_ns() - t0,
                       static_cast<int32_t>(fetched.entry.size()));
     remote_->count({.hits = 1, .bytes_read = fetched.entry.size()});
-    std::vector<std::string> evicted;
-    if (disk_->write(key, blob, evicted).empty()) ++counters_->disk_writes;
-    for (const std::string& k : evicted) recorder_->record(TraceEventKind::Evict, k, {});
+    keep_locally(key, blob);
     return blob;
   }
   return std::nullopt;

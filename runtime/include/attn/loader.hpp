@@ -127,6 +127,8 @@ class Loader {
                                          const std::string& key);
   std::optional<Kernel> accept_remote(const KernelRequest& request, const Compiler& compiler,
                                       const std::string& key, const std::vector<uint8_t>& entry, int64_t t0);
+  void publish(const std::string& key, const std::string& target, const std::vector<uint8_t>& payload);
+  void keep_locally(const std::string& key, const std::vector<uint8_t>& payload) const;
   void remote_failed() const;
   struct RemoteClaim;
   std::shared_ptr<const Compiler> compiler_for(const std::string& target) const;
