@@ -3,7 +3,6 @@
 #include "runtime/CudaBackwardLaunch.h"
 
 #include <map>
-#include <regex>
 #include <stdexcept>
 
 #include "attn/cuda_abi.h"
@@ -13,16 +12,6 @@
 namespace attn {
 
 namespace {
-
-std::string macro(const std::string& text, const char* name) {
-  const std::regex re(std::string("\\n#define ") + name + " ([^\\n/]+)");
-  std::smatch m;
-  if (!std::regex_search(text, m, re))
-    throw std::invalid_argument(std::string("not a CUDA backward written by attnc (no ") + name + ")");
-  std::string v = m[1];
-  while (!v.empty() && v.back() == ' ') v.pop_back();
-  return v;
-}
 
 /// Element strides of `t` (compact row-major when it has none).
 std::vector<long long> strides_of(const DLTensor* t) {
@@ -58,31 +47,6 @@ void take(const DLTensor* t, const std::string& name, int ndim, int ordinal, boo
 }
 
 }  // namespace
-
-CudaBackwardInfo parse_cuda_backward_info(const std::string& text) {
-  CudaBackwardInfo s;
-  s.pre = macro(text, "ATTN_BWD_PRE");
-  s.dkdv = macro(text, "ATTN_BWD_DKDV");
-  s.dq = macro(text, "ATTN_BWD_DQ");
-  s.grad = macro(text, "ATTN_BWD_GRAD");
-  s.threads = std::stoi(macro(text, "ATTN_WARPS")) * 32;
-  s.block_m = std::stoi(macro(text, "ATTN_BWD_BM"));
-  s.block_n = std::stoi(macro(text, "ATTN_BWD_BN"));
-  s.dkdv_smem = std::stoi(macro(text, "ATTN_BWD_DKDV_SMEM"));
-  s.dq_smem = std::stoi(macro(text, "ATTN_BWD_DQ_SMEM"));
-  s.head_dim = std::stoi(macro(text, "ATTN_D"));
-  s.value_dim = std::stoi(macro(text, "ATTN_DV"));
-  s.scale = std::stod(macro(text, "ATTN_SCALE"));
-  s.dtype = macro(text, "ATTN_DTYPE_BF16") == "1" ? ScalarType::BF16 : ScalarType::F16;
-  std::string sites = macro(text, "ATTN_BWD_SITE_BUFFERS");
-  sites = sites.substr(1, sites.rfind('"') - 1);
-  for (size_t pos = 0; !sites.empty() && pos != std::string::npos;) {
-    const size_t comma = sites.find(',', pos);
-    s.site_buffers.push_back(sites.substr(pos, comma == std::string::npos ? comma : comma - pos));
-    pos = comma == std::string::npos ? comma : comma + 1;
-  }
-  return s;
-}
 
 void launch_cuda_backward_module(CudaDevice& device, int ordinal, const CudaModule& module,
                                  const CudaBackwardInfo& info, const std::vector<std::string>& buffer_names,

@@ -1,5 +1,6 @@
-// A generated kernel's launch shape as data (JSON, what the printer hands over in KernelRequest::info
-// and manifest.json), and, for a .cu given without it, read back from its configuration macros.
+// A generated kernel's launch shape, and its backward's, as data (JSON, what the printers hand over
+// in KernelRequest::info and manifest.json), and, for a .cu given without it, read back from its
+// configuration macros.
 #include <nlohmann/json.hpp>
 
 #include <stdexcept>
@@ -35,8 +36,25 @@ int integer(const std::string& value) {
   return v;
 }
 
+/// The comma-separated names of `list` (none when it is empty).
+std::vector<std::string> split_commas(const std::string& list) {
+  std::vector<std::string> out;
+  for (size_t pos = 0; !list.empty() && pos != std::string::npos;) {
+    const size_t comma = list.find(',', pos);
+    out.push_back(list.substr(pos, comma == std::string::npos ? comma : comma - pos));
+    pos = comma == std::string::npos ? comma : comma + 1;
+  }
+  return out;
+}
+
 const char* dtype_text(ScalarType t) {
   return t == ScalarType::BF16 ? "bf16" : t == ScalarType::F16 ? "f16" : "f32";
+}
+
+ScalarType dtype_of_text(const std::string& dtype) {
+  if (dtype != "bf16" && dtype != "f16" && dtype != "f32")
+    throw std::invalid_argument("dtype '" + dtype + "'");
+  return dtype == "bf16" ? ScalarType::BF16 : dtype == "f16" ? ScalarType::F16 : ScalarType::F32;
 }
 
 }  // namespace
@@ -55,12 +73,7 @@ CudaLaunchInfo parse_cuda_launch_info(const std::string& source) {
                  : macro(source, "ATTN_DTYPE_F16") == "1" ? ScalarType::F16
                                                           : ScalarType::F32;
     info.scale = std::stod(macro(source, "ATTN_SCALE"));
-    const std::string names = quoted(macro(source, "ATTN_BUFFER_NAMES"));
-    for (size_t pos = 0; !names.empty() && pos != std::string::npos;) {
-      const size_t comma = names.find(',', pos);
-      info.buffer_names.push_back(names.substr(pos, comma == std::string::npos ? comma : comma - pos));
-      pos = comma == std::string::npos ? comma : comma + 1;
-    }
+    info.buffer_names = split_commas(quoted(macro(source, "ATTN_BUFFER_NAMES")));
     // "name:type[dims]" for buffers, "name:type" for scalars, space-separated.
     const std::string args = quoted(macro(source, "ATTN_ARGS"));
     for (size_t pos = 0; pos < args.size();) {
@@ -114,10 +127,7 @@ CudaLaunchInfo read_cuda_launch_info(const std::string& text) {
     info.smem_bytes = j.at("smem_bytes").get<int>();
     info.head_dim = j.at("head_dim").get<int>();
     info.value_dim = j.at("value_dim").get<int>();
-    const std::string dtype = j.at("dtype").get<std::string>();
-    if (dtype != "bf16" && dtype != "f16" && dtype != "f32")
-      throw std::invalid_argument("dtype '" + dtype + "'");
-    info.dtype = dtype == "bf16" ? ScalarType::BF16 : dtype == "f16" ? ScalarType::F16 : ScalarType::F32;
+    info.dtype = dtype_of_text(j.at("dtype").get<std::string>());
     info.scale = j.at("scale").get<double>();
     info.buffer_names = j.at("buffers").get<std::vector<std::string>>();
     info.scalar_names = j.at("scalars").get<std::vector<std::string>>();
@@ -127,6 +137,74 @@ CudaLaunchInfo read_cuda_launch_info(const std::string& text) {
     return info;
   } catch (const std::exception& e) {
     throw std::invalid_argument(std::string("a CUDA launch description attnc did not write: ") + e.what());
+  }
+}
+
+CudaBackwardInfo parse_cuda_backward_info(const std::string& source) {
+  CudaBackwardInfo info;
+  try {
+    info.pre = macro(source, "ATTN_BWD_PRE");
+    info.dkdv = macro(source, "ATTN_BWD_DKDV");
+    info.dq = macro(source, "ATTN_BWD_DQ");
+    info.grad = macro(source, "ATTN_BWD_GRAD");
+    info.threads = integer(macro(source, "ATTN_WARPS")) * 32;
+    info.block_m = integer(macro(source, "ATTN_BWD_BM"));
+    info.block_n = integer(macro(source, "ATTN_BWD_BN"));
+    info.dkdv_smem = integer(macro(source, "ATTN_BWD_DKDV_SMEM"));
+    info.dq_smem = integer(macro(source, "ATTN_BWD_DQ_SMEM"));
+    info.head_dim = integer(macro(source, "ATTN_D"));
+    info.value_dim = integer(macro(source, "ATTN_DV"));
+    info.scale = std::stod(macro(source, "ATTN_SCALE"));
+    // The backward takes bf16 and f16 only.
+    info.dtype = macro(source, "ATTN_DTYPE_BF16") == "1" ? ScalarType::BF16 : ScalarType::F16;
+    info.site_buffers = split_commas(quoted(macro(source, "ATTN_BWD_SITE_BUFFERS")));
+  } catch (const std::out_of_range&) {
+    throw std::invalid_argument(
+        "not a CUDA backward written by attnc (a configuration macro is out of range)");
+  }
+  return info;
+}
+
+std::string write_cuda_backward_info(const CudaBackwardInfo& info) {
+  nlohmann::ordered_json j;
+  j["pre"] = info.pre;
+  j["dkdv"] = info.dkdv;
+  j["dq"] = info.dq;
+  j["grad"] = info.grad;
+  j["threads"] = info.threads;
+  j["block_m"] = info.block_m;
+  j["block_n"] = info.block_n;
+  j["dkdv_smem"] = info.dkdv_smem;
+  j["dq_smem"] = info.dq_smem;
+  j["head_dim"] = info.head_dim;
+  j["value_dim"] = info.value_dim;
+  j["dtype"] = dtype_text(info.dtype);
+  j["scale"] = info.scale;
+  j["site_buffers"] = info.site_buffers;
+  return j.dump();
+}
+
+CudaBackwardInfo read_cuda_backward_info(const std::string& text) {
+  try {
+    const nlohmann::json j = nlohmann::json::parse(text);
+    CudaBackwardInfo info;
+    info.pre = j.at("pre").get<std::string>();
+    info.dkdv = j.at("dkdv").get<std::string>();
+    info.dq = j.at("dq").get<std::string>();
+    info.grad = j.at("grad").get<std::string>();
+    info.threads = j.at("threads").get<int>();
+    info.block_m = j.at("block_m").get<int>();
+    info.block_n = j.at("block_n").get<int>();
+    info.dkdv_smem = j.at("dkdv_smem").get<int>();
+    info.dq_smem = j.at("dq_smem").get<int>();
+    info.head_dim = j.at("head_dim").get<int>();
+    info.value_dim = j.at("value_dim").get<int>();
+    info.dtype = dtype_of_text(j.at("dtype").get<std::string>());
+    info.scale = j.at("scale").get<double>();
+    info.site_buffers = j.at("site_buffers").get<std::vector<std::string>>();
+    return info;
+  } catch (const std::exception& e) {
+    throw std::invalid_argument(std::string("a CUDA backward description attnc did not write: ") + e.what());
   }
 }
 

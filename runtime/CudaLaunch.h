@@ -40,4 +40,29 @@ CudaLaunchInfo read_cuda_launch_info(const std::string& json);
 /// source does not carry them.
 CudaLaunchInfo parse_cuda_launch_info(const std::string& source);
 
+/// How to launch a generated backward's four entry points (the order of attn/cuda_backward_abi.h).
+/// Written by the backward's printer; read by launch_cuda_backward_module.
+struct CudaBackwardInfo {
+  std::string pre, dkdv, dq, grad;  ///< entry points (attn_bwd_{pre,dkdv,dq,grad}_<kernel>)
+  int threads = 0;                  ///< block size of dkdv and dq
+  int block_m = 0, block_n = 0;     ///< queries per dq CTA, keys per dkdv CTA (and the plan's tiles)
+  int dkdv_smem = 0, dq_smem = 0;   ///< dynamic shared memory, bytes
+  int head_dim = 0, value_dim = 0;
+  ScalarType dtype = ScalarType::BF16;    ///< Q/K/V/Out/dOut/dQ/dK/dV element type (bf16 or f16)
+  double scale = 0;                       ///< the softmax scale
+  std::vector<std::string> site_buffers;  ///< the buffer each read site of the score reads
+};
+
+/// `info` as one line of JSON: `attnc compile` writes it into manifest.json
+/// ("cuda_backward_launch").
+std::string write_cuda_backward_info(const CudaBackwardInfo& info);
+
+/// The inverse of write_cuda_backward_info; throws std::invalid_argument for text it did not write.
+CudaBackwardInfo read_cuda_backward_info(const std::string& json);
+
+/// For a NAME_backward.cu given without its description (a folder from an older attnc): what its
+/// macros (ATTN_BWD_*, ATTN_D, ATTN_DV, ATTN_WARPS, ATTN_SCALE, ATTN_DTYPE_*) declare; throws
+/// std::invalid_argument when the source does not carry them.
+CudaBackwardInfo parse_cuda_backward_info(const std::string& source);
+
 }  // namespace attn

@@ -10,6 +10,7 @@
 #include "backends/cuda/CudaPrinter.h"
 #include "backends/cuda/CudaRun.h"
 #include "backends/io/KernelIO.h"
+#include "runtime/CudaLaunch.h"
 
 namespace attn {
 
@@ -17,13 +18,7 @@ namespace attn {
 struct CudaBackwardSource {
   std::string cu;                   ///< kernels, device functions and (nvcc only) a host launcher
   std::string header;               ///< C declarations: launch macros, launcher
-  std::string pre, dkdv, dq, grad;  ///< entry points (attn_bwd_{pre,dkdv,dq,grad}_<kernel>)
-  int threads = 0;                  ///< block size of dkdv and dq
-  int block_m = 0, block_n = 0;     ///< queries per dq CTA, keys per dkdv CTA (and the plan's tiles)
-  int dkdv_smem = 0, dq_smem = 0;   ///< dynamic shared memory, bytes
-  int head_dim = 0, value_dim = 0;
-  double scale = 0;
-  std::vector<std::string> site_buffers;  ///< the buffer each read site of the score reads
+  CudaBackwardInfo launch;          ///< entry points and launch shapes (manifest "cuda_backward_launch")
   /// The run-time planner's program for the kernels' 64 x 64 tiles (runtime/TilePlanText.h), for
   /// masks that read buffers; empty for the others.
   std::string tile_plan;

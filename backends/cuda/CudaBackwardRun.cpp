@@ -84,8 +84,8 @@ const LoadedBackward& loaded_backward(const std::shared_ptr<CudaDevice>& device,
     specialized.options.head_dim = head_dim, specialized.options.value_dim = value_dim;
     auto fresh = std::make_unique<LoadedBackward>();
     fresh->src = print_cuda_backward(specialized, po);
-    fresh->module =
-        device->load(backward_cubin(fresh->src.cu, fresh->src.dq + ".cu", "sm_" + std::to_string(po.sm)));
+    fresh->module = device->load(
+        backward_cubin(fresh->src.cu, fresh->src.launch.dq + ".cu", "sm_" + std::to_string(po.sm)));
     std::vector<std::string> names;
     for (const KernelArg& arg : ir.args)
       if (arg.kind != KernelArg::Kind::Scalar) names.push_back(arg.name);
@@ -119,19 +119,11 @@ void launch_cuda_backward(const KernelIR& ir, const attn_backward_args& a, void*
   const int head_dim = static_cast<int>(a.q->shape[3]), value_dim = static_cast<int>(a.v->shape[3]);
   const LoadedBackward& l = loaded_backward(device, ordinal, ir, head_dim, value_dim);
   const CudaBackwardSource& src = l.src;
-  CudaBackwardInfo info;
-  info.pre = src.pre, info.dkdv = src.dkdv, info.dq = src.dq, info.grad = src.grad;
-  info.threads = src.threads, info.block_m = src.block_m, info.block_n = src.block_n;
-  info.dkdv_smem = src.dkdv_smem, info.dq_smem = src.dq_smem;
-  info.head_dim = src.head_dim, info.value_dim = src.value_dim;
-  info.dtype = io_scalar_type(ir.options.dtype);
-  info.scale = src.scale;
-  info.site_buffers = src.site_buffers;
   std::vector<std::string> names;
   for (const KernelArg& arg : ir.args)
     if (arg.kind != KernelArg::Kind::Scalar) names.push_back(arg.name);
   try {
-    launch_cuda_backward_module(*device, ordinal, *l.module, info, names, a, stream, *l.word);
+    launch_cuda_backward_module(*device, ordinal, *l.module, src.launch, names, a, stream, *l.word);
   } catch (const std::invalid_argument& e) {  // tensors it cannot take: the caller's error
     throw InputError(e.what());
   }
@@ -153,7 +145,7 @@ CudaBackwardResult run_cuda_backward(const KernelIR& ir, const KernelInputs& in,
   specialized.options.value_dim = po.value_dim;
   const CudaBackwardSource src = print_cuda_backward(specialized, po);
   std::shared_ptr<CudaModule> module =
-      device->load(backward_cubin(src.cu, src.dq + ".cu", "sm_" + std::to_string(po.sm)));
+      device->load(backward_cubin(src.cu, src.launch.dq + ".cu", "sm_" + std::to_string(po.sm)));
   // The forward, with its LSE whatever the kernel sets.
   KernelIR with_lse = ir;
   with_lse.options.lse = true;
@@ -182,8 +174,8 @@ CudaBackwardResult run_cuda_backward(const KernelIR& ir, const KernelInputs& in,
   p.batch = static_cast<int>(in.q.shape[0]), p.q_heads = static_cast<int>(in.q.shape[1]);
   p.kv_heads = static_cast<int>(in.k.shape[1]);
   p.q_len = static_cast<int>(in.q.shape[2]), p.kv_len = static_cast<int>(in.k.shape[2]);
-  p.scale = static_cast<float>(src.scale);
-  p.scale_log2 = static_cast<float>(src.scale * 1.4426950408889634);
+  p.scale = static_cast<float>(src.launch.scale);
+  p.scale_log2 = static_cast<float>(src.launch.scale * 1.4426950408889634);
   std::vector<std::string> buffer_names;
   int buffer = 0, scalar = 0;
   for (const KernelArg& a : ir.args) {
@@ -236,13 +228,14 @@ CudaBackwardResult run_cuda_backward(const KernelIR& ir, const KernelInputs& in,
     bp.grad_numel += in.buffers.at(name).numel();
   }
   for (size_t s = 0; s < ATTN_CUDA_MAX_SITES; ++s)
-    bp.site_base[s] =
-        s < src.site_buffers.size() && base.count(src.site_buffers[s]) ? base[src.site_buffers[s]] : -1;
-  const unsigned q_tiles = (unsigned(p.q_len) + src.block_m - 1) / src.block_m;
+    bp.site_base[s] = s < src.launch.site_buffers.size() && base.count(src.launch.site_buffers[s])
+                          ? base[src.launch.site_buffers[s]]
+                          : -1;
+  const unsigned q_tiles = (unsigned(p.q_len) + src.launch.block_m - 1) / src.launch.block_m;
   CudaBuffer* grad_partial = nullptr;
   CudaBuffer* grad_out = nullptr;
   if (bp.grad_numel > 0) {
-    bp.grad_slots = p.batch * p.q_heads * int(q_tiles) * (src.block_m / 16);  // a slot per dq warp
+    bp.grad_slots = p.batch * p.q_heads * int(q_tiles) * (src.launch.block_m / 16);  // a slot per dq warp
     grad_partial = zeroed(size_t(bp.grad_slots) * size_t(bp.grad_numel) * 4);
     grad_out = zeroed(size_t(bp.grad_numel) * 4);
     bp.grad_partial = reinterpret_cast<float*>(grad_partial->ptr());
@@ -252,13 +245,14 @@ CudaBackwardResult run_cuda_backward(const KernelIR& ir, const KernelInputs& in,
   const unsigned B = unsigned(p.batch), Hq = unsigned(p.q_heads), Hkv = unsigned(p.kv_heads);
   auto backward = [&] {
     if (grad_partial) device->zero(*grad_partial);
-    device->launch(*module, src.pre, {(unsigned(p.q_len) + 3) / 4, Hq, B}, 128, 0, &bp, sizeof bp);
-    device->launch(*module, src.dkdv, {(unsigned(p.kv_len) + src.block_n - 1) / src.block_n, Hkv, B},
-                   unsigned(src.threads), unsigned(src.dkdv_smem), &bp, sizeof bp);
-    device->launch(*module, src.dq, {q_tiles, Hq, B}, unsigned(src.threads), unsigned(src.dq_smem), &bp,
-                   sizeof bp);
+    device->launch(*module, src.launch.pre, {(unsigned(p.q_len) + 3) / 4, Hq, B}, 128, 0, &bp, sizeof bp);
+    device->launch(*module, src.launch.dkdv,
+                   {(unsigned(p.kv_len) + src.launch.block_n - 1) / src.launch.block_n, Hkv, B},
+                   unsigned(src.launch.threads), unsigned(src.launch.dkdv_smem), &bp, sizeof bp);
+    device->launch(*module, src.launch.dq, {q_tiles, Hq, B}, unsigned(src.launch.threads),
+                   unsigned(src.launch.dq_smem), &bp, sizeof bp);
     if (grad_partial)
-      device->launch(*module, src.grad, {unsigned((bp.grad_numel + 255) / 256), 1, 1}, 256, 0, &bp,
+      device->launch(*module, src.launch.grad, {unsigned((bp.grad_numel + 255) / 256), 1, 1}, 256, 0, &bp,
                      sizeof bp);
   };
   CudaBackwardResult result;

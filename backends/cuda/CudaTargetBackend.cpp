@@ -102,6 +102,7 @@ class CudaTargetBackend : public Backend {
     }
     out.files.push_back({name + "_backward.cu", back.cu});
     out.files.push_back({name + "_backward.cuh", back.header});
+    out.manifest.push_back({"cuda_backward_launch", write_cuda_backward_info(back.launch)});
     return out;
   }
   std::string dump(const KernelIR& ir) const override { return print_cuda_kernel(ir, {}).cu; }

@@ -200,10 +200,10 @@ int main(int argc, char** argv) {
       const CudaBackwardSource src = print_cuda_backward(kernel, po);
       NvrtcOptions no;
       no.arch = "sm_" + std::to_string(sm) + (sm == 90 ? "a" : "");
-      NvrtcResult nv = nvrtc_compile(src.cu, src.dq + ".cu", no);
+      NvrtcResult nv = nvrtc_compile(src.cu, src.launch.dq + ".cu", no);
       r["bwd_cold_compile_s"] = seconds_since(t0);
       int registers = 0, spills = 0;
-      for (const std::string& entry : {src.dkdv, src.dq})
+      for (const std::string& entry : {src.launch.dkdv, src.launch.dq})
         if (const PtxasFunction* f = nv.report.find(entry)) {
           registers = std::max(registers, f->registers);
           spills += f->spill_stores + f->spill_loads;

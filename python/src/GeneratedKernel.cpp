@@ -108,6 +108,8 @@ GeneratedKernel::GeneratedKernel(const std::string& folder, const std::string& e
   const CudaLaunchInfo info =
       launch_.empty() ? parse_cuda_launch_info(source_) : read_cuda_launch_info(launch_);
   head_dim_ = info.head_dim, value_dim_ = info.value_dim;
+  if (e.contains("cuda_backward_launch"))
+    backward_launch_ = write_cuda_backward_info(read_cuda_backward_info(e.at("cuda_backward_launch").dump()));
 }
 
 std::vector<double> GeneratedKernel::check(const TensorView& q, const TensorView& k, const TensorView& v,
@@ -251,7 +253,8 @@ void GeneratedKernel::backward(const TensorView& q, const TensorView& k, const T
     if (!backward_) {
       auto fresh = std::make_shared<Backward>();
       fresh->device = CudaDevice::open(q.device.device_id);
-      fresh->info = parse_cuda_backward_info(backward_source_);
+      fresh->info = backward_launch_.empty() ? parse_cuda_backward_info(backward_source_)
+                                             : read_cuda_backward_info(backward_launch_);
       NvrtcOptions o;
       const int sm = fresh->device->sm();
       o.arch = "sm_" + std::to_string(sm) + (sm == 90 ? "a" : "");

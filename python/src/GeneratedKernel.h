@@ -63,6 +63,8 @@ class GeneratedKernel {
 
   std::string name_, hash_, source_, backward_source_;
   std::string launch_;  ///< the launch shape from manifest.json (write_cuda_launch_info), or empty
+  /// The backward's launch shape from manifest.json (write_cuda_backward_info), or empty.
+  std::string backward_launch_;
   ScalarType dtype_ = ScalarType::F32;
   int head_dim_ = 0, value_dim_ = 0;
   bool lse_ = false;

@@ -304,6 +304,43 @@ BOOST_AUTO_TEST_CASE(launch_info_round_trips_through_the_source) {
   }
 }
 
+// The backward's launch shape reaches the runtime as data (manifest "cuda_backward_launch") and,
+// for a folder without it, from the source's macros: both give what the printer decided.
+BOOST_AUTO_TEST_CASE(backward_launch_info_round_trips_through_json_and_the_source) {
+  std::vector<std::string> errors;
+  int checked = 0;
+  for (const test::TestKernel& k : test::cuda_test_kernels(errors)) {
+    CudaBackwardSource src;
+    try {
+      src = print_cuda_backward(*k.ir, {});
+    } catch (const KernelLimitError&) {
+      continue;  // f32, or head dims the backward does not take
+    }
+    const CudaBackwardInfo& want = src.launch;
+    for (const CudaBackwardInfo& got :
+         {parse_cuda_backward_info(src.cu), read_cuda_backward_info(write_cuda_backward_info(want))}) {
+      BOOST_TEST(got.pre == want.pre);
+      BOOST_TEST(got.dkdv == want.dkdv);
+      BOOST_TEST(got.dq == want.dq);
+      BOOST_TEST(got.grad == want.grad);
+      BOOST_TEST(got.threads == want.threads);
+      BOOST_TEST(got.block_m == want.block_m);
+      BOOST_TEST(got.block_n == want.block_n);
+      BOOST_TEST(got.dkdv_smem == want.dkdv_smem);
+      BOOST_TEST(got.dq_smem == want.dq_smem);
+      BOOST_TEST(got.head_dim == want.head_dim);
+      BOOST_TEST(got.value_dim == want.value_dim);
+      BOOST_TEST(static_cast<int>(got.dtype) == static_cast<int>(want.dtype));
+      BOOST_TEST(got.scale == want.scale);
+      BOOST_TEST(got.site_buffers == want.site_buffers);
+    }
+    ++checked;
+  }
+  BOOST_TEST(checked >= 5);
+  BOOST_CHECK_THROW(parse_cuda_backward_info("#define ATTN_D 64\n"), std::invalid_argument);
+  BOOST_CHECK_THROW(read_cuda_backward_info("{\"pre\": 1}"), std::invalid_argument);
+}
+
 // The loader's cuda target: NVRTC compiles without a GPU; loading says why it cannot.
 BOOST_AUTO_TEST_CASE(loader_cuda_target_without_a_gpu, *boost::unit_test::precondition(needs_nvrtc)) {
   std::vector<std::string> errors;
@@ -514,17 +551,19 @@ BOOST_AUTO_TEST_CASE(backward_kernels_compile_without_spills, *boost::unit_test:
       const std::string label = std::string(c.kernel) + " D=" + std::to_string(c.head_dim) + " " + arch;
       NvrtcResult r;
       try {
-        r = compile_once(src.cu, src.dq + ".cu", arch);
+        r = compile_once(src.cu, src.launch.dq + ".cu", arch);
       } catch (const CudaCompileError& e) {
         BOOST_ERROR(label << ": " << e.what());
         continue;
       }
       BOOST_TEST(r.log.find("Potential Performance Loss") == std::string::npos, label << ":\n" << r.log);
-      for (const std::string& entry : {src.pre, src.dkdv, src.dq, src.grad}) {
+      for (const std::string& entry : {src.launch.pre, src.launch.dkdv, src.launch.dq, src.launch.grad}) {
         const PtxasFunction* f = r.report.find(entry);
         BOOST_REQUIRE_MESSAGE(f, label << ": no ptxas report for " << entry << " in:\n" << r.log);
         BOOST_TEST(f->spill_stores + f->spill_loads == 0, label << " " << entry << " spills");
-        const int smem = entry == src.dkdv ? src.dkdv_smem : entry == src.dq ? src.dq_smem : 0;
+        const int smem = entry == src.launch.dkdv ? src.launch.dkdv_smem
+                         : entry == src.launch.dq ? src.launch.dq_smem
+                                                  : 0;
         BOOST_TEST(f->static_shared + smem <= cuda_max_shared_bytes(sm), label << " " << entry);
         table << label << " " << entry << ": " << f->registers << " registers, " << smem
               << " B dynamic smem, " << f->spill_stores << " B spills\n";
