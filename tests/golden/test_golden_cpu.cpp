@@ -86,6 +86,13 @@ FixedText runtime_glue(const CpuKernelSource& src) {
 // by their CHECK lines (a second pipeline in full would double the golden for little to read).
 const std::set<std::string> kPipelineShown{"causal64"};
 
+// Halide's second copy of the Q·Kᵀ loop over key blocks: it splits the loop at min(likely(j),
+// Lk - 1) (the key row clamped only in the last block), and the copy differs from the loop shown
+// only in that clamp and its index names.
+const FixedSpan kClampedScoreBlocks{"Halide's copy of the Q·K^T loop above for the last key blocks",
+                                    "   for (int _scores_s0_j_jo_rebased = 0;",
+                                    "   } // for _scores_s0_j_jo_rebased\n"};
+
 // Halide's whole pipeline function `pipeline`, from its signature to its closing brace.
 FixedSpan halide_pipeline(const std::string& pipeline) {
   return {"Halide pipeline " + pipeline, "int " + pipeline + "(void const *__user_context,",
@@ -130,6 +137,7 @@ BOOST_AUTO_TEST_CASE(cpu_sources) {
         const FixedText checks = halide_argument_checks(src.source, pipeline);
         BOOST_TEST_REQUIRE(!checks.text.empty());
         kernel_fixed.push_back(checks);
+        spans.push_back(kClampedScoreBlocks);
       } else {
         spans.push_back(halide_pipeline(pipeline));
       }
