@@ -7,7 +7,9 @@
 
 #include "backends/io/ScalarArgs.h"
 #include "cli/Commands.h"
+#include "attn/compile.hpp"
 #include "codegen/Lower.h"
+#include "compiler/LowerProgram.h"
 #include "compiler/SelectKernel.h"
 #include "frontend/Program.h"
 #include "runtime/Npy.h"
@@ -23,13 +25,15 @@ const Decl* select_kernel(const Program& p, const std::string& file, const std::
 
 LoadedKernel load_kernel(const std::string& file, const std::string& kernel) {
   std::shared_ptr<const Program> p = load_program(file);
-  if (report_diagnostics(*p, false)) return {p, nullptr};
-  const Decl* k = select_kernel(*p, file, kernel);
-  if (!k) return {p, nullptr};
-  DiagnosticEngine diags;
-  auto ir = lower_kernel(*p, *k, diags);
-  if (!ir) std::cerr << render_diagnostics(diags, p->sources);
-  return {p, ir};
+  if (report_diagnostics(*p, false)) return {p, nullptr};  // errors, or warnings then on
+  try {
+    return {p, lower_program_kernel(*p, file, kernel)};  // as the compiler library and Python lower
+  } catch (const SourceError& e) {
+    const std::string text = e.what();
+    // A kernel that is not there is the command's error; lowering errors are located diagnostics.
+    std::cerr << (text.rfind("error: ", 0) == 0 ? "attnc: " : "") << text;
+    return {p, nullptr};
+  }
 }
 
 void report_kernel_error(const std::exception& e, const Program& p, const std::string& context) {
