@@ -28,12 +28,6 @@ std::string read_file(const fs::path& p) {
   return s.str();
 }
 
-std::string device_text(const DLDevice& d) {
-  if (d.device_type == kDLCPU) return "cpu";
-  if (d.device_type == kDLCUDA) return "cuda:" + std::to_string(d.device_id);
-  return "DLPack device type " + std::to_string(d.device_type);
-}
-
 ScalarType type_of(const std::string& what, const TensorView& t) {
   try {
     return dl_scalar_type(t.dtype);

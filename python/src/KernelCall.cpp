@@ -17,20 +17,16 @@ namespace attn::python {
 
 namespace {
 
-std::string device_text(const DLDevice& d) {
-  if (d.device_type == kDLCPU) return "cpu";
-  if (d.device_type == kDLCUDA) return "cuda:" + std::to_string(d.device_id);
-  return "DLPack device type " + std::to_string(d.device_type);
-}
-
 // A HostTensor with the view's type and shape but no bytes: what validate_inputs and the ABI
 // order need to see, while the data stays where the caller has it (`device`, the target's).
-HostTensor shape_of(const std::string& what, const TensorView& t, const DLDevice& device = {kDLCPU, 0}) {
+// `target`: the call's target, named when a tensor is not where it takes them.
+HostTensor shape_of(const std::string& what, const TensorView& t, const DLDevice& device = {kDLCPU, 0},
+                    const Backend* target = nullptr) {
   if (t.device.device_type != device.device_type || t.device.device_id != device.device_id)
     throw InputError(what + " is on " + device_text(t.device) + ", not " + device_text(device) +
-                     (device.device_type == kDLCUDA
-                          ? " like q (every tensor of a call on one device)"
-                          : ": the cpu, reference and vulkan targets take host tensors"));
+                     (device.device_type == kDLCUDA ? " like q (every tensor of a call on one device)"
+                      : target ? ": the " + std::string(target->name()) + " target takes host tensors"
+                               : ": it must be in host memory"));
   HostTensor h;
   try {
     h.type = dl_scalar_type(t.dtype);
@@ -148,20 +144,15 @@ const Backend& call_backend(const KernelCall& call, DLDevice& device) {
   return *b;
 }
 
-DLDevice target_device(const KernelCall& call) {
-  DLDevice device;
-  call_backend(call, device);
-  return device;
-}
-
 // The shapes of the call's inputs, checked as every runner checks them (the command line's messages).
 KernelInputs checked_shapes(const KernelIR& ir, const KernelCall& call) {
-  const DLDevice device = target_device(call);
+  DLDevice device;
+  const Backend* target = &call_backend(call, device);
   KernelInputs in;
-  in.q = shape_of("q", call.q, device), in.k = shape_of("k", call.k, device),
-  in.v = shape_of("v", call.v, device);
+  in.q = shape_of("q", call.q, device, target), in.k = shape_of("k", call.k, device, target),
+  in.v = shape_of("v", call.v, device, target);
   for (const auto& [name, t] : call.buffers)
-    in.buffers[name] = shape_of("argument '" + name + "'", t, device);
+    in.buffers[name] = shape_of("argument '" + name + "'", t, device, target);
   in.scalars = call.scalars;
   // A ragged batch or paged cache: validate_inputs says what is missing.
   const char* cu_text = "a 1-D int32 tensor (sequences + 1 entries)";

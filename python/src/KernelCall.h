@@ -22,6 +22,13 @@ struct TensorView {
   std::vector<int64_t> shape, strides;
 };
 
+/// Where a tensor is, as messages say it: "cpu", "cuda:1", or the DLPack device type.
+inline std::string device_text(const DLDevice& d) {
+  if (d.device_type == kDLCPU) return "cpu";
+  if (d.device_type == kDLCUDA) return "cuda:" + std::to_string(d.device_id);
+  return "DLPack device type " + std::to_string(d.device_type);
+}
+
 /// The tensors and values of one call. `out` is dense, row-major and already shaped [B, Hq, Lq, Dv];
 /// `lse` likewise [B, Hq, Lq] f32, or no shape: none. A call may ask for the LSE of a kernel that
 /// does not set lse (autograd's forward, whose LSE the backward reads): it runs the kernel with lse.
