@@ -155,8 +155,10 @@ def _backward(ctx, dout, dlse, dmax):
     dq, dk, dv, dbuffers = attention_backward(kernel, q, k, v, buffers, buffer_names, scalars, scalar_names, target,
                                               threads, out, lse, dout, dlse, ctx.grad_buffers)
     grads = dict(zip(_names(ctx.grad_buffers), dbuffers))
-    return (None, dq, dk, dv, [grads.get(n) for n in _names(buffer_names)], None, [None] * len(scalars), None, None,
-            None)
+    # The scalars' gradient mirrors how torch.library flattened them: a list of numbers is one leaf
+    # (None), an empty list a list ([]).
+    return (None, dq, dk, dv, [grads.get(n) for n in _names(buffer_names)], None, None if scalars else [], None,
+            None, None)
 
 
 attention.register_autograd(_backward, setup_context=_setup_context)

@@ -185,6 +185,31 @@ def _compiled(text):
     return loads(text, "<attnc.torch>").flex
 
 
+class _TracedKernel:
+    """What a graph that torch.compile traces needs of a kernel to call torch.ops.attnc.attention:
+    its registry id, whether it writes the LSE and row maxima, and its arguments."""
+
+    def __init__(self, kernel_id, lse, return_max, args):
+        self.id, self.lse, self.return_max, self.args = kernel_id, lse, return_max, args
+
+
+@torch._dynamo.assume_constant_result
+def _kernel_facts(text):
+    """Compiles (or finds) the kernel of `text` while Dynamo traces, and gives the graph what it
+    needs of it as constants: Dynamo runs this function instead of tracing it (the compile is a
+    call into the extension, which it cannot trace), and the kernel stays registered by its id."""
+    k = _compiled(text)
+    return k.id, bool(k.lse), bool(k.return_max), tuple((n, b, e, tuple(d)) for n, b, e, d in k.args)
+
+
+def _kernel(text):
+    """The kernel of `text`: the loaded one, or under torch.compile its constants (_kernel_facts), so
+    that the call stays in one graph with fullgraph=True."""
+    if torch.compiler.is_compiling():
+        return _TracedKernel(*_kernel_facts(text))
+    return _compiled(text)
+
+
 _warned_options = set()  # kernel_options keys already warned about, once per process
 
 
@@ -256,7 +281,7 @@ def flex_attention(query, key, value, score_mod=None, block_mask=None, scale=Non
                         f"(one logit per query head), got "
                         f"{tuple(sinks.shape) if isinstance(sinks, torch.Tensor) else type(sinks).__name__}")
         sink = trace.buffer(sinks)
-    kernel = _compiled(_kernel_text(mask, score, trace, _DTYPES[query.dtype], scale, want_lse, sink=sink,
+    kernel = _kernel(_kernel_text(mask, score, trace, _DTYPES[query.dtype], scale, want_lse, sink=sink,
                                     return_max=want_max))
     out, lse, max_scores = call_kernel(kernel, query, key, value, trace.values(), trace.scalars(), None, 0)
     if return_aux is not None:

@@ -27,16 +27,19 @@ class Trace:
 
     def number(self, value, kind):
         """The name of the scalar argument `cN` holding `value`."""
-        key = (kind, repr(value))
+        # Under torch.compile a number may be symbolic (Dynamo makes a changed float a graph input):
+        # it has no value to compare, so one number is one argument only when it is the same object.
+        compiling = torch.compiler.is_compiling()
         for i, (seen, seen_kind) in enumerate(self.numbers):
-            if (seen_kind, repr(seen)) == key:
+            if seen_kind == kind and (seen is value if compiling else repr(seen) == repr(value)):
                 return f"c{i}"
         self.numbers.append((value, kind))
         return f"c{len(self.numbers) - 1}"
 
     def scalars(self):
         """The scalar arguments' values by name, as the kernel takes them."""
-        return {f"c{i}": float(value) for i, (value, _) in enumerate(self.numbers)}
+        # sym_float: under torch.compile a number may be symbolic (a graph input), and stays so.
+        return {f"c{i}": torch.sym_float(value) for i, (value, _) in enumerate(self.numbers)}
 
     def describe_numbers(self):
         """`c0 = 20.0, c1 = 16`: what the scalar arguments hold in this trace."""
@@ -96,10 +99,11 @@ def _literal(x):
             return Expr(_TRACE.number(x, "int"), "int")
         return Expr(str(x) if x >= 0 else f"(-{-x})", "int")
     if isinstance(x, float):
-        if math.isnan(x):
-            raise Error("attnc.torch: a NaN constant cannot be written in .attn")
+        # A run-time argument takes any value, NaN too; only a literal must be one .attn can write.
         if _TRACE is not None and not _TRACE.constants:
             return Expr(_TRACE.number(x, "float"), "float")
+        if math.isnan(x):
+            raise Error("attnc.torch: a NaN constant cannot be written in .attn")
         text = "inf" if math.isinf(x) else repr(abs(x))
         if "e" not in text and "." not in text and text != "inf":
             text += ".0"
