@@ -122,37 +122,84 @@ std::string encode_png(const Picture& pic) {
   return bytes;
 }
 
-// Hand-written SVG: one rectangle per horizontal run of equal cells.
+// What the SVG shows beside the two panels: the lengths and tile sizes its axes are in.
+struct SvgLabels {
+  std::string title;
+  int64_t q_len = 0, kv_len = 0, block_q = 0, block_kv = 0;
+};
+
+// Hand-written SVG: the tile plan and the corner's elements, one rectangle per horizontal run of
+// equal cells, each panel with its axes (queries down, keys across, in elements), and a legend.
 std::string encode_svg(const TileRaster& t, const std::vector<uint8_t>& corner, int64_t cq, int64_t ckv,
-                       const std::string& title) {
+                       const SvgLabels& l) {
   std::ostringstream os;
   const int64_t tile_px = std::max<int64_t>(1, 512 / std::max(t.cols, t.rows));
   const int64_t elem_px = std::max<int64_t>(1, 256 / std::max<int64_t>({cq, ckv, 1}));
-  const int64_t margin = 8, gap = 16, x0 = margin + t.cols * tile_px + gap;
-  const int64_t w = x0 + ckv * elem_px + margin,
-                h = margin + std::max(t.rows * tile_px, cq * elem_px) + margin;
+  const int64_t left = 64, top = 56, gap = 72, legend_h = 40;
+  const int64_t plan_w = t.cols * tile_px, plan_h = t.rows * tile_px;
+  const int64_t x0 = left + plan_w + gap;
+  // The legend: each colour and what it means, about 7 px a character.
+  const std::pair<const char*, const char*> legend[] = {{"f", "full tile: every element kept"},
+                                                        {"p", "partial tile: the mask decides"},
+                                                        {"e", "empty tile: skipped"},
+                                                        {"a", "element kept"},
+                                                        {"m", "element masked"}};
+  auto legend_step = [](const char* what) {
+    return 16 + 7 * static_cast<int64_t>(std::string(what).size()) + 16;
+  };
+  int64_t legend_w = left;
+  for (const auto& item : legend) legend_w += legend_step(item.second);
+  const int64_t w = std::max(x0 + ckv * elem_px + 16, legend_w),
+                h = top + std::max(plan_h, cq * elem_px) + 24 + legend_h;
   os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << w << "\" height=\"" << h
-     << "\" shape-rendering=\"crispEdges\">\n"
-     << "<title>" << title << "</title>\n<style>.e{fill:#eceff3}.p{fill:#f5a623}.f{fill:#2b6cb0}"
-     << ".a{fill:#1a202c}.m{fill:#e2e8f0}</style>\n<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n";
+     << "\" shape-rendering=\"crispEdges\" font-family=\"sans-serif\" font-size=\"11\">\n"
+     << "<title>" << l.title << "</title>\n<style>.e{fill:#eceff3}.p{fill:#f5a623}.f{fill:#2b6cb0}"
+     << ".a{fill:#1a202c}.m{fill:#e2e8f0}text{fill:#1a202c}</style>\n<rect width=\"100%\" height=\"100%\" "
+     << "fill=\"#fff\"/>\n";
+  os << "<text x=\"8\" y=\"16\" font-size=\"13\">" << l.title << "</text>\n";
   auto runs = [&](int64_t rows, int64_t cols, auto value, auto cls, int64_t px, int64_t ox) {
     for (int64_t y = 0; y < rows; ++y)
       for (int64_t x = 0; x < cols;) {
         int64_t e = x;
         while (e < cols && value(y, e) == value(y, x)) ++e;
-        os << "<rect class=\"" << cls(value(y, x)) << "\" x=\"" << ox + x * px << "\" y=\"" << margin + y * px
+        os << "<rect class=\"" << cls(value(y, x)) << "\" x=\"" << ox + x * px << "\" y=\"" << top + y * px
            << "\" width=\"" << (e - x) * px << "\" height=\"" << px << "\"/>\n";
         x = e;
       }
+  };
+  // A panel's axes: its name above, keys across the top (0 and the last), queries down the left.
+  auto axes = [&](int64_t ox, int64_t pw, int64_t ph, const std::string& name, int64_t keys,
+                  int64_t queries) {
+    os << "<text x=\"" << ox << "\" y=\"" << top - 26 << "\">" << name << "</text>\n";
+    os << "<text x=\"" << ox << "\" y=\"" << top - 6 << "\">0</text>\n";
+    os << "<text x=\"" << ox + pw << "\" y=\"" << top - 6 << "\" text-anchor=\"end\">keys " << keys
+       << "</text>\n";
+    os << "<text x=\"" << ox - 4 << "\" y=\"" << top + 10 << "\" text-anchor=\"end\">0</text>\n";
+    os << "<text x=\"" << ox - 4 << "\" y=\"" << top + ph << "\" text-anchor=\"end\">" << queries
+       << "</text>\n";
+    os << "<text x=\"" << ox - 4 << "\" y=\"" << top + ph / 2 << "\" text-anchor=\"end\">queries</text>\n";
   };
   runs(
       t.rows, t.cols, [&](int64_t y, int64_t x) { return t.kind[y * t.cols + x]; },
       [](uint8_t k) { return k == 2   ? "p"
                              : k == 1 ? "f"
-                                      : "e"; }, tile_px, margin);
+                                      : "e"; }, tile_px, left);
+  axes(left, plan_w, plan_h,
+       "tiles of " + std::to_string(l.block_q) + " x " + std::to_string(l.block_kv) +
+           (t.tiles_per_cell > 1 ? " (" + std::to_string(t.tiles_per_cell) + " a cell a side)"
+                                 : std::string()),
+       l.kv_len, l.q_len);
   runs(
       cq, ckv, [&](int64_t y, int64_t x) { return corner[y * ckv + x]; },
       [](uint8_t k) { return k ? "a" : "m"; }, elem_px, x0);
+  axes(x0, ckv * elem_px, cq * elem_px, "elements, top left", ckv, cq);
+  const int64_t ly = top + std::max(plan_h, cq * elem_px) + 24;
+  int64_t lx = left;
+  for (const auto& [cls, what] : legend) {
+    os << "<rect class=\"" << cls << "\" x=\"" << lx << "\" y=\"" << ly << "\" width=\"12\" height=\"12\"/>"
+       << "<text x=\"" << lx + 16 << "\" y=\"" << ly + 10 << "\">" << what << "</text>\n";
+    lx += legend_step(what);
+  }
   os << "</svg>\n";
   return os.str();
 }
@@ -307,11 +354,10 @@ int run_mask_command(const MaskCommandOptions& o) {
       const TileRaster raster = rasterize(grid, 512);
       if (!o.png.empty()) write_output_file(o.png, encode_png(draw(raster, corner, cq, ckv)));
       if (!o.svg.empty())
-        write_output_file(
-            o.svg, encode_svg(raster, corner, cq, ckv,
-                              kernel_name(*ir) + ": tile plan (" + std::to_string(raster.tiles_per_cell) +
-                                  " tile(s) per cell) and the top-left " + std::to_string(cq) + "x" +
-                                  std::to_string(ckv) + " elements"));
+        write_output_file(o.svg, encode_svg(raster, corner, cq, ckv,
+                                            {kernel_name(*ir) + ": the tile plan at " +
+                                                 std::to_string(in.q_len) + " x " + std::to_string(in.kv_len),
+                                             in.q_len, in.kv_len, bq, bk}));
     }
   } catch (const std::exception& e) {
     report_kernel_error(e, *program);

@@ -8,8 +8,12 @@ torch.distributed group (ring attention; attnc/context_parallel.py).
 """
 
 import functools
+import subprocess
+import tempfile
 import warnings
+from pathlib import Path
 
+import numpy as np
 import torch
 
 from ._backend import Error
@@ -109,6 +113,44 @@ class BlockMask:
             return mask_mod(b + b0, h + h0, q_idx, kv_idx)
 
         return BlockMask(selected, sizes[0], sizes[1], Q, KV, self.BLOCK_SIZE)
+
+    def plot(self, path=None, head=0, corner=64):
+        """The tile plan attnc makes of this mask at its lengths, in its BLOCK_SIZE tiles, drawn as
+        SVG with its axes and a legend (full, partial and empty tiles; beside them the top-left
+        `corner` x `corner` elements), as `attnc mask --svg` draws it: for head `head`, every batch
+        entry together. Returns the SVG text, and writes it to `path` when one is given. Notebooks
+        show a BlockMask as this picture (_repr_svg_)."""
+        from . import _cli
+
+        binary = _cli.binary()
+        if binary is None:
+            raise Error("attnc.torch.BlockMask.plot draws with the attnc binary, which this install of the "
+                        "package does not have (a runtime-only build)")
+        mask, _, trace = trace_mods(self.mask_mod, None)
+        _, _, Q, KV = self.shape
+        with tempfile.TemporaryDirectory(prefix="attnc-plot-") as scratch:
+            folder = Path(scratch)
+            (folder / "mask.attn").write_text(_kernel_text(mask, None, trace))
+            args = []
+            for name, t in trace.values().items():  # captured tensors, as the kernel takes them
+                np.save(folder / f"{name}.npy", t.detach().numpy())
+                args += ["--arg", f"{name}={folder / (name + '.npy')}"]
+            for i, (value, kind) in enumerate(trace.numbers):  # captured Python numbers
+                args += ["--arg", f"c{i}={int(value) if kind == 'int' else float(value)!r}"]
+            svg = folder / "plan.svg"
+            run = subprocess.run([str(binary), "mask", str(folder / "mask.attn"), "--len", str(Q), "--len-kv",
+                                  str(KV), "--block", f"{self.BLOCK_SIZE[0]},{self.BLOCK_SIZE[1]}", "--head",
+                                  str(head), "--corner", str(corner), "--svg", str(svg), *args],
+                                 capture_output=True, text=True)
+            if run.returncode != 0:
+                raise Error(f"attnc mask failed to draw the plan: {run.stderr.strip()}")
+            text = svg.read_text()
+        if path is not None:
+            Path(path).write_text(text)
+        return text
+
+    def _repr_svg_(self):
+        return self.plot()
 
     def __repr__(self):
         return f"attnc.torch.BlockMask(shape={self.shape}, mask_mod={getattr(self.mask_mod, '__name__', self.mask_mod)})"
