@@ -271,9 +271,12 @@ def _check_kernel_options(kernel_options):
 def _check_inputs(query, key, value, enable_gqa):
     for name, t in (("query", query), ("key", key), ("value", value)):
         if getattr(t, "is_nested", False):
-            raise Error(f"attnc.torch: {name} is a nested (jagged) tensor, which attnc kernels do not take yet; "
-                        f"pack the sequences into one [1, H, L, D] tensor and mask across documents with a "
-                        f"captured document-id tensor (docs/python.md)")
+            raise Error(f"attnc.torch.flex_attention: {name} is a nested (jagged) tensor; flex_attention takes "
+                        f"dense tensors (torch's refuses nested ones too). For sequences of different lengths "
+                        f"use attnc.torch.varlen_attention(q.values(), k.values(), v.values(), q.offsets(), "
+                        f"k.offsets(), ...) with any attnc kernel as kernel=, or pack them into one "
+                        f"[1, H, L, D] tensor and mask across documents with a captured document-id tensor "
+                        f"(docs/python.md)")
         if t.device.type == "meta":
             raise Error(f"attnc.torch: {name} is a meta tensor (no data); attnc kernels run on CPU or CUDA "
                         f"tensors")
