@@ -75,6 +75,10 @@ struct KernelLoadOptions {
   int head_dim = 0, value_dim = 0;
   Loader* loader = nullptr;
   const KernelInputs* shapes = nullptr;
+  /// The kernel whose backward call_backward runs next on calls of these shapes (autograd recorded
+  /// the call), or null: a backend that compiles at run time may compile it beside this kernel. Its
+  /// failures are not this load's: call_backward reports them.
+  const KernelIR* backward_next = nullptr;
 };
 
 /// One target. Each capability's method throws std::logic_error when `can` says no.

@@ -2,6 +2,7 @@
 // with backward = true the backward's too), this machine's kernel for dump, run, the backward and
 // the loader, with the run-time tile plan's key ranges for masks that read buffers.
 #include <algorithm>
+#include <future>
 
 #include "attn/kernel_abi.h"
 #include "attn/kernel_backward_abi.h"
@@ -151,8 +152,15 @@ class CpuTargetBackend : public Backend {
     HeadDims fix;
     if (o.shapes) fix = head_dims_to_fix(*ir, input_head_dims(*o.shapes));
     const KernelIR fixed = with_call_head_dims(*ir, fix.head_dim, fix.value_dim);
-    Kernel k = loader.get(host_kernel_request(fixed, loader));
-    return std::make_shared<CpuLoadedKernel>(std::move(ir), std::move(k));
+    const KernelRequest request = host_kernel_request(fixed, loader);
+    if (!o.backward_next || !o.shapes)
+      return std::make_shared<CpuLoadedKernel>(std::move(ir), loader.get(request));
+    // The forward compiles while the backward's source is generated (Halide stays on this thread),
+    // then both compile side by side: autograd's first forward + backward in about the time of the
+    // longer path rather than of both.
+    std::future<Kernel> forward = std::async(std::launch::async, [&] { return loader.get(request); });
+    prepare_cpu_backward(*o.backward_next, input_head_dims(*o.shapes));
+    return std::make_shared<CpuLoadedKernel>(std::move(ir), forward.get());
   }
   void call_backward(const KernelIR& ir, const attn_backward_args& args, void*) const override {
     attn_backward_args planned = args;

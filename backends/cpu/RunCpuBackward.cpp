@@ -1,7 +1,12 @@
 // run_cpu_backward: the forward (for Out and its LSE), then the generated backward through the
 // attn_backward_args ABI, HostTensors in and out.
+#include <unistd.h>
+
+#include <future>
 #include <map>
 #include <mutex>
+#include <set>
+#include <vector>
 #include <stdexcept>
 
 #include "attn/kernel_backward_abi.h"
@@ -16,18 +21,67 @@ namespace attn {
 
 // One compiled backward per distinct kernel in this process (as run_cpu_kernel's forwards). The
 // loader resolves the entry as an attn_kernel_fn; it is the backward's signature (the source says).
+namespace {
+
+/// The backwards compiled in this process, by the hash of their IR (head dims fixed).
+struct CompiledBackwards {
+  std::mutex mutex;
+  std::map<std::string, Kernel> kernels;
+  std::set<std::string> preparing;  ///< prepare_cpu_backward started these
+  /// The background compiles, waited for at exit: the loader (constructed first, so destroyed
+  /// after this) must outlive them.
+  std::vector<std::future<void>> pending;
+  const pid_t owner = getpid();
+
+  ~CompiledBackwards() {
+    // A child forked while a compile ran has no thread to wait for: its futures are left alone.
+    if (getpid() != owner) new std::vector<std::future<void>>(std::move(pending));
+  }
+};
+
+CompiledBackwards& compiled_backwards() {
+  (void)process_loader();
+  static CompiledBackwards backwards;
+  return backwards;
+}
+
+}  // namespace
+
 attn_backward_fn cpu_backward_entry(const KernelIR& call_ir, HeadDims call) {
-  static std::mutex mutex;
-  static std::map<std::string, Kernel> kernels;
+  CompiledBackwards& c = compiled_backwards();
   const KernelIR ir = with_call_head_dims(call_ir, call.head_dim, call.value_dim);
   const std::string key = kernel_hash(ir);
   {
-    std::lock_guard<std::mutex> lock(mutex);
-    if (auto it = kernels.find(key); it != kernels.end()) return reinterpret_cast<attn_backward_fn>(it->second.entry());
+    std::lock_guard<std::mutex> lock(c.mutex);
+    if (auto it = c.kernels.find(key); it != c.kernels.end())
+      return reinterpret_cast<attn_backward_fn>(it->second.entry());
   }
+  // A prepared backward: its source is in the cache, and its compile done or in flight.
   Kernel kernel = process_loader().get(host_kernel_request(ir, process_loader(), CpuEntry::Backward));
-  std::lock_guard<std::mutex> lock(mutex);
-  return reinterpret_cast<attn_backward_fn>(kernels.emplace(key, kernel).first->second.entry());
+  std::lock_guard<std::mutex> lock(c.mutex);
+  return reinterpret_cast<attn_backward_fn>(c.kernels.emplace(key, kernel).first->second.entry());
+}
+
+void prepare_cpu_backward(const KernelIR& call_ir, HeadDims call) {
+  CompiledBackwards& c = compiled_backwards();
+  const KernelIR ir = with_call_head_dims(call_ir, call.head_dim, call.value_dim);
+  const std::string key = kernel_hash(ir);
+  {
+    std::lock_guard<std::mutex> lock(c.mutex);
+    if (c.kernels.count(key) || !c.preparing.insert(key).second) return;
+  }
+  try {
+    KernelRequest request = host_kernel_request(ir, process_loader(), CpuEntry::Backward);
+    std::future<void> compile = std::async(std::launch::async, [request = std::move(request)] {
+      try {
+        (void)process_loader().get(request);
+      } catch (const std::exception&) {  // cpu_backward_entry compiles it again and reports
+      }
+    });
+    std::lock_guard<std::mutex> lock(c.mutex);
+    c.pending.push_back(std::move(compile));
+  } catch (const std::exception&) {  // likewise: the generator's error comes back there
+  }
 }
 
 KernelGradients run_cpu_backward(const KernelIR& ir, const KernelInputs& in, const GradientRequest& request,

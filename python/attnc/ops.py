@@ -43,12 +43,13 @@ def attention(kernel: str, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, bu
     return out, lse, (mx if mx is not None else lse.new_empty((0,)))
 
 
-def _run(kern, q, k, v, buffers, scalars, target, threads, with_lse, ragged=None):
+def _run(kern, q, k, v, buffers, scalars, target, threads, with_lse, ragged=None, backward_next=False):
     """The operator's eager body: Out, with `with_lse` the LSE (else None) and for a kernel that
     sets return_max the row maxima (else None), into new tensors; a kernel without lse then runs
     with it (the backward reads the forward's LSE). `ragged`: the int32 tensors of a packed batch by
     their names in the extension (cu_seqlens_q and cu_seqlens_k; or cu_seqlens_q, page_table and
-    kv_lens for a paged cache), q [Tq, Hq, D]: Out [Tq, Hq, Dv], LSE and maxima [Tq, Hq]."""
+    kv_lens for a paged cache), q [Tq, Hq, D]: Out [Tq, Hq, Dv], LSE and maxima [Tq, Hq].
+    `backward_next`: autograd recorded the call (the extension may compile the backward meanwhile)."""
     rows = 2 if ragged else 3  # the dimensions of a row index: [Tq, Hq] or [B, Hq, Lq]
     if len(q.shape) == rows + 1 and len(v.shape) >= 1:
         shape = (*q.shape[:rows], v.shape[-1])
@@ -64,6 +65,8 @@ def _run(kern, q, k, v, buffers, scalars, target, threads, with_lse, ragged=None
     extra = {} if mx is None else {"max": _spec(mx)}
     if ragged:
         extra.update((name, _spec(t)) for name, t in ragged.items())
+    if backward_next:
+        extra["backward_next"] = True
     kern._core.run(_spec(q), _spec(k), _spec(v), _spec(out), None if lse is None else _spec(lse),
                    {n: _spec(b) for n, b in buffers.items()} if buffers else {}, scalars, target, threads,
                    _stream(q), **extra)
@@ -164,6 +167,11 @@ def _backward(ctx, dout, dlse, dmax):
 attention.register_autograd(_backward, setup_context=_setup_context)
 
 
+# The first forward that autograd records compiles the kernel's backward beside it (the cpu target:
+# KernelLoadOptions::backward_next). bench/python/first_call.py turns it off to compare.
+_COMPILE_BACKWARD_BESIDE = True
+
+
 class _Attention(torch.autograd.Function):
     """The operator's autograd formula without torch.library's dispatch, for eager calls that need
     autograd and nothing else of the operator: the custom op's autograd wrapper (pytree walks,
@@ -173,7 +181,8 @@ class _Attention(torch.autograd.Function):
     @staticmethod
     def forward(ctx, kern, names, scalars, target, threads, q, k, v, *buffers):
         # With the LSE whatever the kernel sets: the backward reads it rather than run the forward again.
-        out, lse, mx = _run(kern, q, k, v, dict(zip(names, buffers)), scalars, target, threads, True)
+        out, lse, mx = _run(kern, q, k, v, dict(zip(names, buffers)), scalars, target, threads, True,
+                            backward_next=_COMPILE_BACKWARD_BESIDE)
         ctx.save_for_backward(q, k, v, out, lse, *buffers)
         ctx.call = (kern, names, scalars, target, threads)
         if mx is not None:

@@ -26,7 +26,7 @@ namespace {
 void run(LibraryKernel& kernel, nb::handle q, nb::handle k, nb::handle v, nb::handle out, nb::handle lse,
          const nb::dict& buffers, const std::map<std::string, double>& scalars, const std::string& target,
          int threads, uintptr_t stream, nb::handle max, nb::handle cu_seqlens_q, nb::handle cu_seqlens_k,
-         nb::handle page_table, nb::handle kv_lens) {
+         nb::handle page_table, nb::handle kv_lens, bool backward_next) {
   Views views;
   KernelCall call;
   call.q = views(q), call.k = views(k), call.v = views(v), call.out = views(out);
@@ -41,6 +41,7 @@ void run(LibraryKernel& kernel, nb::handle q, nb::handle k, nb::handle v, nb::ha
   call.target = target;
   call.threads = threads;
   call.stream = reinterpret_cast<void*>(stream);
+  call.backward_next = backward_next;
   nb::gil_scoped_release unlocked;  // the kernel runs on its own threads; other Python threads go on
   call_kernel(kernel, call);
 }
@@ -142,11 +143,13 @@ NB_MODULE(_core, m) {
           nb::arg("stream") = 0, nb::arg("max").none() = nb::none(),
           nb::arg("cu_seqlens_q").none() = nb::none(), nb::arg("cu_seqlens_k").none() = nb::none(),
           nb::arg("page_table").none() = nb::none(), nb::arg("kv_lens").none() = nb::none(),
+          nb::arg("backward_next") = false,
           "Runs the kernel into out (and lse when given: the kernel with lse; max for a kernel that sets "
           "return_max); on cuda, launched on `stream` (a CUstream) without waiting. With cu_seqlens_q and "
           "_k (int32 [N + 1]), a ragged batch: q [Tq, Hq, D], k and v [Tk, Hkv, D], out [Tq, Hq, Dv], lse "
           "and max [Tq, Hq]. With cu_seqlens_q, page_table (int32 [N, max_pages]) and kv_lens (int32 [N]), a "
-          "paged KV cache: k and v [pages, page_size, Hkv, D]. Raises Error for bad inputs")
+          "paged KV cache: k and v [pages, page_size, Hkv, D]. backward_next: autograd recorded the call, "
+          "so a first call starts compiling the backward beside the forward. Raises Error for bad inputs")
       .def("backward", &run_backward, nb::arg("q"), nb::arg("k"), nb::arg("v"), nb::arg("buffers"),
            nb::arg("scalars"), nb::arg("out").none(), nb::arg("lse").none(), nb::arg("dout"),
            nb::arg("dlse").none(), nb::arg("dq"), nb::arg("dk"), nb::arg("dv"), nb::arg("dbuffers"),

@@ -254,7 +254,7 @@ void call_kernel(LibraryKernel& kernel, const KernelCall& call) {
   }
   try {
     // cuda: launched on the caller's stream, asynchronously (runtime/CudaCompiler.h).
-    const std::shared_ptr<const LoadedKernel> k = kernel.loaded(backend, lse, in);
+    const std::shared_ptr<const LoadedKernel> k = kernel.loaded(backend, lse, in, call.backward_next);
     InPlaceArgs a(kernel.ir(lse), call, in, out);
     if (k->call(a.args(), call.stream) != 0)
       a.fail(("the " + std::string(backend.name()) + " kernel failed").c_str());

@@ -45,6 +45,9 @@ struct KernelCall {
   std::string target;      ///< a target of the backend registry that loads kernels; "": the one of q's device
   int threads = 0;         ///< 0: every core
   void* stream = nullptr;  ///< cuda: the CUstream to launch on (PyTorch's current stream)
+  /// Autograd recorded the call: its backward follows, which a first call may start compiling now
+  /// (KernelLoadOptions::backward_next).
+  bool backward_next = false;
 };
 
 /// The rest of a backward call: the forward's Out and LSE (from a call with an lse; read by the cpu

@@ -23,7 +23,7 @@ LibraryKernel::LibraryKernel(std::shared_ptr<const Program> program, std::shared
     : program_(std::move(program)), ir_(std::move(ir)), lse_ir_(with_lse(ir_)) {}
 
 std::shared_ptr<const LoadedKernel> LibraryKernel::loaded(const Backend& backend, bool lse,
-                                                          const KernelInputs& shapes) {
+                                                          const KernelInputs& shapes, bool backward_next) {
   const std::shared_ptr<const KernelIR>& ir = lse ? lse_ir_ : ir_;
   // Held across the compile: concurrent first calls wait for one compile rather than race.
   std::lock_guard<std::mutex> lock(mutex_);
@@ -32,6 +32,7 @@ std::shared_ptr<const LoadedKernel> LibraryKernel::loaded(const Backend& backend
   if (!k) {
     KernelLoadOptions options;
     options.shapes = &shapes;
+    if (backward_next) options.backward_next = ir_.get();  // what call_kernel_backward passes
     k = backend.calls_in_place() ? backend.load(ir, options) : load_on_host_copies(backend, ir);
   }
   return k;

@@ -35,8 +35,11 @@ class LibraryKernel {
   /// variant_key: the cpu fixes open head dims to the call's, cuda takes a tuned tile shape of
   /// their size class when one is cached), generated and loaded (the process loader and its disk
   /// cache) on the first call for each: in place where the backend calls in place, else on host
-  /// copies. Throws what the backend's load throws (CudaError without a driver or GPU, ...).
-  std::shared_ptr<const LoadedKernel> loaded(const Backend& backend, bool lse, const KernelInputs& shapes);
+  /// copies. Throws what the backend's load throws (CudaError without a driver or GPU, ...). With
+  /// `backward_next` (autograd recorded the call), a first load tells the backend that the
+  /// backward of ir() follows (KernelLoadOptions::backward_next), so that both compile side by side.
+  std::shared_ptr<const LoadedKernel> loaded(const Backend& backend, bool lse, const KernelInputs& shapes,
+                                             bool backward_next = false);
 
  private:
   std::shared_ptr<const Program> program_;

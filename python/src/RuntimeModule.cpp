@@ -33,7 +33,7 @@ void require_cuda(const GeneratedKernel& k, const std::string& target) {
 
 void run(GeneratedKernel& kernel, nb::handle q, nb::handle k, nb::handle v, nb::handle out, nb::handle lse,
          const nb::dict& buffers, const std::map<std::string, double>& scalars, const std::string& target,
-         int, uintptr_t stream) {
+         int, uintptr_t stream, bool /*backward_next: the backward compiles at its first call*/) {
   require_cuda(kernel, target);
   Views views;
   const TensorView tq = views(q), tk = views(k), tv = views(v), tout = views(out);
@@ -128,8 +128,9 @@ NB_MODULE(_runtime, m) {
       .def_prop_ro("args", &arg_list, "(name, is_buffer, element type, dims) per run-time argument")
       .def("run", &run, nb::arg("q"), nb::arg("k"), nb::arg("v"), nb::arg("out"), nb::arg("lse").none(),
            nb::arg("buffers"), nb::arg("scalars"), nb::arg("target"), nb::arg("threads"),
-           nb::arg("stream") = 0,
-           "Runs the generated kernel into out (and lse) on `stream` (a CUstream) without waiting")
+           nb::arg("stream") = 0, nb::arg("backward_next") = false,
+           "Runs the generated kernel into out (and lse) on `stream` (a CUstream) without waiting "
+           "(backward_next, autograd's hint, is taken and unused: the backward compiles at its first call)")
       .def("backward", &run_backward, nb::arg("q"), nb::arg("k"), nb::arg("v"), nb::arg("buffers"),
            nb::arg("scalars"), nb::arg("out").none(), nb::arg("lse").none(), nb::arg("dout"),
            nb::arg("dlse").none(), nb::arg("dq"), nb::arg("dk"), nb::arg("dv"), nb::arg("dbuffers"),
