@@ -241,7 +241,10 @@ def call_kernel(kernel, q, k, v, buffers, scalars, target, threads):
     tensors = (q, k, v, *buffers.values()) if buffers else (q, k, v)
     if _no_mode() and all(type(t) in _PLAIN for t in tensors):
         if not (torch.is_grad_enabled() and any(t.requires_grad for t in tensors)):
-            return _run(kernel, q, k, v, buffers, scalars, target, threads, kernel.lse)
+            # On the CPU with the LSE whatever the kernel sets, as the forward that autograd records
+            # runs it: evaluation and training calls of a kernel share one compile (a float a row).
+            out, lse, mx = _run(kernel, q, k, v, buffers, scalars, target, threads, kernel.lse or q.is_cpu)
+            return out, (lse if kernel.lse else None), mx
         outputs = _Attention.apply(kernel, tuple(buffers), scalars, target, threads, q, k, v, *buffers.values())
         outputs = outputs if isinstance(outputs, tuple) else (outputs,)
         out, lse, mx = outputs[0], outputs[1] if kernel.lse else None, outputs[-1] if len(outputs) > 1 else None
