@@ -12,12 +12,6 @@ namespace attn::lsp {
 namespace {
 
 // Walks a module's AST and records what each written name refers to.
-Occurrence make(OccurrenceKind kind, SourceRange range, bool declaration = false) {
-  Occurrence o{kind, range, declaration, {}, nullptr, nullptr, nullptr, nullptr, {}};
-  if (declaration) o.target = range;
-  return o;
-}
-
 class OccurrenceCollector {
  public:
   explicit OccurrenceCollector(std::vector<Occurrence>& out) : out_(out) {}
@@ -29,9 +23,9 @@ class OccurrenceCollector {
       std::string_view text = sm.slice(imp.range);
       size_t at = text.find(imp.spelling);
       if (at == std::string_view::npos) continue;
-      Occurrence o =
-          make(OccurrenceKind::Module, {imp.range.file, imp.range.begin + static_cast<uint32_t>(at),
-                                        imp.range.begin + static_cast<uint32_t>(at + imp.spelling.size())});
+      Occurrence o(OccurrenceKind::Module,
+                   {imp.range.file, imp.range.begin + static_cast<uint32_t>(at),
+                    imp.range.begin + static_cast<uint32_t>(at + imp.spelling.size())});
       o.module = imp.target;
       o.target = {imp.target->file, 0, 0};
       o.name = imp.target->name;
@@ -42,12 +36,12 @@ class OccurrenceCollector {
 
  private:
   void decl(const Decl& d) {
-    Occurrence o = make(OccurrenceKind::Decl, d.name_range, true);
+    Occurrence o(OccurrenceKind::Decl, d.name_range, true);
     o.decl = &d;
     o.name = d.name;
     out_.push_back(o);
     for (const Param& p : d.params) {
-      Occurrence po = make(OccurrenceKind::Param, p.name_range, true);
+      Occurrence po(OccurrenceKind::Param, p.name_range, true);
       po.decl = &d;
       po.param = &p;
       po.name = p.name;
@@ -55,7 +49,7 @@ class OccurrenceCollector {
     }
     if (d.body) expr(*d.body);
     for (const KernelItem& item : d.items) {
-      Occurrence io = make(OccurrenceKind::KernelOption, item.key_range);
+      Occurrence io(OccurrenceKind::KernelOption, item.key_range);
       io.name = item.key;
       out_.push_back(io);
       // dtype's value names an element type, not a definition.
@@ -69,7 +63,7 @@ class OccurrenceCollector {
     for (const Binding& b : e.bindings) {
       // A tuple binding `(x, y) = e` declares its elements; the pair itself has no name.
       for (const Binding* n : names_of(b)) {
-        Occurrence o = make(OccurrenceKind::Local, n->name_range, true);
+        Occurrence o(OccurrenceKind::Local, n->name_range, true);
         o.local = n;
         o.name = n->name;
         out_.push_back(o);
@@ -96,7 +90,7 @@ class OccurrenceCollector {
 
   void name(const Expr& e) {
     const SymbolRef& r = e.ref;
-    Occurrence o = make(OccurrenceKind::Decl, e.range);
+    Occurrence o(OccurrenceKind::Decl, e.range);
     o.name = e.text;
     switch (r.kind) {
       case SymbolRef::None: return;
@@ -130,7 +124,7 @@ class OccurrenceCollector {
 
   // `f(window = 3)`: the argument name is the callee's parameter (or an index override).
   void argument_name(const Argument& a, const Expr& callee) {
-    Occurrence o = make(OccurrenceKind::Index, a.name_range);
+    Occurrence o(OccurrenceKind::Index, a.name_range);
     o.name = a.name;
     if (is_index_name(a.name)) {
       out_.push_back(o);
@@ -214,10 +208,10 @@ std::string Analysis::symbol_id(const Occurrence& o) const {
     case OccurrenceKind::Decl: return "decl:" + at(o.target);
     case OccurrenceKind::Param: return "param:" + at(o.target);
     case OccurrenceKind::Local: return "local:" + at(o.target);
-    case OccurrenceKind::Index: return "index:" + o.name;
+    case OccurrenceKind::Index: return "index:" + std::string(o.name);
     case OccurrenceKind::Score: return "score";
-    case OccurrenceKind::Builtin: return "builtin:" + o.name;
-    case OccurrenceKind::KernelOption: return "option:" + o.name;
+    case OccurrenceKind::Builtin: return "builtin:" + std::string(o.name);
+    case OccurrenceKind::KernelOption: return "option:" + std::string(o.name);
     case OccurrenceKind::Module: return "module:" + at(o.target);
   }
   return "";
@@ -275,6 +269,7 @@ std::shared_ptr<const Analysis> analyze(const std::string& uri, const std::strin
       a->occurrences.begin(), a->occurrences.end(), [](const Occurrence& x, const Occurrence& y) {
         return x.range.file != y.range.file ? x.range.file < y.range.file : x.range.begin < y.range.begin;
       });
+  a->occurrences.shrink_to_fit();  // held as long as the document is open
   return a;
 }
 

@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "frontend/Program.h"
@@ -13,20 +14,27 @@
 namespace attn::lsp {
 
 /// What a name in the source stands for.
-enum class OccurrenceKind { Decl, Param, Local, Index, Score, Builtin, KernelOption, Module };
+enum class OccurrenceKind : uint8_t { Decl, Param, Local, Index, Score, Builtin, KernelOption, Module };
 
 /// One written name and what it refers to. `target` is the defining name's range (for Decl,
-/// Param, Local, and the first byte of a Module's file); invalid for the others.
+/// Param, Local, and the first byte of a Module's file); invalid for the others. An analysis holds
+/// one per name of the program (about one per 12 bytes of text), hence the compact layout: a view
+/// of the name the AST owns, and one pointer for what only one kind needs.
 struct Occurrence {
-  OccurrenceKind kind;
   SourceRange range;
-  bool declaration = false;
   SourceRange target;
+  OccurrenceKind kind;
+  bool declaration = false;
   const Decl* decl = nullptr;      ///< Decl; Param: the owner
-  const Param* param = nullptr;    ///< Param
-  const Binding* local = nullptr;  ///< Local
-  const Module* module = nullptr;  ///< Module
-  std::string name;                ///< the symbol's name (index, builtin, option, module, ...)
+  union {                          // which member: by `kind`
+    const Param* param = nullptr;  ///< Param
+    const Binding* local;          ///< Local
+    const Module* module;          ///< Module
+  };
+  std::string_view name;  ///< the symbol's name (index, builtin, option, module, ...), in the AST
+
+  Occurrence(OccurrenceKind k, SourceRange r, bool is_declaration = false)
+      : range(r), target(is_declaration ? r : SourceRange{}), kind(k), declaration(is_declaration) {}
 };
 
 /// A checked document and its index.

@@ -31,7 +31,7 @@ bool valid_identifier(const std::string& s) {
 std::optional<RenameTarget> prepare_rename(const Analysis& a, uint32_t offset) {
   const Occurrence* o = renamable(a, offset);
   if (!o) return std::nullopt;
-  return RenameTarget{a.range_of(o->range), o->name};
+  return RenameTarget{a.range_of(o->range), std::string(o->name)};
 }
 
 WorkspaceEdit rename(const Analysis& a, uint32_t offset, const std::string& new_name,
