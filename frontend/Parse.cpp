@@ -112,6 +112,15 @@ class AstBuilder {
     return {file_, static_cast<uint32_t>(t->getStartIndex()), static_cast<uint32_t>(t->getStopIndex() + 1)};
   }
 
+  // The text of a token or rule. ANTLR's getText() gives a string with room for 4 bytes a character
+  // (its conversion from UTF-32 reserves the worst case), which a name of 4 to 7 characters keeps
+  // on the heap; the AST holds one per name, so it keeps an exact copy (a short one inline).
+  template <class Node>
+  static std::string spelling(Node* x) {
+    std::string s = x->getText();
+    return std::string(s.data(), s.size());
+  }
+
   static bool ok(antlr4::Token* t) {
     return t && t->getType() != antlr4::Token::EOF && t->getTokenIndex() != static_cast<size_t>(-1) &&
            t->getStopIndex() + 1 > t->getStartIndex();
@@ -125,10 +134,10 @@ class AstBuilder {
         Import i;
         i.range = range(imp);
         if (auto* dn = imp->dottedName()) {
-          i.spelling = dn->getText();
+          i.spelling = spelling(dn);
           i.is_std = true;
         } else if (auto* s = imp->STRING()) {
-          std::string t = s->getText();
+          std::string t = spelling(s);
           i.spelling = t.size() >= 2 ? t.substr(1, t.size() - 2) : t;
         } else {
           continue;
@@ -193,7 +202,7 @@ class AstBuilder {
     for (auto* it : k->kernelItem()) {
       if (!ok(it->key)) continue;
       KernelItem item;
-      item.key = it->key->getText();
+      item.key = spelling(it->key);
       item.key_range = range(it->key);
       item.range = range(it);
       if (auto* e = it->expr()) {
@@ -212,7 +221,7 @@ class AstBuilder {
   std::unique_ptr<Decl> decl(DeclKind kind, antlr4::ParserRuleContext* ctx, antlr4::Token* name) {
     auto d = std::make_unique<Decl>();
     d->kind = kind;
-    d->name = name->getText();
+    d->name = spelling(name);
     d->range = range(ctx);
     d->name_range = range(name);
     return d;
@@ -223,7 +232,7 @@ class AstBuilder {
     for (auto* p : pl->param()) {
       if (!ok(p->name) || !p->type()) continue;
       Param param;
-      param.name = p->name->getText();
+      param.name = spelling(p->name);
       param.range = range(p);
       param.name_range = range(p->name);
       param.type = type(p->type());
@@ -252,7 +261,7 @@ class AstBuilder {
         case AttnLexer::F32_T: ty.elem = ElemType::F32; break;
         default: ty.elem = ElemType::Bool; break;
       }
-      for (auto* d : tt->dim()) ty.dims.push_back(d->getText());
+      for (auto* d : tt->dim()) ty.dims.push_back(spelling(d));
       if (ty.dims.empty()) return Type::error();
       return ty;
     }
@@ -271,7 +280,7 @@ class AstBuilder {
     if (auto* c = dynamic_cast<P::FloatLitContext*>(ctx)) return float_literal(c);
     if (auto* c = dynamic_cast<P::BoolLitContext*>(ctx)) {
       auto e = make(ExprKind::BoolLit, c);
-      e->text = c->getText();
+      e->text = spelling(c);
       e->bool_value = e->text == "true";
       return e;
     }
@@ -283,7 +292,7 @@ class AstBuilder {
     if (auto* c = dynamic_cast<P::NameExprContext*>(ctx)) {
       if (!ok(c->name)) return nullptr;
       auto e = make(ExprKind::Name, c);
-      e->text = c->name->getText();
+      e->text = spelling(c->name);
       return e;
     }
     // tuple: '(' expr (',' expr)+ ')'
@@ -292,11 +301,11 @@ class AstBuilder {
     if (auto* c = dynamic_cast<P::ParenExprContext*>(ctx))
       return unary_like(ExprKind::Paren, c, c->expr(0), "");
     if (auto* c = dynamic_cast<P::UnaryExprContext*>(ctx))
-      return unary_like(ExprKind::Unary, c, c->expr(), c->op->getText());
-    if (auto* c = dynamic_cast<P::MulExprContext*>(ctx)) return binary(c, c->expr(), c->op->getText());
-    if (auto* c = dynamic_cast<P::AddExprContext*>(ctx)) return binary(c, c->expr(), c->op->getText());
-    if (auto* c = dynamic_cast<P::CmpExprContext*>(ctx)) return binary(c, c->expr(), c->op->getText());
-    if (auto* c = dynamic_cast<P::ShiftExprContext*>(ctx)) return binary(c, c->expr(), c->op->getText());
+      return unary_like(ExprKind::Unary, c, c->expr(), spelling(c->op));
+    if (auto* c = dynamic_cast<P::MulExprContext*>(ctx)) return binary(c, c->expr(), spelling(c->op));
+    if (auto* c = dynamic_cast<P::AddExprContext*>(ctx)) return binary(c, c->expr(), spelling(c->op));
+    if (auto* c = dynamic_cast<P::CmpExprContext*>(ctx)) return binary(c, c->expr(), spelling(c->op));
+    if (auto* c = dynamic_cast<P::ShiftExprContext*>(ctx)) return binary(c, c->expr(), spelling(c->op));
     if (auto* c = dynamic_cast<P::BitAndExprContext*>(ctx)) return binary(c, c->expr(), "&");
     if (auto* c = dynamic_cast<P::BitXorExprContext*>(ctx)) return binary(c, c->expr(), "^");
     if (auto* c = dynamic_cast<P::BitOrExprContext*>(ctx)) return binary(c, c->expr(), "|");
@@ -323,7 +332,7 @@ class AstBuilder {
   // is -1); a decimal one a non-negative value.
   ExprPtr int_literal(AttnParser::IntLitContext* c) {
     auto e = make(ExprKind::IntLit, c);
-    e->text = c->getText();
+    e->text = spelling(c);
     std::string digits;
     for (char ch : e->text)
       if (ch != '_') digits += ch;
@@ -342,7 +351,7 @@ class AstBuilder {
   // FLOAT, `_` separators allowed.
   ExprPtr float_literal(AttnParser::FloatLitContext* c) {
     auto e = make(ExprKind::FloatLit, c);
-    e->text = c->getText();
+    e->text = spelling(c);
     std::string digits;
     for (char ch : e->text)
       if (ch != '_') digits += ch;
@@ -372,7 +381,7 @@ class AstBuilder {
       Argument arg;
       if (a->name) {
         if (!ok(a->name)) return nullptr;
-        arg.name = a->name->getText();
+        arg.name = spelling(a->name);
         arg.name_range = range(a->name);
       }
       arg.value = expr(a->expr());
@@ -386,7 +395,7 @@ class AstBuilder {
   ExprPtr reduction(AttnParser::ReduceExprContext* c) {
     auto parts = c->expr();
     if (!ok(c->op) || !ok(c->var) || parts.size() != 2) return nullptr;
-    std::string op = c->op->getText();
+    std::string op = spelling(c->op);
     if (op != "sum" && op != "any" && op != "all" && op != "max" && op != "min") {
       diags_.error(range(c->op), "unknown reduction '" + op + "': expected sum, any, all, max or min");
       return nullptr;
@@ -394,7 +403,7 @@ class AstBuilder {
     auto e = make(ExprKind::Reduce, c);
     e->text = op;
     Binding var;
-    var.name = c->var->getText();
+    var.name = spelling(c->var);
     var.name_range = range(c->var);
     var.is_reduction_var = true;
     var.value = expr(parts[0]);
@@ -424,13 +433,13 @@ class AstBuilder {
     Binding bind;
     if (b->name) {
       if (!ok(b->name)) return std::nullopt;
-      bind.name = b->name->getText();
+      bind.name = spelling(b->name);
       bind.name_range = range(b->name);
     } else {
       for (antlr4::Token* n : b->names) {
         if (!ok(n)) return std::nullopt;
         Binding element;
-        element.name = n->getText();
+        element.name = spelling(n);
         element.name_range = range(n);
         bind.elements.push_back(std::move(element));
       }
