@@ -138,7 +138,7 @@ class Lowering {
       if (p.type.kind == TypeKind::Tensor) {
         a.kind = KernelArg::Kind::Buffer;
         a.elem = p.type.elem;
-        a.dims = p.type.dims;
+        a.dims = p.type.dims();
         a.param = HI::Parameter(halide_elem_type(a.elem), true, static_cast<int>(a.dims.size()), p.name);
       } else {
         a.kind = KernelArg::Kind::Scalar;
@@ -508,7 +508,7 @@ class Lowering {
 
   Value eval_call(const attn::Expr& e, const Env& env) {
     const attn::Expr& callee = *e.operands[0];
-    if (callee.ref.kind == SymbolRef::Builtin) return val(builtin(callee.ref.builtin, e, env));
+    if (callee.ref.kind == SymbolRef::Builtin) return val(builtin(callee.text, e, env));
     if (callee.ref.kind == SymbolRef::Param) {
       auto c = std::make_shared<Closure>();
       c->param = callee.ref.param;
@@ -560,8 +560,8 @@ class Lowering {
     Env inner = fn_env(c, env);
     Value v = eval(*c.decl->body, inner);
     for (size_t i = 0; i < v.tuple.size(); ++i) {
-      if (c.decl->result.elements[i] == TypeKind::Float) v.tuple[i] = to_float(v.tuple[i]);
-      if (c.decl->result.elements[i] == TypeKind::Bool && !v.tuple[i].type().is_bool())
+      if (c.decl->result.elements()[i] == TypeKind::Float) v.tuple[i] = to_float(v.tuple[i]);
+      if (c.decl->result.elements()[i] == TypeKind::Bool && !v.tuple[i].type().is_bool())
         v.tuple[i] = v.tuple[i] != HI::make_zero(v.tuple[i].type());
     }
     return v;

@@ -17,7 +17,7 @@ struct Param;
 struct Binding;
 struct Module;
 
-enum class ExprKind {
+enum class ExprKind : uint8_t {
   IntLit,    ///< 42
   FloatLit,  ///< 1.5, 2e3
   BoolLit,   ///< true, false
@@ -37,20 +37,19 @@ enum class ExprKind {
 };
 
 /// The four index variables in scope everywhere.
-enum class IndexVar { B, H, Q, KV };
+enum class IndexVar : uint8_t { B, H, Q, KV };
 inline constexpr const char* kIndexNames[] = {"b", "h", "q", "kv"};
 
-/// What a name refers to, filled by Sema.
+/// What a name refers to, filled by Sema. A Builtin is the function the name spells.
 struct SymbolRef {
   /// Extent: the run-time extent of dimension `dim` of tensor parameter `param` (a reduction bound).
-  enum Kind { None, Decl, Param, Local, Index, Score, Builtin, Extent } kind = None;
+  enum Kind : uint8_t { None, Decl, Param, Local, Index, Score, Builtin, Extent } kind = None;
+  IndexVar index = IndexVar::B;          ///< Index
+  int dim = 0;                           ///< Extent: the dimension of `param`
   const attn::Decl* decl = nullptr;      ///< Decl
   const attn::Param* param = nullptr;    ///< Param (of `owner`)
   const attn::Decl* owner = nullptr;     ///< Param: the declaration the parameter belongs to
   const attn::Binding* local = nullptr;  ///< Local
-  IndexVar index = IndexVar::B;          ///< Index
-  std::string builtin;                   ///< Builtin function name
-  int dim = 0;                           ///< Extent: the dimension of `param`
 };
 
 struct Expr;
@@ -74,20 +73,24 @@ struct Binding {
   std::vector<Binding> elements;  ///< a tuple binding's names (no value of their own)
 };
 
+/// An editor's analysis holds one per ~7 bytes of text, hence the packing: the literal values
+/// share their bytes.
 struct Expr {
   ExprKind kind;
+  bool bool_value = false;  ///< BoolLit
   SourceRange range;
   std::string text;  ///< Name: the identifier; Unary/Binary: the operator; literals: the spelling
-  int64_t int_value = 0;
-  double float_value = 0;
-  bool bool_value = false;
+  union {                   // which member: by `kind`
+    int64_t int_value = 0;  ///< IntLit
+    double float_value;     ///< FloatLit
+  };
   std::vector<ExprPtr> operands;
   std::vector<Argument> args;
   std::vector<Binding> bindings;
 
   SymbolRef ref;                  ///< Name: what it refers to (Sema)
   Type type;                      ///< the expression's type (Sema)
-  std::optional<int64_t> folded;  ///< an int expression of constants: its value (Sema)
+  std::optional<int32_t> folded;  ///< an int expression of constants: its value (Sema; ints are i32)
 
   Expr(ExprKind k, SourceRange r) : kind(k), range(r) {}
 };

@@ -178,12 +178,13 @@ class AstBuilder {
         d->result = type(fn->type());
       } else {
         // `-> (int, float)`: a tuple of scalars (Sema rejects other element types).
-        d->result = Type::of(TypeKind::Tuple);
+        std::vector<TypeKind> elements;
         for (auto* t : fn->tupleType()->type()) {
           Type element = type(t);
           if (element.kind == TypeKind::Tensor || element.kind == TypeKind::Tuple) element = Type::error();
-          d->result.elements.push_back(element.kind);
+          elements.push_back(element.kind);
         }
+        d->result = Type::tuple(std::move(elements));
       }
       d->body = expr(fn->expr());
       if (!d->body) return nullptr;
@@ -254,16 +255,17 @@ class AstBuilder {
       return Type::error();
     }
     if (auto* tt = dynamic_cast<AttnParser::TensorTypeContext*>(t)) {
-      Type ty = Type::of(TypeKind::Tensor);
       if (!tt->elem) return Type::error();
+      ElemType elem = ElemType::Bool;
       switch (tt->elem->getType()) {
-        case AttnLexer::I32_T: ty.elem = ElemType::I32; break;
-        case AttnLexer::F32_T: ty.elem = ElemType::F32; break;
-        default: ty.elem = ElemType::Bool; break;
+        case AttnLexer::I32_T: elem = ElemType::I32; break;
+        case AttnLexer::F32_T: elem = ElemType::F32; break;
+        default: break;
       }
-      for (auto* d : tt->dim()) ty.dims.push_back(spelling(d));
-      if (ty.dims.empty()) return Type::error();
-      return ty;
+      std::vector<std::string> dims;
+      for (auto* d : tt->dim()) dims.push_back(spelling(d));
+      if (dims.empty()) return Type::error();
+      return Type::tensor(elem, std::move(dims));
     }
     return Type::error();
   }

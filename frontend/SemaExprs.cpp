@@ -152,7 +152,7 @@ void Checker::check_let_bindings(Expr& e, Context& c) {
     if (b.type.kind == TypeKind::Tensor)
       diags_.error(b.value->range, "let cannot bind a tensor; index it instead");
     if (b.type.kind == TypeKind::Tuple) {
-      diags_.error(b.value->range, "this is " + count(b.type.elements.size(), "value") + " of type " +
+      diags_.error(b.value->range, "this is " + count(b.type.elements().size(), "value") + " of type " +
                                        type_name(b.type) + "; bind them with let (" + b.name +
                                        ", ...) = ...");
       b.type = Type::error();
@@ -172,12 +172,12 @@ void Checker::check_tuple_binding(Binding& b, Context& c) {
     if (b.type.kind != TypeKind::Tuple) {
       diags_.error(b.value->range, "let binds " + count(b.elements.size(), "name") + " but this is " +
                                        describe(*b.value, b.type) + ", a single value");
-    } else if (b.type.elements.size() != b.elements.size()) {
+    } else if (b.type.elements().size() != b.elements.size()) {
       diags_.error(b.name_range, "let binds " + count(b.elements.size(), "name") + " but its value gives " +
-                                     count(b.type.elements.size(), "value") + ", of types " +
+                                     count(b.type.elements().size(), "value") + ", of types " +
                                      type_name(b.type));
     } else {
-      for (size_t i = 0; i < b.elements.size(); ++i) b.elements[i].type = Type::of(b.type.elements[i]);
+      for (size_t i = 0; i < b.elements.size(); ++i) b.elements[i].type = Type::of(b.type.elements()[i]);
     }
   }
   for (Binding& x : b.elements) c.locals.push_back({x.name, &x});
@@ -243,8 +243,8 @@ Type Checker::check_name(Expr& e, Context& c, bool as_callee) {
   if (c.in_bound && c.decl)
     for (const Param& p : c.decl->params)
       if (p.type.kind == TypeKind::Tensor)
-        for (size_t i = 0; i < p.type.dims.size(); ++i)
-          if (p.type.dims[i] == n) {
+        for (size_t i = 0; i < p.type.dims().size(); ++i)
+          if (p.type.dims()[i] == n) {
             e.ref.kind = SymbolRef::Extent;
             e.ref.param = &p;
             e.ref.owner = c.decl;
@@ -281,7 +281,6 @@ Type Checker::check_name(Expr& e, Context& c, bool as_callee) {
   }
   if (find_builtin(n)) {
     e.ref.kind = SymbolRef::Builtin;
-    e.ref.builtin = n;
     if (as_callee) return Type::of(TypeKind::Error);
     return error_at(e.range, "builtin '" + n + "' must be called");
   }
@@ -293,7 +292,7 @@ Type Checker::check_name(Expr& e, Context& c, bool as_callee) {
     if (c.decl)
       for (const Param& p : c.decl->params)
         if (p.type.kind == TypeKind::Tensor)
-          for (const std::string& dim : p.type.dims) dims.push_back(dim);
+          for (const std::string& dim : p.type.dims()) dims.push_back(dim);
     Diagnostic& d = diags_.error(e.range, "unknown name '" + n +
                                               "' in a reduction bound: a bound is a constant, an int "
                                               "parameter or the name of a tensor parameter's dimension");
@@ -423,8 +422,8 @@ Type Checker::check_index(Expr& e, Context& c) {
   if (bt.kind != TypeKind::Tensor)
     return error_at(base.range, "'" + base.text + "' is not a tensor; it is " + describe(base, bt));
   size_t n = e.operands.size() - 1;
-  if (n != bt.dims.size())
-    return error_at(e.range, "tensor '" + base.text + "' has " + count(bt.dims.size(), "dimension") +
+  if (n != bt.dims().size())
+    return error_at(e.range, "tensor '" + base.text + "' has " + count(bt.dims().size(), "dimension") +
                                  " but is indexed with " + std::to_string(n));
   if (!ok) return Type::error();
   switch (bt.elem) {

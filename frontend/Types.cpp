@@ -5,6 +5,29 @@
 
 namespace attn {
 
+Type Type::tensor(ElemType elem, std::vector<std::string> dims) {
+  Type t = of(TypeKind::Tensor);
+  t.elem = elem;
+  t.parts_ = std::make_shared<const Parts>(Parts{std::move(dims), {}});
+  return t;
+}
+
+Type Type::tuple(std::vector<TypeKind> elements) {
+  Type t = of(TypeKind::Tuple);
+  t.parts_ = std::make_shared<const Parts>(Parts{{}, std::move(elements)});
+  return t;
+}
+
+const std::vector<std::string>& Type::dims() const {
+  static const std::vector<std::string> none;
+  return parts_ ? parts_->dims : none;
+}
+
+const std::vector<TypeKind>& Type::elements() const {
+  static const std::vector<TypeKind> none;
+  return parts_ ? parts_->elements : none;
+}
+
 const char* elem_type_name(ElemType e) {
   switch (e) {
     case ElemType::I32: return "i32";
@@ -24,13 +47,13 @@ std::string type_name(const Type& t) {
     case TypeKind::Score: return "score";
     case TypeKind::Tensor: {
       std::string s = std::string("tensor<") + elem_type_name(t.elem) + ">[";
-      for (size_t i = 0; i < t.dims.size(); ++i) s += (i ? ", " : "") + t.dims[i];
+      for (size_t i = 0; i < t.dims().size(); ++i) s += (i ? ", " : "") + t.dims()[i];
       return s + "]";
     }
     case TypeKind::Tuple: {
       std::string s = "(";
-      for (size_t i = 0; i < t.elements.size(); ++i)
-        s += (i ? ", " : "") + type_name(Type::of(t.elements[i]));
+      for (size_t i = 0; i < t.elements().size(); ++i)
+        s += (i ? ", " : "") + type_name(Type::of(t.elements()[i]));
       return s + ")";
     }
   }

@@ -1,6 +1,7 @@
 // The types of .attn values: scalars, tensors (run-time buffers), masks and score modifiers.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -9,11 +10,12 @@ namespace attn {
 enum class TypeKind { Error, Bool, Int, Float, Tensor, Mask, Score, Tuple };
 enum class ElemType { I32, F32, Bool };
 
+/// A type is copied into every expression, parameter and binding of it (an editor's analysis holds
+/// one per expression of the document), so it is small: a tensor's dimensions or a tuple's
+/// elements are shared, immutable, and absent from the other types.
 struct Type {
   TypeKind kind = TypeKind::Error;
-  ElemType elem = ElemType::F32;   ///< Tensor
-  std::vector<std::string> dims;   ///< Tensor: dimension names or sizes as written
-  std::vector<TypeKind> elements;  ///< Tuple: the scalar type of each value
+  ElemType elem = ElemType::F32;  ///< Tensor
 
   static Type error() { return {}; }
   static Type of(TypeKind k) {
@@ -21,15 +23,30 @@ struct Type {
     t.kind = k;
     return t;
   }
+  static Type tensor(ElemType elem, std::vector<std::string> dims);
+  static Type tuple(std::vector<TypeKind> elements);
+
+  /// Tensor: dimension names or sizes as written.
+  const std::vector<std::string>& dims() const;
+  /// Tuple: the scalar type of each value.
+  const std::vector<TypeKind>& elements() const;
+
   bool is_error() const { return kind == TypeKind::Error; }
   bool is_scalar() const {
     return kind == TypeKind::Bool || kind == TypeKind::Int || kind == TypeKind::Float;
   }
   bool is_numeric() const { return kind == TypeKind::Int || kind == TypeKind::Float; }
   bool operator==(const Type& o) const {
-    return kind == o.kind && (kind != TypeKind::Tensor || (elem == o.elem && dims.size() == o.dims.size())) &&
-           elements == o.elements;
+    return kind == o.kind && (kind != TypeKind::Tensor || (elem == o.elem && dims().size() == o.dims().size())) &&
+           elements() == o.elements();
   }
+
+ private:
+  struct Parts {
+    std::vector<std::string> dims;
+    std::vector<TypeKind> elements;
+  };
+  std::shared_ptr<const Parts> parts_;  ///< null for a type without dims or elements
 };
 
 /// "int", "tensor<f32>[heads]", "mask", ...

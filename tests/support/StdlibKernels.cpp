@@ -30,7 +30,7 @@ std::string stdlib_kernels_text(const std::string& module, const Program& progra
                              : p.type.elem == ElemType::F32 ? "f32"
                                                             : "bool";
           std::string dims;
-          for (const std::string& d : p.type.dims) dims += (dims.empty() ? "" : ", ") + d;
+          for (const std::string& d : p.type.dims()) dims += (dims.empty() ? "" : ", ") + d;
           kernel_params += std::string(kernel_params.empty() ? "" : ", ") + p.name + ": tensor<" + elem +
                            ">[" + dims + "]";
           arg = p.name;
