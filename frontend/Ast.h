@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "frontend/NodeList.h"
 #include "frontend/Source.h"
 #include "frontend/Types.h"
 
@@ -46,10 +47,11 @@ struct SymbolRef {
   enum Kind : uint8_t { None, Decl, Param, Local, Index, Score, Builtin, Extent } kind = None;
   IndexVar index = IndexVar::B;          ///< Index
   int dim = 0;                           ///< Extent: the dimension of `param`
-  const attn::Decl* decl = nullptr;      ///< Decl
-  const attn::Param* param = nullptr;    ///< Param (of `owner`)
-  const attn::Decl* owner = nullptr;     ///< Param: the declaration the parameter belongs to
-  const attn::Binding* local = nullptr;  ///< Local
+  const attn::Decl* decl = nullptr;      ///< Decl; Param and Extent: the declaration `param` belongs to
+  union {                                // which member: by `kind`
+    const attn::Param* param = nullptr;  ///< Param, Extent
+    const attn::Binding* local;          ///< Local
+  };
 };
 
 struct Expr;
@@ -70,7 +72,7 @@ struct Binding {
   ExprPtr value;
   Type type;                      ///< filled by Sema
   bool is_reduction_var = false;  ///< its value is not what it holds: it ranges over [0, value)
-  std::vector<Binding> elements;  ///< a tuple binding's names (no value of their own)
+  NodeList<Binding> elements;     ///< a tuple binding's names (no value of their own)
 };
 
 /// An editor's analysis holds one per ~7 bytes of text, hence the packing: the literal values
@@ -80,13 +82,13 @@ struct Expr {
   bool bool_value = false;  ///< BoolLit
   SourceRange range;
   std::string text;  ///< Name: the identifier; Unary/Binary: the operator; literals: the spelling
-  union {                   // which member: by `kind`
+  union {            // which member: by `kind`
     int64_t int_value = 0;  ///< IntLit
     double float_value;     ///< FloatLit
   };
-  std::vector<ExprPtr> operands;
-  std::vector<Argument> args;
-  std::vector<Binding> bindings;
+  NodeList<ExprPtr> operands;
+  NodeList<Argument> args;
+  NodeList<Binding> bindings;
 
   SymbolRef ref;                  ///< Name: what it refers to (Sema)
   Type type;                      ///< the expression's type (Sema)

@@ -116,7 +116,8 @@ void Checker::check_tuple_body(Expr& body, Context& c, const Decl& d) {
     const Expr& x = *body.operands[i];
     if (!assignable(as_value(x.type, c), Type::of(d.result.elements()[i])))
       diags_.error(x.range, "value " + std::to_string(i + 1) + " of fn '" + d.name + "' is declared " +
-                                type_name(Type::of(d.result.elements()[i])) + " but is " + describe(x, x.type));
+                                type_name(Type::of(d.result.elements()[i])) + " but is " +
+                                describe(x, x.type));
   }
   body.type = d.result;
 }

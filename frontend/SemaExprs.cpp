@@ -231,7 +231,7 @@ Type Checker::check_name(Expr& e, Context& c, bool as_callee) {
       if (p.name == n) {
         e.ref.kind = SymbolRef::Param;
         e.ref.param = &p;
-        e.ref.owner = c.decl;
+        e.ref.decl = c.decl;
         return p.type;
       }
   for (int i = 0; i < 4; ++i)
@@ -247,7 +247,7 @@ Type Checker::check_name(Expr& e, Context& c, bool as_callee) {
           if (p.type.dims()[i] == n) {
             e.ref.kind = SymbolRef::Extent;
             e.ref.param = &p;
-            e.ref.owner = c.decl;
+            e.ref.decl = c.decl;
             e.ref.dim = static_cast<int>(i);
             return Type::of(TypeKind::Int);
           }

@@ -1,20 +1,37 @@
-// Type names for messages and hovers.
+// Types: the interned dims and tuple elements, and type names for messages and hovers.
 #include "frontend/Types.h"
+
+#include <mutex>
+#include <set>
 
 #include "frontend/Ast.h"
 
 namespace attn {
 
+bool Type::Parts::operator<(const Parts& o) const {
+  return dims != o.dims ? dims < o.dims : elements < o.elements;
+}
+
+// Few distinct lists exist (the dimension names and tuple signatures written in the programs
+// checked), while types are copied into every expression: a pointer to the one copy of each is
+// the smallest type, and the table is never emptied, so that no type can outlive its list.
+const Type::Parts* Type::intern(Parts parts) {
+  static std::mutex mutex;
+  static std::set<Parts> table;
+  std::lock_guard<std::mutex> lock(mutex);
+  return &*table.insert(std::move(parts)).first;
+}
+
 Type Type::tensor(ElemType elem, std::vector<std::string> dims) {
   Type t = of(TypeKind::Tensor);
   t.elem = elem;
-  t.parts_ = std::make_shared<const Parts>(Parts{std::move(dims), {}});
+  t.parts_ = intern({std::move(dims), {}});
   return t;
 }
 
 Type Type::tuple(std::vector<TypeKind> elements) {
   Type t = of(TypeKind::Tuple);
-  t.parts_ = std::make_shared<const Parts>(Parts{{}, std::move(elements)});
+  t.parts_ = intern({{}, std::move(elements)});
   return t;
 }
 

@@ -1,7 +1,6 @@
 // The types of .attn values: scalars, tensors (run-time buffers), masks and score modifiers.
 #pragma once
 
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -12,7 +11,8 @@ enum class ElemType { I32, F32, Bool };
 
 /// A type is copied into every expression, parameter and binding of it (an editor's analysis holds
 /// one per expression of the document), so it is small: a tensor's dimensions or a tuple's
-/// elements are shared, immutable, and absent from the other types.
+/// elements are interned (one copy per distinct list, for the life of the process) and absent from
+/// the other types.
 struct Type {
   TypeKind kind = TypeKind::Error;
   ElemType elem = ElemType::F32;  ///< Tensor
@@ -37,7 +37,8 @@ struct Type {
   }
   bool is_numeric() const { return kind == TypeKind::Int || kind == TypeKind::Float; }
   bool operator==(const Type& o) const {
-    return kind == o.kind && (kind != TypeKind::Tensor || (elem == o.elem && dims().size() == o.dims().size())) &&
+    return kind == o.kind &&
+           (kind != TypeKind::Tensor || (elem == o.elem && dims().size() == o.dims().size())) &&
            elements() == o.elements();
   }
 
@@ -45,8 +46,10 @@ struct Type {
   struct Parts {
     std::vector<std::string> dims;
     std::vector<TypeKind> elements;
+    bool operator<(const Parts& o) const;
   };
-  std::shared_ptr<const Parts> parts_;  ///< null for a type without dims or elements
+  static const Parts* intern(Parts parts);
+  const Parts* parts_ = nullptr;  ///< null for a type without dims or elements
 };
 
 /// "int", "tensor<f32>[heads]", "mask", ...

@@ -100,7 +100,7 @@ class OccurrenceCollector {
         break;
       case SymbolRef::Param:
         o.kind = OccurrenceKind::Param;
-        o.decl = r.owner;
+        o.decl = r.decl;
         o.param = r.param;
         o.target = r.param->name_range;
         break;
@@ -114,7 +114,7 @@ class OccurrenceCollector {
       case SymbolRef::Builtin: o.kind = OccurrenceKind::Builtin; break;
       case SymbolRef::Extent:  // a dimension name: it refers to the tensor parameter declaring it
         o.kind = OccurrenceKind::Param;
-        o.decl = r.owner;
+        o.decl = r.decl;
         o.param = r.param;
         o.target = r.param->name_range;
         break;
