@@ -16,13 +16,11 @@ namespace attn::lsp {
 /// What a name in the source stands for.
 enum class OccurrenceKind : uint8_t { Decl, Param, Local, Index, Score, Builtin, KernelOption, Module };
 
-/// One written name and what it refers to. `target` is the defining name's range (for Decl,
-/// Param, Local, and the first byte of a Module's file); invalid for the others. An analysis holds
-/// one per name of the program (about one per 12 bytes of text), hence the compact layout: a view
-/// of the name the AST owns, and one pointer for what only one kind needs.
+/// One written name and what it refers to. An analysis holds one per name of the program (about
+/// one per 12 bytes of text), hence 32 bytes: what the name is and its target come from the AST
+/// node it refers to, and the name itself from the source (Analysis::name_of).
 struct Occurrence {
   SourceRange range;
-  SourceRange target;
   OccurrenceKind kind;
   bool declaration = false;
   const Decl* decl = nullptr;      ///< Decl; Param: the owner
@@ -31,10 +29,12 @@ struct Occurrence {
     const Binding* local;          ///< Local
     const Module* module;          ///< Module
   };
-  std::string_view name;  ///< the symbol's name (index, builtin, option, module, ...), in the AST
 
   Occurrence(OccurrenceKind k, SourceRange r, bool is_declaration = false)
-      : range(r), target(is_declaration ? r : SourceRange{}), kind(k), declaration(is_declaration) {}
+      : range(r), kind(k), declaration(is_declaration) {}
+  /// The defining name's range (Decl, Param, Local; the first byte of a Module's file); invalid
+  /// for the others.
+  SourceRange target() const;
 };
 
 /// A checked document and its index.
@@ -55,11 +55,13 @@ struct Analysis {
   Location location_of(SourceRange r) const;
   /// The occurrence in the main file under `offset` (an identifier touching it), or nullptr.
   const Occurrence* occurrence_at(uint32_t offset) const;
+  /// The name as written (a module: its name), in the program's source.
+  std::string_view name_of(const Occurrence& o) const;
   /// A key that names the same symbol in any program ("decl:/a.attn#12", "builtin:abs").
   std::string symbol_id(const Occurrence& o) const;
   /// Whether two occurrences of this program name one symbol: symbol_id(a) == symbol_id(b),
   /// without building the keys (references compare every occurrence of a name).
-  static bool same_symbol(const Occurrence& a, const Occurrence& b);
+  bool same_symbol(const Occurrence& a, const Occurrence& b) const;
   /// The declaration of `name` visible at top level of the main module (own, then imported).
   const Decl* lookup(const std::string& name) const;
   /// The innermost declaration of the main module whose range contains `offset`.
