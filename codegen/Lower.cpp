@@ -433,7 +433,7 @@ class Lowering {
   }
 
   Expr binary(const attn::Expr& e, const Env& env) {
-    const std::string& op = e.text;
+    std::string_view op = e.text;
     if (op == "&&" || op == "||") {
       Expr a = as_bool(eval(*e.operands[0], env), env), b = as_bool(eval(*e.operands[1], env), env);
       return op == "&&" ? (a && b) : (a || b);
@@ -477,7 +477,7 @@ class Lowering {
 
   // `a op b` (or `-b` for an empty op) when both are i32 constants, e.g. a scalar parameter bound
   // at the kernel: an overflow is reported at `e` instead of failing in the generated code.
-  std::optional<Expr> fold(const attn::Expr& e, const std::string& op, const Expr& a, const Expr& b) {
+  std::optional<Expr> fold(const attn::Expr& e, std::string_view op, const Expr& a, const Expr& b) {
     const int64_t *x = HI::as_const_int(a), *y = HI::as_const_int(b);
     if (!x || !y || a.type() != Halide::Int(32) || b.type() != Halide::Int(32)) return std::nullopt;
     std::optional<int64_t> r = fold_int(op.empty() ? "-" : op, op.empty() ? 0 : *x, *y);
@@ -632,7 +632,7 @@ class Lowering {
   }
 
   // A builtin call: its arguments lowered, then the builtin's lowering (codegen/LowerBuiltin).
-  Expr builtin(const std::string& name, const attn::Expr& e, const Env& env) {
+  Expr builtin(std::string_view name, const attn::Expr& e, const Env& env) {
     std::vector<Expr> args;
     for (const Argument& arg : e.args) args.push_back(value_expr(*arg.value, env));
     return lower_builtin(find_builtin(name)->fn, std::move(args));

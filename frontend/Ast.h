@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "frontend/NodeList.h"
@@ -81,8 +82,10 @@ struct Expr {
   ExprKind kind;
   bool bool_value = false;  ///< BoolLit
   SourceRange range;
-  std::string text;  ///< Name: the identifier; Unary/Binary: the operator; literals: the spelling
-  union {            // which member: by `kind`
+  /// Name: the identifier; Unary/Binary: the operator; literals: the spelling. A view of the
+  /// source text (which the Program's SourceManager owns) or of a literal.
+  std::string_view text;
+  union {                   // which member: by `kind`
     int64_t int_value = 0;  ///< IntLit
     double float_value;     ///< FloatLit
   };

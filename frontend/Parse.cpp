@@ -95,7 +95,8 @@ class SyntaxErrorListener : public antlr4::BaseErrorListener {
 // Builds AST nodes from the parse tree. Contexts that failed to parse are skipped.
 class AstBuilder {
  public:
-  AstBuilder(FileId file, DiagnosticEngine& diags) : file_(file), diags_(diags) {}
+  AstBuilder(const SourceManager& sources, FileId file, DiagnosticEngine& diags)
+      : sources_(sources), file_(file), diags_(diags) {}
 
   SourceRange range(antlr4::ParserRuleContext* ctx) const {
     auto* start = ctx->getStart();
@@ -119,6 +120,12 @@ class AstBuilder {
   static std::string spelling(Node* x) {
     std::string s = x->getText();
     return std::string(s.data(), s.size());
+  }
+
+  // An expression's text: a view of the source, which outlives the AST.
+  template <class Node>
+  std::string_view source_text(Node* x) const {
+    return sources_.slice(range(x));
   }
 
   static bool ok(antlr4::Token* t) {
@@ -282,7 +289,7 @@ class AstBuilder {
     if (auto* c = dynamic_cast<P::FloatLitContext*>(ctx)) return float_literal(c);
     if (auto* c = dynamic_cast<P::BoolLitContext*>(ctx)) {
       auto e = make(ExprKind::BoolLit, c);
-      e->text = spelling(c);
+      e->text = source_text(c);
       e->bool_value = e->text == "true";
       return e;
     }
@@ -294,7 +301,7 @@ class AstBuilder {
     if (auto* c = dynamic_cast<P::NameExprContext*>(ctx)) {
       if (!ok(c->name)) return nullptr;
       auto e = make(ExprKind::Name, c);
-      e->text = spelling(c->name);
+      e->text = source_text(c->name);
       return e;
     }
     // tuple: '(' expr (',' expr)+ ')'
@@ -303,11 +310,11 @@ class AstBuilder {
     if (auto* c = dynamic_cast<P::ParenExprContext*>(ctx))
       return unary_like(ExprKind::Paren, c, c->expr(0), "");
     if (auto* c = dynamic_cast<P::UnaryExprContext*>(ctx))
-      return unary_like(ExprKind::Unary, c, c->expr(), spelling(c->op));
-    if (auto* c = dynamic_cast<P::MulExprContext*>(ctx)) return binary(c, c->expr(), spelling(c->op));
-    if (auto* c = dynamic_cast<P::AddExprContext*>(ctx)) return binary(c, c->expr(), spelling(c->op));
-    if (auto* c = dynamic_cast<P::CmpExprContext*>(ctx)) return binary(c, c->expr(), spelling(c->op));
-    if (auto* c = dynamic_cast<P::ShiftExprContext*>(ctx)) return binary(c, c->expr(), spelling(c->op));
+      return unary_like(ExprKind::Unary, c, c->expr(), source_text(c->op));
+    if (auto* c = dynamic_cast<P::MulExprContext*>(ctx)) return binary(c, c->expr(), source_text(c->op));
+    if (auto* c = dynamic_cast<P::AddExprContext*>(ctx)) return binary(c, c->expr(), source_text(c->op));
+    if (auto* c = dynamic_cast<P::CmpExprContext*>(ctx)) return binary(c, c->expr(), source_text(c->op));
+    if (auto* c = dynamic_cast<P::ShiftExprContext*>(ctx)) return binary(c, c->expr(), source_text(c->op));
     if (auto* c = dynamic_cast<P::BitAndExprContext*>(ctx)) return binary(c, c->expr(), "&");
     if (auto* c = dynamic_cast<P::BitXorExprContext*>(ctx)) return binary(c, c->expr(), "^");
     if (auto* c = dynamic_cast<P::BitOrExprContext*>(ctx)) return binary(c, c->expr(), "|");
@@ -334,7 +341,7 @@ class AstBuilder {
   // is -1); a decimal one a non-negative value.
   ExprPtr int_literal(AttnParser::IntLitContext* c) {
     auto e = make(ExprKind::IntLit, c);
-    e->text = spelling(c);
+    e->text = source_text(c);
     std::string digits;
     for (char ch : e->text)
       if (ch != '_') digits += ch;
@@ -342,7 +349,7 @@ class AstBuilder {
     const char* first = digits.data() + (hex ? 2 : 0);
     auto res = std::from_chars(first, digits.data() + digits.size(), e->int_value, hex ? 16 : 10);
     if (res.ec != std::errc() || e->int_value > (hex ? 0xFFFFFFFFLL : 2147483647LL)) {
-      diags_.error(e->range, "integer literal '" + e->text + "' does not fit in 32 bits");
+      diags_.error(e->range, "integer literal '" + std::string(e->text) + "' does not fit in 32 bits");
       e->int_value = 0;
     } else if (e->int_value > 2147483647) {
       e->int_value -= int64_t{1} << 32;
@@ -353,7 +360,7 @@ class AstBuilder {
   // FLOAT, `_` separators allowed.
   ExprPtr float_literal(AttnParser::FloatLitContext* c) {
     auto e = make(ExprKind::FloatLit, c);
-    e->text = spelling(c);
+    e->text = source_text(c);
     std::string digits;
     for (char ch : e->text)
       if (ch != '_') digits += ch;
@@ -397,9 +404,10 @@ class AstBuilder {
   ExprPtr reduction(AttnParser::ReduceExprContext* c) {
     auto parts = c->expr();
     if (!ok(c->op) || !ok(c->var) || parts.size() != 2) return nullptr;
-    std::string op = spelling(c->op);
+    std::string_view op = source_text(c->op);
     if (op != "sum" && op != "any" && op != "all" && op != "max" && op != "min") {
-      diags_.error(range(c->op), "unknown reduction '" + op + "': expected sum, any, all, max or min");
+      diags_.error(range(c->op),
+                   "unknown reduction '" + std::string(op) + "': expected sum, any, all, max or min");
       return nullptr;
     }
     auto e = make(ExprKind::Reduce, c);
@@ -454,27 +462,29 @@ class AstBuilder {
   }
 
   ExprPtr unary_like(ExprKind k, AttnParser::ExprContext* ctx, AttnParser::ExprContext* inner,
-                     std::string op) {
+                     std::string_view op) {
     auto x = expr(inner);
     if (!x) return nullptr;
     auto e = make(k, ctx);
-    e->text = std::move(op);
+    e->text = op;
     e->operands.push_back(std::move(x));
     return e;
   }
 
-  ExprPtr binary(AttnParser::ExprContext* ctx, std::vector<AttnParser::ExprContext*> parts, std::string op) {
+  ExprPtr binary(AttnParser::ExprContext* ctx, std::vector<AttnParser::ExprContext*> parts,
+                 std::string_view op) {
     if (parts.size() != 2) return nullptr;
     auto l = expr(parts[0]);
     auto r = expr(parts[1]);
     if (!l || !r) return nullptr;
     auto e = make(ExprKind::Binary, ctx);
-    e->text = std::move(op);
+    e->text = op;
     e->operands.push_back(std::move(l));
     e->operands.push_back(std::move(r));
     return e;
   }
 
+  const SourceManager& sources_;
   FileId file_;
   DiagnosticEngine& diags_;
 };
@@ -660,7 +670,7 @@ ParseResult parse_module(const SourceManager& sources, FileId file, DiagnosticEn
   parser.removeErrorListeners();
   parser.addErrorListener(&listener);
   AttnParser::FileContext* tree = parser.file();
-  AstBuilder builder(file, diags);
+  AstBuilder builder(sources, file, diags);
   result.module = builder.build(tree);
   for (auto& d : result.module->decls) d->doc = doc_comment(sources, file, result.comments, *d);
   return result;

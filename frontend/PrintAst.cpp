@@ -91,7 +91,10 @@ class AstPrinter {
 
   void expr(const Expr& e, int depth) {
     std::string text = kind_name(e.kind);
-    if (!e.text.empty()) text += " " + e.text;
+    if (!e.text.empty()) {
+      text += ' ';
+      text += e.text;
+    }
     if (e.kind == ExprKind::Name) text += ref_name(e.ref);
     if (!e.type.is_error()) text += " : " + type_name(e.type);
     line(depth, text, e.range);

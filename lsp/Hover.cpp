@@ -40,11 +40,10 @@ std::string describe(const Analysis& a, const Occurrence& o) {
     case OccurrenceKind::Score:
       return code("(score) score: float") + "\n\nthe raw attention score, in scope in score modifiers";
     case OccurrenceKind::Builtin:
-      if (const BuiltinInfo* b = find_builtin(std::string(a.name_of(o))))
-        return with_doc(code(b->signature), b->doc);
+      if (const BuiltinInfo* b = find_builtin(a.name_of(o))) return with_doc(code(b->signature), b->doc);
       return "";
     case OccurrenceKind::KernelOption:
-      if (const KernelOptionInfo* k = find_kernel_option(std::string(a.name_of(o))))
+      if (const KernelOptionInfo* k = find_kernel_option(a.name_of(o)))
         return code("(kernel option) " + std::string(a.name_of(o))) + "\n\n" + k->doc;
       return code("(unknown kernel option) " + std::string(a.name_of(o)));
     case OccurrenceKind::Module: {
