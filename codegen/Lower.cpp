@@ -432,7 +432,10 @@ class Lowering {
     }
   }
 
-  Expr binary(const attn::Expr& e, const Env& env) {
+  // Inlined into eval_impl, and its arithmetic helpers kept out: a chain of definitions recurses
+  // through it once per level, and the stack a level takes is what bounds the chain
+  // (tests/frontend/test_limits.cpp).
+  [[gnu::always_inline]] Expr binary(const attn::Expr& e, const Env& env) {
     std::string_view op = e.text;
     if (op == "&&" || op == "||") {
       Expr a = as_bool(eval(*e.operands[0], env), env), b = as_bool(eval(*e.operands[1], env), env);
@@ -490,16 +493,16 @@ class Lowering {
   }
 
   // Python's floor division. Halide's integer division is Euclidean (equal to floor for a
-  // positive divisor) and gives 0 for a zero divisor.
-  static Expr floor_div(const Expr& a, const Expr& b) {
+  // positive divisor) and gives 0 for a zero divisor. Not inlined: see binary.
+  [[gnu::noinline]] static Expr floor_div(const Expr& a, const Expr& b) {
     if (a.type().is_float()) return Halide::floor(a / b);
     if (HI::is_positive_const(b)) return a / b;
     Expr zero = HI::make_zero(a.type());
     return Halide::select(b < zero, (zero - a) / (zero - b), a / b);
   }
 
-  // Python's modulo: the result has the sign of the divisor.
-  static Expr python_mod(const Expr& a, const Expr& b) {
+  // Python's modulo: the result has the sign of the divisor. Not inlined: see binary.
+  [[gnu::noinline]] static Expr python_mod(const Expr& a, const Expr& b) {
     if (a.type().is_float()) return a - b * Halide::floor(a / b);
     if (HI::is_positive_const(b)) return a % b;
     Expr zero = HI::make_zero(a.type());
