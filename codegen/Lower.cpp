@@ -137,7 +137,7 @@ class Lowering {
       a.name = p.name;
       if (p.type.kind == TypeKind::Tensor) {
         a.kind = KernelArg::Kind::Buffer;
-        a.elem = p.type.elem;
+        a.elem = p.type.elem();
         a.dims = p.type.dims();
         a.param = HI::Parameter(halide_elem_type(a.elem), true, static_cast<int>(a.dims.size()), p.name);
       } else {

@@ -46,12 +46,12 @@ inline constexpr const char* kIndexNames[] = {"b", "h", "q", "kv"};
 struct SymbolRef {
   /// Extent: the run-time extent of dimension `dim` of tensor parameter `param` (a reduction bound).
   enum Kind : uint8_t { None, Decl, Param, Local, Index, Score, Builtin, Extent } kind = None;
-  IndexVar index = IndexVar::B;          ///< Index
-  int dim = 0;                           ///< Extent: the dimension of `param`
-  const attn::Decl* decl = nullptr;      ///< Decl; Param and Extent: the declaration `param` belongs to
-  union {                                // which member: by `kind`
-    const attn::Param* param = nullptr;  ///< Param, Extent
-    const attn::Binding* local;          ///< Local
+  IndexVar index = IndexVar::B;  ///< Index
+  int dim = 0;                   ///< Extent: the dimension of `param`
+  union {                        // which member: by `kind`
+    const attn::Decl* decl = nullptr;  ///< Decl
+    const attn::Param* param;          ///< Param, Extent (param->owner declares it)
+    const attn::Binding* local;        ///< Local
   };
 };
 
@@ -105,6 +105,7 @@ struct Param {
   SourceRange range;  ///< the whole `name: type`
   SourceRange name_range;
   Type type;
+  const Decl* owner = nullptr;  ///< the declaration whose parameter it is
 };
 
 /// One `key = value;` line of a kernel.

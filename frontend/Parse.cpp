@@ -156,7 +156,10 @@ class AstBuilder {
         if (auto d = kernel(k)) m->decls.push_back(std::move(d));
       }
     }
-    for (auto& d : m->decls) d->module = m.get();
+    for (auto& d : m->decls) {
+      d->module = m.get();
+      for (Param& p : d->params) p.owner = d.get();
+    }
     return m;
   }
 

@@ -78,7 +78,7 @@ class AstPrinter {
   static std::string ref_name(const SymbolRef& r) {
     switch (r.kind) {
       case SymbolRef::Decl: return std::string(" -> ") + decl_kind_name(r.decl->kind) + " " + r.decl->name;
-      case SymbolRef::Param: return " -> param of " + r.decl->name;
+      case SymbolRef::Param: return " -> param of " + r.param->owner->name;
       case SymbolRef::Local: return " -> let";
       case SymbolRef::Index: return " -> index";
       case SymbolRef::Score: return " -> score";

@@ -231,7 +231,6 @@ Type Checker::check_name(Expr& e, Context& c, bool as_callee) {
       if (p.name == n) {
         e.ref.kind = SymbolRef::Param;
         e.ref.param = &p;
-        e.ref.decl = c.decl;
         return p.type;
       }
   for (int i = 0; i < 4; ++i)
@@ -247,7 +246,6 @@ Type Checker::check_name(Expr& e, Context& c, bool as_callee) {
           if (p.type.dims()[i] == n) {
             e.ref.kind = SymbolRef::Extent;
             e.ref.param = &p;
-            e.ref.decl = c.decl;
             e.ref.dim = static_cast<int>(i);
             return Type::of(TypeKind::Int);
           }
@@ -430,7 +428,7 @@ Type Checker::check_index(Expr& e, Context& c) {
                                  count(bt.dims().size(), "dimension") + " but is indexed with " +
                                  std::to_string(n));
   if (!ok) return Type::error();
-  switch (bt.elem) {
+  switch (bt.elem()) {
     case ElemType::I32: return Type::of(TypeKind::Int);
     case ElemType::F32: return Type::of(TypeKind::Float);
     case ElemType::Bool: return Type::of(TypeKind::Bool);

@@ -89,7 +89,7 @@ class OccurrenceCollector {
       case SymbolRef::Decl: o.decl = r.decl; break;
       case SymbolRef::Param:
         o.kind = OccurrenceKind::Param;
-        o.decl = r.decl;
+        o.decl = r.param->owner;
         o.param = r.param;
         break;
       case SymbolRef::Local:
@@ -101,7 +101,7 @@ class OccurrenceCollector {
       case SymbolRef::Builtin: o.kind = OccurrenceKind::Builtin; break;
       case SymbolRef::Extent:  // a dimension name: it refers to the tensor parameter declaring it
         o.kind = OccurrenceKind::Param;
-        o.decl = r.decl;
+        o.decl = r.param->owner;
         o.param = r.param;
         break;
     }
