@@ -76,8 +76,8 @@ struct Binding {
   NodeList<Binding> elements;     ///< a tuple binding's names (no value of their own)
 };
 
-/// An editor's analysis holds one per ~7 bytes of text, hence the packing: the literal values
-/// share their bytes.
+/// An editor's analysis holds one per ~7 bytes of text, hence 120 bytes: a view for the text,
+/// NodeLists, a union for the literal values, a Type of 8 bytes and a SymbolRef of 16.
 struct Expr {
   ExprKind kind;
   bool bool_value = false;  ///< BoolLit
