@@ -122,11 +122,11 @@ class AstBuilder {
     return std::string(s.data(), s.size());
   }
 
-  // An expression's text: a view of the source, which outlives the AST.
-  template <class Node>
-  std::string_view source_text(Node* x) const {
-    return sources_.slice(range(x));
-  }
+  // An expression's text: a view of the token in the source, which outlives the AST. (A literal's
+  // context can also hold the tokens error recovery skipped, even half of a UTF-8 character: its
+  // text is its token's.)
+  std::string_view source_text(antlr4::Token* t) const { return sources_.slice(range(t)); }
+  std::string_view source_text(antlr4::tree::TerminalNode* n) const { return source_text(n->getSymbol()); }
 
   static bool ok(antlr4::Token* t) {
     return t && t->getType() != antlr4::Token::EOF && t->getTokenIndex() != static_cast<size_t>(-1) &&
@@ -292,7 +292,7 @@ class AstBuilder {
     if (auto* c = dynamic_cast<P::FloatLitContext*>(ctx)) return float_literal(c);
     if (auto* c = dynamic_cast<P::BoolLitContext*>(ctx)) {
       auto e = make(ExprKind::BoolLit, c);
-      e->text = source_text(c);
+      e->text = source_text(c->TRUE() ? c->TRUE() : c->FALSE());
       e->bool_value = e->text == "true";
       return e;
     }
@@ -344,7 +344,7 @@ class AstBuilder {
   // is -1); a decimal one a non-negative value.
   ExprPtr int_literal(AttnParser::IntLitContext* c) {
     auto e = make(ExprKind::IntLit, c);
-    e->text = source_text(c);
+    e->text = source_text(c->INT());
     std::string digits;
     for (char ch : e->text)
       if (ch != '_') digits += ch;
@@ -363,7 +363,7 @@ class AstBuilder {
   // FLOAT, `_` separators allowed.
   ExprPtr float_literal(AttnParser::FloatLitContext* c) {
     auto e = make(ExprKind::FloatLit, c);
-    e->text = source_text(c);
+    e->text = source_text(c->FLOAT());
     std::string digits;
     for (char ch : e->text)
       if (ch != '_') digits += ch;
