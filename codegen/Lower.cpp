@@ -137,8 +137,8 @@ class Lowering {
       a.name = p.name;
       if (p.type.kind == TypeKind::Tensor) {
         a.kind = KernelArg::Kind::Buffer;
-        a.elem = p.type.elem;
-        a.dims = p.type.dims;
+        a.elem = p.type.elem();
+        a.dims = p.type.dims();
         a.param = HI::Parameter(halide_elem_type(a.elem), true, static_cast<int>(a.dims.size()), p.name);
       } else {
         a.kind = KernelArg::Kind::Scalar;
@@ -432,8 +432,11 @@ class Lowering {
     }
   }
 
-  Expr binary(const attn::Expr& e, const Env& env) {
-    const std::string& op = e.text;
+  // Inlined into eval_impl, and its arithmetic helpers kept out: a chain of definitions recurses
+  // through it once per level, and the stack a level takes is what bounds the chain
+  // (tests/frontend/test_limits.cpp).
+  [[gnu::always_inline]] Expr binary(const attn::Expr& e, const Env& env) {
+    std::string_view op = e.text;
     if (op == "&&" || op == "||") {
       Expr a = as_bool(eval(*e.operands[0], env), env), b = as_bool(eval(*e.operands[1], env), env);
       return op == "&&" ? (a && b) : (a || b);
@@ -477,7 +480,7 @@ class Lowering {
 
   // `a op b` (or `-b` for an empty op) when both are i32 constants, e.g. a scalar parameter bound
   // at the kernel: an overflow is reported at `e` instead of failing in the generated code.
-  std::optional<Expr> fold(const attn::Expr& e, const std::string& op, const Expr& a, const Expr& b) {
+  std::optional<Expr> fold(const attn::Expr& e, std::string_view op, const Expr& a, const Expr& b) {
     const int64_t *x = HI::as_const_int(a), *y = HI::as_const_int(b);
     if (!x || !y || a.type() != Halide::Int(32) || b.type() != Halide::Int(32)) return std::nullopt;
     std::optional<int64_t> r = fold_int(op.empty() ? "-" : op, op.empty() ? 0 : *x, *y);
@@ -490,16 +493,16 @@ class Lowering {
   }
 
   // Python's floor division. Halide's integer division is Euclidean (equal to floor for a
-  // positive divisor) and gives 0 for a zero divisor.
-  static Expr floor_div(const Expr& a, const Expr& b) {
+  // positive divisor) and gives 0 for a zero divisor. Not inlined: see binary.
+  [[gnu::noinline]] static Expr floor_div(const Expr& a, const Expr& b) {
     if (a.type().is_float()) return Halide::floor(a / b);
     if (HI::is_positive_const(b)) return a / b;
     Expr zero = HI::make_zero(a.type());
     return Halide::select(b < zero, (zero - a) / (zero - b), a / b);
   }
 
-  // Python's modulo: the result has the sign of the divisor.
-  static Expr python_mod(const Expr& a, const Expr& b) {
+  // Python's modulo: the result has the sign of the divisor. Not inlined: see binary.
+  [[gnu::noinline]] static Expr python_mod(const Expr& a, const Expr& b) {
     if (a.type().is_float()) return a - b * Halide::floor(a / b);
     if (HI::is_positive_const(b)) return a % b;
     Expr zero = HI::make_zero(a.type());
@@ -508,7 +511,7 @@ class Lowering {
 
   Value eval_call(const attn::Expr& e, const Env& env) {
     const attn::Expr& callee = *e.operands[0];
-    if (callee.ref.kind == SymbolRef::Builtin) return val(builtin(callee.ref.builtin, e, env));
+    if (callee.ref.kind == SymbolRef::Builtin) return val(builtin(callee.text, e, env));
     if (callee.ref.kind == SymbolRef::Param) {
       auto c = std::make_shared<Closure>();
       c->param = callee.ref.param;
@@ -560,8 +563,8 @@ class Lowering {
     Env inner = fn_env(c, env);
     Value v = eval(*c.decl->body, inner);
     for (size_t i = 0; i < v.tuple.size(); ++i) {
-      if (c.decl->result.elements[i] == TypeKind::Float) v.tuple[i] = to_float(v.tuple[i]);
-      if (c.decl->result.elements[i] == TypeKind::Bool && !v.tuple[i].type().is_bool())
+      if (c.decl->result.elements()[i] == TypeKind::Float) v.tuple[i] = to_float(v.tuple[i]);
+      if (c.decl->result.elements()[i] == TypeKind::Bool && !v.tuple[i].type().is_bool())
         v.tuple[i] = v.tuple[i] != HI::make_zero(v.tuple[i].type());
     }
     return v;
@@ -632,7 +635,7 @@ class Lowering {
   }
 
   // A builtin call: its arguments lowered, then the builtin's lowering (codegen/LowerBuiltin).
-  Expr builtin(const std::string& name, const attn::Expr& e, const Env& env) {
+  Expr builtin(std::string_view name, const attn::Expr& e, const Env& env) {
     std::vector<Expr> args;
     for (const Argument& arg : e.args) args.push_back(value_expr(*arg.value, env));
     return lower_builtin(find_builtin(name)->fn, std::move(args));

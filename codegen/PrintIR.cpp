@@ -13,9 +13,7 @@ std::string print_ir(const KernelIR& ir) {
   out << "kernel " << ir.name << "\n";
   for (const KernelArg& a : ir.args) {
     if (a.kind == KernelArg::Kind::Buffer) {
-      Type t = Type::of(TypeKind::Tensor);
-      t.elem = a.elem;
-      t.dims = a.dims;
+      Type t = Type::tensor(a.elem, a.dims);
       out << "  arg " << a.name << ": " << type_name(t) << "\n";
     } else {
       out << "  arg " << a.name << ": "

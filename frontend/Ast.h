@@ -5,8 +5,10 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "frontend/NodeList.h"
 #include "frontend/Source.h"
 #include "frontend/Types.h"
 
@@ -17,7 +19,7 @@ struct Param;
 struct Binding;
 struct Module;
 
-enum class ExprKind {
+enum class ExprKind : uint8_t {
   IntLit,    ///< 42
   FloatLit,  ///< 1.5, 2e3
   BoolLit,   ///< true, false
@@ -37,20 +39,20 @@ enum class ExprKind {
 };
 
 /// The four index variables in scope everywhere.
-enum class IndexVar { B, H, Q, KV };
+enum class IndexVar : uint8_t { B, H, Q, KV };
 inline constexpr const char* kIndexNames[] = {"b", "h", "q", "kv"};
 
-/// What a name refers to, filled by Sema.
+/// What a name refers to, filled by Sema. A Builtin is the function the name spells.
 struct SymbolRef {
   /// Extent: the run-time extent of dimension `dim` of tensor parameter `param` (a reduction bound).
-  enum Kind { None, Decl, Param, Local, Index, Score, Builtin, Extent } kind = None;
-  const attn::Decl* decl = nullptr;      ///< Decl
-  const attn::Param* param = nullptr;    ///< Param (of `owner`)
-  const attn::Decl* owner = nullptr;     ///< Param: the declaration the parameter belongs to
-  const attn::Binding* local = nullptr;  ///< Local
-  IndexVar index = IndexVar::B;          ///< Index
-  std::string builtin;                   ///< Builtin function name
-  int dim = 0;                           ///< Extent: the dimension of `param`
+  enum Kind : uint8_t { None, Decl, Param, Local, Index, Score, Builtin, Extent } kind = None;
+  IndexVar index = IndexVar::B;  ///< Index
+  int dim = 0;                   ///< Extent: the dimension of `param`
+  union {                        // which member: by `kind`
+    const attn::Decl* decl = nullptr;  ///< Decl
+    const attn::Param* param;          ///< Param, Extent (param->owner declares it)
+    const attn::Binding* local;        ///< Local
+  };
 };
 
 struct Expr;
@@ -71,23 +73,29 @@ struct Binding {
   ExprPtr value;
   Type type;                      ///< filled by Sema
   bool is_reduction_var = false;  ///< its value is not what it holds: it ranges over [0, value)
-  std::vector<Binding> elements;  ///< a tuple binding's names (no value of their own)
+  NodeList<Binding> elements;     ///< a tuple binding's names (no value of their own)
 };
 
+/// An editor's analysis holds one per ~7 bytes of text, hence 120 bytes: a view for the text,
+/// NodeLists, a union for the literal values, a Type of 8 bytes and a SymbolRef of 16.
 struct Expr {
   ExprKind kind;
+  bool bool_value = false;  ///< BoolLit
   SourceRange range;
-  std::string text;  ///< Name: the identifier; Unary/Binary: the operator; literals: the spelling
-  int64_t int_value = 0;
-  double float_value = 0;
-  bool bool_value = false;
-  std::vector<ExprPtr> operands;
-  std::vector<Argument> args;
-  std::vector<Binding> bindings;
+  /// Name: the identifier; Unary/Binary: the operator; literals: the spelling. A view of the
+  /// source text (which the Program's SourceManager owns) or of a literal.
+  std::string_view text;
+  union {                   // which member: by `kind`
+    int64_t int_value = 0;  ///< IntLit
+    double float_value;     ///< FloatLit
+  };
+  NodeList<ExprPtr> operands;
+  NodeList<Argument> args;
+  NodeList<Binding> bindings;
 
   SymbolRef ref;                  ///< Name: what it refers to (Sema)
   Type type;                      ///< the expression's type (Sema)
-  std::optional<int64_t> folded;  ///< an int expression of constants: its value (Sema)
+  std::optional<int32_t> folded;  ///< an int expression of constants: its value (Sema; ints are i32)
 
   Expr(ExprKind k, SourceRange r) : kind(k), range(r) {}
 };
@@ -97,6 +105,7 @@ struct Param {
   SourceRange range;  ///< the whole `name: type`
   SourceRange name_range;
   Type type;
+  const Decl* owner = nullptr;  ///< the declaration whose parameter it is
 };
 
 /// One `key = value;` line of a kernel.

@@ -51,7 +51,7 @@ const std::vector<BuiltinInfo>& builtin_functions() {
   return table;
 }
 
-const BuiltinInfo* find_builtin(const std::string& name) {
+const BuiltinInfo* find_builtin(std::string_view name) {
   for (const BuiltinInfo& b : builtin_functions())
     if (name == b.name) return &b;
   return nullptr;
@@ -90,7 +90,7 @@ const std::vector<KernelOptionInfo>& kernel_options() {
   return table;
 }
 
-const KernelOptionInfo* find_kernel_option(const std::string& key) {
+const KernelOptionInfo* find_kernel_option(std::string_view key) {
   for (const KernelOptionInfo& o : kernel_options())
     if (key == o.key) return &o;
   return nullptr;

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace attn {
@@ -61,7 +62,7 @@ struct BuiltinInfo {
 /// Every builtin, in BuiltinFn order.
 const std::vector<BuiltinInfo>& builtin_functions();
 /// The builtin called `name`, or null.
-const BuiltinInfo* find_builtin(const std::string& name);
+const BuiltinInfo* find_builtin(std::string_view name);
 /// The entry of `fn`.
 const BuiltinInfo& builtin_info(BuiltinFn fn);
 
@@ -90,6 +91,6 @@ struct KernelOptionInfo {
 /// Every kernel option, in KernelOption order.
 const std::vector<KernelOptionInfo>& kernel_options();
 /// The option spelt `key`, or null.
-const KernelOptionInfo* find_kernel_option(const std::string& key);
+const KernelOptionInfo* find_kernel_option(std::string_view key);
 
 }  // namespace attn

@@ -3,7 +3,7 @@
 
 namespace attn {
 
-std::optional<int64_t> fold_int(const std::string& op, int64_t a, int64_t b) {
+std::optional<int64_t> fold_int(std::string_view op, int64_t a, int64_t b) {
   if (op == "+") return a + b;
   if (op == "-") return a - b;
   if (op == "*") return a * b;
@@ -21,9 +21,9 @@ std::optional<int64_t> fold_int(const std::string& op, int64_t a, int64_t b) {
   return std::nullopt;
 }
 
-std::string int_overflow_message(const std::string& op, int64_t a, int64_t b, int64_t result) {
-  std::string expr =
-      op.empty() ? "-(" + std::to_string(b) + ")" : std::to_string(a) + " " + op + " " + std::to_string(b);
+std::string int_overflow_message(std::string_view op, int64_t a, int64_t b, int64_t result) {
+  std::string expr = op.empty() ? "-(" + std::to_string(b) + ")"
+                                : std::to_string(a) + " " + std::string(op) + " " + std::to_string(b);
   return "integer overflow: " + expr + " is " + std::to_string(result) + ", outside the 32-bit range";
 }
 

@@ -95,7 +95,8 @@ class SyntaxErrorListener : public antlr4::BaseErrorListener {
 // Builds AST nodes from the parse tree. Contexts that failed to parse are skipped.
 class AstBuilder {
  public:
-  AstBuilder(FileId file, DiagnosticEngine& diags) : file_(file), diags_(diags) {}
+  AstBuilder(const SourceManager& sources, FileId file, DiagnosticEngine& diags)
+      : sources_(sources), file_(file), diags_(diags) {}
 
   SourceRange range(antlr4::ParserRuleContext* ctx) const {
     auto* start = ctx->getStart();
@@ -112,6 +113,21 @@ class AstBuilder {
     return {file_, static_cast<uint32_t>(t->getStartIndex()), static_cast<uint32_t>(t->getStopIndex() + 1)};
   }
 
+  // The text of a token or rule. ANTLR's getText() gives a string with room for 4 bytes a character
+  // (its conversion from UTF-32 reserves the worst case), which a name of 4 to 7 characters keeps
+  // on the heap; the AST holds one per name, so it keeps an exact copy (a short one inline).
+  template <class Node>
+  static std::string spelling(Node* x) {
+    std::string s = x->getText();
+    return std::string(s.data(), s.size());
+  }
+
+  // An expression's text: a view of the token in the source, which outlives the AST. (A literal's
+  // context can also hold the tokens error recovery skipped, even half of a UTF-8 character: its
+  // text is its token's.)
+  std::string_view source_text(antlr4::Token* t) const { return sources_.slice(range(t)); }
+  std::string_view source_text(antlr4::tree::TerminalNode* n) const { return source_text(n->getSymbol()); }
+
   static bool ok(antlr4::Token* t) {
     return t && t->getType() != antlr4::Token::EOF && t->getTokenIndex() != static_cast<size_t>(-1) &&
            t->getStopIndex() + 1 > t->getStartIndex();
@@ -125,10 +141,10 @@ class AstBuilder {
         Import i;
         i.range = range(imp);
         if (auto* dn = imp->dottedName()) {
-          i.spelling = dn->getText();
+          i.spelling = spelling(dn);
           i.is_std = true;
         } else if (auto* s = imp->STRING()) {
-          std::string t = s->getText();
+          std::string t = spelling(s);
           i.spelling = t.size() >= 2 ? t.substr(1, t.size() - 2) : t;
         } else {
           continue;
@@ -140,7 +156,10 @@ class AstBuilder {
         if (auto d = kernel(k)) m->decls.push_back(std::move(d));
       }
     }
-    for (auto& d : m->decls) d->module = m.get();
+    for (auto& d : m->decls) {
+      d->module = m.get();
+      for (Param& p : d->params) p.owner = d.get();
+    }
     return m;
   }
 
@@ -169,12 +188,13 @@ class AstBuilder {
         d->result = type(fn->type());
       } else {
         // `-> (int, float)`: a tuple of scalars (Sema rejects other element types).
-        d->result = Type::of(TypeKind::Tuple);
+        std::vector<TypeKind> elements;
         for (auto* t : fn->tupleType()->type()) {
           Type element = type(t);
           if (element.kind == TypeKind::Tensor || element.kind == TypeKind::Tuple) element = Type::error();
-          d->result.elements.push_back(element.kind);
+          elements.push_back(element.kind);
         }
+        d->result = Type::tuple(std::move(elements));
       }
       d->body = expr(fn->expr());
       if (!d->body) return nullptr;
@@ -193,7 +213,7 @@ class AstBuilder {
     for (auto* it : k->kernelItem()) {
       if (!ok(it->key)) continue;
       KernelItem item;
-      item.key = it->key->getText();
+      item.key = spelling(it->key);
       item.key_range = range(it->key);
       item.range = range(it);
       if (auto* e = it->expr()) {
@@ -212,7 +232,7 @@ class AstBuilder {
   std::unique_ptr<Decl> decl(DeclKind kind, antlr4::ParserRuleContext* ctx, antlr4::Token* name) {
     auto d = std::make_unique<Decl>();
     d->kind = kind;
-    d->name = name->getText();
+    d->name = spelling(name);
     d->range = range(ctx);
     d->name_range = range(name);
     return d;
@@ -223,7 +243,7 @@ class AstBuilder {
     for (auto* p : pl->param()) {
       if (!ok(p->name) || !p->type()) continue;
       Param param;
-      param.name = p->name->getText();
+      param.name = spelling(p->name);
       param.range = range(p);
       param.name_range = range(p->name);
       param.type = type(p->type());
@@ -245,16 +265,17 @@ class AstBuilder {
       return Type::error();
     }
     if (auto* tt = dynamic_cast<AttnParser::TensorTypeContext*>(t)) {
-      Type ty = Type::of(TypeKind::Tensor);
       if (!tt->elem) return Type::error();
+      ElemType elem = ElemType::Bool;
       switch (tt->elem->getType()) {
-        case AttnLexer::I32_T: ty.elem = ElemType::I32; break;
-        case AttnLexer::F32_T: ty.elem = ElemType::F32; break;
-        default: ty.elem = ElemType::Bool; break;
+        case AttnLexer::I32_T: elem = ElemType::I32; break;
+        case AttnLexer::F32_T: elem = ElemType::F32; break;
+        default: break;
       }
-      for (auto* d : tt->dim()) ty.dims.push_back(d->getText());
-      if (ty.dims.empty()) return Type::error();
-      return ty;
+      std::vector<std::string> dims;
+      for (auto* d : tt->dim()) dims.push_back(spelling(d));
+      if (dims.empty()) return Type::error();
+      return Type::tensor(elem, std::move(dims));
     }
     return Type::error();
   }
@@ -271,7 +292,7 @@ class AstBuilder {
     if (auto* c = dynamic_cast<P::FloatLitContext*>(ctx)) return float_literal(c);
     if (auto* c = dynamic_cast<P::BoolLitContext*>(ctx)) {
       auto e = make(ExprKind::BoolLit, c);
-      e->text = c->getText();
+      e->text = source_text(c->TRUE() ? c->TRUE() : c->FALSE());
       e->bool_value = e->text == "true";
       return e;
     }
@@ -283,7 +304,7 @@ class AstBuilder {
     if (auto* c = dynamic_cast<P::NameExprContext*>(ctx)) {
       if (!ok(c->name)) return nullptr;
       auto e = make(ExprKind::Name, c);
-      e->text = c->name->getText();
+      e->text = source_text(c->name);
       return e;
     }
     // tuple: '(' expr (',' expr)+ ')'
@@ -292,11 +313,11 @@ class AstBuilder {
     if (auto* c = dynamic_cast<P::ParenExprContext*>(ctx))
       return unary_like(ExprKind::Paren, c, c->expr(0), "");
     if (auto* c = dynamic_cast<P::UnaryExprContext*>(ctx))
-      return unary_like(ExprKind::Unary, c, c->expr(), c->op->getText());
-    if (auto* c = dynamic_cast<P::MulExprContext*>(ctx)) return binary(c, c->expr(), c->op->getText());
-    if (auto* c = dynamic_cast<P::AddExprContext*>(ctx)) return binary(c, c->expr(), c->op->getText());
-    if (auto* c = dynamic_cast<P::CmpExprContext*>(ctx)) return binary(c, c->expr(), c->op->getText());
-    if (auto* c = dynamic_cast<P::ShiftExprContext*>(ctx)) return binary(c, c->expr(), c->op->getText());
+      return unary_like(ExprKind::Unary, c, c->expr(), source_text(c->op));
+    if (auto* c = dynamic_cast<P::MulExprContext*>(ctx)) return binary(c, c->expr(), source_text(c->op));
+    if (auto* c = dynamic_cast<P::AddExprContext*>(ctx)) return binary(c, c->expr(), source_text(c->op));
+    if (auto* c = dynamic_cast<P::CmpExprContext*>(ctx)) return binary(c, c->expr(), source_text(c->op));
+    if (auto* c = dynamic_cast<P::ShiftExprContext*>(ctx)) return binary(c, c->expr(), source_text(c->op));
     if (auto* c = dynamic_cast<P::BitAndExprContext*>(ctx)) return binary(c, c->expr(), "&");
     if (auto* c = dynamic_cast<P::BitXorExprContext*>(ctx)) return binary(c, c->expr(), "^");
     if (auto* c = dynamic_cast<P::BitOrExprContext*>(ctx)) return binary(c, c->expr(), "|");
@@ -323,7 +344,7 @@ class AstBuilder {
   // is -1); a decimal one a non-negative value.
   ExprPtr int_literal(AttnParser::IntLitContext* c) {
     auto e = make(ExprKind::IntLit, c);
-    e->text = c->getText();
+    e->text = source_text(c->INT());
     std::string digits;
     for (char ch : e->text)
       if (ch != '_') digits += ch;
@@ -331,7 +352,7 @@ class AstBuilder {
     const char* first = digits.data() + (hex ? 2 : 0);
     auto res = std::from_chars(first, digits.data() + digits.size(), e->int_value, hex ? 16 : 10);
     if (res.ec != std::errc() || e->int_value > (hex ? 0xFFFFFFFFLL : 2147483647LL)) {
-      diags_.error(e->range, "integer literal '" + e->text + "' does not fit in 32 bits");
+      diags_.error(e->range, "integer literal '" + std::string(e->text) + "' does not fit in 32 bits");
       e->int_value = 0;
     } else if (e->int_value > 2147483647) {
       e->int_value -= int64_t{1} << 32;
@@ -342,7 +363,7 @@ class AstBuilder {
   // FLOAT, `_` separators allowed.
   ExprPtr float_literal(AttnParser::FloatLitContext* c) {
     auto e = make(ExprKind::FloatLit, c);
-    e->text = c->getText();
+    e->text = source_text(c->FLOAT());
     std::string digits;
     for (char ch : e->text)
       if (ch != '_') digits += ch;
@@ -372,7 +393,7 @@ class AstBuilder {
       Argument arg;
       if (a->name) {
         if (!ok(a->name)) return nullptr;
-        arg.name = a->name->getText();
+        arg.name = spelling(a->name);
         arg.name_range = range(a->name);
       }
       arg.value = expr(a->expr());
@@ -386,15 +407,16 @@ class AstBuilder {
   ExprPtr reduction(AttnParser::ReduceExprContext* c) {
     auto parts = c->expr();
     if (!ok(c->op) || !ok(c->var) || parts.size() != 2) return nullptr;
-    std::string op = c->op->getText();
+    std::string_view op = source_text(c->op);
     if (op != "sum" && op != "any" && op != "all" && op != "max" && op != "min") {
-      diags_.error(range(c->op), "unknown reduction '" + op + "': expected sum, any, all, max or min");
+      diags_.error(range(c->op),
+                   "unknown reduction '" + std::string(op) + "': expected sum, any, all, max or min");
       return nullptr;
     }
     auto e = make(ExprKind::Reduce, c);
     e->text = op;
     Binding var;
-    var.name = c->var->getText();
+    var.name = spelling(c->var);
     var.name_range = range(c->var);
     var.is_reduction_var = true;
     var.value = expr(parts[0]);
@@ -424,13 +446,13 @@ class AstBuilder {
     Binding bind;
     if (b->name) {
       if (!ok(b->name)) return std::nullopt;
-      bind.name = b->name->getText();
+      bind.name = spelling(b->name);
       bind.name_range = range(b->name);
     } else {
       for (antlr4::Token* n : b->names) {
         if (!ok(n)) return std::nullopt;
         Binding element;
-        element.name = n->getText();
+        element.name = spelling(n);
         element.name_range = range(n);
         bind.elements.push_back(std::move(element));
       }
@@ -443,27 +465,29 @@ class AstBuilder {
   }
 
   ExprPtr unary_like(ExprKind k, AttnParser::ExprContext* ctx, AttnParser::ExprContext* inner,
-                     std::string op) {
+                     std::string_view op) {
     auto x = expr(inner);
     if (!x) return nullptr;
     auto e = make(k, ctx);
-    e->text = std::move(op);
+    e->text = op;
     e->operands.push_back(std::move(x));
     return e;
   }
 
-  ExprPtr binary(AttnParser::ExprContext* ctx, std::vector<AttnParser::ExprContext*> parts, std::string op) {
+  ExprPtr binary(AttnParser::ExprContext* ctx, std::vector<AttnParser::ExprContext*> parts,
+                 std::string_view op) {
     if (parts.size() != 2) return nullptr;
     auto l = expr(parts[0]);
     auto r = expr(parts[1]);
     if (!l || !r) return nullptr;
     auto e = make(ExprKind::Binary, ctx);
-    e->text = std::move(op);
+    e->text = op;
     e->operands.push_back(std::move(l));
     e->operands.push_back(std::move(r));
     return e;
   }
 
+  const SourceManager& sources_;
   FileId file_;
   DiagnosticEngine& diags_;
 };
@@ -649,7 +673,7 @@ ParseResult parse_module(const SourceManager& sources, FileId file, DiagnosticEn
   parser.removeErrorListeners();
   parser.addErrorListener(&listener);
   AttnParser::FileContext* tree = parser.file();
-  AstBuilder builder(file, diags);
+  AstBuilder builder(sources, file, diags);
   result.module = builder.build(tree);
   for (auto& d : result.module->decls) d->doc = doc_comment(sources, file, result.comments, *d);
   return result;

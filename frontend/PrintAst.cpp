@@ -78,7 +78,7 @@ class AstPrinter {
   static std::string ref_name(const SymbolRef& r) {
     switch (r.kind) {
       case SymbolRef::Decl: return std::string(" -> ") + decl_kind_name(r.decl->kind) + " " + r.decl->name;
-      case SymbolRef::Param: return " -> param of " + r.owner->name;
+      case SymbolRef::Param: return " -> param of " + r.param->owner->name;
       case SymbolRef::Local: return " -> let";
       case SymbolRef::Index: return " -> index";
       case SymbolRef::Score: return " -> score";
@@ -91,7 +91,10 @@ class AstPrinter {
 
   void expr(const Expr& e, int depth) {
     std::string text = kind_name(e.kind);
-    if (!e.text.empty()) text += " " + e.text;
+    if (!e.text.empty()) {
+      text += ' ';
+      text += e.text;
+    }
     if (e.kind == ExprKind::Name) text += ref_name(e.ref);
     if (!e.type.is_error()) text += " : " + type_name(e.type);
     line(depth, text, e.range);

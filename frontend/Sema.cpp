@@ -60,8 +60,8 @@ std::string describe(const Expr& e, const Type& t) {
   while (x->kind == ExprKind::Paren) x = x->operands[0].get();
   const Expr* name = x->kind == ExprKind::Call ? x->operands[0].get() : x;
   if (name->kind == ExprKind::Name && name->ref.kind == SymbolRef::Decl) {
-    if (name->ref.decl->kind == DeclKind::Mask) return "mask '" + name->text + "'";
-    if (name->ref.decl->kind == DeclKind::Score) return "score modifier '" + name->text + "'";
+    if (name->ref.decl->kind == DeclKind::Mask) return "mask '" + std::string(name->text) + "'";
+    if (name->ref.decl->kind == DeclKind::Score) return "score modifier '" + std::string(name->text) + "'";
   }
   if (t.kind == TypeKind::Score) return "a score modifier";
   if (t.kind == TypeKind::Mask) return "a mask";

@@ -36,7 +36,8 @@ Type Checker::check_call(Expr& e, Context& c) {
     for (Argument& a : e.args) {
       Type t = check(*a.value, c);
       if (a.name.empty()) {
-        error_at(a.value->range, std::string(is_score ? "score" : "mask") + " parameter '" + callee.text +
+        error_at(a.value->range, std::string(is_score ? "score" : "mask") + " parameter '" +
+                                     std::string(callee.text) +
                                      "' takes only named index arguments (q = ..., kv = ...)");
       } else if (is_index_name(a.name)) {
         if (!t.is_error() && t.kind != TypeKind::Int)
@@ -59,7 +60,7 @@ Type Checker::check_call(Expr& e, Context& c) {
   if (r.kind == SymbolRef::Index) what = "an index variable";
   if (r.kind == SymbolRef::Score) what = "the score variable";
   if (r.kind == SymbolRef::Extent) what = "a dimension of tensor '" + r.param->name + "'";
-  return error_at(callee.range, "'" + callee.text + "' is " + what + " and cannot be called");
+  return error_at(callee.range, "'" + std::string(callee.text) + "' is " + what + " and cannot be called");
 }
 
 Type Checker::check_builtin_call(Expr& e, Context& c) {

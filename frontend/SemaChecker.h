@@ -100,12 +100,12 @@ class Checker {
   Type check_name(Expr& e, Context& c, bool as_callee);
   static std::string count(size_t n, const char* what);
   Type check_binary(Expr& e, Context& c);
-  static bool is_bit_operator(const std::string& op);
+  static bool is_bit_operator(std::string_view op);
 
   // Bit operators take ints. `&` and `|` between booleans are a slip for `&&` and `||`: the error
   // offers that fix. A constant shift count must be 0..31 (a run-time one is taken modulo 32).
   Type check_bit_operator(Expr& e, const Type& a, const Type& b);
-  static bool is_comparison(const std::string& op);
+  static bool is_comparison(std::string_view op);
 
   // An unparenthesized `&` or `|` directly under a chain of comparisons: `q >= kv & kv > 0` is
   // `q >= (kv & kv) > 0`, as in Python, and was surely meant as `&&`.

@@ -76,7 +76,7 @@ void Checker::check_decl(Decl& d) {
 
 // The body of an fn returning several values: a tuple of that arity, possibly under lets.
 void Checker::check_tuple_body(Expr& body, Context& c, const Decl& d) {
-  for (TypeKind k : d.result.elements)
+  for (TypeKind k : d.result.elements())
     if (k != TypeKind::Int && k != TypeKind::Float && k != TypeKind::Bool) {
       diags_.error(d.range, "fn '" + d.name + "' must return bool, int or float values");
       return;
@@ -107,16 +107,17 @@ void Checker::check_tuple_body(Expr& body, Context& c, const Decl& d) {
     ok = ok && !t.is_error();
   }
   if (!ok) return;
-  if (body.operands.size() != d.result.elements.size()) {
-    diags_.error(body.range, "fn '" + d.name + "' returns " + count(d.result.elements.size(), "value") +
+  if (body.operands.size() != d.result.elements().size()) {
+    diags_.error(body.range, "fn '" + d.name + "' returns " + count(d.result.elements().size(), "value") +
                                  " but its body has " + std::to_string(body.operands.size()));
     return;
   }
   for (size_t i = 0; i < body.operands.size(); ++i) {
     const Expr& x = *body.operands[i];
-    if (!assignable(as_value(x.type, c), Type::of(d.result.elements[i])))
+    if (!assignable(as_value(x.type, c), Type::of(d.result.elements()[i])))
       diags_.error(x.range, "value " + std::to_string(i + 1) + " of fn '" + d.name + "' is declared " +
-                                type_name(Type::of(d.result.elements[i])) + " but is " + describe(x, x.type));
+                                type_name(Type::of(d.result.elements()[i])) + " but is " +
+                                describe(x, x.type));
   }
   body.type = d.result;
 }
@@ -129,7 +130,7 @@ bool Checker::assignable(const Type& from, const Type& to) {
     case TypeKind::Mask: return boolish(from);
     case TypeKind::Score: return from.kind == TypeKind::Score || from.is_numeric();
     case TypeKind::Tensor:
-      return from.kind == TypeKind::Tensor && from.elem == to.elem && from.dims.size() == to.dims.size();
+      return from.kind == TypeKind::Tensor && from.elem() == to.elem() && from.dims().size() == to.dims().size();
     case TypeKind::Tuple: return false;
     case TypeKind::Error: return true;
   }

@@ -27,7 +27,7 @@ void Checker::fold(Expr& e) {
   };
   e.folded.reset();
   std::optional<int64_t> a, b;
-  std::string op;
+  std::string_view op;
   switch (e.kind) {
     case ExprKind::IntLit: e.folded = e.int_value; return;
     case ExprKind::Paren: e.folded = value(*e.operands[0]); return;
@@ -152,7 +152,7 @@ void Checker::check_let_bindings(Expr& e, Context& c) {
     if (b.type.kind == TypeKind::Tensor)
       diags_.error(b.value->range, "let cannot bind a tensor; index it instead");
     if (b.type.kind == TypeKind::Tuple) {
-      diags_.error(b.value->range, "this is " + count(b.type.elements.size(), "value") + " of type " +
+      diags_.error(b.value->range, "this is " + count(b.type.elements().size(), "value") + " of type " +
                                        type_name(b.type) + "; bind them with let (" + b.name +
                                        ", ...) = ...");
       b.type = Type::error();
@@ -172,12 +172,12 @@ void Checker::check_tuple_binding(Binding& b, Context& c) {
     if (b.type.kind != TypeKind::Tuple) {
       diags_.error(b.value->range, "let binds " + count(b.elements.size(), "name") + " but this is " +
                                        describe(*b.value, b.type) + ", a single value");
-    } else if (b.type.elements.size() != b.elements.size()) {
+    } else if (b.type.elements().size() != b.elements.size()) {
       diags_.error(b.name_range, "let binds " + count(b.elements.size(), "name") + " but its value gives " +
-                                     count(b.type.elements.size(), "value") + ", of types " +
+                                     count(b.type.elements().size(), "value") + ", of types " +
                                      type_name(b.type));
     } else {
-      for (size_t i = 0; i < b.elements.size(); ++i) b.elements[i].type = Type::of(b.type.elements[i]);
+      for (size_t i = 0; i < b.elements.size(); ++i) b.elements[i].type = Type::of(b.type.elements()[i]);
     }
   }
   for (Binding& x : b.elements) c.locals.push_back({x.name, &x});
@@ -204,11 +204,11 @@ Type Checker::check_reduce(Expr& e, Context& c) {
   const Expr& b = *e.operands[0];
   if (e.text == "any" || e.text == "all") {
     if (!boolish(body))
-      return error_at(b.range, "'" + e.text + "' reduces booleans, found " + describe(b, body));
+      return error_at(b.range, "'" + std::string(e.text) + "' reduces booleans, found " + describe(b, body));
     return Type::of(TypeKind::Bool);
   }
   if (!body.is_numeric())
-    return error_at(b.range, "'" + e.text + "' reduces numbers, found " + describe(b, body));
+    return error_at(b.range, "'" + std::string(e.text) + "' reduces numbers, found " + describe(b, body));
   return body;
 }
 
@@ -219,7 +219,7 @@ Type Checker::as_value(const Type& t, const Context& c) {
 }
 
 Type Checker::check_name(Expr& e, Context& c, bool as_callee) {
-  const std::string& n = e.text;
+  const std::string n(e.text);
   for (auto it = c.locals.rbegin(); it != c.locals.rend(); ++it)
     if (it->name == n) {
       e.ref.kind = SymbolRef::Local;
@@ -231,7 +231,6 @@ Type Checker::check_name(Expr& e, Context& c, bool as_callee) {
       if (p.name == n) {
         e.ref.kind = SymbolRef::Param;
         e.ref.param = &p;
-        e.ref.owner = c.decl;
         return p.type;
       }
   for (int i = 0; i < 4; ++i)
@@ -243,11 +242,10 @@ Type Checker::check_name(Expr& e, Context& c, bool as_callee) {
   if (c.in_bound && c.decl)
     for (const Param& p : c.decl->params)
       if (p.type.kind == TypeKind::Tensor)
-        for (size_t i = 0; i < p.type.dims.size(); ++i)
-          if (p.type.dims[i] == n) {
+        for (size_t i = 0; i < p.type.dims().size(); ++i)
+          if (p.type.dims()[i] == n) {
             e.ref.kind = SymbolRef::Extent;
             e.ref.param = &p;
-            e.ref.owner = c.decl;
             e.ref.dim = static_cast<int>(i);
             return Type::of(TypeKind::Int);
           }
@@ -281,7 +279,6 @@ Type Checker::check_name(Expr& e, Context& c, bool as_callee) {
   }
   if (find_builtin(n)) {
     e.ref.kind = SymbolRef::Builtin;
-    e.ref.builtin = n;
     if (as_callee) return Type::of(TypeKind::Error);
     return error_at(e.range, "builtin '" + n + "' must be called");
   }
@@ -293,7 +290,7 @@ Type Checker::check_name(Expr& e, Context& c, bool as_callee) {
     if (c.decl)
       for (const Param& p : c.decl->params)
         if (p.type.kind == TypeKind::Tensor)
-          for (const std::string& dim : p.type.dims) dims.push_back(dim);
+          for (const std::string& dim : p.type.dims()) dims.push_back(dim);
     Diagnostic& d = diags_.error(e.range, "unknown name '" + n +
                                               "' in a reduction bound: a bound is a constant, an int "
                                               "parameter or the name of a tensor parameter's dimension");
@@ -314,13 +311,13 @@ Type Checker::check_name(Expr& e, Context& c, bool as_callee) {
 Type Checker::check_binary(Expr& e, Context& c) {
   Type a = as_value(check(*e.operands[0], c), c), b = as_value(check(*e.operands[1], c), c);
   if (a.is_error() || b.is_error()) return Type::error();
-  const std::string& op = e.text;
+  std::string_view op = e.text;
   auto bad = [&](const char* expected) {
     const Expr& culprit =
         *e.operands[(op == "&&" || op == "||") ? (boolish(a) ? 1 : 0) : (a.is_numeric() ? 1 : 0)];
     const Type& t = &culprit == e.operands[0].get() ? a : b;
-    return error_at(culprit.range,
-                    "operator '" + op + "' expects " + expected + ", found " + describe(culprit, t));
+    return error_at(culprit.range, "operator '" + std::string(op) + "' expects " + expected + ", found " +
+                                       describe(culprit, t));
   };
   if (is_bit_operator(op)) return check_bit_operator(e, a, b);
   if (op == "&&" || op == "||") {
@@ -344,27 +341,28 @@ Type Checker::check_binary(Expr& e, Context& c) {
   return numeric_join(a, b);
 }
 
-bool Checker::is_bit_operator(const std::string& op) {
+bool Checker::is_bit_operator(std::string_view op) {
   return op == "&" || op == "|" || op == "^" || op == "<<" || op == ">>";
 }
 
 // Bit operators take ints. `&` and `|` between booleans are a slip for `&&` and `||`: the error
 // offers that fix. A constant shift count must be 0..31 (a run-time one is taken modulo 32).
 Type Checker::check_bit_operator(Expr& e, const Type& a, const Type& b) {
-  const std::string& op = e.text;
+  std::string_view op = e.text;
   if ((op == "&" || op == "|") && boolish(a) && boolish(b)) {
-    std::string logical = op + op;
+    std::string logical(op);
+    logical += op;
     SourceRange at = operator_range(e);
-    Diagnostic& d =
-        diags_.error(at, "operator '" + op + "' is for ints; did you mean '" + logical + "' (booleans)?");
+    Diagnostic& d = diags_.error(
+        at, "operator '" + std::string(op) + "' is for ints; did you mean '" + logical + "' (booleans)?");
     d.fixes.push_back({at, logical});
     return Type::error();
   }
   for (int i = 0; i < 2; ++i) {
     const Type& t = i == 0 ? a : b;
     if (t.kind != TypeKind::Int)
-      return error_at(e.operands[i]->range,
-                      "operator '" + op + "' expects ints, found " + describe(*e.operands[i], t));
+      return error_at(e.operands[i]->range, "operator '" + std::string(op) + "' expects ints, found " +
+                                                describe(*e.operands[i], t));
   }
   if ((op == "<<" || op == ">>") && e.operands[1]->folded &&
       (*e.operands[1]->folded < 0 || *e.operands[1]->folded > 31))
@@ -373,7 +371,7 @@ Type Checker::check_bit_operator(Expr& e, const Type& a, const Type& b) {
   return Type::of(TypeKind::Int);
 }
 
-bool Checker::is_comparison(const std::string& op) {
+bool Checker::is_comparison(std::string_view op) {
   return op == "==" || op == "!=" || op == "<" || op == "<=" || op == ">" || op == ">=";
 }
 
@@ -390,10 +388,11 @@ const Expr* Checker::loose_bit_operator(const Expr& cmp) {
 }
 
 Type Checker::misplaced_bit_operator(const Expr& bit) {
-  std::string logical = bit.text + bit.text;
+  std::string logical(bit.text);
+  logical += bit.text;
   SourceRange at = operator_range(bit);
-  Diagnostic& d =
-      diags_.error(at, "'" + bit.text + "' binds tighter than comparisons; did you mean '" + logical + "'?");
+  Diagnostic& d = diags_.error(
+      at, "'" + std::string(bit.text) + "' binds tighter than comparisons; did you mean '" + logical + "'?");
   d.fixes.push_back({at, logical});
   return Type::error();
 }
@@ -421,13 +420,15 @@ Type Checker::check_index(Expr& e, Context& c) {
   }
   if (bt.is_error()) return bt;
   if (bt.kind != TypeKind::Tensor)
-    return error_at(base.range, "'" + base.text + "' is not a tensor; it is " + describe(base, bt));
+    return error_at(base.range,
+                    "'" + std::string(base.text) + "' is not a tensor; it is " + describe(base, bt));
   size_t n = e.operands.size() - 1;
-  if (n != bt.dims.size())
-    return error_at(e.range, "tensor '" + base.text + "' has " + count(bt.dims.size(), "dimension") +
-                                 " but is indexed with " + std::to_string(n));
+  if (n != bt.dims().size())
+    return error_at(e.range, "tensor '" + std::string(base.text) + "' has " +
+                                 count(bt.dims().size(), "dimension") + " but is indexed with " +
+                                 std::to_string(n));
   if (!ok) return Type::error();
-  switch (bt.elem) {
+  switch (bt.elem()) {
     case ElemType::I32: return Type::of(TypeKind::Int);
     case ElemType::F32: return Type::of(TypeKind::Float);
     case ElemType::Bool: return Type::of(TypeKind::Bool);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -46,7 +47,8 @@ class SourceManager {
     std::string text;
     std::vector<uint32_t> line_starts;
   };
-  std::vector<File> files_;
+  /// A deque, so that a file's text stays where it is when files are added: the AST views it.
+  std::deque<File> files_;
 };
 
 }  // namespace attn

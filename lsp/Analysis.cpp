@@ -12,12 +12,6 @@ namespace attn::lsp {
 namespace {
 
 // Walks a module's AST and records what each written name refers to.
-Occurrence make(OccurrenceKind kind, SourceRange range, bool declaration = false) {
-  Occurrence o{kind, range, declaration, {}, nullptr, nullptr, nullptr, nullptr, {}};
-  if (declaration) o.target = range;
-  return o;
-}
-
 class OccurrenceCollector {
  public:
   explicit OccurrenceCollector(std::vector<Occurrence>& out) : out_(out) {}
@@ -29,12 +23,10 @@ class OccurrenceCollector {
       std::string_view text = sm.slice(imp.range);
       size_t at = text.find(imp.spelling);
       if (at == std::string_view::npos) continue;
-      Occurrence o =
-          make(OccurrenceKind::Module, {imp.range.file, imp.range.begin + static_cast<uint32_t>(at),
-                                        imp.range.begin + static_cast<uint32_t>(at + imp.spelling.size())});
+      Occurrence o(OccurrenceKind::Module,
+                   {imp.range.file, imp.range.begin + static_cast<uint32_t>(at),
+                    imp.range.begin + static_cast<uint32_t>(at + imp.spelling.size())});
       o.module = imp.target;
-      o.target = {imp.target->file, 0, 0};
-      o.name = imp.target->name;
       out_.push_back(o);
     }
     for (const auto& d : m.decls) decl(*d);
@@ -42,22 +34,18 @@ class OccurrenceCollector {
 
  private:
   void decl(const Decl& d) {
-    Occurrence o = make(OccurrenceKind::Decl, d.name_range, true);
+    Occurrence o(OccurrenceKind::Decl, d.name_range, true);
     o.decl = &d;
-    o.name = d.name;
     out_.push_back(o);
     for (const Param& p : d.params) {
-      Occurrence po = make(OccurrenceKind::Param, p.name_range, true);
+      Occurrence po(OccurrenceKind::Param, p.name_range, true);
       po.decl = &d;
       po.param = &p;
-      po.name = p.name;
       out_.push_back(po);
     }
     if (d.body) expr(*d.body);
     for (const KernelItem& item : d.items) {
-      Occurrence io = make(OccurrenceKind::KernelOption, item.key_range);
-      io.name = item.key;
-      out_.push_back(io);
+      out_.push_back(Occurrence(OccurrenceKind::KernelOption, item.key_range));
       // dtype's value names an element type, not a definition.
       const KernelOptionInfo* option = find_kernel_option(item.key);
       if (item.value && !(option && option->option == KernelOption::DType)) expr(*item.value);
@@ -69,9 +57,8 @@ class OccurrenceCollector {
     for (const Binding& b : e.bindings) {
       // A tuple binding `(x, y) = e` declares its elements; the pair itself has no name.
       for (const Binding* n : names_of(b)) {
-        Occurrence o = make(OccurrenceKind::Local, n->name_range, true);
+        Occurrence o(OccurrenceKind::Local, n->name_range, true);
         o.local = n;
-        o.name = n->name;
         out_.push_back(o);
       }
       if (b.value) expr(*b.value);
@@ -96,33 +83,26 @@ class OccurrenceCollector {
 
   void name(const Expr& e) {
     const SymbolRef& r = e.ref;
-    Occurrence o = make(OccurrenceKind::Decl, e.range);
-    o.name = e.text;
+    Occurrence o(OccurrenceKind::Decl, e.range);
     switch (r.kind) {
       case SymbolRef::None: return;
-      case SymbolRef::Decl:
-        o.decl = r.decl;
-        o.target = r.decl->name_range;
-        break;
+      case SymbolRef::Decl: o.decl = r.decl; break;
       case SymbolRef::Param:
         o.kind = OccurrenceKind::Param;
-        o.decl = r.owner;
+        o.decl = r.param->owner;
         o.param = r.param;
-        o.target = r.param->name_range;
         break;
       case SymbolRef::Local:
         o.kind = OccurrenceKind::Local;
         o.local = r.local;
-        o.target = r.local->name_range;
         break;
       case SymbolRef::Index: o.kind = OccurrenceKind::Index; break;
       case SymbolRef::Score: o.kind = OccurrenceKind::Score; break;
       case SymbolRef::Builtin: o.kind = OccurrenceKind::Builtin; break;
       case SymbolRef::Extent:  // a dimension name: it refers to the tensor parameter declaring it
         o.kind = OccurrenceKind::Param;
-        o.decl = r.owner;
+        o.decl = r.param->owner;
         o.param = r.param;
-        o.target = r.param->name_range;
         break;
     }
     out_.push_back(o);
@@ -130,8 +110,7 @@ class OccurrenceCollector {
 
   // `f(window = 3)`: the argument name is the callee's parameter (or an index override).
   void argument_name(const Argument& a, const Expr& callee) {
-    Occurrence o = make(OccurrenceKind::Index, a.name_range);
-    o.name = a.name;
+    Occurrence o(OccurrenceKind::Index, a.name_range);
     if (is_index_name(a.name)) {
       out_.push_back(o);
       return;
@@ -147,7 +126,6 @@ class OccurrenceCollector {
         o.kind = OccurrenceKind::Param;
         o.decl = callee.ref.decl;
         o.param = &p;
-        o.target = p.name_range;
         out_.push_back(o);
       }
   }
@@ -156,6 +134,16 @@ class OccurrenceCollector {
 };
 
 }  // namespace
+
+SourceRange Occurrence::target() const {
+  switch (kind) {
+    case OccurrenceKind::Decl: return decl->name_range;
+    case OccurrenceKind::Param: return param->name_range;
+    case OccurrenceKind::Local: return local->name_range;
+    case OccurrenceKind::Module: return {module->file, 0, 0};
+    default: return {};
+  }
+}
 
 const Module* Analysis::module_of(FileId file) const {
   for (const auto& m : program->modules)
@@ -211,28 +199,36 @@ std::string Analysis::symbol_id(const Occurrence& o) const {
     return file + "#" + std::to_string(r.begin);
   };
   switch (o.kind) {
-    case OccurrenceKind::Decl: return "decl:" + at(o.target);
-    case OccurrenceKind::Param: return "param:" + at(o.target);
-    case OccurrenceKind::Local: return "local:" + at(o.target);
-    case OccurrenceKind::Index: return "index:" + o.name;
+    case OccurrenceKind::Decl: return "decl:" + at(o.target());
+    case OccurrenceKind::Param: return "param:" + at(o.target());
+    case OccurrenceKind::Local: return "local:" + at(o.target());
+    case OccurrenceKind::Index: return "index:" + std::string(name_of(o));
     case OccurrenceKind::Score: return "score";
-    case OccurrenceKind::Builtin: return "builtin:" + o.name;
-    case OccurrenceKind::KernelOption: return "option:" + o.name;
-    case OccurrenceKind::Module: return "module:" + at(o.target);
+    case OccurrenceKind::Builtin: return "builtin:" + std::string(name_of(o));
+    case OccurrenceKind::KernelOption: return "option:" + std::string(name_of(o));
+    case OccurrenceKind::Module: return "module:" + at(o.target());
   }
   return "";
 }
 
-bool Analysis::same_symbol(const Occurrence& a, const Occurrence& b) {
+bool Analysis::same_symbol(const Occurrence& a, const Occurrence& b) const {
   if (a.kind != b.kind) return false;
   switch (a.kind) {
     case OccurrenceKind::Decl:
     case OccurrenceKind::Param:
     case OccurrenceKind::Local:
-    case OccurrenceKind::Module: return a.target.file == b.target.file && a.target.begin == b.target.begin;
+    case OccurrenceKind::Module: {
+      SourceRange x = a.target(), y = b.target();
+      return x.file == y.file && x.begin == y.begin;
+    }
     case OccurrenceKind::Score: return true;
-    default: return a.name == b.name;
+    default: return name_of(a) == name_of(b);
   }
+}
+
+std::string_view Analysis::name_of(const Occurrence& o) const {
+  if (o.kind == OccurrenceKind::Module) return o.module->name;
+  return program->sources.slice(o.range);
 }
 
 const Decl* Analysis::lookup(const std::string& name) const {
@@ -275,6 +271,7 @@ std::shared_ptr<const Analysis> analyze(const std::string& uri, const std::strin
       a->occurrences.begin(), a->occurrences.end(), [](const Occurrence& x, const Occurrence& y) {
         return x.range.file != y.range.file ? x.range.file < y.range.file : x.range.begin < y.range.begin;
       });
+  a->occurrences.shrink_to_fit();  // held as long as the document is open
   return a;
 }
 

@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "frontend/Program.h"
@@ -13,20 +14,27 @@
 namespace attn::lsp {
 
 /// What a name in the source stands for.
-enum class OccurrenceKind { Decl, Param, Local, Index, Score, Builtin, KernelOption, Module };
+enum class OccurrenceKind : uint8_t { Decl, Param, Local, Index, Score, Builtin, KernelOption, Module };
 
-/// One written name and what it refers to. `target` is the defining name's range (for Decl,
-/// Param, Local, and the first byte of a Module's file); invalid for the others.
+/// One written name and what it refers to. An analysis holds one per name of the program (about
+/// one per 12 bytes of text), hence 32 bytes: what the name is and its target come from the AST
+/// node it refers to, and the name itself from the source (Analysis::name_of).
 struct Occurrence {
-  OccurrenceKind kind;
   SourceRange range;
+  OccurrenceKind kind;
   bool declaration = false;
-  SourceRange target;
   const Decl* decl = nullptr;      ///< Decl; Param: the owner
-  const Param* param = nullptr;    ///< Param
-  const Binding* local = nullptr;  ///< Local
-  const Module* module = nullptr;  ///< Module
-  std::string name;                ///< the symbol's name (index, builtin, option, module, ...)
+  union {                          // which member: by `kind`
+    const Param* param = nullptr;  ///< Param
+    const Binding* local;          ///< Local
+    const Module* module;          ///< Module
+  };
+
+  Occurrence(OccurrenceKind k, SourceRange r, bool is_declaration = false)
+      : range(r), kind(k), declaration(is_declaration) {}
+  /// The defining name's range (Decl, Param, Local; the first byte of a Module's file); invalid
+  /// for the others.
+  SourceRange target() const;
 };
 
 /// A checked document and its index.
@@ -47,11 +55,13 @@ struct Analysis {
   Location location_of(SourceRange r) const;
   /// The occurrence in the main file under `offset` (an identifier touching it), or nullptr.
   const Occurrence* occurrence_at(uint32_t offset) const;
+  /// The name as written (a module: its name), in the program's source.
+  std::string_view name_of(const Occurrence& o) const;
   /// A key that names the same symbol in any program ("decl:/a.attn#12", "builtin:abs").
   std::string symbol_id(const Occurrence& o) const;
   /// Whether two occurrences of this program name one symbol: symbol_id(a) == symbol_id(b),
   /// without building the keys (references compare every occurrence of a name).
-  static bool same_symbol(const Occurrence& a, const Occurrence& b);
+  bool same_symbol(const Occurrence& a, const Occurrence& b) const;
   /// The declaration of `name` visible at top level of the main module (own, then imported).
   const Decl* lookup(const std::string& name) const;
   /// The innermost declaration of the main module whose range contains `offset`.

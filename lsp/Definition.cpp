@@ -10,7 +10,7 @@ std::vector<Location> definition(const Analysis& a, uint32_t offset) {
     case OccurrenceKind::Decl:
     case OccurrenceKind::Param:
     case OccurrenceKind::Local:
-    case OccurrenceKind::Module: return {a.location_of(o->target)};
+    case OccurrenceKind::Module: return {a.location_of(o->target())};
     default: return {};  // index variables, score, builtins and options are built in
   }
 }

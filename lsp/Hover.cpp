@@ -33,19 +33,19 @@ std::string describe(const Analysis& a, const Occurrence& o) {
                   type_name(o.local->type));
     case OccurrenceKind::Index:
       for (int i = 0; i < 4; ++i)
-        if (o.name == kIndexNames[i])
-          return code("(index) " + o.name + ": int") + "\n\n" + index_doc(static_cast<IndexVar>(i)) +
-                 ", in scope everywhere";
+        if (a.name_of(o) == kIndexNames[i])
+          return code("(index) " + std::string(a.name_of(o)) + ": int") + "\n\n" +
+                 index_doc(static_cast<IndexVar>(i)) + ", in scope everywhere";
       return "";
     case OccurrenceKind::Score:
       return code("(score) score: float") + "\n\nthe raw attention score, in scope in score modifiers";
     case OccurrenceKind::Builtin:
-      if (const BuiltinInfo* b = find_builtin(o.name)) return with_doc(code(b->signature), b->doc);
+      if (const BuiltinInfo* b = find_builtin(a.name_of(o))) return with_doc(code(b->signature), b->doc);
       return "";
     case OccurrenceKind::KernelOption:
-      if (const KernelOptionInfo* k = find_kernel_option(o.name))
-        return code("(kernel option) " + o.name) + "\n\n" + k->doc;
-      return code("(unknown kernel option) " + o.name);
+      if (const KernelOptionInfo* k = find_kernel_option(a.name_of(o)))
+        return code("(kernel option) " + std::string(a.name_of(o))) + "\n\n" + k->doc;
+      return code("(unknown kernel option) " + std::string(a.name_of(o)));
     case OccurrenceKind::Module: {
       std::string text = code("import " + o.module->name);
       std::string list;

@@ -12,14 +12,15 @@ std::vector<Location> references(const Analysis& a, uint32_t offset, bool includ
   const Occurrence* o = a.occurrence_at(offset);
   if (!o) return {};
   std::string id = a.symbol_id(*o);
+  std::string_view name = a.name_of(*o);
   std::vector<Location> out;
   std::set<std::tuple<std::string, int, int>> seen;
   auto scan = [&](const Analysis& x) {
     for (const Occurrence& occ : x.occurrences) {
       if (occ.declaration && !include_declaration) continue;
-      if (occ.kind != o->kind || occ.name != o->name) continue;
+      if (occ.kind != o->kind || x.name_of(occ) != name) continue;
       // Within the document a comparison of targets; across documents the keys.
-      if (&x == &a ? !Analysis::same_symbol(occ, *o) : x.symbol_id(occ) != id) continue;
+      if (&x == &a ? !a.same_symbol(occ, *o) : x.symbol_id(occ) != id) continue;
       Location l = x.location_of(occ.range);
       if (seen.insert({l.uri, l.range.start.line, l.range.start.character}).second) out.push_back(l);
     }
@@ -40,8 +41,9 @@ std::vector<Highlight> document_highlights(const Analysis& a, uint32_t offset) {
   const Occurrence* o = a.occurrence_at(offset);
   if (!o) return {};
   std::vector<Highlight> out;
+  std::string_view name = a.name_of(*o);
   for (const Occurrence& occ : a.occurrences)
-    if (occ.range.file == a.main_file && occ.name == o->name && Analysis::same_symbol(occ, *o))
+    if (occ.range.file == a.main_file && a.name_of(occ) == name && a.same_symbol(occ, *o))
       out.push_back({a.range_of(occ.range), occ.declaration});
   return out;
 }

@@ -14,7 +14,7 @@ const Occurrence* renamable(const Analysis& a, uint32_t offset) {
   if (!o) return nullptr;
   if (o->kind != OccurrenceKind::Decl && o->kind != OccurrenceKind::Param && o->kind != OccurrenceKind::Local)
     return nullptr;
-  const Module* home = a.module_of(o->target.file);
+  const Module* home = a.module_of(o->target().file);
   if (home && home->name.rfind("std.", 0) == 0) return nullptr;  // the stdlib is read-only
   return o;
 }
@@ -31,7 +31,7 @@ bool valid_identifier(const std::string& s) {
 std::optional<RenameTarget> prepare_rename(const Analysis& a, uint32_t offset) {
   const Occurrence* o = renamable(a, offset);
   if (!o) return std::nullopt;
-  return RenameTarget{a.range_of(o->range), o->name};
+  return RenameTarget{a.range_of(o->range), std::string(a.name_of(*o))};
 }
 
 WorkspaceEdit rename(const Analysis& a, uint32_t offset, const std::string& new_name,

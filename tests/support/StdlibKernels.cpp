@@ -26,11 +26,11 @@ std::string stdlib_kernels_text(const std::string& module, const Program& progra
         case TypeKind::Bool: arg = "true"; break;
         case TypeKind::Mask: arg = "causal"; break;
         case TypeKind::Tensor: {
-          const char* elem = p.type.elem == ElemType::I32   ? "i32"
-                             : p.type.elem == ElemType::F32 ? "f32"
+          const char* elem = p.type.elem() == ElemType::I32   ? "i32"
+                             : p.type.elem() == ElemType::F32 ? "f32"
                                                             : "bool";
           std::string dims;
-          for (const std::string& d : p.type.dims) dims += (dims.empty() ? "" : ", ") + d;
+          for (const std::string& d : p.type.dims()) dims += (dims.empty() ? "" : ", ") + d;
           kernel_params += std::string(kernel_params.empty() ? "" : ", ") + p.name + ": tensor<" + elem +
                            ">[" + dims + "]";
           arg = p.name;
