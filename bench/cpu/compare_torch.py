@@ -222,6 +222,9 @@ def main():
     B, H, L = 1, a.heads, a.len
     slopes = torch.exp2(-8.0 * (torch.arange(H) + 1) / H)
     masks, scores, doc = torch_variants(L, H, 512, slopes)
+    # One compile per variant (dynamic=False): past Dynamo's default limit of 8 the later rows would
+    # silently run flex_attention eagerly.
+    torch._dynamo.config.recompile_limit = 64
     flex = torch.compile(flex_attention, dynamic=False)
 
     load_before = os.getloadavg()
