@@ -5,9 +5,9 @@
 #include <iostream>
 #include <set>
 
+#include "attn/compile.hpp"
 #include "backends/io/ScalarArgs.h"
 #include "cli/Commands.h"
-#include "attn/compile.hpp"
 #include "codegen/Lower.h"
 #include "compiler/LowerProgram.h"
 #include "compiler/SelectKernel.h"

@@ -46,9 +46,9 @@ inline constexpr const char* kIndexNames[] = {"b", "h", "q", "kv"};
 struct SymbolRef {
   /// Extent: the run-time extent of dimension `dim` of tensor parameter `param` (a reduction bound).
   enum Kind : uint8_t { None, Decl, Param, Local, Index, Score, Builtin, Extent } kind = None;
-  IndexVar index = IndexVar::B;  ///< Index
-  int dim = 0;                   ///< Extent: the dimension of `param`
-  union {                        // which member: by `kind`
+  IndexVar index = IndexVar::B;        ///< Index
+  int dim = 0;                         ///< Extent: the dimension of `param`
+  union {                              // which member: by `kind`
     const attn::Decl* decl = nullptr;  ///< Decl
     const attn::Param* param;          ///< Param, Extent (param->owner declares it)
     const attn::Binding* local;        ///< Local

@@ -130,7 +130,8 @@ bool Checker::assignable(const Type& from, const Type& to) {
     case TypeKind::Mask: return boolish(from);
     case TypeKind::Score: return from.kind == TypeKind::Score || from.is_numeric();
     case TypeKind::Tensor:
-      return from.kind == TypeKind::Tensor && from.elem() == to.elem() && from.dims().size() == to.dims().size();
+      return from.kind == TypeKind::Tensor && from.elem() == to.elem() &&
+             from.dims().size() == to.dims().size();
     case TypeKind::Tuple: return false;
     case TypeKind::Error: return true;
   }

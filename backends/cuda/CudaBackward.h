@@ -16,9 +16,9 @@ namespace attn {
 
 /// The backward's translation unit and how to launch its four entry points.
 struct CudaBackwardSource {
-  std::string cu;                   ///< kernels, device functions and (nvcc only) a host launcher
-  std::string header;               ///< C declarations: launch macros, launcher
-  CudaBackwardInfo launch;          ///< entry points and launch shapes (manifest "cuda_backward_launch")
+  std::string cu;           ///< kernels, device functions and (nvcc only) a host launcher
+  std::string header;       ///< C declarations: launch macros, launcher
+  CudaBackwardInfo launch;  ///< entry points and launch shapes (manifest "cuda_backward_launch")
   /// The run-time planner's program for the kernels' 64 x 64 tiles (runtime/TilePlanText.h), for
   /// masks that read buffers; empty for the others.
   std::string tile_plan;

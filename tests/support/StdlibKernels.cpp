@@ -28,7 +28,7 @@ std::string stdlib_kernels_text(const std::string& module, const Program& progra
         case TypeKind::Tensor: {
           const char* elem = p.type.elem() == ElemType::I32   ? "i32"
                              : p.type.elem() == ElemType::F32 ? "f32"
-                                                            : "bool";
+                                                              : "bool";
           std::string dims;
           for (const std::string& d : p.type.dims()) dims += (dims.empty() ? "" : ", ") + d;
           kernel_params += std::string(kernel_params.empty() ? "" : ", ") + p.name + ": tensor<" + elem +

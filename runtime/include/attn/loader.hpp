@@ -36,14 +36,14 @@ struct LoaderOptions {
 
 /// Counters of one Loader.
 struct LoaderStats {
-  uint64_t compiles = 0;     ///< Compiles performed (successful or not).
-  uint64_t memory_hits = 0;  ///< Requests served by the in-process table (incl. waiting on a compile).
-  uint64_t disk_hits = 0;    ///< Requests served by a verified disk entry.
-  uint64_t disk_misses = 0;  ///< Disk lookups that found no entry.
-  uint64_t rejects = 0;      ///< Disk entries rejected (corrupt, truncated, foreign).
-  uint64_t disk_writes = 0;  ///< Entries written to the disk cache.
-  uint64_t errors = 0;       ///< Requests that ended in a LoadError.
-  uint64_t remote_hits = 0;  ///< Requests served by a verified entry of the shared cache.
+  uint64_t compiles = 0;        ///< Compiles performed (successful or not).
+  uint64_t memory_hits = 0;     ///< Requests served by the in-process table (incl. waiting on a compile).
+  uint64_t disk_hits = 0;       ///< Requests served by a verified disk entry.
+  uint64_t disk_misses = 0;     ///< Disk lookups that found no entry.
+  uint64_t rejects = 0;         ///< Disk entries rejected (corrupt, truncated, foreign).
+  uint64_t disk_writes = 0;     ///< Entries written to the disk cache.
+  uint64_t errors = 0;          ///< Requests that ended in a LoadError.
+  uint64_t remote_hits = 0;     ///< Requests served by a verified entry of the shared cache.
   uint64_t remote_misses = 0;   ///< Shared-cache lookups that found no entry.
   uint64_t remote_rejects = 0;  ///< Shared-cache entries rejected (wrong key, corrupt).
   uint64_t remote_writes = 0;   ///< Entries published to the shared cache.
