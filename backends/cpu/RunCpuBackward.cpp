@@ -19,8 +19,6 @@
 
 namespace attn {
 
-// One compiled backward per distinct kernel in this process (as run_cpu_kernel's forwards). The
-// loader resolves the entry as an attn_kernel_fn; it is the backward's signature (the source says).
 namespace {
 
 /// The backwards compiled in this process, by the hash of their IR (head dims fixed).
@@ -45,12 +43,21 @@ CompiledBackwards& compiled_backwards() {
   return backwards;
 }
 
+/// The backward's kernel for a call: its IR with the call's head dims, and that IR's hash.
+struct BackwardOfCall {
+  KernelIR ir;
+  std::string key;
+  BackwardOfCall(const KernelIR& call_ir, HeadDims call)
+      : ir(with_call_head_dims(call_ir, call.head_dim, call.value_dim)), key(kernel_hash(ir)) {}
+};
+
 }  // namespace
 
+// One compiled backward per distinct kernel in this process (as run_cpu_kernel's forwards). The
+// loader resolves the entry as an attn_kernel_fn; it is the backward's signature (the source says).
 attn_backward_fn cpu_backward_entry(const KernelIR& call_ir, HeadDims call) {
   CompiledBackwards& c = compiled_backwards();
-  const KernelIR ir = with_call_head_dims(call_ir, call.head_dim, call.value_dim);
-  const std::string key = kernel_hash(ir);
+  const auto [ir, key] = BackwardOfCall(call_ir, call);
   {
     std::lock_guard<std::mutex> lock(c.mutex);
     if (auto it = c.kernels.find(key); it != c.kernels.end())
@@ -64,8 +71,7 @@ attn_backward_fn cpu_backward_entry(const KernelIR& call_ir, HeadDims call) {
 
 void prepare_cpu_backward(const KernelIR& call_ir, HeadDims call) {
   CompiledBackwards& c = compiled_backwards();
-  const KernelIR ir = with_call_head_dims(call_ir, call.head_dim, call.value_dim);
-  const std::string key = kernel_hash(ir);
+  const auto [ir, key] = BackwardOfCall(call_ir, call);
   {
     std::lock_guard<std::mutex> lock(c.mutex);
     if (c.kernels.count(key) || !c.preparing.insert(key).second) return;
